@@ -1,0 +1,237 @@
+// Shared types of the CAPE core. Plain TypeScript: nothing in src/core may import 'vscode'.
+
+/** The five steps of a session, strictly in this order. */
+export const STEP_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
+export type StepId = (typeof STEP_IDS)[number];
+
+/** The agents. CM runs twice (opening and retrospective). */
+export type AgentId = 'CM' | 'POA' | 'DA' | 'DevA';
+export const WORKER_AGENTS = ['POA', 'DA', 'DevA'] as const;
+export type WorkerAgent = (typeof WORKER_AGENTS)[number];
+
+export const STEP_AGENT: Record<StepId, AgentId> = {
+  cm_open: 'CM',
+  poa: 'POA',
+  da: 'DA',
+  deva: 'DevA',
+  cm_retro: 'CM',
+};
+
+/** Token usage of one model call, as reported by the Messages API. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// LLM client
+
+/** One block of the system prompt. `cache: true` marks the end of a cacheable prefix. */
+export interface SystemBlock {
+  text: string;
+  cache?: boolean;
+}
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  model: string;
+  maxTokens: number;
+  system: SystemBlock[];
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+}
+
+export interface LlmResult {
+  text: string;
+  usage: Usage;
+  stopReason: string | null;
+  model: string;
+}
+
+/**
+ * A streaming model client. `onText` receives text deltas in order as they arrive.
+ * Implementations: AnthropicClient (src/core/anthropic.ts), the VS Code LM adapter (src/providers).
+ * Errors are thrown as LlmError (src/core/errors.ts) so callers can tell retryable from fatal ones.
+ */
+export interface LlmClient {
+  stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DevA's proposed files
+
+export type FileAction = 'create' | 'modify';
+export type FileStatus = 'proposed' | 'applied' | 'refused';
+
+export interface ProposedFile {
+  /** The path exactly as the model wrote it. */
+  path: string;
+  /** Normalised workspace-relative path with forward slashes (when safe). */
+  relPath?: string;
+  /** Absolute path inside the workspace (when safe). */
+  absPath?: string;
+  action: FileAction;
+  status: FileStatus;
+  /** Why the file was refused. */
+  reason?: string;
+  /** Proposed content. */
+  content: string;
+  /** Current content on disk for 'modify'. */
+  currentContent?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// KPT
+
+export type KptKind = 'keep' | 'problem' | 'try';
+
+export interface KptItem {
+  kind: KptKind;
+  taskId: string | null;
+  text: string;
+}
+
+export interface KptLists {
+  keep: string[];
+  problem: string[];
+  try: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes (normalised). The zod schemas that produce these live in src/core/envelope.ts.
+
+export interface Ass {
+  /** Self-reported satisfaction 1–5. */
+  score: number | null;
+  positive: string;
+  improvement: string;
+  context_adequate: boolean | null;
+}
+
+export interface CmOpeningOutput {
+  session_brief: string;
+  dor_check: { passed: boolean; concerns: string[] };
+  watch_out: string[];
+  /** One coaching note per worker agent (missing notes are empty strings). */
+  coaching_notes: Record<WorkerAgent, string>;
+  /** Recurring Problems / adopted Tries the CM chose to flag (optional). */
+  kpt_followups?: string[];
+}
+
+export interface ConversationTurn {
+  speaker: string;
+  text: string;
+}
+
+export interface Envelope {
+  agent: AgentId;
+  role: string;
+  task_id: string;
+  phase?: 'opening' | 'retrospective';
+  voice: string;
+  /** Step-specific output: CmOpeningOutput for cm_open, free-form object for POA/DA/DevA, null for the retro. */
+  output: unknown;
+  references: string[];
+  confidence: number | null;
+  ass: Ass | null;
+  /** Retrospective only. */
+  conversation?: ConversationTurn[];
+  kpt?: KptLists;
+  /** Whatever the model reported as metrics in the retro; informational only — real metrics are computed. */
+  reportedMetrics?: Record<string, unknown>;
+}
+
+/** A parsed reply: the envelope plus DevA's <file> blocks and <summary>. */
+export interface ParsedReply {
+  envelope: Envelope;
+  files: { path: string; content: string }[];
+  summary: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics (computed in code, never by the model)
+
+export interface AgentCost {
+  usage: Usage;
+  costUsd: number;
+}
+
+export interface SessionMetrics {
+  /** ASS per worker agent (null when the agent did not report one). */
+  ass: Partial<Record<WorkerAgent, number | null>>;
+  assAverage: number | null;
+  /** SV: population variance of the ASS scores. */
+  satisfactionVariance: number | null;
+  /** ST: least-squares slope of the per-session ASS average across sessions (null with < 2 sessions). */
+  satisfactionTrend: number | null;
+  /** XRF: count of `references` across envelopes. */
+  crossReferenceFrequency: number;
+  /** CI: number of retrospective dialogue turns. */
+  conversationIndex: number;
+  /** ETT: ms from session start to retrospective saved. */
+  elapsedMs: number;
+  /** CR: input size ÷ context passed, per agent step. */
+  compressionRatio: Partial<Record<StepId, number>>;
+  /** Tokens and cost per step. */
+  perStep: Partial<Record<StepId, AgentCost>>;
+  totalUsage: Usage;
+  totalCostUsd: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session events (what the runner emits; the CLI prints them, the chat panel renders them)
+
+export type ErrorKind =
+  | 'auth' // bad or missing API key
+  | 'rate_limit'
+  | 'overloaded'
+  | 'network'
+  | 'stalled'
+  | 'cancelled'
+  | 'invalid_reply' // the reply failed validation even after the repair request
+  | 'config' // missing cape/ files, bad options
+  | 'io'
+  | 'unknown';
+
+export type SessionEvent =
+  | { type: 'session-started'; taskId: string; objective: string; language: string; steps: StepId[]; resumed: boolean }
+  | { type: 'step-started'; step: StepId; agent: AgentId; attempt: number }
+  | { type: 'voice-delta'; step: StepId; text: string }
+  | { type: 'output-delta'; step: StepId; text: string }
+  | { type: 'retry'; step: StepId; attempt: number; reason: string; delayMs: number }
+  | { type: 'repair'; step: StepId; error: string }
+  | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null }
+  | { type: 'file-proposed'; step: StepId; file: ProposedFile }
+  | { type: 'usage'; step: StepId; usage: Usage; model: string }
+  | { type: 'step-finished'; step: StepId; artifactPath: string; durationMs: number }
+  | { type: 'error'; step: StepId | null; kind: ErrorKind; message: string; raw?: string }
+  | {
+      type: 'session-finished';
+      taskId: string;
+      retrospectivePath: string;
+      kpt: KptLists;
+      metrics: SessionMetrics;
+      files: ProposedFile[];
+    };
