@@ -1,0 +1,65 @@
+// Bundles the three deliverables: the extension host code, the webview app, and the headless CLI.
+// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli]
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const args = process.argv.slice(2);
+const watch = args.includes('--watch');
+const production = args.includes('--production');
+const onlyArg = args.find((a) => a.startsWith('--only'));
+const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',') : null;
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const targets = {
+  extension: {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  cli: {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  webview: {
+    ...common,
+    entryPoints: { webview: 'media/app/main.ts', 'webview-style': 'media/app/style.css' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+};
+
+function copyCodicons() {
+  const src = path.join('node_modules', '@vscode', 'codicons', 'dist');
+  const dest = path.join('dist', 'codicons');
+  fs.mkdirSync(dest, { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(src, f), path.join(dest, f));
+}
+
+const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name));
+if (watch) {
+  for (const [, opts] of selected) await (await esbuild.context(opts)).watch();
+  console.log('esbuild: watching', selected.map(([n]) => n).join(', '));
+} else {
+  await Promise.all(selected.map(([, opts]) => esbuild.build(opts)));
+  if (!only || only.includes('webview')) copyCodicons();
+  if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+}
