@@ -1,0 +1,377 @@
+// The cape/ asset loader: reads every markdown file under a workspace's cape/ folder (except 5_sessions/) and
+// classifies it by its frontmatter (`type: generic` = framework file, `type: input` = project-specific).
+//
+// Frontmatter is parsed with gray-matter, but SAFELY:
+//  - gray-matter evaluates `---js` / `---javascript` frontmatter with eval(). We detect the frontmatter language
+//    ourselves BEFORE calling gray-matter and refuse anything but YAML/JSON, and we also override the js/javascript
+//    engines with a function that throws (defence in depth).
+//  - gray-matter called without options returns a shared, cached object; we always pass a fresh options object,
+//    which bypasses that cache.
+// Malformed YAML is reported with the file path and the 1-based line number; the file is skipped, others still load.
+// Symlinks that resolve outside cape/ are never followed. Files larger than MAX_ASSET_BYTES are truncated.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import matter from 'gray-matter';
+
+/** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
+export const CAPE_FOLDERS = ['0_team', '1_product', '2_design', '3_development', '4_orchestration'] as const;
+export type CapeFolder = (typeof CAPE_FOLDERS)[number];
+
+/** The folder that holds session artifacts; never loaded as assets. */
+export const SESSIONS_FOLDER = '5_sessions';
+
+/** Framework files shipped in prompts/templates/ and copied into cape/ by init (frontmatter `type: generic`). */
+export const GENERIC_CAPE_FILES = [
+  '0_team/1_protocol.md',
+  '0_team/2_culture.md',
+  '0_team/3_dor.md',
+  '0_team/4_dod.md',
+  '1_product/0_role.md',
+  '2_design/0_role.md',
+  '3_development/0_role.md',
+  '4_orchestration/0_role.md',
+  '4_orchestration/1_process.md',
+  '4_orchestration/2_metrics.md',
+] as const;
+
+/** Project-specific files written by the init questionnaire (frontmatter `type: input`); see prompts/inputs.json. */
+export const INPUT_CAPE_FILES = [
+  '1_product/1_mvv.md',
+  '1_product/2_persona.md',
+  '1_product/3_milestone.md',
+  '1_product/4_backlog.md',
+  '2_design/1_principle.md',
+  '2_design/2_brand.md',
+  '3_development/1_architecture.md',
+  '3_development/2_guideline.md',
+  '3_development/3_standards.md',
+] as const;
+
+/** Files above this size are truncated (with an issue) so one huge file cannot blow up every prompt. */
+export const MAX_ASSET_BYTES = 256 * 1024;
+
+/** Directory nesting below cape/ beyond which we stop walking (guards against pathological trees). */
+const MAX_DEPTH = 8;
+
+export type CapeFileType = 'generic' | 'input' | 'unknown';
+
+export interface CapeFile {
+  /** Path relative to cape/, forward slashes, e.g. '1_product/1_mvv.md'. */
+  relPath: string;
+  absPath: string;
+  /** From frontmatter `type:`; anything other than generic/input (or no frontmatter) is 'unknown'. */
+  type: CapeFileType;
+  /** Parsed frontmatter (empty object when there is none). */
+  data: Record<string, unknown>;
+  /** The markdown body without frontmatter. */
+  body: string;
+  /** True when the file exceeded MAX_ASSET_BYTES and `body` holds only its beginning. */
+  truncated: boolean;
+}
+
+/**
+ * A problem found while loading. `missing`, `malformed` and `refused` are the documented kinds; `truncated`
+ * (file over MAX_ASSET_BYTES, still loaded) and `unreadable` (I/O error) are additions of this module.
+ */
+export type CapeIssueKind = 'missing' | 'malformed' | 'refused' | 'truncated' | 'unreadable';
+
+export interface CapeIssue {
+  /** Path relative to cape/ ('.' for the folder itself). */
+  path: string;
+  /** 1-based line in the file, when known (malformed frontmatter). */
+  line?: number;
+  kind: CapeIssueKind;
+  message: string;
+}
+
+export interface CapeAssets {
+  /** Absolute path of the cape/ folder. */
+  dir: string;
+  /** Loaded files by cape-relative path, in path order. */
+  files: Map<string, CapeFile>;
+  issues: CapeIssue[];
+  /** The loaded files of one top-level folder, in path order. */
+  byFolder(folder: CapeFolder): CapeFile[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Safe frontmatter parsing (also used by prompts.ts and init.ts)
+
+export type FrontmatterResult =
+  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
+  | { ok: false; kind: 'malformed' | 'refused'; line?: number; message: string };
+
+function refuseEngine(): never {
+  throw new Error('executable frontmatter is refused');
+}
+
+/** A fresh options object on every call: passing options makes gray-matter skip its shared cache. */
+function safeMatterOptions() {
+  return {
+    language: 'yaml',
+    delimiters: '---',
+    engines: {
+      js: refuseEngine,
+      javascript: refuseEngine,
+      coffee: refuseEngine,
+      coffeescript: refuseEngine,
+      cson: refuseEngine,
+    },
+  };
+}
+
+const ALLOWED_LANGUAGES = new Set(['', 'yaml', 'yml', 'json']);
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Parses markdown frontmatter without ever evaluating code. Only YAML (the default) and JSON frontmatter are
+ * accepted; `---js`, `---javascript` (any case, any spacing) and every other language are refused.
+ */
+export function parseFrontmatter(text: string): FrontmatterResult {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // gray-matter only sees frontmatter when the text starts with '---' not followed by a fourth '-'.
+  if (!src.startsWith('---') || src.charAt(3) === '-') {
+    return { ok: true, data: {}, body: src, hasFrontmatter: false };
+  }
+  const eol = src.search(/\r?\n/);
+  const firstLine = eol === -1 ? src.slice(3) : src.slice(3, eol);
+  const language = firstLine.trim().toLowerCase();
+  if (!ALLOWED_LANGUAGES.has(language)) {
+    const executable = ['js', 'javascript', 'coffee', 'coffeescript', 'cson'].includes(language);
+    return {
+      ok: false,
+      kind: 'refused',
+      line: 1,
+      message: executable
+        ? `executable frontmatter ('---${firstLine.trim()}') is refused and was not evaluated; use YAML frontmatter ('---' then 'type: input')`
+        : `unsupported frontmatter language '${firstLine.trim()}'; use YAML frontmatter ('---' then key: value lines)`,
+    };
+  }
+  if (eol === -1 || src.indexOf('\n---', eol) === -1) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      line: 1,
+      message: "frontmatter opened with '---' on line 1 is never closed; add a '---' line after it",
+    };
+  }
+  let parsed: { data: unknown; content: string };
+  try {
+    parsed = matter(src, safeMatterOptions());
+  } catch (err) {
+    const e = err as { mark?: { line?: number }; reason?: string; message?: string };
+    // js-yaml marks are 0-based and relative to the text after the opening '---'; that text starts with the rest
+    // of line 1, so mark.line 0 is file line 1.
+    const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : undefined;
+    const reason = (e.reason || e.message || String(err)).split('\n')[0];
+    return { ok: false, kind: 'malformed', line, message: `invalid YAML frontmatter: ${reason}` };
+  }
+  if (parsed.data === null || parsed.data === undefined) {
+    return { ok: true, data: {}, body: parsed.content, hasFrontmatter: true };
+  }
+  if (!isPlainObject(parsed.data)) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      line: 2,
+      message: 'frontmatter must be a mapping of "key: value" lines (e.g. "type: input")',
+    };
+  }
+  return { ok: true, data: { ...parsed.data }, body: parsed.content, hasFrontmatter: true };
+}
+
+/** Serialises a frontmatter mapping + body back to markdown (YAML frontmatter). */
+export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
+  return matter.stringify(body, data, safeMatterOptions());
+}
+
+export function classify(data: Record<string, unknown>): CapeFileType {
+  const t = typeof data.type === 'string' ? data.type.trim().toLowerCase() : '';
+  return t === 'generic' || t === 'input' ? t : 'unknown';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loader
+
+function toRel(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Decodes at most `max` bytes, dropping a trailing partial UTF-8 character. */
+function decodePrefix(buf: Buffer, max: number): string {
+  let end = Math.min(buf.length, max);
+  // Step back over continuation bytes (10xxxxxx) so we never split a character.
+  while (end > 0 && end < buf.length && (buf[end] & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString('utf8');
+}
+
+async function readBounded(file: string): Promise<{ text: string; truncated: boolean; size: number }> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const want = Math.min(size, MAX_ASSET_BYTES + 4);
+    const buf = Buffer.alloc(want);
+    const { bytesRead } = await handle.read(buf, 0, want, 0);
+    const data = buf.subarray(0, bytesRead);
+    if (size > MAX_ASSET_BYTES) return { text: decodePrefix(data, MAX_ASSET_BYTES), truncated: true, size };
+    return { text: data.toString('utf8'), truncated: false, size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Loads every .md file under `capeDir` except 5_sessions/. Never throws for content problems: they become issues.
+ * A missing cape/ folder yields a 'missing' issue for the folder and for every expected file.
+ */
+export async function loadCape(capeDir: string): Promise<CapeAssets> {
+  const dir = path.resolve(capeDir);
+  const files = new Map<string, CapeFile>();
+  const issues: CapeIssue[] = [];
+  const reported = new Set<string>();
+
+  let realRoot: string | null = null;
+  try {
+    const st = await fs.promises.stat(dir);
+    if (st.isDirectory()) realRoot = await fs.promises.realpath(dir);
+    else issues.push({ path: '.', kind: 'malformed', message: `${dir} is not a folder; cape/ must be a directory` });
+  } catch {
+    issues.push({
+      path: '.',
+      kind: 'missing',
+      message: `cape folder not found at ${dir}; run "CAPE: Initialise cape/" (or \`cape init\`) to create it`,
+    });
+  }
+
+  if (realRoot) {
+    const visited = new Set<string>([realRoot]);
+    const loaded: CapeFile[] = [];
+    const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(abs, { withFileTypes: true });
+      } catch (err) {
+        issues.push({ path: rel || '.', kind: 'unreadable', message: `cannot read folder: ${(err as Error).message}` });
+        return;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+        const childAbs = path.join(abs, entry.name);
+        if (entry.name.startsWith('.')) continue; // hidden files, editor swap files, our own atomic-write temps
+        if (!rel && entry.name === SESSIONS_FOLDER) continue;
+        let isDir = entry.isDirectory();
+        let isFile = entry.isFile();
+        let target = childAbs;
+        if (entry.isSymbolicLink()) {
+          try {
+            target = await fs.promises.realpath(childAbs);
+          } catch {
+            issues.push({ path: childRel, kind: 'refused', message: 'broken symbolic link; not followed' });
+            reported.add(childRel);
+            continue;
+          }
+          if (!isInside(realRoot!, target)) {
+            issues.push({
+              path: childRel,
+              kind: 'refused',
+              message: `symbolic link points outside cape/ (${target}); not followed`,
+            });
+            reported.add(childRel);
+            continue;
+          }
+          const st = await fs.promises.stat(target);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        }
+        if (isDir) {
+          if (depth >= MAX_DEPTH) continue;
+          const real = await fs.promises.realpath(target);
+          if (visited.has(real)) continue; // symlink loop or a second link to the same folder
+          visited.add(real);
+          await walk(childAbs, childRel, depth + 1);
+        } else if (isFile && /\.md$/i.test(entry.name)) {
+          const file = await loadOne(target, childAbs, childRel, issues);
+          reported.add(childRel);
+          if (file) loaded.push(file);
+        }
+      }
+    };
+    await walk(dir, '', 0);
+    loaded.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+    for (const f of loaded) files.set(f.relPath, f);
+  }
+
+  for (const expected of [...GENERIC_CAPE_FILES, ...INPUT_CAPE_FILES]) {
+    if (files.has(expected) || reported.has(expected)) continue;
+    const generic = (GENERIC_CAPE_FILES as readonly string[]).includes(expected);
+    issues.push({
+      path: expected,
+      kind: 'missing',
+      message: generic
+        ? `framework file ${expected} is missing; run init in "missing-only" mode to restore the generic templates`
+        : `project input ${expected} is missing; run init in "missing-only" mode to generate it from the questionnaire`,
+    });
+  }
+
+  return {
+    dir,
+    files,
+    issues,
+    byFolder(folder: CapeFolder): CapeFile[] {
+      const prefix = folder + '/';
+      return [...files.values()].filter((f) => f.relPath.startsWith(prefix));
+    },
+  };
+}
+
+async function loadOne(readPath: string, absPath: string, relPath: string, issues: CapeIssue[]): Promise<CapeFile | null> {
+  let read: { text: string; truncated: boolean; size: number };
+  try {
+    read = await readBounded(readPath);
+  } catch (err) {
+    issues.push({ path: relPath, kind: 'unreadable', message: `cannot read file: ${(err as Error).message}` });
+    return null;
+  }
+  const fm = parseFrontmatter(read.text);
+  if (!fm.ok) {
+    issues.push({
+      path: relPath,
+      line: fm.line,
+      kind: fm.kind,
+      message: `${relPath}${fm.line ? `:${fm.line}` : ''}: ${fm.message}; the file was skipped`,
+    });
+    return null;
+  }
+  if (read.truncated) {
+    issues.push({
+      path: relPath,
+      kind: 'truncated',
+      message: `${relPath} is ${Math.round(read.size / 1024)} KB; only the first ${MAX_ASSET_BYTES / 1024} KB are used`,
+    });
+  }
+  return {
+    relPath: toRel(relPath),
+    absPath,
+    type: classify(fm.data),
+    data: fm.data,
+    body: fm.body,
+    truncated: read.truncated,
+  };
+}
+
+/** Cape-relative path → body text (frontmatter stripped), the shape the context builders take. */
+export function capeBodies(assets: CapeAssets): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [rel, f] of assets.files) out.set(rel, f.body);
+  return out;
+}
