@@ -1,0 +1,467 @@
+// Envelope schemas (zod 4): validate a parsed JSON reply of one step and normalise it into the
+// `Envelope` type of types.ts.
+//
+// Real model output varies, so the schemas are tolerant where the meaning is unambiguous and strict
+// where it is not:
+//   - tolerated: missing `references` (→ []) and `confidence` (→ null), numbers written as strings
+//     ("4"), a single string where a list is expected, `ass`/`confidence`/`references` nested INSIDE
+//     `output` (hoisted), agent names written as "Cape Master", "DEVA", "Developer Agent", …,
+//     KPT keys in any case, list items written as objects ({ text: … }).
+//   - rejected: a missing or non-string voice (POA/DA/DevA/opening), an output that is not an object,
+//     scores outside 1–5, a reply from a different agent than the step expects.
+// The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
+// quoted back to the model in the single repair request.
+import { z } from 'zod';
+import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from './types';
+import { STEP_AGENT } from './types';
+
+export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };
+
+// ---------------------------------------------------------------------------------------------
+// Agent names
+
+/** Aliases after lower-casing and removing spaces, `_`, `-`, `.` and `・`. */
+const AGENT_ALIASES: Record<AgentId, string[]> = {
+  CM: ['cm', 'capemaster', 'capemasteragent', 'cmagent', 'facilitator', 'ケープマスター'],
+  POA: ['poa', 'po', 'productowner', 'productowneragent', 'poagent', 'プロダクトオーナー', 'プロダクトオーナーエージェント'],
+  DA: ['da', 'designer', 'designeragent', 'designagent', 'daagent', 'デザイナー', 'デザイナーエージェント'],
+  DevA: [
+    'deva',
+    'dev',
+    'developer',
+    'developeragent',
+    'devagent',
+    'developmentagent',
+    'デベロッパー',
+    '開発者',
+    '開発エージェント',
+    'デベロッパーエージェント',
+  ],
+};
+
+const ALIAS_TO_AGENT = new Map<string, AgentId>();
+for (const [agent, aliases] of Object.entries(AGENT_ALIASES) as [AgentId, string[]][]) {
+  for (const a of aliases) ALIAS_TO_AGENT.set(a, agent);
+}
+
+/** Maps a free-form agent name ("Cape Master", "DEVA", "Developer Agent") to an AgentId, or null. */
+export function normaliseAgentName(name: unknown): AgentId | null {
+  if (typeof name !== 'string') return null;
+  const key = name.normalize('NFKC').toLowerCase().replace(/[\s_\-.・()（）]+/g, '');
+  return ALIAS_TO_AGENT.get(key) ?? null;
+}
+
+const DEFAULT_ROLE: Record<AgentId, string> = {
+  CM: 'Cape Master',
+  POA: 'Product Owner Agent',
+  DA: 'Designer Agent',
+  DevA: 'Developer Agent',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Small tolerant building blocks
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return v.length > 40 ? `a string ("${v.slice(0, 37)}…")` : `"${v}"`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}
+
+/** Zod error customiser: "required (a string)" when missing, "expected a string, got 42" otherwise. */
+function expected(what: string) {
+  return {
+    error: (iss: { input?: unknown; code?: string }) =>
+      iss.input === undefined ? `required (${what})` : `expected ${what}, got ${describe(iss.input)}`,
+  };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Numbers written as strings: "4", " 4.5 ", "4/5", "4 / 5". Anything else is left for zod to reject. */
+function numberish(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*(?:\/\s*5\s*)?$/.exec(v);
+  return m ? Number(m[1]) : v;
+}
+
+function booleanish(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (['true', 'yes', 'y', 'はい', 'passed', 'pass'].includes(s)) return true;
+  if (['false', 'no', 'n', 'いいえ', 'failed', 'fail'].includes(s)) return false;
+  return v;
+}
+
+/** Text of a list item written as an object: its `text`-like field, else its string values joined. */
+function itemText(v: Record<string, unknown>): string | null {
+  for (const k of ['text', 'item', 'content', 'description', 'title', 'name', 'summary']) {
+    if (typeof v[k] === 'string') return v[k] as string;
+  }
+  const parts = Object.values(v).filter((x): x is string | number => typeof x === 'string' || typeof x === 'number');
+  return parts.length > 0 ? parts.map(String).join(' — ') : null;
+}
+
+/** A list of strings, tolerating missing (→ []), a single string and scalar/object items. */
+function toStringList(v: unknown): unknown {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return v.trim() === '' ? [] : [v];
+  if (!Array.isArray(v)) return v;
+  return v.map((item) => {
+    if (typeof item === 'string') return item;
+    if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+    if (isPlainObject(item)) return itemText(item) ?? item;
+    return item;
+  });
+}
+
+const stringList = z.preprocess(toStringList, z.array(z.string(expected('a string')), expected('a list of strings')));
+
+/** A required string; numbers are accepted and converted. */
+const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string(expected('a string')));
+/** An optional string (missing/null → ''). */
+const optionalText = z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string')));
+
+function score(what: string) {
+  return z.preprocess(
+    numberish,
+    z
+      .number(expected(`a number from 1 to 5 (${what})`))
+      .refine((n) => n >= 1 && n <= 5, { error: (iss) => `must be between 1 and 5 (got ${String(iss.input)})` }),
+  );
+}
+
+const assSchema = z.preprocess(
+  (v) => v,
+  z.object(
+    {
+      score: score('self-reported satisfaction'),
+      positive: optionalText,
+      improvement: optionalText,
+      context_adequate: z.preprocess(
+        (v) => (v === undefined ? null : booleanish(v)),
+        z.boolean(expected('true or false')).nullable(),
+      ),
+    },
+    expected('an object {score, positive, improvement, context_adequate}'),
+  ),
+);
+
+const confidenceSchema = z.preprocess((v) => (v === undefined ? null : numberish(v)), score('confidence').nullable());
+
+// ---------------------------------------------------------------------------------------------
+// Agent check (shared by all steps)
+
+function agentCheck(step: StepId) {
+  const want = STEP_AGENT[step];
+  return (obj: { agent?: unknown; role?: unknown }, ctx: z.RefinementCtx) => {
+    const byAgent = normaliseAgentName(obj.agent);
+    const byRole = normaliseAgentName(obj.role);
+    if (byAgent !== null) {
+      if (byAgent !== want) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agent'],
+          message: `this step must be answered by ${want}, but the reply says agent "${String(obj.agent)}" (${byAgent})`,
+        });
+      }
+    } else if (byRole !== null && byRole !== want) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['role'],
+        message: `this step must be answered by ${want}, but the reply's role is "${String(obj.role)}" (${byRole})`,
+      });
+    } else if (obj.agent !== undefined && byRole !== want) {
+      // An unrecognisable agent name with no role to confirm it: ask for the right one.
+      ctx.addIssue({ code: 'custom', path: ['agent'], message: `unknown agent ${describe(obj.agent)}; expected "${want}"` });
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step schemas
+
+const baseShape = {
+  agent: z.unknown(),
+  role: z.unknown(),
+  task_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string'))),
+};
+
+const voiceSchema = z.string(expected('a string: what you say to the team, in your own words'));
+
+function workerSchema(step: StepId) {
+  return z
+    .object({
+      ...baseShape,
+      voice: voiceSchema,
+      output: z.record(z.string(), z.unknown(), expected('an object with your step output')),
+      references: stringList,
+      confidence: confidenceSchema,
+      ass: assSchema,
+    })
+    .superRefine(agentCheck(step));
+}
+
+/** Finds a key case-insensitively and with agent-name tolerance (for coaching_notes). */
+function coachingNotes(v: unknown): unknown {
+  if (!isPlainObject(v)) return v;
+  const out: Record<WorkerAgent, unknown> = { POA: '', DA: '', DevA: '' };
+  for (const [k, note] of Object.entries(v)) {
+    const agent = normaliseAgentName(k);
+    if (agent === 'POA' || agent === 'DA' || agent === 'DevA') {
+      out[agent] = Array.isArray(note) ? toStringList(note) : note;
+      if (Array.isArray(out[agent])) out[agent] = (out[agent] as unknown[]).map(String).join('\n');
+    }
+  }
+  return out;
+}
+
+const openingOutputSchema = z.object(
+  {
+    session_brief: text,
+    dor_check: z.object(
+      {
+        passed: z.preprocess(booleanish, z.boolean(expected('true or false'))),
+        concerns: stringList,
+      },
+      expected('an object {passed, concerns}'),
+    ),
+    watch_out: stringList,
+    coaching_notes: z.preprocess(
+      coachingNotes,
+      z.object({ POA: optionalText, DA: optionalText, DevA: optionalText }, expected('an object {POA, DA, DevA}')),
+    ),
+    kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.array(z.string()).optional()),
+  },
+  expected('an object {session_brief, dor_check, watch_out, coaching_notes}'),
+);
+
+function phaseSchema(phase: 'opening' | 'retrospective') {
+  return z.preprocess(
+    (v) => (v === undefined || v === null ? phase : typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.string(expected(`"${phase}"`)).refine((p) => p === phase || (phase === 'retrospective' && p === 'retro'), {
+      error: (iss) => `this step is the ${phase}; got phase ${describe(iss.input)}`,
+    }),
+  );
+}
+
+const openingSchema = z
+  .object({
+    ...baseShape,
+    phase: phaseSchema('opening'),
+    voice: voiceSchema,
+    output: openingOutputSchema,
+    references: stringList,
+    confidence: confidenceSchema,
+    ass: z.preprocess((v) => (v === undefined ? null : v), assSchema.nullable()),
+  })
+  .superRefine(agentCheck('cm_open'));
+
+/** Conversation turns: tolerates `agent`/`role`/`name` for the speaker and `message`/`content` for the text. */
+function normaliseTurns(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  return v.map((t) => {
+    if (!isPlainObject(t)) return t;
+    const speaker = t.speaker ?? t.agent ?? t.name ?? t.role;
+    const said = t.text ?? t.message ?? t.content ?? t.utterance;
+    return { speaker, text: said };
+  });
+}
+
+const turnSchema = z.object({ speaker: text, text: text }, expected('an object {speaker, text}'));
+
+/** KPT: keys in any case ("Keep", "PROBLEM", "tries"); a missing list is empty. */
+function normaliseKpt(v: unknown): unknown {
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, list] of Object.entries(v)) {
+    const key = k.trim().toLowerCase();
+    const kind = key.startsWith('keep') ? 'keep' : key.startsWith('problem') ? 'problem' : key.startsWith('tr') ? 'try' : null;
+    if (kind && out[kind] === undefined) out[kind] = list;
+  }
+  return out;
+}
+
+const kptSchema = z.preprocess(
+  normaliseKpt,
+  z.object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}')),
+);
+
+const retroSchema = z
+  .object({
+    ...baseShape,
+    phase: phaseSchema('retrospective'),
+    voice: z.preprocess((v) => (v === null ? undefined : v), z.string(expected('a string')).optional()),
+    conversation: z.preprocess(normaliseTurns, z.array(turnSchema, expected('a list of {speaker, text} turns'))),
+    kpt: kptSchema,
+    metrics: z.preprocess(
+      (v) => (v === undefined || v === null ? {} : v),
+      z.record(z.string(), z.unknown(), expected('an object')),
+    ),
+    references: stringList,
+    confidence: confidenceSchema,
+  })
+  .superRefine(agentCheck('cm_retro'));
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation before validation
+
+/**
+ * Hoists `ass`, `confidence` and `references` that a model nested inside `output` to the top level
+ * (only when the top level lacks them), so the output keeps only the step's own content.
+ */
+function hoistFromOutput(obj: Record<string, unknown>): Record<string, unknown> {
+  const output = obj.output;
+  if (!isPlainObject(output)) return obj;
+  const moved: Record<string, unknown> = {};
+  let rest: Record<string, unknown> | null = null;
+  for (const key of ['ass', 'confidence', 'references'] as const) {
+    if (obj[key] === undefined && output[key] !== undefined) {
+      moved[key] = output[key];
+      rest ??= { ...output };
+      delete rest[key];
+    }
+  }
+  return rest ? { ...obj, ...moved, output: rest } : obj;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error rendering
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else s += s === '' ? String(p) : `.${String(p)}`;
+  }
+  return s === '' ? '(envelope)' : s;
+}
+
+const MAX_ISSUES = 8;
+
+/** "path: message" lines, one per zod issue (at most 8), suitable to quote to the model. */
+export function formatIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const lines = issues.slice(0, MAX_ISSUES).map((i) => `${formatPath(i.path)}: ${i.message}`);
+  if (issues.length > MAX_ISSUES) lines.push(`… and ${issues.length - MAX_ISSUES} more problem(s)`);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+
+/**
+ * Validates the parsed JSON of one step's reply and normalises it into an Envelope.
+ * Never throws: hostile input (arrays, primitives, huge objects) yields `{ ok: false, error }`.
+ */
+export function validateEnvelope(step: StepId, json: unknown): ValidationResult {
+  if (!isPlainObject(json)) {
+    return { ok: false, error: `(envelope): expected a JSON object, got ${describe(json)}` };
+  }
+  const agent = STEP_AGENT[step];
+  try {
+    if (step === 'cm_open') {
+      const r = openingSchema.safeParse(json);
+      if (!r.success) return { ok: false, error: formatIssues(r.error.issues) };
+      const d = r.data;
+      const output: CmOpeningOutput = {
+        session_brief: d.output.session_brief,
+        dor_check: { passed: d.output.dor_check.passed, concerns: d.output.dor_check.concerns },
+        watch_out: d.output.watch_out,
+        coaching_notes: { POA: d.output.coaching_notes.POA, DA: d.output.coaching_notes.DA, DevA: d.output.coaching_notes.DevA },
+      };
+      if (d.output.kpt_followups) output.kpt_followups = d.output.kpt_followups;
+      return {
+        ok: true,
+        envelope: {
+          agent,
+          role: roleOf(d.role, agent),
+          task_id: d.task_id,
+          phase: 'opening',
+          voice: d.voice,
+          output,
+          references: d.references,
+          confidence: d.confidence,
+          ass: (d.ass as Ass | null) ?? null,
+        },
+      };
+    }
+
+    if (step === 'cm_retro') {
+      const r = retroSchema.safeParse(json);
+      if (!r.success) return { ok: false, error: formatIssues(r.error.issues) };
+      const d = r.data;
+      const conversation: ConversationTurn[] = d.conversation.map((t) => ({ speaker: t.speaker, text: t.text }));
+      const kpt: KptLists = { keep: d.kpt.keep, problem: d.kpt.problem, try: d.kpt.try };
+      const firstCm = conversation.find((t) => normaliseAgentName(t.speaker) === 'CM');
+      return {
+        ok: true,
+        envelope: {
+          agent,
+          role: roleOf(d.role, agent),
+          task_id: d.task_id,
+          phase: 'retrospective',
+          voice: d.voice ?? firstCm?.text ?? '',
+          output: null,
+          references: d.references,
+          confidence: d.confidence,
+          ass: null,
+          conversation,
+          kpt,
+          reportedMetrics: d.metrics,
+        },
+      };
+    }
+
+    const r = workerSchema(step).safeParse(hoistFromOutput(json));
+    if (!r.success) return { ok: false, error: formatIssues(r.error.issues) };
+    const d = r.data;
+    return {
+      ok: true,
+      envelope: {
+        agent,
+        role: roleOf(d.role, agent),
+        task_id: d.task_id,
+        voice: d.voice,
+        output: d.output,
+        references: d.references,
+        confidence: d.confidence,
+        ass: d.ass as Ass,
+      },
+    };
+  } catch (e) {
+    // zod does not throw on bad data; this guards against pathological input (e.g. getters that throw).
+    return { ok: false, error: `(envelope): could not be validated: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+function roleOf(role: unknown, agent: AgentId): string {
+  return typeof role === 'string' && role.trim() !== '' ? role : DEFAULT_ROLE[agent];
+}
+
+/** A compact description of the envelope each step must produce (used in repair requests). */
+export function envelopeShapeHint(step: StepId): string {
+  const agent = STEP_AGENT[step];
+  const common = `"agent": "${agent}", "role": "${DEFAULT_ROLE[agent]}", "task_id": "<task id>"`;
+  const selfReport =
+    '"references": ["<agent or document you built on>"], "confidence": <1-5>, ' +
+    '"ass": {"score": <1-5>, "positive": "<text>", "improvement": "<text>", "context_adequate": <true|false>}';
+  switch (step) {
+    case 'cm_open':
+      return (
+        `{${common}, "phase": "opening", "voice": "<text>", "output": {"session_brief": "<text>", ` +
+        '"dor_check": {"passed": <true|false>, "concerns": ["<text>"]}, "watch_out": ["<text>"], ' +
+        '"coaching_notes": {"POA": "<text>", "DA": "<text>", "DevA": "<text>"}}}'
+      );
+    case 'cm_retro':
+      return (
+        `{${common}, "phase": "retrospective", "conversation": [{"speaker": "<CM|POA|DA|DevA>", "text": "<text>"}], ` +
+        '"kpt": {"keep": ["<text>"], "problem": ["<text>"], "try": ["<text>"]}, "metrics": {}}'
+      );
+    default:
+      return `{${common}, "voice": "<text>", "output": {<your step output>}, ${selfReport}}`;
+  }
+}

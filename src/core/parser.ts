@@ -1,0 +1,300 @@
+// Tolerant parser of one model reply: the JSON envelope (fenced or bare), then DevA's
+// <file path="…">…</file> blocks and an optional <summary>…</summary>.
+//
+// The envelope is located by string-aware brace matching (never a regex over the JSON), so braces
+// and ``` inside JSON strings are harmless. File blocks are searched only AFTER the envelope ends,
+// so `<file …>` text quoted inside a JSON string is never picked up. Failures are reported with a
+// concrete reason (truncation, invalid JSON, schema problems, unterminated file block): nothing is
+// silently dropped.
+import type { ParsedReply, StepId } from './types';
+import { envelopeShapeHint, validateEnvelope } from './envelope';
+
+export type ParseResult = { ok: true; reply: ParsedReply } | { ok: false; error: string; raw: string };
+
+export const TRUNCATED_ERROR =
+  'the reply ends before the JSON envelope is complete — the model probably hit max_tokens';
+
+// ---------------------------------------------------------------------------------------------
+// JSON location
+
+/** How many candidate `{` positions we try before giving up (bounds work on hostile input). */
+const MAX_CANDIDATES = 32;
+
+/**
+ * From `start` (a `{`), returns the index just after the matching `}`, or -1 if the text ends first.
+ * String-aware: braces inside "…" (with escapes) are ignored.
+ */
+export function matchBalanced(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  const n = text.length;
+  for (let i = start; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) depth++;
+    else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Lenient repair of almost-JSON, string-aware: removes trailing commas before } or ], strips
+ * // and /* *\/ comments outside strings, and escapes raw control characters inside strings
+ * (models sometimes put literal newlines in long strings).
+ */
+export function relaxJson(text: string): string {
+  let out = '';
+  let runStart = 0;
+  let inString = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) {
+        i++;
+      } else if (c === 34) {
+        inString = false;
+      } else if (c < 0x20) {
+        out += text.slice(runStart, i) + (c === 10 ? '\\n' : c === 13 ? '\\r' : c === 9 ? '\\t' : '\\u' + c.toString(16).padStart(4, '0'));
+        runStart = i + 1;
+      }
+      continue;
+    }
+    if (c === 34) {
+      inString = true;
+    } else if (c === 44 /* , */) {
+      let j = i + 1;
+      while (j < n && isJsonSpace(text.charCodeAt(j))) j++;
+      const next = text.charCodeAt(j);
+      if (next === 125 || next === 93) {
+        out += text.slice(runStart, i);
+        runStart = i + 1;
+      }
+    } else if (c === 47 /* / */ && (text.charCodeAt(i + 1) === 47 || text.charCodeAt(i + 1) === 42)) {
+      const block = text.charCodeAt(i + 1) === 42;
+      let end = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i + 2);
+      end = end === -1 ? n : block ? end + 2 : end;
+      out += text.slice(runStart, i);
+      runStart = end;
+      i = end - 1;
+    }
+  }
+  return out + text.slice(runStart);
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+interface Located {
+  json: unknown;
+  /** Index in the (BOM-stripped) text just after the envelope, including its closing fence. */
+  end: number;
+}
+
+type LocateResult = { ok: true; found: Located } | { ok: false; error: string };
+
+/**
+ * Candidate start positions, in order of preference: a `{` right after a ```json / ``` fence, then
+ * every other `{` that looks like the start of a JSON object (followed by a key or `}`), so prose
+ * braces such as "{user}" are not mistaken for the envelope.
+ */
+function candidateStarts(text: string): number[] {
+  const fenced: number[] = [];
+  const fence = /```[ \t]*(?:json5?|jsonc|JSON)?[ \t]*\r?\n/g;
+  let m: RegExpExecArray | null;
+  while ((m = fence.exec(text)) !== null && fenced.length < MAX_CANDIDATES) {
+    let j = m.index + m[0].length;
+    while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) === 123) fenced.push(j);
+  }
+  const bare: number[] = [];
+  for (let i = text.indexOf('{'); i !== -1 && bare.length < MAX_CANDIDATES; i = text.indexOf('{', i + 1)) {
+    let j = i + 1;
+    while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
+    const c = text.charCodeAt(j);
+    if ((c === 34 || c === 125 || j === text.length) && !fenced.includes(i)) bare.push(i);
+  }
+  return [...fenced, ...bare];
+}
+
+/** Keys that identify a CAPE envelope (as opposed to an example object in prose). */
+function looksLikeEnvelope(v: Record<string, unknown>): boolean {
+  return 'agent' in v || 'voice' in v || 'output' in v || 'conversation' in v || 'kpt' in v;
+}
+
+function tryParse(slice: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(slice) };
+  } catch (e) {
+    try {
+      return { ok: true, value: JSON.parse(relaxJson(slice)) };
+    } catch {
+      return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+}
+
+/** Skips whitespace and a closing ``` fence after the JSON. */
+function skipClosingFence(text: string, end: number): number {
+  let j = end;
+  while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
+  return text.startsWith('```', j) ? j + 3 : end;
+}
+
+function locateEnvelope(text: string): LocateResult {
+  const starts = candidateStarts(text);
+  if (starts.length === 0) {
+    return { ok: false, error: 'no JSON envelope found: the reply must contain one JSON object (in a ```json block)' };
+  }
+  let firstFailure: string | null = null;
+  let fallback: Located | null = null;
+  /** Candidates nested inside an object already examined are skipped: the scan stays linear. */
+  let examinedUpTo = -1;
+  let examinedFrom = Infinity;
+  for (const start of starts) {
+    if (start >= examinedFrom && start < examinedUpTo) continue;
+    const end = matchBalanced(text, start);
+    if (end === -1) {
+      // The object starts but never closes: the reply was cut off (nothing after it can be complete).
+      if (fallback) break;
+      return { ok: false, error: TRUNCATED_ERROR };
+    }
+    examinedFrom = start;
+    examinedUpTo = end;
+    const parsed = tryParse(text.slice(start, end));
+    if (!parsed.ok) {
+      firstFailure ??= `the JSON envelope is not valid JSON (${parsed.message}) near: ${excerpt(text, start)}`;
+      continue;
+    }
+    const v = parsed.value;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    const found = { json: v, end: skipClosingFence(text, end) };
+    if (looksLikeEnvelope(v as Record<string, unknown>)) return { ok: true, found };
+    fallback ??= found;
+  }
+  if (fallback && !firstFailure) return { ok: true, found: fallback };
+  return { ok: false, error: firstFailure ?? 'no JSON envelope found: the reply must contain one JSON object (in a ```json block)' };
+}
+
+function excerpt(text: string, at: number): string {
+  const s = text.slice(at, at + 60).replace(/\s+/g, ' ');
+  return `"${s}${text.length > at + 60 ? '…' : ''}"`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File blocks and summary
+
+/** An opening tag at the start of a line (or right after a closing tag); extra attributes tolerated. */
+const FILE_OPEN = /(?<=^|\n|<\/file>)[ \t]*<file\s+path\s*=\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')[^>\r\n]*>/g;
+const FILE_CLOSE = '</file>';
+
+interface FileScan {
+  files: { path: string; content: string }[];
+  /** Index just after the last </file> (or `from` when there are none). */
+  end: number;
+}
+
+/**
+ * Extracts <file> blocks from `text` starting at `from`. A block ends at the LAST `</file>` before
+ * the next opening tag (or the end of the text), so file contents may themselves contain `</file>`.
+ * Content keeps every byte except one leading and one trailing newline.
+ */
+export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan } | { ok: false; error: string } {
+  const opens: { path: string; tagStart: number; contentStart: number }[] = [];
+  FILE_OPEN.lastIndex = from;
+  let m: RegExpExecArray | null;
+  while ((m = FILE_OPEN.exec(text)) !== null) {
+    const tagStart = m.index + m[0].indexOf('<');
+    opens.push({ path: m[1] ?? m[2] ?? '', tagStart, contentStart: m.index + m[0].length });
+  }
+  const files: { path: string; content: string }[] = [];
+  let end = from;
+  for (let k = 0; k < opens.length; k++) {
+    const o = opens[k];
+    const limit = k + 1 < opens.length ? opens[k + 1].tagStart : text.length;
+    const close = text.lastIndexOf(FILE_CLOSE, limit - FILE_CLOSE.length);
+    if (close < o.contentStart) {
+      const where = k + 1 < opens.length ? 'before the next <file> block starts' : 'before the reply ends (probably cut off by max_tokens)';
+      return { ok: false, error: `the <file path="${o.path}"> block is not closed with </file> ${where}` };
+    }
+    if (o.path.trim() === '') return { ok: false, error: 'a <file> block has an empty path attribute' };
+    let content = text.slice(o.contentStart, close);
+    if (content.startsWith('\r\n')) content = content.slice(2);
+    else if (content.startsWith('\n')) content = content.slice(1);
+    if (content.endsWith('\r\n')) content = content.slice(0, -2);
+    else if (content.endsWith('\n')) content = content.slice(0, -1);
+    files.push({ path: o.path, content });
+    end = close + FILE_CLOSE.length;
+  }
+  return { ok: true, scan: { files, end } };
+}
+
+/** The text of `<summary>…</summary>` after `from` (trimmed), tolerating a missing closing tag. */
+export function extractSummary(text: string, from = 0): string | null {
+  const open = text.indexOf('<summary>', from);
+  if (open === -1) return null;
+  const start = open + '<summary>'.length;
+  const close = text.lastIndexOf('</summary>');
+  const body = close >= start ? text.slice(start, close) : text.slice(start);
+  return body.trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+
+/**
+ * Parses one reply of `step`: finds the JSON envelope, validates it (envelope.ts), then extracts the
+ * <file> blocks and <summary> that follow it. Never throws.
+ */
+export function parseReply(step: StepId, raw: string): ParseResult {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    return { ok: false, error: 'the reply is empty: expected a JSON envelope', raw: typeof raw === 'string' ? raw : '' };
+  }
+  const text = raw.replace(/^\uFEFF/, '');
+  const located = locateEnvelope(text);
+  if (!located.ok) return { ok: false, error: located.error, raw };
+
+  const valid = validateEnvelope(step, located.found.json);
+  if (!valid.ok) return { ok: false, error: `the JSON envelope does not match the required format:\n${valid.error}`, raw };
+
+  const files = extractFiles(text, located.found.end);
+  if (!files.ok) return { ok: false, error: files.error, raw };
+  const summary = extractSummary(text, files.scan.end);
+  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, summary } };
+}
+
+/**
+ * The user message of the single repair request after `parseReply` failed: quotes the problem
+ * and asks for the complete corrected reply in the same format, and nothing else.
+ */
+export function repairPrompt(step: StepId, error: string, raw: string): string {
+  const truncated = error.includes('max_tokens') || error.includes('cut off');
+  const lines = [
+    'Your previous reply could not be used:',
+    '',
+    ...error.split('\n').map((l) => `> ${l}`),
+    '',
+    'Send the corrected reply again, complete and in the same format: one ```json block containing the whole envelope',
+    step === 'deva'
+      ? 'followed by every <file path="…">…</file> block (each closed with </file>) and one <summary>…</summary>.'
+      : 'and nothing else.',
+    '',
+    `The envelope must have this shape: ${envelopeShapeHint(step)}`,
+  ];
+  if (truncated) {
+    lines.push('', 'Your reply was too long and was cut off: keep the same content but be more concise so that it fits.');
+  } else if (raw.trim() !== '') {
+    lines.push('', 'Keep your content; only fix the problems listed above.');
+  }
+  lines.push('Do not add any explanation before or after the reply.');
+  return lines.join('\n');
+}
