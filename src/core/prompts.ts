@@ -1,0 +1,224 @@
+// Loads the prompt assets shipped with the tool (prompts/): the shared preamble, the role prompts, the generic cape/
+// templates and the list of project input files the init questionnaire generates. Also renders `{{var}}` templates.
+//
+// Layout of the prompts folder:
+//   shared/preamble.md      identical for every call (no variables) — sent first and marked cacheable
+//   roles/<id>.md           one per step plus init.md; optional frontmatter, body rendered with renderPrompt
+//   templates/<folder>/*.md generic cape/ files (frontmatter `type: generic`), copied verbatim by init
+//   inputs.json             the input files init generates (path, title, answers, purpose, sections)
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { CAPE_FOLDERS, GENERIC_CAPE_FILES, parseFrontmatter } from './assets';
+
+/** The role prompts: one per session step, plus the init file generator. */
+export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'init'] as const;
+export type RolePromptId = (typeof ROLE_PROMPT_IDS)[number];
+
+/** Variables every role prompt expects (init expects more: see INIT_PROMPT_VARS in init.ts). */
+export const SESSION_PROMPT_VARS = ['language', 'task_id'] as const;
+
+/** Ids of the init questionnaire answers (INIT_QUESTIONS in init.ts gives their prompts). */
+export const INIT_ANSWER_IDS = ['product', 'users', 'problem', 'stack', 'designFeel', 'features'] as const;
+export type InitAnswerId = (typeof INIT_ANSWER_IDS)[number];
+
+/** One project input file the init generator writes (from prompts/inputs.json). */
+export interface InputSpec {
+  /** cape-relative path, e.g. '1_product/1_mvv.md'. */
+  path: string;
+  title: string;
+  /** The questionnaire answers this file is written from. */
+  answers: InitAnswerId[];
+  /** What the file is for and who reads it. */
+  purpose: string;
+  /** Required sections, in order. */
+  sections: string[];
+}
+
+/** A generic cape/ file to be copied verbatim into a workspace. */
+export interface PromptTemplate {
+  /** cape-relative path, e.g. '0_team/3_dor.md'. */
+  relPath: string;
+  /** Full file text including frontmatter. */
+  content: string;
+}
+
+export interface PromptAssets {
+  dir: string;
+  /** The shared preamble (no variables). */
+  preamble: string;
+  /** Role prompt bodies (frontmatter removed), to be rendered with renderPrompt. */
+  roles: Record<RolePromptId, string>;
+  /** Frontmatter of each role prompt (informational: step, agent). */
+  roleMeta: Record<RolePromptId, Record<string, unknown>>;
+  /** The generic cape/ templates, in path order. */
+  templates: PromptTemplate[];
+  inputs: InputSpec[];
+}
+
+export class PromptAssetsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PromptAssetsError';
+  }
+}
+
+const VAR_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** The `{{var}}` names a template uses, without duplicates, in order of first use. */
+export function promptVariables(template: string): string[] {
+  const seen = new Set<string>();
+  for (const m of template.matchAll(VAR_RE)) seen.add(m[1]);
+  return [...seen];
+}
+
+/**
+ * Replaces every `{{name}}` (spaces inside the braces allowed) with vars[name], in a single pass: values are never
+ * re-scanned, so a value containing `{{x}}` is inserted literally. Throws when the template uses a variable that
+ * is not provided — an unreplaced placeholder reaching the model is always a bug.
+ */
+export function renderPrompt(template: string, vars: Record<string, string>): string {
+  const missing = promptVariables(template).filter((name) => !Object.prototype.hasOwnProperty.call(vars, name));
+  if (missing.length > 0) {
+    throw new Error(
+      `prompt variable(s) ${missing.map((n) => `{{${n}}}`).join(', ')} not provided; ` +
+        `given: ${Object.keys(vars).join(', ') || '(none)'}`,
+    );
+  }
+  return template.replace(VAR_RE, (_m, name: string) => {
+    const value = vars[name];
+    if (typeof value !== 'string') throw new Error(`prompt variable {{${name}}} must be a string, got ${typeof value}`);
+    return value;
+  });
+}
+
+/**
+ * The prompts/ folder shipped next to the code: `../prompts` (bundled dist/), `../../prompts` (src/core run from
+ * source) or `../../../prompts` (compiled out/src/core), whichever exists first.
+ */
+export function defaultPromptsDir(): string {
+  const candidates = ['../prompts', '../../prompts', '../../../prompts'].map((p) => path.resolve(__dirname, p));
+  for (const c of candidates) {
+    if (fs.existsSync(path.join(c, 'roles')) && fs.existsSync(path.join(c, 'shared'))) return c;
+  }
+  throw new PromptAssetsError(
+    `the prompts folder was not found next to the program (looked in ${candidates.join(', ')}); reinstall the extension or CLI`,
+  );
+}
+
+const safeRelPath = z
+  .string()
+  .min(1)
+  .refine(
+    (p) =>
+      !p.startsWith('/') &&
+      !p.includes('\\') &&
+      !p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..') &&
+      /\.md$/.test(p) &&
+      (CAPE_FOLDERS as readonly string[]).includes(p.split('/')[0]),
+    { message: 'must be a cape-relative .md path inside one of ' + CAPE_FOLDERS.join(', ') },
+  );
+
+const inputsSchema = z.object({
+  files: z
+    .array(
+      z.object({
+        path: safeRelPath,
+        title: z.string().min(1),
+        answers: z.array(z.enum(INIT_ANSWER_IDS)).min(1),
+        purpose: z.string().min(1),
+        sections: z.array(z.string().min(1)).min(1),
+      }),
+    )
+    .min(1),
+});
+
+function readText(file: string, what: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new PromptAssetsError(`cannot read ${what} at ${file}: ${(err as Error).message}`);
+  }
+}
+
+function listMarkdown(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  const entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.name.startsWith('.')) continue;
+    if (e.isDirectory()) out.push(...listMarkdown(root, r));
+    else if (e.isFile() && e.name.endsWith('.md')) out.push(r);
+  }
+  return out.sort();
+}
+
+/** Loads and validates the prompts folder. Throws PromptAssetsError with the offending file on any problem. */
+export function loadPromptAssets(promptsDir: string): PromptAssets {
+  const dir = path.resolve(promptsDir);
+  if (!fs.existsSync(dir)) throw new PromptAssetsError(`prompts folder not found: ${dir}`);
+
+  const preamblePath = path.join(dir, 'shared', 'preamble.md');
+  const preamble = readText(preamblePath, 'the shared preamble').replace(/^\uFEFF/, '');
+  const preambleVars = promptVariables(preamble);
+  if (preambleVars.length > 0) {
+    throw new PromptAssetsError(
+      `${preamblePath} must be identical for every call but uses variable(s) ${preambleVars.join(', ')}`,
+    );
+  }
+
+  const roles = {} as Record<RolePromptId, string>;
+  const roleMeta = {} as Record<RolePromptId, Record<string, unknown>>;
+  for (const id of ROLE_PROMPT_IDS) {
+    const file = path.join(dir, 'roles', `${id}.md`);
+    const fm = parseFrontmatter(readText(file, `the ${id} role prompt`));
+    if (!fm.ok) throw new PromptAssetsError(`${file}${fm.line ? `:${fm.line}` : ''}: ${fm.message}`);
+    if (fm.body.trim() === '') throw new PromptAssetsError(`${file} is empty`);
+    roles[id] = fm.body;
+    roleMeta[id] = fm.data;
+  }
+
+  const templatesDir = path.join(dir, 'templates');
+  if (!fs.existsSync(templatesDir)) throw new PromptAssetsError(`templates folder not found: ${templatesDir}`);
+  const templates: PromptTemplate[] = [];
+  for (const relPath of listMarkdown(templatesDir)) {
+    const file = path.join(templatesDir, ...relPath.split('/'));
+    const content = readText(file, 'a cape/ template');
+    const fm = parseFrontmatter(content);
+    if (!fm.ok) throw new PromptAssetsError(`${file}${fm.line ? `:${fm.line}` : ''}: ${fm.message}`);
+    if (fm.data.type !== 'generic') {
+      throw new PromptAssetsError(`${file} must have frontmatter "type: generic" (found ${JSON.stringify(fm.data.type)})`);
+    }
+    templates.push({ relPath, content });
+  }
+  const missingTemplates = GENERIC_CAPE_FILES.filter((p) => !templates.some((t) => t.relPath === p));
+  if (missingTemplates.length > 0) {
+    throw new PromptAssetsError(`templates missing from ${templatesDir}: ${missingTemplates.join(', ')}`);
+  }
+
+  const inputsPath = path.join(dir, 'inputs.json');
+  let rawInputs: unknown;
+  try {
+    rawInputs = JSON.parse(readText(inputsPath, 'the input file list'));
+  } catch (err) {
+    if (err instanceof PromptAssetsError) throw err;
+    throw new PromptAssetsError(`${inputsPath} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = inputsSchema.safeParse(rawInputs);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new PromptAssetsError(`${inputsPath}: ${first.path.join('.')}: ${first.message}`);
+  }
+  const inputs: InputSpec[] = parsed.data.files.map((f) => ({ ...f, answers: [...f.answers], sections: [...f.sections] }));
+  const seen = new Set<string>();
+  for (const f of inputs) {
+    if (seen.has(f.path)) throw new PromptAssetsError(`${inputsPath}: duplicate path ${f.path}`);
+    if ((GENERIC_CAPE_FILES as readonly string[]).includes(f.path)) {
+      throw new PromptAssetsError(`${inputsPath}: ${f.path} is a generic template, not an input file`);
+    }
+    seen.add(f.path);
+  }
+
+  return { dir, preamble, roles, roleMeta, templates, inputs };
+}
