@@ -1,0 +1,351 @@
+// The panel's view model: a serialisable state and a pure reducer over host messages. No DOM here, so it can
+// be unit-tested in Node and stored with vscode.setState(). Everything coming from the host (and thus from the
+// model) is coerced defensively: a malformed field degrades to an empty value instead of throwing.
+import { STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/types';
+import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
+
+export const VIEW_STATE_VERSION = 1;
+/** Finished sessions kept (collapsed) above the current one. Older ones are dropped to bound the state size. */
+export const MAX_HISTORY = 5;
+
+export type StepStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+export interface StepError {
+  kind: ErrorKind | string;
+  message: string;
+}
+
+/** The envelope as the panel keeps it: only what it renders, already coerced to safe primitive shapes. */
+export interface EnvelopeView {
+  role: string;
+  voice: string;
+  output: unknown;
+  references: string[];
+  confidence: number | null;
+  ass: { score: number | null; positive: string; improvement: string; contextAdequate: boolean | null } | null;
+  conversation: { speaker: string; text: string }[];
+  kpt: KptLists | null;
+}
+
+export interface StepView {
+  step: StepId;
+  agent: AgentId;
+  status: StepStatus;
+  attempt: number;
+  /** Streamed voice (replaced by the envelope's voice when it arrives). */
+  voice: string;
+  /** Characters of the JSON output streamed so far (shown as a "working…" indicator, never as raw JSON). */
+  outputChars: number;
+  /** Retry / repair notes, oldest first. */
+  notes: string[];
+  envelope: EnvelopeView | null;
+  summary: string | null;
+  usage: Usage | null;
+  model: string | null;
+  durationMs: number | null;
+  error: StepError | null;
+}
+
+export interface SessionView {
+  taskId: string;
+  objective: string;
+  language: string;
+  resumed: boolean;
+  steps: Record<StepId, StepView>;
+  files: FileView[];
+  finished: { retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics | null } | null;
+  /** An error not tied to a step (config, auth before the first step…). */
+  error: StepError | null;
+}
+
+export interface PanelViewState {
+  version: typeof VIEW_STATE_VERSION;
+  session: SessionView | null;
+  history: SessionView[];
+  capabilities: PanelCapabilities | null;
+  busy: boolean;
+  ask: { prompt: string } | null;
+}
+
+/** What changed, so the renderer can update only the affected parts. */
+export interface Change {
+  kind: 'all' | 'step' | 'voice-append' | 'output-progress' | 'files' | 'chrome';
+  step?: StepId;
+  /** For voice-append: the text appended. */
+  text?: string;
+}
+
+export function emptyState(): PanelViewState {
+  return { version: VIEW_STATE_VERSION, session: null, history: [], capabilities: null, busy: false, ask: null };
+}
+
+// ─── coercion helpers ──────────────────────────────────────────────────────────────────────────────────────
+
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+export const str = (x: unknown): string => (typeof x === 'string' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : '');
+const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+export const strList = (x: unknown): string[] => (Array.isArray(x) ? x.map(str).filter((s) => s.trim() !== '') : []);
+
+function usageOf(x: unknown): Usage {
+  const u = isObj(x) ? x : {};
+  return {
+    inputTokens: num(u.inputTokens) ?? 0,
+    outputTokens: num(u.outputTokens) ?? 0,
+    cacheCreationInputTokens: num(u.cacheCreationInputTokens) ?? 0,
+    cacheReadInputTokens: num(u.cacheReadInputTokens) ?? 0,
+  };
+}
+
+function kptOf(x: unknown): KptLists | null {
+  if (!isObj(x)) return null;
+  return { keep: strList(x.keep), problem: strList(x.problem), try: strList(x.try) };
+}
+
+/** Deep-copies plain JSON data, dropping functions/cycles, bounded in depth, so the state stays serialisable. */
+function plain(x: unknown, depth = 0): unknown {
+  if (depth > 12) return null;
+  if (x === null || typeof x === 'string' || typeof x === 'boolean') return x;
+  if (typeof x === 'number') return Number.isFinite(x) ? x : null;
+  if (Array.isArray(x)) return x.map((v) => plain(v, depth + 1));
+  if (isObj(x)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) if (v !== undefined && typeof v !== 'function') out[k] = plain(v, depth + 1);
+    return out;
+  }
+  return null;
+}
+
+export function envelopeView(x: unknown): EnvelopeView {
+  const e = isObj(x) ? x : {};
+  const ass = isObj(e.ass)
+    ? {
+        score: num(e.ass.score),
+        positive: str(e.ass.positive),
+        improvement: str(e.ass.improvement),
+        contextAdequate: typeof e.ass.context_adequate === 'boolean' ? e.ass.context_adequate : null,
+      }
+    : null;
+  const conversation = Array.isArray(e.conversation)
+    ? e.conversation.filter(isObj).map((t) => ({ speaker: str(t.speaker), text: str(t.text) }))
+    : [];
+  return {
+    role: str(e.role),
+    voice: str(e.voice),
+    output: plain(e.output),
+    references: strList(e.references),
+    confidence: num(e.confidence),
+    ass,
+    conversation,
+    kpt: kptOf(e.kpt),
+  };
+}
+
+function newStep(step: StepId, status: StepStatus = 'pending'): StepView {
+  return {
+    step,
+    agent: STEP_AGENT[step],
+    status,
+    attempt: 0,
+    voice: '',
+    outputChars: 0,
+    notes: [],
+    envelope: null,
+    summary: null,
+    usage: null,
+    model: null,
+    durationMs: null,
+    error: null,
+  };
+}
+
+function newSession(taskId: string, objective: string, language: string, resumed: boolean, steps: StepId[]): SessionView {
+  const all = {} as Record<StepId, StepView>;
+  for (const id of STEP_IDS) {
+    // A resumed session runs only the remaining steps: the others were done earlier.
+    const status: StepStatus = steps.includes(id) ? 'pending' : resumed ? 'done' : 'skipped';
+    all[id] = newStep(id, status);
+  }
+  return { taskId, objective, language, resumed, steps: all, files: [], finished: null, error: null };
+}
+
+function formatDelay(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${Math.max(0, Math.round(ms))} ms`;
+}
+
+function upsertFile(files: FileView[], f: FileView): FileView[] {
+  const i = files.findIndex((x) => x.path === f.path);
+  if (i < 0) return [...files, f];
+  const copy = files.slice();
+  copy[i] = f;
+  return copy;
+}
+
+function fileFromProposed(x: unknown): FileView | null {
+  if (!isObj(x)) return null;
+  const path = str(x.relPath) || str(x.path);
+  if (!path) return null;
+  const status = x.status === 'refused' ? 'refused' : x.status === 'applied' ? 'applied' : 'proposed';
+  const view: FileView = { path, action: x.action === 'modify' ? 'modify' : 'create', status };
+  const reason = str(x.reason);
+  if (reason) view.reason = reason;
+  return view;
+}
+
+/** A state is usable if it has our version and the expected top-level shape; anything else starts empty. */
+export function restoreState(x: unknown): PanelViewState {
+  if (!isObj(x) || x.version !== VIEW_STATE_VERSION || !Array.isArray(x.history)) return emptyState();
+  const base = emptyState();
+  const validSession = (s: unknown): s is SessionView => isObj(s) && typeof s.taskId === 'string' && isObj(s.steps) && STEP_IDS.every((id) => isObj((s.steps as Record<string, unknown>)[id])) && Array.isArray(s.files);
+  return {
+    ...base,
+    session: validSession(x.session) ? x.session : null,
+    history: x.history.filter(validSession).slice(-MAX_HISTORY),
+    capabilities: isObj(x.capabilities) ? (x.capabilities as unknown as PanelCapabilities) : null,
+    busy: x.busy === true,
+    ask: isObj(x.ask) ? { prompt: str(x.ask.prompt) } : null,
+  };
+}
+
+// ─── reducer ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Applies one host message. Returns the new state (the input is not mutated) and what changed.
+ * Messages that do not apply (e.g. a step event before any session-started) create an implicit session so
+ * nothing the host sends is silently lost.
+ */
+export function reduce(state: PanelViewState, msg: HostMessage): { state: PanelViewState; change: Change } {
+  switch (msg.type) {
+    case 'reset':
+      return { state: msg.state ? restoreState(msg.state) : emptyState(), change: { kind: 'all' } };
+    case 'capabilities':
+      return { state: { ...state, capabilities: { trusted: msg.trusted, provider: msg.provider, model: msg.model } }, change: { kind: 'files' } };
+    case 'busy':
+      return { state: { ...state, busy: msg.running }, change: { kind: 'chrome' } };
+    case 'askObjective':
+      return { state: { ...state, ask: { prompt: msg.prompt } }, change: { kind: 'chrome' } };
+    case 'files': {
+      const session = state.session ?? newSession('', '', '', false, [...STEP_IDS]);
+      return { state: { ...state, session: { ...session, files: msg.files.map((f) => ({ ...f })) } }, change: { kind: 'files' } };
+    }
+    case 'event':
+      return reduceEvent(state, msg.event);
+  }
+}
+
+type Ev = Extract<HostMessage, { type: 'event' }>['event'];
+
+function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; change: Change } {
+  if (ev.type === 'session-started') {
+    const history = state.session && state.session.taskId ? [...state.history, state.session].slice(-MAX_HISTORY) : state.history;
+    const steps = Array.isArray(ev.steps) && ev.steps.length ? ev.steps : [...STEP_IDS];
+    const session = newSession(str(ev.taskId), str(ev.objective), str(ev.language), ev.resumed === true, steps);
+    // A resume of the session on screen continues it rather than archiving it.
+    if (state.session && state.session.taskId === session.taskId && session.resumed) {
+      const prev = state.session;
+      for (const id of STEP_IDS) if (!steps.includes(id)) session.steps[id] = { ...prev.steps[id], status: prev.steps[id].status === 'failed' ? 'done' : prev.steps[id].status };
+      session.files = prev.files;
+      return { state: { ...state, session, ask: null }, change: { kind: 'all' } };
+    }
+    return { state: { ...state, history, session, ask: null }, change: { kind: 'all' } };
+  }
+
+  const session = state.session ?? newSession('', '', '', false, [...STEP_IDS]);
+  if (ev.type === 'error' && ev.step === null) {
+    return { state: { ...state, session: { ...session, error: { kind: str(ev.kind) || 'unknown', message: str(ev.message) } } }, change: { kind: 'all' } };
+  }
+  if (ev.type === 'session-finished') {
+    const files = session.files.length
+      ? session.files
+      : (Array.isArray(ev.files) ? ev.files : []).map(fileFromProposed).filter((f): f is FileView => f !== null);
+    const finished = {
+      retrospectivePath: str(ev.retrospectivePath),
+      kpt: kptOf(ev.kpt) ?? { keep: [], problem: [], try: [] },
+      metrics: isObj(ev.metrics) ? (plain(ev.metrics) as SessionMetrics) : null,
+    };
+    return { state: { ...state, session: { ...session, taskId: session.taskId || str(ev.taskId), files, finished } }, change: { kind: 'all' } };
+  }
+
+  const stepId = ev.step as StepId;
+  const prev = session.steps[stepId];
+  let step: StepView = { ...prev };
+  let change: Change = { kind: 'step', step: stepId };
+  let files = session.files;
+
+  switch (ev.type) {
+    case 'step-started': {
+      const attempt = num(ev.attempt) ?? prev.attempt + 1;
+      step = { ...step, status: 'running', attempt, error: null };
+      if (attempt > 1 || prev.voice || prev.envelope) step = { ...step, voice: '', outputChars: 0, envelope: null, summary: null };
+      break;
+    }
+    case 'voice-delta':
+      step = { ...step, voice: step.voice + str(ev.text), status: step.status === 'pending' ? 'running' : step.status };
+      change = prev.status === 'pending' ? change : { kind: 'voice-append', step: stepId, text: str(ev.text) };
+      break;
+    case 'output-delta':
+      step = { ...step, outputChars: step.outputChars + str(ev.text).length, status: step.status === 'pending' ? 'running' : step.status };
+      if (prev.status !== 'pending' && prev.outputChars > 0) change = { kind: 'output-progress', step: stepId };
+      break;
+    case 'retry': {
+      const delay = num(ev.delayMs);
+      const note = `Retrying after ${str(ev.reason) || 'an error'} (attempt ${num(ev.attempt) ?? step.attempt + 1}${delay ? `, in ${formatDelay(delay)}` : ''}).`;
+      step = { ...step, voice: '', outputChars: 0, envelope: null, summary: null, error: null, status: 'running', notes: [...step.notes, note] };
+      break;
+    }
+    case 'repair':
+      step = {
+        ...step,
+        voice: '',
+        outputChars: 0,
+        notes: [...step.notes, `The reply did not validate (${str(ev.error) || 'invalid reply'}); asking the model to repair it.`],
+      };
+      break;
+    case 'envelope': {
+      const envelope = envelopeView(ev.envelope);
+      step = { ...step, envelope, voice: envelope.voice || step.voice, summary: typeof ev.summary === 'string' ? ev.summary : null };
+      break;
+    }
+    case 'file-proposed': {
+      const f = fileFromProposed(ev.file);
+      if (f && !files.some((x) => x.path === f.path && x.status !== 'proposed' && f.status === 'proposed')) files = upsertFile(files, f);
+      change = { kind: 'files' };
+      break;
+    }
+    case 'usage': {
+      const u = usageOf(ev.usage);
+      const acc = step.usage;
+      step = {
+        ...step,
+        model: str(ev.model) || step.model,
+        usage: acc
+          ? {
+              inputTokens: acc.inputTokens + u.inputTokens,
+              outputTokens: acc.outputTokens + u.outputTokens,
+              cacheCreationInputTokens: acc.cacheCreationInputTokens + u.cacheCreationInputTokens,
+              cacheReadInputTokens: acc.cacheReadInputTokens + u.cacheReadInputTokens,
+            }
+          : u,
+      };
+      break;
+    }
+    case 'step-finished':
+      step = { ...step, status: 'done', durationMs: num(ev.durationMs), error: null };
+      break;
+    case 'error':
+      step = { ...step, status: 'failed', error: { kind: str(ev.kind) || 'unknown', message: str(ev.message) || 'The step failed.' } };
+      break;
+  }
+  const next: SessionView = { ...session, files, steps: { ...session.steps, [stepId]: step } };
+  return { state: { ...state, session: next }, change };
+}
+
+/** The step currently running, if any. */
+export function runningStep(s: SessionView | null): StepId | null {
+  if (!s) return null;
+  return STEP_IDS.find((id) => s.steps[id].status === 'running') ?? null;
+}
+
+/** Stop is offered while the host says a run is in progress, or a step is visibly running. */
+export function isRunning(state: PanelViewState): boolean {
+  return state.busy || (runningStep(state.session) !== null && !state.session?.finished);
+}

@@ -1,0 +1,203 @@
+// Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
+// the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
+// through markdown (sanitised), keys are plain text.
+import { STEP_IDS, WORKER_AGENTS, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/types';
+import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatMs, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
+import { renderInline, renderMarkdown } from './markdown';
+import { str, strList, type EnvelopeView, type StepView } from './model';
+
+const MAX_DEPTH = 6;
+
+/** "session_brief" / "openQuestionsForDevA" → "Session brief" / "Open questions for dev a" (kept readable). */
+export function humanizeKey(key: string): string {
+  const spaced = key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim();
+  if (!spaced) return key;
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isPrimitive = (x: unknown): boolean => x === null || ['string', 'number', 'boolean'].includes(typeof x);
+
+function leaf(x: unknown): HTMLElement {
+  if (typeof x === 'string') return x.includes('\n') ? renderMarkdown(x) : renderInline(x);
+  if (typeof x === 'boolean') return h('span', { class: 'value-bool', text: x ? 'yes' : 'no' });
+  if (x === null) return h('span', { class: 'muted', text: '—' });
+  return h('span', { class: 'value-num', text: str(x) });
+}
+
+/** Renders any JSON value as nested sections, lists and key/value rows. */
+export function renderValue(value: unknown, depth = 0): HTMLElement {
+  if (isPrimitive(value)) return leaf(value);
+  if (depth >= MAX_DEPTH) return h('code', { class: 'value-deep', text: JSON.stringify(value).slice(0, 2000) });
+  if (Array.isArray(value)) {
+    if (value.length === 0) return h('span', { class: 'muted', text: '—' });
+    if (value.every(isPrimitive)) return h('ul', { class: 'out-list' }, ...value.map((v) => h('li', {}, leaf(v))));
+    return h('ol', { class: 'out-items' }, ...value.map((v) => h('li', { class: 'out-item' }, renderValue(v, depth + 1))));
+  }
+  const obj = value as Record<string, unknown>;
+  const entries = Object.entries(obj);
+  if (entries.length === 0) return h('span', { class: 'muted', text: '—' });
+  const wrap = h('div', { class: `out-obj depth-${Math.min(depth, 3)}` });
+  for (const [k, v] of entries) {
+    if (depth === 0) {
+      wrap.append(h('section', { class: 'out-section' }, h('h4', { class: 'out-heading', text: humanizeKey(k) }), renderValue(v, depth + 1)));
+    } else if (isPrimitive(v)) {
+      wrap.append(h('div', { class: 'kv' }, h('span', { class: 'kv-key', text: humanizeKey(k) }), h('span', { class: 'kv-value' }, leaf(v))));
+    } else {
+      wrap.append(h('div', { class: 'kv kv-block' }, h('div', { class: 'kv-key', text: humanizeKey(k) }), renderValue(v, depth + 1)));
+    }
+  }
+  return wrap;
+}
+
+// ─── CM opening ────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The CM opening card, or null if the output does not look like an opening (then the generic renderer runs). */
+export function renderOpeningCard(output: unknown): HTMLElement | null {
+  if (!isObj(output) || (typeof output.session_brief !== 'string' && !isObj(output.dor_check))) return null;
+  const dor = isObj(output.dor_check) ? output.dor_check : {};
+  const passed = dor.passed === true;
+  const concerns = strList(dor.concerns);
+  const watch = strList(output.watch_out);
+  const notes = isObj(output.coaching_notes) ? output.coaching_notes : {};
+  const followups = strList(output.kpt_followups);
+
+  const card = h('div', { class: 'opening-card' });
+  if (str(output.session_brief)) {
+    card.append(h('section', { class: 'card-section' }, h('h4', { class: 'out-heading', text: 'Session brief' }), renderMarkdown(str(output.session_brief))));
+  }
+  const dorHead = h(
+    'div',
+    { class: `dor ${passed ? 'dor-passed' : 'dor-failed'}` },
+    icon(passed ? 'pass-filled' : 'warning'),
+    h('span', { class: 'dor-label', text: passed ? 'Definition of Ready passed' : `Definition of Ready not met — ${concerns.length} concern${concerns.length === 1 ? '' : 's'}` }),
+  );
+  const dorSection = h('section', { class: 'card-section' }, dorHead);
+  if (concerns.length) dorSection.append(h('ul', { class: 'concerns' }, ...concerns.map((c) => h('li', {}, renderInline(c)))));
+  card.append(dorSection);
+  if (watch.length) {
+    card.append(
+      h('section', { class: 'card-section' }, h('h4', { class: 'out-heading' }, icon('eye'), ' Watch out'), h('ul', { class: 'watch-out' }, ...watch.map((w) => h('li', {}, renderInline(w))))),
+    );
+  }
+  const noteRows = WORKER_AGENTS.filter((a) => str(notes[a]).trim() !== '').map((a) =>
+    h('div', { class: 'coach-note' }, avatar(a, true), h('div', { class: 'coach-body' }, h('div', { class: 'coach-name', text: `For ${AGENT_NAME[a]} (${a})` }), renderInline(str(notes[a])))),
+  );
+  if (noteRows.length) card.append(h('section', { class: 'card-section' }, h('h4', { class: 'out-heading', text: 'Coaching notes' }), ...noteRows));
+  if (followups.length) {
+    card.append(
+      h('section', { class: 'card-section' }, h('h4', { class: 'out-heading' }, icon('history'), ' KPT follow-ups'), h('ul', { class: 'followups' }, ...followups.map((f) => h('li', {}, renderInline(f))))),
+    );
+  }
+  return card;
+}
+
+// ─── Retrospective ─────────────────────────────────────────────────────────────────────────────────────────
+
+export function renderConversation(turns: { speaker: string; text: string }[]): HTMLElement {
+  const list = h('ol', { class: 'conversation', attrs: { 'aria-label': 'Retrospective conversation' } });
+  for (const t of turns) {
+    const agent = agentOfSpeaker(t.speaker);
+    list.append(
+      h(
+        'li',
+        { class: `bubble-row ${agent === 'CM' ? 'from-cm' : 'from-agent'}` },
+        avatar(agent, true),
+        h('div', { class: `bubble bubble-${agent ? agent.toLowerCase() : 'other'}` }, h('div', { class: 'bubble-speaker', text: t.speaker || 'Unknown' }), renderInline(t.text)),
+      ),
+    );
+  }
+  return list;
+}
+
+export function renderKpt(kpt: KptLists): HTMLElement {
+  const col = (title: string, cls: string, ico: string, items: string[]) =>
+    h(
+      'section',
+      { class: `kpt-col kpt-${cls}` },
+      h('h4', { class: 'kpt-title' }, icon(ico), ` ${title}`, h('span', { class: 'count', text: String(items.length) })),
+      items.length ? h('ul', {}, ...items.map((i) => h('li', {}, renderInline(i)))) : h('p', { class: 'muted', text: 'Nothing this time.' }),
+    );
+  return h('div', { class: 'kpt' }, col('Keep', 'keep', 'thumbsup', kpt.keep), col('Problem', 'problem', 'warning', kpt.problem), col('Try', 'try', 'lightbulb', kpt.try));
+}
+
+function usageCells(u: Usage | undefined | null, cost: number | null): HTMLElement[] {
+  const td = (t: string) => h('td', { class: 'num', text: t });
+  if (!u) return [td('—'), td('—'), td('—'), td('—'), td(cost === null ? '—' : formatUsd(cost))];
+  return [td(formatInt(u.inputTokens)), td(formatInt(u.outputTokens)), td(formatInt(u.cacheCreationInputTokens)), td(formatInt(u.cacheReadInputTokens)), td(cost === null ? '—' : formatUsd(cost))];
+}
+
+/**
+ * The computed metrics: a summary table (ASS per agent, average, SV, ST, XRF, CI, ETT) and a cost table
+ * (tokens and cost per step and in total). `steps` supplies per-step usage when the metrics lack it.
+ */
+export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, StepView>): HTMLElement {
+  const wrap = h('div', { class: 'metrics' });
+  const ass = isObj(m?.ass) ? (m!.ass as Record<string, unknown>) : {};
+  const row = (label: string, abbr: string, value: string, hint: string) =>
+    h('tr', {}, h('th', { attrs: { scope: 'row' } }, h('span', { text: label }), abbr ? h('abbr', { class: 'abbr', text: ` ${abbr}`, attrs: { title: hint } }) : null), h('td', { class: 'num', text: value }));
+  const summary = h(
+    'table',
+    { class: 'table metrics-summary' },
+    h('caption', { text: 'Session metrics' }),
+    h(
+      'tbody',
+      {},
+      ...WORKER_AGENTS.map((a) => {
+        const v = typeof ass[a] === 'number' ? (ass[a] as number) : null;
+        return row(`Satisfaction — ${AGENT_NAME[a]}`, 'ASS', v === null ? '—' : `${v} / 5`, 'Self-reported satisfaction, 1–5');
+      }),
+      row('Average satisfaction', '', m ? formatNum(m.assAverage) : '—', 'Target ≥ 4.0'),
+      row('Satisfaction variance', 'SV', m ? formatNum(m.satisfactionVariance) : '—', 'Variance of the scores across agents (should fall)'),
+      row('Satisfaction trend', 'ST', m ? formatNum(m.satisfactionTrend, 3) : '—', 'Slope of the average across sessions (needs 2 or more sessions)'),
+      row('Cross-references', 'XRF', m && typeof m.crossReferenceFrequency === 'number' ? String(m.crossReferenceFrequency) : '—', 'Count of references between agents'),
+      row('Conversation turns', 'CI', m && typeof m.conversationIndex === 'number' ? String(m.conversationIndex) : '—', 'Retrospective dialogue turns'),
+      row('Elapsed time', 'ETT', m && typeof m.elapsedMs === 'number' ? formatMs(m.elapsedMs) : '—', 'From session start to the retrospective being saved'),
+    ),
+  );
+  wrap.append(summary);
+
+  const perStep = isObj(m?.perStep) ? (m!.perStep as Record<string, { usage?: Usage; costUsd?: number }>) : {};
+  const cost = h(
+    'table',
+    { class: 'table metrics-cost' },
+    h('caption', { text: 'Tokens and cost' }),
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...['Step', 'Input', 'Output', 'Cache write', 'Cache read', 'Cost'].map((t, i) => h('th', { class: i ? 'num' : '', text: t, attrs: { scope: 'col' } }))),
+    ),
+    h(
+      'tbody',
+      {},
+      ...STEP_IDS.map((id) => {
+        const ps = perStep[id];
+        const usage = ps?.usage ?? steps[id]?.usage ?? null;
+        return h('tr', {}, h('th', { text: STEP_LABEL[id], attrs: { scope: 'row' } }), ...usageCells(usage, typeof ps?.costUsd === 'number' ? ps.costUsd : null));
+      }),
+    ),
+    h('tfoot', {}, h('tr', {}, h('th', { text: 'Total', attrs: { scope: 'row' } }), ...usageCells(m?.totalUsage ?? null, typeof m?.totalCostUsd === 'number' ? m.totalCostUsd : null))),
+  );
+  wrap.append(h('div', { class: 'table-scroll' }, cost));
+  return wrap;
+}
+
+/** ASS, confidence and references of a worker's envelope, as a compact footer with the reflections. */
+export function renderSelfAssessment(env: EnvelopeView): HTMLElement | null {
+  const parts: HTMLElement[] = [];
+  if (env.ass?.score != null) parts.push(h('span', { class: 'chip chip-ass', attrs: { title: 'Self-reported satisfaction (ASS)' } }, icon('star-full'), ` ASS ${env.ass.score}/5`));
+  if (env.confidence != null) parts.push(h('span', { class: 'chip', attrs: { title: 'Confidence' } }, icon('verified'), ` Confidence ${env.confidence}`));
+  if (env.ass?.contextAdequate != null)
+    parts.push(h('span', { class: `chip ${env.ass.contextAdequate ? '' : 'chip-warn'}`, text: env.ass.contextAdequate ? 'Context adequate' : 'Context not adequate' }));
+  for (const r of env.references) parts.push(h('span', { class: 'chip chip-ref', attrs: { title: 'Referenced' } }, icon('references'), ` ${r}`));
+  const reflections: HTMLElement[] = [];
+  if (env.ass?.positive) reflections.push(h('div', { class: 'kv kv-block' }, h('div', { class: 'kv-key', text: 'What went well' }), renderInline(env.ass.positive)));
+  if (env.ass?.improvement) reflections.push(h('div', { class: 'kv kv-block' }, h('div', { class: 'kv-key', text: 'What to improve' }), renderInline(env.ass.improvement)));
+  if (!parts.length && !reflections.length) return null;
+  const foot = h('div', { class: 'self-assessment' }, h('div', { class: 'chips' }, ...parts));
+  if (reflections.length) foot.append(h('details', { class: 'reflections' }, h('summary', { text: 'Self-assessment' }), ...reflections));
+  return foot;
+}

@@ -1,0 +1,277 @@
+// The typed message protocol between the extension host (src/panel/ChatPanel.ts) and the chat panel webview
+// (media/app/). Plain TypeScript: no `vscode` import, so the webview bundle and unit tests can use it too.
+//
+// ─── How the host wires a panel ─────────────────────────────────────────────────────────────────────────────
+//  1. Create the WebviewPanel with `enableScripts: true`, `localResourceRoots: [<extension>/dist]` and set
+//     `webview.html = renderPanelHtml({ cspSource: webview.cspSource, nonce, scriptUri, styleUri, codiconsUri })`
+//     (src/panel/html.ts) where the URIs are `webview.asWebviewUri(...)` of dist/webview.js,
+//     dist/webview-style.css and dist/codicons/codicon.css. The page skeleton is:
+//
+//        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-N';
+//              style-src CSP; font-src CSP; img-src CSP data:">
+//        <link rel="stylesheet" href="codicon.css">  <link rel="stylesheet" href="webview-style.css">
+//        <div id="cape-root"></div>                          ← PANEL_ROOT_ID; the app renders everything in it
+//        <script nonce="N" src="webview.js"></script>
+//
+//  2. Wait for the webview's `{type:'ready'}` (sent once per load, also after a reload/restore). Then send
+//     `capabilities`, the current `files` and `busy` state. A webview restored by the panel serializer already
+//     has its own state (vscode.getState()); to replace it send `{type:'reset', state}` or `{type:'reset'}`.
+//  3. Forward every SessionEvent of the runner as `{type:'event', event}` in order. Send `busy` when a run starts
+//     and ends, `files` whenever the file decisions or the apply result change (the host is authoritative: the
+//     webview updates optimistically on Accept/Reject and is corrected by the next `files`), and `askObjective`
+//     after the retrospective to continue the interactive loop.
+//  4. Validate every incoming message with `isWebviewMessage` before acting on it: the webview renders model
+//     output, so the host never trusts it blindly (paths are re-checked against the proposed files, links are
+//     re-checked to be http(s) before `vscode.env.openExternal`).
+//
+// Messages are plain JSON (structured-clone safe): no class instances, functions or undefined-only fields.
+
+import { STEP_IDS, type FileAction, type KptLists, type SessionMetrics, type StepId } from '../core/types';
+
+/** id of the element the host page must contain; the app renders into it. */
+export const PANEL_ROOT_ID = 'cape-root';
+
+// ─── Shared shapes ──────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The status of one proposed file as shown in the panel.
+ *  proposed – waiting for a decision; accepted / rejected – the user's decision, not yet applied;
+ *  applied – written to the workspace; refused – blocked by the safety checks (see `reason`), cannot be accepted.
+ */
+export type FileViewStatus = 'proposed' | 'accepted' | 'rejected' | 'applied' | 'refused';
+export const FILE_VIEW_STATUSES: readonly FileViewStatus[] = ['proposed', 'accepted', 'rejected', 'applied', 'refused'];
+
+/** One row of the DevA files list. `path` is the key used in openDiff / setFileDecision / openFile. */
+export interface FileView {
+  path: string;
+  action: FileAction;
+  status: FileViewStatus;
+  /** Why the file was refused (or why applying it failed). */
+  reason?: string;
+}
+
+export type FileDecision = 'accept' | 'reject';
+
+/** What the host tells the panel about its environment. */
+export interface PanelCapabilities {
+  /** false in an untrusted workspace: Apply is disabled with an explanation. */
+  trusted: boolean;
+  /** e.g. "Anthropic API" or "VS Code Language Model". */
+  provider: string;
+  model: string;
+}
+
+/**
+ * The webview's serialisable view-state (what it stores with vscode.setState and what `reset` may carry).
+ * Its exact shape belongs to the webview (media/app/model.ts, `PanelViewState`); the host treats it as opaque
+ * JSON and only passes it back. `version` lets the webview discard states written by an older build.
+ */
+export interface OpaqueViewState {
+  version: number;
+  [key: string]: unknown;
+}
+
+// ─── Host → webview ─────────────────────────────────────────────────────────────────────────────────────────
+
+export type HostMessage =
+  /** One event of the session runner, forwarded verbatim and in order. */
+  | { type: 'event'; event: import('../core/types').SessionEvent }
+  /** Clear the panel (no state) or replace its whole view-state (e.g. the serializer's saved state). */
+  | { type: 'reset'; state?: OpaqueViewState }
+  /** The complete, authoritative list of proposed files and their statuses. */
+  | { type: 'files'; files: FileView[] }
+  | ({ type: 'capabilities' } & PanelCapabilities)
+  /** A run started (true) or ended (false); enables the Stop button. */
+  | { type: 'busy'; running: boolean }
+  /** Ask the user for the next objective (the interactive loop after the retrospective). */
+  | { type: 'askObjective'; prompt: string };
+
+export type HostMessageType = HostMessage['type'];
+
+// ─── Webview → host ─────────────────────────────────────────────────────────────────────────────────────────
+
+export type WebviewMessage =
+  /** The app has loaded (and restored any saved state); the host may now send capabilities/files/busy. */
+  | { type: 'ready' }
+  /** Cancel the running session. */
+  | { type: 'stop' }
+  /** Run a failed step again. */
+  | { type: 'retry'; step: StepId }
+  /** Resume an interrupted session from its saved artifacts. */
+  | { type: 'resume'; taskId: string }
+  /** Show the diff of a proposed file (both sides read-only). */
+  | { type: 'openDiff'; path: string }
+  | { type: 'setFileDecision'; path: string; decision: FileDecision }
+  /** Write the accepted files to the workspace. */
+  | { type: 'applyFiles' }
+  /** Drop all proposed files. */
+  | { type: 'discardFiles' }
+  /** The next objective; an empty (or whitespace-only) text ends the interactive loop. */
+  | { type: 'submitObjective'; text: string }
+  /** A link the user clicked in rendered output (always http: or https:). */
+  | { type: 'openLink'; href: string }
+  /** A workspace-relative path the user clicked (e.g. a relative link in rendered output). */
+  | { type: 'openFile'; path: string }
+  /** Copy text to the clipboard. */
+  | { type: 'copy'; text: string };
+
+export type WebviewMessageType = WebviewMessage['type'];
+
+// ─── Guards ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Upper bounds that keep a misbehaving webview from sending megabytes in a path or link. */
+export const MAX_PATH_LENGTH = 4096;
+export const MAX_HREF_LENGTH = 8192;
+export const MAX_TEXT_LENGTH = 1_000_000;
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isBoundedString(x: unknown, max: number, nonEmpty = false): x is string {
+  return typeof x === 'string' && x.length <= max && (!nonEmpty || x.trim().length > 0);
+}
+
+export function isStepId(x: unknown): x is StepId {
+  return typeof x === 'string' && (STEP_IDS as readonly string[]).includes(x);
+}
+
+/** true for an absolute http(s) URL without credentials — the only links the host may open externally. */
+export function isSafeExternalHref(href: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+}
+
+/** A non-empty, bounded path without NUL or control characters (they have no business in a path). */
+function isPlainPath(x: unknown): x is string {
+  // eslint-disable-next-line no-control-regex
+  return isBoundedString(x, MAX_PATH_LENGTH, true) && !/[\u0000-\u001f]/.test(x);
+}
+
+/**
+ * Validates a message received from the webview. The host must call this before acting on any message.
+ * Checks the type, every field's type and bounds, and that links are http(s). It does NOT check that a path
+ * belongs to the proposed files — the host does that against its own list.
+ */
+export function isWebviewMessage(x: unknown): x is WebviewMessage {
+  if (!isObject(x) || typeof x.type !== 'string') return false;
+  switch (x.type) {
+    case 'ready':
+    case 'stop':
+    case 'applyFiles':
+    case 'discardFiles':
+      return true;
+    case 'retry':
+      return isStepId(x.step);
+    case 'resume':
+      return isBoundedString(x.taskId, 256, true) && /^[\w.-]+$/.test(x.taskId);
+    case 'openDiff':
+    case 'openFile':
+      return isPlainPath(x.path);
+    case 'setFileDecision':
+      return isPlainPath(x.path) && (x.decision === 'accept' || x.decision === 'reject');
+    case 'submitObjective':
+      return isBoundedString(x.text, MAX_TEXT_LENGTH);
+    case 'openLink':
+      return isBoundedString(x.href, MAX_HREF_LENGTH, true) && isSafeExternalHref(x.href);
+    case 'copy':
+      return isBoundedString(x.text, MAX_TEXT_LENGTH);
+    default:
+      return false;
+  }
+}
+
+const EVENT_TYPES = new Set([
+  'session-started',
+  'step-started',
+  'voice-delta',
+  'output-delta',
+  'retry',
+  'repair',
+  'envelope',
+  'file-proposed',
+  'usage',
+  'step-finished',
+  'error',
+  'session-finished',
+]);
+
+/** Events whose `step` must be a StepId (for 'error' it may also be null). */
+const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'output-delta', 'retry', 'repair', 'envelope', 'file-proposed', 'usage', 'step-finished']);
+
+/**
+ * A structural check of a SessionEvent: known type, valid step, and the fields the panel relies on have the
+ * right primitive types. Nested model content (envelope fields) is still rendered defensively by the app.
+ */
+export function isSessionEvent(x: unknown): x is import('../core/types').SessionEvent {
+  if (!isObject(x) || typeof x.type !== 'string' || !EVENT_TYPES.has(x.type)) return false;
+  if (STEP_EVENTS.has(x.type) && !isStepId(x.step)) return false;
+  switch (x.type) {
+    case 'session-started':
+      return typeof x.taskId === 'string' && Array.isArray(x.steps) && x.steps.every(isStepId);
+    case 'voice-delta':
+    case 'output-delta':
+      return typeof x.text === 'string';
+    case 'envelope':
+      return isObject(x.envelope);
+    case 'file-proposed':
+      return isObject(x.file) && typeof x.file.path === 'string';
+    case 'error':
+      return (x.step === null || isStepId(x.step)) && typeof x.message === 'string';
+    case 'session-finished':
+      return typeof x.taskId === 'string';
+    default:
+      return true;
+  }
+}
+
+function isFileView(x: unknown): x is FileView {
+  return (
+    isObject(x) &&
+    typeof x.path === 'string' &&
+    (x.action === 'create' || x.action === 'modify') &&
+    typeof x.status === 'string' &&
+    (FILE_VIEW_STATUSES as readonly string[]).includes(x.status) &&
+    (x.reason === undefined || typeof x.reason === 'string')
+  );
+}
+
+/** Validates a message received from the host (the webview ignores anything else arriving on `window`). */
+export function isHostMessage(x: unknown): x is HostMessage {
+  if (!isObject(x) || typeof x.type !== 'string') return false;
+  switch (x.type) {
+    case 'event':
+      return isSessionEvent(x.event);
+    case 'reset':
+      return x.state === undefined || (isObject(x.state) && typeof x.state.version === 'number');
+    case 'files':
+      return Array.isArray(x.files) && x.files.every(isFileView);
+    case 'capabilities':
+      return typeof x.trusted === 'boolean' && typeof x.provider === 'string' && typeof x.model === 'string';
+    case 'busy':
+      return typeof x.running === 'boolean';
+    case 'askObjective':
+      return typeof x.prompt === 'string';
+    default:
+      return false;
+  }
+}
+
+/** Convenience for the host: the panel row for a ProposedFile before any decision was made. */
+export function fileViewFromProposed(f: { path: string; relPath?: string; action: FileAction; status: string; reason?: string }): FileView {
+  const view: FileView = {
+    path: f.relPath ?? f.path,
+    action: f.action,
+    status: f.status === 'refused' ? 'refused' : f.status === 'applied' ? 'applied' : 'proposed',
+  };
+  if (f.reason) view.reason = f.reason;
+  return view;
+}
+
+/** Re-exported so host code can type the retro payload without importing core directly. */
+export type { KptLists, SessionMetrics };
