@@ -1,0 +1,82 @@
+// Crash-safe file writes: a reader (or a crash) never sees a half-written file.
+// Plain Node: nothing in src/core may import 'vscode'.
+import { promises as fsp } from 'fs';
+import * as path from 'path';
+import * as crypto from 'crypto';
+
+/** Anything `FileHandle.writeFile` accepts; iterables let tests inject a failure mid-write. */
+export type AtomicData = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+
+/** Creates a directory and its parents; no error when it already exists. */
+export async function ensureDir(dir: string): Promise<void> {
+  await fsp.mkdir(dir, { recursive: true });
+}
+
+/** True for the temporary names writeFileAtomic uses (so listings can skip leftovers of a crashed process). */
+export function isAtomicTempName(name: string): boolean {
+  return /^\..+\.[0-9a-f]{12}\.tmp$/.test(name);
+}
+
+const RENAME_RETRY_CODES = new Set(['EPERM', 'EACCES', 'EBUSY']);
+
+/**
+ * Writes `data` to `filePath` atomically: the bytes go to a temporary file in the same directory (same
+ * filesystem, so the rename is atomic), which is fsynced and then renamed over the target. On any failure the
+ * temporary file is removed and the previous content of `filePath` (if any) is left untouched.
+ *
+ * The parent directory must exist (call ensureDir first). When the target exists its permission bits are kept.
+ * Renaming replaces a symlink or hard link at `filePath` with a regular file; it never writes through them.
+ */
+export async function writeFileAtomic(filePath: string, data: AtomicData): Promise<void> {
+  const dir = path.dirname(filePath);
+  const tmp = path.join(dir, `.${path.basename(filePath)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  let mode = 0o644;
+  try {
+    const st = await fsp.lstat(filePath);
+    if (st.isFile()) mode = st.mode & 0o777;
+  } catch {
+    // new file: default mode
+  }
+  let fh: import('fs').promises.FileHandle | undefined;
+  try {
+    fh = await fsp.open(tmp, 'wx', mode);
+    await fh.writeFile(data as Parameters<typeof fh.writeFile>[0]);
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await renameWithRetry(tmp, filePath);
+  } catch (err) {
+    if (fh) await fh.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+  await syncDir(dir);
+}
+
+/** Windows refuses to rename over a file another process has open for a short while; retry briefly. */
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fsp.rename(from, to);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (process.platform !== 'win32' || !RENAME_RETRY_CODES.has(code) || attempt >= 8) throw err;
+      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+    }
+  }
+}
+
+/** Best effort: persist the directory entry of the rename (not supported on Windows). */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  let fh: import('fs').promises.FileHandle | undefined;
+  try {
+    fh = await fsp.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // some filesystems refuse fsync on directories; the data itself is already synced
+  } finally {
+    if (fh) await fh.close().catch(() => undefined);
+  }
+}
