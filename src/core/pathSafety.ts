@@ -1,0 +1,264 @@
+// Safety of the paths in DevA's <file path="…"> blocks. The engine writes files ONLY through applyProposedFiles.
+// Plain Node: nothing in src/core may import 'vscode'.
+//
+// Policy (decisions documented here once):
+// - Backslashes are separators, whatever the platform: `a\b` is `a/b`, and `..\x` is refused like `../x`.
+// - Any `..` segment is refused, even `a/../b` that would stay inside: simpler to reason about, and a model has
+//   no legitimate reason to write one. `.` segments and repeated separators are dropped (`./a//b` → `a/b`).
+// - Names are never decoded: `%2e%2e` is a literal file name (filesystems do not decode it), and Unicode
+//   lookalikes (full-width dots, Cyrillic letters) are just names. Invisible characters (zero-width, bidi
+//   controls) are refused: they make a path look like something else in the review UI and some filesystems
+//   (HFS+) ignore them, so `.g\u200Cit` could be `.git`.
+// - Segments ending with a dot or a space are refused (Windows strips them: `.git.` is `.git`), so are `:`
+//   (drive letters and NTFS alternate streams, `.git::$INDEX_ALLOCATION`), Windows reserved device names
+//   (CON, NUL, COM1, …), and the 8.3 short name of .git (`GIT~1`).
+// - `.git` as any segment (any case) and `<cape>/5_sessions` (any case, anywhere) are protected.
+// - The deepest existing ancestor is realpath'd: a symlinked directory that points outside the workspace is caught,
+//   also when it is created after the proposal (applyProposedFiles checks again right before writing). A symlink
+//   as the file itself is refused (we would not know which file the user meant to change).
+import * as fs from 'fs';
+import * as path from 'path';
+import type { ProposedFile } from './types';
+import { ensureDir, writeFileAtomic } from './fsAtomic';
+
+export const MAX_PATH_CHARS = 1024;
+/** Larger proposed files are refused: a model reply has no business writing this much into one file. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export type PathCheck = { ok: true; relPath: string; absPath: string } | { ok: false; reason: string };
+
+export interface PathCheckOptions {
+  /** The CAPE folder whose 5_sessions/ is protected (default 'cape'). */
+  capeFolder?: string;
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+// zero-width and other default-ignorable characters, bidi embeddings/overrides/isolates, BOM
+const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/;
+
+function refuse(reason: string): { ok: false; reason: string } {
+  return { ok: false, reason };
+}
+
+function show(p: string): string {
+  return JSON.stringify(p.length > 80 ? p.slice(0, 80) + '…' : p);
+}
+
+/**
+ * Lexical checks only (no filesystem access): returns the normalised segments or the reason for refusal.
+ */
+function lexicalCheck(p: unknown, capeFolder: string): { ok: true; segments: string[] } | { ok: false; reason: string } {
+  if (typeof p !== 'string' || p.trim() === '') return refuse('empty path');
+  if (p.length > MAX_PATH_CHARS) return refuse(`path is too long (${p.length} characters, limit ${MAX_PATH_CHARS})`);
+  if (p.includes('\0')) return refuse('path contains a NUL byte');
+  // eslint-disable-next-line no-control-regex
+  const ctl = /[\u0001-\u001F\u007F-\u009F]/.exec(p);
+  if (ctl) return refuse(`path contains a control character (U+${ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`);
+  if (INVISIBLE.test(p)) return refuse('path contains an invisible (zero-width or text-direction) character');
+  const s = p.replace(/\\/g, '/');
+  if (/^\/\/[?.]\//.test(s)) return refuse(`Windows device path ${show(p)} is not allowed`);
+  if (s.startsWith('//')) return refuse(`UNC network path ${show(p)} is not allowed`);
+  if (/^[a-zA-Z]:/.test(s)) return refuse(`Windows drive path ${show(p)} is not allowed; use a workspace-relative path`);
+  if (s.startsWith('/')) return refuse(`absolute path ${show(p)} is not allowed; use a workspace-relative path`);
+  if (s.startsWith('~')) return refuse(`home-directory path ${show(p)} is not allowed ("~" is not expanded)`);
+  const segments = s.split('/').filter((seg) => seg !== '' && seg !== '.');
+  if (segments.length === 0) return refuse('the path is the workspace root itself, not a file');
+  const cape = capeFolder.toLowerCase();
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    const lower = seg.toLowerCase();
+    if (seg === '..') return refuse(`".." segments are not allowed (${show(p)})`);
+    if (/[. ]$/.test(seg)) return refuse(`segment ${show(seg)} ends with a dot or a space (Windows would strip it)`);
+    if (seg.includes(':')) return refuse(`segment ${show(seg)} contains ":" (drive letter or alternate data stream)`);
+    if (/[<>"|?*]/.test(seg)) return refuse(`segment ${show(seg)} contains a character that is invalid in Windows file names`);
+    if (seg.length > 255) return refuse(`segment ${show(seg)} is longer than 255 characters`);
+    if (lower === '.git' || /^git~\d+$/.test(lower)) return refuse(`writing inside .git is not allowed (${show(p)})`);
+    if (WINDOWS_RESERVED.test(seg)) return refuse(`segment ${show(seg)} is a reserved device name on Windows`);
+    if (lower === cape && segments[i + 1]?.toLowerCase() === '5_sessions') {
+      return refuse(`${capeFolder}/5_sessions/ holds the session records and cannot be written by an agent`);
+    }
+  }
+  return { ok: true, segments };
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks one path proposed by the model against the workspace. Refuses with a specific reason: empty, too long,
+ * NUL/control/invisible characters, absolute POSIX, Windows drive, UNC and device paths, `~`, any `..`, `.git`,
+ * `<cape>/5_sessions`, trailing dot/space tricks, reserved names, the workspace root itself, a symlink as the target,
+ * and paths whose deepest existing ancestor resolves (realpath) outside the workspace.
+ */
+export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckOptions = {}): PathCheck {
+  const lex = lexicalCheck(p, opts.capeFolder ?? 'cape');
+  if (!lex.ok) return lex;
+  const root = path.resolve(workspaceRoot);
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync.native(root);
+  } catch {
+    return refuse(`workspace folder ${root} does not exist`);
+  }
+  const relPath = lex.segments.join('/');
+  const absPath = path.join(root, ...lex.segments);
+  if (!isInside(root, absPath)) return refuse(`path ${show(p)} resolves outside the workspace`);
+
+  // find the deepest existing entry (lstat: a dangling symlink exists too)
+  const target = lstatOrNull(absPath);
+  if (target?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link; refusing to write through it`);
+  let existing = absPath;
+  let rest: string[] = [];
+  for (let i = lex.segments.length; i >= 0; i--) {
+    existing = path.join(root, ...lex.segments.slice(0, i));
+    rest = lex.segments.slice(i);
+    if (i === 0 || lstatOrNull(existing)) break;
+  }
+  let realExisting: string;
+  try {
+    realExisting = fs.realpathSync.native(existing);
+  } catch {
+    return refuse(`${path.relative(root, existing) || '.'} is a broken or looping symbolic link`);
+  }
+  const realTarget = path.join(realExisting, ...rest);
+  if (!isInside(realRoot, realTarget)) {
+    return refuse(`${relPath} resolves through a symbolic link to ${realTarget}, outside the workspace`);
+  }
+  // a symlink may also have led to a protected place inside the workspace (e.g. link → .git)
+  const realRel = path.relative(realRoot, realTarget).split(path.sep).join('/');
+  if (realRel !== relPath) {
+    const again = lexicalCheck(realRel, opts.capeFolder ?? 'cape');
+    if (!again.ok) return refuse(`${relPath} resolves through a symbolic link to ${realRel}: ${again.reason}`);
+  }
+  return { ok: true, relPath, absPath };
+}
+
+/** Key used to detect the same file written twice in one reply (case-insensitive filesystems, NFC/NFD). */
+function duplicateKey(relPath: string): string {
+  return relPath.normalize('NFC').toLowerCase();
+}
+
+/**
+ * Turns DevA's file blocks into proposals: 'create' or 'modify' (with the current content read from disk) or
+ * 'refused' with a reason. When one reply writes the same path twice, the last block wins and the earlier ones are
+ * refused as duplicates. Nothing is written.
+ */
+export async function proposeFiles(
+  workspaceRoot: string,
+  blocks: { path: string; content: string }[],
+  opts: PathCheckOptions = {},
+): Promise<ProposedFile[]> {
+  const checks = blocks.map((b) => checkFilePath(workspaceRoot, b.path, opts));
+  const lastIndex = new Map<string, number>();
+  checks.forEach((c, i) => {
+    if (c.ok) lastIndex.set(duplicateKey(c.relPath), i);
+  });
+  const out: ProposedFile[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i];
+    const content = typeof block.content === 'string' ? block.content : '';
+    const check = checks[i];
+    const base = { path: String(block.path ?? ''), content };
+    if (!check.ok) {
+      out.push({ ...base, action: 'create', status: 'refused', reason: check.reason });
+      continue;
+    }
+    const located = { ...base, relPath: check.relPath, absPath: check.absPath };
+    if (lastIndex.get(duplicateKey(check.relPath)) !== i) {
+      out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${check.relPath}` });
+      continue;
+    }
+    if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
+      out.push({ ...located, action: 'create', status: 'refused', reason: `content is larger than ${MAX_FILE_BYTES} bytes` });
+      continue;
+    }
+    const st = lstatOrNull(check.absPath);
+    if (st?.isDirectory()) {
+      out.push({ ...located, action: 'modify', status: 'refused', reason: `${check.relPath} is an existing directory` });
+    } else if (st && !st.isFile()) {
+      out.push({ ...located, action: 'modify', status: 'refused', reason: `${check.relPath} exists and is not a regular file` });
+    } else if (st) {
+      try {
+        const currentContent = await fs.promises.readFile(check.absPath, 'utf8');
+        out.push({ ...located, action: 'modify', status: 'proposed', currentContent });
+      } catch (err) {
+        out.push({ ...located, action: 'modify', status: 'refused', reason: `cannot read the current file: ${(err as Error).message}` });
+      }
+    } else {
+      out.push({ ...located, action: 'create', status: 'proposed' });
+    }
+  }
+  return out;
+}
+
+/** The workspace root a proposal was made against: absPath minus relPath (both set by proposeFiles). */
+function rootOf(f: ProposedFile): string | null {
+  if (!f.absPath || !f.relPath) return null;
+  const up = f.relPath.split('/').map(() => '..');
+  const root = path.resolve(f.absPath, ...up);
+  return path.join(root, ...f.relPath.split('/')) === path.resolve(f.absPath) ? root : null;
+}
+
+export interface ApplyOptions {
+  /** Apply only these (matched against relPath or the original path); the others are returned unchanged. */
+  only?: Set<string>;
+  /**
+   * The workspace to check against. Pass it whenever the proposals come from outside this process (a saved step
+   * record, the webview): without it the root is derived from each file's absPath and relPath.
+   */
+  workspaceRoot?: string;
+  capeFolder?: string;
+}
+
+/**
+ * Writes the accepted proposals (status 'proposed'), each atomically, after checking the path AGAIN at write time
+ * (a symlink created since the proposal is still caught), creating parent directories, and checking once more
+ * after creating them. Returns every file with status 'applied' or 'refused' (with the reason); files not
+ * selected by `only`, or already applied/refused, are returned unchanged. Never throws for a single file.
+ */
+export async function applyProposedFiles(files: ProposedFile[], opts: ApplyOptions = {}): Promise<ProposedFile[]> {
+  const out: ProposedFile[] = [];
+  for (const f of files) {
+    if (f.status !== 'proposed') {
+      out.push(f);
+      continue;
+    }
+    if (opts.only && !opts.only.has(f.relPath ?? '') && !opts.only.has(f.path)) {
+      out.push(f);
+      continue;
+    }
+    out.push(await applyOne(f, opts));
+  }
+  return out;
+}
+
+async function applyOne(f: ProposedFile, opts: ApplyOptions): Promise<ProposedFile> {
+  const root = opts.workspaceRoot ?? rootOf(f);
+  if (!root) return { ...f, status: 'refused', reason: 'the proposal has no workspace location (it was never checked)' };
+  const check = checkFilePath(root, f.relPath ?? f.path, opts);
+  if (!check.ok) return { ...f, status: 'refused', reason: check.reason };
+  if (typeof f.content !== 'string') return { ...f, status: 'refused', reason: 'the proposal has no text content' };
+  if (Buffer.byteLength(f.content, 'utf8') > MAX_FILE_BYTES) return { ...f, status: 'refused', reason: `content is larger than ${MAX_FILE_BYTES} bytes` };
+  try {
+    await ensureDir(path.dirname(check.absPath));
+    // the directories we just created (or that appeared meanwhile) must still lead inside the workspace
+    const again = checkFilePath(root, check.relPath, opts);
+    if (!again.ok) return { ...f, status: 'refused', reason: again.reason };
+    const st = lstatOrNull(again.absPath);
+    if (st && !st.isFile()) return { ...f, status: 'refused', reason: `${again.relPath} is no longer a regular file` };
+    await writeFileAtomic(again.absPath, f.content);
+    return { ...f, relPath: again.relPath, absPath: again.absPath, status: 'applied', reason: undefined };
+  } catch (err) {
+    return { ...f, status: 'refused', reason: `write failed: ${(err as Error).message}` };
+  }
+}
