@@ -1,0 +1,302 @@
+// Session metrics, computed in code from envelopes, usage and timings — never by the model.
+// Plain Node: nothing in src/core may import 'vscode'.
+import { promises as fsp } from 'fs';
+import * as path from 'path';
+import {
+  STEP_IDS,
+  ZERO_USAGE,
+  addUsage,
+  type Envelope,
+  type SessionMetrics,
+  type StepId,
+  type Usage,
+  type WorkerAgent,
+} from './types';
+
+export interface MetricsInput {
+  envelopes: Partial<Record<StepId, Envelope>>;
+  usage: Partial<Record<StepId, { usage: Usage; model: string }>>;
+  /** Epoch ms when the session started. */
+  startedAt: number;
+  /** Epoch ms when the retrospective file was saved. */
+  retroSavedAt: number;
+  /** Per step: size of the full input available (chars) and of the context actually passed to the agent. */
+  contextChars: Partial<Record<StepId, { input: number; passed: number }>>;
+  /** ASS averages of earlier sessions, oldest first. */
+  history?: number[];
+  /** Price of one call; defaults to estimateCostUsd. */
+  costUsd?: (model: string, usage: Usage) => number;
+}
+
+const WORKER_STEP: Record<WorkerAgent, StepId> = { POA: 'poa', DA: 'da', DevA: 'deva' };
+
+/** USD per million tokens: [input, output]. Cache writes cost 1.25× input, cache reads 0.1× input. */
+const PRICES: { match: RegExp; input: number; output: number }[] = [
+  { match: /opus-4-[5-9]|opus-[5-9]/, input: 5, output: 25 },
+  { match: /opus/, input: 15, output: 75 },
+  { match: /sonnet/, input: 3, output: 15 },
+  { match: /haiku-4|haiku-[5-9]/, input: 1, output: 5 },
+  { match: /3-5-haiku|haiku-3-5/, input: 0.8, output: 4 },
+  { match: /haiku/, input: 0.25, output: 1.25 },
+];
+
+/**
+ * List-price estimate for Claude models by family (see PRICES). Unknown models (e.g. a VS Code LM provider) cost 0:
+ * we report no money we cannot know. Pass `costUsd` to computeMetrics for other pricing.
+ */
+export function estimateCostUsd(model: string, usage: Usage): number {
+  const price = PRICES.find((p) => p.match.test(model.toLowerCase()));
+  if (!price) return 0;
+  const perToken = (n: number): number => (Number.isFinite(n) && n > 0 ? n : 0) / 1_000_000;
+  return (
+    perToken(usage.inputTokens) * price.input +
+    perToken(usage.outputTokens) * price.output +
+    perToken(usage.cacheCreationInputTokens) * price.input * 1.25 +
+    perToken(usage.cacheReadInputTokens) * price.input * 0.1
+  );
+}
+
+/** A usable ASS score: a finite number in 1..5. Anything else (missing, NaN, 0, 99, "5") counts as not reported. */
+function validScore(x: unknown): number | null {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 1 && x <= 5 ? x : null;
+}
+
+function mean(xs: number[]): number | null {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+}
+
+/** Population variance (divide by n); null for no values. */
+export function populationVariance(xs: number[]): number | null {
+  const m = mean(xs);
+  if (m === null) return null;
+  return xs.reduce((a, x) => a + (x - m) * (x - m), 0) / xs.length;
+}
+
+/** Least-squares slope of ys over x = 0, 1, 2, …; null with fewer than 2 points. */
+export function leastSquaresSlope(ys: number[]): number | null {
+  const n = ys.length;
+  if (n < 2) return null;
+  const mx = (n - 1) / 2;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (i - mx) * (ys[i] - my);
+    den += (i - mx) * (i - mx);
+  }
+  return num / den;
+}
+
+function cleanUsage(u: Usage | undefined): Usage {
+  if (!u) return { ...ZERO_USAGE };
+  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
+  return {
+    inputTokens: n(u.inputTokens),
+    outputTokens: n(u.outputTokens),
+    cacheCreationInputTokens: n(u.cacheCreationInputTokens),
+    cacheReadInputTokens: n(u.cacheReadInputTokens),
+  };
+}
+
+/** Computes every metric of a session (see SessionMetrics in types.ts for the definitions). */
+export function computeMetrics(input: MetricsInput): SessionMetrics {
+  const ass: Partial<Record<WorkerAgent, number | null>> = {};
+  const scores: number[] = [];
+  for (const agent of Object.keys(WORKER_STEP) as WorkerAgent[]) {
+    const env = input.envelopes[WORKER_STEP[agent]];
+    const score = validScore(env?.ass?.score);
+    ass[agent] = score;
+    if (score !== null) scores.push(score);
+  }
+  const assAverage = mean(scores);
+  const history = (input.history ?? []).filter((x) => typeof x === 'number' && Number.isFinite(x));
+  const trendPoints = assAverage === null ? history : [...history, assAverage];
+
+  let xrf = 0;
+  for (const step of STEP_IDS) {
+    const refs = input.envelopes[step]?.references;
+    if (Array.isArray(refs)) xrf += refs.filter((r) => typeof r === 'string' && r.trim() !== '').length;
+  }
+  const conversation = input.envelopes.cm_retro?.conversation;
+  const ci = Array.isArray(conversation) ? conversation.filter((t) => t && typeof t.text === 'string' && t.text.trim() !== '').length : 0;
+
+  const compressionRatio: Partial<Record<StepId, number>> = {};
+  for (const step of STEP_IDS) {
+    const c = input.contextChars[step];
+    if (c && Number.isFinite(c.input) && Number.isFinite(c.passed) && c.passed > 0 && c.input >= 0) {
+      compressionRatio[step] = c.input / c.passed;
+    }
+  }
+
+  const price = input.costUsd ?? estimateCostUsd;
+  const perStep: SessionMetrics['perStep'] = {};
+  let totalUsage: Usage = { ...ZERO_USAGE };
+  let totalCostUsd = 0;
+  for (const step of STEP_IDS) {
+    const u = input.usage[step];
+    if (!u) continue;
+    const usage = cleanUsage(u.usage);
+    const raw = price(u.model ?? '', usage);
+    const costUsd = Number.isFinite(raw) && raw > 0 ? raw : 0;
+    perStep[step] = { usage, costUsd };
+    totalUsage = addUsage(totalUsage, usage);
+    totalCostUsd += costUsd;
+  }
+
+  const elapsed = input.retroSavedAt - input.startedAt;
+  return {
+    ass,
+    assAverage,
+    satisfactionVariance: populationVariance(scores),
+    satisfactionTrend: leastSquaresSlope(trendPoints),
+    crossReferenceFrequency: xrf,
+    conversationIndex: ci,
+    elapsedMs: Number.isFinite(elapsed) && elapsed > 0 ? elapsed : 0,
+    compressionRatio,
+    perStep,
+    totalUsage,
+    totalCostUsd,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+function num(x: number | null | undefined, digits = 2): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  const m = Math.floor(s / 60);
+  return m ? `${m} min ${s % 60} s` : `${s} s`;
+}
+
+function tokens(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+}
+
+/** The metrics as markdown tables (summary, then tokens and cost per step), for the dated retrospective file. */
+export function formatMetricsMarkdown(m: SessionMetrics): string {
+  const assLine = (['POA', 'DA', 'DevA'] as WorkerAgent[]).map((a) => `${a} ${num(m.ass[a] ?? null, 1)}`).join(', ');
+  const cr = STEP_IDS.filter((s) => m.compressionRatio[s] !== undefined)
+    .map((s) => `${s} ${num(m.compressionRatio[s], 2)}`)
+    .join(', ');
+  const trend = m.satisfactionTrend === null ? '— (needs 2 sessions)' : (m.satisfactionTrend >= 0 ? '+' : '') + num(m.satisfactionTrend, 3);
+  const lines = [
+    '| Metric | Value | Meaning |',
+    '|---|---|---|',
+    `| ASS | ${assLine} | self-reported satisfaction 1–5 per agent |`,
+    `| ASS average | ${num(m.assAverage, 2)} | target ≥ 4.0 |`,
+    `| SV | ${num(m.satisfactionVariance, 3)} | variance of ASS across agents (should fall) |`,
+    `| ST | ${trend} | slope of the ASS average across sessions (should be positive) |`,
+    `| XRF | ${m.crossReferenceFrequency} | references across all replies |`,
+    `| CI | ${m.conversationIndex} | retrospective dialogue turns |`,
+    `| ETT | ${duration(m.elapsedMs)} | session start → retrospective saved |`,
+    `| CR | ${cr || '—'} | input size ÷ context passed, per step |`,
+    '',
+    '| Step | Input | Output | Cache write | Cache read | Cost (USD) |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const step of STEP_IDS) {
+    const s = m.perStep[step];
+    if (!s) continue;
+    const u = s.usage;
+    lines.push(`| ${step} | ${u.inputTokens} | ${u.outputTokens} | ${u.cacheCreationInputTokens} | ${u.cacheReadInputTokens} | ${s.costUsd.toFixed(4)} |`);
+  }
+  const t = m.totalUsage;
+  lines.push(
+    `| **total** | ${t.inputTokens} | ${t.outputTokens} | ${t.cacheCreationInputTokens} | ${t.cacheReadInputTokens} | ${m.totalCostUsd.toFixed(4)} |`,
+    '',
+    `Total tokens: ${tokens(t)}.`,
+  );
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frontmatter of the retrospective files (written by store.ts, read here and by store.ts)
+
+/** Max bytes read from the start of a retrospective to find its frontmatter. */
+export const FRONTMATTER_READ_BYTES = 16 * 1024;
+
+/**
+ * Reads the simple `key: value` frontmatter store.ts writes (values are JSON literals; bare text is kept as a
+ * string). Deliberately not a YAML engine: nothing in a user's file is ever evaluated. Returns null when the text
+ * does not start with a `---` block.
+ */
+export function readFrontmatter(text: string): Record<string, unknown> | null {
+  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  if (!m) return null;
+  const out: Record<string, unknown> = {};
+  for (const line of m[1].split(/\r?\n/)) {
+    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    const raw = kv[2].trim();
+    let value: unknown = raw;
+    if (raw === '' || raw === '~') value = null;
+    else {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        value = raw.replace(/^'(.*)'$/, '$1');
+      }
+    }
+    out[kv[1]] = value;
+  }
+  return out;
+}
+
+/** Renders frontmatter readFrontmatter can read back (JSON literals; strings are JSON-quoted on one line). */
+export function writeFrontmatter(fields: Record<string, string | number | boolean | null>): string {
+  const lines = Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v === undefined ? null : v)}`);
+  return `---\n${lines.join('\n')}\n---\n`;
+}
+
+async function readHead(file: string): Promise<string> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
+
+/**
+ * ASS averages recorded in the retrospective files of `dir` (cape/5_sessions/retrospective), oldest first, for ST.
+ * Files without an `ass_average` (e.g. from the original CLI) or with an unreadable one are skipped. Ordered by the
+ * frontmatter `date`, else by the date in the file name. A missing folder is an empty history.
+ */
+export async function historyFromRetrospectives(dir: string, opts: { excludeTaskId?: string } = {}): Promise<number[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const points: { time: number; name: string; value: number }[] = [];
+  for (const name of names) {
+    const m = RETRO_NAME.exec(name);
+    if (!m) continue;
+    let head: string;
+    try {
+      head = await readHead(path.join(dir, name));
+    } catch {
+      continue;
+    }
+    const fm = readFrontmatter(head);
+    if (!fm) continue;
+    const value = fm.ass_average;
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    if (opts.excludeTaskId && fm.task_id === opts.excludeTaskId) continue;
+    const fromName = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]).getTime();
+    const fmTime = typeof fm.date === 'string' ? Date.parse(fm.date) : NaN;
+    points.push({ time: Number.isFinite(fmTime) ? fmTime : fromName, name, value });
+  }
+  points.sort((a, b) => a.time - b.time || (a.name < b.name ? -1 : 1));
+  return points.map((p) => p.value);
+}

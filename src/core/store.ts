@@ -1,0 +1,523 @@
+// Persistence in the original CAPE CLI's layout, under <workspace>/<capeFolder>/5_sessions/:
+//   pair/<task>_<n>_<agent>_<timestamp>.json      one record per step (n = 1..5 in step order), timestamp = epoch ms
+//   state/<task>.json                             session state, so an interrupted session can be resumed
+//   retrospective/YYYY-MM-DD_HH-MM_<task>.md      human-readable retrospective (local time) + frontmatter
+//   retrospective/kpt_merged.md                   accumulated KPT (see kpt.ts)
+// Every write is atomic (fsAtomic.ts). Plain Node: nothing in src/core may import 'vscode'.
+import { promises as fsp } from 'fs';
+import * as path from 'path';
+import {
+  STEP_AGENT,
+  STEP_IDS,
+  type AgentId,
+  type CmOpeningOutput,
+  type Envelope,
+  type ErrorKind,
+  type KptLists,
+  type ProposedFile,
+  type SessionMetrics,
+  type StepId,
+  type Usage,
+} from './types';
+import { ensureDir, isAtomicTempName, writeFileAtomic } from './fsAtomic';
+import { FRONTMATTER_READ_BYTES, formatMetricsMarkdown, readFrontmatter, writeFrontmatter } from './metrics';
+import { mergeKptFile, type KptLockOptions } from './kpt';
+
+/** Everything about one finished step. DevA's proposed file bodies are kept so they survive a crash. */
+export interface StepRecord {
+  step: StepId;
+  agent: AgentId;
+  /** The model's raw reply text. */
+  raw: string;
+  envelope: Envelope | null;
+  files: ProposedFile[];
+  summary: string | null;
+  usage: Usage | null;
+  model: string;
+  /** Epoch ms. */
+  startedAt: number;
+  /** Epoch ms; also the timestamp in the pair file name. */
+  finishedAt: number;
+}
+
+export type SessionStatus = 'running' | 'failed' | 'complete';
+
+export interface SessionState {
+  taskId: string;
+  objective: string;
+  language: string;
+  model: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms of the last save (set by saveSessionState). */
+  updatedAt?: number;
+  status: SessionStatus;
+  completedSteps: StepId[];
+  error?: { step: StepId | null; kind: ErrorKind; message: string };
+  /** Step → pair file, relative to the workspace with forward slashes. */
+  stepFiles: Partial<Record<StepId, string>>;
+  /** Workspace-relative path of the retrospective, once written. */
+  retrospectivePath?: string;
+}
+
+export interface SessionSummary {
+  taskId: string;
+  objective: string;
+  status: SessionStatus;
+  createdAt: number;
+  updatedAt: number;
+  completedSteps: StepId[];
+  error?: SessionState['error'];
+  /** Absolute path of the state file. */
+  statePath: string;
+}
+
+export interface RetrospectiveInfo {
+  /** Absolute path. */
+  path: string;
+  taskId: string;
+  date: Date;
+  objective: string | null;
+  assAverage: number | null;
+}
+
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+/** Task ids become file names: letters, digits, `.`, `_`, `-` only (e.g. task-1779077393991). */
+export function assertTaskId(taskId: string): void {
+  if (typeof taskId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(taskId) || taskId.includes('..')) {
+    throw new StoreError(
+      `Invalid task id ${JSON.stringify(taskId)}: use 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+    );
+  }
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** `YYYY-MM-DD_HH-MM` in local time (as the original CLI named its retrospectives). */
+export function retrospectiveStamp(d: Date): string {
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}_${pad2(d.getHours())}-${pad2(d.getMinutes())}`;
+}
+
+const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
+const PAIR_NAME = /^(.+)_([1-5])_(CM|POA|DA|DevA)_(\d+)\.json$/;
+
+function isStepId(x: unknown): x is StepId {
+  return typeof x === 'string' && (STEP_IDS as readonly string[]).includes(x);
+}
+
+export class SessionStore {
+  readonly workspace: string;
+  readonly capeFolder: string;
+
+  constructor(workspace: string, capeFolder = 'cape') {
+    this.workspace = path.resolve(workspace);
+    if (!capeFolder || /[\\/]|^\.\.?$/.test(capeFolder)) {
+      throw new StoreError(`Invalid CAPE folder name ${JSON.stringify(capeFolder)}: use a single folder name such as "cape".`);
+    }
+    this.capeFolder = capeFolder;
+  }
+
+  get sessionsDir(): string {
+    return path.join(this.workspace, this.capeFolder, '5_sessions');
+  }
+  get pairDir(): string {
+    return path.join(this.sessionsDir, 'pair');
+  }
+  get stateDir(): string {
+    return path.join(this.sessionsDir, 'state');
+  }
+  get retrospectiveDir(): string {
+    return path.join(this.sessionsDir, 'retrospective');
+  }
+  get kptPath(): string {
+    return path.join(this.retrospectiveDir, 'kpt_merged.md');
+  }
+
+  /** `cape/5_sessions/pair/<task>_<n>_<agent>_<epoch ms>.json` (absolute). */
+  pairPath(taskId: string, n: number, agent: AgentId, timestamp: number | Date): string {
+    assertTaskId(taskId);
+    if (!Number.isInteger(n) || n < 1 || n > STEP_IDS.length) throw new StoreError(`Step number ${n} is out of range 1..${STEP_IDS.length}.`);
+    const ms = typeof timestamp === 'number' ? timestamp : timestamp.getTime();
+    if (!Number.isFinite(ms) || ms < 0) throw new StoreError(`Invalid timestamp ${String(timestamp)} for the step record.`);
+    return path.join(this.pairDir, `${taskId}_${n}_${agent}_${Math.floor(ms)}.json`);
+  }
+
+  /** Workspace-relative form (forward slashes) used inside state files. */
+  relative(absPath: string): string {
+    return path.relative(this.workspace, absPath).split(path.sep).join('/');
+  }
+
+  private resolveRelative(rel: string): string | null {
+    const abs = path.resolve(this.workspace, rel);
+    const back = path.relative(this.sessionsDir, abs);
+    return back && !back.startsWith('..') && !path.isAbsolute(back) ? abs : null;
+  }
+
+  /** Writes one step's record atomically and returns its absolute path. Await it before starting the next step. */
+  async saveStep(taskId: string, step: StepId, record: StepRecord): Promise<string> {
+    if (!isStepId(step)) throw new StoreError(`Unknown step ${JSON.stringify(step)}.`);
+    if (record.step !== step) throw new StoreError(`Step record for ${record.step} passed as ${step}.`);
+    const file = this.pairPath(taskId, STEP_IDS.indexOf(step) + 1, STEP_AGENT[step], record.finishedAt);
+    await ensureDir(this.pairDir);
+    const body = { format: 'cape-step/1', taskId, ...record, agent: STEP_AGENT[step] };
+    await writeFileAtomic(file, JSON.stringify(body, null, 2) + '\n');
+    return file;
+  }
+
+  /**
+   * saveStep + record the step as completed in the session state (which must exist). Returns the new state.
+   */
+  async completeStep(taskId: string, step: StepId, record: StepRecord): Promise<SessionState> {
+    const state = await this.loadSessionState(taskId);
+    if (!state) throw new StoreError(`No session state for ${taskId}: call saveSessionState before the first step.`);
+    const file = await this.saveStep(taskId, step, record);
+    const completed = new Set([...state.completedSteps, step]);
+    const next: SessionState = {
+      ...state,
+      completedSteps: STEP_IDS.filter((s) => completed.has(s)),
+      stepFiles: { ...state.stepFiles, [step]: this.relative(file) },
+    };
+    await this.saveSessionState(next);
+    return next;
+  }
+
+  /**
+   * Reads a step record back: the file named in the session state, else the newest pair file of that task and
+   * step. Null when there is none. A corrupt file is a StoreError naming it.
+   */
+  async loadStep(taskId: string, step: StepId): Promise<StepRecord | null> {
+    assertTaskId(taskId);
+    if (!isStepId(step)) throw new StoreError(`Unknown step ${JSON.stringify(step)}.`);
+    let file: string | null = null;
+    const state = await this.loadSessionState(taskId).catch(() => null);
+    const fromState = state?.stepFiles[step];
+    if (fromState) {
+      const abs = this.resolveRelative(fromState);
+      if (abs && (await fsp.stat(abs).then(() => true, () => false))) file = abs;
+    }
+    if (!file) file = await this.findPairFile(taskId, step);
+    if (!file) return null;
+    const data = await this.readJson(file);
+    const rec = data as Partial<StepRecord> & { taskId?: unknown };
+    if (!rec || typeof rec !== 'object' || rec.step !== step || typeof rec.raw !== 'string') {
+      throw new StoreError(`Step record ${file} is not a ${step} record of CAPE; delete it to run the step again.`);
+    }
+    return {
+      step,
+      agent: STEP_AGENT[step],
+      raw: rec.raw,
+      envelope: (rec.envelope ?? null) as Envelope | null,
+      files: Array.isArray(rec.files) ? rec.files : [],
+      summary: typeof rec.summary === 'string' ? rec.summary : null,
+      usage: (rec.usage ?? null) as Usage | null,
+      model: typeof rec.model === 'string' ? rec.model : '',
+      startedAt: typeof rec.startedAt === 'number' ? rec.startedAt : 0,
+      finishedAt: typeof rec.finishedAt === 'number' ? rec.finishedAt : 0,
+    };
+  }
+
+  private async findPairFile(taskId: string, step: StepId): Promise<string | null> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.pairDir);
+    } catch {
+      return null;
+    }
+    const n = String(STEP_IDS.indexOf(step) + 1);
+    let best: { name: string; ts: number } | null = null;
+    for (const name of names) {
+      const m = PAIR_NAME.exec(name);
+      if (!m || m[1] !== taskId || m[2] !== n || m[3] !== STEP_AGENT[step]) continue;
+      const ts = Number(m[4]);
+      if (!best || ts > best.ts) best = { name, ts };
+    }
+    return best ? path.join(this.pairDir, best.name) : null;
+  }
+
+  private async readJson(file: string): Promise<unknown> {
+    const text = await fsp.readFile(file, 'utf8');
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new StoreError(`${file} is not valid JSON (${(err as Error).message}); the file may be damaged.`);
+    }
+  }
+
+  statePath(taskId: string): string {
+    assertTaskId(taskId);
+    return path.join(this.stateDir, `${taskId}.json`);
+  }
+
+  /** Writes `state/<task>.json` atomically (updatedAt is set to now). */
+  async saveSessionState(state: SessionState): Promise<string> {
+    const file = this.statePath(state.taskId);
+    for (const s of state.completedSteps) if (!isStepId(s)) throw new StoreError(`Unknown step ${JSON.stringify(s)} in completedSteps.`);
+    await ensureDir(this.stateDir);
+    const body: SessionState = { ...state, updatedAt: Date.now() };
+    await writeFileAtomic(file, JSON.stringify(body, null, 2) + '\n');
+    return file;
+  }
+
+  /** The saved state of a session, or null when it has none. A damaged file is a StoreError naming it. */
+  async loadSessionState(taskId: string): Promise<SessionState | null> {
+    const file = this.statePath(taskId);
+    let data: unknown;
+    try {
+      data = await this.readJson(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    return this.validateState(data, file);
+  }
+
+  private validateState(data: unknown, file: string): SessionState {
+    const s = data as Partial<SessionState>;
+    if (!s || typeof s !== 'object' || typeof s.taskId !== 'string' || !['running', 'failed', 'complete'].includes(String(s.status))) {
+      throw new StoreError(`${file} is not a CAPE session state (missing taskId or status).`);
+    }
+    const stepFiles: Partial<Record<StepId, string>> = {};
+    if (s.stepFiles && typeof s.stepFiles === 'object') {
+      for (const [k, v] of Object.entries(s.stepFiles)) if (isStepId(k) && typeof v === 'string') stepFiles[k] = v;
+    }
+    return {
+      taskId: s.taskId,
+      objective: typeof s.objective === 'string' ? s.objective : '',
+      language: typeof s.language === 'string' ? s.language : '',
+      model: typeof s.model === 'string' ? s.model : '',
+      createdAt: typeof s.createdAt === 'number' ? s.createdAt : 0,
+      updatedAt: typeof s.updatedAt === 'number' ? s.updatedAt : undefined,
+      status: s.status as SessionStatus,
+      completedSteps: Array.isArray(s.completedSteps) ? STEP_IDS.filter((x) => s.completedSteps!.includes(x)) : [],
+      ...(s.error && typeof s.error === 'object' ? { error: s.error } : {}),
+      stepFiles,
+      ...(typeof s.retrospectivePath === 'string' ? { retrospectivePath: s.retrospectivePath } : {}),
+    };
+  }
+
+  /** Every saved session, newest first (by creation time). Damaged state files are skipped. */
+  async listSessions(): Promise<SessionSummary[]> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.stateDir);
+    } catch {
+      return [];
+    }
+    const out: SessionSummary[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json') || isAtomicTempName(name)) continue;
+      const file = path.join(this.stateDir, name);
+      try {
+        const s = this.validateState(await this.readJson(file), file);
+        out.push({
+          taskId: s.taskId,
+          objective: s.objective,
+          status: s.status,
+          createdAt: s.createdAt,
+          updatedAt: s.updatedAt ?? s.createdAt,
+          completedSteps: s.completedSteps,
+          ...(s.error ? { error: s.error } : {}),
+          statePath: file,
+        });
+      } catch {
+        // damaged or foreign file: not a resumable session
+      }
+    }
+    return out.sort((a, b) => b.createdAt - a.createdAt || b.updatedAt - a.updatedAt || (a.taskId < b.taskId ? 1 : -1));
+  }
+
+  /** `retrospective/YYYY-MM-DD_HH-MM_<task>.md` for a local time (absolute). */
+  retrospectivePath(taskId: string, now: Date): string {
+    assertTaskId(taskId);
+    return path.join(this.retrospectiveDir, `${retrospectiveStamp(now)}_${taskId}.md`);
+  }
+
+  /**
+   * Writes the dated retrospective (atomically) and returns its absolute path. Human-readable: objective, the CM
+   * opening summary (when `opts.opening` is given), the conversation, KPT, the computed metrics and DevA's files
+   * (paths and statuses, never bodies). Machine-readable frontmatter: task_id, objective, date (ISO), ass_average.
+   * Saving the same task in the same minute replaces the file.
+   */
+  async saveRetrospective(
+    taskId: string,
+    objective: string,
+    envelope: Envelope,
+    metrics: SessionMetrics,
+    files: ProposedFile[],
+    now: Date = new Date(),
+    opts: { opening?: Envelope | null; devaSummary?: string | null } = {},
+  ): Promise<string> {
+    const file = this.retrospectivePath(taskId, now);
+    const md = renderRetrospective(taskId, objective, envelope, metrics, files, now, opts);
+    await ensureDir(this.retrospectiveDir);
+    await writeFileAtomic(file, md);
+    return file;
+  }
+
+  /** Merges a session's KPT into kpt_merged.md (locked, atomic, idempotent per task). */
+  async mergeKpt(taskId: string, kpt: KptLists, now: Date = new Date(), opts?: KptLockOptions): Promise<string> {
+    assertTaskId(taskId);
+    await mergeKptFile(this.kptPath, taskId, kpt, now, opts);
+    return this.kptPath;
+  }
+
+  /**
+   * Retrospective files, newest first. Ours carry frontmatter; files of the original CLI have none, so their
+   * date and task come from the file name (objective and ASS average are then null). kpt_merged.md and files
+   * matching neither are ignored.
+   */
+  async listRetrospectives(): Promise<RetrospectiveInfo[]> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.retrospectiveDir);
+    } catch {
+      return [];
+    }
+    const out: RetrospectiveInfo[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.md') || name === 'kpt_merged.md' || isAtomicTempName(name)) continue;
+      const file = path.join(this.retrospectiveDir, name);
+      const m = RETRO_NAME.exec(name);
+      let fm: Record<string, unknown> | null = null;
+      try {
+        fm = readFrontmatter(await readHead(file));
+      } catch {
+        continue;
+      }
+      const fmDate = typeof fm?.date === 'string' ? new Date(fm.date) : null;
+      const date = fmDate && !isNaN(fmDate.getTime()) ? fmDate : m ? new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]) : null;
+      const taskId = typeof fm?.task_id === 'string' && fm.task_id ? fm.task_id : m ? m[6] : null;
+      if (!date || !taskId) continue;
+      out.push({
+        path: file,
+        taskId,
+        date,
+        objective: typeof fm?.objective === 'string' ? fm.objective : null,
+        assAverage: typeof fm?.ass_average === 'number' && Number.isFinite(fm.ass_average) ? fm.ass_average : null,
+      });
+    }
+    return out.sort((a, b) => b.date.getTime() - a.date.getTime() || (a.path < b.path ? 1 : -1));
+  }
+}
+
+async function readHead(file: string): Promise<string> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retrospective markdown
+
+function str(x: unknown): string {
+  return typeof x === 'string' ? x.trim() : '';
+}
+
+function strList(x: unknown): string[] {
+  return Array.isArray(x) ? x.map(str).filter(Boolean) : [];
+}
+
+/** Multi-line model text inside a list item or paragraph: keep line breaks as markdown hard breaks. */
+function para(s: string): string {
+  return s.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).filter(Boolean).join('  \n');
+}
+
+function code(s: string): string {
+  return '`' + s.replace(/`/g, 'ˋ').replace(/[\r\n]+/g, ' ') + '`';
+}
+
+function renderOpening(opening: Envelope | null | undefined): string[] {
+  if (!opening) return [];
+  const o = (opening.output && typeof opening.output === 'object' ? opening.output : {}) as Partial<CmOpeningOutput>;
+  const lines = ['## CM opening', ''];
+  const brief = str(o.session_brief);
+  if (brief) lines.push(`**Brief:** ${para(brief)}`, '');
+  if (o.dor_check && typeof o.dor_check === 'object') {
+    const concerns = strList(o.dor_check.concerns);
+    lines.push(`**Definition of Ready:** ${o.dor_check.passed === true ? 'met' : 'not met'}`);
+    for (const c of concerns) lines.push(`- ${para(c)}`);
+    lines.push('');
+  }
+  const watch = strList(o.watch_out);
+  if (watch.length) {
+    lines.push('**Watch out:**');
+    for (const w of watch) lines.push(`- ${para(w)}`);
+    lines.push('');
+  }
+  const followups = strList(o.kpt_followups);
+  if (followups.length) {
+    lines.push('**KPT follow-ups:**');
+    for (const f of followups) lines.push(`- ${para(f)}`);
+    lines.push('');
+  }
+  return lines;
+}
+
+/** The dated retrospective file's content (exported for tests and previews). */
+export function renderRetrospective(
+  taskId: string,
+  objective: string,
+  envelope: Envelope,
+  metrics: SessionMetrics,
+  files: ProposedFile[],
+  now: Date,
+  opts: { opening?: Envelope | null; devaSummary?: string | null } = {},
+): string {
+  const lines: string[] = [
+    writeFrontmatter({
+      task_id: taskId,
+      objective,
+      date: now.toISOString(),
+      ass_average: metrics.assAverage === null ? null : Math.round(metrics.assAverage * 1000) / 1000,
+      format: 'cape-retrospective/1',
+    }),
+    `# Retrospective — ${taskId}`,
+    '',
+    `**Date:** ${retrospectiveStamp(now).replace('_', ' ').replace(/-(\d\d)$/, ':$1')}  `,
+    `**Objective:** ${para(objective) || '—'}`,
+    '',
+    ...renderOpening(opts.opening),
+    '## Conversation',
+    '',
+  ];
+  const turns = Array.isArray(envelope.conversation) ? envelope.conversation : [];
+  if (turns.length === 0) lines.push('_No conversation was recorded._', '');
+  for (const t of turns) {
+    const text = para(str(t?.text));
+    if (text) lines.push(`**${str(t?.speaker) || '?'}:** ${text}`, '');
+  }
+  const kpt = envelope.kpt ?? { keep: [], problem: [], try: [] };
+  lines.push('## KPT', '');
+  for (const [kind, title] of [['keep', 'Keep'], ['problem', 'Problem'], ['try', 'Try']] as const) {
+    lines.push(`### ${title}`, '');
+    const items = strList(kpt[kind]);
+    if (items.length === 0) lines.push('_none_');
+    for (const it of items) lines.push(`- ${it.replace(/\s+/g, ' ')}`);
+    lines.push('');
+  }
+  lines.push('## Metrics (computed)', '', formatMetricsMarkdown(metrics), '');
+  lines.push('## Files proposed by DevA', '');
+  if (files.length === 0) lines.push('_none_');
+  for (const f of files) {
+    const where = f.relPath ?? f.path;
+    const why = f.status === 'refused' && f.reason ? ` — ${f.reason.replace(/[\r\n]+/g, ' ')}` : '';
+    lines.push(`- ${code(where)} — ${f.action}, ${f.status}${why}`);
+  }
+  lines.push('');
+  const summary = str(opts.devaSummary);
+  if (summary) lines.push('**DevA summary:** ' + para(summary), '');
+  return lines.join('\n');
+}
