@@ -1,0 +1,326 @@
+// The Anthropic implementation of LlmClient, on the real @anthropic-ai/sdk `messages.stream()`.
+//
+// What it adds over the SDK:
+// - explicit apiKey + baseURL, so the SDK never picks up ANTHROPIC_* variables or profile files;
+// - cache_control on system blocks marked `cache: true` (the shared preamble comes first);
+// - an idle watchdog: the SDK's timeout only covers the wait for response headers, so a stream that
+//   stalls after the first byte would hang forever. The watchdog is armed during each HTTP attempt,
+//   reset by every chunk of bytes (pings included), and paused while the SDK sleeps between its own
+//   retries;
+// - errors classified as LlmError (see errors.ts).
+import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
+import type { LlmClient, LlmRequest, LlmResult, SystemBlock, Usage } from './types';
+import { LlmError, SET_KEY_HINT, toLlmError } from './errors';
+
+export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+/** The API accepts at most this many cache_control breakpoints per request. */
+const MAX_CACHE_BREAKPOINTS = 4;
+
+export interface AnthropicClientOptions {
+  apiKey: string;
+  /** Without `/v1` (a trailing `/v1` is tolerated and removed). Default https://api.anthropic.com */
+  baseURL?: string;
+  /** Abort when no bytes arrive for this long during a request (default 60000). */
+  idleTimeoutMs?: number;
+  /** The SDK's own timeout (time to response headers). Default: the SDK's (10 minutes); the watchdog usually fires first. */
+  headersTimeoutMs?: number;
+  /** SDK-level retries of HTTP errors before the stream starts (default 2). */
+  maxRetries?: number;
+  /** Not supported: the client always uses the platform fetch, so tests go through real HTTP. */
+  fetch?: never;
+}
+
+/** `https://x/v1/` → `https://x`. */
+export function normalizeBaseURL(baseURL: string | undefined): string {
+  const raw = (baseURL ?? '').trim() || DEFAULT_BASE_URL;
+  return raw.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+function requireKey(apiKey: string | undefined): string {
+  const key = (apiKey ?? '').trim();
+  if (!key) throw new LlmError('auth', `No Anthropic API key is set. ${SET_KEY_HINT}`, { retryable: false });
+  return key;
+}
+
+function makeSdkClient(o: { apiKey: string; baseURL: string; maxRetries?: number; timeout?: number }): Anthropic {
+  return new Anthropic({
+    apiKey: o.apiKey,
+    baseURL: o.baseURL,
+    maxRetries: o.maxRetries ?? 2,
+    ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
+    // Explicit values so nothing is read from ANTHROPIC_LOG / ANTHROPIC_WEBHOOK_SIGNING_KEY /
+    // OpenTelemetry variables, and nothing is printed: every failure surfaces as an LlmError.
+    webhookKey: null,
+    logLevel: 'off',
+    openTelemetry: false,
+  });
+}
+
+/**
+ * SystemBlock[] → the API's system text blocks. Empty blocks are dropped (the API rejects them; a
+ * cache mark on one moves to the block before it), and only the last four cache marks are kept
+ * (the API's limit; a later breakpoint covers the prefixes of the earlier ones).
+ */
+export function toSystemParam(blocks: SystemBlock[]): Anthropic.TextBlockParam[] {
+  const kept: { text: string; cache: boolean }[] = [];
+  for (const b of blocks) {
+    if (b.text.length > 0) kept.push({ text: b.text, cache: !!b.cache });
+    else if (b.cache && kept.length > 0) kept[kept.length - 1].cache = true;
+  }
+  let budget = MAX_CACHE_BREAKPOINTS;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    if (!kept[i].cache) continue;
+    if (budget > 0) budget--;
+    else kept[i].cache = false;
+  }
+  return kept.map((b) =>
+    b.cache ? { type: 'text', text: b.text, cache_control: { type: 'ephemeral' } } : { type: 'text', text: b.text },
+  );
+}
+
+function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
+  return {
+    inputTokens: u?.input_tokens ?? 0,
+    outputTokens: u?.output_tokens ?? 0,
+    cacheCreationInputTokens: u?.cache_creation_input_tokens ?? 0,
+    cacheReadInputTokens: u?.cache_read_input_tokens ?? 0,
+  };
+}
+
+/** A restartable idle timer, armed only while an HTTP attempt is in flight. */
+class IdleWatchdog {
+  private timer: NodeJS.Timeout | undefined;
+  private armed = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {}
+
+  arm(): void {
+    this.armed = true;
+    this.restart();
+  }
+
+  touch(): void {
+    if (this.armed) this.restart();
+  }
+
+  disarm(): void {
+    this.armed = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private restart(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.armed = false;
+      this.onIdle();
+    }, this.ms);
+  }
+}
+
+/** Per-request middleware that feeds the watchdog with every chunk of the response body. */
+function watchdogMiddleware(watchdog: IdleWatchdog): Middleware {
+  return async (request, next) => {
+    watchdog.arm();
+    let res: Response;
+    try {
+      res = await next(request);
+    } catch (e) {
+      watchdog.disarm(); // the SDK may now sleep before retrying; the next attempt re-arms
+      throw e;
+    }
+    watchdog.touch();
+    if (!res.ok || !res.body) {
+      watchdog.disarm();
+      return res;
+    }
+    const observed = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          watchdog.touch();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(observed, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+export class AnthropicClient implements LlmClient {
+  readonly baseURL: string;
+  readonly idleTimeoutMs: number;
+  private readonly headersTimeoutMs?: number;
+  private readonly sdk: Anthropic;
+
+  constructor(opts: AnthropicClientOptions) {
+    const apiKey = requireKey(opts.apiKey);
+    this.baseURL = normalizeBaseURL(opts.baseURL);
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    if (!(this.idleTimeoutMs > 0)) throw new LlmError('config', `idleTimeoutMs must be a positive number of milliseconds (got ${opts.idleTimeoutMs}).`);
+    this.headersTimeoutMs = opts.headersTimeoutMs;
+    this.sdk = makeSdkClient({
+      apiKey,
+      baseURL: this.baseURL,
+      maxRetries: opts.maxRetries,
+      timeout: opts.headersTimeoutMs,
+    });
+  }
+
+  async stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult> {
+    const ctx = { baseURL: this.baseURL, idleMs: this.idleTimeoutMs, headersTimeoutMs: this.headersTimeoutMs };
+    if (req.signal?.aborted) throw LlmError.cancelled();
+
+    const system = toSystemParam(req.system);
+    const params: Anthropic.MessageCreateParamsNonStreaming = {
+      model: req.model,
+      max_tokens: req.maxTokens,
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...(system.length > 0 ? { system } : {}),
+    };
+
+    let stalled = false;
+    let callbackError: unknown;
+    let abortStream = () => {};
+    const watchdog = new IdleWatchdog(this.idleTimeoutMs, () => {
+      stalled = true;
+      abortStream();
+    });
+    const stream = this.sdk.messages.stream(params, {
+      signal: req.signal,
+      middleware: [watchdogMiddleware(watchdog)],
+    });
+    abortStream = () => stream.abort();
+    stream.on('text', (delta) => {
+      if (callbackError !== undefined) return;
+      try {
+        onText(delta);
+      } catch (e) {
+        // A failing consumer ends the request; its error is rethrown as is below.
+        callbackError = e;
+        stream.abort();
+      }
+    });
+
+    try {
+      const message = await stream.finalMessage();
+      const text = message.content
+        .filter((b): b is Anthropic.TextBlock => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
+      return {
+        text,
+        usage: toUsage(message.usage),
+        stopReason: message.stop_reason ?? null,
+        model: message.model,
+      };
+    } catch (err) {
+      if (callbackError !== undefined) throw callbackError;
+      if (stalled) throw LlmError.stalled(this.idleTimeoutMs, this.baseURL);
+      if (req.signal?.aborted) throw LlmError.cancelled();
+      throw toLlmError(err, ctx);
+    } finally {
+      watchdog.disarm();
+    }
+  }
+}
+
+export interface ValidateApiKeyOptions {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  signal?: AbortSignal;
+  /** Give up after this long (default 30000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Checks a key with the cheapest real request (max_tokens 1, a one-word prompt). Resolves when the
+ * API accepts it; throws a classified LlmError otherwise (kind 'auth' for a rejected key).
+ */
+export async function validateApiKey(opts: ValidateApiKeyOptions): Promise<void> {
+  const apiKey = requireKey(opts.apiKey);
+  const baseURL = normalizeBaseURL(opts.baseURL);
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const sdk = makeSdkClient({ apiKey, baseURL, maxRetries: 1, timeout: timeoutMs });
+  try {
+    await sdk.messages.create(
+      { model: opts.model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] },
+      { signal: opts.signal },
+    );
+  } catch (err) {
+    if (opts.signal?.aborted) throw LlmError.cancelled();
+    throw toLlmError(err, { baseURL, headersTimeoutMs: timeoutMs });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+}
+
+/**
+ * Prices by model family prefix (the longest matching prefix wins; dated ids and aliases such as
+ * `claude-sonnet-4-5-20250929` or `claude-sonnet-4-0` match their family).
+ */
+export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
+  'claude-opus-4': { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 },
+  'claude-sonnet-4': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 },
+  'claude-3-7-sonnet': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+  'claude-3-5-sonnet': { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 },
+  'claude-3-5-haiku': { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 },
+  'claude-3-opus': { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 },
+  'claude-3-haiku': { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 },
+});
+
+/** For ids of a known tier that the table does not list (e.g. a newer generation): the tier's latest price. */
+const TIER_PRICES: ReadonlyArray<[RegExp, string]> = [
+  [/opus/, 'claude-opus-4'],
+  [/sonnet/, 'claude-sonnet-4'],
+  [/haiku/, 'claude-haiku-4-5'],
+];
+
+/** Used for models of no known tier (Sonnet-class prices: a middle estimate). */
+export const DEFAULT_MODEL_PRICE: ModelPrice = Object.freeze({ input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 });
+
+/** The price entry for a model id (provider prefixes such as `anthropic.` are tolerated). */
+export function priceFor(model: string): ModelPrice {
+  const id = model.toLowerCase();
+  let best: string | undefined;
+  for (const family of Object.keys(MODEL_PRICES)) {
+    const at = id.indexOf(family);
+    if (at < 0) continue;
+    // the family must start the id or follow a separator (e.g. "anthropic.claude-…", "us.anthropic/claude-…")
+    if (at > 0 && !/[./:]/.test(id[at - 1])) continue;
+    // and end at the end of the id or at a separator, so "claude-opus-4" does not claim "claude-opus-45"
+    const after = id[at + family.length];
+    if (after !== undefined && !/[-@:.]/.test(after)) continue;
+    if (!best || family.length > best.length) best = family;
+  }
+  if (best) return MODEL_PRICES[best];
+  for (const [re, family] of TIER_PRICES) if (re.test(id)) return MODEL_PRICES[family];
+  return DEFAULT_MODEL_PRICE;
+}
+
+/** Cost of one call in USD. */
+export function costUsd(model: string, usage: Usage): number {
+  const p = priceFor(model);
+  return (
+    (usage.inputTokens * p.input +
+      usage.outputTokens * p.output +
+      usage.cacheCreationInputTokens * p.cacheWrite +
+      usage.cacheReadInputTokens * p.cacheRead) /
+    1_000_000
+  );
+}

@@ -1,0 +1,669 @@
+// A loopback fake of the Anthropic Messages API (`POST /v1/messages`), speaking the real wire format:
+// SSE frames with an `event:` line and a `data:` JSON line for `stream: true`, a JSON message otherwise,
+// and the real error shape `{type:'error', error:{type, message}}` with status, request-id and
+// retry-after headers. It lets tests, benchmarks and the README demo run the real @anthropic-ai/sdk
+// over HTTP without the network, and inject the faults a real session meets (HTTP errors, an
+// `event: error` mid-stream, a stall after the first byte, a connection reset).
+//
+// Plain Node: no dependencies beyond `http`.
+import * as http from 'http';
+import type { AddressInfo, Socket } from 'net';
+
+// ---------------------------------------------------------------------------------------------
+// Public types
+
+/** Usage figures as they appear on the wire. */
+export interface FakeUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/** A normal reply: the text is streamed in chunks (or returned whole for non-streaming requests). */
+export interface FakeTextReply {
+  text: string;
+  /** Overrides for the computed usage figures (computed ones: prompt chars/4, reply chars/4). */
+  usage?: Partial<FakeUsage>;
+  /** Defaults to 'end_turn'. Use 'max_tokens' to simulate a truncated reply. */
+  stopReason?: string;
+  /** Model name reported back; defaults to the requested model. */
+  model?: string;
+  /** Wait this long before sending the response headers. */
+  delayMs?: number;
+  /** Per-reply overrides of the server's chunking. */
+  chunkSize?: number;
+  chunkDelayMs?: number;
+  /** While waiting between chunks, send `event: ping` frames at this interval (keeps idle watchdogs happy). */
+  pingEveryMs?: number;
+}
+
+export type FakeHttpStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503 | 529;
+
+/** Fails the request with an HTTP error before any body is streamed. */
+export interface FakeHttpFault {
+  fault: 'http';
+  status: FakeHttpStatus;
+  /** Seconds, sent as a `retry-after` header (fractions allowed, the SDK honours them). */
+  retryAfter?: number;
+  /** Error type in the body; defaults to the one the real API uses for the status. */
+  errorType?: string;
+  /** Error message in the body. */
+  message?: string;
+}
+
+/** Streams `afterChars` characters of text, then an `event: error` frame, then ends the response. */
+export interface FakeMidstreamErrorFault {
+  fault: 'midstream-error';
+  afterChars: number;
+  errorType?: 'overloaded_error' | 'api_error' | 'rate_limit_error' | string;
+  message?: string;
+  /** The text the chars are taken from (defaults to filler text). */
+  text?: string;
+}
+
+/** Sends headers and `afterChars` characters of text, then goes silent until the client disconnects. */
+export interface FakeStallFault {
+  fault: 'stall';
+  afterChars: number;
+  text?: string;
+}
+
+/** Sends `afterChars` characters of text, then destroys the socket (TCP reset). */
+export interface FakeResetFault {
+  fault: 'reset';
+  afterChars: number;
+  text?: string;
+}
+
+/** Sends `afterChars` characters of text, then ends the response cleanly without `message_stop`. */
+export interface FakeEofFault {
+  fault: 'eof';
+  afterChars: number;
+  text?: string;
+}
+
+export type FakeFault = FakeHttpFault | FakeMidstreamErrorFault | FakeStallFault | FakeResetFault | FakeEofFault;
+export type FakeReply = FakeTextReply | FakeFault;
+
+/** What the server received, for assertions. */
+export interface RecordedRequest {
+  /** 0-based order of arrival (all requests, including rejected ones). */
+  index: number;
+  method: string;
+  path: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (undefined when the body was not valid JSON). */
+  body: any;
+  /** Shortcuts into the body. */
+  model?: string;
+  system?: unknown;
+  messages?: unknown;
+  maxTokens?: number;
+  stream: boolean;
+  /** The key the client sent (`x-api-key` or `Authorization: Bearer`), if any. */
+  apiKey: string | null;
+  receivedAt: number;
+}
+
+export type FakeResponder = (req: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
+
+export interface FakeAnthropicOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Characters per `text_delta` (default 16; counted in code points, so surrogate pairs stay whole). */
+  chunkSize?: number;
+  /** Delay between deltas (default 0). */
+  chunkDelayMs?: number;
+  /** When set, requests carrying another key (or none) get a 401. */
+  apiKey?: string;
+  /** Smallest prefix (in estimated tokens) that gets cached, like the real API's minimum (default 0). */
+  minCacheableTokens?: number;
+}
+
+export interface FakeAnthropic {
+  /** Base URL without `/v1`, e.g. http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Replies handed out first-in first-out before the responder is consulted. */
+  enqueue(...replies: FakeReply[]): void;
+  /** Answers requests when the queue is empty. */
+  setResponder(fn: FakeResponder | null): void;
+  /** Forget requests, queued replies, the responder and the prompt cache. */
+  reset(): void;
+  /** Stop listening and drop open connections (including stalled streams). */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers usable by tests
+
+/** The first `n` characters (code points) of `text`: a convenient way to build a truncated reply. */
+export function truncated(text: string, n: number): string {
+  return Array.from(text).slice(0, Math.max(0, n)).join('');
+}
+
+/** Estimated tokens for a number of characters, the fake's rule of thumb: ceil(chars / 4). */
+export function estimateTokens(chars: number): number {
+  return chars <= 0 ? 0 : Math.ceil(chars / 4);
+}
+
+/**
+ * A responder that hands out `replies` in order (strings become text replies). Once they are used
+ * up, every further request gets a 500 whose message says so.
+ */
+export function replayResponder(replies: Array<string | FakeReply>, opts: { loop?: boolean } = {}): FakeResponder {
+  let next = 0;
+  return (req) => {
+    if (next >= replies.length && opts.loop && replies.length > 0) next = 0;
+    if (next >= replies.length) {
+      return {
+        fault: 'http',
+        status: 500,
+        errorType: 'api_error',
+        message:
+          `fake-anthropic replay: all ${replies.length} scripted replies have been used ` +
+          `(this is request #${req.index + 1}); script more replies or use --loop`,
+      };
+    }
+    const r = replies[next++];
+    return typeof r === 'string' ? { text: r } : r;
+  };
+}
+
+/** Whether a value looks like a FakeReply (used to validate scripts). */
+export function isFakeReply(v: unknown): v is FakeReply {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o.text === 'string' && o.fault === undefined) return true;
+  switch (o.fault) {
+    case 'http':
+      return typeof o.status === 'number';
+    case 'midstream-error':
+    case 'stall':
+    case 'reset':
+    case 'eof':
+      return typeof o.afterChars === 'number';
+    default:
+      return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Implementation
+
+const DEFAULT_ERROR_TYPE: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  503: 'api_error',
+  529: 'overloaded_error',
+};
+
+const DEFAULT_ERROR_MESSAGE: Record<string, string> = {
+  invalid_request_error: 'Invalid request',
+  authentication_error: 'invalid x-api-key',
+  permission_error: 'Your API key does not have permission to use the specified resource.',
+  not_found_error: 'Not found',
+  request_too_large: 'Request exceeds the maximum allowed number of bytes.',
+  rate_limit_error: 'Number of request tokens has exceeded your per-minute rate limit',
+  api_error: 'Internal server error',
+  overloaded_error: 'Overloaded',
+};
+
+const FILLER = 'The quick brown fox jumps over the lazy dog. ';
+
+function fillerText(chars: number): string {
+  return FILLER.repeat(Math.ceil(Math.max(chars, 1) / FILLER.length)).slice(0, Math.max(chars, 0));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let idCounter = 0;
+function newId(prefix: string): string {
+  idCounter++;
+  return `${prefix}_fake${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}`;
+}
+
+/** Total characters of text in a content value (string or array of blocks). */
+function contentChars(content: unknown): number {
+  if (typeof content === 'string') return content.length;
+  if (Array.isArray(content)) {
+    let n = 0;
+    for (const b of content) {
+      if (b && typeof b === 'object' && typeof (b as any).text === 'string') n += (b as any).text.length;
+      else if (b !== undefined) n += JSON.stringify(b).length;
+    }
+    return n;
+  }
+  return 0;
+}
+
+/**
+ * The prompt as a flat list of blocks (system blocks, then message content blocks), each with its
+ * size and whether it carries a cache_control breakpoint. Mirrors how the real API caches: a
+ * prefix ending at a breakpoint is cached, and a later request with an identical prefix reads it.
+ */
+function promptBlocks(body: any): { key: string; chars: number; breakpoint: boolean }[] {
+  const out: { key: string; chars: number; breakpoint: boolean }[] = [];
+  const push = (block: unknown, role: string) => {
+    const b = typeof block === 'string' ? { type: 'text', text: block } : (block as any);
+    const { cache_control, ...rest } = b ?? {};
+    out.push({ key: role + ':' + JSON.stringify(rest), chars: contentChars([rest]), breakpoint: !!cache_control });
+  };
+  const sys = body?.system;
+  if (typeof sys === 'string') push(sys, 'system');
+  else if (Array.isArray(sys)) for (const b of sys) push(b, 'system');
+  if (Array.isArray(body?.messages)) {
+    for (const m of body.messages) {
+      const c = m?.content;
+      if (typeof c === 'string') push(c, String(m?.role));
+      else if (Array.isArray(c)) for (const b of c) push(b, String(m?.role));
+    }
+  }
+  return out;
+}
+
+class PromptCache {
+  private readonly prefixes = new Set<string>();
+
+  /** Computes the usage for a request's prompt and records its cacheable prefixes. */
+  account(body: any, minTokens: number): Pick<FakeUsage, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'> {
+    const blocks = promptBlocks(body);
+    const model = String(body?.model ?? '');
+    let key = model;
+    let chars = 0;
+    const breakpoints: { key: string; chars: number }[] = [];
+    for (const b of blocks) {
+      key += '\u0000' + b.key;
+      chars += b.chars;
+      if (b.breakpoint) breakpoints.push({ key, chars });
+    }
+    const totalTokens = Math.max(1, estimateTokens(chars));
+    let readChars = 0;
+    for (const bp of breakpoints) if (this.prefixes.has(bp.key)) readChars = Math.max(readChars, bp.chars);
+    const last = breakpoints[breakpoints.length - 1];
+    let writeChars = 0;
+    if (last && last.chars > readChars && estimateTokens(last.chars) >= minTokens) writeChars = last.chars - readChars;
+    for (const bp of breakpoints) if (estimateTokens(bp.chars) >= minTokens) this.prefixes.add(bp.key);
+    const read = estimateTokens(readChars);
+    const write = estimateTokens(writeChars);
+    return {
+      input_tokens: Math.max(0, totalTokens - read - write),
+      cache_creation_input_tokens: write,
+      cache_read_input_tokens: read,
+    };
+  }
+
+  clear(): void {
+    this.prefixes.clear();
+  }
+}
+
+function sseFrame(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function errorBody(type: string, message: string, requestId: string) {
+  return { type: 'error', error: { type, message }, request_id: requestId };
+}
+
+/** Splits text into chunks of `size` code points. */
+function chunks(text: string, size: number): string[] {
+  const cps = Array.from(text);
+  const out: string[] = [];
+  const n = Math.max(1, Math.floor(size));
+  for (let i = 0; i < cps.length; i += n) out.push(cps.slice(i, i + n).join(''));
+  return out;
+}
+
+function lowerHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function apiKeyOf(headers: Record<string, string>): string | null {
+  if (headers['x-api-key']) return headers['x-api-key'];
+  const auth = headers['authorization'];
+  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '');
+  return null;
+}
+
+/** Starts the fake on 127.0.0.1. */
+export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  const chunkSize = opts.chunkSize ?? 16;
+  const chunkDelayMs = opts.chunkDelayMs ?? 0;
+  const minCacheable = opts.minCacheableTokens ?? 0;
+  const requests: RecordedRequest[] = [];
+  const queue: FakeReply[] = [];
+  const cache = new PromptCache();
+  let responder: FakeResponder | null = null;
+  const sockets = new Set<Socket>();
+  let closed = false;
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      // A bug in the fake itself: answer 500 if still possible so the test sees something clear.
+      if (!res.headersSent) {
+        sendError(res, 500, 'api_error', `fake-anthropic internal error: ${(err as Error)?.message ?? err}`);
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  function sendError(res: http.ServerResponse, status: number, type: string, message: string, extra: Record<string, string> = {}) {
+    const requestId = newId('req');
+    const payload = JSON.stringify(errorBody(type, message, requestId));
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': requestId,
+      'content-length': Buffer.byteLength(payload),
+      ...extra,
+    });
+    res.end(payload);
+  }
+
+  async function readBody(req: http.IncomingMessage): Promise<string> {
+    const parts: Buffer[] = [];
+    for await (const c of req) parts.push(c as Buffer);
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const headers = lowerHeaders(req.headers);
+    const path = (req.url ?? '/').split('?')[0];
+    let body: any;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const rec: RecordedRequest = {
+      index: requests.length,
+      method: req.method ?? 'GET',
+      path,
+      headers,
+      body,
+      model: typeof body?.model === 'string' ? body.model : undefined,
+      system: body?.system,
+      messages: body?.messages,
+      maxTokens: typeof body?.max_tokens === 'number' ? body.max_tokens : undefined,
+      stream: body?.stream === true,
+      apiKey: apiKeyOf(headers),
+      receivedAt: Date.now(),
+    };
+    requests.push(rec);
+
+    if (path !== '/v1/messages' || req.method !== 'POST') {
+      return sendError(res, 404, 'not_found_error', `fake-anthropic only serves POST /v1/messages (got ${req.method} ${path})`);
+    }
+    if (opts.apiKey !== undefined && rec.apiKey !== opts.apiKey) {
+      return sendError(res, 401, 'authentication_error', 'invalid x-api-key');
+    }
+    if (!rec.apiKey) {
+      return sendError(res, 401, 'authentication_error', 'x-api-key header is required');
+    }
+    if (!headers['anthropic-version']) {
+      return sendError(res, 400, 'invalid_request_error', 'anthropic-version: header is required');
+    }
+    if (body === undefined || typeof body !== 'object') {
+      return sendError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
+    }
+    if (!rec.model) return sendError(res, 400, 'invalid_request_error', 'model: Field required');
+    if (typeof body.max_tokens !== 'number' || body.max_tokens < 1) {
+      return sendError(res, 400, 'invalid_request_error', 'max_tokens: Field required (a positive integer)');
+    }
+    if (!Array.isArray(body.messages) || body.messages.length === 0) {
+      return sendError(res, 400, 'invalid_request_error', 'messages: at least one message is required');
+    }
+
+    let reply: FakeReply;
+    if (queue.length > 0) reply = queue.shift()!;
+    else if (responder) reply = await responder(rec, rec.index);
+    else {
+      return sendError(
+        res,
+        500,
+        'api_error',
+        `fake-anthropic has no reply for request #${rec.index + 1}: enqueue() a reply or setResponder() first`,
+      );
+    }
+
+    if ('fault' in reply && reply.fault === 'http') {
+      const type = reply.errorType ?? DEFAULT_ERROR_TYPE[reply.status] ?? 'api_error';
+      const extra: Record<string, string> = {};
+      if (reply.retryAfter !== undefined) extra['retry-after'] = String(reply.retryAfter);
+      return sendError(res, reply.status, type, reply.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error', extra);
+    }
+
+    const usageIn = cache.account(body, minCacheable);
+    const model = ('model' in reply && reply.model) || rec.model;
+    const messageId = newId('msg');
+    const requestId = newId('req');
+
+    if (!('fault' in reply)) {
+      if (reply.delayMs) await sleep(reply.delayMs);
+      const usage: FakeUsage = {
+        ...usageIn,
+        output_tokens: estimateTokens(reply.text.length),
+        ...reply.usage,
+      };
+      const stopReason = reply.stopReason ?? 'end_turn';
+      if (!rec.stream) {
+        const payload = JSON.stringify({
+          id: messageId,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [{ type: 'text', text: reply.text }],
+          stop_reason: stopReason,
+          stop_sequence: null,
+          usage,
+        });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'request-id': requestId,
+          'content-length': Buffer.byteLength(payload),
+        });
+        res.end(payload);
+        return;
+      }
+      await streamReply(res, {
+        requestId,
+        messageId,
+        model,
+        usage,
+        text: reply.text,
+        stopReason,
+        chunkSize: reply.chunkSize ?? chunkSize,
+        chunkDelayMs: reply.chunkDelayMs ?? chunkDelayMs,
+        pingEveryMs: reply.pingEveryMs,
+      });
+      return;
+    }
+
+    // Mid-stream faults. A non-streaming request cannot fail mid-body in a meaningful way here:
+    // answer with a plain 500 so the client still sees an error.
+    if (!rec.stream) {
+      return sendError(res, 500, 'api_error', `fake-anthropic: fault '${reply.fault}' needs a streaming request`);
+    }
+    const text = truncated(reply.text ?? fillerText(reply.afterChars), reply.afterChars);
+    const usage: FakeUsage = { ...usageIn, output_tokens: estimateTokens(text.length) };
+    await streamReply(res, {
+      requestId,
+      messageId,
+      model,
+      usage,
+      text,
+      stopReason: 'end_turn',
+      chunkSize,
+      chunkDelayMs,
+      end: reply,
+    });
+  }
+
+  async function streamReply(
+    res: http.ServerResponse,
+    p: {
+      requestId: string;
+      messageId: string;
+      model: string;
+      usage: FakeUsage;
+      text: string;
+      stopReason: string;
+      chunkSize: number;
+      chunkDelayMs: number;
+      pingEveryMs?: number;
+      end?: FakeMidstreamErrorFault | FakeStallFault | FakeResetFault | FakeEofFault;
+    },
+  ): Promise<void> {
+    let gone = false;
+    res.on('close', () => {
+      gone = true;
+    });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'request-id': p.requestId,
+    });
+    // Like the real API, the first frame goes out at once.
+    res.flushHeaders();
+    const write = (event: string, data: unknown) => {
+      if (!gone) res.write(sseFrame(event, data));
+    };
+    const wait = async (ms: number) => {
+      if (ms <= 0) return;
+      if (!p.pingEveryMs || p.pingEveryMs <= 0) return sleep(ms);
+      const until = Date.now() + ms;
+      while (!gone && Date.now() < until) {
+        await sleep(Math.min(p.pingEveryMs, until - Date.now()));
+        if (Date.now() < until) write('ping', { type: 'ping' });
+      }
+    };
+
+    write('message_start', {
+      type: 'message_start',
+      message: {
+        id: p.messageId,
+        type: 'message',
+        role: 'assistant',
+        model: p.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: p.usage.input_tokens,
+          cache_creation_input_tokens: p.usage.cache_creation_input_tokens,
+          cache_read_input_tokens: p.usage.cache_read_input_tokens,
+          output_tokens: 1,
+        },
+      },
+    });
+    write('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    write('ping', { type: 'ping' });
+    for (const c of chunks(p.text, p.chunkSize)) {
+      if (gone) return;
+      await wait(p.chunkDelayMs);
+      write('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } });
+    }
+    if (gone) return;
+
+    const end = p.end;
+    if (end?.fault === 'midstream-error') {
+      const type = end.errorType ?? 'overloaded_error';
+      write('error', { type: 'error', error: { type, message: end.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error' } });
+      res.end();
+      return;
+    }
+    if (end?.fault === 'stall') {
+      // Go silent. The client's idle watchdog must notice; the socket closes when the client aborts
+      // or when the server is closed.
+      await new Promise<void>((resolve) => {
+        if (gone) return resolve();
+        res.once('close', () => resolve());
+      });
+      return;
+    }
+    if (end?.fault === 'reset') {
+      // Let the frames already written reach the client, then reset the connection.
+      await new Promise<void>((resolve) => setTimeout(resolve, 20));
+      const sock = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
+      if (sock?.resetAndDestroy) sock.resetAndDestroy();
+      else sock?.destroy();
+      return;
+    }
+    if (end?.fault === 'eof') {
+      res.end();
+      return;
+    }
+
+    write('content_block_stop', { type: 'content_block_stop', index: 0 });
+    write('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: p.stopReason, stop_sequence: null },
+      usage: {
+        input_tokens: p.usage.input_tokens,
+        cache_creation_input_tokens: p.usage.cache_creation_input_tokens,
+        cache_read_input_tokens: p.usage.cache_read_input_tokens,
+        output_tokens: p.usage.output_tokens,
+      },
+    });
+    write('message_stop', { type: 'message_stop' });
+    res.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    enqueue(...replies: FakeReply[]) {
+      for (const r of replies) {
+        if (!isFakeReply(r)) throw new TypeError(`fake-anthropic: not a FakeReply: ${JSON.stringify(r)}`);
+        queue.push(r);
+      }
+    },
+    setResponder(fn: FakeResponder | null) {
+      responder = fn;
+    },
+    reset() {
+      requests.length = 0;
+      queue.length = 0;
+      responder = null;
+      cache.clear();
+    },
+    close() {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
