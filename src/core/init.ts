@@ -1,0 +1,470 @@
+// The init generator: creates a workspace's cape/ folder.
+//  1. Copies the generic framework files (prompts/templates → cape/, frontmatter `type: generic`).
+//  2. Writes each project input file (prompts/inputs.json) from the questionnaire answers with one model call per
+//     file, in parallel with bounded concurrency. Each file is written atomically as soon as it is ready, so a
+//     cancelled or failed run leaves only complete files; a re-run in 'missing-only' mode fills the gaps.
+// Plain Node: used by both the VS Code questionnaire and the CLI.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import matter from 'gray-matter';
+import type { LlmClient, LlmRequest } from './types';
+import { GENERIC_CAPE_FILES, parseFrontmatter, stringifyFrontmatter } from './assets';
+import { INIT_ANSWER_IDS, InitAnswerId, InputSpec, PromptAssets, renderPrompt } from './prompts';
+import { ensureDir, writeFileAtomic } from './fsAtomic';
+import { LlmError } from './errors';
+import { StepRetryOptions, withStepRetry } from './retry';
+
+export type InitAnswers = Record<InitAnswerId, string>;
+
+export interface InitQuestion {
+  id: InitAnswerId;
+  /** The question shown to the user. */
+  prompt: string;
+  /** An example answer shown greyed out in the input box. */
+  placeHolder: string;
+  required: boolean;
+}
+
+/** The init questionnaire, in the order it is asked (VS Code input boxes and the CLI prompt). */
+export const INIT_QUESTIONS: readonly InitQuestion[] = Object.freeze([
+  {
+    id: 'product',
+    prompt: 'What are you building? (one or two sentences)',
+    placeHolder: 'e.g. A mobile-first web app that lets small bakeries take pre-orders for pickup',
+    required: true,
+  },
+  {
+    id: 'users',
+    prompt: 'Who are the users?',
+    placeHolder: 'e.g. Bakery owners (non-technical) and their regular customers, mostly on phones',
+    required: true,
+  },
+  {
+    id: 'problem',
+    prompt: 'What problem does it solve for them?',
+    placeHolder: 'e.g. Owners lose sales to sold-out shelves and phone orders get mixed up',
+    required: true,
+  },
+  {
+    id: 'stack',
+    prompt: 'Which technology stack? (leave empty to let the team propose one)',
+    placeHolder: 'e.g. TypeScript, React, Node 20, PostgreSQL, deployed on Fly.io',
+    required: false,
+  },
+  {
+    id: 'designFeel',
+    prompt: 'How should it look and feel? (leave empty to let the team propose one)',
+    placeHolder: 'e.g. Warm and friendly, large touch targets, lots of whitespace',
+    required: false,
+  },
+  {
+    id: 'features',
+    prompt: 'Which features must the first version have?',
+    placeHolder: 'e.g. Product list with stock, pre-order with pickup time, owner dashboard of orders',
+    required: true,
+  },
+]);
+
+/** Longest accepted answer: longer ones are almost certainly a pasted file, and would bloat every call. */
+export const MAX_ANSWER_CHARS = 20_000;
+
+export type InitMode = 'fail-if-exists' | 'overwrite' | 'missing-only';
+
+export interface InitProgress {
+  done: number;
+  total: number;
+  /** Workspace-relative path of the file just finished (written or failed). */
+  file: string;
+}
+
+export interface InitOptions {
+  workspace: string;
+  /** Workspace-relative folder (default 'cape'). */
+  capeFolder?: string;
+  answers: InitAnswers;
+  llm: LlmClient;
+  model: string;
+  /** Language of the generated files, e.g. 'English', 'Japanese'. */
+  language: string;
+  mode: InitMode;
+  /** Model calls in flight at once (default 4). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: InitProgress) => void;
+  prompts: PromptAssets;
+  /** Output token limit per file (default 8192). A reply cut off at the limit is not written. */
+  maxTokens?: number;
+  /** Step retry settings for each file's model call (default: withStepRetry's defaults). */
+  retry?: Omit<StepRetryOptions, 'signal'>;
+}
+
+export interface InitResult {
+  /** Workspace-relative paths written (templates and generated inputs). */
+  written: string[];
+  /** Workspace-relative paths left alone because they already existed. */
+  skipped: string[];
+  /** Files that could not be written, with a message saying why (a cancelled run lists the files it did not write). */
+  failed: { path: string; error: string }[];
+  /** True when the signal aborted the run. */
+  cancelled: boolean;
+}
+
+/** Variables of prompts/roles/init.md. */
+export const INIT_PROMPT_VARS = ['language', 'path', 'title', 'purpose', 'sections', 'other_files'] as const;
+
+const DEFAULT_MAX_TOKENS = 8192;
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+function normaliseKey(k: string): string {
+  return k.toLowerCase().replace(/[\s_-]/g, '');
+}
+
+function answerToString(id: string, v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) {
+    return v.map((x) => `- ${String(x).trim()}`).join('\n');
+  }
+  throw new Error(`answer "${id}" must be text (or a list of lines), not ${Array.isArray(v) ? 'a nested list' : typeof v}`);
+}
+
+/**
+ * Validates answers given as an object (keys: the INIT_QUESTIONS ids; snake_case / kebab-case spellings such as
+ * design_feel are accepted). Missing optional answers become ''. Throws a message listing every missing required
+ * answer with its question.
+ */
+export function normaliseAnswers(input: unknown): InitAnswers {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new Error(`answers must be an object with the keys ${INIT_ANSWER_IDS.join(', ')}`);
+  }
+  const byNorm = new Map<string, InitAnswerId>(INIT_ANSWER_IDS.map((id) => [normaliseKey(id), id]));
+  const out = Object.fromEntries(INIT_ANSWER_IDS.map((id) => [id, ''])) as InitAnswers;
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const id = byNorm.get(normaliseKey(key));
+    if (!id) {
+      unknown.push(key);
+      continue;
+    }
+    const text = answerToString(id, value);
+    if (text.length > MAX_ANSWER_CHARS) {
+      throw new Error(`answer "${id}" is ${text.length} characters; keep it under ${MAX_ANSWER_CHARS}`);
+    }
+    out[id] = text;
+  }
+  const missing = INIT_QUESTIONS.filter((q) => q.required && out[q.id] === '');
+  if (missing.length > 0) {
+    const list = missing.map((q) => `  ${q.id}: ${q.prompt}`).join('\n');
+    const extra = unknown.length > 0 ? `\n(unrecognised keys: ${unknown.join(', ')})` : '';
+    throw new Error(`missing required answer(s):\n${list}${extra}`);
+  }
+  return out;
+}
+
+type YamlEngine = { engines: { yaml: { parse(s: string): unknown } } };
+
+/**
+ * Parses an answers file, JSON or YAML (`product: …` lines), into InitAnswers. YAML is parsed with js-yaml's safe
+ * schema (no code, no custom tags). Throws a clear error for invalid syntax or missing required answers.
+ */
+export function parseAnswersFile(text: string): InitAnswers {
+  const src = text.replace(/^\uFEFF/, '');
+  if (src.trim() === '') throw new Error('the answers file is empty; expected JSON or YAML with ' + INIT_ANSWER_IDS.join(', '));
+  let data: unknown;
+  if (/^\s*[{[]/.test(src)) {
+    try {
+      data = JSON.parse(src);
+    } catch (err) {
+      throw new Error(`the answers file is not valid JSON: ${(err as Error).message}`);
+    }
+  } else {
+    try {
+      data = (matter as unknown as YamlEngine).engines.yaml.parse(src);
+    } catch (err) {
+      const e = err as { mark?: { line?: number }; reason?: string; message?: string };
+      const line = typeof e.mark?.line === 'number' ? ` (line ${e.mark.line + 1})` : '';
+      throw new Error(`the answers file is not valid YAML${line}: ${(e.reason || e.message || String(err)).split('\n')[0]}`);
+    }
+  }
+  return normaliseAnswers(data);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prompt and reply
+
+/** The model request that writes one input file. Exported for tests and the benchmark. */
+export function buildInitRequest(
+  spec: InputSpec,
+  opts: { answers: InitAnswers; language: string; model: string; prompts: PromptAssets; maxTokens?: number; signal?: AbortSignal },
+): LlmRequest {
+  const others = opts.prompts.inputs
+    .filter((s) => s.path !== spec.path)
+    .map((s) => `- cape/${s.path} — ${s.title}: ${s.purpose}`)
+    .join('\n');
+  const system = renderPrompt(opts.prompts.roles.init, {
+    language: opts.language,
+    path: spec.path,
+    title: spec.title,
+    purpose: spec.purpose,
+    sections: spec.sections.map((s, i) => `${i + 1}. ${s}`).join('\n'),
+    other_files: others || '(none)',
+  });
+  const lines: string[] = ['The developer answered the setup questionnaire as follows.', ''];
+  for (const id of spec.answers) {
+    const q = INIT_QUESTIONS.find((x) => x.id === id)!;
+    const a = opts.answers[id]?.trim();
+    lines.push(`<answer id="${id}" question="${q.prompt}">`);
+    lines.push(a ? a : '(not answered: propose a sensible choice for this product and mark it "(assumption)")');
+    lines.push('</answer>', '');
+  }
+  lines.push(`Write cape/${spec.path} now.`);
+  return {
+    model: opts.model,
+    maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
+    system: [{ text: system }],
+    messages: [{ role: 'user', content: lines.join('\n') }],
+    signal: opts.signal,
+  };
+}
+
+/**
+ * Removes a code fence wrapping the whole reply (```markdown … ```), optionally preceded by a short lead-in line
+ * such as "Here is the file:". Fences inside the document are kept.
+ */
+export function stripWrappingFence(text: string): string {
+  const t = text.trim();
+  const m = /^(?:([^\n]*)\n)?\s*(`{3,}|~{3,})[ \t]*(?:markdown|md|yaml)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*\2[ \t]*$/i.exec(t);
+  if (!m) return t;
+  const leadIn = m[1];
+  // a lead-in line is tolerated only when it is chatter, not part of the document
+  if (leadIn !== undefined && (leadIn.length > 200 || /^\s*(#|---|[-*] )/.test(leadIn))) return t;
+  return m[3];
+}
+
+/**
+ * Turns the model's reply into the file content: strips a wrapping fence, refuses executable or malformed
+ * frontmatter, and makes sure the frontmatter says `type: input`. Throws with the reason when unusable.
+ */
+export function finaliseInputFile(reply: string): string {
+  const text = stripWrappingFence(reply);
+  const fm = parseFrontmatter(text);
+  if (!fm.ok) {
+    throw new Error(
+      fm.kind === 'refused'
+        ? `the model wrote frontmatter that is refused (${fm.message}); nothing was written`
+        : `the model wrote invalid frontmatter (line ${fm.line ?? '?'}: ${fm.message}); nothing was written`,
+    );
+  }
+  const body = fm.body.replace(/^\s*\n/, '');
+  if (body.trim() === '') throw new Error('the model returned an empty file; nothing was written');
+  let out: string;
+  if (!fm.hasFrontmatter) out = `---\ntype: input\n---\n\n${body}`;
+  else if (fm.data.type === 'input') out = text;
+  else out = stringifyFrontmatter({ ...fm.data, type: 'input' }, `\n${body}`); // keep the model's other keys
+  return out.endsWith('\n') ? out : out + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filesystem helpers
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Validates the cape folder option: a plain relative path inside the workspace. */
+function resolveCapeDir(workspace: string, capeFolder: string): { abs: string; rel: string } {
+  const rel = capeFolder.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (rel === '' || rel.startsWith('/') || /^[A-Za-z]:/.test(rel) || rel.split('/').some((s) => s === '..' || s === '.' || s === '')) {
+    throw new Error(`capeFolder must be a relative folder inside the workspace (got "${capeFolder}")`);
+  }
+  if (rel.split('/')[0] === '.git') throw new Error('capeFolder must not be inside .git/');
+  return { abs: path.join(workspace, ...rel.split('/')), rel };
+}
+
+/** Creates `dir` (inside capeAbs) and checks that, after symlinks, it is still inside the real cape folder. */
+async function ensureSafeDir(capeReal: string, dir: string): Promise<void> {
+  await ensureDir(dir);
+  const real = await fs.promises.realpath(dir);
+  if (!isInside(capeReal, real)) {
+    throw new Error(`${dir} resolves through a symbolic link to ${real}, outside the cape folder; refusing to write there`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The generator
+
+/**
+ * Creates or completes `<workspace>/<capeFolder>`. Never throws for a single file's failure (see `failed`);
+ * throws for bad options, an existing cape folder in 'fail-if-exists' mode, or an unusable workspace.
+ */
+export async function initCape(opts: InitOptions): Promise<InitResult> {
+  const workspace = path.resolve(opts.workspace);
+  let wsStat: fs.Stats;
+  try {
+    wsStat = await fs.promises.stat(workspace);
+  } catch {
+    throw new Error(`workspace folder not found: ${workspace}`);
+  }
+  if (!wsStat.isDirectory()) throw new Error(`workspace is not a folder: ${workspace}`);
+  const answers = normaliseAnswers(opts.answers);
+  if (!opts.language || !opts.language.trim()) throw new Error('language must be set (e.g. "English")');
+  if (!opts.model || !opts.model.trim()) throw new Error('model must be set');
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4));
+  const { abs: capeAbs, rel: capeRel } = resolveCapeDir(workspace, opts.capeFolder ?? 'cape');
+  const wsRel = (capeRelPath: string) => `${capeRel}/${capeRelPath}`;
+
+  if (lexists(capeAbs)) {
+    const st = await fs.promises.stat(capeAbs).catch(() => null);
+    if (!st || !st.isDirectory()) throw new Error(`${capeAbs} exists but is not a folder; move it away and run init again`);
+    if (opts.mode === 'fail-if-exists' && (await fs.promises.readdir(capeAbs)).length > 0) {
+      throw new Error(
+        `${capeRel}/ already exists in ${workspace}. Run init with mode "missing-only" to add only the missing files, ` +
+          'or "overwrite" to regenerate every template and input file (sessions are never touched).',
+      );
+    }
+  }
+  await ensureDir(capeAbs);
+  const realWorkspace = await fs.promises.realpath(workspace);
+  const capeReal = await fs.promises.realpath(capeAbs);
+  if (!isInside(realWorkspace, capeReal)) {
+    throw new Error(`${capeAbs} resolves to ${capeReal}, outside the workspace; refusing to write there`);
+  }
+
+  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false };
+  const overwrite = opts.mode === 'overwrite';
+  const target = (capeRelPath: string) => path.join(capeAbs, ...capeRelPath.split('/'));
+
+  const templates = opts.prompts.templates.filter((t) => {
+    if (!overwrite && lexists(target(t.relPath))) {
+      result.skipped.push(wsRel(t.relPath));
+      return false;
+    }
+    return true;
+  });
+  const inputs = opts.prompts.inputs.filter((s) => {
+    if (!overwrite && lexists(target(s.path))) {
+      result.skipped.push(wsRel(s.path));
+      return false;
+    }
+    return true;
+  });
+
+  const total = templates.length + inputs.length;
+  let done = 0;
+  const progress = (capeRelPath: string) => {
+    done++;
+    try {
+      opts.onProgress?.({ done, total, file: wsRel(capeRelPath) });
+    } catch {
+      // a failing progress callback must not break generation
+    }
+  };
+
+  /** Writes one file atomically; in non-overwrite modes a file that appeared meanwhile is left alone. */
+  const writeOne = async (capeRelPath: string, content: string): Promise<void> => {
+    const file = target(capeRelPath);
+    await ensureSafeDir(capeReal, path.dirname(file));
+    if (!overwrite && lexists(file)) {
+      result.skipped.push(wsRel(capeRelPath));
+      return;
+    }
+    await writeFileAtomic(file, content);
+    result.written.push(wsRel(capeRelPath));
+  };
+
+  const cancelledMessage = 'cancelled before this file was written; run init again in "missing-only" mode to finish';
+
+  // 1. Generic templates: copied verbatim.
+  for (const t of templates) {
+    if (opts.signal?.aborted) {
+      result.failed.push({ path: wsRel(t.relPath), error: cancelledMessage });
+      continue;
+    }
+    try {
+      await writeOne(t.relPath, t.content);
+    } catch (err) {
+      result.failed.push({ path: wsRel(t.relPath), error: (err as Error).message });
+    }
+    progress(t.relPath);
+  }
+
+  // 2. Input files: one model call each, bounded concurrency.
+  let next = 0;
+  let fatal: string | null = null;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const spec = inputs[next++];
+      if (!spec) return;
+      if (opts.signal?.aborted) {
+        result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
+        continue;
+      }
+      if (fatal) {
+        result.failed.push({ path: wsRel(spec.path), error: `not generated: ${fatal}` });
+        continue;
+      }
+      try {
+        const content = await withStepRetry(
+          async () => {
+            const req = buildInitRequest(spec, {
+              answers,
+              language: opts.language,
+              model: opts.model,
+              prompts: opts.prompts,
+              maxTokens: opts.maxTokens,
+              signal: opts.signal,
+            });
+            const res = await opts.llm.stream(req, () => undefined);
+            if (res.stopReason === 'max_tokens') {
+              throw new Error(
+                `the reply was cut off at the output limit (${req.maxTokens} tokens); nothing was written. ` +
+                  'Shorten the answers or raise the limit, then run init again in "missing-only" mode',
+              );
+            }
+            return finaliseInputFile(res.text);
+          },
+          { ...opts.retry, signal: opts.signal },
+        );
+        if (opts.signal?.aborted) {
+          result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
+          continue;
+        }
+        await writeOne(spec.path, content);
+      } catch (err) {
+        const cancelled = opts.signal?.aborted || (err instanceof LlmError && err.kind === 'cancelled');
+        const message = cancelled ? cancelledMessage : (err as Error).message;
+        result.failed.push({ path: wsRel(spec.path), error: message });
+        // a bad key or bad configuration will fail every remaining file the same way: stop calling the API
+        if (err instanceof LlmError && (err.kind === 'auth' || err.kind === 'config')) fatal = err.message;
+      }
+      progress(spec.path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, inputs.length)) }, () => worker()));
+
+  result.cancelled = opts.signal?.aborted ?? false;
+  const order = (p: string) => {
+    const rel = p.slice(capeRel.length + 1);
+    const gi = (GENERIC_CAPE_FILES as readonly string[]).indexOf(rel);
+    const ii = opts.prompts.inputs.findIndex((s) => s.path === rel);
+    return gi >= 0 ? gi : 100 + (ii >= 0 ? ii : 0);
+  };
+  result.written.sort((a, b) => order(a) - order(b));
+  result.skipped.sort((a, b) => order(a) - order(b));
+  result.failed.sort((a, b) => order(a.path) - order(b.path));
+  return result;
+}
