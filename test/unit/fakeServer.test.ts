@@ -1,0 +1,297 @@
+// The fake Messages API itself: wire format, errors, cache accounting, replay and the CLI entry.
+import * as assert from 'assert';
+import { spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { FakeAnthropic, replayResponder, startFakeAnthropic, truncated } from '../fake-anthropic';
+import { loadRecordedSessions, repoRoot } from '../helpers/fixtures';
+
+const HEADERS = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'k' };
+
+function body(over: Record<string, unknown> = {}) {
+  return {
+    model: 'claude-sonnet-4-6',
+    max_tokens: 100,
+    system: [{ type: 'text', text: 'S'.repeat(400), cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'role' }],
+    messages: [{ role: 'user', content: 'question' }],
+    ...over,
+  };
+}
+
+async function post(url: string, b: unknown, headers: Record<string, string> = HEADERS) {
+  return fetch(url + '/v1/messages', { method: 'POST', headers, body: JSON.stringify(b) });
+}
+
+interface Frame {
+  event: string;
+  data: any;
+}
+
+/** Parses an SSE body strictly: every frame must have exactly one event line and one data line. */
+function parseSse(text: string): Frame[] {
+  return text
+    .split('\n\n')
+    .filter((f) => f.trim() !== '')
+    .map((f) => {
+      const lines = f.split('\n');
+      assert.strictEqual(lines.length, 2, `frame should have an event and a data line: ${JSON.stringify(f)}`);
+      assert.ok(lines[0].startsWith('event: '), f);
+      assert.ok(lines[1].startsWith('data: '), f);
+      const data = JSON.parse(lines[1].slice(6));
+      const event = lines[0].slice(7);
+      assert.strictEqual(data.type, event, 'data.type matches the event name');
+      return { event, data };
+    });
+}
+
+describe('fake Anthropic Messages API', () => {
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 5 });
+  });
+  afterEach(() => fake.reset());
+  after(() => fake.close());
+
+  it('streams the real SSE event sequence with usage and text deltas', async () => {
+    const text = 'こんにちは、世界 🌏! Streaming works.';
+    fake.enqueue({ text });
+    const res = await post(fake.url, body({ stream: true }));
+    assert.strictEqual(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.ok(res.headers.get('request-id'));
+    const frames = parseSse(await res.text());
+    const events = frames.map((f) => f.event);
+    assert.deepStrictEqual(events.slice(0, 3), ['message_start', 'content_block_start', 'ping']);
+    assert.deepStrictEqual(events.slice(-3), ['content_block_stop', 'message_delta', 'message_stop']);
+    const start = frames[0].data.message;
+    assert.match(start.id, /^msg_/);
+    assert.strictEqual(start.model, 'claude-sonnet-4-6');
+    for (const k of ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']) {
+      assert.strictEqual(typeof start.usage[k], 'number', k);
+    }
+    const deltas = frames.filter((f) => f.event === 'content_block_delta').map((f) => f.data.delta);
+    assert.ok(deltas.every((d) => d.type === 'text_delta'));
+    assert.ok(deltas.every((d) => Array.from(d.text as string).length <= 5), 'chunks respect chunkSize in code points');
+    assert.strictEqual(deltas.map((d) => d.text).join(''), text);
+    const md = frames.find((f) => f.event === 'message_delta')!.data;
+    assert.strictEqual(md.delta.stop_reason, 'end_turn');
+    assert.strictEqual(md.usage.output_tokens, Math.ceil(text.length / 4));
+  });
+
+  it('answers non-streaming requests with a JSON message', async () => {
+    fake.enqueue({ text: 'plain', usage: { output_tokens: 9 } });
+    const res = await post(fake.url, body());
+    assert.strictEqual(res.status, 200);
+    const msg = (await res.json()) as any;
+    assert.strictEqual(msg.type, 'message');
+    assert.strictEqual(msg.role, 'assistant');
+    assert.deepStrictEqual(msg.content, [{ type: 'text', text: 'plain' }]);
+    assert.strictEqual(msg.usage.output_tokens, 9);
+  });
+
+  it('records requests with parsed body, headers and the key', async () => {
+    fake.enqueue({ text: 'x' });
+    await post(fake.url, body(), { ...HEADERS, 'x-api-key': '', authorization: 'Bearer sk-bearer' });
+    const r = fake.requests[0];
+    assert.strictEqual(r.apiKey, 'sk-bearer');
+    assert.strictEqual(r.model, 'claude-sonnet-4-6');
+    assert.strictEqual(r.maxTokens, 100);
+    assert.deepStrictEqual(r.messages, [{ role: 'user', content: 'question' }]);
+    assert.strictEqual((r.system as any[])[1].text, 'role');
+    assert.strictEqual(r.headers['anthropic-version'], '2023-06-01');
+  });
+
+  it('reports cache creation, then cache reads for an identical cached prefix only', async () => {
+    fake.setResponder(() => ({ text: 'ok' }));
+    const usage = async (b: unknown) => ((await (await post(fake.url, b)).json()) as any).usage;
+    const first = await usage(body());
+    const second = await usage(body({ messages: [{ role: 'user', content: 'another' }] }));
+    const changed = await usage(body({ system: [{ type: 'text', text: 'T'.repeat(400), cache_control: { type: 'ephemeral' } }] }));
+    const otherModel = await usage(body({ model: 'claude-haiku-4-5' }));
+    assert.strictEqual(first.cache_creation_input_tokens, 100);
+    assert.strictEqual(first.cache_read_input_tokens, 0);
+    assert.strictEqual(second.cache_read_input_tokens, 100);
+    assert.strictEqual(second.cache_creation_input_tokens, 0);
+    assert.ok(second.input_tokens > 0 && second.input_tokens < 10);
+    assert.strictEqual(changed.cache_read_input_tokens, 0);
+    assert.strictEqual(changed.cache_creation_input_tokens, 100);
+    assert.strictEqual(otherModel.cache_read_input_tokens, 0, 'the cache is per model');
+  });
+
+  it('sends no cache figures when no block is marked cacheable, and honours minCacheableTokens', async () => {
+    fake.setResponder(() => ({ text: 'ok' }));
+    const plain = body({ system: 'no cache marks here' });
+    const u = ((await (await post(fake.url, plain)).json()) as any).usage;
+    assert.strictEqual(u.cache_creation_input_tokens, 0);
+    assert.strictEqual(u.cache_read_input_tokens, 0);
+    const strict = await startFakeAnthropic({ minCacheableTokens: 1024 });
+    try {
+      strict.setResponder(() => ({ text: 'ok' }));
+      const v = ((await (await post(strict.url, body())).json()) as any).usage;
+      assert.strictEqual(v.cache_creation_input_tokens, 0, 'a 100-token prefix is below the minimum');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('HTTP faults use the real error shape, status and headers', async () => {
+    fake.enqueue({ fault: 'http', status: 429, retryAfter: 3 }, { fault: 'http', status: 529 });
+    const r1 = await post(fake.url, body({ stream: true }));
+    assert.strictEqual(r1.status, 429);
+    assert.strictEqual(r1.headers.get('retry-after'), '3');
+    assert.ok(r1.headers.get('request-id'));
+    const b1 = (await r1.json()) as any;
+    assert.strictEqual(b1.type, 'error');
+    assert.strictEqual(b1.error.type, 'rate_limit_error');
+    assert.strictEqual(typeof b1.error.message, 'string');
+    const r2 = await post(fake.url, body());
+    assert.strictEqual(r2.status, 529);
+    assert.strictEqual(((await r2.json()) as any).error.type, 'overloaded_error');
+  });
+
+  it('rejects a wrong key with 401 when configured with one, and validates the request like the API', async () => {
+    const locked = await startFakeAnthropic({ apiKey: 'right' });
+    try {
+      const r = await post(locked.url, body(), { ...HEADERS, 'x-api-key': 'wrong' });
+      assert.strictEqual(r.status, 401);
+      assert.strictEqual(((await r.json()) as any).error.type, 'authentication_error');
+    } finally {
+      await locked.close();
+    }
+    const noVersion = await post(fake.url, body(), { 'content-type': 'application/json', 'x-api-key': 'k' });
+    assert.strictEqual(noVersion.status, 400);
+    const noMessages = await post(fake.url, body({ messages: [] }));
+    assert.strictEqual(noMessages.status, 400);
+    const badJson = await fetch(fake.url + '/v1/messages', { method: 'POST', headers: HEADERS, body: '{oops' });
+    assert.strictEqual(badJson.status, 400);
+    const other = await fetch(fake.url + '/v1/complete', { method: 'POST', headers: HEADERS, body: '{}' });
+    assert.strictEqual(other.status, 404);
+  });
+
+  it('answers a clear 500 when nothing is queued', async () => {
+    const r = await post(fake.url, body());
+    assert.strictEqual(r.status, 500);
+    assert.match(((await r.json()) as any).error.message, /enqueue\(\) a reply or setResponder\(\)/);
+  });
+
+  it('midstream-error sends text and then an error frame', async () => {
+    fake.enqueue({ fault: 'midstream-error', afterChars: 12 });
+    const frames = parseSse(await (await post(fake.url, body({ stream: true }))).text());
+    const text = frames.filter((f) => f.event === 'content_block_delta').map((f) => f.data.delta.text).join('');
+    assert.strictEqual(text.length, 12);
+    const last = frames[frames.length - 1];
+    assert.strictEqual(last.event, 'error');
+    assert.deepStrictEqual(last.data.error.type, 'overloaded_error');
+    assert.ok(!frames.some((f) => f.event === 'message_stop'));
+  });
+
+  it('stall sends some text then hangs until the client goes away; close() does not wait for it', async () => {
+    const own = await startFakeAnthropic();
+    own.enqueue({ fault: 'stall', afterChars: 6, text: 'abcdefghij' });
+    const res = await post(own.url, body({ stream: true }));
+    const reader = res.body!.getReader();
+    let got = '';
+    const read = (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          got += Buffer.from(value).toString('utf8');
+        }
+      } catch {
+        /* connection dropped by close() */
+      }
+    })();
+    const idle = await Promise.race([read.then(() => 'ended'), new Promise((r) => setTimeout(() => r('idle'), 300))]);
+    assert.strictEqual(idle, 'idle', 'the stream must hang, not end');
+    assert.ok(got.includes('"text":"abcdef"'), got);
+    assert.ok(!got.includes('ghij'));
+    const t0 = Date.now();
+    await own.close();
+    await read;
+    assert.ok(Date.now() - t0 < 1000);
+  });
+
+  it('reset destroys the connection mid-stream', async () => {
+    fake.enqueue({ fault: 'reset', afterChars: 4 });
+    const res = await post(fake.url, body({ stream: true }));
+    await assert.rejects(res.text());
+  });
+
+  it('replayResponder serves replies in order, then a clear 500', async () => {
+    fake.setResponder(replayResponder(['one', { text: 'two' }]));
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++) texts.push((((await (await post(fake.url, body())).json()) as any).content[0].text));
+    assert.deepStrictEqual(texts, ['one', 'two']);
+    const r = await post(fake.url, body());
+    assert.strictEqual(r.status, 500);
+    assert.match(((await r.json()) as any).error.message, /all 2 scripted replies have been used/);
+  });
+
+  it('enqueue rejects something that is not a reply', () => {
+    assert.throws(() => fake.enqueue({ fault: 'explode' } as any), /not a FakeReply/);
+  });
+
+  it('truncated() cuts by code points', () => {
+    assert.strictEqual(truncated('a🎉b', 2), 'a🎉');
+    assert.strictEqual(truncated('abc', 10), 'abc');
+  });
+});
+
+describe('fake Anthropic CLI', () => {
+  const cli = path.join(repoRoot(), 'out', 'test', 'fake-anthropic', 'cli.js');
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) c.kill('SIGTERM');
+  });
+
+  function start(args: string[]): Promise<string> {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    return new Promise((resolve, reject) => {
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const m = /FAKE_ANTHROPIC_URL=(\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.stderr!.on('data', (d) => (err += d));
+      child.on('exit', (code) => reject(new Error(`fake CLI exited with ${code}: ${err}`)));
+    });
+  }
+
+  const textOf = async (url: string) => {
+    const r = await post(url, body());
+    const j = (await r.json()) as any;
+    return r.status === 200 ? j.content[0].text : `${r.status}:${j.error.message}`;
+  };
+
+  it('serves a script of texts and faults, with --loop', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-cli-'));
+    const script = path.join(dir, 'script.json');
+    fs.writeFileSync(script, JSON.stringify(['first', { fault: 'http', status: 529 }, { text: 'third' }]));
+    const url = await start(['--script', script, '--loop']);
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.strictEqual(await textOf(url), 'first');
+    assert.match(await textOf(url), /^529:/);
+    assert.strictEqual(await textOf(url), 'third');
+    assert.strictEqual(await textOf(url), 'first', '--loop starts again');
+  });
+
+  it('replays the raw replies of a recorded session in order, then answers a clear 500', async () => {
+    const session = loadRecordedSessions().find((s) => s.steps.length >= 2);
+    assert.ok(session, 'a recorded session with steps');
+    const url = await start(['--replay', session.file]);
+    for (const step of session.steps) assert.strictEqual(await textOf(url), step.raw);
+    assert.match(await textOf(url), /^500:.*scripted replies have been used/);
+  });
+
+  it('exits with a clear message on a bad script', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-cli-'));
+    const script = path.join(dir, 'bad.json');
+    fs.writeFileSync(script, JSON.stringify({ not: 'an array' }));
+    await assert.rejects(start(['--script', script]), /must be a JSON array/);
+  });
+});
