@@ -19,8 +19,9 @@ export interface PanelHtmlOptions {
   lang?: string;
 }
 
+/** Escapes for a double-quoted attribute (every attribute below is double-quoted; `'` stays readable in the CSP). */
 function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**

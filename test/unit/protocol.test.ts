@@ -1,0 +1,149 @@
+import * as assert from 'assert';
+import { fileViewFromProposed, isHostMessage, isSafeExternalHref, isSessionEvent, isWebviewMessage, MAX_PATH_LENGTH } from '../../src/panel/protocol';
+import { renderPanelHtml } from '../../src/panel/html';
+
+describe('panel protocol: isWebviewMessage', () => {
+  const valid: unknown[] = [
+    { type: 'ready' },
+    { type: 'stop' },
+    { type: 'retry', step: 'deva' },
+    { type: 'resume', taskId: 'task-1779078001280' },
+    { type: 'openDiff', path: 'src/a.ts' },
+    { type: 'setFileDecision', path: 'src/a.ts', decision: 'accept' },
+    { type: 'setFileDecision', path: 'src/a.ts', decision: 'reject' },
+    { type: 'applyFiles' },
+    { type: 'discardFiles' },
+    { type: 'submitObjective', text: 'Add a login page' },
+    { type: 'submitObjective', text: '' },
+    { type: 'openLink', href: 'https://example.com/a?b=1' },
+    { type: 'openLink', href: 'http://localhost:3000/' },
+    { type: 'openFile', path: 'cape/5_sessions/retrospective/x.md' },
+    { type: 'copy', text: 'hello' },
+  ];
+  for (const m of valid) it(`accepts ${JSON.stringify(m)}`, () => assert.strictEqual(isWebviewMessage(m), true));
+
+  const invalid: [string, unknown][] = [
+    ['null', null],
+    ['a string', 'ready'],
+    ['an array', [{ type: 'ready' }]],
+    ['an unknown type', { type: 'deleteEverything' }],
+    ['a missing type', { step: 'poa' }],
+    ['retry of an unknown step', { type: 'retry', step: 'qa' }],
+    ['retry without step', { type: 'retry' }],
+    ['resume with an empty task id', { type: 'resume', taskId: '' }],
+    ['resume with a path-like task id', { type: 'resume', taskId: '../../etc' }],
+    ['openDiff with a number path', { type: 'openDiff', path: 42 }],
+    ['openDiff with an empty path', { type: 'openDiff', path: '   ' }],
+    ['openDiff with a NUL byte', { type: 'openDiff', path: 'a\u0000b' }],
+    ['openDiff with a huge path', { type: 'openDiff', path: 'a'.repeat(MAX_PATH_LENGTH + 1) }],
+    ['a decision that is not accept/reject', { type: 'setFileDecision', path: 'a', decision: 'apply' }],
+    ['submitObjective without text', { type: 'submitObjective' }],
+    ['openLink javascript:', { type: 'openLink', href: 'javascript:alert(1)' }],
+    ['openLink JavaScript: with case and spaces', { type: 'openLink', href: ' JavaScript:alert(1)' }],
+    ['openLink data:', { type: 'openLink', href: 'data:text/html,<script>1</script>' }],
+    ['openLink file:', { type: 'openLink', href: 'file:///etc/passwd' }],
+    ['openLink command:', { type: 'openLink', href: 'command:workbench.action.terminal.new' }],
+    ['openLink relative', { type: 'openLink', href: '/x' }],
+    ['openLink with credentials', { type: 'openLink', href: 'https://user:pw@example.com' }],
+    ['copy with an object', { type: 'copy', text: { a: 1 } }],
+  ];
+  for (const [name, m] of invalid) it(`rejects ${name}`, () => assert.strictEqual(isWebviewMessage(m), false));
+});
+
+describe('panel protocol: isHostMessage', () => {
+  const envelope = { agent: 'POA', role: 'Product Owner', task_id: 't', voice: 'v', output: {}, references: [], confidence: 4, ass: null };
+  const valid: unknown[] = [
+    { type: 'event', event: { type: 'session-started', taskId: 't', objective: 'o', language: 'ja', steps: ['cm_open', 'poa'], resumed: false } },
+    { type: 'event', event: { type: 'voice-delta', step: 'poa', text: 'hi' } },
+    { type: 'event', event: { type: 'envelope', step: 'poa', envelope, summary: null } },
+    { type: 'event', event: { type: 'error', step: null, kind: 'auth', message: 'bad key' } },
+    { type: 'event', event: { type: 'error', step: 'da', kind: 'network', message: 'reset' } },
+    { type: 'reset' },
+    { type: 'reset', state: { version: 1, session: null } },
+    { type: 'files', files: [{ path: 'a.ts', action: 'create', status: 'proposed' }, { path: '../x', action: 'modify', status: 'refused', reason: 'outside' }] },
+    { type: 'capabilities', trusted: false, provider: 'Anthropic', model: 'claude' },
+    { type: 'busy', running: true },
+    { type: 'askObjective', prompt: 'Next?' },
+  ];
+  for (const m of valid) it(`accepts ${JSON.stringify(m).slice(0, 80)}`, () => assert.strictEqual(isHostMessage(m), true));
+
+  const invalid: [string, unknown][] = [
+    ['undefined', undefined],
+    ['a webview message', { type: 'ready' }],
+    ['an event of unknown type', { type: 'event', event: { type: 'explode' } }],
+    ['a step event with a bad step', { type: 'event', event: { type: 'voice-delta', step: 'nope', text: 'x' } }],
+    ['a voice delta without text', { type: 'event', event: { type: 'voice-delta', step: 'poa' } }],
+    ['an envelope that is a string', { type: 'event', event: { type: 'envelope', step: 'poa', envelope: '<script>' } }],
+    ['session-started with bad steps', { type: 'event', event: { type: 'session-started', taskId: 't', steps: ['x'] } }],
+    ['reset with a state lacking version', { type: 'reset', state: {} }],
+    ['files with a bad status', { type: 'files', files: [{ path: 'a', action: 'create', status: 'deleted' }] }],
+    ['files with a bad action', { type: 'files', files: [{ path: 'a', action: 'remove', status: 'proposed' }] }],
+    ['files not an array', { type: 'files', files: {} }],
+    ['capabilities with a string trusted', { type: 'capabilities', trusted: 'yes', provider: 'p', model: 'm' }],
+    ['busy without running', { type: 'busy' }],
+    ['askObjective with a number prompt', { type: 'askObjective', prompt: 3 }],
+  ];
+  for (const [name, m] of invalid) it(`rejects ${name}`, () => assert.strictEqual(isHostMessage(m), false));
+
+  it('isSessionEvent agrees with isHostMessage on the event payload', () => {
+    assert.strictEqual(isSessionEvent({ type: 'step-finished', step: 'cm_retro', artifactPath: 'x', durationMs: 1 }), true);
+    assert.strictEqual(isSessionEvent({ type: 'step-finished', step: 'retro', artifactPath: 'x', durationMs: 1 }), false);
+  });
+});
+
+describe('panel protocol: helpers', () => {
+  it('isSafeExternalHref only allows http(s) without credentials', () => {
+    assert.strictEqual(isSafeExternalHref('https://a.example/x'), true);
+    assert.strictEqual(isSafeExternalHref('vscode://file/x'), false);
+    assert.strictEqual(isSafeExternalHref('not a url'), false);
+  });
+
+  it('fileViewFromProposed prefers relPath and keeps refused reasons', () => {
+    assert.deepStrictEqual(fileViewFromProposed({ path: './src\\a.ts', relPath: 'src/a.ts', action: 'create', status: 'proposed' }), {
+      path: 'src/a.ts',
+      action: 'create',
+      status: 'proposed',
+    });
+    assert.deepStrictEqual(fileViewFromProposed({ path: '/etc/passwd', action: 'modify', status: 'refused', reason: 'absolute path' }), {
+      path: '/etc/passwd',
+      action: 'modify',
+      status: 'refused',
+      reason: 'absolute path',
+    });
+  });
+});
+
+describe('panel html: renderPanelHtml', () => {
+  const opts = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    nonce: 'abcDEF0123456789xyz',
+    scriptUri: 'https://x/dist/webview.js',
+    styleUri: 'https://x/dist/webview-style.css',
+    codiconsUri: 'https://x/dist/codicons/codicon.css',
+  };
+
+  it('produces a strict CSP, the root element and a nonce-bearing script', () => {
+    const html = renderPanelHtml(opts);
+    assert.match(html, /default-src 'none'; script-src 'nonce-abcDEF0123456789xyz'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net;/);
+    assert.match(html, /<div id="cape-root"/);
+    assert.match(html, /<script nonce="abcDEF0123456789xyz" src="https:\/\/x\/dist\/webview\.js"><\/script>/);
+    assert.match(html, /<link rel="stylesheet" href="https:\/\/x\/dist\/codicons\/codicon\.css">/);
+    assert.ok(html.indexOf('codicon.css') < html.indexOf('webview-style.css'), 'codicons load before the app styles');
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+    assert.doesNotMatch(html, /style="/);
+    // exactly one script, and it is external
+    assert.strictEqual(html.match(/<script/g)?.length, 1);
+  });
+
+  it('escapes URIs so they cannot break out of attributes', () => {
+    const html = renderPanelHtml({ ...opts, scriptUri: 'https://x/"><script>alert(1)</script>' });
+    assert.strictEqual(html.match(/<script/g)?.length, 1);
+    assert.match(html, /&quot;&gt;&lt;script&gt;/);
+  });
+
+  it('refuses a weak nonce or a cspSource that could inject directives', () => {
+    assert.throws(() => renderPanelHtml({ ...opts, nonce: 'short' }), /nonce/);
+    assert.throws(() => renderPanelHtml({ ...opts, nonce: "abcdefabcdefabcdef' 'unsafe-inline" }), /nonce/);
+    assert.throws(() => renderPanelHtml({ ...opts, cspSource: "https://x; script-src 'unsafe-inline'" }), /cspSource/);
+  });
+});

@@ -1,0 +1,368 @@
+// Drives the bundled chat panel in headless Chromium with event streams synthesised from a real recorded
+// session (read from ../shared at run time). Run: npx mocha --no-config --timeout 60000 out/test/webview/*.test.js
+import * as assert from 'assert';
+import type { Browser } from 'playwright-core';
+import type { SessionEvent } from '../../src/core/types';
+import type { FileView, HostMessage } from '../../src/panel/protocol';
+import { loadRecordedSessions } from '../helpers/fixtures';
+import { buildWebview, launchBrowser, openPanel, screenshotPath, startServer, type PanelPage, type PanelServer } from './harness';
+import { allEvents, scriptFromRecorded, type SessionScript } from './sessionEvents';
+
+const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event });
+const evs = (events: SessionEvent[]): HostMessage[] => events.map(ev);
+
+/** Compare rendered text loosely: markdown may change whitespace and list markers. */
+const squash = (s: string) => s.replace(/\s+/g, '');
+
+describe('chat panel webview (Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let server: PanelServer;
+  let script: SessionScript;
+  const pages: PanelPage[] = [];
+
+  before(async () => {
+    buildWebview();
+    const complete = loadRecordedSessions().find((s) => s.complete && s.steps.length === 5);
+    if (!complete) throw new Error('no complete recorded session in ../shared/fixtures/recorded-sessions');
+    script = scriptFromRecorded(complete);
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(theme: 'dark' | 'light' = 'dark', viewport?: { width: number; height: number }): Promise<PanelPage> {
+    const p = await openPanel(browser, server, theme, viewport);
+    pages.push(p);
+    return p;
+  }
+
+  afterEach(async () => {
+    // Every page must run without console errors, page errors or CSP violations.
+    for (const p of pages.splice(0)) {
+      const problems = p.problems.slice();
+      await p.page.context().close();
+      assert.deepStrictEqual(problems, [], 'the page logged errors');
+    }
+  });
+
+  async function fullSession(p: PanelPage, trusted = true): Promise<void> {
+    await p.send({ type: 'capabilities', trusted, provider: 'Anthropic API', model: script.session.model }, { type: 'busy', running: true });
+    await p.send(...evs(allEvents(script)));
+    await p.send({ type: 'busy', running: false });
+  }
+
+  it('sends ready on load and renders an empty state', async () => {
+    const p = await open();
+    assert.deepStrictEqual(await p.posted(), [{ type: 'ready' }]);
+    assert.match(await p.page.textContent('.empty') ?? '', /No session yet/);
+  });
+
+  it('streams the voice as text while the step runs, and shows progress in the stepper', async () => {
+    const p = await open();
+    const first = script.steps[0];
+    await p.send({ type: 'busy', running: true }, ev(script.started), ...evs(first.firstHalf));
+    const partial = first.firstHalf.filter((e) => e.type === 'voice-delta').map((e) => (e as { text: string }).text).join('');
+    assert.ok(partial.length > 0);
+    const voice = p.page.locator('.turn[data-step="cm_open"] .voice');
+    assert.strictEqual(await voice.textContent(), partial);
+    assert.ok(await voice.isVisible());
+    assert.strictEqual(await voice.getAttribute('aria-live'), 'polite');
+    assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_open"]', 'data-status'), 'running');
+    assert.strictEqual(await p.page.getAttribute('.step[data-step="poa"]', 'data-status'), 'pending');
+    assert.ok(await p.page.isEnabled('button[data-action="stop"]'));
+
+    await p.send(...evs(first.secondHalf));
+    assert.strictEqual(await voice.textContent(), first.envelope.voice);
+    assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_open"]', 'data-status'), 'done');
+    // The opening card replaced any raw JSON: no '{"session_brief"' text anywhere.
+    assert.doesNotMatch((await p.page.textContent('main')) ?? '', /"session_brief"/);
+  });
+
+  it('shows a collapsed "working" indicator instead of raw JSON while the output streams', async () => {
+    const p = await open();
+    const poa = script.steps[1];
+    const outputDeltas = poa.secondHalf.filter((e) => e.type === 'output-delta');
+    await p.send(ev(script.started), ...evs(poa.firstHalf), ...evs(outputDeltas.slice(0, 2)));
+    const working = p.page.locator('.turn[data-step="poa"] .working');
+    assert.ok(await working.isVisible());
+    const streamed = outputDeltas.slice(0, 2).map((e) => (e as { text: string }).text).join('');
+    assert.ok(!((await p.page.textContent('main')) ?? '').includes(streamed.slice(0, 40)), 'raw JSON must not be shown');
+  });
+
+  it('renders the CM opening card with the DoR result, concerns, watch-outs and coaching notes', async () => {
+    const p = await open();
+    await fullSession(p);
+    const out = script.steps[0].envelope.output as { dor_check: { passed: boolean; concerns: string[] }; watch_out: string[]; coaching_notes: Record<string, string> };
+    const card = p.page.locator('.turn[data-step="cm_open"] .opening-card');
+    assert.ok(await card.isVisible());
+    assert.strictEqual(await card.locator('.dor').getAttribute('class'), `dor ${out.dor_check.passed ? 'dor-passed' : 'dor-failed'}`);
+    const concerns = await card.locator('.concerns li').allTextContents();
+    assert.strictEqual(concerns.length, out.dor_check.concerns.length);
+    out.dor_check.concerns.forEach((c, i) => assert.strictEqual(squash(concerns[i]), squash(c)));
+    assert.strictEqual(await card.locator('.watch-out li').count(), out.watch_out.length);
+    const notes = Object.values(out.coaching_notes).filter((n) => n.trim() !== '');
+    assert.strictEqual(await card.locator('.coach-note').count(), notes.length);
+  });
+
+  it('renders the retrospective conversation, KPT lists and the metrics table', async () => {
+    const p = await open();
+    await fullSession(p);
+    const retro = script.steps[4].envelope;
+    const turn = p.page.locator('.turn[data-step="cm_retro"]');
+    assert.strictEqual(await turn.locator('.conversation > li').count(), retro.conversation!.length);
+    const speakers = await turn.locator('.bubble-speaker').allTextContents();
+    assert.deepStrictEqual(speakers, retro.conversation!.map((t) => t.speaker));
+    for (const kind of ['keep', 'problem', 'try'] as const) {
+      const items = await turn.locator(`.kpt-${kind} li`).allTextContents();
+      assert.deepStrictEqual(items.map(squash), retro.kpt![kind].map(squash), `KPT ${kind}`);
+    }
+    const finished = script.finished as Extract<SessionEvent, { type: 'session-finished' }>;
+    const summary = await turn.locator('.metrics-summary').textContent();
+    for (const [agent, score] of Object.entries(finished.metrics.ass)) if (score != null) assert.match(summary ?? '', new RegExp(`${score} / 5`), agent);
+    assert.match(summary ?? '', new RegExp(finished.metrics.assAverage!.toFixed(2).replace('.', '\\.')));
+    assert.match(summary ?? '', new RegExp(`Cross-references XRF${finished.metrics.crossReferenceFrequency}`));
+    assert.match(summary ?? '', new RegExp(`Conversation turns CI${finished.metrics.conversationIndex}`));
+    const costRows = await turn.locator('.metrics-cost tbody tr').count();
+    assert.strictEqual(costRows, 5);
+    const total = await turn.locator('.metrics-cost tfoot').textContent();
+    assert.match(total ?? '', new RegExp(finished.metrics.totalUsage.inputTokens.toLocaleString('en-US')));
+    assert.match(total ?? '', new RegExp('\\$' + finished.metrics.totalCostUsd.toFixed(3).replace('.', '\\.')));
+    assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_retro"]', 'data-status'), 'done');
+  });
+
+  it('lists the proposed files with badges and posts Diff / Accept / Reject / Apply / Discard', async () => {
+    const p = await open();
+    await fullSession(p);
+    const rows = p.page.locator('.files .file');
+    assert.strictEqual(await rows.count(), script.files.length);
+    assert.strictEqual(await p.page.locator('.files .badge-new').count(), script.files.filter((f) => f.action === 'create' && f.status !== 'refused').length);
+    assert.strictEqual(await p.page.locator('.files .badge-modified').count(), 1);
+    const refused = p.page.locator('.files .file-refused');
+    assert.strictEqual(await refused.locator('.badge-refused').count(), 1);
+    assert.match((await refused.locator('.file-reason').textContent()) ?? '', /leaves the workspace/);
+    assert.strictEqual(await refused.locator('button[data-action="accept"]').count(), 0, 'a refused file cannot be accepted');
+
+    const apply = p.page.locator('button[data-action="apply"]');
+    assert.ok(await apply.isDisabled(), 'Apply is disabled while nothing is accepted');
+
+    const first = script.files[0].path;
+    const row = p.page.locator(`.files .file[data-path="${first}"]`);
+    await p.clearPosted();
+    await row.locator('button[data-action="diff"]').click();
+    await row.locator('button[data-action="accept"]').click();
+    assert.strictEqual(await row.locator('button[data-action="accept"]').getAttribute('aria-pressed'), 'true');
+    assert.ok(await apply.isEnabled());
+    await apply.click();
+    await row.locator('button[data-action="reject"]').click();
+    assert.ok(await apply.isDisabled(), 'rejecting the only accepted file disables Apply again');
+    await p.page.click('button[data-action="discard"]');
+    assert.deepStrictEqual(await p.posted(), [
+      { type: 'openDiff', path: first },
+      { type: 'setFileDecision', path: first, decision: 'accept' },
+      { type: 'applyFiles' },
+      { type: 'setFileDecision', path: first, decision: 'reject' },
+      { type: 'discardFiles' },
+    ]);
+
+    // The host's files message is authoritative.
+    const applied: FileView[] = [{ path: first, action: 'create', status: 'applied' }];
+    await p.send({ type: 'files', files: applied });
+    assert.strictEqual(await rows.count(), 1);
+    assert.strictEqual(await p.page.locator('.files .badge-applied').count(), 1);
+    assert.strictEqual(await p.page.locator('button[data-action="apply"]').count(), 0);
+  });
+
+  it('keeps Apply disabled with an explanation in an untrusted workspace', async () => {
+    const p = await open();
+    await fullSession(p, false);
+    await p.page.click('button[data-action="acceptAll"]');
+    const apply = p.page.locator('button[data-action="apply"]');
+    assert.ok(await apply.isDisabled());
+    assert.match((await p.page.textContent('.files .hint-warn')) ?? '', /not trusted/);
+    assert.match((await apply.getAttribute('title')) ?? '', /untrusted/);
+    await p.page.screenshot({ path: screenshotPath('untrusted-files'), fullPage: false, clip: (await p.page.locator('.files').boundingBox()) ?? undefined });
+  });
+
+  it('Stop posts stop while running and is disabled when idle', async () => {
+    const p = await open();
+    await p.send({ type: 'busy', running: true }, ev(script.started), ...evs(script.steps[0].firstHalf));
+    await p.clearPosted();
+    await p.page.click('button[data-action="stop"]');
+    assert.deepStrictEqual(await p.posted(), [{ type: 'stop' }]);
+    await p.send(ev({ type: 'error', step: 'cm_open', kind: 'cancelled', message: 'Stopped by the user.' }), { type: 'busy', running: false });
+    assert.ok(await p.page.isDisabled('button[data-action="stop"]'));
+  });
+
+  it('shows errors in the failing step with Retry and Resume, and resets the stream on retry', async () => {
+    const p = await open();
+    await p.send(ev(script.started), ...evs([...script.steps[0].firstHalf, ...script.steps[0].secondHalf]), ...evs(script.steps[1].firstHalf));
+    await p.send(ev({ type: 'error', step: 'poa', kind: 'overloaded', message: 'The API is overloaded (529). Try again in a minute.' }));
+    assert.strictEqual(await p.page.getAttribute('.step[data-step="poa"]', 'data-status'), 'failed');
+    const box = p.page.locator('.turn[data-step="poa"] .error-box');
+    assert.match((await box.textContent()) ?? '', /overloaded \(529\)/);
+    await p.clearPosted();
+    await box.locator('button[data-action="retry"]').click();
+    await box.locator('button[data-action="resume"]').click();
+    assert.deepStrictEqual(await p.posted(), [
+      { type: 'retry', step: 'poa' },
+      { type: 'resume', taskId: script.session.taskId },
+    ]);
+    await p.send(ev({ type: 'retry', step: 'poa', attempt: 2, reason: 'overloaded', delayMs: 2000 }));
+    const turn = p.page.locator('.turn[data-step="poa"]');
+    assert.match((await turn.locator('.note').textContent()) ?? '', /Retrying after overloaded \(attempt 2, in 2 s\)/);
+    assert.strictEqual(await turn.locator('.voice').textContent(), '');
+    assert.strictEqual(await turn.locator('.error-box').count(), 0);
+    await p.send(ev({ type: 'voice-delta', step: 'poa', text: 'second try' }));
+    assert.strictEqual(await turn.locator('.voice').textContent(), 'second try');
+    // A session-level error (no step) shows a banner with Resume.
+    await p.send(ev({ type: 'error', step: null, kind: 'auth', message: 'The API key was rejected.' }));
+    assert.match((await p.page.textContent('.session > .error-box')) ?? '', /Authentication failed[\s\S]*API key was rejected/);
+  });
+
+  it('restores the whole view after a reload and says ready again', async () => {
+    const p = await open();
+    await fullSession(p);
+    await p.page.click(`.files .file[data-path="${script.files[0].path}"] button[data-action="accept"]`);
+    const before = (await p.page.textContent('body')) ?? '';
+    await p.page.reload();
+    await p.page.waitForSelector('.panel-header');
+    assert.deepStrictEqual(await p.posted(), [{ type: 'ready' }]);
+    assert.strictEqual((await p.page.textContent('body')) ?? '', before);
+    assert.strictEqual(await p.page.locator('.turn').count(), 5);
+    assert.strictEqual(await p.page.textContent('.turn[data-step="poa"] .voice'), script.steps[1].envelope.voice);
+    assert.strictEqual(await p.page.getAttribute(`.files .file[data-path="${script.files[0].path}"]`, 'data-status'), 'accepted');
+    assert.strictEqual(await p.page.locator('.conversation > li').count(), script.steps[4].envelope.conversation!.length);
+  });
+
+  it('asks for the next objective and submits it with Ctrl+Enter; Finish submits empty', async () => {
+    const p = await open();
+    await fullSession(p);
+    await p.send({ type: 'askObjective', prompt: 'What next?' });
+    const ta = p.page.locator('textarea.objective-input');
+    assert.ok(await ta.isVisible());
+    assert.strictEqual(await p.page.textContent('.objective-prompt'), 'What next?');
+    await p.clearPosted();
+    await ta.fill('  Add a settings page  ');
+    await ta.press('Control+Enter');
+    assert.deepStrictEqual(await p.posted(), [{ type: 'submitObjective', text: 'Add a settings page' }]);
+    assert.strictEqual(await p.page.locator('textarea.objective-input').count(), 0);
+    await p.send({ type: 'askObjective', prompt: 'Anything else?' });
+    await p.page.click('button[data-action="endLoop"]');
+    assert.deepStrictEqual((await p.posted()).slice(1), [{ type: 'submitObjective', text: '' }]);
+    // A new session archives the previous one as collapsed history.
+    await p.send(ev({ ...(script.started as Extract<SessionEvent, { type: 'session-started' }>), taskId: 'task-next', objective: 'Add a settings page' }));
+    assert.strictEqual(await p.page.locator('.history-item').count(), 1);
+    assert.strictEqual(await p.page.locator('.session[data-current="true"] .turn').count(), 0);
+  });
+
+  it('intercepts links: http(s) → openLink, relative paths → openFile, never navigates', async () => {
+    const p = await open();
+    await p.send(ev(script.started), ev({ type: 'step-started', step: 'poa', agent: 'POA', attempt: 1 }));
+    await p.send(
+      ev({
+        type: 'envelope',
+        step: 'poa',
+        summary: null,
+        envelope: { agent: 'POA', role: 'Product Owner', task_id: 't', voice: 'v', output: { spec: 'See https://example.com/spec and [guide](docs/guide.md) or [mail](mailto:a@b.c).' }, references: [], confidence: 3, ass: null },
+      }),
+    );
+    const url = p.page.url();
+    await p.clearPosted();
+    const links = p.page.locator('.turn[data-step="poa"] a');
+    assert.strictEqual(await links.count(), 2, 'mailto: is dropped');
+    await links.nth(0).click();
+    await links.nth(1).click();
+    assert.deepStrictEqual(await p.posted(), [
+      { type: 'openLink', href: 'https://example.com/spec' },
+      { type: 'openFile', path: 'docs/guide.md' },
+    ]);
+    assert.strictEqual(p.page.url(), url);
+  });
+
+  it('SECURITY: hostile voice, output, files and retro render as inert text', async () => {
+    const p = await open();
+    const evil = '<script>window.__pwned=1</script> <img src=x onerror="window.__pwned=1"> [x](javascript:window.__pwned=1) <a href="javascript:window.__pwned=1">y</a> [z](JAVASCRIPT:window.__pwned=1) [d](data:text/html,<script>1</script>) <svg onload="window.__pwned=1"></svg>';
+    await p.send(ev(script.started), ev({ type: 'step-started', step: 'cm_open', agent: 'CM', attempt: 1 }), ev({ type: 'voice-delta', step: 'cm_open', text: evil }));
+    assert.strictEqual(await p.page.textContent('.turn[data-step="cm_open"] .voice'), evil, 'the streamed voice is shown literally');
+    await p.send(
+      ev({
+        type: 'envelope',
+        step: 'cm_open',
+        summary: null,
+        envelope: {
+          agent: 'CM',
+          role: evil,
+          task_id: 't',
+          voice: evil,
+          output: { session_brief: evil, dor_check: { passed: false, concerns: [evil] }, watch_out: [evil], coaching_notes: { POA: evil, DA: evil, DevA: evil }, kpt_followups: [evil] },
+          references: [evil],
+          confidence: null,
+          ass: null,
+        },
+      }),
+      ev({ type: 'step-started', step: 'poa', agent: 'POA', attempt: 1 }),
+      ev({ type: 'envelope', step: 'poa', summary: evil, envelope: { agent: 'POA', role: 'x', task_id: 't', voice: evil, output: { [evil]: evil, list: [evil, { [evil]: [evil] }] }, references: [evil], confidence: 4, ass: { score: 4, positive: evil, improvement: evil, context_adequate: true } } }),
+      ev({ type: 'file-proposed', step: 'deva', file: { path: evil, action: 'create', status: 'refused', reason: evil, content: evil } }),
+      { type: 'files', files: [{ path: evil, action: 'create', status: 'proposed', reason: evil }] },
+      ev({ type: 'step-started', step: 'cm_retro', agent: 'CM', attempt: 1 }),
+      ev({ type: 'envelope', step: 'cm_retro', summary: null, envelope: { agent: 'CM', role: 'x', task_id: 't', voice: '', output: null, references: [], confidence: null, ass: null, conversation: [{ speaker: evil, text: evil }], kpt: { keep: [evil], problem: [evil], try: [evil] } } }),
+      ev({ type: 'error', step: 'da', kind: 'invalid_reply', message: evil, raw: evil }),
+      { type: 'askObjective', prompt: evil },
+    );
+    await p.page.waitForTimeout(300); // give any injected handler a chance to run
+    assert.strictEqual(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.strictEqual(await p.page.locator('script').count(), 1, 'only the app script');
+    assert.strictEqual(await p.page.locator('img, svg, iframe, object, embed').count(), 0);
+    assert.strictEqual(await p.page.locator('[onerror], [onload], [onclick], [style]').count(), 0);
+    assert.strictEqual(await p.page.locator('a[href^="javascript" i], a[href^="data" i]').count(), 0);
+    // The hostile text is visible as text.
+    assert.ok(((await p.page.textContent('.turn[data-step="cm_open"] .voice')) ?? '').includes('<script>window.__pwned=1</script>'));
+    // Clicking every link and the javascript: link text posts nothing unsafe.
+    await p.clearPosted();
+    for (const a of await p.page.locator('main a').all()) await a.click();
+    await p.page.getByText('[x](javascript:window.__pwned=1)').first().click();
+    const posted = await p.posted();
+    assert.ok(!JSON.stringify(posted).toLowerCase().includes('javascript:'), JSON.stringify(posted));
+    assert.ok(!JSON.stringify(posted).toLowerCase().includes('data:text'), JSON.stringify(posted));
+    assert.strictEqual(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  });
+
+  it('ignores malformed host messages without breaking', async () => {
+    const p = await open();
+    await p.send(null, 'event', { type: 'event', event: { type: 'voice-delta', step: 'nope', text: 'x' } }, { type: 'files', files: 'x' }, { type: 'reset', state: { version: 999 } });
+    assert.match((await p.page.textContent('.empty')) ?? '', /No session yet/);
+    await p.send(ev(script.started));
+    assert.strictEqual(await p.page.locator('.step[data-status="pending"]').count(), 5);
+  });
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`screenshots a finished session in the ${theme} theme`, async () => {
+      const p = await open(theme, { width: 860, height: 1000 });
+      await fullSession(p);
+      await p.page.click(`.files .file[data-path="${script.files[0].path}"] button[data-action="accept"]`);
+      await p.send({ type: 'askObjective', prompt: 'What should the team do next?' });
+      await p.page.evaluate(() => window.scrollTo(0, 0));
+      await p.page.screenshot({ path: screenshotPath(`${theme}-top`) });
+      await p.page.locator('.turn[data-step="cm_retro"]').scrollIntoViewIfNeeded();
+      await p.page.screenshot({ path: screenshotPath(`${theme}-retro`) });
+      await p.page.locator('.files').scrollIntoViewIfNeeded();
+      await p.page.screenshot({ path: screenshotPath(`${theme}-files`) });
+      await p.page.screenshot({ path: screenshotPath(`${theme}-full`), fullPage: true });
+    });
+
+    it(`screenshots a streaming step and a failure in the ${theme} theme`, async () => {
+      const p = await open(theme, { width: 700, height: 800 });
+      await p.send({ type: 'capabilities', trusted: true, provider: 'Anthropic API', model: script.session.model }, { type: 'busy', running: true }, ev(script.started));
+      await p.send(...evs([...script.steps[0].firstHalf, ...script.steps[0].secondHalf, ...script.steps[1].firstHalf, ...script.steps[1].secondHalf]));
+      await p.send(...evs(script.steps[2].firstHalf), ev({ type: 'output-delta', step: 'da', text: '{"design": "x' }), ev({ type: 'output-delta', step: 'da', text: '…' }));
+      await p.page.screenshot({ path: screenshotPath(`${theme}-streaming`) });
+      await p.send(ev({ type: 'error', step: 'da', kind: 'network', message: 'The connection was reset while streaming (ECONNRESET).' }), { type: 'busy', running: false });
+      await p.page.screenshot({ path: screenshotPath(`${theme}-error`) });
+    });
+  }
+});
