@@ -1,0 +1,269 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, parseFrontmatter } from '../../src/core/assets';
+import {
+  INIT_ANSWER_IDS,
+  PromptAssets,
+  PromptAssetsError,
+  ROLE_PROMPT_IDS,
+  SESSION_PROMPT_VARS,
+  defaultPromptsDir,
+  loadPromptAssets,
+  promptVariables,
+  renderPrompt,
+} from '../../src/core/prompts';
+import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
+
+const SESSION_ROLES = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
+const ENVELOPE_KEYS = ['agent', 'role', 'task_id', 'voice', 'output', 'references', 'confidence', 'ass'];
+
+/** The first fenced ```json block of a rendered prompt, parsed. */
+function exampleEnvelope(rendered: string): Record<string, any> {
+  const m = /```json\s*\n([\s\S]*?)\n```/.exec(rendered);
+  assert.ok(m, 'the prompt shows a fenced json envelope');
+  return JSON.parse(m![1]);
+}
+
+function render(assets: PromptAssets, id: (typeof SESSION_ROLES)[number]) {
+  return renderPrompt(assets.roles[id], { language: 'Klingon', task_id: 'task-42' });
+}
+
+describe('prompts: loadPromptAssets', () => {
+  let assets: PromptAssets;
+  before(() => {
+    assets = loadPromptAssets(defaultPromptsDir());
+  });
+
+  it('finds the prompts folder and loads every role, the preamble, templates and inputs', () => {
+    assert.ok(fs.existsSync(path.join(assets.dir, 'shared', 'preamble.md')));
+    assert.deepStrictEqual(Object.keys(assets.roles).sort(), [...ROLE_PROMPT_IDS].sort());
+    for (const id of ROLE_PROMPT_IDS) assert.ok(assets.roles[id].length > 500, `${id} is substantive`);
+    assert.ok(!assets.roles.poa.startsWith('---'), 'role frontmatter is stripped');
+    assert.strictEqual(assets.roleMeta.deva.agent, 'DevA');
+  });
+
+  it('the preamble has no per-call variables and states the envelope rules', () => {
+    assert.deepStrictEqual(promptVariables(assets.preamble), []);
+    for (const key of ENVELOPE_KEYS) assert.ok(assets.preamble.includes(`\`${key}\``), key);
+    assert.match(assets.preamble, /Given-When-Then/);
+  });
+
+  for (const id of SESSION_ROLES) {
+    it(`${id}: renders with language and task_id and shows a valid envelope with voice right after task_id`, () => {
+      assert.deepStrictEqual(promptVariables(assets.roles[id]).sort(), [...SESSION_PROMPT_VARS].sort());
+      const text = render(assets, id);
+      assert.deepStrictEqual(promptVariables(text), [], 'no placeholder left');
+      assert.match(text, /Klingon/);
+      const env = exampleEnvelope(text);
+      assert.strictEqual(env.task_id, 'task-42');
+      const keys = Object.keys(env);
+      assert.deepStrictEqual(keys.slice(0, 2), ['agent', 'role']);
+      assert.strictEqual(keys[keys.indexOf('task_id') + 1], 'voice', 'voice is streamed live: it must follow task_id');
+      if (id !== 'cm_retro') {
+        assert.deepStrictEqual(keys, ENVELOPE_KEYS);
+        assert.deepStrictEqual(Object.keys(env.ass), ['score', 'positive', 'improvement', 'context_adequate']);
+        assert.ok(env.ass.score >= 1 && env.ass.score <= 5);
+        assert.strictEqual(typeof env.ass.context_adequate, 'boolean');
+      }
+      assert.match(text, /Do NOT/);
+    });
+  }
+
+  it('cm_open: output keys, KPT follow-up duties and no domain output', () => {
+    const text = render(assets, 'cm_open');
+    const env = exampleEnvelope(text);
+    assert.strictEqual(env.agent, 'CM');
+    assert.deepStrictEqual(Object.keys(env.output), ['session_brief', 'dor_check', 'watch_out', 'coaching_notes', 'kpt_followups']);
+    assert.deepStrictEqual(Object.keys(env.output.dor_check), ['passed', 'concerns']);
+    assert.deepStrictEqual(Object.keys(env.output.coaching_notes), ['POA', 'DA', 'DevA']);
+    assert.match(text, /recurring Problem/i);
+    assert.match(text, /adopted Try/i);
+    assert.match(text, /Do NOT write user stories, acceptance criteria, priorities, designs, architecture or code/);
+  });
+
+  it('poa: scope, Given-When-Then criteria, MoSCoW priority, no technical solutions', () => {
+    const text = render(assets, 'poa');
+    const env = exampleEnvelope(text);
+    assert.strictEqual(env.agent, 'POA');
+    assert.deepStrictEqual(Object.keys(env.output.scope), ['in', 'out', 'explicitly_excluded']);
+    const ac = env.output.user_stories[0].acceptance_criteria[0];
+    assert.deepStrictEqual(Object.keys(ac), ['id', 'given', 'when', 'then']);
+    assert.strictEqual(env.output.priority.method, 'MoSCoW');
+    assert.ok(Array.isArray(env.output.open_questions));
+    assert.match(text, /Do NOT propose technical solutions/);
+  });
+
+  it('da: rationale, component specs, accessibility, handoff; does not override business requirements', () => {
+    const text = render(assets, 'da');
+    const env = exampleEnvelope(text);
+    for (const k of ['design_rationale', 'component_specs', 'interaction_notes', 'accessibility_notes', 'handoff_notes_for_deva']) {
+      assert.ok(k in env.output, k);
+    }
+    assert.match(text, /Do NOT change, drop or reprioritise business requirements/);
+    assert.match(text, /brand/i);
+  });
+
+  it('deva: output keys, <file> blocks and <summary>, path rules, no reprioritising', () => {
+    const text = render(assets, 'deva');
+    const env = exampleEnvelope(text);
+    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'open_questions']);
+    assert.match(text, /<file path="[^"]+">/);
+    assert.match(text, /<summary>[\s\S]*<\/summary>/);
+    assert.match(text, /COMPLETE file content/);
+    assert.match(text, /\.git\//);
+    assert.match(text, /cape\/5_sessions\//);
+    assert.match(text, /Do NOT reprioritise the backlog/);
+    assert.match(text, /Do NOT override DA's design rationale/);
+  });
+
+  it('cm_retro: conversation, KPT limit, empty metrics and no arithmetic', () => {
+    const text = render(assets, 'cm_retro');
+    const env = exampleEnvelope(text);
+    assert.strictEqual(env.phase, 'retrospective');
+    assert.deepStrictEqual(Object.keys(env).slice(0, 5), ['agent', 'role', 'phase', 'task_id', 'voice']);
+    assert.ok(env.conversation.every((t: any) => typeof t.speaker === 'string' && typeof t.text === 'string'));
+    assert.deepStrictEqual(
+      [...new Set(env.conversation.map((t: any) => t.speaker))].sort(),
+      ['CM', 'DA', 'DevA', 'POA'],
+    );
+    assert.deepStrictEqual(Object.keys(env.kpt), ['keep', 'problem', 'try']);
+    assert.deepStrictEqual(env.metrics, {});
+    assert.match(text, /At most 10 items/);
+    assert.match(text, /Do NOT compute metrics/);
+    assert.match(text, /opening/);
+  });
+
+  it('init: uses exactly its documented variables and asks for type: input frontmatter', () => {
+    assert.deepStrictEqual(
+      promptVariables(assets.roles.init).sort(),
+      ['language', 'other_files', 'path', 'purpose', 'sections', 'title'],
+    );
+    const text = renderPrompt(assets.roles.init, {
+      language: 'English',
+      path: '1_product/1_mvv.md',
+      title: 'MVV',
+      purpose: 'p',
+      sections: '1. a',
+      other_files: '- x',
+    });
+    assert.match(text, /type: input/);
+    assert.match(text, /cape\/1_product\/1_mvv\.md/);
+  });
+
+  it('templates: exactly the generic files, each type: generic and substantive', () => {
+    assert.deepStrictEqual(assets.templates.map((t) => t.relPath), [...GENERIC_CAPE_FILES].sort());
+    for (const t of assets.templates) {
+      const fm = parseFrontmatter(t.content);
+      assert.ok(fm.ok && fm.data.type === 'generic', t.relPath);
+      assert.ok(fm.ok && fm.body.length > 800, `${t.relPath} is substantive`);
+    }
+    const dor = assets.templates.find((t) => t.relPath === '0_team/3_dor.md')!.content;
+    const dod = assets.templates.find((t) => t.relPath === '0_team/4_dod.md')!.content;
+    for (const doc of [dor, dod]) {
+      for (const role of ['POA', 'DA', 'DevA', 'CM']) assert.match(doc, new RegExp(`## .*${role}`));
+      assert.ok((doc.match(/- \[ \]/g) ?? []).length >= 15, 'checklists');
+    }
+    const metrics = assets.templates.find((t) => t.relPath === '4_orchestration/2_metrics.md')!.content;
+    for (const code of ['ASS', 'SV', 'ST', 'XRF', 'CI', 'TSR', 'RR', 'ETT', 'CR']) {
+      assert.match(metrics, new RegExp(`\\| ${code} \\|`), code);
+    }
+  });
+
+  it('inputs: the documented input files, in the original CLI\'s paths, fed by known answers', () => {
+    assert.deepStrictEqual(assets.inputs.map((i) => i.path), [...INPUT_CAPE_FILES]);
+    for (const i of assets.inputs) {
+      assert.ok(i.answers.length > 0 && i.answers.every((a) => (INIT_ANSWER_IDS as readonly string[]).includes(a)));
+      assert.ok(i.sections.length >= 3, `${i.path} lists its sections`);
+    }
+    // every input file of the original CLI's cape/ is one we generate
+    const capeDir = path.join(originalProjectDir(), 'cape');
+    const original = fs
+      .readdirSync(capeDir, { recursive: true, encoding: 'utf8' })
+      .map((p) => p.split(path.sep).join('/'))
+      .filter((p) => p.endsWith('.md') && !p.startsWith('5_sessions/'));
+    assert.ok(original.length > 0);
+    for (const p of original) assert.ok((INPUT_CAPE_FILES as readonly string[]).includes(p), p);
+  });
+
+  it('contains no sentence copied from the fixtures', () => {
+    const ours: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else ours.push(fs.readFileSync(p, 'utf8'));
+      }
+    };
+    walk(assets.dir);
+    const corpus = ours.join('\n');
+    const fixtureTexts: string[] = loadRecordedSessions().flatMap((s) => s.steps.map((x) => x.raw));
+    const capeDir = path.join(originalProjectDir(), 'cape');
+    for (const p of fs.readdirSync(capeDir, { recursive: true, encoding: 'utf8' })) {
+      const abs = path.join(capeDir, p);
+      if (fs.statSync(abs).isFile()) fixtureTexts.push(fs.readFileSync(abs, 'utf8'));
+    }
+    assert.ok(fixtureTexts.length > 0);
+    for (const text of fixtureTexts) {
+      for (const line of text.split('\n')) {
+        const l = line.trim();
+        if (l.length >= 50) assert.ok(!corpus.includes(l), `copied fixture line: ${l.slice(0, 80)}`);
+      }
+    }
+  });
+});
+
+describe('prompts: renderPrompt', () => {
+  it('substitutes every occurrence, with or without spaces in the braces', () => {
+    assert.strictEqual(renderPrompt('{{a}}-{{ a }}-{{b}}', { a: 'x', b: 'y' }), 'x-x-y');
+  });
+
+  it('throws when a variable is not provided, naming it', () => {
+    assert.throws(() => renderPrompt('Hello {{name}} in {{language}}', { language: 'en' }), /\{\{name\}\}/);
+  });
+
+  it('does not re-substitute inside values', () => {
+    assert.strictEqual(renderPrompt('{{a}}', { a: '{{b}}' }), '{{b}}');
+  });
+
+  it('ignores unused variables and leaves non-variable braces alone', () => {
+    assert.strictEqual(renderPrompt('{ "k": 1 } {{ not a var', { unused: 'x' }), '{ "k": 1 } {{ not a var');
+  });
+});
+
+describe('prompts: validation of a broken prompts folder', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-prompts-'));
+    fs.cpSync(defaultPromptsDir(), dir, { recursive: true });
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('loads an intact copy', () => {
+    assert.strictEqual(loadPromptAssets(dir).templates.length, GENERIC_CAPE_FILES.length);
+  });
+
+  it('rejects a missing role prompt', () => {
+    fs.rmSync(path.join(dir, 'roles', 'da.md'));
+    assert.throws(() => loadPromptAssets(dir), (e: Error) => e instanceof PromptAssetsError && /da role prompt/.test(e.message));
+  });
+
+  it('rejects a template that is not type: generic, and a js frontmatter', () => {
+    const f = path.join(dir, 'templates', '0_team', '3_dor.md');
+    fs.writeFileSync(f, '---\ntype: input\n---\n# x\n');
+    assert.throws(() => loadPromptAssets(dir), /3_dor\.md must have frontmatter "type: generic"/);
+    fs.writeFileSync(f, '---js\n{ type: "generic" }\n---\n# x\n');
+    assert.throws(() => loadPromptAssets(dir), /refused/);
+  });
+
+  it('rejects a preamble with variables and an inputs list with unsafe paths', () => {
+    fs.appendFileSync(path.join(dir, 'shared', 'preamble.md'), '\n{{task_id}}\n');
+    assert.throws(() => loadPromptAssets(dir), /preamble\.md must be identical/);
+    fs.cpSync(path.join(defaultPromptsDir(), 'shared'), path.join(dir, 'shared'), { recursive: true });
+    const inputs = JSON.parse(fs.readFileSync(path.join(dir, 'inputs.json'), 'utf8'));
+    inputs.files[0].path = '../../etc/passwd.md';
+    fs.writeFileSync(path.join(dir, 'inputs.json'), JSON.stringify(inputs));
+    assert.throws(() => loadPromptAssets(dir), /files\.0\.path/);
+  });
+});
