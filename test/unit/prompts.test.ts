@@ -14,6 +14,7 @@ import {
   promptVariables,
   renderPrompt,
 } from '../../src/core/prompts';
+import { validateEnvelope } from '../../src/core/envelope';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 
 const SESSION_ROLES = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
@@ -66,7 +67,11 @@ describe('prompts: loadPromptAssets', () => {
         assert.deepStrictEqual(Object.keys(env.ass), ['score', 'positive', 'improvement', 'context_adequate']);
         assert.ok(env.ass.score >= 1 && env.ass.score <= 5);
         assert.strictEqual(typeof env.ass.context_adequate, 'boolean');
+        assert.ok(Number.isInteger(env.confidence) && env.confidence >= 1 && env.confidence <= 5, 'confidence 1-5');
       }
+      // the example a model imitates must pass the envelope validation the runner applies
+      const v = validateEnvelope(id, env);
+      assert.ok(v.ok, v.ok ? '' : v.error);
       assert.match(text, /Do NOT/);
     });
   }
