@@ -186,8 +186,8 @@ function agentCheck(step: StepId) {
 // Step schemas
 
 const baseShape = {
-  agent: z.unknown(),
-  role: z.unknown(),
+  agent: z.unknown().optional(),
+  role: z.unknown().optional(),
   task_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string'))),
 };
 
