@@ -70,6 +70,8 @@ export class PanelView {
         this.renderHeader(state);
         this.renderFooter(state);
         this.renderFiles(state);
+        // Retry/Resume depend on whether a run is in progress.
+        this.main.querySelectorAll<HTMLButtonElement>('.session[data-current="true"] button[data-action="retry"], .session[data-current="true"] button[data-action="resume"]').forEach((b) => (b.disabled = state.busy));
         break;
       default:
         this.renderHeader(state);
@@ -218,7 +220,7 @@ export class PanelView {
       h('span', { class: 'turn-step', text: STEP_LABEL[st.step] }),
     );
     if (st.attempt > 1) head.append(h('span', { class: 'chip', text: `attempt ${st.attempt}` }));
-    if (st.status === 'running') head.append(h('span', { class: 'turn-status' }, icon('loading', 'codicon-modifier-spin'), h('span', { text: ' working' })));
+    if (st.status === 'running') head.append(h('span', { class: 'turn-status' }, icon('loading', 'codicon-modifier-spin'), h('span', { text: 'working' })));
     if (st.status === 'done' && st.durationMs != null) head.append(h('span', { class: 'turn-status muted', text: formatMs(st.durationMs) }));
     if (st.voice) head.append(button({ label: 'Copy voice', action: 'copy', icon: 'copy', iconOnly: true, data: { copyStep: st.step }, focusKey: `copy:${st.step}` }));
 

@@ -196,6 +196,10 @@ describe('chat panel webview (Chromium)', function () {
     assert.deepStrictEqual(await p.posted(), [{ type: 'stop' }]);
     await p.send(ev({ type: 'error', step: 'cm_open', kind: 'cancelled', message: 'Stopped by the user.' }), { type: 'busy', running: false });
     assert.ok(await p.page.isDisabled('button[data-action="stop"]'));
+    // The error arrived while busy; once idle, Retry becomes usable.
+    assert.ok(await p.page.isEnabled('.turn[data-step="cm_open"] button[data-action="retry"]'));
+    await p.send({ type: 'busy', running: true });
+    assert.ok(await p.page.isDisabled('.turn[data-step="cm_open"] button[data-action="retry"]'));
   });
 
   it('shows errors in the failing step with Retry and Resume, and resets the stream on retry', async () => {

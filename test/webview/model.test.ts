@@ -1,0 +1,158 @@
+// The webview's view model (media/app/model.ts) is pure: tested in Node, no browser needed.
+import * as assert from 'assert';
+import type { SessionEvent } from '../../src/core/types';
+import type { HostMessage } from '../../src/panel/protocol';
+import { emptyState, envelopeView, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
+
+const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event });
+const started = (taskId = 'task-1', steps = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'], resumed = false): HostMessage =>
+  ev({ type: 'session-started', taskId, objective: 'obj', language: 'en', steps: steps as never, resumed });
+
+function run(msgs: HostMessage[], from: PanelViewState = emptyState()): PanelViewState {
+  return msgs.reduce((s, m) => reduce(s, m).state, from);
+}
+
+describe('webview model: reduce', () => {
+  it('accumulates voice deltas and reports them as appends once the step is running', () => {
+    let s = run([started(), ev({ type: 'step-started', step: 'poa', agent: 'POA', attempt: 1 })]);
+    const r1 = reduce(s, ev({ type: 'voice-delta', step: 'poa', text: 'Hel' }));
+    assert.deepStrictEqual(r1.change, { kind: 'voice-append', step: 'poa', text: 'Hel' });
+    s = reduce(r1.state, ev({ type: 'voice-delta', step: 'poa', text: 'lo' })).state;
+    assert.strictEqual(s.session!.steps.poa.voice, 'Hello');
+    assert.strictEqual(s.session!.steps.poa.status, 'running');
+    assert.strictEqual(isRunning(s), true);
+  });
+
+  it('does not mutate the previous state', () => {
+    const s0 = run([started()]);
+    const frozen = JSON.stringify(s0);
+    run([ev({ type: 'voice-delta', step: 'cm_open', text: 'x' }), ev({ type: 'error', step: 'cm_open', kind: 'network', message: 'm' })], s0);
+    assert.strictEqual(JSON.stringify(s0), frozen);
+  });
+
+  it('counts output deltas without keeping the raw JSON', () => {
+    const s = run([started(), ev({ type: 'output-delta', step: 'da', text: '{"a":' }), ev({ type: 'output-delta', step: 'da', text: '1}' })]);
+    assert.strictEqual(s.session!.steps.da.outputChars, 7);
+    assert.ok(!JSON.stringify(s).includes('{\\"a\\":'));
+  });
+
+  it('a retry clears the streamed text and error and leaves a note', () => {
+    const s = run([
+      started(),
+      ev({ type: 'voice-delta', step: 'poa', text: 'half' }),
+      ev({ type: 'error', step: 'poa', kind: 'overloaded', message: 'busy' }),
+      ev({ type: 'retry', step: 'poa', attempt: 2, reason: 'overloaded', delayMs: 1500 }),
+    ]);
+    const st = s.session!.steps.poa;
+    assert.strictEqual(st.voice, '');
+    assert.strictEqual(st.error, null);
+    assert.strictEqual(st.status, 'running');
+    assert.deepStrictEqual(st.notes, ['Retrying after overloaded (attempt 2, in 1.5 s).']);
+  });
+
+  it('an error marks the step failed; an error without a step goes to the session', () => {
+    const s = run([started(), ev({ type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad' }), ev({ type: 'error', step: null, kind: 'auth', message: 'key' })]);
+    assert.strictEqual(s.session!.steps.deva.status, 'failed');
+    assert.deepStrictEqual(s.session!.steps.deva.error, { kind: 'invalid_reply', message: 'bad' });
+    assert.deepStrictEqual(s.session!.error, { kind: 'auth', message: 'key' });
+  });
+
+  it('the envelope voice replaces the streamed one and fields are coerced', () => {
+    const s = run([
+      started(),
+      ev({ type: 'voice-delta', step: 'poa', text: 'partial' }),
+      ev({ type: 'envelope', step: 'poa', summary: null, envelope: { agent: 'POA', role: 'PO', task_id: 't', voice: 'full voice', output: { a: [1, 'b'] }, references: ['CM', 7 as never, '' as never], confidence: 4, ass: { score: 4, positive: 'p', improvement: 'i', context_adequate: true } } }),
+    ]);
+    const st = s.session!.steps.poa;
+    assert.strictEqual(st.voice, 'full voice');
+    assert.deepStrictEqual(st.envelope!.references, ['CM', '7']);
+    assert.deepStrictEqual(st.envelope!.ass, { score: 4, positive: 'p', improvement: 'i', contextAdequate: true });
+  });
+
+  it('envelopeView survives hostile shapes', () => {
+    const v = envelopeView({ voice: { toString: 'x' }, references: 'CM', conversation: [null, { speaker: 1, text: ['a'] }], kpt: { keep: 'x', problem: [1], try: null }, ass: 5, output: { f: () => 1, n: NaN, deep: { a: { b: {} } } } });
+    assert.strictEqual(v.voice, '');
+    assert.deepStrictEqual(v.references, []);
+    assert.deepStrictEqual(v.conversation, [{ speaker: '1', text: '' }]);
+    assert.deepStrictEqual(v.kpt, { keep: [], problem: ['1'], try: [] });
+    assert.strictEqual(v.ass, null);
+    assert.deepStrictEqual(v.output, { n: null, deep: { a: { b: {} } } });
+  });
+
+  it('builds the file list from file-proposed events, keeps user decisions, and lets files replace it', () => {
+    let s = run([
+      started(),
+      ev({ type: 'file-proposed', step: 'deva', file: { path: './a.ts', relPath: 'a.ts', action: 'create', status: 'proposed', content: 'c' } }),
+      ev({ type: 'file-proposed', step: 'deva', file: { path: '/etc/x', action: 'modify', status: 'refused', reason: 'absolute', content: 'c' } }),
+    ]);
+    assert.deepStrictEqual(s.session!.files, [
+      { path: 'a.ts', action: 'create', status: 'proposed' },
+      { path: '/etc/x', action: 'modify', status: 'refused', reason: 'absolute' },
+    ]);
+    assert.ok(!JSON.stringify(s).includes('"content"'), 'file contents are not kept in the view-state');
+    s = run([{ type: 'files', files: [{ path: 'a.ts', action: 'create', status: 'accepted' }] }], s);
+    assert.deepStrictEqual(s.session!.files, [{ path: 'a.ts', action: 'create', status: 'accepted' }]);
+  });
+
+  it('session-finished keeps the metrics and falls back to its files when none were listed', () => {
+    const s = run([
+      started(),
+      ev({
+        type: 'session-finished',
+        taskId: 'task-1',
+        retrospectivePath: 'cape/r.md',
+        kpt: { keep: ['k'], problem: [], try: ['t'] },
+        metrics: { ass: { POA: 4 }, assAverage: 4, satisfactionVariance: 0, satisfactionTrend: null, crossReferenceFrequency: 2, conversationIndex: 5, elapsedMs: 10, compressionRatio: {}, perStep: {}, totalUsage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, totalCostUsd: 0.1 },
+        files: [{ path: 'b.ts', action: 'modify', status: 'applied', content: 'x' }],
+      }),
+    ]);
+    assert.strictEqual(s.session!.finished!.retrospectivePath, 'cape/r.md');
+    assert.deepStrictEqual(s.session!.finished!.kpt, { keep: ['k'], problem: [], try: ['t'] });
+    assert.strictEqual(s.session!.finished!.metrics!.conversationIndex, 5);
+    assert.deepStrictEqual(s.session!.files, [{ path: 'b.ts', action: 'modify', status: 'applied' }]);
+  });
+
+  it('a new session archives the previous one (bounded); a resume of the same task continues it', () => {
+    let s = emptyState();
+    for (let i = 0; i < MAX_HISTORY + 3; i++) s = run([started(`task-${i}`), ev({ type: 'voice-delta', step: 'cm_open', text: `v${i}` })], s);
+    assert.strictEqual(s.history.length, MAX_HISTORY);
+    assert.strictEqual(s.history[s.history.length - 1].taskId, `task-${MAX_HISTORY + 1}`);
+    s = run([ev({ type: 'step-finished', step: 'cm_open', artifactPath: 'a', durationMs: 1 }), ev({ type: 'error', step: 'poa', kind: 'network', message: 'x' })], s);
+    const current = s.session!.taskId;
+    const resumed = run([started(current, ['poa', 'da', 'deva', 'cm_retro'], true)], s);
+    assert.strictEqual(resumed.history.length, s.history.length, 'not archived');
+    assert.strictEqual(resumed.session!.steps.cm_open.status, 'done');
+    assert.strictEqual(resumed.session!.steps.cm_open.voice, `v${MAX_HISTORY + 2}`);
+    assert.strictEqual(resumed.session!.steps.poa.status, 'pending');
+    // A resume of another task without history marks earlier steps done; a non-resumed subset marks them skipped.
+    assert.strictEqual(run([started('other', ['da'], true)]).session!.steps.poa.status, 'done');
+    assert.strictEqual(run([started('other', ['da'], false)]).session!.steps.poa.status, 'skipped');
+  });
+
+  it('busy, capabilities and askObjective update the chrome', () => {
+    const s = run([{ type: 'busy', running: true }, { type: 'capabilities', trusted: false, provider: 'p', model: 'm' }, { type: 'askObjective', prompt: 'next?' }]);
+    assert.strictEqual(s.busy, true);
+    assert.deepStrictEqual(s.capabilities, { trusted: false, provider: 'p', model: 'm' });
+    assert.deepStrictEqual(s.ask, { prompt: 'next?' });
+    assert.deepStrictEqual(run([started()], s).ask, null, 'a new session closes the objective box');
+  });
+});
+
+describe('webview model: restoreState', () => {
+  it('round-trips through JSON', () => {
+    const s = run([started(), ev({ type: 'voice-delta', step: 'cm_open', text: 'hi' }), { type: 'busy', running: true }]);
+    assert.deepStrictEqual(restoreState(JSON.parse(JSON.stringify(s))), s);
+  });
+
+  it('starts empty on foreign or damaged state', () => {
+    for (const bad of [undefined, null, 'x', { version: 2, history: [] }, { version: 1 }, { version: 1, history: 'x' }]) assert.deepStrictEqual(restoreState(bad), emptyState());
+    const damaged = restoreState({ version: 1, history: [{ taskId: 'x' }], session: { taskId: 'y', steps: {} , files: []}, busy: 'yes' });
+    assert.deepStrictEqual(damaged, emptyState());
+  });
+
+  it('reset with a state replaces everything; reset without clears', () => {
+    const s = run([started(), { type: 'busy', running: true }]);
+    assert.deepStrictEqual(run([{ type: 'reset' }], s), emptyState());
+    assert.deepStrictEqual(run([{ type: 'reset', state: JSON.parse(JSON.stringify(s)) }]), s);
+  });
+});
