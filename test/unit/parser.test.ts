@@ -1,0 +1,214 @@
+// Reply parser: every recorded reply, fenced/bare/prose variants, file blocks, truncation, repair prompt.
+import * as assert from 'assert';
+import { extractFiles, matchBalanced, parseReply, relaxJson, repairPrompt, TRUNCATED_ERROR } from '../../src/core/parser';
+import type { ParsedReply, StepId } from '../../src/core/types';
+import { loadRecordedSessions } from '../helpers/fixtures';
+
+function ok(step: StepId, raw: string): ParsedReply {
+  const r = parseReply(step, raw);
+  if (!r.ok) assert.fail(`expected ${step} reply to parse, got: ${r.error}`);
+  return r.reply;
+}
+
+function fail(step: StepId, raw: string): string {
+  const r = parseReply(step, raw);
+  if (r.ok) assert.fail(`expected ${step} reply to fail`);
+  assert.strictEqual(r.raw, raw, 'the raw reply is returned with the error');
+  return r.error;
+}
+
+const ENVELOPE = {
+  agent: 'DevA',
+  role: 'Developer Agent',
+  task_id: 'task-9',
+  voice: 'Implemented it. Note: a "<file path=\\"x\\">" inside JSON is just text {not a brace}.',
+  output: { file_list: ['src/a.ts'], note: '```json inside a string``` and <file path="fake.ts">nope</file>' },
+  references: ['POA', 'DA'],
+  confidence: 4,
+  ass: { score: 4, positive: 'p', improvement: 'i', context_adequate: true },
+};
+
+function devaReply(files: string, json = JSON.stringify(ENVELOPE, null, 2)): string {
+  return '```json\n' + json + '\n```\n\n' + files;
+}
+
+describe('parser: recorded sessions', () => {
+  const sessions = loadRecordedSessions();
+  it('has recorded sessions to check', () => assert.ok(sessions.length > 0));
+
+  for (const s of sessions) {
+    for (const st of s.steps) {
+      it(`${s.file.split(/[\\/]/).pop()} ${st.step} parses and validates`, () => {
+        const reply = ok(st.step, st.raw);
+        const opening = (st.raw.match(/<file /g) ?? []).length;
+        assert.strictEqual(reply.files.length, opening, 'one parsed file per <file block');
+        for (const f of reply.files) {
+          assert.ok(f.path.length > 0);
+          // Content is exact: it appears verbatim between its tags in the raw reply.
+          assert.ok(st.raw.includes(`<file path="${f.path}">\n${f.content}\n</file>`), `content of ${f.path} is not byte-exact`);
+        }
+        assert.strictEqual(reply.summary !== null, st.raw.includes('<summary>'));
+        if (reply.summary !== null) {
+          assert.ok(reply.summary.length > 0);
+          assert.ok(!reply.summary.includes('</summary>'));
+        }
+      });
+    }
+  }
+});
+
+describe('parser: locating the JSON envelope', () => {
+  const poa = { agent: 'POA', voice: 'v', output: { a: 1 }, ass: { score: 3 } };
+
+  it('reads a ```json fence, a bare ``` fence, and bare JSON after prose', () => {
+    assert.strictEqual(ok('poa', '```json\n' + JSON.stringify(poa) + '\n```').envelope.voice, 'v');
+    assert.strictEqual(ok('poa', '```\n' + JSON.stringify(poa) + '\n```').envelope.voice, 'v');
+    assert.strictEqual(ok('poa', 'Here is my reply {as promised}:\n' + JSON.stringify(poa)).envelope.voice, 'v');
+    assert.strictEqual(ok('poa', 'Sure!\n\n```json\n' + JSON.stringify(poa, null, 2) + '\n```\nThanks.').envelope.voice, 'v');
+  });
+
+  it('prefers the fenced envelope over an example object in prose', () => {
+    const raw = 'The format is {"example": true}.\n```json\n' + JSON.stringify(poa) + '\n```';
+    assert.strictEqual(ok('poa', raw).envelope.voice, 'v');
+  });
+
+  it('is not fooled by braces, fences and quotes inside JSON strings', () => {
+    const tricky = { ...poa, voice: 'a } b { c ``` d " e \\ f', output: { code: 'function f() { return "}"; }\n```\n' } };
+    const env = ok('poa', '```json\n' + JSON.stringify(tricky) + '\n```').envelope;
+    assert.strictEqual(env.voice, tricky.voice);
+    assert.deepStrictEqual(env.output, tricky.output);
+  });
+
+  it('tolerates a BOM, trailing commas, comments and raw newlines in strings', () => {
+    const raw = '\uFEFF```json\n{\n  "agent": "POA", // me\n  "voice": "line1\nline2",\n  "output": {"list": [1, 2,],},\n  "ass": {"score": 4,},\n}\n```';
+    const env = ok('poa', raw).envelope;
+    assert.strictEqual(env.voice, 'line1\nline2');
+    assert.deepStrictEqual(env.output, { list: [1, 2] });
+  });
+
+  it('reports a reply truncated mid-JSON as a max_tokens problem', () => {
+    const full = '```json\n' + JSON.stringify(poa, null, 2) + '\n```';
+    for (const cut of [12, 30, full.length - 10]) {
+      assert.strictEqual(fail('poa', full.slice(0, cut)), TRUNCATED_ERROR);
+    }
+    assert.match(TRUNCATED_ERROR, /ends before the JSON envelope is complete.*max_tokens/);
+    // Truncated inside a string that contains braces: still truncation, not a nested object.
+    assert.strictEqual(fail('poa', '```json\n{"agent": "POA", "output": {"a": {"b": 1}}, "voice": "abc {'), TRUNCATED_ERROR);
+  });
+
+  it('reports invalid JSON, missing JSON and empty replies clearly', () => {
+    assert.match(fail('poa', '```json\n{"agent": "POA", "voice": v}\n```'), /not valid JSON/);
+    assert.match(fail('poa', 'I could not do it.'), /no JSON envelope found/);
+    assert.match(fail('poa', '   '), /empty/);
+  });
+
+  it('reports schema problems with their paths', () => {
+    const e = fail('poa', JSON.stringify({ ...poa, ass: { score: 8 } }));
+    assert.match(e, /does not match the required format/);
+    assert.match(e, /ass\.score: must be between 1 and 5/);
+    assert.match(fail('da', JSON.stringify(poa)), /agent: .*DA/);
+  });
+
+  it('bounds the work on hostile input', () => {
+    const t0 = Date.now();
+    assert.ok(!parseReply('poa', '{"a":'.repeat(50000)).ok);
+    assert.ok(!parseReply('poa', '{"x": 1} '.repeat(20000)).ok);
+    assert.ok(!parseReply('poa', '{ '.repeat(100000)).ok);
+    assert.ok(Date.now() - t0 < 3000, 'hostile inputs took too long');
+  });
+
+  it('matchBalanced and relaxJson are string-aware', () => {
+    assert.strictEqual(matchBalanced('x{"a":"}"}y', 1), 10);
+    assert.strictEqual(matchBalanced('{"a":"\\"}"', 0), -1);
+    assert.strictEqual(relaxJson('{"a": "x,}", "b": [1,],}'), '{"a": "x,}", "b": [1]}');
+  });
+});
+
+describe('parser: file blocks and summary', () => {
+  it('extracts files byte-exact, with double or single quoted paths', () => {
+    const a = 'const s = `template ${x}`;\n// </div> and </ strings\n```\nnot a fence end\n';
+    const b = '{\n  "json": "inside a file"\n}';
+    const raw = devaReply(`<file path="src/a.ts">\n${a}\n</file>\n\n<file path='src/b.json'>\n${b}\n</file>\n\n<summary>\nsrc/a.ts — a\n</summary>\n`);
+    const reply = ok('deva', raw);
+    assert.deepStrictEqual(reply.files, [
+      { path: 'src/a.ts', content: a },
+      { path: 'src/b.json', content: b },
+    ]);
+    assert.strictEqual(reply.summary, 'src/a.ts — a');
+  });
+
+  it('ignores file blocks quoted inside the JSON strings', () => {
+    const reply = ok('deva', devaReply('<file path="real.ts">\nx\n</file>'));
+    assert.deepStrictEqual(reply.files.map((f) => f.path), ['real.ts']);
+    assert.strictEqual(reply.summary, null);
+  });
+
+  it('keeps leading/trailing blank lines beyond the single newline, and CRLF content', () => {
+    const raw = devaReply('<file path="a.txt">\r\n\r\nline\r\n\r\n</file>\n<file path="b.txt">no newline</file>');
+    assert.deepStrictEqual(ok('deva', raw).files, [
+      { path: 'a.txt', content: '\r\nline\r\n' },
+      { path: 'b.txt', content: 'no newline' },
+    ]);
+  });
+
+  it('keeps a literal </file> inside a file that is followed by another block', () => {
+    const content = 'const close = "</file>";\nexport {};';
+    const raw = devaReply(`<file path="p.ts">\n${content}\n</file>\n<file path="q.ts">\nq\n</file>`);
+    assert.deepStrictEqual(ok('deva', raw).files, [
+      { path: 'p.ts', content },
+      { path: 'q.ts', content: 'q' },
+    ]);
+  });
+
+  it('keeps HTML <summary> inside a file out of the reply summary', () => {
+    const html = '<details>\n<summary>More</summary>\n</details>';
+    const reply = ok('deva', devaReply(`<file path="a.html">\n${html}\n</file>\n<summary>one file</summary>`));
+    assert.strictEqual(reply.files[0].content, html);
+    assert.strictEqual(reply.summary, 'one file');
+  });
+
+  it('reports an unterminated file block instead of dropping it', () => {
+    const e1 = fail('deva', devaReply('<file path="a.ts">\nconst a = 1;\n'));
+    assert.match(e1, /<file path="a\.ts"> block is not closed with <\/file>.*max_tokens/);
+    const e2 = fail('deva', devaReply('<file path="a.ts">\nconst a = 1;\n<file path="b.ts">\nb\n</file>'));
+    assert.match(e2, /<file path="a\.ts"> block is not closed .*before the next <file> block/);
+  });
+
+  it('rejects an empty path', () => {
+    assert.match(fail('deva', devaReply('<file path="">\nx\n</file>')), /empty path/);
+  });
+
+  it('tolerates an unclosed summary', () => {
+    assert.strictEqual(ok('deva', devaReply('<summary>\nlast words')).summary, 'last words');
+  });
+
+  it('extractFiles works on its own from an offset', () => {
+    const text = 'ignored <file path="x">\n1\n</file>\n<file path="y">\n2\n</file>';
+    const r = extractFiles(text, text.indexOf('\n<file path="y">'));
+    assert.ok(r.ok);
+    assert.deepStrictEqual(r.scan.files, [{ path: 'y', content: '2' }]);
+  });
+});
+
+describe('parser: repair prompt', () => {
+  it('quotes the error and asks for the complete reply in the same format', () => {
+    const p = repairPrompt('poa', 'ass.score: must be between 1 and 5 (got 7)\nvoice: required (a string)', '{"agent":"POA"}');
+    assert.match(p, /> ass\.score: must be between 1 and 5 \(got 7\)/);
+    assert.match(p, /> voice: required/);
+    assert.match(p, /```json/);
+    assert.match(p, /"agent": "POA"/);
+    assert.ok(!p.includes('<file'), 'non-DevA steps are not asked for files');
+  });
+
+  it('asks DevA for its file blocks and summary, and a truncated reply to be concise', () => {
+    const p = repairPrompt('deva', TRUNCATED_ERROR, '```json\n{"agent":');
+    assert.match(p, /<file path=/);
+    assert.match(p, /<summary>/);
+    assert.match(p, /concise/);
+  });
+
+  it('describes the retrospective and opening shapes', () => {
+    assert.match(repairPrompt('cm_retro', 'kpt: required', '{}'), /"conversation"/);
+    assert.match(repairPrompt('cm_open', 'output.session_brief: required', '{}'), /"coaching_notes"/);
+  });
+});
