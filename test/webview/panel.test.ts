@@ -349,6 +349,7 @@ describe('chat panel webview (Chromium)', function () {
       const p = await open(theme, { width: 860, height: 1000 });
       await fullSession(p);
       await p.page.click(`.files .file[data-path="${script.files[0].path}"] button[data-action="accept"]`);
+      await p.page.locator('.retro-results').screenshot({ path: screenshotPath(`${theme}-metrics`) });
       await p.send({ type: 'askObjective', prompt: 'What should the team do next?' });
       await p.page.evaluate(() => window.scrollTo(0, 0));
       await p.page.screenshot({ path: screenshotPath(`${theme}-top`) });
