@@ -222,3 +222,16 @@ export function loadPromptAssets(promptsDir: string): PromptAssets {
 
   return { dir, preamble, roles, roleMeta, templates, inputs };
 }
+
+/**
+ * Cape-relative path → body (frontmatter stripped) of every generic template: the fallback the session uses when a
+ * workspace's cape/ lacks the framework files (e.g. a folder made by the original CLI).
+ */
+export function templateBodies(assets: PromptAssets): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of assets.templates) {
+    const fm = parseFrontmatter(t.content);
+    out.set(t.relPath, fm.ok ? fm.body : t.content);
+  }
+  return out;
+}

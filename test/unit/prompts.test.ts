@@ -13,6 +13,7 @@ import {
   loadPromptAssets,
   promptVariables,
   renderPrompt,
+  templateBodies,
 } from '../../src/core/prompts';
 import { validateEnvelope } from '../../src/core/envelope';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
@@ -164,6 +165,9 @@ describe('prompts: loadPromptAssets', () => {
       assert.ok(fm.ok && fm.data.type === 'generic', t.relPath);
       assert.ok(fm.ok && fm.body.length > 800, `${t.relPath} is substantive`);
     }
+    const bodies = templateBodies(assets);
+    assert.deepStrictEqual([...bodies.keys()], assets.templates.map((t) => t.relPath));
+    for (const b of bodies.values()) assert.ok(!b.startsWith('---') && /^#/m.test(b), 'bodies have no frontmatter');
     const dor = assets.templates.find((t) => t.relPath === '0_team/3_dor.md')!.content;
     const dod = assets.templates.find((t) => t.relPath === '0_team/4_dod.md')!.content;
     for (const doc of [dor, dod]) {
