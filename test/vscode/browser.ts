@@ -64,7 +64,8 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<Browser> 
   }
   if (!opts.runDir) {
     const own = runDir;
-    browser.on('disconnected', () => removeRunDir(own));
+    // Playwright deletes its profile dir itself right after close; let that finish before removing ours.
+    browser.on('disconnected', () => setTimeout(() => removeRunDir(own), 1000));
   }
   return browser;
 }
@@ -144,7 +145,9 @@ export async function openWorkbench(browser: Browser, cs: CodeServer, opts: Open
   page.on('console', (msg) => {
     const line = cleanExtensionHostLine(msg.text());
     if (line !== undefined && !testsMode) record(line);
-    else if (msg.type() === 'error') state.consoleErrors.push(msg.text());
+    else if (msg.type() === 'error' && !isWorkbenchNoise(msg.text().replace(/^%c\s*ERR\s*color:\s*\S+\s*/, ''))) {
+      state.consoleErrors.push(msg.text());
+    }
   });
   page.on('pageerror', (e) => state.consoleErrors.push(`pageerror: ${String(e)}`));
   // The workbench calls these (like @vscode/test-web) when an extensionTestsPath run logs and when it ends.
@@ -171,6 +174,7 @@ const WORKBENCH_NOISE = [
   /^Creating a socket \(/,
   /^Updating additional builtin extensions cache/,
   /ENOTFOUND open-vsx\.org/,
+  /^Failed to load resource: net::ERR_NAME_NOT_RESOLVED/,
   /^\[Service Worker\]/,
   /^ChatSessionStore:/,
 ];
@@ -422,12 +426,14 @@ export async function editorTabs(page: Page): Promise<string[]> {
  * part of a long document. In inline mode (narrow window) the original side does not exist: '' is returned.
  */
 export async function diffEditorText(page: Page, side: 'original' | 'modified', opts: { timeoutMs?: number } = {}): Promise<string> {
+  const timeout = opts.timeoutMs ?? 30_000;
   const diff = page.locator('.monaco-diff-editor').first();
-  await diff.waitFor({ timeout: opts.timeoutMs ?? 30_000 });
-  const lines = diff.locator(`.editor.${side} .view-lines:not([monaco-view-zone])`);
-  if (side === 'original' && (await lines.count()) === 0) return '';
-  await lines.first().waitFor({ timeout: opts.timeoutMs ?? 30_000 });
-  return (await lines.first().innerText()).replace(/\u00a0/g, ' ');
+  await diff.waitFor({ timeout });
+  const sel = (s: string) => diff.locator(`.editor.${s} .view-lines:not([monaco-view-zone])`).first();
+  // The modified side always exists; wait for it, so the original side (if any) has been laid out too.
+  await sel('modified').waitFor({ timeout });
+  if (side === 'original' && (await diff.locator('.editor.original').count()) === 0) return '';
+  return (await sel(side).innerText()).replace(/\u00a0/g, ' ');
 }
 
 /** Messages of the notification toasts currently on screen (first line of each). */

@@ -89,6 +89,8 @@ export const DEFAULT_USER_SETTINGS: Readonly<Record<string, unknown>> = Object.f
   'git.enabled': false,
   'files.hotExit': 'off',
   'editor.minimap.enabled': false,
+  // Keep diff editors side by side even in a narrow editor group, so both sides can be read (diffEditorText).
+  'diffEditor.useInlineViewWhenSpaceIsLimited': false,
 });
 
 const OWNER_FILE = 'owner.pid';
@@ -107,17 +109,31 @@ export function shortTempDir(runDir: string, prefix: string): string {
   return dir;
 }
 
-/** Remove the run dir and the short temp dirs recorded in it. */
-export function removeRunDir(runDir: string): void {
-  try {
-    for (const d of fs.readFileSync(path.join(runDir, TMPDIR_FILE), 'utf8').split('\n')) {
-      // Only ever delete what shortTempDir() created: a direct child of the temp root.
-      if (d && path.dirname(d) === path.resolve(os.tmpdir())) fs.rmSync(d, { recursive: true, force: true });
+/**
+ * Remove the short temp dirs recorded in a run dir, then the run dir itself. If a temp dir cannot be removed yet
+ * (a process that was just killed may still be writing into it), the run dir is kept so that the record survives and
+ * reapLeftoverRuns() finishes the job later. Returns true when everything is gone.
+ */
+export function removeRunDir(runDir: string): boolean {
+  // Retries: Chromium/code-server children and Playwright's own profile cleanup may still be busy (ENOTEMPTY).
+  const rm = (p: string): boolean => {
+    try {
+      fs.rmSync(p, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      return true;
+    } catch {
+      return false;
     }
+  };
+  let recorded: string[] = [];
+  try {
+    recorded = fs.readFileSync(path.join(runDir, TMPDIR_FILE), 'utf8').split('\n');
   } catch {
     /* no temp dirs recorded */
   }
-  fs.rmSync(runDir, { recursive: true, force: true });
+  let ok = true;
+  // Only ever delete what shortTempDir() created: a direct child of the temp root.
+  for (const d of recorded) if (d && path.dirname(d) === path.resolve(os.tmpdir())) ok = rm(d) && ok;
+  return ok && rm(runDir);
 }
 
 /** Ask the OS for a free TCP port on 127.0.0.1. */
@@ -349,12 +365,17 @@ async function startOnce(opts: CodeServerOptions, bin: string, port: number): Pr
   child.on('exit', (code, signal) => (exited = { code, signal }));
   child.unref();
 
-  // Last-resort cleanup if the harness process exits without calling stop() (uncaught error, process.exit()).
-  const onExit = (): void => killGroup(pid, 'SIGKILL');
+  // Last-resort cleanup if the harness process exits without calling stop() (uncaught error, process.exit(),
+  // Ctrl-C handled with process.exit). Only synchronous work is possible here. A SIGKILLed harness leaves the run
+  // behind: reapLeftoverRuns() cleans it up on the next start.
+  const keep = opts.keepRunDir ?? process.env.KEEP_VSCODE_RUNS === '1';
+  const onExit = (): void => {
+    killGroup(pid, 'SIGKILL');
+    if (!keep) removeRunDir(runDir);
+  };
   process.on('exit', onExit);
 
   let stopping: Promise<void> | undefined;
-  const keep = opts.keepRunDir ?? process.env.KEEP_VSCODE_RUNS === '1';
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       process.removeListener('exit', onExit);

@@ -2,7 +2,7 @@
  * Run extension integration tests inside a real VS Code (code-server) extension host, like @vscode/test-electron
  * does with a desktop VS Code:
  *
- *   node out/test/vscode/runIntegration.js --ext /abs/extension --tests /abs/out/test/integration/index.js \
+ *   node out/test/vscode/runIntegration.js [--ext /abs/extension] [--tests /abs/out/test/integration/index.js] \
  *     [--workspace /abs/dir | --workspace-template /abs/dir] [--timeout 300] [--env KEY=VALUE]... \
  *     [--settings '{"cape.x":1}' | --settings /abs/settings.json]
  *
@@ -16,7 +16,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { launchBrowser, openWorkbench, pageErrors, screenshot, waitForTestsExit } from './browser';
-import { CodeServer, startCodeServer } from './codeServer';
+import { CodeServer, REPO_ROOT, startCodeServer } from './codeServer';
 
 export interface IntegrationRunOptions {
   extensionDevelopmentPath: string;
@@ -38,7 +38,8 @@ export interface IntegrationRunResult {
   output: string[];
 }
 
-const USAGE = `usage: node out/test/vscode/runIntegration.js --ext <abs extension dir> --tests <abs tests index.js>
+const USAGE = `usage: node out/test/vscode/runIntegration.js [--ext <extension dir, default: repo root>]
+       [--tests <tests index.js, default: out/test/integration/index.js>]
        [--workspace <dir> | --workspace-template <dir>] [--timeout <seconds, default 300>]
        [--env KEY=VALUE]... [--settings <json or path to .json>]`;
 
@@ -132,11 +133,12 @@ function parseArgs(argv: string[]): IntegrationRunOptions {
         break;
       }
       case '-h': case '--help': console.log(USAGE); process.exit(0);
-      // falls through (unreachable: process.exit)
       default: throw new Error(`unknown argument ${JSON.stringify(a)}\n${USAGE}`);
     }
   }
-  if (!o.extensionDevelopmentPath || !o.extensionTestsPath) throw new Error(`--ext and --tests are required\n${USAGE}`);
+  // Defaults: this repository as the extension, its compiled integration index as the tests.
+  o.extensionDevelopmentPath ??= REPO_ROOT;
+  o.extensionTestsPath ??= path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
   return o as IntegrationRunOptions;
 }
 
