@@ -25,7 +25,7 @@ function headingKind(title: string): KptKind | null {
 
 /** A `[task-id]` tag: no spaces or brackets inside (task ids never contain them). */
 const TAG_RE = /^\[([^\[\]\s]+)\]\s*/;
-const BULLET_RE = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/;
+const BULLET_RE = /^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$/;
 const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 
 /**
@@ -62,7 +62,7 @@ export function parseKpt(markdown: string): KptItem[] {
     const indented = /^\s{2,}|^\t/.test(line);
     if (bullet && !(indented && current)) {
       finish();
-      let text = bullet[2];
+      let text = bullet[2] ?? '';
       let taskId: string | null = null;
       const tag = TAG_RE.exec(text);
       if (tag) {
@@ -72,7 +72,7 @@ export function parseKpt(markdown: string): KptItem[] {
       current = { item: { kind, taskId, text: '' }, parts: [text] };
     } else if (current && (indented || !afterBlank)) {
       // continuation line (lazy or indented), or a nested bullet: part of the item above
-      current.parts.push(bullet ? bullet[2] : line.trim());
+      current.parts.push(bullet ? bullet[2] ?? '' : line.trim());
     } else {
       finish(); // a separate paragraph: not an item
     }
@@ -350,87 +350,164 @@ export function diceSimilarity(a: string, b: string): number {
   return (2 * inter) / (A.size + B.length);
 }
 
+function sortedIntersectionSize(a: Int32Array, b: Int32Array): number {
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      n++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return n;
+}
+
+/** Each group is compared through its first few distinct members (its anchors): bounded work, some chaining. */
+export const GROUP_ANCHORS = 3;
+/**
+ * A bigram found in more than this many anchors of one kind is not used to find candidates (it still counts when
+ * a candidate is verified). Up to that size grouping is exact; beyond it, two items whose only shared bigrams are
+ * such ubiquitous ones may be missed — boilerplate, not a recurrence. This bounds the work per item, so 10,000
+ * items take ~100 ms whatever their content.
+ */
+export const MAX_POSTING = 64;
+
+/** With skipped bigrams, at most this many candidates per item are verified exactly. */
+const MAX_VERIFY = 24;
+
+export interface GroupKptOptions {
+  /** Dice threshold (default DEFAULT_GROUP_THRESHOLD). */
+  threshold?: number;
+  /** Override MAX_POSTING (Infinity = exact search, quadratic in the worst case; for tests). */
+  maxPosting?: number;
+}
+
 /**
  * Groups items that recur across sessions, separately per kind (a group never mixes kinds).
  *
- * Each item joins the group of its most similar earlier item when their Dice ≥ threshold, otherwise it starts a
- * new group. Exact duplicates (after normalisation) join directly. To avoid comparing all pairs, candidates come
- * from an AllPairs-style prefix index: every bigram set is sorted by global rarity, and only the first
- * |x| − ⌈t·|x|/(2−t)⌉ + 1 bigrams are indexed and probed — two sets with Dice ≥ t must share one of those.
- * A length filter (t/(2−t) ≤ |y|/|x| ≤ (2−t)/t) then discards the rest before the exact Dice is computed.
+ * Items are taken in order (oldest first). Each one joins the group with the highest Dice (≥ threshold) against
+ * any of the group's anchors (its first GROUP_ANCHORS distinct members; ties → the older group), or starts a new
+ * group. Exact repeats (after normalisation) join directly. Instead of comparing all pairs, an inverted index
+ * maps each bigram to the anchors containing it; one pass over an item's bigrams counts the shared bigrams of
+ * every anchor (ScanCount). A length bound (Dice ≥ t ⇒ t/(2−t) ≤ |y|/|x| ≤ (2−t)/t) and an upper bound on the
+ * score prune anchors before any exact comparison, and candidates are verified best-bound first.
  */
-export function groupKpt(items: KptItem[], opts: { threshold?: number } = {}): KptGroup[] {
+export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup[] {
   const t = Math.min(1, Math.max(0.01, opts.threshold ?? DEFAULT_GROUP_THRESHOLD));
+  const maxPosting = opts.maxPosting ?? MAX_POSTING;
   const norm = items.map((it) => normaliseKptText(it.text));
-  const grams = norm.map(bigrams);
-  // global document frequency → rare-first order
-  const df = new Map<string, number>();
-  for (const gs of grams) for (const g of gs) df.set(g, (df.get(g) ?? 0) + 1);
-  const cmp = (a: string, b: string): number => df.get(a)! - df.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
-  for (const gs of grams) gs.sort(cmp);
-  const sets = grams.map((gs) => new Set(gs));
-
-  const groupOf = new Int32Array(items.length).fill(-1);
+  // bigrams as small integer ids (interned), each item's as a sorted array of distinct ids
+  const intern = new Map<string, number>();
+  const gramIds = (s: string): Int32Array => {
+    const grams = bigrams(s);
+    const ids = new Int32Array(grams.length);
+    for (let k = 0; k < grams.length; k++) {
+      let id = intern.get(grams[k]);
+      if (id === undefined) {
+        id = intern.size;
+        intern.set(grams[k], id);
+      }
+      ids[k] = id;
+    }
+    return ids.sort(); // bigrams() already returns distinct grams
+  };
   const groups: KptGroup[] = [];
-  const keyOf = (i: number): string => items[i].taskId ?? `\u0000untagged#${i}`;
   const groupKeys: Set<string>[] = [];
+  const keyOf = (i: number): string => items[i].taskId ?? `\u0000untagged#${i}`;
 
   for (const kind of KPT_KINDS) {
-    const index = new Map<string, number[]>(); // bigram → earlier item indices (prefix bigrams only)
-    const exact = new Map<string, number>(); // normalised text → first item index
+    const index: number[][] = []; // bigram id → anchor ids
+    const exact = new Map<string, number>(); // normalised text → group
+    const anchorGroup: number[] = [];
+    const anchorIds: Int32Array[] = [];
+    const anchorsOf: number[] = []; // group → number of anchors
+    let counts = new Int32Array(64);
+    const touched: number[] = [];
     for (let i = 0; i < items.length; i++) {
       if (items[i].kind !== kind) continue;
-      const n = grams[i].length;
-      let best = -1;
-      let bestScore = -1;
-      const dup = exact.get(norm[i]);
-      if (dup !== undefined) {
-        best = dup;
-        bestScore = 1;
-      } else if (n > 0) {
-        const prefixLen = n - Math.ceil((t * n) / (2 - t)) + 1;
+      let gi = exact.get(norm[i]) ?? -1;
+      let ids: Int32Array | null = null;
+      if (gi < 0) {
+        ids = gramIds(norm[i]);
+        const n = ids.length;
         const lo = (n * t) / (2 - t);
         const hi = (n * (2 - t)) / t;
-        const seen = new Set<number>();
-        for (let p = 0; p < prefixLen && p < n; p++) {
-          const posting = index.get(grams[i][p]);
+        let skipped = 0; // bigrams of this item not used for the candidate search
+        for (let k = 0; k < n; k++) {
+          const posting = index[ids[k]];
           if (!posting) continue;
-          for (const j of posting) {
-            if (seen.has(j)) continue;
-            seen.add(j);
-            const m = grams[j].length;
-            if (m < lo || m > hi) continue;
-            let inter = 0;
-            const small = m < n ? grams[j] : grams[i];
-            const big = m < n ? sets[i] : sets[j];
-            for (const g of small) if (big.has(g)) inter++;
-            const score = (2 * inter) / (n + m);
-            if (score >= t && score > bestScore) {
+          if (posting.length > maxPosting) {
+            skipped++;
+            continue;
+          }
+          for (let q = 0; q < posting.length; q++) if (counts[posting[q]]++ === 0) touched.push(posting[q]);
+        }
+        let bestScore = -1;
+        // Without skipped bigrams the counts are exact overlaps. With skipped ones, counts only cover the rarer
+        // bigrams: keep the MAX_VERIFY candidates sharing the most of those, and verify them exactly.
+        const top: number[] = [];
+        for (const a of touched) {
+          const m = anchorIds[a].length;
+          const c = counts[a];
+          counts[a] = 0;
+          if (m < lo || m > hi) continue;
+          if (!skipped) {
+            const score = (2 * c) / (n + m);
+            const g = anchorGroup[a];
+            if (score >= t && (score > bestScore || (score === bestScore && g < gi))) {
               bestScore = score;
-              best = j;
+              gi = g;
+            }
+          } else if ((2 * Math.min(c + skipped, m, n)) / (n + m) >= t) {
+            counts[a] = -c; // keep the count (negated, so the loop above is not confused) for the ranking below
+            top.push(a);
+          }
+        }
+        if (skipped && top.length) {
+          if (top.length > MAX_VERIFY) {
+            top.sort((x, y) => counts[x] - counts[y] || x - y); // most shared rare bigrams first
+            for (let q = MAX_VERIFY; q < top.length; q++) counts[top[q]] = 0;
+            top.length = MAX_VERIFY;
+          }
+          for (const a of top) {
+            counts[a] = 0;
+            const other = anchorIds[a];
+            const score = (2 * sortedIntersectionSize(ids, other)) / (n + other.length);
+            const g = anchorGroup[a];
+            if (score >= t && (score > bestScore || (score === bestScore && g < gi))) {
+              bestScore = score;
+              gi = g;
             }
           }
         }
+        touched.length = 0;
       }
-      if (best >= 0) {
-        const gi = groupOf[best];
-        groupOf[i] = gi;
+      if (gi >= 0) {
         groups[gi].items.push(items[i]);
         groups[gi].lastIndex = i;
         groupKeys[gi].add(keyOf(i));
       } else {
-        groupOf[i] = groups.length;
+        gi = groups.length;
         groups.push({ kind, representative: items[i].text, items: [items[i]], taskIds: [], count: 0, lastTaskId: null, lastIndex: i });
         groupKeys.push(new Set([keyOf(i)]));
       }
       if (!exact.has(norm[i])) {
-        exact.set(norm[i], i);
-        const prefixLen = n - Math.ceil((t * n) / (2 - t)) + 1;
-        for (let p = 0; p < prefixLen && p < n; p++) {
-          const g = grams[i][p];
-          const posting = index.get(g);
-          if (posting) posting.push(i);
-          else index.set(g, [i]);
+        exact.set(norm[i], gi);
+        const have = anchorsOf[gi] ?? 0;
+        if (have < GROUP_ANCHORS && ids) {
+          const a = anchorGroup.length;
+          anchorGroup.push(gi);
+          anchorIds.push(ids);
+          anchorsOf[gi] = have + 1;
+          if (a >= counts.length) {
+            const bigger = new Int32Array(counts.length * 2);
+            bigger.set(counts);
+            counts = bigger;
+          }
+          for (let k = 0; k < ids.length; k++) (index[ids[k]] ??= []).push(a);
         }
       }
     }
@@ -438,7 +515,13 @@ export function groupKpt(items: KptItem[], opts: { threshold?: number } = {}): K
   for (let gi = 0; gi < groups.length; gi++) {
     const g = groups[gi];
     const ids: string[] = [];
-    for (const it of g.items) if (it.taskId && !ids.includes(it.taskId)) ids.push(it.taskId);
+    const seenIds = new Set<string>();
+    for (const it of g.items) {
+      if (it.taskId && !seenIds.has(it.taskId)) {
+        seenIds.add(it.taskId);
+        ids.push(it.taskId);
+      }
+    }
     g.taskIds = ids;
     g.count = groupKeys[gi].size;
     for (let k = g.items.length - 1; k >= 0; k--) {

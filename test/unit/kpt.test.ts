@@ -1,0 +1,338 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { spawn } from 'child_process';
+import {
+  DEFAULT_GROUP_THRESHOLD,
+  GROUP_ANCHORS,
+  diceSimilarity,
+  groupKpt,
+  kptDigest,
+  mergeKptFile,
+  mergeKptItems,
+  normaliseKptText,
+  parseKpt,
+  readKptFile,
+  renderKpt,
+  withFileLock,
+} from '../../src/core/kpt';
+import type { KptItem } from '../../src/core/types';
+import { originalProjectDir } from '../helpers/fixtures';
+
+function realKptPath(): string {
+  return path.join(originalProjectDir(), 'cape', '5_sessions', 'retrospective', 'kpt_merged.md');
+}
+
+function tmpDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-kpt-'));
+}
+
+describe('kpt: parseKpt', () => {
+  it('parses the real kpt_merged.md: every bullet becomes a tagged item in its section', () => {
+    const text = fs.readFileSync(realKptPath(), 'utf8');
+    const items = parseKpt(text);
+    const bullets = text.split('\n').filter((l) => l.startsWith('- ['));
+    assert.strictEqual(items.length, bullets.length);
+    for (const kind of ['keep', 'problem', 'try'] as const) assert.ok(items.some((i) => i.kind === kind), kind);
+    assert.ok(items.every((i) => i.taskId && /^task-\d+$/.test(i.taskId)));
+    assert.ok(items.every((i) => i.text.length > 0 && !i.text.startsWith('[')));
+  });
+
+  it('tolerates CRLF, * bullets, missing tags, continuation lines, nested bullets and unknown sections', () => {
+    const md = [
+      '\uFEFF# KPT',
+      '_Last updated: x_',
+      '- ignored: before any section',
+      '## Keep',
+      '* [t-1] first keep',
+      '  continues here',
+      '+ no tag keep',
+      'lazy continuation',
+      '',
+      'A paragraph that is not an item',
+      '## Notes',
+      '- [t-1] not a KPT item',
+      '## Problems',
+      '1. [t-2] numbered problem',
+      '   - nested detail',
+      '## Try (next time)',
+      '- [t-3]   spaced try  ',
+      '-',
+      '- [t-4]',
+    ].join('\r\n');
+    const items = parseKpt(md);
+    assert.deepStrictEqual(items, [
+      { kind: 'keep', taskId: 't-1', text: 'first keep continues here' },
+      { kind: 'keep', taskId: null, text: 'no tag keep lazy continuation' },
+      { kind: 'problem', taskId: 't-2', text: 'numbered problem nested detail' },
+      { kind: 'try', taskId: 't-3', text: 'spaced try' },
+    ]);
+  });
+
+  it('round-trips through renderKpt', () => {
+    const items: KptItem[] = [
+      { kind: 'keep', taskId: 'a', text: 'k1' },
+      { kind: 'problem', taskId: 'b', text: 'p1\nwith newline' },
+      { kind: 'try', taskId: null, text: 'untagged try' },
+      { kind: 'keep', taskId: 'b', text: 'k2' },
+    ];
+    const md = renderKpt(items, { updatedAt: new Date(2026, 4, 19, 17, 55), lastTaskId: 'b' });
+    assert.match(md, /^# .*\n\n_Last updated: 2026-05-19 17:55 \(b, 2 sessions\)_\n/);
+    assert.ok(md.indexOf('## Keep') < md.indexOf('## Problem') && md.indexOf('## Problem') < md.indexOf('## Try'));
+    assert.deepStrictEqual(parseKpt(md), [
+      { kind: 'keep', taskId: 'a', text: 'k1' },
+      { kind: 'keep', taskId: 'b', text: 'k2' },
+      { kind: 'problem', taskId: 'b', text: 'p1 with newline' },
+      { kind: 'try', taskId: null, text: 'untagged try' },
+    ]);
+  });
+});
+
+describe('kpt: merge', () => {
+  it('replaces the same task in place and drops empty/duplicate entries', () => {
+    const base: KptItem[] = [
+      { kind: 'keep', taskId: 'a', text: 'a1' },
+      { kind: 'keep', taskId: 'b', text: 'b1' },
+      { kind: 'keep', taskId: 'c', text: 'c1' },
+    ];
+    const merged = mergeKptItems(base, 'b', { keep: ['b2', ' ', 'b2', 'b3'], problem: ['bp'], try: [] });
+    assert.deepStrictEqual(
+      merged.map((i) => `${i.kind}:${i.taskId}:${i.text}`),
+      ['keep:a:a1', 'keep:b:b2', 'keep:b:b3', 'keep:c:c1', 'problem:b:bp'],
+    );
+  });
+
+  it('mergeKptFile creates the file, is idempotent per task and keeps other tasks', async () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'sub', 'kpt_merged.md');
+    const now = new Date(2026, 0, 2, 3, 4);
+    await mergeKptFile(file, 'task-1', { keep: ['k'], problem: ['p'], try: ['t'] }, now);
+    await mergeKptFile(file, 'task-2', { keep: ['k2'], problem: [], try: [] }, now);
+    const once = fs.readFileSync(file, 'utf8');
+    await mergeKptFile(file, 'task-2', { keep: ['k2'], problem: [], try: [] }, now);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), once);
+    await mergeKptFile(file, 'task-1', { keep: ['k-new'], problem: [], try: [] }, now);
+    const items = await readKptFile(file);
+    assert.deepStrictEqual(items.map((i) => `${i.taskId}:${i.text}`), ['task-1:k-new', 'task-2:k2']);
+    assert.deepStrictEqual(fs.readdirSync(path.dirname(file)), ['kpt_merged.md'], 'no lock or tmp file left');
+  });
+
+  it('20 concurrent merges (Promise.all) keep every item', async () => {
+    const file = path.join(tmpDir(), 'kpt_merged.md');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        mergeKptFile(file, `task-${i}`, { keep: [`keep ${i}`], problem: [`problem ${i}`], try: [`try ${i}`] }),
+      ),
+    );
+    const items = await readKptFile(file);
+    assert.strictEqual(items.length, 60);
+    for (let i = 0; i < 20; i++) {
+      for (const kind of ['keep', 'problem', 'try'] as const) {
+        assert.ok(items.some((it) => it.kind === kind && it.taskId === `task-${i}` && it.text === `${kind} ${i}`), `${kind} ${i}`);
+      }
+    }
+  });
+
+  it('concurrent merges from 8 child processes keep every item', async function () {
+    this.timeout(60000);
+    const file = path.join(tmpDir(), 'kpt_merged.md');
+    const kptModule = path.resolve(__dirname, '../../src/core/kpt.js');
+    const script = `
+      const { mergeKptFile } = require(${JSON.stringify(kptModule)});
+      const id = process.argv[1];
+      (async () => {
+        for (let j = 0; j < 3; j++) {
+          await mergeKptFile(${JSON.stringify(file)}, id + '-' + j, { keep: ['keep ' + id + '-' + j], problem: [], try: ['try ' + id + '-' + j] });
+        }
+      })().catch((e) => { console.error(e); process.exit(1); });`;
+    const codes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['-e', script, `p${i}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+          child.on('exit', resolve);
+        }),
+      ),
+    );
+    assert.deepStrictEqual(codes, Array(8).fill(0));
+    const items = await readKptFile(file);
+    assert.strictEqual(items.length, 8 * 3 * 2);
+    assert.strictEqual(new Set(items.map((i) => i.taskId)).size, 24);
+  });
+
+  it('takes over a stale lock left by a crashed process, but waits for a fresh one', async () => {
+    const file = path.join(tmpDir(), 'kpt_merged.md');
+    fs.writeFileSync(`${file}.lock`, 'crashed');
+    const old = new Date(Date.now() - 120_000);
+    fs.utimesSync(`${file}.lock`, old, old);
+    await mergeKptFile(file, 'task-x', { keep: ['after crash'], problem: [], try: [] }, new Date(), { staleMs: 30_000 });
+    assert.strictEqual((await readKptFile(file)).length, 1);
+    assert.ok(!fs.existsSync(`${file}.lock`));
+
+    fs.writeFileSync(`${file}.lock`, 'alive');
+    await assert.rejects(
+      mergeKptFile(file, 'task-y', { keep: ['blocked'], problem: [], try: [] }, new Date(), { staleMs: 30_000, timeoutMs: 150 }),
+      /Timed out .*lock/,
+    );
+    assert.strictEqual(fs.readFileSync(`${file}.lock`, 'utf8'), 'alive', 'a live lock is not removed');
+  });
+
+  it('releases the lock when the work fails', async () => {
+    const file = path.join(tmpDir(), 'x.md');
+    await assert.rejects(withFileLock(file, async () => { throw new Error('boom'); }), /boom/);
+    assert.ok(!fs.existsSync(`${file}.lock`));
+  });
+
+  it('refuses task ids that would break the format', async () => {
+    await assert.rejects(mergeKptFile(path.join(tmpDir(), 'k.md'), 'bad id]', { keep: ['x'], problem: [], try: [] }), /Invalid task id/);
+  });
+});
+
+describe('kpt: grouping', () => {
+  it('normalises NFKC, case, whitespace, the tag and the elaboration after a dash', () => {
+    assert.strictEqual(normaliseKptText('[t-1] ＤｏＲ  Not Met （details） —— more'), normaliseKptText('dor not met'));
+    assert.strictEqual(diceSimilarity('Tests are missing', 'tests  ARE missing!'), 1);
+    assert.ok(diceSimilarity('tests are missing', 'ブランドカラーが衝突した') === 0);
+    assert.ok(diceSimilarity('tests are missing', 'colour tokens unclear') < 0.2);
+  });
+
+  it('real fixture: repeated Keeps and Problems group, kinds never mix, unrelated items stay apart', () => {
+    const items = parseKpt(fs.readFileSync(realKptPath(), 'utf8'));
+    const groups = groupKpt(items);
+    for (const kind of ['keep', 'problem'] as const) {
+      assert.ok(groups.some((g) => g.kind === kind && g.count >= 2), `a recurring ${kind}`);
+    }
+    for (const g of groups) {
+      assert.ok(g.items.every((i) => i.kind === g.kind), 'no group mixes kinds');
+      assert.strictEqual(g.count, new Set(g.items.map((i) => i.taskId)).size);
+      assert.deepStrictEqual(g.taskIds, [...new Set(g.items.map((i) => i.taskId!))]);
+    }
+    assert.strictEqual(groups.reduce((n, g) => n + g.items.length, 0), items.length, 'every item in exactly one group');
+    // grouping is selective: most items are one-offs, and no group swallows a large part of its section
+    assert.ok(groups.length > items.length * 0.6, `${groups.length} groups for ${items.length} items`);
+    const problems = items.filter((i) => i.kind === 'problem').length;
+    assert.ok(groups.every((g) => g.items.length <= Math.max(6, problems / 4)));
+    // the repeated "DoR not met" Problems (DoR + 未達) end up in one group
+    const dor = groups.filter((g) => g.kind === 'problem' && g.items.some((i) => /DoR/.test(i.text) && /未達/.test(i.text)));
+    assert.ok(dor.some((g) => g.count >= 2), 'DoR-not-met problems recur');
+  });
+
+  it('a lower threshold groups more, 1.0 only exact repeats', () => {
+    const items = parseKpt(fs.readFileSync(realKptPath(), 'utf8'));
+    const strict = groupKpt(items, { threshold: 1 });
+    const loose = groupKpt(items, { threshold: 0.2 });
+    const def = groupKpt(items, { threshold: DEFAULT_GROUP_THRESHOLD });
+    assert.ok(loose.length < def.length && def.length < strict.length);
+  });
+
+  it('matches a brute-force grouping (the index never misses a candidate)', () => {
+    const words = ['DoR未達のまま開始', 'keyframes全数値', 'tests missing', 'Open Questions未提出', 'スコープ宣言', 'colour clash', 'ShouldHave判断'];
+    const items: KptItem[] = [];
+    let seed = 7;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 400; i++) {
+      const w = words[Math.floor(rnd() * words.length)];
+      const noise = Math.floor(rnd() * 1000).toString(36);
+      items.push({ kind: (['keep', 'problem', 'try'] as const)[i % 3], taskId: `t${i % 37}`, text: `${w} ${noise} ${rnd() < 0.5 ? 'again' : ''}` });
+    }
+    const groups = groupKpt(items, { maxPosting: Infinity });
+    // brute force: the same rule without the index — best Dice against any anchor (first GROUP_ANCHORS distinct
+    // members) of any earlier group of the same kind, ties to the older group; exact repeats join directly
+    const t = DEFAULT_GROUP_THRESHOLD;
+    const expectedGroupOf: number[] = [];
+    const anchors: { kind: string; norms: string[] }[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const ni = normaliseKptText(items[i].text);
+      let best = anchors.findIndex((g) => g.kind === items[i].kind && g.norms.includes(ni));
+      if (best < 0) {
+        let score = -1;
+        anchors.forEach((g, gi) => {
+          if (g.kind !== items[i].kind) return;
+          for (const a of g.norms) {
+            const d = diceSimilarity(a, ni);
+            if (d >= t && d > score) {
+              score = d;
+              best = gi;
+            }
+          }
+        });
+      }
+      if (best < 0) {
+        best = anchors.length;
+        anchors.push({ kind: items[i].kind, norms: [] });
+      }
+      const g = anchors[best];
+      if (g.norms.length < GROUP_ANCHORS && !g.norms.includes(ni)) g.norms.push(ni);
+      expectedGroupOf.push(best);
+    }
+    const canon = (gs: number[][]): string => JSON.stringify(gs.map((g) => [...g].sort((a, b) => a - b)).sort((a, b) => a[0] - b[0]));
+    const expected: number[][] = [];
+    expectedGroupOf.forEach((g, i) => (expected[g] ??= []).push(i));
+    const actual = groups.map((g) => g.items.map((it) => items.indexOf(it)));
+    assert.strictEqual(canon(actual), canon(expected.filter(Boolean)));
+    assert.ok(groups.some((g) => g.items.length > 1) && groups.length > 7, 'the data has real groups');
+  });
+
+  it('the bounded candidate search gives the exact grouping on the real file and on repeated data', () => {
+    const real = parseKpt(fs.readFileSync(realKptPath(), 'utf8'));
+    const shape = (gs: ReturnType<typeof groupKpt>): string => JSON.stringify(gs.map((g) => g.items.map((i) => real.indexOf(i))));
+    assert.strictEqual(shape(groupKpt(real)), shape(groupKpt(real, { maxPosting: Infinity })));
+    // 3,000 items copied from the real history with light edits: still grouped as the exact search does
+    const noisy: KptItem[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const src = real[(i * 37) % real.length];
+      noisy.push({ ...src, taskId: `task-${i % 300}`, text: i % 2 ? src.text : `${src.text}（${i % 11}）` });
+    }
+    const a = groupKpt(noisy);
+    const b = groupKpt(noisy, { maxPosting: Infinity });
+    assert.strictEqual(a.length, b.length);
+  });
+
+  it('groups 10,000 items well under a second', () => {
+    const items: KptItem[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      items.push({ kind: (['keep', 'problem', 'try'] as const)[i % 3], taskId: `task-${i % 500}`, text: `item ${i % 700} 仕様 ${(i * 7919) % 1013} についての説明` });
+    }
+    const t0 = Date.now();
+    const groups = groupKpt(items);
+    const ms = Date.now() - t0;
+    assert.ok(groups.length > 0);
+    assert.ok(ms < 1000, `took ${ms} ms`);
+  });
+});
+
+describe('kpt: digest', () => {
+  it('is bounded, lists recurring problems with counts and last task first, then tries and keeps', () => {
+    const items = parseKpt(fs.readFileSync(realKptPath(), 'utf8'));
+    const digest = kptDigest(items);
+    assert.ok(digest.length <= 2500 && digest.length > 200);
+    const p = digest.indexOf('Problems');
+    const t = digest.indexOf('Open Tries');
+    assert.ok(p >= 0 && t > p, 'problems before tries');
+    const firstProblem = digest.slice(p).split('\n')[1];
+    assert.match(firstProblem, /^- \((\d+) sessions, last task-\d+\)/);
+    assert.ok(Number(/\((\d+) sessions/.exec(firstProblem)![1]) >= 2);
+    assert.ok(digest.length < fs.readFileSync(realKptPath(), 'utf8').length / 4, 'never the whole file');
+  });
+
+  it('respects maxChars and maxItems for any history size', () => {
+    const many: KptItem[] = [];
+    for (let i = 0; i < 5000; i++) many.push({ kind: (['keep', 'problem', 'try'] as const)[i % 3], taskId: `t${i}`, text: `problem number ${i} `.repeat(1 + (i % 20)) });
+    for (const maxChars of [0, 50, 300, 2500, 10000]) {
+      const d = kptDigest(many, { maxChars });
+      assert.ok(d.length <= maxChars, `${d.length} > ${maxChars}`);
+    }
+    const few = kptDigest(many, { maxItems: 3, maxChars: 100000 });
+    assert.ok(few.split('\n').filter((l) => l.startsWith('- ')).length <= 3);
+    assert.strictEqual(kptDigest([]), '');
+  });
+
+  it('most recent tries come first', () => {
+    const items: KptItem[] = [
+      { kind: 'try', taskId: 'old', text: 'write the release notes earlier' },
+      { kind: 'try', taskId: 'new', text: 'pair review the colour tokens' },
+    ];
+    const d = kptDigest(items);
+    assert.ok(d.indexOf('colour tokens') < d.indexOf('release notes'));
+  });
+});
