@@ -1,0 +1,197 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { applyProposedFiles, checkFilePath, proposeFiles, MAX_PATH_CHARS } from '../../src/core/pathSafety';
+
+function workspace(): { root: string; outside: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-paths-'));
+  const root = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+  return { root, outside };
+}
+
+describe('pathSafety: checkFilePath', () => {
+  const { root, outside } = workspace();
+  fs.mkdirSync(path.join(root, 'src'));
+  fs.writeFileSync(path.join(root, 'src', 'a.ts'), 'old');
+  fs.symlinkSync(outside, path.join(root, 'escape'), 'dir');
+  fs.symlinkSync(path.join(root, 'src'), path.join(root, 'inner-link'), 'dir');
+  fs.symlinkSync(path.join(root, 'src', 'a.ts'), path.join(root, 'file-link'));
+  fs.symlinkSync(path.join(outside, 'nothing-here'), path.join(root, 'dangling'));
+  fs.mkdirSync(path.join(root, '.git'));
+  fs.symlinkSync(path.join(root, '.git'), path.join(root, 'gitlink'), 'dir');
+
+  const hostile: [string, RegExp][] = [
+    ['', /empty/],
+    ['   ', /empty/],
+    ['../etc/passwd', /"\.\."/],
+    ['src/../../x', /"\.\."/],
+    ['a/../b', /"\.\."/],
+    ['..\\..\\windows\\system32', /"\.\."/],
+    ['/etc/passwd', /absolute/],
+    ['C:\\Windows\\win.ini', /drive/],
+    ['c:foo.txt', /drive/],
+    ['C:/x', /drive/],
+    ['\\\\server\\share\\x', /UNC/],
+    ['//server/share/x', /UNC/],
+    ['\\\\?\\C:\\x', /device/],
+    ['\\\\.\\PhysicalDrive0', /device/],
+    ['~/.ssh/authorized_keys', /home/],
+    ['~root/x', /home/],
+    ['a\u0000b', /NUL/],
+    ['a\nb', /control/],
+    ['a\u001bb', /control/],
+    ['a\u200bb/.git/x', /invisible/],
+    ['\u202Egnp.exe', /invisible/],
+    ['.git/config', /\.git/],
+    ['.GIT/hooks/pre-commit', /\.git/],
+    ['sub/.Git/HEAD', /\.git/],
+    ['.git./config', /ends with a dot/],
+    ['.git /config', /ends with a dot or a space/],
+    ['GIT~1/config', /\.git/],
+    ['file.txt::$DATA', /":"/],
+    ['.git::$INDEX_ALLOCATION/config', /":"/],
+    ['cape/5_sessions/x.json', /5_sessions/],
+    ['CAPE/5_Sessions/retrospective/kpt_merged.md', /5_sessions/],
+    ['docs/cape/5_sessions', /5_sessions/],
+    ['CON', /reserved/],
+    ['lib/nul.txt', /reserved/],
+    ['a/b?.txt', /invalid in Windows/],
+    ['.', /workspace root/],
+    ['./', /workspace root/],
+    ['x'.repeat(MAX_PATH_CHARS + 1), /too long/],
+    ['escape/pwned.txt', /outside the workspace/],
+    ['escape/new/dir/pwned.txt', /outside the workspace/],
+    ['file-link', /symbolic link/],
+    ['dangling', /symbolic link/],
+    ['gitlink/config', /\.git/],
+  ];
+  for (const [p, re] of hostile) {
+    it(`refuses ${JSON.stringify(p.length > 40 ? p.slice(0, 40) + '…' : p)}`, () => {
+      const r = checkFilePath(root, p);
+      assert.strictEqual(r.ok, false, `accepted ${JSON.stringify(p)}`);
+      if (!r.ok) assert.match(r.reason, re);
+    });
+  }
+
+  const fine: [string, string][] = [
+    ['src/a.ts', 'src/a.ts'],
+    ['./src//b.ts', 'src/b.ts'],
+    ['src\\win\\style.css', 'src/win/style.css'],
+    ['%2e%2e/literal.txt', '%2e%2e/literal.txt'],
+    ['．．/fullwidth-dots.txt', '．．/fullwidth-dots.txt'],
+    ['.gitignore', '.gitignore'],
+    ['.github/workflows/ci.yml', '.github/workflows/ci.yml'],
+    ['cape/1_product/4_backlog.md', 'cape/1_product/4_backlog.md'],
+    ['inner-link/c.ts', 'inner-link/c.ts'],
+    ['日本語/ファイル.md', '日本語/ファイル.md'],
+    ['gіt/cyrillic-i.txt', 'gіt/cyrillic-i.txt'],
+  ];
+  for (const [p, rel] of fine) {
+    it(`accepts ${JSON.stringify(p)} as ${rel}`, () => {
+      const r = checkFilePath(root, p);
+      assert.ok(r.ok, r.ok ? '' : r.reason);
+      if (r.ok) {
+        assert.strictEqual(r.relPath, rel);
+        assert.strictEqual(r.absPath, path.join(root, ...rel.split('/')));
+      }
+    });
+  }
+
+  it('respects a custom cape folder name', () => {
+    assert.strictEqual(checkFilePath(root, 'team/5_sessions/x', { capeFolder: 'team' }).ok, false);
+    assert.strictEqual(checkFilePath(root, 'cape/5_sessions/x', { capeFolder: 'team' }).ok, true);
+  });
+
+  it('refuses everything when the workspace does not exist', () => {
+    const r = checkFilePath(path.join(root, 'missing-ws'), 'a.txt');
+    assert.ok(!r.ok && /does not exist/.test(r.reason));
+  });
+});
+
+describe('pathSafety: proposeFiles / applyProposedFiles', () => {
+  it('classifies create/modify/directory/refused and lets the last duplicate win', async () => {
+    const { root } = workspace();
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.writeFileSync(path.join(root, 'src', 'a.ts'), 'old a');
+    const files = await proposeFiles(root, [
+      { path: 'src/a.ts', content: 'first a' },
+      { path: 'src/new.ts', content: 'new' },
+      { path: 'src', content: 'dir!' },
+      { path: '../x', content: 'evil' },
+      { path: 'SRC/A.ts', content: 'second a' },
+    ]);
+    assert.deepStrictEqual(
+      files.map((f) => [f.path, f.action, f.status]),
+      [
+        ['src/a.ts', 'create', 'refused'],
+        ['src/new.ts', 'create', 'proposed'],
+        ['src', 'modify', 'refused'],
+        ['../x', 'create', 'refused'],
+        ['SRC/A.ts', process.platform === 'linux' ? 'create' : 'modify', 'proposed'],
+      ],
+    );
+    assert.match(files[0].reason!, /duplicate/);
+    assert.match(files[2].reason!, /directory/);
+
+    const modify = (await proposeFiles(root, [{ path: 'src/a.ts', content: 'new a' }]))[0];
+    assert.strictEqual(modify.action, 'modify');
+    assert.strictEqual(modify.currentContent, 'old a');
+  });
+
+  it('applies accepted files atomically, creating directories, honouring `only`', async () => {
+    const { root } = workspace();
+    const proposed = await proposeFiles(root, [
+      { path: 'deep/er/one.txt', content: 'one' },
+      { path: 'two.txt', content: 'two' },
+      { path: '.git/config', content: 'x' },
+    ]);
+    const first = await applyProposedFiles(proposed, { only: new Set(['deep/er/one.txt']) });
+    assert.deepStrictEqual(first.map((f) => f.status), ['applied', 'proposed', 'refused']);
+    assert.strictEqual(fs.readFileSync(path.join(root, 'deep', 'er', 'one.txt'), 'utf8'), 'one');
+    assert.ok(!fs.existsSync(path.join(root, 'two.txt')));
+    const second = await applyProposedFiles(first, { workspaceRoot: root });
+    assert.deepStrictEqual(second.map((f) => f.status), ['applied', 'applied', 'refused']);
+    assert.strictEqual(fs.readFileSync(path.join(root, 'two.txt'), 'utf8'), 'two');
+    assert.ok(!fs.existsSync(path.join(root, '.git')));
+    assert.deepStrictEqual(fs.readdirSync(root).sort(), ['deep', 'two.txt'], 'no temporary files left');
+  });
+
+  it('TOCTOU: a symlink created after the proposal is caught at write time', async () => {
+    const { root, outside } = workspace();
+    const proposed = await proposeFiles(root, [
+      { path: 'build/out.txt', content: 'pwned' },
+      { path: 'later/file.txt', content: 'pwned' },
+    ]);
+    assert.deepStrictEqual(proposed.map((f) => f.status), ['proposed', 'proposed']);
+    fs.symlinkSync(outside, path.join(root, 'build'), 'dir'); // the attacker's move after the review
+    fs.mkdirSync(path.join(root, 'later'));
+    fs.symlinkSync(path.join(outside, 'victim.txt'), path.join(root, 'later', 'file.txt'));
+    const applied = await applyProposedFiles(proposed);
+    assert.deepStrictEqual(applied.map((f) => f.status), ['refused', 'refused']);
+    assert.match(applied[0].reason!, /outside the workspace/);
+    assert.match(applied[1].reason!, /symbolic link/);
+    assert.deepStrictEqual(fs.readdirSync(outside), []);
+  });
+
+  it('does not trust a tampered proposal when the workspace root is given', async () => {
+    const { root, outside } = workspace();
+    const tampered = [{ path: 'x', relPath: '../outside/x', absPath: path.join(outside, 'x'), action: 'create' as const, status: 'proposed' as const, content: 'x' }];
+    const r = await applyProposedFiles(tampered, { workspaceRoot: root });
+    assert.strictEqual(r[0].status, 'refused');
+    assert.deepStrictEqual(fs.readdirSync(outside), []);
+  });
+
+  it('refuses (not throws) when a write fails, e.g. a parent path is a file', async () => {
+    const { root } = workspace();
+    const proposed = await proposeFiles(root, [{ path: 'p/child.txt', content: 'c' }]);
+    fs.writeFileSync(path.join(root, 'p'), 'i am a file');
+    const [r] = await applyProposedFiles(proposed);
+    assert.strictEqual(r.status, 'refused');
+    assert.ok(r.reason && r.reason.length > 0);
+    assert.strictEqual(fs.readFileSync(path.join(root, 'p'), 'utf8'), 'i am a file');
+  });
+});
