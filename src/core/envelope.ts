@@ -311,7 +311,7 @@ const retroSchema = z
 // Normalisation before validation
 
 /**
- * Hoists `ass`, `confidence` and `references` that a model nested inside `output` to the top level
+ * Hoists `voice`, `ass`, `confidence` and `references` that a model nested inside `output` to the top level
  * (only when the top level lacks them), so the output keeps only the step's own content.
  */
 function hoistFromOutput(obj: Record<string, unknown>): Record<string, unknown> {
@@ -319,7 +319,7 @@ function hoistFromOutput(obj: Record<string, unknown>): Record<string, unknown> 
   if (!isPlainObject(output)) return obj;
   const moved: Record<string, unknown> = {};
   let rest: Record<string, unknown> | null = null;
-  for (const key of ['ass', 'confidence', 'references'] as const) {
+  for (const key of ['voice', 'ass', 'confidence', 'references'] as const) {
     if (obj[key] === undefined && output[key] !== undefined) {
       moved[key] = output[key];
       rest ??= { ...output };

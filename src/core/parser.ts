@@ -201,6 +201,8 @@ interface FileScan {
   files: { path: string; content: string }[];
   /** Index just after the last </file> (or `from` when there are none). */
   end: number;
+  /** Index of the first <file> tag (or the end of the text when there are none). */
+  firstTag: number;
 }
 
 /**
@@ -235,16 +237,18 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
     files.push({ path: o.path, content });
     end = close + FILE_CLOSE.length;
   }
-  return { ok: true, scan: { files, end } };
+  return { ok: true, scan: { files, end, firstTag: opens.length > 0 ? opens[0].tagStart : text.length } };
 }
 
-/** The text of `<summary>…</summary>` after `from` (trimmed), tolerating a missing closing tag. */
-export function extractSummary(text: string, from = 0): string | null {
+/**
+ * The text of `<summary>…</summary>` within [from, to) (trimmed), tolerating a missing closing tag.
+ */
+export function extractSummary(text: string, from = 0, to = text.length): string | null {
   const open = text.indexOf('<summary>', from);
-  if (open === -1) return null;
+  if (open === -1 || open >= to) return null;
   const start = open + '<summary>'.length;
-  const close = text.lastIndexOf('</summary>');
-  const body = close >= start ? text.slice(start, close) : text.slice(start);
+  const close = text.lastIndexOf('</summary>', to);
+  const body = close >= start ? text.slice(start, close) : text.slice(start, to);
   return body.trim();
 }
 
@@ -268,7 +272,10 @@ export function parseReply(step: StepId, raw: string): ParseResult {
 
   const files = extractFiles(text, located.found.end);
   if (!files.ok) return { ok: false, error: files.error, raw };
-  const summary = extractSummary(text, files.scan.end);
+  // The summary normally follows the files; a model may also put it between the JSON and the files
+  // (never searched inside a file, where HTML can contain <summary>).
+  const summary =
+    extractSummary(text, files.scan.end) ?? (files.scan.files.length > 0 ? extractSummary(text, located.found.end, files.scan.firstTag) : null);
   return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, summary } };
 }
 

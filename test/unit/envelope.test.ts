@@ -153,6 +153,14 @@ describe('envelope: worker steps', () => {
     assert.deepStrictEqual(env.ass, { score: 3, positive: 'p', improvement: 'i', context_adequate: true });
   });
 
+  it('hoists a voice nested inside output when the top level has none', () => {
+    const j = worker({ output: { voice: 'nested', plan: 'x' } });
+    delete j.voice;
+    const env = ok('poa', j);
+    assert.strictEqual(env.voice, 'nested');
+    assert.deepStrictEqual(env.output, { plan: 'x' });
+  });
+
   it('keeps long descriptive references and converts object references to text', () => {
     const long = 'POA: acceptance criteria AC-001-1 to AC-004-2, which defined the scope of the edit feature in detail';
     const env = ok('poa', worker({ references: [long, { agent: 'DA', note: 'tokens' }, 3] }));

@@ -178,6 +178,12 @@ describe('parser: file blocks and summary', () => {
     assert.match(fail('deva', devaReply('<file path="">\nx\n</file>')), /empty path/);
   });
 
+  it('finds a summary placed between the JSON and the files', () => {
+    const reply = ok('deva', devaReply('<summary>before</summary>\n<file path="a.html">\n<summary>in html</summary>\n</file>'));
+    assert.strictEqual(reply.summary, 'before');
+    assert.strictEqual(reply.files[0].content, '<summary>in html</summary>');
+  });
+
   it('tolerates an unclosed summary', () => {
     assert.strictEqual(ok('deva', devaReply('<summary>\nlast words')).summary, 'last words');
   });
