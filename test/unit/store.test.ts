@@ -1,0 +1,204 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ensureDir, writeFileAtomic } from '../../src/core/fsAtomic';
+import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store';
+import { computeMetrics } from '../../src/core/metrics';
+import { readKptFile } from '../../src/core/kpt';
+import type { Envelope, ProposedFile, StepId } from '../../src/core/types';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-store-'));
+}
+
+function record(step: StepId, finishedAt: number, extra: Partial<StepRecord> = {}): StepRecord {
+  return {
+    step,
+    agent: 'CM',
+    raw: `raw ${step}`,
+    envelope: null,
+    files: [],
+    summary: null,
+    usage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+    model: 'claude-sonnet-4-6',
+    startedAt: finishedAt - 10,
+    finishedAt,
+    ...extra,
+  };
+}
+
+describe('fsAtomic', () => {
+  it('writes atomically and leaves no temporary file', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'a.json');
+    await writeFileAtomic(file, 'one');
+    await writeFileAtomic(file, 'two');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'two');
+    assert.deepStrictEqual(fs.readdirSync(dir), ['a.json']);
+  });
+
+  it('a write that fails midway leaves the old file intact and no temporary file', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'state.json');
+    await writeFileAtomic(file, 'old content');
+    async function* failing(): AsyncGenerator<string> {
+      yield 'half of the new ';
+      throw new Error('disk on fire');
+    }
+    await assert.rejects(writeFileAtomic(file, failing()), /disk on fire/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'old content');
+    assert.deepStrictEqual(fs.readdirSync(dir), ['state.json']);
+  });
+
+  it('keeps the permission bits of an existing file and fails clearly without a parent directory', async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'run.sh');
+    fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+    await writeFileAtomic(file, '#!/bin/sh\necho hi\n');
+    if (process.platform !== 'win32') assert.strictEqual(fs.statSync(file).mode & 0o777, 0o755);
+    await assert.rejects(writeFileAtomic(path.join(dir, 'no', 'such', 'x'), 'x'), /ENOENT/);
+    await ensureDir(path.join(dir, 'no', 'such'));
+    await writeFileAtomic(path.join(dir, 'no', 'such', 'x'), 'x');
+  });
+});
+
+describe('SessionStore', () => {
+  it('uses the original layout for pair files', () => {
+    const ws = tmp();
+    const store = new SessionStore(ws);
+    assert.strictEqual(
+      store.pairPath('task-1', 3, 'DA', 1779077393991),
+      path.join(ws, 'cape', '5_sessions', 'pair', 'task-1_3_DA_1779077393991.json'),
+    );
+    assert.strictEqual(
+      store.retrospectivePath('task-1', new Date(2026, 4, 19, 7, 5)),
+      path.join(ws, 'cape', '5_sessions', 'retrospective', '2026-05-19_07-05_task-1.md'),
+    );
+    assert.throws(() => store.pairPath('../evil', 1, 'CM', 1), StoreError);
+    assert.throws(() => store.pairPath('task 1', 1, 'CM', 1), /Invalid task id/);
+    assert.throws(() => store.pairPath('task-1', 6, 'CM', 1), /out of range/);
+    assert.throws(() => new SessionStore(ws, '../x'), /CAPE folder/);
+  });
+
+  it('saves steps (with DevA file bodies) and resumes from the state', async () => {
+    const ws = tmp();
+    const store = new SessionStore(ws);
+    const state: SessionState = {
+      taskId: 'task-9',
+      objective: 'Add a button',
+      language: 'en',
+      model: 'claude-sonnet-4-6',
+      createdAt: 1000,
+      status: 'running',
+      completedSteps: [],
+      stepFiles: {},
+    };
+    await store.saveSessionState(state);
+    const files: ProposedFile[] = [{ path: 'src/b.ts', relPath: 'src/b.ts', action: 'create', status: 'proposed', content: 'export const b = 1;\n' }];
+    const s1 = await store.completeStep('task-9', 'cm_open', record('cm_open', 2000));
+    const s2 = await store.completeStep('task-9', 'deva', record('deva', 4000, { files, summary: 'did it' }));
+    assert.deepStrictEqual(s2.completedSteps, ['cm_open', 'deva']);
+    assert.strictEqual(s1.stepFiles.cm_open, 'cape/5_sessions/pair/task-9_1_CM_2000.json');
+    assert.ok(fs.existsSync(path.join(ws, 'cape', '5_sessions', 'pair', 'task-9_4_DevA_4000.json')));
+
+    const loaded = await store.loadSessionState('task-9');
+    assert.strictEqual(loaded!.status, 'running');
+    assert.deepStrictEqual(loaded!.completedSteps, ['cm_open', 'deva']);
+    const deva = await store.loadStep('task-9', 'deva');
+    assert.strictEqual(deva!.agent, 'DevA', 'agent follows the step, whatever the caller passed');
+    assert.deepStrictEqual(deva!.files, files);
+    assert.strictEqual(deva!.summary, 'did it');
+    assert.strictEqual(await store.loadStep('task-9', 'poa'), null);
+
+    // without a state entry, the newest pair file of that step is found
+    await store.saveStep('task-9', 'poa', record('poa', 3000, { raw: 'older' }));
+    await store.saveStep('task-9', 'poa', record('poa', 3500, { raw: 'newer' }));
+    assert.strictEqual((await store.loadStep('task-9', 'poa'))!.raw, 'newer');
+    assert.strictEqual(await store.loadSessionState('task-unknown'), null);
+    const pairNames = fs.readdirSync(path.join(ws, 'cape', '5_sessions', 'pair'));
+    assert.ok(pairNames.every((n) => /^task-9_[1-5]_(CM|POA|DA|DevA)_\d+\.json$/.test(n)), pairNames.join());
+  });
+
+  it('reports damaged files clearly and lists sessions newest first', async () => {
+    const ws = tmp();
+    const store = new SessionStore(ws);
+    const base = { objective: 'o', language: 'ja', model: 'm', completedSteps: [] as StepId[], stepFiles: {} };
+    await store.saveSessionState({ ...base, taskId: 'task-1', createdAt: 100, status: 'complete' });
+    await store.saveSessionState({ ...base, taskId: 'task-2', createdAt: 300, status: 'failed', error: { step: 'da', kind: 'network', message: 'reset' } });
+    await store.saveSessionState({ ...base, taskId: 'task-3', createdAt: 200, status: 'running' });
+    fs.writeFileSync(path.join(ws, 'cape', '5_sessions', 'state', 'task-4.json'), '{ not json');
+    const list = await store.listSessions();
+    assert.deepStrictEqual(list.map((s) => [s.taskId, s.status]), [['task-2', 'failed'], ['task-3', 'running'], ['task-1', 'complete']]);
+    assert.strictEqual(list[0].error!.kind, 'network');
+    await assert.rejects(store.loadSessionState('task-4'), (e: Error) => e instanceof StoreError && /task-4\.json is not valid JSON/.test(e.message));
+    assert.deepStrictEqual(await new SessionStore(tmp()).listSessions(), []);
+  });
+
+  it('writes a readable retrospective with frontmatter and lists retrospectives newest first', async () => {
+    const ws = tmp();
+    const store = new SessionStore(ws);
+    const retro: Envelope = {
+      agent: 'CM',
+      role: 'Cape Master',
+      task_id: 'task-7',
+      phase: 'retrospective',
+      voice: '',
+      output: null,
+      references: [],
+      confidence: null,
+      ass: null,
+      conversation: [
+        { speaker: 'CM', text: 'How did it go?' },
+        { speaker: 'DevA', text: 'Fine\nmostly' },
+      ],
+      kpt: { keep: ['clear specs'], problem: ['late brief'], try: ['ask earlier'] },
+    };
+    const opening: Envelope = {
+      ...retro,
+      phase: 'opening',
+      conversation: undefined,
+      output: { session_brief: 'Build it', dor_check: { passed: false, concerns: ['no persona'] }, watch_out: ['scope creep'], coaching_notes: { POA: '', DA: '', DevA: '' } },
+    };
+    const metrics = computeMetrics({
+      envelopes: { poa: { ...retro, agent: 'POA', ass: { score: 4, positive: '', improvement: '', context_adequate: true } } },
+      usage: {},
+      startedAt: 0,
+      retroSavedAt: 1000,
+      contextChars: {},
+    });
+    const files: ProposedFile[] = [
+      { path: 'src/a.ts', relPath: 'src/a.ts', action: 'create', status: 'applied', content: 'SECRET BODY' },
+      { path: '../x', action: 'create', status: 'refused', reason: '".." segments are not allowed', content: 'x' },
+    ];
+    const file = await store.saveRetrospective('task-7', 'Make "it" work', retro, metrics, files, new Date(2026, 4, 20, 9, 30), { opening });
+    assert.strictEqual(path.basename(file), '2026-05-20_09-30_task-7.md');
+    const md = fs.readFileSync(file, 'utf8');
+    assert.match(md, /^---\ntask_id: "task-7"\nobjective: "Make \\"it\\" work"\n/);
+    assert.match(md, /ass_average: 4\n/);
+    for (const s of ['Build it', 'not met', 'no persona', 'scope creep', '**DevA:** Fine', 'clear specs', 'late brief', 'ask earlier', '| ASS average | 4.00 |', '`src/a.ts` — create, applied', 'refused']) {
+      assert.ok(md.includes(s), `missing ${s}`);
+    }
+    assert.ok(!md.includes('SECRET BODY'), 'never file bodies');
+
+    // an original-CLI file without frontmatter and an older one of ours
+    const dir = path.join(ws, 'cape', '5_sessions', 'retrospective');
+    fs.writeFileSync(path.join(dir, '2026-05-18_17-55_task-1779180490513.md'), '# 振り返り\n');
+    await store.saveRetrospective('task-6', 'older', retro, { ...metrics, assAverage: null }, [], new Date(2026, 4, 19, 8, 0));
+    fs.writeFileSync(path.join(dir, 'kpt_merged.md'), '# KPT\n');
+    fs.writeFileSync(path.join(dir, 'notes.md'), 'random');
+    const list = await store.listRetrospectives();
+    assert.deepStrictEqual(
+      list.map((r) => [r.taskId, r.objective, r.assAverage]),
+      [['task-7', 'Make "it" work', 4], ['task-6', 'older', null], ['task-1779180490513', null, null]],
+    );
+    assert.strictEqual(list[2].date.getTime(), new Date(2026, 4, 18, 17, 55).getTime());
+  });
+
+  it('merges KPT into kpt_merged.md next to the retrospectives', async () => {
+    const store = new SessionStore(tmp(), 'team');
+    const file = await store.mergeKpt('task-1', { keep: ['k'], problem: [], try: ['t'] });
+    assert.strictEqual(file, path.join(store.workspace, 'team', '5_sessions', 'retrospective', 'kpt_merged.md'));
+    assert.deepStrictEqual((await readKptFile(file)).map((i) => i.text), ['k', 't']);
+  });
+});
