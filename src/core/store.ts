@@ -13,6 +13,7 @@ import {
   type CmOpeningOutput,
   type Envelope,
   type ErrorKind,
+  ZERO_USAGE,
   type KptLists,
   type ProposedFile,
   type SessionMetrics,
@@ -23,17 +24,25 @@ import { ensureDir, isAtomicTempName, writeFileAtomic } from './fsAtomic';
 import { FRONTMATTER_READ_BYTES, formatMetricsMarkdown, readFrontmatter, writeFrontmatter } from './metrics';
 import { mergeKptFile, type KptLockOptions } from './kpt';
 
+/** A DevA file as stored in a step record: path and body always, the proposal details when known. */
+export type StoredFile = Pick<ProposedFile, 'path' | 'content'> & Partial<Omit<ProposedFile, 'path' | 'content'>>;
+
 /** Everything about one finished step. DevA's proposed file bodies are kept so they survive a crash. */
 export interface StepRecord {
   step: StepId;
+  /** Always STEP_AGENT[step] on disk, whatever is passed. */
   agent: AgentId;
+  /** Step number 1..5; always derived from the step on disk (accepted for convenience). */
+  n?: number;
   /** The model's raw reply text. */
   raw: string;
-  envelope: Envelope | null;
-  files: ProposedFile[];
+  envelope: Envelope;
+  files: StoredFile[];
   summary: string | null;
-  usage: Usage | null;
+  usage: Usage;
   model: string;
+  /** Context sizes of the step (chars), for the CR metric on resume. */
+  context?: { input: number; passed: number };
   /** Epoch ms. */
   startedAt: number;
   /** Epoch ms; also the timestamp in the pair file name. */
@@ -109,6 +118,10 @@ export function retrospectiveStamp(d: Date): string {
 const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
 const PAIR_NAME = /^(.+)_([1-5])_(CM|POA|DA|DevA)_(\d+)\.json$/;
 
+function isEnvelope(x: unknown): x is Envelope {
+  return !!x && typeof x === 'object' && typeof (x as Envelope).agent === 'string' && typeof (x as Envelope).task_id === 'string';
+}
+
 function isStepId(x: unknown): x is StepId {
   return typeof x === 'string' && (STEP_IDS as readonly string[]).includes(x);
 }
@@ -167,7 +180,7 @@ export class SessionStore {
     if (record.step !== step) throw new StoreError(`Step record for ${record.step} passed as ${step}.`);
     const file = this.pairPath(taskId, STEP_IDS.indexOf(step) + 1, STEP_AGENT[step], record.finishedAt);
     await ensureDir(this.pairDir);
-    const body = { format: 'cape-step/1', taskId, ...record, agent: STEP_AGENT[step] };
+    const body = { format: 'cape-step/1', taskId, ...record, agent: STEP_AGENT[step], n: STEP_IDS.indexOf(step) + 1 };
     await writeFileAtomic(file, JSON.stringify(body, null, 2) + '\n');
     return file;
   }
@@ -207,17 +220,24 @@ export class SessionStore {
     if (!file) return null;
     const data = await this.readJson(file);
     const rec = data as Partial<StepRecord> & { taskId?: unknown };
-    if (!rec || typeof rec !== 'object' || rec.step !== step || typeof rec.raw !== 'string') {
-      throw new StoreError(`Step record ${file} is not a ${step} record of CAPE; delete it to run the step again.`);
+    if (!rec || typeof rec !== 'object' || rec.step !== step || typeof rec.raw !== 'string' || !rec.envelope || typeof rec.envelope !== 'object') {
+      throw new StoreError(`Step record ${file} is not a complete ${step} record of CAPE; delete it to run the step again.`);
     }
+    const files = Array.isArray(rec.files)
+      ? rec.files.filter((f): f is StoredFile => !!f && typeof f === 'object' && typeof f.path === 'string' && typeof f.content === 'string')
+      : [];
+    const usage = rec.usage && typeof rec.usage === 'object' ? { ...ZERO_USAGE, ...rec.usage } : { ...ZERO_USAGE };
+    const ctx = rec.context;
     return {
       step,
       agent: STEP_AGENT[step],
+      n: STEP_IDS.indexOf(step) + 1,
       raw: rec.raw,
-      envelope: (rec.envelope ?? null) as Envelope | null,
-      files: Array.isArray(rec.files) ? rec.files : [],
+      envelope: rec.envelope as Envelope,
+      files,
       summary: typeof rec.summary === 'string' ? rec.summary : null,
-      usage: (rec.usage ?? null) as Usage | null,
+      usage,
+      ...(ctx && typeof ctx === 'object' && typeof ctx.input === 'number' && typeof ctx.passed === 'number' ? { context: { input: ctx.input, passed: ctx.passed } } : {}),
       model: typeof rec.model === 'string' ? rec.model : '',
       startedAt: typeof rec.startedAt === 'number' ? rec.startedAt : 0,
       finishedAt: typeof rec.finishedAt === 'number' ? rec.finishedAt : 0,
@@ -249,6 +269,20 @@ export class SessionStore {
     } catch (err) {
       throw new StoreError(`${file} is not valid JSON (${(err as Error).message}); the file may be damaged.`);
     }
+  }
+
+  /**
+   * Keeps the raw text of a reply that could not be used (e.g. invalid even after the repair request) in
+   * `5_sessions/failed/<task>_<n>_<agent>_<epoch ms>.txt`, so the user can inspect it. Returns the absolute path.
+   */
+  async saveFailedRaw(taskId: string, step: StepId, raw: string, at: number = Date.now()): Promise<string> {
+    if (!isStepId(step)) throw new StoreError(`Unknown step ${JSON.stringify(step)}.`);
+    const name = path.basename(this.pairPath(taskId, STEP_IDS.indexOf(step) + 1, STEP_AGENT[step], at)).replace(/\.json$/, '.txt');
+    const dir = path.join(this.sessionsDir, 'failed');
+    await ensureDir(dir);
+    const file = path.join(dir, name);
+    await writeFileAtomic(file, raw);
+    return file;
   }
 
   statePath(taskId: string): string {
@@ -341,22 +375,32 @@ export class SessionStore {
   }
 
   /**
-   * Writes the dated retrospective (atomically) and returns its absolute path. Human-readable: objective, the CM
-   * opening summary (when `opts.opening` is given), the conversation, KPT, the computed metrics and DevA's files
+   * Writes the dated retrospective (atomically) and returns its absolute path. `envelope` is the cm_retro envelope,
+   * or the map of all envelopes (then cm_retro and cm_open are taken from it). Human-readable: objective, the CM
+   * opening summary (from cm_open or `opts.opening`), the conversation, KPT, the computed metrics and DevA's files
    * (paths and statuses, never bodies). Machine-readable frontmatter: task_id, objective, date (ISO), ass_average.
    * Saving the same task in the same minute replaces the file.
    */
   async saveRetrospective(
     taskId: string,
     objective: string,
-    envelope: Envelope,
+    envelope: Envelope | Partial<Record<StepId, Envelope>>,
     metrics: SessionMetrics,
     files: ProposedFile[],
     now: Date = new Date(),
     opts: { opening?: Envelope | null; devaSummary?: string | null } = {},
   ): Promise<string> {
     const file = this.retrospectivePath(taskId, now);
-    const md = renderRetrospective(taskId, objective, envelope, metrics, files, now, opts);
+    let retro: Envelope;
+    let opening = opts.opening;
+    if (isEnvelope(envelope)) retro = envelope;
+    else {
+      const map = envelope as Partial<Record<StepId, Envelope>>;
+      if (!map.cm_retro) throw new StoreError(`Cannot write the retrospective of ${taskId}: the cm_retro envelope is missing.`);
+      retro = map.cm_retro;
+      opening = opening ?? map.cm_open ?? null;
+    }
+    const md = renderRetrospective(taskId, objective, retro, metrics, files, now, { ...opts, opening });
     await ensureDir(this.retrospectiveDir);
     await writeFileAtomic(file, md);
     return file;

@@ -17,7 +17,7 @@ function record(step: StepId, finishedAt: number, extra: Partial<StepRecord> = {
     step,
     agent: 'CM',
     raw: `raw ${step}`,
-    envelope: null,
+    envelope: { agent: 'CM', role: 'r', task_id: 't', voice: 'v', output: {}, references: [], confidence: null, ass: null },
     files: [],
     summary: null,
     usage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
@@ -97,7 +97,7 @@ describe('SessionStore', () => {
     await store.saveSessionState(state);
     const files: ProposedFile[] = [{ path: 'src/b.ts', relPath: 'src/b.ts', action: 'create', status: 'proposed', content: 'export const b = 1;\n' }];
     const s1 = await store.completeStep('task-9', 'cm_open', record('cm_open', 2000));
-    const s2 = await store.completeStep('task-9', 'deva', record('deva', 4000, { files, summary: 'did it' }));
+    const s2 = await store.completeStep('task-9', 'deva', record('deva', 4000, { files, summary: 'did it', context: { input: 900, passed: 300 } }));
     assert.deepStrictEqual(s2.completedSteps, ['cm_open', 'deva']);
     assert.strictEqual(s1.stepFiles.cm_open, 'cape/5_sessions/pair/task-9_1_CM_2000.json');
     assert.ok(fs.existsSync(path.join(ws, 'cape', '5_sessions', 'pair', 'task-9_4_DevA_4000.json')));
@@ -109,6 +109,14 @@ describe('SessionStore', () => {
     assert.strictEqual(deva!.agent, 'DevA', 'agent follows the step, whatever the caller passed');
     assert.deepStrictEqual(deva!.files, files);
     assert.strictEqual(deva!.summary, 'did it');
+    assert.deepStrictEqual(deva!.context, { input: 900, passed: 300 });
+    assert.strictEqual(deva!.n, 4);
+    // a damaged record is reported with its path
+    fs.writeFileSync(path.join(ws, 'cape', '5_sessions', 'pair', 'task-9_1_CM_2000.json'), JSON.stringify({ step: 'cm_open', raw: 'x' }));
+    await assert.rejects(store.loadStep('task-9', 'cm_open'), /task-9_1_CM_2000\.json is not a complete cm_open record/);
+    const failed = await store.saveFailedRaw('task-9', 'da', 'garbage reply', 5000);
+    assert.strictEqual(failed, path.join(ws, 'cape', '5_sessions', 'failed', 'task-9_3_DA_5000.txt'));
+    assert.strictEqual(fs.readFileSync(failed, 'utf8'), 'garbage reply');
     assert.strictEqual(await store.loadStep('task-9', 'poa'), null);
 
     // without a state entry, the newest pair file of that step is found
@@ -184,7 +192,10 @@ describe('SessionStore', () => {
     // an original-CLI file without frontmatter and an older one of ours
     const dir = path.join(ws, 'cape', '5_sessions', 'retrospective');
     fs.writeFileSync(path.join(dir, '2026-05-18_17-55_task-1779180490513.md'), '# 振り返り\n');
-    await store.saveRetrospective('task-6', 'older', retro, { ...metrics, assAverage: null }, [], new Date(2026, 4, 19, 8, 0));
+    // the map form: cm_retro and cm_open are taken from the envelopes of the session
+    const older = await store.saveRetrospective('task-6', 'older', { cm_open: opening, cm_retro: retro }, { ...metrics, assAverage: null }, [], new Date(2026, 4, 19, 8, 0));
+    assert.ok(fs.readFileSync(older, 'utf8').includes('scope creep'));
+    await assert.rejects(store.saveRetrospective('task-5', 'x', { cm_open: opening }, metrics, [], new Date()), /cm_retro envelope is missing/);
     fs.writeFileSync(path.join(dir, 'kpt_merged.md'), '# KPT\n');
     fs.writeFileSync(path.join(dir, 'notes.md'), 'random');
     const list = await store.listRetrospectives();
