@@ -565,6 +565,8 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
   const sessions = new Set(items.map((i) => i.taskId).filter((x): x is string => !!x));
   const lastTask = [...items].reverse().find((i) => i.taskId)?.taskId ?? null;
 
+  // small budgets get shorter lines rather than fewer sections
+  const itemChars = Math.max(40, Math.min(MAX_ITEM_CHARS, Math.floor(maxChars / 8)));
   const byRecency = (a: KptGroup, b: KptGroup): number => b.lastIndex - a.lastIndex;
   const problems = groups
     .filter((g) => g.kind === 'problem')
@@ -576,7 +578,7 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
 
   const line = (g: KptGroup): string => {
     // the most recent wording is the most relevant one
-    const text = clip(g.items[g.items.length - 1].text, MAX_ITEM_CHARS);
+    const text = clip(g.items[g.items.length - 1].text, itemChars);
     const where = g.lastTaskId ? `, last ${g.lastTaskId}` : '';
     return g.count >= 2 ? `- (${g.count} sessions${where}) ${text}` : `- (${g.lastTaskId ?? 'untagged'}) ${text}`;
   };
@@ -603,7 +605,8 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
     const budget = Math.floor(body * sec.share) + carry;
     const start = used;
     const chosen = sec.groups.slice(0, Math.min(sec.limit, itemsLeft));
-    if (chosen.length && used + sec.title.length + 1 - start <= budget && push(sec.title)) {
+    const firstCost = chosen.length ? sec.title.length + line(chosen[0]).length + 2 : Infinity;
+    if (used + firstCost - start <= budget && used + firstCost <= maxChars && push(sec.title)) {
       for (const g of chosen) {
         const l = line(g);
         if (used + l.length + 1 - start > budget) break;
