@@ -1,0 +1,301 @@
+// Need-to-know context: what each step's prompt contains, decided in ONE place (CONTEXT_MATRIX).
+//
+// The original CAPE CLI handed every downstream agent the full raw text of every upstream reply, gave the
+// retrospective DevA's entire file contents and sent CM the whole kpt_merged.md. Here each agent receives only what
+// its role needs, and the shared preamble goes first as a cacheable system block so repeated calls hit the cache.
+//
+// Every builder also reports two sizes so the runner (CR metric) and the benchmark can compare:
+//  - passedChars:   the characters we actually send (system + user message)
+//  - baselineChars: what the original CLI's way of building context would have sent for the same step
+//                   (same preamble, role prompt and role assets, plus every upstream raw reply — DevA's raw reply
+//                   including its file bodies for the retro — and the whole kpt_merged.md for the CM opening).
+
+import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from './types';
+import { STEP_AGENT } from './types';
+
+/** A context source a step may receive. */
+export type ContextSource =
+  | 'objective'
+  | 'kptDigest'
+  | 'team:dor'
+  | 'team:dod'
+  | 'team:process'
+  | 'cm:brief'
+  | 'cm:watchOuts'
+  | 'cm:coachingNote'
+  | 'poa:acceptance'
+  | 'poa:scope'
+  | 'da:specs'
+  | 'assets:1_product'
+  | 'assets:2_design'
+  | 'assets:3_development'
+  | 'workspace:tree'
+  | 'retro:opening'
+  | 'retro:envelopes'
+  | 'retro:devaFiles';
+
+/**
+ * The need-to-know matrix. A source absent from a step's list is never sent to that step.
+ * - The retro never receives file bodies (only DevA's file list and summary).
+ * - CM receives a bounded KPT digest, never the whole history.
+ */
+export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
+  cm_open: ['objective', 'team:dor', 'team:process', 'kptDigest'],
+  poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
+  da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'team:dor', 'team:dod'],
+  deva: [
+    'objective',
+    'cm:coachingNote',
+    'poa:acceptance',
+    'da:specs',
+    'assets:3_development',
+    'workspace:tree',
+    'team:dor',
+    'team:dod',
+  ],
+  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:devaFiles'],
+};
+
+/** Everything a context builder may draw from. Each step only reads the sources its matrix row lists. */
+export interface ContextInputs {
+  taskId: string;
+  objective: string;
+  language: string;
+  preamble: string;
+  /** Rendered role prompt for the step. */
+  rolePrompt: string;
+  /** Asset text by cape-relative path (frontmatter stripped), e.g. '1_product/1_mvv.md'. */
+  assets: Map<string, string>;
+  kptDigest: string;
+  /** The whole kpt_merged.md (baseline figure only — never sent). */
+  kptFull: string;
+  /** Workspace file listing (bounded) for DevA. */
+  workspaceTree: string;
+  /** Envelopes of completed upstream steps. */
+  envelopes: Partial<Record<StepId, Envelope>>;
+  /** Raw replies of completed upstream steps (baseline figure only). */
+  raws: Partial<Record<StepId, string>>;
+  devaFiles: ProposedFile[];
+  devaSummary: string | null;
+}
+
+export interface BuiltContext {
+  system: SystemBlock[];
+  user: string;
+  sources: readonly ContextSource[];
+  passedChars: number;
+  baselineChars: number;
+}
+
+const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
+  POA: /\b(POA|product owner)\b/i,
+  DA: /\b(DA|designer|design agent)\b/i,
+  DevA: /\b(DevA|developer|development agent)\b/i,
+};
+
+/** Pulls the section of a markdown document whose heading names the role; the whole text when none does. */
+export function roleSection(markdown: string, agent: WorkerAgent): string {
+  const lines = markdown.split(/\r?\n/);
+  const out: string[] = [];
+  let level = 0;
+  for (const line of lines) {
+    const h = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (h) {
+      if (level && h[1].length <= level) level = 0;
+      if (!level && ROLE_HEADINGS[agent].test(h[2])) level = h[1].length;
+    }
+    if (level) out.push(line);
+  }
+  return out.length ? out.join('\n').trim() : markdown.trim();
+}
+
+function assetsUnder(inputs: ContextInputs, folder: string): string {
+  const parts: string[] = [];
+  for (const [rel, text] of [...inputs.assets.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (rel.startsWith(folder + '/') && text.trim()) parts.push(`### cape/${rel}\n${text.trim()}`);
+  }
+  return parts.join('\n\n');
+}
+
+function asset(inputs: ContextInputs, rel: string): string {
+  return (inputs.assets.get(rel) ?? '').trim();
+}
+
+/** Compact, stable serialisation of structured output (no indentation: the model does not need it). */
+export function compact(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return text.slice(0, max) + ` …[${text.length - max} more characters omitted]`;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Selects top-level keys of a free-form output object whose names match; falls back to the whole object. */
+export function pickKeys(output: unknown, include: RegExp, exclude?: RegExp): unknown {
+  if (!isObject(output)) return output;
+  const picked: Json = {};
+  for (const [k, v] of Object.entries(output)) {
+    if (include.test(k) && !(exclude && exclude.test(k))) picked[k] = v;
+  }
+  return Object.keys(picked).length ? picked : output;
+}
+
+// POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.
+const POA_ACCEPTANCE = /accept|criteria|stor(y|ies)|given|\bac\b|受け入れ|ストーリー|基準/i;
+const POA_SCOPE = /scope|exclu|moscow|priorit|open_question|question|constraint|スコープ|除外|優先|持ち越し|質問|制約/i;
+// DA's rationale/summary prose is for the retro; DevA gets the specifications and handoff notes.
+const DA_NOT_FOR_DEVA = /rationale|philosophy|assessment|summary|approach|理由|方針|サマリー|根拠/i;
+
+function cmOpening(inputs: ContextInputs): CmOpeningOutput | null {
+  const env = inputs.envelopes.cm_open;
+  return env && isObject(env.output) ? (env.output as unknown as CmOpeningOutput) : null;
+}
+
+function section(title: string, body: string): string {
+  return body.trim() ? `## ${title}\n${body.trim()}` : '';
+}
+
+function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs): string {
+  const agent = STEP_AGENT[step];
+  const worker = (agent === 'CM' ? null : agent) as WorkerAgent | null;
+  const opening = cmOpening(inputs);
+  switch (source) {
+    case 'objective':
+      return section('Objective', inputs.objective);
+    case 'kptDigest':
+      return section('KPT history digest (from earlier sessions)', inputs.kptDigest || '(no earlier sessions)');
+    case 'team:dor': {
+      const dor = asset(inputs, '0_team/3_dor.md');
+      return section('Definition of Ready', worker ? roleSection(dor, worker) : dor);
+    }
+    case 'team:dod': {
+      const dod = asset(inputs, '0_team/4_dod.md');
+      return section('Definition of Done', worker ? roleSection(dod, worker) : dod);
+    }
+    case 'team:process':
+      return section('Session process', asset(inputs, '4_orchestration/1_process.md'));
+    case 'cm:brief':
+      return opening
+        ? section(
+            'Cape Master brief',
+            `${opening.session_brief}\n\nDefinition of Ready: ${opening.dor_check?.passed ? 'passed' : 'concerns'}` +
+              (opening.dor_check?.concerns?.length ? '\n' + opening.dor_check.concerns.map((c) => `- ${c}`).join('\n') : ''),
+          )
+        : '';
+    case 'cm:watchOuts':
+      return opening?.watch_out?.length ? section('Watch out', opening.watch_out.map((w) => `- ${w}`).join('\n')) : '';
+    case 'cm:coachingNote':
+      return worker && opening?.coaching_notes?.[worker]
+        ? section(`Cape Master's coaching note for you (${worker})`, opening.coaching_notes[worker])
+        : '';
+    case 'poa:acceptance': {
+      const out = inputs.envelopes.poa?.output;
+      return out === undefined ? '' : section("POA's acceptance criteria", compact(pickKeys(out, POA_ACCEPTANCE)));
+    }
+    case 'poa:scope': {
+      const out = inputs.envelopes.poa?.output;
+      if (out === undefined) return '';
+      const scope = pickKeys(out, POA_SCOPE);
+      // pickKeys falls back to the whole object; do not send it twice next to the acceptance criteria.
+      return scope === out ? '' : section("POA's scope and priorities", compact(scope));
+    }
+    case 'da:specs': {
+      const out = inputs.envelopes.da?.output;
+      if (!isObject(out)) return out === undefined ? '' : section("DA's design specifications", compact(out));
+      const specs: Json = {};
+      for (const [k, v] of Object.entries(out)) if (!DA_NOT_FOR_DEVA.test(k)) specs[k] = v;
+      return section("DA's design specifications", compact(Object.keys(specs).length ? specs : out));
+    }
+    case 'assets:1_product':
+      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product'));
+    case 'assets:2_design':
+      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design'));
+    case 'assets:3_development':
+      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development'));
+    case 'workspace:tree':
+      return inputs.workspaceTree ? section('Workspace files (existing)', inputs.workspaceTree) : '';
+    case 'retro:opening':
+      return opening
+        ? section(
+            'Your opening (Cape Master)',
+            compact({
+              session_brief: opening.session_brief,
+              dor_check: opening.dor_check,
+              watch_out: opening.watch_out,
+              coaching_notes: opening.coaching_notes,
+            }),
+          )
+        : '';
+    case 'retro:envelopes': {
+      const parts: string[] = [];
+      for (const s of ['poa', 'da', 'deva'] as const) {
+        const env = inputs.envelopes[s];
+        if (!env) continue;
+        parts.push(
+          `### ${env.agent}\n` +
+            compact({
+              voice: env.voice,
+              output: truncate(compact(s === 'deva' ? pickKeys(env.output, /architecture|decision|question|test/i) : env.output), 1800),
+              references: env.references,
+              confidence: env.confidence,
+              ass: env.ass,
+            }),
+        );
+      }
+      return section('What each agent delivered (voice, output excerpt, self-assessment)', parts.join('\n\n'));
+    }
+    case 'retro:devaFiles': {
+      if (!inputs.devaFiles.length && !inputs.devaSummary) return '';
+      const list = inputs.devaFiles
+        .map((f) => `- ${f.relPath ?? f.path} (${f.action}${f.status === 'refused' ? `, refused: ${f.reason}` : ''})`)
+        .join('\n');
+      return section("DevA's files (list and summary only)", `${list}\n\n${inputs.devaSummary ?? ''}`);
+    }
+  }
+}
+
+/** Builds the request for one step from the need-to-know matrix. */
+export function buildStepContext(step: StepId, inputs: ContextInputs): BuiltContext {
+  const sources = CONTEXT_MATRIX[step];
+  const header = `Task: ${inputs.taskId}\nSession language: ${inputs.language}`;
+  const body = [header, ...sources.map((s) => renderSource(s, step, inputs))].filter(Boolean).join('\n\n');
+  const system: SystemBlock[] = [
+    { text: inputs.preamble, cache: true },
+    { text: inputs.rolePrompt },
+  ];
+  const passedChars = system.reduce((n, b) => n + b.text.length, 0) + body.length;
+  return { system, user: body, sources, passedChars, baselineChars: baselineChars(step, inputs) };
+}
+
+/** What the original CLI's way of building context would send for this step (for CR and the benchmark). */
+export function baselineChars(step: StepId, inputs: ContextInputs): number {
+  const fixed = inputs.preamble.length + inputs.rolePrompt.length + inputs.objective.length;
+  let assets = 0;
+  const folders: Record<StepId, string[]> = {
+    cm_open: ['0_team', '4_orchestration'],
+    poa: ['0_team', '1_product'],
+    da: ['0_team', '2_design'],
+    deva: ['0_team', '3_development'],
+    cm_retro: [],
+  };
+  for (const [rel, text] of inputs.assets) if (folders[step].some((f) => rel.startsWith(f + '/'))) assets += text.length;
+  const order: StepId[] = ['cm_open', 'poa', 'da', 'deva'];
+  const upstream = order.slice(0, order.indexOf(step) === -1 ? order.length : order.indexOf(step));
+  const raws = upstream.reduce((n, s) => n + (inputs.raws[s]?.length ?? 0), 0);
+  const kpt = step === 'cm_open' ? inputs.kptFull.length : 0;
+  return fixed + assets + raws + kpt;
+}
+
+/** The LLM request for a step (messages: one user turn; a repair adds the bad reply and the repair request). */
+export function toRequest(ctx: BuiltContext, model: string, maxTokens: number, signal?: AbortSignal): LlmRequest {
+  return { model, maxTokens, system: ctx.system, messages: [{ role: 'user', content: ctx.user }], signal };
+}

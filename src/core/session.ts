@@ -1,0 +1,396 @@
+// The session runner: CM opening → POA → DA → DevA → CM retrospective, as typed events.
+//
+// Guarantees:
+//  - each step's artifact is written (atomically) before the next step starts, so nothing completed is lost;
+//  - a session that failed can be resumed from its last completed step (resume: true);
+//  - the engine never writes a workspace file: DevA's files are only *proposed* (apply is the caller's decision);
+//  - metrics are computed here from envelopes and timings, never by the model.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { loadCape } from './assets';
+import { buildStepContext, toRequest, type ContextInputs } from './context';
+import { LlmError, toLlmError } from './errors';
+import { costUsd } from './anthropic';
+import { kptDigest, mergeKptFile, parseKpt } from './kpt';
+import { computeMetrics, historyFromRetrospectives } from './metrics';
+import { parseReply, repairPrompt } from './parser';
+import { proposeFiles } from './pathSafety';
+import { renderPrompt, templateBodies, type PromptAssets } from './prompts';
+import { withStepRetry } from './retry';
+import { SessionStore, type SessionState } from './store';
+import {
+  STEP_AGENT,
+  STEP_IDS,
+  addUsage,
+  ZERO_USAGE,
+  type Envelope,
+  type ErrorKind,
+  type KptLists,
+  type LlmClient,
+  type ProposedFile,
+  type SessionEvent,
+  type SessionMetrics,
+  type StepId,
+  type Usage,
+} from './types';
+import { VoiceExtractor } from './voiceStream';
+
+export interface SessionOptions {
+  workspace: string;
+  /** The cape/ folder name, relative to the workspace. */
+  capeFolder?: string;
+  /** Required for a new session; read from the saved state when resuming. */
+  objective?: string;
+  language?: string;
+  /** Defaults to task-<epoch ms>. */
+  taskId?: string;
+  model: string;
+  llm: LlmClient;
+  prompts: PromptAssets;
+  onEvent?: (e: SessionEvent) => void;
+  signal?: AbortSignal;
+  /** Resume the saved session `taskId`: completed steps are loaded from disk, only the rest run. */
+  resume?: boolean;
+  maxTokens?: Partial<Record<StepId, number>>;
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  now?: () => number;
+}
+
+export interface StepOutcome {
+  step: StepId;
+  ok: boolean;
+  usage: Usage;
+  model: string;
+  envelope?: Envelope;
+}
+
+export interface SessionResult {
+  taskId: string;
+  ok: boolean;
+  steps: StepOutcome[];
+  files: ProposedFile[];
+  kpt: KptLists | null;
+  metrics: SessionMetrics | null;
+  retrospectivePath: string | null;
+  error?: { step: StepId | null; kind: ErrorKind; message: string };
+}
+
+export const DEFAULT_MAX_TOKENS: Record<StepId, number> = {
+  cm_open: 4096,
+  poa: 8192,
+  da: 12000,
+  deva: 32000,
+  cm_retro: 6000,
+};
+
+/** Thrown (and reported as an error event) when a step cannot produce a valid envelope. */
+export class StepFailure extends Error {
+  constructor(
+    readonly step: StepId | null,
+    readonly kind: ErrorKind,
+    message: string,
+    readonly raw?: string,
+  ) {
+    super(message);
+  }
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', 'out', 'build', '.vscode-test', 'coverage', '.next', '.cache']);
+
+/** A bounded listing of the workspace's files for DevA (so it knows what exists and modifies rather than clobbers). */
+export function listWorkspace(root: string, capeFolder: string, maxEntries = 400): string {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    if (out.length >= maxEntries) return;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      if (out.length >= maxEntries) return;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (SKIP_DIRS.has(e.name) || r === capeFolder) continue;
+        walk(path.join(dir, e.name), r);
+      } else if (e.isFile()) out.push(r);
+    }
+  };
+  walk(root, '');
+  if (out.length >= maxEntries) out.push(`… (listing stopped at ${maxEntries} files)`);
+  return out.join('\n');
+}
+
+function stepNumber(step: StepId): number {
+  return STEP_IDS.indexOf(step) + 1;
+}
+
+/** Runs (or resumes) a session. Never throws for model/config failures: they come back in the result + events. */
+export async function runSession(opts: SessionOptions): Promise<SessionResult> {
+  const emit = (e: SessionEvent) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      /* a listener's bug must not break the session */
+    }
+  };
+  const now = opts.now ?? Date.now;
+  const capeFolder = opts.capeFolder ?? 'cape';
+  const capeDir = path.join(opts.workspace, capeFolder);
+  const store = new SessionStore(opts.workspace, capeFolder);
+  const steps: StepOutcome[] = [];
+  let state: SessionState | null = null;
+  let currentStep: StepId | null = null;
+
+  try {
+    if (!fs.existsSync(capeDir)) {
+      throw new StepFailure(
+        null,
+        'config',
+        `No ${capeFolder}/ folder in ${opts.workspace}. Create it first: run \`cape init --workspace ${opts.workspace}\` (CLI) or "CAPE: Initialize Project" (VS Code).`,
+      );
+    }
+
+    // --- session state: new or resumed ---------------------------------------------------------------------------
+    if (opts.resume) {
+      if (!opts.taskId) throw new StepFailure(null, 'config', 'Resume needs the task id of the failed session.');
+      state = await store.loadSessionState(opts.taskId);
+      if (!state) {
+        throw new StepFailure(null, 'config', `No saved session "${opts.taskId}" under ${capeFolder}/5_sessions/state/. Start a new session instead.`);
+      }
+      if (state.status === 'complete') {
+        throw new StepFailure(null, 'config', `Session ${opts.taskId} already completed; nothing to resume.`);
+      }
+    } else {
+      const objective = (opts.objective ?? '').trim();
+      if (!objective) throw new StepFailure(null, 'config', 'The objective is empty: say what the team should work on.');
+      state = {
+        taskId: opts.taskId ?? `task-${now()}`,
+        objective,
+        language: opts.language ?? 'English',
+        model: opts.model,
+        createdAt: now(),
+        status: 'running',
+        completedSteps: [],
+        stepFiles: {},
+      };
+    }
+    const taskId = state.taskId;
+    state.status = 'running';
+    state.error = undefined;
+    await store.saveSessionState(state);
+
+    const remaining = STEP_IDS.filter((s) => !state!.completedSteps.includes(s));
+    emit({ type: 'session-started', taskId, objective: state.objective, language: state.language, steps: remaining, resumed: !!opts.resume });
+
+    // --- context inputs --------------------------------------------------------------------------------------------
+    const cape = await loadCape(capeDir);
+    const assets = new Map<string, string>();
+    for (const f of cape.files.values()) assets.set(f.relPath, f.body);
+    // A cape/ made by the original CLI has only the project's input files: the framework's generic files come from
+    // the extension's own templates.
+    for (const [rel, body] of templateBodies(opts.prompts)) if (!assets.has(rel)) assets.set(rel, body);
+
+    const kptPath = path.join(capeDir, '5_sessions', 'retrospective', 'kpt_merged.md');
+    const kptFull = fs.existsSync(kptPath) ? await fs.promises.readFile(kptPath, 'utf8') : '';
+    const kptItems = parseKpt(kptFull);
+
+    const envelopes: Partial<Record<StepId, Envelope>> = {};
+    const raws: Partial<Record<StepId, string>> = {};
+    const usage: Partial<Record<StepId, { usage: Usage; model: string }>> = {};
+    const contextChars: Partial<Record<StepId, { input: number; passed: number }>> = {};
+    let devaFiles: ProposedFile[] = [];
+    let devaSummary: string | null = null;
+
+    // Reload completed steps' records (resume).
+    for (const s of state.completedSteps) {
+      const rec = await store.loadStep(taskId, s);
+      if (!rec) throw new StepFailure(s, 'io', `The saved artifact of step ${s} is missing; cannot resume ${taskId}.`);
+      envelopes[s] = rec.envelope;
+      raws[s] = rec.raw;
+      usage[s] = { usage: rec.usage, model: rec.model };
+      if (rec.context) contextChars[s] = rec.context;
+      if (s === 'deva') {
+        devaFiles = await proposeFiles(opts.workspace, rec.files.map((f) => ({ path: f.path, content: f.content })));
+        devaSummary = rec.summary;
+      }
+      steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope });
+    }
+
+    // --- the steps -------------------------------------------------------------------------------------------------
+    for (const step of remaining) {
+      currentStep = step;
+      if (opts.signal?.aborted) throw new StepFailure(step, 'cancelled', 'Session cancelled.');
+      const inputs: ContextInputs = {
+        taskId,
+        objective: state.objective,
+        language: state.language,
+        preamble: renderPrompt(opts.prompts.preamble, {}),
+        rolePrompt: renderPrompt(opts.prompts.roles[step], { language: state.language, task_id: taskId }),
+        assets,
+        kptDigest: kptDigest(kptItems),
+        kptFull,
+        workspaceTree: step === 'deva' ? listWorkspace(opts.workspace, capeFolder) : '',
+        envelopes,
+        raws,
+        devaFiles,
+        devaSummary,
+      };
+      const ctx = buildStepContext(step, inputs);
+      contextChars[step] = { input: ctx.baselineChars, passed: ctx.passedChars };
+      const startedAt = now();
+      const maxTokens = opts.maxTokens?.[step] ?? DEFAULT_MAX_TOKENS[step];
+      let stepUsage: Usage = { ...ZERO_USAGE };
+      let model = opts.model;
+
+      const call = async (messages: { role: 'user' | 'assistant'; content: string }[], attemptBase: number) =>
+        withStepRetry(
+          async (attempt) => {
+            emit({ type: 'step-started', step, agent: STEP_AGENT[step], attempt: attemptBase + attempt });
+            const extractor = new VoiceExtractor({
+              onVoice: (text) => emit({ type: 'voice-delta', step, text }),
+              onOutput: (text) => emit({ type: 'output-delta', step, text }),
+            });
+            try {
+              const res = await opts.llm.stream(
+                { ...toRequest(ctx, opts.model, maxTokens, opts.signal), messages },
+                (d) => extractor.push(d),
+              );
+              extractor.end();
+              stepUsage = addUsage(stepUsage, res.usage);
+              model = res.model || model;
+              return res;
+            } catch (e) {
+              throw toLlmError(e, {});
+            }
+          },
+          {
+            maxAttempts: opts.retry?.maxAttempts,
+            baseDelayMs: opts.retry?.baseDelayMs,
+            maxDelayMs: opts.retry?.maxDelayMs,
+            signal: opts.signal,
+            onRetry: ({ attempt, error, delayMs }) =>
+              emit({ type: 'retry', step, attempt: attempt + 1, reason: error.message, delayMs }),
+          },
+        );
+
+      const first = [{ role: 'user' as const, content: ctx.user }];
+      let res = await call(first, 0);
+      let parsed = parseReply(step, res.text);
+      if (!parsed.ok) {
+        // One repair request that quotes the validation error; then a clear failure that keeps the raw text.
+        emit({ type: 'repair', step, error: parsed.error });
+        const firstRaw = res.text;
+        res = await call(
+          [...first, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
+          1,
+        );
+        parsed = parseReply(step, res.text);
+        if (!parsed.ok) {
+          const rawPath = await store.saveFailedRaw(taskId, step, `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`);
+          throw new StepFailure(
+            step,
+            'invalid_reply',
+            `${STEP_AGENT[step]}'s reply could not be used even after a repair request: ${parsed.error}. The raw replies are saved in ${path.relative(opts.workspace, rawPath)}. Retry the step (or resume the session) to ask again.`,
+            res.text,
+          );
+        }
+      }
+      const reply = parsed.reply;
+      usage[step] = { usage: stepUsage, model };
+      emit({ type: 'usage', step, usage: stepUsage, model });
+
+      let files: ProposedFile[] = [];
+      if (step === 'deva') {
+        files = await proposeFiles(opts.workspace, reply.files);
+        devaFiles = files;
+        devaSummary = reply.summary;
+      }
+
+      // Persist before anything downstream runs.
+      const finishedAt = now();
+      const artifactPath = await store.saveStep(taskId, step, {
+        step,
+        agent: STEP_AGENT[step],
+        n: stepNumber(step),
+        raw: res.text,
+        envelope: reply.envelope,
+        files: reply.files.map((f) => ({ ...f, action: files.find((p) => p.path === f.path)?.action ?? 'create' })),
+        summary: reply.summary,
+        usage: stepUsage,
+        model,
+        startedAt,
+        finishedAt,
+        context: contextChars[step],
+      });
+      envelopes[step] = reply.envelope;
+      raws[step] = res.text;
+      state.completedSteps.push(step);
+      state.stepFiles[step] = artifactPath;
+      await store.saveSessionState(state);
+
+      emit({ type: 'envelope', step, envelope: reply.envelope, summary: reply.summary });
+      for (const f of files) emit({ type: 'file-proposed', step, file: f });
+      emit({ type: 'step-finished', step, artifactPath, durationMs: finishedAt - startedAt });
+      steps.push({ step, ok: true, usage: stepUsage, model, envelope: reply.envelope });
+    }
+    currentStep = null;
+
+    // --- retrospective artifacts ------------------------------------------------------------------------------------
+    const retro = envelopes.cm_retro!;
+    const kpt: KptLists = retro.kpt ?? { keep: [], problem: [], try: [] };
+    await mergeKptFile(kptPath, taskId, kpt, new Date(now()));
+    const history = await historyFromRetrospectives(path.join(capeDir, '5_sessions', 'retrospective'));
+    const metricsAt = now();
+    const metrics = computeMetrics({
+      envelopes,
+      usage,
+      startedAt: state.createdAt,
+      retroSavedAt: metricsAt,
+      contextChars,
+      history,
+      costUsd,
+    });
+    const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt));
+    state.status = 'complete';
+    await store.saveSessionState(state);
+    emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
+    return { taskId, ok: true, steps, files: devaFiles, kpt, metrics, retrospectivePath };
+  } catch (err) {
+    const failure = asFailure(err, currentStep);
+    emit({ type: 'error', step: failure.step, kind: failure.kind, message: failure.message, raw: failure.raw });
+    if (currentStep) steps.push({ step: currentStep, ok: false, usage: { ...ZERO_USAGE }, model: opts.model });
+    if (state) {
+      state.status = 'failed';
+      state.error = { step: failure.step, kind: failure.kind, message: failure.message };
+      try {
+        await store.saveSessionState(state);
+      } catch {
+        /* keep the original error */
+      }
+    }
+    return {
+      taskId: state?.taskId ?? opts.taskId ?? '',
+      ok: false,
+      steps,
+      files: [],
+      kpt: null,
+      metrics: null,
+      retrospectivePath: null,
+      error: { step: failure.step, kind: failure.kind, message: failure.message },
+    };
+  }
+}
+
+function asFailure(err: unknown, step: StepId | null): StepFailure {
+  if (err instanceof StepFailure) return err;
+  if (err instanceof LlmError) return new StepFailure(step, err.kind, err.message);
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) {
+    return new StepFailure(step, 'io', `File system error: ${e.message}`);
+  }
+  return new StepFailure(step, 'unknown', err instanceof Error ? err.message : String(err));
+}
