@@ -1,0 +1,319 @@
+// `cape` — the headless CLI over the same core engine the VS Code extension uses.
+//
+//   cape init   --workspace DIR [--answers FILE] [--force] [--missing-only] [--lang LANG] [--model M]
+//   cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
+//   cape resume --workspace DIR --task ID [--apply] [--json]
+//   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
+//
+// It never waits for input when stdin is not a terminal, and writes nothing outside cape/ without --apply.
+
+import * as fs from 'fs';
+import * as path from 'path';
+import * as readline from 'readline';
+import { AnthropicClient } from '../core/anthropic';
+import { INIT_QUESTIONS, initCape, parseAnswersFile, type InitAnswers } from '../core/init';
+import { applyProposedFiles } from '../core/pathSafety';
+import { defaultPromptsDir, loadPromptAssets } from '../core/prompts';
+import { runSession, type SessionResult } from '../core/session';
+import type { ProposedFile, SessionEvent, StepId } from '../core/types';
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
+export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+interface Parsed {
+  command: string;
+  flags: Record<string, string | boolean>;
+}
+
+const BOOLEAN_FLAGS = new Set(['apply', 'json', 'force', 'missing-only', 'help', 'quiet']);
+const VALUE_FLAGS = new Set(['workspace', 'objective', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
+
+class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): Parsed {
+  const [command = 'help', ...rest] = argv;
+  const flags: Record<string, string | boolean> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (!a.startsWith('--')) throw new UsageError(`Unexpected argument "${a}". Flags start with --; see \`cape help\`.`);
+    let name = a.slice(2);
+    let value: string | undefined;
+    const eq = name.indexOf('=');
+    if (eq >= 0) {
+      value = name.slice(eq + 1);
+      name = name.slice(0, eq);
+    }
+    if (BOOLEAN_FLAGS.has(name)) {
+      flags[name] = true;
+    } else if (VALUE_FLAGS.has(name)) {
+      if (value === undefined) {
+        value = rest[++i];
+        if (value === undefined) throw new UsageError(`--${name} needs a value.`);
+      }
+      flags[name] = value;
+    } else {
+      throw new UsageError(`Unknown flag --${name}; see \`cape help\`.`);
+    }
+  }
+  return { command, flags };
+}
+
+const HELP = `cape — run a CAPE AI product team session headlessly
+
+Usage:
+  cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
+  cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
+  cape resume --workspace DIR --task ID [--apply] [--json]
+
+Options:
+  --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
+  --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
+  --model MODEL    session model (default: ${DEFAULT_MODEL})
+  --apply          write DevA's proposed files (after the path safety check); without it nothing is written
+                   outside cape/
+  --json           end with one JSON line (taskId, steps, files, kpt, metrics); progress goes to stderr
+`;
+
+function isLoopback(url: string): boolean {
+  try {
+    const h = new URL(url).hostname;
+    return h === '127.0.0.1' || h === 'localhost' || h === '[::1]' || h === '::1';
+  } catch {
+    return false;
+  }
+}
+
+function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
+  const baseURL = String(flags['base-url'] ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  let apiKey = (flags['api-key'] as string | undefined) ?? env.ANTHROPIC_API_KEY;
+  if (!apiKey) {
+    // Local gateways and the test server need no key.
+    if (isLoopback(baseURL)) apiKey = 'local';
+    else throw new UsageError('No API key: pass --api-key KEY or set ANTHROPIC_API_KEY.');
+  }
+  return { client: new AnthropicClient({ apiKey, baseURL }), baseURL };
+}
+
+function requireWorkspace(flags: Parsed['flags']): string {
+  const ws = flags.workspace;
+  if (typeof ws !== 'string' || !ws) throw new UsageError('--workspace DIR is required.');
+  const abs = path.resolve(ws);
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new UsageError(`The workspace ${abs} is not a folder.`);
+  return abs;
+}
+
+const STEP_LABEL: Record<StepId, string> = {
+  cm_open: 'Cape Master — opening',
+  poa: 'Product Owner',
+  da: 'Designer',
+  deva: 'Developer',
+  cm_retro: 'Cape Master — retrospective',
+};
+
+/** Prints session events as a readable live transcript. */
+function printer(out: NodeJS.WritableStream) {
+  let midLine = false;
+  const nl = () => {
+    if (midLine) out.write('\n');
+    midLine = false;
+  };
+  return (e: SessionEvent) => {
+    switch (e.type) {
+      case 'session-started':
+        out.write(`${e.resumed ? 'Resuming' : 'Starting'} ${e.taskId}: ${e.objective}\n`);
+        break;
+      case 'step-started':
+        nl();
+        out.write(`\n▶ ${STEP_LABEL[e.step]}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`);
+        break;
+      case 'voice-delta':
+        out.write(e.text);
+        midLine = !e.text.endsWith('\n');
+        break;
+      case 'retry':
+        nl();
+        out.write(`  ↻ ${e.reason} — retrying in ${Math.round(e.delayMs / 100) / 10}s\n`);
+        break;
+      case 'repair':
+        nl();
+        out.write(`  ⚠ reply did not validate (${e.error}); asking once for a corrected reply\n`);
+        break;
+      case 'file-proposed':
+        nl();
+        out.write(`  ${e.file.status === 'refused' ? '✗ refused' : e.file.action === 'create' ? '+ create ' : '~ modify '} ${e.file.path}${e.file.reason ? ` — ${e.file.reason}` : ''}\n`);
+        break;
+      case 'step-finished':
+        nl();
+        out.write(`  ✓ saved ${e.artifactPath}\n`);
+        break;
+      case 'error':
+        nl();
+        out.write(`\n✗ ${e.step ? STEP_LABEL[e.step] + ': ' : ''}${e.message}\n`);
+        break;
+      case 'session-finished': {
+        nl();
+        const m = e.metrics;
+        out.write(`\nRetrospective: ${e.retrospectivePath}\n`);
+        for (const k of ['keep', 'problem', 'try'] as const) {
+          out.write(`${k[0].toUpperCase() + k.slice(1)}:\n${e.kpt[k].map((t) => `  - ${t}`).join('\n') || '  (none)'}\n`);
+        }
+        out.write(
+          `ASS avg ${m.assAverage ?? 'n/a'} · SV ${m.satisfactionVariance ?? 'n/a'} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
+            `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · $${m.totalCostUsd.toFixed(4)}\n`,
+        );
+        break;
+      }
+    }
+  };
+}
+
+async function askQuestions(): Promise<InitAnswers> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  const ask = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
+  const answers: Record<string, string> = {};
+  try {
+    for (const q of INIT_QUESTIONS) {
+      let a = '';
+      do {
+        a = (await ask(`${q.prompt}${q.required ? '' : ' (optional)'}: `)).trim();
+      } while (q.required && !a);
+      answers[q.id] = a;
+    }
+  } finally {
+    rl.close();
+  }
+  return answers as unknown as InitAnswers;
+}
+
+async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  const workspace = requireWorkspace(flags);
+  let answers: InitAnswers;
+  if (typeof flags.answers === 'string') {
+    answers = parseAnswersFile(await fs.promises.readFile(path.resolve(flags.answers), 'utf8'));
+  } else if (process.stdin.isTTY) {
+    answers = await askQuestions();
+  } else {
+    throw new UsageError('stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML).');
+  }
+  const { client } = clientFrom(flags, env);
+  const mode = flags.force ? 'overwrite' : flags['missing-only'] ? 'missing-only' : 'fail-if-exists';
+  const res = await initCape({
+    workspace,
+    capeFolder: (flags['cape-folder'] as string) ?? 'cape',
+    answers,
+    llm: client,
+    model: (flags['init-model'] as string) ?? DEFAULT_INIT_MODEL,
+    language: (flags.lang as string) ?? 'English',
+    mode,
+    prompts: loadPromptAssets(defaultPromptsDir()),
+    onProgress: (p) => stderr.write(`  [${p.done}/${p.total}] ${p.file}\n`),
+  });
+  for (const f of res.failed) stderr.write(`✗ ${f.path}: ${f.error}\n`);
+  if (flags.json) stdout.write(JSON.stringify(res) + '\n');
+  else stdout.write(`cape/ ready: ${res.written.length} written, ${res.skipped.length} kept, ${res.failed.length} failed.\n`);
+  return res.failed.length ? 1 : 0;
+}
+
+async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  const workspace = requireWorkspace(flags);
+  if (!resume && (typeof flags.objective !== 'string' || !flags.objective.trim())) throw new UsageError('--objective TEXT is required.');
+  if (resume && typeof flags.task !== 'string') throw new UsageError('--task ID is required to resume a session.');
+  const { client } = clientFrom(flags, env);
+  const human = flags.json ? stderr : stdout;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let result: SessionResult;
+  try {
+    result = await runSession({
+      workspace,
+      capeFolder: (flags['cape-folder'] as string) ?? 'cape',
+      objective: flags.objective as string | undefined,
+      language: (flags.lang as string) ?? 'English',
+      taskId: flags.task as string | undefined,
+      resume,
+      model: (flags.model as string) ?? DEFAULT_MODEL,
+      llm: client,
+      prompts: loadPromptAssets(defaultPromptsDir()),
+      onEvent: printer(human),
+      signal: controller.signal,
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+
+  let files: ProposedFile[] = result.files;
+  if (result.ok && flags.apply) {
+    files = await applyProposedFiles(files, { workspaceRoot: workspace, capeFolder: (flags["cape-folder"] as string) ?? "cape" });
+    for (const f of files) if (f.status === 'applied') human.write(`  ✓ wrote ${f.relPath}\n`);
+  } else if (result.ok && files.some((f) => f.status === 'proposed')) {
+    human.write(`\n${files.filter((f) => f.status === 'proposed').length} file(s) proposed, nothing written. Re-run with --apply to write them.\n`);
+  }
+  if (!result.ok) {
+    const hint =
+      result.error?.kind === 'auth'
+        ? ''
+        : result.taskId
+          ? `\nCompleted steps are saved. Resume with: cape resume --workspace ${workspace} --task ${result.taskId}\n`
+          : '';
+    human.write(hint);
+  }
+  if (flags.json) {
+    stdout.write(
+      JSON.stringify({
+        taskId: result.taskId,
+        ok: result.ok,
+        error: result.error,
+        steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? agentOf(s.step), ok: s.ok, usage: s.usage })),
+        files: files.map((f) => ({ path: f.path, action: f.action, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
+        kpt: result.kpt,
+        metrics: result.metrics,
+        retrospectivePath: result.retrospectivePath,
+      }) + '\n',
+    );
+  }
+  return result.ok ? 0 : 1;
+}
+
+function agentOf(step: StepId): string {
+  return { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' }[step];
+}
+
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  stdout: NodeJS.WritableStream = process.stdout,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  try {
+    const { command, flags } = parseArgs(argv);
+    if (flags.help || command === 'help' || command === '--help' || command === '-h') {
+      stdout.write(HELP);
+      return 0;
+    }
+    switch (command) {
+      case 'init':
+        return await cmdInit(flags, env, stdout, stderr);
+      case 'start':
+        return await cmdSession(false, flags, env, stdout, stderr);
+      case 'resume':
+        return await cmdSession(true, flags, env, stdout, stderr);
+      default:
+        throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      stderr.write(`cape: ${e.message}\n`);
+      return 2;
+    }
+    stderr.write(`cape: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

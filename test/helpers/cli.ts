@@ -1,0 +1,76 @@
+// Runs the bundled CLI (dist/cli.js) the way a user would: a child process with no stdin.
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { repoRoot } from './fixtures';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The parsed last stdout line when --json was given. */
+  json?: any;
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60000): Promise<CliRun> {
+  const cli = path.join(repoRoot(), 'dist', 'cli.js');
+  if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cape ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const run: CliRun = { code: code ?? -1, stdout, stderr };
+      if (args.includes('--json')) {
+        const last = stdout.trim().split('\n').pop() ?? '';
+        try {
+          run.json = JSON.parse(last);
+        } catch {
+          /* the test asserts on it */
+        }
+      }
+      resolve(run);
+    });
+  });
+}
+
+/** A fresh temp folder, removed by the returned cleanup. */
+export function tempDir(prefix = 'cape-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function copyDir(src: string, dest: string): void {
+  fs.cpSync(src, dest, { recursive: true });
+  // Fixtures in ../shared are read-only; the copies must be writable.
+  const chmod = (p: string) => {
+    const st = fs.statSync(p);
+    fs.chmodSync(p, st.isDirectory() ? 0o755 : 0o644);
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) chmod(path.join(p, e));
+  };
+  chmod(dest);
+}
+
+/** All files under dir, relative, sorted. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, rel: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), r);
+      else out.push(r);
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, '');
+  return out.sort();
+}
