@@ -1,0 +1,51 @@
+// The extension's service container: created once in activate(), handed to every command, view and panel.
+// Each piece is a thin adapter over src/core; nothing here holds session logic of its own.
+import type * as vscode from 'vscode';
+import type { LlmClient } from './core/types';
+import type { PromptAssets } from './core/prompts';
+
+/** Settings under `cape.*` (see package.json contributes.configuration). */
+export interface CapeSettings {
+  provider: 'anthropic' | 'vscode-lm';
+  language: string;
+  model: string;
+  initModel: string;
+  /** Empty = https://api.anthropic.com */
+  baseUrl: string;
+  capeFolder: string;
+}
+
+/** Resolves the model client for the configured provider (asks for a key / offers "Set API Key" when missing). */
+export interface LlmProvider {
+  /** `purpose` selects the session or the init model. Returns undefined when the user cancelled a prompt. */
+  getClient(purpose: 'session' | 'init'): Promise<{ client: LlmClient; model: string; label: string } | undefined>;
+  /** Human-readable provider label for the panel header, e.g. "Anthropic · claude-sonnet-4-6". */
+  describe(): string;
+}
+
+/** Runs sessions and owns the chat panel + proposed files. Implemented in src/session/SessionController.ts. */
+export interface SessionControllerApi extends vscode.Disposable {
+  readonly running: boolean;
+  /** Starts a session (reveals the panel). Resolves when the session ends (ok or failed). */
+  start(objective: string): Promise<void>;
+  /** Resumes a failed session from its last completed step. */
+  resume(taskId: string): Promise<void>;
+  /** Aborts the running request; completed steps stay on disk. */
+  cancel(): void;
+  /** Opens or reveals the chat panel. */
+  showPanel(): void;
+}
+
+export interface Services {
+  context: vscode.ExtensionContext;
+  settings(): CapeSettings;
+  /** The first workspace folder (CAPE works on one folder), or undefined with no folder open. */
+  workspaceRoot(): string | undefined;
+  prompts: PromptAssets;
+  provider: LlmProvider;
+  controller: SessionControllerApi;
+  output: vscode.LogOutputChannel;
+  /** Fires when cape/5_sessions changes (trees refresh on it). */
+  onDidChangeSessions: vscode.Event<void>;
+  refreshTrees(): void;
+}
