@@ -1,0 +1,191 @@
+// The CLI under faults and hostile input: bad key, rate limits, mid-stream errors, dropped connections,
+// malformed and truncated replies, hostile file paths; --apply versus no --apply.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, truncated, type FakeAnthropic } from '../fake-anthropic/server';
+import { copyDir, listFiles, runCli, tempDir } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+import { originalProjectDir } from '../helpers/fixtures';
+
+const TASK = 'task-42';
+
+function demoWorkspace(): string {
+  const ws = tempDir('cape-faults-');
+  copyDir(path.join(demoDir(), 'workspace'), ws);
+  copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
+  return ws;
+}
+
+describe('CLI faults and safety', function () {
+  this.timeout(90000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 64, apiKey: 'good-key' });
+  });
+  after(async () => fake?.close());
+  beforeEach(() => fake.reset());
+
+  const env = (key = 'good-key') => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: key });
+  const start = (ws: string, extra: string[] = [], key?: string) =>
+    runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json', ...extra], env(key));
+
+  it('a bad API key fails at once with a message that says so, and is not retried', async () => {
+    const ws = demoWorkspace();
+    const run = await start(ws, [], 'wrong-key');
+    assert.strictEqual(run.code, 1);
+    assert.match(run.stderr, /API key/i);
+    assert.match(run.stderr, /401/);
+    assert.strictEqual(fake.requests.length, 1);
+    assert.strictEqual(run.json.ok, false);
+    assert.strictEqual(run.json.error.kind, 'auth');
+  });
+
+  it('no key and a non-loopback base URL is a usage error, before any request', async () => {
+    const ws = demoWorkspace();
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--base-url', 'https://api.example.invalid'], {});
+    assert.strictEqual(run.code, 2);
+    assert.match(run.stderr, /--api-key|ANTHROPIC_API_KEY/);
+  });
+
+  it('a missing cape/ folder says how to create it', async () => {
+    const ws = tempDir('cape-empty-');
+    const run = await start(ws);
+    assert.strictEqual(run.code, 1);
+    assert.match(run.stderr, /cape init/);
+    assert.strictEqual(fake.requests.length, 0);
+  });
+
+  it('recovers from 429 (retry-after), a mid-stream overloaded error and a connection reset', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    fake.enqueue(
+      { fault: 'http', status: 429, retryAfter: 0.05 },
+      { text: r[0] },
+      { fault: 'midstream-error', afterChars: 120, errorType: 'overloaded_error', text: r[1] },
+      { text: r[1] },
+      { fault: 'reset', afterChars: 200, text: r[2] },
+      { text: r[2] },
+      { text: r[3] },
+      { text: r[4] },
+    );
+    const run = await start(ws);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 8);
+    assert.match(run.stderr, /retrying/);
+    // The retried step streamed its voice again from the start, and only the final text was saved.
+    const pair = listFiles(path.join(ws, 'cape/5_sessions/pair'));
+    const poa = JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/pair', pair.find((p) => p.includes('_2_POA_'))!), 'utf8'));
+    assert.strictEqual(poa.raw, r[1]);
+  });
+
+  it('a malformed reply gets exactly one repair request quoting the error, then succeeds', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    const broken = r[1].replace('"voice":', '"voyce":');
+    fake.enqueue({ text: r[0] }, { text: broken }, { text: r[1] }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 6);
+    const repair = fake.requests[2].body.messages;
+    assert.strictEqual(repair.length, 3, 'the repair request carries the bad reply and the correction request');
+    assert.strictEqual(repair[1].role, 'assistant');
+    assert.match(repair[2].content, /voice/);
+  });
+
+  it('a reply truncated twice fails clearly and keeps the raw text on disk', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: truncated(r[1], 300), stopReason: 'max_tokens' }, { text: truncated(r[1], 310), stopReason: 'max_tokens' });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 1);
+    assert.strictEqual(run.json.error.kind, 'invalid_reply');
+    assert.match(run.stderr, /saved in/);
+    const saved = listFiles(path.join(ws, 'cape/5_sessions')).filter((f) => /POA/.test(f) && !f.endsWith('.json'));
+    assert.ok(saved.length >= 1, `raw reply kept: ${listFiles(path.join(ws, 'cape/5_sessions')).join(', ')}`);
+    assert.ok(fs.readFileSync(path.join(ws, 'cape/5_sessions', saved[0]), 'utf8').includes(truncated(r[1], 300)));
+    // The CM opening is on disk, so the session can be resumed.
+    assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 1);
+  });
+
+  it('hostile <file> paths are refused with reasons; --apply writes only the safe files inside the workspace', async () => {
+    const ws = demoWorkspace();
+    const outside = tempDir('cape-outside-');
+    fs.symlinkSync(outside, path.join(ws, 'linked'));
+    const r = demoReplies(TASK);
+    const hostile = [
+      '../escape.txt',
+      '/etc/cape-pwned',
+      'C:\\Windows\\cape.txt',
+      '\\\\server\\share\\x.txt',
+      '.git/config',
+      'cape/5_sessions/retrospective/kpt_merged.md',
+      'linked/escape.txt',
+      'src/../../escape2.txt',
+    ];
+    const deva = r[3].replace('<summary>', hostile.map((p) => `<file path="${p}">pwned</file>\n`).join('') + '<summary>');
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: deva }, { text: r[4] });
+    const run = await start(ws, ['--apply']);
+    assert.strictEqual(run.code, 0, run.stderr);
+    const files: any[] = run.json.files;
+    for (const p of hostile) {
+      const f = files.find((x) => x.path === p);
+      assert.ok(f, `missing entry for ${p}`);
+      assert.strictEqual(f.status, 'refused', `${p} must be refused`);
+      assert.ok(f.reason && f.reason.length > 5, `${p} has a reason`);
+    }
+    assert.deepStrictEqual(
+      files.filter((f) => f.status === 'applied').map((f) => f.path).sort(),
+      ['index.html', 'src/styles.css', 'src/theme.js'],
+    );
+    assert.match(fs.readFileSync(path.join(ws, 'src/theme.js'), 'utf8'), /pocket-notes-theme/);
+    assert.deepStrictEqual(fs.readdirSync(outside), [], 'nothing written through the symlink');
+    assert.ok(!fs.existsSync(path.join(path.dirname(ws), 'escape.txt')));
+    assert.ok(!fs.readFileSync(path.join(ws, 'cape/5_sessions/retrospective/kpt_merged.md'), 'utf8').includes('pwned'));
+  });
+
+  it('without --apply nothing is written outside cape/, and modify entries carry the current content', async () => {
+    const ws = demoWorkspace();
+    const before = fs.readFileSync(path.join(ws, 'index.html'), 'utf8');
+    for (const t of demoReplies(TASK)) fake.enqueue({ text: t });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(
+      run.json.files.map((f: any) => [f.path, f.action, f.status]),
+      [
+        ['src/theme.js', 'create', 'proposed'],
+        ['src/styles.css', 'modify', 'proposed'],
+        ['index.html', 'modify', 'proposed'],
+      ],
+    );
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'index.html'), 'utf8'), before);
+    assert.ok(!fs.existsSync(path.join(ws, 'src/theme.js')));
+    assert.match(run.stderr, /--apply/);
+  });
+
+  it('init from an answers file generates the input files in parallel and copies the generic templates', async () => {
+    const ws = tempDir('cape-init-');
+    fake.setResponder((req) => {
+      const text = JSON.stringify(req.body.messages);
+      const m = /(\d_[a-z]+\/\d_[a-z_]+\.md)/.exec(text);
+      return { text: `---\ntype: input\n---\n\n# ${m ? m[1] : 'file'}\n\nGenerated for the test.\n` };
+    });
+    const run = await runCli(['init', '--workspace', ws, '--answers', path.join(demoDir(), 'answers.json'), '--json'], env());
+    assert.strictEqual(run.code, 0, run.stderr);
+    const files = listFiles(path.join(ws, 'cape'));
+    assert.ok(files.includes('0_team/3_dor.md') && files.includes('1_product/1_mvv.md') && files.includes('3_development/1_architecture.md'), files.join(', '));
+    assert.match(fs.readFileSync(path.join(ws, 'cape/1_product/1_mvv.md'), 'utf8'), /type: input/);
+    assert.ok(fake.requests.length >= 8, 'one request per input file');
+    // A second init refuses to overwrite silently.
+    const again = await runCli(['init', '--workspace', ws, '--answers', path.join(demoDir(), 'answers.json')], env());
+    assert.notStrictEqual(again.code, 0);
+    assert.match(again.stderr, /exist/i);
+  });
+
+  it('init without --answers and without a terminal fails instead of waiting for input', async () => {
+    const ws = tempDir('cape-init-');
+    const run = await runCli(['init', '--workspace', ws], env());
+    assert.strictEqual(run.code, 2);
+    assert.match(run.stderr, /--answers/);
+  });
+});
