@@ -77,6 +77,8 @@ export interface ContextInputs {
   raws: Partial<Record<StepId, string>>;
   devaFiles: ProposedFile[];
   devaSummary: string | null;
+  /** Overrides DEFAULT_ASSET_BUDGET (characters of cape/ project files per step). */
+  assetBudget?: Partial<Record<StepId, number>>;
 }
 
 export interface BuiltContext {
@@ -109,12 +111,125 @@ export function roleSection(markdown: string, agent: WorkerAgent): string {
   return out.length ? out.join('\n').trim() : markdown.trim();
 }
 
-function assetsUnder(inputs: ContextInputs, folder: string): string {
-  const parts: string[] = [];
-  for (const [rel, text] of [...inputs.assets.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    if (rel.startsWith(folder + '/') && text.trim()) parts.push(`### cape/${rel}\n${text.trim()}`);
+function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): string {
+  const files: [string, string][] = [...inputs.assets.entries()]
+    .filter(([rel, text]) => rel.startsWith(folder + '/') && text.trim())
+    .sort(([a], [b]) => a.localeCompare(b));
+  const budget = inputs.assetBudget?.[step] ?? DEFAULT_ASSET_BUDGET[step] ?? Infinity;
+  return packAssets(files, budget, relevanceQuery(step, inputs));
+}
+
+/**
+ * Per-step budget (characters) for the project's own cape/ files. Within it, whole files go in when they fit;
+ * otherwise the sections most related to the session's work are kept (see packAssets) and the rest are named so the
+ * agent knows they exist and can ask for them in open_questions.
+ */
+export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 8000, deva: 15000 };
+
+interface AssetChunk {
+  file: string;
+  heading: string;
+  text: string;
+  order: number;
+  score: number;
+}
+
+/** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
+export function minifyMarkdown(text: string): string {
+  return text
+    .replace(/[ \t]+$/gm, '')
+    .replace(/^(-{3,}|\*{3,}|_{3,})$/gm, '')
+    .replace(/^(\|.*\|)$/gm, (row) => row.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---'))
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function chunkMarkdown(file: string, text: string, start: number): AssetChunk[] {
+  const chunks: AssetChunk[] = [];
+  let heading = '';
+  let buf: string[] = [];
+  let fence = false;
+  const flush = () => {
+    const body = buf.join('\n').trim();
+    if (body) chunks.push({ file, heading, text: body, order: start + chunks.length, score: 0 });
+    buf = [];
+  };
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    const h = !fence && /^(#{1,4})\s+(.+)$/.exec(line);
+    if (h) {
+      flush();
+      heading = h[2].trim();
+    }
+    buf.push(line);
   }
-  return parts.join('\n\n');
+  flush();
+  return chunks;
+}
+
+function bigramSet(text: string): Set<string> {
+  const t = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < t.length; i++) {
+    const g = t.slice(i, i + 2);
+    if (!/^[\s\p{P}\p{S}]+$/u.test(g)) out.add(g);
+  }
+  return out;
+}
+
+/** What the step's work is about: used to rank asset sections when they do not all fit. */
+function relevanceQuery(step: StepId, inputs: ContextInputs): string {
+  const opening = cmOpening(inputs);
+  const agent = STEP_AGENT[step];
+  const parts = [inputs.objective, opening?.session_brief ?? ''];
+  if (agent !== 'CM') parts.push(opening?.coaching_notes?.[agent as WorkerAgent] ?? '');
+  if (step === 'da' || step === 'deva') parts.push(compact(inputs.envelopes.poa?.output));
+  if (step === 'deva') parts.push(compact(inputs.envelopes.da?.output));
+  return parts.join('\n');
+}
+
+/**
+ * Packs the files into the budget. Each file keeps its title and opening section; the remaining sections are ranked by
+ * how many character bigrams they share with the step's work (objective, brief, upstream outputs; bigrams work for
+ * Japanese as well as English), normalised by the square root of their size so long sections do not win by bulk.
+ * Kept sections stay in document order; omitted ones are listed by heading.
+ */
+export function packAssets(files: [string, string][], budget: number, query: string): string {
+  const minified = files.map(([rel, text]) => [rel, minifyMarkdown(text)] as [string, string]);
+  const whole = minified.map(([rel, text]) => `### cape/${rel}\n${text}`).join('\n\n');
+  if (whole.length <= budget) return whole;
+
+  const q = bigramSet(query);
+  const perFile = minified.map(([rel, text], i) => chunkMarkdown(rel, text, i * 10000));
+  const keep = new Set<AssetChunk>();
+  let used = 0;
+  for (const chunks of perFile) {
+    if (!chunks.length) continue;
+    keep.add(chunks[0]);
+    used += chunks[0].text.length + 40;
+  }
+  const rest = perFile.flatMap((c) => c.slice(1));
+  for (const c of rest) {
+    const b = bigramSet(c.heading + '\n' + c.text);
+    let shared = 0;
+    for (const g of b) if (q.has(g)) shared++;
+    c.score = b.size ? shared / Math.sqrt(b.size) : 0;
+  }
+  rest.sort((a, b) => b.score - a.score || a.order - b.order);
+  for (const c of rest) {
+    if (used + c.text.length + 2 > budget) continue;
+    keep.add(c);
+    used += c.text.length + 2;
+  }
+  return perFile
+    .filter((chunks) => chunks.length)
+    .map((chunks) => {
+      const kept = chunks.filter((c) => keep.has(c));
+      const omitted = chunks.filter((c) => !keep.has(c)).map((c) => c.heading || '(untitled)');
+      const note = omitted.length ? `\n(Sections left out to keep the context small — ask in open_questions if you need one: ${omitted.join('; ')})` : '';
+      return `### cape/${chunks[0].file}\n${kept.map((c) => c.text).join('\n\n')}${note}`;
+    })
+    .join('\n\n');
 }
 
 function asset(inputs: ContextInputs, rel: string): string {
@@ -216,11 +331,11 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
       return section("DA's design specifications", compact(Object.keys(specs).length ? specs : out));
     }
     case 'assets:1_product':
-      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product'));
+      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product', step));
     case 'assets:2_design':
-      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design'));
+      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design', step));
     case 'assets:3_development':
-      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development'));
+      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step));
     case 'workspace:tree':
       return inputs.workspaceTree ? section('Workspace files (existing)', inputs.workspaceTree) : '';
     case 'retro:opening':
@@ -244,7 +359,7 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
           `### ${env.agent}\n` +
             compact({
               voice: env.voice,
-              output: truncate(compact(s === 'deva' ? pickKeys(env.output, /architecture|decision|question|test/i) : env.output), 1800),
+              output: truncate(compact(s === 'deva' ? pickKeys(env.output, /architecture|decision|question|test/i) : env.output), 1200),
               references: env.references,
               confidence: env.confidence,
               ass: env.ass,
@@ -285,7 +400,7 @@ export function baselineChars(step: StepId, inputs: ContextInputs): number {
     poa: ['0_team', '1_product'],
     da: ['0_team', '2_design'],
     deva: ['0_team', '3_development'],
-    cm_retro: [],
+    cm_retro: ['0_team', '4_orchestration'],
   };
   for (const [rel, text] of inputs.assets) if (folders[step].some((f) => rel.startsWith(f + '/'))) assets += text.length;
   const order: StepId[] = ['cm_open', 'poa', 'da', 'deva'];

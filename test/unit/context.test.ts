@@ -1,0 +1,132 @@
+// The need-to-know matrix on real recorded sessions: each agent gets what its role needs and nothing it does not.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { loadCape } from '../../src/core/assets';
+import { buildStepContext, CONTEXT_MATRIX, minifyMarkdown, packAssets, type ContextInputs } from '../../src/core/context';
+import { kptDigest, parseKpt } from '../../src/core/kpt';
+import { parseReply } from '../../src/core/parser';
+import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/prompts';
+import type { Envelope, StepId } from '../../src/core/types';
+import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
+
+const prompts = loadPromptAssets(defaultPromptsDir());
+
+async function inputsFor(steps: { step: StepId; raw: string }[], upTo: StepId): Promise<ContextInputs> {
+  const cape = await loadCape(path.join(originalProjectDir(), 'cape'));
+  const assets = new Map<string, string>();
+  for (const f of cape.files.values()) assets.set(f.relPath, f.body);
+  for (const [rel, body] of templateBodies(prompts)) if (!assets.has(rel)) assets.set(rel, body);
+  const kptFull = fs.readFileSync(path.join(originalProjectDir(), 'cape/5_sessions/retrospective/kpt_merged.md'), 'utf8');
+  const envelopes: Partial<Record<StepId, Envelope>> = {};
+  const raws: Partial<Record<StepId, string>> = {};
+  let files: { path: string; content: string }[] = [];
+  let summary: string | null = null;
+  for (const s of steps) {
+    if (s.step === upTo) break;
+    const p = parseReply(s.step, s.raw);
+    if (!p.ok) throw new Error(`fixture ${s.step} does not parse: ${p.error}`);
+    envelopes[s.step] = p.reply.envelope;
+    raws[s.step] = s.raw;
+    if (s.step === 'deva') {
+      files = p.reply.files;
+      summary = p.reply.summary;
+    }
+  }
+  return {
+    taskId: 'task-x',
+    objective: 'objective text',
+    language: 'Japanese',
+    preamble: prompts.preamble,
+    rolePrompt: renderPrompt(prompts.roles[upTo], { language: 'Japanese', task_id: 'task-x' }),
+    assets,
+    kptDigest: kptDigest(parseKpt(kptFull)),
+    kptFull,
+    workspaceTree: 'src/index.ts',
+    envelopes,
+    raws,
+    devaFiles: files.map((f) => ({ path: f.path, relPath: f.path, action: 'create' as const, status: 'proposed' as const, content: f.content })),
+    devaSummary: summary,
+  };
+}
+
+function text(ctx: { system: { text: string }[]; user: string }): string {
+  return ctx.system.map((b) => b.text).join('\n') + '\n' + ctx.user;
+}
+
+describe('context: need-to-know per agent', () => {
+  const sessions = loadRecordedSessions().filter((s) => s.complete && s.steps.length === 5);
+
+  it('the matrix keeps file bodies from the retro and the whole KPT history from CM', () => {
+    assert.ok(!CONTEXT_MATRIX.cm_retro.some((s) => s.startsWith('assets:') || s === 'workspace:tree'));
+    assert.ok(CONTEXT_MATRIX.cm_open.includes('kptDigest'));
+  });
+
+  for (const s of sessions) {
+    const json = (i: number) => {
+      const p = parseReply(s.steps[i].step, s.steps[i].raw);
+      if (!p.ok) throw new Error(p.error);
+      return p.reply;
+    };
+
+    it(`${s.taskId}: each agent gets its own coaching note, not the others'`, async () => {
+      const cm = json(0).envelope.output as any;
+      for (const [step, agent] of [['poa', 'POA'], ['da', 'DA'], ['deva', 'DevA']] as const) {
+        const t = text(buildStepContext(step, await inputsFor(s.steps, step)));
+        assert.ok(t.includes(cm.coaching_notes[agent]), `${agent} receives its coaching note`);
+        for (const other of ['POA', 'DA', 'DevA'].filter((a) => a !== agent)) {
+          assert.ok(!t.includes(cm.coaching_notes[other]), `${agent} must not receive ${other}'s note`);
+        }
+      }
+    });
+
+    it(`${s.taskId}: DA and DevA get POA's work but not POA's voice or self-assessment`, async () => {
+      const poa = json(1).envelope;
+      for (const step of ['da', 'deva'] as const) {
+        const t = text(buildStepContext(step, await inputsFor(s.steps, step)));
+        assert.ok(!t.includes(poa.voice), `${step} must not receive POA's voice`);
+        assert.ok(!t.includes(poa.ass!.improvement), `${step} must not receive POA's ass`);
+        // At least one acceptance-criterion string reaches both.
+        const ac = JSON.stringify(poa.output).match(/"(?:then|Then|受け入れ[^"]*)":\s*"([^"]{10,})"/);
+        if (ac) assert.ok(t.includes(ac[1]), `${step} receives POA's acceptance criteria`);
+      }
+    });
+
+    it(`${s.taskId}: the retro gets every voice and DevA's file list, never file bodies`, async () => {
+      const inputs = await inputsFor(s.steps, 'cm_retro');
+      const t = text(buildStepContext('cm_retro', inputs));
+      for (const i of [1, 2, 3]) assert.ok(t.includes(JSON.stringify(json(i).envelope.voice).slice(1, -1)), `voice ${i}`);
+      const deva = json(3);
+      for (const f of deva.files) {
+        assert.ok(t.includes(f.path), `file ${f.path} listed`);
+        const line = f.content.split('\n').find((l) => l.trim().length > 40);
+        if (line) assert.ok(!t.includes(line) && !t.includes(JSON.stringify(line).slice(1, -1)), `body of ${f.path} leaked`);
+      }
+    });
+
+    it(`${s.taskId}: CM gets a bounded KPT digest, not the whole history`, async () => {
+      const inputs = await inputsFor(s.steps, 'cm_open');
+      const ctx = buildStepContext('cm_open', inputs);
+      assert.ok(inputs.kptDigest.length > 0 && inputs.kptDigest.length <= 2500);
+      assert.ok(ctx.user.includes(inputs.kptDigest));
+      assert.ok(!ctx.user.includes(inputs.kptFull));
+      assert.ok(ctx.passedChars < ctx.baselineChars);
+    });
+  }
+
+  it('packAssets keeps everything when it fits and names what it leaves out otherwise', () => {
+    const files: [string, string][] = [
+      ['3_development/a.md', '# A\nintro\n\n## Storage\nlocalStorage adapter details\n\n## Animations\nkeyframes and easing'],
+    ];
+    assert.ok(packAssets(files, 10000, 'x').includes('keyframes and easing'));
+    const small = packAssets(files, 100, 'localStorage adapter');
+    assert.ok(small.includes('intro'));
+    assert.ok(small.includes('localStorage adapter details'), 'the relevant section wins');
+    assert.ok(!small.includes('keyframes and easing'));
+    assert.match(small, /left out.*Animations/);
+  });
+
+  it('minifyMarkdown drops only layout noise', () => {
+    assert.strictEqual(minifyMarkdown('a  \n\n\n\n---\nb\n| x   |  y |\n|:-----|-----:|'), 'a\n\nb\n| x | y |\n|---|---|');
+  });
+});
