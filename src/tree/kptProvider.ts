@@ -1,0 +1,188 @@
+// The KPT view (`cape.kpt`): Keep / Problem / Try, each listing recurrence groups of kpt_merged.md (see model.ts for
+// the grouping threshold and normalisation). The file is parsed and grouped once per change (cached by mtime, size
+// and inode), when a refresh is requested — not while the user expands nodes, which is then instant.
+import * as vscode from 'vscode';
+import { promises as fsp } from 'fs';
+import { parseKpt } from '../core/kpt';
+import { buildKptModel, kptChildren, occurrenceTooltip } from './model';
+import type { KptNode, KptTreeModel } from './model';
+
+/** An information or error row (e.g. the file could not be read). */
+export interface KptMessageNode {
+  type: 'message';
+  id: string;
+  label: string;
+  tooltip: string;
+  icon: string;
+}
+
+export type KptElement = KptNode | KptMessageNode;
+
+/** kpt_merged.md files above this size are not parsed (the view says so instead). */
+export const MAX_KPT_FILE_BYTES = 32 * 1024 * 1024;
+
+export class KptTreeProvider implements vscode.TreeDataProvider<KptElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<KptElement | undefined | void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  private model: KptTreeModel | null = null;
+  private message: KptMessageNode | null = null;
+  private cacheKey: string | null = null;
+  private parents = new Map<string, KptElement>();
+  private loading: Promise<void> | null = null;
+  private generation = 0;
+  private disposed = false;
+
+  /** `kptPath()` returns the absolute kpt_merged.md path, or undefined without a workspace. */
+  constructor(
+    private readonly kptPath: () => string | undefined,
+    private readonly log?: (message: string) => void,
+  ) {}
+
+  /** The current model (null before the first load or without a file). */
+  get current(): KptTreeModel | null {
+    return this.model;
+  }
+
+  /**
+   * Re-reads kpt_merged.md if it changed (mtime/size/inode) and rebuilds the model off the expand path; fires a
+   * change event when done. Concurrent calls coalesce: the latest one wins.
+   */
+  refresh(): Promise<void> {
+    const gen = ++this.generation;
+    const run = this.load(gen).then(() => {
+      if (gen === this.generation && !this.disposed) this.changed.fire();
+    });
+    this.loading = run;
+    return run;
+  }
+
+  /** Resolves when the latest requested load has finished. */
+  async whenLoaded(): Promise<void> {
+    while (this.loading) {
+      const l = this.loading;
+      await l;
+      if (l === this.loading) break;
+    }
+  }
+
+  private async load(gen: number): Promise<void> {
+    const file = this.kptPath();
+    let model: KptTreeModel | null = null;
+    let message: KptMessageNode | null = null;
+    let key: string | null = null;
+    try {
+      if (!file) {
+        key = 'no-workspace';
+      } else {
+        const st = await fsp.stat(file).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+          throw err;
+        });
+        key = st ? `${file}|${st.mtimeMs}|${st.size}|${st.ino}` : `${file}|missing`;
+        if (key === this.cacheKey) return; // unchanged: keep the model (and its expansion state)
+        if (st && !st.isFile()) {
+          message = msg('kpt/not-a-file', `${file} is not a file`, 'Remove or rename it; CAPE writes kpt_merged.md there.', 'error');
+        } else if (st && st.size > MAX_KPT_FILE_BYTES) {
+          const mb = (st.size / 1024 / 1024).toFixed(1);
+          message = msg('kpt/too-large', `kpt_merged.md is too large to show (${mb} MB)`, `Limit: ${MAX_KPT_FILE_BYTES / 1024 / 1024} MB. Archive old items into another file to see the KPT here again.`, 'warning');
+        } else if (st) {
+          const text = await fsp.readFile(file, 'utf8');
+          model = buildKptModel(parseKpt(text));
+        }
+      }
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      message = msg('kpt/error', `Could not read kpt_merged.md: ${e.code ?? e.message}`, `${e.message}\n\nFix the file or its permissions, then run "CAPE: Refresh".`, 'error');
+      key = null; // retry on the next refresh
+      this.log?.(`KPT view: ${e.message}`);
+    }
+    if (gen !== this.generation || this.disposed) return; // a newer load superseded this one
+    this.model = model;
+    this.message = message;
+    this.cacheKey = key;
+    this.parents = new Map();
+    if (model) {
+      for (const s of model.sections) {
+        for (const g of s.groups) {
+          this.parents.set(g.id, s);
+          for (const o of g.occurrences) this.parents.set(o.id, g);
+        }
+      }
+    }
+  }
+
+  getTreeItem(node: KptElement): vscode.TreeItem {
+    switch (node.type) {
+      case 'message': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.tooltip = node.tooltip;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        return item;
+      }
+      case 'section': {
+        const item = new vscode.TreeItem(
+          node.label,
+          node.groups.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+        );
+        item.id = node.id;
+        item.description = node.description;
+        item.tooltip = `${node.label}: ${node.groups.length} group${node.groups.length === 1 ? '' : 's'}, most recurring first`;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.contextValue = `cape.kptSection.${node.kind}`;
+        return item;
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(
+          node.label,
+          node.occurrences.length >= 2 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
+        item.id = node.id;
+        item.description = node.description;
+        item.tooltip = safeMarkdown(node.tooltip);
+        item.contextValue = node.count >= 2 ? 'cape.kptGroup.recurring' : 'cape.kptGroup';
+        return item;
+      }
+      case 'occurrence': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.tooltip = safeMarkdown(occurrenceTooltip(node));
+        item.contextValue = 'cape.kptOccurrence';
+        return item;
+      }
+    }
+  }
+
+  async getChildren(node?: KptElement): Promise<KptElement[]> {
+    if (!node) {
+      if (!this.loading) void this.refresh();
+      await this.whenLoaded();
+      if (this.message) return [this.message];
+      return this.model ? kptChildren(this.model) : []; // [] → the viewsWelcome text
+    }
+    if (node.type === 'message') return [];
+    return this.model ? kptChildren(this.model, node) : [];
+  }
+
+  getParent(node: KptElement): KptElement | undefined {
+    return node.type === 'section' || node.type === 'message' ? undefined : this.parents.get(node.id);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.changed.dispose();
+  }
+}
+
+function msg(id: string, label: string, tooltip: string, icon: string): KptMessageNode {
+  return { type: 'message', id, label, tooltip, icon };
+}
+
+/** Model text in a tooltip: untrusted markdown (no command links, no HTML). */
+export function safeMarkdown(markdown: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(markdown, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}

@@ -1,0 +1,332 @@
+// The pure node model behind the CAPE tree views (Retrospectives, KPT). No `vscode` import: src/tree/index.ts turns
+// these plain objects into TreeItems, and test/unit/kptTree.test.ts checks them in Node.
+//
+// KPT recurrence: items of kpt_merged.md are grouped by groupKpt (src/core/kpt.ts), per kind, with the Dice
+// coefficient over character bigrams and DEFAULT_GROUP_THRESHOLD = 0.35. Before comparing, normaliseKptText
+// applies NFKC (full-width → half-width), drops the `[task-id]` tag and `【label】` markers, keeps only the core of
+// the item (the text before the first dash separator `——`/`—`/` -- `/` - `, without parenthesised details), lower-
+// cases it and removes every whitespace, punctuation and symbol character; when that core is shorter than 8
+// characters the whole text is compared instead. Exact repeats after normalisation always join. A group's count
+// is its number of distinct sessions (distinct task ids; an untagged item counts as a session of its own).
+import { DEFAULT_GROUP_THRESHOLD, formatLocalMinute, groupKpt, KPT_KINDS, normaliseKptText } from '../core/kpt';
+import type { KptGroup } from '../core/kpt';
+import type { RetrospectiveInfo, SessionSummary } from '../core/store';
+import type { KptItem, KptKind } from '../core/types';
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers
+
+/** Longest tree label (code points) before it is cut with an ellipsis. */
+export const MAX_LABEL_CHARS = 100;
+/** Longest description (objective) in the Retrospectives view. */
+export const MAX_DESCRIPTION_CHARS = 60;
+/** A group tooltip lists at most this many occurrences, then "… and N more". */
+export const MAX_TOOLTIP_OCCURRENCES = 20;
+/** Full texts inside tooltips are cut at this many code points (a tooltip is not a reader). */
+const MAX_TOOLTIP_TEXT_CHARS = 600;
+
+/** One line (all whitespace runs, including newlines, become one space), cut at `max` code points with "…". */
+export function truncateLine(text: string, max: number = MAX_LABEL_CHARS): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= max) return line; // UTF-16 length ≥ code points: short enough, no need to count
+  const chars = Array.from(line);
+  if (chars.length <= max) return line;
+  return chars.slice(0, Math.max(1, max - 1)).join('').trimEnd() + '…';
+}
+
+/**
+ * Escapes text for a MarkdownString (rendered with isTrusted false, supportHtml false): every ASCII punctuation
+ * character that markdown could interpret (emphasis, links, headings, lists, HTML, autolinks via `:`) is
+ * backslash-escaped, which CommonMark allows for any ASCII punctuation; newlines become spaces.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_{}\[\]()<>#+\-.!|~&:"'=$%@^]/g, '\\$&');
+}
+
+/** 32-bit FNV-1a as 8 hex digits: short, stable ids for tree nodes. */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+// ---------------------------------------------------------------------------------------------
+// KPT model
+
+export const KPT_SECTION: Record<KptKind, { label: string; icon: string }> = {
+  keep: { label: 'Keep', icon: 'pass' },
+  problem: { label: 'Problem', icon: 'warning' },
+  try: { label: 'Try', icon: 'lightbulb' },
+};
+
+/** One occurrence of a recurring item: `[task-id] text`. */
+export interface KptOccurrenceNode {
+  type: 'occurrence';
+  id: string;
+  kind: KptKind;
+  taskId: string | null;
+  /** Full text (one line). */
+  text: string;
+  label: string;
+}
+
+/** A recurrence group (one or more similar items). */
+export interface KptGroupNode {
+  type: 'group';
+  id: string;
+  kind: KptKind;
+  /** Representative text (the group's oldest item), one line, truncated. */
+  label: string;
+  /** "×N" when the item recurs in N ≥ 2 sessions, else ''. */
+  description: string;
+  /** Markdown: every full text with its task id. */
+  tooltip: string;
+  /** Distinct sessions (see KptGroup.count). */
+  count: number;
+  taskIds: string[];
+  lastTaskId: string | null;
+  /** Index of the most recent item in kpt_merged.md order (larger = more recent). */
+  lastIndex: number;
+  /** One per item, oldest first; shown as children when there are at least two. */
+  occurrences: KptOccurrenceNode[];
+}
+
+/** Keep / Problem / Try. */
+export interface KptSectionNode {
+  type: 'section';
+  id: string;
+  kind: KptKind;
+  label: string;
+  icon: string;
+  /** Number of groups. */
+  description: string;
+  groups: KptGroupNode[];
+}
+
+export type KptNode = KptSectionNode | KptGroupNode | KptOccurrenceNode;
+
+export interface KptTreeModel {
+  /** Always the three sections in Keep, Problem, Try order (empty when there are no items at all). */
+  sections: KptSectionNode[];
+  itemCount: number;
+  groupCount: number;
+  threshold: number;
+}
+
+export interface KptModelOptions {
+  /** Dice threshold for groupKpt (default DEFAULT_GROUP_THRESHOLD). */
+  threshold?: number;
+  maxLabelChars?: number;
+}
+
+/** Sort order of groups: more sessions first, then the more recently seen, then file order (stable). */
+export function compareGroups(a: Pick<KptGroupNode, 'count' | 'lastIndex'>, b: Pick<KptGroupNode, 'count' | 'lastIndex'>): number {
+  return b.count - a.count || b.lastIndex - a.lastIndex;
+}
+
+function occurrenceLabel(it: KptItem, max: number): string {
+  return truncateLine(it.taskId ? `[${it.taskId}] ${it.text}` : it.text, max);
+}
+
+/** Markdown tooltip of one occurrence (built when the row is shown, not for all items up front). */
+export function occurrenceTooltip(o: KptOccurrenceNode): string {
+  const who = o.taskId ? `session ${escapeMarkdown(o.taskId)}` : 'untagged item';
+  return `**${KPT_SECTION[o.kind].label}** · ${who}\n\n${escapeMarkdown(truncateLine(o.text, MAX_TOOLTIP_TEXT_CHARS))}`;
+}
+
+function groupTooltip(g: KptGroup): string {
+  const head =
+    g.count >= 2
+      ? `**${KPT_SECTION[g.kind].label}** · recurs in ${g.count} sessions`
+      : `**${KPT_SECTION[g.kind].label}** · ${g.items.length === 1 ? 'one session' : `${g.items.length} items, one session`}`;
+  const lines = [head, ''];
+  const shown = g.items.slice(0, MAX_TOOLTIP_OCCURRENCES);
+  for (const it of shown) {
+    const tag = it.taskId ? `\\[${escapeMarkdown(it.taskId)}\\] ` : '';
+    lines.push(`- ${tag}${escapeMarkdown(truncateLine(it.text, MAX_TOOLTIP_TEXT_CHARS))}`);
+  }
+  if (g.items.length > shown.length) lines.push('', `… and ${g.items.length - shown.length} more`);
+  if (g.taskIds.length) {
+    const ids = g.taskIds.slice(0, MAX_TOOLTIP_OCCURRENCES).map(escapeMarkdown).join(', ');
+    const more = g.taskIds.length > MAX_TOOLTIP_OCCURRENCES ? `, … (${g.taskIds.length} in all)` : '';
+    lines.push('', `Sessions: ${ids}${more}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Builds the KPT view's node model from parsed kpt_merged.md items (file order = oldest first). Groups come from
+ * groupKpt and are sorted by recurrence count (desc), then recency (desc). Node ids are stable across rebuilds of
+ * the same content (derived from kind + normalised representative), so expansion state survives a refresh.
+ */
+export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): KptTreeModel {
+  const threshold = opts.threshold ?? DEFAULT_GROUP_THRESHOLD;
+  const max = opts.maxLabelChars ?? MAX_LABEL_CHARS;
+  const clean = items.filter((it) => it && typeof it.text === 'string' && it.text.trim() !== '' && KPT_KINDS.includes(it.kind));
+  if (clean.length === 0) return { sections: [], itemCount: 0, groupCount: 0, threshold };
+  const groups = groupKpt(clean, { threshold });
+  const usedIds = new Set<string>();
+  const byKind: Record<KptKind, KptGroupNode[]> = { keep: [], problem: [], try: [] };
+  for (const g of groups) {
+    let id = `kpt/${g.kind}/${fnv1a(normaliseKptText(g.representative))}`;
+    for (let n = 2; usedIds.has(id); n++) id = `kpt/${g.kind}/${fnv1a(normaliseKptText(g.representative))}~${n}`;
+    usedIds.add(id);
+    byKind[g.kind].push({
+      type: 'group',
+      id,
+      kind: g.kind,
+      label: truncateLine(g.representative, max),
+      description: g.count >= 2 ? `×${g.count}` : '',
+      tooltip: groupTooltip(g),
+      count: g.count,
+      taskIds: g.taskIds,
+      lastTaskId: g.lastTaskId,
+      lastIndex: g.lastIndex,
+      occurrences: g.items.map((it, i) => ({
+        type: 'occurrence',
+        id: `${id}/${i}`,
+        kind: g.kind,
+        taskId: it.taskId,
+        text: truncateLine(it.text, Number.MAX_SAFE_INTEGER),
+        label: occurrenceLabel(it, max),
+      })),
+    });
+  }
+  const sections = KPT_KINDS.map((kind): KptSectionNode => {
+    const list = byKind[kind].sort(compareGroups);
+    return {
+      type: 'section',
+      id: `kpt/${kind}`,
+      kind,
+      label: KPT_SECTION[kind].label,
+      icon: KPT_SECTION[kind].icon,
+      description: String(list.length),
+      groups: list,
+    };
+  });
+  return { sections, itemCount: clean.length, groupCount: groups.length, threshold };
+}
+
+/** Children of a KPT node (the root when `node` is undefined). Occurrences show only for groups of ≥ 2 items. */
+export function kptChildren(model: KptTreeModel, node?: KptNode): KptNode[] {
+  if (!node) return model.sections;
+  if (node.type === 'section') return node.groups;
+  if (node.type === 'group') return node.occurrences.length >= 2 ? node.occurrences : [];
+  return [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retrospectives model
+
+export type RetroNodeKind = 'retrospective' | 'failed' | 'interrupted' | 'running';
+
+/** contextValue of nodes that offer the inline "Resume" action (see package.json view/item/context). */
+export const RESUMABLE_CONTEXT = 'cape.resumableSession';
+
+export interface RetroNode {
+  kind: RetroNodeKind;
+  id: string;
+  taskId: string;
+  /** `YYYY-MM-DD HH:MM` (local time). */
+  label: string;
+  /** Objective, truncated (the task id when the objective is unknown). */
+  description: string;
+  /** Markdown. */
+  tooltip: string;
+  /** Codicon id. */
+  icon: string;
+  contextValue: string;
+  /** The retrospective markdown (absolute), for kind 'retrospective'. */
+  path?: string;
+  date: Date;
+}
+
+export interface RetroModelOptions {
+  /** A session is running in this window: sessions in state 'running' are live, not interrupted. */
+  sessionRunning?: boolean;
+  maxDescriptionChars?: number;
+}
+
+function formatAss(x: number | null): string {
+  return x === null || !Number.isFinite(x) ? 'not recorded' : `${(Math.round(x * 100) / 100).toFixed(2)} / 5`;
+}
+
+/**
+ * One node per session, newest first: every retrospective file (ours or the original CLI's; one per task id, the
+ * newest wins), plus the sessions from the state files that have no retrospective and did not complete — failed
+ * (resumable), interrupted (state 'running' while nothing runs, e.g. VS Code was closed mid-session; resumable
+ * too) or running. Completed sessions whose retrospective file was deleted are not listed.
+ */
+export function buildRetrospectiveNodes(
+  retros: RetrospectiveInfo[],
+  sessions: SessionSummary[],
+  opts: RetroModelOptions = {},
+): RetroNode[] {
+  const maxDesc = opts.maxDescriptionChars ?? MAX_DESCRIPTION_CHARS;
+  const nodes: RetroNode[] = [];
+  const seen = new Set<string>();
+  const newestFirst = [...retros].filter((r) => r && r.date instanceof Date && !isNaN(r.date.getTime()));
+  newestFirst.sort((a, b) => b.date.getTime() - a.date.getTime());
+  const sessionById = new Map(sessions.map((s) => [s.taskId, s] as const));
+  for (const r of newestFirst) {
+    if (seen.has(r.taskId)) continue;
+    seen.add(r.taskId);
+    const objective = (r.objective ?? sessionById.get(r.taskId)?.objective ?? '').trim();
+    const tip = [
+      `**Retrospective** · ${escapeMarkdown(r.taskId)}`,
+      '',
+      `**Objective:** ${objective ? escapeMarkdown(truncateLine(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
+      '',
+      `**ASS average:** ${formatAss(r.assAverage)}`,
+    ];
+    nodes.push({
+      kind: 'retrospective',
+      id: `retro/${r.taskId}`,
+      taskId: r.taskId,
+      label: formatLocalMinute(r.date),
+      description: truncateLine(objective || r.taskId, maxDesc),
+      tooltip: tip.join('\n'),
+      icon: 'book',
+      contextValue: 'cape.retrospective',
+      path: r.path,
+      date: r.date,
+    });
+  }
+  for (const s of sessions) {
+    if (!s || seen.has(s.taskId) || s.status === 'complete') continue;
+    seen.add(s.taskId);
+    const date = new Date(Number.isFinite(s.updatedAt) ? s.updatedAt : s.createdAt);
+    if (isNaN(date.getTime())) continue;
+    const live = s.status === 'running' && !!opts.sessionRunning;
+    const kind: RetroNodeKind = s.status === 'failed' ? 'failed' : live ? 'running' : 'interrupted';
+    const objective = (s.objective ?? '').trim();
+    const steps = s.completedSteps?.length ? s.completedSteps.join(', ') : 'none';
+    const tip = [
+      `**${kind === 'failed' ? 'Failed session' : kind === 'running' ? 'Running session' : 'Interrupted session'}** · ${escapeMarkdown(s.taskId)}`,
+      '',
+      `**Objective:** ${objective ? escapeMarkdown(truncateLine(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
+      '',
+      `**Completed steps:** ${escapeMarkdown(steps)}`,
+    ];
+    if (s.error?.message) {
+      const where = s.error.step ? ` at ${escapeMarkdown(s.error.step)}` : '';
+      tip.push('', `**Error${where}:** ${escapeMarkdown(truncateLine(s.error.message, MAX_TOOLTIP_TEXT_CHARS))}`);
+    }
+    if (kind !== 'running') tip.push('', 'Use **Resume** to continue from the last completed step.');
+    nodes.push({
+      kind,
+      id: `session/${s.taskId}`,
+      taskId: s.taskId,
+      label: formatLocalMinute(date),
+      description: truncateLine(objective || s.taskId, maxDesc),
+      tooltip: tip.join('\n'),
+      icon: kind === 'failed' ? 'error' : kind === 'running' ? 'sync~spin' : 'debug-pause',
+      contextValue: kind === 'running' ? 'cape.runningSession' : RESUMABLE_CONTEXT,
+      date,
+    });
+  }
+  return nodes.sort((a, b) => b.date.getTime() - a.date.getTime());
+}
