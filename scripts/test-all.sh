@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `npm test`: every test, in order of cost. Installs what the real-VS-Code tests need (Debian Chromium, code-server
+# from npm into .vscode-test/, both cached) and ends with one summary line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p test-output
+passed=0; failed=0; failed_suites=()
+count() { # suite-name json-result-file
+  local p f
+  p=$(node -e 'try{const r=require(process.argv[1]);console.log(r.stats?r.stats.passes:r.passes)}catch{console.log(0)}' "$2")
+  f=$(node -e 'try{const r=require(process.argv[1]);console.log(r.stats?r.stats.failures:r.failures)}catch{console.log(1)}' "$2")
+  passed=$((passed + p)); failed=$((failed + f))
+  [ "$f" = "0" ] || failed_suites+=("$1")
+}
+run_mocha() { # name, mocha args...
+  local name=$1; shift
+  echo; echo "=== $name"
+  rm -f "test-output/$name.json"
+  npx mocha "$@" --reporter ./scripts/mocha-dual-reporter.cjs --reporter-option "json=test-output/$name.json"
+  local rc=$?
+  count "$name" "test-output/$name.json"
+  [ $rc -eq 0 ] || [[ " ${failed_suites[*]} " == *" $name "* ]] || { failed=$((failed + 1)); failed_suites+=("$name"); }
+}
+set -e
+npm run build
+npx tsc -p .
+set +e
+run_mocha unit --config .mocharc.json
+bash scripts/install-chromium.sh || { echo "chromium install failed"; exit 1; }
+run_mocha webview --no-config --exit --timeout 60000 'out/test/webview/**/*.test.js'
+bash scripts/install-code-server.sh || { echo "code-server install failed"; exit 1; }
+echo; echo "=== integration (mocha inside the extension host of code-server)"
+node out/test/vscode/runIntegration.js --workspace-template test/demo/workspace --timeout 600
+irc=$?
+count integration test-output/integration-result.json
+[ $irc -eq 0 ] || [[ " ${failed_suites[*]} " == *" integration "* ]] || { failed=$((failed + 1)); failed_suites+=(integration); }
+run_mocha e2e --no-config --exit --timeout 300000 'out/test/e2e/**/*.test.js'
+echo
+[ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
