@@ -1,0 +1,74 @@
+// CAPE: Resume Failed Session — a task id argument, or a quick pick of the failed sessions under
+// cape/5_sessions/state (objective, failed step, error). The session continues from its failed step.
+import * as vscode from 'vscode';
+import { SessionStore, type SessionSummary } from '../core/store';
+import { STEP_IDS } from '../core/types';
+import type { Services } from '../services';
+import { requireTrustedWorkspace, requireWorkspaceRoot, stepLabel } from '../session/SessionController';
+import { registerCapeCommand } from './util';
+
+interface SessionPick extends vscode.QuickPickItem {
+  taskId: string;
+}
+
+function ago(ms: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 90) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 36) return `${h} h ago`;
+  return new Date(ms).toLocaleString();
+}
+
+function oneLine(s: string, max: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** The resumable sessions: failed ones, and "running" ones that no live session owns (VS Code was closed). */
+export async function resumableSessions(services: Services, root: string): Promise<SessionSummary[]> {
+  const store = new SessionStore(root, services.settings().capeFolder || 'cape');
+  const all = await store.listSessions();
+  return all.filter((s) => s.status === 'failed' || (s.status === 'running' && !services.controller.running));
+}
+
+export function toPick(s: SessionSummary): SessionPick {
+  const next = STEP_IDS.find((id) => !s.completedSteps.includes(id));
+  const failedAt = s.error ? stepLabel(s.error.step) : stepLabel(next);
+  const why = s.error ? `${s.error.kind}: ${oneLine(s.error.message, 160)}` : 'interrupted (VS Code closed during the session)';
+  return {
+    taskId: s.taskId,
+    label: oneLine(s.objective || s.taskId, 80),
+    description: `${s.taskId} · ${ago(s.updatedAt)}`,
+    detail: `$(error) ${failedAt} — ${why} · ${s.completedSteps.length}/${STEP_IDS.length} steps done`,
+  };
+}
+
+export function register(services: Services): vscode.Disposable {
+  return registerCapeCommand(services, 'cape.resumeSession', 'CAPE: Resume Failed Session', async (arg?: unknown) => {
+    const root = requireWorkspaceRoot(services);
+    if (!root) return;
+    if (!requireTrustedWorkspace('resume a session')) return;
+    let taskId = typeof arg === 'string' && arg.trim() ? arg.trim() : undefined;
+    if (!taskId) {
+      const sessions = await resumableSessions(services, root);
+      if (sessions.length === 0) {
+        void vscode.window.showInformationMessage('CAPE: there is no failed session to resume.', 'Start Session').then((c) => {
+          if (c) void vscode.commands.executeCommand('cape.startSession');
+        });
+        return;
+      }
+      const pick = await vscode.window.showQuickPick(sessions.map(toPick), {
+        title: 'CAPE: Resume Failed Session',
+        placeHolder: 'Pick a session to continue from its failed step',
+        matchOnDescription: true,
+        matchOnDetail: true,
+        ignoreFocusOut: true,
+      });
+      if (!pick) return;
+      taskId = pick.taskId;
+    }
+    await services.controller.resume(taskId);
+  });
+}

@@ -1,0 +1,67 @@
+// CAPE: Start Session — the objective comes from the argument, else the active editor's selection (confirmed
+// or edited in an input box), else an input box. Without a cape/ folder it offers "Initialize Project" first.
+// Resolves when the session ends (tests and callers can await the command).
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { requireTrustedWorkspace, requireWorkspaceRoot } from '../session/SessionController';
+import { registerCapeCommand } from './util';
+
+/** Longest objective taken from a selection (a whole file selected by mistake should not become the prompt). */
+export const MAX_SELECTION_OBJECTIVE = 4000;
+
+/** The objective passed to the command: a string, or `{ objective: string }`. */
+export function objectiveFromArg(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg.trim()) return arg.trim();
+  if (arg && typeof arg === 'object' && typeof (arg as { objective?: unknown }).objective === 'string') {
+    const o = (arg as { objective: string }).objective.trim();
+    if (o) return o;
+  }
+  return undefined;
+}
+
+function validate(value: string): string | undefined {
+  return value.trim() ? undefined : 'Say what the team should work on (one or two sentences).';
+}
+
+async function askObjective(): Promise<string | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).trim() : '';
+  const value = await vscode.window.showInputBox({
+    title: 'CAPE: Start Session',
+    prompt: selected ? 'Objective taken from your selection: confirm or edit it' : 'What should the team work on?',
+    placeHolder: 'e.g. Add a dark mode toggle that remembers the choice',
+    value: selected.slice(0, MAX_SELECTION_OBJECTIVE),
+    ignoreFocusOut: true,
+    validateInput: validate,
+  });
+  return value?.trim() || undefined;
+}
+
+/** True when cape/ exists, possibly after the user ran Initialize Project from the offer. */
+async function ensureCapeFolder(services: Services, root: string): Promise<boolean> {
+  const folder = services.settings().capeFolder || 'cape';
+  const dir = path.join(root, folder);
+  if (fs.existsSync(dir)) return true;
+  const init = 'Initialize Project';
+  const choice = await vscode.window.showWarningMessage(
+    `This workspace has no ${folder}/ folder yet. CAPE needs it for the team's context (product, design, development) and the session records. Initialize the project first?`,
+    init,
+  );
+  if (choice !== init) return false;
+  await vscode.commands.executeCommand('cape.initProject');
+  return fs.existsSync(dir);
+}
+
+export function register(services: Services): vscode.Disposable {
+  return registerCapeCommand(services, 'cape.startSession', 'CAPE: Start Session', async (arg?: unknown) => {
+    const root = requireWorkspaceRoot(services);
+    if (!root) return;
+    if (!requireTrustedWorkspace('start a session')) return;
+    if (!(await ensureCapeFolder(services, root))) return;
+    const objective = objectiveFromArg(arg) ?? (await askObjective());
+    if (!objective) return;
+    await services.controller.start(objective);
+  });
+}

@@ -1,0 +1,172 @@
+// Apply: the accepted proposals become ONE vscode.WorkspaceEdit (one undo step), applied with
+// workspace.applyEdit and then saved. Every path is checked again with core's checkFilePath right before the edit
+// is built (a symlink or a protected folder that appeared since the proposal is still caught); refused files are
+// never part of the edit.
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { checkFilePath, MAX_FILE_BYTES } from '../core/pathSafety';
+import type { ProposalEntry } from './proposals';
+import { workspaceFileUri } from './diff';
+
+/** The undo/redo label of the edit. */
+export const APPLY_LABEL = "CAPE: apply DevA's files";
+
+export interface ApplyContext {
+  root: string;
+  capeFolder: string;
+}
+
+export interface StaleFile {
+  key: string;
+  why: string;
+}
+
+export interface ApplyOutcome {
+  key: string;
+  status: 'applied' | 'refused' | 'failed';
+  reason?: string;
+  /** The file's URI when it was part of the edit. */
+  uri?: vscode.Uri;
+}
+
+export interface ApplyReport {
+  outcomes: ApplyOutcome[];
+  /** How many files went into the single WorkspaceEdit (0 = nothing was applied). */
+  editedFiles: number;
+  /** workspace.applyEdit's answer (false when nothing was applied). */
+  applied: boolean;
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function readOrNull(p: string): string | null {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+}
+
+/**
+ * Files that changed since DevA proposed them: created meanwhile, deleted, edited on disk, or with unsaved
+ * changes in an editor. Applying would overwrite those changes, so the caller asks first.
+ */
+export function findStaleFiles(entries: readonly ProposalEntry[], ctx: ApplyContext): StaleFile[] {
+  const out: StaleFile[] = [];
+  for (const e of entries) {
+    const rel = e.file.relPath;
+    if (!rel) continue;
+    const check = checkFilePath(ctx.root, rel, { capeFolder: ctx.capeFolder });
+    if (!check.ok) continue; // refused at apply time anyway
+    const disk = readOrNull(check.absPath);
+    if (e.file.action === 'create' && disk !== null) out.push({ key: e.key, why: 'was created on disk after DevA proposed it' });
+    else if (e.file.action === 'modify' && disk === null) out.push({ key: e.key, why: 'was deleted after DevA proposed a change to it' });
+    else if (e.file.action === 'modify' && e.file.currentContent !== undefined && disk !== e.file.currentContent) {
+      out.push({ key: e.key, why: 'changed on disk since DevA read it' });
+    }
+    const doc = openDocument(workspaceFileUri(ctx.root, check.relPath));
+    if (doc?.isDirty) out.push({ key: e.key, why: 'has unsaved changes in an editor' });
+  }
+  return out;
+}
+
+const normalise = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+
+/**
+ * Builds and applies one WorkspaceEdit for `entries` (the accepted ones), saves the touched documents and reports
+ * each file as applied, refused (safety re-check) or failed (the edit or the save did not go through).
+ */
+export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx: ApplyContext): Promise<ApplyReport> {
+  const outcomes: ApplyOutcome[] = [];
+  const edit = new vscode.WorkspaceEdit();
+  const meta: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: APPLY_LABEL };
+  const included: { key: string; uri: vscode.Uri; absPath: string; content: string; replaced: boolean }[] = [];
+
+  for (const e of entries) {
+    const target = e.file.relPath ?? e.file.path;
+    const check = checkFilePath(ctx.root, target, { capeFolder: ctx.capeFolder });
+    if (!check.ok) {
+      outcomes.push({ key: e.key, status: 'refused', reason: check.reason });
+      continue;
+    }
+    const content = e.file.content;
+    if (typeof content !== 'string') {
+      outcomes.push({ key: e.key, status: 'refused', reason: 'the proposal has no text content' });
+      continue;
+    }
+    if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
+      outcomes.push({ key: e.key, status: 'refused', reason: `content is larger than ${MAX_FILE_BYTES} bytes` });
+      continue;
+    }
+    const st = lstatOrNull(check.absPath);
+    if (st && !st.isFile()) {
+      outcomes.push({ key: e.key, status: 'refused', reason: `${check.relPath} exists and is not a regular file` });
+      continue;
+    }
+    const uri = workspaceFileUri(ctx.root, check.relPath);
+    try {
+      if (st) {
+        // Existing file (whatever DevA thought): replace the whole text of its document.
+        const doc = await vscode.workspace.openTextDocument(uri);
+        const full = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+        edit.replace(uri, full, content, meta);
+        included.push({ key: e.key, uri, absPath: check.absPath, content, replaced: true });
+      } else {
+        edit.createFile(uri, { overwrite: false, ignoreIfExists: false, contents: Buffer.from(content, 'utf8') }, meta);
+        included.push({ key: e.key, uri, absPath: check.absPath, content, replaced: false });
+      }
+    } catch (err) {
+      outcomes.push({ key: e.key, status: 'failed', reason: `could not open ${check.relPath}: ${(err as Error).message}` });
+    }
+  }
+
+  if (included.length === 0) return { outcomes, editedFiles: 0, applied: false };
+
+  let ok = false;
+  let why = 'VS Code did not apply the edit (another extension or a read-only file system may have blocked it)';
+  try {
+    ok = await vscode.workspace.applyEdit(edit);
+  } catch (err) {
+    why = `the edit failed: ${(err as Error).message}`;
+  }
+  if (!ok) {
+    for (const f of included) outcomes.push({ key: f.key, status: 'failed', reason: why, uri: f.uri });
+    return { outcomes, editedFiles: included.length, applied: false };
+  }
+
+  for (const f of included) {
+    const doc = f.replaced ? await vscode.workspace.openTextDocument(f.uri) : openDocument(f.uri);
+    if (doc?.isDirty) {
+      let saved = false;
+      try {
+        saved = await doc.save();
+      } catch {
+        saved = false;
+      }
+      if (!saved) {
+        outcomes.push({ key: f.key, status: 'failed', reason: 'the edit was applied in the editor but could not be saved; save the file yourself', uri: f.uri });
+        continue;
+      }
+    }
+    const disk = readOrNull(f.absPath);
+    if (disk === null) {
+      outcomes.push({ key: f.key, status: 'failed', reason: 'the file is not on disk after the edit', uri: f.uri });
+    } else if (normalise(disk) !== normalise(f.content)) {
+      // Save participants (format on save, final newline, trimming) may legitimately change the text.
+      outcomes.push({ key: f.key, status: 'applied', reason: 'saved; the editor adjusted the text on save (formatting settings)', uri: f.uri });
+    } else {
+      outcomes.push({ key: f.key, status: 'applied', uri: f.uri });
+    }
+  }
+  return { outcomes, editedFiles: included.length, applied: true };
+}

@@ -1,0 +1,119 @@
+// DevA's proposed files and the user's per-file decisions, as the host keeps them between the proposal and Apply.
+// Plain TypeScript (no `vscode` import): the controller owns one ProposalSet and pushes `views()` to the panel as
+// the authoritative `{type:'files'}` list.
+import type { FileDecision, FileView, FileViewStatus } from '../panel/protocol';
+import type { ProposedFile } from '../core/types';
+
+export interface ProposalEntry {
+  /** The key the panel uses (relPath when the path was safe, else the raw path). */
+  key: string;
+  file: ProposedFile;
+  status: FileViewStatus;
+  reason?: string;
+}
+
+/** The panel key of a proposed file: the same rule the webview applies (relPath, else the raw path). */
+export function proposalKey(f: Pick<ProposedFile, 'path' | 'relPath'>): string {
+  return f.relPath || f.path;
+}
+
+function initialStatus(f: ProposedFile): FileViewStatus {
+  return f.status === 'refused' ? 'refused' : f.status === 'applied' ? 'applied' : 'proposed';
+}
+
+export class ProposalSet {
+  private entries: ProposalEntry[] = [];
+  private _taskId: string | null = null;
+  /** Bumped whenever the set is replaced, so virtual documents of an older proposal are never confused with it. */
+  private _generation = 0;
+
+  get taskId(): string | null {
+    return this._taskId;
+  }
+  get generation(): number {
+    return this._generation;
+  }
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Drops everything and starts a new proposal for `taskId`. */
+  reset(taskId: string | null): void {
+    this.entries = [];
+    this._taskId = taskId;
+    this._generation++;
+  }
+
+  /**
+   * Adds (or replaces) one proposal. The same key twice (DevA wrote a path twice): core already refused the
+   * earlier block as a duplicate, so a refused entry never replaces a live one, and a live one replaces a refused
+   * duplicate. Returns false when the file was not added.
+   */
+  add(file: ProposedFile): boolean {
+    const key = proposalKey(file);
+    if (!key) return false;
+    const next: ProposalEntry = { key, file, status: initialStatus(file), ...(file.reason ? { reason: file.reason } : {}) };
+    const i = this.entries.findIndex((e) => e.key === key);
+    if (i < 0) {
+      this.entries.push(next);
+      return true;
+    }
+    const prev = this.entries[i];
+    if (next.status === 'refused' && prev.status !== 'refused') return false;
+    // A decision already taken on the same content survives a repeated announcement (resume, session-finished).
+    if (prev.file.content === file.content && prev.status !== 'refused' && next.status === 'proposed') return false;
+    this.entries[i] = next;
+    return true;
+  }
+
+  get(key: string): ProposalEntry | undefined {
+    return this.entries.find((e) => e.key === key);
+  }
+
+  all(): readonly ProposalEntry[] {
+    return this.entries;
+  }
+
+  /** Records accept/reject. Refused and applied files cannot change; returns false for those and unknown keys. */
+  decide(key: string, decision: FileDecision): boolean {
+    const e = this.get(key);
+    if (!e || e.status === 'refused' || e.status === 'applied') return false;
+    e.status = decision === 'accept' ? 'accepted' : 'rejected';
+    // A failed earlier apply attempt leaves a reason behind; a new decision clears it.
+    if (e.file.status !== 'refused') delete e.reason;
+    return true;
+  }
+
+  accepted(): ProposalEntry[] {
+    return this.entries.filter((e) => e.status === 'accepted');
+  }
+
+  /** Files still waiting for Apply (proposed or accepted). */
+  pending(): ProposalEntry[] {
+    return this.entries.filter((e) => e.status === 'proposed' || e.status === 'accepted');
+  }
+
+  setStatus(key: string, status: FileViewStatus, reason?: string): void {
+    const e = this.get(key);
+    if (!e) return;
+    e.status = status;
+    if (reason) e.reason = reason;
+    else delete e.reason;
+  }
+
+  /** Discard: drops every file that was not applied; the applied ones stay listed. Returns how many were dropped. */
+  discard(): number {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((e) => e.status === 'applied');
+    return before - this.entries.length;
+  }
+
+  /** The panel rows. */
+  views(): FileView[] {
+    return this.entries.map((e) => {
+      const v: FileView = { path: e.key, action: e.file.action, status: e.status };
+      if (e.reason) v.reason = e.reason;
+      return v;
+    });
+  }
+}
