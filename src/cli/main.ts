@@ -111,6 +111,10 @@ const STEP_LABEL: Record<StepId, string> = {
   cm_retro: 'Cape Master — retrospective',
 };
 
+function fmt(n: number | null): string {
+  return n === null || n === undefined ? 'n/a' : String(Math.round(n * 100) / 100);
+}
+
 /** Prints session events as a readable live transcript. */
 function printer(out: NodeJS.WritableStream) {
   let midLine = false;
@@ -139,6 +143,21 @@ function printer(out: NodeJS.WritableStream) {
         nl();
         out.write(`  ⚠ reply did not validate (${e.error}); asking once for a corrected reply\n`);
         break;
+      case 'envelope': {
+        nl();
+        const env = e.envelope;
+        if (e.step === 'cm_open') {
+          const o = env.output as { dor_check?: { passed: boolean; concerns: string[] }; watch_out?: string[] };
+          out.write(`  DoR: ${o.dor_check?.passed ? 'passed' : 'concerns'}\n`);
+          for (const c of o.dor_check?.concerns ?? []) out.write(`    · ${c}\n`);
+          for (const w of o.watch_out ?? []) out.write(`  ⚑ ${w}\n`);
+        } else if (e.step === 'cm_retro') {
+          for (const t of env.conversation ?? []) out.write(`  ${t.speaker}: ${t.text}\n`);
+        } else if (env.ass) {
+          out.write(`  ASS ${env.ass.score ?? '–'}/5 · confidence ${env.confidence ?? '–'} · references ${env.references.length}\n`);
+        }
+        break;
+      }
       case 'file-proposed':
         nl();
         out.write(`  ${e.file.status === 'refused' ? '✗ refused' : e.file.action === 'create' ? '+ create ' : '~ modify '} ${e.file.path}${e.file.reason ? ` — ${e.file.reason}` : ''}\n`);
@@ -159,7 +178,7 @@ function printer(out: NodeJS.WritableStream) {
           out.write(`${k[0].toUpperCase() + k.slice(1)}:\n${e.kpt[k].map((t) => `  - ${t}`).join('\n') || '  (none)'}\n`);
         }
         out.write(
-          `ASS avg ${m.assAverage ?? 'n/a'} · SV ${m.satisfactionVariance ?? 'n/a'} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
+          `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
             `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · $${m.totalCostUsd.toFixed(4)}\n`,
         );
         break;

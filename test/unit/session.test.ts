@@ -1,0 +1,143 @@
+// The session runner in process: event order, artifacts on disk before the next step starts, cancellation, resume,
+// two sessions finishing at once.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { AnthropicClient } from '../../src/core/anthropic';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/prompts';
+import { runSession } from '../../src/core/session';
+import { SessionStore } from '../../src/core/store';
+import type { SessionEvent } from '../../src/core/types';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { copyDir, listFiles, tempDir } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+import { originalProjectDir } from '../helpers/fixtures';
+
+const prompts = loadPromptAssets(defaultPromptsDir());
+
+function workspace(): string {
+  const ws = tempDir('cape-session-');
+  copyDir(path.join(demoDir(), 'workspace'), ws);
+  copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
+  return ws;
+}
+
+describe('session runner', function () {
+  this.timeout(30000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 8 });
+  });
+  after(async () => fake?.close());
+  beforeEach(() => fake.reset());
+
+  const client = () => new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 });
+
+  it('emits typed events in step order and writes each artifact before the next step starts', async () => {
+    const ws = workspace();
+    for (const r of demoReplies('task-1')) fake.enqueue({ text: r });
+    const events: SessionEvent[] = [];
+    const onDiskAtStart: number[] = [];
+    const res = await runSession({
+      workspace: ws,
+      objective: 'Add a dark mode',
+      taskId: 'task-1',
+      model: 'claude-sonnet-4-6',
+      llm: client(),
+      prompts,
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === 'step-started') onDiskAtStart.push(listFiles(path.join(ws, 'cape/5_sessions/pair')).length);
+      },
+    });
+    assert.ok(res.ok, res.error?.message);
+    assert.deepStrictEqual(onDiskAtStart, [0, 1, 2, 3, 4], 'step n starts only after n-1 artifacts are on disk');
+    const kinds = events.map((e) => e.type);
+    assert.strictEqual(kinds[0], 'session-started');
+    assert.strictEqual(kinds[kinds.length - 1], 'session-finished');
+    const started = events.filter((e) => e.type === 'step-started').map((e: any) => e.step);
+    assert.deepStrictEqual(started, ['cm_open', 'poa', 'da', 'deva', 'cm_retro']);
+    // Voice deltas reassemble into the envelope's voice, per step.
+    for (const step of ['cm_open', 'poa', 'da', 'deva'] as const) {
+      const voice = events.filter((e): e is Extract<SessionEvent, { type: 'voice-delta' }> => e.type === 'voice-delta' && e.step === step).map((e) => e.text).join('');
+      const env = events.find((e): e is Extract<SessionEvent, { type: 'envelope' }> => e.type === 'envelope' && e.step === step)!;
+      assert.strictEqual(voice, env.envelope.voice);
+      assert.ok(events.filter((e) => e.type === 'voice-delta' && (e as any).step === step).length > 3, 'voice streams in several deltas');
+    }
+    const proposed = events.filter((e) => e.type === 'file-proposed');
+    assert.strictEqual(proposed.length, 3);
+    assert.ok(!fs.existsSync(path.join(ws, 'src/theme.js')), 'the engine never writes workspace files');
+    const state = await new SessionStore(ws).loadSessionState('task-1');
+    assert.strictEqual(state?.status, 'complete');
+  });
+
+  it('cancel mid-stream aborts quickly, keeps completed steps and resumes from the next one', async () => {
+    const ws = workspace();
+    const replies = demoReplies('task-2');
+    fake.enqueue({ text: replies[0] }, { text: replies[1], chunkSize: 4, chunkDelayMs: 20 });
+    const ac = new AbortController();
+    const t0 = Date.now();
+    let cancelAt = 0;
+    const res = await runSession({
+      workspace: ws,
+      objective: 'Add a dark mode',
+      taskId: 'task-2',
+      model: 'claude-sonnet-4-6',
+      llm: client(),
+      prompts,
+      signal: ac.signal,
+      onEvent: (e) => {
+        if (e.type === 'voice-delta' && e.step === 'poa' && !cancelAt) {
+          cancelAt = Date.now();
+          ac.abort();
+        }
+      },
+    });
+    assert.strictEqual(res.ok, false);
+    assert.strictEqual(res.error?.kind, 'cancelled');
+    assert.ok(Date.now() - cancelAt < 2000, 'abort is prompt');
+    assert.ok(Date.now() - t0 < 10000);
+    assert.strictEqual(fake.requests.length, 2, 'a cancelled step is not retried');
+    const store = new SessionStore(ws);
+    const state = await store.loadSessionState('task-2');
+    assert.strictEqual(state?.status, 'failed');
+    assert.deepStrictEqual(state?.completedSteps, ['cm_open']);
+
+    fake.reset();
+    for (const r of replies.slice(1)) fake.enqueue({ text: r });
+    const resumed = await runSession({ workspace: ws, taskId: 'task-2', resume: true, model: 'claude-sonnet-4-6', llm: client(), prompts });
+    assert.ok(resumed.ok, resumed.error?.message);
+    assert.strictEqual(fake.requests.length, 4);
+    assert.deepStrictEqual(resumed.steps.map((s) => s.step), ['cm_open', 'poa', 'da', 'deva', 'cm_retro']);
+  });
+
+  it('two sessions finishing at once both land in kpt_merged.md', async () => {
+    const ws = workspace();
+    const kpt = path.join(ws, 'cape/5_sessions/retrospective/kpt_merged.md');
+    const before = fs.readFileSync(kpt, 'utf8').split('\n').filter((l) => l.startsWith('- [')).length;
+    fake.setResponder((req) => {
+      const m = /Task: (task-[ab])/.exec(JSON.stringify(req.body.messages));
+      const id = m ? m[1] : 'task-a';
+      const n = fake.requests.filter((r) => JSON.stringify(r.body.messages).includes(`Task: ${id}`)).length - 1;
+      return { text: demoReplies(id)[n] };
+    });
+    const run = (id: string) =>
+      runSession({ workspace: ws, objective: 'Add a dark mode', taskId: id, model: 'claude-sonnet-4-6', llm: client(), prompts });
+    const [a, b] = await Promise.all([run('task-a'), run('task-b')]);
+    assert.ok(a.ok && b.ok, `${a.error?.message} ${b.error?.message}`);
+    const lines = fs.readFileSync(kpt, 'utf8').split('\n').filter((l) => l.startsWith('- ['));
+    assert.strictEqual(lines.length, before + 12, 'six items from each session, none lost');
+    assert.strictEqual(lines.filter((l) => l.startsWith('- [task-a]')).length, 6);
+    assert.strictEqual(lines.filter((l) => l.startsWith('- [task-b]')).length, 6);
+  });
+
+  it('an objective-less start and a missing cape/ fail with actionable messages', async () => {
+    const ws = tempDir('cape-nocape-');
+    const r1 = await runSession({ workspace: ws, objective: 'x', model: 'm', llm: client(), prompts });
+    assert.strictEqual(r1.error?.kind, 'config');
+    assert.match(r1.error!.message, /Initialize Project|cape init/);
+    const r2 = await runSession({ workspace: workspace(), objective: '   ', model: 'm', llm: client(), prompts });
+    assert.match(r2.error!.message, /objective/i);
+    assert.strictEqual(fake.requests.length, 0);
+  });
+});
