@@ -1,0 +1,120 @@
+// CAPE: Select Model — picks the session model (cape.model) and, through its last item, the init model
+// (cape.initModel). Anthropic: the known Claude models plus "Other…" (any model id); VS Code LM: the chat models
+// vscode.lm offers. For automation the command accepts `{ model?, initModel? }` and writes them without prompting.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { updateSetting } from '../providers/settings';
+import { describeChatModel, listChatModels } from '../providers/vscodeLm';
+import { registerCapeCommand } from './util';
+
+export const COMMAND_ID = 'cape.selectModel';
+export const SELECT_MODEL_TITLE = 'CAPE: Select Model';
+
+/** The Claude models offered by name (any other id can be typed with "Other…"). */
+export const KNOWN_CLAUDE_MODELS: readonly { id: string; detail: string }[] = Object.freeze([
+  { id: 'claude-sonnet-4-6', detail: 'Balanced quality and speed: the default for sessions.' },
+  { id: 'claude-opus-4-6', detail: 'Most capable; slower and about five times the price of Sonnet.' },
+  { id: 'claude-haiku-4-5', detail: 'Fastest and cheapest: the default for Initialize Project.' },
+]);
+
+export interface SelectModelArgs {
+  model?: string;
+  initModel?: string;
+}
+
+interface ModelItem extends vscode.QuickPickItem {
+  action: 'model' | 'other' | 'init';
+  value?: string;
+}
+
+export function register(services: Services): vscode.Disposable {
+  return registerCapeCommand(services, COMMAND_ID, 'CAPE: Select Model failed', (arg) =>
+    selectModel(services, arg && typeof arg === 'object' ? (arg as SelectModelArgs) : undefined),
+  );
+}
+
+function checkModelId(v: string): string | undefined {
+  const t = v.trim();
+  if (!t) return 'Enter a model id, e.g. claude-sonnet-4-6.';
+  if (t.length > 200 || /\s/.test(t)) return 'A model id has no spaces (e.g. claude-sonnet-4-6).';
+  return undefined;
+}
+
+/** Resolves to the settings after the change (undefined when the user cancelled). */
+export async function selectModel(services: Services, arg?: SelectModelArgs): Promise<{ model: string; initModel: string } | undefined> {
+  if (arg && (arg.model !== undefined || arg.initModel !== undefined)) {
+    for (const [key, v] of [['model', arg.model], ['initModel', arg.initModel]] as const) {
+      if (v === undefined) continue;
+      const problem = typeof v === 'string' ? checkModelId(v) : 'must be a string';
+      if (problem) throw new Error(`invalid ${key} ${JSON.stringify(v)}: ${problem}`);
+      await updateSetting(key, v.trim());
+    }
+    const s = services.settings();
+    services.output.info(`Models: session ${s.model}, init ${s.initModel}`);
+    return { model: s.model, initModel: s.initModel };
+  }
+
+  const chosen = await pickModel(services, 'model');
+  if (chosen === undefined) return undefined;
+  if (chosen === 'init') {
+    const init = await pickModel(services, 'initModel');
+    if (init === undefined || init === 'init') return undefined;
+    await updateSetting('initModel', init);
+  } else {
+    await updateSetting('model', chosen);
+  }
+  const s = services.settings();
+  services.output.info(`Models: session ${s.model}, init ${s.initModel}`);
+  void vscode.window.showInformationMessage(`CAPE: session model ${s.model} · init model ${s.initModel}`);
+  return { model: s.model, initModel: s.initModel };
+}
+
+/** One quick pick; resolves to a model id, 'init' (switch to the init model picker) or undefined. */
+async function pickModel(services: Services, key: 'model' | 'initModel'): Promise<string | 'init' | undefined> {
+  const s = services.settings();
+  const current = key === 'model' ? s.model : s.initModel;
+  const what = key === 'model' ? 'the session model (cape.model)' : 'the init model (cape.initModel), used by Initialize Project';
+  const items: ModelItem[] = [];
+  const mark = (id: string) => (id === current ? '$(check) current' : undefined);
+
+  if (s.provider === 'vscode-lm') {
+    const models = await listChatModels();
+    if (models.length === 0) {
+      void vscode.window.showWarningMessage(
+        'No VS Code language model is available. Install and sign in to an extension that provides chat models, or ' +
+          'set cape.provider to "anthropic".',
+      );
+      return undefined;
+    }
+    for (const m of models) items.push({ label: m.name, description: mark(m.id) ?? `${m.vendor} · ${m.family}`, detail: `${describeChatModel(m)} · id ${m.id}`, action: 'model', value: m.id });
+  } else {
+    for (const m of KNOWN_CLAUDE_MODELS) items.push({ label: m.id, description: mark(m.id), detail: m.detail, action: 'model', value: m.id });
+    if (!KNOWN_CLAUDE_MODELS.some((m) => m.id === current)) {
+      items.unshift({ label: current, description: '$(check) current', detail: 'Set in your settings.', action: 'model', value: current });
+    }
+    items.push({ label: 'Other…', detail: 'Type any Anthropic model id.', action: 'other', alwaysShow: true });
+  }
+  if (key === 'model') {
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, action: 'init' });
+    items.push({ label: `$(zap) Init model: ${s.initModel}`, detail: 'Change the fast model that writes the cape/ files during Initialize Project…', action: 'init', alwaysShow: true });
+  }
+
+  const picked = await vscode.window.showQuickPick(items, {
+    title: key === 'model' ? SELECT_MODEL_TITLE : `${SELECT_MODEL_TITLE}: Init Model`,
+    placeHolder: `Choose ${what}; now ${current}`,
+    matchOnDetail: true,
+  });
+  if (!picked) return undefined;
+  if (picked.action === 'init') return 'init';
+  if (picked.action === 'other') {
+    const typed = await vscode.window.showInputBox({
+      title: SELECT_MODEL_TITLE,
+      prompt: `Model id for ${what}`,
+      placeHolder: 'e.g. claude-sonnet-4-6',
+      value: current,
+      validateInput: checkModelId,
+    });
+    return typed === undefined ? undefined : typed.trim();
+  }
+  return picked.value;
+}

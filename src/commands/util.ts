@@ -1,0 +1,67 @@
+// Helpers shared by the command files.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+
+export const SHOW_LOG = 'Show Log';
+
+/** The message of anything thrown. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Logs an error and shows it with a "Show Log" button (not awaited: a command must not hang on a toast). */
+export function reportError(services: Services, what: string, err: unknown): void {
+  const msg = errorMessage(err);
+  services.output.error(`${what}: ${msg}`);
+  void vscode.window.showErrorMessage(`${what}: ${msg}`, SHOW_LOG).then((c) => {
+    if (c === SHOW_LOG) services.output.show(true);
+  });
+}
+
+/**
+ * registerCommand with a safety net: an unexpected exception becomes a logged error notification instead of
+ * VS Code's generic "command failed" toast. The handler's return value is passed through (tests use it).
+ */
+export function registerCapeCommand(
+  services: Services,
+  id: string,
+  what: string,
+  handler: (...args: unknown[]) => unknown,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      reportError(services, what, err);
+      return undefined;
+    }
+  });
+}
+
+/** The workspace root, or undefined after telling the user to open a folder. */
+export function requireWorkspace(services: Services, action: string): string | undefined {
+  const root = services.workspaceRoot();
+  if (!root) {
+    void vscode.window
+      .showWarningMessage(`Open a folder first: CAPE needs a workspace folder to ${action}.`, 'Open Folder')
+      .then((c) => {
+        if (c === 'Open Folder') void vscode.commands.executeCommand('vscode.openFolder');
+      });
+  }
+  return root;
+}
+
+/** False (after explaining why, with a "Manage Workspace Trust" button) in an untrusted workspace. */
+export function requireTrust(action: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window
+    .showWarningMessage(
+      `CAPE cannot ${action} in an untrusted workspace: in Restricted Mode CAPE is read-only and writes nothing to ` +
+        'the workspace. Trust this folder first if you want CAPE to write there.',
+      'Manage Workspace Trust',
+    )
+    .then((c) => {
+      if (c === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+  return false;
+}

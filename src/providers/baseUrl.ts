@@ -1,0 +1,40 @@
+// Base-URL rules shared by the Anthropic provider and the Set API Key command. Plain TypeScript (no vscode import)
+// so it is unit-testable in Node.
+import { DEFAULT_BASE_URL, normalizeBaseURL } from '../core/anthropic';
+
+/** The key sent to a loopback endpoint when the user stored none (the CLI does the same). */
+export const LOOPBACK_PLACEHOLDER_KEY = 'local';
+
+/**
+ * True when `url` points at this machine (127.0.0.0/8, localhost, ::1): a local gateway or the test server,
+ * which needs no Anthropic API key.
+ */
+export function isLoopbackBaseUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The effective API base URL for the `cape.baseUrl` setting: empty → https://api.anthropic.com, a trailing `/v1`
+ * or slash removed. Throws a message naming the setting when the value is not an http(s) URL.
+ */
+export function effectiveBaseUrl(setting: string | undefined): string {
+  const raw = (setting ?? '').trim();
+  if (!raw) return DEFAULT_BASE_URL;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`The setting cape.baseUrl ("${raw}") is not a URL. Use e.g. https://api.anthropic.com, or leave it empty.`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw new Error(`The setting cape.baseUrl must be an http(s) URL (got "${raw}").`);
+  }
+  return normalizeBaseURL(raw);
+}

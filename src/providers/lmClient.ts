@@ -1,0 +1,196 @@
+// The core LlmClient over a VS Code Language Model (vscode.lm). This file has no `vscode` import: the VS Code
+// objects it needs (message constructors, a CancellationTokenSource) come in through `LmHost`, so the streaming,
+// cancellation, error mapping and usage estimate are unit-tested in Node with a fake model
+// (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones.
+import { LlmError } from '../core/errors';
+import type { ChatMessage, LlmClient, LlmRequest, LlmResult, Usage } from '../core/types';
+
+/** The part of vscode.LanguageModelChat this client uses. */
+export interface LmChatModelLike<M> {
+  readonly id: string;
+  readonly name: string;
+  readonly vendor: string;
+  readonly family: string;
+  readonly maxInputTokens: number;
+  sendRequest(messages: M[], options?: { justification?: string }, token?: unknown): PromiseLike<{ text: AsyncIterable<string> }>;
+  countTokens?(text: string, token?: unknown): PromiseLike<number>;
+}
+
+/** VS Code pieces handed in by the caller. */
+export interface LmHost<M> {
+  user(text: string): M;
+  assistant(text: string): M;
+  /** A new vscode.CancellationTokenSource. */
+  cancellationSource(): { token: unknown; cancel(): void; dispose(): void };
+}
+
+export interface LmClientOptions {
+  /** Abort when no text arrives for this long (default 120000): a stalled stream must not hang the session. */
+  idleTimeoutMs?: number;
+  /** Shown by VS Code in its consent dialog. */
+  justification?: string;
+}
+
+export const DEFAULT_LM_JUSTIFICATION =
+  'CAPE runs its AI product team (Cape Master, Product Owner, Designer, Developer) with this model.';
+
+/** Rough token estimate when the model cannot count: about four characters per token. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/**
+ * The LM API has no system role: the system blocks go in front of the first user message (separated by a rule),
+ * or become a user message of their own when the conversation starts with the assistant.
+ */
+export function toLmMessages(req: Pick<LlmRequest, 'system' | 'messages'>): ChatMessage[] {
+  const system = req.system.map((b) => b.text).filter((t) => t.length > 0).join('\n\n');
+  const msgs: ChatMessage[] = req.messages.map((m) => ({ role: m.role, content: m.content }));
+  if (!system) return msgs;
+  if (msgs.length > 0 && msgs[0].role === 'user') {
+    msgs[0] = { role: 'user', content: `${system}\n\n---\n\n${msgs[0].content}` };
+  } else {
+    msgs.unshift({ role: 'user', content: system });
+  }
+  return msgs;
+}
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Maps a VS Code LanguageModelError (by its `code`) or anything else to an LlmError with an actionable message. */
+export function lmError(err: unknown, modelName: string): LlmError {
+  if (err instanceof LlmError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  const name = (err as { name?: unknown } | null)?.name;
+  const code = errorCode(err);
+  const said = msg ? `: ${msg}` : '';
+  if (name === 'Canceled' || name === 'AbortError' || code === 'Canceled') return LlmError.cancelled();
+  if (code === 'NoPermissions') {
+    return new LlmError(
+      'auth',
+      `VS Code did not allow CAPE to use the language model "${modelName}"${said}. Allow access when VS Code asks ` +
+        "(run the session again), or choose another model with 'CAPE: Select Model'.",
+      { cause: err },
+    );
+  }
+  if (code === 'Blocked') {
+    return new LlmError(
+      'rate_limit',
+      `The language model "${modelName}" refused the request (quota or rate limit)${said}. Wait a while, or choose ` +
+        "another model with 'CAPE: Select Model'.",
+      { cause: err },
+    );
+  }
+  if (code === 'NotFound') {
+    return new LlmError(
+      'config',
+      `The language model "${modelName}" is no longer available${said}. Choose another one with 'CAPE: Select Model'.`,
+      { cause: err },
+    );
+  }
+  return new LlmError('unknown', `The language model "${modelName}" failed${said}.`, { retryable: true, cause: err });
+}
+
+async function countOrEstimate<M>(model: LmChatModelLike<M>, text: string): Promise<number> {
+  if (typeof model.countTokens === 'function') {
+    try {
+      const n = await model.countTokens(text);
+      if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n;
+    } catch {
+      // fall through to the estimate
+    }
+  }
+  return estimateTokens(text);
+}
+
+export class LmClient<M> implements LlmClient {
+  private readonly idleTimeoutMs: number;
+  private readonly justification: string;
+
+  constructor(
+    readonly model: LmChatModelLike<M>,
+    private readonly host: LmHost<M>,
+    opts: LmClientOptions = {},
+  ) {
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? 120_000;
+    this.justification = opts.justification ?? DEFAULT_LM_JUSTIFICATION;
+  }
+
+  async stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult> {
+    if (req.signal?.aborted) throw LlmError.cancelled();
+    const chat = toLmMessages(req);
+    const messages = chat.map((m) => (m.role === 'user' ? this.host.user(m.content) : this.host.assistant(m.content)));
+    const inputCount = Promise.all(chat.map((m) => countOrEstimate(this.model, m.content))).then((ns) => ns.reduce((a, b) => a + b, 0));
+
+    const cts = this.host.cancellationSource();
+    // One promise that rejects on abort or on a stall; raced against every wait below.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let fail: (e: LlmError) => void = () => {};
+    const interrupted = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    interrupted.catch(() => undefined);
+    const onAbort = () => {
+      cts.cancel();
+      fail(LlmError.cancelled());
+    };
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    const touch = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        cts.cancel();
+        fail(
+          new LlmError(
+            'stalled',
+            `The language model "${this.model.name}" sent no text for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was aborted; the step will be retried.`,
+            { retryable: true },
+          ),
+        );
+      }, this.idleTimeoutMs);
+    };
+
+    let text = '';
+    let callbackError: { error: unknown } | undefined;
+    let iterator: AsyncIterator<string> | undefined;
+    try {
+      touch();
+      const response = await Promise.race([
+        Promise.resolve(this.model.sendRequest(messages, { justification: this.justification }, cts.token)),
+        interrupted,
+      ]);
+      iterator = response.text[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await Promise.race([iterator.next(), interrupted]);
+        if (next.done) break;
+        touch();
+        if (typeof next.value !== 'string' || next.value.length === 0) continue;
+        text += next.value;
+        try {
+          onText(next.value);
+        } catch (e) {
+          // a failing consumer ends the request; its error is rethrown as is, not blamed on the model
+          callbackError = { error: e };
+          cts.cancel();
+          break;
+        }
+      }
+    } catch (err) {
+      if (req.signal?.aborted) throw LlmError.cancelled();
+      throw lmError(err, this.model.name);
+    } finally {
+      if (timer) clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+      if (iterator?.return) void Promise.resolve(iterator.return()).catch(() => undefined);
+      cts.dispose();
+    }
+    if (callbackError) throw callbackError.error;
+    if (req.signal?.aborted) throw LlmError.cancelled();
+
+    const [inputTokens, outputTokens] = await Promise.all([inputCount, countOrEstimate(this.model, text)]);
+    const usage: Usage = { inputTokens, outputTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+    return { text, usage, stopReason: 'end_turn', model: this.model.id };
+  }
+}

@@ -1,0 +1,40 @@
+// Reads and writes the `cape.*` settings (package.json contributes.configuration).
+import * as vscode from 'vscode';
+import type { CapeSettings } from '../services';
+
+export const DEFAULT_SESSION_MODEL = 'claude-sonnet-4-6';
+export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
+
+/** The current settings, trimmed, with the manifest defaults for empty values. */
+export function readSettings(): CapeSettings {
+  const c = vscode.workspace.getConfiguration('cape');
+  const str = (key: string, dflt: string): string => {
+    const v = c.get<unknown>(key);
+    return typeof v === 'string' && v.trim() ? v.trim() : dflt;
+  };
+  const provider = c.get<string>('provider') === 'vscode-lm' ? 'vscode-lm' : 'anthropic';
+  return {
+    provider,
+    language: str('language', 'English'),
+    model: str('model', DEFAULT_SESSION_MODEL),
+    initModel: str('initModel', DEFAULT_INIT_MODEL),
+    baseUrl: str('baseUrl', ''),
+    capeFolder: str('capeFolder', 'cape').replace(/[\\/]+$/, '') || 'cape',
+  };
+}
+
+/**
+ * Writes `cape.<key>` where the user keeps it: the workspace (folder) settings when they already set it there —
+ * otherwise the workspace value would silently win over a global write — else the user settings.
+ */
+export async function updateSetting(key: keyof CapeSettings, value: unknown): Promise<void> {
+  const c = vscode.workspace.getConfiguration('cape');
+  const info = c.inspect(key);
+  const target =
+    info?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : info?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await c.update(key, value, target);
+}

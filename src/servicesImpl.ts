@@ -1,0 +1,99 @@
+// createServices: the Services container (src/services.ts) for one activation. Everything it creates is added to
+// context.subscriptions, so deactivation disposes it.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { defaultPromptsDir, loadPromptAssets, type PromptAssets } from './core/prompts';
+import type { Services } from './services';
+import { ApiKeyStore } from './providers/apiKey';
+import { CapeLlmProvider } from './providers';
+import { readSettings } from './providers/settings';
+import { SessionController } from './session/SessionController';
+
+/** Services plus what this implementation adds (tests reach it through the extension's exports). */
+export interface CapeServices extends Services {
+  provider: CapeLlmProvider;
+  /** The Anthropic API key in SecretStorage. */
+  keys: ApiKeyStore;
+}
+
+/** Session-file events are coalesced for this long before onDidChangeSessions fires. */
+const SESSIONS_DEBOUNCE_MS = 150;
+
+/** The first workspace folder on disk (CAPE works on one folder). */
+function firstFolder(): vscode.WorkspaceFolder | undefined {
+  return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+}
+
+export function createServices(context: vscode.ExtensionContext): CapeServices {
+  const output = vscode.window.createOutputChannel('CAPE', { log: true });
+  const sessionsChanged = new vscode.EventEmitter<void>();
+  const keys = new ApiKeyStore(context.secrets);
+  const provider = new CapeLlmProvider(readSettings, keys, output);
+  context.subscriptions.push(output, sessionsChanged);
+
+  let prompts: PromptAssets | undefined;
+  const services: CapeServices = {
+    context,
+    output,
+    keys,
+    provider,
+    settings: readSettings,
+    workspaceRoot: () => firstFolder()?.uri.fsPath,
+    // loaded on first use: a broken install then fails the command that needs the prompts with a clear message
+    // instead of failing activation (which would leave every command unregistered)
+    get prompts(): PromptAssets {
+      if (!prompts) {
+        const dir = (() => {
+          try {
+            return defaultPromptsDir();
+          } catch {
+            return path.join(context.extensionPath, 'prompts');
+          }
+        })();
+        prompts = loadPromptAssets(dir);
+      }
+      return prompts;
+    },
+    controller: undefined as unknown as Services['controller'], // set right below: the controller needs services
+    onDidChangeSessions: sessionsChanged.event,
+    refreshTrees: () => sessionsChanged.fire(),
+  };
+  services.controller = new SessionController(services);
+  context.subscriptions.push(services.controller);
+
+  // onDidChangeSessions also fires for changes on disk (another window, the CLI, git), debounced.
+  let timer: NodeJS.Timeout | undefined;
+  const fire = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      sessionsChanged.fire();
+    }, SESSIONS_DEBOUNCE_MS);
+  };
+  let watcher: vscode.FileSystemWatcher | undefined;
+  const watch = () => {
+    watcher?.dispose();
+    watcher = undefined;
+    const folder = firstFolder();
+    if (!folder) return;
+    watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${readSettings().capeFolder}/5_sessions/**`));
+    watcher.onDidCreate(fire);
+    watcher.onDidChange(fire);
+    watcher.onDidDelete(fire);
+  };
+  watch();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('cape.capeFolder')) watch();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => watch()),
+    keys.onDidChange(() => output.info('the Anthropic API key changed in secret storage')),
+    {
+      dispose: () => {
+        if (timer) clearTimeout(timer);
+        watcher?.dispose();
+      },
+    },
+  );
+  return services;
+}
