@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import { LmClient } from './lmClient';
 
+export { matchChatModel } from './lmClient';
+
 const host = {
   user: (text: string) => vscode.LanguageModelChatMessage.User(text),
   assistant: (text: string) => vscode.LanguageModelChatMessage.Assistant(text),
@@ -17,30 +19,6 @@ export async function listChatModels(): Promise<vscode.LanguageModelChat[]> {
   } catch {
     return [];
   }
-}
-
-/**
- * The chat model for a `cape.model` / `cape.initModel` value: an exact id, then an exact family, then an id or
- * family containing the value (so "claude-sonnet-4" finds "claude-sonnet-4.5"). `matched` is false when nothing
- * matched and the first available model was taken instead.
- */
-export function matchChatModel<T extends { id: string; family: string; name: string }>(
-  models: readonly T[],
-  wanted: string,
-): { model: T; matched: boolean } | undefined {
-  if (models.length === 0) return undefined;
-  const w = wanted.trim().toLowerCase();
-  const norm = (s: string) => s.toLowerCase().replace(/[._\s]/g, '-');
-  const byId = models.find((m) => m.id.toLowerCase() === w);
-  if (byId) return { model: byId, matched: true };
-  const byFamily = models.find((m) => m.family.toLowerCase() === w);
-  if (byFamily) return { model: byFamily, matched: true };
-  if (w) {
-    const nw = norm(w);
-    const partial = models.find((m) => norm(m.id).includes(nw) || norm(m.family).includes(nw) || norm(m.name).includes(nw));
-    if (partial) return { model: partial, matched: true };
-  }
-  return { model: models[0], matched: false };
 }
 
 export function describeChatModel(m: { name: string; vendor: string; family: string }): string {
