@@ -1,0 +1,281 @@
+// Shared plumbing of the end-to-end tests: a temp workspace, code-server with the extension under development
+// (extensionDevelopmentPath = repo root) pointed at a local fake Anthropic server through the user setting
+// `cape.baseUrl` (a loopback URL needs no API key), Chromium on the workbench, and helpers for the chat panel
+// webview. Every scenario owns its own code-server, browser and workspace, so the files can run in any order.
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import type { AddressInfo } from 'net';
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
+import { startCodeServer, type CodeServer } from '../vscode/codeServer';
+import * as ui from '../vscode/browser';
+import { repoRoot } from '../helpers/fixtures';
+
+export const REPO = repoRoot();
+export const PANEL_TITLE = 'CAPE Session';
+
+/** A fresh temp workspace, optionally filled from a template folder. Removed by {@link E2eEnv.close}. */
+export function makeWorkspace(template?: string): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-e2e-'));
+  if (template) fs.cpSync(template, ws, { recursive: true });
+  return ws;
+}
+
+export interface E2eEnv {
+  workspace: string;
+  cs: CodeServer;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * The e2e tests drive the bundle (dist/extension.js + dist/webview.js), not the TypeScript sources: rebuild it with
+ * `node esbuild.mjs` when it is missing or older than src/ or media/app/ (others may have edited them since).
+ */
+export function ensureBundleFresh(): void {
+  const bundle = path.join(REPO, 'dist', 'extension.js');
+  const webview = path.join(REPO, 'dist', 'webview.js');
+  const built = [bundle, webview].every((f) => fs.existsSync(f)) ? Math.min(fs.statSync(bundle).mtimeMs, fs.statSync(webview).mtimeMs) : 0;
+  const newest = newestMtime([path.join(REPO, 'src'), path.join(REPO, 'media', 'app'), path.join(REPO, 'prompts')]);
+  if (newest.mtime <= built) return;
+  try {
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'pipe', timeout: 120_000 });
+  } catch (err) {
+    const e = err as { stderr?: Buffer; message: string };
+    throw new Error(`dist/ is stale (${path.relative(REPO, newest.file)} is newer) and \`node esbuild.mjs\` failed: ${e.stderr?.toString() || e.message}`);
+  }
+}
+
+function newestMtime(dirs: string[]): { file: string; mtime: number } {
+  let best = { file: '', mtime: 0 };
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(ts|css|md|json)$/.test(e.name)) {
+        const m = fs.statSync(p).mtimeMs;
+        if (m > best.mtime) best = { file: p, mtime: m };
+      }
+    }
+  };
+  dirs.forEach((d) => fs.existsSync(d) && walk(d));
+  return best;
+}
+
+/** Starts code-server on `workspace` with `cape.baseUrl` = the fake server and opens the workbench in Chromium. */
+export async function openCape(workspace: string, baseUrl: string, settings: Record<string, unknown> = {}): Promise<E2eEnv> {
+  ensureBundleFresh();
+  const cs = await startCodeServer({
+    workspace,
+    userSettings: { 'cape.baseUrl': baseUrl, 'cape.language': 'English', ...settings },
+  });
+  let browser: Browser | undefined;
+  try {
+    browser = await ui.launchBrowser({ runDir: cs.runDir });
+    const page = await ui.openWorkbench(browser, cs, { folder: workspace, extensionDevelopmentPath: REPO });
+    const b = browser;
+    let closed = false;
+    return {
+      workspace,
+      cs,
+      browser: b,
+      page,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await b.close().catch(() => undefined);
+        await cs.stop();
+        fs.rmSync(workspace, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await cs.stop();
+    throw err;
+  }
+}
+
+/** Polls `fn` until it returns a truthy value; throws `what` (plus the last value) after `timeoutMs`. */
+export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 30_000, everyMs = 100): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last instanceof Error ? last.message : JSON.stringify(last))?.slice(0, 500)})`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The chat panel's content frame (a locator root). */
+export function panel(page: Page, timeoutMs = 60_000): Promise<FrameLocator> {
+  return ui.webviewFrame(page, PANEL_TITLE, { timeoutMs });
+}
+
+/** The Playwright Frame of the chat panel content (for evaluate()): the webview frame holding #cape-root. */
+export async function panelContentFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  return waitFor(
+    'the chat panel content frame (#cape-root)',
+    async () => {
+      for (const f of ui.webviewContentFrames(page)) {
+        if (await f.evaluate(() => !!document.getElementById('cape-root')).catch(() => false)) return f;
+      }
+      return undefined;
+    },
+    timeoutMs,
+    200,
+  );
+}
+
+/** Text of the live voice of a step in the panel ('' while absent). */
+export async function voiceText(wv: FrameLocator, step: string): Promise<string> {
+  const loc = wv.locator(`.session[data-current="true"] .turn[data-step="${step}"] .voice`);
+  if ((await loc.count()) === 0) return '';
+  return (await loc.first().textContent()) ?? '';
+}
+
+/** data-status of a step in the panel's stepper ('pending' | 'running' | 'done' | 'failed' | 'skipped'). */
+export async function stepStatus(wv: FrameLocator, step: string): Promise<string | null> {
+  const loc = wv.locator(`.stepper .step[data-step="${step}"]`);
+  if ((await loc.count()) === 0) return null;
+  return loc.first().getAttribute('data-status');
+}
+
+/** Waits until every step of the stepper is done (fails fast with the panel's error text if one failed). */
+export async function waitForSessionDone(wv: FrameLocator, timeoutMs = 120_000): Promise<void> {
+  await waitFor(
+    'all five steps done in the panel',
+    async () => {
+      const st = await Promise.all(['cm_open', 'poa', 'da', 'deva', 'cm_retro'].map((s) => stepStatus(wv, s)));
+      if (st.includes('failed')) {
+        const err = await wv.locator('.error-box').allTextContents();
+        throw new Error(`a step failed in the panel: ${st.join(',')} — ${err.join(' | ')}`);
+      }
+      return st.every((s) => s === 'done') && (await wv.locator('.retro-results').count()) > 0;
+    },
+    timeoutMs,
+    250,
+  ).catch((err) => {
+    // A failed step is not worth waiting for: rethrow the first error as is.
+    throw err;
+  });
+}
+
+/** Runs "CAPE: Start Session" and types the objective into the input box. */
+export async function startSession(page: Page, objective: string): Promise<void> {
+  await ui.runCommand(page, 'CAPE: Start Session');
+  await waitFor('the objective input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes('CAPE: Start Session'), 30_000);
+  await ui.typeInQuickInput(page, objective);
+}
+
+/** Files under `dir` (relative, forward slashes), recursively. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string, rel: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), r);
+      else out.push(r);
+    }
+  };
+  walk(dir, '');
+  return out.sort();
+}
+
+/** Reads the YAML-less `type:` of a markdown file's frontmatter ('' when there is none). */
+export function frontmatterType(file: string): string {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(fs.readFileSync(file, 'utf8'));
+  const t = m ? /^type:\s*(\S+)/m.exec(m[1]) : null;
+  return t ? t[1] : '';
+}
+
+/** Saves a screenshot; failures to screenshot never fail a test (the assertion that follows is what counts). */
+export async function shot(page: Page, stage: string): Promise<void> {
+  await ui.screenshot(page, `e2e-${stage}`).catch(() => undefined);
+}
+
+export function assertIncludes(haystack: string, needle: string, what: string): void {
+  assert.ok(haystack.includes(needle), `${what}: expected to contain ${JSON.stringify(needle.slice(0, 200))}, got ${JSON.stringify(haystack.slice(0, 600))}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A transparent HTTP proxy in front of the fake server that records, per request, whether the client went away
+// before the upstream response ended (the fake server itself does not expose its sockets). The proxy forwards the
+// disconnect upstream, so the fake server sees it too.
+
+export interface ProxiedRequest {
+  index: number;
+  method: string;
+  url: string;
+  /** Bytes of the upstream response relayed to the client. */
+  bytes: number;
+  /** The upstream response ended normally. */
+  finished: boolean;
+  /** The client disconnected before the response ended. */
+  clientAborted: boolean;
+  abortedAt?: number;
+  startedAt: number;
+}
+
+export interface AbortProxy {
+  url: string;
+  requests: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startAbortProxy(upstream: string): Promise<AbortProxy> {
+  const target = new URL(upstream);
+  const requests: ProxiedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const rec: ProxiedRequest = { index: requests.length, method: req.method ?? '', url: req.url ?? '', bytes: 0, finished: false, clientAborted: false, startedAt: Date.now() };
+    requests.push(rec);
+    const up = http.request(
+      { host: target.hostname, port: Number(target.port), method: req.method, path: req.url, headers: req.headers },
+      (ur) => {
+        res.writeHead(ur.statusCode ?? 502, ur.headers);
+        res.flushHeaders();
+        ur.on('data', (c: Buffer) => {
+          rec.bytes += c.length;
+          res.write(c);
+        });
+        ur.on('end', () => {
+          rec.finished = true;
+          res.end();
+        });
+        ur.on('error', () => res.destroy());
+      },
+    );
+    up.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${e.message}`);
+    });
+    req.pipe(up);
+    res.on('close', () => {
+      if (!rec.finished) {
+        rec.clientAborted = true;
+        rec.abortedAt = Date.now();
+        up.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
