@@ -5,6 +5,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { DirWatch } from './dirWatch';
 import { KptTreeProvider } from './kptProvider';
 import { RetrospectivesTreeProvider } from './retrospectivesProvider';
 import type { RetroElement } from './retrospectivesProvider';
@@ -66,6 +67,7 @@ export function registerTrees(services: Services): CapeTrees {
   disposables.push(retrospectivesView, kptView);
 
   const refreshNow = async (): Promise<void> => {
+    dirWatch.arm(); // folders created since the last refresh get their watcher
     await Promise.all([kpt.refresh(), retrospectives.refresh()]);
     const m = kpt.current;
     kptView.description = m && m.itemCount ? `${m.itemCount} items · ${m.groupCount} groups` : undefined;
@@ -89,7 +91,32 @@ export function registerTrees(services: Services): CapeTrees {
     }, REFRESH_DEBOUNCE_MS);
   };
 
-  // --- file watcher on <capeFolder>/5_sessions/**, recreated when the folder or the workspace changes ------------
+  // --- file watchers, recreated when the folder or the workspace changes ------------------------------------------
+  // 1. Node watchers on the chain root → cape → 5_sessions → retrospective | state (see dirWatch.ts for why); an
+  //    event on a parent counts only when it concerns the next folder of the chain (a top-level file save in the
+  //    workspace does not reload the views).
+  let chain = new Map<string, string | null>(); // watched folder → the only entry name that matters (null: all)
+  const dirWatch = new DirWatch((dir, name) => {
+    const wanted = chain.get(dir);
+    if (wanted === undefined || (wanted !== null && name !== null && name !== wanted)) return;
+    scheduleRefresh();
+  });
+  disposables.push(dirWatch);
+  const watchDirs = (): void => {
+    const where = location();
+    chain = new Map();
+    if (where) {
+      const cape = path.join(where.root, where.capeFolder);
+      const sessions = path.join(cape, '5_sessions');
+      chain.set(where.root, where.capeFolder);
+      chain.set(cape, '5_sessions');
+      chain.set(sessions, null); // retrospective/ or state/ appearing
+      chain.set(path.join(sessions, 'retrospective'), null);
+      chain.set(path.join(sessions, 'state'), null);
+    }
+    dirWatch.setDirs([...chain.keys()]);
+  };
+  // 2. the VS Code watcher on <capeFolder>/5_sessions/** (remote file systems, other platforms' semantics)
   let watcher: vscode.FileSystemWatcher | undefined;
   const onFsEvent = (uri: vscode.Uri): void => {
     const rel = uri.fsPath.split(path.sep).join('/');
@@ -97,6 +124,7 @@ export function registerTrees(services: Services): CapeTrees {
     scheduleRefresh();
   };
   const watch = (): void => {
+    watchDirs();
     watcher?.dispose();
     watcher = undefined;
     const where = location();

@@ -23,6 +23,7 @@ import {
 import type { KptGroupNode, KptTreeModel } from '../../src/tree/model';
 import { originalProjectDir } from '../helpers/fixtures';
 import { benchKptTree } from '../../bench/kptTree';
+import { DirWatch } from '../../src/tree/dirWatch';
 
 function realKptItems(): KptItem[] {
   const file = path.join(originalProjectDir(), 'cape', '5_sessions', 'retrospective', 'kpt_merged.md');
@@ -320,6 +321,49 @@ describe('tree model: Retrospectives', () => {
       assert.equal(nodes[0].description, 'Add dark mode');
     } finally {
       fs.rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('tree refresh backstop: DirWatch', () => {
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+  async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!ok()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await sleep(20);
+    }
+  }
+
+  it('watches folders once they exist, reports entry names, and re-arms a folder deleted and re-created', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-dirwatch-'));
+    const dir = path.join(base, 'retrospective');
+    const events: string[] = [];
+    const w = new DirWatch((d, name) => events.push(`${path.basename(d)}/${name}`));
+    try {
+      w.setDirs([dir, base]);
+      assert.deepEqual(w.watching, [base], 'a missing folder is skipped, not an error');
+      fs.mkdirSync(dir);
+      await until('the base event', () => events.includes('cape-dirwatch-' + base.split('cape-dirwatch-')[1] + '/retrospective'));
+      w.arm();
+      assert.deepEqual(w.watching.sort(), [base, dir].sort());
+      fs.writeFileSync(path.join(dir, 'kpt_merged.md'), 'x');
+      await until('the file event', () => events.includes('retrospective/kpt_merged.md'));
+
+      fs.rmSync(dir, { recursive: true });
+      await until('the dead watcher to be dropped', () => !w.watching.includes(dir));
+      fs.mkdirSync(dir);
+      w.arm(); // the re-created folder gets a new watcher
+      events.length = 0;
+      fs.writeFileSync(path.join(dir, 'again.md'), 'x');
+      await until('an event in the re-created folder', () => events.includes('retrospective/again.md'));
+
+      w.setDirs([base]);
+      assert.deepEqual(w.watching, [base], 'folders no longer wanted are closed');
+    } finally {
+      w.dispose();
+      assert.deepEqual(w.watching, []);
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 });
