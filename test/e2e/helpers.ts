@@ -279,3 +279,40 @@ export async function startAbortProxy(upstream: string): Promise<AbortProxy> {
       }),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tree views (label + description + depth; ui.treeItems gives labels only)
+
+export interface TreeRow {
+  label: string;
+  description: string;
+  level: number;
+  expanded: boolean | null;
+}
+
+/** The visible rows of a view (found by its pane title, case-insensitive), with descriptions such as "×3". */
+export async function treeRows(page: Page, viewTitle: string): Promise<TreeRow[]> {
+  await ui.treeItems(page, viewTitle); // finds the pane, expands it and waits for a first row
+  return page.evaluate((title) => {
+    const clean = (s: string | null | undefined) => (s ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+    const pane = Array.from(document.querySelectorAll('.part.sidebar .pane')).find((p) => {
+      const h = p.querySelector('.pane-header');
+      return clean(h?.querySelector('.title')?.textContent).toLowerCase() === title.toLowerCase() || clean(h?.getAttribute('aria-label')).toLowerCase().startsWith(title.toLowerCase());
+    });
+    if (!pane) return [];
+    return Array.from(pane.querySelectorAll('.pane-body .monaco-list-row')).map((r) => ({
+      label: clean(r.querySelector('.label-name')?.textContent),
+      description: clean(r.querySelector('.label-description')?.textContent),
+      level: Number(r.getAttribute('aria-level') ?? '1'),
+      expanded: r.hasAttribute('aria-expanded') ? r.getAttribute('aria-expanded') === 'true' : null,
+    }));
+  }, viewTitle);
+}
+
+/** Clicks the row of a view whose label is exactly `label` (toggles a collapsible row). */
+export async function clickTreeRow(page: Page, viewTitle: string, label: string): Promise<void> {
+  const pane = page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${viewTitle}`, 'i') }) });
+  const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  const row = pane.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  await row.click();
+}

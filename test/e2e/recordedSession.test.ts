@@ -1,0 +1,207 @@
+// E2E 2 + 4: a RECORDED session (Japanese, from ../shared) replayed by the fake server with visible streaming:
+// Start Session from the Command Palette, the voices stream into the chat panel step by step, the retrospective with
+// KPT and metrics appears, the artifacts land in cape/5_sessions; then the CAPE activity-bar container: the
+// Retrospectives view lists the session and the KPT view shows Keep/Problem/Try with recurrence counts (×N) over the
+// original project's history (which has repeats).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ui from '../vscode/browser';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { loadRecordedSessions, originalProjectDir, type RecordedSession } from '../helpers/fixtures';
+import { assertIncludes, clickTreeRow, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow } from './helpers';
+
+const STEPS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
+const AGENT_OF: Record<string, string> = { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' };
+
+/** The JSON of a recorded reply, parsed independently of the product (a fenced json block, or the outer braces). */
+function jsonOf(raw: string): any {
+  const m = /```json\s*([\s\S]*?)```/.exec(raw);
+  return JSON.parse(m ? m[1] : raw.slice(raw.indexOf('{'), raw.lastIndexOf('}') + 1));
+}
+
+const squash = (s: string) => s.replace(/\s+/g, '');
+
+describe('e2e: a recorded session in the chat panel, then the CAPE tree views', function () {
+  this.timeout(300_000);
+  let fake: FakeAnthropic;
+  let env: E2eEnv;
+  let session: RecordedSession;
+  let taskId = '';
+
+  before(async () => {
+    // The complete recorded session with the least text (the run stays short); any complete one would do.
+    const complete = loadRecordedSessions().filter((s) => s.complete && s.steps.length === 5 && STEPS.every((id, i) => s.steps[i].step === id));
+    if (!complete.length) throw new Error('no complete recorded session in ../shared/fixtures/recorded-sessions');
+    session = complete.sort((a, b) => a.steps.reduce((n, s) => n + s.raw.length, 0) - b.steps.reduce((n, s) => n + s.raw.length, 0))[0];
+
+    fake = await startFakeAnthropic({ chunkSize: 64, chunkDelayMs: 5 });
+    // The opening streams slowly so the growing voice can be observed; the rest faster (still streamed in chunks).
+    const pace: Record<string, { chunkSize: number; chunkDelayMs: number }> = {
+      cm_open: { chunkSize: 6, chunkDelayMs: 25 },
+      poa: { chunkSize: 32, chunkDelayMs: 8 },
+      da: { chunkSize: 96, chunkDelayMs: 8 },
+      deva: { chunkSize: 512, chunkDelayMs: 5 },
+      cm_retro: { chunkSize: 48, chunkDelayMs: 8 },
+    };
+    for (const s of session.steps) fake.enqueue({ text: s.raw, ...pace[s.step] });
+
+    const ws = makeWorkspace();
+    fs.cpSync(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'), { recursive: true });
+    env = await openCape(ws, fake.url);
+  });
+
+  after(async () => {
+    await env?.close();
+    await fake?.close();
+  });
+
+  it('streams every voice into the panel and shows the retrospective with KPT and metrics', async () => {
+    const { page } = env;
+    const objective = session.objective ?? 'Replay of a recorded session';
+    await ui.runCommand(page, 'CAPE: Start Session');
+    await waitFor('the objective input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes('CAPE: Start Session'));
+    await ui.typeInQuickInput(page, objective);
+
+    const wv = await panel(page);
+    const expectedVoice = Object.fromEntries(session.steps.map((s) => [s.step, String(jsonOf(s.raw).voice ?? '')]));
+
+    // The CM opening voice appears and grows while the step is running.
+    const first = await waitFor('the opening voice to start streaming', async () => {
+      const t = await voiceText(wv, 'cm_open');
+      return t.length > 0 && (await stepStatus(wv, 'cm_open')) === 'running' ? t : '';
+    });
+    const longer = await waitFor('the opening voice to grow', async () => {
+      const t = await voiceText(wv, 'cm_open');
+      return t.length > first.length ? t : '';
+    });
+    assert.ok(squash(expectedVoice.cm_open).startsWith(squash(first)), `the streamed prefix is the recorded voice: ${JSON.stringify(first)}`);
+    assert.ok(squash(expectedVoice.cm_open).startsWith(squash(longer)));
+    assert.ok(squash(longer).length < squash(expectedVoice.cm_open).length, 'observed while still streaming (not all at once)');
+    await shot(page, 'recorded-1-streaming');
+
+    // Later steps: each worker's voice ends up complete in its own turn, in order.
+    for (const step of ['poa', 'da', 'deva'] as const) {
+      await waitFor(`the ${step} voice to be complete`, async () => squash(await voiceText(wv, step)) === squash(expectedVoice[step]), 90_000, 200);
+    }
+    await shot(page, 'recorded-2-later-steps');
+
+    await waitForSessionDone(wv, 120_000);
+    for (const step of STEPS) assert.strictEqual(await stepStatus(wv, step), 'done', `${step} is done in the stepper`);
+    taskId = ((await wv.locator('.panel-header .task-id').textContent()) ?? '').trim();
+    assert.match(taskId, /^task-[\w-]+$/, 'the header shows the task id');
+
+    // Retrospective: conversation, KPT columns with the recorded items, and the metrics tables.
+    const retro = jsonOf(session.steps[4].raw);
+    const results = wv.locator('.retro-results');
+    for (const kind of ['keep', 'problem', 'try'] as const) {
+      const col = results.locator(`.kpt-${kind}`);
+      assert.strictEqual(Number(await col.locator('.kpt-title .count').textContent()), retro.kpt[kind].length, `${kind} count`);
+      const items = (await col.locator('li').allTextContents()).map(squash);
+      for (const it of retro.kpt[kind] as string[]) assert.ok(items.some((x) => x.includes(squash(it).slice(0, 20))), `${kind} item shown: ${it.slice(0, 60)}`);
+    }
+    assert.ok((await wv.locator('.turn[data-step="cm_retro"] .conversation .bubble-row').count()) >= Math.min(2, retro.conversation.length), 'the retro conversation is shown');
+    const metrics = await results.locator('.metrics').innerText();
+    assertIncludes(metrics, 'Session metrics', 'metrics table');
+    assertIncludes(metrics, 'Tokens and cost', 'cost table');
+    const total = await results.locator('.metrics-cost tfoot td').first().innerText();
+    assert.ok(Number(total.replace(/,/g, '')) > 0, `total input tokens are counted: ${total}`);
+    await wv.locator('.retro-results').scrollIntoViewIfNeeded();
+    await shot(page, 'recorded-3-retrospective');
+
+    // Exactly the five recorded replies were used, one request per step.
+    assert.strictEqual(fake.requests.filter((r) => r.stream).length, 5, 'one streamed request per step');
+  });
+
+  it('writes the artifacts to cape/5_sessions: pair files, the retrospective and KPT items tagged with the task id', () => {
+    assert.ok(taskId, 'the session test ran first');
+    const ws = env.workspace;
+    const pair = listFiles(path.join(ws, 'cape/5_sessions/pair')).filter((f) => f.startsWith(`${taskId}_`));
+    assert.strictEqual(pair.length, 5, `five pair files: ${pair.join(', ')}`);
+    STEPS.forEach((step, i) => {
+      const name = pair.find((p) => p.startsWith(`${taskId}_${i + 1}_${AGENT_OF[step]}_`));
+      assert.ok(name, `pair file of step ${i + 1} (${step})`);
+      const rec = JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/pair', name!), 'utf8'));
+      assert.ok(JSON.stringify(rec).includes(JSON.stringify(session.steps[i].raw).slice(1, 200)), `${name} holds the raw reply`);
+    });
+
+    const retroDir = path.join(ws, 'cape/5_sessions/retrospective');
+    const retroFile = listFiles(retroDir).find((f) => f.endsWith(`_${taskId}.md`));
+    assert.ok(retroFile, `a retrospective md for ${taskId} in ${listFiles(retroDir).join(', ')}`);
+    assert.match(retroFile!, /^\d{4}-\d{2}-\d{2}_\d{2}-\d{2}_task-/, 'named YYYY-MM-DD_HH-MM_<task>.md');
+    const retroMd = fs.readFileSync(path.join(retroDir, retroFile!), 'utf8');
+    const retro = jsonOf(session.steps[4].raw);
+    assertIncludes(squash(retroMd), squash(retro.kpt.keep[0]).slice(0, 30), 'the retrospective md holds the KPT');
+
+    const merged = fs.readFileSync(path.join(retroDir, 'kpt_merged.md'), 'utf8').split('\n');
+    const tagged = merged.filter((l) => l.startsWith(`- [${taskId}] `)).map((l) => l.slice(`- [${taskId}] `.length));
+    for (const kind of ['keep', 'problem', 'try'] as const) {
+      for (const item of retro.kpt[kind] as string[]) assert.ok(tagged.includes(item.replace(/\s*\n\s*/g, ' ').trim()), `kpt_merged.md has [${taskId}] ${kind}: ${item.slice(0, 60)}`);
+    }
+    // The original history is kept.
+    assert.ok(merged.filter((l) => l.startsWith('- [task-1779')).length > 20, 'the earlier KPT history is still there');
+
+    const state = JSON.parse(fs.readFileSync(path.join(ws, `cape/5_sessions/state/${taskId}.json`), 'utf8'));
+    assert.strictEqual(state.status, 'complete');
+    assert.deepStrictEqual(state.completedSteps, [...STEPS]);
+  });
+
+  it('lists the session in the Retrospectives view and shows KPT with recurrence counts (×N)', async () => {
+    assert.ok(taskId, 'the session test ran first');
+    const { page } = env;
+    await ui.openViewContainer(page, 'CAPE');
+    const objective = session.objective ?? '';
+    const retroRows = await waitFor('the session in the Retrospectives view', async () => {
+      const rows = await treeRows(page, 'Retrospectives');
+      return rows.some((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.label) && squash(objective).startsWith(squash(r.description).replace(/…$/, ''))) ? rows : undefined;
+    });
+    assert.ok(retroRows.length >= 1);
+
+    const rows = await waitFor('the KPT sections', async () => {
+      const r = await treeRows(page, 'KPT');
+      return r.some((x) => x.label === 'Keep') ? r : undefined;
+    });
+    const keep = rows.find((r) => r.label === 'Keep')!;
+    assert.match(keep.description, /^\d+$/, 'the Keep section shows its group count');
+    assert.strictEqual(keep.expanded, true, 'sections open expanded');
+    // Groups are sorted by recurrence: the first group under Keep recurs (the original history has repeats).
+    const firstGroup = rows[rows.indexOf(keep) + 1];
+    assert.ok(firstGroup && firstGroup.level === keep.level + 1, 'a group under Keep');
+    const m = /^×(\d+)$/.exec(firstGroup.description);
+    assert.ok(m && Number(m[1]) >= 2, `the top Keep group shows ×N with N ≥ 2: ${JSON.stringify(firstGroup)}`);
+    await shot(page, 'recorded-4-kpt-tree');
+
+    // ×N is the number of distinct sessions: expand the group and count the task ids of its occurrences.
+    await clickTreeRow(page, 'KPT', firstGroup.label);
+    const occurrences = await waitFor('the occurrences of the top group', async () => {
+      const r = await treeRows(page, 'KPT');
+      const i = r.findIndex((x) => x.label === firstGroup.label);
+      const kids: string[] = [];
+      for (let j = i + 1; j < r.length && r[j].level > firstGroup.level; j++) kids.push(r[j].label);
+      return kids.length ? kids : undefined;
+    });
+    const tasks = new Set(occurrences.map((o) => /^\[(task-[\w-]+)\]/.exec(o)?.[1] ?? o));
+    assert.strictEqual(tasks.size, Number(m![1]), `×${m![1]} matches the distinct sessions of the occurrences: ${occurrences.join(' | ')}`);
+
+    // Problem and Try are there too: collapse the section above each to bring the next one on screen.
+    let seen: TreeRow[] = [];
+    const section = async (label: string): Promise<TreeRow[]> =>
+      waitFor(`the ${label} section`, async () => {
+        const r = (seen = await treeRows(page, 'KPT'));
+        return r.some((x) => x.label === label && x.level === 1) ? r : undefined;
+      }).catch((err) => {
+        throw new Error(`${err.message}; rows: ${JSON.stringify(seen.map((x) => [x.level, x.label.slice(0, 20), x.description, x.expanded]))}`);
+      });
+    await clickTreeRow(page, 'KPT', 'Keep');
+    const problemRows = await section('Problem');
+    const problem = problemRows.find((x) => x.label === 'Problem' && x.level === 1)!;
+    assert.match(problem.description, /^\d+$/, 'Problem shows its group count');
+    const problemTop = problemRows[problemRows.indexOf(problem) + 1];
+    assert.match(problemTop?.description ?? '', /^×\d+$/, `the top Problem group recurs: ${JSON.stringify(problemTop)}`);
+    await shot(page, 'recorded-5-kpt-problem');
+    await clickTreeRow(page, 'KPT', 'Problem');
+    const tryRows = await section('Try');
+    assert.match(tryRows.find((x) => x.label === 'Try' && x.level === 1)!.description, /^\d+$/, 'Try shows its group count');
+    await shot(page, 'recorded-6-kpt-try');
+  });
+});
