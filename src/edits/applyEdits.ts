@@ -88,9 +88,8 @@ const normalise = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'
  */
 export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx: ApplyContext): Promise<ApplyReport> {
   const outcomes: ApplyOutcome[] = [];
-  const edit = new vscode.WorkspaceEdit();
   const meta: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: APPLY_LABEL };
-  const included: { key: string; uri: vscode.Uri; absPath: string; content: string; replaced: boolean }[] = [];
+  const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string }[] = [];
 
   for (const e of entries) {
     const target = e.file.relPath ?? e.file.path;
@@ -113,31 +112,44 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       outcomes.push({ key: e.key, status: 'refused', reason: `${check.relPath} exists and is not a regular file` });
       continue;
     }
-    const uri = workspaceFileUri(ctx.root, check.relPath);
-    try {
-      if (st) {
-        // Existing file (whatever DevA thought): replace the whole text of its document.
-        const doc = await vscode.workspace.openTextDocument(uri);
-        const full = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-        edit.replace(uri, full, content, meta);
-        included.push({ key: e.key, uri, absPath: check.absPath, content, replaced: true });
-      } else {
-        edit.createFile(uri, { overwrite: false, ignoreIfExists: false, contents: Buffer.from(content, 'utf8') }, meta);
-        included.push({ key: e.key, uri, absPath: check.absPath, content, replaced: false });
-      }
-    } catch (err) {
-      outcomes.push({ key: e.key, status: 'failed', reason: `could not open ${check.relPath}: ${(err as Error).message}` });
-    }
+    planned.push({ key: e.key, uri: workspaceFileUri(ctx.root, check.relPath), absPath: check.absPath, relPath: check.relPath, content });
   }
+  if (planned.length === 0) return { outcomes, editedFiles: 0, applied: false };
 
-  if (included.length === 0) return { outcomes, editedFiles: 0, applied: false };
-
+  // applyEdit refuses an edit made against a document version that changed meanwhile (e.g. VS Code reloading a
+  // file that changed on disk): build the edit again from fresh documents once before giving up.
+  let included: { key: string; uri: vscode.Uri; absPath: string; content: string; replaced: boolean }[] = [];
   let ok = false;
   let why = 'VS Code did not apply the edit (another extension or a read-only file system may have blocked it)';
-  try {
-    ok = await vscode.workspace.applyEdit(edit);
-  } catch (err) {
-    why = `the edit failed: ${(err as Error).message}`;
+  for (let attempt = 1; attempt <= 2 && !ok; attempt++) {
+    if (attempt > 1) await new Promise((r) => setTimeout(r, 300));
+    const edit = new vscode.WorkspaceEdit();
+    const failedOpen: ApplyOutcome[] = [];
+    included = [];
+    for (const p of planned) {
+      try {
+        if (fs.existsSync(p.absPath)) {
+          // Existing file (whatever DevA thought): replace the whole text of its document.
+          const doc = await vscode.workspace.openTextDocument(p.uri);
+          const full = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+          edit.replace(p.uri, full, p.content, meta);
+          included.push({ ...p, replaced: true });
+        } else {
+          edit.createFile(p.uri, { overwrite: false, ignoreIfExists: false, contents: Buffer.from(p.content, 'utf8') }, meta);
+          included.push({ ...p, replaced: false });
+        }
+      } catch (err) {
+        failedOpen.push({ key: p.key, status: 'failed', reason: `could not open ${p.relPath}: ${(err as Error).message}` });
+      }
+    }
+    if (included.length === 0) return { outcomes: [...outcomes, ...failedOpen], editedFiles: 0, applied: false };
+    try {
+      ok = await vscode.workspace.applyEdit(edit);
+    } catch (err) {
+      why = `the edit failed: ${(err as Error).message}`;
+    }
+    if (ok) outcomes.push(...failedOpen);
+    else if (attempt === 2) outcomes.push(...failedOpen);
   }
   if (!ok) {
     for (const f of included) outcomes.push({ key: f.key, status: 'failed', reason: why, uri: f.uri });

@@ -41,7 +41,8 @@ export class ProposalSet {
   reset(taskId: string | null): void {
     this.entries = [];
     this._taskId = taskId;
-    this._generation++;
+    // Time-based so two controllers (or an extension restart) never reuse a generation for different content.
+    this._generation = Math.max(this._generation + 1, Date.now());
   }
 
   /**

@@ -33,6 +33,8 @@ export function parseProposedUri(uri: vscode.Uri): { relPath: string; side: Prop
 
 export class ProposedContentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();
+  /** The newest generation seen: documents of older ones were retired (replaced or discarded). */
+  private latest = -1;
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -41,6 +43,7 @@ export class ProposedContentProvider implements vscode.TextDocumentContentProvid
     const uri = proposedUri(relPath, side, generation);
     const key = storeKey(generation, side, relPath);
     const had = this.contents.has(key);
+    this.latest = Math.max(this.latest, generation);
     this.contents.set(key, content);
     if (had) this.changed.fire(uri);
     return uri;
@@ -48,6 +51,7 @@ export class ProposedContentProvider implements vscode.TextDocumentContentProvid
 
   /** Forgets every document of older generations (their tabs then show a short note). */
   retainOnly(generation: number): void {
+    this.latest = Math.max(this.latest, generation);
     for (const key of [...this.contents.keys()]) {
       if (!key.startsWith(`${generation}\u0000`)) this.contents.delete(key);
     }
@@ -57,11 +61,16 @@ export class ProposedContentProvider implements vscode.TextDocumentContentProvid
     this.contents.clear();
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  /**
+   * The content, or a short note for a document of a retired proposal (a tab left open from an earlier session).
+   * Unknown newer generations answer undefined, so another provider of the scheme (if any) can answer.
+   */
+  provideTextDocumentContent(uri: vscode.Uri): string | undefined {
     const parts = parseProposedUri(uri);
-    if (!parts) return '';
+    if (!parts) return undefined;
     const text = this.contents.get(storeKey(parts.generation, parts.side, parts.relPath));
     if (text !== undefined) return text;
+    if (parts.generation > this.latest) return undefined;
     return `This CAPE proposal of ${parts.relPath} is no longer available (it was discarded, or a newer session replaced it).\n`;
   }
 

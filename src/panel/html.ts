@@ -34,7 +34,9 @@ export function renderPanelHtml(opts: PanelHtmlOptions): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) {
     throw new Error('renderPanelHtml: the nonce must be at least 16 base64/hex characters (generate one per render)');
   }
-  if (!cspSource || /[;"'<>\r\n]/.test(cspSource)) {
+  // Quotes are legitimate here: the web (code-server, vscode.dev) cspSource is "'self' https://*.vscode-cdn.net".
+  // A `;` would start a new directive, and `"`, `<`, `>` or a line break could leave the attribute.
+  if (!cspSource || /[;"<>\r\n]/.test(cspSource)) {
     throw new Error(`renderPanelHtml: invalid cspSource ${JSON.stringify(cspSource)} (pass webview.cspSource)`);
   }
   const csp = [

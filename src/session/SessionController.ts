@@ -177,8 +177,13 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
     this.current = run;
     this.setRunning(true);
     this.askPending = null;
-    this.showPanel();
     try {
+      try {
+        this.showPanel();
+      } catch (err) {
+        // The session still runs (and is saved) without a panel; the log says why the panel failed.
+        this.services.output.error(`the chat panel could not be opened: ${(err as Error).message}`);
+      }
       const resolved = await this.services.provider.getClient('session');
       if (!resolved) {
         this.services.output.info('session not started: no model client (the prompt was cancelled)');

@@ -1,0 +1,209 @@
+// Shared setup of the session/edits integration tests (runs inside the real extension host).
+//
+//  - a fake Anthropic Messages API on 127.0.0.1 (test/fake-anthropic) that answers each request with the English
+//    demo session's reply for the step it recognises in the request (or what the test planned for that step);
+//  - the opened workspace folder filled with the demo workspace + the original project's cape/ (copied at test
+//    time from ../shared, never stored in the project);
+//  - the SessionController: the activated extension's own (when its exports carry `services`), else one built
+//    here over the same compiled sources with a provider that talks to the fake server. The CAPE commands are the
+//    extension's when it registered them, else registered here from src/commands.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { AnthropicClient } from '../../src/core/anthropic';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/prompts';
+import { SessionStore, type SessionSummary } from '../../src/core/store';
+import type { StepId } from '../../src/core/types';
+import type { FileView } from '../../src/panel/protocol';
+import type { CapeSettings, Services, SessionControllerApi } from '../../src/services';
+import { SessionController } from '../../src/session/SessionController';
+import { register as registerStart } from '../../src/commands/startSession';
+import { register as registerResume } from '../../src/commands/resumeSession';
+import { register as registerCancel } from '../../src/commands/cancelSession';
+import { register as registerShow } from '../../src/commands/showPanel';
+import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type RecordedRequest } from '../fake-anthropic/server';
+import { demoDir, demoReplies, taskIdOf } from '../helpers/demo';
+import { originalProjectDir, repoRoot } from '../helpers/fixtures';
+
+export const EXTENSION_ID = 'cape-team.cape-vscode';
+export const MODEL = 'claude-sonnet-4-6';
+
+/** What the tests need from the controller beyond SessionControllerApi (all implemented by SessionController). */
+export type TestController = SessionControllerApi & {
+  fileViews(): FileView[];
+  setFileDecision(key: string, decision: 'accept' | 'reject'): boolean;
+  openDiff(key: string): Promise<void>;
+  applyFiles(confirmStale?: (lines: string[]) => Thenable<boolean>): Promise<void>;
+  discardFiles(): void;
+};
+
+function isTestController(x: unknown): x is TestController {
+  return !!x && ['fileViews', 'setFileDecision', 'openDiff', 'applyFiles', 'discardFiles', 'start', 'resume', 'cancel'].every(
+    (m) => typeof (x as Record<string, unknown>)[m] === 'function',
+  );
+}
+
+const ROLE_HEADINGS: [StepId, RegExp][] = [
+  ['cm_open', /# Role: Cape Master — session opening/],
+  ['cm_retro', /# Role: Cape Master — retrospective/],
+  ['poa', /# Role: Product Owner agent/],
+  ['da', /# Role: Designer agent/],
+  ['deva', /# Role: Developer agent/],
+];
+
+/** Which step a request belongs to, from the role prompt it carries. */
+export function stepOf(req: RecordedRequest): StepId | undefined {
+  const text = JSON.stringify(req.body ?? {});
+  return ROLE_HEADINGS.find(([, re]) => re.test(text))?.[0];
+}
+
+const STEP_INDEX: Record<StepId, number> = { cm_open: 0, poa: 1, da: 2, deva: 3, cm_retro: 4 };
+
+/** Per step override: a reply (text gets the task id filled in by the function form). */
+export type Plan = Partial<Record<StepId, (taskId: string, demo: string) => FakeReply>>;
+
+export interface Harness {
+  fake: FakeAnthropic;
+  root: string;
+  controller: TestController;
+  services: Services | undefined;
+  /** true when the controller is the activated extension's own. */
+  realController: boolean;
+  /** true when the cape.* commands drive `controller` (false: the extension's commands drive its own controller). */
+  commandsDriveController: boolean;
+  /** Replaces the plan for the following requests ({} = the plain demo session). */
+  setPlan(plan: Plan): void;
+  /** Forgets the recorded requests (keeps the responder, unlike fake.reset()). */
+  resetRequests(): void;
+  sessions(): Promise<SessionSummary[]>;
+  dispose(): Promise<void>;
+}
+
+function copyDir(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true });
+}
+
+/** Puts the demo workspace and the original project's cape/ into `root` (replacing what the tests changed). */
+export function resetWorkspace(root: string): void {
+  for (const name of fs.readdirSync(root)) {
+    if (name === '.vscode') continue;
+    fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+  copyDir(path.join(demoDir(), 'workspace'), root);
+  copyDir(path.join(originalProjectDir(), 'cape'), path.join(root, 'cape'));
+}
+
+export async function setupHarness(): Promise<Harness> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the integration tests need an opened folder (runIntegration opens a temp workspace)');
+  const root = folder.uri.fsPath;
+  resetWorkspace(root);
+
+  let plan: Plan = {};
+  const fake = await startFakeAnthropic({ chunkSize: 48 });
+  const responder = (req: RecordedRequest): FakeReply => {
+    const step = stepOf(req);
+    if (!step) return { fault: 'http', status: 400, message: 'the test server did not recognise the step of this request' };
+    const taskId = taskIdOf(req.body);
+    const demo = demoReplies(taskId)[STEP_INDEX[step]];
+    return plan[step]?.(taskId, demo) ?? { text: demo };
+  };
+  fake.setResponder(responder);
+  await vscode.workspace.getConfiguration('cape').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  let exported: unknown;
+  try {
+    exported = ext ? await ext.activate() : undefined;
+  } catch (err) {
+    console.log(`extension activation failed (the tests use their own controller): ${(err as Error).message}`);
+  }
+  const exportedServices = (exported as { services?: Services } | undefined)?.services;
+  const disposables: vscode.Disposable[] = [];
+  let controller: TestController;
+  let services: Services | undefined;
+  let realController = false;
+  let commandsDriveController = true;
+  if (exportedServices && isTestController(exportedServices.controller)) {
+    controller = exportedServices.controller;
+    services = exportedServices;
+    realController = true;
+  } else {
+    const output = vscode.window.createOutputChannel('CAPE session tests', { log: true });
+    const settings = (): CapeSettings => ({
+      provider: 'anthropic',
+      language: 'English',
+      model: MODEL,
+      initModel: 'claude-haiku-4-5',
+      baseUrl: fake.url,
+      capeFolder: 'cape',
+    });
+    const changed = new vscode.EventEmitter<void>();
+    const own: Services = {
+      context: { extensionUri: ext?.extensionUri ?? vscode.Uri.file(repoRoot()) } as vscode.ExtensionContext,
+      settings,
+      workspaceRoot: () => root,
+      prompts: loadPromptAssets(defaultPromptsDir()),
+      provider: {
+        getClient: async () => ({ client: new AnthropicClient({ apiKey: 'local', baseURL: fake.url }), model: MODEL, label: 'fake' }),
+        describe: () => `Anthropic (fake) · ${MODEL}`,
+      },
+      controller: undefined as unknown as SessionControllerApi,
+      output,
+      onDidChangeSessions: changed.event,
+      refreshTrees: () => changed.fire(),
+    };
+    const c = new SessionController(own);
+    own.controller = c;
+    controller = c;
+    services = own;
+    disposables.push(c, output, changed);
+    const have = new Set(await vscode.commands.getCommands(true));
+    if (!have.has('cape.startSession')) {
+      disposables.push(registerStart(own), registerResume(own), registerCancel(own), registerShow(own));
+    } else {
+      commandsDriveController = false;
+      console.log('the extension registered the CAPE commands but exports no services: command tests use its controller');
+    }
+  }
+
+  return {
+    fake,
+    root,
+    controller,
+    services,
+    realController,
+    commandsDriveController,
+    setPlan: (p) => {
+      plan = p;
+    },
+    resetRequests: () => {
+      fake.reset();
+      fake.setResponder(responder);
+    },
+    sessions: () => new SessionStore(root, 'cape').listSessions(),
+    dispose: async () => {
+      for (const d of disposables.splice(0)) d.dispose();
+      await vscode.workspace.getConfiguration('cape').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await fake.close();
+    },
+  };
+}
+
+/** Waits until `cond` holds (polling), or fails with `what`. */
+export async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 20000): Promise<void> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Every tab of the chat panel (webview viewType contains cape.chat). */
+export function chatPanelTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('cape.chat'));
+}
