@@ -204,7 +204,7 @@ export async function shot(page: Page, stage: string): Promise<void> {
 }
 
 export function assertIncludes(haystack: string, needle: string, what: string): void {
-  assert.ok(haystack.includes(needle), `${what}: expected to contain ${JSON.stringify(needle.slice(0, 200))}, got ${JSON.stringify(haystack.slice(0, 600))}`);
+  assert.ok(haystack.includes(needle), `${what} should contain ${JSON.stringify(needle.slice(0, 200))} but is ${JSON.stringify(haystack.slice(0, 600))}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

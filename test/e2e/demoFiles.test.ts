@@ -1,0 +1,120 @@
+// E2E 3: DevA's proposed files with the English demo session (src/theme.js created, src/styles.css and index.html
+// modified): the panel's Diff button opens the diff editor (current ↔ proposed), one file is accepted, one rejected,
+// the third accepted, Apply writes exactly the accepted ones and leaves the rejected one untouched on disk.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ui from '../vscode/browser';
+import { startDemoServer } from '../helpers/demoServer';
+import { demoDir, demoReplies } from '../helpers/demo';
+import { runCli } from '../helpers/cli';
+import type { FakeAnthropic } from '../fake-anthropic/server';
+import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv } from './helpers';
+
+/** The <file path="…">…</file> blocks of a reply, parsed independently of the product. */
+function fileBlocks(raw: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of raw.matchAll(/<file path="([^"]+)">\n?([\s\S]*?)<\/file>/g)) out.set(m[1], m[2]);
+  return out;
+}
+
+const norm = (s: string) => s.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+
+describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
+  this.timeout(300_000);
+  let fake: FakeAnthropic;
+  let env: E2eEnv;
+  let proposed: Map<string, string>;
+
+  before(async () => {
+    fake = await startDemoServer({ chunkSize: 64, chunkDelayMs: 2 });
+    const ws = makeWorkspace(path.join(demoDir(), 'workspace'));
+    // cape/ is made by the real init (bundled CLI) against the same fake server: this scenario is about the files.
+    const init = await runCli(['init', '--workspace', ws, '--answers', path.join(demoDir(), 'answers.json')], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(init.code, 0, `cape init failed: ${init.stderr}`);
+    proposed = fileBlocks(demoReplies('task-x')[3]);
+    assert.deepStrictEqual([...proposed.keys()].sort(), ['index.html', 'src/styles.css', 'src/theme.js'], 'the demo DevA reply proposes the three files');
+    env = await openCape(ws, fake.url);
+  });
+
+  after(async () => {
+    await env?.close();
+    await fake?.close();
+  });
+
+  it('opens a diff from the panel, applies the accepted files and leaves the rejected one untouched', async () => {
+    const { page, workspace } = env;
+    const before = {
+      styles: fs.readFileSync(path.join(workspace, 'src/styles.css'), 'utf8'),
+      index: fs.readFileSync(path.join(workspace, 'index.html'), 'utf8'),
+    };
+    assert.ok(!fs.existsSync(path.join(workspace, 'src/theme.js')));
+
+    await startSession(page, 'Add a dark mode toggle that remembers the choice');
+    let wv = await panel(page);
+    await waitForSessionDone(wv, 120_000);
+
+    const row = (p: string) => wv.locator(`.files li.file[data-path="${p}"]`);
+    await row('src/theme.js').waitFor();
+    assert.strictEqual(await wv.locator('.files li.file').count(), 3, 'three proposed files');
+    for (const p of proposed.keys()) assert.strictEqual(await row(p).getAttribute('data-status'), 'proposed', `${p} waits for a decision`);
+    assert.strictEqual((await row('src/theme.js').locator('.badge').first().textContent())?.trim(), 'new');
+    assert.strictEqual((await row('src/styles.css').locator('.badge').first().textContent())?.trim(), 'modified');
+    assert.ok(await wv.locator('.files button[data-action="apply"]').isDisabled(), 'Apply is disabled before any file is accepted');
+    // Nothing is written before Apply.
+    assert.strictEqual(fs.readFileSync(path.join(workspace, 'src/styles.css'), 'utf8'), before.styles);
+    await row('src/styles.css').scrollIntoViewIfNeeded();
+    await shot(page, 'files-1-proposed');
+
+    // Diff: current ↔ proposed for a modified file.
+    await row('src/styles.css').locator('button[data-action="diff"]').click();
+    await waitFor('the diff editor tab', async () => (await ui.editorTabs(page)).some((t) => /styles\.css: Current ↔ Proposed/.test(t)));
+    // Monaco renders lazily: wait until both sides show their text.
+    let sides = { modified: '', original: '' };
+    await waitFor('both sides of the diff', async () => {
+      sides = { modified: await ui.diffEditorText(page, 'modified'), original: await ui.diffEditorText(page, 'original') };
+      return sides.modified.includes("[data-theme='dark']") && sides.original.includes('background:');
+    }).catch((err) => {
+      throw new Error(`${err.message}; diff sides: ${JSON.stringify(sides).slice(0, 1500)}`);
+    });
+    // Monaco's token spans can double a space in innerText: compare with whitespace runs collapsed.
+    const oneSpace = (t: string) => t.replace(/[ \t]+/g, ' ');
+    const modified = oneSpace(sides.modified);
+    const original = oneSpace(sides.original);
+    assertIncludes(modified, '--accent: #4493f8;', 'the proposed side');
+    assertIncludes(original, 'background: #ffffff;', 'the current side');
+    assert.ok(!original.includes("[data-theme='dark']"), 'the current side is the file on disk');
+    await shot(page, 'files-2-diff');
+
+    // Back to the panel (the diff may have taken its place in the editor group).
+    if (!(await ui.editorTabs(page)).includes(PANEL_TITLE) || !(await page.locator('.tab.active .label-name', { hasText: PANEL_TITLE }).count())) {
+      await page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: PANEL_TITLE }) }).first().click();
+    }
+    wv = await panel(page);
+
+    await row('src/theme.js').locator('button[data-action="accept"]').click();
+    await row('src/styles.css').locator('button[data-action="reject"]').click();
+    await row('index.html').locator('button[data-action="accept"]').click();
+    await waitFor('the decisions confirmed by the host', async () =>
+      (await row('src/theme.js').getAttribute('data-status')) === 'accepted' &&
+      (await row('src/styles.css').getAttribute('data-status')) === 'rejected' &&
+      (await row('index.html').getAttribute('data-status')) === 'accepted',
+    );
+    const apply = wv.locator('.files button[data-action="apply"]');
+    assert.match((await apply.textContent()) ?? '', /Apply 2 files/);
+    await shot(page, 'files-3-decided');
+    await apply.click();
+
+    await waitFor('the accepted files to be applied', async () =>
+      (await row('src/theme.js').getAttribute('data-status')) === 'applied' && (await row('index.html').getAttribute('data-status')) === 'applied',
+    );
+    assert.strictEqual(await row('src/styles.css').getAttribute('data-status'), 'rejected', 'the rejected file stays rejected');
+    await ui.waitForNotification(page, /CAPE applied 2 file\(s\)/);
+    await shot(page, 'files-4-applied');
+
+    // On disk: accepted → the proposed content; rejected → byte-for-byte unchanged.
+    assert.strictEqual(norm(fs.readFileSync(path.join(workspace, 'src/theme.js'), 'utf8')), norm(proposed.get('src/theme.js')!));
+    assert.strictEqual(norm(fs.readFileSync(path.join(workspace, 'index.html'), 'utf8')), norm(proposed.get('index.html')!));
+    assert.strictEqual(fs.readFileSync(path.join(workspace, 'src/styles.css'), 'utf8'), before.styles, 'the rejected file is untouched');
+  });
+});
