@@ -82,6 +82,26 @@ export function findStaleFiles(entries: readonly ProposalEntry[], ctx: ApplyCont
 
 const normalise = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
+/** How long Apply waits for VS Code to reload an open document whose file changed on disk. */
+const DOCUMENT_SYNC_WAIT_MS = 3000;
+
+/**
+ * The document of an existing file, once VS Code has caught up with the disk: a clean document whose text still
+ * differs from the file (the file changed, the reload is pending) would be edited in its stale state and then
+ * fail to save with a conflict. Bounded wait; a dirty document is returned at once (the stale check asked).
+ */
+async function settledDocument(uri: vscode.Uri, absPath: string): Promise<vscode.TextDocument> {
+  let doc = await vscode.workspace.openTextDocument(uri);
+  const deadline = Date.now() + DOCUMENT_SYNC_WAIT_MS;
+  while (!doc.isDirty && Date.now() < deadline) {
+    const disk = readOrNull(absPath);
+    if (disk === null || normalise(disk) === normalise(doc.getText())) break;
+    await new Promise((r) => setTimeout(r, 100));
+    doc = await vscode.workspace.openTextDocument(uri);
+  }
+  return doc;
+}
+
 /**
  * Builds and applies one WorkspaceEdit for `entries` (the accepted ones), saves the touched documents and reports
  * each file as applied, refused (safety re-check) or failed (the edit or the save did not go through).
@@ -130,7 +150,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       try {
         if (fs.existsSync(p.absPath)) {
           // Existing file (whatever DevA thought): replace the whole text of its document.
-          const doc = await vscode.workspace.openTextDocument(p.uri);
+          const doc = await settledDocument(p.uri, p.absPath);
           const full = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
           edit.replace(p.uri, full, p.content, meta);
           included.push({ ...p, replaced: true });

@@ -29,6 +29,7 @@ export interface ChatPanelHandlers {
 export class ChatPanel implements vscode.Disposable {
   private ready = false;
   private loads = 0;
+  private readyWaiters: (() => void)[] = [];
   private disposed = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -84,6 +85,25 @@ export class ChatPanel implements vscode.Disposable {
     return this.disposed;
   }
 
+  /**
+   * Resolves true once the webview has loaded (said `ready`), false after `timeoutMs` or when the panel closes.
+   * The controller waits briefly for it before the first request so the user sees the stream from its start.
+   */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.isReady) return Promise.resolve(true);
+    if (this.disposed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== wake);
+        resolve(ok);
+      };
+      const wake = () => done(this.isReady);
+      this.readyWaiters.push(wake);
+    });
+  }
+
   reveal(preserveFocus = false): void {
     if (!this.disposed) this.panel.reveal(undefined, preserveFocus);
   }
@@ -124,6 +144,7 @@ export class ChatPanel implements vscode.Disposable {
         this.ready = true;
         this.loads++;
         this.handlers.onReady(this, this.loads === 1);
+        for (const wake of this.readyWaiters.slice()) wake();
         return;
       }
       case 'openLink':
@@ -180,6 +201,7 @@ export class ChatPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.ready = false;
+    for (const wake of this.readyWaiters.slice()) wake();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.handlers.onDispose(this);
   }

@@ -24,6 +24,8 @@ import type { Services, SessionControllerApi } from '../services';
 import { Transcript } from './transcript';
 
 export const RUNNING_CONTEXT_KEY = 'cape.sessionRunning';
+/** How long a starting session waits for a loading chat panel. */
+export const PANEL_READY_WAIT_MS = 5000;
 export const NEXT_OBJECTIVE_PROMPT = 'What should the team work on next? Leave it empty to finish.';
 
 const STEP_LABEL: Record<StepId, string> = {
@@ -193,6 +195,9 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
         this.services.output.info('session not started: cancelled before the first request');
         return;
       }
+      // Let a panel that is still loading come up first, so the stream is seen from its first word (bounded: a
+      // session never waits long for its view; anything missed is replayed when the panel says ready).
+      if (this.panel && !this.panel.isReady) await this.panel.whenReady(PANEL_READY_WAIT_MS);
       const settings = this.services.settings();
       this.services.output.info(
         `${req.resumeTaskId ? `resuming ${req.resumeTaskId}` : 'starting a session'} with ${resolved.label} (model ${resolved.model}) in ${root}`,
