@@ -13,6 +13,9 @@ import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
 import { startCodeServer, type CodeServer } from '../vscode/codeServer';
 import * as ui from '../vscode/browser';
 import { repoRoot } from '../helpers/fixtures';
+import { runCli } from '../helpers/cli';
+import { demoDir } from '../helpers/demo';
+import { startDemoServer } from '../helpers/demoServer';
 
 export const REPO = repoRoot();
 export const PANEL_TITLE = 'CAPE Session';
@@ -315,4 +318,18 @@ export async function clickTreeRow(page: Page, viewTitle: string, label: string)
   const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
   const row = pane.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
   await row.click();
+}
+
+/**
+ * Creates cape/ in `workspace` with the real init (the bundled CLI) against a throwaway demo server, for scenarios
+ * that are not about init. The demo answers are used.
+ */
+export async function initCapeWithCli(workspace: string): Promise<void> {
+  const fake = await startDemoServer();
+  try {
+    const run = await runCli(['init', '--workspace', workspace, '--answers', path.join(demoDir(), 'answers.json')], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    if (run.code !== 0) throw new Error(`cape init failed (exit ${run.code}): ${run.stderr}`);
+  } finally {
+    await fake.close();
+  }
 }
