@@ -54,6 +54,9 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(src, f), path.join(dest, f));
 }
 
+// A production build starts from an empty dist/ so no stale source maps end up in the .vsix.
+if (production && !only) fs.rmSync('dist', { recursive: true, force: true });
+
 const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name));
 if (watch) {
   for (const [, opts] of selected) await (await esbuild.context(opts)).watch();
