@@ -252,7 +252,8 @@ export function writeFrontmatter(fields: Record<string, string | number | boolea
   return `---\n${lines.join('\n')}\n---\n`;
 }
 
-async function readHead(file: string): Promise<string> {
+/** The first FRONTMATTER_READ_BYTES of a file (enough for its frontmatter) without reading the whole file. */
+export async function readHead(file: string): Promise<string> {
   const fh = await fsp.open(file, 'r');
   try {
     const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);

@@ -21,7 +21,7 @@ import {
   type Usage,
 } from './types';
 import { ensureDir, isAtomicTempName, writeFileAtomic } from './fsAtomic';
-import { FRONTMATTER_READ_BYTES, formatMetricsMarkdown, readFrontmatter, writeFrontmatter } from './metrics';
+import { formatMetricsMarkdown, readFrontmatter, readHead, writeFrontmatter } from './metrics';
 import { mergeKptFile, type KptLockOptions } from './kpt';
 
 /** A DevA file as stored in a step record: path and body always, the proposal details when known. */
@@ -452,16 +452,6 @@ export class SessionStore {
   }
 }
 
-async function readHead(file: string): Promise<string> {
-  const fh = await fsp.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await fh.close();
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Retrospective markdown

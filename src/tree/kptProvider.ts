@@ -2,6 +2,7 @@
 // the grouping threshold and normalisation). The file is parsed and grouped once per change (cached by mtime, size
 // and inode), when a refresh is requested — not while the user expands nodes, which is then instant.
 import * as vscode from 'vscode';
+import { LatestLoader } from './latestLoader';
 import { promises as fsp } from 'fs';
 import { parseKpt } from '../core/kpt';
 import { buildKptModel, kptChildren, occurrenceTooltip } from './model';
@@ -21,52 +22,28 @@ export type KptElement = KptNode | KptMessageNode;
 /** kpt_merged.md files above this size are not parsed (the view says so instead). */
 export const MAX_KPT_FILE_BYTES = 32 * 1024 * 1024;
 
-export class KptTreeProvider implements vscode.TreeDataProvider<KptElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<KptElement | undefined | void>();
-  readonly onDidChangeTreeData = this.changed.event;
+export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.TreeDataProvider<KptElement> {
 
   private model: KptTreeModel | null = null;
   private message: KptMessageNode | null = null;
   private cacheKey: string | null = null;
   private parents = new Map<string, KptElement>();
-  private loading: Promise<void> | null = null;
-  private generation = 0;
-  private disposed = false;
 
   /** `kptPath()` returns the absolute kpt_merged.md path, or undefined without a workspace. */
   constructor(
     private readonly kptPath: () => string | undefined,
     private readonly log?: (message: string) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The current model (null before the first load or without a file). */
   get current(): KptTreeModel | null {
     return this.model;
   }
 
-  /**
-   * Re-reads kpt_merged.md if it changed (mtime/size/inode) and rebuilds the model off the expand path; fires a
-   * change event when done. Concurrent calls coalesce: the latest one wins.
-   */
-  refresh(): Promise<void> {
-    const gen = ++this.generation;
-    const run = this.load(gen).then(() => {
-      if (gen === this.generation && !this.disposed) this.changed.fire();
-    });
-    this.loading = run;
-    return run;
-  }
 
-  /** Resolves when the latest requested load has finished. */
-  async whenLoaded(): Promise<void> {
-    while (this.loading) {
-      const l = this.loading;
-      await l;
-      if (l === this.loading) break;
-    }
-  }
-
-  private async load(gen: number): Promise<void> {
+  protected async load(gen: number): Promise<void> {
     const file = this.kptPath();
     let model: KptTreeModel | null = null;
     let message: KptMessageNode | null = null;
@@ -97,7 +74,7 @@ export class KptTreeProvider implements vscode.TreeDataProvider<KptElement>, vsc
       key = null; // retry on the next refresh
       this.log?.(`KPT view: ${e.message}`);
     }
-    if (gen !== this.generation || this.disposed) return; // a newer load superseded this one
+    if (!this.isLatest(gen)) return; // a newer load superseded this one
     this.model = model;
     this.message = message;
     this.cacheKey = key;
@@ -156,8 +133,7 @@ export class KptTreeProvider implements vscode.TreeDataProvider<KptElement>, vsc
 
   async getChildren(node?: KptElement): Promise<KptElement[]> {
     if (!node) {
-      if (!this.loading) void this.refresh();
-      await this.whenLoaded();
+      await this.ready();
       if (this.message) return [this.message];
       return this.model ? kptChildren(this.model) : []; // [] → the viewsWelcome text
     }
@@ -169,10 +145,6 @@ export class KptTreeProvider implements vscode.TreeDataProvider<KptElement>, vsc
     return node.type === 'section' || node.type === 'message' ? undefined : this.parents.get(node.id);
   }
 
-  dispose(): void {
-    this.disposed = true;
-    this.changed.dispose();
-  }
 }
 
 function msg(id: string, label: string, tooltip: string, icon: string): KptMessageNode {

@@ -2,6 +2,7 @@
 // the retrospective markdown through cape.openRetrospective; failed or interrupted sessions offer an inline
 // "Resume" (cape.resumeFromTree → cape.resumeSession with the task id).
 import * as vscode from 'vscode';
+import { LatestLoader } from './latestLoader';
 import { SessionStore } from '../core/store';
 import type { RetrospectiveInfo, SessionSummary } from '../core/store';
 import { buildRetrospectiveNodes } from './model';
@@ -25,44 +26,24 @@ export interface RetroSource {
   sessionRunning(): boolean;
 }
 
-export class RetrospectivesTreeProvider implements vscode.TreeDataProvider<RetroElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<RetroElement | undefined | void>();
-  readonly onDidChangeTreeData = this.changed.event;
+export class RetrospectivesTreeProvider extends LatestLoader<RetroElement> implements vscode.TreeDataProvider<RetroElement> {
 
   private nodes: RetroElement[] = [];
-  private loading: Promise<void> | null = null;
-  private generation = 0;
-  private disposed = false;
 
   constructor(
     private readonly source: RetroSource,
     private readonly log?: (message: string) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The rows as last loaded. */
   get current(): readonly RetroElement[] {
     return this.nodes;
   }
 
-  /** Re-lists retrospectives and session states, then fires a change event. The latest call wins. */
-  refresh(): Promise<void> {
-    const gen = ++this.generation;
-    const run = this.load(gen).then(() => {
-      if (gen === this.generation && !this.disposed) this.changed.fire();
-    });
-    this.loading = run;
-    return run;
-  }
 
-  async whenLoaded(): Promise<void> {
-    while (this.loading) {
-      const l = this.loading;
-      await l;
-      if (l === this.loading) break;
-    }
-  }
-
-  private async load(gen: number): Promise<void> {
+  protected async load(gen: number): Promise<void> {
     let nodes: RetroElement[] = [];
     const where = this.source.location();
     if (where) {
@@ -87,7 +68,7 @@ export class RetrospectivesTreeProvider implements vscode.TreeDataProvider<Retro
         ];
       }
     }
-    if (gen !== this.generation || this.disposed) return;
+    if (!this.isLatest(gen)) return;
     this.nodes = nodes;
   }
 
@@ -118,8 +99,7 @@ export class RetrospectivesTreeProvider implements vscode.TreeDataProvider<Retro
 
   async getChildren(node?: RetroElement): Promise<RetroElement[]> {
     if (node) return [];
-    if (!this.loading) void this.refresh();
-    await this.whenLoaded();
+    await this.ready();
     return this.nodes; // [] → the viewsWelcome text
   }
 
@@ -127,8 +107,4 @@ export class RetrospectivesTreeProvider implements vscode.TreeDataProvider<Retro
     return undefined;
   }
 
-  dispose(): void {
-    this.disposed = true;
-    this.changed.dispose();
-  }
 }
