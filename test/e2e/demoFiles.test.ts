@@ -9,7 +9,7 @@ import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoReplies } from '../helpers/demo';
 import { runCli } from '../helpers/cli';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv } from './helpers';
+import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, reportFailure } from './helpers';
 
 /** The <file path="…">…</file> blocks of a reply, parsed independently of the product. */
 function fileBlocks(raw: string): Map<string, string> {
@@ -35,6 +35,10 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     proposed = fileBlocks(demoReplies('task-x')[3]);
     assert.deepStrictEqual([...proposed.keys()].sort(), ['index.html', 'src/styles.css', 'src/theme.js'], 'the demo DevA reply proposes the three files');
     env = await openCape(ws, fake.url);
+  });
+
+  afterEach(async function () {
+    await reportFailure(this, env);
   });
 
   after(async () => {

@@ -174,7 +174,7 @@ export async function waitForSessionDone(wv: FrameLocator, timeoutMs = 120_000):
 
 /** Runs "CAPE: Start Session" and types the objective into the input box. */
 export async function startSession(page: Page, objective: string): Promise<void> {
-  await ui.runCommand(page, 'CAPE: Start Session');
+  await runPaletteCommand(page, 'CAPE: Start Session');
   await waitFor('the objective input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes('CAPE: Start Session'), 30_000);
   await ui.typeInQuickInput(page, objective);
 }
@@ -331,5 +331,54 @@ export async function initCapeWithCli(workspace: string): Promise<void> {
     if (run.code !== 0) throw new Error(`cape init failed (exit ${run.code}): ${run.stderr}`);
   } finally {
     await fake.close();
+  }
+}
+
+/**
+ * mocha hook body: after a failed test, save a screenshot `e2e-FAILED-<title>` and print the last extension-host
+ * lines and page errors, so a failure in CI can be diagnosed without re-running it.
+ */
+export async function reportFailure(ctx: Mocha.Context, env: E2eEnv | undefined): Promise<void> {
+  const t = ctx.currentTest;
+  if (!t || t.state !== 'failed' || !env) return;
+  await shot(env.page, `FAILED-${t.title.slice(0, 60)}`);
+  const lines = ui.extensionHostLog(env.page).slice(-25);
+  const errors = ui.pageErrors(env.page).slice(-10);
+  console.log(`\n--- extension host (last ${lines.length} lines) ---\n${lines.join('\n')}\n--- page errors ---\n${errors.join('\n')}\n`);
+}
+
+/**
+ * Runs a command from the Command Palette by its exact title. Unlike clicking a row (which can hit a different
+ * command when the filtered list re-renders between finding and clicking), this waits until the palette's
+ * *focused* row is exactly `title` in two consecutive polls and then presses Enter.
+ */
+export async function runPaletteCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name').first();
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await ui.quickInputVisible(page)) await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    if (!(await input.isVisible().catch(() => false))) {
+      await input.waitFor({ state: 'visible', timeout: 3000 }).catch(async () => {
+        await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => undefined);
+      });
+    }
+    if (await input.isVisible().catch(() => false)) {
+      await input.fill(`>${title}`);
+      let stable = 0;
+      const rowEnd = Date.now() + 4000;
+      while (Date.now() < rowEnd) {
+        const text = ((await focused.textContent({ timeout: 500 }).catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
+        stable = text === title ? stable + 1 : 0;
+        if (stable >= 2) {
+          await input.press('Enter');
+          return;
+        }
+        await page.waitForTimeout(120);
+      }
+    }
+    if (Date.now() > end) throw new Error(`command "${title}" never became the focused row of the Command Palette`);
+    await page.waitForTimeout(400);
   }
 }

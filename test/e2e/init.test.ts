@@ -10,7 +10,7 @@ import { startDemoServer } from '../helpers/demoServer';
 import { demoAnswers, demoInputFile } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
 import { INIT_QUESTIONS } from '../../src/core/init';
-import { listFiles, frontmatterType, makeWorkspace, openCape, shot, waitFor, REPO, type E2eEnv } from './helpers';
+import { listFiles, frontmatterType, makeWorkspace, openCape, shot, waitFor, REPO, type E2eEnv, reportFailure, runPaletteCommand } from './helpers';
 
 const QI = '.quick-input-widget';
 
@@ -39,6 +39,10 @@ describe('e2e: Initialize Project questionnaire', function () {
     env = await openCape(makeWorkspace(), fake.url);
   });
 
+  afterEach(async function () {
+    await reportFailure(this, env);
+  });
+
   after(async () => {
     await env?.close();
     await fake?.close();
@@ -56,7 +60,7 @@ describe('e2e: Initialize Project questionnaire', function () {
     };
     const byId = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, q]));
 
-    await ui.runCommand(page, 'CAPE: Initialize Project');
+    await runPaletteCommand(page, 'CAPE: Initialize Project');
     await waitForQuestion(page, byId.product.prompt);
     const title = await page.locator(`${QI} .quick-input-title`).innerText();
     assert.match(title, /CAPE: Initialize Project/, 'the questionnaire is titled');

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as ui from '../vscode/browser';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { loadRecordedSessions, originalProjectDir, type RecordedSession } from '../helpers/fixtures';
-import { assertIncludes, clickTreeRow, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow } from './helpers';
+import { assertIncludes, clickTreeRow, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow, reportFailure, runPaletteCommand } from './helpers';
 
 const STEPS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
 const AGENT_OF: Record<string, string> = { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' };
@@ -51,6 +51,10 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
     env = await openCape(ws, fake.url);
   });
 
+  afterEach(async function () {
+    await reportFailure(this, env);
+  });
+
   after(async () => {
     await env?.close();
     await fake?.close();
@@ -59,7 +63,7 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
   it('streams every voice into the panel and shows the retrospective with KPT and metrics', async () => {
     const { page } = env;
     const objective = session.objective ?? 'Replay of a recorded session';
-    await ui.runCommand(page, 'CAPE: Start Session');
+    await runPaletteCommand(page, 'CAPE: Start Session');
     await waitFor('the objective input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')).includes('CAPE: Start Session'));
     await ui.typeInQuickInput(page, objective);
 

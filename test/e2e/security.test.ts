@@ -11,7 +11,7 @@ import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoReplies } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, panelContentFrame, shot, startSession, waitFor, waitForSessionDone, type E2eEnv } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, panelContentFrame, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, reportFailure } from './helpers';
 
 const SCRIPT = '<script>window.__pwned=1</script>';
 const IMG = '<img src=x onerror="window.__pwned=1">';
@@ -78,6 +78,10 @@ describe('e2e: hostile model output is inert and hostile paths are refused', fun
     fs.mkdirSync(path.join(ws, '.git'));
     fs.writeFileSync(path.join(ws, '.git/config'), gitConfig);
     env = await openCape(ws, fake.url);
+  });
+
+  afterEach(async function () {
+    await reportFailure(this, env);
   });
 
   after(async () => {

@@ -22,6 +22,7 @@ import {
   waitForSessionDone,
   type AbortProxy,
   type E2eEnv,
+  reportFailure,
 } from './helpers';
 
 describe('e2e: Stop aborts a streaming step', function () {
@@ -47,6 +48,10 @@ describe('e2e: Stop aborts a streaming step', function () {
     const ws = makeWorkspace(path.join(demoDir(), 'workspace'));
     await initCapeWithCli(ws);
     env = await openCape(ws, proxy.url);
+  });
+
+  afterEach(async function () {
+    await reportFailure(this, env);
   });
 
   after(async () => {
