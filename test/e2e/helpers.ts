@@ -353,32 +353,5 @@ export async function reportFailure(ctx: Mocha.Context, env: E2eEnv | undefined)
  * *focused* row is exactly `title` in two consecutive polls and then presses Enter.
  */
 export async function runPaletteCommand(page: Page, title: string, timeoutMs = 60_000): Promise<void> {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name').first();
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (await ui.quickInputVisible(page)) await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    if (!(await input.isVisible().catch(() => false))) {
-      await input.waitFor({ state: 'visible', timeout: 3000 }).catch(async () => {
-        await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => undefined);
-      });
-    }
-    if (await input.isVisible().catch(() => false)) {
-      await input.fill(`>${title}`);
-      let stable = 0;
-      const rowEnd = Date.now() + 4000;
-      while (Date.now() < rowEnd) {
-        const text = ((await focused.textContent({ timeout: 500 }).catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
-        stable = text === title ? stable + 1 : 0;
-        if (stable >= 2) {
-          await input.press('Enter');
-          return;
-        }
-        await page.waitForTimeout(120);
-      }
-    }
-    if (Date.now() > end) throw new Error(`command "${title}" never became the focused row of the Command Palette`);
-    await page.waitForTimeout(400);
-  }
+  await ui.runCommand(page, title, { timeoutMs });
 }

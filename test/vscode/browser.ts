@@ -282,14 +282,19 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
     if (await quickInputVisible(page)) await page.keyboard.press('Escape');
     await openCommandPalette(page);
     await page.locator(QUICK_INPUT_BOX).fill(`>${title}`);
-    const rowEnd = Date.now() + 3000;
+    // Press Enter only once the FOCUSED row is exactly the title, twice in a row: clicking a row found a moment earlier
+    // can hit another command when the filtered list re-renders in between.
+    const focused = page.locator(`${QUICK_INPUT} .monaco-list-row.focused .label-name`).first();
+    const rowEnd = Date.now() + 4000;
+    let stable = 0;
     while (Date.now() < rowEnd) {
-      const row = await findQuickRow(page, title);
-      if (row) {
-        await row.click();
+      const text = norm((await focused.textContent({ timeout: 500 }).catch(() => '')) ?? '');
+      stable = text === title ? stable + 1 : 0;
+      if (stable >= 2) {
+        await page.locator(QUICK_INPUT_BOX).press('Enter');
         return;
       }
-      await page.waitForTimeout(150);
+      await page.waitForTimeout(120);
     }
     await page.keyboard.press('Escape');
     if (Date.now() > end) {
