@@ -7,8 +7,8 @@ mkdir -p test-output
 passed=0; failed=0; failed_suites=()
 count() { # suite-name json-result-file
   local p f
-  p=$(node -e 'try{const r=require(process.argv[1]);console.log(r.stats?r.stats.passes:r.passes)}catch{console.log(0)}' "$2")
-  f=$(node -e 'try{const r=require(process.argv[1]);console.log(r.stats?r.stats.failures:r.failures)}catch{console.log(1)}' "$2")
+  p=$(node -e 'try{const r=require(require("path").resolve(process.argv[1]));console.log(r.stats?r.stats.passes:r.passes)}catch{console.log(0)}' "$2")
+  f=$(node -e 'try{const r=require(require("path").resolve(process.argv[1]));console.log(r.stats?r.stats.failures:r.failures)}catch{console.log(1)}' "$2")
   passed=$((passed + p)); failed=$((failed + f))
   [ "$f" = "0" ] || failed_suites+=("$1")
 }

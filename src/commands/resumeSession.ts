@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
 import { SessionStore, type SessionSummary } from '../core/store';
 import { STEP_IDS } from '../core/types';
 import type { Services } from '../services';
-import { requireTrustedWorkspace, requireWorkspaceRoot, stepLabel } from '../session/SessionController';
-import { registerCapeCommand } from './util';
+import { requireWorkspaceRoot, stepLabel } from '../session/SessionController';
+import { registerCapeCommand, requireTrust } from './util';
 
 interface SessionPick extends vscode.QuickPickItem {
   taskId: string;
@@ -49,7 +49,7 @@ export function register(services: Services): vscode.Disposable {
   return registerCapeCommand(services, 'cape.resumeSession', 'CAPE: Resume Failed Session', async (arg?: unknown) => {
     const root = requireWorkspaceRoot(services);
     if (!root) return;
-    if (!requireTrustedWorkspace('resume a session')) return;
+    if (!requireTrust('resume a session')) return;
     let taskId = typeof arg === 'string' && arg.trim() ? arg.trim() : undefined;
     if (!taskId) {
       const sessions = await resumableSessions(services, root);

@@ -5,8 +5,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { requireTrustedWorkspace, requireWorkspaceRoot } from '../session/SessionController';
-import { registerCapeCommand } from './util';
+import { requireWorkspaceRoot } from '../session/SessionController';
+import { registerCapeCommand, requireTrust } from './util';
 
 /** Longest objective taken from a selection (a whole file selected by mistake should not become the prompt). */
 export const MAX_SELECTION_OBJECTIVE = 4000;
@@ -58,7 +58,7 @@ export function register(services: Services): vscode.Disposable {
   return registerCapeCommand(services, 'cape.startSession', 'CAPE: Start Session', async (arg?: unknown) => {
     const root = requireWorkspaceRoot(services);
     if (!root) return;
-    if (!requireTrustedWorkspace('start a session')) return;
+    if (!requireTrust('start a session')) return;
     if (!(await ensureCapeFolder(services, root))) return;
     const objective = objectiveFromArg(arg) ?? (await askObjective());
     if (!objective) return;

@@ -56,8 +56,9 @@ export function requireTrust(action: string): boolean {
   if (vscode.workspace.isTrusted) return true;
   void vscode.window
     .showWarningMessage(
-      `CAPE cannot ${action} in an untrusted workspace: in Restricted Mode CAPE is read-only and writes nothing to ` +
-        'the workspace. Trust this folder first if you want CAPE to write there.',
+      `CAPE cannot ${action} in Restricted Mode: in an untrusted workspace CAPE is read-only and writes nothing to ` +
+        'the workspace (a session records every step in cape/ and proposes files). Trust this folder to run sessions; ' +
+        'you can still read existing retrospectives and KPT.',
       'Manage Workspace Trust',
     )
     .then((c) => {

@@ -10,6 +10,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { requireTrust } from '../commands/util';
 import { runSession, type SessionResult } from '../core/session';
 import { SessionStore, assertTaskId } from '../core/store';
 import { proposeFiles } from '../core/pathSafety';
@@ -46,20 +47,6 @@ interface CurrentRun {
   taskId: string | null;
   step: StepId | null;
   done: Promise<void>;
-}
-
-/** Explains Restricted Mode and offers the trust editor. Returns true when the workspace is trusted. */
-export function requireTrustedWorkspace(what: string): boolean {
-  if (vscode.workspace.isTrusted) return true;
-  void vscode.window
-    .showWarningMessage(
-      `CAPE cannot ${what} in Restricted Mode: a session writes its records to the cape/ folder and proposes files for this workspace, so CAPE only runs in a trusted workspace. You can still read existing retrospectives.`,
-      'Manage Workspace Trust',
-    )
-    .then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
-    });
-  return false;
 }
 
 /** Checks that a folder is open; offers "Open Folder" otherwise. */
@@ -160,7 +147,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
 
     const root = requireWorkspaceRoot(this.services);
     if (!root) return;
-    if (!requireTrustedWorkspace(req.resumeTaskId ? 'resume a session' : 'start a session')) return;
+    if (!requireTrust(req.resumeTaskId ? 'resume a session' : 'start a session')) return;
     if (req.resumeTaskId) {
       try {
         assertTaskId(req.resumeTaskId);
