@@ -27,7 +27,7 @@ interface Parsed {
 }
 
 const BOOLEAN_FLAGS = new Set(['apply', 'json', 'force', 'missing-only', 'help', 'quiet']);
-const VALUE_FLAGS = new Set(['workspace', 'objective', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
+const VALUE_FLAGS = new Set(['idle-timeout', 'workspace', 'objective', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
 
 class UsageError extends Error {}
 
@@ -70,6 +70,7 @@ Options:
   --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
   --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
   --model MODEL    session model (default: ${DEFAULT_MODEL})
+  --idle-timeout S give up on a stream that sends nothing for S seconds (default 60; CAPE_IDLE_TIMEOUT_SECONDS)
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
                    outside cape/
   --json           end with one JSON line (taskId, steps, files, kpt, metrics); progress goes to stderr
@@ -92,7 +93,14 @@ function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
     if (isLoopback(baseURL)) apiKey = 'local';
     else throw new UsageError('No API key: pass --api-key KEY or set ANTHROPIC_API_KEY.');
   }
-  return { client: new AnthropicClient({ apiKey, baseURL }), baseURL };
+  const idle = flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS;
+  let idleTimeoutMs: number | undefined;
+  if (idle !== undefined) {
+    const seconds = Number(idle);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--idle-timeout takes a number of seconds (got "${idle}").`);
+    idleTimeoutMs = Math.round(seconds * 1000);
+  }
+  return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };
 }
 
 function requireWorkspace(flags: Parsed['flags']): string {

@@ -79,6 +79,18 @@ describe('CLI faults and safety', function () {
     assert.strictEqual(poa.raw, r[1]);
   });
 
+  it('a stream that stalls after the first bytes is abandoned after --idle-timeout and retried', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { fault: 'stall', afterChars: 80, text: r[1] }, { text: r[1] }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const t0 = Date.now();
+    const run = await start(ws, ['--idle-timeout', '0.5']);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.match(run.stderr, /no data|stall/i);
+    assert.strictEqual(fake.requests.length, 6);
+    assert.ok(Date.now() - t0 < 20000);
+  });
+
   it('a malformed reply gets exactly one repair request quoting the error, then succeeds', async () => {
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
