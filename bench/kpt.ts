@@ -2,18 +2,8 @@
 // Run: node out/bench/kpt.js  →  "kpt: group 10000 items in X ms, digest in Y ms"
 import { groupKpt, kptDigest } from '../src/core/kpt';
 import type { KptItem, KptKind } from '../src/core/types';
+import { rng } from './rng';
 
-/** Deterministic PRNG (mulberry32) so every run measures the same data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const AGENTS = ['POA', 'DA', 'DevA', 'CM'];
 // Topics that recur across sessions, each phrased a few ways (Japanese and English), as in real retrospectives.

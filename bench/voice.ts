@@ -3,20 +3,10 @@
 // pushes it in realistic 16–64 character chunks and reports MB/s (UTF-8 bytes of input per second).
 // Run directly: `node out/bench/voice.js`.
 import { VoiceExtractor } from '../src/core/voiceStream';
+import { rng } from './rng';
 
 const TARGET_BYTES = 21 * 1024 * 1024;
 
-/** Deterministic PRNG (mulberry32) so every run measures the same input. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   'The team agreed on the scope. ',
