@@ -101,6 +101,35 @@ function askStep(step: QuestionnaireStep): Promise<StepReply> {
   return step.kind === 'pick' ? askPick(step) : askInput(step);
 }
 
+/**
+ * Shows a quick input and resolves once with its outcome: Back (the button), cancel (hidden, e.g. Esc) or what
+ * `wire` submits. Listeners and the input are disposed when it settles.
+ */
+function runQuickInput(
+  input: vscode.InputBox | vscode.QuickPick<PickItem>,
+  wire: (submit: (value: string) => void) => vscode.Disposable[],
+): Promise<StepReply> {
+  return new Promise<StepReply>((resolve) => {
+    let settled = false;
+    const subs: vscode.Disposable[] = [];
+    const finish = (r: StepReply) => {
+      if (settled) return;
+      settled = true;
+      resolve(r);
+      subs.forEach((d) => d.dispose());
+      input.dispose();
+    };
+    subs.push(
+      ...wire((value) => finish({ action: 'submit', value })),
+      input.onDidTriggerButton((b) => {
+        if (b === vscode.QuickInputButtons.Back) finish({ action: 'back' });
+      }),
+      input.onDidHide(() => finish({ action: 'cancel' })),
+    );
+    input.show();
+  });
+}
+
 function askInput(step: QuestionnaireStep): Promise<StepReply> {
   const box = vscode.window.createInputBox();
   box.title = INIT_TITLE;
@@ -112,34 +141,18 @@ function askInput(step: QuestionnaireStep): Promise<StepReply> {
   box.ignoreFocusOut = true; // clicking elsewhere must not throw the answers away; Esc still cancels
   box.buttons = step.canGoBack ? [vscode.QuickInputButtons.Back] : [];
   box.validationMessage = step.error;
-  return new Promise<StepReply>((resolve) => {
-    let settled = false;
-    const subs: vscode.Disposable[] = [];
-    const finish = (r: StepReply) => {
-      if (settled) return;
-      settled = true;
-      resolve(r);
-      subs.forEach((d) => d.dispose());
-      box.dispose();
-    };
-    subs.push(
-      box.onDidChangeValue((v) => {
-        box.validationMessage = v.length > MAX_ANSWER_CHARS ? `Keep the answer under ${MAX_ANSWER_CHARS} characters.` : undefined;
-      }),
-      box.onDidAccept(() => {
-        if (step.question.required && box.value.trim() === '') {
-          box.validationMessage = 'This answer is required (press Esc to cancel).';
-          return;
-        }
-        finish({ action: 'submit', value: box.value });
-      }),
-      box.onDidTriggerButton((b) => {
-        if (b === vscode.QuickInputButtons.Back) finish({ action: 'back' });
-      }),
-      box.onDidHide(() => finish({ action: 'cancel' })),
-    );
-    box.show();
-  });
+  return runQuickInput(box, (submit) => [
+    box.onDidChangeValue((v) => {
+      box.validationMessage = v.length > MAX_ANSWER_CHARS ? `Keep the answer under ${MAX_ANSWER_CHARS} characters.` : undefined;
+    }),
+    box.onDidAccept(() => {
+      if (step.question.required && box.value.trim() === '') {
+        box.validationMessage = 'This answer is required (press Esc to cancel).';
+        return;
+      }
+      submit(box.value);
+    }),
+  ]);
 }
 
 interface PickItem extends vscode.QuickPickItem {
@@ -168,33 +181,17 @@ function askPick(step: QuestionnaireStep): Promise<StepReply> {
   qp.items = build(prefilled);
   const selected = qp.items.find((i) => i.value === step.value && step.value !== '');
   if (selected) qp.activeItems = [selected];
-  return new Promise<StepReply>((resolve) => {
-    let settled = false;
-    const subs: vscode.Disposable[] = [];
-    const finish = (r: StepReply) => {
-      if (settled) return;
-      settled = true;
-      resolve(r);
-      subs.forEach((d) => d.dispose());
-      qp.dispose();
-    };
-    subs.push(
-      qp.onDidChangeValue((v) => {
-        qp.items = build(v);
-      }),
-      qp.onDidAccept(() => {
-        const item = qp.selectedItems[0] ?? qp.activeItems[0];
-        const value = item ? item.value : qp.value;
-        if (step.question.required && value.trim() === '') return;
-        finish({ action: 'submit', value });
-      }),
-      qp.onDidTriggerButton((b) => {
-        if (b === vscode.QuickInputButtons.Back) finish({ action: 'back' });
-      }),
-      qp.onDidHide(() => finish({ action: 'cancel' })),
-    );
-    qp.show();
-  });
+  return runQuickInput(qp, (submit) => [
+    qp.onDidChangeValue((v) => {
+      qp.items = build(v);
+    }),
+    qp.onDidAccept(() => {
+      const item = qp.selectedItems[0] ?? qp.activeItems[0];
+      const value = item ? item.value : qp.value;
+      if (step.question.required && value.trim() === '') return;
+      submit(value);
+    }),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
