@@ -119,6 +119,12 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
         item.description = node.description;
         item.tooltip = safeMarkdown(node.tooltip);
         item.contextValue = node.count >= 2 ? 'cape.kptGroup.recurring' : 'cape.kptGroup';
+        // Recurrence stays visible when a narrow sidebar cuts the "×N" description off: a history icon, tinted for
+        // recurring Problems.
+        item.iconPath =
+          node.count >= 2
+            ? new vscode.ThemeIcon('history', node.kind === 'problem' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined)
+            : new vscode.ThemeIcon('circle-small');
         return item;
       }
       case 'occurrence': {

@@ -102,6 +102,9 @@ describe('CAPE tree views (real extension host)', function () {
     const n = Number(String(first.description).replace('×', ''));
     assert.ok(n >= 2, `the first Keep recurs (description ${String(first.description)})`);
     assert.equal(first.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    assert.equal(iconId(first), 'history', 'a recurring group is marked even when its description is cut off');
+    const single = keepGroups.map((g) => trees.kpt.getTreeItem(g)).find((i) => !i.description);
+    if (single) assert.equal(iconId(single), 'circle-small');
     const tip = first.tooltip as vscode.MarkdownString;
     assert.ok(tip instanceof vscode.MarkdownString);
     assert.equal(tip.isTrusted, false);
