@@ -264,6 +264,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       llm: client,
       prompts: loadPromptAssets(defaultPromptsDir()),
       onEvent: printer(human),
+      onWarning: (w) => stderr.write(`⚠ ${w}\n`),
       signal: controller.signal,
     });
   } finally {

@@ -8,7 +8,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadCape } from './assets';
+import { loadCape, type CapeIssue } from './assets';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from './errors';
 import { costUsd } from './anthropic';
@@ -49,6 +49,8 @@ export interface SessionOptions {
   llm: LlmClient;
   prompts: PromptAssets;
   onEvent?: (e: SessionEvent) => void;
+  /** Problems with the cape/ files that do not stop the session (a file skipped, a project file missing). */
+  onWarning?: (message: string) => void;
   signal?: AbortSignal;
   /** Resume the saved session `taskId`: completed steps are loaded from disk, only the rest run. */
   resume?: boolean;
@@ -188,6 +190,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
 
     // --- context inputs --------------------------------------------------------------------------------------------
     const cape = await loadCape(capeDir);
+    for (const warning of capeWarnings(cape.issues, capeFolder, new Set(templateBodies(opts.prompts).keys()))) {
+      try {
+        opts.onWarning?.(warning);
+      } catch {
+        /* a listener's bug must not break the session */
+      }
+    }
     const assets = new Map<string, string>();
     for (const f of cape.files.values()) assets.set(f.relPath, f.body);
     // A cape/ made by the original CLI has only the project's input files: the framework's generic files come from
@@ -383,6 +392,27 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       error: { step: failure.step, kind: failure.kind, message: failure.message },
     };
   }
+}
+
+/**
+ * The loader's issues worth telling the user: files skipped or cut (malformed or refused frontmatter, unreadable,
+ * truncated) and missing project input files. Missing framework files are not mentioned: the extension's own templates
+ * stand in for them (a cape/ made by the original CLI has none).
+ */
+export function capeWarnings(issues: CapeIssue[], capeFolder: string, templates: Set<string>): string[] {
+  const out: string[] = [];
+  for (const i of issues) {
+    if (i.kind === 'missing' && (templates.has(i.path) || i.path === '.')) continue;
+    const where = `${capeFolder}/${i.path}${i.line ? `:${i.line}` : ''}`;
+    if (i.kind === 'missing') {
+      out.push(`${where} is missing: the team works without it. Fill it with \`cape init --missing-only\` or "CAPE: Initialize Project" → Fill only missing files.`);
+    } else if (i.kind === 'truncated') {
+      out.push(`${where}: ${i.message}`);
+    } else {
+      out.push(`${where} was skipped: ${i.message}`);
+    }
+  }
+  return out;
 }
 
 function asFailure(err: unknown, step: StepId | null): StepFailure {

@@ -189,6 +189,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       this.services.output.info(
         `${req.resumeTaskId ? `resuming ${req.resumeTaskId}` : 'starting a session'} with ${resolved.label} (model ${resolved.model}) in ${root}`,
       );
+      const warnings: string[] = [];
       const result = await runSession({
         workspace: root,
         capeFolder: settings.capeFolder || 'cape',
@@ -198,6 +199,11 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
         llm: resolved.client,
         prompts: this.services.prompts,
         onEvent: (e) => this.onEvent(e, run),
+        onWarning: (w) => {
+          // The loader reports all its issues at once, before the first step: one notification for the batch.
+          warnings.push(w);
+          if (warnings.length === 1) setTimeout(() => this.reportCapeWarnings(warnings), 0);
+        },
         signal: run.abort.signal,
         ...(req.resumeTaskId ? { resume: true, taskId: req.resumeTaskId } : {}),
       });
@@ -215,6 +221,16 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       this.services.refreshTrees();
       finish();
     }
+  }
+
+  /** cape/ files that were skipped or are missing: logged, and one notification that opens the log. */
+  private reportCapeWarnings(warnings: string[]): void {
+    for (const w of warnings) this.services.output.warn(w);
+    const first = warnings[0];
+    const more = warnings.length > 1 ? ` (and ${warnings.length - 1} more)` : '';
+    void vscode.window.showWarningMessage(`CAPE: ${first}${more}`, 'Show Log').then((c) => {
+      if (c) this.services.output.show(true);
+    });
   }
 
   private afterRun(result: SessionResult, root: string, capeFolder: string): void {

@@ -91,6 +91,22 @@ describe('CLI faults and safety', function () {
     assert.ok(Date.now() - t0 < 20000);
   });
 
+  it('a malformed or executable cape/ file is skipped with a warning naming it; the session still runs', async () => {
+    const ws = demoWorkspace();
+    fs.writeFileSync(path.join(ws, 'cape/2_design/2_brand.md'), '---\ntype: input\ncolors: [unclosed\n---\n# Brand\n');
+    const marker = path.join(ws, 'pwned.txt');
+    fs.writeFileSync(path.join(ws, 'cape/1_product/1_mvv.md'), `---js\nrequire('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); ({type: 'input'})\n---\n# MVV\n`);
+    fs.rmSync(path.join(ws, 'cape/1_product/2_persona.md'));
+    for (const t of demoReplies(TASK)) fake.enqueue({ text: t });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.match(run.stderr, /cape\/2_design\/2_brand\.md:\d+ was skipped/);
+    assert.match(run.stderr, /cape\/1_product\/1_mvv\.md.* was skipped/);
+    assert.match(run.stderr, /cape\/1_product\/2_persona\.md is missing/);
+    assert.ok(!fs.existsSync(marker), 'js frontmatter is never evaluated');
+    assert.ok(!JSON.stringify(fake.requests[1].body).includes('writeFileSync'), 'the refused file is not sent to the model');
+  });
+
   it('a malformed reply gets exactly one repair request quoting the error, then succeeds', async () => {
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
