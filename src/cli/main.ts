@@ -10,16 +10,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
-import { AnthropicClient } from '../core/anthropic';
+import { AnthropicClient, DEFAULT_BASE_URL, LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl, normalizeBaseURL } from '../core/anthropic';
 import { INIT_QUESTIONS, initCape, parseAnswersFile, type InitAnswers } from '../core/init';
 import { applyProposedFiles } from '../core/pathSafety';
 import { defaultPromptsDir, loadPromptAssets } from '../core/prompts';
 import { runSession, type SessionResult } from '../core/session';
-import type { ProposedFile, SessionEvent, StepId } from '../core/types';
+import { STEP_AGENT, type ProposedFile, type SessionEvent, type StepId } from '../core/types';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
-const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 interface Parsed {
   command: string;
@@ -76,21 +75,12 @@ Options:
   --json           end with one JSON line (taskId, steps, files, kpt, metrics); progress goes to stderr
 `;
 
-function isLoopback(url: string): boolean {
-  try {
-    const h = new URL(url).hostname;
-    return h === '127.0.0.1' || h === 'localhost' || h === '[::1]' || h === '::1';
-  } catch {
-    return false;
-  }
-}
-
 function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
-  const baseURL = String(flags['base-url'] ?? env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  const baseURL = normalizeBaseURL(String(flags['base-url'] ?? env.ANTHROPIC_BASE_URL ?? ''));
   let apiKey = (flags['api-key'] as string | undefined) ?? env.ANTHROPIC_API_KEY;
   if (!apiKey) {
     // Local gateways and the test server need no key.
-    if (isLoopback(baseURL)) apiKey = 'local';
+    if (isLoopbackBaseUrl(baseURL)) apiKey = LOOPBACK_PLACEHOLDER_KEY;
     else throw new UsageError('No API key: pass --api-key KEY or set ANTHROPIC_API_KEY.');
   }
   const idle = flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS;
@@ -293,7 +283,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
         taskId: result.taskId,
         ok: result.ok,
         error: result.error,
-        steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? agentOf(s.step), ok: s.ok, usage: s.usage })),
+        steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage })),
         files: files.map((f) => ({ path: f.path, action: f.action, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
         kpt: result.kpt,
         metrics: result.metrics,
@@ -302,10 +292,6 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
     );
   }
   return result.ok ? 0 : 1;
-}
-
-function agentOf(step: StepId): string {
-  return { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' }[step];
 }
 
 export async function main(

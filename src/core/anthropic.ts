@@ -38,6 +38,24 @@ export function normalizeBaseURL(baseURL: string | undefined): string {
   return raw.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
+/** The key sent to a loopback endpoint when the user gave none (a local gateway or the test server needs none). */
+export const LOOPBACK_PLACEHOLDER_KEY = 'local';
+
+/**
+ * True when `url` points at this machine (127.0.0.0/8, localhost, ::1): a local gateway or the test server,
+ * which needs no Anthropic API key. Shared by the CLI and the extension's provider.
+ */
+export function isLoopbackBaseUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 function requireKey(apiKey: string | undefined): string {
   const key = (apiKey ?? '').trim();
   if (!key) throw new LlmError('auth', `No Anthropic API key is set. ${SET_KEY_HINT}`, { retryable: false });

@@ -2,23 +2,7 @@
 // so it is unit-testable in Node.
 import { DEFAULT_BASE_URL, normalizeBaseURL } from '../core/anthropic';
 
-/** The key sent to a loopback endpoint when the user stored none (the CLI does the same). */
-export const LOOPBACK_PLACEHOLDER_KEY = 'local';
-
-/**
- * True when `url` points at this machine (127.0.0.0/8, localhost, ::1): a local gateway or the test server,
- * which needs no Anthropic API key.
- */
-export function isLoopbackBaseUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+export { LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl } from '../core/anthropic';
 
 /**
  * The effective API base URL for the `cape.baseUrl` setting: empty → https://api.anthropic.com, a trailing `/v1`
