@@ -7,9 +7,8 @@ import * as path from 'path';
 import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoReplies } from '../helpers/demo';
-import { runCli } from '../helpers/cli';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, reportFailure } from './helpers';
+import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, initCapeWithCli } from './helpers';
 
 /** The <file path="…">…</file> blocks of a reply, parsed independently of the product. */
 function fileBlocks(raw: string): Map<string, string> {
@@ -29,22 +28,14 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
   before(async () => {
     fake = await startDemoServer({ chunkSize: 64, chunkDelayMs: 2 });
     const ws = makeWorkspace(path.join(demoDir(), 'workspace'));
-    // cape/ is made by the real init (bundled CLI) against the same fake server: this scenario is about the files.
-    const init = await runCli(['init', '--workspace', ws, '--answers', path.join(demoDir(), 'answers.json')], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
-    assert.strictEqual(init.code, 0, `cape init failed: ${init.stderr}`);
+    // cape/ is made by the real init (bundled CLI) against a demo server: this scenario is about the files.
+    await initCapeWithCli(ws);
     proposed = fileBlocks(demoReplies('task-x')[3]);
     assert.deepStrictEqual([...proposed.keys()].sort(), ['index.html', 'src/styles.css', 'src/theme.js'], 'the demo DevA reply proposes the three files');
     env = await openCape(ws, fake.url);
   });
 
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-
-  after(async () => {
-    await env?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => fake);
 
   it('opens a diff from the panel, applies the accepted files and leaves the rejected one untouched', async () => {
     const { page, workspace } = env;

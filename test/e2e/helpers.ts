@@ -335,6 +335,20 @@ export async function initCapeWithCli(workspace: string): Promise<void> {
 }
 
 /**
+ * The teardown every e2e suite needs, registered inside its describe(): after a failed test a screenshot and the
+ * last extension-host lines (reportFailure), and after the suite the window, then each other resource, closed in order.
+ */
+export function closeAfterSuite(env: () => E2eEnv | undefined, ...others: Array<() => { close(): Promise<void> } | undefined>): void {
+  afterEach(async function () {
+    await reportFailure(this, env());
+  });
+  after(async () => {
+    await env()?.close();
+    for (const o of others) await o()?.close();
+  });
+}
+
+/**
  * mocha hook body: after a failed test, save a screenshot `e2e-FAILED-<title>` and print the last extension-host
  * lines and page errors, so a failure in CI can be diagnosed without re-running it.
  */

@@ -10,7 +10,7 @@ import { startDemoServer } from '../helpers/demoServer';
 import { demoAnswers, demoInputFile } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
 import { INIT_QUESTIONS } from '../../src/core/init';
-import { listFiles, frontmatterType, makeWorkspace, openCape, shot, waitFor, REPO, type E2eEnv, reportFailure, runPaletteCommand } from './helpers';
+import { listFiles, frontmatterType, makeWorkspace, openCape, shot, waitFor, REPO, type E2eEnv, runPaletteCommand, closeAfterSuite } from './helpers';
 
 const QI = '.quick-input-widget';
 
@@ -39,14 +39,7 @@ describe('e2e: Initialize Project questionnaire', function () {
     env = await openCape(makeWorkspace(), fake.url);
   });
 
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-
-  after(async () => {
-    await env?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => fake);
 
   it('asks every question, goes Back once, shows progress and writes cape/ (templates + generated inputs)', async () => {
     const { page, workspace } = env;

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoDir } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, reportFailure } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite } from './helpers';
 
 describe('e2e: the interactive loop in the chat panel', function () {
   this.timeout(300_000);
@@ -19,13 +19,7 @@ describe('e2e: the interactive loop in the chat panel', function () {
     fake = await startDemoServer({ chunkSize: 64 });
     env = await openCape(ws, fake.url);
   });
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-  after(async () => {
-    await env?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => fake);
 
   it('asks for the next objective, runs it as a new session, and ends on Finish', async () => {
     const { page, workspace } = env;

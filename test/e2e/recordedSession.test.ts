@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as ui from '../vscode/browser';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { loadRecordedSessions, originalProjectDir, type RecordedSession } from '../helpers/fixtures';
-import { assertIncludes, clickTreeRow, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow, reportFailure, runPaletteCommand } from './helpers';
+import { assertIncludes, clickTreeRow, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow, runPaletteCommand, closeAfterSuite } from './helpers';
 
 const STEPS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
 const AGENT_OF: Record<string, string> = { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' };
@@ -51,14 +51,7 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
     env = await openCape(ws, fake.url);
   });
 
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-
-  after(async () => {
-    await env?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => fake);
 
   it('streams every voice into the panel and shows the retrospective with KPT and metrics', async () => {
     const { page } = env;

@@ -6,7 +6,7 @@ import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoDir } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, stepStatus, waitFor, waitForSessionDone, type E2eEnv, reportFailure } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, stepStatus, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite } from './helpers';
 
 describe('e2e: the chat panel after a window reload', function () {
   this.timeout(300_000);
@@ -19,13 +19,7 @@ describe('e2e: the chat panel after a window reload', function () {
     fake = await startDemoServer({ chunkSize: 64 });
     env = await openCape(ws, fake.url);
   });
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-  after(async () => {
-    await env?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => fake);
 
   it('restores the finished session and the file decisions from the saved state', async () => {
     const { page } = env;

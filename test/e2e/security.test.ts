@@ -11,7 +11,7 @@ import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoReplies } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, panelContentFrame, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, reportFailure } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, panelContentFrame, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite } from './helpers';
 
 const SCRIPT = '<script>window.__pwned=1</script>';
 const IMG = '<img src=x onerror="window.__pwned=1">';
@@ -80,14 +80,7 @@ describe('e2e: hostile model output is inert and hostile paths are refused', fun
     env = await openCape(ws, fake.url);
   });
 
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-
-  after(async () => {
-    await env?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => fake);
 
   it('renders script, img onerror and javascript: links as inert text; no script runs in the webview', async () => {
     const { page } = env;

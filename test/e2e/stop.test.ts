@@ -8,22 +8,7 @@ import * as path from 'path';
 import * as ui from '../vscode/browser';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
 import { demoDir, demoReplies, taskIdOf } from '../helpers/demo';
-import {
-  initCapeWithCli,
-  makeWorkspace,
-  openCape,
-  panel,
-  shot,
-  startAbortProxy,
-  startSession,
-  stepStatus,
-  voiceText,
-  waitFor,
-  waitForSessionDone,
-  type AbortProxy,
-  type E2eEnv,
-  reportFailure,
-} from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startAbortProxy, startSession, stepStatus, voiceText, waitFor, waitForSessionDone, type AbortProxy, type E2eEnv, closeAfterSuite } from './helpers';
 
 describe('e2e: Stop aborts a streaming step', function () {
   this.timeout(300_000);
@@ -50,15 +35,7 @@ describe('e2e: Stop aborts a streaming step', function () {
     env = await openCape(ws, proxy.url);
   });
 
-  afterEach(async function () {
-    await reportFailure(this, env);
-  });
-
-  after(async () => {
-    await env?.close();
-    await proxy?.close();
-    await fake?.close();
-  });
+  closeAfterSuite(() => env, () => proxy, () => fake);
 
   it('stops the stream, shows the stopped state with Resume, aborts the request and keeps the completed step', async () => {
     const { page, workspace } = env;
