@@ -4,18 +4,12 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, truncated, type FakeAnthropic } from '../fake-anthropic/server';
-import { copyDir, listFiles, runCli, tempDir } from '../helpers/cli';
+import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
-import { originalProjectDir } from '../helpers/fixtures';
 
 const TASK = 'task-42';
 
-function demoWorkspace(): string {
-  const ws = tempDir('cape-faults-');
-  copyDir(path.join(demoDir(), 'workspace'), ws);
-  copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
-  return ws;
-}
+const demoWorkspace = () => workspaceWithOriginalCape('cape-faults-', path.join(demoDir(), 'workspace'));
 
 describe('CLI faults and safety', function () {
   this.timeout(90000);

@@ -5,8 +5,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { loadRecordedSessions, originalProjectDir, type RecordedSession } from '../helpers/fixtures';
-import { copyDir, listFiles, runCli, tempDir } from '../helpers/cli';
+import { loadRecordedSessions, type RecordedSession } from '../helpers/fixtures';
+import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
 
 const AGENT_OF: Record<string, string> = { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' };
@@ -29,12 +29,6 @@ function kptItemsFor(kptFile: string, taskId: string): string[] {
     .map((l) => l.slice(`- [${taskId}] `.length));
 }
 
-function workspaceWithOriginalCape(): string {
-  const ws = tempDir('cape-replay-');
-  copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
-  return ws;
-}
-
 describe('CLI replay of the recorded sessions (real SDK over HTTP)', function () {
   this.timeout(120000);
   let fake: FakeAnthropic;
@@ -52,7 +46,7 @@ describe('CLI replay of the recorded sessions (real SDK over HTTP)', function ()
 
   for (const s of sessions.filter((x) => x.complete && x.steps.length === 5)) {
     it(`replays ${path.basename(s.file)} with exactly five requests and correct artifacts`, async () => {
-      const ws = workspaceWithOriginalCape();
+      const ws = workspaceWithOriginalCape('cape-replay-');
       const kptFile = path.join(ws, 'cape/5_sessions/retrospective/kpt_merged.md');
       const kptBefore = fs.readFileSync(kptFile, 'utf8').split('\n').filter((l) => l.startsWith('- ['));
       const before = listFiles(ws).filter((f) => !f.startsWith('cape/'));
@@ -138,14 +132,13 @@ describe('CLI replay of the recorded sessions (real SDK over HTTP)', function ()
 
   for (const s of sessions.filter((x) => !x.complete || x.steps.length < 5)) {
     it(`${path.basename(s.file)} (stopped after ${s.steps.map((x) => x.step).join(', ')}) fails clearly, keeps its steps and resumes`, async () => {
-      const ws = workspaceWithOriginalCape();
+      const ws = workspaceWithOriginalCape('cape-replay-');
       for (const step of s.steps) fake.enqueue({ text: step.raw });
       fake.enqueue({ fault: 'http', status: 400, errorType: 'invalid_request_error', message: 'prompt is too long' });
       const objective = s.objective ?? 'Continue the previous work';
       const run = await runCli(['start', '--workspace', ws, '--objective', objective, '--task', s.taskId, '--json'], {
         ANTHROPIC_BASE_URL: fake.url,
-        ANTHROPIC_API_KEY: 'test-key',
-      });
+        ANTHROPIC_API_KEY: 'test-key' });
       assert.notStrictEqual(run.code, 0);
       assert.match(run.stderr, /prompt is too long/);
       assert.match(run.stderr, new RegExp(`cape resume --workspace .* --task ${s.taskId}`));
@@ -158,8 +151,7 @@ describe('CLI replay of the recorded sessions (real SDK over HTTP)', function ()
       for (const r of rest) fake.enqueue({ text: r });
       const resumed = await runCli(['resume', '--workspace', ws, '--task', s.taskId, '--json'], {
         ANTHROPIC_BASE_URL: fake.url,
-        ANTHROPIC_API_KEY: 'test-key',
-      });
+        ANTHROPIC_API_KEY: 'test-key' });
       assert.strictEqual(resumed.code, 0, resumed.stderr);
       assert.strictEqual(fake.requests.length, rest.length, 'only the missing steps are requested');
       assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 5);

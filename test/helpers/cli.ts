@@ -3,7 +3,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { repoRoot } from './fixtures';
+import { originalProjectDir, repoRoot } from './fixtures';
 
 export interface CliRun {
   code: number;
@@ -73,4 +73,15 @@ export function listFiles(dir: string): string[] {
   };
   if (fs.existsSync(dir)) walk(dir, '');
   return out.sort();
+}
+
+/**
+ * A temp workspace holding the original CLI's cape/ (from ../shared), on top of a copy of `template` when given
+ * (e.g. the demo notes app).
+ */
+export function workspaceWithOriginalCape(prefix: string, template?: string): string {
+  const ws = tempDir(prefix);
+  if (template) copyDir(template, ws);
+  copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
+  return ws;
 }

@@ -9,18 +9,12 @@ import { runSession } from '../../src/core/session';
 import { SessionStore } from '../../src/core/store';
 import type { SessionEvent } from '../../src/core/types';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { copyDir, listFiles, tempDir } from '../helpers/cli';
+import { listFiles, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
-import { originalProjectDir } from '../helpers/fixtures';
 
 const prompts = loadPromptAssets(defaultPromptsDir());
 
-function workspace(): string {
-  const ws = tempDir('cape-session-');
-  copyDir(path.join(demoDir(), 'workspace'), ws);
-  copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
-  return ws;
-}
+const workspace = () => workspaceWithOriginalCape('cape-session-', path.join(demoDir(), 'workspace'));
 
 describe('session runner', function () {
   this.timeout(30000);
@@ -48,8 +42,7 @@ describe('session runner', function () {
       onEvent: (e) => {
         events.push(e);
         if (e.type === 'step-started') onDiskAtStart.push(listFiles(path.join(ws, 'cape/5_sessions/pair')).length);
-      },
-    });
+      } });
     assert.ok(res.ok, res.error?.message);
     assert.deepStrictEqual(onDiskAtStart, [0, 1, 2, 3, 4], 'step n starts only after n-1 artifacts are on disk');
     const kinds = events.map((e) => e.type);
@@ -91,8 +84,7 @@ describe('session runner', function () {
           cancelAt = Date.now();
           ac.abort();
         }
-      },
-    });
+      } });
     assert.strictEqual(res.ok, false);
     assert.strictEqual(res.error?.kind, 'cancelled');
     assert.ok(Date.now() - cancelAt < 2000, 'abort is prompt');
