@@ -12,10 +12,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { AnthropicClient } from '../src/core/anthropic';
-import { defaultPromptsDir, loadPromptAssets } from '../src/core/prompts';
-import { runSession } from '../src/core/session';
-import { STEP_IDS, type StepId } from '../src/core/types';
+import { AnthropicClient } from '../src/core/llm/anthropic/client';
+import { defaultPromptsDir, loadPromptAssets } from '../src/core/cape/prompts';
+import { runSession } from '../src/core/session/runner';
+import { STEP_IDS, type StepId } from '../src/core/model/types';
 import { startFakeAnthropic, type RecordedRequest } from '../test/fake-anthropic/server';
 import { loadRecordedSessions, originalProjectDir, repoRoot } from '../test/helpers/fixtures';
 import { benchKpt } from './kpt';

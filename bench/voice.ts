@@ -2,7 +2,7 @@
 // Builds a ≥ 20 MB synthetic envelope (escapes, non-ASCII text, surrogate pairs, nested output),
 // pushes it in realistic 16–64 character chunks and reports MB/s (UTF-8 bytes of input per second).
 // Run directly: `node out/bench/voice.js`.
-import { VoiceExtractor } from '../src/core/voiceStream';
+import { VoiceExtractor } from '../src/core/reply/voiceStream';
 import { rng } from './rng';
 
 const TARGET_BYTES = 21 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // Wires host messages → reducer → view, user actions → typed messages to the host, and persists the view-state
 // with vscode.setState() so the panel survives reloads. No inline handlers: everything goes through
 // addEventListener, delegated from the root element.
-import type { StepId } from '../../src/core/types';
+import type { StepId } from '../../src/core/model/types';
 import { isHostMessage, isStepId, PANEL_ROOT_ID, type HostMessage, type WebviewMessage } from '../../src/panel/protocol';
 import { classifyHref } from './markdown';
 import { reduce, restoreState, type PanelViewState } from './model';

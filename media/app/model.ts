@@ -1,7 +1,7 @@
 // The panel's view model: a serialisable state and a pure reducer over host messages. No DOM here, so it can
 // be unit-tested in Node and stored with vscode.setState(). Everything coming from the host (and thus from the
 // model) is coerced defensively: a malformed field degrades to an empty value instead of throwing.
-import { STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/types';
+import { STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
 
 export const VIEW_STATE_VERSION = 1;

@@ -1,7 +1,7 @@
 // Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
 // the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
 // through markdown (sanitised), keys are plain text.
-import { STEP_IDS, WORKER_AGENTS, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/types';
+import { STEP_IDS, WORKER_AGENTS, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatMs, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { renderInline, renderMarkdown } from './markdown';
 import { str, strList, type EnvelopeView, type StepView } from './model';

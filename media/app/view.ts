@@ -3,7 +3,7 @@
 //   main: earlier sessions (collapsed), the objective, one turn per started step, the files section after DevA
 //   footer: the objective box when the host asks for the next objective
 // Updates are incremental by `Change`; keyboard focus is kept across re-renders through data-focus-key.
-import { STEP_IDS, type StepId } from '../../src/core/types';
+import { STEP_IDS, type StepId } from '../../src/core/model/types';
 import type { FileView } from '../../src/panel/protocol';
 import { AGENT_NAME, avatar, button, formatMs, h, icon, STEP_LABEL } from './dom';
 import { renderMarkdown } from './markdown';

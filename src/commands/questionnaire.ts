@@ -4,14 +4,14 @@
 //
 // Stable UI strings (the Playwright e2e test relies on them):
 //   title        "CAPE: Initialize Project" on every step; step x / total shown by VS Code
-//   prompt       the question of INIT_QUESTIONS (src/core/init.ts), with " (optional)" appended for optional ones
+//   prompt       the question of INIT_QUESTIONS (src/core/cape/init.ts), with " (optional)" appended for optional ones
 //   placeholder  the question's example answer
 //   design feel  a quick pick: "Use “<typed text>”" (when something is typed), the DESIGN_FEEL_SUGGESTIONS, and
 //                "Skip — let the team propose one"
 //   existing     quick pick titled "CAPE: Initialize Project", placeholder EXISTING_CAPE_PLACEHOLDER, items
 //                "Keep existing (cancel)" / "Overwrite" / "Fill only missing files"
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, type InitAnswers, type InitMode, type InitProgress, type InitQuestion, type InitResult } from '../core/init';
-import { INIT_ANSWER_IDS } from '../core/prompts';
+import { INIT_QUESTIONS, MAX_ANSWER_CHARS, type InitAnswers, type InitMode, type InitProgress, type InitQuestion, type InitResult } from '../core/cape/init';
+import { INIT_ANSWER_IDS } from '../core/cape/prompts';
 
 export const INIT_TITLE = 'CAPE: Initialize Project';
 

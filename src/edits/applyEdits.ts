@@ -4,7 +4,7 @@
 // never part of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { checkFilePath, MAX_FILE_BYTES } from '../core/pathSafety';
+import { checkFilePath, MAX_FILE_BYTES } from '../core/files/pathSafety';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 

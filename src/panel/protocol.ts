@@ -26,7 +26,7 @@
 //
 // Messages are plain JSON (structured-clone safe): no class instances, functions or undefined-only fields.
 
-import { STEP_IDS, type FileAction, type KptLists, type SessionMetrics, type StepId } from '../core/types';
+import { STEP_IDS, type FileAction, type KptLists, type SessionMetrics, type StepId } from '../core/model/types';
 
 /** id of the element the host page must contain; the app renders into it. */
 export const PANEL_ROOT_ID = 'cape-root';
@@ -75,7 +75,7 @@ export interface OpaqueViewState {
 
 export type HostMessage =
   /** One event of the session runner, forwarded verbatim and in order. */
-  | { type: 'event'; event: import('../core/types').SessionEvent }
+  | { type: 'event'; event: import('../core/model/types').SessionEvent }
   /** Clear the panel (no state) or replace its whole view-state (e.g. the serializer's saved state). */
   | { type: 'reset'; state?: OpaqueViewState }
   /** The complete, authoritative list of proposed files and their statuses. */
@@ -208,7 +208,7 @@ const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'output-delta', 'ret
  * A structural check of a SessionEvent: known type, valid step, and the fields the panel relies on have the
  * right primitive types. Nested model content (envelope fields) is still rendered defensively by the app.
  */
-export function isSessionEvent(x: unknown): x is import('../core/types').SessionEvent {
+export function isSessionEvent(x: unknown): x is import('../core/model/types').SessionEvent {
   if (!isObject(x) || typeof x.type !== 'string' || !EVENT_TYPES.has(x.type)) return false;
   if (STEP_EVENTS.has(x.type) && !isStepId(x.step)) return false;
   switch (x.type) {

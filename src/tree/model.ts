@@ -1,17 +1,17 @@
 // The pure node model behind the CAPE tree views (Retrospectives, KPT). No `vscode` import: src/tree/index.ts turns
 // these plain objects into TreeItems, and test/unit/kptTree.test.ts checks them in Node.
 //
-// KPT recurrence: items of kpt_merged.md are grouped by groupKpt (src/core/kpt.ts), per kind, with the Dice
+// KPT recurrence: items of kpt_merged.md are grouped by groupKpt (src/core/kpt/kpt.ts), per kind, with the Dice
 // coefficient over character bigrams and DEFAULT_GROUP_THRESHOLD = 0.35. Before comparing, normaliseKptText
 // applies NFKC (full-width → half-width), drops the `[task-id]` tag and `【label】` markers, keeps only the core of
 // the item (the text before the first dash separator `——`/`—`/` -- `/` - `, without parenthesised details), lower-
 // cases it and removes every whitespace, punctuation and symbol character; when that core is shorter than 8
 // characters the whole text is compared instead. Exact repeats after normalisation always join. A group's count
 // is its number of distinct sessions (distinct task ids; an untagged item counts as a session of its own).
-import { DEFAULT_GROUP_THRESHOLD, formatLocalMinute, groupKpt, KPT_KINDS, normaliseKptText } from '../core/kpt';
-import type { KptGroup } from '../core/kpt';
-import type { RetrospectiveInfo, SessionSummary } from '../core/store';
-import type { KptItem, KptKind } from '../core/types';
+import { DEFAULT_GROUP_THRESHOLD, formatLocalMinute, groupKpt, KPT_KINDS, normaliseKptText } from '../core/kpt/kpt';
+import type { KptGroup } from '../core/kpt/kpt';
+import type { RetrospectiveInfo, SessionSummary } from '../core/store/store';
+import type { KptItem, KptKind } from '../core/model/types';
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers

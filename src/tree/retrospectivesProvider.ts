@@ -3,8 +3,8 @@
 // "Resume" (cape.resumeFromTree → cape.resumeSession with the task id).
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
-import { SessionStore } from '../core/store';
-import type { RetrospectiveInfo, SessionSummary } from '../core/store';
+import { SessionStore } from '../core/store/store';
+import type { RetrospectiveInfo, SessionSummary } from '../core/store/store';
 import { buildRetrospectiveNodes } from './model';
 import type { RetroNode } from './model';
 import { safeMarkdown } from './kptProvider';

@@ -10,10 +10,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { AnthropicClient } from '../../src/core/anthropic';
-import { defaultPromptsDir, loadPromptAssets } from '../../src/core/prompts';
-import { SessionStore, type SessionSummary } from '../../src/core/store';
-import type { StepId } from '../../src/core/types';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import { SessionStore, type SessionSummary } from '../../src/core/store/store';
+import type { StepId } from '../../src/core/model/types';
 import type { FileView } from '../../src/panel/protocol';
 import type { CapeSettings, Services, SessionControllerApi } from '../../src/services';
 import { SessionController } from '../../src/session/SessionController';

@@ -6,7 +6,7 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { parseKpt } from '../../src/core/kpt';
+import { parseKpt } from '../../src/core/kpt/kpt';
 import { buildKptModel } from '../../src/tree/model';
 import type { CapeTrees } from '../../src/tree/index';
 import type { KptElement } from '../../src/tree/kptProvider';

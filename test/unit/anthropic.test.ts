@@ -1,9 +1,9 @@
 // AnthropicClient over real HTTP (the real @anthropic-ai/sdk) against the local fake Messages API.
 import * as assert from 'assert';
-import { AnthropicClient, costUsd, normalizeBaseURL, priceFor, toSystemParam, validateApiKey } from '../../src/core/anthropic';
-import { LlmError } from '../../src/core/errors';
-import { withStepRetry } from '../../src/core/retry';
-import type { LlmRequest } from '../../src/core/types';
+import { AnthropicClient, costUsd, normalizeBaseURL, priceFor, toSystemParam, validateApiKey } from '../../src/core/llm/anthropic/client';
+import { LlmError } from '../../src/core/llm/errors';
+import { withStepRetry } from '../../src/core/llm/retry';
+import type { LlmRequest } from '../../src/core/model/types';
 import { FakeAnthropic, startFakeAnthropic } from '../fake-anthropic';
 
 const KEY = 'sk-ant-test-key';

@@ -10,7 +10,7 @@ import {
   capeBodies,
   loadCape,
   parseFrontmatter,
-} from '../../src/core/assets';
+} from '../../src/core/cape/assets';
 import { originalProjectDir } from '../helpers/fixtures';
 
 function tmpDir(prefix: string): string {

@@ -2,12 +2,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadCape } from '../../src/core/assets';
-import { buildStepContext, CONTEXT_MATRIX, minifyMarkdown, packAssets, type ContextInputs } from '../../src/core/context';
-import { kptDigest, parseKpt } from '../../src/core/kpt';
-import { parseReply } from '../../src/core/parser';
-import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/prompts';
-import type { Envelope, StepId } from '../../src/core/types';
+import { loadCape } from '../../src/core/cape/assets';
+import { buildStepContext, CONTEXT_MATRIX, minifyMarkdown, packAssets, type ContextInputs } from '../../src/core/session/context';
+import { kptDigest, parseKpt } from '../../src/core/kpt/kpt';
+import { parseReply } from '../../src/core/reply/parser';
+import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
+import type { Envelope, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 
 const prompts = loadPromptAssets(defaultPromptsDir());

@@ -1,7 +1,7 @@
 // Envelope schemas: normalisation of real recorded replies and tolerance/strictness on synthetic ones.
 import * as assert from 'assert';
-import { normaliseAgentName, validateEnvelope } from '../../src/core/envelope';
-import type { CmOpeningOutput, Envelope, StepId } from '../../src/core/types';
+import { normaliseAgentName, validateEnvelope } from '../../src/core/reply/envelope';
+import type { CmOpeningOutput, Envelope, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
 /** The JSON object of a recorded reply (the fixtures all use a ```json fence). */

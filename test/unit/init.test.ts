@@ -4,8 +4,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { AnthropicClient } from '../../src/core/anthropic';
-import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, loadCape } from '../../src/core/assets';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, loadCape } from '../../src/core/cape/assets';
 import {
   INIT_QUESTIONS,
   InitAnswers,
@@ -16,8 +16,8 @@ import {
   initCape,
   parseAnswersFile,
   stripWrappingFence,
-} from '../../src/core/init';
-import { INIT_ANSWER_IDS, PromptAssets, defaultPromptsDir, loadPromptAssets, promptVariables } from '../../src/core/prompts';
+} from '../../src/core/cape/init';
+import { INIT_ANSWER_IDS, PromptAssets, defaultPromptsDir, loadPromptAssets, promptVariables } from '../../src/core/cape/prompts';
 import { FakeAnthropic, FakeReply, RecordedRequest, startFakeAnthropic } from '../fake-anthropic';
 
 const KEY = 'sk-ant-test-init';

@@ -16,8 +16,8 @@ import {
   readKptFile,
   renderKpt,
   withFileLock,
-} from '../../src/core/kpt';
-import type { KptItem } from '../../src/core/types';
+} from '../../src/core/kpt/kpt';
+import type { KptItem } from '../../src/core/model/types';
 import { originalProjectDir } from '../helpers/fixtures';
 
 function realKptPath(): string {
@@ -137,7 +137,7 @@ describe('kpt: merge', () => {
   it('concurrent merges from 8 child processes keep every item', async function () {
     this.timeout(60000);
     const file = path.join(tmpDir(), 'kpt_merged.md');
-    const kptModule = path.resolve(__dirname, '../../src/core/kpt.js');
+    const kptModule = path.resolve(__dirname, '../../src/core/kpt/kpt.js');
     const script = `
       const { mergeKptFile } = require(${JSON.stringify(kptModule)});
       const id = process.argv[1];

@@ -1,8 +1,8 @@
 // The VS Code Language Model adapter (src/providers/lmClient.ts) with a fake chat model: streaming, system
 // prompt placement, abort through the cancellation source, stalls, error mapping, usage; plus base-URL rules.
 import * as assert from 'assert';
-import { LlmError } from '../../src/core/errors';
-import type { LlmRequest } from '../../src/core/types';
+import { LlmError } from '../../src/core/llm/errors';
+import type { LlmRequest } from '../../src/core/model/types';
 import { LmClient, estimateTokens, lmError, matchChatModel, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
 import { effectiveBaseUrl, isLoopbackBaseUrl } from '../../src/providers/baseUrl';
 

@@ -12,8 +12,8 @@ import {
   readFrontmatter,
   writeFrontmatter,
   type MetricsInput,
-} from '../../src/core/metrics';
-import type { Envelope, Usage } from '../../src/core/types';
+} from '../../src/core/metrics/metrics';
+import type { Envelope, Usage } from '../../src/core/model/types';
 
 function env(agent: Envelope['agent'], score: number | null, refs: string[], extra: Partial<Envelope> = {}): Envelope {
   return {

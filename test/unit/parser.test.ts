@@ -1,7 +1,7 @@
 // Reply parser: every recorded reply, fenced/bare/prose variants, file blocks, truncation, repair prompt.
 import * as assert from 'assert';
-import { extractFiles, matchBalanced, parseReply, relaxJson, repairPrompt, TRUNCATED_ERROR } from '../../src/core/parser';
-import type { ParsedReply, StepId } from '../../src/core/types';
+import { extractFiles, matchBalanced, parseReply, relaxJson, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
+import type { ParsedReply, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
 function ok(step: StepId, raw: string): ParsedReply {

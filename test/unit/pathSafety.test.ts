@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyProposedFiles, checkFilePath, proposeFiles, MAX_PATH_CHARS } from '../../src/core/pathSafety';
+import { applyProposedFiles, checkFilePath, proposeFiles, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
 
 function workspace(): { root: string; outside: string } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-paths-'));

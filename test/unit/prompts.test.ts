@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, parseFrontmatter } from '../../src/core/assets';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, parseFrontmatter } from '../../src/core/cape/assets';
 import {
   INIT_ANSWER_IDS,
   PromptAssets,
@@ -14,8 +14,8 @@ import {
   promptVariables,
   renderPrompt,
   templateBodies,
-} from '../../src/core/prompts';
-import { validateEnvelope } from '../../src/core/envelope';
+} from '../../src/core/cape/prompts';
+import { validateEnvelope } from '../../src/core/reply/envelope';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 
 const SESSION_ROLES = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;

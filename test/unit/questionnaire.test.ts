@@ -4,9 +4,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/init';
-import { defaultPromptsDir, loadPromptAssets } from '../../src/core/prompts';
-import type { LlmClient, LlmRequest } from '../../src/core/types';
+import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/cape/init';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import type { LlmClient, LlmRequest } from '../../src/core/model/types';
 import {
   DESIGN_FEEL_SUGGESTIONS,
   Questionnaire,

@@ -1,9 +1,9 @@
 // withStepRetry and the error classification it relies on.
 import * as assert from 'assert';
 import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, InternalServerError, RateLimitError } from '@anthropic-ai/sdk';
-import { LlmError, retryAfterFromHeaders, toLlmError } from '../../src/core/errors';
-import { backoffDelay, withStepRetry, type RetryInfo } from '../../src/core/retry';
-import { AnthropicClient } from '../../src/core/anthropic';
+import { LlmError, retryAfterFromHeaders, toLlmError } from '../../src/core/llm/errors';
+import { backoffDelay, withStepRetry, type RetryInfo } from '../../src/core/llm/retry';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { startFakeAnthropic } from '../fake-anthropic';
 
 const retryable = (kind: LlmError['kind'] = 'overloaded', retryAfterMs?: number) =>

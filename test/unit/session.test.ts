@@ -3,11 +3,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { AnthropicClient } from '../../src/core/anthropic';
-import { defaultPromptsDir, loadPromptAssets } from '../../src/core/prompts';
-import { runSession } from '../../src/core/session';
-import { SessionStore } from '../../src/core/store';
-import type { SessionEvent } from '../../src/core/types';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import { runSession } from '../../src/core/session/runner';
+import { SessionStore } from '../../src/core/store/store';
+import type { SessionEvent } from '../../src/core/model/types';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { listFiles, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';

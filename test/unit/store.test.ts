@@ -2,11 +2,11 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ensureDir, writeFileAtomic } from '../../src/core/fsAtomic';
-import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store';
-import { computeMetrics } from '../../src/core/metrics';
-import { readKptFile } from '../../src/core/kpt';
-import type { Envelope, ProposedFile, StepId } from '../../src/core/types';
+import { ensureDir, writeFileAtomic } from '../../src/core/files/fsAtomic';
+import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store/store';
+import { computeMetrics } from '../../src/core/metrics/metrics';
+import { readKptFile } from '../../src/core/kpt/kpt';
+import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-store-'));

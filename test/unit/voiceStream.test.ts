@@ -1,7 +1,7 @@
 // Streaming voice extractor: recorded replies in random chunks, escapes split anywhere, surrogate
 // pairs, keys that must not trigger, the retrospective conversation and the raw output stream.
 import * as assert from 'assert';
-import { VoiceExtractor } from '../../src/core/voiceStream';
+import { VoiceExtractor } from '../../src/core/reply/voiceStream';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
 interface Run {

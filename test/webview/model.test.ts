@@ -1,6 +1,6 @@
 // The webview's view model (media/app/model.ts) is pure: tested in Node, no browser needed.
 import * as assert from 'assert';
-import type { SessionEvent } from '../../src/core/types';
+import type { SessionEvent } from '../../src/core/model/types';
 import type { HostMessage } from '../../src/panel/protocol';
 import { emptyState, envelopeView, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
 

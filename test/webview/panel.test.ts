@@ -2,7 +2,7 @@
 // session (read from ../shared at run time). Run: npx mocha --no-config --timeout 60000 out/test/webview/*.test.js
 import * as assert from 'assert';
 import type { Browser } from 'playwright-core';
-import type { SessionEvent } from '../../src/core/types';
+import type { SessionEvent } from '../../src/core/model/types';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
 import { loadRecordedSessions } from '../helpers/fixtures';
 import { buildWebview, launchBrowser, openPanel, screenshotPath, startServer, type PanelPage, type PanelServer } from './harness';

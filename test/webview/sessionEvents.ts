@@ -1,6 +1,6 @@
 // Turns a recorded session (raw model replies, read from ../shared at test time) into the SessionEvent stream
 // the runner would emit. Self-contained JSON extraction so these tests do not depend on the core parser.
-import { STEP_AGENT, STEP_IDS, WORKER_AGENTS, type Envelope, type KptLists, type ProposedFile, type SessionEvent, type SessionMetrics, type StepId, type Usage } from '../../src/core/types';
+import { STEP_AGENT, STEP_IDS, WORKER_AGENTS, type Envelope, type KptLists, type ProposedFile, type SessionEvent, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { RecordedSession } from '../helpers/fixtures';
 
 /** The first balanced JSON object in `raw` (preferring a ```json fence), parsed; null if there is none. */

@@ -6,7 +6,7 @@
 // so `<file …>` text quoted inside a JSON string is never picked up. Failures are reported with a
 // concrete reason (truncation, invalid JSON, schema problems, unterminated file block): nothing is
 // silently dropped.
-import type { ParsedReply, StepId } from './types';
+import type { ParsedReply, StepId } from '../model/types';
 import { envelopeShapeHint, validateEnvelope } from './envelope';
 
 export type ParseResult = { ok: true; reply: ParsedReply } | { ok: false; error: string; raw: string };

@@ -72,7 +72,7 @@ export interface LlmResult {
 
 /**
  * A streaming model client. `onText` receives text deltas in order as they arrive.
- * Implementations: AnthropicClient (src/core/anthropic.ts), the VS Code LM adapter (src/providers).
+ * Implementations: AnthropicClient (src/core/llm/anthropic/client.ts), the VS Code LM adapter (src/providers).
  * Errors are thrown as LlmError (src/core/errors.ts) so callers can tell retryable from fatal ones.
  */
 export interface LlmClient {

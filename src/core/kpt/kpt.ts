@@ -4,8 +4,8 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
-import type { KptItem, KptKind, KptLists } from './types';
-import { ensureDir, writeFileAtomic } from './fsAtomic';
+import type { KptItem, KptKind, KptLists } from '../model/types';
+import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };

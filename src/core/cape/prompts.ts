@@ -94,11 +94,11 @@ export function renderPrompt(template: string, vars: Record<string, string>): st
 }
 
 /**
- * The prompts/ folder shipped next to the code: `../prompts` (bundled dist/), `../../prompts` (src/core run from
- * source) or `../../../prompts` (compiled out/src/core), whichever exists first.
+ * The prompts/ folder shipped next to the code: `../prompts` (bundled dist/), `../../../prompts` (src/core/cape run
+ * from source) or `../../../../prompts` (compiled out/src/core/cape), whichever exists first.
  */
 export function defaultPromptsDir(): string {
-  const candidates = ['../prompts', '../../prompts', '../../../prompts'].map((p) => path.resolve(__dirname, p));
+  const candidates = ['../prompts', '../../../prompts', '../../../../prompts'].map((p) => path.resolve(__dirname, p));
   for (const c of candidates) {
     if (fs.existsSync(path.join(c, 'roles')) && fs.existsSync(path.join(c, 'shared'))) return c;
   }

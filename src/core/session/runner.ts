@@ -8,17 +8,17 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadCape, type CapeIssue } from './assets';
+import { loadCape, type CapeIssue } from '../cape/assets';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
-import { LlmError, toLlmError } from './errors';
-import { costUsd } from './anthropic';
-import { kptDigest, mergeKptFile, parseKpt } from './kpt';
-import { computeMetrics, historyFromRetrospectives } from './metrics';
-import { parseReply, repairPrompt } from './parser';
-import { proposeFiles } from './pathSafety';
-import { renderPrompt, templateBodies, type PromptAssets } from './prompts';
-import { withStepRetry } from './retry';
-import { SessionStore, type SessionState } from './store';
+import { LlmError, toLlmError } from '../llm/errors';
+import { costUsd } from '../llm/anthropic/client';
+import { kptDigest, mergeKptFile, parseKpt } from '../kpt/kpt';
+import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
+import { parseReply, repairPrompt } from '../reply/parser';
+import { proposeFiles } from '../files/pathSafety';
+import { renderPrompt, templateBodies, type PromptAssets } from '../cape/prompts';
+import { withStepRetry } from '../llm/retry';
+import { SessionStore, type SessionState } from '../store/store';
 import {
   STEP_AGENT,
   STEP_IDS,
@@ -33,8 +33,8 @@ import {
   type SessionMetrics,
   type StepId,
   type Usage,
-} from './types';
-import { VoiceExtractor } from './voiceStream';
+} from '../model/types';
+import { VoiceExtractor } from '../reply/voiceStream';
 
 export interface SessionOptions {
   workspace: string;

@@ -10,8 +10,8 @@
 //                   (same preamble, role prompt and role assets, plus every upstream raw reply — DevA's raw reply
 //                   including its file bodies for the retro — and the whole kpt_merged.md for the CM opening).
 
-import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from './types';
-import { STEP_AGENT } from './types';
+import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from '../model/types';
+import { STEP_AGENT } from '../model/types';
 
 /** A context source a step may receive. */
 export type ContextSource =

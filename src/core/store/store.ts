@@ -19,10 +19,10 @@ import {
   type SessionMetrics,
   type StepId,
   type Usage,
-} from './types';
-import { ensureDir, isAtomicTempName, writeFileAtomic } from './fsAtomic';
-import { formatMetricsMarkdown, readFrontmatter, readHead, writeFrontmatter } from './metrics';
-import { mergeKptFile, type KptLockOptions } from './kpt';
+} from '../model/types';
+import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
+import { formatMetricsMarkdown, readFrontmatter, readHead, writeFrontmatter } from '../metrics/metrics';
+import { mergeKptFile, type KptLockOptions } from '../kpt/kpt';
 
 /** A DevA file as stored in a step record: path and body always, the proposal details when known. */
 export type StoredFile = Pick<ProposedFile, 'path' | 'content'> & Partial<Omit<ProposedFile, 'path' | 'content'>>;

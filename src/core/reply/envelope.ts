@@ -12,8 +12,8 @@
 // The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
 // quoted back to the model in the single repair request.
 import { z } from 'zod';
-import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from './types';
-import { STEP_AGENT } from './types';
+import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
+import { STEP_AGENT } from '../model/types';
 
 export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };
 

@@ -8,12 +8,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import matter from 'gray-matter';
-import type { LlmClient, LlmRequest } from './types';
+import type { LlmClient, LlmRequest } from '../model/types';
 import { GENERIC_CAPE_FILES, parseFrontmatter, stringifyFrontmatter } from './assets';
 import { INIT_ANSWER_IDS, InitAnswerId, InputSpec, PromptAssets, renderPrompt } from './prompts';
-import { ensureDir, writeFileAtomic } from './fsAtomic';
-import { LlmError } from './errors';
-import { StepRetryOptions, withStepRetry } from './retry';
+import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
+import { LlmError } from '../llm/errors';
+import { StepRetryOptions, withStepRetry } from '../llm/retry';
 
 export type InitAnswers = Record<InitAnswerId, string>;
 

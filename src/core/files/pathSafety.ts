@@ -18,7 +18,7 @@
 //   as the file itself is refused (we would not know which file the user meant to change).
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ProposedFile } from './types';
+import type { ProposedFile } from '../model/types';
 import { ensureDir, writeFileAtomic } from './fsAtomic';
 
 export const MAX_PATH_CHARS = 1024;

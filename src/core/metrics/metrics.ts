@@ -11,7 +11,7 @@ import {
   type StepId,
   type Usage,
   type WorkerAgent,
-} from './types';
+} from '../model/types';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;

@@ -8,7 +8,7 @@ import {
   APIUserAbortError,
   AnthropicError,
 } from '@anthropic-ai/sdk';
-import type { ErrorKind } from './types';
+import type { ErrorKind } from '../model/types';
 
 export interface LlmErrorOptions {
   status?: number;
