@@ -1,0 +1,252 @@
+// The workspace domain (src/core/workspace/) owns what of the user's workspace the model may see: which files exist
+// for it (the index), which may be read (this policy), how they are ranked for a step's work and what part of them a
+// step's prompt receives. Plain Node: nothing in src/core may import 'vscode'.
+//
+// This file is the one policy every reader applies (the index, the ranked map, the tools read_file / search_files /
+// list_files). A workspace-relative path may be read only when ALL of these hold:
+//  1. the path rules of writing hold too (src/core/files/pathSafety.ts — one truth): relative, no `..`, inside the
+//     workspace after resolving symlinks, not a symlink itself, nothing under `.git/`;
+//  2. it is not under `.git/` or the configured cape folder (the team's context reaches the roles through the
+//     need-to-know matrix, not as code), nor under a dependency/tool folder of BUILTIN_IGNORES;
+//  3. `.gitignore` does not exclude it — every `.gitignore` from the root down to the file's folder, deeper files
+//     overriding shallower ones and a `!negation` re-including, as git does (rules via the `ignore` package), plus
+//     `.git/info/exclude`; a path under an ignored folder stays ignored (git never looks inside it);
+//  4. its name is not a secret's (SECRET_NAME_PATTERNS below): refused by name, before any byte is read;
+//  5. it is a regular file of at most MAX_READ_BYTES (1 MB);
+//  6. it is text: no NUL byte and valid UTF-8 (checked on the content, which is then returned — no second read).
+import { promises as fsp } from 'fs';
+import * as fs from 'fs';
+import * as path from 'path';
+import ignore, { type Ignore } from 'ignore';
+import { checkFilePath } from '../files/pathSafety';
+
+/**
+ * Secret files, by name (gitignore syntax, matched case-insensitively against the workspace-relative path; a pattern
+ * without a slash matches the name at any depth). A file matching any of these is never read, listed to the model,
+ * indexed or searched. Deliberately strict: `.env.example` is refused too (people do paste real values into it).
+ */
+export const SECRET_NAME_PATTERNS: readonly string[] = [
+  // environment files
+  '.env',
+  '.env.*',
+  '*.env',
+  // private keys, certificates with keys, keystores
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.kdbx',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  // credential stores of package managers and tools
+  '.npmrc',
+  '.yarnrc',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  '.htpasswd',
+  '.pgpass',
+  'credentials*',
+  'secrets.*',
+  // folders that hold nothing but credentials
+  '.ssh/',
+  '.aws/',
+  '.gnupg/',
+  '.docker/config.json',
+];
+
+/**
+ * Folders skipped even when no `.gitignore` names them: installed dependencies and tool caches are not the user's
+ * code, and a workspace without a `.gitignore` would otherwise index hundreds of thousands of files. A `.gitignore`
+ * negation (`!node_modules/`) does not re-include them.
+ */
+export const BUILTIN_IGNORES: readonly string[] = ['node_modules/', 'bower_components/', '.vscode-test/', '.yarn/cache/', '.pnpm-store/'];
+
+/** Larger files are neither indexed nor read (generated bundles, data dumps, lock files of monorepos). */
+export const MAX_READ_BYTES = 1024 * 1024;
+
+export interface PolicyOptions {
+  /** The CAPE folder (relative to the workspace; default 'cape'), skipped entirely. */
+  capeFolder?: string;
+  /** Overrides MAX_READ_BYTES (tests). */
+  maxBytes?: number;
+}
+
+export type ReadCheck = { ok: true; relPath: string; absPath: string; size: number; mtimeMs: number } | { ok: false; relPath?: string; reason: string };
+export type ReadResult = { ok: true; relPath: string; absPath: string; size: number; mtimeMs: number; text: string } | { ok: false; relPath?: string; reason: string };
+
+const secretMatcher: Ignore = ignore({ ignorecase: true }).add(SECRET_NAME_PATTERNS as string[]);
+const builtinMatcher: Ignore = ignore({ ignorecase: true }).add(BUILTIN_IGNORES as string[]);
+
+/** The secret pattern a workspace-relative path matches (or one of its folders does), or null. */
+export function secretPattern(relPath: string): string | null {
+  const r = secretMatcher.test(relPath.replace(/\\/g, '/'));
+  return r.ignored ? (r.rule?.pattern ?? 'secret') : null;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** True for content a text reader must not receive: a NUL byte, or bytes that are not valid UTF-8. */
+export function isBinaryContent(buf: Uint8Array): boolean {
+  if (buf.includes(0)) return true;
+  try {
+    utf8.decode(buf);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Decodes text already checked by isBinaryContent (drops a UTF-8 byte-order mark). */
+export function decodeText(buf: Uint8Array): string {
+  const text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function kb(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}
+
+/**
+ * The policy for one workspace. Keeps the parsed `.gitignore` files (lazily, per folder); call `forget()` for a
+ * `.gitignore` that changed (the index does on file events).
+ */
+export class WorkspacePolicy {
+  readonly root: string;
+  readonly capeFolder: string;
+  readonly maxBytes: number;
+  private readonly rules = new Map<string, Ignore | null>();
+
+  constructor(root: string, opts: PolicyOptions = {}) {
+    this.root = path.resolve(root);
+    this.capeFolder = (opts.capeFolder ?? 'cape').replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || 'cape';
+    this.maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
+  }
+
+  /** Drops the cached rules of the folder holding this `.gitignore` (workspace-relative), or all of them. */
+  forget(gitignoreRel?: string): void {
+    if (gitignoreRel === undefined) this.rules.clear();
+    else this.rules.delete(path.posix.dirname(gitignoreRel.replace(/\\/g, '/')).replace(/^\.$/, ''));
+  }
+
+  /** Tells the policy whether a folder has a `.gitignore` (the walker knows from its listing: saves a failed read). */
+  noteDir(dirRel: string, hasGitignore: boolean): void {
+    if (!hasGitignore && dirRel !== '') this.rules.set(dirRel, null);
+    else if (hasGitignore && this.rules.get(dirRel) === null) this.rules.delete(dirRel);
+  }
+
+  /** The parsed `.gitignore` of a folder ('' = root, which also takes `.git/info/exclude`), or null. */
+  private rulesOf(dirRel: string): Ignore | null {
+    const cached = this.rules.get(dirRel);
+    if (cached !== undefined) return cached;
+    const texts: string[] = [];
+    const read = (p: string) => {
+      try {
+        texts.push(fs.readFileSync(p, 'utf8'));
+      } catch {
+        /* absent or unreadable: no rules */
+      }
+    };
+    if (dirRel === '') read(path.join(this.root, '.git', 'info', 'exclude'));
+    read(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'));
+    const ig = texts.length ? ignore().add(texts.join('\n')) : null;
+    this.rules.set(dirRel, ig);
+    return ig;
+  }
+
+  /**
+   * Whether `.gitignore` rules exclude this one entry, assuming its folders are not excluded (the walker prunes
+   * excluded folders; `excluded()` checks the folders first). Returns the rule that excludes it, or null.
+   */
+  gitignored(relPath: string, isDir: boolean): string | null {
+    const segs = relPath.split('/');
+    let verdict: string | null = null;
+    for (let i = 0; i < segs.length; i++) {
+      const dir = segs.slice(0, i).join('/');
+      const ig = this.rulesOf(dir);
+      if (!ig) continue;
+      const sub = segs.slice(i).join('/') + (isDir ? '/' : '');
+      const r = ig.test(sub);
+      if (r.ignored) verdict = `${dir ? dir + '/' : ''}.gitignore: ${r.rule?.pattern ?? sub}`;
+      else if (r.unignored) verdict = null;
+    }
+    return verdict;
+  }
+
+  /**
+   * Why a folder (workspace-relative, posix) is not walked, or null. Lexical, plus the `.gitignore` of its parents;
+   * the caller guarantees that the folder's own parents were not excluded.
+   */
+  skipDir(relDir: string): string | null {
+    const lower = relDir.toLowerCase();
+    const name = lower.slice(lower.lastIndexOf('/') + 1);
+    if (name === '.git') return '.git/ holds the repository, not the workspace';
+    if (lower === this.capeFolder.toLowerCase()) {
+      return `${this.capeFolder}/ is the team's context; it reaches each role through the need-to-know matrix, not as code`;
+    }
+    if (builtinMatcher.ignores(relDir + '/')) return `${relDir}/ is a dependency or tool folder (not indexed)`;
+    if (secretMatcher.ignores(relDir + '/')) return `${relDir}/ holds credentials`;
+    const gi = this.gitignored(relDir, true);
+    return gi ? `ignored by ${gi}` : null;
+  }
+
+  /** Why a file is excluded by its name (secret, `.gitignore`), or null; reads no file content. */
+  skipFileName(relPath: string): string | null {
+    const secret = secretPattern(relPath);
+    if (secret) return `secret file (name matches "${secret}"); never read`;
+    const gi = this.gitignored(relPath, false);
+    return gi ? `ignored by ${gi}` : null;
+  }
+
+  /** Why an existing entry's folders or name exclude it, checking every folder from the root down, or null. */
+  excluded(relPath: string): string | null {
+    const segs = relPath.split('/');
+    for (let i = 1; i < segs.length; i++) {
+      const why = this.skipDir(segs.slice(0, i).join('/'));
+      if (why) return why;
+    }
+    return this.skipFileName(relPath);
+  }
+
+  /**
+   * Whether a path given by the model (or the user) may be read, and why not — everything but the content check.
+   * Never reads file content.
+   */
+  check(p: string): ReadCheck {
+    const safe = checkFilePath(this.root, p, { capeFolder: this.capeFolder });
+    if (!safe.ok) return { ok: false, reason: safe.reason };
+    const relPath = safe.relPath;
+    const why = this.excluded(relPath);
+    if (why) return { ok: false, relPath, reason: `${relPath}: ${why}` };
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(safe.absPath);
+    } catch {
+      return { ok: false, relPath, reason: `${relPath} does not exist` };
+    }
+    if (st.isDirectory()) return { ok: false, relPath, reason: `${relPath} is a folder, not a file` };
+    if (!st.isFile()) return { ok: false, relPath, reason: `${relPath} is not a regular file` };
+    if (st.size > this.maxBytes) return { ok: false, relPath, reason: `${relPath} is ${kb(st.size)}, over the ${kb(this.maxBytes)} limit` };
+    return { ok: true, relPath, absPath: safe.absPath, size: st.size, mtimeMs: st.mtimeMs };
+  }
+
+  /** Reads a file the policy allows, as text; binaries (NUL byte, invalid UTF-8) are refused with the reason. */
+  async read(p: string): Promise<ReadResult> {
+    const c = this.check(p);
+    if (!c.ok) return c;
+    let buf: Buffer;
+    try {
+      buf = await fsp.readFile(c.absPath);
+    } catch (err) {
+      return { ok: false, relPath: c.relPath, reason: `${c.relPath} cannot be read: ${(err as Error).message}` };
+    }
+    if (buf.length > this.maxBytes) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is ${kb(buf.length)}, over the ${kb(this.maxBytes)} limit` };
+    if (isBinaryContent(buf)) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is a binary file (not UTF-8 text)` };
+    return { ...c, size: buf.length, text: decodeText(buf) };
+  }
+}

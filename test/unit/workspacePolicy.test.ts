@@ -1,0 +1,151 @@
+// What of the workspace the model may read: path rules, .git and cape/, .gitignore (nested, negation), secrets by
+// name, size and binaries — each refusal with its reason, and no content returned for a refused file.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { isBinaryContent, secretPattern, WorkspacePolicy, SECRET_NAME_PATTERNS } from '../../src/core/workspace/policy';
+
+function write(root: string, rel: string, content: string | Buffer): void {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+function workspace(): { root: string; outside: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-'));
+  const root = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+  write(root, 'src/app.ts', 'export const app = 1;\n');
+  write(root, '.gitignore', 'dist/\n*.log\n!keep.log\n/generated.ts\n');
+  write(root, 'dist/bundle.js', 'x');
+  write(root, 'debug.log', 'x');
+  write(root, 'keep.log', 'kept');
+  write(root, 'generated.ts', 'x');
+  write(root, 'src/generated.ts', 'anchored rule only matches at the root');
+  write(root, 'pkg/.gitignore', 'local.ts\n!debug.log\n');
+  write(root, 'pkg/local.ts', 'x');
+  write(root, 'pkg/debug.log', 're-included by the deeper .gitignore');
+  write(root, 'pkg/sub/local.ts', 'x');
+  write(root, 'dist/.gitignore', '!bundle.js\n');
+  write(root, '.git/config', '[core]');
+  write(root, 'cape/1_product/1_mvv.md', '# MVV');
+  write(root, 'node_modules/lib/index.js', 'x');
+  write(root, 'big.txt', 'a'.repeat(2048));
+  write(root, 'image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+  write(root, 'latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+  write(root, 'utf8.txt', '\ufeffcafé ✓');
+  write(root, '.env', 'API_KEY=sk-live-secret');
+  write(root, 'config/.env.production', 'SECRET=1');
+  write(root, 'certs/server.pem', 'x');
+  write(root, '.ssh/config', 'x');
+  write(root, 'home/id_ed25519.pub', 'x');
+  write(root, 'aws/Credentials.json', 'x');
+  write(outside, 'secret.ts', 'outside');
+  fs.symlinkSync(outside, path.join(root, 'escape'), 'dir');
+  fs.symlinkSync(path.join(root, 'src', 'app.ts'), path.join(root, 'app-link.ts'));
+  return { root, outside };
+}
+
+describe('workspace policy', () => {
+  const { root } = workspace();
+  const policy = new WorkspacePolicy(root, { maxBytes: 1024 });
+
+  it('reads an ordinary source file and returns its text', async () => {
+    const r = await policy.read('src/app.ts');
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.strictEqual(r.text, 'export const app = 1;\n');
+    assert.strictEqual(r.relPath, 'src/app.ts');
+  });
+
+  it('applies the path rules of writing (one truth: pathSafety)', () => {
+    for (const [p, why] of [
+      ['../outside/secret.ts', /"\.\."/],
+      ['/etc/passwd', /absolute/],
+      ['escape/secret.ts', /outside the workspace/],
+      ['app-link.ts', /symbolic link/],
+      ['.git/config', /\.git/],
+      ['', /empty/],
+    ] as [string, RegExp][]) {
+      const c = policy.check(p);
+      assert.ok(!c.ok, p);
+      assert.match(c.reason, why, p);
+    }
+  });
+
+  it('skips the cape folder, dependency folders and .git', () => {
+    const cape = policy.check('cape/1_product/1_mvv.md');
+    assert.ok(!cape.ok && /need-to-know/.test(cape.reason), JSON.stringify(cape));
+    const nm = policy.check('node_modules/lib/index.js');
+    assert.ok(!nm.ok && /dependency/.test(nm.reason));
+    assert.match(policy.skipDir('.git') ?? '', /repository/);
+    assert.strictEqual(policy.skipDir('src'), null);
+    const custom = new WorkspacePolicy(root, { capeFolder: 'team' });
+    assert.ok(custom.check('cape/1_product/1_mvv.md').ok, 'another cape folder leaves cape/ readable');
+  });
+
+  it('follows .gitignore like git: directories, globs, negation, anchoring, nested files overriding', () => {
+    const refused = (p: string) => {
+      const c = policy.check(p);
+      return c.ok ? null : c.reason;
+    };
+    assert.match(refused('dist/bundle.js') ?? '', /ignored by \.gitignore: dist\//, 'a folder rule wins over a negation inside it');
+    assert.match(refused('debug.log') ?? '', /\*\.log/);
+    assert.strictEqual(refused('keep.log'), null, '!keep.log re-includes');
+    assert.match(refused('generated.ts') ?? '', /\/generated\.ts/);
+    assert.strictEqual(refused('src/generated.ts'), null, '/generated.ts is anchored to the root');
+    assert.match(refused('pkg/local.ts') ?? '', /pkg\/\.gitignore: local\.ts/);
+    assert.match(refused('pkg/sub/local.ts') ?? '', /pkg\/\.gitignore/, 'a nested rule applies below its folder');
+    assert.strictEqual(refused('pkg/debug.log'), null, 'the deeper .gitignore re-includes');
+  });
+
+  it('re-reads a .gitignore after forget()', () => {
+    const p = new WorkspacePolicy(root);
+    assert.ok(p.check('src/app.ts').ok);
+    write(root, 'src/.gitignore', 'app.ts\n');
+    assert.ok(p.check('src/app.ts').ok, 'cached rules');
+    p.forget('src/.gitignore');
+    assert.ok(!p.check('src/app.ts').ok);
+    fs.unlinkSync(path.join(root, 'src/.gitignore'));
+    p.forget('src/.gitignore');
+    assert.ok(p.check('src/app.ts').ok);
+  });
+
+  it('never reads secrets by name, at any depth and in any case', async () => {
+    for (const p of ['.env', 'config/.env.production', 'certs/server.pem', '.ssh/config', 'home/id_ed25519.pub', 'aws/Credentials.json']) {
+      const r = await policy.read(p);
+      assert.ok(!r.ok, p);
+      assert.match(r.reason, /secret|credentials/, p);
+      assert.ok(!('text' in r));
+    }
+    for (const name of ['.ENV', 'a/b/.env.local', 'key.PEM', 'x.p12', 'x.pfx', 'id_rsa', 'id_rsa.pub', '.npmrc', '.netrc', 'credentials', 'credentials.json', 'prod.env', 'deploy/secrets.yaml']) {
+      assert.ok(secretPattern(name), name);
+    }
+    for (const name of ['src/env.ts', 'environment.ts', 'keyboard.ts', 'src/keys.ts', 'docs/readme.md', 'src/pem.ts']) {
+      assert.strictEqual(secretPattern(name), null, name);
+    }
+    assert.ok(SECRET_NAME_PATTERNS.includes('.env') && SECRET_NAME_PATTERNS.includes('id_rsa*'));
+  });
+
+  it('refuses files over the size limit and binaries, keeps valid UTF-8 (BOM dropped)', async () => {
+    const big = policy.check('big.txt');
+    assert.ok(!big.ok && /over the 1 KB limit/.test(big.reason), JSON.stringify(big));
+    const png = await policy.read('image.png');
+    assert.ok(!png.ok && /binary/.test(png.reason));
+    const latin1 = await policy.read('latin1.txt');
+    assert.ok(!latin1.ok && /binary/.test(latin1.reason), 'invalid UTF-8 is not text');
+    const u = await policy.read('utf8.txt');
+    assert.ok(u.ok && u.text === 'café ✓');
+    assert.ok(isBinaryContent(Buffer.from('a\0b')));
+    assert.ok(!isBinaryContent(Buffer.from('日本語')));
+  });
+
+  it('says what is missing or not a file', () => {
+    const missing = policy.check('src/nope.ts');
+    assert.ok(!missing.ok && /does not exist/.test(missing.reason));
+    const dir = policy.check('src');
+    assert.ok(!dir.ok && /folder/.test(dir.reason));
+  });
+});
