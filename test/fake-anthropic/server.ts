@@ -120,6 +120,12 @@ export interface FakeAnthropicOptions {
   apiKey?: string;
   /** Smallest prefix (in estimated tokens) that gets cached, like the real API's minimum (default 0). */
   minCacheableTokens?: number;
+  /**
+   * When the responder takes longer than this to answer a streaming request (a relay waiting for a reply file), the
+   * SSE headers go out and an `event: ping` frame follows every `waitPingMs` until the reply is there, so the client's
+   * idle watchdog and header timeout see a live stream. Off by default.
+   */
+  waitPingMs?: number;
 }
 
 export interface FakeAnthropic {
@@ -378,6 +384,33 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     res.end(payload);
   }
 
+  /** Sends the SSE response headers; like the real API, they go out at once. */
+  function startSse(res: http.ServerResponse, requestId: string): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'request-id': requestId,
+    });
+    res.flushHeaders();
+  }
+
+  /** Waits for a slow responder; past `waitPingMs` a streaming response is started and kept alive with pings. */
+  async function pingWhileWaiting(res: http.ServerResponse, stream: boolean, pending: Promise<FakeReply>): Promise<FakeReply> {
+    const every = opts.waitPingMs ?? 0;
+    if (!stream || every <= 0) return pending;
+    const timer = setInterval(() => {
+      if (res.writableEnded || res.destroyed) return;
+      if (!res.headersSent) startSse(res, newId('req'));
+      res.write(sseFrame('ping', { type: 'ping' }));
+    }, every);
+    try {
+      return await pending;
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   async function readBody(req: http.IncomingMessage): Promise<string> {
     const parts: Buffer[] = [];
     for await (const c of req) parts.push(c as Buffer);
@@ -435,7 +468,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
     let reply: FakeReply;
     if (queue.length > 0) reply = queue.shift()!;
-    else if (responder) reply = await responder(rec, rec.index);
+    else if (responder) reply = await pingWhileWaiting(res, rec.stream, Promise.resolve(responder(rec, rec.index)));
     else {
       return sendError(
         res,
@@ -447,6 +480,11 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
     if ('fault' in reply && reply.fault === 'http') {
       const type = reply.errorType ?? DEFAULT_ERROR_TYPE[reply.status] ?? 'api_error';
+      if (res.headersSent) {
+        // The stream already started (pings while waiting): the error can only come as an SSE error event.
+        res.end(sseFrame('error', { type: 'error', error: { type, message: reply.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error' } }));
+        return;
+      }
       const extra: Record<string, string> = {};
       if (reply.retryAfter !== undefined) extra['retry-after'] = String(reply.retryAfter);
       return sendError(res, reply.status, type, reply.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error', extra);
@@ -537,14 +575,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     res.on('close', () => {
       gone = true;
     });
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'request-id': p.requestId,
-    });
-    // Like the real API, the first frame goes out at once.
-    res.flushHeaders();
+    if (!res.headersSent) startSse(res, p.requestId);
     const write = (event: string, data: unknown) => {
       if (!gone) res.write(sseFrame(event, data));
     };

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `npm run trial -- --workspace DIR --objective TEXT [--lang LANG]`: a CAPE session whose model is whoever answers the
+// request files (a person, or a helper model acting as the model). The fake Messages API runs in relay mode (relay.ts);
+// the bundled CLI runs against it with a long idle timeout. When the session ends, the steps' raw replies are written to
+// `<trial dir>/transcript.json` in the recorded-session shape ({taskId, objective, language, model, complete,
+// steps: [{step, raw}]}), ready to be kept as a replay fixture. See README.md ("Trial sessions").
+//
+//   --workspace DIR    the workspace (must hold cape/)
+//   --objective TEXT   the session's objective
+//   --lang LANG        session language (default English)
+//   --dir DIR          the trial folder (default: a new folder under the system temp dir)
+//   --task ID          task id (default: the CLI's)
+//   --model M          the model name sent in requests (default: the CLI's)
+//   --idle-timeout S   the CLI's idle timeout (default 3600: a person needs time to answer)
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { startFakeAnthropic } from './server';
+import { relayResponder } from './relay';
+
+const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S]';
+const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout']);
+
+function fail(message: string): never {
+  process.stderr.write(`trial: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parse(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (argv[i] === '-h' || argv[i] === '--help') {
+      process.stdout.write(USAGE + '\n');
+      process.exit(0);
+    }
+    if (!argv[i].startsWith('--') || !FLAGS.has(name)) fail(`unknown argument ${argv[i]}`);
+    const v = argv[++i];
+    if (v === undefined) fail(`--${name} needs a value`);
+    out[name] = v;
+  }
+  if (!out.workspace) fail('--workspace DIR is required');
+  if (!out.objective) fail('--objective TEXT is required');
+  return out;
+}
+
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const up = path.dirname(dir);
+    if (up === dir) fail('cannot find the repository root');
+    dir = up;
+  }
+  return dir;
+}
+
+/** The steps' raw replies from the session's pair files, in step order. */
+export function transcriptFrom(workspace: string, taskId: string): { step: string; raw: string; model: string }[] {
+  const pair = path.join(workspace, 'cape', '5_sessions', 'pair');
+  if (!fs.existsSync(pair)) return [];
+  return fs
+    .readdirSync(pair)
+    .filter((f) => f.startsWith(`${taskId}_`) && f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(pair, f), 'utf8')))
+    .sort((a, b) => a.n - b.n)
+    .map((r) => ({ step: r.step, raw: r.raw, model: r.model }));
+}
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const workspace = path.resolve(args.workspace);
+  if (!fs.existsSync(path.join(workspace, 'cape'))) fail(`${workspace} has no cape/ folder (run cape init first)`);
+  const dir = path.resolve(args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cape-trial-')));
+  fs.mkdirSync(dir, { recursive: true });
+  const cli = path.join(repoRoot(), 'dist', 'cli.js');
+  if (!fs.existsSync(cli)) fail('dist/cli.js is missing: run `npm run build` first');
+
+  const say = (line: string) => process.stderr.write(`[trial] ${line}\n`);
+  const fake = await startFakeAnthropic({
+    waitPingMs: 5000,
+    chunkSize: 64,
+  });
+  fake.setResponder(
+    relayResponder({
+      dir,
+      onRequest: (req, replies) => say(`${path.basename(req)} written — answer in ${replies.map((r) => path.basename(r)).join(' or ')}`),
+      onReply: (file) => say(`${path.basename(file)} read, streaming it back`),
+      onProblem: (message) => say(message),
+    }),
+  );
+  say(`trial folder: ${dir}`);
+
+  const cliArgs = ['start', '--workspace', workspace, '--objective', args.objective, '--lang', args.lang ?? 'English', '--json'];
+  if (args.task) cliArgs.push('--task', args.task);
+  if (args.model) cliArgs.push('--model', args.model);
+  cliArgs.push('--base-url', fake.url, '--idle-timeout', args['idle-timeout'] ?? '3600');
+  const log = fs.createWriteStream(path.join(dir, 'cli.log'));
+  const child = spawn(process.execPath, [cli, ...cliArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+  let stdout = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    log.write(d);
+  });
+  child.stderr.on('data', (d) => {
+    process.stderr.write(d);
+    log.write(d);
+  });
+  const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  log.end();
+  await fake.close();
+
+  let result: any = null;
+  try {
+    result = JSON.parse(stdout.trim().split('\n').pop() ?? '');
+  } catch {
+    /* the CLI failed before its JSON line */
+  }
+  const taskId: string | undefined = result?.taskId ?? args.task;
+  if (taskId) {
+    const steps = transcriptFrom(workspace, taskId);
+    const transcript = {
+      taskId,
+      objective: args.objective,
+      language: args.lang ?? 'English',
+      model: steps[0]?.model ?? args.model ?? 'unknown',
+      complete: code === 0 && steps.length === 5,
+      steps: steps.map(({ step, raw }) => ({ step, raw })),
+    };
+    fs.writeFileSync(path.join(dir, 'transcript.json'), JSON.stringify(transcript, null, 2) + '\n');
+    say(`transcript: ${path.join(dir, 'transcript.json')} (${steps.length} steps)`);
+  }
+  say(code === 0 ? 'session complete' : `the CLI exited with ${code} (see ${path.join(dir, 'cli.log')})`);
+  process.exit(code);
+}
+
+main().catch((e) => fail((e as Error).message));
