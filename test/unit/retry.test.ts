@@ -1,7 +1,8 @@
 // withStepRetry and the error classification it relies on.
 import * as assert from 'assert';
 import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, InternalServerError, RateLimitError } from '@anthropic-ai/sdk';
-import { LlmError, retryAfterFromHeaders, toLlmError } from '../../src/core/llm/errors';
+import { LlmError, retryAfterFromHeaders } from '../../src/core/llm/errors';
+import { classifySdkError, toLlmErrorFromSdk as toLlmError } from '../../src/core/llm/anthropic/errors';
 import { backoffDelay, withStepRetry, type RetryInfo } from '../../src/core/llm/retry';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { startFakeAnthropic } from '../fake-anthropic';
@@ -128,7 +129,7 @@ describe('withStepRetry', () => {
     assert.strictEqual(calls, 1);
   });
 
-  it('classifies raw SDK errors: an overloaded mid-stream APIError is retried, an AuthenticationError is not', async () => {
+  it('classifies raw SDK errors (classify: classifySdkError): an overloaded mid-stream APIError is retried, an AuthenticationError is not', async () => {
     const s = recordingSleep();
     let n = 0;
     const v = await withStepRetry(
@@ -138,13 +139,13 @@ describe('withStepRetry', () => {
         }
         return 'second';
       },
-      { sleep: s.sleep, baseDelayMs: 5 },
+      { sleep: s.sleep, baseDelayMs: 5, classify: classifySdkError },
     );
     assert.strictEqual(v, 'second');
     await assert.rejects(
       withStepRetry(async () => {
         throw new AuthenticationError(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }, undefined, new Headers());
-      }),
+      }, { classify: classifySdkError }),
       (e: unknown) => e instanceof LlmError && e.kind === 'auth',
     );
   });

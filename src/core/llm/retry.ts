@@ -2,9 +2,9 @@
 // failure once the reply is flowing (an `event: error`, a dropped connection, a stall) or a 429/529
 // that outlasted its own retries. withStepRetry re-runs the whole step for those, with exponential
 // backoff and jitter, honouring the server's retry-after, and stops at once on a cancel or on an
-// error that retrying cannot fix (bad key, bad request).
-import { AnthropicError } from '@anthropic-ai/sdk';
-import { LlmError, toLlmError } from './errors';
+// error that retrying cannot fix (bad key, bad request). SDK-free: a client turns its own errors into LlmError
+// (or passes `classify`, e.g. llm/anthropic/errors.ts's classifySdkError).
+import { LlmError } from './errors';
 
 export interface RetryInfo {
   /** The attempt about to start (2 for the first retry). */
@@ -28,6 +28,8 @@ export interface StepRetryOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
+  /** Turns a thrown error into an LlmError, or null to rethrow it unchanged (default: LlmErrors only). */
+  classify?: (err: unknown) => LlmError | null;
 }
 
 /** A server-requested wait longer than this is not worth waiting for inside one step. */
@@ -76,8 +78,8 @@ function sleepWith(sleep: (ms: number) => Promise<void>, ms: number, signal?: Ab
 
 /**
  * Runs `fn(attempt)` (attempt is 1-based) and retries it while it throws a retryable LlmError.
- * Errors from the SDK are classified with toLlmError first; any other error (a bug, a parse failure
- * the caller did not mark retryable) is rethrown unchanged on the first occurrence.
+ * Thrown errors are classified with `classify` first (default: only LlmErrors count); any other error (a bug, a
+ * parse failure the caller did not mark retryable) is rethrown unchanged on the first occurrence.
  */
 export async function withStepRetry<T>(fn: (attempt: number) => Promise<T>, opts: StepRetryOptions = {}): Promise<T> {
   const maxAttempts = Math.max(1, Math.floor(opts.maxAttempts ?? 3));
@@ -85,13 +87,14 @@ export async function withStepRetry<T>(fn: (attempt: number) => Promise<T>, opts
   const maxDelayMs = Math.max(baseDelayMs, opts.maxDelayMs ?? 30_000);
   const random = opts.random ?? Math.random;
   const { signal } = opts;
+  const classify = opts.classify ?? ((err: unknown) => (err instanceof LlmError ? err : null));
 
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw LlmError.cancelled();
     try {
       return await fn(attempt);
     } catch (err) {
-      const llm = err instanceof LlmError ? err : err instanceof AnthropicError ? toLlmError(err) : null;
+      const llm = classify(err);
       if (!llm) throw err;
       if (signal?.aborted || llm.kind === 'cancelled') throw llm.kind === 'cancelled' ? llm : LlmError.cancelled();
       if (!llm.retryable || attempt >= maxAttempts) throw llm;

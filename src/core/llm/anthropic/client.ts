@@ -10,7 +10,8 @@
 // - errors classified as LlmError (see errors.ts).
 import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
 import type { LlmClient, LlmRequest, LlmResult, SystemBlock, Usage } from '../../model/types';
-import { LlmError, SET_KEY_HINT, toLlmError } from '../errors';
+import { LlmError, SET_KEY_HINT } from '../errors';
+import { toLlmErrorFromSdk as toLlmError } from './errors';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
