@@ -105,6 +105,7 @@ async function main() {
   console.log(`kpt: group ${kpt.items} items in ${kpt.groupMs.toFixed(0)} ms, digest in ${kpt.digestMs.toFixed(0)} ms`);
   const treeBench = path.join(__dirname, 'kptTree.js');
   if (fs.existsSync(treeBench)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional module, loaded only when built
     const { benchKptTree } = require(treeBench);
     const t = await benchKptTree();
     console.log(`kpt tree: ${t.items} items → ${t.groups} groups in ${t.ms.toFixed(0)} ms`);

@@ -22,6 +22,9 @@ run_mocha() { # name, mocha args...
   [ $rc -eq 0 ] || [[ " ${failed_suites[*]} " == *" $name "* ]] || { failed=$((failed + 1)); failed_suites+=("$name"); }
 }
 set -e
+# Guard rails first: import boundaries (eslint.config.mjs) and each world's own types (tsconfig.*.json).
+npm run lint
+npm run typecheck
 npm run build
 npx tsc -p .
 set +e

@@ -1,8 +1,7 @@
 // The extension's service container: created once in activate(), handed to every command, view and panel.
 // Each piece is a thin adapter over src/core; nothing here holds session logic of its own.
 import type * as vscode from 'vscode';
-import type { LlmClient } from './core/model/types';
-import type { PromptAssets } from './core/cape/prompts';
+import type { LlmClient, PromptAssets } from './core';
 
 /** Settings under `cape.*` (see package.json contributes.configuration). */
 export interface CapeSettings {

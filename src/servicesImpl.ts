@@ -2,7 +2,7 @@
 // context.subscriptions, so deactivation disposes it.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { defaultPromptsDir, loadPromptAssets, type PromptAssets } from './core/cape/prompts';
+import { defaultPromptsDir, loadPromptAssets, type PromptAssets } from './core';
 import type { Services } from './services';
 import { ApiKeyStore } from './providers/apiKey';
 import { CapeLlmProvider } from './providers';

@@ -10,12 +10,26 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
-import { AnthropicClient, DEFAULT_BASE_URL, LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl, normalizeBaseURL } from '../core/llm/anthropic/client';
-import { INIT_QUESTIONS, initCape, parseAnswersFile, type InitAnswers } from '../core/cape/init';
-import { applyProposedFiles } from '../core/files/pathSafety';
-import { defaultPromptsDir, loadPromptAssets } from '../core/cape/prompts';
-import { runSession, type SessionResult } from '../core/session/runner';
-import { STEP_AGENT, type ProposedFile, type SessionEvent, type StepId } from '../core/model/types';
+import {
+  AnthropicClient,
+  DEFAULT_BASE_URL,
+  LOOPBACK_PLACEHOLDER_KEY,
+  isLoopbackBaseUrl,
+  normalizeBaseURL,
+  INIT_QUESTIONS,
+  initCape,
+  parseAnswersFile,
+  type InitAnswers,
+  applyProposedFiles,
+  defaultPromptsDir,
+  loadPromptAssets,
+  runSession,
+  type SessionResult,
+  STEP_AGENT,
+  type ProposedFile,
+  type SessionEvent,
+  type StepId,
+} from '../core';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';

@@ -4,7 +4,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { initCape, normaliseAnswers, MAX_ANSWER_CHARS, type InitAnswers, type InitMode, type InitResult } from '../core/cape/init';
+import {
+  initCape,
+  normaliseAnswers,
+  MAX_ANSWER_CHARS,
+  type InitAnswers,
+  type InitMode,
+  type InitResult,
+} from '../core';
 import type { Services } from '../services';
 import {
   EXISTING_CAPE_PLACEHOLDER,

@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { SessionStore, type RetrospectiveInfo } from '../core/store/store';
+import { SessionStore, type RetrospectiveInfo } from '../core';
 import type { Services } from '../services';
 import { registerCapeCommand, requireWorkspace } from './util';
 

@@ -10,8 +10,16 @@
 //                "Skip — let the team propose one"
 //   existing     quick pick titled "CAPE: Initialize Project", placeholder EXISTING_CAPE_PLACEHOLDER, items
 //                "Keep existing (cancel)" / "Overwrite" / "Fill only missing files"
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, type InitAnswers, type InitMode, type InitProgress, type InitQuestion, type InitResult } from '../core/cape/init';
-import { INIT_ANSWER_IDS } from '../core/cape/prompts';
+import {
+  INIT_QUESTIONS,
+  MAX_ANSWER_CHARS,
+  type InitAnswers,
+  type InitMode,
+  type InitProgress,
+  type InitQuestion,
+  type InitResult,
+  INIT_ANSWER_IDS,
+} from '../core';
 
 export const INIT_TITLE = 'CAPE: Initialize Project';
 

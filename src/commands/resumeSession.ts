@@ -1,8 +1,7 @@
 // CAPE: Resume Failed Session — a task id argument, or a quick pick of the failed sessions under
 // cape/5_sessions/state (objective, failed step, error). The session continues from its failed step.
 import * as vscode from 'vscode';
-import { SessionStore, type SessionSummary } from '../core/store/store';
-import { STEP_IDS } from '../core/model/types';
+import { SessionStore, type SessionSummary, STEP_IDS } from '../core';
 import type { Services } from '../services';
 import { requireWorkspaceRoot, stepLabel } from '../session/SessionController';
 import { registerCapeCommand, requireTrust } from './util';

@@ -3,8 +3,7 @@
 // For automation the command accepts the key as its argument (a string or `{ key }`) and resolves to a
 // SetApiKeyResult without prompting.
 import * as vscode from 'vscode';
-import { validateApiKey } from '../core/llm/anthropic/client';
-import { isLlmError } from '../core/llm/errors';
+import { validateApiKey, isLlmError } from '../core';
 import type { Services } from '../services';
 import { ApiKeyStore, maskKey } from '../providers/apiKey';
 import { effectiveBaseUrl } from '../providers/baseUrl';

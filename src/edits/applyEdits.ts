@@ -4,7 +4,7 @@
 // never part of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { checkFilePath, MAX_FILE_BYTES } from '../core/files/pathSafety';
+import { checkFilePath, MAX_FILE_BYTES } from '../core';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 

@@ -2,7 +2,7 @@
 // Plain TypeScript (no `vscode` import): the controller owns one ProposalSet and pushes `views()` to the panel as
 // the authoritative `{type:'files'}` list.
 import type { FileDecision, FileView, FileViewStatus } from '../panel/protocol';
-import type { ProposedFile } from '../core/model/types';
+import type { ProposedFile } from '../core';
 
 export interface ProposalEntry {
   /** The key the panel uses (relPath when the path was safe, else the raw path). */

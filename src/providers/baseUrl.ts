@@ -1,8 +1,8 @@
 // Base-URL rules shared by the Anthropic provider and the Set API Key command. Plain TypeScript (no vscode import)
 // so it is unit-testable in Node.
-import { DEFAULT_BASE_URL, normalizeBaseURL } from '../core/llm/anthropic/client';
+import { DEFAULT_BASE_URL, normalizeBaseURL } from '../core';
 
-export { LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl } from '../core/llm/anthropic/client';
+export { LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl } from '../core';
 
 /**
  * The effective API base URL for the `cape.baseUrl` setting: empty → https://api.anthropic.com, a trailing `/v1`

@@ -4,8 +4,7 @@
 //    A missing key offers "Set API Key" / "Use VS Code Language Model".
 //  - vscode-lm: a chat model from vscode.lm.selectChatModels, matched against cape.model / cape.initModel.
 import * as vscode from 'vscode';
-import { AnthropicClient } from '../core/llm/anthropic/client';
-import type { LlmClient } from '../core/model/types';
+import { AnthropicClient, type LlmClient } from '../core';
 import type { CapeSettings, LlmProvider } from '../services';
 import { ApiKeyStore } from './apiKey';
 import { LOOPBACK_PLACEHOLDER_KEY, effectiveBaseUrl, isLoopbackBaseUrl } from './baseUrl';

@@ -2,8 +2,7 @@
 // objects it needs (message constructors, a CancellationTokenSource) come in through `LmHost`, so the streaming,
 // cancellation, error mapping and usage estimate are unit-tested in Node with a fake model
 // (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones.
-import { LlmError } from '../core/llm/errors';
-import type { ChatMessage, LlmClient, LlmRequest, LlmResult, Usage } from '../core/model/types';
+import { LlmError, type ChatMessage, type LlmClient, type LlmRequest, type LlmResult, type Usage } from '../core';
 
 /** The part of vscode.LanguageModelChat this client uses. */
 export interface LmChatModelLike<M> {

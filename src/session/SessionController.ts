@@ -11,10 +11,18 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { requireTrust } from '../commands/util';
-import { runSession, type SessionResult } from '../core/session/runner';
-import { SessionStore, assertTaskId } from '../core/store/store';
-import { proposeFiles } from '../core/files/pathSafety';
-import { STEP_AGENT, STEP_IDS, type ProposedFile, type SessionEvent, type StepId } from '../core/model/types';
+import {
+  runSession,
+  type SessionResult,
+  SessionStore,
+  assertTaskId,
+  proposeFiles,
+  STEP_AGENT,
+  STEP_IDS,
+  type ProposedFile,
+  type SessionEvent,
+  type StepId,
+} from '../core';
 import { applyAcceptedFiles, findStaleFiles } from '../edits/applyEdits';
 import { openProposedDiff } from '../edits/diff';
 import { ProposalSet } from '../edits/proposals';

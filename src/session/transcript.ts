@@ -3,7 +3,7 @@
 //
 // Consecutive voice/output deltas of the same step are merged into one event, so the transcript stays about as
 // large as the text itself however finely the model's stream was chunked.
-import type { SessionEvent } from '../core/model/types';
+import type { SessionEvent } from '../core';
 
 export class Transcript {
   private events: SessionEvent[] = [];

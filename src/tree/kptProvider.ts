@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
 import { promises as fsp } from 'fs';
-import { parseKpt } from '../core/kpt/kpt';
+import { parseKpt } from '../core';
 import { buildKptModel, kptChildren, occurrenceTooltip } from './model';
 import type { KptNode, KptTreeModel } from './model';
 

@@ -8,10 +8,18 @@
 // cases it and removes every whitespace, punctuation and symbol character; when that core is shorter than 8
 // characters the whole text is compared instead. Exact repeats after normalisation always join. A group's count
 // is its number of distinct sessions (distinct task ids; an untagged item counts as a session of its own).
-import { DEFAULT_GROUP_THRESHOLD, formatLocalMinute, groupKpt, KPT_KINDS, normaliseKptText } from '../core/kpt/kpt';
-import type { KptGroup } from '../core/kpt/kpt';
-import type { RetrospectiveInfo, SessionSummary } from '../core/store/store';
-import type { KptItem, KptKind } from '../core/model/types';
+import {
+  DEFAULT_GROUP_THRESHOLD,
+  formatLocalMinute,
+  groupKpt,
+  KPT_KINDS,
+  normaliseKptText,
+  type KptGroup,
+  type RetrospectiveInfo,
+  type SessionSummary,
+  type KptItem,
+  type KptKind,
+} from '../core';
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers

@@ -3,8 +3,7 @@
 // "Resume" (cape.resumeFromTree → cape.resumeSession with the task id).
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
-import { SessionStore } from '../core/store/store';
-import type { RetrospectiveInfo, SessionSummary } from '../core/store/store';
+import { SessionStore, type RetrospectiveInfo, type SessionSummary } from '../core';
 import { buildRetrospectiveNodes } from './model';
 import type { RetroNode } from './model';
 import { safeMarkdown } from './kptProvider';

@@ -1,0 +1,78 @@
+// ESLint flat config: the architecture's guard rails, checked by `npm run lint` (early in `npm test`).
+//  - src/core/ is plain Node: it never imports `vscode` (static import, `import()`, `import('vscode').X` types,
+//    require) so the CLI, the tests and the benchmark can run it without VS Code.
+//  - The Anthropic SDK lives only under src/core/llm/anthropic/: everything else talks to the LlmClient interface.
+//    Tests may import the SDK (its error classes are test inputs for the classifier).
+//  - The webview app (media/) runs in a browser: no `vscode`, no Node built-ins, no SDK.
+// Style is left to the compiler (strict tsconfig); only rules that protect the structure are on.
+import tseslint from 'typescript-eslint';
+
+const SDK = ['@anthropic-ai/sdk', '@anthropic-ai/sdk/*'];
+const sdkRule = {
+  group: SDK,
+  message: 'The Anthropic SDK is used only under src/core/llm/anthropic/; depend on LlmClient (core/model) instead.',
+};
+const vscodeRule = {
+  name: 'vscode',
+  message: "src/core is plain Node and never imports 'vscode'; put VS Code code in an adapter under src/.",
+};
+/** Forbids dynamic forms the import rule does not see: import('m'), import('m').Type, require('m'). */
+function noDynamic(modules, message) {
+  const alt = modules.map((m) => m.replace(/[/*@.-]/g, (c) => (c === '*' ? '.*' : `\\${c}`))).join('|');
+  const re = `/^(${alt})$/`;
+  return [
+    { selector: `ImportExpression[source.value=${re}]`, message },
+    { selector: `TSImportType[argument.literal.value=${re}]`, message },
+    { selector: `CallExpression[callee.name='require'][arguments.0.value=${re}]`, message },
+  ];
+}
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '.tmp/**'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: 'module' },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    // Two correctness rules the code already documents exceptions to with disable comments.
+    rules: { 'no-control-regex': 'error', '@typescript-eslint/no-require-imports': 'error' },
+  },
+  {
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/core/llm/anthropic/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [sdkRule] }],
+      'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message)],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/llm/anthropic/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscodeRule], patterns: [sdkRule] }],
+      'no-restricted-syntax': ['error', ...noDynamic(['vscode'], vscodeRule.message), ...noDynamic(SDK, sdkRule.message)],
+    },
+  },
+  {
+    files: ['src/core/llm/anthropic/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [vscodeRule] }],
+      'no-restricted-syntax': ['error', ...noDynamic(['vscode'], vscodeRule.message)],
+    },
+  },
+  {
+    files: ['media/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The webview talks to the host only through postMessage (src/panel/protocol.ts).' }],
+          patterns: [
+            sdkRule,
+            { regex: '^(node:|fs$|path$|child_process$|os$)', message: 'The webview runs in a browser: no Node built-ins.' },
+          ],
+        },
+      ],
+    },
+  },
+);

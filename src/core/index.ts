@@ -1,0 +1,19 @@
+// The public surface of src/core: what the VS Code adapters (src/), the CLI (src/cli/), the tests and the benchmark
+// may use. Plain Node: nothing in core imports 'vscode', and only llm/anthropic/ imports the Anthropic SDK.
+//
+//   model/          shared types and constants: steps, agents, labels, events, envelope, usage, LlmClient
+//   llm/            LlmError (kinds), step retry, pricing           llm/anthropic/  the SDK client and its errors
+//   reply/          reply parser, envelope schemas, voice stream    session/        runner and context matrix
+//   kpt/            KPT merge, grouping, digest                     metrics/        metrics and their history
+//   cape/           cape/ assets, frontmatter, prompts, init        store/          5_sessions/ persistence
+//   files/          path safety, proposals, atomic writes
+export * from './model';
+export * from './llm';
+export * from './llm/anthropic';
+export * from './reply';
+export * from './session';
+export * from './kpt';
+export * from './metrics';
+export * from './cape';
+export * from './store';
+export * from './files';

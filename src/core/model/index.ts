@@ -1,0 +1,4 @@
+// The shared vocabulary of core: step ids, agents and labels (STEP_IDS, STEP_AGENT, …), session events, the
+// envelope, usage and its totals, the LlmClient interface and the error kinds. Types and small constants only:
+// no I/O, and nothing here imports another core folder.
+export * from './types';

@@ -1,0 +1,5 @@
+// From a model's text to a validated Envelope: the tolerant reply parser (fenced or bare JSON, DevA's <file> and
+// <summary> blocks, truncation check), the zod envelope schemas, and the streaming voice extractor.
+export * from './envelope';
+export * from './parser';
+export * from './voiceStream';
