@@ -26,6 +26,7 @@ import {
   runSession,
   type SessionResult,
   STEP_AGENT,
+  formatUsd,
   type ProposedFile,
   type SessionEvent,
   type StepId,
@@ -191,7 +192,7 @@ function printer(out: NodeJS.WritableStream) {
         }
         out.write(
           `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
-            `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · $${m.totalCostUsd.toFixed(4)}\n`,
+            `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · ${m.totalCostUsd === null ? 'cost unknown' : formatUsd(m.totalCostUsd)}\n`,
         );
         break;
       }

@@ -4,7 +4,6 @@ import * as os from 'os';
 import * as path from 'path';
 import {
   computeMetrics,
-  estimateCostUsd,
   formatMetricsMarkdown,
   historyFromRetrospectives,
   leastSquaresSlope,
@@ -71,10 +70,19 @@ describe('metrics: helpers', () => {
     assert.ok(Math.abs(leastSquaresSlope([2, 4, 3, 5])! - 0.8) < 1e-12);
   });
 
-  it('estimates cost per model family and 0 for unknown models', () => {
-    assert.ok(Math.abs(estimateCostUsd('claude-sonnet-4-6', u(1_000_000, 1_000_000)) - 18) < 1e-9);
-    assert.ok(Math.abs(estimateCostUsd('claude-sonnet-4-6', u(0, 0, 1_000_000, 1_000_000)) - (3.75 + 0.3)) < 1e-9);
-    assert.strictEqual(estimateCostUsd('copilot-gpt', u(1000, 1000)), 0);
+  it('prices by the one table (llm/pricing.ts) by default; an unknown model has an unknown cost, and so has the total', () => {
+    const usage = (model: string) => ({ usage: u(1_000_000, 1_000_000), model });
+    const known = computeMetrics({ ...input(), costUsd: undefined, usage: { cm_open: usage('claude-sonnet-4-6'), poa: usage('claude-opus-4-5') } });
+    assert.strictEqual(known.perStep.cm_open!.costUsd, 18);
+    assert.strictEqual(known.perStep.poa!.costUsd, 30);
+    assert.strictEqual(known.totalCostUsd, 48);
+    const mixed = computeMetrics({ ...input(), costUsd: undefined, usage: { cm_open: usage('claude-sonnet-4-6'), poa: usage('copilot-gpt') } });
+    assert.strictEqual(mixed.perStep.cm_open!.costUsd, 18);
+    assert.strictEqual(mixed.perStep.poa!.costUsd, null, 'not $0: the call was not free, its price is unknown');
+    assert.strictEqual(mixed.totalCostUsd, null);
+    const md = formatMetricsMarkdown(mixed);
+    assert.match(md, /\| poa \| 1000000 \| 1000000 \| 0 \| 0 \| — \|/);
+    assert.match(md, /\| \*\*total\*\* \|[^\n]*\| — \|/);
   });
 });
 

@@ -8,6 +8,7 @@ import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts
 import { runSession } from '../../src/core/session/runner';
 import { SessionStore } from '../../src/core/store/store';
 import type { SessionEvent } from '../../src/core/model/types';
+import { costUsd } from '../../src/core/llm/pricing';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { listFiles, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
@@ -121,6 +122,51 @@ describe('session runner', function () {
     assert.strictEqual(lines.length, before + 12, 'six items from each session, none lost');
     assert.strictEqual(lines.filter((l) => l.startsWith('- [task-a]')).length, 6);
     assert.strictEqual(lines.filter((l) => l.startsWith('- [task-b]')).length, 6);
+  });
+
+  it('with a custom cape folder, a <file> under <folder>/5_sessions/ is refused when proposed (regression)', async () => {
+    const ws = workspace();
+    fs.renameSync(path.join(ws, 'cape'), path.join(ws, 'team'));
+    const replies = demoReplies('task-cf');
+    replies[3] += '\n<file path="team/5_sessions/state/task-cf.json">{"status":"complete"}</file>\n<file path="team/notes.md">ok</file>\n';
+    for (const r of replies) fake.enqueue({ text: r });
+    const events: SessionEvent[] = [];
+    const res = await runSession({
+      workspace: ws,
+      capeFolder: 'team',
+      objective: 'Add a dark mode',
+      taskId: 'task-cf',
+      model: 'claude-sonnet-4-6',
+      llm: client(),
+      prompts,
+      onEvent: (e) => events.push(e),
+    });
+    assert.ok(res.ok, res.error?.message);
+    const proposed = events.flatMap((e) => (e.type === 'file-proposed' ? [e.file] : []));
+    const inSessions = proposed.find((f) => f.path === 'team/5_sessions/state/task-cf.json');
+    assert.strictEqual(inSessions?.status, 'refused', 'the panel must not offer a write into the session store');
+    assert.match(inSessions!.reason ?? '', /5_sessions/);
+    assert.strictEqual(proposed.find((f) => f.path === 'team/notes.md')?.status, 'proposed', 'the rest of the folder is writable');
+    assert.strictEqual(res.files.find((f) => f.path === 'team/5_sessions/state/task-cf.json')?.status, 'refused');
+  });
+
+  it('session metrics are priced by the one table, an Opus 4.5+ at $5/$25 (regression)', async () => {
+    const ws = workspace();
+    for (const r of demoReplies('task-opus')) fake.enqueue({ text: r });
+    const res = await runSession({ workspace: ws, objective: 'Add a dark mode', taskId: 'task-opus', model: 'claude-opus-4-6', llm: client(), prompts });
+    assert.ok(res.ok, res.error?.message);
+    const m = res.metrics!;
+    let total = 0;
+    for (const [step, s] of Object.entries(m.perStep)) {
+      assert.ok(s!.usage.inputTokens > 0, step);
+      const expected = costUsd('claude-opus-4-6', s!.usage)!;
+      assert.strictEqual(s!.costUsd, expected, step);
+      assert.ok(Math.abs(expected - (s!.usage.inputTokens * 5 + s!.usage.outputTokens * 25 + s!.usage.cacheCreationInputTokens * 6.25 + s!.usage.cacheReadInputTokens * 0.5) / 1e6) < 1e-12);
+      total += expected;
+    }
+    assert.ok(Math.abs(m.totalCostUsd! - total) < 1e-12);
+    const retro = fs.readFileSync(res.retrospectivePath!, 'utf8');
+    assert.ok(retro.includes(m.totalCostUsd!.toFixed(4)), 'the retrospective shows the same total');
   });
 
   it('an objective-less start and a missing cape/ fail with actionable messages', async () => {

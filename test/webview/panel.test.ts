@@ -131,7 +131,7 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(costRows, 5);
     const total = await turn.locator('.metrics-cost tfoot').textContent();
     assert.match(total ?? '', new RegExp(finished.metrics.totalUsage.inputTokens.toLocaleString('en-US')));
-    assert.match(total ?? '', new RegExp('\\$' + finished.metrics.totalCostUsd.toFixed(3).replace('.', '\\.')));
+    assert.match(total ?? '', new RegExp('\\$' + finished.metrics.totalCostUsd!.toFixed(3).replace('.', '\\.')));
     assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_retro"]', 'data-status'), 'done');
   });
 

@@ -1,5 +1,6 @@
 // Model calls behind the LlmClient interface (model/): LlmError, the one error type with kinds; the step retry
 // with backoff; the one pricing table. SDK-free: the Anthropic implementation lives in anthropic/.
 export * from './errors';
+export * from './pricing';
 export * from './retry';
 // anthropic/ is exported from core/index.ts on its own: importing llm/ never loads the SDK.

@@ -12,6 +12,7 @@ import {
   type Usage,
   type WorkerAgent,
 } from '../model/types';
+import { costUsd as listPriceUsd } from '../llm/pricing';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;
@@ -24,37 +25,11 @@ export interface MetricsInput {
   contextChars: Partial<Record<StepId, { input: number; passed: number }>>;
   /** ASS averages of earlier sessions, oldest first. */
   history?: number[];
-  /** Price of one call; defaults to estimateCostUsd. */
-  costUsd?: (model: string, usage: Usage) => number;
+  /** Price of one call (null: unknown); defaults to the one pricing table, llm/pricing.ts. */
+  costUsd?: (model: string, usage: Usage) => number | null;
 }
 
 const WORKER_STEP: Record<WorkerAgent, StepId> = { POA: 'poa', DA: 'da', DevA: 'deva' };
-
-/** USD per million tokens: [input, output]. Cache writes cost 1.25× input, cache reads 0.1× input. */
-const PRICES: { match: RegExp; input: number; output: number }[] = [
-  { match: /opus-4-[5-9]|opus-[5-9]/, input: 5, output: 25 },
-  { match: /opus/, input: 15, output: 75 },
-  { match: /sonnet/, input: 3, output: 15 },
-  { match: /haiku-4|haiku-[5-9]/, input: 1, output: 5 },
-  { match: /3-5-haiku|haiku-3-5/, input: 0.8, output: 4 },
-  { match: /haiku/, input: 0.25, output: 1.25 },
-];
-
-/**
- * List-price estimate for Claude models by family (see PRICES). Unknown models (e.g. a VS Code LM provider) cost 0:
- * we report no money we cannot know. Pass `costUsd` to computeMetrics for other pricing.
- */
-export function estimateCostUsd(model: string, usage: Usage): number {
-  const price = PRICES.find((p) => p.match.test(model.toLowerCase()));
-  if (!price) return 0;
-  const perToken = (n: number): number => (Number.isFinite(n) && n > 0 ? n : 0) / 1_000_000;
-  return (
-    perToken(usage.inputTokens) * price.input +
-    perToken(usage.outputTokens) * price.output +
-    perToken(usage.cacheCreationInputTokens) * price.input * 1.25 +
-    perToken(usage.cacheReadInputTokens) * price.input * 0.1
-  );
-}
 
 /** A usable ASS score: a finite number in 1..5. Anything else (missing, NaN, 0, 99, "5") counts as not reported. */
 function validScore(x: unknown): number | null {
@@ -128,19 +103,20 @@ export function computeMetrics(input: MetricsInput): SessionMetrics {
     }
   }
 
-  const price = input.costUsd ?? estimateCostUsd;
+  const price = input.costUsd ?? listPriceUsd;
   const perStep: SessionMetrics['perStep'] = {};
   let totalUsage: Usage = { ...ZERO_USAGE };
-  let totalCostUsd = 0;
+  // The total is unknown as soon as one step's cost is: a sum that silently leaves a step out would understate it.
+  let totalCostUsd: number | null = 0;
   for (const step of STEP_IDS) {
     const u = input.usage[step];
     if (!u) continue;
     const usage = cleanUsage(u.usage);
     const raw = price(u.model ?? '', usage);
-    const costUsd = Number.isFinite(raw) && raw > 0 ? raw : 0;
+    const costUsd = raw === null || !Number.isFinite(raw) ? null : Math.max(0, raw);
     perStep[step] = { usage, costUsd };
     totalUsage = addUsage(totalUsage, usage);
-    totalCostUsd += costUsd;
+    totalCostUsd = totalCostUsd === null || costUsd === null ? null : totalCostUsd + costUsd;
   }
 
   const elapsed = input.retroSavedAt - input.startedAt;
@@ -170,6 +146,11 @@ function duration(ms: number): string {
   const s = Math.round(ms / 1000);
   const m = Math.floor(s / 60);
   return m ? `${m} min ${s % 60} s` : `${s} s`;
+}
+
+/** A cost cell: 4 decimals, or — for a model without a known price. */
+function usd(cost: number | null): string {
+  return cost === null ? '—' : cost.toFixed(4);
 }
 
 function tokens(u: Usage): number {
@@ -202,11 +183,11 @@ export function formatMetricsMarkdown(m: SessionMetrics): string {
     const s = m.perStep[step];
     if (!s) continue;
     const u = s.usage;
-    lines.push(`| ${step} | ${u.inputTokens} | ${u.outputTokens} | ${u.cacheCreationInputTokens} | ${u.cacheReadInputTokens} | ${s.costUsd.toFixed(4)} |`);
+    lines.push(`| ${step} | ${u.inputTokens} | ${u.outputTokens} | ${u.cacheCreationInputTokens} | ${u.cacheReadInputTokens} | ${usd(s.costUsd)} |`);
   }
   const t = m.totalUsage;
   lines.push(
-    `| **total** | ${t.inputTokens} | ${t.outputTokens} | ${t.cacheCreationInputTokens} | ${t.cacheReadInputTokens} | ${m.totalCostUsd.toFixed(4)} |`,
+    `| **total** | ${t.inputTokens} | ${t.outputTokens} | ${t.cacheCreationInputTokens} | ${t.cacheReadInputTokens} | ${usd(m.totalCostUsd)} |`,
     '',
     `Total tokens: ${tokens(t)}.`,
   );

@@ -175,7 +175,8 @@ export interface ParsedReply {
 
 export interface AgentCost {
   usage: Usage;
-  costUsd: number;
+  /** USD at list price (llm/pricing.ts); null when the model has no known price. */
+  costUsd: number | null;
 }
 
 export interface SessionMetrics {
@@ -197,7 +198,8 @@ export interface SessionMetrics {
   /** Tokens and cost per step. */
   perStep: Partial<Record<StepId, AgentCost>>;
   totalUsage: Usage;
-  totalCostUsd: number;
+  /** Sum of the steps' costs; null when any step's cost is unknown. */
+  totalCostUsd: number | null;
 }
 
 // ---------------------------------------------------------------------------------------------

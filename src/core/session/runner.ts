@@ -11,7 +11,6 @@ import * as path from 'path';
 import { loadCape, type CapeIssue } from '../cape/assets';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from '../llm/errors';
-import { costUsd } from '../llm/anthropic/client';
 import { kptDigest, mergeKptFile, parseKpt } from '../kpt/kpt';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { parseReply, repairPrompt } from '../reply/parser';
@@ -223,7 +222,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       usage[s] = { usage: rec.usage, model: rec.model };
       if (rec.context) contextChars[s] = rec.context;
       if (s === 'deva') {
-        devaFiles = await proposeFiles(opts.workspace, rec.files.map((f) => ({ path: f.path, content: f.content })));
+        devaFiles = await proposeFiles(opts.workspace, rec.files.map((f) => ({ path: f.path, content: f.content })), { capeFolder });
         devaSummary = rec.summary;
       }
       steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope });
@@ -314,7 +313,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
 
       let files: ProposedFile[] = [];
       if (step === 'deva') {
-        files = await proposeFiles(opts.workspace, reply.files);
+        files = await proposeFiles(opts.workspace, reply.files, { capeFolder });
         devaFiles = files;
         devaSummary = reply.summary;
       }
@@ -361,7 +360,6 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       retroSavedAt: metricsAt,
       contextChars,
       history,
-      costUsd,
     });
     const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt));
     state.status = 'complete';
