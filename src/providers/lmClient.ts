@@ -2,7 +2,7 @@
 // objects it needs (message constructors, a CancellationTokenSource) come in through `LmHost`, so the streaming,
 // cancellation, error mapping and usage estimate are unit-tested in Node with a fake model
 // (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones.
-import { LlmError, type ChatMessage, type LlmClient, type LlmRequest, type LlmResult, type Usage } from '../core';
+import { LlmError, contentText, type LlmClient, type LlmRequest, type LlmResult, type Usage } from '../core';
 
 /** The part of vscode.LanguageModelChat this client uses. */
 export interface LmChatModelLike<M> {
@@ -42,9 +42,11 @@ export function estimateTokens(text: string): number {
  * The LM API has no system role: the system blocks go in front of the first user message (separated by a rule),
  * or become a user message of their own when the conversation starts with the assistant.
  */
-export function toLmMessages(req: Pick<LlmRequest, 'system' | 'messages'>): ChatMessage[] {
+export function toLmMessages(req: Pick<LlmRequest, 'system' | 'messages'>): { role: 'user' | 'assistant'; content: string }[] {
   const system = req.system.map((b) => b.text).filter((t) => t.length > 0).join('\n\n');
-  const msgs: ChatMessage[] = req.messages.map((m) => ({ role: m.role, content: m.content }));
+  // This client offers no tools (supportsTools is unset: engines.vscode ^1.90 has no LM tool calling), so the
+  // messages are plain text; contentText keeps any text blocks.
+  const msgs = req.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
   if (!system) return msgs;
   if (msgs.length > 0 && msgs[0].role === 'user') {
     msgs[0] = { role: 'user', content: `${system}\n\n---\n\n${msgs[0].content}` };

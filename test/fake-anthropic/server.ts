@@ -84,7 +84,43 @@ export interface FakeEofFault {
 }
 
 export type FakeFault = FakeHttpFault | FakeMidstreamErrorFault | FakeStallFault | FakeResetFault | FakeEofFault;
-export type FakeReply = FakeTextReply | FakeFault;
+
+/** One tool call of a scripted tool-use turn. */
+export interface FakeToolCall {
+  /** Defaults to a fresh `toolu_…` id. */
+  id?: string;
+  name: string;
+  /** The tool input; streamed as `input_json_delta` partials of the JSON text. */
+  input: unknown;
+}
+
+/**
+ * A tool-use turn: optional text first, then one `tool_use` block per call (each streamed as
+ * `content_block_start {type:'tool_use', id, name, input:{}}` + `input_json_delta` partials), ending
+ * with `stop_reason: "tool_use"`.
+ */
+export interface FakeToolUseReply {
+  toolCalls: FakeToolCall[];
+  text?: string;
+  usage?: Partial<FakeUsage>;
+  model?: string;
+  delayMs?: number;
+  /** Characters per `input_json_delta` (default: the server's chunk size). */
+  chunkSize?: number;
+  chunkDelayMs?: number;
+}
+
+export type FakeReply = FakeTextReply | FakeToolUseReply | FakeFault;
+
+/** A `tool_result` block a client sent (in the user turn after a tool-use turn). */
+export interface RecordedToolResult {
+  /** Index of the request that carried it. */
+  requestIndex: number;
+  toolUseId: string;
+  /** The result text (text blocks joined when the content is an array). */
+  content: string;
+  isError: boolean;
+}
 
 /** What the server received, for assertions. */
 export interface RecordedRequest {
@@ -134,6 +170,11 @@ export interface FakeAnthropic {
   port: number;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /**
+   * Every tool_result block received, in order (each request's new ones: those answering the tool calls of the
+   * assistant turn right before its last user turn).
+   */
+  toolResults: RecordedToolResult[];
   /** Replies handed out first-in first-out before the responder is consulted. */
   enqueue(...replies: FakeReply[]): void;
   /** Answers requests when the queue is empty. */
@@ -184,6 +225,9 @@ export function replayResponder(replies: Array<string | FakeReply>, opts: { loop
 export function isFakeReply(v: unknown): v is FakeReply {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
+  if (Array.isArray(o.toolCalls) && o.fault === undefined) {
+    return o.toolCalls.every((c) => !!c && typeof c === 'object' && typeof (c as FakeToolCall).name === 'string');
+  }
   if (typeof o.text === 'string' && o.fault === undefined) return true;
   switch (o.fault) {
     case 'http':
@@ -315,6 +359,53 @@ class PromptCache {
   }
 }
 
+function blocksOf(content: unknown): any[] {
+  return Array.isArray(content) ? content.filter((b) => b && typeof b === 'object') : [];
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return blocksOf(content)
+    .map((b) => (typeof b.text === 'string' ? b.text : ''))
+    .join('');
+}
+
+/**
+ * The real API's pairing rules for tool use: requests carrying tool_use/tool_result blocks must define `tools`,
+ * every tool_use id of an assistant turn is answered by a tool_result in the very next user turn, and every
+ * tool_result answers a tool_use of the turn before. Returns the error message, or null when the request is fine.
+ */
+export function toolPairingError(body: any): string | null {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const hasToolBlocks = messages.some((m) => blocksOf(m?.content).some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
+  if (hasToolBlocks && !(Array.isArray(body?.tools) && body.tools.length > 0)) {
+    return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const uses = blocksOf(m?.content).filter((b) => b.type === 'tool_use').map((b) => String(b.id));
+    const results = blocksOf(m?.content).filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id));
+    if (m?.role === 'assistant' && uses.length > 0) {
+      const next = messages[i + 1];
+      if (!next) continue; // the turn being continued (prefill)
+      const answered = new Set(blocksOf(next?.content).filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id)));
+      const missing = uses.filter((id) => !answered.has(id));
+      if (next?.role !== 'user' || missing.length > 0) {
+        return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+      }
+    }
+    if (m?.role === 'user' && results.length > 0) {
+      const prev = messages[i - 1];
+      const asked = new Set(blocksOf(prev?.content).filter((b) => b.type === 'tool_use').map((b) => String(b.id)));
+      const stray = results.filter((id) => !asked.has(id));
+      if (prev?.role !== 'assistant' || stray.length > 0) {
+        return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+      }
+    }
+  }
+  return null;
+}
+
 function sseFrame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
@@ -351,6 +442,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   const chunkDelayMs = opts.chunkDelayMs ?? 0;
   const minCacheable = opts.minCacheableTokens ?? 0;
   const requests: RecordedRequest[] = [];
+  const toolResults: RecordedToolResult[] = [];
   const queue: FakeReply[] = [];
   const cache = new PromptCache();
   let responder: FakeResponder | null = null;
@@ -465,6 +557,15 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       return sendError(res, 400, 'invalid_request_error', 'messages: at least one message is required');
     }
+    const pairing = toolPairingError(body);
+    if (pairing) return sendError(res, 400, 'invalid_request_error', pairing);
+    const lastUser = body.messages[body.messages.length - 1];
+    if (lastUser?.role === 'user') {
+      for (const b of blocksOf(lastUser.content)) {
+        if (b.type !== 'tool_result') continue;
+        toolResults.push({ requestIndex: rec.index, toolUseId: String(b.tool_use_id), content: toolResultText(b.content), isError: b.is_error === true });
+      }
+    }
 
     let reply: FakeReply;
     if (queue.length > 0) reply = queue.shift()!;
@@ -494,6 +595,35 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     const model = ('model' in reply && reply.model) || rec.model;
     const messageId = newId('msg');
     const requestId = newId('req');
+
+    if ('toolCalls' in reply) {
+      if (reply.delayMs) await sleep(reply.delayMs);
+      const calls = reply.toolCalls.map((c) => ({ id: c.id ?? newId('toolu'), name: c.name, input: c.input ?? {} }));
+      const outChars = (reply.text ?? '').length + calls.reduce((n, c) => n + JSON.stringify(c.input).length + c.name.length, 0);
+      const usage: FakeUsage = { ...usageIn, output_tokens: estimateTokens(outChars), ...reply.usage };
+      if (!rec.stream) {
+        const content = [
+          ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
+          ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
+        ];
+        const payload = JSON.stringify({ id: messageId, type: 'message', role: 'assistant', model, content, stop_reason: 'tool_use', stop_sequence: null, usage });
+        res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId, 'content-length': Buffer.byteLength(payload) });
+        res.end(payload);
+        return;
+      }
+      await streamReply(res, {
+        requestId,
+        messageId,
+        model,
+        usage,
+        text: reply.text ?? '',
+        stopReason: 'tool_use',
+        chunkSize: reply.chunkSize ?? chunkSize,
+        chunkDelayMs: reply.chunkDelayMs ?? chunkDelayMs,
+        toolCalls: calls,
+      });
+      return;
+    }
 
     if (!('fault' in reply)) {
       if (reply.delayMs) await sleep(reply.delayMs);
@@ -568,6 +698,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       chunkSize: number;
       chunkDelayMs: number;
       pingEveryMs?: number;
+      /** Tool calls streamed after the text (a tool-use turn; the text block is omitted when the text is empty). */
+      toolCalls?: { id: string; name: string; input: unknown }[];
       end?: FakeMidstreamErrorFault | FakeStallFault | FakeResetFault | FakeEofFault;
     },
   ): Promise<void> {
@@ -607,14 +739,40 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         },
       },
     });
-    write('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    const withText = !p.toolCalls || p.text.length > 0;
+    if (withText) write('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     write('ping', { type: 'ping' });
-    for (const c of chunks(p.text, p.chunkSize)) {
-      if (gone) return;
-      await wait(p.chunkDelayMs);
-      write('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } });
+    if (withText) {
+      for (const c of chunks(p.text, p.chunkSize)) {
+        if (gone) return;
+        await wait(p.chunkDelayMs);
+        write('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } });
+      }
     }
     if (gone) return;
+
+    if (p.toolCalls) {
+      if (withText) write('content_block_stop', { type: 'content_block_stop', index: 0 });
+      let index = withText ? 1 : 0;
+      for (const call of p.toolCalls) {
+        write('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
+        for (const part of chunks(JSON.stringify(call.input), p.chunkSize)) {
+          if (gone) return;
+          await wait(p.chunkDelayMs);
+          write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } });
+        }
+        write('content_block_stop', { type: 'content_block_stop', index });
+        index++;
+      }
+      write('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: p.stopReason, stop_sequence: null },
+        usage: { ...p.usage },
+      });
+      write('message_stop', { type: 'message_stop' });
+      res.end();
+      return;
+    }
 
     const end = p.end;
     if (end?.fault === 'midstream-error') {
@@ -673,6 +831,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    toolResults,
     enqueue(...replies: FakeReply[]) {
       for (const r of replies) {
         if (!isFakeReply(r)) throw new TypeError(`fake-anthropic: not a FakeReply: ${JSON.stringify(r)}`);
@@ -684,6 +843,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     },
     reset() {
       requests.length = 0;
+      toolResults.length = 0;
       queue.length = 0;
       responder = null;
       cache.clear();

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { contentText } from '../../src/core/model/types';
 import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, loadCape } from '../../src/core/cape/assets';
 import {
   INIT_QUESTIONS,
@@ -348,7 +349,7 @@ describe('init: answers, prompt and reply helpers', () => {
     assert.deepStrictEqual(promptVariables(sys), []);
     assert.match(sys, /Japanese/);
     for (const s of spec.sections) assert.ok(sys.includes(s));
-    assert.ok(req.messages[0].content.includes('uses {{language}} literally'));
+    assert.ok(contentText(req.messages[0].content).includes('uses {{language}} literally'));
     assert.ok(req.maxTokens > 1000);
   });
 

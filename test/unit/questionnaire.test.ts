@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/cape/init';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
-import type { LlmClient, LlmRequest } from '../../src/core/model/types';
+import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 import {
   DESIGN_FEEL_SUGGESTIONS,
   Questionnaire,
@@ -162,7 +162,7 @@ function countingClient(): LlmClient & { calls: number } {
     calls: 0,
     async stream(req: LlmRequest, onText: (d: string) => void) {
       c.calls++;
-      const file = /Write cape\/(\S+) now/.exec(req.messages[0].content)?.[1] ?? 'unknown.md';
+      const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1] ?? 'unknown.md';
       const text = `---\ntype: input\n---\n\n# ${file}\n\nGenerated for the test.\n`;
       onText(text);
       return { text, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, stopReason: 'end_turn', model: req.model };

@@ -50,9 +50,36 @@ export interface SystemBlock {
   cache?: boolean;
 }
 
+/** A tool the model may call during a step (provider-neutral; `inputSchema` is a JSON Schema object). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** One tool call the model made. `input` is the parsed JSON the model wrote (unchecked). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** A block of a structured message: text, the model's tool calls, and our answers to them. */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; toolUseId: string; content: string; isError: boolean };
+
 export interface ChatMessage {
   role: 'user' | 'assistant';
-  content: string;
+  /** Plain text, or blocks when the turn carries tool calls / tool results. */
+  content: string | ContentBlock[];
+}
+
+/** The text of a message's content (tool blocks contribute nothing). */
+export function contentText(content: string | ContentBlock[]): string {
+  if (typeof content === 'string') return content;
+  return content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 
 export interface LlmRequest {
@@ -60,6 +87,10 @@ export interface LlmRequest {
   maxTokens: number;
   system: SystemBlock[];
   messages: ChatMessage[];
+  /** Tools the model may call (only sent to clients whose `supportsTools` is true). */
+  tools?: ToolSpec[];
+  /** 'none' forbids further calls (the tool budget is spent: the model must write its answer). Default 'auto'. */
+  toolChoice?: 'auto' | 'none';
   signal?: AbortSignal;
 }
 
@@ -68,6 +99,8 @@ export interface LlmResult {
   usage: Usage;
   stopReason: string | null;
   model: string;
+  /** The tool calls of this turn, in order (stopReason 'tool_use'). */
+  toolCalls?: ToolCall[];
 }
 
 /**
@@ -77,6 +110,33 @@ export interface LlmResult {
  */
 export interface LlmClient {
   stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult>;
+  /** true when the client passes `tools` to the model and reports its tool calls (otherwise no tools are offered). */
+  readonly supportsTools?: boolean;
+}
+
+/**
+ * One tool call of a step, as recorded in the session events and the pair artifact: what was asked and how much
+ * came back, never the body.
+ */
+export interface ToolCallRecord {
+  id: string;
+  tool: string;
+  /** The path (read_file, list_files) or query (search_files) as shown to the user. */
+  target: string;
+  path?: string;
+  query?: string;
+  /** read_file of a line range. */
+  lines?: [number, number];
+  /** Characters returned to the model (0 for a refused call). */
+  chars: number;
+  /** search_files: matching lines; list_files: paths listed. */
+  hits?: number;
+  /** Why the call was refused (policy, arguments). */
+  refused?: string;
+  /** The step's bound was reached: the call got "limit reached". */
+  limited?: boolean;
+  /** The result was cut at the step's character budget. */
+  truncated?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +160,14 @@ export interface ProposedFile {
   content: string;
   /** Current content on disk for 'modify'. */
   currentContent?: string;
+  /** From an <edit> block (search/replace hunks) rather than a whole <file>. */
+  edit?: boolean;
+  /** Shown with the proposal, e.g. WARNING_UNREAD_REWRITE. */
+  warning?: string;
 }
+
+/** The warning on a <file> that rewrites an existing file DevA neither read nor received whole. */
+export const WARNING_UNREAD_REWRITE = 'rewrites a file that was not read';
 
 // ---------------------------------------------------------------------------------------------
 // KPT
@@ -163,10 +230,18 @@ export interface Envelope {
   reportedMetrics?: Record<string, unknown>;
 }
 
-/** A parsed reply: the envelope plus DevA's <file> blocks and <summary>. */
+/** One SEARCH/REPLACE hunk of an <edit> block (lines without terminators; an empty `replace` deletes). */
+export interface Hunk {
+  search: string[];
+  replace: string[];
+}
+
+/** A parsed reply: the envelope plus DevA's <file> and <edit> blocks and <summary>. */
 export interface ParsedReply {
   envelope: Envelope;
   files: { path: string; content: string }[];
+  /** <edit path="…"> blocks: SEARCH/REPLACE hunks for existing files (matched by src/core/edits/). */
+  edits: { path: string; hunks: Hunk[] }[];
   summary: string | null;
 }
 
@@ -221,6 +296,7 @@ export type SessionEvent =
   | { type: 'session-started'; taskId: string; objective: string; language: string; steps: StepId[]; resumed: boolean }
   | { type: 'step-started'; step: StepId; agent: AgentId; attempt: number }
   | { type: 'voice-delta'; step: StepId; text: string }
+  | { type: 'tool-call'; step: StepId; agent: AgentId; call: ToolCallRecord }
   | { type: 'output-delta'; step: StepId; text: string }
   | { type: 'retry'; step: StepId; attempt: number; reason: string; delayMs: number }
   | { type: 'repair'; step: StepId; error: string }

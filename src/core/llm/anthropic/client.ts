@@ -9,7 +9,7 @@
 //   retries;
 // - errors classified as LlmError (see errors.ts).
 import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
-import type { LlmClient, LlmRequest, LlmResult, SystemBlock, Usage } from '../../model/types';
+import type { ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
 
@@ -99,6 +99,21 @@ export function toSystemParam(blocks: SystemBlock[]): Anthropic.TextBlockParam[]
   );
 }
 
+/** A provider-neutral message → the SDK's message param (tool calls and tool results as their API blocks). */
+export function toMessageParam(m: ChatMessage): Anthropic.MessageParam {
+  if (typeof m.content === 'string') return { role: m.role, content: m.content };
+  const content: Anthropic.ContentBlockParam[] = m.content.map((b): Anthropic.ContentBlockParam => {
+    if (b.type === 'text') return { type: 'text', text: b.text };
+    if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} };
+    return { type: 'tool_result', tool_use_id: b.toolUseId, content: b.content, ...(b.isError ? { is_error: true } : {}) };
+  });
+  return { role: m.role, content };
+}
+
+function toToolParam(t: ToolSpec): Anthropic.Tool {
+  return { name: t.name, description: t.description, input_schema: { type: 'object', ...t.inputSchema } as Anthropic.Tool.InputSchema };
+}
+
 function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
   return {
     inputTokens: u?.input_tokens ?? 0,
@@ -171,6 +186,7 @@ function watchdogMiddleware(watchdog: IdleWatchdog): Middleware {
 }
 
 export class AnthropicClient implements LlmClient {
+  readonly supportsTools = true;
   readonly baseURL: string;
   readonly idleTimeoutMs: number;
   private readonly headersTimeoutMs?: number;
@@ -198,8 +214,11 @@ export class AnthropicClient implements LlmClient {
     const params: Anthropic.MessageCreateParamsNonStreaming = {
       model: req.model,
       max_tokens: req.maxTokens,
-      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      messages: req.messages.map(toMessageParam),
       ...(system.length > 0 ? { system } : {}),
+      ...(req.tools && req.tools.length > 0
+        ? { tools: req.tools.map(toToolParam), ...(req.toolChoice === 'none' ? { tool_choice: { type: 'none' as const } } : {}) }
+        : {}),
     };
 
     let stalled = false;
@@ -231,11 +250,16 @@ export class AnthropicClient implements LlmClient {
         .filter((b): b is Anthropic.TextBlock => b.type === 'text')
         .map((b) => b.text)
         .join('');
+      // The SDK assembles each tool_use block's input from its streamed input_json_delta partials.
+      const toolCalls: ToolCall[] = message.content
+        .filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')
+        .map((b) => ({ id: b.id, name: b.name, input: b.input }));
       return {
         text,
         usage: toUsage(message.usage),
         stopReason: message.stop_reason ?? null,
         model: message.model,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
       };
     } catch (err) {
       if (callbackError !== undefined) throw callbackError;

@@ -1,0 +1,79 @@
+// The tool loop of one step, provider-neutral: send a turn; while the model answers with tool calls, answer every
+// call (the caller's `execute` runs a turn's calls in parallel) and send the next turn in the same conversation, until
+// the model writes text without calls (its envelope). The caller owns streaming, retries and the tool bounds; this
+// loop only keeps the conversation well-formed (every tool_use id answered in the very next user turn) and stops a
+// model that keeps calling tools once they are spent: after the budget the next turns forbid tools (toolChoice
+// 'none'), and a hard turn cap ends a client that ignores that.
+import { LlmError } from './errors';
+import type { ChatMessage, ContentBlock, LlmResult, ToolCall } from '../model/types';
+
+/** Our answer to one tool call. */
+export interface ToolAnswer {
+  toolUseId: string;
+  content: string;
+  isError: boolean;
+}
+
+export interface ToolLoopOptions {
+  /** One model turn over `messages` (the caller streams, retries, and passes its tools and `toolChoice`). */
+  send(messages: ChatMessage[], toolChoice: 'auto' | 'none'): Promise<LlmResult>;
+  /** The conversation so far (normally one user message). */
+  messages: ChatMessage[];
+  /** Answers every call of one turn, in the calls' order. */
+  execute(calls: ToolCall[]): Promise<ToolAnswer[]>;
+  /** true once no further call can be answered (the step's bound is reached): later turns forbid tools. */
+  spent(): boolean;
+  /** Called before each turn after the first, so a stream consumer can start afresh. */
+  onTurn?(turn: number): void;
+  signal?: AbortSignal;
+  /** Hard cap on model turns (default 40). */
+  maxTurns?: number;
+}
+
+export interface ToolLoopResult {
+  /** The last turn: its text holds the envelope. */
+  result: LlmResult;
+  /** The conversation that produced `result` (without result's own assistant turn). */
+  messages: ChatMessage[];
+  turns: number;
+}
+
+export const DEFAULT_MAX_TURNS = 40;
+
+/** The assistant turn that carried `calls` (its text first, as the model wrote it). */
+export function assistantTurn(result: LlmResult): ChatMessage {
+  const blocks: ContentBlock[] = [];
+  if (result.text) blocks.push({ type: 'text', text: result.text });
+  for (const c of result.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
+  return { role: 'assistant', content: blocks };
+}
+
+/** The user turn answering `calls`: one tool_result per call, in order; a call left unanswered gets an error. */
+export function toolResultTurn(calls: ToolCall[], answers: ToolAnswer[]): ChatMessage {
+  const byId = new Map(answers.map((a) => [a.toolUseId, a]));
+  const content: ContentBlock[] = calls.map((c) => {
+    const a = byId.get(c.id);
+    return a
+      ? { type: 'tool_result', toolUseId: c.id, content: a.content, isError: a.isError }
+      : { type: 'tool_result', toolUseId: c.id, content: 'this call was not answered', isError: true };
+  });
+  return { role: 'user', content };
+}
+
+export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
+  const maxTurns = o.maxTurns ?? DEFAULT_MAX_TURNS;
+  let messages = [...o.messages];
+  for (let turn = 1; ; turn++) {
+    if (o.signal?.aborted) throw LlmError.cancelled();
+    if (turn > 1) o.onTurn?.(turn);
+    const result = await o.send(messages, o.spent() ? 'none' : 'auto');
+    const calls = result.toolCalls ?? [];
+    if (calls.length === 0) return { result, messages, turns: turn };
+    if (turn >= maxTurns) {
+      throw new LlmError('invalid_reply', `The model kept calling tools for ${maxTurns} turns without writing its answer.`, { retryable: false });
+    }
+    const answers = await o.execute(calls);
+    if (o.signal?.aborted) throw LlmError.cancelled();
+    messages = [...messages, assistantTurn(result), toolResultTurn(calls, answers)];
+  }
+}

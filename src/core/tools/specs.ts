@@ -1,0 +1,65 @@
+// The tools domain (src/core/tools/) owns what a role may call during its step to look at the workspace —
+// read_file, search_files, list_files: their definitions for the model (this file), the checks of their arguments
+// (args.ts), and their execution under the read policy and the per-step bounds (executor.ts). What may be read is
+// decided by src/core/workspace/policy.ts alone. Plain Node: nothing in src/core may import 'vscode'.
+import type { StepId, ToolSpec } from '../model/types';
+
+export const TOOL_NAMES = ['read_file', 'search_files', 'list_files'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'read_file',
+    description:
+      'Read a text file of the workspace (workspace-relative path). Optionally only lines start_line..end_line ' +
+      '(1-based, inclusive). Read a file before changing it: SEARCH text must be copied exactly from what you read.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'workspace-relative path, e.g. src/app.ts' },
+        start_line: { type: 'integer', minimum: 1 },
+        end_line: { type: 'integer', minimum: 1 },
+      },
+      required: ['path'],
+    },
+  },
+  {
+    name: 'search_files',
+    description:
+      'Search the text of the workspace files for a plain string (case-insensitive, not a regex; .gitignore respected). ' +
+      'Returns matching lines as "path:line: text". Optionally only under the folder `path`.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'the plain text to look for' },
+        path: { type: 'string', description: 'a workspace-relative folder to search in (default: the whole workspace)' },
+      },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'list_files',
+    description: 'List the files under a workspace folder (default: the workspace root), recursively, one path per line.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'a workspace-relative folder (default: the workspace root)' },
+      },
+    },
+  },
+];
+
+/** The steps that may call tools: DevA and DA look at the code; CM and POA work from the team's context only. */
+export const TOOL_STEPS: readonly StepId[] = ['da', 'deva'];
+
+/** Default bounds of one step (settings cape.tools.maxCalls / cape.tools.maxChars, CLI --max-tool-calls / --max-tool-chars). */
+export const DEFAULT_MAX_TOOL_CALLS = 12;
+export const DEFAULT_MAX_TOOL_CHARS = 80_000;
+
+export interface ToolBounds {
+  maxCalls: number;
+  maxChars: number;
+}
+
+/** The text every call past a bound receives. */
+export const LIMIT_REACHED = 'limit reached — write your answer now';
