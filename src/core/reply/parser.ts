@@ -1,13 +1,14 @@
 // Tolerant parser of one model reply: the JSON envelope (fenced or bare), then DevA's
-// <file path="…">…</file> blocks and an optional <summary>…</summary>.
+// <file path="…">…</file> and <edit path="…">…</edit> blocks and an optional <summary>…</summary>.
 //
 // The envelope is located by string-aware brace matching (never a regex over the JSON), so braces
 // and ``` inside JSON strings are harmless. File blocks are searched only AFTER the envelope ends,
 // so `<file …>` text quoted inside a JSON string is never picked up. Failures are reported with a
 // concrete reason (truncation, invalid JSON, schema problems, unterminated file block): nothing is
 // silently dropped.
-import type { ParsedReply, StepId } from '../model/types';
+import type { Hunk, ParsedReply, StepId } from '../model/types';
 import { envelopeShapeHint, validateEnvelope } from './envelope';
+
 
 export type ParseResult = { ok: true; reply: ParsedReply } | { ok: false; error: string; raw: string };
 
@@ -193,51 +194,96 @@ function excerpt(text: string, at: number): string {
 // ---------------------------------------------------------------------------------------------
 // File blocks and summary
 
-/** An opening tag at the start of a line (or right after a closing tag); extra attributes tolerated. */
-const FILE_OPEN = /(?<=^|\n|<\/file>)[ \t]*<file\s+path\s*=\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')[^>\r\n]*>/g;
-const FILE_CLOSE = '</file>';
+/** An opening <file> or <edit> tag at the start of a line (or right after a closing tag); extra attributes tolerated. */
+const BLOCK_OPEN = /(?<=^|\n|<\/file>|<\/edit>)[ \t]*<(file|edit)\s+path\s*=\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')[^>\r\n]*>/g;
+
+/** One <edit path="…"> block: its SEARCH/REPLACE hunks (see src/core/edits/match.ts for how they are matched). */
+export interface EditBlock {
+  path: string;
+  hunks: Hunk[];
+}
 
 interface FileScan {
   files: { path: string; content: string }[];
-  /** Index just after the last </file> (or `from` when there are none). */
+  edits: EditBlock[];
+  /** Index just after the last closing tag (or `from` when there are no blocks). */
   end: number;
-  /** Index of the first <file> tag (or the end of the text when there are none). */
+  /** Index of the first <file>/<edit> tag (or the end of the text when there are none). */
   firstTag: number;
 }
 
+const HUNK_SEARCH = /^[ \t]*<{5,9} ?SEARCH[ \t]*$/;
+const HUNK_DIVIDER = /^[ \t]*={5,9}[ \t]*$/;
+const HUNK_REPLACE = /^[ \t]*>{5,9} ?REPLACE[ \t]*$/;
+
+/** The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored. */
+export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[] } | { ok: false; error: string } {
+  const lines = body.split(/\r?\n/);
+  const hunks: Hunk[] = [];
+  let state: 'out' | 'search' | 'replace' = 'out';
+  let cur: Hunk = { search: [], replace: [] };
+  for (const line of lines) {
+    if (state === 'out') {
+      if (HUNK_SEARCH.test(line)) {
+        state = 'search';
+        cur = { search: [], replace: [] };
+      }
+    } else if (state === 'search') {
+      if (HUNK_DIVIDER.test(line)) state = 'replace';
+      else if (HUNK_SEARCH.test(line) || HUNK_REPLACE.test(line)) {
+        return { ok: false, error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block has no ======= line between SEARCH and REPLACE` };
+      } else cur.search.push(line);
+    } else if (HUNK_REPLACE.test(line)) {
+      hunks.push(cur);
+      state = 'out';
+    } else cur.replace.push(line);
+  }
+  if (state !== 'out') return { ok: false, error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block is not closed with >>>>>>> REPLACE` };
+  if (hunks.length === 0) return { ok: false, error: `the <edit path="${path}"> block has no <<<<<<< SEARCH / ======= / >>>>>>> REPLACE hunk` };
+  return { ok: true, hunks };
+}
+
 /**
- * Extracts <file> blocks from `text` starting at `from`. A block ends at the LAST `</file>` before
- * the next opening tag (or the end of the text), so file contents may themselves contain `</file>`.
- * Content keeps every byte except one leading and one trailing newline.
+ * Extracts <file> and <edit> blocks from `text` starting at `from`. A block ends at the LAST closing tag of its kind
+ * before the next opening tag (or the end of the text), so file contents may themselves contain `</file>`.
+ * File content keeps every byte except one leading and one trailing newline.
  */
 export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan } | { ok: false; error: string } {
-  const opens: { path: string; tagStart: number; contentStart: number }[] = [];
-  FILE_OPEN.lastIndex = from;
+  const opens: { kind: 'file' | 'edit'; path: string; tagStart: number; contentStart: number }[] = [];
+  BLOCK_OPEN.lastIndex = from;
   let m: RegExpExecArray | null;
-  while ((m = FILE_OPEN.exec(text)) !== null) {
+  while ((m = BLOCK_OPEN.exec(text)) !== null) {
     const tagStart = m.index + m[0].indexOf('<');
-    opens.push({ path: m[1] ?? m[2] ?? '', tagStart, contentStart: m.index + m[0].length });
+    opens.push({ kind: m[1] as 'file' | 'edit', path: m[2] ?? m[3] ?? '', tagStart, contentStart: m.index + m[0].length });
   }
   const files: { path: string; content: string }[] = [];
+  const edits: EditBlock[] = [];
   let end = from;
   for (let k = 0; k < opens.length; k++) {
     const o = opens[k];
+    const closeTag = `</${o.kind}>`;
     const limit = k + 1 < opens.length ? opens[k + 1].tagStart : text.length;
-    const close = text.lastIndexOf(FILE_CLOSE, limit - FILE_CLOSE.length);
+    const close = text.lastIndexOf(closeTag, limit - closeTag.length);
     if (close < o.contentStart) {
-      const where = k + 1 < opens.length ? 'before the next <file> block starts' : 'before the reply ends (probably cut off by max_tokens)';
-      return { ok: false, error: `the <file path="${o.path}"> block is not closed with </file> ${where}` };
+      const where = k + 1 < opens.length ? `before the next <${opens[k + 1].kind}> block starts` : 'before the reply ends (probably cut off by max_tokens)';
+      return { ok: false, error: `the <${o.kind} path="${o.path}"> block is not closed with ${closeTag} ${where}` };
     }
-    if (o.path.trim() === '') return { ok: false, error: 'a <file> block has an empty path attribute' };
+    if (o.path.trim() === '') return { ok: false, error: `a <${o.kind}> block has an empty path attribute` };
     let content = text.slice(o.contentStart, close);
-    if (content.startsWith('\r\n')) content = content.slice(2);
-    else if (content.startsWith('\n')) content = content.slice(1);
-    if (content.endsWith('\r\n')) content = content.slice(0, -2);
-    else if (content.endsWith('\n')) content = content.slice(0, -1);
-    files.push({ path: o.path, content });
-    end = close + FILE_CLOSE.length;
+    if (o.kind === 'edit') {
+      const hunks = parseHunks(content, o.path);
+      if (!hunks.ok) return { ok: false, error: hunks.error };
+      edits.push({ path: o.path, hunks: hunks.hunks });
+    } else {
+      if (content.startsWith('\r\n')) content = content.slice(2);
+      else if (content.startsWith('\n')) content = content.slice(1);
+      if (content.endsWith('\r\n')) content = content.slice(0, -2);
+      else if (content.endsWith('\n')) content = content.slice(0, -1);
+      files.push({ path: o.path, content });
+    }
+    end = close + closeTag.length;
   }
-  return { ok: true, scan: { files, end, firstTag: opens.length > 0 ? opens[0].tagStart : text.length } };
+  return { ok: true, scan: { files, edits, end, firstTag: opens.length > 0 ? opens[0].tagStart : text.length } };
 }
 
 /**
@@ -275,8 +321,9 @@ export function parseReply(step: StepId, raw: string): ParseResult {
   // The summary normally follows the files; a model may also put it between the JSON and the files
   // (never searched inside a file, where HTML can contain <summary>).
   const summary =
-    extractSummary(text, files.scan.end) ?? (files.scan.files.length > 0 ? extractSummary(text, located.found.end, files.scan.firstTag) : null);
-  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, summary } };
+    extractSummary(text, files.scan.end) ??
+    (files.scan.files.length + files.scan.edits.length > 0 ? extractSummary(text, located.found.end, files.scan.firstTag) : null);
+  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, edits: files.scan.edits, summary } };
 }
 
 /**
@@ -292,7 +339,7 @@ export function repairPrompt(step: StepId, error: string, raw: string): string {
     '',
     'Send the corrected reply again, complete and in the same format: one ```json block containing the whole envelope',
     step === 'deva'
-      ? 'followed by every <file path="…">…</file> block (each closed with </file>) and one <summary>…</summary>.'
+      ? 'followed by every <file path="…">…</file> and <edit path="…">…</edit> block (each closed) and one <summary>…</summary>.'
       : 'and nothing else.',
     '',
     `The envelope must have this shape: ${envelopeShapeHint(step)}`,

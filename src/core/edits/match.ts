@@ -1,0 +1,140 @@
+// The edits domain (src/core/edits/) owns DevA's changes to existing files: matching the SEARCH/REPLACE hunks of an
+// <edit> block against the current content (this file), and turning the blocks into proposals with one repair round
+// (propose.ts). The reply parser (src/core/reply/parser.ts) only cuts the blocks out of the reply. Plain Node: nothing
+// in src/core may import 'vscode'.
+//
+// Matching, hunk by hunk, each against the content as the earlier hunks left it. A hunk must match exactly one place:
+//  1. exactly (line by line);
+//  2. otherwise ignoring trailing whitespace and a uniform indentation shift (every non-blank line of the SEARCH text
+//     is the file's line with the same leading whitespace added or removed); the REPLACE lines get the same shift.
+// No match or several matches at the first level that finds any is a failure, named by the SEARCH text's first line.
+// Line endings: the file's own (CRLF stays CRLF); the model's text is taken with LF.
+
+import type { Hunk } from '../model/types';
+
+export type { Hunk };
+
+export interface HunkFailure {
+  /** 0-based index of the hunk in its block. */
+  index: number;
+  /** The SEARCH text's first non-blank line, to name the hunk to the model and the user. */
+  firstLine: string;
+  reason: string;
+}
+
+/** A hunk's place in the resulting content: lines [start, start + lines) replaced the matched ones. */
+export interface AppliedHunk {
+  index: number;
+  /** 0-based first line in the content before this hunk (and after the earlier ones). */
+  start: number;
+  removed: number;
+  added: number;
+  tolerant: boolean;
+}
+
+export type MatchResult = { ok: true; content: string; applied: AppliedHunk[] } | { ok: false; failures: HunkFailure[]; applied: AppliedHunk[] };
+
+export function hunkName(h: Hunk): string {
+  const first = h.search.find((l) => l.trim() !== '') ?? '';
+  const t = first.trim();
+  return t.length > 80 ? t.slice(0, 80) + '…' : t;
+}
+
+interface Shift {
+  /** Whitespace the file has in front of each non-blank SEARCH line ('' when removed). */
+  add: string;
+  /** Whitespace the SEARCH lines have in front that the file does not ('' when added). */
+  remove: string;
+}
+
+function leading(s: string): string {
+  return /^[ \t]*/.exec(s)![0];
+}
+
+/** The uniform shift under which `search` equals `file` (trailing whitespace ignored), or null. */
+function shiftMatch(file: string[], at: number, search: string[]): Shift | null {
+  let shift: Shift | null = null;
+  for (let k = 0; k < search.length; k++) {
+    const f = file[at + k].trimEnd();
+    const s = search[k].trimEnd();
+    if (s === '' || f === '') {
+      if (s !== f) return null;
+      continue;
+    }
+    let here: Shift;
+    const fl = leading(f);
+    const sl = leading(s);
+    if (fl.length >= sl.length && fl.endsWith(sl) && f.slice(fl.length - sl.length) === s) here = { add: fl.slice(0, fl.length - sl.length), remove: '' };
+    else if (sl.length > fl.length && sl.endsWith(fl) && s.slice(sl.length - fl.length) === f) here = { add: '', remove: sl.slice(0, sl.length - fl.length) };
+    else return null;
+    if (shift && (shift.add !== here.add || shift.remove !== here.remove)) return null;
+    shift = here;
+  }
+  return shift ?? { add: '', remove: '' };
+}
+
+function exactAt(file: string[], at: number, search: string[]): boolean {
+  for (let k = 0; k < search.length; k++) if (file[at + k] !== search[k]) return false;
+  return true;
+}
+
+function shifted(lines: string[], s: Shift): string[] {
+  return lines.map((l) => {
+    if (l.trim() === '') return l;
+    if (s.remove && l.startsWith(s.remove)) return l.slice(s.remove.length);
+    return s.add + l;
+  });
+}
+
+/** Places where the hunk matches; the level that found them. */
+function locate(file: string[], search: string[]): { level: 'exact' | 'tolerant'; places: { at: number; shift?: Shift }[] } {
+  const last = file.length - search.length;
+  const exact: { at: number }[] = [];
+  for (let i = 0; i <= last; i++) if (exactAt(file, i, search)) exact.push({ at: i });
+  if (exact.length > 0) return { level: 'exact', places: exact };
+  const tolerant: { at: number; shift: Shift }[] = [];
+  for (let i = 0; i <= last; i++) {
+    const s = shiftMatch(file, i, search);
+    if (s) tolerant.push({ at: i, shift: s });
+  }
+  return { level: 'tolerant', places: tolerant };
+}
+
+/** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
+export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
+  const eol = content.includes('\r\n') ? '\r\n' : '\n';
+  const endsWithEol = content.endsWith('\n');
+  let lines = content.split(/\r?\n/);
+  if (endsWithEol) lines.pop();
+  const failures: HunkFailure[] = [];
+  const applied: AppliedHunk[] = [];
+  hunks.forEach((h, index) => {
+    const search = h.search.map((l) => l.replace(/\r$/, ''));
+    const replace = h.replace.map((l) => l.replace(/\r$/, ''));
+    if (search.every((l) => l.trim() === '')) {
+      failures.push({ index, firstLine: '', reason: 'the SEARCH text is empty (to create a file use a <file> block; to add lines, SEARCH for the lines next to them)' });
+      return;
+    }
+    const found = locate(lines, search);
+    if (found.places.length === 0) {
+      failures.push({ index, firstLine: hunkName(h), reason: 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)' });
+      return;
+    }
+    if (found.places.length > 1) {
+      const at = found.places.slice(0, 5).map((p) => p.at + 1).join(', ');
+      failures.push({
+        index,
+        firstLine: hunkName(h),
+        reason: `matches ${found.places.length} places (lines ${at}${found.places.length > 5 ? ', …' : ''}); include more surrounding lines so it matches exactly one`,
+      });
+      return;
+    }
+    const place = found.places[0];
+    const repl = place.shift ? shifted(replace, place.shift) : replace;
+    lines = [...lines.slice(0, place.at), ...repl, ...lines.slice(place.at + search.length)];
+    applied.push({ index, start: place.at, removed: search.length, added: repl.length, tolerant: found.level === 'tolerant' });
+  });
+  if (failures.length > 0) return { ok: false, failures, applied };
+  const joined = lines.join(eol);
+  return { ok: true, content: lines.length === 0 ? '' : endsWithEol ? joined + eol : joined, applied };
+}

@@ -1,0 +1,197 @@
+// DevA's <edit> blocks: the reply parser cuts them out, the matcher applies their SEARCH/REPLACE hunks (exact, then
+// whitespace-tolerant; none and ambiguous are failures), and propose.ts turns them into proposals with one repair.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { applyHunks } from '../../src/core/edits/match';
+import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
+import { proposeFiles } from '../../src/core/files/pathSafety';
+import { WARNING_UNREAD_REWRITE, type Hunk } from '../../src/core/model/types';
+import { extractFiles, parseHunks, parseReply } from '../../src/core/reply/parser';
+
+const h = (search: string, replace: string): Hunk => ({ search: search.split('\n'), replace: replace === '' ? [] : replace.split('\n') });
+
+const APP = ['import { a } from "./a";', '', 'export function main() {', '  const x = 1;', '  return x;', '}', ''].join('\n');
+
+describe('edit matcher (src/core/edits/match.ts)', () => {
+  it('applies an exact hunk at its one place and keeps the rest byte for byte', () => {
+    const r = applyHunks(APP, [h('  const x = 1;', '  const x = 2;')]);
+    assert.ok(r.ok);
+    assert.strictEqual(r.content, APP.replace('const x = 1;', 'const x = 2;'));
+    assert.deepStrictEqual(r.applied, [{ index: 0, start: 3, removed: 1, added: 1, tolerant: false }]);
+  });
+
+  it('applies several hunks in order, each against the content the earlier ones left', () => {
+    const r = applyHunks(APP, [h('  const x = 1;', '  const x = 1;\n  const y = 2;'), h('  const y = 2;\n  return x;', '  return x + y;')]);
+    assert.ok(r.ok);
+    assert.strictEqual(r.content, APP.replace('  const x = 1;\n  return x;', '  const x = 1;\n  return x + y;'));
+  });
+
+  it('tolerates trailing whitespace and a uniform indentation shift, and shifts the REPLACE lines alike', () => {
+    // the model dropped the two-space indentation and added trailing spaces
+    const r = applyHunks(APP, [h('const x = 1;   \nreturn x;', 'const x = 3;\nreturn x * 2;')]);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.strictEqual(r.content, APP.replace('  const x = 1;\n  return x;', '  const x = 3;\n  return x * 2;'));
+    assert.strictEqual(r.applied[0].tolerant, true);
+    // the model indented more than the file
+    const deeper = applyHunks(APP, [h('      const x = 1;\n      return x;', '      return 1;')]);
+    assert.ok(deeper.ok);
+    assert.ok(deeper.content.includes('\n  return 1;\n}'));
+  });
+
+  it('refuses a non-uniform shift (that would be a different text)', () => {
+    const r = applyHunks(APP, [h('const x = 1;\n  return x;', 'nope')]);
+    assert.ok(!r.ok);
+    assert.match(r.failures[0].reason, /matches nowhere/);
+  });
+
+  it('reports a hunk that matches nowhere, by its SEARCH first line', () => {
+    const r = applyHunks(APP, [h('  const x = 1;', '  const x = 5;'), h('\n  const z = 9;', '')]);
+    assert.ok(!r.ok);
+    assert.deepStrictEqual(r.failures.map((f) => [f.index, f.firstLine]), [[1, 'const z = 9;']]);
+    assert.match(r.failures[0].reason, /matches nowhere in the current file/);
+  });
+
+  it('reports an ambiguous hunk with the lines it matches', () => {
+    const text = 'a\nx = 1\nb\nx = 1\n';
+    const r = applyHunks(text, [h('x = 1', 'x = 2')]);
+    assert.ok(!r.ok);
+    assert.match(r.failures[0].reason, /matches 2 places \(lines 2, 4\)/);
+    // more context makes it unique
+    const ok = applyHunks(text, [h('b\nx = 1', 'b\nx = 2')]);
+    assert.ok(ok.ok);
+    assert.strictEqual(ok.content, 'a\nx = 1\nb\nx = 2\n');
+  });
+
+  it('an exact match wins over tolerant ones elsewhere (no false ambiguity)', () => {
+    const text = 'if (a) {\n  go();\n}\n  go();\n';
+    const r = applyHunks(text, [h('  go();', '  stop();')]);
+    assert.ok(!r.ok, 'two exact matches are ambiguous');
+    const r2 = applyHunks('x\n    go();\ny\n  go();\n', [h('  go();', '  stop();')]);
+    assert.ok(r2.ok);
+    assert.strictEqual(r2.content, 'x\n    go();\ny\n  stop();\n');
+  });
+
+  it('keeps CRLF line endings and a missing final newline; an empty REPLACE deletes', () => {
+    const crlf = 'one\r\ntwo\r\nthree';
+    const r = applyHunks(crlf, [h('two', '')]);
+    assert.ok(r.ok);
+    assert.strictEqual(r.content, 'one\r\nthree');
+  });
+
+  it('refuses an empty SEARCH', () => {
+    const r = applyHunks(APP, [h('', 'new line')]);
+    assert.ok(!r.ok);
+    assert.match(r.failures[0].reason, /SEARCH text is empty/);
+  });
+});
+
+describe('reply parser: <edit> blocks', () => {
+  const env = '```json\n{"agent":"DevA","role":"Developer","task_id":"t","voice":"v","output":{},"references":[],"confidence":4,"ass":{"score":4,"positive":"p","improvement":"i","context_adequate":true}}\n```\n';
+
+  it('cuts out <edit> and <file> blocks in any order, with several hunks per edit', () => {
+    const reply =
+      env +
+      '<edit path="src/app.ts">\n<<<<<<< SEARCH\n  const x = 1;\n=======\n  const x = 2;\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\n  return x;\n=======\n>>>>>>> REPLACE\n</edit>\n' +
+      '<file path="src/new.ts">\nexport const n = 1;\n</file>\n<summary>done</summary>';
+    const p = parseReply('deva', reply);
+    assert.ok(p.ok, p.ok ? '' : p.error);
+    assert.deepStrictEqual(p.reply.files, [{ path: 'src/new.ts', content: 'export const n = 1;' }]);
+    assert.deepStrictEqual(p.reply.edits, [
+      {
+        path: 'src/app.ts',
+        hunks: [
+          { search: ['  const x = 1;'], replace: ['  const x = 2;'] },
+          { search: ['  return x;'], replace: [] },
+        ],
+      },
+    ]);
+    assert.strictEqual(p.reply.summary, 'done');
+  });
+
+  it('a malformed hunk or an unclosed block is a parse error that names the block', () => {
+    assert.match(String((parseHunks('<<<<<<< SEARCH\na\n>>>>>>> REPLACE', 'x.ts') as { error: string }).error), /no ======= line/);
+    assert.match(String((parseHunks('<<<<<<< SEARCH\na\n=======\nb\n', 'x.ts') as { error: string }).error), /not closed with >>>>>>> REPLACE/);
+    assert.match(String((parseHunks('just text', 'x.ts') as { error: string }).error), /has no <<<<<<< SEARCH/);
+    const r = extractFiles('<edit path="a.ts">\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n');
+    assert.ok(!r.ok);
+    assert.match(r.error, /<edit path="a.ts"> block is not closed with <\/edit>/);
+  });
+});
+
+describe('edit proposals and the repair round (src/core/edits/propose.ts)', () => {
+  let ws: string;
+  beforeEach(() => {
+    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-edits-'));
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src', 'app.ts'), APP);
+    fs.writeFileSync(path.join(ws, 'src', 'b.ts'), 'b = 1\nb = 1\n');
+  });
+  afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('resolves good edits, names failing hunks, refuses unsafe paths without a repair, and asks to create missing files with <file>', async () => {
+    const res = await resolveEdits(ws, [
+      { path: 'src/app.ts', hunks: [h('  const x = 1;', '  const x = 2;')] },
+      { path: 'src/b.ts', hunks: [h('b = 1', 'b = 2')] },
+      { path: '../outside.ts', hunks: [h('a', 'b')] },
+      { path: 'src/missing.ts', hunks: [h('a', 'b')] },
+    ]);
+    assert.deepStrictEqual(res.map((r) => [r.path, r.ok, r.ok ? null : r.repairable]), [
+      ['../outside.ts', false, false],
+      ['src/app.ts', true, null],
+      ['src/b.ts', false, true],
+      ['src/missing.ts', false, true],
+    ]);
+    const prompt = editRepairPrompt(res.filter((r) => !r.ok && r.repairable));
+    assert.match(prompt, /src\/b\.ts:\n {2}- hunk 1 \(SEARCH starting "b = 1"\): matches 2 places/);
+    assert.match(prompt, /src\/missing\.ts:\n {2}- src\/missing\.ts does not exist/);
+    assert.ok(!prompt.includes('outside'));
+  });
+
+  it('the repair fixes one file, leaves another still failing and a third uncorrected: each refused with its reason, the rest go on', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'c.ts'), 'c = 1\n');
+    const first = await resolveEdits(ws, [
+      { path: 'src/app.ts', hunks: [h('  const x = 1;', '  const x = 2;')] },
+      { path: 'src/b.ts', hunks: [h('b = 1', 'b = 2')] },
+      { path: 'src/c.ts', hunks: [h('c = 9', 'c = 2')] },
+      { path: 'src/missing.ts', hunks: [h('a', 'b')] },
+    ]);
+    const repairReply = '<edit path="src/b.ts">\n<<<<<<< SEARCH\nb = 1\nb = 1\n=======\nb = 2\nb = 1\n>>>>>>> REPLACE\n</edit>\n<edit path="src/c.ts">\n<<<<<<< SEARCH\nc = 8\n=======\nc = 2\n>>>>>>> REPLACE\n</edit>\n';
+    const scan = extractFiles(repairReply);
+    assert.ok(scan.ok);
+    const fixed = await resolveEdits(ws, scan.scan.edits);
+    const merged = mergeRepaired(first, fixed, new Set());
+    const by = Object.fromEntries(merged.map((r) => [r.path, r]));
+    assert.ok(by['src/app.ts'].ok);
+    assert.ok(by['src/b.ts'].ok && by['src/b.ts'].content === 'b = 2\nb = 1\n');
+    assert.ok(!by['src/c.ts'].ok && /^still failing after a repair request: hunk 1 \("c = 8"\) matches nowhere/.test(by['src/c.ts'].reason));
+    assert.ok(!by['src/missing.ts'].ok && /^not corrected in the repair reply/.test(by['src/missing.ts'].reason));
+  });
+
+  it('a whole <file> in the repair reply replaces the failing edit; unread rewrites are flagged', async () => {
+    const first = await resolveEdits(ws, [{ path: 'src/b.ts', hunks: [h('b = 1', 'b = 2')] }]);
+    const rewrites = rewritesOf(ws, [{ path: './src/b.ts', content: 'b = 3\n' }, { path: 'src/other.ts', content: 'x' }], first.filter((r) => !r.ok));
+    assert.deepStrictEqual(rewrites.map((r) => r.path), ['./src/b.ts']);
+    const merged = mergeRepaired(first, [], new Set(rewrites.map((r) => r.key)));
+    assert.deepStrictEqual(merged, []);
+    const files = await proposeFiles(ws, [{ path: 'src/app.ts', content: 'whole\n' }, { path: 'src/b.ts', content: 'b = 3\n' }, { path: 'src/new.ts', content: 'n' }]);
+    const combined = combineProposals(files, [], new Set(['src/b.ts']));
+    assert.deepStrictEqual(
+      combined.map((f) => [f.path, f.action, f.warning ?? null]),
+      [
+        ['src/app.ts', 'modify', WARNING_UNREAD_REWRITE],
+        ['src/b.ts', 'modify', null],
+        ['src/new.ts', 'create', null],
+      ],
+    );
+  });
+
+  it('an edit of a file that a <file> block also rewrites is refused as a duplicate', async () => {
+    const edits = await resolveEdits(ws, [{ path: 'src/app.ts', hunks: [h('  const x = 1;', '  const x = 2;')] }]);
+    const files = await proposeFiles(ws, [{ path: 'src/app.ts', content: 'whole\n' }]);
+    const combined = combineProposals(files, edits, new Set(['src/app.ts']));
+    assert.deepStrictEqual(combined.map((f) => [f.status, f.edit ?? false]), [['proposed', false], ['refused', true]]);
+    assert.match(combined[1].reason!, /duplicate/);
+  });
+});
