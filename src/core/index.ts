@@ -6,7 +6,8 @@
 //   reply/          reply parser, envelope schemas, voice stream    session/        runner and context matrix
 //   kpt/            KPT merge, grouping, digest                     metrics/        metrics and their history
 //   cape/           cape/ assets, frontmatter, prompts, init        store/          5_sessions/ persistence
-//   files/          path safety, proposals, atomic writes
+//   files/          path safety, proposals, atomic writes        edits/          <edit> hunks: matching, one repair
+//   tools/          the step's tools (read_file, search_files, list_files) and their bounds
 export * from './model';
 export * from './llm';
 export * from './llm/anthropic';
@@ -17,3 +18,5 @@ export * from './metrics';
 export * from './cape';
 export * from './store';
 export * from './files';
+export * from './edits';
+export * from './tools';

@@ -3,4 +3,5 @@
 export * from './errors';
 export * from './pricing';
 export * from './retry';
+export * from './toolLoop';
 // anthropic/ is exported from core/index.ts on its own: importing llm/ never loads the SDK.

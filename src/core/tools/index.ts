@@ -1,0 +1,4 @@
+// What a role may call during its step to look at the workspace (read_file, search_files, list_files): the tool
+// definitions and bounds (specs.ts), argument checks (args.ts), execution under the read policy (executor.ts) and the
+// one wording of a call for people (describe.ts).
+export * from './specs';
