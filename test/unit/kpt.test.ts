@@ -288,16 +288,14 @@ describe('kpt: grouping', () => {
     assert.strictEqual(a.length, b.length);
   });
 
-  it('groups 10,000 items well under a second', () => {
+  it('groups 10,000 noisy items into fewer groups than items (speed is measured in npm run bench)', () => {
     const items: KptItem[] = [];
     for (let i = 0; i < 10_000; i++) {
       items.push({ kind: (['keep', 'problem', 'try'] as const)[i % 3], taskId: `task-${i % 500}`, text: `item ${i % 700} 仕様 ${(i * 7919) % 1013} についての説明` });
     }
-    const t0 = Date.now();
     const groups = groupKpt(items);
-    const ms = Date.now() - t0;
-    assert.ok(groups.length > 0);
-    assert.ok(ms < 1000, `took ${ms} ms`);
+    assert.ok(groups.length > 0 && groups.length < items.length);
+    assert.strictEqual(groups.reduce((n, g) => n + g.items.length, 0), items.length);
   });
 });
 
