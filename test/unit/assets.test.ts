@@ -9,8 +9,8 @@ import {
   MAX_ASSET_BYTES,
   capeBodies,
   loadCape,
-  parseFrontmatter,
 } from '../../src/core/cape/assets';
+import { parseFrontmatter } from '../../src/core/cape/frontmatter';
 import { originalProjectDir } from '../helpers/fixtures';
 
 function tmpDir(prefix: string): string {

@@ -8,10 +8,9 @@ import {
   historyFromRetrospectives,
   leastSquaresSlope,
   populationVariance,
-  readFrontmatter,
-  writeFrontmatter,
   type MetricsInput,
 } from '../../src/core/metrics/metrics';
+import { readFrontmatter, writeFrontmatter } from '../../src/core/cape/frontmatter';
 import type { Envelope, Usage } from '../../src/core/model/types';
 
 function env(agent: Envelope['agent'], score: number | null, refs: string[], extra: Partial<Envelope> = {}): Envelope {

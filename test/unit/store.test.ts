@@ -7,6 +7,7 @@ import { SessionStore, StoreError, type SessionState, type StepRecord } from '..
 import { computeMetrics } from '../../src/core/metrics/metrics';
 import { readKptFile } from '../../src/core/kpt/kpt';
 import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';
+import { readFrontmatter } from '../../src/core/cape/frontmatter';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-store-'));
@@ -182,8 +183,14 @@ describe('SessionStore', () => {
     const file = await store.saveRetrospective('task-7', 'Make "it" work', retro, metrics, files, new Date(2026, 4, 20, 9, 30), { opening });
     assert.strictEqual(path.basename(file), '2026-05-20_09-30_task-7.md');
     const md = fs.readFileSync(file, 'utf8');
-    assert.match(md, /^---\ntask_id: "task-7"\nobjective: "Make \\"it\\" work"\n/);
-    assert.match(md, /ass_average: 4\n/);
+    assert.match(md, /^---\n/);
+    assert.deepStrictEqual(readFrontmatter(md), {
+      task_id: 'task-7',
+      objective: 'Make "it" work',
+      date: new Date(2026, 4, 20, 9, 30).toISOString(),
+      ass_average: 4,
+      format: 'cape-retrospective/1',
+    });
     for (const s of ['Build it', 'not met', 'no persona', 'scope creep', '**DevA:** Fine', 'clear specs', 'late brief', 'ask earlier', '| ASS average | 4.00 |', '`src/a.ts` — create, applied', 'refused']) {
       assert.ok(md.includes(s), `missing ${s}`);
     }

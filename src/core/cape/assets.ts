@@ -1,18 +1,14 @@
 // The cape/ asset loader: reads every markdown file under a workspace's cape/ folder (except 5_sessions/) and
 // classifies it by its frontmatter (`type: generic` = framework file, `type: input` = project-specific).
 //
-// Frontmatter is parsed with gray-matter, but SAFELY:
-//  - gray-matter evaluates `---js` / `---javascript` frontmatter with eval(). We detect the frontmatter language
-//    ourselves BEFORE calling gray-matter and refuse anything but YAML/JSON, and we also override the js/javascript
-//    engines with a function that throws (defence in depth).
-//  - gray-matter called without options returns a shared, cached object; we always pass a fresh options object,
-//    which bypasses that cache.
+// Frontmatter goes through the one codec, frontmatter.ts (gray-matter with safe options: ---js is never evaluated).
 // Malformed YAML is reported with the file path and the 1-based line number; the file is skipped, others still load.
 // Symlinks that resolve outside cape/ are never followed. Files larger than MAX_ASSET_BYTES are truncated.
 
 import * as fs from 'fs';
 import * as path from 'path';
-import matter from 'gray-matter';
+import { isInside } from '../files/pathSafety';
+import { parseFrontmatter } from './frontmatter';
 
 /** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
 export const CAPE_FOLDERS = ['0_team', '1_product', '2_design', '3_development', '4_orchestration'] as const;
@@ -96,98 +92,7 @@ export interface CapeAssets {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Safe frontmatter parsing (also used by prompts.ts and init.ts)
-
-export type FrontmatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
-  | { ok: false; kind: 'malformed' | 'refused'; line?: number; message: string };
-
-function refuseEngine(): never {
-  throw new Error('executable frontmatter is refused');
-}
-
-/** A fresh options object on every call: passing options makes gray-matter skip its shared cache. */
-function safeMatterOptions() {
-  return {
-    language: 'yaml',
-    delimiters: '---',
-    engines: {
-      js: refuseEngine,
-      javascript: refuseEngine,
-      coffee: refuseEngine,
-      coffeescript: refuseEngine,
-      cson: refuseEngine,
-    },
-  };
-}
-
-const ALLOWED_LANGUAGES = new Set(['', 'yaml', 'yml', 'json']);
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * Parses markdown frontmatter without ever evaluating code. Only YAML (the default) and JSON frontmatter are
- * accepted; `---js`, `---javascript` (any case, any spacing) and every other language are refused.
- */
-export function parseFrontmatter(text: string): FrontmatterResult {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  // gray-matter only sees frontmatter when the text starts with '---' not followed by a fourth '-'.
-  if (!src.startsWith('---') || src.charAt(3) === '-') {
-    return { ok: true, data: {}, body: src, hasFrontmatter: false };
-  }
-  const eol = src.search(/\r?\n/);
-  const firstLine = eol === -1 ? src.slice(3) : src.slice(3, eol);
-  const language = firstLine.trim().toLowerCase();
-  if (!ALLOWED_LANGUAGES.has(language)) {
-    const executable = ['js', 'javascript', 'coffee', 'coffeescript', 'cson'].includes(language);
-    return {
-      ok: false,
-      kind: 'refused',
-      line: 1,
-      message: executable
-        ? `executable frontmatter ('---${firstLine.trim()}') is refused and was not evaluated; use YAML frontmatter ('---' then 'type: input')`
-        : `unsupported frontmatter language '${firstLine.trim()}'; use YAML frontmatter ('---' then key: value lines)`,
-    };
-  }
-  if (eol === -1 || src.indexOf('\n---', eol) === -1) {
-    return {
-      ok: false,
-      kind: 'malformed',
-      line: 1,
-      message: "frontmatter opened with '---' on line 1 is never closed; add a '---' line after it",
-    };
-  }
-  let parsed: { data: unknown; content: string };
-  try {
-    parsed = matter(src, safeMatterOptions());
-  } catch (err) {
-    const e = err as { mark?: { line?: number }; reason?: string; message?: string };
-    // js-yaml marks are 0-based and relative to the text after the opening '---'; that text starts with the rest
-    // of line 1, so mark.line 0 is file line 1.
-    const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : undefined;
-    const reason = (e.reason || e.message || String(err)).split('\n')[0];
-    return { ok: false, kind: 'malformed', line, message: `invalid YAML frontmatter: ${reason}` };
-  }
-  if (parsed.data === null || parsed.data === undefined) {
-    return { ok: true, data: {}, body: parsed.content, hasFrontmatter: true };
-  }
-  if (!isPlainObject(parsed.data)) {
-    return {
-      ok: false,
-      kind: 'malformed',
-      line: 2,
-      message: 'frontmatter must be a mapping of "key: value" lines (e.g. "type: input")',
-    };
-  }
-  return { ok: true, data: { ...parsed.data }, body: parsed.content, hasFrontmatter: true };
-}
-
-/** Serialises a frontmatter mapping + body back to markdown (YAML frontmatter). */
-export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
-  return matter.stringify(body, data, safeMatterOptions());
-}
+// Classification
 
 export function classify(data: Record<string, unknown>): CapeFileType {
   const t = typeof data.type === 'string' ? data.type.trim().toLowerCase() : '';
@@ -199,11 +104,6 @@ export function classify(data: Record<string, unknown>): CapeFileType {
 
 function toRel(p: string): string {
   return p.split(path.sep).join('/');
-}
-
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** Decodes at most `max` bytes, dropping a trailing partial UTF-8 character. */

@@ -7,9 +7,10 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import matter from 'gray-matter';
 import type { LlmClient, LlmRequest } from '../model/types';
-import { GENERIC_CAPE_FILES, parseFrontmatter, stringifyFrontmatter } from './assets';
+import { GENERIC_CAPE_FILES } from './assets';
+import { parseFrontmatter, parseYaml, stringifyFrontmatter } from './frontmatter';
+import { isInside } from '../files/pathSafety';
 import { INIT_ANSWER_IDS, InitAnswerId, InputSpec, PromptAssets, renderPrompt } from './prompts';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { LlmError } from '../llm/errors';
@@ -165,8 +166,6 @@ export function normaliseAnswers(input: unknown): InitAnswers {
   return out;
 }
 
-type YamlEngine = { engines: { yaml: { parse(s: string): unknown } } };
-
 /**
  * Parses an answers file, JSON or YAML (`product: …` lines), into InitAnswers. YAML is parsed with js-yaml's safe
  * schema (no code, no custom tags). Throws a clear error for invalid syntax or missing required answers.
@@ -183,7 +182,7 @@ export function parseAnswersFile(text: string): InitAnswers {
     }
   } else {
     try {
-      data = (matter as unknown as YamlEngine).engines.yaml.parse(src);
+      data = parseYaml(src);
     } catch (err) {
       const e = err as { mark?: { line?: number }; reason?: string; message?: string };
       const line = typeof e.mark?.line === 'number' ? ` (line ${e.mark.line + 1})` : '';
@@ -270,11 +269,6 @@ export function finaliseInputFile(reply: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Filesystem helpers
-
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 function lexists(p: string): boolean {
   try {

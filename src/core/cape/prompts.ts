@@ -10,7 +10,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { CAPE_FOLDERS, GENERIC_CAPE_FILES, parseFrontmatter } from './assets';
+import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './assets';
+import { parseFrontmatter } from './frontmatter';
 
 /** The role prompts: one per session step, plus the init file generator. */
 export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'init'] as const;

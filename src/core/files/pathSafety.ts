@@ -81,9 +81,15 @@ function lexicalCheck(p: unknown, capeFolder: string): { ok: true; segments: str
   return { ok: true, segments };
 }
 
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+/**
+ * True when `child` is `parent` itself or below it (`strict`: below it only). Lexical, on resolved paths: pass
+ * realpaths to account for symlinks. The one "is inside" check of core. A name that merely starts with two dots
+ * (`..cache`) is inside.
+ */
+export function isInside(parent: string, child: string, opts: { strict?: boolean } = {}): boolean {
+  const rel = path.relative(parent, child);
+  if (rel === '') return !opts.strict;
+  return rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
 }
 
 function lstatOrNull(p: string): fs.Stats | null {
@@ -112,7 +118,7 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   }
   const relPath = lex.segments.join('/');
   const absPath = path.join(root, ...lex.segments);
-  if (!isInside(root, absPath)) return refuse(`path ${show(p)} resolves outside the workspace`);
+  if (!isInside(root, absPath, { strict: true })) return refuse(`path ${show(p)} resolves outside the workspace`);
 
   // find the deepest existing entry (lstat: a dangling symlink exists too)
   const target = lstatOrNull(absPath);
@@ -131,7 +137,7 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
     return refuse(`${path.relative(root, existing) || '.'} is a broken or looping symbolic link`);
   }
   const realTarget = path.join(realExisting, ...rest);
-  if (!isInside(realRoot, realTarget)) {
+  if (!isInside(realRoot, realTarget, { strict: true })) {
     return refuse(`${relPath} resolves through a symbolic link to ${realTarget}, outside the workspace`);
   }
   // a symlink may also have led to a protected place inside the workspace (e.g. link → .git)

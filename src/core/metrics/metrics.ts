@@ -13,6 +13,7 @@ import {
   type WorkerAgent,
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
+import { readFrontmatter } from '../cape/frontmatter';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;
@@ -195,43 +196,10 @@ export function formatMetricsMarkdown(m: SessionMetrics): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Frontmatter of the retrospective files (written by store.ts, read here and by store.ts)
+// Frontmatter of the retrospective files (written by store.ts, read here and by store.ts, through cape/frontmatter.ts)
 
 /** Max bytes read from the start of a retrospective to find its frontmatter. */
 export const FRONTMATTER_READ_BYTES = 16 * 1024;
-
-/**
- * Reads the simple `key: value` frontmatter store.ts writes (values are JSON literals; bare text is kept as a
- * string). Deliberately not a YAML engine: nothing in a user's file is ever evaluated. Returns null when the text
- * does not start with a `---` block.
- */
-export function readFrontmatter(text: string): Record<string, unknown> | null {
-  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
-  if (!m) return null;
-  const out: Record<string, unknown> = {};
-  for (const line of m[1].split(/\r?\n/)) {
-    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    const raw = kv[2].trim();
-    let value: unknown = raw;
-    if (raw === '' || raw === '~') value = null;
-    else {
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        value = raw.replace(/^'(.*)'$/, '$1');
-      }
-    }
-    out[kv[1]] = value;
-  }
-  return out;
-}
-
-/** Renders frontmatter readFrontmatter can read back (JSON literals; strings are JSON-quoted on one line). */
-export function writeFrontmatter(fields: Record<string, string | number | boolean | null>): string {
-  const lines = Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v === undefined ? null : v)}`);
-  return `---\n${lines.join('\n')}\n---\n`;
-}
 
 /** The first FRONTMATTER_READ_BYTES of a file (enough for its frontmatter) without reading the whole file. */
 export async function readHead(file: string): Promise<string> {

@@ -17,6 +17,11 @@ export const STEP_AGENT: Record<StepId, AgentId> = {
   cm_retro: 'CM',
 };
 
+/** A plain object (a JSON object): not null, not an array. The one such check of core and the webview. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Token usage of one model call, as reported by the Messages API. */
 export interface Usage {
   inputTokens: number;

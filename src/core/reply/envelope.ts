@@ -13,7 +13,7 @@
 // quoted back to the model in the single repair request.
 import { z } from 'zod';
 import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
-import { STEP_AGENT } from '../model/types';
+import { STEP_AGENT, isPlainObject } from '../model/types';
 
 export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };
 
@@ -78,9 +78,6 @@ function expected(what: string) {
   };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Numbers written as strings: "4", " 4.5 ", "4/5", "4 / 5". Anything else is left for zod to reject. */
 function numberish(v: unknown): unknown {

@@ -11,7 +11,7 @@
 //                   including its file bodies for the retro — and the whole kpt_merged.md for the CM opening).
 
 import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from '../model/types';
-import { STEP_AGENT } from '../model/types';
+import { STEP_AGENT, isPlainObject as isObject } from '../model/types';
 
 /** A context source a step may receive. */
 export type ContextSource =
@@ -249,10 +249,6 @@ function truncate(text: string, max: number): string {
 }
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Selects top-level keys of a free-form output object whose names match; falls back to the whole object. */
 export function pickKeys(output: unknown, include: RegExp, exclude?: RegExp): unknown {

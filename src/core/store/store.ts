@@ -21,7 +21,8 @@ import {
   type Usage,
 } from '../model/types';
 import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
-import { formatMetricsMarkdown, readFrontmatter, readHead, writeFrontmatter } from '../metrics/metrics';
+import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
+import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
 import { mergeKptFile, type KptLockOptions } from '../kpt/kpt';
 
 /** A DevA file as stored in a step record: path and body always, the proposal details when known. */

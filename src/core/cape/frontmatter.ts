@@ -1,0 +1,123 @@
+// The one frontmatter codec of CAPE: every markdown frontmatter core reads or writes (cape/ assets, prompts and
+// templates, init's generated files, the retrospective files) goes through here. gray-matter, with safe options:
+//  - gray-matter evaluates `---js` / `---javascript` frontmatter with eval(). We detect the frontmatter language
+//    ourselves BEFORE calling gray-matter and refuse anything but YAML/JSON, and we also override the js/javascript
+//    (and coffee) engines with a function that throws (defence in depth).
+//  - gray-matter called without options returns a shared, cached object; we always pass a fresh options object,
+//    which bypasses that cache.
+//  - YAML is js-yaml's safe schema (gray-matter's default engine): no code, no `!!js/*` tags.
+import matter from 'gray-matter';
+import { isPlainObject } from '../model/types';
+
+export type FrontmatterResult =
+  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
+  | { ok: false; kind: 'malformed' | 'refused'; line?: number; message: string };
+
+function refuseEngine(): never {
+  throw new Error('executable frontmatter is refused');
+}
+
+/** A fresh options object on every call: passing options makes gray-matter skip its shared cache. */
+function safeMatterOptions() {
+  return {
+    language: 'yaml',
+    delimiters: '---',
+    engines: {
+      js: refuseEngine,
+      javascript: refuseEngine,
+      coffee: refuseEngine,
+      coffeescript: refuseEngine,
+      cson: refuseEngine,
+    },
+  };
+}
+
+const ALLOWED_LANGUAGES = new Set(['', 'yaml', 'yml', 'json']);
+
+/**
+ * Parses markdown frontmatter without ever evaluating code. Only YAML (the default) and JSON frontmatter are
+ * accepted; `---js`, `---javascript` (any case, any spacing) and every other language are refused.
+ */
+export function parseFrontmatter(text: string): FrontmatterResult {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // gray-matter only sees frontmatter when the text starts with '---' not followed by a fourth '-'.
+  if (!src.startsWith('---') || src.charAt(3) === '-') {
+    return { ok: true, data: {}, body: src, hasFrontmatter: false };
+  }
+  const eol = src.search(/\r?\n/);
+  const firstLine = eol === -1 ? src.slice(3) : src.slice(3, eol);
+  const language = firstLine.trim().toLowerCase();
+  if (!ALLOWED_LANGUAGES.has(language)) {
+    const executable = ['js', 'javascript', 'coffee', 'coffeescript', 'cson'].includes(language);
+    return {
+      ok: false,
+      kind: 'refused',
+      line: 1,
+      message: executable
+        ? `executable frontmatter ('---${firstLine.trim()}') is refused and was not evaluated; use YAML frontmatter ('---' then 'type: input')`
+        : `unsupported frontmatter language '${firstLine.trim()}'; use YAML frontmatter ('---' then key: value lines)`,
+    };
+  }
+  if (eol === -1 || src.indexOf('\n---', eol) === -1) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      line: 1,
+      message: "frontmatter opened with '---' on line 1 is never closed; add a '---' line after it",
+    };
+  }
+  let parsed: { data: unknown; content: string };
+  try {
+    parsed = matter(src, safeMatterOptions());
+  } catch (err) {
+    const e = err as { mark?: { line?: number }; reason?: string; message?: string };
+    // js-yaml marks are 0-based and relative to the text after the opening '---'; that text starts with the rest
+    // of line 1, so mark.line 0 is file line 1.
+    const line = typeof e.mark?.line === 'number' ? e.mark.line + 1 : undefined;
+    const reason = (e.reason || e.message || String(err)).split('\n')[0];
+    return { ok: false, kind: 'malformed', line, message: `invalid YAML frontmatter: ${reason}` };
+  }
+  if (parsed.data === null || parsed.data === undefined) {
+    return { ok: true, data: {}, body: parsed.content, hasFrontmatter: true };
+  }
+  if (!isPlainObject(parsed.data)) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      line: 2,
+      message: 'frontmatter must be a mapping of "key: value" lines (e.g. "type: input")',
+    };
+  }
+  return { ok: true, data: { ...parsed.data }, body: parsed.content, hasFrontmatter: true };
+}
+
+/** Serialises a frontmatter mapping + body back to markdown (YAML frontmatter). */
+export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
+  return matter.stringify(body, data, safeMatterOptions());
+}
+
+/**
+ * The frontmatter mapping of a text, or null when it has none or it is unusable (refused, malformed). For
+ * machine-read metadata such as the retrospective files' task_id / date / ass_average: a YAML timestamp written
+ * without quotes (`date: 2026-05-01`) is returned as its ISO string.
+ */
+export function readFrontmatter(text: string): Record<string, unknown> | null {
+  const fm = parseFrontmatter(text);
+  if (!fm.ok || !fm.hasFrontmatter) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fm.data)) out[k] = v instanceof Date ? (isNaN(v.getTime()) ? null : v.toISOString()) : v;
+  return out;
+}
+
+/** Frontmatter block alone (`---\n…\n---\n`) for `fields`, readable by readFrontmatter. */
+export function writeFrontmatter(fields: Record<string, string | number | boolean | null>): string {
+  return stringifyFrontmatter(fields, '').replace(/\n+$/, '\n');
+}
+
+/**
+ * Parses a YAML document (not frontmatter: a whole file, e.g. init's answers file) with the same safe engine.
+ * Throws js-yaml's error (with `mark.line`, 0-based) on invalid syntax.
+ */
+export function parseYaml(text: string): unknown {
+  return (matter as unknown as { engines: { yaml: { parse(s: string): unknown } } }).engines.yaml.parse(text);
+}
