@@ -30,6 +30,10 @@ import {
   type ProposedFile,
   type SessionEvent,
   type StepId,
+  DEFAULT_MAX_TOOL_CALLS,
+  DEFAULT_MAX_TOOL_CHARS,
+  type ToolBounds,
+  describeToolCall,
 } from '../core';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
@@ -41,7 +45,7 @@ interface Parsed {
 }
 
 const BOOLEAN_FLAGS = new Set(['apply', 'json', 'force', 'missing-only', 'help', 'quiet']);
-const VALUE_FLAGS = new Set(['idle-timeout', 'workspace', 'objective', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
+const VALUE_FLAGS = new Set(['max-tool-calls', 'max-tool-chars', 'idle-timeout', 'workspace', 'objective', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
 
 class UsageError extends Error {}
 
@@ -85,6 +89,8 @@ Options:
   --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
   --model MODEL    session model (default: ${DEFAULT_MODEL})
   --idle-timeout S give up on a stream that sends nothing for S seconds (default 60; CAPE_IDLE_TIMEOUT_SECONDS)
+  --max-tool-calls N   tool calls (read_file, search_files, list_files) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
+  --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); 0 calls = no tools
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
                    outside cape/
   --json           end with one JSON line (taskId, steps, files, kpt, metrics); progress goes to stderr
@@ -106,6 +112,21 @@ function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
     idleTimeoutMs = Math.round(seconds * 1000);
   }
   return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };
+}
+
+/** --max-tool-calls / --max-tool-chars: whole numbers ≥ 0 (0 calls turns the tools off). */
+function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | false {
+  const num = (name: string): number | undefined => {
+    const v = flags[name];
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} takes a whole number ≥ 0 (got "${v}").`);
+    return n;
+  };
+  const maxCalls = num('max-tool-calls');
+  const maxChars = num('max-tool-chars');
+  if (maxCalls === 0) return false;
+  return { ...(maxCalls !== undefined ? { maxCalls } : {}), ...(maxChars !== undefined ? { maxChars } : {}) };
 }
 
 function requireWorkspace(flags: Parsed['flags']): string {
@@ -148,6 +169,10 @@ function printer(out: NodeJS.WritableStream) {
         out.write(e.text);
         midLine = !e.text.endsWith('\n');
         break;
+      case 'tool-call':
+        nl();
+        out.write(`  ${e.call.refused || e.call.limited ? '⚠' : '·'} ${describeToolCall(STEP_AGENT[e.step], e.call).text}\n`);
+        break;
       case 'retry':
         nl();
         out.write(`  ↻ ${e.reason} — retrying in ${Math.round(e.delayMs / 100) / 10}s\n`);
@@ -173,7 +198,7 @@ function printer(out: NodeJS.WritableStream) {
       }
       case 'file-proposed':
         nl();
-        out.write(`  ${e.file.status === 'refused' ? '✗ refused' : e.file.action === 'create' ? '+ create ' : '~ modify '} ${e.file.path}${e.file.reason ? ` — ${e.file.reason}` : ''}\n`);
+        out.write(`  ${e.file.status === 'refused' ? '✗ refused' : e.file.action === 'create' ? '+ create ' : e.file.edit ? '~ edit   ' : '~ modify '} ${e.file.path}${e.file.reason ? ` — ${e.file.reason}` : ''}${e.file.warning ? ` ⚠ ${e.file.warning}` : ''}\n`);
         break;
       case 'step-finished':
         nl();
@@ -252,6 +277,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   if (!resume && (typeof flags.objective !== 'string' || !flags.objective.trim())) throw new UsageError('--objective TEXT is required.');
   if (resume && typeof flags.task !== 'string') throw new UsageError('--task ID is required to resume a session.');
   const { client } = clientFrom(flags, env);
+  const tools = toolBoundsFrom(flags);
   const human = flags.json ? stderr : stdout;
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -268,6 +294,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       model: (flags.model as string) ?? DEFAULT_MODEL,
       llm: client,
       prompts: loadPromptAssets(defaultPromptsDir()),
+      tools,
       onEvent: printer(human),
       onWarning: (w) => stderr.write(`⚠ ${w}\n`),
       signal: controller.signal,
@@ -299,7 +326,14 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
         ok: result.ok,
         error: result.error,
         steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage })),
-        files: files.map((f) => ({ path: f.path, action: f.action, status: f.status, ...(f.reason ? { reason: f.reason } : {}) })),
+        files: files.map((f) => ({
+          path: f.path,
+          action: f.action,
+          status: f.status,
+          ...(f.edit ? { edit: true } : {}),
+          ...(f.reason ? { reason: f.reason } : {}),
+          ...(f.warning ? { warning: f.warning } : {}),
+        })),
         kpt: result.kpt,
         metrics: result.metrics,
         retrospectivePath: result.retrospectivePath,

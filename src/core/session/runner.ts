@@ -13,7 +13,11 @@ import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from '../llm/errors';
 import { kptDigest, mergeKptFile, parseKpt } from '../kpt/kpt';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
-import { parseReply, repairPrompt } from '../reply/parser';
+import { extractFiles, parseReply, repairPrompt } from '../reply/parser';
+import { runToolLoop } from '../llm/toolLoop';
+import { ToolRunner } from '../tools/executor';
+import { TOOL_SPECS, TOOL_STEPS, type ToolBounds } from '../tools/specs';
+import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf, type EditResolution } from '../edits/propose';
 import { proposeFiles } from '../files/pathSafety';
 import { renderPrompt, templateBodies, type PromptAssets } from '../cape/prompts';
 import { withStepRetry } from '../llm/retry';
@@ -31,6 +35,7 @@ import {
   type SessionEvent,
   type SessionMetrics,
   type StepId,
+  type ChatMessage,
   type Usage,
 } from '../model/types';
 import { VoiceExtractor } from '../reply/voiceStream';
@@ -54,6 +59,11 @@ export interface SessionOptions {
   /** Resume the saved session `taskId`: completed steps are loaded from disk, only the rest run. */
   resume?: boolean;
   maxTokens?: Partial<Record<StepId, number>>;
+  /**
+   * Tools for DevA and DA (read_file, search_files, list_files) when the client supports them: per-step bounds
+   * (defaults 12 calls, 80,000 characters), or false for none.
+   */
+  tools?: Partial<ToolBounds> | false;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   now?: () => number;
 }
@@ -222,7 +232,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       usage[s] = { usage: rec.usage, model: rec.model };
       if (rec.context) contextChars[s] = rec.context;
       if (s === 'deva') {
-        devaFiles = await proposeFiles(opts.workspace, rec.files.map((f) => ({ path: f.path, content: f.content })), { capeFolder });
+        const kept = rec.files.filter((f) => f.status !== 'refused');
+        devaFiles = [
+          ...(await proposeFiles(opts.workspace, kept.map((f) => ({ path: f.path, content: f.content })), { capeFolder })),
+          ...rec.files.filter((f) => f.status === 'refused').map((f): ProposedFile => ({ action: 'modify', ...f, status: 'refused', content: '' })),
+        ];
         devaSummary = rec.summary;
       }
       steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope });
@@ -254,17 +268,29 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       let stepUsage: Usage = { ...ZERO_USAGE };
       let model = opts.model;
 
-      const call = async (messages: { role: 'user' | 'assistant'; content: string }[], attemptBase: number) =>
+      const tools =
+        opts.tools !== false && opts.llm.supportsTools && TOOL_STEPS.includes(step)
+          ? new ToolRunner({
+              workspace: opts.workspace,
+              capeFolder,
+              bounds: opts.tools || {},
+              signal: opts.signal,
+              onCall: (call) => emit({ type: 'tool-call', step, agent: STEP_AGENT[step], call }),
+            })
+          : null;
+
+      /** One model turn, retried on its own (so a retry never repeats the tool calls already answered). */
+      const turn = async (messages: ChatMessage[], toolChoice: 'auto' | 'none', attemptBase: number, announce: boolean) =>
         withStepRetry(
           async (attempt) => {
-            emit({ type: 'step-started', step, agent: STEP_AGENT[step], attempt: attemptBase + attempt });
+            if (announce || attempt > 1) emit({ type: 'step-started', step, agent: STEP_AGENT[step], attempt: attemptBase + attempt });
             const extractor = new VoiceExtractor({
               onVoice: (text) => emit({ type: 'voice-delta', step, text }),
               onOutput: (text) => emit({ type: 'output-delta', step, text }),
             });
             try {
               const res = await opts.llm.stream(
-                { ...toRequest(ctx, opts.model, maxTokens, opts.signal), messages },
+                { ...toRequest(ctx, opts.model, maxTokens, opts.signal), messages, ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}) },
                 (d) => extractor.push(d),
               );
               extractor.end();
@@ -285,17 +311,35 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
           },
         );
 
-      const first = [{ role: 'user' as const, content: ctx.user }];
-      let res = await call(first, 0);
+      /** A request of the step: with tools, the loop answers the model's calls until it writes its reply. */
+      const call = async (messages: ChatMessage[], attemptBase: number) => {
+        if (!tools) return { res: await turn(messages, 'auto', attemptBase, true), messages };
+        let announce = true;
+        const loop = await runToolLoop({
+          messages,
+          send: (m, choice) => {
+            const first = announce;
+            announce = false;
+            return turn(m, choice, attemptBase, first);
+          },
+          execute: (calls) => tools.execute(calls),
+          spent: () => tools.spent(),
+          signal: opts.signal,
+        });
+        return { res: loop.result, messages: loop.messages };
+      };
+
+      const first: ChatMessage[] = [{ role: 'user', content: ctx.user }];
+      let { res, messages: sent } = await call(first, 0);
       let parsed = parseReply(step, res.text);
       if (!parsed.ok) {
         // One repair request that quotes the validation error; then a clear failure that keeps the raw text.
         emit({ type: 'repair', step, error: parsed.error });
         const firstRaw = res.text;
-        res = await call(
-          [...first, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
+        ({ res, messages: sent } = await call(
+          [...sent, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
           1,
-        );
+        ));
         parsed = parseReply(step, res.text);
         if (!parsed.ok) {
           const rawPath = await store.saveFailedRaw(taskId, step, `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`);
@@ -312,8 +356,24 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       emit({ type: 'usage', step, usage: stepUsage, model });
 
       let files: ProposedFile[] = [];
+      let editRepair: string | undefined;
       if (step === 'deva') {
-        files = await proposeFiles(opts.workspace, reply.files, { capeFolder });
+        let fileBlocks = reply.files;
+        let edits: EditResolution[] = await resolveEdits(opts.workspace, reply.edits, { capeFolder });
+        const failing = edits.filter((e) => !e.ok && e.repairable);
+        if (failing.length > 0) {
+          // One repair request naming each failing hunk; whatever still fails is refused, the other files go on.
+          const prompt = editRepairPrompt(failing);
+          emit({ type: 'repair', step, error: `edits that did not apply — ${failing.map((f) => `${f.relPath ?? f.path}: ${f.ok ? '' : f.reason}`).join('; ')}` });
+          const again = await call([...sent, { role: 'assistant', content: res.text }, { role: 'user', content: prompt }], 1);
+          editRepair = again.res.text;
+          const scan = extractFiles(editRepair);
+          const fixedEdits = scan.ok ? await resolveEdits(opts.workspace, scan.scan.edits, { capeFolder }) : [];
+          const rewrites = scan.ok ? rewritesOf(opts.workspace, scan.scan.files, failing, { capeFolder }) : [];
+          edits = mergeRepaired(edits, fixedEdits, new Set(rewrites.map((f) => f.key)));
+          fileBlocks = [...fileBlocks, ...rewrites.map((f) => ({ path: f.path, content: f.content }))];
+        }
+        files = combineProposals(await proposeFiles(opts.workspace, fileBlocks, { capeFolder }), edits, tools?.readPaths ?? new Set());
         devaFiles = files;
         devaSummary = reply.summary;
       }
@@ -326,13 +386,22 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         n: stepNumber(step),
         raw: res.text,
         envelope: reply.envelope,
-        files: reply.files.map((f) => ({ ...f, action: files.find((p) => p.path === f.path)?.action ?? 'create' })),
+        files: files.map((f) => ({
+          path: f.path,
+          content: f.content,
+          action: f.action,
+          ...(f.status === 'refused' ? { status: f.status, reason: f.reason } : {}),
+          ...(f.edit ? { edit: true } : {}),
+          ...(f.warning ? { warning: f.warning } : {}),
+        })),
         summary: reply.summary,
         usage: stepUsage,
         model,
         startedAt,
         finishedAt,
         context: contextChars[step],
+        ...(tools ? { toolCalls: tools.records } : {}),
+        ...(editRepair !== undefined ? { editRepair } : {}),
       });
       envelopes[step] = reply.envelope;
       raws[step] = res.text;

@@ -18,6 +18,7 @@ import {
   type ProposedFile,
   type SessionMetrics,
   type StepId,
+  type ToolCallRecord,
   type Usage,
 } from '../model/types';
 import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
@@ -44,6 +45,10 @@ export interface StepRecord {
   model: string;
   /** Context sizes of the step (chars), for the CR metric on resume. */
   context?: { input: number; passed: number };
+  /** The step's tool calls (tool, path or query, characters returned, refusal reason — never the bodies). */
+  toolCalls?: ToolCallRecord[];
+  /** DevA's reply to the edit repair request, when one was sent. */
+  editRepair?: string;
   /** Epoch ms. */
   startedAt: number;
   /** Epoch ms; also the timestamp in the pair file name. */

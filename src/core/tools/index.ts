@@ -2,3 +2,6 @@
 // definitions and bounds (specs.ts), argument checks (args.ts), execution under the read policy (executor.ts) and the
 // one wording of a call for people (describe.ts).
 export * from './specs';
+export * from './args';
+export * from './executor';
+export * from './describe';

@@ -1,0 +1,43 @@
+// Checks of the arguments the model wrote for a tool call (zod, like the envelopes): a wrong type or a missing field
+// becomes an error result that says what to send instead. Paths are only type-checked here; whether they may be read
+// is the policy's decision (executor.ts → workspace/policy.ts).
+import { z } from 'zod';
+import type { ToolName } from './specs';
+
+export const MAX_QUERY_CHARS = 200;
+
+const line = z.coerce.number().int().min(1);
+
+const schemas = {
+  read_file: z
+    .object({ path: z.string().min(1), start_line: line.optional(), end_line: line.optional() })
+    .refine((a) => a.start_line === undefined || a.end_line === undefined || a.end_line >= a.start_line, {
+      message: 'end_line must not be before start_line',
+    }),
+  search_files: z.object({ query: z.string().min(1).max(MAX_QUERY_CHARS), path: z.string().min(1).optional() }),
+  list_files: z.object({ path: z.string().optional() }),
+};
+
+export type ReadFileArgs = z.infer<(typeof schemas)['read_file']>;
+export type SearchFilesArgs = z.infer<(typeof schemas)['search_files']>;
+export type ListFilesArgs = z.infer<(typeof schemas)['list_files']>;
+
+export type ToolArgs =
+  | { tool: 'read_file'; args: ReadFileArgs }
+  | { tool: 'search_files'; args: SearchFilesArgs }
+  | { tool: 'list_files'; args: ListFilesArgs };
+
+function isToolName(name: string): name is ToolName {
+  return name in schemas;
+}
+
+/** The checked arguments of a call, or the reason they cannot be used. */
+export function checkToolArgs(name: string, input: unknown): { ok: true; call: ToolArgs } | { ok: false; reason: string } {
+  if (!isToolName(name)) return { ok: false, reason: `unknown tool "${name}"; the tools are read_file, search_files and list_files` };
+  const parsed = schemas[name].safeParse(input ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    return { ok: false, reason: `invalid arguments for ${name} (${issues})` };
+  }
+  return { ok: true, call: { tool: name, args: parsed.data } as ToolArgs };
+}

@@ -1,0 +1,26 @@
+// How a tool call reads to a person — one wording for the CLI transcript and the chat panel's chips
+// ("DevA read src/app.ts · 2.1 KB", "DevA searched getTheme · 3 hits"). No Node imports: the webview bundles it.
+import type { ToolCallRecord } from '../model/types';
+
+/** Characters as a short size: "512 B", "2.1 KB", "1.3 MB" (one character counted as one byte). */
+export function formatSize(chars: number): string {
+  if (chars < 1024) return `${chars} B`;
+  if (chars < 1024 * 1024) return `${(chars / 1024).toFixed(1)} KB`;
+  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
+}
+
+const VERB: Record<string, string> = { read_file: 'read', search_files: 'searched', list_files: 'listed' };
+
+/** The call in one line, e.g. "DevA read src/app.ts · 2.1 KB" or "DevA read .env — refused: secret file …". */
+export function describeToolCall(agent: string, c: ToolCallRecord): { text: string; tone: 'ok' | 'warning' } {
+  const verb = VERB[c.tool] ?? `called ${c.tool}`;
+  const target = c.tool === 'read_file' && c.lines ? `${c.target}:${c.lines[0]}–${c.lines[1]}` : c.target;
+  const head = `${agent} ${verb} ${target || '(nothing)'}`;
+  if (c.limited) return { text: `${head} — limit reached`, tone: 'warning' };
+  if (c.refused) return { text: `${head} — refused: ${c.refused}`, tone: 'warning' };
+  let tail: string;
+  if (c.tool === 'search_files') tail = `${c.hits ?? 0} hit${c.hits === 1 ? '' : 's'}`;
+  else if (c.tool === 'list_files') tail = `${c.hits ?? 0} file${c.hits === 1 ? '' : 's'}`;
+  else tail = formatSize(c.chars);
+  return { text: `${head} · ${tail}${c.truncated ? ' (cut at the budget)' : ''}`, tone: 'ok' };
+}

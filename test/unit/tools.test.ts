@@ -1,0 +1,180 @@
+// The step's tools (src/core/tools/): argument checks, the read policy on every call, the bounds per step, the
+// records (never the bodies) and the wording for people.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { checkToolArgs } from '../../src/core/tools/args';
+import { describeToolCall, formatSize } from '../../src/core/tools/describe';
+import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
+import { LIMIT_REACHED } from '../../src/core/tools/specs';
+import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
+
+let n = 0;
+const call = (name: string, input: unknown): ToolCall => ({ id: `t${++n}`, name, input });
+
+function workspace(): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-'));
+  const w = (rel: string, body: string | Buffer) => {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), body);
+  };
+  w('src/app.ts', 'import { getTheme } from "./theme";\nexport const app = getTheme();\n');
+  w('src/theme.ts', 'export function getTheme() {\n  return "dark";\n}\n');
+  w('src/notes.md', 'one\ntwo\nthree\nfour\n');
+  w('.gitignore', 'dist/\n*.log\n');
+  w('dist/bundle.js', 'getTheme minified');
+  w('debug.log', 'getTheme in a log');
+  w('.env', 'API_KEY=secret-getTheme');
+  w('cape/3_development/x.md', 'getTheme in cape');
+  w('.git/config', '[core] getTheme');
+  w('logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+  return ws;
+}
+
+describe('tools: argument checks', () => {
+  it('accepts the documented shapes and coerces numeric strings', () => {
+    assert.deepStrictEqual(checkToolArgs('read_file', { path: 'a.ts', start_line: '2', end_line: 5 }), {
+      ok: true,
+      call: { tool: 'read_file', args: { path: 'a.ts', start_line: 2, end_line: 5 } },
+    });
+    assert.ok(checkToolArgs('list_files', undefined).ok);
+    assert.ok(checkToolArgs('search_files', { query: 'x', path: 'src' }).ok);
+  });
+
+  it('refuses unknown tools, missing or wrong fields, and inverted ranges with a reason', () => {
+    const reason = (name: string, input: unknown) => {
+      const r = checkToolArgs(name, input);
+      return r.ok ? '' : r.reason;
+    };
+    assert.match(reason('write_file', {}), /unknown tool "write_file"/);
+    assert.match(reason('read_file', {}), /invalid arguments for read_file \(path:/);
+    assert.match(reason('read_file', { path: 'a', start_line: 0 }), /start_line/);
+    assert.match(reason('read_file', { path: 'a', start_line: 9, end_line: 2 }), /end_line must not be before start_line/);
+    assert.match(reason('search_files', { query: '' }), /query/);
+    assert.match(reason('search_files', { query: 'x'.repeat(201) }), /query/);
+    assert.match(reason('list_files', { path: 7 }), /path/);
+  });
+});
+
+describe('tools: execution under the read policy', () => {
+  let ws: string;
+  let records: ToolCallRecord[];
+  let runner: ToolRunner;
+  beforeEach(() => {
+    ws = workspace();
+    records = [];
+    runner = new ToolRunner({ workspace: ws, onCall: (r) => records.push(r) });
+  });
+  afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('read_file returns the text (or a line range) and remembers what was read', async () => {
+    const [whole, range, past] = await runner.execute([
+      call('read_file', { path: 'src/theme.ts' }),
+      call('read_file', { path: './src/notes.md', start_line: 2, end_line: 3 }),
+      call('read_file', { path: 'src/notes.md', start_line: 9 }),
+    ]);
+    assert.deepStrictEqual(whole, { toolUseId: whole.toolUseId, content: 'export function getTheme() {\n  return "dark";\n}\n', isError: false });
+    assert.strictEqual(range.content, 'src/notes.md lines 2–3 of 4:\ntwo\nthree');
+    assert.ok(past.isError && /has 4 lines/.test(past.content));
+    assert.deepStrictEqual([...runner.readPaths].sort(), ['src/notes.md', 'src/theme.ts']);
+    assert.deepStrictEqual(records[1], { id: range.toolUseId, tool: 'read_file', target: 'src/notes.md', path: 'src/notes.md', lines: [2, 3], chars: range.content.length });
+  });
+
+  it('search_files finds plain text case-insensitively as path:line: text, skipping ignored, secret, cape/, .git and binary files', async () => {
+    const [hit, none, under] = await runner.execute([
+      call('search_files', { query: 'GETTHEME' }),
+      call('search_files', { query: 'no such text (' }),
+      call('search_files', { query: 'gettheme', path: 'src/' }),
+    ]);
+    assert.strictEqual(
+      hit.content,
+      ['src/app.ts:1: import { getTheme } from "./theme";', 'src/app.ts:2: export const app = getTheme();', 'src/theme.ts:1: export function getTheme() {'].join('\n'),
+    );
+    assert.strictEqual(none.content, 'no matches for "no such text ("');
+    assert.strictEqual(under.content, hit.content);
+    assert.strictEqual(records[0].hits, 3);
+    assert.strictEqual(describeToolCall('DevA', records[0]).text, 'DevA searched GETTHEME · 3 hits');
+  });
+
+  it('list_files lists what the model may read, recursively', async () => {
+    const [all, src] = await runner.execute([call('list_files', {}), call('list_files', { path: 'src' })]);
+    // names only: a binary's name is listed (reading it is refused), ignored, secret, cape/ and .git entries are not
+    assert.strictEqual(all.content, ['.gitignore', 'logo.png', 'src/app.ts', 'src/notes.md', 'src/theme.ts'].join('\n'));
+    assert.strictEqual(src.content, ['src/app.ts', 'src/notes.md', 'src/theme.ts'].join('\n'));
+  });
+
+  it('refuses ../, absolute, symlink-out, .git/config, .env, ignored, cape/, binary, oversized and folder reads — each with why, no byte of them', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-BYTES');
+    fs.symlinkSync(outside, path.join(ws, 'linked'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(ws, 'src', 'link.txt'));
+    fs.writeFileSync(path.join(ws, 'big.txt'), 'x'.repeat(1024 * 1024 + 1));
+    const cases: [unknown, RegExp][] = [
+      [{ path: '../x' }, /"\.\." segments are not allowed/],
+      [{ path: path.join(outside, 'secret.txt') }, /absolute path/],
+      [{ path: 'linked/secret.txt' }, /outside the workspace/],
+      [{ path: 'src/link.txt' }, /symbolic link/],
+      [{ path: '.git/config' }, /\.git/],
+      [{ path: '.env' }, /secret file/],
+      [{ path: 'debug.log' }, /ignored by \.gitignore/],
+      [{ path: 'dist/bundle.js' }, /ignored by \.gitignore/],
+      [{ path: 'cape/3_development/x.md' }, /team's context/],
+      [{ path: 'logo.png' }, /binary/],
+      [{ path: 'big.txt' }, /over the 1024 KB limit|over the 1\.0 MB limit/],
+      [{ path: 'src' }, /is a folder/],
+    ];
+    const answers = await new ToolRunner({ workspace: ws, bounds: { maxCalls: 50 } }).execute(cases.map(([input]) => call('read_file', input)));
+    answers.forEach((a, i) => {
+      assert.ok(a.isError, `call ${i} should be refused`);
+      assert.match(a.content, cases[i][1]);
+      assert.ok(!/OUTSIDE-BYTES|secret-getTheme|\[core\]|getTheme in|PNG|xxxx/.test(a.content), `no byte of the refused file in ${a.content}`);
+    });
+    const dirs = await runner.execute([call('list_files', { path: '.git' }), call('search_files', { query: 'a', path: 'linked' }), call('list_files', { path: 'cape' })]);
+    assert.ok(dirs.every((d) => d.isError));
+    assert.match(dirs[0].content, /\.git/);
+    assert.match(dirs[1].content, /symbolic link/);
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
+    const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
+    const answers = await small.execute([
+      call('read_file', { path: 'src/theme.ts' }), // 48 chars
+      call('read_file', { path: 'src/app.ts' }), // cut at the 12 left
+      call('read_file', { path: 'src/notes.md' }), // budget used up
+      call('list_files', {}), // past maxCalls
+    ]);
+    assert.strictEqual(answers[0].content.length, 48);
+    assert.match(answers[1].content, /^import \{ get\n\[… cut here: the step's tool budget of 60 characters is used up/);
+    assert.deepStrictEqual(answers.slice(2).map((a) => [a.content, a.isError]), [[LIMIT_REACHED, true], [LIMIT_REACHED, true]]);
+    assert.ok(small.spent());
+    assert.strictEqual(small.usedChars, 60);
+    assert.deepStrictEqual(records.map((r) => [!!r.truncated, !!r.limited]), [[false, false], [true, false], [false, true], [false, true]]);
+    assert.strictEqual(describeToolCall('DevA', records[3]).tone, 'warning');
+    // the next turn gets nothing either
+    const later = await small.execute([call('read_file', { path: 'src/theme.ts' })]);
+    assert.strictEqual(later[0].content, LIMIT_REACHED);
+  });
+
+  it('40 calls in one turn: 12 are answered (in parallel), the other 28 get "limit reached"', async () => {
+    const calls = Array.from({ length: 40 }, () => call('read_file', { path: 'src/theme.ts' }));
+    const answers = await runner.execute(calls);
+    assert.strictEqual(answers.filter((a) => !a.isError).length, 12);
+    assert.strictEqual(answers.filter((a) => a.content === LIMIT_REACHED).length, 28);
+    assert.deepStrictEqual(answers.map((a) => a.toolUseId), calls.map((c) => c.id));
+  });
+
+  it('bad arguments are refused results, not crashes; bounds fall back to the defaults', async () => {
+    const [a] = await runner.execute([call('delete_everything', { path: 'x' })]);
+    assert.ok(a.isError && /unknown tool/.test(a.content));
+    assert.deepStrictEqual(resolveBounds({ maxCalls: -1, maxChars: 1.5 }), { maxCalls: 12, maxChars: 80000 });
+    assert.deepStrictEqual(resolveBounds({ maxCalls: 3 }), { maxCalls: 3, maxChars: 80000 });
+  });
+
+  it('describes calls for people', () => {
+    assert.strictEqual(formatSize(2150), '2.1 KB');
+    assert.deepStrictEqual(describeToolCall('DevA', { id: 'x', tool: 'read_file', target: 'src/app.ts', chars: 2150 }), { text: 'DevA read src/app.ts · 2.1 KB', tone: 'ok' });
+    assert.deepStrictEqual(describeToolCall('DA', { id: 'x', tool: 'read_file', target: '.env', chars: 0, refused: 'secret file' }), { text: 'DA read .env — refused: secret file', tone: 'warning' });
+  });
+});
