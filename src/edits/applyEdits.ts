@@ -1,10 +1,10 @@
 // Apply: the accepted proposals become ONE vscode.WorkspaceEdit (one undo step), applied with
-// workspace.applyEdit and then saved. Every path is checked again with core's checkFilePath right before the edit
-// is built (a symlink or a protected folder that appeared since the proposal is still caught); refused files are
-// never part of the edit.
+// workspace.applyEdit and then saved. Every file goes through core's checkBeforeWrite (the same pre-write check as
+// the CLI's --apply) right before the edit is built (a symlink or a protected folder that appeared since the
+// proposal is still caught); refused files are never part of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { checkFilePath, MAX_FILE_BYTES } from '../core';
+import { checkBeforeWrite, checkFilePath } from '../core';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 
@@ -35,14 +35,6 @@ export interface ApplyReport {
   editedFiles: number;
   /** workspace.applyEdit's answer (false when nothing was applied). */
   applied: boolean;
-}
-
-function lstatOrNull(p: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return null;
-  }
 }
 
 function readOrNull(p: string): string | null {
@@ -112,27 +104,12 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
   const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string }[] = [];
 
   for (const e of entries) {
-    const target = e.file.relPath ?? e.file.path;
-    const check = checkFilePath(ctx.root, target, { capeFolder: ctx.capeFolder });
+    const check = checkBeforeWrite(ctx.root, e.file.relPath ?? e.file.path, e.file.content, { capeFolder: ctx.capeFolder });
     if (!check.ok) {
       outcomes.push({ key: e.key, status: 'refused', reason: check.reason });
       continue;
     }
-    const content = e.file.content;
-    if (typeof content !== 'string') {
-      outcomes.push({ key: e.key, status: 'refused', reason: 'the proposal has no text content' });
-      continue;
-    }
-    if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
-      outcomes.push({ key: e.key, status: 'refused', reason: `content is larger than ${MAX_FILE_BYTES} bytes` });
-      continue;
-    }
-    const st = lstatOrNull(check.absPath);
-    if (st && !st.isFile()) {
-      outcomes.push({ key: e.key, status: 'refused', reason: `${check.relPath} exists and is not a regular file` });
-      continue;
-    }
-    planned.push({ key: e.key, uri: workspaceFileUri(ctx.root, check.relPath), absPath: check.absPath, relPath: check.relPath, content });
+    planned.push({ key: e.key, uri: workspaceFileUri(ctx.root, check.relPath), absPath: check.absPath, relPath: check.relPath, content: e.file.content });
   }
   if (planned.length === 0) return { outcomes, editedFiles: 0, applied: false };
 

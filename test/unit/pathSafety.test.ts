@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyProposedFiles, checkFilePath, proposeFiles, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
+import { applyProposedFiles, checkBeforeWrite, checkFilePath, proposeFiles, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
 
 function workspace(): { root: string; outside: string } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-paths-'));
@@ -109,6 +109,28 @@ describe('pathSafety: checkFilePath', () => {
   it('refuses everything when the workspace does not exist', () => {
     const r = checkFilePath(path.join(root, 'missing-ws'), 'a.txt');
     assert.ok(!r.ok && /does not exist/.test(r.reason));
+  });
+});
+
+describe('pathSafety: checkBeforeWrite (the one pre-write check of CLI --apply and VS Code Apply)', () => {
+  const { root, outside } = workspace();
+  fs.mkdirSync(path.join(root, 'dir'));
+  fs.writeFileSync(path.join(root, 'old.txt'), 'x');
+  fs.symlinkSync(outside, path.join(root, 'escape'), 'dir');
+
+  it('passes a new file and an existing regular file (telling which)', () => {
+    assert.deepStrictEqual(checkBeforeWrite(root, 'new/file.ts', 'c'), { ok: true, relPath: 'new/file.ts', absPath: path.join(root, 'new', 'file.ts'), exists: false });
+    assert.deepStrictEqual(checkBeforeWrite(root, './old.txt', 'c'), { ok: true, relPath: 'old.txt', absPath: path.join(root, 'old.txt'), exists: true });
+  });
+
+  it('refuses an unsafe path, non-text content, oversize content and a target that is not a regular file', () => {
+    const reason = (r: ReturnType<typeof checkBeforeWrite>) => (r.ok ? 'ok' : r.reason);
+    assert.match(reason(checkBeforeWrite(root, '../x', 'c')), /"\.\." segments/);
+    assert.match(reason(checkBeforeWrite(root, 'escape/x', 'c')), /outside the workspace/);
+    assert.match(reason(checkBeforeWrite(root, 'cape/5_sessions/x', 'c')), /5_sessions/);
+    assert.match(reason(checkBeforeWrite(root, 'a.ts', undefined)), /no text content/);
+    assert.match(reason(checkBeforeWrite(root, 'a.ts', 'x'.repeat(MAX_FILE_BYTES + 1))), /larger than/);
+    assert.match(reason(checkBeforeWrite(root, 'dir', 'c')), /not a regular file/);
   });
 });
 

@@ -149,6 +149,24 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   return { ok: true, relPath, absPath };
 }
 
+export type WriteCheck = { ok: true; relPath: string; absPath: string; exists: boolean } | { ok: false; reason: string };
+
+/**
+ * THE pre-write check, shared by every writer of proposals (the CLI's `--apply` through applyProposedFiles and
+ * the extension's Apply in src/edits/applyEdits.ts), run right before the write: the path again (a symlink or a
+ * protected folder that appeared since the proposal is caught), text content, the size cap, and an existing
+ * entry that is not a regular file. `exists` tells whether the target is an existing file (replace vs create).
+ */
+export function checkBeforeWrite(workspaceRoot: string, target: string, content: unknown, opts: PathCheckOptions = {}): WriteCheck {
+  const check = checkFilePath(workspaceRoot, target, opts);
+  if (!check.ok) return check;
+  if (typeof content !== 'string') return refuse('the proposal has no text content');
+  if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) return refuse(`content is larger than ${MAX_FILE_BYTES} bytes`);
+  const st = lstatOrNull(check.absPath);
+  if (st && !st.isFile()) return refuse(`${check.relPath} exists and is not a regular file`);
+  return { ok: true, relPath: check.relPath, absPath: check.absPath, exists: st !== null };
+}
+
 /** Key used to detect the same file written twice in one reply (case-insensitive filesystems, NFC/NFD). */
 function duplicateKey(relPath: string): string {
   return relPath.normalize('NFC').toLowerCase();
@@ -251,17 +269,13 @@ export async function applyProposedFiles(files: ProposedFile[], opts: ApplyOptio
 async function applyOne(f: ProposedFile, opts: ApplyOptions): Promise<ProposedFile> {
   const root = opts.workspaceRoot ?? rootOf(f);
   if (!root) return { ...f, status: 'refused', reason: 'the proposal has no workspace location (it was never checked)' };
-  const check = checkFilePath(root, f.relPath ?? f.path, opts);
+  const check = checkBeforeWrite(root, f.relPath ?? f.path, f.content, opts);
   if (!check.ok) return { ...f, status: 'refused', reason: check.reason };
-  if (typeof f.content !== 'string') return { ...f, status: 'refused', reason: 'the proposal has no text content' };
-  if (Buffer.byteLength(f.content, 'utf8') > MAX_FILE_BYTES) return { ...f, status: 'refused', reason: `content is larger than ${MAX_FILE_BYTES} bytes` };
   try {
     await ensureDir(path.dirname(check.absPath));
     // the directories we just created (or that appeared meanwhile) must still lead inside the workspace
-    const again = checkFilePath(root, check.relPath, opts);
+    const again = checkBeforeWrite(root, check.relPath, f.content, opts);
     if (!again.ok) return { ...f, status: 'refused', reason: again.reason };
-    const st = lstatOrNull(again.absPath);
-    if (st && !st.isFile()) return { ...f, status: 'refused', reason: `${again.relPath} is no longer a regular file` };
     await writeFileAtomic(again.absPath, f.content);
     return { ...f, relPath: again.relPath, absPath: again.absPath, status: 'applied', reason: undefined };
   } catch (err) {
