@@ -22,7 +22,7 @@ export interface LlmProvider {
   describe(): string;
 }
 
-/** Runs sessions and owns the chat panel + proposed files. Implemented in src/session/SessionController.ts. */
+/** Runs sessions and owns the chat panel + proposed files. Implemented by src/session/SessionController.ts. */
 export interface SessionControllerApi extends vscode.Disposable {
   readonly running: boolean;
   /** Starts a session (reveals the panel). Resolves when the session ends (ok or failed). */
@@ -44,7 +44,10 @@ export interface Services {
   provider: LlmProvider;
   controller: SessionControllerApi;
   output: vscode.LogOutputChannel;
-  /** Fires when cape/5_sessions changes (trees refresh on it). */
+  /**
+   * Fires on refreshTrees(): CAPE itself wrote session files (a session ended, init ran). Changes on disk by
+   * anyone else reach the trees through their one file watcher (src/tree/sessionsWatcher.ts).
+   */
   onDidChangeSessions: vscode.Event<void>;
   refreshTrees(): void;
 }

@@ -16,9 +16,6 @@ export interface CapeServices extends Services {
   keys: ApiKeyStore;
 }
 
-/** Session-file events are coalesced for this long before onDidChangeSessions fires. */
-const SESSIONS_DEBOUNCE_MS = 150;
-
 /** The first workspace folder on disk (CAPE works on one folder). */
 function firstFolder(): vscode.WorkspaceFolder | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
@@ -61,39 +58,6 @@ export function createServices(context: vscode.ExtensionContext): CapeServices {
   services.controller = new SessionController(services);
   context.subscriptions.push(services.controller);
 
-  // onDidChangeSessions also fires for changes on disk (another window, the CLI, git), debounced.
-  let timer: NodeJS.Timeout | undefined;
-  const fire = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      sessionsChanged.fire();
-    }, SESSIONS_DEBOUNCE_MS);
-  };
-  let watcher: vscode.FileSystemWatcher | undefined;
-  const watch = () => {
-    watcher?.dispose();
-    watcher = undefined;
-    const folder = firstFolder();
-    if (!folder) return;
-    watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${readSettings().capeFolder}/5_sessions/**`));
-    watcher.onDidCreate(fire);
-    watcher.onDidChange(fire);
-    watcher.onDidDelete(fire);
-  };
-  watch();
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('cape.capeFolder')) watch();
-    }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => watch()),
-    keys.onDidChange(() => output.info('the Anthropic API key changed in secret storage')),
-    {
-      dispose: () => {
-        if (timer) clearTimeout(timer);
-        watcher?.dispose();
-      },
-    },
-  );
+  context.subscriptions.push(keys.onDidChange(() => output.info('the Anthropic API key changed in secret storage')));
   return services;
 }
