@@ -180,17 +180,6 @@ function upsertFile(files: FileView[], f: FileView): FileView[] {
   return copy;
 }
 
-function fileFromProposed(x: unknown): FileView | null {
-  if (!isObj(x)) return null;
-  const path = str(x.relPath) || str(x.path);
-  if (!path) return null;
-  const status = x.status === 'refused' ? 'refused' : x.status === 'applied' ? 'applied' : 'proposed';
-  const view: FileView = { path, action: x.action === 'modify' ? 'modify' : 'create', status };
-  const reason = str(x.reason);
-  if (reason) view.reason = reason;
-  return view;
-}
-
 /** A state is usable if it has our version and the expected top-level shape; anything else starts empty. */
 export function restoreState(x: unknown): PanelViewState {
   if (!isObj(x) || x.version !== VIEW_STATE_VERSION || !Array.isArray(x.history)) return emptyState();
@@ -254,9 +243,7 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
     return { state: { ...state, session: { ...session, error: { kind: str(ev.kind) || 'unknown', message: str(ev.message) } } }, change: { kind: 'all' } };
   }
   if (ev.type === 'session-finished') {
-    const files = session.files.length
-      ? session.files
-      : (Array.isArray(ev.files) ? ev.files : []).map(fileFromProposed).filter((f): f is FileView => f !== null);
+    const files = session.files.length ? session.files : (Array.isArray(ev.files) ? ev.files : []).map((f) => ({ ...f }));
     const finished = {
       retrospectivePath: str(ev.retrospectivePath),
       kpt: kptOf(ev.kpt) ?? { keep: [], problem: [], try: [] },
@@ -306,8 +293,8 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       break;
     }
     case 'file-proposed': {
-      const f = fileFromProposed(ev.file);
-      if (f && !files.some((x) => x.path === f.path && x.status !== 'proposed' && f.status === 'proposed')) files = upsertFile(files, f);
+      const f: FileView = { ...ev.file };
+      if (!files.some((x) => x.path === f.path && x.status !== 'proposed' && f.status === 'proposed')) files = upsertFile(files, f);
       change = { kind: 'files' };
       break;
     }

@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import { SessionStore, type SessionSummary, STEP_IDS } from '../core';
 import type { Services } from '../services';
-import { requireWorkspaceRoot, stepLabel } from '../session/SessionController';
-import { registerCapeCommand, requireTrust } from './util';
+import { stepLabel } from '../session/stepLabels';
+import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
 
 interface SessionPick extends vscode.QuickPickItem {
   taskId: string;
@@ -46,7 +46,7 @@ export function toPick(s: SessionSummary): SessionPick {
 
 export function register(services: Services): vscode.Disposable {
   return registerCapeCommand(services, 'cape.resumeSession', 'CAPE: Resume Failed Session', async (arg?: unknown) => {
-    const root = requireWorkspaceRoot(services);
+    const root = requireWorkspace(services, 'resume a session');
     if (!root) return;
     if (!requireTrust('resume a session')) return;
     let taskId = typeof arg === 'string' && arg.trim() ? arg.trim() : undefined;

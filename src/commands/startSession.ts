@@ -5,8 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { requireWorkspaceRoot } from '../session/SessionController';
-import { registerCapeCommand, requireTrust } from './util';
+import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
 
 /** Longest objective taken from a selection (a whole file selected by mistake should not become the prompt). */
 export const MAX_SELECTION_OBJECTIVE = 4000;
@@ -56,7 +55,7 @@ async function ensureCapeFolder(services: Services, root: string): Promise<boole
 
 export function register(services: Services): vscode.Disposable {
   return registerCapeCommand(services, 'cape.startSession', 'CAPE: Start Session', async (arg?: unknown) => {
-    const root = requireWorkspaceRoot(services);
+    const root = requireWorkspace(services, 'start a session');
     if (!root) return;
     if (!requireTrust('start a session')) return;
     if (!(await ensureCapeFolder(services, root))) return;

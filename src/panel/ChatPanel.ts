@@ -1,15 +1,16 @@
 // The chat panel host: one WebviewPanel ('cape.chat') showing the session as it streams. This file owns the
 // webview plumbing only (HTML with a fresh nonce, resource roots, message validation, link/file/clipboard
-// actions); what a message *means* for the session is decided by the SessionController through `handlers`.
+// actions); what a message *means* for the session is decided by the PanelBridge (./panelBridge.ts) through
+// `handlers`.
 //
 // Delivery rule: messages posted before the webview said `ready` are dropped, not queued: the controller keeps
-// the session transcript and replays it on the first `ready` of a new panel, so nothing is sent twice.
+// the session transcript and the bridge replays it on the first `ready` of a new panel, so nothing is sent twice.
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { renderPanelHtml } from './html';
-import { isSafeExternalHref, isWebviewMessage, type HostMessage, type WebviewMessage } from './protocol';
+import { isSafeExternalHref, isWebviewMessage, type HostMessage, type SessionMessage } from './protocol';
 import type { Services } from '../services';
 
 export const CHAT_VIEW_TYPE = 'cape.chat';
@@ -17,7 +18,7 @@ export const CHAT_TITLE = 'CAPE Session';
 
 export interface ChatPanelHandlers {
   /** A validated message that concerns the session (stop, retry, resume, files, objective). */
-  onMessage(msg: WebviewMessage, panel: ChatPanel): void;
+  onMessage(msg: SessionMessage, panel: ChatPanel): void;
   /** The webview loaded (`first`: the first load of this panel; false after a webview reload). */
   onReady(panel: ChatPanel, first: boolean): void;
   onDispose(panel: ChatPanel): void;

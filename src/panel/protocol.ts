@@ -16,7 +16,7 @@
 //  2. Wait for the webview's `{type:'ready'}` (sent once per load, also after a reload/restore). Then send
 //     `capabilities`, the current `files` and `busy` state. A webview restored by the panel serializer already
 //     has its own state (vscode.getState()); to replace it send `{type:'reset', state}` or `{type:'reset'}`.
-//  3. Forward every SessionEvent of the runner as `{type:'event', event}` in order. Send `busy` when a run starts
+//  3. Forward every SessionEvent of the runner as `{type:'event', event: toPanelEvent(e)}` in order. Send `busy` when a run starts
 //     and ends, `files` whenever the file decisions or the apply result change (the host is authoritative: the
 //     webview updates optimistically on Accept/Reject and is corrected by the next `files`), and `askObjective`
 //     after the retrospective to continue the interactive loop.
@@ -26,7 +26,7 @@
 //
 // Messages are plain JSON (structured-clone safe): no class instances, functions or undefined-only fields.
 
-import { STEP_IDS, type FileAction, type KptLists, type SessionMetrics, type StepId } from '../core/model/types';
+import { STEP_IDS, type FileAction, type KptLists, type SessionEvent, type SessionMetrics, type StepId } from '../core/model/types';
 
 /** id of the element the host page must contain; the app renders into it. */
 export const PANEL_ROOT_ID = 'cape-root';
@@ -71,11 +71,22 @@ export interface OpaqueViewState {
   [key: string]: unknown;
 }
 
+/**
+ * A runner event in the form the panel is sent (made by src/panel/viewData.ts `toPanelEvent`): proposed files as
+ * FileViews (no absolute path, no contents), artifact and retrospective paths workspace-relative, errors without
+ * the raw reply. Every other event is forwarded as the runner emitted it.
+ */
+export type PanelEvent =
+  | Exclude<SessionEvent, { type: 'file-proposed' | 'session-finished' | 'error' }>
+  | { type: 'file-proposed'; step: StepId; file: FileView }
+  | { type: 'error'; step: StepId | null; kind: Extract<SessionEvent, { type: 'error' }>['kind']; message: string }
+  | { type: 'session-finished'; taskId: string; retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics; files: FileView[] };
+
 // ─── Host → webview ─────────────────────────────────────────────────────────────────────────────────────────
 
 export type HostMessage =
-  /** One event of the session runner, forwarded verbatim and in order. */
-  | { type: 'event'; event: import('../core/model/types').SessionEvent }
+  /** One event of the session runner, in order and view-shaped (see PanelEvent). */
+  | { type: 'event'; event: PanelEvent }
   /** Clear the panel (no state) or replace its whole view-state (e.g. the serializer's saved state). */
   | { type: 'reset'; state?: OpaqueViewState }
   /** The complete, authoritative list of proposed files and their statuses. */
@@ -116,6 +127,9 @@ export type WebviewMessage =
   | { type: 'copy'; text: string };
 
 export type WebviewMessageType = WebviewMessage['type'];
+
+/** The webview messages that concern the session (the panel host answers ready, openLink, openFile and copy). */
+export type SessionMessage = Exclude<WebviewMessage, { type: 'ready' | 'openLink' | 'openFile' | 'copy' }>;
 
 // ─── Guards ─────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -205,10 +219,10 @@ const EVENT_TYPES = new Set([
 const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'output-delta', 'retry', 'repair', 'envelope', 'file-proposed', 'usage', 'step-finished']);
 
 /**
- * A structural check of a SessionEvent: known type, valid step, and the fields the panel relies on have the
- * right primitive types. Nested model content (envelope fields) is still rendered defensively by the app.
+ * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right
+ * primitive types. Nested model content (envelope fields) is still rendered defensively by the app.
  */
-export function isSessionEvent(x: unknown): x is import('../core/model/types').SessionEvent {
+export function isPanelEvent(x: unknown): x is PanelEvent {
   if (!isObject(x) || typeof x.type !== 'string' || !EVENT_TYPES.has(x.type)) return false;
   if (STEP_EVENTS.has(x.type) && !isStepId(x.step)) return false;
   switch (x.type) {
@@ -220,11 +234,11 @@ export function isSessionEvent(x: unknown): x is import('../core/model/types').S
     case 'envelope':
       return isObject(x.envelope);
     case 'file-proposed':
-      return isObject(x.file) && typeof x.file.path === 'string';
+      return isFileView(x.file);
     case 'error':
       return (x.step === null || isStepId(x.step)) && typeof x.message === 'string';
     case 'session-finished':
-      return typeof x.taskId === 'string';
+      return typeof x.taskId === 'string' && (x.files === undefined || (Array.isArray(x.files) && x.files.every(isFileView)));
     default:
       return true;
   }
@@ -246,7 +260,7 @@ export function isHostMessage(x: unknown): x is HostMessage {
   if (!isObject(x) || typeof x.type !== 'string') return false;
   switch (x.type) {
     case 'event':
-      return isSessionEvent(x.event);
+      return isPanelEvent(x.event);
     case 'reset':
       return x.state === undefined || (isObject(x.state) && typeof x.state.version === 'number');
     case 'files':
@@ -260,17 +274,6 @@ export function isHostMessage(x: unknown): x is HostMessage {
     default:
       return false;
   }
-}
-
-/** Convenience for the host: the panel row for a ProposedFile before any decision was made. */
-export function fileViewFromProposed(f: { path: string; relPath?: string; action: FileAction; status: string; reason?: string }): FileView {
-  const view: FileView = {
-    path: f.relPath ?? f.path,
-    action: f.action,
-    status: f.status === 'refused' ? 'refused' : f.status === 'applied' ? 'applied' : 'proposed',
-  };
-  if (f.reason) view.reason = f.reason;
-  return view;
 }
 
 /** Re-exported so host code can type the retro payload without importing core directly. */

@@ -1,16 +1,17 @@
-// The current session's events as the panel needs them to rebuild its view: kept by the controller so that a
-// panel opened (or re-opened) mid-session shows everything so far. Plain TypeScript, no `vscode`.
+// The current session's events as the panel needs them to rebuild its view (view-shaped PanelEvents: no file
+// contents are kept here): kept by the controller so that a panel opened (or re-opened) mid-session shows
+// everything so far. Plain TypeScript, no `vscode`.
 //
 // Consecutive voice/output deltas of the same step are merged into one event, so the transcript stays about as
 // large as the text itself however finely the model's stream was chunked.
-import type { SessionEvent } from '../core';
+import type { PanelEvent } from '../panel/protocol';
 
 export class Transcript {
-  private events: SessionEvent[] = [];
+  private events: PanelEvent[] = [];
   private taskId: string | null = null;
 
   /** Records one event. A new (not resumed) session, or another task, starts a new transcript. */
-  push(e: SessionEvent): void {
+  push(e: PanelEvent): void {
     if (e.type === 'session-started' && (!e.resumed || e.taskId !== this.taskId)) {
       this.events = [];
       this.taskId = e.taskId;
@@ -27,12 +28,7 @@ export class Transcript {
     return this.taskId;
   }
 
-  list(): readonly SessionEvent[] {
+  list(): readonly PanelEvent[] {
     return this.events;
-  }
-
-  clear(): void {
-    this.events = [];
-    this.taskId = null;
   }
 }

@@ -40,12 +40,12 @@ describe('CAPE proposed files (extension host)', function () {
     h.setPlan({});
     h.resetRequests();
     await h.controller.start('Add a dark mode toggle that remembers the choice');
-    assert.strictEqual(h.controller.fileViews().length, 3, `files: ${JSON.stringify(h.controller.fileViews())}; sessions: ${JSON.stringify(await h.sessions())}`);
+    assert.strictEqual(h.controller.files.views().length, 3, `files: ${JSON.stringify(h.controller.files.views())}; sessions: ${JSON.stringify(await h.sessions())}`);
   }
 
   it('openDiff shows current ↔ proposed, both read-only; a new file has an empty virtual original', async () => {
     await session();
-    await h.controller.openDiff('src/styles.css');
+    await h.controller.files.openDiff('src/styles.css');
     await waitFor(() => activeDiff() !== undefined, 'the diff editor');
     let diff = activeDiff()!;
     assert.strictEqual(diff.original.scheme, 'file');
@@ -60,7 +60,7 @@ describe('CAPE proposed files (extension host)', function () {
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), diff.modified.toString());
     assert.notStrictEqual(norm(fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8')), norm(demoFile('src/styles.css')));
 
-    await h.controller.openDiff('src/theme.js');
+    await h.controller.files.openDiff('src/theme.js');
     await waitFor(() => activeDiff()?.modified.path === '/src/theme.js', 'the diff of the new file');
     diff = activeDiff()!;
     assert.strictEqual(diff.original.scheme, PROPOSED_SCHEME);
@@ -73,10 +73,10 @@ describe('CAPE proposed files (extension host)', function () {
   it('accept 2, reject 1, Apply: one WorkspaceEdit, files on disk match, the rejected one untouched', async () => {
     await session();
     const indexBefore = fs.readFileSync(path.join(h.root, 'index.html'), 'utf8');
-    assert.ok(h.controller.setFileDecision('src/theme.js', 'accept'));
-    assert.ok(h.controller.setFileDecision('src/styles.css', 'accept'));
-    assert.ok(h.controller.setFileDecision('index.html', 'reject'));
-    assert.strictEqual(h.controller.setFileDecision('no/such/file.js', 'accept'), false);
+    assert.ok(h.controller.files.decide('src/theme.js', 'accept'));
+    assert.ok(h.controller.files.decide('src/styles.css', 'accept'));
+    assert.ok(h.controller.files.decide('index.html', 'reject'));
+    assert.strictEqual(h.controller.files.decide('no/such/file.js', 'accept'), false);
 
     // Count the edits the controller applies (the API object is shared by the extension's modules).
     const edits: vscode.WorkspaceEdit[] = [];
@@ -93,7 +93,7 @@ describe('CAPE proposed files (extension host)', function () {
     }
     let staleAsked = false;
     try {
-      await h.controller.applyFiles(async () => {
+      await h.controller.files.apply(async () => {
         staleAsked = true;
         return false;
       });
@@ -112,29 +112,29 @@ describe('CAPE proposed files (extension host)', function () {
     assert.strictEqual(norm(fs.readFileSync(path.join(h.root, 'src/theme.js'), 'utf8')), norm(demoFile('src/theme.js')));
     assert.strictEqual(norm(fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8')), norm(demoFile('src/styles.css')));
     assert.strictEqual(fs.readFileSync(path.join(h.root, 'index.html'), 'utf8'), indexBefore);
-    const st = Object.fromEntries(h.controller.fileViews().map((v) => [v.path, v.status]));
+    const st = Object.fromEntries(h.controller.files.views().map((v) => [v.path, v.status]));
     assert.deepStrictEqual(st, { 'src/theme.js': 'applied', 'src/styles.css': 'applied', 'index.html': 'rejected' });
     // Saved: no dirty editor left behind.
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.fsPath.startsWith(h.root)));
     // Applied files cannot be re-decided.
-    assert.strictEqual(h.controller.setFileDecision('src/theme.js', 'reject'), false);
+    assert.strictEqual(h.controller.files.decide('src/theme.js', 'reject'), false);
   });
 
   it('a file changed on disk after the proposal is not overwritten without confirmation', async () => {
     await session();
     const idx = path.join(h.root, 'index.html');
     fs.writeFileSync(idx, '<!-- edited by the user meanwhile -->\n');
-    h.controller.setFileDecision('index.html', 'accept');
+    h.controller.files.decide('index.html', 'accept');
     let lines: string[] = [];
-    await h.controller.applyFiles(async (l) => {
+    await h.controller.files.apply(async (l) => {
       lines = l;
       return false; // the user says no
     });
     assert.ok(lines.some((l) => l.startsWith('index.html') && /changed on disk/.test(l)), lines.join('\n'));
     assert.strictEqual(fs.readFileSync(idx, 'utf8'), '<!-- edited by the user meanwhile -->\n');
-    assert.strictEqual(h.controller.fileViews().find((v) => v.path === 'index.html')?.status, 'accepted');
+    assert.strictEqual(h.controller.files.views().find((v) => v.path === 'index.html')?.status, 'accepted');
     // "Apply Anyway" writes it.
-    await h.controller.applyFiles(async () => true);
+    await h.controller.files.apply(async () => true);
     assert.strictEqual(norm(fs.readFileSync(idx, 'utf8')), norm(demoFile('index.html')));
   });
 
@@ -146,11 +146,11 @@ describe('CAPE proposed files (extension host)', function () {
     try {
       fs.rmSync(path.join(h.root, 'src'), { recursive: true, force: true });
       fs.symlinkSync(outside, path.join(h.root, 'src'), 'dir');
-      h.controller.setFileDecision('src/theme.js', 'accept');
-      h.controller.setFileDecision('index.html', 'accept');
-      await h.controller.applyFiles(async () => true);
+      h.controller.files.decide('src/theme.js', 'accept');
+      h.controller.files.decide('index.html', 'accept');
+      await h.controller.files.apply(async () => true);
       assert.deepStrictEqual(fs.readdirSync(outside), [], 'a file was written through the symlink');
-      const v = Object.fromEntries(h.controller.fileViews().map((f) => [f.path, f]));
+      const v = Object.fromEntries(h.controller.files.views().map((f) => [f.path, f]));
       assert.strictEqual(v['src/theme.js'].status, 'refused');
       assert.match(v['src/theme.js'].reason ?? '', /symbolic link|outside/);
       assert.strictEqual(v['index.html'].status, 'applied', JSON.stringify(v['index.html']));
@@ -162,10 +162,10 @@ describe('CAPE proposed files (extension host)', function () {
 
   it('Discard drops the pending proposals; nothing is written', async () => {
     await session();
-    h.controller.setFileDecision('src/theme.js', 'accept');
-    h.controller.discardFiles();
-    assert.deepStrictEqual(h.controller.fileViews(), []);
-    await h.controller.applyFiles(async () => true);
+    h.controller.files.decide('src/theme.js', 'accept');
+    h.controller.files.discard();
+    assert.deepStrictEqual(h.controller.files.views(), []);
+    await h.controller.files.apply(async () => true);
     assert.ok(!fs.existsSync(path.join(h.root, 'src/theme.js')));
   });
 });

@@ -58,7 +58,7 @@ describe('CAPE session (extension host)', function () {
     assert.strictEqual(h.controller.running, false);
 
     if (h.commandsDriveController) {
-      const files = h.controller.fileViews();
+      const files = h.controller.files.views();
       assert.deepStrictEqual(
         files.map((f) => `${f.path}:${f.action}:${f.status}`).sort(),
         ['index.html:modify:proposed', 'src/styles.css:modify:proposed', 'src/theme.js:create:proposed'],
@@ -142,21 +142,21 @@ describe('CAPE session (extension host)', function () {
       deva: (_id, demo) => ({ text: demo + '\n' + hostile.map((p) => `<file path="${p}">pwned</file>`).join('\n') + '\n' }),
     });
     await h.controller.start('Add a dark mode toggle');
-    const views = h.controller.fileViews();
+    const views = h.controller.files.views();
     const refused = views.filter((v) => v.status === 'refused');
     assert.strictEqual(refused.length, hostile.length, JSON.stringify(views, null, 1));
     for (const r of refused) {
       assert.ok(r.reason && r.reason.length > 5, `no reason for ${r.path}`);
-      assert.strictEqual(h.controller.setFileDecision(r.path, 'accept'), false, `${r.path} could be accepted`);
+      assert.strictEqual(h.controller.files.decide(r.path, 'accept'), false, `${r.path} could be accepted`);
     }
-    for (const v of views) if (v.status === 'proposed') h.controller.setFileDecision(v.path, 'accept');
-    await h.controller.applyFiles(async () => true);
+    for (const v of views) if (v.status === 'proposed') h.controller.files.decide(v.path, 'accept');
+    await h.controller.files.apply(async () => true);
     assert.ok(!fs.existsSync(outside), 'a file was written outside the workspace');
     assert.ok(!fs.existsSync(path.join(h.root, 'cape/5_sessions/state/forged.json')));
     assert.ok(!fs.existsSync(path.join(path.dirname(h.root), 'evil.js')));
     assert.ok(fs.existsSync(path.join(h.root, 'src/theme.js')), 'the safe files were applied');
     assert.deepStrictEqual(
-      h.controller.fileViews().filter((v) => v.status === 'refused').map((v) => v.path).sort(),
+      h.controller.files.views().filter((v) => v.status === 'refused').map((v) => v.path).sort(),
       refused.map((v) => v.path).sort(),
     );
   });

@@ -14,7 +14,7 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { SessionStore, type SessionSummary } from '../../src/core/store/store';
 import type { StepId } from '../../src/core/model/types';
-import type { FileView } from '../../src/panel/protocol';
+import type { ProposedFilesService } from '../../src/edits/proposedFiles';
 import type { CapeSettings, Services, SessionControllerApi } from '../../src/services';
 import { SessionController } from '../../src/session/SessionController';
 import { register as registerStart } from '../../src/commands/startSession';
@@ -28,18 +28,16 @@ import { originalProjectDir, repoRoot } from '../helpers/fixtures';
 export const EXTENSION_ID = 'cape-team.cape-vscode';
 export const MODEL = 'claude-sonnet-4-6';
 
-/** What the tests need from the controller beyond SessionControllerApi (all implemented by SessionController). */
-export type TestController = SessionControllerApi & {
-  fileViews(): FileView[];
-  setFileDecision(key: string, decision: 'accept' | 'reject'): boolean;
-  openDiff(key: string): Promise<void>;
-  applyFiles(confirmStale?: (lines: string[]) => Thenable<boolean>): Promise<void>;
-  discardFiles(): void;
-};
+/** What the tests need from the controller beyond SessionControllerApi: its proposed files (SessionController.files). */
+export type TestController = SessionControllerApi & { files: ProposedFilesService };
 
 function isTestController(x: unknown): x is TestController {
-  return !!x && ['fileViews', 'setFileDecision', 'openDiff', 'applyFiles', 'discardFiles', 'start', 'resume', 'cancel'].every(
-    (m) => typeof (x as Record<string, unknown>)[m] === 'function',
+  const files = (x as { files?: Record<string, unknown> } | undefined)?.files;
+  return (
+    !!x &&
+    ['start', 'resume', 'cancel'].every((m) => typeof (x as Record<string, unknown>)[m] === 'function') &&
+    !!files &&
+    ['views', 'decide', 'openDiff', 'apply', 'discard'].every((m) => typeof files[m] === 'function')
   );
 }
 

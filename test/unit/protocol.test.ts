@@ -1,5 +1,8 @@
 import * as assert from 'assert';
-import { fileViewFromProposed, isHostMessage, isSafeExternalHref, isSessionEvent, isWebviewMessage, MAX_PATH_LENGTH } from '../../src/panel/protocol';
+import * as path from 'path';
+import { isHostMessage, isPanelEvent, isSafeExternalHref, isWebviewMessage, MAX_PATH_LENGTH } from '../../src/panel/protocol';
+import { fileView, toPanelEvent } from '../../src/panel/viewData';
+import type { ProposedFile, SessionEvent } from '../../src/core/model/types';
 import { renderPanelHtml } from '../../src/panel/html';
 
 describe('panel protocol: isWebviewMessage', () => {
@@ -85,9 +88,15 @@ describe('panel protocol: isHostMessage', () => {
   ];
   for (const [name, m] of invalid) it(`rejects ${name}`, () => assert.strictEqual(isHostMessage(m), false));
 
-  it('isSessionEvent agrees with isHostMessage on the event payload', () => {
-    assert.strictEqual(isSessionEvent({ type: 'step-finished', step: 'cm_retro', artifactPath: 'x', durationMs: 1 }), true);
-    assert.strictEqual(isSessionEvent({ type: 'step-finished', step: 'retro', artifactPath: 'x', durationMs: 1 }), false);
+  it('isPanelEvent agrees with isHostMessage on the event payload', () => {
+    assert.strictEqual(isPanelEvent({ type: 'step-finished', step: 'cm_retro', artifactPath: 'x', durationMs: 1 }), true);
+    assert.strictEqual(isPanelEvent({ type: 'step-finished', step: 'retro', artifactPath: 'x', durationMs: 1 }), false);
+  });
+
+  it('a file-proposed event must carry a FileView (not a bare path object)', () => {
+    assert.strictEqual(isPanelEvent({ type: 'file-proposed', step: 'deva', file: { path: 'a.ts', action: 'create', status: 'proposed' } }), true);
+    assert.strictEqual(isPanelEvent({ type: 'file-proposed', step: 'deva', file: { path: 'a.ts' } }), false);
+    assert.strictEqual(isPanelEvent({ type: 'session-finished', taskId: 't', files: [{ path: 'a.ts', status: 'x' }] }), false);
   });
 });
 
@@ -98,18 +107,62 @@ describe('panel protocol: helpers', () => {
     assert.strictEqual(isSafeExternalHref('not a url'), false);
   });
 
-  it('fileViewFromProposed prefers relPath and keeps refused reasons', () => {
-    assert.deepStrictEqual(fileViewFromProposed({ path: './src\\a.ts', relPath: 'src/a.ts', action: 'create', status: 'proposed' }), {
-      path: 'src/a.ts',
-      action: 'create',
-      status: 'proposed',
-    });
-    assert.deepStrictEqual(fileViewFromProposed({ path: '/etc/passwd', action: 'modify', status: 'refused', reason: 'absolute path' }), {
-      path: '/etc/passwd',
-      action: 'modify',
-      status: 'refused',
-      reason: 'absolute path',
-    });
+});
+
+describe('panel view data: fileView / toPanelEvent (the one ProposedFile → view mapping)', () => {
+  const root = path.resolve('/ws/project');
+  const proposed: ProposedFile = {
+    path: './src\\a.ts',
+    relPath: 'src/a.ts',
+    absPath: path.join(root, 'src', 'a.ts'),
+    action: 'modify',
+    status: 'proposed',
+    content: 'SECRET-NEW-BODY',
+    currentContent: 'SECRET-OLD-BODY',
+  };
+  const refused: ProposedFile = { path: '/etc/passwd', action: 'create', status: 'refused', reason: 'absolute path', content: 'x' };
+
+  it('fileView prefers relPath, keeps refused reasons, and takes the host decision when given', () => {
+    assert.deepStrictEqual(fileView(proposed), { path: 'src/a.ts', action: 'modify', status: 'proposed' });
+    assert.deepStrictEqual(fileView(refused), { path: '/etc/passwd', action: 'create', status: 'refused', reason: 'absolute path' });
+    assert.deepStrictEqual(fileView(proposed, { status: 'accepted' }), { path: 'src/a.ts', action: 'modify', status: 'accepted' });
+    assert.deepStrictEqual(fileView(proposed, { status: 'accepted', reason: 'save failed' }), { path: 'src/a.ts', action: 'modify', status: 'accepted', reason: 'save failed' });
+    assert.deepStrictEqual(fileView({ ...proposed, status: 'applied' }), { path: 'src/a.ts', action: 'modify', status: 'applied' });
+  });
+
+  it('toPanelEvent sends no absolute path, no file body and no raw reply to the webview', () => {
+    const events: SessionEvent[] = [
+      { type: 'file-proposed', step: 'deva', file: proposed },
+      { type: 'step-finished', step: 'deva', artifactPath: path.join(root, 'cape', '5_sessions', 'pair', 't_4_DevA_1.json'), durationMs: 5 },
+      { type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad', raw: 'SECRET-RAW-REPLY' },
+      {
+        type: 'session-finished',
+        taskId: 't',
+        retrospectivePath: path.join(root, 'cape', '5_sessions', 'retrospective', 'r.md'),
+        kpt: { keep: [], problem: [], try: [] },
+        metrics: {} as never,
+        files: [proposed, refused],
+      },
+    ];
+    const shown = events.map((e) => toPanelEvent(e, root));
+    const json = JSON.stringify(shown);
+    for (const secret of ['SECRET-NEW-BODY', 'SECRET-OLD-BODY', 'SECRET-RAW-REPLY', 'absPath', 'currentContent', JSON.stringify(root).slice(1, -1)]) {
+      assert.ok(!json.includes(secret), `${secret} reached the webview: ${json}`);
+    }
+    for (const e of shown) assert.strictEqual(isPanelEvent(e), true, JSON.stringify(e));
+    assert.deepStrictEqual(shown[0], { type: 'file-proposed', step: 'deva', file: { path: 'src/a.ts', action: 'modify', status: 'proposed' } });
+    assert.strictEqual((shown[1] as { artifactPath: string }).artifactPath, 'cape/5_sessions/pair/t_4_DevA_1.json');
+    assert.deepStrictEqual(shown[2], { type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad' });
+    const fin = shown[3] as Extract<typeof shown[number], { type: 'session-finished' }>;
+    assert.strictEqual(fin.retrospectivePath, 'cape/5_sessions/retrospective/r.md');
+    assert.deepStrictEqual(fin.files.map((f) => f.path), ['src/a.ts', '/etc/passwd']);
+  });
+
+  it('other events pass unchanged; an absolute path outside the workspace is cut to its name', () => {
+    const v: SessionEvent = { type: 'voice-delta', step: 'poa', text: 'hi' };
+    assert.strictEqual(toPanelEvent(v, root), v);
+    const out = toPanelEvent({ type: 'step-finished', step: 'poa', artifactPath: path.resolve('/elsewhere/x.json'), durationMs: 1 }, root);
+    assert.strictEqual((out as { artifactPath: string }).artifactPath, 'x.json');
   });
 });
 

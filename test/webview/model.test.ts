@@ -2,9 +2,11 @@
 import * as assert from 'assert';
 import type { SessionEvent } from '../../src/core/model/types';
 import type { HostMessage } from '../../src/panel/protocol';
+import { toPanelEvent } from '../../src/panel/viewData';
 import { emptyState, envelopeView, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
 
-const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event });
+/** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
+const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
 const started = (taskId = 'task-1', steps = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'], resumed = false): HostMessage =>
   ev({ type: 'session-started', taskId, objective: 'obj', language: 'en', steps: steps as never, resumed });
 

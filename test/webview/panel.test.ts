@@ -4,11 +4,13 @@ import * as assert from 'assert';
 import type { Browser } from 'playwright-core';
 import type { SessionEvent } from '../../src/core/model/types';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
+import { toPanelEvent } from '../../src/panel/viewData';
 import { loadRecordedSessions } from '../helpers/fixtures';
 import { buildWebview, launchBrowser, openPanel, screenshotPath, startServer, type PanelPage, type PanelServer } from './harness';
 import { allEvents, scriptFromRecorded, type SessionScript } from './sessionEvents';
 
-const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event });
+/** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
+const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
 const evs = (events: SessionEvent[]): HostMessage[] => events.map(ev);
 
 /** Compare rendered text loosely: markdown may change whitespace and list markers. */

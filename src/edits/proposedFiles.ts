@@ -1,0 +1,185 @@
+// DevA's proposed files of the current session in the editor: the per-file decisions (ProposalSet), the diff
+// preview from memory (cape-proposed: documents), Apply (one WorkspaceEdit after the shared pre-write check and a
+// stale check), Discard, and the rebuild after a window reload. Nothing is written to the workspace before Apply;
+// an untrusted workspace is read-only. The panel learns of every change through `onChange`.
+import * as vscode from 'vscode';
+import { proposeFiles, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
+import type { FileDecision, FileView } from '../panel/protocol';
+import type { Services } from '../services';
+import { applyAcceptedFiles, findStaleFiles } from './applyEdits';
+import { openProposedDiff } from './diff';
+import { ProposalSet } from './proposals';
+import { PROPOSED_SCHEME, ProposedContentProvider } from './proposedContent';
+
+/** What changed, for the panel: the file list, or the trust state (Apply refused in Restricted Mode). */
+export type ProposedFilesChange = 'files' | 'trust';
+
+export class ProposedFilesService implements vscode.Disposable {
+  private readonly proposals = new ProposalSet();
+  private readonly content = new ProposedContentProvider();
+  private readonly registration: vscode.Disposable;
+  private applying = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly onChange: (what: ProposedFilesChange) => void,
+  ) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this.content);
+  }
+
+  /** The panel rows (the authoritative `files` list). */
+  views(): FileView[] {
+    return this.proposals.views();
+  }
+
+  /** True once a session announced a task or files (then the panel is sent the list). */
+  get hasProposal(): boolean {
+    return this.proposals.taskId !== null || this.proposals.size > 0;
+  }
+
+  /** Files still waiting for a decision or Apply. */
+  get pendingCount(): number {
+    return this.proposals.pending().length;
+  }
+
+  /** Follows the runner's events: a new session starts a new proposal; DevA's files are added as they come. */
+  track(e: SessionEvent): void {
+    if (e.type === 'session-started') {
+      if (!e.resumed || this.proposals.taskId !== e.taskId) this.reset(e.taskId);
+    } else if (e.type === 'file-proposed') {
+      this.proposals.add(e.file);
+    } else if (e.type === 'session-finished') {
+      // A resumed session past DevA announces its files only here.
+      for (const f of e.files) this.proposals.add(f);
+    }
+  }
+
+  /** Records accept/reject for one file (the panel's buttons); false for an unknown, refused or applied file. */
+  decide(key: string, decision: FileDecision): boolean {
+    const ok = this.proposals.decide(key, decision);
+    if (!ok) this.services.output.warn(`ignored a ${decision} for ${JSON.stringify(key.slice(0, 200))}: not a pending proposed file`);
+    this.onChange('files');
+    return ok;
+  }
+
+  /** Opens the read-only diff of a proposed file. */
+  async openDiff(key: string): Promise<void> {
+    const entry = this.proposals.get(key);
+    const root = this.services.workspaceRoot();
+    if (!entry || !root) {
+      void vscode.window.showWarningMessage(`CAPE: ${key} is not among the current proposed files.`);
+      return;
+    }
+    await openProposedDiff(entry, root, this.proposals.generation, this.content);
+  }
+
+  /** Drops every proposed file that was not applied. */
+  discard(): void {
+    const n = this.proposals.discard();
+    this.services.output.info(`discarded ${n} proposed file(s)`);
+    this.onChange('files');
+  }
+
+  /**
+   * Writes the accepted files as one WorkspaceEdit. Refused in an untrusted workspace. Asks before overwriting
+   * files that changed since the proposal (`confirmStale` decides; by default a modal dialog).
+   */
+  async apply(confirmStale: (lines: string[]) => Thenable<boolean> = askApplyStale): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window
+        .showWarningMessage(
+          'CAPE will not write files in Restricted Mode. Trust this workspace to apply the accepted files; you can still review the diffs.',
+          'Manage Workspace Trust',
+        )
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
+      this.onChange('trust');
+      return;
+    }
+    const root = this.services.workspaceRoot();
+    if (!root || this.applying) return;
+    const accepted = this.proposals.accepted();
+    if (accepted.length === 0) {
+      void vscode.window.showInformationMessage('CAPE: accept at least one proposed file before applying.');
+      return;
+    }
+    this.applying = true;
+    const out = this.services.output;
+    try {
+      const ctx = { root, capeFolder: this.services.settings().capeFolder || 'cape' };
+      const stale = findStaleFiles(accepted, ctx);
+      if (stale.length > 0 && !(await confirmStale(stale.map((s) => `${s.key} ${s.why}`)))) {
+        out.info('apply cancelled: files changed since the proposal');
+        return;
+      }
+      const report = await applyAcceptedFiles(accepted, ctx);
+      for (const o of report.outcomes) this.proposals.setStatus(o.key, o.status === 'failed' ? 'accepted' : o.status, o.reason);
+      const applied = report.outcomes.filter((o) => o.status === 'applied');
+      const problems = report.outcomes.filter((o) => o.status !== 'applied');
+      out.info(`applied ${applied.length} file(s) in one edit; ${problems.length} not applied`);
+      for (const p of problems) out.warn(`not applied: ${p.key}: ${p.reason ?? p.status}`);
+      if (problems.length > 0) {
+        void vscode.window.showWarningMessage(
+          `CAPE applied ${applied.length} file(s); ${problems.length} could not be applied: ${problems.map((p) => `${p.key} (${p.reason ?? p.status})`).join('; ')}`,
+        );
+      } else {
+        void vscode.window.showInformationMessage(`CAPE applied ${applied.length} file(s). Undo (Ctrl+Z / Cmd+Z in an editor) reverts them in one step.`);
+      }
+    } finally {
+      this.applying = false;
+      this.onChange('files');
+    }
+  }
+
+  /**
+   * After a window reload: rebuilds the proposal from DevA's saved step record (contents never went to the
+   * webview) and the decisions the webview kept in its state (`views`). Does nothing once a session is running
+   * or files are listed. `stillWanted` is asked again after each await.
+   */
+  async restore(taskId: string, views: readonly FileView[], stillWanted: () => boolean): Promise<void> {
+    const root = this.services.workspaceRoot();
+    if (!taskId || views.length === 0 || !root || this.proposals.size > 0 || !stillWanted()) return;
+    try {
+      assertTaskId(taskId);
+      const capeFolder = this.services.settings().capeFolder || 'cape';
+      const rec = await new SessionStore(root, capeFolder).loadStep(taskId, 'deva');
+      if (!rec || this.proposals.size > 0 || !stillWanted()) return;
+      const files: ProposedFile[] = await proposeFiles(root, rec.files.map((f) => ({ path: f.path, content: f.content })), { capeFolder });
+      this.reset(taskId);
+      for (const f of files) this.proposals.add(f);
+      for (const v of views) {
+        if (!v || typeof v.path !== 'string') continue;
+        const entry = this.proposals.get(v.path);
+        if (!entry || entry.status === 'refused') continue;
+        if (v.status === 'accepted') this.proposals.decide(v.path, 'accept');
+        else if (v.status === 'rejected') this.proposals.decide(v.path, 'reject');
+        else if (v.status === 'applied') this.proposals.setStatus(v.path, 'applied');
+      }
+      this.services.output.info(`chat panel restored: ${files.length} proposed file(s) of ${taskId} reloaded from its DevA record`);
+      this.onChange('files');
+    } catch (err) {
+      this.services.output.warn(`chat panel restored without its proposed files: ${(err as Error).message}`);
+    }
+  }
+
+  private reset(taskId: string | null): void {
+    this.proposals.reset(taskId);
+    this.content.retainOnly(this.proposals.generation);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.content.dispose();
+  }
+}
+
+async function askApplyStale(lines: string[]): Promise<boolean> {
+  const go = 'Apply Anyway';
+  const choice = await vscode.window.showWarningMessage(
+    'Some files changed after DevA proposed them. Applying overwrites those changes.',
+    { modal: true, detail: lines.join('\n') },
+    go,
+  );
+  return choice === go;
+}
