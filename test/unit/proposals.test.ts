@@ -1,0 +1,135 @@
+// The host's proposal set (src/edits/proposals.ts): DevA's files and the user's per-file decisions between the
+// proposal and Apply. Plain Node: no vscode.
+import * as assert from 'assert';
+import type { ProposedFile } from '../../src/core/model/types';
+import { ProposalSet } from '../../src/edits/proposals';
+
+const file = (relPath: string, over: Partial<ProposedFile> = {}): ProposedFile => ({
+  path: `./${relPath}`,
+  relPath,
+  absPath: `/ws/${relPath}`,
+  action: 'create',
+  status: 'proposed',
+  content: `content of ${relPath}`,
+  ...over,
+});
+const refused = (p: string, reason = 'unsafe'): ProposedFile => ({ path: p, action: 'create', status: 'refused', reason, content: 'x' });
+
+describe('edits/proposals: ProposalSet', () => {
+  it('keys files by relPath (else the raw path) and lists them as view rows without contents', () => {
+    const s = new ProposalSet();
+    s.reset('task-1');
+    assert.ok(s.add(file('src/a.ts')));
+    assert.ok(s.add(refused('../outside.txt', 'leaves the workspace')));
+    assert.strictEqual(s.size, 2);
+    assert.strictEqual(s.taskId, 'task-1');
+    assert.strictEqual(s.get('src/a.ts')?.file.content, 'content of src/a.ts');
+    assert.strictEqual(s.get('./src/a.ts'), undefined, 'the raw path of a safe file is not a key');
+    assert.deepStrictEqual(s.views(), [
+      { path: 'src/a.ts', action: 'create', status: 'proposed' },
+      { path: '../outside.txt', action: 'create', status: 'refused', reason: 'leaves the workspace' },
+    ]);
+    assert.ok(!JSON.stringify(s.views()).includes('content of'), 'no file body in the views');
+    assert.ok(!JSON.stringify(s.views()).includes('/ws/'), 'no absolute path in the views');
+  });
+
+  it('a file without any path is not added', () => {
+    const s = new ProposalSet();
+    assert.strictEqual(s.add({ path: '', action: 'create', status: 'refused', reason: 'empty', content: '' }), false);
+    assert.strictEqual(s.size, 0);
+  });
+
+  it('accept / reject only pending files; refused, applied and unknown keys answer false', () => {
+    const s = new ProposalSet();
+    s.add(file('a.ts'));
+    s.add(file('b.ts'));
+    s.add(refused('/etc/passwd'));
+    s.add(file('c.ts', { status: 'applied' }));
+    assert.strictEqual(s.decide('a.ts', 'accept'), true);
+    assert.strictEqual(s.decide('b.ts', 'reject'), true);
+    assert.strictEqual(s.decide('/etc/passwd', 'accept'), false);
+    assert.strictEqual(s.decide('c.ts', 'reject'), false);
+    assert.strictEqual(s.decide('nope.ts', 'accept'), false);
+    assert.deepStrictEqual(s.accepted().map((e) => e.key), ['a.ts']);
+    assert.deepStrictEqual(s.views().map((v) => v.status), ['accepted', 'rejected', 'refused', 'applied']);
+    // a decision can be changed while not applied
+    assert.strictEqual(s.decide('b.ts', 'accept'), true);
+    assert.deepStrictEqual(s.accepted().map((e) => e.key), ['a.ts', 'b.ts']);
+  });
+
+  it('pending() is the proposed and accepted files', () => {
+    const s = new ProposalSet();
+    for (const k of ['p.ts', 'a.ts', 'r.ts']) s.add(file(k));
+    s.add(refused('/x'));
+    s.decide('a.ts', 'accept');
+    s.decide('r.ts', 'reject');
+    assert.deepStrictEqual(s.pending().map((e) => e.key), ['p.ts', 'a.ts']);
+  });
+
+  it('setStatus records an apply outcome and its reason; a new decision clears a failure reason', () => {
+    const s = new ProposalSet();
+    s.add(file('a.ts'));
+    s.decide('a.ts', 'accept');
+    s.setStatus('a.ts', 'accepted', 'the edit failed');
+    assert.deepStrictEqual(s.views()[0], { path: 'a.ts', action: 'create', status: 'accepted', reason: 'the edit failed' });
+    s.decide('a.ts', 'reject');
+    assert.deepStrictEqual(s.views()[0], { path: 'a.ts', action: 'create', status: 'rejected' });
+    s.setStatus('a.ts', 'applied');
+    assert.strictEqual(s.views()[0].status, 'applied');
+    assert.strictEqual(s.views()[0].reason, undefined);
+    s.setStatus('unknown.ts', 'applied'); // no throw, no entry
+    assert.strictEqual(s.size, 1);
+  });
+
+  it('a refused file keeps its reason after a decision attempt', () => {
+    const s = new ProposalSet();
+    s.add(refused('bad:name', 'contains ":"'));
+    s.decide('bad:name', 'accept');
+    assert.deepStrictEqual(s.views(), [{ path: 'bad:name', action: 'create', status: 'refused', reason: 'contains ":"' }]);
+  });
+
+  it('the same path twice: a live file replaces a refused duplicate, never the other way round', () => {
+    const s = new ProposalSet();
+    s.add(file('a.ts', { status: 'refused', reason: 'duplicate: a later block also writes a.ts' }));
+    assert.strictEqual(s.add(file('a.ts', { content: 'v2' })), true);
+    assert.strictEqual(s.get('a.ts')?.status, 'proposed');
+    assert.strictEqual(s.add(file('a.ts', { status: 'refused', reason: 'duplicate' })), false);
+    assert.strictEqual(s.get('a.ts')?.file.content, 'v2');
+    assert.strictEqual(s.size, 1);
+  });
+
+  it('a repeated announcement of the same content keeps the decision; new content replaces it', () => {
+    const s = new ProposalSet();
+    s.add(file('a.ts'));
+    s.decide('a.ts', 'accept');
+    assert.strictEqual(s.add(file('a.ts')), false, 'same content again (resume, session-finished)');
+    assert.strictEqual(s.get('a.ts')?.status, 'accepted');
+    assert.strictEqual(s.add(file('a.ts', { content: 'changed' })), true);
+    assert.strictEqual(s.get('a.ts')?.status, 'proposed');
+  });
+
+  it('discard drops everything not applied and says how many', () => {
+    const s = new ProposalSet();
+    s.add(file('a.ts'));
+    s.add(file('b.ts'));
+    s.add(refused('/x'));
+    s.setStatus('b.ts', 'applied');
+    assert.strictEqual(s.discard(), 2);
+    assert.deepStrictEqual(s.views().map((v) => v.path), ['b.ts']);
+  });
+
+  it('reset starts a new proposal with a newer generation (never reused, also across sets)', () => {
+    const s = new ProposalSet();
+    s.add(file('a.ts'));
+    s.reset('t1');
+    const g1 = s.generation;
+    assert.strictEqual(s.size, 0);
+    s.reset('t2');
+    assert.ok(s.generation > g1);
+    assert.strictEqual(s.taskId, 't2');
+    const other = new ProposalSet();
+    other.reset(null);
+    assert.ok(other.generation >= g1, 'a second set (an extension restart) starts from the clock, not from 1');
+    assert.strictEqual(other.taskId, null);
+  });
+});
