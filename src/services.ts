@@ -18,8 +18,8 @@ export interface CapeSettings {
 export interface LlmProvider {
   /** `purpose` selects the session or the init model. Returns undefined when the user cancelled a prompt. */
   getClient(purpose: 'session' | 'init'): Promise<{ client: LlmClient; model: string; label: string } | undefined>;
-  /** Human-readable provider label for the panel header, e.g. "Anthropic · claude-sonnet-4-6". */
-  describe(): string;
+  /** What the panel header shows: the provider, e.g. "Anthropic API" or "VS Code Language Model", and the model. */
+  describe(): { provider: string; model: string };
 }
 
 /** Runs sessions and owns the chat panel + proposed files. Implemented by src/session/SessionController.ts. */

@@ -1,24 +1,16 @@
 // DevA's proposed files and the user's per-file decisions, as the host keeps them between the proposal and Apply.
-// Plain TypeScript (no `vscode` import): the controller owns one ProposalSet and pushes `views()` to the panel as
+// Plain TypeScript (no `vscode` import): edits/proposedFiles.ts owns one ProposalSet and the panel is sent `views()` as
 // the authoritative `{type:'files'}` list.
 import type { FileDecision, FileView, FileViewStatus } from '../panel/protocol';
+import { fileView } from '../panel/viewData';
 import type { ProposedFile } from '../core';
 
 export interface ProposalEntry {
-  /** The key the panel uses (relPath when the path was safe, else the raw path). */
+  /** The key the panel uses: the FileView path (relPath when the path was safe, else the raw path). */
   key: string;
   file: ProposedFile;
   status: FileViewStatus;
   reason?: string;
-}
-
-/** The panel key of a proposed file: the same rule the webview applies (relPath, else the raw path). */
-export function proposalKey(f: Pick<ProposedFile, 'path' | 'relPath'>): string {
-  return f.relPath || f.path;
-}
-
-function initialStatus(f: ProposedFile): FileViewStatus {
-  return f.status === 'refused' ? 'refused' : f.status === 'applied' ? 'applied' : 'proposed';
 }
 
 export class ProposalSet {
@@ -51,9 +43,10 @@ export class ProposalSet {
    * duplicate. Returns false when the file was not added.
    */
   add(file: ProposedFile): boolean {
-    const key = proposalKey(file);
-    if (!key) return false;
-    const next: ProposalEntry = { key, file, status: initialStatus(file), ...(file.reason ? { reason: file.reason } : {}) };
+    const view = fileView(file);
+    if (!view.path) return false;
+    const key = view.path;
+    const next: ProposalEntry = { key, file, status: view.status, ...(view.reason ? { reason: view.reason } : {}) };
     const i = this.entries.findIndex((e) => e.key === key);
     if (i < 0) {
       this.entries.push(next);
@@ -69,10 +62,6 @@ export class ProposalSet {
 
   get(key: string): ProposalEntry | undefined {
     return this.entries.find((e) => e.key === key);
-  }
-
-  all(): readonly ProposalEntry[] {
-    return this.entries;
   }
 
   /** Records accept/reject. Refused and applied files cannot change; returns false for those and unknown keys. */
@@ -111,10 +100,6 @@ export class ProposalSet {
 
   /** The panel rows. */
   views(): FileView[] {
-    return this.entries.map((e) => {
-      const v: FileView = { path: e.key, action: e.file.action, status: e.status };
-      if (e.reason) v.reason = e.reason;
-      return v;
-    });
+    return this.entries.map((e) => fileView(e.file, { status: e.status, reason: e.reason }));
   }
 }

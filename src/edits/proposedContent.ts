@@ -57,10 +57,6 @@ export class ProposedContentProvider implements vscode.TextDocumentContentProvid
     }
   }
 
-  clear(): void {
-    this.contents.clear();
-  }
-
   /**
    * The content, or a short note for a document of a retired proposal (a tab left open from an earlier session).
    * Unknown newer generations answer undefined, so another provider of the scheme (if any) can answer.

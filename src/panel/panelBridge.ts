@@ -98,13 +98,7 @@ export class PanelBridge implements vscode.Disposable {
   }
 
   postCapabilities(): void {
-    const s = this.services.settings();
-    this.post({
-      type: 'capabilities',
-      trusted: vscode.workspace.isTrusted,
-      provider: s.provider === 'vscode-lm' ? 'VS Code Language Model' : 'Anthropic API',
-      model: s.model,
-    });
+    this.post({ type: 'capabilities', trusted: vscode.workspace.isTrusted, ...this.services.provider.describe() });
   }
 
   private handlers(): ChatPanelHandlers {

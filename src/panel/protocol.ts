@@ -97,8 +97,6 @@ export type HostMessage =
   /** Ask the user for the next objective (the interactive loop after the retrospective). */
   | { type: 'askObjective'; prompt: string };
 
-export type HostMessageType = HostMessage['type'];
-
 // ─── Webview → host ─────────────────────────────────────────────────────────────────────────────────────────
 
 export type WebviewMessage =
@@ -125,8 +123,6 @@ export type WebviewMessage =
   | { type: 'openFile'; path: string }
   /** Copy text to the clipboard. */
   | { type: 'copy'; text: string };
-
-export type WebviewMessageType = WebviewMessage['type'];
 
 /** The webview messages that concern the session (the panel host answers ready, openLink, openFile and copy). */
 export type SessionMessage = Exclude<WebviewMessage, { type: 'ready' | 'openLink' | 'openFile' | 'copy' }>;

@@ -28,9 +28,9 @@ export class CapeLlmProvider implements LlmProvider {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  describe(): string {
+  describe(): { provider: string; model: string } {
     const s = this.settings();
-    if (s.provider === 'vscode-lm') return `VS Code Language Model · ${s.model}`;
+    if (s.provider === 'vscode-lm') return { provider: 'VS Code Language Model', model: s.model };
     let where = '';
     try {
       const url = effectiveBaseUrl(s.baseUrl);
@@ -38,7 +38,7 @@ export class CapeLlmProvider implements LlmProvider {
     } catch {
       where = ' (invalid cape.baseUrl)';
     }
-    return `Anthropic${where} · ${s.model}`;
+    return { provider: `Anthropic API${where}`, model: s.model };
   }
 
   async getClient(purpose: 'session' | 'init'): Promise<ClientInfo | undefined> {

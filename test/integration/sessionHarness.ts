@@ -144,7 +144,7 @@ export async function setupHarness(): Promise<Harness> {
       prompts: loadPromptAssets(defaultPromptsDir()),
       provider: {
         getClient: async () => ({ client: new AnthropicClient({ apiKey: 'local', baseURL: fake.url }), model: MODEL, label: 'fake' }),
-        describe: () => `Anthropic (fake) · ${MODEL}`,
+        describe: () => ({ provider: 'Anthropic API (fake)', model: MODEL }),
       },
       controller: undefined as unknown as SessionControllerApi,
       output,
