@@ -119,6 +119,10 @@ describe('prompts: loadPromptAssets', () => {
     assert.match(text, /<file path="[^"]+">/);
     assert.match(text, /<summary>[\s\S]*<\/summary>/);
     assert.match(text, /COMPLETE file content/);
+    // existing files change through <edit> hunks; reading comes first
+    assert.match(text, /<edit path="[^"]+">\n<<<<<<< SEARCH\n[\s\S]+?\n=======\n[\s\S]+?\n>>>>>>> REPLACE\n<\/edit>/);
+    assert.match(text, /read_file/);
+    assert.match(text, /limit reached/);
     assert.match(text, /\.git\//);
     assert.match(text, /cape\/5_sessions\//);
     assert.match(text, /Do NOT reprioritise the backlog/);
