@@ -266,6 +266,7 @@ async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: N
     prompts: loadPromptAssets(defaultPromptsDir()),
     onProgress: (p) => stderr.write(`  [${p.done}/${p.total}] ${p.file}\n`),
   });
+  for (const f of res.repaired) stderr.write(`↻ ${f}: the first reply failed its check; repaired by one more request\n`);
   for (const f of res.failed) stderr.write(`✗ ${f.path}: ${f.error}\n`);
   if (flags.json) stdout.write(JSON.stringify(res) + '\n');
   else stdout.write(`cape/ ready: ${res.written.length} written, ${res.skipped.length} kept, ${res.failed.length} failed.\n`);

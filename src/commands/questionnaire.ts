@@ -6,8 +6,8 @@
 //   title        "CAPE: Initialize Project" on every step; step x / total shown by VS Code
 //   prompt       the question of INIT_QUESTIONS (src/core/cape/init.ts), with " (optional)" appended for optional ones
 //   placeholder  the question's example answer
-//   design feel  a quick pick: "Use “<typed text>”" (when something is typed), the DESIGN_FEEL_SUGGESTIONS, and
-//                "Skip — let the team propose one"
+//   pick steps   questions with `suggestions` (team size, design feel) are a quick pick: "Use “<typed text>”" (when
+//                something is typed), the suggestions, and "Skip — let the team propose one"
 //   existing     quick pick titled "CAPE: Initialize Project", placeholder EXISTING_CAPE_PLACEHOLDER, items
 //                "Keep existing (cancel)" / "Overwrite" / "Fill only missing files"
 import {
@@ -23,14 +23,6 @@ import {
 
 export const INIT_TITLE = 'CAPE: Initialize Project';
 
-/** Quick-pick suggestions of the design-feel step (free text is allowed too). */
-export const DESIGN_FEEL_SUGGESTIONS: readonly string[] = Object.freeze([
-  'Clean and minimal, lots of whitespace',
-  'Warm and friendly, rounded shapes, large touch targets',
-  'Professional and data-dense, like a dashboard',
-  'Bold and playful, strong colours',
-  'Accessible first: high contrast, large text, keyboard friendly',
-]);
 export const SKIP_LABEL = 'Skip — let the team propose one';
 export const useTypedLabel = (text: string): string => `Use “${text}”`;
 
@@ -44,7 +36,7 @@ export interface QuestionnaireStep {
   placeholder: string;
   /** The current answer (pre-filled when coming back to a step). */
   value: string;
-  /** 'pick' = quick pick of suggestions plus free text (the design-feel step); 'input' = input box. */
+  /** 'pick' = quick pick of the question's suggestions plus free text; 'input' = input box. */
   kind: 'input' | 'pick';
   suggestions: readonly string[];
   canGoBack: boolean;
@@ -83,7 +75,8 @@ export class Questionnaire {
 
   current(): QuestionnaireStep {
     const q = this.questions[this.index];
-    const pick = q.id === 'designFeel';
+    const suggestions = q.suggestions ?? [];
+    const pick = suggestions.length > 0;
     return {
       step: this.index + 1,
       totalSteps: this.questions.length,
@@ -92,7 +85,7 @@ export class Questionnaire {
       placeholder: q.placeHolder,
       value: this.values[q.id],
       kind: pick ? 'pick' : 'input',
-      suggestions: pick ? DESIGN_FEEL_SUGGESTIONS : [],
+      suggestions,
       canGoBack: this.index > 0,
       error: this.error,
     };
@@ -191,7 +184,7 @@ export type InitFlowOutcome<R> =
   | { status: 'done'; answers: InitAnswers; mode: InitMode; result: R };
 
 /**
- * The interactive Initialize Project flow: existing-folder choice first (so nobody answers six questions for
+ * The interactive Initialize Project flow: existing-folder choice first (so nobody answers ten questions for
  * nothing), then the questionnaire, then `run`. Nothing is written unless the questionnaire completes.
  */
 export async function initProjectFlow<R>(deps: InitFlowDeps<R>): Promise<InitFlowOutcome<R>> {
@@ -243,9 +236,10 @@ export function summariseInit(res: InitResult, capeFolder: string): InitSummary 
       retry: true,
     };
   }
+  const repaired = res.repaired.length ? ` (${res.repaired.length} after one repair request)` : '';
   return {
     level: 'info',
-    message: `CAPE project initialized: ${res.written.length} file(s) written in ${capeFolder}/${kept}. Review the input files, then start a session.`,
+    message: `CAPE project initialized: ${res.written.length} file(s) written in ${capeFolder}/${kept}${repaired}. Review the input files, then start a session.`,
     retry: false,
   };
 }

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, truncated, type FakeAnthropic } from '../fake-anthropic/server';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { demoAnswers, demoDecisions, demoDir, demoInputFile, demoReplies, isDecisionsRequest } from '../helpers/demo';
 
 const TASK = 'task-42';
 
@@ -188,16 +188,17 @@ describe('CLI faults and safety', function () {
   it('init from an answers file generates the input files in parallel and copies the generic templates', async () => {
     const ws = tempDir('cape-init-');
     fake.setResponder((req) => {
+      if (isDecisionsRequest(req.body)) return { text: demoDecisions() };
       const text = JSON.stringify(req.body.messages);
       const m = /(\d_[a-z]+\/\d_[a-z_]+\.md)/.exec(text);
-      return { text: `---\ntype: input\n---\n\n# ${m ? m[1] : 'file'}\n\nGenerated for the test.\n` };
+      return { text: demoInputFile(m ? m[1] : '1_product/1_mvv.md', demoAnswers()) };
     });
     const run = await runCli(['init', '--workspace', ws, '--answers', path.join(demoDir(), 'answers.json'), '--json'], env());
     assert.strictEqual(run.code, 0, run.stderr);
     const files = listFiles(path.join(ws, 'cape'));
     assert.ok(files.includes('0_team/3_dor.md') && files.includes('1_product/1_mvv.md') && files.includes('3_development/1_architecture.md'), files.join(', '));
     assert.match(fs.readFileSync(path.join(ws, 'cape/1_product/1_mvv.md'), 'utf8'), /type: input/);
-    assert.ok(fake.requests.length >= 8, 'one request per input file');
+    assert.strictEqual(fake.requests.length, 10, 'the shared decisions, then one request per input file');
     // A second init refuses to overwrite silently.
     const again = await runCli(['init', '--workspace', ws, '--answers', path.join(demoDir(), 'answers.json')], env());
     assert.notStrictEqual(again.code, 0);

@@ -1,5 +1,5 @@
-// E2E 1: CAPE: Initialize Project through the real questionnaire (input boxes + the design-feel quick pick, with one
-// Back), the progress notification, and the cape/ folder on disk: the generic templates plus the input files the
+// E2E 1: CAPE: Initialize Project through the real questionnaire (input boxes + the team-size and design-feel quick
+// picks, with one Back), the progress notification, and the cape/ folder on disk: the generic templates plus the input files the
 // (fake) init model generated. The fake server also proves the typed answers reached the model prompts.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -47,46 +47,49 @@ describe('e2e: Initialize Project questionnaire', function () {
       product: 'Lantern, a reading-light scheduler for night owls',
       users: 'Students who read late',
       problem: 'They forget to dim the screen and sleep badly',
-      stack: 'TypeScript and Preact',
-      designFeel: 'Soft amber tones, very quiet',
       features: 'Schedules, presets, a bedtime reminder',
+      uiLanguage: 'English and German',
+      stack: 'TypeScript and Preact',
+      hosting: 'Static site on GitHub Pages, data in localStorage',
+      testTooling: 'Vitest and Playwright',
+      teamSize: 'Two students in the evenings',
+      designFeel: 'Soft amber tones, very quiet',
     };
-    const byId = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, q]));
+    assert.deepStrictEqual(Object.keys(typed).sort(), INIT_QUESTIONS.map((q) => q.id).sort(), 'the test answers every question');
+    const [first, second, ...rest] = INIT_QUESTIONS;
 
     await runPaletteCommand(page, 'CAPE: Initialize Project');
-    await waitForQuestion(page, byId.product.prompt);
+    await waitForQuestion(page, first.prompt);
     const title = await page.locator(`${QI} .quick-input-title`).innerText();
     assert.match(title, /CAPE: Initialize Project/, 'the questionnaire is titled');
-    assert.match(title, /1\s*\/\s*6/, 'step 1/6 is shown');
+    assert.match(title, new RegExp(`1\\s*/\\s*${INIT_QUESTIONS.length}`), `step 1/${INIT_QUESTIONS.length} is shown`);
     await shot(page, 'init-1-question');
-    await ui.typeInQuickInput(page, typed.product);
+    await ui.typeInQuickInput(page, typed[first.id]);
 
     // Step 2: type an answer, then go Back: step 1 comes back with the first answer pre-filled.
-    await waitForQuestion(page, byId.users.prompt);
+    await waitForQuestion(page, second.prompt);
     await ui.typeInQuickInput(page, 'typed before going back', { submit: false });
     const back = page.locator(`${QI} .quick-input-left-action-bar .action-label, ${QI} .action-label[aria-label="Back"]`).first();
     await back.click();
-    await waitForQuestion(page, byId.product.prompt);
-    assert.strictEqual(await page.locator(`${QI} .quick-input-box input`).inputValue(), typed.product, 'Back keeps the first answer');
+    await waitForQuestion(page, first.prompt);
+    assert.strictEqual(await page.locator(`${QI} .quick-input-box input`).inputValue(), typed[first.id], 'Back keeps the first answer');
     await shot(page, 'init-2-back');
     await page.locator(`${QI} .quick-input-box input`).press('Enter');
 
-    await waitForQuestion(page, byId.users.prompt);
-    await ui.typeInQuickInput(page, typed.users);
-    await waitForQuestion(page, byId.problem.prompt);
-    await ui.typeInQuickInput(page, typed.problem);
-    await waitForQuestion(page, byId.stack.prompt);
-    await ui.typeInQuickInput(page, typed.stack);
-
-    // The design feel is a quick pick with suggestions; typing offers "Use “…”".
-    await waitForQuestion(page, byId.designFeel.prompt);
-    const suggestions = await ui.quickPickItems(page);
-    assert.ok(suggestions.length >= 3, `design-feel suggestions are offered: ${JSON.stringify(suggestions)}`);
-    await ui.typeInQuickInput(page, typed.designFeel, { submit: false });
-    await ui.pickQuickItem(page, `Use “${typed.designFeel}”`);
-
-    await waitForQuestion(page, byId.features.prompt);
-    await ui.typeInQuickInput(page, typed.features);
+    await waitForQuestion(page, second.prompt);
+    await ui.typeInQuickInput(page, typed[second.id]);
+    for (const q of rest) {
+      await waitForQuestion(page, q.prompt);
+      if (q.suggestions) {
+        // A pick step (team size, design feel): suggestions are offered; typing offers "Use “…”".
+        const suggestions = await ui.quickPickItems(page);
+        assert.ok(suggestions.length >= 3, `${q.id} suggestions are offered: ${JSON.stringify(suggestions)}`);
+        await ui.typeInQuickInput(page, typed[q.id], { submit: false });
+        await ui.pickQuickItem(page, `Use “${typed[q.id]}”`);
+      } else {
+        await ui.typeInQuickInput(page, typed[q.id]);
+      }
+    }
 
     // The progress notification while the fake init model streams the input files.
     const progress = await ui.waitForNotification(page, /Initializing cape\//, 30_000);
@@ -118,9 +121,10 @@ describe('e2e: Initialize Project questionnaire', function () {
     assert.match(done, new RegExp(`${templates.length + inputs.length} file\\(s\\) written`), 'the summary counts every file');
 
     // The answers typed in the questionnaire reached the init prompts; the one typed before Back was dropped.
-    const sent = fake.requests.filter((r) => (r.maxTokens ?? 0) > 16).map((r) => JSON.stringify([r.body?.system, r.body?.messages])).join('\n');
-    for (const [id, text] of Object.entries(typed)) assert.ok(sent.includes(text), `answer ${id} reached the model prompt`);
+    const modelCalls = fake.requests.filter((r) => (r.maxTokens ?? 0) > 16);
+    const sent = modelCalls.map((r) => JSON.stringify([r.body?.system, r.body?.messages])).join('\n');
+    for (const [id, text] of Object.entries(typed)) assert.ok(sent.includes(JSON.stringify(text).slice(1, -1)), `answer ${id} reached the model prompt`);
     assert.ok(!sent.includes('typed before going back'), 'an answer abandoned with Back is not sent');
-    assert.strictEqual(fake.requests.filter((r) => (r.maxTokens ?? 0) > 16).length, inputs.length, 'one model call per input file');
+    assert.strictEqual(modelCalls.length, 1 + inputs.length, 'the shared decisions, then one model call per input file');
   });
 });

@@ -25,9 +25,35 @@ export function taskIdOf(body: any): string {
   return m ? m[1] : 'task-demo';
 }
 
-/** A plausible generated input file for the init questionnaire (the fake server's answer to an init request). */
+interface InputsJson {
+  decisions: { key: string; meaning: string }[];
+  files: { path: string; sections: string[] }[];
+}
+function inputsJson(): InputsJson {
+  return JSON.parse(fs.readFileSync(path.join(repoRoot(), 'prompts', 'inputs.json'), 'utf8'));
+}
+
+/** True for init's first request, the one that fixes the shared decisions (prompts/roles/init_decisions.md). */
+export function isDecisionsRequest(body: any): boolean {
+  const s = body?.system;
+  const text = Array.isArray(s) ? s.map((b: any) => b.text ?? '').join('\n') : String(s ?? '');
+  return /fix the shared decisions/i.test(text);
+}
+
+/** A valid reply to the decisions request: one `- key: value` line per decision of prompts/inputs.json. */
+export function demoDecisions(valueOf: (key: string) => string = (k) => `demo value of ${k}`): string {
+  return inputsJson()
+    .decisions.map((d) => `- ${d.key}: ${valueOf(d.key)}`)
+    .join('\n');
+}
+
+/**
+ * A plausible generated input file for the init questionnaire (the fake server's answer to an init request): the
+ * frontmatter, a title, the answers, and one heading with a line for each required section, so it passes init's checks.
+ */
 export function demoInputFile(relPath: string, answers: Record<string, string>): string {
   const title = path.basename(relPath, '.md').replace(/^\d+_/, '').replace(/_/g, ' ');
+  const sections = inputsJson().files.find((f) => f.path === relPath)?.sections ?? ['Overview', 'Details', 'Notes'];
   return [
     '---',
     'type: input',
@@ -43,6 +69,7 @@ export function demoInputFile(relPath: string, answers: Record<string, string>):
     `- Design feel: ${answers.designFeel ?? ''}`,
     `- v1 features: ${answers.features ?? ''}`,
     '',
+    ...sections.flatMap((s) => [`## ${s.split(' — ')[0]}`, '', `What this section says for ${answers.product ?? 'the product'}: ${s}.`, '']),
   ].join('\n');
 }
 

@@ -1,7 +1,8 @@
-// The fake Anthropic server playing the English demo: answers init requests with a generated input file and session
-// requests with the demo session (in order, per task). Used by `npm run demo`, the VS Code demo and the e2e tests.
+// The fake Anthropic server playing the English demo: answers init's decisions request with demo decisions, its file
+// requests with a generated input file, and session requests with the demo session (in order, per task). Used by
+// `npm run demo`, the VS Code demo and the e2e tests.
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type RecordedRequest } from '../fake-anthropic/server';
-import { demoAnswers, demoInputFile, demoReplies, taskIdOf } from './demo';
+import { demoAnswers, demoDecisions, demoInputFile, demoReplies, isDecisionsRequest, taskIdOf } from './demo';
 
 export interface DemoServerOptions {
   port?: number;
@@ -23,6 +24,7 @@ export async function startDemoServer(opts: DemoServerOptions = {}): Promise<Fak
   const served = new Map<string, number>();
   fake.setResponder((req): FakeReply => {
     if (!req.stream && req.maxTokens !== undefined && req.maxTokens <= 16) return { text: 'ok' }; // key validation
+    if (isDecisionsRequest(req.body)) return { text: demoDecisions() };
     const text = JSON.stringify(req.body?.messages ?? '');
     const init = /write one CAPE project file|project input\s+file/i.test(systemText(req) + text);
     if (init) {

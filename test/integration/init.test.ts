@@ -9,7 +9,7 @@ import type { CapeExtensionApi } from '../../src/extension';
 import type { InitProjectResult } from '../../src/commands/initProject';
 import { GENERIC_CAPE_FILES } from '../../src/core/cape/assets';
 import { API_KEY_SECRET } from '../../src/providers/apiKey';
-import { demoAnswers, demoInputFile } from '../helpers/demo';
+import { demoAnswers, demoDecisions, demoInputFile, isDecisionsRequest } from '../helpers/demo';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../fake-anthropic';
 
 const EXTENSION_ID = 'cape-team.cape-vscode';
@@ -58,7 +58,7 @@ describe('CAPE: Initialize Project (real extension host, fake Messages API)', fu
 
   beforeEach(() => {
     fake.reset();
-    fake.setResponder((req) => ({ text: demoInputFile(requestedPath(req), answers) }));
+    fake.setResponder((req) => ({ text: isDecisionsRequest(req.body) ? demoDecisions() : demoInputFile(requestedPath(req), answers) }));
   });
 
   it('writes every template and input file with the init model', async () => {
@@ -68,7 +68,8 @@ describe('CAPE: Initialize Project (real extension host, fake Messages API)', fu
     assert.strictEqual(res.mode, 'fail-if-exists');
     assert.deepStrictEqual(res.result.failed, []);
     const inputs = services.prompts.inputs;
-    assert.strictEqual(fake.requests.length, inputs.length, 'one model call per input file');
+    assert.strictEqual(fake.requests.length, 1 + inputs.length, 'the shared decisions, then one model call per input file');
+    assert.ok(isDecisionsRequest(fake.requests[0].body));
     assert.ok(fake.requests.every((r) => r.model === 'claude-haiku-4-5'), 'the init model is used');
     for (const rel of GENERIC_CAPE_FILES) assert.ok(fs.existsSync(path.join(capeDir, rel)), `template ${rel}`);
     for (const spec of inputs) {
@@ -98,7 +99,7 @@ describe('CAPE: Initialize Project (real extension host, fake Messages API)', fu
     assert.strictEqual(res.status, 'done');
     if (res.status !== 'done') return;
     assert.deepStrictEqual(res.result.written, [`${FOLDER}/${gone.path}`]);
-    assert.strictEqual(fake.requests.length, 1);
+    assert.strictEqual(fake.requests.length, 1, 'the decisions stored by the first run are reused');
     assert.strictEqual(requestedPath(fake.requests[0]), gone.path);
     assert.ok(fs.existsSync(path.join(capeDir, gone.path)));
     assert.match(fs.readFileSync(path.join(capeDir, edited.path), 'utf8'), /Edited by hand/);
@@ -108,8 +109,9 @@ describe('CAPE: Initialize Project (real extension host, fake Messages API)', fu
     const bad = services.prompts.inputs[1].path;
     fs.rmSync(capeDir, { recursive: true, force: true });
     fake.setResponder((req) => {
+      if (isDecisionsRequest(req.body)) return { text: demoDecisions() };
       const p = requestedPath(req);
-      // executable frontmatter is refused by finaliseInputFile: never written
+      // executable frontmatter is refused by the reply check (and again after the one repair request): never written
       return { text: p === bad ? '---js\n{ a: require("fs") }\n---\n\n# x\n' : demoInputFile(p, answers) };
     });
     const res = (await vscode.commands.executeCommand('cape.initProject', { answers, mode: 'overwrite' })) as InitProjectResult;

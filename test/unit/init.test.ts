@@ -1,5 +1,6 @@
 // The init generator end to end: the real AnthropicClient (real @anthropic-ai/sdk) talking HTTP to the local fake
-// Messages API, writing into a temporary workspace.
+// Messages API, writing into a temporary workspace. Counts requests: one for the shared decisions, one per input file,
+// one more per repaired reply.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -8,18 +9,28 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { contentText } from '../../src/core/model/types';
 import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, loadCape } from '../../src/core/cape/assets';
 import {
+  INIT_DECISIONS_FILE,
   INIT_QUESTIONS,
   InitAnswers,
   InitOptions,
   InitProgress,
+  buildDecisionsRequest,
   buildInitRequest,
-  finaliseInputFile,
   initCape,
+  normaliseAnswers,
   parseAnswersFile,
-  stripWrappingFence,
 } from '../../src/core/cape/init';
+import {
+  INPUT_FILE_MAX_CHARS,
+  checkDecisionsReply,
+  checkInputReply,
+  formatDecisions,
+  inputRepairPrompt,
+  stripWrappingFence,
+} from '../../src/core/cape/initChecks';
 import { INIT_ANSWER_IDS, PromptAssets, defaultPromptsDir, loadPromptAssets, promptVariables } from '../../src/core/cape/prompts';
 import { FakeAnthropic, FakeReply, RecordedRequest, startFakeAnthropic } from '../fake-anthropic';
+import { demoDecisions, demoInputFile, isDecisionsRequest } from '../helpers/demo';
 
 const KEY = 'sk-ant-test-init';
 const MARKER = 'END-OF-GENERATED-FILE';
@@ -28,10 +39,17 @@ const ANSWERS: InitAnswers = {
   product: 'A kiosk app for a climbing gym to check members in',
   users: 'Front-desk staff and gym members',
   problem: 'Queues at the desk during evening peaks',
-  stack: 'ZIGZAG-STACK: Kotlin and SQLite',
-  designFeel: 'ZIGZAG-FEEL: bold, high contrast',
   features: 'QR check-in; day passes; member lookup',
+  uiLanguage: 'ZIGZAG-UILANG: German and English',
+  stack: 'ZIGZAG-STACK: Kotlin and SQLite',
+  hosting: 'ZIGZAG-HOSTING: one Raspberry Pi at the desk',
+  testTooling: 'ZIGZAG-TESTS: JUnit 5 and Espresso',
+  teamSize: 'ZIGZAG-TEAM: two developers',
+  designFeel: 'ZIGZAG-FEEL: bold, high contrast',
 };
+const REQUIRED_IDS = INIT_QUESTIONS.filter((q) => q.required).map((q) => q.id);
+/** A shared decision value the test can find in every file request. */
+const DECISION_MARK = (k: string) => `DECIDED-${k}-190KB`;
 
 function systemText(req: RecordedRequest): string {
   const s = req.body?.system;
@@ -41,14 +59,28 @@ function systemText(req: RecordedRequest): string {
 function userText(req: RecordedRequest): string {
   return (req.body?.messages ?? []).map((m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
 }
-/** The cape-relative path the request asks for (from the rendered init prompt). */
+/** The cape-relative path a file request asks for (from the rendered init prompt); 'decisions' for the first request. */
 function requestedPath(req: RecordedRequest): string {
+  if (isDecisionsRequest(req.body)) return 'decisions';
   const m = /\*\*`cape\/([^`]+)`/.exec(systemText(req));
   assert.ok(m, 'the init prompt names the file');
   return m![1];
 }
+function isRepair(req: RecordedRequest): boolean {
+  return (req.body?.messages ?? []).length > 1 || /cannot be saved as|cannot be used as/.test(userText(req));
+}
+/** A file that passes init's checks. */
 function goodFile(p: string): string {
-  return `---\ntype: input\n---\n\n# ${p}\n\nContent for ${p}.\n\n${MARKER}\n`;
+  return `${demoInputFile(p, ANSWERS)}\n${MARKER}\n`;
+}
+/** Answers the decisions request and every file request with valid replies (or `files[path]` when given). */
+function responder(files: Record<string, FakeReply | ((req: RecordedRequest) => FakeReply)> = {}) {
+  return (req: RecordedRequest): FakeReply => {
+    const p = requestedPath(req);
+    const r = files[p];
+    if (r) return typeof r === 'function' ? r(req) : r;
+    return { text: p === 'decisions' ? demoDecisions(DECISION_MARK) : goodFile(p) };
+  };
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,15 +123,21 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((p) => p.split(path.sep).join('/'));
   }
 
-  it('writes the templates and every input file, with bounded concurrency, and the result loads cleanly', async () => {
+  it('fixes the shared decisions first, then writes every input file in parallel with them, and the result loads cleanly', async () => {
     let active = 0;
     let maxActive = 0;
+    let decisionsDone = false;
+    const order: string[] = [];
     fake.setResponder(async (req) => {
+      const p = requestedPath(req);
+      order.push(p);
+      if (p !== 'decisions') assert.ok(decisionsDone, `${p} was requested before the decisions were fixed`);
       active++;
       maxActive = Math.max(maxActive, active);
       await sleep(30);
       active--;
-      return { text: goodFile(requestedPath(req)) };
+      if (p === 'decisions') decisionsDone = true;
+      return responder()(req);
     });
     const ws = workspace();
     const progress: InitProgress[] = [];
@@ -108,9 +146,11 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     const all = [...GENERIC_CAPE_FILES, ...INPUT_CAPE_FILES].map((p) => `cape/${p}`);
     assert.deepStrictEqual(res.failed, []);
     assert.deepStrictEqual(res.skipped, []);
+    assert.deepStrictEqual(res.repaired, []);
     assert.deepStrictEqual([...res.written].sort(), [...all].sort());
     assert.strictEqual(res.cancelled, false);
-    assert.strictEqual(fake.requests.length, INPUT_CAPE_FILES.length);
+    assert.strictEqual(fake.requests.length, 1 + INPUT_CAPE_FILES.length, 'one decisions request, then one per input file');
+    assert.strictEqual(order[0], 'decisions');
     assert.strictEqual(maxActive, 2, 'two calls in flight, never more');
     assert.strictEqual(progress.length, all.length);
     assert.deepStrictEqual(progress[progress.length - 1], { done: all.length, total: all.length, file: progress[progress.length - 1].file });
@@ -125,30 +165,60 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
       assert.strictEqual(fs.readFileSync(path.join(ws, 'cape', t.relPath), 'utf8'), t.content, 'templates are copied verbatim');
     }
     assert.ok(!listAll(path.join(ws, 'cape')).some((p) => p.endsWith('.tmp')), 'no temporary files left');
+    // the decisions are kept (outside the assets sessions load) and returned
+    const stored = fs.readFileSync(path.join(ws, 'cape', INIT_DECISIONS_FILE), 'utf8');
+    for (const d of prompts.decisions) assert.ok(stored.includes(`- ${d.key}: ${DECISION_MARK(d.key)}`), d.key);
+    assert.strictEqual(res.decisions?.performance_budget, DECISION_MARK('performance_budget'));
 
-    // each request asks for one distinct file, in the session language, with only the answers that feed it
-    const asked = fake.requests.map(requestedPath).sort();
-    assert.deepStrictEqual(asked, [...INPUT_CAPE_FILES].sort());
-    for (const req of fake.requests) {
+    // the decisions request sees every answer and names every decision
+    const decisionsReq = fake.requests[0];
+    assert.match(systemText(decisionsReq), /Klingon/);
+    assert.deepStrictEqual(promptVariables(systemText(decisionsReq)), []);
+    for (const id of INIT_ANSWER_IDS) assert.ok(userText(decisionsReq).includes(ANSWERS[id]), `decisions request has answer ${id}`);
+    for (const d of prompts.decisions) assert.ok(systemText(decisionsReq).includes(`- ${d.key}: ${d.meaning}`), d.key);
+
+    // each file request asks for one distinct file, in the session language, with the answers it needs and the decisions
+    const fileReqs = fake.requests.slice(1);
+    assert.deepStrictEqual(fileReqs.map(requestedPath).sort(), [...INPUT_CAPE_FILES].sort());
+    for (const req of fileReqs) {
       const spec = prompts.inputs.find((i) => i.path === requestedPath(req))!;
+      const sys = systemText(req);
+      const user = userText(req);
       assert.strictEqual(req.model, 'claude-test-fast');
-      assert.match(systemText(req), /Klingon/);
-      assert.deepStrictEqual(promptVariables(systemText(req)), []);
+      assert.match(sys, /Klingon/);
+      assert.deepStrictEqual(promptVariables(sys), []);
       for (const id of INIT_ANSWER_IDS) {
-        const included = userText(req).includes(ANSWERS[id]);
-        assert.strictEqual(included, spec.answers.includes(id), `${spec.path}: answer ${id} need-to-know`);
+        assert.strictEqual(user.includes(ANSWERS[id]), spec.answers.includes(id), `${spec.path}: answer ${id} need-to-know`);
       }
+      for (const id of REQUIRED_IDS) assert.ok(spec.answers.includes(id), `${spec.path} gets the required answer ${id}`);
+      for (const d of prompts.decisions) assert.ok(user.includes(`- ${d.key}: ${DECISION_MARK(d.key)}`), `${spec.path} gets decision ${d.key}`);
+      // the other files: every framework file and every other input file, never itself
+      for (const g of GENERIC_CAPE_FILES) assert.ok(sys.includes(`cape/${g} — `), `${spec.path} names ${g}`);
+      for (const o of INPUT_CAPE_FILES) assert.strictEqual(sys.includes(`- cape/${o} — `), o !== spec.path, `${spec.path} lists ${o}`);
+      assert.match(sys, /Definition of Done \(framework file/);
     }
+    // the design files get the product's main point
+    for (const p of ['2_design/1_principle.md', '2_design/2_brand.md']) {
+      const req = fileReqs.find((r) => requestedPath(r) === p)!;
+      for (const id of ['problem', 'features', 'designFeel', 'uiLanguage'] as const) assert.ok(userText(req).includes(ANSWERS[id]), `${p}: ${id}`);
+    }
+    const arch = fileReqs.find((r) => requestedPath(r) === '3_development/1_architecture.md')!;
+    for (const id of ['hosting', 'testTooling', 'stack'] as const) assert.ok(userText(arch).includes(ANSWERS[id]), `architecture: ${id}`);
   });
 
-  it('normalises replies: strips a wrapping fence, adds or fixes the type, refuses js frontmatter and unusable replies', async () => {
+  it('checks each reply: strips a lone wrapping fence, repairs a bad reply once, writes nothing for a still-bad one', async () => {
     const marker = path.join(os.tmpdir(), `cape-init-pwned-${process.pid}`);
     fs.rmSync(marker, { force: true });
     const g = globalThis as Record<string, unknown>;
     delete g.__capeInitPwned;
-    const replies: Record<string, FakeReply> = {
-      '1_product/1_mvv.md': { text: '```markdown\n# Mission\n\nOurs.\n\n```bash\nnpm test\n```\n' + MARKER + '\n```' },
-      '1_product/2_persona.md': { text: '---\ntype: draft\nauthor: model\n---\n# Personas\n' + MARKER + '\n' },
+    const firstThenGood = (bad: FakeReply) => (req: RecordedRequest): FakeReply => (isRepair(req) ? { text: goodFile(requestedPath(req)) } : bad);
+    const fenced = goodFile('1_product/1_mvv.md').replace('## Values', '```bash\nnpm test\n```\n\n## Values');
+    const replies: Record<string, FakeReply | ((req: RecordedRequest) => FakeReply)> = {
+      // fence only: stripped, no repair
+      '1_product/1_mvv.md': { text: '```markdown\n' + fenced + '```' },
+      // wrong type, then fixed
+      '1_product/2_persona.md': firstThenGood({ text: goodFile('1_product/2_persona.md').replace('type: input', 'type: draft\nauthor: model') }),
+      // executable frontmatter every time: refused, never evaluated
       '1_product/3_milestone.md': {
         text:
           `---js\n{ type: (function () { require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); ` +
@@ -157,8 +227,12 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
       '1_product/4_backlog.md': { text: '   \n' },
       '2_design/1_principle.md': { text: '---\ntype: input\n---\n# Principles\n(cut', stopReason: 'max_tokens' },
       '2_design/2_brand.md': { text: '---\ntype: input\ncolours: [red\n---\n# Brand\n' },
+      // far over its length, then a concise one
+      '3_development/1_architecture.md': firstThenGood({ text: goodFile('3_development/1_architecture.md') + 'x'.repeat(INPUT_FILE_MAX_CHARS) }),
+      // chatter and no frontmatter, then the file
+      '3_development/2_guideline.md': firstThenGood({ text: 'Sure! Here is the guideline.\n\n' + goodFile('3_development/2_guideline.md').replace(/^---\ntype: input\n---\n/, '') }),
     };
-    fake.setResponder((req) => replies[requestedPath(req)] ?? { text: goodFile(requestedPath(req)) });
+    fake.setResponder(responder(replies));
     const ws = workspace();
     const res = await initCape(opts(ws));
 
@@ -168,7 +242,8 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.ok(mvv.includes('```bash\nnpm test\n```'), 'inner fences are kept');
     assert.ok(!mvv.includes('```markdown'));
     const persona = fs.readFileSync(path.join(cape, '1_product/2_persona.md'), 'utf8');
-    assert.match(persona, /^---\ntype: input\nauthor: model\n---\n/);
+    assert.match(persona, /^---\ntype: input\n---\n/);
+    assert.deepStrictEqual(res.repaired, ['cape/1_product/2_persona.md', 'cape/3_development/1_architecture.md', 'cape/3_development/2_guideline.md']);
 
     const failed = Object.fromEntries(res.failed.map((f) => [f.path, f.error]));
     assert.deepStrictEqual(Object.keys(failed).sort(), [
@@ -177,21 +252,64 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
       'cape/2_design/1_principle.md',
       'cape/2_design/2_brand.md',
     ]);
+    for (const e of Object.values(failed)) assert.match(e, /even after one repair request[\s\S]*nothing was written/);
     assert.match(failed['cape/1_product/3_milestone.md'], /refused/);
     assert.match(failed['cape/1_product/4_backlog.md'], /empty/);
     assert.match(failed['cape/2_design/1_principle.md'], /cut off/);
-    assert.match(failed['cape/2_design/2_brand.md'], /invalid frontmatter \(line 4/);
+    assert.match(failed['cape/2_design/2_brand.md'], /not valid YAML \(line 4/);
     for (const p of Object.keys(failed)) assert.strictEqual(fs.existsSync(path.join(ws, p)), false, `${p} not written`);
     assert.strictEqual(fs.existsSync(marker), false, 'js frontmatter was not evaluated');
     assert.strictEqual(g.__capeInitPwned, undefined);
 
-    // a second run in missing-only mode generates exactly the failed files
+    // requests: 1 decisions + 9 files + one repair for each of the 3 repaired and the 4 failed files, never a second
+    const count = (p: string) => fake.requests.filter((r) => requestedPath(r) === p).length;
+    assert.strictEqual(fake.requests.length, 1 + INPUT_CAPE_FILES.length + 7);
+    assert.strictEqual(count('1_product/1_mvv.md'), 1, 'a fence alone is stripped without a repair');
+    for (const p of ['1_product/2_persona.md', '1_product/3_milestone.md', '2_design/2_brand.md', '3_development/1_architecture.md']) assert.strictEqual(count(p), 2, p);
+    // the repair request carries the bad reply and quotes the problem
+    const personaRepair = fake.requests.find((r) => requestedPath(r) === '1_product/2_persona.md' && isRepair(r))!;
+    const msgs = personaRepair.body.messages as { role: string; content: string }[];
+    assert.deepStrictEqual(msgs.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.match(msgs[1].content, /type: draft/);
+    assert.match(msgs[2].content, /cannot be saved as cape\/1_product\/2_persona\.md:\n\n> its frontmatter says type: "draft"; it must say type: input/);
+    const archRepair = fake.requests.find((r) => requestedPath(r) === '3_development/1_architecture.md' && isRepair(r))!;
+    assert.match(userText(archRepair), /characters long; it must stay under 8,000 characters[\s\S]*Be more concise/);
+    const backlogRepair = fake.requests.find((r) => requestedPath(r) === '1_product/4_backlog.md' && isRepair(r))!;
+    assert.strictEqual(backlogRepair.body.messages.length, 1, 'an empty reply is not sent back as an empty assistant turn');
+    assert.match(userText(backlogRepair), /Write cape\/1_product\/4_backlog\.md now\.[\s\S]*> the reply was empty/);
+
+    // a second run in missing-only mode generates exactly the failed files, with the decisions already fixed
     fake.reset();
-    fake.setResponder((req) => ({ text: goodFile(requestedPath(req)) }));
+    fake.setResponder(responder());
     const again = await initCape(opts(ws, { mode: 'missing-only' }));
     assert.deepStrictEqual([...again.written].sort(), Object.keys(failed).sort());
-    assert.strictEqual(fake.requests.length, 4);
+    assert.strictEqual(fake.requests.length, 4, 'no new decisions request: the stored ones are reused');
+    for (const r of fake.requests) assert.ok(userText(r).includes(`- glossary: ${DECISION_MARK('glossary')}`));
     assert.deepStrictEqual((await loadCape(cape)).issues, []);
+  });
+
+  it('the decisions reply is checked and repaired once; a still-bad one fails every input file clearly and writes none', async () => {
+    const keys = prompts.decisions.map((d) => d.key);
+    const partial = keys.slice(0, 3).map((k) => `- ${k}: x`).join('\n');
+    fake.setResponder(responder({ decisions: (req) => (isRepair(req) ? { text: '```\n' + demoDecisions(DECISION_MARK) + '\n```' } : { text: partial }) }));
+    const ws = workspace();
+    const res = await initCape(opts(ws));
+    assert.deepStrictEqual(res.failed, []);
+    assert.strictEqual(fake.requests.length, 2 + INPUT_CAPE_FILES.length);
+    const repair = fake.requests[1];
+    assert.ok(isDecisionsRequest(repair.body) && isRepair(repair));
+    assert.ok(userText(repair).includes(`these decisions are missing: ${keys.slice(3).join(', ')}`), userText(repair));
+
+    fake.reset();
+    fake.setResponder(responder({ decisions: { text: 'I would rather discuss this first.' } }));
+    const ws2 = workspace();
+    const bad = await initCape(opts(ws2));
+    assert.strictEqual(fake.requests.length, 2, 'decisions + one repair, then no file request');
+    assert.strictEqual(bad.failed.length, INPUT_CAPE_FILES.length);
+    for (const f of bad.failed) assert.match(f.error, /not generated: the shared decisions could not be fixed: .*even after one repair request: these decisions are missing/);
+    assert.strictEqual(bad.written.length, GENERIC_CAPE_FILES.length, 'only the templates');
+    for (const p of INPUT_CAPE_FILES) assert.ok(!fs.existsSync(path.join(ws2, 'cape', p)));
+    assert.ok(!fs.existsSync(path.join(ws2, 'cape', INIT_DECISIONS_FILE)));
   });
 
   it('fail-if-exists refuses an existing cape/ before calling the model', async () => {
@@ -203,7 +321,7 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
   });
 
   it('missing-only keeps existing files; overwrite replaces them but never touches sessions', async () => {
-    fake.setResponder((req) => ({ text: goodFile(requestedPath(req)) }));
+    fake.setResponder(responder());
     const ws = workspace();
     const cape = path.join(ws, 'cape');
     fs.mkdirSync(path.join(cape, '1_product'), { recursive: true });
@@ -216,13 +334,15 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     const res = await initCape(opts(ws, { mode: 'missing-only' }));
     assert.deepStrictEqual([...res.skipped].sort(), ['cape/0_team/3_dor.md', 'cape/1_product/1_mvv.md']);
     assert.strictEqual(res.written.length, GENERIC_CAPE_FILES.length + INPUT_CAPE_FILES.length - 2);
-    assert.strictEqual(fake.requests.length, INPUT_CAPE_FILES.length - 1);
+    assert.strictEqual(fake.requests.length, 1 + INPUT_CAPE_FILES.length - 1, 'decisions (none stored yet) + the missing files');
     assert.match(fs.readFileSync(path.join(cape, '1_product', '1_mvv.md'), 'utf8'), /MINE/);
     assert.match(fs.readFileSync(path.join(cape, '0_team', '3_dor.md'), 'utf8'), /MY DOR/);
 
     fake.reset();
-    fake.setResponder((req) => ({ text: goodFile(requestedPath(req)) }));
+    fake.setResponder(responder({ decisions: { text: demoDecisions((k) => `NEW-${k}`) } }));
     const over = await initCape(opts(ws, { mode: 'overwrite' }));
+    assert.strictEqual(fake.requests.length, 1 + INPUT_CAPE_FILES.length, 'overwrite fixes the decisions again');
+    assert.match(fs.readFileSync(path.join(cape, INIT_DECISIONS_FILE), 'utf8'), /- glossary: NEW-glossary/);
     assert.deepStrictEqual(over.skipped, []);
     assert.strictEqual(over.written.length, GENERIC_CAPE_FILES.length + INPUT_CAPE_FILES.length);
     assert.ok(fs.readFileSync(path.join(cape, '1_product', '1_mvv.md'), 'utf8').includes(MARKER));
@@ -232,7 +352,10 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
 
   it('cancellation stops further files and leaves only complete files', async () => {
     // slow streams so that several calls are in flight when the user cancels
-    fake.setResponder((req) => ({ text: goodFile(requestedPath(req)) + 'x'.repeat(200), chunkSize: 10, chunkDelayMs: 15 }));
+    fake.setResponder((req) => {
+      const p = requestedPath(req);
+      return { text: p === 'decisions' ? demoDecisions() : goodFile(p) + 'x'.repeat(200), chunkSize: 10, chunkDelayMs: 15 };
+    });
     const ws = workspace();
     const ac = new AbortController();
     const res = await initCape(
@@ -268,7 +391,7 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
       seen.set(p, n);
       if (p === '1_product/1_mvv.md' && n === 1) return { fault: 'midstream-error', afterChars: 20, errorType: 'overloaded_error', text: goodFile(p) };
       if (p === '1_product/2_persona.md') return { fault: 'reset', afterChars: 25, text: goodFile(p) };
-      return { text: goodFile(p) };
+      return responder()(req);
     });
     const ws = workspace();
     const res = await initCape(opts(ws, { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } }));
@@ -280,7 +403,7 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
   });
 
   it('stops calling the API after an authentication error', async () => {
-    fake.setResponder((req) => ({ text: goodFile(requestedPath(req)) }));
+    fake.setResponder(responder());
     const ws = workspace();
     const badClient = new AnthropicClient({ apiKey: 'sk-ant-wrong', baseURL: fake.url, maxRetries: 0 });
     const res = await initCape(opts(ws, { llm: badClient, concurrency: 2 }));
@@ -318,11 +441,35 @@ describe('init: answers, prompt and reply helpers', () => {
 
   it('parseAnswersFile reads JSON and YAML (lists, snake/kebab keys) and fills optional answers', () => {
     const fromJson = parseAnswersFile(JSON.stringify({ product: 'P', users: 'U', problem: 'Q', features: ['a', 'b'] }));
-    assert.deepStrictEqual(fromJson, { product: 'P', users: 'U', problem: 'Q', stack: '', designFeel: '', features: '- a\n- b' });
+    assert.deepStrictEqual(fromJson, {
+      product: 'P',
+      users: 'U',
+      problem: 'Q',
+      features: '- a\n- b',
+      uiLanguage: '',
+      stack: '',
+      hosting: '',
+      testTooling: '',
+      teamSize: '',
+      designFeel: '',
+    });
     const fromYaml = parseAnswersFile('product: P\nusers: U\nproblem: Q\ndesign_feel: calm\ntech-stack: x\nstack: Go\nfeatures: |\n  one\n  two\n');
     assert.strictEqual(fromYaml.designFeel, 'calm');
     assert.strictEqual(fromYaml.stack, 'Go');
     assert.strictEqual(fromYaml.features, 'one\ntwo');
+    const newKeys = parseAnswersFile('product: P\nusers: U\nproblem: Q\nfeatures: F\nui_language: ja\nhosting: Fly.io\ntest-tooling: Vitest\nteam_size: 2\n');
+    assert.deepStrictEqual([newKeys.uiLanguage, newKeys.hosting, newKeys.testTooling, newKeys.teamSize], ['ja', 'Fly.io', 'Vitest', '2']);
+  });
+
+  it('an answers file from before the new questions (no UI language, hosting, tests, team) still works', () => {
+    const old = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../test/demo/answers.json'), 'utf8'));
+    assert.deepStrictEqual(Object.keys(old).sort(), ['designFeel', 'features', 'problem', 'product', 'stack', 'users']);
+    const a = normaliseAnswers(old);
+    assert.strictEqual(a.product, old.product);
+    for (const id of ['uiLanguage', 'hosting', 'testTooling', 'teamSize'] as const) assert.strictEqual(a[id], '');
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const req = buildInitRequest(prompts.inputs.find((i) => i.path === '3_development/1_architecture.md')!, { answers: a, language: 'English', model: 'm', prompts, decisions: {} });
+    assert.match(contentText(req.messages[0].content), /<answer id="hosting"[^>]*>\n\(not answered: propose a sensible choice/);
   });
 
   it('parseAnswersFile explains what is missing or broken', () => {
@@ -344,13 +491,26 @@ describe('init: answers, prompt and reply helpers', () => {
       language: 'Japanese',
       model: 'm',
       prompts,
+      decisions: { product_name: 'uses {{path}} too' },
     });
     const sys = req.system.map((b) => b.text).join('\n');
     assert.deepStrictEqual(promptVariables(sys), []);
     assert.match(sys, /Japanese/);
     for (const s of spec.sections) assert.ok(sys.includes(s));
     assert.ok(contentText(req.messages[0].content).includes('uses {{language}} literally'));
+    assert.ok(contentText(req.messages[0].content).includes('<shared_decisions>\n- product_name: uses {{path}} too\n</shared_decisions>'));
     assert.ok(req.maxTokens > 1000);
+    assert.match(sys, /under 8,000 characters/);
+    // "self-contained" and "do not repeat" are one rule: refer to the owning file by path
+    assert.match(sys, /refer to that file by its path/);
+    assert.doesNotMatch(sys, /do not repeat their content/);
+
+    const dreq = buildDecisionsRequest({ answers: ANSWERS, language: 'Japanese', model: 'm', prompts });
+    const dsys = dreq.system.map((b) => b.text).join('\n');
+    assert.deepStrictEqual(promptVariables(dsys), []);
+    for (const d of prompts.decisions) assert.ok(dsys.includes(`- ${d.key}: ${d.meaning}`));
+    for (const i of prompts.inputs) assert.ok(dsys.includes(`cape/${i.path}`));
+    assert.ok(dreq.maxTokens < req.maxTokens, 'the decisions request is small');
   });
 
   it('stripWrappingFence only removes a fence around the whole reply', () => {
@@ -360,8 +520,58 @@ describe('init: answers, prompt and reply helpers', () => {
     assert.strictEqual(stripWrappingFence('---\ntype: input\n---\n```\nx\n```'), '---\ntype: input\n---\n```\nx\n```');
   });
 
-  it('finaliseInputFile adds the input frontmatter when missing', () => {
-    assert.strictEqual(finaliseInputFile('# Title\nBody'), '---\ntype: input\n---\n\n# Title\nBody\n');
-    assert.throws(() => finaliseInputFile('---javascript\n{}\n---\n# T\n'), /refused/);
+  it('checkInputReply: what passes, what is tidied, and each problem it names', () => {
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const spec = prompts.inputs.find((i) => i.path === '1_product/1_mvv.md')!;
+    const good = demoInputFile(spec.path, ANSWERS);
+    const ok = checkInputReply(good, spec, 'end_turn', 8192);
+    assert.ok(ok.ok);
+    if (ok.ok) assert.strictEqual(ok.value, good.endsWith('\n') ? good : good + '\n');
+    // a wrapping fence alone is tidied, not a problem
+    const fenced = checkInputReply('Here it is:\n```markdown\n' + good + '\n```', spec, 'end_turn', 8192);
+    assert.ok(fenced.ok && fenced.value.startsWith('---\ntype: input\n---') && fenced.notes.length === 1);
+    const problems = (text: string, stop: string | null = 'end_turn') => {
+      const c = checkInputReply(text, spec, stop, 8192);
+      assert.ok(!c.ok, `expected problems for ${JSON.stringify(text.slice(0, 60))}`);
+      return c.ok ? '' : c.problems.join('\n');
+    };
+    assert.match(problems(''), /empty/);
+    assert.match(problems(good.replace(/^---\ntype: input\n---\n/, '')), /does not start with the frontmatter \(it starts with "# Mvv"\)/);
+    assert.match(problems(good.replace('type: input', 'type: generic')), /type: "generic"; it must say type: input/);
+    assert.match(problems(good.replace('type: input', 'title: x')), /type: null/);
+    assert.match(problems('---javascript\n{}\n---\n' + good.slice(20)), /refused/);
+    assert.match(problems('---\ntype: input\n---\n\n   \n'), /no content after the frontmatter/);
+    assert.match(problems('---\ntype: input\n---\n# Mission\nShort.\n'), /only \d+ characters long/);
+    assert.match(problems(good + 'y'.repeat(INPUT_FILE_MAX_CHARS)), /characters long; it must stay under 8,000/);
+    assert.match(problems(good, 'max_tokens'), /cut off at the output limit \(8192 tokens\)/);
+    // headings: each required section needs one; headings inside code blocks do not count
+    const noSections = `---\ntype: input\n---\n\n# Mission\n\n${'Text without sections. '.repeat(30)}\n\`\`\`\n## not a heading\n## nor this\n## nor this\n## nor this\n## nor this\n\`\`\`\n`;
+    assert.match(problems(noSections), new RegExp(`1 markdown heading\\(s\\), but each of the ${spec.sections.length} required sections`));
+    const repair = inputRepairPrompt(spec, ['its frontmatter says type: "generic"; it must say type: input']);
+    assert.match(repair, /^Your reply cannot be saved as cape\/1_product\/1_mvv\.md:\n\n> its frontmatter says/);
+    assert.match(repair, /Keep your content/);
+  });
+
+  it('checkDecisionsReply reads the decision lines, tolerates markdown, and names what is missing', () => {
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const specs = prompts.decisions;
+    const good = checkDecisionsReply(demoDecisions(), specs, 'end_turn');
+    assert.ok(good.ok);
+    if (good.ok) {
+      assert.deepStrictEqual(Object.keys(good.value), specs.map((d) => d.key));
+      assert.strictEqual(formatDecisions(good.value), demoDecisions());
+    }
+    const styled = specs.map((d, i) => (i % 2 ? `* **${d.key}:** v${i}: with a colon` : `${d.key}: v${i}`)).join('\n');
+    const s = checkDecisionsReply('Here are the decisions:\n```\n' + styled + '\n```', specs, 'end_turn');
+    assert.ok(s.ok, JSON.stringify(s));
+    if (s.ok) assert.strictEqual(s.value[specs[1].key], 'v1: with a colon');
+    const bad = checkDecisionsReply(`- ${specs[0].key}:\n- unknown_key: x`, specs, 'max_tokens');
+    assert.ok(!bad.ok);
+    if (!bad.ok) {
+      assert.match(bad.problems.join('\n'), /cut off/);
+      assert.match(bad.problems.join('\n'), new RegExp(`missing: ${specs[1].key}`));
+      assert.match(bad.problems.join('\n'), new RegExp(`no value: ${specs[0].key}`));
+    }
+    assert.ok(!checkDecisionsReply('', specs, null).ok);
   });
 });

@@ -16,6 +16,7 @@ import {
   renderPrompt,
   templateBodies,
 } from '../../src/core/cape/prompts';
+import { INIT_DECISIONS_PROMPT_VARS, INIT_PROMPT_VARS } from '../../src/core/cape/init';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 
@@ -147,10 +148,7 @@ describe('prompts: loadPromptAssets', () => {
   });
 
   it('init: uses exactly its documented variables and asks for type: input frontmatter', () => {
-    assert.deepStrictEqual(
-      promptVariables(assets.roles.init).sort(),
-      ['language', 'other_files', 'path', 'purpose', 'sections', 'title'],
-    );
+    assert.deepStrictEqual(promptVariables(assets.roles.init).sort(), [...INIT_PROMPT_VARS].sort());
     const text = renderPrompt(assets.roles.init, {
       language: 'English',
       path: '1_product/1_mvv.md',
@@ -158,9 +156,18 @@ describe('prompts: loadPromptAssets', () => {
       purpose: 'p',
       sections: '1. a',
       other_files: '- x',
+      max_chars: '8,000',
     });
     assert.match(text, /type: input/);
     assert.match(text, /cape\/1_product\/1_mvv\.md/);
+    assert.match(text, /shared decisions exactly as given/);
+  });
+
+  it('init_decisions: uses exactly its documented variables; inputs.json names the decisions', () => {
+    assert.deepStrictEqual(promptVariables(assets.roles.init_decisions).sort(), [...INIT_DECISIONS_PROMPT_VARS].sort());
+    const keys = assets.decisions.map((d) => d.key);
+    for (const k of ['product_name', 'ui_languages', 'hosting', 'test_tooling', 'team', 'performance_budget']) assert.ok(keys.includes(k), k);
+    assert.strictEqual(new Set(keys).size, keys.length);
   });
 
   it('templates: exactly the generic files, each type: generic and substantive', () => {

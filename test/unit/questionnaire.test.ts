@@ -7,8 +7,8 @@ import * as path from 'path';
 import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/cape/init';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
+import { demoDecisions, demoInputFile } from '../helpers/demo';
 import {
-  DESIGN_FEEL_SUGGESTIONS,
   Questionnaire,
   existingCapeChoices,
   initProjectFlow,
@@ -24,9 +24,13 @@ const FULL: Record<string, string> = {
   product: 'A seed-swap board for a community garden',
   users: 'Gardeners of all ages',
   problem: 'Seeds go to waste at the end of each season',
-  stack: '',
-  designFeel: 'Earthy and calm',
   features: 'List seeds, reserve a packet, pickup reminders',
+  uiLanguage: 'English and Spanish',
+  stack: '',
+  hosting: 'A shared tablet in the garden shed, data in the browser',
+  testTooling: '',
+  teamSize: 'Just me (solo developer)',
+  designFeel: 'Earthy and calm',
 };
 
 /** A scripted UI: each reply in turn; records every step it was shown. */
@@ -133,18 +137,27 @@ describe('questionnaire', () => {
     }
   });
 
-  it('the design-feel step is a pick with suggestions; the others are input boxes', () => {
+  it('questions with suggestions (team size, design feel) are picks; the others are input boxes', () => {
     const q = new Questionnaire();
     const kinds: Record<string, string> = {};
     for (const question of INIT_QUESTIONS) {
       const s = q.current();
       kinds[question.id] = s.kind;
-      if (s.kind === 'pick') assert.deepStrictEqual([...s.suggestions], [...DESIGN_FEEL_SUGGESTIONS]);
+      if (s.kind === 'pick') assert.deepStrictEqual([...s.suggestions], [...(question.suggestions ?? [])]);
       else assert.strictEqual(s.suggestions.length, 0);
       q.submit(FULL[question.id]);
     }
-    assert.strictEqual(kinds.designFeel, 'pick');
-    assert.strictEqual(Object.values(kinds).filter((k) => k === 'pick').length, 1);
+    assert.deepStrictEqual(Object.keys(kinds).filter((k) => kinds[k] === 'pick').sort(), ['designFeel', 'teamSize']);
+  });
+
+  it('asks what the files would otherwise invent: UI language, hosting, test tooling, team size (all optional)', () => {
+    for (const id of ['uiLanguage', 'hosting', 'testTooling', 'teamSize']) {
+      const q = INIT_QUESTIONS.find((x) => x.id === id);
+      assert.ok(q && !q.required, id);
+    }
+    // the required questions come first, so Enter can skip the optional rest
+    const firstOptional = INIT_QUESTIONS.findIndex((q) => !q.required);
+    assert.ok(INIT_QUESTIONS.slice(firstOptional).every((q) => !q.required));
   });
 
   it('answers() before the end throws; submit after the end throws', () => {
@@ -162,8 +175,8 @@ function countingClient(): LlmClient & { calls: number } {
     calls: 0,
     async stream(req: LlmRequest, onText: (d: string) => void) {
       c.calls++;
-      const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1] ?? 'unknown.md';
-      const text = `---\ntype: input\n---\n\n# ${file}\n\nGenerated for the test.\n`;
+      const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1];
+      const text = file ? demoInputFile(file, FULL) : demoDecisions();
       onText(text);
       return { text, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, stopReason: 'end_turn', model: req.model };
     },
@@ -233,7 +246,7 @@ describe('initProjectFlow', () => {
     assert.strictEqual(out.mode, 'fail-if-exists');
     assert.deepStrictEqual(d.log, ['exists?', 'run fail-if-exists']);
     assert.strictEqual(out.result.failed.length, 0);
-    assert.strictEqual(d.llm.calls, prompts.inputs.length);
+    assert.strictEqual(d.llm.calls, 1 + prompts.inputs.length, 'the decisions, then one call per input file');
     const files = listFiles(path.join(ws, 'cape'));
     for (const s of prompts.inputs) assert.ok(files.includes(s.path), `${s.path} written`);
   });
@@ -288,12 +301,15 @@ describe('questionnaire messages', () => {
   });
 
   it('summaries: success, failures (with retry), cancelled (with retry)', () => {
-    const ok = summariseInit({ written: ['cape/a.md', 'cape/b.md'], skipped: [], failed: [], cancelled: false }, 'cape');
+    const ok = summariseInit({ written: ['cape/a.md', 'cape/b.md'], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null }, 'cape');
     assert.strictEqual(ok.level, 'info');
     assert.strictEqual(ok.retry, false);
     assert.match(ok.message, /2 file\(s\) written in cape\//);
+    assert.doesNotMatch(ok.message, /repair/);
+    const fixed = summariseInit({ written: ['cape/a.md'], skipped: [], failed: [], cancelled: false, repaired: ['cape/a.md'], decisions: null }, 'cape');
+    assert.match(fixed.message, /1 file\(s\) written in cape\/ \(1 after one repair request\)\./);
     const failed = summariseInit(
-      { written: ['cape/a.md'], skipped: ['cape/k.md'], failed: [1, 2, 3, 4].map((i) => ({ path: `cape/f${i}.md`, error: `boom ${i}` })), cancelled: false },
+      { written: ['cape/a.md'], skipped: ['cape/k.md'], failed: [1, 2, 3, 4].map((i) => ({ path: `cape/f${i}.md`, error: `boom ${i}` })), cancelled: false, repaired: [], decisions: null },
       'cape',
     );
     assert.strictEqual(failed.level, 'warning');
@@ -301,7 +317,7 @@ describe('questionnaire messages', () => {
     assert.match(failed.message, /^4 file\(s\) could not be written: cape\/f1\.md \(boom 1\)/);
     assert.match(failed.message, /and 1 more/);
     assert.match(failed.message, /1 existing kept/);
-    const cancelled = summariseInit({ written: [], skipped: [], failed: [{ path: 'cape/x.md', error: 'cancelled' }], cancelled: true }, 'cape');
+    const cancelled = summariseInit({ written: [], skipped: [], failed: [{ path: 'cape/x.md', error: 'cancelled' }], cancelled: true, repaired: [], decisions: null }, 'cape');
     assert.ok(cancelled.retry);
     assert.match(cancelled.message, /cancelled/);
   });

@@ -1,6 +1,8 @@
 // The team's cape/ folder: the asset loader, the one frontmatter codec (gray-matter, never evaluating ---js),
-// the shipped prompts and templates, and the init generator that writes cape/ from the questionnaire.
+// the shipped prompts and templates, and the init generator that writes cape/ from the questionnaire (with the
+// checks and repair requests for its replies).
 export * from './assets';
 export * from './frontmatter';
 export * from './init';
+export * from './initChecks';
 export * from './prompts';

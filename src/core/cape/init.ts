@@ -1,17 +1,34 @@
 // The init generator: creates a workspace's cape/ folder.
 //  1. Copies the generic framework files (prompts/templates → cape/, frontmatter `type: generic`).
-//  2. Writes each project input file (prompts/inputs.json) from the questionnaire answers with one model call per
-//     file, in parallel with bounded concurrency. Each file is written atomically as soon as it is ready, so a
-//     cancelled or failed run leaves only complete files; a re-run in 'missing-only' mode fills the gaps.
+//  2. Fixes the shared decisions (prompts/inputs.json `decisions`: name, UI language, stack, hosting, test tooling,
+//     budgets, ids…) with one small request from every answer, and stores them in cape/5_sessions/init_decisions.md
+//     ('missing-only' reuses them, so files written later agree with the ones already there).
+//  3. Writes each project input file (prompts/inputs.json `files`) from the answers it needs plus the decisions, with
+//     one model call per file, in parallel with bounded concurrency. Each reply is checked (initChecks.ts) and
+//     repaired once; each file is written atomically as soon as it is usable, so a cancelled or failed run leaves only
+//     complete files; a re-run in 'missing-only' mode fills the gaps.
+// Why one decisions request rather than writing the files in dependency order: the order would chain the nine
+// calls (architecture before standards before guideline…), while the decisions cost one short call before a single
+// parallel wave, and every file — not only the later ones — gets the same values.
 // Plain Node: used by both the VS Code questionnaire and the CLI.
 
 import * as fs from 'fs';
 import * as path from 'path';
-import type { LlmClient, LlmRequest } from '../model/types';
-import { GENERIC_CAPE_FILES } from './assets';
-import { parseFrontmatter, parseYaml, stringifyFrontmatter } from './frontmatter';
+import { contentText, type LlmClient, type LlmRequest, type LlmResult } from '../model/types';
+import { GENERIC_CAPE_FILES, SESSIONS_FOLDER } from './assets';
+import { parseFrontmatter, parseYaml } from './frontmatter';
 import { isInside } from '../files/pathSafety';
-import { INIT_ANSWER_IDS, InitAnswerId, InputSpec, PromptAssets, renderPrompt } from './prompts';
+import { INIT_ANSWER_IDS, InitAnswerId, InputSpec, PromptAssets, PromptTemplate, renderPrompt } from './prompts';
+import {
+  INPUT_FILE_TARGET_CHARS,
+  type InitDecisions,
+  type ReplyCheck,
+  checkDecisionsReply,
+  checkInputReply,
+  decisionsRepairPrompt,
+  formatDecisions,
+  inputRepairPrompt,
+} from './initChecks';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { LlmError } from '../llm/errors';
 import { StepRetryOptions, withStepRetry } from '../llm/retry';
@@ -25,9 +42,14 @@ export interface InitQuestion {
   /** An example answer shown greyed out in the input box. */
   placeHolder: string;
   required: boolean;
+  /** Answers offered in a quick pick (free text stays possible); absent for a plain input box. */
+  suggestions?: readonly string[];
 }
 
-/** The init questionnaire, in the order it is asked (VS Code input boxes and the CLI prompt). */
+/**
+ * The init questionnaire, in the order it is asked (VS Code quick inputs and the CLI prompt): the required answers
+ * first, then what the files would otherwise each invent (UI language, stack, hosting, tests, team, look and feel).
+ */
 export const INIT_QUESTIONS: readonly InitQuestion[] = Object.freeze([
   {
     id: 'product',
@@ -48,22 +70,59 @@ export const INIT_QUESTIONS: readonly InitQuestion[] = Object.freeze([
     required: true,
   },
   {
+    id: 'features',
+    prompt: 'Which features must the first version have?',
+    placeHolder: 'e.g. Product list with stock, pre-order with pickup time, owner dashboard of orders',
+    required: true,
+  },
+  {
+    id: 'uiLanguage',
+    prompt: 'Which language(s) will the user interface use? (leave empty for the team language)',
+    placeHolder: 'e.g. Japanese first, English later; dates as YYYY/MM/DD',
+    required: false,
+  },
+  {
     id: 'stack',
     prompt: 'Which technology stack? (leave empty to let the team propose one)',
-    placeHolder: 'e.g. TypeScript, React, Node 20, PostgreSQL, deployed on Fly.io',
+    placeHolder: 'e.g. TypeScript, React, Node 20, PostgreSQL',
     required: false,
+  },
+  {
+    id: 'hosting',
+    prompt: 'Where will it run, and what backend or data storage does it need? (leave empty to let the team propose one)',
+    placeHolder: 'e.g. Static site on Netlify, Supabase for accounts and orders; or: offline only, data in the browser',
+    required: false,
+  },
+  {
+    id: 'testTooling',
+    prompt: 'Which test tools should the team use? (leave empty to let the team propose them)',
+    placeHolder: 'e.g. Vitest for units, Playwright for end-to-end, run on every pull request',
+    required: false,
+  },
+  {
+    id: 'teamSize',
+    prompt: 'Who works on it? (team size and roles; leave empty to let the team assume)',
+    placeHolder: 'e.g. Two developers and a part-time designer',
+    required: false,
+    suggestions: Object.freeze([
+      'Just me (solo developer)',
+      'Two or three developers',
+      'A team of four to eight, with a designer',
+      'Several teams',
+    ]),
   },
   {
     id: 'designFeel',
     prompt: 'How should it look and feel? (leave empty to let the team propose one)',
     placeHolder: 'e.g. Warm and friendly, large touch targets, lots of whitespace',
     required: false,
-  },
-  {
-    id: 'features',
-    prompt: 'Which features must the first version have?',
-    placeHolder: 'e.g. Product list with stock, pre-order with pickup time, owner dashboard of orders',
-    required: true,
+    suggestions: Object.freeze([
+      'Clean and minimal, lots of whitespace',
+      'Warm and friendly, rounded shapes, large touch targets',
+      'Professional and data-dense, like a dashboard',
+      'Bold and playful, strong colours',
+      'Accessible first: high contrast, large text, keyboard friendly',
+    ]),
   },
 ]);
 
@@ -109,12 +168,22 @@ export interface InitResult {
   failed: { path: string; error: string }[];
   /** True when the signal aborted the run. */
   cancelled: boolean;
+  /** Files whose first reply failed the checks and was repaired by one more request (workspace-relative). */
+  repaired: string[];
+  /** The shared decisions every file request received (null when no input file was generated). */
+  decisions: InitDecisions | null;
 }
 
 /** Variables of prompts/roles/init.md. */
-export const INIT_PROMPT_VARS = ['language', 'path', 'title', 'purpose', 'sections', 'other_files'] as const;
+export const INIT_PROMPT_VARS = ['language', 'path', 'title', 'purpose', 'sections', 'other_files', 'max_chars'] as const;
+/** Variables of prompts/roles/init_decisions.md. */
+export const INIT_DECISIONS_PROMPT_VARS = ['language', 'files', 'decisions'] as const;
+
+/** Where the shared decisions are kept, relative to the cape folder (not a cape/ asset: never loaded into sessions). */
+export const INIT_DECISIONS_FILE = `${SESSIONS_FOLDER}/init_decisions.md`;
 
 const DEFAULT_MAX_TOKENS = 8192;
+const DECISIONS_MAX_TOKENS = 2048;
 
 // ---------------------------------------------------------------------------------------------
 // Answers
@@ -193,33 +262,75 @@ export function parseAnswersFile(text: string): InitAnswers {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Prompt and reply
+// Requests
+
+/** The answers as tagged data blocks ("not answered" ones tell the model to assume, visibly). */
+function answerBlocks(ids: readonly InitAnswerId[], answers: InitAnswers): string[] {
+  const lines: string[] = [];
+  for (const id of ids) {
+    const q = INIT_QUESTIONS.find((x) => x.id === id)!;
+    const a = answers[id]?.trim();
+    lines.push(`<answer id="${id}" question="${q.prompt}">`);
+    lines.push(a ? a : '(not answered: propose a sensible choice for this product and mark it "(assumption)")');
+    lines.push('</answer>', '');
+  }
+  return lines;
+}
+
+/** The first `# ` heading of a template (its title), else its path. */
+function templateTitle(t: PromptTemplate): string {
+  return /^#\s+(.+)$/m.exec(t.content)?.[1].trim() ?? t.relPath;
+}
+
+/** Every other file of cape/: the framework files (already written) and the other project files. */
+function otherFilesList(spec: InputSpec | null, prompts: PromptAssets): string {
+  const generic = prompts.templates.map((t) => `- cape/${t.relPath} — ${templateTitle(t)} (framework file, already written)`);
+  const inputs = prompts.inputs
+    .filter((s) => s.path !== spec?.path)
+    .map((s) => `- cape/${s.path} — ${s.title}: ${s.purpose}`);
+  return [...generic, ...inputs].join('\n');
+}
+
+interface RequestOptions {
+  answers: InitAnswers;
+  language: string;
+  model: string;
+  prompts: PromptAssets;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** The first request: fixes the shared decisions from every answer. Exported for tests. */
+export function buildDecisionsRequest(opts: RequestOptions): LlmRequest {
+  const system = renderPrompt(opts.prompts.roles.init_decisions, {
+    language: opts.language,
+    files: opts.prompts.inputs.map((s) => `- cape/${s.path} — ${s.title}`).join('\n'),
+    decisions: opts.prompts.decisions.map((d) => `- ${d.key}: ${d.meaning}`).join('\n'),
+  });
+  const lines = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(INIT_ANSWER_IDS, opts.answers)];
+  lines.push(`Fix the ${opts.prompts.decisions.length} shared decisions now.`);
+  return {
+    model: opts.model,
+    maxTokens: DECISIONS_MAX_TOKENS,
+    system: [{ text: system }],
+    messages: [{ role: 'user', content: lines.join('\n') }],
+    signal: opts.signal,
+  };
+}
 
 /** The model request that writes one input file. Exported for tests and the benchmark. */
-export function buildInitRequest(
-  spec: InputSpec,
-  opts: { answers: InitAnswers; language: string; model: string; prompts: PromptAssets; maxTokens?: number; signal?: AbortSignal },
-): LlmRequest {
-  const others = opts.prompts.inputs
-    .filter((s) => s.path !== spec.path)
-    .map((s) => `- cape/${s.path} — ${s.title}: ${s.purpose}`)
-    .join('\n');
+export function buildInitRequest(spec: InputSpec, opts: RequestOptions & { decisions: InitDecisions }): LlmRequest {
   const system = renderPrompt(opts.prompts.roles.init, {
     language: opts.language,
     path: spec.path,
     title: spec.title,
     purpose: spec.purpose,
     sections: spec.sections.map((s, i) => `${i + 1}. ${s}`).join('\n'),
-    other_files: others || '(none)',
+    other_files: otherFilesList(spec, opts.prompts),
+    max_chars: INPUT_FILE_TARGET_CHARS.toLocaleString('en-US'),
   });
-  const lines: string[] = ['The developer answered the setup questionnaire as follows.', ''];
-  for (const id of spec.answers) {
-    const q = INIT_QUESTIONS.find((x) => x.id === id)!;
-    const a = opts.answers[id]?.trim();
-    lines.push(`<answer id="${id}" question="${q.prompt}">`);
-    lines.push(a ? a : '(not answered: propose a sensible choice for this product and mark it "(assumption)")');
-    lines.push('</answer>', '');
-  }
+  const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts.answers)];
+  lines.push('<shared_decisions>', formatDecisions(opts.decisions), '</shared_decisions>', '');
   lines.push(`Write cape/${spec.path} now.`);
   return {
     model: opts.model,
@@ -230,41 +341,46 @@ export function buildInitRequest(
   };
 }
 
-/**
- * Removes a code fence wrapping the whole reply (```markdown … ```), optionally preceded by a short lead-in line
- * such as "Here is the file:". Fences inside the document are kept.
- */
-export function stripWrappingFence(text: string): string {
-  const t = text.trim();
-  const m = /^(?:([^\n]*)\n)?\s*(`{3,}|~{3,})[ \t]*(?:markdown|md|yaml)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*\2[ \t]*$/i.exec(t);
-  if (!m) return t;
-  const leadIn = m[1];
-  // a lead-in line is tolerated only when it is chatter, not part of the document
-  if (leadIn !== undefined && (leadIn.length > 200 || /^\s*(#|---|[-*] )/.test(leadIn))) return t;
-  return m[3];
+/** The same request continued with the bad reply and a request quoting its problems. */
+function repairRequest(req: LlmRequest, badReply: string, repair: string): LlmRequest {
+  if (badReply.trim() === '') {
+    // an empty assistant turn is refused by the API: add the repair note to the request instead
+    return { ...req, messages: [{ role: 'user', content: `${contentText(req.messages[0].content)}\n\n${repair}` }] };
+  }
+  return { ...req, messages: [...req.messages, { role: 'assistant', content: badReply.trimEnd() }, { role: 'user', content: repair }] };
 }
 
 /**
- * Turns the model's reply into the file content: strips a wrapping fence, refuses executable or malformed
- * frontmatter, and makes sure the frontmatter says `type: input`. Throws with the reason when unusable.
+ * One checked reply: the request, then — when the check fails — one repair request quoting the problems. Throws
+ * with every remaining problem when the repaired reply is still unusable. `call` does the model call (with retry).
  */
-export function finaliseInputFile(reply: string): string {
-  const text = stripWrappingFence(reply);
-  const fm = parseFrontmatter(text);
-  if (!fm.ok) {
-    throw new Error(
-      fm.kind === 'refused'
-        ? `the model wrote frontmatter that is refused (${fm.message}); nothing was written`
-        : `the model wrote invalid frontmatter (line ${fm.line ?? '?'}: ${fm.message}); nothing was written`,
-    );
+async function checkedReply<T>(
+  req: LlmRequest,
+  call: (r: LlmRequest) => Promise<LlmResult>,
+  check: (res: LlmResult) => ReplyCheck<T>,
+  repairText: (problems: string[]) => string,
+): Promise<{ value: T; repaired: boolean }> {
+  const first = await call(req);
+  const c1 = check(first);
+  if (c1.ok) return { value: c1.value, repaired: false };
+  const second = await call(repairRequest(req, first.text, repairText(c1.problems)));
+  const c2 = check(second);
+  if (c2.ok) return { value: c2.value, repaired: true };
+  throw new Error(`the reply could not be used even after one repair request: ${c2.problems.join('; ')}`);
+}
+
+/** Reads decisions stored by an earlier run (missing-only mode reuses them); null when absent or incomplete. */
+async function readStoredDecisions(file: string, specs: PromptAssets['decisions']): Promise<InitDecisions | null> {
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch {
+    return null;
   }
-  const body = fm.body.replace(/^\s*\n/, '');
-  if (body.trim() === '') throw new Error('the model returned an empty file; nothing was written');
-  let out: string;
-  if (!fm.hasFrontmatter) out = `---\ntype: input\n---\n\n${body}`;
-  else if (fm.data.type === 'input') out = text;
-  else out = stringifyFrontmatter({ ...fm.data, type: 'input' }, `\n${body}`); // keep the model's other keys
-  return out.endsWith('\n') ? out : out + '\n';
+  const fm = parseFrontmatter(text);
+  if (!fm.ok) return null;
+  const c = checkDecisionsReply(fm.body, specs, null);
+  return c.ok ? c.value : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,7 +454,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     throw new Error(`${capeAbs} resolves to ${capeReal}, outside the workspace; refusing to write there`);
   }
 
-  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false };
+  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null };
   const overwrite = opts.mode === 'overwrite';
   const target = (capeRelPath: string) => path.join(capeAbs, ...capeRelPath.split('/'));
 
@@ -396,9 +512,50 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     progress(t.relPath);
   }
 
-  // 2. Input files: one model call each, bounded concurrency.
-  let next = 0;
+  const requestOptions = {
+    answers,
+    language: opts.language,
+    model: opts.model,
+    prompts: opts.prompts,
+    maxTokens: opts.maxTokens,
+    signal: opts.signal,
+  };
+  const call = (req: LlmRequest) => withStepRetry(() => opts.llm.stream(req, () => undefined), { ...opts.retry, signal: opts.signal });
+  const isCancel = (err: unknown) => opts.signal?.aborted || (err instanceof LlmError && err.kind === 'cancelled');
+
+  // 2. The shared decisions: stored ones in missing-only mode, else one request (repaired once).
   let fatal: string | null = null;
+  let decisions: InitDecisions | null = null;
+  if (inputs.length > 0 && !opts.signal?.aborted) {
+    const decisionsFile = target(INIT_DECISIONS_FILE);
+    if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
+    if (!decisions) {
+      try {
+        const req = buildDecisionsRequest(requestOptions);
+        decisions = (
+          await checkedReply(
+            req,
+            call,
+            (res) => checkDecisionsReply(res.text, opts.prompts.decisions, res.stopReason),
+            (problems) => decisionsRepairPrompt(opts.prompts.decisions, problems),
+          )
+        ).value;
+      } catch (err) {
+        if (!isCancel(err)) fatal = `the shared decisions could not be fixed: ${(err as Error).message}`;
+      }
+      if (decisions) {
+        const note = 'The shared decisions every generated input file was written with. `init --missing-only` reuses them.';
+        // kept for later missing-only runs; if it cannot be stored, this run still uses the decisions
+        await ensureSafeDir(capeReal, path.dirname(decisionsFile))
+          .then(() => writeFileAtomic(decisionsFile, `---\ntype: init-decisions\n---\n\n${note}\n\n${formatDecisions(decisions!)}\n`))
+          .catch(() => undefined);
+      }
+    }
+    result.decisions = decisions;
+  }
+
+  // 3. Input files: one model call each (plus one repair when the reply fails its check), bounded concurrency.
+  let next = 0;
   const worker = async (): Promise<void> => {
     for (;;) {
       const spec = inputs[next++];
@@ -407,40 +564,26 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
         result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
         continue;
       }
-      if (fatal) {
-        result.failed.push({ path: wsRel(spec.path), error: `not generated: ${fatal}` });
+      if (fatal || !decisions) {
+        result.failed.push({ path: wsRel(spec.path), error: `not generated: ${fatal ?? 'cancelled'}` });
         continue;
       }
       try {
-        const content = await withStepRetry(
-          async () => {
-            const req = buildInitRequest(spec, {
-              answers,
-              language: opts.language,
-              model: opts.model,
-              prompts: opts.prompts,
-              maxTokens: opts.maxTokens,
-              signal: opts.signal,
-            });
-            const res = await opts.llm.stream(req, () => undefined);
-            if (res.stopReason === 'max_tokens') {
-              throw new Error(
-                `the reply was cut off at the output limit (${req.maxTokens} tokens); nothing was written. ` +
-                  'Shorten the answers or raise the limit, then run init again in "missing-only" mode',
-              );
-            }
-            return finaliseInputFile(res.text);
-          },
-          { ...opts.retry, signal: opts.signal },
+        const req = buildInitRequest(spec, { ...requestOptions, decisions });
+        const { value: content, repaired } = await checkedReply(
+          req,
+          call,
+          (res) => checkInputReply(res.text, spec, res.stopReason, req.maxTokens),
+          (problems) => inputRepairPrompt(spec, problems),
         );
         if (opts.signal?.aborted) {
           result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
           continue;
         }
         await writeOne(spec.path, content);
+        if (repaired) result.repaired.push(wsRel(spec.path));
       } catch (err) {
-        const cancelled = opts.signal?.aborted || (err instanceof LlmError && err.kind === 'cancelled');
-        const message = cancelled ? cancelledMessage : (err as Error).message;
+        const message = isCancel(err) ? cancelledMessage : `${(err as Error).message}; nothing was written`;
         result.failed.push({ path: wsRel(spec.path), error: message });
         // a bad key or bad configuration will fail every remaining file the same way: stop calling the API
         if (err instanceof LlmError && (err.kind === 'auth' || err.kind === 'config')) fatal = err.message;
@@ -460,5 +603,6 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   result.written.sort((a, b) => order(a) - order(b));
   result.skipped.sort((a, b) => order(a) - order(b));
   result.failed.sort((a, b) => order(a.path) - order(b.path));
+  result.repaired.sort((a, b) => order(a) - order(b));
   return result;
 }

@@ -5,7 +5,8 @@
 //   shared/preamble.md      identical for every call (no variables) — sent first and marked cacheable
 //   roles/<id>.md           one per step plus init.md; optional frontmatter, body rendered with renderPrompt
 //   templates/<folder>/*.md generic cape/ files (frontmatter `type: generic`), copied verbatim by init
-//   inputs.json             the input files init generates (path, title, answers, purpose, sections)
+//   inputs.json             the input files init generates (path, title, answers, purpose, sections) and the
+//                           shared decisions init fixes first for all of them (key, meaning)
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -13,15 +14,26 @@ import { z } from 'zod';
 import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './assets';
 import { parseFrontmatter } from './frontmatter';
 
-/** The role prompts: one per session step, plus the init file generator. */
-export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'init'] as const;
+/** The role prompts: one per session step, plus init's shared-decisions request and its file generator. */
+export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'init_decisions', 'init'] as const;
 export type RolePromptId = (typeof ROLE_PROMPT_IDS)[number];
 
 /** Variables every role prompt expects (init expects more: see INIT_PROMPT_VARS in init.ts). */
 export const SESSION_PROMPT_VARS = ['language', 'task_id'] as const;
 
 /** Ids of the init questionnaire answers (INIT_QUESTIONS in init.ts gives their prompts). */
-export const INIT_ANSWER_IDS = ['product', 'users', 'problem', 'stack', 'designFeel', 'features'] as const;
+export const INIT_ANSWER_IDS = [
+  'product',
+  'users',
+  'problem',
+  'features',
+  'uiLanguage',
+  'stack',
+  'hosting',
+  'testTooling',
+  'teamSize',
+  'designFeel',
+] as const;
 export type InitAnswerId = (typeof INIT_ANSWER_IDS)[number];
 
 /** One project input file the init generator writes (from prompts/inputs.json). */
@@ -35,6 +47,14 @@ export interface InputSpec {
   purpose: string;
   /** Required sections, in order. */
   sections: string[];
+}
+
+/** One value init fixes once for every input file (from prompts/inputs.json `decisions`). */
+export interface InitDecisionSpec {
+  /** snake_case key the model must answer, e.g. 'performance_budget'. */
+  key: string;
+  /** What the value must say (shown to the model). */
+  meaning: string;
 }
 
 /** A generic cape/ file to be copied verbatim into a workspace. */
@@ -56,6 +76,8 @@ export interface PromptAssets {
   /** The generic cape/ templates, in path order. */
   templates: PromptTemplate[];
   inputs: InputSpec[];
+  /** The shared decisions init fixes before writing the input files. */
+  decisions: InitDecisionSpec[];
 }
 
 export class PromptAssetsError extends Error {
@@ -122,6 +144,9 @@ const safeRelPath = z
   );
 
 const inputsSchema = z.object({
+  decisions: z
+    .array(z.object({ key: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case key'), meaning: z.string().min(1) }))
+    .min(1),
   files: z
     .array(
       z.object({
@@ -220,8 +245,14 @@ export function loadPromptAssets(promptsDir: string): PromptAssets {
     }
     seen.add(f.path);
   }
+  const decisions: InitDecisionSpec[] = parsed.data.decisions.map((d) => ({ ...d }));
+  const keys = new Set<string>();
+  for (const d of decisions) {
+    if (keys.has(d.key)) throw new PromptAssetsError(`${inputsPath}: duplicate decision key ${d.key}`);
+    keys.add(d.key);
+  }
 
-  return { dir, preamble, roles, roleMeta, templates, inputs };
+  return { dir, preamble, roles, roleMeta, templates, inputs, decisions };
 }
 
 /**

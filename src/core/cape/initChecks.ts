@@ -1,0 +1,168 @@
+// The checks init applies to each model reply before anything is written, and the repair requests that quote what
+// was wrong. Two kinds of reply:
+//  - the shared decisions (one `- key: value` line per decision of prompts/inputs.json), fixed once and given to
+//    every file request;
+//  - a project input file: frontmatter with `type: input`, no surrounding code fence (stripped when that is the only
+//    problem), every required section as a heading, a length within bounds, not cut off at the output limit.
+// A reply that fails is repaired once by init.ts (the bad reply, then a request quoting these problems); a reply that
+// still fails is reported and nothing is written.
+
+import type { InitDecisionSpec, InputSpec } from './prompts';
+import { parseFrontmatter } from './frontmatter';
+
+/** The length each input file is asked to stay under (rendered into prompts/roles/init.md as {{max_chars}}). */
+export const INPUT_FILE_TARGET_CHARS = 8_000;
+/** A file longer than this (half again the target) is "far over its length": repaired, never written as is. */
+export const INPUT_FILE_MAX_CHARS = 12_000;
+/** A body shorter than this cannot hold the required sections: the reply is chatter or a stub. */
+export const INPUT_FILE_MIN_CHARS = 300;
+/** The whole decisions reply stays small: it is repeated in every file request. */
+export const DECISIONS_MAX_CHARS = 5_000;
+
+export type ReplyCheck<T> = { ok: true; value: T; notes: string[] } | { ok: false; problems: string[] };
+
+/**
+ * Removes a code fence wrapping the whole reply (```markdown … ```), optionally preceded by a short lead-in line
+ * such as "Here is the file:". Fences inside the document are kept.
+ */
+export function stripWrappingFence(text: string): string {
+  const t = text.trim();
+  const m = /^(?:([^\n]*)\n)?\s*(`{3,}|~{3,})[ \t]*(?:markdown|md|yaml|text)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*\2[ \t]*$/i.exec(t);
+  if (!m) return t;
+  const leadIn = m[1];
+  // a lead-in line is tolerated only when it is chatter, not part of the document
+  if (leadIn !== undefined && (leadIn.length > 200 || /^\s*(#|---|[-*] )/.test(leadIn))) return t;
+  return m[3];
+}
+
+/** Markdown headings outside fenced code blocks. */
+function countHeadings(markdown: string): number {
+  let fence: string | null = null;
+  let n = 0;
+  for (const line of markdown.split(/\r?\n/)) {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1][0];
+      else if (f[1][0] === fence) fence = null;
+      continue;
+    }
+    if (fence === null && /^\s{0,3}#{1,6}\s+\S/.test(line)) n++;
+  }
+  return n;
+}
+
+const FRONTMATTER_HINT = 'the file must start with the frontmatter "---", "type: input", "---" on three lines';
+
+/**
+ * Checks a reply meant to become `cape/<spec.path>`. On success `value` is the exact file content to write (a
+ * wrapping fence removed, a final newline added); `notes` says what was tidied. On failure `problems` are
+ * sentences for the repair request and the error message.
+ */
+export function checkInputReply(reply: string, spec: InputSpec, stopReason: string | null, maxTokens: number): ReplyCheck<string> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  if (stopReason === 'max_tokens') {
+    problems.push(`the reply was cut off at the output limit (${maxTokens} tokens), so the file is incomplete`);
+  }
+  if (reply.trim() === '') return { ok: false, problems: [...problems, 'the reply was empty'] };
+  const text = stripWrappingFence(reply);
+  if (text !== reply.trim()) notes.push('removed the code fence around the reply');
+
+  const fm = parseFrontmatter(text);
+  let body = text;
+  if (!fm.ok) {
+    problems.push(
+      fm.kind === 'refused'
+        ? `its frontmatter is refused (${fm.message}); ${FRONTMATTER_HINT}`
+        : `its frontmatter is not valid YAML (line ${fm.line ?? '?'}: ${fm.message}); ${FRONTMATTER_HINT}`,
+    );
+  } else {
+    body = fm.body;
+    if (!fm.hasFrontmatter) {
+      const first = text.split('\n', 1)[0].slice(0, 80);
+      problems.push(`it does not start with the frontmatter (it starts with "${first}"); ${FRONTMATTER_HINT}`);
+    } else if (fm.data.type !== 'input') {
+      problems.push(`its frontmatter says type: ${JSON.stringify(fm.data.type ?? null)}; it must say type: input`);
+    }
+  }
+  const size = body.trim().length;
+  if (size === 0) problems.push('the file has no content after the frontmatter');
+  else if (size < INPUT_FILE_MIN_CHARS) problems.push(`the file is only ${size} characters long, too short to hold the required sections`);
+  if (size > INPUT_FILE_MAX_CHARS) {
+    problems.push(`the file is ${size} characters long; it must stay under ${INPUT_FILE_TARGET_CHARS.toLocaleString('en-US')} characters`);
+  }
+  const headings = countHeadings(body);
+  if (size > 0 && headings < spec.sections.length) {
+    problems.push(`it has ${headings} markdown heading(s), but each of the ${spec.sections.length} required sections needs its own heading`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: text.endsWith('\n') ? text : `${text}\n`, notes };
+}
+
+/** The follow-up request after a bad file reply (sent after the bad reply itself). */
+export function inputRepairPrompt(spec: InputSpec, problems: readonly string[]): string {
+  const cutOff = problems.some((p) => p.includes('cut off') || p.includes('characters long;'));
+  return [
+    `Your reply cannot be saved as cape/${spec.path}:`,
+    '',
+    ...problems.map((p) => `> ${p}`),
+    '',
+    'Send the whole file again, corrected: the frontmatter first (---, type: input, ---), then one # heading and the',
+    `${spec.sections.length} required sections, each under its own heading, in the same language.`,
+    cutOff
+      ? `Be more concise so that it fits: stay under ${INPUT_FILE_TARGET_CHARS.toLocaleString('en-US')} characters.`
+      : 'Keep your content; only fix the problems listed above.',
+    'Reply with the file only: no code fence and nothing before or after it.',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared decisions
+
+export type InitDecisions = Record<string, string>;
+
+/** Reads `- key: value` lines (bullets, bold keys and a wrapping fence tolerated) into the decisions of `specs`. */
+export function checkDecisionsReply(reply: string, specs: readonly InitDecisionSpec[], stopReason: string | null): ReplyCheck<InitDecisions> {
+  const problems: string[] = [];
+  if (stopReason === 'max_tokens') problems.push('the reply was cut off at the output limit');
+  const text = stripWrappingFence(reply);
+  if (text === '') return { ok: false, problems: [...problems, 'the reply was empty'] };
+  if (text.length > DECISIONS_MAX_CHARS) problems.push(`the reply is ${text.length} characters long; keep it under ${DECISIONS_MAX_CHARS}`);
+  const known = new Set(specs.map((s) => s.key));
+  const found: InitDecisions = {};
+  const empty: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:[-*]\s+)?\**`?([A-Za-z][A-Za-z0-9_ ]*?)`?\**\s*:\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const key = m[1].trim().toLowerCase().replace(/\s+/g, '_');
+    if (!known.has(key) || key in found) continue;
+    const value = m[2].trim().replace(/^\*\*\s*/, '');
+    if (value === '') empty.push(key);
+    else found[key] = value;
+  }
+  const missing = specs.map((s) => s.key).filter((k) => !(k in found) && !empty.includes(k));
+  if (missing.length > 0) problems.push(`these decisions are missing: ${missing.join(', ')}`);
+  if (empty.length > 0) problems.push(`these decisions have no value: ${empty.join(', ')}`);
+  if (problems.length > 0) return { ok: false, problems };
+  const ordered = Object.fromEntries(specs.map((s) => [s.key, found[s.key]]));
+  return { ok: true, value: ordered, notes: [] };
+}
+
+/** The follow-up request after a bad decisions reply. */
+export function decisionsRepairPrompt(specs: readonly InitDecisionSpec[], problems: readonly string[]): string {
+  return [
+    'Your reply cannot be used as the shared decisions:',
+    '',
+    ...problems.map((p) => `> ${p}`),
+    '',
+    `Send all ${specs.length} decisions again, one line each, in this order: ${specs.map((s) => s.key).join(', ')}.`,
+    'Each line is "- key: value". Nothing else: no heading, no explanation, no code fence.',
+  ].join('\n');
+}
+
+/** The decisions as `- key: value` lines: what every file request receives and what init stores. */
+export function formatDecisions(decisions: InitDecisions): string {
+  return Object.entries(decisions)
+    .map(([k, v]) => `- ${k}: ${v}`)
+    .join('\n');
+}

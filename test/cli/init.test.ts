@@ -1,0 +1,74 @@
+// `cape init --answers FILE` through the fake Messages API (the bundled CLI as a child process, the real SDK over
+// HTTP): the shared decisions first, then one request per input file; a fenced reply is stripped without a repair, a
+// bad reply is repaired by exactly one more request, a still-bad reply is reported and nothing is written for it.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../fake-anthropic/server';
+import { listFiles, runCli, tempDir } from '../helpers/cli';
+import { demoAnswers, demoDecisions, demoInputFile, isDecisionsRequest } from '../helpers/demo';
+
+/** The file a request asks for ("Write cape/<path> now."), or 'decisions'. */
+function asked(req: RecordedRequest): string {
+  if (isDecisionsRequest(req.body)) return 'decisions';
+  return /Write cape\/(\S+) now/.exec(JSON.stringify(req.body.messages))?.[1] ?? 'unknown';
+}
+const isRepair = (req: RecordedRequest) => (req.body?.messages ?? []).length > 1;
+
+describe('CLI: cape init --answers (reply checks and repair)', function () {
+  this.timeout(60000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 64 });
+  });
+  after(async () => fake?.close());
+
+  it('strips a fenced reply, repairs a bad reply once, reports a still-bad one and writes nothing for it', async () => {
+    const ws = tempDir('cape-cli-init-');
+    // an answers file from before the new questions: it must still work
+    const answersFile = path.join(ws, 'answers.yaml');
+    fs.writeFileSync(answersFile, 'product: Pocket Notes\nusers: Students\nproblem: Notes get lost\nfeatures:\n  - write notes\n  - search\n');
+    const answers = demoAnswers();
+    fake.reset();
+    fake.setResponder((req) => {
+      const p = asked(req);
+      if (p === 'decisions') return { text: demoDecisions() };
+      const good = demoInputFile(p, answers);
+      if (p === '1_product/1_mvv.md') return { text: '```markdown\n' + good + '\n```' };
+      if (p === '2_design/2_brand.md') return { text: isRepair(req) ? good : 'Sure! Here is the brand guide.\n\n' + good.replace(/^---[\s\S]*?---\n/, '') };
+      if (p === '3_development/3_standards.md') return { text: '# Standards\n\nTo be decided.\n' };
+      return { text: good };
+    });
+    const run = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(run.code, 1, 'a file that could not be written fails the run');
+
+    const count = (p: string) => fake.requests.filter((r) => asked(r) === p).length;
+    assert.strictEqual(count('decisions'), 1);
+    assert.strictEqual(count('1_product/1_mvv.md'), 1, 'a fence alone is stripped, no repair');
+    assert.strictEqual(count('2_design/2_brand.md'), 2, 'one repair');
+    assert.strictEqual(count('3_development/3_standards.md'), 2, 'one repair, never a second');
+    assert.strictEqual(fake.requests.length, 1 + 9 + 2);
+    const repair = fake.requests.find((r) => asked(r) === '2_design/2_brand.md' && isRepair(r))!;
+    assert.match(repair.body.messages[2].content, /cannot be saved as cape\/2_design\/2_brand\.md:\n\n> it does not start with the frontmatter \(it starts with "Sure! Here is the brand guide\."\)/);
+
+    const cape = path.join(ws, 'cape');
+    const mvv = fs.readFileSync(path.join(cape, '1_product/1_mvv.md'), 'utf8');
+    assert.ok(mvv.startsWith('---\ntype: input\n---\n') && !mvv.includes('```markdown'), mvv.slice(0, 80));
+    assert.match(fs.readFileSync(path.join(cape, '2_design/2_brand.md'), 'utf8'), /^---\ntype: input\n---\n\n# Brand/);
+    assert.ok(!listFiles(cape).includes('3_development/3_standards.md'), 'the still-bad file is not written');
+    assert.ok(!listFiles(cape).some((f) => f.endsWith('.tmp')), 'nothing half-written');
+
+    assert.match(run.stderr, /↻ cape\/2_design\/2_brand\.md: the first reply failed its check; repaired by one more request/);
+    assert.match(run.stderr, /✗ cape\/3_development\/3_standards\.md: the reply could not be used even after one repair request: .*too short.*heading.*; nothing was written/);
+    assert.deepStrictEqual(run.json.repaired, ['cape/2_design/2_brand.md']);
+    assert.deepStrictEqual(run.json.failed.map((f: { path: string }) => f.path), ['cape/3_development/3_standards.md']);
+
+    // the missing file comes with --missing-only, with the stored decisions (no new decisions request)
+    fake.reset();
+    fake.setResponder((req) => ({ text: asked(req) === 'decisions' ? demoDecisions() : demoInputFile(asked(req), answers) }));
+    const again = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(again.code, 0, again.stderr);
+    assert.deepStrictEqual(fake.requests.map(asked), ['3_development/3_standards.md']);
+    assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
+  });
+});
