@@ -215,7 +215,9 @@ describe('SessionStore', () => {
 
   it('merges KPT into kpt_merged.md next to the retrospectives', async () => {
     const store = new SessionStore(tmp(), 'team');
-    const file = await store.mergeKpt('task-1', { keep: ['k'], problem: [], try: ['t'] });
+    const { path: file, status, warnings } = await store.mergeKpt('task-1', { keep: ['k'], problem: [], try: ['t'] });
+    assert.strictEqual(status, 'merged');
+    assert.deepStrictEqual(warnings, []);
     assert.strictEqual(file, path.join(store.workspace, 'team', '5_sessions', 'retrospective', 'kpt_merged.md'));
     assert.deepStrictEqual((await readKptFile(file)).map((i) => i.text), ['k', 't']);
   });

@@ -3,11 +3,14 @@
 //
 // Frontmatter goes through the one codec, frontmatter.ts (gray-matter with safe options: ---js is never evaluated).
 // Malformed YAML is reported with the file path and the 1-based line number; the file is skipped, others still load.
-// Symlinks that resolve outside cape/ are never followed. Files larger than MAX_ASSET_BYTES are truncated.
+// Symlinks that resolve outside cape/ are never followed. Files larger than MAX_ASSET_BYTES are truncated. Binary
+// files and files that are not valid UTF-8 are skipped (they would put NUL bytes and U+FFFD into prompts), and so
+// are folders nested deeper than MAX_DEPTH — each with an issue naming the file.
 
 import * as fs from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
+import { notTextReason } from '../files/text';
 import { parseFrontmatter } from './frontmatter';
 
 /** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
@@ -48,7 +51,10 @@ export const INPUT_CAPE_FILES = [
 export const MAX_ASSET_BYTES = 256 * 1024;
 
 /** Directory nesting below cape/ beyond which we stop walking (guards against pathological trees). */
-const MAX_DEPTH = 8;
+export const MAX_DEPTH = 8;
+
+/** At most this many skipped file names are listed in the issue of a too-deep folder. */
+const MAX_DEEP_NAMES = 5;
 
 export type CapeFileType = 'generic' | 'input' | 'unknown';
 
@@ -68,9 +74,10 @@ export interface CapeFile {
 
 /**
  * A problem found while loading. `missing`, `malformed` and `refused` are the documented kinds; `truncated`
- * (file over MAX_ASSET_BYTES, still loaded) and `unreadable` (I/O error) are additions of this module.
+ * (file over MAX_ASSET_BYTES, still loaded), `unreadable` (I/O error), `binary` (NUL bytes or invalid UTF-8,
+ * skipped) and `too-deep` (a folder below MAX_DEPTH levels, its files skipped) are additions of this module.
  */
-export type CapeIssueKind = 'missing' | 'malformed' | 'refused' | 'truncated' | 'unreadable';
+export type CapeIssueKind = 'missing' | 'malformed' | 'refused' | 'truncated' | 'unreadable' | 'binary' | 'too-deep';
 
 export interface CapeIssue {
   /** Path relative to cape/ ('.' for the folder itself). */
@@ -106,15 +113,15 @@ function toRel(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** Decodes at most `max` bytes, dropping a trailing partial UTF-8 character. */
-function decodePrefix(buf: Buffer, max: number): string {
+/** The first at most `max` bytes, without a trailing partial UTF-8 character. */
+function utf8Prefix(buf: Buffer, max: number): Buffer {
   let end = Math.min(buf.length, max);
   // Step back over continuation bytes (10xxxxxx) so we never split a character.
   while (end > 0 && end < buf.length && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString('utf8');
+  return buf.subarray(0, end);
 }
 
-async function readBounded(file: string): Promise<{ text: string; truncated: boolean; size: number }> {
+async function readBounded(file: string): Promise<{ text: string; truncated: boolean; size: number; notText: string | null }> {
   const handle = await fs.promises.open(file, 'r');
   try {
     const size = (await handle.stat()).size;
@@ -122,11 +129,42 @@ async function readBounded(file: string): Promise<{ text: string; truncated: boo
     const buf = Buffer.alloc(want);
     const { bytesRead } = await handle.read(buf, 0, want, 0);
     const data = buf.subarray(0, bytesRead);
-    if (size > MAX_ASSET_BYTES) return { text: decodePrefix(data, MAX_ASSET_BYTES), truncated: true, size };
-    return { text: data.toString('utf8'), truncated: false, size };
+    if (size > MAX_ASSET_BYTES) {
+      const prefix = utf8Prefix(data, MAX_ASSET_BYTES);
+      return { text: prefix.toString('utf8'), truncated: true, size, notText: notTextReason(prefix) };
+    }
+    return { text: data.toString('utf8'), truncated: false, size, notText: notTextReason(data) };
   } finally {
     await handle.close();
   }
+}
+
+/** Up to `max` .md files below `abs` (cape-relative names), for the issue of a folder that is too deep to load. */
+async function mdFilesBelow(abs: string, rel: string, max: number): Promise<{ names: string[]; more: boolean }> {
+  const names: string[] = [];
+  let more = false;
+  let budget = 2000; // entries looked at: a pathological tree must not stall the session
+  const visit = async (dir: string, r: string): Promise<void> => {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (--budget < 0 || more) return;
+      if (e.name.startsWith('.')) continue;
+      const childRel = `${r}/${e.name}`;
+      if (e.isDirectory()) await visit(path.join(dir, e.name), childRel); // symlinks are not followed here
+      else if (e.isFile() && /\.md$/i.test(e.name)) {
+        if (names.length < max) names.push(childRel);
+        else more = true;
+      }
+    }
+  };
+  await visit(abs, rel);
+  return { names, more: more || budget < 0 };
 }
 
 /**
@@ -194,7 +232,20 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
           isFile = st.isFile();
         }
         if (isDir) {
-          if (depth >= MAX_DEPTH) continue;
+          if (depth >= MAX_DEPTH) {
+            const { names, more } = await mdFilesBelow(target, childRel, MAX_DEEP_NAMES);
+            if (names.length) {
+              issues.push({
+                path: childRel,
+                kind: 'too-deep',
+                message:
+                  `is nested more than ${MAX_DEPTH} folder levels deep, so its files were not loaded: ` +
+                  `${names.join(', ')}${more ? ', …' : ''}. Move them up to at most ${MAX_DEPTH} folder levels.`,
+              });
+              for (const n of names) reported.add(n);
+            }
+            continue;
+          }
           const real = await fs.promises.realpath(target);
           if (visited.has(real)) continue; // symlink loop or a second link to the same folder
           visited.add(real);
@@ -235,11 +286,15 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
 }
 
 async function loadOne(readPath: string, absPath: string, relPath: string, issues: CapeIssue[]): Promise<CapeFile | null> {
-  let read: { text: string; truncated: boolean; size: number };
+  let read: Awaited<ReturnType<typeof readBounded>>;
   try {
     read = await readBounded(readPath);
   } catch (err) {
     issues.push({ path: relPath, kind: 'unreadable', message: `cannot read file: ${(err as Error).message}` });
+    return null;
+  }
+  if (read.notText) {
+    issues.push({ path: relPath, kind: 'binary', message: read.notText });
     return null;
   }
   const fm = parseFrontmatter(read.text);

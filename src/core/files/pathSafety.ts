@@ -101,14 +101,15 @@ function lstatOrNull(p: string): fs.Stats | null {
 }
 
 /**
- * Checks one path proposed by the model against the workspace. Refuses with a specific reason: empty, too long,
- * NUL/control/invisible characters, absolute POSIX, Windows drive, UNC and device paths, `~`, any `..`, `.git`,
- * `<cape>/5_sessions`, trailing dot/space tricks, reserved names, the workspace root itself, a symlink as the target,
- * and paths whose deepest existing ancestor resolves (realpath) outside the workspace.
+ * Where `segments` (below the workspace root) really lead: the deepest existing entry (lstat, so a dangling link
+ * counts) is realpath'd and the rest appended. Refuses when that lies outside the workspace (a symlinked folder or
+ * file pointing out) or a link is broken or loops. The one rule for "inside the workspace" — used for DevA's paths
+ * and for CAPE's own files (cape/, 5_sessions/, kpt_merged.md).
  */
-export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckOptions = {}): PathCheck {
-  const lex = lexicalCheck(p, opts.capeFolder ?? 'cape');
-  if (!lex.ok) return lex;
+function resolveInWorkspace(
+  workspaceRoot: string,
+  segments: string[],
+): { ok: true; realRoot: string; realTarget: string } | { ok: false; reason: string } {
   const root = path.resolve(workspaceRoot);
   let realRoot: string;
   try {
@@ -116,18 +117,13 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   } catch {
     return refuse(`workspace folder ${root} does not exist`);
   }
-  const relPath = lex.segments.join('/');
-  const absPath = path.join(root, ...lex.segments);
-  if (!isInside(root, absPath, { strict: true })) return refuse(`path ${show(p)} resolves outside the workspace`);
-
-  // find the deepest existing entry (lstat: a dangling symlink exists too)
-  const target = lstatOrNull(absPath);
-  if (target?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link; refusing to write through it`);
+  const absPath = path.join(root, ...segments);
+  if (!isInside(root, absPath, { strict: true })) return refuse(`path ${show(segments.join('/'))} resolves outside the workspace`);
   let existing = absPath;
   let rest: string[] = [];
-  for (let i = lex.segments.length; i >= 0; i--) {
-    existing = path.join(root, ...lex.segments.slice(0, i));
-    rest = lex.segments.slice(i);
+  for (let i = segments.length; i >= 0; i--) {
+    existing = path.join(root, ...segments.slice(0, i));
+    rest = segments.slice(i);
     if (i === 0 || lstatOrNull(existing)) break;
   }
   let realExisting: string;
@@ -138,8 +134,40 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   }
   const realTarget = path.join(realExisting, ...rest);
   if (!isInside(realRoot, realTarget, { strict: true })) {
-    return refuse(`${relPath} resolves through a symbolic link to ${realTarget}, outside the workspace`);
+    return refuse(`${segments.join('/')} resolves through a symbolic link to ${realTarget}, outside the workspace`);
   }
+  return { ok: true, realRoot, realTarget };
+}
+
+/**
+ * Checks that CAPE's own file or folder `relPath` (e.g. `cape`, `cape/5_sessions/retrospective/kpt_merged.md`)
+ * really lies inside the workspace before CAPE reads or writes it: symbolic links (of the entry itself or of any
+ * folder above it) may be used, but only when they resolve inside the workspace. Unlike checkFilePath, cape/ and
+ * 5_sessions/ are not protected here (they are CAPE's own). Returns the reason to tell the user when refused.
+ */
+export function checkWorkspaceLocation(workspaceRoot: string, relPath: string): { ok: true; realPath: string } | { ok: false; reason: string } {
+  const segments = relPath.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) return refuse(`".." segments are not allowed (${show(relPath)})`);
+  const where = resolveInWorkspace(workspaceRoot, segments);
+  return where.ok ? { ok: true, realPath: where.realTarget } : where;
+}
+
+/**
+ * Checks one path proposed by the model against the workspace. Refuses with a specific reason: empty, too long,
+ * NUL/control/invisible characters, absolute POSIX, Windows drive, UNC and device paths, `~`, any `..`, `.git`,
+ * `<cape>/5_sessions`, trailing dot/space tricks, reserved names, the workspace root itself, a symlink as the target,
+ * and paths whose deepest existing ancestor resolves (realpath) outside the workspace.
+ */
+export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckOptions = {}): PathCheck {
+  const lex = lexicalCheck(p, opts.capeFolder ?? 'cape');
+  if (!lex.ok) return lex;
+  const relPath = lex.segments.join('/');
+  const absPath = path.join(path.resolve(workspaceRoot), ...lex.segments);
+  // a symlink as the file itself is refused (we would not know which file the user meant to change)
+  if (lstatOrNull(absPath)?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link; refusing to write through it`);
+  const where = resolveInWorkspace(workspaceRoot, lex.segments);
+  if (!where.ok) return where;
+  const { realRoot, realTarget } = where;
   // a symlink may also have led to a protected place inside the workspace (e.g. link → .git)
   const realRel = path.relative(realRoot, realTarget).split(path.sep).join('/');
   if (realRel !== relPath) {

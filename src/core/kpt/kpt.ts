@@ -4,22 +4,34 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
+import * as os from 'os';
 import type { KptItem, KptKind, KptLists } from '../model/types';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
+import { checkWorkspaceLocation } from '../files/pathSafety';
+import { notTextReason } from '../files/text';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
 const DEFAULT_TITLE = '# Accumulated KPT — CAPE Sessions';
 
 // ---------------------------------------------------------------------------------------------
-// Parse / render
+// Parse
 
-/** `## Keep`, `## Problems`, `### Try (次回)`, … → kind; any other heading → null (section ignored). */
-function headingKind(title: string): KptKind | null {
-  const t = title.normalize('NFKC').trim().toLowerCase();
-  if (/^keeps?\b/.test(t)) return 'keep';
-  if (/^problems?\b/.test(t)) return 'problem';
-  if (/^(try|tries)\b/.test(t)) return 'try';
+/**
+ * The KPT kind a label names, or null: a section heading of kpt_merged.md (`## Keep`, `# Problem`, `### Try (次回)`,
+ * `## 問題`) or a key of the retrospective's `kpt` object (`keep`, `ｋｅｅｐ`, `KEEP`, `Keep:`, `キープ`). NFKC
+ * (full-width → half-width), case-insensitive, leading numbering/emoji/brackets ignored; English singular/plural
+ * and the Japanese names キープ / 問題・課題・プロブレム / トライ. The one rule for both places.
+ */
+export function kptKindOf(label: string): KptKind | null {
+  const t = label
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/^[\s\p{P}\p{S}\d]+/u, '')
+    .trim();
+  if (/^keeps?(?![a-z])/.test(t) || t.startsWith('キープ')) return 'keep';
+  if (/^problems?(?![a-z])/.test(t) || /^(問題|課題|プロブレム)/.test(t)) return 'problem';
+  if (/^(try|tries)(?![a-z])/.test(t) || t.startsWith('トライ')) return 'try';
   return null;
 }
 
@@ -27,35 +39,119 @@ function headingKind(title: string): KptKind | null {
 const TAG_RE = /^\[([^\[\]\s]+)\]\s*/;
 const BULLET_RE = /^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$/;
 const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
+/** Git (and diff3) conflict markers: kept as lines of their own, never part of an item. */
+const CONFLICT_RE = /^(<{7}|={7}|>{7}|\|{7})(\s.*)?$/;
+const UPDATED_RE = /^_Last updated: .*_\s*$/;
+
+/** An item of kpt_merged.md with the lines it occupies: [start, end) in the document's lines. */
+export interface KptDocItem extends KptItem {
+  start: number;
+  end: number;
+}
+
+/** A KPT section: its heading line and the line where it ends (the next heading, or the end of the file). */
+export interface KptDocSection {
+  kind: KptKind;
+  heading: number;
+  end: number;
+}
+
+/** kpt_merged.md as lines, with what the parser understood in them; every other line is kept as it is. */
+export interface KptDocument {
+  lines: string[];
+  eol: '\n' | '\r\n';
+  bom: boolean;
+  items: KptDocItem[];
+  sections: KptDocSection[];
+  /** Line of the `_Last updated: …_` line, or -1. */
+  updatedLine: number;
+  /** The line that would close a code fence or HTML comment left open at the end of the file, or null. */
+  unclosed: string | null;
+  /** The line where that open fence or comment starts (-1 when none): nothing can be inserted after it. */
+  unclosedAt: number;
+}
 
 /**
- * Parses kpt_merged.md (or any markdown with Keep/Problem/Try sections). Tolerant: CRLF, a BOM, `*`/`+`/numbered
+ * Parses kpt_merged.md (or any markdown with Keep/Problem/Try sections) into lines plus the items and sections it
+ * recognises. KPT headings are any level, English or Japanese (kptKindOf). Tolerant: CRLF, a BOM, `*`/`+`/numbered
  * bullets, items without a `[task-id]` tag (taskId null), lazy or indented continuation lines and nested bullets
- * (appended to the item they follow), and unknown sections (ignored). Items whose text is empty are dropped.
+ * (part of the item they follow). Not items, and never glued into one: code fences (and everything inside,
+ * headings included), HTML comments, conflict markers, table rows, paragraphs after a blank line and the
+ * content of other sections.
  */
-export function parseKpt(markdown: string): KptItem[] {
-  const lines = markdown.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  const items: KptItem[] = [];
-  let kind: KptKind | null = null;
-  let current: { item: KptItem; parts: string[] } | null = null;
+export function parseKptDocument(markdown: string): KptDocument {
+  const bom = markdown.startsWith('\uFEFF');
+  const body = bom ? markdown.slice(1) : markdown;
+  const eol = /\r?\n/.exec(body)?.[0] === '\r\n' ? '\r\n' : '\n';
+  const lines = body.split(/\r\n|\r|\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline is not a line
+  const items: KptDocItem[] = [];
+  const sections: KptDocSection[] = [];
+  let updatedLine = -1;
+  let section: KptDocSection | null = null;
+  let current: { item: KptDocItem; parts: string[] } | null = null;
   let afterBlank = false;
+  let fence: string | null = null;
+  let inComment = false;
+  let openedAt = -1;
   const finish = (): void => {
     if (!current) return;
     current.item.text = current.parts.join(' ').replace(/\s+/g, ' ').trim();
     if (current.item.text) items.push(current.item);
     current = null;
   };
-  for (const line of lines) {
+  const closeSection = (at: number): void => {
+    if (section) section.end = at;
+    section = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (fence !== null) {
+      const f = FENCE_RE.exec(line);
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+      continue;
+    }
+    if (inComment) {
+      if (line.includes('-->')) inComment = false;
+      continue;
+    }
+    const f = FENCE_RE.exec(line);
+    if (f) {
+      finish();
+      fence = f[1];
+      openedAt = i;
+      continue;
+    }
+    if (/^\s*<!--/.test(line)) {
+      finish();
+      inComment = !line.slice(line.indexOf('<!--') + 4).includes('-->');
+      openedAt = i;
+      continue;
+    }
     const heading = HEADING_RE.exec(line);
     if (heading) {
       finish();
-      kind = heading[1].length >= 2 ? headingKind(heading[2]) : null;
+      closeSection(i);
+      const kind = kptKindOf(heading[2]);
+      if (kind) {
+        section = { kind, heading: i, end: lines.length };
+        sections.push(section);
+      }
       afterBlank = false;
       continue;
     }
-    if (kind === null) continue;
+    if (!section) {
+      if (updatedLine < 0 && sections.length === 0 && UPDATED_RE.test(line)) updatedLine = i;
+      continue;
+    }
     if (line.trim() === '') {
       afterBlank = true;
+      continue;
+    }
+    if (CONFLICT_RE.test(line) || /^\s*\|/.test(line)) {
+      finish();
+      afterBlank = false;
       continue;
     }
     const bullet = BULLET_RE.exec(line);
@@ -69,17 +165,26 @@ export function parseKpt(markdown: string): KptItem[] {
         taskId = tag[1];
         text = text.slice(tag[0].length);
       }
-      current = { item: { kind, taskId, text: '' }, parts: [text] };
+      current = { item: { kind: (section as KptDocSection).kind, taskId, text: '', start: i, end: i + 1 }, parts: [text] };
     } else if (current && (indented || !afterBlank)) {
       // continuation line (lazy or indented), or a nested bullet: part of the item above
-      current.parts.push(bullet ? bullet[2] ?? '' : line.trim());
+      const c = current as { item: KptDocItem; parts: string[] };
+      c.parts.push(bullet ? bullet[2] ?? '' : line.trim());
+      c.item.end = i + 1;
     } else {
       finish(); // a separate paragraph: not an item
     }
     afterBlank = false;
   }
   finish();
-  return items;
+  closeSection(lines.length);
+  const unclosed = fence !== null ? fence : inComment ? '-->' : null;
+  return { lines, eol, bom, items, sections, updatedLine, unclosed, unclosedAt: unclosed === null ? -1 : openedAt };
+}
+
+/** The items of kpt_merged.md (or any markdown with KPT sections), in file order; see parseKptDocument. */
+export function parseKpt(markdown: string): KptItem[] {
+  return parseKptDocument(markdown).items.map(({ kind, taskId, text }) => ({ kind, taskId, text }));
 }
 
 function pad2(n: number): string {
@@ -96,30 +201,47 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
+/** `_Last updated: YYYY-MM-DD HH:MM (task-id, N sessions)_`, N = distinct task ids (plus the last one). */
+function updatedLine(items: KptItem[], updatedAt: Date, lastTaskId: string): string {
+  const sessions = new Set<string>();
+  for (const it of items) if (it.taskId) sessions.add(it.taskId);
+  if (lastTaskId) sessions.add(lastTaskId);
+  return `_Last updated: ${formatLocalMinute(updatedAt)} (${oneLine(lastTaskId)}, ${sessions.size} sessions)_`;
+}
+
 /**
  * Renders items in the original layout: title, `_Last updated: … (task-id, N sessions)_`, then `## Keep`,
  * `## Problem`, `## Try` with `- [task-id] text` items in the given order. N = distinct task ids (plus the last one).
  */
 export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId: string }): string {
-  const sessions = new Set<string>();
-  for (const it of items) if (it.taskId) sessions.add(it.taskId);
-  if (meta.lastTaskId) sessions.add(meta.lastTaskId);
-  const out: string[] = [
-    DEFAULT_TITLE,
-    '',
-    `_Last updated: ${formatLocalMinute(meta.updatedAt)} (${oneLine(meta.lastTaskId)}, ${sessions.size} sessions)_`,
-    '',
-  ];
+  const out: string[] = [DEFAULT_TITLE, '', updatedLine(items, meta.updatedAt, meta.lastTaskId), ''];
   for (const kind of KPT_KINDS) {
     out.push(`## ${SECTION_TITLE[kind]}`, '');
     const ofKind = items.filter((i) => i.kind === kind && oneLine(i.text) !== '');
-    for (const it of ofKind) {
-      const tag = it.taskId ? `[${oneLine(it.taskId)}] ` : '';
-      out.push(`- ${tag}${oneLine(it.text)}`);
-    }
+    for (const it of ofKind) out.push(itemLine(it));
     if (ofKind.length) out.push('');
   }
   return out.join('\n').replace(/\n+$/, '\n');
+}
+
+/** The session's new items per kind: one line each, without empty entries and duplicates. */
+function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]> {
+  const out = { keep: [], problem: [], try: [] } as Record<KptKind, KptItem[]>;
+  for (const kind of KPT_KINDS) {
+    const seen = new Set<string>();
+    for (const raw of lists[kind] ?? []) {
+      if (typeof raw !== 'string') continue;
+      const text = oneLine(raw);
+      if (!text || seen.has(text)) continue;
+      seen.add(text);
+      out[kind].push({ kind, taskId, text });
+    }
+  }
+  return out;
+}
+
+function itemLine(it: KptItem): string {
+  return `- ${it.taskId ? `[${oneLine(it.taskId)}] ` : ''}${oneLine(it.text)}`;
 }
 
 /**
@@ -127,24 +249,77 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
  * its position in each section (so re-merging the same task is idempotent); a new task is appended.
  */
 export function mergeKptItems(existing: KptItem[], taskId: string, lists: KptLists): KptItem[] {
+  const fresh = freshItems(taskId, lists);
   const result: KptItem[] = [];
   for (const kind of KPT_KINDS) {
     const ofKind = existing.filter((i) => i.kind === kind);
-    const seen = new Set<string>();
-    const fresh: KptItem[] = [];
-    for (const raw of lists[kind] ?? []) {
-      if (typeof raw !== 'string') continue;
-      const text = oneLine(raw);
-      if (!text || seen.has(text)) continue;
-      seen.add(text);
-      fresh.push({ kind, taskId, text });
-    }
     const at = ofKind.findIndex((i) => i.taskId === taskId);
     const others = ofKind.filter((i) => i.taskId !== taskId);
     const insertAt = at < 0 ? others.length : ofKind.slice(0, at).filter((i) => i.taskId !== taskId).length;
-    result.push(...others.slice(0, insertAt), ...fresh, ...others.slice(insertAt));
+    result.push(...others.slice(0, insertAt), ...fresh[kind], ...others.slice(insertAt));
   }
   return result;
+}
+
+/**
+ * Merges one session's KPT into the text of kpt_merged.md, changing only what it owns: this task's item lines are
+ * replaced by `lists` (in place, so re-merging is idempotent), new items go after the last item of the first
+ * section of their kind (a missing section is added at the end), and the `_Last updated: …_` line is refreshed.
+ * Every other line — intro, comments, tables, code, conflict markers, unknown sections, other tasks' items with
+ * their continuation lines — stays byte for byte where it was (line endings and a BOM are kept). An empty text
+ * gets the original layout (renderKpt).
+ */
+export function mergeKptText(existing: string, taskId: string, lists: KptLists, meta: { updatedAt: Date }): string {
+  const fresh = freshItems(taskId, lists);
+  if (existing.replace(/^\uFEFF/, '').trim() === '') {
+    return renderKpt([...fresh.keep, ...fresh.problem, ...fresh.try], { updatedAt: meta.updatedAt, lastTaskId: taskId });
+  }
+  const doc = parseKptDocument(existing);
+  // edits on the original lines: replace [start, end) by `lines`; applied bottom-up so indexes stay valid
+  const edits: { start: number; end: number; lines: string[]; order: number }[] = [];
+  const appended: string[] = [];
+  for (const kind of KPT_KINDS) {
+    const own = doc.items.filter((i) => i.kind === kind && i.taskId === taskId);
+    const lines = fresh[kind].map(itemLine);
+    if (own.length) {
+      edits.push({ start: own[0].start, end: own[0].end, lines, order: 0 });
+      for (const o of own.slice(1)) edits.push({ start: o.start, end: o.end, lines: [], order: 0 });
+      continue;
+    }
+    if (!lines.length) continue;
+    const sec = doc.sections.find((x) => x.kind === kind);
+    if (!sec) {
+      appended.push('', `## ${SECTION_TITLE[kind]}`, '', ...lines);
+      continue;
+    }
+    const inSection = doc.items.filter((i) => i.start > sec.heading && i.start < sec.end);
+    let at: number;
+    if (inSection.length) {
+      at = inSection[inSection.length - 1].end;
+    } else {
+      // after the section's own content (before its trailing blank lines), separated by blank lines
+      at = doc.unclosedAt >= 0 ? Math.min(sec.end, doc.unclosedAt) : sec.end;
+      while (at > sec.heading + 1 && doc.lines[at - 1].trim() === '') at--;
+      if (doc.lines[at - 1].trim() !== '') lines.unshift('');
+      if (at < doc.lines.length && doc.lines[at].trim() !== '') lines.push('');
+    }
+    edits.push({ start: at, end: at, lines, order: KPT_KINDS.indexOf(kind) });
+  }
+  const out = doc.lines.slice();
+  edits.sort((x, y) => y.start - x.start || y.order - x.order);
+  for (const e of edits) out.splice(e.start, e.end - e.start, ...e.lines);
+  if (appended.length) {
+    // a fence or comment left open would swallow the new sections: close it first (what it held stays as it was)
+    if (doc.unclosed) out.push(doc.unclosed);
+    const last = out[out.length - 1];
+    out.push(...(last === undefined || last.trim() === '' ? appended.slice(1) : appended));
+  }
+  if (doc.updatedLine >= 0) {
+    // the only line above the sections CAPE owns; edits are all below it, so its index is unchanged
+    const items = parseKpt(out.join('\n'));
+    out[doc.updatedLine] = updatedLine(items, meta.updatedAt, taskId);
+  }
+  return (doc.bom ? '\uFEFF' : '') + out.join(doc.eol) + doc.eol;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,6 +330,8 @@ export interface KptLockOptions {
   staleMs?: number;
   /** Give up waiting for the lock after this long (default 60 s). */
   timeoutMs?: number;
+  /** Told when a stale lock is broken or the wait for a live holder gets long (CLI stderr, VS Code log). */
+  onWarning?: (message: string) => void;
 }
 
 export class KptLockError extends Error {
@@ -166,18 +343,78 @@ export class KptLockError extends Error {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A lock whose holder never wrote its token (killed between create and write) is stale after this long. */
+const EMPTY_LOCK_STALE_MS = 2_000;
+/** Say that we are waiting once the wait for a live holder lasts this long. */
+const SAY_WAITING_AFTER_MS = 3_000;
+
+/** What a lock file says about its holder: `<pid> <host> <epoch ms> <random>` (older versions: no host). */
+interface LockHolder {
+  pid: number | null;
+  host: string | null;
+  since: number | null;
+  raw: string;
+}
+
+/** This machine's name as written into lock files (one token). */
+function hostName(): string {
+  return os.hostname().replace(/\s+/g, '_') || 'localhost';
+}
+
+function parseHolder(raw: string): LockHolder {
+  const parts = raw.trim().split(/\s+/);
+  const pid = /^\d+$/.test(parts[0] ?? '') ? Number(parts[0]) : null;
+  const withHost = parts.length >= 4;
+  const since = Number(withHost ? parts[2] : parts[1]);
+  return { pid, host: withHost ? parts[1] : null, since: Number.isFinite(since) && since > 0 ? since : null, raw };
+}
+
+/** False only when `pid` certainly does not exist on this machine (ESRCH); EPERM means it exists (another user). */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+function describeHolder(h: LockHolder): string {
+  if (h.pid === null) return 'an unknown process (the lock file is empty or unreadable)';
+  const where = h.host ? ` on ${h.host}` : '';
+  const since = h.since ? `, since ${new Date(h.since).toISOString()}` : '';
+  return `process ${h.pid}${where}${since}`;
+}
+
 /**
  * Runs `fn` while holding `<filePath>.lock`, created with O_EXCL ('wx'), so concurrent sessions (in this process
- * or others) serialise. Waiting uses exponential backoff with jitter. A lock older than `staleMs` is taken over:
- * it is first renamed to a unique name (only one contender can win that rename), then checked again — if what was
- * renamed turns out to be a fresh lock of another contender, it is put back (link() fails if a new one exists).
+ * or others) serialise. The lock holds `<pid> <host> <epoch ms> <random>`. Waiting uses exponential backoff with
+ * jitter. A lock is stale — and broken at once, with a warning naming it — when its holder is a process of this
+ * host that no longer exists, when it stayed empty (holder killed before writing it) for 2 s, or when it is older
+ * than `staleMs` (holder on another host, or pid reused). Breaking renames it to a unique name first (only one
+ * contender can win that rename) and checks it again — if what was renamed turns out to be a fresh lock of another
+ * contender, it is put back (link() fails if a new one exists). A live holder is waited for (said after 3 s) up to
+ * `timeoutMs`, then a KptLockError names the lock file and its holder.
+ *
+ * Why not proper-lockfile: it detects staleness only by mtime (its holder must keep touching the lock), so a lock
+ * of a killed process still costs the full stale period in silent waiting; a pid + host token lets us break it at
+ * once and say whose it was.
  */
 export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, opts: KptLockOptions = {}): Promise<T> {
   const staleMs = opts.staleMs ?? 30_000;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const lockPath = `${filePath}.lock`;
-  const token = `${process.pid} ${Date.now()} ${crypto.randomBytes(8).toString('hex')}`;
+  const token = `${process.pid} ${hostName()} ${Date.now()} ${crypto.randomBytes(8).toString('hex')}`;
+  const warn = (m: string): void => {
+    try {
+      opts.onWarning?.(m);
+    } catch {
+      /* a listener's bug must not break the merge */
+    }
+  };
   const started = Date.now();
+  let saidWaiting = false;
   let delay = 5;
   await ensureDir(path.dirname(filePath));
   for (;;) {
@@ -192,13 +429,23 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    if (await takeOverIfStale(lockPath, staleMs)) continue;
-    if (Date.now() - started > timeoutMs) {
-      const holder = await fsp.readFile(lockPath, 'utf8').catch(() => '?');
+    const verdict = await staleVerdict(lockPath, staleMs);
+    if (verdict === 'gone') continue;
+    if (verdict !== 'live') {
+      if (await breakStaleLock(lockPath, staleMs)) warn(`Removed the stale lock ${lockPath}: ${verdict.why}.`);
+      continue;
+    }
+    const waited = Date.now() - started;
+    const holder = parseHolder(await fsp.readFile(lockPath, 'utf8').catch(() => ''));
+    if (waited > timeoutMs) {
       throw new KptLockError(
-        `Timed out after ${timeoutMs} ms waiting for the lock ${lockPath} (held by "${holder.slice(0, 80)}"). ` +
+        `Timed out after ${Math.round(timeoutMs / 1000)} s waiting for the lock ${lockPath}, held by ${describeHolder(holder)}. ` +
           'If no other CAPE session is running, delete that file and retry.',
       );
+    }
+    if (!saidWaiting && waited > SAY_WAITING_AFTER_MS) {
+      saidWaiting = true;
+      warn(`Waiting for the lock ${lockPath}, held by ${describeHolder(holder)} (another CAPE session merging its KPT).`);
     }
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 1.6, 250);
@@ -212,25 +459,43 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
   }
 }
 
-async function takeOverIfStale(lockPath: string, staleMs: number): Promise<boolean> {
+/** 'gone' (vanished: retry at once), 'live' (wait), or why the lock is stale. */
+async function staleVerdict(lockPath: string, staleMs: number): Promise<'gone' | 'live' | { why: string }> {
   let st;
+  let raw: string;
   try {
     st = await fsp.stat(lockPath);
+    raw = await fsp.readFile(lockPath, 'utf8');
   } catch {
-    return true; // vanished meanwhile: retry at once
+    return 'gone';
   }
-  if (Date.now() - st.mtimeMs < staleMs) return false;
+  const age = Date.now() - st.mtimeMs;
+  const holder = parseHolder(raw);
+  if (holder.pid !== null && holder.host === hostName() && !processAlive(holder.pid)) {
+    return { why: `its holder, ${describeHolder(holder)}, no longer runs` };
+  }
+  if (holder.pid === null && raw.trim() === '' && age > EMPTY_LOCK_STALE_MS) {
+    return { why: `it stayed empty for ${Math.round(age / 1000)} s (its holder was killed while taking it)` };
+  }
+  if (age >= staleMs) return { why: `${describeHolder(holder)} held it for ${Math.round(age / 1000)} s (limit ${Math.round(staleMs / 1000)} s)` };
+  return 'live';
+}
+
+/**
+ * Moves a stale lock aside; true when what we moved was indeed stale. If a contender's fresh lock replaced the stale
+ * one in between, that is what we moved: it is put back (unless a newer one exists) and false is returned.
+ */
+async function breakStaleLock(lockPath: string, staleMs: number): Promise<boolean> {
   const aside = `${lockPath}.stale-${crypto.randomBytes(6).toString('hex')}`;
   try {
     await fsp.rename(lockPath, aside);
   } catch {
-    return true; // another contender moved it first
+    return false; // another contender moved it first
   }
   try {
-    const moved = await fsp.stat(aside);
-    if (Date.now() - moved.mtimeMs < staleMs) {
-      // we moved a fresh lock that replaced the stale one in between: give it back unless a newer one exists
+    if ((await staleVerdict(aside, staleMs)) === 'live') {
       await fsp.link(aside, lockPath).catch(() => undefined);
+      return false;
     }
   } finally {
     await fsp.rm(aside, { force: true });
@@ -238,34 +503,139 @@ async function takeOverIfStale(lockPath: string, staleMs: number): Promise<boole
   return true;
 }
 
+export interface KptMergeOptions extends KptLockOptions {
+  /**
+   * The workspace kpt_merged.md belongs to: the file is neither read nor written when it (or a folder above it)
+   * is a symbolic link that leads outside (pathSafety's checkWorkspaceLocation).
+   */
+  workspaceRoot?: string;
+}
+
+export interface KptMergeResult {
+  /** 'merged'; 'refused' when the file is outside the workspace (nothing written). */
+  status: 'merged' | 'refused';
+  /** Where an unreadable earlier file was kept, when it was. */
+  keptAside?: string;
+  /** What to tell the user (also passed to onWarning). */
+  warnings: string[];
+}
+
+/** `YYYYMMDD-HHMMSS` (UTC) for the name of a file kept aside. */
+function asideStamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
 /**
- * Merges one session's KPT into kpt_merged.md: read → replace this task's items → atomic write, all under an
- * exclusive lock so that two sessions finishing at once never lose each other's items. Idempotent per taskId.
+ * Merges one session's KPT into kpt_merged.md: read → mergeKptText → atomic write, all under an exclusive lock so
+ * that two sessions finishing at once never lose each other's items. Idempotent per taskId. Nothing is lost:
+ *  - every line the parser does not understand stays where it was (mergeKptText);
+ *  - a file that cannot be merged without losing bytes — it is not text (a NUL byte, or invalid UTF-8) — is never
+ *    rewritten: it is renamed to `kpt_merged.md.unreadable-<YYYYMMDD-HHMMSS>` (UTC) and a new kpt_merged.md is
+ *    started, with a warning naming both;
+ *  - with `workspaceRoot`, a kpt_merged.md that leads outside the workspace is refused with a warning.
  */
 export async function mergeKptFile(
   filePath: string,
   taskId: string,
   lists: KptLists,
   now: Date = new Date(),
-  opts: KptLockOptions = {},
-): Promise<void> {
+  opts: KptMergeOptions = {},
+): Promise<KptMergeResult> {
   if (!taskId || /[\s\[\]]/.test(taskId)) {
     throw new Error(`Invalid task id "${taskId}" for kpt_merged.md: it must be non-empty, without spaces or brackets.`);
   }
+  const warnings: string[] = [];
+  const warn = (m: string): void => {
+    warnings.push(m);
+    try {
+      opts.onWarning?.(m);
+    } catch {
+      /* a listener's bug must not break the merge */
+    }
+  };
+  const outside = (): string | null => {
+    if (!opts.workspaceRoot) return null;
+    const check = checkWorkspaceLocation(opts.workspaceRoot, path.relative(opts.workspaceRoot, filePath));
+    return check.ok ? null : check.reason;
+  };
+  const refusedBefore = outside();
+  if (refusedBefore) {
+    warn(`${filePath} was not updated: ${refusedBefore}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
+    return { status: 'refused', warnings };
+  }
+  let keptAside: string | undefined;
+  let status: KptMergeResult['status'] = 'merged';
   await withFileLock(
     filePath,
     async () => {
-      let existing = '';
+      // checked again under the lock, right before reading and writing
+      const refused = outside();
+      if (refused) {
+        warn(`${filePath} was not updated: ${refused}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
+        status = 'refused';
+        return;
+      }
+      let bytes: Buffer | null = null;
       try {
-        existing = await fsp.readFile(filePath, 'utf8');
+        bytes = await fsp.readFile(filePath);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      const merged = mergeKptItems(parseKpt(existing), taskId, lists);
-      await writeFileAtomic(filePath, renderKpt(merged, { updatedAt: now, lastTaskId: taskId }));
+      let existing = '';
+      const notText = bytes ? notTextReason(bytes) : null;
+      if (bytes && notText) {
+        keptAside = await keepAside(filePath, now);
+        warn(
+          `${filePath} could not be merged (${notText}); it was kept unchanged as ${path.basename(keptAside)} and a new ` +
+            'kpt_merged.md was started. Recover its items from there if you need them.',
+        );
+      } else if (bytes) {
+        existing = bytes.toString('utf8');
+      }
+      await writeFileAtomic(filePath, mergeKptText(existing, taskId, lists, { updatedAt: now }));
     },
     opts,
   );
+  return { status, keptAside, warnings };
+}
+
+/** Renames `filePath` to `<name>.unreadable-<stamp>` (a free name) and returns the new path. */
+async function keepAside(filePath: string, now: Date): Promise<string> {
+  const base = `${filePath}.unreadable-${asideStamp(now)}`;
+  for (let n = 0; ; n++) {
+    const target = n ? `${base}-${n}` : base;
+    try {
+      await fsp.access(target);
+      continue; // taken
+    } catch {
+      /* free */
+    }
+    await fsp.rename(filePath, target);
+    return target;
+  }
+}
+
+/**
+ * Reads kpt_merged.md for the CM digest: a missing file is ''; a file outside the workspace (with `workspaceRoot`)
+ * or one that is not text is not used, and `warning` says why (the merge keeps such a file aside later).
+ */
+export async function readKptText(filePath: string, workspaceRoot?: string): Promise<{ text: string; warning?: string }> {
+  if (workspaceRoot) {
+    const check = checkWorkspaceLocation(workspaceRoot, path.relative(workspaceRoot, filePath));
+    if (!check.ok) return { text: '', warning: `${filePath} was not read: ${check.reason}. The Cape Master gets no KPT history.` };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await fsp.readFile(filePath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '' };
+    throw err;
+  }
+  const notText = notTextReason(bytes);
+  if (notText) {
+    return { text: '', warning: `${filePath} was not read: ${notText}. The Cape Master gets no KPT history; the next merge keeps the file aside.` };
+  }
+  return { text: bytes.toString('utf8') };
 }
 
 /** Reads and parses a kpt_merged.md; a missing file is an empty history. */

@@ -6,7 +6,7 @@
 //   - tolerated: missing `references` (→ []) and `confidence` (→ null), numbers written as strings
 //     ("4"), a single string where a list is expected, `ass`/`confidence`/`references` nested INSIDE
 //     `output` (hoisted), agent names written as "Cape Master", "DEVA", "Developer Agent", …,
-//     KPT keys in any case, list items written as objects ({ text: … }).
+//     KPT keys in any case, full-width or Japanese (キープ / 問題 / トライ), list items written as objects ({ text: … }).
 //   - rejected: a missing or non-string voice (POA/DA/DevA/opening), an output that is not an object,
 //     scores outside 1–5, a reply from a different agent than the step expects.
 // The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject } from '../model/types';
+import { kptKindOf } from '../kpt/kpt';
 
 export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };
 
@@ -271,21 +272,48 @@ function normaliseTurns(v: unknown): unknown {
 
 const turnSchema = z.object({ speaker: text, text: text }, expected('an object {speaker, text}'));
 
-/** KPT: keys in any case ("Keep", "PROBLEM", "tries"); a missing list is empty. */
+/**
+ * KPT: keys are named by kptKindOf (the rule kpt_merged.md's headings follow): any case, full-width (`ｋｅｅｐ`),
+ * `Keep:`, plural, Japanese (`キープ`, `問題`, `トライ`). Two keys of one kind (`keep` and `キープ`) are both kept.
+ * A key that names no kind keeps its name, so the schema rejects it (with a repair request) rather than dropping
+ * its items; a missing list is empty.
+ */
 function normaliseKpt(v: unknown): unknown {
   if (!isPlainObject(v)) return v;
   const out: Record<string, unknown> = {};
   for (const [k, list] of Object.entries(v)) {
-    const key = k.trim().toLowerCase();
-    const kind = key.startsWith('keep') ? 'keep' : key.startsWith('problem') ? 'problem' : key.startsWith('tr') ? 'try' : null;
-    if (kind && out[kind] === undefined) out[kind] = list;
+    const kind = kptKindOf(k);
+    if (!kind) {
+      const items = toStringList(list);
+      if (!Array.isArray(items) || items.length) out[k] = list;
+      continue;
+    }
+    if (out[kind] === undefined) out[kind] = list;
+    else {
+      const a = toStringList(out[kind]);
+      const b = toStringList(list);
+      out[kind] = Array.isArray(a) && Array.isArray(b) ? [...a, ...b] : a;
+    }
   }
   return out;
 }
 
 const kptSchema = z.preprocess(
   normaliseKpt,
-  z.object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}')),
+  z
+    .object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}'))
+    .catchall(z.unknown())
+    .superRefine((o, ctx) => {
+      for (const k of Object.keys(o)) {
+        if (k === 'keep' || k === 'problem' || k === 'try') continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `"${k}" is not a KPT list: put its items under "keep", "problem" or "try"`,
+        });
+      }
+    })
+    .transform((o) => ({ keep: o.keep, problem: o.problem, try: o.try })),
 );
 
 const retroSchema = z

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { loadCape, type CapeIssue } from '../cape/assets';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from '../llm/errors';
-import { kptDigest, mergeKptFile, parseKpt } from '../kpt/kpt';
+import { kptDigest, parseKpt, readKptText } from '../kpt/kpt';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { extractFiles, parseReply, repairPrompt } from '../reply/parser';
 import { runToolLoop } from '../llm/toolLoop';
@@ -155,6 +155,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const steps: StepOutcome[] = [];
   let state: SessionState | null = null;
   let currentStep: StepId | null = null;
+  const warn = (message: string) => {
+    try {
+      opts.onWarning?.(message);
+    } catch {
+      /* a listener's bug must not break the session */
+    }
+  };
 
   try {
     if (!fs.existsSync(capeDir)) {
@@ -164,6 +171,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         `No ${capeFolder}/ folder in ${opts.workspace}. Create it first: run \`cape init --workspace ${opts.workspace}\` (CLI) or "CAPE: Initialize Project" (VS Code).`,
       );
     }
+    const outside = store.locationProblem();
+    if (outside) throw new StepFailure(null, 'config', outside);
 
     // --- session state: new or resumed ---------------------------------------------------------------------------
     if (opts.resume) {
@@ -199,21 +208,16 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
 
     // --- context inputs --------------------------------------------------------------------------------------------
     const cape = await loadCape(capeDir);
-    for (const warning of capeWarnings(cape.issues, capeFolder, new Set(templateBodies(opts.prompts).keys()))) {
-      try {
-        opts.onWarning?.(warning);
-      } catch {
-        /* a listener's bug must not break the session */
-      }
-    }
+    for (const warning of capeWarnings(cape.issues, capeFolder, new Set(templateBodies(opts.prompts).keys()))) warn(warning);
     const assets = new Map<string, string>();
     for (const f of cape.files.values()) assets.set(f.relPath, f.body);
     // A cape/ made by the original CLI has only the project's input files: the framework's generic files come from
     // the extension's own templates.
     for (const [rel, body] of templateBodies(opts.prompts)) if (!assets.has(rel)) assets.set(rel, body);
 
-    const kptPath = path.join(capeDir, '5_sessions', 'retrospective', 'kpt_merged.md');
-    const kptFull = fs.existsSync(kptPath) ? await fs.promises.readFile(kptPath, 'utf8') : '';
+    const kptRead = await readKptText(store.kptPath, opts.workspace);
+    if (kptRead.warning) warn(kptRead.warning);
+    const kptFull = kptRead.text;
     const kptItems = parseKpt(kptFull);
 
     const envelopes: Partial<Record<StepId, Envelope>> = {};
@@ -419,7 +423,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     // --- retrospective artifacts ------------------------------------------------------------------------------------
     const retro = envelopes.cm_retro!;
     const kpt: KptLists = retro.kpt ?? { keep: [], problem: [], try: [] };
-    await mergeKptFile(kptPath, taskId, kpt, new Date(now()));
+    if (!kpt.keep.length && !kpt.problem.length && !kpt.try.length) {
+      warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${capeFolder}/5_sessions/retrospective/kpt_merged.md.`);
+    }
+    await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
     const history = await historyFromRetrospectives(path.join(capeDir, '5_sessions', 'retrospective'));
     const metricsAt = now();
     const metrics = computeMetrics({
@@ -475,6 +482,8 @@ export function capeWarnings(issues: CapeIssue[], capeFolder: string, templates:
       out.push(`${where} is missing: the team works without it. Fill it with \`cape init --missing-only\` or "CAPE: Initialize Project" → Fill only missing files.`);
     } else if (i.kind === 'truncated') {
       out.push(`${where}: ${i.message}`);
+    } else if (i.kind === 'too-deep') {
+      out.push(`${where}/ ${i.message}`);
     } else {
       out.push(`${where} was skipped: ${i.message}`);
     }

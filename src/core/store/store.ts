@@ -24,7 +24,8 @@ import {
 import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
 import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
 import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
-import { mergeKptFile, type KptLockOptions } from '../kpt/kpt';
+import { mergeKptFile, type KptLockOptions, type KptMergeResult } from '../kpt/kpt';
+import { checkWorkspaceLocation } from '../files/pathSafety';
 
 /** A DevA file as stored in a step record: path and body always, the proposal details when known. */
 export type StoredFile = Pick<ProposedFile, 'path' | 'content'> & Partial<Omit<ProposedFile, 'path' | 'content'>>;
@@ -412,11 +413,30 @@ export class SessionStore {
     return file;
   }
 
-  /** Merges a session's KPT into kpt_merged.md (locked, atomic, idempotent per task). */
-  async mergeKpt(taskId: string, kpt: KptLists, now: Date = new Date(), opts?: KptLockOptions): Promise<string> {
+  /**
+   * Merges a session's KPT into kpt_merged.md (locked, atomic, idempotent per task, keeping every line it does not
+   * understand; refused when the file leads outside the workspace). The result carries the warnings to show.
+   */
+  async mergeKpt(taskId: string, kpt: KptLists, now: Date = new Date(), opts: KptLockOptions = {}): Promise<KptMergeResult & { path: string }> {
     assertTaskId(taskId);
-    await mergeKptFile(this.kptPath, taskId, kpt, now, opts);
-    return this.kptPath;
+    const result = await mergeKptFile(this.kptPath, taskId, kpt, now, { ...opts, workspaceRoot: this.workspace });
+    return { ...result, path: this.kptPath };
+  }
+
+  /**
+   * Why CAPE must not use this workspace's cape/ folder, or null: cape/, 5_sessions/ or one of its folders is a
+   * symbolic link (or lies below one) that leads outside the workspace — reading and writing the session records
+   * there would go through it. kpt_merged.md alone is checked when it is merged (a warning, not a failure).
+   */
+  locationProblem(): string | null {
+    const rel = (...parts: string[]) => [this.capeFolder, ...parts].join('/');
+    for (const p of [rel(), rel('5_sessions'), rel('5_sessions', 'pair'), rel('5_sessions', 'state'), rel('5_sessions', 'retrospective')]) {
+      const check = checkWorkspaceLocation(this.workspace, p);
+      if (!check.ok) {
+        return `${check.reason}. CAPE neither reads nor writes its files through a link that leaves the workspace: replace ${p} with a real folder (or a link inside the workspace).`;
+      }
+    }
+    return null;
   }
 
   /**
