@@ -12,6 +12,8 @@ export interface CapeSettings {
   /** Empty = https://api.anthropic.com */
   baseUrl: string;
   capeFolder: string;
+  /** cape.tools.maxCalls / cape.tools.maxChars (0 calls: no tools). */
+  tools?: { maxCalls: number; maxChars: number };
 }
 
 /** Resolves the model client for the configured provider (asks for a key / offers "Set API Key" when missing). */

@@ -3,6 +3,7 @@
 // model) is coerced defensively: a malformed field degrades to an empty value instead of throwing.
 import { STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
+import { describeToolCall } from '../../src/core/tools/describe';
 
 export const VIEW_STATE_VERSION = 1;
 /** Finished sessions kept (collapsed) above the current one. Older ones are dropped to bound the state size. */
@@ -38,6 +39,8 @@ export interface StepView {
   outputChars: number;
   /** Retry / repair notes, oldest first. */
   notes: string[];
+  /** The step's tool calls as they happen ("DevA read src/app.ts · 2.1 KB"); warning = refused or bounded. */
+  tools?: { text: string; tone: 'ok' | 'warning' }[];
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;
@@ -269,6 +272,23 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       step = { ...step, voice: step.voice + str(ev.text), status: step.status === 'pending' ? 'running' : step.status };
       change = prev.status === 'pending' ? change : { kind: 'voice-append', step: stepId, text: str(ev.text) };
       break;
+    case 'tool-call': {
+      const call: Record<string, unknown> = isObj(ev.call) ? ev.call : {};
+      const lines = call.lines;
+      const chip = describeToolCall(step.agent, {
+        id: str(call.id),
+        tool: str(call.tool),
+        target: str(call.target),
+        chars: num(call.chars) ?? 0,
+        ...(num(call.hits) !== null ? { hits: num(call.hits)! } : {}),
+        ...(Array.isArray(lines) && lines.length === 2 && num(lines[0]) !== null && num(lines[1]) !== null ? { lines: [num(lines[0])!, num(lines[1])!] as [number, number] } : {}),
+        ...(str(call.refused) ? { refused: str(call.refused) } : {}),
+        ...(call.limited === true ? { limited: true } : {}),
+        ...(call.truncated === true ? { truncated: true } : {}),
+      });
+      step = { ...step, tools: [...(step.tools ?? []), chip], status: step.status === 'pending' ? 'running' : step.status };
+      break;
+    }
     case 'output-delta':
       step = { ...step, outputChars: step.outputChars + str(ev.text).length, status: step.status === 'pending' ? 'running' : step.status };
       if (prev.status !== 'pending' && prev.outputChars > 0) change = { kind: 'output-progress', step: stepId };

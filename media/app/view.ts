@@ -229,6 +229,16 @@ export class PanelView {
       body.append(h('p', { class: 'muted', text: 'Completed in an earlier run.' }));
     }
     for (const n of st.notes) body.append(h('div', { class: 'note' }, icon('sync'), h('span', { text: ` ${n}` })));
+    if (st.tools && st.tools.length > 0) {
+      // One chip per tool call, in order, as they happen; refused or bounded calls in the warning colour.
+      const chips = h('div', { class: 'tool-calls', attrs: { role: 'list', 'aria-label': `${AGENT_NAME[agent]}'s reads of the workspace` } });
+      for (const t of st.tools) {
+        chips.append(
+          h('span', { class: `tool-call tool-call-${t.tone}`, attrs: { role: 'listitem', title: t.text } }, icon(t.tone === 'warning' ? 'warning' : 'file'), h('span', { text: ` ${t.text}` })),
+        );
+      }
+      body.append(chips);
+    }
 
     // The live voice: plain text nodes only. aria-live so screen readers follow the stream politely.
     const voice = h('div', { class: `voice${st.voice ? '' : ' voice-empty'}`, attrs: { 'aria-live': 'polite' } });
@@ -350,6 +360,7 @@ export class PanelView {
     if (f.status === 'applied') name.append(h('span', { class: 'badge badge-applied', text: 'applied' }));
     row.append(name);
     if (f.reason) row.append(h('div', { class: 'file-reason', text: f.reason }));
+    if (f.warning) row.append(h('div', { class: 'file-warning', attrs: { role: 'note' } }, icon('warning'), h('span', { text: ` ${f.warning}` })));
     if (readonly) return row;
     const buttons = h('div', { class: 'file-actions' });
     if (f.status !== 'refused') buttons.append(button({ label: 'Diff', action: 'diff', icon: 'diff', data: { path: f.path }, focusKey: `diff:${f.path}`, title: `Compare ${f.path}` }));

@@ -48,6 +48,8 @@ export interface FileView {
   status: FileViewStatus;
   /** Why the file was refused (or why applying it failed). */
   reason?: string;
+  /** A caution shown with the file, e.g. "rewrites a file that was not read". */
+  warning?: string;
 }
 
 export type FileDecision = 'accept' | 'reject';
@@ -200,6 +202,7 @@ const EVENT_TYPES = new Set([
   'session-started',
   'step-started',
   'voice-delta',
+  'tool-call',
   'output-delta',
   'retry',
   'repair',
@@ -212,7 +215,7 @@ const EVENT_TYPES = new Set([
 ]);
 
 /** Events whose `step` must be a StepId (for 'error' it may also be null). */
-const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'output-delta', 'retry', 'repair', 'envelope', 'file-proposed', 'usage', 'step-finished']);
+const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'envelope', 'file-proposed', 'usage', 'step-finished']);
 
 /**
  * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right
@@ -227,6 +230,8 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
     case 'voice-delta':
     case 'output-delta':
       return typeof x.text === 'string';
+    case 'tool-call':
+      return isObject(x.call) && typeof x.call.tool === 'string' && typeof x.call.target === 'string' && typeof x.call.chars === 'number';
     case 'envelope':
       return isObject(x.envelope);
     case 'file-proposed':
@@ -247,7 +252,8 @@ function isFileView(x: unknown): x is FileView {
     (x.action === 'create' || x.action === 'modify') &&
     typeof x.status === 'string' &&
     (FILE_VIEW_STATUSES as readonly string[]).includes(x.status) &&
-    (x.reason === undefined || typeof x.reason === 'string')
+    (x.reason === undefined || typeof x.reason === 'string') &&
+    (x.warning === undefined || typeof x.warning === 'string')
   );
 }
 

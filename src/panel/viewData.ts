@@ -14,13 +14,14 @@ import type { FileView, FileViewStatus, PanelEvent } from './protocol';
  * proposed); with it, the host's decision (accepted, rejected, …) and its reason are shown instead.
  */
 export function fileView(
-  f: Pick<ProposedFile, 'path' | 'relPath' | 'action' | 'status' | 'reason'>,
+  f: Pick<ProposedFile, 'path' | 'relPath' | 'action' | 'status' | 'reason' | 'warning'>,
   state?: { status: FileViewStatus; reason?: string },
 ): FileView {
   const status: FileViewStatus = state ? state.status : f.status === 'refused' ? 'refused' : f.status === 'applied' ? 'applied' : 'proposed';
   const reason = state ? state.reason : f.reason;
   const view: FileView = { path: f.relPath || f.path, action: f.action, status };
   if (reason) view.reason = reason;
+  if (f.warning && status !== 'refused') view.warning = f.warning;
   return view;
 }
 

@@ -1,6 +1,7 @@
 // Reads and writes the `cape.*` settings (package.json contributes.configuration).
 import * as vscode from 'vscode';
 import type { CapeSettings } from '../services';
+import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS } from '../core';
 
 export const DEFAULT_SESSION_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
@@ -12,6 +13,10 @@ export function readSettings(): CapeSettings {
     const v = c.get<unknown>(key);
     return typeof v === 'string' && v.trim() ? v.trim() : dflt;
   };
+  const count = (key: string, dflt: number): number => {
+    const v = c.get<unknown>(key);
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : dflt;
+  };
   const provider = c.get<string>('provider') === 'vscode-lm' ? 'vscode-lm' : 'anthropic';
   return {
     provider,
@@ -20,6 +25,7 @@ export function readSettings(): CapeSettings {
     initModel: str('initModel', DEFAULT_INIT_MODEL),
     baseUrl: str('baseUrl', ''),
     capeFolder: str('capeFolder', 'cape').replace(/[\\/]+$/, '') || 'cape',
+    tools: { maxCalls: count('tools.maxCalls', DEFAULT_MAX_TOOL_CALLS), maxChars: count('tools.maxChars', DEFAULT_MAX_TOOL_CHARS) },
   };
 }
 

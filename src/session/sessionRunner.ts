@@ -119,6 +119,7 @@ export class SessionRunner {
         model: resolved.model,
         llm: resolved.client,
         prompts: this.services.prompts,
+        tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
         onEvent: (e) => this.onEvent(e, run),
         onWarning: (w) => {
           // The loader reports all its issues at once, before the first step: one report for the batch.

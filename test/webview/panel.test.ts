@@ -85,6 +85,29 @@ describe('chat panel webview (Chromium)', function () {
     assert.doesNotMatch((await p.page.textContent('main')) ?? '', /"session_brief"/);
   });
 
+  it('shows each tool call as a chip while DevA works (refused or bounded ones in the warning colour) and flags unread rewrites', async () => {
+    const p = await open();
+    await p.send(
+      ev(script.started),
+      ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      ev({ type: 'tool-call', step: 'deva', agent: 'DevA', call: { id: 'a', tool: 'read_file', target: 'src/app.ts', path: 'src/app.ts', chars: 2150 } }),
+      ev({ type: 'tool-call', step: 'deva', agent: 'DevA', call: { id: 'b', tool: 'search_files', target: 'getTheme', query: 'getTheme', chars: 90, hits: 3 } }),
+      ev({ type: 'tool-call', step: 'deva', agent: 'DevA', call: { id: 'c', tool: 'read_file', target: '.env', chars: 0, refused: '.env: secret file (name matches ".env"); never read' } }),
+    );
+    const chips = p.page.locator('.turn[data-step="deva"] .tool-call');
+    assert.deepStrictEqual(await chips.allTextContents(), [
+      ' DevA read src/app.ts · 2.1 KB',
+      ' DevA searched getTheme · 3 hits',
+      ' DevA read .env — refused: .env: secret file (name matches ".env"); never read',
+    ].map((t) => t.trimStart()).map((t) => ` ${t}`));
+    assert.deepStrictEqual(await chips.evaluateAll((els) => els.map((e) => e.classList.contains('tool-call-warning'))), [false, false, true]);
+    const warnColor = await chips.nth(2).evaluate((e) => getComputedStyle(e).color);
+    const okColor = await chips.nth(0).evaluate((e) => getComputedStyle(e).color);
+    assert.notStrictEqual(warnColor, okColor);
+    await p.send({ type: 'files', files: [{ path: 'src/app.ts', action: 'modify', status: 'proposed', warning: 'rewrites a file that was not read' }] });
+    assert.match((await p.page.textContent('.file[data-path="src/app.ts"] .file-warning')) ?? '', /rewrites a file that was not read/);
+  });
+
   it('shows a collapsed "working" indicator instead of raw JSON while the output streams', async () => {
     const p = await open();
     const poa = script.steps[1];
