@@ -116,14 +116,16 @@ describe('context: need-to-know per agent', () => {
 
   it('packAssets keeps everything when it fits and names what it leaves out otherwise', () => {
     const files: [string, string][] = [
-      ['3_development/a.md', '# A\nintro\n\n## Storage\nlocalStorage adapter details\n\n## Animations\nkeyframes and easing'],
+      ['3_development/a.md', '# A\nintro\n\n## Storage\nlocalStorage adapter details\n\n## Animations\n' + 'keyframes and easing; '.repeat(10)],
     ];
     assert.ok(packAssets(files, 10000, 'x').includes('keyframes and easing'));
-    const small = packAssets(files, 100, 'localStorage adapter');
+    const small = packAssets(files, 160, 'localStorage adapter');
+    assert.ok(small.length <= 160);
     assert.ok(small.includes('intro'));
     assert.ok(small.includes('localStorage adapter details'), 'the relevant section wins');
     assert.ok(!small.includes('keyframes and easing'));
-    assert.match(small, /left out.*Animations/);
+    assert.match(small, /Not included, to keep within the context budget: Animations\)/);
+    assert.ok(!/open_questions/.test(small), 'no promise that someone will fetch the rest');
   });
 
   it('minifyMarkdown drops only layout noise', () => {

@@ -83,7 +83,7 @@ describe('prompts: loadPromptAssets', () => {
     const text = render(assets, 'cm_open');
     const env = exampleEnvelope(text);
     assert.strictEqual(env.agent, 'CM');
-    assert.deepStrictEqual(Object.keys(env.output), ['session_brief', 'dor_check', 'watch_out', 'coaching_notes', 'kpt_followups']);
+    assert.deepStrictEqual(Object.keys(env.output), ['session_brief', 'dor_check', 'watch_out', 'coaching_notes', 'go_ahead', 'kpt_followups']);
     assert.deepStrictEqual(Object.keys(env.output.dor_check), ['passed', 'concerns']);
     assert.deepStrictEqual(Object.keys(env.output.coaching_notes), ['POA', 'DA', 'DevA']);
     assert.match(text, /recurring Problem/i);
@@ -116,7 +116,7 @@ describe('prompts: loadPromptAssets', () => {
   it('deva: output keys, <file> blocks and <summary>, path rules, no reprioritising', () => {
     const text = render(assets, 'deva');
     const env = exampleEnvelope(text);
-    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'open_questions']);
+    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'departures', 'open_questions']);
     assert.match(text, /<file path="[^"]+">/);
     assert.match(text, /<summary>[\s\S]*<\/summary>/);
     assert.match(text, /COMPLETE file content/);

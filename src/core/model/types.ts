@@ -210,6 +210,8 @@ export interface CmOpeningOutput {
   coaching_notes: Record<WorkerAgent, string>;
   /** Recurring Problems / adopted Tries the CM chose to flag (optional). */
   kpt_followups?: string[];
+  /** Which kinds of change are pre-approved and which need the human's approval (optional: older sessions lack it). */
+  go_ahead?: { pre_approved: string[]; needs_approval: string[] };
 }
 
 export interface ConversationTurn {

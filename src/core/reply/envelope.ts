@@ -234,6 +234,18 @@ const openingOutputSchema = z.object(
       z.object({ POA: optionalText, DA: optionalText, DevA: optionalText }, expected('an object {POA, DA, DevA}')),
     ),
     kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.array(z.string()).optional()),
+    go_ahead: z.preprocess(
+      (v) => (v === undefined || v === null ? undefined : v),
+      z
+        .object(
+          {
+            pre_approved: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
+            needs_approval: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
+          },
+          expected('an object {pre_approved, needs_approval}'),
+        )
+        .optional(),
+    ),
   },
   expected('an object {session_brief, dor_check, watch_out, coaching_notes}'),
 );
@@ -399,6 +411,7 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
         coaching_notes: { POA: d.output.coaching_notes.POA, DA: d.output.coaching_notes.DA, DevA: d.output.coaching_notes.DevA },
       };
       if (d.output.kpt_followups) output.kpt_followups = d.output.kpt_followups;
+      if (d.output.go_ahead) output.go_ahead = d.output.go_ahead;
       return {
         ok: true,
         envelope: {

@@ -12,6 +12,9 @@
 
 import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject as isObject } from '../model/types';
+import { boundedList, clip, minifyMarkdown, packAssets, splitSections } from './packing';
+
+export { minifyMarkdown, packAssets } from './packing';
 
 /** A context source a step may receive. */
 export type ContextSource =
@@ -23,6 +26,7 @@ export type ContextSource =
   | 'cm:brief'
   | 'cm:watchOuts'
   | 'cm:coachingNote'
+  | 'cm:goAhead'
   | 'poa:acceptance'
   | 'poa:scope'
   | 'da:specs'
@@ -46,6 +50,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
   deva: [
     'objective',
     'cm:coachingNote',
+    'cm:goAhead',
     'poa:acceptance',
     'da:specs',
     'assets:3_development',
@@ -95,20 +100,20 @@ const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
   DevA: /\b(DevA|developer|development agent)\b/i,
 };
 
-/** Pulls the section of a markdown document whose heading names the role; the whole text when none does. */
+/**
+ * Pulls the sections of a markdown document whose heading names the role (with their subsections); the whole text when
+ * none does. `#` lines inside code fences are not headings.
+ */
 export function roleSection(markdown: string, agent: WorkerAgent): string {
-  const lines = markdown.split(/\r?\n/);
   const out: string[] = [];
   let level = 0;
-  for (const line of lines) {
-    const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (h) {
-      if (level && h[1].length <= level) level = 0;
-      if (!level && ROLE_HEADINGS[agent].test(h[2])) level = h[1].length;
-    }
-    if (level) out.push(line);
+  for (const s of splitSections(markdown)) {
+    if (s.level === 0) continue;
+    if (level && s.level <= level) level = 0;
+    if (!level && ROLE_HEADINGS[agent].test(s.title)) level = s.level;
+    if (level) out.push(s.body ? `${s.headingLine}\n${s.body}` : s.headingLine);
   }
-  return out.length ? out.join('\n').trim() : markdown.trim();
+  return out.length ? out.join('\n\n').trim() : markdown.trim();
 }
 
 function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): string {
@@ -121,61 +126,16 @@ function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): strin
 
 /**
  * Per-step budget (characters) for the project's own cape/ files. Within it, whole files go in when they fit;
- * otherwise the sections most related to the session's work are kept (see packAssets) and the rest are named so the
- * agent knows they exist and can ask for them in open_questions.
+ * otherwise the sections most related to the session's work are kept (see packAssets) and the rest are named.
  */
 export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 8000, deva: 15000 };
 
-interface AssetChunk {
-  file: string;
-  heading: string;
-  text: string;
-  order: number;
-  score: number;
-}
+const DOR_FILE = '0_team/3_dor.md';
+const DOD_FILE = '0_team/4_dod.md';
+const PROCESS_FILE = '4_orchestration/1_process.md';
 
-/** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
-export function minifyMarkdown(text: string): string {
-  return text
-    .replace(/[ \t]+$/gm, '')
-    .replace(/^(-{3,}|\*{3,}|_{3,})$/gm, '')
-    .replace(/^(\|.*\|)$/gm, (row) => row.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---'))
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
-function chunkMarkdown(file: string, text: string, start: number): AssetChunk[] {
-  const chunks: AssetChunk[] = [];
-  let heading = '';
-  let buf: string[] = [];
-  let fence = false;
-  const flush = () => {
-    const body = buf.join('\n').trim();
-    if (body) chunks.push({ file, heading, text: body, order: start + chunks.length, score: 0 });
-    buf = [];
-  };
-  for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const h = !fence && /^(#{1,4})\s+(.+)$/.exec(line);
-    if (h) {
-      flush();
-      heading = h[2].trim();
-    }
-    buf.push(line);
-  }
-  flush();
-  return chunks;
-}
-
-function bigramSet(text: string): Set<string> {
-  const t = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
-  const out = new Set<string>();
-  for (let i = 0; i + 1 < t.length; i++) {
-    const g = t.slice(i, i + 2);
-    if (!/^[\s\p{P}\p{S}]+$/u.test(g)) out.add(g);
-  }
-  return out;
-}
+/** Budget (characters) of each team part: the DoR / DoD lines and the session process. */
+export const TEAM_PART_BUDGET = 4000;
 
 /** What the step's work is about: used to rank asset sections when they do not all fit. */
 function relevanceQuery(step: StepId, inputs: ContextInputs): string {
@@ -188,52 +148,14 @@ function relevanceQuery(step: StepId, inputs: ContextInputs): string {
   return parts.join('\n');
 }
 
-/**
- * Packs the files into the budget. Each file keeps its title and opening section; the remaining sections are ranked by
- * how many character bigrams they share with the step's work (objective, brief, upstream outputs; bigrams work for
- * Japanese as well as English), normalised by the square root of their size so long sections do not win by bulk.
- * Kept sections stay in document order; omitted ones are listed by heading.
- */
-export function packAssets(files: [string, string][], budget: number, query: string): string {
-  const minified = files.map(([rel, text]) => [rel, minifyMarkdown(text)] as [string, string]);
-  const whole = minified.map(([rel, text]) => `### cape/${rel}\n${text}`).join('\n\n');
-  if (whole.length <= budget) return whole;
-
-  const q = bigramSet(query);
-  const perFile = minified.map(([rel, text], i) => chunkMarkdown(rel, text, i * 10000));
-  const keep = new Set<AssetChunk>();
-  let used = 0;
-  for (const chunks of perFile) {
-    if (!chunks.length) continue;
-    keep.add(chunks[0]);
-    used += chunks[0].text.length + 40;
-  }
-  const rest = perFile.flatMap((c) => c.slice(1));
-  for (const c of rest) {
-    const b = bigramSet(c.heading + '\n' + c.text);
-    let shared = 0;
-    for (const g of b) if (q.has(g)) shared++;
-    c.score = b.size ? shared / Math.sqrt(b.size) : 0;
-  }
-  rest.sort((a, b) => b.score - a.score || a.order - b.order);
-  for (const c of rest) {
-    if (used + c.text.length + 2 > budget) continue;
-    keep.add(c);
-    used += c.text.length + 2;
-  }
-  return perFile
-    .filter((chunks) => chunks.length)
-    .map((chunks) => {
-      const kept = chunks.filter((c) => keep.has(c));
-      const omitted = chunks.filter((c) => !keep.has(c)).map((c) => c.heading || '(untitled)');
-      const note = omitted.length ? `\n(Sections left out to keep the context small — ask in open_questions if you need one: ${omitted.join('; ')})` : '';
-      return `### cape/${chunks[0].file}\n${kept.map((c) => c.text).join('\n\n')}${note}`;
-    })
-    .join('\n\n');
-}
-
 function asset(inputs: ContextInputs, rel: string): string {
   return (inputs.assets.get(rel) ?? '').trim();
+}
+
+/** A team file (or the agent's part of it), within TEAM_PART_BUDGET. */
+function teamPart(inputs: ContextInputs, rel: string, worker: WorkerAgent | null): string {
+  const text = asset(inputs, rel);
+  return clip(minifyMarkdown(worker ? roleSection(text, worker) : text), TEAM_PART_BUDGET, '\n[… cut to fit the context budget]');
 }
 
 /** Compact, stable serialisation of structured output (no indentation: the model does not need it). */
@@ -241,11 +163,6 @@ export function compact(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
-}
-
-function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return text.slice(0, max) + ` …[${text.length - max} more characters omitted]`;
 }
 
 type Json = Record<string, unknown>;
@@ -266,6 +183,73 @@ const POA_SCOPE = /scope|exclu|moscow|priorit|open_question|question|constraint|
 // DA's rationale/summary prose is for the retro; DevA gets the specifications and handoff notes.
 const DA_NOT_FOR_DEVA = /rationale|philosophy|assessment|summary|approach|理由|方針|サマリー|根拠/i;
 
+const OPEN_QUESTIONS = /question|質問|未解決/i;
+const DEPARTURES = /departure|deviation|逸脱|相違/i;
+const IDENTIFYING = ['id', 'name', 'decision', 'story', 'path', 'title', 'component', 'priority', 'action'];
+
+function listOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
+}
+
+/** A short outline of an output value: strings clipped at a sentence end, list items reduced to what names them. */
+function outline(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return clip(v, 240);
+  if (!v || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const items = v.slice(0, 12).map((item) => {
+      if (!isObject(item)) return outline(item, depth + 1);
+      const named: Json = {};
+      for (const k of IDENTIFYING) if (typeof item[k] === 'string') named[k] = clip(item[k] as string, 160);
+      for (const [k, sub] of Object.entries(item)) {
+        if (Array.isArray(sub) && sub.length && sub.every((x) => isObject(x) && typeof x.id === 'string')) named[k] = sub.map((x) => (x as Json).id);
+      }
+      return Object.keys(named).length ? named : clip(compact(item), 160);
+    });
+    return v.length > 12 ? [...items, `(${v.length - 12} more)`] : items;
+  }
+  if (depth >= 2) return clip(compact(v), 240);
+  const out: Json = {};
+  for (const [k, sub] of Object.entries(v)) out[k] = outline(sub, depth + 1);
+  return out;
+}
+
+/** Characters of an agent's output outline in the retrospective request. */
+export const RETRO_OUTLINE_BUDGET = 2000;
+
+/**
+ * What the retrospective gets of one agent: its voice, an outline of its output (bounded), and — whole, each item cut
+ * only at a sentence end when very long — its open questions, its departures from the specs or criteria and its
+ * self-assessment. Never a prefix of the raw output.
+ */
+export function retroAgentDigest(env: Envelope): Json {
+  const output = isObject(env.output) ? env.output : {};
+  const questions: unknown[] = [];
+  const departures: unknown[] = [];
+  const rest: Json = {};
+  for (const [k, v] of Object.entries(output)) {
+    if (OPEN_QUESTIONS.test(k)) questions.push(...listOf(v));
+    else if (DEPARTURES.test(k)) departures.push(...listOf(v));
+    else rest[k] = v;
+  }
+  let delivered = outline(rest);
+  if (compact(delivered).length > RETRO_OUTLINE_BUDGET) {
+    const short: Json = {};
+    for (const [k, v] of Object.entries(rest)) short[k] = Array.isArray(v) ? `${v.length} item(s)` : clip(compact(v), 160);
+    delivered = short;
+  }
+  return {
+    voice: clip(env.voice, 800),
+    delivered,
+    open_questions: boundedList(questions, 2500),
+    departures: boundedList(departures, 2000),
+    references: boundedList(env.references, 800, 160),
+    confidence: env.confidence,
+    ass: env.ass
+      ? { ...env.ass, positive: clip(env.ass.positive ?? '', 800), improvement: clip(env.ass.improvement ?? '', 800) }
+      : null,
+  };
+}
+
 function cmOpening(inputs: ContextInputs): CmOpeningOutput | null {
   const env = inputs.envelopes.cm_open;
   return env && isObject(env.output) ? (env.output as unknown as CmOpeningOutput) : null;
@@ -284,16 +268,12 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
       return section('Objective', inputs.objective);
     case 'kptDigest':
       return section('KPT history digest (from earlier sessions)', inputs.kptDigest || '(no earlier sessions)');
-    case 'team:dor': {
-      const dor = asset(inputs, '0_team/3_dor.md');
-      return section('Definition of Ready', worker ? roleSection(dor, worker) : dor);
-    }
-    case 'team:dod': {
-      const dod = asset(inputs, '0_team/4_dod.md');
-      return section('Definition of Done', worker ? roleSection(dod, worker) : dod);
-    }
+    case 'team:dor':
+      return section(`Definition of Ready (cape/${DOR_FILE}${worker ? `, ${worker} items` : ''})`, teamPart(inputs, DOR_FILE, worker));
+    case 'team:dod':
+      return section(`Definition of Done (cape/${DOD_FILE}${worker ? `, ${worker} items` : ''})`, teamPart(inputs, DOD_FILE, worker));
     case 'team:process':
-      return section('Session process', asset(inputs, '4_orchestration/1_process.md'));
+      return section(`Session process (cape/${PROCESS_FILE})`, teamPart(inputs, PROCESS_FILE, null));
     case 'cm:brief':
       return opening
         ? section(
@@ -308,6 +288,15 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
       return worker && opening?.coaching_notes?.[worker]
         ? section(`Cape Master's coaching note for you (${worker})`, opening.coaching_notes[worker])
         : '';
+    case 'cm:goAhead': {
+      const g = opening?.go_ahead;
+      if (!g || (!g.pre_approved.length && !g.needs_approval.length)) return '';
+      const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join('\n') : '- (none named)');
+      return section(
+        "Cape Master's go-ahead",
+        `Pre-approved (make these without asking):\n${list(g.pre_approved)}\n\nNeeds the human's approval (deliver as proposals, name them in open_questions):\n${list(g.needs_approval)}`,
+      );
+    }
     case 'poa:acceptance': {
       const out = inputs.envelopes.poa?.output;
       return out === undefined ? '' : section("POA's acceptance criteria", compact(pickKeys(out, POA_ACCEPTANCE)));
@@ -343,6 +332,7 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
               dor_check: opening.dor_check,
               watch_out: opening.watch_out,
               coaching_notes: opening.coaching_notes,
+              go_ahead: opening.go_ahead,
             }),
           )
         : '';
@@ -350,19 +340,12 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
       const parts: string[] = [];
       for (const s of ['poa', 'da', 'deva'] as const) {
         const env = inputs.envelopes[s];
-        if (!env) continue;
-        parts.push(
-          `### ${env.agent}\n` +
-            compact({
-              voice: env.voice,
-              output: truncate(compact(s === 'deva' ? pickKeys(env.output, /architecture|decision|question|test/i) : env.output), 1200),
-              references: env.references,
-              confidence: env.confidence,
-              ass: env.ass,
-            }),
-        );
+        if (env) parts.push(`### ${env.agent}\n` + compact(retroAgentDigest(env)));
       }
-      return section('What each agent delivered (voice, output excerpt, self-assessment)', parts.join('\n\n'));
+      return section(
+        'What each agent delivered (voice, an outline of its output, its open questions and departures, its self-assessment)',
+        parts.join('\n\n'),
+      );
     }
     case 'retro:devaFiles': {
       if (!inputs.devaFiles.length && !inputs.devaSummary) return '';

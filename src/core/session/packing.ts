@@ -1,0 +1,288 @@
+// Packing text into a prompt budget: project files by markdown section, and single parts (a team file, an upstream
+// excerpt) cut at a line or sentence end. Everything here returns at most the budget it is given.
+//
+// Section packing rules (what a trial with a real model showed it needs):
+//  - a heading always travels with its body, and a kept section is preceded by its parent headings (the heading
+//    path), so "### Profile" is never read as belonging to the persona above it;
+//  - a heading with no body of its own is never sent alone (only as the path of a kept subsection);
+//  - `#` lines inside code fences are code, not headings;
+//  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
+
+/** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
+export function minifyMarkdown(text: string): string {
+  return text
+    .replace(/[ \t]+$/gm, '')
+    .replace(/^(-{3,}|\*{3,}|_{3,})$/gm, '')
+    .replace(/^(\|.*\|)$/gm, (row) => row.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---'))
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+const FENCE = /^\s*(```|~~~)/;
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+
+/** One heading and the text up to the next heading (of any level). The text before the first heading has level 0. */
+export interface MdSection {
+  level: number;
+  /** The heading line as written ('' for the text before the first heading). */
+  headingLine: string;
+  title: string;
+  body: string;
+  /** Index of the enclosing section (nearest earlier heading of a lower level), -1 at the top. */
+  parent: number;
+}
+
+/** Splits markdown into sections, ignoring `#` lines inside fenced code. */
+export function splitSections(markdown: string): MdSection[] {
+  const out: MdSection[] = [];
+  let cur: MdSection = { level: 0, headingLine: '', title: '', body: '', parent: -1 };
+  let lines: string[] = [];
+  let fence: string | null = null;
+  const stack: number[] = [];
+  const flush = () => {
+    cur.body = lines.join('\n').trim();
+    if (cur.level > 0 || cur.body) out.push(cur);
+    lines = [];
+  };
+  for (const line of markdown.split(/\r?\n/)) {
+    const f = FENCE.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1];
+      else if (f[1] === fence) fence = null;
+    }
+    const h = fence === null && !f ? HEADING.exec(line) : null;
+    if (!h) {
+      lines.push(line);
+      continue;
+    }
+    flush();
+    const level = h[1].length;
+    while (stack.length && out[stack[stack.length - 1]].level >= level) stack.pop();
+    cur = { level, headingLine: line.trim(), title: h[2].trim(), body: '', parent: stack.length ? stack[stack.length - 1] : -1 };
+    stack.push(out.length);
+  }
+  flush();
+  // `stack` holds indexes into `out` of sections already flushed; the current one is pushed at its flush position.
+  return out;
+}
+
+const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
+
+/**
+ * The text cut to at most `max` characters (marker included) at the last line end, or else sentence end, before the
+ * limit — never mid-sentence when a boundary exists. Text within the limit is returned unchanged.
+ */
+export function clip(text: string, max: number, marker = ' […]'): string {
+  if (text.length <= max) return text;
+  const room = max - marker.length;
+  if (room <= 0) return '';
+  const head = text.slice(0, room);
+  let cut = head.lastIndexOf('\n');
+  let end = -1;
+  for (const m of head.matchAll(SENTENCE_END)) end = m.index! + m[0].length;
+  if (end > cut) cut = end;
+  if (cut < room * 0.3) {
+    // No boundary in most of the room: cut at the last space (or hard) rather than keep almost nothing.
+    const sp = head.lastIndexOf(' ');
+    cut = sp > room * 0.3 ? sp : room;
+  }
+  return head.slice(0, cut).trimEnd() + marker;
+}
+
+/** A list of strings, each kept whole (or clipped to `perItem`), as many as fit in `max` characters of JSON. */
+export function boundedList(items: unknown, max: number, perItem = 600): string[] {
+  if (!Array.isArray(items)) return [];
+  const out: string[] = [];
+  let used = 2;
+  for (const raw of items) {
+    const item = clip(typeof raw === 'string' ? raw : JSON.stringify(raw), perItem);
+    if (used + item.length + 4 > max) {
+      out.push(`(${items.length - out.length} more not shown)`);
+      break;
+    }
+    out.push(item);
+    used += item.length + 4;
+  }
+  return out;
+}
+
+function bigramSet(text: string): Set<string> {
+  const t = text.slice(0, 6000).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < t.length; i++) {
+    const g = t.slice(i, i + 2);
+    if (!/^[\s\p{P}\p{S}]+$/u.test(g)) out.add(g);
+  }
+  return out;
+}
+
+interface Unit {
+  file: number;
+  index: number;
+  section: MdSection;
+  score: number;
+  opening: boolean;
+  /** The text sent for this section (heading + body, possibly clipped). */
+  text: string;
+}
+
+const CUT = '\n[… cut to fit the context budget]';
+const OMITTED_LIST_MAX = 400;
+const MAX_RANKED = 2000;
+
+const NOTE_HEAD = '(Not included, to keep within the context budget: ';
+
+/** Names the left-out sections in at most `max` characters (titles first, then a count). */
+function omittedNote(titles: string[], total: number, max: number): string {
+  if (!total) return '';
+  const tail = (more: number, shown: number) => (more ? `${shown ? '; ' : ''}and ${more} more section${more > 1 ? 's' : ''}` : '') + ')';
+  let list = '';
+  let shown = 0;
+  for (const t of titles) {
+    const next = (shown ? '; ' : '') + clip(t, 80, '…');
+    if (NOTE_HEAD.length + list.length + next.length + tail(total - shown - 1, shown + 1).length > Math.min(max, OMITTED_LIST_MAX)) break;
+    list += next;
+    shown++;
+  }
+  return NOTE_HEAD + list + tail(total - shown, shown);
+}
+
+/**
+ * Packs the files into `budget` characters. When everything fits it goes in whole. Otherwise each file keeps its
+ * opening (title and introduction, clipped to a fair share when it is huge); the other sections are ranked by how many
+ * character bigrams they share with `query` (the step's work; bigrams work for Japanese as well as English),
+ * normalised by the square root of their size so long sections do not win by bulk, and kept while they fit. Kept
+ * sections stay in document order, each preceded by its heading path; the rest are named in a bounded note.
+ */
+export function packAssets(files: [string, string][], budget: number, query: string): string {
+  const minified = files.map(([rel, text]) => [rel, minifyMarkdown(text)] as [string, string]);
+  const whole = minified.map(([rel, text]) => `### cape/${rel}\n${text}`).join('\n\n');
+  if (whole.length <= budget) return whole;
+  if (!minified.length || budget <= 0) return '';
+
+  const q = bigramSet(query);
+  const perFile = minified.map(([, text]) => splitSections(text));
+  const units: Unit[][] = perFile.map((sections, file) =>
+    sections.map((section, index) => ({
+      file,
+      index,
+      section,
+      score: 0,
+      opening: false,
+      text: section.headingLine ? (section.body ? `${section.headingLine}\n${section.body}` : section.headingLine) : section.body,
+    })),
+  );
+  // Fixed costs: each file's header line and separators, and a short omitted-sections note (the render is checked
+  // against the budget afterwards and the least related sections dropped when the notes came out longer).
+  const fixed = minified.reduce((n, [rel]) => n + `### cape/${rel}\n`.length + 60, 0);
+  let room = budget - fixed;
+  const kept = units.map(() => new Set<number>());
+  /** The parent headings of kept sections (shown as their path). */
+  const pathOf = (f: number): Set<number> => {
+    const shown = new Set<number>();
+    for (const i of kept[f]) for (let p = perFile[f][i].parent; p >= 0; p = perFile[f][p].parent) shown.add(p);
+    return shown;
+  };
+  const shownPaths = units.map(() => new Set<number>());
+
+  /** Characters that keeping unit u adds: its text plus the parent headings not yet shown. */
+  const cost = (u: Unit): number => {
+    let n = u.text.length + 2;
+    for (let p = u.section.parent; p >= 0; p = perFile[u.file][p].parent) {
+      if (!kept[u.file].has(p) && !shownPaths[u.file].has(p)) n += perFile[u.file][p].headingLine.length + 2;
+    }
+    return n;
+  };
+  const keep = (u: Unit) => {
+    kept[u.file].add(u.index);
+    for (let p = u.section.parent; p >= 0; p = perFile[u.file][p].parent) shownPaths[u.file].add(p);
+  };
+
+  // 1. Openings: the file's text before its first subsection (the level-0 intro and/or the first heading with a body).
+  const share = Math.max(200, Math.floor(Math.max(room, 0) / (2 * minified.length)));
+  for (const fileUnits of units) {
+    const first = fileUnits.find((u) => u.section.body);
+    if (!first || first.index > 1) continue;
+    first.opening = true;
+    if (first.text.length + 2 > share) first.text = clip(first.text, share, CUT);
+    const c = cost(first);
+    if (c <= room) {
+      keep(first);
+      room -= c;
+    }
+  }
+  // 2. The rest by relevance to the step's work; headings without a body only travel as a kept section's path.
+  // Only a file's first MAX_RANKED sections compete (a generated 28 MB file must not cost seconds); the rest are named.
+  const rest = units.flatMap((fileUnits) => fileUnits.slice(0, MAX_RANKED).filter((u) => !u.opening && u.section.body));
+  for (const u of rest) {
+    const b = bigramSet(u.section.title + '\n' + u.section.body);
+    let shared = 0;
+    for (const g of b) if (q.has(g)) shared++;
+    u.score = b.size ? shared / Math.sqrt(b.size) : 0;
+  }
+  rest.sort((a, b) => b.score - a.score || a.file - b.file || a.index - b.index);
+  for (const u of rest) {
+    const c = cost(u);
+    if (c > room) continue;
+    keep(u);
+    room -= c;
+  }
+
+  // 3. Room left (few sections, or none that fit): give it to openings that were cut.
+  for (const fileUnits of units) {
+    const first = fileUnits.find((u) => u.opening);
+    if (!first || !first.text.endsWith(CUT) || room <= 0) continue;
+    const full = first.section.headingLine ? `${first.section.headingLine}\n${first.section.body}` : first.section.body;
+    const wasKept = kept[first.file].has(first.index);
+    const before = wasKept ? first.text.length : 0;
+    first.text = clip(full, before + room - (wasKept ? 0 : cost(first) - first.text.length), CUT);
+    if (!wasKept && cost(first) <= room) keep(first);
+    room -= first.text.length - before;
+  }
+
+  /** Each file's kept text (with heading paths) and the titles of what it leaves out. */
+  const layout = () =>
+    units.map((fileUnits, f) => {
+      const paths = pathOf(f);
+      const parts: string[] = [];
+      const hasChild = new Set(fileUnits.map((u) => u.section.parent));
+      const omitted: string[] = [];
+      let total = 0;
+      // Named with their parent (e.g. "Secondary Persona: Hana › Profile"), so same-named sections stay distinct.
+      const omit = (u: Unit, title: string) => {
+        const parent = u.section.parent >= 0 ? perFile[f][u.section.parent].title : '';
+        if (omitted.length < 100) omitted.push(parent && u.section.level > 2 ? `${clip(parent, 40, '…')} › ${title}` : title);
+        total++;
+      };
+      for (const u of fileUnits) {
+        if (kept[f].has(u.index)) parts.push(u.text);
+        else if (paths.has(u.index)) {
+          parts.push(u.section.headingLine);
+          if (u.section.body) omit(u, u.section.title);
+        } else if (u.section.body) omit(u, u.section.title || '(introduction)');
+        else if (!hasChild.has(u.index)) omit(u, u.section.title);
+      }
+      return { head: `### cape/${minified[f][0]}\n${parts.join('\n\n')}`, omitted, total };
+    });
+  /** Content first; the notes share what is left (each at least a count of what was left out). */
+  const render = () => {
+    const files = layout();
+    const content = files.reduce((n, x) => n + x.head.length + 2, 0);
+    const noted = files.filter((x) => x.total).length;
+    const noteMax = Math.max(NOTE_HEAD.length + 30, Math.floor((budget - content) / Math.max(1, noted)) - 2);
+    return files.map((x) => [x.head, omittedNote(x.omitted, x.total, noteMax)].filter(Boolean).join('\n\n')).join('\n\n');
+  };
+  // Should even the shortest notes not fit, the least related sections make room.
+  let out = render();
+  const droppable = [...rest].reverse().filter((u) => kept[u.file].has(u.index));
+  while (out.length > budget && droppable.length) {
+    let excess = out.length - budget;
+    while (excess > 0 && droppable.length) {
+      const u = droppable.shift()!;
+      kept[u.file].delete(u.index);
+      excess -= u.text.length;
+    }
+    out = render();
+  }
+  return clip(out, budget, CUT);
+}

@@ -1,0 +1,313 @@
+// Packing project files into a step's budget: headings travel with their bodies and parents, nothing exceeds its
+// budget, code fences are not headings, and the retrospective sees each agent's questions and self-assessment whole.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { buildStepContext, retroAgentDigest, roleSection, type ContextInputs } from '../../src/core/session/context';
+import { clip, packAssets, splitSections } from '../../src/core/session/packing';
+import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
+import type { Envelope } from '../../src/core/model/types';
+import { validateEnvelope } from '../../src/core/reply/envelope';
+import { originalProjectDir } from '../helpers/fixtures';
+
+const PERSONAS = `# Personas
+
+Who we build for.
+
+## Primary Persona: Yuki
+### Profile
+Yuki is a 28-year-old designer who plans her week on Sunday.
+### Pain Points
+Yuki forgets recurring chores.
+
+## Secondary Persona: Hana
+### Profile
+Hana is a student juggling lectures and a part-time job.
+
+## Tertiary Persona: Kenji
+### Profile
+Kenji is a minimalist engineer who wants due dates and keyboard shortcuts.
+### Pain Points
+Kenji dislikes clutter.`;
+
+const BRAND = `# Brand
+Calm and precise.
+
+## Color Palette
+### Core Colors
+Primary #5B4FE9, accent #FF6B9D.
+### Neutral Colors
+Grey 100 #F5F5F7.
+
+## Typography
+### Font Selection
+Inter for UI text, 16px base.
+
+## Development Guideline`;
+
+/** For every heading in the packed text, the nearest shallower heading above it (its parent as the reader sees it). */
+function parentsAsRead(packed: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const stack: { level: number; title: string }[] = [];
+  for (const s of splitSections(packed)) {
+    if (!s.level) continue;
+    while (stack.length && stack[stack.length - 1].level >= s.level) stack.pop();
+    out.set(`${s.title}|${s.body.slice(0, 30)}`, stack.length ? stack[stack.length - 1].title : '');
+    stack.push({ level: s.level, title: s.title });
+  }
+  return out;
+}
+
+/** Headings that carry nothing: no body and no subsection with a body under them. */
+function emptyHeadings(packed: string): string[] {
+  const sections = splitSections(packed);
+  const carries = sections.map((s) => !!s.body && s.level > 0);
+  for (let i = sections.length - 1; i >= 0; i--) {
+    if (carries[i] && sections[i].parent >= 0) carries[sections[i].parent] = true;
+  }
+  return sections.filter((s, i) => s.level > 0 && !carries[i] && !s.title.startsWith('cape/')).map((s) => s.title);
+}
+
+describe('section packing', () => {
+  it('keeps a section under its own parent heading, never under the previous one', () => {
+    for (const budget of [260, 320, 400, 520]) {
+      const packed = packAssets([['1_product/2_persona.md', PERSONAS]], budget, 'Kenji due dates keyboard shortcuts');
+      assert.ok(packed.length <= budget, `${packed.length} > ${budget}`);
+      assert.ok(packed.includes('Kenji is a minimalist engineer'), `budget ${budget}: the relevant profile is kept\n${packed}`);
+      const parents = parentsAsRead(packed);
+      for (const [key, parent] of parents) {
+        if (key.startsWith('Profile|Kenji')) assert.strictEqual(parent, 'Tertiary Persona: Kenji', packed);
+        if (key.startsWith('Profile|Hana')) assert.strictEqual(parent, 'Secondary Persona: Hana', packed);
+        if (key.startsWith('Profile|Yuki')) assert.strictEqual(parent, 'Primary Persona: Yuki', packed);
+      }
+    }
+  });
+
+  it('never sends a heading without its body, and keeps the heading with the body', () => {
+    for (let budget = 150; budget < BRAND.length; budget += 15) {
+      const packed = packAssets([['2_design/2_brand.md', BRAND]], budget, 'primary accent colour');
+      assert.ok(packed.length <= budget);
+      assert.deepStrictEqual(emptyHeadings(packed), [], `budget ${budget}:\n${packed}`);
+      if (packed.includes('#5B4FE9')) assert.match(packed, /## Color Palette\n\n### Core Colors\nPrimary #5B4FE9/);
+    }
+    // A title-only section ("## Development Guideline") is named as left out, not sent empty.
+    const packed = packAssets([['2_design/2_brand.md', BRAND]], 200, 'colour');
+    assert.ok(!/^## Development Guideline$/m.test(packed));
+  });
+
+  it('keeps the original project files well-formed at every budget', () => {
+    const dir = path.join(originalProjectDir(), 'cape');
+    const files: [string, string][] = ['1_product/2_persona.md', '2_design/2_brand.md', '3_development/3_standards.md'].map((rel) => [
+      rel,
+      fs.readFileSync(path.join(dir, rel), 'utf8').replace(/^---[\s\S]*?---\n/, ''),
+    ]);
+    for (const budget of [2000, 5000, 8000, 12000]) {
+      const packed = packAssets(files, budget, 'タスクに期限日を設定 due date overdue colour test runner');
+      assert.ok(packed.length <= budget, `${packed.length} > ${budget}`);
+      assert.deepStrictEqual(emptyHeadings(packed), [], `budget ${budget}`);
+      for (const [key, parent] of parentsAsRead(packed)) {
+        if (key.startsWith('Profile|')) {
+          const who = /Yuki|Hana|Kenji/.exec(key.slice(8))?.[0];
+          if (who) assert.ok(parent.includes(who), `budget ${budget}: ${key} under "${parent}"`);
+        }
+      }
+    }
+  });
+
+  it('a 28 MB file does not blow a 12 K budget, and neither does a huge team file', function () {
+    this.timeout(60000);
+    const huge = '# Huge\n' + 'A generated line of product text that goes on. '.repeat(600000);
+    assert.ok(huge.length > 28_000_000);
+    const packed = packAssets([['1_product/1_mvv.md', huge], ['1_product/2_persona.md', PERSONAS]], 12000, 'Kenji');
+    assert.ok(packed.length <= 12000, `${packed.length}`);
+    assert.ok(packed.includes('Kenji is a minimalist engineer'), 'the other file still gets its share');
+    assert.match(packed, /cut to fit the context budget/);
+
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const assets = new Map<string, string>(templateBodies(prompts));
+    assets.set('1_product/1_mvv.md', huge);
+    assets.set('0_team/3_dor.md', '# Definition of Ready\n## POA\n' + '- [ ] an item that never ends. '.repeat(100000));
+    const inputs: ContextInputs = {
+      taskId: 't',
+      objective: 'o',
+      language: 'English',
+      preamble: prompts.preamble,
+      rolePrompt: renderPrompt(prompts.roles.poa, { language: 'English', task_id: 't' }),
+      assets,
+      kptDigest: '',
+      kptFull: '',
+      workspaceTree: '',
+      envelopes: {},
+      raws: {},
+      devaFiles: [],
+      devaSummary: null,
+    };
+    const ctx = buildStepContext('poa', inputs);
+    assert.ok(ctx.user.length < 12000 + 2 * 4000 + 2000, `POA's user message is ${ctx.user.length} characters`);
+  });
+
+  it('clip cuts at a sentence or line end within the limit', () => {
+    assert.strictEqual(clip('short', 10), 'short');
+    const c = clip('First sentence. Second sentence that is long. Third one.', 40);
+    assert.strictEqual(c, 'First sentence. […]');
+    const ja = clip('期限日を設定できる。期限切れは赤で示す。詳細は別途。', 20);
+    assert.ok(ja.length <= 20 && ja.endsWith('。 […]'), ja);
+  });
+});
+
+describe('roleSection', () => {
+  const DOR = [
+    '# Definition of Ready',
+    '## POA',
+    '- [ ] personas known',
+    '```sh',
+    '# DevA runs this before starting',
+    'npm test',
+    '```',
+    '- [ ] open decisions listed',
+    '## DA',
+    '- [ ] criteria have ids',
+  ].join('\n');
+
+  it('does not treat a # line inside a code fence as a heading', () => {
+    const poa = roleSection(DOR, 'POA');
+    assert.ok(poa.includes('- [ ] open decisions listed'), poa);
+    assert.ok(poa.includes('# DevA runs this before starting'));
+    assert.ok(!poa.includes('criteria have ids'));
+    // No DevA heading outside the fence: DevA gets the whole document, not the fenced comment.
+    assert.strictEqual(roleSection(DOR, 'DevA'), DOR);
+  });
+});
+
+describe('retrospective inputs', () => {
+  const longDecision = 'We keep the repository pattern and add a due-date field to the stored task record. '.repeat(40);
+  const questions = [
+    'Should overdue tasks sort to the top of the list, or keep the user\'s manual order? POA did not decide this.',
+    'The brand guide names no colour for an error or warning state; I used the accent pink with an icon. Please confirm.',
+  ];
+  const deva: Envelope = {
+    agent: 'DevA',
+    role: 'Developer Agent',
+    task_id: 't',
+    voice: 'I added due dates end to end.',
+    output: {
+      architecture_decisions: Array.from({ length: 8 }, (_, i) => ({ decision: `Decision ${i}`, reason: longDecision })),
+      file_list: [{ path: 'src/a.ts', action: 'create', purpose: longDecision, acceptance_criteria: ['AC-1'] }],
+      test_strategy: longDecision,
+      departures: ['The date picker is a native input, not the custom calendar DA specified, because the project has no date library.'],
+      open_questions: questions,
+    },
+    references: ['POA:AC-1', 'DA:component/DueDateField'],
+    confidence: 3,
+    ass: {
+      score: 3,
+      positive: 'The storage change is small and backward compatible.',
+      improvement: 'I could not see the existing list component, so the overdue badge is not wired into it. ' + 'More detail. '.repeat(10),
+      context_adequate: false,
+    },
+  };
+
+  it('gets open questions, departures and the self-assessment whole, not a prefix of the output', () => {
+    const digest = retroAgentDigest(deva);
+    assert.deepStrictEqual(digest.open_questions, questions);
+    assert.deepStrictEqual(digest.departures, (deva.output as any).departures);
+    assert.deepStrictEqual(digest.ass, deva.ass);
+    assert.strictEqual(digest.voice, deva.voice);
+    assert.ok(JSON.stringify(digest.delivered).length <= 2000, 'the output outline is bounded');
+    assert.ok(JSON.stringify(digest).includes('src/a.ts'));
+  });
+
+  it('bounds a huge question without cutting it mid-sentence', () => {
+    const huge = 'This is a sentence about the overdue rule. '.repeat(200);
+    const digest = retroAgentDigest({ ...deva, output: { open_questions: [huge, 'A short second question?'] } });
+    const [first, second] = digest.open_questions as string[];
+    assert.ok(first.length <= 600 && first.endsWith('rule. […]'), first.slice(-40));
+    assert.strictEqual(second, 'A short second question?');
+  });
+
+  it('reaches the retrospective request', () => {
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const ctx = buildStepContext('cm_retro', {
+      taskId: 't',
+      objective: 'o',
+      language: 'English',
+      preamble: prompts.preamble,
+      rolePrompt: renderPrompt(prompts.roles.cm_retro, { language: 'English', task_id: 't' }),
+      assets: new Map(),
+      kptDigest: '',
+      kptFull: '',
+      workspaceTree: '',
+      envelopes: { deva },
+      raws: {},
+      devaFiles: [],
+      devaSummary: null,
+    });
+    for (const q of questions) assert.ok(ctx.user.includes(JSON.stringify(q).slice(1, -1)), q);
+    assert.ok(ctx.user.includes('native input, not the custom calendar'));
+    assert.ok(ctx.user.includes('so the overdue badge is not wired into it'));
+    assert.ok(!/characters omitted/.test(ctx.user));
+  });
+});
+
+describe('prompts keep only promises the session can keep (trial findings)', () => {
+  const prompts = loadPromptAssets(defaultPromptsDir());
+  const all = [prompts.preamble, ...Object.values(prompts.roles), ...[...templateBodies(prompts).values()]].join('\n');
+
+  it('never tells an agent to ask for something in open_questions as if someone would answer', () => {
+    assert.ok(!/ask (for it |for them )?in open_questions/i.test(all));
+    assert.match(prompts.preamble, /Nobody answers questions during the session/);
+  });
+
+  it('gives dor_check.passed one meaning in the Definition of Ready and in the reply format', () => {
+    const dor = templateBodies(prompts).get('0_team/3_dor.md')!;
+    assert.match(dor, /`dor_check\.passed` is true only when all of them hold/);
+    assert.match(prompts.roles.cm_open, /`dor_check\.passed` is true only when every Session item of the Definition of Ready holds/);
+    assert.ok(!/too vague to start/.test(all));
+  });
+
+  it('cites the team files by one path', () => {
+    for (const m of all.matchAll(/`?(?:cape\/)?0_team\/\d_d[oa][rd]\.md/g)) assert.match(m[0], /^`?cape\/0_team\/(3_dor|4_dod)\.md$/, m[0]);
+  });
+
+  it("CM's go-ahead is validated, reaches DevA and the retrospective", () => {
+    const v = validateEnvelope('cm_open', {
+      agent: 'CM',
+      role: 'Cape Master',
+      task_id: 't',
+      voice: 'v',
+      output: {
+        session_brief: 'b',
+        dor_check: { passed: false, concerns: ['c'] },
+        watch_out: [],
+        coaching_notes: { POA: 'p', DA: 'd', DevA: 'x' },
+        go_ahead: { pre_approved: ['New components for the due date'], needs_approval: ['Changing the stored task shape'] },
+      },
+      references: [],
+      confidence: 4,
+      ass: { score: 4, positive: '', improvement: '', context_adequate: true },
+    });
+    assert.ok(v.ok, v.ok ? '' : v.error);
+    const opening = v.ok ? v.envelope : (null as never);
+    const inputs = (step: 'deva' | 'cm_retro'): ContextInputs => ({
+      taskId: 't',
+      objective: 'o',
+      language: 'English',
+      preamble: prompts.preamble,
+      rolePrompt: renderPrompt(prompts.roles[step], { language: 'English', task_id: 't' }),
+      assets: new Map(),
+      kptDigest: '',
+      kptFull: '',
+      workspaceTree: '',
+      envelopes: { cm_open: opening },
+      raws: {},
+      devaFiles: [],
+      devaSummary: null,
+    });
+    const deva = buildStepContext('deva', inputs('deva')).user;
+    assert.match(deva, /## Cape Master's go-ahead\nPre-approved[^\n]*\n- New components for the due date\n[\s\S]*- Changing the stored task shape/);
+    assert.match(buildStepContext('cm_retro', inputs('cm_retro')).user, /"go_ahead":\{"pre_approved":\["New components/);
+    // An opening without a go-ahead (older sessions) still validates and adds nothing.
+    const old = validateEnvelope('cm_open', { ...(opening as any), output: { ...(opening.output as any), go_ahead: undefined } });
+    assert.ok(old.ok);
+  });
+});
