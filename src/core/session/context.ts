@@ -12,6 +12,7 @@
 
 import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject as isObject } from '../model/types';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../cape/assets';
 import { boundedList, clip, minifyMarkdown, packAssets, splitSections } from './packing';
 
 export { minifyMarkdown, packAssets } from './packing';
@@ -19,6 +20,7 @@ export { minifyMarkdown, packAssets } from './packing';
 /** A context source a step may receive. */
 export type ContextSource =
   | 'objective'
+  | 'cape:files'
   | 'kptDigest'
   | 'team:dor'
   | 'team:dod'
@@ -44,7 +46,7 @@ export type ContextSource =
  * - CM receives a bounded KPT digest, never the whole history.
  */
 export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
-  cm_open: ['objective', 'team:dor', 'team:process', 'kptDigest'],
+  cm_open: ['objective', 'cape:files', 'team:dor', 'team:process', 'kptDigest'],
   poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
   da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'team:dor', 'team:dod'],
   deva: [
@@ -116,19 +118,22 @@ export function roleSection(markdown: string, agent: WorkerAgent): string {
   return out.length ? out.join('\n\n').trim() : markdown.trim();
 }
 
+// The framework's role files (e.g. 1_product/0_role.md) repeat the role prompt: they would only take the project's room.
+const FRAMEWORK_FILES = new Set<string>(GENERIC_CAPE_FILES);
+
 function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): string {
   const files: [string, string][] = [...inputs.assets.entries()]
-    .filter(([rel, text]) => rel.startsWith(folder + '/') && text.trim())
+    .filter(([rel, text]) => rel.startsWith(folder + '/') && !FRAMEWORK_FILES.has(rel) && text.trim())
     .sort(([a], [b]) => a.localeCompare(b));
   const budget = inputs.assetBudget?.[step] ?? DEFAULT_ASSET_BUDGET[step] ?? Infinity;
-  return packAssets(files, budget, relevanceQuery(step, inputs));
+  return packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]);
 }
 
 /**
  * Per-step budget (characters) for the project's own cape/ files. Within it, whole files go in when they fit;
  * otherwise the sections most related to the session's work are kept (see packAssets) and the rest are named.
  */
-export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 8000, deva: 15000 };
+export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 12000, deva: 15000 };
 
 const DOR_FILE = '0_team/3_dor.md';
 const DOD_FILE = '0_team/4_dod.md';
@@ -136,6 +141,16 @@ const PROCESS_FILE = '4_orchestration/1_process.md';
 
 /** Budget (characters) of each team part: the DoR / DoD lines and the session process. */
 export const TEAM_PART_BUDGET = 4000;
+
+/**
+ * Sections each role always needs from its files whatever the objective, matched on their heading path (trials: DA
+ * lost the colour palette and DevA the test runner to sections that merely shared words with the objective).
+ */
+const ROLE_FOCUS: Partial<Record<StepId, RegExp>> = {
+  poa: /persona|user|goal|backlog|milestone|ペルソナ|ユーザー|目標|バックログ|マイルストーン/i,
+  da: /colou?r|palette|typograph|font|accessib|contrast|色|カラー|フォント|アクセシビリティ/i,
+  deva: /test|tooling|command|convention|structure|folder|テスト|ツール|コマンド|規約|構成/i,
+};
 
 /** What the step's work is about: used to rank asset sections when they do not all fit. */
 function relevanceQuery(step: StepId, inputs: ContextInputs): string {
@@ -266,6 +281,15 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
   switch (source) {
     case 'objective':
       return section('Objective', inputs.objective);
+    case 'cape:files': {
+      // What the DoR item "the files needed exist in cape/" is checked against.
+      const present = INPUT_CAPE_FILES.filter((rel) => inputs.assets.get(rel)?.trim());
+      const missing = INPUT_CAPE_FILES.filter((rel) => !inputs.assets.get(rel)?.trim());
+      return section(
+        'Project files in cape/',
+        `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}`,
+      );
+    }
     case 'kptDigest':
       return section('KPT history digest (from earlier sessions)', inputs.kptDigest || '(no earlier sessions)');
     case 'team:dor':
@@ -322,7 +346,7 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
     case 'assets:3_development':
       return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step));
     case 'workspace:tree':
-      return inputs.workspaceTree ? section('Workspace files (existing)', inputs.workspaceTree) : '';
+      return section('Workspace files (existing)', inputs.workspaceTree || '(none: the workspace has no files outside cape/ yet)');
     case 'retro:opening':
       return opening
         ? section(

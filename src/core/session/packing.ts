@@ -128,6 +128,8 @@ interface Unit {
 
 const CUT = '\n[… cut to fit the context budget]';
 const OMITTED_LIST_MAX = 400;
+/** Room kept for each file's note, so left-out sections are named, not just counted. */
+const NOTE_RESERVE = 260;
 const MAX_RANKED = 2000;
 
 const NOTE_HEAD = '(Not included, to keep within the context budget: ';
@@ -151,10 +153,11 @@ function omittedNote(titles: string[], total: number, max: number): string {
  * Packs the files into `budget` characters. When everything fits it goes in whole. Otherwise each file keeps its
  * opening (title and introduction, clipped to a fair share when it is huge); the other sections are ranked by how many
  * character bigrams they share with `query` (the step's work; bigrams work for Japanese as well as English),
- * normalised by the square root of their size so long sections do not win by bulk, and kept while they fit. Kept
+ * normalised by the square root of their size so long sections do not win by bulk (sections under a heading matching
+ * `focus`, what the role always needs, come first), and kept while they fit. Kept
  * sections stay in document order, each preceded by its heading path; the rest are named in a bounded note.
  */
-export function packAssets(files: [string, string][], budget: number, query: string): string {
+export function packAssets(files: [string, string][], budget: number, query: string, focus?: RegExp): string {
   const minified = files.map(([rel, text]) => [rel, minifyMarkdown(text)] as [string, string]);
   const whole = minified.map(([rel, text]) => `### cape/${rel}\n${text}`).join('\n\n');
   if (whole.length <= budget) return whole;
@@ -174,7 +177,8 @@ export function packAssets(files: [string, string][], budget: number, query: str
   );
   // Fixed costs: each file's header line and separators, and a short omitted-sections note (the render is checked
   // against the budget afterwards and the least related sections dropped when the notes came out longer).
-  const fixed = minified.reduce((n, [rel]) => n + `### cape/${rel}\n`.length + 60, 0);
+  const noteReserve = Math.min(NOTE_RESERVE, Math.floor(budget / (4 * minified.length)));
+  const fixed = minified.reduce((n, [rel]) => n + `### cape/${rel}\n`.length + noteReserve + 4, 0);
   let room = budget - fixed;
   const kept = units.map(() => new Set<number>());
   /** The parent headings of kept sections (shown as their path). */
@@ -219,6 +223,13 @@ export function packAssets(files: [string, string][], budget: number, query: str
     let shared = 0;
     for (const g of b) if (q.has(g)) shared++;
     u.score = b.size ? shared / Math.sqrt(b.size) : 0;
+    // A section the role always needs (its heading or a parent's matches `focus`) ranks before any other.
+    for (let i = u.index; focus && i >= 0; i = perFile[u.file][i].parent) {
+      if (focus.test(perFile[u.file][i].title)) {
+        u.score += 1000;
+        break;
+      }
+    }
   }
   rest.sort((a, b) => b.score - a.score || a.file - b.file || a.index - b.index);
   for (const u of rest) {
@@ -269,7 +280,7 @@ export function packAssets(files: [string, string][], budget: number, query: str
     const files = layout();
     const content = files.reduce((n, x) => n + x.head.length + 2, 0);
     const noted = files.filter((x) => x.total).length;
-    const noteMax = Math.max(NOTE_HEAD.length + 30, Math.floor((budget - content) / Math.max(1, noted)) - 2);
+    const noteMax = Math.max(NOTE_HEAD.length + 30, Math.floor((budget - content) / Math.max(1, noted)) - 2, noteReserve);
     return files.map((x) => [x.head, omittedNote(x.omitted, x.total, noteMax)].filter(Boolean).join('\n\n')).join('\n\n');
   };
   // Should even the shortest notes not fit, the least related sections make room.
