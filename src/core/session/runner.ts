@@ -87,12 +87,17 @@ export interface SessionResult {
   error?: { step: StepId | null; kind: ErrorKind; message: string };
 }
 
+/**
+ * Output budget per step: about twice the largest reply measured (9 recorded sessions and 2 trial sessions; tokens
+ * estimated at 4 ASCII characters or 1 other character per token, so Japanese counts about three times more per
+ * character): CM opening 2.1 K, POA 5.3 K, DA 7.5 K, DevA 17.6 K, retrospective 3.5 K.
+ */
 export const DEFAULT_MAX_TOKENS: Record<StepId, number> = {
-  cm_open: 4096,
-  poa: 8192,
-  da: 12000,
-  deva: 32000,
-  cm_retro: 6000,
+  cm_open: 5000,
+  poa: 11000,
+  da: 15000,
+  deva: 36000,
+  cm_retro: 7000,
 };
 
 /** Thrown (and reported as an error event) when a step cannot produce a valid envelope. */

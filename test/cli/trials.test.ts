@@ -1,0 +1,107 @@
+// Replays the trial sessions kept under test/fixtures/trials (our own replies to the engine's real requests, recorded
+// with `npm run trial`) through the bundled CLI, the real SDK and the fake server; checks what each trial relied on.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { repoRoot } from '../helpers/fixtures';
+import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+
+interface Trial {
+  taskId: string;
+  objective: string;
+  language: string;
+  complete: boolean;
+  steps: { step: string; raw: string }[];
+  workspace: { originalProject?: boolean; files?: Record<string, string> };
+  file: string;
+}
+
+function loadTrials(): Trial[] {
+  const dir = path.join(repoRoot(), 'test', 'fixtures', 'trials');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ ...JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')), file: f }));
+}
+
+function workspaceFor(t: Trial): string {
+  if (t.workspace.originalProject) return workspaceWithOriginalCape('cape-trial-');
+  const ws = tempDir('cape-trial-');
+  for (const [rel, content] of Object.entries(t.workspace.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), content);
+  }
+  return ws;
+}
+
+function envelope(raw: string): any {
+  return JSON.parse(/```json\s*([\s\S]*?)```/.exec(raw)![1]);
+}
+
+function userText(req: any): string {
+  return req.body.messages.map((m: any) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+}
+
+describe('CLI replay of the trial sessions (npm run trial transcripts)', function () {
+  this.timeout(120000);
+  let fake: FakeAnthropic;
+  const trials = loadTrials();
+
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 40 });
+  });
+  after(async () => fake?.close());
+  beforeEach(() => fake.reset());
+
+  it('keeps a Japanese trial and an English trial on an existing codebase', () => {
+    assert.ok(trials.some((t) => t.language === 'Japanese'));
+    assert.ok(trials.some((t) => t.language === 'English' && Object.keys(t.workspace.files ?? {}).some((f) => f.startsWith('src/'))));
+    for (const t of trials) assert.ok(t.complete && t.steps.length === 5, t.file);
+  });
+
+  for (const t of trials) {
+    it(`${t.file}: replays in exactly five requests, and the requests carry what the trial relied on`, async () => {
+      const ws = workspaceFor(t);
+      const before = listFiles(ws).filter((f) => !f.startsWith('cape/'));
+      for (const s of t.steps) fake.enqueue({ text: s.raw });
+      const run = await runCli(['start', '--workspace', ws, '--objective', t.objective, '--task', t.taskId, '--lang', t.language, '--json'], {
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_API_KEY: 'test-key',
+      });
+      assert.strictEqual(run.code, 0, run.stderr);
+      assert.strictEqual(fake.requests.length, 5);
+      assert.deepStrictEqual(
+        run.json.steps.map((s: any) => s.ok),
+        [true, true, true, true, true],
+      );
+      const blocks = [...t.steps[3].raw.matchAll(/<file path="([^"]+)">/g)].map((m) => m[1]);
+      assert.deepStrictEqual(run.json.files.map((f: any) => f.path), blocks);
+      assert.ok(run.json.files.every((f: any) => f.status === 'proposed'));
+      assert.deepStrictEqual(listFiles(ws).filter((f) => !f.startsWith('cape/')), before, 'nothing written without --apply');
+      assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 5);
+
+      const [cmReq, poaReq, daReq, devaReq, retroReq] = fake.requests.map(userText);
+      // CM could check the DoR's "files exist" item.
+      assert.match(cmReq, /## Project files in cape\/\nPresent: cape\/1_product\/1_mvv\.md/);
+      // CM's go-ahead reaches DevA.
+      const opening = envelope(t.steps[0].raw).output;
+      assert.ok(devaReq.includes("## Cape Master's go-ahead"));
+      for (const item of opening.go_ahead.needs_approval) assert.ok(devaReq.includes(item), item);
+      // No framework role file repeating the role prompt in the packed project files.
+      for (const req of [poaReq, daReq, devaReq]) assert.ok(!/### cape\/\d_\w+\/0_role\.md/.test(req));
+      // The retrospective sees each agent's open questions and departures whole.
+      for (const i of [1, 2, 3]) {
+        const out = envelope(t.steps[i].raw).output;
+        for (const q of [...(out.open_questions ?? []), ...(out.departures ?? [])]) {
+          assert.ok(retroReq.includes(JSON.stringify(q).slice(1, -1)), `retro misses: ${q.slice(0, 60)}`);
+        }
+      }
+      assert.ok(!/characters omitted/.test(retroReq));
+      // Every part within budget: the project files of a step never exceed the step's asset budget.
+      const projectPart = (req: string) => /\n## (?:Product|Design|Development) context \(cape\/[^)]+\)\n([\s\S]*?)\n## Definition of Ready/.exec(req)?.[1] ?? '';
+      assert.ok(projectPart(poaReq).length <= 12000 && projectPart(daReq).length <= 12000 && projectPart(devaReq).length <= 15000);
+    });
+  }
+});
