@@ -110,7 +110,7 @@ export class SessionRunner {
       this.services.output.info(
         `${req.resumeTaskId ? `resuming ${req.resumeTaskId}` : 'starting a session'} with ${resolved.label} (model ${resolved.model}) in ${root}`,
       );
-      const warnings: string[] = [];
+      let warnings: string[] = [];
       const result = await runSession({
         workspace: root,
         capeFolder,
@@ -122,9 +122,16 @@ export class SessionRunner {
         tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
         onEvent: (e) => this.onEvent(e, run),
         onWarning: (w) => {
-          // The loader reports all its issues at once, before the first step: one report for the batch.
+          // Warnings come in bursts (the cape/ loader's before the first step, the KPT merge's at the end): one
+          // report per burst, and a later burst is reported too.
           warnings.push(w);
-          if (warnings.length === 1) setTimeout(() => this.hooks.onCapeWarnings(warnings), 0);
+          if (warnings.length === 1) {
+            setTimeout(() => {
+              const burst = warnings;
+              warnings = [];
+              this.hooks.onCapeWarnings(burst);
+            }, 0);
+          }
         },
         signal: run.abort.signal,
         ...(req.resumeTaskId ? { resume: true, taskId: req.resumeTaskId } : {}),

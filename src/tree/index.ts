@@ -43,7 +43,7 @@ export function registerTrees(services: Services): CapeTrees {
   const kpt = new KptTreeProvider(() => {
     const where = location();
     return where ? path.join(where.root, where.capeFolder, '5_sessions', 'retrospective', 'kpt_merged.md') : undefined;
-  }, log);
+  }, log, () => location()?.root);
   const retrospectives = new RetrospectivesTreeProvider(
     {
       location,

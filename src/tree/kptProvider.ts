@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
 import { promises as fsp } from 'fs';
-import { parseKpt } from '../core';
+import { parseKpt, readKptText } from '../core';
 import { buildKptModel, kptChildren, occurrenceTooltip } from './model';
 import type { KptNode, KptTreeModel } from './model';
 
@@ -29,10 +29,14 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
   private cacheKey: string | null = null;
   private parents = new Map<string, KptElement>();
 
-  /** `kptPath()` returns the absolute kpt_merged.md path, or undefined without a workspace. */
+  /**
+   * `kptPath()` returns the absolute kpt_merged.md path, or undefined without a workspace; `workspaceRoot()` the
+   * workspace it must stay in (a kpt_merged.md that leads outside through a symbolic link is not read).
+   */
   constructor(
     private readonly kptPath: () => string | undefined,
     private readonly log?: (message: string) => void,
+    private readonly workspaceRoot?: () => string | undefined,
   ) {
     super();
   }
@@ -64,8 +68,14 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
           const mb = (st.size / 1024 / 1024).toFixed(1);
           message = msg('kpt/too-large', `kpt_merged.md is too large to show (${mb} MB)`, `Limit: ${MAX_KPT_FILE_BYTES / 1024 / 1024} MB. Archive old items into another file to see the KPT here again.`, 'warning');
         } else if (st) {
-          const text = await fsp.readFile(file, 'utf8');
-          model = buildKptModel(parseKpt(text));
+          // the rules of the session's own read: inside the workspace, text only (core's readKptText)
+          const read = await readKptText(file, this.workspaceRoot?.());
+          if (read.warning) {
+            message = msg('kpt/refused', 'kpt_merged.md was not read', read.warning, 'warning');
+            this.log?.(`KPT view: ${read.warning}`);
+          } else {
+            model = buildKptModel(parseKpt(read.text));
+          }
         }
       }
     } catch (err) {

@@ -4,6 +4,7 @@
 // The providers are reached through the extension's exports: `exports.services.trees` (set by registerTrees).
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { parseKpt } from '../../src/core/kpt/kpt';
@@ -169,6 +170,40 @@ describe('CAPE tree views (real extension host)', function () {
     } finally {
       sub.dispose();
     }
+  });
+
+  it('KPT: Japanese and level-1 headings are read; a binary or outside-the-workspace kpt_merged.md is named, not shown', async () => {
+    fs.writeFileSync(kptFile, '# Notes by hand\n\n## 問題\n- [task-j1] テストが遅い\n\n# Try\n- [task-j1] 早く始める\n');
+    await vscode.commands.executeCommand('cape.refreshTree');
+    const roots = await waitFor('the Japanese KPT', async () => {
+      await trees.whenIdle();
+      return trees.kpt.current?.itemCount === 2 ? trees.kpt.getChildren() : undefined;
+    });
+    assert.equal(String(trees.kpt.getTreeItem(roots[1]).description), '1', 'one Problem from ## 問題');
+
+    fs.writeFileSync(kptFile, Buffer.from([0x23, 0x20, 0x00, 0xff, 0x0a]));
+    await vscode.commands.executeCommand('cape.refreshTree');
+    const [binary] = await waitFor('the binary file message', async () => {
+      await trees.whenIdle();
+      const r = await trees.kpt.getChildren();
+      return r.length === 1 && r[0].type === 'message' ? r : undefined;
+    });
+    assert.equal(label(trees.kpt.getTreeItem(binary)), 'kpt_merged.md was not read');
+    assert.match(String(trees.kpt.getTreeItem(binary).tooltip), /binary file/);
+
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tree-outside-'));
+    fs.writeFileSync(path.join(outside, 'kpt.md'), '## Problem\n- [task-x] OUTSIDE\n');
+    fs.rmSync(kptFile);
+    fs.symlinkSync(path.join(outside, 'kpt.md'), kptFile);
+    await vscode.commands.executeCommand('cape.refreshTree');
+    const [refused] = await waitFor('the outside file message', async () => {
+      await trees.whenIdle();
+      const r = await trees.kpt.getChildren();
+      return r.length === 1 && r[0].type === 'message' && /outside/.test(String(trees.kpt.getTreeItem(r[0]).tooltip)) ? r : undefined;
+    });
+    assert.match(String(trees.kpt.getTreeItem(refused).tooltip), /outside the workspace/);
+    fs.rmSync(kptFile);
+    fs.writeFileSync(kptFile, '## Keep\n- [task-z] back\n');
   });
 
   it('cape.refreshTree reloads at once; a missing history empties the KPT view (welcome text)', async () => {
