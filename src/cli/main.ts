@@ -2,7 +2,8 @@
 //
 //   cape init   --workspace DIR [--answers FILE] [--force] [--missing-only] [--lang LANG] [--model M]
 //   cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
-//   cape resume --workspace DIR --task ID [--apply] [--json]
+//   cape start  --workspace DIR --objective-file PATH|- …   (the objective from a file, or stdin)
+//   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
 //
 // It never waits for input when stdin is not a terminal, and writes nothing outside cape/ without --apply.
@@ -13,8 +14,13 @@ import * as readline from 'readline';
 import {
   AnthropicClient,
   DEFAULT_BASE_URL,
+  DEFAULT_IDLE_TIMEOUT_MS,
   LOOPBACK_PLACEHOLDER_KEY,
+  MAX_OBJECTIVE_CHARS,
+  baseUrlProblem,
   isLoopbackBaseUrl,
+  objectiveProblem,
+  readTextFile,
   normalizeBaseURL,
   INIT_QUESTIONS,
   initCape,
@@ -27,6 +33,7 @@ import {
   type SessionResult,
   STEP_AGENT,
   formatUsd,
+  STEP_IDS,
   type ProposedFile,
   type SessionEvent,
   type StepId,
@@ -45,7 +52,7 @@ interface Parsed {
 }
 
 const BOOLEAN_FLAGS = new Set(['apply', 'json', 'force', 'missing-only', 'help', 'quiet']);
-const VALUE_FLAGS = new Set(['max-tool-calls', 'max-tool-chars', 'idle-timeout', 'workspace', 'objective', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
+const VALUE_FLAGS = new Set(['max-tool-calls', 'max-tool-chars', 'idle-timeout', 'workspace', 'objective', 'objective-file', 'from-step', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
 
 class UsageError extends Error {}
 
@@ -81,14 +88,17 @@ const HELP = `cape — run a CAPE AI product team session headlessly
 
 Usage:
   cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
-  cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
-  cape resume --workspace DIR --task ID [--apply] [--json]
+  cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
+  cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
 
 Options:
+  --objective-file PATH  read the objective from a file (- for stdin); at most ${MAX_OBJECTIVE_CHARS} characters
+  --task ID        the new session's id (must not be used yet; default task-<epoch ms>)
+  --from-step STEP (resume) run STEP and every later step again: ${STEP_IDS.join(', ')}
   --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
   --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
   --model MODEL    session model (default: ${DEFAULT_MODEL})
-  --idle-timeout S give up on a stream that sends nothing for S seconds (default 60; CAPE_IDLE_TIMEOUT_SECONDS)
+  --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
   --max-tool-calls N   tool calls (read_file, search_files, list_files) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
   --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); 0 calls = no tools
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
@@ -96,8 +106,18 @@ Options:
   --json           end with one JSON line (taskId, steps, files, kpt, metrics); progress goes to stderr
 `;
 
+/** The base URL from --base-url or ANTHROPIC_BASE_URL, checked before anything is written or sent. */
+function baseUrlFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv): string {
+  const fromFlag = typeof flags['base-url'] === 'string';
+  const raw = String(fromFlag ? flags['base-url'] : (env.ANTHROPIC_BASE_URL ?? ''));
+  if (!fromFlag && !raw.trim()) return normalizeBaseURL('');
+  const problem = baseUrlProblem(raw);
+  if (problem) throw new UsageError(`${fromFlag ? '--base-url' : 'ANTHROPIC_BASE_URL'} "${raw}" cannot be used: ${problem}.`);
+  return normalizeBaseURL(raw);
+}
+
 function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
-  const baseURL = normalizeBaseURL(String(flags['base-url'] ?? env.ANTHROPIC_BASE_URL ?? ''));
+  const baseURL = baseUrlFrom(flags, env);
   let apiKey = (flags['api-key'] as string | undefined) ?? env.ANTHROPIC_API_KEY;
   if (!apiKey) {
     // Local gateways and the test server need no key.
@@ -247,7 +267,13 @@ async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: N
   const workspace = requireWorkspace(flags);
   let answers: InitAnswers;
   if (typeof flags.answers === 'string') {
-    answers = parseAnswersFile(await fs.promises.readFile(path.resolve(flags.answers), 'utf8'));
+    const file = path.resolve(flags.answers);
+    const text = await readTextFile(file);
+    try {
+      answers = parseAnswersFile(text);
+    } catch (e) {
+      throw new UsageError(`--answers ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   } else if (process.stdin.isTTY) {
     answers = await askQuestions();
   } else {
@@ -273,10 +299,61 @@ async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: N
   return res.failed.length ? 1 : 0;
 }
 
+/** A path as a shell word (quoted only when needed), for commands the user copies. */
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+async function readStdin(): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of process.stdin) parts.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** The objective of `cape start`: --objective TEXT or --objective-file PATH (- = stdin), checked against the cap. */
+async function objectiveFrom(flags: Parsed['flags']): Promise<string> {
+  const text = flags.objective;
+  const file = flags['objective-file'];
+  if (text !== undefined && file !== undefined) throw new UsageError('Give the objective once: --objective TEXT or --objective-file PATH, not both.');
+  let objective: string;
+  let source: string;
+  if (typeof file === 'string') {
+    if (file === '-') {
+      if (process.stdin.isTTY) throw new UsageError('--objective-file - reads the objective from stdin, but stdin is a terminal: pipe the text in, or pass a file.');
+      objective = await readStdin();
+      source = 'The objective read from stdin';
+    } else {
+      const abs = path.resolve(file);
+      try {
+        objective = await readTextFile(abs);
+      } catch (e) {
+        throw new UsageError(`--objective-file: ${(e as Error).message}`);
+      }
+      source = `The objective in ${abs}`;
+    }
+    objective = objective.replace(/^\uFEFF/, '');
+  } else if (typeof text === 'string') {
+    objective = text;
+    source = 'The objective (--objective)';
+  } else {
+    throw new UsageError('--objective TEXT (or --objective-file PATH) is required.');
+  }
+  const problem = objectiveProblem(objective, source);
+  if (problem) throw new UsageError(problem);
+  return objective.trim();
+}
+
 async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
   const workspace = requireWorkspace(flags);
-  if (!resume && (typeof flags.objective !== 'string' || !flags.objective.trim())) throw new UsageError('--objective TEXT is required.');
+  const objective = resume ? undefined : await objectiveFrom(flags);
   if (resume && typeof flags.task !== 'string') throw new UsageError('--task ID is required to resume a session.');
+  const fromStep = flags['from-step'];
+  if (fromStep !== undefined) {
+    if (!resume) throw new UsageError('--from-step is for `cape resume` (a new session runs every step).');
+    if (typeof fromStep !== 'string' || !(STEP_IDS as readonly string[]).includes(fromStep)) {
+      throw new UsageError(`--from-step takes one of ${STEP_IDS.join(', ')} (got "${String(fromStep)}").`);
+    }
+  }
   const { client } = clientFrom(flags, env);
   const tools = toolBoundsFrom(flags);
   const human = flags.json ? stderr : stdout;
@@ -288,10 +365,11 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
     result = await runSession({
       workspace,
       capeFolder: (flags['cape-folder'] as string) ?? 'cape',
-      objective: flags.objective as string | undefined,
+      objective,
       language: (flags.lang as string) ?? 'English',
       taskId: flags.task as string | undefined,
       resume,
+      fromStep: fromStep as StepId | undefined,
       model: (flags.model as string) ?? DEFAULT_MODEL,
       llm: client,
       prompts: loadPromptAssets(defaultPromptsDir()),
@@ -311,14 +389,9 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   } else if (result.ok && files.some((f) => f.status === 'proposed')) {
     human.write(`\n${files.filter((f) => f.status === 'proposed').length} file(s) proposed, nothing written. Re-run with --apply to write them.\n`);
   }
-  if (!result.ok) {
-    const hint =
-      result.error?.kind === 'auth'
-        ? ''
-        : result.taskId
-          ? `\nCompleted steps are saved. Resume with: cape resume --workspace ${workspace} --task ${result.taskId}\n`
-          : '';
-    human.write(hint);
+  if (!result.ok && result.resumable) {
+    const first = result.error?.kind === 'auth' ? 'Once the key is fixed, resume' : 'Completed steps are saved. Resume';
+    human.write(`\n${first} with: cape resume --workspace ${shellQuote(workspace)} --task ${result.taskId}\n`);
   }
   if (flags.json) {
     stdout.write(
@@ -326,6 +399,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
         taskId: result.taskId,
         ok: result.ok,
         error: result.error,
+        ...(result.ok ? {} : { resumable: result.resumable }),
         steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage })),
         files: files.map((f) => ({
           path: f.path,

@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
+import { objectiveProblem } from '../core';
 
 /** Longest objective taken from a selection (a whole file selected by mistake should not become the prompt). */
 export const MAX_SELECTION_OBJECTIVE = 4000;
@@ -21,7 +22,8 @@ export function objectiveFromArg(arg: unknown): string | undefined {
 }
 
 function validate(value: string): string | undefined {
-  return value.trim() ? undefined : 'Say what the team should work on (one or two sentences).';
+  if (!value.trim()) return 'Say what the team should work on (one or two sentences).';
+  return objectiveProblem(value) ?? undefined;
 }
 
 async function askObjective(): Promise<string | undefined> {
@@ -61,6 +63,11 @@ export function register(services: Services): vscode.Disposable {
     if (!(await ensureCapeFolder(services, root))) return;
     const objective = objectiveFromArg(arg) ?? (await askObjective());
     if (!objective) return;
+    const problem = objectiveProblem(objective);
+    if (problem) {
+      void vscode.window.showErrorMessage(`CAPE: ${problem}`);
+      return;
+    }
     await services.controller.start(objective);
   });
 }

@@ -1,6 +1,6 @@
 // Base-URL rules shared by the Anthropic provider and the Set API Key command. Plain TypeScript (no vscode import)
 // so it is unit-testable in Node.
-import { DEFAULT_BASE_URL, normalizeBaseURL } from '../core';
+import { DEFAULT_BASE_URL, baseUrlProblem, normalizeBaseURL } from '../core';
 
 export { LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl } from '../core';
 
@@ -11,14 +11,7 @@ export { LOOPBACK_PLACEHOLDER_KEY, isLoopbackBaseUrl } from '../core';
 export function effectiveBaseUrl(setting: string | undefined): string {
   const raw = (setting ?? '').trim();
   if (!raw) return DEFAULT_BASE_URL;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`The setting cape.baseUrl ("${raw}") is not a URL. Use e.g. https://api.anthropic.com, or leave it empty.`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new Error(`The setting cape.baseUrl must be an http(s) URL (got "${raw}").`);
-  }
+  const problem = baseUrlProblem(raw);
+  if (problem) throw new Error(`The setting cape.baseUrl ("${raw}") cannot be used: ${problem}. Use e.g. https://api.anthropic.com, or leave it empty.`);
   return normalizeBaseURL(raw);
 }

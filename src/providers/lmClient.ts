@@ -2,7 +2,7 @@
 // objects it needs (message constructors, a CancellationTokenSource) come in through `LmHost`, so the streaming,
 // cancellation, error mapping and usage estimate are unit-tested in Node with a fake model
 // (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones.
-import { LlmError, contentText, type LlmClient, type LlmRequest, type LlmResult, type Usage } from '../core';
+import { LlmError, RETRY_NOTE, contentText, type LlmClient, type LlmRequest, type LlmResult, type Usage } from '../core';
 
 /** The part of vscode.LanguageModelChat this client uses. */
 export interface LmChatModelLike<M> {
@@ -146,7 +146,7 @@ export class LmClient<M> implements LlmClient {
         fail(
           new LlmError(
             'stalled',
-            `The language model "${this.model.name}" sent no text for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was aborted; the step will be retried.`,
+            `The language model "${this.model.name}" sent no text for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was aborted; ${RETRY_NOTE}.`,
             { retryable: true },
           ),
         );

@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { SessionStore, type SessionResult } from '../core';
+import { type SessionResult } from '../core';
 
 export interface OutcomeContext {
   root: string;
@@ -33,7 +33,7 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
   }
   const error = result.error ?? { step: null, kind: 'unknown' as const, message: 'The session failed.' };
   out.error(`session ${result.taskId || '(not started)'} failed at ${error.step ?? 'setup'} (${error.kind}): ${error.message}`);
-  const resumable = !!result.taskId && fs.existsSync(new SessionStore(ctx.root, ctx.capeFolder).statePath(result.taskId));
+  const resumable = result.resumable;
   switch (error.kind) {
     case 'auth':
       void vscode.window.showErrorMessage(`CAPE: ${error.message}`, 'Set API Key').then((c) => {

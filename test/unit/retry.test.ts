@@ -1,7 +1,7 @@
 // withStepRetry and the error classification it relies on.
 import * as assert from 'assert';
 import { APIConnectionError, APIError, APIUserAbortError, AuthenticationError, InternalServerError, RateLimitError } from '@anthropic-ai/sdk';
-import { LlmError, retryAfterFromHeaders } from '../../src/core/llm/errors';
+import { LlmError, RETRY_NOTE, retryAfterFromHeaders } from '../../src/core/llm/errors';
 import { classifySdkError, toLlmErrorFromSdk as toLlmError } from '../../src/core/llm/anthropic/errors';
 import { backoffDelay, withStepRetry, type RetryInfo } from '../../src/core/llm/retry';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
@@ -68,7 +68,7 @@ describe('withStepRetry', () => {
     assert.deepStrictEqual(s.delays, [1234]);
   });
 
-  it('gives up after maxAttempts and throws the last error', async () => {
+  it('gives up after maxAttempts and throws the last error, saying the retries are exhausted', async () => {
     const s = recordingSleep();
     let calls = 0;
     await assert.rejects(
@@ -79,7 +79,7 @@ describe('withStepRetry', () => {
         },
         { maxAttempts: 4, baseDelayMs: 1, sleep: s.sleep },
       ),
-      (e: unknown) => e instanceof LlmError && e.message === 'stall #4',
+      (e: unknown) => e instanceof LlmError && e.kind === 'stalled' && e.message === 'stall #4 CAPE tried 4 times and gave up.' && (e.cause as LlmError).message === 'stall #4',
     );
     assert.strictEqual(calls, 4);
     assert.strictEqual(s.delays.length, 3);
@@ -298,5 +298,20 @@ describe('toLlmError', () => {
     assert.strictEqual(e.kind, 'stalled');
     assert.strictEqual(e.retryable, true);
     assert.match(e.message, /no data for 60 s/);
+  });
+
+  it('the last message of an exhausted retry never says it will be retried', async () => {
+    const stalled = LlmError.stalled(30000, 'http://127.0.0.1:1');
+    assert.ok(stalled.message.includes(RETRY_NOTE));
+    await assert.rejects(
+      withStepRetry(async () => {
+        throw stalled;
+      }, { maxAttempts: 3, baseDelayMs: 1, sleep: async () => undefined }),
+      (e: unknown) =>
+        e instanceof LlmError &&
+        e.kind === 'stalled' &&
+        !/retries automatically|will be retried/.test(e.message) &&
+        /sent no data for 30 s.*CAPE tried 3 times and gave up\./.test(e.message),
+    );
   });
 });

@@ -269,8 +269,8 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
       path: expected,
       kind: 'missing',
       message: generic
-        ? `framework file ${expected} is missing; run init in "missing-only" mode to restore the generic templates`
-        : `project input ${expected} is missing; run init in "missing-only" mode to generate it from the questionnaire`,
+        ? `framework file ${expected} is missing; run \`cape init --missing-only\` to restore the generic templates`
+        : `project input ${expected} is missing; run \`cape init --missing-only\` to generate it from the questionnaire`,
     });
   }
 

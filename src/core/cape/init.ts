@@ -131,6 +131,9 @@ export const MAX_ANSWER_CHARS = 20_000;
 
 export type InitMode = 'fail-if-exists' | 'overwrite' | 'missing-only';
 
+/** How a user completes a partly written cape/ (named by its CLI flag and VS Code choice, never the internal mode). */
+const FINISH_LATER = 'fill the missing files with `cape init --missing-only` (VS Code: "CAPE: Initialize Project" → Fill only missing files)';
+
 export interface InitProgress {
   done: number;
   total: number;
@@ -442,8 +445,9 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     if (!st || !st.isDirectory()) throw new Error(`${capeAbs} exists but is not a folder; move it away and run init again`);
     if (opts.mode === 'fail-if-exists' && (await fs.promises.readdir(capeAbs)).length > 0) {
       throw new Error(
-        `${capeRel}/ already exists in ${workspace}. Run init with mode "missing-only" to add only the missing files, ` +
-          'or "overwrite" to regenerate every template and input file (sessions are never touched).',
+        `${capeRel}/ already exists in ${workspace}. Add only the missing files with \`cape init --missing-only\`, or ` +
+          'regenerate every template and input file with `cape init --force` (sessions are never touched); in VS Code, ' +
+          '"CAPE: Initialize Project" asks which.',
       );
     }
   }
@@ -496,7 +500,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     result.written.push(wsRel(capeRelPath));
   };
 
-  const cancelledMessage = 'cancelled before this file was written; run init again in "missing-only" mode to finish';
+  const cancelledMessage = `cancelled before this file was written; ${FINISH_LATER}`;
 
   // 1. Generic templates: copied verbatim.
   for (const t of templates) {

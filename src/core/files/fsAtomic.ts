@@ -17,6 +17,63 @@ export function isAtomicTempName(name: string): boolean {
   return /^\..+\.[0-9a-f]{12}\.tmp$/.test(name);
 }
 
+/**
+ * Removes the temporary files writeFileAtomic left in `dir` when its process was killed mid-write (kill -9, power
+ * loss). Only names of that exact shape older than `minAgeMs` are removed, so a write in flight in another process
+ * is never disturbed. Returns the names removed; a missing or unreadable folder removes nothing.
+ */
+export async function removeStaleAtomicTemps(dir: string, minAgeMs = 15_000, now: number = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!isAtomicTempName(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      const st = await fsp.lstat(file);
+      if (!st.isFile() || now - st.mtimeMs < minAgeMs) continue;
+      await fsp.rm(file, { force: true });
+      removed.push(name);
+    } catch {
+      // gone meanwhile or not removable: leave it
+    }
+  }
+  return removed;
+}
+
+/**
+ * The error to throw when reading `filePath` failed with `err`. Node's own messages for some failures name no file
+ * ("EISDIR: illegal operation on a directory, read"): this one always names it and says what is wrong, keeping `code`.
+ */
+export function fileReadError(filePath: string, err: unknown): NodeJS.ErrnoException {
+  const e = err as NodeJS.ErrnoException;
+  const why =
+    e.code === 'EISDIR'
+      ? 'it is a folder, not a file'
+      : e.code === 'ENOENT'
+        ? 'no such file'
+        : e.code === 'EACCES' || e.code === 'EPERM'
+          ? 'permission denied'
+          : e.message;
+  const out = new Error(`Cannot read ${filePath}: ${why}.`) as NodeJS.ErrnoException;
+  out.code = e.code;
+  out.path = filePath;
+  return out;
+}
+
+/** Reads a UTF-8 text file; a failure names the file (fileReadError). */
+export async function readTextFile(filePath: string): Promise<string> {
+  try {
+    return await fsp.readFile(filePath, 'utf8');
+  } catch (err) {
+    throw fileReadError(filePath, err);
+  }
+}
+
 const RENAME_RETRY_CODES = new Set(['EPERM', 'EACCES', 'EBUSY']);
 
 /**

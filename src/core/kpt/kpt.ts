@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as crypto from 'crypto';
 import * as os from 'os';
 import type { KptItem, KptKind, KptLists } from '../model/types';
-import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
+import { ensureDir, fileReadError, writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 
@@ -629,7 +629,7 @@ export async function readKptText(filePath: string, workspaceRoot?: string): Pro
     bytes = await fsp.readFile(filePath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '' };
-    throw err;
+    throw fileReadError(filePath, err);
   }
   const notText = notTextReason(bytes);
   if (notText) {

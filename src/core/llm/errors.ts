@@ -19,6 +19,12 @@ export interface LlmErrorOptions {
 export const SET_KEY_HINT =
   "Set a valid key: CLI --api-key or ANTHROPIC_API_KEY; in VS Code run 'CAPE: Set Anthropic API Key'.";
 
+/**
+ * The phrase every retryable error's message carries while retries remain. When the step's attempts are used up,
+ * retriesExhausted() replaces it, so the last message never promises a retry that will not happen.
+ */
+export const RETRY_NOTE = 'CAPE retries automatically';
+
 export class LlmError extends Error {
   readonly kind: ErrorKind;
   readonly status?: number;
@@ -43,7 +49,7 @@ export class LlmError extends Error {
     return new LlmError(
       'stalled',
       `The Anthropic API sent no data for ${formatSeconds(idleMs)} s${baseURL ? ` (${baseURL})` : ''}, ` +
-        'so the request was aborted. The service may be slow or the connection stuck; the step will be retried.',
+        `so the request was aborted. The service may be slow or the connection stuck; ${RETRY_NOTE}.`,
       { retryable: true },
     );
   }
@@ -52,6 +58,20 @@ export class LlmError extends Error {
   static cancelled(): LlmError {
     return new LlmError('cancelled', 'The request was cancelled.', { retryable: false });
   }
+}
+
+/** The error to report after `attempts` attempts all failed with `err`: same kind, a message that says so. */
+export function retriesExhausted(err: LlmError, attempts: number): LlmError {
+  const gaveUp = `CAPE tried ${attempts} time${attempts === 1 ? '' : 's'} and gave up`;
+  const message = err.message.includes(RETRY_NOTE) ? err.message.split(RETRY_NOTE).join(gaveUp) : `${err.message} ${gaveUp}.`;
+  return new LlmError(err.kind, message, {
+    status: err.status,
+    retryable: err.retryable,
+    retryAfterMs: err.retryAfterMs,
+    apiErrorType: err.apiErrorType,
+    requestId: err.requestId,
+    cause: err,
+  });
 }
 
 export function isLlmError(err: unknown): err is LlmError {
@@ -163,7 +183,7 @@ export function unclassified(err: unknown, where: string, sdkJsonError: boolean)
     return new LlmError(
       'network',
       `The connection to the Anthropic API${where} was lost before the reply was complete${code ? ` (${code})` : ''}. ` +
-        'CAPE retries automatically; if it keeps happening, check your network or proxy.',
+        `${RETRY_NOTE}; if it keeps happening, check your network or proxy.`,
       { retryable: true, cause: err },
     );
   }
@@ -171,7 +191,7 @@ export function unclassified(err: unknown, where: string, sdkJsonError: boolean)
   if (err instanceof SyntaxError || (sdkJsonError && /JSON/i.test(msg))) {
     return new LlmError(
       'network',
-      `The Anthropic API${where} sent a malformed stream (${msg}). CAPE retries automatically; if it persists, check any proxy between you and the API.`,
+      `The Anthropic API${where} sent a malformed stream (${msg}). ${RETRY_NOTE}; if it persists, check any proxy between you and the API.`,
       { retryable: true, cause: err },
     );
   }

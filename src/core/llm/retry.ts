@@ -4,7 +4,7 @@
 // backoff and jitter, honouring the server's retry-after, and stops at once on a cancel or on an
 // error that retrying cannot fix (bad key, bad request). SDK-free: a client turns its own errors into LlmError
 // (or passes `classify`, e.g. llm/anthropic/errors.ts's classifySdkError).
-import { LlmError } from './errors';
+import { LlmError, retriesExhausted } from './errors';
 
 export interface RetryInfo {
   /** The attempt about to start (2 for the first retry). */
@@ -97,8 +97,9 @@ export async function withStepRetry<T>(fn: (attempt: number) => Promise<T>, opts
       const llm = classify(err);
       if (!llm) throw err;
       if (signal?.aborted || llm.kind === 'cancelled') throw llm.kind === 'cancelled' ? llm : LlmError.cancelled();
-      if (!llm.retryable || attempt >= maxAttempts) throw llm;
-      if (llm.retryAfterMs !== undefined && llm.retryAfterMs > MAX_RETRY_AFTER_MS) throw llm;
+      if (!llm.retryable) throw llm;
+      // A retryable error that is not retried any more must not say it will be.
+      if (attempt >= maxAttempts || (llm.retryAfterMs !== undefined && llm.retryAfterMs > MAX_RETRY_AFTER_MS)) throw retriesExhausted(llm, attempt);
       const delayMs =
         llm.retryAfterMs !== undefined
           ? Math.max(0, Math.round(llm.retryAfterMs))

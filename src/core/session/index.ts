@@ -2,3 +2,4 @@
 // parse → repair → persist; resume from the last completed step) and context.ts decides what each step sees.
 export * from './context';
 export * from './runner';
+export * from './objective';

@@ -39,6 +39,8 @@ import {
   type Usage,
 } from '../model/types';
 import { VoiceExtractor } from '../reply/voiceStream';
+import { StepFailure } from './failure';
+import { createSession, loadCompletedStep, loadSessionToResume } from './prepare';
 
 export interface SessionOptions {
   workspace: string;
@@ -58,6 +60,8 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Resume the saved session `taskId`: completed steps are loaded from disk, only the rest run. */
   resume?: boolean;
+  /** With resume: run this step and every later one again, even if they were completed. */
+  fromStep?: StepId;
   maxTokens?: Partial<Record<StepId, number>>;
   /**
    * Tools for DevA and DA (read_file, search_files, list_files) when the client supports them: per-step bounds
@@ -84,6 +88,8 @@ export interface SessionResult {
   kpt: KptLists | null;
   metrics: SessionMetrics | null;
   retrospectivePath: string | null;
+  /** A failed session that `resume` can continue (its state records the failure). */
+  resumable: boolean;
   error?: { step: StepId | null; kind: ErrorKind; message: string };
 }
 
@@ -101,16 +107,7 @@ export const DEFAULT_MAX_TOKENS: Record<StepId, number> = {
 };
 
 /** Thrown (and reported as an error event) when a step cannot produce a valid envelope. */
-export class StepFailure extends Error {
-  constructor(
-    readonly step: StepId | null,
-    readonly kind: ErrorKind,
-    message: string,
-    readonly raw?: string,
-  ) {
-    super(message);
-  }
-}
+export { StepFailure } from './failure';
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', 'out', 'build', '.vscode-test', 'coverage', '.next', '.cache']);
 
@@ -159,6 +156,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const store = new SessionStore(opts.workspace, capeFolder);
   const steps: StepOutcome[] = [];
   let state: SessionState | null = null;
+  /** True once this run has written the session's state: only then may a failure be recorded in it. */
+  let stateSaved = false;
   let currentStep: StepId | null = null;
   const warn = (message: string) => {
     try {
@@ -180,33 +179,29 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     if (outside) throw new StepFailure(null, 'config', outside);
 
     // --- session state: new or resumed ---------------------------------------------------------------------------
+    // What a killed process left (hidden temporary files of interrupted writes) goes first.
+    const leftovers = await store.removeLeftovers().catch(() => [] as string[]);
+    if (leftovers.length) warn(`Removed ${leftovers.length} leftover temporary file(s) of an interrupted write: ${leftovers.join(', ')}.`);
     if (opts.resume) {
-      if (!opts.taskId) throw new StepFailure(null, 'config', 'Resume needs the task id of the failed session.');
-      state = await store.loadSessionState(opts.taskId);
-      if (!state) {
-        throw new StepFailure(null, 'config', `No saved session "${opts.taskId}" under ${capeFolder}/5_sessions/state/. Start a new session instead.`);
+      const loaded = await loadSessionToResume(store, opts.taskId, opts.fromStep);
+      state = loaded.state;
+      for (const s of loaded.adopted) {
+        warn(`Step ${s} was saved before the previous run stopped (${state.stepFiles[s]}); it is taken as completed and not run again.`);
       }
-      if (state.status === 'complete') {
-        throw new StepFailure(null, 'config', `Session ${opts.taskId} already completed; nothing to resume.`);
-      }
+      state.status = 'running';
+      state.error = undefined;
+      await store.saveSessionState(state);
     } else {
-      const objective = (opts.objective ?? '').trim();
-      if (!objective) throw new StepFailure(null, 'config', 'The objective is empty: say what the team should work on.');
-      state = {
-        taskId: opts.taskId ?? `task-${now()}`,
-        objective,
+      state = await createSession(store, {
+        objective: opts.objective ?? '',
         language: opts.language ?? 'English',
         model: opts.model,
-        createdAt: now(),
-        status: 'running',
-        completedSteps: [],
-        stepFiles: {},
-      };
+        taskId: opts.taskId,
+        now,
+      });
     }
+    stateSaved = true;
     const taskId = state.taskId;
-    state.status = 'running';
-    state.error = undefined;
-    await store.saveSessionState(state);
 
     const remaining = STEP_IDS.filter((s) => !state!.completedSteps.includes(s));
     emit({ type: 'session-started', taskId, objective: state.objective, language: state.language, steps: remaining, resumed: !!opts.resume });
@@ -234,8 +229,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
 
     // Reload completed steps' records (resume).
     for (const s of state.completedSteps) {
-      const rec = await store.loadStep(taskId, s);
-      if (!rec) throw new StepFailure(s, 'io', `The saved artifact of step ${s} is missing; cannot resume ${taskId}.`);
+      const rec = await loadCompletedStep(store, taskId, s);
       envelopes[s] = rec.envelope;
       raws[s] = rec.raw;
       usage[s] = { usage: rec.usage, model: rec.model };
@@ -446,16 +440,20 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     state.status = 'complete';
     await store.saveSessionState(state);
     emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
-    return { taskId, ok: true, steps, files: devaFiles, kpt, metrics, retrospectivePath };
+    return { taskId, ok: true, resumable: false, steps, files: devaFiles, kpt, metrics, retrospectivePath };
   } catch (err) {
     const failure = asFailure(err, currentStep);
     emit({ type: 'error', step: failure.step, kind: failure.kind, message: failure.message, raw: failure.raw });
     if (currentStep) steps.push({ step: currentStep, ok: false, usage: { ...ZERO_USAGE }, model: opts.model });
-    if (state) {
+    // Resume can continue exactly when this run recorded the failure in a state it wrote itself (never a state it
+    // could not read, a completed one, or one of another session) and the failure is not one resume repeats.
+    let resumable = false;
+    if (state && stateSaved) {
       state.status = 'failed';
       state.error = { step: failure.step, kind: failure.kind, message: failure.message };
       try {
         await store.saveSessionState(state);
+        resumable = failure.resumable;
       } catch {
         /* keep the original error */
       }
@@ -463,6 +461,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     return {
       taskId: state?.taskId ?? opts.taskId ?? '',
       ok: false,
+      resumable,
       steps,
       files: [],
       kpt: null,
@@ -501,6 +500,11 @@ function asFailure(err: unknown, step: StepId | null): StepFailure {
   if (err instanceof LlmError) return new StepFailure(step, err.kind, err.message);
   const e = err as NodeJS.ErrnoException;
   if (e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) {
+    if ((e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS') && e.path) {
+      // The path of a failed atomic write is its hidden temporary file: name the folder instead.
+      const dir = path.basename(e.path).startsWith('.') ? path.dirname(e.path) : e.path;
+      return new StepFailure(step, 'io', `Cannot write ${dir} (${e.code}: ${e.code === 'EROFS' ? 'read-only file system' : 'permission denied'}). CAPE keeps every session under 5_sessions/ of the cape folder: make it writable, then try again.`);
+    }
     return new StepFailure(step, 'io', `File system error: ${e.message}`);
   }
   return new StepFailure(step, 'unknown', err instanceof Error ? err.message : String(err));

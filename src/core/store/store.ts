@@ -5,6 +5,7 @@
 //   retrospective/kpt_merged.md                   accumulated KPT (see kpt.ts)
 // Every write is atomic (fsAtomic.ts). Plain Node: nothing in src/core may import 'vscode'.
 import { promises as fsp } from 'fs';
+import * as crypto from 'crypto';
 import * as path from 'path';
 import {
   STEP_AGENT,
@@ -21,7 +22,7 @@ import {
   type ToolCallRecord,
   type Usage,
 } from '../model/types';
-import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
+import { ensureDir, isAtomicTempName, readTextFile, removeStaleAtomicTemps, writeFileAtomic } from '../files/fsAtomic';
 import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
 import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
 import { mergeKptFile, type KptLockOptions, type KptMergeResult } from '../kpt/kpt';
@@ -98,7 +99,11 @@ export interface RetrospectiveInfo {
 }
 
 export class StoreError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The damaged or unusable file, when the error is about one. */
+    readonly file?: string,
+  ) {
     super(message);
     this.name = 'StoreError';
   }
@@ -228,7 +233,7 @@ export class SessionStore {
     const data = await this.readJson(file);
     const rec = data as Partial<StepRecord> & { taskId?: unknown };
     if (!rec || typeof rec !== 'object' || rec.step !== step || typeof rec.raw !== 'string' || !rec.envelope || typeof rec.envelope !== 'object') {
-      throw new StoreError(`Step record ${file} is not a complete ${step} record of CAPE; delete it to run the step again.`);
+      throw new StoreError(`Step record ${file} is not a complete ${step} record of CAPE.`, file);
     }
     const files = Array.isArray(rec.files)
       ? rec.files.filter((f): f is StoredFile => !!f && typeof f === 'object' && typeof f.path === 'string' && typeof f.content === 'string')
@@ -251,7 +256,8 @@ export class SessionStore {
     };
   }
 
-  private async findPairFile(taskId: string, step: StepId): Promise<string | null> {
+  /** The newest pair file of a task's step (absolute), or null. */
+  async findPairFile(taskId: string, step: StepId): Promise<string | null> {
     let names: string[];
     try {
       names = await fsp.readdir(this.pairDir);
@@ -270,11 +276,17 @@ export class SessionStore {
   }
 
   private async readJson(file: string): Promise<unknown> {
-    const text = await fsp.readFile(file, 'utf8');
+    let text: string;
+    try {
+      text = await readTextFile(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+      throw new StoreError((err as Error).message, file);
+    }
     try {
       return JSON.parse(text);
     } catch (err) {
-      throw new StoreError(`${file} is not valid JSON (${(err as Error).message}); the file may be damaged.`);
+      throw new StoreError(`${file} is not valid JSON (${(err as Error).message}); the file may be damaged.`, file);
     }
   }
 
@@ -307,6 +319,69 @@ export class SessionStore {
     return file;
   }
 
+  /**
+   * Writes the first state of a new session, refusing (StoreError) when `state/<task>.json` already exists, even if
+   * another process creates it at the same moment: the file is written aside and hard-linked into place, which fails
+   * instead of replacing an existing file.
+   */
+  async createSessionState(state: SessionState): Promise<string> {
+    const file = this.statePath(state.taskId);
+    await ensureDir(this.stateDir);
+    const body: SessionState = { ...state, updatedAt: Date.now() };
+    const aside = path.join(this.stateDir, `.${state.taskId}.json.${crypto.randomBytes(6).toString('hex')}.tmp`); // a temp name: removeLeftovers knows it
+    await writeFileAtomic(aside, JSON.stringify(body, null, 2) + '\n');
+    try {
+      await fsp.link(aside, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new StoreError(`A session with task id ${state.taskId} already exists (${this.relative(file)}).`, file);
+      }
+      // A filesystem without hard links: an exclusive create gives the same guarantee.
+      const fh = await fsp.open(file, 'wx').catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'EEXIST') throw new StoreError(`A session with task id ${state.taskId} already exists (${this.relative(file)}).`, file);
+        throw e;
+      });
+      try {
+        await fh.writeFile(JSON.stringify(body, null, 2) + '\n');
+      } finally {
+        await fh.close();
+      }
+    } finally {
+      await fsp.rm(aside, { force: true }).catch(() => undefined);
+    }
+    return file;
+  }
+
+  /**
+   * What a task id already has on disk (workspace-relative paths): its state file, step records and retrospectives.
+   * Empty for an unused id. A new session must not reuse an id that has any of them.
+   */
+  async traces(taskId: string): Promise<string[]> {
+    assertTaskId(taskId);
+    const out: string[] = [];
+    const state = this.statePath(taskId);
+    if (await fsp.lstat(state).then(() => true, () => false)) out.push(this.relative(state));
+    const list = async (dir: string, match: (name: string) => boolean) => {
+      const names = await fsp.readdir(dir).catch(() => [] as string[]);
+      for (const name of names.sort()) if (!isAtomicTempName(name) && match(name)) out.push(this.relative(path.join(dir, name)));
+    };
+    await list(this.pairDir, (n) => PAIR_NAME.exec(n)?.[1] === taskId);
+    await list(this.retrospectiveDir, (n) => RETRO_NAME.exec(n)?.[6] === taskId);
+    return out;
+  }
+
+  /**
+   * Removes what a killed process left behind in 5_sessions/ (the hidden temporary files of interrupted atomic
+   * writes, older than `minAgeMs`). Returns the workspace-relative paths removed.
+   */
+  async removeLeftovers(minAgeMs?: number): Promise<string[]> {
+    const out: string[] = [];
+    for (const dir of [this.pairDir, this.stateDir, this.retrospectiveDir, path.join(this.sessionsDir, 'failed')]) {
+      for (const name of await removeStaleAtomicTemps(dir, minAgeMs)) out.push(this.relative(path.join(dir, name)));
+    }
+    return out;
+  }
+
   /** The saved state of a session, or null when it has none. A damaged file is a StoreError naming it. */
   async loadSessionState(taskId: string): Promise<SessionState | null> {
     const file = this.statePath(taskId);
@@ -323,7 +398,7 @@ export class SessionStore {
   private validateState(data: unknown, file: string): SessionState {
     const s = data as Partial<SessionState>;
     if (!s || typeof s !== 'object' || typeof s.taskId !== 'string' || !['running', 'failed', 'complete'].includes(String(s.status))) {
-      throw new StoreError(`${file} is not a CAPE session state (missing taskId or status).`);
+      throw new StoreError(`${file} is not a CAPE session state (missing taskId or status).`, file);
     }
     const stepFiles: Partial<Record<StepId, string>> = {};
     if (s.stepFiles && typeof s.stepFiles === 'object') {

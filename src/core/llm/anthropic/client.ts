@@ -14,7 +14,8 @@ import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** A stream that sends nothing (not even a ping) this long is stalled: the real API pings every few seconds. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 /** The API accepts at most this many cache_control breakpoints per request. */
 const MAX_CACHE_BREAKPOINTS = 4;
@@ -23,7 +24,7 @@ export interface AnthropicClientOptions {
   apiKey: string;
   /** Without `/v1` (a trailing `/v1` is tolerated and removed). Default https://api.anthropic.com */
   baseURL?: string;
-  /** Abort when no bytes arrive for this long during a request (default 60000). */
+  /** Abort when no bytes arrive for this long during a request (default DEFAULT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
   /** The SDK's own timeout (time to response headers). Default: the SDK's (10 minutes); the watchdog usually fires first. */
   headersTimeoutMs?: number;
@@ -37,6 +38,26 @@ export interface AnthropicClientOptions {
 export function normalizeBaseURL(baseURL: string | undefined): string {
   const raw = (baseURL ?? '').trim() || DEFAULT_BASE_URL;
   return raw.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/**
+ * Why `raw` cannot be used as an API base URL (null when it can): it must be an absolute http(s) URL without
+ * credentials, query or fragment. Callers name their source (flag, variable, setting) around the reason.
+ */
+export function baseUrlProblem(raw: string): string | null {
+  const text = raw.trim();
+  if (!text) return 'it is empty';
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return 'it is not a URL (expected e.g. https://api.anthropic.com or http://127.0.0.1:8080)';
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return `it must be an http(s) URL (this one starts with ${u.protocol})`;
+  if (!u.hostname) return 'it names no host';
+  if (u.username || u.password) return 'it must not contain a user name or password (pass the key with --api-key or ANTHROPIC_API_KEY)';
+  if (u.search || u.hash) return 'it must not contain a query (?…) or fragment (#…)';
+  return null;
 }
 
 /** The key sent to a loopback endpoint when the user gave none (a local gateway or the test server needs none). */

@@ -12,6 +12,7 @@ import type { ErrorKind } from '../../model/types';
 import {
   type ErrorContext,
   LlmError,
+  RETRY_NOTE,
   SET_KEY_HINT,
   formatSeconds,
   isAbortLike,
@@ -66,32 +67,32 @@ function classifyApiError(
     return {
       kind: 'rate_limit',
       retryable: true,
-      message: `The Anthropic API rate limit was reached (429)${midstream}${said}.${wait} CAPE retries automatically; if it keeps happening, wait a minute or check your plan's rate limits.`,
+      message: `The Anthropic API rate limit was reached (429)${midstream}${said}.${wait} ${RETRY_NOTE}; if it keeps happening, wait a minute or check your plan's rate limits.`,
     };
   }
   if (status === 529 || type === 'overloaded_error') {
     return {
       kind: 'overloaded',
       retryable: true,
-      message: `The Anthropic API is temporarily overloaded (529)${midstream}. CAPE retries automatically; if it persists, try again in a few minutes or choose another model.`,
+      message: `The Anthropic API is temporarily overloaded (529)${midstream}. ${RETRY_NOTE}; if it persists, try again in a few minutes or choose another model.`,
     };
   }
   if (status === 408 || status === 504 || type === 'timeout_error') {
     return {
       kind: 'network',
       retryable: true,
-      message: `The Anthropic API timed out${code}${midstream}${said}. CAPE retries automatically.`,
+      message: `The Anthropic API timed out${code}${midstream}${said}. ${RETRY_NOTE}.`,
     };
   }
   if ((status !== undefined && status >= 500) || type === 'api_error') {
     return {
       kind: 'unknown',
       retryable: true,
-      message: `The Anthropic API returned a server error${code}${midstream}${said}. This is usually temporary; CAPE retries automatically.`,
+      message: `The Anthropic API returned a server error${code}${midstream}${said}. This is usually temporary; ${RETRY_NOTE}.`,
     };
   }
   if (status === 409) {
-    return { kind: 'unknown', retryable: true, message: `The Anthropic API reported a conflict (409)${said}. CAPE retries automatically.` };
+    return { kind: 'unknown', retryable: true, message: `The Anthropic API reported a conflict (409)${said}. ${RETRY_NOTE}.` };
   }
   if (status === 404 || type === 'not_found_error') {
     return {
@@ -119,7 +120,7 @@ function classifyApiError(
     return {
       kind: 'unknown',
       retryable: true,
-      message: `The Anthropic API reported an error in the middle of the reply${type ? ` (${type})` : ''}${said}. CAPE retries automatically.`,
+      message: `The Anthropic API reported an error in the middle of the reply${type ? ` (${type})` : ''}${said}. ${RETRY_NOTE}.`,
     };
   }
   return {
@@ -143,7 +144,7 @@ export function toLlmErrorFromSdk(err: unknown, ctx: ErrorContext = {}): LlmErro
     const secs = ctx.headersTimeoutMs !== undefined ? ` within ${formatSeconds(ctx.headersTimeoutMs)} s` : '';
     return new LlmError(
       'stalled',
-      `The Anthropic API${where} did not respond${secs}. The service may be slow or the connection stuck; CAPE retries automatically.`,
+      `The Anthropic API${where} did not respond${secs}. The service may be slow or the connection stuck; ${RETRY_NOTE}.`,
       { retryable: true, cause: err },
     );
   }
