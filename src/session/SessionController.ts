@@ -56,7 +56,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       onEvent: (e) => this.onEvent(e),
       onCapeWarnings: (w) => reportCapeWarnings(w, services.output),
       onEnded: (result, where) => {
-        this.lastFailedTaskId = result.ok ? null : result.resumable ? result.taskId : this.lastFailedTaskId;
+        this.lastFailedTaskId = !result.ok && result.resumable ? result.taskId : null;
         reportRunOutcome(result, {
           ...where,
           output: services.output,
