@@ -176,6 +176,7 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.deepStrictEqual(promptVariables(systemText(decisionsReq)), []);
     for (const id of INIT_ANSWER_IDS) assert.ok(userText(decisionsReq).includes(ANSWERS[id]), `decisions request has answer ${id}`);
     for (const d of prompts.decisions) assert.ok(systemText(decisionsReq).includes(`- ${d.key}: ${d.meaning}`), d.key);
+    assert.doesNotMatch(userText(decisionsReq), /<existing_file/, 'a fresh run has no kept files to quote');
 
     // each file request asks for one distinct file, in the session language, with the answers it needs and the decisions
     const fileReqs = fake.requests.slice(1);
@@ -335,6 +336,10 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.deepStrictEqual([...res.skipped].sort(), ['cape/0_team/3_dor.md', 'cape/1_product/1_mvv.md']);
     assert.strictEqual(res.written.length, GENERIC_CAPE_FILES.length + INPUT_CAPE_FILES.length - 2);
     assert.strictEqual(fake.requests.length, 1 + INPUT_CAPE_FILES.length - 1, 'decisions (none stored yet) + the missing files');
+    // the decisions request quotes the kept input file, so the new files agree with it; a fresh run quotes none
+    const decisionsReq = fake.requests.find((r) => isDecisionsRequest(r.body))!;
+    assert.match(userText(decisionsReq), /<existing_file path="cape\/1_product\/1_mvv\.md">\nMINE\n<\/existing_file>/);
+    assert.strictEqual((userText(decisionsReq).match(/<existing_file /g) ?? []).length, 1);
     assert.match(fs.readFileSync(path.join(cape, '1_product', '1_mvv.md'), 'utf8'), /MINE/);
     assert.match(fs.readFileSync(path.join(cape, '0_team', '3_dor.md'), 'utf8'), /MY DOR/);
 
@@ -469,7 +474,7 @@ describe('init: answers, prompt and reply helpers', () => {
     for (const id of ['uiLanguage', 'hosting', 'testTooling', 'teamSize'] as const) assert.strictEqual(a[id], '');
     const prompts = loadPromptAssets(defaultPromptsDir());
     const req = buildInitRequest(prompts.inputs.find((i) => i.path === '3_development/1_architecture.md')!, { answers: a, language: 'English', model: 'm', prompts, decisions: {} });
-    assert.match(contentText(req.messages[0].content), /<answer id="hosting"[^>]*>\n\(not answered: propose a sensible choice/);
+    assert.match(contentText(req.messages[0].content), /<answer id="hosting"[^>]*>\n\(not answered: use the shared decision on this where there is one; otherwise propose a sensible choice/);
   });
 
   it('parseAnswersFile explains what is missing or broken', () => {

@@ -20,6 +20,7 @@ import { parseFrontmatter, parseYaml } from './frontmatter';
 import { isInside } from '../files/pathSafety';
 import { INIT_ANSWER_IDS, InitAnswerId, InputSpec, PromptAssets, PromptTemplate, renderPrompt } from './prompts';
 import {
+  INPUT_FILE_MAX_CHARS,
   INPUT_FILE_TARGET_CHARS,
   type InitDecisions,
   type ReplyCheck,
@@ -268,13 +269,17 @@ export function parseAnswersFile(text: string): InitAnswers {
 // Requests
 
 /** The answers as tagged data blocks ("not answered" ones tell the model to assume, visibly). */
-function answerBlocks(ids: readonly InitAnswerId[], answers: InitAnswers): string[] {
+const UNANSWERED = '(not answered: propose a sensible choice for this product and mark it "(assumption)")';
+/** In a file request the decisions already fixed most unanswered values: the model must not invent another. */
+const UNANSWERED_FILE = '(not answered: use the shared decision on this where there is one; otherwise propose a sensible choice and mark it "(assumption)")';
+
+function answerBlocks(ids: readonly InitAnswerId[], answers: InitAnswers, unanswered = UNANSWERED): string[] {
   const lines: string[] = [];
   for (const id of ids) {
     const q = INIT_QUESTIONS.find((x) => x.id === id)!;
     const a = answers[id]?.trim();
     lines.push(`<answer id="${id}" question="${q.prompt}">`);
-    lines.push(a ? a : '(not answered: propose a sensible choice for this product and mark it "(assumption)")');
+    lines.push(a ? a : unanswered);
     lines.push('</answer>', '');
   }
   return lines;
@@ -303,14 +308,35 @@ interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** The first request: fixes the shared decisions from every answer. Exported for tests. */
-export function buildDecisionsRequest(opts: RequestOptions): LlmRequest {
+/** A project file that already exists and is kept (missing-only): the decisions must agree with it. */
+export interface ExistingInputFile {
+  /** cape-relative path. */
+  path: string;
+  /** Its body (bounded). */
+  text: string;
+}
+
+/**
+ * Per kept file and in total, what of the existing files the decisions request quotes: a whole file of the asked
+ * length, every file (a trial with a smaller total lost the architecture, where the stack was). 64,000 characters is
+ * about 16 K input tokens for one request of a fast model.
+ */
+const EXISTING_FILE_CHARS = INPUT_FILE_MAX_CHARS;
+const EXISTING_TOTAL_CHARS = 64_000;
+
+/** The first request: fixes the shared decisions from every answer (and the kept files). Exported for tests. */
+export function buildDecisionsRequest(opts: RequestOptions & { existing?: readonly ExistingInputFile[] }): LlmRequest {
   const system = renderPrompt(opts.prompts.roles.init_decisions, {
     language: opts.language,
     files: opts.prompts.inputs.map((s) => `- cape/${s.path} — ${s.title}`).join('\n'),
     decisions: opts.prompts.decisions.map((d) => `- ${d.key}: ${d.meaning}`).join('\n'),
   });
   const lines = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(INIT_ANSWER_IDS, opts.answers)];
+  const existing = opts.existing ?? [];
+  if (existing.length > 0) {
+    lines.push('These project files already exist and are kept; only the others will be written with your decisions.', '');
+    for (const f of existing) lines.push(`<existing_file path="cape/${f.path}">`, f.text, '</existing_file>', '');
+  }
   lines.push(`Fix the ${opts.prompts.decisions.length} shared decisions now.`);
   return {
     model: opts.model,
@@ -332,7 +358,7 @@ export function buildInitRequest(spec: InputSpec, opts: RequestOptions & { decis
     other_files: otherFilesList(spec, opts.prompts),
     max_chars: INPUT_FILE_TARGET_CHARS.toLocaleString('en-US'),
   });
-  const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts.answers)];
+  const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts.answers, UNANSWERED_FILE)];
   lines.push('<shared_decisions>', formatDecisions(opts.decisions), '</shared_decisions>', '');
   lines.push(`Write cape/${spec.path} now.`);
   return {
@@ -370,6 +396,31 @@ async function checkedReply<T>(
   const c2 = check(second);
   if (c2.ok) return { value: c2.value, repaired: true };
   throw new Error(`the reply could not be used even after one repair request: ${c2.problems.join('; ')}`);
+}
+
+/** The bodies of the kept input files, bounded, for the decisions request. */
+async function readExistingInputs(paths: readonly string[], target: (p: string) => string): Promise<ExistingInputFile[]> {
+  const out: ExistingInputFile[] = [];
+  let total = 0;
+  for (const p of paths) {
+    if (total >= EXISTING_TOTAL_CHARS) break;
+    let text: string;
+    try {
+      const st = await fs.promises.lstat(target(p));
+      if (!st.isFile()) continue; // a symlink or folder is not quoted
+      text = await fs.promises.readFile(target(p), 'utf8');
+    } catch {
+      continue;
+    }
+    const fm = parseFrontmatter(text);
+    const body = (fm.ok ? fm.body : text).trim();
+    const room = Math.min(EXISTING_FILE_CHARS, EXISTING_TOTAL_CHARS - total);
+    const cut = body.length > room ? `${body.slice(0, room)}\n[… ${body.length - room} more characters not shown]` : body;
+    if (cut === '') continue;
+    out.push({ path: p, text: cut });
+    total += Math.min(body.length, room);
+  }
+  return out;
 }
 
 /** Reads decisions stored by an earlier run (missing-only mode reuses them); null when absent or incomplete. */
@@ -535,7 +586,8 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
     if (!decisions) {
       try {
-        const req = buildDecisionsRequest(requestOptions);
+        const kept = opts.prompts.inputs.filter((s) => !inputs.includes(s)).map((s) => s.path);
+        const req = buildDecisionsRequest({ ...requestOptions, existing: await readExistingInputs(kept, target) });
         decisions = (
           await checkedReply(
             req,
