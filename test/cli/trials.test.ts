@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
 import { repoRoot } from '../helpers/fixtures';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 
@@ -13,6 +13,8 @@ interface Trial {
   language: string;
   complete: boolean;
   steps: { step: string; raw: string }[];
+  /** Every reply served in order, tool-use turns included (trials recorded after tools existed). */
+  replies?: FakeReply[];
   workspace: { originalProject?: boolean; files?: Record<string, string> };
   file: string;
 }
@@ -62,27 +64,36 @@ describe('CLI replay of the trial sessions (npm run trial transcripts)', functio
   });
 
   for (const t of trials) {
-    it(`${t.file}: replays in exactly five requests, and the requests carry what the trial relied on`, async () => {
+    const replies: FakeReply[] = t.replies ?? t.steps.map((s) => ({ text: s.raw }));
+    it(`${t.file}: replays in exactly its ${replies.length} requests, and the requests carry what the trial relied on`, async () => {
       const ws = workspaceFor(t);
       const before = listFiles(ws).filter((f) => !f.startsWith('cape/'));
-      for (const s of t.steps) fake.enqueue({ text: s.raw });
+      fake.enqueue(...replies);
       const run = await runCli(['start', '--workspace', ws, '--objective', t.objective, '--task', t.taskId, '--lang', t.language, '--json'], {
         ANTHROPIC_BASE_URL: fake.url,
         ANTHROPIC_API_KEY: 'test-key',
       });
       assert.strictEqual(run.code, 0, run.stderr);
-      assert.strictEqual(fake.requests.length, 5);
+      assert.strictEqual(fake.requests.length, replies.length);
       assert.deepStrictEqual(
         run.json.steps.map((s: any) => s.ok),
         [true, true, true, true, true],
       );
-      const blocks = [...t.steps[3].raw.matchAll(/<file path="([^"]+)">/g)].map((m) => m[1]);
-      assert.deepStrictEqual(run.json.files.map((f: any) => f.path), blocks);
+      const blocks = [...t.steps[3].raw.matchAll(/<(?:file|edit) path="([^"]+)">/g)].map((m) => m[1]);
+      assert.deepStrictEqual([...run.json.files.map((f: any) => f.path)].sort(), [...blocks].sort());
       assert.ok(run.json.files.every((f: any) => f.status === 'proposed'));
       assert.deepStrictEqual(listFiles(ws).filter((f) => !f.startsWith('cape/')), before, 'nothing written without --apply');
       assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 5);
+      if (t.replies?.some((r) => 'toolCalls' in r)) {
+        // The edits DevA wrote after reading the files apply to the workspace as it is.
+        assert.ok(run.json.files.some((f: any) => f.action === 'modify'));
+        assert.ok(fake.requests.some((r) => JSON.stringify(r.body.messages).includes('"tool_result"')));
+      }
 
-      const [cmReq, poaReq, daReq, devaReq, retroReq] = fake.requests.map(userText);
+      // The first request of each step (tool turns and repairs follow it within the step).
+      const firsts = fake.requests.filter((r) => r.body.messages.length === 1).map(userText);
+      assert.strictEqual(firsts.length, 5);
+      const [cmReq, poaReq, daReq, devaReq, retroReq] = firsts;
       // CM could check the DoR's "files exist" item.
       assert.match(cmReq, /## Project files in cape\/\nPresent: cape\/1_product\/1_mvv\.md/);
       // CM's go-ahead reaches DevA.

@@ -38,6 +38,12 @@ function fence(text: string): string {
 function blockText(block: any): string {
   if (typeof block === 'string') return block;
   if (block?.type === 'text' && typeof block.text === 'string') return block.text;
+  if (block?.type === 'tool_use') return `[tool_use ${block.id}] ${block.name} ${JSON.stringify(block.input ?? {})}`;
+  if (block?.type === 'tool_result') {
+    // The result as the model reads it: plain text, not a JSON-escaped string (SEARCH hunks are copied from it).
+    const body = typeof block.content === 'string' ? block.content : Array.isArray(block.content) ? block.content.map(blockText).join('\n') : '';
+    return `[tool_result ${block.tool_use_id}${block.is_error ? ', error' : ''}]\n${body}`;
+  }
   return '```json\n' + JSON.stringify(block, null, 2) + '\n```';
 }
 

@@ -3,7 +3,8 @@
 // request files (a person, or a helper model acting as the model). The fake Messages API runs in relay mode (relay.ts);
 // the bundled CLI runs against it with a long idle timeout. When the session ends, the steps' raw replies are written to
 // `<trial dir>/transcript.json` in the recorded-session shape ({taskId, objective, language, model, complete,
-// steps: [{step, raw}]}), ready to be kept as a replay fixture. See README.md ("Trial sessions").
+// steps: [{step, raw}]}) plus `replies` (every reply served, tool-use turns included), ready to be kept as a replay
+// fixture. See README.md ("Trial sessions").
 //
 //   --workspace DIR    the workspace (must hold cape/)
 //   --objective TEXT   the session's objective
@@ -16,8 +17,8 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { startFakeAnthropic } from './server';
-import { relayResponder } from './relay';
+import { startFakeAnthropic, type FakeReply } from './server';
+import { readReplyFile, relayResponder } from './relay';
 
 const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S]';
 const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout']);
@@ -65,6 +66,17 @@ export function transcriptFrom(workspace: string, taskId: string): { step: strin
     .map((f) => JSON.parse(fs.readFileSync(path.join(pair, f), 'utf8')))
     .sort((a, b) => a.n - b.n)
     .map((r) => ({ step: r.step, raw: r.raw, model: r.model }));
+}
+
+/** The reply files of a trial folder, in request order, as the reply objects the fake server serves. */
+export function repliesIn(dir: string): FakeReply[] {
+  const out: FakeReply[] = [];
+  for (let n = 1; ; n++) {
+    const base = path.join(dir, `${String(n).padStart(2, '0')}.reply`);
+    const file = ['.md', '.json'].map((ext) => base + ext).find((f) => fs.existsSync(f));
+    if (!file) return out;
+    out.push(readReplyFile(file));
+  }
 }
 
 async function main(): Promise<void> {
@@ -126,6 +138,8 @@ async function main(): Promise<void> {
       model: steps[0]?.model ?? args.model ?? 'unknown',
       complete: code === 0 && steps.length === 5,
       steps: steps.map(({ step, raw }) => ({ step, raw })),
+      // Every reply in the order it was served (tool-use turns and repairs included): what a replay must serve.
+      replies: repliesIn(dir),
     };
     fs.writeFileSync(path.join(dir, 'transcript.json'), JSON.stringify(transcript, null, 2) + '\n');
     say(`transcript: ${path.join(dir, 'transcript.json')} (${steps.length} steps)`);

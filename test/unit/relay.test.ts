@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic';
-import { relayResponder } from '../fake-anthropic/relay';
+import { relayResponder, renderRequest } from '../fake-anthropic/relay';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 
 async function waitFor(file: string, ms = 5000): Promise<string> {
@@ -72,6 +72,25 @@ describe('trial relay (fake server in relay mode)', function () {
     await waitFor(path.join(dir, '02.request.md'));
     fs.writeFileSync(path.join(dir, '02.reply.md'), 'two');
     assert.strictEqual((await second).text, 'two');
+  });
+
+  it('renders tool calls and their results as plain text', () => {
+    const req = {
+      body: {
+        model: 'm',
+        max_tokens: 10,
+        tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'src/a.ts' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'const a = "x";\nexport {};' }] },
+        ],
+      },
+    } as any;
+    const text = renderRequest(req, 3);
+    assert.match(text, /## tools \(1\)\n\n### read_file\n\nRead a file/);
+    assert.match(text, /\[tool_use toolu_1\] read_file \{"path":"src\/a\.ts"\}/);
+    assert.match(text, /\[tool_result toolu_1\]\nconst a = "x";\nexport \{\};/);
   });
 
   it('renders a repair request with every message and role in order', async () => {
