@@ -1,0 +1,130 @@
+// What a step's prompt receives of the workspace, within a character budget:
+//  - DevA: the best-ranked files whole (in rank order, each that still fits), then map lines (path — top-level
+//    symbols) for the next ones, then bare paths while room remains, so DevA knows what exists;
+//  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
+//    when the workspace has no UI files;
+//  - POA and CM: nothing (see CONTEXT_MATRIX).
+// The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
+import { isUiFile } from './symbols';
+import { rankFiles, type RankQuery } from './rank';
+import type { WorkspaceIndex } from './workspaceIndex';
+
+export type ContextStep = 'deva' | 'da';
+
+/** Default budgets in characters (setting `cape.context.devBudget` / CLI `--budget` override DevA's). */
+export const DEFAULT_WORKSPACE_BUDGET: Record<ContextStep, number> = { deva: 60_000, da: 6_000 };
+
+/** Below this share of the best score a file is not worth sending whole (it may still get a map line). */
+const WHOLE_MIN_RELATIVE_SCORE = 0.08;
+/** Map lines list at most this many symbols. */
+const MAP_SYMBOLS = 12;
+
+export interface PackedFile {
+  path: string;
+  /** Characters this file takes in the prompt: the whole text, or its map line. */
+  chars: number;
+  whole: boolean;
+}
+
+export interface WorkspaceContext {
+  step: ContextStep;
+  budget: number;
+  /** In rank order: whole files first, then map lines. */
+  files: PackedFile[];
+  /** Characters of the map lines (path + symbols). */
+  mapChars: number;
+  /** Characters of the whole rendered section (≤ budget). */
+  totalChars: number;
+  /** Files in the index. */
+  indexed: number;
+  /** The section as it goes into the prompt ('' when there is nothing to send). */
+  text: string;
+}
+
+function fenceFor(text: string): string {
+  let longest = 2;
+  for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(longest + 1);
+}
+
+function langOf(p: string): string {
+  const m = /\.([A-Za-z0-9]+)$/.exec(p);
+  return m ? m[1].toLowerCase() : '';
+}
+
+function mapLine(p: string, symbols: string[]): string {
+  const shown = symbols.slice(0, MAP_SYMBOLS);
+  const more = symbols.length > shown.length ? `, … (+${symbols.length - shown.length})` : '';
+  return shown.length ? `${p} — ${shown.join(', ')}${more}` : p;
+}
+
+export interface PackOptions {
+  step: ContextStep;
+  budget?: number;
+  /** Reads a file's current text through the policy; null when it cannot be sent (vanished, now binary…). */
+  readText: (relPath: string) => string | null;
+}
+
+/** Selects and renders the workspace section of a step's prompt. */
+export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOptions): WorkspaceContext {
+  const budget = Math.max(0, Math.floor(opts.budget ?? DEFAULT_WORKSPACE_BUDGET[opts.step]));
+  const ranked = rankFiles(index, q);
+  const rankedSet = new Set(ranked.map((r) => r.path));
+  const rest = [...index.all()].map((f) => f.path).filter((p) => !rankedSet.has(p)).sort();
+  let candidates = [...ranked.map((r) => ({ path: r.path, score: r.score })), ...rest.map((p) => ({ path: p, score: 0 }))];
+  if (opts.step === 'da') candidates = candidates.filter((c) => isUiFile(c.path));
+  const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
+  if (!candidates.length || budget <= 0) return empty;
+
+  const head = (whole: number, mapped: number) =>
+    opts.step === 'deva'
+      ? `Ranked for this work: ${whole} file(s) whole, ${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Read the whole files before changing them; for a mapped file, ask or keep your change additive.`
+      : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
+  const reserveHead = head(99999, 99999).length + 2;
+  const mapHeading = '\n\n### Map\n';
+  const files: PackedFile[] = [];
+  const blocks: string[] = [];
+  let used = reserveHead + mapHeading.length;
+  const top = candidates[0].score;
+
+  if (opts.step === 'deva') {
+    // whole files: keep ~10% of the budget for the map of what follows
+    const wholeLimit = budget - Math.min(6000, Math.floor(budget * 0.1));
+    for (const c of candidates) {
+      if (c.score <= 0 || c.score < top * WHOLE_MIN_RELATIVE_SCORE) break;
+      const f = index.get(c.path);
+      if (!f || used + f.chars + c.path.length + 40 > wholeLimit) continue;
+      const text = opts.readText(c.path);
+      if (text === null) continue;
+      const fence = fenceFor(text);
+      const block = `### ${c.path}\n${fence}${langOf(c.path)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+      if (used + block.length + 2 > wholeLimit) continue;
+      blocks.push(block);
+      files.push({ path: c.path, chars: text.length, whole: true });
+      used += block.length + 2;
+    }
+  }
+  const wholeSet = new Set(files.map((f) => f.path));
+  const lines: string[] = [];
+  let mapChars = 0;
+  for (const c of candidates) {
+    if (wholeSet.has(c.path)) continue;
+    const f = index.get(c.path);
+    if (!f) continue;
+    const line = mapLine(c.path, f.symbols);
+    if (used + line.length + 1 > budget) {
+      if (line.length > 200) continue;
+      break;
+    }
+    lines.push(line);
+    files.push({ path: c.path, chars: line.length, whole: false });
+    mapChars += line.length;
+    used += line.length + 1;
+  }
+  if (!files.length) return empty;
+  const mapped = files.length - blocks.length;
+  const parts = [head(blocks.length, mapped), ...blocks];
+  let text = parts.join('\n\n');
+  if (lines.length) text += (blocks.length ? mapHeading : '\n\n') + lines.join('\n');
+  return { step: opts.step, budget, files, mapChars, totalChars: text.length, indexed: index.size, text };
+}

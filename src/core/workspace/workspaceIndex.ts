@@ -1,0 +1,404 @@
+// The workspace index: every file the policy lets the model see, with its size, mtime, top-level symbols and
+// resolved relative imports, plus a BM25 text index (minisearch) over paths, symbols and content.
+//
+// Kept up to date incrementally, never rebuilt per session:
+//  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed; the CLI
+//    calls it on each run after loading the cache file;
+//  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
+//  - the cache file lives OUTSIDE the workspace, in the user's cache folder (CAPE_CACHE_DIR, else
+//    $XDG_CACHE_HOME/cape-vscode, %LOCALAPPDATA%\cape-vscode, ~/Library/Caches/cape-vscode or ~/.cache/cape-vscode),
+//    one file per workspace (named by a hash of its real path): nothing to commit or ignore, and deleting it only
+//    costs one rebuild.
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import MiniSearch from 'minisearch';
+import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
+import { decodeText, isBinaryContent, WorkspacePolicy, type PolicyOptions } from './policy';
+import { scanFile } from './symbols';
+import { terms } from './tokens';
+
+export interface IndexedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Characters of the text (what the file costs in a prompt). */
+  chars: number;
+  symbols: string[];
+  /** Import specifiers as written. */
+  specs: string[];
+  /** Workspace files this file imports (relative specifiers resolved; filled by resolveImports). */
+  imports: string[];
+}
+
+interface SearchDoc {
+  id: number;
+  path: string;
+  symbols: string;
+  content: string;
+}
+
+/** Content beyond this many characters is not put in the text index (the file is still listed and can be read). */
+const MAX_INDEXED_CHARS = 100_000;
+const CACHE_VERSION = 1;
+
+const MINISEARCH_OPTIONS = {
+  fields: ['path', 'symbols', 'content'],
+  idField: 'id',
+  tokenize: (text: string) => terms(text),
+  processTerm: (t: string) => t,
+  searchOptions: { tokenize: (text: string) => terms(text), processTerm: (t: string) => t },
+};
+
+/** Where the CLI keeps the index of a workspace between runs. */
+export function defaultCacheFile(root: string): string {
+  let real = path.resolve(root);
+  try {
+    real = fs.realpathSync.native(real);
+  } catch {
+    /* a missing root fails later, with a clearer message */
+  }
+  const base =
+    process.env.CAPE_CACHE_DIR ||
+    (process.env.XDG_CACHE_HOME
+      ? path.join(process.env.XDG_CACHE_HOME, 'cape-vscode')
+      : process.platform === 'win32'
+        ? path.join(process.env.LOCALAPPDATA || path.join(os.homedir(), 'AppData', 'Local'), 'cape-vscode')
+        : process.platform === 'darwin'
+          ? path.join(os.homedir(), 'Library', 'Caches', 'cape-vscode')
+          : path.join(os.homedir(), '.cache', 'cape-vscode'));
+  const hash = crypto.createHash('sha256').update(real).digest('hex').slice(0, 16);
+  return path.join(base, `index-${path.basename(real).replace(/[^\w.-]/g, '_').slice(0, 40)}-${hash}.json`);
+}
+
+const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
+const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
+
+export interface RefreshStats {
+  files: number;
+  read: number;
+  removed: number;
+  ms: number;
+}
+
+export class WorkspaceIndex {
+  readonly root: string;
+  readonly policy: WorkspacePolicy;
+  private readonly files = new Map<string, IndexedFile>();
+  private readonly ids = new Map<string, number>();
+  private readonly pathOf = new Map<number, string>();
+  private nextId = 1;
+  /** Files admitted by name whose content is not text, by `size:mtime`, so a refresh does not re-read them. */
+  private readonly notText = new Map<string, string>();
+  private search: MiniSearch<SearchDoc>;
+  private importers: Map<string, string[]> | null = null;
+  private importsDirty = true;
+
+  constructor(root: string, opts: PolicyOptions = {}) {
+    this.root = path.resolve(root);
+    this.policy = new WorkspacePolicy(this.root, opts);
+    this.search = new MiniSearch<SearchDoc>(MINISEARCH_OPTIONS);
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  get(relPath: string): IndexedFile | undefined {
+    return this.files.get(relPath);
+  }
+
+  all(): IterableIterator<IndexedFile> {
+    return this.files.values();
+  }
+
+  /** Walks the workspace and lists the files the policy admits (no content read), with size and mtime. */
+  private walk(): Map<string, { size: number; mtimeMs: number }> {
+    const found = new Map<string, { size: number; mtimeMs: number }>();
+    const stack: string[] = [''];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      const abs = rel ? path.join(this.root, ...rel.split('/')) : this.root;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(abs, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      this.policy.noteDir(rel, entries.some((e) => e.name === '.gitignore' && e.isFile()));
+      for (const e of entries) {
+        const r = rel ? `${rel}/${e.name}` : e.name;
+        // symlinks are never followed nor listed: the model sees the real files once, where they are
+        if (e.isDirectory()) {
+          if (!this.policy.skipDir(r)) stack.push(r);
+        } else if (e.isFile()) {
+          if (this.policy.skipFileName(r)) continue;
+          let st: fs.Stats;
+          try {
+            st = fs.statSync(path.join(abs, e.name));
+          } catch {
+            continue;
+          }
+          if (st.size > this.policy.maxBytes) continue;
+          found.set(r, { size: st.size, mtimeMs: st.mtimeMs });
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Reads and indexes one file (already admitted by name); false when its content is not text. */
+  private indexFile(rel: string, size: number, mtimeMs: number): boolean {
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(path.join(this.root, ...rel.split('/')));
+    } catch {
+      this.drop(rel);
+      return false;
+    }
+    if (buf.length > this.policy.maxBytes || isBinaryContent(buf)) {
+      this.drop(rel);
+      this.notText.set(rel, `${size}:${mtimeMs}`);
+      return false;
+    }
+    this.notText.delete(rel);
+    const text = decodeText(buf);
+    const scan = scanFile(rel, text);
+    this.drop(rel);
+    const id = this.nextId++;
+    this.ids.set(rel, id);
+    this.pathOf.set(id, rel);
+    this.files.set(rel, { path: rel, size, mtimeMs, chars: text.length, symbols: scan.symbols, specs: scan.imports, imports: [] });
+    this.search.add({ id, path: rel.replace(/[/.]/g, ' '), symbols: scan.symbols.join(' '), content: text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text });
+    this.importsDirty = true;
+    return true;
+  }
+
+  private drop(rel: string): void {
+    const id = this.ids.get(rel);
+    if (id === undefined) return;
+    this.search.discard(id);
+    this.ids.delete(rel);
+    this.pathOf.delete(id);
+    this.files.delete(rel);
+    this.importsDirty = true;
+  }
+
+  /**
+   * Brings the index in line with the disk: new and changed files (size or mtime) are read, vanished or newly
+   * excluded ones dropped. The first call builds the whole index. Yields to the event loop now and then.
+   */
+  async refresh(): Promise<RefreshStats> {
+    const t0 = Date.now();
+    this.policy.forget();
+    const found = this.walk();
+    let removed = 0;
+    for (const rel of [...this.files.keys()]) {
+      if (!found.has(rel)) {
+        this.drop(rel);
+        removed++;
+      }
+    }
+    for (const rel of [...this.notText.keys()]) if (!found.has(rel)) this.notText.delete(rel);
+    let read = 0;
+    for (const [rel, st] of found) {
+      const cur = this.files.get(rel);
+      if (cur && cur.size === st.size && cur.mtimeMs === st.mtimeMs) continue;
+      if (this.notText.get(rel) === `${st.size}:${st.mtimeMs}`) continue;
+      this.indexFile(rel, st.size, st.mtimeMs);
+      if (++read % 1000 === 0) await new Promise((r) => setImmediate(r));
+    }
+    this.resolveImports();
+    return { files: this.files.size, read, removed, ms: Date.now() - t0 };
+  }
+
+  /**
+   * Re-reads the given workspace-relative paths (created, changed or deleted files, or folders). A changed
+   * `.gitignore` or a folder event falls back to refresh(), since it may change which files are admitted.
+   */
+  async update(relPaths: string[]): Promise<RefreshStats> {
+    const t0 = Date.now();
+    let read = 0;
+    let removed = 0;
+    for (const raw of relPaths) {
+      const rel = raw.replace(/\\/g, '/').replace(/^\.\/+/, '');
+      if (rel.endsWith('.gitignore')) return this.refresh();
+      const abs = path.join(this.root, ...rel.split('/'));
+      let st: fs.Stats | null = null;
+      try {
+        st = fs.lstatSync(abs);
+      } catch {
+        st = null;
+      }
+      if (st?.isDirectory()) return this.refresh();
+      const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel);
+      if (!admitted) {
+        if (this.files.has(rel)) {
+          this.drop(rel);
+          removed++;
+        } else if (!st) {
+          // a deleted folder: drop everything below it
+          for (const k of [...this.files.keys()]) if (k.startsWith(rel + '/')) (this.drop(k), removed++);
+        }
+        continue;
+      }
+      if (this.indexFile(rel, st!.size, st!.mtimeMs)) read++;
+    }
+    this.resolveImports();
+    return { files: this.files.size, read, removed, ms: Date.now() - t0 };
+  }
+
+  /** Resolves every file's relative import specifiers to indexed files (after any change of the file set). */
+  private resolveImports(): void {
+    if (!this.importsDirty) return;
+    for (const f of this.files.values()) {
+      const out: string[] = [];
+      for (const spec of f.specs) {
+        const target = this.resolve(f.path, spec);
+        if (target && target !== f.path && !out.includes(target)) out.push(target);
+      }
+      f.imports = out;
+    }
+    this.importers = null;
+    this.importsDirty = false;
+  }
+
+  /** The indexed file a specifier names, or null (bare package names are not workspace files). */
+  resolve(from: string, spec: string): string | null {
+    let base: string;
+    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
+      base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+    } else if (spec.startsWith('@/') || spec.startsWith('~/')) {
+      base = spec.slice(2);
+      const inSrc = this.resolveBase('src/' + base);
+      if (inSrc) return inSrc;
+    } else if (spec.startsWith('/')) {
+      base = spec.slice(1);
+    } else return null;
+    if (base.startsWith('..')) return null;
+    return this.resolveBase(base);
+  }
+
+  private resolveBase(base: string): string | null {
+    const clean = base.replace(/\/$/, '');
+    for (const ext of RESOLVE_EXT) if (this.files.has(clean + ext)) return clean + ext;
+    // TypeScript's ESM style: `./x.js` names `x.ts`
+    const js = /\.(m|c)?jsx?$/.exec(clean);
+    if (js) {
+      const stemPath = clean.slice(0, -js[0].length);
+      for (const ext of ['.ts', '.tsx', '.mts', '.cts']) if (this.files.has(stemPath + ext)) return stemPath + ext;
+    }
+    for (const idx of INDEX_FILES) if (this.files.has(clean + idx)) return clean + idx;
+    return null;
+  }
+
+  /** Files that import the given file. */
+  importersOf(relPath: string): string[] {
+    if (!this.importers) {
+      this.importers = new Map();
+      for (const f of this.files.values()) {
+        for (const t of f.imports) {
+          const list = this.importers.get(t);
+          if (list) list.push(f.path);
+          else this.importers.set(t, [f.path]);
+        }
+      }
+    }
+    return this.importers.get(relPath) ?? [];
+  }
+
+  /** BM25 scores (path, symbols, content with field boosts) of the files for a free-text query. */
+  textScores(query: string, boost: Record<string, number> = { path: 3, symbols: 2, content: 1 }): Map<string, number> {
+    const out = new Map<string, number>();
+    if (!query.trim()) return out;
+    for (const r of this.search.search(query, { boost, combineWith: 'OR' })) {
+      const p = this.pathOf.get(r.id as number);
+      if (p) out.set(p, r.score);
+    }
+    return out;
+  }
+
+  /** Serialises the index (entries and text index) for the cache file. */
+  toJSON(): unknown {
+    return {
+      version: CACHE_VERSION,
+      root: this.root,
+      policy: { capeFolder: this.policy.capeFolder, maxBytes: this.policy.maxBytes },
+      nextId: this.nextId,
+      files: [...this.files.values()].map((f) => [this.ids.get(f.path), f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs]),
+      notText: [...this.notText],
+      search: this.search,
+    };
+  }
+
+  /** Writes the cache file atomically. */
+  async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
+    await ensureDir(path.dirname(cacheFile));
+    await writeFileAtomic(cacheFile, JSON.stringify(this));
+  }
+
+  /**
+   * The index of a workspace, from its cache file when one matches (same root and policy), brought up to date with
+   * refresh(); built from scratch otherwise. The cache file is rewritten when anything changed.
+   */
+  static async open(root: string, opts: PolicyOptions & { cacheFile?: string | null } = {}): Promise<{ index: WorkspaceIndex; stats: RefreshStats; fromCache: boolean }> {
+    const index = new WorkspaceIndex(root, opts);
+    if (!fs.existsSync(index.root) || !fs.statSync(index.root).isDirectory()) throw new Error(`workspace folder ${index.root} does not exist`);
+    const cacheFile = opts.cacheFile === null ? null : (opts.cacheFile ?? defaultCacheFile(index.root));
+    let fromCache = false;
+    if (cacheFile) fromCache = index.loadCache(cacheFile);
+    const stats = await index.refresh();
+    if (cacheFile && (!fromCache || stats.read || stats.removed)) {
+      try {
+        await index.save(cacheFile);
+      } catch {
+        /* a read-only cache folder only costs the next run a rebuild */
+      }
+    }
+    return { index, stats, fromCache };
+  }
+
+  private loadCache(cacheFile: string): boolean {
+    let data: {
+      version?: number;
+      root?: string;
+      policy?: { capeFolder?: string; maxBytes?: number };
+      nextId?: number;
+      files?: [number, string, number, number, number, string[], string[]][];
+      notText?: [string, string][];
+      search?: unknown;
+    };
+    try {
+      data = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
+    } catch {
+      return false;
+    }
+    if (
+      data.version !== CACHE_VERSION ||
+      data.root !== this.root ||
+      data.policy?.capeFolder !== this.policy.capeFolder ||
+      data.policy?.maxBytes !== this.policy.maxBytes ||
+      !Array.isArray(data.files) ||
+      !data.search
+    ) {
+      return false;
+    }
+    try {
+      this.search = MiniSearch.loadJS<SearchDoc>(data.search as Parameters<typeof MiniSearch.loadJS>[0], MINISEARCH_OPTIONS);
+    } catch {
+      this.search = new MiniSearch<SearchDoc>(MINISEARCH_OPTIONS);
+      return false;
+    }
+    for (const [id, rel, size, mtimeMs, chars, symbols, specs] of data.files) {
+      this.files.set(rel, { path: rel, size, mtimeMs, chars, symbols, specs, imports: [] });
+      this.ids.set(rel, id);
+      this.pathOf.set(id, rel);
+    }
+    for (const [rel, key] of data.notText ?? []) this.notText.set(rel, key);
+    this.nextId = Math.max(1, data.nextId ?? 1);
+    for (const f of data.files) if (f[0] >= this.nextId) this.nextId = f[0] + 1;
+    this.importsDirty = true;
+    return true;
+  }
+}

@@ -1,0 +1,255 @@
+// The workspace index, its symbols and imports, the ranking and the budgeted map DevA and DA receive.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
+import { isUiFile, scanFile } from '../../src/core/workspace/symbols';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { rankFiles } from '../../src/core/workspace/rank';
+import { packWorkspace } from '../../src/core/workspace/pack';
+
+function write(root: string, rel: string, content: string | Buffer): void {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+function tmp(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A small app: a theme module, its test, a settings page using it, unrelated utilities. */
+function demoWorkspace(): string {
+  const root = tmp('cape-index-');
+  write(root, 'package.json', '{"name":"demo"}\n');
+  write(root, '.gitignore', 'dist/\n');
+  write(root, 'src/theme/themeStore.ts', [
+    "import { readSetting } from '../settings/storage';",
+    'export type ThemeName = "light" | "dark";',
+    'export interface ThemeState { name: ThemeName }',
+    'export function getTheme(): ThemeName { return (readSetting("theme") as ThemeName) ?? "light"; }',
+    'export function setTheme(name: ThemeName): void { /* persists the dark mode choice */ }',
+    '',
+  ].join('\n'));
+  write(root, 'src/settings/storage.ts', 'export function readSetting(key: string): string | null { return localStorage.getItem(key); }\nexport const SETTINGS_PREFIX = "app.";\n');
+  write(root, 'src/pages/SettingsPage.tsx', "import { getTheme, setTheme } from '../theme/themeStore';\nexport default function SettingsPage() { return <button onClick={() => setTheme('dark')}>{getTheme()}</button>; }\n");
+  write(root, 'test/themeStore.test.ts', "import { getTheme } from '../src/theme/themeStore.js';\ndescribe('theme', () => { it('defaults', () => getTheme()); });\n");
+  write(root, 'src/utils/math.ts', 'export function clamp(x: number, lo: number, hi: number) { return Math.min(hi, Math.max(lo, x)); }\n');
+  write(root, 'src/utils/date.ts', 'export function formatDate(d: Date): string { return d.toISOString(); }\n');
+  write(root, 'src/styles/app.css', '.button { color: red; }\n.dark-mode { background: black; }\n');
+  write(root, 'dist/bundle.js', 'function getTheme(){}');
+  write(root, '.env', 'THEME_SECRET=do-not-send');
+  write(root, 'logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
+  write(root, 'cape/1_product/1_mvv.md', '# theme theme theme');
+  return root;
+}
+
+describe('workspace tokens', () => {
+  it('splits camelCase, PascalCase, snake_case, acronyms and digits', () => {
+    assert.deepStrictEqual(splitIdentifier('getThemeColor'), ['get', 'theme', 'color']);
+    assert.deepStrictEqual(splitIdentifier('MAX_FILE_BYTES'), ['max', 'file', 'bytes']);
+    assert.deepStrictEqual(splitIdentifier('parseHTTPHeaders2'), ['parse', 'http', 'headers', '2']);
+    assert.deepStrictEqual(splitIdentifier('kebab-case-name'), ['kebab', 'case', 'name']);
+  });
+  it('stems and drops stop words so a request meets identifiers', () => {
+    const t = terms('The user should be able to toggle themes; adding headers to requests');
+    assert.ok(t.includes('theme') && t.includes('header') && t.includes('request') && t.includes('add'), t.join(' '));
+    assert.ok(!t.includes('the') && !t.includes('should'));
+    assert.ok(terms('getThemeColor').includes('getthemecolor'), 'the whole identifier is a term too');
+  });
+});
+
+describe('symbol extraction', () => {
+  it('takes TS/JS top-level symbols, exported first, and import specifiers', () => {
+    const r = scanFile('src/a.ts', [
+      "import { x } from './x';",
+      "import type { Y } from '../types/y';",
+      "import './side-effect';",
+      'import {',
+      '  a,',
+      "} from './multi';",
+      "export * from './reexport';",
+      "const lazy = () => import('./lazy');",
+      "const cjs = require('./cjs');",
+      'export default class Widget {}',
+      'export async function load() {}',
+      'export interface Options { a: number }',
+      'export type Mode = "a";',
+      'export const enum Flag { A }',
+      'export const LIMIT = 3;',
+      'export { helper as publicHelper, other };',
+      'function helper() {}',
+      'function other() {}',
+      '/*',
+      'export function commented() {}',
+      '*/',
+      '  export function nested() {}',
+    ].join('\n'));
+    assert.deepStrictEqual(r.symbols, ['Widget', 'load', 'Options', 'Mode', 'Flag', 'LIMIT', 'publicHelper', 'other', 'helper']);
+    assert.deepStrictEqual(r.imports.sort(), ['../types/y', './cjs', './lazy', './multi', './reexport', './side-effect', './x']);
+  });
+  it('reads CommonJS exports', () => {
+    const r = scanFile('lib/utils.js', "module.exports = { merge, forEach: each };\nexports.isArray = isArray;\nfunction merge() {}\n");
+    assert.deepStrictEqual(r.symbols, ['merge', 'forEach', 'isArray']);
+  });
+  it('falls back to plain declarations for other languages, headings for markdown, selectors for CSS', () => {
+    assert.deepStrictEqual(scanFile('app.py', 'import os\nclass Store:\n    def inner(self): pass\ndef main():\n    pass\nasync def fetch():\n  pass\n').symbols, ['Store', 'main', 'fetch']);
+    assert.deepStrictEqual(scanFile('main.go', 'package main\nfunc (s *Server) Serve() {}\nfunc main() {}\ntype Server struct {}\n').symbols, ['Serve', 'main', 'Server']);
+    assert.deepStrictEqual(scanFile('lib.rs', 'pub fn parse() {}\npub(crate) struct Node;\nimpl Node {}\n').symbols, ['parse', 'Node']);
+    assert.deepStrictEqual(scanFile('README.md', '# Demo\n```\n# not a heading\n```\n## Install\n').symbols, ['Demo', 'Install']);
+    const css = scanFile('a.scss', "@import './vars';\n.btn { }\n.card, .x {}\n  .nested {}\n");
+    assert.deepStrictEqual(css.symbols, ['btn', 'card']);
+    assert.deepStrictEqual(css.imports, ['./vars']);
+  });
+  it('recognises UI files', () => {
+    assert.ok(isUiFile('src/components/Button.ts'));
+    assert.ok(isUiFile('src/App.tsx'));
+    assert.ok(isUiFile('styles/main.scss'));
+    assert.ok(!isUiFile('src/server/db.ts'));
+  });
+});
+
+describe('workspace index', () => {
+  it('indexes what the policy admits, with symbols and resolved imports', async () => {
+    const root = demoWorkspace();
+    const { index, stats, fromCache } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.strictEqual(fromCache, false);
+    const paths = [...index.all()].map((f) => f.path).sort();
+    assert.deepStrictEqual(paths, [
+      '.gitignore',
+      'package.json',
+      'src/pages/SettingsPage.tsx',
+      'src/settings/storage.ts',
+      'src/styles/app.css',
+      'src/theme/themeStore.ts',
+      'src/utils/date.ts',
+      'src/utils/math.ts',
+      'test/themeStore.test.ts',
+    ]);
+    assert.strictEqual(stats.read, paths.length + 1, 'logo.png was read once, found binary');
+    const theme = index.get('src/theme/themeStore.ts')!;
+    assert.deepStrictEqual(theme.symbols, ['ThemeName', 'ThemeState', 'getTheme', 'setTheme']);
+    assert.deepStrictEqual(theme.imports, ['src/settings/storage.ts']);
+    assert.deepStrictEqual(index.get('test/themeStore.test.ts')!.imports, ['src/theme/themeStore.ts'], './x.js names x.ts');
+    assert.deepStrictEqual(index.importersOf('src/theme/themeStore.ts').sort(), ['src/pages/SettingsPage.tsx', 'test/themeStore.test.ts']);
+  });
+
+  it('updates incrementally from mtimes (refresh) and from named paths (update), and keeps a cache file', async () => {
+    const root = demoWorkspace();
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.json');
+    const first = await WorkspaceIndex.open(root, { cacheFile });
+    assert.ok(fs.existsSync(cacheFile));
+    const second = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(second.fromCache, true);
+    assert.strictEqual(second.stats.read, 0, 'nothing re-read when nothing changed');
+    assert.strictEqual(second.index.size, first.index.size);
+    assert.ok(second.index.textScores('clamp').has('src/utils/math.ts'), 'the text index survives the cache');
+
+    write(root, 'src/utils/math.ts', 'export function lerp(a: number, b: number, t: number) { return a + (b - a) * t; }\n');
+    fs.utimesSync(path.join(root, 'src/utils/math.ts'), new Date(), new Date(Date.now() + 5000));
+    fs.unlinkSync(path.join(root, 'src/utils/date.ts'));
+    write(root, 'src/utils/strings.ts', 'export function capitalize(s: string) { return s; }\n');
+    const third = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(third.stats.read, 2);
+    assert.strictEqual(third.stats.removed, 1);
+    assert.deepStrictEqual(third.index.get('src/utils/math.ts')!.symbols, ['lerp']);
+    assert.ok(!third.index.textScores('clamp').has('src/utils/math.ts'), 'old content left the text index');
+    assert.ok(third.index.textScores('capitalize').has('src/utils/strings.ts'));
+
+    // the watcher path
+    const idx = third.index;
+    write(root, 'src/utils/strings.ts', 'export function slugify(s: string) { return s; }\n');
+    write(root, 'credentials.json', '{"token":"x"}');
+    const st = await idx.update(['src/utils/strings.ts', 'credentials.json', 'src/utils/math.ts']);
+    assert.strictEqual(st.read, 2);
+    assert.deepStrictEqual(idx.get('src/utils/strings.ts')!.symbols, ['slugify']);
+    assert.strictEqual(idx.get('credentials.json'), undefined, 'a secret created later is still never indexed');
+    fs.unlinkSync(path.join(root, 'src/utils/strings.ts'));
+    await idx.update(['src/utils/strings.ts']);
+    assert.strictEqual(idx.get('src/utils/strings.ts'), undefined);
+    write(root, 'src/.gitignore', 'utils/\n');
+    await idx.update(['src/.gitignore']);
+    assert.strictEqual(idx.get('src/utils/math.ts'), undefined, 'a changed .gitignore re-applies');
+  });
+
+  it('ignores a cache file of another workspace or a damaged one', async () => {
+    const a = demoWorkspace();
+    const b = demoWorkspace();
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.json');
+    await WorkspaceIndex.open(a, { cacheFile });
+    assert.strictEqual((await WorkspaceIndex.open(b, { cacheFile })).fromCache, false);
+    fs.writeFileSync(cacheFile, '{"version":1, "files": [');
+    const r = await WorkspaceIndex.open(b, { cacheFile });
+    assert.strictEqual(r.fromCache, false);
+    assert.strictEqual(r.index.size, 9);
+  });
+});
+
+describe('ranking and the budgeted map', () => {
+  const read = (root: string) => (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+
+  it('ranks by text, then passes score along imports', async () => {
+    const root = demoWorkspace();
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ranked = rankFiles(index, { objective: 'Let the user switch to a dark theme' });
+    assert.strictEqual(ranked[0].path, 'src/theme/themeStore.ts');
+    const order = ranked.map((r) => r.path);
+    for (const p of ['src/pages/SettingsPage.tsx', 'test/themeStore.test.ts', 'src/settings/storage.ts']) {
+      assert.ok(order.includes(p), `${p} is reached through imports: ${order.join(', ')}`);
+      assert.ok(order.indexOf(p) < (order.indexOf('src/utils/math.ts') === -1 ? Infinity : order.indexOf('src/utils/math.ts')));
+    }
+    assert.ok(!order.includes('src/utils/date.ts'), 'an unrelated file gets no score');
+    const byName = rankFiles(index, { objective: 'clamp should accept NaN' });
+    assert.strictEqual(byName[0].path, 'src/utils/math.ts', 'a symbol named in the objective');
+    const byWork = rankFiles(index, { objective: 'Small fix', work: 'The formatDate helper must print the local date' });
+    assert.strictEqual(byWork[0].path, 'src/utils/date.ts', "the upstream work counts when the objective says little");
+  });
+
+  it('gives DevA the best files whole, then map lines, within the budget', async () => {
+    const root = demoWorkspace();
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const q = { objective: 'Let the user switch to a dark theme' };
+    const ctx = packWorkspace(index, q, { step: 'deva', budget: 60_000, readText: read(root) });
+    assert.ok(ctx.files[0].whole && ctx.files[0].path === 'src/theme/themeStore.ts');
+    assert.ok(ctx.text.includes(fs.readFileSync(path.join(root, 'src/theme/themeStore.ts'), 'utf8')));
+    assert.strictEqual(ctx.totalChars, ctx.text.length);
+    assert.ok(ctx.totalChars <= 60_000);
+    assert.strictEqual(new Set(ctx.files.map((f) => f.path)).size, ctx.files.length);
+    assert.strictEqual(ctx.files.length, index.size, 'with room, every file appears (whole or as a map line)');
+    assert.ok(!ctx.text.includes('do-not-send') && !ctx.text.includes('cape/1_product'));
+    const firstMap = ctx.files.findIndex((f) => !f.whole);
+    assert.ok(ctx.files.slice(firstMap).every((f) => !f.whole), 'whole files first, then the map');
+    assert.strictEqual(ctx.mapChars, ctx.files.filter((f) => !f.whole).reduce((n, f) => n + f.chars, 0));
+
+    // a tight budget: fewer whole files, map lines with symbols, never over the budget
+    const small = packWorkspace(index, q, { step: 'deva', budget: 700, readText: read(root) });
+    assert.ok(small.totalChars <= 700, String(small.totalChars));
+    assert.ok(small.files.some((f) => !f.whole));
+    assert.match(small.text, /src\/\S+ — \w+/);
+    for (let budget = 0; budget < 1500; budget += 97) {
+      const c = packWorkspace(index, q, { step: 'deva', budget, readText: read(root) });
+      assert.ok(c.totalChars <= budget, `budget ${budget}: ${c.totalChars}`);
+    }
+  });
+
+  it('uses a fence longer than any in the file', async () => {
+    const root = tmp('cape-fence-');
+    write(root, 'docs/guide.md', '# Theme guide\n```ts\ngetTheme()\n```\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ctx = packWorkspace(index, { objective: 'theme guide' }, { step: 'deva', readText: read(root) });
+    assert.match(ctx.text, /````md\n# Theme guide/);
+  });
+
+  it('gives DA a map of UI files only, and nothing when there are none', async () => {
+    const root = demoWorkspace();
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ctx = packWorkspace(index, { objective: 'dark theme button' }, { step: 'da', readText: read(root) });
+    assert.deepStrictEqual(ctx.files.map((f) => f.path).sort(), ['src/pages/SettingsPage.tsx', 'src/styles/app.css', 'src/theme/themeStore.ts']);
+    assert.ok(ctx.files.every((f) => !f.whole));
+    const none = tmp('cape-noui-');
+    write(none, 'server/db.ts', 'export const db = 1;\n');
+    const { index: i2 } = await WorkspaceIndex.open(none, { cacheFile: null });
+    assert.strictEqual(packWorkspace(i2, { objective: 'db' }, { step: 'da', readText: read(none) }).text, '');
+  });
+});
