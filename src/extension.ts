@@ -13,6 +13,7 @@ import * as setApiKey from './commands/setApiKey';
 import * as clearApiKey from './commands/clearApiKey';
 import * as selectModel from './commands/selectModel';
 import * as openRetrospective from './commands/openRetrospective';
+import * as showContext from './commands/showContext';
 
 /** What activate returns (`vscode.extensions.getExtension('cape-team.cape-vscode').exports`), used by tests. */
 export interface CapeExtensionApi {
@@ -29,6 +30,7 @@ const COMMAND_MODULES: { name: string; register(services: CapeServices): vscode.
   { name: 'clearApiKey', ...clearApiKey },
   { name: 'selectModel', ...selectModel },
   { name: 'openRetrospective', ...openRetrospective },
+  { name: 'showContext', ...showContext },
 ];
 
 export function activate(context: vscode.ExtensionContext): CapeExtensionApi {

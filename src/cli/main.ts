@@ -4,6 +4,7 @@
 //   cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
 //   cape start  --workspace DIR --objective-file PATH|- …   (the objective from a file, or stdin)
 //   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
+//   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]   (src/cli/context.ts)
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
 //
 // It never waits for input when stdin is not a terminal, and writes nothing outside cape/ without --apply.
@@ -42,6 +43,7 @@ import {
   type ToolBounds,
   describeToolCall,
 } from '../core';
+import { cmdContext } from './context';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
@@ -90,6 +92,8 @@ Usage:
   cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
   cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
+  cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]
+                   (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
 
 Options:
   --objective-file PATH  read the objective from a file (- for stdin); at most ${MAX_OBJECTIVE_CHARS} characters
@@ -425,6 +429,7 @@ export async function main(
   stderr: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
   try {
+    if (argv[0] === 'context') return await cmdContext(argv.slice(1), stdout, stderr);
     const { command, flags } = parseArgs(argv);
     if (flags.help || command === 'help' || command === '--help' || command === '-h') {
       stdout.write(HELP);

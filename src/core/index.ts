@@ -8,6 +8,7 @@
 //   cape/           cape/ assets, frontmatter, prompts, init        store/          5_sessions/ persistence
 //   files/          path safety, proposals, atomic writes        edits/          <edit> hunks: matching, one repair
 //   tools/          the step's tools (read_file, search_files, list_files) and their bounds
+//   workspace/      what of the workspace the model may see: read policy, index, ranking, the budgeted map
 export * from './model';
 export * from './llm';
 export * from './llm/anthropic';
@@ -20,3 +21,4 @@ export * from './store';
 export * from './files';
 export * from './edits';
 export * from './tools';
+export * from './workspace';

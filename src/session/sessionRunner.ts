@@ -8,6 +8,7 @@ import { assertTaskId, runSession, type SessionEvent, type SessionResult } from 
 import type { Services } from '../services';
 import type { RunProgress } from './statusBar';
 import { STEP_LABEL } from './stepLabels';
+import { workspaceSessionOptions } from '../workspace/indexService';
 
 export interface RunRequest {
   objective?: string;
@@ -134,6 +135,7 @@ export class SessionRunner {
           }
         },
         signal: run.abort.signal,
+        ...(await workspaceSessionOptions(this.services, root)),
         ...(req.resumeTaskId ? { resume: true, taskId: req.resumeTaskId } : {}),
       });
       this.hooks.onEnded(result, { root, capeFolder });

@@ -42,7 +42,7 @@ async function inputsFor(steps: { step: StepId; raw: string }[], upTo: StepId): 
     assets,
     kptDigest: kptDigest(parseKpt(kptFull)),
     kptFull,
-    workspaceTree: 'src/index.ts',
+    workspace: (step) => (step === 'deva' ? 'src/index.ts' : ''),
     envelopes,
     raws,
     devaFiles: files.map((f) => ({ path: f.path, relPath: f.path, action: 'create' as const, status: 'proposed' as const, content: f.content })),
@@ -58,7 +58,7 @@ describe('context: need-to-know per agent', () => {
   const sessions = loadRecordedSessions().filter((s) => s.complete && s.steps.length === 5);
 
   it('the matrix keeps file bodies from the retro and the whole KPT history from CM', () => {
-    assert.ok(!CONTEXT_MATRIX.cm_retro.some((s) => s.startsWith('assets:') || s === 'workspace:tree'));
+    assert.ok(!CONTEXT_MATRIX.cm_retro.some((s) => s.startsWith('assets:') || s.startsWith('workspace:')));
     assert.ok(CONTEXT_MATRIX.cm_open.includes('kptDigest'));
   });
 

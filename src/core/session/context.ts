@@ -16,6 +16,7 @@ import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../cape/assets';
 import { boundedList, clip, minifyMarkdown, packAssets, splitSections } from './packing';
 
 export { minifyMarkdown, packAssets } from './packing';
+import type { ContextStep, RankQuery } from '../workspace';
 
 /** A context source a step may receive. */
 export type ContextSource =
@@ -35,7 +36,8 @@ export type ContextSource =
   | 'assets:1_product'
   | 'assets:2_design'
   | 'assets:3_development'
-  | 'workspace:tree'
+  | 'workspace:ranked'
+  | 'workspace:ui'
   | 'retro:opening'
   | 'retro:envelopes'
   | 'retro:devaFiles';
@@ -48,7 +50,7 @@ export type ContextSource =
 export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
   cm_open: ['objective', 'cape:files', 'team:dor', 'team:process', 'kptDigest'],
   poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
-  da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'team:dor', 'team:dod'],
+  da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
   deva: [
     'objective',
     'cm:coachingNote',
@@ -56,7 +58,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
     'poa:acceptance',
     'da:specs',
     'assets:3_development',
-    'workspace:tree',
+    'workspace:ranked',
     'team:dor',
     'team:dod',
   ],
@@ -76,8 +78,11 @@ export interface ContextInputs {
   kptDigest: string;
   /** The whole kpt_merged.md (baseline figure only — never sent). */
   kptFull: string;
-  /** Workspace file listing (bounded) for DevA. */
-  workspaceTree: string;
+  /**
+   * The workspace section for DevA (best files whole, then map lines) and DA (a map of UI files), ranked for the
+   * step's work within its budget (core/workspace/pack.ts); absent when the workspace could not be indexed.
+   */
+  workspace?: (step: ContextStep, query: RankQuery) => string;
   /** Envelopes of completed upstream steps. */
   envelopes: Partial<Record<StepId, Envelope>>;
   /** Raw replies of completed upstream steps (baseline figure only). */
@@ -161,6 +166,13 @@ function relevanceQuery(step: StepId, inputs: ContextInputs): string {
   if (step === 'da' || step === 'deva') parts.push(compact(inputs.envelopes.poa?.output));
   if (step === 'deva') parts.push(compact(inputs.envelopes.da?.output));
   return parts.join('\n');
+}
+
+/** What the workspace is ranked by: the objective, and the upstream work (POA's criteria and scope, DA's specs). */
+function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
+  const work = [compact(inputs.envelopes.poa?.output)];
+  if (step === 'deva') work.push(compact(inputs.envelopes.da?.output));
+  return { objective: inputs.objective, work: work.join('\n') };
 }
 
 function asset(inputs: ContextInputs, rel: string): string {
@@ -345,8 +357,10 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
       return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design', step));
     case 'assets:3_development':
       return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step));
-    case 'workspace:tree':
-      return section('Workspace files (existing)', inputs.workspaceTree || '(none: the workspace has no files outside cape/ yet)');
+    case 'workspace:ranked':
+      return section('Workspace (existing files, ranked for this work)', inputs.workspace?.('deva', workspaceQuery(step, inputs)) || '(none: the workspace has no files outside cape/ yet)');
+    case 'workspace:ui':
+      return section('Workspace UI files (existing components and styles)', inputs.workspace?.('da', workspaceQuery(step, inputs)) ?? '');
     case 'retro:opening':
       return opening
         ? section(

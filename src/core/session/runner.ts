@@ -41,6 +41,7 @@ import {
 import { VoiceExtractor } from '../reply/voiceStream';
 import { StepFailure } from './failure';
 import { createSession, loadCompletedStep, loadSessionToResume } from './prepare';
+import { packWorkspace, WorkspaceIndex, type ContextStep, type RankQuery } from '../workspace';
 
 export interface SessionOptions {
   workspace: string;
@@ -68,6 +69,13 @@ export interface SessionOptions {
    * (defaults 12 calls, 80,000 characters), or false for none.
    */
   tools?: Partial<ToolBounds> | false;
+  /**
+   * The workspace index kept up to date by the caller (VS Code's file watcher). Without it the runner opens one
+   * (from the cache file, refreshed from mtimes) when DA's or DevA's step needs it.
+   */
+  workspaceIndex?: WorkspaceIndex;
+  /** Characters of the workspace section in DevA's prompt (default DEFAULT_WORKSPACE_BUDGET.deva). */
+  workspaceBudget?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   now?: () => number;
 }
@@ -108,34 +116,6 @@ export const DEFAULT_MAX_TOKENS: Record<StepId, number> = {
 
 /** Thrown (and reported as an error event) when a step cannot produce a valid envelope. */
 export { StepFailure } from './failure';
-
-const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', 'out', 'build', '.vscode-test', 'coverage', '.next', '.cache']);
-
-/** A bounded listing of the workspace's files for DevA (so it knows what exists and modifies rather than clobbers). */
-export function listWorkspace(root: string, capeFolder: string, maxEntries = 400): string {
-  const out: string[] = [];
-  const walk = (dir: string, rel: string) => {
-    if (out.length >= maxEntries) return;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      if (out.length >= maxEntries) return;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (SKIP_DIRS.has(e.name) || r === capeFolder) continue;
-        walk(path.join(dir, e.name), r);
-      } else if (e.isFile()) out.push(r);
-    }
-  };
-  walk(root, '');
-  if (out.length >= maxEntries) out.push(`… (listing stopped at ${maxEntries} files)`);
-  return out.join('\n');
-}
 
 function stepNumber(step: StepId): number {
   return STEP_IDS.indexOf(step) + 1;
@@ -245,6 +225,32 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope });
     }
 
+    // The workspace index for DA's and DevA's sections: the caller's (kept current by a watcher) or one opened once,
+    // brought up to date from mtimes. A workspace that cannot be indexed costs the section, not the session.
+    let wsIndex: WorkspaceIndex | null = opts.workspaceIndex ?? null;
+    let wsIndexFailed = false;
+    const workspaceSection = async (): Promise<((s: ContextStep, q: RankQuery) => string) | undefined> => {
+      if (!wsIndex && !wsIndexFailed) {
+        try {
+          wsIndex = (await WorkspaceIndex.open(opts.workspace, { capeFolder })).index;
+        } catch (err) {
+          wsIndexFailed = true;
+          opts.onWarning?.(`The workspace could not be indexed (${(err as Error).message}); DA and DevA get no workspace files.`);
+        }
+      }
+      const index = wsIndex;
+      if (!index) return undefined;
+      return (s, q) =>
+        packWorkspace(index, q, {
+          step: s,
+          budget: s === 'deva' ? opts.workspaceBudget : undefined,
+          readText: (rel) => {
+            const r = index.policy.readSync(rel);
+            return r.ok ? r.text : null;
+          },
+        }).text;
+    };
+
     // --- the steps -------------------------------------------------------------------------------------------------
     for (const step of remaining) {
       currentStep = step;
@@ -258,7 +264,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         assets,
         kptDigest: kptDigest(kptItems),
         kptFull,
-        workspaceTree: step === 'deva' ? listWorkspace(opts.workspace, capeFolder) : '',
+        workspace: step === 'da' || step === 'deva' ? await workspaceSection() : undefined,
         envelopes,
         raws,
         devaFiles,

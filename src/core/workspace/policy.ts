@@ -239,12 +239,25 @@ export class WorkspacePolicy {
   async read(p: string): Promise<ReadResult> {
     const c = this.check(p);
     if (!c.ok) return c;
-    let buf: Buffer;
     try {
-      buf = await fsp.readFile(c.absPath);
+      return this.asText(c, await fsp.readFile(c.absPath));
     } catch (err) {
       return { ok: false, relPath: c.relPath, reason: `${c.relPath} cannot be read: ${(err as Error).message}` };
     }
+  }
+
+  /** read(), synchronously (packing a prompt section reads a handful of files). */
+  readSync(p: string): ReadResult {
+    const c = this.check(p);
+    if (!c.ok) return c;
+    try {
+      return this.asText(c, fs.readFileSync(c.absPath));
+    } catch (err) {
+      return { ok: false, relPath: c.relPath, reason: `${c.relPath} cannot be read: ${(err as Error).message}` };
+    }
+  }
+
+  private asText(c: Extract<ReadCheck, { ok: true }>, buf: Buffer): ReadResult {
     if (buf.length > this.maxBytes) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is ${kb(buf.length)}, over the ${kb(this.maxBytes)} limit` };
     if (isBinaryContent(buf)) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is a binary file (not UTF-8 text)` };
     return { ...c, size: buf.length, text: decodeText(buf) };

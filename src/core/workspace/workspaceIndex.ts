@@ -42,6 +42,13 @@ interface SearchDoc {
 /** Content beyond this many characters is not put in the text index (the file is still listed and can be read). */
 const MAX_INDEXED_CHARS = 100_000;
 const CACHE_VERSION = 1;
+/** Index files kept in the cache folder (one per workspace; the least recently written go first). */
+const CACHE_KEEP = 50;
+/**
+ * BM25 parameters: less length normalisation than the usual b = 0.75, since in code the longer file is more often
+ * the one a change touches (a short stylesheet that repeats a word must not outrank the module that implements it).
+ */
+const BM25 = { k: 1.2, b: 0.4, d: 0.5 };
 
 const MINISEARCH_OPTIONS = {
   fields: ['path', 'symbols', 'content'],
@@ -312,7 +319,7 @@ export class WorkspaceIndex {
   textScores(query: string, boost: Record<string, number> = { path: 3, symbols: 2, content: 1 }): Map<string, number> {
     const out = new Map<string, number>();
     if (!query.trim()) return out;
-    for (const r of this.search.search(query, { boost, combineWith: 'OR' })) {
+    for (const r of this.search.search(query, { boost, combineWith: 'OR', bm25: BM25 })) {
       const p = this.pathOf.get(r.id as number);
       if (p) out.set(p, r.score);
     }
@@ -332,10 +339,22 @@ export class WorkspaceIndex {
     };
   }
 
-  /** Writes the cache file atomically. */
+  /** Writes the cache file atomically; the cache folder keeps the CACHE_KEEP most recently written indexes. */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
-    await ensureDir(path.dirname(cacheFile));
+    const dir = path.dirname(cacheFile);
+    await ensureDir(dir);
     await writeFileAtomic(cacheFile, JSON.stringify(this));
+    try {
+      const old = fs
+        .readdirSync(dir)
+        .filter((n) => /^index-.*\.json$/.test(n))
+        .map((n) => ({ p: path.join(dir, n), t: fs.statSync(path.join(dir, n)).mtimeMs }))
+        .sort((a, b) => b.t - a.t)
+        .slice(CACHE_KEEP);
+      for (const o of old) fs.rmSync(o.p, { force: true });
+    } catch {
+      /* pruning is housekeeping only */
+    }
   }
 
   /**

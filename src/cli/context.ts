@@ -1,0 +1,80 @@
+// `cape context`: what a step would receive of the workspace before any tool call, in rank order, so a person can
+// see what will be sent to the model before it is sent.
+//
+//   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--cape-folder NAME] [--json]
+//
+// The index is kept between runs in the user's cache folder (see core/workspace/workspaceIndex.ts) and brought up to
+// date from file mtimes, so a warm run reads only what changed. --json prints one line:
+//   {"files":[{"path","chars","whole"}],"mapChars","totalChars"}
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseArgs } from 'util';
+import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, WorkspaceIndex, type ContextStep } from '../core';
+
+export const CONTEXT_USAGE = 'cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]';
+
+function fail(stderr: NodeJS.WritableStream, message: string): number {
+  stderr.write(`cape: ${message}\nUsage: ${CONTEXT_USAGE}\n`);
+  return 2;
+}
+
+export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  let values: { workspace?: string; objective?: string; step?: string; budget?: string; json?: boolean; 'cape-folder'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        workspace: { type: 'string' },
+        objective: { type: 'string' },
+        step: { type: 'string' },
+        budget: { type: 'string' },
+        'cape-folder': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    return fail(stderr, (e as Error).message);
+  }
+  if (values.help) {
+    stdout.write(`Usage: ${CONTEXT_USAGE}\n`);
+    return 0;
+  }
+  if (!values.workspace) return fail(stderr, '--workspace DIR is required.');
+  const ws = path.resolve(values.workspace);
+  if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) return fail(stderr, `The workspace ${ws} is not a folder.`);
+  const objective = values.objective?.trim();
+  if (!objective) return fail(stderr, '--objective TEXT is required (what the session is about).');
+  const step = (values.step ?? 'deva').toLowerCase();
+  if (step !== 'deva' && step !== 'da') return fail(stderr, `--step takes deva or da (got "${values.step}"); POA and CM receive no workspace files.`);
+  let budget = DEFAULT_WORKSPACE_BUDGET[step as ContextStep];
+  if (values.budget !== undefined) {
+    budget = Number(values.budget);
+    if (!/^\d+$/.test(values.budget.trim()) || !Number.isSafeInteger(budget) || budget <= 0) {
+      return fail(stderr, `--budget takes a positive number of characters (got "${values.budget}").`);
+    }
+  }
+
+  const t0 = Date.now();
+  const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder: values['cape-folder'] });
+  const ctx = packWorkspace(index, { objective }, { step: step as ContextStep, budget, readText: (rel) => textOrNull(index, rel) });
+  const ms = Date.now() - t0;
+  stderr.write(
+    `cape: ${index.size} files indexed (${fromCache ? `cache, ${stats.read} re-read, ${stats.removed} gone` : `built, ${stats.read} read`}) · ${ms} ms\n`,
+  );
+  if (values.json) {
+    stdout.write(JSON.stringify({ files: ctx.files.map((f) => ({ path: f.path, chars: f.chars, whole: f.whole })), mapChars: ctx.mapChars, totalChars: ctx.totalChars }) + '\n');
+    return 0;
+  }
+  const whole = ctx.files.filter((f) => f.whole);
+  stdout.write(`${step === 'deva' ? 'DevA' : 'DA'} would receive ${ctx.totalChars} of ${budget} characters: ${whole.length} file(s) whole, ${ctx.files.length - whole.length} as map lines.\n`);
+  ctx.files.forEach((f, i) => stdout.write(`${String(i + 1).padStart(4)}  ${f.whole ? 'whole' : 'map  '} ${String(f.chars).padStart(7)}  ${f.path}\n`));
+  return 0;
+}
+
+function textOrNull(index: WorkspaceIndex, rel: string): string | null {
+  const r = index.policy.readSync(rel);
+  return r.ok ? r.text : null;
+}

@@ -1,0 +1,79 @@
+// CAPE: Show Context for Objective — what DevA would receive of the workspace for an objective, before anything is
+// sent: the ranked files (whole, or as a map line) in a quick pick; picking one opens it. Same selection as
+// `cape context` (core/workspace/pack.ts). Argument (tests, other commands): { objective, step?: 'deva' | 'da' }.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { packWorkspace, type ContextStep, type WorkspaceContext } from '../core';
+import type { Services } from '../services';
+import { devBudget, workspaceIndex } from '../workspace/indexService';
+import { registerCapeCommand, requireWorkspace } from './util';
+
+export const COMMAND_ID = 'cape.showContext';
+export const SHOW_CONTEXT_TITLE = 'CAPE: Show Context for Objective';
+
+export interface ShowContextResult {
+  context: Omit<WorkspaceContext, 'text'>;
+  /** The workspace-relative path the user opened from the list, if any. */
+  opened?: string;
+}
+
+export function register(services: Services): vscode.Disposable {
+  return registerCapeCommand(services, COMMAND_ID, 'CAPE: Show Context failed', (arg) => showContext(services, arg));
+}
+
+function selectedText(): string {
+  const e = vscode.window.activeTextEditor;
+  return e && !e.selection.isEmpty ? e.document.getText(e.selection).trim() : '';
+}
+
+export async function showContext(services: Services, arg?: unknown): Promise<ShowContextResult | undefined> {
+  const root = requireWorkspace(services, 'rank its files');
+  if (!root) return undefined;
+  const a = (arg && typeof arg === 'object' ? arg : {}) as { objective?: unknown; step?: unknown };
+  const step: ContextStep = a.step === 'da' ? 'da' : 'deva';
+  let objective = typeof a.objective === 'string' ? a.objective.trim() : '';
+  if (!objective) {
+    objective =
+      (await vscode.window.showInputBox({
+        title: SHOW_CONTEXT_TITLE,
+        prompt: 'The objective a session would start with: the files DevA would receive are listed in rank order',
+        value: selectedText().slice(0, 500),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : 'Type what the session is about'),
+      }))?.trim() ?? '';
+    if (!objective) return undefined;
+  }
+  const index = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'CAPE: indexing the workspace' },
+    () => workspaceIndex(services, root),
+  );
+  const ctx = packWorkspace(index, { objective }, {
+    step,
+    budget: step === 'deva' ? devBudget() : undefined,
+    readText: (rel) => {
+      const r = index.policy.readSync(rel);
+      return r.ok ? r.text : null;
+    },
+  });
+  const { text: _text, ...context } = ctx;
+  const who = step === 'deva' ? 'DevA' : 'DA';
+  if (!ctx.files.length) {
+    void vscode.window.showInformationMessage(`CAPE: ${who} would receive no workspace files for this objective (${index.size} files indexed).`);
+    return { context };
+  }
+  const whole = ctx.files.filter((f) => f.whole).length;
+  const items = ctx.files.map((f, i) => ({
+    label: `${i + 1}. ${f.path}`,
+    description: f.whole ? `whole · ${f.chars.toLocaleString('en-US')} chars` : `map line · ${f.chars} chars`,
+    path: f.path,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `${who} would receive ${ctx.totalChars.toLocaleString('en-US')} of ${ctx.budget.toLocaleString('en-US')} characters: ${whole} file(s) whole, ${ctx.files.length - whole} as map lines`,
+    placeHolder: 'Pick a file to open it (nothing has been sent to a model)',
+    matchOnDescription: true,
+  });
+  if (!picked) return { context };
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, ...picked.path.split('/'))));
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return { context, opened: picked.path };
+}

@@ -1,0 +1,67 @@
+// The workspace index inside VS Code: one per workspace folder and cape folder, opened from the cache file on first
+// use (core/workspace/workspaceIndex.ts) and then kept current by a file watcher (changed paths are batched and
+// re-read; a .gitignore or folder change re-walks). Sessions and "CAPE: Show Context for Objective" share it, so a
+// session never rebuilds it. Setting `cape.context.devBudget` bounds DevA's workspace section.
+import * as vscode from 'vscode';
+import { DEFAULT_WORKSPACE_BUDGET, WorkspaceIndex } from '../core';
+import type { Services } from '../services';
+
+const DEBOUNCE_MS = 400;
+
+let current: { key: string; index: Promise<WorkspaceIndex>; dispose: () => void } | null = null;
+
+/** DevA's workspace budget in characters (`cape.context.devBudget`, default 60,000). */
+export function devBudget(): number {
+  const v = vscode.workspace.getConfiguration('cape').get<number>('context.devBudget');
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : DEFAULT_WORKSPACE_BUDGET.deva;
+}
+
+/** The watched index of the open workspace folder. */
+export function workspaceIndex(services: Services, root: string): Promise<WorkspaceIndex> {
+  const capeFolder = services.settings().capeFolder || 'cape';
+  const key = `${root}\n${capeFolder}`;
+  if (current?.key === key) return current.index;
+  current?.dispose();
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const index = WorkspaceIndex.open(root, { capeFolder }).then((r) => r.index);
+  const flush = () => {
+    timer = undefined;
+    const paths = [...pending];
+    pending.clear();
+    void index
+      .then((i) => i.update(paths))
+      .catch((err) => services.output.warn(`workspace index update failed: ${(err as Error).message}`));
+  };
+  const onEvent = (uri: vscode.Uri) => {
+    const rel = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
+    if (!rel || rel.startsWith('..') || rel === uri.fsPath || rel.startsWith('.git/')) return;
+    pending.add(rel);
+    if (!timer) timer = setTimeout(flush, DEBOUNCE_MS);
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*'));
+  const subs = [watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent)];
+  const entry = {
+    key,
+    index,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      subs.forEach((s) => s.dispose());
+      if (current === entry) current = null;
+    },
+  };
+  current = entry;
+  services.context.subscriptions.push({ dispose: entry.dispose });
+  index.catch(() => entry.dispose());
+  return index;
+}
+
+/** The runSession options that give DA and DevA the watched index and the configured budget. */
+export async function workspaceSessionOptions(services: Services, root: string): Promise<{ workspaceIndex?: WorkspaceIndex; workspaceBudget: number }> {
+  try {
+    return { workspaceIndex: await workspaceIndex(services, root), workspaceBudget: devBudget() };
+  } catch (err) {
+    services.output.warn(`the workspace could not be indexed: ${(err as Error).message}`);
+    return { workspaceBudget: devBudget() };
+  }
+}

@@ -1,0 +1,105 @@
+// `cape context`: what DevA / DA would receive of a real small TypeScript workspace, in rank order, within the
+// budget; secrets, ignored files and cape/ never listed; the index cached between runs; bad flags are usage errors.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { runCli, tempDir } from '../helpers/cli';
+
+function write(root: string, rel: string, content: string): void {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+function todoWorkspace(): string {
+  const ws = tempDir('cape-ctx-');
+  write(ws, '.gitignore', 'build/\n');
+  write(ws, 'src/todos/todoStore.ts', "import { save } from '../storage/localStore';\nexport interface Todo { id: string; title: string; done: boolean }\nexport function addTodo(list: Todo[], title: string): Todo[] { const next = [...list, { id: String(Date.now()), title, done: false }]; save('todos', next); return next; }\nexport function toggleTodo(list: Todo[], id: string): Todo[] { return list.map((t) => (t.id === id ? { ...t, done: !t.done } : t)); }\n");
+  write(ws, 'src/storage/localStore.ts', 'export function save(key: string, value: unknown): void { localStorage.setItem(key, JSON.stringify(value)); }\nexport function load<T>(key: string): T | null { const v = localStorage.getItem(key); return v ? (JSON.parse(v) as T) : null; }\n');
+  write(ws, 'src/components/TodoList.tsx', "import { toggleTodo, type Todo } from '../todos/todoStore';\nexport function TodoList({ todos }: { todos: Todo[] }) { return <ul>{todos.map((t) => <li key={t.id} onClick={() => toggleTodo(todos, t.id)}>{t.title}</li>)}</ul>; }\n");
+  write(ws, 'src/styles/todo.css', '.todo-list { margin: 0; }\n.todo-done { text-decoration: line-through; }\n');
+  write(ws, 'src/math/stats.ts', 'export function mean(xs: number[]): number { return xs.reduce((a, b) => a + b, 0) / xs.length; }\n');
+  write(ws, 'test/todoStore.test.ts', "import { addTodo } from '../src/todos/todoStore';\nit('adds', () => addTodo([], 'x'));\n");
+  write(ws, 'build/out.js', 'function addTodo(){}');
+  write(ws, '.env', 'TODO_API_TOKEN=never-sent');
+  write(ws, 'cape/1_product/1_mvv.md', '# todo todo');
+  return ws;
+}
+
+describe('CLI: cape context', function () {
+  this.timeout(60000);
+  const cacheDir = tempDir('cape-ctx-cache-');
+  const env = { CAPE_CACHE_DIR: cacheDir };
+
+  it('--json lists what DevA receives in rank order: whole files, then map lines, within the budget', async () => {
+    const ws = todoWorkspace();
+    const run = await runCli(['context', '--workspace', ws, '--objective', 'Toggle a todo as done and keep it after reload', '--json'], env);
+    assert.strictEqual(run.code, 0, run.stderr);
+    const out = run.json;
+    assert.deepStrictEqual(Object.keys(out), ['files', 'mapChars', 'totalChars']);
+    const paths = out.files.map((f: any) => f.path);
+    assert.strictEqual(paths[0], 'src/todos/todoStore.ts');
+    assert.ok(paths.indexOf('src/components/TodoList.tsx') < paths.indexOf('src/math/stats.ts'), paths.join(', '));
+    assert.ok(paths.indexOf('test/todoStore.test.ts') < paths.indexOf('src/math/stats.ts'), 'an importer of the best match outranks an unrelated file');
+    for (const p of ['.env', 'build/out.js', 'cape/1_product/1_mvv.md']) assert.ok(!paths.includes(p), p);
+    const first = out.files[0];
+    assert.strictEqual(first.whole, true);
+    assert.strictEqual(first.chars, fs.readFileSync(path.join(ws, 'src/todos/todoStore.ts'), 'utf8').length);
+    assert.ok(out.totalChars <= 60000);
+    assert.strictEqual(out.mapChars, out.files.filter((f: any) => !f.whole).reduce((n: number, f: any) => n + f.chars, 0));
+    assert.match(run.stderr, /files indexed \(built/);
+
+    // warm: from the cache, nothing re-read; a changed file is re-read
+    const warm = await runCli(['context', '--workspace', ws, '--objective', 'Toggle a todo as done and keep it after reload', '--json'], env);
+    assert.match(warm.stderr, /cache, 0 re-read/);
+    assert.deepStrictEqual(warm.json, out);
+    write(ws, 'src/math/stats.ts', 'export function median(xs: number[]): number { return xs[0]; }\n');
+    fs.utimesSync(path.join(ws, 'src/math/stats.ts'), new Date(), new Date(Date.now() + 3000));
+    const changed = await runCli(['context', '--workspace', ws, '--objective', 'median of the todo counts', '--json'], env);
+    assert.match(changed.stderr, /cache, 1 re-read/);
+    assert.ok(changed.json.files.some((f: any) => f.path === 'src/math/stats.ts' && f.whole));
+    assert.ok(fs.readdirSync(ws).every((n) => !/cache/i.test(n)), 'the cache file is not written into the workspace');
+  });
+
+  it('--budget bounds the section; a small budget leaves the big files to map lines', async () => {
+    const ws = todoWorkspace();
+    const run = await runCli(['context', '--workspace', ws, '--objective', 'Toggle a todo', '--budget', '420', '--json'], env);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.ok(run.json.totalChars <= 420, String(run.json.totalChars));
+    const store = run.json.files.find((f: any) => f.path === 'src/todos/todoStore.ts');
+    assert.ok(store && !store.whole, 'todoStore.ts does not fit whole: a map line');
+  });
+
+  it('--step da lists UI files (components, styles) only, as map lines', async () => {
+    const ws = todoWorkspace();
+    const run = await runCli(['context', '--workspace', ws, '--objective', 'Show done todos struck through', '--step', 'da', '--json'], env);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(run.json.files.map((f: any) => f.path).sort(), ['src/components/TodoList.tsx', 'src/styles/todo.css']);
+    assert.ok(run.json.files.every((f: any) => !f.whole));
+  });
+
+  it('prints a readable list without --json', async () => {
+    const ws = todoWorkspace();
+    const run = await runCli(['context', '--workspace', ws, '--objective', 'Toggle a todo'], env);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.match(run.stdout, /DevA would receive \d+ of 60000 characters: \d+ file\(s\) whole/);
+    assert.match(run.stdout, /1 {2}whole +\d+ {2}src\/todos\/todoStore\.ts/);
+  });
+
+  it('rejects bad flags with a usage error (exit 2)', async () => {
+    const ws = todoWorkspace();
+    for (const [args, msg] of [
+      [['--objective', 'x'], /--workspace/],
+      [['--workspace', ws], /--objective/],
+      [['--workspace', ws, '--objective', 'x', '--step', 'poa'], /deva or da/],
+      [['--workspace', ws, '--objective', 'x', '--budget=-5'], /positive/],
+      [['--workspace', ws, '--objective', 'x', '--budget', '12abc'], /positive/],
+      [['--workspace', path.join(ws, 'nope'), '--objective', 'x'], /not a folder/],
+      [['--workspace', ws, '--objective', 'x', '--bogus'], /bogus/],
+    ] as [string[], RegExp][]) {
+      const run = await runCli(['context', ...args], env);
+      assert.strictEqual(run.code, 2, args.join(' '));
+      assert.match(run.stderr, msg);
+    }
+  });
+});

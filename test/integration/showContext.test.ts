@@ -1,0 +1,59 @@
+// "CAPE: Show Context for Objective" in a real extension host: the ranked list DevA / DA would receive, opening a
+// file from the quick pick, and the watched index picking up a file created after it was built.
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ShowContextResult } from '../../src/commands/showContext';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs the command and, once its quick pick is open, accepts the focused (first) item or closes the pick. */
+async function run(arg: { objective: string; step?: string }, accept: boolean): Promise<ShowContextResult | undefined> {
+  const pending = vscode.commands.executeCommand<ShowContextResult | undefined>('cape.showContext', arg);
+  let settled = false;
+  void pending.then(() => (settled = true));
+  for (let i = 0; i < 40 && !settled; i++) {
+    await sleep(250);
+    await vscode.commands.executeCommand(accept ? 'workbench.action.acceptSelectedQuickOpenItem' : 'workbench.action.closeQuickOpen');
+  }
+  return pending;
+}
+
+describe('CAPE: Show Context for Objective (real extension host)', function () {
+  this.timeout(60_000);
+  const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const created = path.join(root, 'src', 'archiveStore.js');
+
+  after(() => fs.rmSync(created, { force: true }));
+
+  it('lists the ranked files DevA would receive and opens the picked one', async () => {
+    const res = await run({ objective: 'Show the saved notes from localStorage' }, true);
+    assert.ok(res, 'the command returns its selection');
+    const paths = res.context.files.map((f) => f.path);
+    assert.strictEqual(paths[0], 'src/app.js', paths.join(', '));
+    assert.ok(res.context.files[0].whole);
+    assert.ok(res.context.totalChars <= res.context.budget);
+    assert.ok(paths.every((p) => !p.startsWith('cape/') && !p.startsWith('.git/')), paths.join(', '));
+    assert.strictEqual(res.opened, 'src/app.js');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor && editor.document.uri.fsPath === path.join(root, 'src', 'app.js'), editor?.document.uri.fsPath);
+  });
+
+  it('gives DA a map of the UI files only', async () => {
+    const res = await run({ objective: 'Make the notes list easier to read', step: 'da' }, false);
+    assert.ok(res && res.context.files.length > 0);
+    assert.ok(res.context.files.every((f) => !f.whole && /\.(css|html)$/.test(f.path)), JSON.stringify(res.context.files));
+  });
+
+  it('keeps the index current through the file watcher', async () => {
+    fs.writeFileSync(created, 'export function archiveNote(note) { note.archived = true; }\nexport function listArchivedNotes(notes) { return notes.filter((n) => n.archived); }\n');
+    let first: string | undefined;
+    for (let i = 0; i < 20 && first !== 'src/archiveStore.js'; i++) {
+      await sleep(500);
+      const res = await run({ objective: 'Archive a note with archiveNote' }, false);
+      first = res?.context.files[0]?.path;
+    }
+    assert.strictEqual(first, 'src/archiveStore.js', 'the new file is indexed without a rebuild');
+  });
+});
