@@ -138,6 +138,9 @@ class App {
       case 'apply':
         this.post({ type: 'applyFiles' });
         break;
+      case 'reviewHunks':
+        this.post({ type: 'reviewHunks' });
+        break;
       case 'discard':
         this.post({ type: 'discardFiles' });
         break;

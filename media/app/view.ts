@@ -337,6 +337,18 @@ export class PanelView {
         title: !trusted ? 'Applying files is disabled in an untrusted workspace' : accepted === 0 ? 'Accept at least one file first' : 'Write the accepted files to the workspace',
         focusKey: 'apply',
       }),
+      button({
+        label: 'Review Hunks',
+        action: 'reviewHunks',
+        icon: 'list-selection',
+        disabled: !trusted || accepted === 0,
+        title: !trusted
+          ? 'Applying files is disabled in an untrusted workspace'
+          : accepted === 0
+            ? 'Accept at least one file first'
+            : "Pick single changes of the accepted files in VS Code's refactor preview (they open unticked)",
+        focusKey: 'review-hunks',
+      }),
       button({ label: 'Discard', action: 'discard', icon: 'trash', focusKey: 'discard', title: 'Drop all proposed files' }),
     );
     section.append(actions);
@@ -344,6 +356,10 @@ export class PanelView {
       section.append(h('p', { class: 'hint hint-warn', attrs: { role: 'note' } }, icon('shield'), h('span', { text: ' This workspace is not trusted, so CAPE will not write files to it. Trust the workspace (Manage Workspace Trust) to apply accepted files; you can still review the diffs.' })));
     } else if (accepted === 0) {
       section.append(h('p', { class: 'hint' }, icon('info'), h('span', { text: ' Accept the files you want, then Apply. Nothing is written before that.' })));
+    } else {
+      section.append(
+        h('p', { class: 'hint hint-hunks' }, icon('info'), h('span', { text: " Review Hunks opens VS Code's refactor preview with every change of the accepted files unticked: tick the hunks to keep, then Apply there (one undo step)." })),
+      );
     }
     return section;
   }

@@ -4,12 +4,21 @@
 // proposal is still caught); refused files are never part of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { checkBeforeWrite, checkFilePath } from '../core';
+import { checkBeforeWrite, checkFilePath, textHunks } from '../core';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 
 /** The undo/redo label of the edit. */
 export const APPLY_LABEL = "CAPE: apply DevA's files";
+
+export interface ApplyOptions {
+  /**
+   * Review Hunks: one TextEdit per hunk (a new file is one entry), each needing confirmation and labelled with its
+   * file so the file's hunks group in VS Code's refactor preview, where the user ticks the ones to keep (VS Code
+   * opens it with them unticked). Still one WorkspaceEdit: one undo step.
+   */
+  perHunk?: boolean;
+}
 
 export interface ApplyContext {
   root: string;
@@ -98,9 +107,15 @@ async function settledDocument(uri: vscode.Uri, absPath: string): Promise<vscode
  * Builds and applies one WorkspaceEdit for `entries` (the accepted ones), saves the touched documents and reports
  * each file as applied, refused (safety re-check) or failed (the edit or the save did not go through).
  */
-export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx: ApplyContext): Promise<ApplyReport> {
+export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx: ApplyContext, opts: ApplyOptions = {}): Promise<ApplyReport> {
   const outcomes: ApplyOutcome[] = [];
   const meta: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: APPLY_LABEL };
+  const hunkMeta = (relPath: string, description?: string): vscode.WorkspaceEditEntryMetadata => ({
+    needsConfirmation: true,
+    label: relPath,
+    ...(description ? { description } : {}),
+  });
+  const before = new Map<string, string | null>();
   const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string }[] = [];
 
   for (const e of entries) {
@@ -118,7 +133,8 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
   let included: { key: string; uri: vscode.Uri; absPath: string; content: string; replaced: boolean }[] = [];
   let ok = false;
   let why = 'VS Code did not apply the edit (another extension or a read-only file system may have blocked it)';
-  for (let attempt = 1; attempt <= 2 && !ok; attempt++) {
+  // A cancelled refactor preview is the user's answer: never shown twice.
+  for (let attempt = 1; attempt <= (opts.perHunk ? 1 : 2) && !ok; attempt++) {
     if (attempt > 1) await new Promise((r) => setTimeout(r, 300));
     const edit = new vscode.WorkspaceEdit();
     const failedOpen: ApplyOutcome[] = [];
@@ -128,11 +144,20 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
         if (fs.existsSync(p.absPath)) {
           // Existing file (whatever DevA thought): replace the whole text of its document.
           const doc = await settledDocument(p.uri, p.absPath);
-          const full = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-          edit.replace(p.uri, full, p.content, meta);
+          const text = doc.getText();
+          before.set(p.key, text);
+          if (opts.perHunk) {
+            for (const h of textHunks(text, p.content)) {
+              const where = h.removed === 0 ? `insert after line ${h.line - 1}` : `lines ${h.line}–${h.line + h.removed - 1}`;
+              edit.replace(p.uri, new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)), h.text, hunkMeta(p.relPath, `${where}: −${h.removed} +${h.added}`));
+            }
+          } else {
+            edit.replace(p.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), p.content, meta);
+          }
           included.push({ ...p, replaced: true });
         } else {
-          edit.createFile(p.uri, { overwrite: false, ignoreIfExists: false, contents: Buffer.from(p.content, 'utf8') }, meta);
+          before.set(p.key, null);
+          edit.createFile(p.uri, { overwrite: false, ignoreIfExists: false, contents: Buffer.from(p.content, 'utf8') }, opts.perHunk ? hunkMeta(p.relPath, 'new file') : meta);
           included.push({ ...p, replaced: false });
         }
       } catch (err) {
@@ -141,7 +166,8 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
     }
     if (included.length === 0) return { outcomes: [...outcomes, ...failedOpen], editedFiles: 0, applied: false };
     try {
-      ok = await vscode.workspace.applyEdit(edit);
+      ok = await vscode.workspace.applyEdit(edit, opts.perHunk ? { isRefactoring: true } : undefined);
+      if (!ok && opts.perHunk) why = 'the refactor preview was cancelled (or VS Code did not apply the edit)';
     } catch (err) {
       why = `the edit failed: ${(err as Error).message}`;
     }
@@ -168,8 +194,14 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       }
     }
     const disk = readOrNull(f.absPath);
-    if (disk === null) {
+    const was = before.get(f.key);
+    if (opts.perHunk && (disk === null ? was === null : was !== undefined && was !== null && normalise(disk) === normalise(was))) {
+      // Nothing of this file was ticked in the preview: it stays accepted, unchanged on disk.
+      outcomes.push({ key: f.key, status: 'failed', reason: 'no change of this file was ticked in the refactor preview', uri: f.uri });
+    } else if (disk === null) {
       outcomes.push({ key: f.key, status: 'failed', reason: 'the file is not on disk after the edit', uri: f.uri });
+    } else if (opts.perHunk && normalise(disk) !== normalise(f.content)) {
+      outcomes.push({ key: f.key, status: 'applied', reason: 'applied the hunks ticked in the refactor preview; the others were left out', uri: f.uri });
     } else if (normalise(disk) !== normalise(f.content)) {
       // Save participants (format on save, final newline, trimming) may legitimately change the text.
       outcomes.push({ key: f.key, status: 'applied', reason: 'saved; the editor adjusted the text on save (formatting settings)', uri: f.uri });

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { proposeFiles, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
 import type { FileDecision, FileView } from '../panel/protocol';
 import type { Services } from '../services';
-import { applyAcceptedFiles, findStaleFiles } from './applyEdits';
+import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
 import { openProposedDiff } from './diff';
 import { ProposalSet } from './proposals';
 import { PROPOSED_SCHEME, ProposedContentProvider } from './proposedContent';
@@ -84,7 +84,7 @@ export class ProposedFilesService implements vscode.Disposable {
    * Writes the accepted files as one WorkspaceEdit. Refused in an untrusted workspace. Asks before overwriting
    * files that changed since the proposal (`confirmStale` decides; by default a modal dialog).
    */
-  async apply(confirmStale: (lines: string[]) => Thenable<boolean> = askApplyStale): Promise<void> {
+  async apply(confirmStale: (lines: string[]) => Thenable<boolean> = askApplyStale, opts: ApplyOptions = {}): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window
         .showWarningMessage(
@@ -113,7 +113,7 @@ export class ProposedFilesService implements vscode.Disposable {
         out.info('apply cancelled: files changed since the proposal');
         return;
       }
-      const report = await applyAcceptedFiles(accepted, ctx);
+      const report = await applyAcceptedFiles(accepted, ctx, opts);
       for (const o of report.outcomes) this.proposals.setStatus(o.key, o.status === 'failed' ? 'accepted' : o.status, o.reason);
       const applied = report.outcomes.filter((o) => o.status === 'applied');
       const problems = report.outcomes.filter((o) => o.status !== 'applied');
@@ -145,7 +145,8 @@ export class ProposedFilesService implements vscode.Disposable {
       const capeFolder = this.services.settings().capeFolder || 'cape';
       const rec = await new SessionStore(root, capeFolder).loadStep(taskId, 'deva');
       if (!rec || this.proposals.size > 0 || !stillWanted()) return;
-      const files: ProposedFile[] = await proposeFiles(root, rec.files.map((f) => ({ path: f.path, content: f.content })), { capeFolder });
+      // refused files (e.g. an <edit> that never matched) have no content to propose
+      const files: ProposedFile[] = await proposeFiles(root, rec.files.filter((f) => f.status !== 'refused').map((f) => ({ path: f.path, content: f.content })), { capeFolder });
       this.reset(taskId);
       for (const f of files) this.proposals.add(f);
       for (const v of views) {

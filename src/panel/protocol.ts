@@ -115,6 +115,8 @@ export type WebviewMessage =
   | { type: 'setFileDecision'; path: string; decision: FileDecision }
   /** Write the accepted files to the workspace. */
   | { type: 'applyFiles' }
+  /** Write the accepted files hunk by hunk: VS Code's refactor preview, where the user ticks single hunks. */
+  | { type: 'reviewHunks' }
   /** Drop all proposed files. */
   | { type: 'discardFiles' }
   /** The next objective; an empty (or whitespace-only) text ends the interactive loop. */
@@ -176,6 +178,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'ready':
     case 'stop':
     case 'applyFiles':
+    case 'reviewHunks':
     case 'discardFiles':
       return true;
     case 'retry':

@@ -127,6 +127,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       openDiff: (msg) => this.files.openDiff(msg.path),
       setFileDecision: (msg) => this.files.decide(msg.path, msg.decision),
       applyFiles: () => this.files.apply(),
+      reviewHunks: () => this.files.apply(undefined, { perHunk: true }),
       discardFiles: () => this.files.discard(),
       submitObjective: async (msg) => {
         this.panel.ask(null);

@@ -120,6 +120,50 @@ describe('CAPE proposed files (extension host)', function () {
     assert.strictEqual(h.controller.files.decide('src/theme.js', 'reject'), false);
   });
 
+  it('Review Hunks: one WorkspaceEdit with one TextEdit per hunk in the refactor preview; applied as opened (all unticked) or discarded, nothing is written', async () => {
+    await session();
+    const stylesBefore = fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8');
+    assert.ok(h.controller.files.decide('src/styles.css', 'accept'));
+    assert.ok(h.controller.files.decide('src/theme.js', 'accept'));
+    const edits: vscode.WorkspaceEdit[] = [];
+    const ws = vscode.workspace as { applyEdit: typeof vscode.workspace.applyEdit };
+    const original = ws.applyEdit;
+    ws.applyEdit = (edit, meta) => {
+      edits.push(edit);
+      return original.call(vscode.workspace, edit, meta);
+    };
+    const { textHunks } = await import('../../src/core/edits/hunks');
+    try {
+      // 1. the preview opens with every change unticked; applying it as is writes nothing
+      const first = h.controller.files.apply(async () => true, { perHunk: true });
+      await waitFor(() => edits.length === 1, 'the per-hunk WorkspaceEdit');
+      const entries = edits[0].entries();
+      const styles = entries.find(([u]) => u.path.endsWith('/src/styles.css'))?.[1] ?? [];
+      assert.ok(entries.length > 0, `no text edits in the WorkspaceEdit (size ${edits[0].size})`);
+      assert.strictEqual(styles.length, textHunks(stylesBefore, demoFile('src/styles.css')).length, 'one TextEdit per hunk');
+      assert.ok(styles.length > 1, `expected several hunks, got ${styles.length}`);
+      await new Promise((r) => setTimeout(r, 1500));
+      await vscode.commands.executeCommand('refactorPreview.apply');
+      await first;
+      assert.strictEqual(fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8'), stylesBefore);
+      assert.ok(!fs.existsSync(path.join(h.root, 'src/theme.js')));
+      let st = Object.fromEntries(h.controller.files.views().map((v) => [v.path, v.status]));
+      assert.strictEqual(st['src/styles.css'], 'accepted');
+
+      // 2. Discard in the preview: nothing written, the files stay accepted
+      const second = h.controller.files.apply(async () => true, { perHunk: true });
+      await waitFor(() => edits.length === 2, 'the second per-hunk WorkspaceEdit');
+      await new Promise((r) => setTimeout(r, 1500));
+      await vscode.commands.executeCommand('refactorPreview.discard');
+      await second;
+      assert.strictEqual(fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8'), stylesBefore);
+      st = Object.fromEntries(h.controller.files.views().map((v) => [v.path, v.status]));
+      assert.deepStrictEqual([st['src/styles.css'], st['src/theme.js']], ['accepted', 'accepted']);
+    } finally {
+      ws.applyEdit = original;
+    }
+  });
+
   it('a file changed on disk after the proposal is not overwritten without confirmation', async () => {
     await session();
     const idx = path.join(h.root, 'index.html');

@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { applyTextHunks, textHunks } from '../../src/core/edits/hunks';
 import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
 import { proposeFiles } from '../../src/core/files/pathSafety';
@@ -193,5 +194,36 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     const combined = combineProposals(files, edits, new Set(['src/app.ts']));
     assert.deepStrictEqual(combined.map((f) => [f.status, f.edit ?? false]), [['proposed', false], ['refused', true]]);
     assert.match(combined[1].reason!, /duplicate/);
+  });
+});
+
+describe('hunks for Review Hunks (src/core/edits/hunks.ts)', () => {
+  const current = 'a\nb\nc\nd\ne\nf\n';
+  const proposed = 'a\nB\nc\nd\nnew\ne\n';
+
+  it('splits a proposal into independent line hunks (change, insertion, deletion)', () => {
+    const hs = textHunks(current, proposed);
+    assert.deepStrictEqual(
+      hs.map((h) => [h.line, h.removed, h.added, current.slice(h.start, h.end), h.text]),
+      [
+        [2, 1, 1, 'b\n', 'B\n'],
+        [5, 0, 1, '', 'new\n'],
+        [6, 1, 0, 'f\n', ''],
+      ],
+    );
+    assert.strictEqual(applyTextHunks(current, hs), proposed);
+  });
+
+  it('any subset of hunks gives a consistent file (what ticking some of them in the preview writes)', () => {
+    const hs = textHunks(current, proposed);
+    assert.strictEqual(applyTextHunks(current, [hs[0], hs[2]]), 'a\nB\nc\nd\ne\n');
+    assert.strictEqual(applyTextHunks(current, [hs[1]]), 'a\nb\nc\nd\nnew\ne\nf\n');
+    assert.strictEqual(applyTextHunks(current, []), current);
+  });
+
+  it('a file without a final newline and CRLF text keep their bytes', () => {
+    const hs = textHunks('x\r\ny', 'x\r\nz');
+    assert.strictEqual(applyTextHunks('x\r\ny', hs), 'x\r\nz');
+    assert.deepStrictEqual(textHunks('same\n', 'same\n'), []);
   });
 });

@@ -106,6 +106,15 @@ describe('chat panel webview (Chromium)', function () {
     assert.notStrictEqual(warnColor, okColor);
     await p.send({ type: 'files', files: [{ path: 'src/app.ts', action: 'modify', status: 'proposed', warning: 'rewrites a file that was not read' }] });
     assert.match((await p.page.textContent('.file[data-path="src/app.ts"] .file-warning')) ?? '', /rewrites a file that was not read/);
+    // Review Hunks: enabled once a file is accepted; the hint says the preview opens with the changes unticked
+    const review = p.page.locator('button[data-action="reviewHunks"]');
+    assert.ok(await review.isDisabled());
+    await p.send({ type: 'capabilities', trusted: true, provider: 'Anthropic API', model: 'm' }, { type: 'files', files: [{ path: 'src/app.ts', action: 'modify', status: 'accepted' }] });
+    assert.ok(await review.isEnabled());
+    assert.match((await p.page.textContent('.hint-hunks')) ?? '', /refactor preview with every change of the accepted files unticked/);
+    await p.clearPosted();
+    await review.click();
+    assert.deepStrictEqual(await p.posted(), [{ type: 'reviewHunks' }]);
   });
 
   it('shows a collapsed "working" indicator instead of raw JSON while the output streams', async () => {

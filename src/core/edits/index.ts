@@ -3,3 +3,4 @@
 // round and the unread-rewrite warning (propose.ts). The reply parser only cuts the blocks out of the reply.
 export * from './match';
 export * from './propose';
+export * from './hunks';
