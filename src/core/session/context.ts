@@ -138,7 +138,7 @@ function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): strin
  * Per-step budget (characters) for the project's own cape/ files. Within it, whole files go in when they fit;
  * otherwise the sections most related to the session's work are kept (see packAssets) and the rest are named.
  */
-export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 12000, deva: 15000 };
+export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 10000, deva: 15000 };
 
 const DOR_FILE = '0_team/3_dor.md';
 const DOD_FILE = '0_team/4_dod.md';
