@@ -290,7 +290,7 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       break;
     }
     case 'output-delta':
-      step = { ...step, outputChars: step.outputChars + str(ev.text).length, status: step.status === 'pending' ? 'running' : step.status };
+      step = { ...step, outputChars: step.outputChars + (num(ev.chars) ?? 0), status: step.status === 'pending' ? 'running' : step.status };
       if (prev.status !== 'pending' && prev.outputChars > 0) change = { kind: 'output-progress', step: stepId };
       break;
     case 'retry': {

@@ -75,11 +75,13 @@ export interface OpaqueViewState {
 
 /**
  * A runner event in the form the panel is sent (made by src/panel/viewData.ts `toPanelEvent`): proposed files as
- * FileViews (no absolute path, no contents), artifact and retrospective paths workspace-relative, errors without
- * the raw reply. Every other event is forwarded as the runner emitted it.
+ * FileViews (no absolute path, no contents), the streamed output as a character count (the panel shows progress,
+ * never the raw JSON; the parsed envelope follows), artifact and retrospective paths workspace-relative, errors
+ * without the raw reply. Every other event is forwarded as the runner emitted it.
  */
 export type PanelEvent =
-  | Exclude<SessionEvent, { type: 'file-proposed' | 'session-finished' | 'error' }>
+  | Exclude<SessionEvent, { type: 'file-proposed' | 'session-finished' | 'error' | 'output-delta' }>
+  | { type: 'output-delta'; step: StepId; chars: number }
   | { type: 'file-proposed'; step: StepId; file: FileView }
   | { type: 'error'; step: StepId | null; kind: Extract<SessionEvent, { type: 'error' }>['kind']; message: string }
   | { type: 'session-finished'; taskId: string; retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics; files: FileView[] };
@@ -231,10 +233,11 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
     case 'session-started':
       return typeof x.taskId === 'string' && Array.isArray(x.steps) && x.steps.every(isStepId);
     case 'voice-delta':
-    case 'output-delta':
       return typeof x.text === 'string';
     case 'tool-call':
       return isObject(x.call) && typeof x.call.tool === 'string' && typeof x.call.target === 'string' && typeof x.call.chars === 'number';
+    case 'output-delta':
+      return typeof x.chars === 'number' && Number.isSafeInteger(x.chars) && x.chars >= 0;
     case 'envelope':
       return isObject(x.envelope);
     case 'file-proposed':

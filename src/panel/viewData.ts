@@ -2,8 +2,9 @@
 // neither absolute paths nor file contents it does not show:
 //  - a ProposedFile becomes a FileView (key = relPath, else the raw path; action; status; reason) — `fileView`,
 //    also used by the host's ProposalSet for its authoritative `files` list;
-//  - a SessionEvent becomes a PanelEvent: `file-proposed` / `session-finished` carry FileViews, the artifact and
-//    retrospective paths are workspace-relative, and an error's raw reply text stays in the host.
+//  - a SessionEvent becomes a PanelEvent: `file-proposed` / `session-finished` carry FileViews, `output-delta`
+//    only its length (the panel shows progress; the parsed envelope follows), the artifact and retrospective
+//    paths are workspace-relative, and an error's raw reply text stays in the host.
 // Host-side only (Node `path`); the webview bundle imports the types from ./protocol.
 import * as path from 'path';
 import type { ProposedFile, SessionEvent } from '../core';
@@ -38,6 +39,8 @@ export function workspaceRelative(p: string, workspaceRoot: string | undefined):
 /** The view-shaped form of one runner event (see the header). */
 export function toPanelEvent(e: SessionEvent, workspaceRoot: string | undefined): PanelEvent {
   switch (e.type) {
+    case 'output-delta':
+      return { type: 'output-delta', step: e.step, chars: e.text.length };
     case 'file-proposed':
       return { type: 'file-proposed', step: e.step, file: fileView(e.file) };
     case 'session-finished':

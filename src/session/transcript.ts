@@ -17,8 +17,12 @@ export class Transcript {
       this.taskId = e.taskId;
     }
     const last = this.events[this.events.length - 1];
-    if ((e.type === 'voice-delta' || e.type === 'output-delta') && last && last.type === e.type && last.step === e.step) {
+    if (e.type === 'voice-delta' && last?.type === 'voice-delta' && last.step === e.step) {
       this.events[this.events.length - 1] = { ...last, text: last.text + e.text };
+      return;
+    }
+    if (e.type === 'output-delta' && last?.type === 'output-delta' && last.step === e.step) {
+      this.events[this.events.length - 1] = { ...last, chars: last.chars + e.chars };
       return;
     }
     this.events.push(e);

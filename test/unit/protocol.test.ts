@@ -96,6 +96,9 @@ describe('panel protocol: isHostMessage', () => {
   it('a file-proposed event must carry a FileView (not a bare path object)', () => {
     assert.strictEqual(isPanelEvent({ type: 'file-proposed', step: 'deva', file: { path: 'a.ts', action: 'create', status: 'proposed' } }), true);
     assert.strictEqual(isPanelEvent({ type: 'file-proposed', step: 'deva', file: { path: 'a.ts' } }), false);
+    assert.strictEqual(isPanelEvent({ type: 'output-delta', step: 'da', chars: 12 }), true);
+    assert.strictEqual(isPanelEvent({ type: 'output-delta', step: 'da', text: '{"raw": "json"' }), false, 'the raw output is not sent');
+    assert.strictEqual(isPanelEvent({ type: 'output-delta', step: 'da', chars: -1 }), false);
     assert.strictEqual(isPanelEvent({ type: 'session-finished', taskId: 't', files: [{ path: 'a.ts', status: 'x' }] }), false);
   });
 });
@@ -132,6 +135,7 @@ describe('panel view data: fileView / toPanelEvent (the one ProposedFile → vie
 
   it('toPanelEvent sends no absolute path, no file body and no raw reply to the webview', () => {
     const events: SessionEvent[] = [
+      { type: 'output-delta', step: 'deva', text: '{"SECRET-OUTPUT-JSON": 1' },
       { type: 'file-proposed', step: 'deva', file: proposed },
       { type: 'step-finished', step: 'deva', artifactPath: path.join(root, 'cape', '5_sessions', 'pair', 't_4_DevA_1.json'), durationMs: 5 },
       { type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad', raw: 'SECRET-RAW-REPLY' },
@@ -146,14 +150,15 @@ describe('panel view data: fileView / toPanelEvent (the one ProposedFile → vie
     ];
     const shown = events.map((e) => toPanelEvent(e, root));
     const json = JSON.stringify(shown);
-    for (const secret of ['SECRET-NEW-BODY', 'SECRET-OLD-BODY', 'SECRET-RAW-REPLY', 'absPath', 'currentContent', JSON.stringify(root).slice(1, -1)]) {
+    for (const secret of ['SECRET-OUTPUT-JSON', 'SECRET-NEW-BODY', 'SECRET-OLD-BODY', 'SECRET-RAW-REPLY', 'absPath', 'currentContent', JSON.stringify(root).slice(1, -1)]) {
       assert.ok(!json.includes(secret), `${secret} reached the webview: ${json}`);
     }
     for (const e of shown) assert.strictEqual(isPanelEvent(e), true, JSON.stringify(e));
-    assert.deepStrictEqual(shown[0], { type: 'file-proposed', step: 'deva', file: { path: 'src/a.ts', action: 'modify', status: 'proposed' } });
-    assert.strictEqual((shown[1] as { artifactPath: string }).artifactPath, 'cape/5_sessions/pair/t_4_DevA_1.json');
-    assert.deepStrictEqual(shown[2], { type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad' });
-    const fin = shown[3] as Extract<typeof shown[number], { type: 'session-finished' }>;
+    assert.deepStrictEqual(shown[0], { type: 'output-delta', step: 'deva', chars: 24 });
+    assert.deepStrictEqual(shown[1], { type: 'file-proposed', step: 'deva', file: { path: 'src/a.ts', action: 'modify', status: 'proposed' } });
+    assert.strictEqual((shown[2] as { artifactPath: string }).artifactPath, 'cape/5_sessions/pair/t_4_DevA_1.json');
+    assert.deepStrictEqual(shown[3], { type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad' });
+    const fin = shown[4] as Extract<typeof shown[number], { type: 'session-finished' }>;
     assert.strictEqual(fin.retrospectivePath, 'cape/5_sessions/retrospective/r.md');
     assert.deepStrictEqual(fin.files.map((f) => f.path), ['src/a.ts', '/etc/passwd']);
   });

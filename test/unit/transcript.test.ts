@@ -18,13 +18,13 @@ describe('session/transcript: Transcript', () => {
     t.push(started('t1'));
     t.push({ type: 'step-started', step: 'cm_open', agent: 'CM', attempt: 1 });
     for (const text of ['Hel', 'lo', ' team']) t.push({ type: 'voice-delta', step: 'cm_open', text });
-    t.push({ type: 'output-delta', step: 'cm_open', text: '{"a"' });
-    t.push({ type: 'output-delta', step: 'cm_open', text: ':1}' });
+    t.push({ type: 'output-delta', step: 'cm_open', chars: 4 });
+    t.push({ type: 'output-delta', step: 'cm_open', chars: 3 });
     t.push({ type: 'voice-delta', step: 'cm_open', text: 'again' });
     t.push({ type: 'voice-delta', step: 'poa', text: 'other step' });
     assert.deepStrictEqual(
-      t.list().map((e) => (e.type === 'voice-delta' || e.type === 'output-delta' ? `${e.type}:${e.step}:${e.text}` : e.type)),
-      ['session-started', 'step-started', 'voice-delta:cm_open:Hello team', 'output-delta:cm_open:{"a":1}', 'voice-delta:cm_open:again', 'voice-delta:poa:other step'],
+      t.list().map((e) => (e.type === 'voice-delta' ? `${e.type}:${e.step}:${e.text}` : e.type === 'output-delta' ? `${e.type}:${e.step}:${e.chars}` : e.type)),
+      ['session-started', 'step-started', 'voice-delta:cm_open:Hello team', 'output-delta:cm_open:7', 'voice-delta:cm_open:again', 'voice-delta:poa:other step'],
     );
   });
 
