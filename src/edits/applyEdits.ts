@@ -83,8 +83,9 @@ export function findStaleFiles(entries: readonly ProposalEntry[], ctx: ApplyCont
 
 const normalise = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
-/** How long Apply waits for VS Code to reload an open document whose file changed on disk. */
-const DOCUMENT_SYNC_WAIT_MS = 3000;
+/** How long Apply waits for VS Code to reload an open document whose file changed on disk (a busy machine can
+ * take several seconds to report the change; an up-to-date document does not wait at all). */
+const DOCUMENT_SYNC_WAIT_MS = 10_000;
 
 /**
  * The document of an existing file, once VS Code has caught up with the disk: a clean document whose text still
