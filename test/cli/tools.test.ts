@@ -151,13 +151,25 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     assert.ok(!JSON.stringify(rec.toolCalls).includes('nextId'), 'no file body in the records');
   });
 
-  it('a <file> that rewrites an existing file DevA never read is flagged in --json', async () => {
+  it('a <file> that rewrites an existing file DevA neither read nor received whole is flagged in --json', async () => {
     const ws = workspaceWithOriginalCape('cape-tools-', template);
+    // too big for DevA's workspace budget: it reaches the prompt as a map line at most, never whole
+    fs.writeFileSync(path.join(ws, 'src', 'catalog.ts'), `export const CATALOG = [\n${'  "item",\n'.repeat(9000)}];\n`);
     const r = demoReplies(TASK);
-    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: devaEnvelope('Rewrote main.') + '<file path="src/main.ts">\nconsole.log(1);\n</file>\n' }, { text: r[4] });
+    fake.enqueue(
+      { text: r[0] },
+      { text: r[1] },
+      { text: r[2] },
+      { text: devaEnvelope('Rewrote two files.') + '<file path="src/catalog.ts">\nexport const CATALOG = [];\n</file>\n<file path="src/main.ts">\nconsole.log(1);\n</file>\n' },
+      { text: r[4] },
+    );
     const run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--task', TASK, '--json'], env());
     assert.strictEqual(run.code, 0, run.stderr);
-    assert.deepStrictEqual(run.json.files, [{ path: 'src/main.ts', action: 'modify', status: 'proposed', warning: 'rewrites a file that was not read' }]);
+    assert.ok(JSON.stringify(fake.requests[3].body).includes('const store = new TodoStore();'), 'main.ts went whole into the prompt');
+    assert.deepStrictEqual(run.json.files, [
+      { path: 'src/catalog.ts', action: 'modify', status: 'proposed', warning: 'rewrites a file that was not read' },
+      { path: 'src/main.ts', action: 'modify', status: 'proposed' },
+    ]);
     assert.match(run.stderr, /⚠ rewrites a file that was not read/);
   });
 

@@ -240,16 +240,21 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       }
       const index = wsIndex;
       if (!index) return undefined;
-      return (s, q) =>
-        packWorkspace(index, q, {
+      return (s, q) => {
+        const packed = packWorkspace(index, q, {
           step: s,
           budget: s === 'deva' ? opts.workspaceBudget : undefined,
           readText: (rel) => {
             const r = index.policy.readSync(rel);
             return r.ok ? r.text : null;
           },
-        }).text;
+        });
+        if (s === 'deva') for (const f of packed.files) if (f.whole) devaReceivedWhole.add(f.path);
+        return packed.text;
+      };
     };
+    /** Files DevA's prompt carried whole: a <file> rewriting one of them was not written blind. */
+    const devaReceivedWhole = new Set<string>();
 
     // --- the steps -------------------------------------------------------------------------------------------------
     for (const step of remaining) {
@@ -382,7 +387,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
           edits = mergeRepaired(edits, fixedEdits, new Set(rewrites.map((f) => f.key)));
           fileBlocks = [...fileBlocks, ...rewrites.map((f) => ({ path: f.path, content: f.content }))];
         }
-        files = combineProposals(await proposeFiles(opts.workspace, fileBlocks, { capeFolder }), edits, tools?.readPaths ?? new Set());
+        const seen = new Set([...devaReceivedWhole, ...(tools?.readPaths ?? [])]);
+        files = combineProposals(await proposeFiles(opts.workspace, fileBlocks, { capeFolder }), edits, seen);
         devaFiles = files;
         devaSummary = reply.summary;
       }
