@@ -1,6 +1,6 @@
 // Reply parser: every recorded reply, fenced/bare/prose variants, file blocks, truncation, repair prompt.
 import * as assert from 'assert';
-import { extractFiles, matchBalanced, parseReply, relaxJson, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
+import { extractFiles, matchBalanced, parseReply, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
 import type { ParsedReply, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
@@ -97,7 +97,7 @@ describe('parser: locating the JSON envelope', () => {
   });
 
   it('reports invalid JSON, missing JSON and empty replies clearly', () => {
-    assert.match(fail('poa', '```json\n{"agent": "POA", "voice": v}\n```'), /not valid JSON/);
+    assert.match(fail('poa', '```json\n{"agent": "POA", : "v"}\n```'), /not valid JSON/);
     assert.match(fail('poa', 'I could not do it.'), /no JSON envelope found/);
     assert.match(fail('poa', '   '), /empty/);
   });
@@ -117,10 +117,32 @@ describe('parser: locating the JSON envelope', () => {
     assert.ok(Date.now() - t0 < 3000, 'hostile inputs took too long');
   });
 
-  it('matchBalanced and relaxJson are string-aware', () => {
+  it('matchBalanced is string-aware', () => {
     assert.strictEqual(matchBalanced('x{"a":"}"}y', 1), 10);
     assert.strictEqual(matchBalanced('{"a":"\\"}"', 0), -1);
-    assert.strictEqual(relaxJson('{"a": "x,}", "b": [1,],}'), '{"a": "x,}", "b": [1]}');
+  });
+
+  it('repairs the almost-JSON real models write (jsonrepair), but never completes a cut-off reply', () => {
+    const almost = [
+      '```json',
+      '{',
+      '  // the envelope',
+      '  "agent": "POA", "role": "Product Owner", "task_id": "t-1",',
+      '  "voice": "He said "ship it" and left',
+      'the room, with a brace } inside",',
+      "  'output': { 'goal': 'x', },",
+      '  "references": ["a",],',
+      '  "confidence": 4',
+      '  "ass": { "score": 4, "positive": "p", "improvement": "i", "context_adequate": True },',
+      '}',
+      '```',
+    ].join('\n');
+    const r = parseReply('poa', almost);
+    assert.ok(r.ok, r.ok ? '' : r.error);
+    assert.strictEqual(r.reply.envelope.voice, 'He said "ship it" and left\nthe room, with a brace } inside');
+    assert.deepStrictEqual(r.reply.envelope.references, ['a']);
+    const cut = parseReply('poa', almost.slice(0, almost.indexOf('"references"')));
+    assert.ok(!cut.ok && cut.error === TRUNCATED_ERROR, 'a cut-off envelope is reported as truncated, not repaired');
   });
 });
 

@@ -5,8 +5,10 @@
 // and ``` inside JSON strings are harmless. File blocks are searched only AFTER the envelope ends,
 // so `<file …>` text quoted inside a JSON string is never picked up. Failures are reported with a
 // concrete reason (truncation, invalid JSON, schema problems, unterminated file block): nothing is
-// silently dropped.
+// silently dropped. Almost-JSON is repaired by the jsonrepair library; the truncation check stays ours, because
+// jsonrepair would "complete" a cut-off reply by closing it, and a cut-off reply must be reported, not guessed.
 import type { Hunk, ParsedReply, StepId } from '../model/types';
+import { jsonrepair } from 'jsonrepair';
 import { envelopeShapeHint, validateEnvelope } from './envelope';
 
 
@@ -44,51 +46,6 @@ export function matchBalanced(text: string, start: number): number {
     }
   }
   return -1;
-}
-
-/**
- * Lenient repair of almost-JSON, string-aware: removes trailing commas before } or ], strips
- * // and /* *\/ comments outside strings, and escapes raw control characters inside strings
- * (models sometimes put literal newlines in long strings).
- */
-export function relaxJson(text: string): string {
-  let out = '';
-  let runStart = 0;
-  let inString = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) {
-        i++;
-      } else if (c === 34) {
-        inString = false;
-      } else if (c < 0x20) {
-        out += text.slice(runStart, i) + (c === 10 ? '\\n' : c === 13 ? '\\r' : c === 9 ? '\\t' : '\\u' + c.toString(16).padStart(4, '0'));
-        runStart = i + 1;
-      }
-      continue;
-    }
-    if (c === 34) {
-      inString = true;
-    } else if (c === 44 /* , */) {
-      let j = i + 1;
-      while (j < n && isJsonSpace(text.charCodeAt(j))) j++;
-      const next = text.charCodeAt(j);
-      if (next === 125 || next === 93) {
-        out += text.slice(runStart, i);
-        runStart = i + 1;
-      }
-    } else if (c === 47 /* / */ && (text.charCodeAt(i + 1) === 47 || text.charCodeAt(i + 1) === 42)) {
-      const block = text.charCodeAt(i + 1) === 42;
-      let end = block ? text.indexOf('*/', i + 2) : text.indexOf('\n', i + 2);
-      end = end === -1 ? n : block ? end + 2 : end;
-      out += text.slice(runStart, i);
-      runStart = end;
-      i = end - 1;
-    }
-  }
-  return out + text.slice(runStart);
 }
 
 function isJsonSpace(c: number): boolean {
@@ -137,7 +94,9 @@ function tryParse(slice: string): { ok: true; value: unknown } | { ok: false; me
     return { ok: true, value: JSON.parse(slice) };
   } catch (e) {
     try {
-      return { ok: true, value: JSON.parse(relaxJson(slice)) };
+      // jsonrepair: trailing commas, comments, raw newlines and unescaped quotes in strings, single quotes, Python
+      // literals, missing commas. Only ever given a balanced slice: truncation is our own check (matchBalanced).
+      return { ok: true, value: JSON.parse(jsonrepair(slice)) };
     } catch {
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
