@@ -14,6 +14,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
+import pLimit from 'p-limit';
 import { contentText, type LlmClient, type LlmRequest, type LlmResult } from '../model/types';
 import { GENERIC_CAPE_FILES, SESSIONS_FOLDER } from './assets';
 import { parseFrontmatter, parseYaml } from './frontmatter';
@@ -487,7 +488,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   const answers = normaliseAnswers(opts.answers);
   if (!opts.language || !opts.language.trim()) throw new Error('language must be set (e.g. "English")');
   if (!opts.model || !opts.model.trim()) throw new Error('model must be set');
-  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4));
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4) || 1);
   const { abs: capeAbs, rel: capeRel } = resolveCapeDir(workspace, opts.capeFolder ?? 'cape');
   const wsRel = (capeRelPath: string) => `${capeRel}/${capeRelPath}`;
 
@@ -610,44 +611,41 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     result.decisions = decisions;
   }
 
-  // 3. Input files: one model call each (plus one repair when the reply fails its check), bounded concurrency.
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      const spec = inputs[next++];
-      if (!spec) return;
+  // 3. Input files: one model call each (plus one repair when the reply fails its check), at most `concurrency` at a
+  // time (p-limit), started in input order.
+  const generate = async (spec: (typeof inputs)[number]): Promise<void> => {
+    if (opts.signal?.aborted) {
+      result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
+      return;
+    }
+    if (fatal || !decisions) {
+      result.failed.push({ path: wsRel(spec.path), error: `not generated: ${fatal ?? 'cancelled'}` });
+      return;
+    }
+    try {
+      const req = buildInitRequest(spec, { ...requestOptions, decisions });
+      const { value: content, repaired } = await checkedReply(
+        req,
+        call,
+        (res) => checkInputReply(res.text, spec, res.stopReason, req.maxTokens),
+        (problems) => inputRepairPrompt(spec, problems),
+      );
       if (opts.signal?.aborted) {
         result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
-        continue;
+        return;
       }
-      if (fatal || !decisions) {
-        result.failed.push({ path: wsRel(spec.path), error: `not generated: ${fatal ?? 'cancelled'}` });
-        continue;
-      }
-      try {
-        const req = buildInitRequest(spec, { ...requestOptions, decisions });
-        const { value: content, repaired } = await checkedReply(
-          req,
-          call,
-          (res) => checkInputReply(res.text, spec, res.stopReason, req.maxTokens),
-          (problems) => inputRepairPrompt(spec, problems),
-        );
-        if (opts.signal?.aborted) {
-          result.failed.push({ path: wsRel(spec.path), error: cancelledMessage });
-          continue;
-        }
-        await writeOne(spec.path, content);
-        if (repaired) result.repaired.push(wsRel(spec.path));
-      } catch (err) {
-        const message = isCancel(err) ? cancelledMessage : `${(err as Error).message}; nothing was written`;
-        result.failed.push({ path: wsRel(spec.path), error: message });
-        // a bad key or bad configuration will fail every remaining file the same way: stop calling the API
-        if (err instanceof LlmError && (err.kind === 'auth' || err.kind === 'config')) fatal = err.message;
-      }
-      progress(spec.path);
+      await writeOne(spec.path, content);
+      if (repaired) result.repaired.push(wsRel(spec.path));
+    } catch (err) {
+      const message = isCancel(err) ? cancelledMessage : `${(err as Error).message}; nothing was written`;
+      result.failed.push({ path: wsRel(spec.path), error: message });
+      // a bad key or bad configuration will fail every remaining file the same way: stop calling the API
+      if (err instanceof LlmError && (err.kind === 'auth' || err.kind === 'config')) fatal = err.message;
     }
+    progress(spec.path);
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, inputs.length)) }, () => worker()));
+  const limit = pLimit(concurrency);
+  await Promise.all(inputs.map((spec) => limit(() => generate(spec))));
 
   result.cancelled = opts.signal?.aborted ?? false;
   const order = (p: string) => {
