@@ -12,6 +12,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from 'util';
 import {
   AnthropicClient,
   DEFAULT_BASE_URL,
@@ -35,6 +36,9 @@ import {
   STEP_AGENT,
   formatUsd,
   STEP_IDS,
+  stepTitle,
+  DEFAULT_SESSION_MODEL,
+  DEFAULT_INIT_MODEL,
   type ProposedFile,
   type SessionEvent,
   type StepId,
@@ -45,43 +49,59 @@ import {
 } from '../core';
 import { cmdContext } from './context';
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-6';
-export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
-
 interface Parsed {
   command: string;
   flags: Record<string, string | boolean>;
 }
 
-const BOOLEAN_FLAGS = new Set(['apply', 'json', 'force', 'missing-only', 'help', 'quiet']);
-const VALUE_FLAGS = new Set(['max-tool-calls', 'max-tool-chars', 'idle-timeout', 'workspace', 'objective', 'objective-file', 'from-step', 'lang', 'task', 'base-url', 'api-key', 'model', 'answers', 'init-model', 'cape-folder']);
+/** Every flag of every command (util.parseArgs's option table): booleans are switches, strings take a value. */
+const OPTIONS = {
+  apply: { type: 'boolean' },
+  json: { type: 'boolean' },
+  force: { type: 'boolean' },
+  'missing-only': { type: 'boolean' },
+  help: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  'max-tool-calls': { type: 'string' },
+  'max-tool-chars': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+  workspace: { type: 'string' },
+  objective: { type: 'string' },
+  'objective-file': { type: 'string' },
+  'from-step': { type: 'string' },
+  lang: { type: 'string' },
+  task: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  model: { type: 'string' },
+  answers: { type: 'string' },
+  'init-model': { type: 'string' },
+  'cape-folder': { type: 'string' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 class UsageError extends Error {}
 
+/**
+ * `cape <command> --flag value --flag=value --switch`. Node's util.parseArgs tokenizes (`=` values, the value in
+ * the next argument even when it starts with a dash, `--` as a terminator); the checks below keep CAPE's own
+ * messages: a positional or short option is "Unexpected argument", an unknown flag names itself, a value flag
+ * without a value says so. A switch given `=value` is simply on. The last occurrence of a flag wins.
+ */
 export function parseArgs(argv: string[]): Parsed {
   const [command = 'help', ...rest] = argv;
+  const { tokens } = nodeParseArgs({ args: rest, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const flags: Record<string, string | boolean> = {};
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    if (!a.startsWith('--')) throw new UsageError(`Unexpected argument "${a}". Flags start with --; see \`cape help\`.`);
-    let name = a.slice(2);
-    let value: string | undefined;
-    const eq = name.indexOf('=');
-    if (eq >= 0) {
-      value = name.slice(eq + 1);
-      name = name.slice(0, eq);
+  for (const t of tokens) {
+    if (t.kind === 'positional') throw new UsageError(`Unexpected argument "${t.value}". Flags start with --; see \`cape help\`.`);
+    if (t.kind === 'option-terminator') throw new UsageError('Unexpected argument "--". Flags start with --; see `cape help`.');
+    if (!t.rawName.startsWith('--')) {
+      throw new UsageError(`Unexpected argument "${rest[t.index]}". Flags start with --; see \`cape help\`.`);
     }
-    if (BOOLEAN_FLAGS.has(name)) {
-      flags[name] = true;
-    } else if (VALUE_FLAGS.has(name)) {
-      if (value === undefined) {
-        value = rest[++i];
-        if (value === undefined) throw new UsageError(`--${name} needs a value.`);
-      }
-      flags[name] = value;
-    } else {
-      throw new UsageError(`Unknown flag --${name}; see \`cape help\`.`);
-    }
+    const spec = (OPTIONS as Record<string, { type: 'boolean' | 'string' }>)[t.name];
+    if (!spec || !Object.hasOwn(OPTIONS, t.name)) throw new UsageError(`Unknown flag --${t.name}; see \`cape help\`.`);
+    if (spec.type === 'boolean') flags[t.name] = true;
+    else if (t.value === undefined) throw new UsageError(`--${t.name} needs a value.`);
+    else flags[t.name] = t.value;
   }
   return { command, flags };
 }
@@ -101,7 +121,7 @@ Options:
   --from-step STEP (resume) run STEP and every later step again: ${STEP_IDS.join(', ')}
   --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
   --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
-  --model MODEL    session model (default: ${DEFAULT_MODEL})
+  --model MODEL    session model (default: ${DEFAULT_SESSION_MODEL})
   --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
   --max-tool-calls N   tool calls (read_file, search_files, list_files) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
   --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); 0 calls = no tools
@@ -161,14 +181,6 @@ function requireWorkspace(flags: Parsed['flags']): string {
   return abs;
 }
 
-const STEP_LABEL: Record<StepId, string> = {
-  cm_open: 'Cape Master — opening',
-  poa: 'Product Owner',
-  da: 'Designer',
-  deva: 'Developer',
-  cm_retro: 'Cape Master — retrospective',
-};
-
 function fmt(n: number | null): string {
   return n === null || n === undefined ? 'n/a' : String(Math.round(n * 100) / 100);
 }
@@ -187,7 +199,7 @@ function printer(out: NodeJS.WritableStream) {
         break;
       case 'step-started':
         nl();
-        out.write(`\n▶ ${STEP_LABEL[e.step]}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`);
+        out.write(`\n▶ ${stepTitle(e.step)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`);
         break;
       case 'voice-delta':
         out.write(e.text);
@@ -230,7 +242,7 @@ function printer(out: NodeJS.WritableStream) {
         break;
       case 'error':
         nl();
-        out.write(`\n✗ ${e.step ? STEP_LABEL[e.step] + ': ' : ''}${e.message}\n`);
+        out.write(`\n✗ ${e.step ? stepTitle(e.step) + ': ' : ''}${e.message}\n`);
         break;
       case 'session-finished': {
         nl();
@@ -374,7 +386,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       taskId: flags.task as string | undefined,
       resume,
       fromStep: fromStep as StepId | undefined,
-      model: (flags.model as string) ?? DEFAULT_MODEL,
+      model: (flags.model as string) ?? DEFAULT_SESSION_MODEL,
       llm: client,
       prompts: loadPromptAssets(defaultPromptsDir()),
       tools,

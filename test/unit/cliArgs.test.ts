@@ -1,0 +1,28 @@
+// The CLI's argument parsing (util.parseArgs underneath) keeps CAPE's messages and rules.
+import * as assert from 'assert';
+import { parseArgs } from '../../src/cli/main';
+
+describe('cli: parseArgs', () => {
+  it('reads the command, --flag value, --flag=value and switches; the last occurrence wins', () => {
+    assert.deepStrictEqual(parseArgs(['start', '--workspace', 'w', '--objective=Add x', '--apply', '--json', '--model', 'a', '--model=b']), {
+      command: 'start',
+      flags: { workspace: 'w', objective: 'Add x', apply: true, json: true, model: 'b' },
+    });
+    assert.deepStrictEqual(parseArgs([]), { command: 'help', flags: {} });
+    assert.deepStrictEqual(parseArgs(['init', '--force=yes', '--cape-folder=']), { command: 'init', flags: { force: true, 'cape-folder': '' } });
+  });
+
+  it('takes the next argument as the value even when it starts with a dash', () => {
+    assert.deepStrictEqual(parseArgs(['start', '--objective', '--fix the bug']).flags, { objective: '--fix the bug' });
+  });
+
+  it('refuses positionals, short options, unknown flags and missing values with actionable messages', () => {
+    const usage = (argv: string[], re: RegExp) => assert.throws(() => parseArgs(argv), (e: Error) => re.test(e.message));
+    usage(['start', 'oops'], /^Unexpected argument "oops"\. Flags start with --; see `cape help`\.$/);
+    usage(['start', '-w', 'x'], /^Unexpected argument "-w"/);
+    usage(['start', '--', 'x'], /^Unexpected argument "--"/);
+    usage(['start', '--nope'], /^Unknown flag --nope; see `cape help`\.$/);
+    usage(['start', '--toString'], /^Unknown flag --toString/);
+    usage(['start', '--workspace'], /^--workspace needs a value\.$/);
+  });
+});
