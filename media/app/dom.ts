@@ -52,20 +52,8 @@ export function button(o: ButtonOpts): HTMLButtonElement {
   return b;
 }
 
-export const STEP_LABEL: Record<StepId, string> = {
-  cm_open: 'Opening',
-  poa: 'Product',
-  da: 'Design',
-  deva: 'Development',
-  cm_retro: 'Retrospective',
-};
-
-export const AGENT_NAME: Record<AgentId, string> = {
-  CM: 'Cape Master',
-  POA: 'Product Owner',
-  DA: 'Designer',
-  DevA: 'Developer',
-};
+/** One truth: the names live in core's model (the CLI and the host use them too). */
+export { AGENT_NAME, STEP_LABEL } from '../../src/core/model/types';
 
 export const AGENT_ICON: Record<AgentId, string> = {
   CM: 'organization',

@@ -2,6 +2,7 @@
 // (cape.initModel). Anthropic: the known Claude models plus "Other…" (any model id); VS Code LM: the chat models
 // vscode.lm offers. For automation the command accepts `{ model?, initModel? }` and writes them without prompting.
 import * as vscode from 'vscode';
+import { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL, MOST_CAPABLE_MODEL, priceFor } from '../core';
 import type { Services } from '../services';
 import { updateSetting } from '../providers/settings';
 import { describeChatModel, listChatModels } from '../providers/vscodeLm';
@@ -12,10 +13,17 @@ export const SELECT_MODEL_TITLE = 'CAPE: Select Model';
 
 /** The Claude models offered by name (any other id can be typed with "Other…"). */
 export const KNOWN_CLAUDE_MODELS: readonly { id: string; detail: string }[] = Object.freeze([
-  { id: 'claude-sonnet-4-6', detail: 'Balanced quality and speed: the default for sessions.' },
-  { id: 'claude-opus-4-6', detail: 'Most capable; slower and about five times the price of Sonnet.' },
-  { id: 'claude-haiku-4-5', detail: 'Fastest and cheapest: the default for Initialize Project.' },
+  { id: DEFAULT_SESSION_MODEL, detail: 'Balanced quality and speed: the default for sessions.' },
+  { id: MOST_CAPABLE_MODEL, detail: `Most capable; slower and ${priceRatio(MOST_CAPABLE_MODEL, DEFAULT_SESSION_MODEL)} the price of Sonnet.` },
+  { id: DEFAULT_INIT_MODEL, detail: 'Fastest and cheapest: the default for Initialize Project.' },
 ]);
+
+/** "about 1.7×" from the one pricing table (output price, the larger part of a session's cost). */
+function priceRatio(model: string, base: string): string {
+  const a = priceFor(model)?.output;
+  const b = priceFor(base)?.output;
+  return a && b ? `about ${Math.round((a / b) * 10) / 10}×` : 'a different';
+}
 
 export interface SelectModelArgs {
   model?: string;
@@ -35,8 +43,8 @@ export function register(services: Services): vscode.Disposable {
 
 function checkModelId(v: string): string | undefined {
   const t = v.trim();
-  if (!t) return 'Enter a model id, e.g. claude-sonnet-4-6.';
-  if (t.length > 200 || /\s/.test(t)) return 'A model id has no spaces (e.g. claude-sonnet-4-6).';
+  if (!t) return `Enter a model id, e.g. ${DEFAULT_SESSION_MODEL}.`;
+  if (t.length > 200 || /\s/.test(t)) return `A model id has no spaces (e.g. ${DEFAULT_SESSION_MODEL}).`;
   return undefined;
 }
 
@@ -110,7 +118,7 @@ async function pickModel(services: Services, key: 'model' | 'initModel'): Promis
     const typed = await vscode.window.showInputBox({
       title: SELECT_MODEL_TITLE,
       prompt: `Model id for ${what}`,
-      placeHolder: 'e.g. claude-sonnet-4-6',
+      placeHolder: `e.g. ${DEFAULT_SESSION_MODEL}`,
       value: current,
       validateInput: checkModelId,
     });

@@ -3,7 +3,7 @@
 // For automation the command accepts the key as its argument (a string or `{ key }`) and resolves to a
 // SetApiKeyResult without prompting.
 import * as vscode from 'vscode';
-import { validateApiKey, isLlmError } from '../core';
+import { DEFAULT_INIT_MODEL, validateApiKey, isLlmError } from '../core';
 import type { Services } from '../services';
 import { ApiKeyStore, maskKey } from '../providers/apiKey';
 import { effectiveBaseUrl } from '../providers/baseUrl';
@@ -59,7 +59,7 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
   const baseURL = effectiveBaseUrl(s.baseUrl);
   const keys = new ApiKeyStore(services.context.secrets);
   // The cheapest model for the check: the init model (a fast one) — any model the key can use proves the key.
-  const model = s.provider === 'anthropic' ? s.initModel : 'claude-haiku-4-5';
+  const model = s.provider === 'anthropic' ? s.initModel : DEFAULT_INIT_MODEL;
 
   if (givenKey !== undefined) {
     const key = givenKey.trim();

@@ -1,10 +1,9 @@
 // Reads and writes the `cape.*` settings (package.json contributes.configuration).
 import * as vscode from 'vscode';
 import type { CapeSettings } from '../services';
-import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS } from '../core';
+import { DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL } from '../core';
 
-export const DEFAULT_SESSION_MODEL = 'claude-sonnet-4-6';
-export const DEFAULT_INIT_MODEL = 'claude-haiku-4-5';
+export { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL };
 
 /** The current settings, trimmed, with the manifest defaults for empty values. */
 export function readSettings(): CapeSettings {

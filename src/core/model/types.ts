@@ -17,6 +17,29 @@ export const STEP_AGENT: Record<StepId, AgentId> = {
   cm_retro: 'CM',
 };
 
+/** The agents' names for people. */
+export const AGENT_NAME: Record<AgentId, string> = {
+  CM: 'Cape Master',
+  POA: 'Product Owner',
+  DA: 'Designer',
+  DevA: 'Developer',
+};
+
+/** The steps' short names for people (the panel's step list, table rows). */
+export const STEP_LABEL: Record<StepId, string> = {
+  cm_open: 'Opening',
+  poa: 'Product',
+  da: 'Design',
+  deva: 'Development',
+  cm_retro: 'Retrospective',
+};
+
+/** Who speaks in a step, for people: "Product Owner", "Cape Master — opening", "Cape Master — retrospective". */
+export function stepTitle(step: StepId): string {
+  const name = AGENT_NAME[STEP_AGENT[step]];
+  return step === 'cm_open' ? `${name} — opening` : step === 'cm_retro' ? `${name} — retrospective` : name;
+}
+
 /** A plain object (a JSON object): not null, not an array. The one such check of core and the webview. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

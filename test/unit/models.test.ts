@@ -1,0 +1,27 @@
+// One truth for default model names and step/agent names: core's constants agree with the manifest and the CLI.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL, MOST_CAPABLE_MODEL } from '../../src/core/llm/models';
+import { priceFor } from '../../src/core/llm/pricing';
+import { AGENT_NAME, STEP_IDS, STEP_LABEL, stepTitle } from '../../src/core/model/types';
+import { repoRoot } from '../helpers/fixtures';
+
+describe('one truth: model and step names', () => {
+  it("package.json's setting defaults are core's default models", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8'));
+    const props = pkg.contributes.configuration.properties;
+    assert.strictEqual(props['cape.model'].default, DEFAULT_SESSION_MODEL);
+    assert.strictEqual(props['cape.initModel'].default, DEFAULT_INIT_MODEL);
+  });
+
+  it('every default model has a list price', () => {
+    for (const m of [DEFAULT_SESSION_MODEL, DEFAULT_INIT_MODEL, MOST_CAPABLE_MODEL]) assert.ok(priceFor(m), m);
+  });
+
+  it('step titles come from the agent names', () => {
+    assert.deepStrictEqual(STEP_IDS.map(stepTitle), ['Cape Master — opening', 'Product Owner', 'Designer', 'Developer', 'Cape Master — retrospective']);
+    assert.strictEqual(AGENT_NAME.DevA, 'Developer');
+    assert.deepStrictEqual(Object.keys(STEP_LABEL), [...STEP_IDS]);
+  });
+});
