@@ -412,20 +412,7 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
       };
       if (d.output.kpt_followups) output.kpt_followups = d.output.kpt_followups;
       if (d.output.go_ahead) output.go_ahead = d.output.go_ahead;
-      return {
-        ok: true,
-        envelope: {
-          agent,
-          role: roleOf(d.role, agent),
-          task_id: d.task_id,
-          phase: 'opening',
-          voice: d.voice,
-          output,
-          references: d.references,
-          confidence: d.confidence,
-          ass: (d.ass as Ass | null) ?? null,
-        },
-      };
+      return accepted(agent, d, 'opening', { voice: d.voice, output, ass: (d.ass as Ass | null) ?? null });
     }
 
     if (step === 'cm_retro') {
@@ -435,45 +422,34 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
       const conversation: ConversationTurn[] = d.conversation.map((t) => ({ speaker: t.speaker, text: t.text }));
       const kpt: KptLists = { keep: d.kpt.keep, problem: d.kpt.problem, try: d.kpt.try };
       const firstCm = conversation.find((t) => normaliseAgentName(t.speaker) === 'CM');
-      return {
-        ok: true,
-        envelope: {
-          agent,
-          role: roleOf(d.role, agent),
-          task_id: d.task_id,
-          phase: 'retrospective',
-          voice: d.voice ?? firstCm?.text ?? '',
-          output: null,
-          references: d.references,
-          confidence: d.confidence,
-          ass: null,
-          conversation,
-          kpt,
-          reportedMetrics: d.metrics,
-        },
-      };
+      return accepted(agent, d, 'retrospective', { voice: d.voice ?? firstCm?.text ?? '', output: null, ass: null }, {
+        conversation,
+        kpt,
+        reportedMetrics: d.metrics,
+      });
     }
 
     const r = workerSchema(step).safeParse(hoistFromOutput(json));
     if (!r.success) return { ok: false, error: formatIssues(r.error.issues) };
     const d = r.data;
-    return {
-      ok: true,
-      envelope: {
-        agent,
-        role: roleOf(d.role, agent),
-        task_id: d.task_id,
-        voice: d.voice,
-        output: d.output,
-        references: d.references,
-        confidence: d.confidence,
-        ass: d.ass as Ass,
-      },
-    };
+    return accepted(agent, d, undefined, { voice: d.voice, output: d.output, ass: d.ass as Ass });
   } catch (e) {
     // zod does not throw on bad data; this guards against pathological input (e.g. getters that throw).
     return { ok: false, error: `(envelope): could not be validated: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** A valid envelope: the fields every step shares (in the order they are saved), then the step's own. */
+function accepted(
+  agent: AgentId,
+  d: { role?: unknown; task_id: string; references: string[]; confidence: number | null },
+  phase: Envelope['phase'],
+  own: Pick<Envelope, 'voice' | 'output' | 'ass'>,
+  retro: Pick<Envelope, 'conversation' | 'kpt' | 'reportedMetrics'> = {},
+): ValidationResult {
+  const head = { agent, role: roleOf(d.role, agent), task_id: d.task_id, ...(phase ? { phase } : {}) };
+  const envelope: Envelope = { ...head, voice: own.voice, output: own.output, references: d.references, confidence: d.confidence, ass: own.ass, ...retro };
+  return { ok: true, envelope };
 }
 
 function roleOf(role: unknown, agent: AgentId): string {
