@@ -8,7 +8,9 @@
 //    and each agent its role folder plus the whole team folder). Target: ours ≤ 0.40 of the original.
 // 2. The voice extractor's throughput (target ≥ 100 MB/s).
 // 3. KPT grouping / digest over 10,000 items, and the tree model for 10,000 items.
-// 4. Bundle sizes.
+// 4. The workspace index on a generated 50,000-file workspace (build time, peak memory, incremental update, warm
+//    `cape context`) and localization on real history (bench/localization.ts; skipped when bench/data is absent).
+// 5. Bundle sizes.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -20,6 +22,8 @@ import { startFakeAnthropic, type RecordedRequest } from '../test/fake-anthropic
 import { loadRecordedSessions, originalProjectDir, repoRoot } from '../test/helpers/fixtures';
 import { benchKpt } from './kpt';
 import { benchVoice } from './voice';
+import { benchWorkspaceIndex } from './workspaceIndex';
+import { benchLocalization } from './localization';
 
 const CONTEXT_TARGET = 0.4;
 
@@ -110,6 +114,9 @@ async function main() {
     const t = await benchKptTree();
     console.log(`kpt tree: ${t.items} items → ${t.groups} groups in ${t.ms.toFixed(0)} ms`);
   }
+
+  await benchWorkspaceIndex(Number(process.env.CAPE_BENCH_FILES) || 50_000);
+  await benchLocalization();
 
   console.log('\nbundles:');
   for (const f of ['extension.js', 'cli.js', 'webview.js', 'webview-style.css']) {

@@ -1,0 +1,177 @@
+// Localization on real history: does DevA receive, whole, the files a real commit changed?
+//
+// Data (bench/data/localization/, built by bench/makeLocalizationData.ts): cases.json and one git bundle per
+// repository holding the parent trees of the cases. Each case's workspace is materialized on demand (git archive of
+// its snapshot into a temporary folder). For each case we run what `cape context --step deva --objective <subject>`
+// computes (index → rank → pack within 60,000 characters) and, side by side in the same run, a plain BM25 over file
+// contents (minisearch, default tokenizer, content only) packed by the same rule at the same budget.
+// Figures per repository: recall = share of the modified files given whole; all = share of cases with all of them.
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import MiniSearch from 'minisearch';
+import { WorkspaceIndex } from '../src/core/workspace/workspaceIndex';
+import { packWorkspace } from '../src/core/workspace/pack';
+
+export const LOCALIZATION_DIR = path.join(__dirname, '..', '..', 'bench', 'data', 'localization');
+const BUDGET = 60_000;
+
+interface Case {
+  id: string;
+  repo: string;
+  commit: string;
+  objective: string;
+  snapshot: string;
+  modified: string[];
+}
+
+export interface CaseResult {
+  id: string;
+  repo: string;
+  modified: string[];
+  ours: string[];
+  baseline: string[];
+  files: number;
+  /** Modified files small enough to be sent whole at all (the ceiling of recall at this budget). */
+  fitting: number;
+}
+
+function readText(root: string, rel: string): string | null {
+  try {
+    return fs.readFileSync(path.join(root, ...rel.split('/')), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Plain BM25 over file contents, the same files, packed whole in rank order by the same fit rule. */
+function baseline(index: WorkspaceIndex, root: string, objective: string): string[] {
+  const ms = new MiniSearch<{ id: string; content: string }>({ fields: ['content'], idField: 'id' });
+  const docs: { id: string; content: string }[] = [];
+  for (const f of index.all()) docs.push({ id: f.path, content: readText(root, f.path) ?? '' });
+  ms.addAll(docs);
+  const out: string[] = [];
+  let used = 0;
+  for (const r of ms.search(objective, { combineWith: 'OR' })) {
+    const f = index.get(r.id as string);
+    if (!f || used + f.chars + f.path.length + 40 > BUDGET) continue;
+    out.push(f.path);
+    used += f.chars + f.path.length + 40;
+  }
+  return out;
+}
+
+export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Promise<CaseResult[] | null> {
+  const casesFile = path.join(dir, 'cases.json');
+  if (!fs.existsSync(casesFile)) return null;
+  const data = JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { cases: Case[] };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-loc-'));
+  const results: CaseResult[] = [];
+  try {
+    const clones = new Map<string, string>();
+    for (const c of data.cases) {
+      if (only && !only.test(c.id)) continue;
+      let gitDir = clones.get(c.repo);
+      if (!gitDir) {
+        gitDir = path.join(tmp, c.repo + '.git');
+        execFileSync('git', ['clone', '-q', '--bare', path.join(dir, `${c.repo}.bundle`), gitDir], { stdio: 'ignore' });
+        clones.set(c.repo, gitDir);
+      }
+      const ws = path.join(tmp, c.id);
+      fs.mkdirSync(ws);
+      const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', c.snapshot], { maxBuffer: 512 * 1024 * 1024 });
+      execFileSync('tar', ['-x', '-C', ws], { input: tar });
+      const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+      const ctx = packWorkspace(index, { objective: c.objective }, { step: 'deva', budget: BUDGET, readText: (rel) => readText(ws, rel) });
+      results.push({
+        id: c.id,
+        repo: c.repo,
+        modified: c.modified,
+        ours: ctx.files.filter((f) => f.whole).map((f) => f.path),
+        baseline: baseline(index, ws, c.objective),
+        files: index.size,
+        fitting: c.modified.filter((m) => (index.get(m)?.chars ?? Infinity) + m.length + 40 <= BUDGET * 0.9).length,
+      });
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return results;
+}
+
+export interface RepoFigures {
+  repo: string;
+  cases: number;
+  files: number;
+  recall: number;
+  all: number;
+  baseRecall: number;
+  baseAll: number;
+  /** Share of the modified files that fit the budget whole (the ceiling of recall). */
+  ceiling: number;
+}
+
+export function figures(results: CaseResult[]): RepoFigures[] {
+  const repos = [...new Set(results.map((r) => r.repo))];
+  const row = (repo: string, rs: CaseResult[]): RepoFigures => {
+    let n = 0;
+    let hit = 0;
+    let baseHit = 0;
+    let all = 0;
+    let baseAll = 0;
+    let fit = 0;
+    for (const r of rs) {
+      fit += r.fitting;
+      const ours = new Set(r.ours);
+      const base = new Set(r.baseline);
+      const h = r.modified.filter((m) => ours.has(m)).length;
+      const b = r.modified.filter((m) => base.has(m)).length;
+      n += r.modified.length;
+      hit += h;
+      baseHit += b;
+      if (h === r.modified.length) all++;
+      if (b === r.modified.length) baseAll++;
+    }
+    return {
+      repo,
+      cases: rs.length,
+      files: Math.round(rs.reduce((s, r) => s + r.files, 0) / Math.max(1, rs.length)),
+      recall: hit / Math.max(1, n),
+      all: all / Math.max(1, rs.length),
+      baseRecall: baseHit / Math.max(1, n),
+      baseAll: baseAll / Math.max(1, rs.length),
+      ceiling: fit / Math.max(1, n),
+    };
+  };
+  return [...repos.map((r) => row(r, results.filter((x) => x.repo === r))), row('all', results)];
+}
+
+export async function benchLocalization(): Promise<void> {
+  console.log('\nLocalization on real history (modified files given whole to DevA within 60,000 characters)');
+  const results = await runLocalization(LOCALIZATION_DIR, process.env.CAPE_LOC_ONLY ? new RegExp(process.env.CAPE_LOC_ONLY) : undefined);
+  if (!results) {
+    console.log(`  skipped: no data in ${LOCALIZATION_DIR} (cases.json and the repositories' git bundles)`);
+    return;
+  }
+  const f = (x: number) => x.toFixed(2).padStart(8);
+  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}`);
+  for (const r of figures(results)) {
+    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}`);
+  }
+  console.log('  goal: recall ≥ 0.85 and all files in ≥ 0.80 of cases; ceiling = share of modified files small enough to be sent whole');
+  if (process.env.CAPE_LOC_VERBOSE) {
+    for (const r of results) {
+      const miss = r.modified.filter((m) => !r.ours.includes(m));
+      if (miss.length) console.log(`  miss ${r.id}: ${miss.join(', ')}`);
+    }
+  }
+}
+
+if (require.main === module) {
+  benchLocalization().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
