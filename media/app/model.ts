@@ -299,6 +299,12 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       step = { ...step, voice: '', outputChars: 0, envelope: null, summary: null, error: null, status: 'running', notes: [...step.notes, note] };
       break;
     }
+    case 'continued':
+      step = {
+        ...step,
+        notes: [...step.notes, `The reply reached the output limit; the model was asked to continue it (${num(ev.continuation) ?? 1} of at most ${num(ev.max) ?? 2}).`],
+      };
+      break;
     case 'repair':
       step = {
         ...step,

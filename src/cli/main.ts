@@ -213,6 +213,10 @@ function printer(out: NodeJS.WritableStream) {
         nl();
         out.write(`  ↻ ${e.reason} — retrying in ${Math.round(e.delayMs / 100) / 10}s\n`);
         break;
+      case 'continued':
+        nl();
+        out.write(`  ⤷ the reply reached the output limit; asking the model to continue it (${e.continuation} of at most ${e.max})\n`);
+        break;
       case 'repair':
         nl();
         out.write(`  ⚠ reply did not validate (${e.error}); asking once for a corrected reply\n`);
@@ -416,7 +420,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
         ok: result.ok,
         error: result.error,
         ...(result.ok ? {} : { resumable: result.resumable }),
-        steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage })),
+        steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage, ...(s.continuations ? { continued: s.continuations } : {}) })),
         files: files.map((f) => ({
           path: f.path,
           action: f.action,

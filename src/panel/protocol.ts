@@ -211,6 +211,7 @@ const EVENT_TYPES = new Set([
   'output-delta',
   'retry',
   'repair',
+  'continued',
   'envelope',
   'file-proposed',
   'usage',
@@ -220,7 +221,7 @@ const EVENT_TYPES = new Set([
 ]);
 
 /** Events whose `step` must be a StepId (for 'error' it may also be null). */
-const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'envelope', 'file-proposed', 'usage', 'step-finished']);
+const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'envelope', 'file-proposed', 'usage', 'step-finished']);
 
 /**
  * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right

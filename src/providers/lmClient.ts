@@ -192,7 +192,8 @@ export class LmClient<M> implements LlmClient {
 
     const [inputTokens, outputTokens] = await Promise.all([inputCount, countOrEstimate(this.model, text)]);
     const usage: Usage = { inputTokens, outputTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
-    return { text, usage, stopReason: 'end_turn', model: this.model.id };
+    // The Language Model API reports no stop reason: null (unknown), so the runner continues a reply the parser finds cut.
+    return { text, usage, stopReason: null, model: this.model.id };
   }
 }
 

@@ -305,4 +305,36 @@ describe('CLI engine: task ids, resume hints, damaged files, inputs, leftovers',
     const help = await runCli(['help'], {});
     assert.match(help.stdout, /--idle-timeout S .*default 30/);
   });
+
+  it('a reply cut at max_tokens is continued; the stitched reply is parsed, stored and reported as continued', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    // DevA stops between two <file> blocks, then inside one: without continuation it would "succeed" with one file.
+    const deva = r[3];
+    const cut1 = deva.indexOf('<file', deva.indexOf('</file>')) - 1;
+    const cut2 = deva.indexOf('<file', cut1 + 2) + 40;
+    // The second continuation repeats the end of what was already written (a model may): the overlap is dropped.
+    fake.enqueue(
+      { text: r[0] },
+      { text: r[1] },
+      { text: r[2] },
+      { text: deva.slice(0, cut1), stopReason: 'max_tokens' },
+      { text: deva.slice(cut1, cut2), stopReason: 'max_tokens' },
+      { text: deva.slice(cut2 - 30) },
+      { text: r[4] },
+    );
+    const run = await start(ws);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 7);
+    const cont = fake.requests[4].body.messages;
+    assert.deepStrictEqual(cont.slice(-2).map((m: any) => m.role), ['assistant', 'user'], 'the partial reply, then a request to continue');
+    assert.strictEqual(typeof cont[cont.length - 2].content === 'string' ? cont[cont.length - 2].content : cont[cont.length - 2].content[0].text, deva.slice(0, cut1));
+    assert.match(JSON.stringify(cont[cont.length - 1].content), /Continue it exactly where it stopped/);
+    assert.deepStrictEqual(run.json.files.map((f: any) => f.path), ['src/theme.js', 'src/styles.css', 'index.html']);
+    assert.deepStrictEqual(run.json.steps.map((s: any) => s.continued ?? 0), [0, 0, 0, 2, 0]);
+    assert.match(run.stderr, /asking the model to continue it \(1 of at most 2\)/);
+    const rec = JSON.parse(fs.readFileSync(path.join(sessions(ws), 'pair', pairOf(ws, '_4_DevA_')[0]), 'utf8'));
+    assert.strictEqual(rec.raw, deva, 'the stitched reply is stored whole');
+    assert.strictEqual(rec.continuations, 2);
+  });
 });

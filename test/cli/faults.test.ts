@@ -115,19 +115,23 @@ describe('CLI faults and safety', function () {
     assert.match(repair[2].content, /voice/);
   });
 
-  it('a reply truncated twice fails clearly and keeps the raw text on disk', async () => {
+  it('a reply still cut at max_tokens after two continuations fails clearly and keeps the raw text on disk', async () => {
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
-    fake.enqueue({ text: r[0] }, { text: truncated(r[1], 300), stopReason: 'max_tokens' }, { text: truncated(r[1], 310), stopReason: 'max_tokens' });
+    const part = (i: number) => ({ text: Array.from(r[1]).slice(i * 300, (i + 1) * 300).join(''), stopReason: 'max_tokens' });
+    fake.enqueue({ text: r[0] }, part(0), part(1), part(2));
     const run = await start(ws);
     assert.strictEqual(run.code, 1);
+    assert.strictEqual(fake.requests.length, 4, 'the reply and two continuations, no more');
     assert.strictEqual(run.json.error.kind, 'invalid_reply');
+    assert.match(run.json.error.message, /still cut off at the output limit .* after 2 continuations/);
     assert.match(run.stderr, /saved in/);
     const saved = listFiles(path.join(ws, 'cape/5_sessions')).filter((f) => /POA/.test(f) && !f.endsWith('.json'));
     assert.ok(saved.length >= 1, `raw reply kept: ${listFiles(path.join(ws, 'cape/5_sessions')).join(', ')}`);
-    assert.ok(fs.readFileSync(path.join(ws, 'cape/5_sessions', saved[0]), 'utf8').includes(truncated(r[1], 300)));
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'cape/5_sessions', saved[0]), 'utf8'), truncated(r[1], 900));
     // The CM opening is on disk, so the session can be resumed.
     assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 1);
+    assert.match(run.stderr, /cape resume --workspace/);
   });
 
   it('hostile <file> paths are refused with reasons; --apply writes only the safe files inside the workspace', async () => {

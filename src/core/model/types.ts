@@ -330,6 +330,8 @@ export type SessionEvent =
   | { type: 'output-delta'; step: StepId; text: string }
   | { type: 'retry'; step: StepId; attempt: number; reason: string; delayMs: number }
   | { type: 'repair'; step: StepId; error: string }
+  /** The reply stopped at the output limit: continuation `continuation` of at most `max` is being requested. */
+  | { type: 'continued'; step: StepId; continuation: number; max: number }
   | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null }
   | { type: 'file-proposed'; step: StepId; file: ProposedFile }
   | { type: 'usage'; step: StepId; usage: Usage; model: string }

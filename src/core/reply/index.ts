@@ -3,3 +3,4 @@
 export * from './envelope';
 export * from './parser';
 export * from './voiceStream';
+export * from './continuation';

@@ -36,8 +36,10 @@ import {
   type SessionMetrics,
   type StepId,
   type ChatMessage,
+  type LlmResult,
   type Usage,
 } from '../model/types';
+import { CONTINUE_PROMPT, MAX_CONTINUATIONS, replyWasCut, stitchContinuation } from '../reply/continuation';
 import { VoiceExtractor } from '../reply/voiceStream';
 import { StepFailure } from './failure';
 import { createSession, loadCompletedStep, loadSessionToResume } from './prepare';
@@ -86,6 +88,8 @@ export interface StepOutcome {
   usage: Usage;
   model: string;
   envelope?: Envelope;
+  /** How many times the reply was continued after stopping at the output limit (absent when never). */
+  continuations?: number;
 }
 
 export interface SessionResult {
@@ -222,7 +226,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         ];
         devaSummary = rec.summary;
       }
-      steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope });
+      steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope, ...(rec.continuations ? { continuations: rec.continuations } : {}) });
     }
 
     // The workspace index for DA's and DevA's sections: the caller's (kept current by a watcher) or one opened once,
@@ -294,14 +298,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
           : null;
 
       /** One model turn, retried on its own (so a retry never repeats the tool calls already answered). */
-      const turn = async (messages: ChatMessage[], toolChoice: 'auto' | 'none', attemptBase: number, announce: boolean) =>
+      // `prefix`: the reply so far, when this turn continues a reply cut at the output limit (its voice was shown).
+      const turn = async (messages: ChatMessage[], toolChoice: 'auto' | 'none', attemptBase: number, announce: boolean, prefix = '') =>
         withStepRetry(
           async (attempt) => {
             if (announce || attempt > 1) emit({ type: 'step-started', step, agent: STEP_AGENT[step], attempt: attemptBase + attempt });
+            let muted = prefix !== '' && attempt === 1; // a retry has cleared the shown voice: show the prefix again
             const extractor = new VoiceExtractor({
-              onVoice: (text) => emit({ type: 'voice-delta', step, text }),
-              onOutput: (text) => emit({ type: 'output-delta', step, text }),
+              onVoice: (text) => muted || emit({ type: 'voice-delta', step, text }),
+              onOutput: (text) => muted || emit({ type: 'output-delta', step, text }),
             });
+            if (prefix) extractor.push(prefix);
+            muted = false;
             try {
               const res = await opts.llm.stream(
                 { ...toRequest(ctx, opts.model, maxTokens, opts.signal), messages, ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}) },
@@ -327,6 +335,41 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
 
       /** A request of the step: with tools, the loop answers the model's calls until it writes its reply. */
       const call = async (messages: ChatMessage[], attemptBase: number) => {
+        const got = await toolCall(messages, attemptBase);
+        return { res: await continueIfCut(got.res, got.messages), messages: got.messages };
+      };
+
+      /** A reply cut at the output limit is continued (at most MAX_CONTINUATIONS per step), else the step fails. */
+      let continuations = 0;
+      const continueIfCut = async (first: LlmResult, sent: ChatMessage[]): Promise<LlmResult> => {
+        let res = first;
+        for (;;) {
+          const probe = res.stopReason === null ? parseReply(step, res.text) : null;
+          if (!replyWasCut(res.stopReason, probe && !probe.ok ? probe.error : null)) return res;
+          if (continuations >= MAX_CONTINUATIONS) {
+            const rawPath = await store.saveFailedRaw(taskId, step, res.text);
+            throw new StepFailure(
+              step,
+              'invalid_reply',
+              `${STEP_AGENT[step]}'s reply was still cut off at the output limit (${maxTokens} tokens) after ${MAX_CONTINUATIONS} continuations, so it was not used: ` +
+                `a part of it would be lost. The partial reply is saved in ${path.relative(opts.workspace, rawPath)}. Narrow the objective (less to write in one step), then resume.`,
+              res.text,
+            );
+          }
+          continuations++;
+          emit({ type: 'continued', step, continuation: continuations, max: MAX_CONTINUATIONS });
+          const more = await turn(
+            [...sent, { role: 'assistant', content: res.text }, { role: 'user', content: CONTINUE_PROMPT }],
+            'none',
+            0,
+            false,
+            res.text,
+          );
+          res = { ...more, text: stitchContinuation(res.text, more.text) };
+        }
+      };
+
+      const toolCall = async (messages: ChatMessage[], attemptBase: number) => {
         if (!tools) return { res: await turn(messages, 'auto', attemptBase, true), messages };
         let announce = true;
         const loop = await runToolLoop({
@@ -417,6 +460,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         context: contextChars[step],
         ...(tools ? { toolCalls: tools.records } : {}),
         ...(editRepair !== undefined ? { editRepair } : {}),
+        ...(continuations ? { continuations } : {}),
       });
       envelopes[step] = reply.envelope;
       raws[step] = res.text;
@@ -427,7 +471,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       emit({ type: 'envelope', step, envelope: reply.envelope, summary: reply.summary });
       for (const f of files) emit({ type: 'file-proposed', step, file: f });
       emit({ type: 'step-finished', step, artifactPath, durationMs: finishedAt - startedAt });
-      steps.push({ step, ok: true, usage: stepUsage, model, envelope: reply.envelope });
+      steps.push({ step, ok: true, usage: stepUsage, model, envelope: reply.envelope, ...(continuations ? { continuations } : {}) });
     }
     currentStep = null;
 

@@ -55,6 +55,8 @@ export interface StepRecord {
   startedAt: number;
   /** Epoch ms; also the timestamp in the pair file name. */
   finishedAt: number;
+  /** Continuations after the reply stopped at the output limit (the stored raw is the stitched reply). */
+  continuations?: number;
 }
 
 export type SessionStatus = 'running' | 'failed' | 'complete';
@@ -253,6 +255,7 @@ export class SessionStore {
       model: typeof rec.model === 'string' ? rec.model : '',
       startedAt: typeof rec.startedAt === 'number' ? rec.startedAt : 0,
       finishedAt: typeof rec.finishedAt === 'number' ? rec.finishedAt : 0,
+      ...(typeof rec.continuations === 'number' && rec.continuations > 0 ? { continuations: rec.continuations } : {}),
     };
   }
 
