@@ -270,7 +270,9 @@ export class PanelView {
       return out;
     }
     if (env.output !== null && env.output !== undefined) {
-      out.push(h('details', { class: 'output', attrs: { open: '' } }, h('summary', {}, h('span', { text: 'Output' })), h('div', { class: 'output-body' }, renderValue(env.output))));
+      // An output written as text (the CAPE paper's envelope) is markdown: rendered through the sanitising renderer.
+      const rendered = typeof env.output === 'string' ? renderMarkdown(env.output) : renderValue(env.output);
+      out.push(h('details', { class: 'output', attrs: { open: '' } }, h('summary', {}, h('span', { text: 'Output' })), h('div', { class: 'output-body' }, rendered)));
     }
     if (st.summary) out.push(h('div', { class: 'summary' }, h('h3', { class: 'section-title', text: 'Summary' }), renderMarkdown(st.summary)));
     const sa = renderSelfAssessment(env);

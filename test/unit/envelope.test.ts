@@ -194,13 +194,31 @@ describe('envelope: worker steps', () => {
     assert.match(err('da', worker({ agent: 'Bob', role: 'Bob' })), /unknown agent/);
   });
 
-  it('requires voice as a string and output as an object', () => {
+  it('requires voice as a string and output as an object or non-empty text', () => {
     const j = worker();
     delete j.voice;
     assert.match(err('poa', j), /^voice: required/m);
     assert.match(err('poa', worker({ voice: 42 })), /^voice: expected a string/m);
-    assert.match(err('poa', worker({ output: 'text' })), /^output: expected an object/m);
     assert.match(err('poa', worker({ output: null })), /^output: /m);
+    assert.match(err('poa', worker({ output: 42 })), /^output: expected an object with your step output, or your step output as markdown text/m);
+    assert.match(err('da', worker({ agent: 'DA', output: ['a', 'b'] })), /^output: expected an object .*got an array/m);
+    assert.match(err('deva', worker({ agent: 'DevA', output: '  \n ' })), /^output: /m);
+    const o = { ...worker() };
+    delete o.output;
+    assert.match(err('poa', o), /^output: required/m);
+  });
+
+  it('accepts a string output as the CAPE paper writes it, kept as is (POA, DA, DevA)', () => {
+    const md = '## Acceptance criteria\n\n- Given a visitor, when they open the page, then they see the title.\n';
+    for (const [step, agent] of [['poa', 'POA'], ['da', 'DA'], ['deva', 'DevA']] as const) {
+      const env = ok(step, worker({ agent, role: undefined, output: md }));
+      assert.strictEqual(env.output, md, step);
+      assert.strictEqual(env.agent, agent);
+    }
+    // The paper's example literally.
+    assert.strictEqual(ok('poa', worker({ output: 'Domain-specific content' })).output, 'Domain-specific content');
+    // The opening still needs its object (the engine reads its DoR check and coaching notes).
+    assert.match(err('cm_open', { agent: 'CM', phase: 'opening', voice: 'v', output: 'Domain-specific content' }), /^output: expected an object/m);
   });
 
   it('validates ass.score and confidence ranges, coercing numeric strings', () => {

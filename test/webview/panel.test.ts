@@ -370,6 +370,41 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   });
 
+  it('renders an output written as text (the CAPE paper\'s envelope) as markdown, hostile markup in it inert', async () => {
+    const p = await open();
+    const evil = '<script>window.__pwned=1</script> <img src=x onerror="window.__pwned=1"> [x](javascript:window.__pwned=1) <svg onload="window.__pwned=1"></svg>';
+    const md = `## Acceptance criteria\n\n- Given an **overdue** task, then its badge says \`Overdue\`\n- ${evil}\n\n[guide](https://example.com/guide)\n`;
+    await p.send({ type: 'capabilities', trusted: true, provider: 'Anthropic API', model: script.session.model }, ev(script.started));
+    for (const [step, agent] of [['poa', 'POA'], ['da', 'DA']] as const) {
+      await p.send(
+        ev({ type: 'step-started', step, agent, attempt: 1 }),
+        ev({ type: 'envelope', step, summary: null, envelope: { agent, role: 'x', task_id: 't', voice: `${agent} voice`, output: md, references: [], confidence: 4, ass: { score: 4, positive: '', improvement: '', context_adequate: true } } }),
+      );
+    }
+    // One line, as in the paper's example: still markdown (a heading), not an inline string.
+    await p.send(
+      ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      ev({ type: 'envelope', step: 'deva', summary: null, envelope: { agent: 'DevA', role: 'x', task_id: 't', voice: 'v', output: '# Domain-specific content', references: [], confidence: 4, ass: { score: 4, positive: '', improvement: '', context_adequate: true } } }),
+    );
+    await p.page.waitForTimeout(300);
+    assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .output-body h1').textContent(), 'Domain-specific content');
+    for (const step of ['poa', 'da']) {
+      const body = p.page.locator(`.turn[data-step="${step}"] .output-body`);
+      assert.strictEqual(await body.locator('h2').first().textContent(), 'Acceptance criteria', `${step}: the heading is a heading`);
+      assert.strictEqual(await body.locator('li').count(), 2, `${step}: the list is a list`);
+      assert.strictEqual(await body.locator('strong').first().textContent(), 'overdue');
+      assert.strictEqual(await body.locator('code').first().textContent(), 'Overdue');
+      assert.strictEqual(await body.locator('a[href="https://example.com/guide"]').count(), 1);
+      assert.ok(((await body.textContent()) ?? '').includes('<script>window.__pwned=1</script>'), `${step}: hostile markup is shown as text`);
+      assert.ok(!((await body.textContent()) ?? '').includes('## '), `${step}: no raw markdown`);
+    }
+    assert.strictEqual(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.strictEqual(await p.page.locator('script').count(), 1, 'only the app script');
+    assert.strictEqual(await p.page.locator('img, svg, iframe, object, embed').count(), 0);
+    assert.strictEqual(await p.page.locator('[onerror], [onload], [onclick], [style]').count(), 0);
+    assert.strictEqual(await p.page.locator('a[href^="javascript" i]').count(), 0);
+  });
+
   it('ignores malformed host messages without breaking', async () => {
     const p = await open();
     await p.send(null, 'event', { type: 'event', event: { type: 'voice-delta', step: 'nope', text: 'x' } }, { type: 'files', files: 'x' }, { type: 'reset', state: { version: 999 } });

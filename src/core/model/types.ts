@@ -248,7 +248,10 @@ export interface Envelope {
   task_id: string;
   phase?: 'opening' | 'retrospective';
   voice: string;
-  /** Step-specific output: CmOpeningOutput for cm_open, free-form object for POA/DA/DevA, null for the retro. */
+  /**
+   * Step-specific output: CmOpeningOutput for cm_open, null for the retro; for POA/DA/DevA a free-form object or
+   * markdown text (the CAPE paper's envelope writes `"output": "Domain-specific content"`), stored as the reply gave it.
+   */
   output: unknown;
   references: string[];
   confidence: number | null;

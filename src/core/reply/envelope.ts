@@ -7,8 +7,11 @@
 //     ("4"), a single string where a list is expected, `ass`/`confidence`/`references` nested INSIDE
 //     `output` (hoisted), agent names written as "Cape Master", "DEVA", "Developer Agent", …,
 //     KPT keys in any case, full-width or Japanese (キープ / 問題 / トライ), list items written as objects ({ text: … }).
-//   - rejected: a missing or non-string voice (POA/DA/DevA/opening), an output that is not an object,
-//     scores outside 1–5, a reply from a different agent than the step expects.
+//   - a POA/DA/DevA `output` written as a string (the CAPE paper's own envelope example,
+//     `"output": "Domain-specific content"`) is kept as is: markdown text, not an object.
+//   - rejected: a missing or non-string voice (POA/DA/DevA/opening), a POA/DA/DevA output that is neither an
+//     object nor non-empty text (the opening's must be an object), scores outside 1–5, a reply from a different
+//     agent than the step expects.
 // The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
 // quoted back to the model in the single repair request.
 import { z } from 'zod';
@@ -191,12 +194,21 @@ const baseShape = {
 
 const voiceSchema = z.string(expected('a string: what you say to the team, in your own words'));
 
+/**
+ * A worker's output: an object of named parts, or markdown text (the paper's `"output": "Domain-specific content"`).
+ * Whitespace-only text says nothing, so it is rejected like a missing output.
+ */
+const workerOutputSchema = z.union(
+  [z.record(z.string(), z.unknown()), z.string().refine((s) => s.trim() !== '')],
+  expected('an object with your step output, or your step output as markdown text'),
+);
+
 function workerSchema(step: StepId) {
   return z
     .object({
       ...baseShape,
       voice: voiceSchema,
-      output: z.record(z.string(), z.unknown(), expected('an object with your step output')),
+      output: workerOutputSchema,
       references: stringList,
       confidence: confidenceSchema,
       ass: assSchema,

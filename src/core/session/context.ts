@@ -243,13 +243,33 @@ function outline(v: unknown, depth = 0): unknown {
 /** Characters of an agent's output outline in the retrospective request. */
 export const RETRO_OUTLINE_BUDGET = 2000;
 
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+
+/**
+ * A markdown output (the paper's `"output": "…"` string) as named parts, so the retrospective digest reads it like an
+ * object output: one key per heading (the text before the first heading under "text"), a section that is only a list
+ * becomes its items.
+ */
+export function markdownParts(markdown: string): Json {
+  const parts: Json = {};
+  for (const sec of splitSections(markdown)) {
+    if (!sec.body) continue;
+    const lines = sec.body.split(/\r?\n/).filter((l) => l.trim() !== '');
+    const value = lines.every((l) => LIST_ITEM.test(l)) ? lines.map((l) => l.replace(LIST_ITEM, '').trim()) : sec.body;
+    let key = sec.level === 0 ? 'text' : sec.title;
+    for (let n = 2; key in parts; n++) key = `${sec.level === 0 ? 'text' : sec.title} (${n})`;
+    parts[key] = value;
+  }
+  return parts;
+}
+
 /**
  * What the retrospective gets of one agent: its voice, an outline of its output (bounded), and — whole, each item cut
  * only at a sentence end when very long — its open questions, its departures from the specs or criteria and its
- * self-assessment. Never a prefix of the raw output.
+ * self-assessment. Never a prefix of the raw output. A markdown output is read section by section (markdownParts).
  */
 export function retroAgentDigest(env: Envelope): Json {
-  const output = isObject(env.output) ? env.output : {};
+  const output = typeof env.output === 'string' ? markdownParts(env.output) : isObject(env.output) ? env.output : {};
   const questions: unknown[] = [];
   const departures: unknown[] = [];
   const rest: Json = {};
@@ -261,7 +281,18 @@ export function retroAgentDigest(env: Envelope): Json {
   let delivered = outline(rest);
   if (compact(delivered).length > RETRO_OUTLINE_BUDGET) {
     const short: Json = {};
-    for (const [k, v] of Object.entries(rest)) short[k] = Array.isArray(v) ? `${v.length} item(s)` : clip(compact(v), 160);
+    const entries = Object.entries(rest);
+    let used = 2;
+    for (const [i, [k, v]] of entries.entries()) {
+      const value = Array.isArray(v) ? `${v.length} item(s)` : clip(compact(v), 160);
+      used += JSON.stringify(k).length + JSON.stringify(value).length + 2;
+      // Many parts (a long markdown output has one per heading): name how many more rather than exceed the budget.
+      if (used > RETRO_OUTLINE_BUDGET - 40) {
+        short['…'] = `${entries.length - i} more part(s)`;
+        break;
+      }
+      short[k] = value;
+    }
     delivered = short;
   }
   return {
