@@ -1,7 +1,7 @@
 // The panel's view model: a serialisable state and a pure reducer over host messages. No DOM here, so it can
 // be unit-tested in Node and stored with vscode.setState(). Everything coming from the host (and thus from the
 // model) is coerced defensively: a malformed field degrades to an empty value instead of throwing.
-import { STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { isPlainObject as isObj, STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
 import { describeToolCall } from '../../src/core/tools/describe';
 
@@ -84,7 +84,6 @@ export function emptyState(): PanelViewState {
 
 // ─── coercion helpers ──────────────────────────────────────────────────────────────────────────────────────
 
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 export const str = (x: unknown): string => (typeof x === 'string' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : '');
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 export const strList = (x: unknown): string[] => (Array.isArray(x) ? x.map(str).filter((s) => s.trim() !== '') : []);

@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { SessionStore, type RetrospectiveInfo } from '../core';
+import { formatLocalMinute, SessionStore, type RetrospectiveInfo } from '../core';
 import type { Services } from '../services';
 import { registerCapeCommand, requireWorkspace } from './util';
 
@@ -13,15 +13,6 @@ export const OPEN_RETRO_TITLE = 'CAPE: Open Retrospective';
 
 export function register(services: Services): vscode.Disposable {
   return registerCapeCommand(services, COMMAND_ID, 'CAPE: Open Retrospective failed', (arg) => openRetrospective(services, arg));
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** `YYYY-MM-DD HH:MM` in local time. */
-export function formatRetroDate(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** The file an argument names, or undefined when the argument names none. */
@@ -75,7 +66,7 @@ async function pickRetrospective(services: Services, root: string): Promise<Retr
     return undefined;
   }
   const items = list.map((r) => ({
-    label: `${formatRetroDate(r.date)} · ${oneLine(r.objective ?? '(no objective recorded)', 90)}`,
+    label: `${formatLocalMinute(r.date)} · ${oneLine(r.objective ?? '(no objective recorded)', 90)}`,
     description: r.taskId,
     detail: r.assAverage !== null ? `ASS average ${r.assAverage.toFixed(2)} · ${path.basename(r.path)}` : path.basename(r.path),
     info: r,

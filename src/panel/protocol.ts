@@ -26,7 +26,7 @@
 //
 // Messages are plain JSON (structured-clone safe): no class instances, functions or undefined-only fields.
 
-import { STEP_IDS, type FileAction, type KptLists, type SessionEvent, type SessionMetrics, type StepId } from '../core/model/types';
+import { isPlainObject as isObject, STEP_IDS, type FileAction, type KptLists, type SessionEvent, type SessionMetrics, type StepId } from '../core/model/types';
 
 /** id of the element the host page must contain; the app renders into it. */
 export const PANEL_ROOT_ID = 'cape-root';
@@ -139,10 +139,6 @@ export type SessionMessage = Exclude<WebviewMessage, { type: 'ready' | 'openLink
 export const MAX_PATH_LENGTH = 4096;
 export const MAX_HREF_LENGTH = 8192;
 export const MAX_TEXT_LENGTH = 1_000_000;
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 function isBoundedString(x: unknown, max: number, nonEmpty = false): x is string {
   return typeof x === 'string' && x.length <= max && (!nonEmpty || x.trim().length > 0);

@@ -7,7 +7,7 @@ import { requireTrust, requireWorkspace } from '../commands/util';
 import { assertTaskId, runSession, type SessionEvent, type SessionResult } from '../core';
 import type { Services } from '../services';
 import type { RunProgress } from './statusBar';
-import { STEP_LABEL } from './stepLabels';
+import { stepLabel } from './stepLabels';
 import { workspaceSessionOptions } from '../workspace/indexService';
 
 export interface RunRequest {
@@ -162,7 +162,7 @@ export class SessionRunner {
       const wait = 'Start When It Ends';
       const what = req.resumeTaskId ? `resume ${req.resumeTaskId}` : 'start a new session';
       const choice = await vscode.window.showWarningMessage(
-        `A CAPE session is running${cur.taskId ? ` (${cur.taskId}${cur.step ? `, ${STEP_LABEL[cur.step]}` : ''})` : ''}. Only one session runs at a time: stop it and ${what} now, or ${what} when it ends?`,
+        `A CAPE session is running${cur.taskId ? ` (${cur.taskId}${cur.step ? `, ${stepLabel(cur.step)}` : ''})` : ''}. Only one session runs at a time: stop it and ${what} now, or ${what} when it ends?`,
         { modal: true },
         stop,
         wait,

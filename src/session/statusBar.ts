@@ -2,7 +2,7 @@
 // the current step (click → the chat panel).
 import * as vscode from 'vscode';
 import type { StepId } from '../core';
-import { STEP_LABEL } from './stepLabels';
+import { stepLabel } from './stepLabels';
 
 export const RUNNING_CONTEXT_KEY = 'cape.sessionRunning';
 
@@ -34,7 +34,7 @@ export class SessionStatusBar implements vscode.Disposable {
   }
 
   update(run: RunProgress): void {
-    this.item.text = `$(sync~spin) CAPE: ${run.step ? STEP_LABEL[run.step] : 'starting'}…`;
+    this.item.text = `$(sync~spin) CAPE: ${run.step ? stepLabel(run.step) : 'starting'}…`;
     this.item.tooltip = `CAPE session${run.taskId ? ` ${run.taskId}` : ''} is running. Click to show the chat panel.`;
   }
 

@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as crypto from 'crypto';
 import * as os from 'os';
 import type { KptItem, KptKind, KptLists } from '../model/types';
+import { asideStamp, formatLocalMinute } from '../model/dates';
 import { ensureDir, fileReadError, writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
@@ -185,15 +186,6 @@ export function parseKptDocument(markdown: string): KptDocument {
 /** The items of kpt_merged.md (or any markdown with KPT sections), in file order; see parseKptDocument. */
 export function parseKpt(markdown: string): KptItem[] {
   return parseKptDocument(markdown).items.map(({ kind, taskId, text }) => ({ kind, taskId, text }));
-}
-
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** `YYYY-MM-DD HH:MM` in local time, as the original CLI wrote it. */
-export function formatLocalMinute(d: Date): string {
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
 /** One line of markdown: newlines would break the list, so they become spaces. */
@@ -518,11 +510,6 @@ export interface KptMergeResult {
   keptAside?: string;
   /** What to tell the user (also passed to onWarning). */
   warnings: string[];
-}
-
-/** `YYYYMMDD-HHMMSS` (UTC) for the name of a file kept aside. */
-function asideStamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
 /**

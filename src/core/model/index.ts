@@ -2,3 +2,4 @@
 // envelope, usage and its totals, the LlmClient interface and the error kinds. Types and small constants only:
 // no I/O, and nothing here imports another core folder.
 export * from './types';
+export * from './dates';

@@ -22,6 +22,7 @@ import {
   type ToolCallRecord,
   type Usage,
 } from '../model/types';
+import { formatLocalMinute, retrospectiveStamp } from '../model/dates';
 import { ensureDir, isAtomicTempName, readTextFile, removeStaleAtomicTemps, writeFileAtomic } from '../files/fsAtomic';
 import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
 import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
@@ -118,15 +119,6 @@ export function assertTaskId(taskId: string): void {
       `Invalid task id ${JSON.stringify(taskId)}: use 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
     );
   }
-}
-
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** `YYYY-MM-DD_HH-MM` in local time (as the original CLI named its retrospectives). */
-export function retrospectiveStamp(d: Date): string {
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}_${pad2(d.getHours())}-${pad2(d.getMinutes())}`;
 }
 
 const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
@@ -624,7 +616,7 @@ export function renderRetrospective(
     }),
     `# Retrospective — ${taskId}`,
     '',
-    `**Date:** ${retrospectiveStamp(now).replace('_', ' ').replace(/-(\d\d)$/, ':$1')}  `,
+    `**Date:** ${formatLocalMinute(now)}  `,
     `**Objective:** ${para(objective) || '—'}`,
     '',
     ...renderOpening(opts.opening),
