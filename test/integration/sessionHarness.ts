@@ -77,18 +77,50 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-function copyDir(from: string, to: string): void {
-  fs.cpSync(from, to, { recursive: true });
+/** Every file of `dir`, as paths relative to it. */
+function templateFiles(dir: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const r = path.join(rel, e.name);
+    if (e.isDirectory()) out.push(...templateFiles(dir, r));
+    else out.push(r);
+  }
+  return out;
 }
 
-/** Puts the demo workspace and the original project's cape/ into `root` (replacing what the tests changed). */
-export function resetWorkspace(root: string): void {
-  for (const name of fs.readdirSync(root)) {
-    if (name === '.vscode') continue;
-    fs.rmSync(path.join(root, name), { recursive: true, force: true });
+/** Removes what `keep` does not list under `root/rel` (symlinks unlinked, never followed); keeps folders in place. */
+function prune(root: string, rel: string, keep: Set<string>, keepDirs: Set<string>): void {
+  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    const r = path.join(rel, e.name);
+    if (r === '.vscode') continue;
+    const abs = path.join(root, r);
+    if (e.isDirectory() && keepDirs.has(r)) prune(root, r, keep, keepDirs);
+    else if (e.isDirectory() || !keep.has(r)) fs.rmSync(abs, { recursive: true, force: true });
   }
-  copyDir(path.join(demoDir(), 'workspace'), root);
-  copyDir(path.join(originalProjectDir(), 'cape'), path.join(root, 'cape'));
+}
+
+/**
+ * Puts the demo workspace and the original project's cape/ into `root` (replacing what the tests changed). Files are
+ * rewritten in place and folders kept, so VS Code's file watcher sees each change and reloads open documents (a
+ * deleted and re-created folder is missed by code-server's watcher, leaving a document with the previous test's text).
+ */
+export function resetWorkspace(root: string): void {
+  const sources: [string, string][] = [
+    [path.join(demoDir(), 'workspace'), ''],
+    [path.join(originalProjectDir(), 'cape'), 'cape'],
+  ];
+  const files = new Map<string, string>();
+  for (const [dir, prefix] of sources) for (const f of templateFiles(dir)) files.set(path.join(prefix, f), path.join(dir, f));
+  const keepDirs = new Set<string>();
+  for (const f of files.keys()) for (let d = path.dirname(f); d !== '.'; d = path.dirname(d)) keepDirs.add(d);
+  prune(root, '', new Set(files.keys()), keepDirs);
+  for (const [rel, from] of files) {
+    const to = path.join(root, rel);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    const want = fs.readFileSync(from);
+    const have = fs.existsSync(to) ? fs.readFileSync(to) : null;
+    if (!have || !have.equals(want)) fs.writeFileSync(to, want);
+  }
 }
 
 export async function setupHarness(): Promise<Harness> {
