@@ -46,6 +46,7 @@ import {
   DEFAULT_MAX_TOOL_CHARS,
   type ToolBounds,
   describeToolCall,
+  DEFAULT_CAPE_FOLDER,
 } from '../core';
 import { cmdContext } from './context';
 
@@ -303,7 +304,7 @@ async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: N
   const mode = flags.force ? 'overwrite' : flags['missing-only'] ? 'missing-only' : 'fail-if-exists';
   const res = await initCape({
     workspace,
-    capeFolder: (flags['cape-folder'] as string) ?? 'cape',
+    capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
     answers,
     llm: client,
     model: (flags['init-model'] as string) ?? DEFAULT_INIT_MODEL,
@@ -384,7 +385,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   try {
     result = await runSession({
       workspace,
-      capeFolder: (flags['cape-folder'] as string) ?? 'cape',
+      capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
       objective,
       language: (flags.lang as string) ?? 'English',
       taskId: flags.task as string | undefined,

@@ -27,7 +27,7 @@ function oneLine(s: string, max: number): string {
 
 /** The resumable sessions: failed ones, and "running" ones that no live session owns (VS Code was closed). */
 export async function resumableSessions(services: Services, root: string): Promise<SessionSummary[]> {
-  const store = new SessionStore(root, services.settings().capeFolder || 'cape');
+  const store = new SessionStore(root, services.settings().capeFolder);
   const all = await store.listSessions();
   return all.filter((s) => s.status === 'failed' || (s.status === 'running' && !services.controller.running));
 }

@@ -42,7 +42,7 @@ async function askObjective(): Promise<string | undefined> {
 
 /** True when cape/ exists, possibly after the user ran Initialize Project from the offer. */
 async function ensureCapeFolder(services: Services, root: string): Promise<boolean> {
-  const folder = services.settings().capeFolder || 'cape';
+  const folder = services.settings().capeFolder;
   const dir = path.join(root, folder);
   if (fs.existsSync(dir)) return true;
   const init = 'Initialize Project';

@@ -107,7 +107,7 @@ export class ProposedFilesService implements vscode.Disposable {
     this.applying = true;
     const out = this.services.output;
     try {
-      const ctx = { root, capeFolder: this.services.settings().capeFolder || 'cape' };
+      const ctx = { root, capeFolder: this.services.settings().capeFolder };
       const stale = findStaleFiles(accepted, ctx);
       if (stale.length > 0 && !(await confirmStale(stale.map((s) => `${s.key} ${s.why}`)))) {
         out.info('apply cancelled: files changed since the proposal');
@@ -142,7 +142,7 @@ export class ProposedFilesService implements vscode.Disposable {
     if (!taskId || views.length === 0 || !root || this.proposals.size > 0 || !stillWanted()) return;
     try {
       assertTaskId(taskId);
-      const capeFolder = this.services.settings().capeFolder || 'cape';
+      const capeFolder = this.services.settings().capeFolder;
       const rec = await new SessionStore(root, capeFolder).loadStep(taskId, 'deva');
       if (!rec || this.proposals.size > 0 || !stillWanted()) return;
       // refused files (e.g. an <edit> that never matched) have no content to propose

@@ -107,7 +107,7 @@ export class SessionRunner {
       }
       await this.hooks.whenViewReady();
       const settings = this.services.settings();
-      const capeFolder = settings.capeFolder || 'cape';
+      const capeFolder = settings.capeFolder;
       this.services.output.info(
         `${req.resumeTaskId ? `resuming ${req.resumeTaskId}` : 'starting a session'} with ${resolved.label} (model ${resolved.model}) in ${root}`,
       );

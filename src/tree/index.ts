@@ -38,7 +38,7 @@ export function registerTrees(services: Services): CapeTrees {
   const location = (): { root: string; capeFolder: string } | undefined => {
     const root = services.workspaceRoot();
     if (!root) return undefined;
-    return { root, capeFolder: services.settings().capeFolder || 'cape' };
+    return { root, capeFolder: services.settings().capeFolder };
   };
   const kpt = new KptTreeProvider(() => {
     const where = location();

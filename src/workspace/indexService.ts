@@ -18,7 +18,7 @@ export function devBudget(): number {
 
 /** The watched index of the open workspace folder. */
 export function workspaceIndex(services: Services, root: string): Promise<WorkspaceIndex> {
-  const capeFolder = services.settings().capeFolder || 'cape';
+  const capeFolder = services.settings().capeFolder;
   const key = `${root}\n${capeFolder}`;
   if (current?.key === key) return current.index;
   current?.dispose();

@@ -15,7 +15,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import pLimit from 'p-limit';
-import { contentText, type LlmClient, type LlmRequest, type LlmResult } from '../model/types';
+import { contentText, DEFAULT_CAPE_FOLDER, type LlmClient, type LlmRequest, type LlmResult } from '../model/types';
 import { GENERIC_CAPE_FILES, SESSIONS_FOLDER } from './assets';
 import { parseFrontmatter, parseYaml } from './frontmatter';
 import { isInside } from '../files/pathSafety';
@@ -489,7 +489,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   if (!opts.language || !opts.language.trim()) throw new Error('language must be set (e.g. "English")');
   if (!opts.model || !opts.model.trim()) throw new Error('model must be set');
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4) || 1);
-  const { abs: capeAbs, rel: capeRel } = resolveCapeDir(workspace, opts.capeFolder ?? 'cape');
+  const { abs: capeAbs, rel: capeRel } = resolveCapeDir(workspace, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
   const wsRel = (capeRelPath: string) => `${capeRel}/${capeRelPath}`;
 
   if (lexists(capeAbs)) {

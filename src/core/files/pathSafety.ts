@@ -18,7 +18,7 @@
 //   as the file itself is refused (we would not know which file the user meant to change).
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ProposedFile } from '../model/types';
+import { DEFAULT_CAPE_FOLDER, type ProposedFile } from '../model/types';
 import { ensureDir, writeFileAtomic } from './fsAtomic';
 
 export const MAX_PATH_CHARS = 1024;
@@ -159,7 +159,7 @@ export function checkWorkspaceLocation(workspaceRoot: string, relPath: string): 
  * and paths whose deepest existing ancestor resolves (realpath) outside the workspace.
  */
 export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckOptions = {}): PathCheck {
-  const lex = lexicalCheck(p, opts.capeFolder ?? 'cape');
+  const lex = lexicalCheck(p, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
   if (!lex.ok) return lex;
   const relPath = lex.segments.join('/');
   const absPath = path.join(path.resolve(workspaceRoot), ...lex.segments);
@@ -171,7 +171,7 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   // a symlink may also have led to a protected place inside the workspace (e.g. link → .git)
   const realRel = path.relative(realRoot, realTarget).split(path.sep).join('/');
   if (realRel !== relPath) {
-    const again = lexicalCheck(realRel, opts.capeFolder ?? 'cape');
+    const again = lexicalCheck(realRel, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
     if (!again.ok) return refuse(`${relPath} resolves through a symbolic link to ${realRel}: ${again.reason}`);
   }
   return { ok: true, relPath, absPath };

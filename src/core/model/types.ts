@@ -17,6 +17,9 @@ export const STEP_AGENT: Record<StepId, AgentId> = {
   cm_retro: 'CM',
 };
 
+/** The workspace-relative folder of the team's context and session records when none is configured. */
+export const DEFAULT_CAPE_FOLDER = 'cape';
+
 /** The agents' names for people. */
 export const AGENT_NAME: Record<AgentId, string> = {
   CM: 'Cape Master',

@@ -9,6 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { loadCape, type CapeIssue } from '../cape/assets';
+import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from '../llm/errors';
 import { kptDigest, parseKpt, readKptText } from '../kpt/kpt';
@@ -135,7 +136,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     }
   };
   const now = opts.now ?? Date.now;
-  const capeFolder = opts.capeFolder ?? 'cape';
+  const capeFolder = opts.capeFolder ?? DEFAULT_CAPE_FOLDER;
   const capeDir = path.join(opts.workspace, capeFolder);
   const store = new SessionStore(opts.workspace, capeFolder);
   const steps: StepOutcome[] = [];

@@ -21,6 +21,7 @@ import {
   type StepId,
   type ToolCallRecord,
   type Usage,
+  DEFAULT_CAPE_FOLDER,
 } from '../model/types';
 import { formatLocalMinute, retrospectiveStamp } from '../model/dates';
 import { ensureDir, isAtomicTempName, readTextFile, removeStaleAtomicTemps, writeFileAtomic } from '../files/fsAtomic';
@@ -136,7 +137,7 @@ export class SessionStore {
   readonly workspace: string;
   readonly capeFolder: string;
 
-  constructor(workspace: string, capeFolder = 'cape') {
+  constructor(workspace: string, capeFolder = DEFAULT_CAPE_FOLDER) {
     this.workspace = path.resolve(workspace);
     if (!capeFolder || /[\\/]|^\.\.?$/.test(capeFolder)) {
       throw new StoreError(`Invalid CAPE folder name ${JSON.stringify(capeFolder)}: use a single folder name such as "cape".`);

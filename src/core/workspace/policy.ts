@@ -19,6 +19,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { checkFilePath } from '../files/pathSafety';
+import { DEFAULT_CAPE_FOLDER } from '../model/types';
 
 /**
  * Secret files, by name (gitignore syntax, matched case-insensitively against the workspace-relative path; a pattern
@@ -124,7 +125,7 @@ export class WorkspacePolicy {
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
-    this.capeFolder = (opts.capeFolder ?? 'cape').replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || 'cape';
+    this.capeFolder = (opts.capeFolder ?? DEFAULT_CAPE_FOLDER).replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || DEFAULT_CAPE_FOLDER;
     this.maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
   }
 
