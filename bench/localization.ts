@@ -17,7 +17,8 @@ import { packWorkspace } from '../src/core/workspace/pack';
 export const LOCALIZATION_DIR = path.join(__dirname, '..', '..', 'bench', 'data', 'localization');
 const BUDGET = 60_000;
 
-interface Case {
+/** One case of cases.json: written by makeLocalizationData.ts, read here. */
+export interface Case {
   id: string;
   repo: string;
   commit: string;

@@ -13,6 +13,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import type { Case } from './localization';
 
 const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 const SKIP_SUBJECT = /^(revert|merge|release|v?\d+\.\d+\.\d+)|chore\(release|chore\(deps|\bbump\b|sponsor|prettier|eslint --fix|\bformat(ting)?\b|\blint(ing)?\b|^chore: (update|release)/i;
@@ -31,14 +32,6 @@ export function objectiveOf(subject: string): string {
     .trim();
 }
 
-interface Case {
-  id: string;
-  repo: string;
-  commit: string;
-  objective: string;
-  snapshot: string;
-  modified: string[];
-}
 
 function build(outDir: string, name: string, gitDir: string): Case[] {
   const log = git(gitDir, ['log', '--no-merges', '--format=@@%H%x09%P%x09%s', '--name-status', '--no-renames', '-n', '3000', 'HEAD']);

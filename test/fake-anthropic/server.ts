@@ -406,6 +406,13 @@ export function toolPairingError(body: any): string | null {
   return null;
 }
 
+/** A non-streamed Messages API reply: one JSON message. */
+function sendMessage(res: http.ServerResponse, requestId: string, message: Record<string, unknown>): void {
+  const payload = JSON.stringify(message);
+  res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId, 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
 function sseFrame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
@@ -606,9 +613,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
           ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
           ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
         ];
-        const payload = JSON.stringify({ id: messageId, type: 'message', role: 'assistant', model, content, stop_reason: 'tool_use', stop_sequence: null, usage });
-        res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId, 'content-length': Buffer.byteLength(payload) });
-        res.end(payload);
+        sendMessage(res, requestId, { id: messageId, type: 'message', role: 'assistant', model, content, stop_reason: 'tool_use', stop_sequence: null, usage });
         return;
       }
       await streamReply(res, {
@@ -634,7 +639,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       };
       const stopReason = reply.stopReason ?? 'end_turn';
       if (!rec.stream) {
-        const payload = JSON.stringify({
+        sendMessage(res, requestId, {
           id: messageId,
           type: 'message',
           role: 'assistant',
@@ -644,12 +649,6 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
           stop_sequence: null,
           usage,
         });
-        res.writeHead(200, {
-          'content-type': 'application/json',
-          'request-id': requestId,
-          'content-length': Buffer.byteLength(payload),
-        });
-        res.end(payload);
         return;
       }
       await streamReply(res, {
