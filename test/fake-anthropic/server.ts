@@ -36,6 +36,11 @@ export interface FakeTextReply {
   chunkDelayMs?: number;
   /** While waiting between chunks, send `event: ping` frames at this interval (keeps idle watchdogs happy). */
   pingEveryMs?: number;
+  /**
+   * Stop streaming once this many characters are out and wait (sending `ping` frames) until the test calls
+   * `release()`: a deterministic "still streaming" moment instead of a race against chunk delays.
+   */
+  holdAfterChars?: number;
 }
 
 export type FakeHttpStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503 | 529;
@@ -179,6 +184,8 @@ export interface FakeAnthropic {
   enqueue(...replies: FakeReply[]): void;
   /** Answers requests when the queue is empty. */
   setResponder(fn: FakeResponder | null): void;
+  /** Lets every stream waiting at its `holdAfterChars` point go on (and any later one pass straight through). */
+  release(): void;
   /** Forget requests, queued replies, the responder and the prompt cache. */
   reset(): void;
   /** Stop listening and drop open connections (including stalled streams). */
@@ -455,6 +462,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   let responder: FakeResponder | null = null;
   const sockets = new Set<Socket>();
   let closed = false;
+  let releaseHold: () => void = () => undefined;
+  let held = new Promise<void>((resolve) => (releaseHold = resolve));
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -661,6 +670,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         chunkSize: reply.chunkSize ?? chunkSize,
         chunkDelayMs: reply.chunkDelayMs ?? chunkDelayMs,
         pingEveryMs: reply.pingEveryMs,
+        holdAfterChars: reply.holdAfterChars,
       });
       return;
     }
@@ -697,6 +707,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       chunkSize: number;
       chunkDelayMs: number;
       pingEveryMs?: number;
+      holdAfterChars?: number;
       /** Tool calls streamed after the text (a tool-use turn; the text block is omitted when the text is empty). */
       toolCalls?: { id: string; name: string; input: unknown }[];
       end?: FakeMidstreamErrorFault | FakeStallFault | FakeResetFault | FakeEofFault;
@@ -742,10 +753,23 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (withText) write('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     write('ping', { type: 'ping' });
     if (withText) {
+      let sent = 0;
+      let holding = p.holdAfterChars !== undefined;
       for (const c of chunks(p.text, p.chunkSize)) {
         if (gone) return;
         await wait(p.chunkDelayMs);
         write('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } });
+        sent += Array.from(c).length;
+        if (holding && sent >= (p.holdAfterChars ?? 0)) {
+          holding = false;
+          let waiting = true;
+          void held.then(() => (waiting = false));
+          res.once('close', () => (waiting = false));
+          while (waiting && !gone) {
+            await sleep(250);
+            if (waiting) write('ping', { type: 'ping' });
+          }
+        }
       }
     }
     if (gone) return;
@@ -840,7 +864,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     setResponder(fn: FakeResponder | null) {
       responder = fn;
     },
+    release() {
+      releaseHold();
+    },
     reset() {
+      releaseHold();
+      held = new Promise<void>((resolve) => (releaseHold = resolve));
       requests.length = 0;
       toolResults.length = 0;
       queue.length = 0;

@@ -213,6 +213,31 @@ describe('fake Anthropic Messages API', () => {
     assert.ok(Date.now() - t0 < 1000);
   });
 
+  it('holdAfterChars pauses a stream (with pings) until release(), then it finishes normally', async () => {
+    fake.enqueue({ text: 'abcdefghijklmnop', holdAfterChars: 7 });
+    const res = await post(fake.url, body({ stream: true }));
+    const reader = res.body!.getReader();
+    let got = '';
+    const read = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        got += Buffer.from(value).toString('utf8');
+      }
+    })();
+    const state = await Promise.race([read.then(() => 'ended'), new Promise((r) => setTimeout(() => r('held'), 700))]);
+    assert.strictEqual(state, 'held', 'the stream waits at the hold point');
+    const frames = parseSse(got);
+    const text = frames.filter((f) => f.event === 'content_block_delta').map((f) => f.data.delta.text).join('');
+    assert.strictEqual(text, 'abcdefghij', 'the chunks up to the hold point (chunk size 5) are out, no more');
+    assert.ok(frames.filter((f) => f.event === 'ping').length >= 2, 'pings keep the held stream alive');
+    fake.release();
+    await read;
+    const all = parseSse(got);
+    assert.strictEqual(all.filter((f) => f.event === 'content_block_delta').map((f) => f.data.delta.text).join(''), 'abcdefghijklmnop');
+    assert.strictEqual(all[all.length - 1].event, 'message_stop');
+  });
+
   it('reset destroys the connection mid-stream', async () => {
     fake.enqueue({ fault: 'reset', afterChars: 4 });
     const res = await post(fake.url, body({ stream: true }));
