@@ -18,6 +18,8 @@ export interface FakeUsage {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  /** The cache writes by lifetime (their sum is cache_creation_input_tokens), as the real API reports them. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
 /** A normal reply: the text is streamed in chunks (or returned whole for non-streaming requests). */
@@ -146,6 +148,8 @@ export interface RecordedRequest {
   /** The key the client sent (`x-api-key` or `Authorization: Bearer`), if any. */
   apiKey: string | null;
   receivedAt: number;
+  /** The input usage reported for it (absent when the request was rejected before accounting). */
+  usage?: Pick<FakeUsage, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'cache_creation'>;
 }
 
 export type FakeResponder = (req: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
@@ -159,8 +163,17 @@ export interface FakeAnthropicOptions {
   chunkDelayMs?: number;
   /** When set, requests carrying another key (or none) get a 401. */
   apiKey?: string;
-  /** Smallest prefix (in estimated tokens) that gets cached, like the real API's minimum (default 0). */
+  /**
+   * Smallest prefix (in estimated tokens) that gets cached. Default: the real API's minimum for the request's model
+   * (minCacheableTokensFor), so a test cannot pass on a cache the API would not form.
+   */
   minCacheableTokens?: number;
+  /**
+   * A simulated clock for cache lifetimes: each request happens at the clock's time and then moves it on by
+   * `msPerRequest` (default 90 s: a step's model time), and `advanceClock()` adds pauses. Without it the real clock is
+   * used. Entries expire 5 minutes (or 1 hour with `ttl: '1h'`) after their last write or hit.
+   */
+  simulatedClock?: { msPerRequest?: number; start?: number };
   /**
    * When the responder takes longer than this to answer a streaming request (a relay waiting for a reply file), the
    * SSE headers go out and an `event: ping` frame follows every `waitPingMs` until the reply is there, so the client's
@@ -186,6 +199,10 @@ export interface FakeAnthropic {
   setResponder(fn: FakeResponder | null): void;
   /** Lets every stream waiting at its `holdAfterChars` point go on (and any later one pass straight through). */
   release(): void;
+  /** The cache clock's time in ms (the simulated clock's, or Date.now()). */
+  now(): number;
+  /** Moves the simulated clock on (a pause between requests); ignored with the real clock. */
+  advanceClock(ms: number): void;
   /** Forget requests, queued replies, the responder and the prompt cache. */
   reset(): void;
   /** Stop listening and drop open connections (including stalled streams). */
@@ -306,17 +323,46 @@ function contentChars(content: unknown): number {
 }
 
 /**
- * The prompt as a flat list of blocks (system blocks, then message content blocks), each with its
- * size and whether it carries a cache_control breakpoint. Mirrors how the real API caches: a
- * prefix ending at a breakpoint is cached, and a later request with an identical prefix reads it.
+ * The API's minimum cacheable prefix per model, in tokens (one table): a prefix below it is silently not cached.
+ * Checked top to bottom; a model matching no row gets the last one.
  */
-function promptBlocks(body: any): { key: string; chars: number; breakpoint: boolean }[] {
-  const out: { key: string; chars: number; breakpoint: boolean }[] = [];
+export const MIN_CACHEABLE_TOKENS: ReadonlyArray<{ model: RegExp; tokens: number }> = [
+  { model: /opus-4-[5-9]|opus-4\.[5-9]/, tokens: 4096 },
+  { model: /haiku-4-5|haiku-4\.5/, tokens: 4096 },
+  { model: /haiku-3|3-5-haiku|3-haiku|3\.5-haiku/, tokens: 2048 },
+  { model: /./, tokens: 1024 }, // Sonnet 4.x and 3.7, Opus 4 and 4.1
+];
+
+/** The minimum cacheable prefix (tokens) of a model, from MIN_CACHEABLE_TOKENS. */
+export function minCacheableTokensFor(model: string): number {
+  const id = model.toLowerCase();
+  return (MIN_CACHEABLE_TOKENS.find((r) => r.model.test(id)) ?? MIN_CACHEABLE_TOKENS[MIN_CACHEABLE_TOKENS.length - 1]).tokens;
+}
+
+export const CACHE_TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
+/** The API's limit of cache_control breakpoints per request. */
+const MAX_BREAKPOINTS = 4;
+
+interface PromptBlock {
+  key: string;
+  chars: number;
+  ttl: '5m' | '1h' | null;
+}
+
+/**
+ * The prompt as a flat list of blocks in the API's cache order (tools, then system blocks, then message content
+ * blocks), each with its size and the TTL of its cache_control breakpoint, if any. A prefix ending at a breakpoint is
+ * cached; a later request with an identical prefix reads it.
+ */
+function promptBlocks(body: any): PromptBlock[] {
+  const out: PromptBlock[] = [];
   const push = (block: unknown, role: string) => {
     const b = typeof block === 'string' ? { type: 'text', text: block } : (block as any);
     const { cache_control, ...rest } = b ?? {};
-    out.push({ key: role + ':' + JSON.stringify(rest), chars: contentChars([rest]), breakpoint: !!cache_control });
+    const ttl = cache_control ? (cache_control.ttl === '1h' ? '1h' : '5m') : null;
+    out.push({ key: role + ':' + JSON.stringify(rest), chars: role === 'tool' ? JSON.stringify(rest).length : contentChars([rest]), ttl });
   };
+  if (Array.isArray(body?.tools)) for (const t of body.tools) push(t, 'tool');
   const sys = body?.system;
   if (typeof sys === 'string') push(sys, 'system');
   else if (Array.isArray(sys)) for (const b of sys) push(b, 'system');
@@ -330,39 +376,69 @@ function promptBlocks(body: any): { key: string; chars: number; breakpoint: bool
   return out;
 }
 
-class PromptCache {
-  private readonly prefixes = new Set<string>();
+/** The API's rules for cache_control marks: at most four, and no 1-hour mark after a 5-minute one. Null when fine. */
+export function cacheControlError(body: any): string | null {
+  const marks = promptBlocks(body).filter((b) => b.ttl);
+  if (marks.length > MAX_BREAKPOINTS) return `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks.length}.`;
+  const firstShort = marks.findIndex((b) => b.ttl === '5m');
+  if (firstShort >= 0 && marks.slice(firstShort).some((b) => b.ttl === '1h')) {
+    return "a cache_control block with ttl='1h' must not come after one with ttl='5m' (longer lifetimes first)";
+  }
+  return null;
+}
 
-  /** Computes the usage for a request's prompt and records its cacheable prefixes. */
-  account(body: any, minTokens: number): Pick<FakeUsage, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'> {
+/**
+ * The prompt cache: entries keyed by model + prefix, each alive until `expiresAt` (5 minutes or 1 hour after its
+ * last write or hit, on the server's clock). Accounting per request:
+ *  - read: the longest live prefix ending at one of the request's breakpoints (a hit renews its lifetime);
+ *  - write: from there to the last breakpoint whose prefix reaches the model's minimum, each stretch counted under
+ *    the TTL of the breakpoint that ends it (a stretch ending at a breakpoint below the minimum goes to the next one);
+ *  - everything else is uncached input.
+ */
+class PromptCache {
+  private readonly entries = new Map<string, { expiresAt: number; ttlMs: number }>();
+
+  account(body: any, minTokens: number, now: number): Pick<FakeUsage, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'cache_creation'> {
     const blocks = promptBlocks(body);
-    const model = String(body?.model ?? '');
-    let key = model;
+    let key = String(body?.model ?? '');
     let chars = 0;
-    const breakpoints: { key: string; chars: number }[] = [];
+    const breakpoints: { key: string; chars: number; ttlMs: number }[] = [];
     for (const b of blocks) {
       key += '\u0000' + b.key;
       chars += b.chars;
-      if (b.breakpoint) breakpoints.push({ key, chars });
+      if (b.ttl) breakpoints.push({ key, chars, ttlMs: CACHE_TTL_MS[b.ttl] });
     }
     const totalTokens = Math.max(1, estimateTokens(chars));
+    for (const [k, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(k);
     let readChars = 0;
-    for (const bp of breakpoints) if (this.prefixes.has(bp.key)) readChars = Math.max(readChars, bp.chars);
-    const last = breakpoints[breakpoints.length - 1];
-    let writeChars = 0;
-    if (last && last.chars > readChars && estimateTokens(last.chars) >= minTokens) writeChars = last.chars - readChars;
-    for (const bp of breakpoints) if (estimateTokens(bp.chars) >= minTokens) this.prefixes.add(bp.key);
+    for (const bp of breakpoints) {
+      const hit = this.entries.get(bp.key);
+      if (!hit) continue;
+      readChars = Math.max(readChars, bp.chars);
+      hit.expiresAt = now + hit.ttlMs;
+    }
+    const w = { '5m': 0, '1h': 0 };
+    let from = readChars;
+    for (const bp of breakpoints) {
+      if (bp.chars <= from || estimateTokens(bp.chars) < minTokens) continue;
+      const tokens = estimateTokens(bp.chars) - estimateTokens(from);
+      w[bp.ttlMs === CACHE_TTL_MS['1h'] ? '1h' : '5m'] += tokens;
+      from = bp.chars;
+      const old = this.entries.get(bp.key);
+      this.entries.set(bp.key, { expiresAt: now + Math.max(bp.ttlMs, old?.ttlMs ?? 0), ttlMs: Math.max(bp.ttlMs, old?.ttlMs ?? 0) });
+    }
     const read = estimateTokens(readChars);
-    const write = estimateTokens(writeChars);
+    const write = w['5m'] + w['1h'];
     return {
       input_tokens: Math.max(0, totalTokens - read - write),
       cache_creation_input_tokens: write,
       cache_read_input_tokens: read,
+      cache_creation: { ephemeral_5m_input_tokens: w['5m'], ephemeral_1h_input_tokens: w['1h'] },
     };
   }
 
   clear(): void {
-    this.prefixes.clear();
+    this.entries.clear();
   }
 }
 
@@ -454,7 +530,8 @@ function apiKeyOf(headers: Record<string, string>): string | null {
 export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const chunkSize = opts.chunkSize ?? 16;
   const chunkDelayMs = opts.chunkDelayMs ?? 0;
-  const minCacheable = opts.minCacheableTokens ?? 0;
+  const clock = opts.simulatedClock ? { t: opts.simulatedClock.start ?? 0, step: opts.simulatedClock.msPerRequest ?? 90_000 } : null;
+  const now = () => (clock ? clock.t : Date.now());
   const requests: RecordedRequest[] = [];
   const toolResults: RecordedToolResult[] = [];
   const queue: FakeReply[] = [];
@@ -575,6 +652,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
     const pairing = toolPairingError(body);
     if (pairing) return sendError(res, 400, 'invalid_request_error', pairing);
+    const marks = cacheControlError(body);
+    if (marks) return sendError(res, 400, 'invalid_request_error', marks);
     const lastUser = body.messages[body.messages.length - 1];
     if (lastUser?.role === 'user') {
       for (const b of blocksOf(lastUser.content)) {
@@ -607,7 +686,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       return sendError(res, reply.status, type, reply.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error', extra);
     }
 
-    const usageIn = cache.account(body, minCacheable);
+    const usageIn = cache.account(body, opts.minCacheableTokens ?? minCacheableTokensFor(rec.model), now());
+    if (clock) clock.t += clock.step;
+    rec.usage = usageIn;
     const model = ('model' in reply && reply.model) || rec.model;
     const messageId = newId('msg');
     const requestId = newId('req');
@@ -745,6 +826,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
           input_tokens: p.usage.input_tokens,
           cache_creation_input_tokens: p.usage.cache_creation_input_tokens,
           cache_read_input_tokens: p.usage.cache_read_input_tokens,
+          ...(p.usage.cache_creation ? { cache_creation: p.usage.cache_creation } : {}),
           output_tokens: 1,
         },
       },
@@ -834,6 +916,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         input_tokens: p.usage.input_tokens,
         cache_creation_input_tokens: p.usage.cache_creation_input_tokens,
         cache_read_input_tokens: p.usage.cache_read_input_tokens,
+        ...(p.usage.cache_creation ? { cache_creation: p.usage.cache_creation } : {}),
         output_tokens: p.usage.output_tokens,
       },
     });
@@ -867,6 +950,10 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     release() {
       releaseHold();
     },
+    now,
+    advanceClock(ms: number) {
+      if (clock) clock.t += Math.max(0, ms);
+    },
     reset() {
       releaseHold();
       held = new Promise<void>((resolve) => (releaseHold = resolve));
@@ -875,6 +962,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       queue.length = 0;
       responder = null;
       cache.clear();
+      if (clock) clock.t = opts.simulatedClock?.start ?? 0;
     },
     close() {
       if (closed) return Promise.resolve();

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FakeAnthropic, replayResponder, startFakeAnthropic, truncated } from '../fake-anthropic';
+import { FakeAnthropic, minCacheableTokensFor, replayResponder, startFakeAnthropic, truncated } from '../fake-anthropic';
 import { loadRecordedSessions, repoRoot } from '../helpers/fixtures';
 
 const HEADERS = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'k' };
@@ -105,33 +105,110 @@ describe('fake Anthropic Messages API', () => {
   it('reports cache creation, then cache reads for an identical cached prefix only', async () => {
     fake.setResponder(() => ({ text: 'ok' }));
     const usage = async (b: unknown) => ((await (await post(fake.url, b)).json()) as any).usage;
-    const first = await usage(body());
-    const second = await usage(body({ messages: [{ role: 'user', content: 'another' }] }));
-    const changed = await usage(body({ system: [{ type: 'text', text: 'T'.repeat(400), cache_control: { type: 'ephemeral' } }] }));
-    const otherModel = await usage(body({ model: 'claude-haiku-4-5' }));
-    assert.strictEqual(first.cache_creation_input_tokens, 100);
+    // 4,400 characters = 1,100 estimated tokens: above Sonnet 4.x's minimum of 1,024.
+    const big = (c: string) => [{ type: 'text', text: c.repeat(4400), cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'role' }];
+    const first = await usage(body({ system: big('S') }));
+    const second = await usage(body({ system: big('S'), messages: [{ role: 'user', content: 'another' }] }));
+    const changed = await usage(body({ system: big('T') }));
+    const otherModel = await usage(body({ system: big('S'), model: 'claude-opus-4-1' }));
+    assert.strictEqual(first.cache_creation_input_tokens, 1100);
+    assert.deepStrictEqual(first.cache_creation, { ephemeral_5m_input_tokens: 1100, ephemeral_1h_input_tokens: 0 });
     assert.strictEqual(first.cache_read_input_tokens, 0);
-    assert.strictEqual(second.cache_read_input_tokens, 100);
+    assert.strictEqual(second.cache_read_input_tokens, 1100);
     assert.strictEqual(second.cache_creation_input_tokens, 0);
     assert.ok(second.input_tokens > 0 && second.input_tokens < 10);
     assert.strictEqual(changed.cache_read_input_tokens, 0);
-    assert.strictEqual(changed.cache_creation_input_tokens, 100);
+    assert.strictEqual(changed.cache_creation_input_tokens, 1100);
     assert.strictEqual(otherModel.cache_read_input_tokens, 0, 'the cache is per model');
   });
 
-  it('sends no cache figures when no block is marked cacheable, and honours minCacheableTokens', async () => {
+  it('caches nothing below the model\'s minimum prefix (1,024 tokens for Sonnet 4.x, 4,096 for Haiku 4.5 and Opus 4.5/4.6)', async () => {
     fake.setResponder(() => ({ text: 'ok' }));
-    const plain = body({ system: 'no cache marks here' });
-    const u = ((await (await post(fake.url, plain)).json()) as any).usage;
-    assert.strictEqual(u.cache_creation_input_tokens, 0);
-    assert.strictEqual(u.cache_read_input_tokens, 0);
-    const strict = await startFakeAnthropic({ minCacheableTokens: 1024 });
+    const usage = async (b: unknown) => ((await (await post(fake.url, b)).json()) as any).usage;
+    const marked = (chars: number) => [{ type: 'text', text: 'P'.repeat(chars), cache_control: { type: 'ephemeral' } }];
+    const plain = await usage(body({ system: 'no cache marks here' }));
+    assert.strictEqual(plain.cache_creation_input_tokens, 0);
+    assert.strictEqual(plain.cache_read_input_tokens, 0);
+    // ~940 tokens, the size of the old preamble: the API caches nothing and bills it all as input, again and again.
+    for (let i = 0; i < 2; i++) {
+      const u = await usage(body({ system: marked(3760) }));
+      assert.strictEqual(u.cache_creation_input_tokens, 0, 'a 940-token prefix is below Sonnet\'s minimum');
+      assert.strictEqual(u.cache_read_input_tokens, 0);
+      assert.ok(u.input_tokens >= 940);
+    }
+    const sonnet = await usage(body({ system: marked(8000) }));
+    assert.strictEqual(sonnet.cache_creation_input_tokens, 2000, '2,000 tokens form a cache on Sonnet 4.6');
+    for (const model of ['claude-haiku-4-5-20251001', 'claude-opus-4-6', 'claude-opus-4-5']) {
+      const u = await usage(body({ model, system: marked(8000) }));
+      assert.strictEqual(u.cache_creation_input_tokens, 0, `2,000 tokens are below ${model}'s minimum of 4,096`);
+      const v = await usage(body({ model, system: marked(16400) }));
+      assert.strictEqual(v.cache_creation_input_tokens, 4100, `4,100 tokens form a cache on ${model}`);
+    }
+    assert.strictEqual(minCacheableTokensFor('claude-sonnet-4-5-20250929'), 1024);
+    assert.strictEqual(minCacheableTokensFor('claude-opus-4-1'), 1024);
+    assert.strictEqual(minCacheableTokensFor('claude-3-5-haiku-latest'), 2048);
+    const strict = await startFakeAnthropic({ minCacheableTokens: 10_000 });
     try {
       strict.setResponder(() => ({ text: 'ok' }));
-      const v = ((await (await post(strict.url, body())).json()) as any).usage;
-      assert.strictEqual(v.cache_creation_input_tokens, 0, 'a 100-token prefix is below the minimum');
+      const v = ((await (await post(strict.url, body({ system: marked(8000) }))).json()) as any).usage;
+      assert.strictEqual(v.cache_creation_input_tokens, 0, 'an explicit minimum overrides the table');
     } finally {
       await strict.close();
+    }
+  });
+
+  it('counts tools in the cached prefix, and refuses more than four marks or a 1-hour mark after a 5-minute one', async () => {
+    fake.setResponder(() => ({ text: 'ok' }));
+    const tools = [{ name: 'read_file', description: 'D'.repeat(6000), input_schema: { type: 'object' } }];
+    const sys = [{ type: 'text', text: 'S'.repeat(400), cache_control: { type: 'ephemeral' } }];
+    const a = ((await (await post(fake.url, body({ tools, system: sys }))).json()) as any).usage;
+    assert.ok(a.cache_creation_input_tokens > 1500, 'tools + system form the prefix');
+    const b = ((await (await post(fake.url, body({ tools: [{ ...tools[0], name: 'other' }], system: sys }))).json()) as any).usage;
+    assert.strictEqual(b.cache_read_input_tokens, 0, 'other tools, another prefix');
+    const five = Array.from({ length: 5 }, (_, i) => ({ type: 'text', text: `b${i}`, cache_control: { type: 'ephemeral' } }));
+    const r1 = await post(fake.url, body({ system: five }));
+    assert.strictEqual(r1.status, 400);
+    assert.match(((await r1.json()) as any).error.message, /maximum of 4 blocks with cache_control/);
+    const mixed = [
+      { type: 'text', text: 'a', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'b', cache_control: { type: 'ephemeral', ttl: '1h' } },
+    ];
+    const r2 = await post(fake.url, body({ system: mixed }));
+    assert.strictEqual(r2.status, 400);
+    assert.match(((await r2.json()) as any).error.message, /ttl='1h'/);
+  });
+
+  it('on the simulated clock a 5-minute entry lives while it is hit, a 1-hour entry survives to the next session', async () => {
+    const clocked = await startFakeAnthropic({ simulatedClock: { msPerRequest: 90_000 } });
+    try {
+      clocked.setResponder(() => ({ text: 'ok' }));
+      const usage = async (b: unknown) => ((await (await post(clocked.url, b)).json()) as any).usage;
+      const stable5m = { type: 'text', text: 'F'.repeat(8000), cache_control: { type: 'ephemeral' } };
+      const stable1h = { type: 'text', text: 'H'.repeat(8000), cache_control: { type: 'ephemeral', ttl: '1h' } };
+      // t = 0: both written; the 1-hour one is reported apart.
+      const w = await usage(body({ system: [stable1h] }));
+      assert.deepStrictEqual(w.cache_creation, { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2000 });
+      await usage(body({ system: [stable5m] })); // t = 1.5 min
+      // Hit every 4.5 minutes (3 requests of 1.5 min): the 5-minute entry keeps living.
+      for (let i = 0; i < 3; i++) {
+        await usage(body({ messages: [{ role: 'user', content: 'x' }] }));
+        await usage(body({ messages: [{ role: 'user', content: 'y' }] }));
+        const hit = await usage(body({ system: [stable5m] }));
+        assert.strictEqual(hit.cache_read_input_tokens, 2000, `hit ${i + 1} within 5 minutes of the last one`);
+      }
+      assert.strictEqual(clocked.now(), 11 * 90_000);
+      clocked.advanceClock(5 * 60_000);
+      const expired = await usage(body({ system: [stable5m] }));
+      assert.strictEqual(expired.cache_read_input_tokens, 0, 'past 5 minutes without a hit the entry is gone');
+      assert.strictEqual(expired.cache_creation_input_tokens, 2000, 'and is written again');
+      const later = await usage(body({ system: [stable1h] }));
+      assert.strictEqual(later.cache_read_input_tokens, 2000, 'the 1-hour entry is still there 23 minutes later');
+      clocked.advanceClock(61 * 60_000);
+      const gone = await usage(body({ system: [stable1h] }));
+      assert.strictEqual(gone.cache_read_input_tokens, 0, 'an hour without a hit and it is gone too');
+      assert.ok(clocked.requests.every((r) => r.usage), 'each request records its input usage');
+    } finally {
+      await clocked.close();
     }
   });
 
