@@ -47,12 +47,20 @@ import {
   type ToolBounds,
   describeToolCall,
   DEFAULT_CAPE_FOLDER,
+  DEFAULT_FIX_ROUNDS,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  resolveChecks,
+  detectChecks,
+  summarizeChecks,
+  type ChecksConfig,
+  type CheckEvent,
 } from '../core';
 import { cmdContext } from './context';
 
 interface Parsed {
   command: string;
-  flags: Record<string, string | boolean>;
+  /** A repeatable flag (REPEATABLE) holds every value given, in order. */
+  flags: Record<string, string | boolean | string[]>;
 }
 
 /** Every flag of every command (util.parseArgs's option table): booleans are switches, strings take a value. */
@@ -78,7 +86,13 @@ const OPTIONS = {
   answers: { type: 'string' },
   'init-model': { type: 'string' },
   'cape-folder': { type: 'string' },
+  check: { type: 'string' },
+  'fix-rounds': { type: 'string' },
+  'check-timeout': { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Flags that may be given several times; every value is kept (other flags: the last occurrence wins). */
+const REPEATABLE = new Set(['check']);
 
 class UsageError extends Error {}
 
@@ -86,12 +100,13 @@ class UsageError extends Error {}
  * `cape <command> --flag value --flag=value --switch`. Node's util.parseArgs tokenizes (`=` values, the value in
  * the next argument even when it starts with a dash, `--` as a terminator); the checks below keep CAPE's own
  * messages: a positional or short option is "Unexpected argument", an unknown flag names itself, a value flag
- * without a value says so. A switch given `=value` is simply on. The last occurrence of a flag wins.
+ * without a value says so. A switch given `=value` is simply on. The last occurrence of a flag wins, except for a
+ * repeatable flag (`--check`), which collects its values.
  */
 export function parseArgs(argv: string[]): Parsed {
   const [command = 'help', ...rest] = argv;
   const { tokens } = nodeParseArgs({ args: rest, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
-  const flags: Record<string, string | boolean> = {};
+  const flags: Parsed['flags'] = {};
   for (const t of tokens) {
     if (t.kind === 'positional') throw new UsageError(`Unexpected argument "${t.value}". Flags start with --; see \`cape help\`.`);
     if (t.kind === 'option-terminator') throw new UsageError('Unexpected argument "--". Flags start with --; see `cape help`.');
@@ -102,6 +117,7 @@ export function parseArgs(argv: string[]): Parsed {
     if (!spec || !Object.hasOwn(OPTIONS, t.name)) throw new UsageError(`Unknown flag --${t.name}; see \`cape help\`.`);
     if (spec.type === 'boolean') flags[t.name] = true;
     else if (t.value === undefined) throw new UsageError(`--${t.name} needs a value.`);
+    else if (REPEATABLE.has(t.name)) flags[t.name] = [...((flags[t.name] as string[] | undefined) ?? []), t.value];
     else flags[t.name] = t.value;
   }
   return { command, flags };
@@ -112,7 +128,8 @@ const HELP = `cape — run a CAPE AI product team session headlessly
 Usage:
   cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
   cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
-  cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
+              [--check CMD|auto]… [--fix-rounds N] [--check-timeout S]
+  cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json] [--check …]
   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
 
@@ -126,9 +143,14 @@ Options:
   --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
   --max-tool-calls N   tool calls (read_file, search_files, list_files) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
   --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); 0 calls = no tools
+  --check CMD      run CMD (a shell command) on DevA's proposal in a scratch copy of the workspace before anything
+                   is applied; repeatable; \`--check auto\` runs the detected ones (package.json typecheck / lint /
+                   test scripts, tsc --noEmit); without --check the detected commands are only named
+  --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
+  --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
                    outside cape/
-  --json           end with one JSON line (taskId, steps, files, kpt, metrics); progress goes to stderr
+  --json           end with one JSON line (taskId, steps, files, checks, kpt, metrics); progress goes to stderr
 `;
 
 /** The base URL from --base-url or ANTHROPIC_BASE_URL, checked before anything is written or sent. */
@@ -172,6 +194,80 @@ function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | false {
   const maxChars = num('max-tool-chars');
   if (maxCalls === 0) return false;
   return { ...(maxCalls !== undefined ? { maxCalls } : {}), ...(maxChars !== undefined ? { maxChars } : {}) };
+}
+
+/**
+ * The checks of `cape start/resume`: `--check CMD` (repeatable; `auto` = the detected ones), `--fix-rounds N`,
+ * `--check-timeout S`. Without --check, the detected commands are named and not run.
+ */
+async function checksFrom(flags: Parsed['flags'], workspace: string, out: NodeJS.WritableStream): Promise<ChecksConfig | undefined> {
+  let fixRounds: number | undefined;
+  if (flags['fix-rounds'] !== undefined) {
+    const n = Number(flags['fix-rounds']);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--fix-rounds takes a whole number ≥ 0 (got "${String(flags['fix-rounds'])}").`);
+    fixRounds = n;
+  }
+  let timeoutMs: number | undefined;
+  if (flags['check-timeout'] !== undefined) {
+    const seconds = Number(flags['check-timeout']);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--check-timeout takes a number of seconds > 0 (got "${String(flags['check-timeout'])}").`);
+    timeoutMs = Math.round(seconds * 1000);
+  }
+  const given = flags.check as string[] | undefined;
+  if (!given) {
+    if ((fixRounds !== undefined || timeoutMs !== undefined)) throw new UsageError('--fix-rounds and --check-timeout go with --check CMD (or --check auto).');
+    const detected = await detectChecks(workspace);
+    if (detected.length) {
+      out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
+    }
+    return undefined;
+  }
+  const resolved = await resolveChecks(workspace, given, 'flag');
+  if (!resolved.commands.length) {
+    out.write('--check auto: no check command detected (no typecheck, lint or test script in package.json, no tsconfig.json with a local TypeScript); no checks run.\n');
+    return undefined;
+  }
+  const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
+  out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'})\n`);
+  return { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** One check event as transcript lines. */
+function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
+  switch (e.type) {
+    case 'check-started':
+      out.write(`  ▷ check${e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`);
+      break;
+    case 'check-finished': {
+      const r = e.run;
+      const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'cancelled' ? 'stopped' : r.status === 'error' ? 'could not start' : `failed (exit ${r.exitCode ?? 'signal'})`;
+      out.write(`  ${r.passed ? '✓' : '✗'} ${r.command} ${how} · ${seconds(r.durationMs)}\n`);
+      if (!r.passed) {
+        const lines = r.output.split('\n');
+        for (const l of lines.slice(0, 12)) out.write(`      ${l}\n`);
+        if (lines.length > 12) out.write(`      … ${lines.length - 12} more line(s) in the pair artifact\n`);
+      }
+      break;
+    }
+    case 'fix-round':
+      out.write(`  ↻ fix round ${e.round} of ${e.max}: DevA gets the output of ${e.failing.join(', ')}\n`);
+      break;
+    case 'fix-applied':
+      out.write(`  ~ DevA's fix changed ${e.files.length ? e.files.join(', ') : 'no file'}\n`);
+      for (const p of e.problems) out.write(`  ⚠ ${p}\n`);
+      break;
+    case 'checks-finished':
+      if (e.passed) out.write(`  ✓ every check passes${e.fixRounds ? ` after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}` : ''}\n`);
+      else {
+        const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'timeout' ? 'timed out' : `exit ${c.exitCode ?? 'none'}`})`);
+        out.write(`  ✗ checks still failing after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}: ${failing.join(', ')}; DevA's last proposal is kept for review\n`);
+      }
+      break;
+  }
 }
 
 function requireWorkspace(flags: Parsed['flags']): string {
@@ -244,6 +340,10 @@ function printer(out: NodeJS.WritableStream) {
       case 'step-finished':
         nl();
         out.write(`  ✓ saved ${e.artifactPath}\n`);
+        break;
+      case 'check':
+        nl();
+        printCheck(out, e.event);
         break;
       case 'error':
         nl();
@@ -378,6 +478,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   const { client } = clientFrom(flags, env);
   const tools = toolBoundsFrom(flags);
   const human = flags.json ? stderr : stdout;
+  const checks = await checksFrom(flags, workspace, human);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -395,6 +496,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       llm: client,
       prompts: loadPromptAssets(defaultPromptsDir()),
       tools,
+      checks,
       onEvent: printer(human),
       onWarning: (w) => stderr.write(`⚠ ${w}\n`),
       signal: controller.signal,
@@ -430,6 +532,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
           ...(f.reason ? { reason: f.reason } : {}),
           ...(f.warning ? { warning: f.warning } : {}),
         })),
+        checks: result.checks ? summarizeChecks(result.checks).map((c) => ({ command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds })) : [],
         kpt: result.kpt,
         metrics: result.metrics,
         retrospectivePath: result.retrospectivePath,

@@ -9,6 +9,7 @@
 //   files/          path safety, proposals, atomic writes        edits/          <edit> hunks: matching, one repair
 //   tools/          the step's tools (read_file, search_files, list_files) and their bounds
 //   workspace/      what of the workspace the model may see: read policy, index, ranking, the budgeted map
+//   checks/         the project's checks on DevA's proposal in a scratch copy, and the fix rounds
 export * from './model';
 export * from './llm';
 export * from './llm/anthropic';
@@ -22,3 +23,4 @@ export * from './files';
 export * from './edits';
 export * from './tools';
 export * from './workspace';
+export * from './checks';

@@ -1,5 +1,7 @@
 // Shared types of the CAPE core. Plain TypeScript: nothing in src/core may import 'vscode'.
 
+import type { CheckEvent } from '../checks/types';
+
 /** The five steps of a session, strictly in this order. */
 export const STEP_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
 export type StepId = (typeof STEP_IDS)[number];
@@ -342,6 +344,8 @@ export type SessionEvent =
   | { type: 'file-proposed'; step: StepId; file: ProposedFile }
   | { type: 'usage'; step: StepId; usage: Usage; model: string }
   | { type: 'step-finished'; step: StepId; artifactPath: string; durationMs: number }
+  /** The project's checks on DevA's proposal and the fix rounds (src/core/checks/), during DevA's step. */
+  | { type: 'check'; step: StepId; event: CheckEvent }
   | { type: 'error'; step: StepId | null; kind: ErrorKind; message: string; raw?: string }
   | {
       type: 'session-finished';

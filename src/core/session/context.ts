@@ -17,6 +17,7 @@ import { boundedList, clip, minifyMarkdown, packAssets, splitSections } from './
 
 export { minifyMarkdown, packAssets } from './packing';
 import type { ContextStep, RankQuery } from '../workspace';
+import { checksForRetro, type ChecksOutcome } from '../checks';
 
 /** A context source a step may receive. */
 export type ContextSource =
@@ -40,7 +41,8 @@ export type ContextSource =
   | 'workspace:ui'
   | 'retro:opening'
   | 'retro:envelopes'
-  | 'retro:devaFiles';
+  | 'retro:devaFiles'
+  | 'retro:checks';
 
 /**
  * The need-to-know matrix. A source absent from a step's list is never sent to that step.
@@ -62,7 +64,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
     'team:dor',
     'team:dod',
   ],
-  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:devaFiles'],
+  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:devaFiles', 'retro:checks'],
 };
 
 /** Everything a context builder may draw from. Each step only reads the sources its matrix row lists. */
@@ -89,6 +91,8 @@ export interface ContextInputs {
   raws: Partial<Record<StepId, string>>;
   devaFiles: ProposedFile[];
   devaSummary: string | null;
+  /** The checks on DevA's proposal (the retrospective gets their results, never their output). */
+  checks?: ChecksOutcome;
   /** Overrides DEFAULT_ASSET_BUDGET (characters of cape/ project files per step). */
   assetBudget?: Partial<Record<StepId, number>>;
 }
@@ -423,6 +427,8 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
         .join('\n');
       return section("DevA's files (list and summary only)", `${list}\n\n${inputs.devaSummary ?? ''}`);
     }
+    case 'retro:checks':
+      return inputs.checks && inputs.checks.commands.length ? section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks)) : '';
   }
 }
 

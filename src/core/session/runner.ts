@@ -45,6 +45,8 @@ import { VoiceExtractor } from '../reply/voiceStream';
 import { StepFailure } from './failure';
 import { createSession, loadCompletedStep, loadSessionToResume } from './prepare';
 import { packWorkspace, WorkspaceIndex, type ContextStep, type RankQuery } from '../workspace';
+import type { ChecksConfig, ChecksOutcome } from '../checks';
+import { checkDevaProposal } from './devaChecks';
 
 export interface SessionOptions {
   workspace: string;
@@ -79,6 +81,8 @@ export interface SessionOptions {
   workspaceIndex?: WorkspaceIndex;
   /** Characters of the workspace section in DevA's prompt (default DEFAULT_WORKSPACE_BUDGET.deva). */
   workspaceBudget?: number;
+  /** The project's checks on DevA's proposal, with fix rounds (src/core/checks/); none when absent or empty. */
+  checks?: ChecksConfig;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   now?: () => number;
 }
@@ -103,6 +107,8 @@ export interface SessionResult {
   retrospectivePath: string | null;
   /** A failed session that `resume` can continue (its state records the failure). */
   resumable: boolean;
+  /** The checks on DevA's proposal and their fix rounds, when checks ran (also when DevA's step was resumed). */
+  checks?: ChecksOutcome;
   error?: { step: StepId | null; kind: ErrorKind; message: string };
 }
 
@@ -211,6 +217,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const contextChars: Partial<Record<StepId, { input: number; passed: number }>> = {};
     let devaFiles: ProposedFile[] = [];
     let devaSummary: string | null = null;
+    let checks: ChecksOutcome | undefined;
 
     // Reload completed steps' records (resume).
     for (const s of state.completedSteps) {
@@ -226,6 +233,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
           ...rec.files.filter((f) => f.status === 'refused').map((f): ProposedFile => ({ action: 'modify', ...f, status: 'refused', content: '' })),
         ];
         devaSummary = rec.summary;
+        checks = rec.checks;
       }
       steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope, ...(rec.continuations ? { continuations: rec.continuations } : {}) });
     }
@@ -279,6 +287,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         raws,
         devaFiles,
         devaSummary,
+        checks,
       };
       const ctx = buildStepContext(step, inputs);
       contextChars[step] = { input: ctx.baselineChars, passed: ctx.passedChars };
@@ -335,8 +344,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         );
 
       /** A request of the step: with tools, the loop answers the model's calls until it writes its reply. */
-      const call = async (messages: ChatMessage[], attemptBase: number) => {
-        const got = await toolCall(messages, attemptBase);
+      const call = async (messages: ChatMessage[], attemptBase: number, announce = true) => {
+        const got = await toolCall(messages, attemptBase, announce);
         return { res: await continueIfCut(got.res, got.messages), messages: got.messages };
       };
 
@@ -370,9 +379,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         }
       };
 
-      const toolCall = async (messages: ChatMessage[], attemptBase: number) => {
-        if (!tools) return { res: await turn(messages, 'auto', attemptBase, true), messages };
-        let announce = true;
+      const toolCall = async (messages: ChatMessage[], attemptBase: number, announceFirst = true) => {
+        if (!tools) return { res: await turn(messages, 'auto', attemptBase, announceFirst), messages };
+        let announce = announceFirst;
         const loop = await runToolLoop({
           messages,
           send: (m, choice) => {
@@ -410,12 +419,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         }
       }
       const reply = parsed.reply;
-      usage[step] = { usage: stepUsage, model };
-      emit({ type: 'usage', step, usage: stepUsage, model });
 
       let files: ProposedFile[] = [];
       let editRepair: string | undefined;
       if (step === 'deva') {
+        /** DevA's conversation so far: a fix round continues it. */
+        let conversation: ChatMessage[] = [...sent, { role: 'assistant', content: res.text }];
         let fileBlocks = reply.files;
         let edits: EditResolution[] = await resolveEdits(opts.workspace, reply.edits, { capeFolder });
         const failing = edits.filter((e) => !e.ok && e.repairable);
@@ -425,6 +434,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
           emit({ type: 'repair', step, error: `edits that did not apply — ${failing.map((f) => `${f.relPath ?? f.path}: ${f.ok ? '' : f.reason}`).join('; ')}` });
           const again = await call([...sent, { role: 'assistant', content: res.text }, { role: 'user', content: prompt }], 1);
           editRepair = again.res.text;
+          conversation = [...again.messages, { role: 'assistant', content: editRepair }];
           const scan = extractFiles(editRepair);
           const fixedEdits = scan.ok ? await resolveEdits(opts.workspace, scan.scan.edits, { capeFolder }) : [];
           const rewrites = scan.ok ? rewritesOf(opts.workspace, scan.scan.files, failing, { capeFolder }) : [];
@@ -433,9 +443,29 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         }
         const seen = new Set([...devaReceivedWhole, ...(tools?.readPaths ?? [])]);
         files = combineProposals(await proposeFiles(opts.workspace, fileBlocks, { capeFolder }), edits, seen);
+        if (opts.checks?.commands.length) {
+          ({ files, outcome: checks } = await checkDevaProposal({
+            ...opts.checks,
+            step,
+            workspace: opts.workspace,
+            capeFolder,
+            files,
+            signal: opts.signal,
+            emit,
+            ask: async (request) => {
+              const got = await call([...conversation, { role: 'user', content: request }], 1, false);
+              conversation = [...got.messages, { role: 'assistant', content: got.res.text }];
+              return got.res.text;
+            },
+          }));
+        }
         devaFiles = files;
         devaSummary = reply.summary;
       }
+
+      // Usage after every request of the step (edit repair and fix rounds included).
+      usage[step] = { usage: stepUsage, model };
+      emit({ type: 'usage', step, usage: stepUsage, model });
 
       // Persist before anything downstream runs.
       const finishedAt = now();
@@ -462,6 +492,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         ...(tools ? { toolCalls: tools.records } : {}),
         ...(editRepair !== undefined ? { editRepair } : {}),
         ...(continuations ? { continuations } : {}),
+        ...(step === 'deva' && checks ? { checks } : {}),
       });
       envelopes[step] = reply.envelope;
       raws[step] = res.text;
@@ -497,7 +528,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     state.status = 'complete';
     await store.saveSessionState(state);
     emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
-    return { taskId, ok: true, resumable: false, steps, files: devaFiles, kpt, metrics, retrospectivePath };
+    return { taskId, ok: true, resumable: false, steps, files: devaFiles, kpt, metrics, retrospectivePath, ...(checks ? { checks } : {}) };
   } catch (err) {
     const failure = asFailure(err, currentStep);
     emit({ type: 'error', step: failure.step, kind: failure.kind, message: failure.message, raw: failure.raw });

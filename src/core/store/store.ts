@@ -29,6 +29,7 @@ import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
 import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
 import { mergeKptFile, type KptLockOptions, type KptMergeResult } from '../kpt/kpt';
 import { checkWorkspaceLocation } from '../files/pathSafety';
+import { isChecksOutcome, type ChecksOutcome } from '../checks/types';
 
 /** A DevA file as stored in a step record: path and body always, the proposal details when known. */
 export type StoredFile = Pick<ProposedFile, 'path' | 'content'> & Partial<Omit<ProposedFile, 'path' | 'content'>>;
@@ -59,6 +60,8 @@ export interface StepRecord {
   finishedAt: number;
   /** Continuations after the reply stopped at the output limit (the stored raw is the stitched reply). */
   continuations?: number;
+  /** DevA: the project's checks on the proposal, every run and fix round (request, reply, files it changed). */
+  checks?: ChecksOutcome;
 }
 
 export type SessionStatus = 'running' | 'failed' | 'complete';
@@ -249,6 +252,7 @@ export class SessionStore {
       startedAt: typeof rec.startedAt === 'number' ? rec.startedAt : 0,
       finishedAt: typeof rec.finishedAt === 'number' ? rec.finishedAt : 0,
       ...(typeof rec.continuations === 'number' && rec.continuations > 0 ? { continuations: rec.continuations } : {}),
+      ...(isChecksOutcome(rec.checks) ? { checks: rec.checks } : {}),
     };
   }
 

@@ -1,0 +1,14 @@
+// The checks domain (src/core/checks/) owns the project's own checks on DevA's proposal, before anything is applied:
+// which commands run (detect.ts: the configured list, or the obvious ones detected and run only with consent), the
+// scratch copy of the workspace with the proposal written over it (scratch.ts: dependencies linked, .git and cape/
+// left out, in the OS temp dir, removed afterwards), one command's run (run.ts: own process group, time limit, output
+// cap, Stop), the output made useful (output.ts: file:line lines first, test cases recognised), and the loop of fix
+// rounds with DevA (loop.ts). Its result types (types.ts: CheckRun per command and round, ChecksOutcome, CheckSummary)
+// are what the runner persists, the retrospective and --json report and metrics (TSR) read. Plain Node: nothing in
+// src/core may import 'vscode'.
+export * from './types';
+export * from './detect';
+export * from './output';
+export * from './run';
+export * from './scratch';
+export * from './loop';

@@ -1,0 +1,186 @@
+// The check loop after DevA's reply: the proposal is written over a scratch copy of the workspace, every check
+// command runs there, and while one fails (and fix rounds are left) DevA gets the failing commands, exit codes and
+// trimmed outputs and answers with fixed <file>/<edit> blocks, which replace the proposal's files; then every command
+// runs again. The last proposal is kept whatever the result. The runner calls this once, after DevA's reply is
+// parsed; `askFix` continues DevA's own conversation.
+import { extractFiles } from '../reply/parser';
+import { checkFilePath, proposeFiles } from '../files/pathSafety';
+import { applyHunks } from '../edits/match';
+import { editProposals, resolveEdits } from '../edits/propose';
+import type { Hunk, ProposedFile } from '../model/types';
+import { createScratch } from './scratch';
+import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
+import { summarizeChecks, type CheckEvent, type CheckRun, type ChecksOutcome, type FixRound } from './types';
+
+/** Fix rounds after a failing check, unless configured (`cape.fixRounds`, `--fix-rounds`). */
+export const DEFAULT_FIX_ROUNDS = 2;
+
+export interface ChecksConfig {
+  commands: string[];
+  /** Fix rounds allowed (0: the checks run once and their results are reported). Default DEFAULT_FIX_ROUNDS. */
+  fixRounds?: number;
+  /** Per command run; default DEFAULT_CHECK_TIMEOUT_MS. */
+  timeoutMs?: number;
+  outputCap?: number;
+}
+
+export interface CheckLoopOptions extends ChecksConfig {
+  workspace: string;
+  capeFolder: string;
+  /** DevA's proposal as parsed (refused files stay as they are). */
+  files: ProposedFile[];
+  /** Sends the fix request as the next user turn of DevA's conversation; resolves to DevA's reply text. */
+  askFix: (request: string) => Promise<string>;
+  onEvent?: (e: CheckEvent) => void;
+  /** Stop: kills a running check; the loop then throws CheckCancelled. */
+  signal?: AbortSignal;
+}
+
+export class CheckCancelled extends Error {
+  constructor() {
+    super('Session cancelled while the checks were running.');
+  }
+}
+
+const key = (p: string) => p.normalize('NFC').toLowerCase();
+
+/** The user message of a fix round: each failing command with its exit code and trimmed output. */
+export function fixRequest(failing: CheckRun[], round: number, max: number, problems: string[] = []): string {
+  const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
+  for (const r of failing) {
+    const how =
+      r.status === 'timeout' ? 'was killed at the time limit' : r.status === 'error' ? 'could not be started' : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
+    lines.push(`$ ${r.command}`, `(${how})`, '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
+  }
+  if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
+  lines.push(
+    'Fix the cause in your proposed files. Reply with the changed files only, no JSON: <edit path="…"> hunks whose',
+    'SEARCH matches your proposed version of the file, or a whole <file path="…">. A file you do not send stays as',
+    'proposed. If the failure is not caused by your files, reply with no blocks and one line saying why.',
+  );
+  return lines.join('\n');
+}
+
+/** DevA's fix reply applied to the proposal: <file> blocks replace, <edit> hunks apply to the proposed version. */
+export async function applyFixReply(
+  workspace: string,
+  capeFolder: string,
+  current: ProposedFile[],
+  reply: string,
+): Promise<{ files: ProposedFile[]; changed: ProposedFile[]; problems: string[] }> {
+  const scan = extractFiles(reply);
+  if (!scan.ok) return { files: current, changed: [], problems: [`the reply's blocks could not be read: ${scan.error}`] };
+  const files = current.slice();
+  const problems: string[] = [];
+  const changed = new Map<string, ProposedFile>();
+  const indexOf = (rel: string) => files.findIndex((f) => f.relPath && key(f.relPath) === key(rel));
+  const put = (p: ProposedFile) => {
+    const i = indexOf(p.relPath!);
+    if (i >= 0) files[i] = p;
+    else files.push(p);
+    changed.set(key(p.relPath!), p);
+  };
+  for (const p of await proposeFiles(workspace, scan.scan.files, { capeFolder })) {
+    if (p.status === 'refused' || !p.relPath) problems.push(`${p.path}: ${p.reason ?? 'refused'}`);
+    else put(p);
+  }
+  const byFile = new Map<string, { path: string; hunks: Hunk[] }>();
+  for (const e of scan.scan.edits) {
+    const k = key(e.path);
+    const prev = byFile.get(k);
+    if (prev) prev.hunks.push(...e.hunks);
+    else byFile.set(k, { path: e.path, hunks: [...e.hunks] });
+  }
+  for (const block of byFile.values()) {
+    // Against the proposed version when the proposal has the file, else against the workspace's file.
+    const checked = checkFilePath(workspace, block.path, { capeFolder });
+    const rel = checked.ok ? checked.relPath : undefined;
+    const i = rel ? indexOf(rel) : -1;
+    if (i >= 0 && files[i].status === 'proposed') {
+      const m = applyHunks(files[i].content, block.hunks);
+      if (m.ok) put({ ...files[i], content: m.content });
+      else problems.push(`${rel}: ${m.failures.map((f) => `hunk ${f.index + 1} ("${f.firstLine}") ${f.reason}`).join('; ')}`);
+      continue;
+    }
+    const [res] = await resolveEdits(workspace, [block], { capeFolder });
+    if (res.ok) put(editProposals([res])[0]);
+    else problems.push(`${res.relPath ?? res.path}: ${res.reason}`);
+  }
+  return { files, changed: [...changed.values()], problems };
+}
+
+/** Runs the checks and the fix rounds. Returns the last proposal and the outcome; throws CheckCancelled on Stop. */
+export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: ProposedFile[]; outcome: ChecksOutcome }> {
+  const emit = (e: CheckEvent) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      /* a listener's bug must not break the loop */
+    }
+  };
+  const maxFixRounds = Math.max(0, Math.floor(opts.fixRounds ?? DEFAULT_FIX_ROUNDS));
+  const outcome: ChecksOutcome = { commands: opts.commands.slice(), runs: [], fixRounds: [], maxFixRounds, passed: false };
+  let files = opts.files;
+  if (!opts.commands.length) return { files, outcome: { ...outcome, passed: true } };
+  let scratch;
+  try {
+    scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal });
+  } catch (e) {
+    if (opts.signal?.aborted) throw new CheckCancelled();
+    throw e;
+  }
+  try {
+    let toWrite = files;
+    let problems: string[] = [];
+    for (let round = 0; ; round++) {
+      problems = [...problems, ...(await scratch.overlay(toWrite))];
+      const runs: CheckRun[] = [];
+      for (let i = 0; i < opts.commands.length; i++) {
+        const command = opts.commands[i];
+        emit({ type: 'check-started', round, command, index: i, total: opts.commands.length });
+        const run = await runCheck({ command, cwd: scratch.dir, round, timeoutMs: opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: opts.outputCap, signal: opts.signal });
+        runs.push(run);
+        outcome.runs.push(run);
+        emit({ type: 'check-finished', run });
+        if (run.status === 'cancelled' || opts.signal?.aborted) throw new CheckCancelled();
+      }
+      const failing = runs.filter((r) => !r.passed);
+      if (!failing.length || round >= maxFixRounds) {
+        outcome.passed = failing.length === 0;
+        break;
+      }
+      const fixNo = round + 1;
+      emit({ type: 'fix-round', round: fixNo, max: maxFixRounds, failing: failing.map((r) => r.command) });
+      const request = fixRequest(failing, fixNo, maxFixRounds, problems);
+      const reply = await opts.askFix(request);
+      const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply);
+      files = applied.files;
+      toWrite = applied.changed;
+      problems = applied.problems;
+      const fix: FixRound = {
+        round: fixNo,
+        request,
+        reply,
+        files: applied.changed.map((f) => ({ path: f.relPath ?? f.path, content: f.content })),
+        problems: applied.problems,
+      };
+      outcome.fixRounds.push(fix);
+      emit({ type: 'fix-applied', round: fixNo, files: fix.files.map((f) => f.path), problems: fix.problems });
+    }
+  } finally {
+    await scratch.dispose().catch(() => undefined);
+  }
+  emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length });
+  return { files, outcome };
+}
+
+/** The check results for the retrospective: per command, passed or not, exit code and runs — never the output. */
+export function checksForRetro(outcome: ChecksOutcome): string {
+  const lines = summarizeChecks(outcome).map(
+    (s) => `- \`${s.command}\`: ${s.passed ? 'passed' : s.status === 'timeout' ? 'timed out' : 'failed'} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`,
+  );
+  lines.push(
+    `Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${outcome.passed ? 'Every check passes on the final proposal.' : 'The final proposal still fails a check; it is kept for the human to review.'}`,
+  );
+  return lines.join('\n');
+}

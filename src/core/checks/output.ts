@@ -1,0 +1,98 @@
+// A check's output, made useful to DevA and to metrics: colours removed, the scratch folder's path removed (paths
+// read workspace-relative), trimmed so the lines that name a file and a line come first, and the test cases the
+// common reporters name (mocha / jest / vitest / node:test spec output and TAP) recognised as passed or failed.
+import { stripVTControlCharacters } from 'util';
+import type { TestCaseResult } from './types';
+
+/** Characters of a check's output DevA receives per command (the lines naming files first). */
+export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
+
+/**
+ * A line that names a file and a line: `src/a.ts:12:5`, `src/a.ts(12,5)` (tsc), `at f (src/a.js:10:3)`,
+ * `File "a.py", line 3`. The file part needs an extension so "Error: 3" or times like 12:30 do not count.
+ */
+const LOCATION = /(?:[\w@.\\/-]+\.[A-Za-z][\w]{0,9}(?::\d+|\(\d+,\d+\)))|(?:File "[^"]+", line \d+)/;
+
+/** Colours off, CRLF → LF, the scratch folder's absolute path (and a trailing separator) removed. */
+export function cleanOutput(raw: string, scratchDir?: string): string {
+  let text = stripVTControlCharacters(raw).replace(/\r\n?/g, '\n');
+  if (scratchDir) {
+    for (const prefix of [scratchDir + '/', scratchDir + '\\', scratchDir]) text = text.split(prefix).join(prefix === scratchDir ? '.' : '');
+  }
+  return text;
+}
+
+/**
+ * At most `max` characters for the model: first every line that names a file and line (in order, each with the
+ * line after it, which usually carries the message), then the end of the output (where summaries are), with a
+ * note of what was left out. Short output is returned whole.
+ */
+export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): string {
+  const clean = text.replace(/\s+$/, '');
+  if (clean.length <= max) return clean;
+  const lines = clean.split('\n');
+  const picked = new Set<number>();
+  const head: string[] = [];
+  let used = 0;
+  const half = Math.floor(max * 0.6);
+  for (let i = 0; i < lines.length && used < half; i++) {
+    if (!LOCATION.test(lines[i])) continue;
+    for (const k of [i, i + 1]) {
+      if (k >= lines.length || picked.has(k)) continue;
+      const l = lines[k].length > 400 ? lines[k].slice(0, 400) + '…' : lines[k];
+      if (used + l.length + 1 > half) break;
+      picked.add(k);
+      head.push(l);
+      used += l.length + 1;
+    }
+  }
+  const tail: string[] = [];
+  let room = max - used - 120;
+  for (let i = lines.length - 1; i >= 0 && room > 0; i--) {
+    if (picked.has(i)) continue;
+    const l = lines[i].length > 400 ? lines[i].slice(0, 400) + '…' : lines[i];
+    if (l.length + 1 > room) break;
+    tail.unshift(l);
+    room -= l.length + 1;
+  }
+  const left = lines.length - head.length - tail.length;
+  const parts: string[] = [];
+  if (head.length) parts.push('[lines naming files]', ...head, '');
+  parts.push(`[end of the output; ${left} line(s) left out]`, ...tail);
+  return parts.join('\n');
+}
+
+const DURATION = /\s*\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)\s*$/;
+const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
+const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
+const MOCHA_FAIL = /^\s{2,}\d+\)\s+(.+?)\s*$/;
+const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
+
+/**
+ * Test cases named in a run's output, by the spec reporters of mocha, jest, vitest and node:test (✓ / ✔ passed,
+ * ✕ / ✖ / × failed, mocha's "  1) name" failed) and TAP (`ok 1 - name` / `not ok 2 - name`, skips and todos left
+ * out). A name reported both ways counts as failed. Absent (undefined) when nothing was recognised.
+ */
+export function parseTestCases(text: string): TestCaseResult[] | undefined {
+  const order: string[] = [];
+  const state = new Map<string, boolean>();
+  const note = (raw: string, passed: boolean) => {
+    const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
+    if (!name || name.length > 500) return;
+    if (!state.has(name)) order.push(name);
+    state.set(name, passed && state.get(name) !== false);
+  };
+  let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
+  for (const line of text.split('\n')) {
+    let m: RegExpExecArray | null;
+    if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
+    if ((m = TAP.exec(line))) {
+      if (/#\s*(skip|todo)\b/i.test(m[2])) continue;
+      note(m[2].replace(/\s+#.*$/, ''), !m[1]);
+    } else if ((m = PASS.exec(line))) note(m[1], true);
+    else if ((m = FAIL.exec(line))) note(m[1], false);
+    else if (!mochaSummary && (m = MOCHA_FAIL.exec(line))) note(m[1], false);
+  }
+  if (!order.length) return undefined;
+  return order.map((name) => ({ name, passed: state.get(name)! }));
+}

@@ -1,0 +1,127 @@
+// Runs one check command: a shell in the scratch folder, in its own process group, so a timeout or Stop kills the
+// command and everything it started (a test runner's workers, a watch process). Output is kept up to a cap (its
+// beginning and its end), and the process is never left running when this returns.
+import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import { cleanOutput, parseTestCases, trimForModel } from './output';
+import type { CheckRun, CheckStatus } from './types';
+
+/** Default time limit of one check command. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
+/** Characters of output kept per run (its first and last halves); the rest is counted, not kept. */
+export const DEFAULT_OUTPUT_CAP = 1_000_000;
+
+export interface RunCheckOptions {
+  command: string;
+  cwd: string;
+  round: number;
+  timeoutMs?: number;
+  outputCap?: number;
+  /** Characters of the trimmed output kept in the result (what DevA receives). */
+  outputForModel?: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+}
+
+/** Kills the whole process group (POSIX) or process tree (Windows). Never throws. */
+function killTree(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
+    else process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** Runs the command to its end, its time limit or Stop. Never throws: a command that cannot start is status 'error'. */
+export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
+  const now = opts.now ?? Date.now;
+  const cap = opts.outputCap ?? DEFAULT_OUTPUT_CAP;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const started = now();
+  return new Promise((resolve) => {
+    let head = '';
+    let tail = '';
+    let total = 0;
+    const keep = (chunk: string) => {
+      total += chunk.length;
+      if (head.length < cap / 2) {
+        const room = cap / 2 - head.length;
+        head += chunk.slice(0, room);
+        chunk = chunk.slice(room);
+      }
+      if (chunk) tail = (tail + chunk).slice(-cap / 2);
+    };
+    const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      // A process that left the group may still hold the pipes: stop reading so nothing keeps this process alive.
+      child?.stdout?.destroy();
+      child?.stderr?.destroy();
+      child?.unref();
+      let text = head + (total > head.length + tail.length ? `\n[… ${total - head.length - tail.length} characters of output left out …]\n` : '') + tail;
+      text = cleanOutput(text, opts.cwd);
+      if (extra) text = `${text.replace(/\s+$/, '')}${text.trim() ? '\n' : ''}${extra}`;
+      const tests = parseTestCases(text);
+      resolve({
+        command: opts.command,
+        round: opts.round,
+        status,
+        passed: status === 'passed',
+        exitCode,
+        durationMs: Math.max(0, now() - started),
+        output: trimForModel(text, opts.outputForModel),
+        outputChars: total,
+        ...(tests ? { tests } : {}),
+      });
+    };
+    let done = false;
+    let ending: CheckStatus | null = null;
+    let child: ChildProcess | undefined;
+    const stop = (why: CheckStatus) => {
+      if (ending || done) return;
+      ending = why;
+      if (child) killTree(child);
+      // The group is dead; if a grandchild kept a pipe open past the kill, do not wait for it.
+      setTimeout(() => finish(why, null, endNote(why)), 2000).unref();
+    };
+    const endNote = (why: CheckStatus) =>
+      why === 'timeout' ? `[killed: the check ran longer than ${Math.round(timeoutMs / 100) / 10} s]` : why === 'cancelled' ? '[stopped by the user]' : '';
+    const onAbort = () => stop('cancelled');
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    if (opts.signal?.aborted) {
+      clearTimeout(timer);
+      done = true;
+      resolve({ command: opts.command, round: opts.round, status: 'cancelled', passed: false, exitCode: null, durationMs: 0, output: '[stopped by the user]', outputChars: 0 });
+      return;
+    }
+    try {
+      child = spawn(opts.command, {
+        cwd: opts.cwd,
+        shell: true,
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...(opts.env ?? process.env), CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' },
+      });
+    } catch (e) {
+      finish('error', null, `[could not start: ${(e as Error).message}]`);
+      return;
+    }
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout!.setEncoding('utf8').on('data', keep);
+    child.stderr!.setEncoding('utf8').on('data', keep);
+    child.on('error', (e) => finish('error', null, `[could not start: ${e.message}]`));
+    child.on('close', (code, signal) => {
+      if (ending) finish(ending, null, endNote(ending));
+      else finish(code === 0 ? 'passed' : 'failed', code, code === null && signal ? `[ended by ${signal}]` : '');
+    });
+  });
+}

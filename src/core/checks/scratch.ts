@@ -1,0 +1,110 @@
+// The scratch copy the checks run in: the workspace copied into a new folder of the OS temp dir, with DevA's
+// proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
+// environments, vendor trees) are linked, not copied; .git and the cape folder are left out. A proposed file that
+// would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
+import { promises as fsp, constants as fsc } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { ProposedFile } from '../model/types';
+
+/** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
+export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  'bower_components',
+  '.venv',
+  'venv',
+  '.tox',
+  'vendor',
+  'Pods',
+  '.gradle',
+]);
+
+/** Left out of the copy entirely (the cape folder is added by the caller). */
+const SKIPPED = new Set(['.git', '.hg', '.svn']);
+
+export interface Scratch {
+  dir: string;
+  /** Writes the proposals (status 'proposed' with a relPath) over the copy; returns the paths not written and why. */
+  overlay(files: ProposedFile[]): Promise<string[]>;
+  /** Removes the copy (links are removed, never followed). */
+  dispose(): Promise<void>;
+}
+
+async function copyTree(src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new Error('cancelled');
+  await fsp.mkdir(dest, { recursive: true });
+  const entries = await fsp.readdir(src, { withFileTypes: true });
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (skip(r, e.name)) continue;
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (e.isDirectory()) {
+      if (LINKED_DEPENDENCY_DIRS.has(e.name)) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+      else await copyTree(s, d, skip, r, signal);
+    } else if (e.isFile()) {
+      await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE);
+    } else if (e.isSymbolicLink()) {
+      // Kept as the same link: a relative link resolves inside the copy, an absolute one where it always did.
+      await fsp.symlink(await fsp.readlink(s), d).catch(() => undefined);
+    }
+    // sockets, FIFOs, devices: not copied
+  }
+}
+
+/** Copies the workspace (without .git and `capeFolder`) into a new temp folder. */
+export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal }): Promise<Scratch> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cape-checks-'));
+  const real = await fsp.realpath(dir);
+  const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
+  const dispose = () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    await copyTree(workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
+  } catch (e) {
+    await dispose();
+    throw e;
+  }
+  return {
+    dir: real,
+    dispose,
+    async overlay(files) {
+      const notWritten: string[] = [];
+      for (const f of files) {
+        if (f.status !== 'proposed' || !f.relPath) continue;
+        const parts = f.relPath.split('/');
+        const target = path.join(real, ...parts);
+        // Each folder on the way must be a real folder of the copy (or not exist yet): never a link, which could
+        // lead into the user's own dependencies or tree.
+        const blocked = await linkOnTheWay(real, parts.slice(0, -1));
+        if (blocked) {
+          notWritten.push(`${f.relPath}: ${blocked} is a linked folder, so the file was not written to the scratch copy`);
+          continue;
+        }
+        try {
+          await fsp.mkdir(path.dirname(target), { recursive: true });
+          await fsp.rm(target, { force: true }); // a link in the copy is replaced, never followed
+          await fsp.writeFile(target, f.content);
+        } catch (e) {
+          notWritten.push(`${f.relPath}: could not be written to the scratch copy (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        }
+      }
+      return notWritten;
+    },
+  };
+}
+
+/** The first folder of `parts` (under root) that is a link or not a folder, as a relative path; null when none. */
+async function linkOnTheWay(root: string, parts: string[]): Promise<string | null> {
+  let cur = root;
+  for (let i = 0; i < parts.length; i++) {
+    cur = path.join(cur, parts[i]);
+    let st;
+    try {
+      st = await fsp.lstat(cur);
+    } catch {
+      return null; // missing from here on: created inside the copy
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) return parts.slice(0, i + 1).join('/');
+  }
+  return null;
+}

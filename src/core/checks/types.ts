@@ -1,0 +1,121 @@
+// The checks domain's types: what a check command is, what one run of it gave, and the outcome of the whole loop
+// (checks → fix request → DevA's fixed blocks → checks again). Other domains (the runner, the retrospective context,
+// metrics such as TSR, the CLI's --json, the panel) read these types; they never look at a process themselves.
+
+/** Where a check command came from: the `cape.checks` setting, the CLI's `--check`, or detected in the workspace. */
+export type CheckSource = 'setting' | 'flag' | 'detected';
+
+export interface CheckCommand {
+  /** A shell command line, run with the scratch copy as the working directory. */
+  command: string;
+  source: CheckSource;
+  /** Why a detected command was chosen, for people ("package.json script \"test\""). */
+  reason?: string;
+}
+
+/**
+ * How one run ended: passed (exit 0), failed (another exit code or a signal), timeout (killed at the time limit),
+ * cancelled (Stop), error (it could not be started at all).
+ */
+export type CheckStatus = 'passed' | 'failed' | 'timeout' | 'cancelled' | 'error';
+
+/** One test case named in a check's output (mocha, jest, vitest, node:test spec reporters and TAP are recognised). */
+export interface TestCaseResult {
+  name: string;
+  passed: boolean;
+}
+
+/** One run of one check command in one round. */
+export interface CheckRun {
+  command: string;
+  /** 0: DevA's proposal as first written; n: after fix round n. */
+  round: number;
+  status: CheckStatus;
+  passed: boolean;
+  /** The process's exit code (null when it was killed by a signal, timed out, was cancelled or never started). */
+  exitCode: number | null;
+  durationMs: number;
+  /**
+   * The output (stdout and stderr interleaved, colours removed, the scratch folder's path removed so paths read
+   * workspace-relative), trimmed for the model: lines naming a file and line first, then the end of the rest.
+   */
+  output: string;
+  /** Characters of output the process wrote in all (the kept part is capped). */
+  outputChars: number;
+  /** Test cases recognised in the whole output, in order of first mention (absent when none was recognised). */
+  tests?: TestCaseResult[];
+}
+
+/** One fix round: what DevA was sent and what its reply changed. */
+export interface FixRound {
+  round: number;
+  /** The fix request (the failing commands, exit codes and trimmed outputs). */
+  request: string;
+  /** DevA's reply, verbatim. */
+  reply: string;
+  /** Workspace-relative paths the reply changed in the proposal, with their new content. */
+  files: { path: string; content: string }[];
+  /** Blocks of the reply that could not be used (refused path, a hunk matching nowhere), with the reason. */
+  problems: string[];
+}
+
+/** The whole check loop of a session. */
+export interface ChecksOutcome {
+  commands: string[];
+  /** Every run, in the order they ran (round by round, command by command). */
+  runs: CheckRun[];
+  fixRounds: FixRound[];
+  /** The fix rounds allowed. */
+  maxFixRounds: number;
+  /** Every command passed in the last round that ran. */
+  passed: boolean;
+}
+
+/** One command's result for `--json` ("checks") and the retrospective: its last run, and how many runs it took. */
+export interface CheckSummary {
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  /** Runs of this command (1 when it passed at once; 1 + fix rounds otherwise). */
+  rounds: number;
+  status: CheckStatus;
+}
+
+/** The check loop's progress as session events (the runner wraps them with the step). */
+export type CheckEvent =
+  | { type: 'check-started'; round: number; command: string; index: number; total: number }
+  | { type: 'check-finished'; run: CheckRun }
+  /** A fix request goes to DevA: round `round` of at most `max`, for the failing commands. */
+  | { type: 'fix-round'; round: number; max: number; failing: string[] }
+  /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */
+  | { type: 'fix-applied'; round: number; files: string[]; problems: string[] }
+  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number };
+
+export function summarizeChecks(outcome: ChecksOutcome): CheckSummary[] {
+  return outcome.commands.map((command) => {
+    const runs = outcome.runs.filter((r) => r.command === command);
+    const last = runs[runs.length - 1];
+    return {
+      command,
+      passed: last?.passed ?? false,
+      exitCode: last?.exitCode ?? null,
+      rounds: runs.length,
+      status: last?.status ?? 'error',
+    };
+  });
+}
+
+/** A stored outcome read back (resume): the shape the retrospective and --json rely on, checked. */
+export function isChecksOutcome(x: unknown): x is ChecksOutcome {
+  if (typeof x !== 'object' || x === null) return false;
+  const o = x as Record<string, unknown>;
+  return (
+    Array.isArray(o.commands) &&
+    o.commands.every((c) => typeof c === 'string') &&
+    Array.isArray(o.runs) &&
+    o.runs.every((r) => typeof r === 'object' && r !== null && typeof (r as CheckRun).command === 'string' && typeof (r as CheckRun).passed === 'boolean') &&
+    Array.isArray(o.fixRounds) &&
+    typeof o.maxFixRounds === 'number' &&
+    typeof o.passed === 'boolean'
+  );
+}

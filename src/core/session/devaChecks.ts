@@ -1,0 +1,37 @@
+// The runner's one hook after DevA's reply: the project's checks on the proposal and the fix rounds
+// (src/core/checks/), their progress as session events of DevA's step, Stop as the step's cancellation.
+import { CheckCancelled, runCheckLoop, type ChecksConfig, type ChecksOutcome } from '../checks';
+import type { ProposedFile, SessionEvent, StepId } from '../model/types';
+import { StepFailure } from './failure';
+
+export interface DevaChecksOptions extends ChecksConfig {
+  step: StepId;
+  workspace: string;
+  capeFolder: string;
+  files: ProposedFile[];
+  signal?: AbortSignal;
+  emit: (e: SessionEvent) => void;
+  /** One more request in DevA's conversation (the fix request as the user turn); resolves to the reply text. */
+  ask: (request: string) => Promise<string>;
+}
+
+/** Runs the checks (and fix rounds) on DevA's proposal; returns the last proposal and the outcome. */
+export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ files: ProposedFile[]; outcome: ChecksOutcome }> {
+  try {
+    return await runCheckLoop({
+      commands: opts.commands,
+      fixRounds: opts.fixRounds,
+      timeoutMs: opts.timeoutMs,
+      outputCap: opts.outputCap,
+      workspace: opts.workspace,
+      capeFolder: opts.capeFolder,
+      files: opts.files,
+      signal: opts.signal,
+      askFix: opts.ask,
+      onEvent: (event) => opts.emit({ type: 'check', step: opts.step, event }),
+    });
+  } catch (e) {
+    if (e instanceof CheckCancelled) throw new StepFailure(opts.step, 'cancelled', e.message);
+    throw e;
+  }
+}

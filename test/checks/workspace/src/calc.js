@@ -1,0 +1,3 @@
+// Adds and subtracts.
+exports.add = (a, b) => a + b;
+exports.sub = (a, b) => a - b;

@@ -1,0 +1,231 @@
+// The project's checks on DevA's proposal, end to end through the CLI and the fake Messages API, on a small real
+// workspace whose `npm test` (node check.js) fails on a BUG marker naming file and line: a failing check goes back
+// to DevA with its output, DevA's fix makes it pass; two failing fix rounds end with a clear outcome and the last
+// proposal kept; a check that hangs is killed (with what it started) at the time limit. Checks run in a scratch copy
+// in the temp dir: the user's tree is untouched without --apply, and the copy is gone afterwards.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoReplies } from '../helpers/demo';
+import { repoRoot } from '../helpers/fixtures';
+
+const TASK = 'task-checks';
+
+function devaReply(voice: string, blocks: string): string {
+  return (
+    '```json\n' +
+    JSON.stringify({
+      agent: 'DevA',
+      role: 'Developer Agent',
+      task_id: TASK,
+      voice,
+      output: { architecture_decisions: [], file_list: [{ path: 'src/calc.js', action: 'modify' }, { path: 'src/mul.js', action: 'create' }], test_strategy: 'npm test', departures: [], open_questions: [] },
+      references: ['POA'],
+      confidence: 4,
+      ass: { score: 4, positive: 'Small change.', improvement: 'none', context_adequate: true },
+    }) +
+    '\n```\n' +
+    blocks +
+    '\n<summary>src/calc.js — mul exported; src/mul.js — multiplication</summary>\n'
+  );
+}
+
+const FIRST = devaReply(
+  'I added multiplication.',
+  [
+    '<edit path="src/calc.js">',
+    '<<<<<<< SEARCH',
+    'exports.sub = (a, b) => a - b;',
+    '=======',
+    'exports.sub = (a, b) => a - b;',
+    "exports.mul = require('./mul').mul; // BUG: check the import",
+    '>>>>>>> REPLACE',
+    '</edit>',
+    '<file path="src/mul.js">',
+    'exports.mul = (a, b) => a * b;',
+    '</file>',
+  ].join('\n'),
+);
+
+/** A fix that edits DevA's proposed version of calc.js (its SEARCH exists only in the proposal, not on disk). */
+const FIX_OK = [
+  'The marker was mine; removed.',
+  '<edit path="src/calc.js">',
+  '<<<<<<< SEARCH',
+  "exports.mul = require('./mul').mul; // BUG: check the import",
+  '=======',
+  "exports.mul = require('./mul').mul;",
+  '>>>>>>> REPLACE',
+  '</edit>',
+].join('\n');
+
+/** Whether `pid` still runs after waiting up to `ms` (a killed process waiting to be reaped counts as ended). */
+async function runningAfter(pid: number, ms: number): Promise<boolean> {
+  const running = () => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    try {
+      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return process.platform !== 'linux';
+    }
+  };
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (!running()) return false;
+  return running();
+}
+
+function text(content: unknown): string {
+  return typeof content === 'string' ? content : (content as { text?: string }[]).map((b) => b.text ?? '').join('');
+}
+
+describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
+  this.timeout(120000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 256 });
+  });
+  after(async () => fake?.close());
+  beforeEach(() => fake.reset());
+
+  const template = path.join(repoRoot(), 'test', 'checks', 'workspace');
+  /** Each run gets its own TMPDIR, so the test can see that the scratch copy is removed. */
+  const env = (tmp: string) => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k', TMPDIR: tmp });
+  const snapshot = (ws: string) => Object.fromEntries(listFiles(ws).filter((f) => !f.startsWith('cape/')).map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
+
+  it('fail → one fix round with the output → pass; the user\'s tree untouched without --apply; the copy removed', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    fs.mkdirSync(path.join(ws, 'node_modules', 'dep'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+    const before = snapshot(ws);
+    const tmp = tempDir('cape-checks-tmp-');
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'npm test', '--json'], env(tmp));
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 6, 'CM, POA, DA, DevA, one fix request, retrospective');
+
+    // the fix request: in DevA's conversation, with the command, exit code and the output naming file and line
+    const fixMsgs = fake.requests[4].body.messages;
+    assert.strictEqual(text(fixMsgs.at(-2).content), FIRST, 'DevA\'s own reply precedes the fix request');
+    const fixReq = text(fixMsgs.at(-1).content);
+    assert.match(fixReq, /\$ npm test\n\(exited with code 1\)/);
+    assert.match(fixReq, /src\/calc\.js:4: error: a BUG marker is left in the code/);
+    assert.match(fixReq, /fix round 1 of 2/);
+    assert.strictEqual(fake.requests[4].body.system.length, fake.requests[3].body.system.length, 'same system prompt as DevA');
+
+    // the retrospective hears the results, not the output
+    const retro = JSON.stringify(fake.requests[5].body.messages);
+    assert.match(retro, /`npm test`: passed \(exit code 0, 2 run\(s\)\)/);
+    assert.match(retro, /Fix rounds used: 1 of 2/);
+    assert.ok(!retro.includes('BUG marker is left'), 'no check output in the retrospective request');
+
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
+    assert.deepStrictEqual(
+      run.json.files.map((f: { path: string; status: string }) => [f.path, f.status]),
+      [
+        ['src/mul.js', 'proposed'],
+        ['src/calc.js', 'proposed'],
+      ],
+    );
+    assert.match(run.stderr, /✗ npm test failed \(exit 1\)/);
+    assert.match(run.stderr, /↻ fix round 1 of 2: DevA gets the output of npm test/);
+    assert.match(run.stderr, /✓ every check passes after 1 fix round/);
+
+    // nothing written outside cape/, node_modules intact, the scratch copy gone
+    assert.deepStrictEqual(snapshot(ws), before);
+    assert.deepStrictEqual(fs.readdirSync(tmp), []);
+
+    // the pair artifact keeps each round; the final proposal is the fixed one
+    const pairDir = path.join(ws, 'cape', '5_sessions', 'pair');
+    const rec = JSON.parse(fs.readFileSync(path.join(pairDir, fs.readdirSync(pairDir).find((f) => f.startsWith(`${TASK}_4_DevA_`))!), 'utf8'));
+    assert.deepStrictEqual(rec.checks.runs.map((x: { round: number; passed: boolean; exitCode: number }) => [x.round, x.passed, x.exitCode]), [
+      [0, false, 1],
+      [1, true, 0],
+    ]);
+    assert.strictEqual(rec.checks.fixRounds[0].reply, FIX_OK);
+    assert.strictEqual(rec.checks.fixRounds[0].request, fixReq);
+    assert.deepStrictEqual(rec.checks.fixRounds[0].files.map((f: { path: string }) => f.path), ['src/calc.js']);
+    const calc = rec.files.find((f: { path: string }) => f.path === 'src/calc.js');
+    assert.ok(calc.content.includes("exports.mul = require('./mul').mul;\n") && !calc.content.includes('BUG'), calc.content);
+  });
+
+  it('two failing fix rounds: a clear outcome, and --apply writes the last proposal', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    const tmp = tempDir('cape-checks-tmp-');
+    const r = demoReplies(TASK);
+    const fix1 = "I rewrote calc.js.\n<file path=\"src/calc.js\">\nexports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b; // BUG still\n</file>\n";
+    const fix2 = 'The marker comes from the project, not from my files.';
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: fix1 }, { text: fix2 }, { text: r[4] });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'npm test', '--apply', '--json'], env(tmp));
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 7, 'CM, POA, DA, DevA, two fix requests, retrospective');
+    const second = text(fake.requests[5].body.messages.at(-1).content);
+    assert.match(second, /fix round 2 of 2/);
+    assert.match(second, /src\/calc\.js:2: error: a BUG marker/, 'the second request has the output of the fixed version');
+    assert.strictEqual(text(fake.requests[5].body.messages.at(-2).content), fix1, 'the first fix is part of the conversation');
+
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: false, exitCode: 1, rounds: 3 }]);
+    assert.match(run.stderr, /✗ checks still failing after 2 fix rounds: npm test \(exit 1\); DevA's last proposal is kept for review/);
+    assert.match(JSON.stringify(fake.requests[6].body.messages), /`npm test`: failed \(exit code 1, 3 run\(s\)\)[^"]*still fails a check/);
+    // the last proposal is what --apply wrote
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'calc.js'), 'utf8'), 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b; // BUG still');
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'mul.js'), 'utf8'), 'exports.mul = (a, b) => a * b;');
+    assert.deepStrictEqual(fs.readdirSync(tmp), []);
+  });
+
+  it('a check that hangs is killed at the time limit, with the processes it started', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    const tmp = tempDir('cape-checks-tmp-');
+    const pids = path.join(tempDir('cape-checks-pids-'), 'pids.txt');
+    // the check starts a grandchild, writes both pids, and never ends
+    fs.writeFileSync(
+      path.join(ws, 'hang.js'),
+      "const { spawn } = require('child_process');\n" +
+        "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });\n" +
+        "require('fs').writeFileSync(process.argv[2], `${process.pid} ${child.pid}`);\n" +
+        "console.log('src/calc.js:1: waiting forever');\n" +
+        'setInterval(() => {}, 1000);\n',
+    );
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: r[4] });
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', `node hang.js ${pids}`, '--check-timeout', '2', '--fix-rounds', '0', '--json'],
+      env(tmp),
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'no fix round with --fix-rounds 0');
+    assert.deepStrictEqual(run.json.checks, [{ command: `node hang.js ${pids}`, passed: false, exitCode: null, rounds: 1 }]);
+    assert.match(run.stderr, /killed at the time limit/);
+    for (const pid of fs.readFileSync(pids, 'utf8').split(' ').map(Number)) {
+      assert.ok(!(await runningAfter(pid, 10000)), `process ${pid} was killed`);
+    }
+    const pairDir = path.join(ws, 'cape', '5_sessions', 'pair');
+    const rec = JSON.parse(fs.readFileSync(path.join(pairDir, fs.readdirSync(pairDir).find((f) => f.startsWith(`${TASK}_4_DevA_`))!), 'utf8'));
+    assert.strictEqual(rec.checks.runs[0].status, 'timeout');
+    assert.match(rec.checks.runs[0].output, /src\/calc\.js:1: waiting forever[\s\S]*\[killed: the check ran longer than 2 s\]/);
+    assert.deepStrictEqual(fs.readdirSync(tmp), []);
+  });
+
+  it('without --check the detected commands are named, not run; --check auto runs them', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: r[4] });
+    let run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--task', TASK, '--json'], env(tempDir('cape-checks-tmp-')));
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.match(run.stderr, /Checks detected but not run \(pass --check auto to run them on DevA's proposal\): npm test \(package\.json script "test"\)/);
+    assert.deepStrictEqual(run.json.checks, []);
+    assert.strictEqual(fake.requests.length, 5);
+
+    fake.reset();
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });
+    run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--task', `${TASK}-2`, '--check', 'auto', '--fix-rounds', '1', '--json'], env(tempDir('cape-checks-tmp-')));
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
+    assert.match(run.stderr, /Checks on DevA's proposal: npm test \(up to 1 fix round\)/);
+  });
+});

@@ -1,0 +1,206 @@
+// src/core/checks/: detection, the scratch copy (links, not copies; nothing written through a link; removed), one
+// command's run (exit code, cap, Stop kills it), the output trimmed with file:line lines first, test cases
+// recognised, and a fix reply applied to the proposal.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import {
+  applyFixReply,
+  cleanOutput,
+  createScratch,
+  detectChecks,
+  parseTestCases,
+  resolveChecks,
+  runCheck,
+  summarizeChecks,
+  trimForModel,
+  type ProposedFile,
+} from '../../src/core';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-checks-'));
+}
+
+function write(root: string, rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+}
+
+describe('checks: detection', () => {
+  it('finds tsc with a tsconfig and a local TypeScript, then typecheck / lint / test scripts; npm\'s placeholder test is not a test', async () => {
+    const ws = tmp();
+    write(ws, 'package.json', JSON.stringify({ scripts: { lint: 'eslint .', test: 'echo "Error: no test specified" && exit 1' } }));
+    write(ws, 'tsconfig.json', '{}');
+    write(ws, 'node_modules/typescript/bin/tsc', '');
+    assert.deepStrictEqual(
+      (await detectChecks(ws)).map((c) => c.command),
+      ['node node_modules/typescript/bin/tsc --noEmit', 'npm run lint'],
+    );
+    write(ws, 'package.json', JSON.stringify({ scripts: { typecheck: 'tsc -p .', test: 'mocha' } }));
+    write(ws, 'pnpm-lock.yaml', '');
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['pnpm run typecheck', 'pnpm run test']);
+  });
+
+  it('a configured list runs as given; `auto` adds the detected ones; none configured runs nothing and names them', async () => {
+    const ws = tmp();
+    write(ws, 'package.json', JSON.stringify({ scripts: { test: 'node t.js' } }));
+    assert.deepStrictEqual(await resolveChecks(ws, [' make check ', '', 'make check'], 'setting'), { commands: [{ command: 'make check', source: 'setting' }], detectedNotRun: [] });
+    assert.deepStrictEqual((await resolveChecks(ws, ['make check', 'auto'], 'flag')).commands.map((c) => c.command), ['make check', 'npm test']);
+    const none = await resolveChecks(ws, [], 'setting');
+    assert.deepStrictEqual(none.commands, []);
+    assert.deepStrictEqual(none.detectedNotRun.map((c) => c.command), ['npm test']);
+    write(ws, 'package.json', 'not json');
+    assert.deepStrictEqual(await detectChecks(ws), []);
+  });
+});
+
+describe('checks: scratch copy', () => {
+  it('copies the tree without .git and cape/, links node_modules, never writes through a link, and is removed', async () => {
+    const ws = tmp();
+    write(ws, 'src/a.js', 'a');
+    write(ws, '.git/HEAD', 'ref');
+    write(ws, 'cape/0_team/x.md', 'x');
+    write(ws, 'node_modules/dep/index.js', 'dep');
+    write(ws, 'packages/p/node_modules/q/index.js', 'q');
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    assert.ok(!fs.existsSync(path.join(s.dir, '.git')));
+    assert.ok(!fs.existsSync(path.join(s.dir, 'cape')));
+    assert.strictEqual(fs.readFileSync(path.join(s.dir, 'src', 'a.js'), 'utf8'), 'a');
+    assert.ok(fs.lstatSync(path.join(s.dir, 'node_modules')).isSymbolicLink());
+    assert.ok(fs.lstatSync(path.join(s.dir, 'packages', 'p', 'node_modules')).isSymbolicLink());
+    const files: ProposedFile[] = [
+      { path: 'src/a.js', relPath: 'src/a.js', action: 'modify', status: 'proposed', content: 'A' },
+      { path: 'src/new/b.js', relPath: 'src/new/b.js', action: 'create', status: 'proposed', content: 'B' },
+      { path: 'node_modules/dep/index.js', relPath: 'node_modules/dep/index.js', action: 'modify', status: 'proposed', content: 'HACKED' },
+      { path: 'r.js', relPath: 'r.js', action: 'create', status: 'refused', content: 'no' },
+    ];
+    const notWritten = await s.overlay(files);
+    assert.deepStrictEqual(notWritten, ['node_modules/dep/index.js: node_modules is a linked folder, so the file was not written to the scratch copy']);
+    assert.strictEqual(fs.readFileSync(path.join(s.dir, 'src', 'a.js'), 'utf8'), 'A');
+    assert.strictEqual(fs.readFileSync(path.join(s.dir, 'src', 'new', 'b.js'), 'utf8'), 'B');
+    assert.ok(!fs.existsSync(path.join(s.dir, 'r.js')));
+    await s.dispose();
+    assert.ok(!fs.existsSync(s.dir));
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'utf8'), 'dep', 'the linked folder survives the removal');
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'a.js'), 'utf8'), 'a', 'the user\'s tree is untouched');
+  });
+});
+
+describe('checks: one run', () => {
+  it('passes on exit 0, fails with the exit code and the output (colours and the scratch path removed)', async () => {
+    const dir = tmp();
+    const ok = await runCheck({ command: 'node -e "console.log(1)"', cwd: dir, round: 0 });
+    assert.strictEqual(ok.status, 'passed');
+    assert.strictEqual(ok.exitCode, 0);
+    const bad = await runCheck({ command: `node -e "console.error('\\x1b[31m' + process.cwd() + '/src/x.ts:3:1 boom\\x1b[0m'); process.exit(3)"`, cwd: fs.realpathSync(dir), round: 1 });
+    assert.strictEqual(bad.status, 'failed');
+    assert.strictEqual(bad.exitCode, 3);
+    assert.strictEqual(bad.round, 1);
+    assert.strictEqual(bad.output, 'src/x.ts:3:1 boom');
+  });
+
+  it('keeps the beginning and end of a huge output within the cap', async () => {
+    const run = await runCheck({ command: `node -e "for (let i = 0; i < 20000; i++) console.log('line ' + i)"`, cwd: tmp(), round: 0, outputCap: 2000, outputForModel: 100000 });
+    assert.strictEqual(run.passed, true);
+    assert.ok(run.outputChars > 200000);
+    assert.match(run.output, /^line 0\n/);
+    assert.match(run.output, /characters of output left out/);
+    assert.match(run.output, /line 19999$/);
+    assert.ok(run.output.length < 2200);
+  });
+
+  it('Stop (AbortSignal) kills a running check at once', async () => {
+    const dir = tmp();
+    const started = path.join(dir, 'started');
+    const ac = new AbortController();
+    const p = runCheck({ command: `node -e "require('fs').writeFileSync('started', ''); setInterval(() => {}, 1000)"`, cwd: dir, round: 0, signal: ac.signal, timeoutMs: 600000 });
+    while (!fs.existsSync(started)) await new Promise((r) => setTimeout(r, 20));
+    ac.abort();
+    const run = await p;
+    assert.strictEqual(run.status, 'cancelled');
+    assert.strictEqual(run.passed, false);
+    assert.match(run.output, /stopped by the user/);
+  });
+});
+
+describe('checks: output for the model and test cases', () => {
+  it('puts the lines naming files and lines first, then the end of the output', () => {
+    const noise = Array.from({ length: 400 }, (_, i) => `progress ${i} ${'.'.repeat(40)}`);
+    const text = [...noise.slice(0, 200), 'src/app.ts(12,5): error TS2322: Type string is not assignable', '  details of the error', ...noise.slice(200), 'Found 1 error.'].join('\n');
+    const out = trimForModel(text, 1500);
+    assert.ok(out.length <= 1500, String(out.length));
+    assert.match(out, /^\[lines naming files\]\nsrc\/app\.ts\(12,5\): error TS2322[^\n]*\n {2}details of the error\n/);
+    assert.match(out, /Found 1 error\.$/);
+    assert.match(out, /line\(s\) left out/);
+    assert.strictEqual(trimForModel('short\n\n'), 'short');
+  });
+
+  it('cleanOutput removes colours, CRs and the scratch folder', () => {
+    assert.strictEqual(cleanOutput('\x1b[1m/tmp/s/src/a.js:1\x1b[0m\r\nok', '/tmp/s'), 'src/a.js:1\nok');
+  });
+
+  it('recognises mocha, jest/vitest, node:test and TAP test cases', () => {
+    const mocha = ['  calc', '    ✔ adds (3ms)', '    1) multiplies', '', '  1 passing (5ms)', '  1 failing', '', '  1) calc', '       multiplies:', '     AssertionError'].join('\n');
+    assert.deepStrictEqual(parseTestCases(mocha), [
+      { name: 'adds', passed: true },
+      { name: 'multiplies', passed: false },
+    ]);
+    const jest = [' PASS  src/a.test.js', '  ✓ adds (2 ms)', '  ✕ subtracts (1 ms)', '  × divides'].join('\n');
+    assert.deepStrictEqual(parseTestCases(jest), [
+      { name: 'adds', passed: true },
+      { name: 'subtracts', passed: false },
+      { name: 'divides', passed: false },
+    ]);
+    const tap = ['TAP version 13', 'ok 1 - adds', 'not ok 2 - subtracts', 'ok 3 - skipped one # SKIP', '1..3'].join('\n');
+    assert.deepStrictEqual(parseTestCases(tap), [
+      { name: 'adds', passed: true },
+      { name: 'subtracts', passed: false },
+    ]);
+    assert.deepStrictEqual(parseTestCases('✔ adds (0.5ms)\n✖ adds (1.1ms)'), [{ name: 'adds', passed: false }]);
+    assert.strictEqual(parseTestCases('compiled fine'), undefined);
+  });
+});
+
+describe('checks: a fix reply applied to the proposal', () => {
+  it('edits the proposed version, replaces with a whole <file>, edits an untouched file on disk, and names what it could not use', async () => {
+    const ws = tmp();
+    write(ws, 'src/a.js', 'one\ntwo\n');
+    write(ws, 'src/b.js', 'bee\n');
+    const current: ProposedFile[] = [
+      { path: 'src/a.js', relPath: 'src/a.js', absPath: path.join(ws, 'src/a.js'), action: 'modify', status: 'proposed', content: 'one\nTWO\n', currentContent: 'one\ntwo\n', edit: true },
+      { path: 'src/c.js', relPath: 'src/c.js', absPath: path.join(ws, 'src/c.js'), action: 'create', status: 'proposed', content: 'c1\n' },
+    ];
+    const reply = [
+      'Fixed.',
+      '<edit path="src/a.js">\n<<<<<<< SEARCH\nTWO\n=======\nTwo\n>>>>>>> REPLACE\n</edit>',
+      '<file path="src/c.js">\nc2\n</file>',
+      '<edit path="src/b.js">\n<<<<<<< SEARCH\nbee\n=======\nBee\n>>>>>>> REPLACE\n</edit>',
+      '<edit path="src/missing.js">\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n</edit>',
+      '<file path="../outside.js">\nno\n</file>',
+    ].join('\n');
+    const res = await applyFixReply(ws, 'cape', current, reply);
+    const byPath = Object.fromEntries(res.files.map((f) => [f.relPath ?? f.path, f]));
+    assert.strictEqual(byPath['src/a.js'].content, 'one\nTwo\n');
+    assert.strictEqual(byPath['src/a.js'].currentContent, 'one\ntwo\n', 'the diff stays against the disk');
+    assert.strictEqual(byPath['src/c.js'].content, 'c2');
+    assert.strictEqual(byPath['src/c.js'].action, 'create');
+    assert.strictEqual(byPath['src/b.js'].content, 'Bee\n');
+    assert.deepStrictEqual(res.changed.map((f) => f.relPath).sort(), ['src/a.js', 'src/b.js', 'src/c.js']);
+    assert.strictEqual(res.problems.length, 2, res.problems.join('\n'));
+    assert.match(res.problems.join('\n'), /outside\.js/);
+    assert.match(res.problems.join('\n'), /src\/missing\.js does not exist/);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'a.js'), 'utf8'), 'one\ntwo\n');
+  });
+
+  it('summarizes per command: last run, runs', () => {
+    const run = (command: string, round: number, passed: boolean, exitCode: number | null) => ({ command, round, passed, exitCode, status: passed ? ('passed' as const) : ('failed' as const), durationMs: 1, output: '', outputChars: 0 });
+    assert.deepStrictEqual(
+      summarizeChecks({ commands: ['a', 'b'], runs: [run('a', 0, true, 0), run('b', 0, false, 2), run('a', 1, true, 0), run('b', 1, false, 1)], fixRounds: [], maxFixRounds: 1, passed: false }),
+      [
+        { command: 'a', passed: true, exitCode: 0, rounds: 2, status: 'passed' },
+        { command: 'b', passed: false, exitCode: 1, rounds: 2, status: 'failed' },
+      ],
+    );
+  });
+});
