@@ -16,6 +16,8 @@ const common = {
   sourcemap: production ? false : 'linked',
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's "main" is a UMD build whose internal requires esbuild cannot follow: bundle its ES module build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const targets = {

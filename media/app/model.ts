@@ -39,6 +39,8 @@ export interface StepView {
   outputChars: number;
   /** Retry / repair notes, oldest first. */
   notes: string[];
+  /** Warnings about the step's reply (e.g. which of several envelopes was used), oldest first. */
+  warnings?: string[];
   /** The step's tool calls as they happen ("DevA read src/app.ts · 2.1 KB"); warning = refused or bounded. */
   tools?: { text: string; tone: 'ok' | 'warning' }[];
   envelope: EnvelopeView | null;
@@ -303,6 +305,9 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
         ...step,
         notes: [...step.notes, `The reply reached the output limit; the model was asked to continue it (${num(ev.continuation) ?? 1} of at most ${num(ev.max) ?? 2}).`],
       };
+      break;
+    case 'warning':
+      step = { ...step, warnings: [...(step.warnings ?? []), str(ev.message)] };
       break;
     case 'repair':
       step = {

@@ -229,6 +229,7 @@ export class PanelView {
       body.append(h('p', { class: 'muted', text: 'Completed in an earlier run.' }));
     }
     for (const n of st.notes) body.append(h('div', { class: 'note' }, icon('sync'), h('span', { text: ` ${n}` })));
+    for (const w of st.warnings ?? []) body.append(h('div', { class: 'note note-warning', attrs: { role: 'status' } }, icon('warning'), h('span', { text: ` ${w}` })));
     if (st.tools && st.tools.length > 0) {
       // One chip per tool call, in order, as they happen; refused or bounded calls in the warning colour.
       const chips = h('div', { class: 'tool-calls', attrs: { role: 'list', 'aria-label': `${AGENT_NAME[agent]}'s reads of the workspace` } });

@@ -318,6 +318,10 @@ function printer(out: NodeJS.WritableStream) {
         nl();
         out.write(`  ⚠ reply did not validate (${e.error}); asking once for a corrected reply\n`);
         break;
+      case 'warning':
+        nl();
+        out.write(`  ⚠ ${e.message}\n`);
+        break;
       case 'envelope': {
         nl();
         const env = e.envelope;
@@ -483,6 +487,9 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   let result: SessionResult;
+  /** Every warning of the run (the cape/ loader's, the KPT merge's, a step's), for --json. */
+  const warnings: string[] = [];
+  const print = printer(human);
   try {
     result = await runSession({
       workspace,
@@ -497,8 +504,14 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       prompts: loadPromptAssets(defaultPromptsDir()),
       tools,
       checks,
-      onEvent: printer(human),
-      onWarning: (w) => stderr.write(`⚠ ${w}\n`),
+      onEvent: (e) => {
+        if (e.type === 'warning') warnings.push(`${stepTitle(e.step)}: ${e.message}`);
+        print(e);
+      },
+      onWarning: (w) => {
+        warnings.push(w);
+        stderr.write(`⚠ ${w}\n`);
+      },
       signal: controller.signal,
     });
   } finally {
@@ -536,6 +549,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
         kpt: result.kpt,
         metrics: result.metrics,
         retrospectivePath: result.retrospectivePath,
+        warnings,
       }) + '\n',
     );
   }

@@ -208,6 +208,7 @@ const EVENT_TYPES = new Set([
   'retry',
   'repair',
   'continued',
+  'warning',
   'envelope',
   'file-proposed',
   'usage',
@@ -217,7 +218,7 @@ const EVENT_TYPES = new Set([
 ]);
 
 /** Events whose `step` must be a StepId (for 'error' it may also be null). */
-const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'envelope', 'file-proposed', 'usage', 'step-finished']);
+const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'warning', 'envelope', 'file-proposed', 'usage', 'step-finished']);
 
 /**
  * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right
@@ -231,6 +232,8 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
       return typeof x.taskId === 'string' && Array.isArray(x.steps) && x.steps.every(isStepId);
     case 'voice-delta':
       return typeof x.text === 'string';
+    case 'warning':
+      return typeof x.message === 'string';
     case 'tool-call':
       return isObject(x.call) && typeof x.call.tool === 'string' && typeof x.call.target === 'string' && typeof x.call.chars === 'number';
     case 'output-delta':

@@ -109,6 +109,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
     if (e.type === 'error') out.warn(`${e.step ?? 'session'}: ${e.kind}: ${e.message}`);
     else if (e.type === 'retry') out.info(`${e.step}: retrying (attempt ${e.attempt}) in ${e.delayMs} ms: ${e.reason}`);
     else if (e.type === 'continued') out.info(`${e.step}: the reply reached the output limit; continuation ${e.continuation} of at most ${e.max}`);
+    else if (e.type === 'warning') out.warn(`${e.step}: ${e.message}`);
     else if (e.type === 'repair') out.info(`${e.step}: the reply did not validate, asking for a repair: ${e.error}`);
     else if (e.type === 'step-finished') out.info(`${e.step}: saved ${e.artifactPath} (${e.durationMs} ms)`);
   }

@@ -1,6 +1,6 @@
 // Reply parser: every recorded reply, fenced/bare/prose variants, file blocks, truncation, repair prompt.
 import * as assert from 'assert';
-import { extractFiles, matchBalanced, parseReply, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
+import { ERROR_MARK, excerptAround, extractFiles, lineColumn, matchBalanced, parseReply, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
 import type { ParsedReply, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
@@ -143,6 +143,99 @@ describe('parser: locating the JSON envelope', () => {
     assert.deepStrictEqual(r.reply.envelope.references, ['a']);
     const cut = parseReply('poa', almost.slice(0, almost.indexOf('"references"')));
     assert.ok(!cut.ok && cut.error === TRUNCATED_ERROR, 'a cut-off envelope is reported as truncated, not repaired');
+  });
+});
+
+describe('parser: where invalid JSON broke (issue 7 item 15)', () => {
+  const long = 'x'.repeat(400);
+  const broken = ['```json', '{', `  "agent": "POA", "voice": "${long}",`, `  "output": {"goal": "${long}"},`, '  "ass": {"score": 4 @@@ },', `  "references": ["${long}"]`, '}', '```'].join('\n');
+
+  it('quotes the text around the error with a marker, and its line and column, not the start of the object', () => {
+    const e = fail('poa', broken);
+    assert.match(e, /not valid JSON/);
+    assert.match(e, /\(invalid symbol\)/);
+    assert.ok(!e.includes('repair stopped'), 'one place when the parsers agree');
+    const near = /near: "(.*)"$/.exec(e)?.[1] ?? '';
+    assert.ok(near.includes(ERROR_MARK), `marker missing: ${e}`);
+    const [before, after] = near.split(ERROR_MARK);
+    assert.ok(before.endsWith('"ass": {"score": 4 ') && after.startsWith('@@@ },'), `the excerpt is not at the error: ${near}`);
+    assert.ok(!near.includes('"agent"'), 'the start of the object is not what is quoted');
+    assert.ok(before.length <= 61 && after.length <= 61, 'at most 60 characters each side (+ …)');
+    assert.match(e, /at line 5, column 22 of the reply/);
+    assert.ok(!/at position \d+/.test(e), 'no slice-relative byte position');
+  });
+
+  it('a short object is quoted whole around the marker, without ellipses', () => {
+    const e = fail('poa', '{"agent": "POA", "voice": "v", : "w"}');
+    assert.match(e, /\(property name expected\) at line 1, column 32 of the reply, near: "\{"agent": "POA", "voice": "v", ⟪HERE⟫: "w"\}"$/);
+  });
+
+  it('also names where the repair stopped when that is elsewhere (a slip jsonrepair fixes comes first)', () => {
+    const raw = '{"agent": "POA", "voice": "raw\nnewline", "output": {"goal": "' + 'y'.repeat(100) + '", "x": 1 @@@ }, "ass": {"score": 3}}';
+    const e = fail('poa', raw);
+    assert.match(e, /\(unexpected end of string\) at line 1, column 27 of the reply, near: .*; the repair stopped further on \(.*\) at line 2, column \d+ of the reply, near: ".*@@@.*"$/);
+  });
+
+  it('excerptAround marks the spot, flattens whitespace, adds … where the text goes on and never splits a surrogate pair', () => {
+    assert.strictEqual(excerptAround('ab\n\n  cd', 4), `"ab ${ERROR_MARK} cd"`);
+    const t = 'a'.repeat(100) + 'X' + 'b'.repeat(100);
+    assert.strictEqual(excerptAround(t, 100), `"…${'a'.repeat(60)}${ERROR_MARK}X${'b'.repeat(59)}…"`);
+    const emoji = '😀'.repeat(50);
+    const ex = excerptAround(emoji, 61);
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(ex.replace(ERROR_MARK, '')), 'no lone surrogate');
+    assert.deepStrictEqual(lineColumn('a\nbc\nd', 4), { line: 2, column: 3 });
+    assert.deepStrictEqual(lineColumn('abc', 0), { line: 1, column: 1 });
+  });
+});
+
+describe('parser: several envelopes in one reply (issue 7 item 15)', () => {
+  const env = (voice: string, extra: Record<string, unknown> = {}) => JSON.stringify({ agent: 'POA', voice, output: { goal: voice }, ass: { score: 4 }, ...extra }, null, 2);
+  const warnings = (raw: string, step: StepId = 'poa') => {
+    const r = parseReply(step, raw);
+    if (!r.ok) assert.fail(r.error);
+    return r;
+  };
+
+  it('uses the last complete envelope and says so', () => {
+    const raw = '```json\n' + env('first') + '\n```\nSorry, a correction:\n```json\n' + env('second') + '\n```\nAnd finally:\n' + env('third');
+    const r = warnings(raw);
+    assert.strictEqual(r.reply.envelope.voice, 'third');
+    assert.strictEqual(r.warnings.length, 1);
+    assert.match(r.warnings[0], /contains 3 JSON envelopes; the last complete one \(line \d+\) was used and the earlier ones \(lines 2, \d+\) ignored/);
+  });
+
+  it('one envelope gives no warning; an example object or an invalid second envelope is not a reply', () => {
+    assert.deepStrictEqual(warnings('```json\n' + env('only') + '\n```').warnings, []);
+    const r = warnings('```json\n' + env('real') + '\n```\nA config looks like {"name": "x"}; a bad one {"agent": "POA", "voice": 7}.');
+    assert.strictEqual(r.reply.envelope.voice, 'real');
+    assert.deepStrictEqual(r.warnings, []);
+  });
+
+  it('a later envelope that validates replaces a first one that does not', () => {
+    const raw = '```json\n' + env('bad', { ass: { score: 9 } }) + '\n```\n```json\n' + env('good') + '\n```';
+    const r = warnings(raw);
+    assert.strictEqual(r.reply.envelope.voice, 'good');
+    assert.match(r.warnings[0], /2 JSON envelopes/);
+  });
+
+  it('an incomplete envelope after a complete one is named and ignored', () => {
+    const raw = '```json\n' + env('done') + '\n```\n```json\n' + env('cut').slice(0, 40);
+    const r = warnings(raw);
+    assert.strictEqual(r.reply.envelope.voice, 'done');
+    assert.match(r.warnings[0], /another JSON envelope at line \d+ that is not complete; it was ignored/);
+  });
+
+  it('DevA: JSON inside a file block is never an envelope; files follow the envelope used', () => {
+    const deva = (voice: string) => JSON.stringify({ ...ENVELOPE, voice });
+    const fileBody = JSON.stringify({ agent: 'DevA', role: 'Developer Agent', voice: 'fixture', output: { a: 1 }, ass: { score: 5 } });
+    const raw = '```json\n' + deva('one') + '\n```\n```json\n' + deva('two') + '\n```\n<file path="test/reply.json">\n' + fileBody + '\n</file>\n<summary>s</summary>';
+    const r = warnings(raw, 'deva');
+    assert.strictEqual(r.reply.envelope.voice, 'two');
+    assert.deepStrictEqual(r.reply.files, [{ path: 'test/reply.json', content: fileBody }]);
+    assert.strictEqual(r.reply.summary, 's');
+    assert.match(r.warnings[0], /2 JSON envelopes/);
+    const single = warnings(devaReply('<file path="test/reply.json">\n' + fileBody + '\n</file>'), 'deva');
+    assert.deepStrictEqual(single.warnings, [], 'an envelope-shaped file is not a second envelope');
   });
 });
 

@@ -97,6 +97,9 @@ describe('panel protocol: isHostMessage', () => {
     assert.strictEqual(isPanelEvent({ type: 'file-proposed', step: 'deva', file: { path: 'a.ts', action: 'create', status: 'proposed' } }), true);
     assert.strictEqual(isPanelEvent({ type: 'file-proposed', step: 'deva', file: { path: 'a.ts' } }), false);
     assert.strictEqual(isPanelEvent({ type: 'output-delta', step: 'da', chars: 12 }), true);
+    assert.strictEqual(isPanelEvent({ type: 'warning', step: 'poa', message: 'two envelopes' }), true);
+    assert.strictEqual(isPanelEvent({ type: 'warning', step: 'poa', message: 7 }), false);
+    assert.strictEqual(isPanelEvent({ type: 'warning', step: null, message: 'm' }), false);
     assert.strictEqual(isPanelEvent({ type: 'output-delta', step: 'da', text: '{"raw": "json"' }), false, 'the raw output is not sent');
     assert.strictEqual(isPanelEvent({ type: 'output-delta', step: 'da', chars: -1 }), false);
     assert.strictEqual(isPanelEvent({ type: 'session-finished', taskId: 't', files: [{ path: 'a.ts', status: 'x' }] }), false);

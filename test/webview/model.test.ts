@@ -52,6 +52,13 @@ describe('webview model: reduce', () => {
     assert.deepStrictEqual(st.notes, ['Retrying after overloaded (attempt 2, in 1.5 s).']);
   });
 
+  it('a warning about a step\'s reply is kept with the step, in order, and survives a later note', () => {
+    const msg = 'The reply contains 2 JSON envelopes; the last complete one (line 9) was used and the earlier one (line 2) ignored.';
+    const s = run([started(), ev({ type: 'warning', step: 'poa', message: msg }), ev({ type: 'continued', step: 'poa', continuation: 1, max: 2 })]);
+    assert.deepStrictEqual(s.session!.steps.poa.warnings, [msg]);
+    assert.strictEqual(s.session!.steps.da.warnings, undefined);
+  });
+
   it('an error marks the step failed; an error without a step goes to the session', () => {
     const s = run([started(), ev({ type: 'error', step: 'deva', kind: 'invalid_reply', message: 'bad' }), ev({ type: 'error', step: null, kind: 'auth', message: 'key' })]);
     assert.strictEqual(s.session!.steps.deva.status, 'failed');

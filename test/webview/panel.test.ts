@@ -262,6 +262,17 @@ describe('chat panel webview (Chromium)', function () {
     assert.match((await p.page.textContent('.session > .error-box')) ?? '', /Authentication failed[\s\S]*API key was rejected/);
   });
 
+  it('shows a warning about a step\'s reply in that step, in the warning colour', async () => {
+    const p = await open();
+    await p.send(ev(script.started), ...evs(script.steps[0].firstHalf));
+    const msg = 'The reply contains 2 JSON envelopes; the last complete one (line 12) was used and the earlier one (line 2) ignored.';
+    await p.send(ev({ type: 'warning', step: 'cm_open', message: msg }));
+    const note = p.page.locator('.turn[data-step="cm_open"] .note-warning');
+    assert.strictEqual(await note.count(), 1);
+    assert.strictEqual(((await note.textContent()) ?? '').trim(), msg);
+    assert.strictEqual(await note.locator('.codicon-warning').count(), 1);
+  });
+
   it('restores the whole view after a reload and says ready again', async () => {
     const p = await open();
     await fullSession(p);

@@ -338,6 +338,8 @@ export type SessionEvent =
   | { type: 'output-delta'; step: StepId; text: string }
   | { type: 'retry'; step: StepId; attempt: number; reason: string; delayMs: number }
   | { type: 'repair'; step: StepId; error: string }
+  /** Something about the step's reply the user should know (e.g. which of several envelopes was used); kept in its pair artifact. */
+  | { type: 'warning'; step: StepId; message: string }
   /** The reply stopped at the output limit: continuation `continuation` of at most `max` is being requested. */
   | { type: 'continued'; step: StepId; continuation: number; max: number }
   | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null }

@@ -7,12 +7,18 @@
 // concrete reason (truncation, invalid JSON, schema problems, unterminated file block): nothing is
 // silently dropped. Almost-JSON is repaired by the jsonrepair library; the truncation check stays ours, because
 // jsonrepair would "complete" a cut-off reply by closing it, and a cut-off reply must be reported, not guessed.
+// Invalid JSON is quoted around the place it broke (line, column, a marked excerpt), not from the object's start.
+// A reply with several complete envelopes (a model that corrects itself) uses the last one and says so.
 import type { Hunk, ParsedReply, StepId } from '../model/types';
-import { jsonrepair } from 'jsonrepair';
+import { jsonrepair, JSONRepairError } from 'jsonrepair';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { envelopeShapeHint, validateEnvelope } from './envelope';
 
-
-export type ParseResult = { ok: true; reply: ParsedReply } | { ok: false; error: string; raw: string };
+/**
+ * `warnings`: what the parser decided that the user should know (e.g. which of several envelopes it used); each is
+ * one sentence, shown with the step and kept in its pair artifact.
+ */
+export type ParseResult = { ok: true; reply: ParsedReply; warnings: string[] } | { ok: false; error: string; raw: string };
 
 export const TRUNCATED_ERROR =
   'the reply ends before the JSON envelope is complete — the model probably hit max_tokens';
@@ -54,6 +60,8 @@ function isJsonSpace(c: number): boolean {
 
 interface Located {
   json: unknown;
+  /** Index of the envelope's `{`. */
+  start: number;
   /** Index in the (BOM-stripped) text just after the envelope, including its closing fence. */
   end: number;
 }
@@ -65,17 +73,18 @@ type LocateResult = { ok: true; found: Located } | { ok: false; error: string };
  * every other `{` that looks like the start of a JSON object (followed by a key or `}`), so prose
  * braces such as "{user}" are not mistaken for the envelope.
  */
-function candidateStarts(text: string): number[] {
+function candidateStarts(text: string, from = 0, to = text.length): number[] {
   const fenced: number[] = [];
   const fence = /```[ \t]*(?:json5?|jsonc|JSON)?[ \t]*\r?\n/g;
+  fence.lastIndex = from;
   let m: RegExpExecArray | null;
-  while ((m = fence.exec(text)) !== null && fenced.length < MAX_CANDIDATES) {
+  while ((m = fence.exec(text)) !== null && m.index < to && fenced.length < MAX_CANDIDATES) {
     let j = m.index + m[0].length;
     while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
-    if (text.charCodeAt(j) === 123) fenced.push(j);
+    if (text.charCodeAt(j) === 123 && j < to) fenced.push(j);
   }
   const bare: number[] = [];
-  for (let i = text.indexOf('{'); i !== -1 && bare.length < MAX_CANDIDATES; i = text.indexOf('{', i + 1)) {
+  for (let i = text.indexOf('{', from); i !== -1 && i < to && bare.length < MAX_CANDIDATES; i = text.indexOf('{', i + 1)) {
     let j = i + 1;
     while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
     const c = text.charCodeAt(j);
@@ -89,7 +98,20 @@ function looksLikeEnvelope(v: Record<string, unknown>): boolean {
   return 'agent' in v || 'voice' in v || 'output' in v || 'conversation' in v || 'kpt' in v;
 }
 
-function tryParse(slice: string): { ok: true; value: unknown } | { ok: false; message: string } {
+/** Where one parser stopped: its message and the index in the slice (null when it does not say). */
+interface JsonFailure {
+  message: string;
+  position: number | null;
+}
+
+/**
+ * `strict`: the first place that is not JSON (comments and trailing commas allowed), from jsonc-parser, which gives the
+ * offset of every error (V8's JSON.parse does not for its "Unexpected token" class); it may be a slip jsonrepair fixes,
+ * such as a raw newline in a string. `repair`: where jsonrepair gave up, which may come after the real mistake.
+ */
+type Parsed = { ok: true; value: unknown } | { ok: false; strict: JsonFailure; repair: JsonFailure | null };
+
+function tryParse(slice: string): Parsed {
   try {
     return { ok: true, value: JSON.parse(slice) };
   } catch (e) {
@@ -97,10 +119,36 @@ function tryParse(slice: string): { ok: true; value: unknown } | { ok: false; me
       // jsonrepair: trailing commas, comments, raw newlines and unescaped quotes in strings, single quotes, Python
       // literals, missing commas. Only ever given a balanced slice: truncation is our own check (matchBalanced).
       return { ok: true, value: JSON.parse(jsonrepair(slice)) };
-    } catch {
-      return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    } catch (r) {
+      const errors: ParseError[] = [];
+      parseJsonc(slice, errors, { allowTrailingComma: true });
+      const strict: JsonFailure = errors.length
+        ? { message: sentenceOf(printParseErrorCode(errors[0].error)), position: errors[0].offset }
+        : { message: withoutPosition(e instanceof Error ? e.message : String(e)), position: null };
+      return { ok: false, strict, repair: r instanceof JSONRepairError ? { message: withoutPosition(r.message), position: r.position } : null };
     }
   }
+}
+
+/** "PropertyNameExpected" → "property name expected". */
+function sentenceOf(code: string): string {
+  return code.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
+}
+
+/** A parser message without its "at position N" (relative to the slice, so meaningless to the reader). */
+function withoutPosition(message: string): string {
+  return message.replace(/\s*(?:in JSON )?at position \d+(?:\s*\(line \d+ column \d+\))?/, '').trim();
+}
+
+/** "line L, column C" of index `at` in `text` (1-based). */
+export function lineColumn(text: string, at: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: at - lineStart + 1 };
 }
 
 /** Skips whitespace and a closing ``` fence after the JSON. */
@@ -132,12 +180,12 @@ function locateEnvelope(text: string): LocateResult {
     examinedUpTo = end;
     const parsed = tryParse(text.slice(start, end));
     if (!parsed.ok) {
-      firstFailure ??= `the JSON envelope is not valid JSON (${parsed.message}) near: ${excerpt(text, start)}`;
+      firstFailure ??= invalidJsonError(text, start, parsed);
       continue;
     }
     const v = parsed.value;
     if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
-    const found = { json: v, end: skipClosingFence(text, end) };
+    const found = { json: v, start, end: skipClosingFence(text, end) };
     if (looksLikeEnvelope(v as Record<string, unknown>)) return { ok: true, found };
     fallback ??= found;
   }
@@ -145,9 +193,72 @@ function locateEnvelope(text: string): LocateResult {
   return { ok: false, error: firstFailure ?? 'no JSON envelope found: the reply must contain one JSON object (in a ```json block)' };
 }
 
-function excerpt(text: string, at: number): string {
-  const s = text.slice(at, at + 60).replace(/\s+/g, ' ');
-  return `"${s}${text.length > at + 60 ? '…' : ''}"`;
+/** Characters of context shown on each side of the place the JSON broke. */
+export const EXCERPT_RADIUS = 60;
+/** Marks the place the JSON broke inside the quoted excerpt. */
+export const ERROR_MARK = '⟪HERE⟫';
+
+function invalidJsonError(text: string, start: number, failure: { strict: JsonFailure; repair: JsonFailure | null }): string {
+  const where = (f: JsonFailure) => {
+    const at = Math.min(text.length, start + (f.position ?? 0));
+    const { line, column } = lineColumn(text, at);
+    return `at line ${line}, column ${column} of the reply, near: ${excerptAround(text, at)}`;
+  };
+  const { strict, repair } = failure;
+  // The first place that is not strict JSON; without a position (V8's "Unexpected token" messages), jsonrepair's.
+  const first = strict.position !== null ? strict : (repair ?? strict);
+  let error = `the JSON envelope is not valid JSON (${first.message}) ${where(first)}`;
+  if (first === strict && repair?.position != null && Math.abs(repair.position - (strict.position ?? 0)) > EXCERPT_RADIUS) {
+    error += `; the repair stopped further on (${repair.message}) ${where(repair)}`;
+  }
+  return error;
+}
+
+/**
+ * Up to EXCERPT_RADIUS characters on each side of `at`, whitespace runs shown as one space, ERROR_MARK at `at`,
+ * "…" where the text goes on; never splits a surrogate pair.
+ */
+export function excerptAround(text: string, at: number): string {
+  const low = (i: number) => i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00;
+  let from = Math.max(0, at - EXCERPT_RADIUS);
+  let to = Math.min(text.length, at + EXCERPT_RADIUS);
+  if (low(from)) from++;
+  if (low(to)) to++;
+  const flat = (s: string) => s.replace(/\s+/g, ' ');
+  return `"${from > 0 ? '…' : ''}${flat(text.slice(from, at))}${ERROR_MARK}${flat(text.slice(at, to))}${to < text.length ? '…' : ''}"`;
+}
+
+/**
+ * Further complete envelopes after `first` and before DevA's first <file>/<edit> block (JSON inside a file is never
+ * an envelope): top-level objects that parse and validate as this step's envelope, in reply order.
+ */
+function laterEnvelopes(step: StepId, text: string, first: Located): { found: (Located & { envelope: ParsedReply['envelope'] })[]; incompleteAt: number | null } {
+  const found: (Located & { envelope: ParsedReply['envelope'] })[] = [];
+  let incompleteAt: number | null = null;
+  const to = firstBlockTag(text, first.end);
+  let examinedUpTo = first.end;
+  for (const start of [...new Set(candidateStarts(text, first.end, to))].sort((a, b) => a - b)) {
+    if (start < examinedUpTo) continue;
+    const end = matchBalanced(text, start);
+    if (end === -1 || end > to) {
+      // An object that never closes (before the files): the complete envelopes before it stand; say so if it is one.
+      if (ENVELOPE_KEY.test(text.slice(start, Math.min(to, start + 2000)))) incompleteAt = start;
+      break;
+    }
+    examinedUpTo = end;
+    const parsed = tryParse(text.slice(start, end));
+    if (!parsed.ok || !isPlainJsonObject(parsed.value) || !looksLikeEnvelope(parsed.value)) continue;
+    const valid = validateEnvelope(step, parsed.value);
+    if (valid.ok) found.push({ json: parsed.value, start, end: skipClosingFence(text, end), envelope: valid.envelope });
+  }
+  return { found, incompleteAt };
+}
+
+/** A key of an envelope (see looksLikeEnvelope), as it starts in JSON text. */
+const ENVELOPE_KEY = /^\{\s*"(?:agent|voice|output|conversation|kpt)"\s*:|[{,]\s*"(?:agent|voice)"\s*:/;
+
+function isPlainJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,6 +313,13 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
   return { ok: true, hunks };
 }
 
+/** Index of the first <file>/<edit> opening tag at or after `from`, or the end of the text. */
+function firstBlockTag(text: string, from: number): number {
+  BLOCK_OPEN.lastIndex = from;
+  const m = BLOCK_OPEN.exec(text);
+  return m ? m.index + m[0].indexOf('<') : text.length;
+}
+
 /**
  * Extracts <file> and <edit> blocks from `text` starting at `from`. A block ends at the LAST closing tag of its kind
  * before the next opening tag (or the end of the text), so file contents may themselves contain `</file>`.
@@ -209,6 +327,7 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
  */
 export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan } | { ok: false; error: string } {
   const opens: { kind: 'file' | 'edit'; path: string; tagStart: number; contentStart: number }[] = [];
+  // NOTE: BLOCK_OPEN is shared (global flag): set lastIndex before every use.
   BLOCK_OPEN.lastIndex = from;
   let m: RegExpExecArray | null;
   while ((m = BLOCK_OPEN.exec(text)) !== null) {
@@ -272,17 +391,38 @@ export function parseReply(step: StepId, raw: string): ParseResult {
   const located = locateEnvelope(text);
   if (!located.ok) return { ok: false, error: located.error, raw };
 
-  const valid = validateEnvelope(step, located.found.json);
+  const warnings: string[] = [];
+  let found = located.found;
+  let valid = validateEnvelope(step, found.json);
+  // A model that corrects itself writes a second envelope: the last complete one is the reply.
+  const { found: later, incompleteAt } = isPlainJsonObject(found.json) && looksLikeEnvelope(found.json) ? laterEnvelopes(step, text, found) : { found: [], incompleteAt: null };
+  const lineOf = (l: { start: number }) => lineColumn(text, l.start).line;
+  if (later.length > 0) {
+    const last = later[later.length - 1];
+    const ignored = [found, ...later.slice(0, -1)].map(lineOf);
+    warnings.push(
+      `The reply contains ${later.length + 1} JSON envelopes; the last complete one (line ${lineOf(last)}) was used and ` +
+        `the earlier one${ignored.length > 1 ? 's' : ''} (line${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')}) ignored.`,
+    );
+    found = last;
+    valid = { ok: true, envelope: last.envelope };
+  }
+  if (incompleteAt !== null && valid.ok) {
+    warnings.push(
+      `The reply starts another JSON envelope at line ${lineOf({ start: incompleteAt })} that is not complete; ` +
+        `it was ignored and the complete one (line ${lineOf(found)}) was used.`,
+    );
+  }
   if (!valid.ok) return { ok: false, error: `the JSON envelope does not match the required format:\n${valid.error}`, raw };
 
-  const files = extractFiles(text, located.found.end);
+  const files = extractFiles(text, found.end);
   if (!files.ok) return { ok: false, error: files.error, raw };
   // The summary normally follows the files; a model may also put it between the JSON and the files
   // (never searched inside a file, where HTML can contain <summary>).
   const summary =
     extractSummary(text, files.scan.end) ??
-    (files.scan.files.length + files.scan.edits.length > 0 ? extractSummary(text, located.found.end, files.scan.firstTag) : null);
-  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, edits: files.scan.edits, summary } };
+    (files.scan.files.length + files.scan.edits.length > 0 ? extractSummary(text, found.end, files.scan.firstTag) : null);
+  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, edits: files.scan.edits, summary }, warnings };
 }
 
 /**

@@ -419,6 +419,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         }
       }
       const reply = parsed.reply;
+      const replyWarnings = parsed.warnings;
+      for (const message of replyWarnings) emit({ type: 'warning', step, message });
 
       let files: ProposedFile[] = [];
       let editRepair: string | undefined;
@@ -493,6 +495,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         ...(editRepair !== undefined ? { editRepair } : {}),
         ...(continuations ? { continuations } : {}),
         ...(step === 'deva' && checks ? { checks } : {}),
+        ...(replyWarnings.length ? { warnings: replyWarnings } : {}),
       });
       envelopes[step] = reply.envelope;
       raws[step] = res.text;

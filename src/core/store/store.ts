@@ -62,6 +62,8 @@ export interface StepRecord {
   continuations?: number;
   /** DevA: the project's checks on the proposal, every run and fix round (request, reply, files it changed). */
   checks?: ChecksOutcome;
+  /** What the parser warned about this reply (e.g. which of several envelopes was used). */
+  warnings?: string[];
 }
 
 export type SessionStatus = 'running' | 'failed' | 'complete';
@@ -253,6 +255,7 @@ export class SessionStore {
       finishedAt: typeof rec.finishedAt === 'number' ? rec.finishedAt : 0,
       ...(typeof rec.continuations === 'number' && rec.continuations > 0 ? { continuations: rec.continuations } : {}),
       ...(isChecksOutcome(rec.checks) ? { checks: rec.checks } : {}),
+      ...(Array.isArray(rec.warnings) && rec.warnings.length > 0 ? { warnings: rec.warnings.filter((w): w is string => typeof w === 'string') } : {}),
     };
   }
 

@@ -1,0 +1,76 @@
+// The CLI's messages about odd replies (issue 7 item 15), through the real SDK and the fake server: invalid JSON is
+// quoted where it broke (line, column, a marked excerpt), and a reply with two envelopes uses the last complete one
+// and says so (stderr, --json warnings, the pair artifact).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+import { ERROR_MARK } from '../../src/core/reply/parser';
+
+const TASK = 'task-15';
+
+const demoWorkspace = () => workspaceWithOriginalCape('cape-replies-', path.join(demoDir(), 'workspace'));
+
+describe('CLI messages about odd replies', function () {
+  this.timeout(90000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 128 });
+  });
+  after(async () => fake?.close());
+  beforeEach(() => fake.reset());
+
+  const start = (ws: string) =>
+    runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], { ANTHROPIC_BASE_URL: fake.url });
+
+  /** POA's demo reply with a mistake no repair can fix, far from the start of the object. */
+  const brokenPoa = (poa: string) => poa.replace('"business_value":', '"business_value": :');
+
+  it('invalid JSON: the repair request and the failure quote the text around the error, with its line and column', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: brokenPoa(r[1]) }, { text: brokenPoa(r[1]) });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 1, run.stderr);
+    assert.strictEqual(fake.requests.length, 3, 'the opening, the reply and one repair request');
+    const line = brokenPoa(r[1]).split('\n').findIndex((l) => l.includes('"business_value": :')) + 1;
+    const column = brokenPoa(r[1]).split('\n')[line - 1].indexOf(': :') + 3;
+    const expected = new RegExp(`not valid JSON \\(value expected\\) at line ${line}, column ${column} of the reply, near: "…[^⟪]*"business_value": ${ERROR_MARK}: "Users who write`);
+    // What the model is told in the repair request …
+    const repair = fake.requests[2].body.messages;
+    assert.match(repair[repair.length - 1].content, expected);
+    // … what the user sees while it runs, and the final error.
+    assert.match(run.stderr, expected);
+    assert.strictEqual(run.json.error.kind, 'invalid_reply');
+    assert.match(run.json.error.message, expected);
+    assert.ok(!/near: "\{/.test(run.json.error.message), 'the excerpt is not the start of the object');
+  });
+
+  it('two envelopes in one reply: the last complete one is used and a warning says so (stderr, --json, pair artifact)', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    const corrected = r[1].replace('"in_scope": ["', '"in_scope": ["CORRECTED SCOPE. ');
+    assert.notStrictEqual(corrected, r[1]);
+    fake.enqueue({ text: r[0] }, { text: `${r[1]}\n\nSorry, one correction — here is the whole reply again:\n\n${corrected}` }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'no repair request');
+    const warning = /The reply contains 2 JSON envelopes; the last complete one \(line \d+\) was used and the earlier one \(line 2\) ignored\./;
+    assert.match(run.stderr, new RegExp(`⚠ ${warning.source}`));
+    assert.ok(run.json.warnings.some((w: string) => warning.test(w) && /Product Owner|POA/.test(w)), JSON.stringify(run.json.warnings));
+    // DA works from the corrected envelope.
+    const da = JSON.stringify(fake.requests[2].body.messages);
+    assert.ok(da.includes('CORRECTED SCOPE.'), 'DA receives the last envelope');
+    const pair = listFiles(path.join(ws, 'cape/5_sessions/pair')).find((f) => /_2_POA_/.test(f));
+    assert.ok(pair, 'POA pair artifact');
+    const record = JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/pair', pair!), 'utf8'));
+    assert.match(record.envelope.output.scope.in_scope[0], /^CORRECTED SCOPE\./);
+    assert.strictEqual(record.warnings.length, 1);
+    assert.match(record.warnings[0], warning);
+    // A reply with one envelope has no warning.
+    const other = listFiles(path.join(ws, 'cape/5_sessions/pair')).filter((f) => f !== pair);
+    for (const f of other) assert.strictEqual(JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/pair', f), 'utf8')).warnings, undefined, f);
+  });
+});
