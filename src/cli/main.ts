@@ -5,6 +5,7 @@
 //   cape start  --workspace DIR --objective-file PATH|- …   (the objective from a file, or stdin)
 //   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
 //   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]   (src/cli/context.ts)
+//   cape kpt list|mark …, cape housekeeping …   KPT statuses and the archive (src/cli/kpt.ts)
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
 //
 // It never waits for input when stdin is not a terminal, and writes nothing outside cape/ without --apply.
@@ -56,6 +57,7 @@ import {
   type CheckEvent,
 } from '../core';
 import { cmdContext } from './context';
+import { cmdKpt } from './kpt';
 
 interface Parsed {
   command: string;
@@ -132,6 +134,10 @@ Usage:
   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json] [--check …]
   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
+  cape kpt list --workspace DIR [--json]          KPT items with their ids, status and recurrence
+  cape kpt mark --workspace DIR <id> <status>     Tries: open | adopted | dropped; Problems: open | resolved
+  cape housekeeping --workspace DIR [--older-than N] [--json]
+                   (move adopted, dropped and resolved items older than N sessions, default 20, to kpt_archive.md)
 
 Options:
   --objective-file PATH  read the objective from a file (- for stdin); at most ${MAX_OBJECTIVE_CHARS} characters
@@ -564,6 +570,7 @@ export async function main(
 ): Promise<number> {
   try {
     if (argv[0] === 'context') return await cmdContext(argv.slice(1), stdout, stderr);
+    if (argv[0] === 'kpt' || argv[0] === 'housekeeping') return await cmdKpt(argv[0], argv.slice(1), stdout, stderr);
     const { command, flags } = parseArgs(argv);
     if (flags.help || command === 'help' || command === '--help' || command === '-h') {
       stdout.write(HELP);

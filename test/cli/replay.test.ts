@@ -100,7 +100,9 @@ describe('CLI replay of the recorded sessions (real SDK over HTTP)', function ()
         assert.ok(['create', 'modify'].includes(f.action));
         assert.ok(f.status === 'proposed' || (f.status === 'refused' && f.reason), JSON.stringify(f));
       }
-      assert.deepStrictEqual(listFiles(ws).filter((f) => !f.startsWith('cape/')), before, 'nothing written outside cape/');
+      // outside cape/ only the team line for kpt_merged.md (issue 11 §4): .gitattributes gets `… merge=union`
+      assert.deepStrictEqual(listFiles(ws).filter((f) => !f.startsWith('cape/') && f !== '.gitattributes'), before.filter((f) => f !== '.gitattributes'), 'nothing written outside cape/');
+      assert.match(fs.readFileSync(path.join(ws, '.gitattributes'), 'utf8'), /^cape\/5_sessions\/retrospective\/kpt_merged\.md merge=union$/m);
 
       // Metrics computed from the envelopes, not copied from the model.
       const envs = [1, 2, 3].map((i) => jsonOf(s.steps[i].raw));

@@ -82,7 +82,9 @@ describe('CLI replay of the trial sessions (npm run trial transcripts)', functio
       const blocks = [...t.steps[3].raw.matchAll(/<(?:file|edit) path="([^"]+)">/g)].map((m) => m[1]);
       assert.deepStrictEqual([...run.json.files.map((f: any) => f.path)].sort(), [...blocks].sort());
       assert.ok(run.json.files.every((f: any) => f.status === 'proposed'));
-      assert.deepStrictEqual(listFiles(ws).filter((f) => !f.startsWith('cape/')), before, 'nothing written without --apply');
+      // outside cape/ only the team line for kpt_merged.md (issue 11 §4): .gitattributes gets `… merge=union`
+      assert.deepStrictEqual(listFiles(ws).filter((f) => !f.startsWith('cape/') && f !== '.gitattributes'), before.filter((f) => f !== '.gitattributes'), 'nothing written without --apply');
+      assert.match(fs.readFileSync(path.join(ws, '.gitattributes'), 'utf8'), /^cape\/5_sessions\/retrospective\/kpt_merged\.md merge=union$/m);
       assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 5);
       if (t.replies?.some((r) => 'toolCalls' in r)) {
         // The edits DevA wrote after reading the files apply to the workspace as it is.

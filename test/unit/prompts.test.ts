@@ -83,7 +83,9 @@ describe('prompts: loadPromptAssets', () => {
     const text = render(assets, 'cm_open');
     const env = exampleEnvelope(text);
     assert.strictEqual(env.agent, 'CM');
-    assert.deepStrictEqual(Object.keys(env.output), ['session_brief', 'dor_check', 'watch_out', 'coaching_notes', 'go_ahead', 'kpt_followups']);
+    assert.deepStrictEqual(Object.keys(env.output), ['session_brief', 'dor_check', 'watch_out', 'coaching_notes', 'go_ahead', 'kpt_followups', 'adopted_tries']);
+    assert.match(text, /adopted_tries/);
+    assert.match(text, /\[id …\]/, 'the prompt says where the ids are in the digest');
     assert.deepStrictEqual(Object.keys(env.output.dor_check), ['passed', 'concerns']);
     assert.deepStrictEqual(Object.keys(env.output.coaching_notes), ['POA', 'DA', 'DevA']);
     assert.match(text, /recurring Problem/i);

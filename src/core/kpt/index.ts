@@ -1,3 +1,8 @@
 // KPT (Keep / Problem / Try): the kpt_merged.md format (kept line for line by the merge), the lock-protected merge
-// with stale-lock detection, recurrence grouping and the bounded digest the Cape Master reads at the opening.
+// with stale-lock detection, recurrence grouping and the bounded digest the Cape Master reads at the opening; item
+// statuses and ids (status.ts), housekeeping into kpt_archive.md (housekeeping.ts) and the .gitattributes union
+// merge line for teams (gitattributes.ts).
 export * from './kpt';
+export * from './status';
+export * from './housekeeping';
+export * from './gitattributes';

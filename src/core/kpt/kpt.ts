@@ -5,11 +5,12 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import * as os from 'os';
-import type { KptItem, KptKind, KptLists } from '../model/types';
+import type { KptItem, KptKind, KptLists, KptStatus } from '../model/types';
 import { asideStamp, formatLocalMinute } from '../model/dates';
 import { ensureDir, fileReadError, writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
+import { ensureUnionMerge } from './gitattributes';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
@@ -44,6 +45,103 @@ const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
 /** Git (and diff3) conflict markers: kept as lines of their own, never part of an item. */
 const CONFLICT_RE = /^(<{7}|={7}|>{7}|\|{7})(\s.*)?$/;
 const UPDATED_RE = /^_Last updated: .*_\s*$/;
+
+// ---------------------------------------------------------------------------------------------
+// Item status and ids
+
+/**
+ * The statuses each kind can be set to (the first is the default). Keeps have no lifecycle: they stay.
+ */
+export const KPT_STATUSES: Record<KptKind, readonly KptStatus[]> = {
+  keep: ['open'],
+  problem: ['open', 'resolved'],
+  try: ['open', 'adopted', 'dropped'],
+};
+
+/**
+ * The status of an item is stored on its own line of kpt_merged.md as a trailing HTML comment:
+ *   `- [task-id] text <!-- cape-kpt: adopted by task-42 -->`   (`by …` when a session set it)
+ * Why there: the line still is `- [task-id] text` for the original CLI (a reader taking the rest of the line keeps
+ * the comment with the item, so even a rewrite by the original keeps the status), rendered markdown hides it, a
+ * line-based git merge (merge=union) moves it with its item, and nothing is added on other lines. An open item has
+ * no marker, so a file that never used statuses is unchanged.
+ */
+const STATUS_MARKER_RE = /\s*<!--\s*cape-kpt:\s*(open|adopted|dropped|resolved)(?:\s+by\s+([^\s<>]+))?\s*-->/gi;
+
+/** The trailing marker for a status ('' for open). */
+export function kptStatusMarker(status: KptStatus | undefined, by?: string): string {
+  if (!status || status === 'open') return '';
+  return ` <!-- cape-kpt: ${status}${by ? ` by ${oneLine(by).replace(/[\s<>]+/g, '_')}` : ''} -->`;
+}
+
+/** Splits an item's text into the text proper and the status its (last) marker gives. */
+function splitStatus(text: string): { text: string; status?: KptStatus; by?: string } {
+  let status: KptStatus | undefined;
+  let by: string | undefined;
+  STATUS_MARKER_RE.lastIndex = 0;
+  const rest = text.replace(STATUS_MARKER_RE, (_m, st: string, who?: string) => {
+    status = st.toLowerCase() as KptStatus;
+    by = who;
+    return ' ';
+  });
+  if (!status) return { text };
+  return { text: rest.replace(/\s+/g, ' ').trim(), ...(status !== 'open' ? { status, ...(by ? { by } : {}) } : {}) };
+}
+
+/** A line without its status marker(s). */
+export function withoutStatusMarker(line: string): string {
+  STATUS_MARKER_RE.lastIndex = 0;
+  return line.replace(STATUS_MARKER_RE, '');
+}
+
+/** A status decision (adopted, dropped, resolved) outranks open. */
+function decided(it: Pick<KptItem, 'status'>): boolean {
+  return !!it.status && it.status !== 'open';
+}
+
+/**
+ * One logical item per tagged line repeated exactly (same kind, task id and text): git's union merge keeps both
+ * versions of a line one branch marked and the other only moved past, so `- [t1] x <!-- … adopted -->` and
+ * `- [t1] x` are the same item. Its status is the last decided one in file order (open when none is). Untagged
+ * items are never collapsed. `members[i]` lists the input indexes behind `items[i]`, in file order.
+ */
+export function collapseKptDuplicates<T extends KptItem>(items: readonly T[]): { items: T[]; members: number[][] } {
+  const at = new Map<string, number>();
+  const out: T[] = [];
+  const members: number[][] = [];
+  items.forEach((it, i) => {
+    const key = it.taskId === null ? null : `${it.kind}\u0000${it.taskId}\u0000${oneLine(it.text)}`;
+    const j = key === null ? undefined : at.get(key);
+    if (j === undefined) {
+      if (key !== null) at.set(key, out.length);
+      out.push(it);
+      members.push([i]);
+      return;
+    }
+    members[j].push(i);
+    if (decided(it)) {
+      const { statusBy: _old, ...rest } = out[j];
+      out[j] = { ...rest, status: it.status, ...(it.statusBy ? { statusBy: it.statusBy } : {}) } as T;
+    }
+  });
+  return { items: out, members };
+}
+
+/**
+ * Stable ids of items, in the given order: the kind's letter plus 8 hex digits of SHA-256 over kind, task id and
+ * text (without the status marker), so an id survives status changes, other items' edits and reordering. The n-th
+ * exact duplicate (same kind, task and text — e.g. both sides of a union merge) gets `-n`.
+ */
+export function kptItemIds(items: readonly KptItem[]): string[] {
+  const seen = new Map<string, number>();
+  return items.map((it) => {
+    const h = crypto.createHash('sha256').update(`${it.kind}\u0000${it.taskId ?? ''}\u0000${oneLine(it.text).normalize('NFC')}`).digest('hex');
+    const base = `${it.kind[0]}${h.slice(0, 8)}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
+}
 
 /** An item of kpt_merged.md with the lines it occupies: [start, end) in the document's lines. */
 export interface KptDocItem extends KptItem {
@@ -98,7 +196,10 @@ export function parseKptDocument(markdown: string): KptDocument {
   let openedAt = -1;
   const finish = (): void => {
     if (!current) return;
-    current.item.text = current.parts.join(' ').replace(/\s+/g, ' ').trim();
+    const { text, status, by } = splitStatus(current.parts.join(' '));
+    current.item.text = text.replace(/\s+/g, ' ').trim();
+    if (status) current.item.status = status;
+    if (by) current.item.statusBy = by;
     if (current.item.text) items.push(current.item);
     current = null;
   };
@@ -185,7 +286,13 @@ export function parseKptDocument(markdown: string): KptDocument {
 
 /** The items of kpt_merged.md (or any markdown with KPT sections), in file order; see parseKptDocument. */
 export function parseKpt(markdown: string): KptItem[] {
-  return parseKptDocument(markdown).items.map(({ kind, taskId, text }) => ({ kind, taskId, text }));
+  return parseKptDocument(markdown).items.map(({ kind, taskId, text, status, statusBy }) => ({
+    kind,
+    taskId,
+    text,
+    ...(status ? { status } : {}),
+    ...(statusBy ? { statusBy } : {}),
+  }));
 }
 
 /** One line of markdown: newlines would break the list, so they become spaces. */
@@ -232,8 +339,9 @@ function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]>
   return out;
 }
 
-function itemLine(it: KptItem): string {
-  return `- ${it.taskId ? `[${oneLine(it.taskId)}] ` : ''}${oneLine(it.text)}`;
+/** `- [task-id] text` plus the status marker of a non-open item. */
+export function itemLine(it: KptItem): string {
+  return `- ${it.taskId ? `[${oneLine(it.taskId)}] ` : ''}${oneLine(it.text)}${kptStatusMarker(it.status, it.statusBy)}`;
 }
 
 /**
@@ -267,17 +375,50 @@ export function mergeKptText(existing: string, taskId: string, lists: KptLists, 
     return renderKpt([...fresh.keep, ...fresh.problem, ...fresh.try], { updatedAt: meta.updatedAt, lastTaskId: taskId });
   }
   const doc = parseKptDocument(existing);
-  // edits on the original lines: replace [start, end) by `lines`; applied bottom-up so indexes stay valid
-  const edits: { start: number; end: number; lines: string[]; order: number }[] = [];
-  const appended: string[] = [];
+  const replaced: KptEdit[] = [];
+  const added: Record<KptKind, string[]> = { keep: [], problem: [], try: [] };
   for (const kind of KPT_KINDS) {
     const own = doc.items.filter((i) => i.kind === kind && i.taskId === taskId);
-    const lines = fresh[kind].map(itemLine);
+    // a status set on one of this task's items (e.g. a Problem resolved before the retrospective ran again) stays
+    const statusOf = new Map(own.filter((o) => o.status).map((o) => [o.text, o] as const));
+    const lines = fresh[kind].map((it) => {
+      const was = statusOf.get(it.text);
+      return itemLine(was ? { ...it, status: was.status, statusBy: was.statusBy } : it);
+    });
     if (own.length) {
-      edits.push({ start: own[0].start, end: own[0].end, lines, order: 0 });
-      for (const o of own.slice(1)) edits.push({ start: o.start, end: o.end, lines: [], order: 0 });
-      continue;
+      replaced.push({ start: own[0].start, end: own[0].end, lines, order: 0 });
+      for (const o of own.slice(1)) replaced.push({ start: o.start, end: o.end, lines: [], order: 0 });
+    } else {
+      added[kind] = lines;
     }
+  }
+  const out = applyKptEdits(doc, replaced, added);
+  if (doc.updatedLine >= 0) {
+    // the only line above the sections CAPE owns; edits are all below it, so its index is unchanged
+    const items = parseKpt(out.join('\n'));
+    out[doc.updatedLine] = updatedLine(items, meta.updatedAt, taskId);
+  }
+  return (doc.bom ? '\uFEFF' : '') + out.join(doc.eol) + doc.eol;
+}
+
+/** Replace the document's lines [start, end) by `lines`; `order` sorts insertions at the same line. */
+export interface KptEdit {
+  start: number;
+  end: number;
+  lines: string[];
+  order: number;
+}
+
+/**
+ * The document's lines after `edits` and after adding `added[kind]` lines to each kind: after the last item of the
+ * first section of that kind (a missing section is appended at the end, closing a fence or comment left open
+ * first). Every other line stays as it was. The one insertion rule of the KPT merge, status marks and the archive.
+ */
+export function applyKptEdits(doc: KptDocument, edits: readonly KptEdit[], added: Partial<Record<KptKind, string[]>>): string[] {
+  const all = edits.slice();
+  const appended: string[] = [];
+  for (const kind of KPT_KINDS) {
+    const lines = (added[kind] ?? []).slice();
     if (!lines.length) continue;
     const sec = doc.sections.find((x) => x.kind === kind);
     if (!sec) {
@@ -295,23 +436,18 @@ export function mergeKptText(existing: string, taskId: string, lists: KptLists, 
       if (doc.lines[at - 1].trim() !== '') lines.unshift('');
       if (at < doc.lines.length && doc.lines[at].trim() !== '') lines.push('');
     }
-    edits.push({ start: at, end: at, lines, order: KPT_KINDS.indexOf(kind) });
+    all.push({ start: at, end: at, lines, order: KPT_KINDS.indexOf(kind) });
   }
   const out = doc.lines.slice();
-  edits.sort((x, y) => y.start - x.start || y.order - x.order);
-  for (const e of edits) out.splice(e.start, e.end - e.start, ...e.lines);
+  all.sort((x, y) => y.start - x.start || y.order - x.order);
+  for (const e of all) out.splice(e.start, e.end - e.start, ...e.lines);
   if (appended.length) {
     // a fence or comment left open would swallow the new sections: close it first (what it held stays as it was)
     if (doc.unclosed) out.push(doc.unclosed);
     const last = out[out.length - 1];
     out.push(...(last === undefined || last.trim() === '' ? appended.slice(1) : appended));
   }
-  if (doc.updatedLine >= 0) {
-    // the only line above the sections CAPE owns; edits are all below it, so its index is unchanged
-    const items = parseKpt(out.join('\n'));
-    out[doc.updatedLine] = updatedLine(items, meta.updatedAt, taskId);
-  }
-  return (doc.bom ? '\uFEFF' : '') + out.join(doc.eol) + doc.eol;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -580,6 +716,8 @@ export async function mergeKptFile(
         existing = bytes.toString('utf8');
       }
       await writeFileAtomic(filePath, mergeKptText(existing, taskId, lists, { updatedAt: now }));
+      // teams: kpt_merged.md only grows by lines, so git's union driver merges two teammates' sessions
+      if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, filePath, warn);
     },
     opts,
   );
@@ -908,17 +1046,31 @@ function clip(s: string, max: number): string {
   return chars.length <= max ? chars.join('') : chars.slice(0, max - 1).join('') + '…';
 }
 
+/** Open (no status, or status open). */
+export function isOpenKpt(it: Pick<KptItem, 'status'>): boolean {
+  return !it.status || it.status === 'open';
+}
+
+/** How many recently adopted Tries the digest lists at most. */
+const RECENT_ADOPTED = 3;
+
 /**
- * The bounded KPT digest for the CM opening — never the whole file. Sections, in order: recurring Problems
- * (count ≥ 2 first, by count then recency, with session count and last task), open Tries (most recent first, one
- * per group), and a few recurring Keeps. Each section gets a share of the budget; unused budget flows to the next.
- * The result is at most `maxChars` characters whatever the history size. Empty history → ''.
+ * The bounded KPT digest for the CM opening — never the whole file. Sections, in order: open Problems (recurring
+ * first: count ≥ 2, by count then recency, with session count and last task; a group counts as open while any of
+ * its items is), open Tries (most recent first, one per group, each with the id of its latest open item so CM can
+ * report adopting it), the most recently adopted Tries, and a few recurring Keeps. Resolved Problems and dropped
+ * Tries are left out. Each section gets a share of the budget; unused budget flows to the next. The result is at
+ * most `maxChars` characters whatever the history size. Empty history → ''.
  */
 export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string {
   const maxChars = Math.max(0, Math.floor(opts.maxChars ?? 2500));
   const maxItems = Math.max(0, Math.floor(opts.maxItems ?? 16));
   if (items.length === 0 || maxChars === 0) return '';
+  items = collapseKptDuplicates(items).items;
   const groups = groupKpt(items);
+  const ids = kptItemIds(items);
+  const idOf = new Map(items.map((it, i) => [it, ids[i]] as const));
+  const openGroup = (g: KptGroup): boolean => g.items.some(isOpenKpt);
   const sessions = new Set(items.map((i) => i.taskId).filter((x): x is string => !!x));
   const lastTask = [...items].reverse().find((i) => i.taskId)?.taskId ?? null;
 
@@ -926,23 +1078,33 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
   const itemChars = Math.max(40, Math.min(MAX_ITEM_CHARS, Math.floor(maxChars / 8)));
   const byRecency = (a: KptGroup, b: KptGroup): number => b.lastIndex - a.lastIndex;
   const problems = groups
-    .filter((g) => g.kind === 'problem')
+    .filter((g) => g.kind === 'problem' && openGroup(g))
     .sort((a, b) => Number(b.count >= 2) - Number(a.count >= 2) || b.count - a.count || byRecency(a, b));
-  const tries = groups.filter((g) => g.kind === 'try').sort(byRecency);
+  const tries = groups.filter((g) => g.kind === 'try' && openGroup(g)).sort(byRecency);
+  // adopted: the most recent adoptions (later in the file = later), one per group, groups still open excluded
+  const adopted = groups
+    .filter((g) => g.kind === 'try' && !openGroup(g) && g.items.some((i) => i.status === 'adopted'))
+    .sort(byRecency)
+    .slice(0, RECENT_ADOPTED);
   const keeps = groups
     .filter((g) => g.kind === 'keep' && g.count >= 2)
     .sort((a, b) => b.count - a.count || byRecency(a, b));
 
   const line = (g: KptGroup): string => {
-    // the most recent wording is the most relevant one
-    const text = clip(g.items[g.items.length - 1].text, itemChars);
+    // the most recent wording is the most relevant one; an open Try names its latest open item's id
+    const latest = g.items[g.items.length - 1];
+    const text = clip(latest.text, itemChars);
     const where = g.lastTaskId ? `, last ${g.lastTaskId}` : '';
-    return g.count >= 2 ? `- (${g.count} sessions${where}) ${text}` : `- (${g.lastTaskId ?? 'untagged'}) ${text}`;
+    const openTry = g.kind === 'try' ? [...g.items].reverse().find(isOpenKpt) : undefined;
+    const id = openTry ? `[id ${idOf.get(openTry)}] ` : '';
+    const by = latest.status === 'adopted' && latest.statusBy ? ` adopted in ${latest.statusBy}` : '';
+    return g.count >= 2 ? `- ${id}(${g.count} sessions${where}${by}) ${text}` : `- ${id}(${g.lastTaskId ?? 'untagged'}${by}) ${text}`;
   };
   const sections: { title: string; groups: KptGroup[]; share: number; limit: number }[] = [
-    { title: 'Problems (recurring first):', groups: problems, share: 0.45, limit: Math.ceil(maxItems * 0.5) },
-    { title: 'Open Tries (most recent first):', groups: tries, share: 0.35, limit: Math.ceil(maxItems * 0.35) },
-    { title: 'Recurring Keeps:', groups: keeps, share: 0.2, limit: Math.max(1, Math.floor(maxItems * 0.15)) },
+    { title: 'Open Problems (recurring first):', groups: problems, share: 0.4, limit: Math.ceil(maxItems * 0.45) },
+    { title: 'Open Tries (most recent first):', groups: tries, share: 0.32, limit: Math.ceil(maxItems * 0.3) },
+    { title: 'Recently adopted Tries:', groups: adopted, share: 0.1, limit: Math.max(1, Math.floor(maxItems * 0.1)) },
+    { title: 'Recurring Keeps:', groups: keeps, share: 0.18, limit: Math.max(1, Math.floor(maxItems * 0.15)) },
   ];
   const header = `KPT history: ${items.length} items from ${sessions.size} sessions${lastTask ? ` (last: ${lastTask})` : ''}.`;
   const out: string[] = [];

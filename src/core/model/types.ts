@@ -207,10 +207,20 @@ export const WARNING_UNREAD_REWRITE = 'rewrites a file that was not read';
 
 export type KptKind = 'keep' | 'problem' | 'try';
 
+/**
+ * Where an item stands: Tries `open | adopted | dropped`, Problems `open | resolved`; Keeps stay `open` (they have no
+ * lifecycle and are never archived). Stored in kpt_merged.md as a trailing `<!-- cape-kpt: … -->` (see core/kpt).
+ */
+export type KptStatus = 'open' | 'adopted' | 'dropped' | 'resolved';
+
 export interface KptItem {
   kind: KptKind;
   taskId: string | null;
   text: string;
+  /** Absent = open. */
+  status?: KptStatus;
+  /** The session that set the status (e.g. the one whose opening adopted a Try), when a session did. */
+  statusBy?: string;
 }
 
 export interface KptLists {
@@ -238,6 +248,8 @@ export interface CmOpeningOutput {
   coaching_notes: Record<WorkerAgent, string>;
   /** Recurring Problems / adopted Tries the CM chose to flag (optional). */
   kpt_followups?: string[];
+  /** Ids (from the KPT digest) of earlier open Tries this session adopts; the engine marks them adopted. */
+  adopted_tries?: string[];
   /** Which kinds of change are pre-approved and which need the human's approval (optional: older sessions lack it). */
   go_ahead?: { pre_approved: string[]; needs_approval: string[] };
 }

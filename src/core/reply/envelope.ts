@@ -246,6 +246,11 @@ const openingOutputSchema = z.object(
       z.object({ POA: optionalText, DA: optionalText, DevA: optionalText }, expected('an object {POA, DA, DevA}')),
     ),
     kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.array(z.string()).optional()),
+    // ids of Tries from the digest; any shape is accepted (an object is kept as its JSON, where the id is found)
+    adopted_tries: z.preprocess(
+      (v) => (v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : (JSON.stringify(x) ?? ''))).filter(Boolean)),
+      z.array(z.string()).optional(),
+    ),
     go_ahead: z.preprocess(
       (v) => (v === undefined || v === null ? undefined : v),
       z
@@ -423,6 +428,7 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
         coaching_notes: { POA: d.output.coaching_notes.POA, DA: d.output.coaching_notes.DA, DevA: d.output.coaching_notes.DevA },
       };
       if (d.output.kpt_followups) output.kpt_followups = d.output.kpt_followups;
+      if (d.output.adopted_tries) output.adopted_tries = d.output.adopted_tries;
       if (d.output.go_ahead) output.go_ahead = d.output.go_ahead;
       return accepted(agent, d, 'opening', { voice: d.voice, output, ass: (d.ass as Ass | null) ?? null });
     }

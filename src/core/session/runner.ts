@@ -13,6 +13,7 @@ import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from '../llm/errors';
 import { kptDigest, parseKpt, readKptText } from '../kpt/kpt';
+import { recordAdoptedTries } from '../kpt/status';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { extractFiles, parseReply, repairPrompt } from '../reply/parser';
 import { runToolLoop } from '../llm/toolLoop';
@@ -28,6 +29,7 @@ import {
   STEP_IDS,
   addUsage,
   ZERO_USAGE,
+  type CmOpeningOutput,
   type Envelope,
   type ErrorKind,
   type KptLists,
@@ -502,6 +504,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       state.completedSteps.push(step);
       state.stepFiles[step] = artifactPath;
       await store.saveSessionState(state);
+      if (step === 'cm_open') {
+        const adopted = (reply.envelope.output as CmOpeningOutput).adopted_tries;
+        await recordAdoptedTries(store.kptPath, taskId, adopted, { workspaceRoot: opts.workspace, onWarning: warn });
+      }
 
       emit({ type: 'envelope', step, envelope: reply.envelope, summary: reply.summary });
       for (const f of files) emit({ type: 'file-proposed', step, file: f });

@@ -27,7 +27,9 @@ import { formatLocalMinute, retrospectiveStamp } from '../model/dates';
 import { ensureDir, isAtomicTempName, readTextFile, removeStaleAtomicTemps, writeFileAtomic } from '../files/fsAtomic';
 import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
 import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
-import { mergeKptFile, type KptLockOptions, type KptMergeResult } from '../kpt/kpt';
+import { mergeKptFile, parseKpt, readKptText, type KptLockOptions, type KptMergeResult } from '../kpt/kpt';
+import { listKptItems, markKptFile, KptStatusError, type KptListedItem, type KptMarkPlan, type KptMarkRequest } from '../kpt/status';
+import { housekeepKptFile, type HousekeepingResult } from '../kpt/housekeeping';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { isChecksOutcome, type ChecksOutcome } from '../checks/types';
 
@@ -501,6 +503,23 @@ export class SessionStore {
     return { ...result, path: this.kptPath };
   }
 
+  /** kpt_merged.md's items with ids, status and recurrence (missing file: none); throws when it may not be read. */
+  async listKpt(): Promise<KptListedItem[]> {
+    const read = await readKptText(this.kptPath, this.workspace);
+    if (read.warning) throw new KptStatusError(read.warning);
+    return listKptItems(parseKpt(read.text));
+  }
+
+  /** Sets item statuses in kpt_merged.md under the KPT lock (see markKptFile). */
+  async markKpt(req: KptMarkRequest, opts: KptLockOptions & { lenient?: boolean } = {}): Promise<KptMarkPlan> {
+    return markKptFile(this.kptPath, req, { ...opts, workspaceRoot: this.workspace });
+  }
+
+  /** Moves closed items older than `olderThan` sessions to kpt_archive.md under the KPT lock (see housekeepKptFile). */
+  async housekeepKpt(olderThan?: number, opts: KptLockOptions = {}): Promise<HousekeepingResult> {
+    return housekeepKptFile(this.kptPath, { ...opts, olderThan, workspaceRoot: this.workspace });
+  }
+
   /**
    * Why CAPE must not use this workspace's cape/ folder, or null: cape/, 5_sessions/ or one of its folders is a
    * symbolic link (or lies below one) that leads outside the workspace — reading and writing the session records
@@ -601,6 +620,8 @@ function renderOpening(opening: Envelope | null | undefined): string[] {
     for (const f of followups) lines.push(`- ${para(f)}`);
     lines.push('');
   }
+  const adopted = strList(o.adopted_tries);
+  if (adopted.length) lines.push(`**Tries adopted this session:** ${adopted.map(para).join(', ')}`, '');
   return lines;
 }
 

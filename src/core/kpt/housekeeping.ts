@@ -1,0 +1,120 @@
+// KPT housekeeping (the paper's "KPT grows monotonically"): adopted and dropped Tries and resolved Problems older
+// than N sessions move, line for line, from kpt_merged.md to kpt_archive.md next to it, under the KPT lock. Nothing
+// is lost: the archive is written before kpt_merged.md, so a crash in between leaves an item in both, never in none.
+import * as path from 'path';
+import type { KptItem } from '../model/types';
+import { writeFileAtomic } from '../files/fsAtomic';
+import { applyKptEdits, parseKptDocument, withFileLock, type KptEdit } from './kpt';
+import { listKptItemsWithMembers, readKptForWrite, type KptFileOptions, type KptListedItem } from './status';
+import { ensureUnionMerge } from './gitattributes';
+
+export const KPT_ARCHIVE_FILE = 'kpt_archive.md';
+/** Default of `--older-than`: items of a session followed by at least this many later sessions. */
+export const DEFAULT_HOUSEKEEPING_SESSIONS = 20;
+const ARCHIVE_HEADER = '# Archived KPT — CAPE Sessions\n\n_Adopted and dropped Tries and resolved Problems that CAPE housekeeping moved out of kpt_merged.md._\n';
+
+/**
+ * Session order of a KPT history: task ids by first appearance (the archive's items first, then kpt_merged.md's, in
+ * file order — the merge appends each new session's items). Returns each item's age: how many sessions first
+ * appear after its own. An untagged item takes the session of the nearest tagged item above it in its section
+ * (none: the oldest).
+ */
+export function kptSessionAges(items: readonly KptItem[]): number[] {
+  const rank = new Map<string, number>();
+  for (const it of items) if (it.taskId && !rank.has(it.taskId)) rank.set(it.taskId, rank.size);
+  const last = rank.size - 1;
+  let above: number | null = null;
+  let kind: KptItem['kind'] | null = null;
+  return items.map((it) => {
+    if (it.kind !== kind) {
+      kind = it.kind;
+      above = null;
+    }
+    const r = it.taskId ? rank.get(it.taskId)! : (above ?? 0);
+    if (it.taskId) above = r;
+    return last - r;
+  });
+}
+
+export interface HousekeepingPlan {
+  merged: string;
+  archive: string;
+  moved: KptListedItem[];
+  /** Closed items that stay because they are younger than the limit. */
+  keptClosed: number;
+  sessions: number;
+}
+
+/**
+ * Moves closed items at least `olderThan` sessions old from `mergedText` to `archiveText` (an empty archive gets a
+ * title): each item's lines (continuations included) are removed from kpt_merged.md as they are and added after the
+ * last item of the archive's section of its kind. Every other line of both files stays.
+ */
+export function planHousekeeping(mergedText: string, archiveText: string, olderThan: number): HousekeepingPlan {
+  const merged = parseKptDocument(mergedText);
+  const archiveBase = archiveText.replace(/^\uFEFF/, '').trim() === '' ? ARCHIVE_HEADER : archiveText;
+  const archive = parseKptDocument(archiveBase);
+  const ages = kptSessionAges([...archive.items, ...merged.items]).slice(archive.items.length);
+  const { listed, members } = listKptItemsWithMembers(merged.items);
+  const sessions = new Set([...archive.items, ...merged.items].map((i) => i.taskId).filter(Boolean)).size;
+  const remove: KptEdit[] = [];
+  const add: Record<KptItem['kind'], string[]> = { keep: [], problem: [], try: [] };
+  const moved: KptListedItem[] = [];
+  let keptClosed = 0;
+  listed.forEach((item, i) => {
+    // a closed item moves with every line behind it (a union merge's unmarked twin included)
+    if (item.kind === 'keep' || item.status === 'open') return;
+    if (ages[members[i][0]] < olderThan) {
+      keptClosed++;
+      return;
+    }
+    for (const m of members[i]) {
+      const it = merged.items[m];
+      remove.push({ start: it.start, end: it.end, lines: [], order: 0 });
+      add[it.kind].push(...merged.lines.slice(it.start, it.end));
+    }
+    moved.push(item);
+  });
+  if (!moved.length) return { merged: mergedText, archive: archiveText, moved, keptClosed, sessions };
+  const join = (doc: typeof merged, lines: string[]): string => (doc.bom ? '\uFEFF' : '') + lines.join(doc.eol) + doc.eol;
+  return {
+    merged: join(merged, applyKptEdits(merged, remove, {})),
+    archive: join(archive, applyKptEdits(archive, [], add)),
+    moved,
+    keptClosed,
+    sessions,
+  };
+}
+
+export interface HousekeepingResult extends Omit<HousekeepingPlan, 'merged' | 'archive'> {
+  archivePath: string;
+}
+
+/**
+ * Housekeeping of kpt_merged.md under the KPT lock: planHousekeeping, then the archive written first and
+ * kpt_merged.md second (atomic writes). Nothing to move → nothing written.
+ */
+export async function housekeepKptFile(
+  kptPath: string,
+  opts: KptFileOptions & { olderThan?: number } = {},
+): Promise<HousekeepingResult> {
+  const olderThan = opts.olderThan ?? DEFAULT_HOUSEKEEPING_SESSIONS;
+  if (!Number.isInteger(olderThan) || olderThan < 0) throw new Error(`The session limit must be a whole number ≥ 0 (got ${olderThan}).`);
+  const archivePath = path.join(path.dirname(kptPath), KPT_ARCHIVE_FILE);
+  return withFileLock(
+    kptPath,
+    async () => {
+      const merged = await readKptForWrite(kptPath, opts.workspaceRoot);
+      const archive = await readKptForWrite(archivePath, opts.workspaceRoot);
+      const plan = planHousekeeping(merged.text, archive.text, olderThan);
+      if (plan.moved.length) {
+        await writeFileAtomic(archivePath, plan.archive);
+        await writeFileAtomic(kptPath, plan.merged);
+        if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, archivePath, opts.onWarning);
+      }
+      const { moved, keptClosed, sessions } = plan;
+      return { moved, keptClosed, sessions, archivePath };
+    },
+    opts,
+  );
+}
