@@ -95,7 +95,9 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
   const template = path.join(repoRoot(), 'test', 'checks', 'workspace');
   /** Each run gets its own TMPDIR, so the test can see that the scratch copy is removed. */
   const env = (tmp: string) => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k', TMPDIR: tmp });
-  const snapshot = (ws: string) => Object.fromEntries(listFiles(ws).filter((f) => !f.startsWith('cape/')).map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
+  // outside cape/ a session writes only the team's union-merge line for kpt_merged.md into .gitattributes (issue 11 §4)
+  const snapshot = (ws: string) =>
+    Object.fromEntries(listFiles(ws).filter((f) => !f.startsWith('cape/') && f !== '.gitattributes').map((f) => [f, fs.readFileSync(path.join(ws, f), 'utf8')]));
 
   it('fail → one fix round with the output → pass; the user\'s tree untouched without --apply; the copy removed', async () => {
     const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
