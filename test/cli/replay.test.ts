@@ -124,11 +124,22 @@ describe('CLI replay of the recorded sessions (real SDK over HTTP)', function ()
       const probe = firstBody.split('\n').find((l) => l.trim().length > 30) ?? firstBody.slice(0, 60);
       assert.ok(!retroReq.includes(JSON.stringify(probe).slice(1, -1)), 'retro request must not contain file bodies');
       assert.ok(retroReq.includes(blocks[0]), 'retro request lists DevA files');
-      // The shared preamble goes first and is marked cacheable on every call.
-      for (const r of fake.requests) {
-        assert.ok(Array.isArray(r.body.system) && r.body.system[0].cache_control?.type === 'ephemeral');
+      // Cache layout: the shared preamble first, the role prompt and the step's project files under 1-hour marks (the
+      // same in every session: no task id, no objective), the per-session parts after them in the user message.
+      for (const [i, r] of fake.requests.entries()) {
+        assert.ok(Array.isArray(r.body.system));
         assert.strictEqual(r.body.system[0].text, fake.requests[0].body.system[0].text);
+        assert.deepStrictEqual(r.body.system[1].cache_control, { type: 'ephemeral', ttl: '1h' }, `role prompt of request ${i + 1}`);
+        const stable = r.body.system.slice(0, 3).map((b: any) => b.text).join('\n');
+        assert.ok(!stable.includes(s.taskId) && !stable.includes(s.objective ?? 'replay'), `request ${i + 1}: nothing per session before the marks`);
+        if (i < 4) {
+          assert.match(r.body.system[2].text, /^# Team and project context/);
+          assert.deepStrictEqual(r.body.system[2].cache_control, { type: 'ephemeral', ttl: '1h' });
+        }
+        assert.ok(r.body.messages[0].content.startsWith(`Task: ${s.taskId}\n`));
       }
+      // DA and DevA send the same tools and preamble: DevA reads that prefix from the cache DA wrote.
+      assert.ok(fake.requests[3].usage!.cache_read_input_tokens > 1024, 'DevA reads the tools + preamble prefix');
     });
   }
 

@@ -1,6 +1,7 @@
 // Replays the trial sessions kept under test/fixtures/trials (our own replies to the engine's real requests, recorded
 // with `npm run trial`) through the bundled CLI, the real SDK and the fake server; checks what each trial relied on.
 import * as assert from 'assert';
+import { WHOLE_DOMAIN_LIMIT } from '../../src/core/session/context';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
@@ -42,8 +43,10 @@ function envelope(raw: string): any {
   return JSON.parse(/```json\s*([\s\S]*?)```/.exec(raw)![1]);
 }
 
+/** What a step's request carries beyond the preamble and role prompt: the stable project part (system) and the messages. */
 function userText(req: any): string {
-  return req.body.messages.map((m: any) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+  const stable = (req.body.system as any[]).slice(2).map((b) => b.text);
+  return [...stable, ...req.body.messages.map((m: any) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))].join('\n');
 }
 
 describe('CLI replay of the trial sessions (npm run trial transcripts)', function () {
@@ -112,9 +115,9 @@ describe('CLI replay of the trial sessions (npm run trial transcripts)', functio
         }
       }
       assert.ok(!/characters omitted/.test(retroReq));
-      // Every part within budget: the project files of a step never exceed the step's asset budget.
+      // Every part within budget: the project files of a step never exceed the role's domain limit.
       const projectPart = (req: string) => /\n## (?:Product|Design|Development) context \(cape\/[^)]+\)\n([\s\S]*?)\n## Definition of Ready/.exec(req)?.[1] ?? '';
-      assert.ok(projectPart(poaReq).length <= 12000 && projectPart(daReq).length <= 10000 && projectPart(devaReq).length <= 15000);
+      for (const req of [poaReq, daReq, devaReq]) assert.ok(projectPart(req).length > 0 && projectPart(req).length <= WHOLE_DOMAIN_LIMIT);
     });
   }
 });

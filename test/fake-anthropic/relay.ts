@@ -61,7 +61,7 @@ export function renderRequest(req: RecordedRequest, n: number): string {
   out.push('');
   const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : Array.isArray(body.system) ? body.system : [];
   system.forEach((b: any, i: number) => {
-    out.push(`## system ${i + 1} of ${system.length}${b?.cache_control ? ' (cached)' : ''}`, '', fence(blockText(b)), '');
+    out.push(`## system ${i + 1} of ${system.length}${b?.cache_control ? (b.cache_control.ttl === '1h' ? ' (cached, 1 h)' : ' (cached)') : ''}`, '', fence(blockText(b)), '');
   });
   if (Array.isArray(body.tools) && body.tools.length) {
     out.push(`## tools (${body.tools.length})`, '');

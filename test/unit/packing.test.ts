@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { buildStepContext, retroAgentDigest, roleSection, type ContextInputs } from '../../src/core/session/context';
+import { buildStepContext, retroAgentDigest, roleSection, WHOLE_DOMAIN_LIMIT, type ContextInputs } from '../../src/core/session/context';
 import { clip, packAssets, splitSections } from '../../src/core/session/packing';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
 import type { Envelope } from '../../src/core/model/types';
@@ -114,7 +114,7 @@ describe('section packing', () => {
     }
   });
 
-  it('a 28 MB file does not blow a 12 K budget, and neither does a huge team file', function () {
+  it('a 28 MB file does not blow a 12 K budget, nor the role\'s 32 K domain limit, and neither does a huge team file', function () {
     this.timeout(60000);
     const huge = '# Huge\n' + 'A generated line of product text that goes on. '.repeat(600000);
     assert.ok(huge.length > 28_000_000);
@@ -143,7 +143,10 @@ describe('section packing', () => {
       devaSummary: null,
     };
     const ctx = buildStepContext('poa', inputs);
-    assert.ok(ctx.user.length < 12000 + 2 * 4000 + 2000, `POA's user message is ${ctx.user.length} characters`);
+    // The packed product files (within WHOLE_DOMAIN_LIMIT) go in the user message; the team parts are bounded too.
+    const sent = ctx.user.length + ctx.system.reduce((n, b) => n + b.text.length, 0) - prompts.preamble.length - inputs.rolePrompt.length;
+    assert.ok(sent < WHOLE_DOMAIN_LIMIT + 2 * 4000 + 2000, `POA's context is ${sent} characters`);
+    assert.ok(ctx.user.includes('### cape/1_product/1_mvv.md\n# Huge'), 'packed (not whole) product files are per step, in the user message');
   });
 
   it('clip cuts at a sentence or line end within the limit', () => {

@@ -34,7 +34,8 @@ describe('trial relay (fake server in relay mode)', function () {
   const request = {
     model: 'claude-sonnet-4-6',
     maxTokens: 1234,
-    system: [{ text: 'SHARED PREAMBLE', cache: true }, { text: '# Role: tester\nAnswer ```json``` fences verbatim.' }],
+    // Above Sonnet's minimum cacheable prefix (1,024 tokens), so the client keeps the mark.
+    system: [{ text: 'SHARED PREAMBLE\n' + 'Protocol and culture. '.repeat(200), cache: '1h' as const }, { text: '# Role: tester\nAnswer ```json``` fences verbatim.' }],
     messages: [{ role: 'user' as const, content: 'the objective' }],
   };
 
@@ -43,7 +44,7 @@ describe('trial relay (fake server in relay mode)', function () {
     const pending = client().stream(request, (d) => deltas.push(d));
     const req = await waitFor(path.join(dir, '01.request.md'));
     assert.match(req, /max_tokens: 1234/);
-    assert.match(req, /## system 1 of 2 \(cached\)\n\n`{3,}\nSHARED PREAMBLE/);
+    assert.match(req, /## system 1 of 2 \(cached, 1 h\)\n\n`{3,}\nSHARED PREAMBLE/);
     assert.match(req, /Answer ```json``` fences verbatim/);
     assert.match(req, /## message 1 of 1: user\n\n`{3}\nthe objective\n`{3}/);
     // Longer than the client's 300 ms idle timeout: only the pings keep the stream alive.

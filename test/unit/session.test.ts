@@ -161,7 +161,9 @@ describe('session runner', function () {
       assert.ok(s!.usage.inputTokens > 0, step);
       const expected = costUsd('claude-opus-4-6', s!.usage)!;
       assert.strictEqual(s!.costUsd, expected, step);
-      assert.ok(Math.abs(expected - (s!.usage.inputTokens * 5 + s!.usage.outputTokens * 25 + s!.usage.cacheCreationInputTokens * 6.25 + s!.usage.cacheReadInputTokens * 0.5) / 1e6) < 1e-12);
+      const w1h = s!.usage.cacheCreation1hInputTokens ?? 0;
+      const w5m = s!.usage.cacheCreationInputTokens - w1h;
+      assert.ok(Math.abs(expected - (s!.usage.inputTokens * 5 + s!.usage.outputTokens * 25 + w5m * 6.25 + w1h * 10 + s!.usage.cacheReadInputTokens * 0.5) / 1e6) < 1e-12);
       total += expected;
     }
     assert.ok(Math.abs(m.totalCostUsd! - total) < 1e-12);

@@ -18,8 +18,11 @@ import { parseFrontmatter } from './frontmatter';
 export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'init_decisions', 'init'] as const;
 export type RolePromptId = (typeof ROLE_PROMPT_IDS)[number];
 
-/** Variables every role prompt expects (init expects more: see INIT_PROMPT_VARS in init.ts). */
-export const SESSION_PROMPT_VARS = ['language', 'task_id'] as const;
+/**
+ * Variables every session role prompt gets (init expects more: see INIT_PROMPT_VARS in init.ts). No task id: the role
+ * prompt must stay the same from session to session to be read from the prompt cache.
+ */
+export const SESSION_PROMPT_VARS = ['language'] as const;
 
 /** Ids of the init questionnaire answers (INIT_QUESTIONS in init.ts gives their prompts). */
 export const INIT_ANSWER_IDS = [

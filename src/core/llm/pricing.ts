@@ -18,22 +18,31 @@ export interface ModelPrice {
   output: number;
   /** 5-minute cache writes. */
   cacheWrite: number;
+  /** 1-hour cache writes (`cache_control: {type: 'ephemeral', ttl: '1h'}`). */
+  cacheWrite1h: number;
   cacheRead: number;
 }
+
+/**
+ * Cached input relative to the model's input price, for current models (the rows below follow it; Haiku 3's own
+ * list prices differ slightly): a 5-minute write 1.25×, a 1-hour write 2×, a read 0.1×. The billed-equivalent input of
+ * the context-cost benchmark is counted with these.
+ */
+export const CACHE_MULTIPLIER = Object.freeze({ write5m: 1.25, write1h: 2, read: 0.1 });
 
 export type ModelTier = 'opus' | 'sonnet' | 'haiku';
 
 /** Per tier, rows by first version (major + minor / 10), oldest first. */
 export const MODEL_PRICES: Readonly<Record<ModelTier, ReadonlyArray<{ from: number; price: ModelPrice }>>> = Object.freeze({
   opus: [
-    { from: 3, price: { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 } },
-    { from: 4.5, price: { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 } },
+    { from: 3, price: { input: 15, output: 75, cacheWrite: 18.75, cacheWrite1h: 30, cacheRead: 1.5 } },
+    { from: 4.5, price: { input: 5, output: 25, cacheWrite: 6.25, cacheWrite1h: 10, cacheRead: 0.5 } },
   ],
-  sonnet: [{ from: 3, price: { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 } }],
+  sonnet: [{ from: 3, price: { input: 3, output: 15, cacheWrite: 3.75, cacheWrite1h: 6, cacheRead: 0.3 } }],
   haiku: [
-    { from: 3, price: { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 } },
-    { from: 3.5, price: { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 } },
-    { from: 4, price: { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 } },
+    { from: 3, price: { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheWrite1h: 0.5, cacheRead: 0.03 } },
+    { from: 3.5, price: { input: 0.8, output: 4, cacheWrite: 1, cacheWrite1h: 1.6, cacheRead: 0.08 } },
+    { from: 4, price: { input: 1, output: 5, cacheWrite: 1.25, cacheWrite1h: 2, cacheRead: 0.1 } },
   ],
 });
 
@@ -67,17 +76,53 @@ function tokens(n: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
+/** The cache writes of a usage by lifetime (the 1-hour part is included in cacheCreationInputTokens). */
+function writes(usage: Usage): { w5m: number; w1h: number } {
+  const all = tokens(usage.cacheCreationInputTokens);
+  const w1h = Math.min(all, tokens(usage.cacheCreation1hInputTokens));
+  return { w5m: all - w1h, w1h };
+}
+
 /** Cost of one call in USD, or null when the model has no known price. */
 export function costUsd(model: string, usage: Usage): number | null {
   const p = priceFor(model);
   if (!p) return null;
+  const { w5m, w1h } = writes(usage);
   return (
     (tokens(usage.inputTokens) * p.input +
       tokens(usage.outputTokens) * p.output +
-      tokens(usage.cacheCreationInputTokens) * p.cacheWrite +
+      w5m * p.cacheWrite +
+      w1h * p.cacheWrite1h +
       tokens(usage.cacheReadInputTokens) * p.cacheRead) /
     1_000_000
   );
+}
+
+/**
+ * What the input of a call costs in input-token equivalents: uncached tokens + 1.25× 5-minute writes + 2× 1-hour
+ * writes + 0.1× reads (CACHE_MULTIPLIER). Model-independent, so sessions on different models compare.
+ */
+export function billedInputTokens(usage: Usage): number {
+  const { w5m, w1h } = writes(usage);
+  return (
+    tokens(usage.inputTokens) +
+    CACHE_MULTIPLIER.write5m * w5m +
+    CACHE_MULTIPLIER.write1h * w1h +
+    CACHE_MULTIPLIER.read * tokens(usage.cacheReadInputTokens)
+  );
+}
+
+/**
+ * The smallest prompt prefix (tokens) the Messages API caches for a model: 4,096 for Opus 4.5 and later and Haiku
+ * 4.5 and later, 2,048 for Haiku 3.x, 1,024 for the others (Sonnet 3.7 and 4.x, Opus 4 and 4.1). Below it a
+ * cache mark caches nothing. Null for a model of no known tier.
+ */
+export function minCacheableTokens(model: string): number | null {
+  const m = parseModelId(model);
+  if (!m) return null;
+  if ((m.tier === 'opus' || m.tier === 'haiku') && m.version >= 4.5 - 1e-9) return 4096;
+  if (m.tier === 'haiku' && m.version < 4) return 2048;
+  return 1024;
 }
 
 /** A cost for people: `$0.0123`, or `unknown` for an unpriced model. */

@@ -71,6 +71,7 @@ function cleanUsage(u: Usage | undefined): Usage {
     outputTokens: n(u.outputTokens),
     cacheCreationInputTokens: n(u.cacheCreationInputTokens),
     cacheReadInputTokens: n(u.cacheReadInputTokens),
+    ...(n(u.cacheCreation1hInputTokens) ? { cacheCreation1hInputTokens: n(u.cacheCreation1hInputTokens) } : {}),
   };
 }
 

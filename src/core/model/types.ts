@@ -56,6 +56,8 @@ export interface Usage {
   outputTokens: number;
   cacheCreationInputTokens: number;
   cacheReadInputTokens: number;
+  /** The part of cacheCreationInputTokens written with the 1-hour lifetime (billed 2× input instead of 1.25×). */
+  cacheCreation1hInputTokens?: number;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({
@@ -71,16 +73,25 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
     cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    ...(a.cacheCreation1hInputTokens || b.cacheCreation1hInputTokens
+      ? { cacheCreation1hInputTokens: (a.cacheCreation1hInputTokens ?? 0) + (b.cacheCreation1hInputTokens ?? 0) }
+      : {}),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // LLM client
 
-/** One block of the system prompt. `cache: true` marks the end of a cacheable prefix. */
+/** How long a cached prompt prefix lives after its last use: 5 minutes (the API's default) or 1 hour. */
+export type CacheTtl = '5m' | '1h';
+
+/**
+ * One block of the system prompt. `cache` marks the end of a cacheable prefix (`true` = '5m'); the client drops a
+ * mark whose prefix is below the model's minimum cacheable size.
+ */
 export interface SystemBlock {
   text: string;
-  cache?: boolean;
+  cache?: boolean | CacheTtl;
 }
 
 /** A tool the model may call during a step (provider-neutral; `inputSchema` is a JSON Schema object). */
@@ -124,6 +135,8 @@ export interface LlmRequest {
   tools?: ToolSpec[];
   /** 'none' forbids further calls (the tool budget is spent: the model must write its answer). Default 'auto'. */
   toolChoice?: 'auto' | 'none';
+  /** Mark the end of the last message as a 5-minute cache breakpoint (a turn that another turn will likely follow). */
+  cacheLastMessage?: boolean;
   signal?: AbortSignal;
 }
 

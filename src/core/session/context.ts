@@ -2,7 +2,9 @@
 //
 // The original CAPE CLI handed every downstream agent the full raw text of every upstream reply, gave the
 // retrospective DevA's entire file contents and sent CM the whole kpt_merged.md. Here each agent receives only what
-// its role needs, and the shared preamble goes first as a cacheable system block so repeated calls hit the cache.
+// its role needs: its own domain's project files whole (up to WHOLE_DOMAIN_LIMIT), the upstream work it builds on. What
+// stays the same across sessions (preamble, role prompt, project files) comes first under 1-hour cache marks, so a
+// session reads it from the cache the previous one wrote; per-session parts follow (buildStepContext).
 //
 // Every builder also reports two sizes so the runner (CR metric) and the benchmark can compare:
 //  - passedChars:   the characters we actually send (system + user message)
@@ -93,7 +95,7 @@ export interface ContextInputs {
   devaSummary: string | null;
   /** The checks on DevA's proposal (the retrospective gets their results, never their output). */
   checks?: ChecksOutcome;
-  /** Overrides DEFAULT_ASSET_BUDGET (characters of cape/ project files per step). */
+  /** Overrides WHOLE_DOMAIN_LIMIT (characters of the role's cape/ project files sent whole, else packed into it). */
   assetBudget?: Partial<Record<StepId, number>>;
 }
 
@@ -130,19 +132,23 @@ export function roleSection(markdown: string, agent: WorkerAgent): string {
 // The framework's role files (e.g. 1_product/0_role.md) repeat the role prompt: they would only take the project's room.
 const FRAMEWORK_FILES = new Set<string>(GENERIC_CAPE_FILES);
 
-function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): string {
+/**
+ * A role's own domain files (cape/1_product for POA, …) go in whole when they total at most this many characters
+ * (as sent: minified, with their path lines). Beyond it they are packed into this budget, every file keeping its
+ * opening section (packAssets).
+ */
+export const WHOLE_DOMAIN_LIMIT = 32_000;
+
+/** The role's domain files: whole (the same in every session, so cacheable) or, when too big, packed for this work. */
+function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): { text: string; whole: boolean } {
   const files: [string, string][] = [...inputs.assets.entries()]
     .filter(([rel, text]) => rel.startsWith(folder + '/') && !FRAMEWORK_FILES.has(rel) && text.trim())
     .sort(([a], [b]) => a.localeCompare(b));
-  const budget = inputs.assetBudget?.[step] ?? DEFAULT_ASSET_BUDGET[step] ?? Infinity;
-  return packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]);
+  const budget = inputs.assetBudget?.[step] ?? WHOLE_DOMAIN_LIMIT;
+  const whole = packAssets(files, Infinity, '');
+  if (whole.length <= budget) return { text: whole, whole: true };
+  return { text: packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]), whole: false };
 }
-
-/**
- * Per-step budget (characters) for the project's own cape/ files. Within it, whole files go in when they fit;
- * otherwise the sections most related to the session's work are kept (see packAssets) and the rest are named.
- */
-export const DEFAULT_ASSET_BUDGET: Partial<Record<StepId, number>> = { poa: 12000, da: 10000, deva: 15000 };
 
 const DOR_FILE = '0_team/3_dor.md';
 const DOD_FILE = '0_team/4_dod.md';
@@ -387,11 +393,11 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
       return section("DA's design specifications", compact(Object.keys(specs).length ? specs : out));
     }
     case 'assets:1_product':
-      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product', step));
+      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product', step).text);
     case 'assets:2_design':
-      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design', step));
+      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design', step).text);
     case 'assets:3_development':
-      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step));
+      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step).text);
     case 'workspace:ranked':
       return section('Workspace (existing files, ranked for this work)', inputs.workspace?.('deva', workspaceQuery(step, inputs)) || '(none: the workspace has no files outside cape/ yet)');
     case 'workspace:ui':
@@ -432,14 +438,56 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
   }
 }
 
-/** Builds the request for one step from the need-to-know matrix. */
+/**
+ * Sources that are the same in every session until the project's files change. They go in the system prompt right
+ * after the role prompt, under one 1-hour cache mark, so a session reads them from the cache the previous one wrote;
+ * everything that changes per session or step comes after them, in the user message.
+ */
+const STABLE_SOURCES: ReadonlySet<ContextSource> = new Set<ContextSource>([
+  'cape:files',
+  'team:dor',
+  'team:dod',
+  'team:process',
+  'assets:1_product',
+  'assets:2_design',
+  'assets:3_development',
+]);
+
+const ASSET_FOLDER: Partial<Record<ContextSource, string>> = {
+  'assets:1_product': '1_product',
+  'assets:2_design': '2_design',
+  'assets:3_development': '3_development',
+};
+
+/** Whether a source's text for this step is session-independent (domain files too big to send whole are packed per work). */
+function isStable(source: ContextSource, step: StepId, inputs: ContextInputs): boolean {
+  if (!STABLE_SOURCES.has(source)) return false;
+  const folder = ASSET_FOLDER[source];
+  return !folder || assetsUnder(inputs, folder, step).whole;
+}
+
+/** The heading of the stable system block. */
+export const STABLE_CONTEXT_HEADING = '# Team and project context';
+
+/**
+ * Builds the request for one step from the need-to-know matrix. Cache layout (the API caches prefixes: tools, then
+ * system, then messages): the shared preamble, the role prompt, then the step's stable sources, each ending a 1-hour
+ * cache mark (the client drops a mark below the model's minimum cacheable prefix); the per-session and per-step parts
+ * (task id, objective, upstream work, KPT digest, workspace) follow in the user message.
+ */
 export function buildStepContext(step: StepId, inputs: ContextInputs): BuiltContext {
   const sources = CONTEXT_MATRIX[step];
-  const header = `Task: ${inputs.taskId}\nSession language: ${inputs.language}`;
-  const body = [header, ...sources.map((s) => renderSource(s, step, inputs))].filter(Boolean).join('\n\n');
+  const stable: string[] = [];
+  const perStep: string[] = [`Task: ${inputs.taskId}\nSession language: ${inputs.language}`];
+  for (const s of sources) {
+    const text = renderSource(s, step, inputs);
+    if (text) (isStable(s, step, inputs) ? stable : perStep).push(text);
+  }
+  const body = perStep.join('\n\n');
   const system: SystemBlock[] = [
-    { text: inputs.preamble, cache: true },
-    { text: inputs.rolePrompt },
+    { text: inputs.preamble, cache: '1h' },
+    { text: inputs.rolePrompt, cache: '1h' },
+    ...(stable.length ? [{ text: `${STABLE_CONTEXT_HEADING}\n\n${stable.join('\n\n')}`, cache: '1h' as const }] : []),
   ];
   const passedChars = system.reduce((n, b) => n + b.text.length, 0) + body.length;
   return { system, user: body, sources, passedChars, baselineChars: baselineChars(step, inputs) };

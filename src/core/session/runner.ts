@@ -280,7 +280,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         objective: state.objective,
         language: state.language,
         preamble: renderPrompt(opts.prompts.preamble, {}),
-        rolePrompt: renderPrompt(opts.prompts.roles[step], { language: state.language, task_id: taskId }),
+        // No task id in the role prompt: it stays the same from session to session, so it is read from the cache.
+        rolePrompt: renderPrompt(opts.prompts.roles[step], { language: state.language }),
         assets,
         kptDigest: kptDigest(kptItems),
         kptFull,
@@ -324,7 +325,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
             muted = false;
             try {
               const res = await opts.llm.stream(
-                { ...toRequest(ctx, opts.model, maxTokens, opts.signal), messages, ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}) },
+                {
+                  ...toRequest(ctx, opts.model, maxTokens, opts.signal),
+                  messages,
+                  ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}),
+                  // A later turn of the step (after tool calls, a repair, a cut reply) is likely followed by another.
+                  cacheLastMessage: messages.length > 1,
+                },
                 (d) => extractor.push(d),
               );
               extractor.end();
@@ -423,6 +430,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       const reply = parsed.reply;
       const replyWarnings = parsed.warnings;
       for (const message of replyWarnings) emit({ type: 'warning', step, message });
+      reply.envelope = { ...reply.envelope, task_id: taskId }; // the engine's id, whatever the model wrote
 
       let files: ProposedFile[] = [];
       let editRepair: string | undefined;

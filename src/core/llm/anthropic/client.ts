@@ -2,14 +2,16 @@
 //
 // What it adds over the SDK:
 // - explicit apiKey + baseURL, so the SDK never picks up ANTHROPIC_* variables or profile files;
-// - cache_control on system blocks marked `cache: true` (the shared preamble comes first);
+// - cache_control (5 minutes or 1 hour) on marked system blocks and, when asked, the last message, kept only where the
+//   prefix reaches the model's minimum cacheable size;
 // - an idle watchdog: the SDK's timeout only covers the wait for response headers, so a stream that
 //   stalls after the first byte would hang forever. The watchdog is armed during each HTTP attempt,
 //   reset by every chunk of bytes (pings included), and paused while the SDK sleeps between its own
 //   retries;
 // - errors classified as LlmError (see errors.ts).
 import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
-import type { ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
+import type { CacheTtl, ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
+import { minCacheableTokens } from '../pricing';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
 
@@ -98,37 +100,95 @@ function makeSdkClient(o: { apiKey: string; baseURL: string; maxRetries?: number
   });
 }
 
+/** Tokens of a prompt prefix, estimated low (4 characters per token; real text has more tokens than that). */
+function prefixTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+function ttlOf(cache: SystemBlock['cache']): CacheTtl | null {
+  return cache ? (cache === '1h' ? '1h' : '5m') : null;
+}
+
+function cacheControl(ttl: CacheTtl): Anthropic.CacheControlEphemeral {
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+}
+
+export interface CacheMarkOptions {
+  /** The model's minimum cacheable prefix in tokens (minCacheableTokens): a mark below it is dropped. */
+  minTokens?: number;
+  /** Characters before the system prompt in the cache order (the tool definitions). */
+  prefixChars?: number;
+  /** Marks the system prompt may keep (default the API's four; fewer when the last message carries one). */
+  maxMarks?: number;
+}
+
 /**
- * SystemBlock[] → the API's system text blocks. Empty blocks are dropped (the API rejects them; a
- * cache mark on one moves to the block before it), and only the last four cache marks are kept
- * (the API's limit; a later breakpoint covers the prefixes of the earlier ones).
+ * SystemBlock[] → the API's system text blocks, with the cache marks the API will honour. Empty blocks are dropped
+ * (the API rejects them; a cache mark on one moves to the block before it). A mark whose prefix is below the model's
+ * minimum is dropped (it would cache nothing), and so is a 5-minute mark before a 1-hour one (the API wants longer
+ * lifetimes first, and the 1-hour entry covers that prefix); of the rest only the last four are kept (the API's
+ * limit; a later breakpoint covers the prefixes of the earlier ones).
  */
-export function toSystemParam(blocks: SystemBlock[]): Anthropic.TextBlockParam[] {
-  const kept: { text: string; cache: boolean }[] = [];
+export function toSystemParam(blocks: SystemBlock[], opts: CacheMarkOptions = {}): Anthropic.TextBlockParam[] {
+  const kept: { text: string; ttl: CacheTtl | null }[] = [];
   for (const b of blocks) {
-    if (b.text.length > 0) kept.push({ text: b.text, cache: !!b.cache });
-    else if (b.cache && kept.length > 0) kept[kept.length - 1].cache = true;
+    const ttl = ttlOf(b.cache);
+    if (b.text.length > 0) kept.push({ text: b.text, ttl });
+    else if (ttl && kept.length > 0) kept[kept.length - 1].ttl = kept[kept.length - 1].ttl === '1h' ? '1h' : ttl;
   }
-  let budget = MAX_CACHE_BREAKPOINTS;
+  let chars = opts.prefixChars ?? 0;
+  for (const b of kept) {
+    chars += b.text.length;
+    if (b.ttl && prefixTokens(chars) < (opts.minTokens ?? 0)) b.ttl = null;
+  }
+  let later1h = false;
+  let budget = opts.maxMarks ?? MAX_CACHE_BREAKPOINTS;
   for (let i = kept.length - 1; i >= 0; i--) {
-    if (!kept[i].cache) continue;
+    if (kept[i].ttl === '5m' && later1h) kept[i].ttl = null;
+    if (kept[i].ttl === '1h') later1h = true;
+    if (!kept[i].ttl) continue;
     if (budget > 0) budget--;
-    else kept[i].cache = false;
+    else kept[i].ttl = null;
   }
-  return kept.map((b) =>
-    b.cache ? { type: 'text', text: b.text, cache_control: { type: 'ephemeral' } } : { type: 'text', text: b.text },
-  );
+  return kept.map((b) => (b.ttl ? { type: 'text', text: b.text, cache_control: cacheControl(b.ttl) } : { type: 'text', text: b.text }));
 }
 
 /** A provider-neutral message → the SDK's message param (tool calls and tool results as their API blocks). */
-export function toMessageParam(m: ChatMessage): Anthropic.MessageParam {
-  if (typeof m.content === 'string') return { role: m.role, content: m.content };
+export function toMessageParam(m: ChatMessage, cacheMark = false): Anthropic.MessageParam {
+  if (typeof m.content === 'string') {
+    return cacheMark ? { role: m.role, content: [{ type: 'text', text: m.content, cache_control: cacheControl('5m') }] } : { role: m.role, content: m.content };
+  }
   const content: Anthropic.ContentBlockParam[] = m.content.map((b): Anthropic.ContentBlockParam => {
     if (b.type === 'text') return { type: 'text', text: b.text };
     if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} };
     return { type: 'tool_result', tool_use_id: b.toolUseId, content: b.content, ...(b.isError ? { is_error: true } : {}) };
   });
+  if (cacheMark && content.length > 0) {
+    const last = content[content.length - 1] as Anthropic.TextBlockParam;
+    content[content.length - 1] = { ...last, cache_control: cacheControl('5m') };
+  }
   return { role: m.role, content };
+}
+
+/** Characters of a message's content in the cache order's terms (text as is, other blocks as their JSON). */
+function messageChars(m: ChatMessage): number {
+  if (typeof m.content === 'string') return m.content.length;
+  return m.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : JSON.stringify(b).length), 0);
+}
+
+/**
+ * The request's prompt with its cache marks: tool definitions, system blocks (marked as asked, within the model's
+ * minimum) and messages, the last one marked when `cacheLastMessage` asks and the whole prompt reaches the minimum.
+ */
+export function toPromptParams(req: LlmRequest): Pick<Anthropic.MessageCreateParamsNonStreaming, 'system' | 'messages' | 'tools'> {
+  const minTokens = minCacheableTokens(req.model) ?? 0;
+  const tools = req.tools && req.tools.length > 0 ? req.tools.map(toToolParam) : undefined;
+  const toolsChars = tools ? tools.reduce((n, t) => n + JSON.stringify(t).length, 0) : 0;
+  const total = toolsChars + req.system.reduce((n, b) => n + b.text.length, 0) + req.messages.reduce((n, m) => n + messageChars(m), 0);
+  const tail = !!req.cacheLastMessage && req.messages.length > 0 && prefixTokens(total) >= minTokens;
+  const system = toSystemParam(req.system, { minTokens, prefixChars: toolsChars, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) });
+  const messages = req.messages.map((m, i) => toMessageParam(m, tail && i === req.messages.length - 1));
+  return { ...(system.length > 0 ? { system } : {}), messages, ...(tools ? { tools } : {}) };
 }
 
 function toToolParam(t: ToolSpec): Anthropic.Tool {
@@ -141,6 +201,7 @@ function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
     outputTokens: u?.output_tokens ?? 0,
     cacheCreationInputTokens: u?.cache_creation_input_tokens ?? 0,
     cacheReadInputTokens: u?.cache_read_input_tokens ?? 0,
+    ...(u?.cache_creation?.ephemeral_1h_input_tokens ? { cacheCreation1hInputTokens: u.cache_creation.ephemeral_1h_input_tokens } : {}),
   };
 }
 
@@ -231,15 +292,12 @@ export class AnthropicClient implements LlmClient {
     const ctx = { baseURL: this.baseURL, idleMs: this.idleTimeoutMs, headersTimeoutMs: this.headersTimeoutMs };
     if (req.signal?.aborted) throw LlmError.cancelled();
 
-    const system = toSystemParam(req.system);
+    const prompt = toPromptParams(req);
     const params: Anthropic.MessageCreateParamsNonStreaming = {
       model: req.model,
       max_tokens: req.maxTokens,
-      messages: req.messages.map(toMessageParam),
-      ...(system.length > 0 ? { system } : {}),
-      ...(req.tools && req.tools.length > 0
-        ? { tools: req.tools.map(toToolParam), ...(req.toolChoice === 'none' ? { tool_choice: { type: 'none' as const } } : {}) }
-        : {}),
+      ...prompt,
+      ...(prompt.tools && req.toolChoice === 'none' ? { tool_choice: { type: 'none' as const } } : {}),
     };
 
     let stalled = false;
