@@ -115,6 +115,12 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     assert.deepStrictEqual(fake.requests[3].body.tools.map((t: { name: string }) => t.name), ['read_file', 'search_files', 'list_files']);
     assert.strictEqual(fake.requests[0].body.tools, undefined);
     assert.strictEqual(fake.requests[1].body.tools, undefined);
+    // The turn answering the calls marks its end for 5 minutes (the loop's next turn reads it); the first turn does not.
+    const lastBlock = (i: number) => [...fake.requests[i].body.messages].pop().content.at?.(-1);
+    assert.strictEqual(typeof fake.requests[3].body.messages[0].content, 'string');
+    assert.deepStrictEqual(lastBlock(4).cache_control, { type: 'ephemeral' });
+    assert.strictEqual(lastBlock(4).type, 'tool_result');
+    assert.ok(fake.requests[4].usage!.cache_read_input_tokens > 0, 'the second turn reads the step prefix DevA\'s first turn wrote');
 
     // exactly the expected bytes
     const expectedTodo = before

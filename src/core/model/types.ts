@@ -135,7 +135,7 @@ export interface LlmRequest {
   tools?: ToolSpec[];
   /** 'none' forbids further calls (the tool budget is spent: the model must write its answer). Default 'auto'. */
   toolChoice?: 'auto' | 'none';
-  /** Mark the end of the last message as a 5-minute cache breakpoint (a turn that another turn will likely follow). */
+  /** Mark the end of the last message as a 5-minute cache breakpoint (a tool-loop turn that another will likely follow). */
   cacheLastMessage?: boolean;
   signal?: AbortSignal;
 }

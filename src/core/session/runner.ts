@@ -329,8 +329,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
                   ...toRequest(ctx, opts.model, maxTokens, opts.signal),
                   messages,
                   ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}),
-                  // A later turn of the step (after tool calls, a repair, a cut reply) is likely followed by another.
-                  cacheLastMessage: messages.length > 1,
+                  // A turn answering tool calls is likely followed by another (more calls, then the reply): cache it.
+                  cacheLastMessage: answersToolCalls(messages),
                 },
                 (d) => extractor.push(d),
               );
@@ -575,6 +575,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       error: { step: failure.step, kind: failure.kind, message: failure.message },
     };
   }
+}
+
+/** Whether the last message carries tool results (a turn inside the tool loop). */
+function answersToolCalls(messages: ChatMessage[]): boolean {
+  const last = messages[messages.length - 1]?.content;
+  return Array.isArray(last) && last.some((b) => b.type === 'tool_result');
 }
 
 /**
