@@ -10,7 +10,7 @@
 
 import * as fs from 'fs';
 import * as path from 'path';
-import { z } from 'zod';
+import * as z from '../model/schema';
 import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './assets';
 import { parseFrontmatter } from './frontmatter';
 
@@ -133,10 +133,9 @@ export function defaultPromptsDir(): string {
   );
 }
 
-const safeRelPath = z
-  .string()
-  .min(1)
-  .refine(
+const safeRelPath = z.string().check(
+  z.minLength(1),
+  z.refine(
     (p) =>
       !p.startsWith('/') &&
       !p.includes('\\') &&
@@ -144,23 +143,24 @@ const safeRelPath = z
       /\.md$/.test(p) &&
       (CAPE_FOLDERS as readonly string[]).includes(p.split('/')[0]),
     { message: 'must be a cape-relative .md path inside one of ' + CAPE_FOLDERS.join(', ') },
-  );
+  ),
+);
+
+const text = z.string().check(z.minLength(1));
+/** A list with at least one item. */
+const nonEmptyList = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1));
 
 const inputsSchema = z.object({
-  decisions: z
-    .array(z.object({ key: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case key'), meaning: z.string().min(1) }))
-    .min(1),
-  files: z
-    .array(
-      z.object({
-        path: safeRelPath,
-        title: z.string().min(1),
-        answers: z.array(z.enum(INIT_ANSWER_IDS)).min(1),
-        purpose: z.string().min(1),
-        sections: z.array(z.string().min(1)).min(1),
-      }),
-    )
-    .min(1),
+  decisions: nonEmptyList(z.object({ key: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case key')), meaning: text })),
+  files: nonEmptyList(
+    z.object({
+      path: safeRelPath,
+      title: text,
+      answers: nonEmptyList(z.enum(INIT_ANSWER_IDS)),
+      purpose: text,
+      sections: nonEmptyList(text),
+    }),
+  ),
 });
 
 function readText(file: string, what: string): string {

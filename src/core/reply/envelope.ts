@@ -1,4 +1,4 @@
-// Envelope schemas (zod 4): validate a parsed JSON reply of one step and normalise it into the
+// Envelope schemas (zod/mini): validate a parsed JSON reply of one step and normalise it into the
 // `Envelope` type of types.ts.
 //
 // Real model output varies, so the schemas are tolerant where the meaning is unambiguous and strict
@@ -14,7 +14,7 @@
 //     agent than the step expects.
 // The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
 // quoted back to the model in the single repair request.
-import { z } from 'zod';
+import * as z from '../model/schema';
 import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject } from '../model/types';
 import { kptKindOf } from '../kpt/kpt';
@@ -132,7 +132,7 @@ function score(what: string) {
     numberish,
     z
       .number(expected(`a number from 1 to 5 (${what})`))
-      .refine((n) => n >= 1 && n <= 5, { error: (iss) => `must be between 1 and 5 (got ${String(iss.input)})` }),
+      .check(z.refine((n) => n >= 1 && n <= 5, { error: (iss) => `must be between 1 and 5 (got ${String(iss.input)})` })),
   );
 }
 
@@ -145,21 +145,21 @@ const assSchema = z.preprocess(
       improvement: optionalText,
       context_adequate: z.preprocess(
         (v) => (v === undefined ? null : booleanish(v)),
-        z.boolean(expected('true or false')).nullable(),
+        z.nullable(z.boolean(expected('true or false'))),
       ),
     },
     expected('an object {score, positive, improvement, context_adequate}'),
   ),
 );
 
-const confidenceSchema = z.preprocess((v) => (v === undefined ? null : numberish(v)), score('confidence').nullable());
+const confidenceSchema = z.preprocess((v) => (v === undefined ? null : numberish(v)), z.nullable(score('confidence')));
 
 // ---------------------------------------------------------------------------------------------
 // Agent check (shared by all steps)
 
 function agentCheck(step: StepId) {
   const want = STEP_AGENT[step];
-  return (obj: { agent?: unknown; role?: unknown }, ctx: z.RefinementCtx) => {
+  return (obj: { agent?: unknown; role?: unknown }, ctx: z.core.$RefinementCtx) => {
     const byAgent = normaliseAgentName(obj.agent);
     const byRole = normaliseAgentName(obj.role);
     if (byAgent !== null) {
@@ -187,8 +187,8 @@ function agentCheck(step: StepId) {
 // Step schemas
 
 const baseShape = {
-  agent: z.unknown().optional(),
-  role: z.unknown().optional(),
+  agent: z.optional(z.unknown()),
+  role: z.optional(z.unknown()),
   task_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string'))),
 };
 
@@ -199,7 +199,7 @@ const voiceSchema = z.string(expected('a string: what you say to the team, in yo
  * Whitespace-only text says nothing, so it is rejected like a missing output.
  */
 const workerOutputSchema = z.union(
-  [z.record(z.string(), z.unknown()), z.string().refine((s) => s.trim() !== '')],
+  [z.record(z.string(), z.unknown()), z.string().check(z.refine((s) => s.trim() !== ''))],
   expected('an object with your step output, or your step output as markdown text'),
 );
 
@@ -213,7 +213,7 @@ function workerSchema(step: StepId) {
       confidence: confidenceSchema,
       ass: assSchema,
     })
-    .superRefine(agentCheck(step));
+    .check(z.superRefine(agentCheck(step)));
 }
 
 /** Finds a key case-insensitively and with agent-name tolerance (for coaching_notes). */
@@ -245,23 +245,23 @@ const openingOutputSchema = z.object(
       coachingNotes,
       z.object({ POA: optionalText, DA: optionalText, DevA: optionalText }, expected('an object {POA, DA, DevA}')),
     ),
-    kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.array(z.string()).optional()),
+    kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.optional(z.array(z.string()))),
     // ids of Tries from the digest; any shape is accepted (an object is kept as its JSON, where the id is found)
     adopted_tries: z.preprocess(
       (v) => (v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : (JSON.stringify(x) ?? ''))).filter(Boolean)),
-      z.array(z.string()).optional(),
+      z.optional(z.array(z.string())),
     ),
     go_ahead: z.preprocess(
       (v) => (v === undefined || v === null ? undefined : v),
-      z
-        .object(
+      z.optional(
+        z.object(
           {
             pre_approved: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
             needs_approval: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
           },
           expected('an object {pre_approved, needs_approval}'),
-        )
-        .optional(),
+        ),
+      ),
     ),
   },
   expected('an object {session_brief, dor_check, watch_out, coaching_notes}'),
@@ -270,9 +270,11 @@ const openingOutputSchema = z.object(
 function phaseSchema(phase: 'opening' | 'retrospective') {
   return z.preprocess(
     (v) => (v === undefined || v === null ? phase : typeof v === 'string' ? v.trim().toLowerCase() : v),
-    z.string(expected(`"${phase}"`)).refine((p) => p === phase || (phase === 'retrospective' && p === 'retro'), {
-      error: (iss) => `this step is the ${phase}; got phase ${describe(iss.input)}`,
-    }),
+    z.string(expected(`"${phase}"`)).check(
+      z.refine((p) => p === phase || (phase === 'retrospective' && p === 'retro'), {
+        error: (iss) => `this step is the ${phase}; got phase ${describe(iss.input)}`,
+      }),
+    ),
   );
 }
 
@@ -284,9 +286,9 @@ const openingSchema = z
     output: openingOutputSchema,
     references: stringList,
     confidence: confidenceSchema,
-    ass: z.preprocess((v) => (v === undefined ? null : v), assSchema.nullable()),
+    ass: z.preprocess((v) => (v === undefined ? null : v), z.nullable(assSchema)),
   })
-  .superRefine(agentCheck('cm_open'));
+  .check(z.superRefine(agentCheck('cm_open')));
 
 /** Conversation turns: tolerates `agent`/`role`/`name` for the speaker and `message`/`content` for the text. */
 function normaliseTurns(v: unknown): unknown {
@@ -329,27 +331,30 @@ function normaliseKpt(v: unknown): unknown {
 
 const kptSchema = z.preprocess(
   normaliseKpt,
-  z
-    .object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}'))
-    .catchall(z.unknown())
-    .superRefine((o, ctx) => {
-      for (const k of Object.keys(o)) {
-        if (k === 'keep' || k === 'problem' || k === 'try') continue;
-        ctx.addIssue({
-          code: 'custom',
-          path: [k],
-          message: `"${k}" is not a KPT list: put its items under "keep", "problem" or "try"`,
-        });
-      }
-    })
-    .transform((o) => ({ keep: o.keep, problem: o.problem, try: o.try })),
+  z.pipe(
+    z
+      .catchall(z.object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}')), z.unknown())
+      .check(
+        z.superRefine((o, ctx) => {
+          for (const k of Object.keys(o)) {
+            if (k === 'keep' || k === 'problem' || k === 'try') continue;
+            ctx.addIssue({
+              code: 'custom',
+              path: [k],
+              message: `"${k}" is not a KPT list: put its items under "keep", "problem" or "try"`,
+            });
+          }
+        }),
+      ),
+    z.transform((o: { keep: string[]; problem: string[]; try: string[] }) => ({ keep: o.keep, problem: o.problem, try: o.try })),
+  ),
 );
 
 const retroSchema = z
   .object({
     ...baseShape,
     phase: phaseSchema('retrospective'),
-    voice: z.preprocess((v) => (v === null ? undefined : v), z.string(expected('a string')).optional()),
+    voice: z.preprocess((v) => (v === null ? undefined : v), z.optional(z.string(expected('a string')))),
     conversation: z.preprocess(normaliseTurns, z.array(turnSchema, expected('a list of {speaker, text} turns'))),
     kpt: kptSchema,
     metrics: z.preprocess(
@@ -359,7 +364,7 @@ const retroSchema = z
     references: stringList,
     confidence: confidenceSchema,
   })
-  .superRefine(agentCheck('cm_retro'));
+  .check(z.superRefine(agentCheck('cm_retro')));
 
 // ---------------------------------------------------------------------------------------------
 // Normalisation before validation

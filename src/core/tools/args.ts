@@ -1,21 +1,24 @@
-// Checks of the arguments the model wrote for a tool call (zod, like the envelopes): a wrong type or a missing field
+// Checks of the arguments the model wrote for a tool call (zod/mini, like the envelopes): a wrong type or a missing field
 // becomes an error result that says what to send instead. Paths are only type-checked here; whether they may be read
 // is the policy's decision (executor.ts → workspace/policy.ts).
-import { z } from 'zod';
+import * as z from '../model/schema';
 import type { ToolName } from './specs';
 
 export const MAX_QUERY_CHARS = 200;
 
-const line = z.coerce.number().int().min(1);
+const line = z.coerce.number().check(z.int(), z.minimum(1));
+const nonEmpty = z.string().check(z.minLength(1));
 
 const schemas = {
   read_file: z
-    .object({ path: z.string().min(1), start_line: line.optional(), end_line: line.optional() })
-    .refine((a) => a.start_line === undefined || a.end_line === undefined || a.end_line >= a.start_line, {
-      message: 'end_line must not be before start_line',
-    }),
-  search_files: z.object({ query: z.string().min(1).max(MAX_QUERY_CHARS), path: z.string().min(1).optional() }),
-  list_files: z.object({ path: z.string().optional() }),
+    .object({ path: nonEmpty, start_line: z.optional(line), end_line: z.optional(line) })
+    .check(
+      z.refine((a) => a.start_line === undefined || a.end_line === undefined || a.end_line >= a.start_line, {
+        message: 'end_line must not be before start_line',
+      }),
+    ),
+  search_files: z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(nonEmpty) }),
+  list_files: z.object({ path: z.optional(z.string()) }),
 };
 
 export type ReadFileArgs = z.infer<(typeof schemas)['read_file']>;
