@@ -1,7 +1,11 @@
 // Bundles the three deliverables: the extension host code, the webview app, and the headless CLI.
 // usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli]
+//
+// The extension is two files: dist/extension.js (what activation loads) and dist/anthropic-sdk.js, the Anthropic
+// SDK on its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI stays one file.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
 const args = process.argv.slice(2);
@@ -20,15 +24,36 @@ const common = {
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
+const SDK_BUNDLE = 'anthropic-sdk';
+
+/**
+ * Keeps the Anthropic SDK out of dist/extension.js: sdk.ts's lazy `require('@anthropic-ai/sdk')` becomes
+ * `require('./anthropic-sdk.js')`, resolved next to extension.js at run time. A static import of the SDK would load
+ * it at activation, so it fails the build.
+ */
+const lazyAnthropicSdk = {
+  name: 'lazy-anthropic-sdk',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sdk(\/.*)?$/ }, (args) => {
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      if (args.kind === 'require-call' && args.path === '@anthropic-ai/sdk') return { path: `./${SDK_BUNDLE}.js`, external: true };
+      return {
+        errors: [{ text: `${args.path} is imported statically by ${args.importer}; load it through src/core/llm/anthropic/sdk.ts (loadSdk) so activation does not load it` }],
+      };
+    });
+  },
+};
+
 const targets = {
   extension: {
     ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    entryPoints: { extension: 'src/extension.ts', [SDK_BUNDLE]: createRequire(import.meta.url).resolve('@anthropic-ai/sdk') },
+    outdir: 'dist',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [lazyAnthropicSdk],
   },
   cli: {
     ...common,

@@ -2,7 +2,9 @@
 //  - src/core/ is plain Node: it never imports `vscode` (static import, `import()`, `import('vscode').X` types,
 //    require) so the CLI, the tests and the benchmark can run it without VS Code.
 //  - The Anthropic SDK lives only under src/core/llm/anthropic/: everything else talks to the LlmClient interface.
-//    Tests may import the SDK (its error classes are test inputs for the classifier).
+//    Tests may import the SDK (its error classes are test inputs for the classifier). Even there only its types are
+//    imported: its code is required on the first request by sdk.ts, so activating the extension does not load it.
+//  - Schemas use zod/mini through src/core/model/schema.ts only: the full `zod` build would be most of the bundle.
 //  - The webview app (media/) runs in a browser: no `vscode`, no Node built-ins, no SDK.
 // Style is left to the compiler (strict tsconfig); only rules that protect the structure are on.
 import tseslint from 'typescript-eslint';
@@ -11,6 +13,15 @@ const SDK = ['@anthropic-ai/sdk', '@anthropic-ai/sdk/*'];
 const sdkRule = {
   group: SDK,
   message: 'The Anthropic SDK is used only under src/core/llm/anthropic/; depend on LlmClient (core/model) instead.',
+};
+const lazySdkRule = {
+  group: SDK,
+  allowTypeImports: true,
+  message: "Import only the SDK's types here; its code is loaded on the first request by loadSdk() (sdk.ts), so activation does not load it.",
+};
+const zodRule = {
+  group: ['zod', 'zod/*'],
+  message: "Schemas use zod/mini through src/core/model/schema.ts (import * as z from '../model/schema'); the full zod build would triple the extension bundle.",
 };
 const vscodeRule = {
   name: 'vscode',
@@ -41,7 +52,7 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'bench/**/*.ts'],
     ignores: ['src/core/llm/anthropic/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [sdkRule] }],
+      'no-restricted-imports': ['error', { patterns: [sdkRule, zodRule] }],
       'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message)],
     },
   },
@@ -49,16 +60,21 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/llm/anthropic/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [vscodeRule], patterns: [sdkRule] }],
+      'no-restricted-imports': ['error', { paths: [vscodeRule], patterns: [sdkRule, zodRule] }],
       'no-restricted-syntax': ['error', ...noDynamic(['vscode'], vscodeRule.message), ...noDynamic(SDK, sdkRule.message)],
     },
   },
   {
     files: ['src/core/llm/anthropic/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [vscodeRule] }],
+      'no-restricted-imports': ['error', { paths: [vscodeRule], patterns: [zodRule] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [lazySdkRule] }],
       'no-restricted-syntax': ['error', ...noDynamic(['vscode'], vscodeRule.message)],
     },
+  },
+  {
+    files: ['src/core/model/schema.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [vscodeRule], patterns: [sdkRule] }] },
   },
   {
     files: ['media/**/*.ts'],

@@ -1,5 +1,6 @@
 // The architecture's guard rails (eslint.config.mjs): vscode never in src/core, the Anthropic SDK only under
-// src/core/llm/anthropic/, no Node or vscode in the webview. Each case lints planted code at a path inside the
+// src/core/llm/anthropic/ (and there its types only: sdk.ts requires it lazily), zod only as zod/mini through
+// src/core/model/schema.ts, no Node or vscode in the webview. Each case lints planted code at a path inside the
 // real tree with the project's own config, so a rule that stops matching (a moved folder, a broken glob) fails here.
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
@@ -12,7 +13,7 @@ const root = repoRoot();
 async function restricted(filePath: string, code: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: root });
   const [res] = await eslint.lintText(code, { filePath: path.join(root, filePath) });
-  return res.messages.filter((m) => /^no-restricted-/.test(m.ruleId ?? '')).map((m) => m.message);
+  return res.messages.filter((m) => /(^|\/)no-restricted-/.test(m.ruleId ?? '')).map((m) => m.message);
 }
 
 describe('lint guard rails', function () {
@@ -46,15 +47,33 @@ describe('lint guard rails', function () {
     assert.deepStrictEqual(await restricted('src/commands/x.ts', "import * as vscode from 'vscode';\nexport const w = vscode.window;\n"), []);
   });
 
-  it('the Anthropic SDK is allowed only under src/core/llm/anthropic/', async () => {
+  it('the Anthropic SDK is allowed only under src/core/llm/anthropic/, and there only its types and the lazy require of sdk.ts', async () => {
     const sdk = "import Anthropic from '@anthropic-ai/sdk';\nexport const A = Anthropic;\n";
-    assert.deepStrictEqual(await restricted('src/core/llm/anthropic/x.ts', sdk), []);
+    const inFolder = await restricted('src/core/llm/anthropic/x.ts', sdk);
+    assert.strictEqual(inFolder.length, 1);
+    assert.match(inFolder[0], /loadSdk\(\)/);
+    assert.deepStrictEqual(await restricted('src/core/llm/anthropic/x.ts', "import type Anthropic from '@anthropic-ai/sdk';\nexport type A = Anthropic;\n"), []);
+    assert.deepStrictEqual(await restricted('src/core/llm/anthropic/x.ts', "import { type APIError } from '@anthropic-ai/sdk';\nexport type E = APIError;\n"), []);
     for (const file of ['src/core/llm/x.ts', 'src/core/session/x.ts', 'src/providers/x.ts', 'src/cli/x.ts', 'media/app/x.ts', 'bench/x.ts']) {
       const msgs = await restricted(file, sdk);
       assert.strictEqual(msgs.length, 1, file);
       assert.match(msgs[0], /only under src\/core\/llm\/anthropic/);
     }
     assert.strictEqual((await restricted('src/core/reply/x.ts', "import { APIError } from '@anthropic-ai/sdk/core/error';\nexport const E = APIError;\n")).length, 1);
+  });
+
+  it('zod is imported as zod/mini through src/core/model/schema.ts only', async () => {
+    for (const [file, code] of [
+      ['src/core/reply/x.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
+      ['src/core/tools/x.ts', "import * as z from 'zod/mini';\nexport const s = z.string();\n"],
+      ['src/core/llm/anthropic/x.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
+      ['src/panel/x.ts', "import { z } from 'zod';\nexport const s = z.string();\n"],
+    ]) {
+      const msgs = await restricted(file, code);
+      assert.strictEqual(msgs.length, 1, file);
+      assert.match(msgs[0], /zod\/mini through src\/core\/model\/schema\.ts/);
+    }
+    assert.deepStrictEqual(await restricted('src/core/reply/x.ts', "import * as z from '../model/schema';\nexport const s = z.string();\n"), []);
   });
 
   it('the webview app may not import vscode or Node built-ins', async () => {

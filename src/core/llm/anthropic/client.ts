@@ -8,12 +8,15 @@
 //   stalls after the first byte would hang forever. The watchdog is armed during each HTTP attempt,
 //   reset by every chunk of bytes (pings included), and paused while the SDK sleeps between its own
 //   retries;
-// - errors classified as LlmError (see errors.ts).
-import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
+// - errors classified as LlmError (see errors.ts);
+// - the SDK itself is loaded on the first request (sdk.ts), not when this module is.
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Middleware } from '@anthropic-ai/sdk';
 import type { CacheTtl, ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
 import { minCacheableTokens } from '../pricing';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
+import { loadSdk } from './sdk';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** A stream that sends nothing (not even a ping) this long is stalled: the real API pings every few seconds. */
@@ -87,7 +90,7 @@ function requireKey(apiKey: string | undefined): string {
 }
 
 function makeSdkClient(o: { apiKey: string; baseURL: string; maxRetries?: number; timeout?: number }): Anthropic {
-  return new Anthropic({
+  return new (loadSdk().Anthropic)({
     apiKey: o.apiKey,
     baseURL: o.baseURL,
     maxRetries: o.maxRetries ?? 2,
@@ -272,7 +275,9 @@ export class AnthropicClient implements LlmClient {
   readonly baseURL: string;
   readonly idleTimeoutMs: number;
   private readonly headersTimeoutMs?: number;
-  private readonly sdk: Anthropic;
+  private readonly apiKey: string;
+  private readonly maxRetries?: number;
+  private sdkClient: Anthropic | undefined;
 
   constructor(opts: AnthropicClientOptions) {
     const apiKey = requireKey(opts.apiKey);
@@ -280,12 +285,19 @@ export class AnthropicClient implements LlmClient {
     this.idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(this.idleTimeoutMs > 0)) throw new LlmError('config', `idleTimeoutMs must be a positive number of milliseconds (got ${opts.idleTimeoutMs}).`);
     this.headersTimeoutMs = opts.headersTimeoutMs;
-    this.sdk = makeSdkClient({
-      apiKey,
+    this.apiKey = apiKey;
+    this.maxRetries = opts.maxRetries;
+  }
+
+  /** The SDK client, made (and the SDK loaded) on the first request. */
+  private get sdk(): Anthropic {
+    this.sdkClient ??= makeSdkClient({
+      apiKey: this.apiKey,
       baseURL: this.baseURL,
-      maxRetries: opts.maxRetries,
-      timeout: opts.headersTimeoutMs,
+      maxRetries: this.maxRetries,
+      timeout: this.headersTimeoutMs,
     });
+    return this.sdkClient;
   }
 
   async stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult> {

@@ -1,13 +1,7 @@
 // The Anthropic SDK's errors → LlmError: HTTP status and API error type (`overloaded_error`, …) to a kind, a
 // retryable flag and a message that says what to do. Only this folder imports the SDK; what is not an SDK error
 // falls through to the SDK-free classification of llm/errors.ts.
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AnthropicError,
-} from '@anthropic-ai/sdk';
+import type { APIError } from '@anthropic-ai/sdk';
 import type { ErrorKind } from '../../model/types';
 import {
   type ErrorContext,
@@ -20,6 +14,7 @@ import {
   retryAfterFromHeaders,
   unclassified,
 } from '../errors';
+import { loadSdk } from './sdk';
 
 function apiText(err: APIError): string {
   const m = err.apiMessage ?? (err.error as any)?.error?.message ?? (err.error as any)?.message;
@@ -138,6 +133,8 @@ export function toLlmErrorFromSdk(err: unknown, ctx: ErrorContext = {}): LlmErro
   if (err instanceof LlmError) return err;
   const where = ctx.baseURL ? ` at ${ctx.baseURL}` : '';
 
+  // Classifying SDK errors needs the SDK's classes (loaded by then whenever an SDK request failed).
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, AnthropicError } = loadSdk();
   if (err instanceof APIUserAbortError || isAbortLike(err)) return LlmError.cancelled();
 
   if (err instanceof APIConnectionTimeoutError) {
@@ -179,5 +176,6 @@ export function toLlmErrorFromSdk(err: unknown, ctx: ErrorContext = {}): LlmErro
 
 /** For withStepRetry's `classify`: SDK errors thrown raw into a retried step are classified too. */
 export function classifySdkError(err: unknown): LlmError | null {
-  return err instanceof LlmError ? err : err instanceof AnthropicError ? toLlmErrorFromSdk(err) : null;
+  if (err instanceof LlmError) return err;
+  return err instanceof loadSdk().AnthropicError ? toLlmErrorFromSdk(err) : null;
 }
