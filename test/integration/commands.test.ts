@@ -23,14 +23,23 @@ async function api(): Promise<CapeExtensionApi> {
 
 const config = () => vscode.workspace.getConfiguration('cape');
 
+/** The extension's bundle files, as the extension host's require cache names them. */
+function bundle(name: 'extension' | 'anthropic-sdk'): string {
+  return path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', `${name}.js`);
+}
+
 describe('CAPE extension: activation and commands (real extension host)', function () {
   this.timeout(60_000);
   let services: CapeExtensionApi['services'];
   const saved: Record<string, unknown> = {};
   const KEYS = ['baseUrl', 'model', 'initModel', 'provider'];
+  // Whether the SDK's bundle was loaded once the extension was active. This file runs first (mocha takes the files
+  // in name order) and nothing before it sends a request, so only activation could have loaded it.
+  let sdkLoadedByActivation: boolean;
 
   before(async () => {
     services = (await api()).services;
+    sdkLoadedByActivation = require.cache[bundle('anthropic-sdk')] !== undefined;
     for (const k of KEYS) saved[k] = config().inspect(k)?.globalValue;
     await services.context.secrets.delete(API_KEY_SECRET);
   });
@@ -48,6 +57,14 @@ describe('CAPE extension: activation and commands (real extension host)', functi
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((c) => !registered.has(c));
     assert.deepStrictEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  it('activation does not load the Anthropic SDK: dist/anthropic-sdk.js is required on the first request only', async () => {
+    assert.ok(require.cache[bundle('extension')], 'the extension runs from dist/extension.js in this require cache');
+    assert.ok(fs.existsSync(bundle('anthropic-sdk')), 'the SDK bundle sits next to extension.js');
+    assert.strictEqual(sdkLoadedByActivation, false, 'the SDK bundle was loaded at activation');
+    const extensionJs = fs.readFileSync(bundle('extension'), 'utf8');
+    assert.ok(!extensionJs.includes('anthropic-version'), 'the SDK (which sends the anthropic-version header) is not bundled into extension.js');
   });
 
   it('activate returns the service container with settings, a workspace root and the prompts', () => {
@@ -75,6 +92,7 @@ describe('CAPE extension: activation and commands (real extension host)', functi
       fake.setResponder(() => ({ text: 'ok' }));
       const res = (await vscode.commands.executeCommand('cape.setApiKey', GOOD_KEY)) as SetApiKeyResult;
       assert.deepStrictEqual(res, { status: 'stored' });
+      assert.ok(require.cache[bundle('anthropic-sdk')], 'the first request loaded the SDK bundle');
       assert.strictEqual(await services.context.secrets.get(API_KEY_SECRET), GOOD_KEY);
       assert.strictEqual(fake.requests.length, 1, 'one cheap validation request');
       const body = fake.requests[0].body as { max_tokens: number; model: string };
