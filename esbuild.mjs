@@ -1,5 +1,5 @@
 // Bundles the three deliverables: the extension host code, the webview app, and the headless CLI.
-// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli]
+// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli] [--outdir DIR (default dist)]
 //
 // The extension is two files: dist/extension.js (what activation loads) and dist/anthropic-sdk.js, the Anthropic
 // SDK on its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI stays one file.
@@ -13,6 +13,9 @@ const watch = args.includes('--watch');
 const production = args.includes('--production');
 const onlyArg = args.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',') : null;
+const outdirArg = args.find((a) => a.startsWith('--outdir'));
+// Another folder than dist/ lets the bench measure a production build without replacing the one the tests run.
+const outdir = outdirArg ? (outdirArg.includes('=') ? outdirArg.split('=')[1] : args[args.indexOf(outdirArg) + 1]) : 'dist';
 
 const common = {
   bundle: true,
@@ -48,7 +51,7 @@ const targets = {
   extension: {
     ...common,
     entryPoints: { extension: 'src/extension.ts', [SDK_BUNDLE]: createRequire(import.meta.url).resolve('@anthropic-ai/sdk') },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -58,7 +61,7 @@ const targets = {
   cli: {
     ...common,
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
+    outfile: path.join(outdir, 'cli.js'),
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -67,7 +70,7 @@ const targets = {
   webview: {
     ...common,
     entryPoints: { webview: 'media/app/main.ts', 'webview-style': 'media/app/style.css' },
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -76,13 +79,13 @@ const targets = {
 
 function copyCodicons() {
   const src = path.join('node_modules', '@vscode', 'codicons', 'dist');
-  const dest = path.join('dist', 'codicons');
+  const dest = path.join(outdir, 'codicons');
   fs.mkdirSync(dest, { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(src, f), path.join(dest, f));
 }
 
 // A production build starts from an empty dist/ so no stale source maps end up in the .vsix.
-if (production && !only) fs.rmSync('dist', { recursive: true, force: true });
+if (production && !only) fs.rmSync(outdir, { recursive: true, force: true });
 
 const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name));
 if (watch) {
@@ -91,5 +94,5 @@ if (watch) {
 } else {
   await Promise.all(selected.map(([, opts]) => esbuild.build(opts)));
   if (!only || only.includes('webview')) copyCodicons();
-  if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+  if (fs.existsSync(path.join(outdir, 'cli.js'))) fs.chmodSync(path.join(outdir, 'cli.js'), 0o755);
 }

@@ -13,7 +13,7 @@
 // 3. KPT grouping / digest over 10,000 items, and the tree model for 10,000 items.
 // 4. The workspace index on a generated 50,000-file workspace (build time, peak memory, incremental update, warm
 //    `cape context`) and localization on real history (bench/localization.ts; skipped when bench/data is absent).
-// 5. Bundle sizes.
+// 5. Bundle sizes of a production build and the module-load time of its extension bundle (bench/bundle.ts).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -28,6 +28,7 @@ import { benchKpt } from './kpt';
 import { benchVoice } from './voice';
 import { benchWorkspaceIndex } from './workspaceIndex';
 import { benchLocalization } from './localization';
+import { benchBundles } from './bundle';
 
 const CONTEXT_TARGET = 0.4;
 /** The fake's model time per request (a step's reply takes about a minute and a half). */
@@ -173,12 +174,8 @@ async function main() {
   await benchWorkspaceIndex(Number(process.env.CAPE_BENCH_FILES) || 50_000);
   await benchLocalization();
 
-  console.log('\nbundles:');
-  for (const f of ['extension.js', 'cli.js', 'webview.js', 'webview-style.css']) {
-    const p = path.join(repoRoot(), 'dist', f);
-    if (fs.existsSync(p)) console.log(`  dist/${f.padEnd(20)} ${(fs.statSync(p).size / 1024).toFixed(0)} KiB`);
-  }
-  if (!ok) process.exitCode = 1;
+  const bundlesOk = benchBundles();
+  if (!ok || !bundlesOk) process.exitCode = 1;
 }
 
 main().catch((e) => {
