@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { KptTreeProvider } from './kptProvider';
+import { registerKptCommands } from './kptCommands';
 import { RetrospectivesTreeProvider } from './retrospectivesProvider';
 import type { RetroElement } from './retrospectivesProvider';
 import { SessionsWatcher } from './sessionsWatcher';
@@ -86,6 +87,7 @@ export function registerTrees(services: Services): CapeTrees {
       scheduleRefresh();
     }),
     vscode.commands.registerCommand('cape.refreshTree', () => refreshNow()),
+    ...registerKptCommands(services, kpt, () => refreshNow()),
     vscode.commands.registerCommand('cape.resumeFromTree', (node?: RetroElement | string) => {
       const taskId = typeof node === 'string' ? node : node && node.kind !== 'message' ? node.taskId : undefined;
       return vscode.commands.executeCommand('cape.resumeSession', taskId);

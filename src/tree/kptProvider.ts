@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
 import { promises as fsp } from 'fs';
-import { parseKpt, readKptText } from '../core';
-import { buildKptModel, kptChildren, occurrenceTooltip } from './model';
-import type { KptNode, KptTreeModel } from './model';
+import { parseKpt, readKptText, type KptItem } from '../core';
+import { KPT_STATUS_ICON, buildKptModel, kptChildren, kptContextValue, occurrenceTooltip } from './model';
+import type { KptFilter, KptNode, KptTreeModel } from './model';
 
 /** An information or error row (e.g. the file could not be read). */
 export interface KptMessageNode {
@@ -25,6 +25,9 @@ export const MAX_KPT_FILE_BYTES = 32 * 1024 * 1024;
 export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.TreeDataProvider<KptElement> {
 
   private model: KptTreeModel | null = null;
+  /** The parsed items of the current file (the model is rebuilt from them when the filter changes). */
+  private items: KptItem[] | null = null;
+  private filterValue: KptFilter = 'all';
   private message: KptMessageNode | null = null;
   private cacheKey: string | null = null;
   private parents = new Map<string, KptElement>();
@@ -46,10 +49,24 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
     return this.model;
   }
 
+  /** 'open' hides adopted / dropped Tries and resolved Problems (Keeps always show); 'all' shows everything. */
+  get filter(): KptFilter {
+    return this.filterValue;
+  }
+
+  /** Changes the filter: the model is rebuilt from the items already read (no file read) and the view updated. */
+  setFilter(filter: KptFilter): void {
+    if (filter === this.filterValue) return;
+    this.filterValue = filter;
+    if (this.items) this.publish(buildKptModel(this.items, { filter }));
+    this.changed.fire();
+  }
+
 
   protected async load(gen: number): Promise<void> {
     const file = this.kptPath();
     let model: KptTreeModel | null = null;
+    let items: KptItem[] | null = null;
     let message: KptMessageNode | null = null;
     let key: string | null = null;
     try {
@@ -74,7 +91,8 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
             message = msg('kpt/refused', 'kpt_merged.md was not read', read.warning, 'warning');
             this.log?.(`KPT view: ${read.warning}`);
           } else {
-            model = buildKptModel(parseKpt(read.text));
+            items = parseKpt(read.text);
+            model = buildKptModel(items, { filter: this.filterValue });
           }
         }
       }
@@ -85,9 +103,14 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
       this.log?.(`KPT view: ${e.message}`);
     }
     if (!this.isLatest(gen)) return; // a newer load superseded this one
-    this.model = model;
+    this.items = items;
     this.message = message;
     this.cacheKey = key;
+    this.publish(model);
+  }
+
+  private publish(model: KptTreeModel | null): void {
+    this.model = model;
     this.parents = new Map();
     if (model) {
       for (const s of model.sections) {
@@ -128,20 +151,29 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
         item.id = node.id;
         item.description = node.description;
         item.tooltip = safeMarkdown(node.tooltip);
-        item.contextValue = node.count >= 2 ? 'cape.kptGroup.recurring' : 'cape.kptGroup';
+        item.contextValue = kptContextValue(node.kind, node.status);
         // Recurrence stays visible when a narrow sidebar cuts the "×N" description off: a history icon, tinted for
-        // recurring Problems.
-        item.iconPath =
-          node.count >= 2
-            ? new vscode.ThemeIcon('history', node.kind === 'problem' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined)
-            : new vscode.ThemeIcon('circle-small');
+        // recurring Problems. A closed group shows its status instead.
+        if (node.status !== 'open') {
+          item.iconPath = new vscode.ThemeIcon(KPT_STATUS_ICON[node.status], new vscode.ThemeColor('disabledForeground'));
+          item.description = [node.description, node.status].filter(Boolean).join(' · ');
+        } else {
+          item.iconPath =
+            node.count >= 2
+              ? new vscode.ThemeIcon('history', node.kind === 'problem' ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined)
+              : new vscode.ThemeIcon('circle-small');
+        }
         return item;
       }
       case 'occurrence': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.tooltip = safeMarkdown(occurrenceTooltip(node));
-        item.contextValue = 'cape.kptOccurrence';
+        item.contextValue = kptContextValue(node.kind, node.status);
+        if (node.status !== 'open') {
+          item.iconPath = new vscode.ThemeIcon(KPT_STATUS_ICON[node.status]);
+          item.description = node.status;
+        }
         return item;
       }
     }

@@ -10,7 +10,10 @@
 // is its number of distinct sessions (distinct task ids; an untagged item counts as a session of its own).
 import {
   DEFAULT_GROUP_THRESHOLD,
+  collapseKptDuplicates,
   formatLocalMinute,
+  isOpenKpt,
+  kptItemIds,
   groupKpt,
   KPT_KINDS,
   normaliseKptText,
@@ -19,6 +22,7 @@ import {
   type SessionSummary,
   type KptItem,
   type KptKind,
+  type KptStatus,
 } from '../core';
 
 // ---------------------------------------------------------------------------------------------
@@ -70,11 +74,29 @@ export const KPT_SECTION: Record<KptKind, { label: string; icon: string }> = {
   try: { label: 'Try', icon: 'lightbulb' },
 };
 
+/** Icons of closed items (open ones keep their recurrence icon). */
+export const KPT_STATUS_ICON: Record<Exclude<KptStatus, 'open'>, string> = {
+  adopted: 'check',
+  dropped: 'circle-slash',
+  resolved: 'pass-filled',
+};
+
+/** What the KPT view shows: every group, or only open ones (Keeps always show). */
+export type KptFilter = 'open' | 'all';
+
+/** contextValue of a KPT row: `cape.kptItem.<kind>.<status>` (package.json's view/item/context menus match it). */
+export function kptContextValue(kind: KptKind, status: KptStatus): string {
+  return `cape.kptItem.${kind}.${status}`;
+}
+
 /** One occurrence of a recurring item: `[task-id] text`. */
 export interface KptOccurrenceNode {
   type: 'occurrence';
   id: string;
   kind: KptKind;
+  /** The item's stable id (as `cape kpt list` prints it). */
+  itemId: string;
+  status: KptStatus;
   taskId: string | null;
   /** Full text (one line). */
   text: string;
@@ -86,6 +108,8 @@ export interface KptGroupNode {
   type: 'group';
   id: string;
   kind: KptKind;
+  /** Open while any of its items is; otherwise the status of its most recent item. */
+  status: KptStatus;
   /** Representative text (the group's oldest item), one line, truncated. */
   label: string;
   /** "×N" when the item recurs in N ≥ 2 sessions, else ''. */
@@ -128,6 +152,8 @@ export interface KptModelOptions {
   /** Dice threshold for groupKpt (default DEFAULT_GROUP_THRESHOLD). */
   threshold?: number;
   maxLabelChars?: number;
+  /** 'open' hides closed Problem and Try groups (default 'all'). */
+  filter?: KptFilter;
 }
 
 /** Sort order of groups: more sessions first, then the more recently seen, then file order (stable). */
@@ -173,8 +199,11 @@ function groupTooltip(g: KptGroup): string {
 export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): KptTreeModel {
   const threshold = opts.threshold ?? DEFAULT_GROUP_THRESHOLD;
   const max = opts.maxLabelChars ?? MAX_LABEL_CHARS;
-  const clean = items.filter((it) => it && typeof it.text === 'string' && it.text.trim() !== '' && KPT_KINDS.includes(it.kind));
+  const valid = items.filter((it) => it && typeof it.text === 'string' && it.text.trim() !== '' && KPT_KINDS.includes(it.kind));
+  // a union merge's repeated line is one item (as `cape kpt list` shows it), with the same ids
+  const clean = collapseKptDuplicates(valid).items;
   if (clean.length === 0) return { sections: [], itemCount: 0, groupCount: 0, threshold };
+  const itemIds = new Map(kptItemIds(clean).map((id, i) => [clean[i], id] as const));
   const groups = groupKpt(clean, { threshold });
   const usedIds = new Set<string>();
   const byKind: Record<KptKind, KptGroupNode[]> = { keep: [], problem: [], try: [] };
@@ -182,10 +211,13 @@ export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): Kpt
     let id = `kpt/${g.kind}/${fnv1a(normaliseKptText(g.representative))}`;
     for (let n = 2; usedIds.has(id); n++) id = `kpt/${g.kind}/${fnv1a(normaliseKptText(g.representative))}~${n}`;
     usedIds.add(id);
+    const status: KptStatus = g.items.some(isOpenKpt) ? 'open' : (g.items[g.items.length - 1].status ?? 'open');
+    if (opts.filter === 'open' && status !== 'open') continue;
     byKind[g.kind].push({
       type: 'group',
       id,
       kind: g.kind,
+      status,
       label: truncateLine(g.representative, max),
       description: g.count >= 2 ? `×${g.count}` : '',
       tooltip: groupTooltip(g),
@@ -197,6 +229,8 @@ export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): Kpt
         type: 'occurrence',
         id: `${id}/${i}`,
         kind: g.kind,
+        itemId: itemIds.get(it)!,
+        status: it.status ?? 'open',
         taskId: it.taskId,
         text: truncateLine(it.text, Number.MAX_SAFE_INTEGER),
         label: occurrenceLabel(it, max),

@@ -239,4 +239,71 @@ describe('CAPE tree views (real extension host)', function () {
       fs.rmSync(laterDir, { recursive: true, force: true });
     }
   });
+
+  it('KPT status: the context menu commands mark items in kpt_merged.md, icons follow, the open/all filter hides closed groups, housekeeping archives', async () => {
+    fs.mkdirSync(path.dirname(kptFile), { recursive: true });
+    fs.writeFileSync(
+      kptFile,
+      '## Keep\n\n- [task-s1] pair early\n\n## Problem\n\n- [task-s1] the CI build is slow\n- [task-s2] flaky end-to-end tests\n\n' +
+        '## Try\n\n- [task-s1] review the colour tokens together\n- [task-s2] review the colour tokens together again\n- [task-s2] write release notes first\n',
+    );
+    await vscode.commands.executeCommand('cape.refreshTree');
+    const sections = await waitFor('the status fixture', async () => {
+      await trees.whenIdle();
+      return trees.kpt.current?.itemCount === 6 ? trees.kpt.getChildren() : undefined;
+    });
+    const findGroup = async (sec: number, text: RegExp): Promise<KptElement> => {
+      const roots = await trees.kpt.getChildren();
+      const groups = await trees.kpt.getChildren(roots[sec]);
+      const g = groups.find((x) => text.test(label(trees.kpt.getTreeItem(x))));
+      assert.ok(g, `a group matching ${text}`);
+      return g;
+    };
+    assert.equal(sections.length, 3);
+    const tokens = await findGroup(2, /colour tokens/);
+    assert.equal(trees.kpt.getTreeItem(tokens).contextValue, 'cape.kptItem.try.open');
+
+    // Mark Adopted on a recurring Try group: both occurrences get the marker, the row shows the adopted icon
+    const changed = (await vscode.commands.executeCommand('cape.kptMarkAdopted', tokens)) as string[];
+    assert.equal(changed.length, 2);
+    const text = fs.readFileSync(kptFile, 'utf8');
+    assert.equal((text.match(/colour tokens together(?: again)? <!-- cape-kpt: adopted -->/g) ?? []).length, 2, text);
+    const adopted = await findGroup(2, /colour tokens/);
+    const adoptedItem = trees.kpt.getTreeItem(adopted);
+    assert.equal(adoptedItem.contextValue, 'cape.kptItem.try.adopted');
+    assert.equal(iconId(adoptedItem), 'check');
+    assert.match(String(adoptedItem.description), /adopted/);
+    for (const o of await trees.kpt.getChildren(adopted)) assert.equal(trees.kpt.getTreeItem(o).contextValue, 'cape.kptItem.try.adopted');
+
+    // Mark Resolved on a Problem, Mark Dropped on the other Try
+    await vscode.commands.executeCommand('cape.kptMarkResolved', await findGroup(1, /CI build/));
+    await vscode.commands.executeCommand('cape.kptMarkDropped', await findGroup(2, /release notes/));
+    assert.equal(iconId(trees.kpt.getTreeItem(await findGroup(1, /CI build/))), 'pass-filled');
+    assert.equal(iconId(trees.kpt.getTreeItem(await findGroup(2, /release notes/))), 'circle-slash');
+    assert.match(fs.readFileSync(kptFile, 'utf8'), /- \[task-s1\] the CI build is slow <!-- cape-kpt: resolved -->/);
+
+    // the open/all filter (view title toggle): closed groups hide, Keeps stay, and come back
+    await vscode.commands.executeCommand('cape.kptShowOpen');
+    assert.equal(trees.kpt.filter, 'open');
+    let roots = await trees.kpt.getChildren();
+    assert.deepEqual(roots.map((r) => trees.kpt.getTreeItem(r).description), ['1', '1', '0']);
+    await vscode.commands.executeCommand('cape.kptShowAll');
+    roots = await trees.kpt.getChildren();
+    assert.deepEqual(roots.map((r) => trees.kpt.getTreeItem(r).description), ['1', '2', '2']);
+
+    // Reopen puts the line back as it was
+    await vscode.commands.executeCommand('cape.kptReopen', await findGroup(2, /release notes/));
+    assert.match(fs.readFileSync(kptFile, 'utf8'), /- \[task-s2\] write release notes first\n/);
+    assert.equal(trees.kpt.getTreeItem(await findGroup(2, /release notes/)).contextValue, 'cape.kptItem.try.open');
+
+    // CAPE: KPT Housekeeping (0 sessions: every closed item) moves them to kpt_archive.md; the tree keeps the rest
+    const before = parseKpt(fs.readFileSync(kptFile, 'utf8')).length;
+    const res = (await vscode.commands.executeCommand('cape.kptHousekeeping', 0)) as { moved: unknown[]; archivePath: string };
+    assert.equal(res.moved.length, 3, 'the two adopted Tries of the group and the resolved Problem');
+    const archive = parseKpt(fs.readFileSync(res.archivePath, 'utf8'));
+    const kept = parseKpt(fs.readFileSync(kptFile, 'utf8'));
+    assert.equal(archive.length + kept.length, before, 'merged + archive = before');
+    await trees.whenIdle();
+    assert.equal(trees.kpt.current?.itemCount, kept.length);
+  });
 });

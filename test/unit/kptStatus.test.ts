@@ -22,7 +22,8 @@ import {
   planKptMark,
   KptStatusError,
 } from '../../src/core/kpt';
-import type { KptItem } from '../../src/core/model/types';
+import type { KptItem, KptStatus } from '../../src/core/model/types';
+import { buildKptModel, kptContextValue } from '../../src/tree/model';
 import { originalProjectDir } from '../helpers/fixtures';
 
 const NOW = new Date(2026, 10, 30, 12, 0);
@@ -289,5 +290,62 @@ describe('kpt: .gitattributes and a real git merge', () => {
     const after = parseKptDocument(fs.readFileSync(file, 'utf8')).items;
     assert.deepStrictEqual(after.filter((i) => i.text === 'base try').map((i) => i.status).filter((st) => st !== 'dropped'), []);
     assert.strictEqual(listKptItems(after).length, 10);
+  });
+});
+
+describe('kpt status: the tree model and its menus', () => {
+  const md =
+    '## Keep\n\n- [t1] pair early\n\n## Problem\n\n- [t1] slow CI <!-- cape-kpt: resolved -->\n- [t2] flaky e2e\n\n' +
+    '## Try\n\n- [t1] review tokens together <!-- cape-kpt: adopted by t2 -->\n- [t2] review the tokens together\n- [t2] ship notes <!-- cape-kpt: dropped -->\n';
+
+  it('groups carry their status (open while any item is) and occurrences their item id; the open filter hides closed groups', () => {
+    const items = parseKpt(md);
+    const ids = new Map(listKptItems(items).map((l) => [l.text, l.id] as const));
+    const all = buildKptModel(items);
+    const tryGroups = all.sections[2].groups;
+    assert.deepStrictEqual(tryGroups.map((g) => [g.status, g.occurrences.map((o) => [o.itemId, o.status])]).sort(), [
+      ['dropped', [[ids.get('ship notes'), 'dropped']]],
+      ['open', [[ids.get('review tokens together'), 'adopted'], [ids.get('review the tokens together'), 'open']]],
+    ].sort());
+    assert.deepStrictEqual(all.sections[1].groups.map((g) => g.status).sort(), ['open', 'resolved']);
+    const open = buildKptModel(items, { filter: 'open' });
+    assert.deepStrictEqual(open.sections.map((s) => s.groups.length), [1, 1, 1]);
+    assert.ok(open.sections[2].groups.every((g) => g.status === 'open'));
+    // the same node ids whatever the filter (expansion state survives a toggle)
+    assert.ok(open.sections[2].groups.every((g) => tryGroups.some((t) => t.id === g.id)));
+  });
+
+  it("package.json's context menu offers each status change exactly where it applies", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+    const menus: { command: string; when: string }[] = manifest.contributes.menus['view/item/context'];
+    /** Evaluates the viewItem part of a `when` clause (== or =~ /regex/) for a contextValue. */
+    const offers = (command: string, value: string): boolean => {
+      const m = menus.find((x) => x.command === command);
+      assert.ok(m, `${command} has a context menu entry`);
+      assert.match(m.when, /view == cape\.kpt/);
+      assert.match(m.when, /isWorkspaceTrusted/);
+      const eq = /viewItem == (\S+)/.exec(m.when);
+      if (eq) return eq[1] === value;
+      const re = /viewItem =~ \/(.+?)\/(?= |$)/.exec(m.when);
+      assert.ok(re, m.when);
+      return new RegExp(re[1]).test(value);
+    };
+    const table: [string, string, string[]][] = [
+      ['try', 'open', ['cape.kptMarkAdopted', 'cape.kptMarkDropped']],
+      ['try', 'adopted', ['cape.kptMarkDropped', 'cape.kptReopen']],
+      ['try', 'dropped', ['cape.kptMarkAdopted', 'cape.kptReopen']],
+      ['problem', 'open', ['cape.kptMarkResolved']],
+      ['problem', 'resolved', ['cape.kptReopen']],
+      ['keep', 'open', []],
+    ];
+    const commands = ['cape.kptMarkAdopted', 'cape.kptMarkDropped', 'cape.kptMarkResolved', 'cape.kptReopen'];
+    for (const [kind, status, expected] of table) {
+      const value = kptContextValue(kind as KptItem['kind'], status as KptStatus);
+      assert.deepStrictEqual(commands.filter((c) => offers(c, value)), expected, value);
+    }
+    const title: { command: string; when: string }[] = manifest.contributes.menus['view/title'];
+    assert.match(title.find((x) => x.command === 'cape.kptShowOpen')!.when, /cape\.kptFilter != open/);
+    assert.match(title.find((x) => x.command === 'cape.kptShowAll')!.when, /cape\.kptFilter == open/);
+    assert.ok(manifest.contributes.commands.some((c: { command: string; title: string; category: string }) => c.command === 'cape.kptHousekeeping' && `${c.category}: ${c.title}` === 'CAPE: KPT Housekeeping'));
   });
 });
