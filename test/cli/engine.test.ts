@@ -296,10 +296,10 @@ describe('CLI engine: task ids, resume hints, damaged files, inputs, leftovers',
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
     fake.enqueue({ text: r[0] }, { fault: 'stall', afterChars: 40, text: r[1] }, { fault: 'stall', afterChars: 40, text: r[1] }, { fault: 'stall', afterChars: 40, text: r[1] });
-    const run = await start(ws, ['--idle-timeout', '0.3']);
+    const run = await start(ws, ['--idle-timeout', '1.5']);
     assert.strictEqual(run.code, 1);
     assert.strictEqual(run.json.error.kind, 'stalled');
-    assert.match(run.json.error.message, /sent no data for 0\.3 s.*CAPE tried 3 times and gave up/);
+    assert.match(run.json.error.message, /sent no data for 1\.5 s.*CAPE tried 3 times and gave up/);
     assert.doesNotMatch(run.json.error.message, /retries automatically|will be retried/);
     assert.match(run.stderr, RESUME_HINT);
     const help = await runCli(['help'], {});

@@ -77,12 +77,11 @@ describe('CLI faults and safety', function () {
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
     fake.enqueue({ text: r[0] }, { fault: 'stall', afterChars: 80, text: r[1] }, { text: r[1] }, { text: r[2] }, { text: r[3] }, { text: r[4] });
-    const t0 = Date.now();
-    const run = await start(ws, ['--idle-timeout', '0.5']);
+    // 2 s: long enough that a loaded machine's scheduling gaps never look like a stall in the healthy steps.
+    const run = await start(ws, ['--idle-timeout', '2']);
     assert.strictEqual(run.code, 0, run.stderr);
     assert.match(run.stderr, /no data|stall/i);
     assert.strictEqual(fake.requests.length, 6);
-    assert.ok(Date.now() - t0 < 20000);
   });
 
   it('a malformed or executable cape/ file is skipped with a warning naming it; the session still runs', async () => {
