@@ -14,6 +14,8 @@ export interface CapeSettings {
   capeFolder: string;
   /** cape.tools.maxCalls / cape.tools.maxChars (0 calls: no tools). */
   tools?: { maxCalls: number; maxChars: number };
+  /** cape.feedbackRounds: DevA → DA → DevA rounds per session (0: DevA's blockers are only reported). */
+  feedbackRounds?: number;
 }
 
 /** Resolves the model client for the configured provider (asks for a key / offers "Set API Key" when missing). */

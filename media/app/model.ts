@@ -28,6 +28,15 @@ export interface EnvelopeView {
   kpt: KptLists | null;
 }
 
+/** One DevA → DA → DevA round: who asked whom, the questions, and the answer once it came. */
+export interface Exchange {
+  from: string;
+  to: string;
+  questions: string[];
+  /** The answer (null while it is being asked; '' when it could not be used). */
+  answer: string | null;
+}
+
 export interface StepView {
   step: StepId;
   agent: AgentId;
@@ -43,6 +52,8 @@ export interface StepView {
   warnings?: string[];
   /** The step's tool calls as they happen ("DevA read src/app.ts · 2.1 KB"); warning = refused or bounded. */
   tools?: { text: string; tone: 'ok' | 'warning' }[];
+  /** DevA's blockers and the answers (one entry per round), shown in DevA's turn as a short conversation. */
+  exchanges?: Exchange[];
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;
@@ -348,6 +359,18 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
     case 'step-finished':
       step = { ...step, status: 'done', durationMs: num(ev.durationMs), error: null };
       break;
+    case 'blocker':
+      step = { ...step, exchanges: [...(step.exchanges ?? []), { from: str(ev.from), to: str(ev.to), questions: strList(ev.questions), answer: null }] };
+      break;
+    case 'blocker-answer': {
+      const list = (step.exchanges ?? []).slice();
+      const last = list.length - 1;
+      const answer = str(ev.voice) || str(ev.answer);
+      if (last >= 0 && list[last].answer === null) list[last] = { ...list[last], answer };
+      else list.push({ from: 'DevA', to: str(ev.from), questions: [], answer });
+      step = { ...step, exchanges: list };
+      break;
+    }
     case 'error':
       step = { ...step, status: 'failed', error: { kind: str(ev.kind) || 'unknown', message: str(ev.message) || 'The step failed.' } };
       break;

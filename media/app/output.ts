@@ -97,8 +97,8 @@ export function renderOpeningCard(output: unknown): HTMLElement | null {
 
 // ─── Retrospective ─────────────────────────────────────────────────────────────────────────────────────────
 
-export function renderConversation(turns: { speaker: string; text: string }[]): HTMLElement {
-  const list = h('ol', { class: 'conversation', attrs: { 'aria-label': 'Retrospective conversation' } });
+export function renderConversation(turns: { speaker: string; text: string }[], label = 'Retrospective conversation'): HTMLElement {
+  const list = h('ol', { class: 'conversation', attrs: { 'aria-label': label } });
   for (const t of turns) {
     const agent = agentOfSpeaker(t.speaker);
     list.append(

@@ -7,7 +7,7 @@ import { STEP_IDS, type StepId } from '../../src/core/model/types';
 import type { FileView } from '../../src/panel/protocol';
 import { AGENT_NAME, avatar, button, formatMs, h, icon, STEP_LABEL } from './dom';
 import { renderMarkdown } from './markdown';
-import { isRunning, type Change, type PanelViewState, type SessionView, type StepView } from './model';
+import { isRunning, type Change, type Exchange, type PanelViewState, type SessionView, type StepView } from './model';
 import { renderConversation, renderKpt, renderMetrics, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
 
 const STATUS_ICON: Record<StepView['status'], string> = {
@@ -241,6 +241,8 @@ export class PanelView {
       body.append(chips);
     }
 
+    for (const x of st.exchanges ?? []) body.append(this.exchange(x));
+
     // The live voice: plain text nodes only. aria-live so screen readers follow the stream politely.
     const voice = h('div', { class: `voice${st.voice ? '' : ' voice-empty'}`, attrs: { 'aria-live': 'polite' } });
     if (st.voice) voice.append(document.createTextNode(st.voice));
@@ -254,6 +256,16 @@ export class PanelView {
     if (st.error) body.append(this.errorBox(s, st, state, readonly));
     turn.append(avatar(agent), body);
     return turn;
+  }
+
+  /** DevA's blockers and the answer, as a short conversation inside DevA's turn (model text: inline-rendered). */
+  private exchange(x: Exchange): HTMLElement {
+    const turns = [{ speaker: x.from, text: x.questions.length > 1 ? x.questions.map((q, i) => `${i + 1}. ${q}`).join(' ') : x.questions[0] ?? '' }];
+    if (x.answer) turns.push({ speaker: x.to, text: x.answer });
+    const wrap = h('div', { class: 'exchange', attrs: { role: 'group', 'aria-label': `${x.from} asks ${x.to}` } }, h('div', { class: 'note' }, icon('comment-discussion'), h('span', { text: ` ${x.from} asked ${x.to} about the specs` })), renderConversation(turns, `${x.from} and ${x.to}`));
+    if (x.answer === null) wrap.append(h('div', { class: 'working', attrs: { role: 'status' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: ` ${x.to} is answering…` })));
+    else if (!x.answer) wrap.append(h('p', { class: 'muted', text: `${x.to}'s answer could not be used; ${x.from} decides alone.` }));
+    return wrap;
   }
 
   private envelopeBody(s: SessionView, st: StepView): HTMLElement[] {

@@ -55,6 +55,7 @@ import {
   summarizeChecks,
   type ChecksConfig,
   type CheckEvent,
+  DEFAULT_FEEDBACK_ROUNDS,
 } from '../core';
 import { cmdContext } from './context';
 import { cmdKpt } from './kpt';
@@ -75,6 +76,7 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   'max-tool-calls': { type: 'string' },
   'max-tool-chars': { type: 'string' },
+  'feedback-rounds': { type: 'string' },
   'idle-timeout': { type: 'string' },
   workspace: { type: 'string' },
   objective: { type: 'string' },
@@ -154,6 +156,7 @@ Options:
                    test scripts, tsc --noEmit); without --check the detected commands are only named
   --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
   --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
+  --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
                    outside cape/
   --json           end with one JSON line (taskId, steps, files, checks, kpt, metrics); progress goes to stderr
@@ -187,17 +190,19 @@ function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
   return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };
 }
 
+/** A flag taking a whole number ≥ 0, or undefined when not given. */
+function wholeNumber(flags: Parsed['flags'], name: string): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} takes a whole number ≥ 0 (got "${String(v)}").`);
+  return n;
+}
+
 /** --max-tool-calls / --max-tool-chars: whole numbers ≥ 0 (0 calls turns the tools off). */
 function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | false {
-  const num = (name: string): number | undefined => {
-    const v = flags[name];
-    if (v === undefined) return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} takes a whole number ≥ 0 (got "${v}").`);
-    return n;
-  };
-  const maxCalls = num('max-tool-calls');
-  const maxChars = num('max-tool-chars');
+  const maxCalls = wholeNumber(flags, 'max-tool-calls');
+  const maxChars = wholeNumber(flags, 'max-tool-chars');
   if (maxCalls === 0) return false;
   return { ...(maxCalls !== undefined ? { maxCalls } : {}), ...(maxChars !== undefined ? { maxChars } : {}) };
 }
@@ -343,6 +348,14 @@ function printer(out: NodeJS.WritableStream) {
         }
         break;
       }
+      case 'blocker':
+        nl();
+        out.write(`  ? ${e.from} asks ${e.to} (round ${e.round}):\n${e.questions.map((q) => `    · ${q}`).join('\n')}\n`);
+        break;
+      case 'blocker-answer':
+        nl();
+        out.write(`  ↳ ${e.from} answers: ${e.voice || e.answer || '(no usable answer: DevA decides alone)'}\n`);
+        break;
       case 'file-proposed':
         nl();
         out.write(`  ${e.file.status === 'refused' ? '✗ refused' : e.file.action === 'create' ? '+ create ' : e.file.edit ? '~ edit   ' : '~ modify '} ${e.file.path}${e.file.reason ? ` — ${e.file.reason}` : ''}${e.file.warning ? ` ⚠ ${e.file.warning}` : ''}\n`);
@@ -487,6 +500,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   }
   const { client } = clientFrom(flags, env);
   const tools = toolBoundsFrom(flags);
+  const feedbackRounds = wholeNumber(flags, 'feedback-rounds');
   const human = flags.json ? stderr : stdout;
   const checks = await checksFrom(flags, workspace, human);
   const controller = new AbortController();
@@ -510,6 +524,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       prompts: loadPromptAssets(defaultPromptsDir()),
       tools,
       checks,
+      ...(feedbackRounds !== undefined ? { feedbackRounds } : {}),
       onEvent: (e) => {
         if (e.type === 'warning') warnings.push(`${stepTitle(e.step)}: ${e.message}`);
         print(e);
@@ -552,6 +567,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
           ...(f.warning ? { warning: f.warning } : {}),
         })),
         checks: result.checks ? summarizeChecks(result.checks).map((c) => ({ command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds })) : [],
+        ...(result.feedback ? { feedback: result.feedback.map((f) => ({ round: f.round, from: f.from, to: f.to, questions: f.questions, answered: !!f.answer, answer: f.answerText })) } : {}),
         kpt: result.kpt,
         metrics: result.metrics,
         retrospectivePath: result.retrospectivePath,

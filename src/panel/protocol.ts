@@ -213,12 +213,14 @@ const EVENT_TYPES = new Set([
   'file-proposed',
   'usage',
   'step-finished',
+  'blocker',
+  'blocker-answer',
   'error',
   'session-finished',
 ]);
 
 /** Events whose `step` must be a StepId (for 'error' it may also be null). */
-const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'warning', 'envelope', 'file-proposed', 'usage', 'step-finished']);
+const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'warning', 'envelope', 'file-proposed', 'usage', 'step-finished', 'blocker', 'blocker-answer']);
 
 /**
  * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right
@@ -242,6 +244,10 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
       return isObject(x.envelope);
     case 'file-proposed':
       return isFileView(x.file);
+    case 'blocker':
+      return Array.isArray(x.questions) && x.questions.every((q) => typeof q === 'string') && typeof x.from === 'string' && typeof x.to === 'string';
+    case 'blocker-answer':
+      return typeof x.from === 'string' && typeof x.voice === 'string' && typeof x.answer === 'string';
     case 'error':
       return (x.step === null || isStepId(x.step)) && typeof x.message === 'string';
     case 'session-finished':

@@ -1,7 +1,7 @@
 // Reads and writes the `cape.*` settings (package.json contributes.configuration).
 import * as vscode from 'vscode';
 import type { CapeSettings } from '../services';
-import { DEFAULT_CAPE_FOLDER, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL } from '../core';
+import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL } from '../core';
 
 export { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL };
 
@@ -25,6 +25,7 @@ export function readSettings(): CapeSettings {
     baseUrl: str('baseUrl', ''),
     capeFolder: str('capeFolder', DEFAULT_CAPE_FOLDER).replace(/[\\/]+$/, '') || DEFAULT_CAPE_FOLDER,
     tools: { maxCalls: count('tools.maxCalls', DEFAULT_MAX_TOOL_CALLS), maxChars: count('tools.maxChars', DEFAULT_MAX_TOOL_CHARS) },
+    feedbackRounds: count('feedbackRounds', DEFAULT_FEEDBACK_ROUNDS),
   };
 }
 

@@ -121,6 +121,7 @@ export class SessionRunner {
         llm: resolved.client,
         prompts: this.services.prompts,
         tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
+        ...(settings.feedbackRounds !== undefined ? { feedbackRounds: settings.feedbackRounds } : {}),
         onEvent: (e) => this.onEvent(e, run),
         onWarning: (w) => {
           // Warnings come in bursts (the cape/ loader's before the first step, the KPT merge's at the end): one

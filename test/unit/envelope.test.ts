@@ -329,3 +329,37 @@ describe('envelope: CM retrospective', () => {
     assert.match(err('cm_retro', retro({ phase: 'opening' })), /^phase: /m);
   });
 });
+
+describe('envelope: DevA blockers', () => {
+  const deva = (output: unknown) => ({
+    agent: 'DevA',
+    role: 'Developer Agent',
+    task_id: 't',
+    voice: 'v',
+    output,
+    references: [],
+    confidence: 3,
+    ass: { score: 3, positive: '', improvement: '', context_adequate: true },
+  });
+
+  it('absent, empty or unusable blockers leave the envelope without blockers', () => {
+    for (const output of [{ file_list: [] }, { blockers: [] }, { blockers: null }, { blockers: [{ to: 'DA' }, 42, '  '] }, 'markdown output']) {
+      assert.strictEqual(ok('deva', deva(output)).blockers, undefined, JSON.stringify(output));
+    }
+  });
+
+  it('reads {to, question}, plain strings (→ DA) and agent names in any spelling', () => {
+    const env = ok('deva', deva({ Blockers: [{ to: 'Designer Agent', question: ' Which breakpoint? ' }, 'Is the icon decorative?', { agent: 'po', text: 'Drop AC-3?' }] }));
+    assert.deepStrictEqual(env.blockers, [
+      { to: 'DA', question: 'Which breakpoint?' },
+      { to: 'DA', question: 'Is the icon decorative?' },
+      { to: 'POA', question: 'Drop AC-3?' },
+    ]);
+    assert.ok((env.output as Record<string, unknown>).Blockers, 'the output keeps what DevA wrote');
+  });
+
+  it('only DevA has blockers', () => {
+    const da = { ...deva({ blockers: ['x'] }), agent: 'DA', role: 'Designer Agent' };
+    assert.strictEqual(ok('da', da).blockers, undefined);
+  });
+});

@@ -165,3 +165,26 @@ describe('webview model: restoreState', () => {
     assert.deepStrictEqual(run([{ type: 'reset', state: JSON.parse(JSON.stringify(s)) }]), s);
   });
 });
+
+describe('webview model: DevA asks DA', () => {
+  it('keeps the exchange in DevA\'s turn across the rerun', () => {
+    let s = run([
+      started(),
+      ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      ev({ type: 'voice-delta', step: 'deva', text: 'I need an answer.' }),
+      ev({ type: 'blocker', step: 'deva', from: 'DevA', to: 'DA', round: 1, questions: ['Where on mobile?'], voice: 'I need an answer.' }),
+    ]);
+    assert.deepStrictEqual(s.session!.steps.deva.exchanges, [{ from: 'DevA', to: 'DA', questions: ['Where on mobile?'], answer: null }]);
+    s = run(
+      [
+        ev({ type: 'blocker-answer', step: 'deva', from: 'DA', round: 1, voice: 'In the menu.', answer: 'In the menu.\n\n{"answers":[]}' }),
+        ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+        ev({ type: 'voice-delta', step: 'deva', text: 'Built it.' }),
+      ],
+      s,
+    );
+    const deva = s.session!.steps.deva;
+    assert.deepStrictEqual(deva.exchanges, [{ from: 'DevA', to: 'DA', questions: ['Where on mobile?'], answer: 'In the menu.' }]);
+    assert.strictEqual(deva.voice, 'Built it.', 'the rerun streams a fresh voice');
+  });
+});

@@ -117,6 +117,28 @@ describe('chat panel webview (Chromium)', function () {
     assert.deepStrictEqual(await p.posted(), [{ type: 'reviewHunks' }]);
   });
 
+  it("shows DevA's blocker and DA's answer as a conversation in DevA's turn, model text inert", async () => {
+    const p = await open();
+    await p.send(
+      ev(script.started),
+      ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      ev({ type: 'blocker', step: 'deva', from: 'DevA', to: 'DA', round: 1, questions: ['Where does the toggle go <img src=x onerror=alert(1)>?'], voice: 'v' }),
+    );
+    const exchange = p.page.locator('.turn[data-step="deva"] .exchange');
+    assert.match((await exchange.textContent()) ?? '', /DevA asked DA about the specs.*Where does the toggle go.*DA is answering/s);
+    assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .exchange img').count(), 0);
+    await p.send(
+      ev({ type: 'blocker-answer', step: 'deva', from: 'DA', round: 1, voice: 'Into the overflow menu.', answer: 'x' }),
+      ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      ev({ type: 'voice-delta', step: 'deva', text: 'Building it now.' }),
+    );
+    const bubbles = exchange.locator('.bubble');
+    assert.strictEqual(await bubbles.count(), 2);
+    assert.match((await bubbles.nth(1).textContent()) ?? '', /DA.*Into the overflow menu\./s);
+    assert.doesNotMatch((await exchange.textContent()) ?? '', /is answering/);
+    assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .voice').textContent(), 'Building it now.');
+  });
+
   it('shows a collapsed "working" indicator instead of raw JSON while the output streams', async () => {
     const p = await open();
     const poa = script.steps[1];

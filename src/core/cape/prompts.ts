@@ -14,8 +14,8 @@ import * as z from '../model/schema';
 import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './assets';
 import { parseFrontmatter } from './frontmatter';
 
-/** The role prompts: one per session step, plus init's shared-decisions request and its file generator. */
-export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'init_decisions', 'init'] as const;
+/** The role prompts: one per session step, DA answering a blocker of DevA, and init's shared-decisions request and its file generator. */
+export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'da_answer', 'init_decisions', 'init'] as const;
 export type RolePromptId = (typeof ROLE_PROMPT_IDS)[number];
 
 /**

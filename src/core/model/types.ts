@@ -291,6 +291,33 @@ export interface Envelope {
   kpt?: KptLists;
   /** Whatever the model reported as metrics in the retro; informational only — real metrics are computed. */
   reportedMetrics?: Record<string, unknown>;
+  /** DevA only: questions that block it, read from `output.blockers` (absent when none). */
+  blockers?: Blocker[];
+}
+
+/** One DevA → DA → DevA round, as kept in DevA's pair artifact: both extra requests' replies. */
+export interface FeedbackRecord {
+  round: number;
+  from: AgentId;
+  to: AgentId;
+  questions: string[];
+  /** DevA's reply that raised the blockers. */
+  blockedRaw: string;
+  /** The answering agent's raw reply (after its repair request, when one was needed). */
+  answerRaw: string;
+  /** Its envelope; absent when the reply could not be used (DevA then decided alone). */
+  answer?: Envelope;
+  /** The answer as DevA received it (empty when there was none). */
+  answerText: string;
+  /** The answer request's tokens (also counted in DevA's step usage). */
+  usage: Usage;
+  model: string;
+}
+
+/** A question DevA cannot settle itself, for the agent who owns the answer (today: DA about its specs). */
+export interface Blocker {
+  to: AgentId;
+  question: string;
 }
 
 /** One SEARCH/REPLACE hunk of an <edit> block (lines without terminators; an empty `replace` deletes). */
@@ -373,6 +400,10 @@ export type SessionEvent =
   | { type: 'step-finished'; step: StepId; artifactPath: string; durationMs: number }
   /** The project's checks on DevA's proposal and the fix rounds (src/core/checks/), during DevA's step. */
   | { type: 'check'; step: StepId; event: CheckEvent }
+  /** DevA's reply raised blockers: `to` is asked once (round `round`), then DevA answers again. */
+  | { type: 'blocker'; step: StepId; from: AgentId; to: AgentId; round: number; questions: string[]; voice: string }
+  /** The answer to the blockers of round `round` (what DevA receives), with the answering agent's voice. */
+  | { type: 'blocker-answer'; step: StepId; from: AgentId; round: number; voice: string; answer: string }
   | { type: 'error'; step: StepId | null; kind: ErrorKind; message: string; raw?: string }
   | {
       type: 'session-finished';

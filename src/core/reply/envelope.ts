@@ -15,7 +15,7 @@
 // The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
 // quoted back to the model in the single repair request.
 import * as z from '../model/schema';
-import type { AgentId, Ass, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
+import type { AgentId, Ass, Blocker, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject } from '../model/types';
 import { kptKindOf } from '../kpt/kpt';
 
@@ -455,7 +455,8 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
     const r = workerSchema(step).safeParse(hoistFromOutput(json));
     if (!r.success) return { ok: false, error: formatIssues(r.error.issues) };
     const d = r.data;
-    return accepted(agent, d, undefined, { voice: d.voice, output: d.output, ass: d.ass as Ass });
+    const blockers = step === 'deva' ? blockersOf(d.output) : [];
+    return accepted(agent, d, undefined, { voice: d.voice, output: d.output, ass: d.ass as Ass }, blockers.length ? { blockers } : {});
   } catch (e) {
     // zod does not throw on bad data; this guards against pathological input (e.g. getters that throw).
     return { ok: false, error: `(envelope): could not be validated: ${e instanceof Error ? e.message : String(e)}` };
@@ -468,7 +469,7 @@ function accepted(
   d: { role?: unknown; task_id: string; references: string[]; confidence: number | null },
   phase: Envelope['phase'],
   own: Pick<Envelope, 'voice' | 'output' | 'ass'>,
-  retro: Pick<Envelope, 'conversation' | 'kpt' | 'reportedMetrics'> = {},
+  retro: Pick<Envelope, 'conversation' | 'kpt' | 'reportedMetrics' | 'blockers'> = {},
 ): ValidationResult {
   const head = { agent, role: roleOf(d.role, agent), task_id: d.task_id, ...(phase ? { phase } : {}) };
   const envelope: Envelope = { ...head, voice: own.voice, output: own.output, references: d.references, confidence: d.confidence, ass: own.ass, ...retro };
@@ -477,6 +478,34 @@ function accepted(
 
 function roleOf(role: unknown, agent: AgentId): string {
   return typeof role === 'string' && role.trim() !== '' ? role : DEFAULT_ROLE[agent];
+}
+
+/** Characters of one blocker question kept (a question, not a document). */
+export const MAX_BLOCKER_CHARS = 2000;
+
+/**
+ * DevA's `output.blockers`, tolerant to absence and to shape: a list of `{to, question}` (the question may be
+ * written as text/item/…, `to` as an agent name in any spelling; missing → DA), or of plain strings (→ DA). Items
+ * without a question are dropped, never a reason to reject the reply: blockers are optional.
+ */
+export function blockersOf(output: unknown): Blocker[] {
+  if (!isPlainObject(output)) return [];
+  const key = Object.keys(output).find((k) => /^blockers?$/i.test(k.trim()));
+  const raw = key === undefined ? undefined : output[key];
+  const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  const out: Blocker[] = [];
+  for (const item of items) {
+    let to: AgentId = 'DA';
+    let question: string | null = null;
+    if (typeof item === 'string') question = item;
+    else if (isPlainObject(item)) {
+      to = normaliseAgentName(item.to ?? item.agent ?? item.for) ?? 'DA';
+      const q = item.question ?? item.q ?? item.text ?? item.issue ?? item.description;
+      question = typeof q === 'string' ? q : null;
+    }
+    if (question && question.trim()) out.push({ to, question: question.trim().slice(0, MAX_BLOCKER_CHARS) });
+  }
+  return out;
 }
 
 /** A compact description of the envelope each step must produce (used in repair requests). */

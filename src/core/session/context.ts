@@ -12,7 +12,7 @@
 //                   (same preamble, role prompt and role assets, plus every upstream raw reply — DevA's raw reply
 //                   including its file bodies for the retro — and the whole kpt_merged.md for the CM opening).
 
-import type { CmOpeningOutput, Envelope, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from '../model/types';
+import type { CmOpeningOutput, Envelope, FeedbackRecord, LlmRequest, ProposedFile, StepId, SystemBlock, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject as isObject } from '../model/types';
 import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../cape/assets';
 import { boundedList, clip, minifyMarkdown, packAssets, splitSections } from './packing';
@@ -43,6 +43,7 @@ export type ContextSource =
   | 'workspace:ui'
   | 'retro:opening'
   | 'retro:envelopes'
+  | 'retro:feedback'
   | 'retro:devaFiles'
   | 'retro:checks';
 
@@ -66,7 +67,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
     'team:dor',
     'team:dod',
   ],
-  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:devaFiles', 'retro:checks'],
+  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:feedback', 'retro:devaFiles', 'retro:checks'],
 };
 
 /** Everything a context builder may draw from. Each step only reads the sources its matrix row lists. */
@@ -95,6 +96,8 @@ export interface ContextInputs {
   devaSummary: string | null;
   /** The checks on DevA's proposal (the retrospective gets their results, never their output). */
   checks?: ChecksOutcome;
+  /** DevA → DA → DevA rounds of this session (session/blockers.ts): the retro sees what was asked and answered. */
+  feedback?: readonly Pick<FeedbackRecord, 'from' | 'to' | 'questions' | 'answerText'>[];
   /** Overrides WHOLE_DOMAIN_LIMIT (characters of the role's cape/ project files sent whole, else packed into it). */
   assetBudget?: Partial<Record<StepId, number>>;
 }
@@ -426,6 +429,15 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
         parts.join('\n\n'),
       );
     }
+    case 'retro:feedback': {
+      const rounds = inputs.feedback ?? [];
+      return section(
+        'Questions DevA asked during its step, and the answers it built on',
+        rounds
+          .map((f) => `${f.from} asked ${f.to}:\n${f.questions.map((q) => `- ${clip(q, 600)}`).join('\n')}\n${f.to} answered: ${f.answerText ? clip(f.answerText, 1500) : '(no usable answer: DevA decided alone)'}`)
+          .join('\n\n'),
+      );
+    }
     case 'retro:devaFiles': {
       if (!inputs.devaFiles.length && !inputs.devaSummary) return '';
       const list = inputs.devaFiles
@@ -436,6 +448,11 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
     case 'retro:checks':
       return inputs.checks && inputs.checks.commands.length ? section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks)) : '';
   }
+}
+
+/** Some sources rendered as `step` would receive them (for a request outside the five steps, e.g. a blocker). */
+export function renderSources(step: StepId, sources: readonly ContextSource[], inputs: ContextInputs): string {
+  return sources.map((s) => renderSource(s, step, inputs)).filter(Boolean).join('\n\n');
 }
 
 /**

@@ -41,7 +41,9 @@ import {
   type ChatMessage,
   type LlmResult,
   type Usage,
+  type FeedbackRecord,
 } from '../model/types';
+import { askAnswer, blockerRequest, DEFAULT_FEEDBACK_ROUNDS, resolveBlockers } from './blockers';
 import { CONTINUE_PROMPT, MAX_CONTINUATIONS, replyWasCut, stitchContinuation } from '../reply/continuation';
 import { VoiceExtractor } from '../reply/voiceStream';
 import { StepFailure } from './failure';
@@ -81,6 +83,8 @@ export interface SessionOptions {
    * (from the cache file, refreshed from mtimes) when DA's or DevA's step needs it.
    */
   workspaceIndex?: WorkspaceIndex;
+  /** DevA → DA → DevA rounds per session when DevA raises blockers (default DEFAULT_FEEDBACK_ROUNDS = 1; 0 = none). */
+  feedbackRounds?: number;
   /** Characters of the workspace section in DevA's prompt (default DEFAULT_WORKSPACE_BUDGET.deva). */
   workspaceBudget?: number;
   /** The project's checks on DevA's proposal, with fix rounds (src/core/checks/); none when absent or empty. */
@@ -111,6 +115,8 @@ export interface SessionResult {
   resumable: boolean;
   /** The checks on DevA's proposal and their fix rounds, when checks ran (also when DevA's step was resumed). */
   checks?: ChecksOutcome;
+  /** DevA → DA → DevA rounds of the session (absent when DevA raised no blocker). */
+  feedback?: FeedbackRecord[];
   error?: { step: StepId | null; kind: ErrorKind; message: string };
 }
 
@@ -220,6 +226,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     let devaFiles: ProposedFile[] = [];
     let devaSummary: string | null = null;
     let checks: ChecksOutcome | undefined;
+    /** DevA → DA → DevA rounds (session/blockers.ts), from this run or DevA's saved record. */
+    const allFeedback: FeedbackRecord[] = [];
 
     // Reload completed steps' records (resume).
     for (const s of state.completedSteps) {
@@ -236,6 +244,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         ];
         devaSummary = rec.summary;
         checks = rec.checks;
+        allFeedback.push(...(rec.feedback ?? []));
       }
       steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope, ...(rec.continuations ? { continuations: rec.continuations } : {}) });
     }
@@ -291,6 +300,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         devaFiles,
         devaSummary,
         checks,
+        feedback: allFeedback,
       };
       const ctx = buildStepContext(step, inputs);
       contextChars[step] = { input: ctx.baselineChars, passed: ctx.passedChars };
@@ -405,32 +415,60 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         return { res: loop.result, messages: loop.messages };
       };
 
-      const first: ChatMessage[] = [{ role: 'user', content: ctx.user }];
-      let { res, messages: sent } = await call(first, 0);
-      let parsed = parseReply(step, res.text);
-      if (!parsed.ok) {
-        // One repair request that quotes the validation error; then a clear failure that keeps the raw text.
-        emit({ type: 'repair', step, error: parsed.error });
-        const firstRaw = res.text;
-        ({ res, messages: sent } = await call(
-          [...sent, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
-          1,
-        ));
-        parsed = parseReply(step, res.text);
+      /** What the parser noticed in the step's replies (e.g. several envelopes: the last complete one was used). */
+      const replyWarnings: string[] = [];
+      /** A request whose reply must validate: one repair request that quotes the error, then a clear failure keeping the raw text. */
+      const ask = async (messages: ChatMessage[]) => {
+        let { res, messages: sent } = await call(messages, 0);
+        let parsed = parseReply(step, res.text);
         if (!parsed.ok) {
-          const rawPath = await store.saveFailedRaw(taskId, step, `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`);
-          throw new StepFailure(
-            step,
-            'invalid_reply',
-            `${STEP_AGENT[step]}'s reply could not be used even after a repair request: ${parsed.error}. The raw replies are saved in ${path.relative(opts.workspace, rawPath)}. Retry the step (or resume the session) to ask again.`,
-            res.text,
-          );
+          emit({ type: 'repair', step, error: parsed.error });
+          const firstRaw = res.text;
+          ({ res, messages: sent } = await call(
+            [...sent, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
+            1,
+          ));
+          parsed = parseReply(step, res.text);
+          if (!parsed.ok) {
+            const rawPath = await store.saveFailedRaw(taskId, step, `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`);
+            throw new StepFailure(
+              step,
+              'invalid_reply',
+              `${STEP_AGENT[step]}'s reply could not be used even after a repair request: ${parsed.error}. The raw replies are saved in ${path.relative(opts.workspace, rawPath)}. Retry the step (or resume the session) to ask again.`,
+              res.text,
+            );
+          }
         }
-      }
-      const reply = parsed.reply;
-      const replyWarnings = parsed.warnings;
-      for (const message of replyWarnings) emit({ type: 'warning', step, message });
-      reply.envelope = { ...reply.envelope, task_id: taskId }; // the engine's id, whatever the model wrote
+        replyWarnings.push(...parsed.warnings);
+        for (const message of parsed.warnings) emit({ type: 'warning', step, message });
+        // the engine's id, whatever the model wrote
+        return { res, sent, reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: taskId } } };
+      };
+      let { res, sent, reply } = await ask([{ role: 'user', content: ctx.user }]);
+
+      // DevA's blockers go to DA, and DevA answers again (session/blockers.ts).
+      const feedback =
+        step === 'deva'
+          ? await resolveBlockers({
+              current: () => ({ raw: res.text, envelope: reply.envelope }),
+              rounds: opts.feedbackRounds ?? DEFAULT_FEEDBACK_ROUNDS,
+              ask: (_to, questions) =>
+                askAnswer({
+                  llm: opts.llm,
+                  model: opts.model,
+                  ...blockerRequest(inputs, renderPrompt(opts.prompts.roles.da_answer, { language: state!.language, task_id: taskId }), questions),
+                  signal: opts.signal,
+                  retry: { ...opts.retry, onRetry: ({ attempt, error, delayMs }) => emit({ type: 'retry', step, attempt, reason: error.message, delayMs }) },
+                }),
+              rerun: async (prompt) => {
+                ({ res, sent, reply } = await ask([...sent, { role: 'assistant', content: res.text }, { role: 'user', content: prompt }]));
+              },
+              emit,
+              warn,
+            })
+          : [];
+      for (const f of feedback) stepUsage = addUsage(stepUsage, f.usage);
+      allFeedback.push(...feedback);
 
       let files: ProposedFile[] = [];
       let editRepair: string | undefined;
@@ -506,6 +544,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         ...(continuations ? { continuations } : {}),
         ...(step === 'deva' && checks ? { checks } : {}),
         ...(replyWarnings.length ? { warnings: replyWarnings } : {}),
+        ...(feedback.length ? { feedback } : {}),
       });
       envelopes[step] = reply.envelope;
       raws[step] = res.text;
@@ -545,7 +584,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     state.status = 'complete';
     await store.saveSessionState(state);
     emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
-    return { taskId, ok: true, resumable: false, steps, files: devaFiles, kpt, metrics, retrospectivePath, ...(checks ? { checks } : {}) };
+    return {
+      taskId,
+      ok: true,
+      resumable: false,
+      steps,
+      files: devaFiles,
+      kpt,
+      metrics,
+      retrospectivePath,
+      ...(checks ? { checks } : {}),
+      ...(allFeedback.length ? { feedback: allFeedback } : {}),
+    };
   } catch (err) {
     const failure = asFailure(err, currentStep);
     emit({ type: 'error', step: failure.step, kind: failure.kind, message: failure.message, raw: failure.raw });

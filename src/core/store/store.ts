@@ -21,6 +21,7 @@ import {
   type StepId,
   type ToolCallRecord,
   type Usage,
+  type FeedbackRecord,
   DEFAULT_CAPE_FOLDER,
 } from '../model/types';
 import { formatLocalMinute, retrospectiveStamp } from '../model/dates';
@@ -56,6 +57,8 @@ export interface StepRecord {
   toolCalls?: ToolCallRecord[];
   /** DevA's reply to the edit repair request, when one was sent. */
   editRepair?: string;
+  /** DevA → DA → DevA rounds: the reply that raised blockers and the answer (session/blockers.ts). */
+  feedback?: FeedbackRecord[];
   /** Epoch ms. */
   startedAt: number;
   /** Epoch ms; also the timestamp in the pair file name. */
@@ -258,6 +261,7 @@ export class SessionStore {
       ...(typeof rec.continuations === 'number' && rec.continuations > 0 ? { continuations: rec.continuations } : {}),
       ...(isChecksOutcome(rec.checks) ? { checks: rec.checks } : {}),
       ...(Array.isArray(rec.warnings) && rec.warnings.length > 0 ? { warnings: rec.warnings.filter((w): w is string => typeof w === 'string') } : {}),
+      ...(Array.isArray(rec.feedback) && rec.feedback.length ? { feedback: rec.feedback.filter((f) => !!f && typeof f === 'object' && Array.isArray(f.questions)) } : {}),
     };
   }
 
