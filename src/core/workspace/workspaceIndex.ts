@@ -1,5 +1,6 @@
 // The workspace index: every file the policy lets the model see, with its size, mtime, top-level symbols and
-// resolved relative imports, plus a BM25 text index (minisearch) over paths, symbols and content.
+// resolved relative imports, plus a light text index (termIndex.ts: term sets of paths, symbols and content, with a
+// BM25 re-scoring of the best candidates read lazily from disk).
 //
 // Kept up to date incrementally, never rebuilt per session:
 //  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed; the CLI
@@ -13,11 +14,11 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import MiniSearch from 'minisearch';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { decodeText, isBinaryContent, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
-import { terms } from './tokens';
+import { detach } from './tokens';
+import { TermIndex, type FieldBoost, type TermIndexJSON } from './termIndex';
 
 export interface IndexedFile {
   path: string;
@@ -32,32 +33,9 @@ export interface IndexedFile {
   imports: string[];
 }
 
-interface SearchDoc {
-  id: number;
-  path: string;
-  symbols: string;
-  content: string;
-}
-
-/** Content beyond this many characters is not put in the text index (the file is still listed and can be read). */
-const MAX_INDEXED_CHARS = 100_000;
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 /** Index files kept in the cache folder (one per workspace; the least recently written go first). */
 const CACHE_KEEP = 50;
-/**
- * BM25 parameters: less length normalisation than the usual b = 0.75, since in code the longer file is more often
- * the one a change touches (a short stylesheet that repeats a word must not outrank the module that implements it).
- */
-const BM25 = { k: 1.2, b: 0.4, d: 0.5 };
-
-const MINISEARCH_OPTIONS = {
-  fields: ['path', 'symbols', 'content'],
-  idField: 'id',
-  tokenize: (text: string) => terms(text),
-  processTerm: (t: string) => t,
-  searchOptions: { tokenize: (text: string) => terms(text), processTerm: (t: string) => t },
-};
-
 /** Where the CLI keeps the index of a workspace between runs. */
 export function defaultCacheFile(root: string): string {
   let real = path.resolve(root);
@@ -93,19 +71,17 @@ export class WorkspaceIndex {
   readonly root: string;
   readonly policy: WorkspacePolicy;
   private readonly files = new Map<string, IndexedFile>();
-  private readonly ids = new Map<string, number>();
-  private readonly pathOf = new Map<number, string>();
-  private nextId = 1;
   /** Files admitted by name whose content is not text, by `size:mtime`, so a refresh does not re-read them. */
   private readonly notText = new Map<string, string>();
-  private search: MiniSearch<SearchDoc>;
+  private text = new TermIndex();
   private importers: Map<string, string[]> | null = null;
   private importsDirty = true;
+  /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
+  private stems: Set<string> | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
     this.policy = new WorkspacePolicy(this.root, opts);
-    this.search = new MiniSearch<SearchDoc>(MINISEARCH_OPTIONS);
   }
 
   get size(): number {
@@ -172,23 +148,16 @@ export class WorkspaceIndex {
     this.notText.delete(rel);
     const text = decodeText(buf);
     const scan = scanFile(rel, text);
-    this.drop(rel);
-    const id = this.nextId++;
-    this.ids.set(rel, id);
-    this.pathOf.set(id, rel);
-    this.files.set(rel, { path: rel, size, mtimeMs, chars: text.length, symbols: scan.symbols, specs: scan.imports, imports: [] });
-    this.search.add({ id, path: rel.replace(/[/.]/g, ' '), symbols: scan.symbols.join(' '), content: text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text });
+    const symbols = scan.symbols.map(detach);
+    this.files.set(rel, { path: rel, size, mtimeMs, chars: text.length, symbols, specs: scan.imports.map(detach), imports: [] });
+    this.text.set(rel, symbols, text);
     this.importsDirty = true;
     return true;
   }
 
   private drop(rel: string): void {
-    const id = this.ids.get(rel);
-    if (id === undefined) return;
-    this.search.discard(id);
-    this.ids.delete(rel);
-    this.pathOf.delete(id);
-    this.files.delete(rel);
+    if (!this.files.delete(rel)) return;
+    this.text.delete(rel);
     this.importsDirty = true;
   }
 
@@ -217,6 +186,7 @@ export class WorkspaceIndex {
       if (++read % 1000 === 0) await new Promise((r) => setImmediate(r));
     }
     this.resolveImports();
+    if (read > 1000) this.text.dropMemo();
     return { files: this.files.size, read, removed, ms: Date.now() - t0 };
   }
 
@@ -259,6 +229,11 @@ export class WorkspaceIndex {
   /** Resolves every file's relative import specifiers to indexed files (after any change of the file set). */
   private resolveImports(): void {
     if (!this.importsDirty) return;
+    this.stems = new Set();
+    for (const p of this.files.keys()) {
+      this.stems.add(p.replace(/(\.d)?\.[^./]+$/, ''));
+      for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) this.stems.add(p.slice(0, i));
+    }
     for (const f of this.files.values()) {
       const out: string[] = [];
       for (const spec of f.specs) {
@@ -289,6 +264,8 @@ export class WorkspaceIndex {
 
   private resolveBase(base: string): string | null {
     const clean = base.replace(/\/$/, '');
+    // most specifiers that name no file are settled by one look-up (no file, folder or stem of that name)
+    if (this.stems && !this.files.has(clean) && !this.stems.has(clean) && !this.stems.has(clean.replace(/\.[^./]+$/, ''))) return null;
     for (const ext of RESOLVE_EXT) if (this.files.has(clean + ext)) return clean + ext;
     // TypeScript's ESM style: `./x.js` names `x.ts`
     const js = /\.(m|c)?jsx?$/.exec(clean);
@@ -316,14 +293,20 @@ export class WorkspaceIndex {
   }
 
   /** BM25 scores (path, symbols, content with field boosts) of the files for a free-text query. */
-  textScores(query: string, boost: Record<string, number> = { path: 3, symbols: 2, content: 1 }): Map<string, number> {
-    const out = new Map<string, number>();
-    if (!query.trim()) return out;
-    for (const r of this.search.search(query, { boost, combineWith: 'OR', bm25: BM25 })) {
-      const p = this.pathOf.get(r.id as number);
-      if (p) out.set(p, r.score);
+  textScores(query: string, boost: FieldBoost = { path: 3, symbols: 2, content: 1 }): Map<string, number> {
+    if (!query.trim()) return new Map();
+    return this.text.scores(query, boost, (rel) => this.readIndexed(rel));
+  }
+
+  /** The current text of an indexed file, for ranking only (null when it vanished or is no longer text). */
+  readIndexed(rel: string): string | null {
+    if (!this.files.has(rel)) return null;
+    try {
+      const buf = fs.readFileSync(path.join(this.root, ...rel.split('/')));
+      return buf.length > this.policy.maxBytes || isBinaryContent(buf) ? null : decodeText(buf);
+    } catch {
+      return null;
     }
-    return out;
   }
 
   /** Serialises the index (entries and text index) for the cache file. */
@@ -332,10 +315,9 @@ export class WorkspaceIndex {
       version: CACHE_VERSION,
       root: this.root,
       policy: { capeFolder: this.policy.capeFolder, maxBytes: this.policy.maxBytes },
-      nextId: this.nextId,
-      files: [...this.files.values()].map((f) => [this.ids.get(f.path), f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs]),
+      files: [...this.files.values()].map((f) => [f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs, f.imports]),
       notText: [...this.notText],
-      search: this.search,
+      text: this.text,
     };
   }
 
@@ -383,10 +365,9 @@ export class WorkspaceIndex {
       version?: number;
       root?: string;
       policy?: { capeFolder?: string; maxBytes?: number };
-      nextId?: number;
-      files?: [number, string, number, number, number, string[], string[]][];
+      files?: [string, number, number, number, string[], string[], string[]][];
       notText?: [string, string][];
-      search?: unknown;
+      text?: TermIndexJSON;
     };
     try {
       data = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
@@ -399,25 +380,23 @@ export class WorkspaceIndex {
       data.policy?.capeFolder !== this.policy.capeFolder ||
       data.policy?.maxBytes !== this.policy.maxBytes ||
       !Array.isArray(data.files) ||
-      !data.search
+      !data.text
     ) {
       return false;
     }
-    try {
-      this.search = MiniSearch.loadJS<SearchDoc>(data.search as Parameters<typeof MiniSearch.loadJS>[0], MINISEARCH_OPTIONS);
-    } catch {
-      this.search = new MiniSearch<SearchDoc>(MINISEARCH_OPTIONS);
-      return false;
+    const text = new TermIndex();
+    if (!text.load(data.text)) return false;
+    for (const [rel, size, mtimeMs, chars, symbols, specs, imports] of data.files) {
+      if (typeof rel !== 'string' || !Array.isArray(symbols) || !Array.isArray(specs) || !Array.isArray(imports)) {
+        this.files.clear();
+        return false;
+      }
+      this.files.set(rel, { path: rel, size, mtimeMs, chars, symbols, specs, imports });
     }
-    for (const [id, rel, size, mtimeMs, chars, symbols, specs] of data.files) {
-      this.files.set(rel, { path: rel, size, mtimeMs, chars, symbols, specs, imports: [] });
-      this.ids.set(rel, id);
-      this.pathOf.set(id, rel);
-    }
+    this.text = text;
     for (const [rel, key] of data.notText ?? []) this.notText.set(rel, key);
-    this.nextId = Math.max(1, data.nextId ?? 1);
-    for (const f of data.files) if (f[0] >= this.nextId) this.nextId = f[0] + 1;
-    this.importsDirty = true;
+    // the imports were resolved against the same file set; a refresh that changes it resolves again
+    this.importsDirty = false;
     return true;
   }
 }
