@@ -1,8 +1,9 @@
 // Localization on real history: does DevA receive, whole, the files a real commit changed?
 //
 // Data (bench/data/localization/, built by bench/makeLocalizationData.ts): cases.json and one git bundle per
-// repository holding the parent trees of the cases. Each case's workspace is materialized on demand (git archive of
-// its snapshot into a temporary folder). For each case we run what `cape context --step deva --objective <subject>`
+// repository holding the parent trees of the cases. Each case's workspace is materialized on demand: a clone checked
+// out at its snapshot, so it has a history (the chain of the earlier cases' parent trees — coarser than the real
+// history, never later than the case). For each case we run what `cape context --step deva --objective <subject>`
 // computes (index → rank → pack within 60,000 characters) and, side by side in the same run, a plain BM25 over file
 // contents (minisearch, default tokenizer, content only) packed by the same rule at the same budget.
 // Figures per repository: recall = share of the modified files given whole; all = share of cases with all of them.
@@ -79,10 +80,10 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
         execFileSync('git', ['clone', '-q', '--bare', path.join(dir, `${c.repo}.bundle`), gitDir], { stdio: 'ignore' });
         clones.set(c.repo, gitDir);
       }
+      // a checkout with the history before the case (the bundle's chain of earlier snapshots), as a user's clone
       const ws = path.join(tmp, c.id);
-      fs.mkdirSync(ws);
-      const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', c.snapshot], { maxBuffer: 512 * 1024 * 1024 });
-      execFileSync('tar', ['-x', '-C', ws], { input: tar });
+      execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, ws], { stdio: 'ignore' });
+      execFileSync('git', ['-C', ws, 'checkout', '-q', '--detach', c.snapshot], { stdio: 'ignore' });
       const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
       const ctx = packWorkspace(index, { objective: c.objective }, { step: 'deva', budget: BUDGET, readText: (rel) => readText(ws, rel) });
       results.push({

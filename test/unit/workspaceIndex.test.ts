@@ -1,5 +1,6 @@
 // The workspace index, its symbols and imports, the ranking and the budgeted map DevA and DA receive.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -8,6 +9,7 @@ import { isUiFile, scanFile } from '../../src/core/workspace/symbols';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
+import { recencyFromLog } from '../../src/core/workspace/history';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -251,5 +253,38 @@ describe('ranking and the budgeted map', () => {
     write(none, 'server/db.ts', 'export const db = 1;\n');
     const { index: i2 } = await WorkspaceIndex.open(none, { cacheFile: null });
     assert.strictEqual(packWorkspace(i2, { objective: 'db' }, { step: 'da', readText: read(none) }).text, '');
+  });
+});
+
+describe('git recency', () => {
+  it('weighs recent and frequent changes, skips sweeping commits', () => {
+    const log = ['', 'src/a.ts\nsrc/b.ts\n', 'src/a.ts\n', Array.from({ length: 20 }, (_, i) => `f${i}.ts`).join('\n'), 'src/c.ts\n'].join('\x01');
+    const r = recencyFromLog(log);
+    assert.strictEqual(r.get('src/a.ts'), 1);
+    assert.ok(r.get('src/b.ts')! > r.get('src/c.ts')!, 'the newer commit weighs more');
+    assert.ok(!r.has('f1.ts'), 'a commit touching 20 files is a sweep');
+  });
+
+  it('breaks a tie between equal text matches in favour of the file git changed lately; no git, no history', async () => {
+    const root = tmp('cape-git-');
+    write(root, 'src/export/pdf.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    write(root, 'src/export/csv.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' });
+    const before = (await WorkspaceIndex.open(root, { cacheFile: null })).index;
+    assert.strictEqual(before.recencyOf('src/export/pdf.ts'), 0);
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'both');
+    write(root, 'src/export/pdf.ts', 'export function exportInvoice(id: string) { return id + ""; }\n');
+    git('commit', '-q', '-am', 'pdf');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.ok(index.recencyOf('src/export/pdf.ts') > index.recencyOf('src/export/csv.ts'));
+    assert.strictEqual(rankFiles(index, { objective: 'export invoice' })[0].path, 'src/export/pdf.ts');
+    // a new commit is seen by the next update (HEAD moved), without a rebuild
+    write(root, 'src/export/csv.ts', 'export function exportInvoice(id: string) { return "" + id; }\n');
+    git('commit', '-q', '-am', 'csv');
+    git('commit', '-q', '--allow-empty', '-m', 'empty');
+    await index.update(['src/export/csv.ts']);
+    assert.strictEqual(rankFiles(index, { objective: 'export invoice' })[0].path, 'src/export/csv.ts');
   });
 });

@@ -12,7 +12,7 @@
 import { detach, terms } from './tokens';
 
 /** Content characters that go into a file's term set (the whole file is still read when it is a candidate). */
-export const CONTENT_CAP = 128_000;
+export const CONTENT_CAP = 64_000;
 /** Files re-scored with frequencies in stage 2. */
 const CANDIDATES = 400;
 /** BM25+ parameters: less length normalisation than the usual b = 0.75 (in code the longer file is more often the

@@ -18,6 +18,7 @@ import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { decodeText, isBinaryContent, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
 import { detach } from './tokens';
+import { gitRecency, historyKey, type Recency } from './history';
 import { TermIndex, type FieldBoost, type TermIndexJSON } from './termIndex';
 
 export interface IndexedFile {
@@ -76,6 +77,9 @@ export class WorkspaceIndex {
   private text = new TermIndex();
   private importers: Map<string, string[]> | null = null;
   private importsDirty = true;
+  /** Git recency of the files (history.ts), recomputed when HEAD moves. */
+  private recency: Recency = new Map();
+  private recencyKey: string | null = null;
   /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
   private stems: Set<string> | null = null;
 
@@ -187,6 +191,7 @@ export class WorkspaceIndex {
     }
     this.resolveImports();
     if (read > 1000) this.text.dropMemo();
+    await this.refreshHistory();
     return { files: this.files.size, read, removed, ms: Date.now() - t0 };
   }
 
@@ -223,7 +228,21 @@ export class WorkspaceIndex {
       if (this.indexFile(rel, st!.size, st!.mtimeMs)) read++;
     }
     this.resolveImports();
+    await this.refreshHistory();
     return { files: this.files.size, read, removed, ms: Date.now() - t0 };
+  }
+
+  /** Re-reads the git recency when the repository's HEAD or reflog changed since the last look (two stats). */
+  private async refreshHistory(): Promise<void> {
+    const key = historyKey(this.root);
+    if (key === this.recencyKey) return;
+    this.recencyKey = key;
+    this.recency = key ? await gitRecency(this.root) : new Map();
+  }
+
+  /** How recently and often git saw the file change, in [0, 1] (0 outside a git repository). */
+  recencyOf(relPath: string): number {
+    return this.recency.get(relPath) ?? 0;
   }
 
   /** Resolves every file's relative import specifiers to indexed files (after any change of the file set). */
