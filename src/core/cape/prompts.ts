@@ -133,35 +133,39 @@ export function defaultPromptsDir(): string {
   );
 }
 
-const safeRelPath = z.string().check(
-  z.minLength(1),
-  z.refine(
-    (p) =>
-      !p.startsWith('/') &&
-      !p.includes('\\') &&
-      !p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..') &&
-      /\.md$/.test(p) &&
-      (CAPE_FOLDERS as readonly string[]).includes(p.split('/')[0]),
-    { message: 'must be a cape-relative .md path inside one of ' + CAPE_FOLDERS.join(', ') },
+const safeRelPath = z.lazy(() =>
+  z.string().check(
+    z.minLength(1),
+    z.refine(
+      (p) =>
+        !p.startsWith('/') &&
+        !p.includes('\\') &&
+        !p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..') &&
+        /\.md$/.test(p) &&
+        (CAPE_FOLDERS as readonly string[]).includes(p.split('/')[0]),
+      { message: 'must be a cape-relative .md path inside one of ' + CAPE_FOLDERS.join(', ') },
+    ),
   ),
 );
 
-const text = z.string().check(z.minLength(1));
+const text = z.lazy(() => z.string().check(z.minLength(1)));
 /** A list with at least one item. */
 const nonEmptyList = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1));
 
-const inputsSchema = z.object({
-  decisions: nonEmptyList(z.object({ key: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case key')), meaning: text })),
-  files: nonEmptyList(
-    z.object({
-      path: safeRelPath,
-      title: text,
-      answers: nonEmptyList(z.enum(INIT_ANSWER_IDS)),
-      purpose: text,
-      sections: nonEmptyList(text),
-    }),
-  ),
-});
+const inputsSchema = z.lazy(() =>
+  z.object({
+    decisions: nonEmptyList(z.object({ key: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case key')), meaning: text })),
+    files: nonEmptyList(
+      z.object({
+        path: safeRelPath,
+        title: text,
+        answers: nonEmptyList(z.enum(INIT_ANSWER_IDS)),
+        purpose: text,
+        sections: nonEmptyList(text),
+      }),
+    ),
+  }),
+);
 
 function readText(file: string, what: string): string {
   try {

@@ -12,6 +12,7 @@
 //   - rejected: a missing or non-string voice (POA/DA/DevA/opening), a POA/DA/DevA output that is neither an
 //     object nor non-empty text (the opening's must be an object), scores outside 1–5, a reply from a different
 //     agent than the step expects.
+// The schemas are z.lazy: zod builds them on the first validation, not when the extension is activated.
 // The error string is short and concrete ("ass.score: must be between 1 and 5 (got 7)") so it can be
 // quoted back to the model in the single repair request.
 import * as z from '../model/schema';
@@ -120,12 +121,14 @@ function toStringList(v: unknown): unknown {
   });
 }
 
-const stringList = z.preprocess(toStringList, z.array(z.string(expected('a string')), expected('a list of strings')));
+const stringList = z.lazy(() => z.preprocess(toStringList, z.array(z.string(expected('a string')), expected('a list of strings'))));
 
 /** A required string; numbers are accepted and converted. */
-const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string(expected('a string')));
+const text = z.lazy(() => z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string(expected('a string'))));
 /** An optional string (missing/null → ''). */
-const optionalText = z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string')));
+const optionalText = z.lazy(() =>
+  z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string'))),
+);
 
 function score(what: string) {
   return z.preprocess(
@@ -136,23 +139,25 @@ function score(what: string) {
   );
 }
 
-const assSchema = z.preprocess(
-  (v) => v,
-  z.object(
-    {
-      score: score('self-reported satisfaction'),
-      positive: optionalText,
-      improvement: optionalText,
-      context_adequate: z.preprocess(
-        (v) => (v === undefined ? null : booleanish(v)),
-        z.nullable(z.boolean(expected('true or false'))),
-      ),
-    },
-    expected('an object {score, positive, improvement, context_adequate}'),
+const assSchema = z.lazy(() =>
+  z.preprocess(
+    (v) => v,
+    z.object(
+      {
+        score: score('self-reported satisfaction'),
+        positive: optionalText,
+        improvement: optionalText,
+        context_adequate: z.preprocess(
+          (v) => (v === undefined ? null : booleanish(v)),
+          z.nullable(z.boolean(expected('true or false'))),
+        ),
+      },
+      expected('an object {score, positive, improvement, context_adequate}'),
+    ),
   ),
 );
 
-const confidenceSchema = z.preprocess((v) => (v === undefined ? null : numberish(v)), z.nullable(score('confidence')));
+const confidenceSchema = z.lazy(() => z.preprocess((v) => (v === undefined ? null : numberish(v)), z.nullable(score('confidence'))));
 
 // ---------------------------------------------------------------------------------------------
 // Agent check (shared by all steps)
@@ -186,27 +191,31 @@ function agentCheck(step: StepId) {
 // ---------------------------------------------------------------------------------------------
 // Step schemas
 
-const baseShape = {
-  agent: z.optional(z.unknown()),
-  role: z.optional(z.unknown()),
-  task_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string'))),
-};
+function baseShape() {
+  return {
+    agent: z.optional(z.unknown()),
+    role: z.optional(z.unknown()),
+    task_id: z.preprocess((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? String(v) : v), z.string(expected('a string'))),
+  };
+}
 
-const voiceSchema = z.string(expected('a string: what you say to the team, in your own words'));
+const voiceSchema = z.lazy(() => z.string(expected('a string: what you say to the team, in your own words')));
 
 /**
  * A worker's output: an object of named parts, or markdown text (the paper's `"output": "Domain-specific content"`).
  * Whitespace-only text says nothing, so it is rejected like a missing output.
  */
-const workerOutputSchema = z.union(
-  [z.record(z.string(), z.unknown()), z.string().check(z.refine((s) => s.trim() !== ''))],
-  expected('an object with your step output, or your step output as markdown text'),
+const workerOutputSchema = z.lazy(() =>
+  z.union(
+    [z.record(z.string(), z.unknown()), z.string().check(z.refine((s) => s.trim() !== ''))],
+    expected('an object with your step output, or your step output as markdown text'),
+  ),
 );
 
 function workerSchema(step: StepId) {
   return z
     .object({
-      ...baseShape,
+      ...baseShape(),
       voice: voiceSchema,
       output: workerOutputSchema,
       references: stringList,
@@ -230,41 +239,43 @@ function coachingNotes(v: unknown): unknown {
   return out;
 }
 
-const openingOutputSchema = z.object(
-  {
-    session_brief: text,
-    dor_check: z.object(
-      {
-        passed: z.preprocess(booleanish, z.boolean(expected('true or false'))),
-        concerns: stringList,
-      },
-      expected('an object {passed, concerns}'),
-    ),
-    watch_out: stringList,
-    coaching_notes: z.preprocess(
-      coachingNotes,
-      z.object({ POA: optionalText, DA: optionalText, DevA: optionalText }, expected('an object {POA, DA, DevA}')),
-    ),
-    kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.optional(z.array(z.string()))),
-    // ids of Tries from the digest; any shape is accepted (an object is kept as its JSON, where the id is found)
-    adopted_tries: z.preprocess(
-      (v) => (v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : (JSON.stringify(x) ?? ''))).filter(Boolean)),
-      z.optional(z.array(z.string())),
-    ),
-    go_ahead: z.preprocess(
-      (v) => (v === undefined || v === null ? undefined : v),
-      z.optional(
-        z.object(
-          {
-            pre_approved: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
-            needs_approval: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
-          },
-          expected('an object {pre_approved, needs_approval}'),
+const openingOutputSchema = z.lazy(() =>
+  z.object(
+    {
+      session_brief: text,
+      dor_check: z.object(
+        {
+          passed: z.preprocess(booleanish, z.boolean(expected('true or false'))),
+          concerns: stringList,
+        },
+        expected('an object {passed, concerns}'),
+      ),
+      watch_out: stringList,
+      coaching_notes: z.preprocess(
+        coachingNotes,
+        z.object({ POA: optionalText, DA: optionalText, DevA: optionalText }, expected('an object {POA, DA, DevA}')),
+      ),
+      kpt_followups: z.preprocess((v) => (v === undefined || v === null ? undefined : toStringList(v)), z.optional(z.array(z.string()))),
+      // ids of Tries from the digest; any shape is accepted (an object is kept as its JSON, where the id is found)
+      adopted_tries: z.preprocess(
+        (v) => (v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : (JSON.stringify(x) ?? ''))).filter(Boolean)),
+        z.optional(z.array(z.string())),
+      ),
+      go_ahead: z.preprocess(
+        (v) => (v === undefined || v === null ? undefined : v),
+        z.optional(
+          z.object(
+            {
+              pre_approved: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
+              needs_approval: z.preprocess((v) => (v === undefined || v === null ? [] : v), stringList),
+            },
+            expected('an object {pre_approved, needs_approval}'),
+          ),
         ),
       ),
-    ),
-  },
-  expected('an object {session_brief, dor_check, watch_out, coaching_notes}'),
+    },
+    expected('an object {session_brief, dor_check, watch_out, coaching_notes}'),
+  ),
 );
 
 function phaseSchema(phase: 'opening' | 'retrospective') {
@@ -278,17 +289,19 @@ function phaseSchema(phase: 'opening' | 'retrospective') {
   );
 }
 
-const openingSchema = z
-  .object({
-    ...baseShape,
-    phase: phaseSchema('opening'),
-    voice: voiceSchema,
-    output: openingOutputSchema,
-    references: stringList,
-    confidence: confidenceSchema,
-    ass: z.preprocess((v) => (v === undefined ? null : v), z.nullable(assSchema)),
-  })
-  .check(z.superRefine(agentCheck('cm_open')));
+const openingSchema = z.lazy(() =>
+  z
+    .object({
+      ...baseShape(),
+      phase: phaseSchema('opening'),
+      voice: voiceSchema,
+      output: openingOutputSchema,
+      references: stringList,
+      confidence: confidenceSchema,
+      ass: z.preprocess((v) => (v === undefined ? null : v), z.nullable(assSchema)),
+    })
+    .check(z.superRefine(agentCheck('cm_open'))),
+);
 
 /** Conversation turns: tolerates `agent`/`role`/`name` for the speaker and `message`/`content` for the text. */
 function normaliseTurns(v: unknown): unknown {
@@ -301,7 +314,7 @@ function normaliseTurns(v: unknown): unknown {
   });
 }
 
-const turnSchema = z.object({ speaker: text, text: text }, expected('an object {speaker, text}'));
+const turnSchema = z.lazy(() => z.object({ speaker: text, text: text }, expected('an object {speaker, text}')));
 
 /**
  * KPT: keys are named by kptKindOf (the rule kpt_merged.md's headings follow): any case, full-width (`ｋｅｅｐ`),
@@ -329,42 +342,46 @@ function normaliseKpt(v: unknown): unknown {
   return out;
 }
 
-const kptSchema = z.preprocess(
-  normaliseKpt,
-  z.pipe(
-    z
-      .catchall(z.object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}')), z.unknown())
-      .check(
-        z.superRefine((o, ctx) => {
-          for (const k of Object.keys(o)) {
-            if (k === 'keep' || k === 'problem' || k === 'try') continue;
-            ctx.addIssue({
-              code: 'custom',
-              path: [k],
-              message: `"${k}" is not a KPT list: put its items under "keep", "problem" or "try"`,
-            });
-          }
-        }),
-      ),
-    z.transform((o: { keep: string[]; problem: string[]; try: string[] }) => ({ keep: o.keep, problem: o.problem, try: o.try })),
+const kptSchema = z.lazy(() =>
+  z.preprocess(
+    normaliseKpt,
+    z.pipe(
+      z
+        .catchall(z.object({ keep: stringList, problem: stringList, try: stringList }, expected('an object {keep, problem, try}')), z.unknown())
+        .check(
+          z.superRefine((o, ctx) => {
+            for (const k of Object.keys(o)) {
+              if (k === 'keep' || k === 'problem' || k === 'try') continue;
+              ctx.addIssue({
+                code: 'custom',
+                path: [k],
+                message: `"${k}" is not a KPT list: put its items under "keep", "problem" or "try"`,
+              });
+            }
+          }),
+        ),
+      z.transform((o: { keep: string[]; problem: string[]; try: string[] }) => ({ keep: o.keep, problem: o.problem, try: o.try })),
+    ),
   ),
 );
 
-const retroSchema = z
-  .object({
-    ...baseShape,
-    phase: phaseSchema('retrospective'),
-    voice: z.preprocess((v) => (v === null ? undefined : v), z.optional(z.string(expected('a string')))),
-    conversation: z.preprocess(normaliseTurns, z.array(turnSchema, expected('a list of {speaker, text} turns'))),
-    kpt: kptSchema,
-    metrics: z.preprocess(
-      (v) => (v === undefined || v === null ? {} : v),
-      z.record(z.string(), z.unknown(), expected('an object')),
-    ),
-    references: stringList,
-    confidence: confidenceSchema,
-  })
-  .check(z.superRefine(agentCheck('cm_retro')));
+const retroSchema = z.lazy(() =>
+  z
+    .object({
+      ...baseShape(),
+      phase: phaseSchema('retrospective'),
+      voice: z.preprocess((v) => (v === null ? undefined : v), z.optional(z.string(expected('a string')))),
+      conversation: z.preprocess(normaliseTurns, z.array(turnSchema, expected('a list of {speaker, text} turns'))),
+      kpt: kptSchema,
+      metrics: z.preprocess(
+        (v) => (v === undefined || v === null ? {} : v),
+        z.record(z.string(), z.unknown(), expected('an object')),
+      ),
+      references: stringList,
+      confidence: confidenceSchema,
+    })
+    .check(z.superRefine(agentCheck('cm_retro'))),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Normalisation before validation

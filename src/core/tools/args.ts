@@ -6,19 +6,22 @@ import type { ToolName } from './specs';
 
 export const MAX_QUERY_CHARS = 200;
 
-const line = z.coerce.number().check(z.int(), z.minimum(1));
-const nonEmpty = z.string().check(z.minLength(1));
+const line = () => z.coerce.number().check(z.int(), z.minimum(1));
+const nonEmpty = () => z.string().check(z.minLength(1));
 
+// z.lazy: built on the first call, not when the extension is activated.
 const schemas = {
-  read_file: z
-    .object({ path: nonEmpty, start_line: z.optional(line), end_line: z.optional(line) })
-    .check(
-      z.refine((a) => a.start_line === undefined || a.end_line === undefined || a.end_line >= a.start_line, {
-        message: 'end_line must not be before start_line',
-      }),
-    ),
-  search_files: z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(nonEmpty) }),
-  list_files: z.object({ path: z.optional(z.string()) }),
+  read_file: z.lazy(() =>
+    z
+      .object({ path: nonEmpty(), start_line: z.optional(line()), end_line: z.optional(line()) })
+      .check(
+        z.refine((a) => a.start_line === undefined || a.end_line === undefined || a.end_line >= a.start_line, {
+          message: 'end_line must not be before start_line',
+        }),
+      ),
+  ),
+  search_files: z.lazy(() => z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(nonEmpty()) })),
+  list_files: z.lazy(() => z.object({ path: z.optional(z.string()) })),
 };
 
 export type ReadFileArgs = z.infer<(typeof schemas)['read_file']>;
