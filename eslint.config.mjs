@@ -6,6 +6,7 @@
 //    imported: its code is required on the first request by sdk.ts, so activating the extension does not load it.
 //  - Schemas use zod/mini through src/core/model/schema.ts only: the full `zod` build would be most of the bundle.
 //  - The webview app (media/) runs in a browser: no `vscode`, no Node built-ins, no SDK.
+//  - One file watcher per workspace folder: vscode's createFileSystemWatcher only in src/workspace/fileWatcher.ts.
 // Style is left to the compiler (strict tsconfig); only rules that protect the structure are on.
 import tseslint from 'typescript-eslint';
 
@@ -38,6 +39,13 @@ function noDynamic(modules, message) {
   ];
 }
 
+/** One FileSystemWatcher per workspace folder, shared: features subscribe to it instead of creating their own. */
+const WATCHER_FILE = 'src/workspace/fileWatcher.ts';
+const watcherRule = {
+  selector: "MemberExpression[property.name='createFileSystemWatcher']",
+  message: `Subscribe to the shared watcher (services.fileWatcher, ${WATCHER_FILE}) instead of creating a FileSystemWatcher.`,
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '.tmp/**'] },
   {
@@ -53,8 +61,12 @@ export default tseslint.config(
     ignores: ['src/core/llm/anthropic/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [sdkRule, zodRule] }],
-      'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message)],
+      'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message), watcherRule],
     },
+  },
+  {
+    files: [WATCHER_FILE],
+    rules: { 'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message)] },
   },
   {
     files: ['src/core/**/*.ts'],

@@ -2,6 +2,7 @@
 // Each piece is a thin adapter over src/core; nothing here holds session logic of its own.
 import type * as vscode from 'vscode';
 import type { LlmClient, PromptAssets } from './core';
+import type { FileWatcherApi } from './workspace/fileWatcher';
 
 /** Settings under `cape.*` (see package.json contributes.configuration). */
 export interface CapeSettings {
@@ -50,8 +51,10 @@ export interface Services {
   output: vscode.LogOutputChannel;
   /**
    * Fires on refreshTrees(): CAPE itself wrote session files (a session ended, init ran). Changes on disk by
-   * anyone else reach the trees through their one file watcher (src/tree/sessionsWatcher.ts).
+   * anyone else reach the trees through the shared file watcher (src/tree/sessionsWatcher.ts subscribes to it).
    */
   onDidChangeSessions: vscode.Event<void>;
   refreshTrees(): void;
+  /** The one file watcher per workspace folder; the index and the tree views subscribe and filter (src/workspace/fileWatcher.ts). */
+  fileWatcher: FileWatcherApi;
 }

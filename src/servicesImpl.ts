@@ -8,6 +8,7 @@ import { ApiKeyStore } from './providers/apiKey';
 import { CapeLlmProvider } from './providers';
 import { readSettings } from './providers/settings';
 import { SessionController } from './session/SessionController';
+import { WorkspaceFileWatcher } from './workspace/fileWatcher';
 
 /** Services plus what this implementation adds (tests reach it through the extension's exports). */
 export interface CapeServices extends Services {
@@ -26,7 +27,8 @@ export function createServices(context: vscode.ExtensionContext): CapeServices {
   const sessionsChanged = new vscode.EventEmitter<void>();
   const keys = new ApiKeyStore(context.secrets);
   const provider = new CapeLlmProvider(readSettings, keys, output);
-  context.subscriptions.push(output, sessionsChanged);
+  const fileWatcher = new WorkspaceFileWatcher();
+  context.subscriptions.push(output, sessionsChanged, fileWatcher);
 
   let prompts: PromptAssets | undefined;
   const services: CapeServices = {
@@ -54,6 +56,7 @@ export function createServices(context: vscode.ExtensionContext): CapeServices {
     controller: undefined as unknown as Services['controller'], // set right below: the controller needs services
     onDidChangeSessions: sessionsChanged.event,
     refreshTrees: () => sessionsChanged.fire(),
+    fileWatcher,
   };
   services.controller = new SessionController(services);
   context.subscriptions.push(services.controller);

@@ -1,5 +1,5 @@
 // Registers the CAPE activity-bar views (Retrospectives, KPT), the cape.refreshTree command and the tree-only
-// cape.resumeFromTree command, and keeps both views fresh: the one file watcher of ./sessionsWatcher.ts,
+// cape.resumeFromTree command, and keeps both views fresh: ./sessionsWatcher.ts (over the shared file watcher),
 // services.onDidChangeSessions (CAPE wrote session files), and changes of the cape.capeFolder setting or of the
 // workspace folders. Thin adapter: the node model is in ./model.ts (no vscode import, unit-tested).
 import * as path from 'path';
@@ -70,7 +70,7 @@ export function registerTrees(services: Services): CapeTrees {
     const m = kpt.current;
     kptView.description = m && m.itemCount ? `${m.itemCount} items · ${m.groupCount} groups` : undefined;
   };
-  const watcher = new SessionsWatcher(location, () => refreshNow().catch((e: Error) => log(`CAPE views: refresh failed: ${e.message}`)));
+  const watcher = new SessionsWatcher(location, () => refreshNow().catch((e: Error) => log(`CAPE views: refresh failed: ${e.message}`)), services.fileWatcher);
   disposables.push(watcher);
   const scheduleRefresh = (): void => watcher.schedule();
 

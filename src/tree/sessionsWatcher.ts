@@ -1,13 +1,14 @@
-// THE file watcher of the tree views: one debounced "session files changed" signal for
-// `<root>/<capeFolder>/5_sessions/` (retrospectives, KPT, session state), whoever wrote them (this window, another
-// window, the CLI, git). Two sources feed it, recreated when the cape folder or the workspace changes:
-//  1. VS Code's watcher on `<capeFolder>/5_sessions/**` (remote file systems, other platforms' semantics); the step
-//     records under pair/ are ignored (neither view shows them);
+// The tree views' change signal: one debounced "session files changed" for `<root>/<capeFolder>/5_sessions/`
+// (retrospectives, KPT, session state), whoever wrote them (this window, another window, the CLI, git). Two sources
+// feed it, re-pointed when the cape folder or the workspace changes:
+//  1. the extension's shared file watcher (src/workspace/fileWatcher.ts, one per workspace folder), filtered to
+//     `<capeFolder>/5_sessions/**`; the step records under pair/ are ignored (neither view shows them);
 //  2. Node watchers on the chain root → cape → 5_sessions → retrospective | state (see ./dirWatch.ts for why); an
 //     event on a parent counts only when it concerns the next folder of the chain (a top-level file save in the
 //     workspace does not reload the views).
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { FileWatcherApi } from '../workspace/fileWatcher';
 import { DirWatch } from './dirWatch';
 
 /** Watcher events are coalesced for this long before the views reload. */
@@ -19,7 +20,7 @@ export interface SessionsLocation {
 }
 
 export class SessionsWatcher implements vscode.Disposable {
-  private watcher: vscode.FileSystemWatcher | undefined;
+  private subscription: vscode.Disposable | undefined;
   /** watched folder → the only entry name that matters (null: all) */
   private chain = new Map<string, string | null>();
   private readonly dirWatch: DirWatch;
@@ -31,6 +32,7 @@ export class SessionsWatcher implements vscode.Disposable {
   constructor(
     private readonly location: () => SessionsLocation | undefined,
     private readonly onChange: () => Promise<void>,
+    private readonly files: FileWatcherApi,
   ) {
     this.dirWatch = new DirWatch((dir, name) => {
       const wanted = this.chain.get(dir);
@@ -54,21 +56,18 @@ export class SessionsWatcher implements vscode.Disposable {
       this.chain.set(path.join(sessions, 'state'), null);
     }
     this.dirWatch.setDirs([...this.chain.keys()]);
-    this.watcher?.dispose();
-    this.watcher = undefined;
-    if (!where) return;
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === where.root);
-    const base = folder ?? vscode.Uri.file(where.root);
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, `${where.capeFolder}/5_sessions/**`));
-    const onFsEvent = (uri: vscode.Uri): void => {
-      const rel = uri.fsPath.split(path.sep).join('/');
-      if (/\/5_sessions\/pair\//.test(rel)) return; // step records: neither view shows them
-      this.schedule();
-    };
-    w.onDidCreate(onFsEvent);
-    w.onDidChange(onFsEvent);
-    w.onDidDelete(onFsEvent);
-    this.watcher = w;
+    // Subscribe before letting the old subscription go: the same folder keeps its one watcher.
+    const old = this.subscription;
+    this.subscription = undefined;
+    if (where) {
+      const sessions = path.posix.join(where.capeFolder.replace(/\\/g, '/'), '5_sessions');
+      this.subscription = this.files.subscribe(where.root, ({ rel }) => {
+        if (rel !== sessions && !rel.startsWith(`${sessions}/`)) return;
+        if (rel.startsWith(`${sessions}/pair/`)) return; // step records: neither view shows them
+        this.schedule();
+      });
+    }
+    old?.dispose();
   }
 
   /** Folders created since the last call get their Node watcher (call before each reload). */
@@ -97,7 +96,7 @@ export class SessionsWatcher implements vscode.Disposable {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.settle?.();
-    this.watcher?.dispose();
+    this.subscription?.dispose();
     this.dirWatch.dispose();
   }
 }

@@ -1,7 +1,8 @@
 // The workspace index inside VS Code: one per workspace folder and cape folder, opened from the cache file on first
-// use (core/workspace/workspaceIndex.ts) and then kept current by a file watcher (changed paths are batched and
-// re-read; a .gitignore or folder change re-walks). Sessions and "CAPE: Show Context for Objective" share it, so a
-// session never rebuilds it. Setting `cape.context.devBudget` bounds DevA's workspace section.
+// use (core/workspace/workspaceIndex.ts) and then kept current through the shared file watcher (./fileWatcher.ts):
+// changed paths are batched and re-read; a .gitignore or folder change re-walks. Sessions and "CAPE: Show Context
+// for Objective" share it, so a session never rebuilds it. Setting `cape.context.devBudget` bounds DevA's workspace
+// section.
 import * as vscode from 'vscode';
 import { DEFAULT_WORKSPACE_BUDGET, WorkspaceIndex } from '../core';
 import type { Services } from '../services';
@@ -33,20 +34,17 @@ export function workspaceIndex(services: Services, root: string): Promise<Worksp
       .then((i) => i.update(paths))
       .catch((err) => services.output.warn(`workspace index update failed: ${(err as Error).message}`));
   };
-  const onEvent = (uri: vscode.Uri) => {
-    const rel = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
-    if (!rel || rel.startsWith('..') || rel === uri.fsPath || rel.startsWith('.git/')) return;
+  const subscription = services.fileWatcher.subscribe(root, ({ rel }) => {
+    if (rel === '.git' || rel.startsWith('.git/')) return;
     pending.add(rel);
     if (!timer) timer = setTimeout(flush, DEBOUNCE_MS);
-  };
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*'));
-  const subs = [watcher, watcher.onDidCreate(onEvent), watcher.onDidChange(onEvent), watcher.onDidDelete(onEvent)];
+  });
   const entry = {
     key,
     index,
     dispose: () => {
       if (timer) clearTimeout(timer);
-      subs.forEach((s) => s.dispose());
+      subscription.dispose();
       if (current === entry) current = null;
     },
   };

@@ -17,6 +17,7 @@ import type { StepId } from '../../src/core/model/types';
 import type { ProposedFilesService } from '../../src/edits/proposedFiles';
 import type { CapeSettings, Services, SessionControllerApi } from '../../src/services';
 import { SessionController } from '../../src/session/SessionController';
+import { WorkspaceFileWatcher } from '../../src/workspace/fileWatcher';
 import { register as registerStart } from '../../src/commands/startSession';
 import { register as registerResume } from '../../src/commands/resumeSession';
 import { register as registerCancel } from '../../src/commands/cancelSession';
@@ -169,6 +170,7 @@ export async function setupHarness(): Promise<Harness> {
       capeFolder: 'cape',
     });
     const changed = new vscode.EventEmitter<void>();
+    const fileWatcher = new WorkspaceFileWatcher();
     const own: Services = {
       context: { extensionUri: ext?.extensionUri ?? vscode.Uri.file(repoRoot()) } as vscode.ExtensionContext,
       settings,
@@ -182,12 +184,13 @@ export async function setupHarness(): Promise<Harness> {
       output,
       onDidChangeSessions: changed.event,
       refreshTrees: () => changed.fire(),
+      fileWatcher,
     };
     const c = new SessionController(own);
     own.controller = c;
     controller = c;
     services = own;
-    disposables.push(c, output, changed);
+    disposables.push(c, output, changed, fileWatcher);
     const have = new Set(await vscode.commands.getCommands(true));
     if (!have.has('cape.startSession')) {
       disposables.push(registerStart(own), registerResume(own), registerCancel(own), registerShow(own));

@@ -76,6 +76,17 @@ describe('lint guard rails', function () {
     assert.deepStrictEqual(await restricted('src/core/reply/x.ts', "import * as z from '../model/schema';\nexport const s = z.string();\n"), []);
   });
 
+  it('createFileSystemWatcher only in the shared watcher (src/workspace/fileWatcher.ts); the SDK rule still holds there', async () => {
+    const create = "import * as vscode from 'vscode';\nexport const w = vscode.workspace.createFileSystemWatcher('**/*');\n";
+    for (const file of ['src/tree/x.ts', 'src/workspace/indexService.ts', 'src/commands/x.ts']) {
+      const msgs = await restricted(file, create);
+      assert.strictEqual(msgs.length, 1, file);
+      assert.match(msgs[0], /shared watcher/);
+    }
+    assert.deepStrictEqual(await restricted('src/workspace/fileWatcher.ts', create), []);
+    assert.strictEqual((await restricted('src/workspace/fileWatcher.ts', "export const load = () => import('@anthropic-ai/sdk');\n")).length, 1);
+  });
+
   it('the webview app may not import vscode or Node built-ins', async () => {
     assert.strictEqual((await restricted('media/app/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n")).length, 1);
     assert.strictEqual((await restricted('media/app/x.ts', "import * as fs from 'node:fs';\nexport const f = fs;\n")).length, 1);
