@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ShowContextResult } from '../../src/commands/showContext';
+import { resetWorkspace } from './sessionHarness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,6 +26,17 @@ describe('CAPE: Show Context for Objective (real extension host)', function () {
   const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
   const created = path.join(root, 'src', 'archiveStore.js');
 
+  // Earlier suites apply DevA's proposals (e.g. a new src/theme.js): start from the demo workspace as shipped, and
+  // wait until the watched index has dropped the files that are gone.
+  before(async () => {
+    resetWorkspace(root);
+    for (let i = 0; i < 40; i++) {
+      const res = await run({ objective: 'Show the saved notes from localStorage' }, false);
+      if (res && res.context.files.every((f) => fs.existsSync(path.join(root, f.path)))) return;
+      await sleep(250);
+    }
+    throw new Error('the index still lists files that were removed from the workspace');
+  });
   after(() => fs.rmSync(created, { force: true }));
 
   it('lists the ranked files DevA would receive and opens the picked one', async () => {
