@@ -13,6 +13,7 @@
 //   --task ID          task id (default: the CLI's)
 //   --model M          the model name sent in requests (default: the CLI's)
 //   --idle-timeout S   the CLI's idle timeout (default 3600: a person needs time to answer)
+//   --check CMD        a check command on DevA's proposal (the CLI's --check; repeatable)
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -20,8 +21,8 @@ import * as path from 'path';
 import { startFakeAnthropic, type FakeReply } from './server';
 import { readReplyFile, relayResponder } from './relay';
 
-const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S]';
-const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout']);
+const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]…';
+const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout', 'check']);
 
 function fail(message: string): never {
   process.stderr.write(`trial: ${message}\n${USAGE}\n`);
@@ -39,7 +40,7 @@ function parse(argv: string[]): Record<string, string> {
     if (!argv[i].startsWith('--') || !FLAGS.has(name)) fail(`unknown argument ${argv[i]}`);
     const v = argv[++i];
     if (v === undefined) fail(`--${name} needs a value`);
-    out[name] = v;
+    out[name] = name === 'check' && out.check !== undefined ? `${out.check}\n${v}` : v;
   }
   if (!out.workspace) fail('--workspace DIR is required');
   if (!out.objective) fail('--objective TEXT is required');
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
   const cliArgs = ['start', '--workspace', workspace, '--objective', args.objective, '--lang', args.lang ?? 'English', '--json'];
   if (args.task) cliArgs.push('--task', args.task);
   if (args.model) cliArgs.push('--model', args.model);
+  for (const c of args.check ? args.check.split('\n') : []) cliArgs.push('--check', c);
   cliArgs.push('--base-url', fake.url, '--idle-timeout', args['idle-timeout'] ?? '3600');
   const log = fs.createWriteStream(path.join(dir, 'cli.log'));
   const child = spawn(process.execPath, [cli, ...cliArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ANTHROPIC_API_KEY: '' } });
