@@ -17,6 +17,8 @@ export interface CapeSettings {
   tools?: { maxCalls: number; maxChars: number };
   /** cape.feedbackRounds: DevA → DA → DevA rounds per session (0: DevA's blockers are only reported). */
   feedbackRounds?: number;
+  /** cape.checks (configured commands; empty: detect and ask), cape.fixRounds, cape.checkTimeout (in ms here). */
+  checks?: { commands: string[]; fixRounds: number; timeoutMs: number };
 }
 
 /** Resolves the model client for the configured provider (asks for a key / offers "Set API Key" when missing). */

@@ -36,6 +36,19 @@ export interface Exchange {
   /** The answer (null while it is being asked; '' when it could not be used). */
   answer: string | null;
 }
+/** One row of DevA's checks: a command's run in a round, or a fix round DevA was asked for. */
+export type CheckItemView =
+  | {
+      kind: 'run';
+      round: number;
+      command: string;
+      status: 'running' | 'passed' | 'failed' | 'timeout' | 'cancelled' | 'error';
+      exitCode: number | null;
+      durationMs: number | null;
+      /** The trimmed output (plain text, shown collapsed). */
+      output: string;
+    }
+  | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] };
 
 export interface StepView {
   step: StepId;
@@ -54,6 +67,9 @@ export interface StepView {
   tools?: { text: string; tone: 'ok' | 'warning' }[];
   /** DevA's blockers and the answers (one entry per round), shown in DevA's turn as a short conversation. */
   exchanges?: Exchange[];
+  /** DevA: the project's checks on the proposal and the fix rounds, in order; `checksOutcome` once they ended. */
+  checks?: CheckItemView[];
+  checksOutcome?: { passed: boolean; fixRounds: number };
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;
@@ -311,6 +327,9 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       step = { ...step, voice: '', outputChars: 0, envelope: null, summary: null, error: null, status: 'running', notes: [...step.notes, note] };
       break;
     }
+    case 'check':
+      step = reduceCheck(step, ev.event);
+      break;
     case 'continued':
       step = {
         ...step,
@@ -388,4 +407,39 @@ export function runningStep(s: SessionView | null): StepId | null {
 /** Stop is offered while the host says a run is in progress, or a step is visibly running. */
 export function isRunning(state: PanelViewState): boolean {
   return state.busy || (runningStep(state.session) !== null && !state.session?.finished);
+}
+
+const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
+
+/** One check event on DevA's step (coerced: a malformed field degrades, never throws). */
+function reduceCheck(step: StepView, raw: unknown): StepView {
+  const ev: Record<string, unknown> = isObj(raw) ? raw : {};
+  const items = (step.checks ?? []).slice();
+  switch (ev.type) {
+    case 'check-started':
+      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '' });
+      break;
+    case 'check-finished': {
+      const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
+      const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output) };
+      const i = items.findIndex((x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round);
+      if (i >= 0) items[i] = row;
+      else items.push(row);
+      break;
+    }
+    case 'fix-round':
+      items.push({ kind: 'fix', round: num(ev.round) ?? 1, max: num(ev.max) ?? 0, failing: strList(ev.failing), files: null, problems: [] });
+      break;
+    case 'fix-applied': {
+      const i = items.findIndex((x) => x.kind === 'fix' && x.round === num(ev.round));
+      if (i >= 0) items[i] = { ...(items[i] as Extract<CheckItemView, { kind: 'fix' }>), files: strList(ev.files), problems: strList(ev.problems) };
+      break;
+    }
+    case 'checks-finished':
+      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0 } };
+    default:
+      return step;
+  }
+  return { ...step, checks: items, status: step.status === 'pending' ? 'running' : step.status };
 }

@@ -7,7 +7,7 @@ import { STEP_IDS, type StepId } from '../../src/core/model/types';
 import type { FileView } from '../../src/panel/protocol';
 import { AGENT_NAME, avatar, button, formatMs, h, icon, STEP_LABEL } from './dom';
 import { renderMarkdown } from './markdown';
-import { isRunning, type Change, type Exchange, type PanelViewState, type SessionView, type StepView } from './model';
+import { isRunning, type Change, type CheckItemView, type Exchange, type PanelViewState, type SessionView, type StepView } from './model';
 import { renderConversation, renderKpt, renderMetrics, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
 
 const STATUS_ICON: Record<StepView['status'], string> = {
@@ -248,7 +248,8 @@ export class PanelView {
     if (st.voice) voice.append(document.createTextNode(st.voice));
     if (st.voice || st.status === 'running') body.append(voice);
 
-    if (st.status === 'running' && !st.envelope && st.outputChars > 0) {
+    if (st.checks && st.checks.length) body.append(this.checksBlock(st, readonly));
+    if (st.status === 'running' && !st.envelope && st.outputChars > 0 && !st.checks?.length) {
       body.append(h('div', { class: 'working', attrs: { role: 'status' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: ' Writing the output… ' }), h('span', { class: 'working-count muted', text: this.workingText(st.outputChars) })));
     }
     if (st.envelope) body.append(...this.envelopeBody(s, st));
@@ -266,6 +267,65 @@ export class PanelView {
     if (x.answer === null) wrap.append(h('div', { class: 'working', attrs: { role: 'status' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: ` ${x.to} is answering…` })));
     else if (!x.answer) wrap.append(h('p', { class: 'muted', text: `${x.to}'s answer could not be used; ${x.from} decides alone.` }));
     return wrap;
+  }
+
+  /** Output sections the user opened stay open when their turn is rendered again (keys: round and command). */
+  private openOutputs = new Set<string>();
+
+  /** DevA's checks: each run (command, pass/fail, duration, the output collapsed), each fix round, the outcome. */
+  private checksBlock(st: StepView, readonly: boolean): HTMLElement {
+    const list = h('ol', { class: 'check-list', attrs: { 'aria-label': 'Checks on the proposal' } });
+    for (const item of st.checks ?? []) list.append(item.kind === 'run' ? this.checkRun(item, readonly) : this.fixRound(item));
+    const block = h('section', { class: 'checks' }, h('h3', { class: 'section-title', text: 'Checks on the proposal' }), list);
+    const o = st.checksOutcome;
+    if (o) {
+      const text = o.passed
+        ? `Every check passes${o.fixRounds ? ` after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}` : ''}.`
+        : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}: DevA's last proposal is kept for your review.`;
+      block.append(h('p', { class: `check-outcome check-outcome-${o.passed ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(o.passed ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));
+    }
+    return block;
+  }
+
+  private checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean): HTMLElement {
+    const how: Record<typeof r.status, string> = {
+      running: 'running…',
+      passed: 'passed',
+      failed: `failed · exit ${r.exitCode ?? 'signal'}`,
+      timeout: 'killed at the time limit',
+      cancelled: 'stopped',
+      error: 'could not start',
+    };
+    const glyph = r.status === 'running' ? icon('loading', 'codicon-modifier-spin') : icon(r.status === 'passed' ? 'pass' : r.status === 'cancelled' ? 'debug-stop' : 'error');
+    const head = h(
+      'div',
+      { class: 'check-head' },
+      glyph,
+      h('code', { class: 'check-command', text: r.command }),
+      h('span', { class: 'check-status', text: how[r.status] }),
+      h('span', { class: 'chip check-round', text: r.round === 0 ? 'first run' : `after fix ${r.round}` }),
+    );
+    if (r.durationMs !== null && r.status !== 'running') head.append(h('span', { class: 'muted check-duration', text: formatMs(r.durationMs) }));
+    const row = h('li', { class: `check-run check-${r.status}`, data: { round: String(r.round), status: r.status } }, head);
+    if (r.output) {
+      const key = `${r.round}:${r.command}`;
+      const details = h('details', { class: 'check-output' }, h('summary', {}, h('span', { text: 'Output' })), h('pre', { class: 'check-output-text', text: r.output }));
+      if (!readonly && this.openOutputs.has(key)) details.open = true;
+      details.addEventListener('toggle', () => (details.open ? this.openOutputs.add(key) : this.openOutputs.delete(key)));
+      row.append(details);
+    }
+    return row;
+  }
+
+  private fixRound(f: Extract<CheckItemView, { kind: 'fix' }>): HTMLElement {
+    const row = h(
+      'li',
+      { class: 'check-fix', data: { round: String(f.round) } },
+      h('div', { class: 'check-head' }, icon('sync'), h('span', { text: ` Fix round ${f.round} of ${f.max}: DevA fixes ${f.failing.join(', ')}` })),
+    );
+    if (f.files) row.append(h('div', { class: 'muted check-fix-files', text: f.files.length ? `Changed ${f.files.join(', ')}` : 'No file changed' }));
+    for (const p of f.problems) row.append(h('div', { class: 'note' }, icon('warning'), h('span', { text: ` ${p}` })));
+    return row;
   }
 
   private envelopeBody(s: SessionView, st: StepView): HTMLElement[] {

@@ -217,10 +217,13 @@ const EVENT_TYPES = new Set([
   'blocker-answer',
   'error',
   'session-finished',
+  'check',
 ]);
 
 /** Events whose `step` must be a StepId (for 'error' it may also be null). */
-const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'warning', 'envelope', 'file-proposed', 'usage', 'step-finished', 'blocker', 'blocker-answer']);
+const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'warning', 'envelope', 'file-proposed', 'usage', 'step-finished', 'blocker', 'blocker-answer', 'check']);
+
+const CHECK_EVENT_TYPES = new Set(['check-started', 'check-finished', 'fix-round', 'fix-applied', 'checks-finished']);
 
 /**
  * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right
@@ -242,6 +245,9 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
       return typeof x.chars === 'number' && Number.isSafeInteger(x.chars) && x.chars >= 0;
     case 'envelope':
       return isObject(x.envelope);
+    case 'check':
+      // A check's output is plain text the panel shows as text (never as markup); the fields are coerced on use.
+      return isObject(x.event) && typeof x.event.type === 'string' && CHECK_EVENT_TYPES.has(x.event.type);
     case 'file-proposed':
       return isFileView(x.file);
     case 'blocker':

@@ -1,7 +1,7 @@
 // Reads and writes the `cape.*` settings (package.json contributes.configuration).
 import * as vscode from 'vscode';
 import type { CapeSettings } from '../services';
-import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL } from '../core';
+import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, cleanCommandList } from '../core';
 
 export { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL };
 
@@ -26,6 +26,14 @@ export function readSettings(): CapeSettings {
     capeFolder: str('capeFolder', DEFAULT_CAPE_FOLDER).replace(/[\\/]+$/, '') || DEFAULT_CAPE_FOLDER,
     tools: { maxCalls: count('tools.maxCalls', DEFAULT_MAX_TOOL_CALLS), maxChars: count('tools.maxChars', DEFAULT_MAX_TOOL_CHARS) },
     feedbackRounds: count('feedbackRounds', DEFAULT_FEEDBACK_ROUNDS),
+    checks: {
+      commands: cleanCommandList(Array.isArray(c.get<unknown>('checks')) ? (c.get<unknown[]>('checks') ?? []) : []),
+      fixRounds: count('fixRounds', DEFAULT_FIX_ROUNDS),
+      timeoutMs: (() => {
+        const v = c.get<unknown>('checkTimeout');
+        return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v * 1000) : DEFAULT_CHECK_TIMEOUT_MS;
+      })(),
+    },
   };
 }
 

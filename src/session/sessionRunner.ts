@@ -1,5 +1,5 @@
 // The run queue: one CAPE session at a time in this window. start/resume → checks (folder, trust, task id,
-// objective) → provider.getClient('session') → core runSession, each SessionEvent handed to `hooks.onEvent`.
+// objective) → provider.getClient('session') → the checks on DevA's proposal (./checksConsent.ts) → core runSession, each SessionEvent handed to `hooks.onEvent`.
 // A second start while one runs asks: stop the running one, or start when it is done. Stop / CAPE: Cancel
 // Session abort the HTTP request through the run's AbortController. How a run ended is told by ./runOutcome.ts.
 import * as vscode from 'vscode';
@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import type { RunProgress } from './statusBar';
 import { stepLabel } from './stepLabels';
 import { workspaceSessionOptions } from '../workspace/indexService';
+import { sessionChecks } from './checksConsent';
 
 export interface RunRequest {
   objective?: string;
@@ -111,6 +112,12 @@ export class SessionRunner {
       this.services.output.info(
         `${req.resumeTaskId ? `resuming ${req.resumeTaskId}` : 'starting a session'} with ${resolved.label} (model ${resolved.model}) in ${root}`,
       );
+      const checks = await sessionChecks(this.services, root);
+      if (run.abort.signal.aborted) {
+        this.services.output.info('session not started: cancelled before the first request');
+        return;
+      }
+      if (checks) this.services.output.info(`checks on DevA's proposal: ${checks.commands.join(', ')} (up to ${checks.fixRounds} fix rounds)`);
       let warnings: string[] = [];
       const result = await runSession({
         workspace: root,
@@ -122,6 +129,7 @@ export class SessionRunner {
         prompts: this.services.prompts,
         tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
         ...(settings.feedbackRounds !== undefined ? { feedbackRounds: settings.feedbackRounds } : {}),
+        checks,
         onEvent: (e) => this.onEvent(e, run),
         onWarning: (w) => {
           // Warnings come in bursts (the cape/ loader's before the first step, the KPT merge's at the end): one

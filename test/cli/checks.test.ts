@@ -10,74 +10,11 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
 import { repoRoot } from '../helpers/fixtures';
+import { FIX_OK, firstProposal, runningAfter } from '../helpers/checksSession';
 
 const TASK = 'task-checks';
 
-function devaReply(voice: string, blocks: string): string {
-  return (
-    '```json\n' +
-    JSON.stringify({
-      agent: 'DevA',
-      role: 'Developer Agent',
-      task_id: TASK,
-      voice,
-      output: { architecture_decisions: [], file_list: [{ path: 'src/calc.js', action: 'modify' }, { path: 'src/mul.js', action: 'create' }], test_strategy: 'npm test', departures: [], open_questions: [] },
-      references: ['POA'],
-      confidence: 4,
-      ass: { score: 4, positive: 'Small change.', improvement: 'none', context_adequate: true },
-    }) +
-    '\n```\n' +
-    blocks +
-    '\n<summary>src/calc.js — mul exported; src/mul.js — multiplication</summary>\n'
-  );
-}
-
-const FIRST = devaReply(
-  'I added multiplication.',
-  [
-    '<edit path="src/calc.js">',
-    '<<<<<<< SEARCH',
-    'exports.sub = (a, b) => a - b;',
-    '=======',
-    'exports.sub = (a, b) => a - b;',
-    "exports.mul = require('./mul').mul; // BUG: check the import",
-    '>>>>>>> REPLACE',
-    '</edit>',
-    '<file path="src/mul.js">',
-    'exports.mul = (a, b) => a * b;',
-    '</file>',
-  ].join('\n'),
-);
-
-/** A fix that edits DevA's proposed version of calc.js (its SEARCH exists only in the proposal, not on disk). */
-const FIX_OK = [
-  'The marker was mine; removed.',
-  '<edit path="src/calc.js">',
-  '<<<<<<< SEARCH',
-  "exports.mul = require('./mul').mul; // BUG: check the import",
-  '=======',
-  "exports.mul = require('./mul').mul;",
-  '>>>>>>> REPLACE',
-  '</edit>',
-].join('\n');
-
-/** Whether `pid` still runs after waiting up to `ms` (a killed process waiting to be reaped counts as ended). */
-async function runningAfter(pid: number, ms: number): Promise<boolean> {
-  const running = () => {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    try {
-      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    } catch {
-      return process.platform !== 'linux';
-    }
-  };
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (!running()) return false;
-  return running();
-}
+const FIRST = firstProposal(TASK);
 
 function text(content: unknown): string {
   return typeof content === 'string' ? content : (content as { text?: string }[]).map((b) => b.text ?? '').join('');

@@ -32,6 +32,32 @@ describe('webview model: reduce', () => {
     assert.strictEqual(JSON.stringify(s0), frozen);
   });
 
+  it('keeps DevA\'s check runs and fix rounds in order, each run updated when it ends; a malformed field degrades', () => {
+    const chk = (event: Extract<SessionEvent, { type: 'check' }>['event']) => ev({ type: 'check', step: 'deva', event });
+    const runOf = (round: number, passed: boolean) => ({ command: 'npm test', round, status: passed ? ('passed' as const) : ('failed' as const), passed, exitCode: passed ? 0 : 1, durationMs: 1500, output: passed ? '' : 'src/a.ts:1 boom', outputChars: 15 });
+    const s = run([
+      started(),
+      ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      chk({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }),
+      chk({ type: 'check-finished', run: runOf(0, false) }),
+      chk({ type: 'fix-round', round: 1, max: 2, failing: ['npm test'] }),
+      chk({ type: 'fix-applied', round: 1, files: ['src/a.ts'], problems: [] }),
+      chk({ type: 'check-started', round: 1, command: 'npm test', index: 0, total: 1 }),
+    ]);
+    const deva = s.session!.steps.deva;
+    assert.deepStrictEqual(deva.checks, [
+      { kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom' },
+      { kind: 'fix', round: 1, max: 2, failing: ['npm test'], files: ['src/a.ts'], problems: [] },
+      { kind: 'run', round: 1, command: 'npm test', status: 'running', exitCode: null, durationMs: null, output: '' },
+    ]);
+    const done = run([chk({ type: 'check-finished', run: runOf(1, true) }), chk({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 })], s);
+    assert.strictEqual(done.session!.steps.deva.checks![2].kind === 'run' && done.session!.steps.deva.checks![2].status, 'passed');
+    assert.deepStrictEqual(done.session!.steps.deva.checksOutcome, { passed: true, fixRounds: 1 });
+    const odd = reduce(done, { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'check-finished', run: { command: 7, status: '<b>x</b>' } } } as never }).state;
+    const last = odd.session!.steps.deva.checks!.at(-1)!;
+    assert.deepStrictEqual(last, { kind: 'run', round: 0, command: '7', status: 'error', exitCode: null, durationMs: null, output: '' });
+  });
+
   it('counts output deltas without keeping the raw JSON', () => {
     const s = run([started(), ev({ type: 'output-delta', step: 'da', text: '{"a":' }), ev({ type: 'output-delta', step: 'da', text: '1}' })]);
     assert.strictEqual(s.session!.steps.da.outputChars, 7);

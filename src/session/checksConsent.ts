@@ -1,0 +1,60 @@
+// Which checks run on DevA's proposal in this window's session: only in a trusted workspace; the `cape.checks`
+// setting as configured (configuring is consent); otherwise the commands detected in the workspace, after asking once
+// per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
+// workspaceState with the commands it was given for, so a changed detection asks again.
+import * as vscode from 'vscode';
+import { detectChecks, resolveChecks, type ChecksConfig } from '../core';
+import type { Services } from '../services';
+
+/** workspaceState key of the remembered answer: { decision: 'always' | 'skip', commands: string[] }. */
+export const CHECKS_CONSENT_KEY = 'cape.checks.consent';
+
+interface Remembered {
+  decision: 'always' | 'skip';
+  commands: string[];
+}
+
+function remembered(x: unknown): Remembered | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const r = x as Remembered;
+  return (r.decision === 'always' || r.decision === 'skip') && Array.isArray(r.commands) && r.commands.every((c) => typeof c === 'string') ? r : undefined;
+}
+
+/** The checks for a session in `root`, or undefined when none run (untrusted, none found, skipped). */
+export async function sessionChecks(services: Services, root: string): Promise<ChecksConfig | undefined> {
+  if (!vscode.workspace.isTrusted) return undefined;
+  const s = services.settings().checks;
+  if (!s) return undefined;
+  const config = (commands: string[]): ChecksConfig | undefined => (commands.length ? { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs } : undefined);
+  if (s.commands.length) {
+    const resolved = await resolveChecks(root, s.commands, 'setting');
+    return config(resolved.commands.map((c) => c.command));
+  }
+  const detected = await detectChecks(root);
+  if (!detected.length) return undefined;
+  const commands = detected.map((d) => d.command);
+  const state = services.context.workspaceState;
+  const prior = remembered(state.get(CHECKS_CONSENT_KEY));
+  if (prior && prior.commands.join('\n') === commands.join('\n')) {
+    services.output.info(`checks: ${prior.decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`}`);
+    return prior.decision === 'always' ? config(commands) : undefined;
+  }
+  const run = 'Run';
+  const always = 'Always for this workspace';
+  const skip = 'Skip';
+  const choice = await vscode.window.showInformationMessage(
+    `Run the project's checks on DevA's proposal before you review it?`,
+    {
+      modal: true,
+      detail:
+        `CAPE found: ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}. They run in a scratch copy of the workspace (never in your files), ` +
+        `at most ${s.timeoutMs / 1000} s each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
+        'Set cape.checks to choose the commands yourself.',
+    },
+    run,
+    always,
+    skip,
+  );
+  if (choice === always || choice === skip) await state.update(CHECKS_CONSENT_KEY, { decision: choice === always ? 'always' : 'skip', commands } satisfies Remembered);
+  return choice === run || choice === always ? config(commands) : undefined;
+}

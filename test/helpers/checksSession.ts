@@ -1,0 +1,84 @@
+// DevA's replies for the checks tests on the calc workspace (test/checks/workspace), used by the CLI and e2e tests:
+// a first proposal that leaves a BUG marker (its check fails naming src/calc.js:4), and a fix that edits the proposed
+// version of the file (its SEARCH exists only in the proposal, not on disk).
+import * as fs from 'fs';
+
+export function devaReply(taskId: string, voice: string, blocks: string): string {
+  return (
+    '```json\n' +
+    JSON.stringify({
+      agent: 'DevA',
+      role: 'Developer Agent',
+      task_id: taskId,
+      voice,
+      output: {
+        architecture_decisions: [],
+        file_list: [
+          { path: 'src/calc.js', action: 'modify' },
+          { path: 'src/mul.js', action: 'create' },
+        ],
+        test_strategy: 'npm test',
+        departures: [],
+        open_questions: [],
+      },
+      references: ['POA'],
+      confidence: 4,
+      ass: { score: 4, positive: 'Small change.', improvement: 'none', context_adequate: true },
+    }) +
+    '\n```\n' +
+    blocks +
+    '\n<summary>src/calc.js — mul exported; src/mul.js — multiplication</summary>\n'
+  );
+}
+
+/** DevA's first reply: an <edit> of src/calc.js that leaves a BUG marker on line 4, and a new src/mul.js. */
+export function firstProposal(taskId: string): string {
+  return devaReply(
+    taskId,
+    'I added multiplication.',
+    [
+      '<edit path="src/calc.js">',
+      '<<<<<<< SEARCH',
+      'exports.sub = (a, b) => a - b;',
+      '=======',
+      'exports.sub = (a, b) => a - b;',
+      "exports.mul = require('./mul').mul; // BUG: check the import",
+      '>>>>>>> REPLACE',
+      '</edit>',
+      '<file path="src/mul.js">',
+      'exports.mul = (a, b) => a * b;',
+      '</file>',
+    ].join('\n'),
+  );
+}
+
+/** The fix: an <edit> against the proposed version of src/calc.js that removes the marker. */
+export const FIX_OK = [
+  'The marker was mine; removed.',
+  '<edit path="src/calc.js">',
+  '<<<<<<< SEARCH',
+  "exports.mul = require('./mul').mul; // BUG: check the import",
+  '=======',
+  "exports.mul = require('./mul').mul;",
+  '>>>>>>> REPLACE',
+  '</edit>',
+].join('\n');
+
+/** Whether `pid` still runs after waiting up to `ms` (a killed process waiting to be reaped counts as ended). */
+export async function runningAfter(pid: number, ms: number): Promise<boolean> {
+  const running = () => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    try {
+      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return process.platform !== 'linux';
+    }
+  };
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (!running()) return false;
+  return running();
+}
+
