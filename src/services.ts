@@ -19,6 +19,8 @@ export interface CapeSettings {
   feedbackRounds?: number;
   /** cape.checks (configured commands; empty: detect and ask), cape.fixRounds, cape.checkTimeout (in ms here). */
   checks?: { commands: string[]; fixRounds: number; timeoutMs: number };
+  /** cape.maxSessionCostUsd: the session's cost cap in USD (absent: no cap). */
+  maxSessionCostUsd?: number;
 }
 
 /** Resolves the model client for the configured provider (asks for a key / offers "Set API Key" when missing). */

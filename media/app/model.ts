@@ -88,6 +88,8 @@ export interface SessionView {
   finished: { retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics | null } | null;
   /** An error not tied to a step (config, auth before the first step…). */
   error: StepError | null;
+  /** What the session has spent so far (null: unknown) and its cap, from the runner's `cost` events. */
+  cost?: { spentUsd: number | null; capUsd: number | null };
 }
 
 export interface PanelViewState {
@@ -101,7 +103,7 @@ export interface PanelViewState {
 
 /** What changed, so the renderer can update only the affected parts. */
 export interface Change {
-  kind: 'all' | 'step' | 'voice-append' | 'output-progress' | 'files' | 'chrome';
+  kind: 'all' | 'step' | 'voice-append' | 'output-progress' | 'files' | 'chrome' | 'header';
   step?: StepId;
   /** For voice-append: the text appended. */
   text?: string;
@@ -270,6 +272,10 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
   }
 
   const session = state.session ?? newSession('', '', '', false, [...STEP_IDS]);
+  if (ev.type === 'cost') {
+    const usd = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : null);
+    return { state: { ...state, session: { ...session, cost: { spentUsd: usd(ev.spentUsd), capUsd: usd(ev.capUsd) } } }, change: { kind: 'header' } };
+  }
   if (ev.type === 'error' && ev.step === null) {
     return { state: { ...state, session: { ...session, error: { kind: str(ev.kind) || 'unknown', message: str(ev.message) } } }, change: { kind: 'all' } };
   }

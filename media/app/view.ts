@@ -5,7 +5,7 @@
 // Updates are incremental by `Change`; keyboard focus is kept across re-renders through data-focus-key.
 import { STEP_IDS, type StepId } from '../../src/core/model/types';
 import type { FileView } from '../../src/panel/protocol';
-import { AGENT_NAME, avatar, button, formatMs, h, icon, STEP_LABEL } from './dom';
+import { AGENT_NAME, avatar, button, formatMs, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { renderMarkdown } from './markdown';
 import { isRunning, type Change, type CheckItemView, type Exchange, type PanelViewState, type SessionView, type StepView } from './model';
 import { renderConversation, renderKpt, renderMetrics, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
@@ -36,6 +36,7 @@ const ERROR_TITLE: Record<string, string> = {
   invalid_reply: 'The reply could not be understood',
   config: 'Configuration problem',
   io: 'File system error',
+  cost_cap: 'Cost cap reached',
   unknown: 'Something went wrong',
 };
 
@@ -65,6 +66,9 @@ export class PanelView {
       case 'files':
         this.renderHeader(state);
         this.renderFiles(state);
+        break;
+      case 'header':
+        this.renderHeader(state);
         break;
       case 'chrome':
         this.renderHeader(state);
@@ -98,6 +102,7 @@ export class PanelView {
       meta.append(h('span', { class: 'chip', attrs: { title: `Provider: ${cap.provider}` } }, icon('sparkle'), ` ${cap.model || cap.provider}`));
       if (!cap.trusted) meta.append(h('span', { class: 'chip chip-warn', attrs: { title: 'Restricted mode: files cannot be applied' } }, icon('shield'), ' Restricted'));
     }
+    if (s?.cost) meta.append(this.costChip(s.cost));
     meta.append(
       button({ label: 'Stop', action: 'stop', icon: 'debug-stop', disabled: !running, title: running ? 'Stop the running session' : 'Nothing is running', focusKey: 'stop' }),
     );
@@ -116,6 +121,17 @@ export class PanelView {
     });
     const status = h('div', { class: 'sr-only', attrs: { role: 'status', 'aria-live': 'polite' }, text: this.statusSentence(state) });
     this.header.replaceChildren(h('div', { class: 'header-row' }, title, meta), stepper, status);
+  }
+
+  /** The session's running cost (and cap), updated after every response. */
+  private costChip(c: { spentUsd: number | null; capUsd: number | null }): HTMLElement {
+    const spent = c.spentUsd === null ? 'cost unknown' : formatUsd(c.spentUsd);
+    const text = c.capUsd === null ? spent : `${spent} of ${formatUsd(c.capUsd)}`;
+    const title =
+      c.spentUsd === null
+        ? 'A model without a known price answered: the cost of this session is unknown' + (c.capUsd === null ? '' : ', so its cap cannot be enforced')
+        : `Spent by this session so far (list prices)${c.capUsd === null ? '' : `; cost cap ${formatUsd(c.capUsd)}`}`;
+    return h('span', { class: 'chip chip-cost', data: { testid: 'session-cost' }, attrs: { title } }, icon('credit-card'), ` ${text}`);
   }
 
   private statusSentence(state: PanelViewState): string {

@@ -56,6 +56,7 @@ import {
   type ChecksConfig,
   type CheckEvent,
   DEFAULT_FEEDBACK_ROUNDS,
+  costCapProblem,
 } from '../core';
 import { cmdContext } from './context';
 import { cmdKpt } from './kpt';
@@ -77,6 +78,7 @@ const OPTIONS = {
   'max-tool-calls': { type: 'string' },
   'max-tool-chars': { type: 'string' },
   'feedback-rounds': { type: 'string' },
+  'max-cost': { type: 'string' },
   'idle-timeout': { type: 'string' },
   workspace: { type: 'string' },
   objective: { type: 'string' },
@@ -157,6 +159,8 @@ Options:
   --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
   --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
   --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
+  --max-cost USD   the session's cost cap: stop (resumable) before a request whose worst case (estimated input +
+                   max_tokens output at the model's list price) could take the session over it
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
                    outside cape/
   --json           end with one JSON line (taskId, steps, files, checks, kpt, metrics); progress goes to stderr
@@ -279,6 +283,16 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
       }
       break;
   }
+}
+
+/** --max-cost USD: an amount greater than 0. */
+function maxCostFrom(flags: Parsed['flags']): number | undefined {
+  const v = flags['max-cost'];
+  if (v === undefined) return undefined;
+  const n = Number(String(v).replace(/^\$/, ''));
+  const problem = costCapProblem(n);
+  if (problem || !String(v).trim()) throw new UsageError(`--max-cost takes an amount in USD greater than 0, e.g. --max-cost 0.50 (got "${v}").`);
+  return n;
 }
 
 function requireWorkspace(flags: Parsed['flags']): string {
@@ -501,6 +515,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   const { client } = clientFrom(flags, env);
   const tools = toolBoundsFrom(flags);
   const feedbackRounds = wholeNumber(flags, 'feedback-rounds');
+  const maxCostUsd = maxCostFrom(flags);
   const human = flags.json ? stderr : stdout;
   const checks = await checksFrom(flags, workspace, human);
   const controller = new AbortController();
@@ -525,6 +540,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       tools,
       checks,
       ...(feedbackRounds !== undefined ? { feedbackRounds } : {}),
+      ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
       onEvent: (e) => {
         if (e.type === 'warning') warnings.push(`${stepTitle(e.step)}: ${e.message}`);
         print(e);
@@ -556,6 +572,7 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
         taskId: result.taskId,
         ok: result.ok,
         error: result.error,
+        costUsd: result.costUsd,
         ...(result.ok ? {} : { resumable: result.resumable }),
         steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage, ...(s.continuations ? { continued: s.continuations } : {}) })),
         files: files.map((f) => ({

@@ -212,6 +212,7 @@ const EVENT_TYPES = new Set([
   'envelope',
   'file-proposed',
   'usage',
+  'cost',
   'step-finished',
   'blocker',
   'blocker-answer',
@@ -256,6 +257,10 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
       return typeof x.from === 'string' && typeof x.voice === 'string' && typeof x.answer === 'string';
     case 'error':
       return (x.step === null || isStepId(x.step)) && typeof x.message === 'string';
+    case 'cost': {
+      const usd = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+      return usd(x.spentUsd) && usd(x.capUsd);
+    }
     case 'session-finished':
       return typeof x.taskId === 'string' && (x.files === undefined || (Array.isArray(x.files) && x.files.every(isFileView)));
     default:

@@ -16,6 +16,7 @@ export function readSettings(): CapeSettings {
     const v = c.get<unknown>(key);
     return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : dflt;
   };
+  const cap = c.get<unknown>('maxSessionCostUsd');
   const provider = c.get<string>('provider') === 'vscode-lm' ? 'vscode-lm' : 'anthropic';
   return {
     provider,
@@ -34,6 +35,7 @@ export function readSettings(): CapeSettings {
         return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v * 1000) : DEFAULT_CHECK_TIMEOUT_MS;
       })(),
     },
+    ...(typeof cap === 'number' && Number.isFinite(cap) && cap > 0 ? { maxSessionCostUsd: cap } : {}),
   };
 }
 

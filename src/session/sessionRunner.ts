@@ -130,6 +130,7 @@ export class SessionRunner {
         tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
         ...(settings.feedbackRounds !== undefined ? { feedbackRounds: settings.feedbackRounds } : {}),
         checks,
+        ...(settings.maxSessionCostUsd ? { maxCostUsd: settings.maxSessionCostUsd } : {}),
         onEvent: (e) => this.onEvent(e, run),
         onWarning: (w) => {
           // Warnings come in bursts (the cape/ loader's before the first step, the KPT merge's at the end): one

@@ -78,6 +78,9 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
     assert.ok(squash(expectedVoice.cm_open).startsWith(squash(partial)), `the streamed prefix is the recorded voice: ${JSON.stringify(partial)}`);
     assert.ok(squash(partial).length < squash(expectedVoice.cm_open).length, 'observed while still streaming (not all at once)');
     assert.strictEqual(await stepStatus(wv, 'cm_open'), 'running', 'the opening is still running with a partial voice');
+    // The header shows what the session has spent, live: nothing yet while the first reply streams.
+    const cost = wv.locator('.panel-header [data-testid="session-cost"]');
+    assert.strictEqual((await cost.innerText()).trim(), '$0.000', 'the running cost before the first response');
     await shot(page, 'recorded-1-streaming');
     fake.release();
     await waitFor('the opening voice to grow to the whole recorded voice', async () => squash(await voiceText(wv, 'cm_open')) === squash(expectedVoice.cm_open), 60_000, 200);
@@ -108,6 +111,10 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
     assertIncludes(metrics, 'Tokens and cost', 'cost table');
     const total = await results.locator('.metrics-cost tfoot td').first().innerText();
     assert.ok(Number(total.replace(/,/g, '')) > 0, `total input tokens are counted: ${total}`);
+    // Every request was used, so the header's running cost ends at the metrics' total cost.
+    const totalCost = (await results.locator('.metrics-cost tfoot td').last().innerText()).trim();
+    assert.match(totalCost, /^\$0\.\d+$/);
+    assert.strictEqual((await cost.innerText()).trim(), totalCost, 'the header cost is the session total');
     await wv.locator('.retro-results').scrollIntoViewIfNeeded();
     await shot(page, 'recorded-3-retrospective');
 

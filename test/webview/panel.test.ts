@@ -258,6 +258,26 @@ describe('chat panel webview (Chromium)', function () {
     assert.ok(await p.page.isDisabled('.turn[data-step="cm_open"] button[data-action="retry"]'));
   });
 
+  it('shows the session\'s running cost in the header, updated with every response, with its cap', async () => {
+    const p = await open();
+    const chip = p.page.locator('.panel-header [data-testid="session-cost"]');
+    await p.send({ type: 'busy', running: true }, ev(script.started));
+    assert.strictEqual(await chip.count(), 0, 'no figure before the runner reports one');
+    await p.send(ev({ type: 'cost', spentUsd: 0, capUsd: null }), ...evs(script.steps[0].firstHalf));
+    assert.strictEqual((await chip.innerText()).trim(), '$0.000');
+    await p.send(ev({ type: 'cost', spentUsd: 0.0042, capUsd: null }));
+    assert.strictEqual((await chip.innerText()).trim(), '$0.0042', 'updated mid-step (a tool turn, a repair)');
+    assert.strictEqual(await p.page.locator('.turn[data-step="cm_open"]').count(), 1, 'the streamed step is still shown');
+    await p.send(ev({ type: 'cost', spentUsd: 0.1234, capUsd: 0.5 }));
+    assert.strictEqual((await chip.innerText()).trim(), '$0.123 of $0.500');
+    assert.match((await chip.getAttribute('title')) ?? '', /cost cap \$0\.500/);
+    await p.send(ev({ type: 'cost', spentUsd: null, capUsd: 0.5 }));
+    assert.strictEqual((await chip.innerText()).trim(), 'cost unknown of $0.500');
+    assert.match((await chip.getAttribute('title')) ?? '', /cannot be enforced/);
+    await p.send(ev({ type: 'error', step: 'deva', kind: 'cost_cap', message: 'Stopped before the next request (Developer) to stay within the session\'s cost cap of $0.50' }));
+    assert.match(await p.page.locator('.turn[data-step="deva"] .error-title').innerText(), /Cost cap reached/);
+  });
+
   it('shows errors in the failing step with Retry and Resume, and resets the stream on retry', async () => {
     const p = await open();
     await p.send(ev(script.started), ...evs([...script.steps[0].firstHalf, ...script.steps[0].secondHalf]), ...evs(script.steps[1].firstHalf));

@@ -380,6 +380,7 @@ export type ErrorKind =
   | 'invalid_reply' // the reply failed validation even after the repair request
   | 'config' // missing cape/ files, bad options
   | 'io'
+  | 'cost_cap' // the next request could take the session over its cost cap: stopped before it, resumable
   | 'unknown';
 
 export type SessionEvent =
@@ -397,6 +398,8 @@ export type SessionEvent =
   | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null }
   | { type: 'file-proposed'; step: StepId; file: ProposedFile }
   | { type: 'usage'; step: StepId; usage: Usage; model: string }
+  /** After every response (and once at the start): what the session has spent in all (null: unknown), and its cap. */
+  | { type: 'cost'; spentUsd: number | null; capUsd: number | null }
   | { type: 'step-finished'; step: StepId; artifactPath: string; durationMs: number }
   /** The project's checks on DevA's proposal and the fix rounds (src/core/checks/), during DevA's step. */
   | { type: 'check'; step: StepId; event: CheckEvent }

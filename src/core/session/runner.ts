@@ -23,10 +23,13 @@ import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewrit
 import { proposeFiles } from '../files/pathSafety';
 import { renderPrompt, templateBodies, type PromptAssets } from '../cape/prompts';
 import { withStepRetry } from '../llm/retry';
+import { CostTracker, capUnenforceable } from '../llm/costCap';
+import { costUsd as priceOf } from '../llm/pricing';
 import { SessionStore, type SessionState } from '../store/store';
 import {
   STEP_AGENT,
   STEP_IDS,
+  stepTitle,
   addUsage,
   ZERO_USAGE,
   type CmOpeningOutput,
@@ -89,6 +92,8 @@ export interface SessionOptions {
   workspaceBudget?: number;
   /** The project's checks on DevA's proposal, with fix rounds (src/core/checks/); none when absent or empty. */
   checks?: ChecksConfig;
+  /** The session's cost cap in USD (`cape.maxSessionCostUsd`, `--max-cost`): no request is sent whose worst case could exceed it. */
+  maxCostUsd?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   now?: () => number;
 }
@@ -117,6 +122,8 @@ export interface SessionResult {
   checks?: ChecksOutcome;
   /** DevA → DA → DevA rounds of the session (absent when DevA raised no blocker). */
   feedback?: FeedbackRecord[];
+  /** USD spent by every request of the session (all runs), or null when unknown (a model without a known price). */
+  costUsd: number | null;
   error?: { step: StepId | null; kind: ErrorKind; message: string };
 }
 
@@ -158,6 +165,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   /** True once this run has written the session's state: only then may a failure be recorded in it. */
   let stateSaved = false;
   let currentStep: StepId | null = null;
+  let cost: CostTracker | null = null;
   const warn = (message: string) => {
     try {
       opts.onWarning?.(message);
@@ -249,6 +257,16 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       steps.push({ step: s, ok: true, usage: rec.usage, model: rec.model, envelope: rec.envelope, ...(rec.continuations ? { continuations: rec.continuations } : {}) });
     }
 
+    // What the session spent (earlier runs included; a state from before the cap counts its completed steps) and its cap.
+    const spentBefore =
+      state.costUsd !== undefined
+        ? state.costUsd
+        : Object.values(usage).reduce<number | null>((sum, u) => (sum === null ? null : ((c) => (c === null ? null : sum + c))(priceOf(u.model, u.usage))), 0);
+    cost = new CostTracker(opts.maxCostUsd ?? null, spentBefore);
+    const unenforceable = capUnenforceable(cost.capUsd, opts.model);
+    if (unenforceable) warn(unenforceable);
+    emit({ type: 'cost', spentUsd: cost.spentUsd, capUsd: cost.capUsd });
+
     // The workspace index for DA's and DevA's sections: the caller's (kept current by a watcher) or one opened once,
     // brought up to date from mtimes. A workspace that cannot be indexed costs the section, not the session.
     let wsIndex: WorkspaceIndex | null = opts.workspaceIndex ?? null;
@@ -333,18 +351,21 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
             });
             if (prefix) extractor.push(prefix);
             muted = false;
+            const request = {
+              ...toRequest(ctx, opts.model, maxTokens, opts.signal),
+              messages,
+              ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}),
+              // A turn answering tool calls is likely followed by another (more calls, then the reply): cache it.
+              cacheLastMessage: answersToolCalls(messages),
+            };
+            const gate = cost!.check(request, `the next request (${stepTitle(step)})`);
+            if (!gate.ok) throw new StepFailure(step, 'cost_cap', gate.message);
             try {
-              const res = await opts.llm.stream(
-                {
-                  ...toRequest(ctx, opts.model, maxTokens, opts.signal),
-                  messages,
-                  ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}),
-                  // A turn answering tool calls is likely followed by another (more calls, then the reply): cache it.
-                  cacheLastMessage: answersToolCalls(messages),
-                },
-                (d) => extractor.push(d),
-              );
+              const res = await opts.llm.stream(request, (d) => extractor.push(d));
               extractor.end();
+              cost!.record(res.model || opts.model, res.usage);
+              state!.costUsd = cost!.spentUsd;
+              emit({ type: 'cost', spentUsd: cost!.spentUsd, capUsd: cost!.capUsd });
               stepUsage = addUsage(stepUsage, res.usage);
               model = res.model || model;
               return res;
@@ -588,6 +609,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       taskId,
       ok: true,
       resumable: false,
+      costUsd: cost.spentUsd,
       steps,
       files: devaFiles,
       kpt,
@@ -617,6 +639,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       taskId: state?.taskId ?? opts.taskId ?? '',
       ok: false,
       resumable,
+      costUsd: cost ? cost.spentUsd : (state?.costUsd ?? null),
       steps,
       files: [],
       kpt: null,

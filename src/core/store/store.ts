@@ -89,6 +89,8 @@ export interface SessionState {
   stepFiles: Partial<Record<StepId, string>>;
   /** Workspace-relative path of the retrospective, once written. */
   retrospectivePath?: string;
+  /** USD spent by every request of the session so far (all runs); null once a response had no known price. */
+  costUsd?: number | null;
 }
 
 export interface SessionSummary {
@@ -425,6 +427,7 @@ export class SessionStore {
       ...(s.error && typeof s.error === 'object' ? { error: s.error } : {}),
       stepFiles,
       ...(typeof s.retrospectivePath === 'string' ? { retrospectivePath: s.retrospectivePath } : {}),
+      ...(s.costUsd === null || (typeof s.costUsd === 'number' && Number.isFinite(s.costUsd) && s.costUsd >= 0) ? { costUsd: s.costUsd } : {}),
     };
   }
 

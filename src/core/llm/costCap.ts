@@ -1,0 +1,150 @@
+// The session cost cap (`cape.maxSessionCostUsd`, `--max-cost`): before every request the runner asks whether the
+// request's worst case still fits under the cap, given what the session has already spent. SDK-free; prices come
+// from the one price table (./pricing.ts).
+//
+// The worst case of one request, decided once:
+//  - input tokens are estimated from the characters sent (system blocks, messages, tool definitions): one token per
+//    3 ASCII characters and one per other character (Japanese, emoji…). Claude's tokenizer averages about 3.5–4 ASCII
+//    characters per token in prose and code and about 1–1.5 characters per CJK character, so this overestimates;
+//  - what a cache mark covers is priced as a cache write at that mark's lifetime (1 hour: 2×, 5 minutes: 1.25× the
+//    input price; the tools, first in the cached prefix, at the dearest mark's; the messages when the last one is
+//    marked), the rest at the input price;
+//  - the output is the request's whole `max_tokens` at the output price.
+// What was spent is the sum of every response's usage at its model's price (repairs, continuations, tool turns and
+// retries included), kept in the session state so a resumed session counts what earlier runs spent.
+import type { ChatMessage, LlmRequest, Usage } from '../model/types';
+import { costUsd, formatUsd, priceFor } from './pricing';
+
+/** A cap for people: `$0.50`, or 4 decimals below a cent. */
+export function formatCap(capUsd: number): string {
+  return formatUsd(capUsd, capUsd >= 0.01 ? 2 : 4);
+}
+
+/** Estimated tokens of a text (see the header): ceil(ASCII characters / 3) + other characters. */
+export function estimateTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 128) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 3) + other;
+}
+
+function messageText(m: ChatMessage): string {
+  if (typeof m.content === 'string') return m.content;
+  return m.content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? b.content : `${b.name} ${JSON.stringify(b.input ?? null)}`))
+    .join('\n');
+}
+
+export interface RequestEstimate {
+  /** Estimated input tokens priced as cache writes (the cacheable system prefix). */
+  cacheableTokens: number;
+  /** Estimated other input tokens. */
+  inputTokens: number;
+  /** max_tokens. */
+  outputTokens: number;
+  /** Worst-case cost in USD, or null when the model has no known price. */
+  costUsd: number | null;
+}
+
+/** The worst case of one request (see the header). */
+export function estimateRequest(
+  req: Pick<LlmRequest, 'model' | 'maxTokens' | 'system' | 'messages' | 'tools' | 'cacheLastMessage'>,
+): RequestEstimate {
+  const p = priceFor(req.model);
+  // Each system block up to a cache mark is written at that mark's lifetime (1 hour: 2×, 5 minutes: 1.25× input);
+  // the tools precede the system prompt in the cached prefix, so they pay the dearest write of any mark.
+  let cacheableTokens = 0;
+  let inputTokens = 0;
+  let writeUsd = 0;
+  let pending = 0;
+  let dearest = 0;
+  const rate = (ttl: unknown) => (p ? (ttl === '1h' ? p.cacheWrite1h : p.cacheWrite) : 0);
+  for (const b of req.system) {
+    pending += estimateTokens(b.text);
+    if (b.cache) {
+      cacheableTokens += pending;
+      writeUsd += pending * rate(b.cache);
+      dearest = Math.max(dearest, rate(b.cache));
+      pending = 0;
+    }
+  }
+  inputTokens += pending;
+  let toolTokens = 0;
+  for (const t of req.tools ?? []) toolTokens += estimateTokens(`${t.name} ${t.description} ${JSON.stringify(t.inputSchema)}`);
+  let messageTokens = 0;
+  for (const m of req.messages) messageTokens += estimateTokens(messageText(m));
+  if (dearest > 0) {
+    cacheableTokens += toolTokens;
+    writeUsd += toolTokens * dearest;
+  } else inputTokens += toolTokens;
+  if (req.cacheLastMessage) {
+    cacheableTokens += messageTokens;
+    writeUsd += messageTokens * rate('5m');
+  } else inputTokens += messageTokens;
+  const outputTokens = Math.max(0, req.maxTokens);
+  const cost = p ? (Math.max(writeUsd, cacheableTokens * p.input) + inputTokens * p.input + outputTokens * p.output) / 1_000_000 : null;
+  return { cacheableTokens, inputTokens, outputTokens, costUsd: cost };
+}
+
+/** A cap as given by a user: a finite number > 0, else the problem in words. */
+export function costCapProblem(value: unknown): string | null {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? null : `the cost cap must be an amount in USD greater than 0 (got ${JSON.stringify(value)})`;
+}
+
+export type CapCheck = { ok: true; estimate: RequestEstimate } | { ok: false; estimate: RequestEstimate; message: string };
+
+/**
+ * What a session has spent and whether its next request fits under the cap. `spentUsd` is null once a response
+ * came from a model without a known price: from then on the cap cannot be enforced (the runner says so).
+ */
+export class CostTracker {
+  private spent: number | null;
+
+  constructor(
+    /** The cap in USD, or null for none. */
+    readonly capUsd: number | null,
+    /** What earlier runs of the session spent (resume). */
+    spentBefore: number | null = 0,
+  ) {
+    this.spent = spentBefore;
+  }
+
+  get spentUsd(): number | null {
+    return this.spent;
+  }
+
+  /** Adds one response's usage at its model's price. */
+  record(model: string, usage: Usage): void {
+    const c = costUsd(model, usage);
+    this.spent = this.spent === null || c === null ? null : this.spent + c;
+  }
+
+  /**
+   * Whether `req` may be sent: with a cap, a known price and a known spend, its worst case must keep the session
+   * at or under the cap. Without a cap, or when cost cannot be known, the request goes (the caller warns).
+   */
+  check(req: Pick<LlmRequest, 'model' | 'maxTokens' | 'system' | 'messages' | 'tools' | 'cacheLastMessage'>, what: string): CapCheck {
+    const estimate = estimateRequest(req);
+    if (this.capUsd === null || estimate.costUsd === null || this.spent === null) return { ok: true, estimate };
+    if (this.spent + estimate.costUsd <= this.capUsd) return { ok: true, estimate };
+    const input = estimate.cacheableTokens + estimate.inputTokens;
+    return {
+      ok: false,
+      estimate,
+      message:
+        `Stopped before ${what} to stay within the session's cost cap of ${formatCap(this.capUsd)}: ` +
+        `${formatUsd(this.spent)} spent so far, and this request could cost up to ${formatUsd(estimate.costUsd)} ` +
+        `(about ${input.toLocaleString('en-US')} input tokens + ${estimate.outputTokens.toLocaleString('en-US')} output tokens at ${req.model}'s price), ` +
+        `${formatUsd(this.spent + estimate.costUsd)} in all. Completed steps are saved: raise the cap (cape.maxSessionCostUsd, --max-cost) and resume.`,
+    };
+  }
+}
+
+/** Why a cap cannot be enforced for `model`, or null when it can. */
+export function capUnenforceable(capUsd: number | null, model: string): string | null {
+  if (capUsd === null || priceFor(model)) return null;
+  return `The session's cost cap of ${formatCap(capUsd)} cannot be enforced: the model "${model}" has no known price in CAPE's price table, so neither its requests nor what it spends can be costed. The session runs without a cap.`;
+}

@@ -1,0 +1,165 @@
+// The session cost cap (issue 11 §5): the worst-case estimate of one request, the tracker, and the runner stopping
+// before a repair request (not only before a step) with nothing lost and a resumable state.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import { runSession } from '../../src/core/session/runner';
+import { CostTracker, capUnenforceable, estimateRequest, estimateTokens } from '../../src/core/llm/costCap';
+import { costUsd } from '../../src/core/llm/pricing';
+import type { SessionEvent } from '../../src/core/model/types';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+
+const prompts = loadPromptAssets(defaultPromptsDir());
+
+describe('cost cap: the worst-case estimate', () => {
+  it('counts one token per 3 ASCII characters and one per other character', () => {
+    assert.strictEqual(estimateTokens(''), 0);
+    assert.strictEqual(estimateTokens('abc'), 1);
+    assert.strictEqual(estimateTokens('abcd'), 2);
+    assert.strictEqual(estimateTokens('日本語'), 3);
+    assert.strictEqual(estimateTokens('ab日本'), 3);
+  });
+
+  it('prices the cacheable prefix as cache writes, the rest as input, and all of max_tokens as output', () => {
+    const e = estimateRequest({
+      model: 'claude-sonnet-4-6',
+      maxTokens: 1000,
+      system: [{ text: 'x'.repeat(3000), cache: true }, { text: 'y'.repeat(300) }],
+      messages: [{ role: 'user', content: 'z'.repeat(600) }],
+    });
+    assert.strictEqual(e.cacheableTokens, 1000);
+    assert.strictEqual(e.inputTokens, 300);
+    assert.strictEqual(e.outputTokens, 1000);
+    // Sonnet: $3.75 / M cache writes, $3 / M input, $15 / M output.
+    assert.ok(Math.abs(e.costUsd! - (1000 * 3.75 + 300 * 3 + 1000 * 15) / 1e6) < 1e-12);
+  });
+
+  it('prices a 1-hour cache mark at 2× input, the tools with the dearest mark, and a cached last message at 1.25×', () => {
+    const tools = [{ name: 'read_file', description: 'x'.repeat(2990 - 'read_file  {}'.length), inputSchema: {} }];
+    const e = estimateRequest({
+      model: 'claude-sonnet-4-6',
+      maxTokens: 0,
+      system: [{ text: 'a'.repeat(3000), cache: '1h' }, { text: 'b'.repeat(3000), cache: true }, { text: 'c'.repeat(300) }],
+      messages: [{ role: 'user', content: 'm'.repeat(600) }],
+      tools,
+      cacheLastMessage: true,
+    });
+    const toolTokens = Math.ceil(('read_file ' + tools[0].description + ' {}').length / 3);
+    assert.strictEqual(e.cacheableTokens, 1000 + 1000 + toolTokens + 200);
+    assert.strictEqual(e.inputTokens, 100);
+    // Sonnet: 1-hour writes $6 / M, 5-minute writes $3.75 / M, input $3 / M.
+    assert.ok(Math.abs(e.costUsd! - (1000 * 6 + 1000 * 3.75 + toolTokens * 6 + 200 * 3.75 + 100 * 3) / 1e6) < 1e-12);
+  });
+
+  it('counts tool calls, tool results and tool definitions as input', () => {
+    const base = { model: 'claude-sonnet-4-6', maxTokens: 0, system: [] };
+    const plain = estimateRequest({ ...base, messages: [{ role: 'user', content: 'go' }] });
+    const withTools = estimateRequest({
+      ...base,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'src/app.ts' } }] },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: 'q'.repeat(3000), isError: false }] },
+      ],
+      tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }],
+    });
+    assert.ok(withTools.inputTokens >= plain.inputTokens + 1000);
+  });
+
+  it('has no cost for a model without a known price, and says the cap cannot be enforced', () => {
+    assert.strictEqual(estimateRequest({ model: 'gpt-4o', maxTokens: 10, system: [], messages: [] }).costUsd, null);
+    assert.match(capUnenforceable(0.5, 'gpt-4o')!, /cost cap of \$0\.50 cannot be enforced: the model "gpt-4o" has no known price/);
+    assert.strictEqual(capUnenforceable(0.5, 'claude-haiku-4-5'), null);
+    assert.strictEqual(capUnenforceable(null, 'gpt-4o'), null);
+  });
+
+  it('the tracker adds responses at their price, refuses a request that could pass the cap and names the figures', () => {
+    const t = new CostTracker(0.1, 0.02);
+    t.record('claude-sonnet-4-6', { inputTokens: 1000, outputTokens: 1000, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+    assert.ok(Math.abs(t.spentUsd! - (0.02 + 0.018)) < 1e-12);
+    const req = { model: 'claude-sonnet-4-6', maxTokens: 5000, system: [], messages: [{ role: 'user' as const, content: 'hi' }] };
+    const check = t.check(req, 'the next request (Developer)');
+    assert.strictEqual(check.ok, false);
+    assert.match((check as { message: string }).message, /Stopped before the next request \(Developer\) to stay within the session's cost cap of \$0\.10: \$0\.0380 spent so far, and this request could cost up to \$0\.0750/);
+    assert.ok(t.check({ ...req, maxTokens: 1000 }, 'x').ok);
+    assert.ok(new CostTracker(null).check(req, 'x').ok, 'no cap, no stop');
+    t.record('local-model', { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+    assert.strictEqual(t.spentUsd, null, 'an unpriced response makes the spend unknown, never $0');
+  });
+});
+
+describe('cost cap: the runner', function () {
+  this.timeout(30000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 64 });
+  });
+  after(async () => fake?.close());
+  beforeEach(() => fake.reset());
+
+  it('stops before a repair request that could pass the cap, keeps what was spent, and resume completes', async () => {
+    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
+    const r = demoReplies('task-cap');
+    // The CM opening is invalid: its repair request (worst case ≥ 5,000 output tokens = $0.075) would pass a cap
+    // set above the first request's worst case (about $0.10) but below what it costs ($0.048) plus the repair's worst case.
+    fake.enqueue({ text: 'not an envelope', usage: { input_tokens: 1000, output_tokens: 3000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } });
+    const events: SessionEvent[] = [];
+    const llm = new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 });
+    const first = costUsd('claude-sonnet-4-6', { inputTokens: 1000, outputTokens: 3000, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 })!;
+    const base = { workspace: ws, model: 'claude-sonnet-4-6', llm, prompts, taskId: 'task-cap', tools: false as const };
+    // Room for the first request's worst case, not for a second one.
+    const opening = await runSession({ ...base, objective: 'Add a dark mode', maxCostUsd: 0.13, onEvent: (e) => events.push(e) });
+    assert.strictEqual(opening.ok, false);
+    assert.strictEqual(opening.error?.kind, 'cost_cap');
+    assert.strictEqual(opening.error?.step, 'cm_open');
+    assert.strictEqual(opening.resumable, true);
+    assert.strictEqual(fake.requests.length, 1, 'the repair request was never sent');
+    assert.ok(events.some((e) => e.type === 'repair'), 'it stopped at the repair, not before the step');
+    assert.match(opening.error!.message, /cost cap of \$0\.13: \$\d\.\d{4} spent so far, and this request could cost up to \$\d\.\d{4}/);
+    assert.ok(Math.abs(opening.costUsd! - first) < 1e-9, `spent ${opening.costUsd} = the first response ${first}`);
+    const costs = events.filter((e): e is Extract<SessionEvent, { type: 'cost' }> => e.type === 'cost');
+    assert.deepStrictEqual(costs.map((c) => c.capUsd), [0.13, 0.13]);
+    assert.strictEqual(costs[0].spentUsd, 0);
+    const state = JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/state/task-cap.json'), 'utf8'));
+    assert.strictEqual(state.status, 'failed');
+    assert.ok(Math.abs(state.costUsd - first) < 1e-9, 'the spend is kept in the state for the next run');
+
+    // Resume under a cap already nearly used by the first run: it stops before the first request.
+    fake.reset();
+    const tight = await runSession({ ...base, resume: true, maxCostUsd: first + 0.01 });
+    assert.strictEqual(tight.error?.kind, 'cost_cap');
+    assert.strictEqual(fake.requests.length, 0, 'earlier runs count: nothing is sent');
+
+    // A higher cap completes, and the total spent includes the first run.
+    fake.reset();
+    for (const t of r) fake.enqueue({ text: t });
+    const done = await runSession({ ...base, resume: true, maxCostUsd: 5 });
+    assert.ok(done.ok, done.error?.message);
+    assert.strictEqual(fake.requests.length, 5);
+    assert.ok(done.costUsd! > first && done.metrics!.totalCostUsd! < done.costUsd!, 'the session cost includes the unusable first reply');
+  });
+
+  it('warns that an unpriced model cannot be capped, and runs', async () => {
+    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
+    for (const t of demoReplies('task-free')) fake.enqueue({ text: t, model: 'local-model' });
+    const warnings: string[] = [];
+    const res = await runSession({
+      workspace: ws,
+      model: 'local-model',
+      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
+      prompts,
+      objective: 'Add a dark mode',
+      taskId: 'task-free',
+      tools: false,
+      maxCostUsd: 0.01,
+      onWarning: (w) => warnings.push(w),
+    });
+    assert.ok(res.ok, res.error?.message);
+    assert.strictEqual(res.costUsd, null);
+    assert.ok(warnings.some((w) => /cost cap of \$0\.01 cannot be enforced: the model "local-model" has no known price/.test(w)), warnings.join('\n'));
+  });
+});
