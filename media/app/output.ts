@@ -136,6 +136,7 @@ function usageCells(u: Usage | undefined | null, cost: number | null): HTMLEleme
  */
 export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, StepView>): HTMLElement {
   const wrap = h('div', { class: 'metrics' });
+  const criteria = criteriaOf(m?.criteria);
   const ass = isObj(m?.ass) ? (m!.ass as Record<string, unknown>) : {};
   const row = (label: string, abbr: string, value: string, hint: string) =>
     h('tr', {}, h('th', { attrs: { scope: 'row' } }, h('span', { text: label }), abbr ? h('abbr', { class: 'abbr', text: ` ${abbr}`, attrs: { title: hint } }) : null), h('td', { class: 'num', text: value }));
@@ -156,9 +157,12 @@ export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, St
       row('Cross-references', 'XRF', m && typeof m.crossReferenceFrequency === 'number' ? String(m.crossReferenceFrequency) : '—', 'Count of references between agents'),
       row('Conversation turns', 'CI', m && typeof m.conversationIndex === 'number' ? String(m.conversationIndex) : '—', 'Retrospective dialogue turns'),
       row('Elapsed time', 'ETT', m && typeof m.elapsedMs === 'number' ? formatMs(m.elapsedMs) : '—', 'From session start to the retrospective being saved'),
+      row('Task success — checks', 'TSR', rate(m?.tsr, criteria, (c) => c.computed === 'pass'), 'Acceptance criteria whose named test passed the project\'s checks (— when no check ran)'),
+      row('Task success — judged', 'TSR', rate(m?.tsrJudged, criteria, (c) => c.judged === 'met'), 'Acceptance criteria the Cape Master judged met'),
     ),
   );
   wrap.append(summary);
+  if (criteria.length) wrap.append(h('div', { class: 'table-scroll' }, criteriaTable(criteria)));
 
   const perStep = isObj(m?.perStep) ? (m!.perStep as Record<string, { usage?: Usage; costUsd?: number }>) : {};
   const cost = h(
@@ -183,6 +187,56 @@ export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, St
   );
   wrap.append(h('div', { class: 'table-scroll' }, cost));
   return wrap;
+}
+
+/** The metrics' criteria, coerced (they come from the host, and from the model before that). */
+function criteriaOf(x: unknown): CriterionView[] {
+  if (!Array.isArray(x)) return [];
+  return x.filter(isObj).map((c) => {
+    const t = isObj(c.test) ? c.test : null;
+    return { id: str(c.id), text: str(c.text), test: t ? `${str(t.file)}${str(t.name) ? ` › ${str(t.name)}` : ''}` : '', computed: str(c.computed), judged: str(c.judged), reason: str(c.reason) };
+  });
+}
+
+interface CriterionView {
+  id: string;
+  text: string;
+  test: string;
+  computed: string;
+  judged: string;
+  reason: string;
+}
+
+function rate(v: unknown, criteria: CriterionView[], count: (c: CriterionView) => boolean): string {
+  return typeof v === 'number' && Number.isFinite(v) ? `${Math.round(v * 100)}% (${criteria.filter(count).length} of ${criteria.length})` : '—';
+}
+
+const COMPUTED_TEXT: Record<string, string> = { pass: 'passed', fail: 'failed', no_test: 'no test' };
+const JUDGED_TEXT: Record<string, string> = { met: 'met', not_met: 'not met', unknown: 'unknown' };
+
+/** Each acceptance criterion: DevA's named test, the checks' verdict, CM's judgement and its reason. */
+function criteriaTable(list: CriterionView[]): HTMLElement {
+  return h(
+    'table',
+    { class: 'table metrics-criteria' },
+    h('caption', { text: 'Acceptance criteria' }),
+    h('thead', {}, h('tr', {}, ...['Criterion', 'Test', 'Checks', 'Judged', 'Reason'].map((t) => h('th', { text: t, attrs: { scope: 'col' } })))),
+    h(
+      'tbody',
+      {},
+      ...list.map((c) =>
+        h(
+          'tr',
+          { data: { criterion: c.id } },
+          h('th', { attrs: { scope: 'row', title: c.text } }, h('span', { text: c.id }), c.text ? h('span', { class: 'muted', text: ` ${c.text}` }) : null),
+          h('td', { text: c.test || '—' }),
+          h('td', { text: COMPUTED_TEXT[c.computed] ?? '—' }),
+          h('td', { text: JUDGED_TEXT[c.judged] ?? '—' }),
+          h('td', { text: c.reason || '—' }),
+        ),
+      ),
+    ),
+  );
 }
 
 /** ASS, confidence and references of a worker's envelope, as a compact footer with the reflections. */

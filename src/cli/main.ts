@@ -6,6 +6,7 @@
 //   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
 //   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]   (src/cli/context.ts)
 //   cape kpt list|mark …, cape housekeeping …   KPT statuses and the archive (src/cli/kpt.ts)
+//   cape repeat --workspace DIR --task ID --times N [--json]   (reruns a saved session's objective: RR)
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
 //
 // It never waits for input when stdin is not a terminal, and writes nothing outside cape/ without --apply.
@@ -57,6 +58,9 @@ import {
   type CheckEvent,
   DEFAULT_FEEDBACK_ROUNDS,
   costCapProblem,
+  repeatSession,
+  MAX_REPEATS,
+  type RepeatResult,
 } from '../core';
 import { cmdContext } from './context';
 import { cmdKpt } from './kpt';
@@ -79,6 +83,7 @@ const OPTIONS = {
   'max-tool-chars': { type: 'string' },
   'feedback-rounds': { type: 'string' },
   'max-cost': { type: 'string' },
+  times: { type: 'string' },
   'idle-timeout': { type: 'string' },
   workspace: { type: 'string' },
   objective: { type: 'string' },
@@ -142,6 +147,9 @@ Usage:
   cape kpt mark --workspace DIR <id> <status>     Tries: open | adopted | dropped; Problems: open | resolved
   cape housekeeping --workspace DIR [--older-than N] [--json]
                    (move adopted, dropped and resolved items older than N sessions, default 20, to kpt_archive.md)
+  cape repeat --workspace DIR --task ID --times N [--json]
+                   (reruns a saved session's objective N times on the same inputs and reports how alike the
+                   runs are: acceptance criteria and proposed files, pairwise Jaccard; each rerun is a paid session)
 
 Options:
   --objective-file PATH  read the objective from a file (- for stdin); at most ${MAX_OBJECTIVE_CHARS} characters
@@ -395,7 +403,9 @@ function printer(out: NodeJS.WritableStream) {
         }
         out.write(
           `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
-            `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · ${m.totalCostUsd === null ? 'cost unknown' : formatUsd(m.totalCostUsd)}\n`,
+            `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · ${m.totalCostUsd === null ? 'cost unknown' : formatUsd(m.totalCostUsd)}` +
+            (m.criteria.length ? ` · TSR ${m.tsr === null ? '—' : `${Math.round(m.tsr * 100)}%`} (judged ${m.tsrJudged === null ? '—' : `${Math.round(m.tsrJudged * 100)}%`}) of ${m.criteria.length} criteria` : '') +
+            '\n',
         );
         break;
       }
@@ -595,6 +605,54 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   return result.ok ? 0 : 1;
 }
 
+/** A similarity for people: 0.67, or — */
+function sim(x: number | null): string {
+  return x === null ? '—' : x.toFixed(2);
+}
+
+async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  const workspace = requireWorkspace(flags);
+  if (typeof flags.task !== 'string' || !flags.task) throw new UsageError('--task ID is required: the saved session whose objective is rerun.');
+  const times = Number(flags.times);
+  if (flags.times === undefined || !Number.isInteger(times) || times < 1 || times > MAX_REPEATS) {
+    throw new UsageError(`--times N is required: how many reruns, a whole number from 1 to ${MAX_REPEATS} (got "${flags.times ?? ''}").`);
+  }
+  const { client } = clientFrom(flags, env);
+  const tools = toolBoundsFrom(flags);
+  const maxCostUsd = maxCostFrom(flags);
+  const human = flags.json ? stderr : stdout;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let result: RepeatResult;
+  try {
+    result = await repeatSession({
+      workspace,
+      capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+      taskId: flags.task,
+      times,
+      ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+      llm: client,
+      prompts: loadPromptAssets(defaultPromptsDir()),
+      tools,
+      ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+      onEvent: printer(human),
+      onWarning: (w) => stderr.write(`⚠ ${w}\n`),
+      onRun: (k, id) => human.write(`\n═══ Rerun ${k} of ${times}: ${id}\n`),
+      signal: controller.signal,
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  human.write(`\nReproducibility of ${result.taskId} over ${result.runs.length} runs (pairwise Jaccard, mean):\n`);
+  for (const r of result.runs) {
+    human.write(`  ${r.ok ? '✓' : '✗'} ${r.taskId}: ${r.criteria ? `${r.criteria.length} criteria` : 'no criteria'}, ${r.files ? `${r.files.length} files` : 'no files'}${r.error ? ` — ${r.error}` : ''}\n`);
+  }
+  human.write(`  criteria ${sim(result.criteria)} · files ${sim(result.files)} · RR ${sim(result.rr)}\n`);
+  if (flags.json) stdout.write(JSON.stringify(result) + '\n');
+  return result.runs.every((r) => r.ok) ? 0 : 1;
+}
+
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -616,6 +674,8 @@ export async function main(
         return await cmdSession(false, flags, env, stdout, stderr);
       case 'resume':
         return await cmdSession(true, flags, env, stdout, stderr);
+      case 'repeat':
+        return await cmdRepeat(flags, env, stdout, stderr);
       default:
         throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
     }

@@ -120,7 +120,10 @@ describe('prompts: loadPromptAssets', () => {
   it('deva: output keys, <file> blocks and <summary>, path rules, no reprioritising', () => {
     const text = render(assets, 'deva');
     const env = exampleEnvelope(text);
-    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'departures', 'open_questions']);
+    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'criteria_tests', 'departures', 'open_questions']);
+    // TSR: one named test per acceptance criterion, by id (read by core/metrics/tsr.ts).
+    assert.deepStrictEqual(Object.keys(env.output.criteria_tests[0]), ['criterion', 'file', 'test']);
+    assert.match(text, /by id/);
     assert.match(text, /<file path="[^"]+">/);
     assert.match(text, /<summary>[\s\S]*<\/summary>/);
     assert.match(text, /COMPLETE file content/);
@@ -146,6 +149,9 @@ describe('prompts: loadPromptAssets', () => {
     );
     assert.deepStrictEqual(Object.keys(env.kpt), ['keep', 'problem', 'try']);
     assert.deepStrictEqual(env.metrics, {});
+    // TSR judged: each criterion met / not_met / unknown with a reason (read by core/metrics/tsr.ts).
+    assert.deepStrictEqual(Object.keys(env.criteria[0]), ['id', 'status', 'reason']);
+    assert.match(text, /`met`[\s\S]*`not_met`[\s\S]*`unknown`/);
     assert.match(text, /At most 10 items/);
     assert.match(text, /Do NOT compute metrics/);
     assert.match(text, /opening/);

@@ -137,7 +137,7 @@ describe('webview model: reduce', () => {
         taskId: 'task-1',
         retrospectivePath: 'cape/r.md',
         kpt: { keep: ['k'], problem: [], try: ['t'] },
-        metrics: { ass: { POA: 4 }, assAverage: 4, satisfactionVariance: 0, satisfactionTrend: null, crossReferenceFrequency: 2, conversationIndex: 5, elapsedMs: 10, compressionRatio: {}, perStep: {}, totalUsage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, totalCostUsd: 0.1 },
+        metrics: { ass: { POA: 4 }, assAverage: 4, satisfactionVariance: 0, satisfactionTrend: null, crossReferenceFrequency: 2, conversationIndex: 5, elapsedMs: 10, compressionRatio: {}, perStep: {}, totalUsage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, totalCostUsd: 0.1, tsr: null, tsrJudged: null, criteria: [] },
         files: [{ path: 'b.ts', action: 'modify', status: 'applied', content: 'x' }],
       }),
     ]);

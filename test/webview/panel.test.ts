@@ -189,6 +189,14 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(total ?? '', new RegExp(finished.metrics.totalUsage.inputTokens.toLocaleString('en-US')));
     assert.match(total ?? '', new RegExp('\\$' + finished.metrics.totalCostUsd!.toFixed(3).replace('.', '\\.')));
     assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_retro"]', 'data-status'), 'done');
+    // TSR: computed and judged, and one row per acceptance criterion (model text inert).
+    assert.match(summary ?? '', /Task success — checks TSR50% \(1 of 2\)/);
+    assert.match(summary ?? '', /Task success — judged TSR100% \(2 of 2\)/);
+    const rows = turn.locator('.metrics-criteria tbody tr');
+    assert.strictEqual(await rows.count(), 2);
+    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), ['test/notes.test.ts › keeps a saved note', 'passed', 'met', 'the test covers it']);
+    assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['—', 'no test', 'met', 'the <script>alert(1)</script> is escaped']);
+    assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
   });
 
   it('lists the proposed files with badges and posts Diff / Accept / Reject / Apply / Discard', async () => {

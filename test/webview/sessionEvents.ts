@@ -155,6 +155,13 @@ export function scriptFromRecorded(session: RecordedSession): SessionScript {
     perStep,
     totalUsage: total,
     totalCostUsd: Object.values(perStep).reduce((a, p) => a + (p?.costUsd ?? 0), 0),
+    // Synthetic: the recorded sessions predate TSR.
+    tsr: 0.5,
+    tsrJudged: 1,
+    criteria: [
+      { id: 'AC-1', text: 'Given a note, When I save, Then it is kept', test: { file: 'test/notes.test.ts', name: 'keeps a saved note' }, computed: 'pass', judged: 'met', reason: 'the test covers it' },
+      { id: 'AC-2', text: 'Given <b>markup</b>, When shown, Then inert', test: null, computed: 'no_test', judged: 'met', reason: 'the <script>alert(1)</script> is escaped' },
+    ],
   };
   return {
     session,

@@ -12,7 +12,8 @@
 //  - the output is the request's whole `max_tokens` at the output price.
 // What was spent is the sum of every response's usage at its model's price (repairs, continuations, tool turns and
 // retries included), kept in the session state so a resumed session counts what earlier runs spent.
-import type { ChatMessage, LlmRequest, Usage } from '../model/types';
+import type { ChatMessage, LlmClient, LlmRequest, Usage } from '../model/types';
+import { LlmError } from './errors';
 import { costUsd, formatUsd, priceFor } from './pricing';
 
 /** A cap for people: `$0.50`, or 4 decimals below a cent. */
@@ -141,6 +142,25 @@ export class CostTracker {
         `${formatUsd(this.spent + estimate.costUsd)} in all. Completed steps are saved: raise the cap (cape.maxSessionCostUsd, --max-cost) and resume.`,
     };
   }
+}
+
+/**
+ * `llm` with the cap in front: every request is checked first (a request over the cap is an LlmError of kind
+ * cost_cap, not retried) and every response recorded. `what` names the request in the message; `onRecorded` runs
+ * after each response (the runner saves and shows the running cost).
+ */
+export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: () => string; onRecorded: () => void }): LlmClient {
+  return {
+    supportsTools: llm.supportsTools,
+    stream: async (req, onText) => {
+      const gate = tracker.check(req, hooks.what());
+      if (!gate.ok) throw new LlmError('cost_cap', gate.message, { retryable: false });
+      const res = await llm.stream(req, onText);
+      tracker.record(res.model || req.model, res.usage);
+      hooks.onRecorded();
+      return res;
+    },
+  };
 }
 
 /** Why a cap cannot be enforced for `model`, or null when it can. */

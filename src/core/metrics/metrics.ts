@@ -14,6 +14,7 @@ import {
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
+import { formatTsr, type TsrResult } from './tsr';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;
@@ -26,6 +27,8 @@ export interface MetricsInput {
   contextChars: Partial<Record<StepId, { input: number; passed: number }>>;
   /** ASS averages of earlier sessions, oldest first. */
   history?: number[];
+  /** TSR, computed and judged, with the criteria (metrics/tsr.ts); absent: no criteria known. */
+  tsr?: TsrResult;
   /** Price of one call (null: unknown); defaults to the one pricing table, llm/pricing.ts. */
   costUsd?: (model: string, usage: Usage) => number | null;
 }
@@ -134,6 +137,9 @@ export function computeMetrics(input: MetricsInput): SessionMetrics {
     perStep,
     totalUsage,
     totalCostUsd,
+    tsr: input.tsr?.tsr ?? null,
+    tsrJudged: input.tsr?.tsrJudged ?? null,
+    criteria: input.tsr?.criteria ?? [],
   };
 }
 
@@ -159,6 +165,29 @@ function tokens(u: Usage): number {
   return u.inputTokens + u.outputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
 }
 
+/** One cell of markdown: no pipes or line breaks. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim() || '—';
+}
+
+const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
+const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
+
+/** The acceptance criteria: DevA's named test, the checks' verdict, CM's judgement and reason (none: nothing). */
+function criteriaTable(m: SessionMetrics): string[] {
+  const list = m.criteria ?? [];
+  if (!list.length) return [];
+  return [
+    '| Criterion | Test | Checks | Judged | Reason |',
+    '|---|---|---|---|---|',
+    ...list.map(
+      (c) =>
+        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.test ? `${c.test.file}${c.test.name ? ` › ${c.test.name}` : ''}` : '')} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} | ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
+    ),
+    '',
+  ];
+}
+
 /** The metrics as markdown tables (summary, then tokens and cost per step), for the dated retrospective file. */
 export function formatMetricsMarkdown(m: SessionMetrics): string {
   const assLine = (['POA', 'DA', 'DevA'] as WorkerAgent[]).map((a) => `${a} ${num(m.ass[a] ?? null, 1)}`).join(', ');
@@ -177,7 +206,10 @@ export function formatMetricsMarkdown(m: SessionMetrics): string {
     `| CI | ${m.conversationIndex} | retrospective dialogue turns |`,
     `| ETT | ${duration(m.elapsedMs)} | session start → retrospective saved |`,
     `| CR | ${cr || '—'} | input size ÷ context passed, per step |`,
+    `| TSR | ${formatTsr(m.tsr, m.criteria ?? [], (c) => c.computed === 'pass')} | acceptance criteria whose named test passed the checks (— when no check ran) |`,
+    `| TSR (judged) | ${formatTsr(m.tsrJudged, m.criteria ?? [], (c) => c.judged === 'met')} | criteria the Cape Master judged met |`,
     '',
+    ...criteriaTable(m),
     '| Step | Input | Output | Cache write | Cache read | Cost (USD) |',
     '|---|---:|---:|---:|---:|---:|',
   ];
@@ -244,6 +276,8 @@ export async function historyFromRetrospectives(dir: string, opts: { excludeTask
     const value = fm.ass_average;
     if (typeof value !== 'number' || !Number.isFinite(value)) continue;
     if (opts.excludeTaskId && fm.task_id === opts.excludeTaskId) continue;
+    // A rerun of `cape repeat` is a measurement, not a team session: its satisfaction is not part of the trend.
+    if (typeof fm.repeat_of === 'string' && fm.repeat_of) continue;
     const fromName = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]).getTime();
     const fmTime = typeof fm.date === 'string' ? Date.parse(fm.date) : NaN;
     points.push({ time: Number.isFinite(fmTime) ? fmTime : fromName, name, value });

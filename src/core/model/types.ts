@@ -291,6 +291,8 @@ export interface Envelope {
   kpt?: KptLists;
   /** Whatever the model reported as metrics in the retro; informational only — real metrics are computed. */
   reportedMetrics?: Record<string, unknown>;
+  /** Retrospective only: CM's judgement of each acceptance criterion (for the judged TSR). */
+  criteria?: CriterionJudgement[];
   /** DevA only: questions that block it, read from `output.blockers` (absent when none). */
   blockers?: Blocker[];
 }
@@ -320,6 +322,13 @@ export interface Blocker {
   question: string;
 }
 
+/** CM's judgement of one of POA's acceptance criteria. */
+export interface CriterionJudgement {
+  id: string;
+  status: 'met' | 'not_met' | 'unknown';
+  reason: string;
+}
+
 /** One SEARCH/REPLACE hunk of an <edit> block (lines without terminators; an empty `replace` deletes). */
 export interface Hunk {
   search: string[];
@@ -344,6 +353,18 @@ export interface AgentCost {
   costUsd: number | null;
 }
 
+/** One acceptance criterion in the TSR (metrics/tsr.ts): DevA's named test, the checks' verdict, CM's judgement. */
+export interface CriterionResult {
+  id: string;
+  text: string;
+  test: { file: string; name: string } | null;
+  /** From the checks' last round; absent when no check ran. no_test: DevA named none, or its file does not exist. */
+  computed?: 'pass' | 'fail' | 'no_test';
+  /** CM's judgement; absent when CM did not judge this criterion. */
+  judged?: CriterionJudgement['status'];
+  reason?: string;
+}
+
 export interface SessionMetrics {
   /** ASS per worker agent (null when the agent did not report one). */
   ass: Partial<Record<WorkerAgent, number | null>>;
@@ -365,6 +386,12 @@ export interface SessionMetrics {
   totalUsage: Usage;
   /** Sum of the steps' costs; null when any step's cost is unknown. */
   totalCostUsd: number | null;
+  /** TSR computed from the checks: criteria whose named test passed ÷ criteria; null when no check ran. */
+  tsr: number | null;
+  /** TSR as CM judged it: criteria met ÷ criteria; null when CM judged none. */
+  tsrJudged: number | null;
+  /** POA's acceptance criteria with their tests and verdicts. */
+  criteria: CriterionResult[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import * as z from '../model/schema';
 import type { AgentId, Ass, Blocker, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject } from '../model/types';
 import { kptKindOf } from '../kpt/kpt';
+import { judgementsOf } from '../metrics/tsr';
 
 export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };
 
@@ -377,6 +378,8 @@ const retroSchema = z.lazy(() =>
         (v) => (v === undefined || v === null ? {} : v),
         z.record(z.string(), z.unknown(), expected('an object')),
       ),
+      // CM's judgement of each acceptance criterion: read tolerantly (metrics/tsr.ts), never a reason to reject.
+      criteria: z.optional(z.unknown()),
       references: stringList,
       confidence: confidenceSchema,
     })
@@ -462,10 +465,12 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
       const conversation: ConversationTurn[] = d.conversation.map((t) => ({ speaker: t.speaker, text: t.text }));
       const kpt: KptLists = { keep: d.kpt.keep, problem: d.kpt.problem, try: d.kpt.try };
       const firstCm = conversation.find((t) => normaliseAgentName(t.speaker) === 'CM');
+      const criteria = judgementsOf(d.criteria);
       return accepted(agent, d, 'retrospective', { voice: d.voice ?? firstCm?.text ?? '', output: null, ass: null }, {
         conversation,
         kpt,
         reportedMetrics: d.metrics,
+        ...(criteria.length ? { criteria } : {}),
       });
     }
 
@@ -486,7 +491,7 @@ function accepted(
   d: { role?: unknown; task_id: string; references: string[]; confidence: number | null },
   phase: Envelope['phase'],
   own: Pick<Envelope, 'voice' | 'output' | 'ass'>,
-  retro: Pick<Envelope, 'conversation' | 'kpt' | 'reportedMetrics' | 'blockers'> = {},
+  retro: Pick<Envelope, 'conversation' | 'kpt' | 'reportedMetrics' | 'blockers' | 'criteria'> = {},
 ): ValidationResult {
   const head = { agent, role: roleOf(d.role, agent), task_id: d.task_id, ...(phase ? { phase } : {}) };
   const envelope: Envelope = { ...head, voice: own.voice, output: own.output, references: d.references, confidence: d.confidence, ass: own.ass, ...retro };

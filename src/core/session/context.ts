@@ -16,6 +16,7 @@ import type { CmOpeningOutput, Envelope, FeedbackRecord, LlmRequest, ProposedFil
 import { STEP_AGENT, isPlainObject as isObject } from '../model/types';
 import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../cape/assets';
 import { boundedList, clip, minifyMarkdown, packAssets, splitSections } from './packing';
+import { acceptanceCriteria, namedTests, type Criterion } from '../metrics/tsr';
 
 export { minifyMarkdown, packAssets } from './packing';
 import type { ContextStep, RankQuery } from '../workspace';
@@ -45,7 +46,8 @@ export type ContextSource =
   | 'retro:envelopes'
   | 'retro:feedback'
   | 'retro:devaFiles'
-  | 'retro:checks';
+  | 'retro:checks'
+  | 'retro:criteria';
 
 /**
  * The need-to-know matrix. A source absent from a step's list is never sent to that step.
@@ -67,7 +69,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
     'team:dor',
     'team:dod',
   ],
-  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:feedback', 'retro:devaFiles', 'retro:checks'],
+  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:feedback', 'retro:devaFiles', 'retro:checks', 'retro:criteria'],
 };
 
 /** Everything a context builder may draw from. Each step only reads the sources its matrix row lists. */
@@ -289,7 +291,8 @@ export function retroAgentDigest(env: Envelope): Json {
   for (const [k, v] of Object.entries(output)) {
     if (OPEN_QUESTIONS.test(k)) questions.push(...listOf(v));
     else if (DEPARTURES.test(k)) departures.push(...listOf(v));
-    else rest[k] = v;
+    // DevA's criterion → test map reaches the retrospective whole in its own section ('retro:criteria').
+    else if (k !== 'criteria_tests') rest[k] = v;
   }
   let delivered = outline(rest);
   if (compact(delivered).length > RETRO_OUTLINE_BUDGET) {
@@ -447,6 +450,16 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
     }
     case 'retro:checks':
       return inputs.checks && inputs.checks.commands.length ? section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks)) : '';
+    case 'retro:criteria': {
+      const criteria = acceptanceCriteria(inputs.envelopes.poa?.output);
+      if (!criteria.length) return '';
+      const tests = namedTests(inputs.envelopes.deva?.output);
+      const line = (c: Criterion) => {
+        const t = tests.get(c.id);
+        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test: ${t ? `${t.file}${t.name ? ` › ${t.name}` : ''}` : '(none named)'}`;
+      };
+      return section("POA's acceptance criteria, with the test DevA named for each", criteria.map(line).join('\n'));
+    }
   }
 }
 

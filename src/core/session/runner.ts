@@ -15,6 +15,8 @@ import { LlmError, toLlmError } from '../llm/errors';
 import { kptDigest, parseKpt, readKptText } from '../kpt/kpt';
 import { recordAdoptedTries } from '../kpt/status';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
+import { computeTsr, existsInWorkspace, lastRuns } from '../metrics/tsr';
+import { isRepeatOf } from './repeatOf';
 import { extractFiles, parseReply, repairPrompt } from '../reply/parser';
 import { runToolLoop } from '../llm/toolLoop';
 import { ToolRunner } from '../tools/executor';
@@ -23,7 +25,7 @@ import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewrit
 import { proposeFiles } from '../files/pathSafety';
 import { renderPrompt, templateBodies, type PromptAssets } from '../cape/prompts';
 import { withStepRetry } from '../llm/retry';
-import { CostTracker, capUnenforceable } from '../llm/costCap';
+import { CostTracker, capClient, capUnenforceable } from '../llm/costCap';
 import { costUsd as priceOf } from '../llm/pricing';
 import { SessionStore, type SessionState } from '../store/store';
 import {
@@ -92,6 +94,11 @@ export interface SessionOptions {
   workspaceBudget?: number;
   /** The project's checks on DevA's proposal, with fix rounds (src/core/checks/); none when absent or empty. */
   checks?: ChecksConfig;
+  /**
+   * This session reruns the saved session `repeatOf` (`cape repeat`): the KPT digest leaves out the items of that
+   * session and its reruns, and this one's KPT is not merged nor its satisfaction counted in the trend.
+   */
+  repeatOf?: string;
   /** The session's cost cap in USD (`cape.maxSessionCostUsd`, `--max-cost`): no request is sent whose worst case could exceed it. */
   maxCostUsd?: number;
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
@@ -225,7 +232,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const kptRead = await readKptText(store.kptPath, opts.workspace);
     if (kptRead.warning) warn(kptRead.warning);
     const kptFull = kptRead.text;
-    const kptItems = parseKpt(kptFull);
+    const repeatOf = opts.repeatOf;
+    const kptItems = parseKpt(kptFull).filter((i) => !repeatOf || !isRepeatOf(i.taskId, repeatOf));
 
     const envelopes: Partial<Record<StepId, Envelope>> = {};
     const raws: Partial<Record<StepId, string>> = {};
@@ -266,6 +274,15 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     const unenforceable = capUnenforceable(cost.capUsd, opts.model);
     if (unenforceable) warn(unenforceable);
     emit({ type: 'cost', spentUsd: cost.spentUsd, capUsd: cost.capUsd });
+    // Every request of the session goes through the cap (steps, tool turns, continuations, repairs, DA's answers).
+    const tracker = cost;
+    const llm = capClient(opts.llm, tracker, {
+      what: () => `the next request (${currentStep ? stepTitle(currentStep) : 'setup'})`,
+      onRecorded: () => {
+        state!.costUsd = tracker.spentUsd;
+        emit({ type: 'cost', spentUsd: tracker.spentUsd, capUsd: tracker.capUsd });
+      },
+    });
 
     // The workspace index for DA's and DevA's sections: the caller's (kept current by a watcher) or one opened once,
     // brought up to date from mtimes. A workspace that cannot be indexed costs the section, not the session.
@@ -358,14 +375,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
               // A turn answering tool calls is likely followed by another (more calls, then the reply): cache it.
               cacheLastMessage: answersToolCalls(messages),
             };
-            const gate = cost!.check(request, `the next request (${stepTitle(step)})`);
-            if (!gate.ok) throw new StepFailure(step, 'cost_cap', gate.message);
             try {
-              const res = await opts.llm.stream(request, (d) => extractor.push(d));
+              const res = await llm.stream(request, (d) => extractor.push(d));
               extractor.end();
-              cost!.record(res.model || opts.model, res.usage);
-              state!.costUsd = cost!.spentUsd;
-              emit({ type: 'cost', spentUsd: cost!.spentUsd, capUsd: cost!.capUsd });
               stepUsage = addUsage(stepUsage, res.usage);
               model = res.model || model;
               return res;
@@ -475,7 +487,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
               rounds: opts.feedbackRounds ?? DEFAULT_FEEDBACK_ROUNDS,
               ask: (_to, questions) =>
                 askAnswer({
-                  llm: opts.llm,
+                  llm,
                   model: opts.model,
                   ...blockerRequest(inputs, renderPrompt(opts.prompts.roles.da_answer, { language: state!.language, task_id: taskId }), questions),
                   signal: opts.signal,
@@ -590,7 +602,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     if (!kpt.keep.length && !kpt.problem.length && !kpt.try.length) {
       warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${capeFolder}/5_sessions/retrospective/kpt_merged.md.`);
     }
-    await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
+    if (!repeatOf) await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
     const history = await historyFromRetrospectives(path.join(capeDir, '5_sessions', 'retrospective'));
     const metricsAt = now();
     const metrics = computeMetrics({
@@ -600,8 +612,15 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       retroSavedAt: metricsAt,
       contextChars,
       history,
+      tsr: computeTsr({
+        poaOutput: envelopes.poa?.output,
+        devaOutput: envelopes.deva?.output,
+        judgements: retro.criteria,
+        checks: checks ? lastRuns(checks) : null,
+        fileExists: (rel) => devaFiles.some((f) => f.status !== 'refused' && (f.relPath ?? f.path) === rel) || existsInWorkspace(opts.workspace, rel),
+      }),
     });
-    const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt));
+    const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt), repeatOf ? { repeatOf } : {});
     state.status = 'complete';
     await store.saveSessionState(state);
     emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });

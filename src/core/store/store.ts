@@ -482,7 +482,7 @@ export class SessionStore {
     metrics: SessionMetrics,
     files: ProposedFile[],
     now: Date = new Date(),
-    opts: { opening?: Envelope | null; devaSummary?: string | null } = {},
+    opts: { opening?: Envelope | null; devaSummary?: string | null; repeatOf?: string } = {},
   ): Promise<string> {
     const file = this.retrospectivePath(taskId, now);
     let retro: Envelope;
@@ -640,7 +640,7 @@ export function renderRetrospective(
   metrics: SessionMetrics,
   files: ProposedFile[],
   now: Date,
-  opts: { opening?: Envelope | null; devaSummary?: string | null } = {},
+  opts: { opening?: Envelope | null; devaSummary?: string | null; repeatOf?: string } = {},
 ): string {
   const lines: string[] = [
     writeFrontmatter({
@@ -648,6 +648,7 @@ export function renderRetrospective(
       objective,
       date: now.toISOString(),
       ass_average: metrics.assAverage === null ? null : Math.round(metrics.assAverage * 1000) / 1000,
+      ...(opts.repeatOf ? { repeat_of: opts.repeatOf } : {}),
       format: 'cape-retrospective/1',
     }),
     `# Retrospective — ${taskId}`,

@@ -1,0 +1,204 @@
+// TSR, the CAPE paper's Task Success Rate (acceptance criteria fulfilled ÷ criteria), computed in code — never by
+// the model. Two figures, both from the session's own records:
+//  - computed (`tsr`), when the project's checks ran on DevA's proposal: a criterion is fulfilled when DevA named a
+//    test for it (`criteria_tests` in its output), that test's file exists (proposed or in the workspace), and in each
+//    command's last run: the test cases the check runner recognised under that name passed, or — none recognised —
+//    the command passed or its failure is blamed elsewhere (its output names some file, but neither the test's file
+//    nor the test's name). A failure that names nothing counts against every criterion. A criterion without a named
+//    test counts as not fulfilled.
+//  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
+//    unknown with a reason): met ÷ criteria; a criterion CM did not judge counts as unknown (not met).
+// The criteria are POA's acceptance criteria, found by id (`AC-1`, `AC_2`, `ac-3`) wherever POA put them in its
+// output (an object of any shape, or markdown text).
+import * as fs from 'fs';
+import * as path from 'path';
+import { checkFilePath } from '../files/pathSafety';
+import type { CheckRun, ChecksOutcome } from '../checks/types';
+import { isPlainObject, type CriterionJudgement, type CriterionResult } from '../model/types';
+
+export interface Criterion {
+  id: string;
+  /** Given / when / then (or the criterion's text), for people and for the retrospective. */
+  text: string;
+}
+
+/** The test DevA named for a criterion. */
+export interface NamedTest {
+  file: string;
+  name: string;
+}
+
+/** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests'>;
+
+/** The last run of each command of a check loop: the verdict TSR is computed from. */
+export function lastRuns(outcome: ChecksOutcome): CheckRun[] {
+  return outcome.commands.flatMap((command) => {
+    const runs = outcome.runs.filter((r) => r.command === command);
+    return runs.length ? [runs[runs.length - 1]] : [];
+  });
+}
+
+export type ComputedStatus = NonNullable<CriterionResult['computed']>;
+
+export interface TsrResult {
+  /** Fulfilled ÷ criteria from the checks; null when no check ran or there are no criteria. */
+  tsr: number | null;
+  /** Met ÷ criteria as CM judged; null when CM judged none or there are no criteria. */
+  tsrJudged: number | null;
+  criteria: CriterionResult[];
+}
+
+const AC_ID = /^\s*AC[-_ ]?(\d+)\s*$/i;
+const AC_IN_TEXT = /\bAC[-_ ]?(\d+)\b/gi;
+
+/** `AC-1` for `ac_1`, `AC 1`, `AC-01`; null for anything that is not a criterion id. */
+export function criterionId(x: unknown): string | null {
+  if (typeof x !== 'string') return null;
+  const m = AC_ID.exec(x);
+  return m ? `AC-${Number(m[1])}` : null;
+}
+
+function textOf(o: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const k of ['given', 'when', 'then']) if (typeof o[k] === 'string' && o[k]) parts.push(`${k[0].toUpperCase()}${k.slice(1)} ${o[k] as string}`);
+  if (parts.length) return parts.join(', ');
+  for (const k of ['criterion', 'text', 'description', 'statement', 'gherkin']) if (typeof o[k] === 'string') return o[k] as string;
+  return '';
+}
+
+/** POA's acceptance criteria, in order, each id once. */
+export function acceptanceCriteria(poaOutput: unknown): Criterion[] {
+  const found = new Map<string, Criterion>();
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8) return;
+    if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (isPlainObject(v)) {
+      const id = criterionId(v.id);
+      if (id && !found.has(id)) found.set(id, { id, text: textOf(v) });
+      for (const x of Object.values(v)) walk(x, depth + 1);
+    } else if (typeof v === 'string' && depth === 0) {
+      // A markdown output: a line that starts with (or lists) a criterion id. (Inside an object, a string that only
+      // mentions an id — a priority list, a reference — is not a criterion.)
+      for (const line of v.split(/\r?\n/)) {
+        const m = /^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+)?\**\s*(AC[-_ ]?\d+)\b\**[:.)\s\-–—]*(.*)$/i.exec(line);
+        const id = m ? criterionId(m[1]) : null;
+        if (id && !found.has(id)) found.set(id, { id, text: m![2].replace(/\*\*/g, '').trim() });
+      }
+    }
+  };
+  walk(poaOutput, 0);
+  return [...found.values()];
+}
+
+/** DevA's `criteria_tests`: criterion id → the test it named (the first one, when several). */
+export function namedTests(devaOutput: unknown): Map<string, NamedTest> {
+  const out = new Map<string, NamedTest>();
+  const list = isPlainObject(devaOutput) ? devaOutput.criteria_tests : undefined;
+  if (!Array.isArray(list)) return out;
+  for (const e of list) {
+    if (!isPlainObject(e)) continue;
+    const id = criterionId(e.criterion ?? e.id);
+    const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
+    if (!id || !file || out.has(id)) continue;
+    out.set(id, { file, name: typeof e.test === 'string' ? e.test.trim() : '' });
+  }
+  return out;
+}
+
+/** CM's judgements as the envelope parser keeps them: `criteria: [{id, status, reason}]`, tolerant of wording. */
+export function judgementsOf(x: unknown): CriterionJudgement[] {
+  if (!Array.isArray(x)) return [];
+  const out: CriterionJudgement[] = [];
+  for (const e of x) {
+    if (!isPlainObject(e)) continue;
+    const id = criterionId(e.id ?? e.criterion);
+    const raw = typeof e.status === 'string' ? e.status.trim().toLowerCase().replace(/[\s-]+/g, '_') : typeof e.met === 'boolean' ? (e.met ? 'met' : 'not_met') : '';
+    const status: CriterionJudgement['status'] | null =
+      raw === 'met' || raw === 'yes' || raw === 'pass' ? 'met' : raw === 'not_met' || raw === 'unmet' || raw === 'no' || raw === 'fail' ? 'not_met' : raw === 'unknown' ? 'unknown' : null;
+    if (!id || !status) continue;
+    out.push({ id, status, reason: typeof e.reason === 'string' ? e.reason.trim() : '' });
+  }
+  return out;
+}
+
+/** A file named in a check's output: `src/a.ts:12`, `test/x.test.ts`, `(src/a.ts,3,1)`. */
+const FILE_MENTION = /[\w@./-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\))|[\w@./-]*\btests?\b[\w@./-]*\.[a-z]{1,5}\b/i;
+
+function mentions(output: string, test: NamedTest): boolean {
+  const lower = output.toLowerCase();
+  const base = path.posix.basename(test.file).toLowerCase();
+  return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
+}
+
+/** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
+function sameTest(reported: string, named: string): boolean {
+  const a = reported.trim().toLowerCase();
+  const b = named.trim().toLowerCase();
+  return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
+}
+
+/** Whether a criterion's named test passed in the checks' last round (see the header). */
+export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[]): ComputedStatus {
+  if (!test || !exists) return 'no_test';
+  for (const c of checks) {
+    // The test cases the check runner recognised in the output decide first.
+    const cases = (c.tests ?? []).filter((t) => sameTest(t.name, test.name));
+    if (cases.length) {
+      if (cases.some((t) => !t.passed)) return 'fail';
+      continue;
+    }
+    if (c.passed) continue;
+    if (!FILE_MENTION.test(c.output) || mentions(c.output, test)) return 'fail';
+  }
+  return 'pass';
+}
+
+export interface TsrInput {
+  poaOutput: unknown;
+  devaOutput: unknown;
+  /** CM's judgements (the retrospective envelope's `criteria`). */
+  judgements?: CriterionJudgement[];
+  /** The checks' last round, or null when no check ran. */
+  checks: CheckOutcome[] | null;
+  /** Whether a workspace-relative file exists (proposed by DevA, or in the workspace). */
+  fileExists: (rel: string) => boolean;
+}
+
+export function computeTsr(input: TsrInput): TsrResult {
+  const criteria = acceptanceCriteria(input.poaOutput);
+  const tests = namedTests(input.devaOutput);
+  const judged = new Map((input.judgements ?? []).map((j) => [j.id, j]));
+  const results: CriterionResult[] = criteria.map((c) => {
+    const test = tests.get(c.id) ?? null;
+    const j = judged.get(c.id);
+    return {
+      id: c.id,
+      text: c.text,
+      test,
+      ...(input.checks ? { computed: testStatus(test, !!test && input.fileExists(test.file), input.checks) } : {}),
+      ...(j ? { judged: j.status, reason: j.reason } : {}),
+    };
+  });
+  const n = results.length;
+  const tsr = n && input.checks ? results.filter((r) => r.computed === 'pass').length / n : null;
+  const tsrJudged = n && results.some((r) => r.judged) ? results.filter((r) => r.judged === 'met').length / n : null;
+  return { tsr, tsrJudged, criteria: results };
+}
+
+/** Whether `rel` (a path DevA wrote) names an existing file inside `workspace`, by the one path rule (files/pathSafety). */
+export function existsInWorkspace(workspace: string, rel: string): boolean {
+  const check = checkFilePath(workspace, rel);
+  if (!check.ok) return false;
+  try {
+    return fs.statSync(check.absPath).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `67% (2 of 3)`, or — */
+export function formatTsr(rate: number | null, criteria: CriterionResult[], count: (r: CriterionResult) => boolean): string {
+  if (rate === null) return '—';
+  return `${Math.round(rate * 100)}% (${criteria.filter(count).length} of ${criteria.length})`;
+}

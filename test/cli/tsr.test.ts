@@ -1,0 +1,99 @@
+// TSR through the CLI and the fake server (issue 10 §4): DevA names a test per criterion, the Cape Master judges each
+// criterion; with no checks run, `metrics.tsr` is null and `metrics.tsrJudged` is CM's rate, both in the
+// retrospective file; CM's request carries the criteria with DevA's tests.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+
+const CRITERIA_TESTS =
+  '"criteria_tests": [{ "criterion": "AC-1", "file": "test/theme.test.js", "test": "follows the OS theme" }, { "criterion": "AC-2", "file": "test/theme.test.js", "test": "toggles" }], "test_strategy":';
+
+describe('CLI: TSR', function () {
+  this.timeout(90000);
+  let fake: FakeAnthropic;
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 256 });
+  });
+  after(async () => fake?.close());
+
+  it('reports the judged TSR (and no computed one without checks) in --json and the retrospective', async () => {
+    const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
+    const [open, poa, da, deva, retro] = demoReplies('task-tsr');
+    const devaWithTests = deva.replace('"test_strategy":', CRITERIA_TESTS);
+    const retroJudged = retro.replace(
+      '"metrics": {}',
+      '"criteria": [{ "id": "AC-1", "status": "met", "reason": "theme.js reads prefers-color-scheme" }, { "id": "AC-2", "status": "met", "reason": "the toggle is wired" }, { "id": "AC-3", "status": "unknown", "reason": "the first-paint script cannot be told from the file list" }], "metrics": {}',
+    );
+    assert.notStrictEqual(devaWithTests, deva);
+    assert.notStrictEqual(retroJudged, retro);
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithTests }, { text: retroJudged });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-tsr', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
+    assert.strictEqual(run.code, 0, run.stderr);
+    const m = run.json.metrics;
+    assert.strictEqual(m.tsr, null, 'no check ran');
+    assert.strictEqual(m.tsrJudged, 2 / 3);
+    assert.deepStrictEqual(
+      m.criteria.map((c: any) => [c.id, c.test?.file ?? null, c.judged]),
+      [
+        ['AC-1', 'test/theme.test.js', 'met'],
+        ['AC-2', 'test/theme.test.js', 'met'],
+        ['AC-3', null, 'unknown'],
+      ],
+    );
+
+    // The retrospective's request lists the criteria with DevA's named tests.
+    const retroUser = JSON.stringify(fake.requests[4].body.messages);
+    assert.match(retroUser, /POA's acceptance criteria, with the test DevA named for each/);
+    assert.match(retroUser, /AC-1: Given the OS prefers a dark colour scheme[^"]*DevA's test: test\/theme\.test\.js › follows the OS theme/);
+    assert.match(retroUser, /AC-3: [^"]*DevA's test: \(none named\)/);
+    assert.doesNotMatch(retroUser, /criteria_tests/, 'the map is sent once, in its own section, not again in DevA\'s outline');
+
+    const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
+    assert.match(md, /\| TSR \| — \|/);
+    assert.match(md, /\| TSR \(judged\) \| 67% \(2 of 3\) \|/);
+    assert.match(md, /\| AC-3 .* \| — \| — \| unknown \| the first-paint script cannot be told from the file list \|/);
+    assert.match(run.stderr, /TSR — \(judged 67%\) of 3 criteria/);
+  });
+
+  it('computes TSR from the check run: the named tests the checks ran and passed, a criterion without a test not fulfilled', async () => {
+    fake.reset();
+    const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
+    const [open, poa, da, deva, retro] = demoReplies('task-tsr2');
+    // DevA proposes the test file; a test reporter's lines: AC-1's test passes, AC-2's test fails.
+    const testFile =
+      '<file path="test/theme.test.js">\n' +
+      "console.log('  ✔ follows the OS theme');\n" +
+      "console.log('  1) toggles');\n" +
+      "console.log('  1 passing');\n" +
+      "console.log('  1 failing');\n" +
+      'process.exit(1);\n' +
+      '</file>\n\n<summary>';
+    const devaWithTests = deva.replace('"test_strategy":', CRITERIA_TESTS).replace('<summary>', testFile);
+    assert.ok(devaWithTests.includes('test/theme.test.js">'));
+    // The check fails, DevA's fix round changes nothing (the same envelope), the check fails again.
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithTests }, { text: devaWithTests }, { text: retro });
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-tsr2', '--check', 'node test/theme.test.js', '--fix-rounds', '1', '--json'],
+      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(run.json.checks[0].passed, false);
+    const m = run.json.metrics;
+    assert.deepStrictEqual(
+      m.criteria.map((c: any) => [c.id, c.computed]),
+      [
+        ['AC-1', 'pass'],
+        ['AC-2', 'fail'],
+        ['AC-3', 'no_test'],
+      ],
+    );
+    assert.strictEqual(m.tsr, 1 / 3);
+    assert.strictEqual(m.tsrJudged, null, 'the demo retrospective judges no criterion');
+    const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
+    assert.match(md, /\| TSR \| 33% \(1 of 3\) \|/);
+    assert.match(md, /\| TSR \(judged\) \| — \|/);
+  });
+});

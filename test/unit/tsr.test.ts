@@ -1,0 +1,163 @@
+// TSR (issue 10 §4): POA's criteria found by id in any output shape, DevA's named tests, CM's judgements read
+// tolerantly, the checks' verdict per criterion, and both rates in the metrics and the retrospective markdown.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { acceptanceCriteria, computeTsr, existsInWorkspace, judgementsOf, namedTests, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
+import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
+import { validateEnvelope } from '../../src/core/reply/envelope';
+
+const POA = {
+  user_stories: [
+    {
+      id: 'US-1',
+      acceptance_criteria: [
+        { id: 'AC-1', given: 'no saved choice', when: 'I open the app', then: 'the OS theme is used' },
+        { id: 'ac_2', criterion: 'The toggle switches theme' },
+      ],
+    },
+    { id: 'US-2', acceptance_criteria: [{ id: 'AC-3', given: 'a choice', when: 'I reload', then: 'it is kept' }] },
+  ],
+  priority: { must: ['AC-1', 'AC-2', 'AC-3', 'AC-9'] },
+};
+
+const DEVA = {
+  criteria_tests: [
+    { criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme' },
+    { criterion: 'AC-2', file: './test/toggle.test.js', test: 'switches theme' },
+    { criterion: 'AC-7', file: 'test/other.test.js', test: 'x' },
+    { criterion: 'AC-3' },
+  ],
+};
+
+describe('TSR: criteria, named tests, judgements', () => {
+  it('finds POA\'s criteria by id in nested objects, normalising ids, and not from mere mentions', () => {
+    const c = acceptanceCriteria(POA);
+    assert.deepStrictEqual(c.map((x) => x.id), ['AC-1', 'AC-2', 'AC-3']);
+    assert.strictEqual(c[0].text, 'Given no saved choice, When I open the app, Then the OS theme is used');
+    assert.strictEqual(c[1].text, 'The toggle switches theme');
+  });
+
+  it('finds criteria in a markdown output (the CAPE paper\'s string output)', () => {
+    const md = '## Acceptance criteria\n- **AC-1**: Given a note, when I save, then it is stored\n- AC-2 — the list shows it\n\nSee AC-1 above.';
+    assert.deepStrictEqual(acceptanceCriteria(md), [
+      { id: 'AC-1', text: 'Given a note, when I save, then it is stored' },
+      { id: 'AC-2', text: 'the list shows it' },
+    ]);
+  });
+
+  it('reads DevA\'s criteria_tests: a file is required, the first test per criterion counts', () => {
+    const t = namedTests(DEVA);
+    assert.deepStrictEqual([...t.keys()], ['AC-1', 'AC-2', 'AC-7']);
+    assert.deepStrictEqual(t.get('AC-2'), { file: 'test/toggle.test.js', name: 'switches theme' });
+    assert.strictEqual(namedTests('markdown output').size, 0);
+    assert.strictEqual(namedTests({ criteria_tests: 'AC-1: test/x.js' }).size, 0);
+  });
+
+  it('reads CM\'s judgements tolerantly and drops what it cannot read', () => {
+    assert.deepStrictEqual(
+      judgementsOf([
+        { id: 'AC-1', status: 'met', reason: 'toggle and test present' },
+        { id: 'ac 2', status: 'Not met', reason: 'no persistence' },
+        { criterion: 'AC-3', status: 'UNKNOWN' },
+        { id: 'AC-4', status: 'maybe' },
+        { id: 'US-1', status: 'met' },
+        'AC-5 met',
+      ]),
+      [
+        { id: 'AC-1', status: 'met', reason: 'toggle and test present' },
+        { id: 'AC-2', status: 'not_met', reason: 'no persistence' },
+        { id: 'AC-3', status: 'unknown', reason: '' },
+      ],
+    );
+    assert.deepStrictEqual(judgementsOf({ 'AC-1': 'met' }), []);
+  });
+
+  it('the retrospective envelope keeps CM\'s criteria and never fails on a bad one', () => {
+    const retro = (criteria: unknown) => ({ agent: 'CM', phase: 'retrospective', task_id: 't', voice: 'v', conversation: [{ speaker: 'CM', text: 'hi' }], kpt: { keep: ['k'], problem: [], try: [] }, metrics: {}, criteria });
+    const ok = validateEnvelope('cm_retro', retro([{ id: 'AC-1', status: 'met', reason: 'r' }]));
+    assert.ok(ok.ok);
+    assert.deepStrictEqual(ok.ok && ok.envelope.criteria, [{ id: 'AC-1', status: 'met', reason: 'r' }]);
+    const bad = validateEnvelope('cm_retro', retro('everything met'));
+    assert.ok(bad.ok, 'a malformed criteria list is not a reason to repair the retrospective');
+    assert.strictEqual(bad.ok && bad.envelope.criteria, undefined);
+  });
+});
+
+describe('TSR: from the checks', () => {
+  const test = { file: 'test/theme.test.js', name: 'uses the OS theme' };
+  const pass: CheckOutcome = { command: 'npm test', passed: true, output: '3 passing' };
+
+  it('a named, existing test passes when every check passed', () => {
+    assert.strictEqual(testStatus(test, true, [pass]), 'pass');
+    assert.strictEqual(testStatus(test, false, [pass]), 'no_test', 'the named file does not exist');
+    assert.strictEqual(testStatus(null, true, [pass]), 'no_test');
+  });
+
+  it('a failing check counts against a test it names, or against every test when it names no file', () => {
+    const namesIt: CheckOutcome = { command: 'npm test', passed: false, output: '1 failing\n  1) theme\n     uses the OS theme:\n  AssertionError at test/theme.test.js:12:5' };
+    const namesOther: CheckOutcome = { command: 'npm test', passed: false, output: '1 failing\n  AssertionError at test/toggle.test.js:8:3' };
+    const tscOther: CheckOutcome = { command: 'tsc --noEmit', passed: false, output: "src/notes.ts(4,7): error TS2322: Type 'string' is not assignable" };
+    const anonymous: CheckOutcome = { command: 'npm run lint', passed: false, output: 'Command failed with exit code 1.' };
+    assert.strictEqual(testStatus(test, true, [namesIt]), 'fail');
+    assert.strictEqual(testStatus(test, true, [{ ...namesIt, output: 'x.js:1 failing: uses the OS theme' }]), 'fail', 'named by its title');
+    assert.strictEqual(testStatus(test, true, [namesOther, pass]), 'pass', 'blamed on another file');
+    assert.strictEqual(testStatus(test, true, [tscOther]), 'pass');
+    assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
+  });
+
+  it('computes TSR = passing named tests ÷ criteria when checks ran, and the judged rate beside it', () => {
+    const exists = (rel: string) => rel !== 'test/other.test.js';
+    const r = computeTsr({
+      poaOutput: POA,
+      devaOutput: DEVA,
+      judgements: [
+        { id: 'AC-1', status: 'met', reason: 'a' },
+        { id: 'AC-3', status: 'unknown', reason: 'b' },
+      ],
+      checks: [{ command: 'npm test', passed: false, output: 'AssertionError at test/toggle.test.js:8:3' }],
+      fileExists: exists,
+    });
+    assert.deepStrictEqual(r.criteria.map((c) => [c.id, c.computed, c.judged]), [
+      ['AC-1', 'pass', 'met'],
+      ['AC-2', 'fail', undefined],
+      ['AC-3', 'no_test', 'unknown'],
+    ]);
+    assert.strictEqual(r.tsr, 1 / 3);
+    assert.strictEqual(r.tsrJudged, 1 / 3, 'a criterion CM did not judge counts as not met');
+
+    const noChecks = computeTsr({ poaOutput: POA, devaOutput: DEVA, checks: null, fileExists: exists });
+    assert.strictEqual(noChecks.tsr, null, 'no check ran: no computed TSR');
+    assert.strictEqual(noChecks.tsrJudged, null, 'CM judged none');
+    assert.ok(noChecks.criteria.every((c) => c.computed === undefined));
+    assert.deepStrictEqual(computeTsr({ poaOutput: {}, devaOutput: DEVA, checks: [], fileExists: exists }), { tsr: null, tsrJudged: null, criteria: [] });
+  });
+
+  it('looks for a named test file only inside the workspace', () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tsr-'));
+    fs.mkdirSync(path.join(ws, 'test'));
+    fs.writeFileSync(path.join(ws, 'test', 'a.test.js'), '');
+    assert.ok(existsInWorkspace(ws, 'test/a.test.js'));
+    assert.ok(existsInWorkspace(ws, './test/a.test.js'));
+    assert.ok(!existsInWorkspace(ws, 'test/../test/a.test.js'), 'the one path rule refuses any ..');
+    assert.ok(!existsInWorkspace(ws, 'test'), 'a folder is not a test file');
+    assert.ok(!existsInWorkspace(ws, `../${path.basename(ws)}/test/a.test.js`));
+    assert.ok(!existsInWorkspace(ws, path.join(ws, 'test/a.test.js')));
+  });
+
+  it('appears in the metrics and the retrospective markdown, with a row per criterion', () => {
+    const tsr = computeTsr({ poaOutput: POA, devaOutput: DEVA, judgements: [{ id: 'AC-2', status: 'not_met', reason: 'no | pipe\nsafe' }], checks: [{ command: 'npm test', passed: true, output: '' }], fileExists: () => true });
+    const m = computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr });
+    assert.strictEqual(m.tsr, 2 / 3);
+    assert.strictEqual(m.tsrJudged, 0);
+    const md = formatMetricsMarkdown(m);
+    assert.match(md, /\| TSR \| 67% \(2 of 3\) \|/);
+    assert.match(md, /\| TSR \(judged\) \| 0% \(0 of 3\) \|/);
+    assert.match(md, /\| AC-2 The toggle switches theme \| test\/toggle\.test\.js › switches theme \| passed \| not met \| no \\\| pipe safe \|/);
+    assert.match(md, /\| AC-3 .* \| — \| no test \| — \| — \|/);
+    const none = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {} }));
+    assert.match(none, /\| TSR \| — \|/);
+    assert.doesNotMatch(none, /\| Criterion \|/);
+  });
+});
