@@ -192,13 +192,7 @@ function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
     if (isLoopbackBaseUrl(baseURL)) apiKey = LOOPBACK_PLACEHOLDER_KEY;
     else throw new UsageError('No API key: pass --api-key KEY or set ANTHROPIC_API_KEY.');
   }
-  const idle = flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS;
-  let idleTimeoutMs: number | undefined;
-  if (idle !== undefined) {
-    const seconds = Number(idle);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--idle-timeout takes a number of seconds (got "${idle}").`);
-    idleTimeoutMs = Math.round(seconds * 1000);
-  }
+  const idleTimeoutMs = secondsAsMs(flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS, 'idle-timeout');
   return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };
 }
 
@@ -209,6 +203,14 @@ function wholeNumber(flags: Parsed['flags'], name: string): number | undefined {
   const n = Number(v);
   if (typeof v !== 'string' || v.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} takes a whole number ≥ 0 (got "${String(v)}").`);
   return n;
+}
+
+/** A flag (or its environment variable) taking a number of seconds > 0, as milliseconds; undefined when not given. */
+function secondsAsMs(v: Parsed['flags'][string] | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} takes a number of seconds > 0 (got "${String(v)}").`);
+  return Math.round(n * 1000);
 }
 
 /** --max-tool-calls / --max-tool-chars: whole numbers ≥ 0 (0 calls turns the tools off). */
@@ -224,18 +226,8 @@ function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | false {
  * `--check-timeout S`. Without --check, the detected commands are named and not run.
  */
 async function checksFrom(flags: Parsed['flags'], workspace: string, out: NodeJS.WritableStream): Promise<ChecksConfig | undefined> {
-  let fixRounds: number | undefined;
-  if (flags['fix-rounds'] !== undefined) {
-    const n = Number(flags['fix-rounds']);
-    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--fix-rounds takes a whole number ≥ 0 (got "${String(flags['fix-rounds'])}").`);
-    fixRounds = n;
-  }
-  let timeoutMs: number | undefined;
-  if (flags['check-timeout'] !== undefined) {
-    const seconds = Number(flags['check-timeout']);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--check-timeout takes a number of seconds > 0 (got "${String(flags['check-timeout'])}").`);
-    timeoutMs = Math.round(seconds * 1000);
-  }
+  const fixRounds = wholeNumber(flags, 'fix-rounds');
+  const timeoutMs = secondsAsMs(flags['check-timeout'], 'check-timeout');
   const given = flags.check as string[] | undefined;
   if (!given) {
     if ((fixRounds !== undefined || timeoutMs !== undefined)) throw new UsageError('--fix-rounds and --check-timeout go with --check CMD (or --check auto).');

@@ -167,4 +167,20 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
     assert.match(run.stderr, /Checks on DevA's proposal: npm test \(up to 1 fix round\)/);
   });
+
+  it('refuses a bad --fix-rounds, --check-timeout or --idle-timeout before anything is sent', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    const cases: [string[], RegExp][] = [
+      [['--check', 'auto', '--fix-rounds', 'two'], /--fix-rounds takes a whole number ≥ 0 \(got "two"\)/],
+      [['--check', 'auto', '--fix-rounds', ''], /--fix-rounds takes a whole number ≥ 0 \(got ""\)/],
+      [['--check', 'auto', '--check-timeout', '0'], /--check-timeout takes a number of seconds > 0 \(got "0"\)/],
+      [['--idle-timeout', 'soon'], /--idle-timeout takes a number of seconds > 0 \(got "soon"\)/],
+    ];
+    for (const [flags, message] of cases) {
+      const run = await runCli(['start', '--workspace', ws, '--objective', 'x', ...flags], env(tempDir('cape-checks-tmp-')));
+      assert.strictEqual(run.code, 2, `${flags.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+    }
+    assert.strictEqual(fake.requests.length, 0);
+  });
 });
