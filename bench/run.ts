@@ -17,13 +17,12 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { AnthropicClient } from '../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../src/core/cape/prompts';
-import { runSession } from '../src/core/session/runner';
 import { STEP_IDS, type StepId, type Usage } from '../src/core/model/types';
 import { billedInputTokens } from '../src/core/llm/pricing';
 import { estimateTokens, startFakeAnthropic, type RecordedRequest } from '../test/fake-anthropic/server';
 import { loadRecordedSessions, originalProjectDir, repoRoot, sharedDir } from '../test/helpers/fixtures';
+import { replayRecordedSession } from '../test/helpers/replay';
 import { benchKpt } from './kpt';
 import { benchVoice } from './voice';
 import { benchWorkspaceIndex } from './workspaceIndex';
@@ -95,19 +94,8 @@ async function benchContext(): Promise<boolean> {
   try {
     for (const s of sessions) {
       const base = baseline.get(s.taskId)!;
-      const first = fake.requests.length;
-      for (const st of s.steps) fake.enqueue({ text: st.raw });
-      const res = await runSession({
-        workspace: ws,
-        objective: s.objective ?? 'replay',
-        language: s.language,
-        taskId: s.taskId,
-        model: s.model,
-        llm: new AnthropicClient({ apiKey: 'bench', baseURL: fake.url }),
-        prompts,
-      });
+      const { res, reqs } = await replayRecordedSession(fake, ws, s, prompts);
       if (!res.ok) throw new Error(`bench replay of ${s.taskId} failed: ${res.error?.message}`);
-      const reqs = fake.requests.slice(first);
       if (reqs.length !== 5) throw new Error(`bench replay of ${s.taskId} sent ${reqs.length} requests, expected 5`);
       let raw = 0;
       let billed = 0;

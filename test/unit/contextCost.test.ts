@@ -10,12 +10,12 @@ import { buildStepContext, STABLE_CONTEXT_HEADING, WHOLE_DOMAIN_LIMIT, type Cont
 import { minifyMarkdown } from '../../src/core/session/packing';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
 import { parseReply } from '../../src/core/reply/parser';
-import { AnthropicClient, toPromptParams, toSystemParam } from '../../src/core/llm/anthropic/client';
+import { toPromptParams, toSystemParam } from '../../src/core/llm/anthropic/client';
 import { billedInputTokens, costUsd, minCacheableTokens } from '../../src/core/llm/pricing';
-import { runSession } from '../../src/core/session/runner';
 import { STEP_IDS, type Envelope, type StepId } from '../../src/core/model/types';
 import { startFakeAnthropic } from '../fake-anthropic';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
+import { replayRecordedSession } from '../helpers/replay';
 
 const prompts = loadPromptAssets(defaultPromptsDir());
 const sessions = loadRecordedSessions()
@@ -171,19 +171,9 @@ describe('context cost: sessions back to back on the simulated clock', function 
     try {
       fs.cpSync(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'), { recursive: true });
       const run = async (s: (typeof sessions)[number]) => {
-        const first = fake.requests.length;
-        for (const st of s.steps) fake.enqueue({ text: st.raw });
-        const res = await runSession({
-          workspace: ws,
-          objective: s.objective ?? 'replay',
-          language: s.language,
-          taskId: s.taskId,
-          model: s.model,
-          llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url }),
-          prompts,
-        });
-        assert.ok(res.ok, res.error?.message);
-        return { res, reqs: fake.requests.slice(first) };
+        const replayed = await replayRecordedSession(fake, ws, s, prompts);
+        assert.ok(replayed.res.ok, replayed.res.error?.message);
+        return replayed;
       };
       const one = await run(sessions[0]);
       const two = await run(sessions[1]);
