@@ -1,8 +1,9 @@
 // Ranking the workspace's files for a step's work.
 //
-// 1. Text: BM25 (minisearch) over path, symbols and content, with the path and symbols boosted. The objective is
-//    what the person typed and weighs most; the upstream work (POA's criteria and scope, DA's specs) adds its own,
-//    damped score, so long specifications do not drown the objective.
+// 1. Text: BM25 over path, symbols and content (termIndex.ts: per-file word sets pick the candidates, the best are
+//    re-scored from their text), with the path and symbols boosted. The objective is what the person typed and
+//    weighs most; the upstream work (POA's criteria and scope, DA's specs) adds its own, damped score, so long
+//    specifications do not drown the objective.
 // 2. Structure: the best text matches pass part of their score to the files they import and to the files that import
 //    them (a test next to its subject, a component and its hook, a route and its handler), since a change rarely
 //    stays in one file.
