@@ -1,6 +1,6 @@
 // Benchmark: recurrence grouping and the CM digest over 10,000 synthetic KPT items.
 // Run: node out/bench/kpt.js  →  "kpt: group 10000 items in X ms, digest in Y ms"
-import { groupKpt, kptDigest } from '../src/core/kpt/kpt';
+import { groupKpt, kptDigest } from '../src/core/kpt';
 import type { KptItem, KptKind } from '../src/core/model/types';
 import { rng } from './rng';
 

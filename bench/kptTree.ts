@@ -1,7 +1,7 @@
 // Benchmark: building the KPT tree's node model (src/tree/model.ts: grouping, sorting, labels, tooltips) for
 // 10,000 synthetic items — the work done once per kpt_merged.md change, before any node is expanded.
 // Run: node out/bench/kptTree.js  →  "kpt tree: 10000 items → N groups in X ms"
-import { collapseKptDuplicates } from '../src/core/kpt/kpt';
+import { collapseKptDuplicates } from '../src/core/kpt';
 import { buildKptModel } from '../src/tree/model';
 import { syntheticKptItems } from './kpt';
 

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
-import { kptDigest, parseKpt } from '../../src/core/kpt/kpt';
+import { kptDigest, parseKpt } from '../../src/core/kpt';
 
 const PROBLEM = 'Reduced-motion behaviour was left implicit in the design spec';
 

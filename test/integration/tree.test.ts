@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { parseKpt } from '../../src/core/kpt/kpt';
+import { parseKpt } from '../../src/core/kpt';
 import { buildKptModel } from '../../src/tree/model';
 import type { CapeTrees } from '../../src/tree/index';
 import type { KptElement } from '../../src/tree/kptProvider';

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { loadCape } from '../../src/core/cape/assets';
 import { buildStepContext, CONTEXT_MATRIX, minifyMarkdown, packAssets, type ContextInputs } from '../../src/core/session/context';
-import { kptDigest, parseKpt } from '../../src/core/kpt/kpt';
+import { kptDigest, parseKpt } from '../../src/core/kpt';
 import { parseReply } from '../../src/core/reply/parser';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
 import type { Envelope, StepId } from '../../src/core/model/types';

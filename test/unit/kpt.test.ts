@@ -16,7 +16,7 @@ import {
   readKptFile,
   renderKpt,
   withFileLock,
-} from '../../src/core/kpt/kpt';
+} from '../../src/core/kpt';
 import type { KptItem } from '../../src/core/model/types';
 import { originalProjectDir } from '../helpers/fixtures';
 

@@ -14,7 +14,7 @@ import {
   parseKptDocument,
   readKptText,
   withFileLock,
-} from '../../src/core/kpt/kpt';
+} from '../../src/core/kpt';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { buildKptModel } from '../../src/tree/model';
 import type { KptLists } from '../../src/core/model/types';

@@ -5,7 +5,7 @@ import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../../src/core/files/fsAtomic';
 import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store/store';
 import { computeMetrics } from '../../src/core/metrics/metrics';
-import { readKptFile } from '../../src/core/kpt/kpt';
+import { readKptFile } from '../../src/core/kpt';
 import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';
 import { readFrontmatter } from '../../src/core/cape/frontmatter';
 

@@ -4,7 +4,8 @@
 import * as path from 'path';
 import type { KptItem } from '../model/types';
 import { writeFileAtomic } from '../files/fsAtomic';
-import { applyKptEdits, parseKptDocument, withFileLock, type KptEdit } from './kpt';
+import { applyKptEdits, parseKptDocument, type KptEdit } from './kpt';
+import { withFileLock } from './lock';
 import { listKptItemsWithMembers, readKptForWrite, type KptFileOptions, type KptListedItem } from './status';
 import { ensureUnionMerge } from './gitattributes';
 

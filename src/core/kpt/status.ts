@@ -11,18 +11,17 @@ import {
   KPT_STATUSES,
   applyKptEdits,
   collapseKptDuplicates,
-  groupKpt,
   isOpenKpt,
   kptItemIds,
   kptStatusMarker,
   parseKptDocument,
-  withFileLock,
   withoutStatusMarker,
   type KptDocItem,
   type KptEdit,
-  type KptLockOptions,
 } from './kpt';
 import { ensureUnionMerge } from './gitattributes';
+import { groupKpt } from './grouping';
+import { withFileLock, type KptLockOptions } from './lock';
 
 /** One item as `cape kpt list --json` prints it. */
 export interface KptListedItem {

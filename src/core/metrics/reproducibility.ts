@@ -11,7 +11,7 @@
 //  - a run's figures are the mean over every pair of runs (the saved session and its repeats); RR is the mean of the
 //    criteria and files figures. A run that failed before DevA has no files and is left out of the files figure
 //    (likewise before POA for the criteria); it counts as a run that did not reproduce in `completed`.
-import { diceSimilarity } from '../kpt/kpt';
+import { diceSimilarity } from '../kpt';
 
 /**
  * Two criteria texts are the same criterion from this Dice similarity on. Rewordings of one criterion across runs

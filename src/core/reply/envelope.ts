@@ -18,7 +18,7 @@
 import * as z from '../model/schema';
 import type { AgentId, Ass, Blocker, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId, WorkerAgent } from '../model/types';
 import { STEP_AGENT, isPlainObject } from '../model/types';
-import { kptKindOf } from '../kpt/kpt';
+import { kptKindOf } from '../kpt';
 import { judgementsOf } from '../metrics/tsr';
 
 export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };

@@ -12,7 +12,7 @@ import { loadCape, type CapeIssue } from '../cape/assets';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { buildStepContext, toRequest, type ContextInputs } from './context';
 import { LlmError, toLlmError } from '../llm/errors';
-import { kptDigest, parseKpt, readKptText } from '../kpt/kpt';
+import { kptDigest, parseKpt, readKptText } from '../kpt';
 import { recordAdoptedTries } from '../kpt/status';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { computeTsr, existsInWorkspace, lastRuns } from '../metrics/tsr';

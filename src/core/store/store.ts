@@ -28,7 +28,7 @@ import { formatLocalMinute, retrospectiveStamp } from '../model/dates';
 import { ensureDir, isAtomicTempName, readTextFile, removeStaleAtomicTemps, writeFileAtomic } from '../files/fsAtomic';
 import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
 import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
-import { mergeKptFile, parseKpt, readKptText, type KptLockOptions, type KptMergeResult } from '../kpt/kpt';
+import { mergeKptFile, parseKpt, readKptText, type KptLockOptions, type KptMergeResult } from '../kpt';
 import { listKptItems, markKptFile, KptStatusError, type KptListedItem, type KptMarkPlan, type KptMarkRequest } from '../kpt/status';
 import { housekeepKptFile, type HousekeepingResult } from '../kpt/housekeeping';
 import { checkWorkspaceLocation } from '../files/pathSafety';

@@ -1,0 +1,186 @@
+// The KPT lock: an exclusive lock file next to kpt_merged.md that records its holder (pid, host, time), so a lock left
+// by a killed process is recognised as stale (dead pid or age) and broken with a warning naming it.
+// Plain Node: nothing in src/core may import 'vscode'.
+import { promises as fsp } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as crypto from 'crypto';
+import { ensureDir } from '../files/fsAtomic';
+
+export interface KptLockOptions {
+  /** A lock file older than this is considered abandoned by a crashed process and taken over (default 30 s). */
+  staleMs?: number;
+  /** Give up waiting for the lock after this long (default 60 s). */
+  timeoutMs?: number;
+  /** Told when a stale lock is broken or the wait for a live holder gets long (CLI stderr, VS Code log). */
+  onWarning?: (message: string) => void;
+}
+
+export class KptLockError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KptLockError';
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A lock whose holder never wrote its token (killed between create and write) is stale after this long. */
+const EMPTY_LOCK_STALE_MS = 2_000;
+/** Say that we are waiting once the wait for a live holder lasts this long. */
+const SAY_WAITING_AFTER_MS = 3_000;
+
+/** What a lock file says about its holder: `<pid> <host> <epoch ms> <random>` (older versions: no host). */
+interface LockHolder {
+  pid: number | null;
+  host: string | null;
+  since: number | null;
+  raw: string;
+}
+
+/** This machine's name as written into lock files (one token). */
+function hostName(): string {
+  return os.hostname().replace(/\s+/g, '_') || 'localhost';
+}
+
+function parseHolder(raw: string): LockHolder {
+  const parts = raw.trim().split(/\s+/);
+  const pid = /^\d+$/.test(parts[0] ?? '') ? Number(parts[0]) : null;
+  const withHost = parts.length >= 4;
+  const since = Number(withHost ? parts[2] : parts[1]);
+  return { pid, host: withHost ? parts[1] : null, since: Number.isFinite(since) && since > 0 ? since : null, raw };
+}
+
+/** False only when `pid` certainly does not exist on this machine (ESRCH); EPERM means it exists (another user). */
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+function describeHolder(h: LockHolder): string {
+  if (h.pid === null) return 'an unknown process (the lock file is empty or unreadable)';
+  const where = h.host ? ` on ${h.host}` : '';
+  const since = h.since ? `, since ${new Date(h.since).toISOString()}` : '';
+  return `process ${h.pid}${where}${since}`;
+}
+
+/**
+ * Runs `fn` while holding `<filePath>.lock`, created with O_EXCL ('wx'), so concurrent sessions (in this process
+ * or others) serialise. The lock holds `<pid> <host> <epoch ms> <random>`. Waiting uses exponential backoff with
+ * jitter. A lock is stale — and broken at once, with a warning naming it — when its holder is a process of this
+ * host that no longer exists, when it stayed empty (holder killed before writing it) for 2 s, or when it is older
+ * than `staleMs` (holder on another host, or pid reused). Breaking renames it to a unique name first (only one
+ * contender can win that rename) and checks it again — if what was renamed turns out to be a fresh lock of another
+ * contender, it is put back (link() fails if a new one exists). A live holder is waited for (said after 3 s) up to
+ * `timeoutMs`, then a KptLockError names the lock file and its holder.
+ *
+ * Why not proper-lockfile: it detects staleness only by mtime (its holder must keep touching the lock), so a lock
+ * of a killed process still costs the full stale period in silent waiting; a pid + host token lets us break it at
+ * once and say whose it was.
+ */
+export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, opts: KptLockOptions = {}): Promise<T> {
+  const staleMs = opts.staleMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const lockPath = `${filePath}.lock`;
+  const token = `${process.pid} ${hostName()} ${Date.now()} ${crypto.randomBytes(8).toString('hex')}`;
+  const warn = (m: string): void => {
+    try {
+      opts.onWarning?.(m);
+    } catch {
+      /* a listener's bug must not break the merge */
+    }
+  };
+  const started = Date.now();
+  let saidWaiting = false;
+  let delay = 5;
+  await ensureDir(path.dirname(filePath));
+  for (;;) {
+    try {
+      const fh = await fsp.open(lockPath, 'wx');
+      try {
+        await fh.writeFile(token);
+      } finally {
+        await fh.close();
+      }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const verdict = await staleVerdict(lockPath, staleMs);
+    if (verdict === 'gone') continue;
+    if (verdict !== 'live') {
+      if (await breakStaleLock(lockPath, staleMs)) warn(`Removed the stale lock ${lockPath}: ${verdict.why}.`);
+      continue;
+    }
+    const waited = Date.now() - started;
+    const holder = parseHolder(await fsp.readFile(lockPath, 'utf8').catch(() => ''));
+    if (waited > timeoutMs) {
+      throw new KptLockError(
+        `Timed out after ${Math.round(timeoutMs / 1000)} s waiting for the lock ${lockPath}, held by ${describeHolder(holder)}. ` +
+          'If no other CAPE session is running, delete that file and retry.',
+      );
+    }
+    if (!saidWaiting && waited > SAY_WAITING_AFTER_MS) {
+      saidWaiting = true;
+      warn(`Waiting for the lock ${lockPath}, held by ${describeHolder(holder)} (another CAPE session merging its KPT).`);
+    }
+    await sleep(delay * (0.5 + Math.random()));
+    delay = Math.min(delay * 1.6, 250);
+  }
+  try {
+    return await fn();
+  } finally {
+    // release only our own lock (after a takeover by someone else it is not ours any more)
+    const content = await fsp.readFile(lockPath, 'utf8').catch(() => null);
+    if (content === token) await fsp.rm(lockPath, { force: true });
+  }
+}
+
+/** 'gone' (vanished: retry at once), 'live' (wait), or why the lock is stale. */
+async function staleVerdict(lockPath: string, staleMs: number): Promise<'gone' | 'live' | { why: string }> {
+  let st;
+  let raw: string;
+  try {
+    st = await fsp.stat(lockPath);
+    raw = await fsp.readFile(lockPath, 'utf8');
+  } catch {
+    return 'gone';
+  }
+  const age = Date.now() - st.mtimeMs;
+  const holder = parseHolder(raw);
+  if (holder.pid !== null && holder.host === hostName() && !processAlive(holder.pid)) {
+    return { why: `its holder, ${describeHolder(holder)}, no longer runs` };
+  }
+  if (holder.pid === null && raw.trim() === '' && age > EMPTY_LOCK_STALE_MS) {
+    return { why: `it stayed empty for ${Math.round(age / 1000)} s (its holder was killed while taking it)` };
+  }
+  if (age >= staleMs) return { why: `${describeHolder(holder)} held it for ${Math.round(age / 1000)} s (limit ${Math.round(staleMs / 1000)} s)` };
+  return 'live';
+}
+
+/**
+ * Moves a stale lock aside; true when what we moved was indeed stale. If a contender's fresh lock replaced the stale
+ * one in between, that is what we moved: it is put back (unless a newer one exists) and false is returned.
+ */
+async function breakStaleLock(lockPath: string, staleMs: number): Promise<boolean> {
+  const aside = `${lockPath}.stale-${crypto.randomBytes(6).toString('hex')}`;
+  try {
+    await fsp.rename(lockPath, aside);
+  } catch {
+    return false; // another contender moved it first
+  }
+  try {
+    if ((await staleVerdict(aside, staleMs)) === 'live') {
+      await fsp.link(aside, lockPath).catch(() => undefined);
+      return false;
+    }
+  } finally {
+    await fsp.rm(aside, { force: true });
+  }
+  return true;
+}
