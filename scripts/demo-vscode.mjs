@@ -30,7 +30,7 @@ CAPE demo is running.
   Fake Anthropic API:    ${fake.url}  (plays the English demo session; no key needed)
   Demo workspace:        ${ws}
 
-In the browser: Command Palette (F1) → "CAPE: Initialize Project" (answer the six short questions; the fake server
+In the browser: Command Palette (F1) → "CAPE: Initialize Project" (answer the questionnaire; optional questions can be skipped; the fake server
 writes the project files), then "CAPE: Start Session" with any objective. Press Ctrl+C here to stop.
 `);
 let stopping = false;
