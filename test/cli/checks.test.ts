@@ -6,7 +6,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
 import { repoRoot } from '../helpers/fixtures';
@@ -22,12 +23,8 @@ function text(content: unknown): string {
 
 describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
   this.timeout(120000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 256 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 256 }, (f) => (fake = f));
 
   const template = path.join(repoRoot(), 'test', 'checks', 'workspace');
   /** Each run gets its own TMPDIR, so the test can see that the scratch copy is removed. */

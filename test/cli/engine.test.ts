@@ -5,7 +5,8 @@ import * as assert from 'assert';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape, type CliRun } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 import { repoRoot } from '../helpers/fixtures';
@@ -44,12 +45,8 @@ function runCliWithInput(args: string[], env: Record<string, string>, input: str
 
 describe('CLI engine: task ids, resume hints, damaged files, inputs, leftovers', function () {
   this.timeout(90000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 256, apiKey: 'good-key' });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 256, apiKey: 'good-key' }, (f) => (fake = f));
 
   const env = (key = 'good-key') => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: key });
   const start = (ws: string, extra: string[] = [], key?: string) =>

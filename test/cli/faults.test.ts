@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, truncated, type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoAnswers, demoDecisions, demoDir, demoInputFile, demoReplies, isDecisionsRequest } from '../helpers/demo';
 
@@ -13,12 +14,8 @@ const demoWorkspace = () => workspaceWithOriginalCape('cape-faults-', path.join(
 
 describe('CLI faults and safety', function () {
   this.timeout(90000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 64, apiKey: 'good-key' });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 64, apiKey: 'good-key' }, (f) => (fake = f));
 
   const env = (key = 'good-key') => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: key });
   const start = (ws: string, extra: string[] = [], key?: string) =>

@@ -6,7 +6,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawn } from 'child_process';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
@@ -17,12 +18,8 @@ const demoWorkspace = () => workspaceWithOriginalCape('cape-inputs-', path.join(
 
 describe('CLI inputs under control', function () {
   this.timeout(90000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 256 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 256 }, (f) => (fake = f));
 
   const start = (ws: string) =>
     runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], { ANTHROPIC_BASE_URL: fake.url });

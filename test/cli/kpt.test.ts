@@ -4,7 +4,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 import { parseKpt } from '../../src/core/kpt';
@@ -17,12 +18,8 @@ const keys = (items: KptItem[]): string[] => items.map((i) => JSON.stringify([i.
 
 describe('CLI: cape kpt list / mark, CM adoption, cape housekeeping', function () {
   this.timeout(180000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 256 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 256 }, (f) => (fake = f));
   const env = () => ({ ANTHROPIC_BASE_URL: fake.url });
   const list = async (ws: string) => {
     const run = await runCli(['kpt', 'list', '--workspace', ws, '--json']);

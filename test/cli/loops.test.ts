@@ -3,9 +3,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
+import { envelopeReply } from '../helpers/envelopes';
 
 const TASK = 'task-loops';
 const QUESTION = 'The toggle spec says "top right of the header" but the header has no right slot on mobile: where does it go under 400px?';
@@ -15,31 +17,24 @@ const demoWorkspace = () => workspaceWithOriginalCape('cape-loops-', path.join(d
 
 /** DevA's reply that raises a blocker for DA: only the envelope, as its prompt asks. */
 function blockedReply(taskId: string, blockers: unknown): string {
-  const env = {
-    agent: 'DevA',
-    role: 'Developer Agent',
-    task_id: taskId,
+  return envelopeReply('DevA', {
+    taskId,
     voice: 'Before I build the toggle I need one answer from DA about small screens.',
     output: { blockers, architecture_decisions: [], file_list: [], test_strategy: 'after the answer', departures: [], open_questions: [] },
     references: ['DA'],
     confidence: 2,
     ass: { score: 3, positive: 'The spec is clear elsewhere.', improvement: 'Small screens were not specified.', context_adequate: false },
-  };
-  return '```json\n' + JSON.stringify(env, null, 2) + '\n```\n';
+  });
 }
 
 function daAnswer(taskId: string): string {
-  const env = {
-    agent: 'DA',
-    role: 'Designer Agent',
-    task_id: taskId,
+  return envelopeReply('DA', {
+    taskId,
     voice: 'Put it in the overflow menu on small screens.',
     output: { answers: [{ question: 'Toggle under 400px', answer: ANSWER }], spec_changes: ['ThemeToggle: small-screen placement added.'] },
     references: ['POA:AC-1'],
-    confidence: 4,
     ass: { score: 4, positive: 'A precise question.', improvement: 'I should have specified small screens.', context_adequate: true },
-  };
-  return '```json\n' + JSON.stringify(env, null, 2) + '\n```\n';
+  });
 }
 
 const userText = (body: any): string => JSON.stringify(body?.messages ?? []);
@@ -47,12 +42,8 @@ const systemText = (body: any): string => JSON.stringify(body?.system ?? []);
 
 describe('CLI: DevA → DA → DevA (blockers)', function () {
   this.timeout(120000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 256 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 256 }, (f) => (fake = f));
   const env = () => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
   const start = (ws: string, extra: string[] = []) =>
     runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json', ...extra], env());

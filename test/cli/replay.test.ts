@@ -4,7 +4,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { loadRecordedSessions, type RecordedSession } from '../helpers/fixtures';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
@@ -31,14 +32,10 @@ function kptItemsFor(kptFile: string, taskId: string): string[] {
 
 describe('CLI replay of the recorded sessions (real SDK over HTTP)', function () {
   this.timeout(120000);
-  let fake: FakeAnthropic;
+  let fake!: FakeAnthropic;
   const sessions = loadRecordedSessions();
 
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 40 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  useFakeAnthropic({ chunkSize: 40 }, (f) => (fake = f));
 
   it('finds recorded sessions to replay', () => {
     assert.ok(sessions.length > 0, 'no recorded sessions in ../shared/fixtures/recorded-sessions');

@@ -4,7 +4,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 import { ERROR_MARK } from '../../src/core/reply/parser';
@@ -15,12 +16,8 @@ const demoWorkspace = () => workspaceWithOriginalCape('cape-replies-', path.join
 
 describe('CLI messages about odd replies', function () {
   this.timeout(90000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 128 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 128 }, (f) => (fake = f));
 
   const start = (ws: string) =>
     runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], { ANTHROPIC_BASE_URL: fake.url });

@@ -5,28 +5,19 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { copyDir, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
+import { envelopeReply } from '../helpers/envelopes';
 import { repoRoot } from '../helpers/fixtures';
 
 const TASK = 'task-tools';
 
 function devaEnvelope(voice: string): string {
-  return (
-    '```json\n' +
-    JSON.stringify({
-      agent: 'DevA',
-      role: 'Developer Agent',
-      task_id: TASK,
-      voice,
-      output: { architecture_decisions: ['Due dates live on Todo.'], file_list: ['src/todo.ts', 'src/due.ts'], test_strategy: 'unit', open_questions: [] },
-      references: ['POA', 'DA'],
-      confidence: 4,
-      ass: { score: 4, positive: 'I read the code first.', improvement: 'none', context_adequate: true },
-    }) +
-    '\n```\n'
-  );
+  const output = { architecture_decisions: ['Due dates live on Todo.'], file_list: ['src/todo.ts', 'src/due.ts'], test_strategy: 'unit', open_questions: [] };
+  const ass = { score: 4, positive: 'I read the code first.', improvement: 'none', context_adequate: true };
+  return envelopeReply('DevA', { taskId: TASK, voice, output, references: ['POA', 'DA'], ass });
 }
 
 const EDIT_REPLY =
@@ -60,12 +51,8 @@ const EDIT_REPLY =
 
 describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools + <edit>)', function () {
   this.timeout(120000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 64 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 64 }, (f) => (fake = f));
 
   const template = path.join(repoRoot(), 'test', 'tools', 'workspace');
   const env = () => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });

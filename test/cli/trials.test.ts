@@ -5,6 +5,7 @@ import { WHOLE_DOMAIN_LIMIT } from '../../src/core/session/context';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { repoRoot } from '../helpers/fixtures';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 
@@ -51,14 +52,10 @@ function userText(req: any): string {
 
 describe('CLI replay of the trial sessions (npm run trial transcripts)', function () {
   this.timeout(120000);
-  let fake: FakeAnthropic;
+  let fake!: FakeAnthropic;
   const trials = loadTrials();
 
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 40 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  useFakeAnthropic({ chunkSize: 40 }, (f) => (fake = f));
 
   it('keeps a Japanese trial and an English trial on an existing codebase', () => {
     assert.ok(trials.some((t) => t.language === 'Japanese'));

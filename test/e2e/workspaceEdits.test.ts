@@ -9,26 +9,16 @@ import * as ui from '../vscode/browser';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { copyDir } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
+import { envelopeReply } from '../helpers/envelopes';
 import { originalProjectDir, repoRoot } from '../helpers/fixtures';
 import { makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, stepStatus, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite } from './helpers';
 
 const TASK = 'task-tools';
 
 function devaEnvelope(voice: string): string {
-  return (
-    '```json\n' +
-    JSON.stringify({
-      agent: 'DevA',
-      role: 'Developer Agent',
-      task_id: TASK,
-      voice,
-      output: { architecture_decisions: ['Due dates live on Todo.'], file_list: ['src/todo.ts'], test_strategy: 'unit', open_questions: [] },
-      references: ['POA', 'DA'],
-      confidence: 4,
-      ass: { score: 4, positive: 'I read the code first.', improvement: 'none', context_adequate: true },
-    }) +
-    '\n```\n'
-  );
+  const output = { architecture_decisions: ['Due dates live on Todo.'], file_list: ['src/todo.ts'], test_strategy: 'unit', open_questions: [] };
+  const ass = { score: 4, positive: 'I read the code first.', improvement: 'none', context_adequate: true };
+  return envelopeReply('DevA', { taskId: TASK, voice, output, references: ['POA', 'DA'], ass });
 }
 
 // Three hunks in src/todo.ts, far enough apart to stay three separate hunks (one per function/interface).

@@ -2,33 +2,21 @@
 // a first proposal that leaves a BUG marker (its check fails naming src/calc.js:4), and a fix that edits the proposed
 // version of the file (its SEARCH exists only in the proposal, not on disk).
 import * as fs from 'fs';
+import { envelopeReply } from './envelopes';
 
 export function devaReply(taskId: string, voice: string, blocks: string): string {
-  return (
-    '```json\n' +
-    JSON.stringify({
-      agent: 'DevA',
-      role: 'Developer Agent',
-      task_id: taskId,
-      voice,
-      output: {
-        architecture_decisions: [],
-        file_list: [
-          { path: 'src/calc.js', action: 'modify' },
-          { path: 'src/mul.js', action: 'create' },
-        ],
-        test_strategy: 'npm test',
-        departures: [],
-        open_questions: [],
-      },
-      references: ['POA'],
-      confidence: 4,
-      ass: { score: 4, positive: 'Small change.', improvement: 'none', context_adequate: true },
-    }) +
-    '\n```\n' +
-    blocks +
-    '\n<summary>src/calc.js — mul exported; src/mul.js — multiplication</summary>\n'
-  );
+  const output = {
+    architecture_decisions: [],
+    file_list: [
+      { path: 'src/calc.js', action: 'modify' },
+      { path: 'src/mul.js', action: 'create' },
+    ],
+    test_strategy: 'npm test',
+    departures: [],
+    open_questions: [],
+  };
+  const ass = { score: 4, positive: 'Small change.', improvement: 'none', context_adequate: true };
+  return envelopeReply('DevA', { taskId, voice, output, references: ['POA'], ass }, blocks + '\n<summary>src/calc.js — mul exported; src/mul.js — multiplication</summary>\n');
 }
 
 /** DevA's first reply: an <edit> of src/calc.js that leaves a BUG marker on line 4, and a new src/mul.js. */

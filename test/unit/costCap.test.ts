@@ -9,7 +9,8 @@ import { runSession } from '../../src/core/session/runner';
 import { CostTracker, capUnenforceable, estimateRequest, estimateTokens } from '../../src/core/llm/costCap';
 import { costUsd } from '../../src/core/llm/pricing';
 import type { SessionEvent } from '../../src/core/model/types';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
@@ -94,12 +95,8 @@ describe('cost cap: the worst-case estimate', () => {
 
 describe('cost cap: the runner', function () {
   this.timeout(30000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 64 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 64 }, (f) => (fake = f));
 
   it('stops before a repair request that could pass the cap, keeps what was spent, and resume completes', async () => {
     const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));

@@ -9,7 +9,8 @@ import { runSession } from '../../src/core/session/runner';
 import { SessionStore } from '../../src/core/store/store';
 import type { SessionEvent } from '../../src/core/model/types';
 import { costUsd } from '../../src/core/llm/pricing';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
@@ -19,12 +20,8 @@ const workspace = () => workspaceWithOriginalCape('cape-session-', path.join(dem
 
 describe('session runner', function () {
   this.timeout(30000);
-  let fake: FakeAnthropic;
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 8 });
-  });
-  after(async () => fake?.close());
-  beforeEach(() => fake.reset());
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 8 }, (f) => (fake = f));
 
   const client = () => new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 });
 

@@ -57,7 +57,8 @@ export function normaliseAgentName(name: unknown): AgentId | null {
   return ALIAS_TO_AGENT.get(key) ?? null;
 }
 
-const DEFAULT_ROLE: Record<AgentId, string> = {
+/** The role names the paper gives each agent (used when a reply omits or garbles `role`). */
+export const DEFAULT_ROLE: Readonly<Record<AgentId, string>> = {
   CM: 'Cape Master',
   POA: 'Product Owner Agent',
   DA: 'Designer Agent',
