@@ -10,6 +10,7 @@
 //   tools/          the step's tools (read_file, search_files, list_files) and their bounds
 //   workspace/      what of the workspace the model may see: read policy, index, ranking, the budgeted map
 //   checks/         the project's checks on DevA's proposal in a scratch copy, and the fix rounds
+//   text/           language-neutral text similarity (character bigrams) shared by kpt, metrics and packing
 export * from './model';
 export * from './llm';
 export * from './llm/anthropic';
@@ -24,3 +25,4 @@ export * from './edits';
 export * from './tools';
 export * from './workspace';
 export * from './checks';
+export * from './text';

@@ -3,6 +3,7 @@
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind } from '../model/types';
 import { KPT_KINDS, TAG_RE } from './kpt';
+import { charBigrams } from '../text';
 
 export interface KptGroup {
   kind: KptKind;
@@ -56,11 +57,7 @@ export function normaliseKptText(text: string): string {
 
 /** Distinct character bigrams (code points, so surrogate pairs stay whole); a 1-char string yields itself. */
 export function bigrams(s: string): string[] {
-  const chars = Array.from(s);
-  if (chars.length === 1) return [chars[0]];
-  const set = new Set<string>();
-  for (let i = 0; i + 1 < chars.length; i++) set.add(chars[i] + chars[i + 1]);
-  return [...set];
+  return [...charBigrams(s)];
 }
 
 /** Dice coefficient of two strings over their character-bigram sets (after normaliseKptText). */

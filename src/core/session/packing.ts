@@ -8,6 +8,8 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
+import { charBigrams } from '../text';
+
 /** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
 export function minifyMarkdown(text: string): string {
   return text
@@ -106,14 +108,12 @@ export function boundedList(items: unknown, max: number, perItem = 600): string[
   return out;
 }
 
+const ONLY_SPACE_OR_PUNCTUATION = /^[\s\p{P}\p{S}]+$/u;
+
+/** The section's bigrams for scoring (its first 6,000 characters, punctuation-only bigrams left out). */
 function bigramSet(text: string): Set<string> {
   const t = text.slice(0, 6000).normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
-  const out = new Set<string>();
-  for (let i = 0; i + 1 < t.length; i++) {
-    const g = t.slice(i, i + 2);
-    if (!/^[\s\p{P}\p{S}]+$/u.test(g)) out.add(g);
-  }
-  return out;
+  return charBigrams(t, (g) => Array.from(g).length === 2 && !ONLY_SPACE_OR_PUNCTUATION.test(g));
 }
 
 interface Unit {
