@@ -2,7 +2,22 @@
 // objects it needs (message constructors, a CancellationTokenSource) come in through `LmHost`, so the streaming,
 // cancellation, error mapping and usage estimate are unit-tested in Node with a fake model
 // (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones.
-import { LlmError, RETRY_NOTE, contentText, type LlmClient, type LlmRequest, type LlmResult, type Usage } from '../core';
+//
+// Tools: the Language Model API has tool calling from VS Code 1.95 (LanguageModelToolCallPart / ToolResultPart and
+// the `tools` request option). engines.vscode stays ^1.90, so vscodeLm.ts looks for those classes at run time and,
+// where the running VS Code has them, hands in an `LmToolHost`: the client then offers the step's tools and reports
+// the model's calls like the Anthropic client does. Without it the client offers none and DevA works from the map.
+import {
+  LlmError,
+  RETRY_NOTE,
+  contentText,
+  type ContentBlock,
+  type LlmClient,
+  type LlmRequest,
+  type LlmResult,
+  type ToolCall,
+  type Usage,
+} from '../core';
 
 /** The part of vscode.LanguageModelChat this client uses. */
 export interface LmChatModelLike<M> {
@@ -11,8 +26,32 @@ export interface LmChatModelLike<M> {
   readonly vendor: string;
   readonly family: string;
   readonly maxInputTokens: number;
-  sendRequest(messages: M[], options?: { justification?: string }, token?: unknown): PromiseLike<{ text: AsyncIterable<string> }>;
+  sendRequest(
+    messages: M[],
+    options?: { justification?: string; tools?: LmToolSpec[] },
+    token?: unknown,
+  ): PromiseLike<{ text: AsyncIterable<string>; stream?: AsyncIterable<unknown> }>;
   countTokens?(text: string, token?: unknown): PromiseLike<number>;
+}
+
+/** vscode.LanguageModelChatTool. */
+export interface LmToolSpec {
+  name: string;
+  description: string;
+  inputSchema: object;
+}
+
+/** One part of a response's `stream`, as the host reads it. */
+export type LmStreamPart = { text: string } | { toolCall: ToolCall } | undefined;
+
+/** The Language Model API's tool calling (VS Code 1.95+), handed in only where the running VS Code has it. */
+export interface LmToolHost<M> {
+  /** A user message of text and tool results (LanguageModelTextPart / LanguageModelToolResultPart). */
+  userBlocks(blocks: ContentBlock[]): M;
+  /** An assistant message of text and tool calls (LanguageModelTextPart / LanguageModelToolCallPart). */
+  assistantBlocks(blocks: ContentBlock[]): M;
+  /** What a part of `response.stream` is: text, a tool call, or something else (ignored). */
+  readPart(part: unknown): LmStreamPart;
 }
 
 /** VS Code pieces handed in by the caller. */
@@ -21,6 +60,8 @@ export interface LmHost<M> {
   assistant(text: string): M;
   /** A new vscode.CancellationTokenSource. */
   cancellationSource(): { token: unknown; cancel(): void; dispose(): void };
+  /** Present when the running VS Code has LM tool calling. */
+  tools?: LmToolHost<M>;
 }
 
 export interface LmClientOptions {
@@ -40,20 +81,36 @@ export function estimateTokens(text: string): number {
 
 /**
  * The LM API has no system role: the system blocks go in front of the first user message (separated by a rule),
- * or become a user message of their own when the conversation starts with the assistant.
+ * or become a user message of their own when the conversation starts with the assistant. Tool turns keep their
+ * blocks (only a client with tools sends them); every other message is plain text.
  */
-export function toLmMessages(req: Pick<LlmRequest, 'system' | 'messages'>): { role: 'user' | 'assistant'; content: string }[] {
+export function toLmTurns(req: Pick<LlmRequest, 'system' | 'messages'>): { role: 'user' | 'assistant'; content: string | ContentBlock[] }[] {
   const system = req.system.map((b) => b.text).filter((t) => t.length > 0).join('\n\n');
-  // This client offers no tools (supportsTools is unset: engines.vscode ^1.90 has no LM tool calling), so the
-  // messages are plain text; contentText keeps any text blocks.
-  const msgs = req.messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
+  const msgs = req.messages.map((m) => ({ role: m.role, content: m.content }));
   if (!system) return msgs;
-  if (msgs.length > 0 && msgs[0].role === 'user') {
-    msgs[0] = { role: 'user', content: `${system}\n\n---\n\n${msgs[0].content}` };
+  const first = msgs[0];
+  if (first?.role === 'user') {
+    msgs[0] =
+      typeof first.content === 'string'
+        ? { role: 'user', content: `${system}\n\n---\n\n${first.content}` }
+        : { role: 'user', content: [{ type: 'text', text: `${system}\n\n---\n\n` }, ...first.content] };
   } else {
     msgs.unshift({ role: 'user', content: system });
   }
   return msgs;
+}
+
+/** The conversation as plain text messages (a client without tools: tool blocks contribute nothing). */
+export function toLmMessages(req: Pick<LlmRequest, 'system' | 'messages'>): { role: 'user' | 'assistant'; content: string }[] {
+  return toLmTurns(req).map((m) => ({ role: m.role, content: contentText(m.content) }));
+}
+
+/** The characters a turn costs, for the token count: its text and its tool calls' and results' bodies. */
+function turnText(content: string | ContentBlock[]): string {
+  if (typeof content === 'string') return content;
+  return content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : b.content))
+    .join('\n');
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -120,11 +177,27 @@ export class LmClient<M> implements LlmClient {
     this.justification = opts.justification ?? DEFAULT_LM_JUSTIFICATION;
   }
 
+  /** True where the running VS Code has LM tool calling (the host handed in its tool parts). */
+  get supportsTools(): boolean {
+    return this.host.tools !== undefined;
+  }
+
+  private toMessages(req: LlmRequest): { messages: M[]; texts: string[] } {
+    const tools = this.host.tools;
+    const turns = tools ? toLmTurns(req) : toLmMessages(req);
+    const messages = turns.map((m) => {
+      if (typeof m.content === 'string') return m.role === 'user' ? this.host.user(m.content) : this.host.assistant(m.content);
+      return m.role === 'user' ? tools!.userBlocks(m.content) : tools!.assistantBlocks(m.content);
+    });
+    return { messages, texts: turns.map((m) => turnText(m.content)) };
+  }
+
   async stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult> {
     if (req.signal?.aborted) throw LlmError.cancelled();
-    const chat = toLmMessages(req);
-    const messages = chat.map((m) => (m.role === 'user' ? this.host.user(m.content) : this.host.assistant(m.content)));
-    const inputCount = Promise.all(chat.map((m) => countOrEstimate(this.model, m.content))).then((ns) => ns.reduce((a, b) => a + b, 0));
+    const { messages, texts } = this.toMessages(req);
+    const toolHost = this.host.tools;
+    const tools = toolHost && req.tools?.length ? req.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) : undefined;
+    const inputCount = Promise.all(texts.map((t) => countOrEstimate(this.model, t))).then((ns) => ns.reduce((a, b) => a + b, 0));
 
     const cts = this.host.cancellationSource();
     // One promise that rejects on abort or on a stall; raced against every wait below.
@@ -154,23 +227,31 @@ export class LmClient<M> implements LlmClient {
     };
 
     let text = '';
+    const toolCalls: ToolCall[] = [];
     let callbackError: { error: unknown } | undefined;
-    let iterator: AsyncIterator<string> | undefined;
+    let iterator: AsyncIterator<unknown> | undefined;
     try {
       touch();
-      const response = await Promise.race([
-        Promise.resolve(this.model.sendRequest(messages, { justification: this.justification }, cts.token)),
-        interrupted,
-      ]);
-      iterator = response.text[Symbol.asyncIterator]();
+      // The LM API has no "no tools" choice: with toolChoice 'none' the tools stay declared (the history holds tool
+      // calls) and the engine's bound answers any further call with "limit reached".
+      const options = tools ? { justification: this.justification, tools } : { justification: this.justification };
+      const response = await Promise.race([Promise.resolve(this.model.sendRequest(messages, options, cts.token)), interrupted]);
+      // With tools the parts stream carries text and tool calls; otherwise the text stream is enough.
+      const readPart = toolHost && response.stream ? (p: unknown) => toolHost.readPart(p) : (p: unknown) => (typeof p === 'string' ? { text: p } : undefined);
+      iterator = (toolHost && response.stream ? response.stream : response.text)[Symbol.asyncIterator]();
       for (;;) {
         const next = await Promise.race([iterator.next(), interrupted]);
         if (next.done) break;
         touch();
-        if (typeof next.value !== 'string' || next.value.length === 0) continue;
-        text += next.value;
+        const part = readPart(next.value);
+        if (part && 'toolCall' in part) {
+          toolCalls.push(part.toolCall);
+          continue;
+        }
+        if (!part || part.text.length === 0) continue;
+        text += part.text;
         try {
-          onText(next.value);
+          onText(part.text);
         } catch (e) {
           // a failing consumer ends the request; its error is rethrown as is, not blamed on the model
           callbackError = { error: e };
@@ -190,8 +271,10 @@ export class LmClient<M> implements LlmClient {
     if (callbackError) throw callbackError.error;
     if (req.signal?.aborted) throw LlmError.cancelled();
 
-    const [inputTokens, outputTokens] = await Promise.all([inputCount, countOrEstimate(this.model, text)]);
+    const output = text + toolCalls.map((c) => `${c.name} ${JSON.stringify(c.input)}`).join('\n');
+    const [inputTokens, outputTokens] = await Promise.all([inputCount, countOrEstimate(this.model, output)]);
     const usage: Usage = { inputTokens, outputTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+    if (toolCalls.length > 0) return { text, usage, stopReason: 'tool_use', model: this.model.id, toolCalls };
     // The Language Model API reports no stop reason: null (unknown), so the runner continues a reply the parser finds cut.
     return { text, usage, stopReason: null, model: this.model.id };
   }

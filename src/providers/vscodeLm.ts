@@ -1,13 +1,18 @@
-// The VS Code Language Model provider: selects a chat model through vscode.lm and wraps it in LmClient.
+// The VS Code Language Model provider: selects a chat model through vscode.lm and wraps it in LmClient. Tool calling
+// (VS Code 1.95+) is found at run time: engines.vscode stays ^1.90, where the client offers no tools.
 import * as vscode from 'vscode';
-import { LmClient } from './lmClient';
+import { LmClient, type LmHost } from './lmClient';
+import { lmToolHost, type LmToolApi, type PartsMessage } from './lmTools';
 
 export { matchChatModel } from './lmClient';
 
-const host = {
+type Message = vscode.LanguageModelChatMessage;
+
+const host: LmHost<Message> = {
   user: (text: string) => vscode.LanguageModelChatMessage.User(text),
   assistant: (text: string) => vscode.LanguageModelChatMessage.Assistant(text),
   cancellationSource: () => new vscode.CancellationTokenSource(),
+  tools: lmToolHost(vscode as unknown as Partial<LmToolApi>, vscode.LanguageModelChatMessage as unknown as PartsMessage<Message>),
 };
 
 /** `vscode.lm` is missing in hosts without the Language Model API (e.g. some forks): treat that as "no models". */
@@ -25,6 +30,6 @@ export function describeChatModel(m: { name: string; vendor: string; family: str
   return `${m.name} (${m.vendor} · ${m.family})`;
 }
 
-export function createLmClient(model: vscode.LanguageModelChat): LmClient<vscode.LanguageModelChatMessage> {
+export function createLmClient(model: vscode.LanguageModelChat): LmClient<Message> {
   return new LmClient(model, host);
 }
