@@ -88,7 +88,9 @@ describe('prompts: loadPromptAssets', () => {
     assert.deepStrictEqual(Object.keys(env.output), ['session_brief', 'dor_check', 'watch_out', 'coaching_notes', 'go_ahead', 'kpt_followups', 'adopted_tries']);
     assert.match(text, /adopted_tries/);
     assert.match(text, /\[id …\]/, 'the prompt says where the ids are in the digest');
-    assert.deepStrictEqual(Object.keys(env.output.dor_check), ['passed', 'concerns']);
+    assert.deepStrictEqual(Object.keys(env.output.dor_check), ['passed', 'concerns', 'questions']);
+    assert.deepStrictEqual(env.output.dor_check.questions, [], 'the example asks nothing: questions are the exception');
+    assert.match(text, /only when the team cannot reasonably assume the\s+answer/, 'questions only for what the team cannot assume');
     assert.deepStrictEqual(Object.keys(env.output.coaching_notes), ['POA', 'DA', 'DevA']);
     assert.match(text, /recurring Problem/i);
     assert.match(text, /adopted Try/i);

@@ -255,7 +255,8 @@ export interface Ass {
 
 export interface CmOpeningOutput {
   session_brief: string;
-  dor_check: { passed: boolean; concerns: string[] };
+  /** `questions`: what the team cannot reasonably assume, for the user before POA starts (absent when none). */
+  dor_check: { passed: boolean; concerns: string[]; questions?: string[] };
   watch_out: string[];
   /** One coaching note per worker agent (missing notes are empty strings). */
   coaching_notes: Record<WorkerAgent, string>;
@@ -432,6 +433,8 @@ export type SessionEvent =
   | { type: 'check'; step: StepId; event: CheckEvent }
   /** DevA's reply raised blockers: `to` is asked once (round `round`), then DevA answers again. */
   | { type: 'blocker'; step: StepId; from: AgentId; to: AgentId; round: number; questions: string[]; voice: string }
+  /** The CM opening asked blocking questions: the session pauses (state saved) until the user answers or skips them. */
+  | { type: 'needs-answers'; step: StepId; taskId: string; questions: string[] }
   /** The answer to the blockers of round `round` (what DevA receives), with the answering agent's voice. */
   | { type: 'blocker-answer'; step: StepId; from: AgentId; round: number; voice: string; answer: string }
   | { type: 'error'; step: StepId | null; kind: ErrorKind; message: string; raw?: string }

@@ -249,6 +249,8 @@ const openingOutputSchema = z.lazy(() =>
         {
           passed: z.preprocess(booleanish, z.boolean(expected('true or false'))),
           concerns: stringList,
+          // Blocking questions for the user (session/dorQuestions.ts); absent in most replies.
+          questions: stringList,
         },
         expected('an object {passed, concerns}'),
       ),
@@ -449,7 +451,11 @@ export function validateEnvelope(step: StepId, json: unknown): ValidationResult 
       const d = r.data;
       const output: CmOpeningOutput = {
         session_brief: d.output.session_brief,
-        dor_check: { passed: d.output.dor_check.passed, concerns: d.output.dor_check.concerns },
+        dor_check: {
+          passed: d.output.dor_check.passed,
+          concerns: d.output.dor_check.concerns,
+          ...(d.output.dor_check.questions.some((q) => q.trim()) ? { questions: d.output.dor_check.questions.filter((q) => q.trim()) } : {}),
+        },
         watch_out: d.output.watch_out,
         coaching_notes: { POA: d.output.coaching_notes.POA, DA: d.output.coaching_notes.DA, DevA: d.output.coaching_notes.DevA },
       };

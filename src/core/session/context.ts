@@ -20,6 +20,7 @@ import { acceptanceCriteria, namedTests, type Criterion } from '../metrics/tsr';
 
 export { minifyMarkdown, packAssets } from './packing';
 import type { ContextStep, RankQuery } from '../workspace';
+import { answersText, type DorAnswer } from './dorQuestions';
 import { checksForRetro, type ChecksOutcome } from '../checks';
 
 /** A context source a step may receive. */
@@ -27,6 +28,7 @@ export type ContextSource =
   | 'objective'
   | 'cape:files'
   | 'kptDigest'
+  | 'user:answers'
   | 'team:dor'
   | 'team:dod'
   | 'team:process'
@@ -55,7 +57,7 @@ export type ContextSource =
  * - CM receives a bounded KPT digest, never the whole history.
  */
 export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
-  cm_open: ['objective', 'cape:files', 'team:dor', 'team:process', 'kptDigest'],
+  cm_open: ['objective', 'user:answers', 'cape:files', 'team:dor', 'team:process', 'kptDigest'],
   poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
   da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
   deva: [
@@ -98,6 +100,8 @@ export interface ContextInputs {
   devaSummary: string | null;
   /** The checks on DevA's proposal (the retrospective gets their results, never their output). */
   checks?: ChecksOutcome;
+  /** A second CM opening: the first one's blocking questions and the user's answers (session/dorQuestions.ts). */
+  dorAnswers?: readonly DorAnswer[];
   /** DevA → DA → DevA rounds of this session (session/blockers.ts): the retro sees what was asked and answered. */
   feedback?: readonly Pick<FeedbackRecord, 'from' | 'to' | 'questions' | 'answerText'>[];
   /** Overrides WHOLE_DOMAIN_LIMIT (characters of the role's cape/ project files sent whole, else packed into it). */
@@ -349,6 +353,8 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
         `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}`,
       );
     }
+    case 'user:answers':
+      return inputs.dorAnswers?.length ? section("Your blocking questions and the user's answers", answersText([...inputs.dorAnswers])) : '';
     case 'kptDigest':
       return section('KPT history digest (from earlier sessions)', inputs.kptDigest || '(no earlier sessions)');
     case 'team:dor':

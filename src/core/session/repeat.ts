@@ -99,6 +99,8 @@ export async function repeatSession(opts: RepeatOptions): Promise<RepeatResult> 
       model: opts.model || state.model,
       taskId: id,
       repeatOf: opts.taskId,
+      // nobody is there to answer the Cape Master's questions: a rerun goes on as a conditional go
+      pauseForQuestions: false,
     });
     runs.push(signature(opts.workspace, id, res));
   }

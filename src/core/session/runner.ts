@@ -49,6 +49,7 @@ import {
   type FeedbackRecord,
 } from '../model/types';
 import { askAnswer, blockerRequest, DEFAULT_FEEDBACK_ROUNDS, resolveBlockers } from './blockers';
+import { answeredPairs, prepareAnswers, questionsToPause } from './dorQuestions';
 import { CONTINUE_PROMPT, MAX_CONTINUATIONS, replyWasCut, stitchContinuation } from '../reply/continuation';
 import { VoiceExtractor } from '../reply/voiceStream';
 import { StepFailure } from './failure';
@@ -88,6 +89,15 @@ export interface SessionOptions {
    * (from the cache file, refreshed from mtimes) when DA's or DevA's step needs it.
    */
   workspaceIndex?: WorkspaceIndex;
+  /** Resume of a session paused for the CM's blocking questions: the user's answers, in the questions' order. */
+  answers?: string[];
+  /** Resume of a paused session without answers ("Continue anyway"): POA starts from the opening as it is. */
+  skipQuestions?: boolean;
+  /**
+   * false: the CM opening's blocking questions never pause the session (they stay in its envelope), e.g. for
+   * `cape repeat`, whose reruns nobody answers. Default true.
+   */
+  pauseForQuestions?: boolean;
   /** DevA → DA → DevA rounds per session when DevA raises blockers (default DEFAULT_FEEDBACK_ROUNDS = 1; 0 = none). */
   feedbackRounds?: number;
   /** Characters of the workspace section in DevA's prompt (default DEFAULT_WORKSPACE_BUDGET.deva). */
@@ -131,6 +141,11 @@ export interface SessionResult {
   feedback?: FeedbackRecord[];
   /** USD spent by every request of the session (all runs), or null when unknown (a model without a known price). */
   costUsd: number | null;
+  /**
+   * The CM opening asked these blocking questions: the session is paused (state `needs_answers`). Resume it with
+   * `answers` (one more CM opening, then POA) or `skipQuestions`.
+   */
+  needsAnswers?: string[];
   error?: { step: StepId | null; kind: ErrorKind; message: string };
 }
 
@@ -199,6 +214,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     if (opts.resume) {
       const loaded = await loadSessionToResume(store, opts.taskId, opts.fromStep);
       state = loaded.state;
+      // Blocking questions of the CM opening (session/dorQuestions.ts): still unanswered → nothing runs.
+      const waiting = prepareAnswers(state, { answers: opts.answers, skipQuestions: opts.skipQuestions, fromStep: opts.fromStep });
+      if (waiting) return paused(state, waiting, state.costUsd ?? null, emit);
       for (const s of loaded.adopted) {
         warn(`Step ${s} was saved before the previous run stopped (${state.stepFiles[s]}); it is taken as completed and not run again.`);
       }
@@ -319,7 +337,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     for (const step of remaining) {
       currentStep = step;
       if (opts.signal?.aborted) throw new StepFailure(step, 'cancelled', 'Session cancelled.');
+      const dorAnswers = step === 'cm_open' ? answeredPairs(state) : undefined;
       const inputs: ContextInputs = {
+        dorAnswers,
         taskId,
         objective: state.objective,
         language: state.language,
@@ -578,6 +598,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
         ...(step === 'deva' && checks ? { checks } : {}),
         ...(replyWarnings.length ? { warnings: replyWarnings } : {}),
         ...(feedback.length ? { feedback } : {}),
+        ...(dorAnswers ? { dorAnswers } : {}),
       });
       envelopes[step] = reply.envelope;
       raws[step] = res.text;
@@ -593,6 +614,15 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       for (const f of files) emit({ type: 'file-proposed', step, file: f });
       emit({ type: 'step-finished', step, artifactPath, durationMs: finishedAt - startedAt });
       steps.push({ step, ok: true, usage: stepUsage, model, envelope: reply.envelope, ...(continuations ? { continuations } : {}) });
+
+      // Blocking questions: the session pauses here (saved, resumable) until the user answers or skips them.
+      const questions = step === 'cm_open' && opts.pauseForQuestions !== false ? questionsToPause(state, reply.envelope) : null;
+      if (questions) {
+        state.status = 'needs_answers';
+        state.dor = { questions };
+        await store.saveSessionState(state);
+        return paused(state, questions, cost.spentUsd, emit, steps);
+      }
     }
     currentStep = null;
 
@@ -673,6 +703,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
 function answersToolCalls(messages: ChatMessage[]): boolean {
   const last = messages[messages.length - 1]?.content;
   return Array.isArray(last) && last.some((b) => b.type === 'tool_result');
+}
+
+/** The result of a session paused for the CM's blocking questions (also when a resume finds them unanswered). */
+function paused(state: SessionState, questions: string[], costUsd: number | null, emit: (e: SessionEvent) => void, steps: StepOutcome[] = []): SessionResult {
+  emit({ type: 'needs-answers', step: 'cm_open', taskId: state.taskId, questions });
+  return { taskId: state.taskId, ok: false, resumable: true, needsAnswers: questions, costUsd, steps, files: [], kpt: null, metrics: null, retrospectivePath: null };
 }
 
 /**

@@ -57,6 +57,8 @@ export interface StepRecord {
   toolCalls?: ToolCallRecord[];
   /** DevA's reply to the edit repair request, when one was sent. */
   editRepair?: string;
+  /** A second CM opening: the questions of the first one and the user's answers it received. */
+  dorAnswers?: { question: string; answer: string }[];
   /** DevA → DA → DevA rounds: the reply that raised blockers and the answer (session/blockers.ts). */
   feedback?: FeedbackRecord[];
   /** Epoch ms. */
@@ -71,7 +73,15 @@ export interface StepRecord {
   warnings?: string[];
 }
 
-export type SessionStatus = 'running' | 'failed' | 'complete';
+/** `needs_answers`: paused after the CM opening asked blocking questions (session/dorQuestions.ts). */
+export type SessionStatus = 'running' | 'failed' | 'complete' | 'needs_answers';
+
+/** The CM opening's blocking questions and what the user did with them. */
+export interface DorPause {
+  questions: string[];
+  answers?: string[];
+  skipped?: boolean;
+}
 
 export interface SessionState {
   taskId: string;
@@ -91,6 +101,8 @@ export interface SessionState {
   retrospectivePath?: string;
   /** USD spent by every request of the session so far (all runs); null once a response had no known price. */
   costUsd?: number | null;
+  /** The CM opening's blocking questions, once it asked some. */
+  dor?: DorPause;
 }
 
 export interface SessionSummary {
@@ -123,6 +135,16 @@ export class StoreError extends Error {
     super(message);
     this.name = 'StoreError';
   }
+}
+
+function dorPauseOf(x: unknown): DorPause | null {
+  if (!x || typeof x !== 'object') return null;
+  const d = x as Partial<DorPause>;
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((q): q is string => typeof q === 'string') : null);
+  const questions = strings(d.questions);
+  if (!questions) return null;
+  const answers = strings(d.answers);
+  return { questions, ...(answers ? { answers } : {}), ...(d.skipped === true ? { skipped: true } : {}) };
 }
 
 /** Task ids become file names: letters, digits, `.`, `_`, `-` only (e.g. task-1779077393991). */
@@ -408,7 +430,7 @@ export class SessionStore {
 
   private validateState(data: unknown, file: string): SessionState {
     const s = data as Partial<SessionState>;
-    if (!s || typeof s !== 'object' || typeof s.taskId !== 'string' || !['running', 'failed', 'complete'].includes(String(s.status))) {
+    if (!s || typeof s !== 'object' || typeof s.taskId !== 'string' || !['running', 'failed', 'complete', 'needs_answers'].includes(String(s.status))) {
       throw new StoreError(`${file} is not a CAPE session state (missing taskId or status).`, file);
     }
     const stepFiles: Partial<Record<StepId, string>> = {};
@@ -428,6 +450,7 @@ export class SessionStore {
       stepFiles,
       ...(typeof s.retrospectivePath === 'string' ? { retrospectivePath: s.retrospectivePath } : {}),
       ...(s.costUsd === null || (typeof s.costUsd === 'number' && Number.isFinite(s.costUsd) && s.costUsd >= 0) ? { costUsd: s.costUsd } : {}),
+      ...(dorPauseOf(s.dor) ? { dor: dorPauseOf(s.dor)! } : {}),
     };
   }
 
