@@ -3,13 +3,14 @@
 //   cape init   --workspace DIR [--answers FILE] [--force] [--missing-only] [--lang LANG] [--model M]
 //   cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
 //   cape start  --workspace DIR --objective-file PATH|- …   (the objective from a file, or stdin)
-//   cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json]
+//   cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json]
 //   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]   (src/cli/context.ts)
 //   cape kpt list|mark …, cape housekeeping …   KPT statuses and the archive (src/cli/kpt.ts)
 //   cape repeat --workspace DIR --task ID --times N [--json]   (reruns a saved session's objective: RR)
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
 //
-// It never waits for input when stdin is not a terminal, and writes nothing outside cape/ without --apply.
+// It never waits for input when stdin is not a terminal (a session paused for the Cape Master's questions then ends
+// with exit code 2, resumable with --answer), and writes nothing outside cape/ without --apply.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -100,10 +101,12 @@ const OPTIONS = {
   check: { type: 'string' },
   'fix-rounds': { type: 'string' },
   'check-timeout': { type: 'string' },
+  answer: { type: 'string' },
+  'skip-questions': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Flags that may be given several times; every value is kept (other flags: the last occurrence wins). */
-const REPEATABLE = new Set(['check']);
+const REPEATABLE = new Set(['check', 'answer']);
 
 class UsageError extends Error {}
 
@@ -140,7 +143,7 @@ Usage:
   cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
   cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
               [--check CMD|auto]… [--fix-rounds N] [--check-timeout S]
-  cape resume --workspace DIR --task ID [--from-step STEP] [--apply] [--json] [--check …]
+  cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json] [--check …]
   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
   cape kpt list --workspace DIR [--json]          KPT items with their ids, status and recurrence
@@ -155,6 +158,10 @@ Options:
   --objective-file PATH  read the objective from a file (- for stdin); at most ${MAX_OBJECTIVE_CHARS} characters
   --task ID        the new session's id (must not be used yet; default task-<epoch ms>)
   --from-step STEP (resume) run STEP and every later step again: ${STEP_IDS.join(', ')}
+  --answer TEXT    (resume) an answer to the Cape Master's blocking questions, once per question in their order; the
+                   opening runs once more with them, then POA. In a terminal the questions are asked instead; without
+                   one (or with --json) a session that asks them stops with exit code 2 and {"status":"needs_answers"}
+  --skip-questions (resume) go on without answering them: POA starts from the opening as it is
   --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
   --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
   --model MODEL    session model (default: ${DEFAULT_SESSION_MODEL})
@@ -405,6 +412,28 @@ function printer(out: NodeJS.WritableStream) {
   };
 }
 
+/**
+ * The Cape Master's blocking questions asked on the terminal, one by one; an empty answer lets the team assume (all
+ * empty = go on without answers). Exported for tests.
+ */
+export async function askDorQuestions(questions: readonly string[], input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {
+  const rl = readline.createInterface({ input, output, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  const answers: string[] = [];
+  try {
+    output.write(`\nThe Cape Master asks before the team starts (press Enter to leave one to the team's judgement):\n`);
+    for (const [i, q] of questions.entries()) {
+      output.write(`${i + 1}. ${q}\n> `);
+      const next = await lines.next();
+      if (next.done) break;
+      answers.push(next.value.trim());
+    }
+  } finally {
+    rl.close();
+  }
+  return answers;
+}
+
 async function askQuestions(): Promise<InitAnswers> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   const ask = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
@@ -514,6 +543,12 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
       throw new UsageError(`--from-step takes one of ${STEP_IDS.join(', ')} (got "${String(fromStep)}").`);
     }
   }
+  const givenAnswers = (flags.answer as string[] | undefined) ?? [];
+  if (!resume && (givenAnswers.length || flags['skip-questions'])) {
+    throw new UsageError('--answer and --skip-questions are for `cape resume` of a session paused for the Cape Master\'s questions.');
+  }
+  if (givenAnswers.length && !givenAnswers.some((a) => a.trim())) throw new UsageError('--answer needs a non-empty answer (or use --skip-questions).');
+  if (givenAnswers.length && flags['skip-questions']) throw new UsageError('Give --answer or --skip-questions, not both.');
   const { client } = clientFrom(flags, env);
   const tools = toolBoundsFrom(flags);
   const feedbackRounds = wholeNumber(flags, 'feedback-rounds');
@@ -527,34 +562,61 @@ async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.P
   /** Every warning of the run (the cape/ loader's, the KPT merge's, a step's), for --json. */
   const warnings: string[] = [];
   const print = printer(human);
+  /** Questions are asked on the terminal only when both ends are one and no JSON is expected. */
+  const interactive = !flags.json && !!process.stdin.isTTY && !!(stderr as NodeJS.WriteStream).isTTY;
+  let answers: { answers?: string[]; skipQuestions?: boolean } = givenAnswers.length
+    ? { answers: givenAnswers }
+    : flags['skip-questions']
+      ? { skipQuestions: true }
+      : {};
   try {
-    result = await runSession({
-      workspace,
-      capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
-      objective,
-      language: (flags.lang as string) ?? 'English',
-      taskId: flags.task as string | undefined,
-      resume,
-      fromStep: fromStep as StepId | undefined,
-      model: (flags.model as string) ?? DEFAULT_SESSION_MODEL,
-      llm: client,
-      prompts: loadPromptAssets(defaultPromptsDir()),
-      tools,
-      checks,
-      ...(feedbackRounds !== undefined ? { feedbackRounds } : {}),
-      ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
-      onEvent: (e) => {
-        if (e.type === 'warning') warnings.push(`${stepTitle(e.step)}: ${e.message}`);
-        print(e);
-      },
-      onWarning: (w) => {
-        warnings.push(w);
-        stderr.write(`⚠ ${w}\n`);
-      },
-      signal: controller.signal,
-    });
+    for (let run = 0; ; run++) {
+      result = await runSession({
+        workspace,
+        capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+        objective,
+        language: (flags.lang as string) ?? 'English',
+        taskId: run ? result!.taskId : (flags.task as string | undefined),
+        resume: resume || run > 0,
+        ...answers,
+        fromStep: run ? undefined : (fromStep as StepId | undefined),
+        model: (flags.model as string) ?? DEFAULT_SESSION_MODEL,
+        llm: client,
+        prompts: loadPromptAssets(defaultPromptsDir()),
+        tools,
+        checks,
+        ...(feedbackRounds !== undefined ? { feedbackRounds } : {}),
+        ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+        onEvent: (e) => {
+          if (e.type === 'warning') warnings.push(`${stepTitle(e.step)}: ${e.message}`);
+          print(e);
+        },
+        onWarning: (w) => {
+          warnings.push(w);
+          stderr.write(`⚠ ${w}\n`);
+        },
+        signal: controller.signal,
+      });
+      // The Cape Master asked blocking questions: a terminal answers them here (once), else the session stays paused.
+      if (!result.needsAnswers || !interactive || run > 0 || controller.signal.aborted) break;
+      const typed = await askDorQuestions(result.needsAnswers, process.stdin, stderr);
+      answers = typed.some((a) => a.trim()) ? { answers: typed } : { skipQuestions: true };
+    }
   } finally {
     process.removeListener('SIGINT', onSigint);
+  }
+
+  if (result.needsAnswers) {
+    const q = result.needsAnswers;
+    const ws = shellQuote(workspace);
+    stderr.write(
+      `\nSession ${result.taskId} is paused: the Cape Master needs ${q.length === 1 ? 'an answer' : `${q.length} answers`} before the team starts.\n` +
+        q.map((x, i) => `  ${i + 1}. ${x}\n`).join('') +
+        `Answer with: cape resume --workspace ${ws} --task ${result.taskId} ${q.map(() => '--answer "…"').join(' ')}\n` +
+        `(answers in the order of the questions), or go on without: cape resume --workspace ${ws} --task ${result.taskId} --skip-questions\n`,
+    );
+    if (flags.json) stdout.write(JSON.stringify({ taskId: result.taskId, status: 'needs_answers', questions: q }) + '\n');
+    return 2;
   }
 
   let files: ProposedFile[] = result.files;

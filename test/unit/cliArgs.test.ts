@@ -1,6 +1,7 @@
 // The CLI's argument parsing (util.parseArgs underneath) keeps CAPE's messages and rules.
 import * as assert from 'assert';
-import { parseArgs } from '../../src/cli/main';
+import { PassThrough } from 'stream';
+import { askDorQuestions, parseArgs } from '../../src/cli/main';
 
 describe('cli: parseArgs', () => {
   it('reads the command, --flag value, --flag=value and switches; the last occurrence wins', () => {
@@ -24,5 +25,34 @@ describe('cli: parseArgs', () => {
     usage(['start', '--nope'], /^Unknown flag --nope; see `cape help`\.$/);
     usage(['start', '--toString'], /^Unknown flag --toString/);
     usage(['start', '--workspace'], /^--workspace needs a value\.$/);
+  });
+});
+
+describe('cli: the Cape Master\'s questions in a terminal', () => {
+  it('--answer is repeatable and keeps the order; --skip-questions is a switch', () => {
+    assert.deepStrictEqual(parseArgs(['resume', '--task', 't', '--answer', 'one', '--answer=two', '--skip-questions']).flags, {
+      task: 't',
+      answer: ['one', 'two'],
+      'skip-questions': true,
+    });
+  });
+
+  it('asks each question in turn and returns the typed lines (an empty one is kept empty)', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const asked = askDorQuestions(['Toggle or OS only?', 'Which screens?'], input, output);
+    input.write('A toggle.\n\n');
+    input.end();
+    assert.deepStrictEqual(await asked, ['A toggle.', '']);
+    assert.match(shown, /1\. Toggle or OS only\?\n> [\s\S]*2\. Which screens\?\n> /);
+  });
+
+  it('stops at the end of the input', async () => {
+    const input = new PassThrough();
+    const asked = askDorQuestions(['A?', 'B?'], input, new PassThrough());
+    input.end('only one\n');
+    assert.deepStrictEqual(await asked, ['only one']);
   });
 });
