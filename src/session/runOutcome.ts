@@ -31,6 +31,19 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
     }
     return;
   }
+  if (result.needsAnswers) {
+    // Paused, not failed: the panel asks the Cape Master's questions (answer them there, or continue anyway).
+    const n = result.needsAnswers.length;
+    out.info(`session ${result.taskId} paused: the Cape Master asks ${n} blocking question${n === 1 ? '' : 's'} before the team starts`);
+    if (!ctx.panelVisible) {
+      void vscode.window
+        .showInformationMessage(`CAPE: the Cape Master has ${n === 1 ? 'a question' : `${n} questions`} before the team starts (session ${result.taskId}).`, 'Show Panel')
+        .then((c) => {
+          if (c) ctx.showPanel();
+        });
+    }
+    return;
+  }
   const error = result.error ?? { step: null, kind: 'unknown' as const, message: 'The session failed.' };
   out.error(`session ${result.taskId || '(not started)'} failed at ${error.step ?? 'setup'} (${error.kind}): ${error.message}`);
   const resumable = result.resumable;
