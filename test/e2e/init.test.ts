@@ -9,7 +9,7 @@ import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoAnswers, demoInputFile } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { INIT_QUESTIONS } from '../../src/core/cape/init';
+import { INIT_QUESTIONS } from '../../src/core/cape';
 import { listFiles, frontmatterType, makeWorkspace, openCape, shot, waitFor, REPO, type E2eEnv, runPaletteCommand, closeAfterSuite } from './helpers';
 
 const QI = '.quick-input-widget';

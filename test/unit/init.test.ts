@@ -19,7 +19,7 @@ import {
   initCape,
   normaliseAnswers,
   parseAnswersFile,
-} from '../../src/core/cape/init';
+} from '../../src/core/cape';
 import {
   INPUT_FILE_MAX_CHARS,
   checkDecisionsReply,

@@ -16,7 +16,7 @@ import {
   renderPrompt,
   templateBodies,
 } from '../../src/core/cape/prompts';
-import { INIT_DECISIONS_PROMPT_VARS, INIT_PROMPT_VARS } from '../../src/core/cape/init';
+import { INIT_DECISIONS_PROMPT_VARS, INIT_PROMPT_VARS } from '../../src/core/cape';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/cape/init';
+import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/cape';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 import { demoDecisions, demoInputFile } from '../helpers/demo';

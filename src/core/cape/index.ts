@@ -4,5 +4,14 @@
 export * from './assets';
 export * from './frontmatter';
 export * from './init';
+export * from './initAnswers';
+export {
+  INIT_PROMPT_VARS,
+  INIT_DECISIONS_PROMPT_VARS,
+  INIT_DECISIONS_FILE,
+  buildDecisionsRequest,
+  buildInitRequest,
+  type ExistingInputFile,
+} from './initRequests';
 export * from './initChecks';
 export * from './prompts';
