@@ -139,7 +139,7 @@ describe('workspace index', () => {
 
   it('updates incrementally from mtimes (refresh) and from named paths (update), and keeps a cache file', async () => {
     const root = demoWorkspace();
-    const cacheFile = path.join(tmp('cape-cache-'), 'index.json');
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
     const first = await WorkspaceIndex.open(root, { cacheFile });
     assert.ok(fs.existsSync(cacheFile));
     const second = await WorkspaceIndex.open(root, { cacheFile });
@@ -173,6 +173,66 @@ describe('workspace index', () => {
     write(root, 'src/.gitignore', 'utils/\n');
     await idx.update(['src/.gitignore']);
     assert.strictEqual(idx.get('src/utils/math.ts'), undefined, 'a changed .gitignore re-applies');
+  });
+
+  it('on a warm run stats the files of unchanged folders instead of listing them, and still sees every change', async () => {
+    const root = demoWorkspace();
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    // folders changed long ago (a folder changed within the clock's resolution is always listed again)
+    const past = new Date(Date.now() - 60_000);
+    const age = () => {
+      const walk = (d: string) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name));
+        fs.utimesSync(d, past, past);
+      };
+      walk(root);
+    };
+    age();
+    const first = await WorkspaceIndex.open(root, { cacheFile });
+    const second = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(second.fromCache, true);
+    assert.deepStrictEqual([second.stats.read, second.stats.removed, second.stats.listed], [0, 0, 0], 'nothing listed, nothing read');
+    assert.deepStrictEqual([...second.index.all()].map((f) => f.path).sort(), [...first.index.all()].map((f) => f.path).sort());
+
+    // a changed file in an unchanged folder: found by its mtime
+    write(root, 'src/utils/math.ts', 'export function lerp(a: number, b: number, t: number) { return a + (b - a) * t; }\n');
+    fs.utimesSync(path.join(root, 'src/utils/math.ts'), new Date(), new Date(Date.now() + 5000));
+    const third = await WorkspaceIndex.open(root, { cacheFile });
+    assert.deepStrictEqual([third.stats.read, third.stats.listed], [1, 0]);
+    assert.deepStrictEqual(third.index.get('src/utils/math.ts')!.symbols, ['lerp']);
+    assert.ok(third.index.textScores('lerp').has('src/utils/math.ts') && !third.index.textScores('clamp').has('src/utils/math.ts'));
+
+    // added, deleted, a new secret and a new ignored file: their folders changed, so they are listed again
+    write(root, 'src/utils/strings.ts', 'export function capitalize(s: string) { return s; }\n');
+    fs.unlinkSync(path.join(root, 'src/utils/date.ts'));
+    write(root, 'src/settings/.env.local', 'TOKEN=secret');
+    write(root, 'dist/more.js', 'export const x = 1;\n');
+    const fourth = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(fourth.stats.read, 1);
+    assert.strictEqual(fourth.stats.removed, 1);
+    assert.ok(fourth.stats.listed >= 2);
+    assert.ok(fourth.index.get('src/utils/strings.ts') && !fourth.index.get('src/utils/date.ts'));
+    assert.strictEqual(fourth.index.get('src/settings/.env.local'), undefined, 'secrets still never indexed');
+    assert.strictEqual(fourth.index.get('dist/more.js'), undefined, '.gitignore still applies');
+
+    // a .gitignore whose content changed (its folder's mtime did not): every rule applies again
+    age();
+    await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual((await WorkspaceIndex.open(root, { cacheFile })).stats.listed, 0);
+    write(root, '.gitignore', 'dist/\nsrc/utils/\n');
+    fs.utimesSync(path.join(root, '.gitignore'), new Date(), new Date(Date.now() + 5000));
+    const fifth = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(fifth.index.get('src/utils/math.ts'), undefined);
+    assert.strictEqual(fifth.index.get('src/utils/strings.ts'), undefined);
+    assert.ok(fifth.index.get('src/theme/themeStore.ts'));
+
+    // a nested .gitignore added in a folder listed earlier
+    age();
+    await WorkspaceIndex.open(root, { cacheFile });
+    write(root, 'src/theme/.gitignore', 'themeStore.ts\n');
+    const sixth = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(sixth.index.get('src/theme/themeStore.ts'), undefined);
+    assert.ok(sixth.index.get('src/theme/.gitignore'));
   });
 
   it('ignores a cache file of another workspace or a damaged one', async () => {

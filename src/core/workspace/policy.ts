@@ -94,19 +94,18 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** True for content a text reader must not receive: a NUL byte, or bytes that are not valid UTF-8. */
 export function isBinaryContent(buf: Uint8Array): boolean {
-  if (buf.includes(0)) return true;
-  try {
-    utf8.decode(buf);
-    return false;
-  } catch {
-    return true;
-  }
+  return textOf(buf) === null;
 }
 
-/** Decodes text already checked by isBinaryContent (drops a UTF-8 byte-order mark). */
-export function decodeText(buf: Uint8Array): string {
-  const text = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** The text of some content (a UTF-8 byte-order mark dropped), or null when it is binary (see isBinaryContent); one decoding pass. */
+export function textOf(buf: Uint8Array): string | null {
+  if (buf.includes(0)) return null;
+  try {
+    // the decoder drops a leading byte-order mark itself (ignoreBOM is false)
+    return utf8.decode(buf);
+  } catch {
+    return null;
+  }
 }
 
 function kb(n: number): string {
@@ -165,18 +164,21 @@ export class WorkspacePolicy {
    * excluded folders; `excluded()` checks the folders first). Returns the rule that excludes it, or null.
    */
   gitignored(relPath: string, isDir: boolean): string | null {
-    const segs = relPath.split('/');
     let verdict: string | null = null;
-    for (let i = 0; i < segs.length; i++) {
-      const dir = segs.slice(0, i).join('/');
+    // each level from the root down: the folder's rules test the rest of the path (no split/join per level)
+    for (let at = 0; ; ) {
+      const dir = at ? relPath.slice(0, at - 1) : '';
       const ig = this.rulesOf(dir);
-      if (!ig) continue;
-      const sub = segs.slice(i).join('/') + (isDir ? '/' : '');
-      const r = ig.test(sub);
-      if (r.ignored) verdict = `${dir ? dir + '/' : ''}.gitignore: ${r.rule?.pattern ?? sub}`;
-      else if (r.unignored) verdict = null;
+      if (ig) {
+        const sub = (at ? relPath.slice(at) : relPath) + (isDir ? '/' : '');
+        const r = ig.test(sub);
+        if (r.ignored) verdict = `${dir ? dir + '/' : ''}.gitignore: ${r.rule?.pattern ?? sub}`;
+        else if (r.unignored) verdict = null;
+      }
+      const slash = relPath.indexOf('/', at);
+      if (slash < 0) return verdict;
+      at = slash + 1;
     }
-    return verdict;
   }
 
   /**
@@ -260,7 +262,8 @@ export class WorkspacePolicy {
 
   private asText(c: Extract<ReadCheck, { ok: true }>, buf: Buffer): ReadResult {
     if (buf.length > this.maxBytes) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is ${kb(buf.length)}, over the ${kb(this.maxBytes)} limit` };
-    if (isBinaryContent(buf)) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is a binary file (not UTF-8 text)` };
-    return { ...c, size: buf.length, text: decodeText(buf) };
+    const text = textOf(buf);
+    if (text === null) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is a binary file (not UTF-8 text)` };
+    return { ...c, size: buf.length, text };
   }
 }

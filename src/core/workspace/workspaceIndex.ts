@@ -15,11 +15,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
-import { decodeText, isBinaryContent, WorkspacePolicy, type PolicyOptions } from './policy';
+import { BUILTIN_IGNORES, SECRET_NAME_PATTERNS, textOf, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
 import { detach } from './tokens';
 import { gitRecency, historyKey, type Recency } from './history';
-import { TermIndex, type FieldBoost, type TermIndexJSON } from './termIndex';
+import { TermIndex, type FieldBoost } from './termIndex';
 
 export interface IndexedFile {
   path: string;
@@ -34,7 +34,9 @@ export interface IndexedFile {
   imports: string[];
 }
 
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
+/** The cache file starts with these bytes (a binary file: see save()). */
+const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 /** Index files kept in the cache folder (one per workspace; the least recently written go first). */
 const CACHE_KEEP = 50;
 /** Where the CLI keeps the index of a workspace between runs. */
@@ -55,16 +57,51 @@ export function defaultCacheFile(root: string): string {
           ? path.join(os.homedir(), 'Library', 'Caches', 'cape-vscode')
           : path.join(os.homedir(), '.cache', 'cape-vscode'));
   const hash = crypto.createHash('sha256').update(real).digest('hex').slice(0, 16);
-  return path.join(base, `index-${path.basename(real).replace(/[^\w.-]/g, '_').slice(0, 40)}-${hash}.json`);
+  return path.join(base, `index-${path.basename(real).replace(/[^\w.-]/g, '_').slice(0, 40)}-${hash}.idx`);
 }
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
 
+/**
+ * What a walk found in one folder: the names of its files the policy admits by name, the subfolders it walks, and
+ * the stamp of its `.gitignore`. A folder's mtime changes whenever an entry is added, removed or renamed in it, so
+ * while the mtime (and every `.gitignore` on the way) is unchanged, the next walk stats these files instead of
+ * listing the folder and testing every name against the rules again.
+ */
+interface DirRecord {
+  /** The folder's mtime when listed (-1: listed too soon after a change to trust it). */
+  mtimeMs: number;
+  /** `size:mtime` of its `.gitignore`, or null when it has none. */
+  gitignore: string | null;
+  files: string[];
+  subdirs: string[];
+}
+
+/** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
+const RACY_MS = 3000;
+
+/** `size:mtime` of a file, or null when it does not exist. */
+function stamp(abs: string): string | null {
+  const st = statOrNull(abs);
+  return st ? `${st.size}:${st.mtimeMs}` : null;
+}
+
+/** lstat (stat for `follow`), or null when the entry is missing or cannot be stat'ed (ENOTDIR, EACCES, …). */
+function statOrNull(abs: string, follow = true): fs.Stats | null {
+  try {
+    return (follow ? fs.statSync : fs.lstatSync)(abs, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export interface RefreshStats {
   files: number;
   read: number;
   removed: number;
+  /** Folders listed (the others were unchanged since the last walk: their files were only stat'ed). */
+  listed: number;
   ms: number;
 }
 
@@ -82,6 +119,12 @@ export class WorkspaceIndex {
   private recencyKey: string | null = null;
   /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
   private stems: Set<string> | null = null;
+  /** What the last walk found in each folder it walked (kept in the cache file). */
+  private dirs = new Map<string, DirRecord>();
+  /** stamp() of `.git/info/exclude` at the last walk. */
+  private excludeStamp: string | null = null;
+  /** Folders the last walk listed. */
+  private listed = 0;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
@@ -100,38 +143,69 @@ export class WorkspaceIndex {
     return this.files.values();
   }
 
-  /** Walks the workspace and lists the files the policy admits (no content read), with size and mtime. */
-  private walk(): Map<string, { size: number; mtimeMs: number }> {
+  /**
+   * Walks the workspace and lists the files the policy admits (no content read), with size and mtime. Where a
+   * folder's record (see DirRecord) still holds, its files and subfolders are taken from it and only stat'ed: no
+   * listing, no name or `.gitignore` checks. Returns null when a `.gitignore` (or `.git/info/exclude`) changed since
+   * the records were made: then only a full walk applies the rules right.
+   */
+  private walk(useRecords: boolean): Map<string, { size: number; mtimeMs: number }> | null {
     const found = new Map<string, { size: number; mtimeMs: number }>();
+    const records = new Map<string, DirRecord>();
+    const now = Date.now();
+    this.listed = 0;
+    if (useRecords && stamp(path.join(this.root, '.git', 'info', 'exclude')) !== this.excludeStamp) return null;
     const stack: string[] = [''];
     while (stack.length) {
       const rel = stack.pop()!;
       const abs = rel ? path.join(this.root, ...rel.split('/')) : this.root;
+      // lstat below the root: a folder replaced by a symlink is not followed
+      const st = statOrNull(abs, !rel);
+      if (!st?.isDirectory()) continue;
+      const old = useRecords ? this.dirs.get(rel) : undefined;
+      if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return null;
+      if (old && old.mtimeMs === st.mtimeMs) {
+        this.policy.noteDir(rel, old.gitignore !== null);
+        for (const name of old.files) {
+          const f = statOrNull(path.join(abs, name), false);
+          if (f?.isFile() && f.size <= this.policy.maxBytes) found.set(rel ? `${rel}/${name}` : name, { size: f.size, mtimeMs: f.mtimeMs });
+        }
+        for (const d of old.subdirs) stack.push(rel ? `${rel}/${d}` : d);
+        records.set(rel, old);
+        continue;
+      }
       let entries: fs.Dirent[];
       try {
         entries = fs.readdirSync(abs, { withFileTypes: true });
       } catch {
         continue;
       }
-      this.policy.noteDir(rel, entries.some((e) => e.name === '.gitignore' && e.isFile()));
+      this.listed++;
+      const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
+      // a .gitignore that appeared or went away changes what is admitted below: only a full walk gets that right
+      if (useRecords && (old ? old.gitignore !== null : false) !== hasGitignore) return null;
+      if (useRecords && !old && hasGitignore) return null;
+      this.policy.noteDir(rel, hasGitignore);
+      // a folder changed within the clock's resolution may change again under the same mtime: list it next time
+      const rec: DirRecord = { mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1, gitignore: hasGitignore ? stamp(path.join(abs, '.gitignore')) : null, files: [], subdirs: [] };
       for (const e of entries) {
         const r = rel ? `${rel}/${e.name}` : e.name;
         // symlinks are never followed nor listed: the model sees the real files once, where they are
         if (e.isDirectory()) {
-          if (!this.policy.skipDir(r)) stack.push(r);
+          if (this.policy.skipDir(r)) continue;
+          rec.subdirs.push(e.name);
+          stack.push(r);
         } else if (e.isFile()) {
           if (this.policy.skipFileName(r)) continue;
-          let st: fs.Stats;
-          try {
-            st = fs.statSync(path.join(abs, e.name));
-          } catch {
-            continue;
-          }
-          if (st.size > this.policy.maxBytes) continue;
-          found.set(r, { size: st.size, mtimeMs: st.mtimeMs });
+          rec.files.push(e.name);
+          const f = statOrNull(path.join(abs, e.name), false);
+          if (f?.isFile() && f.size <= this.policy.maxBytes) found.set(r, { size: f.size, mtimeMs: f.mtimeMs });
         }
       }
+      records.set(rel, rec);
     }
+    this.dirs = records;
+    this.excludeStamp = stamp(path.join(this.root, '.git', 'info', 'exclude'));
     return found;
   }
 
@@ -144,13 +218,13 @@ export class WorkspaceIndex {
       this.drop(rel);
       return false;
     }
-    if (buf.length > this.policy.maxBytes || isBinaryContent(buf)) {
+    const text = buf.length > this.policy.maxBytes ? null : textOf(buf);
+    if (text === null) {
       this.drop(rel);
       this.notText.set(rel, `${size}:${mtimeMs}`);
       return false;
     }
     this.notText.delete(rel);
-    const text = decodeText(buf);
     const scan = scanFile(rel, text);
     const symbols = scan.symbols.map(detach);
     this.files.set(rel, { path: rel, size, mtimeMs, chars: text.length, symbols, specs: scan.imports.map(detach), imports: [] });
@@ -172,7 +246,11 @@ export class WorkspaceIndex {
   async refresh(): Promise<RefreshStats> {
     const t0 = Date.now();
     this.policy.forget();
-    const found = this.walk();
+    let found = this.walk(true);
+    if (!found) {
+      this.policy.forget();
+      found = this.walk(false)!;
+    }
     let removed = 0;
     for (const rel of [...this.files.keys()]) {
       if (!found.has(rel)) {
@@ -192,7 +270,7 @@ export class WorkspaceIndex {
     this.resolveImports();
     if (read > 1000) this.text.dropMemo();
     await this.refreshHistory();
-    return { files: this.files.size, read, removed, ms: Date.now() - t0 };
+    return { files: this.files.size, read, removed, listed: this.listed, ms: Date.now() - t0 };
   }
 
   /**
@@ -229,7 +307,7 @@ export class WorkspaceIndex {
     }
     this.resolveImports();
     await this.refreshHistory();
-    return { files: this.files.size, read, removed, ms: Date.now() - t0 };
+    return { files: this.files.size, read, removed, listed: 0, ms: Date.now() - t0 };
   }
 
   /** Re-reads the git recency when the repository's HEAD or reflog changed since the last look (two stats). */
@@ -322,37 +400,58 @@ export class WorkspaceIndex {
     if (!this.files.has(rel)) return null;
     try {
       const buf = fs.readFileSync(path.join(this.root, ...rel.split('/')));
-      return buf.length > this.policy.maxBytes || isBinaryContent(buf) ? null : decodeText(buf);
+      return buf.length > this.policy.maxBytes ? null : textOf(buf);
     } catch {
       return null;
     }
   }
 
-  /** Serialises the index (entries and text index) for the cache file. */
-  toJSON(): unknown {
-    return {
-      version: CACHE_VERSION,
-      root: this.root,
-      policy: { capeFolder: this.policy.capeFolder, maxBytes: this.policy.maxBytes },
-      files: [...this.files.values()].map((f) => [f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs, f.imports]),
-      notText: [...this.notText],
-      text: this.text,
-    };
+  /**
+   * The cache file's bytes: CACHE_MAGIC, two little-endian u32 (bytes of the JSON part, term ids), the JSON part
+   * (entries, vocabulary; padded to 4 bytes), then the text index's Doc lengths (one u32 per entry) and its term ids
+   * as raw u32 — read back without parsing, which a JSON or base64 cache of ~50 MB took seconds to do.
+   */
+  serialize(): Buffer {
+    const files = [...this.files.values()];
+    const paths = files.map((f) => f.path);
+    const at = new Map(paths.map((p, i) => [p, i]));
+    const text = this.text.serialize(paths);
+    const meta = Buffer.from(
+      JSON.stringify({
+        version: CACHE_VERSION,
+        root: this.root,
+        policy: this.policyKey(),
+        files: files.map((f) => [f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs, f.imports.map((p) => at.get(p) ?? -1)]),
+        notText: [...this.notText],
+        dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]),
+        exclude: this.excludeStamp,
+        words: text.words,
+      }),
+      'utf8',
+    );
+    const pad = (4 - ((CACHE_MAGIC.length + 8 + meta.length) % 4)) % 4;
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(meta.length, 0);
+    head.writeUInt32LE(text.ids.length, 4);
+    const u32 = (a: Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    return Buffer.concat([CACHE_MAGIC, head, meta, Buffer.alloc(pad), u32(text.lens), u32(text.ids)]);
   }
 
   /** Writes the cache file atomically; the cache folder keeps the CACHE_KEEP most recently written indexes. */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
+    if (os.endianness() !== 'LE') return;
     const dir = path.dirname(cacheFile);
     await ensureDir(dir);
-    await writeFileAtomic(cacheFile, JSON.stringify(this));
+    await writeFileAtomic(cacheFile, this.serialize());
     try {
       const old = fs
         .readdirSync(dir)
-        .filter((n) => /^index-.*\.json$/.test(n))
+        .filter((n) => /^index-.*\.(idx|json)$/.test(n))
         .map((n) => ({ p: path.join(dir, n), t: fs.statSync(path.join(dir, n)).mtimeMs }))
-        .sort((a, b) => b.t - a.t)
-        .slice(CACHE_KEEP);
-      for (const o of old) fs.rmSync(o.p, { force: true });
+        .sort((a, b) => b.t - a.t);
+      // an older version's cache of this workspace, then the least recently written beyond CACHE_KEEP
+      for (const o of old) if (o.p === cacheFile.replace(/\.idx$/, '.json')) fs.rmSync(o.p, { force: true });
+      for (const o of old.slice(CACHE_KEEP)) fs.rmSync(o.p, { force: true });
     } catch {
       /* pruning is housekeeping only */
     }
@@ -369,7 +468,7 @@ export class WorkspaceIndex {
     let fromCache = false;
     if (cacheFile) fromCache = index.loadCache(cacheFile);
     const stats = await index.refresh();
-    if (cacheFile && (!fromCache || stats.read || stats.removed)) {
+    if (cacheFile && (!fromCache || stats.read || stats.removed || stats.listed)) {
       try {
         await index.save(cacheFile);
       } catch {
@@ -379,41 +478,73 @@ export class WorkspaceIndex {
     return { index, stats, fromCache };
   }
 
+  /** What decides which files are admitted besides the disk (a cache made under other rules is not used). */
+  private policyKey(): unknown {
+    return { capeFolder: this.policy.capeFolder, maxBytes: this.policy.maxBytes, secrets: SECRET_NAME_PATTERNS, builtins: BUILTIN_IGNORES };
+  }
+
   private loadCache(cacheFile: string): boolean {
     let data: {
       version?: number;
       root?: string;
-      policy?: { capeFolder?: string; maxBytes?: number };
-      files?: [string, number, number, number, string[], string[], string[]][];
+      policy?: unknown;
+      files?: [string, number, number, number, string[], string[], number[]][];
       notText?: [string, string][];
-      text?: TermIndexJSON;
+      dirs?: [string, number, string | null, string[], string[]][];
+      exclude?: string | null;
+      words?: string;
     };
+    let lens: Uint32Array;
+    let ids: Uint32Array;
     try {
-      data = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
+      if (os.endianness() !== 'LE') return false;
+      let buf = fs.readFileSync(cacheFile);
+      if (buf.length < CACHE_MAGIC.length + 8 || !buf.subarray(0, CACHE_MAGIC.length).equals(CACHE_MAGIC)) return false;
+      const metaLen = buf.readUInt32LE(CACHE_MAGIC.length);
+      const idCount = buf.readUInt32LE(CACHE_MAGIC.length + 4);
+      const metaAt = CACHE_MAGIC.length + 8;
+      data = JSON.parse(buf.toString('utf8', metaAt, metaAt + metaLen));
+      const files = data.files;
+      if (!Array.isArray(files)) return false;
+      const lensAt = metaAt + metaLen + ((4 - ((metaAt + metaLen) % 4)) % 4);
+      if (buf.length !== lensAt + 4 * (files.length + idCount)) return false;
+      if (buf.byteOffset % 4) buf = Buffer.from(buf);
+      lens = new Uint32Array(buf.buffer, buf.byteOffset + lensAt, files.length);
+      ids = new Uint32Array(buf.buffer, buf.byteOffset + lensAt + 4 * files.length, idCount);
     } catch {
       return false;
     }
     if (
       data.version !== CACHE_VERSION ||
       data.root !== this.root ||
-      data.policy?.capeFolder !== this.policy.capeFolder ||
-      data.policy?.maxBytes !== this.policy.maxBytes ||
-      !Array.isArray(data.files) ||
-      !data.text
+      JSON.stringify(data.policy) !== JSON.stringify(this.policyKey()) ||
+      typeof data.words !== 'string'
     ) {
       return false;
     }
+    const files = data.files!;
+    const paths: string[] = [];
+    for (const f of files) {
+      const [rel, size, mtimeMs, chars, symbols, specs, imports] = f;
+      if (typeof rel !== 'string' || !Array.isArray(symbols) || !Array.isArray(specs) || !Array.isArray(imports)) return false;
+      paths.push(rel);
+    }
     const text = new TermIndex();
-    if (!text.load(data.text)) return false;
-    for (const [rel, size, mtimeMs, chars, symbols, specs, imports] of data.files) {
-      if (typeof rel !== 'string' || !Array.isArray(symbols) || !Array.isArray(specs) || !Array.isArray(imports)) {
+    if (!text.restore({ words: data.words, lens, ids }, paths)) return false;
+    for (const [rel, size, mtimeMs, chars, symbols, specs, imports] of files) {
+      const resolved = imports.map((i) => paths[i]);
+      if (resolved.some((p) => typeof p !== 'string')) {
         this.files.clear();
         return false;
       }
-      this.files.set(rel, { path: rel, size, mtimeMs, chars, symbols, specs, imports });
+      this.files.set(rel, { path: rel, size, mtimeMs, chars, symbols, specs, imports: resolved });
     }
     this.text = text;
     for (const [rel, key] of data.notText ?? []) this.notText.set(rel, key);
+    for (const [rel, mtimeMs, gitignore, files, subdirs] of data.dirs ?? []) {
+      if (typeof rel === 'string' && typeof mtimeMs === 'number' && Array.isArray(files) && Array.isArray(subdirs)) this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
+    }
+    this.excludeStamp = data.exclude ?? null;
     // the imports were resolved against the same file set; a refresh that changes it resolves again
     this.importsDirty = false;
     return true;
