@@ -137,7 +137,7 @@ describe('kpt: merge', () => {
   it('concurrent merges from 8 child processes keep every item', async function () {
     this.timeout(60000);
     const file = path.join(tmpDir(), 'kpt_merged.md');
-    const kptModule = path.resolve(__dirname, '../../src/core/kpt/kpt.js');
+    const kptModule = path.resolve(__dirname, '../../src/core/kpt/mergeFile.js');
     const script = `
       const { mergeKptFile } = require(${JSON.stringify(kptModule)});
       const id = process.argv[1];

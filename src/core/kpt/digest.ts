@@ -2,7 +2,7 @@
 // recently adopted Tries and recurring Keeps.
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem } from '../model/types';
-import { collapseKptDuplicates, isOpenKpt, kptItemIds, oneLine } from './kpt';
+import { collapseKptDuplicates, isOpenKpt, kptItemIds, oneLine } from './items';
 import { groupKpt, type KptGroup } from './grouping';
 
 export interface KptDigestOptions {

@@ -3,6 +3,8 @@
 // statuses and ids (status.ts), housekeeping into kpt_archive.md (housekeeping.ts) and the .gitattributes union
 // merge line for teams (gitattributes.ts).
 export * from './kpt';
+export * from './items';
+export * from './mergeFile';
 export * from './lock';
 export * from './grouping';
 export * from './digest';

@@ -1,17 +1,10 @@
-// KPT (Keep / Problem / Try): the kpt_merged.md format of the original CAPE CLI (parsed and rendered line for line),
-// item statuses and ids in that format, and the merge that never loses items (under the lock of lock.ts). Grouping:
-// grouping.ts; the Cape Master's digest: digest.ts.
+// KPT (Keep / Problem / Try): the kpt_merged.md format of the original CAPE CLI (parsed and rendered line for line)
+// and the in-memory merge that never loses items. Item statuses and ids: items.ts; the locked file merge:
+// mergeFile.ts (lock: lock.ts); grouping: grouping.ts; the Cape Master's digest: digest.ts.
 // Plain Node: nothing in src/core may import 'vscode'.
-import { promises as fsp } from 'fs';
-import * as path from 'path';
-import * as crypto from 'crypto';
-import type { KptItem, KptKind, KptLists, KptStatus } from '../model/types';
-import { asideStamp, formatLocalMinute } from '../model/dates';
-import { fileReadError, writeFileAtomic } from '../files/fsAtomic';
-import { checkWorkspaceLocation } from '../files/pathSafety';
-import { notTextReason } from '../files/text';
-import { ensureUnionMerge } from './gitattributes';
-import { withFileLock, type KptLockOptions } from './lock';
+import type { KptItem, KptKind, KptLists } from '../model/types';
+import { formatLocalMinute } from '../model/dates';
+import { kptStatusMarker, oneLine, splitStatus } from './items';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
@@ -46,108 +39,6 @@ const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
 /** Git (and diff3) conflict markers: kept as lines of their own, never part of an item. */
 const CONFLICT_RE = /^(<{7}|={7}|>{7}|\|{7})(\s.*)?$/;
 const UPDATED_RE = /^_Last updated: .*_\s*$/;
-
-// ---------------------------------------------------------------------------------------------
-// Item status and ids
-
-/** Open (no status, or status open). */
-export function isOpenKpt(it: Pick<KptItem, 'status'>): boolean {
-  return !it.status || it.status === 'open';
-}
-
-/**
- * The statuses each kind can be set to (the first is the default). Keeps have no lifecycle: they stay.
- */
-export const KPT_STATUSES: Record<KptKind, readonly KptStatus[]> = {
-  keep: ['open'],
-  problem: ['open', 'resolved'],
-  try: ['open', 'adopted', 'dropped'],
-};
-
-/**
- * The status of an item is stored on its own line of kpt_merged.md as a trailing HTML comment:
- *   `- [task-id] text <!-- cape-kpt: adopted by task-42 -->`   (`by …` when a session set it)
- * Why there: the line still is `- [task-id] text` for the original CLI (a reader taking the rest of the line keeps
- * the comment with the item, so even a rewrite by the original keeps the status), rendered markdown hides it, a
- * line-based git merge (merge=union) moves it with its item, and nothing is added on other lines. An open item has
- * no marker, so a file that never used statuses is unchanged.
- */
-const STATUS_MARKER_RE = /\s*<!--\s*cape-kpt:\s*(open|adopted|dropped|resolved)(?:\s+by\s+([^\s<>]+))?\s*-->/gi;
-
-/** The trailing marker for a status ('' for open). */
-export function kptStatusMarker(status: KptStatus | undefined, by?: string): string {
-  if (!status || status === 'open') return '';
-  return ` <!-- cape-kpt: ${status}${by ? ` by ${oneLine(by).replace(/[\s<>]+/g, '_')}` : ''} -->`;
-}
-
-/** Splits an item's text into the text proper and the status its (last) marker gives. */
-function splitStatus(text: string): { text: string; status?: KptStatus; by?: string } {
-  let status: KptStatus | undefined;
-  let by: string | undefined;
-  STATUS_MARKER_RE.lastIndex = 0;
-  const rest = text.replace(STATUS_MARKER_RE, (_m, st: string, who?: string) => {
-    status = st.toLowerCase() as KptStatus;
-    by = who;
-    return ' ';
-  });
-  if (!status) return { text };
-  return { text: rest.replace(/\s+/g, ' ').trim(), ...(status !== 'open' ? { status, ...(by ? { by } : {}) } : {}) };
-}
-
-/** A line without its status marker(s). */
-export function withoutStatusMarker(line: string): string {
-  STATUS_MARKER_RE.lastIndex = 0;
-  return line.replace(STATUS_MARKER_RE, '');
-}
-
-/** A status decision (adopted, dropped, resolved) outranks open. */
-function decided(it: Pick<KptItem, 'status'>): boolean {
-  return !!it.status && it.status !== 'open';
-}
-
-/**
- * One logical item per tagged line repeated exactly (same kind, task id and text): git's union merge keeps both
- * versions of a line one branch marked and the other only moved past, so `- [t1] x <!-- … adopted -->` and
- * `- [t1] x` are the same item. Its status is the last decided one in file order (open when none is). Untagged
- * items are never collapsed. `members[i]` lists the input indexes behind `items[i]`, in file order.
- */
-export function collapseKptDuplicates<T extends KptItem>(items: readonly T[]): { items: T[]; members: number[][] } {
-  const at = new Map<string, number>();
-  const out: T[] = [];
-  const members: number[][] = [];
-  items.forEach((it, i) => {
-    const key = it.taskId === null ? null : `${it.kind}\u0000${it.taskId}\u0000${oneLine(it.text)}`;
-    const j = key === null ? undefined : at.get(key);
-    if (j === undefined) {
-      if (key !== null) at.set(key, out.length);
-      out.push(it);
-      members.push([i]);
-      return;
-    }
-    members[j].push(i);
-    if (decided(it)) {
-      const { statusBy: _old, ...rest } = out[j];
-      out[j] = { ...rest, status: it.status, ...(it.statusBy ? { statusBy: it.statusBy } : {}) } as T;
-    }
-  });
-  return { items: out, members };
-}
-
-/**
- * Stable ids of items, in the given order: the kind's letter plus 8 hex digits of SHA-256 over kind, task id and
- * text (without the status marker), so an id survives status changes, other items' edits and reordering. The n-th
- * exact duplicate (same kind, task and text — e.g. both sides of a union merge) gets `-n`.
- */
-export function kptItemIds(items: readonly KptItem[]): string[] {
-  const seen = new Map<string, number>();
-  return items.map((it) => {
-    const h = crypto.createHash('sha256').update(`${it.kind}\u0000${it.taskId ?? ''}\u0000${oneLine(it.text).normalize('NFC')}`).digest('hex');
-    const base = `${it.kind[0]}${h.slice(0, 8)}`;
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return n === 1 ? base : `${base}-${n}`;
-  });
-}
 
 /** An item of kpt_merged.md with the lines it occupies: [start, end) in the document's lines. */
 export interface KptDocItem extends KptItem {
@@ -301,11 +192,6 @@ export function parseKpt(markdown: string): KptItem[] {
   }));
 }
 
-/** One line of markdown: newlines would break the list, so they become spaces. */
-export function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
-
 /** `_Last updated: YYYY-MM-DD HH:MM (task-id, N sessions)_`, N = distinct task ids (plus the last one). */
 function updatedLine(items: KptItem[], updatedAt: Date, lastTaskId: string): string {
   const sessions = new Set<string>();
@@ -454,149 +340,4 @@ export function applyKptEdits(doc: KptDocument, edits: readonly KptEdit[], added
     out.push(...(last === undefined || last.trim() === '' ? appended.slice(1) : appended));
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Locked read-merge-write (the lock itself: lock.ts)
-
-export interface KptMergeOptions extends KptLockOptions {
-  /**
-   * The workspace kpt_merged.md belongs to: the file is neither read nor written when it (or a folder above it)
-   * is a symbolic link that leads outside (pathSafety's checkWorkspaceLocation).
-   */
-  workspaceRoot?: string;
-}
-
-export interface KptMergeResult {
-  /** 'merged'; 'refused' when the file is outside the workspace (nothing written). */
-  status: 'merged' | 'refused';
-  /** Where an unreadable earlier file was kept, when it was. */
-  keptAside?: string;
-  /** What to tell the user (also passed to onWarning). */
-  warnings: string[];
-}
-
-/**
- * Merges one session's KPT into kpt_merged.md: read → mergeKptText → atomic write, all under an exclusive lock so
- * that two sessions finishing at once never lose each other's items. Idempotent per taskId. Nothing is lost:
- *  - every line the parser does not understand stays where it was (mergeKptText);
- *  - a file that cannot be merged without losing bytes — it is not text (a NUL byte, or invalid UTF-8) — is never
- *    rewritten: it is renamed to `kpt_merged.md.unreadable-<YYYYMMDD-HHMMSS>` (UTC) and a new kpt_merged.md is
- *    started, with a warning naming both;
- *  - with `workspaceRoot`, a kpt_merged.md that leads outside the workspace is refused with a warning.
- */
-export async function mergeKptFile(
-  filePath: string,
-  taskId: string,
-  lists: KptLists,
-  now: Date = new Date(),
-  opts: KptMergeOptions = {},
-): Promise<KptMergeResult> {
-  if (!taskId || /[\s\[\]]/.test(taskId)) {
-    throw new Error(`Invalid task id "${taskId}" for kpt_merged.md: it must be non-empty, without spaces or brackets.`);
-  }
-  const warnings: string[] = [];
-  const warn = (m: string): void => {
-    warnings.push(m);
-    try {
-      opts.onWarning?.(m);
-    } catch {
-      /* a listener's bug must not break the merge */
-    }
-  };
-  const outside = (): string | null => {
-    if (!opts.workspaceRoot) return null;
-    const check = checkWorkspaceLocation(opts.workspaceRoot, path.relative(opts.workspaceRoot, filePath));
-    return check.ok ? null : check.reason;
-  };
-  const refusedBefore = outside();
-  if (refusedBefore) {
-    warn(`${filePath} was not updated: ${refusedBefore}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
-    return { status: 'refused', warnings };
-  }
-  let keptAside: string | undefined;
-  let status: KptMergeResult['status'] = 'merged';
-  await withFileLock(
-    filePath,
-    async () => {
-      // checked again under the lock, right before reading and writing
-      const refused = outside();
-      if (refused) {
-        warn(`${filePath} was not updated: ${refused}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
-        status = 'refused';
-        return;
-      }
-      let bytes: Buffer | null = null;
-      try {
-        bytes = await fsp.readFile(filePath);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      }
-      let existing = '';
-      const notText = bytes ? notTextReason(bytes) : null;
-      if (bytes && notText) {
-        keptAside = await keepAside(filePath, now);
-        warn(
-          `${filePath} could not be merged (${notText}); it was kept unchanged as ${path.basename(keptAside)} and a new ` +
-            'kpt_merged.md was started. Recover its items from there if you need them.',
-        );
-      } else if (bytes) {
-        existing = bytes.toString('utf8');
-      }
-      await writeFileAtomic(filePath, mergeKptText(existing, taskId, lists, { updatedAt: now }));
-      // teams: kpt_merged.md only grows by lines, so git's union driver merges two teammates' sessions
-      if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, filePath, warn);
-    },
-    opts,
-  );
-  return { status, keptAside, warnings };
-}
-
-/** Renames `filePath` to `<name>.unreadable-<stamp>` (a free name) and returns the new path. */
-async function keepAside(filePath: string, now: Date): Promise<string> {
-  const base = `${filePath}.unreadable-${asideStamp(now)}`;
-  for (let n = 0; ; n++) {
-    const target = n ? `${base}-${n}` : base;
-    try {
-      await fsp.access(target);
-      continue; // taken
-    } catch {
-      /* free */
-    }
-    await fsp.rename(filePath, target);
-    return target;
-  }
-}
-
-/**
- * Reads kpt_merged.md for the CM digest: a missing file is ''; a file outside the workspace (with `workspaceRoot`)
- * or one that is not text is not used, and `warning` says why (the merge keeps such a file aside later).
- */
-export async function readKptText(filePath: string, workspaceRoot?: string): Promise<{ text: string; warning?: string }> {
-  if (workspaceRoot) {
-    const check = checkWorkspaceLocation(workspaceRoot, path.relative(workspaceRoot, filePath));
-    if (!check.ok) return { text: '', warning: `${filePath} was not read: ${check.reason}. The Cape Master gets no KPT history.` };
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await fsp.readFile(filePath);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '' };
-    throw fileReadError(filePath, err);
-  }
-  const notText = notTextReason(bytes);
-  if (notText) {
-    return { text: '', warning: `${filePath} was not read: ${notText}. The Cape Master gets no KPT history; the next merge keeps the file aside.` };
-  }
-  return { text: bytes.toString('utf8') };
-}
-
-/** Reads and parses a kpt_merged.md; a missing file is an empty history. */
-export async function readKptFile(filePath: string): Promise<KptItem[]> {
-  try {
-    return parseKpt(await fsp.readFile(filePath, 'utf8'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
 }

@@ -7,18 +7,8 @@ import type { KptItem, KptKind, KptStatus } from '../model/types';
 import { writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
-import {
-  KPT_STATUSES,
-  applyKptEdits,
-  collapseKptDuplicates,
-  isOpenKpt,
-  kptItemIds,
-  kptStatusMarker,
-  parseKptDocument,
-  withoutStatusMarker,
-  type KptDocItem,
-  type KptEdit,
-} from './kpt';
+import { applyKptEdits, parseKptDocument, type KptDocItem, type KptEdit } from './kpt';
+import { KPT_STATUSES, collapseKptDuplicates, isOpenKpt, kptItemIds, kptStatusMarker, withoutStatusMarker } from './items';
 import { ensureUnionMerge } from './gitattributes';
 import { groupKpt } from './grouping';
 import { withFileLock, type KptLockOptions } from './lock';
