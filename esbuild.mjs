@@ -1,8 +1,10 @@
 // Bundles the three deliverables: the extension host code, the webview app, and the headless CLI.
 // usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli] [--outdir DIR (default dist)]
 //
-// The extension is two files: dist/extension.js (what activation loads) and dist/anthropic-sdk.js, the Anthropic
-// SDK on its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI stays one file.
+// The extension is three files: dist/extension.js (what activation loads: stand-ins only, src/extension.ts),
+// dist/session.js (the real activation and everything else, src/activation.ts, required by src/sessionBundle.ts
+// the first time a command, a view or a restored panel needs it) and dist/anthropic-sdk.js, the Anthropic SDK on
+// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI stays one file.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,16 +49,42 @@ const lazyAnthropicSdk = {
   },
 };
 
+const SESSION_BUNDLE = 'session';
+const SESSION_ROOT = path.resolve('src/activation.ts');
+const SESSION_LOADER = path.resolve('src/sessionBundle.ts');
+
+/**
+ * Keeps the session machinery out of dist/extension.js: sessionBundle.ts's lazy `require('./activation')` becomes
+ * `require('./session.js')`. Any other import of src/activation.ts (other than as the session entry point) would
+ * put it back into the entry, so it fails the build.
+ */
+const lazySessionBundle = {
+  name: 'lazy-session-bundle',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]activation(\.ts)?$/ }, (args) => {
+      if (args.kind === 'entry-point' || path.resolve(args.resolveDir, args.path).replace(/\.ts$/, '') !== SESSION_ROOT.replace(/\.ts$/, '')) return undefined;
+      if (args.kind === 'require-call' && args.importer === SESSION_LOADER) return { path: `./${SESSION_BUNDLE}.js`, external: true };
+      return {
+        errors: [{ text: `src/activation.ts is imported statically by ${args.importer}; load it through src/sessionBundle.ts (loadSessionBundle) so activation does not load it` }],
+      };
+    });
+  },
+};
+
 const targets = {
   extension: {
     ...common,
-    entryPoints: { extension: 'src/extension.ts', [SDK_BUNDLE]: createRequire(import.meta.url).resolve('@anthropic-ai/sdk') },
+    entryPoints: {
+      extension: 'src/extension.ts',
+      [SESSION_BUNDLE]: 'src/activation.ts',
+      [SDK_BUNDLE]: createRequire(import.meta.url).resolve('@anthropic-ai/sdk'),
+    },
     outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [lazyAnthropicSdk],
+    plugins: [lazyAnthropicSdk, lazySessionBundle],
   },
   cli: {
     ...common,

@@ -1,55 +1,131 @@
-// The extension entry: activate() only creates the service container and registers commands, views and the
-// chat panel serializer; everything else lives in src/commands, src/session, src/panel, src/tree and src/core.
+// The extension entry, dist/extension.js: what VS Code loads when it activates CAPE. It holds only stand-ins: one
+// command per command package.json contributes, a tree data provider per contributed view and a serializer per
+// `onWebviewPanel:` activation event. The first time one is used (a command runs, a view becomes visible, VS Code
+// restores the chat panel), the session bundle (src/activation.ts, dist/session.js, via ./sessionBundle.ts) is
+// loaded: the stand-ins are disposed, the real activation registers the real commands, views and serializer, and
+// the command that triggered the load runs again, now on its real handler. Activation itself therefore loads
+// neither the session machinery nor the Anthropic SDK. The manifest is the one list of what needs a stand-in.
 import * as vscode from 'vscode';
-import { createServices, type CapeServices } from './servicesImpl';
-import { registerTrees } from './tree';
-import { registerChatPanelSerializer } from './panel/ChatPanel';
-import * as initProject from './commands/initProject';
-import * as startSession from './commands/startSession';
-import * as resumeSession from './commands/resumeSession';
-import * as cancelSession from './commands/cancelSession';
-import * as showPanel from './commands/showPanel';
-import * as setApiKey from './commands/setApiKey';
-import * as clearApiKey from './commands/clearApiKey';
-import * as selectModel from './commands/selectModel';
-import * as openRetrospective from './commands/openRetrospective';
-import * as showContext from './commands/showContext';
+import type { CapeExtensionApi as Api } from './activation';
+import { loadSessionBundle } from './sessionBundle';
 
 /** What activate returns (`vscode.extensions.getExtension('cape-team.cape-vscode').exports`), used by tests. */
-export interface CapeExtensionApi {
-  services: CapeServices;
+export type CapeExtensionApi = Api;
+
+/** The parts of package.json read here. */
+interface Manifest {
+  activationEvents?: string[];
+  contributes?: {
+    commands?: { command: string }[];
+    views?: Record<string, { id: string; type?: string }[]>;
+  };
 }
 
-const COMMAND_MODULES: { name: string; register(services: CapeServices): vscode.Disposable }[] = [
-  { name: 'initProject', ...initProject },
-  { name: 'startSession', ...startSession },
-  { name: 'resumeSession', ...resumeSession },
-  { name: 'cancelSession', ...cancelSession },
-  { name: 'showPanel', ...showPanel },
-  { name: 'setApiKey', ...setApiKey },
-  { name: 'clearApiKey', ...clearApiKey },
-  { name: 'selectModel', ...selectModel },
-  { name: 'openRetrospective', ...openRetrospective },
-  { name: 'showContext', ...showContext },
-];
+/** What needs a handler as soon as CAPE is active: contributed commands, tree views and restorable panels. */
+export interface EntryPoints {
+  commands: string[];
+  views: string[];
+  panels: string[];
+}
 
-export function activate(context: vscode.ExtensionContext): CapeExtensionApi {
-  const services = createServices(context);
-  // Each registration is isolated: one failing part must not take the other commands down with it.
-  const parts: [string, () => vscode.Disposable][] = [
-    ...COMMAND_MODULES.map((m) => [`command ${m.name}`, () => m.register(services)] as [string, () => vscode.Disposable]),
-    ['tree views', () => registerTrees(services)],
-    ['chat panel serializer', () => registerChatPanelSerializer(services)],
-  ];
-  for (const [what, register] of parts) {
+export function contributedEntryPoints(manifest: Manifest): EntryPoints {
+  const views = Object.values(manifest.contributes?.views ?? {})
+    .flat()
+    .filter((v) => v.type === undefined || v.type === 'tree')
+    .map((v) => v.id);
+  const panels = (manifest.activationEvents ?? []).filter((e) => e.startsWith('onWebviewPanel:')).map((e) => e.slice('onWebviewPanel:'.length));
+  return { commands: (manifest.contributes?.commands ?? []).map((c) => c.command), views, panels };
+}
+
+/** The stand-ins and the load that replaces them. */
+class LazyCape {
+  private api: CapeExtensionApi | undefined;
+  private failure: Error | undefined;
+  private reported = false;
+  private readonly shims: vscode.Disposable[] = [];
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    const points = contributedEntryPoints(context.extension.packageJSON as Manifest);
+    for (const id of points.commands) {
+      this.shims.push(vscode.commands.registerCommand(id, (...args: unknown[]) => this.runCommand(id, args)));
+    }
+    const tree: vscode.TreeDataProvider<vscode.TreeItem> = {
+      getTreeItem: (item) => item,
+      getChildren: () => {
+        // After this answer is sent: the load disposes this provider and the real one refreshes the view.
+        setTimeout(() => this.tryLoad(), 0);
+        return [new vscode.TreeItem('Loading…')]; // rather than the view's welcome text
+      },
+    };
+    for (const id of points.views) this.shims.push(vscode.window.registerTreeDataProvider(id, tree));
+    for (const viewType of points.panels) {
+      this.shims.push(
+        vscode.window.registerWebviewPanelSerializer(viewType, {
+          deserializeWebviewPanel: async (panel, state) => loadSessionBundle().restorePanel(this.load(), panel, state),
+        }),
+      );
+    }
+    context.subscriptions.push({ dispose: () => this.disposeShims() });
+  }
+
+  /** The real activation's API, loading the session bundle on the first call. */
+  load(): CapeExtensionApi {
+    if (this.api) return this.api;
+    if (this.failure) throw this.failure;
+    let bundle: ReturnType<typeof loadSessionBundle>;
     try {
-      context.subscriptions.push(register());
+      bundle = loadSessionBundle();
     } catch (err) {
-      services.output.error(`CAPE could not register the ${what}: ${(err as Error).stack ?? err}`);
+      // The stand-ins stay: the next use tries again and reports again.
+      throw new Error(`CAPE could not load its session bundle (dist/session.js next to dist/extension.js): ${(err as Error).message}. Reinstall the extension.`);
+    }
+    this.disposeShims(); // before the real registrations, which use the same ids
+    try {
+      this.api = bundle.activateCape(this.context);
+    } catch (err) {
+      this.failure = err as Error;
+      throw err;
+    }
+    return this.api;
+  }
+
+  private async runCommand(id: string, args: unknown[]): Promise<unknown> {
+    try {
+      this.load();
+    } catch (err) {
+      this.report(err as Error);
+      throw err;
+    }
+    return vscode.commands.executeCommand(id, ...args);
+  }
+
+  private tryLoad(): void {
+    try {
+      this.load();
+    } catch (err) {
+      this.report(err as Error);
     }
   }
-  services.output.info(`CAPE activated (VS Code ${vscode.version}, workspace ${services.workspaceRoot() ?? 'none'})`);
-  return { services };
+
+  private report(err: Error): void {
+    if (this.reported) return;
+    this.reported = true;
+    void vscode.window.showErrorMessage(err.message);
+  }
+
+  private disposeShims(): void {
+    for (const d of this.shims.splice(0)) d.dispose();
+  }
+}
+
+export function activate(context: vscode.ExtensionContext): CapeExtensionApi {
+  const cape = new LazyCape(context);
+  return {
+    // Tests (and other extensions) reach the services through the exports: that is a use, so it loads.
+    get services() {
+      return cape.load().services;
+    },
+  };
 }
 
 export function deactivate(): void {

@@ -230,13 +230,18 @@ function isPanelRestorer(x: unknown): x is PanelRestorer {
 export function registerChatPanelSerializer(services: Services): vscode.Disposable {
   return vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
     async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-      const controller = services.controller;
-      if (!isPanelRestorer(controller)) {
-        services.output.warn('chat panel: the session controller cannot restore panels; closing the restored panel');
-        panel.dispose();
-        return;
-      }
-      controller.restorePanel(panel, state);
+      restoreChatPanel(services, panel, state);
     },
   });
+}
+
+/** Hands a panel VS Code recreated to the controller (closes it when the controller cannot adopt it). */
+export function restoreChatPanel(services: Services, panel: vscode.WebviewPanel, state: unknown): void {
+  const controller = services.controller;
+  if (!isPanelRestorer(controller)) {
+    services.output.warn('chat panel: the session controller cannot restore panels; closing the restored panel');
+    panel.dispose();
+    return;
+  }
+  controller.restorePanel(panel, state);
 }

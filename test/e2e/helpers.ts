@@ -36,13 +36,12 @@ export interface E2eEnv {
 }
 
 /**
- * The e2e tests drive the bundle (dist/extension.js + dist/webview.js), not the TypeScript sources: rebuild it with
+ * The e2e tests drive the bundles (dist/extension.js, dist/session.js, dist/webview.js), not the TypeScript sources: rebuild it with
  * `node esbuild.mjs` when it is missing or older than src/ or media/app/ (others may have edited them since).
  */
 export function ensureBundleFresh(): void {
-  const bundle = path.join(REPO, 'dist', 'extension.js');
-  const webview = path.join(REPO, 'dist', 'webview.js');
-  const built = [bundle, webview].every((f) => fs.existsSync(f)) ? Math.min(fs.statSync(bundle).mtimeMs, fs.statSync(webview).mtimeMs) : 0;
+  const bundles = ['extension.js', 'session.js', 'webview.js'].map((f) => path.join(REPO, 'dist', f));
+  const built = bundles.every((f) => fs.existsSync(f)) ? Math.min(...bundles.map((f) => fs.statSync(f).mtimeMs)) : 0;
   const newest = newestMtime([path.join(REPO, 'src'), path.join(REPO, 'media', 'app'), path.join(REPO, 'prompts')]);
   if (newest.mtime <= built) return;
   try {

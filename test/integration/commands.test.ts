@@ -24,7 +24,7 @@ async function api(): Promise<CapeExtensionApi> {
 const config = () => vscode.workspace.getConfiguration('cape');
 
 /** The extension's bundle files, as the extension host's require cache names them. */
-function bundle(name: 'extension' | 'anthropic-sdk'): string {
+function bundle(name: 'extension' | 'session' | 'anthropic-sdk'): string {
   return path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', `${name}.js`);
 }
 
@@ -33,14 +33,30 @@ describe('CAPE extension: activation and commands (real extension host)', functi
   let services: CapeExtensionApi['services'];
   const saved: Record<string, unknown> = {};
   const KEYS = ['baseUrl', 'model', 'initModel', 'provider'];
-  // Whether the SDK's bundle was loaded once the extension was active. This file runs first (mocha takes the files
-  // in name order) and nothing before it sends a request, so only activation could have loaded it.
+  // Which lazy bundles were loaded once the extension was active. This file runs first (mocha takes the files in
+  // name order), nothing before it runs a CAPE command or sends a request, and no CAPE view is visible, so only
+  // activation could have loaded them.
   let sdkLoadedByActivation: boolean;
+  let sessionLoadedByActivation: boolean;
+  // The first command, run before anything reads the exports' services (which loads the session bundle too).
+  let firstCommand: { result?: unknown; error?: string; sessionLoaded: boolean; sdkLoaded: boolean };
 
   before(async () => {
-    services = (await api()).services;
-    sdkLoadedByActivation = require.cache[bundle('anthropic-sdk')] !== undefined;
     for (const k of KEYS) saved[k] = config().inspect(k)?.globalValue;
+    await vscode.extensions.getExtension(EXTENSION_ID)!.activate(); // the exports are not touched here
+    sdkLoadedByActivation = require.cache[bundle('anthropic-sdk')] !== undefined;
+    sessionLoadedByActivation = require.cache[bundle('session')] !== undefined;
+    // Select Model in its argument form, with the configured models: its real handler answers with what it wrote.
+    const models = { model: config().get<string>('model'), initModel: config().get<string>('initModel') };
+    firstCommand = { sessionLoaded: false, sdkLoaded: false };
+    try {
+      firstCommand.result = await vscode.commands.executeCommand('cape.selectModel', models);
+    } catch (err) {
+      firstCommand.error = (err as Error).message;
+    }
+    firstCommand.sessionLoaded = require.cache[bundle('session')] !== undefined;
+    firstCommand.sdkLoaded = require.cache[bundle('anthropic-sdk')] !== undefined;
+    services = (await api()).services;
     await services.context.secrets.delete(API_KEY_SECRET);
   });
 
@@ -65,6 +81,19 @@ describe('CAPE extension: activation and commands (real extension host)', functi
     assert.strictEqual(sdkLoadedByActivation, false, 'the SDK bundle was loaded at activation');
     const extensionJs = fs.readFileSync(bundle('extension'), 'utf8');
     assert.ok(!extensionJs.includes('anthropic-version'), 'the SDK (which sends the anthropic-version header) is not bundled into extension.js');
+  });
+
+  it('activation loads only dist/extension.js: the first command loads dist/session.js and runs on its real handler', () => {
+    const extensionJs = fs.readFileSync(bundle('extension'), 'utf8');
+    assert.ok(extensionJs.includes('./session.js'), 'the entry requires the session bundle next to it');
+    assert.ok(fs.existsSync(bundle('session')), 'the session bundle sits next to extension.js');
+    assert.ok(fs.statSync(bundle('extension')).size < 20_000, `the entry holds stand-ins only (${fs.statSync(bundle('extension')).size} bytes)`);
+    assert.ok(!extensionJs.includes('kpt_merged.md'), 'the views and the session machinery are not bundled into extension.js');
+    assert.strictEqual(sessionLoadedByActivation, false, 'the session bundle was loaded at activation');
+    assert.strictEqual(firstCommand.error, undefined, `the first command failed: ${firstCommand.error}`);
+    assert.deepStrictEqual(firstCommand.result, { model: config().get('model'), initModel: config().get('initModel') }, 'the real Select Model answered');
+    assert.strictEqual(firstCommand.sessionLoaded, true, 'the first command loaded the session bundle');
+    assert.strictEqual(firstCommand.sdkLoaded, false, 'a command that sends no request does not load the SDK');
   });
 
   it('activate returns the service container with settings, a workspace root and the prompts', () => {
