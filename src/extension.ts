@@ -2,8 +2,8 @@
 // command per command package.json contributes, a tree data provider per contributed view and a serializer per
 // `onWebviewPanel:` activation event. The first time one is used (a command runs, a view becomes visible, VS Code
 // restores the chat panel), the session bundle (src/activation.ts, dist/session.js, via ./sessionBundle.ts) is
-// loaded: the stand-ins are disposed, the real activation registers the real commands, views and serializer, and
-// the command that triggered the load runs again, now on its real handler. Activation itself therefore loads
+// loaded: the stand-ins are disposed (views: superseded), the real activation registers the real commands, views
+// and serializer, and the command that triggered the load runs again, now on its real handler. Activation itself therefore loads
 // neither the session machinery nor the Anthropic SDK. The manifest is the one list of what needs a stand-in.
 import * as vscode from 'vscode';
 import type { CapeExtensionApi as Api } from './activation';
@@ -52,12 +52,17 @@ class LazyCape {
     const tree: vscode.TreeDataProvider<vscode.TreeItem> = {
       getTreeItem: (item) => item,
       getChildren: () => {
-        // After this answer is sent: the load disposes this provider and the real one refreshes the view.
+        if (this.api) return [];
+        // After this answer is sent: the load registers the real provider, which fills the view.
         setTimeout(() => this.tryLoad(), 0);
         return [new vscode.TreeItem('Loading…')]; // rather than the view's welcome text
       },
     };
-    for (const id of points.views) this.shims.push(vscode.window.registerTreeDataProvider(id, tree));
+    // A view's stand-in is superseded, never disposed: the extension host disposes a tree view asynchronously (it
+    // awaits the registration, then forgets the view id), so a dispose followed at once by the real
+    // createTreeView of the same id would forget the real view. A second registration of the id replaces the
+    // first one's provider in the workbench; the stand-in then answers nothing more.
+    for (const id of points.views) vscode.window.registerTreeDataProvider(id, tree);
     for (const viewType of points.panels) {
       this.shims.push(
         vscode.window.registerWebviewPanelSerializer(viewType, {
