@@ -5,7 +5,7 @@
 import type { StepId } from '../../src/core/model/types';
 import { isHostMessage, isStepId, PANEL_ROOT_ID, type HostMessage, type WebviewMessage } from '../../src/panel/protocol';
 import { classifyHref } from './markdown';
-import { reduce, restoreState, type PanelViewState } from './model';
+import { decideQuestions, reduce, restoreState, type PanelViewState } from './model';
 import { PanelView } from './view';
 
 interface VsCodeApi {
@@ -39,6 +39,9 @@ class App {
     window.addEventListener('message', (e: MessageEvent) => this.onHostMessage(e.data));
     root.addEventListener('click', (e) => this.onClick(e));
     root.addEventListener('keydown', (e) => this.onKeyDown(e));
+    root.addEventListener('input', (e) => {
+      if ((e.target as HTMLElement | null)?.classList.contains('answer-input')) this.view.updateAnswerButtons(this.state);
+    });
     root.addEventListener('submit', (e) => {
       e.preventDefault();
       this.submitObjective(false);
@@ -60,6 +63,8 @@ class App {
     const { state, change } = reduce(this.state, msg);
     this.state = state;
     this.view.render(state, change);
+    // The Cape Master's questions just arrived: the first answer box takes the keyboard.
+    if (msg.type === 'event' && msg.event.type === 'needs-answers') this.root.querySelector<HTMLTextAreaElement>('#cape-answer-0')?.focus();
     // Streaming deltas are frequent: batch their saves. Anything else is saved at once.
     if (change.kind === 'voice-append' || change.kind === 'output-progress') this.saveSoon();
     else this.saveNow();
@@ -114,6 +119,12 @@ class App {
       case 'resume':
         if (d.taskId) this.post({ type: 'resume', taskId: d.taskId });
         break;
+      case 'answerQuestions':
+        this.decideQuestions(d.taskId, this.view.answers());
+        break;
+      case 'skipQuestions':
+        this.decideQuestions(d.taskId, null);
+        break;
       case 'diff':
         if (d.path) this.post({ type: 'openDiff', path: d.path });
         break;
@@ -162,8 +173,28 @@ class App {
     }
   }
 
+  /** Sends the answers (null: "Continue anyway") and shows the decision at once; the host resumes the session. */
+  private decideQuestions(taskId: string | undefined, answers: string[] | null): void {
+    if (!taskId || this.state.session?.questions?.status !== 'open') return;
+    if (answers) {
+      if (!answers.some((a) => a.trim())) return;
+      this.post({ type: 'answerQuestions', taskId, answers });
+    } else {
+      this.post({ type: 'skipQuestions', taskId });
+    }
+    this.state = decideQuestions(this.state, answers);
+    this.view.render(this.state, { kind: 'step', step: 'cm_open' });
+    this.saveNow();
+  }
+
   private onKeyDown(e: KeyboardEvent): void {
     const t = e.target as HTMLElement | null;
+    if (t?.classList.contains('answer-input') && e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      const submit = this.root.querySelector<HTMLButtonElement>('.dor-questions-open button[data-action="answerQuestions"]');
+      if (submit && !submit.disabled) this.decideQuestions(submit.dataset.taskId, this.view.answers());
+      return;
+    }
     if (t?.classList.contains('objective-input') && e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       this.submitObjective(false);

@@ -78,6 +78,16 @@ export interface StepView {
   error: StepError | null;
 }
 
+/**
+ * The Cape Master's blocking questions: `open` while the session waits for the user, then what the user did with
+ * them (answered: the answers, in the questions' order; skipped: "Continue anyway").
+ */
+export interface QuestionsView {
+  questions: string[];
+  status: 'open' | 'answered' | 'skipped';
+  answers: string[];
+}
+
 export interface SessionView {
   taskId: string;
   objective: string;
@@ -90,6 +100,8 @@ export interface SessionView {
   error: StepError | null;
   /** What the session has spent so far (null: unknown) and its cap, from the runner's `cost` events. */
   cost?: { spentUsd: number | null; capUsd: number | null };
+  /** The CM opening's blocking questions, once it asked some. */
+  questions?: QuestionsView;
 }
 
 export interface PanelViewState {
@@ -266,6 +278,7 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       const prev = state.session;
       for (const id of STEP_IDS) if (!steps.includes(id)) session.steps[id] = { ...prev.steps[id], status: prev.steps[id].status === 'failed' ? 'done' : prev.steps[id].status };
       session.files = prev.files;
+      if (prev.questions) session.questions = prev.questions;
       return { state: { ...state, session, ask: null }, change: { kind: 'all' } };
     }
     return { state: { ...state, history, session, ask: null }, change: { kind: 'all' } };
@@ -275,6 +288,10 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
   if (ev.type === 'cost') {
     const usd = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : null);
     return { state: { ...state, session: { ...session, cost: { spentUsd: usd(ev.spentUsd), capUsd: usd(ev.capUsd) } } }, change: { kind: 'header' } };
+  }
+  if (ev.type === 'needs-answers') {
+    const questions: QuestionsView = { questions: strList(ev.questions), status: 'open', answers: [] };
+    return { state: { ...state, session: { ...session, taskId: session.taskId || str(ev.taskId), questions } }, change: { kind: 'all' } };
   }
   if (ev.type === 'error' && ev.step === null) {
     return { state: { ...state, session: { ...session, error: { kind: str(ev.kind) || 'unknown', message: str(ev.message) } } }, change: { kind: 'all' } };
@@ -402,6 +419,14 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
   }
   const next: SessionView = { ...session, files, steps: { ...session.steps, [stepId]: step } };
   return { state: { ...state, session: next }, change };
+}
+
+/** The user answered the questions ("Submit answers") or skipped them ("Continue anyway"): shown at once, before the host resumes. */
+export function decideQuestions(state: PanelViewState, answers: string[] | null): PanelViewState {
+  const s = state.session;
+  if (!s?.questions || s.questions.status !== 'open') return state;
+  const questions: QuestionsView = answers ? { ...s.questions, status: 'answered', answers } : { ...s.questions, status: 'skipped', answers: [] };
+  return { ...state, session: { ...s, questions } };
 }
 
 /** The step currently running, if any. */

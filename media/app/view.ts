@@ -6,8 +6,8 @@
 import { STEP_IDS, type StepId } from '../../src/core/model/types';
 import type { FileView } from '../../src/panel/protocol';
 import { AGENT_NAME, avatar, button, formatMs, formatUsd, h, icon, STEP_LABEL } from './dom';
-import { renderMarkdown } from './markdown';
-import { isRunning, type Change, type CheckItemView, type Exchange, type PanelViewState, type SessionView, type StepView } from './model';
+import { renderInline, renderMarkdown } from './markdown';
+import { isRunning, strList, type Change, type CheckItemView, type Exchange, type PanelViewState, type QuestionsView, type SessionView, type StepView } from './model';
 import { renderConversation, renderKpt, renderMetrics, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
 
 const STATUS_ICON: Record<StepView['status'], string> = {
@@ -76,6 +76,7 @@ export class PanelView {
         this.renderFiles(state);
         // Retry/Resume depend on whether a run is in progress.
         this.main.querySelectorAll<HTMLButtonElement>('.session[data-current="true"] button[data-action="retry"], .session[data-current="true"] button[data-action="resume"]').forEach((b) => (b.disabled = state.busy));
+        this.updateAnswerButtons(state);
         break;
       default:
         this.renderHeader(state);
@@ -269,6 +270,7 @@ export class PanelView {
       body.append(h('div', { class: 'working', attrs: { role: 'status' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: ' Writing the output… ' }), h('span', { class: 'working-count muted', text: this.workingText(st.outputChars) })));
     }
     if (st.envelope) body.append(...this.envelopeBody(s, st));
+    if (st.step === 'cm_open' && s.questions) body.append(this.questionsBlock(s, s.questions, state, readonly));
     if (st.step === 'cm_retro' && s.finished) body.append(this.retroResults(s));
     if (st.error) body.append(this.errorBox(s, st, state, readonly));
     turn.append(avatar(agent), body);
@@ -283,6 +285,59 @@ export class PanelView {
     if (x.answer === null) wrap.append(h('div', { class: 'working', attrs: { role: 'status' } }, icon('loading', 'codicon-modifier-spin'), h('span', { text: ` ${x.to} is answering…` })));
     else if (!x.answer) wrap.append(h('p', { class: 'muted', text: `${x.to}'s answer could not be used; ${x.from} decides alone.` }));
     return wrap;
+  }
+
+  /**
+   * The Cape Master's blocking questions inside its opening turn: while open, one answer box per question with
+   * "Submit answers" (enabled once something is typed) and "Continue anyway"; afterwards what the user said.
+   */
+  private questionsBlock(s: SessionView, q: QuestionsView, state: PanelViewState, readonly: boolean): HTMLElement {
+    const questions = strList(q.questions);
+    const answers = Array.isArray(q.answers) ? q.answers.map((a) => (typeof a === 'string' ? a : '')) : [];
+    const open = q.status === 'open' && !readonly;
+    const n = questions.length;
+    const title =
+      q.status === 'answered'
+        ? `You answered the Cape Master's question${n === 1 ? '' : 's'}`
+        : q.status === 'skipped'
+          ? 'You continued without answering'
+          : `The Cape Master needs ${n === 1 ? 'an answer' : `${n} answers`} before the team starts`;
+    const headId = readonly ? undefined : 'cape-questions-title';
+    const block = h(
+      'section',
+      { class: `dor-questions dor-questions-${q.status}`, attrs: { 'aria-labelledby': headId, 'aria-label': headId ? undefined : title } },
+      h('h3', { class: 'section-title dor-questions-title', attrs: { id: headId } }, icon(q.status === 'open' ? 'question' : q.status === 'answered' ? 'comment-discussion' : 'debug-continue'), ` ${title}`),
+    );
+    const list = h('ol', { class: 'question-list' });
+    questions.forEach((question, i) => {
+      const item = h('li', { class: 'question' });
+      if (open) {
+        const id = `cape-answer-${i}`;
+        item.append(
+          h('label', { class: 'question-text', attrs: { for: id } }, renderInline(question)),
+          h('textarea', { class: 'answer-input', attrs: { id, rows: '2', placeholder: 'Your answer (leave empty to let the team assume)' }, data: { answerIndex: String(i), focusKey: `answer:${i}` } }),
+        );
+      } else {
+        item.append(h('div', { class: 'question-text' }, renderInline(question)));
+        if (q.status === 'answered') item.append(h('div', { class: 'answer-text', text: answers[i]?.trim() || 'No answer: the team assumes.' }));
+      }
+      list.append(item);
+    });
+    block.append(list);
+    if (open) {
+      block.append(
+        h('p', { class: 'hint' }, icon('info'), h('span', { text: ' The session is saved and waits. Your answers go to the Cape Master, who opens again with them; or continue without, and the team states its assumptions.' })),
+        h(
+          'div',
+          { class: 'actions' },
+          button({ label: 'Submit answers', action: 'answerQuestions', icon: 'send', primary: true, data: { taskId: s.taskId }, disabled: true, title: 'Type at least one answer first', focusKey: 'answer-questions' }),
+          button({ label: 'Continue anyway', action: 'skipQuestions', icon: 'debug-continue', data: { taskId: s.taskId }, disabled: state.busy, title: 'Go on without answers: the team states its assumptions', focusKey: 'skip-questions' }),
+        ),
+      );
+    } else if (q.status === 'skipped') {
+      block.append(h('p', { class: 'hint' }, icon('info'), h('span', { text: ' The team went on from this opening and states its assumptions.' })));
+    }
+    return block;
   }
 
   /** Output sections the user opened stay open when their turn is rendered again (keys: round and command). */
@@ -387,6 +442,26 @@ export class PanelView {
       box.append(actions);
     }
     return box;
+  }
+
+  /** Submit answers is enabled once an answer is typed (and no run is in progress); Continue anyway when idle. */
+  updateAnswerButtons(state: PanelViewState): void {
+    const block = this.currentSession()?.querySelector('.dor-questions-open');
+    if (!block) return;
+    const typed = Array.from(block.querySelectorAll<HTMLTextAreaElement>('.answer-input')).some((t) => t.value.trim() !== '');
+    const submit = block.querySelector<HTMLButtonElement>('button[data-action="answerQuestions"]');
+    const skip = block.querySelector<HTMLButtonElement>('button[data-action="skipQuestions"]');
+    if (submit) {
+      submit.disabled = state.busy || !typed;
+      submit.title = state.busy ? 'A session is running' : typed ? 'Send your answers to the Cape Master' : 'Type at least one answer first';
+    }
+    if (skip) skip.disabled = state.busy;
+  }
+
+  /** The typed answers, in the questions' order. */
+  answers(): string[] {
+    const boxes = Array.from(this.currentSession()?.querySelectorAll<HTMLTextAreaElement>('.dor-questions-open .answer-input') ?? []);
+    return boxes.sort((a, b) => Number(a.dataset.answerIndex) - Number(b.dataset.answerIndex)).map((t) => t.value);
   }
 
   // ─── files ──────────────────────────────────────────────────────────────────────────────────────────────

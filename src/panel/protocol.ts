@@ -112,6 +112,10 @@ export type WebviewMessage =
   | { type: 'retry'; step: StepId }
   /** Resume an interrupted session from its saved artifacts. */
   | { type: 'resume'; taskId: string }
+  /** The user's answers to the Cape Master's blocking questions (in their order): the opening runs once more with them. */
+  | { type: 'answerQuestions'; taskId: string; answers: string[] }
+  /** "Continue anyway": the session goes on without answers to the Cape Master's questions. */
+  | { type: 'skipQuestions'; taskId: string }
   /** Show the diff of a proposed file (both sides read-only). */
   | { type: 'openDiff'; path: string }
   | { type: 'setFileDecision'; path: string; decision: FileDecision }
@@ -139,6 +143,9 @@ export type SessionMessage = Exclude<WebviewMessage, { type: 'ready' | 'openLink
 export const MAX_PATH_LENGTH = 4096;
 export const MAX_HREF_LENGTH = 8192;
 export const MAX_TEXT_LENGTH = 1_000_000;
+/** Answers one message may carry (the Cape Master asks a few questions) and characters of one answer. */
+export const MAX_ANSWERS = 20;
+export const MAX_ANSWER_LENGTH = 20_000;
 
 function isBoundedString(x: unknown, max: number, nonEmpty = false): x is string {
   return typeof x === 'string' && x.length <= max && (!nonEmpty || x.trim().length > 0);
@@ -160,6 +167,10 @@ export function isSafeExternalHref(href: string): boolean {
 }
 
 /** A non-empty, bounded path without NUL or control characters (they have no business in a path). */
+function isTaskId(x: unknown): x is string {
+  return isBoundedString(x, 256, true) && /^[\w.-]+$/.test(x);
+}
+
 function isPlainPath(x: unknown): x is string {
   // eslint-disable-next-line no-control-regex
   return isBoundedString(x, MAX_PATH_LENGTH, true) && !/[\u0000-\u001f]/.test(x);
@@ -182,7 +193,17 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'retry':
       return isStepId(x.step);
     case 'resume':
-      return isBoundedString(x.taskId, 256, true) && /^[\w.-]+$/.test(x.taskId);
+    case 'skipQuestions':
+      return isTaskId(x.taskId);
+    case 'answerQuestions':
+      return (
+        isTaskId(x.taskId) &&
+        Array.isArray(x.answers) &&
+        x.answers.length > 0 &&
+        x.answers.length <= MAX_ANSWERS &&
+        x.answers.every((a) => isBoundedString(a, MAX_ANSWER_LENGTH)) &&
+        x.answers.some((a) => (a as string).trim() !== '')
+      );
     case 'openDiff':
     case 'openFile':
       return isPlainPath(x.path);
@@ -216,6 +237,7 @@ const EVENT_TYPES = new Set([
   'step-finished',
   'blocker',
   'blocker-answer',
+  'needs-answers',
   'error',
   'session-finished',
   'check',
@@ -255,6 +277,8 @@ export function isPanelEvent(x: unknown): x is PanelEvent {
       return Array.isArray(x.questions) && x.questions.every((q) => typeof q === 'string') && typeof x.from === 'string' && typeof x.to === 'string';
     case 'blocker-answer':
       return typeof x.from === 'string' && typeof x.voice === 'string' && typeof x.answer === 'string';
+    case 'needs-answers':
+      return typeof x.taskId === 'string' && Array.isArray(x.questions) && x.questions.every((q) => typeof q === 'string');
     case 'error':
       return (x.step === null || isStepId(x.step)) && typeof x.message === 'string';
     case 'cost': {

@@ -56,7 +56,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       onEvent: (e) => this.onEvent(e),
       onCapeWarnings: (w) => reportCapeWarnings(w, services.output),
       onEnded: (result, where) => {
-        this.lastFailedTaskId = !result.ok && result.resumable ? result.taskId : null;
+        this.lastFailedTaskId = !result.ok && result.resumable && !result.needsAnswers ? result.taskId : null;
         reportRunOutcome(result, {
           ...where,
           output: services.output,
@@ -126,6 +126,8 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
         else void vscode.window.showWarningMessage('CAPE: there is no failed session to retry.');
       },
       resume: (msg) => this.resume(msg.taskId),
+      answerQuestions: (msg) => this.runner.run({ resumeTaskId: msg.taskId, answers: msg.answers }),
+      skipQuestions: (msg) => this.runner.run({ resumeTaskId: msg.taskId, skipQuestions: true }),
       openDiff: (msg) => this.files.openDiff(msg.path),
       setFileDecision: (msg) => this.files.decide(msg.path, msg.decision),
       applyFiles: () => this.files.apply(),

@@ -14,6 +14,9 @@ import { sessionChecks } from './checksConsent';
 export interface RunRequest {
   objective?: string;
   resumeTaskId?: string;
+  /** A resume of a session paused for the Cape Master's questions: the user's answers, or "Continue anyway". */
+  answers?: string[];
+  skipQuestions?: boolean;
 }
 
 interface CurrentRun extends RunProgress {
@@ -146,7 +149,7 @@ export class SessionRunner {
         },
         signal: run.abort.signal,
         ...(await workspaceSessionOptions(this.services, root)),
-        ...(req.resumeTaskId ? { resume: true, taskId: req.resumeTaskId } : {}),
+        ...(req.resumeTaskId ? { resume: true, taskId: req.resumeTaskId, answers: req.answers, skipQuestions: req.skipQuestions } : {}),
       });
       this.hooks.onEnded(result, { root, capeFolder });
     } catch (err) {

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FakeAnthropic } from '../fake-anthropic/server';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { demoDir, demoReplies, withDorCheck } from '../helpers/demo';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 
 const QUESTIONS = ['Is "dark mode" a user toggle or only following the OS setting?', 'Which screens must it cover: notes list only, or the editor too?'];
@@ -14,11 +14,8 @@ const ANSWERS = ['A toggle in the header, defaulting to the OS setting.', 'Every
 const demoWorkspace = () => workspaceWithOriginalCape('cape-dor-', path.join(demoDir(), 'workspace'));
 
 /** The demo CM opening with a failed DoR check, its concerns and (when given) blocking questions. */
-function opening(reply: string, questions?: string[]): string {
-  const json = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply)![1]);
-  json.output.dor_check = { passed: false, concerns: ['No acceptance criteria are given for the objective.'], ...(questions ? { questions } : {}) };
-  return '```json\n' + JSON.stringify(json, null, 2) + '\n```\n';
-}
+const opening = (reply: string, questions?: string[]): string =>
+  withDorCheck(reply, { passed: false, concerns: ['No acceptance criteria are given for the objective.'], ...(questions ? { questions } : {}) });
 
 const messagesText = (body: any): string => JSON.stringify(body?.messages ?? []);
 const systemText = (body: any): string => JSON.stringify(body?.system ?? []);

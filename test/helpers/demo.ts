@@ -18,6 +18,13 @@ export function demoReplies(taskId: string): string[] {
     .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('{{task_id}}').join(taskId));
 }
 
+/** A demo CM opening reply with its dor_check replaced (e.g. failed, with the Cape Master's blocking questions). */
+export function withDorCheck(opening: string, dorCheck: { passed: boolean; concerns: string[]; questions?: string[] }): string {
+  const envelope = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(opening)![1]);
+  envelope.output.dor_check = dorCheck;
+  return '```json\n' + JSON.stringify(envelope, null, 2) + '\n```\n';
+}
+
 /** Reads the task id the runner put in the user message ("Task: <id>"). */
 export function taskIdOf(body: any): string {
   const text = JSON.stringify(body?.messages ?? '');

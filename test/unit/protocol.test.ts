@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { isHostMessage, isPanelEvent, isSafeExternalHref, isWebviewMessage, MAX_PATH_LENGTH } from '../../src/panel/protocol';
+import { isHostMessage, isPanelEvent, isSafeExternalHref, isWebviewMessage, MAX_ANSWER_LENGTH, MAX_ANSWERS, MAX_PATH_LENGTH } from '../../src/panel/protocol';
 import { fileView, toPanelEvent } from '../../src/panel/viewData';
 import type { ProposedFile, SessionEvent } from '../../src/core/model/types';
 import { renderPanelHtml } from '../../src/panel/html';
@@ -22,6 +22,8 @@ describe('panel protocol: isWebviewMessage', () => {
     { type: 'openLink', href: 'http://localhost:3000/' },
     { type: 'openFile', path: 'cape/5_sessions/retrospective/x.md' },
     { type: 'copy', text: 'hello' },
+    { type: 'answerQuestions', taskId: 'task-1', answers: ['A toggle.', ''] },
+    { type: 'skipQuestions', taskId: 'task-1' },
   ];
   for (const m of valid) it(`accepts ${JSON.stringify(m)}`, () => assert.strictEqual(isWebviewMessage(m), true));
 
@@ -35,6 +37,13 @@ describe('panel protocol: isWebviewMessage', () => {
     ['retry without step', { type: 'retry' }],
     ['resume with an empty task id', { type: 'resume', taskId: '' }],
     ['resume with a path-like task id', { type: 'resume', taskId: '../../etc' }],
+    ['answers that are all blank', { type: 'answerQuestions', taskId: 'task-1', answers: ['', '  '] }],
+    ['no answers', { type: 'answerQuestions', taskId: 'task-1', answers: [] }],
+    ['an answer that is not text', { type: 'answerQuestions', taskId: 'task-1', answers: ['ok', 3] }],
+    ['a megabyte answer', { type: 'answerQuestions', taskId: 'task-1', answers: ['x'.repeat(MAX_ANSWER_LENGTH + 1)] }],
+    ['more answers than a questionnaire', { type: 'answerQuestions', taskId: 'task-1', answers: Array.from({ length: MAX_ANSWERS + 1 }, () => 'a') }],
+    ['answers for a path-like task id', { type: 'answerQuestions', taskId: '../x', answers: ['a'] }],
+    ['skipQuestions without a task id', { type: 'skipQuestions' }],
     ['openDiff with a number path', { type: 'openDiff', path: 42 }],
     ['openDiff with an empty path', { type: 'openDiff', path: '   ' }],
     ['openDiff with a NUL byte', { type: 'openDiff', path: 'a\u0000b' }],

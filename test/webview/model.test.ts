@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import type { SessionEvent } from '../../src/core/model/types';
 import type { HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
-import { emptyState, envelopeView, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
+import { decideQuestions, emptyState, envelopeView, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
 
 /** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
 const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
@@ -162,6 +162,22 @@ describe('webview model: reduce', () => {
     // A resume of another task without history marks earlier steps done; a non-resumed subset marks them skipped.
     assert.strictEqual(run([started('other', ['da'], true)]).session!.steps.poa.status, 'done');
     assert.strictEqual(run([started('other', ['da'], false)]).session!.steps.poa.status, 'skipped');
+  });
+
+  it("the Cape Master's questions open, are decided once, and survive the resume of the same session", () => {
+    const s = run([
+      ev({ type: 'session-started', taskId: 't', objective: 'o', language: 'en', steps: ['cm_open', 'poa', 'da', 'deva', 'cm_retro'], resumed: false }),
+      ev({ type: 'needs-answers', step: 'cm_open', taskId: 't', questions: ['Which one?', '  '] }),
+    ]);
+    assert.deepStrictEqual(s.session!.questions, { questions: ['Which one?'], status: 'open', answers: [] });
+    const answered = decideQuestions(s, ['That one.']);
+    assert.deepStrictEqual(answered.session!.questions, { questions: ['Which one?'], status: 'answered', answers: ['That one.'] });
+    assert.strictEqual(decideQuestions(answered, null), answered, 'decided once');
+    assert.strictEqual(decideQuestions(s, null).session!.questions!.status, 'skipped');
+    const resumed = run([ev({ type: 'session-started', taskId: 't', objective: 'o', language: 'en', steps: ['cm_open', 'poa', 'da', 'deva', 'cm_retro'], resumed: true })], answered);
+    assert.deepStrictEqual(resumed.session!.questions, answered.session!.questions);
+    assert.strictEqual(resumed.history.length, 0);
+    assert.deepStrictEqual(restoreState(JSON.parse(JSON.stringify(answered))).session!.questions, answered.session!.questions);
   });
 
   it('busy, capabilities and askObjective update the chrome', () => {

@@ -2,7 +2,7 @@
 // session (read from ../shared at run time). Run: npx mocha --no-config --timeout 60000 out/test/webview/*.test.js
 import * as assert from 'assert';
 import type { Browser } from 'playwright-core';
-import type { SessionEvent } from '../../src/core/model/types';
+import { STEP_IDS, type SessionEvent } from '../../src/core/model/types';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
 import { loadRecordedSessions } from '../helpers/fixtures';
@@ -137,6 +137,67 @@ describe('chat panel webview (Chromium)', function () {
     assert.match((await bubbles.nth(1).textContent()) ?? '', /DA.*Into the overflow menu\./s);
     assert.doesNotMatch((await exchange.textContent()) ?? '', /is answering/);
     assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .voice').textContent(), 'Building it now.');
+  });
+
+  describe("the Cape Master's blocking questions", () => {
+    const QUESTIONS = ['Toggle or only the OS setting? <img src=x onerror=alert(1)>', 'Which screens: the list only, or the editor too?'];
+    async function paused(p: PanelPage): Promise<string> {
+      const started = script.started as Extract<SessionEvent, { type: 'session-started' }>;
+      await p.send({ type: 'busy', running: true }, ev(started), ...evs(script.steps[0].firstHalf), ...evs(script.steps[0].secondHalf));
+      await p.send(ev({ type: 'needs-answers', step: 'cm_open', taskId: started.taskId, questions: QUESTIONS }), { type: 'busy', running: false });
+      return started.taskId;
+    }
+
+    it('shows one labelled answer box per question; Submit answers posts them in order once one is typed', async () => {
+      const p = await open();
+      const taskId = await paused(p);
+      const block = p.page.locator('.turn[data-step="cm_open"] .dor-questions-open');
+      assert.ok(await block.isVisible());
+      assert.match((await block.locator('.dor-questions-title').textContent()) ?? '', /The Cape Master needs 2 answers before the team starts/);
+      assert.strictEqual(await block.locator('img').count(), 0, 'model text is inert');
+      assert.strictEqual(await block.locator('textarea.answer-input').count(), 2);
+      assert.strictEqual(await p.page.getAttribute('label[for="cape-answer-1"]', 'class'), 'question-text');
+      const submit = block.locator('button[data-action="answerQuestions"]');
+      assert.ok(await submit.isDisabled(), 'nothing typed yet');
+      assert.ok(await block.locator('button[data-action="skipQuestions"]').isEnabled());
+      await p.clearPosted();
+      await p.page.fill('#cape-answer-0', '  A toggle, defaulting to the OS.  ');
+      assert.ok(await submit.isEnabled());
+      await submit.click();
+      assert.deepStrictEqual(await p.posted(), [{ type: 'answerQuestions', taskId, answers: ['  A toggle, defaulting to the OS.  ', ''] }]);
+      const done = p.page.locator('.turn[data-step="cm_open"] .dor-questions-answered');
+      assert.match((await done.textContent()) ?? '', /You answered the Cape Master's questions.*A toggle, defaulting to the OS\..*No answer: the team assumes\./s);
+      assert.strictEqual(await p.page.locator('textarea.answer-input').count(), 0);
+      // The resumed session (the opening runs again) keeps the answers on screen.
+      await p.send({ type: 'busy', running: true }, ev({ type: 'session-started', taskId, objective: 'x', language: 'English', steps: [...STEP_IDS], resumed: true }), ev({ type: 'step-started', step: 'cm_open', agent: 'CM', attempt: 1 }));
+      assert.strictEqual(await p.page.locator('.history-item').count(), 0, 'the same session continues');
+      assert.ok(await p.page.locator('.turn[data-step="cm_open"] .dor-questions-answered').isVisible());
+    });
+
+    it('Continue anyway posts skipQuestions; both buttons wait while a run is in progress', async () => {
+      const p = await open();
+      const taskId = await paused(p);
+      await p.send({ type: 'busy', running: true });
+      assert.ok(await p.page.isDisabled('button[data-action="skipQuestions"]'));
+      await p.page.fill('#cape-answer-1', 'Every screen.');
+      assert.ok(await p.page.isDisabled('button[data-action="answerQuestions"]'));
+      await p.send({ type: 'busy', running: false });
+      assert.ok(await p.page.isEnabled('button[data-action="answerQuestions"]'));
+      await p.clearPosted();
+      await p.page.click('button[data-action="skipQuestions"]');
+      assert.deepStrictEqual(await p.posted(), [{ type: 'skipQuestions', taskId }]);
+      assert.match((await p.page.locator('.dor-questions-skipped').textContent()) ?? '', /You continued without answering/);
+    });
+
+    for (const theme of ['dark', 'light'] as const) {
+      it(`screenshots the questions in the ${theme} theme`, async () => {
+        const p = await open(theme, { width: 860, height: 900 });
+        await paused(p);
+        await p.page.fill('#cape-answer-0', 'A toggle in the header, defaulting to the OS setting.');
+        await p.page.locator('.dor-questions').scrollIntoViewIfNeeded();
+        await p.page.locator('.dor-questions').screenshot({ path: screenshotPath(`${theme}-questions`) });
+      });
+    }
   });
 
   it('shows a collapsed "working" indicator instead of raw JSON while the output streams', async () => {
