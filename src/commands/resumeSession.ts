@@ -25,16 +25,27 @@ function oneLine(s: string, max: number): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** The resumable sessions: failed ones, and "running" ones that no live session owns (VS Code was closed). */
+/**
+ * The resumable sessions: failed ones, those waiting for answers to the Cape Master's questions, and "running" ones
+ * that no live session owns (VS Code was closed).
+ */
 export async function resumableSessions(services: Services, root: string): Promise<SessionSummary[]> {
   const store = new SessionStore(root, services.settings().capeFolder);
   const all = await store.listSessions();
-  return all.filter((s) => s.status === 'failed' || (s.status === 'running' && !services.controller.running));
+  return all.filter((s) => s.status === 'failed' || s.status === 'needs_answers' || (s.status === 'running' && !services.controller.running));
 }
 
 export function toPick(s: SessionSummary): SessionPick {
   const next = STEP_IDS.find((id) => !s.completedSteps.includes(id));
   const failedAt = s.error ? stepLabel(s.error.step) : stepLabel(next);
+  if (s.status === 'needs_answers') {
+    return {
+      taskId: s.taskId,
+      label: oneLine(s.objective || s.taskId, 80),
+      description: `${s.taskId} · ${ago(s.updatedAt)}`,
+      detail: `$(question) waiting for your answers to the Cape Master's questions (shown in the chat panel)`,
+    };
+  }
   const why = s.error ? `${s.error.kind}: ${oneLine(s.error.message, 160)}` : 'interrupted (VS Code closed during the session)';
   return {
     taskId: s.taskId,

@@ -344,10 +344,11 @@ export function buildRetrospectiveNodes(
     if (isNaN(date.getTime())) continue;
     const live = s.status === 'running' && !!opts.sessionRunning;
     const kind: RetroNodeKind = s.status === 'failed' ? 'failed' : live ? 'running' : 'interrupted';
+    const waiting = s.status === 'needs_answers';
     const objective = (s.objective ?? '').trim();
     const steps = s.completedSteps?.length ? s.completedSteps.join(', ') : 'none';
     const tip = [
-      `**${kind === 'failed' ? 'Failed session' : kind === 'running' ? 'Running session' : 'Interrupted session'}** · ${escapeMarkdown(s.taskId)}`,
+      `**${kind === 'failed' ? 'Failed session' : kind === 'running' ? 'Running session' : waiting ? "Waiting for your answers to the Cape Master's questions" : 'Interrupted session'}** · ${escapeMarkdown(s.taskId)}`,
       '',
       `**Objective:** ${objective ? escapeMarkdown(truncateLine(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
       '',
@@ -357,7 +358,8 @@ export function buildRetrospectiveNodes(
       const where = s.error.step ? ` at ${escapeMarkdown(s.error.step)}` : '';
       tip.push('', `**Error${where}:** ${escapeMarkdown(truncateLine(s.error.message, MAX_TOOLTIP_TEXT_CHARS))}`);
     }
-    if (kind !== 'running') tip.push('', 'Use **Resume** to continue from the last completed step.');
+    if (waiting) tip.push('', 'Use **Resume** to see the questions in the chat panel and answer them (or continue anyway).');
+    else if (kind !== 'running') tip.push('', 'Use **Resume** to continue from the last completed step.');
     nodes.push({
       kind,
       id: `session/${s.taskId}`,
@@ -365,7 +367,7 @@ export function buildRetrospectiveNodes(
       label: formatLocalMinute(date),
       description: truncateLine(objective || s.taskId, maxDesc),
       tooltip: tip.join('\n'),
-      icon: kind === 'failed' ? 'error' : kind === 'running' ? 'sync~spin' : 'debug-pause',
+      icon: kind === 'failed' ? 'error' : kind === 'running' ? 'sync~spin' : waiting ? 'question' : 'debug-pause',
       contextValue: kind === 'running' ? 'cape.runningSession' : RESUMABLE_CONTEXT,
       date,
     });

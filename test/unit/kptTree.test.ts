@@ -319,6 +319,12 @@ describe('tree model: Retrospectives', () => {
       assert.deepEqual(nodes.map((n) => [n.taskId, n.kind]), [['task-200', 'failed'], ['task-100', 'retrospective']]);
       assert.equal(nodes[1].label, '2026-05-19 17:55');
       assert.equal(nodes[0].description, 'Add dark mode');
+      // A session waiting for answers to the Cape Master's questions says so, and is resumable.
+      fs.writeFileSync(path.join(store.stateDir, 'task-300.json'), JSON.stringify({ ...state, taskId: 'task-300', updatedAt: Date.UTC(2026, 5, 2), status: 'needs_answers', error: undefined, dor: { questions: ['Which one?'] } }));
+      const waiting = buildRetrospectiveNodes(await store.listRetrospectives(), await store.listSessions()).find((n) => n.taskId === 'task-300')!;
+      assert.equal(waiting.icon, 'question');
+      assert.match(waiting.tooltip, /Waiting for your answers to the Cape Master's questions/);
+      assert.notEqual(waiting.contextValue, 'cape.runningSession');
     } finally {
       fs.rmSync(ws, { recursive: true, force: true });
     }
