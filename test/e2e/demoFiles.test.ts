@@ -1,14 +1,15 @@
 // E2E 3: DevA's proposed files with the English demo session (src/theme.js created, src/styles.css and index.html
 // modified): the panel's Diff button opens the diff editor (current ↔ proposed), one file is accepted, one rejected,
-// the third accepted, Apply writes exactly the accepted ones and leaves the rejected one untouched on disk.
+// the third accepted, Apply writes exactly the accepted ones and leaves the rejected one untouched on disk. Before
+// that, the panel shows every voice and the retrospective (the README's panel and diff screenshots, see readmeShot).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { demoDir, demoEnvelopes, demoReplies } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, initCapeWithCli } from './helpers';
+import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, initCapeWithCli, readmeShot, readmeShotsDir, scrollPanelTo, voiceText } from './helpers';
 
 /** The <file path="…">…</file> blocks of a reply, parsed independently of the product. */
 function fileBlocks(raw: string): Map<string, string> {
@@ -49,6 +50,28 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     let wv = await panel(page);
     await waitForSessionDone(wv, 120_000);
 
+    // The team's voices and the retrospective, as the README's screenshots show them.
+    const envelopes = demoEnvelopes();
+    for (const [i, step] of ['cm_open', 'poa', 'da', 'deva', 'cm_retro'].entries()) {
+      assert.ok(envelopes[i].voice, `demo reply ${i + 1} has a voice`);
+      assert.strictEqual((await voiceText(wv, step)).replace(/\s+/g, ' ').trim(), envelopes[i].voice, `the ${step} voice in the panel`);
+    }
+    const retro = envelopes[4];
+    for (const kind of ['keep', 'problem', 'try'] as const) {
+      const items = (await wv.locator(`.retro-results .kpt-${kind} li`).allTextContents()).map((t) => t.trim());
+      assert.deepStrictEqual(items, retro.kpt[kind], `the retrospective's ${kind} items`);
+    }
+    const bubbles = (await wv.locator('.turn[data-step="cm_retro"] .conversation .bubble-row').allInnerTexts()).join('\n');
+    for (const turn of retro.conversation) assertIncludes(bubbles, turn.text, 'the retrospective conversation');
+    assertIncludes(await wv.locator('.retro-results .metrics').innerText(), 'Average satisfaction', 'the metrics');
+    if (readmeShotsDir()) {
+      await ui.openViewContainer(page, 'CAPE'); // the Retrospectives and KPT views beside the panel
+      await scrollPanelTo(page, '.session[data-current="true"]');
+      await readmeShot(page, 'panel-session');
+      await scrollPanelTo(page, '.turn[data-step="cm_retro"] .conversation');
+      await readmeShot(page, 'panel-retrospective');
+    }
+
     const row = (p: string) => wv.locator(`.files li.file[data-path="${p}"]`);
     await row('src/theme.js').waitFor();
     assert.strictEqual(await wv.locator('.files li.file').count(), 3, 'three proposed files');
@@ -80,6 +103,7 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     assertIncludes(original, 'background: #ffffff;', 'the current side');
     assert.ok(!original.includes("[data-theme='dark']"), 'the current side is the file on disk');
     await shot(page, 'files-2-diff');
+    await readmeShot(page, 'diff');
 
     // Back to the panel (the diff may have taken its place in the editor group).
     if (!(await ui.editorTabs(page)).includes(PANEL_TITLE) || !(await page.locator('.tab.active .label-name', { hasText: PANEL_TITLE }).count())) {

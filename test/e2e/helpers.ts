@@ -73,12 +73,12 @@ export async function openCape(workspace: string, baseUrl: string, settings: Rec
   ensureBundleFresh();
   const cs = await startCodeServer({
     workspace,
-    userSettings: { 'cape.baseUrl': baseUrl, 'cape.language': 'English', ...settings },
+    userSettings: { 'cape.baseUrl': baseUrl, 'cape.language': 'English', ...(readmeShotsDir() ? README_SHOT_SETTINGS : {}), ...settings },
   });
   let browser: Browser | undefined;
   try {
     browser = await ui.launchBrowser({ runDir: cs.runDir });
-    const page = await ui.openWorkbench(browser, cs, { folder: workspace, extensionDevelopmentPath: REPO });
+    const page = await ui.openWorkbench(browser, cs, { folder: workspace, extensionDevelopmentPath: REPO, viewport: readmeShotsDir() ? README_SHOT_VIEWPORT : undefined });
     const b = browser;
     let closed = false;
     return {
@@ -203,6 +203,84 @@ export function frontmatterType(file: string): string {
 /** Saves a screenshot; failures to screenshot never fail a test (the assertion that follows is what counts). */
 export async function shot(page: Page, stage: string): Promise<void> {
   await ui.screenshot(page, `e2e-${stage}`).catch(() => undefined);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// README screenshots (docs/images): taken by the e2e tests at the moment a test has asserted what they show, and
+// written only when CAPE_SCREENSHOTS names a folder (`npm run screenshots`), so ordinary runs leave the tree clean.
+// In that mode every window has the same size and theme, so the images look alike.
+
+const README_SHOT_VIEWPORT = { width: 1280, height: 960 };
+const README_SHOT_SETTINGS: Record<string, unknown> = { 'workbench.colorTheme': 'Default Dark Modern', 'editor.wordWrap': 'on' };
+
+/** The folder README screenshots go to (CAPE_SCREENSHOTS, relative to the repository), or undefined. */
+export function readmeShotsDir(): string | undefined {
+  const dir = process.env.CAPE_SCREENSHOTS?.trim();
+  return dir ? path.resolve(REPO, dir) : undefined;
+}
+
+/**
+ * Writes `<CAPE_SCREENSHOTS>/<name>.png` when screenshots are asked for (else does nothing): the window below its title
+ * bar (activity bar, side bar, editors, status bar — the title only names the temp folder). Unlike {@link shot}, a
+ * failure here fails the run: a screenshot run that silently produced no image would leave the README pointing at a
+ * stale one.
+ */
+export async function readmeShot(page: Page, name: string): Promise<void> {
+  const dir = readmeShotsDir();
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  // Let tooltips, hovers and the last repaint settle: the test has already asserted the state itself.
+  await page.mouse.move(README_SHOT_VIEWPORT.width / 2, 8); // the window title: no hover there
+  await page.waitForTimeout(500);
+  const title = (await page.locator('.part.titlebar').boundingBox())?.height ?? 0;
+  const { width, height } = README_SHOT_VIEWPORT;
+  await page.screenshot({ path: path.join(dir, `${name}.png`), clip: { x: 0, y: title, width, height: height - title } });
+}
+
+/** Drags the side bar's edge so that the side bar is `width` pixels wide (long KPT items stay readable). */
+export async function widenSideBar(page: Page, width: number): Promise<void> {
+  const bar = await page.locator('.part.sidebar').boundingBox();
+  assert.ok(bar, 'the side bar is open');
+  const y = bar.y + bar.height / 2;
+  await page.mouse.move(bar.x + bar.width - 1, y);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + width, y, { steps: 8 });
+  await page.mouse.up();
+  await waitFor(`the side bar ${width} px wide`, async () => Math.abs(((await page.locator('.part.sidebar').boundingBox())?.width ?? 0) - width) < 24);
+}
+
+/** Opens a workspace file by name with Go to File (the first match) and waits for its editor tab. */
+export async function openFileQuickly(page: Page, name: string): Promise<void> {
+  await runPaletteCommand(page, 'Go to File...');
+  await ui.typeInQuickInput(page, name, { submit: false });
+  await ui.pickQuickItem(page, name, { timeoutMs: 30_000 });
+  await waitFor(`the editor tab of ${name}`, async () => (await ui.editorTabs(page)).includes(name));
+}
+
+/** Drags the top edge of a side-bar view (by title) up to `top` px, so the view gets the room above it. */
+export async function growPane(page: Page, viewTitle: string, top: number): Promise<void> {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: new RegExp(`^\\s*${viewTitle}`, 'i') }).first();
+  const box = await header.boundingBox();
+  assert.ok(box, `the ${viewTitle} view is shown`);
+  await page.mouse.move(box.x + box.width / 2, box.y + 1);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, top, { steps: 8 });
+  await page.mouse.up();
+  await waitFor(`the ${viewTitle} view grown`, async () => ((await header.boundingBox())?.y ?? box.y) < box.y - 24);
+}
+
+/** Scrolls the chat panel so that the first element matching `selector` starts just below the sticky header. */
+export async function scrollPanelTo(page: Page, selector: string): Promise<void> {
+  const frame = await panelContentFrame(page);
+  const found = await frame.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return false;
+    const header = document.querySelector('.panel-header');
+    const top = el.getBoundingClientRect().top + window.scrollY - (header ? header.getBoundingClientRect().height : 0) - 12;
+    (document.scrollingElement ?? document.documentElement).scrollTop = Math.max(0, top);
+    return true;
+  }, selector);
+  assert.ok(found, `the panel shows ${selector}`);
 }
 
 export function assertIncludes(haystack: string, needle: string, what: string): void {

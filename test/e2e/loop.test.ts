@@ -1,12 +1,15 @@
 // The interactive loop: after the retrospective the panel asks for the next objective; sending one runs the next
-// session (which reads the KPT the first one wrote), and Finish ends the loop without another request.
+// session (which reads the KPT the first one wrote), and Finish ends the loop without another request. Then the KPT
+// view over both sessions: every item recurs (×2), and a Try marked adopted from its context menu shows its status
+// there and in kpt_merged.md (the README's KPT screenshot, see readmeShot).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startDemoServer } from '../helpers/demoServer';
-import { demoDir } from '../helpers/demo';
+import { demoDir, demoEnvelopes } from '../helpers/demo';
+import * as ui from '../vscode/browser';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, clickTreeRow, readmeShot, readmeShotsDir, treeRows, widenSideBar, type TreeRow, openFileQuickly, growPane } from './helpers';
 
 describe('e2e: the interactive loop in the chat panel', function () {
   this.timeout(300_000);
@@ -47,5 +50,61 @@ describe('e2e: the interactive loop in the chat panel', function () {
     await wv.locator('footer button[data-action="endLoop"]').click();
     await waitFor('the objective box closes', async () => !(await box.isVisible().catch(() => false)));
     assert.strictEqual(fake.requests.length, 10, 'Finish starts nothing');
+  });
+
+  it('shows both sessions in the KPT view (every item ×2) and marks a Try adopted from its context menu', async () => {
+    const { page, workspace } = env;
+    assert.strictEqual(fake.requests.length, 10, 'the loop test ran first: two sessions');
+    const kpt = demoEnvelopes()[4].kpt as Record<'keep' | 'problem' | 'try', string[]>;
+    await ui.openViewContainer(page, 'CAPE');
+    if (readmeShotsDir()) await widenSideBar(page, 700);
+    // Both sessions had the same retrospective: each item is one group that recurs in two sessions.
+    const sections = await waitFor('the KPT groups of both sessions', async () => {
+      const bySection: Record<string, TreeRow[]> = {};
+      let current = '';
+      for (const r of await treeRows(page, 'KPT')) {
+        if (r.level === 1) bySection[(current = r.label)] = [];
+        else if (r.level === 2 && current) bySection[current].push(r);
+      }
+      return Object.values(bySection).reduce((n, g) => n + g.length, 0) === 6 ? bySection : undefined;
+    });
+    const sorted = (xs: string[]) => [...xs].sort();
+    assert.deepStrictEqual(sorted(sections.Keep.map((g) => g.label)), sorted(kpt.keep), 'the Keep groups');
+    assert.deepStrictEqual(sorted(sections.Problem.map((g) => g.label)), sorted(kpt.problem), 'the Problem groups');
+    assert.deepStrictEqual(sorted(sections.Try.map((g) => g.label)), sorted(kpt.try), 'the Try groups');
+    for (const g of Object.values(sections).flat()) assert.strictEqual(g.description, '×2', `${g.label} recurs in both sessions`);
+
+    const tryText = kpt.try[1];
+    const row = page.locator('.part.sidebar .pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: tryText }) }).first();
+    await row.click({ button: 'right' });
+    const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Mark Adopted$/ }).first();
+    await item.waitFor({ timeout: 30_000 });
+    await item.click();
+    const marked = await waitFor('the Try shown as adopted', async () => (await treeRows(page, 'KPT')).find((r) => r.label === tryText && r.description === '×2 · adopted'));
+    assert.strictEqual(marked.level, 2);
+    const merged = fs.readFileSync(path.join(workspace, 'cape/5_sessions/retrospective/kpt_merged.md'), 'utf8').split('\n');
+    const lines = merged.filter((l) => l.includes(tryText));
+    assert.strictEqual(lines.length, 2, `both occurrences of the Try in kpt_merged.md: ${lines.join(' | ')}`);
+    for (const l of lines) assert.match(l, /^- \[task-[\w-]+\] .*<!-- cape-kpt: adopted -->$/, 'each occurrence is adopted, the original line kept');
+
+    // The adopted group opened: its occurrences carry their sessions' task ids and the status.
+    await clickTreeRow(page, 'KPT', tryText);
+    const occurrences = await waitFor('the occurrences of the adopted Try', async () => {
+      const r = await treeRows(page, 'KPT');
+      const i = r.findIndex((x) => x.label === tryText);
+      const kids = r.slice(i + 1).filter((x, j, all) => all.slice(0, j + 1).every((y) => y.level > 2));
+      return kids.length === 2 ? kids : undefined;
+    });
+    for (const o of occurrences) {
+      assert.match(o.label, /^\[task-[\w-]+\] /, 'an occurrence names its session');
+      assert.ok(o.label.endsWith(`] ${tryText}`), `an occurrence of the Try: ${o.label}`);
+      assert.strictEqual(o.description, 'adopted');
+    }
+    if (readmeShotsDir()) {
+      // Beside the tree, the file it reads: the original `- [task-id] text` lines with the status marker.
+      await openFileQuickly(page, 'kpt_merged.md');
+      await growPane(page, 'KPT', 150);
+    }
+    await readmeShot(page, 'kpt-tree');
   });
 });

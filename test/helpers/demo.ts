@@ -83,3 +83,12 @@ export function demoInputFile(relPath: string, answers: Record<string, string>):
 export function demoAnswers(): Record<string, string> {
   return JSON.parse(fs.readFileSync(path.join(demoDir(), 'answers.json'), 'utf8'));
 }
+
+/** The JSON envelope of each demo reply (its fenced json block), parsed independently of the product. */
+export function demoEnvelopes(taskId = 'task-demo'): any[] {
+  return demoReplies(taskId).map((raw) => {
+    const m = /```json\s*([\s\S]*?)```/.exec(raw);
+    if (!m) throw new Error(`a demo reply has no fenced json block: ${raw.slice(0, 80)}`);
+    return JSON.parse(m[1]);
+  });
+}
