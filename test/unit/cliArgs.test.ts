@@ -1,7 +1,8 @@
 // The CLI's argument parsing (util.parseArgs underneath) keeps CAPE's messages and rules.
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { askDorQuestions, parseArgs } from '../../src/cli/main';
+import { parseArgs } from '../../src/cli/flags';
+import { askDorQuestions } from '../../src/cli/session';
 
 describe('cli: parseArgs', () => {
   it('reads the command, --flag value, --flag=value and switches; the last occurrence wins', () => {

@@ -1,0 +1,72 @@
+// `cape init`: the questionnaire (an answers file, or asked on a terminal) → the cape/ folder.
+import * as path from 'path';
+import * as readline from 'readline';
+import {
+  readTextFile,
+  INIT_QUESTIONS,
+  initCape,
+  parseAnswersFile,
+  type InitAnswers,
+  defaultPromptsDir,
+  loadPromptAssets,
+  DEFAULT_INIT_MODEL,
+  DEFAULT_CAPE_FOLDER,
+} from '../core';
+import { type Parsed, UsageError, clientFrom, requireWorkspace } from './flags';
+
+
+async function askQuestions(): Promise<InitAnswers> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  const ask = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
+  const answers: Record<string, string> = {};
+  try {
+    for (const q of INIT_QUESTIONS) {
+      let a = '';
+      do {
+        a = (await ask(`${q.prompt}${q.required ? '' : ' (optional)'}: `)).trim();
+      } while (q.required && !a);
+      answers[q.id] = a;
+    }
+  } finally {
+    rl.close();
+  }
+  return answers as unknown as InitAnswers;
+}
+
+export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  const workspace = requireWorkspace(flags);
+  let answers: InitAnswers;
+  if (typeof flags.answers === 'string') {
+    const file = path.resolve(flags.answers);
+    const text = await readTextFile(file);
+    try {
+      answers = parseAnswersFile(text);
+    } catch (e) {
+      throw new UsageError(`--answers ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  } else if (process.stdin.isTTY) {
+    answers = await askQuestions();
+  } else {
+    throw new UsageError('stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML).');
+  }
+  const { client } = clientFrom(flags, env);
+  const mode = flags.force ? 'overwrite' : flags['missing-only'] ? 'missing-only' : 'fail-if-exists';
+  const res = await initCape({
+    workspace,
+    capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+    answers,
+    llm: client,
+    model: (flags['init-model'] as string) ?? DEFAULT_INIT_MODEL,
+    language: (flags.lang as string) ?? 'English',
+    mode,
+    prompts: loadPromptAssets(defaultPromptsDir()),
+    onProgress: (p) => stderr.write(`  [${p.done}/${p.total}] ${p.file}\n`),
+  });
+  for (const f of res.repaired) stderr.write(`↻ ${f}: the first reply failed its check; repaired by one more request\n`);
+  for (const f of res.failed) stderr.write(`✗ ${f.path}: ${f.error}\n`);
+  if (flags.json) stdout.write(JSON.stringify(res) + '\n');
+  else stdout.write(`cape/ ready: ${res.written.length} written, ${res.skipped.length} kept, ${res.failed.length} failed.\n`);
+  return res.failed.length ? 1 : 0;
+}
+
+/** A path as a shell word (quoted only when needed), for commands the user copies. */

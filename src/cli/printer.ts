@@ -1,0 +1,156 @@
+// The CLI's live transcript: session events (voices, steps, tool calls, checks, warnings, metrics) as readable lines.
+
+import {
+  STEP_AGENT,
+  formatUsd,
+  stepTitle,
+  type SessionEvent,
+  describeToolCall,
+  type CheckEvent,
+} from '../core';
+
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** One check event as transcript lines. */
+function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
+  switch (e.type) {
+    case 'check-started':
+      out.write(`  ▷ check${e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`);
+      break;
+    case 'check-finished': {
+      const r = e.run;
+      const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'cancelled' ? 'stopped' : r.status === 'error' ? 'could not start' : `failed (exit ${r.exitCode ?? 'signal'})`;
+      out.write(`  ${r.passed ? '✓' : '✗'} ${r.command} ${how} · ${seconds(r.durationMs)}\n`);
+      if (!r.passed) {
+        const lines = r.output.split('\n');
+        for (const l of lines.slice(0, 12)) out.write(`      ${l}\n`);
+        if (lines.length > 12) out.write(`      … ${lines.length - 12} more line(s) in the pair artifact\n`);
+      }
+      break;
+    }
+    case 'fix-round':
+      out.write(`  ↻ fix round ${e.round} of ${e.max}: DevA gets the output of ${e.failing.join(', ')}\n`);
+      break;
+    case 'fix-applied':
+      out.write(`  ~ DevA's fix changed ${e.files.length ? e.files.join(', ') : 'no file'}\n`);
+      for (const p of e.problems) out.write(`  ⚠ ${p}\n`);
+      break;
+    case 'checks-finished':
+      if (e.passed) out.write(`  ✓ every check passes${e.fixRounds ? ` after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}` : ''}\n`);
+      else {
+        const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'timeout' ? 'timed out' : `exit ${c.exitCode ?? 'none'}`})`);
+        out.write(`  ✗ checks still failing after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}: ${failing.join(', ')}; DevA's last proposal is kept for review\n`);
+      }
+      break;
+  }
+}
+
+function fmt(n: number | null): string {
+  return n === null || n === undefined ? 'n/a' : String(Math.round(n * 100) / 100);
+}
+
+/** Prints session events as a readable live transcript. */
+export function printer(out: NodeJS.WritableStream) {
+  let midLine = false;
+  const nl = () => {
+    if (midLine) out.write('\n');
+    midLine = false;
+  };
+  return (e: SessionEvent) => {
+    switch (e.type) {
+      case 'session-started':
+        out.write(`${e.resumed ? 'Resuming' : 'Starting'} ${e.taskId}: ${e.objective}\n`);
+        break;
+      case 'step-started':
+        nl();
+        out.write(`\n▶ ${stepTitle(e.step)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`);
+        break;
+      case 'voice-delta':
+        out.write(e.text);
+        midLine = !e.text.endsWith('\n');
+        break;
+      case 'tool-call':
+        nl();
+        out.write(`  ${e.call.refused || e.call.limited ? '⚠' : '·'} ${describeToolCall(STEP_AGENT[e.step], e.call).text}\n`);
+        break;
+      case 'retry':
+        nl();
+        out.write(`  ↻ ${e.reason} — retrying in ${Math.round(e.delayMs / 100) / 10}s\n`);
+        break;
+      case 'continued':
+        nl();
+        out.write(`  ⤷ the reply reached the output limit; asking the model to continue it (${e.continuation} of at most ${e.max})\n`);
+        break;
+      case 'repair':
+        nl();
+        out.write(`  ⚠ reply did not validate (${e.error}); asking once for a corrected reply\n`);
+        break;
+      case 'warning':
+        nl();
+        out.write(`  ⚠ ${e.message}\n`);
+        break;
+      case 'envelope': {
+        nl();
+        const env = e.envelope;
+        if (e.step === 'cm_open') {
+          const o = env.output as { dor_check?: { passed: boolean; concerns: string[] }; watch_out?: string[] };
+          out.write(`  DoR: ${o.dor_check?.passed ? 'passed' : 'concerns'}\n`);
+          for (const c of o.dor_check?.concerns ?? []) out.write(`    · ${c}\n`);
+          for (const w of o.watch_out ?? []) out.write(`  ⚑ ${w}\n`);
+        } else if (e.step === 'cm_retro') {
+          for (const t of env.conversation ?? []) out.write(`  ${t.speaker}: ${t.text}\n`);
+        } else if (env.ass) {
+          out.write(`  ASS ${env.ass.score ?? '–'}/5 · confidence ${env.confidence ?? '–'} · references ${env.references.length}\n`);
+        }
+        break;
+      }
+      case 'blocker':
+        nl();
+        out.write(`  ? ${e.from} asks ${e.to} (round ${e.round}):\n${e.questions.map((q) => `    · ${q}`).join('\n')}\n`);
+        break;
+      case 'blocker-answer':
+        nl();
+        out.write(`  ↳ ${e.from} answers: ${e.voice || e.answer || '(no usable answer: DevA decides alone)'}\n`);
+        break;
+      case 'file-proposed':
+        nl();
+        out.write(`  ${e.file.status === 'refused' ? '✗ refused' : e.file.action === 'create' ? '+ create ' : e.file.edit ? '~ edit   ' : '~ modify '} ${e.file.path}${e.file.reason ? ` — ${e.file.reason}` : ''}${e.file.warning ? ` ⚠ ${e.file.warning}` : ''}\n`);
+        break;
+      case 'step-finished':
+        nl();
+        out.write(`  ✓ saved ${e.artifactPath}\n`);
+        break;
+      case 'check':
+        nl();
+        printCheck(out, e.event);
+        break;
+      case 'error':
+        nl();
+        out.write(`\n✗ ${e.step ? stepTitle(e.step) + ': ' : ''}${e.message}\n`);
+        break;
+      case 'session-finished': {
+        nl();
+        const m = e.metrics;
+        out.write(`\nRetrospective: ${e.retrospectivePath}\n`);
+        for (const k of ['keep', 'problem', 'try'] as const) {
+          out.write(`${k[0].toUpperCase() + k.slice(1)}:\n${e.kpt[k].map((t) => `  - ${t}`).join('\n') || '  (none)'}\n`);
+        }
+        out.write(
+          `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
+            `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · ${m.totalCostUsd === null ? 'cost unknown' : formatUsd(m.totalCostUsd)}` +
+            (m.criteria.length ? ` · TSR ${m.tsr === null ? '—' : `${Math.round(m.tsr * 100)}%`} (judged ${m.tsrJudged === null ? '—' : `${Math.round(m.tsrJudged * 100)}%`}) of ${m.criteria.length} criteria` : '') +
+            '\n',
+        );
+        break;
+      }
+    }
+  };
+}
+
+/**
+ * The Cape Master's blocking questions asked on the terminal, one by one; an empty answer lets the team assume (all
+ * empty = go on without answers). Exported for tests.
+ */

@@ -1,0 +1,60 @@
+// `cape repeat`: reruns a saved session's objective N times on the same inputs and reports how alike the runs are (RR).
+
+import {
+  defaultPromptsDir,
+  loadPromptAssets,
+  DEFAULT_CAPE_FOLDER,
+  repeatSession,
+  MAX_REPEATS,
+  type RepeatResult,
+} from '../core';
+import { type Parsed, UsageError, clientFrom, toolBoundsFrom, maxCostFrom, requireWorkspace } from './flags';
+import { printer } from './printer';
+
+
+function sim(x: number | null): string {
+  return x === null ? '—' : x.toFixed(2);
+}
+
+export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  const workspace = requireWorkspace(flags);
+  if (typeof flags.task !== 'string' || !flags.task) throw new UsageError('--task ID is required: the saved session whose objective is rerun.');
+  const times = Number(flags.times);
+  if (flags.times === undefined || !Number.isInteger(times) || times < 1 || times > MAX_REPEATS) {
+    throw new UsageError(`--times N is required: how many reruns, a whole number from 1 to ${MAX_REPEATS} (got "${flags.times ?? ''}").`);
+  }
+  const { client } = clientFrom(flags, env);
+  const tools = toolBoundsFrom(flags);
+  const maxCostUsd = maxCostFrom(flags);
+  const human = flags.json ? stderr : stdout;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let result: RepeatResult;
+  try {
+    result = await repeatSession({
+      workspace,
+      capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+      taskId: flags.task,
+      times,
+      ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
+      llm: client,
+      prompts: loadPromptAssets(defaultPromptsDir()),
+      tools,
+      ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+      onEvent: printer(human),
+      onWarning: (w) => stderr.write(`⚠ ${w}\n`),
+      onRun: (k, id) => human.write(`\n═══ Rerun ${k} of ${times}: ${id}\n`),
+      signal: controller.signal,
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  human.write(`\nReproducibility of ${result.taskId} over ${result.runs.length} runs (pairwise Jaccard, mean):\n`);
+  for (const r of result.runs) {
+    human.write(`  ${r.ok ? '✓' : '✗'} ${r.taskId}: ${r.criteria ? `${r.criteria.length} criteria` : 'no criteria'}, ${r.files ? `${r.files.length} files` : 'no files'}${r.error ? ` — ${r.error}` : ''}\n`);
+  }
+  human.write(`  criteria ${sim(result.criteria)} · files ${sim(result.files)} · RR ${sim(result.rr)}\n`);
+  if (flags.json) stdout.write(JSON.stringify(result) + '\n');
+  return result.runs.every((r) => r.ok) ? 0 : 1;
+}

@@ -1,0 +1,214 @@
+// `cape start` and `cape resume`: the objective (flag, file or stdin), the session with its live transcript, the Cape
+// Master's blocking questions (asked on a terminal; without one the session pauses with exit code 2), --apply and --json.
+import * as path from 'path';
+import * as readline from 'readline';
+import {
+  objectiveProblem,
+  readTextFile,
+  applyProposedFiles,
+  defaultPromptsDir,
+  loadPromptAssets,
+  runSession,
+  type SessionResult,
+  STEP_AGENT,
+  STEP_IDS,
+  stepTitle,
+  DEFAULT_SESSION_MODEL,
+  type ProposedFile,
+  type StepId,
+  DEFAULT_CAPE_FOLDER,
+  summarizeChecks,
+} from '../core';
+import { type Parsed, UsageError, clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, requireWorkspace } from './flags';
+import { printer } from './printer';
+
+
+export async function askDorQuestions(questions: readonly string[], input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {
+  const rl = readline.createInterface({ input, output, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  const answers: string[] = [];
+  try {
+    output.write(`\nThe Cape Master asks before the team starts (press Enter to leave one to the team's judgement):\n`);
+    for (const [i, q] of questions.entries()) {
+      output.write(`${i + 1}. ${q}\n> `);
+      const next = await lines.next();
+      if (next.done) break;
+      answers.push(next.value.trim());
+    }
+  } finally {
+    rl.close();
+  }
+  return answers;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+async function readStdin(): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of process.stdin) parts.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** The objective of `cape start`: --objective TEXT or --objective-file PATH (- = stdin), checked against the cap. */
+async function objectiveFrom(flags: Parsed['flags']): Promise<string> {
+  const text = flags.objective;
+  const file = flags['objective-file'];
+  if (text !== undefined && file !== undefined) throw new UsageError('Give the objective once: --objective TEXT or --objective-file PATH, not both.');
+  let objective: string;
+  let source: string;
+  if (typeof file === 'string') {
+    if (file === '-') {
+      if (process.stdin.isTTY) throw new UsageError('--objective-file - reads the objective from stdin, but stdin is a terminal: pipe the text in, or pass a file.');
+      objective = await readStdin();
+      source = 'The objective read from stdin';
+    } else {
+      const abs = path.resolve(file);
+      try {
+        objective = await readTextFile(abs);
+      } catch (e) {
+        throw new UsageError(`--objective-file: ${(e as Error).message}`);
+      }
+      source = `The objective in ${abs}`;
+    }
+    objective = objective.replace(/^\uFEFF/, '');
+  } else if (typeof text === 'string') {
+    objective = text;
+    source = 'The objective (--objective)';
+  } else {
+    throw new UsageError('--objective TEXT (or --objective-file PATH) is required.');
+  }
+  const problem = objectiveProblem(objective, source);
+  if (problem) throw new UsageError(problem);
+  return objective.trim();
+}
+
+export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
+  const workspace = requireWorkspace(flags);
+  const objective = resume ? undefined : await objectiveFrom(flags);
+  if (resume && typeof flags.task !== 'string') throw new UsageError('--task ID is required to resume a session.');
+  const fromStep = flags['from-step'];
+  if (fromStep !== undefined) {
+    if (!resume) throw new UsageError('--from-step is for `cape resume` (a new session runs every step).');
+    if (typeof fromStep !== 'string' || !(STEP_IDS as readonly string[]).includes(fromStep)) {
+      throw new UsageError(`--from-step takes one of ${STEP_IDS.join(', ')} (got "${String(fromStep)}").`);
+    }
+  }
+  const givenAnswers = (flags.answer as string[] | undefined) ?? [];
+  if (!resume && (givenAnswers.length || flags['skip-questions'])) {
+    throw new UsageError('--answer and --skip-questions are for `cape resume` of a session paused for the Cape Master\'s questions.');
+  }
+  if (givenAnswers.length && !givenAnswers.some((a) => a.trim())) throw new UsageError('--answer needs a non-empty answer (or use --skip-questions).');
+  if (givenAnswers.length && flags['skip-questions']) throw new UsageError('Give --answer or --skip-questions, not both.');
+  const { client } = clientFrom(flags, env);
+  const tools = toolBoundsFrom(flags);
+  const feedbackRounds = wholeNumber(flags, 'feedback-rounds');
+  const maxCostUsd = maxCostFrom(flags);
+  const human = flags.json ? stderr : stdout;
+  const checks = await checksFrom(flags, workspace, human);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let result: SessionResult;
+  /** Every warning of the run (the cape/ loader's, the KPT merge's, a step's), for --json. */
+  const warnings: string[] = [];
+  const print = printer(human);
+  /** Questions are asked on the terminal only when both ends are one and no JSON is expected. */
+  const interactive = !flags.json && !!process.stdin.isTTY && !!(stderr as NodeJS.WriteStream).isTTY;
+  let answers: { answers?: string[]; skipQuestions?: boolean } = givenAnswers.length
+    ? { answers: givenAnswers }
+    : flags['skip-questions']
+      ? { skipQuestions: true }
+      : {};
+  try {
+    for (let run = 0; ; run++) {
+      result = await runSession({
+        workspace,
+        capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+        objective,
+        language: (flags.lang as string) ?? 'English',
+        taskId: run ? result!.taskId : (flags.task as string | undefined),
+        resume: resume || run > 0,
+        ...answers,
+        fromStep: run ? undefined : (fromStep as StepId | undefined),
+        model: (flags.model as string) ?? DEFAULT_SESSION_MODEL,
+        llm: client,
+        prompts: loadPromptAssets(defaultPromptsDir()),
+        tools,
+        checks,
+        ...(feedbackRounds !== undefined ? { feedbackRounds } : {}),
+        ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+        onEvent: (e) => {
+          if (e.type === 'warning') warnings.push(`${stepTitle(e.step)}: ${e.message}`);
+          print(e);
+        },
+        onWarning: (w) => {
+          warnings.push(w);
+          stderr.write(`⚠ ${w}\n`);
+        },
+        signal: controller.signal,
+      });
+      // The Cape Master asked blocking questions: a terminal answers them here (once), else the session stays paused.
+      if (!result.needsAnswers || !interactive || run > 0 || controller.signal.aborted) break;
+      const typed = await askDorQuestions(result.needsAnswers, process.stdin, stderr);
+      answers = typed.some((a) => a.trim()) ? { answers: typed } : { skipQuestions: true };
+    }
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+
+  if (result.needsAnswers) {
+    const q = result.needsAnswers;
+    const ws = shellQuote(workspace);
+    stderr.write(
+      `\nSession ${result.taskId} is paused: the Cape Master needs ${q.length === 1 ? 'an answer' : `${q.length} answers`} before the team starts.\n` +
+        q.map((x, i) => `  ${i + 1}. ${x}\n`).join('') +
+        `Answer with: cape resume --workspace ${ws} --task ${result.taskId} ${q.map(() => '--answer "…"').join(' ')}\n` +
+        `(answers in the order of the questions), or go on without: cape resume --workspace ${ws} --task ${result.taskId} --skip-questions\n`,
+    );
+    if (flags.json) stdout.write(JSON.stringify({ taskId: result.taskId, status: 'needs_answers', questions: q }) + '\n');
+    return 2;
+  }
+
+  let files: ProposedFile[] = result.files;
+  if (result.ok && flags.apply) {
+    files = await applyProposedFiles(files, { workspaceRoot: workspace, capeFolder: (flags["cape-folder"] as string) ?? "cape" });
+    for (const f of files) if (f.status === 'applied') human.write(`  ✓ wrote ${f.relPath}\n`);
+  } else if (result.ok && files.some((f) => f.status === 'proposed')) {
+    human.write(`\n${files.filter((f) => f.status === 'proposed').length} file(s) proposed, nothing written. Re-run with --apply to write them.\n`);
+  }
+  if (!result.ok && result.resumable) {
+    const first = result.error?.kind === 'auth' ? 'Once the key is fixed, resume' : 'Completed steps are saved. Resume';
+    human.write(`\n${first} with: cape resume --workspace ${shellQuote(workspace)} --task ${result.taskId}\n`);
+  }
+  if (flags.json) {
+    stdout.write(
+      JSON.stringify({
+        taskId: result.taskId,
+        ok: result.ok,
+        error: result.error,
+        costUsd: result.costUsd,
+        ...(result.ok ? {} : { resumable: result.resumable }),
+        steps: result.steps.map((s) => ({ step: s.step, agent: s.envelope?.agent ?? STEP_AGENT[s.step], ok: s.ok, usage: s.usage, ...(s.continuations ? { continued: s.continuations } : {}) })),
+        files: files.map((f) => ({
+          path: f.path,
+          action: f.action,
+          status: f.status,
+          ...(f.edit ? { edit: true } : {}),
+          ...(f.reason ? { reason: f.reason } : {}),
+          ...(f.warning ? { warning: f.warning } : {}),
+        })),
+        checks: result.checks ? summarizeChecks(result.checks).map((c) => ({ command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds })) : [],
+        ...(result.feedback ? { feedback: result.feedback.map((f) => ({ round: f.round, from: f.from, to: f.to, questions: f.questions, answered: !!f.answer, answer: f.answerText })) } : {}),
+        kpt: result.kpt,
+        metrics: result.metrics,
+        retrospectivePath: result.retrospectivePath,
+        warnings,
+      }) + '\n',
+    );
+  }
+  return result.ok ? 0 : 1;
+}
+
+/** A similarity for people: 0.67, or — */
