@@ -1,20 +1,35 @@
 // Recent change history of a workspace that is a git repository: how recently and how often each file changed in
-// the last commits. Files a project changed lately are the ones its next change most often touches (a feature in
-// progress, a module being reworked); the ranking uses this as a prior on files the text already points to, never on
-// its own. No git repository, no git binary or any git error: no history (the ranking works without it).
+// the last commits, and which files changed together. Files a project changed lately are the ones its next change
+// most often touches (a feature in progress, a module being reworked), and files that changed together before
+// (a module and its test, a type and its implementations) tend to change together again. The ranking uses both as
+// priors around files the text already points to, never on their own. No git repository, no git binary or any git
+// error: no history (the ranking works without it).
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
 /** Commits looked at. */
-const COMMITS = 150;
+const COMMITS = 300;
 /** Commits that touch more files than this are sweeping changes (formatting, renames, releases): skipped. */
 const MAX_FILES_PER_COMMIT = 12;
-/** Each older commit weighs this much less than the next newer one. */
+/** Each older commit weighs this much less than the next newer one (for recency; co-change decays slower). */
 const DECAY = 0.97;
+const CO_DECAY = 0.995;
 
 /** Per workspace-relative path, a recency in (0, 1]: 1 for the most recently and often changed file. */
 export type Recency = Map<string, number>;
+
+/** What git says about the workspace's files. */
+export interface History {
+  recency: Recency;
+  /**
+   * Per path, the files that changed in the same commits, each with the share of the path's (decayed) commits that
+   * also changed it — an estimate of "when this file changes, that one changes too", in (0, 1].
+   */
+  coChange: Map<string, Map<string, number>>;
+}
+
+export const NO_HISTORY: History = { recency: new Map(), coChange: new Map() };
 
 /** What identifies the repository's current history without running git (HEAD and its reflog change on commit). */
 export function historyKey(root: string): string | null {
@@ -31,31 +46,67 @@ export function historyKey(root: string): string | null {
   }
 }
 
+/** The commits of `git log --format=%x01 --name-only` output, newest first, each as its list of paths. */
+function commitsOf(log: string): string[][] {
+  return log
+    .split('\x01')
+    .slice(1)
+    .map((c) => [...new Set(c.split('\n').map((l) => l.trim()).filter(Boolean))]);
+}
+
 /** Parses `git log --format=%x01 --name-only` output into per-path recency. */
 export function recencyFromLog(log: string): Recency {
+  return historyFromLog(log).recency;
+}
+
+/** Parses `git log --format=%x01 --name-only` output into recency and co-change. */
+export function historyFromLog(log: string): History {
   const raw = new Map<string, number>();
+  const seen = new Map<string, number>();
+  const pairs = new Map<string, Map<string, number>>();
   let weight = 1;
-  for (const commit of log.split('\x01').slice(1)) {
-    const files = commit.split('\n').map((l) => l.trim()).filter(Boolean);
-    if (files.length && files.length <= MAX_FILES_PER_COMMIT) for (const f of files) raw.set(f, (raw.get(f) ?? 0) + weight);
+  let coWeight = 1;
+  for (const files of commitsOf(log)) {
+    if (files.length && files.length <= MAX_FILES_PER_COMMIT) {
+      for (const f of files) {
+        raw.set(f, (raw.get(f) ?? 0) + weight);
+        seen.set(f, (seen.get(f) ?? 0) + coWeight);
+      }
+      if (files.length > 1) {
+        for (const a of files) {
+          let m = pairs.get(a);
+          if (!m) pairs.set(a, (m = new Map()));
+          for (const b of files) if (b !== a) m.set(b, (m.get(b) ?? 0) + coWeight);
+        }
+      }
+    }
     weight *= DECAY;
+    coWeight *= CO_DECAY;
   }
   let max = 0;
   for (const v of raw.values()) max = Math.max(max, v);
-  const out: Recency = new Map();
-  for (const [f, v] of raw) out.set(f, v / max);
-  return out;
+  const recency: Recency = new Map();
+  for (const [f, v] of raw) recency.set(f, v / max);
+  // one shared commit is weak evidence: the share is taken over the path's commits plus one
+  const coChange = new Map<string, Map<string, number>>();
+  for (const [a, m] of pairs) {
+    const n = seen.get(a)! + 1;
+    const out = new Map<string, number>();
+    for (const [b, v] of m) out.set(b, v / n);
+    coChange.set(a, out);
+  }
+  return { recency, coChange };
 }
 
-/** The recency of the workspace's files from git, or an empty map. */
-export function gitRecency(root: string): Promise<Recency> {
-  if (!historyKey(root)) return Promise.resolve(new Map());
+/** The history of the workspace's files from git, or none. */
+export function gitHistory(root: string): Promise<History> {
+  if (!historyKey(root)) return Promise.resolve(NO_HISTORY);
   return new Promise((resolve) => {
     execFile(
       'git',
       ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '--no-renames', '--name-only', '--format=%x01', '-n', String(COMMITS), 'HEAD', '--'],
-      { timeout: 5000, maxBuffer: 8 * 1024 * 1024, windowsHide: true },
-      (err, stdout) => resolve(err ? new Map() : recencyFromLog(String(stdout))),
+      { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      (err, stdout) => resolve(err ? NO_HISTORY : historyFromLog(String(stdout))),
     );
   });
 }

@@ -1,6 +1,7 @@
 // What a step's prompt receives of the workspace, within a character budget:
-//  - DevA: the best-ranked files whole (in rank order, each that still fits), then map lines (path — top-level
-//    symbols) for the next ones, then bare paths while room remains, so DevA knows what exists;
+//  - DevA: the best-ranked files whole (picked by score per size among the well-ranked, shown in rank order), then
+//    map lines (path — top-level symbols) for the next ones, then bare paths while room remains, so DevA knows what
+//    exists;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
 //    when the workspace has no UI files;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
@@ -16,6 +17,12 @@ export const DEFAULT_WORKSPACE_BUDGET: Record<ContextStep, number> = { deva: 60_
 
 /** Below this share of the best score a file is not worth sending whole (it may still get a map line). */
 const WHOLE_MIN_RELATIVE_SCORE = 0.08;
+/**
+ * Which of the well-ranked files go whole: greedily by score per size, score / (chars + sizeFloor)^sizeWeight, so
+ * one large file of middling rank does not crowd out several smaller ones ranked close to it; 0 would be plain rank
+ * order. Exported for the bench's record; not settings.
+ */
+export const WHOLE_PICK = { sizeWeight: 0.3, sizeFloor: 3000 };
 /** Map lines list at most this many symbols. */
 const MAP_SYMBOLS = 12;
 
@@ -90,18 +97,26 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   if (opts.step === 'deva') {
     // whole files: keep ~10% of the budget for the map of what follows
     const wholeLimit = budget - Math.min(6000, Math.floor(budget * 0.1));
-    for (const c of candidates) {
-      if (c.score <= 0 || c.score < top * WHOLE_MIN_RELATIVE_SCORE) break;
-      const f = index.get(c.path);
-      if (!f || used + f.chars + c.path.length + 40 > wholeLimit) continue;
+    const group = candidates.filter((c) => c.score > 0 && c.score >= top * WHOLE_MIN_RELATIVE_SCORE && index.get(c.path));
+    const density = (c: { path: string; score: number }) => c.score / Math.pow(index.get(c.path)!.chars + WHOLE_PICK.sizeFloor, WHOLE_PICK.sizeWeight);
+    const picked = new Map<string, { block: string; chars: number }>();
+    for (const c of [...group].sort((a, b) => density(b) - density(a))) {
+      const f = index.get(c.path)!;
+      if (used + f.chars + c.path.length + 40 > wholeLimit) continue;
       const text = opts.readText(c.path);
       if (text === null) continue;
       const fence = fenceFor(text);
       const block = `### ${c.path}\n${fence}${langOf(c.path)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
       if (used + block.length + 2 > wholeLimit) continue;
-      blocks.push(block);
-      files.push({ path: c.path, chars: text.length, whole: true });
+      picked.set(c.path, { block, chars: text.length });
       used += block.length + 2;
+    }
+    // in rank order
+    for (const c of group) {
+      const p = picked.get(c.path);
+      if (!p) continue;
+      blocks.push(p.block);
+      files.push({ path: c.path, chars: p.chars, whole: true });
     }
   }
   const wholeSet = new Set(files.map((f) => f.path));

@@ -4,12 +4,16 @@
 //    re-scored from their text), with the path and symbols boosted. The objective is what the person typed and
 //    weighs most; the upstream work (POA's criteria and scope, DA's specs) adds its own, damped score, so long
 //    specifications do not drown the objective.
-// 2. Structure: the best text matches pass part of their score to the files they import and to the files that import
-//    them (a test next to its subject, a component and its hook, a route and its handler), since a change rarely
-//    stays in one file.
+// 2. Structure: the best text matches (seeds) pass part of their score to the files they import, to the files that
+//    import them (a component and its hook, a route and its handler), to their test (or, for a test, its subject:
+//    same name stem, one of them a test file) and to the files git saw change together with them (history.ts:
+//    the share of the seed's recent commits that also changed the file), since a change rarely stays in one file.
+//    Each neighbour takes its strongest link to a seed; a neighbour linked to many files (a barrel re-exporting
+//    everything, a helper imported everywhere) gets less per link, so hubs do not collect every query's score.
 // 3. Names: a file whose name (without extension) is made of words of the objective scores higher (×1.6), and one
 //    whose symbol is an identifier written in the objective gets a bonus — a person who names a function means it.
-// 4. Kind: built output, lock files, changelogs and docs are damped (kindPrior) whatever their text says.
+// 4. Kind: built output, lock files, changelogs, docs and type declaration files (`.d.ts`, which restate every
+//    name of the API) are damped (kindPrior) whatever their text says.
 // 5. History: in a git repository, a file the text points to weighs up to twice as much when git saw it change
 //    recently and often (history.ts) — the next change most often lands where the last ones did.
 import * as path from 'path';
@@ -31,32 +35,50 @@ export interface RankedFile {
 /** Weights, exported for the bench's record; not settings. */
 export const RANK_WEIGHTS = {
   work: 0.5,
+  /** The best text matches that pass score to their neighbours (imports, tests, co-changed files). */
   seeds: 8,
   importedBySeed: 0.35,
   importsSeed: 0.3,
+  /** A neighbour linked to more files than this (a barrel, a shared helper) gets less per link: × √(hub / links). */
+  hub: 4,
   nameHit: 0.6,
   symbolHit: 0.5,
+  /** A source file and its test (same name stem, one under a test folder or named *.test/*.spec). */
+  testTwin: 0.6,
   sameStem: 0.3,
   recent: 1,
+  /** Files git saw change together with a seed, × the share of the seed's commits that changed them too. */
+  coChange: 0.8,
 };
 
 /**
  * How likely a kind of file is to be what a development step changes, whatever its text says: built and minified
  * output, source maps and lock files almost never; changelogs and other docs match every request's words but are
- * rarely the change; configuration and data sometimes.
+ * rarely the change; type declaration files restate the whole API's names, so they match too often; configuration
+ * and data sometimes. Exported for the bench's record; not settings.
  */
+export const KIND_PRIOR = { built: 0.05, changelog: 0.1, docs: 0.35, config: 0.5, declarations: 0.5 };
+
+/** The kind prior of a path (KIND_PRIOR), 1 for ordinary source files. */
 export function kindPrior(relPath: string): number {
+  const k = KIND_PRIOR;
   const p = relPath.toLowerCase();
-  if (/(^|\/)(dist|build|out|coverage|vendor|\.next|\.nuxt|target|generated)\//.test(p) || /\.min\.(js|css)$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json)$/.test(p)) return 0.05;
-  if (/(^|\/)(changelog|history|changes|license|licence|authors|contributors|code_of_conduct)[^/]*$/.test(p)) return 0.1;
-  if (/\.(md|mdx|markdown|txt|rst|adoc)$/.test(p)) return 0.35;
-  if (/\.(json|ya?ml|toml|ini|lock|xml|csv|svg)$|(^|\/)\.[^/]+$/.test(p)) return 0.5;
+  if (/(^|\/)(dist|build|out|coverage|vendor|\.next|\.nuxt|target|generated)\//.test(p) || /\.min\.(js|css)$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json)$/.test(p)) return k.built;
+  if (/(^|\/)(changelog|history|changes|license|licence|authors|contributors|code_of_conduct)[^/]*$/.test(p)) return k.changelog;
+  if (/\.(md|mdx|markdown|txt|rst|adoc)$/.test(p)) return k.docs;
+  if (/\.d\.[mc]?ts$/.test(p)) return k.declarations;
+  if (/\.(json|ya?ml|toml|ini|lock|xml|csv|svg)$|(^|\/)\.[^/]+$/.test(p)) return k.config;
   return 1;
 }
 
 /** The name stem a source file and its test share (`lib/adapters/fetch.js` and `test/unit/adapters/fetch.spec.js`). */
 function nameStem(relPath: string): string {
   return path.posix.basename(relPath).toLowerCase().replace(/\.[^.]+$/, '').replace(/\.(test|spec|d)$/, '');
+}
+
+/** True for a test file: under a test folder, or named `*.test.*` / `*.spec.*`. */
+export function isTestFile(relPath: string): boolean {
+  return /(^|\/)(__tests__|__test__|tests?|specs?|e2e)\//i.test(relPath) || /\.(test|spec)\.[^/]+$/i.test(relPath);
 }
 
 function normalise(scores: Map<string, number>): Map<string, number> {
@@ -90,16 +112,22 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     if (f.symbols.some((s) => s.length > 3 && rawIdents.has(s))) base.set(p, base.get(p)! + w.symbolHit * prior);
   }
 
-  // structure: seeds pass score along import edges and to files of the same name stem (a source and its test)
+  // structure: seeds pass score along import edges, to their test (or subject) and to files git changed with them
   const seeds = [...base.entries()].sort((a, b) => b[1] - a[1]).slice(0, w.seeds);
   const final = new Map(base);
   const add = (t: string, v: number) => final.set(t, (final.get(t) ?? 0) + v * kindPrior(t));
+  const damp = (links: number) => (links <= w.hub ? 1 : Math.sqrt(w.hub / links));
   let byStem: Map<string, string[]> | null = null;
   for (const [p, s] of seeds) {
     const f = index.get(p);
     if (!f) continue;
-    for (const t of f.imports) add(t, w.importedBySeed * s);
-    for (const t of index.importersOf(p)) add(t, w.importsSeed * s);
+    // each neighbour gets its strongest link to this seed (a test that imports its subject counts once)
+    const links = new Map<string, number>();
+    const link = (t: string, v: number) => {
+      if (t !== p && v > (links.get(t) ?? 0)) links.set(t, v);
+    };
+    for (const t of f.imports) link(t, w.importedBySeed * damp(index.importersOf(t).length));
+    for (const t of index.importersOf(p)) link(t, w.importsSeed * damp(index.get(t)?.imports.length ?? 1));
     if (!byStem) {
       byStem = new Map();
       for (const g of index.all()) {
@@ -110,7 +138,9 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
       }
     }
     const twins = byStem.get(nameStem(p)) ?? [];
-    if (twins.length <= 4) for (const t of twins) if (t !== p && !f.imports.includes(t)) add(t, w.sameStem * s);
+    if (twins.length <= 4) for (const t of twins) link(t, isTestFile(t) !== isTestFile(p) ? w.testTwin : w.sameStem);
+    for (const [t, share] of index.coChangedWith(p)) if (index.get(t)) link(t, w.coChange * share);
+    for (const [t, v] of links) add(t, v * s);
   }
   return [...final.entries()]
     .filter(([, s]) => s > 0)

@@ -18,7 +18,7 @@ import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { BUILTIN_IGNORES, SECRET_NAME_PATTERNS, textOf, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
 import { detach } from './tokens';
-import { gitRecency, historyKey, type Recency } from './history';
+import { gitHistory, historyKey, NO_HISTORY, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 
 export interface IndexedFile {
@@ -37,6 +37,7 @@ export interface IndexedFile {
 const CACHE_VERSION = 3;
 /** The cache file starts with these bytes (a binary file: see save()). */
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
+const EMPTY: ReadonlyMap<string, number> = new Map();
 /** Index files kept in the cache folder (one per workspace; the least recently written go first). */
 const CACHE_KEEP = 50;
 /** Where the CLI keeps the index of a workspace between runs. */
@@ -114,8 +115,8 @@ export class WorkspaceIndex {
   private text = new TermIndex();
   private importers: Map<string, string[]> | null = null;
   private importsDirty = true;
-  /** Git recency of the files (history.ts), recomputed when HEAD moves. */
-  private recency: Recency = new Map();
+  /** Git recency and co-change of the files (history.ts), recomputed when HEAD moves. */
+  private history: History = NO_HISTORY;
   private recencyKey: string | null = null;
   /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
   private stems: Set<string> | null = null;
@@ -310,17 +311,22 @@ export class WorkspaceIndex {
     return { files: this.files.size, read, removed, listed: 0, ms: Date.now() - t0 };
   }
 
-  /** Re-reads the git recency when the repository's HEAD or reflog changed since the last look (two stats). */
+  /** Re-reads the git history when the repository's HEAD or reflog changed since the last look (two stats). */
   private async refreshHistory(): Promise<void> {
     const key = historyKey(this.root);
     if (key === this.recencyKey) return;
     this.recencyKey = key;
-    this.recency = key ? await gitRecency(this.root) : new Map();
+    this.history = key ? await gitHistory(this.root) : NO_HISTORY;
   }
 
   /** How recently and often git saw the file change, in [0, 1] (0 outside a git repository). */
   recencyOf(relPath: string): number {
-    return this.recency.get(relPath) ?? 0;
+    return this.history.recency.get(relPath) ?? 0;
+  }
+
+  /** The files git saw change together with this one, each with the share of its commits (empty without git). */
+  coChangedWith(relPath: string): ReadonlyMap<string, number> {
+    return this.history.coChange.get(relPath) ?? EMPTY;
   }
 
   /** Resolves every file's relative import specifiers to indexed files (after any change of the file set). */

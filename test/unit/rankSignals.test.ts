@@ -1,0 +1,129 @@
+// The ranking's structure, test-pairing and history signals, and how the budget picks whole files (rank.ts, pack.ts,
+// history.ts), each on a small synthetic workspace where the signal alone decides the order.
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
+import { packWorkspace } from '../../src/core/workspace/pack';
+import { historyFromLog } from '../../src/core/workspace/history';
+
+function workspace(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-rank-'));
+  for (const [rel, text] of Object.entries(files)) {
+    const abs = path.join(root, ...rel.split('/'));
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, text);
+  }
+  return root;
+}
+
+const order = (index: WorkspaceIndex, objective: string) => rankFiles(index, { objective }).map((r) => r.path);
+const filler = (n: number, word: string) => Array.from({ length: n }, (_, i) => `export const ${word}${i} = ${i};`).join('\n') + '\n';
+
+describe('ranking signals', () => {
+  it('passes less score through hubs: a barrel importing everything, a helper imported everywhere', async () => {
+    const files: Record<string, string> = {
+      'src/payment/refund.ts': "import { round } from '../helpers';\nimport { cents } from '../money';\nexport function refundPayment(id: string) { return round(cents(id)); }\n",
+      'src/checkout.ts': "import { refundPayment } from './payment/refund';\nexport const checkout = () => refundPayment('x');\n",
+      'src/money.ts': 'export const cents = (s: string) => s.length;\n',
+      'src/helpers.ts': 'export const round = (n: number) => Math.round(n);\n',
+    };
+    const mods = Array.from({ length: 10 }, (_, i) => `m${i}`);
+    for (const m of mods) files[`src/${m}.ts`] = `import { round } from './helpers';\nexport const ${m} = round(1);\n`;
+    // "all.ts" sorts before "checkout.ts": without the hub rule the two would tie and the barrel would come first
+    files['src/all.ts'] = ["export * from './payment/refund';", ...mods.map((m) => `export * from './${m}';`)].join('\n') + '\n';
+    const { index } = await WorkspaceIndex.open(workspace(files), { cacheFile: null });
+    const ranked = order(index, 'refund a payment');
+    assert.strictEqual(ranked[0], 'src/payment/refund.ts');
+    assert.ok(ranked.indexOf('src/checkout.ts') < ranked.indexOf('src/all.ts'), ranked.join(', '));
+    assert.ok(ranked.indexOf('src/money.ts') < ranked.indexOf('src/helpers.ts'), ranked.join(', '));
+  });
+
+  it('pairs a source file with its test, more than with another file of the same name', async () => {
+    const root = workspace({
+      'src/parser/tokenize.ts': 'export function tokenize(source: string) { return source.split(/\\s+/); }\n',
+      'src/legacy/tokenize.ts': 'export const old = 1;\n',
+      'test/parser/tokenize.test.ts': "import { lib } from '../lib';\ndescribe('words', () => it('splits', () => lib));\n",
+      'test/lib.ts': 'export const lib = 1;\n',
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ranked = order(index, 'tokenize the source on whitespace');
+    assert.strictEqual(ranked[0], 'src/parser/tokenize.ts');
+    assert.strictEqual(ranked[1], 'test/parser/tokenize.test.ts', ranked.join(', '));
+    assert.ok(isTestFile('test/parser/tokenize.test.ts') && isTestFile('src/a.spec.ts') && isTestFile('__tests__/x.js'));
+    assert.ok(!isTestFile('src/parser/tokenize.ts') && !isTestFile('src/latest.ts'));
+  });
+
+  it('damps type declaration files, which restate every name of the API', async () => {
+    const api = 'export function createClient(): Client;\nexport interface Client { retry(times: number): void }\n';
+    const root = workspace({ 'index.d.ts': api, 'src/client.ts': api.replace(/;\n/, ' { return {} as Client; }\n').replace('export interface', 'interface') });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.ok(kindPrior('index.d.ts') < kindPrior('src/client.ts') && kindPrior('types/api.d.mts') < 1);
+    assert.deepStrictEqual(order(index, 'retry the client').slice(0, 2), ['src/client.ts', 'index.d.ts']);
+  });
+
+  it('reads co-change from git history: the share of a file’s commits that changed another', () => {
+    const log = ['', 'src/a.ts\nsrc/b.ts\n', 'src/a.ts\nsrc/b.ts\n', 'src/a.ts\n', 'src/c.ts\nsrc/b.ts\n', Array.from({ length: 20 }, (_, i) => `f${i}.ts\nsrc/a.ts`).join('\n')].join('\x01');
+    const h = historyFromLog(log);
+    const ab = h.coChange.get('src/a.ts')!.get('src/b.ts')!;
+    assert.ok(ab > 0.4 && ab < 0.7, String(ab));
+    assert.ok(!h.coChange.get('src/a.ts')!.has('src/c.ts'));
+    assert.ok(!h.coChange.get('src/a.ts')!.has('f1.ts'), 'a sweeping commit is no evidence');
+    assert.strictEqual(h.recency.get('src/a.ts'), 1);
+  });
+
+  it('ranks the files git changed together with the best match, and not those changed apart', async () => {
+    const root = workspace({
+      'src/report/exportPdf.ts': 'export function exportPdf(report: string) { return report; }\n',
+      'src/style/layout.ts': 'export const margins = 12;\n',
+      'src/style/fonts.ts': 'export const serif = "x";\n',
+    });
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' });
+    git('init', '-q');
+    git('add', 'src/report', 'src/style/layout.ts');
+    git('commit', '-q', '-m', 'start');
+    git('add', 'src/style/fonts.ts');
+    git('commit', '-q', '-m', 'fonts');
+    for (let i = 0; i < 3; i++) {
+      fs.appendFileSync(path.join(root, 'src/report/exportPdf.ts'), `// ${i}\n`);
+      fs.appendFileSync(path.join(root, 'src/style/layout.ts'), `// ${i}\n`);
+      git('commit', '-q', '-am', `pdf ${i}`);
+      fs.appendFileSync(path.join(root, 'src/style/fonts.ts'), `// ${i}\n`);
+      git('commit', '-q', '-am', `fonts ${i}`);
+    }
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ranked = order(index, 'export the PDF report');
+    assert.strictEqual(ranked[0], 'src/report/exportPdf.ts');
+    assert.ok(ranked.includes('src/style/layout.ts'), ranked.join(', '));
+    assert.ok(!ranked.includes('src/style/fonts.ts'), ranked.join(', '));
+  });
+});
+
+describe('picking whole files within the budget', () => {
+  it('does not let one large file of middling rank crowd out several smaller ones ranked near it', async () => {
+    const root = workspace({
+      'src/invoice/invoiceTotals.ts': '// invoice totals\nexport function invoiceTotals() { return 0; }\n',
+      'src/invoice/bigTable.ts': '// invoice totals table\n' + filler(600, 'invoiceRow'),
+      'src/invoice/taxes.ts': '// taxes of invoice totals\n' + filler(60, 'tax'),
+      'src/invoice/discounts.ts': '// discounts of invoice totals\n' + filler(60, 'discount'),
+      'src/invoice/rounding.ts': '// rounding of invoice totals\n' + filler(60, 'round'),
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const q = { objective: 'invoice totals' };
+    const ranked = order(index, q.objective);
+    const big = index.get('src/invoice/bigTable.ts')!.chars;
+    assert.ok(big > 15_000, String(big));
+    assert.ok(ranked.indexOf('src/invoice/bigTable.ts') < ranked.indexOf('src/invoice/rounding.ts'), `the large file ranks above a small one: ${ranked.join(', ')}`);
+    // room for the large file and one or two small ones in rank order, or for all the small ones
+    const budget = Math.round((big + 5000) / 0.9);
+    const ctx = packWorkspace(index, q, { step: 'deva', budget, readText: (rel) => fs.readFileSync(path.join(root, rel), 'utf8') });
+    const whole = ctx.files.filter((f) => f.whole).map((f) => f.path);
+    assert.deepStrictEqual([...whole].sort(), ['src/invoice/discounts.ts', 'src/invoice/invoiceTotals.ts', 'src/invoice/rounding.ts', 'src/invoice/taxes.ts']);
+    assert.deepStrictEqual(whole, ranked.filter((p) => whole.includes(p)), 'whole files stay in rank order');
+    assert.ok(ctx.files.some((f) => f.path === 'src/invoice/bigTable.ts' && !f.whole), 'the large one still gets its map line');
+    assert.ok(ctx.totalChars <= budget);
+  });
+});
