@@ -1,9 +1,9 @@
 // Localization on real history: does DevA receive, whole, the files a real commit changed?
 //
 // Data (bench/data/localization/, built by bench/makeLocalizationData.ts): cases.json and one git bundle per
-// repository holding the parent trees of the cases. Each case's workspace is materialized on demand: a clone checked
-// out at its snapshot, so it has a history (the chain of the earlier cases' parent trees — coarser than the real
-// history, never later than the case). For each case we run what `cape context --step deva --objective <subject>`
+// repository holding its real first-parent history (trees and subjects) from a few hundred commits before the oldest
+// case up to the newest case's parent. Each case's workspace is materialized on demand: a clone checked out at its
+// snapshot (the parent commit), so it has the history a user's clone would have had there, and nothing later. For each case we run what `cape context --step deva --objective <subject>`
 // computes (index → rank → pack within 60,000 characters) and, side by side in the same run, a plain BM25 over file
 // contents (minisearch, default tokenizer, content only) packed by the same rule at the same budget.
 // Figures per repository: recall = share of the modified files given whole; all = share of cases with all of them.
@@ -14,6 +14,7 @@ import * as path from 'path';
 import MiniSearch from 'minisearch';
 import { WorkspaceIndex } from '../src/core/workspace/workspaceIndex';
 import { packWorkspace } from '../src/core/workspace/pack';
+import { rankFiles } from '../src/core/workspace/rank';
 
 export const LOCALIZATION_DIR = path.join(__dirname, '..', '..', 'bench', 'data', 'localization');
 const BUDGET = 60_000;
@@ -37,7 +38,12 @@ export interface CaseResult {
   files: number;
   /** Modified files small enough to be sent whole at all (the ceiling of recall at this budget). */
   fitting: number;
+  /** Per modified file not given whole: why (too large to fit, ranked low, or ranked high but crowded out). */
+  misses: { path: string; why: 'too large' | 'not ranked' | 'ranked low' | 'crowded out'; rank: number; chars: number }[];
 }
+
+/** Ranked at or above this position but not sent whole: the budget went to other files. */
+const CROWDED_RANK = 15;
 
 function readText(root: string, rel: string): string | null {
   try {
@@ -86,11 +92,20 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
       execFileSync('git', ['-C', ws, 'checkout', '-q', '--detach', c.snapshot], { stdio: 'ignore' });
       const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
       const ctx = packWorkspace(index, { objective: c.objective }, { step: 'deva', budget: BUDGET, readText: (rel) => readText(ws, rel) });
+      const ours = ctx.files.filter((f) => f.whole).map((f) => f.path);
+      const missed = c.modified.filter((m) => !ours.includes(m));
+      const ranked = missed.length ? rankFiles(index, { objective: c.objective }).map((r) => r.path) : [];
       results.push({
         id: c.id,
         repo: c.repo,
         modified: c.modified,
-        ours: ctx.files.filter((f) => f.whole).map((f) => f.path),
+        ours,
+        misses: missed.map((m) => {
+          const chars = index.get(m)?.chars ?? -1;
+          const rank = ranked.indexOf(m);
+          const why = chars < 0 || chars + m.length + 40 > BUDGET * 0.9 ? 'too large' : rank < 0 ? 'not ranked' : rank >= CROWDED_RANK ? 'ranked low' : 'crowded out';
+          return { path: m, why, rank, chars };
+        }),
         baseline: baseline(index, ws, c.objective),
         files: index.size,
         fitting: c.modified.filter((m) => (index.get(m)?.chars ?? Infinity) + m.length + 40 <= BUDGET * 0.9).length,
@@ -163,10 +178,12 @@ export async function benchLocalization(): Promise<void> {
     console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}`);
   }
   console.log('  goal: recall ≥ 0.85 and all files in ≥ 0.80 of cases; ceiling = share of modified files small enough to be sent whole');
+  const why = new Map<string, number>();
+  for (const r of results) for (const m of r.misses) why.set(m.why, (why.get(m.why) ?? 0) + 1);
+  if (why.size) console.log(`  modified files not given whole: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')} (crowded out = ranked in the first ${CROWDED_RANK} but the budget went to others)`);
   if (process.env.CAPE_LOC_VERBOSE) {
     for (const r of results) {
-      const miss = r.modified.filter((m) => !r.ours.includes(m));
-      if (miss.length) console.log(`  miss ${r.id}: ${miss.join(', ')}`);
+      if (r.misses.length) console.log(`  miss ${r.id}: ${r.misses.map((m) => `${m.path} (${m.why}, #${m.rank + 1}, ${m.chars} chars)`).join(', ')}`);
     }
   }
 }

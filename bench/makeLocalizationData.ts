@@ -6,9 +6,11 @@
 //   { id, repo, commit, objective, snapshot, modified }
 // where objective is the commit subject without its `type(scope):` prefix and its `(#123)` pull-request number (what
 // a person would type), modified the source files it changed, and snapshot a commit of the bundle whose tree is the
-// parent commit's tree (the workspace before the change). The snapshots are chained in one new history (one commit
-// per case, parent trees only), so the bundle holds just those trees — a few MB instead of the whole history. Files
-// over 1 MB are dropped from the snapshots (the index never reads them anyway).
+// parent commit's tree (the workspace before the change). The bundle holds the real first-parent history from
+// HISTORY commits before the oldest case up to the newest case's parent, each commit rewritten as a tree with its
+// subject and dates (no authors, no other parents), so a case's workspace has the history its user's clone would have
+// had — what the ranking's git recency and co-change priors read — and nothing later. Files over 1 MB are dropped
+// from the trees (the index never reads them anyway).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -18,6 +20,8 @@ import type { Case } from './localization';
 const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 const SKIP_SUBJECT = /^(revert|merge|release|v?\d+\.\d+\.\d+)|chore\(release|chore\(deps|\bbump\b|sponsor|prettier|eslint --fix|\bformat(ting)?\b|\blint(ing)?\b|^chore: (update|release)/i;
 const PER_REPO = 40;
+/** First-parent commits kept before the oldest case (the history the oldest case's workspace sees). */
+const HISTORY = 300;
 
 function git(dir: string, args: string[], input?: string): string {
   return execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, input });
@@ -48,42 +52,60 @@ function build(outDir: string, name: string, gitDir: string): Case[] {
     picked.push({ commit, parent: parents, subject, modified });
     if (picked.length >= PER_REPO) break;
   }
-  // a scratch repository sharing the source's objects, where the snapshot chain is written
+  // a scratch repository sharing the source's objects, where the rewritten history is written
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-locdata-'));
   execFileSync('git', ['init', '-q', '--bare', scratch]);
   fs.writeFileSync(path.join(scratch, 'objects', 'info', 'alternates'), path.resolve(gitDir, 'objects') + '\n');
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'cape-bench', GIT_AUTHOR_EMAIL: 'bench@cape.invalid', GIT_COMMITTER_NAME: 'cape-bench', GIT_COMMITTER_EMAIL: 'bench@cape.invalid', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
-  const cases: Case[] = [];
-  let prev: string | null = null;
-  for (const p of picked.reverse()) {
-    // the parent's tree without files over 1 MB
-    const entries = git(scratch, ['ls-tree', '-r', '-l', p.parent])
-      .split('\n')
-      .filter(Boolean)
-      .filter((l) => {
-        const size = Number(l.split(/\s+/)[3]);
-        return !Number.isFinite(size) || size <= 1024 * 1024;
-      })
-      .map((l) => {
-        const [meta, file] = l.split('\t');
-        const [mode, type, sha] = meta.split(/\s+/);
-        return `${mode} ${type} ${sha}\t${file}`;
-      });
-    const indexFile = path.join(scratch, 'tmp-index');
+  const baseEnv = { ...process.env, GIT_AUTHOR_NAME: 'cape-bench', GIT_AUTHOR_EMAIL: 'bench@cape.invalid', GIT_COMMITTER_NAME: 'cape-bench', GIT_COMMITTER_EMAIL: 'bench@cape.invalid' };
+  const indexFile = path.join(scratch, 'tmp-index');
+  /** The commit's tree without files over 1 MB (the same tree when it has none). */
+  const treeOf = (commit: string): string => {
+    const lines = git(scratch, ['ls-tree', '-r', '-l', '--full-tree', commit]).split('\n').filter(Boolean);
+    const big = (l: string) => Number(l.split(/\s+/)[3]) > 1024 * 1024;
+    if (!lines.some(big)) return git(scratch, ['rev-parse', `${commit}^{tree}`]).trim();
+    const entries = lines.filter((l) => !big(l)).map((l) => {
+      const [meta, file] = l.split('\t');
+      const [mode, type, sha] = meta.split(/\s+/);
+      return `${mode} ${type} ${sha}\t${file}`;
+    });
     fs.rmSync(indexFile, { force: true });
-    execFileSync('git', ['--git-dir', scratch, 'update-index', '--index-info'], { input: entries.join('\n') + '\n', env: { ...env, GIT_INDEX_FILE: indexFile } });
-    const tree = execFileSync('git', ['--git-dir', scratch, 'write-tree'], { encoding: 'utf8', env: { ...env, GIT_INDEX_FILE: indexFile } }).trim();
-    const args = ['--git-dir', scratch, 'commit-tree', tree, '-m', `${name} ${p.commit}`];
-    if (prev) args.push('-p', prev);
-    const snap: string = execFileSync('git', args, { encoding: 'utf8', env }).trim();
-    prev = snap;
+    execFileSync('git', ['--git-dir', scratch, 'update-index', '--index-info'], { input: entries.join('\n') + '\n', env: { ...baseEnv, GIT_INDEX_FILE: indexFile } });
+    return execFileSync('git', ['--git-dir', scratch, 'write-tree'], { encoding: 'utf8', env: { ...baseEnv, GIT_INDEX_FILE: indexFile } }).trim();
+  };
+  const rewritten = new Map<string, string>();
+  let prev: string | null = null;
+  const rewrite = (commit: string, parent: string | null): string => {
+    const [subject, adate, cdate] = git(gitDir, ['log', '-1', '--format=%s%x00%aI%x00%cI', commit]).trim().split('\0');
+    const args = ['--git-dir', scratch, 'commit-tree', treeOf(commit), '-m', subject || commit];
+    if (parent) args.push('-p', parent);
+    return execFileSync('git', args, { encoding: 'utf8', env: { ...baseEnv, GIT_AUTHOR_DATE: adate, GIT_COMMITTER_DATE: cdate } }).trim();
+  };
+  // the first-parent chain from HISTORY commits before the oldest case's parent to the newest case's parent
+  const oldest = picked[picked.length - 1];
+  const chainAll = git(gitDir, ['rev-list', '--first-parent', picked[0].parent]).split('\n').filter(Boolean);
+  const at = chainAll.indexOf(oldest.parent);
+  const chain = chainAll.slice(0, at < 0 ? chainAll.length : Math.min(chainAll.length, at + 1 + HISTORY)).reverse();
+  for (const c of chain) {
+    prev = rewrite(c, prev);
+    rewritten.set(c, prev);
+  }
+  const cases: Case[] = [];
+  for (const p of [...picked].reverse()) {
+    let snap = rewritten.get(p.parent);
+    if (!snap) {
+      // a parent off the first-parent chain (a side branch): its own commit on top of its newest rewritten ancestor
+      const base = git(gitDir, ['rev-list', p.parent]).split('\n').find((c) => rewritten.has(c));
+      snap = rewrite(p.parent, base ? rewritten.get(base)! : null);
+      execFileSync('git', ['--git-dir', scratch, 'update-ref', `refs/heads/side-${p.commit.slice(0, 12)}`, snap]);
+      rewritten.set(p.parent, snap);
+    }
     cases.push({ id: `${name}-${p.commit.slice(0, 8)}`, repo: name, commit: p.commit, objective: objectiveOf(p.subject), snapshot: snap, modified: p.modified });
   }
   execFileSync('git', ['--git-dir', scratch, 'update-ref', 'refs/heads/cases', prev!]);
   // repack without the alternates so the bundle is self-contained and delta-compressed
   execFileSync('git', ['--git-dir', scratch, 'repack', '-a', '-d', '-q', '-f', '--depth=50', '--window=20']);
   const bundle = path.join(outDir, `${name}.bundle`);
-  execFileSync('git', ['--git-dir', scratch, 'bundle', 'create', bundle, 'refs/heads/cases'], { stdio: 'ignore' });
+  execFileSync('git', ['--git-dir', scratch, 'bundle', 'create', bundle, '--branches'], { stdio: 'ignore' });
   fs.rmSync(scratch, { recursive: true, force: true });
   return cases;
 }
