@@ -22,6 +22,8 @@ const CANDIDATES = 400;
 const BM25 = { k: 1.2, b: 0.4, d: 0.5 };
 /** Raw words memoised while indexing (the memo starts over when full). */
 const MEMO_MAX = 1 << 18;
+/** Vocabulary look-ups answered by searching the restored terms' string before a hash table over it pays. */
+const SCAN_LOOKUPS = 200;
 
 export type Field = 'path' | 'symbols' | 'content';
 export type FieldBoost = Record<Field, number>;
@@ -230,6 +232,7 @@ class Vocabulary {
   private table: Int32Array | null = null;
   private readonly added = new Map<string, number>();
   private readonly addedWords: string[] = [];
+  private lookups = 0;
 
   get size(): number {
     return this.loadedCount + this.addedWords.length;
@@ -241,23 +244,27 @@ class Vocabulary {
     for (let i = words.indexOf('\n'); i >= 0; i = words.indexOf('\n', i + 1)) this.loadedCount++;
     this.offsets = null;
     this.table = null;
+    this.lookups = 0;
     this.added.clear();
     this.addedWords.length = 0;
   }
 
-  private index(): void {
+  /** Where each restored term starts in `loaded` (entry n: one past the end). */
+  private starts(): Uint32Array {
+    if (this.offsets) return this.offsets;
     const n = this.loadedCount;
     const offsets = new Uint32Array(n + 1);
     const w = this.loaded;
-    let id = 0;
-    let start = 0;
-    for (let i = 0; i <= w.length; i++) {
-      if (i === w.length || w.charCodeAt(i) === 10) {
-        offsets[id++] = start;
-        start = i + 1;
-      }
-    }
+    let id = 1;
+    for (let i = w.indexOf('\n'); i >= 0; i = w.indexOf('\n', i + 1)) offsets[id++] = i + 1;
     offsets[n] = w.length + 1;
+    return (this.offsets = offsets);
+  }
+
+  private index(): void {
+    const n = this.loadedCount;
+    const offsets = this.starts();
+    const w = this.loaded;
     let size = 1024;
     while (size < n * 2) size *= 2;
     const table = new Int32Array(size);
@@ -267,13 +274,39 @@ class Vocabulary {
       while (table[s]) s = (s + 1) & mask;
       table[s] = t + 1;
     }
-    this.offsets = offsets;
     this.table = table;
+  }
+
+  /** The id of a restored term by a plain search of `loaded` (no table: a query looks up a few dozen terms). */
+  private scan(term: string): number | undefined {
+    const w = this.loaded;
+    for (let at = w.indexOf(term); at >= 0; at = w.indexOf(term, at + 1)) {
+      const end = at + term.length;
+      if ((at === 0 || w.charCodeAt(at - 1) === 10) && (end === w.length || w.charCodeAt(end) === 10)) {
+        // the id is the number of terms before: binary search of the starts
+        const offsets = this.starts();
+        let lo = 0;
+        let hi = this.loadedCount - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (offsets[mid] <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
+      }
+    }
+    return undefined;
   }
 
   /** The id of a term, or undefined. */
   get(term: string): number | undefined {
     if (this.loadedCount) {
+      // the first look-ups search the string; many (indexing changed files) build the table once
+      if (!this.table && ++this.lookups <= SCAN_LOOKUPS) {
+        const id = this.scan(term);
+        if (id !== undefined) return id;
+        return this.added.get(term);
+      }
       if (!this.table) this.index();
       const table = this.table!;
       const offsets = this.offsets!;
@@ -542,21 +575,15 @@ export class TermIndex {
     return field(p.c, p.len, p.len, boost.path) + symbols + field(content.c, content.len, avg, boost.content);
   }
 
-  /** The index for the cache file, with the Docs in the order of `paths`. */
-  serialize(paths: readonly string[]): TermIndexData {
+  /** The index for the cache file, with the Docs in the order of `paths` (restore() takes them back to back). */
+  serialize(paths: readonly string[]): { words: string; lens: Uint32Array; docs: Uint32Array[] } {
     const lens = new Uint32Array(paths.length);
-    let total = 0;
+    const docs: Uint32Array[] = [];
     paths.forEach((p, i) => {
       const d = this.docs.get(p);
-      if (d) total += lens[i] = d.length;
+      if (d) (docs.push(d), (lens[i] = d.length));
     });
-    const ids = new Uint32Array(total);
-    let at = 0;
-    paths.forEach((p) => {
-      const d = this.docs.get(p);
-      if (d) (ids.set(d, at), (at += d.length));
-    });
-    return { words: this.vocab.serialize(), lens, ids };
+    return { words: this.vocab.serialize(), lens, docs };
   }
 
   /** Restores a serialised index (Docs in the order of `paths`); false (and empty) when it is damaged. */
@@ -568,6 +595,7 @@ export class TermIndex {
       const words = this.vocab.size;
       this.df = new Int32Array(Math.max(1024, words + 1024));
       const all = data.ids;
+      const df = this.df;
       let at = 0;
       for (let i = 0; i < paths.length; i++) {
         const n = data.lens[i];
@@ -575,9 +603,17 @@ export class TermIndex {
         if (n < HEAD || at + n > all.length) throw new Error('truncated');
         const doc = all.subarray(at, at + n);
         at += n;
-        if (HEAD + doc[1] + doc[2] > n) throw new Error('bad entry');
-        for (let k = HEAD; k < n; k++) if (doc[k] >= words) throw new Error('bad term id');
-        this.add(paths[i], doc);
+        const cs = HEAD + doc[1] + doc[2];
+        if (cs > n) throw new Error('bad entry');
+        for (let k = HEAD; k < cs; k++) if (doc[k] >= words) throw new Error('bad term id');
+        // add(), with the check of each content id in the same pass
+        for (let k = cs; k < n; k++) {
+          const id = doc[k];
+          if (id >= words) throw new Error('bad term id');
+          df[id]++;
+        }
+        this.docs.set(paths[i], doc);
+        this.totalLen += doc[0];
       }
       if (at !== all.length) throw new Error('trailing');
       return true;

@@ -34,7 +34,7 @@ export interface IndexedFile {
   imports: string[];
 }
 
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 /** The cache file starts with these bytes (a binary file: see save()). */
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const EMPTY: ReadonlyMap<string, number> = new Map();
@@ -75,8 +75,9 @@ interface DirRecord {
   mtimeMs: number;
   /** `size:mtime` of its `.gitignore`, or null when it has none. */
   gitignore: string | null;
-  files: string[];
-  subdirs: string[];
+  /** Names joined by '/' (never part of a name): a few thousand strings to keep instead of one per file. */
+  files: string;
+  subdirs: string;
 }
 
 /** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
@@ -167,11 +168,12 @@ export class WorkspaceIndex {
       if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return null;
       if (old && old.mtimeMs === st.mtimeMs) {
         this.policy.noteDir(rel, old.gitignore !== null);
-        for (const name of old.files) {
-          const f = statOrNull(path.join(abs, name), false);
+        const prefix = abs + path.sep;
+        for (const name of old.files ? old.files.split('/') : []) {
+          const f = statOrNull(prefix + name, false);
           if (f?.isFile() && f.size <= this.policy.maxBytes) found.set(rel ? `${rel}/${name}` : name, { size: f.size, mtimeMs: f.mtimeMs });
         }
-        for (const d of old.subdirs) stack.push(rel ? `${rel}/${d}` : d);
+        if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
         records.set(rel, old);
         continue;
       }
@@ -188,22 +190,29 @@ export class WorkspaceIndex {
       if (useRecords && !old && hasGitignore) return null;
       this.policy.noteDir(rel, hasGitignore);
       // a folder changed within the clock's resolution may change again under the same mtime: list it next time
-      const rec: DirRecord = { mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1, gitignore: hasGitignore ? stamp(path.join(abs, '.gitignore')) : null, files: [], subdirs: [] };
+      const files: string[] = [];
+      const subdirs: string[] = [];
+      const prefix = abs + path.sep;
       for (const e of entries) {
         const r = rel ? `${rel}/${e.name}` : e.name;
         // symlinks are never followed nor listed: the model sees the real files once, where they are
         if (e.isDirectory()) {
           if (this.policy.skipDir(r)) continue;
-          rec.subdirs.push(e.name);
+          subdirs.push(e.name);
           stack.push(r);
         } else if (e.isFile()) {
           if (this.policy.skipFileName(r)) continue;
-          rec.files.push(e.name);
-          const f = statOrNull(path.join(abs, e.name), false);
+          files.push(e.name);
+          const f = statOrNull(prefix + e.name, false);
           if (f?.isFile() && f.size <= this.policy.maxBytes) found.set(r, { size: f.size, mtimeMs: f.mtimeMs });
         }
       }
-      records.set(rel, rec);
+      records.set(rel, {
+        mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1,
+        gitignore: hasGitignore ? stamp(prefix + '.gitignore') : null,
+        files: files.join('/'),
+        subdirs: subdirs.join('/'),
+      });
     }
     this.dirs = records;
     this.excludeStamp = stamp(path.join(this.root, '.git', 'info', 'exclude'));
@@ -413,34 +422,50 @@ export class WorkspaceIndex {
   }
 
   /**
-   * The cache file's bytes: CACHE_MAGIC, two little-endian u32 (bytes of the JSON part, term ids), the JSON part
-   * (entries, vocabulary; padded to 4 bytes), then the text index's Doc lengths (one u32 per entry) and its term ids
-   * as raw u32 — read back without parsing, which a JSON or base64 cache of ~50 MB took seconds to do.
+   * The cache file's bytes, in pieces (no copy of the whole): CACHE_MAGIC, two little-endian u32 (bytes of the JSON
+   * part, term ids), the JSON part (entries, folder records, vocabulary; padded to 4 bytes), then the text index's
+   * Doc lengths (one u32 per entry) and its term ids as raw u32 — read back without parsing, which a JSON or base64
+   * cache of ~50 MB took seconds to do.
    */
-  serialize(): Buffer {
+  private *cacheChunks(): Generator<Uint8Array | string> {
     const files = [...this.files.values()];
     const paths = files.map((f) => f.path);
     const at = new Map(paths.map((p, i) => [p, i]));
     const text = this.text.serialize(paths);
-    const meta = Buffer.from(
-      JSON.stringify({
-        version: CACHE_VERSION,
-        root: this.root,
-        policy: this.policyKey(),
-        files: files.map((f) => [f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs, f.imports.map((p) => at.get(p) ?? -1)]),
-        notText: [...this.notText],
-        dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]),
-        exclude: this.excludeStamp,
-        words: text.words,
-      }),
-      'utf8',
-    );
-    const pad = (4 - ((CACHE_MAGIC.length + 8 + meta.length) % 4)) % 4;
-    const head = Buffer.alloc(8);
-    head.writeUInt32LE(meta.length, 0);
-    head.writeUInt32LE(text.ids.length, 4);
-    const u32 = (a: Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    return Buffer.concat([CACHE_MAGIC, head, meta, Buffer.alloc(pad), u32(text.lens), u32(text.ids)]);
+    const meta = JSON.stringify({
+      version: CACHE_VERSION,
+      root: this.root,
+      policy: this.policyKey(),
+      files: files.map((f) => [f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs, f.imports.map((p) => at.get(p) ?? -1)]),
+      notText: [...this.notText],
+      dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]),
+      exclude: this.excludeStamp,
+      words: text.words,
+    });
+    const metaBytes = Buffer.byteLength(meta, 'utf8');
+    let idCount = 0;
+    for (const d of text.docs) idCount += d.length;
+    const head = Buffer.alloc(CACHE_MAGIC.length + 8);
+    CACHE_MAGIC.copy(head);
+    head.writeUInt32LE(metaBytes, CACHE_MAGIC.length);
+    head.writeUInt32LE(idCount, CACHE_MAGIC.length + 4);
+    yield head;
+    yield meta;
+    yield Buffer.alloc((4 - ((head.length + metaBytes) % 4)) % 4);
+    const u32 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    yield u32(text.lens);
+    // the Docs in chunks of about 1 MB
+    const chunk = new Uint32Array(1 << 18);
+    let n = 0;
+    for (const d of text.docs) {
+      if (n + d.length > chunk.length) {
+        yield u32(chunk.slice(0, n));
+        n = 0;
+      }
+      if (d.length > chunk.length) yield u32(d);
+      else (chunk.set(d, n), (n += d.length));
+    }
+    if (n) yield u32(chunk.slice(0, n));
   }
 
   /** Writes the cache file atomically; the cache folder keeps the CACHE_KEEP most recently written indexes. */
@@ -448,7 +473,7 @@ export class WorkspaceIndex {
     if (os.endianness() !== 'LE') return;
     const dir = path.dirname(cacheFile);
     await ensureDir(dir);
-    await writeFileAtomic(cacheFile, this.serialize());
+    await writeFileAtomic(cacheFile, this.cacheChunks());
     try {
       const old = fs
         .readdirSync(dir)
@@ -496,7 +521,7 @@ export class WorkspaceIndex {
       policy?: unknown;
       files?: [string, number, number, number, string[], string[], number[]][];
       notText?: [string, string][];
-      dirs?: [string, number, string | null, string[], string[]][];
+      dirs?: [string, number, string | null, string, string][];
       exclude?: string | null;
       words?: string;
     };
@@ -548,7 +573,7 @@ export class WorkspaceIndex {
     this.text = text;
     for (const [rel, key] of data.notText ?? []) this.notText.set(rel, key);
     for (const [rel, mtimeMs, gitignore, files, subdirs] of data.dirs ?? []) {
-      if (typeof rel === 'string' && typeof mtimeMs === 'number' && Array.isArray(files) && Array.isArray(subdirs)) this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
+      if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
     }
     this.excludeStamp = data.exclude ?? null;
     // the imports were resolved against the same file set; a refresh that changes it resolves again
