@@ -162,7 +162,8 @@ export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, St
     ),
   );
   wrap.append(summary);
-  if (criteria.length) wrap.append(h('div', { class: 'table-scroll' }, criteriaTable(criteria)));
+  // The criteria table has five columns and long texts: it takes the whole width, below the two short tables.
+  if (criteria.length) wrap.append(h('div', { class: 'table-scroll metrics-wide' }, criteriaTable(criteria)));
 
   const perStep = isObj(m?.perStep) ? (m!.perStep as Record<string, { usage?: Usage; costUsd?: number }>) : {};
   const cost = h(
