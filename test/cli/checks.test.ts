@@ -44,6 +44,11 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'npm test', '--json'], env(tmp));
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 6, 'CM, POA, DA, DevA, one fix request, retrospective');
+    // DevA is told up front, in its request's per-step part (not the cached system prompt), which checks will run
+    const devaAsk = text(fake.requests[3].body.messages[0].content);
+    assert.match(devaAsk, /## Checks on your proposal\nAfter your reply CAPE runs `npm test` on a scratch copy/);
+    assert.ok(!JSON.stringify(fake.requests[3].body.system).includes('Checks on your proposal'));
+    assert.ok(!JSON.stringify(fake.requests[0].body).includes('Checks on your proposal'), 'only DevA hears of them');
 
     // the fix request: in DevA's conversation, with the command, exit code and the output naming file and line
     const fixMsgs = fake.requests[4].body.messages;
@@ -156,6 +161,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(run.stderr, /Checks detected but not run \(pass --check auto to run them on DevA's proposal\): npm test \(package\.json script "test"\)/);
     assert.deepStrictEqual(run.json.checks, []);
     assert.strictEqual(fake.requests.length, 5);
+    assert.ok(!JSON.stringify(fake.requests[3].body).includes('Checks on your proposal'), 'checks that do not run are not announced to DevA');
 
     fake.reset();
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });

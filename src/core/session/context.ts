@@ -49,6 +49,7 @@ export type ContextSource =
   | 'retro:feedback'
   | 'retro:devaFiles'
   | 'retro:checks'
+  | 'checks:planned'
   | 'retro:criteria';
 
 /**
@@ -68,6 +69,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
     'da:specs',
     'assets:3_development',
     'workspace:ranked',
+    'checks:planned',
     'team:dor',
     'team:dod',
   ],
@@ -100,6 +102,8 @@ export interface ContextInputs {
   devaSummary: string | null;
   /** The checks on DevA's proposal (the retrospective gets their results, never their output). */
   checks?: ChecksOutcome;
+  /** The check commands that will run on DevA's proposal (DevA is told them up front); none when no checks run. */
+  plannedChecks?: readonly string[];
   /** A second CM opening: the first one's blocking questions and the user's answers (session/dorQuestions.ts). */
   dorAnswers?: readonly DorAnswer[];
   /** DevA → DA → DevA rounds of this session (session/blockers.ts): the retro sees what was asked and answered. */
@@ -453,6 +457,12 @@ function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs
         .map((f) => `- ${f.relPath ?? f.path} (${f.action}${f.status === 'refused' ? `, refused: ${f.reason}` : ''})`)
         .join('\n');
       return section("DevA's files (list and summary only)", `${list}\n\n${inputs.devaSummary ?? ''}`);
+    }
+    case 'checks:planned': {
+      const commands = (inputs.plannedChecks ?? []).map((c) => (c.includes('`') ? c : `\`${c}\``));
+      return commands.length
+        ? section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.`)
+        : '';
     }
     case 'retro:checks':
       return inputs.checks && inputs.checks.commands.length ? section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks)) : '';

@@ -340,6 +340,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       const dorAnswers = step === 'cm_open' ? answeredPairs(state) : undefined;
       const inputs: ContextInputs = {
         dorAnswers,
+        ...(step === 'deva' && opts.checks?.commands.length ? { plannedChecks: opts.checks.commands } : {}),
         taskId,
         objective: state.objective,
         language: state.language,
