@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
-import { SessionStore, type SessionSummary } from '../../src/core/store/store';
+import { SessionStore, type SessionSummary } from '../../src/core/store';
 import type { StepId } from '../../src/core/model/types';
 import type { ProposedFilesService } from '../../src/edits/proposedFiles';
 import type { CapeSettings, Services, SessionControllerApi } from '../../src/services';

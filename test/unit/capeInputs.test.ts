@@ -8,7 +8,7 @@ import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, MAX_ASSET_BYTES, MAX_DEPTH, loadC
 import { notTextReason } from '../../src/core/files/text';
 import { checkWorkspaceLocation } from '../../src/core/files/pathSafety';
 import { capeWarnings } from '../../src/core/session/runner';
-import { SessionStore } from '../../src/core/store/store';
+import { SessionStore } from '../../src/core/store';
 
 function tmpDir(prefix = 'cape-inputs-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));

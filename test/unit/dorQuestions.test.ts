@@ -18,7 +18,7 @@ import {
 } from '../../src/core/session/dorQuestions';
 import { buildStepContext, type ContextInputs } from '../../src/core/session/context';
 import { StepFailure } from '../../src/core/session/failure';
-import { SessionStore, type SessionState } from '../../src/core/store/store';
+import { SessionStore, type SessionState } from '../../src/core/store';
 import type { Envelope } from '../../src/core/model/types';
 
 function opening(dor: Record<string, unknown>): Envelope {

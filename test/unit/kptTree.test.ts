@@ -5,8 +5,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { DEFAULT_GROUP_THRESHOLD, parseKpt } from '../../src/core/kpt';
-import { SessionStore } from '../../src/core/store/store';
-import type { RetrospectiveInfo, SessionSummary } from '../../src/core/store/store';
+import { SessionStore } from '../../src/core/store';
+import type { RetrospectiveInfo, SessionSummary } from '../../src/core/store';
 import type { KptItem } from '../../src/core/model/types';
 import {
   buildKptModel,

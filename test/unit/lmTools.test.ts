@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
-import { SessionStore } from '../../src/core/store/store';
+import { SessionStore } from '../../src/core/store';
 import { TOOL_SPECS } from '../../src/core/tools/specs';
 import type { LlmRequest, SessionEvent } from '../../src/core/model/types';
 import { LmClient, type LmChatModelLike } from '../../src/providers/lmClient';

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
-import { SessionStore } from '../../src/core/store/store';
+import { SessionStore } from '../../src/core/store';
 import type { SessionEvent } from '../../src/core/model/types';
 import { costUsd } from '../../src/core/llm/pricing';
 import { type FakeAnthropic } from '../fake-anthropic/server';

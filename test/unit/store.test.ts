@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../../src/core/files/fsAtomic';
-import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store/store';
+import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store';
 import { computeMetrics } from '../../src/core/metrics/metrics';
 import { readKptFile } from '../../src/core/kpt';
 import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';

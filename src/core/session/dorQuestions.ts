@@ -6,7 +6,7 @@
 // `needs_answers`, resumable). Answers go to exactly one more CM opening request, which never pauses again;
 // skipping them ("Continue anyway", `--skip-questions`) lets POA start from the first opening.
 import { isPlainObject, type Envelope, type StepId } from '../model/types';
-import type { SessionState } from '../store/store';
+import type { SessionState } from '../store';
 import { StepFailure } from './failure';
 
 /** Questions kept from one opening (a few blocking questions, not a questionnaire). */

@@ -4,7 +4,7 @@
 // Every refusal is a StepFailure whose message says what is wrong and how to go on.
 import * as path from 'path';
 import { STEP_IDS, type StepId } from '../model/types';
-import { SessionStore, StoreError, type SessionState, type StepRecord } from '../store/store';
+import { SessionStore, StoreError, type SessionState, type StepRecord } from '../store';
 import { objectiveProblem } from './objective';
 import { StepFailure } from './failure';
 

@@ -4,7 +4,7 @@
 // satisfaction trend, and the KPT digest it reads leaves out the items of the saved session and of its reruns (the
 // saved session did not see them either). Same inputs: the saved objective, language and model, the current cape/
 // files and workspace.
-import { SessionStore } from '../store/store';
+import { SessionStore } from '../store';
 import { acceptanceCriteria } from '../metrics/tsr';
 import { reproducibility, type Reproducibility, type RunSignature } from '../metrics/reproducibility';
 import { runSession, type SessionOptions, type SessionResult } from './runner';

@@ -27,7 +27,7 @@ import { renderPrompt, templateBodies, type PromptAssets } from '../cape/prompts
 import { withStepRetry } from '../llm/retry';
 import { CostTracker, capClient, capUnenforceable } from '../llm/costCap';
 import { costUsd as priceOf } from '../llm/pricing';
-import { SessionStore, type SessionState } from '../store/store';
+import { SessionStore, type SessionState } from '../store';
 import {
   STEP_AGENT,
   STEP_IDS,

@@ -3,7 +3,8 @@
 //   state/<task>.json                             session state, so an interrupted session can be resumed
 //   retrospective/YYYY-MM-DD_HH-MM_<task>.md      human-readable retrospective (local time) + frontmatter
 //   retrospective/kpt_merged.md                   accumulated KPT (see kpt.ts)
-// Every write is atomic (fsAtomic.ts). Plain Node: nothing in src/core may import 'vscode'.
+// Every write is atomic (fsAtomic.ts). The records' types: records.ts; the retrospective's markdown:
+// retrospectiveMarkdown.ts. Plain Node: nothing in src/core may import 'vscode'.
 import { promises as fsp } from 'fs';
 import * as crypto from 'crypto';
 import * as path from 'path';
@@ -11,161 +12,40 @@ import {
   STEP_AGENT,
   STEP_IDS,
   type AgentId,
-  type CmOpeningOutput,
   type Envelope,
-  type ErrorKind,
   ZERO_USAGE,
   type KptLists,
   type ProposedFile,
   type SessionMetrics,
   type StepId,
-  type ToolCallRecord,
-  type Usage,
-  type FeedbackRecord,
   DEFAULT_CAPE_FOLDER,
 } from '../model/types';
-import { formatLocalMinute, retrospectiveStamp } from '../model/dates';
+import { retrospectiveStamp } from '../model/dates';
 import { ensureDir, isAtomicTempName, readTextFile, removeStaleAtomicTemps, writeFileAtomic } from '../files/fsAtomic';
-import { formatMetricsMarkdown, readHead } from '../metrics/metrics';
-import { readFrontmatter, writeFrontmatter } from '../cape/frontmatter';
+import { readHead } from '../metrics/metrics';
+import { readFrontmatter } from '../cape/frontmatter';
 import { mergeKptFile, parseKpt, readKptText, type KptLockOptions, type KptMergeResult } from '../kpt';
 import { listKptItems, markKptFile, KptStatusError, type KptListedItem, type KptMarkPlan, type KptMarkRequest } from '../kpt/status';
 import { housekeepKptFile, type HousekeepingResult } from '../kpt/housekeeping';
 import { checkWorkspaceLocation } from '../files/pathSafety';
-import { isChecksOutcome, type ChecksOutcome } from '../checks/types';
+import { isChecksOutcome } from '../checks/types';
+import {
+  PAIR_NAME,
+  RETRO_NAME,
+  StoreError,
+  assertTaskId,
+  dorPauseOf,
+  isEnvelope,
+  isStepId,
+  type RetrospectiveInfo,
+  type SessionState,
+  type SessionStatus,
+  type SessionSummary,
+  type StepRecord,
+  type StoredFile,
+} from './records';
+import { renderRetrospective } from './retrospectiveMarkdown';
 
-/** A DevA file as stored in a step record: path and body always, the proposal details when known. */
-export type StoredFile = Pick<ProposedFile, 'path' | 'content'> & Partial<Omit<ProposedFile, 'path' | 'content'>>;
-
-/** Everything about one finished step. DevA's proposed file bodies are kept so they survive a crash. */
-export interface StepRecord {
-  step: StepId;
-  /** Always STEP_AGENT[step] on disk, whatever is passed. */
-  agent: AgentId;
-  /** Step number 1..5; always derived from the step on disk (accepted for convenience). */
-  n?: number;
-  /** The model's raw reply text. */
-  raw: string;
-  envelope: Envelope;
-  files: StoredFile[];
-  summary: string | null;
-  usage: Usage;
-  model: string;
-  /** Context sizes of the step (chars), for the CR metric on resume. */
-  context?: { input: number; passed: number };
-  /** The step's tool calls (tool, path or query, characters returned, refusal reason — never the bodies). */
-  toolCalls?: ToolCallRecord[];
-  /** DevA's reply to the edit repair request, when one was sent. */
-  editRepair?: string;
-  /** A second CM opening: the questions of the first one and the user's answers it received. */
-  dorAnswers?: { question: string; answer: string }[];
-  /** DevA → DA → DevA rounds: the reply that raised blockers and the answer (session/blockers.ts). */
-  feedback?: FeedbackRecord[];
-  /** Epoch ms. */
-  startedAt: number;
-  /** Epoch ms; also the timestamp in the pair file name. */
-  finishedAt: number;
-  /** Continuations after the reply stopped at the output limit (the stored raw is the stitched reply). */
-  continuations?: number;
-  /** DevA: the project's checks on the proposal, every run and fix round (request, reply, files it changed). */
-  checks?: ChecksOutcome;
-  /** What the parser warned about this reply (e.g. which of several envelopes was used). */
-  warnings?: string[];
-}
-
-/** `needs_answers`: paused after the CM opening asked blocking questions (session/dorQuestions.ts). */
-export type SessionStatus = 'running' | 'failed' | 'complete' | 'needs_answers';
-
-/** The CM opening's blocking questions and what the user did with them. */
-export interface DorPause {
-  questions: string[];
-  answers?: string[];
-  skipped?: boolean;
-}
-
-export interface SessionState {
-  taskId: string;
-  objective: string;
-  language: string;
-  model: string;
-  /** Epoch ms. */
-  createdAt: number;
-  /** Epoch ms of the last save (set by saveSessionState). */
-  updatedAt?: number;
-  status: SessionStatus;
-  completedSteps: StepId[];
-  error?: { step: StepId | null; kind: ErrorKind; message: string };
-  /** Step → pair file, relative to the workspace with forward slashes. */
-  stepFiles: Partial<Record<StepId, string>>;
-  /** Workspace-relative path of the retrospective, once written. */
-  retrospectivePath?: string;
-  /** USD spent by every request of the session so far (all runs); null once a response had no known price. */
-  costUsd?: number | null;
-  /** The CM opening's blocking questions, once it asked some. */
-  dor?: DorPause;
-}
-
-export interface SessionSummary {
-  taskId: string;
-  objective: string;
-  status: SessionStatus;
-  createdAt: number;
-  updatedAt: number;
-  completedSteps: StepId[];
-  error?: SessionState['error'];
-  /** Absolute path of the state file. */
-  statePath: string;
-}
-
-export interface RetrospectiveInfo {
-  /** Absolute path. */
-  path: string;
-  taskId: string;
-  date: Date;
-  objective: string | null;
-  assAverage: number | null;
-}
-
-export class StoreError extends Error {
-  constructor(
-    message: string,
-    /** The damaged or unusable file, when the error is about one. */
-    readonly file?: string,
-  ) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
-
-function dorPauseOf(x: unknown): DorPause | null {
-  if (!x || typeof x !== 'object') return null;
-  const d = x as Partial<DorPause>;
-  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((q): q is string => typeof q === 'string') : null);
-  const questions = strings(d.questions);
-  if (!questions) return null;
-  const answers = strings(d.answers);
-  return { questions, ...(answers ? { answers } : {}), ...(d.skipped === true ? { skipped: true } : {}) };
-}
-
-/** Task ids become file names: letters, digits, `.`, `_`, `-` only (e.g. task-1779077393991). */
-export function assertTaskId(taskId: string): void {
-  if (typeof taskId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(taskId) || taskId.includes('..')) {
-    throw new StoreError(
-      `Invalid task id ${JSON.stringify(taskId)}: use 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
-    );
-  }
-}
-
-const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
-const PAIR_NAME = /^(.+)_([1-5])_(CM|POA|DA|DevA)_(\d+)\.json$/;
-
-function isEnvelope(x: unknown): x is Envelope {
-  return !!x && typeof x === 'object' && typeof (x as Envelope).agent === 'string' && typeof (x as Envelope).task_id === 'string';
-}
-
-function isStepId(x: unknown): x is StepId {
-  return typeof x === 'string' && (STEP_IDS as readonly string[]).includes(x);
-}
 
 export class SessionStore {
   readonly workspace: string;
@@ -603,111 +483,4 @@ export class SessionStore {
     }
     return out.sort((a, b) => b.date.getTime() - a.date.getTime() || (a.path < b.path ? 1 : -1));
   }
-}
-
-
-// ---------------------------------------------------------------------------------------------
-// Retrospective markdown
-
-function str(x: unknown): string {
-  return typeof x === 'string' ? x.trim() : '';
-}
-
-function strList(x: unknown): string[] {
-  return Array.isArray(x) ? x.map(str).filter(Boolean) : [];
-}
-
-/** Multi-line model text inside a list item or paragraph: keep line breaks as markdown hard breaks. */
-function para(s: string): string {
-  return s.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).filter(Boolean).join('  \n');
-}
-
-function code(s: string): string {
-  return '`' + s.replace(/`/g, 'ˋ').replace(/[\r\n]+/g, ' ') + '`';
-}
-
-function renderOpening(opening: Envelope | null | undefined): string[] {
-  if (!opening) return [];
-  const o = (opening.output && typeof opening.output === 'object' ? opening.output : {}) as Partial<CmOpeningOutput>;
-  const lines = ['## CM opening', ''];
-  const brief = str(o.session_brief);
-  if (brief) lines.push(`**Brief:** ${para(brief)}`, '');
-  if (o.dor_check && typeof o.dor_check === 'object') {
-    const concerns = strList(o.dor_check.concerns);
-    lines.push(`**Definition of Ready:** ${o.dor_check.passed === true ? 'met' : 'not met'}`);
-    for (const c of concerns) lines.push(`- ${para(c)}`);
-    lines.push('');
-  }
-  const watch = strList(o.watch_out);
-  if (watch.length) {
-    lines.push('**Watch out:**');
-    for (const w of watch) lines.push(`- ${para(w)}`);
-    lines.push('');
-  }
-  const followups = strList(o.kpt_followups);
-  if (followups.length) {
-    lines.push('**KPT follow-ups:**');
-    for (const f of followups) lines.push(`- ${para(f)}`);
-    lines.push('');
-  }
-  const adopted = strList(o.adopted_tries);
-  if (adopted.length) lines.push(`**Tries adopted this session:** ${adopted.map(para).join(', ')}`, '');
-  return lines;
-}
-
-/** The dated retrospective file's content (exported for tests and previews). */
-export function renderRetrospective(
-  taskId: string,
-  objective: string,
-  envelope: Envelope,
-  metrics: SessionMetrics,
-  files: ProposedFile[],
-  now: Date,
-  opts: { opening?: Envelope | null; devaSummary?: string | null; repeatOf?: string } = {},
-): string {
-  const lines: string[] = [
-    writeFrontmatter({
-      task_id: taskId,
-      objective,
-      date: now.toISOString(),
-      ass_average: metrics.assAverage === null ? null : Math.round(metrics.assAverage * 1000) / 1000,
-      ...(opts.repeatOf ? { repeat_of: opts.repeatOf } : {}),
-      format: 'cape-retrospective/1',
-    }),
-    `# Retrospective — ${taskId}`,
-    '',
-    `**Date:** ${formatLocalMinute(now)}  `,
-    `**Objective:** ${para(objective) || '—'}`,
-    '',
-    ...renderOpening(opts.opening),
-    '## Conversation',
-    '',
-  ];
-  const turns = Array.isArray(envelope.conversation) ? envelope.conversation : [];
-  if (turns.length === 0) lines.push('_No conversation was recorded._', '');
-  for (const t of turns) {
-    const text = para(str(t?.text));
-    if (text) lines.push(`**${str(t?.speaker) || '?'}:** ${text}`, '');
-  }
-  const kpt = envelope.kpt ?? { keep: [], problem: [], try: [] };
-  lines.push('## KPT', '');
-  for (const [kind, title] of [['keep', 'Keep'], ['problem', 'Problem'], ['try', 'Try']] as const) {
-    lines.push(`### ${title}`, '');
-    const items = strList(kpt[kind]);
-    if (items.length === 0) lines.push('_none_');
-    for (const it of items) lines.push(`- ${it.replace(/\s+/g, ' ')}`);
-    lines.push('');
-  }
-  lines.push('## Metrics (computed)', '', formatMetricsMarkdown(metrics), '');
-  lines.push('## Files proposed by DevA', '');
-  if (files.length === 0) lines.push('_none_');
-  for (const f of files) {
-    const where = f.relPath ?? f.path;
-    const why = f.status === 'refused' && f.reason ? ` — ${f.reason.replace(/[\r\n]+/g, ' ')}` : '';
-    lines.push(`- ${code(where)} — ${f.action}, ${f.status}${why}`);
-  }
-  lines.push('');
-  const summary = str(opts.devaSummary);
-  if (summary) lines.push('**DevA summary:** ' + para(summary), '');
-  return lines.join('\n');
 }
