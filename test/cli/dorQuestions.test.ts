@@ -62,6 +62,13 @@ describe('CLI: the Cape Master\'s blocking questions (DoR)', function () {
       second.json.steps.map((s: any) => s.step),
       ['cm_open', 'poa', 'da', 'deva', 'cm_retro'],
     );
+    // The opening's usage counts both opening requests (the one that asked and the one with the answers).
+    const inputOf = (i: number) => {
+      const u = fake.requests[i].usage!;
+      return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+    };
+    const opened = second.json.steps[0].usage;
+    assert.strictEqual(opened.inputTokens + opened.cacheCreationInputTokens + opened.cacheReadInputTokens, inputOf(0) + inputOf(1));
     const done = JSON.parse(fs.readFileSync(path.join(ws, 'cape', '5_sessions', 'state', `${task}.json`), 'utf8'));
     assert.strictEqual(done.status, 'complete');
     assert.deepStrictEqual(done.dor, { questions: QUESTIONS, answers: ANSWERS });

@@ -187,6 +187,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   /** True once this run has written the session's state: only then may a failure be recorded in it. */
   let stateSaved = false;
   let currentStep: StepId | null = null;
+  /** A resumed, answered opening: the usage of the first opening (the one that asked), added to the second's. */
+  let openingCarry: Usage | null = null;
   let cost: CostTracker | null = null;
   const warn = (message: string) => {
     try {
@@ -215,8 +217,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       const loaded = await loadSessionToResume(store, opts.taskId, opts.fromStep);
       state = loaded.state;
       // Blocking questions of the CM opening (session/dorQuestions.ts): still unanswered → nothing runs.
+      const firstOpening = state.status === 'needs_answers' && state.completedSteps.includes('cm_open') ? state.stepFiles.cm_open : undefined;
       const waiting = prepareAnswers(state, { answers: opts.answers, skipQuestions: opts.skipQuestions, fromStep: opts.fromStep });
       if (waiting) return paused(state, waiting, state.costUsd ?? null, emit);
+      // Answered: the opening runs again, and its step usage counts the first opening's request too.
+      if (firstOpening && !state.completedSteps.includes('cm_open')) {
+        openingCarry = (await store.loadStep(state.taskId, 'cm_open').catch(() => null))?.usage ?? null;
+      }
       for (const s of loaded.adopted) {
         warn(`Step ${s} was saved before the previous run stopped (${state.stepFiles[s]}); it is taken as completed and not run again.`);
       }
@@ -362,7 +369,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       contextChars[step] = { input: ctx.baselineChars, passed: ctx.passedChars };
       const startedAt = now();
       const maxTokens = opts.maxTokens?.[step] ?? DEFAULT_MAX_TOKENS[step];
-      let stepUsage: Usage = { ...ZERO_USAGE };
+      let stepUsage: Usage = step === 'cm_open' && openingCarry ? { ...openingCarry } : { ...ZERO_USAGE };
       let model = opts.model;
 
       const tools =
