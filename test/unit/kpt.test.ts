@@ -160,6 +160,48 @@ describe('kpt: merge', () => {
     assert.strictEqual(new Set(items.map((i) => i.taskId)).size, 24);
   });
 
+  it('another process never sees the lock empty or half written (so a slow holder is never taken for a killed one)', async function () {
+    this.timeout(60000);
+    const file = path.join(tmpDir(), 'kpt_merged.md');
+    const lock = `${file}.lock`;
+    const kptModule = path.resolve(__dirname, '../../src/core/kpt/mergeFile.js');
+    const script = `
+      const { mergeKptFile } = require(${JSON.stringify(kptModule)});
+      (async () => {
+        for (let j = 0; j < 6; j++) await mergeKptFile(${JSON.stringify(file)}, process.argv[1] + '-' + j, { keep: ['k ' + j], problem: [], try: [] });
+      })().catch((e) => { console.error(e); process.exit(1); });`;
+    let running = 6;
+    const exits: Promise<number | null>[] = Array.from({ length: 6 }, (_, i) =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, ['-e', script, `q${i}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('exit', (code) => {
+          running--;
+          resolve(code);
+        });
+      }),
+    );
+    const bad: string[] = [];
+    let reads = 0;
+    // Poll the lock file as hard as a contender could, between the event loop's turns (the exits must be seen).
+    while (running > 0) {
+      const until = Date.now() + 20;
+      while (Date.now() < until) {
+        let content: string;
+        try {
+          content = fs.readFileSync(lock, 'utf8');
+        } catch {
+          continue;
+        }
+        reads++;
+        if (!/^\d+ \S+ \d+ [0-9a-f]{16}$/.test(content)) bad.push(JSON.stringify(content));
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.deepStrictEqual(await Promise.all(exits), Array(6).fill(0));
+    assert.deepStrictEqual(bad.slice(0, 5), [], `${bad.length} of ${reads} reads saw a lock without its whole token`);
+    assert.strictEqual((await readKptFile(file)).length, 36);
+  });
+
   it('takes over a stale lock left by a crashed process, but waits for a fresh one', async () => {
     const file = path.join(tmpDir(), 'kpt_merged.md');
     fs.writeFileSync(`${file}.lock`, 'crashed');

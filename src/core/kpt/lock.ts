@@ -25,7 +25,7 @@ export class KptLockError extends Error {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** A lock whose holder never wrote its token (killed between create and write) is stale after this long. */
+/** A lock without a token (an O_EXCL holder killed between create and write, or an older CAPE) is stale after this long. */
 const EMPTY_LOCK_STALE_MS = 2_000;
 /** Say that we are waiting once the wait for a live holder lasts this long. */
 const SAY_WAITING_AFTER_MS = 3_000;
@@ -70,8 +70,8 @@ function describeHolder(h: LockHolder): string {
 }
 
 /**
- * Runs `fn` while holding `<filePath>.lock`, created with O_EXCL ('wx'), so concurrent sessions (in this process
- * or others) serialise. The lock holds `<pid> <host> <epoch ms> <random>`. Waiting uses exponential backoff with
+ * Runs `fn` while holding `<filePath>.lock`, created atomically with its token (see tryTakeLock), so concurrent
+ * sessions (in this process or others) serialise. The lock holds `<pid> <host> <epoch ms> <random>`. Waiting uses exponential backoff with
  * jitter. A lock is stale — and broken at once, with a warning naming it — when its holder is a process of this
  * host that no longer exists, when it stayed empty (holder killed before writing it) for 2 s, or when it is older
  * than `staleMs` (holder on another host, or pid reused). Breaking renames it to a unique name first (only one
@@ -100,17 +100,7 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
   let delay = 5;
   await ensureDir(path.dirname(filePath));
   for (;;) {
-    try {
-      const fh = await fsp.open(lockPath, 'wx');
-      try {
-        await fh.writeFile(token);
-      } finally {
-        await fh.close();
-      }
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
+    if (await tryTakeLock(lockPath, token)) break;
     const verdict = await staleVerdict(lockPath, staleMs);
     if (verdict === 'gone') continue;
     if (verdict !== 'live') {
@@ -141,13 +131,63 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
   }
 }
 
-/** 'gone' (vanished: retry at once), 'live' (wait), or why the lock is stale. */
+/** Link errors that mean "this file system has no hard links": take the lock with O_EXCL instead. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EINVAL']);
+
+/**
+ * Creates the lock holding `token`; false when another holder has it. The token is written to a private file first
+ * and hard-linked into place (link() fails when the lock exists), so a lock is never seen empty or half written: a
+ * holder that is slow between creating and writing its lock can never be taken for one killed in between. File
+ * systems without hard links fall back to O_EXCL create + write.
+ */
+async function tryTakeLock(lockPath: string, token: string): Promise<boolean> {
+  const own = `${lockPath}.${crypto.randomBytes(6).toString('hex')}.taking`;
+  let fallback = false;
+  try {
+    await fsp.writeFile(own, token, { flag: 'wx' });
+    try {
+      await fsp.link(own, lockPath);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') return false;
+      if (!NO_LINKS.has(code)) throw err;
+      fallback = true;
+    }
+  } finally {
+    await fsp.rm(own, { force: true });
+  }
+  if (!fallback) return false;
+  try {
+    const fh = await fsp.open(lockPath, 'wx');
+    try {
+      await fh.writeFile(token);
+    } finally {
+      await fh.close();
+    }
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/**
+ * 'gone' (vanished: retry at once), 'live' (wait), or why the lock is stale. The age and the content are read
+ * through one open handle, so they belong to the same lock: a fresh lock taken right after an old one was released
+ * is never judged by the old one's age.
+ */
 async function staleVerdict(lockPath: string, staleMs: number): Promise<'gone' | 'live' | { why: string }> {
   let st;
   let raw: string;
   try {
-    st = await fsp.stat(lockPath);
-    raw = await fsp.readFile(lockPath, 'utf8');
+    const fh = await fsp.open(lockPath, 'r');
+    try {
+      st = await fh.stat();
+      raw = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
   } catch {
     return 'gone';
   }
