@@ -12,26 +12,14 @@ import type { CapeTrees } from '../../src/tree/index';
 import type { KptElement } from '../../src/tree/kptProvider';
 import { SessionsWatcher } from '../../src/tree/sessionsWatcher';
 import type { FileChange, FileWatcherApi } from '../../src/workspace/fileWatcher';
+import { treeLabel, waitForValue } from './poll';
 
 const EXTENSION_ID = 'cape-team.cape-vscode';
 const FOLDER = 'cape-watch-it';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await sleep(200);
-  }
-}
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitForValue(what, probe, 30_000, 200);
 
 /** "CAPE: Show Context for Objective" with its quick pick closed as soon as it opens. */
 async function rankedFiles(objective: string): Promise<string[]> {
@@ -45,9 +33,6 @@ async function rankedFiles(objective: string): Promise<string[]> {
   return ((await pending)?.context.files ?? []).map((f) => f.path);
 }
 
-function label(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-}
 
 describe('one shared file watcher (real extension host)', function () {
   this.timeout(120_000);
@@ -106,7 +91,7 @@ describe('one shared file watcher (real extension host)', function () {
       await waitFor('the new Try item in the KPT view', async () => {
         const roots = await trees.kpt.getChildren();
         const tries = roots.length === 3 ? await trees.kpt.getChildren(roots[2]) : [];
-        return tries.find((g: KptElement) => label(trees.kpt.getTreeItem(g)) === item);
+        return tries.find((g: KptElement) => treeLabel(trees.kpt.getTreeItem(g)) === item);
       });
       // The shared watcher delivered the source change to every subscriber. (Files inside a folder created after the
       // window opened — this test's cape folder — are missed by code-server's recursive watcher; the views' Node

@@ -13,28 +13,13 @@ import type { CapeTrees } from '../../src/tree/index';
 import type { KptElement } from '../../src/tree/kptProvider';
 import type { RetroElement } from '../../src/tree/retrospectivesProvider';
 import { originalProjectDir } from '../helpers/fixtures';
+import { treeLabel, waitForValue } from './poll';
 
 const EXTENSION_ID = 'cape-team.cape-vscode';
 const FOLDER = 'cape-tree-it';
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitForValue(what, probe, 10_000, 100);
 
-function label(item: vscode.TreeItem): string {
-  return typeof item.label === 'string' ? item.label : item.label?.label ?? '';
-}
 
 function iconId(item: vscode.TreeItem): string | undefined {
   return item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
@@ -90,7 +75,7 @@ describe('CAPE tree views (real extension host)', function () {
       return r.length === 3 && trees.kpt.current?.itemCount === expected.itemCount ? r : undefined;
     });
     const rootItems = roots.map((n) => trees.kpt.getTreeItem(n));
-    assert.deepEqual(rootItems.map(label), ['Keep', 'Problem', 'Try']);
+    assert.deepEqual(rootItems.map(treeLabel), ['Keep', 'Problem', 'Try']);
     assert.deepEqual(rootItems.map(iconId), ['pass', 'warning', 'lightbulb']);
     assert.deepEqual(rootItems.map((i) => i.description), expected.sections.map((s) => String(s.groups.length)));
 
@@ -115,8 +100,8 @@ describe('CAPE tree views (real extension host)', function () {
     const ids = new Set<string>();
     for (const o of occ) {
       const item = trees.kpt.getTreeItem(o);
-      assert.match(label(item), /^\[task-[^\]]+\] \S/);
-      ids.add(label(item).slice(1, label(item).indexOf(']')));
+      assert.match(treeLabel(item), /^\[task-[^\]]+\] \S/);
+      ids.add(treeLabel(item).slice(1, treeLabel(item).indexOf(']')));
       assert.equal(trees.kpt.getParent(o), keepGroups[0]);
     }
     assert.equal(ids.size, n, '×N = distinct task ids of the occurrences');
@@ -135,7 +120,7 @@ describe('CAPE tree views (real extension host)', function () {
     assert.equal(iconId(failed), 'error');
     assert.equal(failed.contextValue, 'cape.resumableSession');
     assert.equal(failed.command, undefined, 'a click must not start a paid resume');
-    assert.equal(label(retro), '2026-01-10 09:15');
+    assert.equal(treeLabel(retro), '2026-01-10 09:15');
     assert.equal(retro.description, 'task-it-retro');
     assert.equal(iconId(retro), 'book');
     assert.equal(retro.command?.command, 'cape.openRetrospective');
@@ -158,7 +143,7 @@ describe('CAPE tree views (real extension host)', function () {
       const found = await waitFor('the new Try item in the KPT view', async () => {
         const roots = await trees.kpt.getChildren();
         const tries = roots.length === 3 ? await trees.kpt.getChildren(roots[2]) : [];
-        return tries.find((g: KptElement) => label(trees.kpt.getTreeItem(g)) === unique);
+        return tries.find((g: KptElement) => treeLabel(trees.kpt.getTreeItem(g)) === unique);
       });
       assert.equal(trees.kpt.getTreeItem(found).description, '');
       assert.ok(fired >= 1, 'onDidChangeTreeData fired');
@@ -166,7 +151,7 @@ describe('CAPE tree views (real extension host)', function () {
         const r = await trees.retrospectives.getChildren();
         return r.length === 3 ? r : undefined;
       });
-      assert.equal(label(trees.retrospectives.getTreeItem(rows[0])), '2027-03-04 05:06', 'newest first');
+      assert.equal(treeLabel(trees.retrospectives.getTreeItem(rows[0])), '2027-03-04 05:06', 'newest first');
     } finally {
       sub.dispose();
     }
@@ -188,7 +173,7 @@ describe('CAPE tree views (real extension host)', function () {
       const r = await trees.kpt.getChildren();
       return r.length === 1 && r[0].type === 'message' ? r : undefined;
     });
-    assert.equal(label(trees.kpt.getTreeItem(binary)), 'kpt_merged.md was not read');
+    assert.equal(treeLabel(trees.kpt.getTreeItem(binary)), 'kpt_merged.md was not read');
     assert.match(String(trees.kpt.getTreeItem(binary).tooltip), /binary file/);
 
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tree-outside-'));
@@ -255,7 +240,7 @@ describe('CAPE tree views (real extension host)', function () {
     const findGroup = async (sec: number, text: RegExp): Promise<KptElement> => {
       const roots = await trees.kpt.getChildren();
       const groups = await trees.kpt.getChildren(roots[sec]);
-      const g = groups.find((x) => text.test(label(trees.kpt.getTreeItem(x))));
+      const g = groups.find((x) => text.test(treeLabel(trees.kpt.getTreeItem(x))));
       assert.ok(g, `a group matching ${text}`);
       return g;
     };
