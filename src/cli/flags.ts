@@ -18,7 +18,6 @@ import {
 } from '../core';
 import { seconds } from './printer';
 
-
 export interface Parsed {
   command: string;
   /** A repeatable flag (REPEATABLE) holds every value given, in order. */

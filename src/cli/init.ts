@@ -14,7 +14,6 @@ import {
 } from '../core';
 import { type Parsed, UsageError, clientFrom, requireWorkspace } from './flags';
 
-
 async function askQuestions(): Promise<InitAnswers> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   const ask = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
@@ -68,5 +67,3 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
   else stdout.write(`cape/ ready: ${res.written.length} written, ${res.skipped.length} kept, ${res.failed.length} failed.\n`);
   return res.failed.length ? 1 : 0;
 }
-
-/** A path as a shell word (quoted only when needed), for commands the user copies. */

@@ -9,7 +9,6 @@ import {
   type CheckEvent,
 } from '../core';
 
-
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -149,8 +148,3 @@ export function printer(out: NodeJS.WritableStream) {
     }
   };
 }
-
-/**
- * The Cape Master's blocking questions asked on the terminal, one by one; an empty answer lets the team assume (all
- * empty = go on without answers). Exported for tests.
- */

@@ -11,7 +11,7 @@ import {
 import { type Parsed, UsageError, clientFrom, toolBoundsFrom, maxCostFrom, requireWorkspace } from './flags';
 import { printer } from './printer';
 
-
+/** A similarity for people: 0.67, or — */
 function sim(x: number | null): string {
   return x === null ? '—' : x.toFixed(2);
 }

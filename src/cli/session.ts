@@ -22,7 +22,10 @@ import {
 import { type Parsed, UsageError, clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, requireWorkspace } from './flags';
 import { printer } from './printer';
 
-
+/**
+ * The Cape Master's blocking questions asked on the terminal, one by one; an empty answer lets the team assume (all
+ * empty = go on without answers). Exported for tests.
+ */
 export async function askDorQuestions(questions: readonly string[], input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {
   const rl = readline.createInterface({ input, output, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
@@ -41,6 +44,7 @@ export async function askDorQuestions(questions: readonly string[], input: NodeJ
   return answers;
 }
 
+/** A path as a shell word (quoted only when needed), for commands the user copies. */
 function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -210,5 +214,3 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   }
   return result.ok ? 0 : 1;
 }
-
-/** A similarity for people: 0.67, or — */

@@ -175,4 +175,3 @@ export function parseAnswersFile(text: string): InitAnswers {
   }
   return normaliseAnswers(data);
 }
-

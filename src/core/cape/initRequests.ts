@@ -198,4 +198,3 @@ export async function readStoredDecisions(file: string, specs: PromptAssets['dec
   const c = checkDecisionsReply(fm.body, specs, null);
   return c.ok ? c.value : null;
 }
-
