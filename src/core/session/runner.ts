@@ -217,11 +217,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       const loaded = await loadSessionToResume(store, opts.taskId, opts.fromStep);
       state = loaded.state;
       // Blocking questions of the CM opening (session/dorQuestions.ts): still unanswered → nothing runs.
-      const firstOpening = state.status === 'needs_answers' && state.completedSteps.includes('cm_open') ? state.stepFiles.cm_open : undefined;
+      const wasWaiting = state.status === 'needs_answers';
       const waiting = prepareAnswers(state, { answers: opts.answers, skipQuestions: opts.skipQuestions, fromStep: opts.fromStep });
       if (waiting) return paused(state, waiting, state.costUsd ?? null, emit);
-      // Answered: the opening runs again, and its step usage counts the first opening's request too.
-      if (firstOpening && !state.completedSteps.includes('cm_open')) {
+      // Answered (prepareAnswers took the opening out of the completed steps): the opening runs again, and its step
+      // usage counts the first opening's request too.
+      if (wasWaiting && !state.completedSteps.includes('cm_open')) {
         openingCarry = (await store.loadStep(state.taskId, 'cm_open').catch(() => null))?.usage ?? null;
       }
       for (const s of loaded.adopted) {
