@@ -87,7 +87,7 @@ export function registerTrees(services: Services): CapeTrees {
       scheduleRefresh();
     }),
     vscode.commands.registerCommand('cape.refreshTree', () => refreshNow()),
-    ...registerKptCommands(services, kpt, () => refreshNow()),
+    ...registerKptCommands(services, kpt, () => refreshNow(), () => kptView.selection),
     vscode.commands.registerCommand('cape.resumeFromTree', (node?: RetroElement | string) => {
       const taskId = typeof node === 'string' ? node : node && node.kind !== 'message' ? node.taskId : undefined;
       return vscode.commands.executeCommand('cape.resumeSession', taskId);

@@ -6,7 +6,7 @@ import { DEFAULT_HOUSEKEEPING_SESSIONS, SessionStore, type HousekeepingResult, t
 import type { Services } from '../services';
 import { registerCapeCommand, requireTrust, requireWorkspace } from '../commands/util';
 import type { KptTreeProvider, KptElement } from './kptProvider';
-import type { KptFilter } from './model';
+import { resolveKptNode, type KptFilter } from './model';
 
 /** Context key read by package.json's view/title `when` clauses. */
 export const KPT_FILTER_CONTEXT = 'cape.kptFilter';
@@ -22,14 +22,22 @@ export function idsToMark(node: KptElement, status: KptStatus): string[] {
   return pick.map((o) => o.itemId);
 }
 
-export function registerKptCommands(services: Services, kpt: KptTreeProvider, refresh: () => Promise<void>): vscode.Disposable[] {
+export function registerKptCommands(
+  services: Services,
+  kpt: KptTreeProvider,
+  refresh: () => Promise<void>,
+  selection: () => readonly KptElement[] = () => [],
+): vscode.Disposable[] {
   const store = (): SessionStore | undefined => {
     const root = requireWorkspace(services, 'change KPT items');
     return root ? new SessionStore(root, services.settings().capeFolder) : undefined;
   };
   const mark = (status: KptStatus) => async (arg?: unknown): Promise<string[] | undefined> => {
-    const node = arg as KptElement | undefined;
-    if (!node || typeof node !== 'object' || (node.type !== 'group' && node.type !== 'occurrence')) return undefined;
+    const node = resolveKptNode(arg, selection(), kpt.current);
+    if (!node) {
+      void vscode.window.showInformationMessage('Pick a KPT item in the CAPE KPT view first (right-click it, or select it and run the command).');
+      return undefined;
+    }
     if (!requireTrust('change KPT items')) return undefined;
     const s = store();
     const ids = idsToMark(node, status);

@@ -63,7 +63,7 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
   }
 
 
-  protected async load(gen: number): Promise<void> {
+  protected async load(gen: number): Promise<boolean> {
     const file = this.kptPath();
     let model: KptTreeModel | null = null;
     let items: KptItem[] | null = null;
@@ -78,7 +78,7 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
           throw err;
         });
         key = st ? `${file}|${st.mtimeMs}|${st.size}|${st.ino}` : `${file}|missing`;
-        if (key === this.cacheKey) return; // unchanged: keep the model (and its expansion state)
+        if (key === this.cacheKey) return false; // unchanged: keep the model (and its expansion state)
         if (st && !st.isFile()) {
           message = msg('kpt/not-a-file', `${file} is not a file`, 'Remove or rename it; CAPE writes kpt_merged.md there.', 'error');
         } else if (st && st.size > MAX_KPT_FILE_BYTES) {
@@ -102,11 +102,12 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
       key = null; // retry on the next refresh
       this.log?.(`KPT view: ${e.message}`);
     }
-    if (!this.isLatest(gen)) return; // a newer load superseded this one
+    if (!this.isLatest(gen)) return false; // a newer load superseded this one
     this.items = items;
     this.message = message;
     this.cacheKey = key;
     this.publish(model);
+    return true;
   }
 
   private publish(model: KptTreeModel | null): void {

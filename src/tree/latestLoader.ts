@@ -10,8 +10,11 @@ export abstract class LatestLoader<T> implements vscode.Disposable {
   private generation = 0;
   protected disposed = false;
 
-  /** Loads the data for generation `gen`; must only publish its result when isLatest(gen). */
-  protected abstract load(gen: number): Promise<void>;
+  /**
+   * Loads the data for generation `gen`; must only publish its result when isLatest(gen). Returns false when nothing
+   * changed, so the view is not re-rendered (a re-render replaces the rows under an open context menu).
+   */
+  protected abstract load(gen: number): Promise<boolean | void>;
 
   protected isLatest(gen: number): boolean {
     return gen === this.generation && !this.disposed;
@@ -20,8 +23,8 @@ export abstract class LatestLoader<T> implements vscode.Disposable {
   /** Reloads, then fires a change event. Concurrent calls coalesce: the latest one wins. */
   refresh(): Promise<void> {
     const gen = ++this.generation;
-    const run = this.load(gen).then(() => {
-      if (this.isLatest(gen)) this.changed.fire();
+    const run = this.load(gen).then((changed) => {
+      if (changed !== false && this.isLatest(gen)) this.changed.fire();
     });
     this.loading = run;
     return run;

@@ -253,6 +253,33 @@ export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): Kpt
 }
 
 /** Children of a KPT node (the root when `node` is undefined). Occurrences show only for groups of ≥ 2 items. */
+/** The model's group or occurrence of this id. */
+export function findKptNode(model: KptTreeModel | null, id: string): KptGroupNode | KptOccurrenceNode | undefined {
+  for (const s of model?.sections ?? []) {
+    for (const g of s.groups) {
+      if (g.id === id) return g;
+      const o = g.occurrences.find((x) => x.id === id);
+      if (o) return o;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The row a KPT status command acts on, as the current model has it. VS Code hands the right-clicked row's element,
+ * which may come from an earlier load (a refresh between the right-click and the menu pick), or nothing at all (from
+ * the Command Palette, or when the row's handle went stale) — then the view's selection. Rows that carry no items
+ * (sections, messages) give undefined.
+ */
+export function resolveKptNode(arg: unknown, selection: readonly unknown[], model: KptTreeModel | null): KptGroupNode | KptOccurrenceNode | undefined {
+  const isItemRow = (x: unknown): x is KptGroupNode | KptOccurrenceNode => {
+    const n = x as { type?: unknown; id?: unknown } | null;
+    return !!n && typeof n === 'object' && (n.type === 'group' || n.type === 'occurrence') && typeof n.id === 'string';
+  };
+  const node = isItemRow(arg) ? arg : selection.find(isItemRow);
+  return node ? (findKptNode(model, node.id) ?? node) : undefined;
+}
+
 export function kptChildren(model: KptTreeModel, node?: KptNode): KptNode[] {
   if (!node) return model.sections;
   if (node.type === 'section') return node.groups;

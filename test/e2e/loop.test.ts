@@ -80,9 +80,14 @@ describe('e2e: the interactive loop in the chat panel', function () {
     const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Mark Adopted$/ }).first();
     await item.waitFor({ timeout: 30_000 });
     await item.click();
+    // The file first (the command ran), then the tree (the view refreshed): a failure says which of the two is missing.
+    const mergedFile = path.join(workspace, 'cape/5_sessions/retrospective/kpt_merged.md');
+    await waitFor('both occurrences of the Try adopted in kpt_merged.md', async () =>
+      fs.readFileSync(mergedFile, 'utf8').split('\n').filter((l) => l.includes(tryText) && l.includes('cape-kpt: adopted')).length === 2 || undefined,
+    );
     const marked = await waitFor('the Try shown as adopted', async () => (await treeRows(page, 'KPT')).find((r) => r.label === tryText && r.description === '×2 · adopted'));
     assert.strictEqual(marked.level, 2);
-    const merged = fs.readFileSync(path.join(workspace, 'cape/5_sessions/retrospective/kpt_merged.md'), 'utf8').split('\n');
+    const merged = fs.readFileSync(mergedFile, 'utf8').split('\n');
     const lines = merged.filter((l) => l.includes(tryText));
     assert.strictEqual(lines.length, 2, `both occurrences of the Try in kpt_merged.md: ${lines.join(' | ')}`);
     for (const l of lines) assert.match(l, /^- \[task-[\w-]+\] .*<!-- cape-kpt: adopted -->$/, 'each occurrence is adopted, the original line kept');

@@ -13,11 +13,13 @@ import {
   buildRetrospectiveNodes,
   compareGroups,
   escapeMarkdown,
+  findKptNode,
   kptChildren,
   MAX_LABEL_CHARS,
   MAX_TOOLTIP_OCCURRENCES,
   occurrenceTooltip,
   RESUMABLE_CONTEXT,
+  resolveKptNode,
   truncateLine,
 } from '../../src/tree/model';
 import type { KptGroupNode, KptTreeModel } from '../../src/tree/model';
@@ -123,6 +125,25 @@ describe('tree model: KPT', () => {
       const again = buildKptModel(realKptItems());
       assert.deepEqual(allGroups(again).map((g) => g.id), allGroups(model).map((g) => g.id));
     });
+  });
+
+  it('a status command acts on the current model\'s row: a stale element, the selection, or nothing', () => {
+    const before = buildKptModel(parseKpt('## Try\n- [task-a] Pair on the tests\n'));
+    const after = buildKptModel(parseKpt('## Try\n- [task-a] Pair on the tests\n- [task-b] Pair on the tests\n'));
+    const stale = allGroups(before)[0];
+    const fresh = allGroups(after)[0];
+    assert.equal(stale.id, fresh.id, 'a group keeps its id across loads');
+    assert.equal(stale.occurrences.length, 1);
+    // the right-clicked row's element from the earlier load → the current group, with both occurrences
+    assert.equal(resolveKptNode(stale, [], after), fresh);
+    assert.equal((resolveKptNode(stale, [], after) as KptGroupNode).occurrences.length, 2);
+    // no element (stale handle, Command Palette) → the selection; sections and junk are skipped
+    assert.equal(resolveKptNode(undefined, [after.sections[0], fresh], after), fresh);
+    assert.equal(resolveKptNode({ type: 'group' }, [], after), undefined, 'an object without an id is not a row');
+    assert.equal(resolveKptNode(undefined, [after.sections[0]], after), undefined);
+    // a row the current model no longer has (filtered out, file changed) is used as handed
+    assert.equal(resolveKptNode(stale, [], null), stale);
+    assert.equal(findKptNode(after, fresh.occurrences[1].id), fresh.occurrences[1]);
   });
 
   it('breaks count ties by recency (the most recently seen group first)', () => {
