@@ -1,6 +1,5 @@
 // `cape init`: the questionnaire (an answers file, or asked on a terminal) → the cape/ folder.
 import * as path from 'path';
-import * as readline from 'readline';
 import {
   readTextFile,
   INIT_QUESTIONS,
@@ -13,21 +12,26 @@ import {
   DEFAULT_CAPE_FOLDER,
 } from '../core';
 import { type Parsed, UsageError, clientFrom, requireWorkspace } from './flags';
+import { lineReader } from './terminal';
 
-async function askQuestions(): Promise<InitAnswers> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  const ask = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
+/**
+ * The questionnaire on the terminal: each question in turn, a required one again until answered. The end of the input
+ * before the last answer stops with a usage error (nothing is written). Exported for tests.
+ */
+export async function askInitQuestions(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<InitAnswers> {
+  const reader = lineReader(input, output);
   const answers: Record<string, string> = {};
   try {
     for (const q of INIT_QUESTIONS) {
-      let a = '';
+      let a: string | undefined = '';
       do {
-        a = (await ask(`${q.prompt}${q.required ? '' : ' (optional)'}: `)).trim();
+        a = (await reader.ask(`${q.prompt}${q.required ? '' : ' (optional)'}: `))?.trim();
+        if (a === undefined) throw new UsageError(`The questionnaire ended before "${q.prompt}" was answered: nothing was written. Run cape init again, or pass the answers with --answers FILE.`);
       } while (q.required && !a);
       answers[q.id] = a;
     }
   } finally {
-    rl.close();
+    reader.close();
   }
   return answers as unknown as InitAnswers;
 }
@@ -44,7 +48,7 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
       throw new UsageError(`--answers ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
   } else if (process.stdin.isTTY) {
-    answers = await askQuestions();
+    answers = await askInitQuestions(process.stdin, process.stderr);
   } else {
     throw new UsageError('stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML).');
   }

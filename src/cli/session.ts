@@ -1,7 +1,6 @@
 // `cape start` and `cape resume`: the objective (flag, file or stdin), the session with its live transcript, the Cape
 // Master's blocking questions (asked on a terminal; without one the session pauses with exit code 2), --apply and --json.
 import * as path from 'path';
-import * as readline from 'readline';
 import {
   objectiveProblem,
   readTextFile,
@@ -21,25 +20,24 @@ import {
 } from '../core';
 import { type Parsed, UsageError, clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, requireWorkspace } from './flags';
 import { printer } from './printer';
+import { lineReader } from './terminal';
 
 /**
  * The Cape Master's blocking questions asked on the terminal, one by one; an empty answer lets the team assume (all
  * empty = go on without answers). Exported for tests.
  */
 export async function askDorQuestions(questions: readonly string[], input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {
-  const rl = readline.createInterface({ input, output, terminal: false });
-  const lines = rl[Symbol.asyncIterator]();
+  const reader = lineReader(input, output);
   const answers: string[] = [];
   try {
     output.write(`\nThe Cape Master asks before the team starts (press Enter to leave one to the team's judgement):\n`);
     for (const [i, q] of questions.entries()) {
-      output.write(`${i + 1}. ${q}\n> `);
-      const next = await lines.next();
-      if (next.done) break;
-      answers.push(next.value.trim());
+      const line = await reader.ask(`${i + 1}. ${q}\n> `);
+      if (line === undefined) break;
+      answers.push(line.trim());
     }
   } finally {
-    rl.close();
+    reader.close();
   }
   return answers;
 }

@@ -3,6 +3,8 @@ import * as assert from 'assert';
 import { PassThrough } from 'stream';
 import { parseArgs } from '../../src/cli/flags';
 import { askDorQuestions } from '../../src/cli/session';
+import { askInitQuestions } from '../../src/cli/init';
+import { INIT_QUESTIONS } from '../../src/core';
 
 describe('cli: parseArgs', () => {
   it('reads the command, --flag value, --flag=value and switches; the last occurrence wins', () => {
@@ -55,5 +57,28 @@ describe('cli: the Cape Master\'s questions in a terminal', () => {
     const asked = askDorQuestions(['A?', 'B?'], input, new PassThrough());
     input.end('only one\n');
     assert.deepStrictEqual(await asked, ['only one']);
+  });
+
+  it('init questionnaire: asks every question in order, asks a required one again until answered', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const asked = askInitQuestions(input, output);
+    const first = INIT_QUESTIONS[0];
+    assert.ok(first.required, 'the first question is required');
+    // an empty line first: the required question comes back
+    input.end(['', ...INIT_QUESTIONS.map((q) => `  answer to ${q.id}  `)].join('\n') + '\n');
+    const answers = (await asked) as unknown as Record<string, string>;
+    for (const q of INIT_QUESTIONS) assert.strictEqual(answers[q.id], `answer to ${q.id}`);
+    assert.strictEqual(shown.split(`${first.prompt}: `).length - 1, 2, 'the required question was asked twice');
+  });
+
+  it('init questionnaire: the end of the input stops with a usage error instead of waiting forever', async () => {
+    const input = new PassThrough();
+    const asked = askInitQuestions(input, new PassThrough());
+    input.end('only the first answer\n');
+    await assert.rejects(asked, (e: Error) => e.name === 'UsageError' || /ended before/.test(e.message));
+    await assert.rejects(askInitQuestions(new PassThrough().end() as PassThrough, new PassThrough()), /ended before .* nothing was written/);
   });
 });
