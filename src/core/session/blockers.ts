@@ -3,8 +3,9 @@
 // DevA then answers again with DA's answer. At most `feedbackRounds` rounds per session (default 1), never recursive:
 // DA cannot ask back, and blockers left after the last round are only reported.
 //
-// The runner owns DevA's requests (tools, continuation, repair); this module owns DA's answer request, the message
-// that brings the answer back to DevA and the record kept in DevA's pair artifact.
+// DevA's step (./step.ts; its requests in ./conversation.ts: tools, continuation, repair) calls this module, which
+// owns DA's answer request, the message that brings the answer back to DevA and the record kept in DevA's pair
+// artifact.
 import { toLlmError } from '../llm/errors';
 import { withStepRetry, type StepRetryOptions } from '../llm/retry';
 import { parseReply, repairPrompt } from '../reply/parser';

@@ -1,4 +1,4 @@
-// The runner's one hook after DevA's reply: the project's checks on the proposal and the fix rounds
+// The last part of DevA's proposal (./devaProposal.ts): the project's checks on the proposal and the fix rounds
 // (src/core/checks/), their progress as session events of DevA's step, Stop as the step's cancellation.
 import { CheckCancelled, runCheckLoop, type ChecksConfig, type ChecksOutcome } from '../checks';
 import type { ProposedFile, SessionEvent, StepId } from '../model/types';

@@ -1,0 +1,194 @@
+// One step's requests to the model (StepConversation): each turn streamed (voice and output deltas as events) and
+// retried on its own, the tool loop answering the model's calls (llm/toolLoop.ts), a reply cut at the output limit
+// continued (at most MAX_CONTINUATIONS), and a reply that does not validate repaired once before the step fails with
+// its raw text saved. It counts what the step's requests used (usage, model, continuations, the parser's warnings);
+// what the step does with the reply is ./step.ts's.
+import * as path from 'path';
+import { toLlmError } from '../llm/errors';
+import { withStepRetry } from '../llm/retry';
+import { runToolLoop } from '../llm/toolLoop';
+import { addUsage, STEP_AGENT, type ChatMessage, type LlmClient, type LlmResult, type ParsedReply, type SessionEvent, type StepId, type Usage } from '../model/types';
+import { CONTINUE_PROMPT, MAX_CONTINUATIONS, replyWasCut, stitchContinuation } from '../reply/continuation';
+import { parseReply, repairPrompt } from '../reply/parser';
+import { VoiceExtractor } from '../reply/voiceStream';
+import type { SessionStore } from '../store';
+import type { ToolRunner } from '../tools/executor';
+import { TOOL_SPECS } from '../tools/specs';
+import { toRequest, type BuiltContext } from './context';
+import { StepFailure } from './failure';
+import type { SessionOptions } from './options';
+
+export interface StepConversationOptions {
+  step: StepId;
+  taskId: string;
+  workspace: string;
+  store: SessionStore;
+  /** The step's prompt (system blocks; the user turn is the first message the caller sends). */
+  ctx: BuiltContext;
+  /** The model requested. */
+  model: string;
+  maxTokens: number;
+  llm: LlmClient;
+  /** The step's tools, or null when it has none. */
+  tools: ToolRunner | null;
+  signal?: AbortSignal;
+  retry?: SessionOptions['retry'];
+  emit: (e: SessionEvent) => void;
+  /** The step's usage before its first request (a resumed, answered opening carries the first opening's). */
+  usage: Usage;
+}
+
+/** A validated reply, the conversation that produced it (without its own assistant turn) and the raw result. */
+export interface Answer {
+  res: LlmResult;
+  sent: ChatMessage[];
+  reply: ParsedReply;
+}
+
+export class StepConversation {
+  /** Usage after every request of the step so far. */
+  usage: Usage;
+  /** The model that answered, as the provider names it. */
+  model: string;
+  /** How many times a reply was continued after stopping at the output limit. */
+  continuations = 0;
+  /** What the parser noticed in the step's replies (e.g. several envelopes: the last complete one was used). */
+  readonly warnings: string[] = [];
+
+  constructor(private readonly o: StepConversationOptions) {
+    this.usage = o.usage;
+    this.model = o.model;
+  }
+
+  /** A request whose reply must validate: one repair request that quotes the error, then a clear failure keeping the raw text. */
+  async ask(messages: ChatMessage[]): Promise<Answer> {
+    const { step, emit } = this.o;
+    let { res, messages: sent } = await this.call(messages, 0);
+    let parsed = parseReply(step, res.text);
+    if (!parsed.ok) {
+      emit({ type: 'repair', step, error: parsed.error });
+      const firstRaw = res.text;
+      ({ res, messages: sent } = await this.call(
+        [...sent, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
+        1,
+      ));
+      parsed = parseReply(step, res.text);
+      if (!parsed.ok) {
+        const rawPath = await this.o.store.saveFailedRaw(this.o.taskId, step, `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`);
+        throw new StepFailure(
+          step,
+          'invalid_reply',
+          `${STEP_AGENT[step]}'s reply could not be used even after a repair request: ${parsed.error}. The raw replies are saved in ${path.relative(this.o.workspace, rawPath)}. Retry the step (or resume the session) to ask again.`,
+          res.text,
+        );
+      }
+    }
+    this.warnings.push(...parsed.warnings);
+    for (const message of parsed.warnings) emit({ type: 'warning', step, message });
+    // the engine's id, whatever the model wrote
+    return { res, sent, reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: this.o.taskId } } };
+  }
+
+  /** A request of the step: with tools, the loop answers the model's calls until it writes its reply. */
+  async call(messages: ChatMessage[], attemptBase: number, announce = true): Promise<{ res: LlmResult; messages: ChatMessage[] }> {
+    const got = await this.toolCall(messages, attemptBase, announce);
+    return { res: await this.continueIfCut(got.res, got.messages), messages: got.messages };
+  }
+
+  private async toolCall(messages: ChatMessage[], attemptBase: number, announceFirst: boolean): Promise<{ res: LlmResult; messages: ChatMessage[] }> {
+    const tools = this.o.tools;
+    if (!tools) return { res: await this.turn(messages, 'auto', attemptBase, announceFirst), messages };
+    let announce = announceFirst;
+    const loop = await runToolLoop({
+      messages,
+      send: (m, choice) => {
+        const first = announce;
+        announce = false;
+        return this.turn(m, choice, attemptBase, first);
+      },
+      execute: (calls) => tools.execute(calls),
+      spent: () => tools.spent(),
+      signal: this.o.signal,
+    });
+    return { res: loop.result, messages: loop.messages };
+  }
+
+  /** A reply cut at the output limit is continued (at most MAX_CONTINUATIONS per step), else the step fails. */
+  private async continueIfCut(first: LlmResult, sent: ChatMessage[]): Promise<LlmResult> {
+    const { step, emit } = this.o;
+    let res = first;
+    for (;;) {
+      const probe = res.stopReason === null ? parseReply(step, res.text) : null;
+      if (!replyWasCut(res.stopReason, probe && !probe.ok ? probe.error : null)) return res;
+      if (this.continuations >= MAX_CONTINUATIONS) {
+        const rawPath = await this.o.store.saveFailedRaw(this.o.taskId, step, res.text);
+        throw new StepFailure(
+          step,
+          'invalid_reply',
+          `${STEP_AGENT[step]}'s reply was still cut off at the output limit (${this.o.maxTokens} tokens) after ${MAX_CONTINUATIONS} continuations, so it was not used: ` +
+            `a part of it would be lost. The partial reply is saved in ${path.relative(this.o.workspace, rawPath)}. Narrow the objective (less to write in one step), then resume.`,
+          res.text,
+        );
+      }
+      this.continuations++;
+      emit({ type: 'continued', step, continuation: this.continuations, max: MAX_CONTINUATIONS });
+      const more = await this.turn(
+        [...sent, { role: 'assistant', content: res.text }, { role: 'user', content: CONTINUE_PROMPT }],
+        'none',
+        0,
+        false,
+        res.text,
+      );
+      res = { ...more, text: stitchContinuation(res.text, more.text) };
+    }
+  }
+
+  /**
+   * One model turn, retried on its own (so a retry never repeats the tool calls already answered). `prefix`: the
+   * reply so far, when this turn continues a reply cut at the output limit (its voice was shown).
+   */
+  private turn(messages: ChatMessage[], toolChoice: 'auto' | 'none', attemptBase: number, announce: boolean, prefix = ''): Promise<LlmResult> {
+    const { step, emit, tools, signal, retry } = this.o;
+    return withStepRetry(
+      async (attempt) => {
+        if (announce || attempt > 1) emit({ type: 'step-started', step, agent: STEP_AGENT[step], attempt: attemptBase + attempt });
+        let muted = prefix !== '' && attempt === 1; // a retry has cleared the shown voice: show the prefix again
+        const extractor = new VoiceExtractor({
+          onVoice: (text) => muted || emit({ type: 'voice-delta', step, text }),
+          onOutput: (text) => muted || emit({ type: 'output-delta', step, text }),
+        });
+        if (prefix) extractor.push(prefix);
+        muted = false;
+        const request = {
+          ...toRequest(this.o.ctx, this.o.model, this.o.maxTokens, signal),
+          messages,
+          ...(tools ? { tools: [...TOOL_SPECS], toolChoice } : {}),
+          // A turn answering tool calls is likely followed by another (more calls, then the reply): cache it.
+          cacheLastMessage: answersToolCalls(messages),
+        };
+        try {
+          const res = await this.o.llm.stream(request, (d) => extractor.push(d));
+          extractor.end();
+          this.usage = addUsage(this.usage, res.usage);
+          this.model = res.model || this.model;
+          return res;
+        } catch (e) {
+          throw toLlmError(e, {});
+        }
+      },
+      {
+        maxAttempts: retry?.maxAttempts,
+        baseDelayMs: retry?.baseDelayMs,
+        maxDelayMs: retry?.maxDelayMs,
+        signal,
+        onRetry: ({ attempt, error, delayMs }) => emit({ type: 'retry', step, attempt: attempt + 1, reason: error.message, delayMs }),
+      },
+    );
+  }
+}
+
+/** Whether the last message carries tool results (a turn inside the tool loop). */
+function answersToolCalls(messages: ChatMessage[]): boolean {
+  const last = messages[messages.length - 1]?.content;
+  return Array.isArray(last) && last.some((b) => b.type === 'tool_result');
+}

@@ -1,0 +1,64 @@
+// How a run ends without a failure: complete (finishSession: the retrospective's KPT merged into kpt_merged.md, the
+// metrics computed from the record, never by the model, the retrospective file written, the state marked complete)
+// or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
+import * as path from 'path';
+import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
+import { computeTsr, existsInWorkspace, lastRuns } from '../metrics/tsr';
+import type { KptLists, SessionEvent } from '../model/types';
+import type { SessionState } from '../store';
+import type { SessionResult, StepOutcome } from './options';
+import type { SessionRun } from './step';
+
+/** The retrospective's artifacts once every step is completed; returns the session's result. */
+export async function finishSession(run: SessionRun, costUsd: number | null): Promise<SessionResult> {
+  const { opts, capeFolder, store, state, record, emit, warn, now } = run;
+  const { envelopes, checks, devaFiles } = record;
+  const taskId = state.taskId;
+  const repeatOf = opts.repeatOf;
+  const retro = envelopes.cm_retro!;
+  const kpt: KptLists = retro.kpt ?? { keep: [], problem: [], try: [] };
+  if (!kpt.keep.length && !kpt.problem.length && !kpt.try.length) {
+    warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${capeFolder}/5_sessions/retrospective/kpt_merged.md.`);
+  }
+  if (!repeatOf) await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
+  const history = await historyFromRetrospectives(path.join(opts.workspace, capeFolder, '5_sessions', 'retrospective'));
+  const metricsAt = now();
+  const metrics = computeMetrics({
+    envelopes,
+    usage: record.usage,
+    startedAt: state.createdAt,
+    retroSavedAt: metricsAt,
+    contextChars: record.contextChars,
+    history,
+    tsr: computeTsr({
+      poaOutput: envelopes.poa?.output,
+      devaOutput: envelopes.deva?.output,
+      judgements: retro.criteria,
+      checks: checks ? lastRuns(checks) : null,
+      fileExists: (rel) => devaFiles.some((f) => f.status !== 'refused' && (f.relPath ?? f.path) === rel) || existsInWorkspace(opts.workspace, rel),
+    }),
+  });
+  const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt), repeatOf ? { repeatOf } : {});
+  state.status = 'complete';
+  await store.saveSessionState(state);
+  emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
+  return {
+    taskId,
+    ok: true,
+    resumable: false,
+    costUsd,
+    steps: record.steps,
+    files: devaFiles,
+    kpt,
+    metrics,
+    retrospectivePath,
+    ...(checks ? { checks } : {}),
+    ...(record.feedback.length ? { feedback: record.feedback } : {}),
+  };
+}
+
+/** The result of a session paused for the CM's blocking questions (also when a resume finds them unanswered). */
+export function paused(state: SessionState, questions: string[], costUsd: number | null, emit: (e: SessionEvent) => void, steps: StepOutcome[] = []): SessionResult {
+  emit({ type: 'needs-answers', step: 'cm_open', taskId: state.taskId, questions });
+  return { taskId: state.taskId, ok: false, resumable: true, needsAnswers: questions, costUsd, steps, files: [], kpt: null, metrics: null, retrospectivePath: null };
+}

@@ -1,0 +1,197 @@
+// One agent step of a session, from its prompt to its saved artifact: the step's context inputs (./context.ts
+// decides what it sees), its tools, its requests (./conversation.ts: streaming, tool loop, continuation, repair),
+// DevA's blockers sent to DA (./blockers.ts), DevA's proposal and checks (./devaProposal.ts), then the step's usage,
+// its pair artifact written atomically before anything downstream runs, the session state and record updated, and
+// the step's events. The order of the steps, pausing, stopping and failures are the runner's (./runner.ts).
+import { renderPrompt } from '../cape/prompts';
+import { kptDigest } from '../kpt';
+import { recordAdoptedTries } from '../kpt/status';
+import { addUsage, STEP_AGENT, STEP_IDS, ZERO_USAGE, type CmOpeningOutput, type Envelope, type LlmClient, type ProposedFile, type SessionEvent, type StepId, type Usage } from '../model/types';
+import type { SessionState, SessionStore } from '../store';
+import { ToolRunner } from '../tools/executor';
+import { TOOL_STEPS } from '../tools/specs';
+import { askAnswer, blockerRequest, DEFAULT_FEEDBACK_ROUNDS, resolveBlockers } from './blockers';
+import { buildStepContext, type ContextInputs } from './context';
+import { StepConversation } from './conversation';
+import { proposeDevaFiles } from './devaProposal';
+import { answeredPairs } from './dorQuestions';
+import type { SharedInputs, WorkspaceSection } from './inputs';
+import { DEFAULT_MAX_TOKENS, type SessionOptions } from './options';
+import type { SessionRecord } from './record';
+
+/** What every step of one run shares. */
+export interface SessionRun {
+  opts: SessionOptions;
+  capeFolder: string;
+  store: SessionStore;
+  state: SessionState;
+  /** The capped client (./cost.ts): every request of the session goes through it. */
+  llm: LlmClient;
+  record: SessionRecord;
+  shared: SharedInputs;
+  workspace: WorkspaceSection;
+  /** A resumed, answered opening: the usage of the first opening (the one that asked), added to the second's. */
+  openingCarry: Usage | null;
+  emit: (e: SessionEvent) => void;
+  warn: (message: string) => void;
+  now: () => number;
+}
+
+function stepNumber(step: StepId): number {
+  return STEP_IDS.indexOf(step) + 1;
+}
+
+/** Runs one step and saves it; returns its envelope. Throws (StepFailure, LlmError, I/O errors) when it cannot. */
+export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> {
+  const { opts, capeFolder, store, state, record, emit, warn } = run;
+  const taskId = state.taskId;
+  const dorAnswers = step === 'cm_open' ? answeredPairs(state) : undefined;
+  const inputs: ContextInputs = {
+    dorAnswers,
+    ...(step === 'deva' && opts.checks?.commands.length ? { plannedChecks: opts.checks.commands } : {}),
+    taskId,
+    objective: state.objective,
+    language: state.language,
+    preamble: renderPrompt(opts.prompts.preamble, {}),
+    // No task id in the role prompt: it stays the same from session to session, so it is read from the cache.
+    rolePrompt: renderPrompt(opts.prompts.roles[step], { language: state.language }),
+    assets: run.shared.assets,
+    kptDigest: kptDigest(run.shared.kptItems),
+    kptFull: run.shared.kptFull,
+    workspace: step === 'da' || step === 'deva' ? await run.workspace.renderer() : undefined,
+    envelopes: record.envelopes,
+    raws: record.raws,
+    devaFiles: record.devaFiles,
+    devaSummary: record.devaSummary,
+    checks: record.checks,
+    feedback: record.feedback,
+  };
+  const ctx = buildStepContext(step, inputs);
+  record.contextChars[step] = { input: ctx.baselineChars, passed: ctx.passedChars };
+  const startedAt = run.now();
+  const tools =
+    opts.tools !== false && opts.llm.supportsTools && TOOL_STEPS.includes(step)
+      ? new ToolRunner({
+          workspace: opts.workspace,
+          capeFolder,
+          bounds: opts.tools || {},
+          signal: opts.signal,
+          onCall: (call) => emit({ type: 'tool-call', step, agent: STEP_AGENT[step], call }),
+        })
+      : null;
+  const talk = new StepConversation({
+    step,
+    taskId,
+    workspace: opts.workspace,
+    store,
+    ctx,
+    model: opts.model,
+    maxTokens: opts.maxTokens?.[step] ?? DEFAULT_MAX_TOKENS[step],
+    llm: run.llm,
+    tools,
+    signal: opts.signal,
+    retry: opts.retry,
+    emit,
+    usage: step === 'cm_open' && run.openingCarry ? { ...run.openingCarry } : { ...ZERO_USAGE },
+  });
+  let answer = await talk.ask([{ role: 'user', content: ctx.user }]);
+
+  // DevA's blockers go to DA, and DevA answers again (session/blockers.ts).
+  const feedback =
+    step === 'deva'
+      ? await resolveBlockers({
+          current: () => ({ raw: answer.res.text, envelope: answer.reply.envelope }),
+          rounds: opts.feedbackRounds ?? DEFAULT_FEEDBACK_ROUNDS,
+          ask: (_to, questions) =>
+            askAnswer({
+              llm: run.llm,
+              model: opts.model,
+              ...blockerRequest(inputs, renderPrompt(opts.prompts.roles.da_answer, { language: state.language, task_id: taskId }), questions),
+              signal: opts.signal,
+              retry: { ...opts.retry, onRetry: ({ attempt, error, delayMs }) => emit({ type: 'retry', step, attempt, reason: error.message, delayMs }) },
+            }),
+          rerun: async (prompt) => {
+            answer = await talk.ask([...answer.sent, { role: 'assistant', content: answer.res.text }, { role: 'user', content: prompt }]);
+          },
+          emit,
+          warn,
+        })
+      : [];
+  for (const f of feedback) talk.usage = addUsage(talk.usage, f.usage);
+  record.feedback.push(...feedback);
+  const { res, reply } = answer;
+
+  let files: ProposedFile[] = [];
+  let editRepair: string | undefined;
+  if (step === 'deva') {
+    const proposal = await proposeDevaFiles({
+      step,
+      workspace: opts.workspace,
+      capeFolder,
+      answer,
+      conversation: talk,
+      receivedWhole: run.workspace.devaReceivedWhole,
+      tools,
+      checks: opts.checks,
+      signal: opts.signal,
+      emit,
+    });
+    files = proposal.files;
+    editRepair = proposal.editRepair;
+    if (proposal.checks) record.checks = proposal.checks;
+    record.devaFiles = files;
+    record.devaSummary = reply.summary;
+  }
+
+  // Usage after every request of the step (edit repair and fix rounds included).
+  const { usage: stepUsage, model, continuations } = talk;
+  record.usage[step] = { usage: stepUsage, model };
+  emit({ type: 'usage', step, usage: stepUsage, model });
+
+  // Persist before anything downstream runs.
+  const finishedAt = run.now();
+  const checks = record.checks;
+  const artifactPath = await store.saveStep(taskId, step, {
+    step,
+    agent: STEP_AGENT[step],
+    n: stepNumber(step),
+    raw: res.text,
+    envelope: reply.envelope,
+    files: files.map((f) => ({
+      path: f.path,
+      content: f.content,
+      action: f.action,
+      ...(f.status === 'refused' ? { status: f.status, reason: f.reason } : {}),
+      ...(f.edit ? { edit: true } : {}),
+      ...(f.warning ? { warning: f.warning } : {}),
+    })),
+    summary: reply.summary,
+    usage: stepUsage,
+    model,
+    startedAt,
+    finishedAt,
+    context: record.contextChars[step],
+    ...(tools ? { toolCalls: tools.records } : {}),
+    ...(editRepair !== undefined ? { editRepair } : {}),
+    ...(continuations ? { continuations } : {}),
+    ...(step === 'deva' && checks ? { checks } : {}),
+    ...(talk.warnings.length ? { warnings: talk.warnings } : {}),
+    ...(feedback.length ? { feedback } : {}),
+    ...(dorAnswers ? { dorAnswers } : {}),
+  });
+  record.envelopes[step] = reply.envelope;
+  record.raws[step] = res.text;
+  state.completedSteps.push(step);
+  state.stepFiles[step] = artifactPath;
+  await store.saveSessionState(state);
+  if (step === 'cm_open') {
+    const adopted = (reply.envelope.output as CmOpeningOutput).adopted_tries;
+    await recordAdoptedTries(store.kptPath, taskId, adopted, { workspaceRoot: opts.workspace, onWarning: warn });
+  }
+
+  emit({ type: 'envelope', step, envelope: reply.envelope, summary: reply.summary });
+  for (const f of files) emit({ type: 'file-proposed', step, file: f });
+  emit({ type: 'step-finished', step, artifactPath, durationMs: finishedAt - startedAt });
+  record.steps.push({ step, ok: true, usage: stepUsage, model, envelope: reply.envelope, ...(continuations ? { continuations } : {}) });
+  return reply.envelope;
+}
