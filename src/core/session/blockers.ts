@@ -11,6 +11,7 @@ import { withStepRetry, type StepRetryOptions } from '../llm/retry';
 import { parseReply, repairPrompt } from '../reply/parser';
 import { addUsage, ZERO_USAGE, type AgentId, type Blocker, type ChatMessage, type Envelope, type FeedbackRecord, type LlmClient, type SessionEvent, type SystemBlock, type Usage } from '../model/types';
 import { compact, renderSources, type ContextInputs } from './context';
+import { section } from './sources';
 
 /** Rounds of DevA → DA → DevA per session when nothing else is set (`cape.feedbackRounds`, `--feedback-rounds`). */
 export const DEFAULT_FEEDBACK_ROUNDS = 1;
@@ -21,10 +22,6 @@ export const BLOCKER_ANSWER_MAX_TOKENS = 4000;
 /** The blockers of a reply that the engine can route: today, questions for DA. */
 export function routableBlockers(blockers: Blocker[] | undefined): Blocker[] {
   return (blockers ?? []).filter((b) => b.to === 'DA');
-}
-
-function section(title: string, body: string): string {
-  return body.trim() ? `## ${title}\n${body.trim()}` : '';
 }
 
 /** DA's answer request: its own specification (whole), DevA's questions and POA's acceptance criteria. */

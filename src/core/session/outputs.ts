@@ -1,0 +1,124 @@
+// How agents' free-form outputs are cut down for the agents after them: compact serialisation, the top-level keys a
+// step needs (pickKeys), and what the retrospective gets of each agent (retroAgentDigest: voice, a bounded outline
+// of its output, its open questions, departures and self-assessment; a markdown output read section by section).
+// ./sources.ts renders them into the steps' context sections.
+import { isPlainObject as isObject, type Envelope } from '../model/types';
+import { boundedList, clip, splitSections } from './packing';
+
+/** Compact, stable serialisation of structured output (no indentation: the model does not need it). */
+export function compact(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export type Json = Record<string, unknown>;
+
+/** Selects top-level keys of a free-form output object whose names match; falls back to the whole object. */
+export function pickKeys(output: unknown, include: RegExp, exclude?: RegExp): unknown {
+  if (!isObject(output)) return output;
+  const picked: Json = {};
+  for (const [k, v] of Object.entries(output)) {
+    if (include.test(k) && !(exclude && exclude.test(k))) picked[k] = v;
+  }
+  return Object.keys(picked).length ? picked : output;
+}
+
+const OPEN_QUESTIONS = /question|質問|未解決/i;
+const DEPARTURES = /departure|deviation|逸脱|相違/i;
+const IDENTIFYING = ['id', 'name', 'decision', 'story', 'path', 'title', 'component', 'priority', 'action'];
+
+function listOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
+}
+
+/** A short outline of an output value: strings clipped at a sentence end, list items reduced to what names them. */
+function outline(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return clip(v, 240);
+  if (!v || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const items = v.slice(0, 12).map((item) => {
+      if (!isObject(item)) return outline(item, depth + 1);
+      const named: Json = {};
+      for (const k of IDENTIFYING) if (typeof item[k] === 'string') named[k] = clip(item[k] as string, 160);
+      for (const [k, sub] of Object.entries(item)) {
+        if (Array.isArray(sub) && sub.length && sub.every((x) => isObject(x) && typeof x.id === 'string')) named[k] = sub.map((x) => (x as Json).id);
+      }
+      return Object.keys(named).length ? named : clip(compact(item), 160);
+    });
+    return v.length > 12 ? [...items, `(${v.length - 12} more)`] : items;
+  }
+  if (depth >= 2) return clip(compact(v), 240);
+  const out: Json = {};
+  for (const [k, sub] of Object.entries(v)) out[k] = outline(sub, depth + 1);
+  return out;
+}
+
+/** Characters of an agent's output outline in the retrospective request. */
+export const RETRO_OUTLINE_BUDGET = 2000;
+
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+
+/**
+ * A markdown output (the paper's `"output": "…"` string) as named parts, so the retrospective digest reads it like an
+ * object output: one key per heading (the text before the first heading under "text"), a section that is only a list
+ * becomes its items.
+ */
+export function markdownParts(markdown: string): Json {
+  const parts: Json = {};
+  for (const sec of splitSections(markdown)) {
+    if (!sec.body) continue;
+    const lines = sec.body.split(/\r?\n/).filter((l) => l.trim() !== '');
+    const value = lines.every((l) => LIST_ITEM.test(l)) ? lines.map((l) => l.replace(LIST_ITEM, '').trim()) : sec.body;
+    let key = sec.level === 0 ? 'text' : sec.title;
+    for (let n = 2; key in parts; n++) key = `${sec.level === 0 ? 'text' : sec.title} (${n})`;
+    parts[key] = value;
+  }
+  return parts;
+}
+
+/**
+ * What the retrospective gets of one agent: its voice, an outline of its output (bounded), and — whole, each item cut
+ * only at a sentence end when very long — its open questions, its departures from the specs or criteria and its
+ * self-assessment. Never a prefix of the raw output. A markdown output is read section by section (markdownParts).
+ */
+export function retroAgentDigest(env: Envelope): Json {
+  const output = typeof env.output === 'string' ? markdownParts(env.output) : isObject(env.output) ? env.output : {};
+  const questions: unknown[] = [];
+  const departures: unknown[] = [];
+  const rest: Json = {};
+  for (const [k, v] of Object.entries(output)) {
+    if (OPEN_QUESTIONS.test(k)) questions.push(...listOf(v));
+    else if (DEPARTURES.test(k)) departures.push(...listOf(v));
+    // DevA's criterion → test map reaches the retrospective whole in its own section ('retro:criteria').
+    else if (k !== 'criteria_tests') rest[k] = v;
+  }
+  let delivered = outline(rest);
+  if (compact(delivered).length > RETRO_OUTLINE_BUDGET) {
+    const short: Json = {};
+    const entries = Object.entries(rest);
+    let used = 2;
+    for (const [i, [k, v]] of entries.entries()) {
+      const value = Array.isArray(v) ? `${v.length} item(s)` : clip(compact(v), 160);
+      used += JSON.stringify(k).length + JSON.stringify(value).length + 2;
+      // Many parts (a long markdown output has one per heading): name how many more rather than exceed the budget.
+      if (used > RETRO_OUTLINE_BUDGET - 40) {
+        short['…'] = `${entries.length - i} more part(s)`;
+        break;
+      }
+      short[k] = value;
+    }
+    delivered = short;
+  }
+  return {
+    voice: clip(env.voice, 800),
+    delivered,
+    open_questions: boundedList(questions, 2500),
+    departures: boundedList(departures, 2000),
+    references: boundedList(env.references, 800, 160),
+    confidence: env.confidence,
+    ass: env.ass
+      ? { ...env.ass, positive: clip(env.ass.positive ?? '', 800), improvement: clip(env.ass.improvement ?? '', 800) }
+      : null,
+  };
+}

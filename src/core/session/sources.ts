@@ -1,0 +1,260 @@
+// Each context source's text as a step receives it (renderSource): the objective, the Cape Master's opening parts,
+// POA's criteria and scope, DA's specifications, the role's cape/ domain files (whole, or packed for this work when
+// too big), the DoR / DoD / process parts a role needs, the workspace section, and the retrospective's sections.
+// Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
+// ./outputs.ts's.
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../cape/assets';
+import { checksForRetro } from '../checks';
+import { acceptanceCriteria, namedTests, type Criterion } from '../metrics/tsr';
+import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
+import type { RankQuery } from '../workspace';
+import type { ContextInputs, ContextSource } from './context';
+import { answersText } from './dorQuestions';
+import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
+import { clip, minifyMarkdown, packAssets, splitSections } from './packing';
+
+const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
+  POA: /\b(POA|product owner)\b/i,
+  DA: /\b(DA|designer|design agent)\b/i,
+  DevA: /\b(DevA|developer|development agent)\b/i,
+};
+
+/**
+ * Pulls the sections of a markdown document whose heading names the role (with their subsections); the whole text when
+ * none does. `#` lines inside code fences are not headings.
+ */
+export function roleSection(markdown: string, agent: WorkerAgent): string {
+  const out: string[] = [];
+  let level = 0;
+  for (const s of splitSections(markdown)) {
+    if (s.level === 0) continue;
+    if (level && s.level <= level) level = 0;
+    if (!level && ROLE_HEADINGS[agent].test(s.title)) level = s.level;
+    if (level) out.push(s.body ? `${s.headingLine}\n${s.body}` : s.headingLine);
+  }
+  return out.length ? out.join('\n\n').trim() : markdown.trim();
+}
+
+// The framework's role files (e.g. 1_product/0_role.md) repeat the role prompt: they would only take the project's room.
+const FRAMEWORK_FILES = new Set<string>(GENERIC_CAPE_FILES);
+
+/**
+ * A role's own domain files (cape/1_product for POA, …) go in whole when they total at most this many characters
+ * (as sent: minified, with their path lines). Beyond it they are packed into this budget, every file keeping its
+ * opening section (packAssets).
+ */
+export const WHOLE_DOMAIN_LIMIT = 32_000;
+
+/** The role's domain files: whole (the same in every session, so cacheable) or, when too big, packed for this work. */
+export function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): { text: string; whole: boolean } {
+  const files: [string, string][] = [...inputs.assets.entries()]
+    .filter(([rel, text]) => rel.startsWith(folder + '/') && !FRAMEWORK_FILES.has(rel) && text.trim())
+    .sort(([a], [b]) => a.localeCompare(b));
+  const budget = inputs.assetBudget?.[step] ?? WHOLE_DOMAIN_LIMIT;
+  const whole = packAssets(files, Infinity, '');
+  if (whole.length <= budget) return { text: whole, whole: true };
+  return { text: packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]), whole: false };
+}
+
+const DOR_FILE = '0_team/3_dor.md';
+const DOD_FILE = '0_team/4_dod.md';
+const PROCESS_FILE = '4_orchestration/1_process.md';
+
+/** Budget (characters) of each team part: the DoR / DoD lines and the session process. */
+export const TEAM_PART_BUDGET = 4000;
+
+/**
+ * Sections each role always needs from its files whatever the objective, matched on their heading path (trials: DA
+ * lost the colour palette and DevA the test runner to sections that merely shared words with the objective).
+ */
+const ROLE_FOCUS: Partial<Record<StepId, RegExp>> = {
+  poa: /persona|user|goal|backlog|milestone|ペルソナ|ユーザー|目標|バックログ|マイルストーン/i,
+  da: /colou?r|palette|typograph|font|accessib|contrast|色|カラー|フォント|アクセシビリティ/i,
+  deva: /test|tooling|command|convention|structure|folder|テスト|ツール|コマンド|規約|構成/i,
+};
+
+/** What the step's work is about: used to rank asset sections when they do not all fit. */
+function relevanceQuery(step: StepId, inputs: ContextInputs): string {
+  const opening = cmOpening(inputs);
+  const agent = STEP_AGENT[step];
+  const parts = [inputs.objective, opening?.session_brief ?? ''];
+  if (agent !== 'CM') parts.push(opening?.coaching_notes?.[agent as WorkerAgent] ?? '');
+  if (step === 'da' || step === 'deva') parts.push(compact(inputs.envelopes.poa?.output));
+  if (step === 'deva') parts.push(compact(inputs.envelopes.da?.output));
+  return parts.join('\n');
+}
+
+/** What the workspace is ranked by: the objective, and the upstream work (POA's criteria and scope, DA's specs). */
+function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
+  const work = [compact(inputs.envelopes.poa?.output)];
+  if (step === 'deva') work.push(compact(inputs.envelopes.da?.output));
+  return { objective: inputs.objective, work: work.join('\n') };
+}
+
+function asset(inputs: ContextInputs, rel: string): string {
+  return (inputs.assets.get(rel) ?? '').trim();
+}
+
+/** A team file (or the agent's part of it), within TEAM_PART_BUDGET. */
+function teamPart(inputs: ContextInputs, rel: string, worker: WorkerAgent | null): string {
+  const text = asset(inputs, rel);
+  return clip(minifyMarkdown(worker ? roleSection(text, worker) : text), TEAM_PART_BUDGET, '\n[… cut to fit the context budget]');
+}
+
+// POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.
+const POA_ACCEPTANCE = /accept|criteria|stor(y|ies)|given|\bac\b|受け入れ|ストーリー|基準/i;
+const POA_SCOPE = /scope|exclu|moscow|priorit|open_question|question|constraint|スコープ|除外|優先|持ち越し|質問|制約/i;
+// DA's rationale/summary prose is for the retro; DevA gets the specifications and handoff notes.
+const DA_NOT_FOR_DEVA = /rationale|philosophy|assessment|summary|approach|理由|方針|サマリー|根拠/i;
+
+function cmOpening(inputs: ContextInputs): CmOpeningOutput | null {
+  const env = inputs.envelopes.cm_open;
+  return env && isObject(env.output) ? (env.output as unknown as CmOpeningOutput) : null;
+}
+
+export function section(title: string, body: string): string {
+  return body.trim() ? `## ${title}\n${body.trim()}` : '';
+}
+
+export function renderSource(source: ContextSource, step: StepId, inputs: ContextInputs): string {
+  const agent = STEP_AGENT[step];
+  const worker = (agent === 'CM' ? null : agent) as WorkerAgent | null;
+  const opening = cmOpening(inputs);
+  switch (source) {
+    case 'objective':
+      return section('Objective', inputs.objective);
+    case 'cape:files': {
+      // What the DoR item "the files needed exist in cape/" is checked against.
+      const present = INPUT_CAPE_FILES.filter((rel) => inputs.assets.get(rel)?.trim());
+      const missing = INPUT_CAPE_FILES.filter((rel) => !inputs.assets.get(rel)?.trim());
+      return section(
+        'Project files in cape/',
+        `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}`,
+      );
+    }
+    case 'user:answers':
+      return inputs.dorAnswers?.length ? section("Your blocking questions and the user's answers", answersText([...inputs.dorAnswers])) : '';
+    case 'kptDigest':
+      return section('KPT history digest (from earlier sessions)', inputs.kptDigest || '(no earlier sessions)');
+    case 'team:dor':
+      return section(`Definition of Ready (cape/${DOR_FILE}${worker ? `, ${worker} items` : ''})`, teamPart(inputs, DOR_FILE, worker));
+    case 'team:dod':
+      return section(`Definition of Done (cape/${DOD_FILE}${worker ? `, ${worker} items` : ''})`, teamPart(inputs, DOD_FILE, worker));
+    case 'team:process':
+      return section(`Session process (cape/${PROCESS_FILE})`, teamPart(inputs, PROCESS_FILE, null));
+    case 'cm:brief':
+      return opening
+        ? section(
+            'Cape Master brief',
+            `${opening.session_brief}\n\nDefinition of Ready: ${opening.dor_check?.passed ? 'passed' : 'concerns'}` +
+              (opening.dor_check?.concerns?.length ? '\n' + opening.dor_check.concerns.map((c) => `- ${c}`).join('\n') : ''),
+          )
+        : '';
+    case 'cm:watchOuts':
+      return opening?.watch_out?.length ? section('Watch out', opening.watch_out.map((w) => `- ${w}`).join('\n')) : '';
+    case 'cm:coachingNote':
+      return worker && opening?.coaching_notes?.[worker]
+        ? section(`Cape Master's coaching note for you (${worker})`, opening.coaching_notes[worker])
+        : '';
+    case 'cm:goAhead': {
+      const g = opening?.go_ahead;
+      if (!g || (!g.pre_approved.length && !g.needs_approval.length)) return '';
+      const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join('\n') : '- (none named)');
+      return section(
+        "Cape Master's go-ahead",
+        `Pre-approved (make these without asking):\n${list(g.pre_approved)}\n\nNeeds the human's approval (deliver as proposals, name them in open_questions):\n${list(g.needs_approval)}`,
+      );
+    }
+    case 'poa:acceptance': {
+      const out = inputs.envelopes.poa?.output;
+      return out === undefined ? '' : section("POA's acceptance criteria", compact(pickKeys(out, POA_ACCEPTANCE)));
+    }
+    case 'poa:scope': {
+      const out = inputs.envelopes.poa?.output;
+      if (out === undefined) return '';
+      const scope = pickKeys(out, POA_SCOPE);
+      // pickKeys falls back to the whole object; do not send it twice next to the acceptance criteria.
+      return scope === out ? '' : section("POA's scope and priorities", compact(scope));
+    }
+    case 'da:specs': {
+      const out = inputs.envelopes.da?.output;
+      if (!isObject(out)) return out === undefined ? '' : section("DA's design specifications", compact(out));
+      const specs: Json = {};
+      for (const [k, v] of Object.entries(out)) if (!DA_NOT_FOR_DEVA.test(k)) specs[k] = v;
+      return section("DA's design specifications", compact(Object.keys(specs).length ? specs : out));
+    }
+    case 'assets:1_product':
+      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product', step).text);
+    case 'assets:2_design':
+      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design', step).text);
+    case 'assets:3_development':
+      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step).text);
+    case 'workspace:ranked':
+      return section('Workspace (existing files, ranked for this work)', inputs.workspace?.('deva', workspaceQuery(step, inputs)) || '(none: the workspace has no files outside cape/ yet)');
+    case 'workspace:ui':
+      return section('Workspace UI files (existing components and styles)', inputs.workspace?.('da', workspaceQuery(step, inputs)) ?? '');
+    case 'retro:opening':
+      return opening
+        ? section(
+            'Your opening (Cape Master)',
+            compact({
+              session_brief: opening.session_brief,
+              dor_check: opening.dor_check,
+              watch_out: opening.watch_out,
+              coaching_notes: opening.coaching_notes,
+              go_ahead: opening.go_ahead,
+            }),
+          )
+        : '';
+    case 'retro:envelopes': {
+      const parts: string[] = [];
+      for (const s of ['poa', 'da', 'deva'] as const) {
+        const env = inputs.envelopes[s];
+        if (env) parts.push(`### ${env.agent}\n` + compact(retroAgentDigest(env)));
+      }
+      return section(
+        'What each agent delivered (voice, an outline of its output, its open questions and departures, its self-assessment)',
+        parts.join('\n\n'),
+      );
+    }
+    case 'retro:feedback': {
+      const rounds = inputs.feedback ?? [];
+      return section(
+        'Questions DevA asked during its step, and the answers it built on',
+        rounds
+          .map((f) => `${f.from} asked ${f.to}:\n${f.questions.map((q) => `- ${clip(q, 600)}`).join('\n')}\n${f.to} answered: ${f.answerText ? clip(f.answerText, 1500) : '(no usable answer: DevA decided alone)'}`)
+          .join('\n\n'),
+      );
+    }
+    case 'retro:devaFiles': {
+      if (!inputs.devaFiles.length && !inputs.devaSummary) return '';
+      const list = inputs.devaFiles
+        .map((f) => `- ${f.relPath ?? f.path} (${f.action}${f.status === 'refused' ? `, refused: ${f.reason}` : ''})`)
+        .join('\n');
+      return section("DevA's files (list and summary only)", `${list}\n\n${inputs.devaSummary ?? ''}`);
+    }
+    case 'checks:planned': {
+      const commands = (inputs.plannedChecks ?? []).map((c) => (c.includes('`') ? c : `\`${c}\``));
+      return commands.length
+        ? section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.`)
+        : '';
+    }
+    case 'retro:checks':
+      return inputs.checks && inputs.checks.commands.length ? section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks)) : '';
+    case 'retro:criteria': {
+      const criteria = acceptanceCriteria(inputs.envelopes.poa?.output);
+      if (!criteria.length) return '';
+      const tests = namedTests(inputs.envelopes.deva?.output);
+      const line = (c: Criterion) => {
+        const t = tests.get(c.id);
+        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test: ${t ? `${t.file}${t.name ? ` › ${t.name}` : ''}` : '(none named)'}`;
+      };
+      return section("POA's acceptance criteria, with the test DevA named for each", criteria.map(line).join('\n'));
+    }
+  }
+}
+
+/** Some sources rendered as `step` would receive them (for a request outside the five steps, e.g. a blocker). */
+export function renderSources(step: StepId, sources: readonly ContextSource[], inputs: ContextInputs): string {
+  return sources.map((s) => renderSource(s, step, inputs)).filter(Boolean).join('\n\n');
+}
