@@ -235,6 +235,55 @@ describe('workspace index', () => {
     assert.ok(sixth.index.get('src/theme/.gitignore'));
   });
 
+  it('restores from its cache file exactly what a build computes (symbols, specifiers, imports, text scores)', async () => {
+    const root = demoWorkspace();
+    write(root, 'docs/Guide Überblick.md', '# Getting started\n## Theme   colours\n');
+    write(root, 'src/データ/読む.ts', "import { getTheme } from '../theme/themeStore';\nexport const 読む = getTheme;\nexport function readData() {}\n");
+    write(root, 'src/empty.ts', '// nothing exported\n');
+    const built = (await WorkspaceIndex.open(root, { cacheFile: null })).index;
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    await WorkspaceIndex.open(root, { cacheFile });
+    const restored = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(restored.fromCache, true);
+    const plain = (i: WorkspaceIndex) =>
+      [...i.all()].map((f) => ({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, chars: f.chars, symbols: f.symbols, specs: f.specs, imports: f.imports }));
+    assert.deepStrictEqual(plain(restored.index), plain(built));
+    assert.deepStrictEqual(restored.index.get('docs/Guide Überblick.md')!.symbols, ['Getting started', 'Theme   colours']);
+    assert.deepStrictEqual(restored.index.get('src/データ/読む.ts')!.imports, ['src/theme/themeStore.ts']);
+    assert.deepStrictEqual(restored.index.get('src/empty.ts')!.symbols, []);
+    for (const p of ['src/theme/themeStore.ts', 'src/settings/storage.ts']) assert.deepStrictEqual(restored.index.importersOf(p), built.importersOf(p));
+    for (const q of ['theme dark mode', 'read data', 'getting started', 'clamp']) assert.deepStrictEqual([...restored.index.textScores(q)], [...built.textScores(q)], q);
+  });
+
+  it('rebuilds from a cache file of another version or layout, never reads it as its own', async () => {
+    const root = demoWorkspace();
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    const first = await WorkspaceIndex.open(root, { cacheFile });
+    const bytes = fs.readFileSync(cacheFile);
+    // the version follows the 8-byte magic
+    const older = Buffer.from(bytes);
+    older.writeUInt32LE(older.readUInt32LE(8) - 1, 8);
+    fs.writeFileSync(cacheFile, older);
+    const r1 = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(r1.fromCache, false);
+    assert.strictEqual(r1.index.size, first.index.size);
+    assert.strictEqual(fs.readFileSync(cacheFile).readUInt32LE(8), bytes.readUInt32LE(8), 'rewritten in the current version');
+    // the previous layout: magic, JSON bytes, term ids, then the JSON with its version
+    const json = Buffer.from(JSON.stringify({ version: 4, root: first.index.root, files: [['src/utils/math.ts', 1, 1, 1, ['bogus'], [], []]], words: '' }));
+    const head = Buffer.alloc(16);
+    head.write('CAPEIDX\n', 'latin1');
+    head.writeUInt32LE(json.length, 8);
+    fs.writeFileSync(cacheFile, Buffer.concat([head, json]));
+    const r2 = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(r2.fromCache, false);
+    assert.deepStrictEqual(r2.index.get('src/utils/math.ts')!.symbols, ['clamp']);
+    // a truncated file
+    fs.writeFileSync(cacheFile, bytes.subarray(0, bytes.length - 8));
+    const r3 = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(r3.fromCache, false);
+    assert.strictEqual(r3.index.size, first.index.size);
+  });
+
   it('ignores a cache file of another workspace or a damaged one', async () => {
     const a = demoWorkspace();
     const b = demoWorkspace();

@@ -27,11 +27,19 @@ const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$/;
 const CJS_EXPORT = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
 const CJS_OBJECT = /^module\.exports\s*=\s*\{([^}]*)\}?/;
 const IMPORT_SPEC = /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w$.])import\s*['"]([^'"]+)['"]|(?:^|[^\w$.])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
-const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"]+)['"]/g;
+const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"\r\n]+)['"]/g;
 const FALLBACK_DECL =
   /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|data\s+|async\s+|open\s+)*(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+([A-Za-z_][\w]*)/;
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
 const MD_HEADING = /^#{1,3}\s+(.{2,80}?)\s*#*\s*$/;
+
+/**
+ * Per char code below 128: 1 where a line may start a declaration (the first letters of EXPORT_DECL, EXPORT_LIST,
+ * EXPORT_DEFAULT_NAME, CJS_EXPORT, CJS_OBJECT and TOP_DECL: `export`, `exports`, `module`, `declare`, `abstract`,
+ * `async`, `function`, `class`, `interface`, `type`, `enum`). Any other first character matches none of them.
+ */
+const DECL_START = new Uint8Array(128);
+for (const c of 'acdefimt') DECL_START[c.charCodeAt(0)] = 1;
 
 function names(list: string): string[] {
   return list
@@ -49,17 +57,23 @@ export function scanFile(relPath: string, text: string): ScanResult {
   if (JS_EXT.test(relPath)) {
     let comment = false;
     for (const raw of lines) {
-      const line = raw.replace(/\r$/, '');
+      const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
       if (comment) {
         if (line.includes('*/')) comment = false;
         continue;
       }
-      if (/^\s*\/\*/.test(line) && !line.includes('*/')) {
+      const c0 = line.charCodeAt(0);
+      // only a line starting with `/`, white space (ASCII ≤ 32 or beyond ASCII) or nothing can open a comment
+      if (!(c0 > 32 && c0 < 128 && c0 !== 47) && /^\s*\/\*/.test(line) && !line.includes('*/')) {
         comment = true;
         continue;
       }
       let m: RegExpExecArray | null;
-      if ((m = EXPORT_DECL.exec(line))) exported.push(m[1]);
+      // every declaration pattern starts with one of a few letters at the line's start: indented lines (bodies)
+      // skip the six regexes
+      if (!DECL_START[c0]) {
+        /* not a top-level declaration */
+      } else if ((m = EXPORT_DECL.exec(line))) exported.push(m[1]);
       else if ((m = EXPORT_LIST.exec(line))) exported.push(...names(m[1]));
       else if ((m = EXPORT_DEFAULT_NAME.exec(line))) exported.push(m[1]);
       else if ((m = CJS_EXPORT.exec(line))) exported.push(m[1]);
@@ -70,7 +84,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
       }
     }
     // multi-line `import {\n a,\n b\n} from './x'` — the `from` line carries the specifier
-    for (const im of text.matchAll(/^\}\s*from\s*['"]([^'"]+)['"]/gm)) imports.push(im[1]);
+    for (const im of text.matchAll(/^\}\s*from\s*['"]([^'"\r\n]+)['"]/gm)) imports.push(im[1]);
   } else if (STYLE_EXT.test(relPath)) {
     for (const im of text.matchAll(STYLE_IMPORT)) imports.push(im[1]);
     for (const line of lines) {

@@ -17,9 +17,9 @@ import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { BUILTIN_IGNORES, SECRET_NAME_PATTERNS, textOf, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
-import { detach } from './tokens';
 import { gitHistory, historyKey, NO_HISTORY, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
+import { cacheChunks, FileEntry, joinItems, readCache, type CacheHeader } from './indexCache';
 
 export interface IndexedFile {
   path: string;
@@ -34,9 +34,6 @@ export interface IndexedFile {
   imports: string[];
 }
 
-const CACHE_VERSION = 4;
-/** The cache file starts with these bytes (a binary file: see save()). */
-const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const EMPTY: ReadonlyMap<string, number> = new Map();
 /** Index files kept in the cache folder (one per workspace; the least recently written go first). */
 const CACHE_KEEP = 50;
@@ -80,6 +77,13 @@ interface DirRecord {
   subdirs: string;
 }
 
+/** A file the walk found new or changed. */
+interface Found {
+  rel: string;
+  size: number;
+  mtimeMs: number;
+}
+
 /** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
 const RACY_MS = 3000;
 
@@ -110,7 +114,7 @@ export interface RefreshStats {
 export class WorkspaceIndex {
   readonly root: string;
   readonly policy: WorkspacePolicy;
-  private readonly files = new Map<string, IndexedFile>();
+  private readonly files = new Map<string, FileEntry>();
   /** Files admitted by name whose content is not text, by `size:mtime`, so a refresh does not re-read them. */
   private readonly notText = new Map<string, string>();
   private text = new TermIndex();
@@ -127,6 +131,10 @@ export class WorkspaceIndex {
   private excludeStamp: string | null = null;
   /** Folders the last walk listed. */
   private listed = 0;
+  /** Counts walks: a file the last walk met has `seen` equal to it. */
+  private generation = 0;
+  /** Files of `notText` the last walk met unchanged. */
+  private readonly notTextSeen = new Set<string>();
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
@@ -146,13 +154,27 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Walks the workspace and lists the files the policy admits (no content read), with size and mtime. Where a
+   * Walks the workspace and lists the files the policy admits (no content read) that are new or whose size or mtime
+   * changed; every indexed file it meets gets `seen = this.generation` (the others are gone). Where a
    * folder's record (see DirRecord) still holds, its files and subfolders are taken from it and only stat'ed: no
    * listing, no name or `.gitignore` checks. Returns null when a `.gitignore` (or `.git/info/exclude`) changed since
    * the records were made: then only a full walk applies the rules right.
    */
-  private walk(useRecords: boolean): Map<string, { size: number; mtimeMs: number }> | null {
-    const found = new Map<string, { size: number; mtimeMs: number }>();
+  private walk(useRecords: boolean): Found[] | null {
+    const found: Found[] = [];
+    const gen = ++this.generation;
+    this.notTextSeen.clear();
+    const note = (rel: string, f: fs.Stats) => {
+      const cur = this.files.get(rel);
+      if (cur) {
+        cur.seen = gen;
+        if (cur.size === f.size && cur.mtimeMs === f.mtimeMs) return;
+      } else if (this.notText.get(rel) === `${f.size}:${f.mtimeMs}`) {
+        this.notTextSeen.add(rel);
+        return;
+      }
+      found.push({ rel, size: f.size, mtimeMs: f.mtimeMs });
+    };
     const records = new Map<string, DirRecord>();
     const now = Date.now();
     this.listed = 0;
@@ -171,7 +193,7 @@ export class WorkspaceIndex {
         const prefix = abs + path.sep;
         for (const name of old.files ? old.files.split('/') : []) {
           const f = statOrNull(prefix + name, false);
-          if (f?.isFile() && f.size <= this.policy.maxBytes) found.set(rel ? `${rel}/${name}` : name, { size: f.size, mtimeMs: f.mtimeMs });
+          if (f?.isFile() && f.size <= this.policy.maxBytes) note(rel ? `${rel}/${name}` : name, f);
         }
         if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
         records.set(rel, old);
@@ -204,7 +226,7 @@ export class WorkspaceIndex {
           if (this.policy.skipFileName(r)) continue;
           files.push(e.name);
           const f = statOrNull(prefix + e.name, false);
-          if (f?.isFile() && f.size <= this.policy.maxBytes) found.set(r, { size: f.size, mtimeMs: f.mtimeMs });
+          if (f?.isFile() && f.size <= this.policy.maxBytes) note(r, f);
         }
       }
       records.set(rel, {
@@ -236,9 +258,9 @@ export class WorkspaceIndex {
     }
     this.notText.delete(rel);
     const scan = scanFile(rel, text);
-    const symbols = scan.symbols.map(detach);
-    this.files.set(rel, { path: rel, size, mtimeMs, chars: text.length, symbols, specs: scan.imports.map(detach), imports: [] });
-    this.text.set(rel, symbols, text);
+    this.text.set(rel, scan.symbols, text);
+    // kept as one string each (split on first use): no piece of the file's text stays alive
+    this.files.set(rel, new FileEntry(rel, size, mtimeMs, text.length, joinItems(scan.symbols), joinItems(scan.imports)));
     this.importsDirty = true;
     return true;
   }
@@ -262,19 +284,18 @@ export class WorkspaceIndex {
       found = this.walk(false)!;
     }
     let removed = 0;
-    for (const rel of [...this.files.keys()]) {
-      if (!found.has(rel)) {
-        this.drop(rel);
+    const gen = this.generation;
+    for (const f of [...this.files.values()]) {
+      if (f.seen !== gen) {
+        this.drop(f.path);
         removed++;
       }
     }
-    for (const rel of [...this.notText.keys()]) if (!found.has(rel)) this.notText.delete(rel);
+    // a changed one is in `found`: indexFile() tells again whether it is text
+    for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
     let read = 0;
-    for (const [rel, st] of found) {
-      const cur = this.files.get(rel);
-      if (cur && cur.size === st.size && cur.mtimeMs === st.mtimeMs) continue;
-      if (this.notText.get(rel) === `${st.size}:${st.mtimeMs}`) continue;
-      this.indexFile(rel, st.size, st.mtimeMs);
+    for (const { rel, size, mtimeMs } of found) {
+      this.indexFile(rel, size, mtimeMs);
       if (++read % 1000 === 0) await new Promise((r) => setImmediate(r));
     }
     this.resolveImports();
@@ -421,59 +442,20 @@ export class WorkspaceIndex {
     }
   }
 
-  /**
-   * The cache file's bytes, in pieces (no copy of the whole): CACHE_MAGIC, two little-endian u32 (bytes of the JSON
-   * part, term ids), the JSON part (entries, folder records, vocabulary; padded to 4 bytes), then the text index's
-   * Doc lengths (one u32 per entry) and its term ids as raw u32 — read back without parsing, which a JSON or base64
-   * cache of ~50 MB took seconds to do.
-   */
-  private *cacheChunks(): Generator<Uint8Array | string> {
-    const files = [...this.files.values()];
-    const paths = files.map((f) => f.path);
-    const at = new Map(paths.map((p, i) => [p, i]));
-    const text = this.text.serialize(paths);
-    const meta = JSON.stringify({
-      version: CACHE_VERSION,
-      root: this.root,
-      policy: this.policyKey(),
-      files: files.map((f) => [f.path, f.size, f.mtimeMs, f.chars, f.symbols, f.specs, f.imports.map((p) => at.get(p) ?? -1)]),
-      notText: [...this.notText],
-      dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]),
-      exclude: this.excludeStamp,
-      words: text.words,
-    });
-    const metaBytes = Buffer.byteLength(meta, 'utf8');
-    let idCount = 0;
-    for (const d of text.docs) idCount += d.length;
-    const head = Buffer.alloc(CACHE_MAGIC.length + 8);
-    CACHE_MAGIC.copy(head);
-    head.writeUInt32LE(metaBytes, CACHE_MAGIC.length);
-    head.writeUInt32LE(idCount, CACHE_MAGIC.length + 4);
-    yield head;
-    yield meta;
-    yield Buffer.alloc((4 - ((head.length + metaBytes) % 4)) % 4);
-    const u32 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    yield u32(text.lens);
-    // the Docs in chunks of about 1 MB
-    const chunk = new Uint32Array(1 << 18);
-    let n = 0;
-    for (const d of text.docs) {
-      if (n + d.length > chunk.length) {
-        yield u32(chunk.slice(0, n));
-        n = 0;
-      }
-      if (d.length > chunk.length) yield u32(d);
-      else (chunk.set(d, n), (n += d.length));
-    }
-    if (n) yield u32(chunk.slice(0, n));
-  }
-
   /** Writes the cache file atomically; the cache folder keeps the CACHE_KEEP most recently written indexes. */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
     if (os.endianness() !== 'LE') return;
     const dir = path.dirname(cacheFile);
     await ensureDir(dir);
-    await writeFileAtomic(cacheFile, this.cacheChunks());
+    const files = [...this.files.values()];
+    const header: CacheHeader = {
+      root: this.root,
+      policy: this.policyKey(),
+      notText: [...this.notText],
+      dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]),
+      exclude: this.excludeStamp,
+    };
+    await writeFileAtomic(cacheFile, cacheChunks(header, files, this.text.serialize(files.map((f) => f.path))));
     try {
       const old = fs
         .readdirSync(dir)
@@ -515,67 +497,23 @@ export class WorkspaceIndex {
   }
 
   private loadCache(cacheFile: string): boolean {
-    let data: {
-      version?: number;
-      root?: string;
-      policy?: unknown;
-      files?: [string, number, number, number, string[], string[], number[]][];
-      notText?: [string, string][];
-      dirs?: [string, number, string | null, string, string][];
-      exclude?: string | null;
-      words?: string;
-    };
-    let lens: Uint32Array;
-    let ids: Uint32Array;
+    let cache;
     try {
       if (os.endianness() !== 'LE') return false;
-      let buf = fs.readFileSync(cacheFile);
-      if (buf.length < CACHE_MAGIC.length + 8 || !buf.subarray(0, CACHE_MAGIC.length).equals(CACHE_MAGIC)) return false;
-      const metaLen = buf.readUInt32LE(CACHE_MAGIC.length);
-      const idCount = buf.readUInt32LE(CACHE_MAGIC.length + 4);
-      const metaAt = CACHE_MAGIC.length + 8;
-      data = JSON.parse(buf.toString('utf8', metaAt, metaAt + metaLen));
-      const files = data.files;
-      if (!Array.isArray(files)) return false;
-      const lensAt = metaAt + metaLen + ((4 - ((metaAt + metaLen) % 4)) % 4);
-      if (buf.length !== lensAt + 4 * (files.length + idCount)) return false;
-      if (buf.byteOffset % 4) buf = Buffer.from(buf);
-      lens = new Uint32Array(buf.buffer, buf.byteOffset + lensAt, files.length);
-      ids = new Uint32Array(buf.buffer, buf.byteOffset + lensAt + 4 * files.length, idCount);
+      cache = readCache(fs.readFileSync(cacheFile), { root: this.root, policy: this.policyKey() });
     } catch {
       return false;
     }
-    if (
-      data.version !== CACHE_VERSION ||
-      data.root !== this.root ||
-      JSON.stringify(data.policy) !== JSON.stringify(this.policyKey()) ||
-      typeof data.words !== 'string'
-    ) {
-      return false;
-    }
-    const files = data.files!;
-    const paths: string[] = [];
-    for (const f of files) {
-      const [rel, size, mtimeMs, chars, symbols, specs, imports] = f;
-      if (typeof rel !== 'string' || !Array.isArray(symbols) || !Array.isArray(specs) || !Array.isArray(imports)) return false;
-      paths.push(rel);
-    }
+    if (!cache) return false;
     const text = new TermIndex();
-    if (!text.restore({ words: data.words, lens, ids }, paths)) return false;
-    for (const [rel, size, mtimeMs, chars, symbols, specs, imports] of files) {
-      const resolved = imports.map((i) => paths[i]);
-      if (resolved.some((p) => typeof p !== 'string')) {
-        this.files.clear();
-        return false;
-      }
-      this.files.set(rel, { path: rel, size, mtimeMs, chars, symbols, specs, imports: resolved });
-    }
+    if (!text.restore(cache.text, cache.files.map((f) => f.path))) return false;
+    for (const f of cache.files) this.files.set(f.path, f);
     this.text = text;
-    for (const [rel, key] of data.notText ?? []) this.notText.set(rel, key);
-    for (const [rel, mtimeMs, gitignore, files, subdirs] of data.dirs ?? []) {
+    for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
+    for (const [rel, mtimeMs, gitignore, files, subdirs] of cache.header.dirs) {
       if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
     }
-    this.excludeStamp = data.exclude ?? null;
+    this.excludeStamp = cache.header.exclude ?? null;
     // the imports were resolved against the same file set; a refresh that changes it resolves again
     this.importsDirty = false;
     return true;
