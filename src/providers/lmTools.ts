@@ -14,6 +14,14 @@ export interface LmToolApi {
 /** vscode.LanguageModelChatMessage's factories with part arrays (1.95+). */
 export type PartsMessage<M> = { User(content: unknown[]): M; Assistant(content: unknown[]): M };
 
+/**
+ * False only when the model says it cannot call tools: VS Code 1.100 reports `capabilities.supportsToolCalling` (from
+ * what the model's provider declares); earlier versions report nothing, and a model there is offered the tools.
+ */
+export function modelCallsTools(model: object): boolean {
+  return (model as { capabilities?: { supportsToolCalling?: unknown } }).capabilities?.supportsToolCalling !== false;
+}
+
 /** The tool host where the running VS Code has LM tool calling, else undefined. */
 export function lmToolHost<M>(api: Partial<LmToolApi>, messages: PartsMessage<M>): LmToolHost<M> | undefined {
   const { LanguageModelTextPart: Text, LanguageModelToolCallPart: Call, LanguageModelToolResultPart: Result } = api;

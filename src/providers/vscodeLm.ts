@@ -1,18 +1,20 @@
 // The VS Code Language Model provider: selects a chat model through vscode.lm and wraps it in LmClient. Tool calling
-// (VS Code 1.95+) is found at run time: engines.vscode stays ^1.90, where the client offers no tools.
+// (VS Code 1.95+) is found at run time: engines.vscode stays ^1.90, where the client offers no tools. A model that
+// says it cannot call tools (`capabilities.supportsToolCalling: false`, VS Code 1.100+) is offered none either.
 import * as vscode from 'vscode';
 import { LmClient, type LmHost } from './lmClient';
-import { lmToolHost, type LmToolApi, type PartsMessage } from './lmTools';
+import { lmToolHost, modelCallsTools, type LmToolApi, type PartsMessage } from './lmTools';
 
 export { matchChatModel } from './lmClient';
 
 type Message = vscode.LanguageModelChatMessage;
 
+const toolHost = lmToolHost(vscode as unknown as Partial<LmToolApi>, vscode.LanguageModelChatMessage as unknown as PartsMessage<Message>);
 const host: LmHost<Message> = {
   user: (text: string) => vscode.LanguageModelChatMessage.User(text),
   assistant: (text: string) => vscode.LanguageModelChatMessage.Assistant(text),
   cancellationSource: () => new vscode.CancellationTokenSource(),
-  tools: lmToolHost(vscode as unknown as Partial<LmToolApi>, vscode.LanguageModelChatMessage as unknown as PartsMessage<Message>),
+  tools: toolHost,
 };
 
 /** `vscode.lm` is missing in hosts without the Language Model API (e.g. some forks): treat that as "no models". */
@@ -31,5 +33,5 @@ export function describeChatModel(m: { name: string; vendor: string; family: str
 }
 
 export function createLmClient(model: vscode.LanguageModelChat): LmClient<Message> {
-  return new LmClient(model, host);
+  return new LmClient(model, modelCallsTools(model) ? host : { ...host, tools: undefined });
 }

@@ -10,7 +10,7 @@ import { SessionStore } from '../../src/core/store';
 import { TOOL_SPECS } from '../../src/core/tools/specs';
 import type { LlmRequest, SessionEvent } from '../../src/core/model/types';
 import { LmClient, type LmChatModelLike } from '../../src/providers/lmClient';
-import { lmToolHost, type LmToolApi } from '../../src/providers/lmTools';
+import { lmToolHost, modelCallsTools, type LmToolApi } from '../../src/providers/lmTools';
 import { workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
@@ -89,6 +89,13 @@ describe('VS Code LM client: tool calling (VS Code 1.95+)', () => {
     const f = scriptedModel([]);
     assert.strictEqual(new LmClient(f.model, { ...f.host, tools: undefined }).supportsTools, false);
     assert.strictEqual(new LmClient(f.model, f.host).supportsTools, true);
+  });
+
+  it('a model is offered tools unless it says it cannot call them (capabilities.supportsToolCalling, VS Code 1.100+)', () => {
+    assert.strictEqual(modelCallsTools({ id: 'm' }), true, 'VS Code before 1.100 reports no capabilities');
+    assert.strictEqual(modelCallsTools({ capabilities: { supportsImageToText: false } }), true);
+    assert.strictEqual(modelCallsTools({ capabilities: { supportsToolCalling: true } }), true);
+    assert.strictEqual(modelCallsTools({ capabilities: { supportsToolCalling: false } }), false);
   });
 
   it('sends the tools, streams only text to onText, and reports the calls with stop reason tool_use', async () => {
