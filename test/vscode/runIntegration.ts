@@ -16,7 +16,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { launchBrowser, openWorkbench, pageErrors, screenshot, waitForTestsExit } from './browser';
-import { CodeServer, REPO_ROOT, startCodeServer } from './codeServer';
+import { CodeServer, REPO_ROOT, startCodeServer, type ExtensionLink } from './codeServer';
 
 export interface IntegrationRunOptions {
   extensionDevelopmentPath: string;
@@ -26,6 +26,8 @@ export interface IntegrationRunOptions {
   timeoutSec?: number;
   env?: Record<string, string>;
   userSettings?: Record<string, unknown>;
+  /** Other unpacked extensions, installed beside the one under development (e.g. test/lm-extension's fake model). */
+  extensions?: ExtensionLink[];
   /** Where lines go; default console.log. */
   log?: (line: string) => void;
 }
@@ -67,7 +69,7 @@ export async function runIntegration(opts: IntegrationRunOptions): Promise<Integ
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   const output: string[] = [];
   try {
-    cs = await startCodeServer({ workspace, env: opts.env, userSettings: opts.userSettings });
+    cs = await startCodeServer({ workspace, env: opts.env, userSettings: opts.userSettings, extensions: opts.extensions });
     log(`code-server ${cs.url} (pid ${cs.pid}, run dir ${cs.runDir}) ready after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     browser = await launchBrowser({ runDir: cs.runDir });
     const page = await openWorkbench(browser, cs, {

@@ -1,0 +1,103 @@
+// A test-only extension (never packaged; test/e2e/lmTools.test.ts assembles it from this folder's package.json and
+// the compiled extension.js): it contributes chat models through VS Code 1.100's proposed API
+// `lm.registerChatModelProvider` (proposal `chatProvider`), so CAPE's `vscode-lm` provider meets a model of another
+// extension exactly as it meets Copilot's. What each model answers is decided by the test through this extension's
+// exports (`respond`), and every request it receives is recorded (`requests`) for the test to inspect.
+//
+// Two models: `cape-fake-tools` (declares tool calling) and `cape-fake-plain` (declares none). Neither declares
+// `auth`, so VS Code 1.100 asks the user no consent for CAPE to use them (only a provider that declares `auth` gates
+// other extensions' requests behind an authentication consent).
+import * as vscode from 'vscode';
+
+/** The Language Model API's part classes (VS Code 1.95+; the project builds against the 1.90 typings). */
+export interface LmParts {
+  LanguageModelTextPart: new (value: string) => { value: string };
+  LanguageModelToolCallPart: new (callId: string, name: string, input: object) => { callId: string; name: string; input: object };
+  LanguageModelToolResultPart: new (callId: string, content: unknown[]) => { callId: string; content: unknown[] };
+}
+/** A message as a provider receives it (1.100: content is an array of parts; role 1 user, 2 assistant). */
+export interface LmMessage {
+  role: number;
+  content: unknown[];
+}
+type Part = InstanceType<LmParts['LanguageModelTextPart']> | InstanceType<LmParts['LanguageModelToolCallPart']>;
+
+/** One scripted model turn: text, then tool calls. */
+export interface FakeTurn {
+  text?: string;
+  calls?: { id: string; name: string; input: object }[];
+}
+
+/** A request as the provider received it. */
+export interface FakeRequest {
+  model: string;
+  /** The extension that sent it (e.g. cape-team.cape-vscode). */
+  from: string;
+  messages: readonly LmMessage[];
+  /** LanguageModelChatRequestOptions as passed through (tools, toolMode, justification …). */
+  options: { tools?: { name: string; description: string; inputSchema?: object }[]; toolMode?: number; justification?: string };
+}
+
+export interface FakeLmApi {
+  requests: FakeRequest[];
+  /** Decides the answer to each request; throws when unset. */
+  respond: ((req: FakeRequest) => FakeTurn) | undefined;
+}
+
+/** VS Code 1.100's proposed provider API (vscode.proposed.chatProvider.d.ts at that release), as this test uses it. */
+interface ChatModelProvider {
+  provideLanguageModelResponse(
+    messages: LmMessage[],
+    options: FakeRequest['options'],
+    extensionId: string,
+    progress: vscode.Progress<{ index: number; part: Part }>,
+    token: vscode.CancellationToken,
+  ): Thenable<unknown>;
+  provideTokenCount(text: string | LmMessage, token: vscode.CancellationToken): Thenable<number>;
+}
+interface ProposedLm {
+  registerChatModelProvider(
+    id: string,
+    provider: ChatModelProvider,
+    metadata: {
+      vendor: string;
+      name: string;
+      family: string;
+      version: string;
+      maxInputTokens: number;
+      maxOutputTokens: number;
+      isUserSelectable?: boolean;
+      capabilities?: { vision?: boolean; toolCalling?: boolean };
+    },
+  ): vscode.Disposable;
+}
+
+export function activate(context: vscode.ExtensionContext): FakeLmApi {
+  const api: FakeLmApi = { requests: [], respond: undefined };
+  const lm = vscode.lm as unknown as ProposedLm;
+  const { LanguageModelTextPart: Text, LanguageModelToolCallPart: Call } = vscode as unknown as LmParts;
+  const provider = (model: string): ChatModelProvider => ({
+    async provideLanguageModelResponse(messages, options, extensionId, progress) {
+      const req: FakeRequest = { model, from: extensionId, messages, options };
+      api.requests.push(req);
+      if (!api.respond) throw new Error('the fake model has no responder: the test sets exports.respond');
+      const turn = api.respond(req);
+      // Every part on index 0: VS Code 1.100 hands the requester only the stream of the first index it sees.
+      const t = turn.text ?? '';
+      for (let i = 0; i < t.length; i += 200) progress.report({ index: 0, part: new Text(t.slice(i, i + 200)) });
+      for (const c of turn.calls ?? []) progress.report({ index: 0, part: new Call(c.id, c.name, c.input) });
+    },
+    async provideTokenCount(text) {
+      const s = typeof text === 'string' ? text : JSON.stringify(text.content);
+      return Math.ceil(s.length / 4);
+    },
+  });
+  const meta = { vendor: 'cape-fake', version: '1', maxInputTokens: 200_000, maxOutputTokens: 16_000, isUserSelectable: true };
+  context.subscriptions.push(
+    lm.registerChatModelProvider('cape-fake-tools', provider('cape-fake-tools'), { ...meta, name: 'CAPE Fake (tools)', family: 'cape-fake-tools', capabilities: { toolCalling: true } }),
+    lm.registerChatModelProvider('cape-fake-plain', provider('cape-fake-plain'), { ...meta, name: 'CAPE Fake (no tools)', family: 'cape-fake-plain', capabilities: { toolCalling: false } }),
+  );
+  return api;
+}
+
+export function deactivate(): void {}
