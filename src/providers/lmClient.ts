@@ -231,11 +231,13 @@ export class LmClient<M> implements LlmClient {
     let callbackError: { error: unknown } | undefined;
     let iterator: AsyncIterator<unknown> | undefined;
     try {
-      touch();
       // The LM API has no "no tools" choice: with toolChoice 'none' the tools stay declared (the history holds tool
       // calls) and the engine's bound answers any further call with "limit reached".
       const options = tools ? { justification: this.justification, tools } : { justification: this.justification };
+      // The watchdog starts once the request is under way: sendRequest waits while VS Code asks the user for consent to
+      // another extension's model (a modal dialog the user may leave open for minutes); Stop still aborts that wait.
       const response = await Promise.race([Promise.resolve(this.model.sendRequest(messages, options, cts.token)), interrupted]);
+      touch();
       // With tools the parts stream carries text and tool calls; otherwise the text stream is enough.
       const readPart = toolHost && response.stream ? (p: unknown) => toolHost.readPart(p) : (p: unknown) => (typeof p === 'string' ? { text: p } : undefined);
       iterator = (toolHost && response.stream ? response.stream : response.text)[Symbol.asyncIterator]();

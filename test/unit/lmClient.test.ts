@@ -147,6 +147,18 @@ describe('VS Code LM client', () => {
     assert.ok(f.sources[0].cancelled);
   });
 
+  it('the idle watchdog starts once the request is under way, not while VS Code waits for the user’s consent', async () => {
+    const f = fakeModel({ chunks: ['ok'] });
+    let allow: () => void = () => undefined;
+    const consent = new Promise<void>((r) => (allow = r));
+    const send = f.model.sendRequest.bind(f.model);
+    const model: LmChatModelLike<Msg> = { ...f.model, sendRequest: async (m, o, t) => (await consent, send(m, o, t)) };
+    const p = new LmClient(model, f.host, { idleTimeoutMs: 40 }).stream(req(), () => undefined);
+    await new Promise((r) => setTimeout(r, 200)); // the user reads the dialog for five idle periods
+    allow();
+    assert.strictEqual((await p).text, 'ok');
+  });
+
   it('maps LanguageModelError codes to actionable LlmErrors', async () => {
     const cases: [string, string, RegExp][] = [
       ['NoPermissions', 'auth', /did not allow CAPE/],
