@@ -87,7 +87,7 @@ describe('vscode-lm: CAPE uses another extension’s chat model in VS Code 1.100
   it('DevA reads and searches the workspace through LM tool calling; refused calls say why and send no byte', async () => {
     await vscode.workspace.getConfiguration('cape').update('model', 'cape-fake-tools', vscode.ConfigurationTarget.Global);
     const models = await vscode.lm.selectChatModels({ vendor: 'cape-fake' });
-    assert.deepStrictEqual(models.map((m) => m.id).sort(), ['cape-fake-plain', 'cape-fake-tools'], 'the contributed models are selectable');
+    assert.deepStrictEqual(models.map((m) => m.id).sort(), ['cape-fake-consent', 'cape-fake-plain', 'cape-fake-tools'], 'the contributed models are selectable');
 
     await vscode.commands.executeCommand('cape.startSession', 'Add a dark mode toggle that remembers the choice');
 

@@ -4,9 +4,14 @@
 // extension exactly as it meets Copilot's. What each model answers is decided by the test through this extension's
 // exports (`respond`), and every request it receives is recorded (`requests`) for the test to inspect.
 //
-// Two models: `cape-fake-tools` (declares tool calling) and `cape-fake-plain` (declares none). Neither declares
-// `auth`, so VS Code 1.100 asks the user no consent for CAPE to use them (only a provider that declares `auth` gates
-// other extensions' requests behind an authentication consent).
+// Three models: `cape-fake-tools` (declares tool calling) and `cape-fake-plain` (declares none) declare no `auth`, so
+// VS Code 1.100 asks the user no consent for CAPE to use them; `cape-fake-consent` declares `auth` (as Copilot's
+// models do), so VS Code asks the user once, in a modal dialog, before another extension's first request reaches it.
+//
+// Without a test in the extension host to set `respond`, the environment variable CAPE_FAKE_LM_SCRIPT names a JSON
+// file `{"steps":[{"match": regex source, "text": reply}]}`: the first step whose regex matches the request's first
+// message answers, with `{{task_id}}` replaced by the request's "Task: …" id.
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 
 /** The Language Model API's part classes (VS Code 1.95+; the project builds against the 1.90 typings). */
@@ -67,20 +72,40 @@ interface ProposedLm {
       maxInputTokens: number;
       maxOutputTokens: number;
       isUserSelectable?: boolean;
+      /** Gates other extensions' requests behind the user's consent. */
+      auth?: true;
       capabilities?: { vision?: boolean; toolCalling?: boolean };
     },
   ): vscode.Disposable;
 }
 
+/** The text parts of a message, joined. */
+export function textOf(m: LmMessage, parts: LmParts): string {
+  return m.content.map((p) => (p instanceof parts.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+function scriptedResponder(file: string, parts: LmParts): (req: FakeRequest) => FakeTurn {
+  const script = JSON.parse(fs.readFileSync(file, 'utf8')) as { steps: { match: string; text: string }[] };
+  return (req) => {
+    const first = textOf(req.messages[0], parts);
+    const step = script.steps.find((s) => new RegExp(s.match).test(first));
+    if (!step) throw new Error(`${file} has no reply for: ${first.slice(0, 200)}`);
+    const task = /Task: (task-[\w-]+)/.exec(req.messages.map((m) => textOf(m, parts)).join('\n'))?.[1] ?? 'task-demo';
+    return { text: step.text.split('{{task_id}}').join(task) };
+  };
+}
+
 export function activate(context: vscode.ExtensionContext): FakeLmApi {
-  const api: FakeLmApi = { requests: [], respond: undefined };
+  const parts = vscode as unknown as LmParts;
+  const script = process.env.CAPE_FAKE_LM_SCRIPT;
+  const api: FakeLmApi = { requests: [], respond: script ? scriptedResponder(script, parts) : undefined };
   const lm = vscode.lm as unknown as ProposedLm;
-  const { LanguageModelTextPart: Text, LanguageModelToolCallPart: Call } = vscode as unknown as LmParts;
+  const { LanguageModelTextPart: Text, LanguageModelToolCallPart: Call } = parts;
   const provider = (model: string): ChatModelProvider => ({
     async provideLanguageModelResponse(messages, options, extensionId, progress) {
       const req: FakeRequest = { model, from: extensionId, messages, options };
       api.requests.push(req);
-      if (!api.respond) throw new Error('the fake model has no responder: the test sets exports.respond');
+      if (!api.respond) throw new Error('the fake model has no responder: set exports.respond or CAPE_FAKE_LM_SCRIPT');
       const turn = api.respond(req);
       // Every part on index 0: VS Code 1.100 hands the requester only the stream of the first index it sees.
       const t = turn.text ?? '';
@@ -96,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
   context.subscriptions.push(
     lm.registerChatModelProvider('cape-fake-tools', provider('cape-fake-tools'), { ...meta, name: 'CAPE Fake (tools)', family: 'cape-fake-tools', capabilities: { toolCalling: true } }),
     lm.registerChatModelProvider('cape-fake-plain', provider('cape-fake-plain'), { ...meta, name: 'CAPE Fake (no tools)', family: 'cape-fake-plain', capabilities: { toolCalling: false } }),
+    lm.registerChatModelProvider('cape-fake-consent', provider('cape-fake-consent'), { ...meta, name: 'CAPE Fake (consent)', family: 'cape-fake-consent', auth: true, capabilities: { toolCalling: true } }),
   );
   return api;
 }
