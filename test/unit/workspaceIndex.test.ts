@@ -255,6 +255,41 @@ describe('workspace index', () => {
     for (const q of ['theme dark mode', 'read data', 'getting started', 'clamp']) assert.deepStrictEqual([...restored.index.textScores(q)], [...built.textScores(q)], q);
   });
 
+  it('after files are added or removed, resolves imports as a fresh build does (index files, `..`, `.js` twins)', async () => {
+    const root = tmp('cape-resolve-');
+    write(root, 'src/app.ts', "import { lib } from './lib';\nimport { b } from './b.js';\n");
+    write(root, 'src/c.ts', "import { b } from './b';\n");
+    write(root, 'src/lib/util.ts', 'export const util = 1;\n');
+    write(root, 'src/lib/deep/user.ts', "import { lib } from '..';\nimport { util } from '../util';\n");
+    write(root, 'src/b.ts', 'export const b = 1;\n');
+    // enough other files that one change is resolved incrementally, not by resolving everything again
+    for (let i = 0; i < 12; i++) write(root, `src/other/o${i}.ts`, `import { o } from './o${i + 1}';\n`);
+    const imports = (i: WorkspaceIndex) => [...i.all()].map((f) => [f.path, f.imports.join(',')].join(' -> ')).sort();
+    const fresh = async () => imports((await WorkspaceIndex.open(root, { cacheFile: null })).index);
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    const watched = (await WorkspaceIndex.open(root, { cacheFile })).index;
+    assert.deepStrictEqual(imports(watched), await fresh());
+    const steps: [string, () => void][] = [
+      ['src/lib/index.ts', () => write(root, 'src/lib/index.ts', 'export const lib = 1;\n')],
+      ['src/b.ts', () => fs.unlinkSync(path.join(root, 'src/b.ts'))],
+      ['src/b.tsx', () => write(root, 'src/b.tsx', 'export const b = 2;\n')],
+      ['src/lib/index.ts', () => fs.unlinkSync(path.join(root, 'src/lib/index.ts'))],
+      ['src/lib.ts', () => write(root, 'src/lib.ts', 'export const lib = 3;\n')],
+    ];
+    for (const [rel, change] of steps) {
+      change();
+      const expected = await fresh();
+      assert.deepStrictEqual(imports((await WorkspaceIndex.open(root, { cacheFile })).index), expected, `warm run after ${rel}`);
+      await watched.update([rel]);
+      assert.deepStrictEqual(imports(watched), expected, `watcher update after ${rel}`);
+      assert.deepStrictEqual(
+        watched.importersOf('src/lib/util.ts'),
+        (await WorkspaceIndex.open(root, { cacheFile: null })).index.importersOf('src/lib/util.ts'),
+      );
+    }
+    assert.ok(imports(watched).includes('src/app.ts -> src/lib.ts,src/b.tsx'), imports(watched).join('\n'));
+  });
+
   it('rebuilds from a cache file of another version or layout, never reads it as its own', async () => {
     const root = demoWorkspace();
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');

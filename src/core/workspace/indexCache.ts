@@ -23,6 +23,8 @@ const HEAD_BYTES = CACHE_MAGIC.length + 8;
 const FILE_SEP = '\0';
 /** Separates a file's symbols or specifiers (both come from one line of the file). */
 const ITEM_SEP = '\n';
+/** Files per piece of a string section written at once. */
+const BATCH = 2048;
 
 /** The sections, in file order. */
 const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docLens', 'docIds'] as const;
@@ -166,14 +168,20 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   for (const f of files) for (const p of f.imports) if (at.has(p)) importTargets[k++] = at.get(p)!;
   let idCount = 0;
   for (const d of text.docs) idCount += d.length;
-  const strings = {
-    paths: files.map((f) => f.path).join(FILE_SEP),
-    symbols: files.map((f) => f.symText()).join(FILE_SEP),
-    specs: files.map((f) => f.specText()).join(FILE_SEP),
-    words: text.words,
+  // the per-file strings are written in batches (one joined string of 50,000 files' symbols is a peak of memory)
+  const perFile = { paths: (f: FileEntry) => f.path, symbols: (f: FileEntry) => f.symText(), specs: (f: FileEntry) => f.specText() };
+  const batches = function* (get: (f: FileEntry) => string): Generator<string> {
+    for (let i = 0; i < n; i += BATCH) yield (i ? FILE_SEP : '') + files.slice(i, i + BATCH).map(get).join(FILE_SEP);
+  };
+  const bytesPerFile = (get: (f: FileEntry) => string) => {
+    let b = Math.max(0, n - 1);
+    for (const f of files) b += Buffer.byteLength(get(f), 'utf8');
+    return b;
   };
   const arrays = { numbers, importLens, importTargets, docLens: text.lens };
-  const sizes = SECTIONS.map((s) => (s === 'docIds' ? 4 * idCount : s in strings ? Buffer.byteLength(strings[s as keyof typeof strings], 'utf8') : arrays[s as keyof typeof arrays].byteLength));
+  const sizes = SECTIONS.map((s) =>
+    s === 'docIds' ? 4 * idCount : s === 'words' ? Buffer.byteLength(text.words, 'utf8') : s in perFile ? bytesPerFile(perFile[s as keyof typeof perFile]) : arrays[s as keyof typeof arrays].byteLength,
+  );
   const json = JSON.stringify({ ...header, files: n, sections: sizes });
   const jsonBytes = Buffer.byteLength(json, 'utf8');
   const head = Buffer.alloc(HEAD_BYTES);
@@ -198,7 +206,8 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
         else (chunk.set(d, m), (m += d.length));
       }
       if (m) yield bytesOf(chunk.slice(0, m));
-    } else if (s in strings) yield strings[s as keyof typeof strings];
+    } else if (s === 'words') yield text.words;
+    else if (s in perFile) yield* batches(perFile[s as keyof typeof perFile]);
     else yield bytesOf(arrays[s as keyof typeof arrays]);
     if (pad8(sizes[i])) yield Buffer.alloc(pad8(sizes[i]));
   }

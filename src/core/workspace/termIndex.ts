@@ -11,7 +11,7 @@
 // regex split, no substring per word) and memoises each raw word's term ids in a hash table compared in place
 // (WordMemo): most words of code are repeats. Why not minisearch any more: its inverted index with per-document
 // frequencies took ~300 MB and ~25 s for 5,000 files here, and most of that content is never the answer.
-import { terms } from './tokens';
+import { terms, wordTerms } from './tokens';
 
 /** Content characters that go into a file's term set (the whole file is still read when it is a candidate). */
 export const CONTENT_CAP = 64_000;
@@ -194,10 +194,12 @@ class TextWords {
     for (let s = h & mask; ; s = (s + 1) & mask) {
       if (this.gen[s] !== this.generation) {
         const w = this.size++;
-        this.starts = grow(this.starts, w + 1);
-        this.stops = grow(this.stops, w + 1);
-        this.hashes = grow(this.hashes, w + 1);
-        this.counts = grow(this.counts, w + 1);
+        if (w >= this.starts.length) {
+          this.starts = grow(this.starts, w + 1);
+          this.stops = grow(this.stops, w + 1);
+          this.hashes = grow(this.hashes, w + 1);
+          this.counts = grow(this.counts, w + 1);
+        }
         this.counts[w] = 1;
         this.starts[w] = start;
         this.stops[w] = stop;
@@ -417,18 +419,25 @@ export class TermIndex {
       const stop = set.stops[w];
       const h = set.hashes[w];
       let e = this.memo.find(text, start, stop, h);
-      if (e < 0) e = this.memo.add(text, start, stop, h, terms(text.slice(start, stop)).map((t) => this.idOf(t)));
+      if (e < 0) e = this.memo.add(text, start, stop, h, wordTerms(text.slice(start, stop)).map((t) => this.idOf(t)));
       n.len = this.memo.copy(e, this.scratch, n.len);
     }
     return words;
   }
 
-  /** The distinct term ids of some texts (each capped at CONTENT_CAP characters), and the words of the last one. */
-  private uniqueIds(...texts: string[]): { ids: Uint32Array; len: number } {
+  /**
+   * The distinct term ids, in order of first appearance, of `before` (each already distinct) followed by the text's
+   * first CONTENT_CAP characters; and the number of words of the text.
+   */
+  private uniqueIds(text: string, ...before: Uint32Array[]): { ids: Uint32Array; len: number } {
     const stamp = ++this.stamp;
     const n = { len: 0 };
-    let words = 0;
-    for (const text of texts) words = this.collect(text, Math.min(text.length, CONTENT_CAP), n);
+    for (const b of before) {
+      this.scratch.buf = grow(this.scratch.buf, n.len + b.length);
+      this.scratch.buf.set(b, n.len);
+      n.len += b.length;
+    }
+    const words = this.collect(text, Math.min(text.length, CONTENT_CAP), n);
     const buf = this.scratch.buf;
     this.mark = grow(this.mark, this.vocab.size);
     let k = 0;
@@ -445,11 +454,10 @@ export class TermIndex {
   /** Indexes (or re-indexes) one file. */
   set(rel: string, symbols: string[], content: string): void {
     this.delete(rel);
-    const sym = symbols.join(' ');
-    // the content set holds the path's and symbols' terms too: df counts a file once per term
-    const c = this.uniqueIds(rel, sym, content);
     const p = this.uniqueIds(rel).ids;
-    const y = this.uniqueIds(sym).ids;
+    const y = this.uniqueIds(symbols.join(' ')).ids;
+    // the content set holds the path's and symbols' terms too: df counts a file once per term
+    const c = this.uniqueIds(content, p, y);
     const doc = new Uint32Array(HEAD + p.length + y.length + c.ids.length);
     doc[0] = c.len;
     doc[1] = p.length;

@@ -110,16 +110,28 @@ const NOT_WORD = /[^\p{L}\p{N}_$]+/u;
  */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.split(NOT_WORD)) {
-    const raw = word.replace(/^[_$]+|[_$]+$/g, '');
-    if (!raw) continue;
-    const parts = splitIdentifier(raw);
-    for (const p of parts) {
-      const t = normalizeTerm(p);
-      if (t) out.push(t);
-    }
-    if (parts.length > 1 && raw.length <= 40) out.push(raw.toLowerCase().replace(/[_$-]/g, ''));
+  for (const word of text.split(NOT_WORD)) wordTerms(word, out);
+  return out;
+}
+
+/**
+ * terms() of one word (a run of letters, digits, `_` and `$`, as terms() splits a text), appended to `out`: the
+ * index calls it for each distinct word it meets, without terms()'s split.
+ */
+export function wordTerms(word: string, out: string[] = []): string[] {
+  // the word without leading and trailing `_` / `$`
+  let a = 0;
+  let b = word.length;
+  while (a < b && (word.charCodeAt(a) === 95 || word.charCodeAt(a) === 36)) a++;
+  while (b > a && (word.charCodeAt(b - 1) === 95 || word.charCodeAt(b - 1) === 36)) b--;
+  if (a === b) return out;
+  const raw = a > 0 || b < word.length ? word.slice(a, b) : word;
+  const parts = splitIdentifier(raw);
+  for (const p of parts) {
+    const t = normalizeTerm(p);
+    if (t) out.push(t);
   }
+  if (parts.length > 1 && raw.length <= 40) out.push(raw.toLowerCase().replace(/[_$-]/g, ''));
   return out;
 }
 

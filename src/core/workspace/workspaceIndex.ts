@@ -77,6 +77,9 @@ interface DirRecord {
   subdirs: string;
 }
 
+/** A specifier whose last segment is `.`, `..`, empty, `@` or `~` (one per line of a file's specifier text). */
+const NAMELESS_SPEC = /(^|\/)(\.\.?|[@~])?\/?$/m;
+
 /** A file the walk found new or changed. */
 interface Found {
   rel: string;
@@ -102,6 +105,37 @@ function statOrNull(abs: string, follow = true): fs.Stats | null {
   }
 }
 
+/** The buffer readInto() reuses (a build reads tens of thousands of files: no allocation, no fstat per file). */
+let readBuffer = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * A file's bytes, up to `limit` + 1 of them (enough to tell it is over the limit), in the shared read buffer: valid
+ * until the next call. Reads stop at `expected` bytes (its size when the walk stat'ed it).
+ */
+function readInto(abs: string, expected: number, limit: number): Buffer {
+  const fd = fs.openSync(abs, 'r');
+  try {
+    const max = limit + 1;
+    if (readBuffer.length < Math.min(expected + 1, max)) readBuffer = Buffer.allocUnsafe(Math.min(Math.max(expected + 1, readBuffer.length * 2), max));
+    let n = 0;
+    for (;;) {
+      if (n === readBuffer.length) {
+        if (n >= max) break;
+        const bigger = Buffer.allocUnsafe(Math.min(n * 2, max));
+        readBuffer.copy(bigger, 0, 0, n);
+        readBuffer = bigger;
+      }
+      const got = fs.readSync(fd, readBuffer, n, readBuffer.length - n, null);
+      n += got;
+      // the size the walk recorded is read (a file that grew since has a new size and mtime: the next walk reads it)
+      if (!got || n >= expected) break;
+    }
+    return readBuffer.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export interface RefreshStats {
   files: number;
   read: number;
@@ -119,7 +153,12 @@ export class WorkspaceIndex {
   private readonly notText = new Map<string, string>();
   private text = new TermIndex();
   private importers: Map<string, string[]> | null = null;
-  private importsDirty = true;
+  /** Files (re)indexed whose specifiers are not resolved yet. */
+  private readonly toResolve = new Set<string>();
+  /** Paths added to or removed from the index since imports were last resolved. */
+  private setChanges: string[] = [];
+  /** False until every file's imports were resolved once (a restored cache's were). */
+  private resolvedOnce = false;
   /** Git recency and co-change of the files (history.ts), recomputed when HEAD moves. */
   private history: History = NO_HISTORY;
   private recencyKey: string | null = null;
@@ -245,7 +284,7 @@ export class WorkspaceIndex {
   private indexFile(rel: string, size: number, mtimeMs: number): boolean {
     let buf: Buffer;
     try {
-      buf = fs.readFileSync(path.join(this.root, ...rel.split('/')));
+      buf = readInto(path.join(this.root, ...rel.split('/')), size, this.policy.maxBytes);
     } catch {
       this.drop(rel);
       return false;
@@ -260,15 +299,17 @@ export class WorkspaceIndex {
     const scan = scanFile(rel, text);
     this.text.set(rel, scan.symbols, text);
     // kept as one string each (split on first use): no piece of the file's text stays alive
+    if (!this.files.has(rel)) this.setChanges.push(rel);
     this.files.set(rel, new FileEntry(rel, size, mtimeMs, text.length, joinItems(scan.symbols), joinItems(scan.imports)));
-    this.importsDirty = true;
+    this.toResolve.add(rel);
     return true;
   }
 
   private drop(rel: string): void {
     if (!this.files.delete(rel)) return;
     this.text.delete(rel);
-    this.importsDirty = true;
+    this.toResolve.delete(rel);
+    this.setChanges.push(rel);
   }
 
   /**
@@ -359,15 +400,25 @@ export class WorkspaceIndex {
     return this.history.coChange.get(relPath) ?? EMPTY;
   }
 
-  /** Resolves every file's relative import specifiers to indexed files (after any change of the file set). */
+  /**
+   * Resolves the import specifiers of the files (re)indexed since the last call, and of the files whose resolution
+   * the files added or removed since may change (affectedBy); every file's on the first call (or after many changes).
+   */
   private resolveImports(): void {
-    if (!this.importsDirty) return;
-    this.stems = new Set();
-    for (const p of this.files.keys()) {
-      this.stems.add(p.replace(/(\.d)?\.[^./]+$/, ''));
-      for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) this.stems.add(p.slice(0, i));
+    if (!this.toResolve.size && !this.setChanges.length) return;
+    let todo: Iterable<FileEntry>;
+    if (!this.resolvedOnce || this.setChanges.length > this.files.size / 4) {
+      // every file: first the stems that settle most specifiers naming no file in one look-up
+      this.stems = new Set();
+      for (const p of this.files.keys()) this.addStems(p);
+      todo = this.files.values();
+    } else {
+      for (const p of this.setChanges) if (this.stems && this.files.has(p)) this.addStems(p);
+      const affected = this.affectedBy(this.setChanges);
+      for (const rel of this.toResolve) affected.add(this.files.get(rel)!);
+      todo = affected;
     }
-    for (const f of this.files.values()) {
+    for (const f of todo) {
       const out: string[] = [];
       for (const spec of f.specs) {
         const target = this.resolve(f.path, spec);
@@ -375,8 +426,47 @@ export class WorkspaceIndex {
       }
       f.imports = out;
     }
+    this.toResolve.clear();
+    this.setChanges = [];
+    this.resolvedOnce = true;
     this.importers = null;
-    this.importsDirty = false;
+  }
+
+  /** Adds a file's path without extension and its folders to `stems` (kept a superset: removals leave theirs). */
+  private addStems(p: string): void {
+    this.stems!.add(p.replace(/(\.d)?\.[^./]+$/, ''));
+    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) this.stems!.add(p.slice(0, i));
+  }
+
+  /**
+   * The files whose specifiers may resolve differently now that these paths were added or removed (a superset).
+   * A specifier reaches a file X through the base it names: X itself, X without its extension, X's `.js` twin, or
+   * X's folder for an index file; so it holds X's name without extension, or its folder's name for an index file —
+   * unless its last segment is `.`, `..`, empty, `@` or `~` (its base is a folder named elsewhere): files with such a
+   * specifier are always included, and so are the files under an index file's folder.
+   */
+  private affectedBy(changed: readonly string[]): Set<FileEntry> {
+    const out = new Set<FileEntry>();
+    if (!changed.length) return out;
+    const names = new Set<string>();
+    const under: string[] = [];
+    for (const p of changed) {
+      const base = p.slice(p.lastIndexOf('/') + 1);
+      const stem = base.replace(/(\.d)?\.[^./]+$/, '');
+      names.add(stem || base);
+      if (stem === 'index') {
+        const dir = p.slice(0, Math.max(0, p.lastIndexOf('/')));
+        names.add(dir.slice(dir.lastIndexOf('/') + 1));
+        under.push(dir ? dir + '/' : '');
+      }
+    }
+    const nameList = [...names].filter(Boolean);
+    for (const f of this.files.values()) {
+      const specs = f.specText();
+      if (!specs) continue;
+      if (NAMELESS_SPEC.test(specs) || nameList.some((n) => specs.includes(n)) || under.some((d) => f.path.startsWith(d))) out.add(f);
+    }
+    return out;
   }
 
   /** The indexed file a specifier names, or null (bare package names are not workspace files). */
@@ -514,8 +604,8 @@ export class WorkspaceIndex {
       if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
     }
     this.excludeStamp = cache.header.exclude ?? null;
-    // the imports were resolved against the same file set; a refresh that changes it resolves again
-    this.importsDirty = false;
+    // the imports were resolved against the same file set; a refresh resolves what its changes may affect
+    this.resolvedOnce = true;
     return true;
   }
 }
