@@ -3,6 +3,7 @@
 import * as path from 'path';
 import {
   objectiveProblem,
+  notTextReason,
   readTextFile,
   applyProposedFiles,
   defaultPromptsDir,
@@ -47,10 +48,14 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** stdin as UTF-8 text; input that is not text (binary, not UTF-8) is a usage error, never decoded lossily. */
 async function readStdin(): Promise<string> {
   const parts: Buffer[] = [];
   for await (const c of process.stdin) parts.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(parts).toString('utf8');
+  const bytes = Buffer.concat(parts);
+  const notText = notTextReason(bytes);
+  if (notText) throw new UsageError(`--objective-file -: the objective read from stdin cannot be used: ${notText}.`);
+  return bytes.toString('utf8');
 }
 
 /** The objective of `cape start`: --objective TEXT or --objective-file PATH (- = stdin), checked against the cap. */

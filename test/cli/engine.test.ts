@@ -2,14 +2,12 @@
 // when resume can continue, damaged files say how to recover (`--from-step`), inputs are checked before anything is
 // written, leftovers of a killed process are cleaned up and a step saved just before the kill is not paid twice.
 import * as assert from 'assert';
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { listFiles, runCli, tempDir, workspaceWithOriginalCape, type CliRun } from '../helpers/cli';
+import { listFiles, runCli, runCliWithInput, tempDir, workspaceWithOriginalCape, type CliRun } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
-import { repoRoot } from '../helpers/fixtures';
 import { MAX_OBJECTIVE_CHARS } from '../../src/core/session/objective';
 
 const TASK = 'task-7';
@@ -17,31 +15,6 @@ const RESUME_HINT = /cape resume --workspace/;
 
 const demoWorkspace = () => workspaceWithOriginalCape('cape-engine-', path.join(demoDir(), 'workspace'));
 const sessions = (ws: string) => path.join(ws, 'cape/5_sessions');
-
-/** The CLI with `input` on stdin (runCli gives none). */
-function runCliWithInput(args: string[], env: Record<string, string>, input: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const run: CliRun = { code: code ?? -1, stdout, stderr };
-      try {
-        run.json = JSON.parse(stdout.trim().split('\n').pop() ?? '');
-      } catch {
-        /* asserted by the test */
-      }
-      resolve(run);
-    });
-    child.stdin.end(input);
-  });
-}
 
 describe('CLI engine: task ids, resume hints, damaged files, inputs, leftovers', function () {
   this.timeout(90000);

@@ -45,6 +45,31 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   });
 }
 
+/** The CLI with `input` on stdin (runCli gives none). */
+export function runCliWithInput(args: string[], env: Record<string, string>, input: string | Uint8Array): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const run: CliRun = { code: code ?? -1, stdout, stderr };
+      try {
+        run.json = JSON.parse(stdout.trim().split('\n').pop() ?? '');
+      } catch {
+        /* asserted by the test */
+      }
+      resolve(run);
+    });
+    child.stdin.end(input);
+  });
+}
+
 /** A fresh temp folder, removed by the returned cleanup. */
 export function tempDir(prefix = 'cape-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));

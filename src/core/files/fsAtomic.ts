@@ -3,6 +3,7 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import * as crypto from 'crypto';
+import { notTextReason } from './text';
 
 /** Anything `FileHandle.writeFile` accepts; iterables let tests inject a failure mid-write. */
 export type AtomicData = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
@@ -65,13 +66,20 @@ export function fileReadError(filePath: string, err: unknown): NodeJS.ErrnoExcep
   return out;
 }
 
-/** Reads a UTF-8 text file; a failure names the file (fileReadError). */
+/**
+ * Reads a UTF-8 text file; a failure names the file (fileReadError), and so does content that is not text (binary,
+ * or bytes that are not UTF-8: notTextReason), which is refused rather than decoded into NUL bytes and U+FFFD.
+ */
 export async function readTextFile(filePath: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    return await fsp.readFile(filePath, 'utf8');
+    bytes = await fsp.readFile(filePath);
   } catch (err) {
     throw fileReadError(filePath, err);
   }
+  const notText = notTextReason(bytes);
+  if (notText) throw new Error(`Cannot read ${filePath}: ${notText}.`);
+  return bytes.toString('utf8');
 }
 
 const RENAME_RETRY_CODES = new Set(['EPERM', 'EACCES', 'EBUSY']);

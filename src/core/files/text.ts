@@ -1,5 +1,6 @@
-// Is a file's content text? The one rule for every input CAPE reads as markdown (cape/ files, kpt_merged.md):
-// binary data or bytes that are not UTF-8 would reach prompts as NUL bytes and U+FFFD, or be rewritten lossily.
+// Is a file's content text? The one rule for every input CAPE reads as text (cape/ files, kpt_merged.md, the
+// objective file or stdin, the init answers file): binary data or bytes that are not UTF-8 would reach prompts as NUL
+// bytes and U+FFFD, or be rewritten lossily.
 // Plain Node: nothing in src/core may import 'vscode'.
 
 /**
@@ -9,7 +10,7 @@
  */
 export function notTextReason(bytes: Uint8Array): string | null {
   const nul = bytes.indexOf(0);
-  if (nul >= 0) return `it is a binary file (NUL byte at offset ${nul}), not markdown text`;
+  if (nul >= 0) return `it is a binary file (NUL byte at offset ${nul}), not text`;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return null;

@@ -1,0 +1,47 @@
+// The CLI against hostile inputs and a faulty server that the other CLI suites do not cover: an objective that is
+// not text, flags that conflict or overflow, a cape/ that is not a folder, a server that is not the Messages API.
+// Each gets a clear error (a usage error exits 2 before anything is sent or written) and loses nothing.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
+import { runCli, runCliWithInput, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+
+const TASK = 'task-hostile';
+
+const demoWorkspace = () => workspaceWithOriginalCape('cape-hostile-', path.join(demoDir(), 'workspace'));
+const stateDir = (ws: string) => path.join(ws, 'cape/5_sessions/state');
+
+describe('CLI: hostile inputs and faults', function () {
+  this.timeout(90000);
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 256 }, (f) => (fake = f));
+  const env = () => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
+
+  it('an objective file or stdin that is not text (binary, not UTF-8) is refused before anything is sent', async () => {
+    const ws = demoWorkspace();
+    const dir = tempDir('cape-hostile-objective-');
+    const binary = path.join(dir, 'objective.png');
+    fs.writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+    const latin1 = path.join(dir, 'objective.txt');
+    fs.writeFileSync(latin1, Buffer.from('Un mode sombre pour le caf\xe9', 'latin1'));
+
+    const bin = await runCli(['start', '--workspace', ws, '--objective-file', binary, '--task', TASK], env());
+    assert.strictEqual(bin.code, 2, bin.stdout + bin.stderr);
+    assert.ok(bin.stderr.includes(`--objective-file: Cannot read ${binary}: it is a binary file (NUL byte at offset 8)`), bin.stderr);
+
+    const lat = await runCli(['start', '--workspace', ws, '--objective-file', latin1, '--task', TASK], env());
+    assert.strictEqual(lat.code, 2, lat.stdout + lat.stderr);
+    assert.match(lat.stderr, /objective\.txt: it is not valid UTF-8 text \(invalid bytes at offset 26\); save it as UTF-8/);
+
+    const piped = await runCliWithInput(['start', '--workspace', ws, '--objective-file', '-', '--task', TASK], env(), Buffer.from('Dark mode\xff', 'latin1'));
+    assert.strictEqual(piped.code, 2, piped.stdout + piped.stderr);
+    assert.match(piped.stderr, /stdin cannot be used: it is not valid UTF-8 text/);
+
+    assert.strictEqual(fake.requests.length, 0, 'nothing reached the model');
+    assert.ok(!fs.existsSync(stateDir(ws)), 'no session was created');
+    assert.ok(!/\n\s+at /.test(bin.stderr + lat.stderr + piped.stderr), 'no stack trace');
+  });
+});
