@@ -125,6 +125,7 @@ function secondsAsMs(v: Parsed['flags'][string] | undefined, name: string): numb
   if (v === undefined) return undefined;
   const n = Number(v);
   if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} takes a number of seconds > 0 (got "${String(v)}").`);
+  if (n < 0.001) throw new UsageError(`--${name} ${v} is shorter than a millisecond: give at least 0.001 seconds.`);
   return Math.round(n * 1000);
 }
 

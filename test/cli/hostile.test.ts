@@ -44,4 +44,25 @@ describe('CLI: hostile inputs and faults', function () {
     assert.ok(!fs.existsSync(stateDir(ws)), 'no session was created');
     assert.ok(!/\n\s+at /.test(bin.stderr + lat.stderr + piped.stderr), 'no stack trace');
   });
+
+  it('a time limit beyond what a timer holds (--idle-timeout, --check-timeout of 35 days) waits, instead of firing at once', async () => {
+    const ws = demoWorkspace();
+    for (const t of demoReplies(TASK)) fake.enqueue({ text: t });
+    const check = `node -e "setTimeout(() => {}, 300)"`;
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--idle-timeout', '3000000', '--check', check, '--check-timeout', '3000000', '--json'],
+      env(),
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'no step was retried');
+    assert.deepStrictEqual(run.json.checks.map((c: { passed: boolean }) => c.passed), [true], 'the check was not killed');
+    assert.ok(!/TimeoutOverflowWarning|sent no data/.test(run.stderr), run.stderr);
+
+    // and one shorter than a millisecond (which a timer rounds to nothing) is a usage error, before anything is sent
+    fake.reset();
+    const tiny = await runCli(['start', '--workspace', demoWorkspace(), '--objective', 'Add a dark mode', '--idle-timeout', '0.0001'], env());
+    assert.strictEqual(tiny.code, 2, tiny.stdout + tiny.stderr);
+    assert.match(tiny.stderr, /--idle-timeout 0\.0001 is shorter than a millisecond: give at least 0\.001 seconds/);
+    assert.strictEqual(fake.requests.length, 0);
+  });
 });

@@ -4,6 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, parseTestCases, trimForModel } from './output';
 import type { CheckRun, CheckStatus } from './types';
+import { timerDelay } from '../model/dates';
 
 /** Default time limit of one check command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
@@ -95,7 +96,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     const endNote = (why: CheckStatus) =>
       why === 'timeout' ? `[killed: the check ran longer than ${Math.round(timeoutMs / 100) / 10} s]` : why === 'cancelled' ? '[stopped by the user]' : '';
     const onAbort = () => stop('cancelled');
-    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const timer = setTimeout(() => stop('timeout'), timerDelay(timeoutMs));
     if (opts.signal?.aborted) {
       clearTimeout(timer);
       done = true;

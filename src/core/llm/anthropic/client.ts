@@ -13,6 +13,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Middleware } from '@anthropic-ai/sdk';
 import type { CacheTtl, ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
+import { timerDelay } from '../../model/dates';
 import { minCacheableTokens } from '../pricing';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
@@ -238,7 +239,7 @@ class IdleWatchdog {
     this.timer = setTimeout(() => {
       this.armed = false;
       this.onIdle();
-    }, this.ms);
+    }, timerDelay(this.ms));
   }
 }
 
