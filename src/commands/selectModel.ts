@@ -1,15 +1,17 @@
 // CAPE: Select Model — picks the session model (cape.model) and, through its last item, the init model
 // (cape.initModel). Anthropic: the known Claude models plus "Other…" (any model id); VS Code LM: the chat models
-// vscode.lm offers. For automation the command accepts `{ model?, initModel? }` and writes them without prompting.
+// vscode.lm offers, a model that cannot call tools marked so (DevA then works from the map). For automation the command accepts `{ model?, initModel? }` and writes them without prompting.
 import * as vscode from 'vscode';
 import { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL, MOST_CAPABLE_MODEL, priceFor } from '../core';
 import type { Services } from '../services';
 import { updateSetting } from '../providers/settings';
-import { describeChatModel, listChatModels } from '../providers/vscodeLm';
+import { chatModelCallsTools, describeChatModel, listChatModels } from '../providers/vscodeLm';
 import { registerCapeCommand } from './util';
 
 export const COMMAND_ID = 'cape.selectModel';
 export const SELECT_MODEL_TITLE = 'CAPE: Select Model';
+/** Shown on a VS Code chat model that cannot call tools (or a VS Code without LM tool calling). */
+export const NO_TOOLS_NOTE = 'no tool calling: DevA works from the workspace map without reading files';
 
 /** The Claude models offered by name (any other id can be typed with "Other…"). */
 export const KNOWN_CLAUDE_MODELS: readonly { id: string; detail: string }[] = Object.freeze([
@@ -94,7 +96,10 @@ async function pickModel(services: Services, key: 'model' | 'initModel'): Promis
       );
       return undefined;
     }
-    for (const m of models) items.push({ label: m.name, description: mark(m.id) ?? `${m.vendor} · ${m.family}`, detail: `${describeChatModel(m)} · id ${m.id}`, action: 'model', value: m.id });
+    for (const m of models) {
+      const tools = chatModelCallsTools(m) ? '' : ` · ${NO_TOOLS_NOTE}`;
+      items.push({ label: m.name, description: mark(m.id) ?? `${m.vendor} · ${m.family}`, detail: `${describeChatModel(m)} · id ${m.id}${tools}`, action: 'model', value: m.id });
+    }
   } else {
     for (const m of KNOWN_CLAUDE_MODELS) items.push({ label: m.id, description: mark(m.id), detail: m.detail, action: 'model', value: m.id });
     if (!KNOWN_CLAUDE_MODELS.some((m) => m.id === current)) {

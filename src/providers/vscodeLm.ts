@@ -32,6 +32,11 @@ export function describeChatModel(m: { name: string; vendor: string; family: str
   return `${m.name} (${m.vendor} · ${m.family})`;
 }
 
+/** True when DevA can read the workspace through this model: this VS Code has LM tool calling and the model can call tools. */
+export function chatModelCallsTools(model: object): boolean {
+  return toolHost !== undefined && modelCallsTools(model);
+}
+
 export function createLmClient(model: vscode.LanguageModelChat): LmClient<Message> {
-  return new LmClient(model, modelCallsTools(model) ? host : { ...host, tools: undefined });
+  return new LmClient(model, chatModelCallsTools(model) ? host : { ...host, tools: undefined });
 }

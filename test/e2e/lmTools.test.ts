@@ -103,6 +103,21 @@ describe('e2e: consent to another extension’s chat model in VS Code 1.100 (cod
   const dialog = () => page.locator('.monaco-dialog-box');
   const pairFiles = () => (fs.existsSync(path.join(ws, 'cape/5_sessions/pair')) ? fs.readdirSync(path.join(ws, 'cape/5_sessions/pair')) : []);
 
+  it('Select Model lists the other extension’s models and marks the one that cannot call tools', async () => {
+    await ui.runCommand(page, 'CAPE: Select Model');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    const texts = await waitFor('the three fake models in the quick pick', async () => {
+      const all = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+      return all.filter((t) => t.includes('cape-fake')).length === 3 ? all : undefined;
+    });
+    const row = (name: string) => texts.find((t) => t.startsWith(name)) ?? '';
+    assert.match(row('CAPE Fake (no tools)'), /no tool calling: DevA works from the workspace map/, texts.join('\n'));
+    assert.doesNotMatch(row('CAPE Fake (tools)'), /no tool calling/);
+    assert.doesNotMatch(row('CAPE Fake (consent)'), /no tool calling/);
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  });
+
   it('VS Code asks with CAPE’s justification; Cancel ends the step with the actionable error, Allow runs the session', async () => {
     await startSession(page, 'Add a dark mode toggle that remembers the choice');
     await dialog().waitFor({ timeout: 60_000 });
