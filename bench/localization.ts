@@ -35,6 +35,9 @@ export interface CaseResult {
   modified: string[];
   ours: string[];
   baseline: string[];
+  /** Per modified file, its position in our ranking and in the baseline's (0-based; -1 when not ranked at all). */
+  ranks: number[];
+  baseRanks: number[];
   files: number;
   /** Modified files small enough to be sent whole at all (the ceiling of recall at this budget). */
   fitting: number;
@@ -53,21 +56,25 @@ function readText(root: string, rel: string): string | null {
   }
 }
 
-/** Plain BM25 over file contents, the same files, packed whole in rank order by the same fit rule. */
-function baseline(index: WorkspaceIndex, root: string, objective: string): string[] {
+/**
+ * Plain BM25 over file contents, the same files, packed whole in rank order by the same fit rule: the files it
+ * sends whole, and its whole ranking.
+ */
+function baseline(index: WorkspaceIndex, root: string, objective: string): { whole: string[]; ranked: string[] } {
   const ms = new MiniSearch<{ id: string; content: string }>({ fields: ['content'], idField: 'id' });
   const docs: { id: string; content: string }[] = [];
   for (const f of index.all()) docs.push({ id: f.path, content: readText(root, f.path) ?? '' });
   ms.addAll(docs);
   const out: string[] = [];
+  const ranked = ms.search(objective, { combineWith: 'OR' }).map((r) => r.id as string);
   let used = 0;
-  for (const r of ms.search(objective, { combineWith: 'OR' })) {
-    const f = index.get(r.id as string);
+  for (const id of ranked) {
+    const f = index.get(id);
     if (!f || used + f.chars + f.path.length + 40 > BUDGET) continue;
     out.push(f.path);
     used += f.chars + f.path.length + 40;
   }
-  return out;
+  return { whole: out, ranked };
 }
 
 export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Promise<CaseResult[] | null> {
@@ -94,7 +101,8 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
       const ctx = packWorkspace(index, { objective: c.objective }, { step: 'deva', budget: BUDGET, readText: (rel) => readText(ws, rel) });
       const ours = ctx.files.filter((f) => f.whole).map((f) => f.path);
       const missed = c.modified.filter((m) => !ours.includes(m));
-      const ranked = missed.length ? rankFiles(index, { objective: c.objective }).map((r) => r.path) : [];
+      const ranked = rankFiles(index, { objective: c.objective }).map((r) => r.path);
+      const base = baseline(index, ws, c.objective);
       results.push({
         id: c.id,
         repo: c.repo,
@@ -106,7 +114,9 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
           const why = chars < 0 || chars + m.length + 40 > BUDGET * 0.9 ? 'too large' : rank < 0 ? 'not ranked' : rank >= CROWDED_RANK ? 'ranked low' : 'crowded out';
           return { path: m, why, rank, chars };
         }),
-        baseline: baseline(index, ws, c.objective),
+        baseline: base.whole,
+        ranks: c.modified.map((m) => ranked.indexOf(m)),
+        baseRanks: c.modified.map((m) => base.ranked.indexOf(m)),
         files: index.size,
         fitting: c.modified.filter((m) => (index.get(m)?.chars ?? Infinity) + m.length + 40 <= BUDGET * 0.9).length,
       });
@@ -128,7 +138,13 @@ export interface RepoFigures {
   baseAll: number;
   /** Share of the modified files that fit the budget whole (the ceiling of recall). */
   ceiling: number;
+  /** Share of the modified files in the first TOP_K of the ranking, whatever the budget (ours, the baseline's). */
+  topK: number;
+  baseTopK: number;
 }
+
+/** The ranking's own figure, apart from packing: how many of the modified files it puts in its first TOP_K. */
+export const TOP_K = 10;
 
 export function figures(results: CaseResult[]): RepoFigures[] {
   const repos = [...new Set(results.map((r) => r.repo))];
@@ -139,8 +155,13 @@ export function figures(results: CaseResult[]): RepoFigures[] {
     let all = 0;
     let baseAll = 0;
     let fit = 0;
+    let top = 0;
+    let baseTop = 0;
+    const inTop = (k: number) => k >= 0 && k < TOP_K;
     for (const r of rs) {
       fit += r.fitting;
+      top += r.ranks.filter(inTop).length;
+      baseTop += r.baseRanks.filter(inTop).length;
       const ours = new Set(r.ours);
       const base = new Set(r.baseline);
       const h = r.modified.filter((m) => ours.has(m)).length;
@@ -160,6 +181,8 @@ export function figures(results: CaseResult[]): RepoFigures[] {
       baseRecall: baseHit / Math.max(1, n),
       baseAll: baseAll / Math.max(1, rs.length),
       ceiling: fit / Math.max(1, n),
+      topK: top / Math.max(1, n),
+      baseTopK: baseTop / Math.max(1, n),
     };
   };
   return [...repos.map((r) => row(r, results.filter((x) => x.repo === r))), row('all', results)];
@@ -173,11 +196,12 @@ export async function benchLocalization(): Promise<void> {
     return;
   }
   const f = (x: number) => x.toFixed(2).padStart(8);
-  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}`);
+  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}${`top ${TOP_K}`.padStart(8)}${`BM25 top ${TOP_K}`.padStart(13)}`);
   for (const r of figures(results)) {
-    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}`);
+    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}${f(r.topK)}${f(r.baseTopK).padStart(13)}`);
   }
   console.log('  goal: recall ≥ 0.85 and all files in ≥ 0.80 of cases; ceiling = share of modified files small enough to be sent whole');
+  console.log(`  top ${TOP_K} = share of modified files in the first ${TOP_K} of the ranking, whatever their size (the ranking apart from packing)`);
   const why = new Map<string, number>();
   for (const r of results) for (const m of r.misses) why.set(m.why, (why.get(m.why) ?? 0) + 1);
   if (why.size) console.log(`  modified files not given whole: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')} (crowded out = ranked in the first ${CROWDED_RANK} but the budget went to others)`);
