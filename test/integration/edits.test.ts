@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { PROPOSED_SCHEME } from '../../src/edits/proposedContent';
 import { demoReplies } from '../helpers/demo';
-import { resetWorkspace, setupHarness, waitFor, type Harness } from './sessionHarness';
+import { resetWorkspaceSettled, setupHarness, waitFor, type Harness } from './sessionHarness';
 
 /** The proposed content of `rel` in the demo DevA reply (the <file> block body). */
 function demoFile(rel: string): string {
@@ -36,7 +36,7 @@ describe('CAPE proposed files (extension host)', function () {
   });
 
   async function session(): Promise<void> {
-    resetWorkspace(h.root);
+    await resetWorkspaceSettled(h.root);
     h.setPlan({});
     h.resetRequests();
     await h.controller.start('Add a dark mode toggle that remembers the choice');

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { chatPanelTabs, resetWorkspace, setupHarness, waitFor, type Harness } from './sessionHarness';
+import { chatPanelTabs, resetWorkspaceSettled, setupHarness, waitFor, type Harness } from './sessionHarness';
 
 function listDir(dir: string): string[] {
   try {
@@ -30,7 +30,7 @@ describe('CAPE session (extension host)', function () {
   });
 
   it('CAPE: Start Session runs the demo session: artifacts in cape/5_sessions, the panel, proposed files', async () => {
-    resetWorkspace(h.root);
+    await resetWorkspaceSettled(h.root);
     const before = Date.now();
     await vscode.commands.executeCommand('cape.startSession', 'Add a dark mode toggle that remembers the choice');
 
@@ -77,7 +77,7 @@ describe('CAPE session (extension host)', function () {
   });
 
   it('cancel mid-stream aborts the request quickly; the state says failed/cancelled with the completed steps kept; resume completes it', async () => {
-    resetWorkspace(h.root);
+    await resetWorkspaceSettled(h.root);
     // POA streams slowly (8 characters every 150 ms: about a minute for the whole reply).
     h.setPlan({ poa: (_id, demo) => ({ text: demo, chunkSize: 8, chunkDelayMs: 150 }) });
     const run = h.controller.start('Add a dark mode toggle');
@@ -114,7 +114,7 @@ describe('CAPE session (extension host)', function () {
   });
 
   it('a failed step (bad request) leaves a resumable session; Retry = resume from the failed step', async () => {
-    resetWorkspace(h.root);
+    await resetWorkspaceSettled(h.root);
     h.setPlan({ da: () => ({ fault: 'http', status: 400, message: 'the test refuses DA' }) });
     await h.controller.start('Add a dark mode toggle');
     const [state] = await h.sessions();
@@ -129,7 +129,7 @@ describe('CAPE session (extension host)', function () {
   });
 
   it('hostile paths from DevA are refused, cannot be accepted, and are not written', async () => {
-    resetWorkspace(h.root);
+    await resetWorkspaceSettled(h.root);
     const outside = path.join(path.dirname(h.root), `cape-escape-${Date.now()}.txt`);
     const hostile = [
       `../${path.basename(outside)}`,

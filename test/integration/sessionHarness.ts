@@ -124,6 +124,31 @@ export function resetWorkspace(root: string): void {
   }
 }
 
+/**
+ * resetWorkspace, then waits until VS Code has reloaded every clean open document of the workspace from the disk.
+ * The reset changes files behind VS Code's back; on a busy machine its file watcher can take longer to notice than
+ * Apply waits for a document to catch up (applyEdits.ts), and a test would then apply against the previous test's
+ * text. This is the tests' own setup catching up, not the behaviour under test.
+ */
+export async function resetWorkspaceSettled(root: string, timeoutMs = 90_000): Promise<void> {
+  resetWorkspace(root);
+  const norm = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const lagging = (): string[] =>
+    vscode.workspace.textDocuments
+      .filter((d) => d.uri.scheme === 'file' && !d.isDirty && d.uri.fsPath.startsWith(root + path.sep))
+      .filter((d) => {
+        let disk: string;
+        try {
+          disk = fs.readFileSync(d.uri.fsPath, 'utf8');
+        } catch {
+          return false; // deleted: Apply creates it anew, whatever the old document says
+        }
+        return norm(disk) !== norm(d.getText());
+      })
+      .map((d) => path.relative(root, d.uri.fsPath));
+  await waitFor(() => lagging().length === 0, `VS Code to reload the reset files (${lagging().join(', ')})`, timeoutMs);
+}
+
 export async function setupHarness(): Promise<Harness> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('the integration tests need an opened folder (runIntegration opens a temp workspace)');
