@@ -129,6 +129,21 @@ describe('workspace policy', () => {
     assert.ok(SECRET_NAME_PATTERNS.includes('.env') && SECRET_NAME_PATTERNS.includes('id_rsa*'));
   });
 
+  it('still refuses secrets and dependency folders after forget() and after many one-off checks (matchers renewed)', () => {
+    const p = new WorkspacePolicy(root);
+    for (let round = 0; round < 2; round++) {
+      assert.match(p.skipFileName('config/.env.production') ?? '', /secret/);
+      assert.match(p.skipDir('a/.ssh') ?? '', /credentials/);
+      assert.match(p.skipDir('web/node_modules') ?? '', /dependency/);
+      assert.strictEqual(p.skipFileName('src/env.ts'), null);
+      p.forget();
+    }
+    // more one-off checks than the shared matcher keeps answers for: it is renewed and answers the same
+    for (let i = 0; i < 25_000; i++) assert.strictEqual(secretPattern(`src/m${i}/x${i}.ts`), null);
+    assert.strictEqual(secretPattern('deep/dir/.env.local'), '.env.*');
+    assert.strictEqual(secretPattern('keys/server.PEM'), '*.pem');
+  });
+
   it('refuses files over the size limit and binaries, keeps valid UTF-8 (BOM dropped)', async () => {
     const big = policy.check('big.txt');
     assert.ok(!big.ok && /over the 1 KB limit/.test(big.reason), JSON.stringify(big));

@@ -81,12 +81,23 @@ export interface PolicyOptions {
 export type ReadCheck = { ok: true; relPath: string; absPath: string; size: number; mtimeMs: number } | { ok: false; relPath?: string; reason: string };
 export type ReadResult = { ok: true; relPath: string; absPath: string; size: number; mtimeMs: number; text: string } | { ok: false; relPath?: string; reason: string };
 
-const secretMatcher: Ignore = ignore({ ignorecase: true }).add(SECRET_NAME_PATTERNS as string[]);
-const builtinMatcher: Ignore = ignore({ ignorecase: true }).add(BUILTIN_IGNORES as string[]);
+// An `ignore` matcher remembers the answer for every path it was asked about (and each of its folders), for good:
+// matchers that test every path of a walk belong to one WorkspacePolicy and are dropped by its forget(), so a
+// 50,000-file workspace does not leave 50,000 answers in memory for the life of the process.
+const secretsMatcher = (): Ignore => ignore({ ignorecase: true }).add(SECRET_NAME_PATTERNS as string[]);
+const builtinsMatcher = (): Ignore => ignore({ ignorecase: true }).add(BUILTIN_IGNORES as string[]);
+/** For one-off checks (secretPattern): renewed after SHARED_CHECKS paths, so its answers stay few. */
+let sharedSecrets = secretsMatcher();
+let sharedChecks = 0;
+const SHARED_CHECKS = 10_000;
 
 /** The secret pattern a workspace-relative path matches (or one of its folders does), or null. */
-export function secretPattern(relPath: string): string | null {
-  const r = secretMatcher.test(relPath.replace(/\\/g, '/'));
+export function secretPattern(relPath: string, matcher?: Ignore): string | null {
+  if (!matcher) {
+    if (++sharedChecks > SHARED_CHECKS) (sharedSecrets = secretsMatcher()), (sharedChecks = 0);
+    matcher = sharedSecrets;
+  }
+  const r = matcher.test(relPath.replace(/\\/g, '/'));
   return r.ignored ? (r.rule?.pattern ?? 'secret') : null;
 }
 
@@ -121,6 +132,9 @@ export class WorkspacePolicy {
   readonly capeFolder: string;
   readonly maxBytes: number;
   private readonly rules = new Map<string, Ignore | null>();
+  /** This policy's secret and built-in matchers (see secretsMatcher), made on first use, dropped by forget(). */
+  private secrets: Ignore | null = null;
+  private builtins: Ignore | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
@@ -128,10 +142,15 @@ export class WorkspacePolicy {
     this.maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
   }
 
-  /** Drops the cached rules of the folder holding this `.gitignore` (workspace-relative), or all of them. */
+  /**
+   * Drops the cached rules of the folder holding this `.gitignore` (workspace-relative), or all of them and every
+   * answer the matchers remember.
+   */
   forget(gitignoreRel?: string): void {
-    if (gitignoreRel === undefined) this.rules.clear();
-    else this.rules.delete(path.posix.dirname(gitignoreRel.replace(/\\/g, '/')).replace(/^\.$/, ''));
+    if (gitignoreRel === undefined) {
+      this.rules.clear();
+      this.secrets = this.builtins = null;
+    } else this.rules.delete(path.posix.dirname(gitignoreRel.replace(/\\/g, '/')).replace(/^\.$/, ''));
   }
 
   /** Tells the policy whether a folder has a `.gitignore` (the walker knows from its listing: saves a failed read). */
@@ -192,15 +211,15 @@ export class WorkspacePolicy {
     if (lower === this.capeFolder.toLowerCase()) {
       return `${this.capeFolder}/ is the team's context; it reaches each role through the need-to-know matrix, not as code`;
     }
-    if (builtinMatcher.ignores(relDir + '/')) return `${relDir}/ is a dependency or tool folder (not indexed)`;
-    if (secretMatcher.ignores(relDir + '/')) return `${relDir}/ holds credentials`;
+    if ((this.builtins ??= builtinsMatcher()).ignores(relDir + '/')) return `${relDir}/ is a dependency or tool folder (not indexed)`;
+    if ((this.secrets ??= secretsMatcher()).ignores(relDir + '/')) return `${relDir}/ holds credentials`;
     const gi = this.gitignored(relDir, true);
     return gi ? `ignored by ${gi}` : null;
   }
 
   /** Why a file is excluded by its name (secret, `.gitignore`), or null; reads no file content. */
   skipFileName(relPath: string): string | null {
-    const secret = secretPattern(relPath);
+    const secret = secretPattern(relPath, (this.secrets ??= secretsMatcher()));
     if (secret) return `secret file (name matches "${secret}"); never read`;
     const gi = this.gitignored(relPath, false);
     return gi ? `ignored by ${gi}` : null;

@@ -324,6 +324,8 @@ export class WorkspaceIndex {
       this.policy.forget();
       found = this.walk(false)!;
     }
+    // the matchers remember an answer per path walked: let them go (they are rebuilt lazily for later checks)
+    this.policy.forget();
     let removed = 0;
     const gen = this.generation;
     for (const f of [...this.files.values()]) {
