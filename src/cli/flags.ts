@@ -57,6 +57,13 @@ const OPTIONS = {
   'skip-questions': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
+/**
+ * Text flags whose empty value (`--model ""`, `--check=`) would silently stand for a default, for `auto` or for the
+ * current folder. Numbers, the objective, the answers, the workspace and the base URL explain an empty value in
+ * their own checks.
+ */
+const NOT_EMPTY = new Set(['check', 'model', 'init-model', 'lang', 'task', 'api-key', 'objective-file', 'answers', 'cape-folder']);
+
 /** Flags that may be given several times; every value is kept (other flags: the last occurrence wins). */
 const REPEATABLE = new Set(['check', 'answer']);
 
@@ -83,6 +90,7 @@ export function parseArgs(argv: string[]): Parsed {
     if (!spec || !Object.hasOwn(OPTIONS, t.name)) throw new UsageError(`Unknown flag --${t.name}; see \`cape help\`.`);
     if (spec.type === 'boolean') flags[t.name] = true;
     else if (t.value === undefined) throw new UsageError(`--${t.name} needs a value.`);
+    else if (!t.value.trim() && NOT_EMPTY.has(t.name)) throw new UsageError(`--${t.name} needs a value, not an empty one.`);
     else if (REPEATABLE.has(t.name)) flags[t.name] = [...((flags[t.name] as string[] | undefined) ?? []), t.value];
     else flags[t.name] = t.value;
   }

@@ -38,10 +38,18 @@ export async function askInitQuestions(input: NodeJS.ReadableStream, output: Nod
 
 export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
   const workspace = requireWorkspace(flags);
+  if (flags.force && flags['missing-only']) {
+    throw new UsageError('Give --force (regenerate every file of cape/) or --missing-only (add only the missing ones), not both.');
+  }
   let answers: InitAnswers;
   if (typeof flags.answers === 'string') {
     const file = path.resolve(flags.answers);
-    const text = await readTextFile(file);
+    let text: string;
+    try {
+      text = await readTextFile(file);
+    } catch (e) {
+      throw new UsageError(`--answers: ${(e as Error).message}`);
+    }
     try {
       answers = parseAnswersFile(text);
     } catch (e) {

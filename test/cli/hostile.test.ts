@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { runCli, runCliWithInput, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+import { listFiles, runCli, runCliWithInput, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
 const TASK = 'task-hostile';
@@ -64,5 +64,33 @@ describe('CLI: hostile inputs and faults', function () {
     assert.strictEqual(tiny.code, 2, tiny.stdout + tiny.stderr);
     assert.match(tiny.stderr, /--idle-timeout 0\.0001 is shorter than a millisecond: give at least 0\.001 seconds/);
     assert.strictEqual(fake.requests.length, 0);
+  });
+
+  it('conflicting or empty flags are usage errors before anything is sent or written (init --force --missing-only, --check "")', async () => {
+    // a cape/ whose project file the user edited: --force would regenerate it, --missing-only would keep it
+    const ws = demoWorkspace();
+    const edited = path.join(ws, 'cape/1_product/1_mvv.md');
+    fs.writeFileSync(edited, '---\ntype: input\n---\n\n# Mission\n\nEdited by hand.\n');
+    const answers = path.join(tempDir('cape-hostile-answers-'), 'answers.json');
+    fs.writeFileSync(answers, JSON.stringify({ product: 'Pocket Notes', users: 'Students', problem: 'Notes get lost', features: ['write notes'] }));
+    const before = listFiles(path.join(ws, 'cape'));
+    fake.setResponder(() => ({ text: 'unused' }));
+
+    const both = await runCli(['init', '--workspace', ws, '--answers', answers, '--force', '--missing-only'], env());
+    assert.strictEqual(both.code, 2, both.stdout + both.stderr);
+    assert.match(both.stderr, /Give --force \(regenerate every file of cape\/\) or --missing-only \(add only the missing ones\), not both/);
+    assert.strictEqual(fs.readFileSync(edited, 'utf8'), '---\ntype: input\n---\n\n# Mission\n\nEdited by hand.\n', 'the edited file is kept');
+
+    const missing = await runCli(['init', '--workspace', ws, '--answers', path.join(ws, 'nope.yaml'), '--missing-only'], env());
+    assert.strictEqual(missing.code, 2, missing.stdout + missing.stderr);
+    assert.ok(missing.stderr.includes(`--answers: Cannot read ${path.join(ws, 'nope.yaml')}: no such file.`), missing.stderr);
+
+    for (const [flag, value] of [['--check', ''], ['--model', ' '], ['--lang', ''], ['--task', '']]) {
+      const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', flag, value], env());
+      assert.strictEqual(run.code, 2, `${flag} "${value}": ${run.stdout}${run.stderr}`);
+      assert.ok(run.stderr.includes(`cape: ${flag} needs a value, not an empty one.`), run.stderr);
+    }
+    assert.strictEqual(fake.requests.length, 0, 'nothing reached the model');
+    assert.deepStrictEqual(listFiles(path.join(ws, 'cape')), before, 'nothing written in cape/');
   });
 });

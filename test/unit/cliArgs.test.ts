@@ -13,7 +13,7 @@ describe('cli: parseArgs', () => {
       flags: { workspace: 'w', objective: 'Add x', apply: true, json: true, model: 'b' },
     });
     assert.deepStrictEqual(parseArgs([]), { command: 'help', flags: {} });
-    assert.deepStrictEqual(parseArgs(['init', '--force=yes', '--cape-folder=']), { command: 'init', flags: { force: true, 'cape-folder': '' } });
+    assert.deepStrictEqual(parseArgs(['init', '--force=yes', '--cape-folder=c']), { command: 'init', flags: { force: true, 'cape-folder': 'c' } });
   });
 
   it('takes the next argument as the value even when it starts with a dash', () => {
@@ -28,6 +28,10 @@ describe('cli: parseArgs', () => {
     usage(['start', '--nope'], /^Unknown flag --nope; see `cape help`\.$/);
     usage(['start', '--toString'], /^Unknown flag --toString/);
     usage(['start', '--workspace'], /^--workspace needs a value\.$/);
+    usage(['init', '--cape-folder='], /^--cape-folder needs a value, not an empty one\.$/);
+    usage(['start', '--model', ' '], /^--model needs a value, not an empty one\.$/);
+    // the objective, the answers and the numbers explain an empty value in their own words
+    assert.deepStrictEqual(parseArgs(['start', '--objective', '', '--answer=', '--max-cost=']).flags, { objective: '', answer: [''], 'max-cost': '' });
   });
 });
 
