@@ -93,4 +93,26 @@ describe('CLI: hostile inputs and faults', function () {
     assert.strictEqual(fake.requests.length, 0, 'nothing reached the model');
     assert.deepStrictEqual(listFiles(path.join(ws, 'cape')), before, 'nothing written in cape/');
   });
+
+  it('a file where cape/5_sessions (or one of its folders) should be: a clear error before any request, the file untouched', async () => {
+    const ws = demoWorkspace();
+    const sessions = path.join(ws, 'cape/5_sessions');
+    fs.rmSync(sessions, { recursive: true, force: true });
+    fs.writeFileSync(sessions, 'my notes\n');
+    fake.setResponder(() => ({ text: 'unused' }));
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], env());
+    assert.strictEqual(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /cape\/5_sessions is a file where CAPE needs a folder: move the file aside \(CAPE does not read it\), then run again\./);
+    assert.ok(!/ENOTDIR/.test(run.stdout + run.stderr), run.stderr);
+    assert.strictEqual(run.json.resumable, false);
+    assert.strictEqual(fs.readFileSync(sessions, 'utf8'), 'my notes\n');
+
+    fs.rmSync(sessions);
+    fs.mkdirSync(sessions);
+    fs.writeFileSync(path.join(sessions, 'state'), '');
+    const state = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK], env());
+    assert.strictEqual(state.code, 1);
+    assert.match(state.stdout + state.stderr, /cape\/5_sessions\/state is a file where CAPE needs a folder/);
+    assert.strictEqual(fake.requests.length, 0);
+  });
 });

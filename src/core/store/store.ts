@@ -5,7 +5,7 @@
 //   retrospective/kpt_merged.md                   accumulated KPT (see kpt.ts)
 // Every write is atomic (fsAtomic.ts). The records' types: records.ts; the retrospective's markdown:
 // retrospectiveMarkdown.ts. Plain Node: nothing in src/core may import 'vscode'.
-import { promises as fsp } from 'fs';
+import { promises as fsp, statSync } from 'fs';
 import * as crypto from 'crypto';
 import * as path from 'path';
 import {
@@ -433,7 +433,8 @@ export class SessionStore {
   /**
    * Why CAPE must not use this workspace's cape/ folder, or null: cape/, 5_sessions/ or one of its folders is a
    * symbolic link (or lies below one) that leads outside the workspace — reading and writing the session records
-   * there would go through it. kpt_merged.md alone is checked when it is merged (a warning, not a failure).
+   * there would go through it; or one of them is a file where CAPE needs a folder.
+   * kpt_merged.md alone is checked when it is merged (a warning, not a failure).
    */
   locationProblem(): string | null {
     const rel = (...parts: string[]) => [this.capeFolder, ...parts].join('/');
@@ -441,6 +442,9 @@ export class SessionStore {
       const check = checkWorkspaceLocation(this.workspace, p);
       if (!check.ok) {
         return `${check.reason}. CAPE neither reads nor writes its files through a link that leaves the workspace: replace ${p} with a real folder (or a link inside the workspace).`;
+      }
+      if (statSync(check.realPath, { throwIfNoEntry: false })?.isDirectory() === false) {
+        return `${p} is a file where CAPE needs a folder: move the file aside (CAPE does not read it), then run again.`;
       }
     }
     return null;
