@@ -290,6 +290,22 @@ describe('workspace index', () => {
     assert.ok(imports(watched).includes('src/app.ts -> src/lib.ts,src/b.tsx'), imports(watched).join('\n'));
   });
 
+  it('does not rewrite its cache file when a warm run finds nothing changed, even when it listed folders again', async () => {
+    const root = demoWorkspace();
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    // a folder changed too recently to trust its mtime is listed again on every run: the root's, made so here
+    const soon = new Date(Date.now() + 120_000);
+    fs.utimesSync(root, soon, soon);
+    await WorkspaceIndex.open(root, { cacheFile });
+    const written = fs.statSync(cacheFile).ino;
+    const again = await WorkspaceIndex.open(root, { cacheFile });
+    assert.ok(again.fromCache && again.stats.listed > 0 && !again.stats.read);
+    assert.strictEqual(fs.statSync(cacheFile).ino, written, 'not rewritten (an atomic write makes a new file)');
+    write(root, 'src/utils/strings.ts', 'export function capitalize(s: string) { return s; }\n');
+    await WorkspaceIndex.open(root, { cacheFile });
+    assert.notStrictEqual(fs.statSync(cacheFile).ino, written, 'rewritten after a change');
+  });
+
   it('rebuilds from a cache file of another version or layout, never reads it as its own', async () => {
     const root = demoWorkspace();
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');

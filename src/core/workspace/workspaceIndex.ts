@@ -170,6 +170,8 @@ export class WorkspaceIndex {
   private excludeStamp: string | null = null;
   /** Folders the last walk listed. */
   private listed = 0;
+  /** True when a walk changed the folder records (kept in the cache file) since the index was loaded or built. */
+  private dirsChanged = false;
   /** Counts walks: a file the last walk met has `seen` equal to it. */
   private generation = 0;
   /** Files of `notText` the last walk met unchanged. */
@@ -268,15 +270,20 @@ export class WorkspaceIndex {
           if (f?.isFile() && f.size <= this.policy.maxBytes) note(r, f);
         }
       }
-      records.set(rel, {
+      const rec: DirRecord = {
         mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1,
         gitignore: hasGitignore ? stamp(prefix + '.gitignore') : null,
         files: files.join('/'),
         subdirs: subdirs.join('/'),
-      });
+      };
+      if (!old || old.mtimeMs !== rec.mtimeMs || old.gitignore !== rec.gitignore || old.files !== rec.files || old.subdirs !== rec.subdirs) this.dirsChanged = true;
+      records.set(rel, rec);
     }
+    if (records.size !== this.dirs.size) this.dirsChanged = true;
     this.dirs = records;
-    this.excludeStamp = stamp(path.join(this.root, '.git', 'info', 'exclude'));
+    const exclude = stamp(path.join(this.root, '.git', 'info', 'exclude'));
+    if (exclude !== this.excludeStamp) this.dirsChanged = true;
+    this.excludeStamp = exclude;
     return found;
   }
 
@@ -573,7 +580,8 @@ export class WorkspaceIndex {
     let fromCache = false;
     if (cacheFile) fromCache = index.loadCache(cacheFile);
     const stats = await index.refresh();
-    if (cacheFile && (!fromCache || stats.read || stats.removed || stats.listed)) {
+    // a folder listed again only because it changed moments ago (RACY_MS) but found as recorded changes nothing
+    if (cacheFile && (!fromCache || stats.read || stats.removed || index.dirsChanged)) {
       try {
         await index.save(cacheFile);
       } catch {
