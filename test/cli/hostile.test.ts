@@ -3,6 +3,8 @@
 // Each gets a clear error (a usage error exits 2 before anything is sent or written) and loses nothing.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
@@ -114,5 +116,26 @@ describe('CLI: hostile inputs and faults', function () {
     assert.strictEqual(state.code, 1);
     assert.match(state.stdout + state.stderr, /cape\/5_sessions\/state is a file where CAPE needs a folder/);
     assert.strictEqual(fake.requests.length, 0);
+  });
+
+  it('a base URL that answers 200 with a web page instead of the event stream: one request, a message naming the base URL', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<html><body>Sign in to the proxy</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    let requests = 0;
+    server.on('request', () => requests++);
+    try {
+      const ws = demoWorkspace();
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' });
+      assert.strictEqual(run.code, 1, run.stderr);
+      assert.ok(run.json.error.message.includes(`The server at ${url} answered with text/html; charset=utf-8, not the Messages API's event stream. Check the base URL`), run.json.error.message);
+      assert.ok(!/connection .* was lost/.test(run.stderr), run.stderr);
+      assert.strictEqual(requests, 1, 'not retried: the same page would come back');
+    } finally {
+      server.close();
+    }
   });
 });

@@ -213,6 +213,8 @@ function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
 class IdleWatchdog {
   private timer: NodeJS.Timeout | undefined;
   private armed = false;
+  /** The content type of a successful response that is not an event stream (a proxy's page, another API). */
+  notAStream: string | undefined;
 
   constructor(
     private readonly ms: number,
@@ -255,6 +257,8 @@ function watchdogMiddleware(watchdog: IdleWatchdog): Middleware {
       throw e;
     }
     watchdog.touch();
+    const type = res.headers.get('content-type') ?? '';
+    if (res.ok && !type.includes('text/event-stream')) watchdog.notAStream = type || 'no content type';
     if (!res.ok || !res.body) {
       watchdog.disarm();
       return res;
@@ -357,6 +361,15 @@ export class AnthropicClient implements LlmClient {
       if (callbackError !== undefined) throw callbackError;
       if (stalled) throw LlmError.stalled(this.idleTimeoutMs, this.baseURL);
       if (req.signal?.aborted) throw LlmError.cancelled();
+      if (watchdog.notAStream !== undefined) {
+        // Retrying would get the same page: the base URL (or a proxy in between) is not the Messages API.
+        throw new LlmError(
+          'config',
+          `The server at ${this.baseURL} answered with ${watchdog.notAStream}, not the Messages API's event stream. Check the ` +
+            'base URL (--base-url, ANTHROPIC_BASE_URL or cape.baseUrl, without /v1) and any proxy between you and the API.',
+          { cause: err },
+        );
+      }
       throw toLlmError(err, ctx);
     } finally {
       watchdog.disarm();
