@@ -76,15 +76,24 @@ describe('e2e: the interactive loop in the chat panel', function () {
 
     const tryText = kpt.try[1];
     const row = page.locator('.part.sidebar .pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: tryText }) }).first();
-    await row.click({ button: 'right' });
-    const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Mark Adopted$/ }).first();
-    await item.waitFor({ timeout: 30_000 });
-    await item.click();
     // The file first (the command ran), then the tree (the view refreshed): a failure says which of the two is missing.
     const mergedFile = path.join(workspace, 'cape/5_sessions/retrospective/kpt_merged.md');
-    await waitFor('both occurrences of the Try adopted in kpt_merged.md', async () =>
-      fs.readFileSync(mergedFile, 'utf8').split('\n').filter((l) => l.includes(tryText) && l.includes('cape-kpt: adopted')).length === 2 || undefined,
-    );
+    const adoptedLines = () => fs.readFileSync(mergedFile, 'utf8').split('\n').filter((l) => l.includes(tryText) && l.includes('cape-kpt: adopted')).length;
+    // A pick can be lost by the workbench's menu when it lands as the menu opens (seen about 1 run in 3 on an idle
+    // machine: no command ran, no message). Up to three picks; the file must show both occurrences adopted in the end.
+    for (let attempt = 1; ; attempt++) {
+      await row.click({ button: 'right' });
+      const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', { hasText: /^Mark Adopted$/ }).first();
+      await item.waitFor({ timeout: 30_000 });
+      await item.hover();
+      await item.click();
+      const done = await waitFor('both occurrences of the Try adopted in kpt_merged.md', async () => adoptedLines() === 2 || undefined, 10_000).catch(() => undefined);
+      if (done) break;
+      const toasts = await ui.notifications(page);
+      if (attempt === 3) throw new Error(`Mark Adopted never marked the Try (${adoptedLines()} adopted lines; notifications: ${JSON.stringify(toasts)})`);
+      console.log(`      (Mark Adopted pick ${attempt} ran no command; notifications: ${JSON.stringify(toasts)}; picking again)`);
+      await page.keyboard.press('Escape');
+    }
     const marked = await waitFor('the Try shown as adopted', async () => (await treeRows(page, 'KPT')).find((r) => r.label === tryText && r.description === '×2 · adopted'));
     assert.strictEqual(marked.level, 2);
     const merged = fs.readFileSync(mergedFile, 'utf8').split('\n');
