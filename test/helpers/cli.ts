@@ -13,18 +13,19 @@ export interface CliRun {
   json?: any;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60000): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60000, input?: string | Uint8Array): Promise<CliRun> {
   const cli = path.join(repoRoot(), 'dist', 'cli.js');
   if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('error', reject);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`cape ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
@@ -42,32 +43,13 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
       }
       resolve(run);
     });
+    if (input !== undefined) child.stdin!.end(input);
   });
 }
 
-/** The CLI with `input` on stdin (runCli gives none). */
+/** The CLI with `input` on stdin (runCli alone gives none). */
 export function runCliWithInput(args: string[], env: Record<string, string>, input: string | Uint8Array): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const run: CliRun = { code: code ?? -1, stdout, stderr };
-      try {
-        run.json = JSON.parse(stdout.trim().split('\n').pop() ?? '');
-      } catch {
-        /* asserted by the test */
-      }
-      resolve(run);
-    });
-    child.stdin.end(input);
-  });
+  return runCli(args, env, 60000, input);
 }
 
 /** A fresh temp folder, removed by the returned cleanup. */
