@@ -12,7 +12,7 @@ export abstract class LatestLoader<T> implements vscode.Disposable {
 
   /**
    * Loads the data for generation `gen`; must only publish its result when isLatest(gen). Returns false when nothing
-   * changed, so the view is not re-rendered (a re-render replaces the rows under an open context menu).
+   * changed, so the view is not re-rendered for nothing (a re-render rebuilds every row, the one under a menu too).
    */
   protected abstract load(gen: number): Promise<boolean | void>;
 
