@@ -59,7 +59,7 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
 
   const t0 = Date.now();
   const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder: values['cape-folder'] });
-  const ctx = packWorkspace(index, { objective }, { step: step as ContextStep, budget, readText: (rel) => textOrNull(index, rel) });
+  const ctx = packWorkspace(index, { objective }, { step: step as ContextStep, budget });
   const ms = Date.now() - t0;
   stderr.write(
     `cape: ${index.size} files indexed (${fromCache ? `cache, ${stats.read} re-read, ${stats.removed} gone` : `built, ${stats.read} read`}) · ${ms} ms\n`,
@@ -74,7 +74,3 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
   return 0;
 }
 
-function textOrNull(index: WorkspaceIndex, rel: string): string | null {
-  const r = index.policy.readSync(rel);
-  return r.ok ? r.text : null;
-}

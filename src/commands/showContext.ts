@@ -50,10 +50,6 @@ export async function showContext(services: Services, arg?: unknown): Promise<Sh
   const ctx = packWorkspace(index, { objective }, {
     step,
     budget: step === 'deva' ? devBudget() : undefined,
-    readText: (rel) => {
-      const r = index.policy.readSync(rel);
-      return r.ok ? r.text : null;
-    },
   });
   const { text: _text, ...context } = ctx;
   const who = step === 'deva' ? 'DevA' : 'DA';

@@ -395,6 +395,27 @@ describe('ranking and the budgeted map', () => {
     }
   });
 
+  it('never lists a file that vanished behind its back (a missed watcher event), and maps a changed one as it is now', async () => {
+    const root = tmp('cape-missed-');
+    write(root, 'src/notes.ts', 'export function saveNote() {}\n');
+    write(root, 'src/archive.ts', 'export function archiveNote() {}\n');
+    write(root, 'src/big.ts', `export function listNotes() {}\n${'// notes\n'.repeat(400)}`);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.strictEqual(index.size, 3);
+    // no update() call: as if the file watcher never reported these
+    fs.rmSync(path.join(root, 'src/archive.ts'));
+    const later = new Date(Date.now() + 5000);
+    fs.writeFileSync(path.join(root, 'src/big.ts'), `export function listAllNotes() {}\n${'// notes\n'.repeat(400)}`);
+    fs.utimesSync(path.join(root, 'src/big.ts'), later, later);
+    const ctx = packWorkspace(index, { objective: 'archive notes' }, { step: 'deva', budget: 400 });
+    const paths = ctx.files.map((f) => f.path);
+    assert.ok(!paths.includes('src/archive.ts') && !ctx.text.includes('archiveNote'), ctx.text);
+    assert.ok(ctx.files.some((f) => f.path === 'src/big.ts' && !f.whole), ctx.text);
+    assert.match(ctx.text, /src\/big\.ts — listAllNotes/);
+    assert.strictEqual(index.size, 2, 'the index let the vanished file go');
+    assert.strictEqual(index.get('src/archive.ts'), undefined);
+  });
+
   it('uses a fence longer than any in the file', async () => {
     const root = tmp('cape-fence-');
     write(root, 'docs/guide.md', '# Theme guide\n```ts\ngetTheme()\n```\n');

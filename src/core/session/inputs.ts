@@ -107,10 +107,6 @@ export class WorkspaceSection {
       const packed = packWorkspace(index, q, {
         step: s,
         budget: s === 'deva' ? this.o.devaBudget : undefined,
-        readText: (rel) => {
-          const r = index.policy.readSync(rel);
-          return r.ok ? r.text : null;
-        },
       });
       if (s === 'deva') for (const f of packed.files) if (f.whole) this.devaReceivedWhole.add(f.path);
       return packed.text;

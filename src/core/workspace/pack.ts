@@ -68,13 +68,22 @@ function mapLine(p: string, symbols: string[]): string {
 export interface PackOptions {
   step: ContextStep;
   budget?: number;
-  /** Reads a file's current text through the policy; null when it cannot be sent (vanished, now binary…). */
-  readText: (relPath: string) => string | null;
+  /**
+   * Reads a file's current text; null when it cannot be sent (vanished, now binary…). Default: through the index's
+   * policy (the same checks as DevA's read_file).
+   */
+  readText?: (relPath: string) => string | null;
 }
 
 /** Selects and renders the workspace section of a step's prompt. */
 export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOptions): WorkspaceContext {
   const budget = Math.max(0, Math.floor(opts.budget ?? DEFAULT_WORKSPACE_BUDGET[opts.step]));
+  const readText =
+    opts.readText ??
+    ((rel: string) => {
+      const r = index.policy.readSync(rel);
+      return r.ok ? r.text : null;
+    });
   const ranked = rankFiles(index, q);
   const rankedSet = new Set(ranked.map((r) => r.path));
   const rest = [...index.all()].map((f) => f.path).filter((p) => !rankedSet.has(p)).sort();
@@ -103,8 +112,11 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     for (const c of [...group].sort((a, b) => density(b) - density(a))) {
       const f = index.get(c.path)!;
       if (used + f.chars + c.path.length + 40 > wholeLimit) continue;
-      const text = opts.readText(c.path);
-      if (text === null) continue;
+      const text = readText(c.path);
+      if (text === null) {
+        index.confirm(c.path); // vanished or no longer text: the index lets it go too
+        continue;
+      }
       const fence = fenceFor(text);
       const block = `### ${c.path}\n${fence}${langOf(c.path)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
       if (used + block.length + 2 > wholeLimit) continue;
@@ -124,8 +136,9 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   let mapChars = 0;
   for (const c of candidates) {
     if (wholeSet.has(c.path)) continue;
-    const f = index.get(c.path);
-    if (!f) continue;
+    // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
+    if (!index.confirm(c.path)) continue;
+    const f = index.get(c.path)!;
     const line = mapLine(c.path, f.symbols);
     if (used + line.length + 1 > budget) {
       if (line.length > 200) continue;

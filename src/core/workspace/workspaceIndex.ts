@@ -360,19 +360,40 @@ export class WorkspaceIndex {
    */
   async update(relPaths: string[]): Promise<RefreshStats> {
     const t0 = Date.now();
+    const done = this.applyPaths(relPaths, true);
+    if (done === 'refresh') return this.refresh();
+    await this.refreshHistory();
+    return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, ms: Date.now() - t0 };
+  }
+
+  /**
+   * Whether an indexed file is still on disk as the index knows it, without waiting for a file event: a file that
+   * vanished (or is no longer an admitted file) is dropped, one whose size or mtime changed is re-read. A file
+   * watcher can miss events (code-server's does; so do network drives and bursts of changes), and what a prompt
+   * lists must exist. Returns false when the file is not (or no longer) in the index.
+   */
+  confirm(relPath: string): boolean {
+    const cur = this.files.get(relPath);
+    if (!cur) return false;
+    const st = statOrNull(path.join(this.root, ...relPath.split('/')), false);
+    if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs) return true;
+    this.applyPaths([relPath], false);
+    return this.files.has(relPath);
+  }
+
+  /**
+   * The synchronous part of update(): re-reads or drops each path; 'refresh' when a path is a `.gitignore` or a
+   * folder and `folders` allows falling back to a walk (then nothing was applied).
+   */
+  private applyPaths(relPaths: string[], folders: boolean): { read: number; removed: number } | 'refresh' {
     let read = 0;
     let removed = 0;
     for (const raw of relPaths) {
       const rel = raw.replace(/\\/g, '/').replace(/^\.\/+/, '');
-      if (rel.endsWith('.gitignore')) return this.refresh();
+      if (folders && rel.endsWith('.gitignore')) return 'refresh';
       const abs = path.join(this.root, ...rel.split('/'));
-      let st: fs.Stats | null = null;
-      try {
-        st = fs.lstatSync(abs);
-      } catch {
-        st = null;
-      }
-      if (st?.isDirectory()) return this.refresh();
+      const st = statOrNull(abs, false);
+      if (folders && st?.isDirectory()) return 'refresh';
       const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel);
       if (!admitted) {
         if (this.files.has(rel)) {
@@ -387,8 +408,7 @@ export class WorkspaceIndex {
       if (this.indexFile(rel, st!.size, st!.mtimeMs)) read++;
     }
     this.resolveImports();
-    await this.refreshHistory();
-    return { files: this.files.size, read, removed, listed: 0, ms: Date.now() - t0 };
+    return { read, removed };
   }
 
   /** Re-reads the git history when the repository's HEAD or reflog changed since the last look (two stats). */
