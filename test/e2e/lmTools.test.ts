@@ -59,7 +59,7 @@ describe('e2e: vscode-lm tool calling in VS Code 1.100 (code-server)', function 
     assert.strictEqual(run.exitCode, 0, report);
     assert.match(result.vscodeVersion ?? '', /^1\.100\./, 'the real VS Code 1.100 ran the tests');
     assert.strictEqual(result.failures, 0, report);
-    assert.strictEqual(result.passes, 2, report);
+    assert.strictEqual(result.passes, 3, report);
   });
 });
 

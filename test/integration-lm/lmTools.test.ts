@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { FakeLmApi, FakeRequest, FakeTurn, LmMessage, LmParts } from '../lm-extension/extension';
 import type { StepRecord } from '../../src/core/store/records';
 import { demoReplies } from '../helpers/demo';
-import { EXTENSION_ID, resetWorkspace } from '../integration/sessionHarness';
+import { EXTENSION_ID, resetWorkspace, waitFor } from '../integration/sessionHarness';
+import { SessionStore } from '../../src/core/store';
 
 const FAKE_ID = 'cape-test.fake-lm';
 const SECRET = 'sk-cape-lm-test-secret-0451';
@@ -130,6 +131,40 @@ describe('vscode-lm: CAPE uses another extension’s chat model in VS Code 1.100
     assert.ok(!JSON.stringify(deva.toolCalls).includes(app.split('\n')[0]), 'the record holds no file body');
     assert.ok(deva.files.some((f) => f.path === 'src/theme.js'), 'DevA’s envelope was read after the tool turn');
     assert.strictEqual(pairRecord(root, '_1_CM_').toolCalls, undefined);
+  });
+
+  // VS Code 1.100 does not pass a requester's cancellation on to the provider once its response has started (fixed
+  // upstream later, microsoft/vscode#319098): CAPE stops reading and sends nothing more, which is what it controls.
+  it('Stop during DevA’s tool loop stops the step at once, sends no further request, keeps the completed steps; Resume completes', async () => {
+    await vscode.workspace.getConfiguration('cape').update('model', 'cape-fake-tools', vscode.ConfigurationTarget.Global);
+    const isAnswerTurn = (r: FakeRequest) => stepOf(r) === 3 && resultsOf(r.messages[r.messages.length - 1]).length > 0;
+    // DevA asks for its tools; the turn that carries their results is still "thinking" when the user stops.
+    fake.respond = (req) => (isAnswerTurn(req) ? { text: 'Reading what the tools returned', hold: true } : demoWithTools(req));
+    try {
+      const run = vscode.commands.executeCommand('cape.startSession', 'Add a dark mode toggle that remembers the choice');
+      await waitFor(() => fake.requests.some(isAnswerTurn), 'the DevA request that carries the tool results', 90_000);
+      await vscode.commands.executeCommand('cape.cancelSession');
+      await run;
+      assert.deepStrictEqual(fake.requests.map((r) => stepOf(r)), [0, 1, 2, 3, 3], 'no request after Stop');
+      const [state] = await new SessionStore(root, 'cape').listSessions();
+      assert.strictEqual(state.status, 'failed');
+      assert.strictEqual(state.error?.kind, 'cancelled');
+      assert.strictEqual(state.error?.step, 'deva');
+      assert.deepStrictEqual(state.completedSteps, ['cm_open', 'poa', 'da']);
+      assert.ok(!fs.readdirSync(path.join(root, 'cape/5_sessions/pair')).some((f) => f.includes('_4_DevA_')), 'no DevA record for a stopped step');
+
+      // Resume runs DevA again (tools and all) and the retrospective.
+      fake.respond = demoWithTools;
+      fake.requests.length = 0;
+      await vscode.commands.executeCommand('cape.resumeSession', state.taskId);
+      assert.deepStrictEqual(fake.requests.map((r) => stepOf(r)), [3, 3, 4]);
+      const after = (await new SessionStore(root, 'cape').listSessions()).find((s) => s.taskId === state.taskId)!;
+      assert.strictEqual(after.status, 'complete');
+      assert.strictEqual(pairRecord(root, '_4_DevA_').toolCalls?.length, DEVA_CALLS.length);
+    } finally {
+      fake.release();
+      fake.respond = demoWithTools;
+    }
   });
 
   it('a model that declares no tool calling gets no tools: DevA works from the map alone', async () => {

@@ -31,6 +31,12 @@ type Part = InstanceType<LmParts['LanguageModelTextPart']> | InstanceType<LmPart
 export interface FakeTurn {
   text?: string;
   calls?: { id: string; name: string; input: object }[];
+  /**
+   * After its text, the turn does not end until the test calls release() (a model still thinking when the user
+   * stops) or the request is cancelled — which VS Code 1.100 never passes on to a provider once the response has
+   * started (fixed later upstream, microsoft/vscode#319098).
+   */
+  hold?: boolean;
 }
 
 /** A request as the provider received it. */
@@ -47,6 +53,8 @@ export interface FakeLmApi {
   requests: FakeRequest[];
   /** Decides the answer to each request; throws when unset. */
   respond: ((req: FakeRequest) => FakeTurn) | undefined;
+  /** Ends every held turn. */
+  release(): void;
 }
 
 /** VS Code 1.100's proposed provider API (vscode.proposed.chatProvider.d.ts at that release), as this test uses it. */
@@ -98,11 +106,16 @@ function scriptedResponder(file: string, parts: LmParts): (req: FakeRequest) => 
 export function activate(context: vscode.ExtensionContext): FakeLmApi {
   const parts = vscode as unknown as LmParts;
   const script = process.env.CAPE_FAKE_LM_SCRIPT;
-  const api: FakeLmApi = { requests: [], respond: script ? scriptedResponder(script, parts) : undefined };
+  const held: (() => void)[] = [];
+  const api: FakeLmApi = {
+    requests: [],
+    respond: script ? scriptedResponder(script, parts) : undefined,
+    release: () => held.splice(0).forEach((r) => r()),
+  };
   const lm = vscode.lm as unknown as ProposedLm;
   const { LanguageModelTextPart: Text, LanguageModelToolCallPart: Call } = parts;
   const provider = (model: string): ChatModelProvider => ({
-    async provideLanguageModelResponse(messages, options, extensionId, progress) {
+    async provideLanguageModelResponse(messages, options, extensionId, progress, token) {
       const req: FakeRequest = { model, from: extensionId, messages, options };
       api.requests.push(req);
       if (!api.respond) throw new Error('the fake model has no responder: set exports.respond or CAPE_FAKE_LM_SCRIPT');
@@ -111,6 +124,12 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
       const t = turn.text ?? '';
       for (let i = 0; i < t.length; i += 200) progress.report({ index: 0, part: new Text(t.slice(i, i + 200)) });
       for (const c of turn.calls ?? []) progress.report({ index: 0, part: new Call(c.id, c.name, c.input) });
+      if (turn.hold && !token.isCancellationRequested) {
+        await new Promise<void>((resolve) => {
+          held.push(resolve);
+          token.onCancellationRequested(() => resolve());
+        });
+      }
     },
     async provideTokenCount(text) {
       const s = typeof text === 'string' ? text : JSON.stringify(text.content);
