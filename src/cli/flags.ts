@@ -69,6 +69,9 @@ const REPEATABLE = new Set(['check', 'answer']);
 
 export class UsageError extends Error {}
 
+/** The exit code of a session or rerun stopped with Ctrl-C (128 + SIGINT, what a shell reports); it is resumable. */
+export const EXIT_INTERRUPTED = 130;
+
 /**
  * `cape <command> --flag value --flag=value --switch`. Node's util.parseArgs tokenizes (`=` values, the value in
  * the next argument even when it starts with a dash, `--` as a terminator); the checks below keep CAPE's own

@@ -12,6 +12,9 @@
 // One file per command (init.ts, session.ts for start/resume, repeat.ts, context.ts, kpt.ts); flags.ts parses the
 // arguments, printer.ts prints the live transcript; this file dispatches.
 //
+// Exit codes: 0 done, 1 failed (completed steps are saved), 2 a usage error or a session paused for the Cape Master's
+// questions, 130 stopped with Ctrl-C (resumable).
+//
 // It never waits for input when stdin is not a terminal (a session paused for the Cape Master's questions then ends
 // with exit code 2, resumable with --answer), and writes nothing outside cape/ without --apply.
 
@@ -77,6 +80,9 @@ Options:
   --apply          write DevA's proposed files (after the path safety check); without it nothing is written
                    outside cape/
   --json           end with one JSON line (taskId, steps, files, checks, kpt, metrics); progress goes to stderr
+
+Exit codes: 0 done · 1 failed (completed steps are saved; resume) · 2 usage error, or paused for the Cape Master's
+questions · 130 stopped with Ctrl-C (completed steps are saved; resume)
 `;
 
 export async function main(

@@ -8,7 +8,7 @@ import {
   MAX_REPEATS,
   type RepeatResult,
 } from '../core';
-import { type Parsed, UsageError, clientFrom, toolBoundsFrom, maxCostFrom, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, clientFrom, toolBoundsFrom, maxCostFrom, requireWorkspace } from './flags';
 import { printer } from './printer';
 
 /** A similarity for people: 0.67, or — */
@@ -56,5 +56,5 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
   }
   human.write(`  criteria ${sim(result.criteria)} · files ${sim(result.files)} · RR ${sim(result.rr)}\n`);
   if (flags.json) stdout.write(JSON.stringify(result) + '\n');
-  return result.runs.every((r) => r.ok) ? 0 : 1;
+  return result.runs.every((r) => r.ok) ? 0 : controller.signal.aborted ? EXIT_INTERRUPTED : 1;
 }

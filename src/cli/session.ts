@@ -19,7 +19,7 @@ import {
   DEFAULT_CAPE_FOLDER,
   summarizeChecks,
 } from '../core';
-import { type Parsed, UsageError, clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, requireWorkspace } from './flags';
 import { printer } from './printer';
 import { lineReader } from './terminal';
 
@@ -215,5 +215,5 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
       }) + '\n',
     );
   }
-  return result.ok ? 0 : 1;
+  return result.ok ? 0 : controller.signal.aborted ? EXIT_INTERRUPTED : 1;
 }

@@ -1,11 +1,13 @@
 // The CLI under faults and hostile input: bad key, rate limits, mid-stream errors, dropped connections,
 // malformed and truncated replies, hostile file paths; --apply versus no --apply.
 import * as assert from 'assert';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, truncated, type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+import { repoRoot } from '../helpers/fixtures';
 import { demoAnswers, demoDecisions, demoDir, demoInputFile, demoReplies, isDecisionsRequest } from '../helpers/demo';
 
 const TASK = 'task-42';
@@ -20,6 +22,44 @@ describe('CLI faults and safety', function () {
   const env = (key = 'good-key') => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: key });
   const start = (ws: string, extra: string[] = [], key?: string) =>
     runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json', ...extra], env(key));
+
+  it('Ctrl-C (SIGINT) mid-stream stops the session with exit code 130, keeps the completed step, and resume completes it', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1], holdAfterChars: 100 });
+    const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), 'start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      // POA's stream is held open after its first 100 characters: the session is mid-stream
+      for (let i = 0; i < 600 && fake.requests.length < 2; i++) await new Promise((res) => setTimeout(res, 50));
+      assert.strictEqual(fake.requests.length, 2, `POA was requested: ${stderr}`);
+      child.kill('SIGINT');
+      const code = await exited;
+      assert.strictEqual(code, 130, stderr);
+    } finally {
+      child.kill('SIGKILL');
+      fake.release();
+    }
+    const json = JSON.parse(stdout.trim().split('\n').pop()!);
+    assert.strictEqual(json.ok, false);
+    assert.strictEqual(json.error.kind, 'cancelled');
+    assert.strictEqual(json.resumable, true);
+    assert.match(stderr, /cape resume --workspace .* --task task-42/);
+    assert.strictEqual(fake.requests.length, 2, 'no request after Ctrl-C');
+    assert.deepStrictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).map((f) => f.replace(/_\d+\.json$/, '')), [`${TASK}_1_CM`]);
+
+    fake.enqueue({ text: r[1] }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const resumed = await runCli(['resume', '--workspace', ws, '--task', TASK, '--json'], env());
+    assert.strictEqual(resumed.code, 0, resumed.stderr);
+    assert.strictEqual(fake.requests.length, 6, 'resume ran the four remaining steps');
+  });
 
   it('a bad API key fails at once with a message that says so, and is not retried', async () => {
     const ws = demoWorkspace();
