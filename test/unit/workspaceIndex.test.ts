@@ -10,6 +10,7 @@ import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
+import { TermIndex } from '../../src/core/workspace/termIndex';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -59,6 +60,33 @@ describe('workspace tokens', () => {
     assert.ok(t.includes('theme') && t.includes('header') && t.includes('request') && t.includes('add'), t.join(' '));
     assert.ok(!t.includes('the') && !t.includes('should'));
     assert.ok(terms('getThemeColor').includes('getthemecolor'), 'the whole identifier is a term too');
+  });
+  it('the index holds exactly the terms() of a path, its symbols and its content (words split in place, any script)', () => {
+    // deterministic pseudo-random text over letters that exercise every rule: case runs, digits, `_`, `$`, `-`,
+    // stop words, one-letter parts, long words, non-ASCII letters (İ lower-cases to two characters), astral ones
+    let seed = 7;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const pieces = ['a', 'Z', 'x', 'Y', '_', '$', '0', '9', '-', '.', ' ', '\n', 'é', 'İ', 'ß', '日本', '𝒳', 'get', 'The', 'HTTPServer', '__init__', 'Ids', 'running', 'class', 'ab'.repeat(25)];
+    const rnd = (n: number) => Array.from({ length: n }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+    const index = new TermIndex();
+    const cases: [string, string[], string][] = [
+      ['src/app/getThemeColor.ts', ['getThemeColor', 'MAX_FILE_BYTES', 'parseHTTPHeaders2'], `export const $el = _private_ + a1b2 + snake_case_name + ÜberCamelCase + 2fa + x_y;\n${'k'.repeat(40)} ${'m'.repeat(41)} ${'Ab'.repeat(20)} ${'Cd'.repeat(21)} _${'e_'.repeat(20)}\n`],
+    ];
+    for (let i = 0; i < 300; i++) cases.push([`r${i}/${rnd(4)}.ts`, [rnd(3), rnd(2)], rnd(120)]);
+    const asSet = (xs: string[]) => [...new Set(xs)].sort();
+    for (const [rel, symbols, content] of cases) {
+      // twice: the second time every word comes from the memo of raw words
+      for (let round = 0; round < 2; round++) {
+        index.set(rel, symbols, content);
+        const got = index.termsOf(rel)!;
+        const pathTerms = terms(rel);
+        const symbolTerms = terms(symbols.join(' '));
+        assert.deepStrictEqual(asSet(got.path), asSet(pathTerms), rel);
+        assert.deepStrictEqual(asSet(got.symbols), asSet(symbolTerms), rel);
+        assert.deepStrictEqual(asSet(got.content), asSet([...pathTerms, ...symbolTerms, ...terms(content)]), rel);
+        assert.strictEqual(got.content.length, new Set(got.content).size, 'each term once');
+      }
+    }
   });
 });
 

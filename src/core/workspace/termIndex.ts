@@ -11,7 +11,8 @@
 // regex split, no substring per word) and memoises each raw word's term ids in a hash table compared in place
 // (WordMemo): most words of code are repeats. Why not minisearch any more: its inverted index with per-document
 // frequencies took ~300 MB and ~25 s for 5,000 files here, and most of that content is never the answer.
-import { terms, wordTerms } from './tokens';
+import { grow, hashKey, hashRange, KeyTable, TextWords, WordMemo } from './charTables';
+import { asciiParts, normalizeTerm, terms, WHOLE_MAX, wordTerms } from './tokens';
 
 /** Content characters that go into a file's term set (the whole file is still read when it is a candidate). */
 export const CONTENT_CAP = 64_000;
@@ -62,182 +63,23 @@ function isWordCodePoint(cp: number): boolean {
   return LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
 }
 
-/** FNV-1a over the UTF-16 units of s[start, end). */
-function hashRange(s: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** The array itself when it holds `need` elements, else a copy at least twice as long. */
-function grow<T extends { length: number; set(a: ArrayLike<number>): void }>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  const b = new (a.constructor as { new (n: number): T })(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
-
-/**
- * Raw word → its term ids, while indexing (code repeats its identifiers). An open-addressing table keyed by the
- * word's hash, its keys' characters in one pool and compared against the text in place: a word already seen costs
- * no substring, no string kept, no Map look-up.
- */
-class WordMemo {
-  /** Per slot: [hash, entry + 1] (0: empty), side by side so a probe touches one place. */
-  private slots = new Int32Array(MEMO_MAX * 4);
-  private count = 0;
-  /** Per entry: where its key starts in `chars`, where its ids start in `pool` (entry + 1: where they end). */
-  private keyAt = new Int32Array(MEMO_MAX + 1);
-  private idsAt = new Int32Array(MEMO_MAX + 1);
-  private chars = new Uint16Array(1 << 20);
-  private pool = new Uint32Array(1 << 18);
-  /** The slot find() stopped at (where add() inserts). */
-  private at = 0;
-
-  clear(): void {
-    if (!this.count) return;
-    this.slots.fill(0);
-    this.count = 0;
-  }
-
-  /** The entry of text[start, stop) (hash h), or -1. */
-  find(text: string, start: number, stop: number, h: number): number {
-    const slots = this.slots;
-    const mask = (slots.length >> 1) - 1;
-    const len = stop - start;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
-      const e = slots[2 * s + 1] - 1;
-      if (e < 0) {
-        this.at = s;
-        return -1;
-      }
-      if (slots[2 * s] !== (h | 0)) continue;
-      const k = this.keyAt[e];
-      if (this.keyAt[e + 1] - k !== len) continue;
-      let i = 0;
-      while (i < len && this.chars[k + i] === text.charCodeAt(start + i)) i++;
-      if (i === len) return e;
-    }
-  }
-
-  /** Adds text[start, stop) with its ids; call right after find() returned -1 for it. Returns the entry. */
-  add(text: string, start: number, stop: number, h: number, ids: readonly number[]): number {
-    if (this.count >= MEMO_MAX) {
-      this.clear();
-      this.find(text, start, stop, h);
-    }
-    const e = this.count++;
-    if (e === 0) this.keyAt[0] = this.idsAt[0] = 0;
-    const k = this.keyAt[e];
-    this.chars = grow(this.chars, k + stop - start);
-    for (let i = start; i < stop; i++) this.chars[k + i - start] = text.charCodeAt(i);
-    this.keyAt[e + 1] = k + stop - start;
-    const at = this.idsAt[e];
-    this.pool = grow(this.pool, at + ids.length);
-    for (let i = 0; i < ids.length; i++) this.pool[at + i] = ids[i];
-    this.idsAt[e + 1] = at + ids.length;
-    this.slots[2 * this.at] = h | 0;
-    this.slots[2 * this.at + 1] = e + 1;
-    return e;
-  }
-
-  /** Calls each(id) for the entry's ids. */
-  each(e: number, each: (id: number) => void): void {
-    for (let i = this.idsAt[e], n = this.idsAt[e + 1]; i < n; i++) each(this.pool[i]);
-  }
-
-  /** Appends the entry's ids to out.buf from position n; returns the new length. */
-  copy(e: number, out: { buf: Uint32Array }, n: number): number {
-    const a = this.idsAt[e];
-    const b = this.idsAt[e + 1];
-    out.buf = grow(out.buf, n + b - a);
-    const buf = out.buf;
-    for (let i = a; i < b; i++) buf[n++] = this.pool[i];
-    return n;
-  }
-}
-
-/**
- * The distinct raw words of one text (where each first occurs), so a word repeated in a file is looked up in the
- * WordMemo once. Reused from text to text: a generation number empties it.
- */
-class TextWords {
-  private gen = new Int32Array(1 << 12);
-  private slotHash = new Int32Array(1 << 12);
-  private slotWord = new Int32Array(1 << 12);
-  private generation = 0;
-  starts = new Int32Array(1024);
-  stops = new Int32Array(1024);
-  hashes = new Int32Array(1024);
-  /** Occurrences of each distinct word. */
-  counts = new Int32Array(1024);
-  size = 0;
-
-  /** Empties the set for a text of `chars` characters. */
-  reset(chars: number): void {
-    let want = this.gen.length;
-    while (want < chars) want *= 2;
-    if (want > this.gen.length) {
-      this.gen = new Int32Array(want);
-      this.slotHash = new Int32Array(want);
-      this.slotWord = new Int32Array(want);
-      this.generation = 0;
-    }
-    this.generation++;
-    this.size = 0;
-  }
-
-  /** Adds text[start, stop) when it is not in the set yet. */
-  add(text: string, start: number, stop: number, h: number): void {
-    const mask = this.gen.length - 1;
-    const len = stop - start;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
-      if (this.gen[s] !== this.generation) {
-        const w = this.size++;
-        if (w >= this.starts.length) {
-          this.starts = grow(this.starts, w + 1);
-          this.stops = grow(this.stops, w + 1);
-          this.hashes = grow(this.hashes, w + 1);
-          this.counts = grow(this.counts, w + 1);
-        }
-        this.counts[w] = 1;
-        this.starts[w] = start;
-        this.stops[w] = stop;
-        this.hashes[w] = h;
-        this.gen[s] = this.generation;
-        this.slotHash[s] = h;
-        this.slotWord[s] = w;
-        return;
-      }
-      if (this.slotHash[s] !== (h | 0)) continue;
-      const w = this.slotWord[s];
-      const a = this.starts[w];
-      if (this.stops[w] - a !== len) continue;
-      let i = 0;
-      while (i < len && text.charCodeAt(a + i) === text.charCodeAt(start + i)) i++;
-      if (i === len) {
-        this.counts[w]++;
-        return;
-      }
-    }
-  }
-}
-
 /**
  * The vocabulary: term ↔ id. Terms restored from a cache file stay in one string (no Map of hundreds of thousands of
- * strings to rebuild per run); a hash table over it is built on the first look-up. New terms go to a Map.
+ * strings to rebuild per run); a hash table over it is built when many look-ups come (indexing), a few (a query) just
+ * search the string. New terms go to a KeyTable (characters in one pool, no string per term). Look-ups take the term
+ * as a string, or as characters in a scratch array (indexing: no string per word).
  */
 class Vocabulary {
   private loaded = '';
   private loadedCount = 0;
   private offsets: Uint32Array | null = null;
   private table: Int32Array | null = null;
-  private readonly added = new Map<string, number>();
-  private readonly addedWords: string[] = [];
+  private added = new KeyTable();
   private lookups = 0;
+  private key = new Uint16Array(64);
 
   get size(): number {
-    return this.loadedCount + this.addedWords.length;
+    return this.loadedCount + this.added.count;
   }
 
   restore(words: string): void {
@@ -247,8 +89,7 @@ class Vocabulary {
     this.offsets = null;
     this.table = null;
     this.lookups = 0;
-    this.added.clear();
-    this.addedWords.length = 0;
+    this.added = new KeyTable();
   }
 
   /** Where each restored term starts in `loaded` (entry n: one past the end). */
@@ -263,7 +104,7 @@ class Vocabulary {
     return (this.offsets = offsets);
   }
 
-  private index(): void {
+  private index(): Int32Array {
     const n = this.loadedCount;
     const offsets = this.starts();
     const w = this.loaded;
@@ -276,7 +117,7 @@ class Vocabulary {
       while (table[s]) s = (s + 1) & mask;
       table[s] = t + 1;
     }
-    this.table = table;
+    return (this.table = table);
   }
 
   /** The id of a restored term by a plain search of `loaded` (no table: a query looks up a few dozen terms). */
@@ -300,43 +141,72 @@ class Vocabulary {
     return undefined;
   }
 
+  /** The term's characters in the scratch key; returns their number. */
+  private toKey(term: string): number {
+    this.key = grow(this.key, term.length);
+    for (let i = 0; i < term.length; i++) this.key[i] = term.charCodeAt(i);
+    return term.length;
+  }
+
   /** The id of a term, or undefined. */
   get(term: string): number | undefined {
+    // the first look-ups search the string; many (indexing changed files) build the table once
+    if (this.loadedCount && !this.table && ++this.lookups <= SCAN_LOOKUPS) {
+      const id = this.scan(term);
+      if (id !== undefined) return id;
+      if (!this.added.count) return undefined;
+      const len = this.toKey(term);
+      const e = this.added.find(this.key, len, hashKey(this.key, len));
+      return e < 0 ? undefined : this.loadedCount + e;
+    }
+    const len = this.toKey(term);
+    const id = this.getKey(this.key, len, hashKey(this.key, len));
+    return id < 0 ? undefined : id;
+  }
+
+  /** The id of the term key[0, len) (hash h), or -1; a miss leaves the new-term table ready for addKey(). */
+  getKey(key: Uint16Array, len: number, h: number): number {
     if (this.loadedCount) {
-      // the first look-ups search the string; many (indexing changed files) build the table once
-      if (!this.table && ++this.lookups <= SCAN_LOOKUPS) {
-        const id = this.scan(term);
-        if (id !== undefined) return id;
-        return this.added.get(term);
-      }
-      if (!this.table) this.index();
-      const table = this.table!;
+      const table = this.table ?? this.index();
       const offsets = this.offsets!;
+      const w = this.loaded;
       const mask = table.length - 1;
-      for (let s = hashRange(term, 0, term.length) & mask; table[s]; s = (s + 1) & mask) {
+      for (let s = h & mask; table[s]; s = (s + 1) & mask) {
         const t = table[s] - 1;
         const off = offsets[t];
-        if (offsets[t + 1] - 1 - off === term.length && this.loaded.startsWith(term, off)) return t;
+        if (offsets[t + 1] - 1 - off !== len) continue;
+        let i = 0;
+        while (i < len && w.charCodeAt(off + i) === key[i]) i++;
+        if (i === len) return t;
       }
     }
-    return this.added.get(term);
+    const e = this.added.find(key, len, h);
+    return e < 0 ? -1 : this.loadedCount + e;
+  }
+
+  /** The id of the term key[0, len) (hash h), added when new. */
+  idOfKey(key: Uint16Array, len: number, h: number): number {
+    const id = this.getKey(key, len, h);
+    return id >= 0 ? id : this.loadedCount + this.added.add(key, len, h);
   }
 
   /** The id of a term, added when new. */
   idOf(term: string): number {
-    let id = this.get(term);
-    if (id === undefined) {
-      id = this.size;
-      this.addedWords.push(term);
-      this.added.set(term, id);
-    }
-    return id;
+    const len = this.toKey(term);
+    return this.idOfKey(this.key, len, hashKey(this.key, len));
   }
 
-  /** Every term, id order, joined by '\n'. */
+  /** The term of an id. */
+  term(id: number): string {
+    if (id >= this.loadedCount) return this.added.key(id - this.loadedCount);
+    const offsets = this.starts();
+    return this.loaded.slice(offsets[id], offsets[id + 1] - 1);
+  }
+
+  /** Every term, id order, joined by '\n' (KeyTable.SEP). */
   serialize(): string {
-    if (!this.addedWords.length) return this.loaded;
-    const more = this.addedWords.join('\n');
+    if (!this.added.count) return this.loaded;
+    const more = this.added.joined();
     return this.loadedCount ? this.loaded + '\n' + more : more;
   }
 }
@@ -346,33 +216,59 @@ export class TermIndex {
   private df = new Int32Array(1024);
   private readonly docs = new Map<string, Doc>();
   private totalLen = 0;
-  private memo = new WordMemo();
+  private memo = new WordMemo(MEMO_MAX);
+  /** Lower-cased ASCII identifier part → its term id, or -1 for none (stop word, number, too short or long). */
+  private parts = new KeyTable();
+  private partIds = new Int32Array(1024);
   /** Per term id, the last uniqueIds() call that saw it. */
   private mark = new Int32Array(1024);
   private stamp = 0;
-  private scratch = { buf: new Uint32Array(4096) };
+  /** The ids uniqueIds() collects. */
+  private ids = new Uint32Array(4096);
+  /** words()'s output: each word of the text, in order, with the hash of its characters. */
+  private wordStarts = new Int32Array(1024);
+  private wordStops = new Int32Array(1024);
+  private wordHashes = new Int32Array(1024);
   private textWords = new TextWords();
+  /** Scratch of wordIds(): the term ids of one word, the cuts of its parts, a term's characters. */
+  private one = new Uint32Array(64);
+  private cuts = new Int32Array(128);
+  private key = new Uint16Array(64);
 
   get size(): number {
     return this.docs.size;
   }
 
-  private idOf(term: string): number {
-    const id = this.vocab.idOf(term);
-    this.df = grow(this.df, id + 1);
+  /** Makes room for a term id in the per-term arrays. */
+  private room(id: number): number {
+    if (id >= this.df.length) {
+      this.df = grow(this.df, id + 1);
+      this.mark = grow(this.mark, id + 1);
+    }
     return id;
   }
 
+  private idOf(term: string): number {
+    return this.room(this.vocab.idOf(term));
+  }
+
   /**
-   * Splits text[0, end) into raw words exactly as tokens.ts's terms() does (runs of letters, digits, `_`, `$`) and
-   * puts them in the TextWords set (emptied first); returns the number of words.
+   * Splits text[0, end) into raw words exactly as tokens.ts's terms() does (runs of letters, digits, `_`, `$`): their
+   * bounds and hashes go to wordStarts / wordStops / wordHashes; returns their number.
    */
   private words(text: string, end: number): number {
-    const set = this.textWords;
-    // a text of c characters has at most c / 2 words: a table of c slots stays half empty
-    set.reset(end);
     let n = 0;
     let i = 0;
+    // a text of c characters has at most c / 2 + 1 words
+    if (this.wordStarts.length < (end >> 1) + 1) {
+      const want = (end >> 1) + 1;
+      this.wordStarts = grow(this.wordStarts, want);
+      this.wordStops = grow(this.wordStops, want);
+      this.wordHashes = grow(this.wordHashes, want);
+    }
+    const starts = this.wordStarts;
+    const stops = this.wordStops;
+    const hashes = this.wordHashes;
     while (i < end) {
       let c = text.charCodeAt(i);
       if (c < 128 ? !ASCII_WORD[c] : !this.wordAt(text, i, end)) {
@@ -394,8 +290,9 @@ export class TermIndex {
           i += w;
         }
       }
-      n++;
-      set.add(text, start, i, h | 0);
+      starts[n] = start;
+      stops[n] = i;
+      hashes[n++] = h | 0;
     }
     return n;
   }
@@ -410,19 +307,75 @@ export class TermIndex {
     return isWordCodePoint(c) ? 1 : 0;
   }
 
-  /** Appends the term ids of the distinct words of the text's first `end` characters to the scratch buffer. */
-  private collect(text: string, end: number, n: { len: number }): number {
-    const words = this.words(text, end);
+  /** The distinct words of the `words` words() just found in the text, with their counts. */
+  private distinct(text: string, words: number): TextWords {
     const set = this.textWords;
-    for (let w = 0; w < set.size; w++) {
-      const start = set.starts[w];
-      const stop = set.stops[w];
-      const h = set.hashes[w];
-      let e = this.memo.find(text, start, stop, h);
-      if (e < 0) e = this.memo.add(text, start, stop, h, wordTerms(text.slice(start, stop)).map((t) => this.idOf(t)));
-      n.len = this.memo.copy(e, this.scratch, n.len);
+    set.reset(words);
+    for (let w = 0; w < words; w++) set.add(text, this.wordStarts[w], this.wordStops[w], this.wordHashes[w]);
+    return set;
+  }
+
+  /**
+   * The term ids of the word text[start, stop) in `one` (returns their number): wordTerms() through the vocabulary,
+   * new terms added. An ASCII word (nearly all of code) is split in place, its parts looked up by their characters
+   * (each distinct part normalised once), so no string is made unless a part or a whole identifier is new.
+   */
+  private wordIds(text: string, start: number, stop: number): number {
+    let ascii = true;
+    for (let i = start; i < stop && ascii; i++) ascii = text.charCodeAt(i) < 128;
+    if (!ascii) {
+      const ts = wordTerms(text.slice(start, stop));
+      this.one = grow(this.one, ts.length);
+      for (let i = 0; i < ts.length; i++) this.one[i] = this.idOf(ts[i]);
+      return ts.length;
     }
-    return words;
+    // wordTerms(): the word without leading and trailing `_` / `$`, its parts, then the whole when it has several
+    let a = start;
+    let b = stop;
+    while (a < b && (text.charCodeAt(a) === 95 || text.charCodeAt(a) === 36)) a++;
+    while (b > a && (text.charCodeAt(b - 1) === 95 || text.charCodeAt(b - 1) === 36)) b--;
+    if (a === b) return 0;
+    this.cuts = grow(this.cuts, 2 * (b - a));
+    this.key = grow(this.key, b - a);
+    this.one = grow(this.one, b - a + 1);
+    const cuts = this.cuts;
+    const key = this.key;
+    const parts = asciiParts(text, a, b, cuts);
+    let n = 0;
+    for (let p = 0; p < parts; p++) {
+      const from = cuts[2 * p];
+      const len = cuts[2 * p + 1] - from;
+      // normalizeTerm() drops one-letter and over-long words and numbers before looking further
+      if (len < 2 || len > 40) continue;
+      let digits = true;
+      for (let i = 0; i < len; i++) {
+        const c = text.charCodeAt(from + i);
+        key[i] = c >= 65 && c <= 90 ? c + 32 : c;
+        if (c < 48 || c > 57) digits = false;
+      }
+      if (digits) continue;
+      const h = hashKey(key, len);
+      let e = this.parts.find(key, len, h);
+      if (e < 0) {
+        e = this.parts.add(key, len, h);
+        const t = normalizeTerm(text.slice(from, from + len));
+        this.partIds = grow(this.partIds, e + 1);
+        // (idOf uses the vocabulary's own scratch: `key` is not needed any more)
+        this.partIds[e] = t === null ? -1 : this.idOf(t);
+      }
+      const id = this.partIds[e];
+      if (id >= 0) this.one[n++] = id;
+    }
+    if (parts > 1 && b - a <= WHOLE_MAX) {
+      let len = 0;
+      for (let i = a; i < b; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 95 || c === 36 || c === 45) continue;
+        key[len++] = c >= 65 && c <= 90 ? c + 32 : c;
+      }
+      this.one[n++] = this.room(this.vocab.idOfKey(key, len, hashKey(key, len)));
+    }
+    return n;
   }
 
   /**
@@ -431,24 +384,42 @@ export class TermIndex {
    */
   private uniqueIds(text: string, ...before: Uint32Array[]): { ids: Uint32Array; len: number } {
     const stamp = ++this.stamp;
-    const n = { len: 0 };
-    for (const b of before) {
-      this.scratch.buf = grow(this.scratch.buf, n.len + b.length);
-      this.scratch.buf.set(b, n.len);
-      n.len += b.length;
-    }
-    const words = this.collect(text, Math.min(text.length, CONTENT_CAP), n);
-    const buf = this.scratch.buf;
     this.mark = grow(this.mark, this.vocab.size);
     let k = 0;
-    for (let i = 0; i < n.len; i++) {
-      const id = buf[i];
-      if (this.mark[id] !== stamp) {
-        this.mark[id] = stamp;
-        buf[k++] = id;
+    for (const b of before) {
+      this.ids = grow(this.ids, k + b.length);
+      for (let i = 0; i < b.length; i++) {
+        const id = b[i];
+        if (this.mark[id] !== stamp) (this.mark[id] = stamp), (this.ids[k++] = id);
       }
     }
-    return { ids: buf.slice(0, k), len: words };
+    const words = this.words(text, Math.min(text.length, CONTENT_CAP));
+    // the distinct words first: a small table that stays in the processor's cache, then one memo look-up for each
+    const set = this.distinct(text, words);
+    const starts = set.starts;
+    const stops = set.stops;
+    const hashes = set.hashes;
+    const memo = this.memo;
+    for (let w = 0; w < set.size; w++) {
+      const start = starts[w];
+      const stop = stops[w];
+      const h = hashes[w];
+      let e = memo.find(text, start, stop, h);
+      if (e < 0) {
+        const n = this.wordIds(text, start, stop);
+        e = memo.add(text, start, stop, h, this.one, n);
+      }
+      const pool = memo.pool;
+      const to = memo.idsEnd(e);
+      this.ids = grow(this.ids, k + to - memo.idsStart(e));
+      const ids = this.ids;
+      const mark = this.mark;
+      for (let i = memo.idsStart(e); i < to; i++) {
+        const id = pool[i];
+        if (mark[id] !== stamp) (mark[id] = stamp), (ids[k++] = id);
+      }
+    }
+    return { ids: this.ids.slice(0, k), len: words };
   }
 
   /** Indexes (or re-indexes) one file. */
@@ -468,6 +439,14 @@ export class TermIndex {
     this.add(rel, doc);
   }
 
+  /** The terms of a file's path, symbols and content as the index holds them (for tests and diagnostics). */
+  termsOf(rel: string): Record<Field, string[]> | undefined {
+    const doc = this.docs.get(rel);
+    if (!doc) return undefined;
+    const list = (a: number, b: number) => Array.from(doc.subarray(a, b), (id) => this.vocab.term(id));
+    return { path: list(HEAD, symStart(doc)), symbols: list(symStart(doc), contentStart(doc)), content: list(contentStart(doc), doc.length) };
+  }
+
   private add(rel: string, doc: Doc): void {
     this.docs.set(rel, doc);
     this.totalLen += doc[0];
@@ -484,7 +463,7 @@ export class TermIndex {
 
   /** Forgets the word memo (after a build: it only speeds up indexing). */
   dropMemo(): void {
-    this.memo = new WordMemo();
+    this.memo = new WordMemo(MEMO_MAX);
   }
 
   private idf(id: number): number {
@@ -537,17 +516,18 @@ export class TermIndex {
   private count(text: string, q: Map<number, number>, known: Map<string, number[]>): { c: Map<number, number>; len: number } {
     const c = new Map<number, number>();
     const len = this.words(text, text.length);
-    const set = this.textWords;
+    const set = this.distinct(text, len);
     const hit = (id: number, times: number) => {
       if (q.has(id)) c.set(id, (c.get(id) ?? 0) + times);
     };
+    const memo = this.memo;
     for (let w = 0; w < set.size; w++) {
       const start = set.starts[w];
       const stop = set.stops[w];
       const times = set.counts[w];
-      const e = this.memo.find(text, start, stop, set.hashes[w]);
+      const e = memo.find(text, start, stop, set.hashes[w]);
       if (e >= 0) {
-        this.memo.each(e, (id) => hit(id, times));
+        for (let i = memo.idsStart(e), to = memo.idsEnd(e); i < to; i++) hit(memo.pool[i], times);
         continue;
       }
       // not met while indexing this run: look its terms up without adding any (a query never grows the vocabulary)

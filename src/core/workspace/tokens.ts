@@ -47,6 +47,8 @@ function kind(c: number): number {
   return 0;
 }
 
+let splitCuts = new Int32Array(64);
+
 /**
  * splitAny's rule in one pass for ASCII identifiers (the index splits every distinct word of a monorepo; the
  * regex chain took most of that time): a part ends before an upper-case letter that follows a lower-case letter or
@@ -54,30 +56,35 @@ function kind(c: number): number {
  * a letter, and at any other character.
  */
 function splitAscii(id: string): string[] {
-  const out: string[] = [];
-  let start = -1;
-  for (let i = 0; i <= id.length; i++) {
-    const k = i < id.length ? kind(id.charCodeAt(i)) : 0;
-    if (!k) {
-      if (start >= 0) out.push(id.slice(start, i).toLowerCase());
-      start = -1;
-      continue;
-    }
-    if (start < 0) {
-      start = i;
-      continue;
-    }
-    const prev = kind(id.charCodeAt(i - 1));
-    const cut =
-      (k === UPPER && prev !== UPPER) ||
-      (k === UPPER && prev === UPPER && i + 1 < id.length && kind(id.charCodeAt(i + 1)) === LOWER) ||
-      (k === DIGIT && prev !== DIGIT);
-    if (cut) {
-      out.push(id.slice(start, i).toLowerCase());
-      start = i;
-    }
-  }
+  if (splitCuts.length < 2 * id.length) splitCuts = new Int32Array(2 * id.length);
+  const n = asciiParts(id, 0, id.length, splitCuts);
+  const out: string[] = new Array(n);
+  for (let p = 0; p < n; p++) out[p] = id.slice(splitCuts[2 * p], splitCuts[2 * p + 1]).toLowerCase();
   return out;
+}
+
+/**
+ * The parts of the ASCII identifier s[start, stop) by splitAscii's rule, as [from, to) pairs in `out` (which holds at
+ * least 2 × (stop - start) elements); returns their number. The index (termIndex.ts) splits words with it in place,
+ * without a string per part.
+ */
+export function asciiParts(s: string, start: number, stop: number, out: Int32Array): number {
+  let n = 0;
+  let from = -1;
+  let prev = 0;
+  for (let i = start; i <= stop; i++) {
+    const k = i < stop ? kind(s.charCodeAt(i)) : 0;
+    if (!k) {
+      if (from >= 0) (out[2 * n] = from), (out[2 * n++ + 1] = i);
+      from = -1;
+    } else if (from < 0) from = i;
+    else if ((k === UPPER && (prev !== UPPER || (i + 1 < stop && kind(s.charCodeAt(i + 1)) === LOWER))) || (k === DIGIT && prev !== DIGIT)) {
+      (out[2 * n] = from), (out[2 * n++ + 1] = i);
+      from = i;
+    }
+    prev = k;
+  }
+  return n;
 }
 
 /** A light English stemmer (plural, -ing, -ed, -ly): enough to match request words with identifiers. */
@@ -114,6 +121,9 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/** The longest identifier (after trimming `_` and `$`) whose whole, lower-cased, is a term too. */
+export const WHOLE_MAX = 40;
+
 /**
  * terms() of one word (a run of letters, digits, `_` and `$`, as terms() splits a text), appended to `out`: the
  * index calls it for each distinct word it meets, without terms()'s split.
@@ -131,7 +141,7 @@ export function wordTerms(word: string, out: string[] = []): string[] {
     const t = normalizeTerm(p);
     if (t) out.push(t);
   }
-  if (parts.length > 1 && raw.length <= 40) out.push(raw.toLowerCase().replace(/[_$-]/g, ''));
+  if (parts.length > 1 && raw.length <= WHOLE_MAX) out.push(raw.toLowerCase().replace(/[_$-]/g, ''));
   return out;
 }
 
