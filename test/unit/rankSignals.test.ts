@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
+import { codeIdentifiers, isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { historyFromLog } from '../../src/core/workspace/history';
 
@@ -63,6 +63,26 @@ describe('ranking signals', () => {
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     assert.ok(kindPrior('index.d.ts') < kindPrior('src/client.ts') && kindPrior('types/api.d.mts') < 1);
     assert.deepStrictEqual(order(index, 'retry the client').slice(0, 2), ['src/client.ts', 'index.d.ts']);
+  });
+
+  it('reads the identifiers an objective writes as code: camelCase, snake_case, anything in backticks', () => {
+    assert.deepStrictEqual(codeIdentifiers('add `retryCount` to the beforeRequest hook context'), ['retryCount', 'beforeRequest']);
+    assert.deepStrictEqual(codeIdentifiers('set `allow` header on a `405`, call `got.extend()`, keep max_age'), ['allow', 'extend', 'max_age']);
+    assert.deepStrictEqual(codeIdentifiers('Fix the Retry count in hooks'), []);
+  });
+
+  it('ranks a file that uses an identifier written in the objective above one that only shares its words', async () => {
+    const root = workspace({
+      // many of the objective's words, and a symbol made of them: the text ranking prefers this file
+      'src/retry/count.ts': 'export function countRetries(retry: number, count: number) { const retries = retry + count; return retries; }\nexport const retryCounter = { retry: 0, count: 0 };\n',
+      // the identifier itself, once, in an ordinary file
+      'src/request.ts': 'export function send(options: { retryCount: number; url: string }) { return fetch(options.url).then(() => options.retryCount); }\n',
+      'src/other.ts': 'export const unrelated = 1;\n',
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.deepStrictEqual(order(index, 'retry count in the request').slice(0, 2), ['src/retry/count.ts', 'src/request.ts']);
+    assert.deepStrictEqual(order(index, 'expose `retryCount` in the request').slice(0, 2), ['src/request.ts', 'src/retry/count.ts']);
+    assert.deepStrictEqual(order(index, 'expose retryCount in the request').slice(0, 2), ['src/request.ts', 'src/retry/count.ts']);
   });
 
   it('reads co-change from git history: the share of a file’s commits that changed another', () => {

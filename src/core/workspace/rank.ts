@@ -12,6 +12,9 @@
 //    everything, a helper imported everywhere) gets less per link, so hubs do not collect every query's score.
 // 3. Names: a file whose name (without extension) is made of words of the objective scores higher (×1.6), and one
 //    whose symbol is an identifier written in the objective gets a bonus — a person who names a function means it.
+//    So does a well-ranked file whose text holds, verbatim, an identifier the objective writes as code (camelCase,
+//    snake_case or in backticks: `searchParams`, retryCount): the text ranking splits it into common words (search,
+//    params) and so cannot tell the file that uses the name from the many that use its words.
 // 4. Kind: built output, lock files, changelogs, docs and type declaration files (`.d.ts`, which restate every
 //    name of the API) are damped (kindPrior) whatever their text says.
 // 5. History: in a git repository, a file the text points to weighs up to twice as much when git saw it change
@@ -32,6 +35,9 @@ export interface RankedFile {
   score: number;
 }
 
+/** The best text matches whose text is searched for the objective's code identifiers (bounds the reads). */
+const IDENTIFIER_FILES = 100;
+
 /** Weights, exported for the bench's record; not settings. */
 export const RANK_WEIGHTS = {
   work: 0.5,
@@ -43,6 +49,8 @@ export const RANK_WEIGHTS = {
   hub: 4,
   nameHit: 0.6,
   symbolHit: 0.5,
+  /** A file whose text holds the objective's code identifiers, × the share of them it holds. */
+  codeIdentifier: 0.3,
   /** A source file and its test (same name stem, one under a test folder or named *.test/*.spec). */
   testTwin: 0.6,
   sameStem: 0.3,
@@ -81,6 +89,22 @@ export function isTestFile(relPath: string): boolean {
   return /(^|\/)(__tests__|__test__|tests?|specs?|e2e)\//i.test(relPath) || /\.(test|spec)\.[^/]+$/i.test(relPath);
 }
 
+/**
+ * The identifiers an objective writes as code, 4+ characters: camelCase or snake_case words, and every identifier
+ * inside backticks (`allow`, `got.extend()` → extend). Plain words outside backticks are not code.
+ */
+export function codeIdentifiers(objective: string): string[] {
+  const out = new Set<string>();
+  for (const m of objective.matchAll(/`([^`]+)`/g)) for (const id of m[1].matchAll(/[A-Za-z_$][\w$]{3,}/g)) out.add(id[0]);
+  for (const m of objective.matchAll(/[A-Za-z_$][\w$]{3,}/g)) if (/[a-z][A-Z]|[A-Za-z]_[A-Za-z]/.test(m[0])) out.add(m[0]);
+  return [...out];
+}
+
+/** The share of the identifiers that a text holds as whole words (case-sensitive). */
+function identifierShare(text: string, idents: readonly RegExp[]): number {
+  return idents.filter((r) => r.test(text)).length / idents.length;
+}
+
 function normalise(scores: Map<string, number>): Map<string, number> {
   let max = 0;
   for (const v of scores.values()) if (v > max) max = v;
@@ -110,6 +134,16 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const prior = kindPrior(p);
     if (nameTerms.length && nameTerms.every((t) => objTerms.has(t))) base.set(p, base.get(p)! * (1 + w.nameHit));
     if (f.symbols.some((s) => s.length > 3 && rawIdents.has(s))) base.set(p, base.get(p)! + w.symbolHit * prior);
+  }
+
+  // code identifiers written in the objective, found verbatim in the text of the best matches
+  const idents = codeIdentifiers(q.objective).map((id) => new RegExp(`(^|[^\\w$])${id.replace(/\$/g, '\\$')}($|[^\\w$])`));
+  if (idents.length) {
+    for (const [p, s] of [...base.entries()].sort((a, b) => b[1] - a[1]).slice(0, IDENTIFIER_FILES)) {
+      const text = index.readIndexed(p);
+      const share = text ? identifierShare(text, idents) : 0;
+      if (share > 0) base.set(p, s + w.codeIdentifier * share * kindPrior(p));
+    }
   }
 
   // structure: seeds pass score along import edges, to their test (or subject) and to files git changed with them
