@@ -19,6 +19,25 @@ function demoFile(rel: string): string {
 
 const norm = (s: string) => s.replace(/\r\n/g, '\n').replace(/\n+$/, '');
 
+/**
+ * Runs a refactor-preview command (apply / discard) until `pending` (the Apply that opened the preview) settles. The
+ * preview opens asynchronously after the WorkspaceEdit is handed over, and until it holds that edit the command does
+ * nothing (on a loaded machine that can take seconds); once it has acted, running it again does nothing either. If
+ * the preview never opens, `pending` never settles and this fails.
+ */
+async function previewCommandUntilSettled(command: string, pending: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void pending.then(() => (settled = true), () => (settled = true));
+  const until = Date.now() + 90_000;
+  for (let attempt = 1; !settled; attempt++) {
+    if (Date.now() > until) throw new Error(`${command} never ended the refactor preview (did the preview open?)`);
+    if (attempt > 1) console.log(`      (${command} had not ended the preview yet: attempt ${attempt})`);
+    await vscode.commands.executeCommand(command);
+    await waitFor(() => settled, `${command} to end the preview`, 2000).catch(() => undefined);
+  }
+  await pending;
+}
+
 function activeDiff(): vscode.TabInputTextDiff | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   return input instanceof vscode.TabInputTextDiff ? input : undefined;
@@ -136,15 +155,13 @@ describe('CAPE proposed files (extension host)', function () {
     try {
       // 1. the preview opens with every change unticked; applying it as is writes nothing
       const first = h.controller.files.apply(async () => true, { perHunk: true });
-      await waitFor(() => edits.length === 1, 'the per-hunk WorkspaceEdit');
+      await waitFor(() => edits.length === 1, 'the per-hunk WorkspaceEdit', 60_000);
       const entries = edits[0].entries();
       const styles = entries.find(([u]) => u.path.endsWith('/src/styles.css'))?.[1] ?? [];
       assert.ok(entries.length > 0, `no text edits in the WorkspaceEdit (size ${edits[0].size})`);
       assert.strictEqual(styles.length, textHunks(stylesBefore, demoFile('src/styles.css')).length, 'one TextEdit per hunk');
       assert.ok(styles.length > 1, `expected several hunks, got ${styles.length}`);
-      await new Promise((r) => setTimeout(r, 1500));
-      await vscode.commands.executeCommand('refactorPreview.apply');
-      await first;
+      await previewCommandUntilSettled('refactorPreview.apply', first);
       assert.strictEqual(fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8'), stylesBefore);
       assert.ok(!fs.existsSync(path.join(h.root, 'src/theme.js')));
       let st = Object.fromEntries(h.controller.files.views().map((v) => [v.path, v.status]));
@@ -152,10 +169,8 @@ describe('CAPE proposed files (extension host)', function () {
 
       // 2. Discard in the preview: nothing written, the files stay accepted
       const second = h.controller.files.apply(async () => true, { perHunk: true });
-      await waitFor(() => edits.length === 2, 'the second per-hunk WorkspaceEdit');
-      await new Promise((r) => setTimeout(r, 1500));
-      await vscode.commands.executeCommand('refactorPreview.discard');
-      await second;
+      await waitFor(() => edits.length === 2, 'the second per-hunk WorkspaceEdit', 60_000);
+      await previewCommandUntilSettled('refactorPreview.discard', second);
       assert.strictEqual(fs.readFileSync(path.join(h.root, 'src/styles.css'), 'utf8'), stylesBefore);
       st = Object.fromEntries(h.controller.files.views().map((v) => [v.path, v.status]));
       assert.deepStrictEqual([st['src/styles.css'], st['src/theme.js']], ['accepted', 'accepted']);
