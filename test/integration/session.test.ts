@@ -76,20 +76,20 @@ describe('CAPE session (extension host)', function () {
     assert.strictEqual(chatPanelTabs().length, 1);
   });
 
-  it('cancel mid-stream aborts the request quickly; the state says failed/cancelled with the completed steps kept; resume completes it', async () => {
+  it('cancel mid-stream aborts the request; the state says failed/cancelled with the completed steps kept; resume completes it', async () => {
     await resetWorkspaceSettled(h.root);
-    // POA streams slowly (8 characters every 150 ms: about a minute for the whole reply).
-    h.setPlan({ poa: (_id, demo) => ({ text: demo, chunkSize: 8, chunkDelayMs: 150 }) });
+    // POA's reply stops halfway and is never released: only the client aborting the request can end that step.
+    h.setPlan({ poa: (_id, demo) => ({ text: demo, chunkSize: 8, chunkDelayMs: 5, holdAfterChars: Math.floor(demo.length / 2) }) });
     const run = h.controller.start('Add a dark mode toggle');
-    await waitFor(() => h.fake.requests.length >= 2, 'the POA request');
-    await new Promise((r) => setTimeout(r, 400)); // some of POA's reply has arrived
+    let ended = false;
+    void run.then(() => (ended = true), () => (ended = true));
+    await waitFor(() => h.fake.requests.length >= 2, 'the POA request', 60_000);
+    await new Promise((r) => setTimeout(r, 400)); // let some of POA's reply arrive (cancelling earlier is mid-request too)
     assert.strictEqual(h.controller.running, true);
-    const t0 = Date.now();
     if (h.commandsDriveController) await vscode.commands.executeCommand('cape.cancelSession');
     else h.controller.cancel();
+    await waitFor(() => ended, 'the session to end after Cancel (the held POA reply ends only when the client aborts it)', 60_000);
     await run;
-    const took = Date.now() - t0;
-    assert.ok(took < 3000, `cancel took ${took} ms`);
     assert.strictEqual(h.controller.running, false);
     assert.strictEqual(h.fake.requests.length, 2, 'no request after the cancel');
 
