@@ -250,7 +250,7 @@ export async function setupHarness(): Promise<Harness> {
 }
 
 /** Waits until `cond` holds (polling), or fails with `what`. */
-export async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 20000): Promise<void> {
+export async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const t0 = Date.now();
   while (Date.now() - t0 < timeoutMs) {
     if (await cond()) return;

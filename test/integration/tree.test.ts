@@ -18,7 +18,8 @@ import { treeLabel, waitForValue } from './poll';
 const EXTENSION_ID = 'cape-team.cape-vscode';
 const FOLDER = 'cape-tree-it';
 
-const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitForValue(what, probe, 10_000, 100);
+// Generous: the views follow file-watcher events (debounced), which a loaded machine delivers late.
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitForValue(what, probe, 60_000, 100);
 
 
 function iconId(item: vscode.TreeItem): string | undefined {
@@ -26,7 +27,7 @@ function iconId(item: vscode.TreeItem): string | undefined {
 }
 
 describe('CAPE tree views (real extension host)', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let trees: CapeTrees;
   let root: string;
   let capeDir: string;
