@@ -389,12 +389,28 @@ export async function treeRows(page: Page, viewTitle: string): Promise<TreeRow[]
   }, viewTitle);
 }
 
-/** Clicks the row of a view whose label is exactly `label` (toggles a collapsible row). */
-export async function clickTreeRow(page: Page, viewTitle: string, label: string): Promise<void> {
+/**
+ * Expands (or collapses) the collapsible row of a view whose label is exactly `label`, by clicking it, and waits until
+ * the row shows that state. A click can be lost when the view re-renders the row as it lands (a refresh after a file
+ * change): the click is repeated only while the row verifiably kept its old state (checked right before each click, so
+ * a late first click is never undone), up to three clicks.
+ */
+export async function setTreeRowExpanded(page: Page, viewTitle: string, label: string, expanded: boolean): Promise<void> {
   const pane = page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${viewTitle}`, 'i') }) });
   const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
   const row = pane.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-  await row.click();
+  const want = String(expanded);
+  const state = () => row.getAttribute('aria-expanded', { timeout: 30_000 });
+  for (let click = 1; ; click++) {
+    const before = await state();
+    if (before === want) return;
+    if (before === null) throw new Error(`the ${viewTitle} row "${label}" cannot be expanded or collapsed`);
+    await row.click();
+    const done = await waitFor(`the ${viewTitle} row "${label}" ${expanded ? 'expanded' : 'collapsed'}`, async () => (await state()) === want, 10_000).catch(() => undefined);
+    if (done) return;
+    if (click === 3) throw new Error(`three clicks did not ${expanded ? 'expand' : 'collapse'} the ${viewTitle} row "${label}" (aria-expanded: ${await state()})`);
+    console.log(`      (click ${click} on the ${viewTitle} row "${label}" changed nothing; clicking again)`);
+  }
 }
 
 /**

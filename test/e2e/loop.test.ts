@@ -9,7 +9,7 @@ import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoEnvelopes } from '../helpers/demo';
 import * as ui from '../vscode/browser';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, clickTreeRow, readmeShot, readmeShotsDir, treeRows, widenSideBar, type TreeRow, openFileQuickly, growPane } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, setTreeRowExpanded, readmeShot, readmeShotsDir, treeRows, widenSideBar, type TreeRow, openFileQuickly, growPane } from './helpers';
 
 describe('e2e: the interactive loop in the chat panel', function () {
   this.timeout(300_000);
@@ -102,7 +102,7 @@ describe('e2e: the interactive loop in the chat panel', function () {
     for (const l of lines) assert.match(l, /^- \[task-[\w-]+\] .*<!-- cape-kpt: adopted -->$/, 'each occurrence is adopted, the original line kept');
 
     // The adopted group opened: its occurrences carry their sessions' task ids and the status.
-    await clickTreeRow(page, 'KPT', tryText);
+    await setTreeRowExpanded(page, 'KPT', tryText, true);
     const occurrences = await waitFor('the occurrences of the adopted Try', async () => {
       const r = await treeRows(page, 'KPT');
       const i = r.findIndex((x) => x.label === tryText);

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as ui from '../vscode/browser';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { loadRecordedSessions, originalProjectDir, type RecordedSession } from '../helpers/fixtures';
-import { assertIncludes, clickTreeRow, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow, runPaletteCommand, closeAfterSuite } from './helpers';
+import { assertIncludes, setTreeRowExpanded, listFiles, makeWorkspace, openCape, panel, shot, stepStatus, treeRows, voiceText, waitFor, waitForSessionDone, type E2eEnv, type TreeRow, runPaletteCommand, closeAfterSuite } from './helpers';
 
 const STEPS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
 const AGENT_OF: Record<string, string> = { cm_open: 'CM', poa: 'POA', da: 'DA', deva: 'DevA', cm_retro: 'CM' };
@@ -192,7 +192,7 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
         assert.ok(Number(m[1]) >= 2, `×N counts at least two sessions: ${JSON.stringify(top)}`);
         await shot(page, `recorded-4-kpt-${label.toLowerCase()}`);
         // ×N is the number of distinct sessions: expand the group and count the task ids of its occurrences.
-        await clickTreeRow(page, 'KPT', top.label);
+        await setTreeRowExpanded(page, 'KPT', top.label, true);
         const occurrences = await waitFor('the occurrences of the recurring group', async () => {
           const r = await treeRows(page, 'KPT');
           const i = r.findIndex((x) => x.label === top.label && x.level === 2);
@@ -205,7 +205,7 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
         assert.ok(occurrences.every((o) => /^\[task-[\w-]+\] /.test(o)), 'occurrences carry their [task-id]');
         checkedRecurrence = true;
       }
-      if (label !== 'Try') await clickTreeRow(page, 'KPT', label); // collapse
+      if (label !== 'Try') await setTreeRowExpanded(page, 'KPT', label, false);
     }
     assert.ok(checkedRecurrence, 'some KPT group recurs (×N) in the original history');
     await shot(page, 'recorded-6-kpt-try');
