@@ -19,14 +19,17 @@ const FOLDER = 'cape-watch-it';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitForValue(what, probe, 30_000, 200);
+// Generous: what is waited for follows file-watcher events (debounced), which a loaded machine delivers late.
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => waitForValue(what, probe, 60_000, 200);
 
-/** "CAPE: Show Context for Objective" with its quick pick closed as soon as it opens. */
+/** "CAPE: Show Context for Objective" with its quick pick closed as soon as it opens (a close before it opens does nothing). */
 async function rankedFiles(objective: string): Promise<string[]> {
   const pending = vscode.commands.executeCommand<ShowContextResult | undefined>('cape.showContext', { objective });
   let settled = false;
-  void pending.then(() => (settled = true));
-  for (let i = 0; i < 80 && !settled; i++) {
+  void pending.then(() => (settled = true), () => (settled = true));
+  const until = Date.now() + 60_000;
+  while (!settled) {
+    if (Date.now() > until) throw new Error(`CAPE: Show Context for "${objective}" did not end within 60 s (did its quick pick open?)`);
     await sleep(250);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   }
