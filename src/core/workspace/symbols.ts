@@ -53,53 +53,23 @@ export function scanFile(relPath: string, text: string): ScanResult {
   const exported: string[] = [];
   const local: string[] = [];
   const imports: string[] = [];
-  const lines = text.split('\n');
   if (JS_EXT.test(relPath)) {
-    let comment = false;
-    for (const raw of lines) {
-      const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
-      if (comment) {
-        if (line.includes('*/')) comment = false;
-        continue;
-      }
-      const c0 = line.charCodeAt(0);
-      // only a line starting with `/`, white space (ASCII ≤ 32 or beyond ASCII) or nothing can open a comment
-      if (!(c0 > 32 && c0 < 128 && c0 !== 47) && /^\s*\/\*/.test(line) && !line.includes('*/')) {
-        comment = true;
-        continue;
-      }
-      let m: RegExpExecArray | null;
-      // every declaration pattern starts with one of a few letters at the line's start: indented lines (bodies)
-      // skip the six regexes
-      if (!DECL_START[c0]) {
-        /* not a top-level declaration */
-      } else if ((m = EXPORT_DECL.exec(line))) exported.push(m[1]);
-      else if ((m = EXPORT_LIST.exec(line))) exported.push(...names(m[1]));
-      else if ((m = EXPORT_DEFAULT_NAME.exec(line))) exported.push(m[1]);
-      else if ((m = CJS_EXPORT.exec(line))) exported.push(m[1]);
-      else if ((m = CJS_OBJECT.exec(line))) exported.push(...names(m[1].replace(/:[^,]*/g, '')));
-      else if ((m = TOP_DECL.exec(line))) local.push(m[1]);
-      if (line.includes('import') || line.includes('from') || line.includes('require')) {
-        for (const im of line.matchAll(IMPORT_SPEC)) imports.push(im[1] ?? im[2] ?? im[3]);
-      }
-    }
-    // multi-line `import {\n a,\n b\n} from './x'` — the `from` line carries the specifier
-    for (const im of text.matchAll(/^\}\s*from\s*['"]([^'"\r\n]+)['"]/gm)) imports.push(im[1]);
+    scanJs(text, exported, local, imports);
   } else if (STYLE_EXT.test(relPath)) {
     for (const im of text.matchAll(STYLE_IMPORT)) imports.push(im[1]);
-    for (const line of lines) {
+    for (const line of text.split('\n')) {
       const m = /^\.([A-Za-z_-][\w-]*)[\s,{:.]/.exec(line);
       if (m) local.push(m[1]);
     }
   } else if (/\.(md|mdx|markdown)$/i.test(relPath)) {
     let fence = false;
-    for (const line of lines) {
+    for (const line of text.split('\n')) {
       if (/^\s*(```|~~~)/.test(line)) fence = !fence;
       const m = !fence && MD_HEADING.exec(line);
       if (m) local.push(m[1]);
     }
   } else {
-    for (const line of lines) {
+    for (const line of text.split('\n')) {
       const m = GO_METHOD.exec(line) ?? FALLBACK_DECL.exec(line);
       if (m) local.push(m[1]);
     }
@@ -113,6 +83,92 @@ export function scanFile(relPath: string, text: string): ScanResult {
     }
   }
   return { symbols, imports: [...new Set(imports.filter(Boolean))] };
+}
+
+/** The next place of `word` in `text` at or after `from` (text.length when there is none). */
+function nextOf(text: string, word: string, from: number): number {
+  const at = text.indexOf(word, from);
+  return at < 0 ? text.length : at;
+}
+
+/** A line that starts (after white space) a block comment: /^\s*\/\*​/ without a string per line where it is ASCII. */
+function opensComment(text: string, from: number, to: number): boolean {
+  let i = from;
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c >= 128) return /^\s*\/\*/.test(text.slice(i, to));
+    break;
+  }
+  return i + 1 < to && text.charCodeAt(i) === 47 && text.charCodeAt(i + 1) === 42;
+}
+
+/** The `} from '…'` that ends a multi-line import or export, where a line starts with `}`. */
+const FROM_AFTER_BRACE = /\}\s*from\s*['"]([^'"\r\n]+)['"]/y;
+
+/**
+ * TS/JS, line by line (lines end at '\n', a '\r' before it dropped), without a string per line: only the lines that
+ * may declare something (their first letter) or import something (`import`, `from`, `require` in them) are cut out
+ * and matched, and the places of `*\/` and of those words are searched once for the whole text.
+ */
+function scanJs(text: string, exported: string[], local: string[], imports: string[]): void {
+  const n = text.length;
+  let comment = false;
+  let close = -1;
+  let imp = -1;
+  let from = -1;
+  let req = -1;
+  for (let pos = 0; pos <= n; ) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = n;
+    const next = end + 1;
+    const stop = end > pos && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    if (comment) {
+      if (close < pos) close = nextOf(text, '*/', pos);
+      if (close + 2 <= stop) comment = false;
+      pos = next;
+      continue;
+    }
+    const c0 = pos < stop ? text.charCodeAt(pos) : NaN;
+    // only a line starting with `/`, white space (ASCII ≤ 32 or beyond ASCII) or nothing can open a comment
+    if (!(c0 > 32 && c0 < 128 && c0 !== 47) && opensComment(text, pos, stop)) {
+      if (close < pos) close = nextOf(text, '*/', pos);
+      if (!(close + 2 <= stop)) {
+        comment = true;
+        pos = next;
+        continue;
+      }
+    }
+    if (imp < pos) imp = nextOf(text, 'import', pos);
+    if (from < pos) from = nextOf(text, 'from', pos);
+    if (req < pos) req = nextOf(text, 'require', pos);
+    const importing = imp < stop || from < stop || req < stop;
+    // every declaration pattern starts with one of a few letters at the line's start: indented lines (bodies)
+    // skip the six regexes
+    if (DECL_START[c0] || importing) {
+      const line = text.slice(pos, stop);
+      let m: RegExpExecArray | null;
+      if (!DECL_START[c0]) {
+        /* not a top-level declaration */
+      } else if ((m = EXPORT_DECL.exec(line))) exported.push(m[1]);
+      else if ((m = EXPORT_LIST.exec(line))) exported.push(...names(m[1]));
+      else if ((m = EXPORT_DEFAULT_NAME.exec(line))) exported.push(m[1]);
+      else if ((m = CJS_EXPORT.exec(line))) exported.push(m[1]);
+      else if ((m = CJS_OBJECT.exec(line))) exported.push(...names(m[1].replace(/:[^,]*/g, '')));
+      else if ((m = TOP_DECL.exec(line))) local.push(m[1]);
+      if (importing) for (const im of line.matchAll(IMPORT_SPEC)) imports.push(im[1] ?? im[2] ?? im[3]);
+    }
+    pos = next;
+  }
+  // multi-line `import {\n a,\n b\n} from './x'` — the `from` line carries the specifier (a `}` at a line's start,
+  // as /^\}\s*from…/m finds it: after any line terminator)
+  for (let at = text.indexOf('}'); at >= 0; at = text.indexOf('}', at + 1)) {
+    const before = at ? text.charCodeAt(at - 1) : 10;
+    if (before !== 10 && before !== 13 && before !== 0x2028 && before !== 0x2029) continue;
+    FROM_AFTER_BRACE.lastIndex = at;
+    const m = FROM_AFTER_BRACE.exec(text);
+    if (m) imports.push(m[1]);
+  }
 }
 
 /** True for files a designer works on: components and styles. */
