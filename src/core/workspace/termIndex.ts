@@ -220,11 +220,13 @@ export class TermIndex {
   /** Lower-cased ASCII identifier part → its term id, or -1 for none (stop word, number, too short or long). */
   private parts = new KeyTable();
   private partIds = new Int32Array(1024);
-  /** Per term id, the last uniqueIds() call that saw it. */
+  /** Per term id, the last collect() call that saw it. */
   private mark = new Int32Array(1024);
   private stamp = 0;
-  /** The ids uniqueIds() collects. */
+  /** The ids collect() collects. */
   private ids = new Uint32Array(4096);
+  /** The number of words of the text collect() saw last. */
+  private wordCount = 0;
   /** words()'s output: each word of the text, in order, with the hash of its characters. */
   private wordStarts = new Int32Array(1024);
   private wordStops = new Int32Array(1024);
@@ -379,21 +381,21 @@ export class TermIndex {
   }
 
   /**
-   * The distinct term ids, in order of first appearance, of `before` (each already distinct) followed by the text's
-   * first CONTENT_CAP characters; and the number of words of the text.
+   * Appends to `ids`, from position `at`, the distinct term ids in order of first appearance of ids[from, to) (each
+   * distinct already) followed by those of the text's first CONTENT_CAP characters; returns where they end. The
+   * number of words of the text goes to `textWords`.
    */
-  private uniqueIds(text: string, ...before: Uint32Array[]): { ids: Uint32Array; len: number } {
+  private collect(text: string, at: number, from = 0, to = 0): number {
     const stamp = ++this.stamp;
     this.mark = grow(this.mark, this.vocab.size);
-    let k = 0;
-    for (const b of before) {
-      this.ids = grow(this.ids, k + b.length);
-      for (let i = 0; i < b.length; i++) {
-        const id = b[i];
-        if (this.mark[id] !== stamp) (this.mark[id] = stamp), (this.ids[k++] = id);
-      }
+    this.ids = grow(this.ids, at + to - from);
+    let k = at;
+    for (let i = from; i < to; i++) {
+      const id = this.ids[i];
+      if (this.mark[id] !== stamp) (this.mark[id] = stamp), (this.ids[k++] = id);
     }
     const words = this.words(text, Math.min(text.length, CONTENT_CAP));
+    this.wordCount = words;
     // the distinct words first: a small table that stays in the processor's cache, then one memo look-up for each
     const set = this.distinct(text, words);
     const starts = set.starts;
@@ -410,33 +412,30 @@ export class TermIndex {
         e = memo.add(text, start, stop, h, this.one, n);
       }
       const pool = memo.pool;
-      const to = memo.idsEnd(e);
-      this.ids = grow(this.ids, k + to - memo.idsStart(e));
+      const end = memo.idsEnd(e);
+      this.ids = grow(this.ids, k + end - memo.idsStart(e));
       const ids = this.ids;
       const mark = this.mark;
-      for (let i = memo.idsStart(e); i < to; i++) {
+      for (let i = memo.idsStart(e); i < end; i++) {
         const id = pool[i];
         if (mark[id] !== stamp) (mark[id] = stamp), (ids[k++] = id);
       }
     }
-    return { ids: this.ids.slice(0, k), len: words };
+    return k;
   }
 
   /** Indexes (or re-indexes) one file. */
   set(rel: string, symbols: string[], content: string): void {
     this.delete(rel);
-    const p = this.uniqueIds(rel).ids;
-    const y = this.uniqueIds(symbols.join(' ')).ids;
+    // the Doc is put together in `ids` and copied out once
+    const pathEnd = this.collect(rel, HEAD);
+    const symbolsEnd = this.collect(symbols.join(' '), pathEnd);
     // the content set holds the path's and symbols' terms too: df counts a file once per term
-    const c = this.uniqueIds(content, p, y);
-    const doc = new Uint32Array(HEAD + p.length + y.length + c.ids.length);
-    doc[0] = c.len;
-    doc[1] = p.length;
-    doc[2] = y.length;
-    doc.set(p, HEAD);
-    doc.set(y, HEAD + p.length);
-    doc.set(c.ids, HEAD + p.length + y.length);
-    this.add(rel, doc);
+    const end = this.collect(content, symbolsEnd, HEAD, symbolsEnd);
+    this.ids[0] = this.wordCount;
+    this.ids[1] = pathEnd - HEAD;
+    this.ids[2] = symbolsEnd - pathEnd;
+    this.add(rel, this.ids.slice(0, end));
   }
 
   /** The terms of a file's path, symbols and content as the index holds them (for tests and diagnostics). */
