@@ -96,10 +96,13 @@ function stamp(abs: string): string | null {
   return st ? `${st.size}:${st.mtimeMs}` : null;
 }
 
+/** Options of the stats a walk makes (one object for all of them: a warm walk stats every file). */
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 /** lstat (stat for `follow`), or null when the entry is missing or cannot be stat'ed (ENOTDIR, EACCES, …). */
 function statOrNull(abs: string, follow = true): fs.Stats | null {
   try {
-    return (follow ? fs.statSync : fs.lstatSync)(abs, { throwIfNoEntry: false }) ?? null;
+    return (follow ? fs.statSync(abs, NO_THROW) : fs.lstatSync(abs, NO_THROW)) ?? null;
   } catch {
     return null;
   }
