@@ -1,10 +1,10 @@
 // The localization bench's figures (bench/localization.ts): recall, all-files share, the ceiling and the ranking's
 // own top-K share, per repository and overall, from case results (no repositories needed).
 import { strict as assert } from 'assert';
-import { figures, TOP_K, type CaseResult } from '../../bench/localization';
+import { figures, mostThatFit, TOP_K, type CaseResult } from '../../bench/localization';
 
-function result(repo: string, modified: string[], ours: string[], ranks: number[], baseRanks: number[]): CaseResult {
-  return { id: `${repo}-${modified.join('+')}`, repo, modified, ours, baseline: [], ranks, baseRanks, files: 100, fitting: modified.length, misses: [] };
+function result(repo: string, modified: string[], ours: string[], ranks: number[], baseRanks: number[], fittingTogether = modified.length): CaseResult {
+  return { id: `${repo}-${modified.join('+')}`, repo, modified, ours, baseline: [], ranks, baseRanks, files: 100, fitting: modified.length, fittingTogether, misses: [] };
 }
 
 describe('localization figures', () => {
@@ -26,5 +26,17 @@ describe('localization figures', () => {
     assert.strictEqual(all.topK, 2 / 4);
     assert.strictEqual(all.recall, 1 / 4);
     assert.strictEqual(all.all, 0);
+  });
+
+  it('counts, as the true ceiling, the modified files that fit whole together with the rest of their case', () => {
+    assert.strictEqual(mostThatFit([30, 50, 10], 60), 2, 'the two smallest fit together, not all three');
+    assert.strictEqual(mostThatFit([70], 60), 0);
+    assert.strictEqual(mostThatFit([20, 40], 60), 2);
+    assert.strictEqual(mostThatFit([], 60), 0);
+    // each file fits alone (ceiling 1), but only one of the first case's two fits with the other
+    const [a] = figures([result('a', ['x.ts', 'y.ts'], ['x.ts'], [0, 1], [0, 1], 1), result('a', ['z.ts'], ['z.ts'], [0], [0])]);
+    assert.strictEqual(a.ceiling, 1);
+    assert.strictEqual(a.jointCeiling, 2 / 3);
+    assert.strictEqual(a.jointAll, 1 / 2);
   });
 });
