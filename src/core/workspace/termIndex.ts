@@ -27,6 +27,12 @@ const MEMO_MAX = 1 << 18;
 const SCAN_LOOKUPS = 200;
 
 export type Field = 'path' | 'symbols' | 'content';
+
+/** One query's terms by string (term → id), and raw words already split into the query's term ids. */
+interface QueryWords {
+  query: ReadonlyMap<string, number>;
+  raw: Map<string, number[]>;
+}
 export type FieldBoost = Record<Field, number>;
 
 /**
@@ -471,14 +477,15 @@ export class TermIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** Query terms known to the index, with their counts in the query. */
-  private queryIds(query: string): Map<number, number> {
+  /** Query terms known to the index: their ids with their counts in the query, and each term's id. */
+  private queryIds(query: string): { q: Map<number, number>; ids: Map<string, number> } {
     const q = new Map<number, number>();
+    const ids = new Map<string, number>();
     for (const t of terms(query)) {
-      const id = this.vocab.get(t);
-      if (id !== undefined && this.df[id] > 0) q.set(id, (q.get(id) ?? 0) + 1);
+      const id = ids.get(t) ?? this.vocab.get(t);
+      if (id !== undefined && this.df[id] > 0) (q.set(id, (q.get(id) ?? 0) + 1), ids.set(t, id));
     }
-    return q;
+    return { q, ids };
   }
 
   /**
@@ -487,7 +494,7 @@ export class TermIndex {
    */
   scores(query: string, boost: FieldBoost, read: (rel: string) => string | null): Map<string, number> {
     const out = new Map<string, number>();
-    const q = this.queryIds(query);
+    const { q, ids } = this.queryIds(query);
     if (!q.size) return out;
     const weight = new Float64Array(this.vocab.size);
     for (const [id, n] of q) weight[id] = this.idf(id) * n;
@@ -503,7 +510,7 @@ export class TermIndex {
     }
     rough.sort((a, b) => b[1] - a[1]);
     const avg = this.totalLen / Math.max(1, this.docs.size);
-    const words = new Map<string, number[]>();
+    const words = { query: ids, raw: new Map<string, number[]>() };
     for (const [rel, s] of rough.slice(0, CANDIDATES)) {
       const text = read(rel);
       out.set(rel, text === null ? s : this.bm25(rel, text, q, weight, boost, avg, words));
@@ -511,8 +518,12 @@ export class TermIndex {
     return out;
   }
 
-  /** Counts the query's terms in a whole text (no cap); `known` memoises raw words' known term ids for this query. */
-  private count(text: string, q: Map<number, number>, known: Map<string, number[]>): { c: Map<number, number>; len: number } {
+  /**
+   * Counts the query's terms in a whole text (no cap). A raw word the word memo does not know (not met while indexing
+   * in this process) is split into terms compared with the query's own (`known.query`: no vocabulary look-up, which
+   * would search the restored vocabulary per word), and memoised in `known.raw` for this query.
+   */
+  private count(text: string, q: Map<number, number>, known: QueryWords): { c: Map<number, number>; len: number } {
     const c = new Map<number, number>();
     const len = this.words(text, text.length);
     const set = this.distinct(text, len);
@@ -529,23 +540,23 @@ export class TermIndex {
         for (let i = memo.idsStart(e), to = memo.idsEnd(e); i < to; i++) hit(memo.pool[i], times);
         continue;
       }
-      // not met while indexing this run: look its terms up without adding any (a query never grows the vocabulary)
+      // not met while indexing in this process: its terms that are the query's (a query never grows the vocabulary)
       const raw = text.slice(start, stop);
-      let ids = known.get(raw);
+      let ids = known.raw.get(raw);
       if (!ids) {
         ids = [];
         for (const t of terms(raw)) {
-          const id = this.vocab.get(t);
+          const id = known.query.get(t);
           if (id !== undefined) ids.push(id);
         }
-        known.set(raw, ids);
+        known.raw.set(raw, ids);
       }
       for (const id of ids) hit(id, times);
     }
     return { c, len };
   }
 
-  private bm25(rel: string, text: string, q: Map<number, number>, weight: Float64Array, boost: FieldBoost, avg: number, words: Map<string, number[]>): number {
+  private bm25(rel: string, text: string, q: Map<number, number>, weight: Float64Array, boost: FieldBoost, avg: number, words: QueryWords): number {
     const doc = this.docs.get(rel)!;
     const field = (counts: Map<number, number>, len: number, avgLen: number, b: number) => {
       let s = 0;
