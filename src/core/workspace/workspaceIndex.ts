@@ -290,11 +290,20 @@ export class WorkspaceIndex {
     return found;
   }
 
+  /**
+   * The absolute path of a workspace-relative one: the root and the segments joined without path.join's
+   * normalisation, which a build would pay per file (the OS resolves any `.` or `..` the same way).
+   */
+  private absolute(rel: string): string {
+    const base = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
+    return base + (path.sep === '/' ? rel : rel.split('/').join(path.sep));
+  }
+
   /** Reads and indexes one file (already admitted by name); false when its content is not text. */
   private indexFile(rel: string, size: number, mtimeMs: number): boolean {
     let buf: Buffer;
     try {
-      buf = readInto(path.join(this.root, ...rel.split('/')), size, this.policy.maxBytes);
+      buf = readInto(this.absolute(rel), size, this.policy.maxBytes);
     } catch {
       this.drop(rel);
       return false;
