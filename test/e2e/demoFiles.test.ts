@@ -122,13 +122,16 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     const apply = wv.locator('.files button[data-action="apply"]');
     assert.match((await apply.textContent()) ?? '', /Apply 2 files/);
     await shot(page, 'files-3-decided');
+    // Watched from the click on: the toast hides itself after 15 s.
+    const appliedToast = ui.waitForNotification(page, /CAPE applied 2 file\(s\)/, 120_000);
+    void appliedToast.catch(() => undefined); // awaited below
     await apply.click();
 
     await waitFor('the accepted files to be applied', async () =>
       (await row('src/theme.js').getAttribute('data-status')) === 'applied' && (await row('index.html').getAttribute('data-status')) === 'applied',
     );
     assert.strictEqual(await row('src/styles.css').getAttribute('data-status'), 'rejected', 'the rejected file stays rejected');
-    await ui.waitForNotification(page, /CAPE applied 2 file\(s\)/);
+    await appliedToast;
     await shot(page, 'files-4-applied');
 
     // On disk: accepted → the proposed content; rejected → byte-for-byte unchanged.

@@ -56,6 +56,9 @@ describe('e2e: Stop aborts a streaming step', function () {
     await shot(page, 'stop-1-streaming');
 
     await stop.click();
+    // Watched from the click on: the toast hides itself after 15 s, which the checks below can outlast on a loaded machine.
+    const cancelledToast = ui.waitForNotification(page, /CAPE session cancelled/, 120_000);
+    void cancelledToast.catch(() => undefined); // awaited below; a failure before that must not be reported as unhandled
     await waitFor('the POA step to end as stopped', async () => (await stepStatus(wv, 'poa')) === 'failed');
     const atStop = await voiceText(wv, 'poa');
     // The slow reply would add ~25 characters per second: prove nothing more arrives.
@@ -72,7 +75,7 @@ describe('e2e: Stop aborts a streaming step', function () {
     await waitFor('Resume enabled', async () => resume.isEnabled());
     await waitFor('Stop disabled', async () => stop.isDisabled());
     assert.strictEqual(await stepStatus(wv, 'da'), 'pending', 'later steps did not start');
-    await ui.waitForNotification(page, /CAPE session cancelled/);
+    await cancelledToast;
     await shot(page, 'stop-2-stopped');
 
     // The client disconnected: the POA request was aborted before its response ended.
