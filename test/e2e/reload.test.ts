@@ -32,8 +32,11 @@ describe('e2e: the chat panel after a window reload', function () {
     const requests = fake.requests.length;
 
     // Through the workbench's own lifecycle (as a user would), so the editor layout is saved before the reload.
+    // Listening before the command runs: a load event that came before the wait began would be missed.
+    const reloaded = page.waitForEvent('load', { timeout: 120_000 });
+    void reloaded.catch(() => undefined); // awaited below
     await ui.runCommand(page, 'Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
+    await reloaded;
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     wv = await panel(page);
     await waitFor('the restored stepper', async () => (await stepStatus(wv, 'cm_retro')) === 'done', 60_000);
