@@ -226,8 +226,10 @@ describe('AnthropicClient (real SDK against the fake Messages API)', () => {
   });
 
   it('pings keep a slow stream alive past the idle timeout', async () => {
-    fake.enqueue({ text: 'slow but alive', chunkSize: 7, chunkDelayMs: 450, pingEveryMs: 100 });
-    const res = await client({ idleTimeoutMs: 300 }).stream(request(), () => {});
+    // Each gap between text chunks (2.5 s) outlasts the idle timeout (1.5 s), so only the pings (every 0.1 s) keep the
+    // stream alive; the margin between ping and timeout absorbs a loaded machine's timer lag (300 ms did not).
+    fake.enqueue({ text: 'slow but alive', chunkSize: 7, chunkDelayMs: 2500, pingEveryMs: 100 });
+    const res = await client({ idleTimeoutMs: 1500 }).stream(request(), () => {});
     assert.strictEqual(res.text, 'slow but alive');
   });
 
