@@ -234,8 +234,9 @@ describe('AnthropicClient (real SDK against the fake Messages API)', () => {
   });
 
   it('the watchdog does not fire while the SDK waits out a retry-after', async () => {
-    fake.enqueue({ fault: 'http', status: 429, retryAfter: 0.5 }, { text: 'patient' });
-    const res = await client({ idleTimeoutMs: 300 }).stream(request(), () => {});
+    // the wait (3 s) is twice the idle timeout (1.5 s), which still leaves a loaded machine room for the reply itself
+    fake.enqueue({ fault: 'http', status: 429, retryAfter: 3 }, { text: 'patient' });
+    const res = await client({ idleTimeoutMs: 1500 }).stream(request(), () => {});
     assert.strictEqual(res.text, 'patient');
   });
 
