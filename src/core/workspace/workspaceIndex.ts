@@ -226,7 +226,7 @@ export class WorkspaceIndex {
     const stack: string[] = [''];
     while (stack.length) {
       const rel = stack.pop()!;
-      const abs = rel ? path.join(this.root, ...rel.split('/')) : this.root;
+      const abs = rel ? this.absolute(rel) : this.root;
       // lstat below the root: a folder replaced by a symlink is not followed
       const st = statOrNull(abs, !rel);
       if (!st?.isDirectory()) continue;
@@ -387,15 +387,15 @@ export class WorkspaceIndex {
   confirm(relPath: string): boolean {
     const cur = this.files.get(relPath);
     if (!cur) return false;
-    const st = statOrNull(path.join(this.root, ...relPath.split('/')), false);
+    const st = statOrNull(this.absolute(relPath), false);
     if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs) return true;
     this.applyPaths([relPath], false);
     return this.files.has(relPath);
   }
 
   /**
-   * The synchronous part of update(): re-reads or drops each path; 'refresh' when a path is a `.gitignore` or a
-   * folder and `folders` allows falling back to a walk (then nothing was applied).
+   * The synchronous part of update(): re-reads or drops each path; 'refresh' as soon as a path is a `.gitignore` or a
+   * folder and `folders` allows falling back to a walk (the paths before it are applied, the rest left to the walk).
    */
   private applyPaths(relPaths: string[], folders: boolean): { read: number; removed: number } | 'refresh' {
     let read = 0;
@@ -403,8 +403,7 @@ export class WorkspaceIndex {
     for (const raw of relPaths) {
       const rel = raw.replace(/\\/g, '/').replace(/^\.\/+/, '');
       if (folders && rel.endsWith('.gitignore')) return 'refresh';
-      const abs = path.join(this.root, ...rel.split('/'));
-      const st = statOrNull(abs, false);
+      const st = statOrNull(this.absolute(rel), false);
       if (folders && st?.isDirectory()) return 'refresh';
       const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel);
       if (!admitted) {
@@ -566,7 +565,7 @@ export class WorkspaceIndex {
   readIndexed(rel: string): string | null {
     if (!this.files.has(rel)) return null;
     try {
-      const buf = fs.readFileSync(path.join(this.root, ...rel.split('/')));
+      const buf = fs.readFileSync(this.absolute(rel));
       return buf.length > this.policy.maxBytes ? null : textOf(buf);
     } catch {
       return null;
