@@ -21,7 +21,7 @@ import { defaultPromptsDir, loadPromptAssets } from '../src/core/cape/prompts';
 import { STEP_IDS, type StepId, type Usage } from '../src/core/model/types';
 import { billedInputTokens } from '../src/core/llm/pricing';
 import { estimateTokens, startFakeAnthropic, type RecordedRequest } from '../test/fake-anthropic/server';
-import { loadRecordedSessions, originalProjectDir, repoRoot, sharedDir } from '../test/helpers/fixtures';
+import { loadRecordedSessions, originalProjectDir, sharedDir } from '../test/helpers/fixtures';
 import { replayRecordedSession } from '../test/helpers/replay';
 import { benchKpt } from './kpt';
 import { benchVoice } from './voice';

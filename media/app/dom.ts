@@ -1,5 +1,5 @@
 // Tiny DOM helpers. Text always goes in through textContent / text nodes, never through innerHTML.
-import type { AgentId, StepId } from '../../src/core/model/types';
+import type { AgentId } from '../../src/core/model/types';
 
 type Child = Node | string | null | undefined | false;
 

@@ -16,7 +16,6 @@ import {
   type ChecksConfig,
   costCapProblem,
 } from '../core';
-import { seconds } from './printer';
 
 export interface Parsed {
   command: string;

@@ -31,7 +31,6 @@ import {
   STEP_IDS,
 } from '../core';
 import { UsageError, parseArgs } from './flags';
-import { seconds } from './printer';
 import { cmdInit } from './init';
 import { cmdSession } from './session';
 import { cmdRepeat } from './repeat';

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, truncated, type FakeAnthropic } from '../fake-anthropic/server';
+import { truncated, type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { repoRoot } from '../helpers/fixtures';

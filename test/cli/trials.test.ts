@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { WHOLE_DOMAIN_LIMIT } from '../../src/core/session/context';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
+import { type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { repoRoot } from '../helpers/fixtures';
 import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';

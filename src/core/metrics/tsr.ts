@@ -50,7 +50,6 @@ export interface TsrResult {
 }
 
 const AC_ID = /^\s*AC[-_ ]?(\d+)\s*$/i;
-const AC_IN_TEXT = /\bAC[-_ ]?(\d+)\b/gi;
 
 /** `AC-1` for `ac_1`, `AC 1`, `AC-01`; null for anything that is not a criterion id. */
 export function criterionId(x: unknown): string | null {
