@@ -7,6 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { PROPOSED_SCHEME } from '../../src/edits/proposedContent';
 import { demoReplies } from '../helpers/demo';
+import { driveUntilSettled } from './poll';
 import { resetWorkspaceSettled, setupHarness, waitFor, type Harness } from './sessionHarness';
 
 /** The proposed content of `rel` in the demo DevA reply (the <file> block body). */
@@ -20,22 +21,12 @@ function demoFile(rel: string): string {
 const norm = (s: string) => s.replace(/\r\n/g, '\n').replace(/\n+$/, '');
 
 /**
- * Runs a refactor-preview command (apply / discard) until `pending` (the Apply that opened the preview) settles. The
- * preview opens asynchronously after the WorkspaceEdit is handed over, and until it holds that edit the command does
- * nothing (on a loaded machine that can take seconds); once it has acted, running it again does nothing either. If
- * the preview never opens, `pending` never settles and this fails.
+ * Runs a refactor-preview command (apply / discard) until `pending` (the Apply that opened the preview) settles: the
+ * preview opens asynchronously after the WorkspaceEdit is handed over (seconds on a loaded machine). If it never
+ * opens, `pending` never settles and this fails.
  */
-async function previewCommandUntilSettled(command: string, pending: Promise<unknown>): Promise<void> {
-  let settled = false;
-  void pending.then(() => (settled = true), () => (settled = true));
-  const until = Date.now() + 90_000;
-  for (let attempt = 1; !settled; attempt++) {
-    if (Date.now() > until) throw new Error(`${command} never ended the refactor preview (did the preview open?)`);
-    if (attempt > 1) console.log(`      (${command} had not ended the preview yet: attempt ${attempt})`);
-    await vscode.commands.executeCommand(command);
-    await waitFor(() => settled, `${command} to end the preview`, 2000).catch(() => undefined);
-  }
-  await pending;
+function previewCommandUntilSettled(command: string, pending: Promise<unknown>): Promise<unknown> {
+  return driveUntilSettled(pending, () => vscode.commands.executeCommand(command), `${command} ending the refactor preview (did the preview open?)`, 2000, 90_000);
 }
 
 function activeDiff(): vscode.TabInputTextDiff | undefined {

@@ -7,12 +7,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ShowContextResult } from '../../src/commands/showContext';
 import type { CapeTrees } from '../../src/tree/index';
 import type { KptElement } from '../../src/tree/kptProvider';
 import { SessionsWatcher } from '../../src/tree/sessionsWatcher';
 import type { FileChange, FileWatcherApi } from '../../src/workspace/fileWatcher';
-import { treeLabel, waitForValue } from './poll';
+import { runShowContext, treeLabel, waitForValue } from './poll';
 
 const EXTENSION_ID = 'cape-team.cape-vscode';
 const FOLDER = 'cape-watch-it';
@@ -24,18 +23,8 @@ const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<
 
 /** "CAPE: Show Context for Objective" with its quick pick closed as soon as it opens (a close before it opens does nothing). */
 async function rankedFiles(objective: string): Promise<string[]> {
-  const pending = vscode.commands.executeCommand<ShowContextResult | undefined>('cape.showContext', { objective });
-  let settled = false;
-  void pending.then(() => (settled = true), () => (settled = true));
-  const until = Date.now() + 60_000;
-  while (!settled) {
-    if (Date.now() > until) throw new Error(`CAPE: Show Context for "${objective}" did not end within 60 s (did its quick pick open?)`);
-    await sleep(250);
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-  }
-  return ((await pending)?.context.files ?? []).map((f) => f.path);
+  return ((await runShowContext({ objective }, false))?.context.files ?? []).map((f) => f.path);
 }
-
 
 describe('one shared file watcher (real extension host)', function () {
   this.timeout(120_000);

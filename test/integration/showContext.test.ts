@@ -4,27 +4,10 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ShowContextResult } from '../../src/commands/showContext';
+import { runShowContext as run } from './poll';
 import { resetWorkspace } from './sessionHarness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Runs the command and, once its quick pick is open, accepts the focused (first) item or closes the pick (before it
- * opens, either does nothing: it is repeated until the command ends, with a clear error after 60 s).
- */
-async function run(arg: { objective: string; step?: string }, accept: boolean): Promise<ShowContextResult | undefined> {
-  const pending = vscode.commands.executeCommand<ShowContextResult | undefined>('cape.showContext', arg);
-  let settled = false;
-  void pending.then(() => (settled = true), () => (settled = true));
-  const until = Date.now() + 60_000;
-  while (!settled) {
-    if (Date.now() > until) throw new Error(`CAPE: Show Context for "${arg.objective}" did not end within 60 s (did its quick pick open?)`);
-    await sleep(250);
-    await vscode.commands.executeCommand(accept ? 'workbench.action.acceptSelectedQuickOpenItem' : 'workbench.action.closeQuickOpen');
-  }
-  return pending;
-}
 
 describe('CAPE: Show Context for Objective (real extension host)', function () {
   this.timeout(180_000);
