@@ -1,4 +1,4 @@
-// The workspace index's cache file (workspaceIndex.ts keeps one per workspace in the user's cache folder) and the
+// The workspace index's cache file (cacheLocation.ts says where: one per workspace in the user's cache folder) and the
 // index's file entries, which a warm run restores from it.
 //
 // A warm `cape context` on a 50,000-file workspace must answer within a second, so the file is laid out to be taken
@@ -122,7 +122,7 @@ export class FileEntry {
   }
 }
 
-/** A folder as the last walk found it (see DirRecord in workspaceIndex.ts), as stored. */
+/** A folder as the last walk found it (see DirRecord in treeWalk.ts), as stored. */
 export type DirRow = [rel: string, mtimeMs: number, gitignore: string | null, files: string, subdirs: string];
 
 /** What the cache holds besides the files and the text index. */

@@ -1,16 +1,15 @@
 // The workspace index: every file the policy lets the model see, with its size, mtime, top-level symbols and
 // resolved relative imports, plus a light text index (termIndex.ts: term sets of paths, symbols and content, with a
-// BM25 re-scoring of the best candidates read lazily from disk).
+// BM25 re-scoring of the best candidates read lazily from disk). This class owns the file entries and keeps the
+// parts in step; each part has its own module: the walk of the tree (treeWalk.ts), the disk reads (disk.ts), the
+// import graph (importGraph.ts), the text index (termIndex.ts), git recency (history.ts), the cache file's layout
+// (indexCache.ts) and place (cacheLocation.ts).
 //
 // Kept up to date incrementally, never rebuilt per session:
 //  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed; the CLI
-//    calls it on each run after loading the cache file;
+//    calls it on each run after loading the cache file (open());
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
-//  - the cache file lives OUTSIDE the workspace, in the user's cache folder (CAPE_CACHE_DIR, else
-//    $XDG_CACHE_HOME/cape-vscode, %LOCALAPPDATA%\cape-vscode, ~/Library/Caches/cape-vscode or ~/.cache/cape-vscode),
-//    one file per workspace (named by a hash of its real path): nothing to commit or ignore, and deleting it only
-//    costs one rebuild.
-import * as crypto from 'crypto';
+//  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -20,6 +19,12 @@ import { scanFile } from './symbols';
 import { gitHistory, historyKey, NO_HISTORY, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { cacheChunks, FileEntry, joinItems, readCache, type CacheHeader } from './indexCache';
+import { absoluteIn, readInto, statOrNull } from './disk';
+import { TreeWalk } from './treeWalk';
+import { ImportGraph } from './importGraph';
+import { defaultCacheFile, pruneCacheFolder } from './cacheLocation';
+
+export { defaultCacheFile } from './cacheLocation';
 
 export interface IndexedFile {
   path: string;
@@ -35,108 +40,12 @@ export interface IndexedFile {
 }
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
-/** Index files kept in the cache folder (one per workspace; the least recently written go first). */
-const CACHE_KEEP = 50;
-/** Where the CLI keeps the index of a workspace between runs. */
-export function defaultCacheFile(root: string): string {
-  let real = path.resolve(root);
-  try {
-    real = fs.realpathSync.native(real);
-  } catch {
-    /* a missing root fails later, with a clearer message */
-  }
-  const base =
-    process.env.CAPE_CACHE_DIR ||
-    (process.env.XDG_CACHE_HOME
-      ? path.join(process.env.XDG_CACHE_HOME, 'cape-vscode')
-      : process.platform === 'win32'
-        ? path.join(process.env.LOCALAPPDATA || path.join(os.homedir(), 'AppData', 'Local'), 'cape-vscode')
-        : process.platform === 'darwin'
-          ? path.join(os.homedir(), 'Library', 'Caches', 'cape-vscode')
-          : path.join(os.homedir(), '.cache', 'cape-vscode'));
-  const hash = crypto.createHash('sha256').update(real).digest('hex').slice(0, 16);
-  return path.join(base, `index-${path.basename(real).replace(/[^\w.-]/g, '_').slice(0, 40)}-${hash}.idx`);
-}
-
-const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
-const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
-
-/**
- * What a walk found in one folder: the names of its files the policy admits by name, the subfolders it walks, and
- * the stamp of its `.gitignore`. A folder's mtime changes whenever an entry is added, removed or renamed in it, so
- * while the mtime (and every `.gitignore` on the way) is unchanged, the next walk stats these files instead of
- * listing the folder and testing every name against the rules again.
- */
-interface DirRecord {
-  /** The folder's mtime when listed (-1: listed too soon after a change to trust it). */
-  mtimeMs: number;
-  /** `size:mtime` of its `.gitignore`, or null when it has none. */
-  gitignore: string | null;
-  /** Names joined by '/' (never part of a name): a few thousand strings to keep instead of one per file. */
-  files: string;
-  subdirs: string;
-}
-
-/** A specifier whose last segment is `.`, `..`, empty, `@` or `~` (one per line of a file's specifier text). */
-const NAMELESS_SPEC = /(^|\/)(\.\.?|[@~])?\/?$/m;
 
 /** A file the walk found new or changed. */
 interface Found {
   rel: string;
   size: number;
   mtimeMs: number;
-}
-
-/** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
-const RACY_MS = 3000;
-
-/** `size:mtime` of a file, or null when it does not exist. */
-function stamp(abs: string): string | null {
-  const st = statOrNull(abs);
-  return st ? `${st.size}:${st.mtimeMs}` : null;
-}
-
-/** Options of the stats a walk makes (one object for all of them: a warm walk stats every file). */
-const NO_THROW = { throwIfNoEntry: false } as const;
-
-/** lstat (stat for `follow`), or null when the entry is missing or cannot be stat'ed (ENOTDIR, EACCES, …). */
-function statOrNull(abs: string, follow = true): fs.Stats | null {
-  try {
-    return (follow ? fs.statSync(abs, NO_THROW) : fs.lstatSync(abs, NO_THROW)) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The buffer readInto() reuses (a build reads tens of thousands of files: no allocation, no fstat per file). */
-let readBuffer = Buffer.allocUnsafe(1 << 16);
-
-/**
- * A file's bytes, up to `limit` + 1 of them (enough to tell it is over the limit), in the shared read buffer: valid
- * until the next call. Reads stop at `expected` bytes (its size when the walk stat'ed it).
- */
-function readInto(abs: string, expected: number, limit: number): Buffer {
-  const fd = fs.openSync(abs, 'r');
-  try {
-    const max = limit + 1;
-    if (readBuffer.length < Math.min(expected + 1, max)) readBuffer = Buffer.allocUnsafe(Math.min(Math.max(expected + 1, readBuffer.length * 2), max));
-    let n = 0;
-    for (;;) {
-      if (n === readBuffer.length) {
-        if (n >= max) break;
-        const bigger = Buffer.allocUnsafe(Math.min(n * 2, max));
-        readBuffer.copy(bigger, 0, 0, n);
-        readBuffer = bigger;
-      }
-      const got = fs.readSync(fd, readBuffer, n, readBuffer.length - n, null);
-      n += got;
-      // the size the walk recorded is read (a file that grew since has a new size and mtime: the next walk reads it)
-      if (!got || n >= expected) break;
-    }
-    return readBuffer.subarray(0, n);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 export interface RefreshStats {
@@ -155,26 +64,11 @@ export class WorkspaceIndex {
   /** Files admitted by name whose content is not text, by `size:mtime`, so a refresh does not re-read them. */
   private readonly notText = new Map<string, string>();
   private text = new TermIndex();
-  private importers: Map<string, string[]> | null = null;
-  /** Files (re)indexed whose specifiers are not resolved yet. */
-  private readonly toResolve = new Set<string>();
-  /** Paths added to or removed from the index since imports were last resolved. */
-  private setChanges: string[] = [];
-  /** False until every file's imports were resolved once (a restored cache's were). */
-  private resolvedOnce = false;
+  private readonly graph = new ImportGraph(this.files);
+  private readonly tree: TreeWalk;
   /** Git recency and co-change of the files (history.ts), recomputed when HEAD moves. */
   private history: History = NO_HISTORY;
   private recencyKey: string | null = null;
-  /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
-  private stems: Set<string> | null = null;
-  /** What the last walk found in each folder it walked (kept in the cache file). */
-  private dirs = new Map<string, DirRecord>();
-  /** stamp() of `.git/info/exclude` at the last walk. */
-  private excludeStamp: string | null = null;
-  /** Folders the last walk listed. */
-  private listed = 0;
-  /** True when a walk changed the folder records (kept in the cache file) since the index was loaded or built. */
-  private dirsChanged = false;
   /** Counts walks: a file the last walk met has `seen` equal to it. */
   private generation = 0;
   /** Files of `notText` the last walk met unchanged. */
@@ -183,6 +77,7 @@ export class WorkspaceIndex {
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
     this.policy = new WorkspacePolicy(this.root, opts);
+    this.tree = new TreeWalk(this.root, this.policy);
   }
 
   get size(): number {
@@ -198,17 +93,15 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Walks the workspace and lists the files the policy admits (no content read) that are new or whose size or mtime
-   * changed; every indexed file it meets gets `seen = this.generation` (the others are gone). Where a
-   * folder's record (see DirRecord) still holds, its files and subfolders are taken from it and only stat'ed: no
-   * listing, no name or `.gitignore` checks. Returns null when a `.gitignore` (or `.git/info/exclude`) changed since
-   * the records were made: then only a full walk applies the rules right.
+   * Walks the workspace (treeWalk.ts) and lists the files the policy admits (no content read) that are new or whose
+   * size or mtime changed; every indexed file it meets gets `seen = this.generation` (the others are gone). Returns
+   * null when the folder records could not be used (`useRecords`: a `.gitignore` changed): then walk again without.
    */
   private walk(useRecords: boolean): Found[] | null {
     const found: Found[] = [];
     const gen = ++this.generation;
     this.notTextSeen.clear();
-    const note = (rel: string, f: fs.Stats) => {
+    const complete = this.tree.walk(useRecords, (rel, f) => {
       const cur = this.files.get(rel);
       if (cur) {
         cur.seen = gen;
@@ -218,85 +111,13 @@ export class WorkspaceIndex {
         return;
       }
       found.push({ rel, size: f.size, mtimeMs: f.mtimeMs });
-    };
-    const records = new Map<string, DirRecord>();
-    const now = Date.now();
-    this.listed = 0;
-    if (useRecords && stamp(path.join(this.root, '.git', 'info', 'exclude')) !== this.excludeStamp) return null;
-    const stack: string[] = [''];
-    while (stack.length) {
-      const rel = stack.pop()!;
-      const abs = rel ? this.absolute(rel) : this.root;
-      // lstat below the root: a folder replaced by a symlink is not followed
-      const st = statOrNull(abs, !rel);
-      if (!st?.isDirectory()) continue;
-      const old = useRecords ? this.dirs.get(rel) : undefined;
-      if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return null;
-      if (old && old.mtimeMs === st.mtimeMs) {
-        this.policy.noteDir(rel, old.gitignore !== null);
-        const prefix = abs + path.sep;
-        for (const name of old.files ? old.files.split('/') : []) {
-          const f = statOrNull(prefix + name, false);
-          if (f?.isFile() && f.size <= this.policy.maxBytes) note(rel ? `${rel}/${name}` : name, f);
-        }
-        if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
-        records.set(rel, old);
-        continue;
-      }
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(abs, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      this.listed++;
-      const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
-      // a .gitignore that appeared or went away changes what is admitted below: only a full walk gets that right
-      if (useRecords && (old ? old.gitignore !== null : false) !== hasGitignore) return null;
-      if (useRecords && !old && hasGitignore) return null;
-      this.policy.noteDir(rel, hasGitignore);
-      // a folder changed within the clock's resolution may change again under the same mtime: list it next time
-      const files: string[] = [];
-      const subdirs: string[] = [];
-      const prefix = abs + path.sep;
-      for (const e of entries) {
-        const r = rel ? `${rel}/${e.name}` : e.name;
-        // symlinks are never followed nor listed: the model sees the real files once, where they are
-        if (e.isDirectory()) {
-          if (this.policy.skipDir(r)) continue;
-          subdirs.push(e.name);
-          stack.push(r);
-        } else if (e.isFile()) {
-          if (this.policy.skipFileName(r)) continue;
-          files.push(e.name);
-          const f = statOrNull(prefix + e.name, false);
-          if (f?.isFile() && f.size <= this.policy.maxBytes) note(r, f);
-        }
-      }
-      const rec: DirRecord = {
-        mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1,
-        gitignore: hasGitignore ? stamp(prefix + '.gitignore') : null,
-        files: files.join('/'),
-        subdirs: subdirs.join('/'),
-      };
-      if (!old || old.mtimeMs !== rec.mtimeMs || old.gitignore !== rec.gitignore || old.files !== rec.files || old.subdirs !== rec.subdirs) this.dirsChanged = true;
-      records.set(rel, rec);
-    }
-    if (records.size !== this.dirs.size) this.dirsChanged = true;
-    this.dirs = records;
-    const exclude = stamp(path.join(this.root, '.git', 'info', 'exclude'));
-    if (exclude !== this.excludeStamp) this.dirsChanged = true;
-    this.excludeStamp = exclude;
-    return found;
+    });
+    return complete ? found : null;
   }
 
-  /**
-   * The absolute path of a workspace-relative one: the root and the segments joined without path.join's
-   * normalisation, which a build would pay per file (the OS resolves any `.` or `..` the same way).
-   */
+  /** The absolute path of a workspace-relative one (disk.ts's absoluteIn: the one rule). */
   private absolute(rel: string): string {
-    const base = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
-    return base + (path.sep === '/' ? rel : rel.split('/').join(path.sep));
+    return absoluteIn(this.root, rel);
   }
 
   /** Reads and indexes one file (already admitted by name); false when its content is not text. */
@@ -317,18 +138,16 @@ export class WorkspaceIndex {
     this.notText.delete(rel);
     const scan = scanFile(rel, text);
     this.text.set(rel, scan.symbols, text);
+    this.graph.indexed(rel, !this.files.has(rel));
     // kept as one string each (split on first use): no piece of the file's text stays alive
-    if (!this.files.has(rel)) this.setChanges.push(rel);
     this.files.set(rel, new FileEntry(rel, size, mtimeMs, text.length, joinItems(scan.symbols), joinItems(scan.imports)));
-    this.toResolve.add(rel);
     return true;
   }
 
   private drop(rel: string): void {
     if (!this.files.delete(rel)) return;
     this.text.delete(rel);
-    this.toResolve.delete(rel);
-    this.setChanges.push(rel);
+    this.graph.dropped(rel);
   }
 
   /**
@@ -360,10 +179,10 @@ export class WorkspaceIndex {
       this.indexFile(rel, size, mtimeMs);
       if (++read % 1000 === 0) await new Promise((r) => setImmediate(r));
     }
-    this.resolveImports();
+    this.graph.resolveImports();
     if (read > 1000) this.text.dropMemo();
     await this.refreshHistory();
-    return { files: this.files.size, read, removed, listed: this.listed, ms: Date.now() - t0 };
+    return { files: this.files.size, read, removed, listed: this.tree.listed, ms: Date.now() - t0 };
   }
 
   /**
@@ -418,7 +237,7 @@ export class WorkspaceIndex {
       }
       if (this.indexFile(rel, st!.size, st!.mtimeMs)) read++;
     }
-    this.resolveImports();
+    this.graph.resolveImports();
     return { read, removed };
   }
 
@@ -440,119 +259,14 @@ export class WorkspaceIndex {
     return this.history.coChange.get(relPath) ?? EMPTY;
   }
 
-  /**
-   * Resolves the import specifiers of the files (re)indexed since the last call, and of the files whose resolution
-   * the files added or removed since may change (affectedBy); every file's on the first call (or after many changes).
-   */
-  private resolveImports(): void {
-    if (!this.toResolve.size && !this.setChanges.length) return;
-    let todo: Iterable<FileEntry>;
-    if (!this.resolvedOnce || this.setChanges.length > this.files.size / 4) {
-      // every file: first the stems that settle most specifiers naming no file in one look-up
-      this.stems = new Set();
-      for (const p of this.files.keys()) this.addStems(p);
-      todo = this.files.values();
-    } else {
-      for (const p of this.setChanges) if (this.stems && this.files.has(p)) this.addStems(p);
-      const affected = this.affectedBy(this.setChanges);
-      for (const rel of this.toResolve) affected.add(this.files.get(rel)!);
-      todo = affected;
-    }
-    for (const f of todo) {
-      const out: string[] = [];
-      for (const spec of f.specs) {
-        const target = this.resolve(f.path, spec);
-        if (target && target !== f.path && !out.includes(target)) out.push(target);
-      }
-      f.imports = out;
-    }
-    this.toResolve.clear();
-    this.setChanges = [];
-    this.resolvedOnce = true;
-    this.importers = null;
-  }
-
-  /** Adds a file's path without extension and its folders to `stems` (kept a superset: removals leave theirs). */
-  private addStems(p: string): void {
-    this.stems!.add(p.replace(/(\.d)?\.[^./]+$/, ''));
-    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) this.stems!.add(p.slice(0, i));
-  }
-
-  /**
-   * The files whose specifiers may resolve differently now that these paths were added or removed (a superset).
-   * A specifier reaches a file X through the base it names: X itself, X without its extension, X's `.js` twin, or
-   * X's folder for an index file; so it holds X's name without extension, or its folder's name for an index file —
-   * unless its last segment is `.`, `..`, empty, `@` or `~` (its base is a folder named elsewhere): files with such a
-   * specifier are always included, and so are the files under an index file's folder.
-   */
-  private affectedBy(changed: readonly string[]): Set<FileEntry> {
-    const out = new Set<FileEntry>();
-    if (!changed.length) return out;
-    const names = new Set<string>();
-    const under: string[] = [];
-    for (const p of changed) {
-      const base = p.slice(p.lastIndexOf('/') + 1);
-      const stem = base.replace(/(\.d)?\.[^./]+$/, '');
-      names.add(stem || base);
-      if (stem === 'index') {
-        const dir = p.slice(0, Math.max(0, p.lastIndexOf('/')));
-        names.add(dir.slice(dir.lastIndexOf('/') + 1));
-        under.push(dir ? dir + '/' : '');
-      }
-    }
-    const nameList = [...names].filter(Boolean);
-    for (const f of this.files.values()) {
-      const specs = f.specText();
-      if (!specs) continue;
-      if (NAMELESS_SPEC.test(specs) || nameList.some((n) => specs.includes(n)) || under.some((d) => f.path.startsWith(d))) out.add(f);
-    }
-    return out;
-  }
-
   /** The indexed file a specifier names, or null (bare package names are not workspace files). */
   resolve(from: string, spec: string): string | null {
-    let base: string;
-    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
-      base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-    } else if (spec.startsWith('@/') || spec.startsWith('~/')) {
-      base = spec.slice(2);
-      const inSrc = this.resolveBase('src/' + base);
-      if (inSrc) return inSrc;
-    } else if (spec.startsWith('/')) {
-      base = spec.slice(1);
-    } else return null;
-    if (base.startsWith('..')) return null;
-    return this.resolveBase(base);
-  }
-
-  private resolveBase(base: string): string | null {
-    const clean = base.replace(/\/$/, '');
-    // most specifiers that name no file are settled by one look-up (no file, folder or stem of that name)
-    if (this.stems && !this.files.has(clean) && !this.stems.has(clean) && !this.stems.has(clean.replace(/\.[^./]+$/, ''))) return null;
-    for (const ext of RESOLVE_EXT) if (this.files.has(clean + ext)) return clean + ext;
-    // TypeScript's ESM style: `./x.js` names `x.ts`
-    const js = /\.(m|c)?jsx?$/.exec(clean);
-    if (js) {
-      const stemPath = clean.slice(0, -js[0].length);
-      for (const ext of ['.ts', '.tsx', '.mts', '.cts']) if (this.files.has(stemPath + ext)) return stemPath + ext;
-    }
-    for (const idx of INDEX_FILES) if (this.files.has(clean + idx)) return clean + idx;
-    return null;
+    return this.graph.resolve(from, spec);
   }
 
   /** Files that import the given file. */
   importersOf(relPath: string): string[] {
-    if (!this.importers) {
-      this.importers = new Map();
-      for (const f of this.files.values()) {
-        for (const t of f.imports) {
-          const list = this.importers.get(t);
-          if (list) list.push(f.path);
-          else this.importers.set(t, [f.path]);
-        }
-      }
-    }
-    return this.importers.get(relPath) ?? [];
+    return this.graph.importersOf(relPath);
   }
 
   /** BM25 scores (path, symbols, content with field boosts) of the files for a free-text query. */
@@ -572,32 +286,14 @@ export class WorkspaceIndex {
     }
   }
 
-  /** Writes the cache file atomically; the cache folder keeps the CACHE_KEEP most recently written indexes. */
+  /** Writes the cache file atomically (cacheLocation.ts prunes the folder). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
     if (os.endianness() !== 'LE') return;
-    const dir = path.dirname(cacheFile);
-    await ensureDir(dir);
+    await ensureDir(path.dirname(cacheFile));
     const files = [...this.files.values()];
-    const header: CacheHeader = {
-      root: this.root,
-      policy: this.policyKey(),
-      notText: [...this.notText],
-      dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]),
-      exclude: this.excludeStamp,
-    };
+    const header: CacheHeader = { root: this.root, policy: this.policyKey(), notText: [...this.notText], ...this.tree.rows() };
     await writeFileAtomic(cacheFile, cacheChunks(header, files, this.text.serialize(files.map((f) => f.path))));
-    try {
-      const old = fs
-        .readdirSync(dir)
-        .filter((n) => /^index-.*\.(idx|json)$/.test(n))
-        .map((n) => ({ p: path.join(dir, n), t: fs.statSync(path.join(dir, n)).mtimeMs }))
-        .sort((a, b) => b.t - a.t);
-      // an older version's cache of this workspace, then the least recently written beyond CACHE_KEEP
-      for (const o of old) if (o.p === cacheFile.replace(/\.idx$/, '.json')) fs.rmSync(o.p, { force: true });
-      for (const o of old.slice(CACHE_KEEP)) fs.rmSync(o.p, { force: true });
-    } catch {
-      /* pruning is housekeeping only */
-    }
+    pruneCacheFolder(cacheFile);
   }
 
   /**
@@ -612,7 +308,7 @@ export class WorkspaceIndex {
     if (cacheFile) fromCache = index.loadCache(cacheFile);
     const stats = await index.refresh();
     // a folder listed again only because it changed moments ago (RACY_MS) but found as recorded changes nothing
-    if (cacheFile && (!fromCache || stats.read || stats.removed || index.dirsChanged)) {
+    if (cacheFile && (!fromCache || stats.read || stats.removed || index.tree.changed)) {
       try {
         await index.save(cacheFile);
       } catch {
@@ -641,12 +337,9 @@ export class WorkspaceIndex {
     for (const f of cache.files) this.files.set(f.path, f);
     this.text = text;
     for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
-    for (const [rel, mtimeMs, gitignore, files, subdirs] of cache.header.dirs) {
-      if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
-    }
-    this.excludeStamp = cache.header.exclude ?? null;
+    this.tree.restore(cache.header.dirs, cache.header.exclude);
     // the imports were resolved against the same file set; a refresh resolves what its changes may affect
-    this.resolvedOnce = true;
+    this.graph.restored();
     return true;
   }
 }

@@ -1,0 +1,158 @@
+// The workspace index's import graph: each indexed file's relative import specifiers resolved to the workspace
+// files they name (TypeScript/JavaScript resolution: extensions, index files, `./x.js` naming `x.ts`, the `@/` and
+// `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges (importersOf).
+import * as path from 'path';
+import type { FileEntry } from './indexCache';
+
+const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
+const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
+
+/** A specifier whose last segment is `.`, `..`, empty, `@` or `~` (one per line of a file's specifier text). */
+const NAMELESS_SPEC = /(^|\/)(\.\.?|[@~])?\/?$/m;
+
+export class ImportGraph {
+  private importers: Map<string, string[]> | null = null;
+  /** Files (re)indexed whose specifiers are not resolved yet. */
+  private readonly toResolve = new Set<string>();
+  /** Paths added to or removed from the index since imports were last resolved. */
+  private setChanges: string[] = [];
+  /** False until every file's imports were resolved once (a restored cache's were). */
+  private resolvedOnce = false;
+  /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
+  private stems: Set<string> | null = null;
+
+  /** `files`: the index's entries by path (the graph reads them and writes their `imports`). */
+  constructor(private readonly files: ReadonlyMap<string, FileEntry>) {}
+
+  /** A file was (re)indexed: its specifiers are resolved by the next resolveImports(); `added` when it is new. */
+  indexed(rel: string, added: boolean): void {
+    if (added) this.setChanges.push(rel);
+    this.toResolve.add(rel);
+  }
+
+  /** A file left the index. */
+  dropped(rel: string): void {
+    this.toResolve.delete(rel);
+    this.setChanges.push(rel);
+  }
+
+  /** The files' imports as restored from a cache were resolved against the same file set. */
+  restored(): void {
+    this.resolvedOnce = true;
+  }
+
+  /**
+   * Resolves the import specifiers of the files (re)indexed since the last call, and of the files whose resolution
+   * the files added or removed since may change (affectedBy); every file's on the first call (or after many changes).
+   */
+  resolveImports(): void {
+    if (!this.toResolve.size && !this.setChanges.length) return;
+    let todo: Iterable<FileEntry>;
+    if (!this.resolvedOnce || this.setChanges.length > this.files.size / 4) {
+      // every file: first the stems that settle most specifiers naming no file in one look-up
+      this.stems = new Set();
+      for (const p of this.files.keys()) this.addStems(p);
+      todo = this.files.values();
+    } else {
+      for (const p of this.setChanges) if (this.stems && this.files.has(p)) this.addStems(p);
+      const affected = this.affectedBy(this.setChanges);
+      for (const rel of this.toResolve) affected.add(this.files.get(rel)!);
+      todo = affected;
+    }
+    for (const f of todo) {
+      const out: string[] = [];
+      for (const spec of f.specs) {
+        const target = this.resolve(f.path, spec);
+        if (target && target !== f.path && !out.includes(target)) out.push(target);
+      }
+      f.imports = out;
+    }
+    this.toResolve.clear();
+    this.setChanges = [];
+    this.resolvedOnce = true;
+    this.importers = null;
+  }
+
+  /** Adds a file's path without extension and its folders to `stems` (kept a superset: removals leave theirs). */
+  private addStems(p: string): void {
+    this.stems!.add(p.replace(/(\.d)?\.[^./]+$/, ''));
+    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) this.stems!.add(p.slice(0, i));
+  }
+
+  /**
+   * The files whose specifiers may resolve differently now that these paths were added or removed (a superset).
+   * A specifier reaches a file X through the base it names: X itself, X without its extension, X's `.js` twin, or
+   * X's folder for an index file; so it holds X's name without extension, or its folder's name for an index file —
+   * unless its last segment is `.`, `..`, empty, `@` or `~` (its base is a folder named elsewhere): files with such a
+   * specifier are always included, and so are the files under an index file's folder.
+   */
+  private affectedBy(changed: readonly string[]): Set<FileEntry> {
+    const out = new Set<FileEntry>();
+    if (!changed.length) return out;
+    const names = new Set<string>();
+    const under: string[] = [];
+    for (const p of changed) {
+      const base = p.slice(p.lastIndexOf('/') + 1);
+      const stem = base.replace(/(\.d)?\.[^./]+$/, '');
+      names.add(stem || base);
+      if (stem === 'index') {
+        const dir = p.slice(0, Math.max(0, p.lastIndexOf('/')));
+        names.add(dir.slice(dir.lastIndexOf('/') + 1));
+        under.push(dir ? dir + '/' : '');
+      }
+    }
+    const nameList = [...names].filter(Boolean);
+    for (const f of this.files.values()) {
+      const specs = f.specText();
+      if (!specs) continue;
+      if (NAMELESS_SPEC.test(specs) || nameList.some((n) => specs.includes(n)) || under.some((d) => f.path.startsWith(d))) out.add(f);
+    }
+    return out;
+  }
+
+  /** The indexed file a specifier names, or null (bare package names are not workspace files). */
+  resolve(from: string, spec: string): string | null {
+    let base: string;
+    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
+      base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+    } else if (spec.startsWith('@/') || spec.startsWith('~/')) {
+      base = spec.slice(2);
+      const inSrc = this.resolveBase('src/' + base);
+      if (inSrc) return inSrc;
+    } else if (spec.startsWith('/')) {
+      base = spec.slice(1);
+    } else return null;
+    if (base.startsWith('..')) return null;
+    return this.resolveBase(base);
+  }
+
+  private resolveBase(base: string): string | null {
+    const clean = base.replace(/\/$/, '');
+    // most specifiers that name no file are settled by one look-up (no file, folder or stem of that name)
+    if (this.stems && !this.files.has(clean) && !this.stems.has(clean) && !this.stems.has(clean.replace(/\.[^./]+$/, ''))) return null;
+    for (const ext of RESOLVE_EXT) if (this.files.has(clean + ext)) return clean + ext;
+    // TypeScript's ESM style: `./x.js` names `x.ts`
+    const js = /\.(m|c)?jsx?$/.exec(clean);
+    if (js) {
+      const stemPath = clean.slice(0, -js[0].length);
+      for (const ext of ['.ts', '.tsx', '.mts', '.cts']) if (this.files.has(stemPath + ext)) return stemPath + ext;
+    }
+    for (const idx of INDEX_FILES) if (this.files.has(clean + idx)) return clean + idx;
+    return null;
+  }
+
+  /** Files that import the given file. */
+  importersOf(relPath: string): string[] {
+    if (!this.importers) {
+      this.importers = new Map();
+      for (const f of this.files.values()) {
+        for (const t of f.imports) {
+          const list = this.importers.get(t);
+          if (list) list.push(f.path);
+          else this.importers.set(t, [f.path]);
+        }
+      }
+    }
+    return this.importers.get(relPath) ?? [];
+  }
+}

@@ -1,0 +1,139 @@
+// The workspace index's walk of the tree (readdir + lstat, no content read): which files the policy admits by name,
+// and what each folder held when it was last listed (DirRecord), so a warm walk stats the files of an unchanged
+// folder instead of listing it and testing every name against the rules again. The records travel in the index's
+// cache file (DirRow in indexCache.ts).
+import * as fs from 'fs';
+import * as path from 'path';
+import { absoluteIn, stamp, statOrNull } from './disk';
+import type { DirRow } from './indexCache';
+import type { WorkspacePolicy } from './policy';
+
+/**
+ * What a walk found in one folder: the names of its files the policy admits by name, the subfolders it walks, and
+ * the stamp of its `.gitignore`. A folder's mtime changes whenever an entry is added, removed or renamed in it, so
+ * while the mtime (and every `.gitignore` on the way) is unchanged, the next walk stats these files instead of
+ * listing the folder and testing every name against the rules again.
+ */
+interface DirRecord {
+  /** The folder's mtime when listed (-1: listed too soon after a change to trust it). */
+  mtimeMs: number;
+  /** `size:mtime` of its `.gitignore`, or null when it has none. */
+  gitignore: string | null;
+  /** Names joined by '/' (never part of a name): a few thousand strings to keep instead of one per file. */
+  files: string;
+  subdirs: string;
+}
+
+/** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
+const RACY_MS = 3000;
+
+/** Where the walk meets an admitted file: its workspace-relative path and its lstat. */
+export type NoteFile = (rel: string, st: fs.Stats) => void;
+
+export class TreeWalk {
+  /** What the last walk found in each folder it walked (kept in the cache file). */
+  private dirs = new Map<string, DirRecord>();
+  /** stamp() of `.git/info/exclude` at the last walk. */
+  private excludeStamp: string | null = null;
+  /** Folders the last walk listed. */
+  listed = 0;
+  /** True when a walk changed the folder records (kept in the cache file) since they were loaded or built. */
+  changed = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly policy: WorkspacePolicy,
+  ) {}
+
+  /**
+   * Walks the workspace and calls `note` for every regular file the policy admits by name, within the size limit (no
+   * content read). Where a folder's record (see DirRecord) still holds, its files and subfolders are taken from it
+   * and only stat'ed: no listing, no name or `.gitignore` checks. Returns false (and keeps the old records) when a
+   * `.gitignore` (or `.git/info/exclude`) changed since the records were made: then only a full walk
+   * (`useRecords` false) applies the rules right.
+   */
+  walk(useRecords: boolean, note: NoteFile): boolean {
+    const records = new Map<string, DirRecord>();
+    const now = Date.now();
+    this.listed = 0;
+    if (useRecords && stamp(path.join(this.root, '.git', 'info', 'exclude')) !== this.excludeStamp) return false;
+    const stack: string[] = [''];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      const abs = rel ? absoluteIn(this.root, rel) : this.root;
+      // lstat below the root: a folder replaced by a symlink is not followed
+      const st = statOrNull(abs, !rel);
+      if (!st?.isDirectory()) continue;
+      const old = useRecords ? this.dirs.get(rel) : undefined;
+      if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return false;
+      if (old && old.mtimeMs === st.mtimeMs) {
+        this.policy.noteDir(rel, old.gitignore !== null);
+        const prefix = abs + path.sep;
+        for (const name of old.files ? old.files.split('/') : []) {
+          const f = statOrNull(prefix + name, false);
+          if (f?.isFile() && f.size <= this.policy.maxBytes) note(rel ? `${rel}/${name}` : name, f);
+        }
+        if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
+        records.set(rel, old);
+        continue;
+      }
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(abs, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      this.listed++;
+      const hasGitignore = entries.some((e) => e.name === '.gitignore' && e.isFile());
+      // a .gitignore that appeared or went away changes what is admitted below: only a full walk gets that right
+      if (useRecords && (old ? old.gitignore !== null : false) !== hasGitignore) return false;
+      if (useRecords && !old && hasGitignore) return false;
+      this.policy.noteDir(rel, hasGitignore);
+      const files: string[] = [];
+      const subdirs: string[] = [];
+      const prefix = abs + path.sep;
+      for (const e of entries) {
+        const r = rel ? `${rel}/${e.name}` : e.name;
+        // symlinks are never followed nor listed: the model sees the real files once, where they are
+        if (e.isDirectory()) {
+          if (this.policy.skipDir(r)) continue;
+          subdirs.push(e.name);
+          stack.push(r);
+        } else if (e.isFile()) {
+          if (this.policy.skipFileName(r)) continue;
+          files.push(e.name);
+          const f = statOrNull(prefix + e.name, false);
+          if (f?.isFile() && f.size <= this.policy.maxBytes) note(r, f);
+        }
+      }
+      // a folder changed within the clock's resolution may change again under the same mtime: list it next time
+      const rec: DirRecord = {
+        mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1,
+        gitignore: hasGitignore ? stamp(prefix + '.gitignore') : null,
+        files: files.join('/'),
+        subdirs: subdirs.join('/'),
+      };
+      if (!old || old.mtimeMs !== rec.mtimeMs || old.gitignore !== rec.gitignore || old.files !== rec.files || old.subdirs !== rec.subdirs) this.changed = true;
+      records.set(rel, rec);
+    }
+    if (records.size !== this.dirs.size) this.changed = true;
+    this.dirs = records;
+    const exclude = stamp(path.join(this.root, '.git', 'info', 'exclude'));
+    if (exclude !== this.excludeStamp) this.changed = true;
+    this.excludeStamp = exclude;
+    return true;
+  }
+
+  /** The records as the cache file stores them. */
+  rows(): { dirs: DirRow[]; exclude: string | null } {
+    return { dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]), exclude: this.excludeStamp };
+  }
+
+  /** Takes back the records of a cache file (malformed rows are skipped: their folders are listed again). */
+  restore(dirs: readonly DirRow[], exclude: string | null | undefined): void {
+    for (const [rel, mtimeMs, gitignore, files, subdirs] of dirs) {
+      if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
+    }
+    this.excludeStamp = exclude ?? null;
+  }
+}

@@ -1,0 +1,153 @@
+// The text index's vocabulary (termIndex.ts): term ↔ id, one id per distinct term of the whole workspace.
+import { grow, hashKey, hashRange, KeyTable } from './charTables';
+
+/** Vocabulary look-ups answered by searching the restored terms' string before a hash table over it pays. */
+const SCAN_LOOKUPS = 200;
+
+/**
+ * The vocabulary: term ↔ id. Terms restored from a cache file stay in one string (no Map of hundreds of thousands of
+ * strings to rebuild per run); a hash table over it is built when many look-ups come (indexing), a few (a query) just
+ * search the string. New terms go to a KeyTable (characters in one pool, no string per term). Look-ups take the term
+ * as a string, or as characters in a scratch array (indexing: no string per word).
+ */
+export class Vocabulary {
+  private loaded = '';
+  private loadedCount = 0;
+  private offsets: Uint32Array | null = null;
+  private table: Int32Array | null = null;
+  private added = new KeyTable();
+  private lookups = 0;
+  private key = new Uint16Array(64);
+
+  get size(): number {
+    return this.loadedCount + this.added.count;
+  }
+
+  restore(words: string): void {
+    this.loaded = words;
+    this.loadedCount = words ? 1 : 0;
+    for (let i = words.indexOf('\n'); i >= 0; i = words.indexOf('\n', i + 1)) this.loadedCount++;
+    this.offsets = null;
+    this.table = null;
+    this.lookups = 0;
+    this.added = new KeyTable();
+  }
+
+  /** Where each restored term starts in `loaded` (entry n: one past the end). */
+  private starts(): Uint32Array {
+    if (this.offsets) return this.offsets;
+    const n = this.loadedCount;
+    const offsets = new Uint32Array(n + 1);
+    const w = this.loaded;
+    let id = 1;
+    for (let i = w.indexOf('\n'); i >= 0; i = w.indexOf('\n', i + 1)) offsets[id++] = i + 1;
+    offsets[n] = w.length + 1;
+    return (this.offsets = offsets);
+  }
+
+  private index(): Int32Array {
+    const n = this.loadedCount;
+    const offsets = this.starts();
+    const w = this.loaded;
+    let size = 1024;
+    while (size < n * 2) size *= 2;
+    const table = new Int32Array(size);
+    const mask = size - 1;
+    for (let t = 0; t < n; t++) {
+      let s = hashRange(w, offsets[t], offsets[t + 1] - 1) & mask;
+      while (table[s]) s = (s + 1) & mask;
+      table[s] = t + 1;
+    }
+    return (this.table = table);
+  }
+
+  /** The id of a restored term by a plain search of `loaded` (no table: a query looks up a few dozen terms). */
+  private scan(term: string): number | undefined {
+    const w = this.loaded;
+    for (let at = w.indexOf(term); at >= 0; at = w.indexOf(term, at + 1)) {
+      const end = at + term.length;
+      if ((at === 0 || w.charCodeAt(at - 1) === 10) && (end === w.length || w.charCodeAt(end) === 10)) {
+        // the id is the number of terms before: binary search of the starts
+        const offsets = this.starts();
+        let lo = 0;
+        let hi = this.loadedCount - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (offsets[mid] <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo;
+      }
+    }
+    return undefined;
+  }
+
+  /** The term's characters in the scratch key; returns their number. */
+  private toKey(term: string): number {
+    this.key = grow(this.key, term.length);
+    for (let i = 0; i < term.length; i++) this.key[i] = term.charCodeAt(i);
+    return term.length;
+  }
+
+  /** The id of a term, or undefined. */
+  get(term: string): number | undefined {
+    // the first look-ups search the string; many (indexing changed files) build the table once
+    if (this.loadedCount && !this.table && ++this.lookups <= SCAN_LOOKUPS) {
+      const id = this.scan(term);
+      if (id !== undefined) return id;
+      if (!this.added.count) return undefined;
+      const len = this.toKey(term);
+      const e = this.added.find(this.key, len, hashKey(this.key, len));
+      return e < 0 ? undefined : this.loadedCount + e;
+    }
+    const len = this.toKey(term);
+    const id = this.getKey(this.key, len, hashKey(this.key, len));
+    return id < 0 ? undefined : id;
+  }
+
+  /** The id of the term key[0, len) (hash h), or -1; a miss leaves the new-term table ready for addKey(). */
+  getKey(key: Uint16Array, len: number, h: number): number {
+    if (this.loadedCount) {
+      const table = this.table ?? this.index();
+      const offsets = this.offsets!;
+      const w = this.loaded;
+      const mask = table.length - 1;
+      for (let s = h & mask; table[s]; s = (s + 1) & mask) {
+        const t = table[s] - 1;
+        const off = offsets[t];
+        if (offsets[t + 1] - 1 - off !== len) continue;
+        let i = 0;
+        while (i < len && w.charCodeAt(off + i) === key[i]) i++;
+        if (i === len) return t;
+      }
+    }
+    const e = this.added.find(key, len, h);
+    return e < 0 ? -1 : this.loadedCount + e;
+  }
+
+  /** The id of the term key[0, len) (hash h), added when new. */
+  idOfKey(key: Uint16Array, len: number, h: number): number {
+    const id = this.getKey(key, len, h);
+    return id >= 0 ? id : this.loadedCount + this.added.add(key, len, h);
+  }
+
+  /** The id of a term, added when new. */
+  idOf(term: string): number {
+    const len = this.toKey(term);
+    return this.idOfKey(this.key, len, hashKey(this.key, len));
+  }
+
+  /** The term of an id. */
+  term(id: number): string {
+    if (id >= this.loadedCount) return this.added.key(id - this.loadedCount);
+    const offsets = this.starts();
+    return this.loaded.slice(offsets[id], offsets[id + 1] - 1);
+  }
+
+  /** Every term, id order, joined by '\n' (KeyTable.SEP). */
+  serialize(): string {
+    if (!this.added.count) return this.loaded;
+    const more = this.added.joined();
+    return this.loadedCount ? this.loaded + '\n' + more : more;
+  }
+}
