@@ -1,4 +1,4 @@
-// Throughput benchmark of the streaming voice extractor (src/core/voiceStream.ts).
+// Throughput benchmark of the streaming voice extractor (src/core/reply/voiceStream.ts).
 // Builds a ≥ 20 MB synthetic envelope (escapes, non-ASCII text, surrogate pairs, nested output),
 // pushes it in realistic 16–64 character chunks and reports MB/s (UTF-8 bytes of input per second).
 // Run directly: `node out/bench/voice.js`.
