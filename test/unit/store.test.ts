@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../../src/core/files/fsAtomic';
-import { SessionStore, StoreError, type SessionState, type StepRecord } from '../../src/core/store';
+import { SessionStore, StoreError, parseRetrospectiveName, type SessionState, type StepRecord } from '../../src/core/store';
 import { computeMetrics } from '../../src/core/metrics/metrics';
 import { readKptFile } from '../../src/core/kpt';
 import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';
@@ -211,6 +211,60 @@ describe('SessionStore', () => {
       [['task-7', 'Make "it" work', 4], ['task-6', 'older', null], ['task-1779180490513', null, null]],
     );
     assert.strictEqual(list[2].date.getTime(), new Date(2026, 4, 18, 17, 55).getTime());
+  });
+
+  it('refuses to create the state of a task id that exists, and lists what a task id left on disk', async () => {
+    const ws = tmp();
+    const store = new SessionStore(ws);
+    const state: SessionState = { taskId: 'task-3', objective: 'o', language: 'en', model: 'm', createdAt: 1, status: 'running', completedSteps: [], stepFiles: {} };
+    assert.deepStrictEqual(await store.traces('task-3'), []);
+    assert.strictEqual(await store.createSessionState(state), store.statePath('task-3'));
+    await assert.rejects(store.createSessionState({ ...state, objective: 'second' }), (e: Error) => e instanceof StoreError && /task id task-3 already exists \(cape\/5_sessions\/state\/task-3\.json\)/.test(e.message));
+    assert.strictEqual((await store.loadSessionState('task-3'))!.objective, 'o', 'the first state is kept');
+    await store.completeStep('task-3', 'poa', record('poa', 2000));
+    await store.saveStep('task-30', 'poa', record('poa', 2000));
+    await store.saveRetrospective('task-3', 'o', { ...record('cm_retro', 1).envelope, phase: 'retrospective' }, computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {} }), [], new Date(2026, 0, 2, 3, 4));
+    fs.writeFileSync(path.join(store.pairDir, '.task-3_2_POA_1.json.0123456789ab.tmp'), '');
+    assert.deepStrictEqual(await store.traces('task-3'), [
+      'cape/5_sessions/state/task-3.json',
+      'cape/5_sessions/pair/task-3_2_POA_2000.json',
+      'cape/5_sessions/retrospective/2026-01-02_03-04_task-3.md',
+    ]);
+    await assert.rejects(store.traces('../x'), /Invalid task id/);
+  });
+
+  it('reads a step from the newest pair file when the state names none inside 5_sessions/', async () => {
+    const ws = tmp();
+    const store = new SessionStore(ws);
+    await store.saveStep('task-4', 'da', record('da', 1000, { raw: 'old' }));
+    await store.saveStep('task-4', 'da', record('da', 3000, { raw: 'new' }));
+    const outside = path.join(ws, 'elsewhere.json');
+    fs.writeFileSync(outside, JSON.stringify({ ...record('da', 5000), raw: 'outside', taskId: 'task-4' }));
+    const base: SessionState = { taskId: 'task-4', objective: 'o', language: 'en', model: 'm', createdAt: 1, status: 'running', completedSteps: ['da'], stepFiles: {} };
+    for (const named of ['elsewhere.json', '../elsewhere.json', 'cape/5_sessions/pair/missing.json']) {
+      await store.saveSessionState({ ...base, stepFiles: { da: named } });
+      assert.strictEqual((await store.loadStep('task-4', 'da'))!.raw, 'new', named);
+    }
+    await store.saveSessionState({ ...base, stepFiles: { da: 'cape/5_sessions/pair/task-4_3_DA_1000.json' } });
+    assert.strictEqual((await store.loadStep('task-4', 'da'))!.raw, 'old', 'the file the state names wins');
+    fs.writeFileSync(store.statePath('task-4'), '{ damaged');
+    assert.strictEqual((await store.loadStep('task-4', 'da'))!.raw, 'new', 'a damaged state does not hide the records');
+    await assert.rejects(store.loadStep('task-4', 'nope' as StepId), /Unknown step "nope"/);
+  });
+
+  it('removes stale temporary files from every folder of 5_sessions/, failed/ included', async () => {
+    const store = new SessionStore(tmp());
+    await store.saveFailedRaw('task-1', 'poa', 'x', 1);
+    const stale = path.join(store.failedDir, '.task-1_2_POA_1.txt.0123456789ab.tmp');
+    fs.writeFileSync(stale, '');
+    assert.deepStrictEqual(await store.removeLeftovers(0), ['cape/5_sessions/failed/.task-1_2_POA_1.txt.0123456789ab.tmp']);
+    assert.ok(!fs.existsSync(stale) && fs.existsSync(path.join(store.failedDir, 'task-1_2_POA_1.txt')));
+  });
+
+  it('reads the local time and task id of a retrospective file name', () => {
+    assert.deepStrictEqual(parseRetrospectiveName('2026-05-18_17-55_task-1.md'), { date: new Date(2026, 4, 18, 17, 55), taskId: 'task-1' });
+    assert.strictEqual(parseRetrospectiveName(path.basename(new SessionStore(tmp()).retrospectivePath('t_2', new Date(2027, 11, 31, 23, 59))))!.taskId, 't_2');
+    for (const name of ['kpt_merged.md', '2026-05-18_17-55_task-1.txt', '2026-05-18-17-55_task-1.md']) assert.strictEqual(parseRetrospectiveName(name), null);
   });
 
   it('merges KPT into kpt_merged.md next to the retrospectives', async () => {

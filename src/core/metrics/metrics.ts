@@ -15,6 +15,7 @@ import {
 import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
 import { formatTsr, type TsrResult } from './tsr';
+import { parseRetrospectiveName } from '../store/records';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;
@@ -246,8 +247,6 @@ export async function readHead(file: string): Promise<string> {
   }
 }
 
-const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
-
 /**
  * ASS averages recorded in the retrospective files of `dir` (cape/5_sessions/retrospective), oldest first, for ST.
  * Files without an `ass_average` (e.g. from the original CLI) or with an unreadable one are skipped. Ordered by the
@@ -263,8 +262,8 @@ export async function historyFromRetrospectives(dir: string, opts: { excludeTask
   }
   const points: { time: number; name: string; value: number }[] = [];
   for (const name of names) {
-    const m = RETRO_NAME.exec(name);
-    if (!m) continue;
+    const named = parseRetrospectiveName(name);
+    if (!named) continue;
     let head: string;
     try {
       head = await readHead(path.join(dir, name));
@@ -278,7 +277,7 @@ export async function historyFromRetrospectives(dir: string, opts: { excludeTask
     if (opts.excludeTaskId && fm.task_id === opts.excludeTaskId) continue;
     // A rerun of `cape repeat` is a measurement, not a team session: its satisfaction is not part of the trend.
     if (typeof fm.repeat_of === 'string' && fm.repeat_of) continue;
-    const fromName = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]).getTime();
+    const fromName = named.date.getTime();
     const fmTime = typeof fm.date === 'string' ? Date.parse(fm.date) : NaN;
     points.push({ time: Number.isFinite(fmTime) ? fmTime : fromName, name, value });
   }

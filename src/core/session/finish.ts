@@ -1,7 +1,6 @@
 // How a run ends without a failure: complete (finishSession: the retrospective's KPT merged into kpt_merged.md, the
 // metrics computed from the record, never by the model, the retrospective file written, the state marked complete)
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
-import * as path from 'path';
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { computeTsr, existsInWorkspace, lastRuns } from '../metrics/tsr';
 import type { KptLists, SessionEvent } from '../model/types';
@@ -21,7 +20,7 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
     warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${capeFolder}/5_sessions/retrospective/kpt_merged.md.`);
   }
   if (!repeatOf) await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
-  const history = await historyFromRetrospectives(path.join(opts.workspace, capeFolder, '5_sessions', 'retrospective'));
+  const history = await historyFromRetrospectives(store.retrospectiveDir);
   const metricsAt = now();
   const metrics = computeMetrics({
     envelopes,

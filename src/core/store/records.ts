@@ -127,6 +127,12 @@ export function assertTaskId(taskId: string): void {
 }
 
 export const RETRO_NAME = /^(\d{4})-(\d{2})-(\d{2})_(\d{2})-(\d{2})_(.+)\.md$/;
+
+/** The local time and task id in a retrospective's file name (`YYYY-MM-DD_HH-MM_<task>.md`), or null for another name. */
+export function parseRetrospectiveName(name: string): { date: Date; taskId: string } | null {
+  const m = RETRO_NAME.exec(name);
+  return m ? { date: new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]), taskId: m[6] } : null;
+}
 export const PAIR_NAME = /^(.+)_([1-5])_(CM|POA|DA|DevA)_(\d+)\.json$/;
 
 export function isEnvelope(x: unknown): x is Envelope {
