@@ -11,11 +11,22 @@ import { rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
+import { joinRelative } from '../../src/core/workspace/importGraph';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   fs.writeFileSync(abs, content);
+}
+
+/** Runs a command; false when it is missing or fails (an optional part of a test is then skipped). */
+function spawnOk(cmd: string, args: string[]): boolean {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function tmp(prefix: string): string {
@@ -90,6 +101,90 @@ describe('workspace tokens', () => {
   });
 });
 
+describe('text index', () => {
+  /** Deterministic files over a small vocabulary, so files share terms and scores differ. */
+  const vocab = 'theme dark mode user account invoice export pdf parse header cache store query filter sort page route'.split(' ');
+  const fileOf = (i: number, round: number): [string, string[], string] => {
+    const w = (k: number) => vocab[(i * 7 + k * 3 + round) % vocab.length];
+    return [`src/m${i % 17}/${w(1)}${i}.ts`, [`${w(2)}${w(3)}`, `get${w(4)}`], Array.from({ length: 30 + (i % 40) }, (_, k) => `${w(k)}_${w(k + 1)} ${w(k + 2)}`).join(' ')];
+  };
+  const same = (a: TermIndex, b: TermIndex, rels: string[]) => {
+    for (const rel of rels) assert.deepStrictEqual(a.termsOf(rel), b.termsOf(rel), rel);
+    for (const q of ['dark theme', 'export invoice pdf', 'user account cache', 'sort filter page route']) {
+      const read = (rel: string) => fileOf(Number(/(\d+)\.ts$/.exec(rel)![1]), 0)[2];
+      const sa = [...a.scores(q, { path: 3, symbols: 2, content: 1 }, read)].sort();
+      const sb = [...b.scores(q, { path: 3, symbols: 2, content: 1 }, read)].sort();
+      assert.deepStrictEqual(sa, sb, q);
+    }
+  };
+
+  it('after many changes (re-indexed, deleted, compacted) holds and scores what a fresh build of the same files does, and so does its restored copy', () => {
+    const live = new Map<string, [string, string[], string]>();
+    const index = new TermIndex();
+    // 350 files (all of them stage-2 candidates: no tie at the cut decides) of 100-200 ids, re-indexed over 30 rounds:
+    // the arena passes its compaction threshold several times
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 350; i++) {
+        if ((i + round) % 5 === 0) {
+          const f = fileOf(i, 0);
+          index.delete(f[0]);
+          live.delete(f[0]);
+        } else if ((i * (round + 1)) % 3 !== 1 || round === 0) {
+          // the same path with another round's content (round 0's is set back at the end: `read` returns that one)
+          const f = fileOf(i, 0);
+          index.set(f[0], f[1], fileOf(i, round)[2]);
+          live.set(f[0], f);
+        }
+      }
+    }
+    for (const f of live.values()) index.set(...f);
+    const fresh = new TermIndex();
+    for (const f of live.values()) fresh.set(...f);
+    const rels = [...live.keys()];
+    assert.strictEqual(index.size, fresh.size);
+    same(index, fresh, rels);
+    // serialised in another order than the index holds its Docs (a copy), and in its own (the arena as it is)
+    for (const order of [[...rels].reverse(), rels]) {
+      const data = index.serialize(order);
+      const back = new TermIndex();
+      assert.ok(back.restore({ words: data.words, docs: new Uint32Array(data.docs) }, order));
+      same(back, fresh, rels);
+      // a restored index takes changes too (its arena is a view of the cache file until then)
+      const [rel, symbols, content] = fileOf(501, 0);
+      back.set(rel, symbols, content);
+      fresh.set(rel, symbols, content);
+      same(back, fresh, [...rels, rel]);
+      back.delete(rel);
+      fresh.delete(rel);
+    }
+  });
+
+  it('refuses a damaged serialised index: bounds, term ids, length', () => {
+    const index = new TermIndex();
+    const rels: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const f = fileOf(i, 0);
+      index.set(...f);
+      rels.push(f[0]);
+    }
+    const good = index.serialize(rels);
+    const restored = (docs: Uint32Array, paths = rels) => new TermIndex().restore({ words: good.words, docs }, paths);
+    assert.ok(restored(new Uint32Array(good.docs)));
+    const broken = (edit: (d: Uint32Array) => void) => {
+      const d = new Uint32Array(good.docs);
+      edit(d);
+      return d;
+    };
+    assert.ok(!restored(broken((d) => (d[d.length - 1] = 1 << 30))), 'a term id past the vocabulary');
+    assert.ok(!restored(broken((d) => (d[0] = d.length + 10))), 'a Doc past the end');
+    assert.ok(!restored(broken((d) => (d[2] = 1000))), 'a field past its Doc');
+    assert.ok(!restored(broken((d) => (d[0] = 2))), 'a Doc shorter than its head');
+    assert.ok(!restored(new Uint32Array(good.docs.subarray(0, good.docs.length - 1))), 'truncated');
+    assert.ok(!restored(new Uint32Array(good.docs), rels.slice(1)), 'more Docs than paths');
+    assert.ok(!restored(new Uint32Array(good.docs), [...rels, 'extra.ts']), 'fewer Docs than paths');
+  });
+});
+
 describe('symbol extraction', () => {
   it('takes TS/JS top-level symbols, exported first, and import specifiers', () => {
     const r = scanFile('src/a.ts', [
@@ -132,6 +227,23 @@ describe('symbol extraction', () => {
     assert.deepStrictEqual(css.symbols, ['btn', 'card']);
     assert.deepStrictEqual(css.imports, ['./vars']);
   });
+  it('joins a relative specifier to its file\'s folder exactly as path.posix.normalize(join(dirname)) does', () => {
+    const segs = ['a', 'b', '.', '..', '', 'x.ts', '...', '.hidden', 'index', '..a'];
+    let seed = 7;
+    const pick = () => segs[(seed = (seed * 1103515245 + 12345) % 2147483648) % segs.length];
+    const froms = ['a.ts', 'src/a.ts', 'src/deep/er/a.ts', '.github/x.ts', 'a/b/c/d/e.ts'];
+    for (let i = 0; i < 3000; i++) {
+      const from = froms[i % froms.length];
+      const n = 1 + (i % 5);
+      const spec = (i % 2 ? './' : '../') + Array.from({ length: n }, pick).join('/') + (i % 7 === 0 ? '/' : '');
+      const want = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/(.)\/$/, '$1');
+      assert.strictEqual(joinRelative(from, spec), want.replace(/^\.\/$/, '.'), `${from} + ${spec}`);
+    }
+    for (const [from, spec] of [['a.ts', '.'], ['a.ts', '..'], ['src/a.ts', './'], ['src/a.ts', '../'], ['src/a.ts', '../..']]) {
+      assert.strictEqual(joinRelative(from, spec), path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/(.)\/$/, '$1'), `${from} + ${spec}`);
+    }
+  });
+
   it('recognises UI files', () => {
     assert.ok(isUiFile('src/components/Button.ts'));
     assert.ok(isUiFile('src/App.tsx'));
@@ -163,6 +275,34 @@ describe('workspace index', () => {
     assert.deepStrictEqual(theme.imports, ['src/settings/storage.ts']);
     assert.deepStrictEqual(index.get('test/themeStore.test.ts')!.imports, ['src/theme/themeStore.ts'], './x.js names x.ts');
     assert.deepStrictEqual(index.importersOf('src/theme/themeStore.ts').sort(), ['src/pages/SettingsPage.tsx', 'test/themeStore.test.ts']);
+  });
+
+  it('admits only regular files within the size limit, whether a file was stat\'ed by the walk or when it was read', async () => {
+    const root = tmp('cape-index-kinds-');
+    write(root, 'src/a.ts', 'export const a = 1;\n');
+    write(root, 'src/big.ts', `export const big = "${'x'.repeat(3000)}";\n`);
+    write(root, 'outside.ts', 'export const secretOutside = 1;\n');
+    fs.symlinkSync(path.join(root, 'outside.ts'), path.join(root, 'src/link.ts'));
+    const fifo = process.platform !== 'win32' && spawnOk('mkfifo', [path.join(root, 'src/pipe.ts')]);
+    const cacheFile = path.join(tmp('cape-index-kinds-cache-'), 'i.idx');
+    const first = await WorkspaceIndex.open(root, { cacheFile, maxBytes: 2048 });
+    assert.deepStrictEqual([...first.index.all()].map((f) => f.path).sort(), ['outside.ts', 'src/a.ts']);
+    assert.strictEqual(first.stats.read, 2, 'the over-size file, the symlink and the FIFO are not read');
+    if (fifo) assert.ok(!first.index.get('src/pipe.ts'));
+    // a known file that grows past the limit, or is replaced by a symlink, leaves the index on the next walk
+    const later = new Date(Date.now() + 5000);
+    write(root, 'src/a.ts', `export const a = "${'y'.repeat(3000)}";\n`);
+    fs.utimesSync(path.join(root, 'src/a.ts'), later, later);
+    fs.rmSync(path.join(root, 'outside.ts'));
+    fs.symlinkSync(path.join(root, 'src/big.ts'), path.join(root, 'outside.ts'));
+    const second = await WorkspaceIndex.open(root, { cacheFile, maxBytes: 2048 });
+    assert.strictEqual(second.fromCache, true);
+    assert.deepStrictEqual([...second.index.all()].map((f) => f.path), []);
+    // and comes back when it shrinks under it again
+    write(root, 'src/a.ts', 'export const a = 2;\n');
+    fs.utimesSync(path.join(root, 'src/a.ts'), new Date(later.getTime() + 5000), new Date(later.getTime() + 5000));
+    const third = await WorkspaceIndex.open(root, { cacheFile, maxBytes: 2048 });
+    assert.deepStrictEqual([...third.index.all()].map((f) => f.path), ['src/a.ts']);
   });
 
   it('updates incrementally from mtimes (refresh) and from named paths (update), and keeps a cache file', async () => {

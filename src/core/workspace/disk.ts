@@ -32,18 +32,49 @@ export function absoluteIn(root: string, rel: string): string {
   return base + (path.sep === '/' ? rel : rel.split('/').join(path.sep));
 }
 
-/** The buffer readInto() reuses (a build reads tens of thousands of files: no allocation, no fstat per file). */
+/** The buffer readInto() reuses (a build reads tens of thousands of files: no allocation per file). */
 let readBuffer = Buffer.allocUnsafe(1 << 16);
 
 /**
- * A file's bytes, up to `limit` + 1 of them (enough to tell it is over the limit), in the shared read buffer: valid
- * until the next call. Reads stop at `expected` bytes (its size when the walk stat'ed it).
+ * Flags of an open for reading: never through a symlink (the walk admits regular files only, and one swapped in for a
+ * symlink since is not followed), never blocking on a FIFO swapped in (O_NONBLOCK changes nothing for a regular file).
  */
-export function readInto(abs: string, expected: number, limit: number): Buffer {
-  const fd = fs.openSync(abs, 'r');
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
+/** A file read by readInto(): its bytes (in the shared buffer) and its size and mtime. */
+export interface FileBytes {
+  buf: Buffer;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * A file's bytes, up to `limit` + 1 of them (enough to tell it is over the limit), in the shared read buffer: valid
+ * until the next call. `known` is the file's size and mtime when the caller stat'ed it (reads stop at that size);
+ * without it the open descriptor is stat'ed (one fstat instead of a walk's lstat of the path: a build reads every
+ * file it finds) and null is returned when it is not a regular file of at most `limit` bytes, or vanished, or is a
+ * symlink now. Other errors throw.
+ */
+export function readInto(abs: string, limit: number, known?: { size: number; mtimeMs: number }): FileBytes | null {
+  let fd: number;
   try {
+    fd = fs.openSync(abs, READ_FLAGS);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!known && (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR')) return null;
+    throw err;
+  }
+  try {
+    let size: number;
+    let mtimeMs: number;
+    if (known) ({ size, mtimeMs } = known);
+    else {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || st.size > limit) return null;
+      ({ size, mtimeMs } = st);
+    }
     const max = limit + 1;
-    if (readBuffer.length < Math.min(expected + 1, max)) readBuffer = Buffer.allocUnsafe(Math.min(Math.max(expected + 1, readBuffer.length * 2), max));
+    if (readBuffer.length < Math.min(size + 1, max)) readBuffer = Buffer.allocUnsafe(Math.min(Math.max(size + 1, readBuffer.length * 2), max));
     let n = 0;
     for (;;) {
       if (n === readBuffer.length) {
@@ -54,10 +85,10 @@ export function readInto(abs: string, expected: number, limit: number): Buffer {
       }
       const got = fs.readSync(fd, readBuffer, n, readBuffer.length - n, null);
       n += got;
-      // the size the walk recorded is read (a file that grew since has a new size and mtime: the next walk reads it)
-      if (!got || n >= expected) break;
+      // the size stat'ed is read (a file that grew since has a new size and mtime: the next walk reads it)
+      if (!got || n >= size) break;
     }
-    return readBuffer.subarray(0, n);
+    return { buf: readBuffer.subarray(0, n), size, mtimeMs };
   } finally {
     fs.closeSync(fd);
   }

@@ -1,11 +1,43 @@
 // The workspace index's import graph: each indexed file's relative import specifiers resolved to the workspace
 // files they name (TypeScript/JavaScript resolution: extensions, index files, `./x.js` naming `x.ts`, the `@/` and
 // `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges (importersOf).
-import * as path from 'path';
 import type { FileEntry } from './indexCache';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
+
+/**
+ * path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)) for a workspace file `from` (normalised,
+ * relative) and a relative specifier, without a trailing slash: a build resolves one or two specifiers per file, and
+ * the general functions cost more than the rest of the resolution.
+ */
+export function joinRelative(from: string, spec: string): string {
+  // the usual case: leading `./` and `../` segments, then names only
+  let dir = from.slice(0, Math.max(0, from.lastIndexOf('/')));
+  let i = 0;
+  for (;;) {
+    if (spec.startsWith('./', i)) i += 2;
+    else if (spec.startsWith('../', i) && dir) {
+      dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')));
+      i += 3;
+    } else break;
+  }
+  const rest = spec.slice(i);
+  if (rest && !DOT_OR_EMPTY_SEGMENT.test(rest)) return dir ? `${dir}/${rest}` : rest;
+  const out = from.split('/');
+  out.pop();
+  let up = 0;
+  for (const seg of spec.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg !== '..') out.push(seg);
+    else if (out.length > up) out.pop();
+    else (out.push('..'), up++);
+  }
+  return out.length ? out.join('/') : '.';
+}
+
+/** A path with an empty, `.` or `..` segment (or a trailing slash). */
+const DOT_OR_EMPTY_SEGMENT = /(^|\/)\.{0,2}(\/|$)/;
 
 /** A specifier whose last segment is `.`, `..`, empty, `@` or `~` (one per line of a file's specifier text). */
 const NAMELESS_SPEC = /(^|\/)(\.\.?|[@~])?\/?$/m;
@@ -114,7 +146,7 @@ export class ImportGraph {
   resolve(from: string, spec: string): string | null {
     let base: string;
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
-      base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+      base = joinRelative(from, spec);
     } else if (spec.startsWith('@/') || spec.startsWith('~/')) {
       base = spec.slice(2);
       const inSrc = this.resolveBase('src/' + base);

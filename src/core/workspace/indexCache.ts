@@ -3,7 +3,8 @@
 //
 // A warm `cape context` on a 50,000-file workspace must answer within a second, so the file is laid out to be taken
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
-// symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's term ids).
+// symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's Docs as its
+// arena holds them: termDoc.ts).
 // A file's symbols and specifiers stay one string until someone asks for them (a query looks at a few hundred files
 // of the 50,000), and its resolved imports stay indices into the restored paths.
 //
@@ -16,7 +17,7 @@ import type { TermIndexData } from './termIndex';
 import { detach } from './tokens';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 5;
+export const CACHE_VERSION = 6;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -27,7 +28,7 @@ const ITEM_SEP = '\n';
 const BATCH = 2048;
 
 /** The sections, in file order. */
-const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docLens', 'docIds'] as const;
+const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docs'] as const;
 
 /**
  * A file's symbols or specifiers as FileEntry keeps them: one string, a copy (join copies its pieces; a single one
@@ -149,7 +150,7 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
  * The cache file's bytes, in pieces (no copy of the whole). `text` is the text index serialised with its Docs in
  * the order of `files`.
  */
-export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], text: { words: string; lens: Uint32Array; docs: Uint32Array[] }): Generator<Uint8Array | string> {
+export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], text: TermIndexData): Generator<Uint8Array | string> {
   const n = files.length;
   const numbers = new Float64Array(3 * n);
   const importLens = new Uint32Array(n);
@@ -166,8 +167,6 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   const importTargets = new Uint32Array(importCount);
   let k = 0;
   for (const f of files) for (const p of f.imports) if (at.has(p)) importTargets[k++] = at.get(p)!;
-  let idCount = 0;
-  for (const d of text.docs) idCount += d.length;
   // the per-file strings are written in batches (one joined string of 50,000 files' symbols is a peak of memory)
   const perFile = { paths: (f: FileEntry) => f.path, symbols: (f: FileEntry) => f.symText(), specs: (f: FileEntry) => f.specText() };
   const batches = function* (get: (f: FileEntry) => string): Generator<string> {
@@ -178,9 +177,9 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
     for (const f of files) b += Buffer.byteLength(get(f), 'utf8');
     return b;
   };
-  const arrays = { numbers, importLens, importTargets, docLens: text.lens };
+  const arrays = { numbers, importLens, importTargets, docs: text.docs };
   const sizes = SECTIONS.map((s) =>
-    s === 'docIds' ? 4 * idCount : s === 'words' ? Buffer.byteLength(text.words, 'utf8') : s in perFile ? bytesPerFile(perFile[s as keyof typeof perFile]) : arrays[s as keyof typeof arrays].byteLength,
+    s === 'words' ? Buffer.byteLength(text.words, 'utf8') : s in perFile ? bytesPerFile(perFile[s as keyof typeof perFile]) : arrays[s as keyof typeof arrays].byteLength,
   );
   const json = JSON.stringify({ ...header, files: n, sections: sizes });
   const jsonBytes = Buffer.byteLength(json, 'utf8');
@@ -193,20 +192,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   yield Buffer.alloc(pad8(HEAD_BYTES + jsonBytes));
   for (let i = 0; i < SECTIONS.length; i++) {
     const s = SECTIONS[i];
-    if (s === 'docIds') {
-      // the Docs in chunks of about 1 MB
-      const chunk = new Uint32Array(1 << 18);
-      let m = 0;
-      for (const d of text.docs) {
-        if (m + d.length > chunk.length) {
-          yield bytesOf(chunk.slice(0, m));
-          m = 0;
-        }
-        if (d.length > chunk.length) yield bytesOf(d);
-        else (chunk.set(d, m), (m += d.length));
-      }
-      if (m) yield bytesOf(chunk.slice(0, m));
-    } else if (s === 'words') yield text.words;
+    if (s === 'words') yield text.words;
     else if (s in perFile) yield* batches(perFile[s as keyof typeof perFile]);
     else yield bytesOf(arrays[s as keyof typeof arrays]);
     if (pad8(sizes[i])) yield Buffer.alloc(pad8(sizes[i]));
@@ -253,8 +239,7 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
     const numbers = view('numbers', Float64Array);
     const importLens = view('importLens', Uint32Array);
     const importTargets = view('importTargets', Uint32Array);
-    const docLens = view('docLens', Uint32Array);
-    if (paths.length !== n || symbols.length !== n || specs.length !== n || numbers.length !== 3 * n || importLens.length !== n || docLens.length !== n) return null;
+    if (paths.length !== n || symbols.length !== n || specs.length !== n || numbers.length !== 3 * n || importLens.length !== n) return null;
     let total = 0;
     for (let i = 0; i < n; i++) total += importLens[i];
     if (total !== importTargets.length) return null;
@@ -267,7 +252,7 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
       f.restoreImports(restored, imp, (imp += importLens[i]));
       files[i] = f;
     }
-    return { header, files, text: { words: str('words'), lens: docLens, ids: view('docIds', Uint32Array) } };
+    return { header, files, text: { words: str('words'), docs: view('docs', Uint32Array) } };
   } catch {
     return null;
   }

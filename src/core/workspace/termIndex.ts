@@ -1,7 +1,7 @@
 // The workspace's text index, made light enough for monorepos (50,000 files in a few seconds and well under 300 MB):
 // per file it keeps only the SET of terms (ids into one vocabulary, vocabulary.ts) of its path, its symbols and the
 // first CONTENT_CAP characters of its content, plus the content's length in terms; no positions, no frequencies, no
-// text. This class owns those entries (termDoc.ts's Doc), the document frequencies and the serialised form the cache
+// text. This class owns those entries (termDoc.ts's Docs, back to back in one arena), the document frequencies and the serialised form the cache
 // file holds; reading text into term ids is termExtract.ts's, ranking (term sets, then BM25+ over the best candidates
 // read lazily from disk) termScoring.ts's.
 //
@@ -9,7 +9,7 @@
 // same words. Why not minisearch any more: its inverted index with per-document frequencies took ~300 MB and ~25 s
 // for 5,000 files here, and most of that content is never the answer.
 import { grow } from './charTables';
-import { contentStart, HEAD, symStart, type Doc, type Field, type FieldBoost } from './termDoc';
+import { contentStart, docEnd, docWords, HEAD, pathStart, symStart, type Field, type FieldBoost } from './termDoc';
 import { TermExtractor } from './termExtract';
 import { scoreFiles } from './termScoring';
 import { Vocabulary } from './vocabulary';
@@ -17,20 +17,28 @@ import { Vocabulary } from './vocabulary';
 export { CONTENT_CAP } from './termExtract';
 export type { Field, FieldBoost } from './termDoc';
 
-/** A serialised TermIndex (the index's cache file holds it): one Doc per given path, back to back. */
+/** A serialised TermIndex (the index's cache file holds it). */
 export interface TermIndexData {
   /** The vocabulary, term id order, joined by '\n' (terms never hold one). */
   words: string;
-  /** Per path of the order given to serialize(), the length of its Doc (0: no entry). */
-  lens: Uint32Array;
-  /** The Docs, back to back. */
-  ids: Uint32Array;
+  /** One Doc per path of the order given to serialize(), back to back (see termDoc.ts). */
+  docs: Uint32Array;
 }
+
+/** Arena elements below which a compaction does not pay. */
+const COMPACT_MIN = 1 << 16;
 
 export class TermIndex {
   private vocab = new Vocabulary();
   private df = new Int32Array(1024);
-  private readonly docs = new Map<string, Doc>();
+  /** Every Doc, back to back (termDoc.ts); deleted ones stay as garbage until a compaction. */
+  private arena: Uint32Array = new Uint32Array(1 << 16);
+  /** arena[0, used) holds Docs. */
+  private used = 0;
+  /** Elements of deleted Docs in arena[0, used). */
+  private garbage = 0;
+  /** Each file's Doc: its offset in the arena. */
+  private readonly docs = new Map<string, number>();
   private totalLen = 0;
   /** Made on first use (a warm run that only queries needs no word memo until a candidate is counted). */
   private extractor: TermExtractor | null = null;
@@ -47,38 +55,68 @@ export class TermIndex {
   set(rel: string, symbols: string[], content: string): void {
     this.delete(rel);
     const r = this.reader;
-    // the Doc is put together in the reader's `ids` and copied out once
+    // the Doc is put together in the reader's `ids` and copied to the arena once
     const pathEnd = r.collect(rel, HEAD);
     const symbolsEnd = r.collect(symbols.join(' '), pathEnd);
     // the content set holds the path's and symbols' terms too: df counts a file once per term
     const end = r.collect(content, symbolsEnd, HEAD, symbolsEnd);
-    r.ids[0] = r.wordCount;
-    r.ids[1] = pathEnd - HEAD;
-    r.ids[2] = symbolsEnd - pathEnd;
-    this.add(rel, r.ids.slice(0, end));
+    const ids = r.ids;
+    ids[0] = end;
+    ids[1] = r.wordCount;
+    ids[2] = pathEnd - HEAD;
+    ids[3] = symbolsEnd - pathEnd;
+    if (this.used + end > this.arena.length) this.makeRoom(end);
+    const at = this.used;
+    this.arena.set(ids.subarray(0, end), at);
+    this.used += end;
+    this.add(rel, at);
   }
 
   /** The terms of a file's path, symbols and content as the index holds them (for tests and diagnostics). */
   termsOf(rel: string): Record<Field, string[]> | undefined {
-    const doc = this.docs.get(rel);
-    if (!doc) return undefined;
-    const list = (a: number, b: number) => Array.from(doc.subarray(a, b), (id) => this.vocab.term(id));
-    return { path: list(HEAD, symStart(doc)), symbols: list(symStart(doc), contentStart(doc)), content: list(contentStart(doc), doc.length) };
+    const at = this.docs.get(rel);
+    if (at === undefined) return undefined;
+    const a = this.arena;
+    const list = (from: number, to: number) => Array.from(a.subarray(from, to), (id) => this.vocab.term(id));
+    return { path: list(pathStart(at), symStart(a, at)), symbols: list(symStart(a, at), contentStart(a, at)), content: list(contentStart(a, at), docEnd(a, at)) };
   }
 
-  private add(rel: string, doc: Doc): void {
-    this.docs.set(rel, doc);
-    this.totalLen += doc[0];
-    this.df = grow(this.df, this.vocab.size);
-    for (let i = contentStart(doc); i < doc.length; i++) this.df[doc[i]]++;
+  private add(rel: string, at: number): void {
+    const a = this.arena;
+    this.docs.set(rel, at);
+    this.totalLen += docWords(a, at);
+    const df = (this.df = grow(this.df, this.vocab.size));
+    for (let i = contentStart(a, at), end = docEnd(a, at); i < end; i++) df[a[i]]++;
   }
 
   delete(rel: string): void {
-    const doc = this.docs.get(rel);
-    if (!doc) return;
+    const at = this.docs.get(rel);
+    if (at === undefined) return;
+    const a = this.arena;
     this.docs.delete(rel);
-    this.totalLen -= doc[0];
-    for (let i = contentStart(doc); i < doc.length; i++) this.df[doc[i]]--;
+    this.totalLen -= docWords(a, at);
+    for (let i = contentStart(a, at), end = docEnd(a, at); i < end; i++) this.df[a[i]]--;
+    this.garbage += a[at];
+  }
+
+  /** Room for `need` more elements: the live Docs compacted when garbage is most of the arena, else a bigger arena. */
+  private makeRoom(need: number): void {
+    const live = this.used - this.garbage;
+    if (this.garbage > live && this.used > COMPACT_MIN) {
+      const next = new Uint32Array(Math.max(this.arena.length, 2 * (live + need)));
+      let k = 0;
+      for (const [rel, at] of this.docs) {
+        const len = this.arena[at];
+        next.set(this.arena.subarray(at, at + len), k);
+        this.docs.set(rel, k);
+        k += len;
+      }
+      this.arena = next;
+      this.used = k;
+      this.garbage = 0;
+    } else {
+      this.arena = grow(this.arena, this.used + need);
+    }
   }
 
   /** Forgets the word memo (after a build: it only speeds up indexing). */
@@ -91,58 +129,79 @@ export class TermIndex {
    * frequencies over the best candidates, whose text `read` returns (null: scored by stage 1 only).
    */
   scores(query: string, boost: FieldBoost, read: (rel: string) => string | null): Map<string, number> {
-    return scoreFiles({ vocab: this.vocab, docs: this.docs, df: this.df, totalLen: this.totalLen, reader: this.reader }, query, boost, read);
+    return scoreFiles({ vocab: this.vocab, arena: this.arena, docs: this.docs, df: this.df, totalLen: this.totalLen, reader: this.reader }, query, boost, read);
   }
 
-  /** The index for the cache file, with the Docs in the order of `paths` (restore() takes them back to back). */
-  serialize(paths: readonly string[]): { words: string; lens: Uint32Array; docs: Uint32Array[] } {
-    const lens = new Uint32Array(paths.length);
-    const docs: Uint32Array[] = [];
-    paths.forEach((p, i) => {
-      const d = this.docs.get(p);
-      if (d) (docs.push(d), (lens[i] = d.length));
-    });
-    return { words: this.vocab.serialize(), lens, docs };
+  /**
+   * The index for the cache file, with the Docs in the order of `paths` (restore() takes them back to back): the
+   * arena itself when it holds exactly those Docs in that order (a build's), else a copy.
+   */
+  serialize(paths: readonly string[]): TermIndexData {
+    const a = this.arena;
+    let inPlace = this.garbage === 0 && this.docs.size === paths.length;
+    let total = 0;
+    for (const p of paths) {
+      const at = this.docs.get(p);
+      if (at !== total) inPlace = false;
+      total += at === undefined ? 1 : a[at];
+    }
+    if (inPlace) return { words: this.vocab.serialize(), docs: a.subarray(0, this.used) };
+    const out = new Uint32Array(total);
+    let k = 0;
+    for (const p of paths) {
+      const at = this.docs.get(p);
+      if (at === undefined) out[k++] = 1;
+      else (out.set(a.subarray(at, at + a[at]), k), (k += a[at]));
+    }
+    return { words: this.vocab.serialize(), docs: out };
   }
 
-  /** Restores a serialised index (Docs in the order of `paths`); false (and empty) when it is damaged. */
+  /**
+   * Restores a serialised index (Docs in the order of `paths`), its arena a view of `data.docs` (copied on the first
+   * change that needs room); false (and empty) when it is damaged: a Doc's bounds, a term id past the vocabulary.
+   */
   restore(data: TermIndexData, paths: readonly string[]): boolean {
     try {
-      if (data.lens.length !== paths.length) throw new Error('length');
       this.vocab = new Vocabulary();
       this.extractor = null;
       this.vocab.restore(data.words);
       const words = this.vocab.size;
-      this.df = new Int32Array(Math.max(1024, words + 1024));
-      const all = data.ids;
-      const df = this.df;
+      const df = (this.df = new Int32Array(Math.max(1024, words + 1024)));
+      const a = data.docs;
       let at = 0;
       for (let i = 0; i < paths.length; i++) {
-        const n = data.lens[i];
-        if (!n) continue;
-        if (n < HEAD || at + n > all.length) throw new Error('truncated');
-        const doc = all.subarray(at, at + n);
-        at += n;
-        const cs = HEAD + doc[1] + doc[2];
-        if (cs > n) throw new Error('bad entry');
-        for (let k = HEAD; k < cs; k++) if (doc[k] >= words) throw new Error('bad term id');
+        if (at >= a.length) throw new Error('truncated');
+        const len = a[at];
+        if (len === 1) {
+          at++;
+          continue;
+        }
+        const end = at + len;
+        if (len < HEAD || end > a.length || HEAD + a[at + 2] + a[at + 3] > len) throw new Error('bad entry');
+        const cs = contentStart(a, at);
+        for (let k = at + HEAD; k < cs; k++) if (a[k] >= words) throw new Error('bad term id');
         // add(), with the check of each content id in the same pass
-        for (let k = cs; k < n; k++) {
-          const id = doc[k];
+        for (let k = cs; k < end; k++) {
+          const id = a[k];
           if (id >= words) throw new Error('bad term id');
           df[id]++;
         }
-        this.docs.set(paths[i], doc);
-        this.totalLen += doc[0];
+        this.docs.set(paths[i], at);
+        this.totalLen += a[at + 1];
+        at = end;
       }
-      if (at !== all.length) throw new Error('trailing');
+      if (at !== a.length) throw new Error('trailing');
+      this.arena = a;
+      this.used = at;
+      this.garbage = 0;
       return true;
     } catch {
       this.vocab = new Vocabulary();
-      this.extractor = null;
       this.docs.clear();
       this.totalLen = 0;
       this.df = new Int32Array(1024);
+      this.arena = new Uint32Array(1 << 16);
+      this.used = this.garbage = 0;
       return false;
     }
   }

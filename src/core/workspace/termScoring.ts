@@ -3,7 +3,7 @@
 //  2. the best CANDIDATES of stage 1 are read from disk (lazily, only for this query) and scored by BM25+ with term
 //     frequencies and length normalisation per field — what a full-text engine would compute for them.
 import { terms } from './tokens';
-import { contentStart, HEAD, symStart, type Doc, type FieldBoost } from './termDoc';
+import { contentStart, docEnd, pathStart, symStart, type FieldBoost } from './termDoc';
 import type { QueryWords, TermExtractor } from './termExtract';
 import type { Vocabulary } from './vocabulary';
 
@@ -16,7 +16,10 @@ const BM25 = { k: 1.2, b: 0.4, d: 0.5 };
 /** What scoring reads of the text index. */
 export interface TermStats {
   readonly vocab: Vocabulary;
-  readonly docs: ReadonlyMap<string, Doc>;
+  /** The Docs (termDoc.ts), back to back. */
+  readonly arena: Uint32Array;
+  /** Each file's Doc: its offset in the arena. */
+  readonly docs: ReadonlyMap<string, number>;
   /** Per term id, the files whose content set holds it. */
   readonly df: Int32Array;
   /** Words of all files' capped content. */
@@ -53,13 +56,15 @@ export function scoreFiles(ix: TermStats, query: string, boost: FieldBoost, read
   const weight = new Float64Array(ix.vocab.size);
   for (const [id, n] of q) weight[id] = idf(ix, id) * n;
   const rough: [string, number][] = [];
-  for (const [rel, doc] of ix.docs) {
+  const a = ix.arena;
+  for (const [rel, at] of ix.docs) {
     let s = 0;
-    const ys = symStart(doc);
-    const cs = contentStart(doc);
-    for (let i = HEAD; i < ys; i++) s += weight[doc[i]] * boost.path;
-    for (let i = ys; i < cs; i++) s += weight[doc[i]] * boost.symbols;
-    for (let i = cs; i < doc.length; i++) s += weight[doc[i]] * boost.content;
+    const ys = symStart(a, at);
+    const cs = contentStart(a, at);
+    const end = docEnd(a, at);
+    for (let i = pathStart(at); i < ys; i++) s += weight[a[i]] * boost.path;
+    for (let i = ys; i < cs; i++) s += weight[a[i]] * boost.symbols;
+    for (let i = cs; i < end; i++) s += weight[a[i]] * boost.content;
     if (s > 0) rough.push([rel, s]);
   }
   rough.sort((a, b) => b[1] - a[1]);
@@ -73,7 +78,8 @@ export function scoreFiles(ix: TermStats, query: string, boost: FieldBoost, read
 }
 
 function bm25(ix: TermStats, rel: string, text: string, q: Map<number, number>, weight: Float64Array, boost: FieldBoost, avg: number, words: QueryWords): number {
-  const doc = ix.docs.get(rel)!;
+  const a = ix.arena;
+  const at = ix.docs.get(rel)!;
   const field = (counts: Map<number, number>, len: number, avgLen: number, b: number) => {
     let s = 0;
     for (const [id, tf] of counts) {
@@ -85,6 +91,6 @@ function bm25(ix: TermStats, rel: string, text: string, q: Map<number, number>, 
   const p = ix.reader.count(rel, q, words);
   const content = ix.reader.count(text, q, words);
   let symbols = 0;
-  for (let i = symStart(doc); i < contentStart(doc); i++) if (q.has(doc[i])) symbols += weight[doc[i]] * (BM25.d + 1) * boost.symbols;
+  for (let i = symStart(a, at), cs = contentStart(a, at); i < cs; i++) if (q.has(a[i])) symbols += weight[a[i]] * (BM25.d + 1) * boost.symbols;
   return field(p.c, p.len, p.len, boost.path) + symbols + field(content.c, content.len, avg, boost.content);
 }

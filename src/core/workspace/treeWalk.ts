@@ -1,4 +1,4 @@
-// The workspace index's walk of the tree (readdir + lstat, no content read): which files the policy admits by name,
+// The workspace index's walk of the tree (readdir, no content read, no stat of a file): which files the policy admits by name,
 // and what each folder held when it was last listed (DirRecord), so a warm walk stats the files of an unchanged
 // folder instead of listing it and testing every name against the rules again. The records travel in the index's
 // cache file (DirRow in indexCache.ts).
@@ -27,8 +27,12 @@ interface DirRecord {
 /** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
 const RACY_MS = 3000;
 
-/** Where the walk meets an admitted file: its workspace-relative path and its lstat. */
-export type NoteFile = (rel: string, st: fs.Stats) => void;
+/**
+ * Where the walk meets a file the policy admits by name (a regular file when its folder was listed), by its
+ * workspace-relative and absolute paths. The walk does not stat it: a file the index knows is stat'ed to see whether
+ * it changed, a new one is read anyway (and stat'ed through its descriptor, see disk.ts's readInto).
+ */
+export type NoteFile = (rel: string, abs: string) => void;
 
 export class TreeWalk {
   /** What the last walk found in each folder it walked (kept in the cache file). */
@@ -46,8 +50,7 @@ export class TreeWalk {
   ) {}
 
   /**
-   * Walks the workspace and calls `note` for every regular file the policy admits by name, within the size limit (no
-   * content read). Where a folder's record (see DirRecord) still holds, its files and subfolders are taken from it
+   * Walks the workspace and calls `note` for every file the policy admits by name (no stat, no content read). Where a folder's record (see DirRecord) still holds, its files and subfolders are taken from it
    * and only stat'ed: no listing, no name or `.gitignore` checks. Returns false (and keeps the old records) when a
    * `.gitignore` (or `.git/info/exclude`) changed since the records were made: then only a full walk
    * (`useRecords` false) applies the rules right.
@@ -69,10 +72,7 @@ export class TreeWalk {
       if (old && old.mtimeMs === st.mtimeMs) {
         this.policy.noteDir(rel, old.gitignore !== null);
         const prefix = abs + path.sep;
-        for (const name of old.files ? old.files.split('/') : []) {
-          const f = statOrNull(prefix + name, false);
-          if (f?.isFile() && f.size <= this.policy.maxBytes) note(rel ? `${rel}/${name}` : name, f);
-        }
+        for (const name of old.files ? old.files.split('/') : []) note(rel ? `${rel}/${name}` : name, prefix + name);
         if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
         records.set(rel, old);
         continue;
@@ -102,8 +102,7 @@ export class TreeWalk {
         } else if (e.isFile()) {
           if (this.policy.skipFileName(r)) continue;
           files.push(e.name);
-          const f = statOrNull(prefix + e.name, false);
-          if (f?.isFile() && f.size <= this.policy.maxBytes) note(r, f);
+          note(r, prefix + e.name);
         }
       }
       // a folder changed within the clock's resolution may change again under the same mtime: list it next time

@@ -41,11 +41,10 @@ export interface IndexedFile {
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
-/** A file the walk found new or changed. */
+/** A file the walk found new or changed: its size and mtime when it was stat'ed (a new one is not: null). */
 interface Found {
   rel: string;
-  size: number;
-  mtimeMs: number;
+  stat: { size: number; mtimeMs: number } | null;
 }
 
 export interface RefreshStats {
@@ -94,23 +93,32 @@ export class WorkspaceIndex {
 
   /**
    * Walks the workspace (treeWalk.ts) and lists the files the policy admits (no content read) that are new or whose
-   * size or mtime changed; every indexed file it meets gets `seen = this.generation` (the others are gone). Returns
+   * size or mtime changed; every indexed file it meets as a regular file within the size limit gets
+   * `seen = this.generation` (the others are gone). Only known files are stat'ed: a new one is read anyway. Returns
    * null when the folder records could not be used (`useRecords`: a `.gitignore` changed): then walk again without.
    */
   private walk(useRecords: boolean): Found[] | null {
     const found: Found[] = [];
     const gen = ++this.generation;
     this.notTextSeen.clear();
-    const complete = this.tree.walk(useRecords, (rel, f) => {
+    const maxBytes = this.policy.maxBytes;
+    const complete = this.tree.walk(useRecords, (rel, abs) => {
       const cur = this.files.get(rel);
+      const was = cur ? null : this.notText.get(rel);
+      if (!cur && was === undefined) {
+        found.push({ rel, stat: null });
+        return;
+      }
+      const f = statOrNull(abs, false);
+      if (!f?.isFile() || f.size > maxBytes) return;
       if (cur) {
         cur.seen = gen;
         if (cur.size === f.size && cur.mtimeMs === f.mtimeMs) return;
-      } else if (this.notText.get(rel) === `${f.size}:${f.mtimeMs}`) {
+      } else if (was === `${f.size}:${f.mtimeMs}`) {
         this.notTextSeen.add(rel);
         return;
       }
-      found.push({ rel, size: f.size, mtimeMs: f.mtimeMs });
+      found.push({ rel, stat: { size: f.size, mtimeMs: f.mtimeMs } });
     });
     return complete ? found : null;
   }
@@ -120,15 +128,25 @@ export class WorkspaceIndex {
     return absoluteIn(this.root, rel);
   }
 
-  /** Reads and indexes one file (already admitted by name); false when its content is not text. */
-  private indexFile(rel: string, size: number, mtimeMs: number): boolean {
-    let buf: Buffer;
+  /**
+   * Reads and indexes one file (already admitted by name; `stat` its size and mtime when it was stat'ed, else it is
+   * stat'ed when opened); true when indexed, false when its content is not text (or it cannot be read), null when it
+   * was not stat'ed and is no regular file within the size limit (or is gone): not admitted, nothing read.
+   */
+  private indexFile(rel: string, stat: { size: number; mtimeMs: number } | null): boolean | null {
+    let got;
     try {
-      buf = readInto(this.absolute(rel), size, this.policy.maxBytes);
+      got = readInto(this.absolute(rel), this.policy.maxBytes, stat ?? undefined);
     } catch {
       this.drop(rel);
       return false;
     }
+    if (!got) {
+      this.drop(rel);
+      this.notText.delete(rel);
+      return null;
+    }
+    const { buf, size, mtimeMs } = got;
     const text = buf.length > this.policy.maxBytes ? null : textOf(buf);
     if (text === null) {
       this.drop(rel);
@@ -175,9 +193,10 @@ export class WorkspaceIndex {
     // a changed one is in `found`: indexFile() tells again whether it is text
     for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
     let read = 0;
-    for (const { rel, size, mtimeMs } of found) {
-      this.indexFile(rel, size, mtimeMs);
-      if (++read % 1000 === 0) await new Promise((r) => setImmediate(r));
+    let done = 0;
+    for (const { rel, stat } of found) {
+      if (this.indexFile(rel, stat) !== null) read++;
+      if (++done % 1000 === 0) await new Promise((r) => setImmediate(r));
     }
     this.graph.resolveImports();
     if (read > 1000) this.text.dropMemo();
@@ -235,7 +254,7 @@ export class WorkspaceIndex {
         }
         continue;
       }
-      if (this.indexFile(rel, st!.size, st!.mtimeMs)) read++;
+      if (this.indexFile(rel, { size: st!.size, mtimeMs: st!.mtimeMs })) read++;
     }
     this.graph.resolveImports();
     return { read, removed };
