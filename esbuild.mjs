@@ -1,10 +1,12 @@
 // Bundles the three deliverables: the extension host code, the webview app, and the headless CLI.
-// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli] [--outdir DIR (default dist)]
+// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli,sdk] [--outdir DIR (default dist)]
 //
 // The extension is three files: dist/extension.js (what activation loads: stand-ins only, src/extension.ts),
 // dist/session.js (the real activation and everything else, src/activation.ts, required by src/sessionBundle.ts
 // the first time a command, a view or a restored panel needs it) and dist/anthropic-sdk.js, the Anthropic SDK on
-// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI stays one file.
+// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI is dist/cli.js, which requires
+// the same dist/anthropic-sdk.js on its first request: a command that sends none (`cape context`, `cape kpt`) never
+// parses the SDK. The SDK bundle is built whenever the extension or the CLI is.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,9 +34,9 @@ const common = {
 const SDK_BUNDLE = 'anthropic-sdk';
 
 /**
- * Keeps the Anthropic SDK out of dist/extension.js: sdk.ts's lazy `require('@anthropic-ai/sdk')` becomes
- * `require('./anthropic-sdk.js')`, resolved next to extension.js at run time. A static import of the SDK would load
- * it at activation, so it fails the build.
+ * Keeps the Anthropic SDK out of dist/extension.js and dist/cli.js: sdk.ts's lazy `require('@anthropic-ai/sdk')`
+ * becomes `require('./anthropic-sdk.js')`, resolved next to the requiring bundle at run time. A static import of the
+ * SDK would load it at activation (or with every CLI command), so it fails the build.
  */
 const lazyAnthropicSdk = {
   name: 'lazy-anthropic-sdk',
@@ -77,7 +79,6 @@ const targets = {
     entryPoints: {
       extension: 'src/extension.ts',
       [SESSION_BUNDLE]: 'src/activation.ts',
-      [SDK_BUNDLE]: createRequire(import.meta.url).resolve('@anthropic-ai/sdk'),
     },
     outdir,
     platform: 'node',
@@ -94,6 +95,15 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [lazyAnthropicSdk],
+  },
+  sdk: {
+    ...common,
+    entryPoints: { [SDK_BUNDLE]: createRequire(import.meta.url).resolve('@anthropic-ai/sdk') },
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   webview: {
     ...common,
@@ -115,7 +125,8 @@ function copyCodicons() {
 // A production build starts from an empty dist/ so no stale source maps end up in the .vsix.
 if (production && !only) fs.rmSync(outdir, { recursive: true, force: true });
 
-const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name));
+// the extension and the CLI both require the SDK bundle at run time
+const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name) || (name === 'sdk' && (only.includes('extension') || only.includes('cli'))));
 if (watch) {
   for (const [, opts] of selected) await (await esbuild.context(opts)).watch();
   console.log('esbuild: watching', selected.map(([n]) => n).join(', '));
