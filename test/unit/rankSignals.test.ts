@@ -95,6 +95,41 @@ describe('ranking signals', () => {
     assert.strictEqual(h.recency.get('src/a.ts'), 1);
   });
 
+  it('follows renames: changes made under an older path count for the path the file has now', () => {
+    // newest first: b.ts was renamed to c.ts, and before that a.ts to b.ts; x.ts changed with it under every name
+    const log = [
+      '',
+      '\nR100\tsrc/b.ts\tsrc/c.ts\n',
+      '\nM\tsrc/b.ts\nM\tsrc/x.ts\n',
+      '\nR090\tsrc/a.ts\tsrc/b.ts\nM\tsrc/x.ts\n',
+      '\nM\tsrc/a.ts\nM\tsrc/x.ts\n',
+      '\nA\tsrc/a.ts\nA\tsrc/x.ts\n',
+    ].join('\x01');
+    const h = historyFromLog(log);
+    assert.ok(!h.recency.has('src/a.ts') && !h.recency.has('src/b.ts'), [...h.recency.keys()].join(', '));
+    assert.strictEqual(h.recency.get('src/c.ts'), 1, 'five commits touched the file now at src/c.ts');
+    assert.ok(h.coChange.get('src/c.ts')!.get('src/x.ts')! > 0.6);
+  });
+
+  it('reads renames from git itself: a moved file keeps its history', async () => {
+    const root = workspace({ 'lib/old/parse.js': 'export function parse(s) { return s; }\n', 'lib/format.js': 'export const format = 1;\n' });
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'start');
+    for (let i = 0; i < 3; i++) {
+      fs.appendFileSync(path.join(root, 'lib/old/parse.js'), `// ${i}\n`);
+      git('commit', '-q', '-am', `parse ${i}`);
+    }
+    fs.mkdirSync(path.join(root, 'src'));
+    git('mv', 'lib/old/parse.js', 'src/parse.js');
+    git('commit', '-q', '-m', 'move');
+    fs.appendFileSync(path.join(root, 'lib/format.js'), '// later\n');
+    git('commit', '-q', '-am', 'format');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.ok(index.recencyOf('src/parse.js') > index.recencyOf('lib/format.js'), `${index.recencyOf('src/parse.js')} vs ${index.recencyOf('lib/format.js')}`);
+  });
+
   it('ranks the files git changed together with the best match, and not those changed apart', async () => {
     const root = workspace({
       'src/report/exportPdf.ts': 'export function exportPdf(report: string) { return report; }\n',

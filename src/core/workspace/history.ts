@@ -2,8 +2,9 @@
 // the last commits, and which files changed together. Files a project changed lately are the ones its next change
 // most often touches (a feature in progress, a module being reworked), and files that changed together before
 // (a module and its test, a type and its implementations) tend to change together again. The ranking uses both as
-// priors around files the text already points to, never on their own. No git repository, no git binary or any git
-// error: no history (the ranking works without it).
+// priors around files the text already points to, never on their own. Renames are followed, so what a file went
+// through under its earlier paths counts for the path it has now (projects move files: `test/` to `__tests__/`,
+// `x.js` to `x.test.js`). No git repository, no git binary or any git error: no history (the ranking works without it).
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -46,12 +47,33 @@ export function historyKey(root: string): string | null {
   }
 }
 
-/** The commits of `git log --format=%x01 --name-only` output, newest first, each as its list of paths. */
+/**
+ * The commits of `git log --format=%x01 --name-status -M` output (or `--name-only`), newest first, each as its list
+ * of paths. A rename (`R…␉old␉new`) is followed: older commits that touched `old` count for the path it has now,
+ * through any later renames.
+ */
 function commitsOf(log: string): string[][] {
-  return log
-    .split('\x01')
-    .slice(1)
-    .map((c) => [...new Set(c.split('\n').map((l) => l.trim()).filter(Boolean))]);
+  const now = new Map<string, string>(); // a path in older commits → the path it has now
+  const current = (p: string) => now.get(p) ?? p;
+  const out: string[][] = [];
+  for (const chunk of log.split('\x01').slice(1)) {
+    const files = new Set<string>();
+    const renames: [string, string][] = [];
+    for (const raw of chunk.split('\n')) {
+      const line = raw.trim();
+      if (!line) continue;
+      const cols = line.split('\t');
+      if (cols.length === 1) files.add(current(line));
+      else if (/^[RC]/.test(cols[0]) && cols.length >= 3) {
+        files.add(current(cols[2]));
+        if (cols[0][0] === 'R') renames.push([cols[1], cols[2]]);
+      } else files.add(current(cols[cols.length - 1]));
+    }
+    // after this commit's own paths are mapped: its renames apply to the older commits
+    for (const [from, to] of renames) now.set(from, current(to));
+    out.push([...files]);
+  }
+  return out;
 }
 
 /** Parses `git log --format=%x01 --name-only` output into per-path recency. */
@@ -59,7 +81,7 @@ export function recencyFromLog(log: string): Recency {
   return historyFromLog(log).recency;
 }
 
-/** Parses `git log --format=%x01 --name-only` output into recency and co-change. */
+/** Parses `git log --format=%x01 --name-status -M` output into recency and co-change. */
 export function historyFromLog(log: string): History {
   const raw = new Map<string, number>();
   const seen = new Map<string, number>();
@@ -104,9 +126,10 @@ export function gitHistory(root: string): Promise<History> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '--no-renames', '--name-only', '--format=%x01', '-n', String(COMMITS), 'HEAD', '--'],
+      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '-M', '--name-status', '--format=%x01', '-n', String(COMMITS), 'HEAD', '--'],
       { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
       (err, stdout) => resolve(err ? NO_HISTORY : historyFromLog(String(stdout))),
     );
   });
 }
+
