@@ -9,8 +9,16 @@
 // parent commit's tree (the workspace before the change). The bundle holds the real first-parent history from
 // HISTORY commits before the oldest case up to the newest case's parent, each commit rewritten as a tree with its
 // subject and dates (no authors, no other parents), so a case's workspace has the history its user's clone would have
-// had — what the ranking's git recency and co-change priors read — and nothing later. Files over 1 MB are dropped
-// from the trees (the index never reads them anyway).
+// had — what the ranking's git recency and co-change priors read — and nothing later. A case whose parent is on a
+// side branch (a `develop` or `next` merged into the default branch) gets that branch's own first-parent commits on
+// top of where it left the chain or last merged it in, under a ref of its own. Files over 1 MB are dropped from the trees (the index never
+// reads them anyway). GIT_DIR's HEAD is the branch read (a bare mirror's HEAD is the repository's default branch,
+// whatever its name).
+//
+// An existing OUT_DIR/cases.json is merged: the repositories named on the command line get their cases and bundle
+// rebuilt, the others keep theirs unchanged (so adding a repository leaves the earlier cases, and their figures, as
+// they were). The script prints each bundle's size and their total, and fails when the total passes 30 MB (what the
+// bench's data may weigh in the repository).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -22,6 +30,9 @@ const SKIP_SUBJECT = /^(revert|merge|release|v?\d+\.\d+\.\d+)|chore\(release|cho
 const PER_REPO = 40;
 /** First-parent commits kept before the oldest case (the history the oldest case's workspace sees). */
 const HISTORY = 300;
+
+/** What the bench's data may weigh: the bundles of all its repositories together. */
+export const MAX_BUNDLE_BYTES = 30 * 1000 * 1000;
 
 function git(dir: string, args: string[], input?: string): string {
   return execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, input });
@@ -37,7 +48,8 @@ export function objectiveOf(subject: string): string {
 }
 
 
-function build(outDir: string, name: string, gitDir: string): Case[] {
+/** Writes OUT_DIR/NAME.bundle from the repository at gitDir and returns its cases. */
+export function buildRepository(outDir: string, name: string, gitDir: string): Case[] {
   const log = git(gitDir, ['log', '--no-merges', '--format=@@%H%x09%P%x09%s', '--name-status', '--no-renames', '-n', '3000', 'HEAD']);
   const picked: { commit: string; parent: string; subject: string; modified: string[] }[] = [];
   for (const chunk of log.split('@@').slice(1)) {
@@ -52,6 +64,7 @@ function build(outDir: string, name: string, gitDir: string): Case[] {
     picked.push({ commit, parent: parents, subject, modified });
     if (picked.length >= PER_REPO) break;
   }
+  if (!picked.length) throw new Error(`${name}: no commit of ${gitDir} modified 1–6 existing source files with a usable subject`);
   // a scratch repository sharing the source's objects, where the rewritten history is written
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-locdata-'));
   execFileSync('git', ['init', '-q', '--bare', scratch]);
@@ -93,11 +106,34 @@ function build(outDir: string, name: string, gitDir: string): Case[] {
   for (const p of [...picked].reverse()) {
     let snap = rewritten.get(p.parent);
     if (!snap) {
-      // a parent off the first-parent chain (a side branch): its own commit on top of its newest rewritten ancestor
-      const base = git(gitDir, ['rev-list', p.parent]).split('\n').find((c) => rewritten.has(c));
-      snap = rewrite(p.parent, base ? rewritten.get(base)! : null);
+      // a parent off the first-parent chain (a side branch, e.g. a `develop` or `next` merged into the default
+      // branch): the side branch's own first-parent commits down to the first one already rewritten or with a
+      // rewritten parent (where it left the chain, or last merged it in: that merge goes on top of the rewritten
+      // parent, so the history has the chain's commits up to there), at most HISTORY commits (past that, on top of
+      // the parent's newest rewritten ancestor)
+      const side: string[] = [];
+      let base: string | undefined;
+      for (const line of git(gitDir, ['rev-list', '--first-parent', '--parents', '-n', String(HISTORY + 1), p.parent]).split('\n').filter(Boolean)) {
+        const [c, ...parents] = line.split(' ');
+        if (rewritten.has(c)) {
+          base = c;
+          break;
+        }
+        side.push(c);
+        base = parents.find((x) => rewritten.has(x));
+        if (base) break;
+      }
+      if (side.length > HISTORY) {
+        side.length = HISTORY;
+        base = git(gitDir, ['rev-list', side[side.length - 1]]).split('\n').find((c) => rewritten.has(c));
+      }
+      let top = base ? rewritten.get(base)! : null;
+      for (const c of side.reverse()) {
+        top = rewrite(c, top);
+        rewritten.set(c, top);
+      }
+      snap = top!;
       execFileSync('git', ['--git-dir', scratch, 'update-ref', `refs/heads/side-${p.commit.slice(0, 12)}`, snap]);
-      rewritten.set(p.parent, snap);
     }
     cases.push({ id: `${name}-${p.commit.slice(0, 8)}`, repo: name, commit: p.commit, objective: objectiveOf(p.subject), snapshot: snap, modified: p.modified });
   }
@@ -110,23 +146,56 @@ function build(outDir: string, name: string, gitDir: string): Case[] {
   return cases;
 }
 
+export interface RepositorySpec {
+  /** The cases' prefix and the bundle's file name. */
+  name: string;
+  /** OWNER/REPO on GitHub, recorded as the data's source. */
+  source: string;
+  /** The repository's git directory (a bare mirror with its history). */
+  dir: string;
+}
+
+/**
+ * Builds the named repositories into outDir and merges cases.json: their cases are replaced, the other repositories'
+ * cases and sources kept as they were, in their order. Returns the bundles' total size in bytes.
+ */
+export function writeCases(outDir: string, specs: readonly RepositorySpec[], log: (line: string) => void = console.log): number {
+  fs.mkdirSync(outDir, { recursive: true });
+  const casesFile = path.join(outDir, 'cases.json');
+  const rebuilt = new Set(specs.map((s) => s.name));
+  const kept = fs.existsSync(casesFile) ? (JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { sources: Record<string, string>; cases: Case[] }) : { sources: {}, cases: [] };
+  const sources: Record<string, string> = Object.fromEntries(Object.entries(kept.sources).filter(([name]) => !rebuilt.has(name)));
+  const all: Case[] = kept.cases.filter((c) => !rebuilt.has(c.repo));
+  for (const { name, source, dir } of specs) {
+    const cases = buildRepository(outDir, name, dir);
+    sources[name] = `https://github.com/${source}`;
+    log(`${name}: ${cases.length} cases, bundle ${(fs.statSync(path.join(outDir, name + '.bundle')).size / 1e6).toFixed(1)} MB`);
+    all.push(...cases);
+  }
+  fs.writeFileSync(casesFile, JSON.stringify({ version: 1, sources, cases: all }, null, 1) + '\n');
+  const bytes = Object.keys(sources).reduce((n, name) => n + fs.statSync(path.join(outDir, name + '.bundle')).size, 0);
+  log(`${all.length} cases from ${Object.keys(sources).length} repositories; bundles ${(bytes / 1e6).toFixed(1)} MB in all (at most ${MAX_BUNDLE_BYTES / 1e6} MB)`);
+  return bytes;
+}
+
 function main(): void {
   const [outDir, ...repos] = process.argv.slice(2);
   if (!outDir || !repos.length) {
     console.error('usage: node out/bench/makeLocalizationData.js OUT_DIR NAME=OWNER/REPO=GIT_DIR …');
     process.exit(2);
   }
-  fs.mkdirSync(outDir, { recursive: true });
-  const all: Case[] = [];
-  const sources: Record<string, string> = {};
-  for (const spec of repos) {
+  const specs = repos.map((spec): RepositorySpec => {
     const [name, source, dir] = spec.split('=');
-    const cases = build(outDir, name, dir);
-    sources[name] = `https://github.com/${source}`;
-    console.log(`${name}: ${cases.length} cases, bundle ${(fs.statSync(path.join(outDir, name + '.bundle')).size / 1e6).toFixed(1)} MB`);
-    all.push(...cases);
+    if (!name || !/^[\w.-]+$/.test(name) || !/^[\w.-]+\/[\w.-]+$/.test(source ?? '') || !dir || !fs.existsSync(dir)) {
+      console.error(`bad repository "${spec}": expected NAME=OWNER/REPO=GIT_DIR with an existing GIT_DIR`);
+      process.exit(2);
+    }
+    return { name, source, dir };
+  });
+  if (writeCases(outDir, specs) > MAX_BUNDLE_BYTES) {
+    console.error(`the bundles weigh more than ${MAX_BUNDLE_BYTES / 1e6} MB in all: drop a repository or pick smaller ones`);
+    process.exit(1);
   }
-  fs.writeFileSync(path.join(outDir, 'cases.json'), JSON.stringify({ version: 1, sources, cases: all }, null, 1) + '\n');
 }
 
 if (require.main === module) main();
