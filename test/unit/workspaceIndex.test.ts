@@ -147,7 +147,7 @@ describe('text index', () => {
     for (const order of [[...rels].reverse(), rels]) {
       const data = index.serialize(order);
       const back = new TermIndex();
-      assert.ok(back.restore({ words: data.words, docs: new Uint32Array(data.docs) }, order));
+      assert.ok(back.restore({ words: data.words, docs: new Uint32Array(data.docs), df: new Int32Array(data.df) }, order));
       same(back, fresh, rels);
       // a restored index takes changes too (its arena is a view of the cache file until then)
       const [rel, symbols, content] = fileOf(501, 0);
@@ -168,7 +168,7 @@ describe('text index', () => {
       rels.push(f[0]);
     }
     const good = index.serialize(rels);
-    const restored = (docs: Uint32Array, paths = rels) => new TermIndex().restore({ words: good.words, docs }, paths);
+    const restored = (docs: Uint32Array, paths = rels, df = new Int32Array(good.df)) => new TermIndex().restore({ words: good.words, docs, df }, paths);
     assert.ok(restored(new Uint32Array(good.docs)));
     const broken = (edit: (d: Uint32Array) => void) => {
       const d = new Uint32Array(good.docs);
@@ -182,6 +182,14 @@ describe('text index', () => {
     assert.ok(!restored(new Uint32Array(good.docs.subarray(0, good.docs.length - 1))), 'truncated');
     assert.ok(!restored(new Uint32Array(good.docs), rels.slice(1)), 'more Docs than paths');
     assert.ok(!restored(new Uint32Array(good.docs), [...rels, 'extra.ts']), 'fewer Docs than paths');
+    const df = (edit: (d: Int32Array) => void) => {
+      const d = new Int32Array(good.df);
+      edit(d);
+      return d;
+    };
+    assert.ok(!restored(new Uint32Array(good.docs), rels, df((d) => d[0]++)), 'frequencies that do not add up');
+    assert.ok(!restored(new Uint32Array(good.docs), rels, new Int32Array(good.df.subarray(1))), 'frequencies of another vocabulary');
+    assert.ok(!restored(new Uint32Array(good.docs), rels, df((d) => ((d[0] = -1), (d[1] += good.df[0] + 1)))), 'a negative frequency');
   });
 });
 
@@ -501,6 +509,34 @@ describe('workspace index', () => {
     const r3 = await WorkspaceIndex.open(root, { cacheFile });
     assert.strictEqual(r3.fromCache, false);
     assert.strictEqual(r3.index.size, first.index.size);
+  });
+
+  it('rebuilds when the text index in its cache file is damaged (a term id, a document frequency)', async () => {
+    const root = demoWorkspace();
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    const first = await WorkspaceIndex.open(root, { cacheFile });
+    const bytes = fs.readFileSync(cacheFile);
+    // the layout: magic, version, JSON bytes, the JSON header (with each section's bytes), sections padded to 8
+    const jsonBytes = bytes.readUInt32LE(12);
+    const header = JSON.parse(bytes.toString('utf8', 16, 16 + jsonBytes)) as { sections: number[] };
+    const pad = (n: number) => (8 - (n % 8)) % 8;
+    const starts: number[] = [];
+    let at = 16 + jsonBytes + pad(16 + jsonBytes);
+    for (const size of header.sections) (starts.push(at), (at += size + pad(size)));
+    assert.strictEqual(at, bytes.length);
+    const [docs, df] = [header.sections.length - 2, header.sections.length - 1];
+    for (const [name, edit] of [
+      ['a term id past the vocabulary', (b: Buffer) => b.writeUInt32LE(0xfffffff0, starts[docs] + header.sections[docs] - 4)],
+      ['a document frequency off by one', (b: Buffer) => b.writeInt32LE(b.readInt32LE(starts[df]) + 1, starts[df])],
+    ] as const) {
+      const damaged = Buffer.from(bytes);
+      edit(damaged);
+      fs.writeFileSync(cacheFile, damaged);
+      const r = await WorkspaceIndex.open(root, { cacheFile });
+      assert.strictEqual(r.fromCache, false, name);
+      assert.deepStrictEqual([...r.index.textScores('theme dark mode')], [...first.index.textScores('theme dark mode')], name);
+    }
+    assert.strictEqual((await WorkspaceIndex.open(root, { cacheFile })).fromCache, true, 'the rebuilt file is good');
   });
 
   it('ignores a cache file of another workspace or a damaged one', async () => {

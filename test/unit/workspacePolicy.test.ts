@@ -4,7 +4,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { isBinaryContent, secretPattern, WorkspacePolicy, SECRET_NAME_PATTERNS } from '../../src/core/workspace/policy';
+import ignore from 'ignore';
+import { isBinaryContent, secretPattern, WorkspacePolicy, SECRET_NAME_PATTERNS, SECRET_FAST_PATH, simplePatternsRegExp } from '../../src/core/workspace/policy';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -127,6 +128,59 @@ describe('workspace policy', () => {
       assert.strictEqual(secretPattern(name), null, name);
     }
     assert.ok(SECRET_NAME_PATTERNS.includes('.env') && SECRET_NAME_PATTERNS.includes('id_rsa*'));
+  });
+
+  it('answers secret names with one RegExp that agrees with the `ignore` library on every generated path', () => {
+    assert.ok(SECRET_FAST_PATH, 'the documented secret list is all simple patterns (else `ignore` alone decides)');
+    // segments near every pattern: exact names, other case, prefixes, suffixes, look-alikes, non-ASCII, dots
+    const names = [
+      '.env', '.ENV', '.env.local', '.Env.Production', 'x.env', 'env', '.envrc', '.env.', 'a.env.bak', 'id_rsa', 'ID_RSA.pub', 'xid_rsa', 'id_ed25519_sk',
+      'id_ecdsa', 'id_dsa.old', '.ssh', '.SSH', 'ssh', '.ssh2', '.aws', '.gnupg', '.docker', 'config.json', 'CONFIG.JSON', 'credentials', 'Credentials.json',
+      'my-credentials', 'secrets.yaml', 'secrets', 'Secrets.', 'secret.yaml', '.npmrc', 'npmrc', '.NETRC', '_netrc', '.git-credentials', '.htpasswd', '.pgpass',
+      '.pypirc', '.yarnrc', '.yarnrc.yml', 'a.pem', 'pem', '.pem', 'x.key', 'key', 'keys', 'x.keyx', 'store.jks', 'app.keystore', 'db.kdbx', 'c.p12', 'c.pfx',
+      'src', 'lib', 'index.ts', 'é.env', 'ü', 'a b', '日本.key', '..', '.', 'x..pem',
+    ];
+    let seed = 11;
+    const next = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const matcher = ignore({ ignorecase: true }).add(SECRET_NAME_PATTERNS as string[]);
+    const re = simplePatternsRegExp(SECRET_NAME_PATTERNS)!;
+    let secrets = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const depth = 1 + next(4);
+      const neutral = ['src', 'lib', 'index.ts', 'app', 'ü', 'a b', 'keys'];
+      const segs = Array.from({ length: depth }, () => (next(3) ? neutral[next(neutral.length)] : names[next(names.length)])).filter((x) => x !== '.' && x !== '..');
+      if (!segs.length) continue;
+      const p = segs.join('/');
+      const want = matcher.ignores(p);
+      assert.strictEqual(re.test(p), want, p);
+      assert.strictEqual(secretPattern(p) !== null, want, p);
+      assert.strictEqual(re.test(p + '/'), matcher.ignores(p + '/'), p + '/');
+      if (want) secrets++;
+    }
+    assert.ok(secrets > 2000 && secrets < 15_000, `both kinds of paths were tried (${secrets} secret)`);
+  });
+
+  it('translates other simple pattern lists exactly as `ignore` reads them, and leaves other syntax to `ignore`', () => {
+    let seed = 5;
+    const next = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const parts = ['a', 'B', 'ab', '.x', 'x.y', '-', '_', 'conf'];
+    const glob = () => Array.from({ length: 1 + next(3) }, () => (next(3) ? parts[next(parts.length)] : '*')).join('');
+    for (let round = 0; round < 60; round++) {
+      const patterns = Array.from({ length: 1 + next(5) }, () => {
+        const kind = next(4);
+        const g = glob();
+        return kind === 0 ? g + '/' : kind === 1 ? `${glob()}/${g}` : g;
+      }).filter((p) => !p.includes('**'));
+      if (!patterns.length) continue;
+      const re = simplePatternsRegExp(patterns);
+      assert.ok(re, patterns.join(' '));
+      const matcher = ignore({ ignorecase: true }).add(patterns);
+      for (let i = 0; i < 300; i++) {
+        const p = Array.from({ length: 1 + next(3) }, () => glob().replace(/\*/g, parts[next(parts.length)])).join('/');
+        assert.strictEqual(re.test(p), matcher.ignores(p), `${patterns.join(' ')} ~ ${p}`);
+      }
+    }
+    for (const odd of [['a?'], ['[ab]c'], ['**/x'], ['!x'], ['\\#x'], ['/root'], ['a b'], ['x/y/']]) assert.strictEqual(simplePatternsRegExp(odd), null, odd[0]);
   });
 
   it('still refuses secrets and dependency folders after forget() and after many one-off checks (matchers renewed)', () => {

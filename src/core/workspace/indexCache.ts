@@ -4,7 +4,7 @@
 // A warm `cape context` on a 50,000-file workspace must answer within a second, so the file is laid out to be taken
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
 // symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's Docs as its
-// arena holds them: termDoc.ts).
+// arena holds them: termDoc.ts, and its document frequencies, so a warm run does not count them again).
 // A file's symbols and specifiers stay one string until someone asks for them (a query looks at a few hundred files
 // of the 50,000), and its resolved imports stay indices into the restored paths.
 //
@@ -17,7 +17,7 @@ import type { TermIndexData } from './termIndex';
 import { detach } from './tokens';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 6;
+export const CACHE_VERSION = 7;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -28,7 +28,7 @@ const ITEM_SEP = '\n';
 const BATCH = 2048;
 
 /** The sections, in file order. */
-const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docs'] as const;
+const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docs', 'df'] as const;
 
 /**
  * A file's symbols or specifiers as FileEntry keeps them: one string, a copy (join copies its pieces; a single one
@@ -177,7 +177,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
     for (const f of files) b += Buffer.byteLength(get(f), 'utf8');
     return b;
   };
-  const arrays = { numbers, importLens, importTargets, docs: text.docs };
+  const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df };
   const sizes = SECTIONS.map((s) =>
     s === 'words' ? Buffer.byteLength(text.words, 'utf8') : s in perFile ? bytesPerFile(perFile[s as keyof typeof perFile]) : arrays[s as keyof typeof arrays].byteLength,
   );
@@ -252,7 +252,7 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
       f.restoreImports(restored, imp, (imp += importLens[i]));
       files[i] = f;
     }
-    return { header, files, text: { words: str('words'), docs: view('docs', Uint32Array) } };
+    return { header, files, text: { words: str('words'), docs: view('docs', Uint32Array), df: view('df', Int32Array) } };
   } catch {
     return null;
   }

@@ -23,6 +23,8 @@ export interface TermIndexData {
   words: string;
   /** One Doc per path of the order given to serialize(), back to back (see termDoc.ts). */
   docs: Uint32Array;
+  /** Per term id, the Docs whose content holds it (restore() checks its length and total against the Docs). */
+  df: Int32Array;
 }
 
 /** Arena elements below which a compaction does not pay. */
@@ -145,7 +147,8 @@ export class TermIndex {
       if (at !== total) inPlace = false;
       total += at === undefined ? 1 : a[at];
     }
-    if (inPlace) return { words: this.vocab.serialize(), docs: a.subarray(0, this.used) };
+    const df = this.df.subarray(0, this.vocab.size);
+    if (inPlace) return { words: this.vocab.serialize(), docs: a.subarray(0, this.used), df };
     const out = new Uint32Array(total);
     let k = 0;
     for (const p of paths) {
@@ -153,12 +156,13 @@ export class TermIndex {
       if (at === undefined) out[k++] = 1;
       else (out.set(a.subarray(at, at + a[at]), k), (k += a[at]));
     }
-    return { words: this.vocab.serialize(), docs: out };
+    return { words: this.vocab.serialize(), docs: out, df };
   }
 
   /**
    * Restores a serialised index (Docs in the order of `paths`), its arena a view of `data.docs` (copied on the first
-   * change that needs room); false (and empty) when it is damaged: a Doc's bounds, a term id past the vocabulary.
+   * change that needs room); false (and empty) when it is damaged: a Doc's bounds, a term id past the vocabulary,
+   * document frequencies that do not add up to the Docs' content.
    */
   restore(data: TermIndexData, paths: readonly string[]): boolean {
     try {
@@ -166,9 +170,11 @@ export class TermIndex {
       this.extractor = null;
       this.vocab.restore(data.words);
       const words = this.vocab.size;
-      const df = (this.df = new Int32Array(Math.max(1024, words + 1024)));
+      if (data.df.length !== words) throw new Error('df');
       const a = data.docs;
       let at = 0;
+      let contentIds = 0;
+      let max = -1;
       for (let i = 0; i < paths.length; i++) {
         if (at >= a.length) throw new Error('truncated');
         const len = a[at];
@@ -178,19 +184,24 @@ export class TermIndex {
         }
         const end = at + len;
         if (len < HEAD || end > a.length || HEAD + a[at + 2] + a[at + 3] > len) throw new Error('bad entry');
-        const cs = contentStart(a, at);
-        for (let k = at + HEAD; k < cs; k++) if (a[k] >= words) throw new Error('bad term id');
-        // add(), with the check of each content id in the same pass
-        for (let k = cs; k < end; k++) {
-          const id = a[k];
-          if (id >= words) throw new Error('bad term id');
-          df[id]++;
-        }
+        for (let k = at + HEAD; k < end; k++) if (a[k] > max) max = a[k];
+        contentIds += end - contentStart(a, at);
         this.docs.set(paths[i], at);
         this.totalLen += a[at + 1];
         at = end;
       }
       if (at !== a.length) throw new Error('trailing');
+      if (max >= words) throw new Error('bad term id');
+      // the stored frequencies, kept when they add up to the Docs' content (else the file is damaged)
+      let sum = 0;
+      for (let t = 0; t < words; t++) {
+        const n = data.df[t];
+        if (n < 0) throw new Error('df');
+        sum += n;
+      }
+      if (sum !== contentIds) throw new Error('df total');
+      this.df = new Int32Array(Math.max(1024, words + 1024));
+      this.df.set(data.df);
       this.arena = a;
       this.used = at;
       this.garbage = 0;
