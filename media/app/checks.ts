@@ -1,0 +1,66 @@
+// DevA's checks inside its turn: each run (command, status, round, duration, the output collapsed), each fix round
+// and the outcome. An output the user opened stays open when the turn is rendered again (RenderMemory).
+import { formatMs, h, icon } from './dom';
+import type { CheckItemView, StepView } from './model';
+
+/** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
+export interface RenderMemory {
+  /** Output sections the user opened stay open when their turn is rendered again (keys: round and command). */
+  readonly openOutputs: Set<string>;
+}
+
+/** DevA's checks: each run (command, pass/fail, duration, the output collapsed), each fix round, the outcome. */
+export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemory): HTMLElement {
+  const list = h('ol', { class: 'check-list', attrs: { 'aria-label': 'Checks on the proposal' } });
+  for (const item of st.checks ?? []) list.append(item.kind === 'run' ? checkRun(item, readonly, memory) : fixRound(item));
+  const block = h('section', { class: 'checks' }, h('h3', { class: 'section-title', text: 'Checks on the proposal' }), list);
+  const o = st.checksOutcome;
+  if (o) {
+    const text = o.passed
+      ? `Every check passes${o.fixRounds ? ` after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}` : ''}.`
+      : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}: DevA's last proposal is kept for your review.`;
+    block.append(h('p', { class: `check-outcome check-outcome-${o.passed ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(o.passed ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));
+  }
+  return block;
+}
+
+function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean, memory: RenderMemory): HTMLElement {
+  const how: Record<typeof r.status, string> = {
+    running: 'running…',
+    passed: 'passed',
+    failed: `failed · exit ${r.exitCode ?? 'signal'}`,
+    timeout: 'killed at the time limit',
+    cancelled: 'stopped',
+    error: 'could not start',
+  };
+  const glyph = r.status === 'running' ? icon('loading', 'codicon-modifier-spin') : icon(r.status === 'passed' ? 'pass' : r.status === 'cancelled' ? 'debug-stop' : 'error');
+  const head = h(
+    'div',
+    { class: 'check-head' },
+    glyph,
+    h('code', { class: 'check-command', text: r.command }),
+    h('span', { class: 'check-status', text: how[r.status] }),
+    h('span', { class: 'chip check-round', text: r.round === 0 ? 'first run' : `after fix ${r.round}` }),
+  );
+  if (r.durationMs !== null && r.status !== 'running') head.append(h('span', { class: 'muted check-duration', text: formatMs(r.durationMs) }));
+  const row = h('li', { class: `check-run check-${r.status}`, data: { round: String(r.round), status: r.status } }, head);
+  if (r.output) {
+    const key = `${r.round}:${r.command}`;
+    const details = h('details', { class: 'check-output' }, h('summary', {}, h('span', { text: 'Output' })), h('pre', { class: 'check-output-text', text: r.output }));
+    if (!readonly && memory.openOutputs.has(key)) details.open = true;
+    details.addEventListener('toggle', () => (details.open ? memory.openOutputs.add(key) : memory.openOutputs.delete(key)));
+    row.append(details);
+  }
+  return row;
+}
+
+function fixRound(f: Extract<CheckItemView, { kind: 'fix' }>): HTMLElement {
+  const row = h(
+    'li',
+    { class: 'check-fix', data: { round: String(f.round) } },
+    h('div', { class: 'check-head' }, icon('sync'), h('span', { text: ` Fix round ${f.round} of ${f.max}: DevA fixes ${f.failing.join(', ')}` })),
+  );
+  if (f.files) row.append(h('div', { class: 'muted check-fix-files', text: f.files.length ? `Changed ${f.files.join(', ')}` : 'No file changed' }));
+  for (const p of f.problems) row.append(h('div', { class: 'note' }, icon('warning'), h('span', { text: ` ${p}` })));
+  return row;
+}
