@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import type { Browser } from 'playwright-core';
 import { STEP_IDS, type SessionEvent } from '../../src/core/model/types';
+import type { CheckEvent } from '../../src/core/checks/types';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
 import { loadRecordedSessions } from '../helpers/fixtures';
@@ -209,6 +210,42 @@ describe('chat panel webview (Chromium)', function () {
     assert.ok(await working.isVisible());
     const streamed = outputDeltas.slice(0, 2).map((e) => (e as { text: string }).text).join('');
     assert.ok(!((await p.page.textContent('main')) ?? '').includes(streamed.slice(0, 40)), 'raw JSON must not be shown');
+  });
+
+  it("shows DevA's checks (each run, the fix round, the outcome) and keeps an opened output open when the turn re-renders", async () => {
+    const p = await open();
+    const deva = script.steps[3];
+    const check = (event: CheckEvent): HostMessage => ev({ type: 'check', step: 'deva', event });
+    const run = (round: number, passed: boolean, output: string) => ({
+      command: 'npm test',
+      round,
+      status: passed ? ('passed' as const) : ('failed' as const),
+      passed,
+      exitCode: passed ? 0 : 1,
+      durationMs: 1500,
+      output,
+      outputChars: output.length,
+    });
+    await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }));
+    const runs = p.page.locator('.turn[data-step="deva"] .check-run');
+    assert.strictEqual(await runs.getAttribute('data-status'), 'running');
+    await p.send(check({ type: 'check-finished', run: run(0, false, 'src/a.ts:3: <b>expected</b> 2') }), check({ type: 'fix-round', round: 1, max: 2, failing: ['npm test'] }));
+    await p.send(check({ type: 'fix-applied', round: 1, files: ['src/a.ts'], problems: ['one block did not match'] }));
+    const first = runs.nth(0);
+    assert.strictEqual(await first.getAttribute('data-status'), 'failed');
+    assert.match(await first.locator('.check-status').innerText(), /failed · exit 1/);
+    assert.ok(!(await first.locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open)), 'the output starts collapsed');
+    await first.locator('.check-output summary').click();
+    assert.strictEqual(await first.locator('.check-output-text').innerText(), 'src/a.ts:3: <b>expected</b> 2', 'output is plain text');
+    assert.match(await p.page.locator('.turn[data-step="deva"] .check-fix').innerText(), /Fix round 1 of 2: DevA fixes npm test[\s\S]*Changed src\/a\.ts[\s\S]*one block did not match/);
+    // the next events re-render DevA's turn: the output the user opened stays open
+    await p.send(check({ type: 'check-started', round: 1, command: 'npm test', index: 0, total: 1 }), check({ type: 'check-finished', run: run(1, true, 'ok') }));
+    await p.send(check({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 }));
+    assert.strictEqual(await runs.count(), 2);
+    assert.ok(await runs.nth(0).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open), 'the opened output is still open');
+    assert.ok(!(await runs.nth(1).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open)));
+    assert.match(await runs.nth(1).locator('.check-round').innerText(), /after fix 1/);
+    assert.match(await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText(), /Every check passes after 1 fix round\./);
   });
 
   it('renders the CM opening card with the DoR result, concerns, watch-outs and coaching notes', async () => {
