@@ -3,7 +3,7 @@
 // BM25 re-scoring of the best candidates read lazily from disk). This class owns the file entries and keeps the
 // parts in step; each part has its own module: the walk of the tree (treeWalk.ts), the disk reads (disk.ts), the
 // import graph (importGraph.ts), the text index (termIndex.ts), git recency (history.ts), the cache file's layout
-// (indexCache.ts) and place (cacheLocation.ts).
+// (indexCache.ts), place (cacheLocation.ts) and reading and writing (indexStore.ts).
 //
 // Kept up to date incrementally, never rebuilt per session:
 //  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed; the CLI
@@ -11,18 +11,17 @@
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
-import { BUILTIN_IGNORES, SECRET_NAME_PATTERNS, textOf, WorkspacePolicy, type PolicyOptions } from './policy';
+import { textOf, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
 import { gitHistory, historyKey, NO_HISTORY, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
-import { cacheChunks, FileEntry, joinItems, readCache, type CacheHeader } from './indexCache';
+import { FileEntry, joinItems, type CacheHeader } from './indexCache';
 import { absoluteIn, readInto, statOrNull } from './disk';
 import { TreeWalk } from './treeWalk';
 import { ImportGraph } from './importGraph';
-import { defaultCacheFile, pruneCacheFolder } from './cacheLocation';
+import { defaultCacheFile } from './cacheLocation';
+import { policyKey, readIndexFile, writeIndexFile } from './indexStore';
 
 export { defaultCacheFile } from './cacheLocation';
 
@@ -305,14 +304,10 @@ export class WorkspaceIndex {
     }
   }
 
-  /** Writes the cache file atomically (cacheLocation.ts prunes the folder). */
+  /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
-    if (os.endianness() !== 'LE') return;
-    await ensureDir(path.dirname(cacheFile));
-    const files = [...this.files.values()];
-    const header: CacheHeader = { root: this.root, policy: this.policyKey(), notText: [...this.notText], ...this.tree.rows() };
-    await writeFileAtomic(cacheFile, cacheChunks(header, files, this.text.serialize(files.map((f) => f.path))));
-    pruneCacheFolder(cacheFile);
+    const header: CacheHeader = { root: this.root, policy: policyKey(this.policy), notText: [...this.notText], ...this.tree.rows() };
+    await writeIndexFile(cacheFile, header, [...this.files.values()], this.text);
   }
 
   /**
@@ -337,24 +332,12 @@ export class WorkspaceIndex {
     return { index, stats, fromCache };
   }
 
-  /** What decides which files are admitted besides the disk (a cache made under other rules is not used). */
-  private policyKey(): unknown {
-    return { capeFolder: this.policy.capeFolder, maxBytes: this.policy.maxBytes, secrets: SECRET_NAME_PATTERNS, builtins: BUILTIN_IGNORES };
-  }
-
+  /** Takes the index from its cache file when one matches (indexStore.ts); false when there is none to take. */
   private loadCache(cacheFile: string): boolean {
-    let cache;
-    try {
-      if (os.endianness() !== 'LE') return false;
-      cache = readCache(fs.readFileSync(cacheFile), { root: this.root, policy: this.policyKey() });
-    } catch {
-      return false;
-    }
+    const cache = readIndexFile(cacheFile, { root: this.root, policy: policyKey(this.policy) });
     if (!cache) return false;
-    const text = new TermIndex();
-    if (!text.restore(cache.text, cache.files.map((f) => f.path))) return false;
     for (const f of cache.files) this.files.set(f.path, f);
-    this.text = text;
+    this.text = cache.text;
     for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
     this.tree.restore(cache.header.dirs, cache.header.exclude);
     // the imports were resolved against the same file set; a refresh resolves what its changes may affect

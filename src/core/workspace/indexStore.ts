@@ -1,0 +1,40 @@
+// Reads and writes the workspace index's cache file: its place is cacheLocation.ts's, its layout indexCache.ts's.
+// This module joins them with the file system: an atomic write (then the cache folder pruned), and a read that
+// gives back the file entries and a restored text index only when the file is of this version, made for this root
+// under the same rules (policyKey) and undamaged — anything else is null, and the caller rebuilds.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
+import { pruneCacheFolder } from './cacheLocation';
+import { cacheChunks, readCache, type CacheHeader, type FileEntry } from './indexCache';
+import { BUILTIN_IGNORES, SECRET_NAME_PATTERNS, type WorkspacePolicy } from './policy';
+import { TermIndex } from './termIndex';
+
+/** What decides which files are admitted besides the disk (a cache made under other rules is not used). */
+export function policyKey(policy: WorkspacePolicy): unknown {
+  return { capeFolder: policy.capeFolder, maxBytes: policy.maxBytes, secrets: SECRET_NAME_PATTERNS, builtins: BUILTIN_IGNORES };
+}
+
+/** Writes the cache file atomically, then prunes the cache folder (nothing on big-endian machines). */
+export async function writeIndexFile(cacheFile: string, header: CacheHeader, files: readonly FileEntry[], text: TermIndex): Promise<void> {
+  if (os.endianness() !== 'LE') return;
+  await ensureDir(path.dirname(cacheFile));
+  await writeFileAtomic(cacheFile, cacheChunks(header, files, text.serialize(files.map((f) => f.path))));
+  pruneCacheFolder(cacheFile);
+}
+
+/** The cache file's content with its text index restored, or null (missing, other version or rules, damaged). */
+export function readIndexFile(cacheFile: string, expect: { root: string; policy: unknown }): { header: CacheHeader; files: FileEntry[]; text: TermIndex } | null {
+  let cache;
+  try {
+    if (os.endianness() !== 'LE') return null;
+    cache = readCache(fs.readFileSync(cacheFile), expect);
+  } catch {
+    return null;
+  }
+  if (!cache) return null;
+  const text = new TermIndex();
+  if (!text.restore(cache.text, cache.files.map((f) => f.path))) return null;
+  return { header: cache.header, files: cache.files, text };
+}
