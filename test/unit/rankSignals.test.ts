@@ -8,7 +8,7 @@ import * as path from 'path';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeIdentifiers, isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
-import { historyFromLog } from '../../src/core/workspace/history';
+import { historyFromLog, subjectScores } from '../../src/core/workspace/history';
 
 function workspace(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-rank-'));
@@ -130,6 +130,53 @@ describe('ranking signals', () => {
     assert.ok(index.recencyOf('src/parse.js') > index.recencyOf('lib/format.js'), `${index.recencyOf('src/parse.js')} vs ${index.recencyOf('lib/format.js')}`);
   });
 
+  it('scores files by the past commits whose subjects read like the objective, the rare words weighing most', () => {
+    const log = [
+      '',
+      'fix typo in readme\x02\nM\tREADME.md\n',
+      'fix(upload): resume interrupted uploads\x02\nM\tsrc/transfer/chunks.ts\nM\ttest/chunks.test.ts\n',
+      'fix lint\x02\nM\tsrc/a.ts\nM\tsrc/b.ts\nM\tsrc/c.ts\n',
+      'fix crash on empty body\x02\nM\tsrc/body.ts\n',
+      'add upload progress\x02\nM\tsrc/progress.ts\nM\tsrc/transfer/chunks.ts\nM\tsrc/ui/bar.ts\nM\tsrc/ui/label.ts\n',
+      ...['fix menu', 'fix tests', 'fix build', 'fix dates', 'fix links', 'fix colours'].map((m, i) => `${m}\x02\nM\tsrc/misc${i}.ts\n`),
+    ].join('\x01');
+    const h = historyFromLog(log);
+    assert.deepStrictEqual(h.commits[1].files, ['src/transfer/chunks.ts', 'test/chunks.test.ts']);
+    const s = subjectScores(h.commits, 'Fix: resume an interrupted upload');
+    // two commits name uploads; the one that also says "resume" and "interrupted" counts most, shared by its two files
+    assert.ok(s.get('src/transfer/chunks.ts')! > s.get('test/chunks.test.ts')!);
+    assert.ok(s.get('test/chunks.test.ts')! > s.get('src/progress.ts')!, [...s].join('; '));
+    assert.ok(s.get('src/progress.ts')! > 0);
+    // "fix" is in most subjects: a commit that shares only that word is among the five best here, yet says little
+    assert.ok((s.get('src/body.ts') ?? 0) < s.get('src/progress.ts')! / 2, [...s].join('; '));
+    assert.strictEqual(subjectScores(h.commits, 'rename the settings page').size, 0);
+  });
+
+  it('ranks the files of a past commit like the objective, and the recently changed ones when the text finds nothing', async () => {
+    const root = workspace({
+      'src/transfer/chunker.ts': 'export function split(data: Uint8Array, size: number) { return [data.slice(0, size)]; }\n',
+      'src/transfer/network.ts': 'export const send = (b: Uint8Array) => b.length;\n',
+      'src/ui/theme.ts': 'export const dark = true;\n',
+      'src/ui/layout.ts': 'export const columns = 3;\n',
+    });
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'start');
+    fs.appendFileSync(path.join(root, 'src/transfer/chunker.ts'), '// smaller pieces\n');
+    git('commit', '-q', '-am', 'feat(transfer): resumable uploads');
+    for (let i = 0; i < 2; i++) {
+      fs.appendFileSync(path.join(root, 'src/ui/theme.ts'), `// ${i}\n`);
+      git('commit', '-q', '-am', `theme colours ${i}`);
+    }
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    // no file's text says "resumable" or "uploads": the commit that did says where such work went
+    assert.strictEqual(order(index, 'resumable uploads for large files')[0], 'src/transfer/chunker.ts');
+    // words that point nowhere: the files the project changed lately, most recent and frequent first
+    const vague = order(index, 'fix the flaky behaviour');
+    assert.deepStrictEqual(vague.slice(0, 2), ['src/ui/theme.ts', 'src/transfer/chunker.ts'], vague.join(', '));
+  });
+
   it('ranks the files git changed together with the best match, and not those changed apart', async () => {
     const root = workspace({
       'src/report/exportPdf.ts': 'export function exportPdf(report: string) { return report; }\n',
@@ -153,7 +200,8 @@ describe('ranking signals', () => {
     const ranked = order(index, 'export the PDF report');
     assert.strictEqual(ranked[0], 'src/report/exportPdf.ts');
     assert.ok(ranked.includes('src/style/layout.ts'), ranked.join(', '));
-    assert.ok(!ranked.includes('src/style/fonts.ts'), ranked.join(', '));
+    // fonts.ts only has the small floor every recently changed file gets
+    assert.ok(ranked.indexOf('src/style/layout.ts') < ranked.indexOf('src/style/fonts.ts'), ranked.join(', '));
   });
 });
 

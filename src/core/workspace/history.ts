@@ -1,13 +1,15 @@
 // Recent change history of a workspace that is a git repository: how recently and how often each file changed in
-// the last commits, and which files changed together. Files a project changed lately are the ones its next change
-// most often touches (a feature in progress, a module being reworked), and files that changed together before
-// (a module and its test, a type and its implementations) tend to change together again. The ranking uses both as
-// priors around files the text already points to, never on their own. Renames are followed, so what a file went
+// the last commits, which files changed together, and what each commit's subject said. Files a project changed
+// lately are the ones its next change most often touches (a feature in progress, a module being reworked), files
+// that changed together before (a module and its test, a type and its implementations) tend to change together
+// again, and the files of the past commits whose subjects read most like the objective are likely places for the
+// new change (subjectScores). The ranking uses these as priors next to the text, damped. Renames are followed, so what a file went
 // through under its earlier paths counts for the path it has now (projects move files: `test/` to `__tests__/`,
 // `x.js` to `x.test.js`). No git repository, no git binary or any git error: no history (the ranking works without it).
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { terms } from './tokens';
 
 /** Commits looked at. */
 const COMMITS = 300;
@@ -20,6 +22,12 @@ const CO_DECAY = 0.995;
 /** Per workspace-relative path, a recency in (0, 1]: 1 for the most recently and often changed file. */
 export type Recency = Map<string, number>;
 
+/** One commit that is not a sweeping change: the terms of its subject (tokens.ts) and its files by current path. */
+export interface Commit {
+  words: string[];
+  files: string[];
+}
+
 /** What git says about the workspace's files. */
 export interface History {
   recency: Recency;
@@ -28,9 +36,11 @@ export interface History {
    * also changed it — an estimate of "when this file changes, that one changes too", in (0, 1].
    */
   coChange: Map<string, Map<string, number>>;
+  /** Newest first. */
+  commits: Commit[];
 }
 
-export const NO_HISTORY: History = { recency: new Map(), coChange: new Map() };
+export const NO_HISTORY: History = { recency: new Map(), coChange: new Map(), commits: [] };
 
 /** What identifies the repository's current history without running git (HEAD and its reflog change on commit). */
 export function historyKey(root: string): string | null {
@@ -48,18 +58,19 @@ export function historyKey(root: string): string | null {
 }
 
 /**
- * The commits of `git log --format=%x01 --name-status -M` output (or `--name-only`), newest first, each as its list
- * of paths. A rename (`R…␉old␉new`) is followed: older commits that touched `old` count for the path it has now,
- * through any later renames.
+ * The commits of `git log --format=%x01%s%x02 --name-status -M` output (the subject and `%x02` may be missing, and
+ * `--name-only` works too), newest first, each with its subject and paths. A rename (`R…␉old␉new`) is followed:
+ * older commits that touched `old` count for the path it has now, through any later renames.
  */
-function commitsOf(log: string): string[][] {
+function commitsOf(log: string): { subject: string; files: string[] }[] {
   const now = new Map<string, string>(); // a path in older commits → the path it has now
   const current = (p: string) => now.get(p) ?? p;
-  const out: string[][] = [];
+  const out: { subject: string; files: string[] }[] = [];
   for (const chunk of log.split('\x01').slice(1)) {
+    const end = chunk.indexOf('\x02');
     const files = new Set<string>();
     const renames: [string, string][] = [];
-    for (const raw of chunk.split('\n')) {
+    for (const raw of chunk.slice(end + 1).split('\n')) {
       const line = raw.trim();
       if (!line) continue;
       const cols = line.split('\t');
@@ -71,7 +82,7 @@ function commitsOf(log: string): string[][] {
     }
     // after this commit's own paths are mapped: its renames apply to the older commits
     for (const [from, to] of renames) now.set(from, current(to));
-    out.push([...files]);
+    out.push({ subject: end >= 0 ? chunk.slice(0, end) : '', files: [...files] });
   }
   return out;
 }
@@ -81,15 +92,17 @@ export function recencyFromLog(log: string): Recency {
   return historyFromLog(log).recency;
 }
 
-/** Parses `git log --format=%x01 --name-status -M` output into recency and co-change. */
+/** Parses `git log --format=%x01%s%x02 --name-status -M` output into recency, co-change and commits. */
 export function historyFromLog(log: string): History {
   const raw = new Map<string, number>();
   const seen = new Map<string, number>();
   const pairs = new Map<string, Map<string, number>>();
   let weight = 1;
   let coWeight = 1;
-  for (const files of commitsOf(log)) {
+  const commits: Commit[] = [];
+  for (const { subject, files } of commitsOf(log)) {
     if (files.length && files.length <= MAX_FILES_PER_COMMIT) {
+      commits.push({ words: terms(subject), files });
       for (const f of files) {
         raw.set(f, (raw.get(f) ?? 0) + weight);
         seen.set(f, (seen.get(f) ?? 0) + coWeight);
@@ -117,7 +130,7 @@ export function historyFromLog(log: string): History {
     for (const [b, v] of m) out.set(b, v / n);
     coChange.set(a, out);
   }
-  return { recency, coChange };
+  return { recency, coChange, commits };
 }
 
 /** The history of the workspace's files from git, or none. */
@@ -126,10 +139,53 @@ export function gitHistory(root: string): Promise<History> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '-M', '--name-status', '--format=%x01', '-n', String(COMMITS), 'HEAD', '--'],
+      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '-M', '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--'],
       { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
       (err, stdout) => resolve(err ? NO_HISTORY : historyFromLog(String(stdout))),
     );
   });
 }
 
+
+/** The past commits whose subjects are most like the objective that point at files (a handful: further ones are noise). */
+const SUBJECT_COMMITS = 5;
+/** BM25 over commit subjects (short texts: the usual parameters). */
+const SUBJECT_BM25 = { k: 1.2, b: 0.75 };
+
+/**
+ * Per file, how much the past commits whose subjects read most like the objective point at it: each commit's
+ * subject is scored by BM25 against the objective's terms (a word rare among the subjects weighs most, so "fix" or
+ * "update" say little), and the best SUBJECT_COMMITS share their score among the files they changed (a commit of
+ * two files says more about each than one of ten). Raw sums, 0 for files no such commit changed.
+ */
+export function subjectScores(commits: readonly Commit[], objective: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const query = new Set(terms(objective));
+  if (!query.size || !commits.length) return out;
+  const df = new Map<string, number>();
+  let totalLength = 0;
+  for (const c of commits) {
+    totalLength += c.words.length;
+    for (const t of new Set(c.words)) if (query.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  if (!df.size) return out;
+  const n = commits.length;
+  const avg = totalLength / n || 1;
+  const { k, b } = SUBJECT_BM25;
+  const scored: [Commit, number][] = [];
+  for (const c of commits) {
+    const tf = new Map<string, number>();
+    for (const t of c.words) if (query.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let s = 0;
+    for (const [t, f] of tf) {
+      const d = df.get(t)!;
+      s += Math.log(1 + (n - d + 0.5) / (d + 0.5)) * ((f * (k + 1)) / (f + k * (1 - b + (b * c.words.length) / avg)));
+    }
+    if (s > 0) scored.push([c, s]);
+  }
+  scored.sort((x, y) => y[1] - x[1]);
+  for (const [c, s] of scored.slice(0, SUBJECT_COMMITS)) {
+    for (const f of c.files) out.set(f, (out.get(f) ?? 0) + s / c.files.length);
+  }
+  return out;
+}

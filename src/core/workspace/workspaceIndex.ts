@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { textOf, WorkspacePolicy, type PolicyOptions } from './policy';
 import { scanFile } from './symbols';
-import { gitHistory, historyKey, NO_HISTORY, type History } from './history';
+import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
 import { absoluteIn, readInto, statOrNull } from './disk';
@@ -275,6 +275,11 @@ export class WorkspaceIndex {
   /** The files git saw change together with this one, each with the share of its commits (empty without git). */
   coChangedWith(relPath: string): ReadonlyMap<string, number> {
     return this.history.coChange.get(relPath) ?? EMPTY;
+  }
+
+  /** The recent commits git saw (subject terms and files), newest first; none outside a git repository. */
+  commits(): readonly Commit[] {
+    return this.history.commits;
   }
 
   /** The indexed file a specifier names, or null (bare package names are not workspace files). */
