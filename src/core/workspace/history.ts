@@ -10,6 +10,7 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { terms } from './tokens';
+import { bm25Idf, bm25Tf } from './termScoring';
 
 /** Commits looked at. */
 const COMMITS = 300;
@@ -177,10 +178,7 @@ export function subjectScores(commits: readonly Commit[], objective: string): Ma
     const tf = new Map<string, number>();
     for (const t of c.words) if (query.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
     let s = 0;
-    for (const [t, f] of tf) {
-      const d = df.get(t)!;
-      s += Math.log(1 + (n - d + 0.5) / (d + 0.5)) * ((f * (k + 1)) / (f + k * (1 - b + (b * c.words.length) / avg)));
-    }
+    for (const [t, f] of tf) s += bm25Idf(n, df.get(t)!) * bm25Tf(f, c.words.length, avg, k, b);
     if (s > 0) scored.push([c, s]);
   }
   scored.sort((x, y) => y[1] - x[1]);

@@ -193,14 +193,7 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     for (const [t, v] of links) add(t, v * s);
   }
   // a floor for the files git changed lately
-  const floored = new Set<string>();
-  for (const c of index.commits()) {
-    for (const p of c.files) {
-      if (floored.has(p) || !index.get(p)) continue;
-      floored.add(p);
-      final.set(p, (final.get(p) ?? 0) + w.recentFloor * index.recencyOf(p) * kindPrior(p));
-    }
-  }
+  for (const [p, r] of index.recentFiles()) if (index.get(p)) final.set(p, (final.get(p) ?? 0) + w.recentFloor * r * kindPrior(p));
   return [...final.entries()]
     .filter(([, s]) => s > 0)
     .map(([p, s]) => ({ path: p, score: s }))

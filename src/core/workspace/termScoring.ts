@@ -28,10 +28,18 @@ export interface TermStats {
   readonly reader: TermExtractor;
 }
 
-function idf(ix: TermStats, id: number): number {
-  const n = ix.docs.size;
-  const df = ix.df[id];
+/** BM25's inverse document frequency of a term found in `df` of `n` documents (the one formula: history.ts uses it too). */
+export function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** BM25's saturated term frequency: `tf` occurrences in a text of `len` words, against an average of `avgLen`. */
+export function bm25Tf(tf: number, len: number, avgLen: number, k: number, b: number): number {
+  return (tf * (k + 1)) / (tf + k * (1 - b + b * (len / avgLen)));
+}
+
+function idf(ix: TermStats, id: number): number {
+  return bm25Idf(ix.docs.size, ix.df[id]);
 }
 
 /** Query terms known to the index: their ids with their counts in the query, and each term's id. */
@@ -82,10 +90,7 @@ function bm25(ix: TermStats, rel: string, text: string, q: Map<number, number>, 
   const at = ix.docs.get(rel)!;
   const field = (counts: Map<number, number>, len: number, avgLen: number, b: number) => {
     let s = 0;
-    for (const [id, tf] of counts) {
-      const norm = BM25.k * (1 - BM25.b + BM25.b * (len / Math.max(1, avgLen)));
-      s += weight[id] * (BM25.d + (tf * (BM25.k + 1)) / (tf + norm)) * b;
-    }
+    for (const [id, tf] of counts) s += weight[id] * (BM25.d + bm25Tf(tf, len, Math.max(1, avgLen), BM25.k, BM25.b)) * b;
     return s;
   };
   const p = ix.reader.count(rel, q, words);

@@ -272,6 +272,11 @@ export class WorkspaceIndex {
     return this.history.recency.get(relPath) ?? 0;
   }
 
+  /** Every file git saw change lately, with its recencyOf (empty outside a git repository). */
+  recentFiles(): ReadonlyMap<string, number> {
+    return this.history.recency;
+  }
+
   /** The files git saw change together with this one, each with the share of its commits (empty without git). */
   coChangedWith(relPath: string): ReadonlyMap<string, number> {
     return this.history.coChange.get(relPath) ?? EMPTY;
