@@ -14,6 +14,11 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
+/** What of `text` to deliver now, and what stays pending: with `hold`, a trailing high surrogate stays. */
+function heldBack(text: string, hold: boolean): [deliver: string, pending: string] {
+  return hold && isHighSurrogate(text.charCodeAt(text.length - 1)) ? [text.slice(0, -1), text.slice(-1)] : [text, ''];
+}
+
 export class VoiceOutbox {
   private voiceText = '';
   private outputText = '';
@@ -38,22 +43,14 @@ export class VoiceOutbox {
   }
 
   private deliverVoice(hold: boolean): void {
-    let text = this.voiceText;
-    this.voiceText = '';
-    if (hold && isHighSurrogate(text.charCodeAt(text.length - 1))) {
-      this.voiceText = text.slice(-1);
-      text = text.slice(0, -1);
-    }
+    const [text, kept] = heldBack(this.voiceText, hold);
+    this.voiceText = kept;
     if (text) this.handlers.onVoice(text);
   }
 
   private deliverOutput(hold: boolean): void {
-    let text = this.outputText;
-    this.outputText = '';
-    if (hold && isHighSurrogate(text.charCodeAt(text.length - 1))) {
-      this.outputText = text.slice(-1);
-      text = text.slice(0, -1);
-    }
+    const [text, kept] = heldBack(this.outputText, hold);
+    this.outputText = kept;
     if (text) this.handlers.onOutput?.(text);
   }
 }
