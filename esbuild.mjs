@@ -1,12 +1,14 @@
 // Bundles the three deliverables: the extension host code, the webview app, and the headless CLI.
-// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli,sdk] [--outdir DIR (default dist)]
+// usage: node esbuild.mjs [--watch] [--production] [--only extension,webview,cli,sdk,indexWorker] [--outdir DIR (default dist)]
 //
 // The extension is three files: dist/extension.js (what activation loads: stand-ins only, src/extension.ts),
 // dist/session.js (the real activation and everything else, src/activation.ts, required by src/sessionBundle.ts
 // the first time a command, a view or a restored panel needs it) and dist/anthropic-sdk.js, the Anthropic SDK on
 // its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI is dist/cli.js, which requires
 // the same dist/anthropic-sdk.js on its first request: a command that sends none (`cape context`, `cape kpt`) never
-// parses the SDK. The SDK bundle is built whenever the extension or the CLI is.
+// parses the SDK. The SDK bundle is built whenever the extension or the CLI is, and so is dist/indexWorker.js, the
+// workspace index's read-ahead worker (src/core/workspace/readAhead.ts starts it from the folder of the bundle that
+// runs; without it a build reads on one thread).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -105,6 +107,14 @@ const targets = {
     format: 'cjs',
     target: 'node20',
   },
+  indexWorker: {
+    ...common,
+    entryPoints: { indexWorker: 'src/core/workspace/indexWorker.ts' },
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   webview: {
     ...common,
     entryPoints: { webview: 'media/app/main.ts', 'webview-style': 'media/app/style.css' },
@@ -125,8 +135,9 @@ function copyCodicons() {
 // A production build starts from an empty dist/ so no stale source maps end up in the .vsix.
 if (production && !only) fs.rmSync(outdir, { recursive: true, force: true });
 
-// the extension and the CLI both require the SDK bundle at run time
-const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name) || (name === 'sdk' && (only.includes('extension') || only.includes('cli'))));
+// the extension and the CLI both require the SDK bundle and start the index worker at run time
+const runtimeOfBoth = ['sdk', 'indexWorker'];
+const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name) || (runtimeOfBoth.includes(name) && (only.includes('extension') || only.includes('cli'))));
 if (watch) {
   for (const [, opts] of selected) await (await esbuild.context(opts)).watch();
   console.log('esbuild: watching', selected.map(([n]) => n).join(', '));

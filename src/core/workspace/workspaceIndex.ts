@@ -1,8 +1,9 @@
 // The workspace index: every file the policy lets the model see, with its size, mtime, top-level symbols and
 // resolved relative imports, plus a light text index (termIndex.ts: term sets of paths, symbols and content, with a
 // BM25 re-scoring of the best candidates read lazily from disk). This class owns the file entries and keeps the
-// parts in step; each part has its own module: the walk of the tree (treeWalk.ts), the disk reads (disk.ts), the
-// import graph (importGraph.ts), the text index (termIndex.ts), git recency (history.ts), the cache file's layout
+// parts in step; each part has its own module: the walk of the tree (treeWalk.ts), the disk reads (disk.ts; one
+// file's read, decode and scan in fileRead.ts, done on a worker thread ahead of the index in a large build,
+// readAhead.ts), the import graph (importGraph.ts), the text index (termIndex.ts), git recency (history.ts), the cache file's layout
 // (indexCache.ts), place (cacheLocation.ts) and reading and writing (indexStore.ts).
 //
 // Kept up to date incrementally, never rebuilt per session:
@@ -13,11 +14,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { textOf, WorkspacePolicy, type PolicyOptions } from './policy';
-import { scanFile } from './symbols';
+import { readForIndex, type FileRead, type KnownStat } from './fileRead';
+import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
-import { absoluteIn, readInto, statOrNull } from './disk';
+import { absoluteIn, statOrNull } from './disk';
 import { TreeWalk } from './treeWalk';
 import { ImportGraph } from './importGraph';
 import { defaultCacheFile } from './cacheLocation';
@@ -52,6 +54,8 @@ export interface RefreshStats {
   removed: number;
   /** Folders listed (the others were unchanged since the last walk: their files were only stat'ed). */
   listed: number;
+  /** Files read ahead on a worker thread (readAhead.ts; 0 when the build read them all on this thread). */
+  readAhead: number;
   ms: number;
 }
 
@@ -132,32 +136,30 @@ export class WorkspaceIndex {
    * stat'ed when opened); true when indexed, false when its content is not text (or it cannot be read), null when it
    * was not stat'ed and is no regular file within the size limit (or is gone): not admitted, nothing read.
    */
-  private indexFile(rel: string, stat: { size: number; mtimeMs: number } | null): boolean | null {
-    let got;
-    try {
-      got = readInto(this.absolute(rel), this.policy.maxBytes, stat ?? undefined);
-    } catch {
-      this.drop(rel);
-      return false;
-    }
-    if (!got) {
-      this.drop(rel);
-      this.notText.delete(rel);
-      return null;
-    }
-    const { buf, size, mtimeMs } = got;
-    const text = buf.length > this.policy.maxBytes ? null : textOf(buf);
-    if (text === null) {
-      this.drop(rel);
-      this.notText.set(rel, `${size}:${mtimeMs}`);
-      return false;
+  private indexFile(rel: string, stat: KnownStat | null): boolean | null {
+    return this.indexRead(rel, readForIndex(this.absolute(rel), rel, this.policy.maxBytes, stat));
+  }
+
+  /** Puts what reading a file found into the index (see indexFile). */
+  private indexRead(rel: string, got: FileRead): boolean | null {
+    switch (got.kind) {
+      case 'failed':
+        this.drop(rel);
+        return false;
+      case 'gone':
+        this.drop(rel);
+        this.notText.delete(rel);
+        return null;
+      case 'binary':
+        this.drop(rel);
+        this.notText.set(rel, `${got.size}:${got.mtimeMs}`);
+        return false;
     }
     this.notText.delete(rel);
-    const scan = scanFile(rel, text);
-    this.text.set(rel, scan.symbols, text);
+    this.text.set(rel, got.symbols, got.text);
     this.graph.indexed(rel, !this.files.has(rel));
     // kept as one string each (split on first use): no piece of the file's text stays alive
-    this.files.set(rel, new FileEntry(rel, size, mtimeMs, text.length, joinItems(scan.symbols), joinItems(scan.imports)));
+    this.files.set(rel, new FileEntry(rel, got.size, got.mtimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports)));
     return true;
   }
 
@@ -192,15 +194,16 @@ export class WorkspaceIndex {
     // a changed one is in `found`: indexFile() tells again whether it is text
     for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
     let read = 0;
-    let done = 0;
-    for (const { rel, stat } of found) {
-      if (this.indexFile(rel, stat) !== null) read++;
-      if (++done % 1000 === 0) await new Promise((r) => setImmediate(r));
+    let next = 0;
+    const ahead = { workerFiles: 0 };
+    // a large build reads ahead on a worker thread (readAhead.ts); results come in the order of `found`
+    for await (const chunk of readFiles(this.root, this.policy.maxBytes, found, { stats: ahead })) {
+      for (const got of chunk) if (this.indexRead(found[next++].rel, got) !== null) read++;
     }
     this.graph.resolveImports();
     if (read > 1000) this.text.dropMemo();
     await this.refreshHistory();
-    return { files: this.files.size, read, removed, listed: this.tree.listed, ms: Date.now() - t0 };
+    return { files: this.files.size, read, removed, listed: this.tree.listed, readAhead: ahead.workerFiles, ms: Date.now() - t0 };
   }
 
   /**
@@ -212,7 +215,7 @@ export class WorkspaceIndex {
     const done = this.applyPaths(relPaths, true);
     if (done === 'refresh') return this.refresh();
     await this.refreshHistory();
-    return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, ms: Date.now() - t0 };
+    return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, readAhead: 0, ms: Date.now() - t0 };
   }
 
   /**

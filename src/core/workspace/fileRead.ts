@@ -1,0 +1,38 @@
+// Reading one file for the index: its bytes (disk.ts's readInto), whether they are text (policy.ts's textOf) and its
+// top-level symbols and imports (symbols.ts). A function of the disk alone, so the index (workspaceIndex.ts, for a
+// few files) and the read-ahead worker of a build (readAhead.ts, indexWorker.ts) run the same code on each file.
+import { readInto } from './disk';
+import { textOf } from './policy';
+import { scanFile } from './symbols';
+
+/** A file's size and mtime as a walk stat'ed them. */
+export interface KnownStat {
+  size: number;
+  mtimeMs: number;
+}
+
+/** What reading a file for the index found. */
+export type FileRead =
+  /** It could not be read (a permission error, an I/O error): the index lets it go. */
+  | { kind: 'failed' }
+  /** Not stat'ed before, and no regular file within the size limit (or gone, or a symlink now): not admitted. */
+  | { kind: 'gone' }
+  /** Not text (a NUL byte, invalid UTF-8, or grown past the size limit): remembered by size and mtime. */
+  | { kind: 'binary'; size: number; mtimeMs: number }
+  | { kind: 'text'; size: number; mtimeMs: number; text: string; symbols: string[]; imports: string[] };
+
+/** Reads the file at `abs` (its workspace-relative path `rel` tells its language) for the index. */
+export function readForIndex(abs: string, rel: string, maxBytes: number, stat: KnownStat | null): FileRead {
+  let got;
+  try {
+    got = readInto(abs, maxBytes, stat ?? undefined);
+  } catch {
+    return { kind: 'failed' };
+  }
+  if (!got) return { kind: 'gone' };
+  const { buf, size, mtimeMs } = got;
+  const text = buf.length > maxBytes ? null : textOf(buf);
+  if (text === null) return { kind: 'binary', size, mtimeMs };
+  const scan = scanFile(rel, text);
+  return { kind: 'text', size, mtimeMs, text, symbols: scan.symbols, imports: scan.imports };
+}

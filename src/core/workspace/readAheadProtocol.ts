@@ -1,0 +1,28 @@
+// What readAhead.ts and its worker (indexWorker.ts) agree on: the job, the chunk bounds and the shared flow counter.
+// Kept apart from readAhead.ts so the worker's bundle does not carry the main side.
+import type { FileRead } from './fileRead';
+
+/** The files a worker reads, in order: a size below 0 means "not stat'ed" (the read stats the open file). */
+export interface ReadAheadJob {
+  root: string;
+  maxBytes: number;
+  rels: string[];
+  sizes: Float64Array;
+  mtimes: Float64Array;
+  /** [FLOW_TAKEN]: chunks the index has taken; [FLOW_STOP]: 1 when the index stopped wanting them. */
+  flow: Int32Array;
+}
+
+/** A chunk of results: those of the files from `from` on, in order. */
+export interface ReadAheadChunk {
+  from: number;
+  results: FileRead[];
+}
+
+export const FLOW_TAKEN = 0;
+export const FLOW_STOP = 1;
+/** A chunk holds at most this many files, and ends after the file that takes its texts past CHUNK_CHARS. */
+export const CHUNK_FILES = 128;
+export const CHUNK_CHARS = 1024 * 1024;
+/** Chunks the worker may be ahead of the index: at most IN_FLIGHT × (CHUNK_CHARS + one file) characters in flight. */
+export const IN_FLIGHT = 3;
