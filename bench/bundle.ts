@@ -25,6 +25,7 @@ const BUNDLES: { file: string; when: string }[] = [
   { file: 'extension.js', when: 'loaded at activation' },
   { file: 'session.js', when: 'loaded by the first command, visible view or restored panel' },
   { file: 'anthropic-sdk.js', when: 'loaded on the first request (by the extension and by the CLI)' },
+  { file: 'indexWorker.js', when: 'a worker thread of a large workspace index build (by the extension and by the CLI)' },
   { file: 'webview.js', when: 'loaded by the session panel' },
   { file: 'webview-style.css', when: 'loaded by the session panel' },
   { file: 'cli.js', when: 'the CLI (not in the .vsix; without the SDK)' },
