@@ -57,6 +57,20 @@ describe('ranking signals', () => {
     assert.ok(!isTestFile('src/parser/tokenize.ts') && !isTestFile('src/latest.ts'));
   });
 
+  it('passes less of a seed’s score to a test that imports it than to a source file that does', async () => {
+    // the two importers are alike in all but kind, and the test's path sorts first: a tie would rank it first
+    const importer = "import { invoiceTotal } from './invoice/total';\nexport const shown = invoiceTotal([]);\n";
+    const root = workspace({
+      'src/invoice/total.ts': 'export function invoiceTotal(lines: number[]) { return lines.reduce((a, b) => a + b, 0); }\n',
+      'src/checkout.test.ts': importer,
+      'src/receipt.ts': importer,
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ranked = order(index, 'invoice total');
+    assert.strictEqual(ranked[0], 'src/invoice/total.ts');
+    assert.ok(ranked.indexOf('src/receipt.ts') < ranked.indexOf('src/checkout.test.ts'), ranked.join(', '));
+  });
+
   it('damps type declaration files, which restate every name of the API', async () => {
     const api = 'export function createClient(): Client;\nexport interface Client { retry(times: number): void }\n';
     const root = workspace({ 'index.d.ts': api, 'src/client.ts': api.replace(/;\n/, ' { return {} as Client; }\n').replace('export interface', 'interface') });
