@@ -261,6 +261,29 @@ describe('symbol extraction', () => {
 });
 
 describe('workspace index', () => {
+  it('reads an indexed file for ranking as a build reads it: no symlink swapped in, no FIFO, nothing past the limit', async () => {
+    const root = tmp('cape-readindexed-');
+    const outside = tmp('cape-readindexed-out-');
+    write(root, 'src/a.ts', 'export const alpha = 1;\n');
+    write(root, 'src/b.ts', 'export const beta = 2;\n');
+    write(root, 'src/c.ts', 'export const gamma = 3;\n');
+    write(root, 'src/d.ts', 'export const delta = 4;\n');
+    write(outside, 'secret.ts', 'export const zanzibarToken = 1;\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null, maxBytes: 1000 });
+    assert.strictEqual(index.readIndexed('src/a.ts'), 'export const alpha = 1;\n');
+    fs.rmSync(path.join(root, 'src/b.ts'));
+    fs.symlinkSync(path.join(outside, 'secret.ts'), path.join(root, 'src/b.ts'));
+    assert.strictEqual(index.readIndexed('src/b.ts'), null, 'a symlink swapped in is not followed');
+    write(root, 'src/c.ts', 'x'.repeat(1001));
+    assert.strictEqual(index.readIndexed('src/c.ts'), null, 'grown past the size limit');
+    if (process.platform !== 'win32' && spawnOk('true', [])) {
+      fs.rmSync(path.join(root, 'src/d.ts'));
+      execFileSync('mkfifo', [path.join(root, 'src/d.ts')]);
+      assert.strictEqual(index.readIndexed('src/d.ts'), null, 'a FIFO swapped in is not waited on');
+    }
+    assert.strictEqual(index.readIndexed('src/none.ts'), null, 'not indexed');
+  });
+
   it('indexes what the policy admits, with symbols and resolved imports', async () => {
     const root = demoWorkspace();
     const { index, stats, fromCache } = await WorkspaceIndex.open(root, { cacheFile: null });

@@ -19,7 +19,7 @@ import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
-import { absoluteIn, statOrNull } from './disk';
+import { absoluteIn, readInto, statOrNull } from './disk';
 import { TreeWalk } from './treeWalk';
 import { ImportGraph } from './importGraph';
 import { defaultCacheFile } from './cacheLocation';
@@ -306,12 +306,16 @@ export class WorkspaceIndex {
     return this.text.scores(query, boost, (rel) => this.readIndexed(rel));
   }
 
-  /** The current text of an indexed file, for ranking only (null when it vanished or is no longer text). */
+  /**
+   * The current text of an indexed file, for ranking only: null when it vanished, is no longer text or grew past the
+   * size limit, or is no regular file any more (read as a build reads it, disk.ts's readInto: a symlink swapped in is
+   * not followed, a FIFO not waited on).
+   */
   readIndexed(rel: string): string | null {
     if (!this.files.has(rel)) return null;
     try {
-      const buf = fs.readFileSync(this.absolute(rel));
-      return buf.length > this.policy.maxBytes ? null : textOf(buf);
+      const got = readInto(this.absolute(rel), this.policy.maxBytes);
+      return got && got.buf.length <= this.policy.maxBytes ? textOf(got.buf) : null;
     } catch {
       return null;
     }
