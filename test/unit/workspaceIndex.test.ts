@@ -264,13 +264,10 @@ describe('workspace index', () => {
   it('reads an indexed file for ranking as a build reads it: no symlink swapped in, no FIFO, nothing past the limit', async () => {
     const root = tmp('cape-readindexed-');
     const outside = tmp('cape-readindexed-out-');
-    write(root, 'src/a.ts', 'export const alpha = 1;\n');
-    write(root, 'src/b.ts', 'export const beta = 2;\n');
-    write(root, 'src/c.ts', 'export const gamma = 3;\n');
-    write(root, 'src/d.ts', 'export const delta = 4;\n');
+    for (const name of ['a', 'b', 'c', 'd']) write(root, `src/${name}.ts`, `export const ${name}Value = 1;\n`);
     write(outside, 'secret.ts', 'export const zanzibarToken = 1;\n');
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null, maxBytes: 1000 });
-    assert.strictEqual(index.readIndexed('src/a.ts'), 'export const alpha = 1;\n');
+    assert.strictEqual(index.readIndexed('src/a.ts'), 'export const aValue = 1;\n');
     fs.rmSync(path.join(root, 'src/b.ts'));
     fs.symlinkSync(path.join(outside, 'secret.ts'), path.join(root, 'src/b.ts'));
     assert.strictEqual(index.readIndexed('src/b.ts'), null, 'a symlink swapped in is not followed');
