@@ -21,17 +21,27 @@ export type FileRead =
   | { kind: 'binary'; size: number; mtimeMs: number }
   | { kind: 'text'; size: number; mtimeMs: number; text: string; symbols: string[]; imports: string[] };
 
+/**
+ * A file's text as the index reads it (disk.ts's readInto: never through a symlink, never waiting on a FIFO, at most
+ * `maxBytes` + 1 bytes): null when it is no regular file within the limit (or gone, unless `stat` says it was one);
+ * `text` null when its bytes are not text or grew past the limit. Other errors throw.
+ */
+export function readText(abs: string, maxBytes: number, stat?: KnownStat): (KnownStat & { text: string | null }) | null {
+  const got = readInto(abs, maxBytes, stat);
+  if (!got) return null;
+  return { size: got.size, mtimeMs: got.mtimeMs, text: got.buf.length > maxBytes ? null : textOf(got.buf) };
+}
+
 /** Reads the file at `abs` (its workspace-relative path `rel` tells its language) for the index. */
 export function readForIndex(abs: string, rel: string, maxBytes: number, stat: KnownStat | null): FileRead {
   let got;
   try {
-    got = readInto(abs, maxBytes, stat ?? undefined);
+    got = readText(abs, maxBytes, stat ?? undefined);
   } catch {
     return { kind: 'failed' };
   }
   if (!got) return { kind: 'gone' };
-  const { buf, size, mtimeMs } = got;
-  const text = buf.length > maxBytes ? null : textOf(buf);
+  const { size, mtimeMs, text } = got;
   if (text === null) return { kind: 'binary', size, mtimeMs };
   const scan = scanFile(rel, text);
   return { kind: 'text', size, mtimeMs, text, symbols: scan.symbols, imports: scan.imports };

@@ -13,13 +13,13 @@
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
 import * as path from 'path';
-import { textOf, WorkspacePolicy, type PolicyOptions } from './policy';
-import { readForIndex, type FileRead, type KnownStat } from './fileRead';
+import { WorkspacePolicy, type PolicyOptions } from './policy';
+import { readForIndex, readText, type FileRead, type KnownStat } from './fileRead';
 import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
-import { absoluteIn, readInto, statOrNull } from './disk';
+import { absoluteIn, statOrNull } from './disk';
 import { TreeWalk } from './treeWalk';
 import { ImportGraph } from './importGraph';
 import { defaultCacheFile } from './cacheLocation';
@@ -308,14 +308,13 @@ export class WorkspaceIndex {
 
   /**
    * The current text of an indexed file, for ranking only: null when it vanished, is no longer text or grew past the
-   * size limit, or is no regular file any more (read as a build reads it, disk.ts's readInto: a symlink swapped in is
+   * size limit, or is no regular file any more (read as a build reads it, fileRead.ts's readText: a symlink swapped in is
    * not followed, a FIFO not waited on).
    */
   readIndexed(rel: string): string | null {
     if (!this.files.has(rel)) return null;
     try {
-      const got = readInto(this.absolute(rel), this.policy.maxBytes);
-      return got && got.buf.length <= this.policy.maxBytes ? textOf(got.buf) : null;
+      return readText(this.absolute(rel), this.policy.maxBytes)?.text ?? null;
     } catch {
       return null;
     }
