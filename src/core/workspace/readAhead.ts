@@ -84,7 +84,8 @@ function startWorker(root: string, maxBytes: number, items: readonly ReadItem[],
 
 /**
  * The files' readForIndex results, in the order of `items`, a chunk at a time (each chunk is the results of the
- * next files). Between chunks the event loop runs.
+ * next files). The event loop runs at least every IN_FLIGHT + 1 chunks (a worker is never further ahead), and between
+ * chunks read on this thread.
  */
 export async function* readFiles(root: string, maxBytes: number, items: readonly ReadItem[], opts: ReadAheadOptions = {}): AsyncGenerator<FileRead[]> {
   let done = 0;
