@@ -11,6 +11,8 @@ import { rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
+import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
+import { SECTIONS } from '../../src/core/workspace/indexCache';
 import { joinRelative } from '../../src/core/workspace/importGraph';
 
 function write(root: string, rel: string, content: string | Buffer): void {
@@ -101,6 +103,12 @@ describe('workspace tokens', () => {
   });
 });
 
+/** A vocabulary serialised as the cache file stores it. */
+function stored(words: string) {
+  const bytes = Buffer.from(words, 'utf8');
+  return { bytes, marks: wordMarks(bytes) };
+}
+
 describe('text index', () => {
   /** Deterministic files over a small vocabulary, so files share terms and scores differ. */
   const vocab = 'theme dark mode user account invoice export pdf parse header cache store query filter sort page route'.split(' ');
@@ -147,7 +155,7 @@ describe('text index', () => {
     for (const order of [[...rels].reverse(), rels]) {
       const data = index.serialize(order);
       const back = new TermIndex();
-      assert.ok(back.restore({ words: data.words, docs: new Uint32Array(data.docs), df: new Int32Array(data.df) }, order));
+      assert.ok(back.restore({ words: stored(data.words), docs: new Uint32Array(data.docs), df: new Int32Array(data.df) }, order));
       same(back, fresh, rels);
       // a restored index takes changes too (its arena is a view of the cache file until then)
       const [rel, symbols, content] = fileOf(501, 0);
@@ -168,7 +176,7 @@ describe('text index', () => {
       rels.push(f[0]);
     }
     const good = index.serialize(rels);
-    const restored = (docs: Uint32Array, paths = rels, df = new Int32Array(good.df)) => new TermIndex().restore({ words: good.words, docs, df }, paths);
+    const restored = (docs: Uint32Array, paths = rels, df = new Int32Array(good.df)) => new TermIndex().restore({ words: stored(good.words), docs, df }, paths);
     assert.ok(restored(new Uint32Array(good.docs)));
     const broken = (edit: (d: Uint32Array) => void) => {
       const d = new Uint32Array(good.docs);
@@ -190,6 +198,35 @@ describe('text index', () => {
     assert.ok(!restored(new Uint32Array(good.docs), rels, df((d) => d[0]++)), 'frequencies that do not add up');
     assert.ok(!restored(new Uint32Array(good.docs), rels, new Int32Array(good.df.subarray(1))), 'frequencies of another vocabulary');
     assert.ok(!restored(new Uint32Array(good.docs), rels, df((d) => ((d[0] = -1), (d[1] += good.df[0] + 1)))), 'a negative frequency');
+    const marks = (edit: (m: Uint32Array) => Uint32Array) => {
+      const w = stored(good.words);
+      return new TermIndex().restore({ words: { bytes: w.bytes, marks: edit(new Uint32Array(w.marks)) }, docs: new Uint32Array(good.docs), df: new Int32Array(good.df) }, rels);
+    };
+    assert.ok(!marks((m) => m.subarray(1)), 'vocabulary marks missing');
+    assert.ok(!marks((m) => ((m[0] = 3), m)), 'a vocabulary mark not at a term');
+  });
+
+  it('looks terms up in the stored vocabulary as the decoded one does: past the marks, non-ASCII, added terms', () => {
+    // 3,000 terms (marks every 1,024), some of them non-ASCII, so byte and character offsets differ
+    const words = Array.from({ length: 3000 }, (_, i) => (i % 7 === 3 ? `größe${i}` : i % 11 === 5 ? `変換${i}` : `term${i}`));
+    const bytes = Buffer.from(words.join('\n'), 'utf8');
+    const fresh = () => {
+      const v = new Vocabulary();
+      assert.ok(v.restore({ bytes, marks: wordMarks(bytes) }, words.length));
+      return v;
+    };
+    const v = fresh();
+    for (const i of [0, 1, 3, 5, 1023, 1024, 1025, 2047, 2048, 2999]) assert.strictEqual(v.get(words[i]), i, words[i]);
+    for (const miss of ['term', 'term30000', 'erm1', 'größe', '']) assert.strictEqual(v.get(miss), undefined, miss);
+    assert.strictEqual(v.idOf('brandneu'), 3000);
+    assert.strictEqual(v.get('brandneu'), 3000);
+    assert.strictEqual(v.term(2998), words[2998]);
+    assert.strictEqual(v.get(words[2999]), 2999, 'after decoding');
+    assert.strictEqual(v.serialize(), words.join('\n') + '\nbrandneu');
+    // past the scan budget the table answers the same ids
+    const t = fresh();
+    for (let r = 0; r < 2; r++) for (let i = 0; i < words.length; i += 3) assert.strictEqual(t.get(words[i]), i);
+    assert.ok(!new Vocabulary().restore({ bytes, marks: wordMarks(bytes) }, words.length + 1024), 'marks for fewer terms');
   });
 });
 
@@ -531,7 +568,7 @@ describe('workspace index', () => {
     assert.strictEqual(r3.index.size, first.index.size);
   });
 
-  it('rebuilds when the text index in its cache file is damaged (a term id, a document frequency)', async () => {
+  it('rebuilds when its cache file is damaged (a term id, a document frequency, a symbols end, a vocabulary mark)', async () => {
     const root = demoWorkspace();
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
     const first = await WorkspaceIndex.open(root, { cacheFile });
@@ -544,10 +581,12 @@ describe('workspace index', () => {
     let at = 16 + jsonBytes + pad(16 + jsonBytes);
     for (const size of header.sections) (starts.push(at), (at += size + pad(size)));
     assert.strictEqual(at, bytes.length);
-    const [docs, df] = [header.sections.length - 2, header.sections.length - 1];
+    const [docs, df, symbolEnds, wordMarks] = (['docs', 'df', 'symbolEnds', 'wordMarks'] as const).map((s) => SECTIONS.indexOf(s));
     for (const [name, edit] of [
       ['a term id past the vocabulary', (b: Buffer) => b.writeUInt32LE(0xfffffff0, starts[docs] + header.sections[docs] - 4)],
       ['a document frequency off by one', (b: Buffer) => b.writeInt32LE(b.readInt32LE(starts[df]) + 1, starts[df])],
+      ["a file's symbols ending past their section", (b: Buffer) => b.writeUInt32LE(header.sections[SECTIONS.indexOf('symbols')] + 5, starts[symbolEnds])],
+      ['a vocabulary mark not at a term', (b: Buffer) => b.writeUInt32LE(1, starts[wordMarks])],
     ] as const) {
       const damaged = Buffer.from(bytes);
       edit(damaged);

@@ -5,19 +5,22 @@
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
 // symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's Docs as its
 // arena holds them: termDoc.ts, and its document frequencies, so a warm run does not count them again).
-// A file's symbols and specifiers stay one string until someone asks for them (a query looks at a few hundred files
-// of the 50,000), and its resolved imports stay indices into the restored paths.
+// A file's symbols and specifiers stay bytes of the cache file until someone asks for them (a query looks at a few
+// hundred files of the 50,000; each file's end offset is stored, so nothing is scanned or decoded for the others),
+// its resolved imports stay indices into the restored paths, and the vocabulary stays bytes too (vocabulary.ts looks
+// a query's terms up in them). On a 2-core VM, each megabyte a warm run decodes costs it a few milliseconds.
 //
 // Layout (little-endian; the cache is not written on big-endian machines):
 //   CACHE_MAGIC (8 bytes) · u32 CACHE_VERSION · u32 bytes of the JSON header · the JSON header, then each section
 //   padded to 8 bytes, in SECTIONS order, their byte lengths listed in the header.
 // A file of another version (an older layout, whose bytes after the magic mean something else) is never parsed
 // further: the index is then rebuilt and the file rewritten.
-import type { TermIndexData } from './termIndex';
+import type { RestoredTermIndex, TermIndexData } from './termIndex';
 import { detach } from './tokens';
+import { wordMarks } from './vocabulary';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 7;
+export const CACHE_VERSION = 8;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -27,8 +30,8 @@ const ITEM_SEP = '\n';
 /** Files per piece of a string section written at once. */
 const BATCH = 2048;
 
-/** The sections, in file order. */
-const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docs', 'df'] as const;
+/** The sections, in file order (exported for the tests that damage one). */
+export const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docs', 'df', 'symbolEnds', 'specEnds', 'wordMarks'] as const;
 
 /**
  * A file's symbols or specifiers as FileEntry keeps them: one string, a copy (join copies its pieces; a single one
@@ -38,20 +41,48 @@ export function joinItems(items: readonly string[]): string {
   return items.length === 1 ? detach(items[0]) : items.join(ITEM_SEP);
 }
 
-/** Resolved imports restored from the cache: indices into the restored paths (shared by every entry of one load). */
-interface RestoredImports {
+/**
+ * A string section of the cache file kept as bytes: file i's piece is bytes[start, ends[i]), where start is 0 or one
+ * past the previous piece's end (a FILE_SEP between pieces), decoded when asked for.
+ */
+class StoredPieces {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly ends: Uint32Array,
+  ) {}
+
+  /** Each piece within the bytes and not before the previous one. */
+  valid(): boolean {
+    let start = 0;
+    for (let i = 0; i < this.ends.length; i++) {
+      if (this.ends[i] < start || this.ends[i] > this.bytes.length) return false;
+      start = this.ends[i] + 1;
+    }
+    return true;
+  }
+
+  get(i: number): string {
+    return this.bytes.toString('utf8', i ? this.ends[i - 1] + 1 : 0, this.ends[i]);
+  }
+}
+
+/** What a load restored for every entry (shared): paths for the imports' indices, symbols and specifiers as bytes. */
+interface Restored {
   paths: readonly string[];
   targets: Uint32Array;
+  symbols: StoredPieces;
+  specs: StoredPieces;
 }
 
 /** An indexed file (see IndexedFile in workspaceIndex.ts). */
 export class FileEntry {
-  /** Symbols, or (restored) the cache's string of them, split on first use. */
-  private sym: string[] | string;
-  private spec: string[] | string;
+  /** Symbols: split, or one string (split on first use), or null while they are the restored bytes of entry `at`. */
+  private sym: string[] | string | null;
+  private spec: string[] | string | null;
   /** Resolved imports, or null while they are the restored indices targets[impAt, impEnd). */
   private imp: string[] | null;
-  private restored: RestoredImports | null = null;
+  private restored: Restored | null = null;
+  private at = 0;
   private impAt = 0;
   private impEnd = 0;
   /** The index's last walk that met this file (workspaceIndex.ts). */
@@ -63,8 +94,8 @@ export class FileEntry {
     public mtimeMs: number,
     /** Characters of the text (what the file costs in a prompt). */
     public chars: number,
-    symbols: string[] | string,
-    specs: string[] | string,
+    symbols: string[] | string | null,
+    specs: string[] | string | null,
   ) {
     this.sym = symbols;
     this.spec = specs;
@@ -73,7 +104,10 @@ export class FileEntry {
 
   /** Top-level symbol names, exported ones first. */
   get symbols(): string[] {
-    if (typeof this.sym === 'string') this.sym = this.sym ? this.sym.split(ITEM_SEP) : [];
+    if (!Array.isArray(this.sym)) {
+      const s = this.symText();
+      this.sym = s ? s.split(ITEM_SEP) : [];
+    }
     return this.sym;
   }
   set symbols(v: string[]) {
@@ -82,7 +116,10 @@ export class FileEntry {
 
   /** Import specifiers as written. */
   get specs(): string[] {
-    if (typeof this.spec === 'string') this.spec = this.spec ? this.spec.split(ITEM_SEP) : [];
+    if (!Array.isArray(this.spec)) {
+      const s = this.specText();
+      this.spec = s ? s.split(ITEM_SEP) : [];
+    }
     return this.spec;
   }
   set specs(v: string[]) {
@@ -96,30 +133,31 @@ export class FileEntry {
       const out: string[] = [];
       for (let i = this.impAt; i < this.impEnd; i++) out.push(r.paths[r.targets[i]]);
       this.imp = out;
-      this.restored = null;
     }
     return this.imp;
   }
   set imports(v: string[]) {
     this.imp = v;
-    this.restored = null;
   }
 
   /** The specifiers as they are written in the cache file (no split when they were never asked for). */
   specText(): string {
+    if (this.spec === null) this.spec = this.restored!.specs.get(this.at);
     return typeof this.spec === 'string' ? this.spec : this.spec.join(ITEM_SEP);
   }
 
   symText(): string {
+    if (this.sym === null) this.sym = this.restored!.symbols.get(this.at);
     return typeof this.sym === 'string' ? this.sym : this.sym.join(ITEM_SEP);
   }
 
-  /** Imports as restored: targets[at, end) index the restored paths. */
-  restoreImports(r: RestoredImports, at: number, end: number): void {
-    this.imp = null;
+  /** Restored as entry `at` of `r`; its imports are targets[impAt, impEnd), indices into the restored paths. */
+  restore(r: Restored, at: number, impAt: number, impEnd: number): void {
     this.restored = r;
-    this.impAt = at;
-    this.impEnd = end;
+    this.at = at;
+    this.imp = null;
+    this.impAt = impAt;
+    this.impEnd = impEnd;
   }
 }
 
@@ -140,7 +178,7 @@ export interface CacheContent {
   header: CacheHeader;
   files: FileEntry[];
   /** The text index, Docs in the order of `files`. */
-  text: TermIndexData;
+  text: RestoredTermIndex;
 }
 
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
@@ -172,14 +210,18 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   const batches = function* (get: (f: FileEntry) => string): Generator<string> {
     for (let i = 0; i < n; i += BATCH) yield (i ? FILE_SEP : '') + files.slice(i, i + BATCH).map(get).join(FILE_SEP);
   };
-  const bytesPerFile = (get: (f: FileEntry) => string) => {
-    let b = Math.max(0, n - 1);
-    for (const f of files) b += Buffer.byteLength(get(f), 'utf8');
-    return b;
+  /** Where each file's piece ends in its section (bytes; the pieces are separated by FILE_SEP). */
+  const endsOf = (get: (f: FileEntry) => string) => {
+    const ends = new Uint32Array(n);
+    let b = 0;
+    files.forEach((f, i) => (ends[i] = b += (i ? 1 : 0) + Buffer.byteLength(get(f), 'utf8')));
+    return ends;
   };
-  const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df };
+  const ends = { paths: endsOf(perFile.paths), symbols: endsOf(perFile.symbols), specs: endsOf(perFile.specs) };
+  const words = Buffer.from(text.words, 'utf8');
+  const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df, symbolEnds: ends.symbols, specEnds: ends.specs, wordMarks: wordMarks(words) };
   const sizes = SECTIONS.map((s) =>
-    s === 'words' ? Buffer.byteLength(text.words, 'utf8') : s in perFile ? bytesPerFile(perFile[s as keyof typeof perFile]) : arrays[s as keyof typeof arrays].byteLength,
+    s === 'words' ? words.length : s in ends ? (n ? ends[s as keyof typeof ends][n - 1] : 0) : arrays[s as keyof typeof arrays].byteLength,
   );
   const json = JSON.stringify({ ...header, files: n, sections: sizes });
   const jsonBytes = Buffer.byteLength(json, 'utf8');
@@ -192,7 +234,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   yield Buffer.alloc(pad8(HEAD_BYTES + jsonBytes));
   for (let i = 0; i < SECTIONS.length; i++) {
     const s = SECTIONS[i];
-    if (s === 'words') yield text.words;
+    if (s === 'words') yield words;
     else if (s in perFile) yield* batches(perFile[s as keyof typeof perFile]);
     else yield bytesOf(arrays[s as keyof typeof arrays]);
     if (pad8(sizes[i])) yield Buffer.alloc(pad8(sizes[i]));
@@ -232,27 +274,30 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
       if (size % Type.BYTES_PER_ELEMENT) throw new Error(`section ${s}`);
       return new Type(buf.buffer, buf.byteOffset + off, size / Type.BYTES_PER_ELEMENT);
     };
-    const split = (s: string) => (n ? s.split(FILE_SEP) : []);
-    const paths = split(str('paths'));
-    const symbols = split(str('symbols'));
-    const specs = split(str('specs'));
+    const bytes = (s: (typeof SECTIONS)[number]) => buf.subarray(part[s][0], part[s][0] + part[s][1]);
+    const paths = n ? str('paths').split(FILE_SEP) : [];
+    const pieces = (s: 'symbols' | 'specs', ends: 'symbolEnds' | 'specEnds') => new StoredPieces(bytes(s), view(ends, Uint32Array));
+    const symbols = pieces('symbols', 'symbolEnds');
+    const specs = pieces('specs', 'specEnds');
     const numbers = view('numbers', Float64Array);
     const importLens = view('importLens', Uint32Array);
     const importTargets = view('importTargets', Uint32Array);
-    if (paths.length !== n || symbols.length !== n || specs.length !== n || numbers.length !== 3 * n || importLens.length !== n) return null;
+    if (paths.length !== n || numbers.length !== 3 * n || importLens.length !== n) return null;
+    if (view('symbolEnds', Uint32Array).length !== n || view('specEnds', Uint32Array).length !== n || !symbols.valid() || !specs.valid()) return null;
     let total = 0;
     for (let i = 0; i < n; i++) total += importLens[i];
     if (total !== importTargets.length) return null;
     for (let i = 0; i < total; i++) if (importTargets[i] >= n) return null;
-    const restored: RestoredImports = { paths, targets: importTargets };
+    const restored: Restored = { paths, targets: importTargets, symbols, specs };
     const files: FileEntry[] = new Array(n);
     let imp = 0;
     for (let i = 0; i < n; i++) {
-      const f = new FileEntry(paths[i], numbers[i], numbers[n + i], numbers[2 * n + i], symbols[i], specs[i]);
-      f.restoreImports(restored, imp, (imp += importLens[i]));
+      const f = new FileEntry(paths[i], numbers[i], numbers[n + i], numbers[2 * n + i], null, null);
+      f.restore(restored, i, imp, (imp += importLens[i]));
       files[i] = f;
     }
-    return { header, files, text: { words: str('words'), docs: view('docs', Uint32Array), df: view('df', Int32Array) } };
+    const words = { bytes: bytes('words'), marks: view('wordMarks', Uint32Array) };
+    return { header, files, text: { words, docs: view('docs', Uint32Array), df: view('df', Int32Array) } };
   } catch {
     return null;
   }

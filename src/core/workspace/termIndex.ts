@@ -12,7 +12,7 @@ import { grow } from './charTables';
 import { contentStart, docEnd, docWords, HEAD, pathStart, symStart, type Field, type FieldBoost } from './termDoc';
 import { TermExtractor } from './termExtract';
 import { scoreFiles } from './termScoring';
-import { Vocabulary } from './vocabulary';
+import { Vocabulary, type StoredWords } from './vocabulary';
 
 export { CONTENT_CAP } from './termExtract';
 export type { Field, FieldBoost } from './termDoc';
@@ -25,6 +25,11 @@ export interface TermIndexData {
   docs: Uint32Array;
   /** Per term id, the Docs whose content holds it (restore() checks its length and total against the Docs). */
   df: Int32Array;
+}
+
+/** A TermIndexData as a warm run takes it back from the cache file: the vocabulary still as stored (vocabulary.ts). */
+export interface RestoredTermIndex extends Omit<TermIndexData, 'words'> {
+  words: StoredWords;
 }
 
 /** Arena elements below which a compaction does not pay. */
@@ -164,13 +169,13 @@ export class TermIndex {
    * change that needs room); false (and empty) when it is damaged: a Doc's bounds, a term id past the vocabulary,
    * document frequencies that do not add up to the Docs' content.
    */
-  restore(data: TermIndexData, paths: readonly string[]): boolean {
+  restore(data: RestoredTermIndex, paths: readonly string[]): boolean {
     try {
       this.vocab = new Vocabulary();
       this.extractor = null;
-      this.vocab.restore(data.words);
-      const words = this.vocab.size;
-      if (data.df.length !== words) throw new Error('df');
+      // as many terms as document frequencies
+      const words = data.df.length;
+      if (!this.vocab.restore(data.words, words)) throw new Error('words');
       const a = data.docs;
       let at = 0;
       let contentIds = 0;

@@ -3,6 +3,23 @@ import { grow, hashKey, hashRange, KeyTable } from './charTables';
 
 /** Vocabulary look-ups answered by searching the restored terms' string before a hash table over it pays. */
 const SCAN_LOOKUPS = 200;
+/** The stored vocabulary marks where every WORD_MARK_EVERY-th term starts, so a look-up counts at most that many. */
+const WORD_MARK_EVERY = 1024;
+const NL = 10;
+
+/** A vocabulary as the cache file stores it: the terms in UTF-8, '\n'-separated, and wordMarks() of those bytes. */
+export interface StoredWords {
+  bytes: Buffer;
+  marks: Uint32Array;
+}
+
+/** Where term k × WORD_MARK_EVERY starts in `bytes` (the stored vocabulary), for each k. */
+export function wordMarks(bytes: Buffer): Uint32Array {
+  const marks: number[] = bytes.length ? [0] : [];
+  let count = 1;
+  for (let i = bytes.indexOf(NL); i >= 0; i = bytes.indexOf(NL, i + 1)) if (count++ % WORD_MARK_EVERY === 0) marks.push(i + 1);
+  return Uint32Array.from(marks);
+}
 
 /**
  * The vocabulary: term ↔ id. Terms restored from a cache file stay in one string (no Map of hundreds of thousands of
@@ -11,7 +28,9 @@ const SCAN_LOOKUPS = 200;
  * as a string, or as characters in a scratch array (indexing: no string per word).
  */
 export class Vocabulary {
-  private loaded = '';
+  /** The restored terms, '\n'-separated: decoded from `stored` when first needed (a query's look-ups do not need it). */
+  private loadedText = '';
+  private stored: StoredWords | null = null;
   private loadedCount = 0;
   private offsets: Uint32Array | null = null;
   private table: Int32Array | null = null;
@@ -23,14 +42,54 @@ export class Vocabulary {
     return this.loadedCount + this.added.count;
   }
 
-  restore(words: string): void {
-    this.loaded = words;
-    this.loadedCount = words ? 1 : 0;
-    for (let i = words.indexOf('\n'); i >= 0; i = words.indexOf('\n', i + 1)) this.loadedCount++;
+  /**
+   * Takes `count` terms as the cache file stores them; false (and empty) when the marks do not fit them. The bytes
+   * are decoded when a look-up needs the table, a term's text or the whole (serialize).
+   */
+  restore(words: StoredWords, count: number): boolean {
+    this.loadedText = '';
     this.offsets = null;
     this.table = null;
     this.lookups = 0;
     this.added = new KeyTable();
+    const { bytes, marks } = words;
+    let ok = marks.length === Math.ceil(count / WORD_MARK_EVERY) && (count > 0) === bytes.length > 0;
+    for (let k = 0; ok && k < marks.length; k++) ok = marks[k] < bytes.length && (k === 0 ? marks[k] === 0 : marks[k] > marks[k - 1] && bytes[marks[k] - 1] === NL);
+    this.stored = ok && count ? words : null;
+    this.loadedCount = ok ? count : 0;
+    return ok;
+  }
+
+  /** The restored terms' string (decoded on first use). */
+  private get loaded(): string {
+    if (this.stored) {
+      this.loadedText = this.stored.bytes.toString('utf8');
+      this.stored = null;
+    }
+    return this.loadedText;
+  }
+
+  /** The id of a restored term by a search of the stored bytes, counting terms from the mark before the match. */
+  private scanStored(stored: StoredWords, term: string): number | undefined {
+    const { bytes, marks } = stored;
+    if (!term) return undefined;
+    const t = Buffer.from(term, 'utf8');
+    for (let at = bytes.indexOf(t); at >= 0; at = bytes.indexOf(t, at + 1)) {
+      const end = at + t.length;
+      if ((at === 0 || bytes[at - 1] === NL) && (end === bytes.length || bytes[end] === NL)) {
+        let lo = 0;
+        let hi = marks.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (marks[mid] <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        let id = lo * WORD_MARK_EVERY;
+        for (let i = marks[lo]; i < at; i++) if (bytes[i] === NL) id++;
+        return id < this.loadedCount ? id : undefined;
+      }
+    }
+    return undefined;
   }
 
   /** Where each restored term starts in `loaded` (entry n: one past the end). */
@@ -63,6 +122,7 @@ export class Vocabulary {
 
   /** The id of a restored term by a plain search of `loaded` (no table: a query looks up a few dozen terms). */
   private scan(term: string): number | undefined {
+    if (this.stored) return this.scanStored(this.stored, term);
     const w = this.loaded;
     for (let at = w.indexOf(term); at >= 0; at = w.indexOf(term, at + 1)) {
       const end = at + term.length;
