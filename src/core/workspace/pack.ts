@@ -84,13 +84,22 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       const r = index.policy.readSync(rel);
       return r.ok ? r.text : null;
     });
-  const ranked = rankFiles(index, q);
-  const rankedSet = new Set(ranked.map((r) => r.path));
-  const rest = [...index.all()].map((f) => f.path).filter((p) => !rankedSet.has(p)).sort();
-  let candidates = [...ranked.map((r) => ({ path: r.path, score: r.score })), ...rest.map((p) => ({ path: p, score: 0 }))];
-  if (opts.step === 'da') candidates = candidates.filter((c) => isUiFile(c.path));
+  const keep = opts.step === 'da' ? isUiFile : () => true;
+  const ranked = rankFiles(index, q)
+    .filter((r) => keep(r.path))
+    .map((r) => ({ path: r.path, score: r.score }));
+  // the files ranking left out, by path: listed only when the map gets that far (sorting 50,000 paths is not free)
+  const rest = function* () {
+    const rankedSet = new Set(ranked.map((r) => r.path));
+    const paths = [...index.all()].map((f) => f.path).filter((p) => keep(p) && !rankedSet.has(p));
+    for (const p of paths.sort()) yield { path: p, score: 0 };
+  };
+  const candidates = function* () {
+    yield* ranked;
+    yield* rest();
+  };
   const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
-  if (!candidates.length || budget <= 0) return empty;
+  if (budget <= 0 || (!ranked.length && rest().next().done)) return empty;
 
   const head = (whole: number, mapped: number) =>
     opts.step === 'deva'
@@ -101,12 +110,12 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const files: PackedFile[] = [];
   const blocks: string[] = [];
   let used = reserveHead + mapHeading.length;
-  const top = candidates[0].score;
+  const top = ranked.length ? ranked[0].score : 0;
 
   if (opts.step === 'deva') {
     // whole files: keep ~10% of the budget for the map of what follows
     const wholeLimit = budget - Math.min(6000, Math.floor(budget * 0.1));
-    const group = candidates.filter((c) => c.score > 0 && c.score >= top * WHOLE_MIN_RELATIVE_SCORE && index.get(c.path));
+    const group = ranked.filter((c) => c.score > 0 && c.score >= top * WHOLE_MIN_RELATIVE_SCORE && index.get(c.path));
     const density = (c: { path: string; score: number }) => c.score / Math.pow(index.get(c.path)!.chars + WHOLE_PICK.sizeFloor, WHOLE_PICK.sizeWeight);
     const picked = new Map<string, { block: string; chars: number }>();
     for (const c of [...group].sort((a, b) => density(b) - density(a))) {
@@ -134,7 +143,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const wholeSet = new Set(files.map((f) => f.path));
   const lines: string[] = [];
   let mapChars = 0;
-  for (const c of candidates) {
+  for (const c of candidates()) {
     if (wholeSet.has(c.path)) continue;
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
     if (!index.confirm(c.path)) continue;
