@@ -58,7 +58,8 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
   }
 
   const t0 = Date.now();
-  const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder: values['cape-folder'] });
+  // a one-off query: the text index's postings are read from the cache file for the objective's terms only
+  const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder: values['cape-folder'], lazy: true });
   const ctx = packWorkspace(index, { objective }, { step: step as ContextStep, budget });
   const ms = Date.now() - t0;
   stderr.write(

@@ -8,7 +8,7 @@ import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
 import { isUiFile, scanFile } from '../../src/core/workspace/symbols';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
-import { packWorkspace } from '../../src/core/workspace/pack';
+import { packWorkspace, sortedLazily } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
@@ -155,7 +155,7 @@ describe('text index', () => {
     for (const order of [[...rels].reverse(), rels]) {
       const data = index.serialize(order);
       const back = new TermIndex();
-      assert.ok(back.restore({ words: stored(data.words), docs: new Uint32Array(data.docs), df: new Int32Array(data.df) }, order));
+      assert.ok(back.restore({ words: stored(data.words), docs: new Uint32Array(data.docs), df: new Int32Array(data.df), totalLen: data.totalLen }, order));
       same(back, fresh, rels);
       // a restored index takes changes too (its arena is a view of the cache file until then)
       const [rel, symbols, content] = fileOf(501, 0);
@@ -176,7 +176,7 @@ describe('text index', () => {
       rels.push(f[0]);
     }
     const good = index.serialize(rels);
-    const restored = (docs: Uint32Array, paths = rels, df = new Int32Array(good.df)) => new TermIndex().restore({ words: stored(good.words), docs, df }, paths);
+    const restored = (docs: Uint32Array, paths = rels, df = new Int32Array(good.df)) => new TermIndex().restore({ words: stored(good.words), docs, df, totalLen: good.totalLen }, paths);
     assert.ok(restored(new Uint32Array(good.docs)));
     const broken = (edit: (d: Uint32Array) => void) => {
       const d = new Uint32Array(good.docs);
@@ -200,7 +200,7 @@ describe('text index', () => {
     assert.ok(!restored(new Uint32Array(good.docs), rels, df((d) => ((d[0] = -1), (d[1] += good.df[0] + 1)))), 'a negative frequency');
     const marks = (edit: (m: Uint32Array) => Uint32Array) => {
       const w = stored(good.words);
-      return new TermIndex().restore({ words: { bytes: w.bytes, marks: edit(new Uint32Array(w.marks)) }, docs: new Uint32Array(good.docs), df: new Int32Array(good.df) }, rels);
+      return new TermIndex().restore({ words: { bytes: w.bytes, marks: edit(new Uint32Array(w.marks)) }, docs: new Uint32Array(good.docs), df: new Int32Array(good.df), totalLen: good.totalLen }, rels);
     };
     assert.ok(!marks((m) => m.subarray(1)), 'vocabulary marks missing');
     assert.ok(!marks((m) => ((m[0] = 3), m)), 'a vocabulary mark not at a term');
@@ -486,6 +486,16 @@ describe('workspace index', () => {
     assert.deepStrictEqual(restored.index.get('src/empty.ts')!.symbols, []);
     for (const p of ['src/theme/themeStore.ts', 'src/settings/storage.ts']) assert.deepStrictEqual(restored.index.importersOf(p), built.importersOf(p));
     for (const q of ['theme dark mode', 'read data', 'getting started', 'clamp']) assert.deepStrictEqual([...restored.index.textScores(q)], [...built.textScores(q)], q);
+    // left in the file (a one-off query reads its terms' postings): the same scores, the same files
+    const lazy = await WorkspaceIndex.open(root, { cacheFile, lazy: true });
+    assert.strictEqual(lazy.fromCache, true);
+    for (const q of ['theme dark mode', 'read data', 'getting started', 'clamp', 'データ 読む']) assert.deepStrictEqual([...lazy.index.textScores(q)], [...built.textScores(q)], q);
+    assert.deepStrictEqual(plain(lazy.index), plain(built));
+    // and a change reads the Docs in first
+    write(root, 'src/theme/themeStore.ts', 'export function getTheme() { return "dark mode clamp"; }\n');
+    await lazy.index.update(['src/theme/themeStore.ts']);
+    const rebuilt = (await WorkspaceIndex.open(root, { cacheFile: null })).index;
+    for (const q of ['theme dark mode', 'clamp']) assert.deepStrictEqual([...lazy.index.textScores(q)], [...rebuilt.textScores(q)], q);
   });
 
   it('after files are added or removed, resolves imports as a fresh build does (index files, `..`, `.js` twins)', async () => {
@@ -595,6 +605,37 @@ describe('workspace index', () => {
       assert.strictEqual(r.fromCache, false, name);
       assert.deepStrictEqual([...r.index.textScores('theme dark mode')], [...first.index.textScores('theme dark mode')], name);
     }
+    // left in the file by a one-off query, the Docs and postings are checked when read: damage there never reaches a
+    // score (damaged postings: the Docs decide; damaged Docs: every file's text is indexed again)
+    const [docsAt, postingsAt] = [starts[SECTIONS.indexOf('docs')], starts[SECTIONS.indexOf('postings')]];
+    const [docsEnd, postingsEnd] = [docsAt + header.sections[SECTIONS.indexOf('docs')], postingsAt + header.sections[SECTIONS.indexOf('postings')]];
+    // every posting, every Doc's length: whatever a query reads is damaged
+    const postings = (b: Buffer) => b.fill(0xff, postingsAt, postingsEnd);
+    const docLengths = (b: Buffer) => {
+      for (let at = docsAt; at < docsEnd; ) {
+        const len = b.readUInt32LE(at);
+        b.writeUInt32LE(len + 7, at);
+        at += len * 4;
+      }
+    };
+    for (const [name, edit] of [
+      ['postings naming no file', postings],
+      ['Docs longer than their place', docLengths],
+      ['both', (b: Buffer) => (postings(b), docLengths(b))],
+    ] as const) {
+      const damaged = Buffer.from(bytes);
+      edit(damaged);
+      fs.writeFileSync(cacheFile, damaged);
+      const r = await WorkspaceIndex.open(root, { cacheFile, lazy: true });
+      assert.strictEqual(r.fromCache, true, name);
+      for (const q of ['theme dark mode', 'clamp', 'user account']) assert.deepStrictEqual([...r.index.textScores(q)], [...first.index.textScores(q)], `${name}: ${q}`);
+      write(root, 'src/new.ts', 'export const added = 1;\n');
+      await r.index.refresh();
+      fs.rmSync(path.join(root, 'src/new.ts'));
+      await r.index.refresh();
+      assert.deepStrictEqual([...r.index.textScores('theme dark mode')], [...first.index.textScores('theme dark mode')], `${name}, after a change`);
+    }
+    fs.writeFileSync(cacheFile, bytes);
     assert.strictEqual((await WorkspaceIndex.open(root, { cacheFile })).fromCache, true, 'the rebuilt file is good');
   });
 
@@ -612,6 +653,24 @@ describe('workspace index', () => {
 });
 
 describe('ranking and the budgeted map', () => {
+  it('lists the unranked files in sort order, whether the map takes a few of them or all', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed);
+    for (const n of [0, 3, 512, 513, 3000]) {
+      const paths = Array.from({ length: n }, (_, i) => `src/${(rnd() % 97).toString(36)}/f${rnd() % 10007}_${i}.ts`);
+      const sorted = [...paths].sort();
+      assert.deepStrictEqual([...sortedLazily([...paths])], sorted, `all of ${n}`);
+      const it = sortedLazily([...paths]);
+      const first: string[] = [];
+      for (let k = 0; k < 40; k++) {
+        const r = it.next();
+        if (r.done) break;
+        first.push(r.value);
+      }
+      assert.deepStrictEqual(first, sorted.slice(0, 40), `the first of ${n}`);
+    }
+  });
+
   const read = (root: string) => (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
   it('ranks by text, then passes score along imports', async () => {

@@ -1,6 +1,7 @@
 // The disk primitives of the workspace index (workspaceIndex.ts and its walk, treeWalk.ts): a stat that answers null
 // instead of throwing, a file's `size:mtime` stamp, the one rule that makes a workspace-relative path absolute, and
-// the read of a file's bytes into one reused buffer (a build reads tens of thousands of files).
+// the read of a file's bytes into one reused buffer (a build reads tens of thousands of files), and the read of a
+// part of an open file (the index's cache file).
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -92,4 +93,16 @@ export function readInto(abs: string, limit: number, known?: { size: number; mti
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Reads `length` bytes at `position` of an open file into a buffer of its own (8-aligned for typed-array views); throws when the file is shorter. */
+export function readAt(fd: number, length: number, position: number): Buffer {
+  const buf = Buffer.allocUnsafeSlow(length);
+  let got = 0;
+  while (got < length) {
+    const n = fs.readSync(fd, buf, got, length - got, position + got);
+    if (n === 0) throw new Error('file shorter than expected');
+    got += n;
+  }
+  return buf;
 }

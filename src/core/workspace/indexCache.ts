@@ -3,24 +3,31 @@
 //
 // A warm `cape context` on a 50,000-file workspace must answer within a second, so the file is laid out to be taken
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
-// symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's Docs as its
-// arena holds them: termDoc.ts, and its document frequencies, so a warm run does not count them again).
+// symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's document
+// frequencies, so a warm run does not count them again, and last its Docs as its arena holds them, termDoc.ts, with
+// the same index inverted, termPostings.ts).
+// A load reads everything but the last two sections at once; those stay in the open file (storedTerms.ts) until the
+// index changes or needs them all, and a one-off query reads only its terms' postings and its candidates' Docs.
 // A file's symbols and specifiers stay bytes of the cache file until someone asks for them (a query looks at a few
 // hundred files of the 50,000; each file's end offset is stored, so nothing is scanned or decoded for the others),
 // its resolved imports stay indices into the restored paths, and the vocabulary stays bytes too (vocabulary.ts looks
-// a query's terms up in them). On a 2-core VM, each megabyte a warm run decodes costs it a few milliseconds.
+// a query's terms up in them). On a 2-core VM, each megabyte a warm run reads or decodes costs it a few milliseconds.
 //
 // Layout (little-endian; the cache is not written on big-endian machines):
 //   CACHE_MAGIC (8 bytes) · u32 CACHE_VERSION · u32 bytes of the JSON header · the JSON header, then each section
 //   padded to 8 bytes, in SECTIONS order, their byte lengths listed in the header.
 // A file of another version (an older layout, whose bytes after the magic mean something else) is never parsed
 // further: the index is then rebuilt and the file rewritten.
+import * as fs from 'fs';
 import type { RestoredTermIndex, TermIndexData } from './termIndex';
 import { detach } from './tokens';
 import { wordMarks } from './vocabulary';
+import { postingChunks } from './termPostings';
+import { StoredTerms } from './storedTerms';
+import { readAt } from './disk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 8;
+export const CACHE_VERSION = 9;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -31,7 +38,25 @@ const ITEM_SEP = '\n';
 const BATCH = 2048;
 
 /** The sections, in file order (exported for the tests that damage one). */
-export const SECTIONS = ['paths', 'symbols', 'specs', 'words', 'numbers', 'importLens', 'importTargets', 'docs', 'df', 'symbolEnds', 'specEnds', 'wordMarks'] as const;
+export const SECTIONS = [
+  'paths',
+  'symbols',
+  'specs',
+  'words',
+  'numbers',
+  'importLens',
+  'importTargets',
+  'df',
+  'symbolEnds',
+  'specEnds',
+  'wordMarks',
+  'docStarts',
+  // read by a one-off query only in part (storedTerms.ts), so they come last
+  'docs',
+  'postings',
+] as const;
+/** The first section a load does not read at once. */
+const LEFT_IN_FILE = 'docs';
 
 /**
  * A file's symbols or specifiers as FileEntry keeps them: one string, a copy (join copies its pieces; a single one
@@ -219,11 +244,24 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   };
   const ends = { paths: endsOf(perFile.paths), symbols: endsOf(perFile.symbols), specs: endsOf(perFile.specs) };
   const words = Buffer.from(text.words, 'utf8');
-  const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df, symbolEnds: ends.symbols, specEnds: ends.specs, wordMarks: wordMarks(words) };
+  // where each file's Doc starts in `docs` (its Docs are the files', in order: one each, or the [1] placeholder)
+  const docStarts = new Uint32Array(n);
+  for (let i = 0, at = 0; i < n; at += text.docs[at], i++) docStarts[i] = at;
+  let postings = 0;
+  for (let t = 0; t < text.df.length; t++) postings += text.df[t];
+  const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df, symbolEnds: ends.symbols, specEnds: ends.specs, wordMarks: wordMarks(words), docStarts };
   const sizes = SECTIONS.map((s) =>
-    s === 'words' ? words.length : s in ends ? (n ? ends[s as keyof typeof ends][n - 1] : 0) : arrays[s as keyof typeof arrays].byteLength,
+    s === 'words'
+      ? words.length
+      : s === 'postings'
+        ? postings * 4
+        : s in ends
+          ? n
+            ? ends[s as keyof typeof ends][n - 1]
+            : 0
+          : arrays[s as keyof typeof arrays].byteLength,
   );
-  const json = JSON.stringify({ ...header, files: n, sections: sizes });
+  const json = JSON.stringify({ ...header, files: n, textWords: text.totalLen, sections: sizes });
   const jsonBytes = Buffer.byteLength(json, 'utf8');
   const head = Buffer.alloc(HEAD_BYTES);
   CACHE_MAGIC.copy(head);
@@ -235,6 +273,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   for (let i = 0; i < SECTIONS.length; i++) {
     const s = SECTIONS[i];
     if (s === 'words') yield words;
+    else if (s === 'postings') for (const piece of postingChunks(text.docs, text.df)) yield bytesOf(piece);
     else if (s in perFile) yield* batches(perFile[s as keyof typeof perFile]);
     else yield bytesOf(arrays[s as keyof typeof arrays]);
     if (pad8(sizes[i])) yield Buffer.alloc(pad8(sizes[i]));
@@ -243,23 +282,27 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
 
 /**
  * The cache file's content when it is of this version, complete and made for `expect` (same root and policy);
- * null otherwise (missing, older, damaged, another workspace's), so the caller rebuilds.
+ * null otherwise (missing, older, damaged, another workspace's), so the caller rebuilds. Every section but the Docs
+ * and postings is read now; those stay in the open file `fd` (text.docs, a StoredTerms, then owns it). The caller
+ * closes `fd` when this returns null.
  */
-export function readCache(buf: Buffer, expect: { root: string; policy: unknown }): CacheContent | null {
+export function readCache(fd: number, expect: { root: string; policy: unknown }): CacheContent | null {
   try {
-    if (buf.length < HEAD_BYTES || !buf.subarray(0, CACHE_MAGIC.length).equals(CACHE_MAGIC)) return null;
-    if (buf.readUInt32LE(CACHE_MAGIC.length) !== CACHE_VERSION) return null;
-    const jsonBytes = buf.readUInt32LE(CACHE_MAGIC.length + 4);
-    if (HEAD_BYTES + jsonBytes > buf.length) return null;
-    const header = JSON.parse(buf.toString('utf8', HEAD_BYTES, HEAD_BYTES + jsonBytes)) as CacheHeader & { files: number; sections: number[] };
+    const fileBytes = fs.fstatSync(fd).size;
+    if (fileBytes < HEAD_BYTES) return null;
+    const head = readAt(fd, HEAD_BYTES, 0);
+    if (!head.subarray(0, CACHE_MAGIC.length).equals(CACHE_MAGIC)) return null;
+    if (head.readUInt32LE(CACHE_MAGIC.length) !== CACHE_VERSION) return null;
+    const jsonBytes = head.readUInt32LE(CACHE_MAGIC.length + 4);
+    if (HEAD_BYTES + jsonBytes > fileBytes) return null;
+    const header = JSON.parse(readAt(fd, jsonBytes, HEAD_BYTES).toString('utf8')) as CacheHeader & { files: number; textWords: number; sections: number[] };
     if (header.root !== expect.root || JSON.stringify(header.policy) !== JSON.stringify(expect.policy)) return null;
     const n = header.files;
     const sizes = header.sections;
     if (!Number.isSafeInteger(n) || n < 0 || !Array.isArray(sizes) || sizes.length !== SECTIONS.length) return null;
     if (!Array.isArray(header.notText) || !Array.isArray(header.dirs)) return null;
-    // typed arrays view the buffer in place: it must start 8-aligned (a large read does; copy otherwise)
-    if (buf.byteOffset % 8) buf = Buffer.from(buf);
-    let at = HEAD_BYTES + jsonBytes + pad8(HEAD_BYTES + jsonBytes);
+    const first = HEAD_BYTES + jsonBytes + pad8(HEAD_BYTES + jsonBytes);
+    let at = first;
     const part: Record<string, [number, number]> = {};
     for (let i = 0; i < SECTIONS.length; i++) {
       const size = sizes[i];
@@ -267,14 +310,16 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
       part[SECTIONS[i]] = [at, size];
       at += size + pad8(size);
     }
-    if (at !== buf.length) return null;
-    const str = (s: (typeof SECTIONS)[number]) => buf.toString('utf8', part[s][0], part[s][0] + part[s][1]);
+    if (at !== fileBytes) return null;
+    // one read up to the sections left in the file; offsets in it stay 8-aligned (every section starts so)
+    const buf = readAt(fd, part[LEFT_IN_FILE][0] - first, first);
+    const str = (s: (typeof SECTIONS)[number]) => buf.toString('utf8', part[s][0] - first, part[s][0] - first + part[s][1]);
     const view = <T>(s: (typeof SECTIONS)[number], Type: { new (b: ArrayBufferLike, off: number, len: number): T; BYTES_PER_ELEMENT: number }): T => {
       const [off, size] = part[s];
       if (size % Type.BYTES_PER_ELEMENT) throw new Error(`section ${s}`);
-      return new Type(buf.buffer, buf.byteOffset + off, size / Type.BYTES_PER_ELEMENT);
+      return new Type(buf.buffer, buf.byteOffset + off - first, size / Type.BYTES_PER_ELEMENT);
     };
-    const bytes = (s: (typeof SECTIONS)[number]) => buf.subarray(part[s][0], part[s][0] + part[s][1]);
+    const bytes = (s: (typeof SECTIONS)[number]) => buf.subarray(part[s][0] - first, part[s][0] - first + part[s][1]);
     const paths = n ? str('paths').split(FILE_SEP) : [];
     const pieces = (s: 'symbols' | 'specs', ends: 'symbolEnds' | 'specEnds') => new StoredPieces(bytes(s), view(ends, Uint32Array));
     const symbols = pieces('symbols', 'symbolEnds');
@@ -288,6 +333,11 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
     for (let i = 0; i < n; i++) total += importLens[i];
     if (total !== importTargets.length) return null;
     for (let i = 0; i < total; i++) if (importTargets[i] >= n) return null;
+    // each file's Doc within the Docs section, in order, at least one element long
+    const docStarts = view('docStarts', Uint32Array);
+    const docsElements = part.docs[1] / 4;
+    if (docStarts.length !== n || part.docs[1] % 4 || part.postings[1] % 4 || (n > 0 && docStarts[0] !== 0) || (n === 0 && docsElements)) return null;
+    for (let i = 0; i < n; i++) if (docStarts[i] >= (i + 1 < n ? docStarts[i + 1] : docsElements)) return null;
     const restored: Restored = { paths, targets: importTargets, symbols, specs };
     const files: FileEntry[] = new Array(n);
     let imp = 0;
@@ -296,8 +346,10 @@ export function readCache(buf: Buffer, expect: { root: string; policy: unknown }
       f.restore(restored, i, imp, (imp += importLens[i]));
       files[i] = f;
     }
+    const df = view('df', Int32Array);
+    const docs = new StoredTerms(fd, n, docStarts, part.docs[0], docsElements, part.postings[0], part.postings[1] / 4, df);
     const words = { bytes: bytes('words'), marks: view('wordMarks', Uint32Array) };
-    return { header, files, text: { words, docs: view('docs', Uint32Array), df: view('df', Int32Array) } };
+    return { header, files, text: { words, docs, df, totalLen: header.textWords } };
   } catch {
     return null;
   }

@@ -24,17 +24,30 @@ export async function writeIndexFile(cacheFile: string, header: CacheHeader, fil
   pruneCacheFolder(cacheFile);
 }
 
-/** The cache file's content with its text index restored, or null (missing, other version or rules, damaged). */
-export function readIndexFile(cacheFile: string, expect: { root: string; policy: unknown }): { header: CacheHeader; files: FileEntry[]; text: TermIndex } | null {
-  let cache;
+/**
+ * The cache file's content with its text index restored, or null (missing, other version or rules, damaged). With
+ * `lazy`, the text index's Docs stay in the file until something needs them (termIndex.ts: a one-off query reads
+ * only its terms' postings); the file then stays open until they are read.
+ */
+export function readIndexFile(
+  cacheFile: string,
+  expect: { root: string; policy: unknown },
+  lazy = false,
+): { header: CacheHeader; files: FileEntry[]; text: TermIndex } | null {
+  if (os.endianness() !== 'LE') return null;
+  let fd: number;
   try {
-    if (os.endianness() !== 'LE') return null;
-    cache = readCache(fs.readFileSync(cacheFile), expect);
+    fd = fs.openSync(cacheFile, 'r');
   } catch {
     return null;
   }
-  if (!cache) return null;
+  const cache = readCache(fd, expect);
+  if (!cache) {
+    fs.closeSync(fd);
+    return null;
+  }
   const text = new TermIndex();
-  if (!text.restore(cache.text, cache.files.map((f) => f.path))) return null;
+  const paths = cache.files.map((f) => f.path);
+  if (!text.restore(cache.text, paths) || (!lazy && !text.load())) return null;
   return { header: cache.header, files: cache.files, text };
 }

@@ -5,14 +5,19 @@
 // file holds; reading text into term ids is termExtract.ts's, ranking (term sets, then BM25+ over the best candidates
 // read lazily from disk) termScoring.ts's.
 //
+// Restored from the cache file for a one-off query (WorkspaceIndex.open's `lazy`), the Docs stay in the file
+// (storedTerms.ts) and the query is answered from its terms' postings (termPostings.ts); the first change, or a
+// rewrite of the cache, reads the Docs in (load()).
+//
 // Terms are tokens.ts's terms() (identifier parts, stemmed, stop words dropped), so the index and the query speak the
 // same words. Why not minisearch any more: its inverted index with per-document frequencies took ~300 MB and ~25 s
 // for 5,000 files here, and most of that content is never the answer.
 import { grow } from './charTables';
 import { contentStart, docEnd, docWords, HEAD, pathStart, symStart, type Field, type FieldBoost } from './termDoc';
 import { TermExtractor } from './termExtract';
-import { scoreFiles } from './termScoring';
+import { scoreFiles, scoreStored } from './termScoring';
 import { Vocabulary, type StoredWords } from './vocabulary';
+import type { StoredTerms } from './storedTerms';
 
 export { CONTENT_CAP } from './termExtract';
 export type { Field, FieldBoost } from './termDoc';
@@ -25,11 +30,17 @@ export interface TermIndexData {
   docs: Uint32Array;
   /** Per term id, the Docs whose content holds it (restore() checks its length and total against the Docs). */
   df: Int32Array;
+  /** Words of all files' capped content (restore() checks it against the Docs). */
+  totalLen: number;
 }
 
-/** A TermIndexData as a warm run takes it back from the cache file: the vocabulary still as stored (vocabulary.ts). */
-export interface RestoredTermIndex extends Omit<TermIndexData, 'words'> {
+/**
+ * A TermIndexData as a warm run takes it back from the cache file: the vocabulary still as stored (vocabulary.ts),
+ * and the Docs either read (`docs`) or left in the file (`stored`: storedTerms.ts, read when first needed).
+ */
+export interface RestoredTermIndex extends Omit<TermIndexData, 'words' | 'docs'> {
   words: StoredWords;
+  docs: Uint32Array | StoredTerms;
 }
 
 /** Arena elements below which a compaction does not pay. */
@@ -37,7 +48,7 @@ const COMPACT_MIN = 1 << 16;
 
 export class TermIndex {
   private vocab = new Vocabulary();
-  private df = new Int32Array(1024);
+  private df: Int32Array<ArrayBufferLike> = new Int32Array(1024);
   /** Every Doc, back to back (termDoc.ts); deleted ones stay as garbage until a compaction. */
   private arena: Uint32Array = new Uint32Array(1 << 16);
   /** arena[0, used) holds Docs. */
@@ -49,9 +60,39 @@ export class TermIndex {
   private totalLen = 0;
   /** Made on first use (a warm run that only queries needs no word memo until a candidate is counted). */
   private extractor: TermExtractor | null = null;
+  /**
+   * While the Docs are still in the cache file (restored for a one-off query): what restore() needs to take them
+   * in, and the number of files with a Doc. Anything but a query reads them first (load()).
+   */
+  private stored: { data: RestoredTermIndex & { docs: StoredTerms }; paths: readonly string[]; files: number } | null = null;
 
   get size(): number {
-    return this.docs.size;
+    return this.stored ? this.stored.files : this.docs.size;
+  }
+
+  /** Called when the Docs left in the cache file turn out damaged, the index then empty: to put every file in again. */
+  private lost: (() => void) | null = null;
+
+  whenLost(refill: () => void): void {
+    this.lost = refill;
+  }
+
+  /**
+   * Reads the Docs left in the cache file (restore()); false when they turn out damaged: the index is then emptied
+   * and whenLost()'s callback fills it again.
+   */
+  load(): boolean {
+    const s = this.stored;
+    if (!s) return true;
+    this.stored = null;
+    let ok = false;
+    try {
+      ok = this.restore({ ...s.data, docs: s.data.docs.docs() }, s.paths);
+    } catch {
+      this.reset();
+    }
+    if (!ok) this.lost?.();
+    return ok;
   }
 
   private get reader(): TermExtractor {
@@ -60,6 +101,7 @@ export class TermIndex {
 
   /** Indexes (or re-indexes) one file. */
   set(rel: string, symbols: string[], content: string): void {
+    this.load();
     this.delete(rel);
     const r = this.reader;
     // the Doc is put together in the reader's `ids` and copied to the arena once
@@ -81,6 +123,7 @@ export class TermIndex {
 
   /** The terms of a file's path, symbols and content as the index holds them (for tests and diagnostics). */
   termsOf(rel: string): Record<Field, string[]> | undefined {
+    this.load();
     const at = this.docs.get(rel);
     if (at === undefined) return undefined;
     const a = this.arena;
@@ -97,6 +140,7 @@ export class TermIndex {
   }
 
   delete(rel: string): void {
+    this.load();
     const at = this.docs.get(rel);
     if (at === undefined) return;
     const a = this.arena;
@@ -136,7 +180,18 @@ export class TermIndex {
    * frequencies over the best candidates, whose text `read` returns (null: scored by stage 1 only).
    */
   scores(query: string, boost: FieldBoost, read: (rel: string) => string | null): Map<string, number> {
-    return scoreFiles({ vocab: this.vocab, arena: this.arena, docs: this.docs, df: this.df, totalLen: this.totalLen, reader: this.reader }, query, boost, read);
+    const s = this.stored;
+    if (s) {
+      try {
+        const ix = { vocab: this.vocab, df: this.df, totalLen: this.totalLen, files: s.files, reader: this.reader, stored: s.data.docs, paths: s.paths };
+        return scoreStored(ix, query, boost, read);
+      } catch {
+        // damaged postings: the Docs decide (and when they are damaged too, the files are indexed again)
+        this.load();
+      }
+    }
+    const ix = { vocab: this.vocab, arena: this.arena, docs: this.docs, df: this.df, totalLen: this.totalLen, files: this.docs.size, reader: this.reader };
+    return scoreFiles(ix, query, boost, read);
   }
 
   /**
@@ -144,6 +199,7 @@ export class TermIndex {
    * arena itself when it holds exactly those Docs in that order (a build's), else a copy.
    */
   serialize(paths: readonly string[]): TermIndexData {
+    this.load();
     const a = this.arena;
     let inPlace = this.garbage === 0 && this.docs.size === paths.length;
     let total = 0;
@@ -153,7 +209,7 @@ export class TermIndex {
       total += at === undefined ? 1 : a[at];
     }
     const df = this.df.subarray(0, this.vocab.size);
-    if (inPlace) return { words: this.vocab.serialize(), docs: a.subarray(0, this.used), df };
+    if (inPlace) return { words: this.vocab.serialize(), docs: a.subarray(0, this.used), df, totalLen: this.totalLen };
     const out = new Uint32Array(total);
     let k = 0;
     for (const p of paths) {
@@ -161,21 +217,33 @@ export class TermIndex {
       if (at === undefined) out[k++] = 1;
       else (out.set(a.subarray(at, at + a[at]), k), (k += a[at]));
     }
-    return { words: this.vocab.serialize(), docs: out, df };
+    return { words: this.vocab.serialize(), docs: out, df, totalLen: this.totalLen };
   }
 
   /**
    * Restores a serialised index (Docs in the order of `paths`), its arena a view of `data.docs` (copied on the first
    * change that needs room); false (and empty) when it is damaged: a Doc's bounds, a term id past the vocabulary,
-   * document frequencies that do not add up to the Docs' content.
+   * document frequencies that do not add up to the Docs' content or the words to the total. Docs left in the cache
+   * file (StoredTerms) are checked when they are read: here only the frequencies against the postings.
    */
   restore(data: RestoredTermIndex, paths: readonly string[]): boolean {
+    this.reset();
     try {
-      this.vocab = new Vocabulary();
-      this.extractor = null;
       // as many terms as document frequencies
       const words = data.df.length;
       if (!this.vocab.restore(data.words, words)) throw new Error('words');
+      if (!(data.docs instanceof Uint32Array)) {
+        let sum = 0;
+        for (let t = 0; t < words; t++) {
+          if (data.df[t] < 0) throw new Error('df');
+          sum += data.df[t];
+        }
+        if (sum !== data.docs.postingEntries || !Number.isSafeInteger(data.totalLen) || data.totalLen < 0) throw new Error('df total');
+        this.stored = { data: { ...data, docs: data.docs }, paths, files: data.docs.withDoc };
+        this.df = data.df;
+        this.totalLen = data.totalLen;
+        return true;
+      }
       const a = data.docs;
       let at = 0;
       let contentIds = 0;
@@ -205,6 +273,7 @@ export class TermIndex {
         sum += n;
       }
       if (sum !== contentIds) throw new Error('df total');
+      if (this.totalLen !== data.totalLen) throw new Error('words total');
       this.df = new Int32Array(Math.max(1024, words + 1024));
       this.df.set(data.df);
       this.arena = a;
@@ -212,13 +281,22 @@ export class TermIndex {
       this.garbage = 0;
       return true;
     } catch {
-      this.vocab = new Vocabulary();
-      this.docs.clear();
-      this.totalLen = 0;
-      this.df = new Int32Array(1024);
-      this.arena = new Uint32Array(1 << 16);
-      this.used = this.garbage = 0;
+      if (!(data.docs instanceof Uint32Array)) data.docs.close();
+      this.reset();
       return false;
     }
+  }
+
+  /** Empty. */
+  private reset(): void {
+    this.stored?.data.docs.close();
+    this.stored = null;
+    this.vocab = new Vocabulary();
+    this.extractor = null;
+    this.docs.clear();
+    this.totalLen = 0;
+    this.df = new Int32Array(1024);
+    this.arena = new Uint32Array(1 << 16);
+    this.used = this.garbage = 0;
   }
 }

@@ -185,11 +185,11 @@ export class WorkspaceIndex {
     this.policy.forget();
     let removed = 0;
     const gen = this.generation;
-    for (const f of [...this.files.values()]) {
-      if (f.seen !== gen) {
-        this.drop(f.path);
-        removed++;
-      }
+    const gone = [...this.files.values()].filter((f) => f.seen !== gen);
+    if (gone.length || found.length) this.ensureText();
+    for (const f of gone) {
+      this.drop(f.path);
+      removed++;
     }
     // a changed one is in `found`: indexFile() tells again whether it is text
     for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
@@ -238,6 +238,7 @@ export class WorkspaceIndex {
    * folder and `folders` allows falling back to a walk (the paths before it are applied, the rest left to the walk).
    */
   private applyPaths(relPaths: string[], folders: boolean): { read: number; removed: number } | 'refresh' {
+    this.ensureText();
     let read = 0;
     let removed = 0;
     for (const raw of relPaths) {
@@ -320,8 +321,17 @@ export class WorkspaceIndex {
     }
   }
 
+  /**
+   * The text index's Docs in memory before anything changes them: an open with `lazy` leaves them in the cache file
+   * (termIndex.ts; Docs found damaged there cost a re-read of every file's text: loadCache()).
+   */
+  private ensureText(): void {
+    this.text.load();
+  }
+
   /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
+    this.ensureText();
     const header: CacheHeader = { root: this.root, policy: policyKey(this.policy), notText: [...this.notText], ...this.tree.rows() };
     await writeIndexFile(cacheFile, header, [...this.files.values()], this.text);
   }
@@ -330,12 +340,19 @@ export class WorkspaceIndex {
    * The index of a workspace, from its cache file when one matches (same root and policy), brought up to date with
    * refresh(); built from scratch otherwise. The cache file is rewritten when anything changed.
    */
-  static async open(root: string, opts: PolicyOptions & { cacheFile?: string | null } = {}): Promise<{ index: WorkspaceIndex; stats: RefreshStats; fromCache: boolean }> {
+  static async open(
+    root: string,
+    opts: PolicyOptions & {
+      cacheFile?: string | null;
+      /** For a one-off query (`cape context`): the text index stays in the cache file until a change needs it. */
+      lazy?: boolean;
+    } = {},
+  ): Promise<{ index: WorkspaceIndex; stats: RefreshStats; fromCache: boolean }> {
     const index = new WorkspaceIndex(root, opts);
     if (!fs.existsSync(index.root) || !fs.statSync(index.root).isDirectory()) throw new Error(`workspace folder ${index.root} does not exist`);
     const cacheFile = opts.cacheFile === null ? null : (opts.cacheFile ?? defaultCacheFile(index.root));
     let fromCache = false;
-    if (cacheFile) fromCache = index.loadCache(cacheFile);
+    if (cacheFile) fromCache = index.loadCache(cacheFile, opts.lazy ?? false);
     const stats = await index.refresh();
     // a folder listed again only because it changed moments ago (RACY_MS) but found as recorded changes nothing
     if (cacheFile && (!fromCache || stats.read || stats.removed || index.tree.changed)) {
@@ -349,11 +366,14 @@ export class WorkspaceIndex {
   }
 
   /** Takes the index from its cache file when one matches (indexStore.ts); false when there is none to take. */
-  private loadCache(cacheFile: string): boolean {
-    const cache = readIndexFile(cacheFile, { root: this.root, policy: policyKey(this.policy) });
+  private loadCache(cacheFile: string, lazy: boolean): boolean {
+    const cache = readIndexFile(cacheFile, { root: this.root, policy: policyKey(this.policy) }, lazy);
     if (!cache) return false;
     for (const f of cache.files) this.files.set(f.path, f);
     this.text = cache.text;
+    this.text.whenLost(() => {
+      for (const f of [...this.files.values()]) this.indexFile(f.path, null);
+    });
     for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
     this.tree.restore(cache.header.dirs, cache.header.exclude);
     // the imports were resolved against the same file set; a refresh resolves what its changes may affect

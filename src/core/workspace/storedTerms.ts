@@ -1,0 +1,81 @@
+// The text index's Docs and postings (termDoc.ts, termPostings.ts) left in the cache file for a one-off query: an
+// open file and where the two sections are. A query reads its terms' postings and its candidates' Docs; the first
+// change to the index (or a rewrite of the cache) reads all the Docs (docs()) and closes the file. The file stays
+// readable even when another run replaces the cache meanwhile: a rename leaves this open file as it was.
+import * as fs from 'fs';
+import { readAt } from './disk';
+import { HEAD } from './termDoc';
+import { FIELD_CONTENT, POSTING_SHIFT } from './termPostings';
+
+const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+
+export class StoredTerms {
+  private fd: number | null;
+  /** Per term, where its postings start (in entries): the running sum of df. */
+  private postStart: Float64Array | null = null;
+  /** Files that have a Doc (the others have the one-element placeholder). */
+  readonly withDoc: number;
+
+  constructor(
+    fd: number,
+    /** Files in the cache, in order; file i's Doc is docStarts[i] up to the next one's start (or docsElements). */
+    readonly files: number,
+    private readonly docStarts: Uint32Array,
+    private readonly docsAt: number,
+    private readonly docsElements: number,
+    private readonly postingsAt: number,
+    readonly postingEntries: number,
+    private readonly df: Int32Array,
+  ) {
+    this.fd = fd;
+    let placeholders = 0;
+    for (let i = 0; i < files; i++) if ((i + 1 < files ? docStarts[i + 1] : docsElements) - docStarts[i] === 1) placeholders++;
+    this.withDoc = files - placeholders;
+  }
+
+  private open(): number {
+    if (this.fd === null) throw new Error('cache file closed');
+    return this.fd;
+  }
+
+  /** The postings of a term (termPostings.ts's entries); throws when an entry names no file of the cache. */
+  postings(term: number): Uint32Array {
+    if (!this.postStart) {
+      this.postStart = new Float64Array(this.df.length + 1);
+      for (let t = 0; t < this.df.length; t++) this.postStart[t + 1] = this.postStart[t] + this.df[t];
+    }
+    const n = this.df[term];
+    if (!n) return new Uint32Array(0);
+    const out = u32(readAt(this.open(), n * 4, this.postingsAt + this.postStart[term] * 4));
+    for (let i = 0; i < n; i++) if (out[i] >>> POSTING_SHIFT >= this.files || !(out[i] & FIELD_CONTENT)) throw new Error('cache file damaged');
+    return out;
+  }
+
+  /** File `i`'s Doc (termDoc.ts layout, at offset 0 of the returned array). */
+  doc(i: number): Uint32Array {
+    const start = this.docStarts[i];
+    const end = i + 1 < this.files ? this.docStarts[i + 1] : this.docsElements;
+    const a = u32(readAt(this.open(), (end - start) * 4, this.docsAt + start * 4));
+    if (a[0] !== a.length || (a.length > 1 && (a.length < HEAD || HEAD + a[2] + a[3] > a.length))) throw new Error('cache file damaged');
+    return a;
+  }
+
+  /** Every Doc, back to back; closes the file. */
+  docs(): Uint32Array {
+    try {
+      return u32(readAt(this.open(), this.docsElements * 4, this.docsAt));
+    } finally {
+      this.close();
+    }
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+    this.fd = null;
+  }
+}
