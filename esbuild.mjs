@@ -4,9 +4,11 @@
 // The extension is three files: dist/extension.js (what activation loads: stand-ins only, src/extension.ts),
 // dist/session.js (the real activation and everything else, src/activation.ts, required by src/sessionBundle.ts
 // the first time a command, a view or a restored panel needs it) and dist/anthropic-sdk.js, the Anthropic SDK on
-// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI is dist/cli.js, which requires
-// the same dist/anthropic-sdk.js on its first request: a command that sends none (`cape context`, `cape kpt`) never
-// parses the SDK. The SDK bundle is built whenever the extension or the CLI is, and so is dist/indexWorker.js, the
+// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI is two files the same way:
+// dist/cli.js (the dispatcher, its flags, `cape context`, `cape kpt`/`housekeeping`, `cape help`) and
+// dist/cli-session.js (`cape init/start/resume/repeat` and the session machinery, src/cli/sessionCommands.ts,
+// required by src/cli/sessionBundle.ts when one of those commands runs); it requires the same dist/anthropic-sdk.js
+// on its first request: a command that sends none never parses the SDK. The SDK bundle is built whenever the extension or the CLI is, and so is dist/indexWorker.js, the
 // workspace index's read-ahead worker (src/core/workspace/readAhead.ts starts it from the folder of the bundle that
 // runs; without it a build reads on one thread).
 import * as esbuild from 'esbuild';
@@ -75,6 +77,34 @@ const lazySessionBundle = {
   },
 };
 
+const CLI_SESSION_BUNDLE = 'cli-session';
+const CLI_SESSION_ROOT = path.resolve('src/cli/sessionCommands.ts');
+const CLI_SESSION_LOADER = path.resolve('src/cli/sessionBundle.ts');
+/** The CLI's modules that belong to the session bundle only (those of init, start/resume and repeat). */
+const CLI_SESSION_MODULES = ['sessionCommands', 'init', 'session', 'repeat', 'settings', 'printer', 'terminal'].map((m) => path.resolve(`src/cli/${m}.ts`));
+
+/**
+ * Keeps the CLI's session commands out of dist/cli.js: sessionBundle.ts's lazy `require('./sessionCommands')`
+ * becomes `require('./cli-session.js')`. A session command's module (CLI_SESSION_MODULES) may be imported only by
+ * another of them: imported by the dispatcher, `cape context` or `cape kpt`, it would be loaded with every command,
+ * so that fails the build.
+ */
+const lazyCliSessionBundle = {
+  name: 'lazy-cli-session-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const target = path.resolve(args.resolveDir, args.path).replace(/\.ts$/, '') + '.ts';
+      if (!CLI_SESSION_MODULES.includes(target)) return undefined;
+      if (target === CLI_SESSION_ROOT && args.kind === 'require-call' && args.importer === CLI_SESSION_LOADER) return { path: `./${CLI_SESSION_BUNDLE}.js`, external: true };
+      if (target !== CLI_SESSION_ROOT && CLI_SESSION_MODULES.includes(args.importer)) return undefined;
+      return {
+        errors: [{ text: `${path.relative('.', target)} is imported statically by ${args.importer}; it belongs to the CLI's session bundle: load it through src/cli/sessionBundle.ts (loadSessionCommands) so \`cape context\` and \`cape kpt\` do not load it` }],
+      };
+    });
+  },
+};
+
 const targets = {
   extension: {
     ...common,
@@ -91,13 +121,14 @@ const targets = {
   },
   cli: {
     ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: path.join(outdir, 'cli.js'),
+    entryPoints: { cli: 'src/cli/main.ts', [CLI_SESSION_BUNDLE]: CLI_SESSION_ROOT },
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    // on both files (esbuild has one banner per build); Node skips it in a required file
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [lazyAnthropicSdk],
+    plugins: [lazyAnthropicSdk, lazyCliSessionBundle],
   },
   sdk: {
     ...common,

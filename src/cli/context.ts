@@ -9,7 +9,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
-import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, WorkspaceIndex, type ContextStep } from '../core';
+// From the modules themselves, not the '../core' barrel: dist/cli.js holds only what this command and kpt.ts use.
+import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, type ContextStep } from '../core/workspace/pack';
+import { WorkspaceIndex } from '../core/workspace/workspaceIndex';
 
 export const CONTEXT_USAGE = 'cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]';
 

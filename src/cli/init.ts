@@ -11,7 +11,8 @@ import {
   DEFAULT_INIT_MODEL,
   DEFAULT_CAPE_FOLDER,
 } from '../core';
-import { type Parsed, UsageError, clientFrom, requireWorkspace } from './flags';
+import { type Parsed, UsageError, requireWorkspace } from './flags';
+import { clientFrom } from './settings';
 import { lineReader } from './terminal';
 
 /**

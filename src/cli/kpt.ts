@@ -8,7 +8,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
-import { DEFAULT_CAPE_FOLDER, DEFAULT_HOUSEKEEPING_SESSIONS, KPT_STATUSES, KptStatusError, SessionStore, type KptListedItem, type KptStatus } from '../core';
+// From the modules themselves, not the '../core' barrel: dist/cli.js holds only what this command and context.ts use.
+import { DEFAULT_CAPE_FOLDER, type KptStatus } from '../core/model/types';
+import { DEFAULT_HOUSEKEEPING_SESSIONS } from '../core/kpt/housekeeping';
+import { KPT_STATUSES } from '../core/kpt/items';
+import { KptStatusError, type KptListedItem } from '../core/kpt/status';
+import { SessionStore } from '../core/store/store';
 
 export const KPT_USAGE = `cape kpt list --workspace DIR [--json]
        cape kpt mark --workspace DIR <id> <status>   (Tries: open | adopted | dropped; Problems: open | resolved)

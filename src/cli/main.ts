@@ -10,7 +10,9 @@
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
 //
 // One file per command (init.ts, session.ts for start/resume, repeat.ts, context.ts, kpt.ts); flags.ts parses the
-// arguments, printer.ts prints the live transcript; this file dispatches.
+// arguments, settings.ts turns the session commands' flags into settings, printer.ts prints the live transcript;
+// this file dispatches. Two bundles: dist/cli.js (this file, flags, context, kpt) and dist/cli-session.js (init,
+// start/resume, repeat: sessionCommands.ts), required only when one of those runs (sessionBundle.ts).
 //
 // Exit codes: 0 done, 1 failed (completed steps are saved), 2 a usage error or a session paused for the Cape Master's
 // questions, 130 stopped with Ctrl-C (resumable).
@@ -18,22 +20,18 @@
 // It never waits for input when stdin is not a terminal (a session paused for the Cape Master's questions then ends
 // with exit code 2, resumable with --answer), and writes nothing outside cape/ without --apply.
 
-import {
-  DEFAULT_BASE_URL,
-  DEFAULT_CHECK_TIMEOUT_MS,
-  DEFAULT_FEEDBACK_ROUNDS,
-  DEFAULT_FIX_ROUNDS,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_MAX_TOOL_CALLS,
-  DEFAULT_MAX_TOOL_CHARS,
-  DEFAULT_SESSION_MODEL,
-  MAX_OBJECTIVE_CHARS,
-  STEP_IDS,
-} from '../core';
-import { UsageError, parseArgs } from './flags';
-import { cmdInit } from './init';
-import { cmdSession } from './session';
-import { cmdRepeat } from './repeat';
+// Only light modules here: the HELP constants come from their own core modules, not the '../core' barrel (which
+// is everything), and the session commands are required from dist/cli-session.js when one runs (sessionBundle.ts).
+import { DEFAULT_BASE_URL, DEFAULT_IDLE_TIMEOUT_MS } from '../core/llm/anthropic/client';
+import { DEFAULT_SESSION_MODEL } from '../core/llm/models';
+import { DEFAULT_CHECK_TIMEOUT_MS } from '../core/checks/run';
+import { DEFAULT_FIX_ROUNDS } from '../core/checks/types';
+import { DEFAULT_FEEDBACK_ROUNDS } from '../core/session/options';
+import { MAX_OBJECTIVE_CHARS } from '../core/session/objective';
+import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS } from '../core/tools/specs';
+import { STEP_IDS } from '../core/model/types';
+import { UsageError, exitCodeOf, parseArgs } from './flags';
+import { isSessionCommand, loadSessionCommands } from './sessionBundle';
 import { cmdContext } from './context';
 import { cmdKpt } from './kpt';
 
@@ -98,25 +96,10 @@ export async function main(
       stdout.write(HELP);
       return 0;
     }
-    switch (command) {
-      case 'init':
-        return await cmdInit(flags, env, stdout, stderr);
-      case 'start':
-        return await cmdSession(false, flags, env, stdout, stderr);
-      case 'resume':
-        return await cmdSession(true, flags, env, stdout, stderr);
-      case 'repeat':
-        return await cmdRepeat(flags, env, stdout, stderr);
-      default:
-        throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
-    }
+    if (isSessionCommand(command)) return await loadSessionCommands().runSessionCommand(command, flags, env, stdout, stderr);
+    throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
   } catch (e) {
-    if (e instanceof UsageError) {
-      stderr.write(`cape: ${e.message}\n`);
-      return 2;
-    }
-    stderr.write(`cape: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    return exitCodeOf(e, stderr);
   }
 }
 

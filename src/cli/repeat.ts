@@ -8,7 +8,8 @@ import {
   MAX_REPEATS,
   type RepeatResult,
 } from '../core';
-import { type Parsed, EXIT_INTERRUPTED, UsageError, clientFrom, toolBoundsFrom, maxCostFrom, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, requireWorkspace } from './flags';
+import { clientFrom, toolBoundsFrom, maxCostFrom } from './settings';
 import { printer } from './printer';
 
 /** A similarity for people: 0.67, or — */

@@ -19,7 +19,8 @@ import {
   DEFAULT_CAPE_FOLDER,
   summarizeChecks,
 } from '../core';
-import { type Parsed, EXIT_INTERRUPTED, UsageError, clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, requireWorkspace } from './flags';
+import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom } from './settings';
 import { printer } from './printer';
 import { lineReader } from './terminal';
 

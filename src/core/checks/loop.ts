@@ -10,19 +10,7 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { createScratch } from './scratch';
 import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
-import { summarizeChecks, type CheckEvent, type CheckRun, type ChecksOutcome, type FixRound } from './types';
-
-/** Fix rounds after a failing check, unless configured (`cape.fixRounds`, `--fix-rounds`). */
-export const DEFAULT_FIX_ROUNDS = 2;
-
-export interface ChecksConfig {
-  commands: string[];
-  /** Fix rounds allowed (0: the checks run once and their results are reported). Default DEFAULT_FIX_ROUNDS. */
-  fixRounds?: number;
-  /** Per command run; default DEFAULT_CHECK_TIMEOUT_MS. */
-  timeoutMs?: number;
-  outputCap?: number;
-}
+import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;

@@ -1,5 +1,5 @@
-// The checks domain's types: what a check command is, what one run of it gave, and the outcome of the whole loop
-// (checks → fix request → DevA's fixed blocks → checks again). Other domains (the runner, the retrospective context,
+// The checks domain's types: what a check command is, what one run of it gave, the loop's configuration (with its
+// default fix rounds) and the outcome of the whole loop (checks → fix request → DevA's fixed blocks → checks again). Other domains (the runner, the retrospective context,
 // metrics such as TSR, the CLI's --json, the panel) read these types; they never look at a process themselves.
 
 /** Where a check command came from: the `cape.checks` setting, the CLI's `--check`, or detected in the workspace. */
@@ -17,6 +17,18 @@ export interface CheckCommand {
  * How one run ended: passed (exit 0), failed (another exit code or a signal), timeout (killed at the time limit),
  * cancelled (Stop), error (it could not be started at all).
  */
+/** Fix rounds after a failing check, unless configured (`cape.fixRounds`, `--fix-rounds`). */
+export const DEFAULT_FIX_ROUNDS = 2;
+
+export interface ChecksConfig {
+  commands: string[];
+  /** Fix rounds allowed (0: the checks run once and their results are reported). Default DEFAULT_FIX_ROUNDS. */
+  fixRounds?: number;
+  /** Per command run; default DEFAULT_CHECK_TIMEOUT_MS (./run.ts). */
+  timeoutMs?: number;
+  outputCap?: number;
+}
+
 export type CheckStatus = 'passed' | 'failed' | 'timeout' | 'cancelled' | 'error';
 
 /** One test case named in a check's output (mocha, jest, vitest, node:test spec reporters and TAP are recognised). */

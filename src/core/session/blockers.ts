@@ -13,9 +13,6 @@ import { addUsage, ZERO_USAGE, type AgentId, type Blocker, type ChatMessage, typ
 import { compact, renderSources, type ContextInputs } from './context';
 import { section } from './sources';
 
-/** Rounds of DevA → DA → DevA per session when nothing else is set (`cape.feedbackRounds`, `--feedback-rounds`). */
-export const DEFAULT_FEEDBACK_ROUNDS = 1;
-
 /** Output budget of DA's answer (an answer, not a new specification). */
 export const BLOCKER_ANSWER_MAX_TOKENS = 4000;
 

@@ -8,7 +8,7 @@
 // pauses a session whose CM opening asked the user blocking questions and resumes it with the answers (one more
 // opening) or without them.
 export * from './context';
-export { DEFAULT_FEEDBACK_ROUNDS } from './blockers';
+export { DEFAULT_FEEDBACK_ROUNDS } from './options';
 export * from './runner';
 export * from './objective';
 export * from './repeat';

@@ -98,6 +98,12 @@ export interface SessionResult {
 }
 
 /**
+ * Rounds of DevA → DA → DevA per session when nothing else is set (`cape.feedbackRounds`, `--feedback-rounds`; the
+ * rounds themselves: ./blockers.ts).
+ */
+export const DEFAULT_FEEDBACK_ROUNDS = 1;
+
+/**
  * Output budget per step: about twice the largest reply measured (9 recorded sessions and 2 trial sessions; tokens
  * estimated at 4 ASCII characters or 1 other character per token, so Japanese counts about three times more per
  * character): CM opening 2.1 K, POA 5.3 K, DA 7.5 K, DevA 17.6 K, retrospective 3.5 K.

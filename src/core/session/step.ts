@@ -10,13 +10,13 @@ import { addUsage, STEP_AGENT, STEP_IDS, ZERO_USAGE, type CmOpeningOutput, type 
 import type { SessionState, SessionStore } from '../store';
 import { ToolRunner } from '../tools/executor';
 import { TOOL_STEPS } from '../tools/specs';
-import { askAnswer, blockerRequest, DEFAULT_FEEDBACK_ROUNDS, resolveBlockers } from './blockers';
+import { askAnswer, blockerRequest, resolveBlockers } from './blockers';
 import { buildStepContext, type ContextInputs } from './context';
 import { StepConversation } from './conversation';
 import { proposeDevaFiles } from './devaProposal';
 import { answeredPairs } from './dorQuestions';
 import type { SharedInputs, WorkspaceSection } from './inputs';
-import { DEFAULT_MAX_TOKENS, type SessionOptions } from './options';
+import { DEFAULT_FEEDBACK_ROUNDS, DEFAULT_MAX_TOKENS, type SessionOptions } from './options';
 import type { SessionRecord } from './record';
 
 /** What every step of one run shares. */
