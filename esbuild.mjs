@@ -4,13 +4,14 @@
 // The extension is three files: dist/extension.js (what activation loads: stand-ins only, src/extension.ts),
 // dist/session.js (the real activation and everything else, src/activation.ts, required by src/sessionBundle.ts
 // the first time a command, a view or a restored panel needs it) and dist/anthropic-sdk.js, the Anthropic SDK on
-// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI is two files the same way:
-// dist/cli.js (the dispatcher, its flags, `cape context`, `cape kpt`/`housekeeping`, `cape help`) and
-// dist/cli-session.js (`cape init/start/resume/repeat` and the session machinery, src/cli/sessionCommands.ts,
-// required by src/cli/sessionBundle.ts when one of those commands runs); it requires the same dist/anthropic-sdk.js
-// on its first request: a command that sends none never parses the SDK. The SDK bundle is built whenever the extension or the CLI is, and so is dist/indexWorker.js, the
-// workspace index's read-ahead worker (src/core/workspace/readAhead.ts starts it from the folder of the bundle that
-// runs; without it a build reads on one thread).
+// its own, required by src/core/llm/anthropic/sdk.ts on the first request. The CLI is split the same way (see
+// src/cli/bundles.ts): dist/cli.js (the dispatcher, its flags, `cape help`, `cape context`), dist/cli-kpt.js
+// (`cape kpt`, `cape housekeeping`) and dist/cli-session.js (`cape init/start/resume/repeat` and the session
+// machinery), the last two required when one of their commands runs; the CLI requires the same dist/anthropic-sdk.js
+// on its first request, so a command that sends none never parses the SDK. The SDK bundle is built whenever the
+// extension or the CLI is, and so is dist/indexWorker.js, the workspace index's read-ahead worker
+// (src/core/workspace/readAhead.ts starts it from the folder of the bundle that runs; without it a build reads on one
+// thread).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,29 +78,35 @@ const lazySessionBundle = {
   },
 };
 
-const CLI_SESSION_BUNDLE = 'cli-session';
-const CLI_SESSION_ROOT = path.resolve('src/cli/sessionCommands.ts');
-const CLI_SESSION_LOADER = path.resolve('src/cli/sessionBundle.ts');
-/** The CLI's modules that belong to the session bundle only (those of init, start/resume and repeat). */
-const CLI_SESSION_MODULES = ['sessionCommands', 'init', 'session', 'repeat', 'settings', 'printer', 'terminal'].map((m) => path.resolve(`src/cli/${m}.ts`));
+const CLI_LOADER = path.resolve('src/cli/bundles.ts');
+const cliModule = (m) => path.resolve(`src/cli/${m}.ts`);
+/**
+ * The CLI's lazy bundles: the root module that src/cli/bundles.ts requires, and every module of src/cli/ that belongs
+ * to that bundle only.
+ */
+const CLI_LAZY_BUNDLES = [
+  { bundle: 'cli-session', root: cliModule('sessionCommands'), modules: ['sessionCommands', 'init', 'session', 'repeat', 'settings', 'printer', 'terminal'].map(cliModule) },
+  { bundle: 'cli-kpt', root: cliModule('kpt'), modules: [cliModule('kpt')] },
+];
 
 /**
- * Keeps the CLI's session commands out of dist/cli.js: sessionBundle.ts's lazy `require('./sessionCommands')`
- * becomes `require('./cli-session.js')`. A session command's module (CLI_SESSION_MODULES) may be imported only by
- * another of them: imported by the dispatcher, `cape context` or `cape kpt`, it would be loaded with every command,
- * so that fails the build.
+ * Keeps the CLI's lazy bundles out of dist/cli.js: bundles.ts's lazy `require('./sessionCommands')` and
+ * `require('./kpt')` become `require('./cli-session.js')` and `require('./cli-kpt.js')`. A lazy bundle's module may
+ * be imported statically only by another module of the same bundle (its root by none): imported by the dispatcher or
+ * `cape context`, it would be loaded with every command, so that fails the build.
  */
-const lazyCliSessionBundle = {
-  name: 'lazy-cli-session-bundle',
+const lazyCliBundles = {
+  name: 'lazy-cli-bundles',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       const target = path.resolve(args.resolveDir, args.path).replace(/\.ts$/, '') + '.ts';
-      if (!CLI_SESSION_MODULES.includes(target)) return undefined;
-      if (target === CLI_SESSION_ROOT && args.kind === 'require-call' && args.importer === CLI_SESSION_LOADER) return { path: `./${CLI_SESSION_BUNDLE}.js`, external: true };
-      if (target !== CLI_SESSION_ROOT && CLI_SESSION_MODULES.includes(args.importer)) return undefined;
+      const lazy = CLI_LAZY_BUNDLES.find((b) => b.modules.includes(target));
+      if (!lazy) return undefined;
+      if (target === lazy.root && args.kind === 'require-call' && args.importer === CLI_LOADER) return { path: `./${lazy.bundle}.js`, external: true };
+      if (target !== lazy.root && lazy.modules.includes(args.importer)) return undefined;
       return {
-        errors: [{ text: `${path.relative('.', target)} is imported statically by ${args.importer}; it belongs to the CLI's session bundle: load it through src/cli/sessionBundle.ts (loadSessionCommands) so \`cape context\` and \`cape kpt\` do not load it` }],
+        errors: [{ text: `${path.relative('.', target)} is imported statically by ${path.relative('.', args.importer)}; it belongs to dist/${lazy.bundle}.js: load it through src/cli/bundles.ts so the other commands do not load it` }],
       };
     });
   },
@@ -121,14 +128,14 @@ const targets = {
   },
   cli: {
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts', [CLI_SESSION_BUNDLE]: CLI_SESSION_ROOT },
+    entryPoints: { cli: 'src/cli/main.ts', ...Object.fromEntries(CLI_LAZY_BUNDLES.map((b) => [b.bundle, b.root])) },
     outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     // on both files (esbuild has one banner per build); Node skips it in a required file
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [lazyAnthropicSdk, lazyCliSessionBundle],
+    plugins: [lazyAnthropicSdk, lazyCliBundles],
   },
   sdk: {
     ...common,

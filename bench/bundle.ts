@@ -28,7 +28,8 @@ const BUNDLES: { file: string; when: string }[] = [
   { file: 'indexWorker.js', when: 'a worker thread of a large workspace index build (by the extension and by the CLI)' },
   { file: 'webview.js', when: 'loaded by the session panel' },
   { file: 'webview-style.css', when: 'loaded by the session panel' },
-  { file: 'cli.js', when: 'the CLI: dispatch, context, kpt (not in the .vsix; without the SDK)' },
+  { file: 'cli.js', when: 'the CLI: dispatch, help, context (not in the .vsix; without the SDK)' },
+  { file: 'cli-kpt.js', when: 'the CLI: kpt, housekeeping, loaded when one runs (not in the .vsix)' },
   { file: 'cli-session.js', when: 'the CLI: init, start, resume, repeat, loaded when one runs (not in the .vsix)' },
 ];
 

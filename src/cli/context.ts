@@ -9,7 +9,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
-// From the modules themselves, not the '../core' barrel: dist/cli.js holds only what this command and kpt.ts use.
+// From the modules themselves, not the '../core' barrel: dist/cli.js holds only what this command and the
+// dispatcher use.
 import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, type ContextStep } from '../core/workspace/pack';
 import { WorkspaceIndex } from '../core/workspace/workspaceIndex';
 

@@ -1,7 +1,7 @@
 // The CLI's arguments: the flags each command takes (node:util parseArgs), usage errors, the workspace flag, and how
 // an error becomes an exit code. The dispatcher (main.ts) and every command use this module, so it stays light: the
 // flag → setting conversions of the session commands (client, numbers, checks, cost cap) are in settings.ts, part of
-// the CLI's session bundle (sessionBundle.ts).
+// the CLI's session bundle (bundles.ts).
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs as nodeParseArgs, type ParseArgsConfig } from 'util';

@@ -8,7 +8,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
-// From the modules themselves, not the '../core' barrel: dist/cli.js holds only what this command and context.ts use.
+// From the modules themselves, not the '../core' barrel: dist/cli-kpt.js (required when a kpt command runs,
+// bundles.ts) holds only what this command uses.
 import { DEFAULT_CAPE_FOLDER, type KptStatus } from '../core/model/types';
 import { DEFAULT_HOUSEKEEPING_SESSIONS } from '../core/kpt/housekeeping';
 import { KPT_STATUSES } from '../core/kpt/items';

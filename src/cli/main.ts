@@ -11,8 +11,9 @@
 //
 // One file per command (init.ts, session.ts for start/resume, repeat.ts, context.ts, kpt.ts); flags.ts parses the
 // arguments, settings.ts turns the session commands' flags into settings, printer.ts prints the live transcript;
-// this file dispatches. Two bundles: dist/cli.js (this file, flags, context, kpt) and dist/cli-session.js (init,
-// start/resume, repeat: sessionCommands.ts), required only when one of those runs (sessionBundle.ts).
+// this file dispatches. Three bundles: dist/cli.js (this file, flags, context), dist/cli-kpt.js (kpt, housekeeping)
+// and dist/cli-session.js (init, start/resume, repeat: sessionCommands.ts), each required when one of its commands
+// runs (bundles.ts).
 //
 // Exit codes: 0 done, 1 failed (completed steps are saved), 2 a usage error or a session paused for the Cape Master's
 // questions, 130 stopped with Ctrl-C (resumable).
@@ -21,7 +22,7 @@
 // with exit code 2, resumable with --answer), and writes nothing outside cape/ without --apply.
 
 // Only light modules here: the HELP constants come from their own core modules, not the '../core' barrel (which
-// is everything), and the session commands are required from dist/cli-session.js when one runs (sessionBundle.ts).
+// is everything); kpt and the session commands are required from their own bundles when one runs (bundles.ts).
 import { DEFAULT_BASE_URL, DEFAULT_IDLE_TIMEOUT_MS } from '../core/llm/anthropic/client';
 import { DEFAULT_SESSION_MODEL } from '../core/llm/models';
 import { DEFAULT_CHECK_TIMEOUT_MS } from '../core/checks/run';
@@ -31,9 +32,8 @@ import { MAX_OBJECTIVE_CHARS } from '../core/session/objective';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS } from '../core/tools/specs';
 import { STEP_IDS } from '../core/model/types';
 import { UsageError, exitCodeOf, parseArgs } from './flags';
-import { isSessionCommand, loadSessionCommands } from './sessionBundle';
+import { isSessionCommand, loadKpt, loadSessionCommands } from './bundles';
 import { cmdContext } from './context';
-import { cmdKpt } from './kpt';
 
 const HELP = `cape — run a CAPE AI product team session headlessly
 
@@ -90,7 +90,7 @@ export async function main(
 ): Promise<number> {
   try {
     if (argv[0] === 'context') return await cmdContext(argv.slice(1), stdout, stderr);
-    if (argv[0] === 'kpt' || argv[0] === 'housekeeping') return await cmdKpt(argv[0], argv.slice(1), stdout, stderr);
+    if (argv[0] === 'kpt' || argv[0] === 'housekeeping') return await loadKpt().cmdKpt(argv[0], argv.slice(1), stdout, stderr);
     const { command, flags } = parseArgs(argv);
     if (flags.help || command === 'help' || command === '--help' || command === '-h') {
       stdout.write(HELP);

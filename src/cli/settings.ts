@@ -1,6 +1,6 @@
 // The flag → setting conversions of the session commands (`cape init/start/resume/repeat`): the base URL and the
 // client, whole numbers, seconds, tool bounds, checks, the cost cap. Part of the CLI's session bundle
-// (sessionBundle.ts): `cape context` and `cape kpt` never load it.
+// (bundles.ts): `cape context` and `cape kpt` never load it.
 import {
   AnthropicClient,
   LOOPBACK_PLACEHOLDER_KEY,

@@ -1,8 +1,8 @@
-// The CLI's two bundles: `cape context`, `cape kpt`, `cape housekeeping` and `cape help` load dist/cli.js alone, and
-// what they load holds none of the session machinery; `cape start` (like init, resume, repeat) loads
-// dist/cli-session.js, and its usage errors still end with exit code 2. Which files a run loaded is read from the
-// require cache at exit, through a module preloaded with NODE_OPTIONS; what a bundle holds, from its source map (the
-// development build that the CLI tests run has them).
+// The CLI's lazy bundles (src/cli/bundles.ts): `cape context` and `cape help` load dist/cli.js alone, `cape kpt` and
+// `cape housekeeping` add dist/cli-kpt.js, and what they load holds none of the session machinery; `cape start` (like
+// init, resume, repeat) loads dist/cli-session.js, and its usage errors still end with exit code 2. Which files a run
+// loaded is read from the require cache at exit, through a module preloaded with NODE_OPTIONS; what a bundle holds,
+// from its source map (the development build that the CLI tests run has them).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,7 +20,7 @@ if (require('worker_threads').isMainThread) {
 }
 `;
 
-describe('CLI: the session commands live in their own bundle', function () {
+describe('CLI: each command loads its own bundles', function () {
   this.timeout(60000);
   const dir = tempDir('cape-bundles-');
   const probe = path.join(dir, 'probe.js');
@@ -47,19 +47,21 @@ describe('CLI: the session commands live in their own bundle', function () {
     return sources.map((s) => path.relative(repoRoot(), path.resolve(DIST, s)).split(path.sep).join('/'));
   }
 
-  for (const args of [
-    ['context', '--workspace', ws, '--objective', 'Total of an invoice', '--json'],
-    ['kpt', 'list', '--workspace', ws, '--json'],
-    ['housekeeping', '--workspace', ws, '--json'],
-    ['--help'],
+  for (const [args, bundles] of [
+    [['context', '--workspace', ws, '--objective', 'Total of an invoice', '--json'], ['cli.js']],
+    [['--help'], ['cli.js']],
+    [['kpt', 'list', '--workspace', ws, '--json'], ['cli-kpt.js', 'cli.js']],
+    [['housekeeping', '--workspace', ws, '--json'], ['cli-kpt.js', 'cli.js']],
   ]) {
-    it(`cape ${args[0]} loads dist/cli.js only, which holds none of the session machinery`, async () => {
+    it(`cape ${args[0]} loads ${bundles.join(' + ')} and no session module`, async () => {
       const r = await run(args);
       assert.strictEqual(r.code, 0, r.stderr);
-      assert.deepStrictEqual(r.loaded, ['cli.js']);
-      const held = sourcesOf('cli.js');
-      assert.ok(held.includes('src/cli/main.ts'), `the source map names the bundle's modules (${held.slice(0, 5).join(', ')}…)`);
-      assert.deepStrictEqual(SESSION_SOURCES.filter((s) => held.includes(s)), []);
+      assert.deepStrictEqual(r.loaded, bundles);
+      for (const bundle of bundles) {
+        const held = sourcesOf(bundle);
+        assert.ok(held.some((s) => s.startsWith('src/cli/')), `the source map of ${bundle} names its modules (${held.slice(0, 5).join(', ')}…)`);
+        assert.deepStrictEqual(SESSION_SOURCES.filter((s) => held.includes(s)), [], bundle);
+      }
     });
   }
 
@@ -69,5 +71,9 @@ describe('CLI: the session commands live in their own bundle', function () {
     assert.match(r.stderr, /^cape: --objective TEXT \(or --objective-file PATH\) is required\.\n$/);
     assert.deepStrictEqual(r.loaded, ['cli-session.js', 'cli.js']);
     assert.ok(sourcesOf('cli-session.js').includes('src/core/session/runner.ts'));
+  });
+
+  it('dist/cli.js holds no module of `cape kpt`', () => {
+    assert.deepStrictEqual(sourcesOf('cli.js').filter((s) => s === 'src/cli/kpt.ts' || s === 'src/core/store/store.ts'), []);
   });
 });

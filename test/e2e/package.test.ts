@@ -47,7 +47,7 @@ describe('e2e: the packaged .vsix', function () {
     for (const f of ['package.json', 'dist/extension.js', 'dist/session.js', 'dist/anthropic-sdk.js', 'dist/indexWorker.js', 'dist/webview.js', 'dist/webview-style.css', 'dist/codicons/codicon.css', 'prompts/shared/preamble.md', 'prompts/roles/deva.md', 'prompts/inputs.json', 'media/cape.svg']) {
       assert.ok(fs.existsSync(path.join(ext, f)), `${f} is in the .vsix`);
     }
-    for (const f of ['src', 'test', 'docs', 'node_modules', 'out', 'dist/cli.js', 'dist/cli-session.js', 'dist/extension.js.map', 'dist/session.js.map', 'dist/anthropic-sdk.js.map', 'dist/indexWorker.js.map']) {
+    for (const f of ['src', 'test', 'docs', 'node_modules', 'out', 'dist/cli.js', 'dist/cli-kpt.js', 'dist/cli-session.js', 'dist/extension.js.map', 'dist/session.js.map', 'dist/anthropic-sdk.js.map', 'dist/indexWorker.js.map']) {
       assert.ok(!fs.existsSync(path.join(ext, f)), `${f} must not be in the .vsix`);
     }
     assert.ok(fs.statSync(vsix).size < 2_000_000, `the .vsix stays small (${fs.statSync(vsix).size} bytes)`);
