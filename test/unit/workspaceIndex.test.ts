@@ -8,7 +8,7 @@ import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
 import { isUiFile, scanFile } from '../../src/core/workspace/symbols';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
-import { packWorkspace, sortedLazily } from '../../src/core/workspace/pack';
+import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
@@ -653,24 +653,6 @@ describe('workspace index', () => {
 });
 
 describe('ranking and the budgeted map', () => {
-  it('lists the unranked files in sort order, whether the map takes a few of them or all', () => {
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed);
-    for (const n of [0, 3, 512, 513, 3000]) {
-      const paths = Array.from({ length: n }, (_, i) => `src/${(rnd() % 97).toString(36)}/f${rnd() % 10007}_${i}.ts`);
-      const sorted = [...paths].sort();
-      assert.deepStrictEqual([...sortedLazily([...paths])], sorted, `all of ${n}`);
-      const it = sortedLazily([...paths]);
-      const first: string[] = [];
-      for (let k = 0; k < 40; k++) {
-        const r = it.next();
-        if (r.done) break;
-        first.push(r.value);
-      }
-      assert.deepStrictEqual(first, sorted.slice(0, 40), `the first of ${n}`);
-    }
-  });
-
   const read = (root: string) => (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 
   it('ranks by text, then passes score along imports', async () => {

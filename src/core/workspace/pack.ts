@@ -65,33 +65,6 @@ function mapLine(p: string, symbols: string[]): string {
   return shown.length ? `${p} — ${shown.join(', ')}${more}` : p;
 }
 
-/** Paths first taken from an unsorted list: the map of a large workspace is full after a few hundred. */
-const FIRST_SORTED = 512;
-
-/**
- * `paths` in sort order, the first FIRST_SORTED found by one pass that keeps the smallest (sorting 50,000 paths for
- * the few hundred a map lists costs tens of milliseconds), the rest sorted only if they are asked for.
- */
-export function* sortedLazily(paths: string[]): Generator<string> {
-  if (paths.length <= FIRST_SORTED) return yield* paths.sort();
-  const head: string[] = [];
-  for (const p of paths) {
-    if (head.length === FIRST_SORTED && p >= head[FIRST_SORTED - 1]) continue;
-    let lo = 0;
-    let hi = head.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (head[mid] <= p) lo = mid + 1;
-      else hi = mid;
-    }
-    head.splice(lo, 0, p);
-    if (head.length > FIRST_SORTED) head.pop();
-  }
-  yield* head;
-  const last = head[head.length - 1];
-  yield* paths.filter((p) => p > last).sort();
-}
-
 export interface PackOptions {
   step: ContextStep;
   budget?: number;
@@ -115,11 +88,11 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const ranked = rankFiles(index, q)
     .filter((r) => keep(r.path))
     .map((r) => ({ path: r.path, score: r.score }));
-  // the files ranking left out, by path: listed only when the map gets that far, and sorted only as far as it goes
+  // the files ranking left out, by path: listed only when the map gets that far
   const rest = function* () {
     const rankedSet = new Set(ranked.map((r) => r.path));
     const paths = [...index.all()].map((f) => f.path).filter((p) => keep(p) && !rankedSet.has(p));
-    for (const p of sortedLazily(paths)) yield { path: p, score: 0 };
+    for (const p of paths.sort()) yield { path: p, score: 0 };
   };
   const candidates = function* () {
     yield* ranked;
