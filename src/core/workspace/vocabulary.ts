@@ -7,6 +7,18 @@ const SCAN_LOOKUPS = 200;
 const WORD_MARK_EVERY = 1024;
 const NL = 10;
 
+/** The last index k < n with sorted[k] <= x (0 when there is none). */
+function lastAtOrBefore(sorted: Uint32Array, n: number, x: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sorted[mid] <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** A vocabulary as the cache file stores it: the terms in UTF-8, '\n'-separated, and wordMarks() of those bytes. */
 export interface StoredWords {
   bytes: Buffer;
@@ -77,15 +89,9 @@ export class Vocabulary {
     for (let at = bytes.indexOf(t); at >= 0; at = bytes.indexOf(t, at + 1)) {
       const end = at + t.length;
       if ((at === 0 || bytes[at - 1] === NL) && (end === bytes.length || bytes[end] === NL)) {
-        let lo = 0;
-        let hi = marks.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (marks[mid] <= at) lo = mid;
-          else hi = mid - 1;
-        }
-        let id = lo * WORD_MARK_EVERY;
-        for (let i = marks[lo]; i < at; i++) if (bytes[i] === NL) id++;
+        const k = lastAtOrBefore(marks, marks.length, at);
+        let id = k * WORD_MARK_EVERY;
+        for (let i = marks[k]; i < at; i++) if (bytes[i] === NL) id++;
         return id < this.loadedCount ? id : undefined;
       }
     }
@@ -127,16 +133,8 @@ export class Vocabulary {
     for (let at = w.indexOf(term); at >= 0; at = w.indexOf(term, at + 1)) {
       const end = at + term.length;
       if ((at === 0 || w.charCodeAt(at - 1) === 10) && (end === w.length || w.charCodeAt(end) === 10)) {
-        // the id is the number of terms before: binary search of the starts
-        const offsets = this.starts();
-        let lo = 0;
-        let hi = this.loadedCount - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (offsets[mid] <= at) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
+        // the id is the number of terms before: the last start at or before the match
+        return lastAtOrBefore(this.starts(), this.loadedCount, at);
       }
     }
     return undefined;
