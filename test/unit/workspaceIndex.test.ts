@@ -13,6 +13,7 @@ import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
 import { SECTIONS } from '../../src/core/workspace/indexCache';
+import { FIELD_CONTENT, FIELD_PATH, FIELD_SYMBOLS, POSTING_SHIFT, postingChunks } from '../../src/core/workspace/termPostings';
 import { joinRelative } from '../../src/core/workspace/importGraph';
 
 function write(root: string, rel: string, content: string | Buffer): void {
@@ -165,6 +166,40 @@ describe('text index', () => {
       back.delete(rel);
       fresh.delete(rel);
     }
+  });
+
+  it('inverts the Docs into postings: per term, the files in order with their fields, in pieces of any size', () => {
+    const index = new TermIndex();
+    const rels: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const f = fileOf(i, 0);
+      index.set(...f);
+      rels.push(f[0]);
+    }
+    const data = index.serialize(rels);
+    const whole = [...postingChunks(data.docs, data.df)];
+    assert.strictEqual(whole.length, 1);
+    // the expected postings from termsOf(): file order within each term, a bit per field
+    const expected: number[] = [];
+    const ids = new Map<string, number>();
+    const back = new TermIndex();
+    assert.ok(back.restore({ words: stored(data.words), docs: new Uint32Array(data.docs), df: new Int32Array(data.df), totalLen: data.totalLen }, rels));
+    const words = data.words.split('\n');
+    words.forEach((w, id) => ids.set(w, id));
+    const byTerm: number[][] = words.map(() => []);
+    rels.forEach((rel, file) => {
+      const t = back.termsOf(rel)!;
+      for (const w of t.content) {
+        const fields = FIELD_CONTENT | (t.path.includes(w) ? FIELD_PATH : 0) | (t.symbols.includes(w) ? FIELD_SYMBOLS : 0);
+        byTerm[ids.get(w)!].push((file << POSTING_SHIFT) | fields);
+      }
+    });
+    for (const list of byTerm) expected.push(...list);
+    assert.deepStrictEqual([...whole[0]], expected);
+    // pieces of a few entries (each at least one whole term): the same entries back to back
+    const pieces = [...postingChunks(data.docs, data.df, 7)];
+    assert.ok(pieces.length > 10);
+    assert.deepStrictEqual(pieces.flatMap((p) => [...p]), expected);
   });
 
   it('refuses a damaged serialised index: bounds, term ids, length', () => {

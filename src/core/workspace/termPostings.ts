@@ -13,8 +13,9 @@ export const FIELD_CONTENT = 4;
 export const FIELD_ALL = FIELD_PATH | FIELD_SYMBOLS | FIELD_CONTENT;
 export const POSTING_SHIFT = 3;
 
-/** Entries built per pass over the Docs (bounds the memory a cache write adds: 4 bytes each). */
-const CHUNK_ENTRIES = 1 << 21;
+/** Entries built per pass over the Docs (bounds the memory a cache write adds: 4 bytes each; 32 MB cost a cold build
+ * of 50,000 files ~5 MB of peak memory against 8 MB, and one pass over the Docs instead of three, ~100 ms). */
+const CHUNK_ENTRIES = 1 << 23;
 
 /** What a term found in the given fields adds per unit of its weight (the one sum both scorings use). */
 export function fieldBoostOf(fields: number, boost: FieldBoost): number {
@@ -29,7 +30,7 @@ export function fieldBoostOf(fields: number, boost: FieldBoost): number {
  * The postings of serialised Docs (`docs`: one Doc or a [1] placeholder per file, back to back; `df`: per term, the
  * Docs whose content holds it), in pieces of whole terms, each piece built by one pass over the Docs.
  */
-export function* postingChunks(docs: Uint32Array, df: Int32Array): Generator<Uint32Array> {
+export function* postingChunks(docs: Uint32Array, df: Int32Array, chunkEntries = CHUNK_ENTRIES): Generator<Uint32Array> {
   const words = df.length;
   const fields = new Uint8Array(words);
   let t0 = 0;
@@ -37,7 +38,7 @@ export function* postingChunks(docs: Uint32Array, df: Int32Array): Generator<Uin
     // the terms of this piece: [t0, t1), at least one
     let entries = df[t0];
     let t1 = t0 + 1;
-    while (t1 < words && entries + df[t1] <= CHUNK_ENTRIES) entries += df[t1++];
+    while (t1 < words && entries + df[t1] <= chunkEntries) entries += df[t1++];
     const out = new Uint32Array(entries);
     const cursor = new Uint32Array(t1 - t0);
     for (let t = t0 + 1; t < t1; t++) cursor[t - t0] = cursor[t - t0 - 1] + df[t - 1];
