@@ -664,6 +664,7 @@ describe('workspace index', () => {
       const r = await WorkspaceIndex.open(root, { cacheFile, lazy: true });
       assert.strictEqual(r.fromCache, true, name);
       for (const q of ['theme dark mode', 'clamp', 'user account']) assert.deepStrictEqual([...r.index.textScores(q)], [...first.index.textScores(q)], `${name}: ${q}`);
+      assert.deepStrictEqual(r.index.importersOf('src/theme/themeStore.ts'), first.index.importersOf('src/theme/themeStore.ts'), `${name}: imports`);
       write(root, 'src/new.ts', 'export const added = 1;\n');
       await r.index.refresh();
       fs.rmSync(path.join(root, 'src/new.ts'));

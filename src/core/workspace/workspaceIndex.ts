@@ -371,8 +371,10 @@ export class WorkspaceIndex {
     if (!cache) return false;
     for (const f of cache.files) this.files.set(f.path, f);
     this.text = cache.text;
+    // Docs left in the file (lazy) and found damaged when read: every file is read and indexed again
     this.text.whenLost(() => {
       for (const f of [...this.files.values()]) this.indexFile(f.path, null);
+      this.graph.resolveImports();
     });
     for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
     this.tree.restore(cache.header.dirs, cache.header.exclude);
