@@ -71,6 +71,16 @@ describe('ranking signals', () => {
     assert.ok(ranked.indexOf('src/receipt.ts') < ranked.indexOf('src/checkout.test.ts'), ranked.join(', '));
   });
 
+  it('ranks the file that declares a member the objective names as code above one that only uses it', async () => {
+    // the caller matches more of the objective's words; the class that declares `exitOverride` is what it means
+    const root = workspace({
+      'src/command.js': 'class Command {\n  name() {}\n  exitOverride(fn) {\n    this._exit = fn;\n  }\n}\nmodule.exports = { Command };\n',
+      'src/cli.js': "const { Command } = require('./command');\n// throw instead of exiting on help\nnew Command().exitOverride((err) => { throw err; });\n",
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.deepStrictEqual(order(index, 'make `exitOverride` throw on help'), ['src/command.js', 'src/cli.js']);
+  });
+
   it('damps type declaration files, which restate every name of the API', async () => {
     const api = 'export function createClient(): Client;\nexport interface Client { retry(times: number): void }\n';
     const root = workspace({ 'index.d.ts': api, 'src/client.ts': api.replace(/;\n/, ' { return {} as Client; }\n').replace('export interface', 'interface') });

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
-import { isUiFile, scanFile } from '../../src/core/workspace/symbols';
+import { isUiFile, scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
@@ -297,6 +297,53 @@ describe('symbol extraction', () => {
   it('reads CommonJS exports', () => {
     const r = scanFile('lib/utils.js', "module.exports = { merge, forEach: each };\nexports.isArray = isArray;\nfunction merge() {}\n");
     assert.deepStrictEqual(r.symbols, ['merge', 'forEach', 'isArray']);
+  });
+  it('lists the members of classes and of top-level object literals apart from the symbols', () => {
+    const text = [
+      'export class Queue extends Base {',
+      '  #items = [];',
+      '  limit?: number;',
+      '  static readonly DEFAULT = 3;',
+      '  constructor(limit) {',
+      '    super();',
+      '    const inner = { notMember: 1 };',
+      '  }',
+      '  /**',
+      '   * drain(): not a member, a comment',
+      '   */',
+      '  // pause(): not one either',
+      '  @logged',
+      '  async *drain<T>(n: T) {',
+      '    if (n) {',
+      '      return;',
+      '    }',
+      '  }',
+      '  get size() { return 0; }',
+      '}',
+      'function build() {',
+      '  class Local {',
+      '    reset() {}',
+      '  }',
+      '  const hidden = {',
+      '    insideFunction() {},',
+      '  };',
+      '}',
+      'module.exports = {',
+      '  build,',
+      "  'quoted': 1,",
+      '  create: function () {},',
+      '  async load(path) {',
+      '    return { nested: path };',
+      '  },',
+      '};',
+      'const api = {',
+      '\tretry: (n) => n,',
+      '};',
+    ].join('\n');
+    assert.deepStrictEqual(scanMembers('src/queue.ts', text), ['items', 'limit', 'DEFAULT', 'drain', 'size', 'reset', 'build', 'quoted', 'create', 'load', 'retry']);
+    // the symbols (index, map lines) stay top-level
+    assert.deepStrictEqual(scanFile('src/queue.ts', text).symbols, ['Queue', 'build']);
+    assert.deepStrictEqual(scanMembers('app.py', 'class A:\n    def run(self): pass\n'), []);
   });
   it('falls back to plain declarations for other languages, headings for markdown, selectors for CSS', () => {
     assert.deepStrictEqual(scanFile('app.py', 'import os\nclass Store:\n    def inner(self): pass\ndef main():\n    pass\nasync def fetch():\n  pass\n').symbols, ['Store', 'main', 'fetch']);

@@ -6,8 +6,9 @@
 //
 // TS/JS: exported and top-level functions, classes, interfaces, types, enums, namespaces, constants; `export { a, b }`,
 // CommonJS `module.exports = { … }` / `exports.x =`; imports from `import … from`, `export … from`, `import()`,
-// `require()`. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Other languages: the plain fallback
-// takes unindented declarations (`def`, `class`, `func`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
+// `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
+// literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Other languages: the plain fallback takes
+// unindented declarations (`def`, `class`, `func`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
 
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once. */
@@ -30,6 +31,18 @@ const IMPORT_SPEC = /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+
 const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"\r\n]+)['"]/g;
 const FALLBACK_DECL =
   /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|data\s+|async\s+|open\s+)*(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+([A-Za-z_][\w]*)/;
+/** A line that opens a class body (at any depth): `class X extends Y {`, `export default class {`, `const X = class {`. */
+const CLASS_OPEN =
+  /^(?:(?:export|default|declare|abstract)\s+)*(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*|module\.exports\s*=\s*)?class\b[^{;]*\{\s*$/;
+/** A top-level line that opens an object literal: `const api = {`, `module.exports = {`, `export default {`. */
+const OBJECT_OPEN =
+  /^(?:(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*(?:\s*:[^=]+)?\s*=|module\.exports\s*=|export\s+default|(?:module\.)?exports\.[A-Za-z_$][\w$]*\s*=)\s*(?:Object\.freeze\(\s*)?\{\s*$/;
+/** A class member's line: methods, accessors, fields (`static async *name<T>(`, `#count = 0`, `name?: string;`). */
+const CLASS_MEMBER =
+  /^(?:(?:public|private|protected|static|readonly|override|abstract|declare|async|accessor|get|set)\s+)*\*?\s*(#?[A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>\s*)?[(=:;]/;
+/** An object literal's member line: `name(…) {`, `async name(`, `get name()`, `name: …`, `name,` (shorthand). */
+const OBJECT_MEMBER = /^(?:(?:async|get|set)\s+)*\*?\s*(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
+
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
 const MD_HEADING = /^#{1,3}\s+(.{2,80}?)\s*#*\s*$/;
 
@@ -54,7 +67,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
   const local: string[] = [];
   const imports: string[] = [];
   if (JS_EXT.test(relPath)) {
-    scanJs(text, exported, local, imports);
+    scanJs(text, exported, local, imports, null);
   } else if (STYLE_EXT.test(relPath)) {
     for (const im of text.matchAll(STYLE_IMPORT)) imports.push(im[1]);
     for (const line of text.split('\n')) {
@@ -85,6 +98,21 @@ export function scanFile(relPath: string, text: string): ScanResult {
   return { symbols, imports: [...new Set(imports.filter(Boolean))] };
 }
 
+/**
+ * The members of a TS/JS file's classes (methods, accessors, fields; `constructor` left out) and of its top-level
+ * object literals (`const api = {`, `module.exports = {`, `export default {`: methods and properties), each once,
+ * in file order; [] for other languages. Not part of ScanResult: the index and the map keep top-level symbols (a
+ * big class's hundred methods would crowd its map line and, boosted as symbols, match every objective's common
+ * words — on the localization bench that cost 0.006–0.009 of all-files); the ranking looks members up only in the
+ * few files it reads.
+ */
+export function scanMembers(relPath: string, text: string): string[] {
+  if (!JS_EXT.test(relPath)) return [];
+  const members: string[] = [];
+  scanJs(text, [], [], [], members);
+  return [...new Set(members)];
+}
+
 /** The next place of `word` in `text` at or after `from` (text.length when there is none). */
 function nextOf(text: string, word: string, from: number): number {
   const at = text.indexOf(word, from);
@@ -111,8 +139,13 @@ const FROM_AFTER_BRACE = /\}\s*from\s*['"]([^'"\r\n]+)['"]/y;
  * may declare something (their first letter) or import something (`import`, `from`, `require` in them) are cut out
  * and matched, and the places of `*\/` and of those words are searched once for the whole text.
  */
-function scanJs(text: string, exported: string[], local: string[], imports: string[]): void {
+function scanJs(text: string, exported: string[], local: string[], imports: string[], members: string[] | null): void {
   const n = text.length;
+  // the class or object literal whose body the lines are in (members only): 0 none, 1 class, 2 object
+  let body = 0;
+  let bodyIndent = 0;
+  let memberIndent = -1;
+  let cls = -1;
   let comment = false;
   let close = -1;
   let imp = -1;
@@ -130,6 +163,36 @@ function scanJs(text: string, exported: string[], local: string[], imports: stri
       continue;
     }
     const c0 = pos < stop ? text.charCodeAt(pos) : NaN;
+    if (members) {
+      // a body's members sit one indentation deeper than its opening line; a line back at that depth ends it
+      let ind = 0;
+      while (pos + ind < stop && (text.charCodeAt(pos + ind) === 32 || text.charCodeAt(pos + ind) === 9)) ind++;
+      if (body && ind < stop - pos) {
+        const c = text.charCodeAt(pos + ind);
+        if (ind <= bodyIndent) body = 0;
+        else {
+          if (memberIndent < 0) memberIndent = ind;
+          // not a comment (`//`, ` * `) nor a decorator
+          if (ind === memberIndent && c !== 47 && c !== 42 && c !== 64) {
+            const m = (body === 1 ? CLASS_MEMBER : OBJECT_MEMBER).exec(text.slice(pos + ind, stop));
+            const name = m && (m[1] ?? m[2]);
+            if (name && name !== 'constructor') members.push(name.replace('#', ''));
+          }
+        }
+      }
+      if (!body) {
+        let last = stop - 1;
+        while (last > pos && (text.charCodeAt(last) === 32 || text.charCodeAt(last) === 9)) last--;
+        if (last > pos + ind && text.charCodeAt(last) === 123) {
+          if (cls < pos) cls = nextOf(text, 'class', pos);
+          const line = text.slice(pos + ind, stop);
+          if (cls < stop && CLASS_OPEN.test(line)) body = 1;
+          else if (ind === 0 && OBJECT_OPEN.test(line)) body = 2;
+          bodyIndent = ind;
+          memberIndent = -1;
+        }
+      }
+    }
     // only a line starting with `/`, white space (ASCII ≤ 32 or beyond ASCII) or nothing can open a comment
     if (!(c0 > 32 && c0 < 128 && c0 !== 47) && opensComment(text, pos, stop)) {
       if (close < pos) close = nextOf(text, '*/', pos);
