@@ -1,7 +1,8 @@
 // The workspace index at monorepo scale: a generated 50,000-file TypeScript workspace (deterministic), then
 //  - a cold build (index + cache file) in a fresh process: time and peak memory (targets ≤ 5 s, ≤ 300 MB);
 //  - a warm open with nothing changed, and one after 5 files changed (mtimes), 1 added and 1 deleted;
-//  - a warm `cape context --json` (the bundled CLI, cache present, median of 5): wall time (target ≤ 1 s).
+//  - a warm `cape context --json` (the bundled CLI, cache present, one untimed run, then the median of 5): wall time
+//    (target ≤ 1 s).
 // Every figure comes from a fresh child process (bench/procStats.ts reports its own CPU time and peak RSS), so the
 // bench's own memory never counts; wall times depend on the machine's load, which the header prints.
 // Run alone: node out/bench/workspaceIndex.js [FILES]
@@ -128,14 +129,18 @@ export async function benchWorkspaceIndex(count = 50_000): Promise<void> {
 
     const cli = path.join(__dirname, '..', '..', 'dist', 'cli.js');
     if (fs.existsSync(cli)) {
-      // the CLI keeps its index in CAPE_CACHE_DIR, the cache the runs above wrote: every run here is warm
-      const runs = [0, 1, 2, 3, 4].map(() => runNode([cli, 'context', '--workspace', ws, '--objective', 'Export an invoice as PDF', '--json'], env));
+      // the CLI keeps its index in CAPE_CACHE_DIR, the cache the runs above wrote: every run here is warm. One untimed
+      // run first: the incremental run above has just rewritten the 60 MB cache file, and the OS is still writing it out
+      const context = () => runNode([cli, 'context', '--workspace', ws, '--objective', 'Export an invoice as PDF', '--json'], env);
+      context();
+      const runs = [0, 1, 2, 3, 4].map(context);
       const json = JSON.parse(runs[runs.length - 1].stdout.trim().split('\n').pop()!);
       // the CLI's own figure: opening the index (cache load + walk) and ranking, without node's start
       const own = runs.map((r) => Number(/· (\d+) ms/.exec(r.stderr)?.[1] ?? NaN));
       console.log(
         `  warm \`cape context\`: ${s2(median(runs.map((r) => r.ms)))} (CPU ${s2(median(runs.map((r) => r.proc.cpuMs)))}), peak RSS ` +
-          `${median(runs.map((r) => r.proc.maxRssMB)).toFixed(0)} MB, median of ${runs.length} (target ≤ 1 s); index + ranking ${s2(median(own))} of it; ` +
+          `${median(runs.map((r) => r.proc.maxRssMB)).toFixed(0)} MB, median of ${runs.length} (target ≤ 1 s; runs ${runs.map((r) => (r.ms / 1000).toFixed(2)).join(' ')}); ` +
+          `index + ranking ${s2(median(own))} of it; ` +
           `first file ${json.files[0]?.path}, ${json.totalChars} chars`,
       );
     } else {
