@@ -168,14 +168,20 @@ describe('text index', () => {
     }
   });
 
-  it('inverts the Docs into postings: per term, the files in order with their fields, in pieces of any size', () => {
+  /** An index of the first n files of round 0, and their paths in order. */
+  const indexOfFiles = (n: number) => {
     const index = new TermIndex();
     const rels: string[] = [];
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < n; i++) {
       const f = fileOf(i, 0);
       index.set(...f);
       rels.push(f[0]);
     }
+    return { index, rels };
+  };
+
+  it('inverts the Docs into postings: per term, the files in order with their fields, in pieces of any size', () => {
+    const { index, rels } = indexOfFiles(60);
     const data = index.serialize(rels);
     const whole = [...postingChunks(data.docs, data.df)];
     assert.strictEqual(whole.length, 1);
@@ -203,13 +209,7 @@ describe('text index', () => {
   });
 
   it('refuses a damaged serialised index: bounds, term ids, length', () => {
-    const index = new TermIndex();
-    const rels: string[] = [];
-    for (let i = 0; i < 50; i++) {
-      const f = fileOf(i, 0);
-      index.set(...f);
-      rels.push(f[0]);
-    }
+    const { index, rels } = indexOfFiles(50);
     const good = index.serialize(rels);
     const restored = (docs: Uint32Array, paths = rels, df = new Int32Array(good.df)) => new TermIndex().restore({ words: stored(good.words), docs, df, totalLen: good.totalLen }, paths);
     assert.ok(restored(new Uint32Array(good.docs)));
