@@ -1,6 +1,7 @@
 // The checks domain's types: what a check command is, what one run of it gave, the loop's configuration (with its
-// default fix rounds) and the outcome of the whole loop (checks → fix request → DevA's fixed blocks → checks again). Other domains (the runner, the retrospective context,
-// metrics such as TSR, the CLI's --json, the panel) read these types; they never look at a process themselves.
+// default fix rounds) and the outcome of the whole loop (checks → fix request → DevA's fixed blocks → checks again).
+// Other domains (the runner, the retrospective context, metrics such as TSR, the CLI's --json, the panel) read these
+// types; they never look at a process themselves.
 
 /** Where a check command came from: the `cape.checks` setting, the CLI's `--check`, or detected in the workspace. */
 export type CheckSource = 'setting' | 'flag' | 'detected';
@@ -13,10 +14,6 @@ export interface CheckCommand {
   reason?: string;
 }
 
-/**
- * How one run ended: passed (exit 0), failed (another exit code or a signal), timeout (killed at the time limit),
- * cancelled (Stop), error (it could not be started at all).
- */
 /** Fix rounds after a failing check, unless configured (`cape.fixRounds`, `--fix-rounds`). */
 export const DEFAULT_FIX_ROUNDS = 2;
 
@@ -29,6 +26,10 @@ export interface ChecksConfig {
   outputCap?: number;
 }
 
+/**
+ * How one run ended: passed (exit 0), failed (another exit code or a signal), timeout (killed at the time limit),
+ * cancelled (Stop), error (it could not be started at all).
+ */
 export type CheckStatus = 'passed' | 'failed' | 'timeout' | 'cancelled' | 'error';
 
 /** One test case named in a check's output (mocha, jest, vitest, node:test spec reporters and TAP are recognised). */
