@@ -72,13 +72,13 @@ function queryOf(ix: TermCounts, query: string): Query {
   return { q, ids, weight };
 }
 
+/** Stage 1's scores: file, score, and where its Doc is (the arena offset, or the file's number in the cache). */
+type Rough = [rel: string, score: number, ref: number][];
+
 /**
  * Stage 1 on the Docs in memory: per file, Σ over the query's terms (in query order) of weight × the boosts of the
  * fields that hold it — the same sums, in the same order, as stage1Stored() computes from the postings.
  */
-/** Stage 1's scores: file, score, and where its Doc is (the arena offset, or the file's number in the cache). */
-type Rough = [rel: string, score: number, ref: number][];
-
 function stage1(ix: TermStats, qy: Query, boost: FieldBoost): Rough {
   const ids = [...qy.q.keys()];
   const w = ids.map((id) => qy.weight.get(id)!);
