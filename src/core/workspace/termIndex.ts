@@ -43,6 +43,16 @@ export interface RestoredTermIndex extends Omit<TermIndexData, 'words' | 'docs'>
   docs: Uint32Array | StoredTerms;
 }
 
+/** The sum of stored document frequencies (what the Docs' content sets, or the postings, must add up to); throws on a negative one. */
+function dfTotal(df: Int32Array): number {
+  let sum = 0;
+  for (let t = 0; t < df.length; t++) {
+    if (df[t] < 0) throw new Error('df');
+    sum += df[t];
+  }
+  return sum;
+}
+
 /** Arena elements below which a compaction does not pay. */
 const COMPACT_MIN = 1 << 16;
 
@@ -233,12 +243,7 @@ export class TermIndex {
       const words = data.df.length;
       if (!this.vocab.restore(data.words, words)) throw new Error('words');
       if (!(data.docs instanceof Uint32Array)) {
-        let sum = 0;
-        for (let t = 0; t < words; t++) {
-          if (data.df[t] < 0) throw new Error('df');
-          sum += data.df[t];
-        }
-        if (sum !== data.docs.postingEntries || !Number.isSafeInteger(data.totalLen) || data.totalLen < 0) throw new Error('df total');
+        if (dfTotal(data.df) !== data.docs.postingEntries || !Number.isSafeInteger(data.totalLen) || data.totalLen < 0) throw new Error('df total');
         this.stored = { data: { ...data, docs: data.docs }, paths, files: data.docs.withDoc };
         this.df = data.df;
         this.totalLen = data.totalLen;
@@ -266,13 +271,7 @@ export class TermIndex {
       if (at !== a.length) throw new Error('trailing');
       if (max >= words) throw new Error('bad term id');
       // the stored frequencies, kept when they add up to the Docs' content (else the file is damaged)
-      let sum = 0;
-      for (let t = 0; t < words; t++) {
-        const n = data.df[t];
-        if (n < 0) throw new Error('df');
-        sum += n;
-      }
-      if (sum !== contentIds) throw new Error('df total');
+      if (dfTotal(data.df) !== contentIds) throw new Error('df total');
       if (this.totalLen !== data.totalLen) throw new Error('words total');
       this.df = new Int32Array(Math.max(1024, words + 1024));
       this.df.set(data.df);
