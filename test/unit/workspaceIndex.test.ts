@@ -660,7 +660,7 @@ describe('workspace index', () => {
     assert.strictEqual(r3.index.size, first.index.size);
   });
 
-  it('rebuilds when its cache file is damaged (a term id, a document frequency, a symbols end, a vocabulary mark)', async () => {
+  it('rebuilds when its cache file is damaged (a term id, a document frequency, a symbols end, a vocabulary mark, a Doc start)', async () => {
     const root = demoWorkspace();
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
     const first = await WorkspaceIndex.open(root, { cacheFile });
@@ -679,6 +679,7 @@ describe('workspace index', () => {
       ['a document frequency off by one', (b: Buffer) => b.writeInt32LE(b.readInt32LE(starts[df]) + 1, starts[df])],
       ["a file's symbols ending past their section", (b: Buffer) => b.writeUInt32LE(header.sections[SECTIONS.indexOf('symbols')] + 5, starts[symbolEnds])],
       ['a vocabulary mark not at a term', (b: Buffer) => b.writeUInt32LE(1, starts[wordMarks])],
+      ["a file's Doc starting past the Docs", (b: Buffer) => b.writeUInt32LE(0xfffffff0, starts[SECTIONS.indexOf('docStarts')] + 4)],
     ] as const) {
       const damaged = Buffer.from(bytes);
       edit(damaged);

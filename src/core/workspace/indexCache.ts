@@ -333,11 +333,7 @@ export function readCache(fd: number, expect: { root: string; policy: unknown })
     for (let i = 0; i < n; i++) total += importLens[i];
     if (total !== importTargets.length) return null;
     for (let i = 0; i < total; i++) if (importTargets[i] >= n) return null;
-    // each file's Doc within the Docs section, in order, at least one element long
-    const docStarts = view('docStarts', Uint32Array);
-    const docsElements = part.docs[1] / 4;
-    if (docStarts.length !== n || part.docs[1] % 4 || part.postings[1] % 4 || (n > 0 && docStarts[0] !== 0) || (n === 0 && docsElements)) return null;
-    for (let i = 0; i < n; i++) if (docStarts[i] >= (i + 1 < n ? docStarts[i + 1] : docsElements)) return null;
+    if (part.docs[1] % 4 || part.postings[1] % 4) return null;
     const restored: Restored = { paths, targets: importTargets, symbols, specs };
     const files: FileEntry[] = new Array(n);
     let imp = 0;
@@ -347,7 +343,8 @@ export function readCache(fd: number, expect: { root: string; policy: unknown })
       files[i] = f;
     }
     const df = view('df', Int32Array);
-    const docs = new StoredTerms(fd, n, docStarts, part.docs[0], docsElements, part.postings[0], part.postings[1] / 4, df);
+    // checks that each file's Doc fits the Docs section (throws otherwise: null below)
+    const docs = new StoredTerms(fd, n, view('docStarts', Uint32Array), part.docs[0], part.docs[1] / 4, part.postings[0], part.postings[1] / 4, df);
     const words = { bytes: bytes('words'), marks: view('wordMarks', Uint32Array) };
     return { header, files, text: { words, docs, df, totalLen: header.textWords } };
   } catch {

@@ -18,7 +18,7 @@ export class StoredTerms {
 
   constructor(
     fd: number,
-    /** Files in the cache, in order; file i's Doc is docStarts[i] up to the next one's start (or docsElements). */
+    /** Files in the cache, in order; file i's Doc is docStarts[i] up to the next one's start (or docsElements). Throws when they do not fit. */
     readonly files: number,
     private readonly docStarts: Uint32Array,
     private readonly docsAt: number,
@@ -28,9 +28,20 @@ export class StoredTerms {
     private readonly df: Int32Array,
   ) {
     this.fd = fd;
+    // each file's Doc within the Docs section, in order, at least one element long
+    if (docStarts.length !== files || (files > 0 && docStarts[0] !== 0) || (files === 0 && docsElements)) throw new Error('cache file damaged');
     let placeholders = 0;
-    for (let i = 0; i < files; i++) if ((i + 1 < files ? docStarts[i + 1] : docsElements) - docStarts[i] === 1) placeholders++;
+    for (let i = 0; i < files; i++) {
+      const len = this.docEnd(i) - docStarts[i];
+      if (len < 1) throw new Error('cache file damaged');
+      if (len === 1) placeholders++;
+    }
     this.withDoc = files - placeholders;
+  }
+
+  /** Where file i's Doc ends in the Docs section (elements). */
+  private docEnd(i: number): number {
+    return i + 1 < this.files ? this.docStarts[i + 1] : this.docsElements;
   }
 
   private open(): number {
@@ -54,8 +65,7 @@ export class StoredTerms {
   /** File `i`'s Doc (termDoc.ts layout, at offset 0 of the returned array). */
   doc(i: number): Uint32Array {
     const start = this.docStarts[i];
-    const end = i + 1 < this.files ? this.docStarts[i + 1] : this.docsElements;
-    const a = u32(readAt(this.open(), (end - start) * 4, this.docsAt + start * 4));
+    const a = u32(readAt(this.open(), (this.docEnd(i) - start) * 4, this.docsAt + start * 4));
     if (a[0] !== a.length || (a.length > 1 && (a.length < HEAD || HEAD + a[2] + a[3] > a.length))) throw new Error('cache file damaged');
     return a;
   }
