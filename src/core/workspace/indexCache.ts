@@ -250,17 +250,13 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   let postings = 0;
   for (let t = 0; t < text.df.length; t++) postings += text.df[t];
   const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df, symbolEnds: ends.symbols, specEnds: ends.specs, wordMarks: wordMarks(words), docStarts };
-  const sizes = SECTIONS.map((s) =>
-    s === 'words'
-      ? words.length
-      : s === 'postings'
-        ? postings * 4
-        : s in ends
-          ? n
-            ? ends[s as keyof typeof ends][n - 1]
-            : 0
-          : arrays[s as keyof typeof arrays].byteLength,
-  );
+  const sizeOf = (s: (typeof SECTIONS)[number]): number => {
+    if (s === 'words') return words.length;
+    if (s === 'postings') return postings * 4;
+    if (s in ends) return n ? ends[s as keyof typeof ends][n - 1] : 0;
+    return arrays[s as keyof typeof arrays].byteLength;
+  };
+  const sizes = SECTIONS.map(sizeOf);
   const json = JSON.stringify({ ...header, files: n, textWords: text.totalLen, sections: sizes });
   const jsonBytes = Buffer.byteLength(json, 'utf8');
   const head = Buffer.alloc(HEAD_BYTES);
