@@ -99,7 +99,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     yield* rest();
   };
   const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
-  if (budget <= 0 || (!ranked.length && rest().next().done)) return empty;
+  if (budget <= 0 || (!ranked.length && ![...index.all()].some((f) => keep(f.path)))) return empty;
 
   const head = (whole: number, mapped: number) =>
     opts.step === 'deva'
