@@ -34,10 +34,11 @@ export function wordMarks(bytes: Buffer): Uint32Array {
 }
 
 /**
- * The vocabulary: term ↔ id. Terms restored from a cache file stay in one string (no Map of hundreds of thousands of
- * strings to rebuild per run); a hash table over it is built when many look-ups come (indexing), a few (a query) just
- * search the string. New terms go to a KeyTable (characters in one pool, no string per term). Look-ups take the term
- * as a string, or as characters in a scratch array (indexing: no string per word).
+ * The vocabulary: term ↔ id. Terms restored from a cache file stay the file's bytes until a look-up needs more than a
+ * search of them, then one string (no Map of hundreds of thousands of strings to rebuild per run); a hash table over
+ * it is built when many look-ups come (indexing), a few (a query) just search the bytes or the string. New terms go
+ * to a KeyTable (characters in one pool, no string per term). Look-ups take the term as a string, or as characters in
+ * a scratch array (indexing: no string per word).
  */
 export class Vocabulary {
   /** The restored terms, '\n'-separated: decoded from `stored` when first needed (a query's look-ups do not need it). */
@@ -132,7 +133,7 @@ export class Vocabulary {
     const w = this.loaded;
     for (let at = w.indexOf(term); at >= 0; at = w.indexOf(term, at + 1)) {
       const end = at + term.length;
-      if ((at === 0 || w.charCodeAt(at - 1) === 10) && (end === w.length || w.charCodeAt(end) === 10)) {
+      if ((at === 0 || w.charCodeAt(at - 1) === NL) && (end === w.length || w.charCodeAt(end) === NL)) {
         // the id is the number of terms before: the last start at or before the match
         return lastAtOrBefore(this.starts(), this.loadedCount, at);
       }
