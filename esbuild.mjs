@@ -57,60 +57,53 @@ const lazyAnthropicSdk = {
 };
 
 const SESSION_BUNDLE = 'session';
-const SESSION_ROOT = path.resolve('src/activation.ts');
-const SESSION_LOADER = path.resolve('src/sessionBundle.ts');
+const srcModule = (m) => path.resolve(`src/${m}.ts`);
 
 /**
- * Keeps the session machinery out of dist/extension.js: sessionBundle.ts's lazy `require('./activation')` becomes
- * `require('./session.js')`. Any other import of src/activation.ts (other than as the session entry point) would
- * put it back into the entry, so it fails the build.
+ * Lazy bundles: a loader module's `require('./root')` of a bundle's root becomes `require('./<bundle>.js')`, resolved
+ * next to the requiring bundle at run time. A bundle's module may be imported statically only by another module of
+ * the same bundle (its root by none): imported by the entry's code, it would be loaded with it, so that fails the
+ * build.
  */
-const lazySessionBundle = {
-  name: 'lazy-session-bundle',
-  setup(build) {
-    build.onResolve({ filter: /[\\/]activation(\.ts)?$/ }, (args) => {
-      if (args.kind === 'entry-point' || path.resolve(args.resolveDir, args.path).replace(/\.ts$/, '') !== SESSION_ROOT.replace(/\.ts$/, '')) return undefined;
-      if (args.kind === 'require-call' && args.importer === SESSION_LOADER) return { path: `./${SESSION_BUNDLE}.js`, external: true };
-      return {
-        errors: [{ text: `src/activation.ts is imported statically by ${args.importer}; load it through src/sessionBundle.ts (loadSessionBundle) so activation does not load it` }],
-      };
-    });
-  },
-};
+function lazyBundles(name, loader, bundles) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const target = path.resolve(args.resolveDir, args.path).replace(/\.ts$/, '') + '.ts';
+        const lazy = bundles.find((b) => b.modules.includes(target));
+        if (!lazy) return undefined;
+        if (target === lazy.root && args.kind === 'require-call' && args.importer === loader) return { path: `./${lazy.bundle}.js`, external: true };
+        if (target !== lazy.root && lazy.modules.includes(args.importer)) return undefined;
+        return {
+          errors: [
+            {
+              text: `${path.relative('.', target)} is imported statically by ${path.relative('.', args.importer)}; it belongs to dist/${lazy.bundle}.js: load it through ${path.relative('.', loader)} so it is loaded only when needed`,
+            },
+          ],
+        };
+      });
+    },
+  };
+}
 
-const CLI_LOADER = path.resolve('src/cli/bundles.ts');
-const cliModule = (m) => path.resolve(`src/cli/${m}.ts`);
+/** Keeps the session machinery out of dist/extension.js: src/sessionBundle.ts requires src/activation.ts as dist/session.js. */
+const lazySessionBundle = lazyBundles('lazy-session-bundle', srcModule('sessionBundle'), [
+  { bundle: SESSION_BUNDLE, root: srcModule('activation'), modules: [srcModule('activation')] },
+]);
+
+const cliModule = (m) => srcModule(`cli/${m}`);
 /**
- * The CLI's lazy bundles: the root module that src/cli/bundles.ts requires, and every module of src/cli/ that belongs
- * to that bundle only.
+ * The CLI's lazy bundles (src/cli/bundles.ts requires their roots): the session commands as dist/cli-session.js and
+ * kpt/housekeeping as dist/cli-kpt.js, each with every module of src/cli/ that belongs to it only, so that neither
+ * the dispatcher nor `cape context` loads them.
  */
 const CLI_LAZY_BUNDLES = [
   { bundle: 'cli-session', root: cliModule('sessionCommands'), modules: ['sessionCommands', 'init', 'session', 'repeat', 'settings', 'printer', 'terminal'].map(cliModule) },
   { bundle: 'cli-kpt', root: cliModule('kpt'), modules: [cliModule('kpt')] },
 ];
-
-/**
- * Keeps the CLI's lazy bundles out of dist/cli.js: bundles.ts's lazy `require('./sessionCommands')` and
- * `require('./kpt')` become `require('./cli-session.js')` and `require('./cli-kpt.js')`. A lazy bundle's module may
- * be imported statically only by another module of the same bundle (its root by none): imported by the dispatcher or
- * `cape context`, it would be loaded with every command, so that fails the build.
- */
-const lazyCliBundles = {
-  name: 'lazy-cli-bundles',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      const target = path.resolve(args.resolveDir, args.path).replace(/\.ts$/, '') + '.ts';
-      const lazy = CLI_LAZY_BUNDLES.find((b) => b.modules.includes(target));
-      if (!lazy) return undefined;
-      if (target === lazy.root && args.kind === 'require-call' && args.importer === CLI_LOADER) return { path: `./${lazy.bundle}.js`, external: true };
-      if (target !== lazy.root && lazy.modules.includes(args.importer)) return undefined;
-      return {
-        errors: [{ text: `${path.relative('.', target)} is imported statically by ${path.relative('.', args.importer)}; it belongs to dist/${lazy.bundle}.js: load it through src/cli/bundles.ts so the other commands do not load it` }],
-      };
-    });
-  },
-};
+const lazyCliBundles = lazyBundles('lazy-cli-bundles', cliModule('bundles'), CLI_LAZY_BUNDLES);
 
 const targets = {
   extension: {
