@@ -67,7 +67,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
   const local: string[] = [];
   const imports: string[] = [];
   if (JS_EXT.test(relPath)) {
-    scanJs(text, exported, local, imports, null);
+    scanJs(text, { exported, local, imports }, null);
   } else if (STYLE_EXT.test(relPath)) {
     for (const im of text.matchAll(STYLE_IMPORT)) imports.push(im[1]);
     for (const line of text.split('\n')) {
@@ -109,7 +109,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
 export function scanMembers(relPath: string, text: string): string[] {
   if (!JS_EXT.test(relPath)) return [];
   const members: string[] = [];
-  scanJs(text, [], [], [], members);
+  scanJs(text, null, members);
   return [...new Set(members)];
 }
 
@@ -134,12 +134,21 @@ function opensComment(text: string, from: number, to: number): boolean {
 /** The `} from '…'` that ends a multi-line import or export, where a line starts with `}`. */
 const FROM_AFTER_BRACE = /\}\s*from\s*['"]([^'"\r\n]+)['"]/y;
 
+/** Where scanJs puts a file's top-level declarations and import specifiers. */
+interface Declarations {
+  exported: string[];
+  local: string[];
+  imports: string[];
+}
+
 /**
  * TS/JS, line by line (lines end at '\n', a '\r' before it dropped), without a string per line: only the lines that
  * may declare something (their first letter) or import something (`import`, `from`, `require` in them) are cut out
- * and matched, and the places of `*\/` and of those words are searched once for the whole text.
+ * and matched, and the places of `*\/` and of those words are searched once for the whole text. Collects the
+ * declarations and imports into `decls` and the class and object members into `members`, each when given (the
+ * ranking asks for members only, the index for declarations only).
  */
-function scanJs(text: string, exported: string[], local: string[], imports: string[], members: string[] | null): void {
+function scanJs(text: string, decls: Declarations | null, members: string[] | null): void {
   const n = text.length;
   // the class or object literal whose body the lines are in (members only): 0 none, 1 class, 2 object
   let body = 0;
@@ -202,6 +211,11 @@ function scanJs(text: string, exported: string[], local: string[], imports: stri
         continue;
       }
     }
+    if (!decls) {
+      pos = next;
+      continue;
+    }
+    const { exported, local, imports } = decls;
     if (imp < pos) imp = nextOf(text, 'import', pos);
     if (from < pos) from = nextOf(text, 'from', pos);
     if (req < pos) req = nextOf(text, 'require', pos);
@@ -223,6 +237,7 @@ function scanJs(text: string, exported: string[], local: string[], imports: stri
     }
     pos = next;
   }
+  if (!decls) return;
   // multi-line `import {\n a,\n b\n} from './x'` — the `from` line carries the specifier (a `}` at a line's start,
   // as /^\}\s*from…/m finds it: after any line terminator)
   for (let at = text.indexOf('}'); at >= 0; at = text.indexOf('}', at + 1)) {
@@ -230,7 +245,7 @@ function scanJs(text: string, exported: string[], local: string[], imports: stri
     if (before !== 10 && before !== 13 && before !== 0x2028 && before !== 0x2029) continue;
     FROM_AFTER_BRACE.lastIndex = at;
     const m = FROM_AFTER_BRACE.exec(text);
-    if (m) imports.push(m[1]);
+    if (m) decls.imports.push(m[1]);
   }
 }
 
