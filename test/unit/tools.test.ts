@@ -137,6 +137,34 @@ describe('tools: execution under the read policy', () => {
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
+  it('a symlinked folder inside the workspace leads where its target leads: not into cape/, a credentials folder or an ignored one', async () => {
+    fs.mkdirSync(path.join(ws, 'keys', '.aws'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'keys', '.aws', 'config'), 'aws-key-bytes');
+    fs.symlinkSync(path.join(ws, 'cape'), path.join(ws, 'src', 'team'), 'dir');
+    fs.symlinkSync(path.join(ws, 'keys', '.aws'), path.join(ws, 'src', 'cloud'), 'dir');
+    fs.mkdirSync(path.join(ws, 'dist', 'sub'));
+    fs.writeFileSync(path.join(ws, 'dist', 'sub', 'chunk.js'), 'minified');
+    fs.symlinkSync(path.join(ws, 'dist'), path.join(ws, 'src', 'built'), 'dir');
+    fs.symlinkSync(path.join(ws, 'src'), path.join(ws, 'code'), 'dir');
+    const r = new ToolRunner({ workspace: ws, bounds: { maxCalls: 50 } });
+    const answers = await r.execute([
+      call('read_file', { path: 'src/team/3_development/x.md' }),
+      call('read_file', { path: 'src/cloud/config' }),
+      call('read_file', { path: 'src/built/bundle.js' }),
+      call('list_files', { path: 'src/team/3_development' }),
+      call('search_files', { query: 'minified', path: 'src/built/sub' }),
+      call('read_file', { path: 'code/theme.ts' }), // a link to an ordinary folder still reads
+    ]);
+    const [cape, cloud, built, list, search, fine] = answers;
+    assert.match(cape.content, /^refused: .*team's context/);
+    assert.match(cloud.content, /^refused: .*credentials/);
+    assert.match(built.content, /^refused: .*ignored by \.gitignore/);
+    assert.match(list.content, /^refused: .*team's context/);
+    assert.match(search.content, /^refused: .*ignored by \.gitignore/);
+    for (const a of [cape, cloud, built, list, search]) assert.ok(a.isError && !/getTheme in|aws-key-bytes|minified/.test(a.content), a.content);
+    assert.ok(!fine.isError && fine.content.startsWith('export function getTheme'), fine.content);
+  });
+
   it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
     const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
     const answers = await small.execute([

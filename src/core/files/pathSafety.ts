@@ -25,7 +25,11 @@ export const MAX_PATH_CHARS = 1024;
 /** Larger proposed files are refused: a model reply has no business writing this much into one file. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export type PathCheck = { ok: true; relPath: string; absPath: string } | { ok: false; reason: string };
+/**
+ * `realRelPath`: where the path really leads, workspace-relative, after resolving symbolic links (equal to `relPath`
+ * when no link is on the way) — a reader applies its exclusions to both.
+ */
+export type PathCheck = { ok: true; relPath: string; absPath: string; realRelPath: string } | { ok: false; reason: string };
 
 export interface PathCheckOptions {
   /** The CAPE folder whose 5_sessions/ is protected (default 'cape'). */
@@ -174,7 +178,7 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
     const again = lexicalCheck(realRel, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
     if (!again.ok) return refuse(`${relPath} resolves through a symbolic link to ${realRel}: ${again.reason}`);
   }
-  return { ok: true, relPath, absPath };
+  return { ok: true, relPath, absPath, realRelPath: realRel };
 }
 
 export type WriteCheck = { ok: true; relPath: string; absPath: string; exists: boolean } | { ok: false; reason: string };

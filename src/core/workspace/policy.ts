@@ -287,6 +287,9 @@ export class WorkspacePolicy {
     const relPath = safe.relPath;
     const why = this.excluded(relPath);
     if (why) return { ok: false, relPath, reason: `${relPath}: ${why}` };
+    // a symlinked folder on the way leads where its target is: cape/, a credentials or an ignored folder stay excluded
+    const whyReal = safe.realRelPath !== relPath ? this.excluded(safe.realRelPath) : null;
+    if (whyReal) return { ok: false, relPath, reason: `${relPath} leads through a symbolic link to ${safe.realRelPath}: ${whyReal}` };
     let st: fs.Stats;
     try {
       st = fs.statSync(safe.absPath);
