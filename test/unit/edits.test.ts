@@ -188,6 +188,22 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     );
   });
 
+  it('an edit of a file that is not UTF-8 text is refused, not applied to a lossy decoding of it', async () => {
+    // Latin-1 "é" bytes: decoding them as UTF-8 and writing back would replace every one with U+FFFD
+    fs.writeFileSync(path.join(ws, 'src', 'legacy.c'), Buffer.from('/* caf\xe9 */\nint x;\n', 'latin1'));
+    fs.writeFileSync(path.join(ws, 'src', 'blob.bin'), Buffer.from([0x61, 0x0a, 0x00, 0x0a]));
+    const res = await resolveEdits(ws, [
+      { path: 'src/legacy.c', hunks: [h('int x;', 'int y;')] },
+      { path: 'src/blob.bin', hunks: [h('a', 'b')] },
+    ]);
+    assert.deepStrictEqual(res.map((r) => [r.path, r.ok, r.ok ? null : r.repairable]), [
+      ['src/legacy.c', false, false],
+      ['src/blob.bin', false, false],
+    ]);
+    assert.match(res[0].ok ? '' : res[0].reason, /^src\/legacy\.c cannot be edited: it is not valid UTF-8 text .*save it as UTF-8/);
+    assert.match(res[1].ok ? '' : res[1].reason, /^src\/blob\.bin cannot be edited: it is a binary file/);
+  });
+
   it('an edit of a file that a <file> block also rewrites is refused as a duplicate', async () => {
     const edits = await resolveEdits(ws, [{ path: 'src/app.ts', hunks: [h('  const x = 1;', '  const x = 2;')] }]);
     const files = await proposeFiles(ws, [{ path: 'src/app.ts', content: 'whole\n' }]);

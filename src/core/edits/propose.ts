@@ -4,6 +4,7 @@
 // reason, and the other files go on.
 import { promises as fsp } from 'fs';
 import { checkFilePath } from '../files/pathSafety';
+import { notTextReason } from '../files/text';
 import { applyHunks, type HunkFailure } from './match';
 import { WARNING_UNREAD_REWRITE, type Hunk, type ProposedFile } from '../model/types';
 
@@ -50,18 +51,25 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
     const check = checkFilePath(workspace, p, opts);
     if (!check.ok) continue; // checked above
     const located = { path: p, relPath: check.relPath, absPath: check.absPath };
-    let current: string;
+    let bytes: Buffer;
     try {
       const st = await fsp.lstat(check.absPath);
       if (!st.isFile()) {
         out.push({ ok: false, ...located, reason: `${check.relPath} is not a regular file`, repairable: false });
         continue;
       }
-      current = await fsp.readFile(check.absPath, 'utf8');
+      bytes = await fsp.readFile(check.absPath);
     } catch {
       out.push({ ok: false, ...located, reason: `${check.relPath} does not exist: an <edit> changes an existing file; create a new one with <file>`, repairable: true });
       continue;
     }
+    // a decoding that is not the file's bytes (U+FFFD for each invalid byte) would be written back over all of it
+    const notText = notTextReason(bytes);
+    if (notText) {
+      out.push({ ok: false, ...located, reason: `${check.relPath} cannot be edited: ${notText}`, repairable: false });
+      continue;
+    }
+    const current = bytes.toString('utf8');
     const m = applyHunks(current, hunks);
     if (m.ok) out.push({ ok: true, ...located, content: m.content, currentContent: current, hunks: hunks.length });
     else out.push({ ok: false, ...located, reason: describe(m.failures), failures: m.failures, repairable: true });
