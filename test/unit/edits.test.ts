@@ -81,6 +81,32 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.strictEqual(r.content, 'one\r\nthree');
   });
 
+  it('a UTF-8 byte-order mark is not part of the first line (read_file drops it) and stays in front of the file', () => {
+    const bom = '\uFEFFimport x from "x";\nrun(x);\n';
+    const r = applyHunks(bom, [h('import x from "x";', 'import y from "y";')]);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.strictEqual(r.content, '\uFEFFimport y from "y";\nrun(x);\n');
+    const deleted = applyHunks(bom, [h('import x from "x";\nrun(x);', '')]);
+    assert.ok(deleted.ok);
+    assert.strictEqual(deleted.content, '\uFEFF');
+  });
+
+  it('mixed line endings: lines outside the hunk keep their own, the changed lines take the ending of the lines they replace', () => {
+    const mixed = 'a\r\nb\nc\r\nd\ne';
+    const r = applyHunks(mixed, [h('d', 'D\nD2')]);
+    assert.ok(r.ok);
+    assert.strictEqual(r.content, 'a\r\nb\nc\r\nD\nD2\ne');
+    const r2 = applyHunks(mixed, [h('c\nd\ne', 'C\nE')]);
+    assert.ok(r2.ok);
+    assert.strictEqual(r2.content, 'a\r\nb\nC\r\nE', 'the last line still has no final newline');
+    const r3 = applyHunks(mixed, [h('e', '')]);
+    assert.ok(r3.ok);
+    assert.strictEqual(r3.content, 'a\r\nb\nc\r\nd', 'deleting the last line keeps the file without a final newline');
+    const r4 = applyHunks('x\r\ny\r\n', [h('y', 'y\nz')]);
+    assert.ok(r4.ok);
+    assert.strictEqual(r4.content, 'x\r\ny\r\nz\r\n');
+  });
+
   it('refuses an empty SEARCH', () => {
     const r = applyHunks(APP, [h('', 'new line')]);
     assert.ok(!r.ok);

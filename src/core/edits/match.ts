@@ -8,7 +8,8 @@
 //  2. otherwise ignoring trailing whitespace and a uniform indentation shift (every non-blank line of the SEARCH text
 //     is the file's line with the same leading whitespace added or removed); the REPLACE lines get the same shift.
 // No match or several matches at the first level that finds any is a failure, named by the SEARCH text's first line.
-// Line endings: the file's own (CRLF stays CRLF); the model's text is taken with LF.
+// Line endings: the file's own, line by line (CRLF stays CRLF, a mixed file keeps each untouched line's ending, a
+// missing final newline stays missing); the model's text is taken with LF. A UTF-8 byte-order mark stays in front.
 
 import type { Hunk } from '../model/types';
 
@@ -102,10 +103,23 @@ function locate(file: string[], search: string[]): { level: 'exact' | 'tolerant'
 
 /** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
 export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
-  const eol = content.includes('\r\n') ? '\r\n' : '\n';
-  const endsWithEol = content.endsWith('\n');
-  let lines = content.split(/\r?\n/);
-  if (endsWithEol) lines.pop();
+  // a byte-order mark is not part of the first line (read_file never shows it); it stays in front of the file
+  const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';
+  // each line with its own ending: a file that mixes CRLF and LF keeps the ending of every line the hunks leave alone
+  const parts = content.slice(bom.length).split(/(\r?\n)/);
+  let lines: string[] = [];
+  let eols: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    lines.push(parts[i]);
+    eols.push(parts[i + 1] ?? '');
+  }
+  if (lines.length > 1 && lines[lines.length - 1] === '' && eols[eols.length - 1] === '') {
+    // the text after the final line break is not a line
+    lines.pop();
+    eols.pop();
+  }
+  const crlf = eols.filter((e) => e === '\r\n').length;
+  const usual = crlf > eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
   const failures: HunkFailure[] = [];
   const applied: AppliedHunk[] = [];
   hunks.forEach((h, index) => {
@@ -131,10 +145,16 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
     }
     const place = found.places[0];
     const repl = place.shift ? shifted(replace, place.shift) : replace;
-    lines = [...lines.slice(0, place.at), ...repl, ...lines.slice(place.at + search.length)];
+    const end = place.at + search.length;
+    // the new lines end like the first line they replace; the last one like the last replaced (none at the file's end)
+    const inner = eols[place.at] || usual;
+    const lastEol = eols[end - 1];
+    const replEols = repl.map((_, k) => (k === repl.length - 1 ? lastEol : inner));
+    if (repl.length === 0 && end === lines.length && place.at > 0 && lastEol === '') eols[place.at - 1] = '';
+    lines = [...lines.slice(0, place.at), ...repl, ...lines.slice(end)];
+    eols = [...eols.slice(0, place.at), ...replEols, ...eols.slice(end)];
     applied.push({ index, start: place.at, removed: search.length, added: repl.length, tolerant: found.level === 'tolerant' });
   });
   if (failures.length > 0) return { ok: false, failures, applied };
-  const joined = lines.join(eol);
-  return { ok: true, content: lines.length === 0 ? '' : endsWithEol ? joined + eol : joined, applied };
+  return { ok: true, content: bom + lines.map((l, i) => l + eols[i]).join(''), applied };
 }
