@@ -137,6 +137,17 @@ describe('reply parser: <edit> blocks', () => {
     assert.strictEqual(p.reply.summary, 'done');
   });
 
+  it('hunk markers tolerate 5 to 9 marker characters and any spaces or tabs around the keyword', () => {
+    const body = '  <<<<<<<  SEARCH \na\n =====\t\nb\n>>>>>>>>\tREPLACE\n<<<<<<SEARCH\nc\n=======\nd\n>>>>>>>REPLACE';
+    assert.deepStrictEqual(parseHunks(body, 'x.ts'), {
+      ok: true,
+      hunks: [
+        { search: ['a'], replace: ['b'] },
+        { search: ['c'], replace: ['d'] },
+      ],
+    });
+  });
+
   it('a malformed hunk or an unclosed block is a parse error that names the block', () => {
     assert.match(String((parseHunks('<<<<<<< SEARCH\na\n>>>>>>> REPLACE', 'x.ts') as { error: string }).error), /no ======= line/);
     assert.match(String((parseHunks('<<<<<<< SEARCH\na\n=======\nb\n', 'x.ts') as { error: string }).error), /not closed with >>>>>>> REPLACE/);

@@ -282,9 +282,9 @@ interface FileScan {
   firstTag: number;
 }
 
-const HUNK_SEARCH = /^[ \t]*<{5,9} ?SEARCH[ \t]*$/;
+const HUNK_SEARCH = /^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$/;
 const HUNK_DIVIDER = /^[ \t]*={5,9}[ \t]*$/;
-const HUNK_REPLACE = /^[ \t]*>{5,9} ?REPLACE[ \t]*$/;
+const HUNK_REPLACE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 
 /** The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored. */
 export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[] } | { ok: false; error: string } {
