@@ -148,6 +148,24 @@ describe('reply parser: <edit> blocks', () => {
     });
   });
 
+  it('a divider-like line inside the hunk text (a Markdown heading underline) does not split the hunk', () => {
+    // the one line that is exactly ======= is the divider; the 5-character underline is text
+    const body = '<<<<<<< SEARCH\nUsage\n=====\nold\n=======\nUsage\n=====\nnew\n>>>>>>> REPLACE';
+    assert.deepStrictEqual(parseHunks(body, 'README.md'), { ok: true, hunks: [{ search: ['Usage', '=====', 'old'], replace: ['Usage', '=====', 'new'] }] });
+    // several lines that are exactly =======: the reading of the hunk whose SEARCH matches the file is applied
+    const readme = 'License\n=======\n\nMIT\n\nSee License\n';
+    const twice = 'License\n=======\n\nMIT\n\nLicense\n';
+    const parsed = parseHunks('<<<<<<< SEARCH\nLicense\n=======\n\nMIT\n=======\nLicense\n=======\n\nApache-2.0\n>>>>>>> REPLACE', 'README.md');
+    assert.ok(parsed.ok);
+    const r = applyHunks(twice, parsed.hunks);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.strictEqual(r.content, 'License\n=======\n\nApache-2.0\n\nLicense\n');
+    // when more than one reading matches, the hunk is refused (never guessed), with what to do instead
+    const both = applyHunks(readme, parsed.hunks);
+    assert.ok(!both.ok);
+    assert.match(both.failures[0].reason, /several ======= lines.*<file path/);
+  });
+
   it('a malformed hunk or an unclosed block is a parse error that names the block', () => {
     assert.match(String((parseHunks('<<<<<<< SEARCH\na\n>>>>>>> REPLACE', 'x.ts') as { error: string }).error), /no ======= line/);
     assert.match(String((parseHunks('<<<<<<< SEARCH\na\n=======\nb\n', 'x.ts') as { error: string }).error), /not closed with >>>>>>> REPLACE/);

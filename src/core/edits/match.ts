@@ -8,6 +8,8 @@
 //  2. otherwise ignoring trailing whitespace and a uniform indentation shift (every non-blank line of the SEARCH text
 //     is the file's line with the same leading whitespace added or removed); the REPLACE lines get the same shift.
 // No match or several matches at the first level that finds any is a failure, named by the SEARCH text's first line.
+// A hunk with several possible ======= dividers (the parser keeps each reading) applies the one reading that matches
+// exactly one place; when several readings do, it is refused rather than guessed.
 // Line endings: the file's own, line by line (CRLF stays CRLF, a mixed file keeps each untouched line's ending, a
 // missing final newline stays missing); the model's text is taken with LF. A UTF-8 byte-order mark stays in front.
 
@@ -122,14 +124,35 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
   const usual = crlf > eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
   const failures: HunkFailure[] = [];
   const applied: AppliedHunk[] = [];
+  const clean = (t: string[]) => t.map((l) => l.replace(/\r$/, ''));
+  const blank = (t: string[]) => t.every((l) => l.trim() === '');
   hunks.forEach((h, index) => {
-    const search = h.search.map((l) => l.replace(/\r$/, ''));
-    const replace = h.replace.map((l) => l.replace(/\r$/, ''));
-    if (search.every((l) => l.trim() === '')) {
+    let search = clean(h.search);
+    let replace = clean(h.replace);
+    let found: ReturnType<typeof locate> | null = null;
+    if (h.readings && h.readings.length > 1) {
+      // several lines could be the divider: the one reading whose SEARCH matches exactly one place
+      const fits = h.readings
+        .map((r) => ({ search: clean(r.search), replace: clean(r.replace) }))
+        .filter((r) => !blank(r.search))
+        .map((r) => ({ ...r, found: locate(lines, r.search) }))
+        .filter((r) => r.found.places.length === 1);
+      if (fits.length > 1) {
+        failures.push({
+          index,
+          firstLine: hunkName(h),
+          reason:
+            'has several ======= lines, and more than one way of splitting it into SEARCH and REPLACE matches the file; send this file whole in a <file path="…"> block instead',
+        });
+        return;
+      }
+      if (fits.length === 1) ({ search, replace, found } = fits[0]);
+    }
+    if (blank(search)) {
       failures.push({ index, firstLine: '', reason: 'the SEARCH text is empty (to create a file use a <file> block; to add lines, SEARCH for the lines next to them)' });
       return;
     }
-    const found = locate(lines, search);
+    found ??= locate(lines, search);
     if (found.places.length === 0) {
       failures.push({ index, firstLine: hunkName(h), reason: 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)' });
       return;

@@ -334,6 +334,11 @@ export interface CriterionJudgement {
 export interface Hunk {
   search: string[];
   replace: string[];
+  /**
+   * Only when several lines of the hunk could be its ======= divider (e.g. a Markdown heading's underline): every way
+   * of splitting it, the first being search/replace. The matcher applies the one whose SEARCH matches the file.
+   */
+  readings?: { search: string[]; replace: string[] }[];
 }
 
 /** A parsed reply: the envelope plus DevA's <file> and <edit> blocks and <summary>. */

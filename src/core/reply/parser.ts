@@ -286,29 +286,34 @@ const HUNK_SEARCH = /^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$/;
 const HUNK_DIVIDER = /^[ \t]*={5,9}[ \t]*$/;
 const HUNK_REPLACE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 
-/** The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored. */
+/**
+ * The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored. A hunk runs from its
+ * SEARCH marker to its REPLACE marker; the divider is its one ======= line. When the text itself has divider-like
+ * lines (a Markdown heading's underline), the one that is exactly ======= is the divider; when several are, every
+ * split is kept as a reading and the matcher (src/core/edits/match.ts) applies the one that fits the file.
+ */
 export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[] } | { ok: false; error: string } {
   const lines = body.split(/\r?\n/);
   const hunks: Hunk[] = [];
-  let state: 'out' | 'search' | 'replace' = 'out';
-  let cur: Hunk = { search: [], replace: [] };
+  let inside: string[] | null = null;
+  const noDivider = () => `hunk ${hunks.length + 1} of the <edit path="${path}"> block has no ======= line between SEARCH and REPLACE`;
   for (const line of lines) {
-    if (state === 'out') {
-      if (HUNK_SEARCH.test(line)) {
-        state = 'search';
-        cur = { search: [], replace: [] };
-      }
-    } else if (state === 'search') {
-      if (HUNK_DIVIDER.test(line)) state = 'replace';
-      else if (HUNK_SEARCH.test(line) || HUNK_REPLACE.test(line)) {
-        return { ok: false, error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block has no ======= line between SEARCH and REPLACE` };
-      } else cur.search.push(line);
+    if (inside === null) {
+      if (HUNK_SEARCH.test(line)) inside = [];
     } else if (HUNK_REPLACE.test(line)) {
-      hunks.push(cur);
-      state = 'out';
-    } else cur.replace.push(line);
+      const dividers = inside.flatMap((l, i) => (HUNK_DIVIDER.test(l) ? [i] : []));
+      if (dividers.length === 0) return { ok: false, error: noDivider() };
+      const exact = dividers.filter((i) => inside![i].trim() === '=======');
+      const at = dividers.length === 1 ? dividers : exact.length > 0 ? exact : dividers;
+      const body = inside;
+      const readings = at.map((i) => ({ search: body.slice(0, i), replace: body.slice(i + 1) }));
+      hunks.push(readings.length === 1 ? readings[0] : { ...readings[0], readings });
+      inside = null;
+    } else if (HUNK_SEARCH.test(line) && !inside.some((l) => HUNK_DIVIDER.test(l))) {
+      return { ok: false, error: noDivider() };
+    } else inside.push(line);
   }
-  if (state !== 'out') return { ok: false, error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block is not closed with >>>>>>> REPLACE` };
+  if (inside !== null) return { ok: false, error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block is not closed with >>>>>>> REPLACE` };
   if (hunks.length === 0) return { ok: false, error: `the <edit path="${path}"> block has no <<<<<<< SEARCH / ======= / >>>>>>> REPLACE hunk` };
   return { ok: true, hunks };
 }
