@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyProposedFiles, checkBeforeWrite, checkFilePath, proposeFiles, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
+import { applyProposedFiles, checkBeforeWrite, checkFilePath, nameRefusal, proposeFiles, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
 
 function workspace(): { root: string; outside: string } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-paths-'));
@@ -104,6 +104,21 @@ describe('pathSafety: checkFilePath', () => {
   it('respects a custom cape folder name', () => {
     assert.strictEqual(checkFilePath(root, 'team/5_sessions/x', { capeFolder: 'team' }).ok, false);
     assert.strictEqual(checkFilePath(root, 'cape/5_sessions/x', { capeFolder: 'team' }).ok, true);
+  });
+
+  it('nameRefusal refuses a listed name exactly when checkFilePath refuses it as a path of its own (or it is no name there)', () => {
+    const pieces = ['a', 'A', '.', ' ', '-', '#', '!', 'é', 'e\u0301', 'git', '.git', 'GIT~1', 'con', 'Aux', 'lpt1', 'com²', 'ts', ':', '\\', '?', '*', '"', '<', '|', '\n', '\t', '\u007f', '\u0085', '\u200b', '\u202e', '\ufeff', '~', '$', '%2e', '5_sessions'];
+    const names = new Set<string>();
+    for (const x of pieces) for (const y of pieces) for (const z of ['', '.ts', '.', ' ', 'x']) names.add(x + y + z);
+    names.add('x'.repeat(255));
+    names.add('x'.repeat(256));
+    for (const name of names) {
+      if (name.trim() === '' || name === '.' || name === '..' || name.includes('/')) continue;
+      // a name checkFilePath would read as something else (a backslash splits it) is refused whatever it reads as
+      const readable = (p: string) => !name.includes('\\') && checkFilePath(root, p).ok;
+      assert.strictEqual(nameRefusal(name, true) === null, readable(name), JSON.stringify(name));
+      assert.strictEqual(nameRefusal(name) === null, readable(`src/${name}`), `src/${JSON.stringify(name)}`);
+    }
   });
 
   it('refuses everything when the workspace does not exist', () => {

@@ -424,6 +424,25 @@ describe('workspace index', () => {
     assert.deepStrictEqual(index.importersOf('src/theme/themeStore.ts').sort(), ['src/pages/SettingsPage.tsx', 'test/themeStore.test.ts']);
   });
 
+  it('indexes no name a workspace-relative path cannot address: every indexed path passes the read check', async function () {
+    // names POSIX allows and the path rules refuse (a newline would also break a map line in two)
+    if (process.platform === 'win32') this.skip();
+    const root = tmp('cape-index-names-');
+    const odd = ['src/new\nline.ts', 'src/tab\there.ts', 'src/back\\slash.ts', 'src/colon:name.ts', 'src/what?.ts', 'src/dot.ts.', 'src/aux.ts', 'dir./in.ts', 'nul/in.ts', 'sub/.git', 'src/zero\u200bwidth.ts', '~top.ts'];
+    const fine = ['src/with space.ts', 'src/#hash.ts', 'src/!bang.ts', 'src/-dash.ts', 'src/café.ts', 'src/trail .ts', 'src/~tilde.ts'];
+    for (const rel of [...odd, ...fine]) write(root, rel, 'export const oddNameValue = 1;\n');
+    // a path longer than the read check takes
+    write(root, `${'long-folder-name/'.repeat(70)}deep.ts`, 'export const deepValue = 1;\n');
+    const cacheFile = path.join(tmp('cape-index-names-cache-'), 'i.idx');
+    for (const run of ['built', 'warm']) {
+      const { index } = await WorkspaceIndex.open(root, { cacheFile });
+      const paths = [...index.all()].map((f) => f.path);
+      for (const p of paths) assert.ok(index.policy.check(p).ok, `${run}: ${JSON.stringify(p)} is indexed but refused by the read check`);
+      assert.deepStrictEqual(paths.sort(), [...fine].sort(), run);
+      assert.strictEqual(index.policy.excluded('src/aux.ts') !== null, true, 'excluded() says why');
+    }
+  });
+
   it('admits only regular files within the size limit, whether a file was stat\'ed by the walk or when it was read', async () => {
     const root = tmp('cape-index-kinds-');
     write(root, 'src/a.ts', 'export const a = 1;\n');

@@ -48,6 +48,40 @@ function show(p: string): string {
   return JSON.stringify(p.length > 80 ? p.slice(0, 80) + '…' : p);
 }
 
+/** Why one segment of path `p` is refused (the rules above that look at a single name), or null. */
+function segmentRefusal(seg: string, p: string): string | null {
+  if (/[. ]$/.test(seg)) return `segment ${show(seg)} ends with a dot or a space (Windows would strip it)`;
+  if (seg.includes(':')) return `segment ${show(seg)} contains ":" (drive letter or alternate data stream)`;
+  if (/[<>"|?*]/.test(seg)) return `segment ${show(seg)} contains a character that is invalid in Windows file names`;
+  if (seg.length > 255) return `segment ${show(seg)} is longer than 255 characters`;
+  const lower = seg.toLowerCase();
+  if (lower === '.git' || /^git~\d+$/.test(lower)) return `writing inside .git is not allowed (${show(p)})`;
+  if (WINDOWS_RESERVED.test(seg)) return `segment ${show(seg)} is a reserved device name on Windows`;
+  return null;
+}
+
+/** Matches the names nameRefusal refuses but an overlong one: the characters it looks for, a trailing dot or space, the names of devices and of `.git`. */
+const NAME_SUSPECT = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\\\:<>"|?*]|${INVISIBLE.source}|[. ]$|${WINDOWS_RESERVED.source}|^(?:\\.git|git~\\d+)$`, 'i');
+
+/**
+ * Why a file or folder name as a directory listing gives it can never be part of a path checkFilePath accepts, or
+ * null: the rules of one segment, plus the characters refused anywhere in a path (NUL, control, invisible) and the
+ * backslash (a separator in every path: `a\b` names `a/b`, not that name); `atRoot`: the name is a path of its own
+ * (a top-level entry), which must not start with `~` either. Whoever lists files to the model (the
+ * workspace index) leaves such names out, so nothing is offered that a read refuses.
+ */
+export function nameRefusal(name: string, atRoot = false): string | null {
+  // a path starting with `~` reads as the home folder
+  if (atRoot && name.startsWith('~')) return `name ${show(name)} at the workspace root reads as a home-directory path`;
+  // a walk asks for every name it lists: one test clears an ordinary one
+  if (name.length <= 255 && !NAME_SUSPECT.test(name)) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001F\u007F-\u009F]/.test(name)) return `name ${show(name)} contains a NUL or control character`;
+  if (INVISIBLE.test(name)) return `name ${show(name)} contains an invisible (zero-width or text-direction) character`;
+  if (name.includes('\\')) return `name ${show(name)} contains a backslash (a separator in workspace paths)`;
+  return segmentRefusal(name, name);
+}
+
 /**
  * Lexical checks only (no filesystem access): returns the normalised segments or the reason for refusal.
  */
@@ -70,15 +104,10 @@ function lexicalCheck(p: unknown, capeFolder: string): { ok: true; segments: str
   const cape = capeFolder.toLowerCase();
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i];
-    const lower = seg.toLowerCase();
     if (seg === '..') return refuse(`".." segments are not allowed (${show(p)})`);
-    if (/[. ]$/.test(seg)) return refuse(`segment ${show(seg)} ends with a dot or a space (Windows would strip it)`);
-    if (seg.includes(':')) return refuse(`segment ${show(seg)} contains ":" (drive letter or alternate data stream)`);
-    if (/[<>"|?*]/.test(seg)) return refuse(`segment ${show(seg)} contains a character that is invalid in Windows file names`);
-    if (seg.length > 255) return refuse(`segment ${show(seg)} is longer than 255 characters`);
-    if (lower === '.git' || /^git~\d+$/.test(lower)) return refuse(`writing inside .git is not allowed (${show(p)})`);
-    if (WINDOWS_RESERVED.test(seg)) return refuse(`segment ${show(seg)} is a reserved device name on Windows`);
-    if (lower === cape && segments[i + 1]?.toLowerCase() === '5_sessions') {
+    const why = segmentRefusal(seg, p);
+    if (why) return refuse(why);
+    if (seg.toLowerCase() === cape && segments[i + 1]?.toLowerCase() === '5_sessions') {
       return refuse(`${capeFolder}/5_sessions/ holds the session records and cannot be written by an agent`);
     }
   }

@@ -8,12 +8,12 @@ import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { pruneCacheFolder } from './cacheLocation';
 import { cacheChunks, readCache, type CacheHeader, type FileEntry } from './indexCache';
-import { BUILTIN_IGNORES, SECRET_NAME_PATTERNS, type WorkspacePolicy } from './policy';
+import { BUILTIN_IGNORES, POLICY_REVISION, SECRET_NAME_PATTERNS, type WorkspacePolicy } from './policy';
 import { TermIndex } from './termIndex';
 
 /** What decides which files are admitted besides the disk (a cache made under other rules is not used). */
 export function policyKey(policy: WorkspacePolicy): unknown {
-  return { capeFolder: policy.capeFolder, maxBytes: policy.maxBytes, secrets: SECRET_NAME_PATTERNS, builtins: BUILTIN_IGNORES };
+  return { capeFolder: policy.capeFolder, maxBytes: policy.maxBytes, secrets: SECRET_NAME_PATTERNS, builtins: BUILTIN_IGNORES, revision: POLICY_REVISION };
 }
 
 /** Writes the cache file atomically, then prunes the cache folder (nothing on big-endian machines). */

@@ -5,7 +5,8 @@
 // This file is the one policy every reader applies (the index, the ranked map, the tools read_file / search_files /
 // list_files). A workspace-relative path may be read only when ALL of these hold:
 //  1. the path rules of writing hold too (src/core/files/pathSafety.ts — one truth): relative, no `..`, inside the
-//     workspace after resolving symlinks, not a symlink itself, nothing under `.git/`;
+//     workspace after resolving symlinks, not a symlink itself, nothing under `.git/`; the index leaves out the names
+//     no such path can name (a newline, a backslash, a Windows device name…: pathSafety's nameRefusal);
 //  2. it is not under `.git/` or the configured cape folder (the team's context reaches the roles through the
 //     need-to-know matrix, not as code), nor under a dependency/tool folder of BUILTIN_IGNORES;
 //  3. `.gitignore` does not exclude it — every `.gitignore` from the root down to the file's folder, deeper files
@@ -18,7 +19,7 @@ import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
-import { checkFilePath } from '../files/pathSafety';
+import { checkFilePath, MAX_PATH_CHARS, nameRefusal } from '../files/pathSafety';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 
 /**
@@ -67,6 +68,12 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
  * negation (`!node_modules/`) does not re-include them.
  */
 export const BUILTIN_IGNORES: readonly string[] = ['node_modules/', 'bower_components/', '.vscode-test/', '.yarn/cache/', '.pnpm-store/'];
+
+/**
+ * Bump when a rule of admission changes in code rather than in the lists above: an index cache made under the old
+ * rules is then not used (indexStore.ts's policyKey).
+ */
+export const POLICY_REVISION = 1;
 
 /** Larger files are neither indexed nor read (generated bundles, data dumps, lock files of monorepos). */
 export const MAX_READ_BYTES = 1024 * 1024;
@@ -250,6 +257,8 @@ export class WorkspacePolicy {
     const lower = relDir.toLowerCase();
     const name = lower.slice(lower.lastIndexOf('/') + 1);
     if (name === '.git') return '.git/ holds the repository, not the workspace';
+    const unnamed = this.unaddressable(relDir, 2);
+    if (unnamed) return unnamed;
     if (lower === this.capeFolder.toLowerCase()) {
       return `${this.capeFolder}/ is the team's context; it reaches each role through the need-to-know matrix, not as code`;
     }
@@ -263,8 +272,21 @@ export class WorkspacePolicy {
   skipFileName(relPath: string): string | null {
     const secret = secretPattern(relPath, (this.secrets ??= secretsMatcher()));
     if (secret) return `secret file (name matches "${secret}"); never read`;
+    const unnamed = this.unaddressable(relPath, 0);
+    if (unnamed) return unnamed;
     const gi = this.gitignored(relPath, false);
     return gi ? `ignored by ${gi}` : null;
+  }
+
+  /**
+   * Why an entry found on disk cannot be named by a path the read check (rule 1) accepts, or null: its name (a newline,
+   * a backslash, a Windows device name…: pathSafety's nameRefusal) or its length (`below`: the fewest characters a
+   * path below it adds, 2 for a folder). Its folders were checked on the way down.
+   */
+  private unaddressable(relPath: string, below: number): string | null {
+    if (relPath.length + below > MAX_PATH_CHARS) return `the path is longer than ${MAX_PATH_CHARS} characters`;
+    const slash = relPath.lastIndexOf('/');
+    return nameRefusal(relPath.slice(slash + 1), slash < 0);
   }
 
   /** Why an existing entry's folders or name exclude it, checking every folder from the root down, or null. */
