@@ -59,7 +59,20 @@ function demoWorkspace(): string {
   write(root, '.env', 'THEME_SECRET=do-not-send');
   write(root, 'logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
   write(root, 'cape/1_product/1_mvv.md', '# theme theme theme');
+  ageFiles(root);
   return root;
+}
+
+/** Sets every file's mtime a minute back: a file changed within the racy window of a read is read again next run. */
+function ageFiles(root: string): void {
+  const past = new Date(Date.now() - 60_000);
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name));
+      else if (e.isFile()) fs.utimesSync(path.join(dir, e.name), past, past);
+    }
+  };
+  walk(root);
 }
 
 describe('workspace tokens', () => {
@@ -509,6 +522,33 @@ describe('workspace index', () => {
     assert.strictEqual(idx.get('src/utils/math.ts'), undefined, 'a changed .gitignore re-applies');
   });
 
+  it('reads again a file it read within the racy window: a change under the same size and mtime (a coarse clock) is seen', async () => {
+    const root = tmp('cape-index-racy-');
+    const cacheFile = path.join(tmp('cape-index-racy-cache-'), 'i.idx');
+    // changed "now" as far as the index can tell (a future mtime is always within the window), and long ago
+    const now = new Date(Date.now() + 60_000);
+    const past = new Date(Date.now() - 60_000);
+    const put = (rel: string, text: string, when: Date) => {
+      write(root, rel, text);
+      fs.utimesSync(path.join(root, rel), when, when);
+    };
+    put('src/a.ts', 'export const alphaValue = 1;\n', now);
+    put('src/b.ts', 'export const betaValue = 1;\n', past);
+    put('src/logo.bin', Buffer.from([1, 0, 2]).toString('latin1'), now);
+    const first = await WorkspaceIndex.open(root, { cacheFile });
+    assert.ok(first.index.get('src/a.ts'));
+    // edited again within the same clock tick: same size, same mtime
+    put('src/a.ts', 'export const omegaValue = 1;\n', now);
+    put('src/logo.bin', 'export const gammaIsText;\n'.slice(0, 3), now);
+    assert.strictEqual(first.index.confirm('src/a.ts'), true);
+    assert.deepStrictEqual(first.index.get('src/a.ts')!.symbols, ['omegaValue'], 'confirm() reads a racy file again');
+    const second = await WorkspaceIndex.open(root, { cacheFile });
+    assert.deepStrictEqual(second.index.get('src/a.ts')!.symbols, ['omegaValue'], 'the next run reads it again');
+    assert.ok(second.index.textScores('omega').has('src/a.ts') && !second.index.textScores('alpha').has('src/a.ts'));
+    assert.ok(second.index.get('src/logo.bin'), 'a file found binary is read again too');
+    assert.strictEqual(second.stats.read, 2, 'a file changed long ago is not read again');
+  });
+
   it('on a warm run stats the files of unchanged folders instead of listing them, and still sees every change', async () => {
     const root = demoWorkspace();
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
@@ -528,9 +568,9 @@ describe('workspace index', () => {
     assert.deepStrictEqual([second.stats.read, second.stats.removed, second.stats.listed], [0, 0, 0], 'nothing listed, nothing read');
     assert.deepStrictEqual([...second.index.all()].map((f) => f.path).sort(), [...first.index.all()].map((f) => f.path).sort());
 
-    // a changed file in an unchanged folder: found by its mtime
+    // a changed file in an unchanged folder: found by its mtime (changed before the racy window: read once)
     write(root, 'src/utils/math.ts', 'export function lerp(a: number, b: number, t: number) { return a + (b - a) * t; }\n');
-    fs.utimesSync(path.join(root, 'src/utils/math.ts'), new Date(), new Date(Date.now() + 5000));
+    fs.utimesSync(path.join(root, 'src/utils/math.ts'), new Date(), new Date(Date.now() - 30_000));
     const third = await WorkspaceIndex.open(root, { cacheFile });
     assert.deepStrictEqual([third.stats.read, third.stats.listed], [1, 0]);
     assert.deepStrictEqual(third.index.get('src/utils/math.ts')!.symbols, ['lerp']);

@@ -5,6 +5,13 @@ import { readInto } from './disk';
 import { textOf } from './policy';
 import { scanFile } from './symbols';
 
+/**
+ * A file or folder changed less than this before it was read or listed may change again under the same size and
+ * mtime (file system clocks tick in steps up to 2 s): what was read of it is not trusted by its mtime alone, and it is
+ * read (listed) again next time.
+ */
+export const RACY_MS = 3000;
+
 /** A file's size and mtime as a walk stat'ed them. */
 export interface KnownStat {
   size: number;

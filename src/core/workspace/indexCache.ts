@@ -112,6 +112,11 @@ export class FileEntry {
   private impEnd = 0;
   /** The index's last walk that met this file (workspaceIndex.ts). */
   seen = 0;
+  /**
+   * Read within RACY_MS of its mtime (fileRead.ts): its size and mtime do not tell that it is unchanged, so it is
+   * read again next time (the cache file stores its mtime as NaN, which no stat equals).
+   */
+  racy = false;
 
   constructor(
     readonly path: string,
@@ -222,7 +227,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
   let importCount = 0;
   files.forEach((f, i) => {
     numbers[i] = f.size;
-    numbers[n + i] = f.mtimeMs;
+    numbers[n + i] = f.racy ? NaN : f.mtimeMs;
     numbers[2 * n + i] = f.chars;
     importLens[i] = f.imports.filter((p) => at.has(p)).length;
     importCount += importLens[i];

@@ -7,14 +7,15 @@
 // (indexCache.ts), place (cacheLocation.ts) and reading and writing (indexStore.ts).
 //
 // Kept up to date incrementally, never rebuilt per session:
-//  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed; the CLI
-//    calls it on each run after loading the cache file (open());
+//  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed, or that
+//    were read less than RACY_MS after a change (fileRead.ts: a coarse clock gives a second change the same mtime);
+//    the CLI calls it on each run after loading the cache file (open());
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
 import * as path from 'path';
 import { WorkspacePolicy, type PolicyOptions } from './policy';
-import { readForIndex, readText, type FileRead, type KnownStat } from './fileRead';
+import { RACY_MS, readForIndex, readText, type FileRead, type KnownStat } from './fileRead';
 import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
@@ -42,6 +43,11 @@ export interface IndexedFile {
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
+/** A file found not text, as `notText` remembers it: `size:mtime`, or a key no stat matches when it was `racy`. */
+function notTextKey(size: number, mtimeMs: number, racy: boolean): string {
+  return racy ? `${size}:racy` : `${size}:${mtimeMs}`;
+}
+
 /** A file the walk found new or changed: its size and mtime when it was stat'ed (a new one is not: null). */
 interface Found {
   rel: string;
@@ -63,7 +69,7 @@ export class WorkspaceIndex {
   readonly root: string;
   readonly policy: WorkspacePolicy;
   private readonly files = new Map<string, FileEntry>();
-  /** Files admitted by name whose content is not text, by `size:mtime`, so a refresh does not re-read them. */
+  /** Files admitted by name whose content is not text, by `size:mtime` (notTextKey), so a refresh does not re-read them. */
   private readonly notText = new Map<string, string>();
   private text = new TermIndex();
   private readonly graph = new ImportGraph(this.files);
@@ -116,8 +122,8 @@ export class WorkspaceIndex {
       if (!f?.isFile() || f.size > maxBytes) return;
       if (cur) {
         cur.seen = gen;
-        if (cur.size === f.size && cur.mtimeMs === f.mtimeMs) return;
-      } else if (was === `${f.size}:${f.mtimeMs}`) {
+        if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && !cur.racy) return;
+      } else if (was === notTextKey(f.size, f.mtimeMs, false)) {
         this.notTextSeen.add(rel);
         return;
       }
@@ -137,11 +143,15 @@ export class WorkspaceIndex {
    * was not stat'ed and is no regular file within the size limit (or is gone): not admitted, nothing read.
    */
   private indexFile(rel: string, stat: KnownStat | null): boolean | null {
-    return this.indexRead(rel, readForIndex(this.absolute(rel), rel, this.policy.maxBytes, stat));
+    const readFrom = Date.now();
+    return this.indexRead(rel, readForIndex(this.absolute(rel), rel, this.policy.maxBytes, stat), readFrom);
   }
 
-  /** Puts what reading a file found into the index (see indexFile). */
-  private indexRead(rel: string, got: FileRead): boolean | null {
+  /**
+   * Puts what reading a file found into the index (see indexFile); `readFrom` is a time before it was read: a file
+   * changed less than RACY_MS before is read again next time (FileEntry.racy).
+   */
+  private indexRead(rel: string, got: FileRead, readFrom: number): boolean | null {
     switch (got.kind) {
       case 'failed':
         this.drop(rel);
@@ -152,14 +162,16 @@ export class WorkspaceIndex {
         return null;
       case 'binary':
         this.drop(rel);
-        this.notText.set(rel, `${got.size}:${got.mtimeMs}`);
+        this.notText.set(rel, notTextKey(got.size, got.mtimeMs, readFrom - got.mtimeMs < RACY_MS));
         return false;
     }
     this.notText.delete(rel);
     this.text.set(rel, got.symbols, got.text);
     this.graph.indexed(rel, !this.files.has(rel));
     // kept as one string each (split on first use): no piece of the file's text stays alive
-    this.files.set(rel, new FileEntry(rel, got.size, got.mtimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports)));
+    const entry = new FileEntry(rel, got.size, got.mtimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports));
+    entry.racy = readFrom - got.mtimeMs < RACY_MS;
+    this.files.set(rel, entry);
     return true;
   }
 
@@ -196,9 +208,10 @@ export class WorkspaceIndex {
     let read = 0;
     let next = 0;
     const ahead = { workerFiles: 0 };
+    const readFrom = Date.now();
     // a large build reads ahead on a worker thread (readAhead.ts); results come in the order of `found`
     for await (const chunk of readFiles(this.root, this.policy.maxBytes, found, { stats: ahead })) {
-      for (const got of chunk) if (this.indexRead(found[next++].rel, got) !== null) read++;
+      for (const got of chunk) if (this.indexRead(found[next++].rel, got, readFrom) !== null) read++;
     }
     this.graph.resolveImports();
     if (read > 1000) this.text.dropMemo();
@@ -228,7 +241,7 @@ export class WorkspaceIndex {
     const cur = this.files.get(relPath);
     if (!cur) return false;
     const st = statOrNull(this.absolute(relPath), false);
-    if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs) return true;
+    if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs && !cur.racy) return true;
     this.applyPaths([relPath], false);
     return this.files.has(relPath);
   }
