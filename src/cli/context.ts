@@ -14,7 +14,7 @@ import { parseArgs } from 'util';
 import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, type ContextStep } from '../core/workspace/pack';
 import { WorkspaceIndex } from '../core/workspace/workspaceIndex';
 
-export const CONTEXT_USAGE = 'cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]';
+export const CONTEXT_USAGE = 'cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--cape-folder NAME] [--json]';
 
 function fail(stderr: NodeJS.WritableStream, message: string): number {
   stderr.write(`cape: ${message}\nUsage: ${CONTEXT_USAGE}\n`);
@@ -47,22 +47,37 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
   }
   if (!values.workspace) return fail(stderr, '--workspace DIR is required.');
   const ws = path.resolve(values.workspace);
-  if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) return fail(stderr, `The workspace ${ws} is not a folder.`);
+  let wsStat: fs.Stats | undefined;
+  try {
+    wsStat = fs.statSync(ws, { throwIfNoEntry: false });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTDIR') return fail(stderr, `The workspace ${ws} cannot be opened (${code ?? (e as Error).message}).`);
+    // a file where a folder of the path should be
+  }
+  if (!wsStat) return fail(stderr, `The workspace ${ws} does not exist.`);
+  if (!wsStat.isDirectory()) return fail(stderr, `The workspace ${ws} is a file, not a folder: give the folder that holds the project.`);
   const objective = values.objective?.trim();
   if (!objective) return fail(stderr, '--objective TEXT is required (what the session is about).');
   const step = (values.step ?? 'deva').toLowerCase();
   if (step !== 'deva' && step !== 'da') return fail(stderr, `--step takes deva or da (got "${values.step}"); POA and CM receive no workspace files.`);
   let budget = DEFAULT_WORKSPACE_BUDGET[step as ContextStep];
   if (values.budget !== undefined) {
-    budget = Number(values.budget);
-    if (!/^\d+$/.test(values.budget.trim()) || !Number.isSafeInteger(budget) || budget <= 0) {
-      return fail(stderr, `--budget takes a positive number of characters (got "${values.budget}").`);
+    const given = Number(values.budget);
+    if (!/^\d+$/.test(values.budget.trim()) || given <= 0) {
+      return fail(stderr, `--budget takes a positive whole number of characters, in digits (got "${values.budget}"; the default is ${budget}).`);
     }
+    budget = given;
+    if (!Number.isSafeInteger(budget)) return fail(stderr, `--budget takes at most ${Number.MAX_SAFE_INTEGER} characters (got "${values.budget}").`);
+  }
+  const capeFolder = values['cape-folder'];
+  if (capeFolder !== undefined && (!capeFolder.trim() || path.isAbsolute(capeFolder) || /^[A-Za-z]:/.test(capeFolder) || capeFolder.split(/[\\/]/).includes('..'))) {
+    return fail(stderr, `--cape-folder takes the CAPE folder's path relative to the workspace, e.g. cape (got "${capeFolder}").`);
   }
 
   const t0 = Date.now();
   // a one-off query: the text index's postings are read from the cache file for the objective's terms only
-  const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder: values['cape-folder'], lazy: true });
+  const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder, lazy: true });
   const ctx = packWorkspace(index, { objective }, { step: step as ContextStep, budget });
   const ms = Date.now() - t0;
   stderr.write(

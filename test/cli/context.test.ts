@@ -103,12 +103,23 @@ describe('CLI: cape context', function () {
       [['--workspace', ws, '--objective', 'x', '--step', 'poa'], /deva or da/],
       [['--workspace', ws, '--objective', 'x', '--budget=-5'], /positive/],
       [['--workspace', ws, '--objective', 'x', '--budget', '12abc'], /positive/],
-      [['--workspace', path.join(ws, 'nope'), '--objective', 'x'], /not a folder/],
       [['--workspace', ws, '--objective', 'x', '--bogus'], /bogus/],
+      // a number that is not a whole count of characters is told so, with what is taken
+      [['--workspace', ws, '--objective', 'x', '--budget', '1.5'], /whole number of characters/],
+      [['--workspace', ws, '--objective', 'x', '--budget', '1e3'], /whole number of characters/],
+      [['--workspace', ws, '--objective', 'x', '--budget', '0'], /whole number of characters/],
+      [['--workspace', ws, '--objective', 'x', '--budget', '99999999999999999999'], /at most/],
+      [['--workspace', path.join(ws, 'nope'), '--objective', 'x'], /does not exist/],
+      [['--workspace', path.join(ws, '.gitignore'), '--objective', 'x'], /is a file, not a folder/],
+      [['--workspace', path.join(ws, '.gitignore', 'sub'), '--objective', 'x'], /does not exist/],
+      [['--workspace', ws, '--objective', 'x', '--cape-folder', ''], /--cape-folder/],
+      [['--workspace', ws, '--objective', 'x', '--cape-folder', '../elsewhere'], /--cape-folder/],
+      [['--workspace', ws, '--objective', 'x', '--cape-folder', '/abs/cape'], /--cape-folder/],
     ] as [string[], RegExp][]) {
       const run = await runCli(['context', ...args], env);
       assert.strictEqual(run.code, 2, args.join(' '));
-      assert.match(run.stderr, msg);
+      assert.match(run.stderr, msg, args.join(' '));
+      assert.match(run.stderr, /Usage: cape context .*--cape-folder NAME/, 'the usage names every flag');
     }
   });
 });
