@@ -97,6 +97,16 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(describeToolCall('DevA', records[0]).text, 'DevA searched GETTHEME · 3 hits');
   });
 
+  it('search_files shows a very long matching line around the match, cut to a bounded excerpt', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'min.js'), 'var a=1;'.repeat(2000) + 'getThemeFromBundle()' + ';b()'.repeat(2000) + '\n');
+    const [hit] = await runner.execute([call('search_files', { query: 'getthemefrombundle', path: 'src' })]);
+    const line = hit.content.split('\n').find((l) => l.startsWith('src/min.js:1: '));
+    assert.ok(line, hit.content);
+    assert.ok(line.includes('getThemeFromBundle()'), line);
+    assert.ok(line.length < 300, `${line.length} characters`);
+    assert.match(line, /^src\/min\.js:1: …[^…]*…$/);
+  });
+
   it('list_files lists what the model may read, recursively', async () => {
     const [all, src] = await runner.execute([call('list_files', {}), call('list_files', { path: 'src' })]);
     // names only: a binary's name is listed (reading it is refused), ignored, secret, cape/ and .git entries are not

@@ -178,8 +178,7 @@ export class ToolRunner {
           more = true;
           break;
         }
-        const text = lines[i].replace(/\r$/, '').trim();
-        hits.push(`${rel}:${i + 1}: ${text.length > MAX_HIT_LINE_CHARS ? text.slice(0, MAX_HIT_LINE_CHARS) + '…' : text}`);
+        hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].replace(/\r$/, '').trim(), needle)}`);
       }
     }
     const where = dir.relDir ? ` under ${dir.relDir}/` : '';
@@ -283,6 +282,21 @@ function targetOf(input: unknown): string {
   const v = o.path ?? o.query;
   const s = typeof v === 'string' ? v : '';
   return s.length > 200 ? s.slice(0, 200) + '…' : s;
+}
+
+/**
+ * A matching line as a search hit: whole when short, else MAX_HIT_LINE_CHARS around the match (a minified line's
+ * match may be thousands of characters in), with … where it was cut, never inside a surrogate pair.
+ */
+function hitExcerpt(text: string, needle: string): string {
+  if (text.length <= MAX_HIT_LINE_CHARS) return text;
+  const at = Math.max(0, text.toLowerCase().indexOf(needle));
+  let start = Math.max(0, at - Math.floor((MAX_HIT_LINE_CHARS - needle.length) / 3));
+  let end = Math.min(text.length, start + MAX_HIT_LINE_CHARS);
+  start = Math.max(0, end - MAX_HIT_LINE_CHARS);
+  if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start])) start++;
+  if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end--;
+  return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
 }
 
 /** The first `n` characters of `text`, ending at a line break when one is near. */
