@@ -175,6 +175,24 @@ describe('tools: execution under the read policy', () => {
     assert.ok(!fine.isError && fine.content.startsWith('export function getTheme'), fine.content);
   });
 
+  it('refusals of reads say why and what to do, in words that fit a read (the path rules are shared with writing)', async () => {
+    fs.symlinkSync(path.join(ws, 'src', 'theme.ts'), path.join(ws, 'src', 'alias.ts'));
+    const answers = await runner.execute([
+      call('read_file', { path: '.GIT/config' }),
+      call('read_file', { path: 'cape/5_sessions/s1/record.json' }),
+      call('read_file', { path: 'src/alias.ts' }),
+      call('read_file', { path: 'src/../.env' }),
+      call('read_file', { path: '~/.bashrc' }),
+      call('read_file', { path: '\\\\server\\share\\x' }),
+    ]);
+    const [git, sessions, link, dots, home, unc] = answers.map((a) => a.content);
+    for (const c of answers.map((a) => a.content)) assert.doesNotMatch(c, /writing inside|write through|cannot be written/, c);
+    assert.match(git, /\.git\/ holds the repository/);
+    assert.match(sessions, /5_sessions\/ holds the session records/);
+    assert.match(link, /symbolic link.*use the path of the file it points to/);
+    for (const c of [dots, home, unc]) assert.match(c, /use a workspace-relative path/, c);
+  });
+
   it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
     const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
     const answers = await small.execute([

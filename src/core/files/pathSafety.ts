@@ -55,7 +55,7 @@ function segmentRefusal(seg: string, p: string): string | null {
   if (/[<>"|?*]/.test(seg)) return `segment ${show(seg)} contains a character that is invalid in Windows file names`;
   if (seg.length > 255) return `segment ${show(seg)} is longer than 255 characters`;
   const lower = seg.toLowerCase();
-  if (lower === '.git' || /^git~\d+$/.test(lower)) return `writing inside .git is not allowed (${show(p)})`;
+  if (lower === '.git' || /^git~\d+$/.test(lower)) return `.git/ holds the repository's own data; an agent neither reads nor writes inside it (${show(p)})`;
   if (WINDOWS_RESERVED.test(seg)) return `segment ${show(seg)} is a reserved device name on Windows`;
   return null;
 }
@@ -94,21 +94,21 @@ function lexicalCheck(p: unknown, capeFolder: string): { ok: true; segments: str
   if (ctl) return refuse(`path contains a control character (U+${ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`);
   if (INVISIBLE.test(p)) return refuse('path contains an invisible (zero-width or text-direction) character');
   const s = p.replace(/\\/g, '/');
-  if (/^\/\/[?.]\//.test(s)) return refuse(`Windows device path ${show(p)} is not allowed`);
-  if (s.startsWith('//')) return refuse(`UNC network path ${show(p)} is not allowed`);
+  if (/^\/\/[?.]\//.test(s)) return refuse(`Windows device path ${show(p)} is not allowed; use a workspace-relative path`);
+  if (s.startsWith('//')) return refuse(`UNC network path ${show(p)} is not allowed; use a workspace-relative path`);
   if (/^[a-zA-Z]:/.test(s)) return refuse(`Windows drive path ${show(p)} is not allowed; use a workspace-relative path`);
   if (s.startsWith('/')) return refuse(`absolute path ${show(p)} is not allowed; use a workspace-relative path`);
-  if (s.startsWith('~')) return refuse(`home-directory path ${show(p)} is not allowed ("~" is not expanded)`);
+  if (s.startsWith('~')) return refuse(`home-directory path ${show(p)} is not allowed ("~" is not expanded); use a workspace-relative path`);
   const segments = s.split('/').filter((seg) => seg !== '' && seg !== '.');
   if (segments.length === 0) return refuse('the path is the workspace root itself, not a file');
   const cape = capeFolder.toLowerCase();
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i];
-    if (seg === '..') return refuse(`".." segments are not allowed (${show(p)})`);
+    if (seg === '..') return refuse(`".." segments are not allowed (${show(p)}); use a workspace-relative path without them`);
     const why = segmentRefusal(seg, p);
     if (why) return refuse(why);
     if (seg.toLowerCase() === cape && segments[i + 1]?.toLowerCase() === '5_sessions') {
-      return refuse(`${capeFolder}/5_sessions/ holds the session records and cannot be written by an agent`);
+      return refuse(`${capeFolder}/5_sessions/ holds the session records; an agent neither reads nor writes them`);
     }
   }
   return { ok: true, segments };
@@ -197,7 +197,7 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   const relPath = lex.segments.join('/');
   const absPath = path.join(path.resolve(workspaceRoot), ...lex.segments);
   // a symlink as the file itself is refused (we would not know which file the user meant to change)
-  if (lstatOrNull(absPath)?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link; refusing to write through it`);
+  if (lstatOrNull(absPath)?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link (which file it means is unclear); use the path of the file it points to`);
   const where = resolveInWorkspace(workspaceRoot, lex.segments);
   if (!where.ok) return where;
   const { realRoot, realTarget } = where;
