@@ -107,6 +107,12 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.strictEqual(r4.content, 'x\r\ny\r\nz\r\n');
   });
 
+  it('names a failing hunk by its first line, shortened without splitting a character', () => {
+    const r = applyHunks(APP, [h('x' + '😀'.repeat(60), 'y')]);
+    assert.ok(!r.ok);
+    assert.strictEqual(r.failures[0].firstLine, 'x' + '😀'.repeat(39) + '…');
+  });
+
   it('refuses an empty SEARCH', () => {
     const r = applyHunks(APP, [h('', 'new line')]);
     assert.ok(!r.ok);

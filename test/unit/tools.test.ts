@@ -10,6 +10,8 @@ import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
 import { LIMIT_REACHED } from '../../src/core/tools/specs';
 import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 let n = 0;
 const call = (name: string, input: unknown): ToolCall => ({ id: `t${++n}`, name, input });
 
@@ -211,6 +213,14 @@ describe('tools: execution under the read policy', () => {
     // the next turn gets nothing either
     const later = await small.execute([call('read_file', { path: 'src/theme.ts' })]);
     assert.strictEqual(later[0].content, LIMIT_REACHED);
+  });
+
+  it('a result cut at the budget never ends in half of a surrogate pair (a request with one is rejected as invalid JSON)', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'emoji.md'), 'ok 😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀\n');
+    const small = new ToolRunner({ workspace: ws, bounds: { maxChars: 10 } });
+    const [a] = await small.execute([call('read_file', { path: 'src/emoji.md' })]);
+    assert.match(a.content, /^ok 😀😀😀\n\[… cut here/);
+    assert.doesNotMatch(a.content, LONE_SURROGATE);
   });
 
   it('40 calls in one turn: 12 are answered (in parallel), the other 28 get "limit reached"', async () => {

@@ -8,6 +8,7 @@ import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
+import { sliceWhole } from '../text/cut';
 import { WorkspacePolicy } from '../workspace/policy';
 import type { ToolAnswer } from '../llm/toolLoop';
 import type { ToolCall, ToolCallRecord } from '../model/types';
@@ -281,7 +282,7 @@ function targetOf(input: unknown): string {
   const o = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
   const v = o.path ?? o.query;
   const s = typeof v === 'string' ? v : '';
-  return s.length > 200 ? s.slice(0, 200) + '…' : s;
+  return s.length > 200 ? sliceWhole(s, 0, 200) + '…' : s;
 }
 
 /**
@@ -292,17 +293,15 @@ function hitExcerpt(text: string, needle: string): string {
   if (text.length <= MAX_HIT_LINE_CHARS) return text;
   const at = Math.max(0, text.toLowerCase().indexOf(needle));
   let start = Math.max(0, at - Math.floor((MAX_HIT_LINE_CHARS - needle.length) / 3));
-  let end = Math.min(text.length, start + MAX_HIT_LINE_CHARS);
+  const end = Math.min(text.length, start + MAX_HIT_LINE_CHARS);
   start = Math.max(0, end - MAX_HIT_LINE_CHARS);
-  if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start])) start++;
-  if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end--;
-  return (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
+  return (start > 0 ? '…' : '') + sliceWhole(text, start, end) + (end < text.length ? '…' : '');
 }
 
 /** The first `n` characters of `text`, ending at a line break when one is near. */
 function cutAt(text: string, n: number): string {
   if (n <= 0) return '';
-  const head = text.slice(0, n);
+  const head = sliceWhole(text, 0, n);
   const nl = head.lastIndexOf('\n');
   return nl > n * 0.8 ? head.slice(0, nl) : head;
 }

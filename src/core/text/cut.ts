@@ -1,0 +1,11 @@
+/**
+ * `text.slice(start, end)` moved off the middle of a surrogate pair: a cut never leaves half of an astral character
+ * (an emoji, a rare CJK ideograph), which would reach the model as a lone surrogate — invalid in the JSON of a request.
+ * The start moves forward and the end back, so the slice is never longer than asked.
+ */
+export function sliceWhole(text: string, start: number, end = text.length): string {
+  const low = (i: number) => i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00;
+  if (low(start)) start++;
+  if (low(end)) end--;
+  return text.slice(start, Math.max(start, end));
+}
