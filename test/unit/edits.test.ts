@@ -47,6 +47,16 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.match(r.failures[0].reason, /matches nowhere/);
   });
 
+  it('a SEARCH indented with spaces where the file has tabs is refused (not re-indented by guess), and the reason says so', () => {
+    const go = 'func main() {\n\tif ok {\n\t\treturn\n\t}\n}\n';
+    const r = applyHunks(go, [h('    if ok {\n        return\n    }', '    if ok {\n        os.Exit(1)\n    }')]);
+    assert.ok(!r.ok);
+    assert.match(r.failures[0].reason, /^matches nowhere .*the file indents these lines with tabs where the SEARCH has spaces/);
+    const back = applyHunks('x:\n    y: 1\n', [h('x:\n\ty: 1', 'x:\n\ty: 2')]);
+    assert.ok(!back.ok);
+    assert.match(back.failures[0].reason, /the file indents these lines with spaces where the SEARCH has tabs/);
+  });
+
   it('reports a hunk that matches nowhere, by its SEARCH first line', () => {
     const r = applyHunks(APP, [h('  const x = 1;', '  const x = 5;'), h('\n  const z = 9;', '')]);
     assert.ok(!r.ok);

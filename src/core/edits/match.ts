@@ -9,7 +9,9 @@
 //     is the file's line with the same leading whitespace added or removed); the REPLACE lines get the same shift.
 // No match or several matches at the first level that finds any is a failure, named by the SEARCH text's first line.
 // A hunk with several possible ======= dividers (the parser keeps each reading) applies the one reading that matches
-// exactly one place; when several readings do, it is refused rather than guessed.
+// exactly one place; when several readings do, it is refused rather than guessed. A hunk that would match only with
+// its indentation ignored (spaces for the file's tabs) is not applied either: its failure says how the indentation
+// differs, for the repair.
 // Line endings: the file's own, line by line (CRLF stays CRLF, a mixed file keeps each untouched line's ending, a
 // missing final newline stays missing); the model's text is taken with LF. A UTF-8 byte-order mark stays in front.
 
@@ -104,6 +106,27 @@ function locate(file: string[], search: string[]): { level: 'exact' | 'tolerant'
   return { level: 'tolerant', places: tolerant };
 }
 
+/**
+ * For a hunk that matches nowhere: when it would match with every line's indentation ignored, how the file's
+ * indentation differs from the SEARCH's (tabs against spaces, or not one uniform shift), to tell the model. Only a
+ * hint: such a match is never applied (re-indenting the REPLACE lines would be a guess).
+ */
+function indentationHint(file: string[], search: string[]): string | null {
+  const last = file.length - search.length;
+  for (let i = 0; i <= last; i++) {
+    let same = true;
+    for (let k = 0; k < search.length && same; k++) same = file[i + k].trim() === search[k].trim();
+    if (!same) continue;
+    const indents = (ls: string[]) => ls.filter((l) => l.trim() !== '').map(leading).join('');
+    const f = indents(file.slice(i, i + search.length));
+    const s = indents(search);
+    if (f.includes('\t') && !s.includes('\t') && s.includes(' ')) return 'the file indents these lines with tabs where the SEARCH has spaces';
+    if (s.includes('\t') && !f.includes('\t') && f.includes(' ')) return 'the file indents these lines with spaces where the SEARCH has tabs';
+    return "the SEARCH lines are indented differently from the file's (not by one uniform shift)";
+  }
+  return null;
+}
+
 /** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
 export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
   // a byte-order mark is not part of the first line (read_file never shows it); it stays in front of the file
@@ -155,7 +178,14 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
     }
     found ??= locate(lines, search);
     if (found.places.length === 0) {
-      failures.push({ index, firstLine: hunkName(h), reason: 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)' });
+      const indent = indentationHint(lines, search);
+      failures.push({
+        index,
+        firstLine: hunkName(h),
+        reason: indent
+          ? `matches nowhere in the current file as written: ${indent}; copy the lines with the file's exact indentation`
+          : 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)',
+      });
       return;
     }
     if (found.places.length > 1) {
