@@ -57,6 +57,17 @@ describe('tools: argument checks', () => {
     assert.match(reason('search_files', { query: 'x'.repeat(201) }), /query/);
     assert.match(reason('list_files', { path: 7 }), /path/);
   });
+
+  it('a line number is a number or a string of digits: booleans, arrays, null and hex strings are refused, not coerced', () => {
+    const lineOf = (v: unknown) => {
+      const r = checkToolArgs('read_file', { path: 'a.ts', start_line: v });
+      return r.ok ? (r.call.args as { start_line?: number }).start_line : r.reason;
+    };
+    assert.strictEqual(lineOf(' 12 '), 12);
+    assert.strictEqual(lineOf(7), 7);
+    for (const bad of [true, [5], null, '0x10', 'two', 1.5]) assert.match(String(lineOf(bad)), /invalid arguments for read_file \(start_line: /, JSON.stringify(bad));
+    assert.match(String(lineOf(null)), /expected number, received null/);
+  });
 });
 
 describe('tools: execution under the read policy', () => {

@@ -6,7 +6,9 @@ import type { ToolName } from './specs';
 
 export const MAX_QUERY_CHARS = 200;
 
-const line = () => z.coerce.number().check(z.int(), z.minimum(1));
+// a line number: a number, or a string of decimal digits (models do quote numbers); never a boolean, an array or hex
+const line = () =>
+  z.preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().check(z.int(), z.minimum(1)));
 const nonEmpty = () => z.string().check(z.minLength(1));
 
 // z.lazy: built on the first call, not when the extension is activated.
