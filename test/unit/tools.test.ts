@@ -56,6 +56,9 @@ describe('tools: argument checks', () => {
     assert.match(reason('search_files', { query: '' }), /query/);
     assert.match(reason('search_files', { query: 'x'.repeat(201) }), /query/);
     assert.match(reason('list_files', { path: 7 }), /path/);
+    // and what to send instead, from the tool's own definition
+    assert.match(reason('read_file', { file: 'a.ts' }), /; read_file takes \{ path: string, start_line\?: integer ≥ 1, end_line\?: integer ≥ 1 \}$/);
+    assert.match(reason('search_files', {}), /; search_files takes \{ query: string, path\?: string \}$/);
   });
 
   it('a line number is a number or a string of digits: booleans, arrays, null and hex strings are refused, not coerced', () => {

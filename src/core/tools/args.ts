@@ -2,7 +2,7 @@
 // becomes an error result that says what to send instead. Paths are only type-checked here; whether they may be read
 // is the policy's decision (executor.ts → workspace/policy.ts).
 import * as z from '../model/schema';
-import type { ToolName } from './specs';
+import { TOOL_SPECS, type ToolName } from './specs';
 
 export const MAX_QUERY_CHARS = 200;
 
@@ -39,13 +39,25 @@ function isToolName(name: string): name is ToolName {
   return name in schemas;
 }
 
-/** The checked arguments of a call, or the reason they cannot be used. */
+/** What a tool takes, from its definition for the model: `{ path: string, start_line?: integer ≥ 1 }`. */
+function usage(name: ToolName): string {
+  const schema = TOOL_SPECS.find((t) => t.name === name)?.inputSchema as
+    | { properties?: Record<string, { type?: string; minimum?: number }>; required?: string[] }
+    | undefined;
+  const fields = Object.entries(schema?.properties ?? {}).map(([key, p]) => {
+    const optional = schema?.required?.includes(key) ? '' : '?';
+    return `${key}${optional}: ${p.type ?? 'any'}${p.minimum !== undefined ? ` ≥ ${p.minimum}` : ''}`;
+  });
+  return `${name} takes { ${fields.join(', ')} }`;
+}
+
+/** The checked arguments of a call, or the reason they cannot be used (and what to send instead). */
 export function checkToolArgs(name: string, input: unknown): { ok: true; call: ToolArgs } | { ok: false; reason: string } {
   if (!isToolName(name)) return { ok: false, reason: `unknown tool "${name}"; the tools are read_file, search_files and list_files` };
   const parsed = schemas[name].safeParse(input ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return { ok: false, reason: `invalid arguments for ${name} (${issues})` };
+    return { ok: false, reason: `invalid arguments for ${name} (${issues}); ${usage(name)}` };
   }
   return { ok: true, call: { tool: name, args: parsed.data } as ToolArgs };
 }
