@@ -915,4 +915,32 @@ describe('git recency', () => {
     await index.update(['src/export/csv.ts']);
     assert.strictEqual(rankFiles(index, { objective: 'export invoice' })[0].path, 'src/export/csv.ts');
   });
+
+  it('reads the history of a linked worktree and of a submodule-style checkout (`.git` is a file naming the git folder)', async function () {
+    if (!spawnOk('git', ['--version'])) this.skip();
+    const base = tmp('cape-git-linked-');
+    const main = path.join(base, 'main');
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' });
+    write(main, 'src/export/pdf.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    write(main, 'src/export/csv.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    git(main, 'init', '-q');
+    git(main, 'add', '.');
+    git(main, 'commit', '-q', '-m', 'both');
+    const linked = path.join(base, 'linked');
+    git(main, 'worktree', 'add', '-q', '-b', 'side', linked);
+    write(linked, 'src/export/pdf.ts', 'export function exportInvoice(id: string) { return id + ""; }\n');
+    git(linked, 'commit', '-q', '-am', 'pdf');
+    // a submodule's checkout: `.git` is a file with a relative gitdir
+    const sub = path.join(base, 'sub');
+    fs.cpSync(main, sub, { recursive: true });
+    fs.renameSync(path.join(sub, '.git'), path.join(base, 'sub-git'));
+    fs.writeFileSync(path.join(sub, '.git'), 'gitdir: ../sub-git\n');
+    write(sub, 'src/export/csv.ts', 'export function exportInvoice(id: string) { return "" + id; }\n');
+    git(sub, 'commit', '-q', '-am', 'csv');
+    for (const [root, changed, other] of [[linked, 'pdf', 'csv'], [sub, 'csv', 'pdf']]) {
+      const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+      assert.ok(index.recencyOf(`src/export/${changed}.ts`) > index.recencyOf(`src/export/${other}.ts`), root);
+      assert.strictEqual(index.get('.git'), undefined, 'the .git file is not indexed');
+    }
+  });
 });
