@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
 import { isUiFile, scanFile, scanMembers } from '../../src/core/workspace/symbols';
-import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
@@ -792,6 +792,21 @@ describe('workspace index', () => {
     const r = await WorkspaceIndex.open(b, { cacheFile });
     assert.strictEqual(r.fromCache, false);
     assert.strictEqual(r.index.size, 9);
+  });
+
+  it('takes the cache of a workspace opened through a symlink for the same folder opened by its real path, and back', async () => {
+    const real = demoWorkspace();
+    const link = path.join(tmp('cape-link-'), 'ws');
+    fs.symlinkSync(real, link, 'dir');
+    assert.strictEqual(defaultCacheFile(link), defaultCacheFile(real), 'one cache file per real folder');
+    const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
+    const first = await WorkspaceIndex.open(link, { cacheFile });
+    const byReal = await WorkspaceIndex.open(real, { cacheFile });
+    assert.ok(byReal.fromCache && byReal.stats.read === 0, 'not rebuilt');
+    const byLink = await WorkspaceIndex.open(link, { cacheFile });
+    assert.ok(byLink.fromCache && byLink.stats.read === 0, 'not rebuilt');
+    assert.deepStrictEqual([...byLink.index.all()].map((f) => f.path).sort(), [...first.index.all()].map((f) => f.path).sort());
+    assert.strictEqual(byLink.index.root, path.resolve(link), 'the index keeps the path it was opened by');
   });
 });
 

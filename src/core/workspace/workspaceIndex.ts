@@ -342,10 +342,22 @@ export class WorkspaceIndex {
     this.text.load();
   }
 
+  /**
+   * The workspace's real path, which its cache file is made for: the same folder opened through a symlink shares the
+   * cache (cacheLocation.ts names it by this path too; its paths are relative), instead of each opening rebuilding it.
+   */
+  private realRoot(): string {
+    try {
+      return fs.realpathSync.native(this.root);
+    } catch {
+      return this.root;
+    }
+  }
+
   /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
     this.ensureText();
-    const header: CacheHeader = { root: this.root, policy: policyKey(this.policy), notText: [...this.notText], ...this.tree.rows() };
+    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: [...this.notText], ...this.tree.rows() };
     await writeIndexFile(cacheFile, header, [...this.files.values()], this.text);
   }
 
@@ -380,7 +392,7 @@ export class WorkspaceIndex {
 
   /** Takes the index from its cache file when one matches (indexStore.ts); false when there is none to take. */
   private loadCache(cacheFile: string, lazy: boolean): boolean {
-    const cache = readIndexFile(cacheFile, { root: this.root, policy: policyKey(this.policy) }, lazy);
+    const cache = readIndexFile(cacheFile, { root: this.realRoot(), policy: policyKey(this.policy) }, lazy);
     if (!cache) return false;
     for (const f of cache.files) this.files.set(f.path, f);
     this.text = cache.text;
