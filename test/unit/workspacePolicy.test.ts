@@ -102,6 +102,19 @@ describe('workspace policy', () => {
     assert.strictEqual(refused('pkg/debug.log'), null, 'the deeper .gitignore re-includes');
   });
 
+  it('matches .gitignore patterns with the case rule git uses by default on this platform', () => {
+    const { root: ws } = workspace();
+    write(ws, 'sub/.gitignore', 'build/\n*.TRACE\n');
+    write(ws, 'sub/Build/a.ts', 'x');
+    write(ws, 'sub/run.trace', 'x');
+    const p = new WorkspacePolicy(ws);
+    // git init sets core.ignorecase only on a case-insensitive file system (macOS, Windows); elsewhere `build/` is not `Build/`
+    const folds = process.platform === 'darwin' || process.platform === 'win32';
+    assert.strictEqual(p.check('sub/Build/a.ts').ok, !folds);
+    assert.strictEqual(p.check('sub/run.trace').ok, !folds);
+    assert.match(p.excluded('sub/build/a.ts') ?? '', /build\//, 'same case: ignored everywhere');
+  });
+
   it('re-reads a .gitignore after forget()', () => {
     const p = new WorkspacePolicy(root);
     assert.ok(p.check('src/app.ts').ok);

@@ -11,7 +11,8 @@
 //     need-to-know matrix, not as code), nor under a dependency/tool folder of BUILTIN_IGNORES;
 //  3. `.gitignore` does not exclude it — every `.gitignore` from the root down to the file's folder, deeper files
 //     overriding shallower ones and a `!negation` re-including, as git does (rules via the `ignore` package), plus
-//     `.git/info/exclude`; a path under an ignored folder stays ignored (git never looks inside it);
+//     `.git/info/exclude`; a path under an ignored folder stays ignored (git never looks inside it); case matters
+//     as git's default core.ignorecase of the platform says (GIT_IGNORECASE);
 //  4. its name is not a secret's (SECRET_NAME_PATTERNS below): refused by name, before any byte is read;
 //  5. it is a regular file of at most MAX_READ_BYTES (1 MB);
 //  6. it is text: no NUL byte and valid UTF-8 (checked on the content, which is then returned — no second read).
@@ -70,10 +71,16 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
 export const BUILTIN_IGNORES: readonly string[] = ['node_modules/', 'bower_components/', '.vscode-test/', '.yarn/cache/', '.pnpm-store/'];
 
 /**
+ * Whether `.gitignore` patterns match regardless of case: git's core.ignorecase, which `git init` sets only on a
+ * case-insensitive file system (the default ones of macOS and Windows); elsewhere `build/` does not ignore `Build/`.
+ */
+const GIT_IGNORECASE = process.platform === 'darwin' || process.platform === 'win32';
+
+/**
  * Bump when a rule of admission changes in code rather than in the lists above: an index cache made under the old
  * rules is then not used (indexStore.ts's policyKey).
  */
-export const POLICY_REVISION = 1;
+export const POLICY_REVISION = 2;
 
 /** Larger files are neither indexed nor read (generated bundles, data dumps, lock files of monorepos). */
 export const MAX_READ_BYTES = 1024 * 1024;
@@ -222,7 +229,7 @@ export class WorkspacePolicy {
     };
     if (dirRel === '') read(path.join(this.root, '.git', 'info', 'exclude'));
     read(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'));
-    const ig = texts.length ? ignore().add(texts.join('\n')) : null;
+    const ig = texts.length ? ignore({ ignorecase: GIT_IGNORECASE }).add(texts.join('\n')) : null;
     this.rules.set(dirRel, ig);
     return ig;
   }
