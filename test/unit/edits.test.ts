@@ -57,6 +57,13 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.match(back.failures[0].reason, /the file indents these lines with spaces where the SEARCH has tabs/);
   });
 
+  it('a hunk overlapping the lines an earlier hunk changed is refused, and the reason says to merge the two', () => {
+    const r = applyHunks('one\ntwo\nthree\n', [h('one\ntwo', 'ONE\nTWO'), h('two\nthree', 'x')]);
+    assert.ok(!r.ok);
+    assert.deepStrictEqual(r.failures.map((f) => f.index), [1]);
+    assert.match(r.failures[0].reason, /^matches nowhere .*overlaps lines that hunk 1 already changed; make the two one hunk/);
+  });
+
   it('reports a hunk that matches nowhere, by its SEARCH first line', () => {
     const r = applyHunks(APP, [h('  const x = 1;', '  const x = 5;'), h('\n  const z = 9;', '')]);
     assert.ok(!r.ok);

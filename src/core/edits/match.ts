@@ -127,6 +127,14 @@ function indentationHint(file: string[], search: string[]): string | null {
   return null;
 }
 
+/** For a hunk that matches nowhere now: the earlier hunk that replaced lines where it matched the original, or null. */
+function overlapped(original: string[], replacedBy: number[], search: string[]): number | null {
+  for (const p of locate(original, search).places) {
+    for (let k = p.at; k < p.at + search.length; k++) if (replacedBy[k] !== undefined) return replacedBy[k];
+  }
+  return null;
+}
+
 /** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
 export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
   // a byte-order mark is not part of the first line (read_file never shows it); it stays in front of the file
@@ -144,6 +152,10 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
     lines.pop();
     eols.pop();
   }
+  // for the failure of a hunk that overlaps an earlier one: each line's index in the original, the hunk that replaced it
+  const original = lines;
+  let origin = lines.map((_, i) => i);
+  const replacedBy: number[] = [];
   const crlf = eols.filter((e) => e === '\r\n').length;
   const usual = crlf > eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
   const failures: HunkFailure[] = [];
@@ -178,13 +190,17 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
     }
     found ??= locate(lines, search);
     if (found.places.length === 0) {
-      const indent = indentationHint(lines, search);
+      const earlier = applied.length > 0 ? overlapped(original, replacedBy, search) : null;
+      const indent = earlier === null ? indentationHint(lines, search) : null;
       failures.push({
         index,
         firstLine: hunkName(h),
-        reason: indent
-          ? `matches nowhere in the current file as written: ${indent}; copy the lines with the file's exact indentation`
-          : 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)',
+        reason:
+          earlier !== null
+            ? `matches nowhere once the earlier hunks are applied: it overlaps lines that hunk ${earlier + 1} already changed; make the two one hunk`
+            : indent
+              ? `matches nowhere in the current file as written: ${indent}; copy the lines with the file's exact indentation`
+              : 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)',
       });
       return;
     }
@@ -205,6 +221,8 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
     const lastEol = eols[end - 1];
     const replEols = repl.map((_, k) => (k === repl.length - 1 ? lastEol : inner));
     if (repl.length === 0 && end === lines.length && place.at > 0 && lastEol === '') eols[place.at - 1] = '';
+    for (let k = place.at; k < end; k++) if (origin[k] >= 0) replacedBy[origin[k]] = index;
+    origin = [...origin.slice(0, place.at), ...repl.map(() => -1), ...origin.slice(end)];
     lines = [...lines.slice(0, place.at), ...repl, ...lines.slice(end)];
     eols = [...eols.slice(0, place.at), ...replEols, ...eols.slice(end)];
     applied.push({ index, start: place.at, removed: search.length, added: repl.length, tolerant: found.level === 'tolerant' });
