@@ -7,7 +7,7 @@ import * as path from 'path';
 import { applyTextHunks, textHunks } from '../../src/core/edits/hunks';
 import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
-import { proposeFiles } from '../../src/core/files/pathSafety';
+import { MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
 import { WARNING_UNREAD_REWRITE, type Hunk } from '../../src/core/model/types';
 import { extractFiles, parseHunks, parseReply } from '../../src/core/reply/parser';
 
@@ -280,6 +280,15 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     ]);
     assert.match(res[0].ok ? '' : res[0].reason, /^src\/legacy\.c cannot be edited: it is not valid UTF-8 text .*save it as UTF-8/);
     assert.match(res[1].ok ? '' : res[1].reason, /^src\/blob\.bin cannot be edited: it is a binary file/);
+  });
+
+  it('an edit of a file over the size limit of a write is refused before the file is read', async () => {
+    const big = path.join(ws, 'src', 'huge.log');
+    fs.writeFileSync(big, 'line\n'.repeat(Math.ceil((MAX_FILE_BYTES + 1) / 5)));
+    const [r] = await resolveEdits(ws, [{ path: 'src/huge.log', hunks: [h('line', 'x')] }]);
+    assert.ok(!r.ok);
+    assert.strictEqual(r.repairable, false);
+    assert.match(r.reason, /^src\/huge\.log is 10\.0 MB, over the 10 MB an edit may change/);
   });
 
   it('an edit of a file that a <file> block also rewrites is refused as a duplicate', async () => {

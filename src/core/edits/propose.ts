@@ -2,8 +2,8 @@
 // existing text file; its hunks are matched against the current content (match.ts). Blocks that fail get ONE repair
 // request naming each failing hunk (its SEARCH text's first line) and why; whatever still fails is refused with the
 // reason, and the other files go on.
-import { promises as fsp } from 'fs';
-import { checkFilePath } from '../files/pathSafety';
+import { promises as fsp, type Stats } from 'fs';
+import { checkFilePath, MAX_FILE_BYTES } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { applyHunks, type HunkFailure } from './match';
 import { WARNING_UNREAD_REWRITE, type Hunk, type ProposedFile } from '../model/types';
@@ -51,16 +51,28 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
     const check = checkFilePath(workspace, p, opts);
     if (!check.ok) continue; // checked above
     const located = { path: p, relPath: check.relPath, absPath: check.absPath };
-    let bytes: Buffer;
+    let st: Stats;
     try {
-      const st = await fsp.lstat(check.absPath);
-      if (!st.isFile()) {
-        out.push({ ok: false, ...located, reason: `${check.relPath} is not a regular file`, repairable: false });
-        continue;
-      }
-      bytes = await fsp.readFile(check.absPath);
+      st = await fsp.lstat(check.absPath);
     } catch {
       out.push({ ok: false, ...located, reason: `${check.relPath} does not exist: an <edit> changes an existing file; create a new one with <file>`, repairable: true });
+      continue;
+    }
+    if (!st.isFile()) {
+      out.push({ ok: false, ...located, reason: `${check.relPath} is not a regular file`, repairable: false });
+      continue;
+    }
+    if (st.size > MAX_FILE_BYTES) {
+      const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+      const reason = `${check.relPath} is ${mb(st.size)} MB, over the ${MAX_FILE_BYTES / 1024 / 1024} MB an edit may change; change it by hand`;
+      out.push({ ok: false, ...located, reason, repairable: false });
+      continue;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await fsp.readFile(check.absPath);
+    } catch (err) {
+      out.push({ ok: false, ...located, reason: `${check.relPath} cannot be read: ${(err as Error).message}`, repairable: false });
       continue;
     }
     // a decoding that is not the file's bytes (U+FFFD for each invalid byte) would be written back over all of it
