@@ -2,6 +2,8 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+// the module object itself (the namespace import's properties are read-only getters), to fake a failing open
+import fsModule from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
@@ -454,6 +456,37 @@ describe('workspace index', () => {
       assert.deepStrictEqual(paths.sort(), [...fine].sort(), run);
       assert.strictEqual(index.policy.excluded('src/aux.ts') !== null, true, 'excluded() says why');
     }
+  });
+
+  it('remembers a file it cannot read (no permission): a warm run neither tries it again nor rewrites its cache, until its mode changes', async () => {
+    const root = tmp('cape-index-unreadable-');
+    write(root, 'src/a.ts', 'export const openValue = 1;\n');
+    write(root, 'src/locked.ts', 'export const lockedValue = 1;\n');
+    write(root, 'src/later.ts', 'export const laterValue = 1;\n');
+    ageFiles(root);
+    const locked = path.join(root, 'src', 'locked.ts');
+    const cacheFile = path.join(tmp('cape-index-unreadable-cache-'), 'i.idx');
+    // as a user without read permission sees them (the tests may run as root, which reads anything)
+    const openSync = fsModule.openSync;
+    const fsw = fsModule as { openSync: typeof fs.openSync };
+    fsw.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (String(p) === locked) throw Object.assign(new Error(`EACCES: permission denied, open '${String(p)}'`), { code: 'EACCES' });
+      return (openSync as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof fs.openSync;
+    try {
+      const first = await WorkspaceIndex.open(root, { cacheFile });
+      assert.deepStrictEqual([...first.index.all()].map((f) => f.path).sort(), ['src/a.ts', 'src/later.ts']);
+      const written = fs.statSync(cacheFile).ino;
+      const second = await WorkspaceIndex.open(root, { cacheFile });
+      assert.strictEqual(second.stats.read, 0, 'not tried again');
+      assert.strictEqual(fs.statSync(cacheFile).ino, written, 'the cache is not rewritten');
+    } finally {
+      fsw.openSync = openSync;
+    }
+    // readable again: a chmod changes only the ctime, and the next run reads it
+    fs.chmodSync(path.join(root, 'src', 'locked.ts'), 0o600);
+    const third = await WorkspaceIndex.open(root, { cacheFile });
+    assert.deepStrictEqual([...third.index.all()].map((f) => f.path).sort(), ['src/a.ts', 'src/later.ts', 'src/locked.ts']);
   });
 
   it('admits only regular files within the size limit, whether a file was stat\'ed by the walk or when it was read', async () => {

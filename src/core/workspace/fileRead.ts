@@ -1,7 +1,7 @@
 // Reading one file for the index: its bytes (disk.ts's readInto), whether they are text (policy.ts's textOf) and its
 // top-level symbols and imports (symbols.ts). A function of the disk alone, so the index (workspaceIndex.ts, for a
 // few files) and the read-ahead worker of a build (readAhead.ts, indexWorker.ts) run the same code on each file.
-import { readInto } from './disk';
+import { readInto, statOrNull } from './disk';
 import { textOf } from './policy';
 import { scanFile } from './symbols';
 
@@ -20,8 +20,11 @@ export interface KnownStat {
 
 /** What reading a file for the index found. */
 export type FileRead =
-  /** It could not be read (a permission error, an I/O error): the index lets it go. */
-  | { kind: 'failed' }
+  /**
+   * It could not be read (a permission error, an I/O error): the index lets it go, and remembers it by `stat` (an
+   * lstat after the failure; null when it is no regular file now) until that changes (a chmod changes the ctime).
+   */
+  | { kind: 'failed'; stat: (KnownStat & { ctimeMs: number }) | null }
   /** Not stat'ed before, and no regular file within the size limit (or gone, or a symlink now): not admitted. */
   | { kind: 'gone' }
   /** Not text (a NUL byte, invalid UTF-8, or grown past the size limit): remembered by size and mtime. */
@@ -45,7 +48,8 @@ export function readForIndex(abs: string, rel: string, maxBytes: number, stat: K
   try {
     got = readText(abs, maxBytes, stat ?? undefined);
   } catch {
-    return { kind: 'failed' };
+    const st = statOrNull(abs, false);
+    return { kind: 'failed', stat: st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null };
   }
   if (!got) return { kind: 'gone' };
   const { size, mtimeMs, text } = got;

@@ -43,9 +43,13 @@ export interface IndexedFile {
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
-/** A file found not text, as `notText` remembers it: `size:mtime`, or a key no stat matches when it was `racy`. */
-function notTextKey(size: number, mtimeMs: number, racy: boolean): string {
-  return racy ? `${size}:racy` : `${size}:${mtimeMs}`;
+/**
+ * A file whose content is not indexed, as `notText` remembers it: `size:mtime` when it is not text, with `:ctime` when
+ * it could not be read (a chmod changes only the ctime), or a key no stat matches when it was `racy`.
+ */
+function notTextKey(size: number, mtimeMs: number, ctimeMs: number | null, racy: boolean): string {
+  if (racy) return `${size}:racy`;
+  return ctimeMs === null ? `${size}:${mtimeMs}` : `${size}:${mtimeMs}:${ctimeMs}`;
 }
 
 /** A file the walk found new or changed: its size and mtime when it was stat'ed (a new one is not: null). */
@@ -69,7 +73,7 @@ export class WorkspaceIndex {
   readonly root: string;
   readonly policy: WorkspacePolicy;
   private readonly files = new Map<string, FileEntry>();
-  /** Files admitted by name whose content is not text, by `size:mtime` (notTextKey), so a refresh does not re-read them. */
+  /** Files admitted by name whose content is not text or cannot be read, by notTextKey, so a refresh does not re-read them. */
   private readonly notText = new Map<string, string>();
   private text = new TermIndex();
   private readonly graph = new ImportGraph(this.files);
@@ -123,7 +127,7 @@ export class WorkspaceIndex {
       if (cur) {
         cur.seen = gen;
         if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && !cur.racy) return;
-      } else if (was === notTextKey(f.size, f.mtimeMs, false)) {
+      } else if (was === notTextKey(f.size, f.mtimeMs, null, false) || was === notTextKey(f.size, f.mtimeMs, f.ctimeMs, false)) {
         this.notTextSeen.add(rel);
         return;
       }
@@ -155,6 +159,9 @@ export class WorkspaceIndex {
     switch (got.kind) {
       case 'failed':
         this.drop(rel);
+        // remembered, so a warm run neither tries it again nor rewrites the cache for it
+        if (got.stat) this.notText.set(rel, notTextKey(got.stat.size, got.stat.mtimeMs, got.stat.ctimeMs, false));
+        else this.notText.delete(rel);
         return false;
       case 'gone':
         this.drop(rel);
@@ -162,7 +169,7 @@ export class WorkspaceIndex {
         return null;
       case 'binary':
         this.drop(rel);
-        this.notText.set(rel, notTextKey(got.size, got.mtimeMs, readFrom - got.mtimeMs < RACY_MS));
+        this.notText.set(rel, notTextKey(got.size, got.mtimeMs, null, readFrom - got.mtimeMs < RACY_MS));
         return false;
     }
     this.notText.delete(rel);
