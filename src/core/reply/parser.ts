@@ -13,6 +13,7 @@ import type { Hunk, ParsedReply, StepId } from '../model/types';
 import { jsonrepair, JSONRepairError } from 'jsonrepair';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { envelopeShapeHint, validateEnvelope } from './envelope';
+import { sliceWhole } from '../text/cut';
 
 /**
  * `warnings`: what the parser decided that the user should know (e.g. which of several envelopes it used); each is
@@ -219,13 +220,10 @@ function invalidJsonError(text: string, start: number, failure: { strict: JsonFa
  * "…" where the text goes on; never splits a surrogate pair.
  */
 export function excerptAround(text: string, at: number): string {
-  const low = (i: number) => i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00;
-  let from = Math.max(0, at - EXCERPT_RADIUS);
-  let to = Math.min(text.length, at + EXCERPT_RADIUS);
-  if (low(from)) from++;
-  if (low(to)) to++;
+  const from = Math.max(0, at - EXCERPT_RADIUS);
+  const to = Math.min(text.length, at + EXCERPT_RADIUS);
   const flat = (s: string) => s.replace(/\s+/g, ' ');
-  return `"${from > 0 ? '…' : ''}${flat(text.slice(from, at))}${ERROR_MARK}${flat(text.slice(at, to))}${to < text.length ? '…' : ''}"`;
+  return `"${from > 0 ? '…' : ''}${flat(sliceWhole(text, from, at))}${ERROR_MARK}${flat(sliceWhole(text, at, to))}${to < text.length ? '…' : ''}"`;
 }
 
 /**
