@@ -4,7 +4,7 @@
 // runs again. The last proposal is kept whatever the result. The runner calls this once, after DevA's reply is
 // parsed; `askFix` continues DevA's own conversation.
 import { extractFiles } from '../reply/parser';
-import { checkFilePath, proposeFiles } from '../files/pathSafety';
+import { checkFilePath, proposeFiles, samePathKey } from '../files/pathSafety';
 import { applyHunks } from '../edits/match';
 import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
@@ -29,8 +29,6 @@ export class CheckCancelled extends Error {
     super('Session cancelled while the checks were running.');
   }
 }
-
-const key = (p: string) => p.normalize('NFC').toLowerCase();
 
 /** The user message of a fix round: each failing command with its exit code and trimmed output. */
 export function fixRequest(failing: CheckRun[], round: number, max: number, problems: string[] = []): string {
@@ -61,12 +59,12 @@ export async function applyFixReply(
   const files = current.slice();
   const problems: string[] = [];
   const changed = new Map<string, ProposedFile>();
-  const indexOf = (rel: string) => files.findIndex((f) => f.relPath && key(f.relPath) === key(rel));
+  const indexOf = (rel: string) => files.findIndex((f) => f.relPath && samePathKey(f.relPath) === samePathKey(rel));
   const put = (p: ProposedFile) => {
     const i = indexOf(p.relPath!);
     if (i >= 0) files[i] = p;
     else files.push(p);
-    changed.set(key(p.relPath!), p);
+    changed.set(samePathKey(p.relPath!), p);
   };
   for (const p of await proposeFiles(workspace, scan.scan.files, { capeFolder })) {
     if (p.status === 'refused' || !p.relPath) problems.push(`${p.path}: ${p.reason ?? 'refused'}`);
@@ -74,7 +72,7 @@ export async function applyFixReply(
   }
   const byFile = new Map<string, { path: string; hunks: Hunk[] }>();
   for (const e of scan.scan.edits) {
-    const k = key(e.path);
+    const k = samePathKey(e.path);
     const prev = byFile.get(k);
     if (prev) prev.hunks.push(...e.hunks);
     else byFile.set(k, { path: e.path, hunks: [...e.hunks] });

@@ -3,7 +3,7 @@
 // request naming each failing hunk (its SEARCH text's first line) and why; whatever still fails is refused with the
 // reason, and the other files go on.
 import { promises as fsp, type Stats } from 'fs';
-import { checkFilePath, MAX_FILE_BYTES } from '../files/pathSafety';
+import { checkFilePath, MAX_FILE_BYTES, samePathKey } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { applyHunks, type HunkFailure } from './match';
 import { WARNING_UNREAD_REWRITE, type Hunk, type ProposedFile } from '../model/types';
@@ -42,7 +42,7 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
       out.push({ ok: false, path: b.path, reason: check.reason, repairable: false });
       continue;
     }
-    const key = check.relPath.normalize('NFC').toLowerCase();
+    const key = samePathKey(check.relPath);
     const prev = byFile.get(key);
     if (prev) prev.hunks.push(...b.hunks);
     else byFile.set(key, { path: b.path, hunks: [...b.hunks] });
@@ -109,12 +109,11 @@ export function editRepairPrompt(failing: EditResolution[]): string {
 
 /** The <file> blocks of a repair reply that rewrite one of the failing files whole (by their checked path). */
 export function rewritesOf(workspace: string, files: { path: string; content: string }[], failing: EditResolution[], opts: { capeFolder?: string } = {}) {
-  const key = (p: string) => p.normalize('NFC').toLowerCase();
-  const wanted = new Set(failing.map((f) => key(f.relPath ?? f.path)));
+  const wanted = new Set(failing.map((f) => samePathKey(f.relPath ?? f.path)));
   const out: { path: string; content: string; key: string }[] = [];
   for (const f of files) {
     const c = checkFilePath(workspace, f.path, opts);
-    if (c.ok && wanted.has(key(c.relPath))) out.push({ ...f, key: key(c.relPath) });
+    if (c.ok && wanted.has(samePathKey(c.relPath))) out.push({ ...f, key: samePathKey(c.relPath) });
   }
   return out;
 }
@@ -124,7 +123,7 @@ export function rewritesOf(workspace: string, files: { path: string; content: st
  * taken as is by the caller); files it did not fix stay refused with their reason.
  */
 export function mergeRepaired(first: EditResolution[], repaired: EditResolution[], rewritten: Set<string>): EditResolution[] {
-  const key = (r: EditResolution) => (r.relPath ?? r.path).normalize('NFC').toLowerCase();
+  const key = (r: EditResolution) => samePathKey(r.relPath ?? r.path);
   const fixes = new Map(repaired.map((r) => [key(r), r]));
   const out: EditResolution[] = [];
   for (const r of first) {
@@ -156,13 +155,12 @@ export function editProposals(res: EditResolution[]): ProposedFile[] {
  * WARNING_UNREAD_REWRITE; a file both rewritten by <file> and edited is refused as an edit (the whole <file> wins).
  */
 export function combineProposals(files: ProposedFile[], edits: EditResolution[], seen: ReadonlySet<string>): ProposedFile[] {
-  const key = (p: string) => p.normalize('NFC').toLowerCase();
-  const written = new Set(files.filter((f) => f.relPath && f.status !== 'refused').map((f) => key(f.relPath!)));
+  const written = new Set(files.filter((f) => f.relPath && f.status !== 'refused').map((f) => samePathKey(f.relPath!)));
   const out: ProposedFile[] = files.map((f) =>
     f.action === 'modify' && f.status === 'proposed' && f.relPath && !seen.has(f.relPath) ? { ...f, warning: WARNING_UNREAD_REWRITE } : f,
   );
   for (const p of editProposals(edits)) {
-    if (p.relPath && written.has(key(p.relPath))) {
+    if (p.relPath && written.has(samePathKey(p.relPath))) {
       out.push({ ...p, status: 'refused', content: '', reason: `duplicate: a <file> block of the same reply rewrites ${p.relPath} whole` });
     } else out.push(p);
   }

@@ -229,8 +229,13 @@ export function checkBeforeWrite(workspaceRoot: string, target: string, content:
   return { ok: true, relPath: check.relPath, absPath: check.absPath, exists: st !== null };
 }
 
-/** Key used to detect the same file written twice in one reply (case-insensitive filesystems, NFC/NFD). */
-function duplicateKey(relPath: string): string {
+/**
+ * The one rule for "the same file" among the paths of one reply (written twice, edited and rewritten, fixed in a
+ * repair): NFC and case folded, as a case-insensitive file system (macOS's and Windows' defaults) or an NFD one sees
+ * them. Folded on every platform: two paths that differ only in case are rare in a workspace, and taking them for one
+ * file refuses a write, never makes two writes to one file.
+ */
+export function samePathKey(relPath: string): string {
   return relPath.normalize('NFC').toLowerCase();
 }
 
@@ -247,7 +252,7 @@ export async function proposeFiles(
   const checks = blocks.map((b) => checkFilePath(workspaceRoot, b.path, opts));
   const lastIndex = new Map<string, number>();
   checks.forEach((c, i) => {
-    if (c.ok) lastIndex.set(duplicateKey(c.relPath), i);
+    if (c.ok) lastIndex.set(samePathKey(c.relPath), i);
   });
   const out: ProposedFile[] = [];
   for (let i = 0; i < blocks.length; i++) {
@@ -260,7 +265,7 @@ export async function proposeFiles(
       continue;
     }
     const located = { ...base, relPath: check.relPath, absPath: check.absPath };
-    if (lastIndex.get(duplicateKey(check.relPath)) !== i) {
+    if (lastIndex.get(samePathKey(check.relPath)) !== i) {
       out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${check.relPath}` });
       continue;
     }
