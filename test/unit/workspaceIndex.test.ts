@@ -458,6 +458,31 @@ describe('workspace index', () => {
     }
   });
 
+  it('in a folder of a git repository, applies the .gitignore files above it as git does, and sees when they change', async () => {
+    const top = tmp('cape-index-inrepo-');
+    fs.mkdirSync(path.join(top, '.git', 'info'), { recursive: true });
+    write(top, '.git/info/exclude', 'local-notes.md\n');
+    write(top, '.gitignore', 'dist/\n/packages/app/gen.ts\n*.log\n!keep.log\nscratch/\n');
+    write(top, 'packages/.gitignore', 'coverage/\n');
+    const ws = path.join(top, 'packages', 'app');
+    for (const rel of ['src/a.ts', 'dist/out.js', 'gen.ts', 'src/gen.ts', 'debug.log', 'keep.log', 'coverage/lcov.js', 'local-notes.md']) write(ws, rel, 'export const inRepoValue = 1;\n');
+    ageFiles(top);
+    const cacheFile = path.join(tmp('cape-index-inrepo-cache-'), 'i.idx');
+    const paths = async (root: string) => [...(await WorkspaceIndex.open(root, { cacheFile })).index.all()].map((f) => f.path).sort();
+    assert.deepStrictEqual(await paths(ws), ['keep.log', 'src/a.ts', 'src/gen.ts']);
+    // a rule added above the workspace applies on the next run (the folders below did not change)
+    write(top, '.gitignore', 'dist/\n/packages/app/gen.ts\n*.log\n!keep.log\nscratch/\npackages/app/src/gen.ts\n');
+    assert.deepStrictEqual(await paths(ws), ['keep.log', 'src/a.ts']);
+    // a workspace opened inside an ignored folder is the user's choice: the rules above it do not empty it
+    write(top, 'scratch/try.ts', 'export const scratchValue = 1;\n');
+    assert.deepStrictEqual(await paths(path.join(top, 'scratch')), ['try.ts']);
+    // no repository above: a .gitignore above the workspace is not git's
+    const loose = tmp('cape-index-loose-');
+    write(loose, '.gitignore', '*.ts\n');
+    write(loose, 'ws/a.ts', 'export const looseValue = 1;\n');
+    assert.deepStrictEqual(await paths(path.join(loose, 'ws')), ['a.ts']);
+  });
+
   it('remembers a file it cannot read (no permission): a warm run neither tries it again nor rewrites its cache, until its mode changes', async () => {
     const root = tmp('cape-index-unreadable-');
     write(root, 'src/a.ts', 'export const openValue = 1;\n');

@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { terms } from './tokens';
 import { bm25Idf, bm25Tf } from './termScoring';
+import { gitDirOf } from './policy';
 
 /** Commits looked at. */
 const COMMITS = 300;
@@ -42,25 +43,6 @@ export interface History {
 }
 
 export const NO_HISTORY: History = { recency: new Map(), coChange: new Map(), commits: [] };
-
-/**
- * The git folder of a workspace that is a repository's checkout: `.git`, or where a `.git` file points (`gitdir:
- * PATH`, relative to the workspace or absolute: a linked worktree or a submodule). Null when there is none.
- */
-export function gitDirOf(root: string): string | null {
-  const dotGit = path.join(root, '.git');
-  try {
-    const st = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (!st) return null;
-    if (st.isDirectory()) return dotGit;
-    // a few hundred bytes at most; a larger `.git` file is not git's
-    if (!st.isFile() || st.size > 4096) return null;
-    const m = /^gitdir:[ \t]*(.+?)[ \t\r]*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return m ? path.resolve(root, m[1]) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** What identifies the repository's current history without running git (HEAD and its reflog change on commit). */
 export function historyKey(root: string): string | null {

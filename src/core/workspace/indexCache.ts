@@ -200,6 +200,8 @@ export interface CacheHeader {
   /** What decides which files are admitted besides the disk; a cache made under other rules is not used. */
   policy: unknown;
   notText: [string, string][];
+  /** The policy's aboveKey() when the folders were walked (absent in older files: they are walked again). */
+  above?: string | null;
   dirs: DirRow[];
   exclude: string | null;
 }

@@ -11,7 +11,8 @@
 //     need-to-know matrix, not as code), nor under a dependency/tool folder of BUILTIN_IGNORES;
 //  3. `.gitignore` does not exclude it — every `.gitignore` from the root down to the file's folder, deeper files
 //     overriding shallower ones and a `!negation` re-including, as git does (rules via the `ignore` package), plus
-//     `.git/info/exclude`; a path under an ignored folder stays ignored (git never looks inside it); case matters
+//     `.git/info/exclude`, and in a folder of a repository those of the folders above it (aboveRoot()); a path
+//     under an ignored folder stays ignored (git never looks inside it); case matters
 //     as git's default core.ignorecase of the platform says (GIT_IGNORECASE);
 //  4. its name is not a secret's (SECRET_NAME_PATTERNS below): refused by name, before any byte is read;
 //  5. it is a regular file of at most MAX_READ_BYTES (1 MB);
@@ -21,6 +22,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { checkFilePath, MAX_PATH_CHARS, nameRefusal } from '../files/pathSafety';
+import { stamp } from './disk';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 
 /**
@@ -175,6 +177,37 @@ export function textOf(buf: Uint8Array): string | null {
   }
 }
 
+/**
+ * The git folder of a workspace that is a repository's checkout: `.git`, or where a `.git` file points (`gitdir:
+ * PATH`, relative to the workspace or absolute: a linked worktree or a submodule). Null when there is none.
+ */
+export function gitDirOf(root: string): string | null {
+  const dotGit = path.join(root, '.git');
+  try {
+    const st = fs.statSync(dotGit, { throwIfNoEntry: false });
+    if (!st) return null;
+    if (st.isDirectory()) return dotGit;
+    // a few hundred bytes at most; a larger `.git` file is not git's
+    if (!st.isFile() || st.size > 4096) return null;
+    const m = /^gitdir:[ \t]*(.+?)[ \t\r]*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    return m ? path.resolve(root, m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `.gitignore` rules of a folder above the workspace root, inside the same git repository (see WorkspacePolicy.above). */
+interface AboveLevel {
+  /** The root's path below that folder, with a trailing slash ('packages/app/'). */
+  prefix: string;
+  /** The rules' file as the root sees it ('../../.gitignore'), for the reasons given. */
+  label: string;
+  ig: Ignore;
+}
+
+/** Folders looked up above the workspace root for the repository's top. */
+const MAX_LEVELS_ABOVE = 64;
+
 function kb(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
 }
@@ -191,6 +224,8 @@ export class WorkspacePolicy {
   /** This policy's secret and built-in matchers (see secretsMatcher), made on first use, dropped by forget(). */
   private secrets: Ignore | null = null;
   private builtins: Ignore | null = null;
+  /** The rules of the folders above the root (aboveRoot()), made on first use, dropped by forget(). */
+  private above: { key: string; levels: AboveLevel[] } | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
@@ -205,7 +240,7 @@ export class WorkspacePolicy {
   forget(gitignoreRel?: string): void {
     if (gitignoreRel === undefined) {
       this.rules.clear();
-      this.secrets = this.builtins = null;
+      this.secrets = this.builtins = this.above = null;
     } else this.rules.delete(path.posix.dirname(gitignoreRel.replace(/\\/g, '/')).replace(/^\.$/, ''));
   }
 
@@ -235,11 +270,76 @@ export class WorkspacePolicy {
   }
 
   /**
+   * What `.gitignore` says above the root when the workspace is a folder inside a git repository (not its top): the
+   * rules of each folder from the repository's top down to the root's parent, and the repository's `info/exclude`.
+   * None when the root holds `.git` itself or no folder above it does, and none when they ignore the root itself
+   * (opening an ignored folder is the user's choice, not a reason to show nothing). `key` stamps the files read, so
+   * the index can tell they changed (aboveKey()).
+   */
+  private aboveRoot(): { key: string; levels: AboveLevel[] } {
+    if (this.above) return this.above;
+    const none = { key: '', levels: [] };
+    let top: string | null = null;
+    if (!fs.existsSync(path.join(this.root, '.git'))) {
+      for (let dir = path.dirname(this.root), i = 0; i < MAX_LEVELS_ABOVE; i++) {
+        if (fs.existsSync(path.join(dir, '.git'))) {
+          top = dir;
+          break;
+        }
+        const up = path.dirname(dir);
+        if (up === dir) break;
+        dir = up;
+      }
+    }
+    if (!top) return (this.above = none);
+    const segs = path.relative(top, this.root).split(path.sep);
+    const levels: AboveLevel[] = [];
+    const stamps: string[] = [];
+    for (let i = 0; i < segs.length; i++) {
+      const dir = path.join(top, ...segs.slice(0, i));
+      const files = [path.join(dir, '.gitignore')];
+      const gitDir = i === 0 ? gitDirOf(top) : null;
+      if (gitDir) files.unshift(path.join(gitDir, 'info', 'exclude'));
+      const texts: string[] = [];
+      for (const f of files) {
+        stamps.push(stamp(f) ?? '-');
+        try {
+          texts.push(fs.readFileSync(f, 'utf8'));
+        } catch {
+          /* absent or unreadable: no rules */
+        }
+      }
+      if (!texts.length) continue;
+      const label = `${'../'.repeat(segs.length - i)}.gitignore`;
+      levels.push({ prefix: segs.slice(i).join('/') + '/', label, ig: ignore({ ignorecase: GIT_IGNORECASE }).add(texts.join('\n')) });
+    }
+    // the root itself as those rules see it (`ignore` also tests the folders on the way to it)
+    let rootIgnored = false;
+    for (const l of levels) {
+      const r = l.ig.test(l.prefix);
+      if (r.ignored) rootIgnored = true;
+      else if (r.unignored) rootIgnored = false;
+    }
+    return (this.above = rootIgnored ? { key: stamps.join('|'), levels: [] } : { key: stamps.join('|'), levels });
+  }
+
+  /** Stamps of the `.gitignore` and `info/exclude` files above the root that the policy applies (see aboveRoot()). */
+  aboveKey(): string {
+    return this.aboveRoot().key;
+  }
+
+  /**
    * Whether `.gitignore` rules exclude this one entry, assuming its folders are not excluded (the walker prunes
    * excluded folders; `excluded()` checks the folders first). Returns the rule that excludes it, or null.
    */
   gitignored(relPath: string, isDir: boolean): string | null {
     let verdict: string | null = null;
+    // a workspace that is a folder of a repository: the rules of the folders above it come first, as git reads them
+    for (const { prefix, label, ig } of this.aboveRoot().levels) {
+      const r = ig.test(prefix + relPath + (isDir ? '/' : ''));
+      if (r.ignored) verdict = `${label}: ${r.rule?.pattern ?? relPath}`;
+      else if (r.unignored) verdict = null;
+    }
     // each level from the root down: the folder's rules test the rest of the path (no split/join per level)
     for (let at = 0; ; ) {
       const dir = at ? relPath.slice(0, at - 1) : '';

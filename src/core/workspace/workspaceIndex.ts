@@ -85,6 +85,8 @@ export class WorkspaceIndex {
   private generation = 0;
   /** Files of `notText` the last walk met unchanged. */
   private readonly notTextSeen = new Set<string>();
+  /** The policy's aboveKey() at the last walk: the `.gitignore` files above the root (null: none walked yet). */
+  private aboveKey: string | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
@@ -195,11 +197,14 @@ export class WorkspaceIndex {
   async refresh(): Promise<RefreshStats> {
     const t0 = Date.now();
     this.policy.forget();
-    let found = this.walk(true);
+    // the folder records hold what the rules admitted: changed rules above the root (no folder below changed) void them
+    const above = this.policy.aboveKey();
+    let found = above === this.aboveKey ? this.walk(true) : null;
     if (!found) {
       this.policy.forget();
       found = this.walk(false)!;
     }
+    this.aboveKey = above;
     // the matchers remember an answer per path walked: let them go (they are rebuilt lazily for later checks)
     this.policy.forget();
     let removed = 0;
@@ -364,7 +369,7 @@ export class WorkspaceIndex {
   /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
     this.ensureText();
-    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: [...this.notText], ...this.tree.rows() };
+    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: [...this.notText], above: this.aboveKey, ...this.tree.rows() };
     await writeIndexFile(cacheFile, header, [...this.files.values()], this.text);
   }
 
@@ -409,6 +414,7 @@ export class WorkspaceIndex {
       this.graph.resolveImports();
     });
     for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
+    this.aboveKey = typeof cache.header.above === 'string' ? cache.header.above : null;
     this.tree.restore(cache.header.dirs, cache.header.exclude);
     // the imports were resolved against the same file set; a refresh resolves what its changes may affect
     this.graph.restored();
