@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { absoluteIn, stamp, statOrNull } from './disk';
+import { RACY_MS } from './fileRead';
 import type { DirRow } from './indexCache';
 import type { WorkspacePolicy } from './policy';
 
@@ -23,9 +24,6 @@ interface DirRecord {
   files: string;
   subdirs: string;
 }
-
-/** A folder changed less than this before it was listed is listed again next time (coarse file system clocks). */
-const RACY_MS = 3000;
 
 /**
  * Where the walk meets a file the policy admits by name (a regular file when its folder was listed), by its
