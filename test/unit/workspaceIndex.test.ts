@@ -989,7 +989,7 @@ describe('git recency', () => {
     assert.strictEqual(rankFiles(index, { objective: 'export invoice' })[0].path, 'src/export/csv.ts');
   });
 
-  it('reads the history of a linked worktree and of a submodule-style checkout (`.git` is a file naming the git folder)', async function () {
+  it('reads the history of a linked worktree, of a submodule-style checkout (`.git` is a file naming the git folder) and of a folder of a repository', async function () {
     if (!spawnOk('git', ['--version'])) this.skip();
     const base = tmp('cape-git-linked-');
     const main = path.join(base, 'main');
@@ -1010,10 +1010,22 @@ describe('git recency', () => {
     fs.writeFileSync(path.join(sub, '.git'), 'gitdir: ../sub-git\n');
     write(sub, 'src/export/csv.ts', 'export function exportInvoice(id: string) { return "" + id; }\n');
     git(sub, 'commit', '-q', '-am', 'csv');
-    for (const [root, changed, other] of [[linked, 'pdf', 'csv'], [sub, 'csv', 'pdf']]) {
+    // a folder of the repository opened alone: its own paths, from the commits that touched it
+    const pkg = path.join(base, 'mono');
+    write(pkg, 'packages/app/src/export/pdf.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    write(pkg, 'packages/app/src/export/csv.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    write(pkg, 'packages/other/x.ts', 'export const x = 1;\n');
+    git(pkg, 'init', '-q');
+    git(pkg, 'add', '.');
+    git(pkg, 'commit', '-q', '-m', 'all');
+    write(pkg, 'packages/app/src/export/pdf.ts', 'export function exportInvoice(id: string) { return id + ""; }\n');
+    git(pkg, 'commit', '-q', '-am', 'pdf');
+    const app = path.join(pkg, 'packages', 'app');
+    for (const [root, changed, other] of [[linked, 'pdf', 'csv'], [sub, 'csv', 'pdf'], [app, 'pdf', 'csv']]) {
       const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
       assert.ok(index.recencyOf(`src/export/${changed}.ts`) > index.recencyOf(`src/export/${other}.ts`), root);
       assert.strictEqual(index.get('.git'), undefined, 'the .git file is not indexed');
+      assert.ok([...index.recentFiles().keys()].every((p) => index.get(p) || !p.startsWith('packages/')), 'paths of the workspace');
     }
   });
 });

@@ -5,13 +5,14 @@
 // again, and the files of the past commits whose subjects read most like the objective are likely places for the
 // new change (subjectScores). The ranking uses these as priors next to the text, damped. Renames are followed, so what a file went
 // through under its earlier paths counts for the path it has now (projects move files: `test/` to `__tests__/`,
-// `x.js` to `x.test.js`). No git repository, no git binary or any git error: no history (the ranking works without it).
+// `x.js` to `x.test.js`). A workspace that is a folder of a repository gets the commits that touched it, with its own
+// paths. No git repository, no git binary or any git error: no history (the ranking works without it).
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { terms } from './tokens';
 import { bm25Idf, bm25Tf } from './termScoring';
-import { gitDirOf } from './policy';
+import { gitDirOf, gitTopOf } from './policy';
 
 /** Commits looked at. */
 const COMMITS = 300;
@@ -46,7 +47,8 @@ export const NO_HISTORY: History = { recency: new Map(), coChange: new Map(), co
 
 /** What identifies the repository's current history without running git (HEAD and its reflog change on commit). */
 export function historyKey(root: string): string | null {
-  const git = gitDirOf(root);
+  const top = gitTopOf(root);
+  const git = top && gitDirOf(top);
   if (!git) return null;
   try {
     const parts: string[] = [];
@@ -139,10 +141,12 @@ export function historyFromLog(log: string): History {
 /** The history of the workspace's files from git, or none. */
 export function gitHistory(root: string): Promise<History> {
   if (!historyKey(root)) return Promise.resolve(NO_HISTORY);
+  // a folder of the repository opened alone: the commits that touched it, with paths relative to it
+  const below = gitDirOf(root) === null ? ['--relative'] : [];
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '-M', '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--'],
+      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '-M', ...below, '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--', ...(below.length ? ['.'] : [])],
       { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
       (err, stdout) => resolve(err ? NO_HISTORY : historyFromLog(String(stdout))),
     );

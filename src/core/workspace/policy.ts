@@ -196,6 +196,17 @@ export function gitDirOf(root: string): string | null {
   }
 }
 
+/** The folder at or above `root` that holds `.git` (the top of the repository `root` belongs to), or null. */
+export function gitTopOf(root: string): string | null {
+  for (let dir = path.resolve(root), i = 0; i <= MAX_LEVELS_ABOVE; i++) {
+    if (fs.existsSync(path.join(dir, '.git'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return null;
+}
+
 /** `.gitignore` rules of a folder above the workspace root, inside the same git repository (see WorkspacePolicy.above). */
 interface AboveLevel {
   /** The root's path below that folder, with a trailing slash ('packages/app/'). */
@@ -278,20 +289,8 @@ export class WorkspacePolicy {
    */
   private aboveRoot(): { key: string; levels: AboveLevel[] } {
     if (this.above) return this.above;
-    const none = { key: '', levels: [] };
-    let top: string | null = null;
-    if (!fs.existsSync(path.join(this.root, '.git'))) {
-      for (let dir = path.dirname(this.root), i = 0; i < MAX_LEVELS_ABOVE; i++) {
-        if (fs.existsSync(path.join(dir, '.git'))) {
-          top = dir;
-          break;
-        }
-        const up = path.dirname(dir);
-        if (up === dir) break;
-        dir = up;
-      }
-    }
-    if (!top) return (this.above = none);
+    const top = gitTopOf(this.root);
+    if (!top || top === this.root) return (this.above = { key: '', levels: [] });
     const segs = path.relative(top, this.root).split(path.sep);
     const levels: AboveLevel[] = [];
     const stamps: string[] = [];
