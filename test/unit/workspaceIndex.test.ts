@@ -10,6 +10,7 @@ import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
 import { isUiFile, scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
+import { racyRead } from '../../src/core/workspace/fileRead';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
@@ -583,8 +584,8 @@ describe('workspace index', () => {
   it('reads again a file it read within the racy window: a change under the same size and mtime (a coarse clock) is seen', async () => {
     const root = tmp('cape-index-racy-');
     const cacheFile = path.join(tmp('cape-index-racy-cache-'), 'i.idx');
-    // changed "now" as far as the index can tell (a future mtime is always within the window), and long ago
-    const now = new Date(Date.now() + 60_000);
+    // changed "now" on a coarse clock (whole seconds: FAT, HFS+), and long ago
+    const now = new Date(Math.floor(Date.now() / 1000) * 1000);
     const past = new Date(Date.now() - 60_000);
     const put = (rel: string, text: string, when: Date) => {
       write(root, rel, text);
@@ -605,6 +606,16 @@ describe('workspace index', () => {
     assert.ok(second.index.textScores('omega').has('src/a.ts') && !second.index.textScores('alpha').has('src/a.ts'));
     assert.ok(second.index.get('src/logo.bin'), 'a file found binary is read again too');
     assert.strictEqual(second.stats.read, 2, 'a file changed long ago is not read again');
+  });
+
+  it('takes a read as racy within one step of the file system clock: whole seconds up to 3 s, finer clocks 50 ms, not far in the future', () => {
+    const t = 1_700_000_000_000;
+    assert.strictEqual(racyRead(t, t + 2_500), true, 'whole-second mtime, read 2.5 s later');
+    assert.strictEqual(racyRead(t, t + 3_500), false);
+    assert.strictEqual(racyRead(t + 123.456, t + 150), true, 'fine mtime, read 27 ms later');
+    assert.strictEqual(racyRead(t + 123.456, t + 400), false, 'fine mtime, read 277 ms later: a bulk checkout is not read twice');
+    assert.strictEqual(racyRead(t + 60_000, t), false, 'an mtime a minute ahead (skewed clock) is not racy on every run');
+    assert.strictEqual(racyRead(t + 1_000, t), true, 'a whole-second mtime just ahead is');
   });
 
   it('on a warm run stats the files of unchanged folders instead of listing them, and still sees every change', async () => {

@@ -6,11 +6,22 @@ import { textOf } from './policy';
 import { scanFile } from './symbols';
 
 /**
- * A file or folder changed less than this before it was read or listed may change again under the same size and
- * mtime (file system clocks tick in steps up to 2 s): what was read of it is not trusted by its mtime alone, and it is
- * read (listed) again next time.
+ * How long after a change a file or folder may change again under the same size and mtime: the step of the file
+ * system's clock. Whole-second mtimes (FAT, HFS+, many network file systems) step by up to 2 s; finer ones (ext4, APFS,
+ * NTFS) by the kernel's tick, a few milliseconds.
  */
 export const RACY_MS = 3000;
+const FINE_RACY_MS = 50;
+
+/**
+ * Whether what was read or listed at `readAt` may be stale under an unchanged size and mtime: the mtime is within one
+ * clock step (RACY_MS) of the read. An mtime further in the future (a skewed clock, an archive's dates) is not: it
+ * would keep a file "racy" — read again, the cache rewritten — on every run until the clock caught up.
+ */
+export function racyRead(mtimeMs: number, readAt: number): boolean {
+  const step = mtimeMs % 1000 === 0 ? RACY_MS : FINE_RACY_MS;
+  return Math.abs(readAt - mtimeMs) < step;
+}
 
 /** A file's size and mtime as a walk stat'ed them. */
 export interface KnownStat {

@@ -113,7 +113,7 @@ export class FileEntry {
   /** The index's last walk that met this file (workspaceIndex.ts). */
   seen = 0;
   /**
-   * Read within RACY_MS of its mtime (fileRead.ts): its size and mtime do not tell that it is unchanged, so it is
+   * Read within a clock step of its mtime (fileRead.ts racyRead): its size and mtime do not tell that it is unchanged, so it is
    * read again next time (the cache file stores its mtime as NaN, which no stat equals).
    */
   racy = false;

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { absoluteIn, stamp, statOrNull } from './disk';
-import { RACY_MS } from './fileRead';
+import { racyRead } from './fileRead';
 import type { DirRow } from './indexCache';
 import type { WorkspacePolicy } from './policy';
 
@@ -105,7 +105,7 @@ export class TreeWalk {
       }
       // a folder changed within the clock's resolution may change again under the same mtime: list it next time
       const rec: DirRecord = {
-        mtimeMs: now - st.mtimeMs > RACY_MS ? st.mtimeMs : -1,
+        mtimeMs: racyRead(st.mtimeMs, now) ? -1 : st.mtimeMs,
         gitignore: hasGitignore ? stamp(prefix + '.gitignore') : null,
         files: files.join('/'),
         subdirs: subdirs.join('/'),

@@ -8,14 +8,14 @@
 //
 // Kept up to date incrementally, never rebuilt per session:
 //  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed, or that
-//    were read less than RACY_MS after a change (fileRead.ts: a coarse clock gives a second change the same mtime);
+//    were read within a clock step of a change (fileRead.ts racyRead: a second change may get the same mtime);
 //    the CLI calls it on each run after loading the cache file (open());
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
 import * as path from 'path';
 import { WorkspacePolicy, type PolicyOptions } from './policy';
-import { RACY_MS, readForIndex, readText, type FileRead, type KnownStat } from './fileRead';
+import { racyRead, readForIndex, readText, type FileRead, type KnownStat } from './fileRead';
 import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
@@ -155,7 +155,7 @@ export class WorkspaceIndex {
 
   /**
    * Puts what reading a file found into the index (see indexFile); `readFrom` is a time before it was read: a file
-   * changed less than RACY_MS before is read again next time (FileEntry.racy).
+   * changed within a clock step of it (racyRead) is read again next time (FileEntry.racy).
    */
   private indexRead(rel: string, got: FileRead, readFrom: number): boolean | null {
     switch (got.kind) {
@@ -171,7 +171,7 @@ export class WorkspaceIndex {
         return null;
       case 'binary':
         this.drop(rel);
-        this.notText.set(rel, notTextKey(got.size, got.mtimeMs, null, readFrom - got.mtimeMs < RACY_MS));
+        this.notText.set(rel, notTextKey(got.size, got.mtimeMs, null, racyRead(got.mtimeMs, readFrom)));
         return false;
     }
     this.notText.delete(rel);
@@ -179,7 +179,7 @@ export class WorkspaceIndex {
     this.graph.indexed(rel, !this.files.has(rel));
     // kept as one string each (split on first use): no piece of the file's text stays alive
     const entry = new FileEntry(rel, got.size, got.mtimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports));
-    entry.racy = readFrom - got.mtimeMs < RACY_MS;
+    entry.racy = racyRead(got.mtimeMs, readFrom);
     this.files.set(rel, entry);
     return true;
   }
@@ -391,7 +391,7 @@ export class WorkspaceIndex {
     let fromCache = false;
     if (cacheFile) fromCache = index.loadCache(cacheFile, opts.lazy ?? false);
     const stats = await index.refresh();
-    // a folder listed again only because it changed moments ago (RACY_MS) but found as recorded changes nothing
+    // a folder listed again only because it changed moments ago (racyRead) but found as recorded changes nothing
     if (cacheFile && (!fromCache || stats.read || stats.removed || index.tree.changed)) {
       try {
         await index.save(cacheFile);
