@@ -1032,6 +1032,16 @@ describe('git recency', () => {
     write(pkg, 'packages/app/src/export/pdf.ts', 'export function exportInvoice(id: string) { return id + ""; }\n');
     git(pkg, 'commit', '-q', '-am', 'pdf');
     const app = path.join(pkg, 'packages', 'app');
+    // the repository's info/exclude holds for a linked worktree too (its git folder names the repository's), also when it changes
+    write(linked, 'notes.md', '# my notes\n');
+    write(linked, 'todo.md', '# my todo\n');
+    fs.mkdirSync(path.join(main, '.git', 'info'), { recursive: true });
+    fs.writeFileSync(path.join(main, '.git', 'info', 'exclude'), 'notes.md\n');
+    const cacheFile = path.join(tmp('cape-git-linked-cache-'), 'i.idx');
+    const linkedPaths = async () => [...(await WorkspaceIndex.open(linked, { cacheFile })).index.all()].map((f) => f.path).sort();
+    assert.deepStrictEqual(await linkedPaths(), ['src/export/csv.ts', 'src/export/pdf.ts', 'todo.md']);
+    fs.writeFileSync(path.join(main, '.git', 'info', 'exclude'), 'notes.md\ntodo.md\n');
+    assert.deepStrictEqual(await linkedPaths(), ['src/export/csv.ts', 'src/export/pdf.ts']);
     for (const [root, changed, other] of [[linked, 'pdf', 'csv'], [sub, 'csv', 'pdf'], [app, 'pdf', 'csv']]) {
       const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
       assert.ok(index.recencyOf(`src/export/${changed}.ts`) > index.recencyOf(`src/export/${other}.ts`), root);

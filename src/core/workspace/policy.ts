@@ -11,7 +11,8 @@
 //     need-to-know matrix, not as code), nor under a dependency/tool folder of BUILTIN_IGNORES;
 //  3. `.gitignore` does not exclude it — every `.gitignore` from the root down to the file's folder, deeper files
 //     overriding shallower ones and a `!negation` re-including, as git does (rules via the `ignore` package), plus
-//     `.git/info/exclude`, and in a folder of a repository those of the folders above it (aboveRoot()); a path
+//     the repository's `info/exclude` (infoExcludeOf: a linked worktree's is the main one's), and in a folder of a
+//     repository the `.gitignore` files of the folders above it (aboveRoot()); a path
 //     under an ignored folder stays ignored (git never looks inside it); case matters
 //     as git's default core.ignorecase of the platform says (GIT_IGNORECASE);
 //  4. its name is not a secret's (SECRET_NAME_PATTERNS below): refused by name, before any byte is read;
@@ -207,6 +208,22 @@ export function gitTopOf(root: string): string | null {
   return null;
 }
 
+/**
+ * The `info/exclude` file of the repository whose top is `top`: in its git folder, or for a linked worktree in the
+ * repository's (named by the worktree's `commondir`). Null when `top` holds no `.git`.
+ */
+export function infoExcludeOf(top: string): string | null {
+  const git = gitDirOf(top);
+  if (!git) return null;
+  let common = git;
+  try {
+    common = path.resolve(git, fs.readFileSync(path.join(git, 'commondir'), 'utf8').trim());
+  } catch {
+    /* not a linked worktree */
+  }
+  return path.join(common, 'info', 'exclude');
+}
+
 /** `.gitignore` rules of a folder above the workspace root, inside the same git repository (see WorkspacePolicy.above). */
 interface AboveLevel {
   /** The root's path below that folder, with a trailing slash ('packages/app/'). */
@@ -261,7 +278,7 @@ export class WorkspacePolicy {
     else if (hasGitignore && this.rules.get(dirRel) === null) this.rules.delete(dirRel);
   }
 
-  /** The parsed `.gitignore` of a folder ('' = root, which also takes `.git/info/exclude`), or null. */
+  /** The parsed `.gitignore` of a folder ('' = root, which also takes the repository's `info/exclude`), or null. */
   private rulesOf(dirRel: string): Ignore | null {
     const cached = this.rules.get(dirRel);
     if (cached !== undefined) return cached;
@@ -273,7 +290,10 @@ export class WorkspacePolicy {
         /* absent or unreadable: no rules */
       }
     };
-    if (dirRel === '') read(path.join(this.root, '.git', 'info', 'exclude'));
+    if (dirRel === '') {
+      const exclude = infoExcludeOf(this.root);
+      if (exclude) read(exclude);
+    }
     read(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'));
     const ig = texts.length ? ignore({ ignorecase: GIT_IGNORECASE }).add(texts.join('\n')) : null;
     this.rules.set(dirRel, ig);
@@ -290,15 +310,21 @@ export class WorkspacePolicy {
   private aboveRoot(): { key: string; levels: AboveLevel[] } {
     if (this.above) return this.above;
     const top = gitTopOf(this.root);
-    if (!top || top === this.root) return (this.above = { key: '', levels: [] });
+    if (!top) return (this.above = { key: '', levels: [] });
+    if (top === this.root) {
+      // the walk notices a change of `.git/info/exclude`; not of one elsewhere (a linked worktree's, a submodule's)
+      const exclude = infoExcludeOf(top);
+      const elsewhere = exclude && exclude !== path.join(top, '.git', 'info', 'exclude');
+      return (this.above = { key: elsewhere ? (stamp(exclude) ?? '-') : '', levels: [] });
+    }
     const segs = path.relative(top, this.root).split(path.sep);
     const levels: AboveLevel[] = [];
     const stamps: string[] = [];
     for (let i = 0; i < segs.length; i++) {
       const dir = path.join(top, ...segs.slice(0, i));
       const files = [path.join(dir, '.gitignore')];
-      const gitDir = i === 0 ? gitDirOf(top) : null;
-      if (gitDir) files.unshift(path.join(gitDir, 'info', 'exclude'));
+      const exclude = i === 0 ? infoExcludeOf(top) : null;
+      if (exclude) files.unshift(exclude);
       const texts: string[] = [];
       for (const f of files) {
         stamps.push(stamp(f) ?? '-');
