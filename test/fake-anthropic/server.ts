@@ -99,6 +99,16 @@ export interface FakeToolCall {
   name: string;
   /** The tool input; streamed as `input_json_delta` partials of the JSON text. */
   input: unknown;
+  /** The input's JSON text as the model wrote it, streamed instead of JSON.stringify(input) (invalid JSON, a non-object). */
+  json?: string;
+}
+
+/** A content block streamed verbatim before the reply's text (a `thinking` block, a block type the client does not know). */
+export interface FakeRawBlock {
+  /** The `content_block` of `content_block_start`. */
+  start: Record<string, unknown>;
+  /** The `delta` of each `content_block_delta`. */
+  deltas?: Record<string, unknown>[];
 }
 
 /**
@@ -115,6 +125,17 @@ export interface FakeToolUseReply {
   /** Characters per `input_json_delta` (default: the server's chunk size). */
   chunkSize?: number;
   chunkDelayMs?: number;
+  /** Defaults to 'tool_use' ('max_tokens': the output limit hit inside the last call's input, see `cut`). */
+  stopReason?: string;
+  /** Blocks streamed before the text (and the tool calls). */
+  blocks?: FakeRawBlock[];
+  /**
+   * The stream breaks after `afterChars` characters of the last call's input JSON: `eof` ends the response without
+   * `content_block_stop`/`message_stop`, `reset` resets the connection, `midstream-error` sends `event: error`, and
+   * `max_tokens` stops the message there as the API does at the output limit (`content_block_stop`, then
+   * `message_delta` with `stop_reason: "max_tokens"` and `message_stop`).
+   */
+  cut?: { afterChars: number; fault: 'eof' | 'reset' | 'midstream-error' | 'max_tokens'; errorType?: string };
 }
 
 export type FakeReply = FakeTextReply | FakeToolUseReply | FakeFault;
@@ -489,6 +510,31 @@ export function toolPairingError(body: any): string | null {
   return null;
 }
 
+/**
+ * The real API's rules for the content of messages: no empty message (but the final assistant one), no empty text
+ * block, every tool_use input an object, and no tool_use id used twice in a request. Returns the error message, or
+ * null when the request is fine.
+ */
+export function messageShapeError(body: any): string | null {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const ids = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    const c = messages[i]?.content;
+    const finalAssistant = i === messages.length - 1 && messages[i]?.role === 'assistant';
+    if ((c === '' || (Array.isArray(c) && c.length === 0)) && !finalAssistant) {
+      return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    }
+    for (const [j, b] of blocksOf(c).entries()) {
+      if (b.type === 'text' && (typeof b.text !== 'string' || b.text === '')) return `messages.${i}.content.${j}.text: text content blocks must be non-empty`;
+      if (b.type !== 'tool_use') continue;
+      if (!b.input || typeof b.input !== 'object' || Array.isArray(b.input)) return `messages.${i}.content.${j}.tool_use.input: Input should be a valid dictionary`;
+      if (ids.has(String(b.id))) return `messages.${i}.content.${j}: \`tool_use\` ids must be unique (${String(b.id)} is used twice)`;
+      ids.add(String(b.id));
+    }
+  }
+  return null;
+}
+
 /** A non-streamed Messages API reply: one JSON message. */
 function sendMessage(res: http.ServerResponse, requestId: string, message: Record<string, unknown>): void {
   const payload = JSON.stringify(message);
@@ -650,6 +696,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       return sendError(res, 400, 'invalid_request_error', 'messages: at least one message is required');
     }
+    const shape = messageShapeError(body);
+    if (shape) return sendError(res, 400, 'invalid_request_error', shape);
     const pairing = toolPairingError(body);
     if (pairing) return sendError(res, 400, 'invalid_request_error', pairing);
     const marks = cacheControlError(body);
@@ -695,15 +743,15 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
 
     if ('toolCalls' in reply) {
       if (reply.delayMs) await sleep(reply.delayMs);
-      const calls = reply.toolCalls.map((c) => ({ id: c.id ?? newId('toolu'), name: c.name, input: c.input ?? {} }));
-      const outChars = (reply.text ?? '').length + calls.reduce((n, c) => n + JSON.stringify(c.input).length + c.name.length, 0);
+      const calls = reply.toolCalls.map((c) => ({ id: c.id ?? newId('toolu'), name: c.name, input: c.input ?? {}, json: c.json ?? JSON.stringify(c.input ?? {}) }));
+      const outChars = (reply.text ?? '').length + calls.reduce((n, c) => n + c.json.length + c.name.length, 0);
       const usage: FakeUsage = { ...usageIn, output_tokens: estimateTokens(outChars), ...reply.usage };
       if (!rec.stream) {
         const content = [
           ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
           ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
         ];
-        sendMessage(res, requestId, { id: messageId, type: 'message', role: 'assistant', model, content, stop_reason: 'tool_use', stop_sequence: null, usage });
+        sendMessage(res, requestId, { id: messageId, type: 'message', role: 'assistant', model, content, stop_reason: reply.stopReason ?? 'tool_use', stop_sequence: null, usage });
         return;
       }
       await streamReply(res, {
@@ -712,10 +760,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         model,
         usage,
         text: reply.text ?? '',
-        stopReason: 'tool_use',
+        stopReason: reply.stopReason ?? 'tool_use',
         chunkSize: reply.chunkSize ?? chunkSize,
         chunkDelayMs: reply.chunkDelayMs ?? chunkDelayMs,
         toolCalls: calls,
+        blocks: reply.blocks,
+        cut: reply.cut,
       });
       return;
     }
@@ -790,7 +840,11 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       pingEveryMs?: number;
       holdAfterChars?: number;
       /** Tool calls streamed after the text (a tool-use turn; the text block is omitted when the text is empty). */
-      toolCalls?: { id: string; name: string; input: unknown }[];
+      toolCalls?: { id: string; name: string; input: unknown; json: string }[];
+      /** Blocks streamed verbatim first (FakeToolUseReply.blocks). */
+      blocks?: FakeRawBlock[];
+      /** Where and how the last tool call's input breaks off (FakeToolUseReply.cut). */
+      cut?: FakeToolUseReply['cut'];
       end?: FakeMidstreamErrorFault | FakeStallFault | FakeResetFault | FakeEofFault;
     },
   ): Promise<void> {
@@ -831,8 +885,16 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         },
       },
     });
+    let blockIndex = 0;
+    for (const b of p.blocks ?? []) {
+      write('content_block_start', { type: 'content_block_start', index: blockIndex, content_block: b.start });
+      for (const delta of b.deltas ?? []) write('content_block_delta', { type: 'content_block_delta', index: blockIndex, delta });
+      write('content_block_stop', { type: 'content_block_stop', index: blockIndex });
+      blockIndex++;
+    }
     const withText = !p.toolCalls || p.text.length > 0;
-    if (withText) write('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    const textIndex = blockIndex;
+    if (withText) write('content_block_start', { type: 'content_block_start', index: textIndex, content_block: { type: 'text', text: '' } });
     write('ping', { type: 'ping' });
     if (withText) {
       let sent = 0;
@@ -840,7 +902,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       for (const c of chunks(p.text, p.chunkSize)) {
         if (gone) return;
         await wait(p.chunkDelayMs);
-        write('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } });
+        write('content_block_delta', { type: 'content_block_delta', index: textIndex, delta: { type: 'text_delta', text: c } });
         sent += Array.from(c).length;
         if (holding && sent >= (p.holdAfterChars ?? 0)) {
           holding = false;
@@ -857,21 +919,39 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     if (gone) return;
 
     if (p.toolCalls) {
-      if (withText) write('content_block_stop', { type: 'content_block_stop', index: 0 });
-      let index = withText ? 1 : 0;
-      for (const call of p.toolCalls) {
+      if (withText) write('content_block_stop', { type: 'content_block_stop', index: textIndex });
+      let index = withText ? textIndex + 1 : textIndex;
+      for (const [n, call] of p.toolCalls.entries()) {
+        const cut = n === p.toolCalls.length - 1 ? p.cut : undefined;
         write('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
-        for (const part of chunks(JSON.stringify(call.input), p.chunkSize)) {
+        for (const part of chunks(cut ? truncated(call.json, cut.afterChars) : call.json, p.chunkSize)) {
           if (gone) return;
           await wait(p.chunkDelayMs);
           write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } });
+        }
+        if (cut?.fault === 'eof') {
+          res.end();
+          return;
+        }
+        if (cut?.fault === 'reset') {
+          await new Promise<void>((resolve) => setTimeout(resolve, 20));
+          const sock = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
+          if (sock?.resetAndDestroy) sock.resetAndDestroy();
+          else sock?.destroy();
+          return;
+        }
+        if (cut?.fault === 'midstream-error') {
+          const type = cut.errorType ?? 'overloaded_error';
+          write('error', { type: 'error', error: { type, message: DEFAULT_ERROR_MESSAGE[type] ?? 'Error' } });
+          res.end();
+          return;
         }
         write('content_block_stop', { type: 'content_block_stop', index });
         index++;
       }
       write('message_delta', {
         type: 'message_delta',
-        delta: { stop_reason: p.stopReason, stop_sequence: null },
+        delta: { stop_reason: p.cut?.fault === 'max_tokens' ? 'max_tokens' : p.stopReason, stop_sequence: null },
         usage: { ...p.usage },
       });
       write('message_stop', { type: 'message_stop' });
@@ -908,7 +988,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       return;
     }
 
-    write('content_block_stop', { type: 'content_block_stop', index: 0 });
+    write('content_block_stop', { type: 'content_block_stop', index: textIndex });
     write('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: p.stopReason, stop_sequence: null },
