@@ -106,6 +106,11 @@ export interface ToolCall {
   id: string;
   name: string;
   input: unknown;
+  /**
+   * Why the input cannot be used as the model wrote it (not JSON, not an object, cut at the output limit): `input` is
+   * then `{}` and the executor refuses the call with this reason.
+   */
+  problem?: string;
 }
 
 /** A block of a structured message: text, the model's tool calls, and our answers to them. */

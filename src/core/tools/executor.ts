@@ -77,6 +77,8 @@ export class ToolRunner {
   /** Answers every call of one turn (in parallel), in the calls' order. */
   async execute(calls: ToolCall[]): Promise<ToolAnswer[]> {
     const planned = calls.map((c) => {
+      // input the model could not finish or did not write as an object: refused without using the budget
+      if (c.problem) return refused(c.name, targetOf(c.input), c.problem);
       if (this.spent()) return null;
       this.calls++;
       return this.run(c);

@@ -1,4 +1,6 @@
-// The Anthropic implementation of LlmClient, on the real @anthropic-ai/sdk `messages.stream()`.
+// The Anthropic implementation of LlmClient, on the real @anthropic-ai/sdk's event stream (`messages.create` with
+// `stream: true`; the reply is assembled here, see ReplyAccumulator, so a tool call the model wrote wrong is refused
+// to it instead of failing the turn, and the usage of a request that broke off is known).
 //
 // What it adds over the SDK:
 // - explicit apiKey + baseURL, so the SDK never picks up ANTHROPIC_* variables or profile files;
@@ -17,6 +19,7 @@ import { timerDelay } from '../../model/dates';
 import { minCacheableTokens } from '../pricing';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
+import { sliceWhole } from '../../text/cut';
 import { loadSdk } from './sdk';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -319,62 +322,169 @@ export class AnthropicClient implements LlmClient {
 
     let stalled = false;
     let callbackError: unknown;
-    let abortStream = () => {};
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    req.signal?.addEventListener('abort', onAbort, { once: true });
     const watchdog = new IdleWatchdog(this.idleTimeoutMs, () => {
       stalled = true;
-      abortStream();
+      controller.abort();
     });
-    const stream = this.sdk.messages.stream(params, {
-      signal: req.signal,
-      middleware: [watchdogMiddleware(watchdog)],
-    });
-    abortStream = () => stream.abort();
-    stream.on('text', (delta) => {
-      if (callbackError !== undefined) return;
-      try {
-        onText(delta);
-      } catch (e) {
-        // A failing consumer ends the request; its error is rethrown as is below.
-        callbackError = e;
-        stream.abort();
-      }
-    });
-
+    const reply = new ReplyAccumulator();
     try {
-      const message = await stream.finalMessage();
-      const text = message.content
-        .filter((b): b is Anthropic.TextBlock => b.type === 'text')
-        .map((b) => b.text)
-        .join('');
-      // The SDK assembles each tool_use block's input from its streamed input_json_delta partials.
-      const toolCalls: ToolCall[] = message.content
-        .filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')
-        .map((b) => ({ id: b.id, name: b.name, input: b.input }));
-      return {
-        text,
-        usage: toUsage(message.usage),
-        stopReason: message.stop_reason ?? null,
-        model: message.model,
-        ...(toolCalls.length > 0 ? { toolCalls } : {}),
-      };
-    } catch (err) {
-      if (callbackError !== undefined) throw callbackError;
-      if (stalled) throw LlmError.stalled(this.idleTimeoutMs, this.baseURL);
-      if (req.signal?.aborted) throw LlmError.cancelled();
-      if (watchdog.notAStream !== undefined) {
-        // Retrying would get the same page: the base URL (or a proxy in between) is not the Messages API.
-        throw new LlmError(
-          'config',
-          `The server at ${this.baseURL} answered with ${watchdog.notAStream}, not the Messages API's event stream. Check the ` +
-            'base URL (--base-url, ANTHROPIC_BASE_URL or cape.baseUrl, without /v1) and any proxy between you and the API.',
-          { cause: err },
-        );
+      const stream = await this.sdk.messages.create(
+        { ...params, stream: true },
+        { signal: controller.signal, middleware: [watchdogMiddleware(watchdog)] },
+      );
+      for await (const event of stream) {
+        const delta = reply.add(event);
+        if (!delta) continue;
+        try {
+          onText(delta);
+        } catch (e) {
+          // A failing consumer ends the request; its error is rethrown as is below.
+          callbackError = e;
+          controller.abort();
+          break;
+        }
       }
-      throw toLlmError(err, ctx);
+      if (callbackError !== undefined) throw callbackError;
+      // The SDK's stream ends quietly when aborted: a stall or a cancel is told apart below.
+      if (controller.signal.aborted) throw LlmError.cancelled();
+      return reply.result();
+    } catch (err) {
+      throw this.failure(err, { callbackError, stalled, aborted: !!req.signal?.aborted, notAStream: watchdog.notAStream, ctx });
     } finally {
       watchdog.disarm();
+      req.signal?.removeEventListener('abort', onAbort);
     }
   }
+
+  private failure(
+    err: unknown,
+    f: { callbackError: unknown; stalled: boolean; aborted: boolean; notAStream: string | undefined; ctx: Parameters<typeof toLlmError>[1] },
+  ): unknown {
+    if (f.callbackError !== undefined) return f.callbackError;
+    if (f.stalled) return LlmError.stalled(this.idleTimeoutMs, this.baseURL);
+    if (f.aborted) return LlmError.cancelled();
+    if (f.notAStream !== undefined) {
+      // Retrying would get the same page: the base URL (or a proxy in between) is not the Messages API.
+      return new LlmError(
+        'config',
+        `The server at ${this.baseURL} answered with ${f.notAStream}, not the Messages API's event stream. Check the ` +
+          'base URL (--base-url, ANTHROPIC_BASE_URL or cape.baseUrl, without /v1) and any proxy between you and the API.',
+        { cause: err },
+      );
+    }
+    return toLlmError(err, f.ctx);
+  }
+}
+
+/**
+ * One streamed reply, assembled from the API's raw events: text blocks, tool_use blocks with their input JSON as the
+ * model wrote it (parsed once the block is complete, never guessed from a part), the stop reason and the usage so far.
+ * A tool call whose input is not a JSON object, or was cut by the output limit, keeps `{}` as its input (the API
+ * only takes an object back) and says why in `problem`, so the executor refuses it and the conversation goes on.
+ */
+class ReplyAccumulator {
+  private blocks: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string; complete: boolean } | { type: 'other' })[] = [];
+  private model = '';
+  private stopReason: string | null = null;
+  private stopped = false;
+  /** What the request used so far (from message_start, updated by message_delta); undefined before message_start. */
+  usage: Usage | undefined;
+  private raw: Partial<Anthropic.Usage> = {};
+
+  /** Takes one event; returns the text it adds, if any. */
+  add(event: Anthropic.RawMessageStreamEvent): string | undefined {
+    switch (event.type) {
+      case 'message_start':
+        this.model = event.message.model;
+        this.raw = { ...event.message.usage };
+        this.usage = toUsage(this.raw);
+        return undefined;
+      case 'message_delta': {
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        // output_tokens is always there; the other counters are whole-message totals, sent only when they apply
+        const u = event.usage as Partial<Anthropic.Usage>;
+        for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) (this.raw as Record<string, unknown>)[k] = v;
+        this.usage = toUsage(this.raw);
+        return undefined;
+      }
+      case 'message_stop':
+        this.stopped = true;
+        return undefined;
+      case 'content_block_start': {
+        const b = event.content_block;
+        this.blocks[event.index] =
+          b.type === 'text'
+            ? { type: 'text', text: b.text ?? '' }
+            : b.type === 'tool_use'
+              ? { type: 'tool_use', id: b.id, name: b.name, json: '', complete: false }
+              : { type: 'other' };
+        return b.type === 'text' && b.text ? b.text : undefined;
+      }
+      case 'content_block_delta': {
+        const b = this.blocks[event.index];
+        const d = event.delta;
+        if (b?.type === 'text' && d.type === 'text_delta') {
+          b.text += d.text;
+          return d.text;
+        }
+        if (b?.type === 'tool_use' && d.type === 'input_json_delta') b.json += d.partial_json;
+        return undefined;
+      }
+      case 'content_block_stop': {
+        const b = this.blocks[event.index];
+        if (b?.type === 'tool_use') b.complete = true;
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  result(): LlmResult {
+    // A stream that ends before message_stop is a reply cut off (classified as a dropped connection).
+    if (!this.stopped) throw new Error('stream ended without producing a Message with role=assistant');
+    const text = this.blocks.map((b) => (b?.type === 'text' ? b.text : '')).join('');
+    const toolCalls: ToolCall[] = [];
+    for (const b of this.blocks) {
+      if (b?.type !== 'tool_use') continue;
+      const cut = !b.complete || (this.stopReason === 'max_tokens' && b === this.blocks[this.blocks.length - 1]);
+      toolCalls.push({ id: b.id, name: b.name, ...toolInput(b.json, cut) });
+    }
+    return {
+      text,
+      usage: this.usage ?? toUsage(undefined),
+      stopReason: this.stopReason,
+      model: this.model,
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    };
+  }
+}
+
+/** A tool call's input from the JSON the model wrote: an object, or `{}` and why it cannot be used. */
+export function toolInput(json: string, cut: boolean): { input: Record<string, unknown>; problem?: string } {
+  if (cut) {
+    return { input: {}, problem: 'the call was cut off at the output limit (max_tokens) before its arguments were complete; call it again (shorter), or write your answer' };
+  }
+  if (json.trim() === '') return { input: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { input: {}, problem: `the arguments were not valid JSON (${excerpt(json)}); send them as one JSON object` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return { input: {}, problem: `the arguments were ${what}, not a JSON object; send them as one JSON object with named fields` };
+  }
+  return { input: value as Record<string, unknown> };
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${sliceWhole(flat, 0, 80)}…` : flat;
 }
 
 export interface ValidateApiKeyOptions {

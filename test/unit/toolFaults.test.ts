@@ -1,0 +1,140 @@
+// Faults of a step's conversation with tools, through the real SDK and the fake Messages API: what the model's
+// tool_use blocks can look like when something goes wrong (input that is not JSON or not an object, a call cut at the
+// output limit, ids used twice, block types we do not know, a stream that breaks inside a call), and what must hold
+// after each one: the next request is one the API accepts (every tool_use answered by exactly one tool_result, the
+// fake checks the API's rules), the model is told what was wrong, and the step's records say what was asked.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { LlmError } from '../../src/core/llm/errors';
+import { runToolLoop } from '../../src/core/llm/toolLoop';
+import type { ChatMessage, LlmRequest } from '../../src/core/model/types';
+import { ToolRunner } from '../../src/core/tools/executor';
+import { TOOL_SPECS } from '../../src/core/tools/specs';
+import { messageShapeError, toolPairingError, type FakeAnthropic } from '../fake-anthropic';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
+import { tempDir } from '../helpers/cli';
+
+function request(messages: ChatMessage[], toolChoice: 'auto' | 'none'): LlmRequest {
+  return { model: 'claude-sonnet-4-6', maxTokens: 1024, system: [{ text: 'sys' }], messages, tools: [...TOOL_SPECS], toolChoice };
+}
+
+describe('tool faults: malformed tool_use blocks and broken streams', function () {
+  this.timeout(30000);
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ apiKey: 'k', chunkSize: 5 }, (f) => (fake = f));
+
+  function workspace(): string {
+    const ws = tempDir('cape-toolfaults-');
+    fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'src', 'app.ts'), 'export const app = 1;\n');
+    fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'export const a = 2;\n');
+    return ws;
+  }
+
+  /** One step's tool loop, as the session runs it: the real client, a real ToolRunner over a small workspace. */
+  async function loop(): Promise<{ text: string; tools: ToolRunner }> {
+    const client = new AnthropicClient({ apiKey: 'k', baseURL: fake.url, maxRetries: 0 });
+    const tools = new ToolRunner({ workspace: workspace() });
+    const out = await runToolLoop({
+      messages: [{ role: 'user', content: 'go' }],
+      send: (m, choice) => client.stream(request(m, choice), () => {}),
+      execute: (calls) => tools.execute(calls),
+      spent: () => tools.spent(),
+    });
+    // every request sent follows the API's rules (the fake answers 400 otherwise, so this only names the rule)
+    for (const r of fake.requests) {
+      assert.strictEqual(toolPairingError(r.body), null);
+      assert.strictEqual(messageShapeError(r.body), null);
+    }
+    return { text: out.result.text, tools };
+  }
+
+  it('input_json_delta pieces that join to invalid JSON: the call is refused with the reason, the conversation goes on', async () => {
+    fake.enqueue({ toolCalls: [{ id: 'j1', name: 'read_file', input: null, json: '{"path": "src/app.ts",,}' }, { id: 'j2', name: 'read_file', input: { path: 'src/a.ts' } }] }, { text: 'done' });
+    const { text, tools } = await loop();
+    assert.strictEqual(text, 'done');
+    assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['j1', true], ['j2', false]]);
+    assert.match(fake.toolResults[0].content, /not valid JSON/);
+    assert.match(String(tools.records[0].refused), /not valid JSON/);
+    assert.strictEqual(tools.records[0].tool, 'read_file');
+    assert.strictEqual(tools.records[1].chars, 'export const a = 2;\n'.length);
+  });
+
+  for (const [what, json] of [
+    ['an array', '["src/app.ts"]'],
+    ['a string', '"src/app.ts"'],
+  ] as const) {
+    it(`input that is ${what}, not an object: refused, and the history sends the API an object`, async () => {
+      fake.enqueue({ toolCalls: [{ id: 'n1', name: 'read_file', input: null, json }] }, { text: 'done' });
+      const { text, tools } = await loop();
+      assert.strictEqual(text, 'done');
+      assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['n1', true]]);
+      assert.match(fake.toolResults[0].content, /JSON object/);
+      assert.ok(tools.records[0].refused);
+      const sent = fake.requests[1].body.messages[1].content.find((b: { type: string }) => b.type === 'tool_use');
+      assert.deepStrictEqual(sent.input, {});
+    });
+  }
+
+  it('a call cut at the output limit (stop_reason max_tokens inside its input) is not run on the partial input', async () => {
+    fake.enqueue(
+      { toolCalls: [{ id: 'ok1', name: 'read_file', input: { path: 'src/a.ts' } }, { id: 'cut1', name: 'read_file', input: { path: 'src/app.ts' } }], cut: { afterChars: 13, fault: 'max_tokens' } },
+      { text: 'done' },
+    );
+    const { text, tools } = await loop();
+    assert.strictEqual(text, 'done');
+    // '{"path":"src/' parses (partially) to { path: 'src/' }: that must not become a listing or a read of it
+    assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['ok1', false], ['cut1', true]]);
+    assert.match(fake.toolResults[1].content, /output limit/);
+    assert.match(String(tools.records[1].refused), /output limit/);
+    assert.strictEqual(tools.usedCalls, 1, 'the cut call does not use the step budget');
+  });
+
+  it('already right: an unknown tool name, an empty input and unknown block types mixed with text and tool_use', async () => {
+    fake.enqueue(
+      {
+        text: 'Looking.',
+        blocks: [
+          { start: { type: 'thinking', thinking: '', signature: '' }, deltas: [{ type: 'thinking_delta', thinking: 'hmm' }, { type: 'signature_delta', signature: 'sig' }] },
+          { start: { type: 'future_block', data: 'x' }, deltas: [{ type: 'future_delta', data: 'y' }] },
+        ],
+        toolCalls: [
+          { id: 'u1', name: 'delete_everything', input: { path: 'src/a.ts' } },
+          { id: 'u2', name: 'read_file', input: {} },
+          { id: 'u3', name: 'list_files', input: {} },
+        ],
+      },
+      { text: 'done' },
+    );
+    const { text, tools } = await loop();
+    assert.strictEqual(text, 'done');
+    assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['u1', true], ['u2', true], ['u3', false]]);
+    assert.match(fake.toolResults[0].content, /unknown tool "delete_everything"/);
+    assert.match(fake.toolResults[1].content, /path/);
+    assert.deepStrictEqual(tools.records.map((r) => r.tool), ['delete_everything', 'read_file', 'list_files']);
+    // the assistant turn sent back keeps the text and the calls
+    assert.deepStrictEqual(fake.requests[1].body.messages[1].content.map((b: { type: string }) => b.type), ['text', 'tool_use', 'tool_use', 'tool_use']);
+  });
+
+  it('already right: stop_reason tool_use without any tool_use block ends the loop with the text written', async () => {
+    fake.enqueue({ text: 'Let me look.', toolCalls: [] });
+    const { text } = await loop();
+    assert.strictEqual(text, 'Let me look.');
+    assert.strictEqual(fake.requests.length, 1);
+  });
+
+  for (const fault of ['eof', 'reset', 'midstream-error'] as const) {
+    it(`a stream broken inside a call's input (${fault}) is a retryable error; nothing is run`, async () => {
+      fake.enqueue({ toolCalls: [{ id: 'b1', name: 'read_file', input: { path: 'src/app.ts' } }], cut: { afterChars: 10, fault } });
+      const err = await loop().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof LlmError, String(err));
+      assert.ok(err.retryable, err.message);
+      assert.match(err.message, fault === 'midstream-error' ? /overloaded/ : /connection .* was lost/);
+    });
+  }
+});
