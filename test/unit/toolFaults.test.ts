@@ -92,6 +92,27 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
     assert.strictEqual(tools.usedCalls, 1, 'the cut call does not use the step budget');
   });
 
+  it('two tool_use blocks with the same id: both answered, and the next request has no id twice', async () => {
+    fake.enqueue({ toolCalls: [{ id: 'dup', name: 'read_file', input: { path: 'src/a.ts' } }, { id: 'dup', name: 'read_file', input: { path: 'src/app.ts' } }] }, { text: 'done' });
+    const { text, tools } = await loop();
+    assert.strictEqual(text, 'done');
+    assert.strictEqual(fake.toolResults.length, 2);
+    assert.deepStrictEqual(fake.toolResults.map((r) => r.isError), [false, false]);
+    assert.deepStrictEqual(fake.toolResults.map((r) => r.content), ['export const a = 2;\n', 'export const app = 1;\n']);
+    assert.strictEqual(new Set(tools.records.map((r) => r.id)).size, 2);
+  });
+
+  it('an id reused from an earlier turn is answered under a fresh id too', async () => {
+    fake.enqueue(
+      { toolCalls: [{ id: 'same', name: 'read_file', input: { path: 'src/a.ts' } }] },
+      { toolCalls: [{ id: 'same', name: 'read_file', input: { path: 'src/app.ts' } }] },
+      { text: 'done' },
+    );
+    const { text } = await loop();
+    assert.strictEqual(text, 'done');
+    assert.deepStrictEqual(fake.toolResults.map((r) => r.content), ['export const a = 2;\n', 'export const app = 1;\n']);
+  });
+
   it('already right: an unknown tool name, an empty input and unknown block types mixed with text and tool_use', async () => {
     fake.enqueue(
       {

@@ -60,15 +60,38 @@ export function toolResultTurn(calls: ToolCall[], answers: ToolAnswer[]): ChatMe
   return { role: 'user', content };
 }
 
+/**
+ * `calls` with ids the conversation has not used yet: the API rejects a request in which a tool_use id appears twice,
+ * so a call whose id repeats an earlier one (of this turn or of an earlier turn) is answered under `<id>_2`, `<id>_3`…
+ * `used` receives the ids given out.
+ */
+export function uniqueCallIds(calls: ToolCall[], used: Set<string>): ToolCall[] {
+  return calls.map((c) => {
+    let id = c.id || 'toolu';
+    for (let n = 2; used.has(id); n++) id = `${c.id || 'toolu'}_${n}`;
+    used.add(id);
+    return id === c.id ? c : { ...c, id };
+  });
+}
+
+/** The tool_use ids already in `messages`. */
+function usedIds(messages: ChatMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) if (typeof m.content !== 'string') for (const b of m.content) if (b.type === 'tool_use') ids.add(b.id);
+  return ids;
+}
+
 export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
   const maxTurns = o.maxTurns ?? DEFAULT_MAX_TURNS;
   let messages = [...o.messages];
+  const used = usedIds(messages);
   for (let turn = 1; ; turn++) {
     if (o.signal?.aborted) throw LlmError.cancelled();
     if (turn > 1) o.onTurn?.(turn);
-    const result = await o.send(messages, o.spent() ? 'none' : 'auto');
-    const calls = result.toolCalls ?? [];
-    if (calls.length === 0) return { result, messages, turns: turn };
+    const sent = await o.send(messages, o.spent() ? 'none' : 'auto');
+    if (!sent.toolCalls?.length) return { result: sent, messages, turns: turn };
+    const calls = uniqueCallIds(sent.toolCalls, used);
+    const result = { ...sent, toolCalls: calls };
     if (turn >= maxTurns) {
       throw new LlmError('invalid_reply', `The model kept calling tools for ${maxTurns} turns without writing its answer.`, { retryable: false });
     }
