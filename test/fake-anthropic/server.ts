@@ -511,8 +511,8 @@ export function toolPairingError(body: any): string | null {
 }
 
 /**
- * The real API's rules for the content of messages: no empty message (but the final assistant one), no empty text
- * block, every tool_use input an object, and no tool_use id used twice in a request. Returns the error message, or
+ * The real API's rules for the content of messages: no empty message (but the final assistant one), no empty or
+ * whitespace-only text, every tool_use input an object, and no tool_use id used twice in a request. Returns the error message, or
  * null when the request is fine.
  */
 export function messageShapeError(body: any): string | null {
@@ -524,8 +524,10 @@ export function messageShapeError(body: any): string | null {
     if ((c === '' || (Array.isArray(c) && c.length === 0)) && !finalAssistant) {
       return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
     }
+    if (typeof c === 'string' && c !== '' && c.trim() === '') return `messages.${i}: text content blocks must contain non-whitespace text`;
     for (const [j, b] of blocksOf(c).entries()) {
       if (b.type === 'text' && (typeof b.text !== 'string' || b.text === '')) return `messages.${i}.content.${j}.text: text content blocks must be non-empty`;
+      if (b.type === 'text' && b.text.trim() === '') return `messages.${i}.content.${j}.text: text content blocks must contain non-whitespace text`;
       if (b.type !== 'tool_use') continue;
       if (!b.input || typeof b.input !== 'object' || Array.isArray(b.input)) return `messages.${i}.content.${j}.tool_use.input: Input should be a valid dictionary`;
       if (ids.has(String(b.id))) return `messages.${i}.content.${j}: \`tool_use\` ids must be unique (${String(b.id)} is used twice)`;

@@ -9,12 +9,16 @@ import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { LlmError } from '../../src/core/llm/errors';
 import { runToolLoop } from '../../src/core/llm/toolLoop';
-import type { ChatMessage, LlmRequest } from '../../src/core/model/types';
+import type { ChatMessage, LlmRequest, StepId } from '../../src/core/model/types';
 import { ToolRunner } from '../../src/core/tools/executor';
 import { TOOL_SPECS } from '../../src/core/tools/specs';
 import { messageShapeError, toolPairingError, type FakeAnthropic } from '../fake-anthropic';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { tempDir } from '../helpers/cli';
+import { tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import { runSession, type SessionOptions } from '../../src/core/session/runner';
+import { SessionStore } from '../../src/core/store';
 
 function request(messages: ChatMessage[], toolChoice: 'auto' | 'none'): LlmRequest {
   return { model: 'claude-sonnet-4-6', maxTokens: 1024, system: [{ text: 'sys' }], messages, tools: [...TOOL_SPECS], toolChoice };
@@ -139,6 +143,13 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
     assert.deepStrictEqual(fake.requests[1].body.messages[1].content.map((b: { type: string }) => b.type), ['text', 'tool_use', 'tool_use', 'tool_use']);
   });
 
+  it('whitespace written before the calls is not sent back as a text block (the API refuses one)', async () => {
+    fake.enqueue({ text: '\n\n', toolCalls: [{ id: 'w1', name: 'list_files', input: {} }] }, { text: 'done' });
+    const { text } = await loop();
+    assert.strictEqual(text, 'done');
+    assert.deepStrictEqual(fake.requests[1].body.messages[1].content.map((b: { type: string }) => b.type), ['tool_use']);
+  });
+
   it('already right: stop_reason tool_use without any tool_use block ends the loop with the text written', async () => {
     fake.enqueue({ text: 'Let me look.', toolCalls: [] });
     const { text } = await loop();
@@ -158,4 +169,43 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
       assert.match(err.message, fault === 'midstream-error' ? /overloaded/ : /connection .* was lost/);
     });
   }
+});
+
+describe('tool faults: a session whose DA step talks to the model with tools', function () {
+  this.timeout(60000);
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 16 }, (f) => (fake = f));
+
+  const prompts = loadPromptAssets(defaultPromptsDir());
+  const client = () => new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000, maxRetries: 1 });
+  const run = (ws: string, taskId: string, extra: Partial<SessionOptions> = {}) =>
+    runSession({ workspace: ws, objective: 'Add a dark mode', taskId, model: 'claude-sonnet-4-6', llm: client(), prompts, retry: { baseDelayMs: 1 }, ...extra });
+  const demoWorkspace = () => workspaceWithOriginalCape('cape-toolfaults-', path.join(demoDir(), 'workspace'));
+
+  /** A step's pair artifact as written on disk (the file the session state names). */
+  async function artifact(ws: string, taskId: string, step: StepId): Promise<any> {
+    const state = await new SessionStore(ws).loadSessionState(taskId);
+    const file = state?.stepFiles[step];
+    assert.ok(file, `no ${step} artifact`);
+    return JSON.parse(fs.readFileSync(path.isAbsolute(file) ? file : path.join(ws, file), 'utf8'));
+  }
+
+  function checkEveryRequest(): void {
+    for (const r of fake.requests) {
+      assert.strictEqual(toolPairingError(r.body), null, `request #${r.index + 1}`);
+      assert.strictEqual(messageShapeError(r.body), null, `request #${r.index + 1}`);
+    }
+  }
+
+  it('a model that only calls tools, then ends its turn without any text, gets a repair request the API accepts', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf1');
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { toolCalls: [{ id: 't1', name: 'list_files', input: {} }] }, { text: '' }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const res = await run(ws, 'task-tf1');
+    assert.ok(res.ok, res.error?.message);
+    checkEveryRequest();
+    assert.strictEqual(fake.requests.length, 7);
+    const da = await artifact(ws, 'task-tf1', 'da');
+    assert.deepStrictEqual(da.toolCalls.map((c: { id: string; tool: string }) => [c.id, c.tool]), [['t1', 'list_files']]);
+  });
 });

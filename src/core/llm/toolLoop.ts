@@ -43,9 +43,21 @@ export const DEFAULT_MAX_TURNS = 40;
 /** The assistant turn that carried `calls` (its text first, as the model wrote it). */
 export function assistantTurn(result: LlmResult): ChatMessage {
   const blocks: ContentBlock[] = [];
-  if (result.text) blocks.push({ type: 'text', text: result.text });
+  // whitespace alone (a model's "\n\n" before its calls) is a text block the API refuses
+  if (result.text.trim()) blocks.push({ type: 'text', text: result.text });
   for (const c of result.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
   return { role: 'assistant', content: blocks };
+}
+
+/** Stands for a reply without any text in the conversation sent back (the API rejects an empty message). */
+export const EMPTY_REPLY = '(no text)';
+
+/**
+ * A reply of the model as the assistant turn of a later request: its text, or EMPTY_REPLY when it wrote none (only
+ * tool calls, then the end of its turn). Every reply sent back as plain text goes through here..
+ */
+export function replyTurn(text: string): ChatMessage {
+  return { role: 'assistant', content: text.trim() === '' ? EMPTY_REPLY : text };
 }
 
 /** The user turn answering `calls`: one tool_result per call, in order; a call left unanswered gets an error. */

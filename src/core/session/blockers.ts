@@ -8,6 +8,7 @@
 // artifact.
 import { toLlmError } from '../llm/errors';
 import { withStepRetry, type StepRetryOptions } from '../llm/retry';
+import { replyTurn } from '../llm/toolLoop';
 import { parseReply, repairPrompt } from '../reply/parser';
 import { addUsage, ZERO_USAGE, type AgentId, type Blocker, type ChatMessage, type Envelope, type FeedbackRecord, type LlmClient, type SessionEvent, type SystemBlock, type Usage } from '../model/types';
 import { compact, renderSources, type ContextInputs } from './context';
@@ -98,7 +99,7 @@ export async function askAnswer(o: AskOptions): Promise<AskResult> {
   let raw = (await send(first)).text;
   let parsed = parseReply('da', raw);
   if (!parsed.ok) {
-    const again = await send([...first, { role: 'assistant', content: raw }, { role: 'user', content: repairPrompt('da', parsed.error, raw) }]);
+    const again = await send([...first, replyTurn(raw), { role: 'user', content: repairPrompt('da', parsed.error, raw) }]);
     raw = again.text;
     parsed = parseReply('da', raw);
   }

@@ -6,7 +6,7 @@
 import * as path from 'path';
 import { toLlmError } from '../llm/errors';
 import { withStepRetry } from '../llm/retry';
-import { runToolLoop } from '../llm/toolLoop';
+import { replyTurn, runToolLoop } from '../llm/toolLoop';
 import { addUsage, STEP_AGENT, type ChatMessage, type LlmClient, type LlmResult, type ParsedReply, type SessionEvent, type StepId, type Usage } from '../model/types';
 import { CONTINUE_PROMPT, MAX_CONTINUATIONS, replyWasCut, stitchContinuation } from '../reply/continuation';
 import { parseReply, repairPrompt } from '../reply/parser';
@@ -69,7 +69,7 @@ export class StepConversation {
       emit({ type: 'repair', step, error: parsed.error });
       const firstRaw = res.text;
       ({ res, messages: sent } = await this.call(
-        [...sent, { role: 'assistant', content: firstRaw }, { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
+        [...sent, replyTurn(firstRaw), { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
         1,
       ));
       parsed = parseReply(step, res.text);
@@ -133,7 +133,7 @@ export class StepConversation {
       this.continuations++;
       emit({ type: 'continued', step, continuation: this.continuations, max: MAX_CONTINUATIONS });
       const more = await this.turn(
-        [...sent, { role: 'assistant', content: res.text }, { role: 'user', content: CONTINUE_PROMPT }],
+        [...sent, replyTurn(res.text), { role: 'user', content: CONTINUE_PROMPT }],
         'none',
         0,
         false,

@@ -6,6 +6,7 @@ import type { ChecksConfig, ChecksOutcome } from '../checks';
 import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf, type EditResolution } from '../edits/propose';
 import { proposeFiles } from '../files/pathSafety';
 import type { ChatMessage, ProposedFile, SessionEvent, StepId } from '../model/types';
+import { replyTurn } from '../llm/toolLoop';
 import { extractFiles } from '../reply/parser';
 import type { ToolRunner } from '../tools/executor';
 import type { Answer, StepConversation } from './conversation';
@@ -40,7 +41,7 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
   const { step, workspace, capeFolder, emit } = o;
   const { res, sent, reply } = o.answer;
   /** DevA's conversation so far: a fix round continues it. */
-  let conversation: ChatMessage[] = [...sent, { role: 'assistant', content: res.text }];
+  let conversation: ChatMessage[] = [...sent, replyTurn(res.text)];
   let fileBlocks = reply.files;
   let editRepair: string | undefined;
   let edits: EditResolution[] = await resolveEdits(workspace, reply.edits, { capeFolder });
@@ -49,9 +50,9 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
     // One repair request naming each failing hunk; whatever still fails is refused, the other files go on.
     const prompt = editRepairPrompt(failing);
     emit({ type: 'repair', step, error: `edits that did not apply — ${failing.map((f) => `${f.relPath ?? f.path}: ${f.ok ? '' : f.reason}`).join('; ')}` });
-    const again = await o.conversation.call([...sent, { role: 'assistant', content: res.text }, { role: 'user', content: prompt }], 1);
+    const again = await o.conversation.call([...sent, replyTurn(res.text), { role: 'user', content: prompt }], 1);
     editRepair = again.res.text;
-    conversation = [...again.messages, { role: 'assistant', content: editRepair }];
+    conversation = [...again.messages, replyTurn(editRepair)];
     const scan = extractFiles(editRepair);
     const fixedEdits = scan.ok ? await resolveEdits(workspace, scan.scan.edits, { capeFolder }) : [];
     const rewrites = scan.ok ? rewritesOf(workspace, scan.scan.files, failing, { capeFolder }) : [];
@@ -71,7 +72,7 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
     emit,
     ask: async (request) => {
       const got = await o.conversation.call([...conversation, { role: 'user', content: request }], 1, false);
-      conversation = [...got.messages, { role: 'assistant', content: got.res.text }];
+      conversation = [...got.messages, replyTurn(got.res.text)];
       return got.res.text;
     },
   });

@@ -5,6 +5,7 @@
 // the step's events. The order of the steps, pausing, stopping and failures are the runner's (./runner.ts).
 import { renderPrompt } from '../cape/prompts';
 import { kptDigest } from '../kpt';
+import { replyTurn } from '../llm/toolLoop';
 import { recordAdoptedTries } from '../kpt/status';
 import { addUsage, STEP_AGENT, STEP_IDS, ZERO_USAGE, type CmOpeningOutput, type Envelope, type LlmClient, type ProposedFile, type SessionEvent, type StepId, type Usage } from '../model/types';
 import type { SessionState, SessionStore } from '../store';
@@ -111,7 +112,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
               retry: { ...opts.retry, onRetry: ({ attempt, error, delayMs }) => emit({ type: 'retry', step, attempt, reason: error.message, delayMs }) },
             }),
           rerun: async (prompt) => {
-            answer = await talk.ask([...answer.sent, { role: 'assistant', content: answer.res.text }, { role: 'user', content: prompt }]);
+            answer = await talk.ask([...answer.sent, replyTurn(answer.res.text), { role: 'user', content: prompt }]);
           },
           emit,
           warn,
