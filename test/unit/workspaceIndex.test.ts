@@ -484,6 +484,21 @@ describe('workspace index', () => {
     assert.deepStrictEqual(await paths(path.join(loose, 'ws')), ['a.ts']);
   });
 
+  it('does not index its own cache file when the cache folder is inside the workspace (a run does not read it back)', async () => {
+    const root = demoWorkspace();
+    const cacheFile = path.join(root, '.cache', 'cape', 'index.idx');
+    const first = await WorkspaceIndex.open(root, { cacheFile });
+    for (let run = 2; run <= 3; run++) {
+      const again = await WorkspaceIndex.open(root, { cacheFile });
+      assert.strictEqual(again.stats.read, 0, `run ${run}: nothing re-read (the cache file is not a workspace file)`);
+      assert.strictEqual(again.index.size, first.index.size);
+    }
+    // the same through a symlink to the workspace
+    const link = path.join(tmp('cape-own-cache-link-'), 'ws');
+    fs.symlinkSync(root, link, 'dir');
+    assert.strictEqual((await WorkspaceIndex.open(link, { cacheFile: path.join(link, '.cache', 'cape', 'index.idx') })).stats.read, 0);
+  });
+
   it('remembers a file it cannot read (no permission): a warm run neither tries it again nor rewrites its cache, until its mode changes', async () => {
     const root = tmp('cape-index-unreadable-');
     write(root, 'src/a.ts', 'export const openValue = 1;\n');

@@ -85,6 +85,8 @@ export class WorkspaceIndex {
   private generation = 0;
   /** Files of `notText` the last walk met unchanged. */
   private readonly notTextSeen = new Set<string>();
+  /** The cache file's workspace-relative path when the cache folder is inside the workspace: never indexed. */
+  private ownCache: string | null = null;
   /** The policy's aboveKey() at the last walk: the `.gitignore` files above the root (null: none walked yet). */
   private aboveKey: string | null = null;
 
@@ -118,6 +120,8 @@ export class WorkspaceIndex {
     this.notTextSeen.clear();
     const maxBytes = this.policy.maxBytes;
     const complete = this.tree.walk(useRecords, (rel, abs) => {
+      // its own cache, rewritten by every run that changed something: found changed by the next
+      if (rel === this.ownCache) return;
       const cur = this.files.get(rel);
       const was = cur ? null : this.notText.get(rel);
       if (!cur && was === undefined) {
@@ -366,6 +370,19 @@ export class WorkspaceIndex {
     }
   }
 
+  /** The workspace-relative path of a file (its folder's symlinks resolved), or null when it is not inside. */
+  private relativeOf(file: string): string | null {
+    const abs = path.resolve(file);
+    let dir = path.dirname(abs);
+    try {
+      dir = fs.realpathSync.native(dir);
+    } catch {
+      /* not made yet: as given */
+    }
+    const rel = path.relative(this.realRoot(), path.join(dir, path.basename(abs)));
+    return rel && rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
+  }
+
   /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
     this.ensureText();
@@ -389,7 +406,10 @@ export class WorkspaceIndex {
     if (!fs.existsSync(index.root) || !fs.statSync(index.root).isDirectory()) throw new Error(`workspace folder ${index.root} does not exist`);
     const cacheFile = opts.cacheFile === null ? null : (opts.cacheFile ?? defaultCacheFile(index.root));
     let fromCache = false;
-    if (cacheFile) fromCache = index.loadCache(cacheFile, opts.lazy ?? false);
+    if (cacheFile) {
+      index.ownCache = index.relativeOf(cacheFile);
+      fromCache = index.loadCache(cacheFile, opts.lazy ?? false);
+    }
     const stats = await index.refresh();
     // a folder listed again only because it changed moments ago (racyRead) but found as recorded changes nothing
     if (cacheFile && (!fromCache || stats.read || stats.removed || index.tree.changed)) {
