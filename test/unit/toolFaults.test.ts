@@ -7,7 +7,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { CostTracker, capClient } from '../../src/core/llm/costCap';
 import { LlmError } from '../../src/core/llm/errors';
+import { costUsd } from '../../src/core/llm/pricing';
 import { runToolLoop } from '../../src/core/llm/toolLoop';
 import type { ChatMessage, LlmRequest, StepId } from '../../src/core/model/types';
 import { ToolRunner } from '../../src/core/tools/executor';
@@ -208,4 +210,70 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
     const da = await artifact(ws, 'task-tf1', 'da');
     assert.deepStrictEqual(da.toolCalls.map((c: { id: string; tool: string }) => [c.id, c.tool]), [['t1', 'list_files']]);
   });
+
+  it("a tool turn's request that breaks off mid-stream is retried with the same conversation; the step's usage counts both", async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf2');
+    fake.enqueue(
+      { text: r[0] },
+      { text: r[1] },
+      { toolCalls: [{ id: 'u1', name: 'list_files', input: {} }] },
+      { fault: 'midstream-error', afterChars: 30 },
+      { text: r[2] },
+      { text: r[3] },
+      { text: r[4] },
+    );
+    const res = await run(ws, 'task-tf2');
+    assert.ok(res.ok, res.error?.message);
+    checkEveryRequest();
+    assert.deepStrictEqual(fake.requests[4].body.messages, fake.requests[3].body.messages, 'the retry resends the same conversation');
+    assert.deepStrictEqual(fake.toolResults.map((t) => [t.requestIndex, t.toolUseId]), [[3, 'u1'], [4, 'u1']]);
+    const da = await artifact(ws, 'task-tf2', 'da');
+    const sum = (k: 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens') => [2, 3, 4].reduce((n, i) => n + fake.requests[i].usage![k], 0);
+    assert.deepStrictEqual(
+      [da.usage.inputTokens, da.usage.cacheReadInputTokens, da.usage.cacheCreationInputTokens],
+      [sum('input_tokens'), sum('cache_read_input_tokens'), sum('cache_creation_input_tokens')],
+    );
+  });
+});
+
+describe('tool faults: what a request that broke off used is counted', function () {
+  this.timeout(30000);
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ apiKey: 'k', chunkSize: 4 }, (f) => (fake = f));
+
+  /** The price of what the fake reported in message_start for request `i` (its input usage, one output token). */
+  function startedCost(i: number): number {
+    const u = fake.requests[i].usage!;
+    return costUsd('claude-sonnet-4-6', {
+      inputTokens: u.input_tokens,
+      outputTokens: 1,
+      cacheCreationInputTokens: u.cache_creation_input_tokens,
+      cacheReadInputTokens: u.cache_read_input_tokens,
+    })!;
+  }
+
+  for (const fault of ['midstream-error', 'eof', 'abort'] as const) {
+    it(`a request that ends in ${fault === 'abort' ? 'Stop (abort)' : `a ${fault}`} after message_start is priced in the session's spend`, async () => {
+      const tracker = new CostTracker(null);
+      const llm = capClient(new AnthropicClient({ apiKey: 'k', baseURL: fake.url, maxRetries: 0 }), tracker, { what: () => 'the request', onRecorded: () => {} });
+      const ac = new AbortController();
+      fake.enqueue(
+        fault === 'abort'
+          ? { text: 'x'.repeat(200), holdAfterChars: 8 }
+          : { fault, afterChars: 40 },
+      );
+      const err = await llm
+        .stream({ ...request([{ role: 'user', content: 'go' }], 'auto'), signal: ac.signal }, () => {
+          if (fault === 'abort') ac.abort();
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      assert.ok(err instanceof LlmError, String(err));
+      assert.ok(startedCost(0) > 0);
+      assert.strictEqual(tracker.spentUsd, startedCost(0));
+    });
+  }
 });

@@ -11,7 +11,8 @@
 //    marked), the rest at the input price;
 //  - the output is the request's whole `max_tokens` at the output price.
 // What was spent is the sum of every response's usage at its model's price (repairs, continuations, tool turns and
-// retries included), kept in the session state so a resumed session counts what earlier runs spent.
+// retries included, and what a request that broke off after its reply started had used), kept in the session state
+// so a resumed session counts what earlier runs spent.
 import type { ChatMessage, LlmClient, LlmRequest, Usage } from '../model/types';
 import { LlmError } from './errors';
 import { costUsd, formatUsd, priceFor } from './pricing';
@@ -155,7 +156,17 @@ export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: (
     stream: async (req, onText) => {
       const gate = tracker.check(req, hooks.what());
       if (!gate.ok) throw new LlmError('cost_cap', gate.message, { retryable: false });
-      const res = await llm.stream(req, onText);
+      let res;
+      try {
+        res = await llm.stream(req, onText);
+      } catch (e) {
+        // a request that broke off (dropped, an error event, Stop) after its reply started is billed for what it used
+        if (e instanceof LlmError && e.usage) {
+          tracker.record(req.model, e.usage);
+          hooks.onRecorded();
+        }
+        throw e;
+      }
       tracker.record(res.model || req.model, res.usage);
       hooks.onRecorded();
       return res;

@@ -3,7 +3,7 @@
 // bad request, cancelled) and show the user a message that says what to do.
 // SDK-free: the Anthropic SDK's error classes are classified in llm/anthropic/errors.ts, which falls back to
 // toLlmError below for anything that is not an SDK error (network codes, aborts, truncated streams).
-import type { ErrorKind } from '../model/types';
+import type { ErrorKind, Usage } from '../model/types';
 
 export interface LlmErrorOptions {
   status?: number;
@@ -13,6 +13,8 @@ export interface LlmErrorOptions {
   apiErrorType?: string;
   /** The `request-id` of the failed request, for support tickets. */
   requestId?: string;
+  /** What the request used before it broke off (its reply had started): billed, so counted in the spend. */
+  usage?: Usage;
   cause?: unknown;
 }
 
@@ -32,6 +34,8 @@ export class LlmError extends Error {
   readonly retryAfterMs?: number;
   readonly apiErrorType?: string;
   readonly requestId?: string;
+  /** What the request used before it broke off (set by the client that saw its reply start). */
+  usage?: Usage;
 
   constructor(kind: ErrorKind, message: string, opts: LlmErrorOptions = {}) {
     super(message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
@@ -42,6 +46,7 @@ export class LlmError extends Error {
     this.retryAfterMs = opts.retryAfterMs;
     this.apiErrorType = opts.apiErrorType;
     this.requestId = opts.requestId;
+    this.usage = opts.usage;
   }
 
   /** No data arrived for `idleMs`: the request was aborted by the idle watchdog. Retryable. */

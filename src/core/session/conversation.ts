@@ -173,7 +173,10 @@ export class StepConversation {
           this.model = res.model || this.model;
           return res;
         } catch (e) {
-          throw toLlmError(e, {});
+          const err = toLlmError(e, {});
+          // an attempt that broke off after its reply started used tokens too: the step's usage counts them
+          if (err.usage) this.usage = addUsage(this.usage, err.usage);
+          throw err;
         }
       },
       {

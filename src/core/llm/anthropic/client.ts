@@ -352,7 +352,10 @@ export class AnthropicClient implements LlmClient {
       if (controller.signal.aborted) throw LlmError.cancelled();
       return reply.result();
     } catch (err) {
-      throw this.failure(err, { callbackError, stalled, aborted: !!req.signal?.aborted, notAStream: watchdog.notAStream, ctx });
+      const e = this.failure(err, { callbackError, stalled, aborted: !!req.signal?.aborted, notAStream: watchdog.notAStream, ctx });
+      // What a request that broke off used until then is billed too: the spend counts it (costCap.ts, conversation.ts).
+      if (e instanceof LlmError && reply.usage) e.usage = reply.usage;
+      throw e;
     } finally {
       watchdog.disarm();
       req.signal?.removeEventListener('abort', onAbort);
