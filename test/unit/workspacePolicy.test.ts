@@ -196,6 +196,14 @@ describe('workspace policy', () => {
     for (const odd of [['a?'], ['[ab]c'], ['**/x'], ['!x'], ['\\#x'], ['/root'], ['a b'], ['x/y/']]) assert.strictEqual(simplePatternsRegExp(odd), null, odd[0]);
   });
 
+  it('skips the installed packages and build caches of other ecosystems too, when no .gitignore names them', () => {
+    const p = new WorkspacePolicy(fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-deps-')));
+    for (const dir of ['.venv', 'api/.venv', '__pycache__', 'pkg/__pycache__', '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.next', 'web/.next', '.nuxt', '.svelte-kit', '.turbo', '.parcel-cache', '.angular']) {
+      assert.match(p.skipDir(dir) ?? '', /dependency or tool folder/, dir);
+    }
+    for (const dir of ['venv-tools', 'src/next', 'gradle', 'python', 'cache']) assert.strictEqual(p.skipDir(dir), null, dir);
+  });
+
   it('still refuses secrets and dependency folders after forget() and after many one-off checks (matchers renewed)', () => {
     const p = new WorkspacePolicy(root);
     for (let round = 0; round < 2; round++) {

@@ -71,7 +71,28 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
  * code, and a workspace without a `.gitignore` would otherwise index hundreds of thousands of files. A `.gitignore`
  * negation (`!node_modules/`) does not re-include them.
  */
-export const BUILTIN_IGNORES: readonly string[] = ['node_modules/', 'bower_components/', '.vscode-test/', '.yarn/cache/', '.pnpm-store/'];
+export const BUILTIN_IGNORES: readonly string[] = [
+  // JavaScript packages and package-manager stores
+  'node_modules/',
+  'bower_components/',
+  '.vscode-test/',
+  '.yarn/cache/',
+  '.pnpm-store/',
+  // Python virtual environments and tool caches
+  '.venv/',
+  '__pycache__/',
+  '.tox/',
+  '.mypy_cache/',
+  '.pytest_cache/',
+  // build caches of JVM and web frameworks (generated code)
+  '.gradle/',
+  '.next/',
+  '.nuxt/',
+  '.svelte-kit/',
+  '.turbo/',
+  '.parcel-cache/',
+  '.angular/',
+];
 
 /**
  * Whether `.gitignore` patterns match regardless of case: git's core.ignorecase, which `git init` sets only on a
