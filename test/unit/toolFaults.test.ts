@@ -235,6 +235,88 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
       [sum('input_tokens'), sum('cache_read_input_tokens'), sum('cache_creation_input_tokens')],
     );
   });
+
+  it('already right: 429 and 529 with retry-after on the 2nd and 5th request of a tool loop are retried with the same conversation', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf3');
+    const call = (id: string) => ({ toolCalls: [{ id, name: 'list_files', input: {} }] });
+    fake.enqueue(
+      { text: r[0] },
+      { text: r[1] },
+      call('v1'),
+      { fault: 'http', status: 429, retryAfter: 0.01 },
+      call('v2'),
+      call('v3'),
+      call('v4'),
+      { fault: 'http', status: 529, retryAfter: 0.01 },
+      { text: r[2] },
+      { text: r[3] },
+      { text: r[4] },
+    );
+    const res = await run(ws, 'task-tf3');
+    assert.ok(res.ok, res.error?.message);
+    checkEveryRequest();
+    assert.deepStrictEqual(fake.requests[4].body.messages, fake.requests[3].body.messages);
+    assert.deepStrictEqual(fake.requests[8].body.messages, fake.requests[7].body.messages);
+    const da = await artifact(ws, 'task-tf3', 'da');
+    assert.deepStrictEqual(da.toolCalls.map((c: { id: string }) => c.id), ['v1', 'v2', 'v3', 'v4']);
+  });
+
+  it('already right: a 401 in the middle of the tool loop fails at once with the key hint; earlier steps stay on disk and resume completes', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf4');
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { toolCalls: [{ id: 'k1', name: 'list_files', input: {} }] }, { fault: 'http', status: 401 });
+    const res = await run(ws, 'task-tf4');
+    assert.strictEqual(res.ok, false);
+    assert.strictEqual(res.error?.kind, 'auth');
+    assert.strictEqual(res.error?.step, 'da');
+    assert.match(res.error!.message, /rejected the API key.*ANTHROPIC_API_KEY/);
+    assert.strictEqual(res.resumable, true);
+    assert.strictEqual(fake.requests.length, 4, 'a rejected key is not retried');
+    const state = await new SessionStore(ws).loadSessionState('task-tf4');
+    assert.deepStrictEqual(state?.completedSteps, ['cm_open', 'poa']);
+    assert.ok(state?.costUsd && state.costUsd > 0);
+    fake.reset();
+    fake.enqueue({ text: r[2] }, { text: r[3] }, { text: r[4] });
+    const resumed = await run(ws, 'task-tf4', { resume: true });
+    assert.ok(resumed.ok, resumed.error?.message);
+  });
+
+  for (const when of ['while a tool call runs', 'while the next tool round streams'] as const) {
+    it(`already right: Stop ${when}: no DA artifact, the session is resumable and resume completes`, async () => {
+      const ws = demoWorkspace();
+      const r = demoReplies('task-tf5');
+      const ac = new AbortController();
+      fake.enqueue(
+        { text: r[0] },
+        { text: r[1] },
+        { toolCalls: [{ id: 's1', name: 'list_files', input: {} }] },
+        // the DA reply holds once its voice streams: only Stop can end that request
+        { text: r[2], holdAfterChars: r[2].indexOf('"voice"') + 60 },
+      );
+      const res = await run(ws, 'task-tf5', {
+        signal: ac.signal,
+        onEvent: (e) => {
+          if (when === 'while a tool call runs' && e.type === 'tool-call') ac.abort();
+          if (when === 'while the next tool round streams' && e.type === 'voice-delta' && e.step === 'da') ac.abort();
+        },
+      });
+      assert.strictEqual(res.ok, false);
+      assert.strictEqual(res.error?.kind, 'cancelled');
+      assert.strictEqual(res.resumable, true);
+      checkEveryRequest();
+      assert.strictEqual(fake.requests.length, when === 'while a tool call runs' ? 3 : 4);
+      const store = new SessionStore(ws);
+      const state = await store.loadSessionState('task-tf5');
+      assert.deepStrictEqual(state?.completedSteps, ['cm_open', 'poa']);
+      assert.strictEqual(state?.stepFiles.da, undefined);
+      fake.reset();
+      fake.release();
+      fake.enqueue({ text: r[2] }, { text: r[3] }, { text: r[4] });
+      const resumed = await run(ws, 'task-tf5', { resume: true });
+      assert.ok(resumed.ok, resumed.error?.message);
+    });
+  }
 });
 
 describe('tool faults: what a request that broke off used is counted', function () {
