@@ -10,7 +10,7 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { CostTracker, capClient } from '../../src/core/llm/costCap';
 import { LlmError } from '../../src/core/llm/errors';
 import { costUsd } from '../../src/core/llm/pricing';
-import { runToolLoop } from '../../src/core/llm/toolLoop';
+import { MAX_TURNS_PAST_LIMIT, runToolLoop } from '../../src/core/llm/toolLoop';
 import type { ChatMessage, LlmRequest, StepId } from '../../src/core/model/types';
 import { ToolRunner } from '../../src/core/tools/executor';
 import { TOOL_SPECS } from '../../src/core/tools/specs';
@@ -317,6 +317,25 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
       assert.ok(resumed.ok, resumed.error?.message);
     });
   }
+
+  it('a model that keeps calling tools past the limit: every call after it is told "limit reached", and the step fails clearly', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf6');
+    fake.enqueue({ text: r[0] }, { text: r[1] });
+    // a client (or a gateway) that ignores tool_choice none
+    fake.setResponder(() => ({ toolCalls: [{ name: 'list_files', input: {} }] }));
+    const res = await run(ws, 'task-tf6', { tools: { maxCalls: 2 } });
+    assert.strictEqual(res.ok, false);
+    assert.strictEqual(res.error?.step, 'da');
+    assert.strictEqual(res.resumable, true);
+    assert.match(res.error!.message, /kept calling tools after the step's tool limit was reached.*Resume the session.*cape\.tools\.maxCalls/);
+    checkEveryRequest();
+    // two calls within the limit, MAX_TURNS_PAST_LIMIT turns told "limit reached" (tools forbidden), then the step ends: not 40 requests
+    assert.strictEqual(fake.requests.length, 2 + 2 + MAX_TURNS_PAST_LIMIT + 1);
+    assert.ok(fake.requests.slice(4).every((q) => q.body.tool_choice?.type === 'none'));
+    assert.strictEqual(fake.toolResults.length, 2 + MAX_TURNS_PAST_LIMIT);
+    assert.ok(fake.toolResults.slice(2).every((t) => t.isError && /limit reached — write your answer now/.test(t.content)));
+  });
 });
 
 describe('tool faults: what a request that broke off used is counted', function () {

@@ -3,7 +3,7 @@
 // the model writes text without calls (its envelope). The caller owns streaming, retries and the tool bounds; this
 // loop only keeps the conversation well-formed (every tool_use id answered in the very next user turn) and stops a
 // model that keeps calling tools once they are spent: after the budget the next turns forbid tools (toolChoice
-// 'none'), and a hard turn cap ends a client that ignores that.
+// 'none'), a model still calling them MAX_TURNS_PAST_LIMIT turns later ends the step, and a hard turn cap bounds the rest.
 import { LlmError } from './errors';
 import type { ChatMessage, ContentBlock, LlmResult, ToolCall } from '../model/types';
 
@@ -39,6 +39,12 @@ export interface ToolLoopResult {
 }
 
 export const DEFAULT_MAX_TURNS = 40;
+/**
+ * Turns a model may still answer with tool calls once tools are forbidden (the budget is spent, the request says
+ * toolChoice 'none'); each of those calls is answered "limit reached". A model (or a gateway) that ignores the
+ * choice past these turns ends the step instead of spending requests up to the turn cap.
+ */
+export const MAX_TURNS_PAST_LIMIT = 3;
 
 /** The assistant turn that carried `calls` (its text first, as the model wrote it). */
 export function assistantTurn(result: LlmResult): ChatMessage {
@@ -97,11 +103,22 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
   const maxTurns = o.maxTurns ?? DEFAULT_MAX_TURNS;
   let messages = [...o.messages];
   const used = usedIds(messages);
+  let pastLimit = 0;
   for (let turn = 1; ; turn++) {
     if (o.signal?.aborted) throw LlmError.cancelled();
     if (turn > 1) o.onTurn?.(turn);
-    const sent = await o.send(messages, o.spent() ? 'none' : 'auto');
+    const choice = o.spent() ? 'none' : 'auto';
+    const sent = await o.send(messages, choice);
     if (!sent.toolCalls?.length) return { result: sent, messages, turns: turn };
+    if (choice === 'none' && ++pastLimit > MAX_TURNS_PAST_LIMIT) {
+      throw new LlmError(
+        'invalid_reply',
+        `The model kept calling tools after the step's tool limit was reached (its calls of ${MAX_TURNS_PAST_LIMIT} more turns were ` +
+          'answered "limit reached — write your answer now") and never wrote its answer. Resume the session to ask again; ' +
+          'if it keeps happening, raise the tool limit (cape.tools.maxCalls, --max-tool-calls) or narrow the objective.',
+        { retryable: false },
+      );
+    }
     const calls = uniqueCallIds(sent.toolCalls, used);
     const result = { ...sent, toolCalls: calls };
     if (turn >= maxTurns) {
