@@ -95,7 +95,23 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
     assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['ok1', false], ['cut1', true]]);
     assert.match(fake.toolResults[1].content, /output limit/);
     assert.match(String(tools.records[1].refused), /output limit/);
-    assert.strictEqual(tools.usedCalls, 1, 'the cut call does not use the step budget');
+  });
+
+  it('a model whose every call is cut off at the output limit still meets the step limit', async () => {
+    fake.setResponder(() => ({ toolCalls: [{ name: 'read_file', input: { path: 'src/app.ts' } }], cut: { afterChars: 9, fault: 'max_tokens' } }));
+    const client = new AnthropicClient({ apiKey: 'k', baseURL: fake.url, maxRetries: 0 });
+    const tools = new ToolRunner({ workspace: workspace(), bounds: { maxCalls: 2 } });
+    await assert.rejects(
+      runToolLoop({
+        messages: [{ role: 'user', content: 'go' }],
+        send: (m, choice) => client.stream(request(m, choice), () => {}),
+        execute: (calls) => tools.execute(calls),
+        spent: () => tools.spent(),
+      }),
+      /kept calling tools after the step's tool limit/,
+    );
+    assert.strictEqual(fake.requests.length, 2 + MAX_TURNS_PAST_LIMIT + 1);
+    assert.deepStrictEqual(tools.records.map((r) => (r.limited ? 'limit' : r.refused ? 'cut' : 'ran')), ['cut', 'cut', 'limit', 'limit', 'limit']);
   });
 
   it('two tool_use blocks with the same id: both answered, and the next request has no id twice', async () => {

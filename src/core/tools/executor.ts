@@ -77,8 +77,6 @@ export class ToolRunner {
   /** Answers every call of one turn (in parallel), in the calls' order. */
   async execute(calls: ToolCall[]): Promise<ToolAnswer[]> {
     const planned = calls.map((c) => {
-      // input the model could not finish or did not write as an object: refused without using the budget
-      if (c.problem) return refused(c.name, targetOf(c.input), c.problem);
       if (this.spent()) return null;
       this.calls++;
       return this.run(c);
@@ -120,6 +118,9 @@ export class ToolRunner {
   }
 
   private async run(c: ToolCall): Promise<Outcome> {
+    // input the model could not finish or did not write as an object: refused like bad arguments (and counted alike,
+    // so a model whose every call is cut off still meets the step's limit)
+    if (c.problem) return refused(c.name, targetOf(c.input), c.problem);
     const checked = checkToolArgs(c.name, c.input);
     if (!checked.ok) return refused(c.name, targetOf(c.input), checked.reason);
     try {
