@@ -66,7 +66,10 @@ function demoWorkspace(): string {
   return root;
 }
 
-/** Sets every file's mtime a minute back: a file changed within the racy window of a read is read again next run. */
+/**
+ * Sets every file's and folder's mtime a minute back: a file or folder changed within a clock step of a read is read
+ * (listed) again by the next run, whose counts would then depend on how fast the test ran.
+ */
 function ageFiles(root: string): void {
   const past = new Date(Date.now() - 60_000);
   const walk = (dir: string) => {
@@ -74,6 +77,7 @@ function ageFiles(root: string): void {
       if (e.isDirectory()) walk(path.join(dir, e.name));
       else if (e.isFile()) fs.utimesSync(path.join(dir, e.name), past, past);
     }
+    fs.utimesSync(dir, past, past);
   };
   walk(root);
 }
@@ -761,14 +765,22 @@ describe('workspace index', () => {
   it('does not rewrite its cache file when a warm run finds nothing changed, even when it listed folders again', async () => {
     const root = demoWorkspace();
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
-    // a folder changed too recently to trust its mtime is listed again on every run: the root's, made so here
-    const soon = new Date(Date.now() + 120_000);
-    fs.utimesSync(root, soon, soon);
-    await WorkspaceIndex.open(root, { cacheFile });
-    const written = fs.statSync(cacheFile).ino;
-    const again = await WorkspaceIndex.open(root, { cacheFile });
-    assert.ok(again.fromCache && again.stats.listed > 0 && !again.stats.read);
-    assert.strictEqual(fs.statSync(cacheFile).ino, written, 'not rewritten (an atomic write makes a new file)');
+    // a folder changed too recently to trust its mtime is listed again on every run: the root's, made so here (a
+    // whole-second mtime, and the clock the index reads held a second after it)
+    const tick = Math.floor(Date.now() / 1000) * 1000 - 600_000;
+    fs.utimesSync(root, tick / 1000, tick / 1000);
+    const now = Date.now;
+    Date.now = () => tick + 1000;
+    let written: number;
+    try {
+      await WorkspaceIndex.open(root, { cacheFile });
+      written = fs.statSync(cacheFile).ino;
+      const again = await WorkspaceIndex.open(root, { cacheFile });
+      assert.ok(again.fromCache && again.stats.listed > 0 && !again.stats.read, JSON.stringify(again.stats));
+      assert.strictEqual(fs.statSync(cacheFile).ino, written, 'not rewritten (an atomic write makes a new file)');
+    } finally {
+      Date.now = now;
+    }
     write(root, 'src/utils/strings.ts', 'export function capitalize(s: string) { return s; }\n');
     await WorkspaceIndex.open(root, { cacheFile });
     assert.notStrictEqual(fs.statSync(cacheFile).ino, written, 'rewritten after a change');
