@@ -134,7 +134,7 @@ describe('workspace policy', () => {
       assert.match(r.reason, /secret|credentials/, p);
       assert.ok(!('text' in r));
     }
-    for (const name of ['.ENV', 'a/b/.env.local', 'key.PEM', 'x.p12', 'x.pfx', 'id_rsa', 'id_rsa.pub', '.npmrc', '.netrc', 'credentials', 'credentials.json', 'prod.env', 'deploy/secrets.yaml']) {
+    for (const name of ['.ENV', 'a/b/.env.local', 'key.PEM', 'x.p12', 'x.pfx', 'id_rsa', 'id_rsa.pub', '.npmrc', '.netrc', 'credentials', 'credentials.json', 'prod.env', 'deploy/secrets.yaml', 'deploy/.docker/config.json', '.docker/config.json', 'keys/server.ppk', 'ops/.kube/config', '.envrc']) {
       assert.ok(secretPattern(name), name);
     }
     for (const name of ['src/env.ts', 'environment.ts', 'keyboard.ts', 'src/keys.ts', 'docs/readme.md', 'src/pem.ts']) {

@@ -32,10 +32,11 @@ import { DEFAULT_CAPE_FOLDER } from '../model/types';
  * indexed or searched. Deliberately strict: `.env.example` is refused too (people do paste real values into it).
  */
 export const SECRET_NAME_PATTERNS: readonly string[] = [
-  // environment files
+  // environment files (direnv's `.envrc` exports them)
   '.env',
   '.env.*',
   '*.env',
+  '.envrc',
   // private keys, certificates with keys, keystores
   '*.pem',
   '*.key',
@@ -44,6 +45,7 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   '*.jks',
   '*.keystore',
   '*.kdbx',
+  '*.ppk',
   'id_rsa*',
   'id_dsa*',
   'id_ecdsa*',
@@ -63,7 +65,9 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   '.ssh/',
   '.aws/',
   '.gnupg/',
-  '.docker/config.json',
+  // registry and cluster logins (the folder, so it matches at any depth: a path with a slash is anchored at the root)
+  '.docker/',
+  '.kube/',
 ];
 
 /**
