@@ -603,28 +603,34 @@ describe('workspace index', () => {
   it('reads again a file it read within the racy window: a change under the same size and mtime (a coarse clock) is seen', async () => {
     const root = tmp('cape-index-racy-');
     const cacheFile = path.join(tmp('cape-index-racy-cache-'), 'i.idx');
-    // changed "now" on a coarse clock (whole seconds: FAT, HFS+), and long ago
-    const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const past = new Date(Date.now() - 60_000);
-    const put = (rel: string, text: string, when: Date) => {
+    // changed "now" on a coarse clock (whole seconds: FAT, HFS+), and long ago; the clock the index reads is held a
+    // second after that whole second, so the test does not depend on how fast it runs
+    const tick = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+    const realNow = Date.now;
+    Date.now = () => tick + 1000;
+    const put = (rel: string, text: string, whenMs: number) => {
       write(root, rel, text);
-      fs.utimesSync(path.join(root, rel), when, when);
+      fs.utimesSync(path.join(root, rel), whenMs / 1000, whenMs / 1000);
     };
-    put('src/a.ts', 'export const alphaValue = 1;\n', now);
-    put('src/b.ts', 'export const betaValue = 1;\n', past);
-    put('src/logo.bin', Buffer.from([1, 0, 2]).toString('latin1'), now);
-    const first = await WorkspaceIndex.open(root, { cacheFile });
-    assert.ok(first.index.get('src/a.ts'));
-    // edited again within the same clock tick: same size, same mtime
-    put('src/a.ts', 'export const omegaValue = 1;\n', now);
-    put('src/logo.bin', 'export const gammaIsText;\n'.slice(0, 3), now);
-    assert.strictEqual(first.index.confirm('src/a.ts'), true);
-    assert.deepStrictEqual(first.index.get('src/a.ts')!.symbols, ['omegaValue'], 'confirm() reads a racy file again');
-    const second = await WorkspaceIndex.open(root, { cacheFile });
-    assert.deepStrictEqual(second.index.get('src/a.ts')!.symbols, ['omegaValue'], 'the next run reads it again');
-    assert.ok(second.index.textScores('omega').has('src/a.ts') && !second.index.textScores('alpha').has('src/a.ts'));
-    assert.ok(second.index.get('src/logo.bin'), 'a file found binary is read again too');
-    assert.strictEqual(second.stats.read, 2, 'a file changed long ago is not read again');
+    try {
+      put('src/a.ts', 'export const alphaValue = 1;\n', tick);
+      put('src/b.ts', 'export const betaValue = 1;\n', tick - 60_000);
+      put('src/logo.bin', Buffer.from([1, 0, 2]).toString('latin1'), tick);
+      const first = await WorkspaceIndex.open(root, { cacheFile });
+      assert.ok(first.index.get('src/a.ts'));
+      // edited again within the same clock tick: same size, same mtime
+      put('src/a.ts', 'export const omegaValue = 1;\n', tick);
+      put('src/logo.bin', 'export const gammaIsText;\n'.slice(0, 3), tick);
+      assert.strictEqual(first.index.confirm('src/a.ts'), true);
+      assert.deepStrictEqual(first.index.get('src/a.ts')!.symbols, ['omegaValue'], 'confirm() reads a racy file again');
+      const second = await WorkspaceIndex.open(root, { cacheFile });
+      assert.deepStrictEqual(second.index.get('src/a.ts')!.symbols, ['omegaValue'], 'the next run reads it again');
+      assert.ok(second.index.textScores('omega').has('src/a.ts') && !second.index.textScores('alpha').has('src/a.ts'));
+      assert.ok(second.index.get('src/logo.bin'), 'a file found binary is read again too');
+      assert.strictEqual(second.stats.read, 2, 'a file changed long ago is not read again');
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('takes a read as racy within one step of the file system clock: whole seconds up to 3 s, finer clocks 50 ms, not far in the future', () => {
