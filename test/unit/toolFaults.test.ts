@@ -298,6 +298,20 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
     assert.ok(resumed.ok, resumed.error?.message);
   });
 
+  it("a step that fails after some requests reports what they used in the session's result, not zero", async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf7');
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { toolCalls: [{ id: 'f1', name: 'list_files', input: {} }] }, { fault: 'midstream-error', afterChars: 20, errorType: 'authentication_error' });
+    const res = await run(ws, 'task-tf7');
+    assert.strictEqual(res.ok, false);
+    assert.strictEqual(res.error?.kind, 'auth');
+    const da = res.steps.find((s) => s.step === 'da');
+    assert.strictEqual(da?.ok, false);
+    // the tool turn that completed and the request that broke off after message_start
+    assert.strictEqual(da?.usage.inputTokens, fake.requests[2].usage!.input_tokens + fake.requests[3].usage!.input_tokens);
+    assert.ok(da!.usage.outputTokens > 0);
+  });
+
   for (const when of ['while a tool call runs', 'while the next tool round streams'] as const) {
     it(`already right: Stop ${when}: no DA artifact, the session is resumable and resume completes`, async () => {
       const ws = demoWorkspace();

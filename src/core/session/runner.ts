@@ -48,6 +48,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   /** True once this run has written the session's state: only then may a failure be recorded in it. */
   let stateSaved = false;
   let currentStep: StepId | null = null;
+  let run: SessionRun | null = null;
   /** A resumed, answered opening: the usage of the first opening (the one that asked), added to the second's. */
   let openingCarry: Usage | null = null;
   let cost: CostTracker | null = null;
@@ -112,7 +113,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     await reloadCompletedSteps(record, store, state, { workspace: opts.workspace, capeFolder });
     const spend = sessionSpend({ llm: opts.llm, model: opts.model, maxCostUsd: opts.maxCostUsd, state, usage: record.usage, currentStep: () => currentStep, emit, warn });
     cost = spend.cost;
-    const run: SessionRun = {
+    run = {
       opts,
       capeFolder,
       store,
@@ -137,6 +138,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     for (const step of remaining) {
       currentStep = step;
       if (opts.signal?.aborted) throw new StepFailure(step, 'cancelled', 'Session cancelled.');
+      run.current = null;
       const envelope = await runStep(run, step);
       // Blocking questions: the session pauses here (saved, resumable) until the user answers or skips them.
       const questions = step === 'cm_open' && opts.pauseForQuestions !== false ? questionsToPause(state, envelope) : null;
@@ -152,7 +154,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   } catch (err) {
     const failure = asFailure(err, currentStep);
     emit({ type: 'error', step: failure.step, kind: failure.kind, message: failure.message, raw: failure.raw });
-    if (currentStep) record.steps.push({ step: currentStep, ok: false, usage: { ...ZERO_USAGE }, model: opts.model });
+    // what the failed step's requests used (tool turns, retries, a request that broke off): the spend counts it too
+    const used = currentStep ? run?.current : null;
+    if (currentStep) record.steps.push({ step: currentStep, ok: false, usage: used ? { ...used.usage } : { ...ZERO_USAGE }, model: used?.model ?? opts.model });
     // Resume can continue exactly when this run recorded the failure in a state it wrote itself (never a state it
     // could not read, a completed one, or one of another session) and the failure is not one resume repeats.
     let resumable = false;

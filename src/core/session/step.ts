@@ -36,6 +36,8 @@ export interface SessionRun {
   emit: (e: SessionEvent) => void;
   warn: (message: string) => void;
   now: () => number;
+  /** The running step's requests so far (usage, model): what a failed step used is reported from here. */
+  current?: { usage: Usage; model: string } | null;
 }
 
 function stepNumber(step: StepId): number {
@@ -95,6 +97,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     emit,
     usage: step === 'cm_open' && run.openingCarry ? { ...run.openingCarry } : { ...ZERO_USAGE },
   });
+  run.current = talk;
   let answer = await talk.ask([{ role: 'user', content: ctx.user }]);
 
   // DevA's blockers go to DA, and DevA answers again (session/blockers.ts).
