@@ -115,6 +115,19 @@ describe('workspace policy', () => {
     assert.match(p.excluded('sub/build/a.ts') ?? '', /build\//, 'same case: ignored everywhere');
   });
 
+  it('does not follow a .gitignore that is a symbolic link, as git does not (the root one included)', () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-gilink-'));
+    write(ws, 'rules.txt', 'a.js\n');
+    fs.symlinkSync('rules.txt', path.join(ws, '.gitignore'));
+    write(ws, 'sub/x.txt', 'b.js\n');
+    fs.symlinkSync('x.txt', path.join(ws, 'sub', '.gitignore'));
+    write(ws, 'a.js', 'x');
+    write(ws, 'sub/b.js', 'x');
+    const p = new WorkspacePolicy(ws);
+    assert.strictEqual(p.excluded('a.js'), null);
+    assert.strictEqual(p.excluded('sub/b.js'), null);
+  });
+
   it('re-reads a .gitignore after forget()', () => {
     const p = new WorkspacePolicy(root);
     assert.ok(p.check('src/app.ts').ok);

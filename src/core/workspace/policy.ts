@@ -249,6 +249,27 @@ export function infoExcludeOf(top: string): string | null {
   return path.join(common, 'info', 'exclude');
 }
 
+/** O_NOFOLLOW where the platform has it. */
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/**
+ * The text of a rules file, or null when it is absent or unreadable. A `.gitignore` of the work tree (`follow` false)
+ * that is a symbolic link is not read, as git does not read one.
+ */
+function readRules(file: string, follow: boolean): string | null {
+  try {
+    if (follow) return fs.readFileSync(file, 'utf8');
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW);
+    try {
+      return fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** `.gitignore` rules of a folder above the workspace root, inside the same git repository (see WorkspacePolicy.above). */
 interface AboveLevel {
   /** The root's path below that folder, with a trailing slash ('packages/app/'). */
@@ -308,18 +329,13 @@ export class WorkspacePolicy {
     const cached = this.rules.get(dirRel);
     if (cached !== undefined) return cached;
     const texts: string[] = [];
-    const read = (p: string) => {
-      try {
-        texts.push(fs.readFileSync(p, 'utf8'));
-      } catch {
-        /* absent or unreadable: no rules */
-      }
-    };
     if (dirRel === '') {
       const exclude = infoExcludeOf(this.root);
-      if (exclude) read(exclude);
+      const text = exclude && readRules(exclude, true);
+      if (text !== null) texts.push(text);
     }
-    read(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'));
+    const text = readRules(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'), false);
+    if (text !== null) texts.push(text);
     const ig = texts.length ? ignore({ ignorecase: GIT_IGNORECASE }).add(texts.join('\n')) : null;
     this.rules.set(dirRel, ig);
     return ig;
@@ -353,11 +369,9 @@ export class WorkspacePolicy {
       const texts: string[] = [];
       for (const f of files) {
         stamps.push(stamp(f) ?? '-');
-        try {
-          texts.push(fs.readFileSync(f, 'utf8'));
-        } catch {
-          /* absent or unreadable: no rules */
-        }
+        // the first is `info/exclude` when there is one (outside the work tree: followed like git does)
+        const text = readRules(f, f === exclude);
+        if (text !== null) texts.push(text);
       }
       if (!texts.length) continue;
       const label = `${'../'.repeat(segs.length - i)}.gitignore`;
