@@ -21,6 +21,7 @@ import { demoDir, demoReplies } from '../helpers/demo';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession, type SessionOptions } from '../../src/core/session/runner';
 import { SessionStore } from '../../src/core/store';
+import { askAnswer } from '../../src/core/session/blockers';
 
 function request(messages: ChatMessage[], toolChoice: 'auto' | 'none'): LlmRequest {
   return { model: 'claude-sonnet-4-6', maxTokens: 1024, system: [{ text: 'sys' }], messages, tools: [...TOOL_SPECS], toolChoice };
@@ -383,6 +384,20 @@ describe('tool faults: what a request that broke off used is counted', function 
       cacheReadInputTokens: u.cache_read_input_tokens,
     })!;
   }
+
+  it("DA's answer to DevA's blockers counts an attempt that broke off in its usage", async () => {
+    fake.enqueue({ fault: 'midstream-error', afterChars: 40 }, { text: demoReplies('task-tf8')[2] });
+    const got = await askAnswer({
+      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, maxRetries: 0 }),
+      model: 'claude-sonnet-4-6',
+      system: [{ text: 'sys' }],
+      user: 'Which store do todos use?',
+      retry: { baseDelayMs: 1 },
+    });
+    assert.ok(got.envelope, got.error);
+    assert.strictEqual(fake.requests.length, 2);
+    assert.strictEqual(got.usage.inputTokens, fake.requests[0].usage!.input_tokens + fake.requests[1].usage!.input_tokens);
+  });
 
   for (const fault of ['midstream-error', 'eof', 'abort'] as const) {
     it(`a request that ends in ${fault === 'abort' ? 'Stop (abort)' : `a ${fault}`} after message_start is priced in the session's spend`, async () => {

@@ -90,7 +90,10 @@ export async function askAnswer(o: AskOptions): Promise<AskResult> {
           model = res.model || model;
           return res;
         } catch (e) {
-          throw toLlmError(e, {});
+          const err = toLlmError(e, {});
+          // an attempt that broke off after its reply started used tokens too (as in conversation.ts)
+          if (err.usage) usage = addUsage(usage, err.usage);
+          throw err;
         }
       },
       { ...o.retry, signal: o.signal },
