@@ -111,7 +111,7 @@ describe('tool use: fake server, AnthropicClient and the tool loop', () => {
         spent: () => false,
         maxTurns: 3,
       }),
-      (e: unknown) => e instanceof LlmError && /kept calling tools for 3 turns/.test(e.message),
+      (e: unknown) => e instanceof LlmError && /kept calling tools for 3 turns.*Resume the session.*cape\.tools\.maxCalls/.test(e.message),
     );
     assert.strictEqual(fake.requests.length, 3);
   });

@@ -122,7 +122,12 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
     const calls = uniqueCallIds(sent.toolCalls, used);
     const result = { ...sent, toolCalls: calls };
     if (turn >= maxTurns) {
-      throw new LlmError('invalid_reply', `The model kept calling tools for ${maxTurns} turns without writing its answer.`, { retryable: false });
+      throw new LlmError(
+        'invalid_reply',
+        `The model kept calling tools for ${maxTurns} turns without writing its answer. Resume the session to ask again; if it ` +
+          'keeps happening, lower the tool limit (cape.tools.maxCalls, --max-tool-calls) or narrow the objective.',
+        { retryable: false },
+      );
     }
     const answers = await o.execute(calls);
     if (o.signal?.aborted) throw LlmError.cancelled();
