@@ -148,18 +148,20 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
           { id: 'u1', name: 'delete_everything', input: { path: 'src/a.ts' } },
           { id: 'u2', name: 'read_file', input: {} },
           { id: 'u3', name: 'list_files', input: {} },
+          // no input_json_delta at all (the API may send none for an empty input)
+          { id: 'u4', name: 'list_files', input: {}, json: '' },
         ],
       },
       { text: 'done' },
     );
     const { text, tools } = await loop();
     assert.strictEqual(text, 'done');
-    assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['u1', true], ['u2', true], ['u3', false]]);
+    assert.deepStrictEqual(fake.toolResults.map((r) => [r.toolUseId, r.isError]), [['u1', true], ['u2', true], ['u3', false], ['u4', false]]);
     assert.match(fake.toolResults[0].content, /unknown tool "delete_everything"/);
     assert.match(fake.toolResults[1].content, /path/);
-    assert.deepStrictEqual(tools.records.map((r) => r.tool), ['delete_everything', 'read_file', 'list_files']);
+    assert.deepStrictEqual(tools.records.map((r) => r.tool), ['delete_everything', 'read_file', 'list_files', 'list_files']);
     // the assistant turn sent back keeps the text and the calls
-    assert.deepStrictEqual(fake.requests[1].body.messages[1].content.map((b: { type: string }) => b.type), ['text', 'tool_use', 'tool_use', 'tool_use']);
+    assert.deepStrictEqual(fake.requests[1].body.messages[1].content.map((b: { type: string }) => b.type), ['text', 'tool_use', 'tool_use', 'tool_use', 'tool_use']);
   });
 
   it('whitespace written before the calls is not sent back as a text block (the API refuses one)', async () => {
