@@ -129,6 +129,32 @@ describe('SessionStore', () => {
     assert.ok(pairNames.every((n) => /^task-9_[1-5]_(CM|POA|DA|DevA)_\d+\.json$/.test(n)), pairNames.join());
   });
 
+  it('loads back every part of a step record it saved (a Required<StepRecord>: a new field must be added here)', async () => {
+    const store = new SessionStore(tmp());
+    const usage = { inputTokens: 5, outputTokens: 6, cacheCreationInputTokens: 1, cacheReadInputTokens: 2 };
+    const full: Required<StepRecord> = {
+      ...record('deva', 4000),
+      agent: 'DevA',
+      n: 4,
+      files: [{ path: 'src/b.ts', relPath: 'src/b.ts', action: 'create', status: 'proposed', content: 'export const b = 1;\n' }],
+      summary: 'did it',
+      usage,
+      context: { input: 900, passed: 300 },
+      toolCalls: [
+        { id: 'toolu_1', tool: 'read_file', target: 'src/a.ts', path: 'src/a.ts', lines: [1, 20], chars: 412 },
+        { id: 'toolu_2', tool: 'read_file', target: '.env', path: '.env', chars: 0, refused: '.env: a secret file' },
+      ],
+      editRepair: '<edit path="src/a.ts">…</edit>',
+      dorAnswers: [{ question: 'Which browsers?', answer: 'Evergreen only' }],
+      feedback: [{ round: 1, from: 'DevA', to: 'DA', questions: ['Which colour?'], blockedRaw: '{}', answerRaw: '{}', answerText: 'Blue', usage, model: 'm' }],
+      continuations: 1,
+      checks: { commands: ['npm test'], runs: [{ command: 'npm test', passed: true } as never], fixRounds: [], maxFixRounds: 2, passed: true },
+      warnings: ['two envelopes: the first was used'],
+    };
+    await store.saveStep('task-7', 'deva', full);
+    assert.deepStrictEqual(await store.loadStep('task-7', 'deva'), full);
+  });
+
   it('reports damaged files clearly and lists sessions newest first', async () => {
     const ws = tmp();
     const store = new SessionStore(ws);

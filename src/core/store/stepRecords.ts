@@ -4,7 +4,7 @@
 // Also the raw replies that could not be used, kept in failed/ for the user to inspect.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import { STEP_AGENT, STEP_IDS, ZERO_USAGE, type Envelope, type StepId } from '../model/types';
+import { STEP_AGENT, STEP_IDS, ZERO_USAGE, type Envelope, type StepId, type ToolCallRecord } from '../model/types';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { isChecksOutcome } from '../checks/types';
 import { PAIR_NAME, StoreError, assertTaskId, isStepId, type StepRecord, type StoredFile } from './records';
@@ -112,5 +112,15 @@ function parseStepRecord(data: unknown, step: StepId, file: string): StepRecord 
     ...(isChecksOutcome(rec.checks) ? { checks: rec.checks } : {}),
     ...(Array.isArray(rec.warnings) && rec.warnings.length > 0 ? { warnings: rec.warnings.filter((w): w is string => typeof w === 'string') } : {}),
     ...(Array.isArray(rec.feedback) && rec.feedback.length ? { feedback: rec.feedback.filter((f) => !!f && typeof f === 'object' && Array.isArray(f.questions)) } : {}),
+    ...(Array.isArray(rec.toolCalls) && rec.toolCalls.length ? { toolCalls: rec.toolCalls.filter(isToolCallRecord) } : {}),
+    ...(typeof rec.editRepair === 'string' ? { editRepair: rec.editRepair } : {}),
+    ...(Array.isArray(rec.dorAnswers) && rec.dorAnswers.length
+      ? { dorAnswers: rec.dorAnswers.filter((a) => !!a && typeof a === 'object' && typeof a.question === 'string' && typeof a.answer === 'string') }
+      : {}),
   };
+}
+
+function isToolCallRecord(c: unknown): c is ToolCallRecord {
+  const r = c as Partial<ToolCallRecord> | null;
+  return !!r && typeof r === 'object' && typeof r.tool === 'string' && typeof r.target === 'string' && typeof r.chars === 'number';
 }
