@@ -4,7 +4,7 @@
 //   cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
 //   cape start  --workspace DIR --objective-file PATH|- …   (the objective from a file, or stdin)
 //   cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json]
-//   cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]   (src/cli/context.ts)
+//   cape context …   (src/cli/context.ts: CONTEXT_USAGE)
 //   cape kpt list|mark …, cape housekeeping …   KPT statuses and the archive (src/cli/kpt.ts)
 //   cape repeat --workspace DIR --task ID --times N [--json]   (reruns a saved session's objective: RR)
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
@@ -33,7 +33,7 @@ import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS } from '../core/tools/sp
 import { STEP_IDS } from '../core/model/types';
 import { UsageError, exitCodeOf, parseArgs } from './flags';
 import { isSessionCommand, loadKpt, loadSessionCommands } from './bundles';
-import { cmdContext } from './context';
+import { cmdContext, CONTEXT_USAGE } from './context';
 
 const HELP = `cape — run a CAPE AI product team session headlessly
 
@@ -42,7 +42,7 @@ Usage:
   cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
               [--check CMD|auto]… [--fix-rounds N] [--check-timeout S]
   cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json] [--check …]
-  cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--json]
+  ${CONTEXT_USAGE}
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
   cape kpt list --workspace DIR [--json]          KPT items with their ids, status and recurrence
   cape kpt mark --workspace DIR <id> <status>     Tries: open | adopted | dropped; Problems: open | resolved
