@@ -185,7 +185,16 @@ describe('AnthropicClient (real SDK against the fake Messages API)', () => {
     assert.strictEqual(e.kind, 'config');
     assert.strictEqual(e.retryable, false);
     assert.match(e.message, /claude-nope/);
+    assert.match(e.message, /Check the model name and settings/);
     assert.strictEqual(fake.requests.length, 1);
+  });
+
+  it('a 400 about the conversation says to resume and report it, not to check the settings', async () => {
+    fake.enqueue({ fault: 'http', status: 400, message: 'messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks' });
+    const e = await expectLlmError(client().stream(request(), () => {}));
+    assert.strictEqual(e.kind, 'config');
+    assert.match(e.message, /conversation CAPE sent was refused: resume the session/);
+    assert.doesNotMatch(e.message, /model name/);
   });
 
   it('mid-stream overloaded_error event → retryable LlmError; withStepRetry succeeds on the next attempt', async () => {

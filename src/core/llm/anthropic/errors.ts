@@ -104,10 +104,15 @@ function classifyApiError(
     };
   }
   if ((status !== undefined && status >= 400 && status < 500) || type === 'invalid_request_error') {
+    // the API names the part of the request it refused: `messages.3.content…` is the conversation CAPE built, not a setting
+    const conversation = /^messages\b|\b(tool_use|tool_result)\b/.test(detail);
+    const what = conversation
+      ? 'The conversation CAPE sent was refused: resume the session to run this step again (completed steps are kept), and please report it with the message above.'
+      : 'Check the model name and settings.';
     return {
       kind: 'config',
       retryable: false,
-      message: `The Anthropic API rejected the request${code || ' (400)'}${said}. Check the model name and settings.`,
+      message: `The Anthropic API rejected the request${code || ' (400)'}${said}. ${what}`,
     };
   }
   if (status === undefined) {
