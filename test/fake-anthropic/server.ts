@@ -867,6 +867,19 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         if (Date.now() < until) write('ping', { type: 'ping' });
       }
     };
+    /** Lets the frames already written reach the client, then resets the connection. */
+    const reset = async () => {
+      await new Promise<void>((resolve) => setTimeout(resolve, 20));
+      const sock = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
+      if (sock?.resetAndDestroy) sock.resetAndDestroy();
+      else sock?.destroy();
+    };
+    /** An `event: error` mid-stream, then the end of the response. */
+    const errorEvent = (errorType: string | undefined, message?: string) => {
+      const type = errorType ?? 'overloaded_error';
+      write('error', { type: 'error', error: { type, message: message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error' } });
+      res.end();
+    };
 
     write('message_start', {
       type: 'message_start',
@@ -935,19 +948,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
           res.end();
           return;
         }
-        if (cut?.fault === 'reset') {
-          await new Promise<void>((resolve) => setTimeout(resolve, 20));
-          const sock = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
-          if (sock?.resetAndDestroy) sock.resetAndDestroy();
-          else sock?.destroy();
-          return;
-        }
-        if (cut?.fault === 'midstream-error') {
-          const type = cut.errorType ?? 'overloaded_error';
-          write('error', { type: 'error', error: { type, message: DEFAULT_ERROR_MESSAGE[type] ?? 'Error' } });
-          res.end();
-          return;
-        }
+        if (cut?.fault === 'reset') return reset();
+        if (cut?.fault === 'midstream-error') return errorEvent(cut.errorType);
         write('content_block_stop', { type: 'content_block_stop', index });
         index++;
       }
@@ -962,12 +964,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     }
 
     const end = p.end;
-    if (end?.fault === 'midstream-error') {
-      const type = end.errorType ?? 'overloaded_error';
-      write('error', { type: 'error', error: { type, message: end.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error' } });
-      res.end();
-      return;
-    }
+    if (end?.fault === 'midstream-error') return errorEvent(end.errorType, end.message);
     if (end?.fault === 'stall') {
       // Go silent. The client's idle watchdog must notice; the socket closes when the client aborts
       // or when the server is closed.
@@ -977,14 +974,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       });
       return;
     }
-    if (end?.fault === 'reset') {
-      // Let the frames already written reach the client, then reset the connection.
-      await new Promise<void>((resolve) => setTimeout(resolve, 20));
-      const sock = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
-      if (sock?.resetAndDestroy) sock.resetAndDestroy();
-      else sock?.destroy();
-      return;
-    }
+    if (end?.fault === 'reset') return reset();
     if (end?.fault === 'eof') {
       res.end();
       return;
