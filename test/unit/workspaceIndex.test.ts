@@ -463,6 +463,26 @@ describe('workspace index', () => {
     }
   });
 
+  it("at a repository's top, sees on a warm run that .git/info/exclude changed, and then walks from the records again", async () => {
+    const top = tmp('cape-index-exclude-');
+    fs.mkdirSync(path.join(top, '.git', 'info'), { recursive: true });
+    write(top, 'src/a.ts', 'export const aValue = 1;\n');
+    write(top, 'notes/todo.md', '# todo\n');
+    ageFiles(top);
+    const cacheFile = path.join(tmp('cape-index-exclude-cache-'), 'i.idx');
+    const open = async () => {
+      const { index, stats } = await WorkspaceIndex.open(top, { cacheFile });
+      return { paths: [...index.all()].map((f) => f.path).sort(), listed: stats.listed };
+    };
+    assert.deepStrictEqual((await open()).paths, ['notes/todo.md', 'src/a.ts']);
+    assert.strictEqual((await open()).listed, 0, 'warm: the folder records hold');
+    write(top, '.git/info/exclude', 'notes/\n');
+    const changed = await open();
+    assert.deepStrictEqual(changed.paths, ['src/a.ts'], 'the new rule applies although no walked folder changed');
+    assert.ok(changed.listed > 0, 'the folders were listed again');
+    assert.strictEqual((await open()).listed, 0, 'and the next run trusts the new records');
+  });
+
   it('in a folder of a git repository, applies the .gitignore files above it as git does, and sees when they change', async () => {
     const top = tmp('cape-index-inrepo-');
     fs.mkdirSync(path.join(top, '.git', 'info'), { recursive: true });

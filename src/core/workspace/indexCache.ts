@@ -203,7 +203,6 @@ export interface CacheHeader {
   /** The policy's aboveKey() when the folders were walked (absent in older files: they are walked again). */
   above?: string | null;
   dirs: DirRow[];
-  exclude: string | null;
 }
 
 export interface CacheContent {

@@ -345,18 +345,18 @@ export class WorkspacePolicy {
    * What `.gitignore` says above the root when the workspace is a folder inside a git repository (not its top): the
    * rules of each folder from the repository's top down to the root's parent, and the repository's `info/exclude`.
    * None when the root holds `.git` itself or no folder above it does, and none when they ignore the root itself
-   * (opening an ignored folder is the user's choice, not a reason to show nothing). `key` stamps the files read, so
-   * the index can tell they changed (aboveKey()).
+   * (opening an ignored folder is the user's choice, not a reason to show nothing). `key` stamps the files read (and,
+   * at a repository's top, its info/exclude, which the root's own rules take), so the index can tell they changed
+   * (aboveKey()).
    */
   private aboveRoot(): { key: string; levels: AboveLevel[] } {
     if (this.above) return this.above;
     const top = gitTopOf(this.root);
     if (!top) return (this.above = { key: '', levels: [] });
     if (top === this.root) {
-      // the walk notices a change of `.git/info/exclude`; not of one elsewhere (a linked worktree's, a submodule's)
+      // the rules of the root itself (rulesOf('')) take the repository's info/exclude: its stamp tells a change
       const exclude = infoExcludeOf(top);
-      const elsewhere = exclude && exclude !== path.join(top, '.git', 'info', 'exclude');
-      return (this.above = { key: elsewhere ? (stamp(exclude) ?? '-') : '', levels: [] });
+      return (this.above = { key: exclude ? (stamp(exclude) ?? '-') : '', levels: [] });
     }
     const segs = path.relative(top, this.root).split(path.sep);
     const levels: AboveLevel[] = [];
@@ -387,7 +387,10 @@ export class WorkspacePolicy {
     return (this.above = rootIgnored ? { key: stamps.join('|'), levels: [] } : { key: stamps.join('|'), levels });
   }
 
-  /** Stamps of the `.gitignore` and `info/exclude` files above the root that the policy applies (see aboveRoot()). */
+  /**
+   * Stamps of the rules files outside the walked folders that the policy applies: the `.gitignore` files above the
+   * root and the repository's `info/exclude` (see aboveRoot()). The walk's folder records hold only while it is the same.
+   */
   aboveKey(): string {
     return this.aboveRoot().key;
   }

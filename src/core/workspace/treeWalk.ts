@@ -35,8 +35,6 @@ export type NoteFile = (rel: string, abs: string) => void;
 export class TreeWalk {
   /** What the last walk found in each folder it walked (kept in the cache file). */
   private dirs = new Map<string, DirRecord>();
-  /** stamp() of `.git/info/exclude` at the last walk. */
-  private excludeStamp: string | null = null;
   /** Folders the last walk listed. */
   listed = 0;
   /** True when a walk changed the folder records (kept in the cache file) since they were loaded or built. */
@@ -50,14 +48,14 @@ export class TreeWalk {
   /**
    * Walks the workspace and calls `note` for every file the policy admits by name (no stat, no content read). Where a folder's record (see DirRecord) still holds, its files and subfolders are taken from it
    * and only stat'ed: no listing, no name or `.gitignore` checks. Returns false (and keeps the old records) when a
-   * `.gitignore` (or `.git/info/exclude`) changed since the records were made: then only a full walk
-   * (`useRecords` false) applies the rules right.
+   * `.gitignore` changed since the records were made: then only a full walk (`useRecords` false) applies the rules
+   * right. Rules files outside the walked folders (info/exclude, `.gitignore` above the root) are the caller's to
+   * check (the policy's aboveKey()).
    */
   walk(useRecords: boolean, note: NoteFile): boolean {
     const records = new Map<string, DirRecord>();
     const now = Date.now();
     this.listed = 0;
-    if (useRecords && stamp(path.join(this.root, '.git', 'info', 'exclude')) !== this.excludeStamp) return false;
     const stack: string[] = [''];
     while (stack.length) {
       const rel = stack.pop()!;
@@ -115,22 +113,18 @@ export class TreeWalk {
     }
     if (records.size !== this.dirs.size) this.changed = true;
     this.dirs = records;
-    const exclude = stamp(path.join(this.root, '.git', 'info', 'exclude'));
-    if (exclude !== this.excludeStamp) this.changed = true;
-    this.excludeStamp = exclude;
     return true;
   }
 
   /** The records as the cache file stores them. */
-  rows(): { dirs: DirRow[]; exclude: string | null } {
-    return { dirs: [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]), exclude: this.excludeStamp };
+  rows(): DirRow[] {
+    return [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]);
   }
 
   /** Takes back the records of a cache file (malformed rows are skipped: their folders are listed again). */
-  restore(dirs: readonly DirRow[], exclude: string | null | undefined): void {
+  restore(dirs: readonly DirRow[]): void {
     for (const [rel, mtimeMs, gitignore, files, subdirs] of dirs) {
       if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
     }
-    this.excludeStamp = exclude ?? null;
   }
 }

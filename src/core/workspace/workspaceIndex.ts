@@ -201,7 +201,7 @@ export class WorkspaceIndex {
   async refresh(): Promise<RefreshStats> {
     const t0 = Date.now();
     this.policy.forget();
-    // the folder records hold what the rules admitted: changed rules above the root (no folder below changed) void them
+    // the folder records hold what the rules admitted: a changed info/exclude or rules above the root void them
     const above = this.policy.aboveKey();
     let found = above === this.aboveKey ? this.walk(true) : null;
     if (!found) {
@@ -386,7 +386,7 @@ export class WorkspaceIndex {
   /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
     this.ensureText();
-    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: [...this.notText], above: this.aboveKey, ...this.tree.rows() };
+    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: [...this.notText], above: this.aboveKey, dirs: this.tree.rows() };
     await writeIndexFile(cacheFile, header, [...this.files.values()], this.text);
   }
 
@@ -435,7 +435,7 @@ export class WorkspaceIndex {
     });
     for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
     this.aboveKey = typeof cache.header.above === 'string' ? cache.header.above : null;
-    this.tree.restore(cache.header.dirs, cache.header.exclude);
+    this.tree.restore(cache.header.dirs);
     // the imports were resolved against the same file set; a refresh resolves what its changes may affect
     this.graph.restored();
     return true;
