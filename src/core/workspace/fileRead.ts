@@ -10,7 +10,7 @@ import { scanFile } from './symbols';
  * system's clock. Whole-second mtimes (FAT, HFS+, many network file systems) step by up to 2 s; finer ones (ext4, APFS,
  * NTFS) by the kernel's tick, a few milliseconds.
  */
-export const RACY_MS = 3000;
+const RACY_MS = 3000;
 const FINE_RACY_MS = 50;
 
 /**

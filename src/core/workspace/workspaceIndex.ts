@@ -87,7 +87,9 @@ export class WorkspaceIndex {
   private readonly notTextSeen = new Set<string>();
   /** The cache file's workspace-relative path when the cache folder is inside the workspace: never indexed. */
   private ownCache: string | null = null;
-  /** The policy's aboveKey() at the last walk: the `.gitignore` files above the root (null: none walked yet). */
+  /** realRoot(), resolved once. */
+  private real: string | null = null;
+  /** The policy's aboveKey() at the last walk: info/exclude and the `.gitignore` files above the root (null: none walked yet). */
   private aboveKey: string | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
@@ -363,11 +365,14 @@ export class WorkspaceIndex {
    * cache (cacheLocation.ts names it by this path too; its paths are relative), instead of each opening rebuilding it.
    */
   private realRoot(): string {
-    try {
-      return fs.realpathSync.native(this.root);
-    } catch {
-      return this.root;
+    if (this.real === null) {
+      try {
+        this.real = fs.realpathSync.native(this.root);
+      } catch {
+        return this.root;
+      }
     }
+    return this.real;
   }
 
   /** The workspace-relative path of a file (its folder's symlinks resolved), or null when it is not inside. */
