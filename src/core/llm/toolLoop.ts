@@ -60,7 +60,7 @@ export const EMPTY_REPLY = '(no text)';
 
 /**
  * A reply of the model as the assistant turn of a later request: its text, or EMPTY_REPLY when it wrote none (only
- * tool calls, then the end of its turn). Every reply sent back as plain text goes through here..
+ * tool calls, then the end of its turn). Every reply sent back as plain text goes through here.
  */
 export function replyTurn(text: string): ChatMessage {
   return { role: 'assistant', content: text.trim() === '' ? EMPTY_REPLY : text };
