@@ -224,13 +224,10 @@ export class ToolRunner {
     if (!safe.ok) return safe;
     // the folders on the way, and (through a symlinked folder) those where it really leads
     for (const rel of new Set([safe.relPath, safe.realRelPath])) {
-      const segs = rel.split('/');
-      for (let i = 1; i <= segs.length; i++) {
-        const why = this.policy.skipDir(segs.slice(0, i).join('/'));
-        if (!why) continue;
-        const via = rel === safe.relPath ? '' : ` leads through a symbolic link to ${rel}`;
-        return { ok: false, reason: `${safe.relPath}${via}: ${why}` };
-      }
+      const why = this.policy.excludedDir(rel);
+      if (!why) continue;
+      const via = rel === safe.relPath ? '' : ` leads through a symbolic link to ${rel}`;
+      return { ok: false, reason: `${safe.relPath}${via}: ${why}` };
     }
     let st: fs.Stats;
     try {

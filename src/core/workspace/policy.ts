@@ -465,12 +465,18 @@ export class WorkspacePolicy {
 
   /** Why an existing entry's folders or name exclude it, checking every folder from the root down, or null. */
   excluded(relPath: string): string | null {
-    const segs = relPath.split('/');
-    for (let i = 1; i < segs.length; i++) {
+    const slash = relPath.lastIndexOf('/');
+    return (slash > 0 ? this.excludedDir(relPath.slice(0, slash)) : null) ?? this.skipFileName(relPath);
+  }
+
+  /** Why an existing folder or one of the folders above it excludes it, checking from the root down, or null. */
+  excludedDir(relDir: string): string | null {
+    const segs = relDir.split('/');
+    for (let i = 1; i <= segs.length; i++) {
       const why = this.skipDir(segs.slice(0, i).join('/'));
       if (why) return why;
     }
-    return this.skipFileName(relPath);
+    return null;
   }
 
   /**
