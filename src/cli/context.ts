@@ -13,6 +13,7 @@ import { parseArgs } from 'util';
 // dispatcher use.
 import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, type ContextStep } from '../core/workspace/pack';
 import { WorkspaceIndex } from '../core/workspace/workspaceIndex';
+import { capeFolderRefusal } from '../core/model/types';
 
 export const CONTEXT_USAGE = 'cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--cape-folder NAME] [--json]';
 
@@ -71,9 +72,8 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
     if (!Number.isSafeInteger(budget)) return fail(stderr, `--budget takes at most ${Number.MAX_SAFE_INTEGER} characters (got "${values.budget}").`);
   }
   const capeFolder = values['cape-folder'];
-  if (capeFolder !== undefined && (!capeFolder.trim() || path.isAbsolute(capeFolder) || /^[A-Za-z]:/.test(capeFolder) || capeFolder.split(/[\\/]/).includes('..'))) {
-    return fail(stderr, `--cape-folder takes the CAPE folder's path relative to the workspace, e.g. cape (got "${capeFolder}").`);
-  }
+  const refused = capeFolder === undefined ? null : capeFolderRefusal(capeFolder.trim());
+  if (refused) return fail(stderr, `--cape-folder: ${refused}`);
 
   const t0 = Date.now();
   // a one-off query: the text index's postings are read from the cache file for the objective's terms only

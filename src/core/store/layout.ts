@@ -4,7 +4,7 @@
 // No reading or writing of session files here: stepRecords.ts, sessionStates.ts, retrospectives.ts do that.
 import { statSync } from 'fs';
 import * as path from 'path';
-import { STEP_IDS, type AgentId } from '../model/types';
+import { capeFolderRefusal, STEP_IDS, type AgentId } from '../model/types';
 import { retrospectiveStamp } from '../model/dates';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { SESSIONS_FOLDER } from '../cape/assets';
@@ -16,9 +16,8 @@ export class SessionLayout {
 
   constructor(workspace: string, capeFolder: string) {
     this.workspace = path.resolve(workspace);
-    if (!capeFolder || /[\\/]|^\.\.?$/.test(capeFolder)) {
-      throw new StoreError(`Invalid CAPE folder name ${JSON.stringify(capeFolder)}: use a single folder name such as "cape".`);
-    }
+    const refused = capeFolderRefusal(capeFolder);
+    if (refused) throw new StoreError(refused);
     this.capeFolder = capeFolder;
   }
 
