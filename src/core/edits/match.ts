@@ -135,14 +135,20 @@ function overlapped(original: string[], replacedBy: number[], search: string[]):
   return null;
 }
 
-/** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
-export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
+/** A file as lines: each line's text and its own ending ('' for a last line without one), the byte-order mark apart. */
+interface FileLines {
+  bom: string;
+  lines: string[];
+  eols: string[];
+}
+
+function splitFile(content: string): FileLines {
   // a byte-order mark is not part of the first line (read_file never shows it); it stays in front of the file
   const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';
   // each line with its own ending: a file that mixes CRLF and LF keeps the ending of every line the hunks leave alone
   const parts = content.slice(bom.length).split(/(\r?\n)/);
-  let lines: string[] = [];
-  let eols: string[] = [];
+  const lines: string[] = [];
+  const eols: string[] = [];
   for (let i = 0; i < parts.length; i += 2) {
     lines.push(parts[i]);
     eols.push(parts[i + 1] ?? '');
@@ -152,81 +158,111 @@ export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
     lines.pop();
     eols.pop();
   }
-  // for the failure of a hunk that overlaps an earlier one: each line's index in the original, the hunk that replaced it
-  const original = lines;
-  let origin = lines.map((_, i) => i);
-  const replacedBy: number[] = [];
-  const crlf = eols.filter((e) => e === '\r\n').length;
-  const usual = crlf > eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
+  return { bom, lines, eols };
+}
+
+function joinFile(f: FileLines): string {
+  return f.bom + f.lines.map((l, i) => l + f.eols[i]).join('');
+}
+
+/** The content as the hunks so far left it, and where its lines came from (to name the hunk a later one overlaps). */
+interface Progress extends FileLines {
+  /** The lines before any hunk. */
+  original: string[];
+  /** Each line's index in the original; -1 for a line a hunk put there. */
+  origin: number[];
+  /** By index in the original: the hunk that replaced the line. */
+  replacedBy: number[];
+  /** The ending of a new line that takes none from the lines it replaces: the file's more frequent one. */
+  usual: string;
+}
+
+function startProgress(content: string): Progress {
+  const f = splitFile(content);
+  const crlf = f.eols.filter((e) => e === '\r\n').length;
+  const usual = crlf > f.eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
+  return { ...f, original: f.lines, origin: f.lines.map((_, i) => i), replacedBy: [], usual };
+}
+
+const clean = (t: string[]) => t.map((l) => l.replace(/\r$/, ''));
+const blank = (t: string[]) => t.every((l) => l.trim() === '');
+
+/** A hunk placed: the SEARCH and REPLACE lines of the reading that matched, and the one place it matched. */
+interface Placed {
+  search: string[];
+  replace: string[];
+  at: number;
+  shift?: Shift;
+  level: 'exact' | 'tolerant';
+}
+
+/**
+ * The one place hunk `h` applies in the current lines, or why it cannot be applied (no place, several places,
+ * several fitting readings, an empty SEARCH). `afterOthers`: earlier hunks were applied (a hunk may overlap them).
+ */
+function place(p: Progress, h: Hunk, afterOthers: boolean): Placed | string {
+  let search = clean(h.search);
+  let replace = clean(h.replace);
+  let found: ReturnType<typeof locate> | null = null;
+  if (h.readings && h.readings.length > 1) {
+    // several lines could be the divider: the one reading whose SEARCH matches exactly one place
+    const fits = h.readings
+      .map((r) => ({ search: clean(r.search), replace: clean(r.replace) }))
+      .filter((r) => !blank(r.search))
+      .map((r) => ({ ...r, found: locate(p.lines, r.search) }))
+      .filter((r) => r.found.places.length === 1);
+    if (fits.length > 1) {
+      return 'has several ======= lines, and more than one way of splitting it into SEARCH and REPLACE matches the file; send this file whole in a <file path="…"> block instead';
+    }
+    if (fits.length === 1) ({ search, replace, found } = fits[0]);
+  }
+  if (blank(search)) return EMPTY_SEARCH;
+  found ??= locate(p.lines, search);
+  if (found.places.length === 0) return noPlaceReason(p, search, afterOthers);
+  if (found.places.length > 1) {
+    const at = found.places.slice(0, 5).map((x) => x.at + 1).join(', ');
+    return `matches ${found.places.length} places (lines ${at}${found.places.length > 5 ? ', …' : ''}); include more surrounding lines so it matches exactly one`;
+  }
+  return { search, replace, ...found.places[0], level: found.level };
+}
+
+const EMPTY_SEARCH = 'the SEARCH text is empty (to create a file use a <file> block; to add lines, SEARCH for the lines next to them)';
+
+/** Why a SEARCH that matches nowhere does not: it overlaps an earlier hunk, its indentation differs, or neither. */
+function noPlaceReason(p: Progress, search: string[], afterOthers: boolean): string {
+  const earlier = afterOthers ? overlapped(p.original, p.replacedBy, search) : null;
+  if (earlier !== null) return `matches nowhere once the earlier hunks are applied: it overlaps lines that hunk ${earlier + 1} already changed; make the two one hunk`;
+  const indent = indentationHint(p.lines, search);
+  if (indent) return `matches nowhere in the current file as written: ${indent}; copy the lines with the file's exact indentation`;
+  return 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)';
+}
+
+/** Replaces the placed hunk's lines by its REPLACE lines (shifted like the match), each with a fitting line ending. */
+function replaceLines(p: Progress, x: Placed, index: number): AppliedHunk {
+  const repl = x.shift ? shifted(x.replace, x.shift) : x.replace;
+  const end = x.at + x.search.length;
+  // the new lines end like the first line they replace; the last one like the last replaced (none at the file's end)
+  const inner = p.eols[x.at] || p.usual;
+  const lastEol = p.eols[end - 1];
+  const replEols = repl.map((_, k) => (k === repl.length - 1 ? lastEol : inner));
+  if (repl.length === 0 && end === p.lines.length && x.at > 0 && lastEol === '') p.eols[x.at - 1] = '';
+  for (let k = x.at; k < end; k++) if (p.origin[k] >= 0) p.replacedBy[p.origin[k]] = index;
+  p.origin = [...p.origin.slice(0, x.at), ...repl.map(() => -1), ...p.origin.slice(end)];
+  p.lines = [...p.lines.slice(0, x.at), ...repl, ...p.lines.slice(end)];
+  p.eols = [...p.eols.slice(0, x.at), ...replEols, ...p.eols.slice(end)];
+  return { index, start: x.at, removed: x.search.length, added: repl.length, tolerant: x.level === 'tolerant' };
+}
+
+/** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
+export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
+  const p = startProgress(content);
   const failures: HunkFailure[] = [];
   const applied: AppliedHunk[] = [];
-  const clean = (t: string[]) => t.map((l) => l.replace(/\r$/, ''));
-  const blank = (t: string[]) => t.every((l) => l.trim() === '');
   hunks.forEach((h, index) => {
-    let search = clean(h.search);
-    let replace = clean(h.replace);
-    let found: ReturnType<typeof locate> | null = null;
-    if (h.readings && h.readings.length > 1) {
-      // several lines could be the divider: the one reading whose SEARCH matches exactly one place
-      const fits = h.readings
-        .map((r) => ({ search: clean(r.search), replace: clean(r.replace) }))
-        .filter((r) => !blank(r.search))
-        .map((r) => ({ ...r, found: locate(lines, r.search) }))
-        .filter((r) => r.found.places.length === 1);
-      if (fits.length > 1) {
-        failures.push({
-          index,
-          firstLine: hunkName(h),
-          reason:
-            'has several ======= lines, and more than one way of splitting it into SEARCH and REPLACE matches the file; send this file whole in a <file path="…"> block instead',
-        });
-        return;
-      }
-      if (fits.length === 1) ({ search, replace, found } = fits[0]);
-    }
-    if (blank(search)) {
-      failures.push({ index, firstLine: '', reason: 'the SEARCH text is empty (to create a file use a <file> block; to add lines, SEARCH for the lines next to them)' });
-      return;
-    }
-    found ??= locate(lines, search);
-    if (found.places.length === 0) {
-      const earlier = applied.length > 0 ? overlapped(original, replacedBy, search) : null;
-      const indent = earlier === null ? indentationHint(lines, search) : null;
-      failures.push({
-        index,
-        firstLine: hunkName(h),
-        reason:
-          earlier !== null
-            ? `matches nowhere once the earlier hunks are applied: it overlaps lines that hunk ${earlier + 1} already changed; make the two one hunk`
-            : indent
-              ? `matches nowhere in the current file as written: ${indent}; copy the lines with the file's exact indentation`
-              : 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)',
-      });
-      return;
-    }
-    if (found.places.length > 1) {
-      const at = found.places.slice(0, 5).map((p) => p.at + 1).join(', ');
-      failures.push({
-        index,
-        firstLine: hunkName(h),
-        reason: `matches ${found.places.length} places (lines ${at}${found.places.length > 5 ? ', …' : ''}); include more surrounding lines so it matches exactly one`,
-      });
-      return;
-    }
-    const place = found.places[0];
-    const repl = place.shift ? shifted(replace, place.shift) : replace;
-    const end = place.at + search.length;
-    // the new lines end like the first line they replace; the last one like the last replaced (none at the file's end)
-    const inner = eols[place.at] || usual;
-    const lastEol = eols[end - 1];
-    const replEols = repl.map((_, k) => (k === repl.length - 1 ? lastEol : inner));
-    if (repl.length === 0 && end === lines.length && place.at > 0 && lastEol === '') eols[place.at - 1] = '';
-    for (let k = place.at; k < end; k++) if (origin[k] >= 0) replacedBy[origin[k]] = index;
-    origin = [...origin.slice(0, place.at), ...repl.map(() => -1), ...origin.slice(end)];
-    lines = [...lines.slice(0, place.at), ...repl, ...lines.slice(end)];
-    eols = [...eols.slice(0, place.at), ...replEols, ...eols.slice(end)];
-    applied.push({ index, start: place.at, removed: search.length, added: repl.length, tolerant: found.level === 'tolerant' });
+    const x = place(p, h, applied.length > 0);
+    if (typeof x === 'string') failures.push({ index, firstLine: x === EMPTY_SEARCH ? '' : hunkName(h), reason: x });
+    else applied.push(replaceLines(p, x, index));
   });
   if (failures.length > 0) return { ok: false, failures, applied };
-  return { ok: true, content: bom + lines.map((l, i) => l + eols[i]).join(''), applied };
+  return { ok: true, content: joinFile(p), applied };
 }
