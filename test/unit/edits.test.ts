@@ -124,6 +124,27 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.strictEqual(r4.content, 'x\r\ny\r\nz\r\n');
   });
 
+  it('matches whatever the Unicode normalization (NFC against NFD), and keeps the bytes of every line the hunk does not change', () => {
+    const nfd = (t: string) => t.normalize('NFD');
+    // the file spells its accents decomposed (e + U+0301, as macOS names copied into text are); the model writes them composed
+    const file = nfd('// Crème brûlée recipes\nconst title = "Café";\nconst note = "déjà vu";\nexport { title, note };\n');
+    assert.notStrictEqual(file, file.normalize('NFC'));
+    const r = applyHunks(file, [h('const title = "Café";\nconst note = "déjà vu";', 'const title = "Café au lait";\nconst note = "déjà vu";')]);
+    assert.ok(r.ok, JSON.stringify(r));
+    // the changed line takes the REPLACE text; the unchanged context line and the lines around keep the file's own form
+    assert.strictEqual(r.content, file.replace(nfd('const title = "Café";'), 'const title = "Café au lait";'));
+    assert.deepStrictEqual(r.applied, [{ index: 0, start: 1, removed: 2, added: 2, tolerant: false }]);
+    // and the other way round: a composed file, a decomposed SEARCH
+    const composed = file.normalize('NFC');
+    const back = applyHunks(composed, [h(nfd('const note = "déjà vu";'), 'const note = "presque vu";')]);
+    assert.ok(back.ok, JSON.stringify(back));
+    assert.strictEqual(back.content, composed.replace('const note = "déjà vu";', 'const note = "presque vu";'));
+    // two lines that differ only in their normalization are the same text: a SEARCH for one of them is ambiguous
+    const twice = applyHunks(`x = "é"\n${nfd('x = "é"')}\n`, [h('x = "é"', 'x = 1')]);
+    assert.ok(!twice.ok);
+    assert.match(twice.failures[0].reason, /matches 2 places \(lines 1, 2\)/);
+  });
+
   it('names a failing hunk by its first line, shortened without splitting a character', () => {
     const r = applyHunks(APP, [h('x' + '😀'.repeat(60), 'y')]);
     assert.ok(!r.ok);

@@ -12,6 +12,10 @@
 // exactly one place; when several readings do, it is refused rather than guessed. A hunk that would match only with
 // its indentation ignored (spaces for the file's tabs) is not applied either: its failure says how the indentation
 // differs, for the repair.
+// Unicode normalization does not count: lines are compared by their NFC form, so a SEARCH with composed accents (é)
+// matches a file that spells them decomposed (e + U+0301, as text copied from macOS file names does), and the other
+// way round. The file keeps its own text: a line the hunk does not change (around it, or a context line the REPLACE
+// repeats at the hunk's start or end) stays byte for byte; only the changed lines take the REPLACE text.
 // Line endings: the file's own, line by line (CRLF stays CRLF, a mixed file keeps each untouched line's ending, a
 // missing final newline stays missing); the model's text is taken with LF. A UTF-8 byte-order mark stays in front.
 
@@ -167,7 +171,9 @@ function joinFile(f: FileLines): string {
 
 /** The content as the hunks so far left it, and where its lines came from (to name the hunk a later one overlaps). */
 interface Progress extends FileLines {
-  /** The lines before any hunk. */
+  /** What the hunks are matched against: each line's NFC form. */
+  keys: string[];
+  /** The keys before any hunk. */
   original: string[];
   /** Each line's index in the original; -1 for a line a hunk put there. */
   origin: number[];
@@ -181,14 +187,18 @@ function startProgress(content: string): Progress {
   const f = splitFile(content);
   const crlf = f.eols.filter((e) => e === '\r\n').length;
   const usual = crlf > f.eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
-  return { ...f, original: f.lines, origin: f.lines.map((_, i) => i), replacedBy: [], usual };
+  const keys = f.lines.map(nfc);
+  return { ...f, keys, original: keys, origin: f.lines.map((_, i) => i), replacedBy: [], usual };
 }
 
 const clean = (t: string[]) => t.map((l) => l.replace(/\r$/, ''));
+// most lines are ASCII, whose NFC form is themselves
+const nfc = (l: string) => (/[\u0080-\uFFFF]/.test(l) ? l.normalize('NFC') : l);
 const blank = (t: string[]) => t.every((l) => l.trim() === '');
 
 /** A hunk placed: the SEARCH and REPLACE lines of the reading that matched, and the one place it matched. */
 interface Placed {
+  /** In NFC, like the keys. */
   search: string[];
   replace: string[];
   at: number;
@@ -201,15 +211,15 @@ interface Placed {
  * several fitting readings, an empty SEARCH). `afterOthers`: earlier hunks were applied (a hunk may overlap them).
  */
 function place(p: Progress, h: Hunk, afterOthers: boolean): Placed | string {
-  let search = clean(h.search);
+  let search = clean(h.search).map(nfc);
   let replace = clean(h.replace);
   let found: ReturnType<typeof locate> | null = null;
   if (h.readings && h.readings.length > 1) {
     // several lines could be the divider: the one reading whose SEARCH matches exactly one place
     const fits = h.readings
-      .map((r) => ({ search: clean(r.search), replace: clean(r.replace) }))
+      .map((r) => ({ search: clean(r.search).map(nfc), replace: clean(r.replace) }))
       .filter((r) => !blank(r.search))
-      .map((r) => ({ ...r, found: locate(p.lines, r.search) }))
+      .map((r) => ({ ...r, found: locate(p.keys, r.search) }))
       .filter((r) => r.found.places.length === 1);
     if (fits.length > 1) {
       return 'has several ======= lines, and more than one way of splitting it into SEARCH and REPLACE matches the file; send this file whole in a <file path="…"> block instead';
@@ -217,7 +227,7 @@ function place(p: Progress, h: Hunk, afterOthers: boolean): Placed | string {
     if (fits.length === 1) ({ search, replace, found } = fits[0]);
   }
   if (blank(search)) return EMPTY_SEARCH;
-  found ??= locate(p.lines, search);
+  found ??= locate(p.keys, search);
   if (found.places.length === 0) return noPlaceReason(p, search, afterOthers);
   if (found.places.length > 1) {
     const at = found.places.slice(0, 5).map((x) => x.at + 1).join(', ');
@@ -232,14 +242,28 @@ const EMPTY_SEARCH = 'the SEARCH text is empty (to create a file use a <file> bl
 function noPlaceReason(p: Progress, search: string[], afterOthers: boolean): string {
   const earlier = afterOthers ? overlapped(p.original, p.replacedBy, search) : null;
   if (earlier !== null) return `matches nowhere once the earlier hunks are applied: it overlaps lines that hunk ${earlier + 1} already changed; make the two one hunk`;
-  const indent = indentationHint(p.lines, search);
+  const indent = indentationHint(p.keys, search);
   if (indent) return `matches nowhere in the current file as written: ${indent}; copy the lines with the file's exact indentation`;
   return 'matches nowhere in the current file (copy the SEARCH lines exactly as they are in the file)';
 }
 
-/** Replaces the placed hunk's lines by its REPLACE lines (shifted like the match), each with a fitting line ending. */
+/**
+ * The lines that take the place of the matched ones: the REPLACE lines (shifted like the match), except that a line
+ * the REPLACE keeps as it was at the hunk's start or end (the same text in NFC) stays the file's own.
+ */
+function replacement(p: Progress, x: Placed): string[] {
+  const repl = x.shift ? shifted(x.replace, x.shift) : [...x.replace];
+  const end = x.at + x.search.length;
+  const n = Math.min(repl.length, x.search.length);
+  let head = 0;
+  for (; head < n && nfc(repl[head]) === p.keys[x.at + head]; head++) repl[head] = p.lines[x.at + head];
+  for (let k = 1; k <= n - head && nfc(repl[repl.length - k]) === p.keys[end - k]; k++) repl[repl.length - k] = p.lines[end - k];
+  return repl;
+}
+
+/** Replaces the placed hunk's lines by their replacement, each with a fitting line ending. */
 function replaceLines(p: Progress, x: Placed, index: number): AppliedHunk {
-  const repl = x.shift ? shifted(x.replace, x.shift) : x.replace;
+  const repl = replacement(p, x);
   const end = x.at + x.search.length;
   // the new lines end like the first line they replace; the last one like the last replaced (none at the file's end)
   const inner = p.eols[x.at] || p.usual;
@@ -249,6 +273,7 @@ function replaceLines(p: Progress, x: Placed, index: number): AppliedHunk {
   for (let k = x.at; k < end; k++) if (p.origin[k] >= 0) p.replacedBy[p.origin[k]] = index;
   p.origin = [...p.origin.slice(0, x.at), ...repl.map(() => -1), ...p.origin.slice(end)];
   p.lines = [...p.lines.slice(0, x.at), ...repl, ...p.lines.slice(end)];
+  p.keys = [...p.keys.slice(0, x.at), ...repl.map(nfc), ...p.keys.slice(end)];
   p.eols = [...p.eols.slice(0, x.at), ...replEols, ...p.eols.slice(end)];
   return { index, start: x.at, removed: x.search.length, added: repl.length, tolerant: x.level === 'tolerant' };
 }
