@@ -130,6 +130,30 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(src.content, ['src/app.ts', 'src/notes.md', 'src/theme.ts'].join('\n'));
   });
 
+  it('list_files and search_files stop after reading so many folders (a workspace of countless empty folders) or files, and say so', async () => {
+    const big = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-folders-'));
+    fs.writeFileSync(path.join(big, 'a.ts'), 'export const needle = 1;\n');
+    fs.writeFileSync(path.join(big, 'z.ts'), 'export const needle = 3;\n');
+    for (let i = 0; i < 6; i++) fs.mkdirSync(path.join(big, 'empty', String(i)), { recursive: true });
+    // walked after the empty folders (depth-first, a folder's files before its sub-folders, by name)
+    fs.mkdirSync(path.join(big, 'late'));
+    fs.writeFileSync(path.join(big, 'late', 'b.ts'), 'export const needle = 2;\n');
+    const list = (dirs: number, files: number, p?: string) =>
+      new ToolRunner({ workspace: big, walkBounds: { dirs, files } }).execute([call('list_files', p ? { path: p } : {}), call('search_files', { query: 'needle', ...(p ? { path: p } : {}) })]);
+    // the root, empty/ and 3 of its 6 folders
+    const [byDirs, searchByDirs] = await list(5, 100);
+    assert.strictEqual(byDirs.content, 'a.ts\nz.ts\n… (stopped after reading 5 folders; list a sub-folder)');
+    assert.strictEqual(searchByDirs.content, 'a.ts:1: export const needle = 1;\nz.ts:1: export const needle = 3;\n… (stopped after reading 5 folders; search a sub-folder)');
+    const [byFiles, searchByFiles] = await list(100, 1);
+    assert.strictEqual(byFiles.content, 'a.ts\n… (stopped after looking at 1 files; list a sub-folder)');
+    assert.match(searchByFiles.content, /^a\.ts:1: .*\n… \(stopped after looking at 1 files; search a sub-folder\)$/);
+    const [whole, searchWhole] = await list(9, 3);
+    assert.strictEqual(whole.content, 'a.ts\nz.ts\nlate/b.ts', 'a walk within the bounds says nothing of them');
+    assert.strictEqual(searchWhole.content.split('\n').length, 3, searchWhole.content);
+    const [sub] = await list(1, 1, 'late');
+    assert.strictEqual(sub.content, 'late/b.ts');
+  });
+
   it('refuses ../, absolute, symlink-out, .git/config, .env, ignored, cape/, binary, oversized and folder reads — each with why, no byte of them', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-BYTES');

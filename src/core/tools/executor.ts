@@ -20,6 +20,8 @@ export const MAX_SEARCH_HITS = 200;
 export const MAX_LIST_ENTRIES = 1000;
 /** Files looked at by one search or listing (a monorepo must not make one call scan the disk for minutes). */
 export const MAX_WALK_FILES = 20_000;
+/** Folders read by one search or listing (countless empty folders must not make one call walk without end). */
+export const MAX_WALK_DIRS = 10_000;
 const MAX_HIT_LINE_CHARS = 240;
 
 export interface ToolRunnerOptions {
@@ -31,6 +33,8 @@ export interface ToolRunnerOptions {
   signal?: AbortSignal;
   /** A policy already built for this workspace (shares its parsed .gitignore files). */
   policy?: WorkspacePolicy;
+  /** The bounds of one search's or listing's walk (default MAX_WALK_FILES files, MAX_WALK_DIRS folders). */
+  walkBounds?: { files?: number; dirs?: number };
 }
 
 interface Outcome {
@@ -168,7 +172,8 @@ export class ToolRunner {
     const needle = a.query.toLowerCase();
     const hits: string[] = [];
     let more = false;
-    for await (const rel of this.walk(dir.relDir)) {
+    const walked: WalkEnd = {};
+    for await (const rel of this.walk(dir.relDir, walked)) {
       if (hits.length >= MAX_SEARCH_HITS) {
         more = true;
         break;
@@ -186,10 +191,10 @@ export class ToolRunner {
       }
     }
     const where = dir.relDir ? ` under ${dir.relDir}/` : '';
-    const content =
-      hits.length === 0
-        ? `no matches for "${a.query}"${where}`
-        : hits.join('\n') + (more ? `\n… (stopped at ${MAX_SEARCH_HITS} matches; search for something more specific)` : '');
+    const stopped = more
+      ? `stopped at ${MAX_SEARCH_HITS} matches; search for something more specific`
+      : walked.stopped && `stopped after ${walked.stopped}; search a sub-folder`;
+    const content = (hits.length === 0 ? `no matches for "${a.query}"${where}` : hits.join('\n')) + (stopped ? `\n… (${stopped})` : '');
     return {
       content,
       isError: false,
@@ -202,17 +207,17 @@ export class ToolRunner {
     if (!dir.ok) return refused('list_files', a.path ?? '.', dir.reason, a.path);
     const out: string[] = [];
     let more = false;
-    for await (const rel of this.walk(dir.relDir)) {
+    const walked: WalkEnd = {};
+    for await (const rel of this.walk(dir.relDir, walked)) {
       if (out.length >= MAX_LIST_ENTRIES) {
         more = true;
         break;
       }
       out.push(rel);
     }
+    const stopped = more ? `stopped at ${MAX_LIST_ENTRIES} files` : walked.stopped && `stopped after ${walked.stopped}`;
     const content =
-      out.length === 0
-        ? `no readable files under ${dir.relDir || 'the workspace root'}`
-        : out.join('\n') + (more ? `\n… (stopped at ${MAX_LIST_ENTRIES} files; list a sub-folder)` : '');
+      (out.length === 0 ? `no readable files under ${dir.relDir || 'the workspace root'}` : out.join('\n')) + (stopped ? `\n… (${stopped}; list a sub-folder)` : '');
     return { content, isError: false, record: { tool: 'list_files', target: dir.relDir || '.', path: dir.relDir || '.', hits: out.length } };
   }
 
@@ -239,12 +244,22 @@ export class ToolRunner {
     return { ok: true, relDir: safe.relPath };
   }
 
-  /** The files under a folder the policy lets the model see by name (sorted, depth-first; symlinks are not followed). */
-  private async *walk(relDir: string): AsyncGenerator<string> {
+  /**
+   * The files under a folder the policy lets the model see by name (sorted, depth-first; symlinks are not followed),
+   * up to the walk's bounds of files looked at and folders read; `end.stopped` says which one ended it early.
+   */
+  private async *walk(relDir: string, end: WalkEnd): AsyncGenerator<string> {
+    const maxFiles = this.opts.walkBounds?.files ?? MAX_WALK_FILES;
+    const maxDirs = this.opts.walkBounds?.dirs ?? MAX_WALK_DIRS;
     let seen = 0;
+    let read = 0;
     const stack: string[] = [relDir];
     while (stack.length > 0) {
       if (this.opts.signal?.aborted) return;
+      if (read++ >= maxDirs) {
+        end.stopped = `reading ${maxDirs} folders`;
+        return;
+      }
       const dir = stack.pop()!;
       let entries: fs.Dirent[];
       try {
@@ -260,13 +275,21 @@ export class ToolRunner {
         if (e.isDirectory()) {
           if (!this.policy.skipDir(rel)) subdirs.push(rel);
         } else if (e.isFile() && !this.policy.skipFileName(rel)) {
-          if (++seen > MAX_WALK_FILES) return;
+          if (++seen > maxFiles) {
+            end.stopped = `looking at ${maxFiles} files`;
+            return;
+          }
           yield rel;
         }
       }
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
     }
   }
+}
+
+/** How a walk ended: `stopped` names the bound that ended it before the last folder. */
+interface WalkEnd {
+  stopped?: string;
 }
 
 function refused(tool: string, target: string, reason: string, relPath?: string): Outcome {
