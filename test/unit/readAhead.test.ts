@@ -9,6 +9,7 @@ import * as path from 'path';
 import { readFiles, READ_AHEAD_WORKER, type ReadItem } from '../../src/core/workspace/readAhead';
 import { CHUNK_FILES } from '../../src/core/workspace/readAheadProtocol';
 import type { FileRead } from '../../src/core/workspace/fileRead';
+import type { FileStamp } from '../../src/core/workspace/disk';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 
 const MAX = 64 * 1024;
@@ -32,7 +33,7 @@ function mixedFolder(files: number): { root: string; items: ReadItem[] } {
     else if (kind !== 6) write(root, rel, `import { f${i - 1} } from './file${i - 1}';\nexport function f${i}(): number { return ${i}; }\nexport const name${i} = 'héllo ${i}';\n`);
     // one in 50 is never written (vanished before it was read); every tenth was stat'ed by a walk
     const st = kind !== 6 && i % 10 === 0 ? fs.statSync(path.join(root, rel)) : null;
-    items.push({ rel, stat: st ? { size: st.size, mtimeMs: st.mtimeMs } : null });
+    items.push({ rel, stat: st ? { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null });
   }
   fs.symlinkSync(path.join(root, 'src/m0/file0.ts'), path.join(root, 'link.ts'));
   items.push({ rel: 'link.ts', stat: null });
@@ -75,6 +76,12 @@ describe('index read-ahead (worker thread)', function () {
     assert.strictEqual(stats.workerFiles, items.length, 'the worker read every file');
     assert.ok(worker.chunks >= 5, `several chunks (${worker.chunks})`);
     assert.deepStrictEqual(worker.results, mine.results);
+    // a file the walk stat'ed keeps that stamp, ctime included (the index compares it on the next walk)
+    const statted = items.findIndex((i) => i.stat && i.rel.endsWith('/file10.ts'));
+    assert.deepStrictEqual(
+      (({ size, mtimeMs, ctimeMs }) => ({ size, mtimeMs, ctimeMs }))(worker.results[statted] as FileStamp),
+      items[statted].stat,
+    );
     const kinds = new Map<string, number>();
     for (const r of mine.results) kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1);
     assert.deepStrictEqual([...kinds.keys()].sort(), ['binary', 'gone', 'text'], 'the folder holds each kind of answer');
@@ -107,7 +114,7 @@ describe('index read-ahead (worker thread)', function () {
       dying,
       `const { parentPort, workerData } = require('worker_threads');
 const { readForIndex } = require(${JSON.stringify(path.join(path.dirname(READ_AHEAD_WORKER), 'fileRead.js'))});
-const results = workerData.rels.slice(0, 10).map((rel, i) => readForIndex(workerData.root + '/' + rel, rel, workerData.maxBytes, workerData.sizes[i] < 0 ? null : { size: workerData.sizes[i], mtimeMs: workerData.mtimes[i] }));
+const results = workerData.rels.slice(0, 10).map((rel, i) => readForIndex(workerData.root + '/' + rel, rel, workerData.maxBytes, workerData.sizes[i] < 0 ? null : { size: workerData.sizes[i], mtimeMs: workerData.mtimes[i], ctimeMs: workerData.ctimes[i] }));
 parentPort.postMessage({ from: 0, results });
 process.exit(3);
 `,

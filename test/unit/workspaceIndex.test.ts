@@ -15,7 +15,7 @@ import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
-import { SECTIONS } from '../../src/core/workspace/indexCache';
+import { CACHE_VERSION, SECTIONS } from '../../src/core/workspace/indexCache';
 import { FIELD_CONTENT, FIELD_PATH, FIELD_SYMBOLS, POSTING_SHIFT, postingChunks } from '../../src/core/workspace/termPostings';
 import { joinRelative } from '../../src/core/workspace/importGraph';
 
@@ -68,7 +68,8 @@ function demoWorkspace(): string {
 
 /**
  * Sets every file's and folder's mtime a minute back: a file or folder changed within a clock step of a read is read
- * (listed) again by the next run, whose counts would then depend on how fast the test ran.
+ * (listed) again by the next run, whose counts would then depend on how fast the test ran. The utimes moves the
+ * ctimes to now, which no call can set back: this waits a fine clock's step (fileRead.ts racyStamp) past them.
  */
 function ageFiles(root: string): void {
   const past = new Date(Date.now() - 60_000);
@@ -80,6 +81,12 @@ function ageFiles(root: string): void {
     fs.utimesSync(dir, past, past);
   };
   walk(root);
+  pastRacyWindow();
+}
+
+/** Waits past a fine clock's step (fileRead.ts racyRead: 50 ms) after the last change made. */
+function pastRacyWindow(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
 }
 
 describe('workspace tokens', () => {
@@ -653,6 +660,50 @@ describe('workspace index', () => {
     }
   });
 
+  it('sees a rewrite that keeps the size and puts the mtime back (touch -r, rsync -t, cp -p): its ctime changed', async () => {
+    const root = tmp('cape-index-ctime-');
+    const cacheFile = path.join(tmp('cape-index-ctime-cache-'), 'i.idx');
+    write(root, 'src/a.ts', 'export const alphaValue = 1;\n');
+    write(root, 'src/b.ts', 'export const betaValue = 1;\n');
+    write(root, 'src/logo.bin', Buffer.from([1, 0, 2]));
+    ageFiles(root);
+    // the clock the index reads held a minute ahead: no read is within a clock step of a change (racyRead), so only
+    // the stamps tell what changed
+    const realNow = Date.now;
+    Date.now = () => realNow() + 60_000;
+    try {
+      const first = await WorkspaceIndex.open(root, { cacheFile });
+      assert.deepStrictEqual(first.index.get('src/a.ts')!.symbols, ['alphaValue']);
+      assert.strictEqual((await WorkspaceIndex.open(root, { cacheFile })).stats.read, 0, 'nothing changed: nothing read');
+      // rewritten under the same size, the mtime put back; the ctime moves on (no user tool can set it), until the
+      // file system's clock has stepped
+      const rewrite = (rel: string, content: string | Buffer) => {
+        const abs = path.join(root, rel);
+        const before = fs.statSync(abs);
+        do {
+          write(root, rel, content);
+          fs.utimesSync(abs, before.atime, before.mtime);
+        } while (fs.statSync(abs).ctimeMs === before.ctimeMs);
+        assert.deepStrictEqual([fs.statSync(abs).size, fs.statSync(abs).mtimeMs], [before.size, before.mtimeMs]);
+      };
+      rewrite('src/a.ts', 'export const omegaValue = 1;\n');
+      rewrite('src/logo.bin', 'abc');
+      const second = await WorkspaceIndex.open(root, { cacheFile });
+      assert.strictEqual(second.fromCache, true);
+      assert.deepStrictEqual(second.index.get('src/a.ts')!.symbols, ['omegaValue'], 'a warm open reads it again');
+      assert.ok(second.index.textScores('omega').has('src/a.ts') && !second.index.textScores('alpha').has('src/a.ts'));
+      assert.ok(second.index.get('src/logo.bin'), 'a file found binary is read again too');
+      assert.strictEqual(second.stats.read, 2, 'the unchanged file is not read');
+      assert.strictEqual((await WorkspaceIndex.open(root, { cacheFile })).stats.read, 0, 'the cache keeps the new ctimes');
+      // confirm() (before a prompt names a file the watcher may have missed) compares the ctime too
+      rewrite('src/a.ts', 'export const deltaValue = 1;\n');
+      assert.strictEqual(second.index.confirm('src/a.ts'), true);
+      assert.deepStrictEqual(second.index.get('src/a.ts')!.symbols, ['deltaValue']);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it('takes a read as racy within one step of the file system clock: whole seconds up to 3 s, finer clocks 50 ms, not far in the future', () => {
     const t = 1_700_000_000_000;
     assert.strictEqual(racyRead(t, t + 2_500), true, 'whole-second mtime, read 2.5 s later');
@@ -685,6 +736,7 @@ describe('workspace index', () => {
     // a changed file in an unchanged folder: found by its mtime (changed before the racy window: read once)
     write(root, 'src/utils/math.ts', 'export function lerp(a: number, b: number, t: number) { return a + (b - a) * t; }\n');
     fs.utimesSync(path.join(root, 'src/utils/math.ts'), new Date(), new Date(Date.now() - 30_000));
+    pastRacyWindow();
     const third = await WorkspaceIndex.open(root, { cacheFile });
     assert.deepStrictEqual([third.stats.read, third.stats.listed], [1, 0]);
     assert.deepStrictEqual(third.index.get('src/utils/math.ts')!.symbols, ['lerp']);
@@ -825,6 +877,26 @@ describe('workspace index', () => {
     assert.strictEqual(r1.fromCache, false);
     assert.strictEqual(r1.index.size, first.index.size);
     assert.strictEqual(fs.readFileSync(cacheFile).readUInt32LE(8), bytes.readUInt32LE(8), 'rewritten in the current version');
+    assert.strictEqual(bytes.readUInt32LE(8), CACHE_VERSION);
+    // this version's header over the previous version's numbers (size, mtime, characters: no ctime per file), laid out
+    // well otherwise: refused, not read with the ctimes missing
+    const jsonBytes = bytes.readUInt32LE(12);
+    const header = JSON.parse(bytes.toString('utf8', 16, 16 + jsonBytes)) as { files: number; sections: number[] };
+    const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+    const sections: Buffer[] = [];
+    let at = 16 + jsonBytes + pad(16 + jsonBytes).length;
+    for (const size of header.sections) (sections.push(bytes.subarray(at, at + size)), (at += size + pad(size).length));
+    const numbers = SECTIONS.indexOf('numbers');
+    assert.strictEqual(sections[numbers].length, 4 * 8 * header.files, 'four numbers per file');
+    sections[numbers] = sections[numbers].subarray(0, 3 * 8 * header.files);
+    const oldJson = Buffer.from(JSON.stringify({ ...header, sections: sections.map((s) => s.length) }));
+    const oldHead = Buffer.from(bytes.subarray(0, 16));
+    oldHead.writeUInt32LE(oldJson.length, 12);
+    fs.writeFileSync(cacheFile, Buffer.concat([oldHead, oldJson, pad(16 + oldJson.length), ...sections.flatMap((s) => [s, pad(s.length)])]));
+    const r0 = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(r0.fromCache, false);
+    assert.strictEqual(r0.stats.read, first.stats.read, 'every file read again');
+    assert.deepStrictEqual(r0.index.get('src/utils/math.ts')!.symbols, ['clamp']);
     // the previous layout: magic, JSON bytes, term ids, then the JSON with its version
     const json = Buffer.from(JSON.stringify({ version: 4, root: first.index.root, files: [['src/utils/math.ts', 1, 1, 1, ['bogus'], [], []]], words: '' }));
     const head = Buffer.alloc(16);

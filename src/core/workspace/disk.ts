@@ -1,5 +1,5 @@
 // The disk primitives of the workspace index (workspaceIndex.ts and its walk, treeWalk.ts): a stat that answers null
-// instead of throwing, a file's `size:mtime` stamp, the one rule that makes a workspace-relative path absolute, and
+// instead of throwing, a file's `size:mtime:ctime` stamp, the one rule that makes a workspace-relative path absolute, and
 // the read of a file's bytes into one reused buffer (a build reads tens of thousands of files), and the read of a
 // part of an open file (the index's cache file).
 import * as fs from 'fs';
@@ -17,10 +17,13 @@ export function statOrNull(abs: string, follow = true): fs.Stats | null {
   }
 }
 
-/** `size:mtime` of a file, or null when it does not exist. */
+/**
+ * `size:mtime:ctime` of a file, or null when it does not exist. The ctime too, as git compares it: a rewrite that keeps
+ * the size and puts the mtime back (`touch -r`, `rsync -t`, `cp -p`) still moves the ctime, which no user tool sets.
+ */
 export function stamp(abs: string): string | null {
   const st = statOrNull(abs);
-  return st ? `${st.size}:${st.mtimeMs}` : null;
+  return st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}` : null;
 }
 
 /**
@@ -42,21 +45,26 @@ let readBuffer = Buffer.allocUnsafe(1 << 16);
  */
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
-/** A file read by readInto(): its bytes (in the shared buffer) and its size and mtime. */
-export interface FileBytes {
-  buf: Buffer;
+/** A file's size, mtime and ctime (the inode's last change: a write, a chmod, a utimes), as a stat gave them. */
+export interface FileStamp {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** A file read by readInto(): its bytes (in the shared buffer) and its size, mtime and ctime. */
+export interface FileBytes extends FileStamp {
+  buf: Buffer;
 }
 
 /**
  * A file's bytes, up to `limit` + 1 of them (enough to tell it is over the limit), in the shared read buffer: valid
- * until the next call. `known` is the file's size and mtime when the caller stat'ed it (reads stop at that size);
+ * until the next call. `known` is the file's stamp when the caller stat'ed it (reads stop at that size);
  * without it the open descriptor is stat'ed (one fstat instead of a walk's lstat of the path: a build reads every
  * file it finds) and null is returned when it is not a regular file of at most `limit` bytes, or vanished, or is a
  * symlink now. Other errors throw.
  */
-export function readInto(abs: string, limit: number, known?: { size: number; mtimeMs: number }): FileBytes | null {
+export function readInto(abs: string, limit: number, known?: FileStamp): FileBytes | null {
   let fd: number;
   try {
     fd = fs.openSync(abs, READ_FLAGS);
@@ -68,11 +76,12 @@ export function readInto(abs: string, limit: number, known?: { size: number; mti
   try {
     let size: number;
     let mtimeMs: number;
-    if (known) ({ size, mtimeMs } = known);
+    let ctimeMs: number;
+    if (known) ({ size, mtimeMs, ctimeMs } = known);
     else {
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.size > limit) return null;
-      ({ size, mtimeMs } = st);
+      ({ size, mtimeMs, ctimeMs } = st);
     }
     const max = limit + 1;
     if (readBuffer.length < Math.min(size + 1, max)) readBuffer = Buffer.allocUnsafe(Math.min(Math.max(size + 1, readBuffer.length * 2), max));
@@ -86,10 +95,10 @@ export function readInto(abs: string, limit: number, known?: { size: number; mti
       }
       const got = fs.readSync(fd, readBuffer, n, readBuffer.length - n, null);
       n += got;
-      // the size stat'ed is read (a file that grew since has a new size and mtime: the next walk reads it)
+      // the size stat'ed is read (a file that changed since has a new stamp: the next walk reads it)
       if (!got || n >= size) break;
     }
-    return { buf: readBuffer.subarray(0, n), size, mtimeMs };
+    return { buf: readBuffer.subarray(0, n), size, mtimeMs, ctimeMs };
   } finally {
     fs.closeSync(fd);
   }

@@ -5,7 +5,8 @@
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
 // symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's document
 // frequencies, so a warm run does not count them again, and last its Docs as its arena holds them, termDoc.ts, with
-// the same index inverted, termPostings.ts).
+// the same index inverted, termPostings.ts). The files' numbers (size, mtime, characters, ctime) are one Float64Array,
+// each a run of one number per file; a restored entry reads its ctime from it (no number of its own to box).
 // A load reads everything but the last two sections at once; those stay in the open file (storedTerms.ts) until the
 // index changes or needs them all, and a one-off query reads only its terms' postings and its candidates' Docs.
 // A file's symbols and specifiers stay bytes of the cache file until someone asks for them (a query looks at a few
@@ -27,7 +28,7 @@ import { StoredTerms } from './storedTerms';
 import { readAt } from './disk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 9;
+export const CACHE_VERSION = 10;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -91,9 +92,13 @@ class StoredPieces {
   }
 }
 
-/** What a load restored for every entry (shared): paths for the imports' indices, symbols and specifiers as bytes. */
+/**
+ * What a load restored for every entry (shared): paths for the imports' indices, symbols and specifiers as bytes, the
+ * ctimes (the numbers section's last run).
+ */
 interface Restored {
   paths: readonly string[];
+  ctimes: Float64Array;
   targets: Uint32Array;
   symbols: StoredPieces;
   specs: StoredPieces;
@@ -106,6 +111,8 @@ export class FileEntry {
   private spec: string[] | string | null;
   /** Resolved imports, or null while they are the restored indices targets[impAt, impEnd). */
   private imp: string[] | null;
+  /** The ctime, or null while it is the restored ctimes[at]. */
+  private ctime: number | null;
   private restored: Restored | null = null;
   private at = 0;
   private impAt = 0;
@@ -113,8 +120,8 @@ export class FileEntry {
   /** The index's last walk that met this file (workspaceIndex.ts). */
   seen = 0;
   /**
-   * Read within a clock step of its mtime (fileRead.ts racyRead): its size and mtime do not tell that it is unchanged, so it is
-   * read again next time (the cache file stores its mtime as NaN, which no stat equals).
+   * Read within a clock step of its mtime or ctime (fileRead.ts racyStamp): its stamp does not tell that it is
+   * unchanged, so it is read again next time (the cache file stores its mtime as NaN, which no stat equals).
    */
   racy = false;
 
@@ -122,14 +129,22 @@ export class FileEntry {
     readonly path: string,
     public size: number,
     public mtimeMs: number,
+    /** The ctime when it was stat'ed (null: restored, see restore()). */
+    ctimeMs: number | null,
     /** Characters of the text (what the file costs in a prompt). */
     public chars: number,
     symbols: string[] | string | null,
     specs: string[] | string | null,
   ) {
+    this.ctime = ctimeMs;
     this.sym = symbols;
     this.spec = specs;
     this.imp = [];
+  }
+
+  /** The inode's change time when the file was stat'ed (a rewrite that puts the mtime back still moves it). */
+  get ctimeMs(): number {
+    return this.ctime ?? this.restored!.ctimes[this.at];
   }
 
   /** Top-level symbol names, exported ones first. */
@@ -181,7 +196,10 @@ export class FileEntry {
     return typeof this.sym === 'string' ? this.sym : this.sym.join(ITEM_SEP);
   }
 
-  /** Restored as entry `at` of `r`; its imports are targets[impAt, impEnd), indices into the restored paths. */
+  /**
+   * Restored as entry `at` of `r` (its ctime, when not given, is r.ctimes[at]); its imports are targets[impAt, impEnd),
+   * indices into the restored paths.
+   */
   restore(r: Restored, at: number, impAt: number, impEnd: number): void {
     this.restored = r;
     this.at = at;
@@ -221,7 +239,7 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
  */
 export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], text: TermIndexData): Generator<Uint8Array | string> {
   const n = files.length;
-  const numbers = new Float64Array(3 * n);
+  const numbers = new Float64Array(4 * n);
   const importLens = new Uint32Array(n);
   const at = new Map<string, number>();
   files.forEach((f, i) => at.set(f.path, i));
@@ -230,6 +248,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
     numbers[i] = f.size;
     numbers[n + i] = f.racy ? NaN : f.mtimeMs;
     numbers[2 * n + i] = f.chars;
+    numbers[3 * n + i] = f.ctimeMs;
     importLens[i] = f.imports.filter((p) => at.has(p)).length;
     importCount += importLens[i];
   });
@@ -329,18 +348,18 @@ export function readCache(fd: number, expect: { root: string; policy: unknown })
     const numbers = view('numbers', Float64Array);
     const importLens = view('importLens', Uint32Array);
     const importTargets = view('importTargets', Uint32Array);
-    if (paths.length !== n || numbers.length !== 3 * n || importLens.length !== n) return null;
+    if (paths.length !== n || numbers.length !== 4 * n || importLens.length !== n) return null;
     if (view('symbolEnds', Uint32Array).length !== n || view('specEnds', Uint32Array).length !== n || !symbols.valid() || !specs.valid()) return null;
     let total = 0;
     for (let i = 0; i < n; i++) total += importLens[i];
     if (total !== importTargets.length) return null;
     for (let i = 0; i < total; i++) if (importTargets[i] >= n) return null;
     if (part.docs[1] % 4 || part.postings[1] % 4) return null;
-    const restored: Restored = { paths, targets: importTargets, symbols, specs };
+    const restored: Restored = { paths, ctimes: numbers.subarray(3 * n), targets: importTargets, symbols, specs };
     const files: FileEntry[] = new Array(n);
     let imp = 0;
     for (let i = 0; i < n; i++) {
-      const f = new FileEntry(paths[i], numbers[i], numbers[n + i], numbers[2 * n + i], null, null);
+      const f = new FileEntry(paths[i], numbers[i], numbers[n + i], null, numbers[2 * n + i], null, null);
       f.restore(restored, i, imp, (imp += importLens[i]));
       files[i] = f;
     }

@@ -7,7 +7,7 @@ import { readForIndex, type FileRead } from './fileRead';
 import { CHUNK_CHARS, CHUNK_FILES, FLOW_STOP, FLOW_TAKEN, IN_FLIGHT, type ReadAheadJob } from './readAheadProtocol';
 
 function run(job: ReadAheadJob): void {
-  const { root, maxBytes, rels, sizes, mtimes, flow } = job;
+  const { root, maxBytes, rels, sizes, mtimes, ctimes, flow } = job;
   let posted = 0;
   let i = 0;
   while (i < rels.length) {
@@ -22,7 +22,8 @@ function run(job: ReadAheadJob): void {
     const results: FileRead[] = [];
     let chars = 0;
     while (i < rels.length && results.length < CHUNK_FILES && chars < CHUNK_CHARS) {
-      const r = readForIndex(absoluteIn(root, rels[i]), rels[i], maxBytes, sizes[i] < 0 ? null : { size: sizes[i], mtimeMs: mtimes[i] });
+      const stat = sizes[i] < 0 ? null : { size: sizes[i], mtimeMs: mtimes[i], ctimeMs: ctimes[i] };
+      const r = readForIndex(absoluteIn(root, rels[i]), rels[i], maxBytes, stat);
       if (r.kind === 'text') chars += r.text.length;
       results.push(r);
       i++;

@@ -7,14 +7,14 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
-import { absoluteIn } from './disk';
-import { readForIndex, type FileRead, type KnownStat } from './fileRead';
+import { absoluteIn, type FileStamp } from './disk';
+import { readForIndex, type FileRead } from './fileRead';
 import { CHUNK_FILES, FLOW_STOP, FLOW_TAKEN, type ReadAheadChunk, type ReadAheadJob } from './readAheadProtocol';
 
-/** One file to read: its workspace-relative path, and its size and mtime when the walk stat'ed it. */
+/** One file to read: its workspace-relative path, and its stamp when the walk stat'ed it. */
 export interface ReadItem {
   rel: string;
-  stat: KnownStat | null;
+  stat: FileStamp | null;
 }
 
 /** Builds reading fewer files than this read them on this thread (starting a worker costs tens of milliseconds). */
@@ -67,6 +67,7 @@ function startWorker(root: string, maxBytes: number, items: readonly ReadItem[],
     rels: items.map((i) => i.rel),
     sizes: Float64Array.from(items, (i) => i.stat?.size ?? -1),
     mtimes: Float64Array.from(items, (i) => i.stat?.mtimeMs ?? 0),
+    ctimes: Float64Array.from(items, (i) => i.stat?.ctimeMs ?? 0),
     flow,
   };
   let worker: Worker;

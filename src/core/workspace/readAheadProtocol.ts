@@ -9,6 +9,7 @@ export interface ReadAheadJob {
   rels: string[];
   sizes: Float64Array;
   mtimes: Float64Array;
+  ctimes: Float64Array;
   /** [FLOW_TAKEN]: chunks the index has taken; [FLOW_STOP]: 1 when the index stopped wanting them. */
   flow: Int32Array;
 }

@@ -7,20 +7,22 @@
 // (indexCache.ts), place (cacheLocation.ts) and reading and writing (indexStore.ts).
 //
 // Kept up to date incrementally, never rebuilt per session:
-//  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size or mtime changed, or that
-//    were read within a clock step of a change (fileRead.ts racyRead: a second change may get the same mtime);
+//  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size, mtime or ctime changed (the
+//    ctime as git compares it: a rewrite that keeps the size and puts the mtime back, `touch -r`, `rsync -t`, `cp -p`,
+//    still moves it), or that were read within a clock step of a change (fileRead.ts racyStamp: a second change may
+//    get the same times);
 //    the CLI calls it on each run after loading the cache file (open());
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
 import * as path from 'path';
 import { WorkspacePolicy, type PolicyOptions } from './policy';
-import { racyRead, readForIndex, readText, type FileRead, type KnownStat } from './fileRead';
+import { racyStamp, readForIndex, readText, type FileRead } from './fileRead';
 import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
-import { absoluteIn, statOrNull } from './disk';
+import { absoluteIn, statOrNull, type FileStamp } from './disk';
 import { TreeWalk } from './treeWalk';
 import { ImportGraph } from './importGraph';
 import { defaultCacheFile } from './cacheLocation';
@@ -44,18 +46,17 @@ export interface IndexedFile {
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
 /**
- * A file whose content is not indexed, as `notText` remembers it: `size:mtime` when it is not text, with `:ctime` when
- * it could not be read (a chmod changes only the ctime), or a key no stat matches when it was `racy`.
+ * A file whose content is not indexed (not text, or it could not be read), as `notText` remembers it: `size:mtime:ctime`
+ * (a chmod that makes it readable changes only the ctime), or a key no stat matches when it was `racy`.
  */
-function notTextKey(size: number, mtimeMs: number, ctimeMs: number | null, racy: boolean): string {
-  if (racy) return `${size}:racy`;
-  return ctimeMs === null ? `${size}:${mtimeMs}` : `${size}:${mtimeMs}:${ctimeMs}`;
+function notTextKey(st: FileStamp, racy: boolean): string {
+  return racy ? `${st.size}:racy` : `${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
-/** A file the walk found new or changed: its size and mtime when it was stat'ed (a new one is not: null). */
+/** A file the walk found new or changed: its stamp when it was stat'ed (a new one is not: null). */
 interface Found {
   rel: string;
-  stat: { size: number; mtimeMs: number } | null;
+  stat: FileStamp | null;
 }
 
 export interface RefreshStats {
@@ -112,8 +113,8 @@ export class WorkspaceIndex {
 
   /**
    * Walks the workspace (treeWalk.ts) and lists the files the policy admits (no content read) that are new or whose
-   * size or mtime changed; every indexed file it meets as a regular file within the size limit gets
-   * `seen = this.generation` (the others are gone). Only known files are stat'ed: a new one is read anyway. Returns
+   * size, mtime or ctime changed (the one lstat a known file costs gives all three); every indexed file it meets as a
+   * regular file within the size limit gets `seen = this.generation` (the others are gone). Only known files are stat'ed: a new one is read anyway. Returns
    * null when the folder records could not be used (`useRecords`: a `.gitignore` changed): then walk again without.
    */
   private walk(useRecords: boolean): Found[] | null {
@@ -134,12 +135,12 @@ export class WorkspaceIndex {
       if (!f?.isFile() || f.size > maxBytes) return;
       if (cur) {
         cur.seen = gen;
-        if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && !cur.racy) return;
-      } else if (was === notTextKey(f.size, f.mtimeMs, null, false) || was === notTextKey(f.size, f.mtimeMs, f.ctimeMs, false)) {
+        if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && cur.ctimeMs === f.ctimeMs && !cur.racy) return;
+      } else if (was === notTextKey(f, false)) {
         this.notTextSeen.add(rel);
         return;
       }
-      found.push({ rel, stat: { size: f.size, mtimeMs: f.mtimeMs } });
+      found.push({ rel, stat: { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs } });
     });
     return complete ? found : null;
   }
@@ -150,25 +151,25 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Reads and indexes one file (already admitted by name; `stat` its size and mtime when it was stat'ed, else it is
-   * stat'ed when opened); true when indexed, false when its content is not text (or it cannot be read), null when it
+   * Reads and indexes one file (already admitted by name; `stat` its stamp when it was stat'ed, else it is stat'ed
+   * when opened); true when indexed, false when its content is not text (or it cannot be read), null when it
    * was not stat'ed and is no regular file within the size limit (or is gone): not admitted, nothing read.
    */
-  private indexFile(rel: string, stat: KnownStat | null): boolean | null {
+  private indexFile(rel: string, stat: FileStamp | null): boolean | null {
     const readFrom = Date.now();
     return this.indexRead(rel, readForIndex(this.absolute(rel), rel, this.policy.maxBytes, stat), readFrom);
   }
 
   /**
    * Puts what reading a file found into the index (see indexFile); `readFrom` is a time before it was read: a file
-   * changed within a clock step of it (racyRead) is read again next time (FileEntry.racy).
+   * changed within a clock step of it (racyStamp) is read again next time (FileEntry.racy).
    */
   private indexRead(rel: string, got: FileRead, readFrom: number): boolean | null {
     switch (got.kind) {
       case 'failed':
         this.drop(rel);
         // remembered, so a warm run neither tries it again nor rewrites the cache for it
-        if (got.stat) this.notText.set(rel, notTextKey(got.stat.size, got.stat.mtimeMs, got.stat.ctimeMs, false));
+        if (got.stat) this.notText.set(rel, notTextKey(got.stat, false));
         else this.notText.delete(rel);
         return false;
       case 'gone':
@@ -177,15 +178,15 @@ export class WorkspaceIndex {
         return null;
       case 'binary':
         this.drop(rel);
-        this.notText.set(rel, notTextKey(got.size, got.mtimeMs, null, racyRead(got.mtimeMs, readFrom)));
+        this.notText.set(rel, notTextKey(got, racyStamp(got, readFrom)));
         return false;
     }
     this.notText.delete(rel);
     this.text.set(rel, got.symbols, got.text);
     this.graph.indexed(rel, !this.files.has(rel));
     // kept as one string each (split on first use): no piece of the file's text stays alive
-    const entry = new FileEntry(rel, got.size, got.mtimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports));
-    entry.racy = racyRead(got.mtimeMs, readFrom);
+    const entry = new FileEntry(rel, got.size, got.mtimeMs, got.ctimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports));
+    entry.racy = racyStamp(got, readFrom);
     this.files.set(rel, entry);
     return true;
   }
@@ -197,7 +198,7 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Brings the index in line with the disk: new and changed files (size or mtime) are read, vanished or newly
+   * Brings the index in line with the disk: new and changed files (size, mtime or ctime) are read, vanished or newly
    * excluded ones dropped. The first call builds the whole index. Yields to the event loop now and then.
    */
   async refresh(): Promise<RefreshStats> {
@@ -251,7 +252,7 @@ export class WorkspaceIndex {
 
   /**
    * Whether an indexed file is still on disk as the index knows it, without waiting for a file event: a file that
-   * vanished (or is no longer an admitted file) is dropped, one whose size or mtime changed is re-read. A file
+   * vanished (or is no longer an admitted file) is dropped, one whose size, mtime or ctime changed is re-read. A file
    * watcher can miss events (code-server's does; so do network drives and bursts of changes), and what a prompt
    * lists must exist. Returns false when the file is not (or no longer) in the index.
    */
@@ -259,7 +260,7 @@ export class WorkspaceIndex {
     const cur = this.files.get(relPath);
     if (!cur) return false;
     const st = statOrNull(this.absolute(relPath), false);
-    if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs && !cur.racy) return true;
+    if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs && st.ctimeMs === cur.ctimeMs && !cur.racy) return true;
     this.applyPaths([relPath], false);
     return this.files.has(relPath);
   }
@@ -288,7 +289,7 @@ export class WorkspaceIndex {
         }
         continue;
       }
-      if (this.indexFile(rel, { size: st!.size, mtimeMs: st!.mtimeMs })) read++;
+      if (this.indexFile(rel, { size: st!.size, mtimeMs: st!.mtimeMs, ctimeMs: st!.ctimeMs })) read++;
     }
     this.graph.resolveImports();
     return { read, removed };
