@@ -704,6 +704,31 @@ describe('workspace index', () => {
     }
   });
 
+  it('sees a file added to a folder whose mtime is then put back (cp -rp, rsync -t without --delete): its ctime changed', async () => {
+    const root = tmp('cape-index-dir-ctime-');
+    const cacheFile = path.join(tmp('cape-index-dir-ctime-cache-'), 'i.idx');
+    write(root, 'src/a.ts', 'export const alphaValue = 1;\n');
+    ageFiles(root);
+    const realNow = Date.now;
+    // no read within a clock step of a change (racyRead): only the stamps tell what changed
+    Date.now = () => realNow() + 60_000;
+    try {
+      await WorkspaceIndex.open(root, { cacheFile });
+      assert.strictEqual((await WorkspaceIndex.open(root, { cacheFile })).stats.listed, 0, 'nothing changed: nothing listed');
+      const dir = path.join(root, 'src');
+      const before = fs.statSync(dir);
+      write(root, 'src/b.ts', 'export const betaValue = 1;\n');
+      fs.utimesSync(dir, before.atime, before.mtime);
+      // the ctime moved on, once the file system's clock has stepped (the loop waits for that)
+      while (fs.statSync(dir).ctimeMs === before.ctimeMs) fs.utimesSync(dir, before.atime, before.mtime);
+      assert.strictEqual(fs.statSync(dir).mtimeMs, before.mtimeMs);
+      const after = await WorkspaceIndex.open(root, { cacheFile });
+      assert.deepStrictEqual(after.index.get('src/b.ts')?.symbols, ['betaValue'], 'the folder is listed again');
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it('takes a read as racy within one step of the file system clock: whole seconds up to 3 s, finer clocks 50 ms, not far in the future', () => {
     const t = 1_700_000_000_000;
     assert.strictEqual(racyRead(t, t + 2_500), true, 'whole-second mtime, read 2.5 s later');
@@ -725,6 +750,7 @@ describe('workspace index', () => {
         fs.utimesSync(d, past, past);
       };
       walk(root);
+      pastRacyWindow();
     };
     age();
     const first = await WorkspaceIndex.open(root, { cacheFile });

@@ -24,9 +24,10 @@ export function racyRead(mtimeMs: number, readAt: number): boolean {
 }
 
 /**
- * Whether a file read at `readAt` under `stamp` may change again under the same stamp: its mtime or its ctime (the
- * last change of any kind: a rewrite whose mtime was put back moves only the ctime) within a clock step of the read
- * (racyRead). A later change moves the ctime to a later step than this, which the comparison of the stamps sees.
+ * Whether a file (or folder) read or listed at `readAt` under `stamp` may change again under the same stamp: its
+ * mtime or its ctime (the last change of any kind: a rewrite whose mtime was put back moves only the ctime) within a
+ * clock step of the read (racyRead). A later change moves the ctime to a later step than this, which the comparison
+ * of the stamps sees.
  */
 export function racyStamp(stamp: FileStamp, readAt: number): boolean {
   return racyRead(stamp.mtimeMs, readAt) || racyRead(stamp.ctimeMs, readAt);

@@ -210,7 +210,7 @@ export class FileEntry {
 }
 
 /** A folder as the last walk found it (see DirRecord in treeWalk.ts), as stored. */
-export type DirRow = [rel: string, mtimeMs: number, gitignore: string | null, files: string, subdirs: string];
+export type DirRow = [rel: string, mtimeMs: number, ctimeMs: number, gitignore: string | null, files: string, subdirs: string];
 
 /** What the cache holds besides the files and the text index. */
 export interface CacheHeader {

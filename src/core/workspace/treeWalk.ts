@@ -5,20 +5,22 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { absoluteIn, stamp, statOrNull } from './disk';
-import { racyRead } from './fileRead';
+import { racyStamp } from './fileRead';
 import type { DirRow } from './indexCache';
 import type { WorkspacePolicy } from './policy';
 
 /**
  * What a walk found in one folder: the names of its files the policy admits by name, the subfolders it walks, and
  * the stamp of its `.gitignore`. A folder's mtime changes whenever an entry is added, removed or renamed in it, so
- * while the mtime (and every `.gitignore` on the way) is unchanged, the next walk stats these files instead of
- * listing the folder and testing every name against the rules again.
+ * while the mtime and ctime (and every `.gitignore` on the way) are unchanged, the next walk stats these files
+ * instead of listing the folder and testing every name against the rules again. The ctime too: a copy that keeps
+ * times (`cp -rp`, `rsync -t` without `--delete`) adds entries to a folder and then puts its mtime back.
  */
 interface DirRecord {
   /** The folder's mtime when listed (-1: listed too soon after a change to trust it). */
   mtimeMs: number;
-  /** `size:mtime` of its `.gitignore`, or null when it has none. */
+  ctimeMs: number;
+  /** The stamp (disk.ts) of its `.gitignore`, or null when it has none. */
   gitignore: string | null;
   /** Names joined by '/' (never part of a name): a few thousand strings to keep instead of one per file. */
   files: string;
@@ -65,7 +67,7 @@ export class TreeWalk {
       if (!st?.isDirectory()) continue;
       const old = useRecords ? this.dirs.get(rel) : undefined;
       if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return false;
-      if (old && old.mtimeMs === st.mtimeMs) {
+      if (old && old.mtimeMs === st.mtimeMs && old.ctimeMs === st.ctimeMs) {
         this.policy.noteDir(rel, old.gitignore !== null);
         const prefix = abs + path.sep;
         for (const name of old.files ? old.files.split('/') : []) note(rel ? `${rel}/${name}` : name, prefix + name);
@@ -101,14 +103,17 @@ export class TreeWalk {
           note(r, prefix + e.name);
         }
       }
-      // a folder changed within the clock's resolution may change again under the same mtime: list it next time
+      // a folder changed within the clock's resolution may change again under the same times: list it next time
       const rec: DirRecord = {
-        mtimeMs: racyRead(st.mtimeMs, now) ? -1 : st.mtimeMs,
+        mtimeMs: racyStamp(st, now) ? -1 : st.mtimeMs,
+        ctimeMs: st.ctimeMs,
         gitignore: hasGitignore ? stamp(prefix + '.gitignore') : null,
         files: files.join('/'),
         subdirs: subdirs.join('/'),
       };
-      if (!old || old.mtimeMs !== rec.mtimeMs || old.gitignore !== rec.gitignore || old.files !== rec.files || old.subdirs !== rec.subdirs) this.changed = true;
+      if (!old || old.mtimeMs !== rec.mtimeMs || old.ctimeMs !== rec.ctimeMs || old.gitignore !== rec.gitignore || old.files !== rec.files || old.subdirs !== rec.subdirs) {
+        this.changed = true;
+      }
       records.set(rel, rec);
     }
     if (records.size !== this.dirs.size) this.changed = true;
@@ -118,13 +123,15 @@ export class TreeWalk {
 
   /** The records as the cache file stores them. */
   rows(): DirRow[] {
-    return [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.gitignore, d.files, d.subdirs]);
+    return [...this.dirs].map(([rel, d]) => [rel, d.mtimeMs, d.ctimeMs, d.gitignore, d.files, d.subdirs]);
   }
 
   /** Takes back the records of a cache file (malformed rows are skipped: their folders are listed again). */
   restore(dirs: readonly DirRow[]): void {
-    for (const [rel, mtimeMs, gitignore, files, subdirs] of dirs) {
-      if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') this.dirs.set(rel, { mtimeMs, gitignore, files, subdirs });
+    for (const [rel, mtimeMs, ctimeMs, gitignore, files, subdirs] of dirs) {
+      if (typeof rel === 'string' && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && typeof files === 'string' && typeof subdirs === 'string') {
+        this.dirs.set(rel, { mtimeMs, ctimeMs, gitignore, files, subdirs });
+      }
     }
   }
 }

@@ -417,7 +417,7 @@ export class WorkspaceIndex {
       fromCache = index.loadCache(cacheFile, opts.lazy ?? false);
     }
     const stats = await index.refresh();
-    // a folder listed again only because it changed moments ago (racyRead) but found as recorded changes nothing
+    // a folder listed again only because it changed moments ago (racyStamp) but found as recorded changes nothing
     if (cacheFile && (!fromCache || stats.read || stats.removed || index.tree.changed)) {
       try {
         await index.save(cacheFile);
