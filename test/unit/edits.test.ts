@@ -6,8 +6,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { applyTextHunks, textHunks } from '../../src/core/edits/hunks';
 import { applyHunks } from '../../src/core/edits/match';
-import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
-import { MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
+import { combineProposals, editProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
+import { applyProposedFiles, MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
 import { WARNING_UNREAD_REWRITE, type Hunk } from '../../src/core/model/types';
 import { extractFiles, parseHunks, parseReply } from '../../src/core/reply/parser';
 
@@ -310,6 +310,19 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     assert.ok(!r.ok);
     assert.strictEqual(r.repairable, false);
     assert.match(r.reason, /^src\/huge\.log is 10\.0 MB, over the 10 MB an edit may change/);
+  });
+
+  it('off Windows, an existing file named like a Windows device (aux.c) is edited; a <file> that would create one is refused', async function () {
+    if (process.platform === 'win32') this.skip();
+    fs.writeFileSync(path.join(ws, 'src', 'aux.c'), 'int aux = 1;\n');
+    const [r] = await resolveEdits(ws, [{ path: 'src/aux.c', hunks: [h('int aux = 1;', 'int aux = 2;')] }]);
+    assert.ok(r.ok, JSON.stringify(r));
+    const applied = await applyProposedFiles(editProposals([r]), { workspaceRoot: ws });
+    assert.deepStrictEqual(applied.map((f) => [f.status, f.reason]), [['applied', undefined]]);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'aux.c'), 'utf8'), 'int aux = 2;\n');
+    const [created] = await proposeFiles(ws, [{ path: 'src/con.h', content: 'int con;\n' }]);
+    assert.strictEqual(created.status, 'refused');
+    assert.match(created.reason!, /"con\.h" is a reserved device name on Windows/);
   });
 
   it('an edit of a file that a <file> block also rewrites is refused as a duplicate', async () => {

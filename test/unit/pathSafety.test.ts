@@ -106,7 +106,7 @@ describe('pathSafety: checkFilePath', () => {
     assert.strictEqual(checkFilePath(root, 'cape/5_sessions/x', { capeFolder: 'team' }).ok, true);
   });
 
-  it('nameRefusal refuses a listed name exactly when checkFilePath refuses it as a path of its own (or it is no name there)', () => {
+  it('nameRefusal refuses a listed name exactly when checkFilePath refuses it as a path of its own (or it is no name there), under Windows rules', () => {
     const pieces = ['a', 'A', '.', ' ', '-', '#', '!', 'é', 'e\u0301', 'git', '.git', 'GIT~1', 'con', 'Aux', 'lpt1', 'com²', 'ts', ':', '\\', '?', '*', '"', '<', '|', '\n', '\t', '\u007f', '\u0085', '\u200b', '\u202e', '\ufeff', '~', '$', '%2e', '5_sessions'];
     const names = new Set<string>();
     for (const x of pieces) for (const y of pieces) for (const z of ['', '.ts', '.', ' ', 'x']) names.add(x + y + z);
@@ -115,10 +115,34 @@ describe('pathSafety: checkFilePath', () => {
     for (const name of names) {
       if (name.trim() === '' || name === '.' || name === '..' || name.includes('/')) continue;
       // a name checkFilePath would read as something else (a backslash splits it) is refused whatever it reads as
-      const readable = (p: string) => !name.includes('\\') && checkFilePath(root, p).ok;
-      assert.strictEqual(nameRefusal(name, true) === null, readable(name), JSON.stringify(name));
-      assert.strictEqual(nameRefusal(name) === null, readable(`src/${name}`), `src/${JSON.stringify(name)}`);
+      // (Windows rules: there a device name is refused whether it exists or not, see below)
+      const readable = (p: string) => !name.includes('\\') && checkFilePath(root, p, { platform: 'win32' }).ok;
+      assert.strictEqual(nameRefusal(name, true, 'win32') === null, readable(name), JSON.stringify(name));
+      assert.strictEqual(nameRefusal(name, false, 'win32') === null, readable(`src/${name}`), `src/${JSON.stringify(name)}`);
     }
+  });
+
+  it('Windows device names: an existing file or folder so named is read and written off Windows, a new one is refused everywhere', () => {
+    const ws = workspace().root;
+    fs.writeFileSync(path.join(ws, 'aux.c'), 'int aux;\n');
+    fs.mkdirSync(path.join(ws, 'con'));
+    fs.writeFileSync(path.join(ws, 'con', 'io.h'), '');
+    const reason = (r: { ok: boolean; reason?: string }) => (r.ok ? 'ok' : (r.reason ?? ''));
+    for (const platform of ['linux', 'darwin'] as const) {
+      for (const p of ['aux.c', 'con/io.h', 'con/new.h', './con//io.h']) assert.strictEqual(reason(checkFilePath(ws, p, { platform })), 'ok', `${platform}: ${p}`);
+      // a listed name exists: the index lists it (a read accepts it)
+      for (const name of ['aux.c', 'con', 'NUL', 'com1.txt']) assert.strictEqual(nameRefusal(name, true, platform), null, `${platform}: ${name}`);
+      for (const p of ['nul', 'lib/com1.txt', 'con/aux.h', 'prn.md', 'Lpt1/x.ts']) {
+        assert.match(reason(checkFilePath(ws, p, { platform })), /is a reserved device name on Windows, and no file or folder of that name exists here: .*choose another name/, `${platform}: ${p}`);
+      }
+      assert.deepStrictEqual(checkBeforeWrite(ws, 'aux.c', 'int aux2;\n', { platform }), { ok: true, relPath: 'aux.c', absPath: path.join(ws, 'aux.c'), exists: true });
+      assert.match(reason(checkBeforeWrite(ws, 'nul.txt', 'x', { platform })), /reserved device name/);
+    }
+    // on Windows such a name is a device, existing or not
+    for (const p of ['aux.c', 'con/io.h', 'nul']) assert.match(reason(checkFilePath(ws, p, { platform: 'win32' })), /^segment "(aux\.c|con|nul)" is a reserved device name on Windows$/, p);
+    assert.match(nameRefusal('aux.c', false, 'win32') ?? '', /reserved device name on Windows/);
+    // this process's platform is the default
+    if (process.platform !== 'win32') assert.ok(checkFilePath(ws, 'aux.c').ok && nameRefusal('aux.c') === null);
   });
 
   it('refuses everything when the workspace does not exist', () => {

@@ -455,8 +455,9 @@ describe('workspace index', () => {
     // names POSIX allows and the path rules refuse (a newline would also break a map line in two)
     if (process.platform === 'win32') this.skip();
     const root = tmp('cape-index-names-');
-    const odd = ['src/new\nline.ts', 'src/tab\there.ts', 'src/back\\slash.ts', 'src/colon:name.ts', 'src/what?.ts', 'src/dot.ts.', 'src/aux.ts', 'dir./in.ts', 'nul/in.ts', 'sub/.git', 'src/zero\u200bwidth.ts', '~top.ts'];
-    const fine = ['src/with space.ts', 'src/#hash.ts', 'src/!bang.ts', 'src/-dash.ts', 'src/café.ts', 'src/trail .ts', 'src/~tilde.ts'];
+    const odd = ['src/new\nline.ts', 'src/tab\there.ts', 'src/back\\slash.ts', 'src/colon:name.ts', 'src/what?.ts', 'src/dot.ts.', 'dir./in.ts', 'sub/.git', 'src/zero\u200bwidth.ts', '~top.ts'];
+    // Windows device names are files like others off Windows (the Linux kernel has aux.c); only creating one is refused
+    const fine = ['src/with space.ts', 'src/#hash.ts', 'src/!bang.ts', 'src/-dash.ts', 'src/café.ts', 'src/trail .ts', 'src/~tilde.ts', 'src/aux.ts', 'nul/in.ts'];
     for (const rel of [...odd, ...fine]) write(root, rel, 'export const oddNameValue = 1;\n');
     // a path longer than the read check takes
     write(root, `${'long-folder-name/'.repeat(70)}deep.ts`, 'export const deepValue = 1;\n');
@@ -466,7 +467,7 @@ describe('workspace index', () => {
       const paths = [...index.all()].map((f) => f.path);
       for (const p of paths) assert.ok(index.policy.check(p).ok, `${run}: ${JSON.stringify(p)} is indexed but refused by the read check`);
       assert.deepStrictEqual(paths.sort(), [...fine].sort(), run);
-      assert.strictEqual(index.policy.excluded('src/aux.ts') !== null, true, 'excluded() says why');
+      assert.strictEqual(index.policy.excluded('src/what?.ts') !== null, true, 'excluded() says why');
     }
   });
 

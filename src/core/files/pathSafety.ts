@@ -10,8 +10,11 @@
 //   controls) are refused: they make a path look like something else in the review UI and some filesystems
 //   (HFS+) ignore them, so `.g\u200Cit` could be `.git`.
 // - Segments ending with a dot or a space are refused (Windows strips them: `.git.` is `.git`), so are `:`
-//   (drive letters and NTFS alternate streams, `.git::$INDEX_ALLOCATION`), Windows reserved device names
-//   (CON, NUL, COM1, …), and the 8.3 short name of .git (`GIT~1`).
+//   (drive letters and NTFS alternate streams, `.git::$INDEX_ALLOCATION`) and the 8.3 short name of .git (`GIT~1`).
+// - Windows reserved device names (CON, NUL, COM1, `aux.c`, …; deviceNameRefusal): on Windows always refused (the
+//   name opens a device). Elsewhere such a file or folder is an ordinary one (the Linux kernel has `aux.c`): an
+//   existing one is read and edited, and only a path that would create one is refused (a repository with it cannot
+//   be checked out on Windows).
 // - `.git` as any segment (any case) and `<cape>/5_sessions` (any case, anywhere) are protected.
 // - The deepest existing ancestor is realpath'd: a symlinked directory that points outside the workspace is caught,
 //   also when it is created after the proposal (applyProposedFiles checks again right before writing). A symlink
@@ -35,6 +38,8 @@ export type PathCheck = { ok: true; relPath: string; absPath: string; realRelPat
 export interface PathCheckOptions {
   /** The CAPE folder whose 5_sessions/ is protected (default 'cape'). */
   capeFolder?: string;
+  /** Whose rules of device names apply (default: this process's platform; see deviceNameRefusal). */
+  platform?: NodeJS.Platform;
 }
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
@@ -57,21 +62,40 @@ function segmentRefusal(seg: string, p: string): string | null {
   if (seg.length > 255) return `segment ${show(seg)} is longer than 255 characters`;
   const lower = seg.toLowerCase();
   if (lower === '.git' || /^git~\d+$/.test(lower)) return `.git/ holds the repository's own data; an agent neither reads nor writes inside it (${show(p)})`;
-  if (WINDOWS_RESERVED.test(seg)) return `segment ${show(seg)} is a reserved device name on Windows`;
   return null;
 }
 
-/** Matches the names nameRefusal refuses but an overlong one: the characters it looks for, a trailing dot or space, the names of devices and of `.git`. */
+/**
+ * Why a segment that is a Windows device name is refused, or null (not one, or an existing entry off Windows): the
+ * one rule of device names. `exists`: whether the file or folder the segment names exists (a listed name does).
+ */
+function deviceNameRefusal(seg: string, exists: () => boolean, platform: NodeJS.Platform): string | null {
+  if (!WINDOWS_RESERVED.test(seg)) return null;
+  if (platform === 'win32') return `segment ${show(seg)} is a reserved device name on Windows`;
+  if (exists()) return null;
+  return `segment ${show(seg)} is a reserved device name on Windows, and no file or folder of that name exists here: creating one would make the repository impossible to check out on Windows; choose another name`;
+}
+
+/** The first device-name refusal among `segments` below `root` (each looked up on disk only when it is a device name). */
+function devicePathRefusal(root: string, segments: string[], platform: NodeJS.Platform): string | null {
+  for (let i = 0; i < segments.length; i++) {
+    const why = deviceNameRefusal(segments[i], () => lstatOrNull(path.join(root, ...segments.slice(0, i + 1))) !== null, platform);
+    if (why) return why;
+  }
+  return null;
+}
+
+/** Matches the names nameRefusal may refuse but an overlong one: the characters it looks for, a trailing dot or space, the names of devices and of `.git`. */
 const NAME_SUSPECT = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\\\:<>"|?*]|${INVISIBLE.source}|[. ]$|${WINDOWS_RESERVED.source}|^(?:\\.git|git~\\d+)$`, 'i');
 
 /**
  * Why a file or folder name as a directory listing gives it can never be part of a path checkFilePath accepts, or
- * null: the rules of one segment, plus the characters refused anywhere in a path (NUL, control, invisible) and the
- * backslash (a separator in every path: `a\b` names `a/b`, not that name); `atRoot`: the name is a path of its own
- * (a top-level entry), which must not start with `~` either. Whoever lists files to the model (the
- * workspace index) leaves such names out, so nothing is offered that a read refuses.
+ * null: the rules of one segment (a device name as an existing entry's), plus the characters refused anywhere in a
+ * path (NUL, control, invisible) and the backslash (a separator in every path: `a\b` names `a/b`, not that name);
+ * `atRoot`: the name is a path of its own (a top-level entry), which must not start with `~` either. Whoever lists
+ * files to the model (the workspace index) leaves such names out, so nothing is offered that a read refuses.
  */
-export function nameRefusal(name: string, atRoot = false): string | null {
+export function nameRefusal(name: string, atRoot = false, platform: NodeJS.Platform = process.platform): string | null {
   // a path starting with `~` reads as the home folder
   if (atRoot && name.startsWith('~')) return `name ${show(name)} at the workspace root reads as a home-directory path`;
   // a walk asks for every name it lists: one test clears an ordinary one
@@ -80,7 +104,7 @@ export function nameRefusal(name: string, atRoot = false): string | null {
   if (/[\u0000-\u001F\u007F-\u009F]/.test(name)) return `name ${show(name)} contains a NUL or control character`;
   if (INVISIBLE.test(name)) return `name ${show(name)} contains an invisible (zero-width or text-direction) character`;
   if (name.includes('\\')) return `name ${show(name)} contains a backslash (a separator in workspace paths)`;
-  return segmentRefusal(name, name);
+  return segmentRefusal(name, name) ?? deviceNameRefusal(name, () => true, platform);
 }
 
 /**
@@ -189,12 +213,16 @@ export function checkWorkspaceLocation(workspaceRoot: string, relPath: string): 
 /**
  * Checks one path proposed by the model against the workspace. Refuses with a specific reason: empty, too long,
  * NUL/control/invisible characters, absolute POSIX, Windows drive, UNC and device paths, `~`, any `..`, `.git`,
- * `<cape>/5_sessions`, trailing dot/space tricks, reserved names, the workspace root itself, a symlink as the target,
- * and paths whose deepest existing ancestor resolves (realpath) outside the workspace.
+ * `<cape>/5_sessions`, trailing dot/space tricks, device names (deviceNameRefusal: on Windows, or a new one), the
+ * workspace root itself, a symlink as the target, and paths whose deepest existing ancestor resolves (realpath)
+ * outside the workspace.
  */
 export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckOptions = {}): PathCheck {
   const lex = lexicalCheck(p, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
   if (!lex.ok) return lex;
+  const platform = opts.platform ?? process.platform;
+  const device = devicePathRefusal(path.resolve(workspaceRoot), lex.segments, platform);
+  if (device) return refuse(device);
   const relPath = lex.segments.join('/');
   const absPath = path.join(path.resolve(workspaceRoot), ...lex.segments);
   // a symlink as the file itself is refused (we would not know which file the user meant to change)
@@ -206,7 +234,8 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   const realRel = path.relative(realRoot, realTarget).split(path.sep).join('/');
   if (realRel !== relPath) {
     const again = lexicalCheck(realRel, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
-    if (!again.ok) return refuse(`${relPath} resolves through a symbolic link to ${realRel}: ${again.reason}`);
+    const why = again.ok ? devicePathRefusal(realRoot, again.segments, platform) : again.reason;
+    if (why) return refuse(`${relPath} resolves through a symbolic link to ${realRel}: ${why}`);
   }
   return { ok: true, relPath, absPath, realRelPath: realRel };
 }

@@ -108,7 +108,7 @@ const GIT_IGNORECASE = process.platform === 'darwin' || process.platform === 'wi
  * Bump when a rule of admission changes in code rather than in the lists above: an index cache made under the old
  * rules is then not used (indexStore.ts's policyKey).
  */
-export const POLICY_REVISION = 2;
+export const POLICY_REVISION = 3;
 
 /** Larger files are neither indexed nor read (generated bundles, data dumps, lock files of monorepos). */
 export const MAX_READ_BYTES = 1024 * 1024;
