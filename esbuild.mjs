@@ -9,9 +9,9 @@
 // (`cape kpt`, `cape housekeeping`) and dist/cli-session.js (`cape init/start/resume/repeat` and the session
 // machinery), the last two required when one of their commands runs; the CLI requires the same dist/anthropic-sdk.js
 // on its first request, so a command that sends none never parses the SDK. The SDK bundle is built whenever the
-// extension or the CLI is, and so is dist/indexWorker.js, the workspace index's read-ahead worker
-// (src/core/workspace/readAhead.ts starts it from the folder of the bundle that runs; without it a build reads on one
-// thread).
+// extension or the CLI is, and so is dist/indexWorker.js, the workspace index's worker thread (src/core/workspace/
+// readAhead.ts and statAhead.ts start it from the folder of the bundle that runs; without it a build reads and a warm
+// open stats on one thread).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -8,6 +8,15 @@ import * as path from 'path';
 /** Options of the stats a walk makes (one object for all of them: a warm walk stats every file). */
 const NO_THROW = { throwIfNoEntry: false } as const;
 
+/** What the walk reads of a stat: an fs.Stats, or a stat taken ahead on the worker thread (statAhead.ts). */
+export interface EntryStat {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
 /** lstat (stat for `follow`), or null when the entry is missing or cannot be stat'ed (ENOTDIR, EACCES, …). */
 export function statOrNull(abs: string, follow = true): fs.Stats | null {
   try {

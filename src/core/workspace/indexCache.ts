@@ -307,7 +307,7 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
  * and postings is read now; those stay in the open file `fd` (text.docs, a StoredTerms, then owns it). The caller
  * closes `fd` when this returns null.
  */
-export function readCache(fd: number, expect: { root: string; policy: unknown }): CacheContent | null {
+export function readCache(fd: number, expect: { root: string; policy: unknown }, onHeader?: (header: CacheHeader, files: number) => void): CacheContent | null {
   try {
     const fileBytes = fs.fstatSync(fd).size;
     if (fileBytes < HEAD_BYTES) return null;
@@ -322,6 +322,8 @@ export function readCache(fd: number, expect: { root: string; policy: unknown })
     const sizes = header.sections;
     if (!Number.isSafeInteger(n) || n < 0 || !Array.isArray(sizes) || sizes.length !== SECTIONS.length) return null;
     if (!Array.isArray(header.notText) || !Array.isArray(header.dirs)) return null;
+    // before the sections are read: the caller may start work that needs only the header (statAhead.ts)
+    onHeader?.(header, n);
     const first = HEAD_BYTES + jsonBytes + pad8(HEAD_BYTES + jsonBytes);
     let at = first;
     const part: Record<string, [number, number]> = {};

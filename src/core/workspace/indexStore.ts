@@ -27,12 +27,14 @@ export async function writeIndexFile(cacheFile: string, header: CacheHeader, fil
 /**
  * The cache file's content with its text index restored, or null (missing, other version or rules, damaged). With
  * `lazy`, the text index's Docs stay in the file until something needs them (termIndex.ts: a one-off query reads
- * only its terms' postings); the file then stays open until they are read.
+ * only its terms' postings); the file then stays open until they are read. `onHeader` is called once the header is
+ * read and matches, before the sections are.
  */
 export function readIndexFile(
   cacheFile: string,
   expect: { root: string; policy: unknown },
   lazy = false,
+  onHeader?: (header: CacheHeader, files: number) => void,
 ): { header: CacheHeader; files: FileEntry[]; text: TermIndex } | null {
   if (os.endianness() !== 'LE') return null;
   let fd: number;
@@ -41,7 +43,7 @@ export function readIndexFile(
   } catch {
     return null;
   }
-  const cache = readCache(fd, expect);
+  const cache = readCache(fd, expect, onHeader);
   if (!cache) {
     fs.closeSync(fd);
     return null;

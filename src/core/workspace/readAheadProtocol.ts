@@ -27,3 +27,22 @@ export const CHUNK_FILES = 128;
 export const CHUNK_CHARS = 1024 * 1024;
 /** Chunks the worker may be ahead of the index: at most IN_FLIGHT × (CHUNK_CHARS + one file) characters in flight. */
 export const IN_FLIGHT = 3;
+
+/**
+ * A stat-ahead job (statAhead.ts): the folders of the cache file's records, each followed by its recorded files,
+ * stat'ed in order into `out` (STAT_FIELDS numbers per entry; the root followed, everything else lstat'ed).
+ */
+export interface StatAheadJob {
+  kind: 'stat';
+  root: string;
+  /** Workspace-relative folders ('' is the root). */
+  dirs: string[];
+  /** Per folder, its recorded file names joined by '/'. */
+  files: string[];
+  out: Float64Array;
+}
+
+/** Numbers per stat'ed entry: [STAT_KIND, size, mtimeMs, ctimeMs]. */
+export const STAT_FIELDS = 4;
+/** What an entry was: missing or not stat'able, a regular file, a folder, anything else (a symlink, a device…). */
+export const STAT_KIND = { none: 0, file: 1, dir: 2, other: 3 } as const;

@@ -4,10 +4,11 @@
 // cache file (DirRow in indexCache.ts).
 import * as fs from 'fs';
 import * as path from 'path';
-import { absoluteIn, stamp, statOrNull } from './disk';
+import { absoluteIn, stamp, statOrNull, type EntryStat } from './disk';
 import { racyStamp } from './fileRead';
 import type { DirRow } from './indexCache';
 import type { WorkspacePolicy } from './policy';
+import type { StatAhead } from './statAhead';
 
 /**
  * What a walk found in one folder: the names of its files the policy admits by name, the subfolders it walks, and
@@ -30,9 +31,11 @@ interface DirRecord {
 /**
  * Where the walk meets a file the policy admits by name (a regular file when its folder was listed), by its
  * workspace-relative and absolute paths. The walk does not stat it: a file the index knows is stat'ed to see whether
- * it changed, a new one is read anyway (and stat'ed through its descriptor, see disk.ts's readInto).
+ * it changed, a new one is read anyway (and stat'ed through its descriptor, see disk.ts's readInto). `ahead` is its
+ * stat when one was taken ahead (statAhead.ts; null: it was missing then; read it at once, it is reused), undefined
+ * when not.
  */
-export type NoteFile = (rel: string, abs: string) => void;
+export type NoteFile = (rel: string, abs: string, ahead?: EntryStat | null) => void;
 
 export class TreeWalk {
   /** What the last walk found in each folder it walked (kept in the cache file). */
@@ -52,9 +55,10 @@ export class TreeWalk {
    * and only stat'ed: no listing, no name or `.gitignore` checks. Returns false (and keeps the old records) when a
    * `.gitignore` changed since the records were made: then only a full walk (`useRecords` false) applies the rules
    * right. Rules files outside the walked folders (info/exclude, `.gitignore` above the root) are the caller's to
-   * check (the policy's aboveKey()).
+   * check (the policy's aboveKey()). `ahead`: the recorded folders' and files' stats taken ahead, used instead of
+   * stat'ing them here.
    */
-  walk(useRecords: boolean, note: NoteFile): boolean {
+  walk(useRecords: boolean, note: NoteFile, ahead?: StatAhead | null): boolean {
     const records = new Map<string, DirRecord>();
     const now = Date.now();
     this.listed = 0;
@@ -62,15 +66,17 @@ export class TreeWalk {
     while (stack.length) {
       const rel = stack.pop()!;
       const abs = rel ? absoluteIn(this.root, rel) : this.root;
-      // lstat below the root: a folder replaced by a symlink is not followed
-      const st = statOrNull(abs, !rel);
-      if (!st?.isDirectory()) continue;
       const old = useRecords ? this.dirs.get(rel) : undefined;
+      const pre = old && ahead ? ahead.folder(rel, old.files) : undefined;
+      // lstat below the root: a folder replaced by a symlink is not followed
+      const st = pre ? pre.stat : statOrNull(abs, !rel);
+      if (!st?.isDirectory()) continue;
       if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return false;
       if (old && old.mtimeMs === st.mtimeMs && old.ctimeMs === st.ctimeMs) {
         this.policy.noteDir(rel, old.gitignore !== null);
         const prefix = abs + path.sep;
-        for (const name of old.files ? old.files.split('/') : []) note(rel ? `${rel}/${name}` : name, prefix + name);
+        const names = old.files ? old.files.split('/') : [];
+        for (let i = 0; i < names.length; i++) note(rel ? `${rel}/${names[i]}` : names[i], prefix + names[i], pre?.file(i));
         if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
         records.set(rel, old);
         continue;

@@ -11,7 +11,8 @@
 //    ctime as git compares it: a rewrite that keeps the size and puts the mtime back, `touch -r`, `rsync -t`, `cp -p`,
 //    still moves it), or that were read within a clock step of a change (fileRead.ts racyStamp: a second change may
 //    get the same times);
-//    the CLI calls it on each run after loading the cache file (open());
+//    the CLI calls it on each run after loading the cache file (open()), whose header starts the stats of the
+//    recorded folders and files on a worker thread while the rest of the file is read (statAhead.ts);
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
@@ -24,6 +25,7 @@ import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
 import { absoluteIn, statOrNull, type FileStamp } from './disk';
 import { TreeWalk } from './treeWalk';
+import { StatAhead, type StatAheadOptions } from './statAhead';
 import { ImportGraph } from './importGraph';
 import { defaultCacheFile } from './cacheLocation';
 import { policyKey, readIndexFile, writeIndexFile } from './indexStore';
@@ -67,6 +69,8 @@ export interface RefreshStats {
   listed: number;
   /** Files read ahead on a worker thread (readAhead.ts; 0 when the build read them all on this thread). */
   readAhead: number;
+  /** Folders and files whose stats the walk took from a worker thread (statAhead.ts; 0 when it stat'ed them itself). */
+  statAhead: number;
   ms: number;
 }
 
@@ -92,6 +96,8 @@ export class WorkspaceIndex {
   private real: string | null = null;
   /** The policy's aboveKey() at the last walk: info/exclude and the `.gitignore` files above the root (null: none walked yet). */
   private aboveKey: string | null = null;
+  /** The recorded folders' and files' stats being taken ahead while the cache file is read (open() only). */
+  private statAhead: StatAhead | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
@@ -117,31 +123,36 @@ export class WorkspaceIndex {
    * regular file within the size limit gets `seen = this.generation` (the others are gone). Only known files are stat'ed: a new one is read anyway. Returns
    * null when the folder records could not be used (`useRecords`: a `.gitignore` changed): then walk again without.
    */
-  private walk(useRecords: boolean): Found[] | null {
+  private walk(useRecords: boolean, ahead: StatAhead | null = null): Found[] | null {
     const found: Found[] = [];
     const gen = ++this.generation;
     this.notTextSeen.clear();
     const maxBytes = this.policy.maxBytes;
-    const complete = this.tree.walk(useRecords, (rel, abs) => {
-      // its own cache, rewritten by every run that changed something: found changed by the next
-      if (rel === this.ownCache) return;
-      const cur = this.files.get(rel);
-      const was = cur ? null : this.notText.get(rel);
-      if (!cur && was === undefined) {
-        found.push({ rel, stat: null });
-        return;
-      }
-      const f = statOrNull(abs, false);
-      if (!f?.isFile() || f.size > maxBytes) return;
-      if (cur) {
-        cur.seen = gen;
-        if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && cur.ctimeMs === f.ctimeMs && !cur.racy) return;
-      } else if (was === notTextKey(f, false)) {
-        this.notTextSeen.add(rel);
-        return;
-      }
-      found.push({ rel, stat: { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs } });
-    });
+    const complete = this.tree.walk(
+      useRecords,
+      (rel, abs, pre) => {
+        // its own cache, rewritten by every run that changed something: found changed by the next
+        if (rel === this.ownCache) return;
+        const cur = this.files.get(rel);
+        const was = cur ? null : this.notText.get(rel);
+        if (!cur && was === undefined) {
+          found.push({ rel, stat: null });
+          return;
+        }
+        // taken ahead (statAhead.ts) or now
+        const f = pre === undefined ? statOrNull(abs, false) : pre;
+        if (!f?.isFile() || f.size > maxBytes) return;
+        if (cur) {
+          cur.seen = gen;
+          if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && cur.ctimeMs === f.ctimeMs && !cur.racy) return;
+        } else if (was === notTextKey(f, false)) {
+          this.notTextSeen.add(rel);
+          return;
+        }
+        found.push({ rel, stat: { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs } });
+      },
+      ahead,
+    );
     return complete ? found : null;
   }
 
@@ -206,7 +217,15 @@ export class WorkspaceIndex {
     this.policy.forget();
     // the folder records hold what the rules admitted: a changed info/exclude or rules above the root void them
     const above = this.policy.aboveKey();
-    let found = above === this.aboveKey ? this.walk(true) : null;
+    // stats taken ahead while open() read the cache file: for this first walk only
+    const statAhead = this.statAhead;
+    this.statAhead = null;
+    let found: Found[] | null = null;
+    if (above === this.aboveKey) {
+      if (statAhead) await statAhead.ready();
+      found = this.walk(true, statAhead);
+    }
+    statAhead?.stop();
     if (!found) {
       this.policy.forget();
       found = this.walk(false)!;
@@ -235,7 +254,7 @@ export class WorkspaceIndex {
     this.graph.resolveImports();
     if (read > 1000) this.text.dropMemo();
     await this.refreshHistory();
-    return { files: this.files.size, read, removed, listed: this.tree.listed, readAhead: ahead.workerFiles, ms: Date.now() - t0 };
+    return { files: this.files.size, read, removed, listed: this.tree.listed, readAhead: ahead.workerFiles, statAhead: statAhead?.taken ?? 0, ms: Date.now() - t0 };
   }
 
   /**
@@ -247,7 +266,7 @@ export class WorkspaceIndex {
     const done = this.applyPaths(relPaths, true);
     if (done === 'refresh') return this.refresh();
     await this.refreshHistory();
-    return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, readAhead: 0, ms: Date.now() - t0 };
+    return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, readAhead: 0, statAhead: 0, ms: Date.now() - t0 };
   }
 
   /**
@@ -406,6 +425,8 @@ export class WorkspaceIndex {
       cacheFile?: string | null;
       /** For a one-off query (`cape context`): the text index stays in the cache file until a change needs it. */
       lazy?: boolean;
+      /** When to stat the cache's recorded files ahead on a worker thread (statAhead.ts; tests lower the bound). */
+      statAhead?: StatAheadOptions;
     } = {},
   ): Promise<{ index: WorkspaceIndex; stats: RefreshStats; fromCache: boolean }> {
     const index = new WorkspaceIndex(root, opts);
@@ -414,7 +435,7 @@ export class WorkspaceIndex {
     let fromCache = false;
     if (cacheFile) {
       index.ownCache = index.relativeOf(cacheFile);
-      fromCache = index.loadCache(cacheFile, opts.lazy ?? false);
+      fromCache = index.loadCache(cacheFile, opts.lazy ?? false, opts.statAhead);
     }
     const stats = await index.refresh();
     // a folder listed again only because it changed moments ago (racyStamp) but found as recorded changes nothing
@@ -429,9 +450,16 @@ export class WorkspaceIndex {
   }
 
   /** Takes the index from its cache file when one matches (indexStore.ts); false when there is none to take. */
-  private loadCache(cacheFile: string, lazy: boolean): boolean {
-    const cache = readIndexFile(cacheFile, { root: this.realRoot(), policy: policyKey(this.policy) }, lazy);
-    if (!cache) return false;
+  private loadCache(cacheFile: string, lazy: boolean, statAhead?: StatAheadOptions): boolean {
+    // the header lists the recorded folders and files: their stats are taken ahead while the sections are read
+    const cache = readIndexFile(cacheFile, { root: this.realRoot(), policy: policyKey(this.policy) }, lazy, (header, files) => {
+      this.statAhead = StatAhead.start(this.root, header.dirs, files, statAhead);
+    });
+    if (!cache) {
+      this.statAhead?.stop();
+      this.statAhead = null;
+      return false;
+    }
     for (const f of cache.files) this.files.set(f.path, f);
     this.text = cache.text;
     // Docs left in the file (lazy) and found damaged when read: every file is read and indexed again

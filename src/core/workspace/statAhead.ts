@@ -1,0 +1,140 @@
+// Stat ahead: a warm open of a large workspace stats every file the index knows (has it changed?) and every folder
+// it walked (has an entry come or gone?). On a 50,000-file workspace those lstats are about half of a warm
+// `cape context`, and reading the rest of the cache file is most of the other half; they do not depend on each
+// other once the cache file's header is read, which lists the folders and their files (treeWalk.ts's records). So
+// the header starts a worker thread (indexWorker.ts) that stats those entries into shared memory on the machine's
+// second core while this thread reads the sections; the walk then takes each recorded folder's stats from there
+// instead of stat'ing. A stat taken ahead is what a walk started a few hundred milliseconds earlier would have seen:
+// a change after it is found by the next open, as one after a walk is. A small workspace stats on this thread (a
+// worker costs its start), and a worker that cannot start or fails leaves every stat to the walk.
+import * as fs from 'fs';
+import * as os from 'os';
+import { Worker } from 'worker_threads';
+import type { EntryStat } from './disk';
+import type { DirRow } from './indexCache';
+import { READ_AHEAD_MIN_FILES, READ_AHEAD_WORKER } from './readAhead';
+import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
+
+/** One entry of the shared numbers read as a stat; the walk reads its fields at once and keeps nothing of it. */
+class StatView implements EntryStat {
+  at = 0;
+  constructor(private readonly out: Float64Array) {}
+  isFile(): boolean {
+    return this.out[this.at] === STAT_KIND.file;
+  }
+  isDirectory(): boolean {
+    return this.out[this.at] === STAT_KIND.dir;
+  }
+  get size(): number {
+    return this.out[this.at + 1];
+  }
+  get mtimeMs(): number {
+    return this.out[this.at + 2];
+  }
+  get ctimeMs(): number {
+    return this.out[this.at + 3];
+  }
+  /** This view on entry `i`, or null when that entry was missing or could not be stat'ed (as statOrNull). */
+  on(i: number): EntryStat | null {
+    this.at = i * STAT_FIELDS;
+    return this.out[this.at] === STAT_KIND.none ? null : this;
+  }
+}
+
+/** A folder's stats taken ahead: its own, and its recorded files' by their place in the record. */
+export interface FolderAhead {
+  stat: EntryStat | null;
+  /** The stat of the record's `i`-th file: valid until the next call. */
+  file(i: number): EntryStat | null;
+}
+
+export interface StatAheadOptions {
+  /** Use a worker from this many files on (default READ_AHEAD_MIN_FILES; Infinity never). */
+  minFiles?: number;
+  /** The worker's script (default READ_AHEAD_WORKER, the index's worker). */
+  workerFile?: string;
+}
+
+export class StatAhead {
+  /** Per folder: the place of its own stat among the entries, and the file names its stats were taken for. */
+  private readonly places = new Map<string, { at: number; files: string }>();
+  private readonly dirView: StatView;
+  private readonly fileView: StatView;
+  private done: Promise<boolean>;
+  private worker: Worker | null;
+  /** Stats the walk took from here (folders and files). */
+  taken = 0;
+
+  private constructor(worker: Worker, out: Float64Array, places: Map<string, { at: number; files: string }>) {
+    this.worker = worker;
+    this.places = places;
+    this.dirView = new StatView(out);
+    this.fileView = new StatView(out);
+    this.done = new Promise<boolean>((resolve) => {
+      worker.once('message', (m) => resolve(m === 'done'));
+      worker.once('error', () => resolve(false));
+      worker.once('exit', () => resolve(false));
+    });
+  }
+
+  /**
+   * Starts stat'ing the recorded folders and their files (the cache header's rows; malformed ones are left to the
+   * walk), or null when the workspace is small, the machine has one core, or no worker starts.
+   */
+  static start(root: string, rows: readonly DirRow[], files: number, opts: StatAheadOptions = {}): StatAhead | null {
+    if (files < (opts.minFiles ?? READ_AHEAD_MIN_FILES) || os.availableParallelism() < 2) return null;
+    const file = opts.workerFile ?? READ_AHEAD_WORKER;
+    if (!fs.existsSync(file)) return null;
+    const dirs: string[] = [];
+    const names: string[] = [];
+    const places = new Map<string, { at: number; files: string }>();
+    let entries = 0;
+    for (const row of rows) {
+      const [rel, , , , recorded] = row;
+      if (typeof rel !== 'string' || typeof recorded !== 'string' || places.has(rel)) continue;
+      places.set(rel, { at: entries, files: recorded });
+      dirs.push(rel);
+      names.push(recorded);
+      entries += 1 + (recorded ? recorded.split('/').length : 0);
+    }
+    const out = new Float64Array(new SharedArrayBuffer(entries * STAT_FIELDS * Float64Array.BYTES_PER_ELEMENT));
+    const job: StatAheadJob = { kind: 'stat', root, dirs, files: names, out };
+    try {
+      return new StatAhead(new Worker(file, { workerData: job }), out, places);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Waits for the worker; false when it failed (then nothing is taken from it). */
+  async ready(): Promise<boolean> {
+    const ok = await this.done;
+    if (!ok) this.places.clear();
+    return ok;
+  }
+
+  /**
+   * The stats taken ahead for a folder whose record lists `files`, or undefined when none were taken for it (a folder
+   * not recorded, or recorded with other files): then the walk stats it itself.
+   */
+  folder(rel: string, files: string): FolderAhead | undefined {
+    const place = this.places.get(rel);
+    if (!place || place.files !== files) return undefined;
+    const first = place.at + 1;
+    this.taken++;
+    return {
+      stat: this.dirView.on(place.at),
+      file: (i) => {
+        this.taken++;
+        return this.fileView.on(first + i);
+      },
+    };
+  }
+
+  /** Ends the worker (when it is still running) and lets the stats go. */
+  stop(): void {
+    this.places.clear();
+    if (this.worker) void this.worker.terminate();
+    this.worker = null;
+  }
+}
