@@ -124,6 +124,21 @@ describe('stat ahead (a warm open stats on a worker thread while it reads its ca
     assert.deepStrictEqual(a.index.get('src/f1/mod1.ts')!.symbols, ['grown']);
   });
 
+  it('a cache file whose header matches but whose sections are damaged: the index is rebuilt, no stat taken ahead is used', async () => {
+    const root = workspace(2, 3);
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-statahead-cache-'));
+    roots.push(root, elsewhere);
+    const cacheFile = path.join(elsewhere, 'index.idx');
+    const built = await WorkspaceIndex.open(root, { cacheFile, statAhead: { minFiles: 0 } });
+    // cut the last bytes: the header still matches, the sections no longer add up to the file
+    fs.truncateSync(cacheFile, fs.statSync(cacheFile).size - 8);
+    const again = await WorkspaceIndex.open(root, { cacheFile, statAhead: { minFiles: 0 } });
+    assert.strictEqual(again.fromCache, false);
+    assert.strictEqual(again.stats.statAhead, 0, 'no stat of a stopped worker is taken');
+    assert.strictEqual(again.stats.read, built.stats.read, 'every file read again');
+    assert.deepStrictEqual([...again.index.all()].map((f) => f.path).sort(), [...built.index.all()].map((f) => f.path).sort());
+  });
+
   it('a worker that cannot start or fails leaves every stat to the walk, and nothing is missed', async () => {
     const root = workspace(3, 3);
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-statahead-worker-'));
