@@ -136,6 +136,15 @@ describe('checks: output for the model and test cases', () => {
     assert.strictEqual(trimForModel('short\n\n'), 'short');
   });
 
+  it('cuts a long line of output without splitting an emoji (a lone surrogate is invalid in the next request)', () => {
+    // the 400-character cut of a long line falls between the two halves of 😀
+    const long = (prefix: string) => prefix + 'x'.repeat(399 - prefix.length) + '😀'.repeat(20);
+    const text = [long('src/app.ts:3: '), ...Array.from({ length: 50 }, (_, i) => `noise ${i} ${'.'.repeat(60)}`), long('tail ')].join('\n');
+    const out = trimForModel(text, 2000);
+    assert.ok(out.includes('src/app.ts:3: ') && out.includes('tail '), out.slice(0, 200));
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(out), 'no lone surrogate');
+  });
+
   it('cleanOutput removes colours, CRs and the scratch folder', () => {
     assert.strictEqual(cleanOutput('\x1b[1m/tmp/s/src/a.js:1\x1b[0m\r\nok', '/tmp/s'), 'src/a.js:1\nok');
   });

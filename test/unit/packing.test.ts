@@ -155,6 +155,9 @@ describe('section packing', () => {
     assert.strictEqual(c, 'First sentence. […]');
     const ja = clip('期限日を設定できる。期限切れは赤で示す。詳細は別途。', 20);
     assert.ok(ja.length <= 20 && ja.endsWith('。 […]'), ja);
+    // no boundary at all: the hard cut moves off the middle of an emoji
+    const hard = clip('😀'.repeat(30), 25);
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(hard) && hard.length <= 25, JSON.stringify(hard));
   });
 });
 

@@ -3,6 +3,7 @@
 // common reporters name (mocha / jest / vitest / node:test spec output and TAP) recognised as passed or failed.
 import { stripVTControlCharacters } from 'util';
 import type { TestCaseResult } from './types';
+import { shorten } from '../text/cut';
 
 /** Characters of a check's output DevA receives per command (the lines naming files first). */
 export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
@@ -39,7 +40,7 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
     if (!LOCATION.test(lines[i])) continue;
     for (const k of [i, i + 1]) {
       if (k >= lines.length || picked.has(k)) continue;
-      const l = lines[k].length > 400 ? lines[k].slice(0, 400) + '…' : lines[k];
+      const l = shorten(lines[k], 400);
       if (used + l.length + 1 > half) break;
       picked.add(k);
       head.push(l);
@@ -50,7 +51,7 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
   let room = max - used - 120;
   for (let i = lines.length - 1; i >= 0 && room > 0; i--) {
     if (picked.has(i)) continue;
-    const l = lines[i].length > 400 ? lines[i].slice(0, 400) + '…' : lines[i];
+    const l = shorten(lines[i], 400);
     if (l.length + 1 > room) break;
     tail.unshift(l);
     room -= l.length + 1;

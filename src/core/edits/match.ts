@@ -20,7 +20,7 @@
 // missing final newline stays missing); the model's text is taken with LF. A UTF-8 byte-order mark stays in front.
 
 import type { Hunk } from '../model/types';
-import { sliceWhole } from '../text/cut';
+import { shorten } from '../text/cut';
 
 export type { Hunk };
 
@@ -47,7 +47,7 @@ export type MatchResult = { ok: true; content: string; applied: AppliedHunk[] } 
 export function hunkName(h: Hunk): string {
   const first = h.search.find((l) => l.trim() !== '') ?? '';
   const t = first.trim();
-  return t.length > 80 ? sliceWhole(t, 0, 80) + '…' : t;
+  return shorten(t, 80);
 }
 
 interface Shift {

@@ -23,7 +23,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_CAPE_FOLDER, type ProposedFile } from '../model/types';
 import { ensureDir, writeFileAtomic } from './fsAtomic';
-import { sliceWhole } from '../text/cut';
+import { shorten } from '../text/cut';
 
 export const MAX_PATH_CHARS = 1024;
 /** Larger proposed files are refused: a model reply has no business writing this much into one file. */
@@ -51,7 +51,7 @@ function refuse(reason: string): { ok: false; reason: string } {
 }
 
 function show(p: string): string {
-  return JSON.stringify(p.length > 80 ? sliceWhole(p, 0, 80) + '…' : p);
+  return JSON.stringify(shorten(p, 80));
 }
 
 /** Why one segment of path `p` is refused (the rules above that look at a single name), or null. */

@@ -8,7 +8,7 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
-import { charBigrams } from '../text';
+import { charBigrams, sliceWhole } from '../text';
 
 /** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
 export function minifyMarkdown(text: string): string {
@@ -78,7 +78,7 @@ export function clip(text: string, max: number, marker = ' […]'): string {
   if (text.length <= max) return text;
   const room = max - marker.length;
   if (room <= 0) return '';
-  const head = text.slice(0, room);
+  const head = sliceWhole(text, 0, room);
   let cut = head.lastIndexOf('\n');
   let end = -1;
   for (const m of head.matchAll(SENTENCE_END)) end = m.index! + m[0].length;

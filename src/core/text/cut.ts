@@ -9,3 +9,11 @@ export function sliceWhole(text: string, start: number, end = text.length): stri
   if (low(end)) end--;
   return text.slice(start, Math.max(start, end));
 }
+
+/**
+ * The text as it is when it has at most `max` characters, else its first `max` (never half of a surrogate pair) and
+ * `mark`: the one way a name, a line or a value is shortened for a message or a prompt.
+ */
+export function shorten(text: string, max: number, mark = '…'): string {
+  return text.length > max ? sliceWhole(text, 0, max) + mark : text;
+}

@@ -8,7 +8,7 @@ import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
-import { sliceWhole } from '../text/cut';
+import { shorten, sliceWhole } from '../text/cut';
 import { WorkspacePolicy } from '../workspace/policy';
 import type { ToolAnswer } from '../llm/toolLoop';
 import type { ToolCall, ToolCallRecord } from '../model/types';
@@ -305,7 +305,7 @@ function targetOf(input: unknown): string {
   const o = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
   const v = o.path ?? o.query;
   const s = typeof v === 'string' ? v : '';
-  return s.length > 200 ? sliceWhole(s, 0, 200) + '…' : s;
+  return shorten(s, 200);
 }
 
 /**
