@@ -3,7 +3,7 @@
 // `cape context` (core/workspace/pack.ts). Argument (tests, other commands): { objective, step?: 'deva' | 'da' }.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { packWorkspace, type ContextStep, type WorkspaceContext } from '../core';
+import { packWorkspace, sliceWhole, type ContextStep, type WorkspaceContext } from '../core';
 import type { Services } from '../services';
 import { devBudget, workspaceIndex } from '../workspace/indexService';
 import { registerCapeCommand, requireWorkspace } from './util';
@@ -37,7 +37,7 @@ export async function showContext(services: Services, arg?: unknown): Promise<Sh
       (await vscode.window.showInputBox({
         title: SHOW_CONTEXT_TITLE,
         prompt: 'The objective a session would start with: the files DevA would receive are listed in rank order',
-        value: selectedText().slice(0, 500),
+        value: sliceWhole(selectedText(), 0, 500),
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'Type what the session is about'),
       }))?.trim() ?? '';

@@ -206,6 +206,10 @@ describe('envelope: worker steps', () => {
     const o = { ...worker() };
     delete o.output;
     assert.match(err('poa', o), /^output: required/m);
+    // a long wrong value is shortened without splitting an emoji: the message goes back to the model in a request
+    const e = err('poa', worker({ confidence: 'x'.repeat(36) + '😀'.repeat(5) }));
+    assert.match(e, /^confidence: expected .*got a string \("x{36}…"\)/m);
+    assert.ok(!/[\uD800-\uDFFF]/.test(e), e);
   });
 
   it('accepts a string output as the CAPE paper writes it, kept as is (POA, DA, DevA)', () => {

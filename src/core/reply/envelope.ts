@@ -20,6 +20,7 @@ import type { AgentId, Ass, Blocker, CmOpeningOutput, ConversationTurn, Envelope
 import { STEP_AGENT, isPlainObject } from '../model/types';
 import { kptKindOf } from '../kpt';
 import { judgementsOf } from '../metrics/tsr';
+import { shorten } from '../text/cut';
 
 export type ValidationResult = { ok: true; envelope: Envelope } | { ok: false; error: string };
 
@@ -72,7 +73,7 @@ function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v.length > 40 ? `a string ("${v.slice(0, 37)}…")` : `"${v}"`;
+  if (typeof v === 'string') return v.length > 40 ? `a string ("${shorten(v, 37)}")` : `"${v}"`;
   if (typeof v === 'object') return 'an object';
   return `${typeof v} ${String(v)}`;
 }
