@@ -4,7 +4,7 @@
 // proposal is still caught); refused files are never part of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { checkBeforeWrite, checkFilePath, textHunks } from '../core';
+import { checkBeforeWrite, checkFilePath, documentHunks, inDocumentForm } from '../core';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 
@@ -146,14 +146,16 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
           // Existing file (whatever DevA thought): replace the whole text of its document.
           const doc = await settledDocument(p.uri, p.absPath);
           const text = doc.getText();
+          const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
           before.set(p.key, text);
           if (opts.perHunk) {
-            for (const h of textHunks(text, p.content)) {
+            for (const h of documentHunks(text, eol, p.content)) {
               const where = h.removed === 0 ? `insert after line ${h.line - 1}` : `lines ${h.line}–${h.line + h.removed - 1}`;
               edit.replace(p.uri, new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)), h.text, hunkMeta(p.relPath, `${where}: −${h.removed} +${h.added}`));
             }
           } else {
-            edit.replace(p.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), p.content, meta);
+            // the document keeps the file's BOM and line breaks: a BOM in the text would be a second one on save
+            edit.replace(p.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), inDocumentForm(p.content, text, eol), meta);
           }
           included.push({ ...p, replaced: true });
         } else {

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyTextHunks, textHunks } from '../../src/core/edits/hunks';
+import { applyTextHunks, documentHunks, textHunks } from '../../src/core/edits/hunks';
 import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
 import { applyProposedFiles, MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
@@ -362,5 +362,30 @@ describe('hunks for Review Hunks (src/core/edits/hunks.ts)', () => {
     const hs = textHunks('x\r\ny', 'x\r\nz');
     assert.strictEqual(applyTextHunks('x\r\ny', hs), 'x\r\nz');
     assert.deepStrictEqual(textHunks('same\n', 'same\n'), []);
+  });
+
+  it('hunks against a CRLF document of a proposal with LF line breaks (a whole <file>) are the changed lines only, and keep CRLF', () => {
+    // VS Code's document of a CRLF file: its text has CRLF, and text inserted into it takes CRLF
+    const doc = 'one\r\ntwo\r\nthree\r\nfour\r\n';
+    const hs = documentHunks(doc, '\r\n', 'one\nTWO\nthree\nfour\n');
+    assert.deepStrictEqual(
+      hs.map((x) => [x.line, x.removed, x.added, doc.slice(x.start, x.end), x.text]),
+      [[2, 1, 1, 'two\r\n', 'TWO\r\n']],
+    );
+    assert.strictEqual(applyTextHunks(doc, hs), 'one\r\nTWO\r\nthree\r\nfour\r\n');
+  });
+
+  it("a proposal that starts with the file's byte-order mark (an <edit> keeps it) changes nothing on line 1 of the document, which holds no BOM", () => {
+    // VS Code keeps a file's BOM outside the document's text and writes it back on save
+    const hs = documentHunks('a\nb\nc\n', '\n', '\uFEFFa\nB\nc\n');
+    assert.deepStrictEqual(hs.map((x) => [x.line, x.removed, x.added, x.text]), [[2, 1, 1, 'B\n']]);
+    assert.ok(!applyTextHunks('a\nb\nc\n', hs).includes('\uFEFF'), 'no BOM inside the text (a second one on save)');
+    // a document that does hold one as text keeps it
+    assert.deepStrictEqual(documentHunks('\uFEFFa\n', '\n', '\uFEFFa\n'), []);
+  });
+
+  it('a file without a final newline: only a real change of the last line is a hunk', () => {
+    assert.deepStrictEqual(documentHunks('x\r\ny', '\r\n', 'x\ny'), []);
+    assert.deepStrictEqual(documentHunks('x\r\ny', '\r\n', 'x\nz').map((x) => x.text), ['z']);
   });
 });

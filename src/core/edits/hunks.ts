@@ -55,3 +55,23 @@ export function applyTextHunks(current: string, hunks: readonly TextHunk[]): str
   }
   return out + current.slice(at);
 }
+
+/**
+ * A proposal as the editor's document of the file holds text: VS Code keeps a file's UTF-8 byte-order mark outside the
+ * document's text (and writes it back on save) and gives the document one line break, `eol`, which any text inserted
+ * into it takes. So a leading BOM of the proposal is dropped (unless the document's text itself starts with one) and
+ * its line breaks become `eol`. The file's bytes on save keep its BOM and line breaks.
+ */
+export function inDocumentForm(proposed: string, docText: string, eol: '\n' | '\r\n'): string {
+  const text = proposed.startsWith('\uFEFF') && !docText.startsWith('\uFEFF') ? proposed.slice(1) : proposed;
+  return text.replace(/\r\n|\r|\n/g, eol);
+}
+
+/**
+ * The hunks of a proposal against the text the user sees (an open editor's, unsaved changes included), with the
+ * proposal in the document's form (inDocumentForm): a CRLF file rewritten by a whole <file> (LF) is its changed
+ * lines, not one hunk of every line, and a BOM is no change of line 1.
+ */
+export function documentHunks(docText: string, eol: '\n' | '\r\n', proposed: string): TextHunk[] {
+  return textHunks(docText, inDocumentForm(proposed, docText, eol));
+}
