@@ -4,7 +4,7 @@
 // proposal is still caught); refused files are never part of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { checkBeforeWrite, checkFilePath, documentHunks, inDocumentForm } from '../core';
+import { changedSinceProposal, checkBeforeWrite, checkFilePath, documentHunks, inDocumentForm } from '../core';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 
@@ -69,12 +69,8 @@ export function findStaleFiles(entries: readonly ProposalEntry[], ctx: ApplyCont
     if (!rel) continue;
     const check = checkFilePath(ctx.root, rel, { capeFolder: ctx.capeFolder });
     if (!check.ok) continue; // refused at apply time anyway
-    const disk = readOrNull(check.absPath);
-    if (e.file.action === 'create' && disk !== null) out.push({ key: e.key, why: 'was created on disk after DevA proposed it' });
-    else if (e.file.action === 'modify' && disk === null) out.push({ key: e.key, why: 'was deleted after DevA proposed a change to it' });
-    else if (e.file.action === 'modify' && e.file.currentContent !== undefined && disk !== e.file.currentContent) {
-      out.push({ key: e.key, why: 'changed on disk since DevA read it' });
-    }
+    const why = changedSinceProposal(e.file, readOrNull(check.absPath));
+    if (why) out.push({ key: e.key, why });
     const doc = openDocument(workspaceFileUri(ctx.root, check.relPath));
     if (doc?.isDirty) out.push({ key: e.key, why: 'has unsaved changes in an editor' });
   }

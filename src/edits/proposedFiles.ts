@@ -3,7 +3,7 @@
 // stale check), Discard, and the rebuild after a window reload. Nothing is written to the workspace before Apply;
 // an untrusted workspace is read-only. The panel learns of every change through `onChange`.
 import * as vscode from 'vscode';
-import { proposeFiles, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
+import { reloadProposals, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
 import type { FileDecision, FileView } from '../panel/protocol';
 import type { Services } from '../services';
 import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
@@ -145,8 +145,9 @@ export class ProposedFilesService implements vscode.Disposable {
       const capeFolder = this.services.settings().capeFolder;
       const rec = await new SessionStore(root, capeFolder).loadStep(taskId, 'deva');
       if (!rec || this.proposals.size > 0 || !stillWanted()) return;
-      // refused files (e.g. an <edit> that never matched) have no content to propose
-      const files: ProposedFile[] = await proposeFiles(root, rec.files.filter((f) => f.status !== 'refused').map((f) => ({ path: f.path, content: f.content })), { capeFolder });
+      // refused files (e.g. an <edit> that never matched) have no content to propose; the others keep what DevA
+      // proposed them against, for the stale check
+      const files: ProposedFile[] = await reloadProposals(root, rec.files, { capeFolder });
       this.reset(taskId);
       for (const f of files) this.proposals.add(f);
       for (const v of views) {

@@ -216,6 +216,12 @@ export interface ProposedFile {
   content: string;
   /** Current content on disk for 'modify'. */
   currentContent?: string;
+  /**
+   * SHA-256 (hex, of the UTF-8 text) of the file as DevA's proposal was made against it, for 'modify': the step
+   * record keeps it instead of the text, and proposals reloaded from the record (resume, window reload) check the
+   * disk against it (files/proposalBase.ts), not against the disk at reload.
+   */
+  baseSha256?: string;
   /** From an <edit> block (search/replace hunks) rather than a whole <file>. */
   edit?: boolean;
   /** Shown with the proposal, e.g. WARNING_UNREAD_REWRITE. */

@@ -3,7 +3,7 @@
 // an empty record, a resume reloads the completed steps into it (reloadCompletedSteps), and each step run adds to
 // it (./step.ts); the retrospective's metrics and the session's result are read from it.
 import type { ChecksOutcome } from '../checks';
-import { proposeFiles } from '../files/pathSafety';
+import { reloadProposals } from '../files/proposalBase';
 import type { Envelope, FeedbackRecord, ProposedFile, StepId, Usage } from '../model/types';
 import type { SessionState, SessionStore } from '../store';
 import type { StepOutcome } from './options';
@@ -41,9 +41,8 @@ export async function reloadCompletedSteps(
     record.usage[s] = { usage: rec.usage, model: rec.model };
     if (rec.context) record.contextChars[s] = rec.context;
     if (s === 'deva') {
-      const kept = rec.files.filter((f) => f.status !== 'refused');
       record.devaFiles = [
-        ...(await proposeFiles(o.workspace, kept.map((f) => ({ path: f.path, content: f.content })), { capeFolder: o.capeFolder })),
+        ...(await reloadProposals(o.workspace, rec.files, { capeFolder: o.capeFolder })),
         ...rec.files.filter((f) => f.status === 'refused').map((f): ProposedFile => ({ action: 'modify', ...f, status: 'refused', content: '' })),
       ];
       record.devaSummary = rec.summary;

@@ -4,6 +4,7 @@
 // its pair artifact written atomically before anything downstream runs, the session state and record updated, and
 // the step's events. The order of the steps, pausing, stopping and failures are the runner's (./runner.ts).
 import { renderPrompt } from '../cape/prompts';
+import { storedFiles } from '../files/proposalBase';
 import { kptDigest } from '../kpt';
 import { replyTurn } from '../llm/toolLoop';
 import { recordAdoptedTries } from '../kpt/status';
@@ -161,14 +162,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     n: stepNumber(step),
     raw: res.text,
     envelope: reply.envelope,
-    files: files.map((f) => ({
-      path: f.path,
-      content: f.content,
-      action: f.action,
-      ...(f.status === 'refused' ? { status: f.status, reason: f.reason } : {}),
-      ...(f.edit ? { edit: true } : {}),
-      ...(f.warning ? { warning: f.warning } : {}),
-    })),
+    files: storedFiles(files),
     summary: reply.summary,
     usage: stepUsage,
     model,

@@ -1,0 +1,68 @@
+// What a proposal was made against, and whether the file on disk is still that: the stale check before Apply
+// (src/edits/applyEdits.ts findStaleFiles) and the proposals reloaded from DevA's step record (a resume, a window
+// reload).
+// Plain Node: nothing in src/core may import 'vscode'.
+import { createHash } from 'crypto';
+import type { ProposedFile } from '../model/types';
+import type { StoredFile } from '../store/records';
+import { proposeFiles, type PathCheckOptions } from './pathSafety';
+
+/** The digest of a proposal's base (ProposedFile.baseSha256). */
+export function textDigest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The digest of the text a proposal was made against (undefined for a new file). */
+function baseDigest(f: ProposedFile): string | undefined {
+  if (f.action !== 'modify') return undefined;
+  return f.baseSha256 ?? (f.currentContent !== undefined ? textDigest(f.currentContent) : undefined);
+}
+
+/** DevA's files as the step record keeps them: with the action and the digest of the base, not its text. */
+export function storedFiles(files: readonly ProposedFile[]): StoredFile[] {
+  return files.map((f) => {
+    const base = f.status === 'refused' ? undefined : baseDigest(f);
+    return {
+      path: f.path,
+      content: f.content,
+      action: f.action,
+      ...(base ? { baseSha256: base } : {}),
+      ...(f.status === 'refused' ? { status: f.status, reason: f.reason } : {}),
+      ...(f.edit ? { edit: true } : {}),
+      ...(f.warning ? { warning: f.warning } : {}),
+    };
+  });
+}
+
+/**
+ * The record's files that were not refused, as proposals again (nothing is written): checked against the workspace
+ * now (proposeFiles), with what DevA proposed them against put back — the action (a file created or deleted since
+ * stays a 'create' or a 'modify') and the base digest — so the stale check compares the disk with the file DevA
+ * saw, not with the disk at reload. A record without them (older) is taken as the disk now.
+ */
+export async function reloadProposals(workspace: string, stored: readonly StoredFile[], opts: PathCheckOptions = {}): Promise<ProposedFile[]> {
+  const kept = stored.filter((f) => f.status !== 'refused');
+  const now = await proposeFiles(workspace, kept.map((f) => ({ path: f.path, content: f.content })), opts);
+  return now.map((f, i) => {
+    const was = kept[i];
+    if (f.status === 'refused' || (was.action !== 'create' && was.action !== 'modify')) return f;
+    const { currentContent: _readNow, ...rest } = f;
+    if (was.action === 'create') return { ...rest, action: 'create' };
+    if (typeof was.baseSha256 === 'string') return { ...rest, action: 'modify', baseSha256: was.baseSha256 };
+    // an older record: the disk now is the best guess of the base
+    return f.action === 'modify' ? f : { ...rest, action: 'modify' };
+  });
+}
+
+/**
+ * Why the file on disk (`disk`: its text, null when missing) is no longer what the proposal was made against, or
+ * null: created meanwhile, deleted, or edited.
+ */
+export function changedSinceProposal(f: ProposedFile, disk: string | null): string | null {
+  if (f.action === 'create' && disk !== null) return 'was created on disk after DevA proposed it';
+  if (f.action === 'modify' && disk === null) return 'was deleted after DevA proposed a change to it';
+  if (f.action !== 'modify' || disk === null) return null;
+  const changed = f.baseSha256 !== undefined ? textDigest(disk) !== f.baseSha256 : f.currentContent !== undefined && disk !== f.currentContent;
+  if (changed) return 'changed on disk since DevA read it';
+  return null;
+}
