@@ -1,10 +1,11 @@
 // Apply: the accepted proposals become ONE vscode.WorkspaceEdit (one undo step), applied with
-// workspace.applyEdit and then saved. Every file goes through core's checkBeforeWrite (the same pre-write check as
+// workspace.applyEdit and then saved. Every file goes through core's checkProposalWrite (the same pre-write check as
 // the CLI's --apply) right before the edit is built (a symlink or a protected folder that appeared since the
-// proposal is still caught); refused files are never part of the edit.
+// proposal is still caught, and so is a proposal made for another workspace folder); refused files are never part
+// of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { changedSinceProposal, checkBeforeWrite, checkFilePath, documentHunks, inDocumentForm } from '../core';
+import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, inDocumentForm } from '../core';
 import type { ProposalEntry } from './proposals';
 import { workspaceFileUri } from './diff';
 
@@ -116,7 +117,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
   const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string }[] = [];
 
   for (const e of entries) {
-    const check = checkBeforeWrite(ctx.root, e.file.relPath ?? e.file.path, e.file.content, { capeFolder: ctx.capeFolder });
+    const check = checkProposalWrite(ctx.root, e.file, { capeFolder: ctx.capeFolder });
     if (!check.ok) {
       outcomes.push({ key: e.key, status: 'refused', reason: check.reason });
       continue;

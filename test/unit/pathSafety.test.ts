@@ -246,6 +246,25 @@ describe('pathSafety: proposeFiles / applyProposedFiles', () => {
     assert.deepStrictEqual(fs.readdirSync(outside), []);
   });
 
+  it('a proposal made against one workspace folder is refused in another (multi-root): nothing is written there', async () => {
+    const a = workspace().root;
+    const b = workspace().root;
+    fs.writeFileSync(path.join(a, 'shared.txt'), "folder A's own file");
+    fs.writeFileSync(path.join(b, 'shared.txt'), 'old b');
+    const proposed = await proposeFiles(b, [
+      { path: 'shared.txt', content: 'new b' },
+      { path: 'src/new.ts', content: 'b only' },
+    ]);
+    const r = await applyProposedFiles(proposed, { workspaceRoot: a });
+    assert.deepStrictEqual(r.map((f) => f.status), ['refused', 'refused']);
+    assert.match(r[0].reason!, /proposed for another folder/);
+    assert.strictEqual(fs.readFileSync(path.join(a, 'shared.txt'), 'utf8'), "folder A's own file");
+    assert.ok(!fs.existsSync(path.join(a, 'src')));
+    assert.strictEqual(fs.readFileSync(path.join(b, 'shared.txt'), 'utf8'), 'old b');
+    // against its own folder it applies
+    assert.deepStrictEqual((await applyProposedFiles(proposed, { workspaceRoot: b })).map((f) => f.status), ['applied', 'applied']);
+  });
+
   it('refuses (not throws) when a write fails, e.g. a parent path is a file', async () => {
     const { root } = workspace();
     const proposed = await proposeFiles(root, [{ path: 'p/child.txt', content: 'c' }]);

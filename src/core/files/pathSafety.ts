@@ -243,10 +243,10 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
 export type WriteCheck = { ok: true; relPath: string; absPath: string; exists: boolean } | { ok: false; reason: string };
 
 /**
- * THE pre-write check, shared by every writer of proposals (the CLI's `--apply` through applyProposedFiles and
- * the extension's Apply in src/edits/applyEdits.ts), run right before the write: the path again (a symlink or a
- * protected folder that appeared since the proposal is caught), text content, the size cap, and an existing
- * entry that is not a regular file. `exists` tells whether the target is an existing file (replace vs create).
+ * THE pre-write check, shared by every writer of proposals (the CLI's `--apply` through applyProposedFiles and the
+ * extension's Apply in src/edits/applyEdits.ts, both through checkProposalWrite), run right before the write: the
+ * path again (a symlink or a protected folder that appeared since the proposal is caught), text content, the size
+ * cap, and an existing entry that is not a regular file. `exists` tells whether the target is an existing file (replace vs create).
  */
 export function checkBeforeWrite(workspaceRoot: string, target: string, content: unknown, opts: PathCheckOptions = {}): WriteCheck {
   const check = checkFilePath(workspaceRoot, target, opts);
@@ -256,6 +256,26 @@ export function checkBeforeWrite(workspaceRoot: string, target: string, content:
   const st = lstatOrNull(check.absPath);
   if (st && !st.isFile()) return refuse(`${check.relPath} exists and is not a regular file`);
   return { ok: true, relPath: check.relPath, absPath: check.absPath, exists: st !== null };
+}
+
+/**
+ * checkBeforeWrite for one proposal: also refuses a proposal made against another folder than `workspaceRoot` (its
+ * absPath is not where its relPath leads here). A window's workspace folder can change between the proposal and
+ * Apply (multi-root): folder B's proposal is never written into folder A.
+ */
+export function checkProposalWrite(
+  workspaceRoot: string,
+  f: Pick<ProposedFile, 'path' | 'relPath' | 'absPath' | 'content'>,
+  opts: PathCheckOptions = {},
+): WriteCheck {
+  const check = checkBeforeWrite(workspaceRoot, f.relPath ?? f.path, f.content, opts);
+  if (!check.ok || !f.absPath) return check;
+  const same = (a: string, b: string) => (process.platform === 'win32' || process.platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b);
+  if (!same(path.resolve(f.absPath), check.absPath)) {
+    const was = rootOf(f);
+    return refuse(`${check.relPath} was proposed for another folder${was ? ` (${was})` : ''}, not ${path.resolve(workspaceRoot)}; run the session in this folder`);
+  }
+  return check;
 }
 
 /**
@@ -322,7 +342,7 @@ export async function proposeFiles(
 }
 
 /** The workspace root a proposal was made against: absPath minus relPath (both set by proposeFiles). */
-function rootOf(f: ProposedFile): string | null {
+function rootOf(f: Pick<ProposedFile, 'relPath' | 'absPath'>): string | null {
   if (!f.absPath || !f.relPath) return null;
   const up = f.relPath.split('/').map(() => '..');
   const root = path.resolve(f.absPath, ...up);
@@ -365,7 +385,7 @@ export async function applyProposedFiles(files: ProposedFile[], opts: ApplyOptio
 async function applyOne(f: ProposedFile, opts: ApplyOptions): Promise<ProposedFile> {
   const root = opts.workspaceRoot ?? rootOf(f);
   if (!root) return { ...f, status: 'refused', reason: 'the proposal has no workspace location (it was never checked)' };
-  const check = checkBeforeWrite(root, f.relPath ?? f.path, f.content, opts);
+  const check = checkProposalWrite(root, f, opts);
   if (!check.ok) return { ...f, status: 'refused', reason: check.reason };
   try {
     await ensureDir(path.dirname(check.absPath));
