@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, inDocumentForm } from '../core';
-import type { ProposalEntry } from './proposals';
+import type { ProposalEntry, StaleFile } from './proposals';
 import { workspaceFileUri } from './diff';
 
 /** The undo/redo label of the edit. */
@@ -24,11 +24,6 @@ export interface ApplyOptions {
 export interface ApplyContext {
   root: string;
   capeFolder: string;
-}
-
-export interface StaleFile {
-  key: string;
-  why: string;
 }
 
 export interface ApplyOutcome {

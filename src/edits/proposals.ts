@@ -103,3 +103,30 @@ export class ProposalSet {
     return this.entries.map((e) => fileView(e.file, { status: e.status, reason: e.reason }));
   }
 }
+
+/** One file that changed since DevA proposed it, and how (applyEdits.ts findStaleFiles). */
+export interface StaleFile {
+  key: string;
+  why: string;
+}
+
+/** How many times Apply asks about files that keep changing before it gives up (nothing applied). */
+const MAX_STALE_QUESTIONS = 5;
+
+/**
+ * Whether Apply may go on: true when no file changed since the proposal, or the user approved overwriting each one
+ * (`confirm` is shown one line per file and change). The question may stay open long (a modal dialog): the files
+ * are looked at again after each answer, and a change the answers did not name is asked about too.
+ */
+export async function confirmStale(findStale: () => StaleFile[], confirm: (lines: string[]) => PromiseLike<boolean>): Promise<boolean> {
+  const approved = new Set<string>();
+  for (let asked = 0; asked < MAX_STALE_QUESTIONS; asked++) {
+    const lines = findStale()
+      .map((s) => `${s.key} ${s.why}`)
+      .filter((l) => !approved.has(l));
+    if (lines.length === 0) return true;
+    if (!(await confirm(lines))) return false;
+    for (const l of lines) approved.add(l);
+  }
+  return false;
+}

@@ -8,7 +8,7 @@ import type { FileDecision, FileView } from '../panel/protocol';
 import type { Services } from '../services';
 import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
 import { openProposedDiff } from './diff';
-import { ProposalSet } from './proposals';
+import { confirmStale, ProposalSet } from './proposals';
 import { PROPOSED_SCHEME, ProposedContentProvider } from './proposedContent';
 
 /** What changed, for the panel: the file list, or the trust state (Apply refused in Restricted Mode). */
@@ -82,9 +82,10 @@ export class ProposedFilesService implements vscode.Disposable {
 
   /**
    * Writes the accepted files as one WorkspaceEdit. Refused in an untrusted workspace. Asks before overwriting
-   * files that changed since the proposal (`confirmStale` decides; by default a modal dialog).
+   * files that changed since the proposal (`ask` decides, again for a file that changed while it asked; by default a
+   * modal dialog).
    */
-  async apply(confirmStale: (lines: string[]) => Thenable<boolean> = askApplyStale, opts: ApplyOptions = {}): Promise<void> {
+  async apply(ask: (lines: string[]) => Thenable<boolean> = askApplyStale, opts: ApplyOptions = {}): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window
         .showWarningMessage(
@@ -108,8 +109,8 @@ export class ProposedFilesService implements vscode.Disposable {
     const out = this.services.output;
     try {
       const ctx = { root, capeFolder: this.services.settings().capeFolder };
-      const stale = findStaleFiles(accepted, ctx);
-      if (stale.length > 0 && !(await confirmStale(stale.map((s) => `${s.key} ${s.why}`)))) {
+      // asked again for a file that changed while the question was open
+      if (!(await confirmStale(() => findStaleFiles(accepted, ctx), ask))) {
         out.info('apply cancelled: files changed since the proposal');
         return;
       }

@@ -2,7 +2,7 @@
 // proposal and Apply. Plain Node: no vscode.
 import * as assert from 'assert';
 import type { ProposedFile } from '../../src/core/model/types';
-import { ProposalSet } from '../../src/edits/proposals';
+import { confirmStale, ProposalSet, type StaleFile } from '../../src/edits/proposals';
 
 const file = (relPath: string, over: Partial<ProposedFile> = {}): ProposedFile => ({
   path: `./${relPath}`,
@@ -131,5 +131,38 @@ describe('edits/proposals: ProposalSet', () => {
     other.reset(null);
     assert.ok(other.generation >= g1, 'a second set (an extension restart) starts from the clock, not from 1');
     assert.strictEqual(other.taskId, null);
+  });
+});
+
+describe('edits/proposals: confirmStale (asking before Apply overwrites files that changed since the proposal)', () => {
+  it('nothing changed: Apply goes on without asking', async () => {
+    let asked = 0;
+    assert.strictEqual(await confirmStale(() => [], async () => (asked++, true)), true);
+    assert.strictEqual(asked, 0);
+  });
+
+  it('the answer decides; the question names each file and how it changed', async () => {
+    const asked: string[][] = [];
+    const stale = [{ key: 'a.ts', why: 'changed on disk since DevA read it' }];
+    assert.strictEqual(await confirmStale(() => stale, async (l) => (asked.push(l), false)), false);
+    assert.strictEqual(await confirmStale(() => stale, async (l) => (asked.push(l), true)), true);
+    assert.deepStrictEqual(asked, [['a.ts changed on disk since DevA read it'], ['a.ts changed on disk since DevA read it']]);
+  });
+
+  it('a file that changed while the question was open is asked about again (the answer covered only the files it named)', async () => {
+    let now: StaleFile[] = [{ key: 'a.ts', why: 'changed on disk since DevA read it' }];
+    const asked: string[][] = [];
+    const answers = [true, false];
+    const ok = await confirmStale(
+      () => now,
+      async (lines) => {
+        asked.push(lines);
+        // while the modal dialog is open, another program saves b.ts
+        now = [...now, { key: 'b.ts', why: 'changed on disk since DevA read it' }];
+        return answers.shift()!;
+      },
+    );
+    assert.strictEqual(ok, false, 'b.ts was not approved: nothing is applied');
+    assert.deepStrictEqual(asked, [['a.ts changed on disk since DevA read it'], ['b.ts changed on disk since DevA read it']]);
   });
 });
