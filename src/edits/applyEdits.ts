@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, inDocumentForm } from '../core';
-import type { ProposalEntry, StaleFile } from './proposals';
+import { saveAfterApply, type ProposalEntry, type StaleFile } from './proposals';
 import { workspaceFileUri } from './diff';
 
 /** The undo/redo label of the edit. */
@@ -174,8 +174,15 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
     return { outcomes, editedFiles: included.length, applied: false };
   }
 
+  const untickedReason = 'no change of this file was ticked in the refactor preview';
   for (const f of included) {
     const doc = f.replaced ? await vscode.workspace.openTextDocument(f.uri) : openDocument(f.uri);
+    const was = before.get(f.key);
+    if (doc?.isDirty && !saveAfterApply({ isDirty: true, text: doc.getText() }, was, !!opts.perHunk)) {
+      // left as the user had it, unsaved changes included
+      outcomes.push({ key: f.key, status: 'failed', reason: untickedReason, uri: f.uri });
+      continue;
+    }
     if (doc?.isDirty) {
       let saved = false;
       try {
@@ -189,10 +196,9 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       }
     }
     const disk = readOrNull(f.absPath);
-    const was = before.get(f.key);
     if (opts.perHunk && (disk === null ? was === null : was !== undefined && was !== null && normalise(disk) === normalise(was))) {
       // Nothing of this file was ticked in the preview: it stays accepted, unchanged on disk.
-      outcomes.push({ key: f.key, status: 'failed', reason: 'no change of this file was ticked in the refactor preview', uri: f.uri });
+      outcomes.push({ key: f.key, status: 'failed', reason: untickedReason, uri: f.uri });
     } else if (disk === null) {
       outcomes.push({ key: f.key, status: 'failed', reason: 'the file is not on disk after the edit', uri: f.uri });
     } else if (opts.perHunk && normalise(disk) !== normalise(f.content)) {

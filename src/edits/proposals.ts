@@ -130,3 +130,13 @@ export async function confirmStale(findStale: () => StaleFile[], confirm: (lines
   }
   return false;
 }
+
+/**
+ * Whether Apply saves a document after its edit (`before`: the document's text when the edit was built). Not when
+ * Review Hunks (`perHunk`) left it as it was (none of its hunks ticked): its unsaved changes are the user's, not
+ * approved for writing.
+ */
+export function saveAfterApply(doc: { isDirty: boolean; text: string }, before: string | null | undefined, perHunk: boolean): boolean {
+  if (!doc.isDirty) return false;
+  return !(perHunk && typeof before === 'string' && doc.text === before);
+}

@@ -2,7 +2,7 @@
 // proposal and Apply. Plain Node: no vscode.
 import * as assert from 'assert';
 import type { ProposedFile } from '../../src/core/model/types';
-import { confirmStale, ProposalSet, type StaleFile } from '../../src/edits/proposals';
+import { confirmStale, ProposalSet, saveAfterApply, type StaleFile } from '../../src/edits/proposals';
 
 const file = (relPath: string, over: Partial<ProposedFile> = {}): ProposedFile => ({
   path: `./${relPath}`,
@@ -164,5 +164,18 @@ describe('edits/proposals: confirmStale (asking before Apply overwrites files th
     );
     assert.strictEqual(ok, false, 'b.ts was not approved: nothing is applied');
     assert.deepStrictEqual(asked, [['a.ts changed on disk since DevA read it'], ['b.ts changed on disk since DevA read it']]);
+  });
+});
+
+describe('edits/proposals: saveAfterApply (which documents Apply saves)', () => {
+  it('Apply saves a document its edit changed', () => {
+    assert.strictEqual(saveAfterApply({ isDirty: true, text: 'new' }, 'old', false), true);
+    assert.strictEqual(saveAfterApply({ isDirty: true, text: 'new' }, 'old', true), true, 'Review Hunks: some hunks ticked');
+    assert.strictEqual(saveAfterApply({ isDirty: false, text: 'new' }, 'old', false), false, 'already saved');
+  });
+
+  it("Review Hunks with none of a file's hunks ticked: the user's unsaved changes in its editor are not saved for them", () => {
+    // the document had unsaved changes before Apply, and the edit changed nothing in it
+    assert.strictEqual(saveAfterApply({ isDirty: true, text: "the user's unsaved text" }, "the user's unsaved text", true), false);
   });
 });
