@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, inDocumentForm } from '../core';
-import { saveAfterApply, type ProposalEntry, type StaleFile } from './proposals';
+import { saveStep, type ProposalEntry, type StaleFile } from './proposals';
 import { workspaceFileUri } from './diff';
 
 /** The undo/redo label of the edit. */
@@ -109,7 +109,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
     ...(description ? { description } : {}),
   });
   const before = new Map<string, string | null>();
-  const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string }[] = [];
+  const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string; file: ProposalEntry['file'] }[] = [];
 
   for (const e of entries) {
     const check = checkProposalWrite(ctx.root, e.file, { capeFolder: ctx.capeFolder });
@@ -117,13 +117,13 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       outcomes.push({ key: e.key, status: 'refused', reason: check.reason });
       continue;
     }
-    planned.push({ key: e.key, uri: workspaceFileUri(ctx.root, check.relPath), absPath: check.absPath, relPath: check.relPath, content: e.file.content });
+    planned.push({ key: e.key, uri: workspaceFileUri(ctx.root, check.relPath), absPath: check.absPath, relPath: check.relPath, content: e.file.content, file: e.file });
   }
   if (planned.length === 0) return { outcomes, editedFiles: 0, applied: false };
 
   // applyEdit refuses an edit made against a document version that changed meanwhile (e.g. VS Code reloading a
   // file that changed on disk): build the edit again from fresh documents once before giving up.
-  let included: { key: string; uri: vscode.Uri; absPath: string; content: string; replaced: boolean }[] = [];
+  let included: ((typeof planned)[number] & { replaced: boolean })[] = [];
   let ok = false;
   let why = 'VS Code did not apply the edit (another extension or a read-only file system may have blocked it)';
   // A cancelled refactor preview is the user's answer: never shown twice.
@@ -178,12 +178,18 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
   for (const f of included) {
     const doc = f.replaced ? await vscode.workspace.openTextDocument(f.uri) : openDocument(f.uri);
     const was = before.get(f.key);
-    if (doc?.isDirty && !saveAfterApply({ isDirty: true, text: doc.getText() }, was, !!opts.perHunk)) {
+    const writable = () => checkProposalWrite(ctx.root, f.file, { capeFolder: ctx.capeFolder });
+    const step = doc ? saveStep({ isDirty: doc.isDirty, text: doc.getText() }, was, !!opts.perHunk, writable) : 'saved';
+    if (step === 'unticked') {
       // left as the user had it, unsaved changes included
       outcomes.push({ key: f.key, status: 'failed', reason: untickedReason, uri: f.uri });
       continue;
     }
-    if (doc?.isDirty) {
+    if (typeof step === 'object') {
+      outcomes.push({ key: f.key, status: 'refused', reason: `${step.refused} (checked again before saving: the change is in its editor, not saved; undo it there)`, uri: f.uri });
+      continue;
+    }
+    if (doc && step === 'save') {
       let saved = false;
       try {
         saved = await doc.save();

@@ -131,12 +131,23 @@ export async function confirmStale(findStale: () => StaleFile[], confirm: (lines
   return false;
 }
 
+/** What Apply does with a document its edit touched: save it, nothing to save, none of its hunks ticked, or refused. */
+export type SaveStep = 'save' | 'saved' | 'unticked' | { refused: string };
+
 /**
- * Whether Apply saves a document after its edit (`before`: the document's text when the edit was built). Not when
- * Review Hunks (`perHunk`) left it as it was (none of its hunks ticked): its unsaved changes are the user's, not
- * approved for writing.
+ * What Apply does with a document after its edit (`before`: the document's text when the edit was built). Review
+ * Hunks (`perHunk`) that left it as it was (none of its hunks ticked): not saved, its unsaved changes are the user's.
+ * Otherwise the pre-write check (`writable`) runs again right before the save, which is the write: the refactor
+ * preview can stay open for minutes, and a folder on the way may have become a link out of the workspace meanwhile.
  */
-export function saveAfterApply(doc: { isDirty: boolean; text: string }, before: string | null | undefined, perHunk: boolean): boolean {
-  if (!doc.isDirty) return false;
-  return !(perHunk && typeof before === 'string' && doc.text === before);
+export function saveStep(
+  doc: { isDirty: boolean; text: string },
+  before: string | null | undefined,
+  perHunk: boolean,
+  writable: () => { ok: true } | { ok: false; reason: string },
+): SaveStep {
+  if (!doc.isDirty) return 'saved';
+  if (perHunk && typeof before === 'string' && doc.text === before) return 'unticked';
+  const again = writable();
+  return again.ok ? 'save' : { refused: again.reason };
 }

@@ -2,7 +2,7 @@
 // proposal and Apply. Plain Node: no vscode.
 import * as assert from 'assert';
 import type { ProposedFile } from '../../src/core/model/types';
-import { confirmStale, ProposalSet, saveAfterApply, type StaleFile } from '../../src/edits/proposals';
+import { confirmStale, ProposalSet, saveStep, type StaleFile } from '../../src/edits/proposals';
 
 const file = (relPath: string, over: Partial<ProposedFile> = {}): ProposedFile => ({
   path: `./${relPath}`,
@@ -167,15 +167,26 @@ describe('edits/proposals: confirmStale (asking before Apply overwrites files th
   });
 });
 
-describe('edits/proposals: saveAfterApply (which documents Apply saves)', () => {
+describe('edits/proposals: saveStep (what Apply does with a document after its edit)', () => {
+  const writable = () => ({ ok: true as const });
   it('Apply saves a document its edit changed', () => {
-    assert.strictEqual(saveAfterApply({ isDirty: true, text: 'new' }, 'old', false), true);
-    assert.strictEqual(saveAfterApply({ isDirty: true, text: 'new' }, 'old', true), true, 'Review Hunks: some hunks ticked');
-    assert.strictEqual(saveAfterApply({ isDirty: false, text: 'new' }, 'old', false), false, 'already saved');
+    assert.strictEqual(saveStep({ isDirty: true, text: 'new' }, 'old', false, writable), 'save');
+    assert.strictEqual(saveStep({ isDirty: true, text: 'new' }, 'old', true, writable), 'save', 'Review Hunks: some hunks ticked');
+    assert.strictEqual(saveStep({ isDirty: false, text: 'new' }, 'old', false, writable), 'saved', 'already saved (a new file, auto save)');
   });
 
   it("Review Hunks with none of a file's hunks ticked: the user's unsaved changes in its editor are not saved for them", () => {
     // the document had unsaved changes before Apply, and the edit changed nothing in it
-    assert.strictEqual(saveAfterApply({ isDirty: true, text: "the user's unsaved text" }, "the user's unsaved text", true), false);
+    assert.strictEqual(saveStep({ isDirty: true, text: "the user's unsaved text" }, "the user's unsaved text", true, writable), 'unticked');
+  });
+
+  it('the pre-write check runs again right before the save (the refactor preview may stay open for minutes): a path that became unsafe meanwhile is not saved', () => {
+    let checked = 0;
+    const now = () => (checked++, { ok: false as const, reason: 'build/out.txt resolves through a symbolic link to /elsewhere, outside the workspace' });
+    assert.deepStrictEqual(saveStep({ isDirty: true, text: 'new' }, 'old', true, now), { refused: 'build/out.txt resolves through a symbolic link to /elsewhere, outside the workspace' });
+    assert.strictEqual(checked, 1);
+    // nothing to save: nothing to check
+    assert.strictEqual(saveStep({ isDirty: true, text: 'same' }, 'same', true, now), 'unticked');
+    assert.strictEqual(checked, 1);
   });
 });
