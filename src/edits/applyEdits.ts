@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, inDocumentForm } from '../core';
-import { saveStep, type ProposalEntry, type StaleFile } from './proposals';
+import { openDocumentOf, saveStep, type ProposalEntry, type StaleFile } from './proposals';
 import { workspaceFileUri } from './diff';
 
 /** The undo/redo label of the edit. */
@@ -51,7 +51,7 @@ function readOrNull(p: string): string | null {
 }
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  return openDocumentOf(vscode.workspace.textDocuments, uri);
 }
 
 /**

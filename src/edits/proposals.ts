@@ -4,6 +4,7 @@
 import type { FileDecision, FileView, FileViewStatus } from '../panel/protocol';
 import { fileView } from '../panel/viewData';
 import type { ProposedFile } from '../core';
+import { samePathKey } from '../core/files/pathSafety';
 
 export interface ProposalEntry {
   /** The key the panel uses: the FileView path (relPath when the path was safe, else the raw path). */
@@ -150,4 +151,20 @@ export function saveStep(
   if (perHunk && typeof before === 'string' && doc.text === before) return 'unticked';
   const again = writable();
   return again.ok ? 'save' : { refused: again.reason };
+}
+
+/** A document as VS Code lists it (workspace.textDocuments), as far as finding one by its file goes. */
+export interface DocumentLike {
+  uri: { scheme: string; fsPath: string };
+}
+
+/**
+ * The open document of the file `target` among `docs`: the same name, else the same name as samePathKey folds it
+ * (case, Unicode normalization). On macOS and Windows an editor may show the file under another case than DevA wrote,
+ * and its unsaved changes must still be seen; on a case-sensitive file system the fold at worst asks once too often.
+ */
+export function openDocumentOf<T extends DocumentLike>(docs: readonly T[], target: DocumentLike['uri']): T | undefined {
+  const same = docs.filter((d) => d.uri.scheme === target.scheme);
+  const key = samePathKey(target.fsPath);
+  return same.find((d) => d.uri.fsPath === target.fsPath) ?? same.find((d) => samePathKey(d.uri.fsPath) === key);
 }

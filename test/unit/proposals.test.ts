@@ -2,7 +2,7 @@
 // proposal and Apply. Plain Node: no vscode.
 import * as assert from 'assert';
 import type { ProposedFile } from '../../src/core/model/types';
-import { confirmStale, ProposalSet, saveStep, type StaleFile } from '../../src/edits/proposals';
+import { confirmStale, openDocumentOf, ProposalSet, saveStep, type StaleFile } from '../../src/edits/proposals';
 
 const file = (relPath: string, over: Partial<ProposedFile> = {}): ProposedFile => ({
   path: `./${relPath}`,
@@ -188,5 +188,29 @@ describe('edits/proposals: saveStep (what Apply does with a document after its e
     // nothing to save: nothing to check
     assert.strictEqual(saveStep({ isDirty: true, text: 'same' }, 'same', true, now), 'unticked');
     assert.strictEqual(checked, 1);
+  });
+});
+
+describe('edits/proposals: openDocumentOf (the editor of a proposed file, for the unsaved-changes check)', () => {
+  const doc = (fsPath: string, scheme = 'file') => ({ uri: { scheme, fsPath }, isDirty: true });
+
+  it('finds the document of the file, and no other', () => {
+    const docs = [doc('/ws/src/a.ts'), doc('/ws/src/b.ts')];
+    assert.strictEqual(openDocumentOf(docs, { scheme: 'file', fsPath: '/ws/src/b.ts' }), docs[1]);
+    assert.strictEqual(openDocumentOf(docs, { scheme: 'file', fsPath: '/ws/src/c.ts' }), undefined);
+    assert.strictEqual(openDocumentOf([doc('/ws/src/a.ts', 'git')], { scheme: 'file', fsPath: '/ws/src/a.ts' }), undefined, 'not a diff side of another scheme');
+  });
+
+  it('an editor showing the file under another case or Unicode normalization than DevA wrote (a case-insensitive file system) is its document', () => {
+    // macOS and Windows: src/App.ts and src/app.ts are one file; the user's unsaved changes there must be seen
+    const open = [doc('/ws/src/App.ts')];
+    assert.strictEqual(openDocumentOf(open, { scheme: 'file', fsPath: '/ws/src/app.ts' }), open[0]);
+    const nfd = [doc('/ws/docs/re\u0301sume\u0301.md')];
+    assert.strictEqual(openDocumentOf(nfd, { scheme: 'file', fsPath: '/ws/docs/r\u00e9sum\u00e9.md' }), nfd[0]);
+  });
+
+  it('the exact name wins when both are open (a case-sensitive file system has two files)', () => {
+    const open = [doc('/ws/A.ts'), doc('/ws/a.ts')];
+    assert.strictEqual(openDocumentOf(open, { scheme: 'file', fsPath: '/ws/a.ts' }), open[1]);
   });
 });
