@@ -56,18 +56,20 @@ export interface StatAheadOptions {
 }
 
 export class StatAhead {
-  /** Per folder: the place of its own stat among the entries, and the file names its stats were taken for. */
-  private readonly places = new Map<string, { at: number; files: string }>();
   private readonly dirView: StatView;
   private readonly fileView: StatView;
-  private done: Promise<boolean>;
+  private readonly done: Promise<boolean>;
   private worker: Worker | null;
   /** Stats the walk took from here (folders and files). */
   taken = 0;
 
-  private constructor(worker: Worker, out: Float64Array, places: Map<string, { at: number; files: string }>) {
+  private constructor(
+    worker: Worker,
+    out: Float64Array,
+    /** Per folder: the place of its own stat among the entries, and the file names its stats were taken for. */
+    private readonly places: Map<string, { at: number; files: string }>,
+  ) {
     this.worker = worker;
-    this.places = places;
     this.dirView = new StatView(out);
     this.fileView = new StatView(out);
     this.done = new Promise<boolean>((resolve) => {
