@@ -32,7 +32,31 @@ export function statOrNull(abs: string, follow = true): fs.Stats | null {
  */
 export function stamp(abs: string): string | null {
   const st = statOrNull(abs);
-  return st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}` : null;
+  return st ? stampKey(st) : null;
+}
+
+/** A stamp as one string, `size:mtime:ctime` (the one format of stamp() and of the index's remembered files). */
+export function stampKey(st: FileStamp): string {
+  return `${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
+
+/** The stamp of a stat (or of anything carrying one), as a plain object of its own. */
+export function stampOf(st: FileStamp): FileStamp {
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+/** A walked folder's absolute path ('' is the root itself). */
+export function folderPath(root: string, rel: string): string {
+  return rel ? absoluteIn(root, rel) : root;
+}
+
+/**
+ * A walked folder's stat as the walk takes it: the root followed (the user may have opened a symlink), a folder below
+ * it lstat'ed (one replaced by a symlink is not followed). The walk (treeWalk.ts) and the stat-ahead worker
+ * (indexWorker.ts) both take it here.
+ */
+export function folderStat(root: string, rel: string): fs.Stats | null {
+  return statOrNull(folderPath(root, rel), !rel);
 }
 
 /**

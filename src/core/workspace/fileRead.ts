@@ -1,7 +1,7 @@
 // Reading one file for the index: its bytes (disk.ts's readInto), whether they are text (policy.ts's textOf) and its
 // top-level symbols and imports (symbols.ts). A function of the disk alone, so the index (workspaceIndex.ts, for a
 // few files) and the read-ahead worker of a build (readAhead.ts, indexWorker.ts) run the same code on each file.
-import { readInto, statOrNull, type FileStamp } from './disk';
+import { readInto, stampOf, statOrNull, type FileStamp } from './disk';
 import { textOf } from './policy';
 import { scanFile } from './symbols';
 
@@ -54,7 +54,7 @@ export type FileRead =
 export function readText(abs: string, maxBytes: number, stat?: FileStamp): (FileStamp & { text: string | null }) | null {
   const got = readInto(abs, maxBytes, stat);
   if (!got) return null;
-  return { size: got.size, mtimeMs: got.mtimeMs, ctimeMs: got.ctimeMs, text: got.buf.length > maxBytes ? null : textOf(got.buf) };
+  return { ...stampOf(got), text: got.buf.length > maxBytes ? null : textOf(got.buf) };
 }
 
 /** Reads the file at `abs` (its workspace-relative path `rel` tells its language) for the index. */
@@ -64,7 +64,7 @@ export function readForIndex(abs: string, rel: string, maxBytes: number, stat: F
     got = readText(abs, maxBytes, stat ?? undefined);
   } catch {
     const st = statOrNull(abs, false);
-    return { kind: 'failed', stat: st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null };
+    return { kind: 'failed', stat: st?.isFile() ? stampOf(st) : null };
   }
   if (!got) return { kind: 'gone' };
   const { size, mtimeMs, ctimeMs, text } = got;

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parentPort, workerData } from 'worker_threads';
-import { absoluteIn, statOrNull } from './disk';
+import { absoluteIn, folderPath, folderStat, statOrNull } from './disk';
 import { readForIndex, type FileRead } from './fileRead';
 import { CHUNK_CHARS, CHUNK_FILES, FLOW_STOP, FLOW_TAKEN, IN_FLIGHT, STAT_FIELDS, STAT_KIND, type ReadAheadJob, type StatAheadJob } from './readAheadProtocol';
 
@@ -50,9 +50,9 @@ function stat(job: StatAheadJob): void {
   const { root, dirs, files, out } = job;
   let at = 0;
   for (let i = 0; i < dirs.length; i++) {
-    const abs = dirs[i] ? absoluteIn(root, dirs[i]) : root;
-    // as the walk does: the root followed, a folder below it lstat'ed (one replaced by a symlink is not followed)
-    put(out, at, statOrNull(abs, !dirs[i]));
+    // as the walk takes it (disk.ts folderStat)
+    const abs = folderPath(root, dirs[i]);
+    put(out, at, folderStat(root, dirs[i]));
     at += STAT_FIELDS;
     if (!files[i]) continue;
     const prefix = abs + path.sep;

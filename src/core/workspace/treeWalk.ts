@@ -4,7 +4,7 @@
 // cache file (DirRow in indexCache.ts).
 import * as fs from 'fs';
 import * as path from 'path';
-import { absoluteIn, stamp, statOrNull, type EntryStat } from './disk';
+import { folderPath, folderStat, stamp, type EntryStat } from './disk';
 import { racyStamp } from './fileRead';
 import type { DirRow } from './indexCache';
 import type { WorkspacePolicy } from './policy';
@@ -65,11 +65,10 @@ export class TreeWalk {
     const stack: string[] = [''];
     while (stack.length) {
       const rel = stack.pop()!;
-      const abs = rel ? absoluteIn(this.root, rel) : this.root;
       const old = useRecords ? this.dirs.get(rel) : undefined;
       const pre = old && ahead ? ahead.folder(rel, old.files) : undefined;
-      // lstat below the root: a folder replaced by a symlink is not followed
-      const st = pre ? pre.stat : statOrNull(abs, !rel);
+      const abs = folderPath(this.root, rel);
+      const st = pre ? pre.stat : folderStat(this.root, rel);
       if (!st?.isDirectory()) continue;
       if (old && old.gitignore !== null && stamp(path.join(abs, '.gitignore')) !== old.gitignore) return false;
       if (old && old.mtimeMs === st.mtimeMs && old.ctimeMs === st.ctimeMs) {

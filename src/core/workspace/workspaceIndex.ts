@@ -23,7 +23,7 @@ import { readFiles } from './readAhead';
 import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
 import { TermIndex, type FieldBoost } from './termIndex';
 import { FileEntry, joinItems, type CacheHeader } from './indexCache';
-import { absoluteIn, statOrNull, type FileStamp } from './disk';
+import { absoluteIn, stampKey, stampOf, statOrNull, type FileStamp } from './disk';
 import { TreeWalk } from './treeWalk';
 import { StatAhead, type StatAheadOptions } from './statAhead';
 import { ImportGraph } from './importGraph';
@@ -52,7 +52,7 @@ const EMPTY: ReadonlyMap<string, number> = new Map();
  * (a chmod that makes it readable changes only the ctime), or a key no stat matches when it was `racy`.
  */
 function notTextKey(st: FileStamp, racy: boolean): string {
-  return racy ? `${st.size}:racy` : `${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  return racy ? `${st.size}:racy` : stampKey(st);
 }
 
 /** A file the walk found new or changed: its stamp when it was stat'ed (a new one is not: null). */
@@ -149,7 +149,7 @@ export class WorkspaceIndex {
           this.notTextSeen.add(rel);
           return;
         }
-        found.push({ rel, stat: { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs } });
+        found.push({ rel, stat: stampOf(f) });
       },
       ahead,
     );
