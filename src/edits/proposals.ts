@@ -3,8 +3,7 @@
 // the authoritative `{type:'files'}` list.
 import type { FileDecision, FileView, FileViewStatus } from '../panel/protocol';
 import { fileView } from '../panel/viewData';
-import type { ProposedFile } from '../core';
-import { samePathKey } from '../core/files/pathSafety';
+import { samePathKey, type ProposedFile } from '../core';
 
 export interface ProposalEntry {
   /** The key the panel uses: the FileView path (relPath when the path was safe, else the raw path). */
