@@ -25,7 +25,7 @@ import { detach } from './tokens';
 import { wordMarks } from './vocabulary';
 import { postingChunks } from './termPostings';
 import { StoredTerms } from './storedTerms';
-import { readAt } from './disk';
+import { readAt, type FileStamp } from './disk';
 
 /** Bump on any change of the layout or of what a section means. */
 export const CACHE_VERSION = 10;
@@ -145,6 +145,11 @@ export class FileEntry {
   /** The inode's change time when the file was stat'ed (a rewrite that puts the mtime back still moves it). */
   get ctimeMs(): number {
     return this.ctime ?? this.restored!.ctimes[this.at];
+  }
+
+  /** Whether a stat shows the file as it was read: the same stamp, and not read within a clock step of it (racy). */
+  unchangedAt(st: FileStamp): boolean {
+    return st.size === this.size && st.mtimeMs === this.mtimeMs && st.ctimeMs === this.ctimeMs && !this.racy;
   }
 
   /** Top-level symbol names, exported ones first. */

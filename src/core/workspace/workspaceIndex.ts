@@ -144,7 +144,7 @@ export class WorkspaceIndex {
         if (!f?.isFile() || f.size > maxBytes) return;
         if (cur) {
           cur.seen = gen;
-          if (cur.size === f.size && cur.mtimeMs === f.mtimeMs && cur.ctimeMs === f.ctimeMs && !cur.racy) return;
+          if (cur.unchangedAt(f)) return;
         } else if (was === notTextKey(f, false)) {
           this.notTextSeen.add(rel);
           return;
@@ -279,7 +279,7 @@ export class WorkspaceIndex {
     const cur = this.files.get(relPath);
     if (!cur) return false;
     const st = statOrNull(this.absolute(relPath), false);
-    if (st?.isFile() && st.size === cur.size && st.mtimeMs === cur.mtimeMs && st.ctimeMs === cur.ctimeMs && !cur.racy) return true;
+    if (st?.isFile() && cur.unchangedAt(st)) return true;
     this.applyPaths([relPath], false);
     return this.files.has(relPath);
   }
