@@ -8,11 +8,11 @@
 // `x.js` to `x.test.js`). A workspace that is a folder of a repository gets the commits that touched it, with its own
 // paths. No git repository, no git binary or any git error: no history (the ranking works without it).
 import { execFile } from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
 import { terms } from './tokens';
 import { bm25Idf, bm25Tf } from './termScoring';
 import { gitDirOf, gitTopOf } from './policy';
+import { stamp } from './disk';
 
 /** Commits looked at. */
 const COMMITS = 300;
@@ -50,16 +50,8 @@ export function historyKey(root: string): string | null {
   const top = gitTopOf(root);
   const git = top && gitDirOf(top);
   if (!git) return null;
-  try {
-    const parts: string[] = [];
-    for (const f of ['HEAD', path.join('logs', 'HEAD')]) {
-      const st = fs.statSync(path.join(git, f), { throwIfNoEntry: false });
-      parts.push(st ? `${st.size}:${st.mtimeMs}` : '-');
-    }
-    return parts[0] === '-' ? null : parts.join('|');
-  } catch {
-    return null;
-  }
+  const parts = ['HEAD', path.join('logs', 'HEAD')].map((f) => stamp(path.join(git, f)) ?? '-');
+  return parts[0] === '-' ? null : parts.join('|');
 }
 
 /**

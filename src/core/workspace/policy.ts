@@ -23,7 +23,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { checkFilePath, MAX_PATH_CHARS, nameRefusal } from '../files/pathSafety';
-import { stamp } from './disk';
+import { stamp, statOrNull } from './disk';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 
 /**
@@ -209,12 +209,12 @@ export function textOf(buf: Uint8Array): string | null {
  */
 export function gitDirOf(root: string): string | null {
   const dotGit = path.join(root, '.git');
+  const st = statOrNull(dotGit);
+  if (!st) return null;
+  if (st.isDirectory()) return dotGit;
+  // a few hundred bytes at most; a larger `.git` file is not git's
+  if (!st.isFile() || st.size > 4096) return null;
   try {
-    const st = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (!st) return null;
-    if (st.isDirectory()) return dotGit;
-    // a few hundred bytes at most; a larger `.git` file is not git's
-    if (!st.isFile() || st.size > 4096) return null;
     const m = /^gitdir:[ \t]*(.+?)[ \t\r]*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
     return m ? path.resolve(root, m[1]) : null;
   } catch {
