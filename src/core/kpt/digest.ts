@@ -2,7 +2,8 @@
 // recently adopted Tries and recurring Keeps.
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem } from '../model/types';
-import { collapseKptDuplicates, isOpenKpt, kptItemIds, oneLine } from './items';
+import { collapseKptDuplicates, isOpenKpt, kptItemIds } from './items';
+import { oneLine } from '../text/cut';
 import { groupKpt, type KptGroup } from './grouping';
 
 export interface KptDigestOptions {

@@ -3,11 +3,7 @@
 // duplicates git's union merge leaves. Plain Node.
 import * as crypto from 'crypto';
 import type { KptItem, KptKind, KptStatus } from '../model/types';
-
-/** One line of markdown: newlines would break the list, so they become spaces. */
-export function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
+import { oneLine } from '../text/cut';
 
 /** Open (no status, or status open). */
 export function isOpenKpt(it: Pick<KptItem, 'status'>): boolean {

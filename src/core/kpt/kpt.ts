@@ -4,7 +4,8 @@
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind, KptLists } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
-import { kptStatusMarker, oneLine, splitStatus } from './items';
+import { kptStatusMarker, splitStatus } from './items';
+import { oneLine } from '../text/cut';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };

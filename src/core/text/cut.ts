@@ -10,6 +10,11 @@ export function sliceWhole(text: string, start: number, end = text.length): stri
   return text.slice(start, Math.max(start, end));
 }
 
+/** Text as one line: every run of whitespace (newlines too) one space, none at the ends (a list item, a quoted value). */
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
 /**
  * The text as it is when it has at most `max` characters, else its first `max` (never half of a surrogate pair) and
  * `mark`: the one way a name, a line or a value is shortened for a message or a prompt.

@@ -19,7 +19,7 @@ import { timerDelay } from '../../model/dates';
 import { minCacheableTokens } from '../pricing';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
-import { shorten } from '../../text/cut';
+import { oneLine, shorten } from '../../text/cut';
 import { loadSdk } from './sdk';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -486,8 +486,7 @@ export function toolInput(json: string, cut: boolean): { input: Record<string, u
 }
 
 function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return shorten(flat, 80);
+  return shorten(oneLine(text), 80);
 }
 
 export interface ValidateApiKeyOptions {
