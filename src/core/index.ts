@@ -10,7 +10,8 @@
 //   tools/          the step's tools (read_file, search_files, list_files) and their bounds
 //   workspace/      what of the workspace the model may see: read policy, index, ranking, the budgeted map
 //   checks/         the project's checks on DevA's proposal in a scratch copy, and the fix rounds
-//   text/           language-neutral text similarity (character bigrams) shared by kpt, metrics and packing
+//   text/           language-neutral text similarity (character bigrams) shared by kpt, metrics and packing; cuts
+//                   (shorten, oneLine) and sizes (formatBytes) as messages write them
 export * from './model';
 export * from './llm';
 export * from './llm/anthropic';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
 import { promises as fsp } from 'fs';
-import { parseKpt, readKptText, type KptItem } from '../core';
+import { formatBytes, parseKpt, readKptText, type KptItem } from '../core';
 import { KPT_STATUS_ICON, buildKptModel, kptChildren, kptContextValue, occurrenceTooltip } from './model';
 import type { KptFilter, KptNode, KptTreeModel } from './model';
 
@@ -82,8 +82,7 @@ export class KptTreeProvider extends LatestLoader<KptElement> implements vscode.
         if (st && !st.isFile()) {
           message = msg('kpt/not-a-file', `${file} is not a file`, 'Remove or rename it; CAPE writes kpt_merged.md there.', 'error');
         } else if (st && st.size > MAX_KPT_FILE_BYTES) {
-          const mb = (st.size / 1024 / 1024).toFixed(1);
-          message = msg('kpt/too-large', `kpt_merged.md is too large to show (${mb} MB)`, `Limit: ${MAX_KPT_FILE_BYTES / 1024 / 1024} MB. Archive old items into another file to see the KPT here again.`, 'warning');
+          message = msg('kpt/too-large', `kpt_merged.md is too large to show (${formatBytes(st.size)})`, `Limit: ${formatBytes(MAX_KPT_FILE_BYTES)}. Archive old items into another file to see the KPT here again.`, 'warning');
         } else if (st) {
           // the rules of the session's own read: inside the workspace, text only (core's readKptText)
           const read = await readKptText(file, this.workspaceRoot?.());

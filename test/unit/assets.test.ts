@@ -190,6 +190,8 @@ describe('assets: loadCape', () => {
     assert.ok(Buffer.byteLength(f!.body) <= MAX_ASSET_BYTES);
     assert.ok(!f!.body.includes('\uFFFD'), 'no broken character at the cut');
     assert.deepStrictEqual(cape.issues.map((i) => [i.path, i.kind]), [['3_development/3_standards.md', 'truncated']]);
+    // 20 + 2 × 262,144 bytes
+    assert.strictEqual(cape.issues[0].message, '3_development/3_standards.md is 512.1 KB; only the first 256 KB are used');
   });
 
   it('does not follow symlinks that point outside cape/, but follows those inside', async function () {

@@ -168,7 +168,7 @@ describe('pathSafety: checkBeforeWrite (the one pre-write check of CLI --apply a
     assert.match(reason(checkBeforeWrite(root, 'escape/x', 'c')), /outside the workspace/);
     assert.match(reason(checkBeforeWrite(root, 'cape/5_sessions/x', 'c')), /5_sessions/);
     assert.match(reason(checkBeforeWrite(root, 'a.ts', undefined)), /no text content/);
-    assert.match(reason(checkBeforeWrite(root, 'a.ts', 'x'.repeat(MAX_FILE_BYTES + 1))), /larger than/);
+    assert.match(reason(checkBeforeWrite(root, 'a.ts', 'x'.repeat(MAX_FILE_BYTES + 1))), /content is larger than 10 MB$/);
     assert.match(reason(checkBeforeWrite(root, 'dir', 'c')), /not a regular file/);
   });
 });

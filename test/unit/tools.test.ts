@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checkToolArgs } from '../../src/core/tools/args';
-import { describeToolCall, formatSize } from '../../src/core/tools/describe';
+import { describeToolCall } from '../../src/core/tools/describe';
 import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
 import { LIMIT_REACHED } from '../../src/core/tools/specs';
 import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
@@ -171,7 +171,7 @@ describe('tools: execution under the read policy', () => {
       [{ path: 'dist/bundle.js' }, /ignored by \.gitignore/],
       [{ path: 'cape/3_development/x.md' }, /team's context/],
       [{ path: 'logo.png' }, /binary/],
-      [{ path: 'big.txt' }, /over the 1024 KB limit|over the 1\.0 MB limit/],
+      [{ path: 'big.txt' }, /big\.txt is 1\.1 MB, over the 1 MB limit$/],
       [{ path: 'src' }, /is a folder/],
     ];
     const answers = await new ToolRunner({ workspace: ws, bounds: { maxCalls: 50 } }).execute(cases.map(([input]) => call('read_file', input)));
@@ -277,8 +277,9 @@ describe('tools: execution under the read policy', () => {
   });
 
   it('describes calls for people', () => {
-    assert.strictEqual(formatSize(2150), '2.1 KB');
     assert.deepStrictEqual(describeToolCall('DevA', { id: 'x', tool: 'read_file', target: 'src/app.ts', chars: 2150 }), { text: 'DevA read src/app.ts · 2.1 KB', tone: 'ok' });
+    assert.strictEqual(describeToolCall('DevA', { id: 'x', tool: 'read_file', target: 'a.ts', chars: 812 }).text, 'DevA read a.ts · 812 B');
+    assert.strictEqual(describeToolCall('DevA', { id: 'x', tool: 'read_file', target: 'a.ts', chars: 1024 * 1024 }).text, 'DevA read a.ts · 1 MB');
     assert.deepStrictEqual(describeToolCall('DA', { id: 'x', tool: 'read_file', target: '.env', chars: 0, refused: 'secret file' }), { text: 'DA read .env — refused: secret file', tone: 'warning' });
   });
 });

@@ -234,7 +234,7 @@ describe('workspace policy', () => {
 
   it('refuses files over the size limit and binaries, keeps valid UTF-8 (BOM dropped)', async () => {
     const big = policy.check('big.txt');
-    assert.ok(!big.ok && /over the 1 KB limit/.test(big.reason), JSON.stringify(big));
+    assert.ok(!big.ok && /^big\.txt is 2 KB, over the 1 KB limit$/.test(big.reason), JSON.stringify(big));
     const png = await policy.read('image.png');
     assert.ok(!png.ok && /binary/.test(png.reason));
     const latin1 = await policy.read('latin1.txt');

@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
+import { formatBytes } from '../text/size';
 import { parseFrontmatter } from './frontmatter';
 
 /** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
@@ -311,7 +312,7 @@ async function loadOne(readPath: string, absPath: string, relPath: string, issue
     issues.push({
       path: relPath,
       kind: 'truncated',
-      message: `${relPath} is ${Math.round(read.size / 1024)} KB; only the first ${MAX_ASSET_BYTES / 1024} KB are used`,
+      message: `${relPath} is ${formatBytes(read.size)}; only the first ${formatBytes(MAX_ASSET_BYTES)} are used`,
     });
   }
   return {

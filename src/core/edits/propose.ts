@@ -5,6 +5,7 @@
 import { promises as fsp, type Stats } from 'fs';
 import { checkFilePath, MAX_FILE_BYTES, samePathKey } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
+import { formatBytes } from '../text/size';
 import { applyHunks, type HunkFailure } from './match';
 import { WARNING_UNREAD_REWRITE, type Hunk, type ProposedFile } from '../model/types';
 
@@ -63,8 +64,7 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
       continue;
     }
     if (st.size > MAX_FILE_BYTES) {
-      const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-      const reason = `${check.relPath} is ${mb(st.size)} MB, over the ${MAX_FILE_BYTES / 1024 / 1024} MB an edit may change; change it by hand`;
+      const reason = `${check.relPath} is ${formatBytes(st.size)}, over the ${formatBytes(MAX_FILE_BYTES)} an edit may change; change it by hand`;
       out.push({ ok: false, ...located, reason, repairable: false });
       continue;
     }

@@ -24,6 +24,7 @@ import * as path from 'path';
 import { DEFAULT_CAPE_FOLDER, type ProposedFile } from '../model/types';
 import { ensureDir, writeFileAtomic } from './fsAtomic';
 import { shorten } from '../text/cut';
+import { formatBytes } from '../text/size';
 
 export const MAX_PATH_CHARS = 1024;
 /** Larger proposed files are refused: a model reply has no business writing this much into one file. */
@@ -252,7 +253,7 @@ export function checkBeforeWrite(workspaceRoot: string, target: string, content:
   const check = checkFilePath(workspaceRoot, target, opts);
   if (!check.ok) return check;
   if (typeof content !== 'string') return refuse('the proposal has no text content');
-  if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) return refuse(`content is larger than ${MAX_FILE_BYTES} bytes`);
+  if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) return refuse(`content is larger than ${formatBytes(MAX_FILE_BYTES)}`);
   const st = lstatOrNull(check.absPath);
   if (st && !st.isFile()) return refuse(`${check.relPath} exists and is not a regular file`);
   return { ok: true, relPath: check.relPath, absPath: check.absPath, exists: st !== null };
@@ -319,7 +320,7 @@ export async function proposeFiles(
       continue;
     }
     if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
-      out.push({ ...located, action: 'create', status: 'refused', reason: `content is larger than ${MAX_FILE_BYTES} bytes` });
+      out.push({ ...located, action: 'create', status: 'refused', reason: `content is larger than ${formatBytes(MAX_FILE_BYTES)}` });
       continue;
     }
     const st = lstatOrNull(check.absPath);

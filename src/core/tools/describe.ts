@@ -1,13 +1,7 @@
 // How a tool call reads to a person — one wording for the CLI transcript and the chat panel's chips
 // ("DevA read src/app.ts · 2.1 KB", "DevA searched getTheme · 3 hits"). No Node imports: the webview bundles it.
 import type { ToolCallRecord } from '../model/types';
-
-/** Characters as a short size: "512 B", "2.1 KB", "1.3 MB" (one character counted as one byte). */
-export function formatSize(chars: number): string {
-  if (chars < 1024) return `${chars} B`;
-  if (chars < 1024 * 1024) return `${(chars / 1024).toFixed(1)} KB`;
-  return `${(chars / 1024 / 1024).toFixed(1)} MB`;
-}
+import { formatBytes } from '../text/size';
 
 const VERB: Record<string, string> = { read_file: 'read', search_files: 'searched', list_files: 'listed' };
 
@@ -21,6 +15,6 @@ export function describeToolCall(agent: string, c: ToolCallRecord): { text: stri
   let tail: string;
   if (c.tool === 'search_files') tail = `${c.hits ?? 0} hit${c.hits === 1 ? '' : 's'}`;
   else if (c.tool === 'list_files') tail = `${c.hits ?? 0} file${c.hits === 1 ? '' : 's'}`;
-  else tail = formatSize(c.chars);
+  else tail = formatBytes(c.chars); // one character counted as one byte
   return { text: `${head} · ${tail}${c.truncated ? ' (cut at the budget)' : ''}`, tone: 'ok' };
 }

@@ -24,6 +24,7 @@ import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { checkFilePath, MAX_PATH_CHARS, nameRefusal } from '../files/pathSafety';
 import { stamp, statOrNull } from './disk';
+import { formatBytes } from '../text/size';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 
 /**
@@ -282,10 +283,6 @@ interface AboveLevel {
 /** Folders looked up above the workspace root for the repository's top. */
 const MAX_LEVELS_ABOVE = 64;
 
-function kb(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
-}
-
 /**
  * The policy for one workspace. Keeps the parsed `.gitignore` files (lazily, per folder); call `forget()` for a
  * `.gitignore` that changed (the index does on file events).
@@ -500,7 +497,7 @@ export class WorkspacePolicy {
     }
     if (st.isDirectory()) return { ok: false, relPath, reason: `${relPath} is a folder, not a file` };
     if (!st.isFile()) return { ok: false, relPath, reason: `${relPath} is not a regular file` };
-    if (st.size > this.maxBytes) return { ok: false, relPath, reason: `${relPath} is ${kb(st.size)}, over the ${kb(this.maxBytes)} limit` };
+    if (st.size > this.maxBytes) return { ok: false, relPath, reason: `${relPath} is ${formatBytes(st.size)}, over the ${formatBytes(this.maxBytes)} limit` };
     return { ok: true, relPath, absPath: safe.absPath, size: st.size, mtimeMs: st.mtimeMs };
   }
 
@@ -527,7 +524,7 @@ export class WorkspacePolicy {
   }
 
   private asText(c: Extract<ReadCheck, { ok: true }>, buf: Buffer): ReadResult {
-    if (buf.length > this.maxBytes) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is ${kb(buf.length)}, over the ${kb(this.maxBytes)} limit` };
+    if (buf.length > this.maxBytes) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is ${formatBytes(buf.length)}, over the ${formatBytes(this.maxBytes)} limit` };
     const text = textOf(buf);
     if (text === null) return { ok: false, relPath: c.relPath, reason: `${c.relPath} is a binary file (not UTF-8 text)` };
     return { ...c, size: buf.length, text };
