@@ -29,7 +29,7 @@ import { DEFAULT_CHECK_TIMEOUT_MS } from '../core/checks/run';
 import { DEFAULT_FIX_ROUNDS } from '../core/checks/types';
 import { DEFAULT_FEEDBACK_ROUNDS } from '../core/session/options';
 import { MAX_OBJECTIVE_CHARS } from '../core/session/objective';
-import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS } from '../core/tools/specs';
+import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, TOOL_NAMES } from '../core/tools/specs';
 import { STEP_IDS } from '../core/model/types';
 import { UsageError, exitCodeOf, parseArgs } from './flags';
 import { isSessionCommand, loadKpt, loadSessionCommands } from './bundles';
@@ -64,7 +64,7 @@ Options:
   --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
   --model MODEL    session model (default: ${DEFAULT_SESSION_MODEL})
   --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
-  --max-tool-calls N   tool calls (read_file, search_files, list_files) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
+  --max-tool-calls N   tool calls (${TOOL_NAMES.join(', ')}) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
   --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); 0 calls = no tools
   --check CMD      run CMD (a shell command) on DevA's proposal in a scratch copy of the workspace before anything
                    is applied; repeatable; \`--check auto\` runs the detected ones (package.json typecheck / lint /

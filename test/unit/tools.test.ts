@@ -7,8 +7,9 @@ import * as path from 'path';
 import { checkToolArgs } from '../../src/core/tools/args';
 import { describeToolCall } from '../../src/core/tools/describe';
 import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
-import { LIMIT_REACHED } from '../../src/core/tools/specs';
+import { LIMIT_REACHED, TOOL_NAMES, TOOL_SPECS } from '../../src/core/tools/specs';
 import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
+import { repoRoot } from '../helpers/fixtures';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -272,8 +273,24 @@ describe('tools: execution under the read policy', () => {
   it('bad arguments are refused results, not crashes; bounds fall back to the defaults', async () => {
     const [a] = await runner.execute([call('delete_everything', { path: 'x' })]);
     assert.ok(a.isError && /unknown tool/.test(a.content));
+    // a name an object literal answers to (Object.prototype's) is unknown too, not a crash of the step
+    const proto = await runner.execute(['constructor', 'toString', '__proto__', 'hasOwnProperty'].map((n) => call(n, { path: 'x' })));
+    assert.deepStrictEqual(proto.map((r) => r.isError && /unknown tool/.test(r.content)), [true, true, true, true]);
     assert.deepStrictEqual(resolveBounds({ maxCalls: -1, maxChars: 1.5 }), { maxCalls: 12, maxChars: 80000 });
     assert.deepStrictEqual(resolveBounds({ maxCalls: 3 }), { maxCalls: 3, maxChars: 80000 });
+  });
+
+  it('the unknown-tool answer names every tool of TOOL_SPECS, the one list of them', () => {
+    const names = TOOL_SPECS.map((t) => t.name);
+    assert.deepStrictEqual(TOOL_NAMES, names);
+    const r = checkToolArgs('delete_everything', {});
+    assert.ok(!r.ok);
+    assert.strictEqual(r.reason, `unknown tool "delete_everything"; the tools are ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+    for (const n of names) assert.ok(r.reason.includes(n), n);
+    // the static texts that cannot be built from the list name every tool too
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { description?: string }> } } };
+    const maxCalls = pkg.contributes.configuration.properties['cape.tools.maxCalls']?.description ?? '';
+    for (const n of names) assert.ok(maxCalls.includes(n), `package.json cape.tools.maxCalls names ${n}`);
   });
 
   it('describes calls for people', () => {

@@ -2,7 +2,7 @@
 // becomes an error result that says what to send instead. Paths are only type-checked here; whether they may be read
 // is the policy's decision (executor.ts → workspace/policy.ts).
 import * as z from '../model/schema';
-import { TOOL_SPECS, type ToolName } from './specs';
+import { isToolName, TOOL_SPECS, toolNamesText, type ToolName } from './specs';
 
 export const MAX_QUERY_CHARS = 200;
 
@@ -24,7 +24,7 @@ const schemas = {
   ),
   search_files: z.lazy(() => z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(nonEmpty()) })),
   list_files: z.lazy(() => z.object({ path: z.optional(z.string()) })),
-};
+} satisfies Record<ToolName, unknown>; // a tool of TOOL_SPECS without its schema here does not compile
 
 export type ReadFileArgs = z.infer<(typeof schemas)['read_file']>;
 export type SearchFilesArgs = z.infer<(typeof schemas)['search_files']>;
@@ -34,10 +34,6 @@ export type ToolArgs =
   | { tool: 'read_file'; args: ReadFileArgs }
   | { tool: 'search_files'; args: SearchFilesArgs }
   | { tool: 'list_files'; args: ListFilesArgs };
-
-function isToolName(name: string): name is ToolName {
-  return name in schemas;
-}
 
 /** What a tool takes, from its definition for the model: `{ path: string, start_line?: integer ≥ 1 }`. */
 function usage(name: ToolName): string {
@@ -53,7 +49,7 @@ function usage(name: ToolName): string {
 
 /** The checked arguments of a call, or the reason they cannot be used (and what to send instead). */
 export function checkToolArgs(name: string, input: unknown): { ok: true; call: ToolArgs } | { ok: false; reason: string } {
-  if (!isToolName(name)) return { ok: false, reason: `unknown tool "${name}"; the tools are read_file, search_files and list_files` };
+  if (!isToolName(name)) return { ok: false, reason: `unknown tool "${name}"; the tools are ${toolNamesText()}` };
   const parsed = schemas[name].safeParse(input ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');

@@ -4,10 +4,8 @@
 // decided by src/core/workspace/policy.ts alone. Plain Node: nothing in src/core may import 'vscode'.
 import type { StepId, ToolSpec } from '../model/types';
 
-export const TOOL_NAMES = ['read_file', 'search_files', 'list_files'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-
-export const TOOL_SPECS: readonly ToolSpec[] = [
+/** The tools as the model is offered them: the one list of the tools (their names below come from here). */
+export const TOOL_SPECS = [
   {
     name: 'read_file',
     description:
@@ -47,7 +45,20 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
       },
     },
   },
-];
+] as const satisfies readonly ToolSpec[];
+
+export type ToolName = (typeof TOOL_SPECS)[number]['name'];
+export const TOOL_NAMES: readonly ToolName[] = TOOL_SPECS.map((t) => t.name);
+
+/** True for the name of one of the tools (never for an Object.prototype key such as "constructor"). */
+export function isToolName(name: string): name is ToolName {
+  return (TOOL_NAMES as readonly string[]).includes(name);
+}
+
+/** The tools' names for a message: "read_file, search_files and list_files". */
+export function toolNamesText(): string {
+  return TOOL_NAMES.length > 1 ? `${TOOL_NAMES.slice(0, -1).join(', ')} and ${TOOL_NAMES[TOOL_NAMES.length - 1]}` : TOOL_NAMES.join('');
+}
 
 /** The steps that may call tools: DevA and DA look at the code; CM and POA work from the team's context only. */
 export const TOOL_STEPS: readonly StepId[] = ['da', 'deva'];
