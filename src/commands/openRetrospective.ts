@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { formatLocalMinute, SessionStore, type RetrospectiveInfo } from '../core';
+import { formatLocalMinute, lineWithin, SessionStore, type RetrospectiveInfo } from '../core';
 import type { Services } from '../services';
 import { registerCapeCommand, requireWorkspace } from './util';
 
@@ -66,7 +66,7 @@ async function pickRetrospective(services: Services, root: string): Promise<Retr
     return undefined;
   }
   const items = list.map((r) => ({
-    label: `${formatLocalMinute(r.date)} · ${oneLine(r.objective ?? '(no objective recorded)', 90)}`,
+    label: `${formatLocalMinute(r.date)} · ${lineWithin(r.objective ?? '(no objective recorded)', 90)}`,
     description: r.taskId,
     detail: r.assAverage !== null ? `ASS average ${r.assAverage.toFixed(2)} · ${path.basename(r.path)}` : path.basename(r.path),
     info: r,
@@ -78,9 +78,4 @@ async function pickRetrospective(services: Services, root: string): Promise<Retr
     matchOnDetail: true,
   });
   return picked?.info;
-}
-
-function oneLine(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }

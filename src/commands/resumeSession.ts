@@ -1,7 +1,7 @@
 // CAPE: Resume Failed Session — a task id argument, or a quick pick of the failed sessions under
 // cape/5_sessions/state (objective, failed step, error). The session continues from its failed step.
 import * as vscode from 'vscode';
-import { SessionStore, type SessionSummary, STEP_IDS } from '../core';
+import { lineWithin, SessionStore, type SessionSummary, STEP_IDS } from '../core';
 import type { Services } from '../services';
 import { stepLabel } from '../session/stepLabels';
 import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
@@ -20,11 +20,6 @@ function ago(ms: number, now = Date.now()): string {
   return new Date(ms).toLocaleString();
 }
 
-function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
-
 /**
  * The resumable sessions: failed ones, those waiting for answers to the Cape Master's questions, and "running" ones
  * that no live session owns (VS Code was closed).
@@ -41,15 +36,15 @@ export function toPick(s: SessionSummary): SessionPick {
   if (s.status === 'needs_answers') {
     return {
       taskId: s.taskId,
-      label: oneLine(s.objective || s.taskId, 80),
+      label: lineWithin(s.objective || s.taskId, 80),
       description: `${s.taskId} · ${ago(s.updatedAt)}`,
       detail: `$(question) waiting for your answers to the Cape Master's questions (shown in the chat panel)`,
     };
   }
-  const why = s.error ? `${s.error.kind}: ${oneLine(s.error.message, 160)}` : 'interrupted (VS Code closed during the session)';
+  const why = s.error ? `${s.error.kind}: ${lineWithin(s.error.message, 160)}` : 'interrupted (VS Code closed during the session)';
   return {
     taskId: s.taskId,
-    label: oneLine(s.objective || s.taskId, 80),
+    label: lineWithin(s.objective || s.taskId, 80),
     description: `${s.taskId} · ${ago(s.updatedAt)}`,
     detail: `$(error) ${failedAt} — ${why} · ${s.completedSteps.length}/${STEP_IDS.length} steps done`,
   };

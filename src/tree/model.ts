@@ -16,6 +16,8 @@ import {
   kptItemIds,
   groupKpt,
   KPT_KINDS,
+  lineWithin,
+  oneLine,
   normaliseKptText,
   type KptGroup,
   type RetrospectiveInfo,
@@ -37,22 +39,13 @@ export const MAX_TOOLTIP_OCCURRENCES = 20;
 /** Full texts inside tooltips are cut at this many code points (a tooltip is not a reader). */
 const MAX_TOOLTIP_TEXT_CHARS = 600;
 
-/** One line (all whitespace runs, including newlines, become one space), cut at `max` code points with "…". */
-export function truncateLine(text: string, max: number = MAX_LABEL_CHARS): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line.length <= max) return line; // UTF-16 length ≥ code points: short enough, no need to count
-  const chars = Array.from(line);
-  if (chars.length <= max) return line;
-  return chars.slice(0, Math.max(1, max - 1)).join('').trimEnd() + '…';
-}
-
 /**
  * Escapes text for a MarkdownString (rendered with isTrusted false, supportHtml false): every ASCII punctuation
  * character that markdown could interpret (emphasis, links, headings, lists, HTML, autolinks via `:`) is
  * backslash-escaped, which CommonMark allows for any ASCII punctuation; newlines become spaces.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_{}\[\]()<>#+\-.!|~&:"'=$%@^]/g, '\\$&');
+  return oneLine(text).replace(/[\\`*_{}\[\]()<>#+\-.!|~&:"'=$%@^]/g, '\\$&');
 }
 
 /** 32-bit FNV-1a as 8 hex digits: short, stable ids for tree nodes. */
@@ -162,13 +155,13 @@ export function compareGroups(a: Pick<KptGroupNode, 'count' | 'lastIndex'>, b: P
 }
 
 function occurrenceLabel(it: KptItem, max: number): string {
-  return truncateLine(it.taskId ? `[${it.taskId}] ${it.text}` : it.text, max);
+  return lineWithin(it.taskId ? `[${it.taskId}] ${it.text}` : it.text, max);
 }
 
 /** Markdown tooltip of one occurrence (built when the row is shown, not for all items up front). */
 export function occurrenceTooltip(o: KptOccurrenceNode): string {
   const who = o.taskId ? `session ${escapeMarkdown(o.taskId)}` : 'untagged item';
-  return `**${KPT_SECTION[o.kind].label}** · ${who}\n\n${escapeMarkdown(truncateLine(o.text, MAX_TOOLTIP_TEXT_CHARS))}`;
+  return `**${KPT_SECTION[o.kind].label}** · ${who}\n\n${escapeMarkdown(lineWithin(o.text, MAX_TOOLTIP_TEXT_CHARS))}`;
 }
 
 function groupTooltip(g: KptGroup): string {
@@ -180,7 +173,7 @@ function groupTooltip(g: KptGroup): string {
   const shown = g.items.slice(0, MAX_TOOLTIP_OCCURRENCES);
   for (const it of shown) {
     const tag = it.taskId ? `\\[${escapeMarkdown(it.taskId)}\\] ` : '';
-    lines.push(`- ${tag}${escapeMarkdown(truncateLine(it.text, MAX_TOOLTIP_TEXT_CHARS))}`);
+    lines.push(`- ${tag}${escapeMarkdown(lineWithin(it.text, MAX_TOOLTIP_TEXT_CHARS))}`);
   }
   if (g.items.length > shown.length) lines.push('', `… and ${g.items.length - shown.length} more`);
   if (g.taskIds.length) {
@@ -218,7 +211,7 @@ export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): Kpt
       id,
       kind: g.kind,
       status,
-      label: truncateLine(g.representative, max),
+      label: lineWithin(g.representative, max),
       description: g.count >= 2 ? `×${g.count}` : '',
       tooltip: groupTooltip(g),
       count: g.count,
@@ -232,7 +225,7 @@ export function buildKptModel(items: KptItem[], opts: KptModelOptions = {}): Kpt
         itemId: itemIds.get(it)!,
         status: it.status ?? 'open',
         taskId: it.taskId,
-        text: truncateLine(it.text, Number.MAX_SAFE_INTEGER),
+        text: oneLine(it.text),
         label: occurrenceLabel(it, max),
       })),
     });
@@ -347,7 +340,7 @@ export function buildRetrospectiveNodes(
     const tip = [
       `**Retrospective** · ${escapeMarkdown(r.taskId)}`,
       '',
-      `**Objective:** ${objective ? escapeMarkdown(truncateLine(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
+      `**Objective:** ${objective ? escapeMarkdown(lineWithin(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
       '',
       `**ASS average:** ${formatAss(r.assAverage)}`,
     ];
@@ -356,7 +349,7 @@ export function buildRetrospectiveNodes(
       id: `retro/${r.taskId}`,
       taskId: r.taskId,
       label: formatLocalMinute(r.date),
-      description: truncateLine(objective || r.taskId, maxDesc),
+      description: lineWithin(objective || r.taskId, maxDesc),
       tooltip: tip.join('\n'),
       icon: 'book',
       contextValue: 'cape.retrospective',
@@ -377,13 +370,13 @@ export function buildRetrospectiveNodes(
     const tip = [
       `**${kind === 'failed' ? 'Failed session' : kind === 'running' ? 'Running session' : waiting ? "Waiting for your answers to the Cape Master's questions" : 'Interrupted session'}** · ${escapeMarkdown(s.taskId)}`,
       '',
-      `**Objective:** ${objective ? escapeMarkdown(truncateLine(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
+      `**Objective:** ${objective ? escapeMarkdown(lineWithin(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
       '',
       `**Completed steps:** ${escapeMarkdown(steps)}`,
     ];
     if (s.error?.message) {
       const where = s.error.step ? ` at ${escapeMarkdown(s.error.step)}` : '';
-      tip.push('', `**Error${where}:** ${escapeMarkdown(truncateLine(s.error.message, MAX_TOOLTIP_TEXT_CHARS))}`);
+      tip.push('', `**Error${where}:** ${escapeMarkdown(lineWithin(s.error.message, MAX_TOOLTIP_TEXT_CHARS))}`);
     }
     if (waiting) tip.push('', 'Use **Resume** to see the questions in the chat panel and answer them (or continue anyway).');
     else if (kind !== 'running') tip.push('', 'Use **Resume** to continue from the last completed step.');
@@ -392,7 +385,7 @@ export function buildRetrospectiveNodes(
       id: `session/${s.taskId}`,
       taskId: s.taskId,
       label: formatLocalMinute(date),
-      description: truncateLine(objective || s.taskId, maxDesc),
+      description: lineWithin(objective || s.taskId, maxDesc),
       tooltip: tip.join('\n'),
       icon: kind === 'failed' ? 'error' : kind === 'running' ? 'sync~spin' : waiting ? 'question' : 'debug-pause',
       contextValue: kind === 'running' ? 'cape.runningSession' : RESUMABLE_CONTEXT,

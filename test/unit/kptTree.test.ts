@@ -20,7 +20,6 @@ import {
   occurrenceTooltip,
   RESUMABLE_CONTEXT,
   resolveKptNode,
-  truncateLine,
 } from '../../src/tree/model';
 import type { KptGroupNode, KptTreeModel } from '../../src/tree/model';
 import { originalProjectDir } from '../helpers/fixtures';
@@ -223,12 +222,13 @@ describe('tree model: KPT', () => {
     assert.match(g.tooltip, /\(200 in all\)/);
   });
 
-  it('truncateLine counts code points (no split surrogate pairs)', () => {
-    const s = '😀'.repeat(150);
-    const t = truncateLine(s, 100);
-    assert.equal(Array.from(t).length, 100);
-    assert.ok(!/[\uD800-\uDBFF]…$/.test(t));
-    assert.equal(truncateLine('a\n b\t c', 100), 'a b c');
+  it('a label counts code points (no split surrogate pairs) and is one line (text/cut.ts lineWithin)', () => {
+    const items: KptItem[] = [{ kind: 'keep', taskId: 't1', text: '😀'.repeat(150) }, { kind: 'try', taskId: 't1', text: 'a\n b\t c' }];
+    const labels = new Map(buildKptModel(items).sections.flatMap((s) => s.groups.map((g) => [s.kind, g.label] as const)));
+    const emoji = labels.get('keep') ?? '';
+    assert.equal(Array.from(emoji).length, MAX_LABEL_CHARS);
+    assert.equal(emoji, '😀'.repeat(MAX_LABEL_CHARS - 1) + '…');
+    assert.equal(labels.get('try'), 'a b c');
   });
 
   it('benchKptTree builds 10,000 items into groups (its time is printed by npm run bench)', () => {

@@ -3,7 +3,7 @@
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem } from '../model/types';
 import { collapseKptDuplicates, isOpenKpt, kptItemIds } from './items';
-import { oneLine } from '../text/cut';
+import { lineWithin } from '../text/cut';
 import { groupKpt, type KptGroup } from './grouping';
 
 export interface KptDigestOptions {
@@ -14,11 +14,6 @@ export interface KptDigestOptions {
 }
 
 const MAX_ITEM_CHARS = 180;
-
-function clip(s: string, max: number): string {
-  const chars = Array.from(oneLine(s));
-  return chars.length <= max ? chars.join('') : chars.slice(0, max - 1).join('') + '…';
-}
 
 /** How many recently adopted Tries the digest lists at most. */
 const RECENT_ADOPTED = 3;
@@ -62,7 +57,7 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
   const line = (g: KptGroup): string => {
     // the most recent wording is the most relevant one; an open Try names its latest open item's id
     const latest = g.items[g.items.length - 1];
-    const text = clip(latest.text, itemChars);
+    const text = lineWithin(latest.text, itemChars);
     const where = g.lastTaskId ? `, last ${g.lastTaskId}` : '';
     const openTry = g.kind === 'try' ? [...g.items].reverse().find(isOpenKpt) : undefined;
     const id = openTry ? `[id ${idOf.get(openTry)}] ` : '';
@@ -86,7 +81,7 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
     used += cost;
     return true;
   };
-  if (!push(header)) return clip(header, maxChars);
+  if (!push(header)) return lineWithin(header, maxChars);
   let carry = 0;
   const body = maxChars - used;
   for (const sec of sections) {

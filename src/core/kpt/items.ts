@@ -46,7 +46,7 @@ export function splitStatus(text: string): { text: string; status?: KptStatus; b
     return ' ';
   });
   if (!status) return { text };
-  return { text: rest.replace(/\s+/g, ' ').trim(), ...(status !== 'open' ? { status, ...(by ? { by } : {}) } : {}) };
+  return { text: oneLine(rest), ...(status !== 'open' ? { status, ...(by ? { by } : {}) } : {}) };
 }
 
 /** A line without its status marker(s). */

@@ -95,7 +95,7 @@ export function parseKptDocument(markdown: string): KptDocument {
   const finish = (): void => {
     if (!current) return;
     const { text, status, by } = splitStatus(current.parts.join(' '));
-    current.item.text = text.replace(/\s+/g, ' ').trim();
+    current.item.text = oneLine(text);
     if (status) current.item.status = status;
     if (by) current.item.statusBy = by;
     if (current.item.text) items.push(current.item);

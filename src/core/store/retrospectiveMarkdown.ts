@@ -3,6 +3,7 @@
 
 import type { CmOpeningOutput, Envelope, ProposedFile, SessionMetrics } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
+import { oneLine } from '../text/cut';
 import { formatMetricsMarkdown } from '../metrics/metrics';
 import { writeFrontmatter } from '../cape/frontmatter';
 
@@ -92,7 +93,7 @@ export function renderRetrospective(
     lines.push(`### ${title}`, '');
     const items = strList(kpt[kind]);
     if (items.length === 0) lines.push('_none_');
-    for (const it of items) lines.push(`- ${it.replace(/\s+/g, ' ')}`);
+    for (const it of items) lines.push(`- ${oneLine(it)}`);
     lines.push('');
   }
   lines.push('## Metrics (computed)', '', formatMetricsMarkdown(metrics), '');

@@ -22,3 +22,16 @@ export function oneLine(s: string): string {
 export function shorten(text: string, max: number, mark = '…'): string {
   return text.length > max ? sliceWhole(text, 0, max) + mark : text;
 }
+
+/**
+ * The text as one line (oneLine) that fits in `max` characters counted as a person sees them (code points, so an
+ * emoji is one), the '…' of a cut included: the one rule of a row a person reads in a list — a tree label, a quick
+ * pick's label or detail, an item of the KPT digest. Where the mark may come on top of a budget, shorten() is the rule.
+ */
+export function lineWithin(text: string, max: number): string {
+  const line = oneLine(text);
+  if (line.length <= max) return line; // UTF-16 length ≥ code points: short enough, no need to count
+  const chars = Array.from(line);
+  if (chars.length <= max) return line;
+  return chars.slice(0, Math.max(1, max - 1)).join('').trimEnd() + '…';
+}
