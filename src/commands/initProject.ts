@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import {
   initCape,
   normaliseAnswers,
-  MAX_ANSWER_CHARS,
   type InitAnswers,
   type InitMode,
   type InitResult,
@@ -21,7 +20,9 @@ import {
   initProjectFlow,
   progressMessage,
   summariseInit,
+  typingMessage,
   useTypedLabel,
+  validateAnswer,
   type QuestionnaireStep,
   type StepReply,
 } from './questionnaire';
@@ -150,11 +151,12 @@ function askInput(step: QuestionnaireStep): Promise<StepReply> {
   box.validationMessage = step.error;
   return runQuickInput(box, (submit) => [
     box.onDidChangeValue((v) => {
-      box.validationMessage = v.length > MAX_ANSWER_CHARS ? `Keep the answer under ${MAX_ANSWER_CHARS} characters.` : undefined;
+      box.validationMessage = typingMessage(step.question, v);
     }),
     box.onDidAccept(() => {
-      if (step.question.required && box.value.trim() === '') {
-        box.validationMessage = 'This answer is required (press Esc to cancel).';
+      const error = validateAnswer(step.question, box.value);
+      if (error) {
+        box.validationMessage = error;
         return;
       }
       submit(box.value);

@@ -54,6 +54,14 @@ export function validateAnswer(q: InitQuestion, value: string): string | undefin
   return undefined;
 }
 
+/**
+ * What the input box says while the user types: validateAnswer's word on the text so far, except "required" (every
+ * answer starts empty; that one is said when an empty answer is submitted).
+ */
+export function typingMessage(q: InitQuestion, value: string): string | undefined {
+  return value.trim() === '' ? undefined : validateAnswer(q, value);
+}
+
 /** The step machine: one question at a time, Back keeps what was typed, answers are only complete at the end. */
 export class Questionnaire {
   private index = 0;

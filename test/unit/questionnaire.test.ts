@@ -15,6 +15,7 @@ import {
   progressMessage,
   runQuestionnaire,
   summariseInit,
+  typingMessage,
   validateAnswer,
   type QuestionnaireStep,
   type StepReply,
@@ -126,6 +127,17 @@ describe('questionnaire', () => {
     const q = INIT_QUESTIONS[0];
     assert.match(validateAnswer(q, 'x'.repeat(MAX_ANSWER_CHARS + 1)) ?? '', /under/);
     assert.strictEqual(validateAnswer(q, 'x'.repeat(MAX_ANSWER_CHARS)), undefined);
+  });
+
+  it('the input box says validateAnswer\'s words while typing, except "required" on an empty box', () => {
+    const required = INIT_QUESTIONS.find((q) => q.required)!;
+    assert.strictEqual(validateAnswer(required, ''), 'This answer is required (press Esc to cancel).');
+    assert.strictEqual(typingMessage(required, ''), undefined);
+    assert.strictEqual(typingMessage(required, '   '), undefined);
+    assert.strictEqual(typingMessage(required, 'ok'), undefined);
+    const long = 'x'.repeat(MAX_ANSWER_CHARS + 1);
+    assert.strictEqual(typingMessage(required, long), `Keep the answer under ${MAX_ANSWER_CHARS} characters (it has ${MAX_ANSWER_CHARS + 1}).`);
+    assert.strictEqual(typingMessage(required, long), validateAnswer(required, long));
   });
 
   it('Esc (cancel) at any step returns undefined', async () => {
