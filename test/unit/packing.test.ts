@@ -9,6 +9,8 @@ import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } fro
 import type { Envelope } from '../../src/core/model/types';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { originalProjectDir } from '../helpers/fixtures';
+import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, PROCESS_FILE } from '../../src/core/cape/assets';
+import { renderSource } from '../../src/core/session/sources';
 
 const PERSONAS = `# Personas
 
@@ -262,6 +264,21 @@ describe('prompts keep only promises the session can keep (trial findings)', () 
   it('never tells an agent to ask for something in open_questions as if someone would answer', () => {
     assert.ok(!/ask (for it |for them )?in open_questions/i.test(all));
     assert.match(prompts.preamble, /Nobody answers questions during the session/);
+  });
+
+  it('the team parts quote the shipped DoR, DoD and process files, named once in cape/assets.ts', () => {
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const assets = new Map<string, string>(templateBodies(prompts));
+    const inputs: ContextInputs = { taskId: 't', objective: 'o', language: 'English', preamble: '', rolePrompt: '', assets, kptDigest: '', kptFull: '', workspace: () => '', envelopes: {}, raws: {}, devaFiles: [], devaSummary: null };
+    for (const [source, file] of [['team:dor', DOR_FILE], ['team:dod', DOD_FILE], ['team:process', PROCESS_FILE]] as const) {
+      assert.ok((GENERIC_CAPE_FILES as readonly string[]).includes(file), file);
+      const body = assets.get(file) ?? '';
+      assert.ok(body.trim(), `${file} is shipped in prompts/templates/`);
+      const text = renderSource(source, 'cm_open', inputs);
+      assert.ok(text.includes(`cape/${file}`), text.slice(0, 200));
+      const heading = body.split('\n').find((l) => l.startsWith('#')) ?? '';
+      assert.ok(heading && text.includes(heading), `${source} quotes ${file}`);
+    }
   });
 
   it('gives dor_check.passed one meaning in the Definition of Ready and in the reply format', () => {

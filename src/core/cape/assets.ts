@@ -21,17 +21,22 @@ export type CapeFolder = (typeof CAPE_FOLDERS)[number];
 /** The folder that holds session artifacts; never loaded as assets. */
 export const SESSIONS_FOLDER = '5_sessions';
 
+/** The team's Definition of Ready, Definition of Done and session process (the session quotes them by name). */
+export const DOR_FILE = '0_team/3_dor.md';
+export const DOD_FILE = '0_team/4_dod.md';
+export const PROCESS_FILE = '4_orchestration/1_process.md';
+
 /** Framework files shipped in prompts/templates/ and copied into cape/ by init (frontmatter `type: generic`). */
 export const GENERIC_CAPE_FILES = [
   '0_team/1_protocol.md',
   '0_team/2_culture.md',
-  '0_team/3_dor.md',
-  '0_team/4_dod.md',
+  DOR_FILE,
+  DOD_FILE,
   '1_product/0_role.md',
   '2_design/0_role.md',
   '3_development/0_role.md',
   '4_orchestration/0_role.md',
-  '4_orchestration/1_process.md',
+  PROCESS_FILE,
   '4_orchestration/2_metrics.md',
 ] as const;
 

@@ -3,7 +3,7 @@
 // too big), the DoR / DoD / process parts a role needs, the workspace section, and the retrospective's sections.
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
-import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../cape/assets';
+import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
 import { acceptanceCriteria, namedTests, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
@@ -55,10 +55,6 @@ export function assetsUnder(inputs: ContextInputs, folder: string, step: StepId)
   if (whole.length <= budget) return { text: whole, whole: true };
   return { text: packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]), whole: false };
 }
-
-const DOR_FILE = '0_team/3_dor.md';
-const DOD_FILE = '0_team/4_dod.md';
-const PROCESS_FILE = '4_orchestration/1_process.md';
 
 /** Budget (characters) of each team part: the DoR / DoD lines and the session process. */
 export const TEAM_PART_BUDGET = 4000;
