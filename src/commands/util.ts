@@ -54,15 +54,19 @@ export function requireWorkspace(services: Services, action: string): string | u
 /** False (after explaining why, with a "Manage Workspace Trust" button) in an untrusted workspace. */
 export function requireTrust(action: string): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window
-    .showWarningMessage(
-      `CAPE cannot ${action} in Restricted Mode: in an untrusted workspace CAPE is read-only and writes nothing to ` +
-        'the workspace (a session records every step in cape/ and proposes files). Trust this folder to run sessions; ' +
-        'you can still read existing retrospectives and KPT.',
-      'Manage Workspace Trust',
-    )
-    .then((c) => {
-      if (c === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
-    });
+  warnRestricted(
+    `CAPE cannot ${action} in Restricted Mode: in an untrusted workspace CAPE is read-only and writes nothing to ` +
+      'the workspace (a session records every step in cape/ and proposes files). Trust this folder to run sessions; ' +
+      'you can still read existing retrospectives and KPT.',
+  );
   return false;
+}
+
+const MANAGE_TRUST = 'Manage Workspace Trust';
+
+/** A warning about Restricted Mode, with the one button that opens VS Code's Workspace Trust editor. */
+export function warnRestricted(message: string): void {
+  void vscode.window.showWarningMessage(message, MANAGE_TRUST).then((c) => {
+    if (c === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
 }

@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
 import { openProposedDiff } from './diff';
 import { confirmStale, ProposalSet } from './proposals';
+import { warnRestricted } from '../commands/util';
 import { PROPOSED_SCHEME, ProposedContentProvider } from './proposedContent';
 
 /** What changed, for the panel: the file list, or the trust state (Apply refused in Restricted Mode). */
@@ -87,14 +88,7 @@ export class ProposedFilesService implements vscode.Disposable {
    */
   async apply(ask: (lines: string[]) => Thenable<boolean> = askApplyStale, opts: ApplyOptions = {}): Promise<void> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window
-        .showWarningMessage(
-          'CAPE will not write files in Restricted Mode. Trust this workspace to apply the accepted files; you can still review the diffs.',
-          'Manage Workspace Trust',
-        )
-        .then((c) => {
-          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-        });
+      warnRestricted('CAPE will not write files in Restricted Mode. Trust this workspace to apply the accepted files; you can still review the diffs.');
       this.onChange('trust');
       return;
     }
