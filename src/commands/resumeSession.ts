@@ -1,7 +1,7 @@
 // CAPE: Resume Failed Session — a task id argument, or a quick pick of the failed sessions under
 // cape/5_sessions/state (objective, failed step, error). The session continues from its failed step.
 import * as vscode from 'vscode';
-import { lineWithin, SessionStore, type SessionSummary, STEP_IDS } from '../core';
+import { formatLocalMinute, lineWithin, SessionStore, type SessionSummary, STEP_IDS } from '../core';
 import type { Services } from '../services';
 import { stepLabel } from '../session/stepLabels';
 import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
@@ -17,7 +17,7 @@ function ago(ms: number, now = Date.now()): string {
   if (m < 90) return `${m} min ago`;
   const h = Math.round(m / 60);
   if (h < 36) return `${h} h ago`;
-  return new Date(ms).toLocaleString();
+  return formatLocalMinute(new Date(ms));
 }
 
 /**

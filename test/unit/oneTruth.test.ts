@@ -42,6 +42,10 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(/\/\s*1024\b|\/\s*\(1024/), ['src/core/text/size.ts']);
   });
 
+  it('a date for people is written by model/dates.ts (local, YYYY-MM-DD HH:MM), never in the locale of the machine', () => {
+    assert.deepStrictEqual(filesMatching(/getFullYear|getHours\(|toLocale(Date|Time)String|\.toLocaleString\(\)/), ['src/core/model/dates.ts']);
+  });
+
   it("the Restricted Mode warning's button is made in commands/util.ts (warnRestricted) only", () => {
     assert.deepStrictEqual(filesMatching(/workbench\.trust\.manage|'Manage Workspace Trust'/), ['src/commands/util.ts']);
   });
