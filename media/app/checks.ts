@@ -1,6 +1,7 @@
 // DevA's checks inside its turn: each run (command, status, round, duration, the output collapsed), each fix round
 // and the outcome. An output the user opened stays open when the turn is rendered again (RenderMemory).
-import { formatMs, h, icon } from './dom';
+import { h, icon } from './dom';
+import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './model';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
@@ -42,7 +43,7 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
     h('span', { class: 'check-status', text: how[r.status] }),
     h('span', { class: 'chip check-round', text: r.round === 0 ? 'first run' : `after fix ${r.round}` }),
   );
-  if (r.durationMs !== null && r.status !== 'running') head.append(h('span', { class: 'muted check-duration', text: formatMs(r.durationMs) }));
+  if (r.durationMs !== null && r.status !== 'running') head.append(h('span', { class: 'muted check-duration', text: formatDuration(r.durationMs) }));
   const row = h('li', { class: `check-run check-${r.status}`, data: { round: String(r.round), status: r.status } }, head);
   if (r.output) {
     const key = `${r.round}:${r.command}`;

@@ -81,15 +81,6 @@ export function formatInt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-export function formatMs(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
-}
-
 export function formatUsd(n: number): string {
   if (!Number.isFinite(n)) return '—';
   return n < 0.01 && n > 0 ? `$${n.toFixed(4)}` : `$${n.toFixed(3)}`;

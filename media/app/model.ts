@@ -4,6 +4,7 @@
 import { isPlainObject as isObj, STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
 import { describeToolCall } from '../../src/core/tools/describe';
+import { formatDuration } from '../../src/core/model/dates';
 
 export const VIEW_STATE_VERSION = 1;
 /** Finished sessions kept (collapsed) above the current one. Older ones are dropped to bound the state size. */
@@ -213,10 +214,6 @@ function newSession(taskId: string, objective: string, language: string, resumed
   return { taskId, objective, language, resumed, steps: all, files: [], finished: null, error: null };
 }
 
-function formatDelay(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${Math.max(0, Math.round(ms))} ms`;
-}
-
 function upsertFile(files: FileView[], f: FileView): FileView[] {
   const i = files.findIndex((x) => x.path === f.path);
   if (i < 0) return [...files, f];
@@ -346,7 +343,7 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       break;
     case 'retry': {
       const delay = num(ev.delayMs);
-      const note = `Retrying after ${str(ev.reason) || 'an error'} (attempt ${num(ev.attempt) ?? step.attempt + 1}${delay ? `, in ${formatDelay(delay)}` : ''}).`;
+      const note = `Retrying after ${str(ev.reason) || 'an error'} (attempt ${num(ev.attempt) ?? step.attempt + 1}${delay ? `, in ${formatDuration(delay)}` : ''}).`;
       step = { ...step, voice: '', outputChars: 0, envelope: null, summary: null, error: null, status: 'running', notes: [...step.notes, note] };
       break;
     }

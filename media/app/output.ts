@@ -2,7 +2,8 @@
 // the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
 // through markdown (sanitised), keys are plain text.
 import { STEP_IDS, WORKER_AGENTS, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
-import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatMs, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
+import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
+import { formatDuration } from '../../src/core/model/dates';
 import { renderInline, renderMarkdown } from './markdown';
 import { str, strList, type EnvelopeView, type StepView } from './model';
 
@@ -156,7 +157,7 @@ export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, St
       row('Satisfaction trend', 'ST', m ? formatNum(m.satisfactionTrend, 3) : '—', 'Slope of the average across sessions (needs 2 or more sessions)'),
       row('Cross-references', 'XRF', m && typeof m.crossReferenceFrequency === 'number' ? String(m.crossReferenceFrequency) : '—', 'Count of references between agents'),
       row('Conversation turns', 'CI', m && typeof m.conversationIndex === 'number' ? String(m.conversationIndex) : '—', 'Retrospective dialogue turns'),
-      row('Elapsed time', 'ETT', m && typeof m.elapsedMs === 'number' ? formatMs(m.elapsedMs) : '—', 'From session start to the retrospective being saved'),
+      row('Elapsed time', 'ETT', m && typeof m.elapsedMs === 'number' ? formatDuration(m.elapsedMs) : '—', 'From session start to the retrospective being saved'),
       row('Task success — checks', 'TSR', rate(m?.tsr, criteria, (c) => c.computed === 'pass'), 'Acceptance criteria whose named test passed the project\'s checks (— when no check ran)'),
       row('Task success — judged', 'TSR', rate(m?.tsrJudged, criteria, (c) => c.judged === 'met'), 'Acceptance criteria the Cape Master judged met'),
     ),

@@ -2,7 +2,8 @@
 // tool-call chips, DevA's exchanges with DA, the live voice, the writing-progress line, the envelope's body, and the
 // step's error box with Retry / Resume. The questions (cm_open), the checks (deva) and the retrospective results
 // (cm_retro) are appended in their turn; the questions and the checks are rendered by questions.ts and checks.ts.
-import { AGENT_NAME, avatar, button, formatMs, h, icon, STEP_LABEL } from './dom';
+import { AGENT_NAME, avatar, button, h, icon, STEP_LABEL } from './dom';
+import { formatDuration } from '../../src/core/model/dates';
 import { checksBlock, type RenderMemory } from './checks';
 import { renderMarkdown } from './markdown';
 import type { Exchange, PanelViewState, SessionView, StepView } from './model';
@@ -42,7 +43,7 @@ export function renderTurn(s: SessionView, st: StepView, state: PanelViewState, 
   );
   if (st.attempt > 1) head.append(h('span', { class: 'chip', text: `attempt ${st.attempt}` }));
   if (st.status === 'running') head.append(h('span', { class: 'turn-status' }, icon('loading', 'codicon-modifier-spin'), h('span', { text: 'working' })));
-  if (st.status === 'done' && st.durationMs != null) head.append(h('span', { class: 'turn-status muted', text: formatMs(st.durationMs) }));
+  if (st.status === 'done' && st.durationMs != null) head.append(h('span', { class: 'turn-status muted', text: formatDuration(st.durationMs) }));
   if (st.voice) head.append(button({ label: 'Copy voice', action: 'copy', icon: 'copy', iconOnly: true, data: { copyStep: st.step }, focusKey: `copy:${st.step}` }));
 
   const body = h('div', { class: 'turn-body' }, head);

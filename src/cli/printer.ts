@@ -2,16 +2,13 @@
 
 import {
   STEP_AGENT,
+  formatDuration,
   formatUsd,
   stepTitle,
   type SessionEvent,
   describeToolCall,
   type CheckEvent,
 } from '../core';
-
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
 
 /** One check event as transcript lines. */
 function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
@@ -22,7 +19,7 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
     case 'check-finished': {
       const r = e.run;
       const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'cancelled' ? 'stopped' : r.status === 'error' ? 'could not start' : `failed (exit ${r.exitCode ?? 'signal'})`;
-      out.write(`  ${r.passed ? '✓' : '✗'} ${r.command} ${how} · ${seconds(r.durationMs)}\n`);
+      out.write(`  ${r.passed ? '✓' : '✗'} ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
       if (!r.passed) {
         const lines = r.output.split('\n');
         for (const l of lines.slice(0, 12)) out.write(`      ${l}\n`);

@@ -11,6 +11,7 @@ import {
   LlmError,
   RETRY_NOTE,
   contentText,
+  formatDuration,
   type ContentBlock,
   type LlmClient,
   type LlmRequest,
@@ -219,7 +220,7 @@ export class LmClient<M> implements LlmClient {
         fail(
           new LlmError(
             'stalled',
-            `The language model "${this.model.name}" sent no text for ${Math.round(this.idleTimeoutMs / 1000)} s, so the request was aborted; ${RETRY_NOTE}.`,
+            `The language model "${this.model.name}" sent no text for ${formatDuration(this.idleTimeoutMs)}, so the request was aborted; ${RETRY_NOTE}.`,
             { retryable: true },
           ),
         );

@@ -3,7 +3,7 @@
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
 // workspaceState with the commands it was given for, so a changed detection asks again.
 import * as vscode from 'vscode';
-import { detectChecks, resolveChecks, type ChecksConfig } from '../core';
+import { detectChecks, formatDuration, resolveChecks, type ChecksConfig } from '../core';
 import type { Services } from '../services';
 
 /** workspaceState key of the remembered answer: { decision: 'always' | 'skip', commands: string[] }. */
@@ -48,7 +48,7 @@ export async function sessionChecks(services: Services, root: string): Promise<C
       modal: true,
       detail:
         `CAPE found: ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}. They run in a scratch copy of the workspace (never in your files), ` +
-        `at most ${s.timeoutMs / 1000} s each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
+        `at most ${formatDuration(s.timeoutMs)} each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
         'Set cape.checks to choose the commands yourself.',
     },
     run,

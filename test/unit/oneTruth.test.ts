@@ -46,6 +46,11 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(/getFullYear|getHours\(|toLocale(Date|Time)String|\.toLocaleString\(\)/), ['src/core/model/dates.ts']);
   });
 
+  it('a duration for people is written by model/dates.ts (formatDuration) only', () => {
+    assert.deepStrictEqual(filesMatching(/\/ 1000\b[^`\n]*\} s\b/), []);
+    assert.deepStrictEqual(filesMatching(/\} min \$\{/), ['src/core/model/dates.ts']);
+  });
+
   it("the Restricted Mode warning's button is made in commands/util.ts (warnRestricted) only", () => {
     assert.deepStrictEqual(filesMatching(/workbench\.trust\.manage|'Manage Workspace Trust'/), ['src/commands/util.ts']);
   });

@@ -297,7 +297,7 @@ describe('toLlmError', () => {
     const e = LlmError.stalled(60_000);
     assert.strictEqual(e.kind, 'stalled');
     assert.strictEqual(e.retryable, true);
-    assert.match(e.message, /no data for 60 s/);
+    assert.match(e.message, /no data for 1 min/);
   });
 
   it('the last message of an exhausted retry never says it will be retried', async () => {

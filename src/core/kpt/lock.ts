@@ -6,6 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as crypto from 'crypto';
 import { ensureDir } from '../files/fsAtomic';
+import { formatDuration } from '../model/dates';
 
 export interface KptLockOptions {
   /** A lock file older than this is considered abandoned by a crashed process and taken over (default 30 s). */
@@ -111,7 +112,7 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
     const holder = parseHolder(await fsp.readFile(lockPath, 'utf8').catch(() => ''));
     if (waited > timeoutMs) {
       throw new KptLockError(
-        `Timed out after ${Math.round(timeoutMs / 1000)} s waiting for the lock ${lockPath}, held by ${describeHolder(holder)}. ` +
+        `Timed out after ${formatDuration(timeoutMs)} waiting for the lock ${lockPath}, held by ${describeHolder(holder)}. ` +
           'If no other CAPE session is running, delete that file and retry.',
       );
     }
@@ -197,9 +198,9 @@ async function staleVerdict(lockPath: string, staleMs: number): Promise<'gone' |
     return { why: `its holder, ${describeHolder(holder)}, no longer runs` };
   }
   if (holder.pid === null && raw.trim() === '' && age > EMPTY_LOCK_STALE_MS) {
-    return { why: `it stayed empty for ${Math.round(age / 1000)} s (its holder was killed while taking it)` };
+    return { why: `it stayed empty for ${formatDuration(age)} (its holder was killed while taking it)` };
   }
-  if (age >= staleMs) return { why: `${describeHolder(holder)} held it for ${Math.round(age / 1000)} s (limit ${Math.round(staleMs / 1000)} s)` };
+  if (age >= staleMs) return { why: `${describeHolder(holder)} held it for ${formatDuration(age)} (limit ${formatDuration(staleMs)})` };
   return 'live';
 }
 

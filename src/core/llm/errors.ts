@@ -4,6 +4,7 @@
 // SDK-free: the Anthropic SDK's error classes are classified in llm/anthropic/errors.ts, which falls back to
 // toLlmError below for anything that is not an SDK error (network codes, aborts, truncated streams).
 import type { ErrorKind, Usage } from '../model/types';
+import { formatDuration } from '../model/dates';
 
 export interface LlmErrorOptions {
   status?: number;
@@ -53,7 +54,7 @@ export class LlmError extends Error {
   static stalled(idleMs: number, baseURL?: string): LlmError {
     return new LlmError(
       'stalled',
-      `The Anthropic API sent no data for ${formatSeconds(idleMs)} s${baseURL ? ` (${baseURL})` : ''}, ` +
+      `The Anthropic API sent no data for ${formatDuration(idleMs)}${baseURL ? ` (${baseURL})` : ''}, ` +
         `so the request was aborted. The service may be slow or the connection stuck; ${RETRY_NOTE}.`,
       { retryable: true },
     );
@@ -92,10 +93,6 @@ export interface ErrorContext {
   headersTimeoutMs?: number;
 }
 
-export function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return Number.isInteger(s) ? String(s) : s.toFixed(1);
-}
 
 /** Reads retry-after-ms / retry-after (seconds or HTTP date) from response headers. */
 export function retryAfterFromHeaders(headers: { get(name: string): string | null } | undefined | null): number | undefined {

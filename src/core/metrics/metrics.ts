@@ -16,6 +16,7 @@ import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
 import { formatTsr, type TsrResult } from './tsr';
 import { parseRetrospectiveName } from '../store/records';
+import { formatDuration } from '../model/dates';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;
@@ -151,12 +152,6 @@ function num(x: number | null | undefined, digits = 2): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(digits);
 }
 
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  const m = Math.floor(s / 60);
-  return m ? `${m} min ${s % 60} s` : `${s} s`;
-}
-
 /** A cost cell: 4 decimals, or — for a model without a known price. */
 function usd(cost: number | null): string {
   return cost === null ? '—' : cost.toFixed(4);
@@ -205,7 +200,7 @@ export function formatMetricsMarkdown(m: SessionMetrics): string {
     `| ST | ${trend} | slope of the ASS average across sessions (should be positive) |`,
     `| XRF | ${m.crossReferenceFrequency} | references across all replies |`,
     `| CI | ${m.conversationIndex} | retrospective dialogue turns |`,
-    `| ETT | ${duration(m.elapsedMs)} | session start → retrospective saved |`,
+    `| ETT | ${formatDuration(m.elapsedMs)} | session start → retrospective saved |`,
     `| CR | ${cr || '—'} | input size ÷ context passed, per step |`,
     `| TSR | ${formatTsr(m.tsr, m.criteria ?? [], (c) => c.computed === 'pass')} | acceptance criteria whose named test passed the checks (— when no check ran) |`,
     `| TSR (judged) | ${formatTsr(m.tsrJudged, m.criteria ?? [], (c) => c.judged === 'met')} | criteria the Cape Master judged met |`,

@@ -1,5 +1,6 @@
 // Every date format CAPE writes or shows, in one place. Local time where a person reads it (as the original CLI
-// wrote retrospective names and KPT headers), UTC where only uniqueness matters. And the one bound of a timer's delay.
+// wrote retrospective names and KPT headers), UTC where only uniqueness matters. How long something took or may take
+// (formatDuration), and the one bound of a timer's delay. No imports: the webview bundles it.
 
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
@@ -18,6 +19,25 @@ export function retrospectiveStamp(d: Date): string {
 /** `YYYYMMDD-HHMMSS`, UTC: the suffix of a file kept aside (e.g. `kpt_merged.md.unreadable-…`). */
 export function asideStamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/**
+ * A duration as a person reads it — the one way CAPE writes how long a step, a check or a session took, a retry's
+ * wait or a time limit: "450 ms", "1.5 s" (one decimal under 10 s, none when it is zero: "2 s"), "12 s",
+ * "3 min 5 s", "5 min", "1 h 2 min". Rounded to what is shown; "—" for a negative or non-finite value.
+ */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 100) return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  const minutes = Math.round(s / 60);
+  const h = Math.floor(minutes / 60);
+  return minutes % 60 ? `${h} h ${minutes % 60} min` : `${h} h`;
 }
 
 /**

@@ -8,13 +8,13 @@ import {
   LlmError,
   RETRY_NOTE,
   SET_KEY_HINT,
-  formatSeconds,
   isAbortLike,
   networkCode,
   retryAfterFromHeaders,
   unclassified,
 } from '../errors';
 import { loadSdk } from './sdk';
+import { formatDuration } from '../../model/dates';
 
 function apiText(err: APIError): string {
   const m = err.apiMessage ?? (err.error as any)?.error?.message ?? (err.error as any)?.message;
@@ -58,7 +58,7 @@ function classifyApiError(
     };
   }
   if (status === 429 || type === 'rate_limit_error') {
-    const wait = retryAfterMs !== undefined ? ` The server asked to wait ${formatSeconds(retryAfterMs)} s.` : '';
+    const wait = retryAfterMs !== undefined ? ` The server asked to wait ${formatDuration(retryAfterMs)}.` : '';
     return {
       kind: 'rate_limit',
       retryable: true,
@@ -143,7 +143,7 @@ export function toLlmErrorFromSdk(err: unknown, ctx: ErrorContext = {}): LlmErro
   if (err instanceof APIUserAbortError || isAbortLike(err)) return LlmError.cancelled();
 
   if (err instanceof APIConnectionTimeoutError) {
-    const secs = ctx.headersTimeoutMs !== undefined ? ` within ${formatSeconds(ctx.headersTimeoutMs)} s` : '';
+    const secs = ctx.headersTimeoutMs !== undefined ? ` within ${formatDuration(ctx.headersTimeoutMs)}` : '';
     return new LlmError(
       'stalled',
       `The Anthropic API${where} did not respond${secs}. The service may be slow or the connection stuck; ${RETRY_NOTE}.`,
