@@ -303,6 +303,15 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     assert.match(res[1].ok ? '' : res[1].reason, /^src\/blob\.bin cannot be edited: it is a binary file/);
   });
 
+  it('an edit of a folder is refused with the words of a <file> over one (pathSafety targetRefusal)', async () => {
+    fs.mkdirSync(path.join(ws, 'src', 'lib'), { recursive: true });
+    const [r] = await resolveEdits(ws, [{ path: 'src/lib', hunks: [h('a', 'b')] }]);
+    assert.ok(!r.ok);
+    assert.strictEqual(r.reason, 'src/lib is an existing directory');
+    const [p] = await proposeFiles(ws, [{ path: 'src/lib', content: 'x' }]);
+    assert.strictEqual(p.reason, r.reason);
+  });
+
   it('an edit of a file over the size limit of a write is refused before the file is read', async () => {
     const big = path.join(ws, 'src', 'huge.log');
     fs.writeFileSync(big, 'line\n'.repeat(Math.ceil((MAX_FILE_BYTES + 1) / 5)));

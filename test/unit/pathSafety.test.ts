@@ -169,7 +169,15 @@ describe('pathSafety: checkBeforeWrite (the one pre-write check of CLI --apply a
     assert.match(reason(checkBeforeWrite(root, 'cape/5_sessions/x', 'c')), /5_sessions/);
     assert.match(reason(checkBeforeWrite(root, 'a.ts', undefined)), /no text content/);
     assert.match(reason(checkBeforeWrite(root, 'a.ts', 'x'.repeat(MAX_FILE_BYTES + 1))), /content is larger than 10 MB$/);
-    assert.match(reason(checkBeforeWrite(root, 'dir', 'c')), /not a regular file/);
+    assert.match(reason(checkBeforeWrite(root, 'dir', 'c')), /^dir is an existing directory$/);
+  });
+
+  it('refuses oversize content and a folder in the way with the same words when proposing and right before the write', async () => {
+    const big = 'x'.repeat(MAX_FILE_BYTES + 1);
+    const proposed = await proposeFiles(root, [{ path: 'a.ts', content: big }, { path: 'dir', content: 'c' }]);
+    const before = [checkBeforeWrite(root, 'a.ts', big), checkBeforeWrite(root, 'dir', 'c')];
+    assert.deepStrictEqual(proposed.map((p) => p.reason), before.map((r) => (r.ok ? 'ok' : r.reason)));
+    assert.deepStrictEqual(proposed.map((p) => p.reason), ['content is larger than 10 MB', 'dir is an existing directory']);
   });
 });
 

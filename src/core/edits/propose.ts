@@ -3,7 +3,7 @@
 // request naming each failing hunk (its SEARCH text's first line) and why; whatever still fails is refused with the
 // reason, and the other files go on.
 import { promises as fsp, type Stats } from 'fs';
-import { checkFilePath, MAX_FILE_BYTES, samePathKey } from '../files/pathSafety';
+import { checkFilePath, MAX_FILE_BYTES, samePathKey, targetRefusal } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { formatBytes } from '../text/size';
 import { applyHunks, type HunkFailure } from './match';
@@ -59,8 +59,9 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
       out.push({ ok: false, ...located, reason: `${check.relPath} does not exist: an <edit> changes an existing file; create a new one with <file>`, repairable: true });
       continue;
     }
-    if (!st.isFile()) {
-      out.push({ ok: false, ...located, reason: `${check.relPath} is not a regular file`, repairable: false });
+    const notAFile = targetRefusal(check.relPath, st);
+    if (notAFile) {
+      out.push({ ok: false, ...located, reason: notAFile, repairable: false });
       continue;
     }
     if (st.size > MAX_FILE_BYTES) {

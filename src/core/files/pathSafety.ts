@@ -243,6 +243,17 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
 
 export type WriteCheck = { ok: true; relPath: string; absPath: string; exists: boolean } | { ok: false; reason: string };
 
+/** Why `content` is too large to write (over MAX_FILE_BYTES in UTF-8), or null: one check for a proposal and its write. */
+export function sizeRefusal(content: string): string | null {
+  return Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES ? `content is larger than ${formatBytes(MAX_FILE_BYTES)}` : null;
+}
+
+/** Why the existing entry at `relPath` (its lstat, null when there is none) cannot be written over, or null. */
+export function targetRefusal(relPath: string, st: fs.Stats | null): string | null {
+  if (!st || st.isFile()) return null;
+  return st.isDirectory() ? `${relPath} is an existing directory` : `${relPath} exists and is not a regular file`;
+}
+
 /**
  * THE pre-write check, shared by every writer of proposals (the CLI's `--apply` through applyProposedFiles and the
  * extension's Apply in src/edits/applyEdits.ts, both through checkProposalWrite), run right before the write: the
@@ -253,9 +264,11 @@ export function checkBeforeWrite(workspaceRoot: string, target: string, content:
   const check = checkFilePath(workspaceRoot, target, opts);
   if (!check.ok) return check;
   if (typeof content !== 'string') return refuse('the proposal has no text content');
-  if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) return refuse(`content is larger than ${formatBytes(MAX_FILE_BYTES)}`);
+  const tooLarge = sizeRefusal(content);
+  if (tooLarge) return refuse(tooLarge);
   const st = lstatOrNull(check.absPath);
-  if (st && !st.isFile()) return refuse(`${check.relPath} exists and is not a regular file`);
+  const notAFile = targetRefusal(check.relPath, st);
+  if (notAFile) return refuse(notAFile);
   return { ok: true, relPath: check.relPath, absPath: check.absPath, exists: st !== null };
 }
 
@@ -319,15 +332,15 @@ export async function proposeFiles(
       out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${check.relPath}` });
       continue;
     }
-    if (Buffer.byteLength(content, 'utf8') > MAX_FILE_BYTES) {
-      out.push({ ...located, action: 'create', status: 'refused', reason: `content is larger than ${formatBytes(MAX_FILE_BYTES)}` });
+    const tooLarge = sizeRefusal(content);
+    if (tooLarge) {
+      out.push({ ...located, action: 'create', status: 'refused', reason: tooLarge });
       continue;
     }
     const st = lstatOrNull(check.absPath);
-    if (st?.isDirectory()) {
-      out.push({ ...located, action: 'modify', status: 'refused', reason: `${check.relPath} is an existing directory` });
-    } else if (st && !st.isFile()) {
-      out.push({ ...located, action: 'modify', status: 'refused', reason: `${check.relPath} exists and is not a regular file` });
+    const notAFile = targetRefusal(check.relPath, st);
+    if (notAFile) {
+      out.push({ ...located, action: 'modify', status: 'refused', reason: notAFile });
     } else if (st) {
       try {
         const currentContent = await fs.promises.readFile(check.absPath, 'utf8');
