@@ -1,5 +1,11 @@
 // text/cut.ts: the cuts of text for people and for the model (shorten for a budget, lineWithin for a row in a list).
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCheck } from '../../src/core/checks/run';
+import { INPUT_FILE_MAX_CHARS } from '../../src/core/cape/initChecks';
+import { readExistingInputs } from '../../src/core/cape/initRequests';
 import { lineWithin, oneLine, shorten } from '../../src/core/text/cut';
 import { kptDigest } from '../../src/core/kpt/digest';
 
@@ -26,5 +32,45 @@ describe('text: lineWithin', () => {
     const digest = kptDigest([{ kind: 'try', taskId: 't1', text }]);
     const line = digest.split('\n').find((l) => l.includes('release notes')) ?? '';
     assert.ok(line.includes(lineWithin(text, 180)), line);
+  });
+});
+
+describe('text: cuts of what reaches the model never leave half of a character (sliceWhole)', () => {
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  it('the KPT digest within any budget', () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({ kind: 'problem' as const, taskId: `t${i % 3}`, text: `${'😀'.repeat(30 + i)} issue ${i}` }));
+    for (let max = 40; max <= 700; max += 7) {
+      const d = kptDigest(items, { maxChars: max });
+      assert.ok(d.length <= max, `${max}: ${d.length}`);
+      assert.ok(!lone.test(d), `maxChars ${max}`);
+    }
+  });
+
+  it('an existing input file quoted for init, cut at its share', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-cut-'));
+    try {
+      // the cut at INPUT_FILE_MAX_CHARS lands inside an emoji
+      fs.writeFileSync(path.join(dir, 'a.md'), 'x'.repeat(INPUT_FILE_MAX_CHARS - 1) + '😀'.repeat(10));
+      const [quoted] = await readExistingInputs(['a.md'], (p) => path.join(dir, p));
+      assert.ok(!lone.test(quoted.text));
+      assert.match(quoted.text, /\n\[… 20 more characters not shown\]$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a check's output kept within its cap (head and tail)", async function () {
+    this.timeout(20_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-cut-'));
+    try {
+      const run = await runCheck({ command: `node -e "process.stdout.write('x' + '\\u{1F600}'.repeat(3000) + 'y')"`, cwd: dir, round: 0, outputCap: 2000, outputForModel: 100_000 });
+      assert.match(run.output, /^x😀/);
+      assert.match(run.output, /characters of output left out/);
+      assert.match(run.output, /😀y$/);
+      assert.ok(!lone.test(run.output), JSON.stringify(run.output.slice(990, 1010)));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import { contentText, type LlmRequest, type LlmResult } from '../model/types';
 import { SESSIONS_FOLDER } from './assets';
 import { parseFrontmatter } from './frontmatter';
+import { sliceWhole } from '../text/cut';
 import { INIT_ANSWER_IDS, type InitAnswerId, type InputSpec, type PromptAssets, type PromptTemplate, renderPrompt } from './prompts';
 import {
   INPUT_FILE_MAX_CHARS,
@@ -177,10 +178,11 @@ export async function readExistingInputs(paths: readonly string[], target: (p: s
     const fm = parseFrontmatter(text);
     const body = (fm.ok ? fm.body : text).trim();
     const room = Math.min(EXISTING_FILE_CHARS, EXISTING_TOTAL_CHARS - total);
-    const cut = body.length > room ? `${body.slice(0, room)}\n[… ${body.length - room} more characters not shown]` : body;
+    const kept = sliceWhole(body, 0, room);
+    const cut = kept.length < body.length ? `${kept}\n[… ${body.length - kept.length} more characters not shown]` : body;
     if (cut === '') continue;
     out.push({ path: p, text: cut });
-    total += Math.min(body.length, room);
+    total += kept.length;
   }
   return out;
 }

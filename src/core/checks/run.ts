@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, parseTestCases, trimForModel } from './output';
 import type { CheckRun, CheckStatus } from './types';
 import { timerDelay } from '../model/dates';
+import { sliceWhole } from '../text/cut';
 
 /** Default time limit of one check command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
@@ -51,12 +52,16 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     let total = 0;
     const keep = (chunk: string) => {
       total += chunk.length;
-      if (head.length < cap / 2) {
-        const room = cap / 2 - head.length;
-        head += chunk.slice(0, room);
-        chunk = chunk.slice(room);
+      // the head, then the last cap / 2 characters; neither cut leaves half of a character (text/cut.ts sliceWhole)
+      if (!tail && head.length < cap / 2) {
+        const part = sliceWhole(chunk, 0, cap / 2 - head.length);
+        head += part;
+        chunk = chunk.slice(part.length);
       }
-      if (chunk) tail = (tail + chunk).slice(-cap / 2);
+      if (chunk) {
+        tail += chunk;
+        if (tail.length > cap / 2) tail = sliceWhole(tail, tail.length - cap / 2);
+      }
     };
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;

@@ -3,7 +3,7 @@
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem } from '../model/types';
 import { collapseKptDuplicates, isOpenKpt, kptItemIds } from './items';
-import { lineWithin } from '../text/cut';
+import { lineWithin, sliceWhole } from '../text/cut';
 import { groupKpt, type KptGroup } from './grouping';
 
 export interface KptDigestOptions {
@@ -100,5 +100,5 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
     carry = Math.max(0, budget - (used - start));
   }
   const text = out.join('\n');
-  return text.length <= maxChars ? text : text.slice(0, maxChars);
+  return sliceWhole(text, 0, maxChars);
 }
