@@ -8,6 +8,7 @@
 // where the running VS Code has them, hands in an `LmToolHost`: the client then offers the step's tools and reports
 // the model's calls like the Anthropic client does. Without it the client offers none and DevA works from the map.
 import {
+  AGENT_NAME,
   LlmError,
   RETRY_NOTE,
   contentText,
@@ -72,8 +73,7 @@ export interface LmClientOptions {
   justification?: string;
 }
 
-export const DEFAULT_LM_JUSTIFICATION =
-  'CAPE runs its AI product team (Cape Master, Product Owner, Designer, Developer) with this model.';
+export const DEFAULT_LM_JUSTIFICATION = `CAPE runs its AI product team (${Object.values(AGENT_NAME).join(', ')}) with this model.`;
 
 /** Rough token estimate when the model cannot count: about four characters per token. */
 export function estimateTokens(text: string): number {

@@ -2,8 +2,8 @@
 // prompt placement, abort through the cancellation source, stalls, error mapping, usage; plus base-URL rules.
 import * as assert from 'assert';
 import { LlmError } from '../../src/core/llm/errors';
-import type { LlmRequest } from '../../src/core/model/types';
-import { LmClient, estimateTokens, lmError, matchChatModel, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
+import { AGENT_NAME, type LlmRequest } from '../../src/core/model/types';
+import { DEFAULT_LM_JUSTIFICATION, LmClient, estimateTokens, lmError, matchChatModel, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
 import { effectiveBaseUrl, isLoopbackBaseUrl } from '../../src/providers/baseUrl';
 
 type Msg = { role: 'user' | 'assistant'; text: string };
@@ -89,6 +89,11 @@ const req = (over: Partial<LlmRequest> = {}): LlmRequest => ({
 });
 
 describe('VS Code LM client', () => {
+  it("the consent dialog's justification names the team as AGENT_NAME does", () => {
+    assert.match(DEFAULT_LM_JUSTIFICATION, /^CAPE runs its AI product team \(.+\) with this model\.$/);
+    for (const name of Object.values(AGENT_NAME)) assert.ok(DEFAULT_LM_JUSTIFICATION.includes(name), name);
+  });
+
   it('streams text deltas in order and returns the whole text with counted usage', async () => {
     const f = fakeModel({ chunks: ['Hello ', 'wide ', 'world'] });
     const deltas: string[] = [];
