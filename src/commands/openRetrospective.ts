@@ -55,11 +55,11 @@ export async function openRetrospective(services: Services, arg?: unknown): Prom
 }
 
 async function pickRetrospective(services: Services, root: string): Promise<RetrospectiveInfo | undefined> {
-  const capeFolder = services.settings().capeFolder;
-  const list = await new SessionStore(root, capeFolder).listRetrospectives(); // newest first
+  const store = new SessionStore(root, services.settings().capeFolder);
+  const list = await store.listRetrospectives(); // newest first
   if (list.length === 0) {
     void vscode.window
-      .showInformationMessage(`No retrospectives yet in ${capeFolder}/5_sessions/retrospective. They are saved at the end of each session.`, 'Start Session')
+      .showInformationMessage(`No retrospectives yet in ${store.relative(store.retrospectiveDir)}. They are saved at the end of each session.`, 'Start Session')
       .then((c) => {
         if (c === 'Start Session') void vscode.commands.executeCommand('cape.startSession');
       });

@@ -2,14 +2,13 @@
 // cape.resumeFromTree command, and keeps both views fresh: ./sessionsWatcher.ts (over the shared file watcher),
 // services.onDidChangeSessions (CAPE wrote session files), and changes of the cape.capeFolder setting or of the
 // workspace folders. Thin adapter: the node model is in ./model.ts (no vscode import, unit-tested).
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { KptTreeProvider } from './kptProvider';
 import { registerKptCommands } from './kptCommands';
 import { RetrospectivesTreeProvider } from './retrospectivesProvider';
 import type { RetroElement } from './retrospectivesProvider';
-import { SessionsWatcher } from './sessionsWatcher';
+import { sessionLayout, SessionsWatcher } from './sessionsWatcher';
 
 export { KptTreeProvider } from './kptProvider';
 export { RetrospectivesTreeProvider } from './retrospectivesProvider';
@@ -43,7 +42,7 @@ export function registerTrees(services: Services): CapeTrees {
   };
   const kpt = new KptTreeProvider(() => {
     const where = location();
-    return where ? path.join(where.root, where.capeFolder, '5_sessions', 'retrospective', 'kpt_merged.md') : undefined;
+    return (where && sessionLayout(where)?.kptPath) ?? undefined;
   }, log, () => location()?.root);
   const retrospectives = new RetrospectivesTreeProvider(
     {

@@ -8,6 +8,7 @@
 //     workspace does not reload the views).
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { capeFolderRefusal, SESSIONS_FOLDER, SessionLayout } from '../core';
 import type { FileWatcherApi } from '../workspace/fileWatcher';
 import { DirWatch } from './dirWatch';
 
@@ -17,6 +18,11 @@ export const REFRESH_DEBOUNCE_MS = 200;
 export interface SessionsLocation {
   root: string;
   capeFolder: string;
+}
+
+/** The session records' layout at a location, or null when its CAPE folder setting cannot be used. */
+export function sessionLayout(where: SessionsLocation): SessionLayout | null {
+  return capeFolderRefusal(where.capeFolder) ? null : new SessionLayout(where.root, where.capeFolder);
 }
 
 export class SessionsWatcher implements vscode.Disposable {
@@ -45,25 +51,25 @@ export class SessionsWatcher implements vscode.Disposable {
   /** Watches the current location again (after a change of cape.capeFolder or of the workspace folders). */
   rewatch(): void {
     const where = this.location();
+    const layout = where ? sessionLayout(where) : null;
     this.chain = new Map();
-    if (where) {
-      const cape = path.join(where.root, where.capeFolder);
-      const sessions = path.join(cape, '5_sessions');
+    if (where && layout) {
       this.chain.set(where.root, where.capeFolder);
-      this.chain.set(cape, '5_sessions');
-      this.chain.set(sessions, null); // retrospective/ or state/ appearing
-      this.chain.set(path.join(sessions, 'retrospective'), null);
-      this.chain.set(path.join(sessions, 'state'), null);
+      this.chain.set(path.join(where.root, where.capeFolder), SESSIONS_FOLDER);
+      this.chain.set(layout.sessionsDir, null); // retrospective/ or state/ appearing
+      this.chain.set(layout.retrospectiveDir, null);
+      this.chain.set(layout.stateDir, null);
     }
     this.dirWatch.setDirs([...this.chain.keys()]);
     // Subscribe before letting the old subscription go: the same folder keeps its one watcher.
     const old = this.subscription;
     this.subscription = undefined;
-    if (where) {
-      const sessions = path.posix.join(where.capeFolder.replace(/\\/g, '/'), '5_sessions');
+    if (where && layout) {
+      const sessions = layout.relative(layout.sessionsDir);
+      const pair = layout.relative(layout.pairDir);
       this.subscription = this.files.subscribe(where.root, ({ rel }) => {
         if (rel !== sessions && !rel.startsWith(`${sessions}/`)) return;
-        if (rel.startsWith(`${sessions}/pair/`)) return; // step records: neither view shows them
+        if (rel.startsWith(`${pair}/`)) return; // step records: neither view shows them
         this.schedule();
       });
     }

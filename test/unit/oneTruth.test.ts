@@ -51,6 +51,11 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(/\} min \$\{/), ['src/core/model/dates.ts']);
   });
 
+  it('the session records\' folders are named by SESSIONS_FOLDER (model/types.ts) and store/layout.ts only', () => {
+    assert.deepStrictEqual(filesMatching(/5_sessions/), ['src/core/model/types.ts']);
+    assert.deepStrictEqual(filesMatching(/['"]kpt_merged\.md['"]/), ['src/core/store/layout.ts']);
+  });
+
   it("the Restricted Mode warning's button is made in commands/util.ts (warnRestricted) only", () => {
     assert.deepStrictEqual(filesMatching(/workbench\.trust\.manage|'Manage Workspace Trust'/), ['src/commands/util.ts']);
   });

@@ -13,13 +13,11 @@ import { isInside } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { formatBytes } from '../text/size';
 import { parseFrontmatter } from './frontmatter';
+import { SESSIONS_FOLDER } from '../model/types';
 
 /** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
 export const CAPE_FOLDERS = ['0_team', '1_product', '2_design', '3_development', '4_orchestration'] as const;
 export type CapeFolder = (typeof CAPE_FOLDERS)[number];
-
-/** The folder that holds session artifacts; never loaded as assets. */
-export const SESSIONS_FOLDER = '5_sessions';
 
 /** The team's Definition of Ready, Definition of Done and session process (the session quotes them by name). */
 export const DOR_FILE = '0_team/3_dor.md';

@@ -2,8 +2,7 @@
 // the answers, the decisions and the kept files; each reply checked (initChecks.ts) and repaired once.
 
 import * as fs from 'fs';
-import { contentText, type LlmRequest, type LlmResult } from '../model/types';
-import { SESSIONS_FOLDER } from './assets';
+import { contentText, SESSIONS_FOLDER, type LlmRequest, type LlmResult } from '../model/types';
 import { parseFrontmatter } from './frontmatter';
 import { sliceWhole } from '../text/cut';
 import { INIT_ANSWER_IDS, type InitAnswerId, type InputSpec, type PromptAssets, type PromptTemplate, renderPrompt } from './prompts';

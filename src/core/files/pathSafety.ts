@@ -21,7 +21,7 @@
 //   as the file itself is refused (we would not know which file the user meant to change).
 import * as fs from 'fs';
 import * as path from 'path';
-import { DEFAULT_CAPE_FOLDER, type ProposedFile } from '../model/types';
+import { DEFAULT_CAPE_FOLDER, SESSIONS_FOLDER, type ProposedFile } from '../model/types';
 import { ensureDir, writeFileAtomic } from './fsAtomic';
 import { shorten } from '../text/cut';
 import { formatBytes } from '../text/size';
@@ -133,8 +133,8 @@ function lexicalCheck(p: unknown, capeFolder: string): { ok: true; segments: str
     if (seg === '..') return refuse(`".." segments are not allowed (${show(p)}); use a workspace-relative path without them`);
     const why = segmentRefusal(seg, p);
     if (why) return refuse(why);
-    if (seg.toLowerCase() === cape && segments[i + 1]?.toLowerCase() === '5_sessions') {
-      return refuse(`${capeFolder}/5_sessions/ holds the session records; an agent neither reads nor writes them`);
+    if (seg.toLowerCase() === cape && segments[i + 1]?.toLowerCase() === SESSIONS_FOLDER) {
+      return refuse(`${capeFolder}/${SESSIONS_FOLDER}/ holds the session records; an agent neither reads nor writes them`);
     }
   }
   return { ok: true, segments };

@@ -22,6 +22,9 @@ export const STEP_AGENT: Record<StepId, AgentId> = {
 /** The workspace-relative folder of the team's context and session records when none is configured. */
 export const DEFAULT_CAPE_FOLDER = 'cape';
 
+/** The folder of the CAPE folder that holds the session records (store/layout.ts names what is inside); never assets. */
+export const SESSIONS_FOLDER = '5_sessions';
+
 /** Why a configured CAPE folder cannot be used, or null: it must be a single folder name inside the workspace. */
 export function capeFolderRefusal(capeFolder: string): string | null {
   return !capeFolder || /[\\/]|^\.\.?$/.test(capeFolder) ? `Invalid CAPE folder name ${JSON.stringify(capeFolder)}: use a single folder name such as "cape".` : null;

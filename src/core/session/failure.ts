@@ -4,7 +4,7 @@
 // (an LlmError, a file system error, a bug) into one.
 import * as path from 'path';
 import { LlmError } from '../llm/errors';
-import type { ErrorKind, StepId } from '../model/types';
+import { SESSIONS_FOLDER, type ErrorKind, type StepId } from '../model/types';
 
 export class StepFailure extends Error {
   constructor(
@@ -28,7 +28,7 @@ export function asFailure(err: unknown, step: StepId | null): StepFailure {
     if ((e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS') && e.path) {
       // The path of a failed atomic write is its hidden temporary file: name the folder instead.
       const dir = path.basename(e.path).startsWith('.') ? path.dirname(e.path) : e.path;
-      return new StepFailure(step, 'io', `Cannot write ${dir} (${e.code}: ${e.code === 'EROFS' ? 'read-only file system' : 'permission denied'}). CAPE keeps every session under 5_sessions/ of the cape folder: make it writable, then try again.`);
+      return new StepFailure(step, 'io', `Cannot write ${dir} (${e.code}: ${e.code === 'EROFS' ? 'read-only file system' : 'permission denied'}). CAPE keeps every session under ${SESSIONS_FOLDER}/ of the cape folder: make it writable, then try again.`);
     }
     return new StepFailure(step, 'io', `File system error: ${e.message}`);
   }

@@ -10,14 +10,14 @@ import type { SessionRun } from './step';
 
 /** The retrospective's artifacts once every step is completed; returns the session's result. */
 export async function finishSession(run: SessionRun, costUsd: number | null): Promise<SessionResult> {
-  const { opts, capeFolder, store, state, record, emit, warn, now } = run;
+  const { opts, store, state, record, emit, warn, now } = run;
   const { envelopes, checks, devaFiles } = record;
   const taskId = state.taskId;
   const repeatOf = opts.repeatOf;
   const retro = envelopes.cm_retro!;
   const kpt: KptLists = retro.kpt ?? { keep: [], problem: [], try: [] };
   if (!kpt.keep.length && !kpt.problem.length && !kpt.try.length) {
-    warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${capeFolder}/5_sessions/retrospective/kpt_merged.md.`);
+    warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${store.relative(store.kptPath)}.`);
   }
   if (!repeatOf) await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
   const history = await historyFromRetrospectives(store.retrospectiveDir);

@@ -3,5 +3,6 @@
 // names, stepRecords.ts pair/ and failed/, sessionStates.ts state/, retrospectives.ts and retrospectiveMarkdown.ts
 // the retrospectives, taskTraces.ts what a task id left on disk, jsonFile.ts the JSON files' format, records.ts the types.
 export * from './store';
+export { SessionLayout } from './layout';
 export * from './records';
 export { renderRetrospective } from './retrospectiveMarkdown';

@@ -4,10 +4,9 @@
 // No reading or writing of session files here: stepRecords.ts, sessionStates.ts, retrospectives.ts do that.
 import { statSync } from 'fs';
 import * as path from 'path';
-import { capeFolderRefusal, STEP_IDS, type AgentId } from '../model/types';
+import { capeFolderRefusal, SESSIONS_FOLDER, STEP_IDS, type AgentId } from '../model/types';
 import { retrospectiveStamp } from '../model/dates';
 import { checkWorkspaceLocation } from '../files/pathSafety';
-import { SESSIONS_FOLDER } from '../cape/assets';
 import { StoreError, assertTaskId } from './records';
 
 export class SessionLayout {
