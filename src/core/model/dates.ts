@@ -1,6 +1,7 @@
 // Every date format CAPE writes or shows, in one place. Local time where a person reads it (as the original CLI
 // wrote retrospective names and KPT headers), UTC where only uniqueness matters. How long something took or may take
-// (formatDuration), and the one bound of a timer's delay. No imports: the webview bundles it.
+// (formatDuration), and the one bound of a timer's delay. No Node imports: the webview bundles it.
+import { tenthsText } from '../text/size';
 
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
@@ -30,7 +31,7 @@ export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
   if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
   const tenths = Math.round(ms / 100);
-  if (tenths < 100) return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} s`;
+  if (tenths < 100) return `${tenthsText(tenths)} s`;
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);

@@ -16,5 +16,10 @@ export function formatBytes(bytes: number): string {
     unit++;
     tenths = Math.ceil((n * 10) / 1024 ** (unit + 1));
   }
-  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} ${UNITS[unit]}`;
+  return `${tenthsText(tenths)} ${UNITS[unit]}`;
+}
+
+/** A whole number of tenths as a figure with one decimal, none when it is zero (21 → "2.1", 20 → "2"): sizes and durations. */
+export function tenthsText(tenths: number): string {
+  return tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1);
 }
