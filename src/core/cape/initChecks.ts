@@ -9,6 +9,7 @@
 
 import type { InitDecisionSpec, InputSpec } from './prompts';
 import { parseFrontmatter } from './frontmatter';
+import { fenceTracker, headingOf } from '../text/markdown';
 
 /** The length each input file is asked to stay under (rendered into prompts/roles/init.md as {{max_chars}}). */
 export const INPUT_FILE_TARGET_CHARS = 8_000;
@@ -37,17 +38,9 @@ export function stripWrappingFence(text: string): string {
 
 /** Markdown headings outside fenced code blocks. */
 function countHeadings(markdown: string): number {
-  let fence: string | null = null;
+  const outside = fenceTracker();
   let n = 0;
-  for (const line of markdown.split(/\r?\n/)) {
-    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (fence === null) fence = f[1][0];
-      else if (f[1][0] === fence) fence = null;
-      continue;
-    }
-    if (fence === null && /^\s{0,3}#{1,6}\s+\S/.test(line)) n++;
-  }
+  for (const line of markdown.split(/\r?\n/)) if (outside(line) && headingOf(line)?.title) n++;
   return n;
 }
 

@@ -6,6 +6,7 @@ import type { KptItem, KptKind, KptLists } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
 import { kptStatusMarker, splitStatus } from './items';
 import { oneLine } from '../text/cut';
+import { closesFence, fenceOpening, headingOf } from '../text/markdown';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
@@ -35,8 +36,6 @@ export function kptKindOf(label: string): KptKind | null {
 /** A `[task-id]` tag: no spaces or brackets inside (task ids never contain them). */
 export const TAG_RE = /^\[([^\[\]\s]+)\]\s*/;
 const BULLET_RE = /^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$/;
-const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
 /** Git (and diff3) conflict markers: kept as lines of their own, never part of an item. */
 const CONFLICT_RE = /^(<{7}|={7}|>{7}|\|{7})(\s.*)?$/;
 const UPDATED_RE = /^_Last updated: .*_\s*$/;
@@ -108,18 +107,17 @@ export function parseKptDocument(markdown: string): KptDocument {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (fence !== null) {
-      const f = FENCE_RE.exec(line);
-      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+      if (closesFence(line, fence)) fence = null;
       continue;
     }
     if (inComment) {
       if (line.includes('-->')) inComment = false;
       continue;
     }
-    const f = FENCE_RE.exec(line);
-    if (f) {
+    const opening = fenceOpening(line);
+    if (opening) {
       finish();
-      fence = f[1];
+      fence = opening;
       openedAt = i;
       continue;
     }
@@ -129,11 +127,11 @@ export function parseKptDocument(markdown: string): KptDocument {
       openedAt = i;
       continue;
     }
-    const heading = HEADING_RE.exec(line);
+    const heading = headingOf(line);
     if (heading) {
       finish();
       closeSection(i);
-      const kind = kptKindOf(heading[2]);
+      const kind = kptKindOf(heading.title);
       if (kind) {
         section = { kind, heading: i, end: lines.length };
         sections.push(section);

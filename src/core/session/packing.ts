@@ -8,7 +8,7 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
-import { charBigrams, sliceWhole } from '../text';
+import { charBigrams, fenceTracker, headingOf, sliceWhole } from '../text';
 
 /** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
 export function minifyMarkdown(text: string): string {
@@ -20,8 +20,6 @@ export function minifyMarkdown(text: string): string {
     .trim();
 }
 
-const FENCE = /^\s*(```|~~~)/;
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 /** One heading and the text up to the next heading (of any level). The text before the first heading has level 0. */
 export interface MdSection {
@@ -39,7 +37,7 @@ export function splitSections(markdown: string): MdSection[] {
   const out: MdSection[] = [];
   let cur: MdSection = { level: 0, headingLine: '', title: '', body: '', parent: -1 };
   let lines: string[] = [];
-  let fence: string | null = null;
+  const outside = fenceTracker();
   const stack: number[] = [];
   const flush = () => {
     cur.body = lines.join('\n').trim();
@@ -47,20 +45,15 @@ export function splitSections(markdown: string): MdSection[] {
     lines = [];
   };
   for (const line of markdown.split(/\r?\n/)) {
-    const f = FENCE.exec(line);
-    if (f) {
-      if (fence === null) fence = f[1];
-      else if (f[1] === fence) fence = null;
-    }
-    const h = fence === null && !f ? HEADING.exec(line) : null;
-    if (!h) {
+    const h = outside(line) ? headingOf(line) : null;
+    if (!h?.title) {
       lines.push(line);
       continue;
     }
     flush();
-    const level = h[1].length;
+    const level = h.level;
     while (stack.length && out[stack[stack.length - 1]].level >= level) stack.pop();
-    cur = { level, headingLine: line.trim(), title: h[2].trim(), body: '', parent: stack.length ? stack[stack.length - 1] : -1 };
+    cur = { level, headingLine: line.trim(), title: h.title.trim(), body: '', parent: stack.length ? stack[stack.length - 1] : -1 };
     stack.push(out.length);
   }
   flush();

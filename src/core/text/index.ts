@@ -1,8 +1,9 @@
 // Language-neutral text similarity: character bigrams over code points (they work for Japanese without word
 // segmentation as well as for English). KPT grouping, the reproducibility metric and the context packing's section
 // scores all count shared bigrams through here; each domain keeps its own normalisation of the text before it.
-// Cutting text for the model without splitting a character (cut.ts) lives here too, and writing a size in bytes for a
-// person (size.ts).
+// Cutting text for the model without splitting a character (cut.ts) lives here too, writing a size in bytes for a
+// person (size.ts), and the Markdown line rules (fences, headings) every reader of a team file uses (markdown.ts).
 export * from './bigrams';
 export * from './cut';
+export * from './markdown';
 export * from './size';

@@ -1,0 +1,40 @@
+// The few Markdown line rules CAPE reads documents by (team files, kpt_merged.md, an init file's sections), after
+// CommonMark: a fence opens with 3+ backticks or tildes after at most 3 spaces and closes with a line of the same
+// character, at least as long; an ATX heading is 1–6 `#`, a space and its title. One rule, so that a `#` line inside
+// code is code for every reader alike.
+
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
+const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+
+/** The fence a line opens (its run of backticks or tildes), or null. */
+export function fenceOpening(line: string): string | null {
+  return FENCE_RE.exec(line)?.[1] ?? null;
+}
+
+/** True when `line` closes the fence opened by `opening`: the same character, at least as many, nothing after. */
+export function closesFence(line: string, opening: string): boolean {
+  const f = FENCE_RE.exec(line)?.[1];
+  return !!f && f[0] === opening[0] && f.length >= opening.length && line.trim() === f;
+}
+
+/** An ATX heading's level and title (trimmed, closing `#`s dropped; may be empty), or null. */
+export function headingOf(line: string): { level: number; title: string } | null {
+  const h = HEADING_RE.exec(line);
+  return h ? { level: h[1].length, title: h[2] } : null;
+}
+
+/**
+ * Reads lines in order and tells, for each, whether it is outside fenced code: a fence's own lines and the lines
+ * between them are inside (a `#` there is not a heading).
+ */
+export function fenceTracker(): (line: string) => boolean {
+  let fence: string | null = null;
+  return (line) => {
+    if (fence !== null) {
+      if (closesFence(line, fence)) fence = null;
+      return false;
+    }
+    fence = fenceOpening(line);
+    return fence === null;
+  };
+}
