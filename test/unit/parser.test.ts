@@ -1,6 +1,6 @@
 // Reply parser: every recorded reply, fenced/bare/prose variants, file blocks, truncation, repair prompt.
 import * as assert from 'assert';
-import { ERROR_MARK, excerptAround, extractFiles, lineColumn, matchBalanced, parseReply, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
+import { ERROR_MARK, excerptAround, extractFiles, lineColumn, matchBalanced, NO_ENVELOPE_ERROR, parseReply, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
 import type { ParsedReply, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
@@ -98,7 +98,9 @@ describe('parser: locating the JSON envelope', () => {
 
   it('reports invalid JSON, missing JSON and empty replies clearly', () => {
     assert.match(fail('poa', '```json\n{"agent": "POA", : "v"}\n```'), /not valid JSON/);
-    assert.match(fail('poa', 'I could not do it.'), /no JSON envelope found/);
+    assert.strictEqual(fail('poa', 'I could not do it.'), NO_ENVELOPE_ERROR);
+    assert.strictEqual(fail('poa', '```json\n[1, 2]\n```'), NO_ENVELOPE_ERROR);
+    assert.match(NO_ENVELOPE_ERROR, /no JSON envelope found/);
     assert.match(fail('poa', '   '), /empty/);
   });
 

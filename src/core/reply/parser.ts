@@ -24,6 +24,8 @@ export type ParseResult = { ok: true; reply: ParsedReply; warnings: string[] } |
 export const TRUNCATED_ERROR =
   'the reply ends before the JSON envelope is complete — the model probably hit max_tokens';
 
+export const NO_ENVELOPE_ERROR = 'no JSON envelope found: the reply must contain one JSON object (in a ```json block)';
+
 // ---------------------------------------------------------------------------------------------
 // JSON location
 
@@ -162,7 +164,7 @@ function skipClosingFence(text: string, end: number): number {
 function locateEnvelope(text: string): LocateResult {
   const starts = candidateStarts(text);
   if (starts.length === 0) {
-    return { ok: false, error: 'no JSON envelope found: the reply must contain one JSON object (in a ```json block)' };
+    return { ok: false, error: NO_ENVELOPE_ERROR };
   }
   let firstFailure: string | null = null;
   let fallback: Located | null = null;
@@ -191,7 +193,7 @@ function locateEnvelope(text: string): LocateResult {
     fallback ??= found;
   }
   if (fallback && !firstFailure) return { ok: true, found: fallback };
-  return { ok: false, error: firstFailure ?? 'no JSON envelope found: the reply must contain one JSON object (in a ```json block)' };
+  return { ok: false, error: firstFailure ?? NO_ENVELOPE_ERROR };
 }
 
 /** Characters of context shown on each side of the place the JSON broke. */
