@@ -60,6 +60,14 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
   const keys = new ApiKeyStore(services.context.secrets);
   // The cheapest model for the check: the init model (a fast one) — any model the key can use proves the key.
   const model = s.provider === 'anthropic' ? s.initModel : DEFAULT_INIT_MODEL;
+  // the one wording of a key checked and stored, or not stored, for both ways in (a given key, the input box)
+  const stored = async (key: string): Promise<SetApiKeyResult> => {
+    await keys.set(key);
+    services.output.info(`Anthropic API key ${maskKey(key)} stored (checked against ${baseURL})`);
+    void vscode.window.showInformationMessage(`CAPE: the Anthropic API key was checked with ${baseURL} and saved in VS Code's secret storage.`);
+    return { status: 'stored' };
+  };
+  const notStored = (key: string, error: string) => services.output.warn(`API key ${maskKey(key)} not stored: ${error}`);
 
   if (givenKey !== undefined) {
     const key = givenKey.trim();
@@ -67,14 +75,11 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
     const res = await check(key, baseURL, model);
     if (!res) return { status: 'cancelled' };
     if (!res.ok) {
-      services.output.warn(`API key ${maskKey(key)} not stored: ${res.error}`);
+      notStored(key, res.error);
       void vscode.window.showErrorMessage(`CAPE: ${res.error}`);
       return { status: res.rejected ? 'rejected' : 'failed', error: res.error };
     }
-    await keys.set(key);
-    services.output.info(`Anthropic API key ${maskKey(key)} stored (checked against ${baseURL})`);
-    void vscode.window.showInformationMessage(`CAPE: the Anthropic API key was checked with ${baseURL} and saved in VS Code's secret storage.`);
-    return { status: 'stored' };
+    return stored(key);
   }
 
   let value = '';
@@ -93,13 +98,8 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
     const key = entered.trim();
     const res = await check(key, baseURL, model);
     if (!res) return { status: 'cancelled' };
-    if (res.ok) {
-      await keys.set(key);
-      services.output.info(`Anthropic API key ${maskKey(key)} stored (checked against ${baseURL})`);
-      void vscode.window.showInformationMessage(`CAPE: the Anthropic API key was checked and saved in VS Code's secret storage.`);
-      return { status: 'stored' };
-    }
-    services.output.warn(`API key ${maskKey(key)} not stored: ${res.error}`);
+    if (res.ok) return stored(key);
+    notStored(key, res.error);
     if (res.rejected) {
       // let the user fix it right away: the same box again, with the reason as its prompt
       problem = `${res.error} Paste the key again, or press Esc to cancel.`;

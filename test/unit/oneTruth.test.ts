@@ -30,6 +30,12 @@ function filesMatching(pattern: RegExp): string[] {
     .sort();
 }
 
+/** How many times `text` stands in the code of src/ and media/ (comments left out). */
+function occurrences(text: string): number {
+  const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return sources().reduce((n, f) => n + code(f.text).split(text).length - 1, 0);
+}
+
 describe('one truth per concept (source guard rails)', () => {
   const all = sources();
 
@@ -54,6 +60,20 @@ describe('one truth per concept (source guard rails)', () => {
   it('the session records\' folders are named by SESSIONS_FOLDER (model/types.ts) and store/layout.ts only', () => {
     assert.deepStrictEqual(filesMatching(/5_sessions/), ['src/core/model/types.ts']);
     assert.deepStrictEqual(filesMatching(/['"]kpt_merged\.md['"]/), ['src/core/store/layout.ts']);
+  });
+
+  it('a message that two code paths give is written once', () => {
+    for (const text of [
+      'This answer is required', // questionnaire.ts validateAnswer, for the input box too
+      'Keep the answer under',
+      'stored (checked against', // setApiKey.ts, a given key and the input box
+      'not stored: ',
+      'content is larger than', // pathSafety.ts sizeRefusal
+      'is an existing directory', // pathSafety.ts targetRefusal
+      'no JSON envelope found',
+    ]) {
+      assert.strictEqual(occurrences(text), 1, text);
+    }
   });
 
   it("the Restricted Mode warning's button is made in commands/util.ts (warnRestricted) only", () => {
