@@ -76,6 +76,14 @@ describe('one truth per concept (source guard rails)', () => {
     }
   });
 
+  it("a command's title shown by its quick pick or input box is the title package.json gives the command", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { commands: { category?: string; title: string }[] } };
+    const titles = new Set(pkg.contributes.commands.map((c) => (c.category ? `${c.category}: ${c.title}` : c.title)));
+    const used = all.flatMap((f) => [...f.text.matchAll(/(?:_TITLE = |title: )'(CAPE: [A-Z][^']*)'/g)].map((m) => [f.rel, m[1]]));
+    assert.ok(used.length >= 5, JSON.stringify(used));
+    for (const [rel, title] of used) assert.ok(titles.has(title), `${rel}: "${title}" is not a command title of package.json`);
+  });
+
   it("the Restricted Mode warning's button is made in commands/util.ts (warnRestricted) only", () => {
     assert.deepStrictEqual(filesMatching(/workbench\.trust\.manage|'Manage Workspace Trust'/), ['src/commands/util.ts']);
   });
