@@ -7,7 +7,7 @@
 //  - ../edits/proposedFiles.ts DevA's proposed files (decisions, diff, apply, discard, restore).
 // Every SessionEvent goes to the proposals (full data) and, view-shaped (../panel/viewData.ts), to the panel.
 import * as vscode from 'vscode';
-import type { SessionEvent } from '../core';
+import { formatDuration, type SessionEvent } from '../core';
 import { ProposedFilesService } from '../edits/proposedFiles';
 import type { PanelRestorer } from '../panel/ChatPanel';
 import { PanelBridge, type PanelActions } from '../panel/panelBridge';
@@ -107,11 +107,11 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
   private log(e: SessionEvent): void {
     const out = this.services.output;
     if (e.type === 'error') out.warn(`${e.step ?? 'session'}: ${e.kind}: ${e.message}`);
-    else if (e.type === 'retry') out.info(`${e.step}: retrying (attempt ${e.attempt}) in ${e.delayMs} ms: ${e.reason}`);
+    else if (e.type === 'retry') out.info(`${e.step}: retrying (attempt ${e.attempt}) in ${formatDuration(e.delayMs)}: ${e.reason}`);
     else if (e.type === 'continued') out.info(`${e.step}: the reply reached the output limit; continuation ${e.continuation} of at most ${e.max}`);
     else if (e.type === 'warning') out.warn(`${e.step}: ${e.message}`);
     else if (e.type === 'repair') out.info(`${e.step}: the reply did not validate, asking for a repair: ${e.error}`);
-    else if (e.type === 'step-finished') out.info(`${e.step}: saved ${e.artifactPath} (${e.durationMs} ms)`);
+    else if (e.type === 'step-finished') out.info(`${e.step}: saved ${e.artifactPath} (${formatDuration(e.durationMs)})`);
   }
 
   /** What the panel's buttons do. */

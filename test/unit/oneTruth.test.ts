@@ -54,6 +54,9 @@ describe('one truth per concept (source guard rails)', () => {
 
   it('a duration for people is written by model/dates.ts (formatDuration) only', () => {
     assert.deepStrictEqual(filesMatching(/\/ 1000\b[^`\n]*\} s\b/), []);
+    // a figure followed by a unit of time in a template: only formatDuration writes one (cli/context.ts prints the
+    // index's build time in exact ms for measurements)
+    assert.deepStrictEqual(filesMatching(/\} (s|min|h)\b(?! ago)|\} ms\b/), ['src/cli/context.ts', 'src/core/model/dates.ts']);
     assert.deepStrictEqual(filesMatching(/\} min \$\{/), ['src/core/model/dates.ts']);
   });
 

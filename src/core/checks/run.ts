@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, parseTestCases, trimForModel } from './output';
 import type { CheckRun, CheckStatus } from './types';
-import { timerDelay } from '../model/dates';
+import { formatDuration, timerDelay } from '../model/dates';
 import { sliceWhole } from '../text/cut';
 
 /** Default time limit of one check command. */
@@ -99,7 +99,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       setTimeout(() => finish(why, null, endNote(why)), 2000).unref();
     };
     const endNote = (why: CheckStatus) =>
-      why === 'timeout' ? `[killed: the check ran longer than ${Math.round(timeoutMs / 100) / 10} s]` : why === 'cancelled' ? '[stopped by the user]' : '';
+      why === 'timeout' ? `[killed: the check ran longer than ${formatDuration(timeoutMs)}]` : why === 'cancelled' ? '[stopped by the user]' : '';
     const onAbort = () => stop('cancelled');
     const timer = setTimeout(() => stop('timeout'), timerDelay(timeoutMs));
     if (opts.signal?.aborted) {
