@@ -39,6 +39,10 @@ describe('text: markdown line rules', () => {
     assert.deepStrictEqual(headingOf('## Goals ##'), { level: 2, title: 'Goals' });
     assert.deepStrictEqual(headingOf('   # Top'), { level: 1, title: 'Top' });
     assert.strictEqual(headingOf('#hashtag'), null);
+    assert.deepStrictEqual(headingOf('## Using C#'), { level: 2, title: 'Using C#' }, 'a # that ends a word is the title');
+    assert.deepStrictEqual(headingOf('### F# and C# ###'), { level: 3, title: 'F# and C#' });
+    assert.deepStrictEqual(headingOf('#'), { level: 1, title: '' });
+    assert.deepStrictEqual(headingOf('# #'), { level: 1, title: '' });
     assert.strictEqual(headingOf('####### seven'), null);
   });
 

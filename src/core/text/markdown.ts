@@ -4,7 +4,8 @@
 // code is code for every reader alike.
 
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
-const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+// a closing run of `#` counts only after a space (`## Using C#` is titled `Using C#`)
+const HEADING_RE = /^\s{0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/;
 
 /** The fence a line opens (its run of backticks or tildes), or null. */
 export function fenceOpening(line: string): string | null {
@@ -20,7 +21,8 @@ export function closesFence(line: string, opening: string): boolean {
 /** An ATX heading's level and title (trimmed, closing `#`s dropped; may be empty), or null. */
 export function headingOf(line: string): { level: number; title: string } | null {
   const h = HEADING_RE.exec(line);
-  return h ? { level: h[1].length, title: h[2] } : null;
+  // a title of only `#`s is the closing run of an empty heading (`### ###`)
+  return h ? { level: h[1].length, title: (h[2] ?? '').replace(/^#+$/, '') } : null;
 }
 
 /**
