@@ -377,6 +377,12 @@ describe('symbol extraction', () => {
     assert.deepStrictEqual(scanFile('main.go', 'package main\nfunc (s *Server) Serve() {}\nfunc main() {}\ntype Server struct {}\n').symbols, ['Serve', 'main', 'Server']);
     assert.deepStrictEqual(scanFile('lib.rs', 'pub fn parse() {}\npub(crate) struct Node;\nimpl Node {}\n').symbols, ['parse', 'Node']);
     assert.deepStrictEqual(scanFile('README.md', '# Demo\n```\n# not a heading\n```\n## Install\n').symbols, ['Demo', 'Install']);
+    // the one set of Markdown rules (text/markdown.ts): a longer fence is closed only by one as long, a '#' ending a
+    // word is part of the title, headings below level 3 and code indented by 4 spaces are not parts
+    assert.deepStrictEqual(
+      scanFile('docs/guide.md', '## Using C#\n````\n```\n# inside\n````\n#### Deep\n    # indented code\n### Setup ###\n').symbols,
+      ['Using C#', 'Setup'],
+    );
     const css = scanFile('a.scss', "@import './vars';\n.btn { }\n.card, .x {}\n  .nested {}\n");
     assert.deepStrictEqual(css.symbols, ['btn', 'card']);
     assert.deepStrictEqual(css.imports, ['./vars']);

@@ -10,6 +10,8 @@
 // literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Other languages: the plain fallback takes
 // unindented declarations (`def`, `class`, `func`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
 
+import { fenceTracker, headingOf } from '../text/markdown';
+
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once. */
   symbols: string[];
@@ -44,7 +46,8 @@ const CLASS_MEMBER =
 const OBJECT_MEMBER = /^(?:(?:async|get|set)\s+)*\*?\s*(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
 
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
-const MD_HEADING = /^#{1,3}\s+(.{2,80}?)\s*#*\s*$/;
+/** Markdown headings down to this level name a document's parts in the map. */
+const MD_HEADING_LEVELS = 3;
 
 /**
  * Per char code below 128: 1 where a line may start a declaration (the first letters of EXPORT_DECL, EXPORT_LIST,
@@ -75,11 +78,11 @@ export function scanFile(relPath: string, text: string): ScanResult {
       if (m) local.push(m[1]);
     }
   } else if (/\.(md|mdx|markdown)$/i.test(relPath)) {
-    let fence = false;
+    // the Markdown line rules every reader of CAPE uses (text/markdown.ts): headings up to level 3, outside code
+    const outside = fenceTracker();
     for (const line of text.split('\n')) {
-      if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-      const m = !fence && MD_HEADING.exec(line);
-      if (m) local.push(m[1]);
+      const h = outside(line) ? headingOf(line) : null;
+      if (h && h.level <= MD_HEADING_LEVELS && h.title.length >= 2 && h.title.length <= 80) local.push(h.title);
     }
   } else {
     for (const line of text.split('\n')) {
