@@ -1,7 +1,10 @@
-// The workspace index's import graph: each indexed file's relative import specifiers resolved to the workspace
-// files they name (TypeScript/JavaScript resolution: extensions, index files, `./x.js` naming `x.ts`, the `@/` and
-// `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges (importersOf).
+// The workspace index's import graph: each indexed file's import specifiers resolved to the workspace files they
+// name (TypeScript/JavaScript resolution: extensions, index files, `./x.js` naming `x.ts`; bare specifiers through the
+// workspace's own module names, moduleAliases.ts: tsconfig `paths` and `baseUrl`, package names and `imports`; else
+// the `@/` and `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges
+// (importersOf).
 import type { FileEntry } from './indexCache';
+import { isModuleConfig, ModuleAliases } from './moduleAliases';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
@@ -53,19 +56,38 @@ export class ImportGraph {
   /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
   private stems: Set<string> | null = null;
 
-  /** `files`: the index's entries by path (the graph reads them and writes their `imports`). */
-  constructor(private readonly files: ReadonlyMap<string, FileEntry>) {}
+  /** The workspace's module names, read from its configuration files when a bare specifier is first resolved. */
+  private aliases: ModuleAliases | null = null;
+  /** A configuration file (package.json, tsconfig) changed since the aliases were read: every file is resolved again. */
+  private configChanged = false;
+  /**
+   * The files that resolved a bare specifier through the aliases, by the folder of each base they tried: a file
+   * added or removed under that folder may change their resolution. Known only after a resolution of every file in
+   * this process (a restored cache's edges came without it).
+   */
+  private aliasUsers: Map<string, Set<FileEntry>> | null = null;
+
+  /**
+   * `files`: the index's entries by path (the graph reads them and writes their `imports`); `read`: an indexed
+   * file's text, for the configuration files.
+   */
+  constructor(
+    private readonly files: ReadonlyMap<string, FileEntry>,
+    private readonly read: (rel: string) => string | null = () => null,
+  ) {}
 
   /** A file was (re)indexed: its specifiers are resolved by the next resolveImports(); `added` when it is new. */
   indexed(rel: string, added: boolean): void {
     if (added) this.setChanges.push(rel);
     this.toResolve.add(rel);
+    if (isModuleConfig(rel)) this.configChanged = true;
   }
 
   /** A file left the index. */
   dropped(rel: string): void {
     this.toResolve.delete(rel);
     this.setChanges.push(rel);
+    if (isModuleConfig(rel)) this.configChanged = true;
   }
 
   /** The files' imports as restored from a cache were resolved against the same file set. */
@@ -80,10 +102,13 @@ export class ImportGraph {
   resolveImports(): void {
     if (!this.toResolve.size && !this.setChanges.length) return;
     let todo: Iterable<FileEntry>;
-    if (!this.resolvedOnce || this.setChanges.length > this.files.size / 4) {
+    if (this.configChanged) this.aliases = null;
+    const aliasesUnknown = this.setChanges.length > 0 && !this.aliasUsers && !this.moduleAliases().empty;
+    if (!this.resolvedOnce || this.configChanged || aliasesUnknown || this.setChanges.length > this.files.size / 4) {
       // every file: first the stems that settle most specifiers naming no file in one look-up
       this.stems = new Set();
       for (const p of this.files.keys()) this.addStems(p);
+      this.aliasUsers = new Map();
       todo = this.files.values();
     } else {
       for (const p of this.setChanges) if (this.stems && this.files.has(p)) this.addStems(p);
@@ -94,13 +119,14 @@ export class ImportGraph {
     for (const f of todo) {
       const out: string[] = [];
       for (const spec of f.specs) {
-        const target = this.resolve(f.path, spec);
+        const target = this.resolve(f.path, spec, f);
         if (target && target !== f.path && !out.includes(target)) out.push(target);
       }
       f.imports = out;
     }
     this.toResolve.clear();
     this.setChanges = [];
+    this.configChanged = false;
     this.resolvedOnce = true;
     this.importers = null;
   }
@@ -133,6 +159,15 @@ export class ImportGraph {
         under.push(dir ? dir + '/' : '');
       }
     }
+    // files that resolved a bare specifier through a folder where a file came or went
+    if (this.aliasUsers?.size) {
+      for (const p of changed) {
+        for (let d = p.slice(0, Math.max(0, p.lastIndexOf('/'))); ; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
+          for (const f of this.aliasUsers.get(d) ?? []) if (this.files.get(f.path) === f) out.add(f);
+          if (!d) break;
+        }
+      }
+    }
     const nameList = [...names].filter(Boolean);
     for (const f of this.files.values()) {
       const specs = f.specText();
@@ -142,11 +177,35 @@ export class ImportGraph {
     return out;
   }
 
-  /** The indexed file a specifier names, or null (bare package names are not workspace files). */
-  resolve(from: string, spec: string): string | null {
+  private moduleAliases(): ModuleAliases {
+    if (!this.aliases) this.aliases = new ModuleAliases(this.files.keys(), this.read);
+    return this.aliases;
+  }
+
+  /**
+   * The indexed file a specifier names, or null (a package outside the workspace is no workspace file). `user`: the
+   * file being resolved, remembered under the folders a bare specifier's bases lie in (affectedBy).
+   */
+  resolve(from: string, spec: string, user?: FileEntry): string | null {
     let base: string;
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
       base = joinRelative(from, spec);
+    } else if (!spec.startsWith('/') && spec && this.hasAliases()) {
+      const bases = this.moduleAliases().bases(from, spec);
+      for (const b of bases) {
+        if (user && this.aliasUsers) {
+          const d = b.slice(0, Math.max(0, b.lastIndexOf('/')));
+          const set = this.aliasUsers.get(d);
+          if (set) set.add(user);
+          else this.aliasUsers.set(d, new Set([user]));
+        }
+        const hit = this.resolveBase(b);
+        if (hit) return hit;
+      }
+      if (!spec.startsWith('@/') && !spec.startsWith('~/')) return null;
+      base = spec.slice(2);
+      const inSrc = this.resolveBase('src/' + base);
+      if (inSrc) return inSrc;
     } else if (spec.startsWith('@/') || spec.startsWith('~/')) {
       base = spec.slice(2);
       const inSrc = this.resolveBase('src/' + base);
@@ -156,6 +215,11 @@ export class ImportGraph {
     } else return null;
     if (base.startsWith('..')) return null;
     return this.resolveBase(base);
+  }
+
+  /** False when the workspace names no modules of its own (the aliases are then not consulted). */
+  private hasAliases(): boolean {
+    return !this.moduleAliases().empty;
   }
 
   private resolveBase(base: string): string | null {

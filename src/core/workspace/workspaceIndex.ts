@@ -81,7 +81,7 @@ export class WorkspaceIndex {
   /** Files admitted by name whose content is not text or cannot be read, by notTextKey, so a refresh does not re-read them. */
   private readonly notText = new Map<string, string>();
   private text = new TermIndex();
-  private readonly graph = new ImportGraph(this.files);
+  private readonly graph = new ImportGraph(this.files, (rel) => this.readIndexed(rel));
   private readonly tree: TreeWalk;
   /** Git recency and co-change of the files (history.ts), recomputed when HEAD moves. */
   private history: History = NO_HISTORY;

@@ -1,0 +1,245 @@
+// The workspace's own module names: the workspace files a bare import specifier (one not starting with `.` or `/`)
+// names, as TypeScript and Node resolve it, read from the workspace's configuration files:
+//  - tsconfig/jsconfig `compilerOptions.paths` (`"@app/*": ["src/app/*"]`: exact or one `*`, the longest matching
+//    prefix first, relative to `baseUrl` or else to the config that sets them) and `baseUrl` itself (`components/x`
+//    under it), from the nearest config above the importing file, `extends` followed inside the workspace;
+//  - package.json `imports` of the nearest package (Node's subpath imports, `#internal/x`);
+//  - package.json `name` of every package in the workspace (a monorepo's `@acme/core`, or a package's tests importing
+//    it by its own name): its entry (`source`, `exports`, `module`, `main`, `types`, then `src/index` and `index`) and
+//    its subpaths (`@acme/core/utils` → the package's `utils`, then `src/utils`).
+// An entry that names built output (`dist/index.js`, usually not in the workspace) also tries its source twin
+// (`src/index.*`). What a specifier resolves to is left to importGraph.ts: this module only lists, in order, the bases
+// to try. Configurations outside the workspace (`extends: "@tsconfig/node20"`) and the `exports` conditions' finer
+// rules (patterns, `null` targets) are not followed: the graph feeds a ranking, where a missed edge costs little and a
+// wrong one a little more.
+import { parse as parseJsonc } from 'jsonc-parser';
+
+/** Configuration files this module reads; a change to one of them changes what bare specifiers resolve to. */
+export function isModuleConfig(relPath: string): boolean {
+  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
+  return base === 'package.json' || /^(tsconfig|jsconfig)(\.[\w.-]+)?\.json$/.test(base);
+}
+
+interface PathRule {
+  /** The pattern's text before and after its `*` (no `*`: an exact name, suffix null). */
+  prefix: string;
+  suffix: string | null;
+  /** Targets as workspace paths with their `*` (normalised). */
+  targets: string[];
+}
+
+interface CompilerScope {
+  rules: PathRule[];
+  /** The `baseUrl` folder as a workspace path ('' = the root), or null. */
+  baseUrl: string | null;
+}
+
+interface PackageInfo {
+  dir: string;
+  name: string | null;
+  /** The entry bases, in the order to try. */
+  entry: string[];
+  /** `exports` subpaths with a plain string target (`./utils` → bases), without the leading `./`. */
+  subpaths: Map<string, string>;
+  /** `imports` (`#x` or `#x/*` → a target relative to the package's folder). */
+  imports: PathRule[];
+}
+
+/** Folders whose files are built output: their source twin lives under `src/`. */
+const BUILT_DIR = /^(dist|build|lib|out|esm|cjs|es|umd|types)\//;
+/** Conditions of `exports`, most source-like first; other keys follow in their own order. */
+const CONDITIONS = ['source', 'development', 'import', 'module', 'default', 'require', 'node', 'browser', 'types'];
+
+function parseConfig(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  const v = parseJsonc(text, [], { allowTrailingComma: true, disallowComments: false });
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** `a/b` + `../c/./d` → `a/c/d` ('' = the root); null when it leaves the workspace. */
+export function joinWorkspace(dir: string, rel: string): string | null {
+  const out = dir ? dir.split('/') : [];
+  for (const seg of rel.replace(/\\/g, '/').split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!out.length) return null;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join('/');
+}
+
+const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+
+/** The string leaves of an `exports` value, most source-like condition first. */
+function exportTargets(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 4) return out;
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) exportTargets(x, out, depth + 1);
+  else if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = [...CONDITIONS.filter((k) => k in o), ...Object.keys(o).filter((k) => !CONDITIONS.includes(k))];
+    for (const k of keys) exportTargets(o[k], out, depth + 1);
+  }
+  return out;
+}
+
+/** A package file's bases: the file itself, and for built output its twin under `src/` (extension left to the graph). */
+function fileBases(dir: string, target: string): string[] {
+  const rel = joinWorkspace('', target);
+  if (rel === null || rel.includes('*')) return [];
+  const out: string[] = [];
+  const built = BUILT_DIR.exec(rel);
+  if (built) {
+    const twin = joinWorkspace(dir, 'src/' + rel.slice(built[0].length).replace(/(\.d)?\.[cm]?[jt]sx?$/, ''));
+    if (twin !== null) out.push(twin);
+  }
+  const own = joinWorkspace(dir, rel);
+  if (own !== null) out.push(own);
+  return out;
+}
+
+function pathRules(map: unknown, base: string): PathRule[] {
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return [];
+  const rules: PathRule[] = [];
+  for (const [pattern, raw] of Object.entries(map as Record<string, unknown>)) {
+    const star = pattern.indexOf('*');
+    if (star !== pattern.lastIndexOf('*')) continue;
+    const list = (Array.isArray(raw) ? raw : [raw]).filter((t): t is string => typeof t === 'string' && t.split('*').length <= 2);
+    const targets = list.map((t) => joinWorkspace(base, t)).filter((t): t is string => t !== null);
+    if (targets.length) rules.push({ prefix: star < 0 ? pattern : pattern.slice(0, star), suffix: star < 0 ? null : pattern.slice(star + 1), targets });
+  }
+  // TypeScript takes the pattern with the longest prefix before its `*`; an exact name before any pattern
+  return rules.sort((a, b) => Number(a.suffix !== null) - Number(b.suffix !== null) || b.prefix.length - a.prefix.length);
+}
+
+/** The targets of the first rule matching `spec`, with its `*` filled in; null when none matches. */
+function applyRules(rules: readonly PathRule[], spec: string): string[] | null {
+  for (const r of rules) {
+    if (r.suffix === null) {
+      if (spec === r.prefix) return r.targets;
+    } else if (spec.length >= r.prefix.length + r.suffix.length && spec.startsWith(r.prefix) && spec.endsWith(r.suffix)) {
+      const star = spec.slice(r.prefix.length, spec.length - r.suffix.length);
+      return r.targets.map((t) => t.replace('*', star));
+    }
+  }
+  return null;
+}
+
+export class ModuleAliases {
+  private readonly packages = new Map<string, PackageInfo>();
+  private readonly byName = new Map<string, PackageInfo>();
+  private readonly scopes = new Map<string, CompilerScope>();
+  /** The nearest config folder (tsconfig/jsconfig, package.json) of each folder asked about. */
+  private readonly nearestScope = new Map<string, CompilerScope | null>();
+  private readonly nearestPackage = new Map<string, PackageInfo | null>();
+
+  /** `paths`: every workspace file; `read`: a file's text (null when it cannot be read). */
+  constructor(paths: Iterable<string>, private readonly read: (rel: string) => string | null) {
+    const configs = new Map<string, string[]>();
+    for (const p of paths) {
+      if (!isModuleConfig(p) || p.split('/').includes('node_modules')) continue;
+      const base = p.slice(p.lastIndexOf('/') + 1);
+      if (base === 'package.json') this.addPackage(p);
+      else if (/^(tsconfig|jsconfig)\.json$/.test(base)) configs.set(dirOf(p), [...(configs.get(dirOf(p)) ?? []), p]);
+    }
+    for (const [dir, files] of configs) {
+      // tsconfig.json before jsconfig.json, as TypeScript looks for them
+      const scope = this.compilerScope(files.sort().reverse()[0], new Set());
+      if (scope && (scope.rules.length || scope.baseUrl !== null)) this.scopes.set(dir, scope);
+    }
+    this.empty = !this.byName.size && !this.scopes.size && ![...this.packages.values()].some((p) => p.imports.length);
+  }
+
+  /** True when the workspace has nothing for bare specifiers (no package names, paths, baseUrl or imports). */
+  readonly empty: boolean;
+
+  private addPackage(file: string): void {
+    const pkg = parseConfig(this.read(file));
+    if (!pkg) return;
+    const dir = dirOf(file);
+    const entry: string[] = [];
+    const exp = pkg.exports;
+    const subpaths = new Map<string, string>();
+    let main: unknown = exp;
+    if (exp && typeof exp === 'object' && !Array.isArray(exp) && Object.keys(exp).some((k) => k.startsWith('.'))) {
+      const o = exp as Record<string, unknown>;
+      main = o['.'];
+      for (const [k, v] of Object.entries(o)) {
+        const t = k.startsWith('./') && !k.includes('*') ? exportTargets(v)[0] : undefined;
+        if (t) subpaths.set(k.slice(2), t);
+      }
+    }
+    for (const t of [pkg.source, ...exportTargets(main), pkg.module, pkg.main, pkg.types, pkg.typings]) if (typeof t === 'string') entry.push(...fileBases(dir, t));
+    for (const t of ['src/index', 'index']) entry.push(joinWorkspace(dir, t)!);
+    const info: PackageInfo = { dir, name: typeof pkg.name === 'string' && pkg.name ? pkg.name : null, entry: [...new Set(entry)], subpaths, imports: pathRules(pkg.imports, '') };
+    this.packages.set(dir, info);
+    // two packages of one name (a fixture, a copy): the one nearer the root
+    const had = info.name ? this.byName.get(info.name) : undefined;
+    if (info.name && (!had || had.dir.split('/').length > dir.split('/').length)) this.byName.set(info.name, info);
+  }
+
+  /** A config's paths and baseUrl, with those it extends inside the workspace under its own. */
+  private compilerScope(file: string, seen: Set<string>): CompilerScope | null {
+    if (seen.has(file) || seen.size > 8) return null;
+    seen.add(file);
+    const cfg = parseConfig(this.read(file));
+    if (!cfg) return null;
+    const dir = dirOf(file);
+    let inherited: CompilerScope = { rules: [], baseUrl: null };
+    for (const ext of Array.isArray(cfg.extends) ? cfg.extends : [cfg.extends]) {
+      if (typeof ext !== 'string' || !/^\.\.?\//.test(ext)) continue;
+      const target = joinWorkspace(dir, ext.endsWith('.json') ? ext : ext + '.json');
+      const parent = target === null ? null : this.compilerScope(target, seen);
+      if (parent) inherited = { rules: parent.rules.length ? parent.rules : inherited.rules, baseUrl: parent.baseUrl ?? inherited.baseUrl };
+    }
+    const opts = (cfg.compilerOptions && typeof cfg.compilerOptions === 'object' ? cfg.compilerOptions : {}) as Record<string, unknown>;
+    const baseUrl = typeof opts.baseUrl === 'string' ? joinWorkspace(dir, opts.baseUrl) : inherited.baseUrl;
+    const rules = opts.paths ? pathRules(opts.paths, baseUrl ?? dir) : inherited.rules;
+    return { rules, baseUrl };
+  }
+
+  private nearest<T>(dir: string, own: Map<string, T>, memo: Map<string, T | null>): T | null {
+    const hit = memo.get(dir);
+    if (hit !== undefined) return hit;
+    const found = own.get(dir) ?? (dir ? this.nearest(dirOf(dir), own, memo) : null);
+    memo.set(dir, found);
+    return found;
+  }
+
+  /**
+   * The workspace bases a bare specifier written in `from` may name, in the order to try (each a path to complete
+   * with an extension or an index file); empty when the workspace does not claim it (`react`, `node:fs`).
+   */
+  bases(from: string, spec: string): string[] {
+    const dir = dirOf(from);
+    if (spec.startsWith('#')) {
+      const pkg = this.nearest(dir, this.packages, this.nearestPackage);
+      return (pkg && applyRules(pkg.imports, spec)?.flatMap((t) => fileBases(pkg.dir, t))) || [];
+    }
+    const out: string[] = [];
+    const scope = this.nearest(dir, this.scopes, this.nearestScope);
+    if (scope) {
+      const mapped = applyRules(scope.rules, spec);
+      if (mapped) out.push(...mapped);
+    }
+    // a package name is the specifier's first segment, or its first two for a scoped name
+    const slash = spec.indexOf('/', spec.startsWith('@') ? spec.indexOf('/') + 1 : 0);
+    const p = this.byName.get(slash < 0 ? spec : spec.slice(0, slash));
+    if (p && slash < 0) out.push(...p.entry);
+    else if (p) {
+      const sub = spec.slice(slash + 1);
+      const exported = p.subpaths.get(sub);
+      if (exported) out.push(...fileBases(p.dir, exported));
+      for (const t of [sub, 'src/' + sub]) {
+        const b = joinWorkspace(p.dir, t);
+        if (b !== null) out.push(b);
+      }
+    }
+    if (scope?.baseUrl !== null && scope?.baseUrl !== undefined) {
+      const b = joinWorkspace(scope.baseUrl, spec);
+      if (b !== null) out.push(b);
+    }
+    return [...new Set(out)];
+  }
+}

@@ -1,0 +1,164 @@
+// The workspace's own module names (moduleAliases.ts) and the import edges they give the index (importGraph.ts):
+// tsconfig paths and baseUrl, package names of a monorepo, package.json imports; kept right as files and
+// configurations change.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { isModuleConfig, joinWorkspace, ModuleAliases } from '../../src/core/workspace/moduleAliases';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { rankFiles } from '../../src/core/workspace/rank';
+
+function write(root: string, rel: string, content: string): void {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+function aliases(files: Record<string, string>): ModuleAliases {
+  return new ModuleAliases(Object.keys(files), (rel) => files[rel] ?? null);
+}
+
+/** A small monorepo: two packages, an app with tsconfig paths extending a base config. */
+function monorepo(root: string): void {
+  write(root, 'package.json', '{ "name": "mono", "private": true, "workspaces": ["packages/*"] }\n');
+  write(root, 'tsconfig.base.json', '{ "compilerOptions": { "strict": true } }\n');
+  write(
+    root,
+    'packages/core/package.json',
+    JSON.stringify({ name: '@acme/core', main: 'dist/index.js', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.mjs' }, './format': './dist/format/index.js' }, imports: { '#internal/*': './src/internal/*.ts' } }),
+  );
+  write(root, 'packages/core/src/index.ts', "import { clamp } from '#internal/clamp';\nexport function invoiceTotal() { return clamp(1); }\n");
+  write(root, 'packages/core/src/internal/clamp.ts', 'export function clamp(n: number) { return n; }\n');
+  write(root, 'packages/core/src/format/index.ts', 'export function formatMoney() { return 1; }\n');
+  write(root, 'packages/app/package.json', '{ "name": "@acme/app" }\n');
+  write(
+    root,
+    'packages/app/tsconfig.json',
+    '{\n  // the app\'s aliases\n  "extends": "../../tsconfig.base.json",\n  "compilerOptions": { "baseUrl": ".", "paths": { "@ui/*": ["src/ui/*"], "config": ["src/config.ts"], }, },\n}\n',
+  );
+  write(
+    root,
+    'packages/app/src/checkout.ts',
+    "import { invoiceTotal } from '@acme/core';\nimport { formatMoney } from '@acme/core/format';\nimport { Button } from '@ui/button';\nimport settings from 'config';\nimport React from 'react';\nexport function checkoutPage() { return [invoiceTotal, formatMoney, Button, settings, React]; }\n",
+  );
+  write(root, 'packages/app/src/ui/button.tsx', 'export function Button() { return null; }\n');
+  write(root, 'packages/app/src/config.ts', 'export default { currency: "EUR" };\n');
+  write(root, 'packages/app/test/checkout.test.ts', "import { checkoutPage } from '@acme/app';\n");
+  // a copy under node_modules never names a workspace package
+  write(root, 'node_modules/@acme/core/package.json', '{ "name": "@acme/core", "main": "index.js" }\n');
+}
+
+function tmp(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+const importsOf = (i: WorkspaceIndex) => [...i.all()].map((f) => `${f.path} -> ${f.imports.join(',')}`).sort();
+
+describe('module aliases', () => {
+  it('knows the configuration files that name modules', () => {
+    for (const p of ['package.json', 'a/b/package.json', 'tsconfig.json', 'tsconfig.build.json', 'packages/x/jsconfig.json']) assert.ok(isModuleConfig(p), p);
+    for (const p of ['package-lock.json', 'src/config.json', 'tsconfig.ts', 'my-tsconfig.json']) assert.ok(!isModuleConfig(p), p);
+    assert.strictEqual(joinWorkspace('a/b', '../c/./d'), 'a/c/d');
+    assert.strictEqual(joinWorkspace('', '../x'), null);
+  });
+
+  it('maps tsconfig paths (exact names first, then the longest prefix) and baseUrl, relative to the config that sets them', () => {
+    const a = aliases({
+      'web/tsconfig.json': '{ "compilerOptions": { "baseUrl": "src", "paths": { "@/*": ["*"], "@/ui/*": ["components/ui/*", "legacy/*"], "env": ["../env.ts"] } } }',
+    });
+    assert.deepStrictEqual(a.bases('web/src/page.ts', '@/ui/button'), ['web/src/components/ui/button', 'web/src/legacy/button', 'web/src/@/ui/button']);
+    assert.deepStrictEqual(a.bases('web/src/page.ts', '@/lib/api'), ['web/src/lib/api', 'web/src/@/lib/api']);
+    assert.deepStrictEqual(a.bases('web/src/page.ts', 'env'), ['web/env.ts', 'web/src/env']);
+    assert.deepStrictEqual(a.bases('web/src/page.ts', 'hooks/useCart'), ['web/src/hooks/useCart']);
+    // a file outside the config's folder is not under its rules
+    assert.deepStrictEqual(a.bases('server/main.ts', '@/lib/api'), []);
+    // paths without baseUrl are relative to their config
+    const b = aliases({ 'tsconfig.json': '{ "compilerOptions": { "paths": { "~lib/*": ["./lib/*"] } } }' });
+    assert.deepStrictEqual(b.bases('src/x.ts', '~lib/date'), ['lib/date']);
+    assert.deepStrictEqual(b.bases('src/x.ts', 'lodash'), []);
+  });
+
+  it('follows extends inside the workspace (comments, trailing commas), and not outside it', () => {
+    const a = aliases({
+      'tsconfig.base.json': '{ "compilerOptions": { /* shared */ "baseUrl": ".", "paths": { "@shared/*": ["libs/shared/*"], }, }, }',
+      'apps/web/tsconfig.json': '{ "extends": "../../tsconfig.base.json", "compilerOptions": { "jsx": "react" } }',
+      'apps/api/tsconfig.json': '{ "extends": ["@tsconfig/node20/tsconfig.json", "../../tsconfig.base"], "compilerOptions": { "paths": { "@api/*": ["src/*"] } } }',
+      'apps/cycle/tsconfig.json': '{ "extends": "./tsconfig.json" }',
+    });
+    assert.deepStrictEqual(a.bases('apps/web/src/a.ts', '@shared/dates'), ['libs/shared/dates', '@shared/dates']);
+    // its own paths replace the inherited ones, relative to the inherited baseUrl
+    assert.deepStrictEqual(a.bases('apps/api/src/a.ts', '@api/users'), ['src/users', '@api/users']);
+    assert.deepStrictEqual(a.bases('apps/api/src/a.ts', '@shared/dates'), ['@shared/dates']);
+    assert.deepStrictEqual(a.bases('apps/cycle/a.ts', '@shared/x'), []);
+  });
+
+  it('names a workspace package by its package.json: entry (source twin of built output first), exported subpaths, imports', () => {
+    const files: Record<string, string> = {};
+    const root = tmp('cape-alias-pkg-');
+    monorepo(root);
+    for (const rel of ['package.json', 'packages/core/package.json', 'packages/app/package.json', 'node_modules/@acme/core/package.json']) files[rel] = fs.readFileSync(path.join(root, rel), 'utf8');
+    const a = aliases(files);
+    const entry = a.bases('packages/app/src/checkout.ts', '@acme/core');
+    // conditions most source-like first: import before types
+    assert.deepStrictEqual(entry.slice(0, 4), ['packages/core/src/index', 'packages/core/dist/index.mjs', 'packages/core/dist/index.d.ts', 'packages/core/dist/index.js']);
+    assert.ok(entry.includes('packages/core/src/index') && entry.includes('packages/core/index'));
+    assert.deepStrictEqual(a.bases('x.ts', '@acme/core/format'), ['packages/core/src/format/index', 'packages/core/dist/format/index.js', 'packages/core/format', 'packages/core/src/format']);
+    assert.deepStrictEqual(a.bases('packages/core/src/index.ts', '#internal/clamp'), ['packages/core/src/internal/clamp.ts']);
+    // `#` imports belong to the nearest package only
+    assert.deepStrictEqual(a.bases('packages/app/src/checkout.ts', '#internal/clamp'), []);
+    assert.deepStrictEqual(a.bases('x.ts', '@acme/corex'), []);
+    assert.deepStrictEqual(a.bases('x.ts', 'mono'), ['src/index', 'index']);
+    // a broken package.json names nothing
+    assert.ok(aliases({ 'package.json': '{ "name": ' }).empty);
+  });
+
+  it('gives the index the edges a monorepo imports by name, and the ranking follows them', async () => {
+    const root = tmp('cape-alias-index-');
+    monorepo(root);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.deepStrictEqual(index.get('packages/app/src/checkout.ts')!.imports, [
+      'packages/core/src/index.ts',
+      'packages/core/src/format/index.ts',
+      'packages/app/src/ui/button.tsx',
+      'packages/app/src/config.ts',
+    ]);
+    assert.deepStrictEqual(index.get('packages/core/src/index.ts')!.imports, ['packages/core/src/internal/clamp.ts']);
+    assert.deepStrictEqual(index.get('packages/app/test/checkout.test.ts')!.imports, []);
+    assert.deepStrictEqual(index.importersOf('packages/core/src/index.ts'), ['packages/app/src/checkout.ts']);
+    // the checkout page's words name nothing in core: core's entry is ranked through the import alone
+    const ranked = rankFiles(index, { objective: 'checkout page' }).map((r) => r.path);
+    assert.strictEqual(ranked[0], 'packages/app/src/checkout.ts');
+    assert.ok(ranked.includes('packages/core/src/index.ts'), ranked.join('\n'));
+  });
+
+  it('after files or configurations change, resolves bare specifiers as a fresh build does (warm run and watcher update)', async () => {
+    const root = tmp('cape-alias-incr-');
+    monorepo(root);
+    // enough other files that one change is resolved incrementally, not by resolving everything again
+    for (let i = 0; i < 12; i++) write(root, `packages/app/src/other/o${i}.ts`, `import { o } from '@ui/o${i + 1}';\nimport { c } from '@acme/core';\n`);
+    const fresh = async () => importsOf((await WorkspaceIndex.open(root, { cacheFile: null })).index);
+    const cacheFile = path.join(tmp('cape-alias-cache-'), 'index.idx');
+    const watched = (await WorkspaceIndex.open(root, { cacheFile })).index;
+    assert.deepStrictEqual(importsOf(watched), await fresh());
+    const steps: [string, () => void][] = [
+      ['packages/app/src/index.ts', () => write(root, 'packages/app/src/index.ts', 'export const checkoutPage = 1;\n')],
+      ['packages/app/src/ui/o3.ts', () => write(root, 'packages/app/src/ui/o3.ts', 'export const o = 3;\n')],
+      ['packages/core/src/index.ts', () => fs.unlinkSync(path.join(root, 'packages/core/src/index.ts'))],
+      ['packages/core/index.js', () => write(root, 'packages/core/index.js', 'module.exports = {};\n')],
+      ['packages/app/tsconfig.json', () => write(root, 'packages/app/tsconfig.json', '{ "compilerOptions": { "paths": { "@ui/*": ["src/other/*"] } } }\n')],
+      ['packages/core/package.json', () => write(root, 'packages/core/package.json', '{ "name": "@acme/money", "main": "index.js" }\n')],
+      ['packages/app/tsconfig.json', () => fs.unlinkSync(path.join(root, 'packages/app/tsconfig.json'))],
+    ];
+    for (const [rel, change] of steps) {
+      change();
+      const expected = await fresh();
+      assert.deepStrictEqual(importsOf((await WorkspaceIndex.open(root, { cacheFile })).index), expected, `warm run after ${rel}`);
+      await watched.update([rel]);
+      assert.deepStrictEqual(importsOf(watched), expected, `watcher update after ${rel}`);
+    }
+    // the steps did change what resolves: the app's entry, then no core package by that name
+    assert.ok(importsOf(watched).includes('packages/app/test/checkout.test.ts -> packages/app/src/index.ts'), importsOf(watched).join('\n'));
+    assert.ok(importsOf(watched).includes('packages/app/src/other/o2.ts -> '), importsOf(watched).join('\n'));
+  });
+});
