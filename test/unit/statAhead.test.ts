@@ -1,12 +1,14 @@
 // The index's stat-ahead (src/core/workspace/statAhead.ts and its worker, indexWorker.ts): the stats a worker thread
 // takes of the cache's recorded folders and files are the ones the walk would take itself, entry by entry; a warm
-// open that uses them finds exactly the changes, reads and removals of one that stats on its own thread; a worker
-// that cannot start or fails leaves every stat to the walk.
+// open that uses them finds exactly the changes, reads and removals of one that stats on its own thread; the index's
+// thread takes the folders the worker has not reached, with the same stats; a worker that cannot start or fails
+// leaves every stat to the walk.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { StatAhead } from '../../src/core/workspace/statAhead';
+import { READ_AHEAD_WORKER } from '../../src/core/workspace/readAhead';
 import type { DirRow } from '../../src/core/workspace/indexCache';
 import type { EntryStat } from '../../src/core/workspace/disk';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
@@ -84,6 +86,35 @@ describe('stat ahead (a warm open stats on a worker thread while it reads its ca
     assert.strictEqual(ahead.folder('src/f2', 'mod0.ts'), undefined, 'a folder not recorded: the walk stats it');
     ahead.stop();
     assert.strictEqual(ahead.folder('', 'README.md'), undefined, 'nothing is taken after stop()');
+  });
+
+  it("shares the folders with the index's thread once that one is ready: each folder stat'ed once, by either, the same", async () => {
+    const root = workspace(16, 4);
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-statahead-slow-'));
+    roots.push(root, elsewhere);
+    // the real worker on a slow disk: every lstat takes 5 ms there
+    const slow = path.join(elsewhere, 'slow-worker.js');
+    fs.writeFileSync(
+      slow,
+      `const fs = require('fs');\nconst real = fs.lstatSync;\nfs.lstatSync = (...a) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); return real(...a); };\nrequire(${JSON.stringify(READ_AHEAD_WORKER)});\n`,
+    );
+    const rows: DirRow[] = [['', 0, 0, null, 'README.md', 'src']];
+    for (let d = 0; d < 16; d++) rows.push([`src/f${d}`, 0, 0, null, [0, 1, 2, 3].map((i) => `mod${i}.ts`).join('/'), '']);
+    const ahead = StatAhead.start(root, rows, 1, { minFiles: 0, workerFile: slow });
+    assert.ok(ahead, 'a worker started');
+    // wait until the worker has claimed its first folder, then let this thread take the rest
+    const claim = (ahead as unknown as { job: { claim: Int32Array } }).job.claim;
+    for (let waited = 0; Atomics.load(claim, 0) === 0 && waited < 20_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    assert.strictEqual(await ahead.ready(), true);
+    assert.ok(ahead.helped > 0 && ahead.helped < rows.length, `this thread stat'ed ${ahead.helped} of ${rows.length} folders`);
+    for (const [rel, , , , files] of rows) {
+      const folder = ahead.folder(rel, files);
+      assert.ok(folder, `stats were taken for ${rel || 'the root'}`);
+      const abs = rel ? path.join(root, ...rel.split('/')) : root;
+      same(folder.stat, abs);
+      (files ? files.split('/') : []).forEach((name, i) => same(folder.file(i), path.join(abs, name)));
+    }
+    ahead.stop();
   });
 
   it('a warm open with the stats taken ahead finds exactly what one stat\'ing on its own thread finds', async () => {

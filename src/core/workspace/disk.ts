@@ -4,6 +4,7 @@
 // part of an open file (the index's cache file).
 import * as fs from 'fs';
 import * as path from 'path';
+import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
 
 /** Options of the stats a walk makes (one object for all of them: a warm walk stats every file). */
 const NO_THROW = { throwIfNoEntry: false } as const;
@@ -57,6 +58,36 @@ export function folderPath(root: string, rel: string): string {
  */
 export function folderStat(root: string, rel: string): fs.Stats | null {
   return statOrNull(folderPath(root, rel), !rel);
+}
+
+function putStat(out: Float64Array, at: number, st: fs.Stats | null): void {
+  if (!st) return; // the shared memory starts zeroed: STAT_KIND.none
+  out[at] = st.isFile() ? STAT_KIND.file : st.isDirectory() ? STAT_KIND.dir : STAT_KIND.other;
+  out[at + 1] = st.size;
+  out[at + 2] = st.mtimeMs;
+  out[at + 3] = st.ctimeMs;
+}
+
+/**
+ * Stats the folders of a stat-ahead job that are still unclaimed, claiming them one at a time (the worker and the
+ * index's thread both run this, statAhead.ts): each folder as the walk takes it (folderStat), then its recorded files
+ * lstat'ed, into the job's shared numbers. Returns how many folders this thread took.
+ */
+export function statClaimedFolders(job: StatAheadJob): number {
+  const { root, dirs, files, starts, claim, out } = job;
+  let took = 0;
+  for (let i = Atomics.add(claim, 0, 1); i < dirs.length; i = Atomics.add(claim, 0, 1)) {
+    took++;
+    let at = starts[i] * STAT_FIELDS;
+    putStat(out, at, folderStat(root, dirs[i]));
+    if (!files[i]) continue;
+    const prefix = folderPath(root, dirs[i]) + path.sep;
+    for (const name of files[i].split('/')) {
+      at += STAT_FIELDS;
+      putStat(out, at, statOrNull(prefix + name, false));
+    }
+  }
+  return took;
 }
 
 /**

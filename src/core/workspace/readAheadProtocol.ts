@@ -30,7 +30,9 @@ export const IN_FLIGHT = 3;
 
 /**
  * A stat-ahead job (statAhead.ts): the folders of the cache file's records, each followed by its recorded files,
- * stat'ed in order into `out` (STAT_FIELDS numbers per entry; the root followed, everything else lstat'ed).
+ * stat'ed into `out` (STAT_FIELDS numbers per entry; the root followed, everything else lstat'ed). The worker and,
+ * once it has read the cache file, the index's own thread share the work: each claims the next folder from `claim`
+ * (Atomics.add), so the stats end on both cores at once.
  */
 export interface StatAheadJob {
   kind: 'stat';
@@ -39,6 +41,10 @@ export interface StatAheadJob {
   dirs: string[];
   /** Per folder, its recorded file names joined by '/'. */
   files: string[];
+  /** Per folder, the entry where its own stat goes (its files' follow). */
+  starts: Int32Array;
+  /** [0]: the next folder to claim. */
+  claim: Int32Array;
   out: Float64Array;
 }
 

@@ -3,14 +3,15 @@
 // `cape context`, and reading the rest of the cache file is most of the other half; they do not depend on each
 // other once the cache file's header is read, which lists the folders and their files (treeWalk.ts's records). So
 // the header starts a worker thread (indexWorker.ts) that stats those entries into shared memory on the machine's
-// second core while this thread reads the sections; the walk then takes each recorded folder's stats from there
-// instead of stat'ing. A stat taken ahead is what a walk started a few hundred milliseconds earlier would have seen:
+// second core while this thread reads the sections; once they are read, this thread stats too, taking the folders the
+// worker has not yet claimed (disk.ts statClaimedFolders), so both cores finish the stats together instead of one
+// waiting for the other. The walk then takes each recorded folder's stats from there instead of stat'ing. A stat taken ahead is what a walk started a few hundred milliseconds earlier would have seen:
 // a change after it is found by the next open, as one after a walk is. A small workspace stats on this thread (a
 // worker costs its start), and a worker that cannot start or fails leaves every stat to the walk.
 import * as fs from 'fs';
 import * as os from 'os';
 import { Worker } from 'worker_threads';
-import type { EntryStat } from './disk';
+import { statClaimedFolders, type EntryStat } from './disk';
 import type { DirRow } from './indexCache';
 import { READ_AHEAD_MIN_FILES, READ_AHEAD_WORKER } from './readAhead';
 import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
@@ -62,9 +63,12 @@ export class StatAhead {
   private worker: Worker | null;
   /** Stats the walk took from here (folders and files). */
   taken = 0;
+  /** Folders this thread stat'ed itself while the worker was still at it (ready()). */
+  helped = 0;
 
   private constructor(
     worker: Worker,
+    private readonly job: StatAheadJob,
     out: Float64Array,
     /** Per folder: the place of its own stat among the entries, and the file names its stats were taken for. */
     private readonly places: Map<string, { at: number; files: string }>,
@@ -89,6 +93,7 @@ export class StatAhead {
     if (!fs.existsSync(file)) return null;
     const dirs: string[] = [];
     const names: string[] = [];
+    const starts: number[] = [];
     const places = new Map<string, { at: number; files: string }>();
     let entries = 0;
     for (const row of rows) {
@@ -97,19 +102,25 @@ export class StatAhead {
       places.set(rel, { at: entries, files: recorded });
       dirs.push(rel);
       names.push(recorded);
+      starts.push(entries);
       entries += 1 + (recorded ? recorded.split('/').length : 0);
     }
     const out = new Float64Array(new SharedArrayBuffer(entries * STAT_FIELDS * Float64Array.BYTES_PER_ELEMENT));
-    const job: StatAheadJob = { kind: 'stat', root, dirs, files: names, out };
+    const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+    const job: StatAheadJob = { kind: 'stat', root, dirs, files: names, starts: Int32Array.from(starts), claim, out };
     try {
-      return new StatAhead(new Worker(file, { workerData: job }), out, places);
+      return new StatAhead(new Worker(file, { workerData: job }), job, out, places);
     } catch {
       return null;
     }
   }
 
-  /** Waits for the worker; false when it failed (then nothing is taken from it). */
+  /**
+   * Stats, on this thread, the folders the worker has not claimed yet, then waits for the worker to finish its own;
+   * false when it failed (then nothing is taken from here: a folder it claimed may be left without its stats).
+   */
   async ready(): Promise<boolean> {
+    if (this.worker) this.helped += statClaimedFolders(this.job);
     const ok = await this.done;
     if (!ok) this.places.clear();
     return ok;

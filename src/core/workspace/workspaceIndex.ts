@@ -12,7 +12,8 @@
 //    still moves it), or that were read within a clock step of a change (fileRead.ts racyStamp: a second change may
 //    get the same times);
 //    the CLI calls it on each run after loading the cache file (open()), whose header starts the stats of the
-//    recorded folders and files on a worker thread while the rest of the file is read (statAhead.ts);
+//    recorded folders and files on a worker thread while the rest of the file is read, this thread joining in when it
+//    is done with the file (statAhead.ts);
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
@@ -69,7 +70,10 @@ export interface RefreshStats {
   listed: number;
   /** Files read ahead on a worker thread (readAhead.ts; 0 when the build read them all on this thread). */
   readAhead: number;
-  /** Folders and files whose stats the walk took from a worker thread (statAhead.ts; 0 when it stat'ed them itself). */
+  /**
+   * Folders and files whose stats the walk took from those taken ahead (statAhead.ts: by a worker thread, and by this one
+   * once the cache file was read; 0 when the walk stat'ed them itself).
+   */
   statAhead: number;
   ms: number;
 }
