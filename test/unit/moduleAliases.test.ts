@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { isModuleConfig, joinWorkspace, ModuleAliases } from '../../src/core/workspace/moduleAliases';
+import { isModuleConfig, joinWorkspace, MAX_PATH_RULES, ModuleAliases } from '../../src/core/workspace/moduleAliases';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 
@@ -77,6 +77,18 @@ describe('module aliases', () => {
     const b = aliases({ 'tsconfig.json': '{ "compilerOptions": { "paths": { "~lib/*": ["./lib/*"] } } }' });
     assert.deepStrictEqual(b.bases('src/x.ts', '~lib/date'), ['lib/date']);
     assert.deepStrictEqual(b.bases('src/x.ts', 'lodash'), []);
+  });
+
+  it('never maps outside the workspace, and reads a bounded number of patterns from a generated or hostile config', () => {
+    const paths: Record<string, string[]> = { '@etc/*': ['../../etc/*'], 'secret': ['/etc/passwd'] };
+    for (let i = 0; i < 5000; i++) paths[`@gen${i}/*`] = [`gen/${i}/*`];
+    paths['@late/*'] = ['late/*'];
+    const a = aliases({ 'app/tsconfig.json': JSON.stringify({ compilerOptions: { paths } }) });
+    assert.deepStrictEqual(a.bases('app/x.ts', '@etc/passwd'), []);
+    assert.deepStrictEqual(a.bases('app/x.ts', 'secret'), ['app/etc/passwd']);
+    assert.deepStrictEqual(a.bases('app/x.ts', '@gen7/a'), ['app/gen/7/a']);
+    assert.deepStrictEqual(a.bases('app/x.ts', `@gen${MAX_PATH_RULES + 10}/a`), [], 'patterns past the bound are not read');
+    assert.deepStrictEqual(a.bases('app/x.ts', '@late/a'), []);
   });
 
   it('follows extends inside the workspace (comments, trailing commas), and not outside it', () => {

@@ -99,13 +99,21 @@ function fileBases(dir: string, target: string): string[] {
   return out;
 }
 
+/**
+ * Patterns read from one `paths` or `imports` map, and targets per pattern: every bare specifier of every file is
+ * matched against them, so a generated or hostile config cannot make each resolution scan thousands (real ones hold
+ * a few dozen).
+ */
+export const MAX_PATH_RULES = 256;
+const MAX_TARGETS = 8;
+
 function pathRules(map: unknown, base: string): PathRule[] {
   if (!map || typeof map !== 'object' || Array.isArray(map)) return [];
   const rules: PathRule[] = [];
-  for (const [pattern, raw] of Object.entries(map as Record<string, unknown>)) {
+  for (const [pattern, raw] of Object.entries(map as Record<string, unknown>).slice(0, MAX_PATH_RULES)) {
     const star = pattern.indexOf('*');
     if (star !== pattern.lastIndexOf('*')) continue;
-    const list = (Array.isArray(raw) ? raw : [raw]).filter((t): t is string => typeof t === 'string' && t.split('*').length <= 2);
+    const list = (Array.isArray(raw) ? raw : [raw]).filter((t): t is string => typeof t === 'string' && t.split('*').length <= 2).slice(0, MAX_TARGETS);
     const targets = list.map((t) => joinWorkspace(base, t)).filter((t): t is string => t !== null);
     if (targets.length) rules.push({ prefix: star < 0 ? pattern : pattern.slice(0, star), suffix: star < 0 ? null : pattern.slice(star + 1), targets });
   }
