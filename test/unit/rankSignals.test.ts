@@ -89,6 +89,18 @@ describe('ranking signals', () => {
     assert.deepStrictEqual(order(index, 'retry the client').slice(0, 2), ['src/client.ts', 'index.d.ts']);
   });
 
+  it('damps test snapshots as built output: the test runner writes them, and their recorded output matches every word', async () => {
+    const out = 'exports[`publish prints the version`] = `"published 1.2.3 to the registry"`;\n';
+    const root = workspace({
+      'src/__snapshots__/publish.test.ts.snap': out.repeat(20),
+      'src/publish.ts': 'export function publish(version: string) { console.log(`published ${version}`); }\n',
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.strictEqual(kindPrior('src/__snapshots__/publish.test.ts.snap'), kindPrior('dist/index.js'));
+    assert.strictEqual(kindPrior('test/__snapshots__/x.js'), kindPrior('dist/index.js'));
+    assert.deepStrictEqual(order(index, 'print the published version to the registry'), ['src/publish.ts', 'src/__snapshots__/publish.test.ts.snap']);
+  });
+
   it('reads the identifiers an objective writes as code: camelCase, snake_case, anything in backticks', () => {
     assert.deepStrictEqual(codeIdentifiers('add `retryCount` to the beforeRequest hook context'), ['retryCount', 'beforeRequest']);
     assert.deepStrictEqual(codeIdentifiers('set `allow` header on a `405`, call `got.extend()`, keep max_age'), ['allow', 'extend', 'max_age']);

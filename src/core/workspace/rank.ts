@@ -25,8 +25,8 @@
 //    top-level symbols, and an API of methods is named by its members. Only identifiers written as code count —
 //    members matched against every word of the objective (`get`, `options`, `retry`) lowered all-files 0.431 →
 //    0.419 on the localization bench; code identifiers raised recall 0.547 → 0.550 and all-files 0.431 → 0.434.
-// 4. Kind: built output, lock files, changelogs, docs and type declaration files (`.d.ts`, which restate every
-//    name of the API) are damped (kindPrior) whatever their text says. Declarations only a little (0.65): in a
+// 4. Kind: built output (and test snapshots, which the test runner writes), lock files, changelogs, docs and type
+//    declaration files (`.d.ts`, which restate every name of the API) are damped (kindPrior) whatever their text says. Declarations only a little (0.65): in a
 //    JavaScript package they are the hand-written types, changed with the API they describe; on the localization
 //    bench (480 commits of 12 repositories) 0.5 → 0.65 raised recall 0.546 → 0.551 and all-files 0.419 → 0.427, on
 //    the eight repositories the weights were tuned on and on the four added later alike.
@@ -88,7 +88,7 @@ export const RANK_WEIGHTS = {
 
 /**
  * How likely a kind of file is to be what a development step changes, whatever its text says: built and minified
- * output, source maps and lock files almost never; changelogs and other docs match every request's words but are
+ * output, source maps, test snapshots (`__snapshots__/*.snap`: the test runner rewrites them) and lock files almost never; changelogs and other docs match every request's words but are
  * rarely the change; type declaration files restate the whole API's names, so they match too often; configuration
  * and data sometimes. Exported for the bench's record; not settings.
  */
@@ -98,7 +98,7 @@ export const KIND_PRIOR = { built: 0.05, changelog: 0.1, docs: 0.35, config: 0.5
 export function kindPrior(relPath: string): number {
   const k = KIND_PRIOR;
   const p = relPath.toLowerCase();
-  if (/(^|\/)(dist|build|out|coverage|vendor|\.next|\.nuxt|target|generated)\//.test(p) || /\.min\.(js|css)$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json)$/.test(p)) return k.built;
+  if (/(^|\/)(dist|build|out|coverage|vendor|\.next|\.nuxt|target|generated|__snapshots__)\//.test(p) || /\.min\.(js|css)$|\.map$|\.snap$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json)$/.test(p)) return k.built;
   if (/(^|\/)(changelog|history|changes|license|licence|authors|contributors|code_of_conduct)[^/]*$/.test(p)) return k.changelog;
   if (/\.(md|mdx|markdown|txt|rst|adoc)$/.test(p)) return k.docs;
   if (/\.d\.[mc]?ts$/.test(p)) return k.declarations;
