@@ -105,6 +105,12 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('apps/cycle/a.ts', '@shared/x'), []);
   });
 
+  it('survives a configuration nested deeper than the parser can recurse (a hostile package.json or tsconfig)', () => {
+    const deep = '{ "name": "x", "exports": ' + '['.repeat(200_000);
+    const a = aliases({ 'package.json': deep, 'tsconfig.json': deep, 'lib/package.json': '{ "name": "lib" }' });
+    assert.deepStrictEqual(a.bases('x.ts', 'lib'), ['lib/src/index', 'lib/index']);
+  });
+
   it('names a workspace package by its package.json: entry (source twin of built output first), exported subpaths, imports', () => {
     const files: Record<string, string> = {};
     const root = tmp('cape-alias-pkg-');

@@ -52,7 +52,13 @@ const CONDITIONS = ['source', 'development', 'import', 'module', 'default', 'req
 
 function parseConfig(text: string | null): Record<string, unknown> | null {
   if (!text) return null;
-  const v = parseJsonc(text, [], { allowTrailingComma: true, disallowComments: false });
+  let v: unknown;
+  try {
+    v = parseJsonc(text, [], { allowTrailingComma: true, disallowComments: false });
+  } catch {
+    // the parser recurses per nesting level: a file of `[[[[…` exhausts the stack
+    return null;
+  }
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
