@@ -111,6 +111,17 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('x.ts', 'lib'), ['lib/src/index', 'lib/index']);
   });
 
+  it('resolves inherited paths against the baseUrl of the config that extends them, as TypeScript does', () => {
+    // TypeScript: paths are relative to the final baseUrl wherever it is set, else to the config that defines them
+    const a = aliases({
+      'tsconfig.base.json': '{ "compilerOptions": { "paths": { "@shared/*": ["libs/shared/*"] } } }',
+      'apps/web/tsconfig.json': '{ "extends": "../../tsconfig.base.json", "compilerOptions": { "baseUrl": "." } }',
+      'apps/api/tsconfig.json': '{ "extends": "../../tsconfig.base.json" }',
+    });
+    assert.deepStrictEqual(a.bases('apps/web/src/a.ts', '@shared/dates'), ['apps/web/libs/shared/dates', 'apps/web/@shared/dates']);
+    assert.deepStrictEqual(a.bases('apps/api/src/a.ts', '@shared/dates'), ['libs/shared/dates']);
+  });
+
   it('names a workspace package by its package.json: entry (source twin of built output first), exported subpaths, imports', () => {
     const files: Record<string, string> = {};
     const root = tmp('cape-alias-pkg-');

@@ -34,6 +34,13 @@ interface CompilerScope {
   baseUrl: string | null;
 }
 
+/** A config's effective `paths` (as written) with the folder of the config that sets them, and its `baseUrl`. */
+interface RawScope {
+  paths: unknown;
+  pathsDir: string;
+  baseUrl: string | null;
+}
+
 interface PackageInfo {
   dir: string;
   name: string | null;
@@ -159,7 +166,9 @@ export class ModuleAliases {
     }
     for (const [dir, files] of configs) {
       // tsconfig.json before jsconfig.json, as TypeScript looks for them
-      const scope = this.compilerScope(files.sort().reverse()[0], new Set());
+      const raw = this.compilerScope(files.sort().reverse()[0], new Set());
+      // TypeScript: paths are relative to the final baseUrl, wherever it is set, else to the config that sets them
+      const scope: CompilerScope | null = raw && { rules: pathRules(raw.paths, raw.baseUrl ?? raw.pathsDir), baseUrl: raw.baseUrl };
       if (scope && (scope.rules.length || scope.baseUrl !== null)) this.scopes.set(dir, scope);
     }
     this.empty = !this.byName.size && !this.scopes.size && ![...this.packages.values()].some((p) => p.imports.length);
@@ -194,23 +203,22 @@ export class ModuleAliases {
   }
 
   /** A config's paths and baseUrl, with those it extends inside the workspace under its own. */
-  private compilerScope(file: string, seen: Set<string>): CompilerScope | null {
+  private compilerScope(file: string, seen: Set<string>): RawScope | null {
     if (seen.has(file) || seen.size > 8) return null;
     seen.add(file);
     const cfg = parseConfig(this.read(file));
     if (!cfg) return null;
     const dir = dirOf(file);
-    let inherited: CompilerScope = { rules: [], baseUrl: null };
+    let inherited: RawScope = { paths: undefined, pathsDir: dir, baseUrl: null };
     for (const ext of Array.isArray(cfg.extends) ? cfg.extends : [cfg.extends]) {
       if (typeof ext !== 'string' || !/^\.\.?\//.test(ext)) continue;
       const target = joinWorkspace(dir, ext.endsWith('.json') ? ext : ext + '.json');
       const parent = target === null ? null : this.compilerScope(target, seen);
-      if (parent) inherited = { rules: parent.rules.length ? parent.rules : inherited.rules, baseUrl: parent.baseUrl ?? inherited.baseUrl };
+      if (parent) inherited = { ...(parent.paths ? parent : inherited), baseUrl: parent.baseUrl ?? inherited.baseUrl };
     }
     const opts = (cfg.compilerOptions && typeof cfg.compilerOptions === 'object' ? cfg.compilerOptions : {}) as Record<string, unknown>;
     const baseUrl = typeof opts.baseUrl === 'string' ? joinWorkspace(dir, opts.baseUrl) : inherited.baseUrl;
-    const rules = opts.paths ? pathRules(opts.paths, baseUrl ?? dir) : inherited.rules;
-    return { rules, baseUrl };
+    return opts.paths ? { paths: opts.paths, pathsDir: dir, baseUrl } : { ...inherited, baseUrl };
   }
 
   private nearest<T>(dir: string, own: Map<string, T>, memo: Map<string, T | null>): T | null {
