@@ -122,6 +122,17 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('apps/api/src/a.ts', '@shared/dates'), ['libs/shared/dates']);
   });
 
+  it('reads conditional package.json imports, and normalises a mapped specifier holding ..', () => {
+    const a = aliases({
+      'pkg/package.json': JSON.stringify({ name: 'pkg', imports: { '#crypto': { node: './src/crypto-node.js', default: './src/crypto-web.js' }, '#util/*': { types: './dist/util/*.d.ts', default: './dist/util/*.js' } } }),
+      'tsconfig.json': '{ "compilerOptions": { "paths": { "@/*": ["src/*"] } } }',
+    });
+    assert.deepStrictEqual(a.bases('pkg/src/a.ts', '#crypto'), ['pkg/src/crypto-web.js', 'pkg/src/crypto-node.js']);
+    assert.deepStrictEqual(a.bases('pkg/src/a.ts', '#util/dates'), ['pkg/src/util/dates', 'pkg/dist/util/dates.js', 'pkg/dist/util/dates.d.ts']);
+    assert.deepStrictEqual(a.bases('src/a.ts', '@/../test/fixtures'), ['test/fixtures']);
+    assert.deepStrictEqual(a.bases('src/a.ts', '@/../../etc/passwd'), []);
+  });
+
   it('names a workspace package by its package.json: entry (source twin of built output first), exported subpaths, imports', () => {
     const files: Record<string, string> = {};
     const root = tmp('cape-alias-pkg-');

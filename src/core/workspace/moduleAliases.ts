@@ -126,7 +126,8 @@ function pathRules(map: unknown, base: string): PathRule[] {
   for (const [pattern, raw] of Object.entries(map as Record<string, unknown>).slice(0, MAX_PATH_RULES)) {
     const star = pattern.indexOf('*');
     if (star !== pattern.lastIndexOf('*')) continue;
-    const list = (Array.isArray(raw) ? raw : [raw]).filter((t): t is string => typeof t === 'string' && t.split('*').length <= 2).slice(0, MAX_TARGETS);
+    // tsconfig paths: an array of strings; package.json imports: a string, an array or conditions (`{ node, default }`)
+    const list = exportTargets(raw).filter((t) => t.split('*').length <= 2).slice(0, MAX_TARGETS);
     const targets = list.map((t) => joinWorkspace(base, t)).filter((t): t is string => t !== null);
     if (targets.length) rules.push({ prefix: star < 0 ? pattern : pattern.slice(0, star), suffix: star < 0 ? null : pattern.slice(star + 1), targets });
   }
@@ -141,7 +142,9 @@ function applyRules(rules: readonly PathRule[], spec: string): string[] | null {
       if (spec === r.prefix) return r.targets;
     } else if (spec.length >= r.prefix.length + r.suffix.length && spec.startsWith(r.prefix) && spec.endsWith(r.suffix)) {
       const star = spec.slice(r.prefix.length, spec.length - r.suffix.length);
-      return r.targets.map((t) => t.replace('*', star));
+      if (!star.includes('.') && !star.includes('\\')) return r.targets.map((t) => t.replace('*', star));
+      // `@/../test/x`: normalised as TypeScript does, never leaving the workspace
+      return r.targets.map((t) => joinWorkspace('', t.replace('*', star))).filter((t): t is string => t !== null);
     }
   }
   return null;
@@ -237,7 +240,7 @@ export class ModuleAliases {
     const dir = dirOf(from);
     if (spec.startsWith('#')) {
       const pkg = this.nearest(dir, this.packages, this.nearestPackage);
-      return (pkg && applyRules(pkg.imports, spec)?.flatMap((t) => fileBases(pkg.dir, t))) || [];
+      return (pkg && [...new Set(applyRules(pkg.imports, spec)?.flatMap((t) => fileBases(pkg.dir, t)))]) || [];
     }
     const out: string[] = [];
     const scope = this.nearest(dir, this.scopes, this.nearestScope);
