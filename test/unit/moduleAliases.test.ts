@@ -201,4 +201,32 @@ describe('module aliases', () => {
     assert.ok(importsOf(watched).includes('packages/app/test/checkout.test.ts -> packages/app/src/index.ts'), importsOf(watched).join('\n'));
     assert.ok(importsOf(watched).includes('packages/app/src/other/o2.ts -> '), importsOf(watched).join('\n'));
   });
+
+  it('after a change of a config that a tsconfig extends (any name), resolves as a fresh build does', async () => {
+    const root = tmp('cape-alias-ext-');
+    write(root, 'tsconfig.json', '{ "extends": "./configs/base.json", "compilerOptions": { "strict": true } }\n');
+    write(root, 'configs/base.json', '{ "compilerOptions": { "baseUrl": "..", "paths": { "@ui/*": ["src/ui/*"] } } }\n');
+    write(root, 'src/ui/button.ts', 'export const button = 1;\n');
+    write(root, 'src/other/button.ts', 'export const button = 2;\n');
+    write(root, 'src/page.ts', "import { button } from '@ui/button';\n");
+    for (let i = 0; i < 12; i++) write(root, `src/more/m${i}.ts`, `export const m${i} = ${i};\n`);
+    // past the clock step within which a file read is taken as racy and read again (fileRead.ts racyRead)
+    await new Promise((r) => setTimeout(r, 150));
+    const fresh = async () => importsOf((await WorkspaceIndex.open(root, { cacheFile: null })).index);
+    const cacheFile = path.join(tmp('cape-alias-ext-cache-'), 'index.idx');
+    const watched = (await WorkspaceIndex.open(root, { cacheFile })).index;
+    assert.ok(importsOf(watched).includes('src/page.ts -> src/ui/button.ts'), importsOf(watched).join('\n'));
+    const steps: [string, () => void][] = [
+      ['configs/base.json', () => write(root, 'configs/base.json', '{ "compilerOptions": { "baseUrl": "..", "paths": { "@ui/*": ["src/other/*"] } } }\n')],
+      ['configs/base.json', () => fs.unlinkSync(path.join(root, 'configs/base.json'))],
+      ['configs/base.json', () => write(root, 'configs/base.json', '{ "compilerOptions": { "baseUrl": "..", "paths": { "@ui/*": ["src/ui/*"] } } }\n')],
+    ];
+    for (const [rel, change] of steps) {
+      change();
+      const expected = await fresh();
+      assert.deepStrictEqual(importsOf((await WorkspaceIndex.open(root, { cacheFile })).index), expected, `warm run after ${rel}`);
+      await watched.update([rel]);
+      assert.deepStrictEqual(importsOf(watched), expected, `watcher update after ${rel}`);
+    }
+  });
 });

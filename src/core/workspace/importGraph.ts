@@ -102,6 +102,12 @@ export class ImportGraph {
   resolveImports(): void {
     if (!this.toResolve.size && !this.setChanges.length) return;
     let todo: Iterable<FileEntry>;
+    // a config read through `extends` under a name of its own (configs/base.json): known to the aliases that read it
+    // (those of before the change, or, new in this process, of after it: the same configs extend it)
+    if (this.resolvedOnce && !this.configChanged) {
+      const aliases = this.moduleAliases();
+      for (const p of [...this.toResolve, ...this.setChanges]) if (aliases.readsConfig(p)) this.configChanged = true;
+    }
     if (this.configChanged) this.aliases = null;
     const aliasesUnknown = this.setChanges.length > 0 && !this.aliasUsers && !this.moduleAliases().empty;
     if (!this.resolvedOnce || this.configChanged || aliasesUnknown || this.setChanges.length > this.files.size / 4) {

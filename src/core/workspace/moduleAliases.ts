@@ -157,6 +157,8 @@ export class ModuleAliases {
   /** The nearest config folder (tsconfig/jsconfig, package.json) of each folder asked about. */
   private readonly nearestScope = new Map<string, CompilerScope | null>();
   private readonly nearestPackage = new Map<string, PackageInfo | null>();
+  /** The configs named by an `extends` (whether or not they exist): a change to one changes what resolves. */
+  private readonly extended = new Set<string>();
 
   /** `paths`: every workspace file; `read`: a file's text (null when it cannot be read). */
   constructor(paths: Iterable<string>, private readonly read: (rel: string) => string | null) {
@@ -179,6 +181,11 @@ export class ModuleAliases {
 
   /** True when the workspace has nothing for bare specifiers (no package names, paths, baseUrl or imports). */
   readonly empty: boolean;
+
+  /** True for a file these names were read from that isModuleConfig does not know (`extends: "./configs/base.json"`). */
+  readsConfig(rel: string): boolean {
+    return this.extended.has(rel);
+  }
 
   private addPackage(file: string): void {
     const pkg = parseConfig(this.read(file));
@@ -216,6 +223,7 @@ export class ModuleAliases {
     for (const ext of Array.isArray(cfg.extends) ? cfg.extends : [cfg.extends]) {
       if (typeof ext !== 'string' || !/^\.\.?\//.test(ext)) continue;
       const target = joinWorkspace(dir, ext.endsWith('.json') ? ext : ext + '.json');
+      if (target !== null) this.extended.add(target);
       const parent = target === null ? null : this.compilerScope(target, seen);
       if (parent) inherited = { ...(parent.paths ? parent : inherited), baseUrl: parent.baseUrl ?? inherited.baseUrl };
     }
