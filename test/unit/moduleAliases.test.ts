@@ -177,6 +177,8 @@ describe('module aliases', () => {
     monorepo(root);
     // enough other files that one change is resolved incrementally, not by resolving everything again
     for (let i = 0; i < 12; i++) write(root, `packages/app/src/other/o${i}.ts`, `import { o } from '@ui/o${i + 1}';\nimport { c } from '@acme/core';\n`);
+    // past the clock step within which a file read is taken as racy and read again (fileRead.ts racyRead)
+    await new Promise((r) => setTimeout(r, 150));
     const fresh = async () => importsOf((await WorkspaceIndex.open(root, { cacheFile: null })).index);
     const cacheFile = path.join(tmp('cape-alias-cache-'), 'index.idx');
     const watched = (await WorkspaceIndex.open(root, { cacheFile })).index;
