@@ -133,6 +133,15 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('src/a.ts', '@/../../etc/passwd'), []);
   });
 
+  it('tries baseUrl before the workspace package names, as TypeScript tries it before node_modules', () => {
+    const a = aliases({
+      'apps/web/jsconfig.json': '{ "compilerOptions": { "baseUrl": "src" } }',
+      'packages/ui/package.json': '{ "name": "ui" }',
+    });
+    assert.deepStrictEqual(a.bases('apps/web/src/page.js', 'ui/Button'), ['apps/web/src/ui/Button', 'packages/ui/Button', 'packages/ui/src/Button']);
+    assert.deepStrictEqual(a.bases('apps/web/src/page.js', 'ui'), ['apps/web/src/ui', 'packages/ui/src/index', 'packages/ui/index']);
+  });
+
   it('names a workspace package by its package.json: entry (source twin of built output first), exported subpaths, imports', () => {
     const files: Record<string, string> = {};
     const root = tmp('cape-alias-pkg-');

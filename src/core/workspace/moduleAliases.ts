@@ -255,6 +255,11 @@ export class ModuleAliases {
     if (scope) {
       const mapped = applyRules(scope.rules, spec);
       if (mapped) out.push(...mapped);
+      // TypeScript: paths, then baseUrl, then node_modules (where a workspace's packages are linked)
+      if (scope.baseUrl !== null) {
+        const b = joinWorkspace(scope.baseUrl, spec);
+        if (b !== null) out.push(b);
+      }
     }
     // a package name is the specifier's first segment, or its first two for a scoped name
     const slash = spec.indexOf('/', spec.startsWith('@') ? spec.indexOf('/') + 1 : 0);
@@ -268,10 +273,6 @@ export class ModuleAliases {
         const b = joinWorkspace(p.dir, t);
         if (b !== null) out.push(b);
       }
-    }
-    if (scope?.baseUrl !== null && scope?.baseUrl !== undefined) {
-      const b = joinWorkspace(scope.baseUrl, spec);
-      if (b !== null) out.push(b);
     }
     return [...new Set(out)];
   }
