@@ -91,6 +91,14 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('app/x.ts', '@late/a'), []);
   });
 
+  it('follows an extends written with Windows separators', () => {
+    const a = aliases({
+      'tsconfig.base.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@shared/*": ["libs/shared/*"] } } }',
+      'apps/web/tsconfig.json': '{ "extends": "..\\\\..\\\\tsconfig.base.json" }',
+    });
+    assert.deepStrictEqual(a.bases('apps/web/src/a.ts', '@shared/dates'), ['libs/shared/dates', '@shared/dates']);
+  });
+
   it('follows extends inside the workspace (comments, trailing commas), and not outside it', () => {
     const a = aliases({
       'tsconfig.base.json': '{ "compilerOptions": { /* shared */ "baseUrl": ".", "paths": { "@shared/*": ["libs/shared/*"], }, }, }',

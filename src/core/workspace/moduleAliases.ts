@@ -221,7 +221,8 @@ export class ModuleAliases {
     const dir = dirOf(file);
     let inherited: RawScope = { paths: undefined, pathsDir: dir, baseUrl: null };
     for (const ext of Array.isArray(cfg.extends) ? cfg.extends : [cfg.extends]) {
-      if (typeof ext !== 'string' || !/^\.\.?\//.test(ext)) continue;
+      // relative as TypeScript takes it, Windows separators too (`..\tsconfig.base.json`)
+      if (typeof ext !== 'string' || !/^\.\.?[\\/]/.test(ext)) continue;
       const target = joinWorkspace(dir, ext.endsWith('.json') ? ext : ext + '.json');
       if (target !== null) this.extended.add(target);
       const parent = target === null ? null : this.compilerScope(target, seen);
