@@ -91,6 +91,27 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('app/x.ts', '@late/a'), []);
   });
 
+  it('reads every exact name of a large generated paths map (an Nx workspace lists one per library)', () => {
+    const paths: Record<string, string[]> = {};
+    for (let i = 0; i < 2000; i++) paths[`@org/lib${i}`] = [`libs/lib${i}/src/index.ts`];
+    paths['@org/tools/*'] = ['tools/*'];
+    const files: Record<string, string> = { 'tsconfig.base.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths } }) };
+    for (const p of ['apps/web', 'apps/api', 'libs/lib1']) files[`${p}/tsconfig.json`] = '{ "extends": "../../tsconfig.base.json" }';
+    let baseReads = 0;
+    const a = new ModuleAliases(Object.keys(files), (rel) => (rel === 'tsconfig.base.json' && baseReads++, files[rel] ?? null));
+    // the base every project extends is read (and its map taken in) once, not once per project
+    assert.strictEqual(baseReads, 1);
+    assert.deepStrictEqual(a.bases('apps/web/src/a.ts', '@org/lib1999'), ['libs/lib1999/src/index.ts', '@org/lib1999']);
+    assert.deepStrictEqual(a.bases('apps/web/src/a.ts', '@org/tools/x'), ['tools/x', '@org/tools/x']);
+    // two configs of one folder with paths of their own: each file under its own config's
+    const b = aliases({
+      'tsconfig.base.json': '{ "compilerOptions": { "paths": { "@x": ["base/x"] } } }',
+      'tsconfig.json': '{ "extends": "./tsconfig.base.json", "compilerOptions": { "paths": { "@x": ["root/x"] } } }',
+      'apps/web/tsconfig.json': '{ "extends": "../../tsconfig.base.json" }',
+    });
+    assert.deepStrictEqual([b.bases('src/a.ts', '@x'), b.bases('apps/web/a.ts', '@x')], [['root/x'], ['base/x']]);
+  });
+
   it('follows an extends written with Windows separators', () => {
     const a = aliases({
       'tsconfig.base.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@shared/*": ["libs/shared/*"] } } }',

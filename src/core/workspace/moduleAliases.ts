@@ -21,23 +21,29 @@ export function isModuleConfig(relPath: string): boolean {
 }
 
 interface PathRule {
-  /** The pattern's text before and after its `*` (no `*`: an exact name, suffix null). */
+  /** The pattern's text before and after its `*`. */
   prefix: string;
-  suffix: string | null;
+  suffix: string;
   /** Targets as workspace paths with their `*` (normalised). */
   targets: string[];
 }
 
+/** A `paths` or `imports` map: its exact names, and its patterns in the order to try. */
+interface PathRules {
+  exact: Map<string, string[]>;
+  patterns: PathRule[];
+}
+
 interface CompilerScope {
-  rules: PathRule[];
+  rules: PathRules;
   /** The `baseUrl` folder as a workspace path ('' = the root), or null. */
   baseUrl: string | null;
 }
 
-/** A config's effective `paths` (as written) with the folder of the config that sets them, and its `baseUrl`. */
+/** A config's effective `paths` (as written) with the config that sets them, and its `baseUrl`. */
 interface RawScope {
   paths: unknown;
-  pathsDir: string;
+  pathsFile: string;
   baseUrl: string | null;
 }
 
@@ -49,7 +55,7 @@ interface PackageInfo {
   /** `exports` subpaths with a plain string target (`./utils` → bases), without the leading `./`. */
   subpaths: Map<string, string>;
   /** `imports` (`#x` or `#x/*` → a target relative to the package's folder). */
-  imports: PathRule[];
+  imports: PathRules;
 }
 
 /** Folders whose files are built output: their source twin lives under `src/`. */
@@ -115,32 +121,44 @@ function fileBases(dir: string, target: string): string[] {
 /**
  * Patterns read from one `paths` or `imports` map, and targets per pattern: every bare specifier of every file is
  * matched against them, so a generated or hostile config cannot make each resolution scan thousands (real ones hold
- * a few dozen).
+ * a few dozen). Exact names cost one look-up, and an Nx workspace's generated map lists one per library: far more
+ * of them are read.
  */
 export const MAX_PATH_RULES = 256;
+const MAX_EXACT_NAMES = 20_000;
 const MAX_TARGETS = 8;
 
-function pathRules(map: unknown, base: string): PathRule[] {
-  if (!map || typeof map !== 'object' || Array.isArray(map)) return [];
+const NO_RULES: PathRules = { exact: new Map(), patterns: [] };
+
+function pathRules(map: unknown, base: string): PathRules {
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return NO_RULES;
   const rules: PathRule[] = [];
-  for (const [pattern, raw] of Object.entries(map as Record<string, unknown>).slice(0, MAX_PATH_RULES)) {
+  const exact = new Map<string, string[]>();
+  for (const pattern of Object.keys(map)) {
+    const raw = (map as Record<string, unknown>)[pattern];
     const star = pattern.indexOf('*');
     if (star !== pattern.lastIndexOf('*')) continue;
+    if (star < 0 ? exact.size >= MAX_EXACT_NAMES : rules.length >= MAX_PATH_RULES) {
+      if (exact.size >= MAX_EXACT_NAMES && rules.length >= MAX_PATH_RULES) break;
+      continue;
+    }
     // tsconfig paths: an array of strings; package.json imports: a string, an array or conditions (`{ node, default }`)
     const list = exportTargets(raw).filter((t) => t.split('*').length <= 2).slice(0, MAX_TARGETS);
     const targets = list.map((t) => joinWorkspace(base, t)).filter((t): t is string => t !== null);
-    if (targets.length) rules.push({ prefix: star < 0 ? pattern : pattern.slice(0, star), suffix: star < 0 ? null : pattern.slice(star + 1), targets });
+    if (!targets.length) continue;
+    if (star < 0) exact.set(pattern, targets);
+    else rules.push({ prefix: pattern.slice(0, star), suffix: pattern.slice(star + 1), targets });
   }
-  // TypeScript takes the pattern with the longest prefix before its `*`; an exact name before any pattern
-  return rules.sort((a, b) => Number(a.suffix !== null) - Number(b.suffix !== null) || b.prefix.length - a.prefix.length);
+  // TypeScript takes an exact name before any pattern, then the pattern with the longest prefix before its `*`
+  return { exact, patterns: rules.sort((a, b) => b.prefix.length - a.prefix.length) };
 }
 
 /** The targets of the first rule matching `spec`, with its `*` filled in; null when none matches. */
-function applyRules(rules: readonly PathRule[], spec: string): string[] | null {
-  for (const r of rules) {
-    if (r.suffix === null) {
-      if (spec === r.prefix) return r.targets;
-    } else if (spec.length >= r.prefix.length + r.suffix.length && spec.startsWith(r.prefix) && spec.endsWith(r.suffix)) {
+function applyRules(rules: PathRules, spec: string): string[] | null {
+  const exact = rules.exact.get(spec);
+  if (exact) return exact;
+  for (const r of rules.patterns) {
+    if (spec.length >= r.prefix.length + r.suffix.length && spec.startsWith(r.prefix) && spec.endsWith(r.suffix)) {
       const star = spec.slice(r.prefix.length, spec.length - r.suffix.length);
       if (!star.includes('.') && !star.includes('\\')) return r.targets.map((t) => t.replace('*', star));
       // `@/../test/x`: normalised as TypeScript does, never leaving the workspace
@@ -159,6 +177,9 @@ export class ModuleAliases {
   private readonly nearestPackage = new Map<string, PackageInfo | null>();
   /** The configs named by an `extends` (whether or not they exist): a change to one changes what resolves. */
   private readonly extended = new Set<string>();
+  /** Configs read (null: unreadable), and the rules of each config's paths by the base they resolve against. */
+  private readonly parsed = new Map<string, Record<string, unknown> | null>();
+  private readonly rulesByBase = new Map<string, PathRules>();
 
   /** `paths`: every workspace file; `read`: a file's text (null when it cannot be read). */
   constructor(paths: Iterable<string>, private readonly read: (rel: string) => string | null) {
@@ -173,10 +194,10 @@ export class ModuleAliases {
       // tsconfig.json before jsconfig.json, as TypeScript looks for them
       const raw = this.compilerScope(files.sort().reverse()[0], new Set());
       // TypeScript: paths are relative to the final baseUrl, wherever it is set, else to the config that sets them
-      const scope: CompilerScope | null = raw && { rules: pathRules(raw.paths, raw.baseUrl ?? raw.pathsDir), baseUrl: raw.baseUrl };
-      if (scope && (scope.rules.length || scope.baseUrl !== null)) this.scopes.set(dir, scope);
+      const scope: CompilerScope | null = raw && { rules: this.pathRulesOf(raw), baseUrl: raw.baseUrl };
+      if (scope && (scope.rules.exact.size || scope.rules.patterns.length || scope.baseUrl !== null)) this.scopes.set(dir, scope);
     }
-    this.empty = !this.byName.size && !this.scopes.size && ![...this.packages.values()].some((p) => p.imports.length);
+    this.empty = !this.byName.size && !this.scopes.size && ![...this.packages.values()].some((p) => p.imports.exact.size || p.imports.patterns.length);
   }
 
   /** True when the workspace has nothing for bare specifiers (no package names, paths, baseUrl or imports). */
@@ -216,10 +237,12 @@ export class ModuleAliases {
   private compilerScope(file: string, seen: Set<string>): RawScope | null {
     if (seen.has(file) || seen.size > 8) return null;
     seen.add(file);
-    const cfg = parseConfig(this.read(file));
+    // a base config extended by every project of a large monorepo is read once
+    let cfg = this.parsed.get(file);
+    if (cfg === undefined) this.parsed.set(file, (cfg = parseConfig(this.read(file))));
     if (!cfg) return null;
     const dir = dirOf(file);
-    let inherited: RawScope = { paths: undefined, pathsDir: dir, baseUrl: null };
+    let inherited: RawScope = { paths: undefined, pathsFile: file, baseUrl: null };
     for (const ext of Array.isArray(cfg.extends) ? cfg.extends : [cfg.extends]) {
       // relative as TypeScript takes it, Windows separators too (`..\tsconfig.base.json`)
       if (typeof ext !== 'string' || !/^\.\.?[\\/]/.test(ext)) continue;
@@ -230,7 +253,16 @@ export class ModuleAliases {
     }
     const opts = (cfg.compilerOptions && typeof cfg.compilerOptions === 'object' ? cfg.compilerOptions : {}) as Record<string, unknown>;
     const baseUrl = typeof opts.baseUrl === 'string' ? joinWorkspace(dir, opts.baseUrl) : inherited.baseUrl;
-    return opts.paths ? { paths: opts.paths, pathsDir: dir, baseUrl } : { ...inherited, baseUrl };
+    return opts.paths ? { paths: opts.paths, pathsFile: file, baseUrl } : { ...inherited, baseUrl };
+  }
+
+  /** The rules of a scope's paths, one object for the scopes that inherit the same paths against the same base. */
+  private pathRulesOf(raw: RawScope): PathRules {
+    const base = raw.baseUrl ?? dirOf(raw.pathsFile);
+    const key = raw.pathsFile + '\0' + base;
+    let rules = this.rulesByBase.get(key);
+    if (!rules) this.rulesByBase.set(key, (rules = pathRules(raw.paths, base)));
+    return rules;
   }
 
   private nearest<T>(dir: string, own: Map<string, T>, memo: Map<string, T | null>): T | null {
