@@ -8,6 +8,8 @@ import * as path from 'path';
 import { isModuleConfig, joinWorkspace, MAX_PATH_RULES, ModuleAliases } from '../../src/core/workspace/moduleAliases';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
+import { ImportGraph } from '../../src/core/workspace/importGraph';
+import { FileEntry } from '../../src/core/workspace/indexCache';
 
 function write(root: string, rel: string, content: string): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -268,5 +270,31 @@ describe('module aliases', () => {
       await watched.update([rel]);
       assert.deepStrictEqual(importsOf(watched), expected, `watcher update after ${rel}`);
     }
+  });
+
+  it('looks at the files that resolved through a folder once per batch of changes, not once per changed file', () => {
+    class CountingMap extends Map<string, FileEntry> {
+      gets = 0;
+      override get(k: string): FileEntry | undefined {
+        this.gets++;
+        return super.get(k);
+      }
+    }
+    const files = new CountingMap();
+    const add = (p: string, specs: string[]) => files.set(p, new FileEntry(p, 1, 1, 1, 1, [], specs));
+    // every file's `react` tries the root's baseUrl: all of them resolved through the root folder
+    const texts: Record<string, string> = { 'tsconfig.json': '{ "compilerOptions": { "baseUrl": "." } }' };
+    add('tsconfig.json', []);
+    for (let i = 0; i < 2000; i++) add(`src/f${i}.ts`, ['react']);
+    const graph = new ImportGraph(files, (rel) => texts[rel] ?? null);
+    for (const p of files.keys()) graph.indexed(p, true);
+    graph.resolveImports();
+    for (let i = 0; i < 400; i++) {
+      add(`src/added/a${i}.ts`, []);
+      graph.indexed(`src/added/a${i}.ts`, true);
+    }
+    files.gets = 0;
+    graph.resolveImports();
+    assert.ok(files.gets < 10_000, `${files.gets} look-ups for 400 added files`);
   });
 });

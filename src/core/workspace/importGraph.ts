@@ -167,12 +167,15 @@ export class ImportGraph {
     }
     // files that resolved a bare specifier through a folder where a file came or went
     if (this.aliasUsers?.size) {
+      // each folder once: a batch of changes under one folder would otherwise go through its users once per change
+      const dirs = new Set<string>();
       for (const p of changed) {
-        for (let d = p.slice(0, Math.max(0, p.lastIndexOf('/'))); ; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
-          for (const f of this.aliasUsers.get(d) ?? []) if (this.files.get(f.path) === f) out.add(f);
+        for (let d = p.slice(0, Math.max(0, p.lastIndexOf('/'))); !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
+          dirs.add(d);
           if (!d) break;
         }
       }
+      for (const d of dirs) for (const f of this.aliasUsers.get(d) ?? []) if (this.files.get(f.path) === f) out.add(f);
     }
     const nameList = [...names].filter(Boolean);
     for (const f of this.files.values()) {
