@@ -297,4 +297,27 @@ describe('module aliases', () => {
     graph.resolveImports();
     assert.ok(files.gets < 10_000, `${files.gets} look-ups for 400 added files`);
   });
+
+  it('re-resolves after an added file only the files whose bases lie in its folder or, for an index file, its parent', () => {
+    const files = new Map<string, FileEntry>();
+    const add = (p: string, specs: string[]) => files.set(p, new FileEntry(p, 1, 1, 1, 1, [], specs));
+    const texts: Record<string, string> = { 'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib": ["vendor/zeta"] } } }' };
+    add('tsconfig.json', []);
+    for (let i = 0; i < 20; i++) add(`src/f${i}.ts`, ['react']);
+    add('src/uses-lib.ts', ['@lib']);
+    const graph = new ImportGraph(files, (rel) => texts[rel] ?? null);
+    for (const p of files.keys()) graph.indexed(p, true);
+    graph.resolveImports();
+    const before = files.get('src/f0.ts')!.imports;
+    // a file deep under the root: no base of `react` (the root's `react`) can name it
+    add('src/deep/er/quartz.ts', []);
+    graph.indexed('src/deep/er/quartz.ts', true);
+    graph.resolveImports();
+    assert.strictEqual(files.get('src/f0.ts')!.imports, before, 'resolved again');
+    // an index file under a base's folder: its users are resolved again
+    add('vendor/zeta/index.ts', []);
+    graph.indexed('vendor/zeta/index.ts', true);
+    graph.resolveImports();
+    assert.deepStrictEqual(files.get('src/uses-lib.ts')!.imports, ['vendor/zeta/index.ts']);
+  });
 });

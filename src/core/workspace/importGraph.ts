@@ -167,13 +167,15 @@ export class ImportGraph {
     }
     // files that resolved a bare specifier through a folder where a file came or went
     if (this.aliasUsers?.size) {
-      // each folder once: a batch of changes under one folder would otherwise go through its users once per change
+      // a base names a file of its folder (itself, with an extension, its `.ts` twin) or, as a folder, the index file
+      // of one: the changed file's folder, and its parent for an index file (not every folder above: with a baseUrl
+      // at the root every `react` looks in the root, and any file added would resolve them all again); each folder
+      // once per batch
       const dirs = new Set<string>();
       for (const p of changed) {
-        for (let d = p.slice(0, Math.max(0, p.lastIndexOf('/'))); !dirs.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
-          dirs.add(d);
-          if (!d) break;
-        }
+        const d = p.slice(0, Math.max(0, p.lastIndexOf('/')));
+        dirs.add(d);
+        if (p.slice(p.lastIndexOf('/') + 1).replace(/(\.d)?\.[^./]+$/, '') === 'index') dirs.add(d.slice(0, Math.max(0, d.lastIndexOf('/'))));
       }
       for (const d of dirs) for (const f of this.aliasUsers.get(d) ?? []) if (this.files.get(f.path) === f) out.add(f);
     }
@@ -203,7 +205,9 @@ export class ImportGraph {
       const bases = this.moduleAliases().bases(from, spec);
       for (const b of bases) {
         if (user && this.aliasUsers) {
-          const d = b.slice(0, Math.max(0, b.lastIndexOf('/')));
+          // the folder of the base as resolveBase takes it (without a trailing slash)
+          const c = b.endsWith('/') ? b.slice(0, -1) : b;
+          const d = c.slice(0, Math.max(0, c.lastIndexOf('/')));
           const set = this.aliasUsers.get(d);
           if (set) set.add(user);
           else this.aliasUsers.set(d, new Set([user]));
