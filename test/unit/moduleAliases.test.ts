@@ -160,6 +160,10 @@ describe('module aliases', () => {
     });
     assert.deepStrictEqual(a.bases('pkg/src/a.ts', '#crypto'), ['pkg/src/crypto-web.js', 'pkg/src/crypto-node.js']);
     assert.deepStrictEqual(a.bases('pkg/src/a.ts', '#util/dates'), ['pkg/src/util/dates', 'pkg/dist/util/dates.js', 'pkg/dist/util/dates.d.ts']);
+    // a target that is no `./` path names a package (Node), not a file of this one
+    const b = aliases({ 'pkg/package.json': JSON.stringify({ name: 'pkg', imports: { '#fetch': { node: 'undici', default: './src/fetch.js' }, '#dep': 'lodash' } }) });
+    assert.deepStrictEqual(b.bases('pkg/src/a.ts', '#fetch'), ['pkg/src/fetch.js']);
+    assert.deepStrictEqual(b.bases('pkg/src/a.ts', '#dep'), []);
     assert.deepStrictEqual(a.bases('src/a.ts', '@/../test/fixtures'), ['test/fixtures']);
     assert.deepStrictEqual(a.bases('src/a.ts', '@/../../etc/passwd'), []);
   });

@@ -130,7 +130,8 @@ const MAX_TARGETS = 8;
 
 const NO_RULES: PathRules = { exact: new Map(), patterns: [] };
 
-function pathRules(map: unknown, base: string): PathRules {
+/** `relativeOnly`: package.json imports, whose targets not starting with `./` name packages (Node), not files. */
+function pathRules(map: unknown, base: string, relativeOnly = false): PathRules {
   if (!map || typeof map !== 'object' || Array.isArray(map)) return NO_RULES;
   const rules: PathRule[] = [];
   const exact = new Map<string, string[]>();
@@ -143,7 +144,7 @@ function pathRules(map: unknown, base: string): PathRules {
       continue;
     }
     // tsconfig paths: an array of strings; package.json imports: a string, an array or conditions (`{ node, default }`)
-    const list = exportTargets(raw).filter((t) => t.split('*').length <= 2).slice(0, MAX_TARGETS);
+    const list = exportTargets(raw).filter((t) => t.split('*').length <= 2 && (!relativeOnly || t.startsWith('./'))).slice(0, MAX_TARGETS);
     const targets = list.map((t) => joinWorkspace(base, t)).filter((t): t is string => t !== null);
     if (!targets.length) continue;
     if (star < 0) exact.set(pattern, targets);
@@ -226,7 +227,7 @@ export class ModuleAliases {
     }
     for (const t of [pkg.source, ...exportTargets(main), pkg.module, pkg.main, pkg.types, pkg.typings]) if (typeof t === 'string') entry.push(...fileBases(dir, t));
     for (const t of ['src/index', 'index']) entry.push(joinWorkspace(dir, t)!);
-    const info: PackageInfo = { dir, name: typeof pkg.name === 'string' && pkg.name ? pkg.name : null, entry: [...new Set(entry)], subpaths, imports: pathRules(pkg.imports, '') };
+    const info: PackageInfo = { dir, name: typeof pkg.name === 'string' && pkg.name ? pkg.name : null, entry: [...new Set(entry)], subpaths, imports: pathRules(pkg.imports, '', true) };
     this.packages.set(dir, info);
     // two packages of one name (a fixture, a copy): the one nearer the root
     const had = info.name ? this.byName.get(info.name) : undefined;
