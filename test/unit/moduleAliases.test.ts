@@ -122,6 +122,20 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('apps/web/src/a.ts', '@shared/dates'), ['libs/shared/dates', '@shared/dates']);
   });
 
+  it("takes the nearest config as TypeScript does: one without paths hides an outer one's, a solution config does not", () => {
+    const a = aliases({
+      'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"] } } }',
+      'tools/tsconfig.json': '{ "compilerOptions": { "strict": true } }',
+      'apps/tsconfig.json': '{ "files": [], "references": [{ "path": "./web" }] }',
+      'apps/web/tsconfig.json': '{ "extends": "../../tsconfig.json" }',
+    });
+    assert.deepStrictEqual(a.bases('src/a.ts', '@lib/x'), ['lib/x', '@lib/x']);
+    assert.deepStrictEqual(a.bases('tools/gen.ts', '@lib/x'), [], 'its own config has no paths');
+    assert.deepStrictEqual(a.bases('apps/other/a.ts', '@lib/x'), ['lib/x', '@lib/x'], 'a solution config owns no file');
+    assert.deepStrictEqual(a.bases('apps/web/a.ts', '@lib/x'), ['lib/x', '@lib/x']);
+    assert.ok(aliases({ 'tsconfig.json': '{ "compilerOptions": { "strict": true } }' }).empty, 'a config without names names nothing');
+  });
+
   it('follows extends inside the workspace (comments, trailing commas), and not outside it', () => {
     const a = aliases({
       'tsconfig.base.json': '{ "compilerOptions": { /* shared */ "baseUrl": ".", "paths": { "@shared/*": ["libs/shared/*"], }, }, }',

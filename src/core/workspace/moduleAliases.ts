@@ -191,18 +191,31 @@ export class ModuleAliases {
       if (base === 'package.json') this.addPackage(p);
       else if (/^(tsconfig|jsconfig)\.json$/.test(base)) configs.set(dirOf(p), [...(configs.get(dirOf(p)) ?? []), p]);
     }
+    let named = 0;
     for (const [dir, files] of configs) {
       // tsconfig.json before jsconfig.json, as TypeScript looks for them
       const raw = this.compilerScope(files.sort().reverse()[0], new Set());
       // TypeScript: paths are relative to the final baseUrl, wherever it is set, else to the config that sets them
       const scope: CompilerScope | null = raw && { rules: this.pathRulesOf(raw), baseUrl: raw.baseUrl };
-      if (scope && (scope.rules.exact.size || scope.rules.patterns.length || scope.baseUrl !== null)) this.scopes.set(dir, scope);
+      if (!scope) continue;
+      const names = scope.rules.exact.size || scope.rules.patterns.length || scope.baseUrl !== null;
+      // a config without paths or baseUrl still owns its folder (TypeScript takes the nearest one: an outer config's
+      // paths do not apply under it), unless it is a solution config, which lists projects and owns no file
+      if (names) named++;
+      if (names || !this.isSolution(files.sort().reverse()[0])) this.scopes.set(dir, scope);
     }
-    this.empty = !this.byName.size && !this.scopes.size && ![...this.packages.values()].some((p) => p.imports.exact.size || p.imports.patterns.length);
+    this.empty = !this.byName.size && !named && ![...this.packages.values()].some((p) => p.imports.exact.size || p.imports.patterns.length);
   }
 
   /** True when the workspace has nothing for bare specifiers (no package names, paths, baseUrl or imports). */
   readonly empty: boolean;
+
+  /** A solution config: `references` to projects, and `files: []` or `include: []` (it compiles no file itself). */
+  private isSolution(file: string): boolean {
+    const cfg = this.parsed.get(file);
+    const none = (v: unknown) => Array.isArray(v) && v.length === 0;
+    return !!cfg && Array.isArray(cfg.references) && (none(cfg.files) || none(cfg.include));
+  }
 
   /** True for a file these names were read from that isModuleConfig does not know (`extends: "./configs/base.json"`). */
   readsConfig(rel: string): boolean {
