@@ -57,6 +57,17 @@ function tmp(prefix: string): string {
 
 const importsOf = (i: WorkspaceIndex) => [...i.all()].map((f) => `${f.path} -> ${f.imports.join(',')}`).sort();
 
+/** After each step's change, a warm run from `cacheFile` and the watched index's update hold a fresh build's edges. */
+async function sameAsFreshAfterEach(root: string, cacheFile: string, watched: WorkspaceIndex, steps: [string, () => void][]): Promise<void> {
+  for (const [rel, change] of steps) {
+    change();
+    const expected = importsOf((await WorkspaceIndex.open(root, { cacheFile: null })).index);
+    assert.deepStrictEqual(importsOf((await WorkspaceIndex.open(root, { cacheFile })).index), expected, `warm run after ${rel}`);
+    await watched.update([rel]);
+    assert.deepStrictEqual(importsOf(watched), expected, `watcher update after ${rel}`);
+  }
+}
+
 describe('module aliases', () => {
   it('knows the configuration files that name modules', () => {
     for (const p of ['package.json', 'a/b/package.json', 'tsconfig.json', 'tsconfig.build.json', 'packages/x/jsconfig.json']) assert.ok(isModuleConfig(p), p);
@@ -250,13 +261,7 @@ describe('module aliases', () => {
       ['packages/core/package.json', () => write(root, 'packages/core/package.json', '{ "name": "@acme/money", "main": "index.js" }\n')],
       ['packages/app/tsconfig.json', () => fs.unlinkSync(path.join(root, 'packages/app/tsconfig.json'))],
     ];
-    for (const [rel, change] of steps) {
-      change();
-      const expected = await fresh();
-      assert.deepStrictEqual(importsOf((await WorkspaceIndex.open(root, { cacheFile })).index), expected, `warm run after ${rel}`);
-      await watched.update([rel]);
-      assert.deepStrictEqual(importsOf(watched), expected, `watcher update after ${rel}`);
-    }
+    await sameAsFreshAfterEach(root, cacheFile, watched, steps);
     // the steps did change what resolves: the app's entry, then no core package by that name
     assert.ok(importsOf(watched).includes('packages/app/test/checkout.test.ts -> packages/app/src/index.ts'), importsOf(watched).join('\n'));
     assert.ok(importsOf(watched).includes('packages/app/src/other/o2.ts -> '), importsOf(watched).join('\n'));
@@ -272,7 +277,6 @@ describe('module aliases', () => {
     for (let i = 0; i < 12; i++) write(root, `src/more/m${i}.ts`, `export const m${i} = ${i};\n`);
     // past the clock step within which a file read is taken as racy and read again (fileRead.ts racyRead)
     await new Promise((r) => setTimeout(r, 150));
-    const fresh = async () => importsOf((await WorkspaceIndex.open(root, { cacheFile: null })).index);
     const cacheFile = path.join(tmp('cape-alias-ext-cache-'), 'index.idx');
     const watched = (await WorkspaceIndex.open(root, { cacheFile })).index;
     assert.ok(importsOf(watched).includes('src/page.ts -> src/ui/button.ts'), importsOf(watched).join('\n'));
@@ -281,13 +285,7 @@ describe('module aliases', () => {
       ['configs/base.json', () => fs.unlinkSync(path.join(root, 'configs/base.json'))],
       ['configs/base.json', () => write(root, 'configs/base.json', '{ "compilerOptions": { "baseUrl": "..", "paths": { "@ui/*": ["src/ui/*"] } } }\n')],
     ];
-    for (const [rel, change] of steps) {
-      change();
-      const expected = await fresh();
-      assert.deepStrictEqual(importsOf((await WorkspaceIndex.open(root, { cacheFile })).index), expected, `warm run after ${rel}`);
-      await watched.update([rel]);
-      assert.deepStrictEqual(importsOf(watched), expected, `watcher update after ${rel}`);
-    }
+    await sameAsFreshAfterEach(root, cacheFile, watched, steps);
   });
 
   it('looks at the files that resolved through a folder once per batch of changes, not once per changed file', () => {

@@ -4,7 +4,7 @@
 // the `@/` and `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges
 // (importersOf).
 import type { FileEntry } from './indexCache';
-import { isModuleConfig, ModuleAliases } from './moduleAliases';
+import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
@@ -109,7 +109,7 @@ export class ImportGraph {
       for (const p of [...this.toResolve, ...this.setChanges]) if (aliases.readsConfig(p)) this.configChanged = true;
     }
     if (this.configChanged) this.aliases = null;
-    const aliasesUnknown = this.setChanges.length > 0 && !this.aliasUsers && !this.moduleAliases().empty;
+    const aliasesUnknown = this.setChanges.length > 0 && !this.aliasUsers && this.hasAliases();
     if (!this.resolvedOnce || this.configChanged || aliasesUnknown || this.setChanges.length > this.files.size / 4) {
       // every file: first the stems that settle most specifiers naming no file in one look-up
       this.stems = new Set();
@@ -155,30 +155,24 @@ export class ImportGraph {
     if (!changed.length) return out;
     const names = new Set<string>();
     const under: string[] = [];
+    // files that resolved a bare specifier through a folder where a file came or went (aliasUsers): a base names a
+    // file of its folder (itself, with an extension, its `.ts` twin) or, as a folder, the index file of one — the
+    // changed file's folder, and its parent for an index file (not every folder above: with a baseUrl at the root
+    // every `react` looks in the root, and any file added would resolve them all again); each folder once per batch
+    const dirs = new Set<string>();
     for (const p of changed) {
       const base = p.slice(p.lastIndexOf('/') + 1);
       const stem = base.replace(/(\.d)?\.[^./]+$/, '');
+      const dir = dirOf(p);
       names.add(stem || base);
+      dirs.add(dir);
       if (stem === 'index') {
-        const dir = p.slice(0, Math.max(0, p.lastIndexOf('/')));
         names.add(dir.slice(dir.lastIndexOf('/') + 1));
         under.push(dir ? dir + '/' : '');
+        dirs.add(dirOf(dir));
       }
     }
-    // files that resolved a bare specifier through a folder where a file came or went
-    if (this.aliasUsers?.size) {
-      // a base names a file of its folder (itself, with an extension, its `.ts` twin) or, as a folder, the index file
-      // of one: the changed file's folder, and its parent for an index file (not every folder above: with a baseUrl
-      // at the root every `react` looks in the root, and any file added would resolve them all again); each folder
-      // once per batch
-      const dirs = new Set<string>();
-      for (const p of changed) {
-        const d = p.slice(0, Math.max(0, p.lastIndexOf('/')));
-        dirs.add(d);
-        if (p.slice(p.lastIndexOf('/') + 1).replace(/(\.d)?\.[^./]+$/, '') === 'index') dirs.add(d.slice(0, Math.max(0, d.lastIndexOf('/'))));
-      }
-      for (const d of dirs) for (const f of this.aliasUsers.get(d) ?? []) if (this.files.get(f.path) === f) out.add(f);
-    }
+    if (this.aliasUsers?.size) for (const d of dirs) for (const f of this.aliasUsers.get(d) ?? []) if (this.files.get(f.path) === f) out.add(f);
     const nameList = [...names].filter(Boolean);
     for (const f of this.files.values()) {
       const specs = f.specText();
@@ -201,33 +195,37 @@ export class ImportGraph {
     let base: string;
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
       base = joinRelative(from, spec);
-    } else if (!spec.startsWith('/') && spec && this.hasAliases()) {
-      const bases = this.moduleAliases().bases(from, spec);
-      for (const b of bases) {
-        if (user && this.aliasUsers) {
-          // the folder of the base as resolveBase takes it (without a trailing slash)
-          const c = b.endsWith('/') ? b.slice(0, -1) : b;
-          const d = c.slice(0, Math.max(0, c.lastIndexOf('/')));
-          const set = this.aliasUsers.get(d);
-          if (set) set.add(user);
-          else this.aliasUsers.set(d, new Set([user]));
-        }
-        const hit = this.resolveBase(b);
+    } else {
+      if (spec && !spec.startsWith('/') && this.hasAliases()) {
+        const hit = this.resolveAliased(from, spec, user);
         if (hit) return hit;
       }
-      if (!spec.startsWith('@/') && !spec.startsWith('~/')) return null;
-      base = spec.slice(2);
-      const inSrc = this.resolveBase('src/' + base);
-      if (inSrc) return inSrc;
-    } else if (spec.startsWith('@/') || spec.startsWith('~/')) {
-      base = spec.slice(2);
-      const inSrc = this.resolveBase('src/' + base);
-      if (inSrc) return inSrc;
-    } else if (spec.startsWith('/')) {
-      base = spec.slice(1);
-    } else return null;
+      if (spec.startsWith('@/') || spec.startsWith('~/')) {
+        base = spec.slice(2);
+        const inSrc = this.resolveBase('src/' + base);
+        if (inSrc) return inSrc;
+      } else if (spec.startsWith('/')) {
+        base = spec.slice(1);
+      } else return null;
+    }
     if (base.startsWith('..')) return null;
     return this.resolveBase(base);
+  }
+
+  /** A bare specifier through the workspace's module names; `user` is remembered under each base's folder. */
+  private resolveAliased(from: string, spec: string, user?: FileEntry): string | null {
+    for (const b of this.moduleAliases().bases(from, spec)) {
+      if (user && this.aliasUsers) {
+        // the folder of the base as resolveBase takes it (without a trailing slash)
+        const d = dirOf(b.endsWith('/') ? b.slice(0, -1) : b);
+        const set = this.aliasUsers.get(d);
+        if (set) set.add(user);
+        else this.aliasUsers.set(d, new Set([user]));
+      }
+      const hit = this.resolveBase(b);
+      if (hit) return hit;
+    }
+    return null;
   }
 
   /** False when the workspace names no modules of its own (the aliases are then not consulted). */

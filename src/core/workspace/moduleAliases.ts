@@ -88,7 +88,8 @@ export function joinWorkspace(dir: string, rel: string): string | null {
   return out.join('/');
 }
 
-const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+/** The folder of a workspace path ('' for one at the root). */
+export const dirOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
 
 /** The string leaves of an `exports` value, most source-like condition first. */
 function exportTargets(v: unknown, out: string[] = [], depth = 0): string[] {
@@ -194,7 +195,8 @@ export class ModuleAliases {
     let named = 0;
     for (const [dir, files] of configs) {
       // tsconfig.json before jsconfig.json, as TypeScript looks for them
-      const raw = this.compilerScope(files.sort().reverse()[0], new Set());
+      const file = files.sort().reverse()[0];
+      const raw = this.compilerScope(file, new Set());
       // TypeScript: paths are relative to the final baseUrl, wherever it is set, else to the config that sets them
       const scope: CompilerScope | null = raw && { rules: this.pathRulesOf(raw), baseUrl: raw.baseUrl };
       if (!scope) continue;
@@ -202,7 +204,7 @@ export class ModuleAliases {
       // a config without paths or baseUrl still owns its folder (TypeScript takes the nearest one: an outer config's
       // paths do not apply under it), unless it is a solution config, which lists projects and owns no file
       if (names) named++;
-      if (names || !this.isSolution(files.sort().reverse()[0])) this.scopes.set(dir, scope);
+      if (names || !this.isSolution(file)) this.scopes.set(dir, scope);
     }
     this.empty = !this.byName.size && !named && ![...this.packages.values()].some((p) => p.imports.exact.size || p.imports.patterns.length);
   }
