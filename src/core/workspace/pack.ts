@@ -1,13 +1,16 @@
 // What a step's prompt receives of the workspace, within a character budget:
 //  - DevA: the best-ranked files whole (picked by score per size among the well-ranked, shown in rank order), then
-//    map lines (path — top-level symbols) for the next ones, then bare paths while room remains, so DevA knows what
-//    exists;
+//    excerpts (excerpts.ts: the lines that speak most of the work, numbered) of the best-ranked files too large or
+//    too crowded out to go whole, then map lines (path — top-level symbols) for the next ones, then bare paths while
+//    room remains, so DevA knows what exists;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
 //    when the workspace has no UI files;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 import { isUiFile } from './symbols';
-import { rankFiles, type RankQuery } from './rank';
+import { codeIdentifiers, RANK_WEIGHTS, rankFiles, type RankQuery } from './rank';
+import { selectExcerpt, type ExcerptRange } from './excerpts';
+import { terms, wordTerms } from './tokens';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export type ContextStep = 'deva' | 'da';
@@ -23,20 +26,35 @@ const WHOLE_MIN_RELATIVE_SCORE = 0.08;
  * order. Exported for the bench's record; not settings.
  */
 export const WHOLE_PICK = { sizeWeight: 0.3, sizeFloor: 3000 };
+/** What DevA's whole files leave for the rest (excerpts, then the map): at most this, or 10% of the budget. */
+const MAP_RESERVE = 6000;
+/**
+ * Excerpts (excerpts.ts) go to the files ranked in the first EXCERPT_RANK that are not sent whole (too large, or
+ * crowded out), each at most EXCERPT_CHARS, from the room the whole files leave, as long as MAP_MIN stays for the map.
+ * They never take room from whole files: on the localization bench, excerpts paid for with whole files lowered the
+ * share of modified files given whole (0.558 → 0.539) and raised the changed lines shown only a little more.
+ */
+const EXCERPT_RANK = 3;
+const EXCERPT_CHARS = 4000;
+const MAP_MIN = 2000;
+/** How much more than a word of the objective its code identifiers weigh in an excerpt (`storeOptionsAsProperties`). */
+const EXCERPT_IDENTIFIER_WEIGHT = 3;
 /** Map lines list at most this many symbols. */
 const MAP_SYMBOLS = 12;
 
 export interface PackedFile {
   path: string;
-  /** Characters this file takes in the prompt: the whole text, or its map line. */
+  /** Characters this file takes in the prompt: the whole text, its excerpts' text, or its map line. */
   chars: number;
   whole: boolean;
+  /** For a large well-ranked file not sent whole: the line ranges sent (1-based, inclusive). */
+  excerpts?: ExcerptRange[];
 }
 
 export interface WorkspaceContext {
   step: ContextStep;
   budget: number;
-  /** In rank order: whole files first, then map lines. */
+  /** Whole files first (in rank order), then excerpted files, then map lines (in rank order). */
   files: PackedFile[];
   /** Characters of the map lines (path + symbols). */
   mapChars: number;
@@ -101,11 +119,13 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
   if (budget <= 0 || (!ranked.length && ![...index.all()].some((f) => keep(f.path)))) return empty;
 
-  const head = (whole: number, mapped: number) =>
+  const head = (whole: number, excerpted: number, mapped: number) =>
     opts.step === 'deva'
-      ? `Ranked for this work: ${whole} file(s) whole, ${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Read the whole files before changing them; for a mapped file, ask or keep your change additive.`
+      ? `Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines (numbered in its heading): a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} For a mapped file, read it before changing it, or keep your change additive.`
       : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
-  const reserveHead = head(99999, 99999).length + 2;
+  // the head's room is kept before the whole files are picked; what it says of excerpts, only once there are some
+  const reserveHead = head(99999, 0, 99999).length + 2;
+  const excerptsSaying = head(99999, EXCERPT_RANK, 99999).length + 2 - reserveHead;
   const mapHeading = '\n\n### Map\n';
   const files: PackedFile[] = [];
   const blocks: string[] = [];
@@ -114,7 +134,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
 
   if (opts.step === 'deva') {
     // whole files: keep ~10% of the budget for the map of what follows
-    const wholeLimit = budget - Math.min(6000, Math.floor(budget * 0.1));
+    const wholeLimit = budget - Math.min(MAP_RESERVE, Math.floor(budget * 0.1));
     const group = ranked.filter((c) => c.score > 0 && c.score >= top * WHOLE_MIN_RELATIVE_SCORE && index.get(c.path));
     const density = (c: { path: string; score: number }) => c.score / Math.pow(index.get(c.path)!.chars + WHOLE_PICK.sizeFloor, WHOLE_PICK.sizeWeight);
     const picked = new Map<string, { block: string; chars: number }>();
@@ -139,12 +159,14 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       blocks.push(p.block);
       files.push({ path: c.path, chars: p.chars, whole: true });
     }
+    const st = { budget, used, readText, blocks, files };
+    used = packExcerpts(group.slice(0, EXCERPT_RANK).filter((c) => !picked.has(c.path)), q, st, excerptsSaying);
   }
-  const wholeSet = new Set(files.map((f) => f.path));
+  const shown = new Set(files.map((f) => f.path));
   const lines: string[] = [];
   let mapChars = 0;
   for (const c of candidates()) {
-    if (wholeSet.has(c.path)) continue;
+    if (shown.has(c.path)) continue;
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
     if (!index.confirm(c.path)) continue;
     const f = index.get(c.path)!;
@@ -159,9 +181,77 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     used += line.length + 1;
   }
   if (!files.length) return empty;
-  const mapped = files.length - blocks.length;
-  const parts = [head(blocks.length, mapped), ...blocks];
+  const wholeCount = files.filter((f) => f.whole).length;
+  const excerpted = blocks.length - wholeCount;
+  const parts = [head(wholeCount, excerpted, files.length - blocks.length), ...blocks];
   let text = parts.join('\n\n');
   if (lines.length) text += (blocks.length ? mapHeading : '\n\n') + lines.join('\n');
   return { step: opts.step, budget, files, mapChars, totalChars: text.length, indexed: index.size, text };
+}
+
+interface PackState {
+  budget: number;
+  used: number;
+  readText: (relPath: string) => string | null;
+  blocks: string[];
+  files: PackedFile[];
+}
+
+/**
+ * Adds excerpts of `candidates` (in rank order) to the blocks and files; returns the characters used, with `saying`
+ * (what the head then says of them) once there are some.
+ */
+function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st: PackState, saying: number): number {
+  const start = st.used;
+  let used = start + saying;
+  if (!candidates.length) return start;
+  // the objective's words weigh fully, the upstream work's (only) as in the ranking
+  const queryTerms = new Map<string, number>();
+  for (const t of terms(q.work ?? '')) queryTerms.set(t, RANK_WEIGHTS.work);
+  for (const t of terms(q.objective)) queryTerms.set(t, 1);
+  // an identifier the objective writes as code names what to change (rank.ts codeIdentifiers)
+  for (const id of codeIdentifiers(q.objective)) {
+    const own = wordTerms(id);
+    if (own.length) queryTerms.set(own[own.length - 1], EXCERPT_IDENTIFIER_WEIGHT);
+  }
+  for (const c of candidates) {
+    const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
+    if (room < 500) break;
+    const text = st.readText(c.path);
+    if (text === null) continue;
+    // the headings and fences cost too: leave them room
+    const ex = selectExcerpt(text, queryTerms, room - 200);
+    if (!ex) continue;
+    const fence = fenceFor(text);
+    const ranges = ex.ranges.map((r, i) => `${lineSpan(r)}:\n${fence}${langOf(c.path)}\n${ex.texts[i]}\n${fence}`);
+    const block = `### ${c.path} (excerpts of ${ex.lines} lines)\n${ranges.join('\n')}`;
+    if (used + block.length + 2 > st.budget - MAP_MIN) continue;
+    st.blocks.push(block);
+    st.files.push({ path: c.path, chars: ex.chars, whole: false, excerpts: ex.ranges });
+    used += block.length + 2;
+  }
+  return used === start + saying ? start : used;
+}
+
+/** How a packed file is sent, in the words `cape context` and Show Context use. */
+export function packedForm(f: PackedFile): 'whole' | 'excerpts' | 'map line' {
+  return f.whole ? 'whole' : f.excerpts ? 'excerpts' : 'map line';
+}
+
+/** One range as people read it: "lines 120–168", "line 7". */
+function lineSpan(r: ExcerptRange): string {
+  return r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`;
+}
+
+/** An excerpted file's ranges as people read them: "lines 120–168, 402–455", "line 7". */
+export function excerptLines(ranges: readonly ExcerptRange[]): string {
+  const spans = ranges.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}–${r.end}`));
+  return `${ranges.length === 1 && ranges[0].start === ranges[0].end ? 'line' : 'lines'} ${spans.join(', ')}`;
+}
+
+/** "3 file(s) whole, 1 in excerpts, 40 as map lines" (excerpts named only when there are some). */
+export function contextSummary(ctx: Pick<WorkspaceContext, 'files'>): string {
+  const n = (form: ReturnType<typeof packedForm>) => ctx.files.filter((f) => packedForm(f) === form).length;
+  const excerpted = n('excerpts');
+  return `${n('whole')} file(s) whole, ${excerpted ? `${excerpted} in excerpts, ` : ''}${n('map line')} as map lines`;
 }

@@ -1,0 +1,201 @@
+// Excerpts of a large file: the line ranges that speak most of the work, for a well-ranked file too large (or too
+// crowded out) to be sent whole. A change to a mature codebase lands in its big central files (a 2,000-line
+// `core/index.ts`, a `command.js` that holds the whole API); a map line names them, but DevA needs their exact lines to
+// write a SEARCH block, or at least to know which lines to read.
+//
+// Each line scores the query's terms it holds, a term weighing more the fewer lines of the file hold it (a word on
+// every line says nothing about where; an identifier the work writes whole, `uploadProgress`, is a term of its own,
+// rarer than its words), and as the query weighs it (pack.ts: the objective's words fully, its code identifiers more,
+// the upstream work's less). A line that declares a name of the work (`storeOptionsAsProperties(value) {`) holds a
+// term of its own too, rarer still than the name's uses: the declaration is where the behaviour lives. The best lines
+// each open a window: a few lines before, more after (a change follows its anchor), widened up to the block's header
+// (the nearest line above with less indentation: the function or method the line belongs to). A window is worth its
+// best line and a quarter of its other lines, so a window is placed by what it is about, not by a line at its edge.
+// Windows are taken best first — the first by the objective's terms alone when any line holds them (a trial: the
+// upstream work's many words took a 2,188-line file's excerpts away from the method the objective named), the next
+// ones with a term the windows before them showed counting a quarter — until the budget is spent; they are shown in
+// file order, merged when they touch. The excerpt's text is the file's own lines, byte for byte, so a SEARCH block
+// can be copied from it.
+import { terms, wordTerms } from './tokens';
+
+export interface ExcerptRange {
+  /** 1-based, inclusive. */
+  start: number;
+  end: number;
+}
+
+export interface Excerpt {
+  ranges: ExcerptRange[];
+  /** The ranges' text, each range's lines joined by '\n' (in file order, one entry per range). */
+  texts: string[];
+  /** Characters of the texts together. */
+  chars: number;
+  /** Lines in the file. */
+  lines: number;
+}
+
+/** Lines shown before and after a window's best line, and how far up its header is looked for. */
+export const EXCERPT_WINDOW = { before: 4, after: 14, header: 20 };
+/** What the terms of a window's other lines add to its worth, against its best line's. */
+const CONTEXT_SHARE = 0.25;
+/** Windows touching or closer than this many lines are merged into one. */
+const MERGE_GAP = 3;
+/** At most this many windows are weighed (the best lines'). */
+const MAX_WINDOWS = 200;
+/** A line longer than this is minified or generated: its terms do not place an edit. */
+const LONG_LINE = 500;
+
+/** Marks a declared-name term (`\u0001storeoptionsasproperties`): no term of tokens.ts starts with it. */
+const DECLARES = '\u0001';
+
+/**
+ * The name a line declares: after declaration keywords (`export async function save(`, `const save =`, `class Save`),
+ * or a method (`save(value) {`, `async save(value) {` — a call statement does not end with `{`). null for other lines.
+ */
+export function declaredName(line: string): string | null {
+  const m = DECLARATION.exec(line);
+  if (!m) return null;
+  const [, keywords, name, rest] = m;
+  if (CONTROL.has(name)) return null;
+  if (keywords || /^=|^:\s*(function|\(|async)|=>/.test(rest)) return name;
+  return /^\(.*\)\s*(:[^{]*)?\{\s*$/.test(rest) ? name : null;
+}
+const CONTROL = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'return', 'do', 'else', 'try', 'elif', 'except', 'match', 'loop', 'foreach']);
+const DECLARATION =
+  /^\s*((?:(?:export|default|declare|abstract|async|static|public|private|protected|readonly|override|get|set|function\*?|const|let|var|class|interface|type|enum|def|fn|func|pub)\s+)*)[*#]?([A-Za-z_$][\w$]*)\s*(.*)$/;
+
+function indentOf(line: string): number {
+  let n = 0;
+  while (n < line.length && (line.charCodeAt(n) === 32 || line.charCodeAt(n) === 9)) n++;
+  return n === line.length ? -1 : n; // -1: blank
+}
+
+/**
+ * The ranges of `text` that hold the most of `queryTerms` (normalised terms, as tokens.ts makes them), weighted as
+ * above, within `budget` characters of shown text; null when no line holds any query term.
+ */
+export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, number>, budget: number): Excerpt | null {
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  if (!lines.length || budget <= 0 || !queryTerms.size) return null;
+  // the query terms each line holds, and on how many lines each term is
+  const lineTerms: (string[] | null)[] = new Array(lines.length).fill(null);
+  const df = new Map<string, number>();
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].length > LONG_LINE) continue;
+    let held: string[] | null = null;
+    const hold = (t: string) => {
+      (held ??= []).push(t);
+      df.set(t, (df.get(t) ?? 0) + 1);
+    };
+    for (const t of new Set(terms(lines[i]))) if (queryTerms.has(t)) hold(t);
+    // the line that declares a name of the work is a term of its own: the few lines declaring it weigh more than the
+    // many using it, and the declaration is where its behaviour lives
+    const declared = held ? declaredName(lines[i]) : null;
+    if (declared) {
+      const own = wordTerms(declared);
+      const t = own[own.length - 1];
+      if (t && queryTerms.has(t)) hold(DECLARES + t);
+    }
+    lineTerms[i] = held;
+  }
+  if (!df.size) return null;
+  /** The query's weight of a held term (a declared name's is its name's). */
+  const queryWeight = (t: string) => queryTerms.get(t.startsWith(DECLARES) ? t.slice(1) : t)!;
+  const weight = (t: string) => Math.log(1 + lines.length / df.get(t)!) * queryWeight(t);
+
+  // one window per line holding a term: its range and the terms it shows
+  interface Window {
+    /** Its best line (0-based). */
+    at: number;
+    start: number; // 0-based, inclusive
+    end: number;
+    /** The terms of its best line, and of the other lines it shows. */
+    own: readonly string[];
+    held: Set<string>;
+  }
+  const windowAt = (i: number): Window => {
+    let start = Math.max(0, i - EXCERPT_WINDOW.before);
+    const own = indentOf(lines[i]);
+    if (own > 0) {
+      for (let j = i - 1; j >= Math.max(0, i - EXCERPT_WINDOW.header); j--) {
+        const ind = indentOf(lines[j]);
+        if (ind >= 0 && ind < own) {
+          start = Math.min(start, j);
+          break;
+        }
+      }
+    }
+    const end = Math.min(lines.length - 1, i + EXCERPT_WINDOW.after);
+    const held = new Set<string>();
+    for (let k = start; k <= end; k++) for (const t of lineTerms[k] ?? []) held.add(t);
+    return { at: i, start, end, own: lineTerms[i] ?? [], held };
+  };
+  // the best lines open windows (a common term on hundreds of lines would make the pick below quadratic)
+  const lineValue = (i: number) => (lineTerms[i] ?? []).reduce((s, t) => s + weight(t), 0);
+  const anchors: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (lineTerms[i]) anchors.push(i);
+  anchors.sort((a, b) => lineValue(b) - lineValue(a) || a - b);
+  const candidates = anchors.slice(0, MAX_WINDOWS).map(windowAt);
+
+  const shown = new Set<string>();
+  // the first window is the objective's (the terms of full weight) when any line holds them: the upstream work's many
+  // words must not take the excerpt away from what the person asked for
+  let first = [...df.keys()].some((t) => queryWeight(t) >= 1);
+  // a window is worth its best line, and a little of the lines around it (context, not what places the change)
+  const value = (w: Window) => {
+    let v = 0;
+    for (const t of w.held) {
+      if (first && queryWeight(t) < 1) continue;
+      v += weight(t) * (shown.has(t) ? 0.25 : 1) * (w.own.includes(t) ? 1 : CONTEXT_SHARE);
+    }
+    return v;
+  };
+  const taken: Window[] = [];
+  const covered = new Uint8Array(lines.length);
+  let used = 0;
+  const cost = (w: Window) => {
+    let c = 0;
+    for (let k = w.start; k <= w.end; k++) if (!covered[k]) c += lines[k].length + 1;
+    return c;
+  };
+  const pool = new Set(candidates);
+  while (pool.size) {
+    let best: Window | null = null;
+    let bestValue = 0;
+    for (const w of pool) {
+      const v = value(w);
+      if (v > bestValue || (v === bestValue && best && w.start < best.start)) (best = w), (bestValue = v);
+    }
+    if (!best || bestValue <= 0) break;
+    pool.delete(best);
+    first = false;
+    let c = cost(best);
+    // too long for the room left: fewer lines after its best line, then none before it
+    for (; used + c > budget && best.end > best.at; best.end--) if (!covered[best.end]) c -= lines[best.end].length + 1;
+    for (; used + c > budget && best.start < best.at; best.start++) if (!covered[best.start]) c -= lines[best.start].length + 1;
+    if (used + c > budget) {
+      if (budget - used < 200) break;
+      continue;
+    }
+    used += c;
+    taken.push(best);
+    for (let k = best.start; k <= best.end; k++) covered[k] = 1;
+    for (const t of best.held) shown.add(t);
+    // windows wholly inside what is shown add nothing
+    for (const w of pool) if (covered[w.start] && covered[w.end] && cost(w) === 0) pool.delete(w);
+  }
+  if (!taken.length) return null;
+
+  const ranges: ExcerptRange[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    if (!covered[k]) continue;
+    const last = ranges[ranges.length - 1];
+    if (last && k + 1 - last.end <= MERGE_GAP + 1) {
+      // fill the small gap: a range of its own would cost a heading for fewer lines
+      last.end = k + 1;
+    } else ranges.push({ start: k + 1, end: k + 1 });
+  }
+  const texts = ranges.map((r) => lines.slice(r.start - 1, r.end).join('\n'));
+  return { ranges, texts, chars: texts.reduce((s, t) => s + t.length, 0), lines: lines.length };
+}

@@ -1,0 +1,235 @@
+// Excerpts of large files (core/workspace/excerpts.ts) and how DevA's section carries them (pack.ts): the lines that
+// speak of the work, byte for byte, numbered; never room taken from whole files; never past the budget.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { declaredName, selectExcerpt } from '../../src/core/workspace/excerpts';
+import { contextSummary, excerptLines, packWorkspace } from '../../src/core/workspace/pack';
+import { terms } from '../../src/core/workspace/tokens';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { applyHunks } from '../../src/core/edits/match';
+
+const q = (text: string) => new Map(terms(text).map((t) => [t, 1]));
+
+/** A large module: `count` small functions about unrelated things, and one about uploads deep inside. */
+function bigModule(count = 400, at = 250, eol = '\n'): string {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i === at) {
+      out.push('export class Uploader {', '  report(sent: number, total: number) {', '    const percent = total ? sent / total : 0;');
+      for (let k = 0; k < 8; k++) out.push(`    if (sent < ${k}) return;`);
+      out.push("    this.emit('uploadProgress', { percent, sent, total });", '  }', '}');
+    } else {
+      out.push(`export function helper${i}(value: number): number {`, `  // keeps the value ${i} in range`, `  return Math.max(0, value - ${i});`, '}');
+    }
+  }
+  return out.join(eol) + eol;
+}
+
+describe('excerpts of a large file', () => {
+  it('shows the lines that hold the rare words of the work, from their block header, byte for byte', () => {
+    const text = bigModule();
+    const ex = selectExcerpt(text, q('Make uploadProgress emit granular progress events'), 3000);
+    assert.ok(ex, 'an excerpt');
+    assert.ok(ex.chars <= 3000, String(ex.chars));
+    const lines = text.split('\n');
+    assert.strictEqual(ex.lines, lines.length - 1);
+    const hit = lines.findIndex((l) => l.includes("this.emit('uploadProgress'")) + 1;
+    // the method the line is in, though it starts more lines above than a window shows before its best line
+    const header = lines.findIndex((l) => l.startsWith('  report(')) + 1;
+    assert.ok(hit - header > 4);
+    assert.ok(ex.ranges.some((r) => r.start <= header && r.end >= hit), JSON.stringify(ex.ranges));
+    ex.ranges.forEach((r, i) => {
+      assert.ok(r.start >= 1 && r.end >= r.start && r.end <= ex.lines);
+      if (i) assert.ok(r.start > ex.ranges[i - 1].end + 1, 'ranges in file order, apart');
+      assert.strictEqual(ex.texts[i], lines.slice(r.start - 1, r.end).join('\n'), 'the file’s own lines');
+    });
+  });
+
+  it('places the change by the rare words of the work, not by words every line holds', () => {
+    const text = bigModule(300, 40);
+    // "value" and "range" are on every helper; only the identifier places the change
+    const ex = selectExcerpt(text, q('keep the value in range when uploadProgress fires'), 800);
+    assert.ok(ex);
+    const lines = text.split('\n');
+    const hit = lines.findIndex((l) => l.includes('uploadProgress')) + 1;
+    assert.ok(ex.ranges.some((r) => r.start <= hit && r.end >= hit), JSON.stringify(ex.ranges));
+  });
+
+  it('keeps a CRLF file’s carriage returns, so a SEARCH quoting the excerpt matches the file', () => {
+    const text = bigModule(200, 120, '\r\n');
+    const ex = selectExcerpt(text, q('uploadProgress percent'), 2000);
+    assert.ok(ex);
+    const shown = ex.texts.find((t) => t.includes('uploadProgress'))!.split('\n');
+    const i = shown.findIndex((l) => l.includes('uploadProgress'));
+    assert.ok(shown[i].endsWith('\r'));
+    const search = shown.slice(i - 1, i + 1).map((l) => l.replace(/\r$/, ''));
+    const applied = applyHunks(text, [{ search, replace: [search[0], "    this.emit('uploadProgress', { percent, sent, total, granular: true });"] }]);
+    assert.ok(applied.ok, JSON.stringify(applied));
+    assert.ok(applied.content.includes('granular: true });\r\n'));
+  });
+
+  it('shows where a name of the work is declared rather than where it is only used', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) lines.push(`  helper${i}() { return this._storeOptionsAsProperties ? ${i} : 0; }`);
+    lines.splice(300, 0, '  storeOptionsAsProperties(value = true) {', '    if (this.options.length) throw new Error("too late");', '    this._storeOptionsAsProperties = !!value;', '    return this;', '  }');
+    const text = `class Command {\n${lines.join('\n')}\n}\n`;
+    const all = text.split('\n');
+    const at = all.indexOf('  storeOptionsAsProperties(value = true) {') + 1;
+    const ex = selectExcerpt(text, q('Restore the sanity check when enabling storeOptionsAsProperties'), 500);
+    assert.ok(ex && ex.ranges.some((r) => r.start <= at && r.end >= at + 4), JSON.stringify(ex?.ranges));
+  });
+
+  it('places a window by its best line, not by a line at its edge', () => {
+    const lines: string[] = ['class Settings {'];
+    for (let i = 1; i < 300; i++) lines.push(`  field${i} = ${i};`);
+    lines[100] = '  // the check runs before anything else';
+    lines.splice(114, 5, '  enableStore(value) {', '    if (!value) return;', '    this.stored = true;', '    this.flush();', '  }');
+    const text = `${lines.join('\n')}\n}\n`;
+    // the window of the comment (a word of the work) ends on the declaration; the declaration's own shows its body
+    const ex = selectExcerpt(text, q('sanity check when calling enableStore'), 360);
+    assert.ok(ex && ex.ranges.some((r) => r.start <= 115 && r.end >= 119), JSON.stringify(ex?.ranges));
+  });
+
+  it('takes the first window by the objective: the upstream work’s many words come after it', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) lines.push(`export const filler${i} = ${i};`);
+    lines[60] = 'export function renderHelpOutput(text) { return writeErrorMessage(displayOutput(text)); }';
+    lines[200] = 'export function storeValues(cmd) { return cmd; }';
+    const text = lines.join('\n') + '\n';
+    const query = new Map<string, number>();
+    for (const t of terms('help output render error message display write')) query.set(t, 0.5);
+    for (const t of terms('store values')) query.set(t, 1);
+    const ex = selectExcerpt(text, query, 450);
+    assert.ok(ex && ex.ranges.length === 1 && ex.ranges[0].start <= 201 && ex.ranges[0].end >= 201, JSON.stringify(ex?.ranges));
+    // with room for more, the work's place follows
+    const more = selectExcerpt(text, query, 2000);
+    assert.ok(more && more.ranges.some((r) => r.start <= 61 && r.end >= 61), JSON.stringify(more?.ranges));
+  });
+
+  it('tells declarations from calls and control statements', () => {
+    const cases: [string, string | null][] = [
+      ['  storeOptionsAsProperties(storeAsProperties = true) {', 'storeOptionsAsProperties'],
+      ['export async function saveNote(note) {', 'saveNote'],
+      ['const save = (x) => x;', 'save'],
+      ['class Foo extends Bar {', 'Foo'],
+      ['  async run(): Promise<void> {', 'run'],
+      ['  get name() {', 'name'],
+      ['  foo: function () {', 'foo'],
+      ['def parse_args(argv):', 'parse_args'],
+      ['  save(x);', null],
+      ['  if (x) {', null],
+      ['  for (const a of b) {', null],
+      ['    return foo(bar);', null],
+      ['  } else {', null],
+    ];
+    for (const [line, name] of cases) assert.strictEqual(declaredName(line), name, line);
+  });
+
+  it('gives nothing when no line holds a word of the work, or there is no room; ignores minified lines', () => {
+    const text = bigModule(50, 10);
+    assert.strictEqual(selectExcerpt(text, q('database migration'), 4000), null);
+    assert.strictEqual(selectExcerpt(text, q('uploadProgress'), 0), null);
+    assert.strictEqual(selectExcerpt('', q('uploadProgress'), 4000), null);
+    const minified = `${'var a=1;'.repeat(100)}uploadProgress();\n${text}`;
+    const ex = selectExcerpt(minified, q('uploadProgress'), 4000);
+    assert.ok(ex && ex.ranges.every((r) => r.start > 1), 'the minified first line is no anchor');
+  });
+
+  it('spends the budget on several places, each word shown once before any is shown twice', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) lines.push(`export const filler${i} = ${i};`);
+    lines[50] = 'export function retryRequest() { return 1; }';
+    lines[150] = 'export function backoffDelay() { return 2; }';
+    lines[250] = 'export function retryRequestAgain() { return retryRequest(); }';
+    const text = lines.join('\n') + '\n';
+    const ex = selectExcerpt(text, q('retry request backoff'), 1300);
+    assert.ok(ex);
+    const shows = (n: number) => ex.ranges.some((r) => r.start <= n + 1 && r.end >= n + 1);
+    // room for two whole windows: a retryRequest (two words), then backoff (the word not shown yet) — the other
+    // retryRequest only gets what room is left (its best line, and what follows it as far as the budget goes)
+    const around = (n: number) => ex.ranges.find((r) => r.start <= n + 1 && r.end >= n + 1);
+    assert.ok(shows(150) && around(150)!.end - around(150)!.start >= 15, JSON.stringify(ex.ranges));
+    assert.ok(shows(50) && shows(250), JSON.stringify(ex.ranges));
+    assert.ok(Math.min(around(50)!.end - around(50)!.start, around(250)!.end - around(250)!.start) < 15, JSON.stringify(ex.ranges));
+    assert.ok(ex.chars <= 1300);
+  });
+});
+
+function write(root: string, rel: string, content: string): void {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+const read = (root: string) => (rel: string) => fs.readFileSync(path.join(root, ...rel.split('/')), 'utf8');
+
+describe('DevA’s section with excerpts', () => {
+  function workspace(): string {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-'));
+    write(root, 'src/core/uploader.ts', bigModule(1500, 900)); // ~100,000 characters: never whole at 60,000
+    write(root, 'src/progress.ts', "import { Uploader } from './core/uploader';\nexport function onUploadProgress(u: Uploader) { return u; }\n");
+    write(root, 'src/cli.ts', 'export function main() { return 0; }\n');
+    for (let i = 0; i < 30; i++) write(root, `src/misc/m${i}.ts`, `export function misc${i}() { return ${i}; }\n`);
+    return root;
+  }
+
+  it('sends a well-ranked file too large to go whole as excerpts, after the whole files and before the map', async () => {
+    const root = workspace();
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ctx = packWorkspace(index, { objective: 'Make `uploadProgress` emit granular progress events' }, { step: 'deva', budget: 60_000, readText: read(root) });
+    const big = ctx.files.find((f) => f.path === 'src/core/uploader.ts');
+    assert.ok(big && !big.whole && big.excerpts?.length, JSON.stringify(ctx.files.slice(0, 4)));
+    assert.ok(ctx.files.find((f) => f.path === 'src/progress.ts')?.whole);
+    const forms = ctx.files.map((f) => (f.whole ? 0 : f.excerpts ? 1 : 2));
+    assert.deepStrictEqual(forms, [...forms].sort(), 'whole, then excerpts, then map lines');
+    const text = read(root)('src/core/uploader.ts');
+    const lines = text.split('\n');
+    assert.match(ctx.text, new RegExp(`### src/core/uploader\\.ts \\(excerpts of ${lines.length - 1} lines\\)\\nlines \\d+–\\d+:\\n\`\`\`ts\\n`));
+    for (const r of big.excerpts!) {
+      const span = r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`;
+      assert.ok(ctx.text.includes(`${span}:\n\`\`\`ts\n${lines.slice(r.start - 1, r.end).join('\n')}\n\`\`\``));
+    }
+    const hit = lines.findIndex((l) => l.includes("this.emit('uploadProgress'")) + 1;
+    assert.ok(big.excerpts!.some((r) => r.start <= hit && r.end >= hit));
+    assert.match(ctx.text, /1 larger one\(s\) in excerpts/);
+    assert.ok(ctx.mapChars >= 200 && /### Map\n/.test(ctx.text), 'the map keeps room');
+    assert.ok(ctx.totalChars <= 60_000 && ctx.totalChars === ctx.text.length);
+    assert.match(contextSummary(ctx), /^\d+ file\(s\) whole, 1 in excerpts, \d+ as map lines$/);
+    assert.match(excerptLines(big.excerpts!), /^lines \d+–\d+/);
+    assert.strictEqual(excerptLines([{ start: 7, end: 7 }]), 'line 7');
+    assert.strictEqual(excerptLines([{ start: 3, end: 9 }, { start: 20, end: 20 }]), 'lines 3–9, 20');
+  });
+
+  it('never passes the budget, and never takes room from whole files', async () => {
+    const root = workspace();
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const query = { objective: 'Make `uploadProgress` emit granular progress events' };
+    for (let budget = 0; budget <= 12_000; budget += 379) {
+      const ctx = packWorkspace(index, query, { step: 'deva', budget, readText: read(root) });
+      assert.ok(ctx.totalChars <= budget, `budget ${budget}: ${ctx.totalChars}`);
+    }
+    // the whole files are those of a workspace where the large file has nothing to excerpt, at any budget
+    const whole = (budget: number, readText: (rel: string) => string) =>
+      packWorkspace(index, query, { step: 'deva', budget, readText })
+        .files.filter((f) => f.whole)
+        .map((f) => f.path);
+    const noWords = (rel: string) => (rel === 'src/core/uploader.ts' ? 'x\n'.repeat(50_000) : read(root)(rel));
+    let excerpted = 0;
+    for (let budget = 2500; budget <= 6000; budget += 23) {
+      const ctx = packWorkspace(index, query, { step: 'deva', budget, readText: read(root) });
+      if (ctx.files.some((f) => f.excerpts)) excerpted++;
+      assert.deepStrictEqual(whole(budget, read(root)), whole(budget, noWords), `budget ${budget}`);
+    }
+    assert.ok(excerpted > 50, String(excerpted));
+  });
+
+  it('gives DA no excerpts (a map of UI files only)', async () => {
+    const root = workspace();
+    write(root, 'src/components/UploadBar.tsx', `export function UploadBar() { return null; }\n${'// upload progress bar\n'.repeat(4000)}`);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ctx = packWorkspace(index, { objective: 'upload progress bar' }, { step: 'da', readText: read(root) });
+    assert.ok(ctx.files.length && ctx.files.every((f) => !f.whole && !f.excerpts));
+  });
+});
