@@ -5,13 +5,14 @@
 //
 // The index is kept between runs in the user's cache folder (see core/workspace/workspaceIndex.ts) and brought up to
 // date from file mtimes, so a warm run reads only what changed. --json prints one line:
-//   {"files":[{"path","chars","whole"}],"mapChars","totalChars"}
+//   {"files":[{"path","chars","whole","excerpts"?:[{"start","end"}]}],"mapChars","totalChars"}
+// (excerpts: the 1-based, inclusive line ranges sent of a large file that is not sent whole)
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 // From the modules themselves, not the '../core' barrel: dist/cli.js holds only what this command and the
 // dispatcher use.
-import { DEFAULT_WORKSPACE_BUDGET, packWorkspace, type ContextStep } from '../core/workspace/pack';
+import { contextSummary, DEFAULT_WORKSPACE_BUDGET, excerptLines, packedForm, packWorkspace, type ContextStep } from '../core/workspace/pack';
 import { WorkspaceIndex } from '../core/workspace/workspaceIndex';
 import { capeFolderRefusal } from '../core/model/types';
 
@@ -84,12 +85,13 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
     `cape: ${index.size} files indexed (${fromCache ? `cache, ${stats.read} re-read, ${stats.removed} gone` : `built, ${stats.read} read`}) · ${ms} ms\n`,
   );
   if (values.json) {
-    stdout.write(JSON.stringify({ files: ctx.files.map((f) => ({ path: f.path, chars: f.chars, whole: f.whole })), mapChars: ctx.mapChars, totalChars: ctx.totalChars }) + '\n');
+    stdout.write(JSON.stringify({ files: ctx.files.map((f) => ({ path: f.path, chars: f.chars, whole: f.whole, ...(f.excerpts ? { excerpts: f.excerpts } : {}) })), mapChars: ctx.mapChars, totalChars: ctx.totalChars }) + '\n');
     return 0;
   }
-  const whole = ctx.files.filter((f) => f.whole);
-  stdout.write(`${step === 'deva' ? 'DevA' : 'DA'} would receive ${ctx.totalChars} of ${budget} characters: ${whole.length} file(s) whole, ${ctx.files.length - whole.length} as map lines.\n`);
-  ctx.files.forEach((f, i) => stdout.write(`${String(i + 1).padStart(4)}  ${f.whole ? 'whole' : 'map  '} ${String(f.chars).padStart(7)}  ${f.path}\n`));
+  stdout.write(`${step === 'deva' ? 'DevA' : 'DA'} would receive ${ctx.totalChars} of ${budget} characters: ${contextSummary(ctx)}.\n`);
+  ctx.files.forEach((f, i) =>
+    stdout.write(`${String(i + 1).padStart(4)}  ${packedForm(f).padEnd(8)} ${String(f.chars).padStart(7)}  ${f.path}${f.excerpts ? ` (${excerptLines(f.excerpts)})` : ''}\n`),
+  );
   return 0;
 }
 

@@ -1,9 +1,10 @@
 // CAPE: Show Context for Objective — what DevA would receive of the workspace for an objective, before anything is
-// sent: the ranked files (whole, or as a map line) in a quick pick; picking one opens it. Same selection as
-// `cape context` (core/workspace/pack.ts). Argument (tests, other commands): { objective, step?: 'deva' | 'da' }.
+// sent: the ranked files (whole, in excerpts, or as a map line) in a quick pick; picking one opens it (an excerpted
+// file at its first excerpt). Same selection as `cape context` (core/workspace/pack.ts). Argument (tests, other
+// commands): { objective, step?: 'deva' | 'da' }.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { packWorkspace, sliceWhole, type ContextStep, type WorkspaceContext } from '../core';
+import { contextSummary, excerptLines, packedForm, packWorkspace, sliceWhole, type ContextStep, type WorkspaceContext } from '../core';
 import type { Services } from '../services';
 import { devBudget, workspaceIndex } from '../workspace/indexService';
 import { registerCapeCommand, requireWorkspace } from './util';
@@ -57,19 +58,21 @@ export async function showContext(services: Services, arg?: unknown): Promise<Sh
     void vscode.window.showInformationMessage(`CAPE: ${who} would receive no workspace files for this objective (${index.size} files indexed).`);
     return { context };
   }
-  const whole = ctx.files.filter((f) => f.whole).length;
   const items = ctx.files.map((f, i) => ({
     label: `${i + 1}. ${f.path}`,
-    description: f.whole ? `whole · ${f.chars.toLocaleString('en-US')} chars` : `map line · ${f.chars} chars`,
+    description: `${f.excerpts ? `excerpts, ${excerptLines(f.excerpts)}` : packedForm(f)} · ${f.chars.toLocaleString('en-US')} chars`,
     path: f.path,
+    line: f.excerpts?.[0].start,
   }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: `${who} would receive ${ctx.totalChars.toLocaleString('en-US')} of ${ctx.budget.toLocaleString('en-US')} characters: ${whole} file(s) whole, ${ctx.files.length - whole} as map lines`,
+    title: `${who} would receive ${ctx.totalChars.toLocaleString('en-US')} of ${ctx.budget.toLocaleString('en-US')} characters: ${contextSummary(ctx)}`,
     placeHolder: 'Pick a file to open it (nothing has been sent to a model)',
     matchOnDescription: true,
   });
   if (!picked) return { context };
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, ...picked.path.split('/'))));
-  await vscode.window.showTextDocument(doc, { preview: true });
+  // an excerpted file opens at its first excerpt
+  const at = picked.line ? new vscode.Position(picked.line - 1, 0) : undefined;
+  await vscode.window.showTextDocument(doc, { preview: true, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
   return { context, opened: picked.path };
 }

@@ -97,6 +97,26 @@ describe('CLI: cape context', function () {
     assert.match(run.stdout, /1 {2}whole +\d+ {2}src\/todos\/todoStore\.ts/);
   });
 
+  it('sends a large well-ranked file as excerpts: their line ranges in --json, and in the readable list', async () => {
+    const ws = todoWorkspace();
+    const helpers = Array.from({ length: 2500 }, (_, i) => `export function helper${i}(n: number): number {\n  return n + ${i};\n}`);
+    helpers.splice(1800, 0, 'export function archiveTodos(list: Todo[]): Todo[] {\n  return list.filter((t) => !t.done);\n}');
+    write(ws, 'src/todos/todoBulk.ts', `import type { Todo } from './todoStore';\n${helpers.join('\n')}\n`);
+    const run = await runCli(['context', '--workspace', ws, '--objective', 'Archive done todos with `archiveTodos`', '--json'], env);
+    assert.strictEqual(run.code, 0, run.stderr);
+    const bulk = run.json.files.find((f: any) => f.path === 'src/todos/todoBulk.ts');
+    assert.ok(bulk && bulk.whole === false && bulk.excerpts?.length, JSON.stringify(run.json.files.slice(0, 5)));
+    const lines = fs.readFileSync(path.join(ws, 'src/todos/todoBulk.ts'), 'utf8').split('\n');
+    const at = lines.indexOf('export function archiveTodos(list: Todo[]): Todo[] {') + 1;
+    assert.ok(bulk.excerpts.some((r: any) => r.start <= at && r.end >= at + 2), JSON.stringify(bulk.excerpts));
+    assert.strictEqual(bulk.chars, bulk.excerpts.reduce((n: number, r: any) => n + lines.slice(r.start - 1, r.end).join('\n').length, 0));
+    assert.ok(run.json.files.filter((f: any) => !f.excerpts && !f.whole).length > 0, 'map lines follow');
+    assert.ok(run.json.totalChars <= 60000);
+    const text = await runCli(['context', '--workspace', ws, '--objective', 'Archive done todos with `archiveTodos`'], env);
+    assert.match(text.stdout, /characters: \d+ file\(s\) whole, 1 in excerpts, \d+ as map lines\./);
+    assert.match(text.stdout, / excerpts +\d+ {2}src\/todos\/todoBulk\.ts \(lines \d+–\d+/);
+  });
+
   it('rejects bad flags with a usage error (exit 2)', async () => {
     const ws = todoWorkspace();
     for (const [args, msg] of [

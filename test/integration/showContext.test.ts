@@ -4,7 +4,8 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { runShowContext as run } from './poll';
+import type { ShowContextResult } from '../../src/commands/showContext';
+import { driveUntilSettled, runShowContext as run } from './poll';
 import { resetWorkspace } from './sessionHarness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -13,6 +14,7 @@ describe('CAPE: Show Context for Objective (real extension host)', function () {
   this.timeout(180_000);
   const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
   const created = path.join(root, 'src', 'archiveStore.js');
+  const large = path.join(root, 'src', 'noteHistory.js');
 
   // Earlier suites apply DevA's proposals (e.g. a new src/theme.js): start from the demo workspace as shipped. The
   // list never names a file that is gone, whether or not the file watcher reported the deletion (pack.ts confirms
@@ -24,7 +26,10 @@ describe('CAPE: Show Context for Objective (real extension host)', function () {
     const gone = res.context.files.filter((f) => !fs.existsSync(path.join(root, f.path))).map((f) => f.path);
     assert.deepStrictEqual(gone, [], 'files removed from the workspace are not listed');
   });
-  after(() => fs.rmSync(created, { force: true }));
+  after(() => {
+    fs.rmSync(created, { force: true });
+    fs.rmSync(large, { force: true });
+  });
 
   it('lists the ranked files DevA would receive and opens the picked one', async () => {
     const res = await run({ objective: 'Show the saved notes from localStorage' }, true);
@@ -55,5 +60,43 @@ describe('CAPE: Show Context for Objective (real extension host)', function () {
       first = res?.context.files[0]?.path;
     }
     assert.strictEqual(first, 'src/archiveStore.js', 'the new file is indexed without a rebuild');
+  });
+
+  it('lists a large well-ranked file as excerpts and opens it at its first excerpt', async () => {
+    // ~110,000 characters: never whole within DevA's 60,000; the function the objective names is deep inside
+    const helpers = Array.from({ length: 3000 }, (_, i) => `export function step${i}(n) {\n  return n + ${i};\n}`);
+    helpers.splice(2400, 0, 'export function compactNoteHistory(history) {\n  return history.slice(-50);\n}');
+    fs.writeFileSync(large, `${helpers.join('\n')}\n`);
+    const objective = 'compactNoteHistory should keep the newest entry';
+    let listed: ShowContextResult['context']['files'][number] | undefined;
+    for (const until = Date.now() + 60_000; !listed && Date.now() < until; ) {
+      await sleep(500);
+      listed = (await run({ objective }, false))?.context.files.find((f) => f.path === 'src/noteHistory.js' && f.excerpts);
+    }
+    assert.ok(listed?.excerpts && !listed.whole, 'the large file is listed with excerpts');
+    const lines = fs.readFileSync(large, 'utf8').split('\n');
+    const at = lines.indexOf('export function compactNoteHistory(history) {') + 1;
+    assert.ok(listed.excerpts.some((r) => r.start <= at && r.end >= at + 2), JSON.stringify(listed.excerpts));
+    // pick it in the list (below the whole files): the editor opens on its first excerpt. The gesture waits a turn
+    // for the list to open; a navigation sent while it was still opening is lost, so the gesture is tried again then.
+    let res: ShowContextResult | undefined;
+    for (let attempt = 0; attempt < 3 && res?.opened !== 'src/noteHistory.js'; attempt++) {
+      const k = (await run({ objective }, false))!.context.files.findIndex((f) => f.path === 'src/noteHistory.js');
+      let turns = 0;
+      res = await driveUntilSettled(
+        vscode.commands.executeCommand<ShowContextResult | undefined>('cape.showContext', { objective }),
+        async () => {
+          if (turns++ === 0) return;
+          for (let i = 0; i < k; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        },
+        'CAPE: Show Context, picking the excerpted file',
+        500,
+      );
+    }
+    assert.strictEqual(res?.opened, 'src/noteHistory.js');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor && editor.document.uri.fsPath === large, editor?.document.uri.fsPath);
+    assert.strictEqual(editor.selection.active.line + 1, listed.excerpts[0].start);
   });
 });
