@@ -7,6 +7,9 @@
 // computes (index → rank → pack within 60,000 characters) and, side by side in the same run, a plain BM25 over file
 // contents (minisearch, default tokenizer, content only) packed by the same rule at the same budget.
 // Figures per repository: recall = share of the modified files given whole; all = share of cases with all of them.
+// And the lines: of the hunks the commit changed in those files (git diff -U0 against the case's commit, found in the
+// bundle as the snapshot's child with the case's subject), the share DevA is shown — by whole files alone, and with
+// the excerpts of large files — since a SEARCH block needs the lines it changes.
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -15,6 +18,8 @@ import MiniSearch from 'minisearch';
 import { WorkspaceIndex } from '../src/core/workspace/workspaceIndex';
 import { packWorkspace } from '../src/core/workspace/pack';
 import { isTestFile, rankFiles } from '../src/core/workspace/rank';
+import type { ExcerptRange } from '../src/core/workspace/excerpts';
+import { objectiveOf } from './makeLocalizationData';
 
 export const LOCALIZATION_DIR = path.join(__dirname, '..', '..', 'bench', 'data', 'localization');
 const BUDGET = 60_000;
@@ -48,6 +53,27 @@ export interface CaseResult {
   fittingTogether: number;
   /** Per modified file not given whole: why (too large to fit, ranked low, or ranked high but crowded out). */
   misses: { path: string; why: 'too large' | 'not ranked' | 'ranked low' | 'crowded out'; rank: number; chars: number }[];
+  /**
+   * Per modified file, the hunks the commit changed in it and how many of them DevA is shown: by whole files alone,
+   * and with excerpts too. Absent when the case's commit is not in its bundle.
+   */
+  hunks?: { path: string; hunks: number; whole: number; shown: number }[];
+}
+
+/** A hunk of `git diff -U0`: the old file's changed lines (an insertion: the line it follows, or the first). */
+export function diffHunks(diff: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of diff.matchAll(/^@@ -(\d+)(?:,(\d+))? \+/gm)) {
+    const a = Number(m[1]);
+    const n = m[2] === undefined ? 1 : Number(m[2]);
+    out.push(n > 0 ? [a, a + n - 1] : [Math.max(1, a), Math.max(1, a)]);
+  }
+  return out;
+}
+
+/** Hunks shown by a whole file (all) or by excerpts (those inside one range). */
+export function hunksShown(hunks: readonly [number, number][], whole: boolean, ranges: readonly ExcerptRange[] = []): number {
+  return whole ? hunks.length : hunks.filter(([a, b]) => ranges.some((r) => r.start <= a && r.end >= b)).length;
 }
 
 /** What a whole file costs in the budget beyond its text (heading and fences), and the share of the budget whole files may take. */
@@ -107,6 +133,8 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
   const results: CaseResult[] = [];
   try {
     const clones = new Map<string, string>();
+    /** Per repository: each commit's children with their subjects (to find a case's own commit in its bundle). */
+    const children = new Map<string, Map<string, { commit: string; subject: string }[]>>();
     for (const c of data.cases) {
       if (only && !only.test(c.id)) continue;
       let gitDir = clones.get(c.repo);
@@ -114,7 +142,16 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
         gitDir = path.join(tmp, c.repo + '.git');
         execFileSync('git', ['clone', '-q', '--bare', path.join(dir, `${c.repo}.bundle`), gitDir], { stdio: 'ignore' });
         clones.set(c.repo, gitDir);
+        const kids = new Map<string, { commit: string; subject: string }[]>();
+        const log = execFileSync('git', ['--git-dir', gitDir, 'log', '--all', '--format=%H %P%x09%s'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+        for (const line of log.split('\n').filter(Boolean)) {
+          const [ids, subject = ''] = line.split('\t');
+          const [commit, ...parents] = ids.split(' ');
+          for (const p of parents) kids.set(p, [...(kids.get(p) ?? []), { commit, subject }]);
+        }
+        children.set(c.repo, kids);
       }
+      const own = children.get(c.repo)!.get(c.snapshot)?.find((k) => objectiveOf(k.subject) === c.objective);
       // a checkout with the history before the case (the bundle's chain of earlier snapshots), as a user's clone
       const ws = path.join(tmp, c.id);
       execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', gitDir, ws], { stdio: 'ignore' });
@@ -122,6 +159,13 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
       const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
       const ctx = packWorkspace(index, { objective: c.objective }, { step: 'deva', budget: BUDGET, readText: (rel) => readText(ws, rel) });
       const ours = ctx.files.filter((f) => f.whole).map((f) => f.path);
+      const hunks = own
+        ? c.modified.map((m) => {
+            const hs = diffHunks(execFileSync('git', ['--git-dir', gitDir!, 'diff', '-U0', c.snapshot, own.commit, '--', m], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
+            const f = ctx.files.find((x) => x.path === m);
+            return { path: m, hunks: hs.length, whole: hunksShown(hs, !!f?.whole), shown: hunksShown(hs, !!f?.whole, f?.excerpts) };
+          })
+        : undefined;
       const missed = c.modified.filter((m) => !ours.includes(m));
       const cost = (m: string) => (index.get(m)?.chars ?? Infinity) + m.length + WHOLE_OVERHEAD;
       const ranked = rankFiles(index, { objective: c.objective }).map((r) => r.path);
@@ -143,6 +187,7 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
         files: index.size,
         fitting: c.modified.filter((m) => cost(m) <= BUDGET * WHOLE_SHARE).length,
         fittingTogether: mostThatFit(c.modified.map(cost).filter(Number.isFinite), BUDGET * WHOLE_SHARE),
+        hunks,
       });
       fs.rmSync(ws, { recursive: true, force: true });
     }
@@ -169,6 +214,11 @@ export interface RepoFigures {
   /** Share of the modified files in the first TOP_K of the ranking, whatever the budget (ours, the baseline's). */
   topK: number;
   baseTopK: number;
+  /** Share of the changed hunks (of cases whose commit is known) inside a whole file, and inside a whole file or an excerpt. */
+  hunksWhole: number;
+  hunksShown: number;
+  /** Cases whose commit is known (the hunk figures' cases). */
+  hunkCases: number;
 }
 
 /** The ranking's own figure, apart from packing: how many of the modified files it puts in its first TOP_K. */
@@ -188,7 +238,15 @@ export function figures(results: CaseResult[]): RepoFigures[] {
     let top = 0;
     let baseTop = 0;
     const inTop = (k: number) => k >= 0 && k < TOP_K;
+    let hunks = 0;
+    let hunksWhole = 0;
+    let hunksShown = 0;
+    let hunkCases = 0;
     for (const r of rs) {
+      if (r.hunks) {
+        hunkCases++;
+        for (const h of r.hunks) (hunks += h.hunks), (hunksWhole += h.whole), (hunksShown += h.shown);
+      }
       fit += r.fitting;
       together += r.fittingTogether;
       if (r.fittingTogether === r.modified.length) togetherAll++;
@@ -217,6 +275,9 @@ export function figures(results: CaseResult[]): RepoFigures[] {
       jointAll: togetherAll / Math.max(1, rs.length),
       topK: top / Math.max(1, n),
       baseTopK: baseTop / Math.max(1, n),
+      hunksWhole: hunksWhole / Math.max(1, hunks),
+      hunksShown: hunksShown / Math.max(1, hunks),
+      hunkCases,
     };
   };
   return [...repos.map((r) => row(r, results.filter((x) => x.repo === r))), row('all', results)];
@@ -230,13 +291,15 @@ export async function benchLocalization(): Promise<void> {
     return;
   }
   const f = (x: number) => x.toFixed(2).padStart(8);
-  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}${'joint'.padStart(7)}${'j. all'.padStart(8)}${`top ${TOP_K}`.padStart(8)}${`BM25 top ${TOP_K}`.padStart(13)}`);
+  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}${'joint'.padStart(7)}${'j. all'.padStart(8)}${`top ${TOP_K}`.padStart(8)}${`BM25 top ${TOP_K}`.padStart(13)}${'lines'.padStart(7)}${'+exc.'.padStart(7)}`);
   for (const r of figures(results)) {
-    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}${f(r.jointCeiling).padStart(7)}${f(r.jointAll)}${f(r.topK)}${f(r.baseTopK).padStart(13)}`);
+    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}${f(r.jointCeiling).padStart(7)}${f(r.jointAll)}${f(r.topK)}${f(r.baseTopK).padStart(13)}${(r.hunkCases ? r.hunksWhole.toFixed(2) : '–').padStart(7)}${(r.hunkCases ? r.hunksShown.toFixed(2) : '–').padStart(7)}`);
   }
   console.log('  goal: recall ≥ 0.85 and all files in ≥ 0.80 of cases; ceiling = share of modified files small enough to be sent whole;');
   console.log('  joint = share that fit whole together with the rest of their case (the true ceiling of recall), j. all = the ceiling of all');
   console.log(`  top ${TOP_K} = share of modified files in the first ${TOP_K} of the ranking, whatever their size (the ranking apart from packing)`);
+  const total = figures(results).at(-1)!;
+  console.log(`  lines = share of the commit's changed hunks inside a file given whole; +exc. = inside a whole file or an excerpt of a large one (${total.hunkCases} of ${results.length} cases: the others' commits are not in their bundles)`);
   const why = new Map<string, number>();
   for (const r of results) for (const m of r.misses) why.set(m.why, (why.get(m.why) ?? 0) + 1);
   if (why.size) console.log(`  modified files not given whole: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')} (crowded out = ranked in the first ${CROWDED_RANK} but the budget went to others)`);

@@ -1,7 +1,7 @@
 // The localization bench's figures (bench/localization.ts): recall, all-files share, the ceiling and the ranking's
 // own top-K share, per repository and overall, from case results (no repositories needed).
 import { strict as assert } from 'assert';
-import { figures, mostThatFit, TOP_K, type CaseResult } from '../../bench/localization';
+import { diffHunks, figures, hunksShown, mostThatFit, TOP_K, type CaseResult } from '../../bench/localization';
 
 function result(repo: string, modified: string[], ours: string[], ranks: number[], baseRanks: number[], fittingTogether = modified.length): CaseResult {
   return { id: `${repo}-${modified.join('+')}`, repo, modified, ours, baseline: [], ranks, baseRanks, files: 100, fitting: modified.length, fittingTogether, misses: [] };
@@ -38,5 +38,36 @@ describe('localization figures', () => {
     assert.strictEqual(a.ceiling, 1);
     assert.strictEqual(a.jointCeiling, 2 / 3);
     assert.strictEqual(a.jointAll, 1 / 2);
+  });
+
+  it('counts the changed hunks shown by whole files, and by whole files or excerpts', () => {
+    const diff = [
+      'diff --git a/src/a.ts b/src/a.ts',
+      '@@ -10,3 +10,4 @@ export function a() {',
+      '-x',
+      '@@ -40 +41 @@',
+      '-y',
+      '@@ -70,0 +72,2 @@ function b() {',
+      '+z',
+      '@@ -0,0 +1 @@',
+      '+first',
+    ].join('\n');
+    const hunks = diffHunks(diff);
+    assert.deepStrictEqual(hunks, [[10, 12], [40, 40], [70, 70], [1, 1]], 'changed lines; an insertion is placed by the line it follows');
+    assert.strictEqual(hunksShown(hunks, true), 4);
+    assert.strictEqual(hunksShown(hunks, false), 0);
+    assert.strictEqual(hunksShown(hunks, false, [{ start: 5, end: 11 }, { start: 38, end: 72 }]), 2, 'a hunk only partly inside is not shown');
+    const withHunks = (r: CaseResult, h: CaseResult['hunks']) => ({ ...r, hunks: h });
+    const [a, all] = figures([
+      withHunks(result('a', ['x.ts', 'y.ts'], ['x.ts'], [0, 1], [0, 1]), [
+        { path: 'x.ts', hunks: 2, whole: 2, shown: 2 },
+        { path: 'y.ts', hunks: 3, whole: 0, shown: 1 },
+      ]),
+      result('a', ['z.ts'], [], [0], [0]), // its commit is not in the bundle: left out of the hunk figures
+    ]);
+    assert.strictEqual(a.hunkCases, 1);
+    assert.strictEqual(a.hunksWhole, 2 / 5);
+    assert.strictEqual(a.hunksShown, 3 / 5);
+    assert.strictEqual(all.hunksShown, 3 / 5);
   });
 });
