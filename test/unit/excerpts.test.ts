@@ -81,6 +81,16 @@ describe('excerpts of a large file', () => {
     assert.ok(ex && ex.ranges.some((r) => r.start <= at && r.end >= at + 4), JSON.stringify(ex?.ranges));
   });
 
+  it('shows where a name made of the objective’s words is declared (addOption for "add option")', () => {
+    const lines: string[] = ['class Command {'];
+    // every line adds, flags and throws: only the declaration tells the place
+    for (let i = 1; i < 400; i++) lines.push(`  step${i}() { this.addFlag('--flag-${i}'); throw this._error('bad option'); }`);
+    lines.splice(250, 0, '  addOption(option) {', '    const name = option.attributeName();', '    this.options.push(option);', '    return this;', '  }');
+    const text = `${lines.join('\n')}\n}\n`;
+    const ex = selectExcerpt(text, q('Throw error when add option with clashing flags'), 600);
+    assert.ok(ex && ex.ranges.some((r) => r.start <= 251 && r.end >= 253), JSON.stringify(ex?.ranges));
+  });
+
   it('places a window by its best line, not by a line at its edge', () => {
     const lines: string[] = ['class Settings {'];
     for (let i = 1; i < 300; i++) lines.push(`  field${i} = ${i};`);
@@ -118,6 +128,7 @@ describe('excerpts of a large file', () => {
       ['  get name() {', 'name'],
       ['  foo: function () {', 'foo'],
       ['def parse_args(argv):', 'parse_args'],
+      ['  addOption(option) {', 'addOption'],
       ['  save(x);', null],
       ['  if (x) {', null],
       ['  for (const a of b) {', null],

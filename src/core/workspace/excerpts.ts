@@ -6,15 +6,17 @@
 // Each line scores the query's terms it holds, a term weighing more the fewer lines of the file hold it (a word on
 // every line says nothing about where; an identifier the work writes whole, `uploadProgress`, is a term of its own,
 // rarer than its words), and as the query weighs it (pack.ts: the objective's words fully, its code identifiers more,
-// the upstream work's less). A line that declares a name of the work (`storeOptionsAsProperties(value) {`) holds a
-// term of its own too, rarer still than the name's uses: the declaration is where the behaviour lives. The best lines
+// the upstream work's less). A line that declares a name of the work (`storeOptionsAsProperties(value) {`, or
+// `addOption(option) {` for "add an option": a name all of whose words the work says) holds a term of its own too,
+// rarer still than the name's uses: the declaration is where the behaviour lives. The best lines
 // each open a window: a few lines before, more after (a change follows its anchor), widened up to the block's header
 // (the nearest line above with less indentation: the function or method the line belongs to). A window is worth its
 // best line and a quarter of its other lines, so a window is placed by what it is about, not by a line at its edge.
 // Windows are taken best first — the first by the objective's terms alone when any line holds them (a trial: the
 // upstream work's many words took a 2,188-line file's excerpts away from the method the objective named), the next
 // ones with a term the windows before them showed counting a quarter — until the budget is spent; they are shown in
-// file order, merged when they touch. The excerpt's text is the file's own lines, byte for byte, so a SEARCH block
+// file order, merged when they touch; a window too long for the room left loses its lines before its best line
+// first, then those after. The excerpt's text is the file's own lines, byte for byte, so a SEARCH block
 // can be copied from it.
 import { terms, wordTerms } from './tokens';
 
@@ -64,6 +66,22 @@ const CONTROL = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'retur
 const DECLARATION =
   /^\s*((?:(?:export|default|declare|abstract|async|static|public|private|protected|readonly|override|get|set|function\*?|const|let|var|class|interface|type|enum|def|fn|func|pub)\s+)*)[*#]?([A-Za-z_$][\w$]*)\s*(.*)$/;
 
+/**
+ * How much the query weighs a declared name: as the identifier when the work writes it whole (`storeOptionsAsProperties`),
+ * else, for a name of several words all in the work (`addOption` for "add an option"), as its lightest word; else 0.
+ */
+function declaredWeight(name: string, queryTerms: ReadonlyMap<string, number>): number {
+  const own = wordTerms(name);
+  if (!own.length) return 0;
+  const whole = queryTerms.get(own[own.length - 1]);
+  if (whole !== undefined) return whole;
+  const parts = own.slice(0, -1);
+  if (parts.length < 2 || own.length < 3) return 0;
+  let w = Infinity;
+  for (const p of parts) w = Math.min(w, queryTerms.get(p) ?? 0);
+  return w;
+}
+
 function indentOf(line: string): number {
   let n = 0;
   while (n < line.length && (line.charCodeAt(n) === 32 || line.charCodeAt(n) === 9)) n++;
@@ -81,6 +99,8 @@ export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, numb
   // the query terms each line holds, and on how many lines each term is
   const lineTerms: (string[] | null)[] = new Array(lines.length).fill(null);
   const df = new Map<string, number>();
+  /** The declared names' terms (DECLARES + name) and their weights. */
+  const declares = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].length > LONG_LINE) continue;
     let held: string[] | null = null;
@@ -93,15 +113,18 @@ export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, numb
     // many using it, and the declaration is where its behaviour lives
     const declared = held ? declaredName(lines[i]) : null;
     if (declared) {
-      const own = wordTerms(declared);
-      const t = own[own.length - 1];
-      if (t && queryTerms.has(t)) hold(DECLARES + t);
+      const w = declaredWeight(declared, queryTerms);
+      if (w > 0) {
+        const key = DECLARES + declared.toLowerCase();
+        declares.set(key, w);
+        hold(key);
+      }
     }
     lineTerms[i] = held;
   }
   if (!df.size) return null;
   /** The query's weight of a held term (a declared name's is its name's). */
-  const queryWeight = (t: string) => queryTerms.get(t.startsWith(DECLARES) ? t.slice(1) : t)!;
+  const queryWeight = (t: string) => (t.startsWith(DECLARES) ? declares.get(t)! : queryTerms.get(t)!);
   const weight = (t: string) => Math.log(1 + lines.length / df.get(t)!) * queryWeight(t);
 
   // one window per line holding a term: its range and the terms it shows
@@ -171,9 +194,9 @@ export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, numb
     pool.delete(best);
     first = false;
     let c = cost(best);
-    // too long for the room left: fewer lines after its best line, then none before it
-    for (; used + c > budget && best.end > best.at; best.end--) if (!covered[best.end]) c -= lines[best.end].length + 1;
+    // too long for the room left: fewer lines before its best line, then after it (a change follows its anchor)
     for (; used + c > budget && best.start < best.at; best.start++) if (!covered[best.start]) c -= lines[best.start].length + 1;
+    for (; used + c > budget && best.end > best.at; best.end--) if (!covered[best.end]) c -= lines[best.end].length + 1;
     if (used + c > budget) {
       if (budget - used < 200) break;
       continue;
