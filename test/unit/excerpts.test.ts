@@ -91,6 +91,16 @@ describe('excerpts of a large file', () => {
     assert.ok(ex && ex.ranges.some((r) => r.start <= 251 && r.end >= 253), JSON.stringify(ex?.ranges));
   });
 
+  it('cuts a window too long for the room from above its best line first: a change follows its anchor', () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `const filler${i} = ${i};`);
+    lines[100] = 'export function targetHandler() {';
+    const text = lines.join('\n') + '\n';
+    const ex = selectExcerpt(text, q('targetHandler'), 120);
+    assert.ok(ex && ex.ranges.length === 1, JSON.stringify(ex?.ranges));
+    assert.strictEqual(ex.ranges[0].start, 101);
+    assert.ok(ex.ranges[0].end > 102 && ex.chars <= 120, JSON.stringify(ex.ranges));
+  });
+
   it('places a window by its best line, not by a line at its edge', () => {
     const lines: string[] = ['class Settings {'];
     for (let i = 1; i < 300; i++) lines.push(`  field${i} = ${i};`);
