@@ -246,6 +246,24 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(excerpted > 50, String(excerpted));
   });
 
+  it('keeps the excerpts of a file whose many ranges’ headings outgrow their allowance, with less text', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-many-'));
+    // the word of the work on one line in every 60: each window a range of its own, each range a heading and fences
+    const lines = Array.from({ length: 6000 }, (_, i) => (i % 60 === 30 ? `  flushQueue(${i});` : `  step(${i}); // keeps the order`));
+    write(root, 'src/queue.ts', `export function run() {\n${lines.join('\n')}\n}\n`);
+    write(root, 'src/other.ts', 'export const other = 1;\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    let most = 0;
+    for (let budget = 3000; budget <= 8000; budget += 250) {
+      const ctx = packWorkspace(index, { objective: 'flushQueue drops items' }, { step: 'deva', budget, readText: read(root) });
+      const queue = ctx.files.find((f) => f.path === 'src/queue.ts');
+      assert.ok(queue?.excerpts?.length, `budget ${budget}: ${JSON.stringify(queue)}`);
+      assert.ok(ctx.totalChars <= budget);
+      most = Math.max(most, queue.excerpts.length);
+    }
+    assert.ok(most >= 8, String(most));
+  });
+
   it('gives DA no excerpts (a map of UI files only)', async () => {
     const root = workspace();
     write(root, 'src/components/UploadBar.tsx', `export function UploadBar() { return null; }\n${'// upload progress bar\n'.repeat(4000)}`);

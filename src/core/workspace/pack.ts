@@ -9,7 +9,7 @@
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 import { isUiFile } from './symbols';
 import { codeIdentifiers, RANK_WEIGHTS, rankFiles, type RankQuery } from './rank';
-import { selectExcerpt, type ExcerptRange } from './excerpts';
+import { selectExcerpt, type Excerpt, type ExcerptRange } from './excerpts';
 import { terms, wordTerms } from './tokens';
 import type { WorkspaceIndex } from './workspaceIndex';
 
@@ -219,13 +219,19 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
     if (room < 500) break;
     const text = st.readText(c.path);
     if (text === null) continue;
-    // the headings and fences cost too: leave them room
-    const ex = selectExcerpt(text, queryTerms, room - 200);
-    if (!ex) continue;
     const fence = fenceFor(text);
-    const ranges = ex.ranges.map((r, i) => `${lineSpan(r)}:\n${fence}${langOf(c.path)}\n${ex.texts[i]}\n${fence}`);
-    const block = `### ${c.path} (excerpts of ${ex.lines} lines)\n${ranges.join('\n')}`;
-    if (used + block.length + 2 > st.budget - MAP_MIN) continue;
+    const render = (ex: Excerpt) =>
+      `### ${c.path} (excerpts of ${ex.lines} lines)\n` +
+      ex.ranges.map((r, i) => `${lineSpan(r)}:\n${fence}${langOf(c.path)}\n${ex.texts[i]}\n${fence}`).join('\n');
+    // the headings and fences cost too: leave them room, and less text when there are more of them than that
+    let ex = selectExcerpt(text, queryTerms, room - 200);
+    let block = ex ? render(ex) : '';
+    const over = used + block.length + 2 - (st.budget - MAP_MIN);
+    if (ex && over > 0) {
+      ex = selectExcerpt(text, queryTerms, room - 200 - over - 50);
+      block = ex ? render(ex) : '';
+    }
+    if (!ex || used + block.length + 2 > st.budget - MAP_MIN) continue;
     st.blocks.push(block);
     st.files.push({ path: c.path, chars: ex.chars, whole: false, excerpts: ex.ranges });
     used += block.length + 2;
