@@ -93,7 +93,8 @@ export interface ContextInputs {
   kptFull: string;
   /**
    * The workspace section for DevA (best files whole, excerpts of large ones, then map lines) and DA (a map of UI
-   * files), ranked for the step's work within its budget (core/workspace/pack.ts); absent when the workspace could not be indexed.
+   * files), ranked for the step's work within its budget (core/workspace/pack.ts); absent when the workspace could
+   * not be indexed.
    */
   workspace?: (step: ContextStep, query: RankQuery) => string;
   /** Envelopes of completed upstream steps. */

@@ -8,16 +8,17 @@
 // rarer than its words), and as the query weighs it (pack.ts: the objective's words fully, its code identifiers more,
 // the upstream work's less). A line that declares a name of the work (`storeOptionsAsProperties(value) {`, or
 // `addOption(option) {` for "add an option": a name all of whose words the work says) holds a term of its own too,
-// rarer still than the name's uses: the declaration is where the behaviour lives. The best lines
-// each open a window: a few lines before, more after (a change follows its anchor), widened up to the block's header
-// (the nearest line above with less indentation: the function or method the line belongs to). A window is worth its
-// best line and a quarter of its other lines, so a window is placed by what it is about, not by a line at its edge.
-// Windows are taken best first — the first by the objective's terms alone when any line holds them (a trial: the
-// upstream work's many words took a 2,188-line file's excerpts away from the method the objective named), the next
-// ones with a term the windows before them showed counting a quarter — until the budget is spent; they are shown in
-// file order, merged when they touch; a window too long for the room left loses its lines before its best line
-// first, then those after. The excerpt's text is the file's own lines, byte for byte, so a SEARCH block
-// can be copied from it.
+// rarer still than the name's uses: the declaration is where the behaviour lives.
+//
+// The best lines each open a window: a few lines before, more after (a change follows its anchor), widened up to the
+// block's header (the nearest line above with less indentation: the function or method the line belongs to). A
+// window is worth its best line and a quarter of its other lines, so it is placed by what it is about, not by a line
+// at its edge. Windows are taken best first — the first by the objective's terms alone when any line holds them (a
+// trial: the upstream work's many words took a 2,188-line file's excerpts away from the method the objective named),
+// the next ones with a term the windows before them showed counting a quarter — until the budget is spent; a window
+// too long for the room left loses its lines before its best line first, then those after. They are shown in file
+// order, merged when they touch. The excerpt's text is the file's own lines, byte for byte, so a SEARCH block can be
+// copied from it.
 import { terms, wordTerms } from './tokens';
 
 export interface ExcerptRange {

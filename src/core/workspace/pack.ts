@@ -222,7 +222,7 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
     const fence = fenceFor(text);
     const render = (ex: Excerpt) =>
       `### ${c.path} (excerpts of ${ex.lines} lines)\n` +
-      ex.ranges.map((r, i) => `${lineSpan(r)}:\n${fence}${langOf(c.path)}\n${ex.texts[i]}\n${fence}`).join('\n');
+      ex.ranges.map((r, i) => `${excerptLines([r])}:\n${fence}${langOf(c.path)}\n${ex.texts[i]}\n${fence}`).join('\n');
     // the headings and fences cost too: leave them room, and less text when there are more of them than that
     let ex = selectExcerpt(text, queryTerms, room - 200);
     let block = ex ? render(ex) : '';
@@ -242,11 +242,6 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
 /** How a packed file is sent, in the words `cape context` and Show Context use. */
 export function packedForm(f: PackedFile): 'whole' | 'excerpts' | 'map line' {
   return f.whole ? 'whole' : f.excerpts ? 'excerpts' : 'map line';
-}
-
-/** One range as people read it: "lines 120–168", "line 7". */
-function lineSpan(r: ExcerptRange): string {
-  return r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`;
 }
 
 /** An excerpted file's ranges as people read them: "lines 120–168, 402–455", "line 7". */
