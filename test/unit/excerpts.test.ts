@@ -4,8 +4,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { declaredName, selectExcerpt } from '../../src/core/workspace/excerpts';
-import { contextSummary, excerptLines, packWorkspace } from '../../src/core/workspace/pack';
+import { declaredName, selectExcerpt, type RangeAbout } from '../../src/core/workspace/excerpts';
+import { termSpellings } from '../../src/core/workspace/tokens';
+import { contextSummary, excerptLines, packWorkspace, rangeLabel } from '../../src/core/workspace/pack';
 import { terms } from '../../src/core/workspace/tokens';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { applyHunks } from '../../src/core/edits/match';
@@ -158,6 +159,34 @@ describe('excerpts of a large file', () => {
     assert.ok(ex && ex.ranges.every((r) => r.start > 1), 'the minified first line is no anchor');
   });
 
+  it('counts each range’s overhead on the ranges as finally merged, and says what of the work each range holds', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(i % 97 === 40 ? `  flushQueue(${i}); // drops items` : `  step(${i}); // keeps the order`);
+    lines[1500] = '  flushQueue(queue) {';
+    const text = `export class Runner {\n${lines.join('\n')}\n}\n`;
+    let tight = 0;
+    for (let budget = 300; budget <= 6000; budget += 137) {
+      const overhead = (r: { start: number; end: number }, a: RangeAbout) => 40 + a.terms.length * 7 + a.declares.length * 11 + (r.end - r.start > 10 ? 3 : 0);
+      const ex = selectExcerpt(text, q('flushQueue drops items'), budget, overhead);
+      if (!ex) continue;
+      const spent = ex.ranges.reduce((s, r, i) => s + ex.texts[i].length + overhead(r, ex.about[i]), 0);
+      assert.ok(spent <= budget, `budget ${budget}: ${spent}`);
+      if (spent > budget - 120) tight++;
+      // ranges never touch: a gap of MERGE_GAP lines or fewer is filled
+      for (let i = 1; i < ex.ranges.length; i++) assert.ok(ex.ranges[i].start - ex.ranges[i - 1].end > 4, JSON.stringify(ex.ranges));
+    }
+    assert.ok(tight > 20, `the budget is used, not left idle: ${tight}`);
+    const ex = selectExcerpt(text, q('flushQueue drops items'), 4000, () => 30)!;
+    const at = ex.ranges.findIndex((r) => r.start <= 1502 && r.end >= 1502);
+    assert.ok(at >= 0, JSON.stringify(ex.ranges));
+    assert.deepStrictEqual(ex.about[at].declares, ['flushQueue']);
+    const spelled = termSpellings('flushQueue drops items');
+    assert.strictEqual(rangeLabel(ex.about[at], spelled), ' (declares flushQueue; mentions drops, items)');
+    assert.strictEqual(rangeLabel({ declares: [], terms: [] }, spelled), '');
+    // a word said by a longer name is not said again; words the work does not write are not shown
+    assert.strictEqual(rangeLabel({ declares: [], terms: ['flushqueue', 'flush', 'queue', 'zzz'] }, spelled), ' (mentions flushQueue)');
+  });
+
   it('spends the budget on several places, each word shown once before any is shown twice', () => {
     const lines: string[] = [];
     for (let i = 0; i < 300; i++) lines.push(`export const filler${i} = ${i};`);
@@ -207,10 +236,15 @@ describe('DevA’s section with excerpts', () => {
     assert.deepStrictEqual(forms, [...forms].sort(), 'whole, then excerpts, then map lines');
     const text = read(root)('src/core/uploader.ts');
     const lines = text.split('\n');
-    assert.match(ctx.text, new RegExp(`### src/core/uploader\\.ts \\(excerpts of ${lines.length - 1} lines\\)\\nlines \\d+–\\d+:\\n\`\`\`ts\\n`));
+    assert.match(ctx.text, new RegExp(`### src/core/uploader\\.ts \\(excerpts of ${lines.length - 1} lines\\)\\nlines \\d+–\\d+ \\(mentions uploadProgress, emit\\):\\n\`\`\`ts\\n`));
     for (const r of big.excerpts!) {
       const span = r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`;
-      assert.ok(ctx.text.includes(`${span}:\n\`\`\`ts\n${lines.slice(r.start - 1, r.end).join('\n')}\n\`\`\``));
+      // each range: its heading (line numbers, then what of the work it holds), then its lines byte for byte
+      const at = ctx.text.indexOf(`\n${span}`);
+      assert.ok(at >= 0, span);
+      const heading = ctx.text.slice(at + 1, ctx.text.indexOf('\n', at + 1));
+      assert.match(heading, /^lines? [\d–]+( \((declares [\w, ]+)?(; )?(mentions [\w, ]+)?\))?:$/);
+      assert.ok(ctx.text.includes(`${heading}\n\`\`\`ts\n${lines.slice(r.start - 1, r.end).join('\n')}\n\`\`\``));
     }
     const hit = lines.findIndex((l) => l.includes("this.emit('uploadProgress'")) + 1;
     assert.ok(big.excerpts!.some((r) => r.start <= hit && r.end >= hit));
@@ -246,7 +280,7 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(excerpted > 50, String(excerpted));
   });
 
-  it('keeps the excerpts of a file whose many ranges’ headings outgrow their allowance, with less text', async () => {
+  it('keeps the excerpts of a file of many ranges, each range’s heading and fences counted as it picks them', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-many-'));
     // the word of the work on one line in every 60: each window a range of its own, each range a heading and fences
     const lines = Array.from({ length: 6000 }, (_, i) => (i % 60 === 30 ? `  flushQueue(${i});` : `  step(${i}); // keeps the order`));
@@ -254,14 +288,14 @@ describe('DevA’s section with excerpts', () => {
     write(root, 'src/other.ts', 'export const other = 1;\n');
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     let most = 0;
-    for (let budget = 3000; budget <= 8000; budget += 250) {
+    for (let budget = 3250; budget <= 8000; budget += 250) {
       const ctx = packWorkspace(index, { objective: 'flushQueue drops items' }, { step: 'deva', budget, readText: read(root) });
       const queue = ctx.files.find((f) => f.path === 'src/queue.ts');
       assert.ok(queue?.excerpts?.length, `budget ${budget}: ${JSON.stringify(queue)}`);
       assert.ok(ctx.totalChars <= budget);
       most = Math.max(most, queue.excerpts.length);
     }
-    assert.ok(most >= 8, String(most));
+    assert.ok(most >= 6, String(most));
   });
 
   it('gives DA no excerpts (a map of UI files only)', async () => {

@@ -18,7 +18,9 @@
 // the next ones with a term the windows before them showed counting a quarter — until the budget is spent; a window
 // too long for the room left loses its lines before its best line first, then those after. They are shown in file
 // order, merged when they touch. The excerpt's text is the file's own lines, byte for byte, so a SEARCH block can be
-// copied from it.
+// copied from it. What a range costs to show beyond its lines (its heading and fences, as the caller renders them) is
+// charged while the windows are picked, on the ranges as they will be merged, so the excerpt fits its budget as
+// rendered; and each range says what of the work it holds (the declared names and terms), for its heading.
 import { terms, wordTerms } from './tokens';
 
 export interface ExcerptRange {
@@ -27,11 +29,19 @@ export interface ExcerptRange {
   end: number;
 }
 
+/** What a range shows of the work: the names of the work it declares, and the query terms it holds, weightiest first. */
+export interface RangeAbout {
+  declares: string[];
+  terms: string[];
+}
+
 export interface Excerpt {
   ranges: ExcerptRange[];
+  /** Per range, what it shows of the work (its heading tells DevA why it was picked). */
+  about: RangeAbout[];
   /** The ranges' text, each range's lines joined by '\n' (in file order, one entry per range). */
   texts: string[];
-  /** Characters of the texts together. */
+  /** Characters of the texts together (without what `overhead` adds). */
   chars: number;
   /** Lines in the file. */
   lines: number;
@@ -91,17 +101,25 @@ function indentOf(line: string): number {
 
 /**
  * The ranges of `text` that hold the most of `queryTerms` (normalised terms, as tokens.ts makes them), weighted as
- * above, within `budget` characters of shown text; null when no line holds any query term.
+ * above, within `budget` characters: the ranges' text, and for each range `overhead(range, about)` (its heading and
+ * fences, as the caller renders them), counted on the ranges as they are finally merged. null when no line holds any
+ * query term.
  */
-export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, number>, budget: number): Excerpt | null {
+export function selectExcerpt(
+  text: string,
+  queryTerms: ReadonlyMap<string, number>,
+  budget: number,
+  overhead?: (range: ExcerptRange, about: RangeAbout) => number,
+): Excerpt | null {
   const lines = text.split('\n');
   if (text.endsWith('\n')) lines.pop();
   if (!lines.length || budget <= 0 || !queryTerms.size) return null;
   // the query terms each line holds, and on how many lines each term is
   const lineTerms: (string[] | null)[] = new Array(lines.length).fill(null);
   const df = new Map<string, number>();
-  /** The declared names' terms (DECLARES + name) and their weights. */
+  /** The declared names' terms (DECLARES + name), their weights and the names as written. */
   const declares = new Map<string, number>();
+  const declaredAs = new Map<string, string>();
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].length > LONG_LINE) continue;
     let held: string[] | null = null;
@@ -118,6 +136,7 @@ export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, numb
       if (w > 0) {
         const key = DECLARES + declared.toLowerCase();
         declares.set(key, w);
+        if (!declaredAs.has(key)) declaredAs.set(key, declared);
         hold(key);
       }
     }
@@ -175,14 +194,33 @@ export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, numb
     }
     return v;
   };
-  const taken: Window[] = [];
+  // what the ranges cost as they would be finally shown: merged when close, each range's text and its overhead
+  const lineStart = new Float64Array(lines.length + 1);
+  for (let k = 0; k < lines.length; k++) lineStart[k + 1] = lineStart[k] + lines[k].length + 1;
+  const merged = (spans: readonly ExcerptRange[]): ExcerptRange[] => {
+    const out: ExcerptRange[] = [];
+    for (const r of [...spans].sort((a, b) => a.start - b.start)) {
+      const last = out[out.length - 1];
+      // fill a small gap: a range of its own would cost a heading for fewer lines
+      if (last && r.start - last.end <= MERGE_GAP + 1) last.end = Math.max(last.end, r.end);
+      else out.push({ ...r });
+    }
+    return out;
+  };
+  const aboutOf = (r: ExcerptRange): RangeAbout => {
+    const held = new Set<string>();
+    for (let k = r.start - 1; k < r.end; k++) for (const t of lineTerms[k] ?? []) held.add(t);
+    const declared = [...held].filter((t) => t.startsWith(DECLARES));
+    const plain = [...held].filter((t) => !t.startsWith(DECLARES));
+    const byWeight = (a: string, b: string) => weight(b) - weight(a);
+    return { declares: declared.sort(byWeight).map((t) => declaredAs.get(t)!), terms: plain.sort(byWeight) };
+  };
+  const sizeOf = (spans: readonly ExcerptRange[]) =>
+    merged(spans).reduce((s, r) => s + lineStart[r.end] - lineStart[r.start - 1] - 1 + (overhead ? overhead(r, aboutOf(r)) : 0), 0);
+
+  const taken: ExcerptRange[] = [];
   const covered = new Uint8Array(lines.length);
   let used = 0;
-  const cost = (w: Window) => {
-    let c = 0;
-    for (let k = w.start; k <= w.end; k++) if (!covered[k]) c += lines[k].length + 1;
-    return c;
-  };
   const pool = new Set(candidates);
   while (pool.size) {
     let best: Window | null = null;
@@ -194,32 +232,32 @@ export function selectExcerpt(text: string, queryTerms: ReadonlyMap<string, numb
     if (!best || bestValue <= 0) break;
     pool.delete(best);
     first = false;
-    let c = cost(best);
+    const span = { start: best.start + 1, end: best.end + 1 };
+    const size = () => sizeOf([...taken, span]);
     // too long for the room left: fewer lines before its best line, then after it (a change follows its anchor)
-    for (; used + c > budget && best.start < best.at; best.start++) if (!covered[best.start]) c -= lines[best.start].length + 1;
-    for (; used + c > budget && best.end > best.at; best.end--) if (!covered[best.end]) c -= lines[best.end].length + 1;
-    if (used + c > budget) {
+    while (size() > budget && span.start <= best.at) span.start++;
+    while (size() > budget && span.end > best.at + 1) span.end--;
+    const after = size();
+    if (after > budget) {
       if (budget - used < 200) break;
       continue;
     }
-    used += c;
-    taken.push(best);
-    for (let k = best.start; k <= best.end; k++) covered[k] = 1;
-    for (const t of best.held) shown.add(t);
+    used = after;
+    taken.push(span);
+    for (let k = span.start - 1; k < span.end; k++) {
+      covered[k] = 1;
+      for (const t of lineTerms[k] ?? []) shown.add(t);
+    }
     // windows wholly inside what is shown add nothing
-    for (const w of pool) if (covered[w.start] && covered[w.end] && cost(w) === 0) pool.delete(w);
+    for (const w of pool) {
+      let inside = true;
+      for (let k = w.start; k <= w.end && inside; k++) inside = covered[k] === 1;
+      if (inside) pool.delete(w);
+    }
   }
   if (!taken.length) return null;
 
-  const ranges: ExcerptRange[] = [];
-  for (let k = 0; k < lines.length; k++) {
-    if (!covered[k]) continue;
-    const last = ranges[ranges.length - 1];
-    if (last && k + 1 - last.end <= MERGE_GAP + 1) {
-      // fill the small gap: a range of its own would cost a heading for fewer lines
-      last.end = k + 1;
-    } else ranges.push({ start: k + 1, end: k + 1 });
-  }
+  const ranges = merged(taken);
   const texts = ranges.map((r) => lines.slice(r.start - 1, r.end).join('\n'));
-  return { ranges, texts, chars: texts.reduce((s, t) => s + t.length, 0), lines: lines.length };
+  return { ranges, about: ranges.map(aboutOf), texts, chars: texts.reduce((s, t) => s + t.length, 0), lines: lines.length };
 }

@@ -1,6 +1,7 @@
 // What a step's prompt receives of the workspace, within a character budget:
 //  - DevA: the best-ranked files whole (picked by score per size among the well-ranked, shown in rank order), then
-//    excerpts (excerpts.ts: the lines that speak most of the work, numbered) of the best-ranked files too large or
+//    excerpts (excerpts.ts: the lines that speak most of the work, each range headed by its line numbers and the
+//    work's names it declares and words it mentions, so DevA can tell which range matters) of the best-ranked files too large or
 //    too crowded out to go whole, then map lines (path — top-level symbols) for the next ones, then bare paths while
 //    room remains, so DevA knows what exists;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
@@ -9,8 +10,8 @@
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 import { isUiFile } from './symbols';
 import { codeIdentifiers, RANK_WEIGHTS, rankFiles, type RankQuery } from './rank';
-import { selectExcerpt, type Excerpt, type ExcerptRange } from './excerpts';
-import { terms, wordTerms } from './tokens';
+import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
+import { terms, termSpellings, wordTerms } from './tokens';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export type ContextStep = 'deva' | 'da';
@@ -121,7 +122,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
 
   const head = (whole: number, excerpted: number, mapped: number) =>
     opts.step === 'deva'
-      ? `Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines (numbered in its heading): a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} For a mapped file, read it before changing it, or keep your change additive.`
+      ? `Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} Read a mapped file's lines before you edit them.`
       : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts, only once there are some
   const reserveHead = head(99999, 0, 99999).length + 2;
@@ -214,24 +215,25 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
     const own = wordTerms(id);
     if (own.length) queryTerms.set(own[own.length - 1], EXCERPT_IDENTIFIER_WEIGHT);
   }
+  // how the work writes its words, for the ranges' headings
+  const spelled = termSpellings(q.objective);
+  termSpellings(q.work ?? '', spelled);
   for (const c of candidates) {
     const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
     if (room < 500) break;
     const text = st.readText(c.path);
     if (text === null) continue;
     const fence = fenceFor(text);
-    const render = (ex: Excerpt) =>
-      `### ${c.path} (excerpts of ${ex.lines} lines)\n` +
-      ex.ranges.map((r, i) => `${excerptLines([r])}:\n${fence}${langOf(c.path)}\n${ex.texts[i]}\n${fence}`).join('\n');
-    // the headings and fences cost too: leave them room, and less text when there are more of them than that
-    let ex = selectExcerpt(text, queryTerms, room - 200);
-    let block = ex ? render(ex) : '';
-    const over = used + block.length + 2 - (st.budget - MAP_MIN);
-    if (ex && over > 0) {
-      ex = selectExcerpt(text, queryTerms, room - 200 - over - 50);
-      block = ex ? render(ex) : '';
-    }
-    if (!ex || used + block.length + 2 > st.budget - MAP_MIN) continue;
+    const lang = langOf(c.path);
+    const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)`;
+    const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
+    // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
+    const fileLines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
+    const ex = selectExcerpt(text, queryTerms, room - heading(fileLines).length - 2, overhead);
+    if (!ex) continue;
+    const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
+    if (used + block.length + 2 > st.budget - MAP_MIN) continue;
     st.blocks.push(block);
     st.files.push({ path: c.path, chars: ex.chars, whole: false, excerpts: ex.ranges });
     used += block.length + 2;
@@ -248,6 +250,30 @@ export function packedForm(f: PackedFile): 'whole' | 'excerpts' | 'map line' {
 export function excerptLines(ranges: readonly ExcerptRange[]): string {
   const spans = ranges.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}–${r.end}`));
   return `${ranges.length === 1 && ranges[0].start === ranges[0].end ? 'line' : 'lines'} ${spans.join(', ')}`;
+}
+
+/** Names and words of the work a range's heading shows at most. */
+const LABEL_NAMES = 2;
+const LABEL_WORDS = 4;
+
+/**
+ * Why a range was picked, for its heading: " (declares addOption; mentions option, flags)", or '' when it shows none
+ * of the work's words as the work writes them. Trial: without it, ranges picked by the upstream work's words looked
+ * as relevant as the one holding the method the objective named.
+ */
+export function rangeLabel(about: RangeAbout, spelled: ReadonlyMap<string, string>): string {
+  const names = about.declares.slice(0, LABEL_NAMES);
+  // a word already said by a longer name or word (`option` in `addOption`) is not said again
+  const said = names.map((n) => n.toLowerCase());
+  const words: string[] = [];
+  for (const t of about.terms) {
+    const w = spelled.get(t);
+    if (!w || words.length >= LABEL_WORDS || said.some((s) => s.includes(w.toLowerCase()))) continue;
+    words.push(w);
+    said.push(w.toLowerCase());
+  }
+  const parts = [names.length ? `declares ${names.join(', ')}` : '', words.length ? `mentions ${words.join(', ')}` : ''].filter(Boolean);
+  return parts.length ? ` (${parts.join('; ')})` : '';
 }
 
 /** "3 file(s) whole, 1 in excerpts, 40 as map lines" (excerpts named only when there are some). */

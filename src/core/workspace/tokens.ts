@@ -121,6 +121,26 @@ export function terms(text: string): string[] {
   return out;
 }
 
+/**
+ * How a text writes each of its terms, first spelling kept, added to `into`: a whole identifier as written
+ * (`storeOptionsAsProperties`), a word or an identifier's part lower-cased (`flags` for the term `flag`). What an
+ * excerpt's heading shows of the work's words.
+ */
+export function termSpellings(text: string, into: Map<string, string> = new Map()): Map<string, string> {
+  for (const word of text.split(NOT_WORD)) {
+    const raw = word.replace(/^[_$]+|[_$]+$/g, '');
+    if (!raw) continue;
+    const parts = splitIdentifier(raw);
+    for (const p of parts) {
+      const t = normalizeTerm(p);
+      if (t && !into.has(t)) into.set(t, p);
+    }
+    const ts = wordTerms(word);
+    if (parts.length > 1 && ts.length && !into.has(ts[ts.length - 1])) into.set(ts[ts.length - 1], raw);
+  }
+  return into;
+}
+
 /** The longest identifier (after trimming `_` and `$`) whose whole, lower-cased, is a term too. */
 export const WHOLE_MAX = 40;
 
