@@ -144,6 +144,39 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     assert.ok(!JSON.stringify(rec.toolCalls).includes('nextId'), 'no file body in the records');
   });
 
+  it('DevA’s section names the files DA read with its tools, also after a resume from DevA', async () => {
+    const ws = workspaceWithOriginalCape('cape-tools-', template);
+    const r = demoReplies(TASK);
+    fake.enqueue(
+      { text: r[0] },
+      { text: r[1] },
+      {
+        text: 'Looking at the views first.',
+        toolCalls: [
+          { id: 'toolu_da1', name: 'read_file', input: { path: 'src/store.ts', start_line: 1, end_line: 5 } },
+          { id: 'toolu_da2', name: 'read_file', input: { path: 'src/todo.ts' } },
+          { id: 'toolu_da3', name: 'read_file', input: { path: '.env' } },
+        ],
+      },
+      { text: r[2] },
+      // DevA's reply has no envelope, twice: the session stops after DA, DA's record saved
+      { text: 'no envelope' },
+      { text: 'still none' },
+    );
+    const first = await runCli(['start', '--workspace', ws, '--objective', 'Todos get a due date', '--task', TASK, '--json'], env());
+    assert.strictEqual(first.code, 1, first.stderr);
+    const saying = 'DA read for this work: src/store.ts (lines 1–5), src/todo.ts.';
+    const devaUser = (i: number) => JSON.stringify(fake.requests[i].body.messages[0].content);
+    assert.ok(devaUser(4).includes(saying), devaUser(4).slice(0, 600));
+    assert.ok(!devaUser(4).includes('.env'), 'a refused read is not named');
+
+    fake.reset();
+    fake.enqueue({ text: EDIT_REPLY }, { text: r[4] });
+    const again = await runCli(['resume', '--workspace', ws, '--task', TASK, '--json'], env());
+    assert.strictEqual(again.code, 0, again.stderr);
+    assert.ok(devaUser(0).includes(saying), 'the resumed DevA is told from DA’s saved record');
+  });
+
   it('a <file> that rewrites an existing file DevA neither read nor received whole is flagged in --json', async () => {
     const ws = workspaceWithOriginalCape('cape-tools-', template);
     // too big for DevA's workspace budget: it reaches the prompt as a map line at most, never whole

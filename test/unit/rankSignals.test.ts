@@ -9,6 +9,7 @@ import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeIdentifiers, isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { historyFromLog, subjectScores } from '../../src/core/workspace/history';
+import { filesRead } from '../../src/core/tools/reads';
 
 function workspace(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-rank-'));
@@ -40,6 +41,45 @@ describe('ranking signals', () => {
     assert.strictEqual(ranked[0], 'src/payment/refund.ts');
     assert.ok(ranked.indexOf('src/checkout.ts') < ranked.indexOf('src/all.ts'), ranked.join(', '));
     assert.ok(ranked.indexOf('src/money.ts') < ranked.indexOf('src/helpers.ts'), ranked.join(', '));
+  });
+
+  it('ranks the files DA read for this work near the top, and DevA’s section names them (reads from DA’s tool calls)', async () => {
+    const files: Record<string, string> = {
+      // the objective's words are in the theme files; the toolbar DA read for its specs says none of them
+      'src/ui/Toolbar.tsx': "import { icon } from './icons';\nexport function Toolbar() { return icon('bar'); }\n",
+      'src/ui/icons.ts': "export const icon = (n: string) => n;\n",
+      'src/theme/darkMode.ts': 'export function darkMode() { return "dark mode colours"; }\n',
+    };
+    for (let i = 0; i < 40; i++) files[`src/theme/palette${i}.ts`] = `export const dark${i} = "dark mode colour ${i}";\n${filler(60, `shade${i}_`)}`;
+    const { index } = await WorkspaceIndex.open(workspace(files), { cacheFile: null });
+    const objective = 'Dark mode colours';
+    const read = filesRead([
+      { id: 'a', tool: 'read_file', target: 'src/ui/Toolbar.tsx', path: 'src/ui/Toolbar.tsx', lines: [1, 2], chars: 90 },
+      { id: 'b', tool: 'read_file', target: '.env', path: '.env', refused: 'secret file', chars: 0 },
+      { id: 'c', tool: 'read_file', target: 'src/x.ts', path: 'src/x.ts', limited: true, chars: 0 },
+      { id: 'd', tool: 'search_files', target: 'Toolbar', query: 'Toolbar', hits: 2, chars: 80 },
+      { id: 'e', tool: 'read_file', target: 'src/ui/Toolbar.tsx', path: 'src/ui/Toolbar.tsx', lines: [5, 9], chars: 40 },
+    ]);
+    assert.deepStrictEqual(read, [{ path: 'src/ui/Toolbar.tsx', lines: [[1, 2], [5, 9]] }]);
+    const without = rankFiles(index, { objective }).map((r) => r.path);
+    const withRead = rankFiles(index, { objective, read: { by: 'DA', files: read } }).map((r) => r.path);
+    assert.ok(!without.slice(0, 5).includes('src/ui/Toolbar.tsx'), without.slice(0, 5).join(', '));
+    assert.ok(withRead.slice(0, 3).includes('src/ui/Toolbar.tsx'), withRead.slice(0, 5).join(', '));
+    // a read file seeds the structure step: what it imports climbs too
+    assert.ok(!without.includes('src/ui/icons.ts') && withRead.includes('src/ui/icons.ts'), withRead.join(', '));
+    const ctx = packWorkspace(index, { objective, read: { by: 'DA', files: read } }, { step: 'deva', budget: 3000 });
+    assert.ok(ctx.text.startsWith('DA read for this work: src/ui/Toolbar.tsx (lines 1–2, 5–9).\nRanked for this work:'), ctx.text.slice(0, 200));
+    assert.ok(ctx.files.find((f) => f.path === 'src/ui/Toolbar.tsx')?.whole, JSON.stringify(ctx.files.slice(0, 3)));
+    assert.ok(ctx.totalChars <= 3000);
+    // a whole read after a ranged one is a whole read
+    assert.deepStrictEqual(filesRead([
+      { id: 'a', tool: 'read_file', target: 'a.ts', path: 'a.ts', lines: [1, 2], chars: 9 },
+      { id: 'b', tool: 'read_file', target: 'a.ts', path: 'a.ts', chars: 90 },
+      { id: 'c', tool: 'read_file', target: 'a.ts', path: 'a.ts', lines: [3, 4], chars: 9 },
+    ]), [{ path: 'a.ts' }]);
+    assert.deepStrictEqual(filesRead(undefined), []);
+    // DA's section never carries the line
+    assert.ok(!packWorkspace(index, { objective, read: { by: 'DA', files: read } }, { step: 'da' }).text.includes('read for this work'));
   });
 
   it('pairs a source file with its test, more than with another file of the same name', async () => {

@@ -15,7 +15,7 @@
 // Files: ./sources.ts renders each source, ./outputs.ts cuts agents' outputs down (pickKeys, the retrospective's
 // digest), ./packing.ts fits text into budgets.
 
-import type { Envelope, FeedbackRecord, LlmRequest, ProposedFile, StepId, SystemBlock } from '../model/types';
+import type { Envelope, FeedbackRecord, LlmRequest, ProposedFile, StepId, SystemBlock, ToolCallRecord } from '../model/types';
 import type { ContextStep, RankQuery } from '../workspace';
 import type { ChecksOutcome } from '../checks';
 import type { DorAnswer } from './dorQuestions';
@@ -101,6 +101,8 @@ export interface ContextInputs {
   envelopes: Partial<Record<StepId, Envelope>>;
   /** Raw replies of completed upstream steps (baseline figure only). */
   raws: Partial<Record<StepId, string>>;
+  /** Tool calls of completed upstream steps: DevA's workspace section builds on the files DA read. */
+  toolCalls?: Partial<Record<StepId, readonly ToolCallRecord[]>>;
   devaFiles: ProposedFile[];
   devaSummary: string | null;
   /** The checks on DevA's proposal (the retrospective gets their results, never their output). */

@@ -4,7 +4,7 @@
 // it (./step.ts); the retrospective's metrics and the session's result are read from it.
 import type { ChecksOutcome } from '../checks';
 import { reloadProposals } from '../files/proposalBase';
-import type { Envelope, FeedbackRecord, ProposedFile, StepId, Usage } from '../model/types';
+import type { Envelope, FeedbackRecord, ProposedFile, StepId, ToolCallRecord, Usage } from '../model/types';
 import type { SessionState, SessionStore } from '../store';
 import type { StepOutcome } from './options';
 import { loadCompletedStep } from './prepare';
@@ -14,6 +14,8 @@ export interface SessionRecord {
   raws: Partial<Record<StepId, string>>;
   usage: Partial<Record<StepId, { usage: Usage; model: string }>>;
   contextChars: Partial<Record<StepId, { input: number; passed: number }>>;
+  /** Each completed step's tool calls (DevA builds on what DA read). */
+  toolCalls: Partial<Record<StepId, ToolCallRecord[]>>;
   devaFiles: ProposedFile[];
   devaSummary: string | null;
   checks?: ChecksOutcome;
@@ -24,7 +26,7 @@ export interface SessionRecord {
 }
 
 export function emptyRecord(): SessionRecord {
-  return { envelopes: {}, raws: {}, usage: {}, contextChars: {}, devaFiles: [], devaSummary: null, feedback: [], steps: [] };
+  return { envelopes: {}, raws: {}, usage: {}, contextChars: {}, toolCalls: {}, devaFiles: [], devaSummary: null, feedback: [], steps: [] };
 }
 
 /** Reloads the completed steps' records (resume): their envelopes, replies and usage, DevA's proposal checked again. */
@@ -40,6 +42,7 @@ export async function reloadCompletedSteps(
     record.raws[s] = rec.raw;
     record.usage[s] = { usage: rec.usage, model: rec.model };
     if (rec.context) record.contextChars[s] = rec.context;
+    if (rec.toolCalls) record.toolCalls[s] = rec.toolCalls;
     if (s === 'deva') {
       record.devaFiles = [
         ...(await reloadProposals(o.workspace, rec.files, { capeFolder: o.capeFolder })),

@@ -5,6 +5,7 @@
 // ./outputs.ts's.
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
+import { filesRead } from '../tools/reads';
 import { acceptanceCriteria, namedTests, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import type { RankQuery } from '../workspace';
@@ -80,11 +81,15 @@ function relevanceQuery(step: StepId, inputs: ContextInputs): string {
   return parts.join('\n');
 }
 
-/** What the workspace is ranked by: the objective, and the upstream work (POA's criteria and scope, DA's specs). */
+/**
+ * What the workspace is ranked by: the objective, the upstream work (POA's criteria and scope, DA's specs) and, for
+ * DevA, the files DA read with its tools.
+ */
 function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
   const work = [compact(inputs.envelopes.poa?.output)];
   if (step === 'deva') work.push(compact(inputs.envelopes.da?.output));
-  return { objective: inputs.objective, work: work.join('\n') };
+  const read = step === 'deva' ? filesRead(inputs.toolCalls?.da) : [];
+  return { objective: inputs.objective, work: work.join('\n'), ...(read.length ? { read: { by: 'DA', files: read } } : {}) };
 }
 
 function asset(inputs: ContextInputs, rel: string): string {

@@ -65,6 +65,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     workspace: step === 'da' || step === 'deva' ? await run.workspace.renderer() : undefined,
     envelopes: record.envelopes,
     raws: record.raws,
+    toolCalls: record.toolCalls,
     devaFiles: record.devaFiles,
     devaSummary: record.devaSummary,
     checks: record.checks,
@@ -179,6 +180,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   });
   record.envelopes[step] = reply.envelope;
   record.raws[step] = res.text;
+  if (tools) record.toolCalls[step] = tools.records;
   state.completedSteps.push(step);
   state.stepFiles[step] = artifactPath;
   await store.saveSessionState(state);

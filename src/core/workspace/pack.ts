@@ -1,9 +1,10 @@
 // What a step's prompt receives of the workspace, within a character budget:
 //  - DevA: the best-ranked files whole (picked by score per size among the well-ranked, shown in rank order), then
-//    excerpts (excerpts.ts: the lines that speak most of the work, each range headed by its line numbers and the
-//    work's names it declares and words it mentions, so DevA can tell which range matters) of the best-ranked files too large or
-//    too crowded out to go whole, then map lines (path — top-level symbols) for the next ones, then bare paths while
-//    room remains, so DevA knows what exists;
+//    excerpts of the best-ranked files too large or too crowded out to go whole (excerpts.ts: the lines that speak
+//    most of the work, each range headed by its line numbers and the work's names it declares and words it mentions,
+//    so DevA can tell which range matters), then map lines (path — top-level symbols) for the next ones, then bare
+//    paths while room remains, so DevA knows what exists. The files DA read with its tools in this session rank near
+//    the top (rank.ts), and the head names them first;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
 //    when the workspace has no UI files;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
@@ -120,9 +121,10 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
   if (budget <= 0 || (!ranked.length && ![...index.all()].some((f) => keep(f.path)))) return empty;
 
+  const reads = opts.step === 'deva' ? upstreamReadSaying(q) : '';
   const head = (whole: number, excerpted: number, mapped: number) =>
     opts.step === 'deva'
-      ? `Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} Read a mapped file's lines before you edit them.`
+      ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} Read a mapped file's lines before you edit them.`
       : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts, only once there are some
   const reserveHead = head(99999, 0, 99999).length + 2;
@@ -239,6 +241,18 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
     used += block.length + 2;
   }
   return used === start + saying ? start : used;
+}
+
+/** The upstream reads the head names at most. */
+const READS_NAMED = 8;
+
+/** "DA read for this work: src/App.tsx, src/theme.ts (lines 1–40). " — or '' when the upstream role read nothing. */
+function upstreamReadSaying(q: RankQuery): string {
+  const files = q.read?.files ?? [];
+  if (!files.length) return '';
+  const named = files.slice(0, READS_NAMED).map((f) => (f.lines ? `${f.path} (${excerptLines([...f.lines].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end })))})` : f.path));
+  const more = files.length > READS_NAMED ? `, and ${files.length - READS_NAMED} more` : '';
+  return `${q.read!.by} read for this work: ${named.join(', ')}${more}.\n`;
 }
 
 /** How a packed file is sent, in the words `cape context` and Show Context use. */

@@ -38,6 +38,9 @@
 //    is never outranked by history alone. Measured on the localization bench (320 commits of 8 repositories):
 //    subject + floor raised the modified files' mean reciprocal rank on all 8 repositories (0.375 → 0.379) and
 //    recall 0.535 → 0.542; small, and kept small (0.15, 0.05) so history never outweighs what the text says.
+// 6. Upstream reads: a file the upstream role read with its tools in this session (DA, for DevA) gets half the best
+//    text score and seeds the structure step like a text match: DA looked there for this very work (a trial: DA read
+//    the method DevA then had to search for). Not on the localization bench, which has no upstream roles.
 import * as path from 'path';
 import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
@@ -49,6 +52,8 @@ export interface RankQuery {
   objective: string;
   /** The upstream work: acceptance criteria, scope, design specs (may be empty). */
   work?: string;
+  /** The files an upstream role read with its tools in this session (DA, for DevA), whole or by line range. */
+  read?: { by: string; files: readonly { path: string; lines?: readonly (readonly [number, number])[] }[] };
 }
 
 export interface RankedFile {
@@ -84,6 +89,8 @@ export const RANK_WEIGHTS = {
   recentFloor: 0.05,
   /** Files git saw change together with a seed, × the share of the seed's commits that changed them too. */
   coChange: 0.8,
+  /** A file an upstream role read with its tools, × the best text score: it looked there for this very work. */
+  upstreamRead: 0.5,
 };
 
 /**
@@ -185,6 +192,13 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
       const member = !symbolHits.has(p) && scanMembers(p, text!).some((m) => named.has(m));
       base.set(p, s + (w.codeIdentifier * share + (member ? w.symbolHit : 0)) * kindPrior(p));
     }
+  }
+
+  // the files an upstream role read for this work (DA, for DevA's ranking): near the top, and seeds of their own
+  if (q.read?.files.length) {
+    let best = 0;
+    for (const s of base.values()) best = Math.max(best, s);
+    for (const { path: p } of q.read.files) if (index.get(p)) base.set(p, (base.get(p) ?? 0) + w.upstreamRead * (best || 1) * kindPrior(p));
   }
 
   // structure: seeds pass score along import edges, to their test (or subject) and to files git changed with them
