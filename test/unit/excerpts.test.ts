@@ -298,6 +298,25 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(most >= 6, String(most));
   });
 
+  it('takes of the upstream work only the code it names, not its prose words', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-work-'));
+    const lines = Array.from({ length: 3000 }, (_, i) => `  step(${i}); // keeps the order`);
+    lines[400] = '  // callers may actually want this to appear twice';
+    lines[1200] = '  validateArgs(args) {';
+    lines[2500] = '  reportExcess(args) { // excess arguments';
+    write(root, 'src/parser.ts', `export class Parser {\n${lines.join('\n')}\n}\n`);
+    write(root, 'src/other.ts', 'export const other = 1;\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const work = 'The message should actually appear once; `validateArgs` keeps checking the count.';
+    const ctx = packWorkspace(index, { objective: 'report excess arguments', work }, { step: 'deva', budget: 8000, readText: read(root) });
+    const ranges = ctx.files.find((f) => f.path === 'src/parser.ts')?.excerpts ?? [];
+    const shows = (line: number) => ranges.some((r) => r.start <= line && r.end >= line);
+    assert.ok(shows(2502), JSON.stringify(ranges));
+    assert.ok(shows(1202), 'the work’s code identifier opens a range');
+    assert.ok(!shows(402), 'the work’s prose words do not');
+    assert.match(ctx.text, /\(declares validateArgs\):/);
+  });
+
   it('gives DA no excerpts (a map of UI files only)', async () => {
     const root = workspace();
     write(root, 'src/components/UploadBar.tsx', `export function UploadBar() { return null; }\n${'// upload progress bar\n'.repeat(4000)}`);

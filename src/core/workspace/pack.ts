@@ -208,9 +208,11 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
   const start = st.used;
   let used = start + saying;
   if (!candidates.length) return start;
-  // the objective's words weigh fully, the upstream work's (only) as in the ranking
+  // the objective's words weigh fully; of the upstream work only the code it names (`_excessArguments`, camelCase,
+  // snake_case or in backticks), as in the ranking: its prose words (a trial: "lets", "actually", "typed") opened
+  // ranges of comments unrelated to the change
   const queryTerms = new Map<string, number>();
-  for (const t of terms(q.work ?? '')) queryTerms.set(t, RANK_WEIGHTS.work);
+  for (const id of codeIdentifiers(q.work ?? '')) for (const t of wordTerms(id)) queryTerms.set(t, RANK_WEIGHTS.work);
   for (const t of terms(q.objective)) queryTerms.set(t, 1);
   // an identifier the objective writes as code names what to change (rank.ts codeIdentifiers)
   for (const id of codeIdentifiers(q.objective)) {
