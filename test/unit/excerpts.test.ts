@@ -7,6 +7,7 @@ import * as path from 'path';
 import { declaredName, selectExcerpt, type RangeAbout } from '../../src/core/workspace/excerpts';
 import { termSpellings } from '../../src/core/workspace/tokens';
 import { contextSummary, excerptLines, packWorkspace, rangeLabel } from '../../src/core/workspace/pack';
+import type { RankQuery } from '../../src/core/workspace/rank';
 import { terms } from '../../src/core/workspace/tokens';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { applyHunks } from '../../src/core/edits/match';
@@ -167,7 +168,7 @@ describe('excerpts of a large file', () => {
     let tight = 0;
     for (let budget = 300; budget <= 6000; budget += 137) {
       const overhead = (r: { start: number; end: number }, a: RangeAbout) => 40 + a.terms.length * 7 + a.declares.length * 11 + (r.end - r.start > 10 ? 3 : 0);
-      const ex = selectExcerpt(text, q('flushQueue drops items'), budget, overhead);
+      const ex = selectExcerpt(text, q('flushQueue drops items'), budget, { overhead });
       if (!ex) continue;
       const spent = ex.ranges.reduce((s, r, i) => s + ex.texts[i].length + overhead(r, ex.about[i]), 0);
       assert.ok(spent <= budget, `budget ${budget}: ${spent}`);
@@ -176,7 +177,7 @@ describe('excerpts of a large file', () => {
       for (let i = 1; i < ex.ranges.length; i++) assert.ok(ex.ranges[i].start - ex.ranges[i - 1].end > 4, JSON.stringify(ex.ranges));
     }
     assert.ok(tight > 20, `the budget is used, not left idle: ${tight}`);
-    const ex = selectExcerpt(text, q('flushQueue drops items'), 4000, () => 30)!;
+    const ex = selectExcerpt(text, q('flushQueue drops items'), 4000, { overhead: () => 30 })!;
     const at = ex.ranges.findIndex((r) => r.start <= 1502 && r.end >= 1502);
     assert.ok(at >= 0, JSON.stringify(ex.ranges));
     assert.deepStrictEqual(ex.about[at].declares, ['flushQueue']);
@@ -185,6 +186,22 @@ describe('excerpts of a large file', () => {
     assert.strictEqual(rangeLabel({ declares: [], terms: [] }, spelled), '');
     // a word said by a longer name is not said again; words the work does not write are not shown
     assert.strictEqual(rangeLabel({ declares: [], terms: ['flushqueue', 'flush', 'queue', 'zzz'] }, spelled), ' (mentions flushQueue)');
+  });
+
+  it('prefers the lines an upstream role read for this work', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `  step(${i}); // keeps the order`);
+    lines[300] = '  queue.flushQueue(items);';
+    lines[2000] = '  queue.flushQueue(items);';
+    const text = `export function run() {\n${lines.join('\n')}\n}\n`;
+    const span = (ex: ReturnType<typeof selectExcerpt>, line: number) => {
+      const r = ex?.ranges.find((x) => x.start <= line && x.end >= line);
+      return r ? r.end - r.start + 1 : 0;
+    };
+    // room for one whole window: the same words twice, the earlier wins the tie — unless the other was read upstream
+    const plain = selectExcerpt(text, q('flushQueue items'), 600);
+    assert.ok(span(plain, 302) >= 15 && span(plain, 2002) < 3, JSON.stringify(plain?.ranges));
+    const favoured = selectExcerpt(text, q('flushQueue items'), 600, { favoured: [{ start: 1990, end: 2040 }] });
+    assert.ok(span(favoured, 2002) >= 15 && span(favoured, 302) < 3, JSON.stringify(favoured?.ranges));
   });
 
   it('spends the budget on several places, each word shown once before any is shown twice', () => {
@@ -315,6 +332,21 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(shows(1202), 'the work’s code identifier opens a range');
     assert.ok(!shows(402), 'the work’s prose words do not');
     assert.match(ctx.text, /\(declares validateArgs\):/);
+  });
+
+  it('favours in a large file’s excerpts the lines DA read', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-read-'));
+    const lines = Array.from({ length: 6000 }, (_, i) => (i % 500 === 250 ? `  queue.flushQueue(${i});` : `  step(${i}); // keeps the order`));
+    write(root, 'src/queue.ts', `export function run() {\n${lines.join('\n')}\n}\n`);
+    write(root, 'src/other.ts', 'export const other = 1;\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const excerpts = (daRead?: RankQuery['read']) =>
+      packWorkspace(index, { objective: 'flushQueue', ...(daRead ? { read: daRead } : {}) }, { step: 'deva', budget: 3400, readText: read(root) })
+        .files.find((f) => f.path === 'src/queue.ts')?.excerpts ?? [];
+    const has = (rs: { start: number; end: number }[], line: number) => rs.some((r) => r.start <= line && r.end >= line);
+    assert.ok(!has(excerpts(), 4252), JSON.stringify(excerpts()));
+    const daRead = { by: 'DA', files: [{ path: 'src/queue.ts', lines: [[4240, 4270] as [number, number]] }] };
+    assert.ok(has(excerpts(daRead), 4252), JSON.stringify(excerpts(daRead)));
   });
 
   it('gives DA no excerpts (a map of UI files only)', async () => {

@@ -51,6 +51,11 @@ export interface Excerpt {
 export const EXCERPT_WINDOW = { before: 4, after: 14, header: 20 };
 /** What the terms of a window's other lines add to its worth, against its best line's. */
 const CONTEXT_SHARE = 0.25;
+/**
+ * How much more a window is worth when its best line is among the lines an upstream role read (a trial: DA read the
+ * 100 lines of the branch to change, and the excerpts of the work's words fell either side of it).
+ */
+const FAVOURED = 2;
 /** Windows touching or closer than this many lines are merged into one. */
 const MERGE_GAP = 3;
 /** At most this many windows are weighed (the best lines'). */
@@ -101,16 +106,18 @@ function indentOf(line: string): number {
 
 /**
  * The ranges of `text` that hold the most of `queryTerms` (normalised terms, as tokens.ts makes them), weighted as
- * above, within `budget` characters: the ranges' text, and for each range `overhead(range, about)` (its heading and
- * fences, as the caller renders them), counted on the ranges as they are finally merged. null when no line holds any
- * query term.
+ * above, within `budget` characters: the ranges' text, and for each range `opts.overhead(range, about)` (its heading
+ * and fences, as the caller renders them), counted on the ranges as they are finally merged. A window whose best line
+ * is in one of `opts.favoured` (the lines an upstream role read for this work) is worth FAVOURED times as much. null
+ * when no line holds any query term.
  */
 export function selectExcerpt(
   text: string,
   queryTerms: ReadonlyMap<string, number>,
   budget: number,
-  overhead?: (range: ExcerptRange, about: RangeAbout) => number,
+  opts: { overhead?: (range: ExcerptRange, about: RangeAbout) => number; favoured?: readonly ExcerptRange[] } = {},
 ): Excerpt | null {
+  const { overhead } = opts;
   const lines = text.split('\n');
   if (text.endsWith('\n')) lines.pop();
   if (!lines.length || budget <= 0 || !queryTerms.size) return null;
@@ -175,7 +182,8 @@ export function selectExcerpt(
     return { at: i, start, end, own: lineTerms[i] ?? [], held };
   };
   // the best lines open windows (a common term on hundreds of lines would make the pick below quadratic)
-  const lineValue = (i: number) => (lineTerms[i] ?? []).reduce((s, t) => s + weight(t), 0);
+  const favoured = (i: number) => (opts.favoured?.some((r) => r.start <= i + 1 && r.end >= i + 1) ? FAVOURED : 1);
+  const lineValue = (i: number) => (lineTerms[i] ?? []).reduce((s, t) => s + weight(t), 0) * favoured(i);
   const anchors: number[] = [];
   for (let i = 0; i < lines.length; i++) if (lineTerms[i]) anchors.push(i);
   anchors.sort((a, b) => lineValue(b) - lineValue(a) || a - b);
@@ -188,9 +196,10 @@ export function selectExcerpt(
   // a window is worth its best line, and a little of the lines around it (context, not what places the change)
   const value = (w: Window) => {
     let v = 0;
+    const f = favoured(w.at);
     for (const t of w.held) {
       if (first && queryWeight(t) < 1) continue;
-      v += weight(t) * (shown.has(t) ? 0.25 : 1) * (w.own.includes(t) ? 1 : CONTEXT_SHARE);
+      v += weight(t) * f * (shown.has(t) ? 0.25 : 1) * (w.own.includes(t) ? 1 : CONTEXT_SHARE);
     }
     return v;
   };

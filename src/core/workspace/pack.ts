@@ -234,7 +234,8 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
     const fileLines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
-    const ex = selectExcerpt(text, queryTerms, room - heading(fileLines).length - 2, overhead);
+    const favoured = q.read?.files.find((f) => f.path === c.path)?.lines?.map(([start, end]) => ({ start, end }));
+    const ex = selectExcerpt(text, queryTerms, room - heading(fileLines).length - 2, { overhead, ...(favoured ? { favoured } : {}) });
     if (!ex) continue;
     const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
     if (used + block.length + 2 > st.budget - MAP_MIN) continue;
