@@ -114,7 +114,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   const feedbackRounds = wholeNumber(flags, 'feedback-rounds');
   const maxCostUsd = maxCostFrom(flags);
   const human = flags.json ? stderr : stdout;
-  const checks = await checksFrom(flags, workspace, human);
+  const { config: checks, notRun: checksNotRun } = await checksFrom(flags, workspace, human);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -145,6 +145,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
         prompts: loadPromptAssets(defaultPromptsDir()),
         tools,
         checks,
+        ...(checksNotRun ? { checksNotRun } : {}),
         ...(feedbackRounds !== undefined ? { feedbackRounds } : {}),
         ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
         onEvent: (e) => {

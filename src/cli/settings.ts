@@ -66,9 +66,13 @@ export function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | fa
 
 /**
  * The checks of `cape start/resume`: `--check CMD` (repeatable; `auto` = the detected ones), `--fix-rounds N`,
- * `--check-timeout S`. Without --check, the detected commands are named and not run.
+ * `--check-timeout S`. Without --check, the detected commands are named and not run (`notRun`: the agents are told).
  */
-export async function checksFrom(flags: Parsed['flags'], workspace: string, out: NodeJS.WritableStream): Promise<ChecksConfig | undefined> {
+export async function checksFrom(
+  flags: Parsed['flags'],
+  workspace: string,
+  out: NodeJS.WritableStream,
+): Promise<{ config?: ChecksConfig; notRun?: string[] }> {
   const fixRounds = wholeNumber(flags, 'fix-rounds');
   const timeoutMs = secondsAsMs(flags['check-timeout'], 'check-timeout');
   const given = flags.check as string[] | undefined;
@@ -77,17 +81,18 @@ export async function checksFrom(flags: Parsed['flags'], workspace: string, out:
     const detected = await detectChecks(workspace);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
+      return { notRun: detected.map((d) => d.command) };
     }
-    return undefined;
+    return {};
   }
   const resolved = await resolveChecks(workspace, given, 'flag');
   if (!resolved.commands.length) {
     out.write('--check auto: no check command detected (no typecheck, lint or test script in package.json, no tsconfig.json with a local TypeScript); no checks run.\n');
-    return undefined;
+    return {};
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
   out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'})\n`);
-  return { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs };
+  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs } };
 }
 
 /** --max-cost USD: an amount greater than 0. */

@@ -20,24 +20,27 @@ function remembered(x: unknown): Remembered | undefined {
   return (r.decision === 'always' || r.decision === 'skip') && Array.isArray(r.commands) && r.commands.every((c) => typeof c === 'string') ? r : undefined;
 }
 
-/** The checks for a session in `root`, or undefined when none run (untrusted, none found, skipped). */
-export async function sessionChecks(services: Services, root: string): Promise<ChecksConfig | undefined> {
-  if (!vscode.workspace.isTrusted) return undefined;
+/**
+ * The checks for a session in `root`: `config` when they run; `notRun`, the commands found, when the user skipped
+ * them (the agents are told nothing tested the proposal); neither when none apply (untrusted, turned off, none found).
+ */
+export async function sessionChecks(services: Services, root: string): Promise<{ config?: ChecksConfig; notRun?: string[] }> {
+  if (!vscode.workspace.isTrusted) return {};
   const s = services.settings().checks;
-  if (!s) return undefined;
-  const config = (commands: string[]): ChecksConfig | undefined => (commands.length ? { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs } : undefined);
+  if (!s) return {};
+  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs } } : {});
   if (s.commands.length) {
     const resolved = await resolveChecks(root, s.commands, 'setting');
     return config(resolved.commands.map((c) => c.command));
   }
   const detected = await detectChecks(root);
-  if (!detected.length) return undefined;
+  if (!detected.length) return {};
   const commands = detected.map((d) => d.command);
   const state = services.context.workspaceState;
   const prior = remembered(state.get(CHECKS_CONSENT_KEY));
   if (prior && prior.commands.join('\n') === commands.join('\n')) {
     services.output.info(`checks: ${prior.decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`}`);
-    return prior.decision === 'always' ? config(commands) : undefined;
+    return prior.decision === 'always' ? config(commands) : { notRun: commands };
   }
   const run = 'Run';
   const always = 'Always for this workspace';
@@ -56,5 +59,5 @@ export async function sessionChecks(services: Services, root: string): Promise<C
     skip,
   );
   if (choice === always || choice === skip) await state.update(CHECKS_CONSENT_KEY, { decision: choice === always ? 'always' : 'skip', commands } satisfies Remembered);
-  return choice === run || choice === always ? config(commands) : undefined;
+  return choice === run || choice === always ? config(commands) : { notRun: commands };
 }

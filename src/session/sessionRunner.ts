@@ -115,7 +115,7 @@ export class SessionRunner {
       this.services.output.info(
         `${req.resumeTaskId ? `resuming ${req.resumeTaskId}` : 'starting a session'} with ${resolved.label} (model ${resolved.model}) in ${root}`,
       );
-      const checks = await sessionChecks(this.services, root);
+      const { config: checks, notRun: checksNotRun } = await sessionChecks(this.services, root);
       if (run.abort.signal.aborted) {
         this.services.output.info('session not started: cancelled before the first request');
         return;
@@ -133,6 +133,7 @@ export class SessionRunner {
         tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
         ...(settings.feedbackRounds !== undefined ? { feedbackRounds: settings.feedbackRounds } : {}),
         checks,
+        ...(checksNotRun ? { checksNotRun } : {}),
         ...(settings.maxSessionCostUsd ? { maxCostUsd: settings.maxSessionCostUsd } : {}),
         onEvent: (e) => this.onEvent(e, run),
         onWarning: (w) => {

@@ -161,7 +161,12 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(run.stderr, /Checks detected but not run \(pass --check auto to run them on DevA's proposal\): npm test \(package\.json script "test"\)/);
     assert.deepStrictEqual(run.json.checks, []);
     assert.strictEqual(fake.requests.length, 5);
-    assert.ok(!JSON.stringify(fake.requests[3].body).includes('Checks on your proposal'), 'checks that do not run are not announced to DevA');
+    // checks found but not run: DevA and the retrospective are told nothing tested the proposal, nobody else
+    const devaAsk = text(fake.requests[3].body.messages[0].content);
+    assert.match(devaAsk, /## Checks on your proposal\nThe project's checks \(`npm test`\) do not run in this session: nothing tests your files before the user reviews them\./);
+    assert.doesNotMatch(devaAsk, /After your reply CAPE runs/);
+    assert.match(text(fake.requests[4].body.messages[0].content), /## The project's checks on DevA's proposal\nNot run in this session \(found: `npm test`\): no test of DevA's files has run\./);
+    for (const i of [0, 1, 2]) assert.ok(!JSON.stringify(fake.requests[i].body).includes("project's checks"), `request ${i}`);
 
     fake.reset();
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });
@@ -169,6 +174,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.strictEqual(run.code, 0, run.stderr);
     assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
     assert.match(run.stderr, /Checks on DevA's proposal: npm test \(up to 1 fix round\)/);
+    assert.doesNotMatch(JSON.stringify(fake.requests.map((q) => q.body.messages)), /do not run in this session|Not run in this session/);
   });
 
   it('refuses a bad --fix-rounds, --check-timeout or --idle-timeout before anything is sent', async () => {

@@ -65,3 +65,36 @@ describe('e2e: detected checks ask once per workspace', function () {
     assert.strictEqual(await again.count(), 2, 'the remembered "Always" ran the check again');
   });
 });
+
+describe('e2e: detected checks the user skips', function () {
+  this.timeout(300_000);
+  let fake: FakeAnthropic;
+  let env: E2eEnv;
+
+  before(async () => {
+    fake = await startFakeAnthropic({ chunkSize: 64, chunkDelayMs: 2 });
+    const ws = makeWorkspace(path.join(repoRoot(), 'test', 'checks', 'workspace'));
+    copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
+    env = await openCape(ws, fake.url);
+  });
+
+  closeAfterSuite(() => env, () => fake);
+
+  it('"Skip" runs nothing, and DevA and the retrospective are told the checks did not run', async () => {
+    const { page } = env;
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: firstProposal(TASK) }, { text: r[4] });
+    await startSession(page, 'Add multiplication');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+    await dialog.locator('.monaco-button', { hasText: 'Skip' }).click();
+
+    const wv = await panel(page);
+    await waitForSessionDone(wv, 180_000);
+    assert.strictEqual(await wv.locator('.session[data-current="true"] .turn[data-step="deva"] .check-run').count(), 0, 'no check ran');
+    assert.strictEqual(fake.requests.length, 5, 'CM, POA, DA, DevA, retrospective: no fix round');
+    const said = (i: number) => JSON.stringify(fake.requests[i].body.messages);
+    assert.match(said(3), /The project's checks \(`npm test`\) do not run in this session/);
+    assert.match(said(4), /Not run in this session \(found: `npm test`\)/);
+  });
+});

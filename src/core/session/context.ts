@@ -109,6 +109,8 @@ export interface ContextInputs {
   checks?: ChecksOutcome;
   /** The check commands that will run on DevA's proposal (DevA is told them up front); none when no checks run. */
   plannedChecks?: readonly string[];
+  /** The project's checks found but not run in this session (DevA and the retrospective are told). */
+  checksNotRun?: readonly string[];
   /** A second CM opening: the first one's blocking questions and the user's answers (session/dorQuestions.ts). */
   dorAnswers?: readonly DorAnswer[];
   /** DevA → DA → DevA rounds of this session (session/blockers.ts): the retro sees what was asked and answered. */

@@ -53,6 +53,11 @@ export interface SessionOptions {
   /** The project's checks on DevA's proposal, with fix rounds (src/core/checks/); none when absent or empty. */
   checks?: ChecksConfig;
   /**
+   * The project's checks found in the workspace but not run in this session (none given with --check, the user chose
+   * Skip): DevA and the retrospective are told, so nobody takes the proposal for tested.
+   */
+  checksNotRun?: readonly string[];
+  /**
    * This session reruns the saved session `repeatOf` (`cape repeat`): the KPT digest leaves out the items of that
    * session and its reruns, and this one's KPT is not merged nor its satisfaction counted in the trend.
    */

@@ -113,6 +113,11 @@ function cmOpening(inputs: ContextInputs): CmOpeningOutput | null {
   return env && isObject(env.output) ? (env.output as unknown as CmOpeningOutput) : null;
 }
 
+/** Commands as code spans (`npm test`), for the sections that name them. */
+function codeList(commands: readonly string[] | undefined): string[] {
+  return (commands ?? []).map((c) => (c.includes('`') ? c : `\`${c}\``));
+}
+
 export function section(title: string, body: string): string {
   return body.trim() ? `## ${title}\n${body.trim()}` : '';
 }
@@ -235,13 +240,22 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       return section("DevA's files (list and summary only)", `${list}\n\n${inputs.devaSummary ?? ''}`);
     }
     case 'checks:planned': {
-      const commands = (inputs.plannedChecks ?? []).map((c) => (c.includes('`') ? c : `\`${c}\``));
-      return commands.length
-        ? section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.`)
+      const commands = codeList(inputs.plannedChecks);
+      if (commands.length) {
+        return section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.`);
+      }
+      const notRun = codeList(inputs.checksNotRun);
+      return notRun.length
+        ? section('Checks on your proposal', `The project's checks (${notRun.join(', ')}) do not run in this session: nothing tests your files before the user reviews them. Say in your test strategy which of them the user should run.`)
         : '';
     }
-    case 'retro:checks':
-      return inputs.checks && inputs.checks.commands.length ? section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks)) : '';
+    case 'retro:checks': {
+      if (inputs.checks && inputs.checks.commands.length) return section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks));
+      const notRun = codeList(inputs.checksNotRun);
+      return notRun.length
+        ? section("The project's checks on DevA's proposal", `Not run in this session (found: ${notRun.join(', ')}): no test of DevA's files has run.`)
+        : '';
+    }
     case 'retro:criteria': {
       const criteria = acceptanceCriteria(inputs.envelopes.poa?.output);
       if (!criteria.length) return '';

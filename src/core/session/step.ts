@@ -53,6 +53,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   const inputs: ContextInputs = {
     dorAnswers,
     ...(step === 'deva' && opts.checks?.commands.length ? { plannedChecks: opts.checks.commands } : {}),
+    ...(!opts.checks?.commands.length && opts.checksNotRun?.length ? { checksNotRun: opts.checksNotRun } : {}),
     taskId,
     objective: state.objective,
     language: state.language,
