@@ -12,22 +12,27 @@ import { closeAfterSuite, makeWorkspace, openCape, panel, shot, startSession, wa
 
 const TASK = 'task-e2e-consent';
 
-describe('e2e: detected checks ask once per workspace', function () {
-  this.timeout(300_000);
+/** Registers the suite's fake server and code-server on a fresh copy of the calc workspace (its `test` script is detected). */
+function calcWorkspace(): { fake: () => FakeAnthropic; env: () => E2eEnv } {
   let fake: FakeAnthropic;
   let env: E2eEnv;
-
   before(async () => {
     fake = await startFakeAnthropic({ chunkSize: 64, chunkDelayMs: 2 });
     const ws = makeWorkspace(path.join(repoRoot(), 'test', 'checks', 'workspace'));
     copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
     env = await openCape(ws, fake.url);
   });
-
   closeAfterSuite(() => env, () => fake);
+  return { fake: () => fake, env: () => env };
+}
+
+describe('e2e: detected checks ask once per workspace', function () {
+  this.timeout(300_000);
+  const suite = calcWorkspace();
 
   it('asks with Run / Always for this workspace / Skip; "Always" runs npm test on the proposal and is remembered', async () => {
-    const { page } = env;
+    const { page } = suite.env();
+    const fake = suite.fake();
     const r = demoReplies(TASK);
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: firstProposal(TASK) }, { text: FIX_OK }, { text: r[4] });
     await startSession(page, 'Add multiplication');
@@ -68,20 +73,11 @@ describe('e2e: detected checks ask once per workspace', function () {
 
 describe('e2e: detected checks the user skips', function () {
   this.timeout(300_000);
-  let fake: FakeAnthropic;
-  let env: E2eEnv;
-
-  before(async () => {
-    fake = await startFakeAnthropic({ chunkSize: 64, chunkDelayMs: 2 });
-    const ws = makeWorkspace(path.join(repoRoot(), 'test', 'checks', 'workspace'));
-    copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
-    env = await openCape(ws, fake.url);
-  });
-
-  closeAfterSuite(() => env, () => fake);
+  const suite = calcWorkspace();
 
   it('"Skip" runs nothing, and DevA and the retrospective are told the checks did not run', async () => {
-    const { page } = env;
+    const { page } = suite.env();
+    const fake = suite.fake();
     const r = demoReplies(TASK);
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: firstProposal(TASK) }, { text: r[4] });
     await startSession(page, 'Add multiplication');
