@@ -156,6 +156,7 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
           { id: 'toolu_da1', name: 'read_file', input: { path: 'src/store.ts', start_line: 1, end_line: 5 } },
           { id: 'toolu_da2', name: 'read_file', input: { path: 'src/todo.ts' } },
           { id: 'toolu_da3', name: 'read_file', input: { path: '.env' } },
+          { id: 'toolu_da4', name: 'search_files', input: { query: 'createTodo' } },
         ],
       },
       { text: r[2] },
@@ -165,10 +166,15 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     );
     const first = await runCli(['start', '--workspace', ws, '--objective', 'Todos get a due date', '--task', TASK, '--json'], env());
     assert.strictEqual(first.code, 1, first.stderr);
-    const saying = 'DA read for this work: src/store.ts (lines 1–5), src/todo.ts.';
+    const saying = 'DA read for this work: src/store.ts (lines 1–5), src/todo.ts. Its searches found: src/store.ts (lines 1, 8), src/todo.ts (line 7).';
     const devaUser = (i: number) => JSON.stringify(fake.requests[i].body.messages[0].content);
     assert.ok(devaUser(4).includes(saying), devaUser(4).slice(0, 600));
     assert.ok(!devaUser(4).includes('.env'), 'a refused read is not named');
+    // the pair artifact keeps where the focused search found its hits, never their text
+    const pairDir = path.join(ws, 'cape', '5_sessions', 'pair');
+    const daRec = JSON.parse(fs.readFileSync(path.join(pairDir, fs.readdirSync(pairDir).find((f) => f.startsWith(`${TASK}_3_DA_`))!), 'utf8'));
+    assert.deepStrictEqual(daRec.toolCalls.at(-1).found, [['src/store.ts', 1], ['src/store.ts', 8], ['src/todo.ts', 7]]);
+    assert.ok(!JSON.stringify(daRec.toolCalls).includes('nextId'));
 
     fake.reset();
     fake.enqueue({ text: EDIT_REPLY }, { text: r[4] });

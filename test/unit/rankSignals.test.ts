@@ -10,6 +10,7 @@ import { codeIdentifiers, isTestFile, kindPrior, rankFiles } from '../../src/cor
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { historyFromLog, subjectScores } from '../../src/core/workspace/history';
 import { filesRead } from '../../src/core/tools/reads';
+import type { ToolCallRecord } from '../../src/core/model/types';
 
 function workspace(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-rank-'));
@@ -61,6 +62,14 @@ describe('ranking signals', () => {
       { id: 'e', tool: 'read_file', target: 'src/ui/Toolbar.tsx', path: 'src/ui/Toolbar.tsx', lines: [5, 9], chars: 40 },
     ]);
     assert.deepStrictEqual(read, [{ path: 'src/ui/Toolbar.tsx', lines: [[1, 2], [5, 9]] }]);
+    // a file found only by a focused search ranks alike, and is named as found
+    const found = filesRead([{ id: 'f', tool: 'search_files', target: 'Toolbar', query: 'Toolbar', hits: 1, chars: 50, found: [['src/ui/Toolbar.tsx', 2]] }]);
+    assert.ok(rankFiles(index, { objective, read: { by: 'DA', files: found } }).slice(0, 3).some((r) => r.path === 'src/ui/Toolbar.tsx'));
+    assert.ok(
+      packWorkspace(index, { objective, read: { by: 'DA', files: found } }, { step: 'deva', budget: 3000 }).text.startsWith(
+        "DA's searches for this work found: src/ui/Toolbar.tsx (line 2).\nRanked",
+      ),
+    );
     const without = rankFiles(index, { objective }).map((r) => r.path);
     const withRead = rankFiles(index, { objective, read: { by: 'DA', files: read } }).map((r) => r.path);
     assert.ok(!without.slice(0, 5).includes('src/ui/Toolbar.tsx'), without.slice(0, 5).join(', '));
@@ -71,13 +80,23 @@ describe('ranking signals', () => {
     assert.ok(ctx.text.startsWith('DA read for this work: src/ui/Toolbar.tsx (lines 1–2, 5–9).\nRanked for this work:'), ctx.text.slice(0, 200));
     assert.ok(ctx.files.find((f) => f.path === 'src/ui/Toolbar.tsx')?.whole, JSON.stringify(ctx.files.slice(0, 3)));
     assert.ok(ctx.totalChars <= 3000);
-    // a whole read after a ranged one is a whole read
+    // a whole read after a ranged one is a whole read; a focused search's hits are lines seen
     assert.deepStrictEqual(filesRead([
       { id: 'a', tool: 'read_file', target: 'a.ts', path: 'a.ts', lines: [1, 2], chars: 9 },
       { id: 'b', tool: 'read_file', target: 'a.ts', path: 'a.ts', chars: 90 },
       { id: 'c', tool: 'read_file', target: 'a.ts', path: 'a.ts', lines: [3, 4], chars: 9 },
-    ]), [{ path: 'a.ts' }]);
+      { id: 'd', tool: 'search_files', target: 'x', query: 'x', hits: 3, chars: 60, found: [['b.ts', 40], ['a.ts', 7], ['b.ts', 12]] },
+    ]), [{ path: 'a.ts', whole: true, hits: [7] }, { path: 'b.ts', hits: [12, 40] }]);
     assert.deepStrictEqual(filesRead(undefined), []);
+    // records read back from a damaged pair file: what is well-formed counts, nothing throws
+    const damaged = [
+      { id: 'a', tool: 'read_file', target: 'c.ts', path: 'c.ts', lines: ['1', 5], chars: 9 },
+      { id: 'b', tool: 'read_file', target: 'c.ts', path: 'c.ts', lines: [9, 3], chars: 9 },
+      { id: 'c', tool: 'search_files', target: 'x', chars: 9, found: [null, ['d.ts', -1], ['d.ts', 2.5], [3, 4], 'e.ts', ['d.ts', 6]] },
+      { id: 'd', tool: 'search_files', target: 'x', chars: 9, found: 'f.ts' },
+      { id: 'e', tool: 'read_file', target: 'g.ts', path: 42, chars: 9 },
+    ] as unknown as ToolCallRecord[];
+    assert.deepStrictEqual(filesRead(damaged), [{ path: 'd.ts', hits: [6] }]);
     // DA's section never carries the line
     assert.ok(!packWorkspace(index, { objective, read: { by: 'DA', files: read } }, { step: 'da' }).text.includes('read for this work'));
   });

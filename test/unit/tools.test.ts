@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkToolArgs } from '../../src/core/tools/args';
 import { describeToolCall } from '../../src/core/tools/describe';
-import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
+import { FOCUSED_SEARCH_HITS, resolveBounds, ToolRunner } from '../../src/core/tools/executor';
 import { LIMIT_REACHED, TOOL_NAMES, TOOL_SPECS } from '../../src/core/tools/specs';
 import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
 import { repoRoot } from '../helpers/fixtures';
@@ -112,6 +112,19 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(under.content, hit.content);
     assert.strictEqual(records[0].hits, 3);
     assert.strictEqual(describeToolCall('DevA', records[0]).text, 'DevA searched GETTHEME · 3 hits');
+    // a focused search's record keeps where it hit (never the text); one with no hit keeps nothing
+    assert.deepStrictEqual(records[0].found, [['src/app.ts', 1], ['src/app.ts', 2], ['src/theme.ts', 1]]);
+    assert.strictEqual(records[1].found, undefined);
+  });
+
+  it('search_files keeps where it hit only for a focused search (at most FOCUSED_SEARCH_HITS hits)', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-focus-'));
+    fs.writeFileSync(path.join(root, 'many.ts'), Array.from({ length: FOCUSED_SEARCH_HITS + 1 }, (_, i) => `export const wide${i} = 1;`).join('\n') + '\n');
+    const r = new ToolRunner({ workspace: root });
+    await r.execute([call('search_files', { query: 'wide' }), call('search_files', { query: 'wide1' })]);
+    assert.strictEqual(r.records[0].hits, FOCUSED_SEARCH_HITS + 1);
+    assert.strictEqual(r.records[0].found, undefined);
+    assert.deepStrictEqual(r.records[1].found, [['many.ts', 2], ['many.ts', 11]]);
   });
 
   it('search_files shows a very long matching line around the match, cut to a bounded excerpt', async () => {

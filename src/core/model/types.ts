@@ -190,6 +190,8 @@ export interface ToolCallRecord {
   chars: number;
   /** search_files: matching lines; list_files: paths listed. */
   hits?: number;
+  /** A focused search_files (few hits): where they are, as [path, line] — never the lines' text. */
+  found?: [string, number][];
   /** Why the call was refused (policy, arguments). */
   refused?: string;
   /** The step's bound was reached: the call got "limit reached". */

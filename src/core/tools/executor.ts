@@ -15,6 +15,11 @@ import type { ToolCall, ToolCallRecord } from '../model/types';
 import { checkToolArgs, type ListFilesArgs, type ReadFileArgs, type SearchFilesArgs } from './args';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, LIMIT_REACHED, type ToolBounds } from './specs';
 
+/**
+ * A search with at most this many hits is focused: its record keeps where they are (path and line, never the text),
+ * so the next step can build on what the role found (tools/reads.ts).
+ */
+export const FOCUSED_SEARCH_HITS = 10;
 /** search_files stops after this many matching lines; list_files after this many paths. */
 export const MAX_SEARCH_HITS = 200;
 export const MAX_LIST_ENTRIES = 1000;
@@ -171,6 +176,8 @@ export class ToolRunner {
     if (!dir.ok) return refused('search_files', a.query, dir.reason, a.path);
     const needle = a.query.toLowerCase();
     const hits: string[] = [];
+    /** Where the hits are, for the record (a focused search's only). */
+    const at: [string, number][] = [];
     let more = false;
     const walked: WalkEnd = {};
     for await (const rel of this.walk(dir.relDir, walked)) {
@@ -188,6 +195,7 @@ export class ToolRunner {
           break;
         }
         hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].replace(/\r$/, '').trim(), needle)}`);
+        at.push([rel, i + 1]);
       }
     }
     const where = dir.relDir ? ` under ${dir.relDir}/` : '';
@@ -198,7 +206,14 @@ export class ToolRunner {
     return {
       content,
       isError: false,
-      record: { tool: 'search_files', target: a.query, query: a.query, ...(dir.relDir ? { path: dir.relDir } : {}), hits: hits.length },
+      record: {
+        tool: 'search_files',
+        target: a.query,
+        query: a.query,
+        ...(dir.relDir ? { path: dir.relDir } : {}),
+        hits: hits.length,
+        ...(hits.length && hits.length <= FOCUSED_SEARCH_HITS ? { found: at } : {}),
+      },
     };
   }
 

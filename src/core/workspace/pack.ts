@@ -234,7 +234,11 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
     const fileLines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
-    const favoured = q.read?.files.find((f) => f.path === c.path)?.lines?.map(([start, end]) => ({ start, end }));
+    const seen = q.read?.files.find((f) => f.path === c.path);
+    const favoured = seen && [
+      ...(seen.lines ?? []).map(([start, end]) => ({ start, end })),
+      ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT })),
+    ];
     const ex = selectExcerpt(text, queryTerms, room - heading(fileLines).length - 2, { overhead, ...(favoured ? { favoured } : {}) });
     if (!ex) continue;
     const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
@@ -246,16 +250,26 @@ function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st:
   return used === start + saying ? start : used;
 }
 
-/** The upstream reads the head names at most. */
+/** The files the head names at most, of the upstream role's reads and of its searches' finds. */
 const READS_NAMED = 8;
+/** Lines either side of an upstream search's hit that its excerpts favour. */
+const HIT_CONTEXT = 2;
 
-/** "DA read for this work: src/App.tsx, src/theme.ts (lines 1–40). " — or '' when the upstream role read nothing. */
+/**
+ * "DA read for this work: src/App.tsx, src/theme.ts (lines 1–40). Its searches found: src/menu.ts (lines 12, 40)."
+ * — or '' when the upstream role saw nothing.
+ */
 function upstreamReadSaying(q: RankQuery): string {
   const files = q.read?.files ?? [];
-  if (!files.length) return '';
-  const named = files.slice(0, READS_NAMED).map((f) => (f.lines ? `${f.path} (${excerptLines([...f.lines].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end })))})` : f.path));
-  const more = files.length > READS_NAMED ? `, and ${files.length - READS_NAMED} more` : '';
-  return `${q.read!.by} read for this work: ${named.join(', ')}${more}.\n`;
+  const list = (named: string[]) => `${named.slice(0, READS_NAMED).join(', ')}${named.length > READS_NAMED ? `, and ${named.length - READS_NAMED} more` : ''}`;
+  const read = files
+    .filter((f) => f.whole || f.lines?.length)
+    .map((f) => (f.whole || !f.lines ? f.path : `${f.path} (${excerptLines([...f.lines].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end })))})`));
+  const found = files.filter((f) => f.hits?.length).map((f) => `${f.path} (${excerptLines(f.hits!.map((h) => ({ start: h, end: h })))})`);
+  const by = q.read?.by ?? '';
+  if (read.length && found.length) return `${by} read for this work: ${list(read)}. Its searches found: ${list(found)}.\n`;
+  if (read.length) return `${by} read for this work: ${list(read)}.\n`;
+  return found.length ? `${by}'s searches for this work found: ${list(found)}.\n` : '';
 }
 
 /** How a packed file is sent, in the words `cape context` and Show Context use. */

@@ -52,8 +52,14 @@ export interface RankQuery {
   objective: string;
   /** The upstream work: acceptance criteria, scope, design specs (may be empty). */
   work?: string;
-  /** The files an upstream role read with its tools in this session (DA, for DevA), whole or by line range. */
-  read?: { by: string; files: readonly { path: string; lines?: readonly (readonly [number, number])[] }[] };
+  /**
+   * What an upstream role saw with its tools in this session (DA, for DevA): files read whole or by line range, and
+   * the lines its focused searches found.
+   */
+  read?: {
+    by: string;
+    files: readonly { path: string; whole?: boolean; lines?: readonly (readonly [number, number])[]; hits?: readonly number[] }[];
+  };
 }
 
 export interface RankedFile {
