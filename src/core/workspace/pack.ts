@@ -121,7 +121,8 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
   if (budget <= 0 || (!ranked.length && ![...index.all()].some((f) => keep(f.path)))) return empty;
 
-  const reads = opts.step === 'deva' ? upstreamReadSaying(q) : '';
+  // only files the index holds: one gone since, or a damaged record's, is not named
+  const reads = opts.step === 'deva' ? upstreamReadSaying(q, (p) => !!index.get(p)) : '';
   const head = (whole: number, excerpted: number, mapped: number) =>
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} Read a mapped file's lines before you edit them.`
@@ -259,8 +260,8 @@ const HIT_CONTEXT = 2;
  * "DA read for this work: src/App.tsx, src/theme.ts (lines 1–40). Its searches found: src/menu.ts (lines 12, 40)."
  * — or '' when the upstream role saw nothing.
  */
-function upstreamReadSaying(q: RankQuery): string {
-  const files = q.read?.files ?? [];
+function upstreamReadSaying(q: RankQuery, known: (relPath: string) => boolean): string {
+  const files = (q.read?.files ?? []).filter((f) => known(f.path));
   const list = (named: string[]) => `${named.slice(0, READS_NAMED).join(', ')}${named.length > READS_NAMED ? `, and ${named.length - READS_NAMED} more` : ''}`;
   const read = files
     .filter((f) => f.whole || f.lines?.length)
