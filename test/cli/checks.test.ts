@@ -166,7 +166,9 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(devaAsk, /## Checks on your proposal\nThe project's checks \(`npm test`\) do not run in this session: nothing tests your files before the user reviews them\./);
     assert.doesNotMatch(devaAsk, /After your reply CAPE runs/);
     assert.match(text(fake.requests[4].body.messages[0].content), /## The project's checks on DevA's proposal\nNot run in this session \(found: `npm test`\): no test of DevA's files has run\./);
-    for (const i of [0, 1, 2]) assert.ok(!JSON.stringify(fake.requests[i].body).includes("project's checks"), `request ${i}`);
+    // the opening hears it too, so its coaching does not ask for test runs that will not happen; POA and DA do not
+    assert.match(text(fake.requests[0].body.messages[0].content), /## The project's checks\nFound but not run in this session: `npm test`\. Nothing tests DevA's proposal before the user reviews it\./);
+    for (const i of [1, 2]) assert.ok(!JSON.stringify(fake.requests[i].body).includes("project's checks"), `request ${i}`);
 
     fake.reset();
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });
@@ -174,7 +176,9 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.strictEqual(run.code, 0, run.stderr);
     assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
     assert.match(run.stderr, /Checks on DevA's proposal: npm test \(up to 1 fix round\)/);
-    assert.doesNotMatch(JSON.stringify(fake.requests.map((q) => q.body.messages)), /do not run in this session|Not run in this session/);
+    assert.doesNotMatch(JSON.stringify(fake.requests.map((q) => q.body.messages)), /do not run in this session|Not run in this session|Found but not run/);
+    assert.match(text(fake.requests[0].body.messages[0].content), /## The project's checks\nCAPE runs `npm test` on DevA's proposal in a scratch copy/);
+    assert.ok(!JSON.stringify(fake.requests[0].body.system).includes('CAPE runs'), 'per session: not in the cached system prompt');
   });
 
   it('refuses a bad --fix-rounds, --check-timeout or --idle-timeout before anything is sent', async () => {

@@ -52,6 +52,7 @@ export type ContextSource =
   | 'retro:devaFiles'
   | 'retro:checks'
   | 'checks:planned'
+  | 'checks:session'
   | 'retro:criteria';
 
 /**
@@ -60,7 +61,7 @@ export type ContextSource =
  * - CM receives a bounded KPT digest, never the whole history.
  */
 export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
-  cm_open: ['objective', 'user:answers', 'cape:files', 'team:dor', 'team:process', 'kptDigest'],
+  cm_open: ['objective', 'user:answers', 'cape:files', 'team:dor', 'team:process', 'kptDigest', 'checks:session'],
   poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
   da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
   deva: [

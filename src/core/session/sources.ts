@@ -249,6 +249,13 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         ? section('Checks on your proposal', `The project's checks (${notRun.join(', ')}) do not run in this session: nothing tests your files before the user reviews them. Say in your test strategy which of them the user should run.`)
         : '';
     }
+    case 'checks:session': {
+      // the opening's coaching must not ask DevA for test runs that will not happen (a trial)
+      const planned = codeList(inputs.plannedChecks);
+      const notRun = codeList(inputs.checksNotRun);
+      if (planned.length) return section("The project's checks", `CAPE runs ${planned.join(', ')} on DevA's proposal in a scratch copy; a failing one goes back to DevA to fix.`);
+      return notRun.length ? section("The project's checks", `Found but not run in this session: ${notRun.join(', ')}. Nothing tests DevA's proposal before the user reviews it.`) : '';
+    }
     case 'retro:checks': {
       if (inputs.checks && inputs.checks.commands.length) return section("The project's checks on DevA's proposal (results only)", checksForRetro(inputs.checks));
       const notRun = codeList(inputs.checksNotRun);
