@@ -6,7 +6,7 @@
 // indexStore.ts its reading and writing); the light text index (termIndex.ts: the term sets of each file, termDoc.ts
 // their layout, vocabulary.ts the terms, termExtract.ts text to term ids, termScoring.ts BM25, over tokens.ts's terms
 // and charTables.ts's pooled hash tables); the ranking for a step's work (rank.ts) and the budgeted section DevA and
-// DA receive (pack.ts, with excerpts.ts's excerpts of large files).
+// DA receive (pack.ts, with excerpts.ts's excerpts of large files and sectionBlocks.ts's rendering of its blocks).
 export * from './policy';
 export * from './tokens';
 export * from './symbols';

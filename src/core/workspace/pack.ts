@@ -9,10 +9,11 @@
 //    when the workspace has no UI files;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
+// sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
 import { isUiFile } from './symbols';
-import { codeIdentifiers, RANK_WEIGHTS, rankFiles, type RankQuery } from './rank';
-import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
-import { terms, termSpellings, wordTerms } from './tokens';
+import { rankFiles, type RankQuery } from './rank';
+import type { ExcerptRange } from './excerpts';
+import { excerptLines, fenceFor, langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export type ContextStep = 'deva' | 'da';
@@ -31,16 +32,12 @@ export const WHOLE_PICK = { sizeWeight: 0.3, sizeFloor: 3000 };
 /** What DevA's whole files leave for the rest (excerpts, then the map): at most this, or 10% of the budget. */
 const MAP_RESERVE = 6000;
 /**
- * Excerpts (excerpts.ts) go to the files ranked in the first EXCERPT_RANK that are not sent whole (too large, or
- * crowded out), each at most EXCERPT_CHARS, from the room the whole files leave, as long as MAP_MIN stays for the map.
- * They never take room from whole files: on the localization bench, excerpts paid for with whole files lowered the
- * share of modified files given whole (0.558 → 0.539) and raised the changed lines shown only a little more.
+ * Excerpts (excerpts.ts, rendered by sectionBlocks.ts) go to the files ranked in the first EXCERPT_RANK that are not
+ * sent whole (too large, or crowded out), from the room the whole files leave. They never take room from whole files:
+ * on the localization bench, excerpts paid for with whole files lowered the share of modified files given whole
+ * (0.558 → 0.539) and raised the changed lines shown only a little more.
  */
 const EXCERPT_RANK = 3;
-const EXCERPT_CHARS = 4000;
-const MAP_MIN = 2000;
-/** How much more than a word of the objective its code identifiers weigh in an excerpt (`storeOptionsAsProperties`). */
-const EXCERPT_IDENTIFIER_WEIGHT = 3;
 /** Map lines list at most this many symbols. */
 const MAP_SYMBOLS = 12;
 
@@ -66,17 +63,6 @@ export interface WorkspaceContext {
   indexed: number;
   /** The section as it goes into the prompt ('' when there is nothing to send). */
   text: string;
-}
-
-function fenceFor(text: string): string {
-  let longest = 2;
-  for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
-  return '`'.repeat(longest + 1);
-}
-
-function langOf(p: string): string {
-  const m = /\.([A-Za-z0-9]+)$/.exec(p);
-  return m ? m[1].toLowerCase() : '';
 }
 
 function mapLine(p: string, symbols: string[]): string {
@@ -193,119 +179,11 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   return { step: opts.step, budget, files, mapChars, totalChars: text.length, indexed: index.size, text };
 }
 
-interface PackState {
-  budget: number;
-  used: number;
-  readText: (relPath: string) => string | null;
-  blocks: string[];
-  files: PackedFile[];
-}
-
-/**
- * Adds excerpts of `candidates` (in rank order) to the blocks and files; returns the characters used, with `saying`
- * (what the head then says of them) once there are some.
- */
-function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st: PackState, saying: number): number {
-  const start = st.used;
-  let used = start + saying;
-  if (!candidates.length) return start;
-  // the objective's words weigh fully; of the upstream work only the code it names (`_excessArguments`, camelCase,
-  // snake_case or in backticks), as in the ranking: its prose words (a trial: "lets", "actually", "typed") opened
-  // ranges of comments unrelated to the change
-  const queryTerms = new Map<string, number>();
-  for (const id of codeIdentifiers(q.work ?? '')) for (const t of wordTerms(id)) queryTerms.set(t, RANK_WEIGHTS.work);
-  for (const t of terms(q.objective)) queryTerms.set(t, 1);
-  // an identifier the objective writes as code names what to change (rank.ts codeIdentifiers)
-  for (const id of codeIdentifiers(q.objective)) {
-    const own = wordTerms(id);
-    if (own.length) queryTerms.set(own[own.length - 1], EXCERPT_IDENTIFIER_WEIGHT);
-  }
-  // how the work writes its words, for the ranges' headings
-  const spelled = termSpellings(q.objective);
-  termSpellings(q.work ?? '', spelled);
-  for (const c of candidates) {
-    const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
-    if (room < 500) break;
-    const text = st.readText(c.path);
-    if (text === null) continue;
-    const fence = fenceFor(text);
-    const lang = langOf(c.path);
-    const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)`;
-    const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
-    // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
-    const fileLines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
-    const seen = q.read?.files.find((f) => f.path === c.path);
-    const favoured = seen && [
-      ...(seen.lines ?? []).map(([start, end]) => ({ start, end })),
-      ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT })),
-    ];
-    const ex = selectExcerpt(text, queryTerms, room - heading(fileLines).length - 2, { overhead, ...(favoured ? { favoured } : {}) });
-    if (!ex) continue;
-    const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
-    if (used + block.length + 2 > st.budget - MAP_MIN) continue;
-    st.blocks.push(block);
-    st.files.push({ path: c.path, chars: ex.chars, whole: false, excerpts: ex.ranges });
-    used += block.length + 2;
-  }
-  return used === start + saying ? start : used;
-}
-
-/** The files the head names at most, of the upstream role's reads and of its searches' finds. */
-const READS_NAMED = 8;
-/** Lines either side of an upstream search's hit that its excerpts favour. */
-const HIT_CONTEXT = 2;
-
-/**
- * "DA read for this work: src/App.tsx, src/theme.ts (lines 1–40). Its searches found: src/menu.ts (lines 12, 40)."
- * — or '' when the upstream role saw nothing.
- */
-function upstreamReadSaying(q: RankQuery, known: (relPath: string) => boolean): string {
-  const files = (q.read?.files ?? []).filter((f) => known(f.path));
-  const list = (named: string[]) => `${named.slice(0, READS_NAMED).join(', ')}${named.length > READS_NAMED ? `, and ${named.length - READS_NAMED} more` : ''}`;
-  const read = files
-    .filter((f) => f.whole || f.lines?.length)
-    .map((f) => (f.whole || !f.lines ? f.path : `${f.path} (${excerptLines([...f.lines].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end })))})`));
-  const found = files.filter((f) => f.hits?.length).map((f) => `${f.path} (${excerptLines(f.hits!.map((h) => ({ start: h, end: h })))})`);
-  const by = q.read?.by ?? '';
-  if (read.length && found.length) return `${by} read for this work: ${list(read)}. Its searches found: ${list(found)}.\n`;
-  if (read.length) return `${by} read for this work: ${list(read)}.\n`;
-  return found.length ? `${by}'s searches for this work found: ${list(found)}.\n` : '';
-}
+export { excerptLines, rangeLabel } from './sectionBlocks';
 
 /** How a packed file is sent, in the words `cape context` and Show Context use. */
 export function packedForm(f: PackedFile): 'whole' | 'excerpts' | 'map line' {
   return f.whole ? 'whole' : f.excerpts ? 'excerpts' : 'map line';
-}
-
-/** An excerpted file's ranges as people read them: "lines 120–168, 402–455", "line 7". */
-export function excerptLines(ranges: readonly ExcerptRange[]): string {
-  const spans = ranges.map((r) => (r.start === r.end ? `${r.start}` : `${r.start}–${r.end}`));
-  return `${ranges.length === 1 && ranges[0].start === ranges[0].end ? 'line' : 'lines'} ${spans.join(', ')}`;
-}
-
-/** Names and words of the work a range's heading shows at most. */
-const LABEL_NAMES = 2;
-const LABEL_WORDS = 4;
-
-/**
- * Why a range was picked, for its heading: " (declares addOption; mentions option, flags)", or '' when it shows none
- * of the work's words as the work writes them. Trial: without it, ranges picked by the upstream work's words looked
- * as relevant as the one holding the method the objective named.
- */
-export function rangeLabel(about: RangeAbout, spelled: ReadonlyMap<string, string>): string {
-  const names = about.declares.slice(0, LABEL_NAMES);
-  // a word already said by a longer name or word (`option` in `addOption`) is not said again
-  const said = names.map((n) => n.toLowerCase());
-  const words: string[] = [];
-  for (const t of about.terms) {
-    const w = spelled.get(t);
-    if (!w || words.length >= LABEL_WORDS || said.some((s) => s.includes(w.toLowerCase()))) continue;
-    words.push(w);
-    said.push(w.toLowerCase());
-  }
-  const parts = [names.length ? `declares ${names.join(', ')}` : '', words.length ? `mentions ${words.join(', ')}` : ''].filter(Boolean);
-  return parts.length ? ` (${parts.join('; ')})` : '';
 }
 
 /** "3 file(s) whole, 1 in excerpts, 40 as map lines" (excerpts named only when there are some). */
