@@ -1,8 +1,10 @@
 // What a role may call during its step to look at the workspace (read_file, search_files, list_files): the tool
-// definitions and bounds (specs.ts), argument checks (args.ts), execution under the read policy (executor.ts) and the
-// one wording of a call for people (describe.ts) and what a step's calls read, for the next step (reads.ts).
+// definitions and bounds (specs.ts), argument checks (args.ts), execution within the step's bounds (executor.ts) of
+// the tools' bodies under the read policy (workspaceCalls.ts), the one wording of a call for people (describe.ts) and
+// what a step's calls saw, for the next step (reads.ts).
 export * from './specs';
 export * from './args';
 export * from './executor';
+export * from './workspaceCalls';
 export * from './describe';
 export * from './reads';

@@ -9,7 +9,7 @@ export interface FileRead {
   whole?: boolean;
   /** The line ranges read (1-based, inclusive), in the order read. */
   lines?: [number, number][];
-  /** The lines a focused search found (executor.ts FOCUSED_SEARCH_HITS), in file order. */
+  /** The lines a focused search found (workspaceCalls.ts FOCUSED_SEARCH_HITS), in file order. */
   hits?: number[];
 }
 

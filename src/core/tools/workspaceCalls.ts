@@ -1,0 +1,226 @@
+// The three workspace tools' bodies — read_file, search_files, list_files — under the read policy
+// (workspace/policy.ts): each checks its path, reads or walks, and answers with its text and its record. The step's
+// bounds, the records' order and the refusals of calls that did not check out are executor.ts's.
+import { promises as fsp } from 'fs';
+import * as fs from 'fs';
+import * as path from 'path';
+import { checkFilePath } from '../files/pathSafety';
+import { sliceWhole } from '../text/cut';
+import type { WorkspacePolicy } from '../workspace/policy';
+import type { ToolCallRecord } from '../model/types';
+import type { ListFilesArgs, ReadFileArgs, SearchFilesArgs } from './args';
+
+/**
+ * A search with at most this many hits is focused: its record keeps where they are (path and line, never the text),
+ * so the next step can build on what the role found (tools/reads.ts).
+ */
+export const FOCUSED_SEARCH_HITS = 10;
+/** search_files stops after this many matching lines; list_files after this many paths. */
+export const MAX_SEARCH_HITS = 200;
+export const MAX_LIST_ENTRIES = 1000;
+/** Files looked at by one search or listing (a monorepo must not make one call scan the disk for minutes). */
+export const MAX_WALK_FILES = 20_000;
+/** Folders read by one search or listing (countless empty folders must not make one call walk without end). */
+export const MAX_WALK_DIRS = 10_000;
+const MAX_HIT_LINE_CHARS = 240;
+
+/** A call's answer, before the step's bounds are applied (executor.ts). */
+export interface Outcome {
+  content: string;
+  isError: boolean;
+  record: Omit<ToolCallRecord, 'id' | 'chars'>;
+  /** A file whose content was returned (read_file). */
+  readPath?: string;
+}
+
+export interface WorkspaceCallsOptions {
+  /** The bounds of one search's or listing's walk (default MAX_WALK_FILES files, MAX_WALK_DIRS folders). */
+  walkBounds?: { files?: number; dirs?: number };
+  signal?: AbortSignal;
+}
+
+export class WorkspaceCalls {
+  constructor(
+    private readonly policy: WorkspacePolicy,
+    private readonly opts: WorkspaceCallsOptions = {},
+  ) {}
+
+  async readFile(a: ReadFileArgs): Promise<Outcome> {
+    const res = await this.policy.read(a.path);
+    if (!res.ok) return refused('read_file', a.path, res.reason, res.relPath);
+    const lines = res.text.split('\n');
+    const total = res.text.endsWith('\n') ? lines.length - 1 : lines.length;
+    if (a.start_line === undefined && a.end_line === undefined) {
+      return {
+        content: res.text === '' ? `(${res.relPath} is empty)` : res.text,
+        isError: false,
+        record: { tool: 'read_file', target: res.relPath, path: res.relPath },
+        readPath: res.relPath,
+      };
+    }
+    const from = a.start_line ?? 1;
+    const to = Math.min(a.end_line ?? total, total);
+    if (from > total) return refused('read_file', res.relPath, `${res.relPath} has ${total} lines; start_line ${from} is past its end`, res.relPath);
+    const body = lines.slice(from - 1, to).join('\n');
+    return {
+      content: `${res.relPath} lines ${from}–${to} of ${total}:\n${body}`,
+      isError: false,
+      record: { tool: 'read_file', target: res.relPath, path: res.relPath, lines: [from, to] },
+      readPath: res.relPath,
+    };
+  }
+
+  async searchFiles(a: SearchFilesArgs): Promise<Outcome> {
+    const dir = this.checkDir(a.path);
+    if (!dir.ok) return refused('search_files', a.query, dir.reason, a.path);
+    const needle = a.query.toLowerCase();
+    const hits: string[] = [];
+    /** Where the hits are, for the record (a focused search's only). */
+    const at: [string, number][] = [];
+    let more = false;
+    const walked: WalkEnd = {};
+    for await (const rel of this.walk(dir.relDir, walked)) {
+      if (hits.length >= MAX_SEARCH_HITS) {
+        more = true;
+        break;
+      }
+      const res = await this.policy.read(rel);
+      if (!res.ok || !res.text.toLowerCase().includes(needle)) continue;
+      const lines = res.text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        if (!lines[i].toLowerCase().includes(needle)) continue;
+        if (hits.length >= MAX_SEARCH_HITS) {
+          more = true;
+          break;
+        }
+        hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].replace(/\r$/, '').trim(), needle)}`);
+        at.push([rel, i + 1]);
+      }
+    }
+    const where = dir.relDir ? ` under ${dir.relDir}/` : '';
+    const stopped = more
+      ? `stopped at ${MAX_SEARCH_HITS} matches; search for something more specific`
+      : walked.stopped && `stopped after ${walked.stopped}; search a sub-folder`;
+    const content = (hits.length === 0 ? `no matches for "${a.query}"${where}` : hits.join('\n')) + (stopped ? `\n… (${stopped})` : '');
+    return {
+      content,
+      isError: false,
+      record: {
+        tool: 'search_files',
+        target: a.query,
+        query: a.query,
+        ...(dir.relDir ? { path: dir.relDir } : {}),
+        hits: hits.length,
+        ...(hits.length && hits.length <= FOCUSED_SEARCH_HITS ? { found: at } : {}),
+      },
+    };
+  }
+
+  async listFiles(a: ListFilesArgs): Promise<Outcome> {
+    const dir = this.checkDir(a.path);
+    if (!dir.ok) return refused('list_files', a.path ?? '.', dir.reason, a.path);
+    const out: string[] = [];
+    let more = false;
+    const walked: WalkEnd = {};
+    for await (const rel of this.walk(dir.relDir, walked)) {
+      if (out.length >= MAX_LIST_ENTRIES) {
+        more = true;
+        break;
+      }
+      out.push(rel);
+    }
+    const stopped = more ? `stopped at ${MAX_LIST_ENTRIES} files` : walked.stopped && `stopped after ${walked.stopped}`;
+    const content =
+      (out.length === 0 ? `no readable files under ${dir.relDir || 'the workspace root'}` : out.join('\n')) + (stopped ? `\n… (${stopped}; list a sub-folder)` : '');
+    return { content, isError: false, record: { tool: 'list_files', target: dir.relDir || '.', path: dir.relDir || '.', hits: out.length } };
+  }
+
+  /** A folder argument: the workspace root when absent, else the same path rules as files, and not an excluded folder. */
+  private checkDir(p: string | undefined): { ok: true; relDir: string } | { ok: false; reason: string } {
+    const trimmed = (p ?? '').trim();
+    if (trimmed === '' || /^\.?\/*$/.test(trimmed)) return { ok: true, relDir: '' };
+    const safe = checkFilePath(this.policy.root, trimmed, { capeFolder: this.policy.capeFolder });
+    if (!safe.ok) return safe;
+    // the folders on the way, and (through a symlinked folder) those where it really leads
+    for (const rel of new Set([safe.relPath, safe.realRelPath])) {
+      const why = this.policy.excludedDir(rel);
+      if (!why) continue;
+      const via = rel === safe.relPath ? '' : ` leads through a symbolic link to ${rel}`;
+      return { ok: false, reason: `${safe.relPath}${via}: ${why}` };
+    }
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(safe.absPath);
+    } catch {
+      return { ok: false, reason: `${safe.relPath} does not exist` };
+    }
+    if (!st.isDirectory()) return { ok: false, reason: `${safe.relPath} is a file, not a folder (use read_file)` };
+    return { ok: true, relDir: safe.relPath };
+  }
+
+  /**
+   * The files under a folder the policy lets the model see by name (sorted, depth-first; symlinks are not followed),
+   * up to the walk's bounds of files looked at and folders read; `end.stopped` says which one ended it early.
+   */
+  private async *walk(relDir: string, end: WalkEnd): AsyncGenerator<string> {
+    const maxFiles = this.opts.walkBounds?.files ?? MAX_WALK_FILES;
+    const maxDirs = this.opts.walkBounds?.dirs ?? MAX_WALK_DIRS;
+    let seen = 0;
+    let read = 0;
+    const stack: string[] = [relDir];
+    while (stack.length > 0) {
+      if (this.opts.signal?.aborted) return;
+      if (read++ >= maxDirs) {
+        end.stopped = `reading ${maxDirs} folders`;
+        return;
+      }
+      const dir = stack.pop()!;
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(path.join(this.policy.root, ...dir.split('/').filter(Boolean)), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+      this.policy.noteDir(dir, entries.some((e) => e.name === '.gitignore' && e.isFile()));
+      const subdirs: string[] = [];
+      for (const e of entries) {
+        const rel = dir ? `${dir}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          if (!this.policy.skipDir(rel)) subdirs.push(rel);
+        } else if (e.isFile() && !this.policy.skipFileName(rel)) {
+          if (++seen > maxFiles) {
+            end.stopped = `looking at ${maxFiles} files`;
+            return;
+          }
+          yield rel;
+        }
+      }
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    }
+  }
+}
+
+/** How a walk ended: `stopped` names the bound that ended it before the last folder. */
+interface WalkEnd {
+  stopped?: string;
+}
+export function refused(tool: string, target: string, reason: string, relPath?: string): Outcome {
+  return {
+    content: `refused: ${reason}`,
+    isError: true,
+    record: { tool, target: relPath ?? target, refused: reason, ...(tool !== 'search_files' && relPath ? { path: relPath } : {}) },
+  };
+}
+/**
+ * A matching line as a search hit: whole when short, else MAX_HIT_LINE_CHARS around the match (a minified line's
+ * match may be thousands of characters in), with … where it was cut, never inside a surrogate pair.
+ */
+function hitExcerpt(text: string, needle: string): string {
+  if (text.length <= MAX_HIT_LINE_CHARS) return text;
+  const at = Math.max(0, text.toLowerCase().indexOf(needle));
+  let start = Math.max(0, at - Math.floor((MAX_HIT_LINE_CHARS - needle.length) / 3));
+  const end = Math.min(text.length, start + MAX_HIT_LINE_CHARS);
+  start = Math.max(0, end - MAX_HIT_LINE_CHARS);
+  return (start > 0 ? '…' : '') + sliceWhole(text, start, end) + (end < text.length ? '…' : '');
+}
