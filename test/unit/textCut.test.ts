@@ -7,6 +7,7 @@ import { runCheck } from '../../src/core/checks/run';
 import { INPUT_FILE_MAX_CHARS } from '../../src/core/cape/initChecks';
 import { readExistingInputs } from '../../src/core/cape/initRequests';
 import { lineWithin, oneLine, shorten } from '../../src/core/text/cut';
+import { fileLines, lineCount } from '../../src/core/text/lines';
 import { kptDigest } from '../../src/core/kpt/digest';
 
 describe('text: lineWithin', () => {
@@ -72,5 +73,14 @@ describe('text: cuts of what reaches the model never leave half of a character (
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('text: a file’s lines (fileLines, lineCount)', () => {
+  it('numbers lines as read_file and excerpts do: a final newline ends the last line, CR stays with its line', () => {
+    assert.deepStrictEqual(fileLines('a\r\nb\r\n'), ['a\r', 'b\r']);
+    assert.deepStrictEqual(fileLines('a\n\nb'), ['a', '', 'b']);
+    assert.deepStrictEqual(fileLines(''), ['']);
+    for (const t of ['', 'a', 'a\n', 'a\nb', '\n', '\n\n', 'a\r\nb\r\n', 'x\n\ny']) assert.strictEqual(lineCount(t), fileLines(t).length, JSON.stringify(t));
   });
 });

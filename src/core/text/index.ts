@@ -2,8 +2,10 @@
 // segmentation as well as for English). KPT grouping, the reproducibility metric and the context packing's section
 // scores all count shared bigrams through here; each domain keeps its own normalisation of the text before it.
 // Cutting text for the model without splitting a character (cut.ts) lives here too, writing a size in bytes for a
-// person (size.ts), and the Markdown line rules (fences, headings) every reader of a team file uses (markdown.ts).
+// person (size.ts), a file's lines as tools and excerpts number them (lines.ts), and the Markdown line rules (fences,
+// headings) every reader of a team file uses (markdown.ts).
 export * from './bigrams';
 export * from './cut';
+export * from './lines';
 export * from './markdown';
 export * from './size';

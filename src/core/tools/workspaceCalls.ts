@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import { sliceWhole } from '../text/cut';
+import { fileLines } from '../text/lines';
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { ToolCallRecord } from '../model/types';
 import type { ListFilesArgs, ReadFileArgs, SearchFilesArgs } from './args';
@@ -48,8 +49,8 @@ export class WorkspaceCalls {
   async readFile(a: ReadFileArgs): Promise<Outcome> {
     const res = await this.policy.read(a.path);
     if (!res.ok) return refused('read_file', a.path, res.reason, res.relPath);
-    const lines = res.text.split('\n');
-    const total = res.text.endsWith('\n') ? lines.length - 1 : lines.length;
+    const lines = fileLines(res.text);
+    const total = lines.length;
     if (a.start_line === undefined && a.end_line === undefined) {
       return {
         content: res.text === '' ? `(${res.relPath} is empty)` : res.text,

@@ -21,6 +21,7 @@
 // copied from it. What a range costs to show beyond its lines (its heading and fences, as the caller renders them) is
 // charged while the windows are picked, on the ranges as they will be merged, so the excerpt fits its budget as
 // rendered; and each range says what of the work it holds (the declared names and terms), for its heading.
+import { fileLines } from '../text/lines';
 import { terms, wordTerms } from './tokens';
 
 export interface ExcerptRange {
@@ -118,8 +119,7 @@ export function selectExcerpt(
   opts: { overhead?: (range: ExcerptRange, about: RangeAbout) => number; favoured?: readonly ExcerptRange[] } = {},
 ): Excerpt | null {
   const { overhead } = opts;
-  const lines = text.split('\n');
-  if (text.endsWith('\n')) lines.pop();
+  const lines = fileLines(text);
   if (!lines.length || budget <= 0 || !queryTerms.size) return null;
   // the query terms each line holds, and on how many lines each term is
   const lineTerms: (string[] | null)[] = new Array(lines.length).fill(null);
@@ -183,10 +183,14 @@ export function selectExcerpt(
   };
   // the best lines open windows (a common term on hundreds of lines would make the pick below quadratic)
   const favoured = (i: number) => (opts.favoured?.some((r) => r.start <= i + 1 && r.end >= i + 1) ? FAVOURED : 1);
-  const lineValue = (i: number) => (lineTerms[i] ?? []).reduce((s, t) => s + weight(t), 0) * favoured(i);
   const anchors: number[] = [];
-  for (let i = 0; i < lines.length; i++) if (lineTerms[i]) anchors.push(i);
-  anchors.sort((a, b) => lineValue(b) - lineValue(a) || a - b);
+  const lineValue = new Float64Array(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    if (!lineTerms[i]) continue;
+    anchors.push(i);
+    lineValue[i] = lineTerms[i]!.reduce((s, t) => s + weight(t), 0) * favoured(i);
+  }
+  anchors.sort((a, b) => lineValue[b] - lineValue[a] || a - b);
   const candidates = anchors.slice(0, MAX_WINDOWS).map(windowAt);
 
   const shown = new Set<string>();

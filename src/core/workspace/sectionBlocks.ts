@@ -4,6 +4,7 @@
 // line naming what the upstream role (DA) saw with its tools. pack.ts decides what goes where within the budget.
 import { codeIdentifiers, RANK_WEIGHTS, type RankQuery } from './rank';
 import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
+import { lineCount } from '../text/lines';
 import { terms, termSpellings, wordTerms } from './tokens';
 import type { PackedFile } from './pack';
 
@@ -64,14 +65,14 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)`;
     const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
-    const fileLines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const fileLineCount = lineCount(text);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
     const seen = q.read?.files.find((f) => f.path === c.path);
     const favoured = seen && [
       ...(seen.lines ?? []).map(([start, end]) => ({ start, end })),
       ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT })),
     ];
-    const ex = selectExcerpt(text, queryTerms, room - heading(fileLines).length - 2, { overhead, ...(favoured ? { favoured } : {}) });
+    const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}) });
     if (!ex) continue;
     const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
     if (used + block.length + 2 > st.budget - MAP_MIN) continue;
