@@ -11,14 +11,40 @@ import * as path from 'path';
 /** Index files kept in the cache folder (one per workspace; the least recently written go first). */
 const CACHE_KEEP = 50;
 
+/**
+ * A workspace's real path, which its cache file is made for and named by: the same folder opened through a symlink
+ * shares the cache (its paths are relative) instead of each opening rebuilding it. As given (resolved) when it cannot
+ * be resolved: a missing root fails later, with a clearer message.
+ */
+export function realRootOf(root: string): string {
+  const abs = path.resolve(root);
+  try {
+    return fs.realpathSync.native(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/**
+ * The '/'-separated path of `file` inside the workspace whose real path is `realRoot` (the file's folder's symlinks
+ * resolved; a folder not made yet taken as given), or null when it is not inside: a cache folder inside the workspace
+ * is never indexed.
+ */
+export function relativeToRoot(realRoot: string, file: string): string | null {
+  const abs = path.resolve(file);
+  let dir = path.dirname(abs);
+  try {
+    dir = fs.realpathSync.native(dir);
+  } catch {
+    /* not made yet: as given */
+  }
+  const rel = path.relative(realRoot, path.join(dir, path.basename(abs)));
+  return rel && rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
+}
+
 /** Where the CLI keeps the index of a workspace between runs. */
 export function defaultCacheFile(root: string): string {
-  let real = path.resolve(root);
-  try {
-    real = fs.realpathSync.native(real);
-  } catch {
-    /* a missing root fails later, with a clearer message */
-  }
+  const real = realRootOf(root);
   const base =
     process.env.CAPE_CACHE_DIR ||
     (process.env.XDG_CACHE_HOME

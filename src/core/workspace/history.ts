@@ -145,6 +145,22 @@ export function gitHistory(root: string): Promise<History> {
   });
 }
 
+/** A workspace's history, read again from git only when its HEAD or reflog moved (historyKey: two stats). */
+export class HistoryWatch {
+  private key: string | null = null;
+  private history: History = NO_HISTORY;
+
+  get current(): History {
+    return this.history;
+  }
+
+  async refresh(root: string): Promise<void> {
+    const key = historyKey(root);
+    if (key === this.key) return;
+    this.key = key;
+    this.history = key ? await gitHistory(root) : NO_HISTORY;
+  }
+}
 
 /** The past commits whose subjects are most like the objective that point at files (a handful: further ones are noise). */
 const SUBJECT_COMMITS = 5;

@@ -1,7 +1,8 @@
 // The workspace index: every file the policy lets the model see, with its size, mtime, top-level symbols and
 // resolved relative imports, plus a light text index (termIndex.ts: term sets of paths, symbols and content, with a
-// BM25 re-scoring of the best candidates read lazily from disk). This class owns the file entries and keeps the
-// parts in step; each part has its own module: the walk of the tree (treeWalk.ts), the disk reads (disk.ts; one
+// BM25 re-scoring of the best candidates read lazily from disk). This class decides when files are read and answers
+// the queries; each part has its own module: what the index holds, kept in step (indexContent.ts: the file entries,
+// the files that are not text, the text index and the import graph), the walk of the tree (treeWalk.ts), the disk reads (disk.ts; one
 // file's read, decode and scan in fileRead.ts, done on a worker thread ahead of the index in a large build,
 // readAhead.ts), the import graph (importGraph.ts), the text index (termIndex.ts), git recency (history.ts), the cache file's layout
 // (indexCache.ts), place (cacheLocation.ts) and reading and writing (indexStore.ts).
@@ -19,16 +20,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { WorkspacePolicy, type PolicyOptions } from './policy';
-import { racyStamp, readForIndex, readText, type FileRead } from './fileRead';
 import { readFiles } from './readAhead';
-import { gitHistory, historyKey, NO_HISTORY, type Commit, type History } from './history';
-import { TermIndex, type FieldBoost } from './termIndex';
-import { FileEntry, joinItems, type CacheHeader } from './indexCache';
-import { absoluteIn, stampKey, stampOf, statOrNull, type FileStamp } from './disk';
+import { HistoryWatch, type Commit } from './history';
+import { type FieldBoost } from './termIndex';
+import { type CacheHeader } from './indexCache';
+import { absoluteIn, statOrNull, type FileStamp } from './disk';
 import { TreeWalk } from './treeWalk';
 import { StatAhead, type StatAheadOptions } from './statAhead';
-import { ImportGraph } from './importGraph';
-import { defaultCacheFile } from './cacheLocation';
+import { IndexContent } from './indexContent';
+import { defaultCacheFile, realRootOf, relativeToRoot } from './cacheLocation';
 import { policyKey, readIndexFile, writeIndexFile } from './indexStore';
 
 export { defaultCacheFile } from './cacheLocation';
@@ -47,14 +47,6 @@ export interface IndexedFile {
 }
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
-
-/**
- * A file whose content is not indexed (not text, or it could not be read), as `notText` remembers it: `size:mtime:ctime`
- * (a chmod that makes it readable changes only the ctime), or a key no stat matches when it was `racy`.
- */
-function notTextKey(st: FileStamp, racy: boolean): string {
-  return racy ? `${st.size}:racy` : stampKey(st);
-}
 
 /** A file the walk found new or changed: its stamp when it was stat'ed (a new one is not: null). */
 interface Found {
@@ -81,19 +73,14 @@ export interface RefreshStats {
 export class WorkspaceIndex {
   readonly root: string;
   readonly policy: WorkspacePolicy;
-  private readonly files = new Map<string, FileEntry>();
-  /** Files admitted by name whose content is not text or cannot be read, by notTextKey, so a refresh does not re-read them. */
-  private readonly notText = new Map<string, string>();
-  private text = new TermIndex();
-  private readonly graph = new ImportGraph(this.files, (rel) => this.readIndexed(rel));
+  private readonly content: IndexContent;
+  /** content.files, named once: the walk and the queries read them. */
+  private readonly files: IndexContent['files'];
   private readonly tree: TreeWalk;
   /** Git recency and co-change of the files (history.ts), recomputed when HEAD moves. */
-  private history: History = NO_HISTORY;
-  private recencyKey: string | null = null;
+  private readonly history = new HistoryWatch();
   /** Counts walks: a file the last walk met has `seen` equal to it. */
   private generation = 0;
-  /** Files of `notText` the last walk met unchanged. */
-  private readonly notTextSeen = new Set<string>();
   /** The cache file's workspace-relative path when the cache folder is inside the workspace: never indexed. */
   private ownCache: string | null = null;
   /** realRoot(), resolved once. */
@@ -107,6 +94,8 @@ export class WorkspaceIndex {
     this.root = path.resolve(root);
     this.policy = new WorkspacePolicy(this.root, opts);
     this.tree = new TreeWalk(this.root, this.policy);
+    this.content = new IndexContent(this.root, this.policy.maxBytes);
+    this.files = this.content.files;
   }
 
   get size(): number {
@@ -123,37 +112,23 @@ export class WorkspaceIndex {
 
   /**
    * Walks the workspace (treeWalk.ts) and lists the files the policy admits (no content read) that are new or whose
-   * size, mtime or ctime changed (the one lstat a known file costs gives all three); every indexed file it meets as a
-   * regular file within the size limit gets `seen = this.generation` (the others are gone). Only known files are stat'ed: a new one is read anyway. Returns
-   * null when the folder records could not be used (`useRecords`: a `.gitignore` changed): then walk again without.
+   * size, mtime or ctime changed (the one lstat a known file costs gives all three; indexContent.ts's met): every
+   * indexed file it meets as a regular file within the size limit gets `seen = this.generation` (the others are gone).
+   * Only known files are stat'ed: a new one is read anyway. Returns null when the folder records could not be used
+   * (`useRecords`: a `.gitignore` changed): then walk again without.
    */
   private walk(useRecords: boolean, ahead: StatAhead | null = null): Found[] | null {
     const found: Found[] = [];
     const gen = ++this.generation;
-    this.notTextSeen.clear();
-    const maxBytes = this.policy.maxBytes;
+    this.content.beginWalk();
     const complete = this.tree.walk(
       useRecords,
       (rel, abs, pre) => {
         // its own cache, rewritten by every run that changed something: found changed by the next
         if (rel === this.ownCache) return;
-        const cur = this.files.get(rel);
-        const was = cur ? null : this.notText.get(rel);
-        if (!cur && was === undefined) {
-          found.push({ rel, stat: null });
-          return;
-        }
-        // taken ahead (statAhead.ts) or now
-        const f = pre === undefined ? statOrNull(abs, false) : pre;
-        if (!f?.isFile() || f.size > maxBytes) return;
-        if (cur) {
-          cur.seen = gen;
-          if (cur.unchangedAt(f)) return;
-        } else if (was === notTextKey(f, false)) {
-          this.notTextSeen.add(rel);
-          return;
-        }
-        found.push({ rel, stat: stampOf(f) });
+        // stats taken ahead (statAhead.ts) or now
+        const met = this.content.met(rel, gen, () => (pre === undefined ? statOrNull(abs, false) : pre));
+        if (met) found.push({ rel, stat: met === 'new' ? null : met });
       },
       ahead,
     );
@@ -163,53 +138,6 @@ export class WorkspaceIndex {
   /** The absolute path of a workspace-relative one (disk.ts's absoluteIn: the one rule). */
   private absolute(rel: string): string {
     return absoluteIn(this.root, rel);
-  }
-
-  /**
-   * Reads and indexes one file (already admitted by name; `stat` its stamp when it was stat'ed, else it is stat'ed
-   * when opened); true when indexed, false when its content is not text (or it cannot be read), null when it
-   * was not stat'ed and is no regular file within the size limit (or is gone): not admitted, nothing read.
-   */
-  private indexFile(rel: string, stat: FileStamp | null): boolean | null {
-    const readFrom = Date.now();
-    return this.indexRead(rel, readForIndex(this.absolute(rel), rel, this.policy.maxBytes, stat), readFrom);
-  }
-
-  /**
-   * Puts what reading a file found into the index (see indexFile); `readFrom` is a time before it was read: a file
-   * changed within a clock step of it (racyStamp) is read again next time (FileEntry.racy).
-   */
-  private indexRead(rel: string, got: FileRead, readFrom: number): boolean | null {
-    switch (got.kind) {
-      case 'failed':
-        this.drop(rel);
-        // remembered, so a warm run neither tries it again nor rewrites the cache for it
-        if (got.stat) this.notText.set(rel, notTextKey(got.stat, false));
-        else this.notText.delete(rel);
-        return false;
-      case 'gone':
-        this.drop(rel);
-        this.notText.delete(rel);
-        return null;
-      case 'binary':
-        this.drop(rel);
-        this.notText.set(rel, notTextKey(got, racyStamp(got, readFrom)));
-        return false;
-    }
-    this.notText.delete(rel);
-    this.text.set(rel, got.symbols, got.text);
-    this.graph.indexed(rel, !this.files.has(rel));
-    // kept as one string each (split on first use): no piece of the file's text stays alive
-    const entry = new FileEntry(rel, got.size, got.mtimeMs, got.ctimeMs, got.text.length, joinItems(got.symbols), joinItems(got.imports));
-    entry.racy = racyStamp(got, readFrom);
-    this.files.set(rel, entry);
-    return true;
-  }
-
-  private drop(rel: string): void {
-    if (!this.files.delete(rel)) return;
-    this.text.delete(rel);
-    this.graph.dropped(rel);
   }
 
   /**
@@ -240,24 +168,24 @@ export class WorkspaceIndex {
     let removed = 0;
     const gen = this.generation;
     const gone = [...this.files.values()].filter((f) => f.seen !== gen);
-    if (gone.length || found.length) this.ensureText();
+    if (gone.length || found.length) this.content.ensureText();
     for (const f of gone) {
-      this.drop(f.path);
+      this.content.drop(f.path);
       removed++;
     }
-    // a changed one is in `found`: indexFile() tells again whether it is text
-    for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
+    // a changed one is in `found`: reading it tells again whether it is text
+    this.content.endWalk();
     let read = 0;
     let next = 0;
     const ahead = { workerFiles: 0 };
     const readFrom = Date.now();
     // a large build reads ahead on a worker thread (readAhead.ts); results come in the order of `found`
     for await (const chunk of readFiles(this.root, this.policy.maxBytes, found, { stats: ahead })) {
-      for (const got of chunk) if (this.indexRead(found[next++].rel, got, readFrom) !== null) read++;
+      for (const got of chunk) if (this.content.put(found[next++].rel, got, readFrom) !== null) read++;
     }
-    this.graph.resolveImports();
-    if (read > 1000) this.text.dropMemo();
-    await this.refreshHistory();
+    this.content.graph.resolveImports();
+    if (read > 1000) this.content.text.dropMemo();
+    await this.history.refresh(this.root);
     return { files: this.files.size, read, removed, listed: this.tree.listed, readAhead: ahead.workerFiles, statAhead: statAhead?.taken ?? 0, ms: Date.now() - t0 };
   }
 
@@ -269,7 +197,7 @@ export class WorkspaceIndex {
     const t0 = Date.now();
     const done = this.applyPaths(relPaths, true);
     if (done === 'refresh') return this.refresh();
-    await this.refreshHistory();
+    await this.history.refresh(this.root);
     return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, readAhead: 0, statAhead: 0, ms: Date.now() - t0 };
   }
 
@@ -293,7 +221,7 @@ export class WorkspaceIndex {
    * folder and `folders` allows falling back to a walk (the paths before it are applied, the rest left to the walk).
    */
   private applyPaths(relPaths: string[], folders: boolean): { read: number; removed: number } | 'refresh' {
-    this.ensureText();
+    this.content.ensureText();
     let read = 0;
     let removed = 0;
     for (const raw of relPaths) {
@@ -303,120 +231,71 @@ export class WorkspaceIndex {
       if (folders && st?.isDirectory()) return 'refresh';
       const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel);
       if (!admitted) {
-        if (this.files.has(rel)) {
-          this.drop(rel);
+        if (this.content.drop(rel)) {
           removed++;
         } else if (!st) {
           // a deleted folder: drop everything below it
-          for (const k of [...this.files.keys()]) if (k.startsWith(rel + '/')) (this.drop(k), removed++);
+          for (const k of [...this.files.keys()]) if (k.startsWith(rel + '/')) (this.content.drop(k), removed++);
         }
         continue;
       }
-      if (this.indexFile(rel, { size: st!.size, mtimeMs: st!.mtimeMs, ctimeMs: st!.ctimeMs })) read++;
+      if (this.content.readFile(rel, { size: st!.size, mtimeMs: st!.mtimeMs, ctimeMs: st!.ctimeMs })) read++;
     }
-    this.graph.resolveImports();
+    this.content.graph.resolveImports();
     return { read, removed };
-  }
-
-  /** Re-reads the git history when the repository's HEAD or reflog changed since the last look (two stats). */
-  private async refreshHistory(): Promise<void> {
-    const key = historyKey(this.root);
-    if (key === this.recencyKey) return;
-    this.recencyKey = key;
-    this.history = key ? await gitHistory(this.root) : NO_HISTORY;
   }
 
   /** How recently and often git saw the file change, in [0, 1] (0 outside a git repository). */
   recencyOf(relPath: string): number {
-    return this.history.recency.get(relPath) ?? 0;
+    return this.history.current.recency.get(relPath) ?? 0;
   }
 
   /** Every file git saw change lately, with its recencyOf (empty outside a git repository). */
   recentFiles(): ReadonlyMap<string, number> {
-    return this.history.recency;
+    return this.history.current.recency;
   }
 
   /** The files git saw change together with this one, each with the share of its commits (empty without git). */
   coChangedWith(relPath: string): ReadonlyMap<string, number> {
-    return this.history.coChange.get(relPath) ?? EMPTY;
+    return this.history.current.coChange.get(relPath) ?? EMPTY;
   }
 
   /** The recent commits git saw (subject terms and files), newest first; none outside a git repository. */
   commits(): readonly Commit[] {
-    return this.history.commits;
+    return this.history.current.commits;
   }
 
   /** The indexed file a specifier names, or null (bare package names are not workspace files). */
   resolve(from: string, spec: string): string | null {
-    return this.graph.resolve(from, spec);
+    return this.content.graph.resolve(from, spec);
   }
 
   /** Files that import the given file. */
   importersOf(relPath: string): string[] {
-    return this.graph.importersOf(relPath);
+    return this.content.graph.importersOf(relPath);
   }
 
   /** BM25 scores (path, symbols, content with field boosts) of the files for a free-text query. */
   textScores(query: string, boost: FieldBoost = { path: 3, symbols: 2, content: 1 }): Map<string, number> {
     if (!query.trim()) return new Map();
-    return this.text.scores(query, boost, (rel) => this.readIndexed(rel));
+    return this.content.text.scores(query, boost, (rel) => this.content.readIndexed(rel));
   }
 
-  /**
-   * The current text of an indexed file, for ranking only: null when it vanished, is no longer text or grew past the
-   * size limit, or is no regular file any more (read as a build reads it, fileRead.ts's readText: a symlink swapped in is
-   * not followed, a FIFO not waited on).
-   */
+  /** The current text of an indexed file, for ranking only (indexContent.ts's readIndexed). */
   readIndexed(rel: string): string | null {
-    if (!this.files.has(rel)) return null;
-    try {
-      return readText(this.absolute(rel), this.policy.maxBytes)?.text ?? null;
-    } catch {
-      return null;
-    }
+    return this.content.readIndexed(rel);
   }
 
-  /**
-   * The text index's Docs in memory before anything changes them: an open with `lazy` leaves them in the cache file
-   * (termIndex.ts; Docs found damaged there cost a re-read of every file's text: loadCache()).
-   */
-  private ensureText(): void {
-    this.text.load();
-  }
-
-  /**
-   * The workspace's real path, which its cache file is made for: the same folder opened through a symlink shares the
-   * cache (cacheLocation.ts names it by this path too; its paths are relative), instead of each opening rebuilding it.
-   */
+  /** The workspace's real path (cacheLocation.ts's realRootOf), resolved once. */
   private realRoot(): string {
-    if (this.real === null) {
-      try {
-        this.real = fs.realpathSync.native(this.root);
-      } catch {
-        return this.root;
-      }
-    }
-    return this.real;
-  }
-
-  /** The workspace-relative path of a file (its folder's symlinks resolved), or null when it is not inside. */
-  private relativeOf(file: string): string | null {
-    const abs = path.resolve(file);
-    let dir = path.dirname(abs);
-    try {
-      dir = fs.realpathSync.native(dir);
-    } catch {
-      /* not made yet: as given */
-    }
-    const rel = path.relative(this.realRoot(), path.join(dir, path.basename(abs)));
-    return rel && rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
+    return (this.real ??= realRootOf(this.root));
   }
 
   /** Writes the cache file (indexStore.ts). */
   async save(cacheFile = defaultCacheFile(this.root)): Promise<void> {
-    this.ensureText();
-    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: [...this.notText], above: this.aboveKey, dirs: this.tree.rows() };
-    await writeIndexFile(cacheFile, header, [...this.files.values()], this.text);
+    this.content.ensureText();
+    const header: CacheHeader = { root: this.realRoot(), policy: policyKey(this.policy), notText: this.content.notTextRows(), above: this.aboveKey, dirs: this.tree.rows() };
+    await writeIndexFile(cacheFile, header, [...this.files.values()], this.content.text);
   }
 
   /**
@@ -438,7 +317,7 @@ export class WorkspaceIndex {
     const cacheFile = opts.cacheFile === null ? null : (opts.cacheFile ?? defaultCacheFile(index.root));
     let fromCache = false;
     if (cacheFile) {
-      index.ownCache = index.relativeOf(cacheFile);
+      index.ownCache = relativeToRoot(index.realRoot(), cacheFile);
       fromCache = index.loadCache(cacheFile, opts.lazy ?? false, opts.statAhead);
     }
     const stats = await index.refresh();
@@ -464,18 +343,9 @@ export class WorkspaceIndex {
       this.statAhead = null;
       return false;
     }
-    for (const f of cache.files) this.files.set(f.path, f);
-    this.text = cache.text;
-    // Docs left in the file (lazy) and found damaged when read: every file is read and indexed again
-    this.text.whenLost(() => {
-      for (const f of [...this.files.values()]) this.indexFile(f.path, null);
-      this.graph.resolveImports();
-    });
-    for (const [rel, key] of cache.header.notText) this.notText.set(rel, key);
+    this.content.restore(cache);
     this.aboveKey = typeof cache.header.above === 'string' ? cache.header.above : null;
     this.tree.restore(cache.header.dirs);
-    // the imports were resolved against the same file set; a refresh resolves what its changes may affect
-    this.graph.restored();
     return true;
   }
 }
