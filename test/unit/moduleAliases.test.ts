@@ -161,6 +161,43 @@ describe('module aliases', () => {
     assert.deepStrictEqual(a.bases('apps/cycle/a.ts', '@shared/x'), []);
   });
 
+  it('follows an extends that names a workspace package, as a monorepo shares its configs (and not a package it does not hold)', () => {
+    // no baseUrl: the paths are relative to the config that sets them, in the shared package
+    const shared = '{ "compilerOptions": { "paths": { "@shared/*": ["../../libs/shared/*"] } } }';
+    const a = aliases({
+      'packages/typescript-config/package.json': '{ "name": "@repo/typescript-config" }',
+      'packages/typescript-config/nextjs.json': shared,
+      'packages/tsconfig/package.json': '{ "name": "tsconfig-base", "tsconfig": "./base.json" }',
+      'packages/tsconfig/base.json': shared,
+      'packages/plain/package.json': '{ "name": "@repo/plain" }',
+      'packages/plain/tsconfig.json': shared,
+      'apps/web/tsconfig.json': '{ "extends": "@repo/typescript-config/nextjs.json" }',
+      'apps/docs/tsconfig.json': '{ "extends": "@repo/typescript-config/nextjs" }',
+      'apps/api/tsconfig.json': '{ "extends": "tsconfig-base" }',
+      'apps/cli/tsconfig.json': '{ "extends": "@repo/plain" }',
+      'apps/other/tsconfig.json': '{ "extends": "@tsconfig/node20/tsconfig.json" }',
+    });
+    for (const app of ['web', 'docs', 'api', 'cli']) assert.deepStrictEqual(a.bases(`apps/${app}/src/a.ts`, '@shared/dates'), ['libs/shared/dates'], app);
+    assert.deepStrictEqual(a.bases('apps/other/src/a.ts', '@shared/dates'), []);
+    // a change to the shared config changes what resolves
+    assert.ok(a.readsConfig('packages/typescript-config/nextjs.json') && a.readsConfig('packages/tsconfig/base.json'));
+  });
+
+  it('links an app to the library its shared config names, in the index, and again when that config changes', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-extends-'));
+    write(root, 'packages/typescript-config/package.json', '{ "name": "@repo/typescript-config" }');
+    write(root, 'packages/typescript-config/base.json', '{ "compilerOptions": { "paths": { "@shared/*": ["../../libs/shared/*"] } } }');
+    write(root, 'apps/web/tsconfig.json', '{ "extends": "@repo/typescript-config/base.json" }');
+    write(root, 'apps/web/src/page.ts', "import { formatDate } from '@shared/dates';\nexport const page = formatDate();\n");
+    write(root, 'libs/shared/dates.ts', 'export function formatDate() { return 1; }\n');
+    write(root, 'libs/common/dates.ts', 'export function formatDate() { return 2; }\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.deepStrictEqual(index.get('apps/web/src/page.ts')!.imports, ['libs/shared/dates.ts']);
+    write(root, 'packages/typescript-config/base.json', '{ "compilerOptions": { "paths": { "@shared/*": ["../../libs/common/*"] } } }');
+    await index.update(['packages/typescript-config/base.json']);
+    assert.deepStrictEqual(index.get('apps/web/src/page.ts')!.imports, ['libs/common/dates.ts']);
+  });
+
   it('survives a configuration nested deeper than the parser can recurse (a hostile package.json or tsconfig)', () => {
     const deep = '{ "name": "x", "exports": ' + '['.repeat(200_000);
     const a = aliases({ 'package.json': deep, 'tsconfig.json': deep, 'lib/package.json': '{ "name": "lib" }' });

@@ -28,7 +28,7 @@ import { StoredTerms } from './storedTerms';
 import { readAt, type FileStamp } from './disk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 12;
+export const CACHE_VERSION = 13;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */

@@ -2,14 +2,16 @@
 // names, as TypeScript and Node resolve it, read from the workspace's configuration files:
 //  - tsconfig/jsconfig `compilerOptions.paths` (`"@app/*": ["src/app/*"]`: exact or one `*`, the longest matching
 //    prefix first, relative to `baseUrl` or else to the config that sets them) and `baseUrl` itself (`components/x`
-//    under it), from the nearest config above the importing file, `extends` followed inside the workspace;
+//    under it), from the nearest config above the importing file, `extends` followed inside the workspace (a
+//    relative path, or a workspace package's name: `@repo/typescript-config/base.json`, as a monorepo shares them);
 //  - package.json `imports` of the nearest package (Node's subpath imports, `#internal/x`);
 //  - package.json `name` of every package in the workspace (a monorepo's `@acme/core`, or a package's tests importing
 //    it by its own name): its entry (`source`, `exports`, `module`, `main`, `types`, then `src/index` and `index`) and
 //    its subpaths (`@acme/core/utils` → the package's `utils`, then `src/utils`).
 // An entry that names built output (`dist/index.js`, usually not in the workspace) also tries its source twin
 // (`src/index.*`). What a specifier resolves to is left to importGraph.ts: this module only lists, in order, the bases
-// to try. Configurations outside the workspace (`extends: "@tsconfig/node20"`) and the `exports` conditions' finer
+// to try. Configurations outside the workspace (`extends: "@tsconfig/node20"`, a package the workspace does not
+// hold) and the `exports` conditions' finer
 // rules (patterns, `null` targets) are not followed: the graph feeds a ranking, where a missed edge costs little and a
 // wrong one a little more.
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -260,9 +262,9 @@ export class ModuleAliases {
     const dir = dirOf(file);
     let inherited: RawScope = { paths: undefined, pathsFile: file, baseUrl: null };
     for (const ext of Array.isArray(cfg.extends) ? cfg.extends : [cfg.extends]) {
-      // relative as TypeScript takes it, Windows separators too (`..\tsconfig.base.json`)
-      if (typeof ext !== 'string' || !/^\.\.?[\\/]/.test(ext)) continue;
-      const target = joinWorkspace(dir, ext.endsWith('.json') ? ext : ext + '.json');
+      if (typeof ext !== 'string' || !ext) continue;
+      // relative as TypeScript takes it, Windows separators too (`..\tsconfig.base.json`), or a workspace package's
+      const target = /^\.\.?[\\/]/.test(ext) ? joinWorkspace(dir, ext.endsWith('.json') ? ext : ext + '.json') : this.packageConfig(ext);
       if (target !== null) this.extended.add(target);
       const parent = target === null ? null : this.compilerScope(target, seen);
       if (parent) inherited = { ...(parent.paths ? parent : inherited), baseUrl: parent.baseUrl ?? inherited.baseUrl };
@@ -270,6 +272,22 @@ export class ModuleAliases {
     const opts = (cfg.compilerOptions && typeof cfg.compilerOptions === 'object' ? cfg.compilerOptions : {}) as Record<string, unknown>;
     const baseUrl = typeof opts.baseUrl === 'string' ? joinWorkspace(dir, opts.baseUrl) : inherited.baseUrl;
     return opts.paths ? { paths: opts.paths, pathsFile: file, baseUrl } : { ...inherited, baseUrl };
+  }
+
+  /**
+   * The config an `extends` names through a workspace package (TypeScript resolves it like a module): the file it
+   * names in the package (`@repo/tsconfig/nextjs.json`, `.json` added when left out), or the package's `tsconfig`
+   * field or else its `tsconfig.json` for the bare name; null when no package of the workspace has that name.
+   */
+  private packageConfig(spec: string): string | null {
+    const parts = spec.replace(/\\/g, '/').split('/');
+    const nameParts = spec.startsWith('@') ? 2 : 1;
+    const pkg = this.byName.get(parts.slice(0, nameParts).join('/'));
+    if (!pkg) return null;
+    const rest = parts.slice(nameParts).join('/');
+    if (rest) return joinWorkspace(pkg.dir, rest.endsWith('.json') ? rest : rest + '.json');
+    const own = parseConfig(this.read(joinWorkspace(pkg.dir, 'package.json')!))?.tsconfig;
+    return joinWorkspace(pkg.dir, typeof own === 'string' && own ? own : 'tsconfig.json');
   }
 
   /** The rules of a scope's paths, one object for the scopes that inherit the same paths against the same base. */
