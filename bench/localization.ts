@@ -305,6 +305,7 @@ export async function benchLocalization(): Promise<void> {
   if (why.size) console.log(`  modified files not given whole: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')} (crowded out = ranked in the first ${CROWDED_RANK} but the budget went to others)`);
   const testsOfGiven = results.reduce((n, r) => n + (r.modified.some((m) => !isTestFile(m) && r.ours.includes(m)) ? r.misses.filter((m) => isTestFile(m.path)).length : 0), 0);
   if (testsOfGiven) console.log(`  of which ${testsOfGiven} are test files changed with a source file that was given whole`);
+  if (process.env.CAPE_LOC_JSON) fs.writeFileSync(process.env.CAPE_LOC_JSON, JSON.stringify(results, null, 1));
   if (process.env.CAPE_LOC_VERBOSE) {
     for (const r of results) {
       if (r.misses.length) console.log(`  miss ${r.id}: ${r.misses.map((m) => `${m.path} (${m.why}, #${m.rank + 1}, ${m.chars} chars)`).join(', ')}`);

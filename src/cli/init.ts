@@ -4,6 +4,7 @@ import {
   readTextFile,
   INIT_QUESTIONS,
   initCape,
+  inputsToGenerate,
   parseAnswersFile,
   type InitAnswers,
   defaultPromptsDir,
@@ -42,7 +43,18 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
   if (flags.force && flags['missing-only']) {
     throw new UsageError('Give --force (regenerate every file of cape/) or --missing-only (add only the missing ones), not both.');
   }
-  let answers: InitAnswers;
+  const mode = flags.force ? 'overwrite' : flags['missing-only'] ? 'missing-only' : 'fail-if-exists';
+  const capeFolder = (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER;
+  const prompts = loadPromptAssets(defaultPromptsDir());
+  // the questionnaire and the model are needed only for project input files to generate: restoring the generic
+  // templates of a cape/ whose input files all exist asks nothing and needs no key
+  let needed: string[];
+  try {
+    needed = inputsToGenerate(workspace, capeFolder, prompts, mode);
+  } catch (e) {
+    throw new UsageError(`--cape-folder: ${(e as Error).message}`);
+  }
+  let answers: InitAnswers | null = null;
   if (typeof flags.answers === 'string') {
     const file = path.resolve(flags.answers);
     let text: string;
@@ -56,22 +68,25 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
     } catch (e) {
       throw new UsageError(`--answers ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
+  } else if (needed.length === 0) {
+    answers = null;
   } else if (process.stdin.isTTY) {
     answers = await askInitQuestions(process.stdin, process.stderr);
   } else {
-    throw new UsageError('stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML).');
+    throw new UsageError(
+      `stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML); they are needed to write ${needed.length === prompts.inputs.length ? 'the project input files' : needed.map((p) => `${capeFolder}/${p}`).join(', ')}.`,
+    );
   }
-  const { client } = clientFrom(flags, env);
-  const mode = flags.force ? 'overwrite' : flags['missing-only'] ? 'missing-only' : 'fail-if-exists';
+  const llm = needed.length ? clientFrom(flags, env).client : null;
   const res = await initCape({
     workspace,
-    capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+    capeFolder,
     answers,
-    llm: client,
+    llm,
     model: (flags['init-model'] as string) ?? DEFAULT_INIT_MODEL,
     language: (flags.lang as string) ?? 'English',
     mode,
-    prompts: loadPromptAssets(defaultPromptsDir()),
+    prompts,
     onProgress: (p) => stderr.write(`  [${p.done}/${p.total}] ${p.file}\n`),
   });
   for (const f of res.repaired) stderr.write(`↻ ${f}: the first reply failed its check; repaired by one more request\n`);

@@ -5,7 +5,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
+  DEFAULT_INIT_MODEL,
   initCape,
+  inputsToGenerate,
   normaliseAnswers,
   type InitAnswers,
   type InitMode,
@@ -65,10 +67,11 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
 
   if (arg !== undefined && arg !== null) {
     // automation: no prompts
-    let answers: InitAnswers;
+    let answers: InitAnswers | null;
     try {
       if (typeof arg !== 'object') throw new Error('the argument must be { answers, mode? }');
-      answers = normaliseAnswers(arg.answers);
+      // no answers: only generic templates may be written (initCape says so if an input file is missing)
+      answers = arg.answers === undefined ? null : normaliseAnswers(arg.answers);
       if (arg.mode !== undefined && !INIT_MODES.includes(arg.mode)) {
         throw new Error(`mode must be one of ${INIT_MODES.join(', ')} (got ${JSON.stringify(arg.mode)})`);
       }
@@ -84,6 +87,7 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
   const outcome = await initProjectFlow<InitProjectResult>({
     capeExists: () => capeExists(path.join(root, capeFolder)),
     chooseExistingMode: () => chooseExistingMode(capeFolder),
+    answersNeeded: async (mode) => inputsToGenerate(root, capeFolder, services.prompts, mode).length > 0,
     ask: askStep,
     run: (answers, mode) => runInit(services, root, answers, mode),
   });
@@ -206,11 +210,14 @@ function askPick(step: QuestionnaireStep): Promise<StepReply> {
 // ---------------------------------------------------------------------------------------------
 // Running initCape
 
-async function runInit(services: Services, root: string, answers: InitAnswers, mode: InitMode): Promise<InitProjectResult> {
+/** answers: null when only generic templates are written (no project input file to generate): no model is used. */
+async function runInit(services: Services, root: string, answers: InitAnswers | null, mode: InitMode): Promise<InitProjectResult> {
   const s = services.settings();
-  const info = await services.provider.getClient('init');
-  if (!info) return { status: 'no-client' };
-  services.output.info(`Initialize Project: ${s.capeFolder}/ in ${root}, mode ${mode}, model ${info.label}, language ${s.language}`);
+  const info = answers ? await services.provider.getClient('init') : null;
+  if (answers && !info) return { status: 'no-client' };
+  services.output.info(
+    `Initialize Project: ${s.capeFolder}/ in ${root}, mode ${mode}, ${info ? `model ${info.label}, language ${s.language}` : 'generic templates only (every project input file exists)'}`,
+  );
 
   let result: InitResult;
   try {
@@ -220,14 +227,14 @@ async function runInit(services: Services, root: string, answers: InitAnswers, m
         const ac = new AbortController();
         const sub = token.onCancellationRequested(() => ac.abort());
         let last = 0;
-        progress.report({ message: `writing the team files with ${info.model}…` });
+        progress.report({ message: info ? `writing the team files with ${info.model}…` : 'restoring the generic team files…' });
         try {
           return await initCape({
             workspace: root,
             capeFolder: s.capeFolder,
             answers,
-            llm: info.client,
-            model: info.model,
+            llm: info?.client ?? null,
+            model: info?.model ?? DEFAULT_INIT_MODEL,
             language: s.language,
             mode,
             signal: ac.signal,
@@ -263,7 +270,7 @@ const OPEN_FOLDER = 'Open cape/ folder';
 const RETRY_MISSING = 'Retry missing';
 
 /** The completion notification; its actions run later, so the command itself does not wait for a click. */
-async function showSummary(services: Services, root: string, answers: InitAnswers, result: InitResult): Promise<void> {
+async function showSummary(services: Services, root: string, answers: InitAnswers | null, result: InitResult): Promise<void> {
   const capeFolder = services.settings().capeFolder;
   const summary = summariseInit(result, capeFolder);
   const choice =

@@ -181,15 +181,20 @@ export interface InitFlowDeps<R> {
   capeExists(): Promise<boolean>;
   /** Asked only when cape/ exists: the mode, or undefined to keep it. */
   chooseExistingMode(): Promise<InitMode | undefined>;
+  /**
+   * True when the run in this mode writes a project input file, which needs the questionnaire's answers; false when
+   * it only restores generic templates (every input file exists), and then nothing is asked.
+   */
+  answersNeeded(mode: InitMode): Promise<boolean>;
   ask(step: QuestionnaireStep): Promise<StepReply>;
-  /** Writes cape/ (called only after every question was answered). */
-  run(answers: InitAnswers, mode: InitMode): Promise<R>;
+  /** Writes cape/ (called only after every question was answered, or with null when none was needed). */
+  run(answers: InitAnswers | null, mode: InitMode): Promise<R>;
 }
 
 export type InitFlowOutcome<R> =
   | { status: 'kept' }
   | { status: 'cancelled' }
-  | { status: 'done'; answers: InitAnswers; mode: InitMode; result: R };
+  | { status: 'done'; answers: InitAnswers | null; mode: InitMode; result: R };
 
 /**
  * The interactive Initialize Project flow: existing-folder choice first (so nobody answers ten questions for
@@ -202,6 +207,7 @@ export async function initProjectFlow<R>(deps: InitFlowDeps<R>): Promise<InitFlo
     if (!chosen) return { status: 'kept' };
     mode = chosen;
   }
+  if (!(await deps.answersNeeded(mode))) return { status: 'done', answers: null, mode, result: await deps.run(null, mode) };
   const answers = await runQuestionnaire(deps.ask);
   if (!answers) return { status: 'cancelled' };
   return { status: 'done', answers, mode, result: await deps.run(answers, mode) };

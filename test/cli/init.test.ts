@@ -71,4 +71,35 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.deepStrictEqual(fake.requests.map(asked), ['3_development/3_standards.md']);
     assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
   });
+
+  it('--missing-only without answers restores the generic templates when every input file exists (no question, no key, no request); a missing input file still needs the answers', async () => {
+    const ws = tempDir('cape-cli-init-generic-');
+    fake.reset();
+    const answersFile = path.join(ws, 'answers.json');
+    fs.writeFileSync(answersFile, JSON.stringify(demoAnswers()));
+    const answers = demoAnswers();
+    fake.setResponder((req) => ({ text: asked(req) === 'decisions' ? demoDecisions() : demoInputFile(asked(req), answers) }));
+    const first = await runCli(['init', '--workspace', ws, '--answers', answersFile], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(first.code, 0, first.stderr);
+    const cape = path.join(ws, 'cape');
+    const generic = listFiles(cape).filter((f) => /^type: generic$/m.test(fs.readFileSync(path.join(cape, f), 'utf8')));
+    assert.ok(generic.length >= 3, 'generic templates were written');
+    const gone = generic[1];
+    const before = fs.readFileSync(path.join(cape, gone), 'utf8');
+    fs.rmSync(path.join(cape, gone));
+    fake.reset();
+    // no key and a non-loopback API: a model call would be refused before it was made
+    const noKey = { ANTHROPIC_BASE_URL: 'https://api.anthropic.com', ANTHROPIC_API_KEY: '' };
+    const restore = await runCli(['init', '--workspace', ws, '--missing-only'], noKey);
+    assert.strictEqual(restore.code, 0, restore.stderr);
+    assert.strictEqual(fs.readFileSync(path.join(cape, gone), 'utf8'), before);
+    assert.match(restore.stdout, /1 written/);
+    assert.strictEqual(fake.requests.length, 0);
+
+    fs.rmSync(path.join(cape, '1_product', '2_persona.md'));
+    const missing = await runCli(['init', '--workspace', ws, '--missing-only'], noKey);
+    assert.strictEqual(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /--answers FILE.*needed to write cape\/1_product\/2_persona\.md/);
+    assert.ok(!fs.existsSync(path.join(cape, '1_product', '2_persona.md')));
+  });
 });

@@ -321,6 +321,14 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.deepStrictEqual(listAll(path.join(ws, 'cape')), ['5_sessions']);
   });
 
+  it('without answers (or without a model) only templates may be written: a run that would generate an input file names it and writes nothing', async () => {
+    const ws = workspace();
+    await assert.rejects(initCape(opts(ws, { answers: null })), /cape\/1_product\/1_mvv\.md, .* are to be written from the questionnaire's answers, and none were given; nothing was written/);
+    await assert.rejects(initCape(opts(ws, { llm: null })), /by a model, and no model client was given; nothing was written/);
+    assert.ok(!fs.existsSync(path.join(ws, 'cape')), 'no cape/ folder created');
+    assert.strictEqual(fake.requests.length, 0);
+  });
+
   it('missing-only keeps existing files; overwrite replaces them but never touches sessions', async () => {
     fake.setResponder(responder());
     const ws = workspace();

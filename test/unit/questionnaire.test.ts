@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, type InitAnswers, type InitMode } from '../../src/core/cape';
+import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, inputsToGenerate, type InitAnswers, type InitMode } from '../../src/core/cape';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 import { demoDecisions, demoInputFile } from '../helpers/demo';
@@ -232,8 +232,9 @@ describe('initProjectFlow', () => {
           log.push('choose');
           return opts.choose;
         },
+        answersNeeded: async (mode: InitMode) => inputsToGenerate(ws, 'cape', prompts, mode).length > 0,
         ask: ui.ask,
-        run: (answers: InitAnswers, mode: InitMode) => {
+        run: (answers: InitAnswers | null, mode: InitMode) => {
           log.push(`run ${mode}`);
           return initCape({ workspace: ws, answers, llm, model: 'm', language: 'English', mode, prompts });
         },
@@ -287,6 +288,33 @@ describe('initProjectFlow', () => {
     assert.strictEqual(d.llm.calls, 1, 'only the missing input file is generated');
     assert.ok(fs.existsSync(victim));
     assert.strictEqual(fs.readFileSync(kept, 'utf8'), 'edited by the user');
+  });
+
+  it('"Fill only missing files" with every input file there asks nothing and calls no model: the generic templates come back', async () => {
+    const d0 = deps(answerAll());
+    await initProjectFlow(d0.flow);
+    const generic = path.join(ws, 'cape', prompts.templates[0].relPath);
+    const mine = path.join(ws, 'cape', prompts.inputs[0].path);
+    fs.rmSync(generic);
+    fs.writeFileSync(mine, 'brought from the original CLI');
+    const d = deps([], { choose: 'missing-only' });
+    const out = await initProjectFlow(d.flow);
+    assert.ok(out.status === 'done' && out.answers === null);
+    assert.deepStrictEqual(d.log, ['exists?', 'choose', 'run missing-only']);
+    assert.deepStrictEqual(d.ui.shown, [], 'no question');
+    assert.strictEqual(d.llm.calls, 0);
+    assert.strictEqual(fs.readFileSync(generic, 'utf8'), prompts.templates[0].content);
+    assert.strictEqual(fs.readFileSync(mine, 'utf8'), 'brought from the original CLI');
+  });
+
+  it('"Fill only missing files" still asks the questionnaire when an input file is missing', async () => {
+    const d0 = deps(answerAll());
+    await initProjectFlow(d0.flow);
+    fs.rmSync(path.join(ws, 'cape', prompts.inputs[2].path));
+    const d = deps([{ action: 'cancel' }], { choose: 'missing-only' });
+    const out = await initProjectFlow(d.flow);
+    assert.deepStrictEqual(out, { status: 'cancelled' });
+    assert.strictEqual(d.ui.shown.length, 1, 'the first question was shown');
   });
 
   it('cancel after choosing Overwrite still writes nothing', async () => {

@@ -43,8 +43,12 @@ export interface InitOptions {
   workspace: string;
   /** Workspace-relative folder (default 'cape'). */
   capeFolder?: string;
-  answers: InitAnswers;
-  llm: LlmClient;
+  /**
+   * The questionnaire's answers. Needed only when a project input file is to be generated: a `missing-only` run whose
+   * input files all exist (missingInputs() is empty) restores the generic templates without them, and without `llm`.
+   */
+  answers?: InitAnswers | null;
+  llm?: LlmClient | null;
   model: string;
   /** Language of the generated files, e.g. 'English', 'Japanese'. */
   language: string;
@@ -87,6 +91,16 @@ function lexists(p: string): boolean {
   }
 }
 
+/**
+ * The project input files (paths inside the cape folder, prompts/inputs.json order) a run in `mode` would generate:
+ * every one for 'overwrite', else those missing. Empty means the run writes only generic templates: no answers and
+ * no model are needed.
+ */
+export function inputsToGenerate(workspace: string, capeFolder: string, prompts: PromptAssets, mode: InitMode): string[] {
+  const { abs } = resolveCapeDir(path.resolve(workspace), capeFolder);
+  return prompts.inputs.map((s) => s.path).filter((p) => mode === 'overwrite' || !lexists(path.join(abs, ...p.split('/'))));
+}
+
 /** Validates the cape folder option: a plain relative path inside the workspace. */
 function resolveCapeDir(workspace: string, capeFolder: string): { abs: string; rel: string } {
   const rel = capeFolder.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -122,7 +136,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     throw new Error(`workspace folder not found: ${workspace}`);
   }
   if (!wsStat.isDirectory()) throw new Error(`workspace is not a folder: ${workspace}`);
-  const answers = normaliseAnswers(opts.answers);
+  const answers = opts.answers ? normaliseAnswers(opts.answers) : null;
   if (!opts.language || !opts.language.trim()) throw new Error('language must be set (e.g. "English")');
   if (!opts.model || !opts.model.trim()) throw new Error('model must be set');
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4) || 1);
@@ -140,6 +154,14 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
       );
     }
   }
+  const toGenerate = inputsToGenerate(workspace, capeRel, opts.prompts, opts.mode);
+  if (toGenerate.length && (!answers || !opts.llm)) {
+    throw new Error(
+      `${toGenerate.map(wsRel).join(', ')} ${toGenerate.length === 1 ? 'is' : 'are'} to be written from the questionnaire's answers` +
+        `${answers ? ' by a model' : ''}, and ${answers ? 'no model client was given' : 'none were given'}; nothing was written`,
+    );
+  }
+  const llm = opts.llm!;
   await ensureDir(capeAbs);
   const realWorkspace = await fs.promises.realpath(workspace);
   const capeReal = await fs.promises.realpath(capeAbs);
@@ -206,14 +228,14 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   }
 
   const requestOptions = {
-    answers,
+    answers: answers!, // inputs.length > 0 implies answers (checked above)
     language: opts.language,
     model: opts.model,
     prompts: opts.prompts,
     maxTokens: opts.maxTokens,
     signal: opts.signal,
   };
-  const call = (req: LlmRequest) => withStepRetry(() => opts.llm.stream(req, () => undefined), { ...opts.retry, signal: opts.signal });
+  const call = (req: LlmRequest) => withStepRetry(() => llm.stream(req, () => undefined), { ...opts.retry, signal: opts.signal });
   const isCancel = (err: unknown) => opts.signal?.aborted || (err instanceof LlmError && err.kind === 'cancelled');
 
   // 2. The shared decisions: stored ones in missing-only mode, else one request (repaired once).
