@@ -195,8 +195,10 @@ export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, St
 function criteriaOf(x: unknown): CriterionView[] {
   if (!Array.isArray(x)) return [];
   return x.filter(isObj).map((c) => {
-    const t = isObj(c.test) ? c.test : null;
-    return { id: str(c.id), text: str(c.text), test: t ? `${str(t.file)}${str(t.name) ? ` › ${str(t.name)}` : ''}` : '', computed: str(c.computed), judged: str(c.judged), reason: str(c.reason) };
+    // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
+    const named = (Array.isArray(c.tests) ? c.tests : [c.test]).filter(isObj);
+    const test = named.map((t) => `${str(t.file)}${str(t.name) ? ` › ${str(t.name)}` : ''}`).join('; ');
+    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), judged: str(c.judged), reason: str(c.reason) };
   });
 }
 

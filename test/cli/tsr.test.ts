@@ -36,7 +36,7 @@ describe('CLI: TSR', function () {
     assert.strictEqual(m.tsr, null, 'no check ran');
     assert.strictEqual(m.tsrJudged, 2 / 3);
     assert.deepStrictEqual(
-      m.criteria.map((c: any) => [c.id, c.test?.file ?? null, c.judged]),
+      m.criteria.map((c: any) => [c.id, c.tests[0]?.file ?? null, c.judged]),
       [
         ['AC-1', 'test/theme.test.js', 'met'],
         ['AC-2', 'test/theme.test.js', 'met'],
@@ -46,7 +46,7 @@ describe('CLI: TSR', function () {
 
     // The retrospective's request lists the criteria with DevA's named tests.
     const retroUser = JSON.stringify(fake.requests[4].body.messages);
-    assert.match(retroUser, /POA's acceptance criteria, with the test DevA named for each/);
+    assert.match(retroUser, /POA's acceptance criteria, with the tests DevA named for each/);
     assert.match(retroUser, /AC-1: Given the OS prefers a dark colour scheme[^"]*DevA's test: test\/theme\.test\.js › follows the OS theme/);
     assert.match(retroUser, /AC-3: [^"]*DevA's test: \(none named\)/);
     assert.doesNotMatch(retroUser, /criteria_tests/, 'the map is sent once, in its own section, not again in DevA\'s outline');

@@ -4,7 +4,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { acceptanceCriteria, computeTsr, existsInWorkspace, judgementsOf, namedTests, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
+import { renderSources } from '../../src/core/session/sources';
+import type { ContextInputs } from '../../src/core/session/context';
+import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, judgementsOf, namedTests, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 
@@ -47,10 +49,22 @@ describe('TSR: criteria, named tests, judgements', () => {
     ]);
   });
 
-  it('reads DevA\'s criteria_tests: a file is required, the first test per criterion counts', () => {
+  it('reads DevA\'s criteria_tests: a file is required; every test named for a criterion counts, in order, each once', () => {
     const t = namedTests(DEVA);
     assert.deepStrictEqual([...t.keys()], ['AC-1', 'AC-2', 'AC-7']);
-    assert.deepStrictEqual(t.get('AC-2'), { file: 'test/toggle.test.js', name: 'switches theme' });
+    assert.deepStrictEqual(t.get('AC-2'), [{ file: 'test/toggle.test.js', name: 'switches theme' }]);
+    const several = namedTests({
+      criteria_tests: [
+        { criterion: 'AC-1', file: 'test/a.test.js', test: 'keeps a vendor type' },
+        { criterion: 'AC-2', file: 'test/a.test.js', test: 'overrides text' },
+        { criterion: 'ac_1', file: './test/a.test.js', test: 'keeps a charset' },
+        { criterion: 'AC-1', file: 'test/a.test.js', test: 'keeps a vendor type' },
+      ],
+    });
+    assert.deepStrictEqual(several.get('AC-1'), [
+      { file: 'test/a.test.js', name: 'keeps a vendor type' },
+      { file: 'test/a.test.js', name: 'keeps a charset' },
+    ]);
     assert.strictEqual(namedTests('markdown output').size, 0);
     assert.strictEqual(namedTests({ criteria_tests: 'AC-1: test/x.js' }).size, 0);
   });
@@ -132,6 +146,38 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(noChecks.tsrJudged, null, 'CM judged none');
     assert.ok(noChecks.criteria.every((c) => c.computed === undefined));
     assert.deepStrictEqual(computeTsr({ poaOutput: {}, devaOutput: DEVA, checks: [], fileExists: exists }), { tsr: null, tsrJudged: null, criteria: [] });
+  });
+
+  it('a criterion with several tests is fulfilled only when every one passes: the worst of them counts', () => {
+    const a = { file: 'test/a.test.js', name: 'keeps a vendor type' };
+    const b = { file: 'test/a.test.js', name: 'keeps a charset' };
+    const c = { file: 'test/gone.test.js', name: 'is nowhere' };
+    const run = (passedB: boolean): CheckOutcome => ({
+      command: 'node --test',
+      passed: passedB,
+      output: '',
+      tests: [
+        { name: 'type › keeps a vendor type', passed: true },
+        { name: 'type › keeps a charset', passed: passedB },
+      ],
+    });
+    const exists = (rel: string) => rel !== c.file;
+    assert.strictEqual(criterionStatus([a, b], exists, [run(true)]), 'pass');
+    assert.strictEqual(criterionStatus([a, b], exists, [run(false)]), 'fail', 'the second test failed');
+    assert.strictEqual(criterionStatus([a, c], exists, [run(true)]), 'no_test', 'a named test whose file does not exist');
+    assert.strictEqual(criterionStatus([c, b], exists, [run(false)]), 'fail', 'failed before no test');
+    assert.strictEqual(criterionStatus([], exists, [run(true)]), 'no_test');
+    const r = computeTsr({
+      poaOutput: POA,
+      devaOutput: { criteria_tests: [{ criterion: 'AC-1', file: a.file, test: a.name }, { criterion: 'AC-1', file: b.file, test: b.name }] },
+      checks: [run(false)],
+      fileExists: exists,
+    });
+    assert.deepStrictEqual(r.criteria[0].tests, [a, b]);
+    assert.strictEqual(r.criteria[0].computed, 'fail');
+    // the retrospective hears every one of them
+    const retro = renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-1', file: a.file, test: a.name }, { criterion: 'AC-1', file: b.file, test: b.name }] } } } } as unknown as ContextInputs);
+    assert.match(retro, /- AC-1: .* — DevA's tests: test\/a\.test\.js › keeps a vendor type; test\/a\.test\.js › keeps a charset\n- AC-2: .* — DevA's test: \(none named\)/);
   });
 
   it('looks for a named test file only inside the workspace', () => {

@@ -14,7 +14,7 @@ import {
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
-import { formatTsr, type TsrResult } from './tsr';
+import { formatTsr, testLabel, type TsrResult } from './tsr';
 import { parseRetrospectiveName } from '../store/records';
 import { formatDuration } from '../model/dates';
 
@@ -178,7 +178,7 @@ function criteriaTable(m: SessionMetrics): string[] {
     '|---|---|---|---|---|',
     ...list.map(
       (c) =>
-        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.test ? `${c.test.file}${c.test.name ? ` › ${c.test.name}` : ''}` : '')} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} | ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
+        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} | ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
     ),
     '',
   ];

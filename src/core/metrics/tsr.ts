@@ -1,11 +1,12 @@
 // TSR, the CAPE paper's Task Success Rate (acceptance criteria fulfilled ÷ criteria), computed in code — never by
 // the model. Two figures, both from the session's own records:
-//  - computed (`tsr`), when the project's checks ran on DevA's proposal: a criterion is fulfilled when DevA named a
-//    test for it (`criteria_tests` in its output), that test's file exists (proposed or in the workspace), and in each
-//    command's last run: the test cases the check runner recognised under that name passed, or — none recognised —
-//    the command passed or its failure is blamed elsewhere (its output names some file, but neither the test's file
-//    nor the test's name). A failure that names nothing counts against every criterion. A criterion without a named
-//    test counts as not fulfilled.
+//  - computed (`tsr`), when the project's checks ran on DevA's proposal: a criterion is fulfilled when DevA named
+//    tests for it (`criteria_tests` in its output; every one it named, as a criterion often needs several cases), each
+//    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
+//    runner recognised under that name passed, or — none recognised — the command passed or its failure is blamed
+//    elsewhere (its output names some file, but neither the test's file nor the test's name). A failure that names
+//    nothing counts against every criterion. A criterion without a named test counts as not fulfilled; one whose
+//    tests disagree takes the worst (failed, then no test).
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason): met ÷ criteria; a criterion CM did not judge counts as unknown (not met).
 // The criteria are POA's acceptance criteria, found by id (`AC-1`, `AC_2`, `ac-3`) wherever POA put them in its
@@ -90,19 +91,31 @@ export function acceptanceCriteria(poaOutput: unknown): Criterion[] {
   return [...found.values()];
 }
 
-/** DevA's `criteria_tests`: criterion id → the test it named (the first one, when several). */
-export function namedTests(devaOutput: unknown): Map<string, NamedTest> {
-  const out = new Map<string, NamedTest>();
+/** Tests kept per criterion (DevA names a handful; a longer list is cut, in its order). */
+export const MAX_TESTS_PER_CRITERION = 8;
+
+/** DevA's `criteria_tests`: criterion id → the tests it named, in its order, each once. */
+export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
+  const out = new Map<string, NamedTest[]>();
   const list = isPlainObject(devaOutput) ? devaOutput.criteria_tests : undefined;
   if (!Array.isArray(list)) return out;
   for (const e of list) {
     if (!isPlainObject(e)) continue;
     const id = criterionId(e.criterion ?? e.id);
     const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
-    if (!id || !file || out.has(id)) continue;
-    out.set(id, { file, name: typeof e.test === 'string' ? e.test.trim() : '' });
+    if (!id || !file) continue;
+    const test = { file, name: typeof e.test === 'string' ? e.test.trim() : '' };
+    const list = out.get(id) ?? [];
+    if (list.length >= MAX_TESTS_PER_CRITERION || list.some((t) => t.file === test.file && t.name === test.name)) continue;
+    list.push(test);
+    out.set(id, list);
   }
   return out;
+}
+
+/** "test/a.test.js › its name" (the file alone when DevA gave no name). */
+export function testLabel(t: NamedTest): string {
+  return `${t.file}${t.name ? ` › ${t.name}` : ''}`;
 }
 
 /** CM's judgements as the envelope parser keeps them: `criteria: [{id, status, reason}]`, tolerant of wording. */
@@ -164,18 +177,25 @@ export interface TsrInput {
   fileExists: (rel: string) => boolean;
 }
 
+/** The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed. */
+export function criterionStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
+  if (!tests.length) return 'no_test';
+  const each = tests.map((t) => testStatus(t, exists(t.file), checks));
+  return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
+}
+
 export function computeTsr(input: TsrInput): TsrResult {
   const criteria = acceptanceCriteria(input.poaOutput);
   const tests = namedTests(input.devaOutput);
   const judged = new Map((input.judgements ?? []).map((j) => [j.id, j]));
   const results: CriterionResult[] = criteria.map((c) => {
-    const test = tests.get(c.id) ?? null;
+    const named = tests.get(c.id) ?? [];
     const j = judged.get(c.id);
     return {
       id: c.id,
       text: c.text,
-      test,
-      ...(input.checks ? { computed: testStatus(test, !!test && input.fileExists(test.file), input.checks) } : {}),
+      tests: named,
+      ...(input.checks ? { computed: criterionStatus(named, input.fileExists, input.checks) } : {}),
       ...(j ? { judged: j.status, reason: j.reason } : {}),
     };
   });

@@ -384,8 +384,12 @@ export interface AgentCost {
 export interface CriterionResult {
   id: string;
   text: string;
-  test: { file: string; name: string } | null;
-  /** From the checks' last round; absent when no check ran. no_test: DevA named none, or its file does not exist. */
+  /** The tests DevA named for it, in its order (metrics saved before 2026-12 have `test`, the first one, instead). */
+  tests: { file: string; name: string }[];
+  /**
+   * From the checks' last round; absent when no check ran. fail: one of its tests failed; no_test: DevA named none,
+   * or a named test's file does not exist.
+   */
   computed?: 'pass' | 'fail' | 'no_test';
   /** CM's judgement; absent when CM did not judge this criterion. */
   judged?: CriterionJudgement['status'];

@@ -6,7 +6,7 @@
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
-import { acceptanceCriteria, namedTests, type Criterion } from '../metrics/tsr';
+import { acceptanceCriteria, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import type { RankQuery } from '../workspace';
 import type { ContextInputs, ContextSource } from './context';
@@ -268,10 +268,10 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       if (!criteria.length) return '';
       const tests = namedTests(inputs.envelopes.deva?.output);
       const line = (c: Criterion) => {
-        const t = tests.get(c.id);
-        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test: ${t ? `${t.file}${t.name ? ` › ${t.name}` : ''}` : '(none named)'}`;
+        const t = tests.get(c.id) ?? [];
+        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}`;
       };
-      return section("POA's acceptance criteria, with the test DevA named for each", criteria.map(line).join('\n'));
+      return section("POA's acceptance criteria, with the tests DevA named for each", criteria.map(line).join('\n'));
     }
   }
 }
