@@ -2,7 +2,8 @@
 // these plain objects into TreeItems, and test/unit/kptTree.test.ts checks them in Node.
 //
 // KPT recurrence: items of kpt_merged.md are grouped by groupKpt (src/core/kpt/grouping.ts), per kind, with the Dice
-// coefficient over character bigrams and DEFAULT_GROUP_THRESHOLD = 0.35. Before comparing, normaliseKptText
+// coefficient over their features (character bigrams for Japanese, Chinese and Korean; content words otherwise,
+// kptFeatures) and DEFAULT_GROUP_THRESHOLD = 0.35. Before comparing, normaliseKptText
 // applies NFKC (full-width → half-width), drops the `[task-id]` tag and `【label】` markers, keeps only the core of
 // the item (the text before the first dash separator `——`/`—`/` -- `/` - `, without parenthesised details), lower-
 // cases it and removes every whitespace, punctuation and symbol character; when that core is shorter than 8

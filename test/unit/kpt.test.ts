@@ -8,6 +8,7 @@ import {
   GROUP_ANCHORS,
   diceSimilarity,
   groupKpt,
+  kptSimilarity,
   kptDigest,
   mergeKptFile,
   mergeKptItems,
@@ -236,6 +237,34 @@ describe('kpt: grouping', () => {
     assert.strictEqual(diceSimilarity('Tests are missing', 'tests  ARE missing!'), 1);
     assert.ok(diceSimilarity('tests are missing', 'ブランドカラーが衝突した') === 0);
     assert.ok(diceSimilarity('tests are missing', 'colour tokens unclear') < 0.2);
+  });
+
+  it('English items are compared by their content words: a retrospective\'s distinct items stay apart, rewordings group', () => {
+    // one retrospective's three distinct Problems: their character bigrams overlap at 0.33–0.41 (the threshold is 0.35)
+    const one = [
+      'The retry limit was never written down, so DevA picked a number in code that the human must now confirm.',
+      'A question the designer sent to the product owner had no way to be answered in a one-way session.',
+      'Two acceptance criteria were bundled into one, and nothing shows the new tests fail on the old code.',
+    ];
+    assert.ok(diceSimilarity(one[1], one[2]) > DEFAULT_GROUP_THRESHOLD, 'bigrams would merge two of them');
+    const items: KptItem[] = [
+      ...one.map((text) => ({ kind: 'problem' as const, text, taskId: 't-1' })),
+      { kind: 'problem', text: 'Nothing showed that the new tests failed on the old code', taskId: 't-2' },
+      { kind: 'problem', text: 'Tests were not run before the review', taskId: 't-2' },
+      { kind: 'problem', text: 'No tests ran before review', taskId: 't-3' },
+    ];
+    const groups = groupKpt(items);
+    assert.deepStrictEqual(
+      groups.map((g) => g.items.map((it) => items.indexOf(it))),
+      [[0], [1], [2, 3], [4, 5]],
+    );
+    assert.ok(kptSimilarity(one[0], one[1]) < 0.2 && kptSimilarity(one[1], one[2]) < 0.2);
+    assert.ok(kptSimilarity('DevA rewrote a file it had not read', 'DevA rewrote files it never read') > 0.8);
+    // the digest lists each open Problem of the one retrospective, not the last of a merged group
+    const digest = kptDigest(items.slice(0, 3));
+    for (const text of one) assert.ok(digest.includes(text.slice(0, 40)), text);
+    // Japanese keeps its character bigrams
+    assert.strictEqual(kptSimilarity('テストが不足している', 'テストが不足していた'), diceSimilarity('テストが不足している', 'テストが不足していた'));
   });
 
   it('real fixture: repeated Keeps and Problems group, kinds never mix, unrelated items stay apart', () => {

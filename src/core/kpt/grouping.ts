@@ -1,5 +1,8 @@
 // KPT recurrence grouping: items normalised (NFKC, tag and details removed) and compared by the Dice coefficient
-// over character bigrams (works for Japanese without word segmentation); similar items form one group with its count.
+// over their features (kptFeatures): character bigrams for text in a script written without spaces (Japanese,
+// Chinese, Korean: no word segmentation needed), content words for the others (English…: character bigrams of two
+// unrelated English sentences overlap at 0.38–0.54, above any usable threshold, so a retrospective's distinct items
+// merged into one group); similar items form one group with its count.
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind } from '../model/types';
 import { KPT_KINDS, TAG_RE } from './kpt';
@@ -22,12 +25,13 @@ export interface KptGroup {
 }
 
 /**
- * Default similarity threshold (Dice over the character-bigram sets of the normalised core text, see
- * normaliseKptText). Chosen on the real 8-session kpt_merged.md of the original CLI: clearly repeated items (the
+ * Default similarity threshold (Dice over kptFeatures: for Japanese, the character-bigram sets of the normalised core
+ * text, see normaliseKptText). Chosen on the real 8-session kpt_merged.md of the original CLI: clearly repeated items (the
  * "DoR not met" Problems, the "keyframes fully specified" and "scope declaration at the start" Keeps, the
  * "TodoContext change without a GO" Problems) score 0.36–1.0 against their nearest repeat, while the nearest
  * unrelated item scores at most ~0.30 (most below 0.25). 0.35 separates the two; the fixture test in
- * test/unit/kpt.test.ts checks it.
+ * test/unit/kpt.test.ts checks it. Over English content words, unrelated items of one retrospective score 0–0.2 and
+ * rewordings of one item 0.6–0.9 (the English test there).
  */
 export const DEFAULT_GROUP_THRESHOLD = 0.35;
 
@@ -42,17 +46,78 @@ const MIN_CORE_CHARS = 8;
  * shorter than 8 characters the whole text is used instead.
  */
 export function normaliseKptText(text: string): string {
-  const squash = (s: string): string => s.toLowerCase().replace(/[\p{P}\p{S}\p{Z}\s]+/gu, '');
+  const { base, core } = coreParts(text);
+  const squashedCore = squash(core);
+  if (Array.from(squashedCore).length >= MIN_CORE_CHARS) return squashedCore;
+  // all punctuation/symbols (e.g. "!!!"): compare the text itself rather than an empty string
+  return squash(base) || text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+const squash = (s: string): string => s.toLowerCase().replace(/[\p{P}\p{S}\p{Z}\s]+/gu, '');
+
+/** The text without tag and markers (base), and its core: before the first dash separator, without parenthesised details. */
+function coreParts(text: string): { base: string; core: string } {
   const base = text.normalize('NFKC').replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
   let core = base.split(/\s*(?:\u2014\u2014|\u2015\u2015|\u2014|\u2015)\s*|\s+--?\s+/)[0];
   for (let prev = ''; prev !== core; ) {
     prev = core;
     core = core.replace(/\([^()]*\)|\[[^\[\]]*\]/g, ' ');
   }
-  const squashedCore = squash(core);
-  if (Array.from(squashedCore).length >= MIN_CORE_CHARS) return squashedCore;
-  // all punctuation/symbols (e.g. "!!!"): compare the text itself rather than an empty string
-  return squash(base) || text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return { base, core };
+}
+
+/** The core normaliseKptText compares, with its spaces (the whole text when the core is too short). */
+function kptCore(text: string): string {
+  const { base, core } = coreParts(text);
+  return Array.from(squash(core)).length >= MIN_CORE_CHARS ? core : base;
+}
+
+/** Scripts written without spaces between words: their items are compared by character bigrams. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/** English function words: they say nothing of what an item is about. */
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the and or but nor so yet of to in on at by for from with without into onto over under about as than then ' +
+    'is are was were be been being am do does did done has have had having it its this that these those there here ' +
+    'we our us you your they their them he she his her i my me not no any all each every some such which who whom ' +
+    'whose what when where why how can could may might must shall should will would also only just very too more most ' +
+    'before after again once while if because though although until'
+  ).split(' '),
+);
+
+/** A light English stem: plural and verb endings off, so "tests"/"test" and "ran"…"runs" partly meet. */
+function stem(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+/**
+ * What two items are compared by (distinct strings): the character bigrams of normaliseKptText for an item with
+ * characters of an unspaced script, else its content words (the same core, lower case, function words left out,
+ * lightly stemmed, each prefixed so it never meets a bigram); the bigrams again when no content word is left.
+ */
+export function kptFeatures(text: string): string[] {
+  const norm = normaliseKptText(text);
+  if (UNSPACED.test(norm)) return bigrams(norm);
+  const words = new Set<string>();
+  for (const w of kptCore(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (!FUNCTION_WORDS.has(w)) words.add(`\u0001${stem(w)}`);
+  }
+  return words.size ? [...words] : bigrams(norm);
+}
+
+/** Dice coefficient of two items over their features (kptFeatures): the similarity grouping uses. */
+export function kptSimilarity(a: string, b: string): number {
+  const A = new Set(kptFeatures(a));
+  const B = kptFeatures(b);
+  if (A.size === 0 && B.length === 0) return 1;
+  let inter = 0;
+  for (const g of B) if (A.has(g)) inter++;
+  return (2 * inter) / (A.size + B.length);
 }
 
 /** Distinct character bigrams (code points, so surrogate pairs stay whole); a 1-char string yields itself. */
@@ -121,8 +186,8 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
   const norm = items.map((it) => normaliseKptText(it.text));
   // bigrams as small integer ids (interned), each item's as a sorted array of distinct ids
   const intern = new Map<string, number>();
-  const gramIds = (s: string): Int32Array => {
-    const grams = bigrams(s);
+  const gramIds = (text: string): Int32Array => {
+    const grams = kptFeatures(text);
     const ids = new Int32Array(grams.length);
     for (let k = 0; k < grams.length; k++) {
       let id = intern.get(grams[k]);
@@ -151,7 +216,7 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
       let gi = exact.get(norm[i]) ?? -1;
       let ids: Int32Array | null = null;
       if (gi < 0) {
-        ids = gramIds(norm[i]);
+        ids = gramIds(items[i].text);
         const n = ids.length;
         const lo = (n * t) / (2 - t);
         const hi = (n * (2 - t)) / t;
