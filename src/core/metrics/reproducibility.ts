@@ -4,8 +4,8 @@
 // The similarity, decided once:
 //  - files: the Jaccard index |A ∩ B| / |A ∪ B| of the workspace-relative paths DevA proposed (refused files left out);
 //  - acceptance criteria: a soft Jaccard over POA's criterion texts (the ids are always AC-1, AC-2…, so they say
-//    nothing): two criteria match when the Dice coefficient of their character bigrams (kpt/grouping.ts, the same
-//    comparison KPT grouping uses; Given / When / Then removed first, since every criterion has them) is at least
+//    nothing): two criteria match when the Dice coefficient of their character bigrams (kpt/grouping.ts
+//    diceSimilarity, which KPT grouping uses for Japanese; Given / When / Then removed first, since every criterion has them) is at least
 //    CRITERION_MATCH_THRESHOLD; pairs are matched greedily, best first, each criterion at most once; the index is
 //    matches / (|A| + |B| − matches). Two empty lists are alike (1);
 //  - a run's figures are the mean over every pair of runs (the saved session and its repeats); RR is the mean of the
