@@ -68,14 +68,13 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
     } catch (e) {
       throw new UsageError(`--answers ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
-  } else if (needed.length === 0) {
-    answers = null;
-  } else if (process.stdin.isTTY) {
+  } else if (needed.length) {
+    if (!process.stdin.isTTY) {
+      throw new UsageError(
+        `stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML); they are needed to write ${needed.length === prompts.inputs.length ? 'the project input files' : needed.map((p) => `${capeFolder}/${p}`).join(', ')}.`,
+      );
+    }
     answers = await askInitQuestions(process.stdin, process.stderr);
-  } else {
-    throw new UsageError(
-      `stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML); they are needed to write ${needed.length === prompts.inputs.length ? 'the project input files' : needed.map((p) => `${capeFolder}/${p}`).join(', ')}.`,
-    );
   }
   const llm = needed.length ? clientFrom(flags, env).client : null;
   const res = await initCape({

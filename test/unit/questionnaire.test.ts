@@ -242,6 +242,9 @@ describe('initProjectFlow', () => {
     };
   };
 
+  /** A cape/ written by a completed questionnaire (every file there). */
+  const initialised = () => initProjectFlow(deps(answerAll()).flow);
+
   it('cancel in the middle of the questionnaire writes nothing and calls no model', async () => {
     const d = deps([...answerAll().slice(0, 3), { action: 'cancel' }]);
     const out = await initProjectFlow(d.flow);
@@ -275,8 +278,7 @@ describe('initProjectFlow', () => {
   });
 
   it('an existing cape/: the chosen mode reaches initCape ("Fill only missing files" keeps existing files)', async () => {
-    const d0 = deps(answerAll());
-    await initProjectFlow(d0.flow);
+    await initialised();
     const victim = path.join(ws, 'cape', prompts.inputs[0].path);
     const kept = path.join(ws, 'cape', prompts.inputs[1].path);
     fs.rmSync(victim);
@@ -291,8 +293,7 @@ describe('initProjectFlow', () => {
   });
 
   it('"Fill only missing files" with every input file there asks nothing and calls no model: the generic templates come back', async () => {
-    const d0 = deps(answerAll());
-    await initProjectFlow(d0.flow);
+    await initialised();
     const generic = path.join(ws, 'cape', prompts.templates[0].relPath);
     const mine = path.join(ws, 'cape', prompts.inputs[0].path);
     fs.rmSync(generic);
@@ -308,8 +309,7 @@ describe('initProjectFlow', () => {
   });
 
   it('"Fill only missing files" still asks the questionnaire when an input file is missing', async () => {
-    const d0 = deps(answerAll());
-    await initProjectFlow(d0.flow);
+    await initialised();
     fs.rmSync(path.join(ws, 'cape', prompts.inputs[2].path));
     const d = deps([{ action: 'cancel' }], { choose: 'missing-only' });
     const out = await initProjectFlow(d.flow);

@@ -46,30 +46,26 @@ const MIN_CORE_CHARS = 8;
  * shorter than 8 characters the whole text is used instead.
  */
 export function normaliseKptText(text: string): string {
-  const { base, core } = coreParts(text);
-  const squashedCore = squash(core);
-  if (Array.from(squashedCore).length >= MIN_CORE_CHARS) return squashedCore;
-  // all punctuation/symbols (e.g. "!!!"): compare the text itself rather than an empty string
-  return squash(base) || text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return normalised(text).norm;
 }
 
 const squash = (s: string): string => s.toLowerCase().replace(/[\p{P}\p{S}\p{Z}\s]+/gu, '');
 
-/** The text without tag and markers (base), and its core: before the first dash separator, without parenthesised details. */
-function coreParts(text: string): { base: string; core: string } {
+/**
+ * normaliseKptText's result (norm), and the text it was squashed from, spaces kept (core): the item's core, or the
+ * whole text when the core is too short. Content words are read from `core`, so both come from one pass.
+ */
+function normalised(text: string): { norm: string; core: string } {
   const base = text.normalize('NFKC').replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
   let core = base.split(/\s*(?:\u2014\u2014|\u2015\u2015|\u2014|\u2015)\s*|\s+--?\s+/)[0];
   for (let prev = ''; prev !== core; ) {
     prev = core;
     core = core.replace(/\([^()]*\)|\[[^\[\]]*\]/g, ' ');
   }
-  return { base, core };
-}
-
-/** The core normaliseKptText compares, with its spaces (the whole text when the core is too short). */
-function kptCore(text: string): string {
-  const { base, core } = coreParts(text);
-  return Array.from(squash(core)).length >= MIN_CORE_CHARS ? core : base;
+  const squashedCore = squash(core);
+  if (Array.from(squashedCore).length >= MIN_CORE_CHARS) return { norm: squashedCore, core };
+  // all punctuation/symbols (e.g. "!!!"): compare the text itself rather than an empty string
+  return { norm: squash(base) || text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim(), core: base };
 }
 
 /** Scripts written without spaces between words: their items are compared by character bigrams. */
@@ -101,10 +97,13 @@ function stem(w: string): string {
  * lightly stemmed, each prefixed so it never meets a bigram); the bigrams again when no content word is left.
  */
 export function kptFeatures(text: string): string[] {
-  const norm = normaliseKptText(text);
+  return featuresOf(normalised(text));
+}
+
+function featuresOf({ norm, core }: { norm: string; core: string }): string[] {
   if (UNSPACED.test(norm)) return bigrams(norm);
   const words = new Set<string>();
-  for (const w of kptCore(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const w of core.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (!FUNCTION_WORDS.has(w)) words.add(`\u0001${stem(w)}`);
   }
   return words.size ? [...words] : bigrams(norm);
@@ -112,12 +111,16 @@ export function kptFeatures(text: string): string[] {
 
 /** Dice coefficient of two items over their features (kptFeatures): the similarity grouping uses. */
 export function kptSimilarity(a: string, b: string): number {
-  const A = new Set(kptFeatures(a));
-  const B = kptFeatures(b);
-  if (A.size === 0 && B.length === 0) return 1;
+  return dice(kptFeatures(a), kptFeatures(b));
+}
+
+/** Dice coefficient of two lists of distinct features. */
+function dice(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 && b.length === 0) return 1;
+  const A = new Set(a);
   let inter = 0;
-  for (const g of B) if (A.has(g)) inter++;
-  return (2 * inter) / (A.size + B.length);
+  for (const g of b) if (A.has(g)) inter++;
+  return (2 * inter) / (a.length + b.length);
 }
 
 /** Distinct character bigrams (code points, so surrogate pairs stay whole); a 1-char string yields itself. */
@@ -127,12 +130,7 @@ export function bigrams(s: string): string[] {
 
 /** Dice coefficient of two strings over their character-bigram sets (after normaliseKptText). */
 export function diceSimilarity(a: string, b: string): number {
-  const A = new Set(bigrams(normaliseKptText(a)));
-  const B = bigrams(normaliseKptText(b));
-  if (A.size === 0 && B.length === 0) return 1;
-  let inter = 0;
-  for (const g of B) if (A.has(g)) inter++;
-  return (2 * inter) / (A.size + B.length);
+  return dice(bigrams(normaliseKptText(a)), bigrams(normaliseKptText(b)));
 }
 
 function sortedIntersectionSize(a: Int32Array, b: Int32Array): number {
@@ -183,11 +181,12 @@ export interface GroupKptOptions {
 export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup[] {
   const t = Math.min(1, Math.max(0.01, opts.threshold ?? DEFAULT_GROUP_THRESHOLD));
   const maxPosting = opts.maxPosting ?? MAX_POSTING;
-  const norm = items.map((it) => normaliseKptText(it.text));
-  // bigrams as small integer ids (interned), each item's as a sorted array of distinct ids
+  const parts = items.map((it) => normalised(it.text));
+  const norm = parts.map((p) => p.norm);
+  // features (kptFeatures) as small integer ids (interned), each item's as a sorted array of distinct ids
   const intern = new Map<string, number>();
-  const gramIds = (text: string): Int32Array => {
-    const grams = kptFeatures(text);
+  const gramIds = (i: number): Int32Array => {
+    const grams = featuresOf(parts[i]);
     const ids = new Int32Array(grams.length);
     for (let k = 0; k < grams.length; k++) {
       let id = intern.get(grams[k]);
@@ -197,7 +196,7 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
       }
       ids[k] = id;
     }
-    return ids.sort(); // bigrams() already returns distinct grams
+    return ids.sort(); // featuresOf() already returns distinct features
   };
   const groups: KptGroup[] = [];
   const groupKeys: Set<string>[] = [];
@@ -216,7 +215,7 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
       let gi = exact.get(norm[i]) ?? -1;
       let ids: Int32Array | null = null;
       if (gi < 0) {
-        ids = gramIds(items[i].text);
+        ids = gramIds(i);
         const n = ids.length;
         const lo = (n * t) / (2 - t);
         const hi = (n * (2 - t)) / t;

@@ -105,10 +105,10 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
     const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
     if (!id || !file) continue;
     const test = { file, name: typeof e.test === 'string' ? e.test.trim() : '' };
-    const list = out.get(id) ?? [];
-    if (list.length >= MAX_TESTS_PER_CRITERION || list.some((t) => t.file === test.file && t.name === test.name)) continue;
-    list.push(test);
-    out.set(id, list);
+    const named = out.get(id) ?? [];
+    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name)) continue;
+    named.push(test);
+    out.set(id, named);
   }
   return out;
 }
