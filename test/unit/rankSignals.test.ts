@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { codeIdentifiers, isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
+import { asksForTests, asksForTypes, codeIdentifiers, isTestFile, kindPrior, rankFiles } from '../../src/core/workspace/rank';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { historyFromLog, subjectScores } from '../../src/core/workspace/history';
 import { filesRead } from '../../src/core/tools/reads';
@@ -149,6 +149,48 @@ describe('ranking signals', () => {
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     assert.ok(kindPrior('index.d.ts') < kindPrior('src/client.ts') && kindPrior('types/api.d.mts') < 1);
     assert.deepStrictEqual(order(index, 'retry the client').slice(0, 2), ['src/client.ts', 'index.d.ts']);
+  });
+
+  it('does not damp type declarations when the objective asks about types; a content type is not a type', async () => {
+    const api = 'export function createClient(): Client;\nexport interface Client { retry(times: number): void }\n';
+    const root = workspace({ 'index.d.ts': api, 'src/client.ts': api.replace(/;\n/, ' { return {} as Client; }\n').replace('export interface', 'interface') });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.ok(asksForTypes('fix the return type of retry') && asksForTypes('Add typings for the client') && asksForTypes('export TypeScript types'));
+    assert.ok(!asksForTypes('set the content-type of the retry') && !asksForTypes('return undefined for invalid media types') && !asksForTypes('retry the client'));
+    assert.strictEqual(kindPrior('index.d.ts', true), 1);
+    // the same words, one asking about types: the declarations are no longer damped (0.65 → 1) against the source
+    const ratio = (objective: string) => {
+      const s = new Map(rankFiles(index, { objective }).map((r) => [r.path, r.score]));
+      return s.get('index.d.ts')! / s.get('src/client.ts')!;
+    };
+    const gain = ratio('retry the client type') / ratio('retry the client');
+    assert.ok(Math.abs(gain - 1 / 0.65) < 0.01, String(gain));
+  });
+
+  it('ranks tests above the code they test when the objective is about the tests', async () => {
+    const root = workspace({
+      'src/parser/tokenize.ts': '// split the source on whitespace\nexport function tokenize(source: string) { return source.split(/\\s+/); }\n',
+      'test/parser/tokenize.test.ts': "import { tokenize } from '../../src/parser/tokenize';\nit('splits', () => tokenize('a b'));\n",
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    // the source holds more of the words either way; asked about the tests, its test comes first
+    assert.strictEqual(order(index, 'tokenize the source on whitespace')[0], 'src/parser/tokenize.ts');
+    assert.strictEqual(order(index, 'fix the flaky tokenize on whitespace')[0], 'test/parser/tokenize.test.ts');
+    assert.ok(asksForTests('Add more tests for the `verbose` option') && asksForTests('Fix flaky test') && asksForTests('try to increase testing stability'));
+    assert.ok(!asksForTests('add public `test()` method') && !asksForTests('contest the latest result'));
+  });
+
+  it('pairs type tests (test-d, *.test-d.ts) with the declarations they check', async () => {
+    assert.ok(isTestFile('test-d/arguments/options.test-d.ts') && isTestFile('src/index.test-d.ts') && isTestFile('test-d/index.ts'));
+    const root = workspace({
+      'types/arguments/options.d.ts': 'export type Options = { readonly cleanup?: boolean; readonly forceKillAfterDelay?: number };\n',
+      'types/arguments/stdio.d.ts': 'export type Stdio = { readonly inherit?: boolean };\n',
+      'test-d/arguments/options.test-d.ts': "import { expectType } from 'tsd';\nexpectType<number>(1);\n",
+      'test-d/arguments/stdio.test-d.ts': "import { expectType } from 'tsd';\nexpectType<boolean>(true);\n",
+    });
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ranked = order(index, 'fix type of forceKillAfterDelay option');
+    assert.deepStrictEqual(ranked.slice(0, 2), ['types/arguments/options.d.ts', 'test-d/arguments/options.test-d.ts'], ranked.join(', '));
   });
 
   it('damps test snapshots as built output: the test runner writes them, and their recorded output matches every word', async () => {
