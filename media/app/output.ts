@@ -1,7 +1,7 @@
 // Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
 // the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
 // through markdown (sanitised), keys are plain text.
-import { STEP_IDS, WORKER_AGENTS, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { STEP_IDS, WORKER_AGENTS, testLabel, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import { renderInline, renderMarkdown } from './markdown';
@@ -197,7 +197,7 @@ function criteriaOf(x: unknown): CriterionView[] {
   return x.filter(isObj).map((c) => {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
     const named = (Array.isArray(c.tests) ? c.tests : [c.test]).filter(isObj);
-    const test = named.map((t) => `${str(t.file)}${str(t.name) ? ` › ${str(t.name)}` : ''}`).join('; ');
+    const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined })).join('; ');
     return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), judged: str(c.judged), reason: str(c.reason) };
   });
 }

@@ -180,6 +180,36 @@ describe('TSR: from the checks', () => {
     assert.match(retro, /- AC-1: .* — DevA's tests: test\/a\.test\.js › keeps a vendor type; test\/a\.test\.js › keeps a charset\n- AC-2: .* — DevA's test: \(none named\)/);
   });
 
+  it('a criterion the checks prove as a whole names the check command: it passed when that command passed', () => {
+    const suite = (passed: boolean): CheckOutcome => ({ command: 'node --test', passed, output: passed ? '' : '1 failing: test/other.test.js:3' });
+    const named = namedTests({
+      criteria_tests: [
+        { criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme' },
+        { criterion: 'AC-3', check: '  `node  --test` ' },
+        { criterion: 'AC-3', check: 'node --test' },
+        { criterion: 'AC-2', check: '' },
+      ],
+    });
+    assert.deepStrictEqual(named.get('AC-3'), [{ file: '', name: '', check: 'node --test' }], 'backticks and spacing aside, once');
+    assert.ok(!named.has('AC-2'), 'an empty check names nothing');
+    const check = named.get('AC-3')!;
+    const none = () => false; // no file is looked up for a check
+    assert.strictEqual(criterionStatus(check, none, [suite(true)]), 'pass');
+    assert.strictEqual(criterionStatus(check, none, [suite(false)]), 'fail', 'even when the failure names another file');
+    assert.strictEqual(criterionStatus(check, none, [{ command: 'npm run lint', passed: true, output: '' }]), 'no_test', 'the command did not run');
+    const r = computeTsr({
+      poaOutput: POA,
+      devaOutput: { criteria_tests: [{ criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme' }, { criterion: 'AC-2', file: 'test/toggle.test.js', test: 'switches theme' }, { criterion: 'AC-3', check: 'node --test' }] },
+      checks: [suite(true)],
+      fileExists: () => true,
+    });
+    assert.strictEqual(r.tsr, 1);
+    const retro = renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-3', check: 'node --test' }] } } } } as unknown as ContextInputs);
+    assert.match(retro, /- AC-3: .* — DevA's test: node --test \(the whole check\)/);
+    const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
+    assert.match(md, /\| AC-3 .* \| node --test \(the whole check\) \| passed \|/);
+  });
+
   it('looks for a named test file only inside the workspace', () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tsr-'));
     fs.mkdirSync(path.join(ws, 'test'));

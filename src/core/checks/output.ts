@@ -74,6 +74,13 @@ const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
  * ✕ / ✖ / × failed, mocha's "  1) name" failed) and TAP (`ok 1 - name` / `not ok 2 - name`, skips and todos left
  * out). A name reported both ways counts as failed. Absent (undefined) when nothing was recognised.
  */
+/** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
+export function sameTestName(reported: string, named: string): boolean {
+  const a = reported.trim().toLowerCase();
+  const b = named.trim().toLowerCase();
+  return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
+}
+
 export function parseTestCases(text: string): TestCaseResult[] | undefined {
   const order: string[] = [];
   const state = new Map<string, boolean>();

@@ -5,8 +5,10 @@
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed or its failure is blamed
 //    elsewhere (its output names some file, but neither the test's file nor the test's name). A failure that names
-//    nothing counts against every criterion. A criterion without a named test counts as not fulfilled; one whose
-//    tests disagree takes the worst (failed, then no test).
+//    nothing counts against every criterion. For a criterion the checks prove as a whole ("the existing suite still
+//    passes"), DevA names the check command instead of a test (`{criterion, check: "npm test"}`): it passed when that
+//    command's last run passed; a command that did not run is no test. A criterion without a named test counts as not
+//    fulfilled; one whose tests disagree takes the worst (failed, then no test).
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason): met ÷ criteria; a criterion CM did not judge counts as unknown (not met).
 // The criteria are POA's acceptance criteria, found by id (`AC-1`, `AC_2`, `ac-3`) wherever POA put them in its
@@ -15,18 +17,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { isPlainObject, type CriterionJudgement, type CriterionResult } from '../model/types';
+import { sameTestName } from '../checks/output';
+import { isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest } from '../model/types';
+
+export { testLabel, type NamedTest };
 
 export interface Criterion {
   id: string;
   /** Given / when / then (or the criterion's text), for people and for the retrospective. */
   text: string;
-}
-
-/** The test DevA named for a criterion. */
-export interface NamedTest {
-  file: string;
-  name: string;
 }
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
@@ -103,19 +102,20 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
     if (!isPlainObject(e)) continue;
     const id = criterionId(e.criterion ?? e.id);
     const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
-    if (!id || !file) continue;
-    const test = { file, name: typeof e.test === 'string' ? e.test.trim() : '' };
+    const check = !file && typeof e.check === 'string' ? commandKey(e.check) : '';
+    if (!id || (!file && !check)) continue;
+    const test: NamedTest = check ? { file: '', name: '', check } : { file, name: typeof e.test === 'string' ? e.test.trim() : '' };
     const named = out.get(id) ?? [];
-    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name)) continue;
+    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name && t.check === test.check)) continue;
     named.push(test);
     out.set(id, named);
   }
   return out;
 }
 
-/** "test/a.test.js › its name" (the file alone when DevA gave no name). */
-export function testLabel(t: NamedTest): string {
-  return `${t.file}${t.name ? ` › ${t.name}` : ''}`;
+/** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
+function commandKey(command: string): string {
+  return command.replace(/`/g, '').trim().replace(/\s+/g, ' ');
 }
 
 /** CM's judgements as the envelope parser keeps them: `criteria: [{id, status, reason}]`, tolerant of wording. */
@@ -143,19 +143,17 @@ function mentions(output: string, test: NamedTest): boolean {
   return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
 }
 
-/** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
-function sameTest(reported: string, named: string): boolean {
-  const a = reported.trim().toLowerCase();
-  const b = named.trim().toLowerCase();
-  return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
-}
 
 /** Whether a criterion's named test passed in the checks' last round (see the header). */
 export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[]): ComputedStatus {
+  if (test?.check) {
+    const runs = checks.filter((c) => commandKey(c.command) === test.check);
+    return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
+  }
   if (!test || !exists) return 'no_test';
   for (const c of checks) {
     // The test cases the check runner recognised in the output decide first.
-    const cases = (c.tests ?? []).filter((t) => sameTest(t.name, test.name));
+    const cases = (c.tests ?? []).filter((t) => sameTestName(t.name, test.name));
     if (cases.length) {
       if (cases.some((t) => !t.passed)) return 'fail';
       continue;
@@ -180,7 +178,7 @@ export interface TsrInput {
 /** The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed. */
 export function criterionStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
   if (!tests.length) return 'no_test';
-  const each = tests.map((t) => testStatus(t, exists(t.file), checks));
+  const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
 }
 

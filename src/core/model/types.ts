@@ -380,15 +380,31 @@ export interface AgentCost {
   costUsd: number | null;
 }
 
+/**
+ * A test DevA named for a criterion (`criteria_tests`): a test case by its file and name, or — for a criterion the
+ * project's checks prove as a whole (the existing suite still passes) — a check command (`check`; file and name empty).
+ */
+export interface NamedTest {
+  file: string;
+  name: string;
+  check?: string;
+}
+
+/** "test/a.test.js › its name", the file alone when DevA gave no name, "npm test (the whole check)" for a check. */
+export function testLabel(t: NamedTest): string {
+  if (t.check) return `${t.check} (the whole check)`;
+  return `${t.file}${t.name ? ` › ${t.name}` : ''}`;
+}
+
 /** One acceptance criterion in the TSR (metrics/tsr.ts): DevA's named test, the checks' verdict, CM's judgement. */
 export interface CriterionResult {
   id: string;
   text: string;
   /** The tests DevA named for it, in its order (metrics saved before 2026-12 have `test`, the first one, instead). */
-  tests: { file: string; name: string }[];
+  tests: NamedTest[];
   /**
-   * From the checks' last round; absent when no check ran. fail: one of its tests failed; no_test: DevA named none,
-   * or a named test's file does not exist.
+   * From the checks' last round; absent when no check ran. fail: one of its tests (or a check it named) failed;
+   * no_test: DevA named none, a named test's file does not exist, or a check it named did not run.
    */
   computed?: 'pass' | 'fail' | 'no_test';
   /** CM's judgement; absent when CM did not judge this criterion. */
