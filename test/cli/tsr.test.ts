@@ -71,8 +71,10 @@ describe('CLI: TSR', function () {
       "console.log('  1 failing');\n" +
       'process.exit(1);\n' +
       '</file>\n\n<summary>';
-    const devaWithTests = deva.replace('"test_strategy":', CRITERIA_TESTS).replace('<summary>', testFile);
-    assert.ok(devaWithTests.includes('test/theme.test.js">'));
+    // AC-3 is proven by the check as a whole: named by its command
+    const withCheck = CRITERIA_TESTS.replace('], "test_strategy":', ', { "criterion": "AC-3", "check": "node test/theme.test.js" }], "test_strategy":');
+    const devaWithTests = deva.replace('"test_strategy":', withCheck).replace('<summary>', testFile);
+    assert.ok(devaWithTests.includes('test/theme.test.js">') && devaWithTests.includes('"check": "node test/theme.test.js"'));
     // The check fails, DevA's fix round changes nothing (the same envelope), the check fails again.
     fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithTests }, { text: devaWithTests }, { text: retro });
     const run = await runCli(
@@ -87,13 +89,18 @@ describe('CLI: TSR', function () {
       [
         ['AC-1', 'pass'],
         ['AC-2', 'fail'],
-        ['AC-3', 'no_test'],
+        ['AC-3', 'fail'],
       ],
     );
     assert.strictEqual(m.tsr, 1 / 3);
     assert.strictEqual(m.tsrJudged, null, 'the demo retrospective judges no criterion');
+    // the fix request told DevA which test failed, and how the tests it named fared
+    const fixAsk = JSON.stringify(fake.requests[4].body.messages.at(-1));
+    assert.match(fixAsk, /Test cases the runner reported: 1 passed, 1 failed:\\n- toggles\\n/);
+    assert.match(fixAsk, /Of the 2 test\(s\) you named in criteria_tests: 1 passed, 1 failed\./);
     const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
     assert.match(md, /\| TSR \| 33% \(1 of 3\) \|/);
     assert.match(md, /\| TSR \(judged\) \| — \|/);
+    assert.match(md, /\| AC-3 .* \| node test\/theme\.test\.js \(the whole check\) \| failed \|/);
   });
 });

@@ -7,14 +7,17 @@ import * as os from 'os';
 import * as path from 'path';
 import {
   applyFixReply,
+  checksForRetro,
   cleanOutput,
   createScratch,
   detectChecks,
+  fixRequest,
   parseTestCases,
   resolveChecks,
   runCheck,
   summarizeChecks,
   trimForModel,
+  type CheckRun,
   type ProposedFile,
 } from '../../src/core';
 
@@ -211,5 +214,79 @@ describe('checks: a fix reply applied to the proposal', () => {
         { command: 'b', passed: false, exitCode: 1, rounds: 2, status: 'failed' },
       ],
     );
+  });
+});
+
+describe('checks: what the retrospective hears', () => {
+  const run = (round: number, passed: boolean, status: CheckRun['status'], tests?: CheckRun['tests']): CheckRun => ({
+    command: 'node --test',
+    round,
+    status,
+    passed,
+    exitCode: passed ? 0 : null,
+    durationMs: 1,
+    output: 'SECRET OUTPUT',
+    outputChars: 13,
+    ...(tests ? { tests } : {}),
+  });
+  const failing = [{ name: 'res.writable › should not be writable', passed: false }, { name: 'ok one', passed: true }];
+
+  it('says per fix round what failed and what DevA did, and names a pass on an unchanged rerun, never the output', () => {
+    const text = checksForRetro({
+      commands: ['node --test'],
+      runs: [run(0, false, 'timeout', failing), run(1, false, 'failed', failing), run(2, true, 'passed')],
+      fixRounds: [
+        { round: 1, request: 'r', reply: '<edit path="lib/a.js">…</edit>', files: [{ path: 'lib/a.js', content: 'x' }], problems: ['a hunk matched nowhere'] },
+        { round: 2, request: 'r', reply: 'No fix blocks: the failing test is about sockets,\nnot my files.', files: [], problems: [] },
+      ],
+      maxFixRounds: 2,
+      passed: true,
+    });
+    assert.match(text, /- Fix round 1: `node --test` timed out: "res\.writable › should not be writable"\. DevA changed lib\/a\.js \(1 block\(s\) could not be used\)\.\n/);
+    assert.match(text, /- Fix round 2: `node --test` failed: "res\.writable › should not be writable"\. DevA changed no file: "No fix blocks: the failing test is about sockets, not my files\."\. The rerun passed with nothing changed: the failure did not come from the proposal/);
+    assert.match(text, /Fix rounds used: 2 of 2\. Every check passes on the final proposal\./);
+    assert.ok(!text.includes('SECRET OUTPUT') && !text.includes('ok one'));
+  });
+
+  it('does not call a failure flaky when the rerun fails again or DevA changed a file', () => {
+    const text = checksForRetro({
+      commands: ['node --test'],
+      runs: [run(0, false, 'failed'), run(1, false, 'failed')],
+      fixRounds: [{ round: 1, request: 'r', reply: 'Not my files.', files: [], problems: [] }],
+      maxFixRounds: 1,
+      passed: false,
+    });
+    assert.match(text, /- Fix round 1: `node --test` failed\. DevA changed no file: "Not my files\."\.\n/);
+    assert.doesNotMatch(text, /flaky/);
+  });
+});
+
+describe('checks: the fix request', () => {
+  const base = { command: 'node --test', round: 0, exitCode: null, durationMs: 1, output: 'tail of the output', outputChars: 18 };
+
+  it('names the failing test cases from the whole output before the trimmed output, and says when none failed', () => {
+    const tests = [
+      { name: 'keeps a vendor json type', passed: true },
+      ...Array.from({ length: 12 }, (_, i) => ({ name: `socket case ${i + 1}`, passed: false })),
+    ];
+    const text = fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2);
+    assert.match(text, /\$ node --test\n\(exited with code 1\)\nTest cases the runner reported: 1 passed, 12 failed:\n- socket case 1\n/);
+    assert.match(text, /- socket case 10\n- and 2 more\n```text\ntail of the output/);
+    assert.ok(!text.includes('- keeps a vendor json type'));
+    const hung = fixRequest([{ ...base, status: 'timeout', passed: false, tests: [{ name: 'a', passed: true }] }], 1, 2);
+    assert.match(hung, /\(was killed at the time limit\)\nTest cases the runner reported: 1 passed, 0 failed \(the run did not finish: a test that never ends, or a slow suite\)\./);
+    assert.doesNotMatch(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 2 }], 1, 2), /Test cases the runner reported/, 'none recognised: nothing said');
+  });
+
+  it('says how the tests DevA named fared: passed, failed, or not in the output', () => {
+    const tests = [
+      { name: 'res.body › should keep a vendor json type', passed: true },
+      { name: 'res.body › should keep application/ld+json', passed: true },
+      { name: 'res.writable › should not be writable', passed: false },
+    ];
+    const named = ['should keep a vendor json type', 'should keep application/ld+json', 'should not be writable', 'a test that never ran'];
+    const text = fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2, [], named);
+    assert.match(text, /- res\.writable › should not be writable\nOf the 4 test\(s\) you named in criteria_tests: 2 passed, 1 failed, 1 not in the output\.\n```text/);
+    assert.doesNotMatch(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2), /you named/, 'none named: nothing said');
   });
 });

@@ -11,6 +11,8 @@ import type { Hunk, ProposedFile } from '../model/types';
 import { createScratch } from './scratch';
 import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
+import { lineWithin } from '../text';
+import { sameTestName } from './output';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -22,6 +24,8 @@ export interface CheckLoopOptions extends ChecksConfig {
   onEvent?: (e: CheckEvent) => void;
   /** Stop: kills a running check; the loop then throws CheckCancelled. */
   signal?: AbortSignal;
+  /** The names of the tests DevA named for the criteria: the fix request says how each fared. */
+  namedTests?: readonly string[];
 }
 
 export class CheckCancelled extends Error {
@@ -30,13 +34,47 @@ export class CheckCancelled extends Error {
   }
 }
 
-/** The user message of a fix round: each failing command with its exit code and trimmed output. */
-export function fixRequest(failing: CheckRun[], round: number, max: number, problems: string[] = []): string {
+/** Failing test cases a fix request names before the output. */
+const FIX_FAILING_TESTS = 10;
+
+/**
+ * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): how many
+ * passed and failed, and which failed — so DevA can tell whether its own tests are among them.
+ */
+function testCasesLine(r: CheckRun, named: readonly string[]): string[] {
+  if (!r.tests?.length) return [];
+  const failed = r.tests.filter((t) => !t.passed);
+  const counts = `Test cases the runner reported: ${r.tests.length - failed.length} passed, ${failed.length} failed`;
+  const out = [];
+  if (!failed.length) out.push(`${counts}${r.status === 'timeout' ? ' (the run did not finish: a test that never ends, or a slow suite)' : ''}.`);
+  else {
+    out.push(`${counts}:`, ...failed.slice(0, FIX_FAILING_TESTS).map((t) => `- ${lineWithin(t.name, 160)}`));
+    if (failed.length > FIX_FAILING_TESTS) out.push(`- and ${failed.length - FIX_FAILING_TESTS} more`);
+  }
+  if (named.length) {
+    let passed = 0;
+    let failedNamed = 0;
+    for (const n of named) {
+      const cases = r.tests.filter((t) => sameTestName(t.name, n));
+      if (cases.some((t) => !t.passed)) failedNamed++;
+      else if (cases.length) passed++;
+    }
+    const missing = named.length - passed - failedNamed;
+    out.push(`Of the ${named.length} test(s) you named in criteria_tests: ${passed} passed, ${failedNamed} failed${missing ? `, ${missing} not in the output` : ''}.`);
+  }
+  return out;
+}
+
+/**
+ * The user message of a fix round: each failing command with its exit code, what the runner reported of its test
+ * cases (and of the tests DevA named), and its trimmed output.
+ */
+export function fixRequest(failing: CheckRun[], round: number, max: number, problems: string[] = [], named: readonly string[] = []): string {
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
   for (const r of failing) {
     const how =
       r.status === 'timeout' ? 'was killed at the time limit' : r.status === 'error' ? 'could not be started' : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
-    lines.push(`$ ${r.command}`, `(${how})`, '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
+    lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
   lines.push(
@@ -137,7 +175,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       }
       const fixNo = round + 1;
       emit({ type: 'fix-round', round: fixNo, max: maxFixRounds, failing: failing.map((r) => r.command) });
-      const request = fixRequest(failing, fixNo, maxFixRounds, problems);
+      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? []);
       const reply = await opts.askFix(request);
       const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply);
       files = applied.files;
@@ -160,11 +198,35 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   return { files, outcome };
 }
 
-/** The check results for the retrospective: per command, passed or not, exit code and runs — never the output. */
+/** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
+const RETRO_FAILING_TESTS = 3;
+const RETRO_ANSWER_CHARS = 240;
+
+const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : 'failed');
+
+/**
+ * The check results for the retrospective: per command, passed or not, exit code and runs; per fix round, what failed
+ * (the command, and the first test cases the runner reported failing) and what DevA's answer did (the files it
+ * changed, or its one line when it changed none) — never the output. A check that passes on a rerun after an answer
+ * that changed no file is named as such: the failure did not come from the proposal.
+ */
 export function checksForRetro(outcome: ChecksOutcome): string {
-  const lines = summarizeChecks(outcome).map(
-    (s) => `- \`${s.command}\`: ${s.passed ? 'passed' : s.status === 'timeout' ? 'timed out' : 'failed'} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`,
-  );
+  const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${statusWord(s)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
+  for (const fix of outcome.fixRounds) {
+    const failing = outcome.runs.filter((r) => r.round === fix.round - 1 && !r.passed);
+    const what = failing.map((r) => {
+      const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
+      const named = tests.length ? `: ${tests.slice(0, RETRO_FAILING_TESTS).join(', ')}${tests.length > RETRO_FAILING_TESTS ? ` and ${tests.length - RETRO_FAILING_TESTS} more` : ''}` : '';
+      return `\`${r.command}\` ${statusWord(r)}${named}`;
+    });
+    const answer = fix.files.length
+      ? `DevA changed ${fix.files.map((f) => f.path).join(', ')}`
+      : `DevA changed no file${fix.reply.trim() ? `: "${lineWithin(fix.reply, RETRO_ANSWER_CHARS)}"` : ''}`;
+    const unusable = fix.problems.length ? ` (${fix.problems.length} block(s) could not be used)` : '';
+    const after = outcome.runs.filter((r) => r.round === fix.round);
+    const flaky = !fix.files.length && after.length > 0 && failing.every((f) => after.find((r) => r.command === f.command)?.passed);
+    lines.push(`- Fix round ${fix.round}: ${what.join('; ') || 'a check failed'}. ${answer}${unusable}.${flaky ? ' The rerun passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : ''}`);
+  }
   lines.push(
     `Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${outcome.passed ? 'Every check passes on the final proposal.' : 'The final proposal still fails a check; it is kept for the human to review.'}`,
   );

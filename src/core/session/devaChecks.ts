@@ -13,6 +13,8 @@ export interface DevaChecksOptions extends ChecksConfig {
   emit: (e: SessionEvent) => void;
   /** One more request in DevA's conversation (the fix request as the user turn); resolves to the reply text. */
   ask: (request: string) => Promise<string>;
+  /** The names of the tests DevA named for the criteria (the fix request says how each fared). */
+  namedTests?: readonly string[];
 }
 
 /** Runs the checks (and fix rounds) on DevA's proposal; returns the last proposal and the outcome. */
@@ -28,6 +30,7 @@ export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ file
       files: opts.files,
       signal: opts.signal,
       askFix: opts.ask,
+      namedTests: opts.namedTests,
       onEvent: (event) => opts.emit({ type: 'check', step: opts.step, event }),
     });
   } catch (e) {

@@ -11,6 +11,7 @@ import { extractFiles } from '../reply/parser';
 import type { ToolRunner } from '../tools/executor';
 import type { Answer, StepConversation } from './conversation';
 import { checkDevaProposal } from './devaChecks';
+import { namedTests } from '../metrics/tsr';
 
 export interface DevaProposalOptions {
   step: StepId;
@@ -70,6 +71,7 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
     files,
     signal: o.signal,
     emit,
+    namedTests: [...namedTests(reply.envelope.output).values()].flat().flatMap((t) => (t.name ? [t.name] : [])),
     ask: async (request) => {
       const got = await o.conversation.call([...conversation, { role: 'user', content: request }], 1, false);
       conversation = [...got.messages, replyTurn(got.res.text)];
