@@ -170,6 +170,36 @@ describe('checks: output for the model and test cases', () => {
       { name: 'subtracts', passed: false },
     ]);
     assert.deepStrictEqual(parseTestCases('✔ adds (0.5ms)\n✖ adds (1.1ms)'), [{ name: 'adds', passed: false }]);
+    // node:test's TAP: describe() blocks are points too, marked type: 'suite' in their YAML block
+    const nodeTap = [
+      '# Subtest: res.writable',
+      '    # Subtest: when socket closed',
+      '        # Subtest: should not be writable',
+      '        not ok 1 - should not be writable',
+      '          ---',
+      '          duration_ms: 8.85',
+      "          error: 'ctx.writable should not be true'",
+      '          ...',
+      '        1..1',
+      '    not ok 1 - when socket closed',
+      '      ---',
+      "      type: 'suite'",
+      '      ...',
+      '    # Subtest: should stay writable',
+      '    ok 2 - should stay writable',
+      '      ---',
+      '      duration_ms: 1.2',
+      '      ...',
+      'not ok 1 - res.writable',
+      '  ---',
+      '  duration_ms: 12.1',
+      "  type: 'suite'",
+      '  ...',
+    ].join('\n');
+    assert.deepStrictEqual(parseTestCases(nodeTap), [
+      { name: 'should not be writable', passed: false },
+      { name: 'should stay writable', passed: true },
+    ]);
     assert.strictEqual(parseTestCases('compiled fine'), undefined);
   });
 });

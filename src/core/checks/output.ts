@@ -68,12 +68,9 @@ const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
 const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
 const MOCHA_FAIL = /^\s{2,}\d+\)\s+(.+?)\s*$/;
 const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
+/** node:test's TAP reporter marks a describe() block in the point's YAML block. */
+const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
 
-/**
- * Test cases named in a run's output, by the spec reporters of mocha, jest, vitest and node:test (✓ / ✔ passed,
- * ✕ / ✖ / × failed, mocha's "  1) name" failed) and TAP (`ok 1 - name` / `not ok 2 - name`, skips and todos left
- * out). A name reported both ways counts as failed. Absent (undefined) when nothing was recognised.
- */
 /** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
 export function sameTestName(reported: string, named: string): boolean {
   const a = reported.trim().toLowerCase();
@@ -81,6 +78,12 @@ export function sameTestName(reported: string, named: string): boolean {
   return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
 }
 
+/**
+ * Test cases named in a run's output, by the spec reporters of mocha, jest, vitest and node:test (✓ / ✔ passed,
+ * ✕ / ✖ / × failed, mocha's "  1) name" failed) and TAP (`ok 1 - name` / `not ok 2 - name`, skips and todos left
+ * out; a TAP point whose YAML block says `type: 'suite'` — node:test's describe() — is a group, not a test case). A
+ * name reported both ways counts as failed. Absent (undefined) when nothing was recognised.
+ */
 export function parseTestCases(text: string): TestCaseResult[] | undefined {
   const order: string[] = [];
   const state = new Map<string, boolean>();
@@ -90,17 +93,24 @@ export function parseTestCases(text: string): TestCaseResult[] | undefined {
     if (!state.has(name)) order.push(name);
     state.set(name, passed && state.get(name) !== false);
   };
+  const found: { name: string; passed: boolean; suite?: boolean }[] = [];
+  let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
   let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
   for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
     if ((m = TAP.exec(line))) {
+      lastTap = null;
       if (/#\s*(skip|todo)\b/i.test(m[2])) continue;
-      note(m[2].replace(/\s+#.*$/, ''), !m[1]);
-    } else if ((m = PASS.exec(line))) note(m[1], true);
-    else if ((m = FAIL.exec(line))) note(m[1], false);
-    else if (!mochaSummary && (m = MOCHA_FAIL.exec(line))) note(m[1], false);
+      lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
+      found.push(lastTap);
+    } else if (lastTap && TAP_SUITE.test(line)) lastTap.suite = true;
+    else if (/^\s*# Subtest:/.test(line)) lastTap = null;
+    else if ((m = PASS.exec(line))) found.push({ name: m[1], passed: true });
+    else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false });
+    else if (!mochaSummary && (m = MOCHA_FAIL.exec(line))) found.push({ name: m[1], passed: false });
   }
+  for (const f of found) if (!f.suite) note(f.name, f.passed);
   if (!order.length) return undefined;
   return order.map((name) => ({ name, passed: state.get(name)! }));
 }
