@@ -292,7 +292,7 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(summary ?? '', /Task success — judged TSR100% \(2 of 2\)/);
     const rows = turn.locator('.metrics-criteria tbody tr');
     assert.strictEqual(await rows.count(), 2);
-    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), ['test/notes.test.ts › keeps a saved note; test/notes.test.ts › keeps it after a reload', 'passed', 'met', 'the test covers it']);
+    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), ['test/notes.test.ts › keeps a saved note; test/notes.test.ts › keeps it after a reload; npm test (the whole check)', 'passed', 'met', 'the test covers it']);
     assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['—', 'no test', 'met', 'the <script>alert(1)</script> is escaped']);
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
   });
