@@ -188,8 +188,10 @@ describe('TSR: from the checks', () => {
         { criterion: 'AC-3', check: '  `node  --test` ' },
         { criterion: 'AC-3', check: 'node --test' },
         { criterion: 'AC-2', check: '' },
+        { criterion: 'AC-1', check: `npm test ${'x'.repeat(600)}` },
       ],
     });
+    assert.strictEqual(named.get('AC-1')!.length, 1, 'a 600-character "command" is left out');
     assert.deepStrictEqual(named.get('AC-3'), [{ file: '', name: '', check: 'node --test' }], 'backticks and spacing aside, once');
     assert.ok(!named.has('AC-2'), 'an empty check names nothing');
     const check = named.get('AC-3')!;

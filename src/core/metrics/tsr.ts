@@ -102,7 +102,7 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
     if (!isPlainObject(e)) continue;
     const id = criterionId(e.criterion ?? e.id);
     const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
-    const check = !file && typeof e.check === 'string' ? commandKey(e.check) : '';
+    const check = !file && typeof e.check === 'string' && e.check.length <= MAX_CHECK_CHARS ? commandKey(e.check) : '';
     if (!id || (!file && !check)) continue;
     const test: NamedTest = check ? { file: '', name: '', check } : { file, name: typeof e.test === 'string' ? e.test.trim() : '' };
     const named = out.get(id) ?? [];
@@ -112,6 +112,9 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
   }
   return out;
 }
+
+/** Longer than this, a `check` DevA names is no command the project runs: it is left out (it would only bloat tables). */
+const MAX_CHECK_CHARS = 500;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 function commandKey(command: string): string {
