@@ -98,6 +98,9 @@ describe('CLI: TSR', function () {
     const fixAsk = JSON.stringify(fake.requests[4].body.messages.at(-1));
     assert.match(fixAsk, /Test cases the runner reported: 1 passed, 1 failed:\\n- toggles\\n/);
     assert.match(fixAsk, /Of the 2 test\(s\) you named in criteria_tests: 1 passed, 1 failed\./);
+    // the retrospective hears each criterion's verdict from the checks
+    const retroAsk = JSON.stringify(fake.requests[5].body.messages);
+    assert.match(retroAsk, /- AC-1: [^\\]* — in the checks' last run: passed\\n- AC-2: [^\\]* — in the checks' last run: failed\\n- AC-3: [^\\]* — in the checks' last run: failed/);
     const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
     assert.match(md, /\| TSR \| 33% \(1 of 3\) \|/);
     assert.match(md, /\| TSR \(judged\) \| — \|/);

@@ -272,8 +272,8 @@ describe('checks: what the retrospective hears', () => {
       maxFixRounds: 2,
       passed: true,
     });
-    assert.match(text, /- Fix round 1: `node --test` timed out: "res\.writable › should not be writable"\. DevA changed lib\/a\.js \(1 block\(s\) could not be used\)\.\n/);
-    assert.match(text, /- Fix round 2: `node --test` failed: "res\.writable › should not be writable"\. DevA changed no file: "No fix blocks: the failing test is about sockets, not my files\."\. The rerun passed with nothing changed: the failure did not come from the proposal/);
+    assert.match(text, /- Fix round 1, after `node --test` timed out \(failing: "res\.writable › should not be writable"\): DevA changed lib\/a\.js \(1 block\(s\) could not be used\)\.\n/);
+    assert.match(text, /- Fix round 2, after `node --test` failed \(failing: "res\.writable › should not be writable"\): DevA changed no file: "No fix blocks: the failing test is about sockets, not my files\."\. The check run after it passed with nothing changed: the failure did not come from the proposal/);
     assert.match(text, /Fix rounds used: 2 of 2\. Every check passes on the final proposal\./);
     assert.ok(!text.includes('SECRET OUTPUT') && !text.includes('ok one'));
   });
@@ -286,7 +286,7 @@ describe('checks: what the retrospective hears', () => {
       maxFixRounds: 1,
       passed: false,
     });
-    assert.match(text, /- Fix round 1: `node --test` failed\. DevA changed no file: "Not my files\."\.\n/);
+    assert.match(text, /- Fix round 1, after `node --test` failed: DevA changed no file: "Not my files\."\.\n/);
     assert.doesNotMatch(text, /flaky/);
   });
 });

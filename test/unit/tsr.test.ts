@@ -208,6 +208,17 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(r.tsr, 1);
     const retro = renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-3', check: 'node --test' }] } } } } as unknown as ContextInputs);
     assert.match(retro, /- AC-3: .* — DevA's test: node --test \(the whole check\)/);
+    // with the checks' results, each criterion says how its tests fared, as the computed TSR counts them
+    const checks = { commands: ['node --test'], runs: [{ ...suite(false), round: 0, status: 'failed' as const, exitCode: 1, durationMs: 1, outputChars: 0 }], fixRounds: [], maxFixRounds: 0, passed: false };
+    const judged = renderSources('cm_retro', ['retro:criteria'], {
+      envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme' }, { criterion: 'AC-3', check: 'node --test' }] } } },
+      checks,
+      fileExists: (rel: string) => rel === 'test/theme.test.js',
+    } as unknown as ContextInputs);
+    assert.match(judged, /with the tests DevA named for each and how they fared/);
+    assert.match(judged, /- AC-1: .* — DevA's test: test\/theme\.test\.js › uses the OS theme — in the checks' last run: passed\n/, 'the failure names another file');
+    assert.match(judged, /- AC-2: .* — DevA's test: \(none named\) — in the checks' last run: no test\n/);
+    assert.match(judged, /- AC-3: .* — DevA's test: node --test \(the whole check\) — in the checks' last run: failed$/);
     const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
     assert.match(md, /\| AC-3 .* \| node --test \(the whole check\) \| passed \|/);
   });

@@ -216,7 +216,7 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     const failing = outcome.runs.filter((r) => r.round === fix.round - 1 && !r.passed);
     const what = failing.map((r) => {
       const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
-      const named = tests.length ? `: ${tests.slice(0, RETRO_FAILING_TESTS).join(', ')}${tests.length > RETRO_FAILING_TESTS ? ` and ${tests.length - RETRO_FAILING_TESTS} more` : ''}` : '';
+      const named = tests.length ? ` (failing: ${tests.slice(0, RETRO_FAILING_TESTS).join(', ')}${tests.length > RETRO_FAILING_TESTS ? ` and ${tests.length - RETRO_FAILING_TESTS} more` : ''})` : '';
       return `\`${r.command}\` ${statusWord(r)}${named}`;
     });
     const answer = fix.files.length
@@ -225,7 +225,8 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     const unusable = fix.problems.length ? ` (${fix.problems.length} block(s) could not be used)` : '';
     const after = outcome.runs.filter((r) => r.round === fix.round);
     const flaky = !fix.files.length && after.length > 0 && failing.every((f) => after.find((r) => r.command === f.command)?.passed);
-    lines.push(`- Fix round ${fix.round}: ${what.join('; ') || 'a check failed'}. ${answer}${unusable}.${flaky ? ' The rerun passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : ''}`);
+    const rerun = flaky ? ' The check run after it passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : '';
+    lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
   }
   lines.push(
     `Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${outcome.passed ? 'Every check passes on the final proposal.' : 'The final proposal still fails a check; it is kept for the human to review.'}`,

@@ -14,7 +14,7 @@ import {
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
-import { formatTsr, testLabel, type TsrResult } from './tsr';
+import { COMPUTED_TEXT, formatTsr, testLabel, type TsrResult } from './tsr';
 import { parseRetrospectiveName } from '../store/records';
 import { formatDuration } from '../model/dates';
 
@@ -166,7 +166,6 @@ function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim() || '—';
 }
 
-const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
 const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
 
 /** The acceptance criteria: DevA's named test, the checks' verdict, CM's judgement and reason (none: nothing). */

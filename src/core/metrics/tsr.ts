@@ -18,7 +18,7 @@ import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { sameTestName } from '../checks/output';
-import { isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest } from '../model/types';
+import { isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
 export { testLabel, type NamedTest };
 
@@ -204,6 +204,14 @@ export function computeTsr(input: TsrInput): TsrResult {
   const tsr = n && input.checks ? results.filter((r) => r.computed === 'pass').length / n : null;
   const tsrJudged = n && results.some((r) => r.judged) ? results.filter((r) => r.judged === 'met').length / n : null;
   return { tsr, tsrJudged, criteria: results };
+}
+
+/** How a computed status reads for people (the retrospective file's table, the retrospective's request). */
+export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
+
+/** Whether a path DevA named is one of its proposed files (not refused) or an existing file of the workspace. */
+export function proposedOrInWorkspace(workspace: string, files: readonly ProposedFile[]): (rel: string) => boolean {
+  return (rel) => files.some((f) => f.status !== 'refused' && (f.relPath ?? f.path) === rel) || existsInWorkspace(workspace, rel);
 }
 
 /** Whether `rel` (a path DevA wrote) names an existing file inside `workspace`, by the one path rule (files/pathSafety). */

@@ -108,6 +108,8 @@ export interface ContextInputs {
   devaSummary: string | null;
   /** The checks on DevA's proposal (the retrospective gets their results, never their output). */
   checks?: ChecksOutcome;
+  /** Whether a file DevA named exists (proposed, or in the workspace): the retrospective's criteria carry the checks' verdict. */
+  fileExists?: (rel: string) => boolean;
   /** The check commands that will run on DevA's proposal (DevA is told them up front); none when no checks run. */
   plannedChecks?: readonly string[];
   /** The project's checks found but not run in this session (DevA and the retrospective are told). */

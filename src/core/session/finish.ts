@@ -2,7 +2,7 @@
 // metrics computed from the record, never by the model, the retrospective file written, the state marked complete)
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
-import { computeTsr, existsInWorkspace, lastRuns } from '../metrics/tsr';
+import { computeTsr, lastRuns, proposedOrInWorkspace } from '../metrics/tsr';
 import type { KptLists, SessionEvent } from '../model/types';
 import type { SessionState } from '../store';
 import type { SessionResult, StepOutcome } from './options';
@@ -34,7 +34,7 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
       devaOutput: envelopes.deva?.output,
       judgements: retro.criteria,
       checks: checks ? lastRuns(checks) : null,
-      fileExists: (rel) => devaFiles.some((f) => f.status !== 'refused' && (f.relPath ?? f.path) === rel) || existsInWorkspace(opts.workspace, rel),
+      fileExists: proposedOrInWorkspace(opts.workspace, devaFiles),
     }),
   });
   const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt), repeatOf ? { repeatOf } : {});

@@ -6,7 +6,7 @@
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
-import { acceptanceCriteria, namedTests, testLabel, type Criterion } from '../metrics/tsr';
+import { acceptanceCriteria, COMPUTED_TEXT, criterionStatus, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import type { RankQuery } from '../workspace';
 import type { ContextInputs, ContextSource } from './context';
@@ -267,11 +267,14 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const criteria = acceptanceCriteria(inputs.envelopes.poa?.output);
       if (!criteria.length) return '';
       const tests = namedTests(inputs.envelopes.deva?.output);
+      // the checks' verdict on each criterion's tests, as the computed TSR will count it (metrics/tsr.ts)
+      const runs = inputs.checks && inputs.fileExists ? lastRuns(inputs.checks) : null;
       const line = (c: Criterion) => {
         const t = tests.get(c.id) ?? [];
-        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}`;
+        const verdict = runs ? ` — in the checks' last run: ${COMPUTED_TEXT[criterionStatus(t, inputs.fileExists!, runs)]}` : '';
+        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}`;
       };
-      return section("POA's acceptance criteria, with the tests DevA named for each", criteria.map(line).join('\n'));
+      return section(`POA's acceptance criteria, with the tests DevA named for each${runs ? ' and how they fared' : ''}`, criteria.map(line).join('\n'));
     }
   }
 }

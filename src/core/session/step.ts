@@ -6,6 +6,7 @@
 import { renderPrompt } from '../cape/prompts';
 import { storedFiles } from '../files/proposalBase';
 import { kptDigest } from '../kpt';
+import { proposedOrInWorkspace } from '../metrics/tsr';
 import { replyTurn } from '../llm/toolLoop';
 import { recordAdoptedTries } from '../kpt/status';
 import { addUsage, STEP_AGENT, STEP_IDS, ZERO_USAGE, type CmOpeningOutput, type Envelope, type LlmClient, type ProposedFile, type SessionEvent, type StepId, type Usage } from '../model/types';
@@ -70,6 +71,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     devaFiles: record.devaFiles,
     devaSummary: record.devaSummary,
     checks: record.checks,
+    ...(step === 'cm_retro' && record.checks ? { fileExists: proposedOrInWorkspace(opts.workspace, record.devaFiles) } : {}),
     feedback: record.feedback,
   };
   const ctx = buildStepContext(step, inputs);
