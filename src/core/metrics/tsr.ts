@@ -146,7 +146,6 @@ function mentions(output: string, test: NamedTest): boolean {
   return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
 }
 
-
 /** Whether a criterion's named test passed in the checks' last round (see the header). */
 export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[]): ComputedStatus {
   if (test?.check) {

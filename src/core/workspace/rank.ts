@@ -148,7 +148,7 @@ function nameStem(relPath: string): string {
   return path.posix.basename(relPath).toLowerCase().replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
 }
 
-/** True for a test file: under a test folder, or named `*.test.*` / `*.spec.*`. */
+/** True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`, `*.test-d.*`. */
 export function isTestFile(relPath: string): boolean {
   return /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) || /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath);
 }
