@@ -26,27 +26,33 @@ export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemor
 }
 
 function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean, memory: RenderMemory): HTMLElement {
+  // a fail-first run: DevA's tests alone on the unchanged code, where a test of the change should fail
   const how: Record<typeof r.status, string> = {
     running: 'running…',
-    passed: 'passed',
-    failed: `failed · exit ${r.exitCode ?? 'signal'}`,
+    passed: r.before ? 'passed without the change too' : 'passed',
+    failed: `failed · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
     timeout: 'killed at the time limit',
     cancelled: 'stopped',
     error: 'could not start',
   };
-  const glyph = r.status === 'running' ? icon('loading', 'codicon-modifier-spin') : icon(r.status === 'passed' ? 'pass' : r.status === 'cancelled' ? 'debug-stop' : 'error');
+  const glyph =
+    r.status === 'running' ? icon('loading', 'codicon-modifier-spin') : icon(r.before ? 'beaker' : r.status === 'passed' ? 'pass' : r.status === 'cancelled' ? 'debug-stop' : 'error');
   const head = h(
     'div',
     { class: 'check-head' },
     glyph,
     h('code', { class: 'check-command', text: r.command }),
     h('span', { class: 'check-status', text: how[r.status] }),
-    h('span', { class: 'chip check-round', text: r.round === 0 ? 'first run' : `after fix ${r.round}` }),
+    h('span', {
+      class: 'chip check-round',
+      text: r.before ? "before the change: DevA's tests only" : r.round === 0 ? 'first run' : `after fix ${r.round}`,
+      ...(r.before ? { attrs: { title: "Fail-first (cape.failFirst): the check ran on your unchanged files with only DevA's test files added" } } : {}),
+    }),
   );
   if (r.durationMs !== null && r.status !== 'running') head.append(h('span', { class: 'muted check-duration', text: formatDuration(r.durationMs) }));
-  const row = h('li', { class: `check-run check-${r.status}`, data: { round: String(r.round), status: r.status } }, head);
+  const row = h('li', { class: `check-run check-${r.status}${r.before ? ' check-before' : ''}`, data: { round: String(r.round), status: r.status, ...(r.before ? { before: 'true' } : {}) } }, head);
   if (r.output) {
-    const key = `${r.round}:${r.command}`;
+    const key = `${r.before ? 'before:' : ''}${r.round}:${r.command}`;
     const details = h('details', { class: 'check-output' }, h('summary', {}, h('span', { text: 'Output' })), h('pre', { class: 'check-output-text', text: r.output }));
     if (!readonly && memory.openOutputs.has(key)) details.open = true;
     details.addEventListener('toggle', () => (details.open ? memory.openOutputs.add(key) : memory.openOutputs.delete(key)));

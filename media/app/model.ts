@@ -48,6 +48,8 @@ export type CheckItemView =
       durationMs: number | null;
       /** The trimmed output (plain text, shown collapsed). */
       output: string;
+      /** A fail-first run: DevA's test files alone on the unchanged workspace (a failure is what a new test should do). */
+      before?: boolean;
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] };
 
@@ -445,13 +447,14 @@ function reduceCheck(step: StepView, raw: unknown): StepView {
   const items = (step.checks ?? []).slice();
   switch (ev.type) {
     case 'check-started':
-      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '' });
+      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '', ...(ev.before === true ? { before: true } : {}) });
       break;
     case 'check-finished': {
       const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
       const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output) };
-      const i = items.findIndex((x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round);
+      const before = ev.before === true;
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...(before ? { before } : {}) };
+      const i = items.findIndex((x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === before);
       if (i >= 0) items[i] = row;
       else items.push(row);
       break;

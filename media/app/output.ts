@@ -1,7 +1,7 @@
 // Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
 // the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
 // through markdown (sanitised), keys are plain text.
-import { STEP_IDS, WORKER_AGENTS, testLabel, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { BEFORE_TEXT, COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, WORKER_AGENTS, testLabel, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import { renderInline, renderMarkdown } from './markdown';
@@ -198,7 +198,7 @@ function criteriaOf(x: unknown): CriterionView[] {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
     const named = (Array.isArray(c.tests) ? c.tests : [c.test]).filter(isObj);
     const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined })).join('; ');
-    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), judged: str(c.judged), reason: str(c.reason) };
+    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), judged: str(c.judged), reason: str(c.reason) };
   });
 }
 
@@ -207,6 +207,8 @@ interface CriterionView {
   text: string;
   test: string;
   computed: string;
+  /** Fail-first: the tests on the unchanged code ('' when that did not run). */
+  before: string;
   judged: string;
   reason: string;
 }
@@ -215,16 +217,23 @@ function rate(v: unknown, criteria: CriterionView[], count: (c: CriterionView) =
   return typeof v === 'number' && Number.isFinite(v) ? `${Math.round(v * 100)}% (${criteria.filter(count).length} of ${criteria.length})` : '—';
 }
 
-const COMPUTED_TEXT: Record<string, string> = { pass: 'passed', fail: 'failed', no_test: 'no test' };
-const JUDGED_TEXT: Record<string, string> = { met: 'met', not_met: 'not met', unknown: 'unknown' };
+/** A status in the words of `table` (model/types.ts, one wording with the retrospective file), — when unknown. */
+function said(table: Readonly<Record<string, string>>, status: string): string {
+  return Object.prototype.hasOwnProperty.call(table, status) ? table[status] : '—';
+}
 
-/** Each acceptance criterion: DevA's named test, the checks' verdict, CM's judgement and its reason. */
+/**
+ * Each acceptance criterion: DevA's named test, the checks' verdict, the fail-first verdict (a column only when those
+ * runs happened), CM's judgement and its reason.
+ */
 function criteriaTable(list: CriterionView[]): HTMLElement {
+  const before = list.some((c) => c.before);
+  const heads = ['Criterion', 'Test', 'Checks', ...(before ? ['Before the change'] : []), 'Judged', 'Reason'];
   return h(
     'table',
     { class: 'table metrics-criteria' },
     h('caption', { text: 'Acceptance criteria' }),
-    h('thead', {}, h('tr', {}, ...['Criterion', 'Test', 'Checks', 'Judged', 'Reason'].map((t) => h('th', { text: t, attrs: { scope: 'col' } })))),
+    h('thead', {}, h('tr', {}, ...heads.map((t) => h('th', { text: t, attrs: { scope: 'col' } })))),
     h(
       'tbody',
       {},
@@ -234,8 +243,9 @@ function criteriaTable(list: CriterionView[]): HTMLElement {
           { data: { criterion: c.id } },
           h('th', { attrs: { scope: 'row', title: c.text } }, h('span', { text: c.id }), c.text ? h('span', { class: 'muted', text: ` ${c.text}` }) : null),
           h('td', { text: c.test || '—' }),
-          h('td', { text: COMPUTED_TEXT[c.computed] ?? '—' }),
-          h('td', { text: JUDGED_TEXT[c.judged] ?? '—' }),
+          h('td', { text: said(COMPUTED_TEXT, c.computed) }),
+          before ? h('td', { class: 'criterion-before', text: said(BEFORE_TEXT, c.before) }) : null,
+          h('td', { text: said(JUDGED_TEXT, c.judged) }),
           h('td', { text: c.reason || '—' }),
         ),
       ),

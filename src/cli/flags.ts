@@ -41,6 +41,7 @@ const OPTIONS = {
   check: { type: 'string' },
   'fix-rounds': { type: 'string' },
   'check-timeout': { type: 'string' },
+  'fail-first': { type: 'boolean' },
   answer: { type: 'string' },
   'skip-questions': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

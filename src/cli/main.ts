@@ -40,7 +40,7 @@ const HELP = `cape — run a CAPE AI product team session headlessly
 Usage:
   cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
   cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
-              [--check CMD|auto]… [--fix-rounds N] [--check-timeout S]
+              [--check CMD|auto]… [--fix-rounds N] [--check-timeout S] [--fail-first]
   cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json] [--check …]
   ${CONTEXT_USAGE}
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
@@ -71,6 +71,8 @@ Options:
                    test scripts, tsc --noEmit); without --check the detected commands are only named
   --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
   --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
+  --fail-first     after the checks, run them once more on the unchanged workspace with only DevA's test files
+                   applied: a test of the change should fail there (the retrospective says, per criterion)
   --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
   --max-cost USD   the session's cost cap: stop (resumable) before a request whose worst case (estimated input +
                    max_tokens output at the model's list price) could take the session over it

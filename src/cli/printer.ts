@@ -14,10 +14,17 @@ import {
 function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
   switch (e.type) {
     case 'check-started':
-      out.write(`  ▷ check${e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`);
+      out.write(`  ▷ check${e.before ? " on the unchanged workspace with only DevA's test files (fail-first)" : e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`);
       break;
     case 'check-finished': {
       const r = e.run;
+      if (e.before) {
+        // a failure is what a new test should do here: no output, the test cases it reported
+        const failing = (r.tests ?? []).filter((t) => !t.passed).length;
+        const how = r.passed ? "passed: DevA's tests pass without the change too" : r.status === 'failed' ? `failed${failing ? ` (${failing} test case${failing === 1 ? '' : 's'} failing)` : ''}, as a test of the change should` : r.status === 'timeout' ? 'killed at the time limit' : 'could not start';
+        out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
+        break;
+      }
       const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'cancelled' ? 'stopped' : r.status === 'error' ? 'could not start' : `failed (exit ${r.exitCode ?? 'signal'})`;
       out.write(`  ${r.passed ? '✓' : '✗'} ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
       if (!r.passed) {

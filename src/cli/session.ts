@@ -209,6 +209,9 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
           ...(f.warning ? { warning: f.warning } : {}),
         })),
         checks: result.checks ? summarizeChecks(result.checks).map((c) => ({ command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds })) : [],
+        ...(result.checks?.before
+          ? { failFirst: { testFiles: result.checks.before.testFiles, checks: result.checks.before.runs.map((r) => ({ command: r.command, passed: r.passed, exitCode: r.exitCode, status: r.status })) } }
+          : {}),
         ...(result.feedback ? { feedback: result.feedback.map((f) => ({ round: f.round, from: f.from, to: f.to, questions: f.questions, answered: !!f.answer, answer: f.answerText })) } : {}),
         kpt: result.kpt,
         metrics: result.metrics,

@@ -66,7 +66,7 @@ export function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | fa
 
 /**
  * The checks of `cape start/resume`: `--check CMD` (repeatable; `auto` = the detected ones), `--fix-rounds N`,
- * `--check-timeout S`. Without --check, the detected commands are named and not run (`notRun`: the agents are told).
+ * `--check-timeout S`, `--fail-first`. Without --check, the detected commands are named and not run (`notRun`: the agents are told).
  */
 export async function checksFrom(
   flags: Parsed['flags'],
@@ -77,7 +77,7 @@ export async function checksFrom(
   const timeoutMs = secondsAsMs(flags['check-timeout'], 'check-timeout');
   const given = flags.check as string[] | undefined;
   if (!given) {
-    if ((fixRounds !== undefined || timeoutMs !== undefined)) throw new UsageError('--fix-rounds and --check-timeout go with --check CMD (or --check auto).');
+    if (fixRounds !== undefined || timeoutMs !== undefined || flags['fail-first']) throw new UsageError('--fix-rounds, --check-timeout and --fail-first go with --check CMD (or --check auto).');
     const detected = await detectChecks(workspace);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
@@ -91,8 +91,11 @@ export async function checksFrom(
     return {};
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
-  out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'})\n`);
-  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs } };
+  const failFirst = flags['fail-first'] === true;
+  out.write(
+    `Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirst ? "; then once more with only DevA's test files, on the unchanged workspace" : ''})\n`,
+  );
+  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(failFirst ? { failFirst } : {}) } };
 }
 
 /** --max-cost USD: an amount greater than 0. */

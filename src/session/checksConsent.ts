@@ -28,7 +28,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   if (!vscode.workspace.isTrusted) return {};
   const s = services.settings().checks;
   if (!s) return {};
-  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs } } : {});
+  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.failFirst ? { failFirst: true } : {}) } } : {});
   if (s.commands.length) {
     const resolved = await resolveChecks(root, s.commands, 'setting');
     return config(resolved.commands.map((c) => c.command));
@@ -52,6 +52,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
       detail:
         `CAPE found: ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}. They run in a scratch copy of the workspace (never in your files), ` +
         `at most ${formatDuration(s.timeoutMs)} each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
+        (s.failFirst ? "Then they run once more with only DevA's test files on your unchanged code (cape.failFirst), to see the new tests fail first. " : '') +
         'Set cape.checks to choose the commands yourself.',
     },
     run,

@@ -120,7 +120,7 @@ export class SessionRunner {
         this.services.output.info('session not started: cancelled before the first request');
         return;
       }
-      if (checks) this.services.output.info(`checks on DevA's proposal: ${checks.commands.join(', ')} (up to ${checks.fixRounds} fix rounds)`);
+      if (checks) this.services.output.info(`checks on DevA's proposal: ${checks.commands.join(', ')} (up to ${checks.fixRounds} fix rounds${checks.failFirst ? '; fail-first' : ''})`);
       let warnings: string[] = [];
       const result = await runSession({
         workspace: root,

@@ -105,5 +105,64 @@ describe('CLI: TSR', function () {
     assert.match(md, /\| TSR \| 33% \(1 of 3\) \|/);
     assert.match(md, /\| TSR \(judged\) \| — \|/);
     assert.match(md, /\| AC-3 .* \| node test\/theme\.test\.js \(the whole check\) \| failed \|/);
+    assert.doesNotMatch(md, /Before the change/, 'no fail-first column when it did not run');
+  });
+
+  it('--fail-first: DevA\'s test file alone on the unchanged workspace; each criterion says whether its tests failed there', async () => {
+    fake.reset();
+    const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
+    const [open, poa, da, deva, retro] = demoReplies('task-tsr3');
+    // AC-1's test needs DevA's src/theme.js (absent before the change); AC-2's passes either way; AC-3 is the check
+    const testFile =
+      '<file path="test/theme.test.js">\n' +
+      "const fs = require('fs');\n" +
+      "const path = require('path');\n" +
+      "const made = fs.existsSync(path.join(__dirname, '..', 'src', 'theme.js'));\n" +
+      "console.log(made ? '  ✔ follows the OS theme' : '  1) follows the OS theme');\n" +
+      "console.log('  ✔ toggles');\n" +
+      'process.exit(made ? 0 : 1);\n' +
+      '</file>\n\n<summary>';
+    const withCheck = CRITERIA_TESTS.replace('], "test_strategy":', ', { "criterion": "AC-3", "check": "node test/theme.test.js" }], "test_strategy":');
+    const devaWithTests = deva.replace('"test_strategy":', withCheck).replace('<summary>', testFile);
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithTests }, { text: retro });
+    const before = fs.readdirSync(ws).sort();
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-tsr3', '--check', 'node test/theme.test.js', '--fail-first', '--json'],
+      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'the check passed at once: no fix round; fail-first asks the model nothing');
+    assert.deepStrictEqual(run.json.checks, [{ command: 'node test/theme.test.js', passed: true, exitCode: 0, rounds: 1 }], 'fail-first runs are not rounds');
+    assert.deepStrictEqual(run.json.failFirst, { testFiles: ['test/theme.test.js'], checks: [{ command: 'node test/theme.test.js', passed: false, exitCode: 1, status: 'failed' }] });
+    const m = run.json.metrics;
+    assert.deepStrictEqual(
+      m.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
+      [
+        ['AC-1', 'pass', 'fail'],
+        ['AC-2', 'pass', 'pass'],
+        ['AC-3', 'pass', null],
+      ],
+    );
+    assert.strictEqual(m.tsr, 1, 'fail-first is no part of TSR');
+    assert.match(run.stderr, /▷ check on the unchanged workspace with only DevA's test files \(fail-first\): node test\/theme\.test\.js/);
+    assert.match(run.stderr, /· before the change, node test\/theme\.test\.js failed \(1 test case failing\), as a test of the change should/);
+    // the retrospective hears, per criterion, how its tests fared on the unchanged code, and the run in one line
+    const retroAsk = JSON.stringify(fake.requests[4].body.messages);
+    assert.match(retroAsk, /- AC-1: [^\\]* — in the checks' last run: passed; with only DevA's tests on the unchanged code: failed \(fail-first observed\)\\n/);
+    assert.match(retroAsk, /- AC-2: [^\\]* — in the checks' last run: passed; with only DevA's tests on the unchanged code: passed too \(it does not show the change\)\\n/);
+    assert.match(retroAsk, /- AC-3: [^\\]* — in the checks' last run: passed(\\n|")/, 'a whole-check criterion has no fail-first verdict');
+    assert.match(retroAsk, /- Fail-first, DevA's test files alone \(test\/theme\.test\.js\) on the unchanged code: `node test\/theme\.test\.js` failed \(failing: \\"follows the OS theme\\"\)\./);
+    const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
+    assert.match(md, /\| Criterion \| Test \| Checks \| Before the change \| Judged \| Reason \|/);
+    assert.match(md, /\| AC-1 .* \| passed \| failed \(fail-first observed\) \| — \|/);
+    assert.match(md, /\| AC-3 .* \| passed \| — \| — \|/);
+    assert.deepStrictEqual(fs.readdirSync(ws).filter((f) => f !== '.gitattributes').sort(), before.filter((f) => f !== '.gitattributes'), 'nothing written to the workspace without --apply');
+  });
+
+  it('--fail-first without --check is a usage error', async () => {
+    const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--fail-first'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
+    assert.strictEqual(run.code, 2, run.stderr);
+    assert.match(run.stderr, /--fail-first go with --check CMD/);
   });
 });

@@ -14,6 +14,7 @@
 //   --model M          the model name sent in requests (default: the CLI's)
 //   --idle-timeout S   the CLI's idle timeout (default 3600: a person needs time to answer)
 //   --check CMD        a check command on DevA's proposal (the CLI's --check; repeatable)
+//   --fail-first       then DevA's test files alone on the unchanged workspace (the CLI's --fail-first)
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -21,8 +22,10 @@ import * as path from 'path';
 import { startFakeAnthropic, type FakeReply } from './server';
 import { readReplyFile, relayResponder } from './relay';
 
-const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]…';
-const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout', 'check']);
+const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]… [--fail-first]';
+const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout', 'check', 'fail-first']);
+/** Flags that take no value. */
+const SWITCHES = new Set(['fail-first']);
 
 function fail(message: string): never {
   process.stderr.write(`trial: ${message}\n${USAGE}\n`);
@@ -38,6 +41,10 @@ function parse(argv: string[]): Record<string, string> {
       process.exit(0);
     }
     if (!argv[i].startsWith('--') || !FLAGS.has(name)) fail(`unknown argument ${argv[i]}`);
+    if (SWITCHES.has(name)) {
+      out[name] = 'true';
+      continue;
+    }
     const v = argv[++i];
     if (v === undefined) fail(`--${name} needs a value`);
     out[name] = name === 'check' && out.check !== undefined ? `${out.check}\n${v}` : v;
@@ -108,6 +115,7 @@ async function main(): Promise<void> {
   if (args.task) cliArgs.push('--task', args.task);
   if (args.model) cliArgs.push('--model', args.model);
   for (const c of args.check ? args.check.split('\n') : []) cliArgs.push('--check', c);
+  if (args['fail-first']) cliArgs.push('--fail-first');
   cliArgs.push('--base-url', fake.url, '--idle-timeout', args['idle-timeout'] ?? '3600');
   const log = fs.createWriteStream(path.join(dir, 'cli.log'));
   const child = spawn(process.execPath, [cli, ...cliArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ANTHROPIC_API_KEY: '' } });

@@ -7,7 +7,12 @@ import * as os from 'os';
 import * as path from 'path';
 import {
   applyFixReply,
+  CheckCancelled,
   checksForRetro,
+  isChecksOutcome,
+  proposedTestFiles,
+  runCheckLoop,
+  type CheckEvent,
   cleanOutput,
   createScratch,
   detectChecks,
@@ -288,6 +293,72 @@ describe('checks: what the retrospective hears', () => {
     });
     assert.match(text, /- Fix round 1, after `node --test` failed: DevA changed no file: "Not my files\."\.\n/);
     assert.doesNotMatch(text, /flaky/);
+  });
+});
+
+describe('checks: fail-first', () => {
+  const run = (passed: boolean, tests?: CheckRun['tests']): CheckRun => ({
+    command: 'node --test',
+    round: 0,
+    status: passed ? 'passed' : 'failed',
+    passed,
+    exitCode: passed ? 0 : 1,
+    durationMs: 1,
+    output: 'SECRET OUTPUT',
+    outputChars: 13,
+    ...(tests ? { tests } : {}),
+  });
+  const outcome = { commands: ['node --test'], runs: [run(true)], fixRounds: [], maxFixRounds: 2, passed: true };
+
+  it('the retrospective hears which test files ran alone on the unchanged code and how each command fared there', () => {
+    const text = checksForRetro({
+      ...outcome,
+      before: { testFiles: ['test/a.test.js', 'test/b.test.js'], runs: [run(false, [{ name: 'adds', passed: false }, { name: 'old', passed: true }])], notWritten: [] },
+    });
+    assert.match(text, /- Fail-first, DevA's test files alone \(test\/a\.test\.js, test\/b\.test\.js\) on the unchanged code: `node --test` failed \(failing: "adds"\)\. A test of the change should fail here and pass on the proposal\.\n/);
+    assert.ok(!text.includes('SECRET OUTPUT'));
+    assert.match(checksForRetro({ ...outcome, before: { testFiles: [], runs: [], notWritten: [] } }), /- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code\./);
+    assert.doesNotMatch(checksForRetro(outcome), /Fail-first/, 'not asked for: not mentioned');
+  });
+
+  it('only the proposal\'s test files are applied; a stored outcome with a malformed fail-first record is not trusted', () => {
+    const f = (relPath: string, status: ProposedFile['status'] = 'proposed') => ({ path: relPath, relPath, content: 'x', status, action: 'create' }) as ProposedFile;
+    const picked = proposedTestFiles([f('src/a.js'), f('test/a.test.js'), f('src/b.spec.ts'), f('test/evil.test.js', 'refused'), f('tests/test_calc.py'), f('calc_test.go')]);
+    assert.deepStrictEqual(picked.map((x) => x.relPath), ['test/a.test.js', 'src/b.spec.ts', 'tests/test_calc.py', 'calc_test.go']);
+    assert.ok(isChecksOutcome({ ...outcome, before: { testFiles: ['test/a.test.js'], runs: [run(false)], notWritten: [] } }));
+    assert.ok(!isChecksOutcome({ ...outcome, before: { testFiles: 'test/a.test.js', runs: [] } }));
+  });
+
+  it('runs the final proposal\'s tests alone in a fresh copy after the loop (events marked before); Stop cancels it', async () => {
+    const ws = tmp();
+    write(ws, 'package.json', '{"name":"w","private":true}\n');
+    write(ws, 'src/add.js', 'exports.add = (a, b) => a - b;\n');
+    // the check prints which of src/add.js's behaviours hold, as node:test-like ✔ / ✖ lines
+    const check = `node -e "const {add}=require('./src/add');const t=require('fs').existsSync('test/add.test.js');console.log((add(2,2)===4?'✔':'✖')+' adds');console.log(t?'✔ has a test':'✖ has a test');process.exit(add(2,2)===4&&t?0:1)"`;
+    const files = [
+      { path: 'src/add.js', relPath: 'src/add.js', content: 'exports.add = (a, b) => a + b;\n', status: 'proposed', action: 'modify' },
+      { path: 'test/add.test.js', relPath: 'test/add.test.js', content: '// adds\n', status: 'proposed', action: 'create' },
+    ] as ProposedFile[];
+    const events: CheckEvent[] = [];
+    const { outcome: o } = await runCheckLoop({ commands: [check], failFirst: true, workspace: ws, capeFolder: 'cape', files, askFix: async () => '', onEvent: (e) => events.push(e) });
+    assert.strictEqual(o.passed, true);
+    assert.deepStrictEqual(o.before!.testFiles, ['test/add.test.js']);
+    assert.deepStrictEqual(o.before!.runs.map((r) => [r.passed, r.tests]), [[false, [{ name: 'adds', passed: false }, { name: 'has a test', passed: true }]]], 'the test file is there, the fix is not');
+    assert.deepStrictEqual(
+      events.map((e) => `${e.type}${'before' in e && e.before ? ' before' : ''}`),
+      ['check-started', 'check-finished', 'check-started before', 'check-finished before', 'checks-finished'],
+    );
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src/add.js'), 'utf8'), 'exports.add = (a, b) => a - b;\n', 'the user\'s tree untouched');
+    // Stop during the fail-first run: the loop is cancelled like any check
+    const stop = new AbortController();
+    const slow = `node -e "if (require('fs').existsSync('src/add.js') && require('./src/add').add(2,2)===4) process.exit(0); setTimeout(() => {}, 60000)"`;
+    await assert.rejects(
+      runCheckLoop({ commands: [slow], failFirst: true, workspace: ws, capeFolder: 'cape', files, askFix: async () => '', signal: stop.signal, onEvent: (e) => e.type === 'check-started' && e.before && setTimeout(() => stop.abort(), 200) }),
+      CheckCancelled,
+    );
+    // no test file in the proposal: nothing runs before, and that is recorded
+    const none = await runCheckLoop({ commands: [check], failFirst: true, workspace: ws, capeFolder: 'cape', files: files.slice(0, 1), askFix: async () => '' });
+    assert.deepStrictEqual(none.outcome.before, { testFiles: [], runs: [], notWritten: [] });
   });
 });
 

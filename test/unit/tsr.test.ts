@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, judgementsOf, namedTests, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, judgementsOf, namedTests, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 
@@ -221,6 +221,48 @@ describe('TSR: from the checks', () => {
     assert.match(judged, /- AC-3: .* — DevA's test: node --test \(the whole check\) — in the checks' last run: failed$/);
     const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
     assert.match(md, /\| AC-3 .* \| node --test \(the whole check\) \| passed \|/);
+  });
+
+  it('fail-first: a criterion failed before when every test it names in a file failed on the unchanged code', () => {
+    const theme = { file: 'test/theme.test.js', name: 'uses the OS theme' };
+    const toggle = { file: 'test/toggle.test.js', name: 'switches theme' };
+    const before: CheckOutcome = {
+      command: 'node --test',
+      passed: false,
+      output: '',
+      tests: [
+        { name: 'uses the OS theme', passed: false },
+        { name: 'switches theme', passed: true },
+      ],
+    };
+    const yes = () => true;
+    assert.strictEqual(failFirstStatus([theme], yes, [before]), 'fail', 'fail-first observed');
+    assert.strictEqual(failFirstStatus([toggle], yes, [before]), 'pass', 'it passes without the change too');
+    assert.strictEqual(failFirstStatus([theme, toggle], yes, [before]), 'pass', 'one test that does not show the change is named');
+    assert.strictEqual(failFirstStatus([theme, { file: 'test/gone.test.js', name: 'gone' }], (rel) => rel !== 'test/gone.test.js', [before]), 'no_test');
+    assert.strictEqual(failFirstStatus([{ file: '', name: '', check: 'node --test' }], yes, [before]), null, 'a whole check has no fail-first verdict');
+    assert.strictEqual(failFirstStatus([], yes, [before]), null);
+    assert.strictEqual(failFirstStatus([theme], yes, []), null, 'nothing ran');
+    const r = computeTsr({
+      poaOutput: POA,
+      devaOutput: { criteria_tests: [{ criterion: 'AC-1', ...{ file: theme.file, test: theme.name } }, { criterion: 'AC-2', file: toggle.file, test: toggle.name }] },
+      checks: [{ command: 'node --test', passed: true, output: '' }],
+      before: [before],
+      fileExists: yes,
+    });
+    assert.deepStrictEqual(
+      r.criteria.map((c) => [c.id, c.computed, c.before]),
+      [
+        ['AC-1', 'pass', 'fail'],
+        ['AC-2', 'pass', 'pass'],
+        ['AC-3', 'no_test', undefined],
+      ],
+    );
+    assert.strictEqual(r.tsr, 2 / 3, 'fail-first is no part of TSR');
+    const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
+    assert.match(md, /\| Criterion \| Test \| Checks \| Before the change \| Judged \| Reason \|\n\|---\|---\|---\|---\|---\|---\|/);
+    assert.match(md, /\| AC-2 .* \| passed \| passed too \(it does not show the change\) \| — \|/);
+    assert.match(md, /\| AC-3 .* \| no test \| — \| — \|/);
   });
 
   it('looks for a named test file only inside the workspace', () => {

@@ -53,6 +53,10 @@ describe('webview model: reduce', () => {
     const done = run([chk({ type: 'check-finished', run: runOf(1, true) }), chk({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 })], s);
     assert.strictEqual(done.session!.steps.deva.checks![2].kind === 'run' && done.session!.steps.deva.checks![2].status, 'passed');
     assert.deepStrictEqual(done.session!.steps.deva.checksOutcome, { passed: true, fixRounds: 1 });
+    // a fail-first run (DevA's tests alone on the unchanged code) is its own row, marked before, even in round 0
+    const ff = run([chk({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), chk({ type: 'check-finished', run: runOf(0, false), before: true })], done);
+    assert.deepStrictEqual(ff.session!.steps.deva.checks!.slice(3), [{ kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true }]);
+    assert.strictEqual(ff.session!.steps.deva.checks![0].kind === 'run' && ff.session!.steps.deva.checks![0].before, undefined, 'the first run stays as it was');
     const odd = reduce(done, { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'check-finished', run: { command: 7, status: '<b>x</b>' } } } as never }).state;
     const last = odd.session!.steps.deva.checks!.at(-1)!;
     assert.deepStrictEqual(last, { kind: 'run', round: 0, command: '7', status: 'error', exitCode: null, durationMs: null, output: '' });

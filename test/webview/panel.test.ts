@@ -240,8 +240,15 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(await p.page.locator('.turn[data-step="deva"] .check-fix').innerText(), /Fix round 1 of 2: DevA fixes npm test[\s\S]*Changed src\/a\.ts[\s\S]*one block did not match/);
     // the next events re-render DevA's turn: the output the user opened stays open
     await p.send(check({ type: 'check-started', round: 1, command: 'npm test', index: 0, total: 1 }), check({ type: 'check-finished', run: run(1, true, 'ok') }));
+    // fail-first (cape.failFirst): DevA's tests alone on the unchanged code, where failing is what they should do
+    await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), check({ type: 'check-finished', run: run(0, false, 'not ok 1 - adds'), before: true }));
     await p.send(check({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 }));
-    assert.strictEqual(await runs.count(), 2);
+    assert.strictEqual(await runs.count(), 3);
+    const before = runs.nth(2);
+    assert.strictEqual(await before.getAttribute('data-before'), 'true');
+    assert.match(await before.locator('.check-round').innerText(), /before the change: DevA's tests only/);
+    assert.match(await before.locator('.check-status').innerText(), /failed · exit 1, as a test of the change should/);
+    assert.ok(!(await runs.nth(0).getAttribute('data-before')), 'the first run is no fail-first run');
     assert.ok(await runs.nth(0).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open), 'the opened output is still open');
     assert.ok(!(await runs.nth(1).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open)));
     assert.match(await runs.nth(1).locator('.check-round').innerText(), /after fix 1/);
@@ -292,8 +299,10 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(summary ?? '', /Task success — judged TSR100% \(2 of 2\)/);
     const rows = turn.locator('.metrics-criteria tbody tr');
     assert.strictEqual(await rows.count(), 2);
-    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), ['test/notes.test.ts › keeps a saved note; test/notes.test.ts › keeps it after a reload; npm test (the whole check)', 'passed', 'met', 'the test covers it']);
-    assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['—', 'no test', 'met', 'the <script>alert(1)</script> is escaped']);
+    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), ['test/notes.test.ts › keeps a saved note; test/notes.test.ts › keeps it after a reload; npm test (the whole check)', 'passed', 'failed (fail-first observed)', 'met', 'the test covers it']);
+    assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['—', 'no test', '—', 'met', 'the <script>alert(1)</script> is escaped']);
+    // the fail-first column is there because a criterion has that verdict (the session ran with cape.failFirst)
+    assert.deepStrictEqual(await turn.locator('.metrics-criteria thead th').allTextContents(), ['Criterion', 'Test', 'Checks', 'Before the change', 'Judged', 'Reason']);
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
   });
 

@@ -3,7 +3,7 @@
 // scratch copy of the workspace with the proposal written over it (scratch.ts: dependencies linked, .git and cape/
 // left out, in the OS temp dir, removed afterwards), one command's run (run.ts: own process group, time limit, output
 // cap, Stop), the output made useful (output.ts: file:line lines first, test cases recognised), and the loop of fix
-// rounds with DevA (loop.ts). Its result types (types.ts: CheckRun per command and round, ChecksOutcome, CheckSummary)
+// rounds with DevA (loop.ts), then, when asked, DevA's test files alone on the unchanged workspace (failFirst.ts). Its result types (types.ts: CheckRun per command and round, ChecksOutcome, CheckSummary)
 // are what the runner persists, the retrospective and --json report and metrics (TSR) read. Plain Node: nothing in
 // src/core may import 'vscode'.
 export * from './types';
@@ -12,3 +12,4 @@ export * from './output';
 export * from './run';
 export * from './scratch';
 export * from './loop';
+export * from './failFirst';

@@ -1,8 +1,9 @@
 // The check loop after DevA's reply: the proposal is written over a scratch copy of the workspace, every check
 // command runs there, and while one fails (and fix rounds are left) DevA gets the failing commands, exit codes and
 // trimmed outputs and answers with fixed <file>/<edit> blocks, which replace the proposal's files; then every command
-// runs again. The last proposal is kept whatever the result. The runner calls this once, after DevA's reply is
-// parsed; `askFix` continues DevA's own conversation.
+// runs again. The last proposal is kept whatever the result; with fail-first asked for, its test files then run
+// alone on the unchanged workspace (failFirst.ts). The runner calls this once, after DevA's reply is parsed; `askFix`
+// continues DevA's own conversation.
 import { extractFiles } from '../reply/parser';
 import { checkFilePath, proposeFiles, samePathKey } from '../files/pathSafety';
 import { applyHunks } from '../edits/match';
@@ -10,9 +11,10 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { createScratch } from './scratch';
 import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
-import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
+import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FailFirstRuns, type FixRound } from './types';
 import { lineWithin } from '../text';
 import { sameTestName } from './output';
+import { runFailFirst } from './failFirst';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -194,6 +196,17 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   } finally {
     await scratch.dispose().catch(() => undefined);
   }
+  if (opts.failFirst) {
+    let before;
+    try {
+      before = await runFailFirst({ ...opts, files, emit });
+    } catch (e) {
+      if (opts.signal?.aborted) throw new CheckCancelled();
+      throw e;
+    }
+    if (before.cancelled) throw new CheckCancelled();
+    outcome.before = { testFiles: before.testFiles, runs: before.runs, notWritten: before.notWritten };
+  }
   emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length });
   return { files, outcome };
 }
@@ -204,21 +217,33 @@ const RETRO_ANSWER_CHARS = 240;
 
 const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : 'failed');
 
+/** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first test cases it reported failing. */
+function runSaying(r: CheckRun): string {
+  const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
+  const named = tests.length ? ` (failing: ${tests.slice(0, RETRO_FAILING_TESTS).join(', ')}${tests.length > RETRO_FAILING_TESTS ? ` and ${tests.length - RETRO_FAILING_TESTS} more` : ''})` : '';
+  return `\`${r.command}\` ${statusWord(r)}${named}`;
+}
+
+/** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there. */
+function failFirstSaying(before: FailFirstRuns): string {
+  if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
+  const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
+  const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map(runSaying).join('; ') || 'no run'}. A test of the change should fail here and pass on the proposal.`;
+}
+
 /**
  * The check results for the retrospective: per command, passed or not, exit code and runs; per fix round, what failed
  * (the command, and the first test cases the runner reported failing) and what DevA's answer did (the files it
  * changed, or its one line when it changed none) — never the output. A check that passes on a rerun after an answer
- * that changed no file is named as such: the failure did not come from the proposal.
+ * that changed no file is named as such: the failure did not come from the proposal. Then the fail-first runs, when
+ * they happened.
  */
 export function checksForRetro(outcome: ChecksOutcome): string {
   const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${statusWord(s)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
   for (const fix of outcome.fixRounds) {
     const failing = outcome.runs.filter((r) => r.round === fix.round - 1 && !r.passed);
-    const what = failing.map((r) => {
-      const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
-      const named = tests.length ? ` (failing: ${tests.slice(0, RETRO_FAILING_TESTS).join(', ')}${tests.length > RETRO_FAILING_TESTS ? ` and ${tests.length - RETRO_FAILING_TESTS} more` : ''})` : '';
-      return `\`${r.command}\` ${statusWord(r)}${named}`;
-    });
+    const what = failing.map(runSaying);
     const answer = fix.files.length
       ? `DevA changed ${fix.files.map((f) => f.path).join(', ')}`
       : `DevA changed no file${fix.reply.trim() ? `: "${lineWithin(fix.reply, RETRO_ANSWER_CHARS)}"` : ''}`;
@@ -228,6 +253,7 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     const rerun = flaky ? ' The check run after it passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : '';
     lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
   }
+  if (outcome.before) lines.push(failFirstSaying(outcome.before));
   lines.push(
     `Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${outcome.passed ? 'Every check passes on the final proposal.' : 'The final proposal still fails a check; it is kept for the human to review.'}`,
   );

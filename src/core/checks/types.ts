@@ -24,6 +24,12 @@ export interface ChecksConfig {
   /** Per command run; default DEFAULT_CHECK_TIMEOUT_MS (./run.ts). */
   timeoutMs?: number;
   outputCap?: number;
+  /**
+   * Fail-first (`cape.failFirst`, `--fail-first`): once the loop ends, every command runs once more on the unchanged
+   * workspace with only the final proposal's test files applied, so each criterion's tests are seen failing before
+   * the change (or passing already). Off by default: it adds one run per command.
+   */
+  failFirst?: boolean;
 }
 
 /**
@@ -72,6 +78,16 @@ export interface FixRound {
   problems: string[];
 }
 
+/** The fail-first runs: DevA's test files alone on the unchanged workspace (ChecksConfig.failFirst). */
+export interface FailFirstRuns {
+  /** The final proposal's test files that were applied (workspace-relative); empty: nothing ran. */
+  testFiles: string[];
+  /** One run per command (round 0), in command order; empty when the proposal has no test file. */
+  runs: CheckRun[];
+  /** Test files that could not be written to the scratch copy, with the reason. */
+  notWritten: string[];
+}
+
 /** The whole check loop of a session. */
 export interface ChecksOutcome {
   commands: string[];
@@ -82,6 +98,8 @@ export interface ChecksOutcome {
   maxFixRounds: number;
   /** Every command passed in the last round that ran. */
   passed: boolean;
+  /** The fail-first runs, when they were asked for (ChecksConfig.failFirst) and the loop was not stopped. */
+  before?: FailFirstRuns;
 }
 
 /** One command's result for `--json` ("checks") and the retrospective: its last run, and how many runs it took. */
@@ -96,8 +114,9 @@ export interface CheckSummary {
 
 /** The check loop's progress as session events (the runner wraps them with the step). */
 export type CheckEvent =
-  | { type: 'check-started'; round: number; command: string; index: number; total: number }
-  | { type: 'check-finished'; run: CheckRun }
+  /** `before`: a fail-first run (DevA's test files alone on the unchanged workspace), after the loop's last round. */
+  | { type: 'check-started'; round: number; command: string; index: number; total: number; before?: boolean }
+  | { type: 'check-finished'; run: CheckRun; before?: boolean }
   /** A fix request goes to DevA: round `round` of at most `max`, for the failing commands. */
   | { type: 'fix-round'; round: number; max: number; failing: string[] }
   /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */
@@ -125,10 +144,25 @@ export function isChecksOutcome(x: unknown): x is ChecksOutcome {
   return (
     Array.isArray(o.commands) &&
     o.commands.every((c) => typeof c === 'string') &&
-    Array.isArray(o.runs) &&
-    o.runs.every((r) => typeof r === 'object' && r !== null && typeof (r as CheckRun).command === 'string' && typeof (r as CheckRun).passed === 'boolean') &&
+    isRunList(o.runs) &&
     Array.isArray(o.fixRounds) &&
     typeof o.maxFixRounds === 'number' &&
-    typeof o.passed === 'boolean'
+    typeof o.passed === 'boolean' &&
+    (o.before === undefined || isFailFirstRuns(o.before))
+  );
+}
+
+function isRunList(x: unknown): x is CheckRun[] {
+  return Array.isArray(x) && x.every((r) => typeof r === 'object' && r !== null && typeof (r as CheckRun).command === 'string' && typeof (r as CheckRun).passed === 'boolean');
+}
+
+function isFailFirstRuns(x: unknown): x is FailFirstRuns {
+  if (typeof x !== 'object' || x === null) return false;
+  const o = x as Record<string, unknown>;
+  return (
+    Array.isArray(o.testFiles) &&
+    o.testFiles.every((f) => typeof f === 'string') &&
+    isRunList(o.runs) &&
+    Array.isArray(o.notWritten)
   );
 }

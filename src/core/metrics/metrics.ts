@@ -14,7 +14,8 @@ import {
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
-import { COMPUTED_TEXT, formatTsr, testLabel, type TsrResult } from './tsr';
+import { BEFORE_TEXT, COMPUTED_TEXT, formatTsr, testLabel, type TsrResult } from './tsr';
+import { JUDGED_TEXT } from '../model/types';
 import { parseRetrospectiveName } from '../store/records';
 import { formatDuration } from '../model/dates';
 
@@ -166,18 +167,19 @@ function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim() || '—';
 }
 
-const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
 
 /** The acceptance criteria: DevA's named test, the checks' verdict, CM's judgement and reason (none: nothing). */
 function criteriaTable(m: SessionMetrics): string[] {
   const list = m.criteria ?? [];
   if (!list.length) return [];
+  // the fail-first column only when those runs happened
+  const before = list.some((c) => c.before);
   return [
-    '| Criterion | Test | Checks | Judged | Reason |',
-    '|---|---|---|---|---|',
+    `| Criterion | Test | Checks |${before ? ' Before the change |' : ''} Judged | Reason |`,
+    `|---|---|---|${before ? '---|' : ''}---|---|`,
     ...list.map(
       (c) =>
-        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} | ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
+        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} |${before ? ` ${c.before ? BEFORE_TEXT[c.before] : '—'} |` : ''} ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
     ),
     '',
   ];

@@ -9,6 +9,10 @@
 //    passes"), DevA names the check command instead of a test (`{criterion, check: "npm test"}`): it passed when that
 //    command's last run passed; a command that did not run is no test. A criterion without a named test counts as not
 //    fulfilled; one whose tests disagree takes the worst (failed, then no test).
+//  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
+//    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
+//    there too (`pass`: the test does not show the change), or neither could be told (`no_test`). It is no part of
+//    TSR, and a criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason): met ÷ criteria; a criterion CM did not judge counts as unknown (not met).
 // The criteria are POA's acceptance criteria, found by id (`AC-1`, `AC_2`, `ac-3`) wherever POA put them in its
@@ -18,9 +22,9 @@ import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { sameTestName } from '../checks/output';
-import { isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
+import { BEFORE_TEXT, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
-export { testLabel, type NamedTest };
+export { testLabel, COMPUTED_TEXT, BEFORE_TEXT, type NamedTest };
 
 export interface Criterion {
   id: string;
@@ -173,6 +177,8 @@ export interface TsrInput {
   judgements?: CriterionJudgement[];
   /** The checks' last round, or null when no check ran. */
   checks: CheckOutcome[] | null;
+  /** The fail-first runs (DevA's test files alone on the unchanged workspace), when they ran. */
+  before?: CheckOutcome[] | null;
   /** Whether a workspace-relative file exists (proposed by DevA, or in the workspace). */
   fileExists: (rel: string) => boolean;
 }
@@ -184,10 +190,25 @@ export function criterionStatus(tests: readonly NamedTest[], exists: (rel: strin
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
 }
 
+/**
+ * A criterion's tests in the fail-first runs (see the header): `fail` when every test it names in a file failed
+ * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran.
+ */
+export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
+  const inFiles = tests.filter((t) => !t.check);
+  if (!inFiles.length || !before.length) return null;
+  const each = inFiles.map((t) => testStatus(t, exists(t.file), before));
+  return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
+}
+
 export function computeTsr(input: TsrInput): TsrResult {
   const criteria = acceptanceCriteria(input.poaOutput);
   const tests = namedTests(input.devaOutput);
   const judged = new Map((input.judgements ?? []).map((j) => [j.id, j]));
+  const withBefore = (named: NamedTest[]) => {
+    const before = input.before ? failFirstStatus(named, input.fileExists, input.before) : null;
+    return before ? { before } : {};
+  };
   const results: CriterionResult[] = criteria.map((c) => {
     const named = tests.get(c.id) ?? [];
     const j = judged.get(c.id);
@@ -196,6 +217,7 @@ export function computeTsr(input: TsrInput): TsrResult {
       text: c.text,
       tests: named,
       ...(input.checks ? { computed: criterionStatus(named, input.fileExists, input.checks) } : {}),
+      ...withBefore(named),
       ...(j ? { judged: j.status, reason: j.reason } : {}),
     };
   });
@@ -205,8 +227,6 @@ export function computeTsr(input: TsrInput): TsrResult {
   return { tsr, tsrJudged, criteria: results };
 }
 
-/** How a computed status reads for people (the retrospective file's table, the retrospective's request). */
-export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
 
 /** Whether a path DevA named is one of its proposed files (not refused) or an existing file of the workspace. */
 export function proposedOrInWorkspace(workspace: string, files: readonly ProposedFile[]): (rel: string) => boolean {

@@ -396,6 +396,13 @@ export function testLabel(t: NamedTest): string {
   return `${t.file}${t.name ? ` › ${t.name}` : ''}`;
 }
 
+/** How a criterion's checks verdict reads for people (the retrospective's request and file, the panel). */
+export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
+/** How a criterion's fail-first status (CriterionResult.before) reads for people. */
+export const BEFORE_TEXT = { fail: 'failed (fail-first observed)', pass: 'passed too (it does not show the change)', no_test: 'not told' } as const;
+/** How the Cape Master's judgement of a criterion reads for people. */
+export const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
+
 /** One acceptance criterion in the TSR (metrics/tsr.ts): DevA's named test, the checks' verdict, CM's judgement. */
 export interface CriterionResult {
   id: string;
@@ -407,6 +414,12 @@ export interface CriterionResult {
    * no_test: DevA named none, a named test's file does not exist, or a check it named did not run.
    */
   computed?: 'pass' | 'fail' | 'no_test';
+  /**
+   * Fail-first: its tests in the runs with only DevA's test files applied to the unchanged workspace; absent when
+   * those runs did not happen or it names no test file. fail: every test failed there (fail-first observed); pass:
+   * one passed there too (it does not show the change); no_test: neither could be told.
+   */
+  before?: 'pass' | 'fail' | 'no_test';
   /** CM's judgement; absent when CM did not judge this criterion. */
   judged?: CriterionJudgement['status'];
   reason?: string;

@@ -25,6 +25,7 @@ export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ file
       fixRounds: opts.fixRounds,
       timeoutMs: opts.timeoutMs,
       outputCap: opts.outputCap,
+      failFirst: opts.failFirst,
       workspace: opts.workspace,
       capeFolder: opts.capeFolder,
       files: opts.files,

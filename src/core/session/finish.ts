@@ -34,6 +34,7 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
       devaOutput: envelopes.deva?.output,
       judgements: retro.criteria,
       checks: checks ? lastRuns(checks) : null,
+      before: checks?.before?.runs ?? null,
       fileExists: proposedOrInWorkspace(opts.workspace, devaFiles),
     }),
   });

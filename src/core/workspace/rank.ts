@@ -148,9 +148,17 @@ function nameStem(relPath: string): string {
   return path.posix.basename(relPath).toLowerCase().replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
 }
 
-/** True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`, `*.test-d.*`. */
+/**
+ * True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`,
+ * `*.test-d.*`, or by Python's, Go's and RSpec's conventions (`test_*.py`, `*_test.py`, `*_test.go`, `*_spec.rb`).
+ * The ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts) applies these files alone.
+ */
 export function isTestFile(relPath: string): boolean {
-  return /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) || /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath);
+  return (
+    /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) ||
+    /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath) ||
+    /(^|\/)test_[^/]+\.py$|_test\.(py|go)$|_spec\.rb$/.test(relPath)
+  );
 }
 
 /**
