@@ -106,6 +106,7 @@ describe('CLI: TSR', function () {
     assert.match(md, /\| TSR \(judged\) \| — \|/);
     assert.match(md, /\| AC-3 .* \| node test\/theme\.test\.js \(the whole check\) \| failed \|/);
     assert.doesNotMatch(md, /Before the change/, 'no fail-first column when it did not run');
+    assert.doesNotMatch(JSON.stringify(fake.requests[3].body.messages), /fail-first/, 'DevA hears of fail-first only when it runs');
   });
 
   it('--fail-first: DevA\'s test file alone on the unchanged workspace; each criterion says whether its tests failed there', async () => {
@@ -144,6 +145,9 @@ describe('CLI: TSR', function () {
       ],
     );
     assert.strictEqual(m.tsr, 1, 'fail-first is no part of TSR');
+    // DevA and the opening are told up front that its tests will also run alone on the unchanged code
+    assert.match(JSON.stringify(fake.requests[3].body.messages), /Then your test files alone run on the unchanged workspace \(fail-first\): a test of the change should fail there, a regression guard pass/);
+    assert.match(JSON.stringify(fake.requests[0].body.messages), /Then DevA's test files alone run on the unchanged code, so fail-first is observed/);
     assert.match(run.stderr, /▷ check on the unchanged workspace with only DevA's test files \(fail-first\): node test\/theme\.test\.js/);
     assert.match(run.stderr, /· before the change, node test\/theme\.test\.js failed \(1 test case failing\), as a test of the change should/);
     // the retrospective hears, per criterion, how its tests fared on the unchanged code, and the run in one line

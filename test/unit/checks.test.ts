@@ -317,6 +317,10 @@ describe('checks: fail-first', () => {
     });
     assert.match(text, /- Fail-first, DevA's test files alone \(test\/a\.test\.js, test\/b\.test\.js\) on the unchanged code: `node --test` failed \(failing: "adds"\)\. A test of the change should fail here and pass on the proposal\.\n/);
     assert.ok(!text.includes('SECRET OUTPUT'));
+    // the failures are the point here: up to 8 are named (a fix round's line names 3)
+    const ten = Array.from({ length: 10 }, (_, i) => ({ name: `case ${i + 1}`, passed: false }));
+    const many = checksForRetro({ ...outcome, before: { testFiles: ['test/a.test.js'], runs: [run(false, ten)], notWritten: [] } });
+    assert.match(many, /failed \(failing: "case 1", "case 2", "case 3", "case 4", "case 5", "case 6", "case 7", "case 8" and 2 more\)/);
     assert.match(checksForRetro({ ...outcome, before: { testFiles: [], runs: [], notWritten: [] } }), /- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code\./);
     assert.doesNotMatch(checksForRetro(outcome), /Fail-first/, 'not asked for: not mentioned');
   });

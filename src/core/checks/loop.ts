@@ -214,13 +214,15 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
 const RETRO_ANSWER_CHARS = 240;
+/** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
+const FAIL_FIRST_TESTS = 8;
 
 const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : 'failed');
 
-/** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first test cases it reported failing. */
-function runSaying(r: CheckRun): string {
+/** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first `max` test cases it reported failing. */
+function runSaying(r: CheckRun, max: number): string {
   const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
-  const named = tests.length ? ` (failing: ${tests.slice(0, RETRO_FAILING_TESTS).join(', ')}${tests.length > RETRO_FAILING_TESTS ? ` and ${tests.length - RETRO_FAILING_TESTS} more` : ''})` : '';
+  const named = tests.length ? ` (failing: ${tests.slice(0, max).join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''})` : '';
   return `\`${r.command}\` ${statusWord(r)}${named}`;
 }
 
@@ -229,7 +231,7 @@ function failFirstSaying(before: FailFirstRuns): string {
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map(runSaying).join('; ') || 'no run'}. A test of the change should fail here and pass on the proposal.`;
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map((r) => runSaying(r, FAIL_FIRST_TESTS)).join('; ') || 'no run'}. A test of the change should fail here and pass on the proposal.`;
 }
 
 /**
@@ -243,7 +245,7 @@ export function checksForRetro(outcome: ChecksOutcome): string {
   const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${statusWord(s)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
   for (const fix of outcome.fixRounds) {
     const failing = outcome.runs.filter((r) => r.round === fix.round - 1 && !r.passed);
-    const what = failing.map(runSaying);
+    const what = failing.map((r) => runSaying(r, RETRO_FAILING_TESTS));
     const answer = fix.files.length
       ? `DevA changed ${fix.files.map((f) => f.path).join(', ')}`
       : `DevA changed no file${fix.reply.trim() ? `: "${lineWithin(fix.reply, RETRO_ANSWER_CHARS)}"` : ''}`;

@@ -112,6 +112,8 @@ export interface ContextInputs {
   fileExists?: (rel: string) => boolean;
   /** The check commands that will run on DevA's proposal (DevA is told them up front); none when no checks run. */
   plannedChecks?: readonly string[];
+  /** Fail-first runs after the checks (ChecksConfig.failFirst): DevA's test files alone on the unchanged workspace. */
+  plannedFailFirst?: boolean;
   /** The project's checks found but not run in this session (DevA and the retrospective are told). */
   checksNotRun?: readonly string[];
   /** A second CM opening: the first one's blocking questions and the user's answers (session/dorQuestions.ts). */

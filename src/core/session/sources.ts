@@ -242,7 +242,10 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
     case 'checks:planned': {
       const commands = codeList(inputs.plannedChecks);
       if (commands.length) {
-        return section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.`);
+        const failFirst = inputs.plannedFailFirst
+          ? ' Then your test files alone run on the unchanged workspace (fail-first): a test of the change should fail there, a regression guard pass; the retrospective sees both results per criterion.'
+          : '';
+        return section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.${failFirst}`);
       }
       const notRun = codeList(inputs.checksNotRun);
       return notRun.length
@@ -253,7 +256,8 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       // the opening's coaching must not ask DevA for test runs that will not happen (a trial)
       const planned = codeList(inputs.plannedChecks);
       const notRun = codeList(inputs.checksNotRun);
-      if (planned.length) return section("The project's checks", `CAPE runs ${planned.join(', ')} on DevA's proposal in a scratch copy; a failing one goes back to DevA to fix.`);
+      const failFirst = inputs.plannedFailFirst ? " Then DevA's test files alone run on the unchanged code, so fail-first is observed, not only reasoned." : '';
+      if (planned.length) return section("The project's checks", `CAPE runs ${planned.join(', ')} on DevA's proposal in a scratch copy; a failing one goes back to DevA to fix.${failFirst}`);
       return notRun.length ? section("The project's checks", `Found but not run in this session: ${notRun.join(', ')}. Nothing tests DevA's proposal before the user reviews it.`) : '';
     }
     case 'retro:checks': {

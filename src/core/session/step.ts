@@ -53,7 +53,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   const dorAnswers = step === 'cm_open' ? answeredPairs(state) : undefined;
   const inputs: ContextInputs = {
     dorAnswers,
-    ...((step === 'deva' || step === 'cm_open') && opts.checks?.commands.length ? { plannedChecks: opts.checks.commands } : {}),
+    ...((step === 'deva' || step === 'cm_open') && opts.checks?.commands.length ? { plannedChecks: opts.checks.commands, ...(opts.checks.failFirst ? { plannedFailFirst: true } : {}) } : {}),
     ...(!opts.checks?.commands.length && opts.checksNotRun?.length ? { checksNotRun: opts.checksNotRun } : {}),
     taskId,
     objective: state.objective,
