@@ -19,24 +19,29 @@ export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemor
   if (o) {
     const text = o.passed
       ? `Every check passes${o.fixRounds ? ` after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}` : ''}.`
-      : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}: DevA's last proposal is kept for your review.`;
+      : o.failsAsBefore
+        ? 'Fails only as your unchanged code does (the same test cases): not the proposal\'s doing, so DevA was not asked to fix it.'
+        : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}: DevA's last proposal is kept for your review.`;
     block.append(h('p', { class: `check-outcome check-outcome-${o.passed ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(o.passed ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));
   }
   return block;
 }
 
 function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean, memory: RenderMemory): HTMLElement {
-  // a fail-first run: DevA's tests alone on the unchanged code, where a test of the change should fail
+  // a fail-first run: DevA's tests alone on the unchanged code, where a test of the change should fail; a baseline
+  // run: the unchanged code alone, to tell a failure that was already there from one the proposal brings
   const how: Record<typeof r.status, string> = {
     running: 'running…',
     passed: r.before ? 'passed without the change too' : 'passed',
-    failed: `failed · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
+    failed: `failed${r.baseline ? ' too' : ''} · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
     timeout: 'killed at the time limit',
     cancelled: 'stopped',
     error: 'could not start',
   };
   const glyph =
-    r.status === 'running' ? icon('loading', 'codicon-modifier-spin') : icon(r.before ? 'beaker' : r.status === 'passed' ? 'pass' : r.status === 'cancelled' ? 'debug-stop' : 'error');
+    r.status === 'running'
+      ? icon('loading', 'codicon-modifier-spin')
+      : icon(r.before ? 'beaker' : r.baseline ? 'history' : r.status === 'passed' ? 'pass' : r.status === 'cancelled' ? 'debug-stop' : 'error');
   const head = h(
     'div',
     { class: 'check-head' },
@@ -45,14 +50,19 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
     h('span', { class: 'check-status', text: how[r.status] }),
     h('span', {
       class: 'chip check-round',
-      text: r.before ? "before the change: DevA's tests only" : r.round === 0 ? 'first run' : `after fix ${r.round}`,
-      ...(r.before ? { attrs: { title: "Fail-first (cape.failFirst): the check ran on your unchanged files with only DevA's test files added" } } : {}),
+      text: r.before ? "before the change: DevA's tests only" : r.baseline ? 'your unchanged code' : r.round === 0 ? 'first run' : `after fix ${r.round}`,
+      ...(r.before
+        ? { attrs: { title: "Fail-first (cape.failFirst): the check ran on your unchanged files with only DevA's test files added" } }
+        : r.baseline
+          ? { attrs: { title: 'After its first failure the check ran on your unchanged files, nothing of DevA applied: a failure there too was already there' } }
+          : {}),
     }),
   );
   if (r.durationMs !== null && r.status !== 'running') head.append(h('span', { class: 'muted check-duration', text: formatDuration(r.durationMs) }));
-  const row = h('li', { class: `check-run check-${r.status}${r.before ? ' check-before' : ''}`, data: { round: String(r.round), status: r.status, ...(r.before ? { before: 'true' } : {}) } }, head);
+  const where = r.before ? 'before' : r.baseline ? 'baseline' : '';
+  const row = h('li', { class: `check-run check-${r.status}${where ? ` check-${where}` : ''}`, data: { round: String(r.round), status: r.status, ...(where ? { on: where } : {}) } }, head);
   if (r.output) {
-    const key = `${r.before ? 'before:' : ''}${r.round}:${r.command}`;
+    const key = `${where}:${r.round}:${r.command}`;
     const details = h('details', { class: 'check-output' }, h('summary', {}, h('span', { text: 'Output' })), h('pre', { class: 'check-output-text', text: r.output }));
     if (!readonly && memory.openOutputs.has(key)) details.open = true;
     details.addEventListener('toggle', () => (details.open ? memory.openOutputs.add(key) : memory.openOutputs.delete(key)));

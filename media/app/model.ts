@@ -50,6 +50,8 @@ export type CheckItemView =
       output: string;
       /** A fail-first run: DevA's test files alone on the unchanged workspace (a failure is what a new test should do). */
       before?: boolean;
+      /** The command on the unchanged workspace, nothing applied, after its first failure on the proposal. */
+      baseline?: boolean;
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] };
 
@@ -72,7 +74,8 @@ export interface StepView {
   exchanges?: Exchange[];
   /** DevA: the project's checks on the proposal and the fix rounds, in order; `checksOutcome` once they ended. */
   checks?: CheckItemView[];
-  checksOutcome?: { passed: boolean; fixRounds: number };
+  /** failsAsBefore: no fix round was asked, the same test cases failing on the unchanged workspace. */
+  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean };
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;
@@ -441,20 +444,26 @@ export function isRunning(state: PanelViewState): boolean {
 
 const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
 
+/** Where a check ran, from its event: on the unchanged workspace with DevA's tests only (before), or with nothing (baseline). */
+function where(ev: Record<string, unknown>): { before?: true; baseline?: true } {
+  return ev.before === true ? { before: true } : ev.baseline === true ? { baseline: true } : {};
+}
+
 /** One check event on DevA's step (coerced: a malformed field degrades, never throws). */
 function reduceCheck(step: StepView, raw: unknown): StepView {
   const ev: Record<string, unknown> = isObj(raw) ? raw : {};
   const items = (step.checks ?? []).slice();
   switch (ev.type) {
     case 'check-started':
-      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '', ...(ev.before === true ? { before: true } : {}) });
+      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '', ...where(ev) });
       break;
     case 'check-finished': {
       const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
       const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const before = ev.before === true;
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...(before ? { before } : {}) };
-      const i = items.findIndex((x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === before);
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev) };
+      const i = items.findIndex(
+        (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
+      );
       if (i >= 0) items[i] = row;
       else items.push(row);
       break;
@@ -468,7 +477,7 @@ function reduceCheck(step: StepView, raw: unknown): StepView {
       break;
     }
     case 'checks-finished':
-      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0 } };
+      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0, ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}) } };
     default:
       return step;
   }

@@ -14,10 +14,18 @@ import {
 function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
   switch (e.type) {
     case 'check-started':
-      out.write(`  ▷ check${e.before ? " on the unchanged workspace with only DevA's test files (fail-first)" : e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`);
+      out.write(
+        `  ▷ check${e.before ? " on the unchanged workspace with only DevA's test files (fail-first)" : e.baseline ? ' on the unchanged workspace, to compare the failure' : e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`,
+      );
       break;
     case 'check-finished': {
       const r = e.run;
+      if (e.baseline) {
+        const failing = (r.tests ?? []).filter((t) => !t.passed).length;
+        const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'failed' ? `failed too${failing ? ` (${failing} test case${failing === 1 ? '' : 's'} failing)` : ''}` : 'could not start';
+        out.write(`  · on the unchanged workspace, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
+        break;
+      }
       if (e.before) {
         // a failure is what a new test should do here: no output, the test cases it reported
         const failing = (r.tests ?? []).filter((t) => !t.passed).length;
@@ -43,7 +51,10 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
       break;
     case 'checks-finished':
       if (e.passed) out.write(`  ✓ every check passes${e.fixRounds ? ` after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}` : ''}\n`);
-      else {
+      else if (e.failsAsBefore) {
+        const failing = e.summary.filter((c) => !c.passed).map((c) => c.command);
+        out.write(`  ✗ ${failing.join(', ')} fail${failing.length === 1 ? 's' : ''} as on the unchanged workspace (the same test cases): not the proposal's doing, so DevA was not asked to fix it\n`);
+      } else {
         const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'timeout' ? 'timed out' : `exit ${c.exitCode ?? 'none'}`})`);
         out.write(`  ✗ checks still failing after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}: ${failing.join(', ')}; DevA's last proposal is kept for review\n`);
       }

@@ -208,7 +208,14 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
           ...(f.reason ? { reason: f.reason } : {}),
           ...(f.warning ? { warning: f.warning } : {}),
         })),
-        checks: result.checks ? summarizeChecks(result.checks).map((c) => ({ command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds })) : [],
+        checks: result.checks
+          ? summarizeChecks(result.checks).map((c) => {
+              // how the command fared on the unchanged workspace, when it failed on the proposal (checks/baseline.ts)
+              const unchanged = result.checks!.baseline?.find((b) => b.command === c.command);
+              return { command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds, ...(unchanged ? { unchangedWorkspace: unchanged.status } : {}) };
+            })
+          : [],
+        ...(result.checks?.failsAsBefore ? { checksFailAsBefore: true } : {}),
         ...(result.checks?.before
           ? { failFirst: { testFiles: result.checks.before.testFiles, checks: result.checks.before.runs.map((r) => ({ command: r.command, passed: r.passed, exitCode: r.exitCode, status: r.status })) } }
           : {}),

@@ -67,7 +67,9 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(retro, /- Fix round 1, after `npm test` failed: DevA changed src\/calc\.js\./, 'what failed and what DevA did about it');
     assert.ok(!retro.includes('BUG marker is left'), 'no check output in the retrospective request');
 
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
+    // the failing command ran once on the unchanged workspace too: it passes there, so the failure was the proposal's
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2, unchangedWorkspace: 'passed' }]);
+    assert.match(fixReq, /On the unchanged workspace \(nothing of yours applied\) this command passed\. A test failing only on your proposal usually fails because of it; one far from your change may be flaky \(timing, network\)\./);
     assert.deepStrictEqual(
       run.json.files.map((f: { path: string; status: string }) => [f.path, f.status]),
       [
@@ -112,7 +114,8 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(second, /src\/calc\.js:2: error: a BUG marker/, 'the second request has the output of the fixed version');
     assert.strictEqual(text(fake.requests[5].body.messages.at(-2).content), fix1, 'the first fix is part of the conversation');
 
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: false, exitCode: 1, rounds: 3 }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: false, exitCode: 1, rounds: 3, unchangedWorkspace: 'passed' }]);
+    assert.strictEqual(run.json.checksFailAsBefore, undefined);
     assert.match(run.stderr, /✗ checks still failing after 2 fix rounds: npm test \(exit 1\); DevA's last proposal is kept for review/);
     const retroAsk = JSON.stringify(fake.requests[6].body.messages);
     assert.match(retroAsk, /`npm test`: failed \(exit code 1, 3 run\(s\)\)/);
@@ -124,6 +127,31 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'calc.js'), 'utf8'), 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b; // BUG still');
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'mul.js'), 'utf8'), 'exports.mul = (a, b) => a * b;');
     assert.deepStrictEqual(fs.readdirSync(tmp), []);
+  });
+
+  it('a check that already fails on the unchanged workspace, with the same test cases: no fix round, and everyone is told', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    const tmp = tempDir('cape-checks-tmp-');
+    // a project test that fails whatever DevA does (spec reporter lines, as mocha or node:test print them)
+    fs.writeFileSync(path.join(ws, 'legacy.js'), "console.log('  ✔ adds');\nconsole.log('  ✖ rounds half to even');\nprocess.exit(1);\n");
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: r[4] });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'node legacy.js', '--json'], env(tmp));
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'CM, POA, DA, DevA, retrospective: no fix request');
+    assert.deepStrictEqual(run.json.checks, [{ command: 'node legacy.js', passed: false, exitCode: 1, rounds: 1, unchangedWorkspace: 'failed' }]);
+    assert.strictEqual(run.json.checksFailAsBefore, true);
+    assert.match(run.stderr, /▷ check on the unchanged workspace, to compare the failure: node legacy\.js/);
+    assert.match(run.stderr, /· on the unchanged workspace, node legacy\.js failed too \(1 test case failing\)/);
+    assert.match(run.stderr, /✗ node legacy\.js fails as on the unchanged workspace \(the same test cases\): not the proposal's doing, so DevA was not asked to fix it/);
+    const retroAsk = JSON.stringify(fake.requests[4].body.messages);
+    assert.match(retroAsk, /- On the unchanged workspace \(nothing of DevA's applied\), after its first failure: `node legacy\.js` failed \(failing: \\"rounds half to even\\"\)\./);
+    assert.match(retroAsk, /Fix rounds used: 0 of 2\. The final proposal fails only as the unchanged workspace does/);
+    const pairDir = path.join(ws, 'cape', '5_sessions', 'pair');
+    const rec = JSON.parse(fs.readFileSync(path.join(pairDir, fs.readdirSync(pairDir).find((f) => f.startsWith(`${TASK}_4_DevA_`))!), 'utf8'));
+    assert.strictEqual(rec.checks.failsAsBefore, true);
+    assert.strictEqual(rec.checks.baseline[0].status, 'failed');
+    assert.deepStrictEqual(fs.readdirSync(tmp), [], 'both scratch copies removed');
   });
 
   it('a check that hangs is killed at the time limit, with the processes it started', async () => {
@@ -147,7 +175,8 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     );
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'no fix round with --fix-rounds 0');
-    assert.deepStrictEqual(run.json.checks, [{ command: `node hang.js ${pids}`, passed: false, exitCode: null, rounds: 1 }]);
+    // it hangs on the unchanged workspace too (killed there as well); with no test case named, nothing to compare
+    assert.deepStrictEqual(run.json.checks, [{ command: `node hang.js ${pids}`, passed: false, exitCode: null, rounds: 1, unchangedWorkspace: 'timeout' }]);
     assert.match(run.stderr, /killed at the time limit/);
     for (const pid of fs.readFileSync(pids, 'utf8').split(' ').map(Number)) {
       assert.ok(!(await runningAfter(pid, 10000)), `process ${pid} was killed`);
@@ -181,7 +210,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });
     run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--task', `${TASK}-2`, '--check', 'auto', '--fix-rounds', '1', '--json'], env(tempDir('cape-checks-tmp-')));
     assert.strictEqual(run.code, 0, run.stderr);
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2 }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2, unchangedWorkspace: 'passed' }]);
     assert.match(run.stderr, /Checks on DevA's proposal: npm test \(up to 1 fix round\)/);
     assert.doesNotMatch(JSON.stringify(fake.requests.map((q) => q.body.messages)), /do not run in this session|Not run in this session|Found but not run/);
     assert.match(text(fake.requests[0].body.messages[0].content), /## The project's checks\nCAPE runs `npm test` on DevA's proposal in a scratch copy/);

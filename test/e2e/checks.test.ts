@@ -1,6 +1,6 @@
-// E2E: the project's checks on DevA's proposal in the panel. (1) The check fails on DevA's first proposal, one fix
-// round makes it pass: both runs (command, pass/fail, duration, the output collapsible) and the fix round show under
-// DevA's turn, and the user's files are untouched. (2) Stop while a check runs: the check blocks on a file this test
+// E2E: the project's checks on DevA's proposal in the panel. (1) The check fails on DevA's first proposal, passes on
+// the unchanged code (so the failure is the proposal's), one fix round makes it pass: the runs (command, pass/fail,
+// duration, the output collapsible) and the fix round show under DevA's turn, and the user's files are untouched. (2) Stop while a check runs: the check blocks on a file this test
 // controls (never on timing), Stop kills it, the step ends as stopped and the check as stopped.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -42,15 +42,22 @@ describe('e2e: checks on DevA\'s proposal — rounds in the panel, Stop during a
 
     const deva = wv.locator('.session[data-current="true"] .turn[data-step="deva"] .checks');
     const runs = deva.locator('.check-run');
-    assert.strictEqual(await runs.count(), 2);
+    // the first run fails; the check then runs on the unchanged code (it passes: the failure is the proposal's); the
+    // run after the fix round passes
+    assert.strictEqual(await runs.count(), 3);
     assert.deepStrictEqual(
-      [await runs.nth(0).getAttribute('data-status'), await runs.nth(1).getAttribute('data-status')],
-      ['failed', 'passed'],
+      await runs.evaluateAll((els) => els.map((e) => [e.getAttribute('data-status'), e.getAttribute('data-on')])),
+      [
+        ['failed', null],
+        ['passed', 'baseline'],
+        ['passed', null],
+      ],
     );
     assert.strictEqual((await runs.nth(0).locator('.check-command').innerText()).trim(), command);
     assert.match(await runs.nth(0).locator('.check-status').innerText(), /failed · exit 1/);
     assert.match(await runs.nth(0).locator('.check-round').innerText(), /first run/);
-    assert.match(await runs.nth(1).locator('.check-round').innerText(), /after fix 1/);
+    assert.match(await runs.nth(1).locator('.check-round').innerText(), /your unchanged code/);
+    assert.match(await runs.nth(2).locator('.check-round').innerText(), /after fix 1/);
     assert.match(await runs.nth(0).locator('.check-duration').innerText(), /\d/);
     assert.match(await deva.locator('.check-fix').innerText(), /Fix round 1 of 2: DevA fixes node gate\.js[\s\S]*Changed src\/calc\.js/);
     assert.match(await deva.locator('.check-outcome').innerText(), /Every check passes after 1 fix round\./);

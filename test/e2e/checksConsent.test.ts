@@ -51,8 +51,10 @@ describe('e2e: detected checks ask once per workspace', function () {
     const wv = await panel(page);
     await waitForSessionDone(wv, 180_000);
     const runs = wv.locator('.session[data-current="true"] .turn[data-step="deva"] .check-run');
+    // the first run, the unchanged code's run after that failure, the run after the fix round
     assert.deepStrictEqual(await runs.evaluateAll((els) => els.map((e) => [e.querySelector('.check-command')?.textContent, e.getAttribute('data-status')])), [
       ['npm test', 'failed'],
+      ['npm test', 'passed'],
       ['npm test', 'passed'],
     ]);
 
@@ -67,7 +69,7 @@ describe('e2e: detected checks ask once per workspace', function () {
     assert.strictEqual(await page.locator('.monaco-dialog-box').count(), 0, 'no second question');
     await waitForSessionDone(wv, 180_000);
     const again = wv.locator('.session[data-current="true"] .turn[data-step="deva"] .check-run');
-    assert.strictEqual(await again.count(), 2, 'the remembered "Always" ran the check again');
+    assert.strictEqual(await again.count(), 3, 'the remembered "Always" ran the check again');
   });
 });
 

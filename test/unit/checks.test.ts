@@ -366,6 +366,59 @@ describe('checks: fail-first', () => {
   });
 });
 
+describe('checks: a failure compared with the unchanged workspace', () => {
+  // src/add.js holds a bug on disk; the check reports a legacy test that always fails, "adds", and a test of a
+  // feature flag the proposal may break
+  const check = `node -e "const a=require('./src/add');const r=[['legacy',false],['adds',a.add(2,2)===4],['flag',!a.broken]];for(const [n,ok] of r)console.log((ok?'✔ ':'✖ ')+n);process.exit(r.every(x=>x[1])?0:1)"`;
+  const ws = () => {
+    const dir = tmp();
+    write(dir, 'src/add.js', 'exports.add = (a, b) => a - b;\n');
+    return dir;
+  };
+  const proposal = (content: string) => [{ path: 'src/add.js', relPath: 'src/add.js', content, status: 'proposed', action: 'modify' }] as ProposedFile[];
+
+  it('a failure that was already there (the same test cases fail on the unchanged code) gets no fix round', async () => {
+    const events: CheckEvent[] = [];
+    let asked = 0;
+    const { outcome } = await runCheckLoop({ commands: [check], workspace: ws(), capeFolder: 'cape', files: proposal('exports.add = (a, b) => a + b;\n'), askFix: async () => (asked++, ''), onEvent: (e) => events.push(e) });
+    assert.strictEqual(asked, 0, 'DevA is not asked to fix a legacy failure');
+    assert.strictEqual(outcome.passed, false);
+    assert.strictEqual(outcome.failsAsBefore, true);
+    assert.deepStrictEqual(outcome.baseline!.map((r) => r.tests), [[{ name: 'legacy', passed: false }, { name: 'adds', passed: false }, { name: 'flag', passed: true }]]);
+    assert.deepStrictEqual(outcome.runs.length, 1, 'the baseline run is no round');
+    assert.deepStrictEqual(
+      events.map((e) => `${e.type}${'baseline' in e && e.baseline ? ' baseline' : ''}${e.type === 'checks-finished' && e.failsAsBefore ? ' failsAsBefore' : ''}`),
+      ['check-started', 'check-finished', 'check-started baseline', 'check-finished baseline', 'checks-finished failsAsBefore'],
+    );
+    const retro = checksForRetro(outcome);
+    assert.match(retro, /- On the unchanged workspace \(nothing of DevA's applied\), after its first failure: `node -e [^`]*` failed \(failing: "legacy", "adds"\)\./);
+    assert.match(retro, /Fix rounds used: 0 of 2\. The final proposal fails only as the unchanged workspace does \(the same test cases\): the failure was already there, so no fix round was asked for it\./);
+  });
+
+  it('a new failure gets its fix round, the request telling the failures already there from the new ones; the unchanged code runs once', async () => {
+    const requests: string[] = [];
+    const { outcome } = await runCheckLoop({
+      commands: [check],
+      fixRounds: 2,
+      workspace: ws(),
+      capeFolder: 'cape',
+      files: proposal('exports.add = (a, b) => a + b;\nexports.broken = true;\n'),
+      askFix: async (r) => (requests.push(r), 'Not mine.'),
+    });
+    assert.strictEqual(requests.length, 2);
+    assert.match(requests[0], /On the unchanged workspace \(nothing of yours applied\) this command fails too \(exit code 1\)\.\nFailing there too \(not caused by your files; leave them alone\):\n- legacy\nNew with your proposal \(fix these\):\n- flag\n/);
+    assert.strictEqual(outcome.baseline!.length, 1, 'once per command, not per round');
+    assert.ok(!outcome.failsAsBefore);
+    // a command passing on the unchanged code: the failure is the proposal's (unless a test is flaky)
+    const clean = tmp();
+    write(clean, 'src/add.js', 'exports.add = (a, b) => a + b;\n');
+    const seen: string[] = [];
+    const passing = `node -e "process.exit(require('./src/add').add(2,2)===4?0:1)"`;
+    await runCheckLoop({ commands: [passing], fixRounds: 1, workspace: clean, capeFolder: 'cape', files: proposal('exports.add = (a, b) => a * 3;\n'), askFix: async (r) => (seen.push(r), '') });
+    assert.match(seen[0], /On the unchanged workspace \(nothing of yours applied\) this command passed\. A test failing only on your proposal usually fails because of it; one far from your change may be flaky \(timing, network\)\./);
+  });
+});
+
 describe('checks: the fix request', () => {
   const base = { command: 'node --test', round: 0, exitCode: null, durationMs: 1, output: 'tail of the output', outputChars: 18 };
 

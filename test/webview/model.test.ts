@@ -57,6 +57,18 @@ describe('webview model: reduce', () => {
     const ff = run([chk({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), chk({ type: 'check-finished', run: runOf(0, false), before: true })], done);
     assert.deepStrictEqual(ff.session!.steps.deva.checks!.slice(3), [{ kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true }]);
     assert.strictEqual(ff.session!.steps.deva.checks![0].kind === 'run' && ff.session!.steps.deva.checks![0].before, undefined, 'the first run stays as it was');
+    // a run on the unchanged code after a failure (baseline) is its own row too; the outcome says the failure was there
+    const bl = run(
+      [
+        chk({ type: 'check-started', round: 1, command: 'npm test', index: 0, total: 1, baseline: true }),
+        chk({ type: 'check-finished', run: runOf(1, false), baseline: true }),
+        chk({ type: 'checks-finished', passed: false, summary: [], fixRounds: 1, failsAsBefore: true }),
+      ],
+      ff,
+    );
+    assert.deepStrictEqual(bl.session!.steps.deva.checks!.at(-1), { kind: 'run', round: 1, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', baseline: true });
+    assert.strictEqual(bl.session!.steps.deva.checks!.length, 5, 'the finished round-1 run is not taken for the baseline run');
+    assert.deepStrictEqual(bl.session!.steps.deva.checksOutcome, { passed: false, fixRounds: 1, failsAsBefore: true });
     const odd = reduce(done, { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'check-finished', run: { command: 7, status: '<b>x</b>' } } } as never }).state;
     const last = odd.session!.steps.deva.checks!.at(-1)!;
     assert.deepStrictEqual(last, { kind: 'run', round: 0, command: '7', status: 'error', exitCode: null, durationMs: null, output: '' });

@@ -229,7 +229,10 @@ describe('chat panel webview (Chromium)', function () {
     await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }));
     const runs = p.page.locator('.turn[data-step="deva"] .check-run');
     assert.strictEqual(await runs.getAttribute('data-status'), 'running');
-    await p.send(check({ type: 'check-finished', run: run(0, false, 'src/a.ts:3: <b>expected</b> 2') }), check({ type: 'fix-round', round: 1, max: 2, failing: ['npm test'] }));
+    await p.send(check({ type: 'check-finished', run: run(0, false, 'src/a.ts:3: <b>expected</b> 2') }));
+    // after its first failure the check runs on the unchanged code: it passes there, so the failure is the proposal's
+    await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, baseline: true }), check({ type: 'check-finished', run: run(0, true, 'ok'), baseline: true }));
+    await p.send(check({ type: 'fix-round', round: 1, max: 2, failing: ['npm test'] }));
     await p.send(check({ type: 'fix-applied', round: 1, files: ['src/a.ts'], problems: ['one block did not match'] }));
     const first = runs.nth(0);
     assert.strictEqual(await first.getAttribute('data-status'), 'failed');
@@ -243,16 +246,33 @@ describe('chat panel webview (Chromium)', function () {
     // fail-first (cape.failFirst): DevA's tests alone on the unchanged code, where failing is what they should do
     await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), check({ type: 'check-finished', run: run(0, false, 'not ok 1 - adds'), before: true }));
     await p.send(check({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 }));
-    assert.strictEqual(await runs.count(), 3);
-    const before = runs.nth(2);
-    assert.strictEqual(await before.getAttribute('data-before'), 'true');
+    assert.strictEqual(await runs.count(), 4);
+    assert.match(await runs.nth(1).locator('.check-round').innerText(), /your unchanged code/);
+    assert.strictEqual(await runs.nth(1).getAttribute('data-on'), 'baseline');
+    assert.match(await runs.nth(1).locator('.check-status').innerText(), /^passed$/);
+    const before = runs.nth(3);
+    assert.strictEqual(await before.getAttribute('data-on'), 'before');
     assert.match(await before.locator('.check-round').innerText(), /before the change: DevA's tests only/);
     assert.match(await before.locator('.check-status').innerText(), /failed · exit 1, as a test of the change should/);
-    assert.ok(!(await runs.nth(0).getAttribute('data-before')), 'the first run is no fail-first run');
+    assert.ok(!(await runs.nth(0).getAttribute('data-on')), 'the first run is on the proposal');
     assert.ok(await runs.nth(0).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open), 'the opened output is still open');
-    assert.ok(!(await runs.nth(1).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open)));
-    assert.match(await runs.nth(1).locator('.check-round').innerText(), /after fix 1/);
+    assert.ok(!(await runs.nth(2).locator('.check-output').evaluate((d) => (d as HTMLDetailsElement).open)));
+    assert.match(await runs.nth(2).locator('.check-round').innerText(), /after fix 1/);
     assert.match(await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText(), /Every check passes after 1 fix round\./);
+  });
+
+  it('says when the checks fail only as the unchanged code does: no fix round was asked', async () => {
+    const p = await open();
+    const deva = script.steps[3];
+    const check = (event: CheckEvent): HostMessage => ev({ type: 'check', step: 'deva', event });
+    const run = (passed: boolean) => ({ command: 'npm test', round: 0, status: passed ? ('passed' as const) : ('failed' as const), passed, exitCode: passed ? 0 : 1, durationMs: 900, output: '✖ legacy', outputChars: 8 });
+    await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }), check({ type: 'check-finished', run: run(false) }));
+    await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, baseline: true }), check({ type: 'check-finished', run: run(false), baseline: true }));
+    await p.send(check({ type: 'checks-finished', passed: false, summary: [], fixRounds: 0, failsAsBefore: true }));
+    const runs = p.page.locator('.turn[data-step="deva"] .check-run');
+    assert.match(await runs.nth(1).locator('.check-status').innerText(), /failed too · exit 1/);
+    assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .check-fix').count(), 0);
+    assert.match(await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText(), /Fails only as your unchanged code does \(the same test cases\): not the proposal's doing, so DevA was not asked to fix it\./);
   });
 
   it('renders the CM opening card with the DoR result, concerns, watch-outs and coaching notes', async () => {

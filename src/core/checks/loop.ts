@@ -1,9 +1,10 @@
 // The check loop after DevA's reply: the proposal is written over a scratch copy of the workspace, every check
 // command runs there, and while one fails (and fix rounds are left) DevA gets the failing commands, exit codes and
 // trimmed outputs and answers with fixed <file>/<edit> blocks, which replace the proposal's files; then every command
-// runs again. The last proposal is kept whatever the result; with fail-first asked for, its test files then run
-// alone on the unchanged workspace (failFirst.ts). The runner calls this once, after DevA's reply is parsed; `askFix`
-// continues DevA's own conversation.
+// runs again. A command's first failure is compared with the unchanged workspace (baseline.ts): a failure that was
+// already there gets no fix round. The last proposal is kept whatever the result; with fail-first asked for, its
+// test files then run alone on the unchanged workspace (failFirst.ts). The runner calls this once, after DevA's reply
+// is parsed; `askFix` continues DevA's own conversation.
 import { extractFiles } from '../reply/parser';
 import { checkFilePath, proposeFiles, samePathKey } from '../files/pathSafety';
 import { applyHunks } from '../edits/match';
@@ -15,6 +16,7 @@ import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, ty
 import { lineWithin } from '../text';
 import { sameTestName } from './output';
 import { runFailFirst } from './failFirst';
+import { Baseline, baselineLines, failsAsBefore } from './baseline';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -71,12 +73,19 @@ function testCasesLine(r: CheckRun, named: readonly string[]): string[] {
  * The user message of a fix round: each failing command with its exit code, what the runner reported of its test
  * cases (and of the tests DevA named), and its trimmed output.
  */
-export function fixRequest(failing: CheckRun[], round: number, max: number, problems: string[] = [], named: readonly string[] = []): string {
+export function fixRequest(
+  failing: CheckRun[],
+  round: number,
+  max: number,
+  problems: string[] = [],
+  named: readonly string[] = [],
+  unchanged: (r: CheckRun) => CheckRun | undefined = () => undefined,
+): string {
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
   for (const r of failing) {
     const how =
       r.status === 'timeout' ? 'was killed at the time limit' : r.status === 'error' ? 'could not be started' : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
-    lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
+    lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), ...baselineLines(r, unchanged(r)), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
   lines.push(
@@ -155,6 +164,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     if (opts.signal?.aborted) throw new CheckCancelled();
     throw e;
   }
+  const baseline = new Baseline({ ...opts, emit });
   try {
     let toWrite = files;
     let problems: string[] = [];
@@ -171,13 +181,20 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
         if (run.status === 'cancelled' || opts.signal?.aborted) throw new CheckCancelled();
       }
       const failing = runs.filter((r) => !r.passed);
-      if (!failing.length || round >= maxFixRounds) {
-        outcome.passed = failing.length === 0;
+      if (!failing.length) {
+        outcome.passed = true;
         break;
       }
+      // a failure is compared with the unchanged workspace once per command (baseline.ts)
+      if (!(await baseline.runFor(failing, opts.commands))) throw new CheckCancelled();
+      if (failing.every((r) => failsAsBefore(r, baseline.get(r.command)))) {
+        outcome.failsAsBefore = true;
+        break;
+      }
+      if (round >= maxFixRounds) break;
       const fixNo = round + 1;
       emit({ type: 'fix-round', round: fixNo, max: maxFixRounds, failing: failing.map((r) => r.command) });
-      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? []);
+      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command));
       const reply = await opts.askFix(request);
       const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply);
       files = applied.files;
@@ -195,6 +212,8 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     }
   } finally {
     await scratch.dispose().catch(() => undefined);
+    await baseline.dispose();
+    if (baseline.all().length) outcome.baseline = baseline.all();
   }
   if (opts.failFirst) {
     let before;
@@ -207,7 +226,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     if (before.cancelled) throw new CheckCancelled();
     outcome.before = { testFiles: before.testFiles, runs: before.runs, notWritten: before.notWritten };
   }
-  emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length });
+  emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}) });
   return { files, outcome };
 }
 
@@ -238,8 +257,8 @@ function failFirstSaying(before: FailFirstRuns): string {
  * The check results for the retrospective: per command, passed or not, exit code and runs; per fix round, what failed
  * (the command, and the first test cases the runner reported failing) and what DevA's answer did (the files it
  * changed, or its one line when it changed none) — never the output. A check that passes on a rerun after an answer
- * that changed no file is named as such: the failure did not come from the proposal. Then the fail-first runs, when
- * they happened.
+ * that changed no file is named as such: the failure did not come from the proposal. Then the runs on the unchanged
+ * workspace (after a command's first failure), and the fail-first runs, when they happened.
  */
 export function checksForRetro(outcome: ChecksOutcome): string {
   const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${statusWord(s)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
@@ -255,9 +274,13 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     const rerun = flaky ? ' The check run after it passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : '';
     lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
   }
+  for (const b of outcome.baseline ?? []) lines.push(`- On the unchanged workspace (nothing of DevA's applied), after its first failure: ${runSaying(b, RETRO_FAILING_TESTS)}.`);
   if (outcome.before) lines.push(failFirstSaying(outcome.before));
-  lines.push(
-    `Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${outcome.passed ? 'Every check passes on the final proposal.' : 'The final proposal still fails a check; it is kept for the human to review.'}`,
-  );
+  const end = outcome.passed
+    ? 'Every check passes on the final proposal.'
+    : outcome.failsAsBefore
+      ? 'The final proposal fails only as the unchanged workspace does (the same test cases): the failure was already there, so no fix round was asked for it.'
+      : 'The final proposal still fails a check; it is kept for the human to review.';
+  lines.push(`Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${end}`);
   return lines.join('\n');
 }

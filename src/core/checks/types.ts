@@ -100,6 +100,13 @@ export interface ChecksOutcome {
   passed: boolean;
   /** The fail-first runs, when they were asked for (ChecksConfig.failFirst) and the loop was not stopped. */
   before?: FailFirstRuns;
+  /**
+   * The failing commands run on the unchanged workspace (nothing applied), one run each, taken when each first failed
+   * (baseline.ts); absent when no command failed.
+   */
+  baseline?: CheckRun[];
+  /** The loop stopped before a fix round because every failing test case fails on the unchanged workspace too. */
+  failsAsBefore?: boolean;
 }
 
 /** One command's result for `--json` ("checks") and the retrospective: its last run, and how many runs it took. */
@@ -114,14 +121,18 @@ export interface CheckSummary {
 
 /** The check loop's progress as session events (the runner wraps them with the step). */
 export type CheckEvent =
-  /** `before`: a fail-first run (DevA's test files alone on the unchanged workspace), after the loop's last round. */
-  | { type: 'check-started'; round: number; command: string; index: number; total: number; before?: boolean }
-  | { type: 'check-finished'; run: CheckRun; before?: boolean }
+  /**
+   * `before`: a fail-first run (DevA's test files alone on the unchanged workspace), after the loop's last round.
+   * `baseline`: the command on the unchanged workspace (nothing applied), after its first failure on the proposal.
+   */
+  | { type: 'check-started'; round: number; command: string; index: number; total: number; before?: boolean; baseline?: boolean }
+  | { type: 'check-finished'; run: CheckRun; before?: boolean; baseline?: boolean }
   /** A fix request goes to DevA: round `round` of at most `max`, for the failing commands. */
   | { type: 'fix-round'; round: number; max: number; failing: string[] }
   /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */
   | { type: 'fix-applied'; round: number; files: string[]; problems: string[] }
-  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number };
+  /** failsAsBefore: no fix round was asked, every failure being there on the unchanged workspace too. */
+  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number; failsAsBefore?: boolean };
 
 export function summarizeChecks(outcome: ChecksOutcome): CheckSummary[] {
   return outcome.commands.map((command) => {
@@ -148,7 +159,8 @@ export function isChecksOutcome(x: unknown): x is ChecksOutcome {
     Array.isArray(o.fixRounds) &&
     typeof o.maxFixRounds === 'number' &&
     typeof o.passed === 'boolean' &&
-    (o.before === undefined || isFailFirstRuns(o.before))
+    (o.before === undefined || isFailFirstRuns(o.before)) &&
+    (o.baseline === undefined || isRunList(o.baseline))
   );
 }
 

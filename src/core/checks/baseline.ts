@@ -1,0 +1,105 @@
+// The unchanged workspace as the reference for a failure: when a check command first fails on DevA's proposal, the
+// same command runs once on a scratch copy of the workspace with nothing applied. A failure whose failing test cases
+// all fail there too was already there — not the proposal's doing (a broken or flaky test, the environment): the loop
+// asks DevA for no fix round for it (loop.ts), the fix request of a mixed failure says which failures were already
+// there and which are new, and the retrospective hears it. A run that names no test case cannot be compared case by
+// case; its fix request still says whether the unchanged workspace passes.
+import { createScratch, type Scratch } from './scratch';
+import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
+import { lineWithin } from '../text';
+import type { CheckEvent, CheckRun, ChecksConfig } from './types';
+
+/** Failing test cases a fix request names per group (already failing, new). */
+const NAMED = 10;
+
+export interface BaselineOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap'> {
+  workspace: string;
+  capeFolder: string;
+  emit: (e: CheckEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The unchanged workspace's runs, one per command, taken when the command first failed. */
+export class Baseline {
+  private scratch: Scratch | undefined;
+  private readonly runs = new Map<string, CheckRun>();
+
+  constructor(private readonly opts: BaselineOptions) {}
+
+  /** Every run taken, in the order they ran. */
+  all(): CheckRun[] {
+    return [...this.runs.values()];
+  }
+
+  get(command: string): CheckRun | undefined {
+    return this.runs.get(command);
+  }
+
+  /**
+   * Runs each failing command not yet run on the unchanged workspace (a run Stop ended, or one that could not start,
+   * is not compared). Returns false when Stop ended a run.
+   */
+  async runFor(failing: readonly CheckRun[], commands: readonly string[]): Promise<boolean> {
+    for (const f of failing) {
+      if (this.runs.has(f.command) || f.status === 'cancelled' || f.status === 'error') continue;
+      try {
+        this.scratch ??= await createScratch(this.opts.workspace, { capeFolder: this.opts.capeFolder, signal: this.opts.signal });
+      } catch (e) {
+        if (this.opts.signal?.aborted) return false;
+        throw e;
+      }
+      const index = commands.indexOf(f.command);
+      this.opts.emit({ type: 'check-started', round: f.round, command: f.command, index, total: commands.length, baseline: true });
+      const run = await runCheck({
+        command: f.command,
+        cwd: this.scratch.dir,
+        round: f.round,
+        timeoutMs: this.opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+        outputCap: this.opts.outputCap,
+        signal: this.opts.signal,
+      });
+      this.runs.set(f.command, run);
+      this.opts.emit({ type: 'check-finished', run, baseline: true });
+      if (run.status === 'cancelled' || this.opts.signal?.aborted) return false;
+    }
+    return true;
+  }
+
+  async dispose(): Promise<void> {
+    await this.scratch?.dispose().catch(() => undefined);
+  }
+}
+
+const failingNames = (r: CheckRun) => (r.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
+
+/**
+ * Whether a failing run fails as the unchanged workspace does: that failed too, both named their test cases, and
+ * every test case failing on the proposal fails there too (by its exact name).
+ */
+export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolean {
+  if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
+  const now = failingNames(run);
+  if (!now.length || !base.tests?.length) return false;
+  const before = new Set(failingNames(base));
+  return now.every((n) => before.has(n));
+}
+
+/** The fix request's lines on how the command fares on the unchanged workspace. */
+export function baselineLines(run: CheckRun, base: CheckRun | undefined): string[] {
+  if (!base || base.status === 'cancelled' || base.status === 'error') return [];
+  if (base.passed) {
+    return ['On the unchanged workspace (nothing of yours applied) this command passed. A test failing only on your proposal usually fails because of it; one far from your change may be flaky (timing, network).'];
+  }
+  const how = base.status === 'timeout' ? 'is killed at the time limit too' : `fails too (exit code ${base.exitCode ?? 'none'})`;
+  const now = failingNames(run);
+  if (!now.length || !base.tests?.length) return [`On the unchanged workspace (nothing of yours applied) this command ${how}: see whether the failure is yours before you change anything.`];
+  const before = new Set(failingNames(base));
+  const already = now.filter((n) => before.has(n));
+  const fresh = now.filter((n) => !before.has(n));
+  const list = (names: string[]) => [...names.slice(0, NAMED).map((n) => `- ${lineWithin(n, 160)}`), ...(names.length > NAMED ? [`- and ${names.length - NAMED} more`] : [])];
+  return [
+    `On the unchanged workspace (nothing of yours applied) this command ${how}.`,
+    ...(already.length ? ['Failing there too (not caused by your files; leave them alone):', ...list(already)] : []),
+    ...(fresh.length ? ['New with your proposal (fix these):', ...list(fresh)] : []),
+  ];
+}
