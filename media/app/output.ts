@@ -197,8 +197,9 @@ function criteriaOf(x: unknown): CriterionView[] {
   return x.filter(isObj).map((c) => {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
     const named = (Array.isArray(c.tests) ? c.tests : [c.test]).filter(isObj);
-    const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined })).join('; ');
-    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), judged: str(c.judged), reason: str(c.reason) };
+    const expect = (t: Record<string, unknown>) => (t.expect === 'fail' || t.expect === 'pass' ? t.expect : undefined);
+    const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined, expect: expect(t) })).join('; ');
+    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), judged: str(c.judged), reason: str(c.reason) };
   });
 }
 
@@ -209,6 +210,8 @@ interface CriterionView {
   computed: string;
   /** Fail-first: the tests on the unchanged code ('' when that did not run). */
   before: string;
+  /** When that contradicts what DevA expected of its tests ('' when it does not). */
+  surprise: string;
   judged: string;
   reason: string;
 }
@@ -244,7 +247,7 @@ function criteriaTable(list: CriterionView[]): HTMLElement {
           h('th', { attrs: { scope: 'row', title: c.text } }, h('span', { text: c.id }), c.text ? h('span', { class: 'muted', text: ` ${c.text}` }) : null),
           h('td', { text: c.test || '—' }),
           h('td', { text: said(COMPUTED_TEXT, c.computed) }),
-          before ? h('td', { class: 'criterion-before', text: said(BEFORE_TEXT, c.before) }) : null,
+          before ? h('td', { class: 'criterion-before', text: `${said(BEFORE_TEXT, c.before)}${c.surprise ? ` — ${c.surprise}` : ''}` }) : null,
           h('td', { text: said(JUDGED_TEXT, c.judged) }),
           h('td', { text: c.reason || '—' }),
         ),

@@ -123,7 +123,9 @@ describe('CLI: TSR', function () {
       "console.log('  ✔ toggles');\n" +
       'process.exit(made ? 0 : 1);\n' +
       '</file>\n\n<summary>';
-    const withCheck = CRITERIA_TESTS.replace('], "test_strategy":', ', { "criterion": "AC-3", "check": "node test/theme.test.js" }], "test_strategy":');
+    // DevA expects both to fail on the unchanged code: AC-2's test (it passes there) is flagged
+    const withCheck = CRITERIA_TESTS.replace(/"test": "([^"]+)" \}/g, '"test": "$1", "expect": "fail" }').replace('], "test_strategy":', ', { "criterion": "AC-3", "check": "node test/theme.test.js" }], "test_strategy":');
+    assert.match(withCheck, /"toggles", "expect": "fail" \}/);
     const devaWithTests = deva.replace('"test_strategy":', withCheck).replace('<summary>', testFile);
     fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithTests }, { text: retro });
     const before = fs.readdirSync(ws).sort();
@@ -153,12 +155,18 @@ describe('CLI: TSR', function () {
     // the retrospective hears, per criterion, how its tests fared on the unchanged code, and the run in one line
     const retroAsk = JSON.stringify(fake.requests[4].body.messages);
     assert.match(retroAsk, /- AC-1: [^\\]* — in the checks' last run: passed; with only DevA's tests on the unchanged code: failed \(fail-first observed\)\\n/);
-    assert.match(retroAsk, /- AC-2: [^\\]* — in the checks' last run: passed; with only DevA's tests on the unchanged code: passed too \(it does not show the change\)\\n/);
+    assert.match(retroAsk, /- AC-1: [^\\]*DevA's test: test\/theme\.test\.js › follows the OS theme \(fail-first\) — /);
+    assert.match(
+      retroAsk,
+      /- AC-2: [^\\]* — in the checks' last run: passed; with only DevA's tests on the unchanged code: passed too \(it does not show the change\) — DevA meant it to fail there: it may not test the change\\n/,
+    );
     assert.match(retroAsk, /- AC-3: [^\\]* — in the checks' last run: passed(\\n|")/, 'a whole-check criterion has no fail-first verdict');
     assert.match(retroAsk, /- Fail-first, DevA's test files alone \(test\/theme\.test\.js\) on the unchanged code: `node test\/theme\.test\.js` failed \(failing: \\"follows the OS theme\\"\)\./);
     const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
     assert.match(md, /\| Criterion \| Test \| Checks \| Before the change \| Judged \| Reason \|/);
     assert.match(md, /\| AC-1 .* \| passed \| failed \(fail-first observed\) \| — \|/);
+    assert.match(md, /\| AC-2 .* \| passed \| passed too \(it does not show the change\) — DevA meant it to fail there: it may not test the change \| — \|/);
+    assert.strictEqual(m.criteria[1].surprise, 'DevA meant it to fail there: it may not test the change');
     assert.match(md, /\| AC-3 .* \| passed \| — \| — \|/);
     assert.deepStrictEqual(fs.readdirSync(ws).filter((f) => f !== '.gitattributes').sort(), before.filter((f) => f !== '.gitattributes'), 'nothing written to the workspace without --apply');
   });

@@ -18,6 +18,7 @@ import {
 } from '../../src/core/cape/prompts';
 import { INIT_DECISIONS_PROMPT_VARS, INIT_PROMPT_VARS } from '../../src/core/cape';
 import { validateEnvelope } from '../../src/core/reply/envelope';
+import { namedTests } from '../../src/core/metrics/tsr';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 
 const SESSION_ROLES = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
@@ -123,8 +124,10 @@ describe('prompts: loadPromptAssets', () => {
     const text = render(assets, 'deva');
     const env = exampleEnvelope(text);
     assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'criteria_tests', 'departures', 'open_questions']);
-    // TSR: one named test per acceptance criterion, by id (read by core/metrics/tsr.ts).
-    assert.deepStrictEqual(Object.keys(env.output.criteria_tests[0]), ['criterion', 'file', 'test']);
+    // TSR: one named test per acceptance criterion, by id, with what DevA expects of it on the unchanged code (read by
+    // core/metrics/tsr.ts: fail-first compares it with what happened there)
+    assert.deepStrictEqual(Object.keys(env.output.criteria_tests[0]), ['criterion', 'file', 'test', 'expect']);
+    assert.deepStrictEqual(namedTests(env.output).get('AC-1'), [{ file: 'test/example.test.ts', name: "the test's name", expect: 'fail' }]);
     assert.match(text, /by id/);
     assert.match(text, /<file path="[^"]+">/);
     assert.match(text, /<summary>[\s\S]*<\/summary>/);

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, judgementsOf, namedTests, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 
@@ -259,6 +259,40 @@ describe('TSR: from the checks', () => {
       ],
     );
     assert.strictEqual(r.tsr, 2 / 3, 'fail-first is no part of TSR');
+    // DevA's expectation, when it gave one, is compared with what happened on the unchanged code
+    const expected = namedTests({
+      criteria_tests: [
+        { criterion: 'AC-1', file: theme.file, test: theme.name, expect: 'Fail-first' },
+        { criterion: 'AC-2', file: toggle.file, test: toggle.name, expect: 'fail' },
+        { criterion: 'AC-3', file: toggle.file, test: 'kept', expect: 'regression guard' },
+        { criterion: 'AC-4', file: toggle.file, test: 'odd', expect: 'maybe' },
+        { criterion: 'AC-5', check: 'node --test', expect: 'fail' },
+      ],
+    });
+    assert.deepStrictEqual([...expected.values()].map((t) => t[0].expect), ['fail', 'fail', 'pass', undefined, undefined]);
+    assert.strictEqual(testLabel(expected.get('AC-1')![0]), 'test/theme.test.js › uses the OS theme (fail-first)');
+    assert.strictEqual(testLabel(expected.get('AC-3')![0]), 'test/toggle.test.js › kept (regression guard)');
+    assert.strictEqual(failFirstSurprise(expected.get('AC-1')!, 'fail'), null, 'as expected');
+    assert.strictEqual(failFirstSurprise(expected.get('AC-2')!, 'pass'), 'DevA meant it to fail there: it may not test the change');
+    assert.strictEqual(failFirstSurprise(expected.get('AC-3')!, 'fail'), 'DevA meant it as a regression guard: it fails without the change');
+    assert.strictEqual(failFirstSurprise(expected.get('AC-4')!, 'pass'), null, 'nothing expected');
+    const withExpect = computeTsr({
+      poaOutput: POA,
+      devaOutput: { criteria_tests: [{ criterion: 'AC-2', file: toggle.file, test: toggle.name, expect: 'fail' }] },
+      checks: [{ command: 'node --test', passed: true, output: '' }],
+      before: [before],
+      fileExists: yes,
+    });
+    assert.deepStrictEqual(withExpect.criteria[1], {
+      id: 'AC-2',
+      text: 'The toggle switches theme',
+      tests: [{ file: toggle.file, name: toggle.name, expect: 'fail' }],
+      computed: 'pass',
+      before: 'pass',
+      surprise: 'DevA meant it to fail there: it may not test the change',
+    });
+    const mdSurprise = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: withExpect }));
+    assert.match(mdSurprise, /\| AC-2 .* \| test\/toggle\.test\.js › switches theme \(fail-first\) \| passed \| passed too \(it does not show the change\) — DevA meant it to fail there: it may not test the change \| — \|/);
     const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
     assert.match(md, /\| Criterion \| Test \| Checks \| Before the change \| Judged \| Reason \|\n\|---\|---\|---\|---\|---\|---\|/);
     assert.match(md, /\| AC-2 .* \| passed \| passed too \(it does not show the change\) \| — \|/);

@@ -319,7 +319,13 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(summary ?? '', /Task success — judged TSR100% \(2 of 2\)/);
     const rows = turn.locator('.metrics-criteria tbody tr');
     assert.strictEqual(await rows.count(), 2);
-    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), ['test/notes.test.ts › keeps a saved note; test/notes.test.ts › keeps it after a reload; npm test (the whole check)', 'passed', 'failed (fail-first observed)', 'met', 'the test covers it']);
+    assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), [
+      'test/notes.test.ts › keeps a saved note (regression guard); test/notes.test.ts › keeps it after a reload (regression guard); npm test (the whole check)',
+      'passed',
+      'failed (fail-first observed) — DevA meant it as a regression guard: it fails without the change',
+      'met',
+      'the test covers it',
+    ]);
     assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['—', 'no test', '—', 'met', 'the <script>alert(1)</script> is escaped']);
     // the fail-first column is there because a criterion has that verdict (the session ran with cape.failFirst)
     assert.deepStrictEqual(await turn.locator('.metrics-criteria thead th').allTextContents(), ['Criterion', 'Test', 'Checks', 'Before the change', 'Judged', 'Reason']);

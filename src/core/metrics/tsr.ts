@@ -108,13 +108,33 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
     const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
     const check = !file && typeof e.check === 'string' && e.check.length <= MAX_CHECK_CHARS ? commandKey(e.check) : '';
     if (!id || (!file && !check)) continue;
-    const test: NamedTest = check ? { file: '', name: '', check } : { file, name: typeof e.test === 'string' ? e.test.trim() : '' };
+    const expect = check ? null : expectationOf(e.expect);
+    const test: NamedTest = check ? { file: '', name: '', check } : { file, name: typeof e.test === 'string' ? e.test.trim() : '', ...(expect ? { expect } : {}) };
     const named = out.get(id) ?? [];
     if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name && t.check === test.check)) continue;
     named.push(test);
     out.set(id, named);
   }
   return out;
+}
+
+/** DevA's `expect` for a test, tolerant of wording ("fail", "fail-first"; "pass", "regression guard"); null otherwise. */
+function expectationOf(x: unknown): 'fail' | 'pass' | null {
+  if (typeof x !== 'string') return null;
+  const v = x.trim().toLowerCase();
+  return /^(fail|fails|fail[-_ ]first|failing)$/.test(v) ? 'fail' : /^(pass|passes|passing|guard|regression|regression[-_ ]guard)$/.test(v) ? 'pass' : null;
+}
+
+/**
+ * When a criterion's fail-first verdict contradicts what DevA expected of its tests: a test meant to fail on the
+ * unchanged code passed there (it may not test the change), or every test meant as a regression guard failed there
+ * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
+ */
+export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
+  const inFiles = tests.filter((t) => !t.check);
+  if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
+  if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
+  return null;
 }
 
 /** Longer than this, a `check` DevA names is no command the project runs: it is left out (it would only bloat tables). */
@@ -207,7 +227,8 @@ export function computeTsr(input: TsrInput): TsrResult {
   const judged = new Map((input.judgements ?? []).map((j) => [j.id, j]));
   const withBefore = (named: NamedTest[]) => {
     const before = input.before ? failFirstStatus(named, input.fileExists, input.before) : null;
-    return before ? { before } : {};
+    const surprise = before ? failFirstSurprise(named, before) : null;
+    return before ? { before, ...(surprise ? { surprise } : {}) } : {};
   };
   const results: CriterionResult[] = criteria.map((c) => {
     const named = tests.get(c.id) ?? [];

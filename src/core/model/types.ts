@@ -388,12 +388,20 @@ export interface NamedTest {
   file: string;
   name: string;
   check?: string;
+  /** What DevA expects of it on the unchanged code: fail (it tests the change) or pass (a regression guard). */
+  expect?: 'fail' | 'pass';
 }
 
-/** "test/a.test.js › its name", the file alone when DevA gave no name, "npm test (the whole check)" for a check. */
+/** How DevA's expectation of a test on the unchanged code reads in its label. */
+const EXPECT_TEXT = { fail: 'fail-first', pass: 'regression guard' } as const;
+
+/**
+ * "test/a.test.js › its name", the file alone when DevA gave no name, "npm test (the whole check)" for a check; with
+ * DevA's expectation when it gave one ("… (fail-first)", "… (regression guard)").
+ */
 export function testLabel(t: NamedTest): string {
   if (t.check) return `${t.check} (the whole check)`;
-  return `${t.file}${t.name ? ` › ${t.name}` : ''}`;
+  return `${t.file}${t.name ? ` › ${t.name}` : ''}${t.expect ? ` (${EXPECT_TEXT[t.expect]})` : ''}`;
 }
 
 /** How a criterion's checks verdict reads for people (the retrospective's request and file, the panel). */
@@ -420,6 +428,8 @@ export interface CriterionResult {
    * one passed there too (it does not show the change); no_test: neither could be told.
    */
   before?: 'pass' | 'fail' | 'no_test';
+  /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstSurprise), in words. */
+  surprise?: string;
   /** CM's judgement; absent when CM did not judge this criterion. */
   judged?: CriterionJudgement['status'];
   reason?: string;
