@@ -12,7 +12,7 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { createScratch } from './scratch';
 import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
-import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FailFirstRuns, type FixRound } from './types';
+import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
 import { sameTestName } from './output';
 import { runFailFirst } from './failFirst';
@@ -228,59 +228,4 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   }
   emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}) });
   return { files, outcome };
-}
-
-/** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
-const RETRO_FAILING_TESTS = 3;
-const RETRO_ANSWER_CHARS = 240;
-/** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
-const FAIL_FIRST_TESTS = 8;
-
-const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : 'failed');
-
-/** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first `max` test cases it reported failing. */
-function runSaying(r: CheckRun, max: number): string {
-  const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
-  const named = tests.length ? ` (failing: ${tests.slice(0, max).join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''})` : '';
-  return `\`${r.command}\` ${statusWord(r)}${named}`;
-}
-
-/** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there. */
-function failFirstSaying(before: FailFirstRuns): string {
-  if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
-  const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
-  const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map((r) => runSaying(r, FAIL_FIRST_TESTS)).join('; ') || 'no run'}. A test of the change should fail here and pass on the proposal.`;
-}
-
-/**
- * The check results for the retrospective: per command, passed or not, exit code and runs; per fix round, what failed
- * (the command, and the first test cases the runner reported failing) and what DevA's answer did (the files it
- * changed, or its one line when it changed none) — never the output. A check that passes on a rerun after an answer
- * that changed no file is named as such: the failure did not come from the proposal. Then the runs on the unchanged
- * workspace (after a command's first failure), and the fail-first runs, when they happened.
- */
-export function checksForRetro(outcome: ChecksOutcome): string {
-  const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${statusWord(s)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
-  for (const fix of outcome.fixRounds) {
-    const failing = outcome.runs.filter((r) => r.round === fix.round - 1 && !r.passed);
-    const what = failing.map((r) => runSaying(r, RETRO_FAILING_TESTS));
-    const answer = fix.files.length
-      ? `DevA changed ${fix.files.map((f) => f.path).join(', ')}`
-      : `DevA changed no file${fix.reply.trim() ? `: "${lineWithin(fix.reply, RETRO_ANSWER_CHARS)}"` : ''}`;
-    const unusable = fix.problems.length ? ` (${fix.problems.length} block(s) could not be used)` : '';
-    const after = outcome.runs.filter((r) => r.round === fix.round);
-    const flaky = !fix.files.length && after.length > 0 && failing.every((f) => after.find((r) => r.command === f.command)?.passed);
-    const rerun = flaky ? ' The check run after it passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : '';
-    lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
-  }
-  for (const b of outcome.baseline ?? []) lines.push(`- On the unchanged workspace (nothing of DevA's applied), after its first failure: ${runSaying(b, RETRO_FAILING_TESTS)}.`);
-  if (outcome.before) lines.push(failFirstSaying(outcome.before));
-  const end = outcome.passed
-    ? 'Every check passes on the final proposal.'
-    : outcome.failsAsBefore
-      ? 'The final proposal fails only as the unchanged workspace does (the same test cases): the failure was already there, so no fix round was asked for it.'
-      : 'The final proposal still fails a check; it is kept for the human to review.';
-  lines.push(`Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${end}`);
-  return lines.join('\n');
 }
