@@ -18,10 +18,12 @@ import {
   detectChecks,
   fixRequest,
   parseTestCases,
+  problemKeys,
   resolveChecks,
   runCheck,
   summarizeChecks,
   trimForModel,
+  wasTrimmed,
   type CheckRun,
   type ProposedFile,
 } from '../../src/core';
@@ -416,6 +418,58 @@ describe('checks: a failure compared with the unchanged workspace', () => {
     const passing = `node -e "process.exit(require('./src/add').add(2,2)===4?0:1)"`;
     await runCheckLoop({ commands: [passing], fixRounds: 1, workspace: clean, capeFolder: 'cape', files: proposal('exports.add = (a, b) => a * 3;\n'), askFix: async (r) => (seen.push(r), '') });
     assert.match(seen[0], /On the unchanged workspace \(nothing of yours applied\) this command passed\. A test failing only on your proposal usually fails because of it; one far from your change may be flaky \(timing, network\)\./);
+  });
+});
+
+describe('checks: a linter\'s failure compared with the unchanged workspace (problems, lines aside)', () => {
+  it('names problems by file and message, without line and column: tsc, file:line:col, ESLint stylish', () => {
+    const out = [
+      "src/a.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+      'lib/b.js:3:1: warning: unused variable x',
+      'lib/b.js:9: error: missing semicolon',
+      '/repo/src/c.ts',
+      "  4:10  error  'y' is assigned a value but never used  no-unused-vars",
+      '  7:1   warning  Unexpected console statement  no-console',
+      '',
+      '✖ 2 problems (1 error, 1 warning)',
+      '    at Object.<anonymous> (src/a.js:10:3)',
+    ].join('\n');
+    assert.deepStrictEqual(problemKeys(out), [
+      "src/a.ts: error TS2322: Type 'string' is not assignable to type 'number'.",
+      'lib/b.js: warning: unused variable x',
+      'lib/b.js: error: missing semicolon',
+      "/repo/src/c.ts: error 'y' is assigned a value but never used no-unused-vars",
+      '/repo/src/c.ts: warning Unexpected console statement no-console',
+    ]);
+    assert.strictEqual(wasTrimmed(trimForModel('x\n'.repeat(5000), 200)), true);
+    assert.strictEqual(wasTrimmed('short'), false);
+  });
+
+  // a "linter": every TODO in src/ is an error naming file and line; the unchanged code has one in src/old.js
+  const lint = `node -e "const fs=require('fs');let n=0;for(const f of fs.readdirSync('src').sort()){fs.readFileSync('src/'+f,'utf8').split('\\n').forEach((l,i)=>{if(l.includes('TODO')){console.log('src/'+f+':'+(i+1)+':1: error: TODO left');n++}})}process.exit(n?1:0)"`;
+  const ws = () => {
+    const dir = tmp();
+    write(dir, 'src/old.js', '// TODO tidy\nexports.old = 1;\n');
+    return dir;
+  };
+  const file = (relPath: string, content: string) => ({ path: relPath, relPath, content, status: 'proposed', action: 'modify' }) as ProposedFile;
+
+  it('the same problems on other lines: already there, no fix round; a new one: a fix round naming both kinds', async () => {
+    let asked = 0;
+    const moved = await runCheckLoop({ commands: [lint], workspace: ws(), capeFolder: 'cape', files: [file('src/old.js', '// header\n\n// TODO tidy\nexports.old = 2;\n')], askFix: async () => (asked++, '') });
+    assert.strictEqual(asked, 0, 'the TODO moved to line 3 is the same problem');
+    assert.strictEqual(moved.outcome.failsAsBefore, true);
+    const requests: string[] = [];
+    const added = await runCheckLoop({
+      commands: [lint],
+      fixRounds: 1,
+      workspace: ws(),
+      capeFolder: 'cape',
+      files: [file('src/new.js', '// TODO write\n')],
+      askFix: async (r) => (requests.push(r), ''),
+    });
+    assert.ok(!added.outcome.failsAsBefore);
+    assert.match(requests[0], /this command fails too \(exit code 1\)\.\nProblems \(lines aside\) there too \(not caused by your files; leave them alone\):\n- src\/old\.js: error: TODO left\nNew with your proposal \(fix these\):\n- src\/new\.js: error: TODO left\n/);
   });
 });
 

@@ -2,12 +2,14 @@
 // same command runs once on a scratch copy of the workspace with nothing applied. A failure whose failing test cases
 // all fail there too was already there — not the proposal's doing (a broken or flaky test, the environment): the loop
 // asks DevA for no fix round for it (loop.ts), the fix request of a mixed failure says which failures were already
-// there and which are new, and the retrospective hears it. A run that names no test case cannot be compared case by
-// case; its fix request still says whether the unchanged workspace passes.
+// there and which are new, and the retrospective hears it. A linter's or compiler's run, which names no test case, is
+// compared by the problems it names (file and message, without line numbers); its fix request still says whether the
+// unchanged workspace passes.
 import { createScratch, type Scratch } from './scratch';
 import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
+import { problemKeys, wasTrimmed } from './output';
 
 /** Failing test cases a fix request names per group (already failing, new). */
 const NAMED = 10;
@@ -73,15 +75,26 @@ export class Baseline {
 const failingNames = (r: CheckRun) => (r.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
 
 /**
- * Whether a failing run fails as the unchanged workspace does: that failed too, both named their test cases, and
- * every test case failing on the proposal fails there too (by its exact name).
+ * What a failing run and the unchanged workspace's run are compared by: the failing test cases when both named test
+ * cases; otherwise — a linter's or compiler's run — the problems both outputs name (output.ts problemKeys), when both
+ * ended with an exit code and neither output was cut; null when they cannot be compared.
+ */
+function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'problems'; now: string[]; before: Set<string> } | null {
+  const now = failingNames(run);
+  if (now.length && base.tests?.length) return { what: 'test cases', now, before: new Set(failingNames(base)) };
+  if (run.tests?.length || run.status !== 'failed' || base.status !== 'failed' || wasTrimmed(run.output) || wasTrimmed(base.output)) return null;
+  const problems = problemKeys(run.output);
+  return problems.length ? { what: 'problems', now: problems, before: new Set(problemKeys(base.output)) } : null;
+}
+
+/**
+ * Whether a failing run fails as the unchanged workspace does: that failed too, and everything failing on the
+ * proposal (its failing test cases by exact name, or the problems it names, lines aside) fails there too.
  */
 export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolean {
   if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
-  const now = failingNames(run);
-  if (!now.length || !base.tests?.length) return false;
-  const before = new Set(failingNames(base));
-  return now.every((n) => before.has(n));
+  const c = comparable(run, base);
+  return !!c && c.now.every((n) => c.before.has(n));
 }
 
 /** The fix request's lines on how the command fares on the unchanged workspace. */
@@ -91,15 +104,15 @@ export function baselineLines(run: CheckRun, base: CheckRun | undefined): string
     return ['On the unchanged workspace (nothing of yours applied) this command passed. A test failing only on your proposal usually fails because of it; one far from your change may be flaky (timing, network).'];
   }
   const how = base.status === 'timeout' ? 'is killed at the time limit too' : `fails too (exit code ${base.exitCode ?? 'none'})`;
-  const now = failingNames(run);
-  if (!now.length || !base.tests?.length) return [`On the unchanged workspace (nothing of yours applied) this command ${how}: see whether the failure is yours before you change anything.`];
-  const before = new Set(failingNames(base));
-  const already = now.filter((n) => before.has(n));
-  const fresh = now.filter((n) => !before.has(n));
+  const c = comparable(run, base);
+  if (!c) return [`On the unchanged workspace (nothing of yours applied) this command ${how}: see whether the failure is yours before you change anything.`];
+  const already = c.now.filter((n) => c.before.has(n));
+  const fresh = c.now.filter((n) => !c.before.has(n));
   const list = (names: string[]) => [...names.slice(0, NAMED).map((n) => `- ${lineWithin(n, 160)}`), ...(names.length > NAMED ? [`- and ${names.length - NAMED} more`] : [])];
+  const kind = c.what === 'problems' ? 'Problems (lines aside)' : 'Failing';
   return [
     `On the unchanged workspace (nothing of yours applied) this command ${how}.`,
-    ...(already.length ? ['Failing there too (not caused by your files; leave them alone):', ...list(already)] : []),
+    ...(already.length ? [`${kind} there too (not caused by your files; leave them alone):`, ...list(already)] : []),
     ...(fresh.length ? ['New with your proposal (fix these):', ...list(fresh)] : []),
   ];
 }

@@ -23,6 +23,14 @@ export function cleanOutput(raw: string, scratchDir?: string): string {
   return text;
 }
 
+/** How trimForModel marks an output it cut (what wasTrimmed looks for). */
+const TRIMMED_MARK = '[end of the output; ';
+
+/** Whether trimForModel cut this output (then lines of it are missing). */
+export function wasTrimmed(output: string): boolean {
+  return output.includes(TRIMMED_MARK);
+}
+
 /**
  * At most `max` characters for the model: first every line that names a file and line (in order, each with the
  * line after it, which usually carries the message), then the end of the output (where summaries are), with a
@@ -59,8 +67,33 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
   const left = lines.length - head.length - tail.length;
   const parts: string[] = [];
   if (head.length) parts.push('[lines naming files]', ...head, '');
-  parts.push(`[end of the output; ${left} line(s) left out]`, ...tail);
+  parts.push(`${TRIMMED_MARK}${left} line(s) left out]`, ...tail);
   return parts.join('\n');
+}
+
+/** tsc: `src/a.ts(12,5): error TS2322: …` */
+const TSC_PROBLEM = /^(.+?)\(\d+,\d+\):\s*(.+)$/;
+/** `src/a.ts:12:5: message` / `src/a.ts:12: message` (gcc style; ESLint's unix and compact formats, many linters) */
+const COLON_PROBLEM = /^(.*?[\w@.\\/-]+\.[A-Za-z]\w{0,9}):\d+(?::\d+)?:?\s+(.+)$/;
+/** ESLint's stylish format: the file alone on a line, then `  12:5  error  message  rule` lines. */
+const STYLISH_FILE = /^(?:\.\/)?[\w@.\\/-]+\.[A-Za-z]\w{0,9}$/;
+const STYLISH_PROBLEM = /^\s+\d+:\d+\s+(error|warning)\s+(.+)$/;
+
+/**
+ * The problems a linter's or compiler's output names, each as "file: message" without its line and column (DevA's
+ * edits shift those): tsc's `file(l,c): …`, `file:l:c: …`, and ESLint's stylish blocks. In order, each once.
+ */
+export function problemKeys(text: string): string[] {
+  const out = new Set<string>();
+  let file = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\s+$/, '');
+    let m: RegExpExecArray | null;
+    if ((m = STYLISH_PROBLEM.exec(line)) && file) out.add(`${file}: ${m[1]} ${m[2].replace(/\s{2,}/g, ' ')}`);
+    else if ((m = TSC_PROBLEM.exec(line.trim())) || (m = COLON_PROBLEM.exec(line.trim()))) out.add(`${m[1].trim()}: ${m[2].trim()}`);
+    else if (STYLISH_FILE.test(line.trim())) file = line.trim().replace(/^\.\//, '');
+  }
+  return [...out];
 }
 
 const DURATION = /\s*\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)\s*$/;
