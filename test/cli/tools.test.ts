@@ -117,7 +117,8 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'todo.ts'), 'utf8'), expectedTodo);
     assert.strictEqual(
       fs.readFileSync(path.join(ws, 'src', 'due.ts'), 'utf8'),
-      'export function isOverdue(due: string | undefined, today: string): boolean {\n  return due !== undefined && due < today;\n}',
+      'export function isOverdue(due: string | undefined, today: string): boolean {\n  return due !== undefined && due < today;\n}\n',
+      'a new file ends with the newline before </file>',
     );
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'store.ts'), 'utf8'), fs.readFileSync(path.join(template, 'src', 'store.ts'), 'utf8'));
 

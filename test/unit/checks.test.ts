@@ -232,7 +232,7 @@ describe('checks: a fix reply applied to the proposal', () => {
     const byPath = Object.fromEntries(res.files.map((f) => [f.relPath ?? f.path, f]));
     assert.strictEqual(byPath['src/a.js'].content, 'one\nTwo\n');
     assert.strictEqual(byPath['src/a.js'].currentContent, 'one\ntwo\n', 'the diff stays against the disk');
-    assert.strictEqual(byPath['src/c.js'].content, 'c2');
+    assert.strictEqual(byPath['src/c.js'].content, 'c2\n');
     assert.strictEqual(byPath['src/c.js'].action, 'create');
     assert.strictEqual(byPath['src/b.js'].content, 'Bee\n');
     assert.deepStrictEqual(res.changed.map((f) => f.relPath).sort(), ['src/a.js', 'src/b.js', 'src/c.js']);

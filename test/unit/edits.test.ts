@@ -168,7 +168,7 @@ describe('reply parser: <edit> blocks', () => {
       '<file path="src/new.ts">\nexport const n = 1;\n</file>\n<summary>done</summary>';
     const p = parseReply('deva', reply);
     assert.ok(p.ok, p.ok ? '' : p.error);
-    assert.deepStrictEqual(p.reply.files, [{ path: 'src/new.ts', content: 'export const n = 1;' }]);
+    assert.deepStrictEqual(p.reply.files, [{ path: 'src/new.ts', content: 'export const n = 1;\n' }]);
     assert.deepStrictEqual(p.reply.edits, [
       {
         path: 'src/app.ts',

@@ -44,8 +44,10 @@ describe('parser: recorded sessions', () => {
         assert.strictEqual(reply.files.length, opening, 'one parsed file per <file block');
         for (const f of reply.files) {
           assert.ok(f.path.length > 0);
-          // Content is exact: it appears verbatim between its tags in the raw reply.
-          assert.ok(st.raw.includes(`<file path="${f.path}">\n${f.content}\n</file>`), `content of ${f.path} is not byte-exact`);
+          // Content is exact: it appears verbatim between its tags in the raw reply (the newline before </file>
+          // ends its last line).
+          assert.ok(st.raw.includes(`<file path="${f.path}">\n${f.content}</file>`), `content of ${f.path} is not byte-exact`);
+          assert.ok(f.content.endsWith('\n'), `${f.path} ends with a newline`);
         }
         assert.strictEqual(reply.summary !== null, st.raw.includes('<summary>'));
         if (reply.summary !== null) {
@@ -234,7 +236,7 @@ describe('parser: several envelopes in one reply (issue 7 item 15)', () => {
     const raw = '```json\n' + deva('one') + '\n```\n```json\n' + deva('two') + '\n```\n<file path="test/reply.json">\n' + fileBody + '\n</file>\n<summary>s</summary>';
     const r = warnings(raw, 'deva');
     assert.strictEqual(r.reply.envelope.voice, 'two');
-    assert.deepStrictEqual(r.reply.files, [{ path: 'test/reply.json', content: fileBody }]);
+    assert.deepStrictEqual(r.reply.files, [{ path: 'test/reply.json', content: `${fileBody}\n` }]);
     assert.strictEqual(r.reply.summary, 's');
     assert.match(r.warnings[0], /2 JSON envelopes/);
     const single = warnings(devaReply('<file path="test/reply.json">\n' + fileBody + '\n</file>'), 'deva');
@@ -243,14 +245,14 @@ describe('parser: several envelopes in one reply (issue 7 item 15)', () => {
 });
 
 describe('parser: file blocks and summary', () => {
-  it('extracts files byte-exact, with double or single quoted paths', () => {
+  it('extracts files byte-exact, the newline before </file> ending the last line, with double or single quoted paths', () => {
     const a = 'const s = `template ${x}`;\n// </div> and </ strings\n```\nnot a fence end\n';
     const b = '{\n  "json": "inside a file"\n}';
     const raw = devaReply(`<file path="src/a.ts">\n${a}\n</file>\n\n<file path='src/b.json'>\n${b}\n</file>\n\n<summary>\nsrc/a.ts — a\n</summary>\n`);
     const reply = ok('deva', raw);
     assert.deepStrictEqual(reply.files, [
-      { path: 'src/a.ts', content: a },
-      { path: 'src/b.json', content: b },
+      { path: 'src/a.ts', content: `${a}\n` },
+      { path: 'src/b.json', content: `${b}\n` },
     ]);
     assert.strictEqual(reply.summary, 'src/a.ts — a');
   });
@@ -261,10 +263,10 @@ describe('parser: file blocks and summary', () => {
     assert.strictEqual(reply.summary, null);
   });
 
-  it('keeps leading/trailing blank lines beyond the single newline, and CRLF content', () => {
+  it('keeps leading blank lines beyond the tag\'s newline, trailing ones, and CRLF content', () => {
     const raw = devaReply('<file path="a.txt">\r\n\r\nline\r\n\r\n</file>\n<file path="b.txt">no newline</file>');
     assert.deepStrictEqual(ok('deva', raw).files, [
-      { path: 'a.txt', content: '\r\nline\r\n' },
+      { path: 'a.txt', content: '\r\nline\r\n\r\n' },
       { path: 'b.txt', content: 'no newline' },
     ]);
   });
@@ -273,15 +275,15 @@ describe('parser: file blocks and summary', () => {
     const content = 'const close = "</file>";\nexport {};';
     const raw = devaReply(`<file path="p.ts">\n${content}\n</file>\n<file path="q.ts">\nq\n</file>`);
     assert.deepStrictEqual(ok('deva', raw).files, [
-      { path: 'p.ts', content },
-      { path: 'q.ts', content: 'q' },
+      { path: 'p.ts', content: `${content}\n` },
+      { path: 'q.ts', content: 'q\n' },
     ]);
   });
 
   it('keeps HTML <summary> inside a file out of the reply summary', () => {
     const html = '<details>\n<summary>More</summary>\n</details>';
     const reply = ok('deva', devaReply(`<file path="a.html">\n${html}\n</file>\n<summary>one file</summary>`));
-    assert.strictEqual(reply.files[0].content, html);
+    assert.strictEqual(reply.files[0].content, `${html}\n`);
     assert.strictEqual(reply.summary, 'one file');
   });
 
@@ -299,7 +301,7 @@ describe('parser: file blocks and summary', () => {
   it('finds a summary placed between the JSON and the files', () => {
     const reply = ok('deva', devaReply('<summary>before</summary>\n<file path="a.html">\n<summary>in html</summary>\n</file>'));
     assert.strictEqual(reply.summary, 'before');
-    assert.strictEqual(reply.files[0].content, '<summary>in html</summary>');
+    assert.strictEqual(reply.files[0].content, '<summary>in html</summary>\n');
   });
 
   it('tolerates an unclosed summary', () => {
@@ -310,7 +312,7 @@ describe('parser: file blocks and summary', () => {
     const text = 'ignored <file path="x">\n1\n</file>\n<file path="y">\n2\n</file>';
     const r = extractFiles(text, text.indexOf('\n<file path="y">'));
     assert.ok(r.ok);
-    assert.deepStrictEqual(r.scan.files, [{ path: 'y', content: '2' }]);
+    assert.deepStrictEqual(r.scan.files, [{ path: 'y', content: '2\n' }]);
   });
 });
 

@@ -328,7 +328,8 @@ function firstBlockTag(text: string, from: number): number {
 /**
  * Extracts <file> and <edit> blocks from `text` starting at `from`. A block ends at the LAST closing tag of its kind
  * before the next opening tag (or the end of the text), so file contents may themselves contain `</file>`.
- * File content keeps every byte except one leading and one trailing newline.
+ * File content keeps every byte except one leading newline: the newline before `</file>` ends the file's last line,
+ * as a text file's last line ends (`<file path="a">\nx\n</file>` is "x\n").
  */
 export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan } | { ok: false; error: string } {
   const opens: { kind: 'file' | 'edit'; path: string; tagStart: number; contentStart: number }[] = [];
@@ -358,10 +359,9 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
       if (!hunks.ok) return { ok: false, error: hunks.error };
       edits.push({ path: o.path, hunks: hunks.hunks });
     } else {
+      // the newline after the opening tag is the tag's; the one before the closing tag ends the file's last line
       if (content.startsWith('\r\n')) content = content.slice(2);
       else if (content.startsWith('\n')) content = content.slice(1);
-      if (content.endsWith('\r\n')) content = content.slice(0, -2);
-      else if (content.endsWith('\n')) content = content.slice(0, -1);
       files.push({ path: o.path, content });
     }
     end = close + closeTag.length;
