@@ -8,6 +8,7 @@ import { renderSources } from '../../src/core/session/sources';
 import type { ContextInputs } from '../../src/core/session/context';
 import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
+import { isStaticCheck } from '../../src/core/checks/detect';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 
 const POA = {
@@ -109,6 +110,17 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(null, true, [pass]), 'no_test');
   });
 
+  it('a linter\'s or type checker\'s pass alone proves no test: the test has no verdict until something ran it', () => {
+    const lint: CheckOutcome = { command: 'npx standard', passed: true, output: '' };
+    const tsc: CheckOutcome = { command: 'node node_modules/typescript/bin/tsc --noEmit', passed: true, output: '' };
+    assert.strictEqual(testStatus(test, true, [lint]), 'no_test');
+    assert.strictEqual(testStatus(test, true, [lint, tsc, { command: 'npm run typecheck', passed: true, output: '' }]), 'no_test');
+    assert.strictEqual(testStatus(test, true, [lint, pass]), 'pass', 'npm test passed too');
+    assert.strictEqual(testStatus(test, true, [{ ...lint, tests: [{ name: 'uses the OS theme', passed: true }] }]), 'pass', 'a run that names it passed');
+    for (const c of ['npm run lint', 'pnpm run lint:fix', 'npx eslint .', 'npx prettier --check .', 'npx tsc -p .', 'yarn run typecheck', 'npx biome check']) assert.ok(isStaticCheck(c), c);
+    for (const c of ['npm test', 'node --test', 'npx vitest run', 'npm run test:types', 'npx jest --coverage', 'make check']) assert.ok(!isStaticCheck(c), c);
+  });
+
   it('a failing check counts against a test it names, or against every test when it names no file', () => {
     const namesIt: CheckOutcome = { command: 'npm test', passed: false, output: '1 failing\n  1) theme\n     uses the OS theme:\n  AssertionError at test/theme.test.js:12:5' };
     const namesOther: CheckOutcome = { command: 'npm test', passed: false, output: '1 failing\n  AssertionError at test/toggle.test.js:8:3' };
@@ -117,7 +129,8 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [namesIt]), 'fail');
     assert.strictEqual(testStatus(test, true, [{ ...namesIt, output: 'x.js:1 failing: uses the OS theme' }]), 'fail', 'named by its title');
     assert.strictEqual(testStatus(test, true, [namesOther, pass]), 'pass', 'blamed on another file');
-    assert.strictEqual(testStatus(test, true, [tscOther]), 'pass');
+    assert.strictEqual(testStatus(test, true, [tscOther]), 'no_test', 'a type checker failing elsewhere ran no test');
+    assert.strictEqual(testStatus(test, true, [tscOther, pass]), 'pass');
     assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
   });
 

@@ -51,6 +51,16 @@ export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
   return out;
 }
 
+/**
+ * A command that checks the code without running its tests: a linter, formatter or type checker (`npm run lint`,
+ * `npx standard`, `tsc --noEmit`, `npm run typecheck`). Its passing run proves no test (metrics/tsr.ts).
+ */
+const STATIC_CHECK = /(^|[\s/:])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types)(\s|$|:|\.)/i;
+
+export function isStaticCheck(command: string): boolean {
+  return STATIC_CHECK.test(command);
+}
+
 /** A configured list cleaned: trimmed, empty entries and repeats dropped (order kept). */
 export function cleanCommandList(list: readonly unknown[]): string[] {
   const seen = new Set<string>();

@@ -5,7 +5,8 @@
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed or its failure is blamed
 //    elsewhere (its output names some file, but neither the test's file nor the test's name). A failure that names
-//    nothing counts against every criterion. For a criterion the checks prove as a whole ("the existing suite still
+//    nothing counts against every criterion. Some run must show the test ran: one that named it, or a command that
+//    runs tests — a linter's or type checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a whole ("the existing suite still
 //    passes"), DevA names the check command instead of a test (`{criterion, check: "npm test"}`): it passed when that
 //    command's last run passed; a command that did not run is no test. A criterion without a named test counts as not
 //    fulfilled; one whose tests disagree takes the worst (failed, then no test).
@@ -22,6 +23,7 @@ import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { sameTestName } from '../checks/output';
+import { isStaticCheck } from '../checks/detect';
 import { BEFORE_TEXT, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
 export { testLabel, COMPUTED_TEXT, BEFORE_TEXT, type NamedTest };
@@ -177,17 +179,22 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
   }
   if (!test || !exists) return 'no_test';
+  // whether some run shows the test ran: it named the test, or a command that runs tests passed or failed elsewhere (a
+  // linter's or type checker's run proves no test)
+  let ran = false;
   for (const c of checks) {
     // The test cases the check runner recognised in the output decide first.
     const cases = (c.tests ?? []).filter((t) => sameTestName(t.name, test.name));
     if (cases.length) {
       if (cases.some((t) => !t.passed)) return 'fail';
+      ran = true;
       continue;
     }
-    if (c.passed) continue;
-    if (!FILE_MENTION.test(c.output) || mentions(c.output, test)) return 'fail';
+    if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) return 'fail';
+    // passed, or failed elsewhere: a test runner ran the suite
+    if (!isStaticCheck(c.command)) ran = true;
   }
-  return 'pass';
+  return ran ? 'pass' : 'no_test';
 }
 
 export interface TsrInput {
