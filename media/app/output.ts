@@ -1,7 +1,7 @@
 // Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
 // the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
 // through markdown (sanitised), keys are plain text.
-import { BEFORE_TEXT, COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, WORKER_AGENTS, testLabel, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, WORKER_AGENTS, testLabel, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import { renderInline, renderMarkdown } from './markdown';
@@ -247,7 +247,7 @@ function criteriaTable(list: CriterionView[]): HTMLElement {
           h('th', { attrs: { scope: 'row', title: c.text } }, h('span', { text: c.id }), c.text ? h('span', { class: 'muted', text: ` ${c.text}` }) : null),
           h('td', { text: c.test || '—' }),
           h('td', { text: said(COMPUTED_TEXT, c.computed) }),
-          before ? h('td', { class: 'criterion-before', text: `${said(BEFORE_TEXT, c.before)}${c.surprise ? ` — ${c.surprise}` : ''}` }) : null,
+          before ? h('td', { class: 'criterion-before', text: beforeText(c.before, c.surprise) }) : null,
           h('td', { text: said(JUDGED_TEXT, c.judged) }),
           h('td', { text: c.reason || '—' }),
         ),

@@ -8,7 +8,14 @@ import {
   type SessionEvent,
   describeToolCall,
   type CheckEvent,
+  type CheckRun,
 } from '../core';
+
+/** " (3 test cases failing)" for a run on the unchanged workspace, or '' when it reported none failing. */
+function failingCases(r: CheckRun): string {
+  const n = (r.tests ?? []).filter((t) => !t.passed).length;
+  return n ? ` (${n} test case${n === 1 ? '' : 's'} failing)` : '';
+}
 
 /** One check event as transcript lines. */
 function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
@@ -21,15 +28,13 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
     case 'check-finished': {
       const r = e.run;
       if (e.baseline) {
-        const failing = (r.tests ?? []).filter((t) => !t.passed).length;
-        const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'failed' ? `failed too${failing ? ` (${failing} test case${failing === 1 ? '' : 's'} failing)` : ''}` : 'could not start';
+        const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'failed' ? `failed too${failingCases(r)}` : 'could not start';
         out.write(`  · on the unchanged workspace, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }
       if (e.before) {
         // a failure is what a new test should do here: no output, the test cases it reported
-        const failing = (r.tests ?? []).filter((t) => !t.passed).length;
-        const how = r.passed ? "passed: DevA's tests pass without the change too" : r.status === 'failed' ? `failed${failing ? ` (${failing} test case${failing === 1 ? '' : 's'} failing)` : ''}, as a test of the change should` : r.status === 'timeout' ? 'killed at the time limit' : 'could not start';
+        const how = r.passed ? "passed: DevA's tests pass without the change too" : r.status === 'failed' ? `failed${failingCases(r)}, as a test of the change should` : r.status === 'timeout' ? 'killed at the time limit' : 'could not start';
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }

@@ -6,7 +6,7 @@
 // compared by the problems it names (file and message, without line numbers); its fix request still says whether the
 // unchanged workspace passes.
 import { createScratch, type Scratch } from './scratch';
-import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
+import { runReported } from './run';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys, wasTrimmed } from './output';
@@ -50,19 +50,17 @@ export class Baseline {
         if (this.opts.signal?.aborted) return false;
         throw e;
       }
-      const index = commands.indexOf(f.command);
-      this.opts.emit({ type: 'check-started', round: f.round, command: f.command, index, total: commands.length, baseline: true });
-      const run = await runCheck({
+      const { run, stopped } = await runReported({
+        ...this.opts,
         command: f.command,
         cwd: this.scratch.dir,
         round: f.round,
-        timeoutMs: this.opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-        outputCap: this.opts.outputCap,
-        signal: this.opts.signal,
+        index: commands.indexOf(f.command),
+        total: commands.length,
+        place: { baseline: true },
       });
       this.runs.set(f.command, run);
-      this.opts.emit({ type: 'check-finished', run, baseline: true });
-      if (run.status === 'cancelled' || this.opts.signal?.aborted) return false;
+      if (stopped) return false;
     }
     return true;
   }

@@ -5,7 +5,7 @@
 import type { ProposedFile } from '../model/types';
 import { isTestFile } from '../workspace/rank';
 import { createScratch } from './scratch';
-import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
+import { runReported } from './run';
 import type { CheckEvent, ChecksConfig, FailFirstRuns } from './types';
 
 export interface FailFirstOptions extends ChecksConfig {
@@ -34,12 +34,9 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
   try {
     result.notWritten = await scratch.overlay(tests);
     for (let i = 0; i < opts.commands.length; i++) {
-      const command = opts.commands[i];
-      opts.emit({ type: 'check-started', round: 0, command, index: i, total: opts.commands.length, before: true });
-      const run = await runCheck({ command, cwd: scratch.dir, round: 0, timeoutMs: opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: opts.outputCap, signal: opts.signal });
+      const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], cwd: scratch.dir, round: 0, index: i, total: opts.commands.length, place: { before: true } });
       result.runs.push(run);
-      opts.emit({ type: 'check-finished', run, before: true });
-      if (run.status === 'cancelled' || opts.signal?.aborted) return { ...result, cancelled: true };
+      if (stopped) return { ...result, cancelled: true };
     }
   } finally {
     await scratch.dispose().catch(() => undefined);

@@ -11,7 +11,7 @@ import { applyHunks } from '../edits/match';
 import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { createScratch } from './scratch';
-import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './run';
+import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
 import { sameTestName } from './output';
@@ -172,13 +172,10 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       problems = [...problems, ...(await scratch.overlay(toWrite))];
       const runs: CheckRun[] = [];
       for (let i = 0; i < opts.commands.length; i++) {
-        const command = opts.commands[i];
-        emit({ type: 'check-started', round, command, index: i, total: opts.commands.length });
-        const run = await runCheck({ command, cwd: scratch.dir, round, timeoutMs: opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: opts.outputCap, signal: opts.signal });
+        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], cwd: scratch.dir, round, index: i, total: opts.commands.length, emit });
         runs.push(run);
         outcome.runs.push(run);
-        emit({ type: 'check-finished', run });
-        if (run.status === 'cancelled' || opts.signal?.aborted) throw new CheckCancelled();
+        if (stopped) throw new CheckCancelled();
       }
       const failing = runs.filter((r) => !r.passed);
       if (!failing.length) {

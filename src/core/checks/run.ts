@@ -3,7 +3,7 @@
 // beginning and its end), and the process is never left running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, parseTestCases, trimForModel } from './output';
-import type { CheckRun, CheckStatus } from './types';
+import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import { formatDuration, timerDelay } from '../model/dates';
 import { sliceWhole } from '../text/cut';
 
@@ -130,4 +130,31 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       else finish(code === 0 ? 'passed' : 'failed', code, code === null && signal ? `[ended by ${signal}]` : '');
     });
   });
+}
+
+/** Where a reported run runs: on the proposal (nothing), DevA's tests alone (`before`), or nothing applied (`baseline`). */
+export type RunPlace = { before?: true; baseline?: true };
+
+export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap'> {
+  command: string;
+  cwd: string;
+  round: number;
+  /** The command's place in the configured list, for the events. */
+  index: number;
+  total: number;
+  place?: RunPlace;
+  emit: (e: CheckEvent) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * One run of a check as the loop, the baseline and fail-first report it: check-started, the run, check-finished.
+ * `stopped` is true when Stop ended it (the caller decides what a stop means).
+ */
+export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRun; stopped: boolean }> {
+  const place = o.place ?? {};
+  o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
+  const run = await runCheck({ command: o.command, cwd: o.cwd, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal });
+  o.emit({ type: 'check-finished', run, ...place });
+  return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

@@ -3,11 +3,12 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import {
+  COMPUTED_TEXT,
   JUDGED_TEXT,
   STEP_IDS,
   ZERO_USAGE,
   addUsage,
-  type CriterionResult,
+  beforeText,
   type Envelope,
   type SessionMetrics,
   type StepId,
@@ -16,7 +17,7 @@ import {
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
 import { readFrontmatter } from '../cape/frontmatter';
-import { BEFORE_TEXT, COMPUTED_TEXT, formatTsr, testLabel, type TsrResult } from './tsr';
+import { formatTsr, testLabel, type TsrResult } from './tsr';
 import { parseRetrospectiveName } from '../store/records';
 import { formatDuration } from '../model/dates';
 
@@ -168,12 +169,6 @@ function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim() || '—';
 }
 
-
-/** A criterion's fail-first verdict, with the surprise when it contradicts what DevA expected. */
-function beforeCell(c: CriterionResult): string {
-  return c.before ? `${BEFORE_TEXT[c.before]}${c.surprise ? ` — ${c.surprise}` : ''}` : '—';
-}
-
 /** The acceptance criteria: DevA's named test, the checks' verdict, CM's judgement and reason (none: nothing). */
 function criteriaTable(m: SessionMetrics): string[] {
   const list = m.criteria ?? [];
@@ -185,7 +180,7 @@ function criteriaTable(m: SessionMetrics): string[] {
     `|---|---|---|${before ? '---|' : ''}---|---|`,
     ...list.map(
       (c) =>
-        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} |${before ? ` ${cell(beforeCell(c))} |` : ''} ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
+        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} |${before ? ` ${cell(beforeText(c.before, c.surprise))} |` : ''} ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
     ),
     '',
   ];

@@ -6,10 +6,11 @@
 //    runner recognised under that name passed, or — none recognised — the command passed or its failure is blamed
 //    elsewhere (its output names some file, but neither the test's file nor the test's name). A failure that names
 //    nothing counts against every criterion. Some run must show the test ran: one that named it, or a command that
-//    runs tests — a linter's or type checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a whole ("the existing suite still
-//    passes"), DevA names the check command instead of a test (`{criterion, check: "npm test"}`): it passed when that
-//    command's last run passed; a command that did not run is no test. A criterion without a named test counts as not
-//    fulfilled; one whose tests disagree takes the worst (failed, then no test).
+//    runs tests — a linter's or type checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a
+//    criterion the checks prove as a whole ("the existing suite still passes"), DevA names the check command instead
+//    of a test (`{criterion, check: "npm test"}`): it passed when that command's last run passed; a command that did
+//    not run is no test. A criterion without a named test counts as not fulfilled; one whose tests disagree takes the
+//    worst (failed, then no test).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
 //    there too (`pass`: the test does not show the change), or neither could be told (`no_test`). It is no part of
@@ -24,9 +25,9 @@ import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { sameTestName } from '../checks/output';
 import { isStaticCheck } from '../checks/detect';
-import { BEFORE_TEXT, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
+import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
-export { testLabel, COMPUTED_TEXT, BEFORE_TEXT, type NamedTest };
+export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
 
 export interface Criterion {
   id: string;
@@ -254,7 +255,6 @@ export function computeTsr(input: TsrInput): TsrResult {
   const tsrJudged = n && results.some((r) => r.judged) ? results.filter((r) => r.judged === 'met').length / n : null;
   return { tsr, tsrJudged, criteria: results };
 }
-
 
 /** Whether a path DevA named is one of its proposed files (not refused) or an existing file of the workspace. */
 export function proposedOrInWorkspace(workspace: string, files: readonly ProposedFile[]): (rel: string) => boolean {

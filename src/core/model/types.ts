@@ -408,6 +408,14 @@ export function testLabel(t: NamedTest): string {
 export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
 /** How a criterion's fail-first status (CriterionResult.before) reads for people. */
 export const BEFORE_TEXT = { fail: 'failed (fail-first observed)', pass: 'passed too (it does not show the change)', no_test: 'not told' } as const;
+/**
+ * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), with
+ * the surprise when it contradicts what DevA expected; — when there is none (or it is not one BEFORE_TEXT knows).
+ */
+export function beforeText(before: string | undefined, surprise?: string): string {
+  if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
+  return `${BEFORE_TEXT[before as keyof typeof BEFORE_TEXT]}${surprise ? ` — ${surprise}` : ''}`;
+}
 /** How the Cape Master's judgement of a criterion reads for people. */
 export const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
 
