@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every test, in order of cost. Installs what the real-VS-Code tests need (Debian Chromium, code-server
-# from npm into .vscode-test/, both cached) and ends with one summary line "N passed, N failed".
+# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest for the checks on a Python
+# project; for the real-VS-Code tests Debian Chromium and code-server from npm into .vscode-test/; all cached) and
+# ends with one summary line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-output
@@ -27,6 +28,7 @@ npm run lint
 npm run typecheck
 npm run build
 npx tsc -p .
+bash scripts/install-pytest.sh || { echo "pytest install failed"; exit 1; }
 set +e
 run_mocha unit --config .mocharc.json
 bash scripts/install-chromium.sh || { echo "chromium install failed"; exit 1; }

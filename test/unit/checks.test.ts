@@ -18,6 +18,7 @@ import {
   detectChecks,
   fixRequest,
   parseTestCases,
+  readTestCases,
   problemKeys,
   resolveChecks,
   runCheck,
@@ -63,6 +64,49 @@ describe('checks: detection', () => {
     write(ws, 'package.json', 'not json');
     assert.deepStrictEqual(await detectChecks(ws), []);
   });
+
+  it('finds pytest, ruff and mypy where a Python project configures them, by its virtual environment; go and cargo on PATH', async function () {
+    if (process.platform === 'win32') this.skip(); // the fake programs below are shell scripts
+    const bin = tmp();
+    const fakeProgram = (dir: string, name: string) => {
+      write(dir, name, '#!/bin/sh\nexit 0\n');
+      fs.chmodSync(path.join(dir, name), 0o755);
+    };
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin; // nothing but the fake programs
+    try {
+      const py = tmp();
+      write(py, 'pyproject.toml', '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n\n[tool.ruff]\nline-length = 100\n');
+      assert.deepStrictEqual(await detectChecks(py), [], 'no python on PATH and no virtual environment: nothing to run them with');
+      fakeProgram(bin, 'python3');
+      assert.deepStrictEqual((await detectChecks(py)).map((c) => [c.command, c.reason]), [['python3 -m pytest', 'pyproject.toml [tool.pytest]']], 'ruff is not installed');
+      fakeProgram(py, '.venv/bin/python');
+      fakeProgram(py, '.venv/bin/ruff');
+      write(py, 'mypy.ini', '[mypy]\n');
+      fakeProgram(bin, 'mypy');
+      assert.deepStrictEqual(
+        (await detectChecks(py)).map((c) => c.command),
+        ['.venv/bin/ruff check .', 'mypy .', '.venv/bin/python -m pytest'],
+        'static checks first; the environment\'s programs before PATH\'s',
+      );
+      const cfg = tmp();
+      write(cfg, 'setup.cfg', '[metadata]\nname = x\n[tool:pytest]\ntestpaths = tests\n');
+      assert.deepStrictEqual((await detectChecks(cfg)).map((c) => c.reason), ['setup.cfg [tool:pytest]']);
+      write(cfg, 'setup.cfg', '[metadata]\nname = x\n');
+      assert.deepStrictEqual(await detectChecks(cfg), [], 'a Python project that does not configure pytest');
+
+      const mixed = tmp();
+      write(mixed, 'go.mod', 'module example.com/calc\n');
+      write(mixed, 'Cargo.toml', '[package]\nname = "calc"\n');
+      write(mixed, 'package.json', JSON.stringify({ scripts: { lint: 'eslint .', test: 'node --test' } }));
+      assert.deepStrictEqual((await detectChecks(mixed)).map((c) => c.command), ['npm run lint', 'npm test'], 'no go or cargo on PATH');
+      fakeProgram(bin, 'go');
+      fakeProgram(bin, 'cargo');
+      assert.deepStrictEqual((await detectChecks(mixed)).map((c) => c.command), ['npm run lint', 'go vet ./...', 'npm test', 'go test ./...', 'cargo test']);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
 });
 
 describe('checks: scratch copy', () => {
@@ -94,6 +138,21 @@ describe('checks: scratch copy', () => {
     assert.ok(!fs.existsSync(s.dir));
     assert.strictEqual(fs.readFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'utf8'), 'dep', 'the linked folder survives the removal');
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'a.js'), 'utf8'), 'a', 'the user\'s tree is untouched');
+  });
+
+  it('leaves out the caches tools rebuild: __pycache__, pytest\'s, mypy\'s, ruff\'s, and a Rust project\'s target/ only', async () => {
+    const ws = tmp();
+    write(ws, 'calc/__pycache__/calc.cpython-311.pyc', 'x');
+    write(ws, '.pytest_cache/v/cache/lastfailed', '{}');
+    write(ws, '.mypy_cache/3.11/calc.meta.json', '{}');
+    write(ws, 'crate/Cargo.toml', '[package]\n');
+    write(ws, 'crate/target/debug/crate', 'binary');
+    write(ws, 'crate/src/lib.rs', 'pub fn f() {}');
+    write(ws, 'web/target/index.js', 'a folder named target that is source');
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    for (const gone of ['calc/__pycache__', '.pytest_cache', '.mypy_cache', 'crate/target']) assert.ok(!fs.existsSync(path.join(s.dir, gone)), gone);
+    for (const kept of ['crate/src/lib.rs', 'crate/Cargo.toml', 'web/target/index.js']) assert.ok(fs.existsSync(path.join(s.dir, kept)), kept);
+    await s.dispose();
   });
 });
 
@@ -208,6 +267,89 @@ describe('checks: output for the model and test cases', () => {
       { name: 'should stay writable', passed: true },
     ]);
     assert.strictEqual(parseTestCases('compiled fine'), undefined);
+  });
+
+  // Outputs as the runners print them (pytest 9, Python 3.11's unittest, cargo 1.9x, go 1.22, RSpec 3, Gradle 8,
+  // dotnet 8), shortened.
+  it('recognises pytest (verbose and its summary), unittest, go test, cargo test, RSpec, Gradle and dotnet test cases', () => {
+    const pytestV = [
+      'tests/test_calc.py::test_add PASSED                                      [ 14%]',
+      'tests/test_calc.py::test_mul FAILED                                      [ 28%]',
+      'tests/test_calc.py::test_mul_param[1-1-1] FAILED                         [ 42%]',
+      'tests/test_calc.py::TestCalc::test_skipped SKIPPED (later)               [ 85%]',
+      'tests/test_calc.py::test_error ERROR                                     [100%]',
+      '=========================== short test summary info ============================',
+      'FAILED tests/test_calc.py::test_mul - assert 5 == 6',
+      'FAILED tests/test_calc.py::test_mul_param[1-1-1] - assert 2 == 1',
+      'ERROR tests/test_calc.py::test_error',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(pytestV), {
+      cases: [
+        { name: 'tests/test_calc.py::test_add', passed: true },
+        { name: 'tests/test_calc.py::test_mul', passed: false },
+        { name: 'tests/test_calc.py::test_mul_param[1-1-1]', passed: false },
+        { name: 'tests/test_calc.py::test_error', passed: false },
+      ],
+      listsPassed: true,
+    });
+    // plain `pytest`: progress dots, then only the failures by name
+    const pytest = [
+      'tests/test_calc.py .FF.sE                                                 [100%]',
+      '___________________________________ test_mul ___________________________________',
+      'tests/test_calc.py:6: AssertionError',
+      '=========================== short test summary info ============================',
+      'FAILED tests/test_calc.py::test_mul - assert 5 == 6',
+      'ERROR tests/test_other.py - ModuleNotFoundError: No module named \'calc2\'',
+      '=============== 1 failed, 3 passed, 1 skipped, 1 error in 1.38s ================',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(pytest), {
+      cases: [
+        { name: 'tests/test_calc.py::test_mul', passed: false },
+        { name: 'tests/test_other.py', passed: false },
+      ],
+      listsPassed: false,
+    });
+    const unittestV = ['test_bad (tests.test_u.TestU.test_bad) ... FAIL', 'test_ok (tests.test_u.TestU.test_ok) ... ok', "test_later (tests.test_u.TestU.test_later) ... skipped 'later'", '', '======', 'FAIL: test_bad (tests.test_u.TestU.test_bad)'].join('\n');
+    assert.deepStrictEqual(parseTestCases(unittestV), [
+      { name: 'test_bad (tests.test_u.TestU.test_bad)', passed: false },
+      { name: 'test_ok (tests.test_u.TestU.test_ok)', passed: true },
+    ]);
+    const unittest = ['FE.', '======================================================================', 'ERROR: test_err (tests.test_u.TestU.test_err)', '---', 'ValueError: x', 'FAIL: test_bad (tests.test_u.TestU.test_bad)', 'Ran 3 tests in 0.001s', 'FAILED (failures=1, errors=1)'].join('\n');
+    assert.deepStrictEqual(readTestCases(unittest)?.cases.map((t) => [t.name, t.passed]), [
+      ['test_err (tests.test_u.TestU.test_err)', false],
+      ['test_bad (tests.test_u.TestU.test_bad)', false],
+    ]);
+    assert.strictEqual(readTestCases(unittest)?.listsPassed, false);
+    const goV = ['=== RUN   TestAdd', '--- PASS: TestAdd (0.00s)', '=== RUN   TestTable', '=== RUN   TestTable/two', '    calc_test.go:21: got 5, want 4', '    --- FAIL: TestTable/two (0.00s)', '--- FAIL: TestTable (0.00s)', '--- SKIP: TestLater (0.00s)', 'FAIL', 'FAIL\texample.com/calc\t0.002s'].join('\n');
+    assert.deepStrictEqual(readTestCases(goV), {
+      cases: [
+        { name: 'TestAdd', passed: true },
+        { name: 'TestTable/two', passed: false },
+        { name: 'TestTable', passed: false },
+      ],
+      listsPassed: true,
+    });
+    // without -v, go test names only the failures
+    assert.strictEqual(readTestCases(['--- FAIL: TestMul (0.00s)', '    calc_test.go:12: got 5, want 6', 'FAIL'].join('\n'))?.listsPassed, false);
+    const cargo = ['running 3 tests', 'test tests::it_adds ... ok', 'test tests::later ... ignored', 'test tests::it_muls ... FAILED', '', 'failures:', '    tests::it_muls', '', 'test result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.16s'].join('\n');
+    assert.deepStrictEqual(parseTestCases(cargo), [
+      { name: 'tests::it_adds', passed: true },
+      { name: 'tests::it_muls', passed: false },
+    ]);
+    const rspec = ['..F', '', 'Failures:', '', '  1) Calc multiplies', '     Failure/Error: expect(mul(2, 3)).to eq(6)', '', '3 examples, 1 failure', '', 'Failed examples:', '', 'rspec ./spec/calc_spec.rb:8 # Calc multiplies'].join('\n');
+    assert.deepStrictEqual(readTestCases(rspec), { cases: [{ name: 'Calc multiplies', passed: false }], listsPassed: false });
+    const gradle = ['> Task :test', '', 'CalcTest > testAdd() PASSED', '', 'CalcTest > testMul() FAILED', '    org.opentest4j.AssertionFailedError at CalcTest.java:14', '', 'CalcTest > testLater() SKIPPED'].join('\n');
+    assert.deepStrictEqual(parseTestCases(gradle), [
+      { name: 'CalcTest > testAdd()', passed: true },
+      { name: 'CalcTest > testMul()', passed: false },
+    ]);
+    const dotnet = ['  Failed CalcTests.Mul [12 ms]', '  Error Message:', '   Assert.Equal() Failure', '  Passed CalcTests.Add [< 1 ms]', 'Failed!  - Failed:     1, Passed:     1, Skipped:     0, Total:     2'].join('\n');
+    assert.deepStrictEqual(parseTestCases(dotnet), [
+      { name: 'CalcTests.Mul', passed: false },
+      { name: 'CalcTests.Add', passed: true },
+    ]);
+    // lines that only look alike are no test cases
+    assert.strictEqual(parseTestCases(['ERROR: could not compile `rs1` (lib)', 'FAILED (failures=1)', 'test result: ok. 3 passed', '--- FAIL: see log'].join('\n')), undefined);
   });
 });
 
@@ -441,6 +583,26 @@ describe('checks: a linter\'s failure compared with the unchanged workspace (pro
       "/repo/src/c.ts: error 'y' is assigned a value but never used no-unused-vars",
       '/repo/src/c.ts: warning Unexpected console statement no-console',
     ]);
+    // rustc / clippy (cargo 1.9x), ruff and mypy as they print
+    const rust = [
+      '    Checking rs1 v0.1.0 (/tmp/rs1)',
+      'error[E0308]: mismatched types',
+      '  --> src/lib.rs:14:36',
+      '   |',
+      '14 | pub fn bad() -> i32 { let x: i32 = "s"; x }',
+      '   |                              ---   ^^^ expected `i32`, found `&str`',
+      'warning: unused variable: `y`',
+      ' --> src/main.rs:3:9',
+      "error: could not compile `rs1` (lib) due to 1 previous error",
+      'src/calc.py:1:8: F401 [*] `os` imported but unused',
+      'src/calc.py:4: error: Incompatible return value type (got "str", expected "int")  [return-value]',
+    ].join('\n');
+    assert.deepStrictEqual(problemKeys(rust), [
+      'src/lib.rs: error[E0308]: mismatched types',
+      'src/main.rs: warning: unused variable: `y`',
+      'src/calc.py: F401 [*] `os` imported but unused',
+      'src/calc.py: error: Incompatible return value type (got "str", expected "int")  [return-value]',
+    ]);
     assert.strictEqual(wasTrimmed(trimForModel('x\n'.repeat(5000), 200)), true);
     assert.strictEqual(wasTrimmed('short'), false);
   });
@@ -500,5 +662,11 @@ describe('checks: the fix request', () => {
     const text = fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2, [], named);
     assert.match(text, /- res\.writable › should not be writable\nOf the 4 test\(s\) you named in criteria_tests: 2 passed, 1 failed, 1 not in the output\.\n```text/);
     assert.doesNotMatch(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2), /you named/, 'none named: nothing said');
+  });
+
+  it('with a runner that names only failing cases, says how many failed and that the others named did not fail', () => {
+    const tests = [{ name: 'tests/test_calc.py::test_mul', passed: false }];
+    const text = fixRequest([{ ...base, command: 'python -m pytest', status: 'failed', passed: false, exitCode: 1, tests, onlyFailuresNamed: true }], 1, 2, [], ['test_mul', 'test_add']);
+    assert.match(text, /Test cases the runner reported: 1 failed \(it names only failing ones\):\n- tests\/test_calc\.py::test_mul\nOf the 2 test\(s\) you named in criteria_tests: 1 did not fail, 1 failed\./);
   });
 });

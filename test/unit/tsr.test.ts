@@ -118,7 +118,8 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [lint, pass]), 'pass', 'npm test passed too');
     assert.strictEqual(testStatus(test, true, [{ ...lint, tests: [{ name: 'uses the OS theme', passed: true }] }]), 'pass', 'a run that names it passed');
     for (const c of ['npm run lint', 'pnpm run lint:fix', 'npx eslint .', 'npx prettier --check .', 'npx tsc -p .', 'yarn run typecheck', 'npx biome check']) assert.ok(isStaticCheck(c), c);
-    for (const c of ['npm test', 'node --test', 'npx vitest run', 'npm run test:types', 'npx jest --coverage', 'make check']) assert.ok(!isStaticCheck(c), c);
+    for (const c of ['ruff check .', '.venv/bin/mypy .', 'go vet ./...', 'cargo clippy', 'cargo check --all', 'black --check .', 'bundle exec rubocop']) assert.ok(isStaticCheck(c), c);
+    for (const c of ['npm test', 'node --test', 'npx vitest run', 'npm run test:types', 'npx jest --coverage', 'make check', 'python -m pytest', 'go test ./...', 'cargo test']) assert.ok(!isStaticCheck(c), c);
   });
 
   it('a failing check counts against a test it names, or against every test when it names no file', () => {
@@ -132,6 +133,16 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [tscOther]), 'no_test', 'a type checker failing elsewhere ran no test');
     assert.strictEqual(testStatus(test, true, [tscOther, pass]), 'pass');
     assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
+  });
+
+  it('a runner that names only its failing cases (pytest, go test) clears the tests it did not name, though their file is named', () => {
+    const py = { file: 'tests/test_calc.py', name: 'test_add' };
+    // plain pytest: the progress line names the test file, the summary only the failing cases
+    const output = 'tests/test_calc.py .F.\nFAILED tests/test_calc.py::test_mul - assert 5 == 6\n1 failed, 2 passed';
+    const run: CheckOutcome = { command: 'python -m pytest', passed: false, output, tests: [{ name: 'tests/test_calc.py::test_mul', passed: false }], onlyFailuresNamed: true };
+    assert.strictEqual(testStatus(py, true, [run]), 'pass');
+    assert.strictEqual(testStatus({ ...py, name: 'test_mul' }, true, [run]), 'fail');
+    assert.strictEqual(testStatus(py, true, [{ ...run, onlyFailuresNamed: undefined }]), 'fail', 'a runner that lists passing cases too and did not name it: its file in a failing run counts against it');
   });
 
   it('computes TSR = passing named tests ÷ criteria when checks ran, and the judged rate beside it', () => {

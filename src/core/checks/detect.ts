@@ -1,10 +1,16 @@
 // Which check commands run: the ones the user configured (the `cape.checks` setting, the CLI's `--check CMD`), or —
-// only when none is configured — the obvious ones detected in the workspace: package.json's `typecheck`, `lint` and
-// `test` scripts (through the package manager its lockfile names), and `tsc --noEmit` when there is a tsconfig.json
-// and a local TypeScript but no typecheck script. Detected commands are never run without the user's consent (the
-// caller asks; the CLI needs `--check auto`).
+// only when none is configured — the obvious ones detected in the workspace:
+//  - JavaScript/TypeScript: package.json's `typecheck`, `lint` and `test` scripts (through the package manager its
+//    lockfile names), and `tsc --noEmit` when there is a tsconfig.json and a local TypeScript but no typecheck script;
+//  - Python: pytest where the project configures it (pytest.ini, conftest.py, `[tool.pytest…]` in pyproject.toml,
+//    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini), ruff and mypy where it configures them — each run by the
+//    project's virtual environment (.venv/, venv/) when it has one;
+//  - Go (go.mod): `go vet ./...` and `go test ./...`; Rust (Cargo.toml): `cargo test`;
+// each only when its program is there (the virtual environment, or PATH). Static checks come first (cheap), then the
+// tests. Detected commands are never run without the user's consent (the caller asks; the CLI needs `--check auto`).
 import { promises as fsp } from 'fs';
 import * as path from 'path';
+import which from 'which';
 import type { CheckCommand } from './types';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
@@ -31,9 +37,14 @@ async function scriptCommand(workspace: string, script: string): Promise<string>
   return script === 'test' ? 'npm test' : `npm run ${script}`;
 }
 
-/** The obvious check commands of a workspace (none when nothing is recognised). Reads, never runs anything. */
-export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
-  const out: CheckCommand[] = [];
+async function readText(p: string): Promise<string> {
+  return fsp.readFile(p, 'utf8').catch(() => '');
+}
+
+/** package.json's scripts, and tsc for a TypeScript project without a typecheck script: [static checks, tests]. */
+async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
+  const statics: CheckCommand[] = [];
+  const tests: CheckCommand[] = [];
   let scripts: Record<string, unknown> = {};
   try {
     const pkg = JSON.parse(await fsp.readFile(path.join(workspace, 'package.json'), 'utf8')) as { scripts?: unknown };
@@ -43,19 +54,96 @@ export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
   }
   const has = (s: string) => typeof scripts[s] === 'string' && (scripts[s] as string).trim() !== '' && !(s === 'test' && NPM_PLACEHOLDER.test(scripts[s] as string));
   if (!has('typecheck') && (await exists(path.join(workspace, 'tsconfig.json'))) && (await exists(path.join(workspace, 'node_modules', 'typescript', 'bin', 'tsc')))) {
-    out.push({ command: 'node node_modules/typescript/bin/tsc --noEmit', source: 'detected', reason: 'tsconfig.json and a local TypeScript' });
+    statics.push({ command: 'node node_modules/typescript/bin/tsc --noEmit', source: 'detected', reason: 'tsconfig.json and a local TypeScript' });
   }
   for (const s of SCRIPTS) {
-    if (has(s)) out.push({ command: await scriptCommand(workspace, s), source: 'detected', reason: `package.json script "${s}"` });
+    if (has(s)) (s === 'test' ? tests : statics).push({ command: await scriptCommand(workspace, s), source: 'detected', reason: `package.json script "${s}"` });
   }
-  return out;
+  return [statics, tests];
+}
+
+/** The project's virtual environments, where its Python tools are installed. */
+const VENVS = ['.venv', 'venv'];
+
+/**
+ * A program of the workspace's virtual environment, as a relative path (the checks run in a copy of the workspace,
+ * where the environment is linked); null when it has none.
+ */
+async function venvProgram(workspace: string, names: readonly string[]): Promise<string | null> {
+  for (const name of names) {
+    for (const v of VENVS) {
+      const rel = process.platform === 'win32' ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`;
+      if (await exists(path.join(workspace, rel))) return rel;
+    }
+  }
+  return null;
+}
+
+/** The first of the names that is a program on PATH; null when none is. */
+async function onPath(names: readonly string[]): Promise<string | null> {
+  for (const name of names) if (await which(name, { nothrow: true })) return name;
+  return null;
+}
+
+/** A Python tool: the virtual environment's, else the one on PATH. */
+const pythonTool = async (workspace: string, names: readonly string[]) => (await venvProgram(workspace, names)) ?? (await onPath(names));
+
+/** pytest, ruff and mypy where a Python project configures them: [static checks, tests]. */
+async function pythonChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
+  const pyproject = await readText(path.join(workspace, 'pyproject.toml'));
+  const inFile = async (file: string, section: RegExp) => section.test(await readText(path.join(workspace, file)));
+  const pytestWhy = (await exists(path.join(workspace, 'pytest.ini')))
+    ? 'pytest.ini'
+    : (await exists(path.join(workspace, 'conftest.py')))
+      ? 'conftest.py'
+      : /^\[tool\.pytest/m.test(pyproject)
+        ? 'pyproject.toml [tool.pytest]'
+        : (await inFile('setup.cfg', /^\[tool:pytest\]/m))
+          ? 'setup.cfg [tool:pytest]'
+          : (await inFile('tox.ini', /^\[pytest\]/m))
+            ? 'tox.ini [pytest]'
+            : null;
+  const ruffWhy = /^\[tool\.ruff/m.test(pyproject) ? 'pyproject.toml [tool.ruff]' : (await exists(path.join(workspace, 'ruff.toml'))) || (await exists(path.join(workspace, '.ruff.toml'))) ? 'ruff.toml' : null;
+  const mypyWhy = /^\[tool\.mypy/m.test(pyproject) ? 'pyproject.toml [tool.mypy]' : (await exists(path.join(workspace, 'mypy.ini'))) ? 'mypy.ini' : null;
+  const statics: CheckCommand[] = [];
+  const tests: CheckCommand[] = [];
+  const ruff = ruffWhy && (await pythonTool(workspace, ['ruff']));
+  if (ruff) statics.push({ command: `${ruff} check .`, source: 'detected', reason: ruffWhy! });
+  const mypy = mypyWhy && (await pythonTool(workspace, ['mypy']));
+  if (mypy) statics.push({ command: `${mypy} .`, source: 'detected', reason: mypyWhy! });
+  // on PATH, python3 first: a bare `python` is Python 2 on older systems
+  const python = pytestWhy && ((await venvProgram(workspace, ['python', 'python3'])) ?? (await onPath(['python3', 'python'])));
+  if (python) tests.push({ command: `${python} -m pytest`, source: 'detected', reason: pytestWhy! });
+  return [statics, tests];
+}
+
+/** Go (go.mod) and Rust (Cargo.toml) projects, when their toolchain is on PATH: [static checks, tests]. */
+async function goRustChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
+  const statics: CheckCommand[] = [];
+  const tests: CheckCommand[] = [];
+  if ((await exists(path.join(workspace, 'go.mod'))) && (await onPath(['go']))) {
+    statics.push({ command: 'go vet ./...', source: 'detected', reason: 'go.mod' });
+    tests.push({ command: 'go test ./...', source: 'detected', reason: 'go.mod' });
+  }
+  if ((await exists(path.join(workspace, 'Cargo.toml'))) && (await onPath(['cargo']))) {
+    tests.push({ command: 'cargo test', source: 'detected', reason: 'Cargo.toml' });
+  }
+  return [statics, tests];
+}
+
+/** The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests. Reads, never runs anything. */
+export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
+  const found = await Promise.all([nodeChecks(workspace), pythonChecks(workspace), goRustChecks(workspace)]);
+  return [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)];
 }
 
 /**
  * A command that checks the code without running its tests: a linter, formatter or type checker (`npm run lint`,
- * `npx standard`, `tsc --noEmit`, `npm run typecheck`). Its passing run proves no test (metrics/tsr.ts).
+ * `npx standard`, `tsc --noEmit`, `npm run typecheck`, `ruff check .`, `mypy .`, `go vet ./...`, `cargo clippy`).
+ * Its passing run proves no test (metrics/tsr.ts).
  */
-const STATIC_CHECK = /(^|[\s/:])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types)(\s|$|:|\.)/i;
+const STATIC_CHECK =
+  /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
 
 export function isStaticCheck(command: string): boolean {
   return STATIC_CHECK.test(command);

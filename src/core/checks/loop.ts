@@ -14,7 +14,7 @@ import { createScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
-import { sameTestName } from './output';
+import { sameTestName } from './testCases';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 
@@ -48,7 +48,10 @@ const FIX_FAILING_TESTS = 10;
 function testCasesLine(r: CheckRun, named: readonly string[]): string[] {
   if (!r.tests?.length) return [];
   const failed = r.tests.filter((t) => !t.passed);
-  const counts = `Test cases the runner reported: ${r.tests.length - failed.length} passed, ${failed.length} failed`;
+  // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
+  const counts = r.onlyFailuresNamed
+    ? `Test cases the runner reported: ${failed.length} failed (it names only failing ones)`
+    : `Test cases the runner reported: ${r.tests.length - failed.length} passed, ${failed.length} failed`;
   const out = [];
   if (!failed.length) out.push(`${counts}${r.status === 'timeout' ? ' (the run did not finish: a test that never ends, or a slow suite)' : ''}.`);
   else {
@@ -61,10 +64,11 @@ function testCasesLine(r: CheckRun, named: readonly string[]): string[] {
     for (const n of named) {
       const cases = r.tests.filter((t) => sameTestName(t.name, n));
       if (cases.some((t) => !t.passed)) failedNamed++;
-      else if (cases.length) passed++;
+      else if (cases.length || r.onlyFailuresNamed) passed++;
     }
     const missing = named.length - passed - failedNamed;
-    out.push(`Of the ${named.length} test(s) you named in criteria_tests: ${passed} passed, ${failedNamed} failed${missing ? `, ${missing} not in the output` : ''}.`);
+    const ok = r.onlyFailuresNamed ? 'did not fail' : 'passed';
+    out.push(`Of the ${named.length} test(s) you named in criteria_tests: ${passed} ${ok}, ${failedNamed} failed${missing ? `, ${missing} not in the output` : ''}.`);
   }
   return out;
 }

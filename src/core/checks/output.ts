@@ -1,8 +1,7 @@
 // A check's output, made useful to DevA and to metrics: colours removed, the scratch folder's path removed (paths
-// read workspace-relative), trimmed so the lines that name a file and a line come first, and the test cases the
-// common reporters name (mocha / jest / vitest / node:test spec output and TAP) recognised as passed or failed.
+// read workspace-relative), trimmed so the lines that name a file and a line come first, and the problems a linter
+// or compiler names (file and message, lines aside). The test cases a run names are testCases.ts's.
 import { stripVTControlCharacters } from 'util';
-import type { TestCaseResult } from './types';
 import { shorten } from '../text/cut';
 
 /** Characters of a check's output DevA receives per command (the lines naming files first). */
@@ -79,71 +78,29 @@ const COLON_PROBLEM = /^(.*?[\w@.\\/-]+\.[A-Za-z]\w{0,9}):\d+(?::\d+)?:?\s+(.+)$
 const STYLISH_FILE = /^(?:\.\/)?[\w@.\\/-]+\.[A-Za-z]\w{0,9}$/;
 const STYLISH_PROBLEM = /^\s+\d+:\d+\s+(error|warning)\s+(.+)$/;
 
+/** rustc and clippy: `error[E0308]: mismatched types`, then `  --> src/lib.rs:14:36` on a following line. */
+const RUST_PROBLEM = /^(error|warning)(\[\w+\])?: (.+)$/;
+const RUST_WHERE = /^\s*--> (.+?):\d+:\d+$/;
+
 /**
  * The problems a linter's or compiler's output names, each as "file: message" without its line and column (DevA's
- * edits shift those): tsc's `file(l,c): …`, `file:l:c: …`, and ESLint's stylish blocks. In order, each once.
+ * edits shift those): tsc's `file(l,c): …`, `file:l:c: …` (ESLint's unix format, ruff, flake8, mypy, pylint, go
+ * vet…), ESLint's stylish blocks, and rustc's `error[…]: …` with its `--> file:l:c` line. In order, each once.
  */
 export function problemKeys(text: string): string[] {
   const out = new Set<string>();
   let file = '';
+  let rust = ''; // the rustc message whose `-->` line may follow
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\s+$/, '');
     let m: RegExpExecArray | null;
-    if ((m = STYLISH_PROBLEM.exec(line)) && file) out.add(`${file}: ${m[1]} ${m[2].replace(/\s{2,}/g, ' ')}`);
+    if ((m = RUST_PROBLEM.exec(line))) rust = `${m[1]}${m[2] ?? ''}: ${m[3]}`;
+    else if (rust && (m = RUST_WHERE.exec(line))) {
+      out.add(`${m[1]}: ${rust}`);
+      rust = '';
+    } else if ((m = STYLISH_PROBLEM.exec(line)) && file) out.add(`${file}: ${m[1]} ${m[2].replace(/\s{2,}/g, ' ')}`);
     else if ((m = TSC_PROBLEM.exec(line.trim())) || (m = COLON_PROBLEM.exec(line.trim()))) out.add(`${m[1].trim()}: ${m[2].trim()}`);
     else if (STYLISH_FILE.test(line.trim())) file = line.trim().replace(/^\.\//, '');
   }
   return [...out];
-}
-
-const DURATION = /\s*\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)\s*$/;
-const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
-const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
-const MOCHA_FAIL = /^\s{2,}\d+\)\s+(.+?)\s*$/;
-const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
-/** node:test's TAP reporter marks a describe() block in the point's YAML block. */
-const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
-
-/** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
-export function sameTestName(reported: string, named: string): boolean {
-  const a = reported.trim().toLowerCase();
-  const b = named.trim().toLowerCase();
-  return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
-}
-
-/**
- * Test cases named in a run's output, by the spec reporters of mocha, jest, vitest and node:test (✓ / ✔ passed,
- * ✕ / ✖ / × failed, mocha's "  1) name" failed) and TAP (`ok 1 - name` / `not ok 2 - name`, skips and todos left
- * out; a TAP point whose YAML block says `type: 'suite'` — node:test's describe() — is a group, not a test case). A
- * name reported both ways counts as failed. Absent (undefined) when nothing was recognised.
- */
-export function parseTestCases(text: string): TestCaseResult[] | undefined {
-  const order: string[] = [];
-  const state = new Map<string, boolean>();
-  const note = (raw: string, passed: boolean) => {
-    const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
-    if (!name || name.length > 500) return;
-    if (!state.has(name)) order.push(name);
-    state.set(name, passed && state.get(name) !== false);
-  };
-  const found: { name: string; passed: boolean; suite?: boolean }[] = [];
-  let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
-  let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
-  for (const line of text.split('\n')) {
-    let m: RegExpExecArray | null;
-    if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
-    if ((m = TAP.exec(line))) {
-      lastTap = null;
-      if (/#\s*(skip|todo)\b/i.test(m[2])) continue;
-      lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
-      found.push(lastTap);
-    } else if (lastTap && TAP_SUITE.test(line)) lastTap.suite = true;
-    else if (/^\s*# Subtest:/.test(line)) lastTap = null;
-    else if ((m = PASS.exec(line))) found.push({ name: m[1], passed: true });
-    else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false });
-    else if (!mochaSummary && (m = MOCHA_FAIL.exec(line))) found.push({ name: m[1], passed: false });
-  }
-  for (const f of found) if (!f.suite) note(f.name, f.passed);
-  if (!order.length) return undefined;
-  return order.map((name) => ({ name, passed: state.get(name)! }));
 }

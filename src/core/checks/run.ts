@@ -2,7 +2,8 @@
 // command and everything it started (a test runner's workers, a watch process). Output is kept up to a cap (its
 // beginning and its end), and the process is never left running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
-import { cleanOutput, parseTestCases, trimForModel } from './output';
+import { cleanOutput, trimForModel } from './output';
+import { readTestCases } from './testCases';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import { formatDuration, timerDelay } from '../model/dates';
 import { sliceWhole } from '../text/cut';
@@ -75,7 +76,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       let text = head + (total > head.length + tail.length ? `\n[… ${total - head.length - tail.length} characters of output left out …]\n` : '') + tail;
       text = cleanOutput(text, opts.cwd);
       if (extra) text = `${text.replace(/\s+$/, '')}${text.trim() ? '\n' : ''}${extra}`;
-      const tests = parseTestCases(text);
+      const tests = readTestCases(text);
       resolve({
         command: opts.command,
         round: opts.round,
@@ -85,7 +86,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         durationMs: Math.max(0, now() - started),
         output: trimForModel(text, opts.outputForModel),
         outputChars: total,
-        ...(tests ? { tests } : {}),
+        ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }) } : {}),
       });
     };
     let done = false;

@@ -1,6 +1,7 @@
 // The scratch copy the checks run in: the workspace copied into a new folder of the OS temp dir, with DevA's
 // proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
-// environments, vendor trees) are linked, not copied; .git and the cape folder are left out. A proposed file that
+// environments, vendor trees) are linked, not copied; .git, the cape folder and the caches tools rebuild
+// (`__pycache__`, pytest's, mypy's and ruff's caches, a Rust project's `target/` build folder) are left out. A proposed file that
 // would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
 import { promises as fsp, constants as fsc } from 'fs';
 import * as os from 'os';
@@ -19,8 +20,13 @@ export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
   '.gradle',
 ]);
 
-/** Left out of the copy entirely (the cape folder is added by the caller). */
-const SKIPPED = new Set(['.git', '.hg', '.svn']);
+/** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
+const SKIPPED = new Set(['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
+
+/** A Rust project's build folder (`target/` beside its Cargo.toml): gigabytes cargo rebuilds, never source. */
+async function isCargoTarget(src: string, name: string): Promise<boolean> {
+  return name === 'target' && (await fsp.access(path.join(src, 'Cargo.toml')).then(() => true, () => false));
+}
 
 export interface Scratch {
   dir: string;
@@ -36,7 +42,7 @@ async function copyTree(src: string, dest: string, skip: (rel: string, name: str
   const entries = await fsp.readdir(src, { withFileTypes: true });
   for (const e of entries) {
     const r = rel ? `${rel}/${e.name}` : e.name;
-    if (skip(r, e.name)) continue;
+    if (skip(r, e.name) || (e.isDirectory() && (await isCargoTarget(src, e.name)))) continue;
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
     if (e.isDirectory()) {

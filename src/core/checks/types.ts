@@ -38,7 +38,7 @@ export interface ChecksConfig {
  */
 export type CheckStatus = 'passed' | 'failed' | 'timeout' | 'cancelled' | 'error';
 
-/** One test case named in a check's output (mocha, jest, vitest, node:test spec reporters and TAP are recognised). */
+/** One test case named in a check's output (testCases.ts says which runners' outputs are recognised). */
 export interface TestCaseResult {
   name: string;
   passed: boolean;
@@ -63,6 +63,11 @@ export interface CheckRun {
   outputChars: number;
   /** Test cases recognised in the whole output, in order of first mention (absent when none was recognised). */
   tests?: TestCaseResult[];
+  /**
+   * The output names only failing cases (pytest's summary, `go test` without -v): a case it does not name did not
+   * fail. Absent when it names passing ones too, or none.
+   */
+  onlyFailuresNamed?: boolean;
 }
 
 /** One fix round: what DevA was sent and what its reply changed. */

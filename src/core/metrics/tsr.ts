@@ -3,8 +3,9 @@
 //  - computed (`tsr`), when the project's checks ran on DevA's proposal: a criterion is fulfilled when DevA named
 //    tests for it (`criteria_tests` in its output; every one it named, as a criterion often needs several cases), each
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
-//    runner recognised under that name passed, or — none recognised — the command passed or its failure is blamed
-//    elsewhere (its output names some file, but neither the test's file nor the test's name). A failure that names
+//    runner recognised under that name passed, or — none recognised — the command passed, its runner names only
+//    failing cases and named others (pytest's summary), or its failure is blamed elsewhere (its output names some
+//    file, but neither the test's file nor the test's name). A failure that names
 //    nothing counts against every criterion. Some run must show the test ran: one that named it, or a command that
 //    runs tests — a linter's or type checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a
 //    criterion the checks prove as a whole ("the existing suite still passes"), DevA names the check command instead
@@ -23,7 +24,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { sameTestName } from '../checks/output';
+import { sameTestName } from '../checks/testCases';
 import { isStaticCheck } from '../checks/detect';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
@@ -36,7 +37,7 @@ export interface Criterion {
 }
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed'>;
 
 /** The last run of each command of a check loop: the verdict TSR is computed from. */
 export function lastRuns(outcome: ChecksOutcome): CheckRun[] {
@@ -188,6 +189,12 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     const cases = (c.tests ?? []).filter((t) => sameTestName(t.name, test.name));
     if (cases.length) {
       if (cases.some((t) => !t.passed)) return 'fail';
+      ran = true;
+      continue;
+    }
+    // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
+    // it ran and did not fail, though its file is named (pytest's progress line names every test file)
+    if (c.onlyFailuresNamed && c.tests?.length && !isStaticCheck(c.command)) {
       ran = true;
       continue;
     }

@@ -1,0 +1,131 @@
+// The test cases a check's run names, recognised as passed or failed, whatever the project's language: the spec
+// reporters of mocha, jest, vitest and node:test, TAP, pytest, Python's unittest, `go test`, `cargo test`, RSpec,
+// Gradle and `dotnet test`. What reads them: the baseline (a failure already there names the same failing cases),
+// the fix request (which cases fail), TSR (DevA's named tests) and fail-first.
+//
+// Some runs name every case (spec reporters, `pytest -v`, `go test -v`, `cargo test`); others only the failing ones
+// (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
+// only failures are named, a case the output does not name did not fail.
+import type { TestCaseResult } from './types';
+
+const DURATION = /\s*\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)\s*$/;
+/** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
+const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
+const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
+/** mocha's (and RSpec's) numbered failures: "  1) name". */
+const NUMBERED_FAIL = /^\s{2,}\d+\)\s+(.+?)\s*$/;
+const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
+/** node:test's TAP reporter marks a describe() block in the point's YAML block. */
+const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
+
+/**
+ * One line, one case, for the runners whose lines say it plainly: the `name` group is the case, the `verdict` group
+ * (absent: a list of failures) is tested by `failed` and `skipped` (no verdict at all). `listsPassed`: the format
+ * always names passing cases too (for the others, a passing case named says so: `go test -v`, Gradle's and dotnet's
+ * verbose logging).
+ */
+interface LineFormat {
+  re: RegExp;
+  name: number;
+  verdict?: number;
+  failed?: RegExp;
+  skipped?: RegExp;
+  listsPassed: boolean;
+}
+
+const LINE_FORMATS: LineFormat[] = [
+  // pytest -v: `tests/test_calc.py::test_mul FAILED  [ 28%]`
+  { re: /^(\S+?\.py::\S.*?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\b/, name: 1, verdict: 2, failed: /^(FAILED|ERROR)$/, skipped: /^(SKIPPED|XFAIL)$/, listsPassed: true },
+  // pytest's short summary: `FAILED tests/test_calc.py::test_mul - assert 5 == 6`, `ERROR tests/test_x.py - ImportError`
+  { re: /^(?:FAILED|ERROR) (\S+?\.py(?:::\S+)?)(?: - .*)?$/, name: 1, listsPassed: false },
+  // unittest -v: `test_bad (tests.test_u.TestU.test_bad) ... FAIL`
+  { re: /^(\w+ \([\w.]+\)) \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/, name: 1, verdict: 2, failed: /^(FAIL|ERROR|unexpected success)$/, skipped: /^(skipped|expected failure)/, listsPassed: true },
+  // unittest's failure headers: `FAIL: test_bad (tests.test_u.TestU.test_bad)`
+  { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))$/, name: 1, listsPassed: false },
+  // go test: `--- FAIL: TestMul (0.00s)`, subtests indented: `    --- PASS: TestTable/two (0.00s)` (-v lists passes)
+  { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false },
+  // cargo test: `test tests::it_muls ... FAILED`
+  { re: /^test (\S+) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
+  // RSpec's "Failed examples:": `rspec ./spec/calc_spec.rb:8 # Calc multiplies`
+  { re: /^rspec \S+?:\d+ # (.+)$/, name: 1, listsPassed: false },
+  // Gradle: `CalcTest > testMul() FAILED`
+  { re: /^(\S.*? > \S.*?) (PASSED|FAILED|SKIPPED)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^SKIPPED$/, listsPassed: false },
+  // dotnet test: `  Failed CalcTests.Mul [12 ms]`
+  { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
+];
+
+/** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
+export function sameTestName(reported: string, named: string): boolean {
+  const a = reported.trim().toLowerCase();
+  const b = named.trim().toLowerCase();
+  return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
+}
+
+export interface TestCases {
+  cases: TestCaseResult[];
+  /** Whether the output names passing cases too (else a case it does not name did not fail). */
+  listsPassed: boolean;
+}
+
+/**
+ * Test cases named in a run's output (see the header). Skips and todos are left out; a TAP point whose YAML block
+ * says `type: 'suite'` (node:test's describe()) is a group, not a test case; after mocha's "N failing" the numbered
+ * items repeat failures with their suites. A name reported both ways counts as failed. Undefined when nothing was
+ * recognised.
+ */
+export function readTestCases(text: string): TestCases | undefined {
+  const order: string[] = [];
+  const state = new Map<string, boolean>();
+  const note = (raw: string, passed: boolean) => {
+    const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
+    if (!name || name.length > 500) return;
+    if (!state.has(name)) order.push(name);
+    state.set(name, passed && state.get(name) !== false);
+  };
+  const found: { name: string; passed: boolean; suite?: boolean }[] = [];
+  let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
+  let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
+  let listsPassed = false;
+  lines: for (const line of text.split('\n')) {
+    let m: RegExpExecArray | null;
+    if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
+    if ((m = TAP.exec(line))) {
+      lastTap = null;
+      if (/#\s*(skip|todo)\b/i.test(m[2])) continue;
+      lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
+      found.push(lastTap);
+      listsPassed = true;
+      continue;
+    }
+    if (lastTap && TAP_SUITE.test(line)) {
+      lastTap.suite = true;
+      continue;
+    }
+    if (/^\s*# Subtest:/.test(line)) {
+      lastTap = null;
+      continue;
+    }
+    for (const f of LINE_FORMATS) {
+      if (!(m = f.re.exec(line))) continue;
+      const verdict = f.verdict ? m[f.verdict] : '';
+      if (f.skipped?.test(verdict)) continue lines;
+      const passed = f.verdict !== undefined && !f.failed?.test(verdict);
+      found.push({ name: m[f.name], passed });
+      if (passed || f.listsPassed) listsPassed = true;
+      continue lines;
+    }
+    if ((m = PASS.exec(line))) {
+      found.push({ name: m[1], passed: true });
+      listsPassed = true;
+    } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false });
+    else if (!mochaSummary && (m = NUMBERED_FAIL.exec(line))) found.push({ name: m[1], passed: false });
+  }
+  for (const f of found) if (!f.suite) note(f.name, f.passed);
+  if (!order.length) return undefined;
+  return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed };
+}
+
+/** The test cases of readTestCases alone. */
+export function parseTestCases(text: string): TestCaseResult[] | undefined {
+  return readTestCases(text)?.cases;
+}

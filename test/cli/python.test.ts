@@ -1,0 +1,84 @@
+// The checks on a Python project, with the real pytest (scripts/install-pytest.sh puts it on the test machines):
+// pytest's cases are recognised, a failure already in the project gets no fix round, TSR clears a named test whose
+// file pytest's progress line names beside a failing one, and fail-first runs DevA's new test file alone.
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+
+function hasPytest(): boolean {
+  try {
+    execFileSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('CLI: checks on a Python project (pytest)', function () {
+  this.timeout(120000);
+  let fake: FakeAnthropic;
+  before(async function () {
+    // `npm test` installs pytest first; a bare `mocha` on a machine without it says why it did not run
+    if (!hasPytest()) {
+      console.warn('    python3 -m pytest is not available: run scripts/install-pytest.sh');
+      this.skip();
+    }
+    fake = await startFakeAnthropic({ chunkSize: 256 });
+  });
+  after(async () => fake?.close());
+
+  it('pytest\'s failing cases already there: no fix round; TSR and fail-first read pytest\'s output', async () => {
+    const ws = workspaceWithOriginalCape('cape-py-', path.join(demoDir(), 'workspace'));
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    };
+    write('pyproject.toml', '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\ntestpaths = ["tests"]\n');
+    write('calc.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a * b\n');
+    // the project's own suite: test_div fails before DevA touches anything
+    write('tests/test_calc.py', 'from calc import add, div\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_div():\n    assert div(6, 3) == 2\n');
+    const [open, poa, da, deva, retro] = demoReplies('task-py');
+    const blocks =
+      '<edit path="calc.py">\n<<<<<<< SEARCH\ndef mul(a, b):\n    return a + b\n=======\ndef mul(a, b):\n    return a * b\n>>>>>>> REPLACE\n</edit>\n\n' +
+      '<file path="tests/test_mul.py">\nfrom calc import mul\n\n\ndef test_mul_small():\n    assert mul(2, 3) == 6\n\n\ndef test_mul_two():\n    assert mul(2, 2) == 4\n</file>\n\n<summary>';
+    const criteriaTests =
+      '"criteria_tests": [{ "criterion": "AC-1", "file": "tests/test_mul.py", "test": "test_mul_small", "expect": "fail" }, ' +
+      '{ "criterion": "AC-2", "file": "tests/test_calc.py", "test": "test_add", "expect": "pass" }, ' +
+      '{ "criterion": "AC-3", "file": "tests/test_mul.py", "test": "test_mul_two", "expect": "pass" }], "test_strategy":';
+    const devaPy = deva.replace('"test_strategy":', criteriaTests).replace('<summary>', blocks);
+    assert.ok(devaPy.includes('tests/test_mul.py">') && devaPy.includes('"test": "test_add"'));
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaPy }, { text: retro });
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Fix mul', '--task', 'task-py', '--check', 'python3 -m pytest -q -p no:cacheprovider', '--fail-first', '--json'],
+      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'test_div fails on the unchanged code too: no fix round');
+    assert.strictEqual(run.json.checksFailAsBefore, true);
+    assert.strictEqual(run.json.checks[0].passed, false);
+    assert.match(run.stderr, /Fails only as your unchanged code does|fails as (it does )?on the unchanged (code|workspace)/i);
+
+    const m = run.json.metrics;
+    assert.deepStrictEqual(
+      m.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
+      [
+        // test_mul_small passes with the change and fails without it; test_add sits in the file whose test_div fails,
+        // and pytest names only its failing cases, so it passed (there and before); test_mul_two passes either way
+        ['AC-1', 'pass', 'fail'],
+        ['AC-2', 'pass', 'pass'],
+        ['AC-3', 'pass', 'pass'],
+      ],
+    );
+    assert.strictEqual(m.tsr, 1);
+    assert.deepStrictEqual(run.json.failFirst.testFiles, ['tests/test_mul.py']);
+    // the retrospective hears the failing case by pytest's id, on the proposal and before it
+    const retroAsk = JSON.stringify(fake.requests[4].body.messages);
+    assert.match(retroAsk, /tests\/test_calc\.py::test_div/);
+    assert.match(retroAsk, /DevA's test files alone \(tests\/test_mul\.py\) on the unchanged code: [^\\]*failed \(failing: \\"tests\/test_calc\.py::test_div\\", \\"tests\/test_mul\.py::test_mul_small\\"\)/);
+    assert.doesNotMatch(retroAsk, /tests\/test_mul\.py::test_mul_two/, 'a case that passed is not named as failing');
+  });
+});
