@@ -320,6 +320,22 @@ describe('checks: output for the model and test cases', () => {
       ['test_bad (tests.test_u.TestU.test_bad)', false],
     ]);
     assert.strictEqual(readTestCases(unittest)?.listsPassed, false);
+    // a test looping over subTests (Python 3.11): the parent's line has no verdict, each failing subTest its own
+    const subTests = [
+      'test_fine (tests.test_sub.TestS.test_fine) ... ok',
+      'test_loop (tests.test_sub.TestS.test_loop) ... ',
+      '  test_loop (tests.test_sub.TestS.test_loop) (obj=1) ... FAIL',
+      '  test_loop (tests.test_sub.TestS.test_loop) (obj=2.0) ... FAIL',
+      '',
+      '======================================================================',
+      'FAIL: test_loop (tests.test_sub.TestS.test_loop) (obj=1)',
+      'AssertionError: 1 is not an instance of <class \'str\'>',
+    ].join('\n');
+    assert.deepStrictEqual(parseTestCases(subTests), [
+      { name: 'test_fine (tests.test_sub.TestS.test_fine)', passed: true },
+      { name: 'test_loop (tests.test_sub.TestS.test_loop)', passed: false },
+    ]);
+    assert.deepStrictEqual(parseTestCases('FAIL: test_loop (tests.test_sub.TestS.test_loop) (obj=1)'), [{ name: 'test_loop (tests.test_sub.TestS.test_loop)', passed: false }], 'without -v');
     const goV = ['=== RUN   TestAdd', '--- PASS: TestAdd (0.00s)', '=== RUN   TestTable', '=== RUN   TestTable/two', '    calc_test.go:21: got 5, want 4', '    --- FAIL: TestTable/two (0.00s)', '--- FAIL: TestTable (0.00s)', '--- SKIP: TestLater (0.00s)', 'FAIL', 'FAIL\texample.com/calc\t0.002s'].join('\n');
     assert.deepStrictEqual(readTestCases(goV), {
       cases: [

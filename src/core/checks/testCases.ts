@@ -38,10 +38,11 @@ const LINE_FORMATS: LineFormat[] = [
   { re: /^(\S+?\.py::\S.*?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\b/, name: 1, verdict: 2, failed: /^(FAILED|ERROR)$/, skipped: /^(SKIPPED|XFAIL)$/, listsPassed: true },
   // pytest's short summary: `FAILED tests/test_calc.py::test_mul - assert 5 == 6`, `ERROR tests/test_x.py - ImportError`
   { re: /^(?:FAILED|ERROR) (\S+?\.py(?:::\S+)?)(?: - .*)?$/, name: 1, listsPassed: false },
-  // unittest -v: `test_bad (tests.test_u.TestU.test_bad) ... FAIL`
-  { re: /^(\w+ \([\w.]+\)) \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/, name: 1, verdict: 2, failed: /^(FAIL|ERROR|unexpected success)$/, skipped: /^(skipped|expected failure)/, listsPassed: true },
-  // unittest's failure headers: `FAIL: test_bad (tests.test_u.TestU.test_bad)`
-  { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))$/, name: 1, listsPassed: false },
+  // unittest -v: `test_bad (tests.test_u.TestU.test_bad) ... FAIL`; a subTest's line is indented and adds its
+  // parameters, `  test_loop (tests.t.T.test_loop) (obj=1) ... FAIL`: it counts for its test
+  { re: /^\s*(\w+ \([\w.]+\))(?: \(.*\))? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/, name: 1, verdict: 2, failed: /^(FAIL|ERROR|unexpected success)$/, skipped: /^(skipped|expected failure)/, listsPassed: true },
+  // unittest's failure headers: `FAIL: test_bad (tests.test_u.TestU.test_bad)`, a subTest's with its parameters
+  { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))(?: \(.*\))?$/, name: 1, listsPassed: false },
   // go test: `--- FAIL: TestMul (0.00s)`, subtests indented: `    --- PASS: TestTable/two (0.00s)` (-v lists passes)
   { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false },
   // cargo test: `test tests::it_muls ... FAILED`
