@@ -169,6 +169,56 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(sub.content, 'late/b.ts');
   });
 
+  it('list_files past MAX_LIST_LINES counts the files of deeper folders, at the deepest level that fits', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-data-'));
+    const w = (rel: string) => {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), 'x\n');
+    };
+    w('README.md');
+    w('src/pkg/parser.py');
+    w('tests/test_parser.py');
+    for (let i = 0; i < 320; i++) w(`tests/data/valid/case${String(i).padStart(3, '0')}.toml`);
+    for (let i = 0; i < 150; i++) w(`tests/data/invalid/array/bad${String(i).padStart(3, '0')}.toml`);
+    w('tests/data/invalid/one.toml');
+    const found: ToolCallRecord[] = [];
+    const r = new ToolRunner({ workspace: ws, onCall: (rec) => found.push(rec) });
+    const [root, data] = await r.execute([call('list_files', {}), call('list_files', { path: 'tests/data' })]);
+    // depth 3 would list valid/'s 320 files; depth 2 fits: src/pkg/parser.py is listed, valid/ and invalid/ counted
+    assert.strictEqual(
+      root.content,
+      [
+        'README.md',
+        'src/pkg/parser.py',
+        'tests/test_parser.py',
+        'tests/data/invalid/ — 151 file(s)',
+        'tests/data/valid/ — 320 file(s)',
+        '… (files more than 2 folder(s) down are counted per folder; list_files on one of them shows its files)',
+      ].join('\n'),
+    );
+    assert.strictEqual(found.find((x) => x.path === '.')?.hits, 474, 'the record counts every file found');
+    // below tests/data the depth is counted from the listed folder
+    assert.strictEqual(data.content, ['tests/data/invalid/ — 151 file(s)', 'tests/data/valid/ — 320 file(s)', '… (the files of each sub-folder are counted per folder; list_files on one of them shows its files)'].join('\n'));
+    // a single folder of more files than fit: the first ones, and how many were left out
+    const flat = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-flat-'));
+    for (let i = 0; i < 310; i++) fs.writeFileSync(path.join(flat, `f${String(i).padStart(3, '0')}.txt`), 'x');
+    const [f] = await new ToolRunner({ workspace: flat }).execute([call('list_files', {})]);
+    assert.strictEqual(f.content.split('\n').length, 301);
+    assert.match(f.content, /^f000\.txt\n[\s\S]*f299\.txt\n… \(10 more line\(s\) left out; list a sub-folder\)$/);
+  });
+
+  it('search_files searches one file when its path names a file, under the same read rules', async () => {
+    const [one, none, secret] = await runner.execute([
+      call('search_files', { query: 'getTheme', path: 'src/theme.ts' }),
+      call('search_files', { query: 'nothing here', path: 'src/theme.ts' }),
+      call('search_files', { query: 'API_KEY', path: '.env' }),
+    ]);
+    assert.strictEqual(one.content, 'src/theme.ts:1: export function getTheme() {');
+    assert.strictEqual(none.content, 'no matches for "nothing here" in src/theme.ts');
+    assert.ok(secret.isError && /^refused: /.test(secret.content), secret.content);
+    assert.doesNotMatch(secret.content, /secret-getTheme/);
+  });
+
   it('refuses ../, absolute, symlink-out, .git/config, .env, ignored, cape/, binary, oversized and folder reads — each with why, no byte of them', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-BYTES');

@@ -25,19 +25,20 @@ export const TOOL_SPECS = [
     name: 'search_files',
     description:
       'Search the text of the workspace files for a plain string (case-insensitive, not a regex; .gitignore respected). ' +
-      'Returns matching lines as "path:line: text". Optionally only under the folder `path`.',
+      'Returns matching lines as "path:line: text". Optionally only under the folder, or in the file, `path`.',
     inputSchema: {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'the plain text to look for' },
-        path: { type: 'string', description: 'a workspace-relative folder to search in (default: the whole workspace)' },
+        path: { type: 'string', description: 'a workspace-relative folder or file to search in (default: the whole workspace)' },
       },
       required: ['query'],
     },
   },
   {
     name: 'list_files',
-    description: 'List the files under a workspace folder (default: the workspace root), recursively, one path per line.',
+    description:
+      'List the files under a workspace folder (default: the workspace root), recursively, one path per line; a long listing counts the files of its deepest folders instead (list one of them to see its files).',
     inputSchema: {
       type: 'object',
       properties: {

@@ -16,9 +16,14 @@ import type { ListFilesArgs, ReadFileArgs, SearchFilesArgs } from './args';
  * so the next step can build on what the role found (tools/reads.ts).
  */
 export const FOCUSED_SEARCH_HITS = 10;
-/** search_files stops after this many matching lines; list_files after this many paths. */
+/** search_files stops after this many matching lines. */
 export const MAX_SEARCH_HITS = 200;
-export const MAX_LIST_ENTRIES = 1000;
+/**
+ * list_files answers with at most this many lines: past it, the files deeper than some level are summarized per
+ * folder ("tests/data/valid/ — 312 files"), the deepest level that fits, so a folder of test data or fixtures does not
+ * bury the sources (a trial's first listing of a TOML parser was 1,000 data files, cut off before its tests).
+ */
+export const MAX_LIST_LINES = 300;
 /** Files looked at by one search or listing (a monorepo must not make one call scan the disk for minutes). */
 export const MAX_WALK_FILES = 20_000;
 /** Folders read by one search or listing (countless empty folders must not make one call walk without end). */
@@ -72,7 +77,7 @@ export class WorkspaceCalls {
   }
 
   async searchFiles(a: SearchFilesArgs): Promise<Outcome> {
-    const dir = this.checkDir(a.path);
+    const dir = this.checkDir(a.path, true);
     if (!dir.ok) return refused('search_files', a.query, dir.reason, a.path);
     const needle = a.query.toLowerCase();
     const hits: string[] = [];
@@ -80,7 +85,7 @@ export class WorkspaceCalls {
     const at: [string, number][] = [];
     let more = false;
     const walked: WalkEnd = {};
-    for await (const rel of this.walk(dir.relDir, walked)) {
+    for await (const rel of dir.file ? one(dir.relDir) : this.walk(dir.relDir, walked)) {
       if (hits.length >= MAX_SEARCH_HITS) {
         more = true;
         break;
@@ -98,7 +103,7 @@ export class WorkspaceCalls {
         at.push([rel, i + 1]);
       }
     }
-    const where = dir.relDir ? ` under ${dir.relDir}/` : '';
+    const where = dir.file ? ` in ${dir.relDir}` : dir.relDir ? ` under ${dir.relDir}/` : '';
     const stopped = more
       ? `stopped at ${MAX_SEARCH_HITS} matches; search for something more specific`
       : walked.stopped && `stopped after ${walked.stopped}; search a sub-folder`;
@@ -120,24 +125,25 @@ export class WorkspaceCalls {
   async listFiles(a: ListFilesArgs): Promise<Outcome> {
     const dir = this.checkDir(a.path);
     if (!dir.ok) return refused('list_files', a.path ?? '.', dir.reason, a.path);
-    const out: string[] = [];
-    let more = false;
+    const all: string[] = [];
     const walked: WalkEnd = {};
-    for await (const rel of this.walk(dir.relDir, walked)) {
-      if (out.length >= MAX_LIST_ENTRIES) {
-        more = true;
-        break;
-      }
-      out.push(rel);
-    }
-    const stopped = more ? `stopped at ${MAX_LIST_ENTRIES} files` : walked.stopped && `stopped after ${walked.stopped}`;
-    const content =
-      (out.length === 0 ? `no readable files under ${dir.relDir || 'the workspace root'}` : out.join('\n')) + (stopped ? `\n… (${stopped}; list a sub-folder)` : '');
-    return { content, isError: false, record: { tool: 'list_files', target: dir.relDir || '.', path: dir.relDir || '.', hits: out.length } };
+    for await (const rel of this.walk(dir.relDir, walked)) all.push(rel);
+    const { lines, depth, cut } = listingLines(all, dir.relDir);
+    const notes = [
+      depth !== null &&
+        `${depth === 0 ? 'the files of each sub-folder are' : `files more than ${depth} folder(s) down are`} counted per folder; list_files on one of them shows its files`,
+      cut > 0 && `${cut} more line(s) left out; list a sub-folder`,
+      walked.stopped && `stopped after ${walked.stopped}; list a sub-folder`,
+    ].filter(Boolean);
+    const content = (all.length === 0 ? `no readable files under ${dir.relDir || 'the workspace root'}` : lines.join('\n')) + (notes.length ? `\n… (${notes.join('; ')})` : '');
+    return { content, isError: false, record: { tool: 'list_files', target: dir.relDir || '.', path: dir.relDir || '.', hits: all.length } };
   }
 
-  /** A folder argument: the workspace root when absent, else the same path rules as files, and not an excluded folder. */
-  private checkDir(p: string | undefined): { ok: true; relDir: string } | { ok: false; reason: string } {
+  /**
+   * A folder argument: the workspace root when absent, else the same path rules as files, and not an excluded folder.
+   * With `fileToo`, a file passes as well (`file: true`; the read policy then decides on reading it).
+   */
+  private checkDir(p: string | undefined, fileToo = false): { ok: true; relDir: string; file?: true } | { ok: false; reason: string } {
     const trimmed = (p ?? '').trim();
     if (trimmed === '' || /^\.?\/*$/.test(trimmed)) return { ok: true, relDir: '' };
     const safe = checkFilePath(this.policy.root, trimmed, { capeFolder: this.policy.capeFolder });
@@ -155,7 +161,10 @@ export class WorkspaceCalls {
     } catch {
       return { ok: false, reason: `${safe.relPath} does not exist` };
     }
-    if (!st.isDirectory()) return { ok: false, reason: `${safe.relPath} is a file, not a folder (use read_file)` };
+    if (!st.isDirectory()) {
+      if (fileToo && st.isFile()) return { ok: true, relDir: safe.relPath, file: true };
+      return { ok: false, reason: `${safe.relPath} is a file, not a folder (use read_file)` };
+    }
     return { ok: true, relDir: safe.relPath };
   }
 
@@ -200,6 +209,47 @@ export class WorkspaceCalls {
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
     }
   }
+}
+
+async function* one(rel: string): AsyncGenerator<string> {
+  yield rel;
+}
+
+/**
+ * A listing's lines, in the walk's order: every file when they fit in MAX_LIST_LINES; else the files at most `depth`
+ * folders below the listed one, and for each deeper folder one line with its file count, at the deepest level that
+ * fits (`depth` null when every file is listed). Even the shallowest level may not fit: then its lines past the limit
+ * are left out (`cut` of them).
+ */
+export function listingLines(files: readonly string[], relDir: string): { lines: string[]; depth: number | null; cut: number } {
+  if (files.length <= MAX_LIST_LINES) return { lines: [...files], depth: null, cut: 0 };
+  const base = relDir ? relDir.split('/').length : 0;
+  const folders = files.map((f) => f.split('/').slice(base, -1));
+  const deepest = Math.max(...folders.map((f) => f.length));
+  for (let depth = deepest - 1; depth >= 0; depth--) {
+    const lines: string[] = [];
+    const counted = new Map<string, number>(); // a summarized folder → its line's index
+    const counts: number[] = [];
+    files.forEach((f, i) => {
+      if (folders[i].length <= depth) {
+        lines.push(f);
+        return;
+      }
+      const folder = f.split('/').slice(0, base + depth + 1).join('/');
+      const at = counted.get(folder);
+      if (at !== undefined) counts[at]++;
+      else {
+        counted.set(folder, lines.length);
+        counts[lines.length] = 1;
+        lines.push(folder);
+      }
+    });
+    if (lines.length > MAX_LIST_LINES && depth > 0) continue;
+    for (const [folder, at] of counted) lines[at] = `${folder}/ — ${counts[at]} file(s)`;
+    return { lines: lines.slice(0, MAX_LIST_LINES), depth, cut: Math.max(0, lines.length - MAX_LIST_LINES) };
+  }
+  // every file is directly in the listed folder
+  return { lines: files.slice(0, MAX_LIST_LINES), depth: null, cut: files.length - MAX_LIST_LINES };
 }
 
 /** How a walk ended: `stopped` names the bound that ended it before the last folder. */
