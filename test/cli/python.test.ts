@@ -9,24 +9,35 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server
 import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
-function hasPytest(): boolean {
-  try {
-    execFileSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
+/**
+ * The python3 that runs pytest: the first on PATH, or Debian's (where scripts/install-pytest.sh installs it when
+ * PATH's python3 is another, a pyenv one); CAPE_TEST_PYTHON picks one.
+ */
+function pythonWithPytest(): string | null {
+  const candidates = process.env.CAPE_TEST_PYTHON ? [process.env.CAPE_TEST_PYTHON] : ['python3', '/usr/bin/python3'];
+  for (const py of candidates) {
+    try {
+      execFileSync(py, ['-m', 'pytest', '--version'], { stdio: 'ignore' });
+      return py;
+    } catch {
+      /* not this one */
+    }
   }
+  return null;
 }
 
 describe('CLI: checks on a Python project (pytest)', function () {
   this.timeout(120000);
   let fake: FakeAnthropic;
+  let python = 'python3';
   before(async function () {
     // `npm test` installs pytest first; a bare `mocha` on a machine without it says why it did not run
-    if (!hasPytest()) {
+    const found = pythonWithPytest();
+    if (!found) {
       console.warn('    python3 -m pytest is not available: run scripts/install-pytest.sh');
       this.skip();
     }
+    python = found;
     fake = await startFakeAnthropic({ chunkSize: 256 });
   });
   after(async () => fake?.close());
@@ -53,7 +64,7 @@ describe('CLI: checks on a Python project (pytest)', function () {
     assert.ok(devaPy.includes('tests/test_mul.py">') && devaPy.includes('"test": "test_add"'));
     fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaPy }, { text: retro });
     const run = await runCli(
-      ['start', '--workspace', ws, '--objective', 'Fix mul', '--task', 'task-py', '--check', 'python3 -m pytest -q -p no:cacheprovider', '--fail-first', '--json'],
+      ['start', '--workspace', ws, '--objective', 'Fix mul', '--task', 'task-py', '--check', `${python} -m pytest -q -p no:cacheprovider`, '--fail-first', '--json'],
       { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
     );
     assert.strictEqual(run.code, 0, run.stderr);
