@@ -193,18 +193,18 @@ describe('tools: execution under the read policy', () => {
         'tests/test_parser.py',
         'tests/data/invalid/ — 151 file(s)',
         'tests/data/valid/ — 320 file(s)',
-        '… (files more than 2 folder(s) down are counted per folder; list_files on one of them shows its files)',
+        "… (474 files in all, each folder's files before its sub-folders; files more than 2 folder(s) down are counted per folder; list_files on one of them shows its files)",
       ].join('\n'),
     );
     assert.strictEqual(found.find((x) => x.path === '.')?.hits, 474, 'the record counts every file found');
     // below tests/data the depth is counted from the listed folder
-    assert.strictEqual(data.content, ['tests/data/invalid/ — 151 file(s)', 'tests/data/valid/ — 320 file(s)', '… (the files of each sub-folder are counted per folder; list_files on one of them shows its files)'].join('\n'));
+    assert.strictEqual(data.content, ['tests/data/invalid/ — 151 file(s)', 'tests/data/valid/ — 320 file(s)', "… (471 files in all, each folder's files before its sub-folders; the files of each sub-folder are counted per folder; list_files on one of them shows its files)"].join('\n'));
     // a single folder of more files than fit: the first ones, and how many were left out
     const flat = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-flat-'));
     for (let i = 0; i < 310; i++) fs.writeFileSync(path.join(flat, `f${String(i).padStart(3, '0')}.txt`), 'x');
     const [f] = await new ToolRunner({ workspace: flat }).execute([call('list_files', {})]);
     assert.strictEqual(f.content.split('\n').length, 301);
-    assert.match(f.content, /^f000\.txt\n[\s\S]*f299\.txt\n… \(10 more line\(s\) left out; list a sub-folder\)$/);
+    assert.match(f.content, /^f000\.txt\n[\s\S]*f299\.txt\n… \(310 files in all, each folder's files before its sub-folders; 10 more line\(s\) left out; list a sub-folder\)$/);
   });
 
   it('search_files searches one file when its path names a file, under the same read rules', async () => {

@@ -129,7 +129,9 @@ export class WorkspaceCalls {
     const walked: WalkEnd = {};
     for await (const rel of this.walk(dir.relDir, walked)) all.push(rel);
     const { lines, depth, cut } = listingLines(all, dir.relDir);
+    // a summarized listing says how many files it stands for, so it does not read as cut short
     const notes = [
+      (depth !== null || cut > 0) && `${all.length} files in all, each folder's files before its sub-folders`,
       depth !== null &&
         `${depth === 0 ? 'the files of each sub-folder are' : `files more than ${depth} folder(s) down are`} counted per folder; list_files on one of them shows its files`,
       cut > 0 && `${cut} more line(s) left out; list a sub-folder`,
