@@ -154,6 +154,33 @@ describe('checks: scratch copy', () => {
     for (const kept of ['crate/src/lib.rs', 'crate/Cargo.toml', 'web/target/index.js']) assert.ok(fs.existsSync(path.join(s.dir, kept)), kept);
     await s.dispose();
   });
+
+  it('a Rust workspace\'s checks build into one folder of ours per workspace, kept between copies; the user\'s choice wins', async () => {
+    const ws = tmp();
+    write(ws, 'Cargo.toml', '[package]\nname = "calc"\n');
+    const saved = process.env.CARGO_TARGET_DIR;
+    delete process.env.CARGO_TARGET_DIR;
+    try {
+      const [a, b] = [await createScratch(ws, { capeFolder: 'cape' }), await createScratch(ws, { capeFolder: 'cape' })];
+      const target = a.env.CARGO_TARGET_DIR;
+      assert.ok(target && target.startsWith(path.join(os.tmpdir(), 'cape-cargo-target') + path.sep), target);
+      assert.strictEqual(b.env.CARGO_TARGET_DIR, target, 'every copy of the workspace shares it');
+      assert.ok(!target.startsWith(ws), 'never in the user\'s tree');
+      // the check's process sees it
+      const run = await runCheck({ command: 'node -e "console.log(process.env.CARGO_TARGET_DIR)"', cwd: a.dir, round: 0, env: { ...process.env, ...a.env } });
+      assert.strictEqual(run.output.trim(), target);
+      await Promise.all([a.dispose(), b.dispose()]);
+      const other = await createScratch(tmp(), { capeFolder: 'cape' });
+      assert.deepStrictEqual(other.env, {}, 'no Cargo.toml: nothing added');
+      process.env.CARGO_TARGET_DIR = '/opt/my-target';
+      const chosen = await createScratch(ws, { capeFolder: 'cape' });
+      assert.deepStrictEqual(chosen.env, {}, 'the user set one');
+      await Promise.all([other.dispose(), chosen.dispose()]);
+    } finally {
+      if (saved === undefined) delete process.env.CARGO_TARGET_DIR;
+      else process.env.CARGO_TARGET_DIR = saved;
+    }
+  });
 });
 
 describe('checks: one run', () => {

@@ -54,6 +54,7 @@ export class Baseline {
         ...this.opts,
         command: f.command,
         cwd: this.scratch.dir,
+        env: this.scratch.env,
         round: f.round,
         index: commands.indexOf(f.command),
         total: commands.length,

@@ -146,6 +146,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   place?: RunPlace;
   emit: (e: CheckEvent) => void;
   signal?: AbortSignal;
+  /** Environment added to the process's own (the scratch copy's, Scratch.env). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -155,7 +157,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
 export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRun; stopped: boolean }> {
   const place = o.place ?? {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
-  const run = await runCheck({ command: o.command, cwd: o.cwd, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal });
+  const env = o.env && Object.keys(o.env).length ? { ...process.env, ...o.env } : undefined;
+  const run = await runCheck({ command: o.command, cwd: o.cwd, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env });
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

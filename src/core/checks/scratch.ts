@@ -1,8 +1,11 @@
 // The scratch copy the checks run in: the workspace copied into a new folder of the OS temp dir, with DevA's
 // proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
 // environments, vendor trees) are linked, not copied; .git, the cape folder and the caches tools rebuild
-// (`__pycache__`, pytest's, mypy's and ruff's caches, a Rust project's `target/` build folder) are left out. A proposed file that
+// (`__pycache__`, pytest's, mypy's and ruff's caches, a Rust project's `target/` build folder) are left out — cargo
+// builds into a folder of ours in the OS temp dir instead, one per workspace, kept between runs and sessions so only
+// the project's own crate is rebuilt (Scratch.env). A proposed file that
 // would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
+import { createHash } from 'crypto';
 import { promises as fsp, constants as fsc } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -34,6 +37,21 @@ export interface Scratch {
   overlay(files: ProposedFile[]): Promise<string[]>;
   /** Removes the copy (links are removed, never followed). */
   dispose(): Promise<void>;
+  /** Environment the checks run with in this copy, beside the process's own (a Rust project's CARGO_TARGET_DIR). */
+  env: Record<string, string>;
+}
+
+/**
+ * Where cargo builds a Rust workspace's checks: a folder of ours in the OS temp dir, the same for every copy of that
+ * workspace, so the dependencies compiled once are reused (the user's own `target/` is never written). None when the
+ * workspace has no Cargo.toml or the user chose a target folder (CARGO_TARGET_DIR) already.
+ */
+export async function checksBuildEnv(workspace: string): Promise<Record<string, string>> {
+  if (process.env.CARGO_TARGET_DIR) return {};
+  const cargo = await fsp.access(path.join(workspace, 'Cargo.toml')).then(() => true, () => false);
+  if (!cargo) return {};
+  const id = createHash('sha256').update(await fsp.realpath(workspace)).digest('hex').slice(0, 16);
+  return { CARGO_TARGET_DIR: path.join(os.tmpdir(), 'cape-cargo-target', id) };
 }
 
 async function copyTree(src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
@@ -73,6 +91,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   return {
     dir: real,
     dispose,
+    env: await checksBuildEnv(workspace),
     async overlay(files) {
       const notWritten: string[] = [];
       for (const f of files) {
