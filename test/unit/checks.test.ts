@@ -17,7 +17,6 @@ import {
   createScratch,
   detectChecks,
   fixRequest,
-  parseTestCases,
   readTestCases,
   problemKeys,
   resolveChecks,
@@ -28,6 +27,9 @@ import {
   type CheckRun,
   type ProposedFile,
 } from '../../src/core';
+
+/** The test cases a run's output names (readTestCases without its listsPassed). */
+const parseTestCases = (text: string) => readTestCases(text)?.cases;
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-checks-'));

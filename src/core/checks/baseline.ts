@@ -53,8 +53,7 @@ export class Baseline {
       const { run, stopped } = await runReported({
         ...this.opts,
         command: f.command,
-        cwd: this.scratch.dir,
-        env: this.scratch.env,
+        scratch: this.scratch,
         round: f.round,
         index: commands.indexOf(f.command),
         total: commands.length,

@@ -88,29 +88,56 @@ async function onPath(names: readonly string[]): Promise<string | null> {
 /** A Python tool: the virtual environment's, else the one on PATH. */
 const pythonTool = async (workspace: string, names: readonly string[]) => (await venvProgram(workspace, names)) ?? (await onPath(names));
 
+/**
+ * Where a Python project configures a tool: a file of its own, or a section of a shared configuration file (`section`
+ * at the start of a line). The first that holds is the reason given.
+ */
+interface ConfigMarker {
+  file: string;
+  section?: RegExp;
+  why: string;
+}
+
+const PYTEST_MARKERS: ConfigMarker[] = [
+  { file: 'pytest.ini', why: 'pytest.ini' },
+  { file: 'conftest.py', why: 'conftest.py' },
+  { file: 'pyproject.toml', section: /^\[tool\.pytest/m, why: 'pyproject.toml [tool.pytest]' },
+  { file: 'setup.cfg', section: /^\[tool:pytest\]/m, why: 'setup.cfg [tool:pytest]' },
+  { file: 'tox.ini', section: /^\[pytest\]/m, why: 'tox.ini [pytest]' },
+];
+const RUFF_MARKERS: ConfigMarker[] = [
+  { file: 'pyproject.toml', section: /^\[tool\.ruff/m, why: 'pyproject.toml [tool.ruff]' },
+  { file: 'ruff.toml', why: 'ruff.toml' },
+  { file: '.ruff.toml', why: 'ruff.toml' },
+];
+const MYPY_MARKERS: ConfigMarker[] = [
+  { file: 'pyproject.toml', section: /^\[tool\.mypy/m, why: 'pyproject.toml [tool.mypy]' },
+  { file: 'mypy.ini', why: 'mypy.ini' },
+];
+
 /** pytest, ruff and mypy where a Python project configures them: [static checks, tests]. */
 async function pythonChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
-  const pyproject = await readText(path.join(workspace, 'pyproject.toml'));
-  const inFile = async (file: string, section: RegExp) => section.test(await readText(path.join(workspace, file)));
-  const pytestWhy = (await exists(path.join(workspace, 'pytest.ini')))
-    ? 'pytest.ini'
-    : (await exists(path.join(workspace, 'conftest.py')))
-      ? 'conftest.py'
-      : /^\[tool\.pytest/m.test(pyproject)
-        ? 'pyproject.toml [tool.pytest]'
-        : (await inFile('setup.cfg', /^\[tool:pytest\]/m))
-          ? 'setup.cfg [tool:pytest]'
-          : (await inFile('tox.ini', /^\[pytest\]/m))
-            ? 'tox.ini [pytest]'
-            : null;
-  const ruffWhy = /^\[tool\.ruff/m.test(pyproject) ? 'pyproject.toml [tool.ruff]' : (await exists(path.join(workspace, 'ruff.toml'))) || (await exists(path.join(workspace, '.ruff.toml'))) ? 'ruff.toml' : null;
-  const mypyWhy = /^\[tool\.mypy/m.test(pyproject) ? 'pyproject.toml [tool.mypy]' : (await exists(path.join(workspace, 'mypy.ini'))) ? 'mypy.ini' : null;
+  const texts = new Map<string, Promise<string>>(); // each configuration file read once
+  const text = (file: string): Promise<string> => {
+    let t = texts.get(file);
+    if (!t) texts.set(file, (t = readText(path.join(workspace, file))));
+    return t;
+  };
+  const configured = async (markers: readonly ConfigMarker[]): Promise<string | null> => {
+    for (const m of markers) {
+      if (m.section ? m.section.test(await text(m.file)) : await exists(path.join(workspace, m.file))) return m.why;
+    }
+    return null;
+  };
   const statics: CheckCommand[] = [];
   const tests: CheckCommand[] = [];
+  const ruffWhy = await configured(RUFF_MARKERS);
   const ruff = ruffWhy && (await pythonTool(workspace, ['ruff']));
   if (ruff) statics.push({ command: `${ruff} check .`, source: 'detected', reason: ruffWhy! });
+  const mypyWhy = await configured(MYPY_MARKERS);
   const mypy = mypyWhy && (await pythonTool(workspace, ['mypy']));
   if (mypy) statics.push({ command: `${mypy} .`, source: 'detected', reason: mypyWhy! });
+  const pytestWhy = await configured(PYTEST_MARKERS);
   // on PATH, python3 first: a bare `python` is Python 2 on older systems
   const python = pytestWhy && ((await venvProgram(workspace, ['python', 'python3'])) ?? (await onPath(['python3', 'python'])));
   if (python) tests.push({ command: `${python} -m pytest`, source: 'detected', reason: pytestWhy! });

@@ -34,7 +34,7 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
   try {
     result.notWritten = await scratch.overlay(tests);
     for (let i = 0; i < opts.commands.length; i++) {
-      const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], cwd: scratch.dir, env: scratch.env, round: 0, index: i, total: opts.commands.length, place: { before: true } });
+      const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round: 0, index: i, total: opts.commands.length, place: { before: true } });
       result.runs.push(run);
       if (stopped) return { ...result, cancelled: true };
     }

@@ -176,7 +176,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       problems = [...problems, ...(await scratch.overlay(toWrite))];
       const runs: CheckRun[] = [];
       for (let i = 0; i < opts.commands.length; i++) {
-        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], cwd: scratch.dir, env: scratch.env, round, index: i, total: opts.commands.length, emit });
+        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit });
         runs.push(run);
         outcome.runs.push(run);
         if (stopped) throw new CheckCancelled();

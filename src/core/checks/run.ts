@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, trimForModel } from './output';
 import { readTestCases } from './testCases';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
+import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
 import { sliceWhole } from '../text/cut';
 
@@ -138,7 +139,8 @@ export type RunPlace = { before?: true; baseline?: true };
 
 export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap'> {
   command: string;
-  cwd: string;
+  /** The scratch copy it runs in, with the environment its checks run with (scratch.ts). */
+  scratch: Pick<Scratch, 'dir' | 'env'>;
   round: number;
   /** The command's place in the configured list, for the events. */
   index: number;
@@ -146,8 +148,6 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   place?: RunPlace;
   emit: (e: CheckEvent) => void;
   signal?: AbortSignal;
-  /** Environment added to the process's own (the scratch copy's, Scratch.env). */
-  env?: Record<string, string>;
 }
 
 /**
@@ -157,8 +157,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
 export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRun; stopped: boolean }> {
   const place = o.place ?? {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
-  const env = o.env && Object.keys(o.env).length ? { ...process.env, ...o.env } : undefined;
-  const run = await runCheck({ command: o.command, cwd: o.cwd, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env });
+  const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
+  const run = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env });
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

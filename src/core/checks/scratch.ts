@@ -26,9 +26,17 @@ export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
 /** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
 const SKIPPED = new Set(['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
 
+/** Whether a folder holds a Rust project (a Cargo.toml). */
+function hasCargoToml(dir: string): Promise<boolean> {
+  return fsp.access(path.join(dir, 'Cargo.toml')).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** A Rust project's build folder (`target/` beside its Cargo.toml): gigabytes cargo rebuilds, never source. */
 async function isCargoTarget(src: string, name: string): Promise<boolean> {
-  return name === 'target' && (await fsp.access(path.join(src, 'Cargo.toml')).then(() => true, () => false));
+  return name === 'target' && (await hasCargoToml(src));
 }
 
 export interface Scratch {
@@ -47,9 +55,7 @@ export interface Scratch {
  * workspace has no Cargo.toml or the user chose a target folder (CARGO_TARGET_DIR) already.
  */
 export async function checksBuildEnv(workspace: string): Promise<Record<string, string>> {
-  if (process.env.CARGO_TARGET_DIR) return {};
-  const cargo = await fsp.access(path.join(workspace, 'Cargo.toml')).then(() => true, () => false);
-  if (!cargo) return {};
+  if (process.env.CARGO_TARGET_DIR || !(await hasCargoToml(workspace))) return {};
   const id = createHash('sha256').update(await fsp.realpath(workspace)).digest('hex').slice(0, 16);
   return { CARGO_TARGET_DIR: path.join(os.tmpdir(), 'cape-cargo-target', id) };
 }

@@ -125,8 +125,3 @@ export function readTestCases(text: string): TestCases | undefined {
   if (!order.length) return undefined;
   return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed };
 }
-
-/** The test cases of readTestCases alone. */
-export function parseTestCases(text: string): TestCaseResult[] | undefined {
-  return readTestCases(text)?.cases;
-}

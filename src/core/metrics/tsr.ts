@@ -5,13 +5,12 @@
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed, its runner names only
 //    failing cases and named others (pytest's summary), or its failure is blamed elsewhere (its output names some
-//    file, but neither the test's file nor the test's name). A failure that names
-//    nothing counts against every criterion. Some run must show the test ran: one that named it, or a command that
-//    runs tests — a linter's or type checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a
-//    criterion the checks prove as a whole ("the existing suite still passes"), DevA names the check command instead
-//    of a test (`{criterion, check: "npm test"}`): it passed when that command's last run passed; a command that did
-//    not run is no test. A criterion without a named test counts as not fulfilled; one whose tests disagree takes the
-//    worst (failed, then no test).
+//    file, but neither the test's file nor the test's name). A failure that names nothing counts against every
+//    criterion. Some run must show the test ran: one that named it, or a command that runs tests — a linter's or type
+//    checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a
+//    whole ("the existing suite still passes"), DevA names the check command instead of a test (`{criterion, check:
+//    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. A criterion
+//    without a named test counts as not fulfilled; one whose tests disagree takes the worst (failed, then no test).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
 //    there too (`pass`: the test does not show the change), or neither could be told (`no_test`). It is no part of
@@ -194,7 +193,7 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     }
     // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
     // it ran and did not fail, though its file is named (pytest's progress line names every test file)
-    if (c.onlyFailuresNamed && c.tests?.length && !isStaticCheck(c.command)) {
+    if (c.onlyFailuresNamed && !isStaticCheck(c.command)) {
       ran = true;
       continue;
     }

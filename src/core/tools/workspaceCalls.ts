@@ -226,28 +226,28 @@ async function* one(rel: string): AsyncGenerator<string> {
 export function listingLines(files: readonly string[], relDir: string): { lines: string[]; depth: number | null; cut: number } {
   if (files.length <= MAX_LIST_LINES) return { lines: [...files], depth: null, cut: 0 };
   const base = relDir ? relDir.split('/').length : 0;
-  const folders = files.map((f) => f.split('/').slice(base, -1));
-  const deepest = Math.max(...folders.map((f) => f.length));
+  const parts = files.map((f) => f.split('/'));
+  // folders below the listed one: a file's segments, less the listed folder's and its own name
+  const depthOf = (p: readonly string[]) => p.length - 1 - base;
+  const deepest = parts.reduce((d, p) => Math.max(d, depthOf(p)), 0);
   for (let depth = deepest - 1; depth >= 0; depth--) {
     const lines: string[] = [];
-    const counted = new Map<string, number>(); // a summarized folder → its line's index
-    const counts: number[] = [];
-    files.forEach((f, i) => {
-      if (folders[i].length <= depth) {
-        lines.push(f);
+    const counted = new Map<string, { at: number; n: number }>(); // a summarized folder: its line, its files
+    parts.forEach((p, i) => {
+      if (depthOf(p) <= depth) {
+        lines.push(files[i]);
         return;
       }
-      const folder = f.split('/').slice(0, base + depth + 1).join('/');
-      const at = counted.get(folder);
-      if (at !== undefined) counts[at]++;
+      const folder = p.slice(0, base + depth + 1).join('/');
+      const c = counted.get(folder);
+      if (c) c.n++;
       else {
-        counted.set(folder, lines.length);
-        counts[lines.length] = 1;
+        counted.set(folder, { at: lines.length, n: 1 });
         lines.push(folder);
       }
     });
     if (lines.length > MAX_LIST_LINES && depth > 0) continue;
-    for (const [folder, at] of counted) lines[at] = `${folder}/ — ${counts[at]} file(s)`;
+    for (const [folder, c] of counted) lines[c.at] = `${folder}/ — ${c.n} file(s)`;
     return { lines: lines.slice(0, MAX_LIST_LINES), depth, cut: Math.max(0, lines.length - MAX_LIST_LINES) };
   }
   // every file is directly in the listed folder
