@@ -285,9 +285,11 @@ export function figures(results: CaseResult[]): RepoFigures[] {
 
 export async function benchLocalization(): Promise<void> {
   console.log('\nLocalization on real history (modified files given whole to DevA within 60,000 characters)');
-  const results = await runLocalization(LOCALIZATION_DIR, process.env.CAPE_LOC_ONLY ? new RegExp(process.env.CAPE_LOC_ONLY) : undefined);
+  // a case set of one's own (makeLocalizationData.ts, other repositories or languages) instead of the committed one
+  const dir = process.env.CAPE_LOC_DIR ? path.resolve(process.env.CAPE_LOC_DIR) : LOCALIZATION_DIR;
+  const results = await runLocalization(dir, process.env.CAPE_LOC_ONLY ? new RegExp(process.env.CAPE_LOC_ONLY) : undefined);
   if (!results) {
-    console.log(`  skipped: no data in ${LOCALIZATION_DIR} (cases.json and the repositories' git bundles)`);
+    console.log(`  skipped: no data in ${dir} (cases.json and the repositories' git bundles)`);
     return;
   }
   const f = (x: number) => x.toFixed(2).padStart(8);

@@ -1,7 +1,8 @@
 // Builds the localization bench's data from local git repositories with history (run once; the result is committed):
-//   node out/bench/makeLocalizationData.js OUT_DIR NAME=OWNER/REPO=GIT_DIR …
+//   node out/bench/makeLocalizationData.js [--lang js|py|go|rs|rb|java] OUT_DIR NAME=OWNER/REPO=GIT_DIR …
 //
-// For each repository: the most recent non-merge commits that modified 1–6 existing source files (TS/JS), leaving out
+// For each repository: the most recent non-merge commits that modified 1–6 existing source files (TS/JS; with
+// `--lang`, another language's: a case set of one's own for `npm run bench` with CAPE_LOC_DIR), leaving out
 // releases, reverts, dependency bumps, sponsor blocks and formatting-only commits. A case is
 //   { id, repo, commit, objective, snapshot, modified }
 // where objective is the commit subject without its `type(scope):` prefix and its `(#123)` pull-request number (what
@@ -23,10 +24,20 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parseArgs } from 'util';
 import type { Case } from './localization';
 
-const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
-const SKIP_SUBJECT = /^(revert|merge|release|v?\d+\.\d+\.\d+)|chore\(release|chore\(deps|\bbump\b|sponsor|prettier|eslint --fix|\bformat(ting)?\b|\blint(ing)?\b|^chore: (update|release)/i;
+/** The source files a case's commit must have modified, per language (`--lang`; the committed set is `js`). */
+export const SOURCE_FILES = {
+  js: /\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/,
+  py: /\.pyi?$/,
+  go: /\.go$/,
+  rs: /\.rs$/,
+  rb: /\.rb$/,
+  java: /\.(java|kt)$/,
+} as const;
+export type SourceLanguage = keyof typeof SOURCE_FILES;
+const SKIP_SUBJECT = /^(revert|merge|release|v?\d+\.\d+\.\d+)|^(start|prepare|bump) version\b|chore\(release|chore\(deps|\bbump\b|sponsor|prettier|eslint --fix|\bformat(ting)?\b|\blint(ing)?\b|^chore: (update|release)/i;
 const PER_REPO = 40;
 /** First-parent commits kept before the oldest case (the history the oldest case's workspace sees). */
 const HISTORY = 300;
@@ -40,6 +51,8 @@ function git(dir: string, args: string[], input?: string): string {
 
 export function objectiveOf(subject: string): string {
   return subject
+    // a gitmoji, as an emoji (`🔖 Release …`) or a shortcode (`:bug: Fix …`)
+    .replace(/^\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}]+|:[a-z0-9_+-]+:)\s*/u, '')
     .replace(/^\s*\w+(\([^)]*\))?!?:\s*/, '')
     .replace(/\s*\((#\d+(,\s*)?)+\)/g, '')
     .replace(/\s*#\d+\s*$/, '')
@@ -49,15 +62,16 @@ export function objectiveOf(subject: string): string {
 
 
 /** Writes OUT_DIR/NAME.bundle from the repository at gitDir and returns its cases. */
-export function buildRepository(outDir: string, name: string, gitDir: string): Case[] {
+export function buildRepository(outDir: string, name: string, gitDir: string, lang: SourceLanguage = 'js'): Case[] {
+  const source = SOURCE_FILES[lang];
   const log = git(gitDir, ['log', '--no-merges', '--format=@@%H%x09%P%x09%s', '--name-status', '--no-renames', '-n', '3000', 'HEAD']);
   const picked: { commit: string; parent: string; subject: string; modified: string[] }[] = [];
   for (const chunk of log.split('@@').slice(1)) {
     const [head, ...rest] = chunk.split('\n');
     const [commit, parents, subject] = head.split('\t');
-    if (!parents || parents.includes(' ') || SKIP_SUBJECT.test(subject)) continue;
+    if (!parents || parents.includes(' ') || SKIP_SUBJECT.test(subject) || SKIP_SUBJECT.test(objectiveOf(subject))) continue;
     const changes = rest.filter(Boolean).map((l) => l.split('\t'));
-    const modified = changes.filter(([st, p]) => st === 'M' && SOURCE.test(p) && !/(^|\/)(dist|build|lib\/dist)\//.test(p)).map(([, p]) => p);
+    const modified = changes.filter(([st, p]) => st === 'M' && source.test(p) && !/(^|\/)(dist|build|lib\/dist)\//.test(p)).map(([, p]) => p);
     if (modified.length < 1 || modified.length > 6) continue;
     const objective = objectiveOf(subject);
     if (objective.split(/\s+/).length < 3) continue;
@@ -153,6 +167,8 @@ export interface RepositorySpec {
   source: string;
   /** The repository's git directory (a bare mirror with its history). */
   dir: string;
+  /** The language whose source files the cases modified (default TS/JS). */
+  lang?: SourceLanguage;
 }
 
 /**
@@ -166,8 +182,8 @@ export function writeCases(outDir: string, specs: readonly RepositorySpec[], log
   const kept = fs.existsSync(casesFile) ? (JSON.parse(fs.readFileSync(casesFile, 'utf8')) as { sources: Record<string, string>; cases: Case[] }) : { sources: {}, cases: [] };
   const sources: Record<string, string> = Object.fromEntries(Object.entries(kept.sources).filter(([name]) => !rebuilt.has(name)));
   const all: Case[] = kept.cases.filter((c) => !rebuilt.has(c.repo));
-  for (const { name, source, dir } of specs) {
-    const cases = buildRepository(outDir, name, dir);
+  for (const { name, source, dir, lang } of specs) {
+    const cases = buildRepository(outDir, name, dir, lang);
     sources[name] = `https://github.com/${source}`;
     log(`${name}: ${cases.length} cases, bundle ${(fs.statSync(path.join(outDir, name + '.bundle')).size / 1e6).toFixed(1)} MB`);
     all.push(...cases);
@@ -179,9 +195,17 @@ export function writeCases(outDir: string, specs: readonly RepositorySpec[], log
 }
 
 function main(): void {
-  const [outDir, ...repos] = process.argv.slice(2);
-  if (!outDir || !repos.length) {
-    console.error('usage: node out/bench/makeLocalizationData.js OUT_DIR NAME=OWNER/REPO=GIT_DIR …');
+  let args: { values: { lang?: string }; positionals: string[] };
+  try {
+    args = parseArgs({ options: { lang: { type: 'string' } }, allowPositionals: true });
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  const [outDir, ...repos] = args.positionals;
+  const lang = (args.values.lang ?? 'js') as SourceLanguage;
+  if (!outDir || !repos.length || !(lang in SOURCE_FILES)) {
+    console.error(`usage: node out/bench/makeLocalizationData.js [--lang ${Object.keys(SOURCE_FILES).join('|')}] OUT_DIR NAME=OWNER/REPO=GIT_DIR …`);
     process.exit(2);
   }
   const specs = repos.map((spec): RepositorySpec => {
@@ -190,7 +214,7 @@ function main(): void {
       console.error(`bad repository "${spec}": expected NAME=OWNER/REPO=GIT_DIR with an existing GIT_DIR`);
       process.exit(2);
     }
-    return { name, source, dir };
+    return { name, source, dir, lang };
   });
   if (writeCases(outDir, specs) > MAX_BUNDLE_BYTES) {
     console.error(`the bundles weigh more than ${MAX_BUNDLE_BYTES / 1e6} MB in all: drop a repository or pick smaller ones`);

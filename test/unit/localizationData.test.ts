@@ -40,6 +40,9 @@ describe('localization bench data', () => {
   it('takes the subject as a person would type it', () => {
     assert.strictEqual(objectiveOf('fix(router): keep the query string on redirects (#123)'), 'keep the query string on redirects');
     assert.strictEqual(objectiveOf('feat!: drop node 18 #456'), 'drop node 18');
+    assert.strictEqual(objectiveOf('🐛 Fix the help text of a hidden option (#789)'), 'Fix the help text of a hidden option');
+    assert.strictEqual(objectiveOf(':sparkles: add shell completion for zsh'), 'add shell completion for zsh');
+    assert.strictEqual(objectiveOf('♻️ refactor: split the parser'), 'split the parser');
   });
 
   it('builds cases whose workspaces have their parent tree and history, side branches too, and keeps other repositories', () => {
