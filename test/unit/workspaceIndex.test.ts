@@ -9,7 +9,7 @@ import * as path from 'path';
 import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
 import { isUiFile, scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { rankFiles } from '../../src/core/workspace/rank';
+import { nameStem, rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
@@ -387,6 +387,18 @@ describe('symbol extraction', () => {
     assert.deepStrictEqual(css.symbols, ['btn', 'card']);
     assert.deepStrictEqual(css.imports, ['./vars']);
   });
+  it('pairs a source and its test by each language\'s convention', () => {
+    for (const [a, b] of [
+      ['src/parser.ts', 'test/parser.test.ts'],
+      ['pkg/parser.py', 'tests/test_parser.py'],
+      ['pkg/parser.py', 'pkg/parser_test.py'],
+      ['internal/parser.go', 'internal/parser_test.go'],
+      ['lib/parser.rb', 'spec/parser_spec.rb'],
+    ]) assert.strictEqual(nameStem(a), nameStem(b), `${a} ~ ${b}`);
+    assert.strictEqual(nameStem('tests/test_.py'), 'test_');
+    assert.strictEqual(nameStem('src/test_utils.ts'), 'test_utils', 'the Python prefix only for Python');
+  });
+
   it('joins a relative specifier to its file\'s folder exactly as path.posix.normalize(join(dirname)) does', () => {
     const segs = ['a', 'b', '.', '..', '', 'x.ts', '...', '.hidden', 'index', '..a'];
     let seed = 7;

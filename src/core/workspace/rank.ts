@@ -15,6 +15,14 @@
 //    test barely so (1.5% against 1.2%) — tests import what they exercise and the package's entry, so the import
 //    does not single a test out; its name (test twin), co-change and own text do. Halving it raised recall
 //    0.542 → 0.547 and all-files 0.425 → 0.431 (axios, commander, fastify, msw up; h3 −0.012, got −0.010).
+//    A test and its subject pair by each language's naming (nameStem: `test_parser.py`, `parser_test.go`,
+//    `parser_spec.rb` as well as `parser.test.ts`): on 280 commits of 7 Python repositories (click, flask,
+//    starlette, httpx, jinja, attrs, typer; a case set built with `makeLocalizationData --lang py`, not committed)
+//    recall 0.480 → 0.491, all files 0.379 → 0.404. Python's imports as edges, resolved as Python does (packages,
+//    `src/` layout, relative), were tried on the same set and lowered both (0.478 / 0.396; the seeds' own imports
+//    alone 0.489 / 0.404 with the top 10 down 0.737 → 0.717): a small package of large modules that all import
+//    one another says little by its imports. So did Python's methods as members (0.487 / 0.400). The import graph
+//    stays TypeScript/JavaScript.
 // 3. Names: a file whose name (without extension) is made of words of the objective scores higher (×1.6), and one
 //    whose symbol is an identifier written in the objective gets a bonus — a person who names a function means it.
 //    So does a well-ranked file whose text holds, verbatim, an identifier the objective writes as code (camelCase,
@@ -143,9 +151,18 @@ export function kindPrior(relPath: string, typesAsked = false): number {
   return 1;
 }
 
-/** The name stem a source file and its test share (`lib/adapters/fetch.js` and `test/unit/adapters/fetch.spec.js`). */
-function nameStem(relPath: string): string {
-  return path.posix.basename(relPath).toLowerCase().replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
+/**
+ * The name stem a source file and its test share (`lib/adapters/fetch.js` and `test/unit/adapters/fetch.spec.js`;
+ * by Python's, Go's and RSpec's conventions `parser.py` and `tests/test_parser.py` or `parser_test.py`, `parser.go`
+ * and `parser_test.go`, `parser.rb` and `parser_spec.rb`).
+ */
+export function nameStem(relPath: string): string {
+  const base = path.posix.basename(relPath).toLowerCase();
+  const stem = base.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
+  if (/\.pyi?$/.test(base)) return stem.replace(/^test_(?=.)|(?<=.)_test$/, '');
+  if (base.endsWith('.go')) return stem.replace(/(?<=.)_test$/, '');
+  if (base.endsWith('.rb')) return stem.replace(/(?<=.)_(spec|test)$/, '');
+  return stem;
 }
 
 /**
