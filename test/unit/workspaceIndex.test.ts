@@ -9,7 +9,7 @@ import * as path from 'path';
 import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
 import { isUiFile, scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { nameStem, rankFiles } from '../../src/core/workspace/rank';
+import { isTestFile, nameStem, rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
@@ -394,7 +394,13 @@ describe('symbol extraction', () => {
       ['pkg/parser.py', 'pkg/parser_test.py'],
       ['internal/parser.go', 'internal/parser_test.go'],
       ['lib/parser.rb', 'spec/parser_spec.rb'],
-    ]) assert.strictEqual(nameStem(a), nameStem(b), `${a} ~ ${b}`);
+      ['lib/parser.rb', 'lib/parser_test.rb'],
+    ]) {
+      assert.strictEqual(nameStem(a), nameStem(b), `${a} ~ ${b}`);
+      assert.ok(isTestFile(b) && !isTestFile(a), `${b} is the test of ${a}`);
+    }
+    for (const name of ['pkg/parser_test.py', 'pkg/test_parser.py', 'parser_test.go', 'lib/parser_spec.rb']) assert.ok(isTestFile(name), name);
+    for (const name of ['pkg/latest.py', 'pkg/Test_parser.py', 'pkg/test_.py', 'contest.go', 'lib/inspect.rb', 'src/parser_test.ts']) assert.ok(!isTestFile(name), name);
     assert.strictEqual(nameStem('tests/test_.py'), 'test_');
     assert.strictEqual(nameStem('src/test_utils.ts'), 'test_utils', 'the Python prefix only for Python');
   });

@@ -152,29 +152,42 @@ export function kindPrior(relPath: string, typesAsked = false): number {
 }
 
 /**
+ * How Python, Go and Ruby name a module's test: per file extension, the affix of the name (without its extension)
+ * that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or minitest's
+ * `parser_test.rb`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
+ */
+const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
+  [/\.pyi?$/, /^test_(?=.)|(?<=.)_test$/],
+  [/\.go$/, /(?<=.)_test$/],
+  [/\.rb$/, /(?<=.)_(spec|test)$/],
+];
+
+/** A file name's test affix by its language (TEST_NAME_AFFIX), or undefined where names mark no tests. */
+const testAffixOf = (base: string): RegExp | undefined => TEST_NAME_AFFIX.find(([ext]) => ext.test(base))?.[1];
+
+/**
  * The name stem a source file and its test share (`lib/adapters/fetch.js` and `test/unit/adapters/fetch.spec.js`;
- * by Python's, Go's and RSpec's conventions `parser.py` and `tests/test_parser.py` or `parser_test.py`, `parser.go`
- * and `parser_test.go`, `parser.rb` and `parser_spec.rb`).
+ * `parser.py` and `tests/test_parser.py`, and the other languages' TEST_NAME_AFFIX).
  */
 export function nameStem(relPath: string): string {
   const base = path.posix.basename(relPath).toLowerCase();
   const stem = base.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
-  if (/\.pyi?$/.test(base)) return stem.replace(/^test_(?=.)|(?<=.)_test$/, '');
-  if (base.endsWith('.go')) return stem.replace(/(?<=.)_test$/, '');
-  if (base.endsWith('.rb')) return stem.replace(/(?<=.)_(spec|test)$/, '');
-  return stem;
+  const affix = testAffixOf(base);
+  return affix ? stem.replace(affix, '') : stem;
 }
 
 /**
  * True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`,
- * `*.test-d.*`, or by Python's, Go's and RSpec's conventions (`test_*.py`, `*_test.py`, `*_test.go`, `*_spec.rb`).
- * The ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts) applies these files alone.
+ * `*.test-d.*`, or by Python's, Go's and Ruby's conventions (TEST_NAME_AFFIX: `test_*.py`, `*_test.py`, `*_test.go`,
+ * `*_spec.rb`, `*_test.rb`). The ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts)
+ * applies these files alone.
  */
 export function isTestFile(relPath: string): boolean {
+  const base = path.posix.basename(relPath);
   return (
     /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) ||
     /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath) ||
-    /(^|\/)test_[^/]+\.py$|_test\.(py|go)$|_spec\.rb$/.test(relPath)
+    !!testAffixOf(base)?.test(base.replace(/\.[^.]+$/, ''))
   );
 }
 
