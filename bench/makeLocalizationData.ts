@@ -69,12 +69,12 @@ export function buildRepository(outDir: string, name: string, gitDir: string, la
   for (const chunk of log.split('@@').slice(1)) {
     const [head, ...rest] = chunk.split('\n');
     const [commit, parents, subject] = head.split('\t');
-    if (!parents || parents.includes(' ') || SKIP_SUBJECT.test(subject) || SKIP_SUBJECT.test(objectiveOf(subject))) continue;
+    if (!parents || parents.includes(' ')) continue;
+    const objective = objectiveOf(subject);
+    if (SKIP_SUBJECT.test(subject) || SKIP_SUBJECT.test(objective) || objective.split(/\s+/).length < 3) continue;
     const changes = rest.filter(Boolean).map((l) => l.split('\t'));
     const modified = changes.filter(([st, p]) => st === 'M' && source.test(p) && !/(^|\/)(dist|build|lib\/dist)\//.test(p)).map(([, p]) => p);
     if (modified.length < 1 || modified.length > 6) continue;
-    const objective = objectiveOf(subject);
-    if (objective.split(/\s+/).length < 3) continue;
     picked.push({ commit, parent: parents, subject, modified });
     if (picked.length >= PER_REPO) break;
   }
