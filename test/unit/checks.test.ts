@@ -18,6 +18,8 @@ import {
   detectChecks,
   fixRequest,
   readTestCases,
+  testsRan,
+  unbuiltGoFolders,
   problemKeys,
   resolveChecks,
   runCheck,
@@ -395,6 +397,37 @@ describe('checks: output for the model and test cases', () => {
     ]);
     // lines that only look alike are no test cases
     assert.strictEqual(parseTestCases(['ERROR: could not compile `rs1` (lib)', 'FAILED (failures=1)', 'test result: ok. 3 passed', '--- FAIL: see log'].join('\n')), undefined);
+  });
+
+  it('tells a run whose tests ran from one that stopped before them, by each runner\'s summary', () => {
+    const ran = [
+      '  3 passing (12ms)\n  1 failing', // mocha
+      'Tests:       1 failed, 2 passed, 3 total', // jest
+      ' Tests  1 failed | 2 passed (3)', // vitest
+      '=========== 1 failed, 2 passed in 0.05s ===========', // pytest
+      'Ran 3 tests in 0.001s\n\nFAILED (failures=1)', // unittest
+      '# tests 3\n# pass 2\n# fail 1', // node:test, TAP
+      'ℹ tests 3\nℹ pass 2', // node:test, spec
+      '3 examples, 1 failure', // RSpec
+      'test result: FAILED. 1 passed; 1 failed; 0 ignored', // cargo
+      'FAIL\texample.com/calc\t0.011s', // go test
+      'ok  \texample.com/calc\t(cached)',
+      '3 tests completed, 1 failed', // Gradle
+      'Failed!  - Failed:     1, Passed:     1, Skipped:     0, Total:     2', // dotnet
+    ];
+    for (const out of ran) assert.ok(testsRan(out), out);
+    const stopped = [
+      "Exception during run: Error: Cannot find module '../nothere'", // mocha, a test file that does not load
+      '!!!!!!!! Interrupted: 1 error during collection !!!!!!!!\n1 error in 0.31s', // pytest
+      '0 examples, 0 failures, 1 error occurred outside of examples', // RSpec
+      'FAIL\texample.com/calc [build failed]\nFAIL', // go test
+      '✖ 1 problem (1 error, 0 warnings)', // a linter before the tests
+      'error TS2322: Type string is not assignable. Found 1 error.',
+    ];
+    for (const out of stopped) assert.ok(!testsRan(out), out);
+    assert.ok(testsRan('', [{ name: 'adds', passed: false }]), 'cases it named ran');
+    assert.deepStrictEqual([...unbuiltGoFolders('# example.com/m/calc\ncalc/sq_test.go:6:5: undefined: Sq\n./x.go:1:2: bad\nFAIL\texample.com/m/calc [build failed]')], ['calc', '']);
+    assert.strictEqual(unbuiltGoFolders('calc/sq_test.go:6: got 5\nFAIL\texample.com/m/calc\t0.01s').size, 0, 'a failing test is no build failure');
   });
 });
 

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/detect';
 import { validateEnvelope } from '../../src/core/reply/envelope';
@@ -135,6 +135,49 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
   });
 
+  // what the runners print when one test file does not load (taken from mocha 10, pytest 7, RSpec 3.12, go 1.19)
+  const STOPPED = {
+    mocha: " Exception during run: Error: Cannot find module '../nothere'\nRequire stack:\n- /w/test/b.test.js\n    at Object.<anonymous> (/w/test/b.test.js:1:12)",
+    pytest:
+      '==================================== ERRORS ====================================\n______________________ ERROR collecting tests/test_sq.py _______________________\n' +
+      "tests/test_sq.py:1: in <module>\n    from calc import sq\nE   ImportError: cannot import name 'sq' from 'calc' (/w/calc.py)\n" +
+      '=========================== short test summary info ============================\nERROR tests/test_sq.py\n' +
+      '!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.31s',
+    rspec:
+      "An error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require_relative '../lib/nothere'\n\nLoadError:\n  cannot load such file -- /w/lib/nothere\n" +
+      "# ./spec/broken_spec.rb:1:in `require_relative'\n\nFinished in 0.00027 seconds (files took 0.12622 seconds to load)\n0 examples, 0 failures, 1 error occurred outside of examples",
+    go: '# example.com/calc/calc [example.com/calc/calc.test]\ncalc/sq_test.go:6:5: undefined: Sq\nFAIL\texample.com/calc/calc [build failed]\nok  \texample.com/calc/fmt\t0.004s\nFAIL',
+  };
+
+  it('a test runner that failed before any test ran (a test file that does not load) ran none: no pass for the others', () => {
+    const cases: [string, CheckOutcome, NamedTest][] = [
+      ['mocha', { command: 'npx mocha', passed: false, output: STOPPED.mocha }, { file: 'test/a.test.js', name: 'adds two numbers' }],
+      ['pytest', { command: 'python3 -m pytest', passed: false, output: STOPPED.pytest }, { file: 'tests/test_calc.py', name: 'test_add' }],
+      ['rspec', { command: 'bundle exec rspec', passed: false, output: STOPPED.rspec }, { file: 'spec/calc_spec.rb', name: 'Calc adds' }],
+      ['lint && test', { command: 'npm test', passed: false, output: "/w/src/a.js:3:7: 'x' is assigned a value but never used. [Error/no-unused-vars]\n\n1 problem" }, test],
+    ];
+    for (const [what, run, t] of cases) {
+      assert.strictEqual(testStatus(t, true, [run]), 'fail', `${what}: on the proposal, a failure`);
+      assert.strictEqual(testStatus(t, true, [run], 'no_test'), 'no_test', `${what}: fail-first cannot tell`);
+      assert.strictEqual(failFirstStatus([{ ...t, expect: 'pass' }], () => true, [run]), 'no_test', what);
+    }
+    // the file that did not load is named: its own test failed, on the proposal and before it
+    assert.strictEqual(testStatus({ file: 'tests/test_sq.py', name: 'test_sq' }, true, [{ command: 'python3 -m pytest', passed: false, output: STOPPED.pytest }], 'no_test'), 'fail');
+    // a run that shows tests ran still blames the file it names
+    const ran: CheckOutcome = { command: 'python3 -m pytest', passed: false, output: STOPPED.pytest.replace('1 error in', '3 passed, 1 error in') };
+    assert.strictEqual(testStatus({ file: 'tests/test_calc.py', name: 'test_add' }, true, [ran]), 'pass');
+  });
+
+  it('go test: a package that did not build ran none of its tests, whichever of its files the compiler names', () => {
+    const run: CheckOutcome = { command: 'go test ./...', passed: false, output: STOPPED.go };
+    assert.strictEqual(testStatus({ file: 'calc/calc_test.go', name: 'TestAdd' }, true, [run]), 'fail', 'same package as sq_test.go');
+    assert.strictEqual(failFirstStatus([{ file: 'calc/calc_test.go', name: 'TestAdd', expect: 'pass' }], () => true, [run]), 'no_test', 'it did not run there');
+    assert.strictEqual(testStatus({ file: 'fmt/fmt_test.go', name: 'TestFormat' }, true, [run]), 'pass', 'another package built and passed');
+    assert.strictEqual(failFirstStatus([{ file: 'calc/sq_test.go', name: 'TestSq', expect: 'fail' }], () => true, [run]), 'fail');
+    const root: CheckOutcome = { command: 'go test ./...', passed: false, output: '# example.com/calc [example.com/calc.test]\n./sq_test.go:6:5: undefined: Sq\nFAIL\texample.com/calc [build failed]\nFAIL' };
+    assert.strictEqual(testStatus({ file: 'calc_test.go', name: 'TestAdd' }, true, [root]), 'fail', 'a package at the module root');
+  });
+
   it('a runner that names only its failing cases (pytest, go test) clears the tests it did not name, though their file is named', () => {
     const py = { file: 'tests/test_calc.py', name: 'test_add' };
     // plain pytest: the progress line names the test file, the summary only the failing cases
@@ -154,7 +197,7 @@ describe('TSR: from the checks', () => {
         { id: 'AC-1', status: 'met', reason: 'a' },
         { id: 'AC-3', status: 'unknown', reason: 'b' },
       ],
-      checks: [{ command: 'npm test', passed: false, output: 'AssertionError at test/toggle.test.js:8:3' }],
+      checks: [{ command: 'npm test', passed: false, output: '2 passing\n1 failing\n  AssertionError at test/toggle.test.js:8:3' }],
       fileExists: exists,
     });
     assert.deepStrictEqual(r.criteria.map((c) => [c.id, c.computed, c.judged]), [

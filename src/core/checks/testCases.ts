@@ -55,6 +55,43 @@ const LINE_FORMATS: LineFormat[] = [
   { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
 ];
 
+/**
+ * A runner's report that test cases ran, by its summary or per-package line: mocha's "3 passing", jest's and vitest's
+ * "Tests: 2 passed", pytest's "1 failed, 2 passed", unittest's "Ran 3 tests", node:test's "# tests 3" (or "ℹ tests 3"),
+ * RSpec's "3 examples", cargo's "test result:", go test's "ok  example.com/calc  0.01s", Gradle's "3 tests completed",
+ * dotnet's "Failed!  - Failed: 1, Passed: 2" or "Total tests: 3".
+ */
+const RAN_TESTS: readonly RegExp[] = [
+  /\b[1-9]\d*\s+(?:passing|failing|passed|failed|pending)\b/i,
+  /^\s*Ran [1-9]\d* tests?\b/m,
+  /^\s*(?:#|ℹ)\s*(?:tests|pass|fail) [1-9]/m,
+  /\b[1-9]\d* examples?\b/,
+  /^test result: /m,
+  /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s)\s*$/m,
+  /\b[1-9]\d* tests? completed\b/,
+  /\bTotal tests:\s*[1-9]|\b(?:Passed|Failed):\s+[1-9]/,
+];
+
+/**
+ * Whether a run's output shows that test cases ran (cases it names, or RAN_TESTS). A failing run without it stopped
+ * before its tests: a test module that does not load stops the whole run of mocha, pytest (collection) and RSpec, a
+ * `lint && test` script stops at the linter, and so the other files' tests never ran.
+ */
+export function testsRan(output: string, cases?: readonly TestCaseResult[]): boolean {
+  return !!cases?.length || RAN_TESTS.some((r) => r.test(output));
+}
+
+/**
+ * The folder of the Go package a `go test` run could not build (`FAIL example.com/calc [build failed]`, the compiler
+ * naming `calc/sq_test.go:6:5`): none of the package's tests ran, whichever of its files the error names.
+ */
+export function unbuiltGoFolders(output: string): Set<string> {
+  const out = new Set<string>();
+  if (!/^FAIL\s+\S+\s+\[(?:build|setup) failed\]/m.test(output)) return out;
+  for (const m of output.matchAll(/^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /gm)) out.add(m[1].replace(/\/$/, ''));
+  return out;
+}
+
 /** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
 export function sameTestName(reported: string, named: string): boolean {
   const a = reported.trim().toLowerCase();

@@ -5,15 +5,18 @@
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed, its runner names only
 //    failing cases and named others (pytest's summary), or its failure is blamed elsewhere (its output names some
-//    file, but neither the test's file nor the test's name). A failure that names nothing counts against every
-//    criterion. Some run must show the test ran: one that named it, or a command that runs tests — a linter's or type
+//    file, but neither the test's file nor the test's name, and shows that tests ran: checks/testCases.ts testsRan).
+//    A failure that names nothing counts against every criterion, and so does a test runner's failure before any
+//    test ran (a test module that does not load stops the whole run of mocha, pytest and RSpec: one file named, no
+//    test run) or a Go test's package that did not build (the compiler names another of its files). Some run must show the test ran: one that named it, or a command that runs tests — a linter's or type
 //    checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a
 //    whole ("the existing suite still passes"), DevA names the check command instead of a test (`{criterion, check:
 //    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. A criterion
 //    without a named test counts as not fulfilled; one whose tests disagree takes the worst (failed, then no test).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
-//    there too (`pass`: the test does not show the change), or neither could be told (`no_test`). It is no part of
+//    there too (`pass`: the test does not show the change), or neither could be told (`no_test`; so is a test the
+//    runner never reached, stopped by another test file that does not load without the change). It is no part of
 //    TSR, and a criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason): met ÷ criteria; a criterion CM did not judge counts as unknown (not met).
@@ -23,7 +26,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { sameTestName } from '../checks/testCases';
+import { sameTestName, testsRan, unbuiltGoFolders } from '../checks/testCases';
 import { isStaticCheck } from '../checks/detect';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
@@ -173,8 +176,19 @@ function mentions(output: string, test: NamedTest): boolean {
   return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
 }
 
-/** Whether a criterion's named test passed in the checks' last round (see the header). */
-export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[]): ComputedStatus {
+/** A Go test whose package did not build (the compiler named another of its files): it did not run. */
+function inUnbuiltGoPackage(output: string, test: NamedTest): boolean {
+  if (!test.file.endsWith('.go')) return false;
+  const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
+  return unbuiltGoFolders(output).has(dir === '.' ? '' : dir);
+}
+
+/**
+ * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
+ * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
+ * could not tell).
+ */
+export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: ComputedStatus = 'fail'): ComputedStatus {
   if (test?.check) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
     return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
@@ -198,8 +212,14 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
       continue;
     }
     if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) return 'fail';
-    // passed, or failed elsewhere: a test runner ran the suite
-    if (!isStaticCheck(c.command)) ran = true;
+    if (!c.passed && inUnbuiltGoPackage(c.output, test)) return notRun;
+    if (!isStaticCheck(c.command)) {
+      // failed elsewhere before any test ran (a test module that does not load stops mocha, pytest and RSpec): this
+      // test did not run either
+      if (!c.passed && !testsRan(c.output, c.tests)) return notRun;
+      // passed, or failed elsewhere: a test runner ran the suite
+      ran = true;
+    }
   }
   return ran ? 'pass' : 'no_test';
 }
@@ -231,7 +251,7 @@ export function criterionStatus(tests: readonly NamedTest[], exists: (rel: strin
 export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
   const inFiles = tests.filter((t) => !t.check);
   if (!inFiles.length || !before.length) return null;
-  const each = inFiles.map((t) => testStatus(t, exists(t.file), before));
+  const each = inFiles.map((t) => testStatus(t, exists(t.file), before, 'no_test'));
   return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
 }
 
