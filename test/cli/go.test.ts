@@ -1,0 +1,121 @@
+// The checks on a Go project, with the real Go toolchain (scripts/install-go.sh puts it on the test machines): the
+// checks are detected from go.mod (`go vet ./...`, `go test ./...`), `go test`'s cases are recognised, a failure
+// already in the project gets no fix round, and fail-first runs DevA's new _test.go file on the unchanged code.
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
+
+function hasGo(): boolean {
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('CLI: checks on a Go project (go vet, go test)', function () {
+  this.timeout(180000);
+  let fake: FakeAnthropic;
+  before(async function () {
+    if (!hasGo()) {
+      console.warn('    go is not on PATH: run scripts/install-go.sh');
+      this.skip();
+    }
+    fake = await startFakeAnthropic({ chunkSize: 256 });
+  });
+  after(async () => fake?.close());
+
+  it('detected from go.mod; a failure already there gets no fix round; TSR and fail-first read go test\'s output', async () => {
+    const ws = workspaceWithOriginalCape('cape-go-', path.join(demoDir(), 'workspace'));
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    };
+    write('go.mod', 'module example.com/calc\n\ngo 1.19\n');
+    write('calc/calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n\nfunc Div(a, b int) int {\n\treturn a * b\n}\n');
+    // the project's own suite: TestDiv fails before DevA touches anything
+    write('calc/calc_test.go', 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n\nfunc TestDiv(t *testing.T) {\n\tif Div(6, 3) != 2 {\n\t\tt.Fatal("div")\n\t}\n}\n');
+    const [open, poa, da, deva, retro] = demoReplies('task-go');
+    const blocks =
+      '<edit path="calc/calc.go">\n<<<<<<< SEARCH\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n=======\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n>>>>>>> REPLACE\n</edit>\n\n' +
+      '<file path="calc/mul_test.go">\npackage calc\n\nimport "testing"\n\nfunc TestMulSmall(t *testing.T) {\n\tif Mul(2, 3) != 6 {\n\t\tt.Fatal("mul")\n\t}\n}\n\nfunc TestMulTwo(t *testing.T) {\n\tif Mul(2, 2) != 4 {\n\t\tt.Fatal("mul")\n\t}\n}\n</file>\n\n<summary>';
+    const criteriaTests =
+      '"criteria_tests": [{ "criterion": "AC-1", "file": "calc/mul_test.go", "test": "TestMulSmall", "expect": "fail" }, ' +
+      '{ "criterion": "AC-2", "file": "calc/calc_test.go", "test": "TestAdd", "expect": "pass" }, ' +
+      '{ "criterion": "AC-3", "file": "calc/mul_test.go", "test": "TestMulTwo", "expect": "pass" }], "test_strategy":';
+    const devaGo = deva.replace('"test_strategy":', criteriaTests).replace('<summary>', blocks);
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaGo }, { text: retro });
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Fix Mul', '--task', 'task-go', '--check', 'auto', '--fail-first', '--json'],
+      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
+      150000,
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(run.json.checks.map((c: any) => [c.command, c.passed]), [
+      ['go vet ./...', true],
+      ['go test ./...', false],
+    ]);
+    assert.strictEqual(fake.requests.length, 5, 'TestDiv fails on the unchanged code too: no fix round');
+    assert.strictEqual(run.json.checksFailAsBefore, true);
+    assert.deepStrictEqual(
+      run.json.metrics.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
+      [
+        // TestMulSmall passes with the change and fails without it; go test names only failing cases, so TestAdd (in
+        // the file whose TestDiv fails) passed; TestMulTwo passes either way (2 + 2 = 2 × 2)
+        ['AC-1', 'pass', 'fail'],
+        ['AC-2', 'pass', 'pass'],
+        ['AC-3', 'pass', 'pass'],
+      ],
+    );
+    assert.deepStrictEqual(run.json.failFirst.testFiles, ['calc/mul_test.go']);
+    const retroAsk = JSON.stringify(fake.requests[4].body.messages);
+    assert.match(retroAsk, /TestDiv/);
+    assert.match(retroAsk, /TestMulSmall/);
+  });
+
+  it('a new test of a function the unchanged code lacks: its package does not build there, so its other tests are not told', async () => {
+    const ws = workspaceWithOriginalCape('cape-go-', path.join(demoDir(), 'workspace'));
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    };
+    write('go.mod', 'module example.com/calc\n\ngo 1.19\n');
+    write('calc/calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n');
+    write('calc/calc_test.go', 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n');
+    const [open, poa, da, deva, retro] = demoReplies('task-go2');
+    const blocks =
+      '<edit path="calc/calc.go">\n<<<<<<< SEARCH\nfunc Add(a, b int) int {\n=======\nfunc Sq(a int) int {\n\treturn a * a\n}\n\nfunc Add(a, b int) int {\n>>>>>>> REPLACE\n</edit>\n\n' +
+      '<file path="calc/sq_test.go">\npackage calc\n\nimport "testing"\n\nfunc TestSq(t *testing.T) {\n\tif Sq(3) != 9 {\n\t\tt.Fatal("sq")\n\t}\n}\n</file>\n\n<summary>';
+    const criteriaTests =
+      '"criteria_tests": [{ "criterion": "AC-1", "file": "calc/sq_test.go", "test": "TestSq", "expect": "fail" }, ' +
+      '{ "criterion": "AC-2", "file": "calc/calc_test.go", "test": "TestAdd", "expect": "pass" }, ' +
+      '{ "criterion": "AC-3", "check": "go test ./..." }], "test_strategy":';
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: deva.replace('"test_strategy":', criteriaTests).replace('<summary>', blocks) }, { text: retro });
+    const run = await runCli(
+      ['start', '--workspace', ws, '--objective', 'Add Sq', '--task', 'task-go2', '--check', 'auto', '--fail-first', '--json'],
+      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
+      150000,
+    );
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.ok(run.json.checks.every((c: any) => c.passed), 'the proposal builds and passes');
+    assert.deepStrictEqual(run.json.failFirst.checks.map((c: any) => [c.command, c.status]), [
+      ['go vet ./...', 'failed'],
+      ['go test ./...', 'failed'],
+    ]);
+    assert.deepStrictEqual(
+      run.json.metrics.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
+      [
+        ['AC-1', 'pass', 'fail'],
+        // TestAdd never ran there: the package did not build without Sq
+        ['AC-2', 'pass', 'no_test'],
+        ['AC-3', 'pass', null],
+      ],
+    );
+    assert.strictEqual(run.json.metrics.tsr, 1);
+  });
+});
