@@ -57,6 +57,13 @@
 // 6. Upstream reads: a file the upstream role read with its tools in this session (DA, for DevA) gets half the best
 //    text score and seeds the structure step like a text match: DA looked there for this very work (a trial: DA read
 //    the method DevA then had to search for). Not on the localization bench, which has no upstream roles.
+// Tried on the localization bench (520 commits) and left out: a BM25 over each file's history (the subjects of all
+// the commits that changed it) at 0.1–0.35 lowered recall to 0.568–0.558; a BM25 over test titles (`it('…')`,
+// `test('…')`) for test files, 0.1–0.35, to 0.563–0.541. And the weights: a logistic regression over these same
+// signals (per file: text, subject, name, symbol and identifier hits, each link to a seed, co-change, recency, kind,
+// size, rank), trained on 12 repositories and tested on the 13th in turn, put more of the modified files in the first
+// ten (0.707 → 0.729) but gave whole only 0.576 of them (0.580 / 0.450 packed by an exact knapsack on its
+// probabilities) against these weights' 0.572 / 0.446: the signals, not their weights, are the limit.
 import * as path from 'path';
 import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
