@@ -12,6 +12,7 @@
 //
 // Prints `FAKE_ANTHROPIC_URL=http://127.0.0.1:PORT` on stdout once listening; stops on SIGINT/SIGTERM.
 import * as fs from 'fs';
+import { parseArgs } from 'util';
 import { FakeReply, isFakeReply, replayResponder, startFakeAnthropic } from './server';
 
 interface CliArgs {
@@ -34,53 +35,49 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { port: 0, scripts: [], replays: [], loop: false };
-  const num = (flag: string, v: string | undefined): number => {
+function parseCliArgs(argv: string[]): CliArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        script: { type: 'string', multiple: true },
+        replay: { type: 'string', multiple: true },
+        loop: { type: 'boolean' },
+        'chunk-size': { type: 'string' },
+        'chunk-delay-ms': { type: 'string' },
+        'api-key': { type: 'string' },
+        log: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    process.exit(0);
+  }
+  const num = (flag: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
     const n = Number(v);
-    if (v === undefined || !Number.isFinite(n) || n < 0) fail(`${flag} needs a non-negative number (got ${v ?? 'nothing'})`);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0) fail(`--${flag} needs a non-negative number (got ${v})`);
     return n;
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) fail(`${a} needs a value`);
-      return v;
-    };
-    switch (a) {
-      case '--port':
-        args.port = num(a, argv[++i]);
-        break;
-      case '--script':
-        args.scripts.push(value());
-        break;
-      case '--replay':
-        args.replays.push(value());
-        break;
-      case '--loop':
-        args.loop = true;
-        break;
-      case '--chunk-size':
-        args.chunkSize = Math.max(1, num(a, argv[++i]));
-        break;
-      case '--chunk-delay-ms':
-        args.chunkDelayMs = num(a, argv[++i]);
-        break;
-      case '--api-key':
-        args.apiKey = value();
-        break;
-      case '--log':
-        args.log = value();
-        break;
-      case '-h':
-      case '--help':
-        process.stdout.write(USAGE + '\n');
-        process.exit(0);
-      default:
-        fail(`unknown argument ${a}`);
-    }
-  }
+  const chunkSize = num('chunk-size', values['chunk-size']);
+  const args: CliArgs = {
+    port: num('port', values.port) ?? 0,
+    scripts: values.script ?? [],
+    replays: values.replay ?? [],
+    loop: !!values.loop,
+    chunkSize: chunkSize === undefined ? undefined : Math.max(1, chunkSize),
+    chunkDelayMs: num('chunk-delay-ms', values['chunk-delay-ms']),
+    apiKey: values['api-key'],
+    log: values.log,
+  };
   if (args.scripts.length === 0 && args.replays.length === 0) fail('give --script or --replay');
   return args;
 }
@@ -119,7 +116,7 @@ function loadReplay(file: string): FakeReply[] {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseCliArgs(process.argv.slice(2));
   const replies = [...args.scripts.flatMap(loadScript), ...args.replays.flatMap(loadReplay)];
   const fake = await startFakeAnthropic({
     port: args.port,

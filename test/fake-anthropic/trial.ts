@@ -19,39 +19,59 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parseArgs } from 'util';
 import { startFakeAnthropic, type FakeReply } from './server';
 import { readReplyFile, relayResponder } from './relay';
 
 const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]… [--fail-first]';
-const FLAGS = new Set(['workspace', 'objective', 'lang', 'dir', 'task', 'model', 'idle-timeout', 'check', 'fail-first']);
-/** Flags that take no value. */
-const SWITCHES = new Set(['fail-first']);
 
 function fail(message: string): never {
   process.stderr.write(`trial: ${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-function parse(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].replace(/^--/, '');
-    if (argv[i] === '-h' || argv[i] === '--help') {
-      process.stdout.write(USAGE + '\n');
-      process.exit(0);
-    }
-    if (!argv[i].startsWith('--') || !FLAGS.has(name)) fail(`unknown argument ${argv[i]}`);
-    if (SWITCHES.has(name)) {
-      out[name] = 'true';
-      continue;
-    }
-    const v = argv[++i];
-    if (v === undefined) fail(`--${name} needs a value`);
-    out[name] = name === 'check' && out.check !== undefined ? `${out.check}\n${v}` : v;
+interface TrialArgs {
+  workspace: string;
+  objective: string;
+  lang?: string;
+  dir?: string;
+  task?: string;
+  model?: string;
+  'idle-timeout'?: string;
+  check: string[];
+  'fail-first': boolean;
+}
+
+function parse(argv: string[]): TrialArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        workspace: { type: 'string' },
+        objective: { type: 'string' },
+        lang: { type: 'string' },
+        dir: { type: 'string' },
+        task: { type: 'string' },
+        model: { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        check: { type: 'string', multiple: true },
+        'fail-first': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    fail((e as Error).message);
   }
-  if (!out.workspace) fail('--workspace DIR is required');
-  if (!out.objective) fail('--objective TEXT is required');
-  return out;
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    process.exit(0);
+  }
+  if (!values.workspace) fail('--workspace DIR is required');
+  if (!values.objective) fail('--objective TEXT is required');
+  return { ...values, workspace: values.workspace, objective: values.objective, check: values.check ?? [], 'fail-first': !!values['fail-first'] };
 }
 
 function repoRoot(): string {
@@ -114,7 +134,7 @@ async function main(): Promise<void> {
   const cliArgs = ['start', '--workspace', workspace, '--objective', args.objective, '--lang', args.lang ?? 'English', '--json'];
   if (args.task) cliArgs.push('--task', args.task);
   if (args.model) cliArgs.push('--model', args.model);
-  for (const c of args.check ? args.check.split('\n') : []) cliArgs.push('--check', c);
+  for (const c of args.check) cliArgs.push('--check', c);
   if (args['fail-first']) cliArgs.push('--fail-first');
   cliArgs.push('--base-url', fake.url, '--idle-timeout', args['idle-timeout'] ?? '3600');
   const log = fs.createWriteStream(path.join(dir, 'cli.log'));
