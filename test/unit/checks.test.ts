@@ -10,6 +10,7 @@ import {
   CheckCancelled,
   checksForRetro,
   isChecksOutcome,
+  isStaticCheck,
   proposedTestFiles,
   runCheckLoop,
   type CheckEvent,
@@ -69,7 +70,7 @@ describe('checks: detection', () => {
     assert.deepStrictEqual(await detectChecks(ws), []);
   });
 
-  it('finds pytest, ruff and mypy where a Python project configures them, by its virtual environment; go and cargo on PATH', async function () {
+  it('finds pytest, ruff and mypy where a Python project configures them, by its virtual environment; go, cargo, Ruby, Maven, Gradle and .NET', async function () {
     if (process.platform === 'win32') this.skip(); // the fake programs below are shell scripts
     const bin = tmp();
     const fakeProgram = (dir: string, name: string) => {
@@ -107,6 +108,41 @@ describe('checks: detection', () => {
       fakeProgram(bin, 'go');
       fakeProgram(bin, 'cargo');
       assert.deepStrictEqual((await detectChecks(mixed)).map((c) => c.command), ['npm run lint', 'go vet ./...', 'npm test', 'go test ./...', 'cargo test']);
+
+      // Ruby: RSpec (or minitest through rake) and RuboCop, by Bundler when there is a Gemfile
+      const rb = tmp();
+      write(rb, 'Gemfile', "source 'https://rubygems.org'\ngem 'rspec'\n");
+      write(rb, '.rspec', '--require spec_helper\n');
+      write(rb, '.rubocop.yml', 'AllCops:\n  NewCops: enable\n');
+      assert.deepStrictEqual(await detectChecks(rb), [], 'a Gemfile and no bundle on PATH: nothing to run them with');
+      fakeProgram(bin, 'bundle');
+      assert.deepStrictEqual((await detectChecks(rb)).map((c) => [c.command, c.reason]), [
+        ['bundle exec rubocop', '.rubocop.yml'],
+        ['bundle exec rspec', '.rspec'],
+      ]);
+      const mini = tmp();
+      write(mini, 'Rakefile', 'task default: :test\n');
+      write(mini, 'test/test_helper.rb', "require 'minitest/autorun'\n");
+      assert.deepStrictEqual(await detectChecks(mini), [], 'no Gemfile and no rake on PATH');
+      fakeProgram(bin, 'rake');
+      assert.deepStrictEqual((await detectChecks(mini)).map((c) => [c.command, c.reason]), [['rake test', 'Rakefile and test/test_helper.rb']]);
+
+      // Maven, Gradle, .NET: the project's wrapper first, else the program on PATH
+      const jvm = tmp();
+      write(jvm, 'pom.xml', '<project/>\n');
+      write(jvm, 'build.gradle.kts', 'plugins { java }\n');
+      write(jvm, 'Calc.sln', '\n');
+      assert.deepStrictEqual(await detectChecks(jvm), [], 'no wrapper, no mvn, gradle or dotnet');
+      fakeProgram(bin, 'mvn');
+      fakeProgram(jvm, 'gradlew');
+      fakeProgram(bin, 'dotnet');
+      assert.deepStrictEqual((await detectChecks(jvm)).map((c) => [c.command, c.reason]), [
+        ['mvn test', 'pom.xml'],
+        ['./gradlew test', 'build.gradle.kts'],
+        ['dotnet test', 'Calc.sln'],
+      ]);
+      for (const c of ['bundle exec rubocop']) assert.ok(isStaticCheck(c), c);
+      for (const c of ['bundle exec rspec', 'rake test', 'mvn test', './gradlew test', 'dotnet test']) assert.ok(!isStaticCheck(c), c);
     } finally {
       process.env.PATH = savedPath;
     }
@@ -413,6 +449,7 @@ describe('checks: output for the model and test cases', () => {
       'FAIL\texample.com/calc\t0.011s', // go test
       'ok  \texample.com/calc\t(cached)',
       '3 tests completed, 1 failed', // Gradle
+      '[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0', // Maven Surefire
       'Failed!  - Failed:     1, Passed:     1, Skipped:     0, Total:     2', // dotnet
     ];
     for (const out of ran) assert.ok(testsRan(out), out);

@@ -6,7 +6,11 @@
 //    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini), ruff and mypy where it configures them — each run by the
 //    project's virtual environment (.venv/, venv/) when it has one;
 //  - Go (go.mod): `go vet ./...` and `go test ./...`; Rust (Cargo.toml): `cargo test`;
-// each only when its program is there (the virtual environment, or PATH). Static checks come first (cheap), then the
+//  - Ruby: RSpec (`.rspec`, `spec/spec_helper.rb`) or minitest through rake, and RuboCop (`.rubocop.yml`), by Bundler
+//    when there is a Gemfile;
+//  - Maven (pom.xml), Gradle (build.gradle[.kts]) and .NET (a .sln or project file): their test task, through the
+//    project's wrapper (mvnw, gradlew) when it has one;
+// each only when its program is there (the virtual environment, the wrapper, or PATH). Static checks come first (cheap), then the
 // tests. Detected commands are never run without the user's consent (the caller asks; the CLI needs `--check auto`).
 import { promises as fsp } from 'fs';
 import * as path from 'path';
@@ -158,9 +162,61 @@ async function goRustChecks(workspace: string): Promise<[CheckCommand[], CheckCo
   return [statics, tests];
 }
 
+/**
+ * A Ruby project: RSpec where it is set up (`.rspec`, `spec/spec_helper.rb`), else minitest through rake (a Rakefile
+ * and `test/test_helper.rb`), RuboCop where it is configured (`.rubocop.yml`) — through Bundler when the project has
+ * a Gemfile (`bundle exec`, bundle on PATH), else the programs on PATH: [static checks, tests].
+ */
+async function rubyChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
+  const statics: CheckCommand[] = [];
+  const tests: CheckCommand[] = [];
+  const at = (rel: string) => exists(path.join(workspace, rel));
+  const gemfile = await at('Gemfile');
+  if (gemfile && !(await onPath(['bundle']))) return [statics, tests];
+  const program = async (name: string) => (gemfile ? `bundle exec ${name}` : await onPath([name]));
+  const rspecWhy = (await at('.rspec')) ? '.rspec' : (await at('spec/spec_helper.rb')) ? 'spec/spec_helper.rb' : null;
+  const minitestWhy = !rspecWhy && (await at('Rakefile')) && (await at('test/test_helper.rb')) ? 'Rakefile and test/test_helper.rb' : null;
+  if (await at('.rubocop.yml')) {
+    const rubocop = await program('rubocop');
+    if (rubocop) statics.push({ command: rubocop, source: 'detected', reason: '.rubocop.yml' });
+  }
+  if (rspecWhy) {
+    const rspec = await program('rspec');
+    if (rspec) tests.push({ command: rspec, source: 'detected', reason: rspecWhy });
+  } else if (minitestWhy) {
+    const rake = await program('rake');
+    if (rake) tests.push({ command: `${rake} test`, source: 'detected', reason: minitestWhy });
+  }
+  return [statics, tests];
+}
+
+/**
+ * Maven (pom.xml), Gradle (build.gradle, build.gradle.kts) and .NET (a solution or project file at the root) projects:
+ * their test task, through the project's wrapper (`./mvnw`, `./gradlew`) when it has one, else the program on PATH.
+ */
+async function jvmDotnetChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
+  const tests: CheckCommand[] = [];
+  const at = (rel: string) => exists(path.join(workspace, rel));
+  const win = process.platform === 'win32';
+  const wrapper = async (unix: string, windows: string) => ((await at(win ? windows : unix)) ? (win ? windows : `./${unix}`) : null);
+  if (await at('pom.xml')) {
+    const mvn = (await wrapper('mvnw', 'mvnw.cmd')) ?? (await onPath(['mvn']));
+    if (mvn) tests.push({ command: `${mvn} test`, source: 'detected', reason: 'pom.xml' });
+  }
+  const gradleWhy = (await at('build.gradle')) ? 'build.gradle' : (await at('build.gradle.kts')) ? 'build.gradle.kts' : null;
+  if (gradleWhy) {
+    const gradle = (await wrapper('gradlew', 'gradlew.bat')) ?? (await onPath(['gradle']));
+    if (gradle) tests.push({ command: `${gradle} test`, source: 'detected', reason: gradleWhy });
+  }
+  const entries = await fsp.readdir(workspace).catch(() => [] as string[]);
+  const dotnetWhy = entries.find((e) => /\.sln$/i.test(e)) ?? entries.find((e) => /\.(cs|fs|vb)proj$/i.test(e));
+  if (dotnetWhy && (await onPath(['dotnet']))) tests.push({ command: 'dotnet test', source: 'detected', reason: dotnetWhy });
+  return [[], tests];
+}
+
 /** The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests. Reads, never runs anything. */
 export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
-  const found = await Promise.all([nodeChecks(workspace), pythonChecks(workspace), goRustChecks(workspace)]);
+  const found = await Promise.all([nodeChecks(workspace), pythonChecks(workspace), goRustChecks(workspace), rubyChecks(workspace), jvmDotnetChecks(workspace)]);
   return [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)];
 }
 
