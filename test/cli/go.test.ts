@@ -3,11 +3,10 @@
 // already in the project gets no fix round, and fail-first runs DevA's new _test.go file on the unchanged code.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { runCli, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
+import { demoDir, demoRepliesWithDevA, type CriterionTest } from '../helpers/demo';
 
 function hasGo(): boolean {
   try {
@@ -30,31 +29,33 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
   });
   after(async () => fake?.close());
 
-  it('detected from go.mod; a failure already there gets no fix round; TSR and fail-first read go test\'s output', async () => {
+  /** A Go module `example.com/calc` with the package `calc/`, and a session whose DevA proposes `blocks`. */
+  function goSession(taskId: string, files: Record<string, string>, blocks: string, tests: CriterionTest[]): string {
     const ws = workspaceWithOriginalCape('cape-go-', path.join(demoDir(), 'workspace'));
-    const write = (rel: string, text: string) => {
-      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-      fs.writeFileSync(path.join(ws, rel), text);
-    };
-    write('go.mod', 'module example.com/calc\n\ngo 1.19\n');
-    write('calc/calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n\nfunc Div(a, b int) int {\n\treturn a * b\n}\n');
-    // the project's own suite: TestDiv fails before DevA touches anything
-    write('calc/calc_test.go', 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n\nfunc TestDiv(t *testing.T) {\n\tif Div(6, 3) != 2 {\n\t\tt.Fatal("div")\n\t}\n}\n');
-    const [open, poa, da, deva, retro] = demoReplies('task-go');
-    const blocks =
+    writeFiles(ws, { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', ...files });
+    fake.enqueue(...demoRepliesWithDevA(taskId, blocks, tests).map((text) => ({ text })));
+    return ws;
+  }
+  const goTest = (name: string, body: string) => `func ${name}(t *testing.T) {\n\tif ${body} {\n\t\tt.Fatal("${name}")\n\t}\n}\n`;
+  const testFile = (...tests: string[]) => `package calc\n\nimport "testing"\n\n${tests.join('\n')}`;
+
+  it('detected from go.mod; a failure already there gets no fix round; TSR and fail-first read go test\'s output', async () => {
+    const ws = goSession(
+      'task-go',
+      {
+        'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n\nfunc Div(a, b int) int {\n\treturn a * b\n}\n',
+        // the project's own suite: TestDiv fails before DevA touches anything
+        'calc/calc_test.go': testFile(goTest('TestAdd', 'Add(2, 3) != 5'), goTest('TestDiv', 'Div(6, 3) != 2')),
+      },
       '<edit path="calc/calc.go">\n<<<<<<< SEARCH\nfunc Mul(a, b int) int {\n\treturn a + b\n}\n=======\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n>>>>>>> REPLACE\n</edit>\n\n' +
-      '<file path="calc/mul_test.go">\npackage calc\n\nimport "testing"\n\nfunc TestMulSmall(t *testing.T) {\n\tif Mul(2, 3) != 6 {\n\t\tt.Fatal("mul")\n\t}\n}\n\nfunc TestMulTwo(t *testing.T) {\n\tif Mul(2, 2) != 4 {\n\t\tt.Fatal("mul")\n\t}\n}\n</file>\n\n<summary>';
-    const criteriaTests =
-      '"criteria_tests": [{ "criterion": "AC-1", "file": "calc/mul_test.go", "test": "TestMulSmall", "expect": "fail" }, ' +
-      '{ "criterion": "AC-2", "file": "calc/calc_test.go", "test": "TestAdd", "expect": "pass" }, ' +
-      '{ "criterion": "AC-3", "file": "calc/mul_test.go", "test": "TestMulTwo", "expect": "pass" }], "test_strategy":';
-    const devaGo = deva.replace('"test_strategy":', criteriaTests).replace('<summary>', blocks);
-    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaGo }, { text: retro });
-    const run = await runCli(
-      ['start', '--workspace', ws, '--objective', 'Fix Mul', '--task', 'task-go', '--check', 'auto', '--fail-first', '--json'],
-      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
-      150000,
+        `<file path="calc/mul_test.go">\n${testFile(goTest('TestMulSmall', 'Mul(2, 3) != 6'), goTest('TestMulTwo', 'Mul(2, 2) != 4'))}</file>`,
+      [
+        { criterion: 'AC-1', file: 'calc/mul_test.go', test: 'TestMulSmall', expect: 'fail' },
+        { criterion: 'AC-2', file: 'calc/calc_test.go', test: 'TestAdd', expect: 'pass' },
+        { criterion: 'AC-3', file: 'calc/mul_test.go', test: 'TestMulTwo', expect: 'pass' },
+      ],
     );
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Fix Mul', '--task', 'task-go', '--check', 'auto', '--fail-first', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' }, 150000);
     assert.strictEqual(run.code, 0, run.stderr);
     assert.deepStrictEqual(run.json.checks.map((c: any) => [c.command, c.passed]), [
       ['go vet ./...', true],
@@ -79,28 +80,21 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
   });
 
   it('a new test of a function the unchanged code lacks: its package does not build there, so its other tests are not told', async () => {
-    const ws = workspaceWithOriginalCape('cape-go-', path.join(demoDir(), 'workspace'));
-    const write = (rel: string, text: string) => {
-      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-      fs.writeFileSync(path.join(ws, rel), text);
-    };
-    write('go.mod', 'module example.com/calc\n\ngo 1.19\n');
-    write('calc/calc.go', 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n');
-    write('calc/calc_test.go', 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("add")\n\t}\n}\n');
-    const [open, poa, da, deva, retro] = demoReplies('task-go2');
-    const blocks =
+    const ws = goSession(
+      'task-go2',
+      {
+        'calc/calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n',
+        'calc/calc_test.go': testFile(goTest('TestAdd', 'Add(2, 3) != 5')),
+      },
       '<edit path="calc/calc.go">\n<<<<<<< SEARCH\nfunc Add(a, b int) int {\n=======\nfunc Sq(a int) int {\n\treturn a * a\n}\n\nfunc Add(a, b int) int {\n>>>>>>> REPLACE\n</edit>\n\n' +
-      '<file path="calc/sq_test.go">\npackage calc\n\nimport "testing"\n\nfunc TestSq(t *testing.T) {\n\tif Sq(3) != 9 {\n\t\tt.Fatal("sq")\n\t}\n}\n</file>\n\n<summary>';
-    const criteriaTests =
-      '"criteria_tests": [{ "criterion": "AC-1", "file": "calc/sq_test.go", "test": "TestSq", "expect": "fail" }, ' +
-      '{ "criterion": "AC-2", "file": "calc/calc_test.go", "test": "TestAdd", "expect": "pass" }, ' +
-      '{ "criterion": "AC-3", "check": "go test ./..." }], "test_strategy":';
-    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: deva.replace('"test_strategy":', criteriaTests).replace('<summary>', blocks) }, { text: retro });
-    const run = await runCli(
-      ['start', '--workspace', ws, '--objective', 'Add Sq', '--task', 'task-go2', '--check', 'auto', '--fail-first', '--json'],
-      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
-      150000,
+        `<file path="calc/sq_test.go">\n${testFile(goTest('TestSq', 'Sq(3) != 9'))}</file>`,
+      [
+        { criterion: 'AC-1', file: 'calc/sq_test.go', test: 'TestSq', expect: 'fail' },
+        { criterion: 'AC-2', file: 'calc/calc_test.go', test: 'TestAdd', expect: 'pass' },
+        { criterion: 'AC-3', check: 'go test ./...' },
+      ],
     );
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add Sq', '--task', 'task-go2', '--check', 'auto', '--fail-first', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' }, 150000);
     assert.strictEqual(run.code, 0, run.stderr);
     assert.ok(run.json.checks.every((c: any) => c.passed), 'the proposal builds and passes');
     assert.deepStrictEqual(run.json.failFirst.checks.map((c: any) => [c.command, c.status]), [

@@ -3,11 +3,10 @@
 // file pytest's progress line names beside a failing one, and fail-first runs DevA's new test file alone.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { runCli, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
+import { demoDir, demoRepliesWithDevA } from '../helpers/demo';
 
 /**
  * The python3 that runs pytest: the first on PATH, or Debian's (where scripts/install-pytest.sh installs it when
@@ -44,25 +43,21 @@ describe('CLI: checks on a Python project (pytest)', function () {
 
   it('pytest\'s failing cases already there: no fix round; TSR and fail-first read pytest\'s output', async () => {
     const ws = workspaceWithOriginalCape('cape-py-', path.join(demoDir(), 'workspace'));
-    const write = (rel: string, text: string) => {
-      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-      fs.writeFileSync(path.join(ws, rel), text);
-    };
-    write('pyproject.toml', '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\ntestpaths = ["tests"]\n');
-    write('calc.py', 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a * b\n');
-    // the project's own suite: test_div fails before DevA touches anything
-    write('tests/test_calc.py', 'from calc import add, div\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_div():\n    assert div(6, 3) == 2\n');
-    const [open, poa, da, deva, retro] = demoReplies('task-py');
+    writeFiles(ws, {
+      'pyproject.toml': '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\ntestpaths = ["tests"]\n',
+      'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a * b\n',
+      // the project's own suite: test_div fails before DevA touches anything
+      'tests/test_calc.py': 'from calc import add, div\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_div():\n    assert div(6, 3) == 2\n',
+    });
     const blocks =
       '<edit path="calc.py">\n<<<<<<< SEARCH\ndef mul(a, b):\n    return a + b\n=======\ndef mul(a, b):\n    return a * b\n>>>>>>> REPLACE\n</edit>\n\n' +
-      '<file path="tests/test_mul.py">\nfrom calc import mul\n\n\ndef test_mul_small():\n    assert mul(2, 3) == 6\n\n\ndef test_mul_two():\n    assert mul(2, 2) == 4\n</file>\n\n<summary>';
-    const criteriaTests =
-      '"criteria_tests": [{ "criterion": "AC-1", "file": "tests/test_mul.py", "test": "test_mul_small", "expect": "fail" }, ' +
-      '{ "criterion": "AC-2", "file": "tests/test_calc.py", "test": "test_add", "expect": "pass" }, ' +
-      '{ "criterion": "AC-3", "file": "tests/test_mul.py", "test": "test_mul_two", "expect": "pass" }], "test_strategy":';
-    const devaPy = deva.replace('"test_strategy":', criteriaTests).replace('<summary>', blocks);
-    assert.ok(devaPy.includes('tests/test_mul.py">') && devaPy.includes('"test": "test_add"'));
-    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaPy }, { text: retro });
+      '<file path="tests/test_mul.py">\nfrom calc import mul\n\n\ndef test_mul_small():\n    assert mul(2, 3) == 6\n\n\ndef test_mul_two():\n    assert mul(2, 2) == 4\n</file>';
+    const replies = demoRepliesWithDevA('task-py', blocks, [
+      { criterion: 'AC-1', file: 'tests/test_mul.py', test: 'test_mul_small', expect: 'fail' },
+      { criterion: 'AC-2', file: 'tests/test_calc.py', test: 'test_add', expect: 'pass' },
+      { criterion: 'AC-3', file: 'tests/test_mul.py', test: 'test_mul_two', expect: 'pass' },
+    ]);
+    fake.enqueue(...replies.map((text) => ({ text })));
     const run = await runCli(
       ['start', '--workspace', ws, '--objective', 'Fix mul', '--task', 'task-py', '--check', `${python} -m pytest -q -p no:cacheprovider`, '--fail-first', '--json'],
       { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },

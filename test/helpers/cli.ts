@@ -92,3 +92,11 @@ export function workspaceWithOriginalCape(prefix: string, template?: string): st
   copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
   return ws;
 }
+
+/** Writes files into a workspace (workspace-relative path → text), making their folders. */
+export function writeFiles(ws: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  }
+}

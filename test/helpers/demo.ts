@@ -18,6 +18,21 @@ export function demoReplies(taskId: string): string[] {
     .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('{{task_id}}').join(taskId));
 }
 
+/** A test DevA names for a criterion (`criteria_tests`): one in a file, or a check command that proves it as a whole. */
+export type CriterionTest = { criterion: string; file: string; test: string; expect: 'fail' | 'pass' } | { criterion: string; check: string };
+
+/**
+ * The five demo replies for a task, DevA's carrying `blocks` (its <edit> and <file> blocks) before its summary and
+ * `tests` as its `criteria_tests`: a session of the demo's words about a project of the test's own.
+ */
+export function demoRepliesWithDevA(taskId: string, blocks: string, tests: readonly CriterionTest[]): string[] {
+  const replies = demoReplies(taskId);
+  const deva = replies[3];
+  if (!deva.includes('"test_strategy":') || !deva.includes('<summary>')) throw new Error('the demo DevA reply changed: no test_strategy or <summary> to splice at');
+  replies[3] = deva.replace('"test_strategy":', `"criteria_tests": ${JSON.stringify(tests)}, "test_strategy":`).replace('<summary>', `${blocks}\n\n<summary>`);
+  return replies;
+}
+
 /** A demo CM opening reply with its dor_check replaced (e.g. failed, with the Cape Master's blocking questions). */
 export function withDorCheck(opening: string, dorCheck: { passed: boolean; concerns: string[]; questions?: string[] }): string {
   const envelope = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(opening)![1]);
