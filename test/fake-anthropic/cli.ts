@@ -12,8 +12,8 @@
 //
 // Prints `FAKE_ANTHROPIC_URL=http://127.0.0.1:PORT` on stdout once listening; stops on SIGINT/SIGTERM.
 import * as fs from 'fs';
-import { parseArgs } from 'util';
 import { FakeReply, isFakeReply, replayResponder, startFakeAnthropic } from './server';
+import { readFlags } from './flags';
 
 interface CliArgs {
   port: number;
@@ -36,31 +36,21 @@ function fail(message: string): never {
 }
 
 function parseCliArgs(argv: string[]): CliArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        script: { type: 'string', multiple: true },
-        replay: { type: 'string', multiple: true },
-        loop: { type: 'boolean' },
-        'chunk-size': { type: 'string' },
-        'chunk-delay-ms': { type: 'string' },
-        'api-key': { type: 'string' },
-        log: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    process.exit(0);
-  }
+  const values = readFlags(
+    argv,
+    {
+      port: { type: 'string' },
+      script: { type: 'string', multiple: true },
+      replay: { type: 'string', multiple: true },
+      loop: { type: 'boolean' },
+      'chunk-size': { type: 'string' },
+      'chunk-delay-ms': { type: 'string' },
+      'api-key': { type: 'string' },
+      log: { type: 'string' },
+    },
+    USAGE,
+    fail,
+  );
   const num = (flag: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);

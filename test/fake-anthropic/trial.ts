@@ -19,9 +19,9 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseArgs } from 'util';
 import { startFakeAnthropic, type FakeReply } from './server';
 import { readReplyFile, relayResponder } from './relay';
+import { readFlags } from './flags';
 
 const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]… [--fail-first]';
 
@@ -43,32 +43,22 @@ interface TrialArgs {
 }
 
 function parse(argv: string[]): TrialArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        workspace: { type: 'string' },
-        objective: { type: 'string' },
-        lang: { type: 'string' },
-        dir: { type: 'string' },
-        task: { type: 'string' },
-        model: { type: 'string' },
-        'idle-timeout': { type: 'string' },
-        check: { type: 'string', multiple: true },
-        'fail-first': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    process.exit(0);
-  }
+  const values = readFlags(
+    argv,
+    {
+      workspace: { type: 'string' },
+      objective: { type: 'string' },
+      lang: { type: 'string' },
+      dir: { type: 'string' },
+      task: { type: 'string' },
+      model: { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      check: { type: 'string', multiple: true },
+      'fail-first': { type: 'boolean' },
+    },
+    USAGE,
+    fail,
+  );
   if (!values.workspace) fail('--workspace DIR is required');
   if (!values.objective) fail('--objective TEXT is required');
   return { ...values, workspace: values.workspace, objective: values.objective, check: values.check ?? [], 'fail-first': !!values['fail-first'] };
