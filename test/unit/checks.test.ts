@@ -270,6 +270,9 @@ describe('checks: output for the model and test cases', () => {
     assert.match(out, /Found 1 error\.$/);
     assert.match(out, /line\(s\) left out/);
     assert.strictEqual(trimForModel('short\n\n'), 'short');
+    // javac's location through Maven
+    const javac = [...noise, '[ERROR] src/test/java/calc/SqTest.java:[5,52] cannot find symbol', ...noise].join('\n');
+    assert.match(trimForModel(javac, 1500), /^\[lines naming files\]\n\[ERROR\] src\/test\/java\/calc\/SqTest\.java:\[5,52\] cannot find symbol/);
   });
 
   it('cuts a long line of output without splitting an emoji (a lone surrogate is invalid in the next request)', () => {
@@ -426,6 +429,34 @@ describe('checks: output for the model and test cases', () => {
       { name: 'CalcTest > testAdd()', passed: true },
       { name: 'CalcTest > testMul()', passed: false },
     ]);
+    // Maven Surefire 2.22 (run here with Debian's Maven, colours stripped) and Surefire 3: the failing cases, named
+    // the same way
+    const surefire2 = [
+      '[INFO] Running calc.CalcTest',
+      '[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.074 s <<< FAILURE! - in calc.CalcTest',
+      '[ERROR] testMul(calc.CalcTest)  Time elapsed: 0.008 s  <<< FAILURE!',
+      'java.lang.AssertionError: expected:<6> but was:<5>',
+      '\tat calc.CalcTest.testMul(CalcTest.java:6)',
+      '[ERROR] Tests run: 2, Failures: 0, Errors: 1, Skipped: 0, Time elapsed: 0 s <<< FAILURE! - in calc.ErrTest',
+      '[ERROR] testBoom(calc.ErrTest)  Time elapsed: 0 s  <<< ERROR!',
+      '[ERROR] Failures: ',
+      '[ERROR]   CalcTest.testMul:6 expected:<6> but was:<5>',
+      '[ERROR] Tests run: 4, Failures: 1, Errors: 1, Skipped: 0',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(surefire2), {
+      cases: [
+        { name: 'calc.CalcTest.testMul', passed: false },
+        { name: 'calc.ErrTest.testBoom', passed: false },
+      ],
+      listsPassed: false,
+    });
+    const surefire3 = [
+      '[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.034 s <<< FAILURE! -- in calc.CalcTest',
+      '[ERROR] calc.CalcTest.testMul -- Time elapsed: 0.005 s <<< FAILURE!',
+      'org.opentest4j.AssertionFailedError: expected: <6> but was: <5>',
+    ].join('\n');
+    assert.deepStrictEqual(parseTestCases(surefire3), [{ name: 'calc.CalcTest.testMul', passed: false }]);
+    assert.deepStrictEqual(parseTestCases('testMul(calc.CalcTest)  Time elapsed: 0.415 sec  <<< FAILURE!'), [{ name: 'calc.CalcTest.testMul', passed: false }], 'older Surefire');
     const dotnet = ['  Failed CalcTests.Mul [12 ms]', '  Error Message:', '   Assert.Equal() Failure', '  Passed CalcTests.Add [< 1 ms]', 'Failed!  - Failed:     1, Passed:     1, Skipped:     0, Total:     2'].join('\n');
     assert.deepStrictEqual(parseTestCases(dotnet), [
       { name: 'CalcTests.Mul', passed: false },

@@ -1,7 +1,7 @@
 // The test cases a check's run names, recognised as passed or failed, whatever the project's language: the spec
 // reporters of mocha, jest, vitest and node:test, TAP, pytest, Python's unittest, `go test`, `cargo test`, RSpec,
-// Gradle and `dotnet test`. What reads them: the baseline (a failure already there names the same failing cases),
-// the fix request (which cases fail), TSR (DevA's named tests) and fail-first.
+// Gradle, Maven Surefire and `dotnet test`. What reads them: the baseline (a failure already there names the same
+// failing cases), the fix request (which cases fail), TSR (DevA's named tests) and fail-first.
 //
 // Some runs name every case (spec reporters, `pytest -v`, `go test -v`, `cargo test`); others only the failing ones
 // (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
@@ -27,6 +27,8 @@ const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
 interface LineFormat {
   re: RegExp;
   name: number;
+  /** The case's name when the match holds it in pieces (Surefire 2's `testMul(calc.CalcTest)` → calc.CalcTest.testMul). */
+  label?: (m: RegExpExecArray) => string;
   verdict?: number;
   failed?: RegExp;
   skipped?: RegExp;
@@ -51,6 +53,16 @@ const LINE_FORMATS: LineFormat[] = [
   { re: /^rspec \S+?:\d+ # (.+)$/, name: 1, listsPassed: false },
   // Gradle: `CalcTest > testMul() FAILED`
   { re: /^(\S.*? > \S.*?) (PASSED|FAILED|SKIPPED)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^SKIPPED$/, listsPassed: false },
+  // Maven Surefire 3: `[ERROR] calc.CalcTest.testMul -- Time elapsed: 0.005 s <<< FAILURE!` (or `<<< ERROR!`)
+  { re: /^(?:\[ERROR\]\s+)?(\S+?)\s+--\s+Time elapsed: [\d.,]+ s\s+<<< (?:FAILURE|ERROR)!\s*$/, name: 1, listsPassed: false },
+  // Maven Surefire 2: `[ERROR] testMul(calc.CalcTest)  Time elapsed: 0.004 s  <<< FAILURE!` (older ones: `sec`, no
+  // `[ERROR]`), named as Surefire 3 names it
+  {
+    re: /^(?:\[ERROR\]\s+)?([^\s(]+)\(([\w.$]+)\)\s+Time elapsed: [\d.,]+ s(?:ec)?\s+<<< (?:FAILURE|ERROR)!\s*$/,
+    name: 1,
+    label: (m) => `${m[2]}.${m[1]}`,
+    listsPassed: false,
+  },
   // dotnet test: `  Failed CalcTests.Mul [12 ms]`
   { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
 ];
@@ -149,7 +161,7 @@ export function readTestCases(text: string): TestCases | undefined {
       const verdict = f.verdict ? m[f.verdict] : '';
       if (f.skipped?.test(verdict)) continue lines;
       const passed = f.verdict !== undefined && !f.failed?.test(verdict);
-      found.push({ name: m[f.name], passed });
+      found.push({ name: f.label ? f.label(m) : m[f.name], passed });
       if (passed || f.listsPassed) listsPassed = true;
       continue lines;
     }

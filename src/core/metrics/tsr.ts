@@ -167,8 +167,8 @@ export function judgementsOf(x: unknown): CriterionJudgement[] {
   return out;
 }
 
-/** A file named in a check's output: `src/a.ts:12`, `test/x.test.ts`, `(src/a.ts,3,1)`. */
-const FILE_MENTION = /[\w@./-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\))|[\w@./-]*\btests?\b[\w@./-]*\.[a-z]{1,5}\b/i;
+/** A file named in a check's output: `src/a.ts:12`, `test/x.test.ts`, `(src/a.ts,3,1)`, `Calc.java:[5,52]` (javac). */
+const FILE_MENTION = /[\w@./-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\)|:\[\d+,\d+\])|[\w@./-]*\btests?\b[\w@./-]*\.[a-z]{1,5}\b/i;
 
 function mentions(output: string, test: NamedTest): boolean {
   const lower = output.toLowerCase();
