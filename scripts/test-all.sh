@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest and Go for the checks on
-# Python and Go projects; for the real-VS-Code tests Debian Chromium and code-server from npm into .vscode-test/; all
-# cached) and ends with one summary line "N passed, N failed".
+# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest, Go and RSpec for the
+# checks on Python, Go and Ruby projects; for the real-VS-Code tests Debian Chromium and code-server from npm into
+# .vscode-test/; all cached) and ends with one summary line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-output
@@ -30,6 +30,7 @@ npm run build
 npx tsc -p .
 bash scripts/install-pytest.sh || { echo "pytest install failed"; exit 1; }
 bash scripts/install-go.sh || { echo "go install failed"; exit 1; }
+bash scripts/install-rspec.sh || { echo "rspec install failed"; exit 1; }
 set +e
 run_mocha unit --config .mocharc.json
 bash scripts/install-chromium.sh || { echo "chromium install failed"; exit 1; }

@@ -2,32 +2,16 @@
 // checks are detected from go.mod (`go vet ./...`, `go test ./...`), `go test`'s cases are recognised, a failure
 // already in the project gets no fix round, and fail-first runs DevA's new _test.go file on the unchanged code.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
 import * as path from 'path';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useToolchain } from '../helpers/fakeSuite';
 import { runCli, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
 import { demoDir, demoRepliesWithDevA, type CriterionTest } from '../helpers/demo';
-
-function hasGo(): boolean {
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('CLI: checks on a Go project (go vet, go test)', function () {
   this.timeout(180000);
   let fake: FakeAnthropic;
-  before(async function () {
-    if (!hasGo()) {
-      console.warn('    go is not on PATH: run scripts/install-go.sh');
-      this.skip();
-    }
-    fake = await startFakeAnthropic({ chunkSize: 256 });
-  });
-  after(async () => fake?.close());
+  useToolchain('go', ['version'], 'scripts/install-go.sh', { chunkSize: 256 }, (f) => (fake = f));
 
   /** A Go module `example.com/calc` with the package `calc/`, and a session whose DevA proposes `blocks`. */
   function goSession(taskId: string, files: Record<string, string>, blocks: string, tests: CriterionTest[]): string {
