@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { chatPanelTabs, resetWorkspaceSettled, setupHarness, waitFor, type Harness } from './sessionHarness';
+import { chatPanelTabs, resetWorkspaceSettled, setupHarness, step, waitFor, type Harness } from './sessionHarness';
 
 function listDir(dir: string): string[] {
   try {
@@ -141,7 +141,7 @@ describe('CAPE session (extension host)', function () {
     h.setPlan({
       deva: (_id, demo) => ({ text: demo + '\n' + hostile.map((p) => `<file path="${p}">pwned</file>`).join('\n') + '\n' }),
     });
-    await h.controller.start('Add a dark mode toggle');
+    await step('the session with hostile paths', () => h.controller.start('Add a dark mode toggle'));
     const views = h.controller.files.views();
     const refused = views.filter((v) => v.status === 'refused');
     assert.strictEqual(refused.length, hostile.length, JSON.stringify(views, null, 1));
@@ -150,7 +150,7 @@ describe('CAPE session (extension host)', function () {
       assert.strictEqual(h.controller.files.decide(r.path, 'accept'), false, `${r.path} could be accepted`);
     }
     for (const v of views) if (v.status === 'proposed') h.controller.files.decide(v.path, 'accept');
-    await h.controller.files.apply(async () => true);
+    await step('Apply of the safe files', () => h.controller.files.apply(async () => true));
     assert.ok(!fs.existsSync(outside), 'a file was written outside the workspace');
     assert.ok(!fs.existsSync(path.join(h.root, 'cape/5_sessions/state/forged.json')));
     assert.ok(!fs.existsSync(path.join(path.dirname(h.root), 'evil.js')));

@@ -130,7 +130,27 @@ export function resetWorkspace(root: string): void {
  * Apply waits for a document to catch up (applyEdits.ts), and a test would then apply against the previous test's
  * text. This is the tests' own setup catching up, not the behaviour under test.
  */
+/**
+ * Runs one step of a test and says on the console where it waits: every 15 s while it runs, and its time when it
+ * took over 5 s. A test that hits mocha's timeout then shows which step it was in (CI keeps the console).
+ */
+export async function step<T>(label: string, run: () => Thenable<T> | Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  const seconds = () => Math.round((Date.now() - t0) / 1000);
+  const timer = setInterval(() => console.warn(`    [still waiting after ${seconds()} s] ${label}`), 15_000);
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+    if (Date.now() - t0 > 5000) console.warn(`    [slow: ${seconds()} s] ${label}`);
+  }
+}
+
 export async function resetWorkspaceSettled(root: string, timeoutMs = 90_000): Promise<void> {
+  return step('reset the workspace and wait for VS Code to reload its files', () => settle(root, timeoutMs));
+}
+
+async function settle(root: string, timeoutMs: number): Promise<void> {
   resetWorkspace(root);
   const norm = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const lagging = (): string[] =>
