@@ -135,7 +135,7 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
   });
 
-  // what the runners print when one test file does not load (taken from mocha 10, pytest 7, RSpec 3.12, go 1.19)
+  // what the runners print when one test file does not load (taken from mocha 12, pytest 9, RSpec 3.12, go 1.19)
   const STOPPED = {
     mocha: " Exception during run: Error: Cannot find module '../nothere'\nRequire stack:\n- /w/test/b.test.js\n    at Object.<anonymous> (/w/test/b.test.js:1:12)",
     pytest:
