@@ -10,8 +10,9 @@
 //    when there is a Gemfile;
 //  - Maven (pom.xml), Gradle (build.gradle[.kts]) and .NET (a .sln or project file): their test task, through the
 //    project's wrapper (mvnw, gradlew) when it has one;
-// each only when its program is there (the virtual environment, the wrapper, or PATH). Static checks come first (cheap), then the
-// tests. Detected commands are never run without the user's consent (the caller asks; the CLI needs `--check auto`).
+// each only when its program is there (the virtual environment, the wrapper, or PATH). Static checks come first
+// (cheap), then the tests. Detected commands are never run without the user's consent (the caller asks; the CLI needs
+// `--check auto`).
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import which from 'which';
@@ -39,6 +40,12 @@ async function scriptCommand(workspace: string, script: string): Promise<string>
   if (await exists(path.join(workspace, 'yarn.lock'))) return `yarn run ${script}`;
   if ((await exists(path.join(workspace, 'bun.lockb'))) || (await exists(path.join(workspace, 'bun.lock')))) return `bun run ${script}`;
   return script === 'test' ? 'npm test' : `npm run ${script}`;
+}
+
+/** The first of these workspace-relative files that exists (its name is the detected command's reason), else null. */
+async function firstIn(workspace: string, names: readonly string[]): Promise<string | null> {
+  for (const name of names) if (await exists(path.join(workspace, name))) return name;
+  return null;
 }
 
 async function readText(p: string): Promise<string> {
@@ -174,7 +181,7 @@ async function rubyChecks(workspace: string): Promise<[CheckCommand[], CheckComm
   const gemfile = await at('Gemfile');
   if (gemfile && !(await onPath(['bundle']))) return [statics, tests];
   const program = async (name: string) => (gemfile ? `bundle exec ${name}` : await onPath([name]));
-  const rspecWhy = (await at('.rspec')) ? '.rspec' : (await at('spec/spec_helper.rb')) ? 'spec/spec_helper.rb' : null;
+  const rspecWhy = await firstIn(workspace, ['.rspec', 'spec/spec_helper.rb']);
   const minitestWhy = !rspecWhy && (await at('Rakefile')) && (await at('test/test_helper.rb')) ? 'Rakefile and test/test_helper.rb' : null;
   if (await at('.rubocop.yml')) {
     const rubocop = await program('rubocop');
@@ -203,7 +210,7 @@ async function jvmDotnetChecks(workspace: string): Promise<[CheckCommand[], Chec
     const mvn = (await wrapper('mvnw', 'mvnw.cmd')) ?? (await onPath(['mvn']));
     if (mvn) tests.push({ command: `${mvn} test`, source: 'detected', reason: 'pom.xml' });
   }
-  const gradleWhy = (await at('build.gradle')) ? 'build.gradle' : (await at('build.gradle.kts')) ? 'build.gradle.kts' : null;
+  const gradleWhy = await firstIn(workspace, ['build.gradle', 'build.gradle.kts']);
   if (gradleWhy) {
     const gradle = (await wrapper('gradlew', 'gradlew.bat')) ?? (await onPath(['gradle']));
     if (gradle) tests.push({ command: `${gradle} test`, source: 'detected', reason: gradleWhy });

@@ -71,8 +71,7 @@ const LINE_FORMATS: LineFormat[] = [
  * A runner's report that test cases ran, by its summary or per-package line: mocha's "3 passing", jest's and vitest's
  * "Tests: 2 passed", pytest's "1 failed, 2 passed", unittest's "Ran 3 tests", node:test's "# tests 3" (or "ℹ tests 3"),
  * RSpec's "3 examples", cargo's "test result:", go test's "ok  example.com/calc  0.01s", Gradle's "3 tests completed",
- * Maven Surefire's "Tests run: 3",
- * dotnet's "Failed!  - Failed: 1, Passed: 2" or "Total tests: 3".
+ * Maven Surefire's "Tests run: 3", dotnet's "Failed!  - Failed: 1, Passed: 2" or "Total tests: 3".
  */
 const RAN_TESTS: readonly RegExp[] = [
   /\b[1-9]\d*\s+(?:passing|failing|passed|failed|pending)\b/i,

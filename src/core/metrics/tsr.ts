@@ -8,8 +8,9 @@
 //    file, but neither the test's file nor the test's name, and shows that tests ran: checks/testCases.ts testsRan).
 //    A failure that names nothing counts against every criterion, and so does a test runner's failure before any
 //    test ran (a test module that does not load stops the whole run of mocha, pytest and RSpec: one file named, no
-//    test run) or a Go test's package that did not build (the compiler names another of its files). Some run must show the test ran: one that named it, or a command that runs tests — a linter's or type
-//    checker's run alone (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a
+//    test run) or a Go test's package that did not build (the compiler names another of its files). Some run must
+//    show the test ran: one that named it, or a command that runs tests — a linter's or type checker's run alone
+//    (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a
 //    whole ("the existing suite still passes"), DevA names the check command instead of a test (`{criterion, check:
 //    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. A criterion
 //    without a named test counts as not fulfilled; one whose tests disagree takes the worst (failed, then no test).
