@@ -2,11 +2,10 @@
 // checks are detected from go.mod (`go vet ./...`, `go test ./...`), `go test`'s cases are recognised, a failure
 // already in the project gets no fix round, and fail-first runs DevA's new _test.go file on the unchanged code.
 import * as assert from 'assert';
-import * as path from 'path';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useToolchain } from '../helpers/fakeSuite';
-import { runCli, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
-import { demoDir, demoRepliesWithDevA, type CriterionTest } from '../helpers/demo';
+import { assertFailedAsBefore, checksWorkspace, runWithChecks } from '../helpers/toolchainSession';
+import { type CriterionTest } from '../helpers/demo';
 
 describe('CLI: checks on a Go project (go vet, go test)', function () {
   this.timeout(180000);
@@ -14,12 +13,8 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
   useToolchain('go', ['version'], 'scripts/install-go.sh', { chunkSize: 256 }, (f) => (fake = f));
 
   /** A Go module `example.com/calc` with the package `calc/`, and a session whose DevA proposes `blocks`. */
-  function goSession(taskId: string, files: Record<string, string>, blocks: string, tests: CriterionTest[]): string {
-    const ws = workspaceWithOriginalCape('cape-go-', path.join(demoDir(), 'workspace'));
-    writeFiles(ws, { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', ...files });
-    fake.enqueue(...demoRepliesWithDevA(taskId, blocks, tests).map((text) => ({ text })));
-    return ws;
-  }
+  const goSession = (taskId: string, files: Record<string, string>, blocks: string, tests: CriterionTest[]) =>
+    checksWorkspace(fake, taskId, { 'go.mod': 'module example.com/calc\n\ngo 1.19\n', ...files }, blocks, tests);
   const goTest = (name: string, body: string) => `func ${name}(t *testing.T) {\n\tif ${body} {\n\t\tt.Fatal("${name}")\n\t}\n}\n`;
   const testFile = (...tests: string[]) => `package calc\n\nimport "testing"\n\n${tests.join('\n')}`;
 
@@ -39,24 +34,18 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
         { criterion: 'AC-3', file: 'calc/mul_test.go', test: 'TestMulTwo', expect: 'pass' },
       ],
     );
-    const run = await runCli(['start', '--workspace', ws, '--objective', 'Fix Mul', '--task', 'task-go', '--check', 'auto', '--fail-first', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' }, 150000);
-    assert.strictEqual(run.code, 0, run.stderr);
+    const run = await runWithChecks(fake, ws, 'task-go', 'Fix Mul', 'auto', 150000);
+    assertFailedAsBefore(run, fake, 'TestDiv fails on the unchanged code too', [
+      // TestMulSmall passes with the change and fails without it; go test names only failing cases, so TestAdd (in
+      // the file whose TestDiv fails) passed; TestMulTwo passes either way (2 + 2 = 2 × 2)
+      ['AC-1', 'pass', 'fail'],
+      ['AC-2', 'pass', 'pass'],
+      ['AC-3', 'pass', 'pass'],
+    ]);
     assert.deepStrictEqual(run.json.checks.map((c: any) => [c.command, c.passed]), [
       ['go vet ./...', true],
       ['go test ./...', false],
     ]);
-    assert.strictEqual(fake.requests.length, 5, 'TestDiv fails on the unchanged code too: no fix round');
-    assert.strictEqual(run.json.checksFailAsBefore, true);
-    assert.deepStrictEqual(
-      run.json.metrics.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
-      [
-        // TestMulSmall passes with the change and fails without it; go test names only failing cases, so TestAdd (in
-        // the file whose TestDiv fails) passed; TestMulTwo passes either way (2 + 2 = 2 × 2)
-        ['AC-1', 'pass', 'fail'],
-        ['AC-2', 'pass', 'pass'],
-        ['AC-3', 'pass', 'pass'],
-      ],
-    );
     assert.deepStrictEqual(run.json.failFirst.testFiles, ['calc/mul_test.go']);
     const retroAsk = JSON.stringify(fake.requests[4].body.messages);
     assert.match(retroAsk, /TestDiv/);
@@ -78,7 +67,7 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
         { criterion: 'AC-3', check: 'go test ./...' },
       ],
     );
-    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add Sq', '--task', 'task-go2', '--check', 'auto', '--fail-first', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' }, 150000);
+    const run = await runWithChecks(fake, ws, 'task-go2', 'Add Sq', 'auto', 150000);
     assert.strictEqual(run.code, 0, run.stderr);
     assert.ok(run.json.checks.every((c: any) => c.passed), 'the proposal builds and passes');
     assert.deepStrictEqual(run.json.failFirst.checks.map((c: any) => [c.command, c.status]), [

@@ -3,10 +3,8 @@
 // file pytest's progress line names beside a failing one, and fail-first runs DevA's new test file alone.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
-import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
-import { runCli, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
-import { demoDir, demoRepliesWithDevA } from '../helpers/demo';
+import { assertFailedAsBefore, checksWorkspace, runWithChecks } from '../helpers/toolchainSession';
 
 /**
  * The python3 that runs pytest: the first on PATH, or Debian's (where scripts/install-pytest.sh installs it when
@@ -42,44 +40,35 @@ describe('CLI: checks on a Python project (pytest)', function () {
   after(async () => fake?.close());
 
   it('pytest\'s failing cases already there: no fix round; TSR and fail-first read pytest\'s output', async () => {
-    const ws = workspaceWithOriginalCape('cape-py-', path.join(demoDir(), 'workspace'));
-    writeFiles(ws, {
-      'pyproject.toml': '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\ntestpaths = ["tests"]\n',
-      'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a * b\n',
-      // the project's own suite: test_div fails before DevA touches anything
-      'tests/test_calc.py': 'from calc import add, div\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_div():\n    assert div(6, 3) == 2\n',
-    });
-    const blocks =
+    const ws = checksWorkspace(
+      fake,
+      'task-py',
+      {
+        'pyproject.toml': '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\ntestpaths = ["tests"]\n',
+        'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a * b\n',
+        // the project's own suite: test_div fails before DevA touches anything
+        'tests/test_calc.py': 'from calc import add, div\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_div():\n    assert div(6, 3) == 2\n',
+      },
       '<edit path="calc.py">\n<<<<<<< SEARCH\ndef mul(a, b):\n    return a + b\n=======\ndef mul(a, b):\n    return a * b\n>>>>>>> REPLACE\n</edit>\n\n' +
-      '<file path="tests/test_mul.py">\nfrom calc import mul\n\n\ndef test_mul_small():\n    assert mul(2, 3) == 6\n\n\ndef test_mul_two():\n    assert mul(2, 2) == 4\n</file>';
-    const replies = demoRepliesWithDevA('task-py', blocks, [
-      { criterion: 'AC-1', file: 'tests/test_mul.py', test: 'test_mul_small', expect: 'fail' },
-      { criterion: 'AC-2', file: 'tests/test_calc.py', test: 'test_add', expect: 'pass' },
-      { criterion: 'AC-3', file: 'tests/test_mul.py', test: 'test_mul_two', expect: 'pass' },
-    ]);
-    fake.enqueue(...replies.map((text) => ({ text })));
-    const run = await runCli(
-      ['start', '--workspace', ws, '--objective', 'Fix mul', '--task', 'task-py', '--check', `${python} -m pytest -q -p no:cacheprovider`, '--fail-first', '--json'],
-      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' },
+        '<file path="tests/test_mul.py">\nfrom calc import mul\n\n\ndef test_mul_small():\n    assert mul(2, 3) == 6\n\n\ndef test_mul_two():\n    assert mul(2, 2) == 4\n</file>',
+      [
+        { criterion: 'AC-1', file: 'tests/test_mul.py', test: 'test_mul_small', expect: 'fail' },
+        { criterion: 'AC-2', file: 'tests/test_calc.py', test: 'test_add', expect: 'pass' },
+        { criterion: 'AC-3', file: 'tests/test_mul.py', test: 'test_mul_two', expect: 'pass' },
+      ],
     );
-    assert.strictEqual(run.code, 0, run.stderr);
-    assert.strictEqual(fake.requests.length, 5, 'test_div fails on the unchanged code too: no fix round');
-    assert.strictEqual(run.json.checksFailAsBefore, true);
+    const run = await runWithChecks(fake, ws, 'task-py', 'Fix mul', `${python} -m pytest -q -p no:cacheprovider`);
+    assertFailedAsBefore(run, fake, 'test_div fails on the unchanged code too', [
+      // test_mul_small passes with the change and fails without it; test_add sits in the file whose test_div fails,
+      // and pytest names only its failing cases, so it passed (there and before); test_mul_two passes either way
+      ['AC-1', 'pass', 'fail'],
+      ['AC-2', 'pass', 'pass'],
+      ['AC-3', 'pass', 'pass'],
+    ]);
     assert.strictEqual(run.json.checks[0].passed, false);
     assert.match(run.stderr, /Fails only as your unchanged code does|fails as (it does )?on the unchanged (code|workspace)/i);
 
-    const m = run.json.metrics;
-    assert.deepStrictEqual(
-      m.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
-      [
-        // test_mul_small passes with the change and fails without it; test_add sits in the file whose test_div fails,
-        // and pytest names only its failing cases, so it passed (there and before); test_mul_two passes either way
-        ['AC-1', 'pass', 'fail'],
-        ['AC-2', 'pass', 'pass'],
-        ['AC-3', 'pass', 'pass'],
-      ],
-    );
-    assert.strictEqual(m.tsr, 1);
+    assert.strictEqual(run.json.metrics.tsr, 1);
     assert.deepStrictEqual(run.json.failFirst.testFiles, ['tests/test_mul.py']);
     // the retrospective hears the failing case by pytest's id, on the proposal and before it
     const retroAsk = JSON.stringify(fake.requests[4].body.messages);
