@@ -16,6 +16,7 @@ import {
   type CheckEvent,
   cleanOutput,
   createScratch,
+  isBuildFolder,
   detectChecks,
   fixRequest,
   readTestCases,
@@ -180,7 +181,7 @@ describe('checks: scratch copy', () => {
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'a.js'), 'utf8'), 'a', 'the user\'s tree is untouched');
   });
 
-  it('leaves out the caches tools rebuild: __pycache__, pytest\'s, mypy\'s, ruff\'s, and a Rust project\'s target/ only', async () => {
+  it('leaves out the caches tools rebuild: __pycache__, pytest\'s, mypy\'s, ruff\'s, and build folders only beside their build file', async () => {
     const ws = tmp();
     write(ws, 'calc/__pycache__/calc.cpython-311.pyc', 'x');
     write(ws, '.pytest_cache/v/cache/lastfailed', '{}');
@@ -188,11 +189,37 @@ describe('checks: scratch copy', () => {
     write(ws, 'crate/Cargo.toml', '[package]\n');
     write(ws, 'crate/target/debug/crate', 'binary');
     write(ws, 'crate/src/lib.rs', 'pub fn f() {}');
+    write(ws, 'java/pom.xml', '<project/>');
+    write(ws, 'java/target/classes/calc/Calc.class', 'classes');
+    write(ws, 'java/src/main/java/calc/Calc.java', 'class Calc {}');
+    write(ws, 'android/build.gradle.kts', 'plugins {}');
+    write(ws, 'android/build/libs/app.jar', 'jar');
+    write(ws, 'groovy/build.gradle', 'apply plugin: "java"');
+    write(ws, 'groovy/build/tmp/x', 'x');
+    write(ws, 'net/Calc/Calc.csproj', '<Project/>');
+    write(ws, 'net/Calc/bin/Debug/net8.0/Calc.dll', 'dll');
+    write(ws, 'net/Calc/obj/project.assets.json', '{}');
     write(ws, 'web/target/index.js', 'a folder named target that is source');
+    write(ws, 'web/build/index.js', 'a build folder without a build file beside it');
+    write(ws, 'scripts/bin/cli.js', 'a bin folder of a package');
+    write(ws, 'java/src/main/java/calc/build/Steps.java', 'a package named build, below the pom');
     const s = await createScratch(ws, { capeFolder: 'cape' });
-    for (const gone of ['calc/__pycache__', '.pytest_cache', '.mypy_cache', 'crate/target']) assert.ok(!fs.existsSync(path.join(s.dir, gone)), gone);
-    for (const kept of ['crate/src/lib.rs', 'crate/Cargo.toml', 'web/target/index.js']) assert.ok(fs.existsSync(path.join(s.dir, kept)), kept);
+    const gone = ['calc/__pycache__', '.pytest_cache', '.mypy_cache', 'crate/target', 'java/target', 'android/build', 'groovy/build', 'net/Calc/bin'];
+    for (const g of gone) assert.ok(!fs.existsSync(path.join(s.dir, g)), g);
+    const kept = ['crate/src/lib.rs', 'crate/Cargo.toml', 'java/pom.xml', 'java/src/main/java/calc/Calc.java', 'android/build.gradle.kts', 'net/Calc/Calc.csproj', 'net/Calc/obj/project.assets.json', 'web/target/index.js', 'web/build/index.js', 'scripts/bin/cli.js', 'java/src/main/java/calc/build/Steps.java'];
+    for (const k of kept) assert.ok(fs.existsSync(path.join(s.dir, k)), k);
     await s.dispose();
+  });
+
+  it('isBuildFolder: a build folder only beside the build file that writes it', () => {
+    assert.ok(isBuildFolder('target', ['pom.xml', 'src', 'target']));
+    assert.ok(isBuildFolder('target', ['Cargo.toml']));
+    assert.ok(isBuildFolder('build', ['build.gradle.kts']));
+    assert.ok(isBuildFolder('bin', ['App.fsproj']));
+    assert.ok(!isBuildFolder('build', ['pom.xml']), 'Maven builds into target/');
+    assert.ok(!isBuildFolder('obj', ['App.csproj']), 'the restore record stays');
+    assert.ok(!isBuildFolder('target', ['package.json']));
+    assert.ok(!isBuildFolder('src', ['pom.xml']));
   });
 
   it('a Rust workspace\'s checks build into one folder of ours per workspace, kept between copies; the user\'s choice wins', async () => {

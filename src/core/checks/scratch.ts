@@ -1,10 +1,10 @@
 // The scratch copy the checks run in: the workspace copied into a new folder of the OS temp dir, with DevA's
 // proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
-// environments, vendor trees) are linked, not copied; .git, the cape folder and the caches tools rebuild
-// (`__pycache__`, pytest's, mypy's and ruff's caches, a Rust project's `target/` build folder) are left out — cargo
-// builds into a folder of ours in the OS temp dir instead, one per workspace, kept between runs and sessions so only
-// the project's own crate is rebuilt (Scratch.env). A proposed file that
-// would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
+// environments, vendor trees) are linked, not copied; .git, the cape folder, the caches tools rebuild (`__pycache__`,
+// pytest's, mypy's and ruff's caches) and the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
+// `build/`, .NET's `bin/`) are left out. Cargo builds into a folder of ours in the OS temp dir instead, one per
+// workspace, kept between runs and sessions so only the project's own crate is rebuilt (Scratch.env). A proposed file
+// that would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
 import { createHash } from 'crypto';
 import { promises as fsp, constants as fsc } from 'fs';
 import * as os from 'os';
@@ -34,9 +34,22 @@ function hasCargoToml(dir: string): Promise<boolean> {
   );
 }
 
-/** A Rust project's build folder (`target/` beside its Cargo.toml): gigabytes cargo rebuilds, never source. */
-async function isCargoTarget(src: string, name: string): Promise<boolean> {
-  return name === 'target' && (await hasCargoToml(src));
+/**
+ * Build output folders, left out of the copy when the build file that writes them is beside them (a `target/` or
+ * `build/` without one may be source): what the build writes, often hundreds of MB, which the checks rebuild from the
+ * copied sources. .NET's `obj/` is copied: it holds the restore's record, without which `dotnet test` would restore
+ * again, and that can need the network.
+ */
+const BUILD_FOLDERS: readonly { name: string; builtBy: RegExp }[] = [
+  { name: 'target', builtBy: /^(Cargo\.toml|pom\.xml)$/ },
+  { name: 'build', builtBy: /^build\.gradle(\.kts)?$/ },
+  { name: 'bin', builtBy: /\.(cs|fs|vb)proj$/ },
+];
+
+/** Whether `name`, a folder among `siblings` (the names in its parent folder), is a build folder (BUILD_FOLDERS). */
+export function isBuildFolder(name: string, siblings: readonly string[]): boolean {
+  const b = BUILD_FOLDERS.find((f) => f.name === name);
+  return !!b && siblings.some((s) => b.builtBy.test(s));
 }
 
 export interface Scratch {
@@ -64,9 +77,10 @@ async function copyTree(src: string, dest: string, skip: (rel: string, name: str
   if (signal?.aborted) throw new Error('cancelled');
   await fsp.mkdir(dest, { recursive: true });
   const entries = await fsp.readdir(src, { withFileTypes: true });
+  const names = entries.map((e) => e.name);
   for (const e of entries) {
     const r = rel ? `${rel}/${e.name}` : e.name;
-    if (skip(r, e.name) || (e.isDirectory() && (await isCargoTarget(src, e.name)))) continue;
+    if (skip(r, e.name) || (e.isDirectory() && isBuildFolder(e.name, names))) continue;
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
     if (e.isDirectory()) {
