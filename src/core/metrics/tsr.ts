@@ -177,11 +177,23 @@ function mentions(output: string, test: NamedTest): boolean {
   return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
 }
 
+/**
+ * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
+ * output is up to 1 MB): whether tests ran (testsRan) and which Go packages did not build (unbuiltGoFolders).
+ */
+const runFacts = new WeakMap<CheckOutcome, { ran?: boolean; unbuiltGo?: ReadonlySet<string> }>();
+function factsOf(c: CheckOutcome): { ran?: boolean; unbuiltGo?: ReadonlySet<string> } {
+  let f = runFacts.get(c);
+  if (!f) runFacts.set(c, (f = {}));
+  return f;
+}
+const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c.output, c.tests));
+
 /** A Go test whose package did not build (the compiler named another of its files): it did not run. */
-function inUnbuiltGoPackage(output: string, test: NamedTest): boolean {
+function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
   if (!test.file.endsWith('.go')) return false;
   const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
-  return unbuiltGoFolders(output).has(dir === '.' ? '' : dir);
+  return (factsOf(c).unbuiltGo ??= unbuiltGoFolders(c.output)).has(dir === '.' ? '' : dir);
 }
 
 /**
@@ -213,11 +225,11 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
       continue;
     }
     if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) return 'fail';
-    if (!c.passed && inUnbuiltGoPackage(c.output, test)) return notRun;
+    if (!c.passed && inUnbuiltGoPackage(c, test)) return notRun;
     if (!isStaticCheck(c.command)) {
       // failed elsewhere before any test ran (a test module that does not load stops mocha, pytest and RSpec): this
       // test did not run either
-      if (!c.passed && !testsRan(c.output, c.tests)) return notRun;
+      if (!c.passed && !ranTests(c)) return notRun;
       // passed, or failed elsewhere: a test runner ran the suite
       ran = true;
     }
