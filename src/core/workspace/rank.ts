@@ -34,18 +34,18 @@
 //    members matched against every word of the objective (`get`, `options`, `retry`) lowered all-files 0.431 →
 //    0.419 on the localization bench; code identifiers raised recall 0.547 → 0.550 and all-files 0.431 → 0.434.
 // 4. Kind: built output (and test snapshots, which the test runner writes), lock files, changelogs, docs and type
-//    declaration files (`.d.ts`, which restate every name of the API) are damped (kindPrior) whatever their text says. Declarations only a little (0.65): in a
-//    JavaScript package they are the hand-written types, changed with the API they describe; on the localization
-//    bench (480 commits of 12 repositories) 0.5 → 0.65 raised recall 0.546 → 0.551 and all-files 0.419 → 0.427, on
-//    the eight repositories the weights were tuned on and on the four added later alike.
-//    What the objective asks about moves the kind prior: an objective about types ("fix the return type", "export the
-//    `Options` type"; a content or MIME type does not count) leaves declarations undamped, and one about the tests
-//    ("add tests for …", "fix flaky test") halves every file that is not a test — on the bench, 84% of the files such
-//    commits change are tests, against 35% for the rest. Type tests (`test-d/`, `*.test-d.ts`) count as tests and
-//    pair with the declarations they check. On the localization bench (520 commits of 13 repositories): types
+//    declaration files (`.d.ts`, which restate every name of the API) are damped (kindPrior) whatever their text says.
+//    Declarations only a little (0.65): in a JavaScript package they are the hand-written types, changed with the API
+//    they describe; on the localization bench (480 commits of 12 repositories) 0.5 → 0.65 raised recall 0.546 → 0.551
+//    and all-files 0.419 → 0.427, on the eight repositories the weights were tuned on and on the four added later
+//    alike. What the objective asks about moves the kind prior: an objective about types ("fix the return type",
+//    "export the `Options` type"; a content or MIME type does not count) leaves declarations undamped, and one about
+//    the tests ("add tests for …", "fix flaky test") halves every file that is not a test — on the bench, 84% of the
+//    files such commits change are tests, against 35% for the rest. Type tests (`test-d/`, `*.test-d.ts`) count as
+//    tests and pair with the declarations they check. On the localization bench (520 commits of 13 repositories): types
 //    0.558 → 0.564 recall, 0.425 → 0.439 all-files; type tests → 0.567 / 0.440; tests → 0.572 / 0.446 (koa and got lose
-//    one case each, h3, execa, express and fastify gain). Files in the seed's own folder as neighbours (0.1–0.35) lowered
-//    both figures and were left out.
+//    one case each, h3, execa, express and fastify gain). Files in the seed's own folder as neighbours (0.1–0.35)
+//    lowered both figures and were left out.
 // 5. History: in a git repository, a file the text points to weighs up to twice as much when git saw it change
 //    recently and often (history.ts) — the next change most often lands where the last ones did. The files of the
 //    few past commits whose subjects read most like the objective gain a damped score of their own (subject), and
@@ -57,13 +57,15 @@
 // 6. Upstream reads: a file the upstream role read with its tools in this session (DA, for DevA) gets half the best
 //    text score and seeds the structure step like a text match: DA looked there for this very work (a trial: DA read
 //    the method DevA then had to search for). Not on the localization bench, which has no upstream roles.
-// Tried on the localization bench (520 commits) and left out: a BM25 over each file's history (the subjects of all
-// the commits that changed it) at 0.1–0.35 lowered recall to 0.568–0.558; a BM25 over test titles (`it('…')`,
-// `test('…')`) for test files, 0.1–0.35, to 0.563–0.541. And the weights: a logistic regression over these same
-// signals (per file: text, subject, name, symbol and identifier hits, each link to a seed, co-change, recency, kind,
-// size, rank), trained on 12 repositories and tested on the 13th in turn, put more of the modified files in the first
-// ten (0.707 → 0.729) but gave whole only 0.576 of them (0.580 / 0.450 packed by an exact knapsack on its
-// probabilities) against these weights' 0.572 / 0.446: the signals, not their weights, are the limit.
+// Tried on the localization bench (520 commits) and left out: a BM25 over each file's history (the subjects of all the
+// commits that changed it) at 0.1–0.35 lowered recall to 0.568–0.558; a BM25 over test titles (`it('…')`, `test('…')`)
+// for test files, 0.1–0.35, to 0.563–0.541; a link from each seed to the files that name its top-level symbols (a test
+// calling a function its seed declares, through the package's entry), 0.1–0.35, to 0.571–0.568. And the weights: a
+// logistic regression over these same signals (per file: text, subject, name, symbol and identifier hits, each link to
+// a seed, co-change, recency, kind, size, rank), trained on 12 repositories and tested on the 13th in turn, put more of
+// the modified files in the first ten (0.707 → 0.729) but gave whole only 0.576 of them (0.580 / 0.450 packed by an
+// exact knapsack on its probabilities) against these weights' 0.572 / 0.446: the signals, not their weights, are the
+// limit.
 import * as path from 'path';
 import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
