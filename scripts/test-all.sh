@@ -31,6 +31,7 @@ npx tsc -p .
 bash scripts/install-pytest.sh || { echo "pytest install failed"; exit 1; }
 bash scripts/install-go.sh || { echo "go install failed"; exit 1; }
 bash scripts/install-rspec.sh || { echo "rspec install failed"; exit 1; }
+bash scripts/install-maven.sh || { echo "maven install failed"; exit 1; }
 set +e
 run_mocha unit --config .mocharc.json
 bash scripts/install-chromium.sh || { echo "chromium install failed"; exit 1; }
