@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest, Go and RSpec for the
-# checks on Python, Go and Ruby projects; for the real-VS-Code tests Debian Chromium and code-server from npm into
-# .vscode-test/; all cached) and ends with one summary line "N passed, N failed".
+# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest, Go, RSpec and Maven with a
+# JDK for the checks on Python, Go, Ruby and Maven projects; for the real-VS-Code tests Debian Chromium and code-server
+# from npm into .vscode-test/; all cached) and ends with one summary line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-output
