@@ -15,7 +15,7 @@ export function useFakeAnthropic(options: FakeAnthropicOptions, use: (fake: Fake
 }
 
 /**
- * A suite that runs a project's real toolchain (`go`, `rspec`, `python3 -m pytest`): skipped, saying which script
+ * A suite that runs a project's real toolchain (`go`, `rspec`, `mvn`): skipped, saying which script
  * installs it, where `program args` does not run (`npm test` installs it first); else useFakeAnthropic.
  */
 export function useToolchain(program: string, args: readonly string[], installScript: string, options: FakeAnthropicOptions, use: (fake: FakeAnthropic) => void): void {

@@ -1,6 +1,6 @@
 // A CLI session on a small project of a test's own whose checks run with the project's real toolchain (pytest, go,
-// rspec): the workspace with the demo session's replies, DevA's carrying the test's blocks; and what each of those
-// tests asserts of a check that fails on the unchanged code too.
+// rspec, mvn): the workspace with the demo session's replies, DevA's carrying the test's blocks; and what each of
+// those tests asserts of a check that fails on the unchanged code too.
 import * as assert from 'assert';
 import * as path from 'path';
 import type { FakeAnthropic } from '../fake-anthropic/server';

@@ -125,12 +125,6 @@ export function resetWorkspace(root: string): void {
 }
 
 /**
- * resetWorkspace, then waits until VS Code has reloaded every clean open document of the workspace from the disk.
- * The reset changes files behind VS Code's back; on a busy machine its file watcher can take longer to notice than
- * Apply waits for a document to catch up (applyEdits.ts), and a test would then apply against the previous test's
- * text. This is the tests' own setup catching up, not the behaviour under test.
- */
-/**
  * Runs one step of a test and says on the console where it waits: every 15 s while it runs, and its time when it
  * took over 5 s. A test that hits mocha's timeout then shows which step it was in (CI keeps the console).
  */
@@ -146,6 +140,12 @@ export async function step<T>(label: string, run: () => Thenable<T> | Promise<T>
   }
 }
 
+/**
+ * resetWorkspace, then waits until VS Code has reloaded every clean open document of the workspace from the disk.
+ * The reset changes files behind VS Code's back; on a busy machine its file watcher can take longer to notice than
+ * Apply waits for a document to catch up (applyEdits.ts), and a test would then apply against the previous test's
+ * text. This is the tests' own setup catching up, not the behaviour under test.
+ */
 export async function resetWorkspaceSettled(root: string, timeoutMs = 90_000): Promise<void> {
   return step('reset the workspace and wait for VS Code to reload its files', () => settle(root, timeoutMs));
 }
