@@ -40,3 +40,10 @@ export function fenceTracker(): (line: string) => boolean {
     return fence === null;
   };
 }
+
+/** A backtick fence longer than any run of backticks in `text`, so the text can never close it. */
+export function fenceFor(text: string): string {
+  let longest = 2;
+  for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(longest + 1);
+}

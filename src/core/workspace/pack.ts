@@ -13,7 +13,8 @@
 import { isUiFile } from './symbols';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
-import { excerptLines, fenceFor, langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
+import { excerptLines, langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
+import { fenceFor } from '../text/markdown';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export type ContextStep = 'deva' | 'da';

@@ -5,6 +5,7 @@
 import { codeIdentifiers, RANK_WEIGHTS, type RankQuery } from './rank';
 import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
 import { lineCount } from '../text/lines';
+import { fenceFor } from '../text/markdown';
 import { terms, termSpellings, wordTerms } from './tokens';
 import type { PackedFile } from './pack';
 
@@ -13,12 +14,6 @@ const EXCERPT_CHARS = 4000;
 const MAP_MIN = 2000;
 /** How much more than a word of the objective its code identifiers weigh in an excerpt (`storeOptionsAsProperties`). */
 const EXCERPT_IDENTIFIER_WEIGHT = 3;
-
-export function fenceFor(text: string): string {
-  let longest = 2;
-  for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
-  return '`'.repeat(longest + 1);
-}
 
 export function langOf(p: string): string {
   const m = /\.([A-Za-z0-9]+)$/.exec(p);
