@@ -198,7 +198,7 @@ function criteriaOf(x: unknown): CriterionView[] {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
     const named = (Array.isArray(c.tests) ? c.tests : [c.test]).filter(isObj);
     const expect = (t: Record<string, unknown>) => (t.expect === 'fail' || t.expect === 'pass' ? t.expect : undefined);
-    const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined, expect: expect(t) })).join('; ');
+    const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined, ...(t.review === true ? { review: true as const } : {}), expect: expect(t) })).join('; ');
     return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), judged: str(c.judged), reason: str(c.reason) };
   });
 }

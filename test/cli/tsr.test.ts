@@ -58,6 +58,27 @@ describe('CLI: TSR', function () {
     assert.match(run.stderr, /TSR — \(judged 67%\) of 3 criteria/);
   });
 
+  it('a criterion named for review: the retrospective request shows the lines DevA adds to that file, no test counts for it', async () => {
+    fake.reset();
+    const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
+    const [open, poa, da, deva, retro] = demoReplies('task-tsr-review');
+    const devaWithReview = deva.replace(
+      '"test_strategy":',
+      '"criteria_tests": [{ "criterion": "AC-1", "file": "test/theme.test.js", "test": "follows the OS theme" }, { "criterion": "AC-3", "review": "index.html" }], "test_strategy":',
+    );
+    assert.notStrictEqual(devaWithReview, deva);
+    fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithReview }, { text: retro });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-tsr-review', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
+    assert.strictEqual(run.code, 0, run.stderr);
+    const retroUser = (fake.requests[4].body.messages as { content: unknown }[]).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+    assert.match(retroUser, /- AC-3: [^\n]*DevA's test: index\.html \(for review\)/);
+    assert.match(retroUser, /### The files DevA names for review, as its proposal changes them\nindex\.html \(for AC-3\), where DevA changes it and the lines it adds:\n```diff\n@@ line 7\n\+   <script src="src\/theme\.js"><\/script>\n@@ line 9, 1 line\(s\) removed\n\+   <header>\n/);
+    assert.doesNotMatch(retroUser, /<header><h1>Pocket Notes<\/h1><\/header>/, 'the current file\'s lines are not sent');
+    const ac3 = run.json.metrics.criteria.find((c: { id: string }) => c.id === 'AC-3');
+    assert.deepStrictEqual(ac3.tests, [{ file: 'index.html', name: '', review: true }]);
+    assert.match(fs.readFileSync(run.json.retrospectivePath, 'utf8'), /\| AC-3 [^\n]*\| index\.html \(for review\) \|/);
+  });
+
   it('computes TSR from the check run: the named tests the checks ran and passed, a criterion without a test not fulfilled', async () => {
     fake.reset();
     const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyTextHunks, documentHunks, textHunks } from '../../src/core/edits/hunks';
+import { applyTextHunks, changedLinesText, documentHunks, textHunks } from '../../src/core/edits/hunks';
 import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
 import { applyProposedFiles, MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
@@ -396,5 +396,16 @@ describe('hunks for Review Hunks (src/core/edits/hunks.ts)', () => {
   it('a file without a final newline: only a real change of the last line is a hunk', () => {
     assert.deepStrictEqual(documentHunks('x\r\ny', '\r\n', 'x\ny'), []);
     assert.deepStrictEqual(documentHunks('x\r\ny', '\r\n', 'x\nz').map((x) => x.text), ['z']);
+  });
+});
+
+describe('changed lines for a reader (changedLinesText)', () => {
+  it('heads each hunk with its line and removed count, shows only the added lines, and counts what the room leaves out', () => {
+    const current = 'a\nsecret\nc\n';
+    const proposed = 'a\nb1\nb2\nb3\nc\nd\n';
+    assert.strictEqual(changedLinesText(current, proposed, 1000), '@@ line 2, 1 line(s) removed\n+ b1\n+ b2\n+ b3\n@@ line 4\n+ d');
+    assert.strictEqual(changedLinesText(current, proposed, 36), '@@ line 2, 1 line(s) removed\n+ b1\n… 3 more added line(s)');
+    assert.strictEqual(changedLinesText('x\r\ny\r\n', 'x\ny\n', 1000), '', 'line endings are no change');
+    assert.strictEqual(changedLinesText('', 'new\n', 1000), '@@ line 1\n+ new');
   });
 });

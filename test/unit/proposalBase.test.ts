@@ -69,6 +69,16 @@ describe('proposal base: what Apply checks the disk against', () => {
       ['created.ts', 'was created on disk after DevA proposed it'],
     ]);
     assert.deepStrictEqual(reloaded.map((f) => f.content), ['v2\n', 'new\n', 'x\n', 'c\n']);
+    // the base's text comes back only where the disk still holds it (the retrospective shows what changes there)
+    assert.deepStrictEqual(
+      reloaded.map((f) => [f.relPath, f.currentContent]),
+      [
+        ['edited.ts', undefined],
+        ['same.ts', 'same\n'],
+        ['gone.ts', undefined],
+        ['created.ts', undefined],
+      ],
+    );
   });
 
   it('an <edit> proposal (its base read with the BOM and CRLF) reloaded from the record is not stale while the file is unchanged', async () => {

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
+import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroReview';
 import type { ContextInputs } from '../../src/core/session/context';
 import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
@@ -288,6 +289,63 @@ describe('TSR: from the checks', () => {
     assert.match(judged, /- AC-3: .* — DevA's test: node --test \(the whole check\) — in the checks' last run: failed$/);
     const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
     assert.match(md, /\| AC-3 .* \| node --test \(the whole check\) \| passed \|/);
+  });
+
+  it('a criterion no test proves names a file for review: no test for TSR, its added lines for the retrospective', () => {
+    const named = namedTests({
+      criteria_tests: [
+        { criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme', expect: 'fail' },
+        { criterion: 'AC-1', review: './docs/theme.md' },
+        { criterion: 'AC-2', review: 'CHANGES.md' },
+        { criterion: 'AC-2', review: 'CHANGES.md' },
+        { criterion: 'AC-3', review: '   ' },
+        { criterion: 'AC-3', file: 'CHANGES.md', review: 'x.md', test: '' },
+      ],
+    });
+    assert.deepStrictEqual(named.get('AC-2'), [{ file: 'CHANGES.md', name: '', review: true }], 'once');
+    assert.deepStrictEqual(named.get('AC-3'), [{ file: 'CHANGES.md', name: '' }], 'a file given wins: it is a test file');
+    assert.strictEqual(testLabel(named.get('AC-1')![1]), 'docs/theme.md (for review)');
+    const ran: CheckOutcome = { command: 'node --test', passed: true, output: '', tests: [{ name: 'uses the OS theme', passed: true }] };
+    const failedBefore: CheckOutcome = { command: 'node --test', passed: false, output: 'test/theme.test.js', tests: [{ name: 'uses the OS theme', passed: false }] };
+    const all = () => true;
+    assert.strictEqual(criterionStatus(named.get('AC-1')!, all, [ran]), 'pass', 'a file for review beside a test: the test decides');
+    assert.strictEqual(criterionStatus(named.get('AC-2')!, all, [ran]), 'no_test', 'a file for review alone is no test');
+    assert.strictEqual(failFirstStatus(named.get('AC-1')!, all, [failedBefore]), 'fail', 'the file for review is not run on the unchanged code');
+    assert.strictEqual(failFirstStatus(named.get('AC-2')!, all, [failedBefore]), null);
+
+    const retroOf = (devaFiles: unknown[]) =>
+      renderSources('cm_retro', ['retro:criteria'], {
+        envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme' }, { criterion: 'AC-1', review: 'CHANGES.md' }, { criterion: 'AC-3', review: 'CHANGES.md' }, { criterion: 'AC-2', review: 'docs/new.md' }] } } },
+        devaFiles,
+      } as unknown as ContextInputs);
+    const secret = 'API_KEY=do-not-send';
+    const retro = retroOf([
+      { path: 'CHANGES.md', relPath: 'CHANGES.md', action: 'modify', status: 'proposed', currentContent: `# Changes\r\n${secret}\r\n\r\n## 1.0\r\n`, content: '# Changes\n\n## 1.1\n- The theme follows the OS.\n\n## 1.0\n' },
+      { path: 'docs/new.md', relPath: 'docs/new.md', action: 'create', status: 'proposed', content: '# Themes\nUse the toggle.\n' },
+    ]);
+    assert.match(retro, /- AC-1: .* — DevA's tests: test\/theme\.test\.js › uses the OS theme; CHANGES\.md \(for review\)/);
+    assert.match(retro, /### The files DevA names for review, as its proposal changes them\nCHANGES\.md \(for AC-1, AC-3\), where DevA changes it and the lines it adds:\n```diff\n@@ line 2, 1 line\(s\) removed\n@@ line 4\n\+ ## 1\.1\n\+ - The theme follows the OS\.\n\+ \n```/);
+    assert.match(retro, /docs\/new\.md \(for AC-2\), a new file:\n```diff\n@@ line 1\n\+ # Themes\n\+ Use the toggle\.\n```/);
+    assert.ok(!retro.includes(secret), 'the current file\'s lines are never sent: a whole <file> may replace one the model could not read');
+    assert.strictEqual(retro.match(/CHANGES\.md \(for AC/g)!.length, 1, 'each file once');
+    // a file not proposed, refused, or whose base is not at hand says so
+    const missing = retroOf([{ path: 'CHANGES.md', relPath: 'CHANGES.md', action: 'modify', status: 'refused', reason: 'outside the workspace', content: '' }]);
+    assert.match(missing, /CHANGES\.md \(for AC-1, AC-3\): refused \(outside the workspace\) — nothing changes there\./);
+    assert.match(missing, /docs\/new\.md \(for AC-2\): not among DevA's files — nothing changes there\./);
+    const noBase = retroOf([{ path: 'CHANGES.md', relPath: 'CHANGES.md', action: 'modify', status: 'proposed', content: 'x\n' }]);
+    assert.match(noBase, /CHANGES\.md \(for AC-1, AC-3\): modified; its changed lines are not at hand\./);
+    // each file's lines within REVIEW_CHARS, all of them within REVIEW_TOTAL_CHARS
+    const big = (p: string) => ({ path: p, relPath: p, action: 'create', status: 'proposed', content: `${'x'.repeat(49)}\n`.repeat(100) });
+    const three = renderSources('cm_retro', ['retro:criteria'], {
+      envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: ['a.md', 'b.md', 'c.md'].map((f) => ({ criterion: 'AC-1', review: f })) } } },
+      devaFiles: [big('a.md'), big('b.md'), big('c.md')],
+    } as unknown as ContextInputs);
+    const shown = (f: string) => new RegExp(`${f.replace('.', '\\.')} \\(for AC-1\\), a new file:\\n\`\`\`diff\\n([^\`]*)\`\`\``).exec(three)![1];
+    assert.ok(shown('a.md').length <= REVIEW_CHARS + 40 && shown('a.md').length > REVIEW_CHARS - 100, String(shown('a.md').length));
+    assert.ok(shown('a.md').length + shown('b.md').length + shown('c.md').length <= REVIEW_TOTAL_CHARS + 400);
+    assert.match(shown('c.md'), /… \d+ more added line\(s\)\n$/);
+    // without files for review, no such section
+    assert.ok(!renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: POA }, deva: { output: DEVA } } } as unknown as ContextInputs).includes('for review'));
   });
 
   it('fail-first: a criterion failed before when every test it names in a file failed on the unchanged code', () => {

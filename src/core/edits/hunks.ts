@@ -75,3 +75,38 @@ export function inDocumentForm(proposed: string, docText: string, eol: '\n' | '\
 export function documentHunks(docText: string, eol: '\n' | '\r\n', proposed: string): TextHunk[] {
   return textHunks(docText, inDocumentForm(proposed, docText, eol));
 }
+
+/**
+ * A proposal's changes as a reader skims them: per hunk a heading with where it is and how many lines it removes
+ * (`@@ line 14, 2 line(s) removed`), then the lines it adds (`+ `), within `maxChars` — what is left out is counted
+ * at the end ("… 12 more added line(s)"). Line endings do not count as changes. Only the proposal's own lines are
+ * shown, never the current file's: a whole <file> may replace a file the model was never allowed to read (a secret
+ * by name, an ignored one), and this text goes to the model (the retrospective, for the files DevA names for review).
+ */
+export function changedLinesText(current: string, proposed: string, maxChars: number): string {
+  const lf = (t: string) => t.replace(/\r\n?/g, '\n');
+  const out: string[] = [];
+  let used = 0;
+  let left = 0;
+  const put = (l: string, counts: boolean) => {
+    if (left || used + l.length + 1 > maxChars) {
+      if (counts) left++;
+      return;
+    }
+    out.push(l);
+    used += l.length + 1;
+  };
+  for (const h of textHunks(lf(current), lf(proposed))) {
+    put(`@@ line ${h.line}${h.removed ? `, ${h.removed} line(s) removed` : ''}`, false);
+    for (const l of splitLines(h.text)) put(`+ ${l}`, true);
+  }
+  if (left) out.push(`… ${left} more added line(s)`);
+  return out.join('\n');
+}
+
+function splitLines(text: string): string[] {
+  if (!text) return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}

@@ -38,7 +38,8 @@ export function storedFiles(files: readonly ProposedFile[]): StoredFile[] {
  * The record's files that were not refused, as proposals again (nothing is written): checked against the workspace
  * now (proposeFiles), with what DevA proposed them against put back — the action (a file created or deleted since
  * stays a 'create' or a 'modify') and the base digest — so the stale check compares the disk with the file DevA
- * saw, not with the disk at reload. A record without them (older) is taken as the disk now.
+ * saw, not with the disk at reload (its text is kept only while the disk still matches that digest). A record without
+ * them (older) is taken as the disk now.
  */
 export async function reloadProposals(workspace: string, stored: readonly StoredFile[], opts: PathCheckOptions = {}): Promise<ProposedFile[]> {
   const kept = stored.filter((f) => f.status !== 'refused');
@@ -48,7 +49,11 @@ export async function reloadProposals(workspace: string, stored: readonly Stored
     if (f.status === 'refused' || (was.action !== 'create' && was.action !== 'modify')) return f;
     const { currentContent: _readNow, ...rest } = f;
     if (was.action === 'create') return { ...rest, action: 'create' };
-    if (typeof was.baseSha256 === 'string') return { ...rest, action: 'modify', baseSha256: was.baseSha256 };
+    if (typeof was.baseSha256 === 'string') {
+      // the disk still holds the base: its text is the base's (the retrospective shows what the proposal changes)
+      const base = f.currentContent !== undefined && textDigest(f.currentContent) === was.baseSha256 ? { currentContent: f.currentContent } : {};
+      return { ...rest, action: 'modify', baseSha256: was.baseSha256, ...base };
+    }
     // an older record: the disk now is the best guess of the base
     return f.action === 'modify' ? f : { ...rest, action: 'modify' };
   });

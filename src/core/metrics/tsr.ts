@@ -12,7 +12,9 @@
 //    show the test ran: one that named it, or a command that runs tests — a linter's or type checker's run alone
 //    (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a
 //    whole ("the existing suite still passes"), DevA names the check command instead of a test (`{criterion, check:
-//    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. A criterion
+//    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. For one
+//    no test can prove (a changelog line, documentation), DevA names the file to review (`{criterion, review:
+//    "CHANGES.md"}`): the retrospective reads its changed lines, and the computed TSR sees no test in it. A criterion
 //    without a named test counts as not fulfilled; one whose tests disagree takes the worst (failed, then no test).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
@@ -112,17 +114,32 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
   for (const e of list) {
     if (!isPlainObject(e)) continue;
     const id = criterionId(e.criterion ?? e.id);
-    const file = typeof e.file === 'string' ? e.file.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
+    const file = pathOf(e.file);
     const check = !file && typeof e.check === 'string' && e.check.length <= MAX_CHECK_CHARS ? commandKey(e.check) : '';
-    if (!id || (!file && !check)) continue;
-    const expect = check ? null : expectationOf(e.expect);
-    const test: NamedTest = check ? { file: '', name: '', check } : { file, name: typeof e.test === 'string' ? e.test.trim() : '', ...(expect ? { expect } : {}) };
+    const review = !file && !check ? pathOf(e.review) : '';
+    if (!id || (!file && !check && !review)) continue;
+    const expect = file ? expectationOf(e.expect) : null;
+    const test: NamedTest = check
+      ? { file: '', name: '', check }
+      : review
+        ? { file: review, name: '', review: true }
+        : { file, name: typeof e.test === 'string' ? e.test.trim() : '', ...(expect ? { expect } : {}) };
     const named = out.get(id) ?? [];
-    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name && t.check === test.check)) continue;
+    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name && t.check === test.check && t.review === test.review)) continue;
     named.push(test);
     out.set(id, named);
   }
   return out;
+}
+
+/** A workspace-relative path DevA wrote: forward slashes, no leading `./`; '' when it gave none. */
+function pathOf(x: unknown): string {
+  return typeof x === 'string' ? x.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
+}
+
+/** The tests a criterion names that a run can show: files for review are read, not run. */
+export function runnableTests(tests: readonly NamedTest[]): NamedTest[] {
+  return tests.filter((t) => !t.review);
 }
 
 /** DevA's `expect` for a test, tolerant of wording ("fail", "fail-first"; "pass", "regression guard"); null otherwise. */
@@ -138,7 +155,7 @@ function expectationOf(x: unknown): 'fail' | 'pass' | null {
  * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
  */
 export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
-  const inFiles = tests.filter((t) => !t.check);
+  const inFiles = tests.filter((t) => !t.check && !t.review);
   if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
   if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
   return null;
@@ -251,7 +268,8 @@ export interface TsrInput {
 }
 
 /** The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed. */
-export function criterionStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
+export function criterionStatus(named: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
+  const tests = runnableTests(named);
   if (!tests.length) return 'no_test';
   const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
@@ -262,7 +280,7 @@ export function criterionStatus(tests: readonly NamedTest[], exists: (rel: strin
  * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran.
  */
 export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
-  const inFiles = tests.filter((t) => !t.check);
+  const inFiles = tests.filter((t) => !t.check && !t.review);
   if (!inFiles.length || !before.length) return null;
   const each = inFiles.map((t) => testStatus(t, exists(t.file), before, 'no_test'));
   return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';

@@ -382,12 +382,16 @@ export interface AgentCost {
 
 /**
  * A test DevA named for a criterion (`criteria_tests`): a test case by its file and name, or — for a criterion the
- * project's checks prove as a whole (the existing suite still passes) — a check command (`check`; file and name empty).
+ * project's checks prove as a whole (the existing suite still passes) — a check command (`check`; file and name empty),
+ * or — for one no test can prove (a changelog line, documentation, wording) — the file whose changes a reviewer reads
+ * (`review`: `file` is that file, name empty). A file for review is no test: its criterion counts as tested only by
+ * the tests named beside it.
  */
 export interface NamedTest {
   file: string;
   name: string;
   check?: string;
+  review?: true;
   /** What DevA expects of it on the unchanged code: fail (it tests the change) or pass (a regression guard). */
   expect?: 'fail' | 'pass';
 }
@@ -396,11 +400,13 @@ export interface NamedTest {
 const EXPECT_TEXT = { fail: 'fail-first', pass: 'regression guard' } as const;
 
 /**
- * "test/a.test.js › its name", the file alone when DevA gave no name, "npm test (the whole check)" for a check; with
+ * "test/a.test.js › its name", the file alone when DevA gave no name, "npm test (the whole check)" for a check,
+ * "CHANGES.md (for review)" for a file to review; with
  * DevA's expectation when it gave one ("… (fail-first)", "… (regression guard)").
  */
 export function testLabel(t: NamedTest): string {
   if (t.check) return `${t.check} (the whole check)`;
+  if (t.review) return `${t.file} (for review)`;
   return `${t.file}${t.name ? ` › ${t.name}` : ''}${t.expect ? ` (${EXPECT_TEXT[t.expect]})` : ''}`;
 }
 

@@ -8,6 +8,7 @@ import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstStatus, failFirstSurprise, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
+import { reviewedChanges } from './retroReview';
 import type { RankQuery } from '../workspace';
 import type { ContextInputs, ContextSource } from './context';
 import { answersText } from './dorQuestions';
@@ -282,7 +283,8 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first, surprise ?? undefined)}` : '';
         return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
       };
-      return section(`POA's acceptance criteria, with the tests DevA named for each${runs ? ' and how they fared' : ''}`, criteria.map(line).join('\n'));
+      const review = reviewedChanges(criteria, tests, inputs.devaFiles ?? []);
+      return section(`POA's acceptance criteria, with the tests DevA named for each${runs ? ' and how they fared' : ''}`, criteria.map(line).join('\n') + (review ? `\n\n${review}` : ''));
     }
   }
 }
