@@ -326,7 +326,7 @@ describe('chat panel webview (Chromium)', function () {
       'met',
       'the test covers it',
     ]);
-    assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['—', 'no test', '—', 'met', 'the <script>alert(1)</script> is escaped']);
+    assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['CHANGES.md (for review)', 'no test', '—', 'met', 'the <script>alert(1)</script> is escaped']);
     // the fail-first column is there because a criterion has that verdict (the session ran with cape.failFirst)
     assert.deepStrictEqual(await turn.locator('.metrics-criteria thead th').allTextContents(), ['Criterion', 'Test', 'Checks', 'Before the change', 'Judged', 'Reason']);
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);

@@ -160,7 +160,7 @@ export function scriptFromRecorded(session: RecordedSession): SessionScript {
     tsrJudged: 1,
     criteria: [
       { id: 'AC-1', text: 'Given a note, When I save, Then it is kept', tests: [{ file: 'test/notes.test.ts', name: 'keeps a saved note', expect: 'pass' }, { file: 'test/notes.test.ts', name: 'keeps it after a reload', expect: 'pass' }, { file: '', name: '', check: 'npm test' }], computed: 'pass', before: 'fail', surprise: 'DevA meant it as a regression guard: it fails without the change', judged: 'met', reason: 'the test covers it' },
-      { id: 'AC-2', text: 'Given <b>markup</b>, When shown, Then inert', tests: [], computed: 'no_test', judged: 'met', reason: 'the <script>alert(1)</script> is escaped' },
+      { id: 'AC-2', text: 'Given <b>markup</b>, When shown, Then inert', tests: [{ file: 'CHANGES.md', name: '', review: true }], computed: 'no_test', judged: 'met', reason: 'the <script>alert(1)</script> is escaped' },
     ],
   };
   return {
