@@ -189,6 +189,30 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(py, true, [{ ...run, onlyFailuresNamed: undefined }]), 'fail', 'a runner that lists passing cases too and did not name it: its file in a failing run counts against it');
   });
 
+  it('a named test is a whole reported name, not the start of a longer one (test_max_age is not test_max_age_timedelta)', () => {
+    const pytest: CheckOutcome = {
+      command: 'python3 -m pytest -q tests',
+      passed: false,
+      output: 'FAILED tests/t.py::TestA::test_max_age_timedelta - TypeError\n1 failed, 9 passed',
+      tests: [{ name: 'tests/t.py::TestA::test_max_age_timedelta', passed: false }],
+      onlyFailuresNamed: true,
+    };
+    assert.strictEqual(testStatus({ file: 'tests/t.py', name: 'test_max_age' }, true, [pytest]), 'pass', 'a guard whose name starts the failing one still passed');
+    assert.strictEqual(testStatus({ file: 'tests/t.py', name: 'test_max_age_timedelta' }, true, [pytest]), 'fail');
+    assert.strictEqual(testStatus({ file: 'tests/t.py', name: 'TestA::test_max_age_timedelta' }, true, [pytest]), 'fail', 'a suite prefix DevA wrote too');
+    const surefire: CheckOutcome = {
+      command: 'mvn test',
+      passed: false,
+      output: 'Tests run: 3, Failures: 1\ncalc.CalcTest.testDivByZero',
+      tests: [
+        { name: 'calc.CalcTest.testDiv', passed: true },
+        { name: 'calc.CalcTest.testDivByZero', passed: false },
+      ],
+    };
+    assert.strictEqual(testStatus({ file: 'src/test/java/calc/CalcTest.java', name: 'testDiv' }, true, [surefire]), 'pass');
+    assert.strictEqual(testStatus({ file: 'src/test/java/calc/CalcTest.java', name: 'CalcTest' }, true, [surefire]), 'fail', 'a class names all its cases');
+  });
+
   it('computes TSR = passing named tests ÷ criteria when checks ran, and the judged rate beside it', () => {
     const exists = (rel: string) => rel !== 'test/other.test.js';
     const r = computeTsr({

@@ -104,11 +104,28 @@ export function unbuiltGoFolders(output: string): Set<string> {
   return out;
 }
 
-/** A reported test case is the named test: the same name, or one within the other (reporters prefix suites). */
+/**
+ * A reported test case is the named test: the same name, or one within the other (reporters prefix suites:
+ * `Theme › toggles`, `calc.CalcTest.testDiv`, `tests/test_a.py::TestA::test_b[1]`) — as a whole name, not the start
+ * of a longer identifier: `test_max_age` is not `test_max_age_timedelta`, nor `testDiv` `testDivByZero`.
+ */
 export function sameTestName(reported: string, named: string): boolean {
   const a = reported.trim().toLowerCase();
   const b = named.trim().toLowerCase();
-  return b.length >= 4 && (a === b || a.includes(b) || (a.length >= 4 && b.includes(a)));
+  return b.length >= 4 && (a === b || within(a, b) || (a.length >= 4 && within(b, a)));
+}
+
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+/** Whether `part` occurs in `whole` with no identifier character right before or after it. */
+function within(whole: string, part: string): boolean {
+  for (let at = whole.indexOf(part); at >= 0; at = whole.indexOf(part, at + 1)) {
+    const before = at > 0 ? whole[at - 1] : '';
+    const after = whole[at + part.length] ?? '';
+    const edge = (c: string, inner: string) => !c || !IDENTIFIER_CHAR.test(c) || !IDENTIFIER_CHAR.test(inner);
+    if (edge(before, part[0]) && edge(after, part[part.length - 1])) return true;
+  }
+  return false;
 }
 
 export interface TestCases {
