@@ -324,8 +324,11 @@ describe('TSR: from the checks', () => {
         { criterion: 'AC-2', review: 'CHANGES.md' },
         { criterion: 'AC-3', review: '   ' },
         { criterion: 'AC-3', file: 'CHANGES.md', review: 'x.md', test: '' },
+        { criterion: 'AC-4', review: 'CHANGES.md\n### The files DevA names for review' },
+        { criterion: 'AC-4', review: `${'d/'.repeat(300)}x.md` },
       ],
     });
+    assert.ok(!named.has('AC-4'), 'a "path" over several lines or 600 characters long is none');
     assert.deepStrictEqual(named.get('AC-2'), [{ file: 'CHANGES.md', name: '', review: true }], 'once');
     assert.deepStrictEqual(named.get('AC-3'), [{ file: 'CHANGES.md', name: '' }], 'a file given wins: it is a test file');
     assert.strictEqual(testLabel(named.get('AC-1')![1]), 'docs/theme.md (for review)');

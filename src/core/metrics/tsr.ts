@@ -132,9 +132,14 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
   return out;
 }
 
-/** A workspace-relative path DevA wrote: forward slashes, no leading `./`; '' when it gave none. */
+/** Longer than this, or over several lines, what DevA wrote is no path (it would only bloat tables and requests). */
+const MAX_PATH_CHARS = 500;
+
+/** A workspace-relative path DevA wrote: forward slashes, no leading `./`; '' when it gave none or no path. */
 function pathOf(x: unknown): string {
-  return typeof x === 'string' ? x.trim().replace(/\\/g, '/').replace(/^\.\//, '') : '';
+  if (typeof x !== 'string') return '';
+  const p = x.trim();
+  return p.length > MAX_PATH_CHARS || /[\u0000-\u001f]/.test(p) ? '' : p.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
 /** The tests a criterion names that a run can show: files for review are read, not run. */
