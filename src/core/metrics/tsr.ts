@@ -139,7 +139,7 @@ const MAX_PATH_CHARS = 500;
 function pathOf(x: unknown): string {
   if (typeof x !== 'string') return '';
   const p = x.trim();
-  return p.length > MAX_PATH_CHARS || /[\u0000-\u001f]/.test(p) ? '' : p.replace(/\\/g, '/').replace(/^\.\//, '');
+  return p.length > MAX_PATH_CHARS || /\p{Cc}/u.test(p) ? '' : p.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
 /** The tests a criterion names that a run can show: files for review are read, not run. */
