@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { loadCape } from '../../src/core/cape/assets';
-import { buildStepContext, CONTEXT_MATRIX, minifyMarkdown, packAssets, type ContextInputs } from '../../src/core/session/context';
+import { buildStepContext, CONTEXT_MATRIX, domainFolderReaders, minifyMarkdown, packAssets, renderSources, type ContextInputs } from '../../src/core/session/context';
 import { kptDigest, parseKpt } from '../../src/core/kpt';
 import { parseReply } from '../../src/core/reply/parser';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
@@ -60,6 +60,16 @@ describe('context: need-to-know per agent', () => {
   it('the matrix keeps file bodies from the retro and the whole KPT history from CM', () => {
     assert.ok(!CONTEXT_MATRIX.cm_retro.some((s) => s.startsWith('assets:') || s.startsWith('workspace:')));
     assert.ok(CONTEXT_MATRIX.cm_open.includes('kptDigest'));
+  });
+
+  it("CM's opening says which role receives which cape/ folder, as the matrix gives them", () => {
+    assert.deepStrictEqual([...domainFolderReaders()], [
+      ['1_product', ['POA']],
+      ['2_design', ['DA']],
+      ['3_development', ['DevA']],
+    ]);
+    const files = renderSources('cm_open', ['cape:files'], { envelopes: {}, assets: new Map([['1_product/1_mvv.md', 'x']]) } as unknown as ContextInputs);
+    assert.match(files, /Each role receives only its own folder \(POA: cape\/1_product\/; DA: cape\/2_design\/; DevA: cape\/3_development\/\)/);
   });
 
   for (const s of sessions) {

@@ -12,7 +12,7 @@
 //                   (same preamble, role prompt and role assets, plus every upstream raw reply — DevA's raw reply
 //                   including its file bodies for the retro — and the whole kpt_merged.md for the CM opening).
 //
-// Files: ./sources.ts renders each source, ./outputs.ts cuts agents' outputs down (pickKeys, the retrospective's
+// Files: ./matrix.ts holds the matrix, ./sources.ts renders each source, ./outputs.ts cuts agents' outputs down (pickKeys, the retrospective's
 // digest), ./packing.ts fits text into budgets.
 
 import type { Envelope, FeedbackRecord, LlmRequest, ProposedFile, StepId, SystemBlock, ToolCallRecord } from '../model/types';
@@ -20,64 +20,13 @@ import type { ContextStep, RankQuery } from '../workspace';
 import type { ChecksOutcome } from '../checks';
 import type { DorAnswer } from './dorQuestions';
 import { assetsUnder, renderSource } from './sources';
+import { CONTEXT_MATRIX, type ContextSource } from './matrix';
 
 export { minifyMarkdown, packAssets } from './packing';
 export { compact, markdownParts, pickKeys, RETRO_OUTLINE_BUDGET, retroAgentDigest } from './outputs';
 export { renderSources, roleSection, TEAM_PART_BUDGET, WHOLE_DOMAIN_LIMIT } from './sources';
 
-/** A context source a step may receive. */
-export type ContextSource =
-  | 'objective'
-  | 'cape:files'
-  | 'kptDigest'
-  | 'user:answers'
-  | 'team:dor'
-  | 'team:dod'
-  | 'team:process'
-  | 'cm:brief'
-  | 'cm:watchOuts'
-  | 'cm:coachingNote'
-  | 'cm:goAhead'
-  | 'poa:acceptance'
-  | 'poa:scope'
-  | 'da:specs'
-  | 'assets:1_product'
-  | 'assets:2_design'
-  | 'assets:3_development'
-  | 'workspace:ranked'
-  | 'workspace:ui'
-  | 'retro:opening'
-  | 'retro:envelopes'
-  | 'retro:feedback'
-  | 'retro:devaFiles'
-  | 'retro:checks'
-  | 'checks:planned'
-  | 'checks:session'
-  | 'retro:criteria';
-
-/**
- * The need-to-know matrix. A source absent from a step's list is never sent to that step.
- * - The retro never receives file bodies (only DevA's file list and summary).
- * - CM receives a bounded KPT digest, never the whole history.
- */
-export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
-  cm_open: ['objective', 'user:answers', 'cape:files', 'team:dor', 'team:process', 'kptDigest', 'checks:session'],
-  poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
-  da: ['objective', 'cm:coachingNote', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
-  deva: [
-    'objective',
-    'cm:coachingNote',
-    'cm:goAhead',
-    'poa:acceptance',
-    'da:specs',
-    'assets:3_development',
-    'workspace:ranked',
-    'checks:planned',
-    'team:dor',
-    'team:dod',
-  ],
-  cm_retro: ['objective', 'retro:opening', 'retro:envelopes', 'retro:feedback', 'retro:devaFiles', 'retro:checks', 'retro:criteria'],
-};
+export { CONTEXT_MATRIX, domainFolderReaders, type ContextSource } from './matrix';
 
 /** Everything a context builder may draw from. Each step only reads the sources its matrix row lists. */
 export interface ContextInputs {

@@ -10,7 +10,8 @@ import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFir
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import { reviewedChanges } from './retroReview';
 import type { RankQuery } from '../workspace';
-import type { ContextInputs, ContextSource } from './context';
+import type { ContextInputs } from './context';
+import { domainFolderReaders, type ContextSource } from './matrix';
 import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
 import { clip, minifyMarkdown, packAssets, splitSections } from './packing';
@@ -134,9 +135,13 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       // What the DoR item "the files needed exist in cape/" is checked against.
       const present = INPUT_CAPE_FILES.filter((rel) => inputs.assets.get(rel)?.trim());
       const missing = INPUT_CAPE_FILES.filter((rel) => !inputs.assets.get(rel)?.trim());
+      // whose files they are: the coaching must not send a role to a file it never receives (a trial's CM pointed POA
+      // at cape/3_development/)
+      const readers = [...domainFolderReaders()].map(([folder, roles]) => `${roles.join(', ')}: cape/${folder}/`).join('; ');
       return section(
         'Project files in cape/',
-        `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}`,
+        `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}\n` +
+          `Each role receives only its own folder (${readers}); you see their names only. Coach a role with what its own files hold; what another folder says reaches it only if you write it in your note.`,
       );
     }
     case 'user:answers':
