@@ -3,6 +3,7 @@
 // a run of removed and/or added lines is one hunk. Offsets are into the current text, so the hunks apply
 // independently of one another (any subset gives a consistent file).
 import { diffLines } from 'diff';
+import { fileLines } from '../text/lines';
 
 export interface TextHunk {
   /** Character offsets [start, end) in the current text that the hunk replaces. */
@@ -79,12 +80,11 @@ export function documentHunks(docText: string, eol: '\n' | '\r\n', proposed: str
 /**
  * A proposal's changes as a reader skims them: per hunk a heading with where it is and how many lines it removes
  * (`@@ line 14, 2 line(s) removed`), then the lines it adds (`+ `), within `maxChars` — what is left out is counted
- * at the end ("… 12 more added line(s)"). Line endings do not count as changes. Only the proposal's own lines are
+ * at the end ("… 12 more added line(s)"). Line endings and a byte-order mark do not count as changes (documentHunks). Only the proposal's own lines are
  * shown, never the current file's: a whole <file> may replace a file the model was never allowed to read (a secret
  * by name, an ignored one), and this text goes to the model (the retrospective, for the files DevA names for review).
  */
 export function changedLinesText(current: string, proposed: string, maxChars: number): string {
-  const lf = (t: string) => t.replace(/\r\n?/g, '\n');
   const out: string[] = [];
   let used = 0;
   let left = 0;
@@ -96,17 +96,10 @@ export function changedLinesText(current: string, proposed: string, maxChars: nu
     out.push(l);
     used += l.length + 1;
   };
-  for (const h of textHunks(lf(current), lf(proposed))) {
+  for (const h of documentHunks(current.replace(/\r\n?/g, '\n'), '\n', proposed)) {
     put(`@@ line ${h.line}${h.removed ? `, ${h.removed} line(s) removed` : ''}`, false);
-    for (const l of splitLines(h.text)) put(`+ ${l}`, true);
+    for (const l of h.text ? fileLines(h.text) : []) put(`+ ${l}`, true);
   }
   if (left) out.push(`… ${left} more added line(s)`);
   return out.join('\n');
-}
-
-function splitLines(text: string): string[] {
-  if (!text) return [];
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
 }

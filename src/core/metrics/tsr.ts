@@ -142,9 +142,9 @@ function pathOf(x: unknown): string {
   return p.length > MAX_PATH_CHARS || /\p{Cc}/u.test(p) ? '' : p.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-/** The tests a criterion names that a run can show: files for review are read, not run. */
-export function runnableTests(tests: readonly NamedTest[]): NamedTest[] {
-  return tests.filter((t) => !t.review);
+/** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
+function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
+  return tests.filter((t) => !t.check && !t.review);
 }
 
 /** DevA's `expect` for a test, tolerant of wording ("fail", "fail-first"; "pass", "regression guard"); null otherwise. */
@@ -160,7 +160,7 @@ function expectationOf(x: unknown): 'fail' | 'pass' | null {
  * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
  */
 export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
-  const inFiles = tests.filter((t) => !t.check && !t.review);
+  const inFiles = inFileTests(tests);
   if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
   if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
   return null;
@@ -274,7 +274,8 @@ export interface TsrInput {
 
 /** The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed. */
 export function criterionStatus(named: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
-  const tests = runnableTests(named);
+  // a file for review is read, not run
+  const tests = named.filter((t) => !t.review);
   if (!tests.length) return 'no_test';
   const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
@@ -285,7 +286,7 @@ export function criterionStatus(named: readonly NamedTest[], exists: (rel: strin
  * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran.
  */
 export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
-  const inFiles = tests.filter((t) => !t.check && !t.review);
+  const inFiles = inFileTests(tests);
   if (!inFiles.length || !before.length) return null;
   const each = inFiles.map((t) => testStatus(t, exists(t.file), before, 'no_test'));
   return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
