@@ -71,8 +71,9 @@ Options:
                    test scripts, tsc --noEmit); without --check the detected commands are only named
   --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
   --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
-  --fail-first     after the checks, run them once more on the unchanged workspace with only DevA's test files
-                   applied: a test of the change should fail there (the retrospective says, per criterion)
+  --fail-first     after the checks, run the test commands (not lint or type checks) once more on the unchanged
+                   workspace with only DevA's test files applied: a test of the change should fail there (the
+                   retrospective says, per criterion)
   --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
   --max-cost USD   the session's cost cap: stop (resumable) before a request whose worst case (estimated input +
                    max_tokens output at the model's list price) could take the session over it

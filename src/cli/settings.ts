@@ -11,6 +11,7 @@ import {
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
   detectChecks,
+  isStaticCheck,
   type ChecksConfig,
   costCapProblem,
 } from '../core';
@@ -92,9 +93,13 @@ export async function checksFrom(
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
   const failFirst = flags['fail-first'] === true;
-  out.write(
-    `Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirst ? "; then once more with only DevA's test files, on the unchanged workspace" : ''})\n`,
-  );
+  const testCommands = resolved.commands.filter((c) => !isStaticCheck(c.command)).map((c) => `\`${c.command}\``);
+  const failFirstSaying = !failFirst
+    ? ''
+    : testCommands.length
+      ? `; then ${testCommands.join(', ')} once more with only DevA's test files, on the unchanged workspace`
+      : '; fail-first runs nothing: every check is a static one (lint, types), which runs no test';
+  out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirstSaying})\n`);
   return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(failFirst ? { failFirst } : {}) } };
 }
 

@@ -681,6 +681,30 @@ describe('checks: fail-first', () => {
     const none = await runCheckLoop({ commands: [check], failFirst: true, workspace: ws, capeFolder: 'cape', files: files.slice(0, 1), askFix: async () => '' });
     assert.deepStrictEqual(none.outcome.before, { testFiles: [], runs: [], notWritten: [] });
   });
+
+  it('skips static checks: a linter on the unchanged code runs no test, so its verdict proves nothing there', async () => {
+    const ws = tmp();
+    write(ws, 'package.json', '{"name":"w","private":true}\n');
+    write(ws, 'src/add.js', 'exports.add = (a, b) => a - b;\n');
+    // the "linter" counts its runs in a file outside the workspace, so a run in any scratch copy is seen
+    const counter = path.join(tmp(), 'lint-runs');
+    write(ws, 'lint.js', `require('fs').appendFileSync(${JSON.stringify(counter)}, 'x');\n`);
+    const test = `node -e "process.exit(require('./src/add').add(2,2)===4?0:1)"`;
+    const files = [
+      { path: 'src/add.js', relPath: 'src/add.js', content: 'exports.add = (a, b) => a + b;\n', status: 'proposed', action: 'modify' },
+      { path: 'test/add.test.js', relPath: 'test/add.test.js', content: '// adds\n', status: 'proposed', action: 'create' },
+    ] as ProposedFile[];
+    const events: CheckEvent[] = [];
+    const { outcome: o } = await runCheckLoop({ commands: ['node lint.js', test], failFirst: true, workspace: ws, capeFolder: 'cape', files, askFix: async () => '', onEvent: (e) => events.push(e) });
+    assert.strictEqual(o.passed, true);
+    assert.strictEqual(fs.readFileSync(counter, 'utf8'), 'x', 'the linter ran once, on the proposal only');
+    assert.deepStrictEqual(o.before!.runs.map((r) => [r.command, r.passed]), [[test, false]]);
+    assert.deepStrictEqual(o.before!.skipped, ['node lint.js']);
+    assert.deepStrictEqual(events.filter((e) => e.type === 'check-started' && e.before).map((e) => e.type === 'check-started' && e.command), [test]);
+    assert.match(checksForRetro(o), /on the unchanged code: `node -e .*` failed \(`node lint\.js` not run: a static check runs no test\)\./);
+    assert.ok(isChecksOutcome(o), 'the record with its skipped checks is read back');
+    assert.ok(!isChecksOutcome({ ...o, before: { ...o.before!, skipped: [3] } }));
+  });
 });
 
 describe('checks: a failure compared with the unchanged workspace', () => {

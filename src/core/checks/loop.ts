@@ -225,7 +225,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       throw e;
     }
     if (before.cancelled) throw new CheckCancelled();
-    outcome.before = { testFiles: before.testFiles, runs: before.runs, notWritten: before.notWritten };
+    outcome.before = { testFiles: before.testFiles, runs: before.runs, notWritten: before.notWritten, ...(before.skipped ? { skipped: before.skipped } : {}) };
   }
   emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}) });
   return { files, outcome };

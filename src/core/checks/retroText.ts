@@ -24,7 +24,8 @@ function failFirstSaying(before: FailFirstRuns): string {
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map((r) => runSaying(r, FAIL_FIRST_TESTS)).join('; ') || 'no run'}. A test of the change should fail here and pass on the proposal.`;
+  const statics = before.skipped?.length ? ` (${before.skipped.map((c) => `\`${c}\``).join(', ')} not run: a static check runs no test)` : '';
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map((r) => runSaying(r, FAIL_FIRST_TESTS)).join('; ') || 'no run'}${statics}. A test of the change should fail here and pass on the proposal.`;
 }
 
 /**

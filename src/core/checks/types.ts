@@ -25,9 +25,10 @@ export interface ChecksConfig {
   timeoutMs?: number;
   outputCap?: number;
   /**
-   * Fail-first (`cape.failFirst`, `--fail-first`): once the loop ends, every command runs once more on the unchanged
-   * workspace with only the final proposal's test files applied, so each criterion's tests are seen failing before
-   * the change (or passing already). Off by default: it adds one run per command.
+   * Fail-first (`cape.failFirst`, `--fail-first`): once the loop ends, every command that runs tests (not a static
+   * check: detect.ts isStaticCheck) runs once more on the unchanged workspace with only the final proposal's test
+   * files applied, so each criterion's tests are seen failing before the change (or passing already). Off by default:
+   * it adds one run per test command.
    */
   failFirst?: boolean;
 }
@@ -87,8 +88,13 @@ export interface FixRound {
 export interface FailFirstRuns {
   /** The final proposal's test files that were applied (workspace-relative); empty: nothing ran. */
   testFiles: string[];
-  /** One run per command (round 0), in command order; empty when the proposal has no test file. */
+  /** One run per test command (round 0), in command order; empty when the proposal has no test file. */
   runs: CheckRun[];
+  /**
+   * Static checks (a linter, a type checker: detect.ts isStaticCheck) not run: they run no test, so their verdict on
+   * the unchanged code says nothing of whether a test shows the change.
+   */
+  skipped?: string[];
   /** Test files that could not be written to the scratch copy, with the reason. */
   notWritten: string[];
 }
@@ -180,6 +186,7 @@ function isFailFirstRuns(x: unknown): x is FailFirstRuns {
     Array.isArray(o.testFiles) &&
     o.testFiles.every((f) => typeof f === 'string') &&
     isRunList(o.runs) &&
-    Array.isArray(o.notWritten)
+    Array.isArray(o.notWritten) &&
+    (o.skipped === undefined || (Array.isArray(o.skipped) && o.skipped.every((c) => typeof c === 'string')))
   );
 }
