@@ -15,6 +15,7 @@ import { domainFolderReaders, type ContextSource } from './matrix';
 import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
 import { clip, minifyMarkdown, packAssets, splitSections } from './packing';
+import { projectOutline } from './outline';
 
 const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
   POA: /\b(POA|product owner)\b/i,
@@ -137,11 +138,18 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const missing = INPUT_CAPE_FILES.filter((rel) => !inputs.assets.get(rel)?.trim());
       // whose files they are: the coaching must not send a role to a file it never receives (a trial's CM pointed POA
       // at cape/3_development/)
-      const readers = [...domainFolderReaders()].map(([folder, roles]) => `${roles.join(', ')}: cape/${folder}/`).join('; ');
+      const folders = domainFolderReaders();
+      const readers = [...folders].map(([folder, roles]) => `${roles.join(', ')}: cape/${folder}/`).join('; ');
+      // every project file a role receives (the expected ones and any the project added), outlined
+      const outlined: [string, string][] = [...inputs.assets.entries()]
+        .filter(([rel, text]) => folders.has(rel.split('/')[0]) && !FRAMEWORK_FILES.has(rel) && text.trim())
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([rel, text]) => [`cape/${rel}`, text]);
       return section(
         'Project files in cape/',
         `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}\n` +
-          `Each role receives only its own folder (${readers}); you see their names only. Coach a role with what its own files hold; what another folder says reaches it only if you write it in your note.`,
+          `Each role receives only its own folder (${readers}); you see an outline of each file below (its headings and the start of each section), not the whole text. Coach a role with what its own files hold; what another folder says reaches it only if you write it in your note.` +
+          (outlined.length ? `\n\n${projectOutline(outlined)}` : ''),
       );
     }
     case 'user:answers':

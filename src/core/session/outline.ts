@@ -1,0 +1,83 @@
+// The outline of the project's cape/ files that the Cape Master's opening receives: per file, its headings and the
+// start of each section, within a budget. CM checks the Definition of Ready and coaches every role, but each role
+// receives only its own folder (matrix.ts); with the files' names alone, two trials' CM raised DoR concerns the
+// persona and backlog files answered, and could not see that the milestone file asked for a changelog entry the
+// development guideline forbids. The outline is the same in every session until the files change, so it is cached
+// with the other stable sources (context.ts).
+import { clip, splitSections } from './packing';
+
+/** Characters of one section's line (heading and the start of its text). */
+const SECTION_CHARS = 220;
+/** Characters of one file's outline. */
+export const OUTLINE_FILE_CHARS = 900;
+/** Characters of the whole outline. */
+export const OUTLINE_TOTAL_CHARS = 6000;
+
+/** The first line of a section's text that says something: list markers, quotes and table pipes left out. */
+function opening(body: string): string {
+  let fenced = false;
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (/^(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
+    const text = line
+      .replace(/^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s*)/, '')
+      .replace(/^\||\|$/g, '')
+      .trim();
+    if (text) return text;
+  }
+  return '';
+}
+
+/**
+ * One file's outline: a line per section, `## Title: its opening words`, clipped at a sentence end; the sections that
+ * do not fit in `max` are counted.
+ */
+export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): string {
+  const lines: string[] = [];
+  for (const s of splitSections(markdown)) {
+    const text = opening(s.body);
+    const head = s.level ? `${'#'.repeat(s.level)} ${s.title}` : '';
+    const line = head && text ? `${head}: ${text}` : head || text;
+    if (line) lines.push(clip(line, SECTION_CHARS));
+  }
+  const out: string[] = [];
+  let used = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const more = lines.length - i - 1;
+    const note = more ? `(+${more} more section(s))`.length + 1 : 0;
+    if (used + lines[i].length + 1 + note > max) {
+      out.push(`(+${lines.length - i} more section(s))`);
+      break;
+    }
+    out.push(lines[i]);
+    used += lines[i].length + 1;
+  }
+  return out.join('\n');
+}
+
+/**
+ * The outline of the given files (path → text, in the order given), each headed by its path, within `total`
+ * characters; the files that do not fit are named.
+ */
+export function projectOutline(files: readonly [string, string][], total = OUTLINE_TOTAL_CHARS): string {
+  const parts: string[] = [];
+  let used = 0;
+  for (let i = 0; i < files.length; i++) {
+    const [rel, text] = files[i];
+    const rest = files.slice(i + 1).map(([r]) => r);
+    const room = Math.min(OUTLINE_FILE_CHARS, total - used - (rest.length ? 60 : 0));
+    const body = room > 80 ? outlineMarkdown(text, room - rel.length - 2) : '';
+    if (!body) {
+      parts.push(`(No room to outline: ${files.slice(i).map(([r]) => r).join(', ')})`);
+      break;
+    }
+    const part = `${rel}\n${body}`;
+    parts.push(part);
+    used += part.length + 2;
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,77 @@
+// The outline of the project's cape/ files in the Cape Master's opening (session/outline.ts).
+import * as assert from 'assert';
+import { outlineMarkdown, projectOutline, OUTLINE_FILE_CHARS, OUTLINE_TOTAL_CHARS } from '../../src/core/session/outline';
+import { renderSources, type ContextInputs } from '../../src/core/session/context';
+
+describe('project files outline (CM opening)', () => {
+  it('a line per section: its heading and the opening words of its text, list markers and fenced code left out', () => {
+    const md = [
+      'Intro line before any heading.',
+      '',
+      '# Personas',
+      '',
+      '## Primary persona',
+      '',
+      '- Ana, a backend developer. She reads request fields to build links.',
+      '- Second item never shown',
+      '',
+      '## Empty',
+      '',
+      '## Code first',
+      '```js',
+      '# not a heading',
+      '```',
+      '| Col | Col2 |',
+      '|-----|------|',
+      '| cell a | b |',
+      '',
+      '### 受け入れ基準',
+      '日本語の文です。次の文。',
+    ].join('\n');
+    assert.strictEqual(
+      outlineMarkdown(md),
+      [
+        'Intro line before any heading.',
+        '# Personas',
+        '## Primary persona: Ana, a backend developer. She reads request fields to build links.',
+        '## Empty',
+        '## Code first: Col | Col2',
+        '### 受け入れ基準: 日本語の文です。次の文。',
+      ].join('\n'),
+    );
+    // a long opening is clipped at a sentence end (or a space), never past the section's room
+    const long = outlineMarkdown(`## Vision\n${'Words that go on. '.repeat(30)}`);
+    assert.ok(long.length <= 220 && long.startsWith('## Vision: Words that go on.') && long.endsWith('[…]'), long);
+  });
+
+  it('bounded per file and in all, the rest counted or named; every byte within the budgets', () => {
+    const many = Array.from({ length: 60 }, (_, i) => `## Section ${i}\nText of section ${i}.`).join('\n\n');
+    const one = outlineMarkdown(many);
+    assert.ok(one.length <= OUTLINE_FILE_CHARS, `${one.length}`);
+    assert.match(one, /\(\+\d+ more section\(s\)\)$/);
+    const files: [string, string][] = Array.from({ length: 12 }, (_, i) => [`cape/1_product/f${i}.md`, many]);
+    const all = projectOutline(files);
+    assert.ok(all.length <= OUTLINE_TOTAL_CHARS + 400, `${all.length}`);
+    assert.match(all, /\(No room to outline: cape\/1_product\/f\d+\.md, .*cape\/1_product\/f11\.md\)$/);
+    assert.ok(all.startsWith('cape/1_product/f0.md\n## Section 0: Text of section 0.'));
+  });
+
+  it("CM's project files section outlines every file a role receives — not the framework's role files, not cape/0_team", () => {
+    const assets = new Map([
+      ['1_product/2_persona.md', '# Personas\n\n## Primary persona\nAna, a backend developer.\n'],
+      ['1_product/0_role.md', '# Role: Product Owner\n## Mission\nFramework text.\n'],
+      ['1_product/9_research.md', '## Interviews\nFive users asked for exports.\n'],
+      ['3_development/2_guideline.md', '## Documentation\nHistory.md is written by maintainers (do not edit it).\n'],
+      ['0_team/3_dor.md', '## Session\n- [ ] The objective names who benefits.\n'],
+      ['2_design/2_brand.md', '   \n'],
+    ]);
+    const text = renderSources('cm_open', ['cape:files'], { envelopes: {}, assets } as unknown as ContextInputs);
+    assert.match(text, /you see an outline of each file below/);
+    assert.match(text, /cape\/1_product\/2_persona\.md\n# Personas\n## Primary persona: Ana, a backend developer\./);
+    assert.match(text, /cape\/1_product\/9_research\.md\n## Interviews: Five users asked for exports\./, 'a file the project added');
+    assert.match(text, /cape\/3_development\/2_guideline\.md\n## Documentation: History\.md is written by maintainers \(do not edit it\)\./);
+    assert.ok(!text.includes('Framework text') && !text.includes('names who benefits'), 'no framework role file, no team file');
+    assert.ok(!text.includes('cape/2_design/2_brand.md\n'), 'an empty file has no outline');
+    assert.match(text, /Missing or empty: .*cape\/2_design\/2_brand\.md/);
+  });
+});
