@@ -104,6 +104,32 @@ describe('ranking signals', () => {
     assert.ok(!packWorkspace(index, { objective, read: { by: 'DA', files: read } }, { step: 'da' }).text.includes('read for this work'));
   });
 
+  it('a doc DA read for this work ranks like a source file it read, and DevA gets the lines DA read when it is not whole', async () => {
+    const files: Record<string, string> = {
+      'lib/request.js': "exports.origin = function () { return this.protocol + '://' + this.host };\n",
+      'lib/response.js': "exports.vary = function (field) { return field };\n",
+    };
+    // the API reference: large, its origin entry deep inside; docs are damped when only their text matches
+    const entries = Array.from({ length: 2000 }, (_, i) => `### ctx.field${i}\n\nGet field ${i}, a number.\n`);
+    entries.splice(1500, 0, '### request.origin\n\nGet origin of URL, include `protocol` and `host`.\n');
+    files['docs/api/reference.md'] = entries.join('\n');
+    for (let i = 0; i < 30; i++) files[`lib/helper${i}.js`] = `exports.h${i} = function () { return 'request origin header ${i}' };\n${filler(40, `v${i}_`)}`;
+    const { index } = await WorkspaceIndex.open(workspace(files), { cacheFile: null });
+    const objective = 'request.origin should return the Origin header';
+    const line = files['docs/api/reference.md'].split('\n').indexOf('### request.origin') + 1;
+    const read = { by: 'DA', files: [{ path: 'docs/api/reference.md', lines: [[line, line + 3]] as [number, number][] }] };
+    const without = rankFiles(index, { objective }).map((r) => r.path);
+    const withRead = rankFiles(index, { objective, read }).map((r) => r.path);
+    assert.ok(!without.slice(0, 6).includes('docs/api/reference.md'), without.slice(0, 8).join(', '));
+    assert.ok(withRead.slice(0, 3).includes('docs/api/reference.md'), withRead.slice(0, 5).join(', '));
+    // too large to go whole: its excerpts hold the entry DA read
+    const ctx = packWorkspace(index, { objective, read }, { step: 'deva', budget: 60_000 });
+    const doc = ctx.files.find((f) => f.path === 'docs/api/reference.md');
+    assert.ok(doc && !doc.whole && doc.excerpts?.some((r) => r.start <= line && r.end >= line + 1), JSON.stringify(doc));
+    assert.ok(ctx.text.includes('### request.origin\n\nGet origin of URL'), 'the lines themselves');
+    assert.ok(ctx.totalChars <= 60_000);
+  });
+
   it('pairs a source file with its test, more than with another file of the same name', async () => {
     const root = workspace({
       'src/parser/tokenize.ts': 'export function tokenize(source: string) { return source.split(/\\s+/); }\n',

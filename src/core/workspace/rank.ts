@@ -275,11 +275,14 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     }
   }
 
-  // the files an upstream role read for this work (DA, for DevA's ranking): near the top, and seeds of their own
+  // the files an upstream role read for this work (DA, for DevA's ranking): near the top, and seeds of their own.
+  // The kind prior damps text matches (docs match every request's words); a read is no text match, so only built
+  // output stays damped — a library's DA reads its API docs, and a koa trial's DevA had to read them again
   if (q.read?.files.length) {
     let best = 0;
     for (const s of base.values()) best = Math.max(best, s);
-    for (const { path: p } of q.read.files) if (index.get(p)) base.set(p, (base.get(p) ?? 0) + w.upstreamRead * (best || 1) * prior(p));
+    const readPrior = (p: string) => (kindPrior(p) === KIND_PRIOR.built ? KIND_PRIOR.built : 1);
+    for (const { path: p } of q.read.files) if (index.get(p)) base.set(p, (base.get(p) ?? 0) + w.upstreamRead * (best || 1) * readPrior(p));
   }
 
   // structure: seeds pass score along import edges, to their test (or subject) and to files git changed with them
