@@ -1123,6 +1123,30 @@ describe('ranking and the budgeted map', () => {
     assert.strictEqual(index.get('src/archive.ts'), undefined);
   });
 
+  it('never indexes a file through a symlinked folder, named by a file event or by a confirm: a folder swapped for a link out', async () => {
+    const base = tmp('cape-linkswap-');
+    const root = path.join(base, 'ws');
+    write(root, 'src/notes.ts', 'export function saveNote() {}\n');
+    write(base, 'outside/notes.ts', 'export function outsideSecretHelper() { return "hunter2"; }\n');
+    write(base, 'outside/extra.ts', 'export function leakedFromOutside() {}\n');
+    write(root, 'lib/inside.ts', 'export function insideTwice() {}\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.deepStrictEqual([...index.all()].map((f) => f.path).sort(), ['lib/inside.ts', 'src/notes.ts']);
+    // src/ becomes a link out of the workspace, and alias/ a link to lib/ (the walk follows neither)
+    fs.rmSync(path.join(root, 'src'), { recursive: true });
+    fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'src'));
+    fs.symlinkSync(path.join(root, 'lib'), path.join(root, 'alias'));
+    // the events of the links themselves, then of files below them, as a watcher may report them
+    await index.update(['src', 'alias', 'src/extra.ts', 'alias/inside.ts']);
+    assert.strictEqual(index.confirm('src/notes.ts'), false, 'a file reached through a link out is not confirmed');
+    assert.deepStrictEqual([...index.all()].map((f) => f.path), ['lib/inside.ts']);
+    const ctx = packWorkspace(index, { objective: 'outside secret helper leaked notes' }, { step: 'deva' });
+    assert.ok(!/outsideSecretHelper|leakedFromOutside|hunter2/.test(ctx.text), ctx.text);
+    // a walk agrees
+    await index.refresh();
+    assert.deepStrictEqual([...index.all()].map((f) => f.path), ['lib/inside.ts']);
+  });
+
   it('uses a fence longer than any in the file', async () => {
     const root = tmp('cape-fence-');
     write(root, 'docs/guide.md', '# Theme guide\n```ts\ngetTheme()\n```\n');

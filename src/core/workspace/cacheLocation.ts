@@ -28,7 +28,8 @@ export function realRootOf(root: string): string {
 /**
  * The '/'-separated path of `file` inside the workspace whose real path is `realRoot` (the file's folder's symlinks
  * resolved; a folder not made yet taken as given), or null when it is not inside: a cache folder inside the workspace
- * is never indexed.
+ * is never indexed, and a path a file event names is indexed only when it comes back as itself (no symlinked folder
+ * on the way).
  */
 export function relativeToRoot(realRoot: string, file: string): string | null {
   const abs = path.resolve(file);

@@ -229,7 +229,9 @@ export class WorkspaceIndex {
       if (folders && rel.endsWith('.gitignore')) return 'refresh';
       const st = statOrNull(this.absolute(rel), false);
       if (folders && st?.isDirectory()) return 'refresh';
-      const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel);
+      // reached as the walk reaches it: no symlinked folder on the way (an lstat follows those; a folder swapped for a
+      // link out of the workspace would otherwise lead its files into the index, and its symbols into a prompt)
+      const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel) && relativeToRoot(this.realRoot(), this.absolute(rel)) === rel;
       if (!admitted) {
         if (this.content.drop(rel)) {
           removed++;
