@@ -1,11 +1,12 @@
 // What of the workspace the model may read: path rules, .git and cape/, .gitignore (nested, negation), secrets by
 // name, size and binaries — each refusal with its reason, and no content returned for a refused file.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import ignore from 'ignore';
-import { isBinaryContent, secretPattern, WorkspacePolicy, SECRET_NAME_PATTERNS, SECRET_FAST_PATH, simplePatternsRegExp } from '../../src/core/workspace/policy';
+import { isBinaryContent, secretPattern, WorkspacePolicy, SECRET_NAME_PATTERNS, SECRET_FAST_PATH, simplePatternsRegExp, type ReadCheck } from '../../src/core/workspace/policy';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -243,6 +244,42 @@ describe('workspace policy', () => {
     assert.ok(u.ok && u.text === 'café ✓');
     assert.ok(isBinaryContent(Buffer.from('a\0b')));
     assert.ok(!isBinaryContent(Buffer.from('日本語')));
+  });
+
+  it('reads the file it checked: one swapped after the check for a symlink out, a FIFO or a larger file is refused, never followed, waited on or sent', async () => {
+    const { root: ws, outside } = workspace();
+    const swaps: Record<string, (abs: string) => void> = {
+      'src/link.ts': (abs) => fs.symlinkSync(path.join(outside, 'secret.ts'), abs),
+      'src/grown.ts': (abs) => fs.writeFileSync(abs, 'x'.repeat(4096)),
+    };
+    if (process.platform !== 'win32') swaps['src/fifo.ts'] = (abs) => execFileSync('mkfifo', [abs]);
+    /** Swaps each file right after the read's check passed, as another process could. */
+    class SwappedAfterCheck extends WorkspacePolicy {
+      override check(p: string): ReadCheck {
+        const c = super.check(p);
+        const swap = swaps[p];
+        if (c.ok && swap) {
+          fs.rmSync(c.absPath);
+          swap(c.absPath);
+        }
+        return c;
+      }
+    }
+    for (const sync of [false, true]) {
+      for (const [rel, why] of [
+        ['src/link.ts', /src\/link\.ts is a symbolic link/],
+        ['src/grown.ts', /src\/grown\.ts is 4 KB, over the 1 KB limit/],
+        ['src/fifo.ts', /src\/fifo\.ts is not a regular file/],
+      ] as const) {
+        if (!swaps[rel]) continue;
+        fs.rmSync(path.join(ws, ...rel.split('/')), { force: true });
+        write(ws, rel, 'export const checked = 1;\n');
+        const p = new SwappedAfterCheck(ws, { maxBytes: 1024 });
+        const r = sync ? p.readSync(rel) : await p.read(rel);
+        assert.ok(!r.ok, `${rel} (${sync ? 'readSync' : 'read'}): ${JSON.stringify(r)}`);
+        assert.match(r.reason, why);
+      }
+    }
   });
 
   it('says what is missing or not a file', () => {

@@ -18,12 +18,11 @@
 //  4. its name is not a secret's (SECRET_NAME_PATTERNS below): refused by name, before any byte is read;
 //  5. it is a regular file of at most MAX_READ_BYTES (1 MB);
 //  6. it is text: no NUL byte and valid UTF-8 (checked on the content, which is then returned — no second read).
-import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { checkFilePath, MAX_PATH_CHARS, nameRefusal } from '../files/pathSafety';
-import { stamp, statOrNull } from './disk';
+import { readInto, stamp, statOrNull } from './disk';
 import { formatBytes } from '../text/size';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 
@@ -501,26 +500,29 @@ export class WorkspacePolicy {
     return { ok: true, relPath, absPath: safe.absPath, size: st.size, mtimeMs: st.mtimeMs };
   }
 
-  /** Reads a file the policy allows, as text; binaries (NUL byte, invalid UTF-8) are refused with the reason. */
+  /**
+   * Reads a file the policy allows, as text; binaries (NUL byte, invalid UTF-8) are refused with the reason. The file
+   * read is the file checked: it is opened as the index reads (disk.ts's readInto: never through a symlink, never
+   * waiting on a FIFO, at most the limit + 1 bytes), so one swapped after the check is refused, not followed.
+   */
   async read(p: string): Promise<ReadResult> {
-    const c = this.check(p);
-    if (!c.ok) return c;
-    try {
-      return this.asText(c, await fsp.readFile(c.absPath));
-    } catch (err) {
-      return { ok: false, relPath: c.relPath, reason: `${c.relPath} cannot be read: ${(err as Error).message}` };
-    }
+    return this.readSync(p);
   }
 
   /** read(), synchronously (packing a prompt section reads a handful of files). */
   readSync(p: string): ReadResult {
     const c = this.check(p);
     if (!c.ok) return c;
+    let got;
     try {
-      return this.asText(c, fs.readFileSync(c.absPath));
+      got = readInto(c.absPath, this.maxBytes);
     } catch (err) {
       return { ok: false, relPath: c.relPath, reason: `${c.relPath} cannot be read: ${(err as Error).message}` };
     }
+    if (got) return this.asText(c, got.buf);
+    // no longer a regular file within the limit (or gone) since the check: the check says what it is now
+    const now = this.check(p);
+    return now.ok ? { ok: false, relPath: c.relPath, reason: `${c.relPath} changed while it was read; read it again` } : now;
   }
 
   private asText(c: Extract<ReadCheck, { ok: true }>, buf: Buffer): ReadResult {
