@@ -1,6 +1,7 @@
 // `cape context`: what DevA / DA would receive of a real small TypeScript workspace, in rank order, within the
 // budget; secrets, ignored files and cape/ never listed; the index cached between runs; bad flags are usage errors.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runCli, tempDir } from '../helpers/cli';
@@ -115,6 +116,29 @@ describe('CLI: cape context', function () {
     const text = await runCli(['context', '--workspace', ws, '--objective', 'Archive done todos with `archiveTodos`'], env);
     assert.match(text.stdout, /characters: \d+ file\(s\) whole, 1 in excerpts, \d+ as map lines\./);
     assert.match(text.stdout, / excerpts +\d+ {2}src\/todos\/todoBulk\.ts \(lines \d+–\d+/);
+  });
+
+  it('a FIFO where git keeps rules (.gitignore at the root and below, info/exclude, a worktree\'s commondir) is not read: no hang', async function () {
+    if (process.platform === 'win32') this.skip();
+    for (const layout of ['repository', 'linked worktree'] as const) {
+      const ws = todoWorkspace();
+      write(ws, 'pkg/util.ts', 'export function toggleAll() {}\n');
+      const git = layout === 'repository' ? path.join(ws, '.git') : path.join(tempDir('cape-ctx-gitdir-'), 'worktrees', 'w');
+      fs.mkdirSync(path.join(git, 'info'), { recursive: true });
+      const fifos = [path.join(ws, 'pkg', '.gitignore'), path.join(git, 'info', 'exclude')];
+      fs.rmSync(path.join(ws, '.gitignore'));
+      if (layout === 'repository') fifos.push(path.join(ws, '.gitignore'));
+      else {
+        fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${git}\n`);
+        fifos.push(path.join(git, 'commondir'));
+      }
+      for (const f of fifos) execFileSync('mkfifo', [f]);
+      // a hang would be killed at the time limit: the test then fails with "timed out"
+      const run = await runCli(['context', '--workspace', ws, '--objective', 'Toggle all todos', '--json'], env, 20000);
+      assert.strictEqual(run.code, 0, run.stderr);
+      const paths = run.json.files.map((f: any) => f.path);
+      assert.ok(paths.includes('src/todos/todoStore.ts') && paths.includes('pkg/util.ts'), `${layout}: ${paths.join(', ')}`);
+    }
   });
 
   it('rejects bad flags with a usage error (exit 2)', async () => {

@@ -214,12 +214,9 @@ export function gitDirOf(root: string): string | null {
   if (st.isDirectory()) return dotGit;
   // a few hundred bytes at most; a larger `.git` file is not git's
   if (!st.isFile() || st.size > 4096) return null;
-  try {
-    const m = /^gitdir:[ \t]*(.+?)[ \t\r]*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return m ? path.resolve(root, m[1]) : null;
-  } catch {
-    return null;
-  }
+  const text = readRules(dotGit, true);
+  const m = text === null ? null : /^gitdir:[ \t]*(.+?)[ \t\r]*$/m.exec(text);
+  return m ? path.resolve(root, m[1]) : null;
 }
 
 /** The folder at or above `root` that holds `.git` (the top of the repository `root` belongs to), or null. */
@@ -240,28 +237,28 @@ export function gitTopOf(root: string): string | null {
 export function infoExcludeOf(top: string): string | null {
   const git = gitDirOf(top);
   if (!git) return null;
-  let common = git;
-  try {
-    common = path.resolve(git, fs.readFileSync(path.join(git, 'commondir'), 'utf8').trim());
-  } catch {
-    /* not a linked worktree */
-  }
+  // a linked worktree's git folder names the repository's (`commondir`); null: not a linked worktree
+  const commondir = readRules(path.join(git, 'commondir'), true);
+  const common = commondir === null ? git : path.resolve(git, commondir.trim());
   return path.join(common, 'info', 'exclude');
 }
 
 /** O_NOFOLLOW where the platform has it. */
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+/** Opening a FIFO for reading waits for a writer, for ever: O_NONBLOCK does not (it changes nothing for a regular file). */
+const NO_WAIT = fs.constants.O_NONBLOCK ?? 0;
 
 /**
- * The text of a rules file, or null when it is absent or unreadable. A `.gitignore` of the work tree (`follow` false)
- * that is a symbolic link is not read, as git does not read one.
+ * The text of a rules file (`.gitignore`, `info/exclude`) or of a small file of git's, or null when it is absent,
+ * unreadable or no regular file (a FIFO there would make the read wait for ever, and the index with it; git itself
+ * hangs on one). `follow` false: a symbolic link is not read, as git does not read a `.gitignore` of the work tree
+ * that is one.
  */
 function readRules(file: string, follow: boolean): string | null {
   try {
-    if (follow) return fs.readFileSync(file, 'utf8');
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW);
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | NO_WAIT | (follow ? 0 : NO_FOLLOW));
     try {
-      return fs.readFileSync(fd, 'utf8');
+      return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, 'utf8') : null;
     } finally {
       fs.closeSync(fd);
     }
