@@ -136,6 +136,10 @@ describe('tools: execution under the read policy', () => {
     assert.ok(line.includes('getThemeFromBundle()'), line);
     assert.ok(line.length < 300, `${line.length} characters`);
     assert.match(line, /^src\/min\.js:1: …[^…]*…$/);
+    // a letter whose lower case is longer (Turkish İ → i̇) before the match: the excerpt still shows the match
+    fs.writeFileSync(path.join(ws, 'src', 'tr.js'), `var s="${'İ'.repeat(1000)}";getThemeFromBundle();${'b()'.repeat(400)}\n`);
+    const [tr] = await runner.execute([call('search_files', { query: 'getthemefrombundle', path: 'src/tr.js' })]);
+    assert.match(tr.content, /^src\/tr\.js:1: …İ+";getThemeFromBundle\(\);[b()]+…$/);
   });
 
   it('list_files lists what the model may read, recursively', async () => {

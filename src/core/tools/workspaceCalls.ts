@@ -271,9 +271,26 @@ export function refused(tool: string, target: string, reason: string, relPath?: 
  */
 function hitExcerpt(text: string, needle: string): string {
   if (text.length <= MAX_HIT_LINE_CHARS) return text;
-  const at = Math.max(0, text.toLowerCase().indexOf(needle));
+  const lower = text.toLowerCase();
+  const at = originalIndex(text, lower, Math.max(0, lower.indexOf(needle)));
   let start = Math.max(0, at - Math.floor((MAX_HIT_LINE_CHARS - needle.length) / 3));
   const end = Math.min(text.length, start + MAX_HIT_LINE_CHARS);
   start = Math.max(0, end - MAX_HIT_LINE_CHARS);
   return (start > 0 ? '…' : '') + sliceWhole(text, start, end) + (end < text.length ? '…' : '');
+}
+
+/**
+ * Where in `text` the character at `loweredAt` of its lower case `lower` comes from: the same place, unless a letter
+ * before it lowers to more characters (Turkish İ to i̇), which would put an excerpt cut there past the match.
+ */
+function originalIndex(text: string, lower: string, loweredAt: number): number {
+  if (lower.length === text.length) return loweredAt;
+  let low = 0;
+  let i = 0;
+  while (i < text.length && low < loweredAt) {
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    low += ch.toLowerCase().length;
+    i += ch.length;
+  }
+  return i;
 }
