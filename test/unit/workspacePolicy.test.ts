@@ -129,6 +129,24 @@ describe('workspace policy', () => {
     assert.strictEqual(p.excluded('sub/b.js'), null);
   });
 
+  it('a .gitignore line too long for a RegExp is skipped, the other rules still apply (at the root, below it and above it)', () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-long-'));
+    const huge = 'x'.repeat(60_000);
+    fs.mkdirSync(path.join(base, '.git'));
+    write(base, '.gitignore', `${huge}\nabove.ts\n`);
+    const ws = path.join(base, 'pkg');
+    write(ws, '.gitignore', `dist/\n${huge}\n*.log\n`);
+    write(ws, 'sub/.gitignore', `${huge}\nlocal.ts\n`);
+    for (const f of ['src/app.ts', 'dist/out.js', 'debug.log', 'sub/local.ts', 'sub/kept.ts', 'above.ts']) write(ws, f, 'x');
+    const p = new WorkspacePolicy(ws);
+    assert.ok(p.check('src/app.ts').ok, JSON.stringify(p.check('src/app.ts')));
+    assert.ok(p.check('sub/kept.ts').ok);
+    for (const [rel, rule] of [['dist/out.js', 'dist/'], ['debug.log', '*.log'], ['sub/local.ts', 'local.ts'], ['above.ts', 'above.ts']]) {
+      const c = p.check(rel);
+      assert.ok(!c.ok && c.reason.endsWith(`: ${rule}`), `${rel}: ${JSON.stringify(c)}`);
+    }
+  });
+
   it('re-reads a .gitignore after forget()', () => {
     const p = new WorkspacePolicy(root);
     assert.ok(p.check('src/app.ts').ok);

@@ -267,6 +267,30 @@ function readRules(file: string, follow: boolean): string | null {
   }
 }
 
+/** Rule lines longer than this are compiled once on their own before they are taken (see gitignoreMatcher). */
+const LONG_RULE_CHARS = 1024;
+
+/**
+ * The `ignore` matcher of rules files' texts, as git reads them, less the lines no RegExp can hold: `ignore` compiles a
+ * rule when a path is first tested, and one line of tens of thousands of characters throws "Regular expression too
+ * large" there, failing every walk and read of the workspace (git takes such a line, which can match no real path).
+ */
+function gitignoreMatcher(texts: readonly string[]): Ignore {
+  const lines = texts.join('\n').split(/\r?\n/);
+  const usable = lines.filter((line) => {
+    if (line.length <= LONG_RULE_CHARS) return true;
+    try {
+      const one = ignore({ ignorecase: GIT_IGNORECASE }).add(line);
+      one.test('x');
+      one.test('x/');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return ignore({ ignorecase: GIT_IGNORECASE }).add(usable.length === lines.length ? texts.join('\n') : usable.join('\n'));
+}
+
 /** `.gitignore` rules of a folder above the workspace root, inside the same git repository (see WorkspacePolicy.above). */
 interface AboveLevel {
   /** The root's path below that folder, with a trailing slash ('packages/app/'). */
@@ -329,7 +353,7 @@ export class WorkspacePolicy {
     }
     const text = readRules(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'), false);
     if (text !== null) texts.push(text);
-    const ig = texts.length ? ignore({ ignorecase: GIT_IGNORECASE }).add(texts.join('\n')) : null;
+    const ig = texts.length ? gitignoreMatcher(texts) : null;
     this.rules.set(dirRel, ig);
     return ig;
   }
@@ -368,7 +392,7 @@ export class WorkspacePolicy {
       }
       if (!texts.length) continue;
       const label = `${'../'.repeat(segs.length - i)}.gitignore`;
-      levels.push({ prefix: segs.slice(i).join('/') + '/', label, ig: ignore({ ignorecase: GIT_IGNORECASE }).add(texts.join('\n')) });
+      levels.push({ prefix: segs.slice(i).join('/') + '/', label, ig: gitignoreMatcher(texts) });
     }
     // the root itself as those rules see it (`ignore` also tests the folders on the way to it)
     let rootIgnored = false;
