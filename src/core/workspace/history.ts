@@ -11,7 +11,7 @@ import { execFile } from 'child_process';
 import * as path from 'path';
 import { terms } from './tokens';
 import { bm25Idf, bm25Tf } from './termScoring';
-import { gitDirOf, gitTopOf } from './policy';
+import { gitDirOf, gitTopOf } from './gitRules';
 import { stamp } from './disk';
 
 /** Commits looked at. */

@@ -1,14 +1,16 @@
 // The workspace domain: what of the user's workspace the model may see. The read policy (policy.ts: path rules,
-// .gitignore, secrets, binaries, size); the index (workspaceIndex.ts: kept up to date incrementally, over its parts:
-// indexContent.ts the file entries, text index and import graph kept in step, treeWalk.ts the walk of the tree with its
-// folder records, disk.ts the stats and reads, importGraph.ts the resolved imports, moduleAliases.ts the workspace's
-// own module names (tsconfig paths, package names), symbols.ts the top-level symbols, history.ts git recency,
-// indexCache.ts the cache file's layout, cacheLocation.ts its place and indexStore.ts its reading and writing); the
-// light text index (termIndex.ts: the term sets of each file, termDoc.ts their layout, vocabulary.ts the terms,
-// termExtract.ts text to term ids, termScoring.ts BM25, over tokens.ts's terms and charTables.ts's pooled hash tables);
-// the ranking for a step's work (rank.ts) and the budgeted section DevA and DA receive (pack.ts, with excerpts.ts's
-// excerpts of large files and sectionBlocks.ts's rendering of its blocks).
+// .gitignore, secrets, binaries, size; gitRules.ts the repository's rules files as git reads them); the index
+// (workspaceIndex.ts: kept up to date incrementally, over its parts: indexContent.ts the file entries, text index and
+// import graph kept in step, treeWalk.ts the walk of the tree with its folder records, disk.ts the stats and reads,
+// importGraph.ts the resolved imports, moduleAliases.ts the workspace's own module names (tsconfig paths, package
+// names), symbols.ts the top-level symbols, history.ts git recency, indexCache.ts the cache file's layout,
+// cacheLocation.ts its place and indexStore.ts its reading and writing); the light text index (termIndex.ts: the term
+// sets of each file, termDoc.ts their layout, vocabulary.ts the terms, termExtract.ts text to term ids, termScoring.ts
+// BM25, over tokens.ts's terms and charTables.ts's pooled hash tables); the ranking for a step's work (rank.ts) and the
+// budgeted section DevA and DA receive (pack.ts, with excerpts.ts's excerpts of large files and sectionBlocks.ts's
+// rendering of its blocks).
 export * from './policy';
+export { gitDirOf, gitTopOf, infoExcludeOf } from './gitRules';
 export * from './tokens';
 export * from './symbols';
 export * from './workspaceIndex';
