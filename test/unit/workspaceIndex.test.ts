@@ -1200,6 +1200,32 @@ describe('git recency', () => {
     assert.strictEqual(rankFiles(index, { objective: 'export invoice' })[0].path, 'src/export/csv.ts');
   });
 
+  it("runs no program a workspace's own git config names: log.showSignature with gpg.program is not honoured", async function () {
+    if (process.platform === 'win32') this.skip();
+    const root = tmp('cape-git-sig-');
+    const outside = tmp('cape-git-sig-out-');
+    const marker = path.join(outside, 'ran');
+    const program = path.join(outside, 'fake-gpg.sh');
+    fs.writeFileSync(program, `#!/bin/sh\ntouch '${marker}'\nexit 1\n`, { mode: 0o755 });
+    write(root, 'src/export/pdf.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' }).toString();
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'pdf');
+    // a commit that carries a signature (a hostile archive's .git can hold any), and config that verifies it on `git log`
+    const head = git('rev-parse', 'HEAD').trim();
+    const tree = git('rev-parse', 'HEAD^{tree}').trim();
+    const signed = `tree ${tree}\nparent ${head}\nauthor t <t@t> 1700000000 +0000\ncommitter t <t@t> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\nsigned\n`;
+    const sigFile = path.join(outside, 'commit.txt');
+    fs.writeFileSync(sigFile, signed);
+    git('update-ref', 'HEAD', git('hash-object', '-t', 'commit', '-w', sigFile).trim());
+    git('config', 'log.showSignature', 'true');
+    git('config', 'gpg.program', program);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    assert.ok(!fs.existsSync(marker), 'the program named by the workspace\'s .git/config ran');
+    assert.ok(index.recencyOf('src/export/pdf.ts') > 0, 'the history is still read');
+  });
+
   it('reads the history of a linked worktree, of a submodule-style checkout (`.git` is a file naming the git folder) and of a folder of a repository', async function () {
     if (!spawnOk('git', ['--version'])) this.skip();
     const base = tmp('cape-git-linked-');

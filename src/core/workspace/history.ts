@@ -135,10 +135,12 @@ export function gitHistory(root: string): Promise<History> {
   if (!historyKey(root)) return Promise.resolve(NO_HISTORY);
   // a folder of the repository opened alone: the commits that touched it, with paths relative to it
   const below = gitDirOf(root) === null ? ['--relative'] : [];
+  // the repository's own config is the workspace's, which may be untrusted: `log.showSignature` would make this log
+  // run whatever `gpg.program` it names on every signed commit (--no-show-signature overrides it)
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-merges', '-M', ...below, '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--', ...(below.length ? ['.'] : [])],
+      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-show-signature', '--no-merges', '-M', ...below, '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--', ...(below.length ? ['.'] : [])],
       { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
       (err, stdout) => resolve(err ? NO_HISTORY : historyFromLog(String(stdout))),
     );
