@@ -149,6 +149,18 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(src.content, ['src/app.ts', 'src/notes.md', 'src/theme.ts'].join('\n'));
   });
 
+  it('list_files leaves out a name that is not UTF-8 on disk (it lists as no path a read finds), not one that holds U+FFFD', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-latin1-'));
+    // café.ts in Latin-1: the listing decodes it to caf\uFFFD.ts, which names no file
+    fs.writeFileSync(Buffer.concat([Buffer.from(dir + '/caf'), Buffer.from([0xe9]), Buffer.from('.ts')]), 'export const latin1 = 1;\n');
+    fs.writeFileSync(path.join(dir, 'real\uFFFD.ts'), 'export const replacement = 1;\n');
+    fs.writeFileSync(path.join(dir, 'plain.ts'), 'export const plain = 1;\n');
+    const r = new ToolRunner({ workspace: dir });
+    const [list, read] = await r.execute([call('list_files', {}), call('read_file', { path: 'real\uFFFD.ts' })]);
+    assert.strictEqual(list.content, ['plain.ts', 'real\uFFFD.ts'].join('\n'));
+    assert.ok(!read.isError, read.content);
+  });
+
   it('list_files and search_files stop after reading so many folders (a workspace of countless empty folders) or files, and say so', async () => {
     const big = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-folders-'));
     fs.writeFileSync(path.join(big, 'a.ts'), 'export const needle = 1;\n');

@@ -5,6 +5,7 @@ import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
+import { undecodableName } from '../workspace/disk';
 import { sliceWhole } from '../text/cut';
 import { fileLines } from '../text/lines';
 import type { WorkspacePolicy } from '../workspace/policy';
@@ -188,8 +189,9 @@ export class WorkspaceCalls {
       }
       const dir = stack.pop()!;
       let entries: fs.Dirent[];
+      const dirAbs = path.join(this.policy.root, ...dir.split('/').filter(Boolean));
       try {
-        entries = await fsp.readdir(path.join(this.policy.root, ...dir.split('/').filter(Boolean)), { withFileTypes: true });
+        entries = await fsp.readdir(dirAbs, { withFileTypes: true });
       } catch {
         continue;
       }
@@ -200,7 +202,7 @@ export class WorkspaceCalls {
         const rel = dir ? `${dir}/${e.name}` : e.name;
         if (e.isDirectory()) {
           if (!this.policy.skipDir(rel)) subdirs.push(rel);
-        } else if (e.isFile() && !this.policy.skipFileName(rel)) {
+        } else if (e.isFile() && !this.policy.skipFileName(rel) && !undecodableName(dirAbs, e.name)) {
           if (++seen > maxFiles) {
             end.stopped = `looking at ${maxFiles} files`;
             return;

@@ -46,6 +46,15 @@ export function stampOf(st: FileStamp): FileStamp {
   return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
+/**
+ * Whether a name a folder listing gave (`dirAbs`'s entry) is one it could not decode: its bytes on disk are not UTF-8
+ * (a Latin-1 `café.ts`), so Node lists it with U+FFFD in their place and the path names no entry. A name that really
+ * holds U+FFFD exists: only such names are looked up (one lstat).
+ */
+export function undecodableName(dirAbs: string, name: string): boolean {
+  return name.includes('\uFFFD') && statOrNull(path.join(dirAbs, name), false) === null;
+}
+
 /** A walked folder's absolute path ('' is the root itself). */
 export function folderPath(root: string, rel: string): string {
   return rel ? absoluteIn(root, rel) : root;
