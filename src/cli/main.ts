@@ -77,8 +77,8 @@ Options:
   --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
   --max-cost USD   the session's cost cap: stop (resumable) before a request whose worst case (estimated input +
                    max_tokens output at the model's list price) could take the session over it
-  --apply          write DevA's proposed files (after the path safety check); without it nothing is written
-                   outside cape/
+  --apply          write DevA's proposed files (after the path safety check; never over a file changed since
+                   DevA proposed it); without it nothing is written outside cape/
   --json           end with one JSON line (taskId, steps, files, checks, kpt, metrics); progress goes to stderr
 
 Exit codes: 0 done · 1 failed (completed steps are saved; resume) · 2 usage error, or paused for the Cape Master's

@@ -6,6 +6,7 @@ import {
   notTextReason,
   readTextFile,
   applyProposedFiles,
+  refuseChangedSinceProposal,
   defaultPromptsDir,
   loadPromptAssets,
   runSession,
@@ -182,7 +183,9 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
 
   let files: ProposedFile[] = result.files;
   if (result.ok && flags.apply) {
-    files = await applyProposedFiles(files, { workspaceRoot: workspace, capeFolder: (flags["cape-folder"] as string) ?? "cape" });
+    const capeFolder = (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER;
+    // a file changed since the proposal (by the user, or before a resume) keeps that change: nobody here to ask
+    files = await applyProposedFiles(refuseChangedSinceProposal(files, workspace, { capeFolder }), { workspaceRoot: workspace, capeFolder });
     for (const f of files) if (f.status === 'applied') human.write(`  ✓ wrote ${f.relPath}\n`);
   } else if (result.ok && files.some((f) => f.status === 'proposed')) {
     human.write(`\n${files.filter((f) => f.status === 'proposed').length} file(s) proposed, nothing written. Re-run with --apply to write them.\n`);

@@ -225,6 +225,34 @@ describe('CLI faults and safety', function () {
     assert.match(run.stderr, /--apply/);
   });
 
+  it('resume --apply writes no proposal over a file changed or created since DevA proposed it; the others are written', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    for (const t of r) fake.enqueue({ text: t });
+    const first = await start(ws);
+    assert.strictEqual(first.code, 0, first.stderr);
+    // after the session, before its --apply: the user edits index.html and creates src/theme.js
+    const edited = fs.readFileSync(path.join(ws, 'index.html'), 'utf8') + '<!-- my own change -->\n';
+    fs.writeFileSync(path.join(ws, 'index.html'), edited);
+    fs.writeFileSync(path.join(ws, 'src/theme.js'), '// mine\n');
+    fake.enqueue({ text: r[4] });
+    const run = await runCli(['resume', '--workspace', ws, '--task', TASK, '--from-step', 'cm_retro', '--apply', '--json'], env());
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(
+      run.json.files.map((f: any) => [f.path, f.status]),
+      [
+        ['src/theme.js', 'refused'],
+        ['src/styles.css', 'applied'],
+        ['index.html', 'refused'],
+      ],
+    );
+    const reasons = run.json.files.map((f: any) => f.reason ?? '').join('\n');
+    assert.match(reasons, /src\/theme\.js was created on disk after DevA proposed it/);
+    assert.match(reasons, /index\.html changed on disk since DevA read it/);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'index.html'), 'utf8'), edited, "the user's change is kept");
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src/theme.js'), 'utf8'), '// mine\n');
+  });
+
   it('init from an answers file generates the input files in parallel and copies the generic templates', async () => {
     const ws = tempDir('cape-init-');
     fake.setResponder((req) => {

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { changedSinceProposal, reloadProposals, storedFiles } from '../../src/core/files/proposalBase';
+import { changedSinceProposal, refuseChangedSinceProposal, reloadProposals, storedFiles } from '../../src/core/files/proposalBase';
 import { proposeFiles } from '../../src/core/files/pathSafety';
 import type { ProposedFile } from '../../src/core/model/types';
 
@@ -90,6 +90,30 @@ describe('proposal base: what Apply checks the disk against', () => {
     assert.deepStrictEqual(changes(reloaded), [['win.ts', null]]);
     write('win.ts', '\uFEFFa\r\nb\r\nc\r\n');
     assert.deepStrictEqual(changes(reloaded), [['win.ts', 'changed on disk since DevA read it']]);
+  });
+
+  it('a headless Apply refuses what changed since the proposal, with the reason; a file that already holds the proposal is no change', async () => {
+    write('edited.ts', 'v1\n');
+    write('same.ts', 'same\n');
+    write('applied.ts', 'old\n');
+    const files = await proposeFiles(ws, [
+      { path: 'edited.ts', content: 'v2\n' },
+      { path: 'same.ts', content: 'new\n' },
+      { path: 'applied.ts', content: 'done\n' },
+      { path: 'created.ts', content: 'c\n' },
+    ]);
+    write('edited.ts', "the user's newer text\n");
+    write('applied.ts', 'done\n');
+    write('created.ts', 'made by the user\n');
+    assert.deepStrictEqual(
+      refuseChangedSinceProposal(files, ws).map((f) => [f.relPath, f.status, f.reason ?? null]),
+      [
+        ['edited.ts', 'refused', 'edited.ts changed on disk since DevA read it; not written over that change (let DevA propose again)'],
+        ['same.ts', 'proposed', null],
+        ['applied.ts', 'proposed', null],
+        ['created.ts', 'refused', 'created.ts was created on disk after DevA proposed it; not written over that change (let DevA propose again)'],
+      ],
+    );
   });
 
   it('a refused file of the record is not reloaded', async () => {

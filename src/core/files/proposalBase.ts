@@ -1,11 +1,12 @@
 // What a proposal was made against, and whether the file on disk is still that: the stale check before Apply
-// (src/edits/applyEdits.ts findStaleFiles) and the proposals reloaded from DevA's step record (a resume, a window
-// reload).
+// (src/edits/applyEdits.ts findStaleFiles asks the user; the CLI's --apply refuses: refuseChangedSinceProposal) and the
+// proposals reloaded from DevA's step record (a resume, a window reload).
 // Plain Node: nothing in src/core may import 'vscode'.
 import { createHash } from 'crypto';
+import * as fs from 'fs';
 import type { ProposedFile } from '../model/types';
 import type { StoredFile } from '../store/records';
-import { proposeFiles, type PathCheckOptions } from './pathSafety';
+import { checkFilePath, proposeFiles, type PathCheckOptions } from './pathSafety';
 
 /** The digest of a proposal's base (ProposedFile.baseSha256). */
 export function textDigest(text: string): string {
@@ -70,4 +71,27 @@ export function changedSinceProposal(f: ProposedFile, disk: string | null): stri
   const changed = f.baseSha256 !== undefined ? textDigest(disk) !== f.baseSha256 : f.currentContent !== undefined && disk !== f.currentContent;
   if (changed) return 'changed on disk since DevA read it';
   return null;
+}
+
+/**
+ * The proposals, each one whose file changed since DevA proposed it (changedSinceProposal) refused with the reason: an
+ * Apply that has nobody to ask (the CLI's --apply, also of a session resumed days later) would write over that change.
+ * A path that is refused, or an entry that is not a file, is left to the pre-write check (checkBeforeWrite).
+ */
+export function refuseChangedSinceProposal(files: readonly ProposedFile[], workspace: string, opts: PathCheckOptions = {}): ProposedFile[] {
+  return files.map((f) => {
+    if (f.status !== 'proposed') return f;
+    const check = checkFilePath(workspace, f.relPath ?? f.path, opts);
+    if (!check.ok) return f;
+    let disk: string | null = null;
+    try {
+      if (!fs.lstatSync(check.absPath).isFile()) return f;
+      disk = fs.readFileSync(check.absPath, 'utf8');
+    } catch {
+      // missing (or gone meanwhile): null
+    }
+    // the disk already holds the proposal (applied before, e.g. by a first --apply of a resumed session): nothing is lost
+    const why = disk === f.content ? null : changedSinceProposal(f, disk);
+    return why ? { ...f, status: 'refused', reason: `${check.relPath} ${why}; not written over that change (let DevA propose again)` } : f;
+  });
 }
