@@ -218,6 +218,16 @@ describe('reply parser: <edit> blocks', () => {
     assert.ok(!r.ok);
     assert.match(r.error, /<edit path="a.ts"> block is not closed with <\/edit>/);
   });
+
+  it('a REPLACE text with a >>>>>>> REPLACE line of its own (a file about this format) is a parse error, not a hunk cut short', () => {
+    // the REPLACE text is meant to be the two lines ">>>>>>> REPLACE" and "done": its first line ends the hunk early,
+    // which would delete "old" and drop both lines
+    const r = parseHunks('<<<<<<< SEARCH\nold\n=======\n>>>>>>> REPLACE\ndone\n>>>>>>> REPLACE\n', 'docs/format.md');
+    assert.ok(!r.ok, JSON.stringify(r));
+    assert.match(r.error, /<edit path="docs\/format.md"> block has a >>>>>>> REPLACE line after hunk 1 ends.*<file path/);
+    // a blank line or a stray fence between hunks is still ignored
+    assert.deepStrictEqual(parseHunks('```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\n```', 'x.ts'), { ok: true, hunks: [{ search: ['a'], replace: ['b'] }] });
+  });
 });
 
 describe('edit proposals and the repair round (src/core/edits/propose.ts)', () => {

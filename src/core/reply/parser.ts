@@ -287,7 +287,8 @@ const HUNK_DIVIDER = /^[ \t]*={5,9}[ \t]*$/;
 const HUNK_REPLACE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 
 /**
- * The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored. A hunk runs from its
+ * The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored, but for a >>>>>>> REPLACE
+ * line after a hunk (a REPLACE text with a marker line of its own, which cut the hunk short). A hunk runs from its
  * SEARCH marker to its REPLACE marker; the divider is its one ======= line. When the text itself has divider-like
  * lines (a Markdown heading's underline), the one that is exactly ======= is the divider; when several are, every
  * split is kept as a reading and the matcher (src/core/edits/match.ts) applies the one that fits the file.
@@ -300,6 +301,13 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
   for (const line of lines) {
     if (inside === null) {
       if (HUNK_SEARCH.test(line)) inside = [];
+      // the REPLACE text had a marker line of its own, which ended the hunk early: applying it would drop lines
+      else if (HUNK_REPLACE.test(line) && hunks.length > 0) {
+        return {
+          ok: false,
+          error: `the <edit path="${path}"> block has a >>>>>>> REPLACE line after hunk ${hunks.length} ends: its text has marker lines of its own; send this file whole in a <file path="${path}"> block instead`,
+        };
+      }
     } else if (HUNK_REPLACE.test(line)) {
       const dividers = inside.flatMap((l, i) => (HUNK_DIVIDER.test(l) ? [i] : []));
       if (dividers.length === 0) return { ok: false, error: noDivider() };
