@@ -280,6 +280,16 @@ describe('parser: file blocks and summary', () => {
     ]);
   });
 
+  it('a summary that names the </file> tag in its prose does not become the end of the last file', () => {
+    const raw = devaReply('<file path="a.ts">\nexport const a = 1;\n</file>\n<summary>Each change is wrapped in <file>…</file> blocks.</summary>\n');
+    const reply = ok('deva', raw);
+    assert.deepStrictEqual(reply.files, [{ path: 'a.ts', content: 'export const a = 1;\n' }]);
+    assert.strictEqual(reply.summary, 'Each change is wrapped in <file>…</file> blocks.');
+    // a </file> that ends a line of the file's own text still belongs to the file (the last one closes it)
+    const xliff = '<xliff>\n  <file original="a">\n  </file>\n</xliff>\n';
+    assert.deepStrictEqual(ok('deva', devaReply(`<file path="a.xlf">\n${xliff}</file><summary>s</summary>`)).files, [{ path: 'a.xlf', content: xliff }]);
+  });
+
   it('keeps HTML <summary> inside a file out of the reply summary', () => {
     const html = '<details>\n<summary>More</summary>\n</details>';
     const reply = ok('deva', devaReply(`<file path="a.html">\n${html}\n</file>\n<summary>one file</summary>`));

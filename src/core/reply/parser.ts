@@ -333,9 +333,26 @@ function firstBlockTag(text: string, from: number): number {
   return m ? m.index + m[0].indexOf('<') : text.length;
 }
 
+/** What follows a closing tag that ends its block: the end of its line, of the text, or the next tag. */
+const CLOSE_END = /[ \t]*(?:\r?\n|<|$)/y;
+
+/**
+ * Where the block whose content starts at `from` closes (`tag` before `limit`), or -1: the last such tag that ends its
+ * line (CLOSE_END), else the last one. A tag in running text after the block (a summary naming `</file>`) is no end.
+ */
+function closingTagAt(text: string, tag: string, from: number, limit: number): number {
+  const last = text.lastIndexOf(tag, limit - tag.length);
+  for (let at = last; at >= from; at = at > 0 ? text.lastIndexOf(tag, at - 1) : -1) {
+    CLOSE_END.lastIndex = at + tag.length;
+    if (CLOSE_END.test(text)) return at;
+  }
+  return last;
+}
+
 /**
  * Extracts <file> and <edit> blocks from `text` starting at `from`. A block ends at the LAST closing tag of its kind
- * before the next opening tag (or the end of the text), so file contents may themselves contain `</file>`.
+ * before the next opening tag (or the end of the text) that ends its line (closingTagAt), so file contents may
+ * themselves contain `</file>`, and prose after the last block may name it.
  * File content keeps every byte except one leading newline: the newline before `</file>` ends the file's last line,
  * as a text file's last line ends (`<file path="a">\nx\n</file>` is "x\n").
  */
@@ -355,7 +372,7 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
     const o = opens[k];
     const closeTag = `</${o.kind}>`;
     const limit = k + 1 < opens.length ? opens[k + 1].tagStart : text.length;
-    const close = text.lastIndexOf(closeTag, limit - closeTag.length);
+    const close = closingTagAt(text, closeTag, o.contentStart, limit);
     if (close < o.contentStart) {
       const where = k + 1 < opens.length ? `before the next <${opens[k + 1].kind}> block starts` : 'before the reply ends (probably cut off by max_tokens)';
       return { ok: false, error: `the <${o.kind} path="${o.path}"> block is not closed with ${closeTag} ${where}` };
