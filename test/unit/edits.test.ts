@@ -41,6 +41,19 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.ok(deeper.content.includes('\n  return 1;\n}'));
   });
 
+  it('a tolerant match keeps the lines the REPLACE repeats byte for byte: their trailing whitespace (a Markdown line break) stays', () => {
+    // the model dropped the two trailing spaces of "First line  " in both its SEARCH and its REPLACE
+    const md = '# Notes\n\nFirst line  \nsecond line\nthird\n';
+    const r = applyHunks(md, [h('First line\nsecond line', 'First line\nsecond line, edited')]);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.strictEqual(r.content, '# Notes\n\nFirst line  \nsecond line, edited\nthird\n');
+    // with an indentation shift too, at the hunk's end as at its start
+    const py = 'def f():\n    x = 1\n    y = 2 \n';
+    const s = applyHunks(py, [h('x = 1\ny = 2', 'x = 0\ny = 2')]);
+    assert.ok(s.ok, JSON.stringify(s));
+    assert.strictEqual(s.content, 'def f():\n    x = 0\n    y = 2 \n');
+  });
+
   it('refuses a non-uniform shift (that would be a different text)', () => {
     const r = applyHunks(APP, [h('const x = 1;\n  return x;', 'nope')]);
     assert.ok(!r.ok);

@@ -249,15 +249,17 @@ function noPlaceReason(p: Progress, search: string[], afterOthers: boolean): str
 
 /**
  * The lines that take the place of the matched ones: the REPLACE lines (shifted like the match), except that a line
- * the REPLACE keeps as it was at the hunk's start or end (the same text in NFC) stays the file's own.
+ * the REPLACE keeps as its SEARCH has it at the hunk's start or end (the same text in NFC) stays the file's own — also
+ * after a tolerant match, whose SEARCH line may lack the file line's trailing whitespace (a Markdown line break).
  */
 function replacement(p: Progress, x: Placed): string[] {
   const repl = x.shift ? shifted(x.replace, x.shift) : [...x.replace];
   const end = x.at + x.search.length;
   const n = Math.min(repl.length, x.search.length);
+  const kept = (r: number, s: number) => nfc(x.replace[r]) === x.search[s];
   let head = 0;
-  for (; head < n && nfc(repl[head]) === p.keys[x.at + head]; head++) repl[head] = p.lines[x.at + head];
-  for (let k = 1; k <= n - head && nfc(repl[repl.length - k]) === p.keys[end - k]; k++) repl[repl.length - k] = p.lines[end - k];
+  for (; head < n && kept(head, head); head++) repl[head] = p.lines[x.at + head];
+  for (let k = 1; k <= n - head && kept(repl.length - k, x.search.length - k); k++) repl[repl.length - k] = p.lines[end - k];
   return repl;
 }
 
