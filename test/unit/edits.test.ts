@@ -326,6 +326,25 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     assert.match(res[1].ok ? '' : res[1].reason, /^src\/blob\.bin cannot be edited: it is a binary file/);
   });
 
+  it('an edit of a secret file (by name, also through a symlinked folder) is refused before it is read: no reason tells of its text', async () => {
+    fs.writeFileSync(path.join(ws, '.env'), 'API_KEY=sk-live-123\nDEBUG=0\n');
+    fs.mkdirSync(path.join(ws, '.aws'));
+    fs.writeFileSync(path.join(ws, '.aws', 'config'), '[default]\nregion = eu-west-1\n');
+    fs.symlinkSync(path.join(ws, '.aws'), path.join(ws, 'cloud'));
+    const res = await resolveEdits(ws, [
+      // a match would copy the whole file, API key included, into the proposal (and DevA's step record)
+      { path: '.env', hunks: [h('DEBUG=0', 'DEBUG=1')] },
+      // a failure would tell the model whether its guessed line is in the file
+      { path: 'cloud/config', hunks: [h('region = us-east-1', 'region = eu-west-1')] },
+    ]);
+    assert.deepStrictEqual(res.map((r) => [r.path, r.ok, r.ok ? null : r.repairable]), [
+      ['.env', false, false],
+      ['cloud/config', false, false],
+    ]);
+    assert.match(res[0].ok ? '' : res[0].reason, /^\.env is a secret file \(name matches "[^"]+"\): it is never read, so an <edit> cannot change it; change it by hand$/);
+    assert.match(res[1].ok ? '' : res[1].reason, /^cloud\/config is a secret file \(name matches "\.aws\/"\)/);
+  });
+
   it('an edit of a folder is refused with the words of a <file> over one (pathSafety targetRefusal)', async () => {
     fs.mkdirSync(path.join(ws, 'src', 'lib'), { recursive: true });
     const [r] = await resolveEdits(ws, [{ path: 'src/lib', hunks: [h('a', 'b')] }]);

@@ -1,10 +1,11 @@
 // DevA's <edit> blocks → proposals. Each block's path obeys the write rules (files/pathSafety.ts) and must name an
-// existing text file; its hunks are matched against the current content (match.ts). Blocks that fail get ONE repair
-// request naming each failing hunk (its SEARCH text's first line) and why; whatever still fails is refused with the
-// reason, and the other files go on.
+// existing text file that is not a secret (workspace/policy.ts: never read); its hunks are matched against the current
+// content (match.ts). Blocks that fail get ONE repair request naming each failing hunk (its SEARCH text's first line)
+// and why; whatever still fails is refused with the reason, and the other files go on.
 import { promises as fsp, type Stats } from 'fs';
 import { checkFilePath, MAX_FILE_BYTES, samePathKey, targetRefusal } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
+import { secretPattern } from '../workspace/policy';
 import { formatBytes } from '../text/size';
 import { applyHunks, type HunkFailure } from './match';
 import { WARNING_UNREAD_REWRITE, type Hunk, type ProposedFile } from '../model/types';
@@ -41,6 +42,14 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
     const check = checkFilePath(workspace, b.path, opts);
     if (!check.ok) {
       out.push({ ok: false, path: b.path, reason: check.reason, repairable: false });
+      continue;
+    }
+    // a secret is never read (workspace/policy.ts): matching would copy it into the proposal (and DevA's step record),
+    // and a failing hunk's reason would tell the model whether its guessed line is in the file
+    const secret = secretPattern(check.relPath) ?? secretPattern(check.realRelPath);
+    if (secret) {
+      const reason = `${check.relPath} is a secret file (name matches "${secret}"): it is never read, so an <edit> cannot change it; change it by hand`;
+      out.push({ ok: false, path: b.path, relPath: check.relPath, absPath: check.absPath, reason, repairable: false });
       continue;
     }
     const key = samePathKey(check.relPath);
