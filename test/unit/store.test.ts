@@ -62,6 +62,23 @@ describe('fsAtomic', () => {
     await ensureDir(path.join(dir, 'no', 'such'));
     await writeFileAtomic(path.join(dir, 'no', 'such', 'x'), 'x');
   });
+
+  it('keeps permission bits the process umask would clear (a group-writable file stays group-writable)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const dir = tmp();
+    const file = path.join(dir, 'shared.txt');
+    fs.writeFileSync(file, 'old\n');
+    fs.chmodSync(file, 0o664);
+    const was = process.umask(0o022);
+    try {
+      await writeFileAtomic(file, 'new\n');
+      await writeFileAtomic(path.join(dir, 'fresh.txt'), 'x');
+    } finally {
+      process.umask(was);
+    }
+    assert.strictEqual(fs.statSync(file).mode & 0o777, 0o664);
+    assert.strictEqual(fs.statSync(path.join(dir, 'fresh.txt')).mode & 0o777, 0o644, 'a new file still gets the umask');
+  });
 });
 
 describe('SessionStore', () => {

@@ -96,15 +96,21 @@ export async function writeFileAtomic(filePath: string, data: AtomicData): Promi
   const dir = path.dirname(filePath);
   const tmp = path.join(dir, `.${path.basename(filePath)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
   let mode = 0o644;
+  let existing = false;
   try {
     const st = await fsp.lstat(filePath);
-    if (st.isFile()) mode = st.mode & 0o777;
+    if (st.isFile()) {
+      mode = st.mode & 0o777;
+      existing = true;
+    }
   } catch {
     // new file: default mode
   }
   let fh: import('fs').promises.FileHandle | undefined;
   try {
     fh = await fsp.open(tmp, 'wx', mode);
+    // open() applies the umask: the existing file's bits (0o664 under umask 022) are set explicitly
+    if (existing) await fh.chmod(mode);
     await fh.writeFile(data as Parameters<typeof fh.writeFile>[0]);
     await fh.sync();
     await fh.close();
