@@ -304,6 +304,18 @@ describe('parser: file blocks and summary', () => {
     assert.match(e2, /<file path="a\.ts"> block is not closed .*before the next <file> block/);
   });
 
+  it('a block the reply begins mid-line or before the envelope is reported, not silently dropped', () => {
+    const midLine = fail('deva', devaReply('Here is the new file: <file path="src/a.ts">\nexport const a = 1;\n</file>\n<summary>s</summary>'));
+    assert.match(midLine, /<file path="src\/a\.ts"> tag does not start its line.*on a line of its own/);
+    const between = fail('deva', devaReply('<file path="b.ts">\nb\n</file>\nAnd: <edit path="c.ts">\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n</edit>'));
+    assert.match(between, /<edit path="c\.ts"> tag does not start its line/);
+    const before = fail('deva', '<file path="src/a.ts">\nexport const a = {"x": 1};\n</file>\n\n' + devaReply('<summary>s</summary>'));
+    assert.match(before, /<file path="src\/a\.ts"> block comes before the JSON envelope.*after it/);
+    // a tag named in prose, or quoted inside a file, is no block of the reply
+    const fine = ok('deva', devaReply('<file path="doc.md">\nWrite <file path="x"> blocks, as in:\nthe tag <file path="a.ts">\n</file>\n<summary>uses <file path="…"> blocks</summary>'));
+    assert.deepStrictEqual(fine.files, [{ path: 'doc.md', content: 'Write <file path="x"> blocks, as in:\nthe tag <file path="a.ts">\n' }]);
+  });
+
   it('rejects an empty path', () => {
     assert.match(fail('deva', devaReply('<file path="">\nx\n</file>')), /empty path/);
   });

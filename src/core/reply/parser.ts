@@ -267,6 +267,22 @@ function isPlainJsonObject(v: unknown): v is Record<string, unknown> {
 /** An opening <file> or <edit> tag at the start of a line (or right after a closing tag); extra attributes tolerated. */
 const BLOCK_OPEN = /(?<=^|\n|<\/file>|<\/edit>)[ \t]*<(file|edit)\s+path\s*=\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')[^>\r\n]*>/g;
 
+/**
+ * An opening tag that ends its line wherever it starts: a block the model began mid-line ("Here it is: <file path=…>"),
+ * which BLOCK_OPEN does not read as one (a tag named in prose goes on in its line).
+ */
+const LOOSE_OPEN = /<(file|edit)\s+path\s*=\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')[^>\r\n]*>[ \t]*\r?$/gm;
+
+/** The first opening tag in text[from, to) that ends its line outside the spans, or null. */
+function looseTag(text: string, from: number, to: number, spans: readonly [number, number][] = []): { kind: string; path: string } | null {
+  LOOSE_OPEN.lastIndex = from;
+  for (let m = LOOSE_OPEN.exec(text); m !== null && m.index < to; m = LOOSE_OPEN.exec(text)) {
+    const at = m.index;
+    if (!spans.some(([a, b]) => at >= a && at < b)) return { kind: m[1], path: m[2] ?? m[3] ?? '' };
+  }
+  return null;
+}
+
 /** One <edit path="…"> block: its SEARCH/REPLACE hunks (see src/core/edits/match.ts for how they are matched). */
 export interface EditBlock {
   path: string;
@@ -367,6 +383,8 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
   }
   const files: { path: string; content: string }[] = [];
   const edits: EditBlock[] = [];
+  /** Each block from its tag to the end of its closing tag. */
+  const spans: [number, number][] = [];
   let end = from;
   for (let k = 0; k < opens.length; k++) {
     const o = opens[k];
@@ -390,6 +408,11 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
       files.push({ path: o.path, content });
     }
     end = close + closeTag.length;
+    spans.push([o.tagStart, end]);
+  }
+  const stray = looseTag(text, from, text.length, spans);
+  if (stray) {
+    return { ok: false, error: `the <${stray.kind} path="${stray.path}"> tag does not start its line, so its block was not read: put each <file> and <edit> tag on a line of its own` };
   }
   return { ok: true, scan: { files, edits, end, firstTag: opens.length > 0 ? opens[0].tagStart : text.length } };
 }
@@ -445,6 +468,11 @@ export function parseReply(step: StepId, raw: string): ParseResult {
   }
   if (!valid.ok) return { ok: false, error: `the JSON envelope does not match the required format:\n${valid.error}`, raw };
 
+  // blocks follow the envelope (the text before it is not searched: a block there would be dropped unseen)
+  const early = looseTag(text, 0, found.start);
+  if (early) {
+    return { ok: false, error: `the <${early.kind} path="${early.path}"> block comes before the JSON envelope: put every <file> and <edit> block after it`, raw };
+  }
   const files = extractFiles(text, found.end);
   if (!files.ok) return { ok: false, error: files.error, raw };
   // The summary normally follows the files; a model may also put it between the JSON and the files
