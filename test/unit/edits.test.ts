@@ -9,7 +9,8 @@ import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
 import { applyProposedFiles, MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
 import { WARNING_UNREAD_REWRITE, type Hunk } from '../../src/core/model/types';
-import { extractFiles, parseHunks, parseReply } from '../../src/core/reply/parser';
+import { extractFiles, parseHunks } from '../../src/core/reply/blocks';
+import { parseReply } from '../../src/core/reply/parser';
 
 const h = (search: string, replace: string): Hunk => ({ search: search.split('\n'), replace: replace === '' ? [] : replace.split('\n') });
 

@@ -5,7 +5,7 @@
 // already there gets no fix round. The last proposal is kept whatever the result; with fail-first asked for, its
 // test files then run alone on the unchanged workspace (failFirst.ts). The runner calls this once, after DevA's reply
 // is parsed; `askFix` continues DevA's own conversation.
-import { extractFiles } from '../reply/parser';
+import { extractFiles } from '../reply/blocks';
 import { checkFilePath, proposeFiles, samePathKey } from '../files/pathSafety';
 import { applyHunks } from '../edits/match';
 import { editProposals, resolveEdits } from '../edits/propose';

@@ -1,6 +1,6 @@
 // The edits domain (src/core/edits/) owns DevA's changes to existing files: matching the SEARCH/REPLACE hunks of an
 // <edit> block against the current content (this file), and turning the blocks into proposals with one repair round
-// (propose.ts). The reply parser (src/core/reply/parser.ts) only cuts the blocks out of the reply. Plain Node: nothing
+// (propose.ts). The reply parser (src/core/reply/blocks.ts) only cuts the blocks out of the reply. Plain Node: nothing
 // in src/core may import 'vscode'.
 //
 // Matching, hunk by hunk, each against the content as the earlier hunks left it. A hunk must match exactly one place:

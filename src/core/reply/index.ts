@@ -3,5 +3,6 @@
 // with its string decoder, value skipper, retrospective turns and outbox).
 export * from './envelope';
 export * from './parser';
+export * from './blocks';
 export * from './voiceStream';
 export * from './continuation';

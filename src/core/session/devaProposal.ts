@@ -7,7 +7,7 @@ import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewrit
 import { proposeFiles } from '../files/pathSafety';
 import type { ChatMessage, ProposedFile, SessionEvent, StepId } from '../model/types';
 import { replyTurn } from '../llm/toolLoop';
-import { extractFiles } from '../reply/parser';
+import { extractFiles } from '../reply/blocks';
 import type { ToolRunner } from '../tools/executor';
 import type { Answer, StepConversation } from './conversation';
 import { checkDevaProposal } from './devaChecks';
