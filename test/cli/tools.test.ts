@@ -234,6 +234,20 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'store.ts'), 'utf8'), fs.readFileSync(path.join(template, 'src', 'store.ts'), 'utf8'));
   });
 
+  it('a repair reply whose blocks cannot be read says so in the refused file\'s reason (not "not corrected")', async () => {
+    const ws = workspaceWithOriginalCape('cape-tools-', template);
+    const r = demoReplies(TASK);
+    const bad = devaEnvelope('Edits.') + '<edit path="src/main.ts">\n<<<<<<< SEARCH\nstore.toggle(2);\n=======\nstore.toggle(1);\n>>>>>>> REPLACE\n</edit>\n';
+    // the corrected block, but never closed
+    const repair = '<edit path="src/main.ts">\n<<<<<<< SEARCH\nstore.toggle(1);\n=======\nstore.toggle(2);\n>>>>>>> REPLACE\n';
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: bad }, { text: repair }, { text: r[4] });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--task', TASK, '--json'], env());
+    assert.strictEqual(run.code, 0, run.stderr);
+    const main = run.json.files.find((f: { path: string }) => f.path === 'src/main.ts');
+    assert.strictEqual(main.status, 'refused');
+    assert.match(main.reason, /^the repair reply could not be read \(the <edit path="src\/main\.ts"> block is not closed with <\/edit>.*\): hunk 1 \("store\.toggle\(2\);"\) matches nowhere/);
+  });
+
   it('hostile reads (../, absolute, symlink-out, .git/config, .env, 50 MB, binary) and 40 calls in one turn: refused or bounded, no byte sent', async () => {
     const root = tempDir('cape-hostile-');
     const ws = path.join(root, 'ws');

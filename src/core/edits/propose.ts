@@ -130,9 +130,10 @@ export function rewritesOf(workspace: string, files: { path: string; content: st
 
 /**
  * After the repair reply: files it sent again replace their failed resolution (an edit re-matched, a whole <file>
- * taken as is by the caller); files it did not fix stay refused with their reason.
+ * taken as is by the caller); files it did not fix stay refused with their reason. `unreadable`: why the repair
+ * reply's blocks could not be read (a block cut off), which is then why no file was corrected.
  */
-export function mergeRepaired(first: EditResolution[], repaired: EditResolution[], rewritten: Set<string>): EditResolution[] {
+export function mergeRepaired(first: EditResolution[], repaired: EditResolution[], rewritten: Set<string>, unreadable?: string): EditResolution[] {
   const key = (r: EditResolution) => samePathKey(r.relPath ?? r.path);
   const fixes = new Map(repaired.map((r) => [key(r), r]));
   const out: EditResolution[] = [];
@@ -145,6 +146,7 @@ export function mergeRepaired(first: EditResolution[], repaired: EditResolution[
     const fix = fixes.get(key(r));
     if (fix?.ok) out.push(fix);
     else if (fix) out.push({ ...fix, reason: `still failing after a repair request: ${fix.reason}` });
+    else if (unreadable) out.push({ ...r, reason: `the repair reply could not be read (${unreadable}): ${r.reason}` });
     else out.push({ ...r, reason: `not corrected in the repair reply: ${r.reason}` });
   }
   return out;

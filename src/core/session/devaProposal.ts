@@ -57,7 +57,7 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
     const scan = extractFiles(editRepair);
     const fixedEdits = scan.ok ? await resolveEdits(workspace, scan.scan.edits, { capeFolder }) : [];
     const rewrites = scan.ok ? rewritesOf(workspace, scan.scan.files, failing, { capeFolder }) : [];
-    edits = mergeRepaired(edits, fixedEdits, new Set(rewrites.map((f) => f.key)));
+    edits = mergeRepaired(edits, fixedEdits, new Set(rewrites.map((f) => f.key)), scan.ok ? undefined : scan.error);
     fileBlocks = [...fileBlocks, ...rewrites.map((f) => ({ path: f.path, content: f.content }))];
   }
   const seen = new Set([...o.receivedWhole, ...(o.tools?.readPaths ?? [])]);
