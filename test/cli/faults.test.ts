@@ -253,6 +253,23 @@ describe('CLI faults and safety', function () {
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src/theme.js'), 'utf8'), '// mine\n');
   });
 
+  it("--apply of a whole <file> over an existing file keeps the file's CRLF line breaks and byte-order mark", async () => {
+    const ws = demoWorkspace();
+    const html = path.join(ws, 'index.html');
+    const css = path.join(ws, 'src/styles.css');
+    fs.writeFileSync(html, fs.readFileSync(html, 'utf8').replace(/\r?\n/g, '\r\n'));
+    fs.writeFileSync(css, '\uFEFF' + fs.readFileSync(css, 'utf8'));
+    for (const t of demoReplies(TASK)) fake.enqueue({ text: t });
+    const run = await start(ws, ['--apply']);
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(run.json.files.map((f: any) => f.status), ['applied', 'applied', 'applied']);
+    const written = fs.readFileSync(html, 'utf8');
+    assert.match(written, /data-theme|theme/, 'the proposal was written');
+    assert.ok(!/(^|[^\r])\n/.test(written), 'every line of index.html still ends with CRLF');
+    assert.ok(fs.readFileSync(css, 'utf8').startsWith('\uFEFF'), 'styles.css keeps its byte-order mark');
+    assert.ok(!fs.readFileSync(path.join(ws, 'src/theme.js'), 'utf8').includes('\r'), 'a new file is written as proposed');
+  });
+
   it('init from an answers file generates the input files in parallel and copies the generic templates', async () => {
     const ws = tempDir('cape-init-');
     fake.setResponder((req) => {

@@ -211,6 +211,32 @@ describe('pathSafety: proposeFiles / applyProposedFiles', () => {
     assert.strictEqual(modify.currentContent, 'old a');
   });
 
+  it("a whole new text for an existing file takes the file's usual line break and byte-order mark; a new file is as proposed", async () => {
+    const { root } = workspace();
+    const files: Record<string, string> = { 'crlf.txt': 'a\r\nb\r\nc\n', 'lf.txt': 'a\nb\n', 'bom.txt': '\uFEFFa\n', 'one.txt': 'no break', 'mixed.txt': 'a\r\nb\r\nc\n' };
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+    const proposed = await proposeFiles(root, [
+      { path: 'crlf.txt', content: 'x\ny\n' },
+      { path: 'lf.txt', content: 'x\r\ny' },
+      { path: 'bom.txt', content: 'x\n' },
+      { path: 'one.txt', content: 'x\r\ny\n' },
+      { path: 'new.txt', content: '\uFEFFx\r\n' },
+      // mixed line breaks: an <edit>'s proposal (reloaded from the record) keeps each line's own
+      { path: 'mixed.txt', content: 'a\r\nB\r\nc\n' },
+    ]);
+    assert.deepStrictEqual(
+      proposed.map((f) => [f.path, f.content]),
+      [
+        ['crlf.txt', 'x\r\ny\r\n'],
+        ['lf.txt', 'x\ny'],
+        ['bom.txt', '\uFEFFx\n'],
+        ['one.txt', 'x\r\ny\n'],
+        ['new.txt', '\uFEFFx\r\n'],
+        ['mixed.txt', 'a\r\nB\r\nc\n'],
+      ],
+    );
+  });
+
   it('applies accepted files atomically, creating directories, honouring `only`', async () => {
     const { root } = workspace();
     const proposed = await proposeFiles(root, [

@@ -21,6 +21,7 @@
 
 import type { Hunk } from '../model/types';
 import { shorten } from '../text/cut';
+import { usualLineBreak } from '../files/text';
 
 export type { Hunk };
 
@@ -185,8 +186,7 @@ interface Progress extends FileLines {
 
 function startProgress(content: string): Progress {
   const f = splitFile(content);
-  const crlf = f.eols.filter((e) => e === '\r\n').length;
-  const usual = crlf > f.eols.filter((e) => e === '\n').length ? '\r\n' : '\n';
+  const usual = usualLineBreak(content);
   const keys = f.lines.map(nfc);
   return { ...f, keys, original: keys, origin: f.lines.map((_, i) => i), replacedBy: [], usual };
 }

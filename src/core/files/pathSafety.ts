@@ -23,6 +23,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_CAPE_FOLDER, SESSIONS_FOLDER, type ProposedFile } from '../model/types';
 import { ensureDir, writeFileAtomic } from './fsAtomic';
+import { inFileForm } from './text';
 import { shorten } from '../text/cut';
 import { formatBytes } from '../text/size';
 
@@ -303,8 +304,8 @@ export function samePathKey(relPath: string): string {
 }
 
 /**
- * Turns DevA's file blocks into proposals: 'create' or 'modify' (with the current content read from disk) or
- * 'refused' with a reason. When one reply writes the same path twice, the last block wins and the earlier ones are
+ * Turns DevA's file blocks into proposals: 'create' or 'modify' (with the current content read from disk, and the
+ * new content in the file's line breaks and byte-order mark: inFileForm) or 'refused' with a reason. When one reply writes the same path twice, the last block wins and the earlier ones are
  * refused as duplicates. Nothing is written.
  */
 export async function proposeFiles(
@@ -344,7 +345,7 @@ export async function proposeFiles(
     } else if (st) {
       try {
         const currentContent = await fs.promises.readFile(check.absPath, 'utf8');
-        out.push({ ...located, action: 'modify', status: 'proposed', currentContent });
+        out.push({ ...located, content: inFileForm(content, currentContent), action: 'modify', status: 'proposed', currentContent });
       } catch (err) {
         out.push({ ...located, action: 'modify', status: 'refused', reason: `cannot read the current file: ${(err as Error).message}` });
       }
