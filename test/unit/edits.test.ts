@@ -239,6 +239,10 @@ describe('reply parser: <edit> blocks', () => {
     const r = parseHunks('<<<<<<< SEARCH\nold\n=======\n>>>>>>> REPLACE\ndone\n>>>>>>> REPLACE\n', 'docs/format.md');
     assert.ok(!r.ok, JSON.stringify(r));
     assert.match(r.error, /<edit path="docs\/format.md"> block has a >>>>>>> REPLACE line after hunk 1 ends.*<file path/);
+    // a hunk not closed before the next one starts: its REPLACE would take the next hunk's markers and lines as text
+    const unclosed = parseHunks('<<<<<<< SEARCH\na\n=======\nA\n<<<<<<< SEARCH\nc\n=======\nC\n>>>>>>> REPLACE\n', 'x.ts');
+    assert.ok(!unclosed.ok, JSON.stringify(unclosed));
+    assert.match(unclosed.error, /^hunk 1 of the <edit path="x\.ts"> block is not closed with >>>>>>> REPLACE before the next <<<<<<< SEARCH line/);
     // a blank line or a stray fence between hunks is still ignored
     assert.deepStrictEqual(parseHunks('```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\n```', 'x.ts'), { ok: true, hunks: [{ search: ['a'], replace: ['b'] }] });
   });

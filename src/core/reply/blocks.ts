@@ -45,9 +45,10 @@ const HUNK_REPLACE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 /**
  * The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored, but for a >>>>>>> REPLACE
  * line after a hunk (a REPLACE text with a marker line of its own, which cut the hunk short). A hunk runs from its
- * SEARCH marker to its REPLACE marker; the divider is its one ======= line. When the text itself has divider-like
- * lines (a Markdown heading's underline), the one that is exactly ======= is the divider; when several are, every
- * split is kept as a reading and the matcher (src/core/edits/match.ts) applies the one that fits the file.
+ * SEARCH marker to its REPLACE marker (a SEARCH marker inside it is an error: a hunk left open); the divider is its one
+ * ======= line. When the text itself has divider-like lines (a Markdown heading's underline), the one that is exactly
+ * ======= is the divider; when several are, every split is kept as a reading and the matcher
+ * (src/core/edits/match.ts) applies the one that fits the file.
  */
 export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[] } | { ok: false; error: string } {
   const lines = body.split(/\r?\n/);
@@ -73,8 +74,13 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
       const readings = at.map((i) => ({ search: body.slice(0, i), replace: body.slice(i + 1) }));
       hunks.push(readings.length === 1 ? readings[0] : { ...readings[0], readings });
       inside = null;
-    } else if (HUNK_SEARCH.test(line) && !inside.some((l) => HUNK_DIVIDER.test(l))) {
-      return { ok: false, error: noDivider() };
+    } else if (HUNK_SEARCH.test(line)) {
+      // a hunk left open: its REPLACE would take the next hunk's markers and lines as text, written into the file
+      if (!inside.some((l) => HUNK_DIVIDER.test(l))) return { ok: false, error: noDivider() };
+      return {
+        ok: false,
+        error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block is not closed with >>>>>>> REPLACE before the next <<<<<<< SEARCH line (if the file's text has such marker lines, send it whole in a <file path="${path}"> block)`,
+      };
     } else inside.push(line);
   }
   if (inside !== null) return { ok: false, error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block is not closed with >>>>>>> REPLACE` };
