@@ -185,8 +185,13 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   if (result.ok && flags.apply) {
     const capeFolder = (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER;
     // a file changed since the proposal (by the user, or before a resume) keeps that change: nobody here to ask
+    const before = files;
     files = await applyProposedFiles(refuseChangedSinceProposal(files, workspace, { capeFolder }), { workspaceRoot: workspace, capeFolder });
-    for (const f of files) if (f.status === 'applied') human.write(`  ✓ wrote ${f.relPath}\n`);
+    files.forEach((f, i) => {
+      if (f.status === 'applied') human.write(`  ✓ wrote ${f.relPath}\n`);
+      // refused only now (changed since the proposal, a path that became unsafe, a failed write): say so here too
+      else if (f.status === 'refused' && before[i].status === 'proposed') human.write(`  ✗ not written ${f.relPath ?? f.path} — ${f.reason}\n`);
+    });
   } else if (result.ok && files.some((f) => f.status === 'proposed')) {
     human.write(`\n${files.filter((f) => f.status === 'proposed').length} file(s) proposed, nothing written. Re-run with --apply to write them.\n`);
   }

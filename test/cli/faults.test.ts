@@ -249,6 +249,8 @@ describe('CLI faults and safety', function () {
     const reasons = run.json.files.map((f: any) => f.reason ?? '').join('\n');
     assert.match(reasons, /src\/theme\.js was created on disk after DevA proposed it/);
     assert.match(reasons, /index\.html changed on disk since DevA read it/);
+    assert.match(run.stderr, /✗ not written index\.html — index\.html changed on disk since DevA read it/, 'the terminal says so too');
+    assert.match(run.stderr, /✓ wrote src\/styles\.css/);
     assert.strictEqual(fs.readFileSync(path.join(ws, 'index.html'), 'utf8'), edited, "the user's change is kept");
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src/theme.js'), 'utf8'), '// mine\n');
   });
