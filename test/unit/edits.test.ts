@@ -350,6 +350,28 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     assert.match(res[1].ok ? '' : res[1].reason, /^cloud\/config is a secret file \(name matches "\.aws\/"\)/);
   });
 
+  it('an edit of a path that exists only under another case or Unicode normalization names the file that does (not "create it")', async function () {
+    fs.mkdirSync(path.join(ws, 'src', 'Components'));
+    fs.writeFileSync(path.join(ws, 'src', 'Components', 'Button.tsx'), 'export const Button = 1;\n');
+    // the name as macOS writes it (decomposed), the model's path composed
+    fs.writeFileSync(path.join(ws, 'src', 'Cafe\u0301.ts'), 'x\n');
+    // a file system that folds case or normalization finds the file itself: nothing to name there
+    if (fs.existsSync(path.join(ws, 'src', 'components', 'button.tsx')) || fs.existsSync(path.join(ws, 'src', 'Caf\u00e9.ts'))) this.skip();
+    const res = await resolveEdits(ws, [
+      { path: 'src/components/button.tsx', hunks: [h('export const Button = 1;', 'export const Button = 2;')] },
+      { path: 'src/Caf\u00e9.ts', hunks: [h('x', 'y')] },
+    ]);
+    assert.deepStrictEqual(res.map((r) => [r.ok, r.ok ? null : r.repairable]), [
+      [false, true],
+      [false, true],
+    ]);
+    assert.strictEqual(
+      res[0].ok ? '' : res[0].reason,
+      'src/components/button.tsx does not exist, but src/Components/Button.tsx does (the same name but for case or Unicode normalization): send the <edit> for that path',
+    );
+    assert.match(res[1].ok ? '' : res[1].reason, /^src\/Caf\u00e9\.ts does not exist, but src\/Cafe\u0301\.ts does/);
+  });
+
   it('an edit of a folder is refused with the words of a <file> over one (pathSafety targetRefusal)', async () => {
     fs.mkdirSync(path.join(ws, 'src', 'lib'), { recursive: true });
     const [r] = await resolveEdits(ws, [{ path: 'src/lib', hunks: [h('a', 'b')] }]);

@@ -3,6 +3,7 @@
 // content (match.ts). Blocks that fail get ONE repair request naming each failing hunk (its SEARCH text's first line)
 // and why; whatever still fails is refused with the reason, and the other files go on.
 import { promises as fsp, type Stats } from 'fs';
+import * as path from 'path';
 import { checkFilePath, MAX_FILE_BYTES, samePathKey, targetRefusal } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { secretPattern } from '../workspace/policy';
@@ -65,7 +66,12 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
     try {
       st = await fsp.lstat(check.absPath);
     } catch {
-      out.push({ ok: false, ...located, reason: `${check.relPath} does not exist: an <edit> changes an existing file; create a new one with <file>`, repairable: true });
+      // a slip of case or normalization would otherwise have the model create a second file beside the one it meant
+      const near = await spelledOnDisk(workspace, check.relPath, opts);
+      const reason = near
+        ? `${check.relPath} does not exist, but ${near} does (the same name but for case or Unicode normalization): send the <edit> for that path`
+        : `${check.relPath} does not exist: an <edit> changes an existing file; create a new one with <file>`;
+      out.push({ ok: false, ...located, reason, repairable: true });
       continue;
     }
     const notAFile = targetRefusal(check.relPath, st);
@@ -97,6 +103,29 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
     else out.push({ ok: false, ...located, reason: describe(m.failures), failures: m.failures, repairable: true });
   }
   return out;
+}
+
+/**
+ * The existing path that `relPath` names but for case or Unicode normalization (samePathKey: what a case-insensitive
+ * or normalizing file system would open), when it passes the path rules; null when there is none.
+ */
+async function spelledOnDisk(workspace: string, relPath: string, opts: { capeFolder?: string }): Promise<string | null> {
+  let dir = path.resolve(workspace);
+  const found: string[] = [];
+  for (const seg of relPath.split('/')) {
+    let names: string[];
+    try {
+      names = await fsp.readdir(dir);
+    } catch {
+      return null;
+    }
+    const name = names.includes(seg) ? seg : names.find((n) => samePathKey(n) === samePathKey(seg));
+    if (name === undefined) return null;
+    found.push(name);
+    dir = path.join(dir, name);
+  }
+  const near = found.join('/');
+  return near !== relPath && checkFilePath(workspace, near, opts).ok && !secretPattern(near) ? near : null;
 }
 
 /** The user message of the single repair request for the failing edits. */
