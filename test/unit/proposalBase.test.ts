@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { changedSinceProposal, refuseChangedSinceProposal, reloadProposals, storedFiles } from '../../src/core/files/proposalBase';
 import { proposeFiles } from '../../src/core/files/pathSafety';
-import type { ProposedFile } from '../../src/core/model/types';
+import { WARNING_UNREAD_REWRITE, type ProposedFile } from '../../src/core/model/types';
 
 describe('proposal base: what Apply checks the disk against', () => {
   let ws: string;
@@ -112,6 +112,23 @@ describe('proposal base: what Apply checks the disk against', () => {
         ['same.ts', 'proposed', null],
         ['applied.ts', 'proposed', null],
         ['created.ts', 'refused', 'created.ts was created on disk after DevA proposed it; not written over that change (let DevA propose again)'],
+      ],
+    );
+  });
+
+  it("a reloaded proposal keeps what the review shows of it: that it is an <edit>, and the unread-rewrite warning", async () => {
+    write('edited.ts', 'a\n');
+    write('blind.ts', 'old\n');
+    const proposed: ProposedFile[] = [
+      { path: 'edited.ts', relPath: 'edited.ts', absPath: path.join(ws, 'edited.ts'), action: 'modify', status: 'proposed', content: 'b\n', currentContent: 'a\n', edit: true },
+      { path: 'blind.ts', relPath: 'blind.ts', absPath: path.join(ws, 'blind.ts'), action: 'modify', status: 'proposed', content: 'new\n', currentContent: 'old\n', warning: WARNING_UNREAD_REWRITE },
+    ];
+    const reloaded = await reloadProposals(ws, JSON.parse(JSON.stringify(storedFiles(proposed))));
+    assert.deepStrictEqual(
+      reloaded.map((f) => [f.relPath, f.edit ?? false, f.warning ?? null]),
+      [
+        ['edited.ts', true, null],
+        ['blind.ts', false, WARNING_UNREAD_REWRITE],
       ],
     );
   });

@@ -40,13 +40,15 @@ export function storedFiles(files: readonly ProposedFile[]): StoredFile[] {
  * now (proposeFiles), with what DevA proposed them against put back — the action (a file created or deleted since
  * stays a 'create' or a 'modify') and the base digest — so the stale check compares the disk with the file DevA
  * saw, not with the disk at reload (its text is kept only while the disk still matches that digest). A record without
- * them (older) is taken as the disk now.
+ * them (older) is taken as the disk now. Whether it is an <edit> and its warning come back as recorded.
  */
 export async function reloadProposals(workspace: string, stored: readonly StoredFile[], opts: PathCheckOptions = {}): Promise<ProposedFile[]> {
   const kept = stored.filter((f) => f.status !== 'refused');
   const now = await proposeFiles(workspace, kept.map((f) => ({ path: f.path, content: f.content })), opts);
-  return now.map((f, i) => {
+  return now.map((g, i) => {
     const was = kept[i];
+    // what the review shows of the proposal: that it is an <edit>, and the unread-rewrite warning
+    const f: ProposedFile = { ...g, ...(was.edit ? { edit: true } : {}), ...(typeof was.warning === 'string' ? { warning: was.warning } : {}) };
     if (f.status === 'refused' || (was.action !== 'create' && was.action !== 'modify')) return f;
     const { currentContent: _readNow, ...rest } = f;
     if (was.action === 'create') return { ...rest, action: 'create' };
