@@ -149,6 +149,17 @@ describe('parser: locating the JSON envelope', () => {
     const cut = parseReply('poa', almost.slice(0, almost.indexOf('"references"')));
     assert.ok(!cut.ok && cut.error === TRUNCATED_ERROR, 'a cut-off envelope is reported as truncated, not repaired');
   });
+
+  it('repairs a string with an odd number of unescaped quotes instead of reporting it as cut off', () => {
+    // one stray quote flips the quote parity of everything after it: the envelope never seemed to close
+    const raw = ['```json', '{"agent": "POA", "voice": "Designed for the 27" monitor first",', ' "output": {"goal": "g"},',
+      ' "ass": {"score": 4, "positive": "p", "improvement": "i", "context_adequate": true}}', '```'].join('\n');
+    const r = parseReply('poa', raw);
+    assert.ok(r.ok, r.ok ? '' : r.error);
+    assert.strictEqual(r.reply.envelope.voice, 'Designed for the 27" monitor first');
+    // the same reply cut off is still reported as cut off, never completed
+    assert.strictEqual(fail('poa', raw.slice(0, raw.indexOf('"ass"'))), TRUNCATED_ERROR);
+  });
 });
 
 describe('parser: where invalid JSON broke (issue 7 item 15)', () => {

@@ -36,9 +36,11 @@ const MAX_CANDIDATES = 32;
 
 /**
  * From `start` (a `{`), returns the index just after the matching `}`, or -1 if the text ends first.
- * String-aware: braces inside "…" (with escapes) are ignored.
+ * String-aware: braces inside "…" (with escapes) are ignored. `strayQuotes`: a `"` inside a string that is not
+ * followed by what may follow a string (`,` `:` `}` `]` or the end) is taken as a quote the model forgot to escape,
+ * as jsonrepair reads it; on valid JSON (or a cut-off prefix of it) that reads exactly like the strict scan.
  */
-export function matchBalanced(text: string, start: number): number {
+export function matchBalanced(text: string, start: number, strayQuotes = false): number {
   let depth = 0;
   let inString = false;
   const n = text.length;
@@ -46,7 +48,7 @@ export function matchBalanced(text: string, start: number): number {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
+      else if (c === 34 /* " */ && (!strayQuotes || endsString(text, i + 1))) inString = false;
       continue;
     }
     if (c === 34) inString = true;
@@ -61,6 +63,25 @@ export function matchBalanced(text: string, start: number): number {
 
 function isJsonSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/** Whether what follows a quote at `from` is what follows the end of a JSON string (see matchBalanced). */
+function endsString(text: string, from: number): boolean {
+  let j = from;
+  while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
+  const c = text.charCodeAt(j);
+  return j === text.length || c === 44 /* , */ || c === 58 /* : */ || c === 125 /* } */ || c === 93 /* ] */;
+}
+
+/**
+ * The end of the object starting at `start` (see matchBalanced), or -1 when the text ends first. An odd number of
+ * unescaped quotes in a string flips the strict scan's idea of what is inside a string for the rest of the reply,
+ * so the object seems never to close: a second, stray-quote-tolerant scan tells that apart from a reply really
+ * cut off (which must be reported as such, never repaired).
+ */
+function objectEnd(text: string, start: number): number {
+  const end = matchBalanced(text, start);
+  return end !== -1 ? end : matchBalanced(text, start, true);
 }
 
 interface Located {
@@ -175,7 +196,7 @@ function locateEnvelope(text: string): LocateResult {
   let examinedFrom = Infinity;
   for (const start of starts) {
     if (start >= examinedFrom && start < examinedUpTo) continue;
-    const end = matchBalanced(text, start);
+    const end = objectEnd(text, start);
     if (end === -1) {
       // The object starts but never closes: the reply was cut off (nothing after it can be complete).
       if (fallback) break;
@@ -241,7 +262,7 @@ function laterEnvelopes(step: StepId, text: string, first: Located): { found: (L
   let examinedUpTo = first.end;
   for (const start of [...new Set(candidateStarts(text, first.end, to))].sort((a, b) => a - b)) {
     if (start < examinedUpTo) continue;
-    const end = matchBalanced(text, start);
+    const end = objectEnd(text, start);
     if (end === -1 || end > to) {
       // An object that never closes (before the files): the complete envelopes before it stand; say so if it is one.
       if (ENVELOPE_KEY.test(text.slice(start, Math.min(to, start + 2000)))) incompleteAt = start;
