@@ -160,6 +160,13 @@ describe('parser: locating the JSON envelope', () => {
     // the same reply cut off is still reported as cut off, never completed
     assert.strictEqual(fail('poa', raw.slice(0, raw.indexOf('"ass"'))), TRUNCATED_ERROR);
   });
+
+  it('reports an envelope with a mismatched bracket as invalid JSON, not as missing', () => {
+    // jsonrepair turns it into an array of pieces: that is not the object the model wrote
+    const e = fail('poa', '```json\n{"agent": "POA", "voice": "v", "output": {"list": ["a"}}, "ass": {"score": 4}}\n```');
+    assert.notStrictEqual(e, NO_ENVELOPE_ERROR);
+    assert.match(e, /not valid JSON .*line 2, column \d+/);
+  });
 });
 
 describe('parser: where invalid JSON broke (issue 7 item 15)', () => {

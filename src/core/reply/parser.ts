@@ -141,18 +141,23 @@ function tryParse(slice: string): Parsed {
   try {
     return { ok: true, value: JSON.parse(slice) };
   } catch (e) {
+    let repair: JsonFailure | null = null;
     try {
       // jsonrepair: trailing commas, comments, raw newlines and unescaped quotes in strings, single quotes, Python
       // literals, missing commas. Only ever given a balanced slice: truncation is our own check (matchBalanced).
-      return { ok: true, value: JSON.parse(jsonrepair(slice)) };
+      const value: unknown = JSON.parse(jsonrepair(slice));
+      // The slice is one object (it starts with `{`); a repair that makes it something else — a mismatched bracket
+      // read as an array of its pieces — guessed wrong: the object is reported where it broke.
+      if (isPlainJsonObject(value)) return { ok: true, value };
     } catch (r) {
-      const errors: ParseError[] = [];
-      parseJsonc(slice, errors, { allowTrailingComma: true });
-      const strict: JsonFailure = errors.length
-        ? { message: sentenceOf(printParseErrorCode(errors[0].error)), position: errors[0].offset }
-        : { message: withoutPosition(e instanceof Error ? e.message : String(e)), position: null };
-      return { ok: false, strict, repair: r instanceof JSONRepairError ? { message: withoutPosition(r.message), position: r.position } : null };
+      if (r instanceof JSONRepairError) repair = { message: withoutPosition(r.message), position: r.position };
     }
+    const errors: ParseError[] = [];
+    parseJsonc(slice, errors, { allowTrailingComma: true });
+    const strict: JsonFailure = errors.length
+      ? { message: sentenceOf(printParseErrorCode(errors[0].error)), position: errors[0].offset }
+      : { message: withoutPosition(e instanceof Error ? e.message : String(e)), position: null };
+    return { ok: false, strict, repair };
   }
 }
 
