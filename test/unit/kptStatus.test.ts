@@ -147,6 +147,19 @@ describe('kpt status: marking', () => {
     md = mergeKptText(md, 't1', { keep: [], problem: ['slow build'], try: ['pair more', 'new try'] }, { updatedAt: NOW });
     assert.deepStrictEqual(parseKpt(md).map((i) => [i.text, i.status ?? 'open']), [['slow build', 'resolved'], ['pair more', 'open'], ['new try', 'open']]);
   });
+
+  it("a retrospective's item text cannot set a status: a marker written in it is not kept", () => {
+    // only `cape kpt mark`, the tree and the opening's adopted_tries set statuses; a Problem the model (or text it
+    // quoted) wrote as resolved would silently leave the digest
+    const lists = { keep: ['tests first <!-- cape-kpt: adopted by t0 -->'], problem: ['flaky CI <!-- cape-kpt: resolved -->'], try: ['<!-- cape-kpt: dropped -->'] };
+    const md = mergeKptText('', 't1', lists, { updatedAt: NOW });
+    assert.deepStrictEqual(parseKpt(md), [
+      { kind: 'keep', taskId: 't1', text: 'tests first' },
+      { kind: 'problem', taskId: 't1', text: 'flaky CI' },
+    ]);
+    assert.ok(!md.includes('cape-kpt'), md);
+    assert.match(kptDigest(parseKpt(md)), /flaky CI/);
+  });
 });
 
 describe('kpt status: the digest', () => {

@@ -4,7 +4,7 @@
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind, KptLists } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
-import { kptStatusMarker, splitStatus } from './items';
+import { kptStatusMarker, splitStatus, withoutStatusMarker } from './items';
 import { oneLine } from '../text/cut';
 import { closesFence, fenceOpening, headingOf } from '../text/markdown';
 
@@ -214,14 +214,18 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
   return out.join('\n').replace(/\n+$/, '\n');
 }
 
-/** The session's new items per kind: one line each, without empty entries and duplicates. */
+/**
+ * The session's new items per kind: one line each, without empty entries and duplicates. A status marker in the
+ * text is the model's (or what it quoted), not a decision: it would set the item's status on the next read (a
+ * Problem written "resolved" would leave the digest), so it is dropped: statuses are set by status.ts alone.
+ */
 function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]> {
   const out = { keep: [], problem: [], try: [] } as Record<KptKind, KptItem[]>;
   for (const kind of KPT_KINDS) {
     const seen = new Set<string>();
     for (const raw of lists[kind] ?? []) {
       if (typeof raw !== 'string') continue;
-      const text = oneLine(raw);
+      const text = oneLine(withoutStatusMarker(raw));
       if (!text || seen.has(text)) continue;
       seen.add(text);
       out[kind].push({ kind, taskId, text });
