@@ -1,6 +1,6 @@
 // The CLI's messages about odd replies (issue 7 item 15), through the real SDK and the fake server: invalid JSON is
 // quoted where it broke (line, column, a marked excerpt), and a reply with two envelopes uses the last complete one
-// and says so (stderr, --json warnings, the pair artifact).
+// and says so (stderr, --json warnings, the pair artifact); a refused reply is said to be one.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -69,5 +69,35 @@ describe('CLI messages about odd replies', function () {
     // A reply with one envelope has no warning.
     const other = listFiles(path.join(ws, 'cape/5_sessions/pair')).filter((f) => f !== pair);
     for (const f of other) assert.strictEqual(JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/pair', f), 'utf8')).warnings, undefined, f);
+  });
+
+  it('a refusal (stop_reason "refusal") fails the step saying so, without a repair request that repeats the refused turn', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    // the API's safety classifier can stop a reply at any point: here after the start of the envelope
+    fake.enqueue({ text: r[0] }, { text: r[1].slice(0, 200), stopReason: 'refusal' }, { text: r[1] });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 1, run.stderr);
+    assert.strictEqual(fake.requests.length, 2, 'the refused conversation is not continued');
+    assert.strictEqual(run.json.error.step, 'poa');
+    assert.match(run.json.error.message, /POA's reply was refused by the model \(stop_reason "refusal"\)/);
+    assert.ok(!/max_tokens|no JSON envelope|cut off/.test(run.json.error.message), run.json.error.message);
+    assert.strictEqual(run.json.resumable, true);
+    // what it wrote before it stopped is kept, and the completed opening stays
+    const failed = listFiles(path.join(ws, 'cape/5_sessions/failed'));
+    assert.strictEqual(failed.length, 1);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'cape/5_sessions/failed', failed[0]), 'utf8'), r[1].slice(0, 200));
+    assert.match(run.json.error.message, new RegExp(`saved in cape/5_sessions/failed/${failed[0]}`));
+    assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 1);
+
+    // a refused repair request: the unusable first reply is kept with it
+    fake.reset();
+    const ws2 = demoWorkspace();
+    fake.enqueue({ text: r[0] }, { text: brokenPoa(r[1]) }, { text: '', stopReason: 'refusal' });
+    const again = await start(ws2);
+    assert.strictEqual(fake.requests.length, 3, 'the opening, the reply and its repair request');
+    assert.match(again.json.error.message, /POA's reply was refused by the model \(stop_reason "refusal"\), so there is no reply to use\. The raw replies are saved in cape\/5_sessions\/failed\//);
+    const kept = listFiles(path.join(ws2, 'cape/5_sessions/failed'));
+    assert.strictEqual(fs.readFileSync(path.join(ws2, 'cape/5_sessions/failed', kept[0]), 'utf8'), `${brokenPoa(r[1])}\n\n----- repair reply -----\n\n`);
   });
 });

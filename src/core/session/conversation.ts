@@ -64,6 +64,7 @@ export class StepConversation {
   async ask(messages: ChatMessage[]): Promise<Answer> {
     const { step, emit } = this.o;
     let { res, messages: sent } = await this.call(messages, 0);
+    await this.failOnRefusal(res);
     let parsed = parseReply(step, res.text);
     if (!parsed.ok) {
       emit({ type: 'repair', step, error: parsed.error });
@@ -72,6 +73,7 @@ export class StepConversation {
         [...sent, replyTurn(firstRaw), { role: 'user', content: repairPrompt(step, parsed.error, firstRaw) }],
         1,
       ));
+      await this.failOnRefusal(res, firstRaw);
       parsed = parseReply(step, res.text);
       if (!parsed.ok) {
         const rawPath = await this.o.store.saveFailedRaw(this.o.taskId, step, `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`);
@@ -87,6 +89,27 @@ export class StepConversation {
     for (const message of parsed.warnings) emit({ type: 'warning', step, message });
     // the engine's id, whatever the model wrote
     return { res, sent, reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: this.o.taskId } } };
+  }
+
+  /**
+   * A reply the model refused (stop_reason "refusal": the API's safety classifier stopped it, with or without some
+   * text) is neither parsed nor repaired: its text is not a malformed envelope ("empty", "cut off at max_tokens"
+   * would be the wrong diagnosis), and a refused conversation is not continued (the API's advice: change the prompt).
+   * `firstRaw`: the unusable reply a refused repair request answered, kept with it.
+   */
+  private async failOnRefusal(res: LlmResult, firstRaw?: string): Promise<void> {
+    if (res.stopReason !== 'refusal') return;
+    const { step, taskId, store, workspace } = this.o;
+    const raw = firstRaw === undefined ? res.text : `${firstRaw}\n\n----- repair reply -----\n\n${res.text}`;
+    const what = firstRaw === undefined ? 'What it wrote before it stopped is' : 'The raw replies are';
+    const saved = raw.trim() === '' ? '' : ` ${what} saved in ${path.relative(workspace, await store.saveFailedRaw(taskId, step, raw))}.`;
+    throw new StepFailure(
+      step,
+      'invalid_reply',
+      `${STEP_AGENT[step]}'s reply was refused by the model (stop_reason "refusal"), so there is no reply to use.${saved} ` +
+        'Reword what it may have declined (the objective, the cape/ files or the earlier steps it read), then retry the step (or resume the session).',
+      res.text,
+    );
   }
 
   /** A request of the step: with tools, the loop answers the model's calls until it writes its reply. */
