@@ -194,6 +194,21 @@ describe('assets: loadCape', () => {
     assert.strictEqual(cape.issues[0].message, '3_development/3_standards.md is 512.1 KB; only the first 256 KB are used');
   });
 
+  it('a frontmatter longer than the size limit is said to be too long, not "never closed"', async () => {
+    const root = completeCape();
+    cleanup.push(root);
+    // the closing '---' is there, after the first MAX_ASSET_BYTES: adding another one (what "never closed" asks) cannot help
+    const notes = '  a line of notes\n'.repeat(Math.ceil(MAX_ASSET_BYTES / 17));
+    write(root, '1_product/1_mvv.md', `---\ntype: input\nnotes: |\n${notes}---\n# Vision\n`);
+    const cape = await loadCape(root);
+    assert.ok(!cape.files.has('1_product/1_mvv.md'));
+    assert.deepStrictEqual(cape.issues.map((i) => [i.path, i.kind]), [['1_product/1_mvv.md', 'malformed']]);
+    assert.match(
+      cape.issues[0].message,
+      /^1_product\/1_mvv\.md:1: its frontmatter does not end within the first 256 KB, all that is read of this 271\.\d KB file; shorten the frontmatter; the file was skipped$/,
+    );
+  });
+
   it('does not follow symlinks that point outside cape/, but follows those inside', async function () {
     const root = completeCape();
     const outside = tmpDir('cape-outside-');

@@ -303,11 +303,15 @@ async function loadOne(readPath: string, absPath: string, relPath: string, issue
   }
   const fm = parseFrontmatter(read.text);
   if (!fm.ok) {
+    // Only the file's beginning was read: its frontmatter may well close after the cut ("add a '---' line" would mislead).
+    const message = fm.unclosed && read.truncated
+      ? `its frontmatter does not end within the first ${formatBytes(MAX_ASSET_BYTES)}, all that is read of this ${formatBytes(read.size)} file; shorten the frontmatter`
+      : fm.message;
     issues.push({
       path: relPath,
       line: fm.line,
       kind: fm.kind,
-      message: `${relPath}${fm.line ? `:${fm.line}` : ''}: ${fm.message}; the file was skipped`,
+      message: `${relPath}${fm.line ? `:${fm.line}` : ''}: ${message}; the file was skipped`,
     });
     return null;
   }

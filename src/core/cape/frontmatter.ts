@@ -11,7 +11,7 @@ import { isPlainObject } from '../model/types';
 
 export type FrontmatterResult =
   | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
-  | { ok: false; kind: 'malformed' | 'refused'; line?: number; message: string };
+  | { ok: false; kind: 'malformed' | 'refused'; line?: number; message: string; unclosed?: true };
 
 function refuseEngine(): never {
   throw new Error('executable frontmatter is refused');
@@ -64,6 +64,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       kind: 'malformed',
       line: 1,
       message: "frontmatter opened with '---' on line 1 is never closed; add a '---' line after it",
+      // a reader that cut the text (assets.ts) knows the closing line may lie beyond the cut
+      unclosed: true,
     };
   }
   let parsed: { data: unknown; content: string };
