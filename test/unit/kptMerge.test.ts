@@ -266,6 +266,21 @@ describe('kpt lock: stale locks are detected and said', () => {
     );
     assert.ok(fs.existsSync(`${file}.lock`), 'a live lock is not removed');
   });
+
+  it('a lock it cannot read (a folder, a dangling link) is waited for like a live one, then named, never spun on', async function () {
+    this.timeout(20000); // before the fix: an endless loop of tries, timeoutMs never checked
+    for (const make of [(lock: string) => fs.mkdirSync(lock), (lock: string) => fs.symlinkSync(path.join(path.dirname(lock), 'gone'), lock)]) {
+      const file = path.join(tmpDir(), 'kpt_merged.md');
+      make(`${file}.lock`);
+      let ran = false;
+      await assert.rejects(
+        withFileLock(file, async () => (ran = true), { timeoutMs: 200 }),
+        (e: Error) => e.message.includes(`Timed out after`) && e.message.includes(`${file}.lock`) && /delete that file/.test(e.message),
+      );
+      assert.strictEqual(ran, false);
+      assert.deepStrictEqual(fs.readdirSync(path.dirname(file)), ['kpt_merged.md.lock'], 'nothing left behind');
+    }
+  });
 });
 
 describe('kpt keys in any spelling', () => {

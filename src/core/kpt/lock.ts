@@ -99,12 +99,20 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
   const started = Date.now();
   let saidWaiting = false;
   let delay = 5;
+  let goneBefore = false;
   await ensureDir(path.dirname(filePath));
   for (;;) {
     if (await tryTakeLock(lockPath, token)) break;
     const verdict = await staleVerdict(lockPath, staleMs);
-    if (verdict === 'gone') continue;
-    if (verdict !== 'live') {
+    // released in between: try again at once; but a name that is there and cannot be opened (a dangling link) is
+    // "gone" every time: from the second time on it is waited for and timed out like a live lock, never spun on
+    const gone = verdict === 'gone';
+    if (gone && !goneBefore) {
+      goneBefore = true;
+      continue;
+    }
+    goneBefore = gone;
+    if (verdict !== 'live' && verdict !== 'gone') {
       if (await breakStaleLock(lockPath, staleMs)) warn(`Removed the stale lock ${lockPath}: ${verdict.why}.`);
       continue;
     }
@@ -176,7 +184,8 @@ async function tryTakeLock(lockPath: string, token: string): Promise<boolean> {
 /**
  * 'gone' (vanished: retry at once), 'live' (wait), or why the lock is stale. The age and the content are read
  * through one open handle, so they belong to the same lock: a fresh lock taken right after an old one was released
- * is never judged by the old one's age.
+ * is never judged by the old one's age. A lock that is there but cannot be read (a folder, no permission) cannot be
+ * judged: it is waited for like a live one, and the timeout's error names it.
  */
 async function staleVerdict(lockPath: string, staleMs: number): Promise<'gone' | 'live' | { why: string }> {
   let st;
@@ -189,8 +198,8 @@ async function staleVerdict(lockPath: string, staleMs: number): Promise<'gone' |
     } finally {
       await fh.close();
     }
-  } catch {
-    return 'gone';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'live';
   }
   const age = Date.now() - st.mtimeMs;
   const holder = parseHolder(raw);
