@@ -289,6 +289,19 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.deepStrictEqual((await loadCape(cape)).issues, []);
   });
 
+  it('a refused reply (stop_reason "refusal") fails its file saying so, without a repair of the refused turn', async () => {
+    // the API's safety classifier stopped the reply: it is neither "empty" nor something a repair request can fix
+    fake.setResponder(responder({ '1_product/2_persona.md': { text: '---\ntype: input\n---\n# Per', stopReason: 'refusal' } }));
+    const ws = workspace();
+    const res = await initCape(opts(ws));
+    assert.deepStrictEqual(res.failed.map((f) => f.path), ['cape/1_product/2_persona.md']);
+    assert.match(res.failed[0].error, /^the model refused to write it \(stop_reason "refusal"\): reword the answers it may have declined, then fill the missing files with `cape init --missing-only`/);
+    assert.match(res.failed[0].error, /nothing was written$/);
+    assert.strictEqual(fake.requests.filter((r) => requestedPath(r) === '1_product/2_persona.md').length, 1, 'no repair request');
+    assert.strictEqual(fs.existsSync(path.join(ws, 'cape/1_product/2_persona.md')), false);
+    assert.strictEqual(res.written.length, GENERIC_CAPE_FILES.length + INPUT_CAPE_FILES.length - 1);
+  });
+
   it('the decisions reply is checked and repaired once; a still-bad one fails every input file clearly and writes none', async () => {
     const keys = prompts.decisions.map((d) => d.key);
     const partial = keys.slice(0, 3).map((k) => `- ${k}: x`).join('\n');

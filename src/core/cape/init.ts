@@ -23,14 +23,11 @@ import type { PromptAssets } from './prompts';
 import { type InitDecisions, checkDecisionsReply, checkInputReply, decisionsRepairPrompt, formatDecisions, inputRepairPrompt } from './initChecks';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { normaliseAnswers, type InitAnswers } from './initAnswers';
-import { INIT_DECISIONS_FILE, buildDecisionsRequest, buildInitRequest, checkedReply, readExistingInputs, readStoredDecisions } from './initRequests';
+import { FINISH_LATER, INIT_DECISIONS_FILE, buildDecisionsRequest, buildInitRequest, checkedReply, readExistingInputs, readStoredDecisions } from './initRequests';
 import { LlmError } from '../llm/errors';
 import { StepRetryOptions, withStepRetry } from '../llm/retry';
 
 export type InitMode = 'fail-if-exists' | 'overwrite' | 'missing-only';
-
-/** How a user completes a partly written cape/ (named by its CLI flag and VS Code choice, never the internal mode). */
-const FINISH_LATER = 'fill the missing files with `cape init --missing-only` (VS Code: "CAPE: Initialize Project" → Fill only missing files)';
 
 export interface InitProgress {
   done: number;

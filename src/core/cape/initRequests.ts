@@ -141,6 +141,18 @@ function repairRequest(req: LlmRequest, badReply: string, repair: string): LlmRe
   return { ...req, messages: [...req.messages, { role: 'assistant', content: badReply.trimEnd() }, { role: 'user', content: repair }] };
 }
 
+/** How a user completes a partly written cape/ (named by its CLI flag and VS Code choice, never the internal mode). */
+export const FINISH_LATER = 'fill the missing files with `cape init --missing-only` (VS Code: "CAPE: Initialize Project" → Fill only missing files)';
+
+/**
+ * A reply the model refused (stop_reason "refusal": the API's safety classifier stopped it) is not checked: it is no
+ * malformed file ("the reply was empty") and a repair request would only continue the refused conversation.
+ */
+function failOnRefusal(res: LlmResult): LlmResult {
+  if (res.stopReason === 'refusal') throw new Error(`the model refused to write it (stop_reason "refusal"): reword the answers it may have declined, then ${FINISH_LATER}`);
+  return res;
+}
+
 /**
  * One checked reply: the request, then — when the check fails — one repair request quoting the problems. Throws
  * with every remaining problem when the repaired reply is still unusable. `call` does the model call (with retry).
@@ -151,10 +163,10 @@ export async function checkedReply<T>(
   check: (res: LlmResult) => ReplyCheck<T>,
   repairText: (problems: string[]) => string,
 ): Promise<{ value: T; repaired: boolean }> {
-  const first = await call(req);
+  const first = failOnRefusal(await call(req));
   const c1 = check(first);
   if (c1.ok) return { value: c1.value, repaired: false };
-  const second = await call(repairRequest(req, first.text, repairText(c1.problems)));
+  const second = failOnRefusal(await call(repairRequest(req, first.text, repairText(c1.problems))));
   const c2 = check(second);
   if (c2.ok) return { value: c2.value, repaired: true };
   throw new Error(`the reply could not be used even after one repair request: ${c2.problems.join('; ')}`);
