@@ -11,7 +11,7 @@ import {
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
   detectChecks,
-  isStaticCheck,
+  failFirstCommands,
   type ChecksConfig,
   costCapProblem,
 } from '../core';
@@ -93,7 +93,7 @@ export async function checksFrom(
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
   const failFirst = flags['fail-first'] === true;
-  const testCommands = resolved.commands.filter((c) => !isStaticCheck(c.command)).map((c) => `\`${c.command}\``);
+  const testCommands = failFirstCommands(resolved.commands.map((c) => c.command)).run.map((c) => `\`${c}\``);
   const failFirstSaying = !failFirst
     ? ''
     : testCommands.length

@@ -25,14 +25,18 @@ export function proposedTestFiles(files: readonly ProposedFile[]): ProposedFile[
   return files.filter((f) => f.status === 'proposed' && !!f.relPath && isTestFile(f.relPath));
 }
 
+/** The commands fail-first runs (those that run tests) and those it skips (static checks: isStaticCheck). */
+export function failFirstCommands(commands: readonly string[]): { run: string[]; skipped: string[] } {
+  return { run: commands.filter((c) => !isStaticCheck(c)), skipped: commands.filter((c) => isStaticCheck(c)) };
+}
+
 /**
  * Runs every test command (not a static check) once with only the proposal's test files applied. Returns `cancelled: true` (and the runs so
  * far) when Stop ends a run; the caller decides what a stop means.
  */
 export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRuns & { cancelled?: boolean }> {
   const tests = proposedTestFiles(opts.files);
-  const commands = opts.commands.filter((c) => !isStaticCheck(c));
-  const skipped = opts.commands.filter((c) => isStaticCheck(c));
+  const { run: commands, skipped } = failFirstCommands(opts.commands);
   const result: FailFirstRuns = { testFiles: tests.map((f) => f.relPath!), runs: [], notWritten: [], ...(skipped.length ? { skipped } : {}) };
   if (!tests.length || !commands.length) return result;
   const scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal });

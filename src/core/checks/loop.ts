@@ -224,8 +224,9 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       if (opts.signal?.aborted) throw new CheckCancelled();
       throw e;
     }
-    if (before.cancelled) throw new CheckCancelled();
-    outcome.before = { testFiles: before.testFiles, runs: before.runs, notWritten: before.notWritten, ...(before.skipped ? { skipped: before.skipped } : {}) };
+    const { cancelled, ...runs } = before;
+    if (cancelled) throw new CheckCancelled();
+    outcome.before = runs;
   }
   emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}) });
   return { files, outcome };

@@ -68,8 +68,8 @@ export function projectOutline(files: readonly [string, string][], total = OUTLI
   let used = 0;
   for (let i = 0; i < files.length; i++) {
     const [rel, text] = files[i];
-    const rest = files.slice(i + 1).map(([r]) => r);
-    const room = Math.min(OUTLINE_FILE_CHARS, total - used - (rest.length ? 60 : 0));
+    // room kept for the line naming the files left out, while any remain
+    const room = Math.min(OUTLINE_FILE_CHARS, total - used - (i + 1 < files.length ? 60 : 0));
     const body = room > 80 ? outlineMarkdown(text, room - rel.length - 2) : '';
     if (!body) {
       parts.push(`(No room to outline: ${files.slice(i).map(([r]) => r).join(', ')})`);

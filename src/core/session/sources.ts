@@ -49,11 +49,16 @@ const FRAMEWORK_FILES = new Set<string>(GENERIC_CAPE_FILES);
  */
 export const WHOLE_DOMAIN_LIMIT = 32_000;
 
-/** The role's domain files: whole (the same in every session, so cacheable) or, when too big, packed for this work. */
-export function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): { text: string; whole: boolean } {
-  const files: [string, string][] = [...inputs.assets.entries()]
+/** The project's files of a cape/ domain folder (not the framework's role files, not empty ones), by path. */
+function domainFiles(inputs: ContextInputs, folder: string): [string, string][] {
+  return [...inputs.assets.entries()]
     .filter(([rel, text]) => rel.startsWith(folder + '/') && !FRAMEWORK_FILES.has(rel) && text.trim())
     .sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** The role's domain files: whole (the same in every session, so cacheable) or, when too big, packed for this work. */
+export function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): { text: string; whole: boolean } {
+  const files = domainFiles(inputs, folder);
   const budget = inputs.assetBudget?.[step] ?? WHOLE_DOMAIN_LIMIT;
   const whole = packAssets(files, Infinity, '');
   if (whole.length <= budget) return { text: whole, whole: true };
@@ -141,10 +146,9 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const folders = domainFolderReaders();
       const readers = [...folders].map(([folder, roles]) => `${roles.join(', ')}: cape/${folder}/`).join('; ');
       // every project file a role receives (the expected ones and any the project added), outlined
-      const outlined: [string, string][] = [...inputs.assets.entries()]
-        .filter(([rel, text]) => folders.has(rel.split('/')[0]) && !FRAMEWORK_FILES.has(rel) && text.trim())
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([rel, text]) => [`cape/${rel}`, text]);
+      const outlined = [...folders.keys()]
+        .sort()
+        .flatMap((folder) => domainFiles(inputs, folder).map(([rel, text]): [string, string] => [`cape/${rel}`, text]));
       return section(
         'Project files in cape/',
         `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}\n` +
