@@ -13,7 +13,8 @@
 // 3. KPT grouping / digest over 10,000 items, and the tree model for 10,000 items.
 // 4. The workspace index on a generated 50,000-file workspace (build time, peak memory, incremental update, warm
 //    `cape context`) and localization on real history (bench/localization.ts; skipped when bench/data is absent).
-// 5. Bundle sizes of a production build and the module-load time of its extension bundle (bench/bundle.ts).
+// 5. The edit matcher on a 50,000-line file × a 500-line SEARCH of the same line (bench/editMatch.ts).
+// 6. Bundle sizes of a production build and the module-load time of its extension bundle (bench/bundle.ts).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -28,6 +29,7 @@ import { benchVoice } from './voice';
 import { benchWorkspaceIndex } from './workspaceIndex';
 import { benchLocalization } from './localization';
 import { benchBundles } from './bundle';
+import { benchEditMatch, editMatchLine } from './editMatch';
 
 const CONTEXT_TARGET = 0.4;
 /** The fake's model time per request (a step's reply takes about a minute and a half). */
@@ -158,6 +160,8 @@ async function main() {
     const t = await benchKptTree();
     console.log(`kpt tree: ${t.items} items → ${t.groups} groups in ${t.ms.toFixed(0)} ms`);
   }
+
+  console.log(editMatchLine(benchEditMatch()));
 
   await benchWorkspaceIndex(Number(process.env.CAPE_BENCH_FILES) || 50_000);
   await benchLocalization();

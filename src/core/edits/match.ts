@@ -16,12 +16,14 @@
 // matches a file that spells them decomposed (e + U+0301, as text copied from macOS file names does), and the other
 // way round. The file keeps its own text: a line the hunk does not change (around it, or a context line the REPLACE
 // repeats at the hunk's start or end) stays byte for byte; only the changed lines take the REPLACE text.
+// Finding the places costs the file's lines plus the SEARCH's, not their product (./locate.ts).
 // Line endings: the file's own, line by line (CRLF stays CRLF, a mixed file keeps each untouched line's ending, a
 // missing final newline stays missing); the model's text is taken with LF. A UTF-8 byte-order mark stays in front.
 
 import type { Hunk } from '../model/types';
 import { shorten } from '../text/cut';
 import { usualLineBreak } from '../files/text';
+import { indentationHint, locate, overlapped, type Located, type Shift } from './locate';
 
 export type { Hunk };
 
@@ -51,93 +53,12 @@ export function hunkName(h: Hunk): string {
   return shorten(t, 80);
 }
 
-interface Shift {
-  /** Whitespace the file has in front of each non-blank SEARCH line ('' when removed). */
-  add: string;
-  /** Whitespace the SEARCH lines have in front that the file does not ('' when added). */
-  remove: string;
-}
-
-function leading(s: string): string {
-  return /^[ \t]*/.exec(s)![0];
-}
-
-/** The uniform shift under which `search` equals `file` (trailing whitespace ignored), or null. */
-function shiftMatch(file: string[], at: number, search: string[]): Shift | null {
-  let shift: Shift | null = null;
-  for (let k = 0; k < search.length; k++) {
-    const f = file[at + k].trimEnd();
-    const s = search[k].trimEnd();
-    if (s === '' || f === '') {
-      if (s !== f) return null;
-      continue;
-    }
-    let here: Shift;
-    const fl = leading(f);
-    const sl = leading(s);
-    if (fl.length >= sl.length && fl.endsWith(sl) && f.slice(fl.length - sl.length) === s) here = { add: fl.slice(0, fl.length - sl.length), remove: '' };
-    else if (sl.length > fl.length && sl.endsWith(fl) && s.slice(sl.length - fl.length) === f) here = { add: '', remove: sl.slice(0, sl.length - fl.length) };
-    else return null;
-    if (shift && (shift.add !== here.add || shift.remove !== here.remove)) return null;
-    shift = here;
-  }
-  return shift ?? { add: '', remove: '' };
-}
-
-function exactAt(file: string[], at: number, search: string[]): boolean {
-  for (let k = 0; k < search.length; k++) if (file[at + k] !== search[k]) return false;
-  return true;
-}
-
 function shifted(lines: string[], s: Shift): string[] {
   return lines.map((l) => {
     if (l.trim() === '') return l;
     if (s.remove && l.startsWith(s.remove)) return l.slice(s.remove.length);
     return s.add + l;
   });
-}
-
-/** Places where the hunk matches; the level that found them. */
-function locate(file: string[], search: string[]): { level: 'exact' | 'tolerant'; places: { at: number; shift?: Shift }[] } {
-  const last = file.length - search.length;
-  const exact: { at: number }[] = [];
-  for (let i = 0; i <= last; i++) if (exactAt(file, i, search)) exact.push({ at: i });
-  if (exact.length > 0) return { level: 'exact', places: exact };
-  const tolerant: { at: number; shift: Shift }[] = [];
-  for (let i = 0; i <= last; i++) {
-    const s = shiftMatch(file, i, search);
-    if (s) tolerant.push({ at: i, shift: s });
-  }
-  return { level: 'tolerant', places: tolerant };
-}
-
-/**
- * For a hunk that matches nowhere: when it would match with every line's indentation ignored, how the file's
- * indentation differs from the SEARCH's (tabs against spaces, or not one uniform shift), to tell the model. Only a
- * hint: such a match is never applied (re-indenting the REPLACE lines would be a guess).
- */
-function indentationHint(file: string[], search: string[]): string | null {
-  const last = file.length - search.length;
-  for (let i = 0; i <= last; i++) {
-    let same = true;
-    for (let k = 0; k < search.length && same; k++) same = file[i + k].trim() === search[k].trim();
-    if (!same) continue;
-    const indents = (ls: string[]) => ls.filter((l) => l.trim() !== '').map(leading).join('');
-    const f = indents(file.slice(i, i + search.length));
-    const s = indents(search);
-    if (f.includes('\t') && !s.includes('\t') && s.includes(' ')) return 'the file indents these lines with tabs where the SEARCH has spaces';
-    if (s.includes('\t') && !f.includes('\t') && f.includes(' ')) return 'the file indents these lines with spaces where the SEARCH has tabs';
-    return "the SEARCH lines are indented differently from the file's (not by one uniform shift)";
-  }
-  return null;
-}
-
-/** For a hunk that matches nowhere now: the earlier hunk that replaced lines where it matched the original, or null. */
-function overlapped(original: string[], replacedBy: number[], search: string[]): number | null {
-  for (const p of locate(original, search).places) {
-    for (let k = p.at; k < p.at + search.length; k++) if (replacedBy[k] !== undefined) return replacedBy[k];
-  }
-  return null;
 }
 
 /** A file as lines: each line's text and its own ending ('' for a last line without one), the byte-order mark apart. */
@@ -213,7 +134,7 @@ interface Placed {
 function place(p: Progress, h: Hunk, afterOthers: boolean): Placed | string {
   let search = clean(h.search).map(nfc);
   let replace = clean(h.replace);
-  let found: ReturnType<typeof locate> | null = null;
+  let found: Located | null = null;
   if (h.readings && h.readings.length > 1) {
     // several lines could be the divider: the one reading whose SEARCH matches exactly one place
     const fits = h.readings
