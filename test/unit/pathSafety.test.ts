@@ -49,8 +49,15 @@ describe('pathSafety: checkFilePath', () => {
     ['.git/config', /\.git/],
     ['.GIT/hooks/pre-commit', /\.git/],
     ['sub/.Git/HEAD', /\.git/],
-    ['.git./config', /ends with a dot/],
     ['.git /config', /ends with a dot or a space/],
+    ['.git./config', /^segment "\.git\." ends with a dot or a space \(Windows would strip it\)$/],
+    [' src/a.ts', /^segment " src" starts with a space \(it would make a file or folder whose name begins with one\); write "src"$/],
+    ['src/ a.ts', /^segment " a\.ts" starts with a space .*; write "a\.ts"$/],
+    ['src /a.ts', /^segment "src " ends with a dot or a space \(Windows would strip it\); write "src"$/],
+    ['src/a.ts. ', /^segment "a\.ts\. " ends with a dot or a space .*; write "a\.ts"$/],
+    ['\u00a0src/a.ts', /^segment "\u00a0src" starts with a space .*; write "src"$/],
+    ['src/a.ts\u3000', /^segment "a\.ts\u3000" ends with a space \(it would make a file or folder whose name ends with one\); write "a\.ts"$/],
+    ['src/ /a.ts', /^segment " " starts with a space \(it would make a file or folder whose name begins with one\)$/],
     ['GIT~1/config', /\.git/],
     ['file.txt::$DATA', /":"/],
     ['.git::$INDEX_ALLOCATION/config', /":"/],
@@ -107,7 +114,7 @@ describe('pathSafety: checkFilePath', () => {
   });
 
   it('nameRefusal refuses a listed name exactly when checkFilePath refuses it as a path of its own (or it is no name there), under Windows rules', () => {
-    const pieces = ['a', 'A', '.', ' ', '-', '#', '!', 'é', 'e\u0301', 'git', '.git', 'GIT~1', 'con', 'Aux', 'lpt1', 'com²', 'ts', ':', '\\', '?', '*', '"', '<', '|', '\n', '\t', '\u007f', '\u0085', '\u200b', '\u202e', '\ufeff', '~', '$', '%2e', '5_sessions'];
+    const pieces = ['a', 'A', '.', ' ', '\u00a0', '-', '#', '!', 'é', 'e\u0301', 'git', '.git', 'GIT~1', 'con', 'Aux', 'lpt1', 'com²', 'ts', ':', '\\', '?', '*', '"', '<', '|', '\n', '\t', '\u007f', '\u0085', '\u200b', '\u202e', '\ufeff', '~', '$', '%2e', '5_sessions'];
     const names = new Set<string>();
     for (const x of pieces) for (const y of pieces) for (const z of ['', '.ts', '.', ' ', 'x']) names.add(x + y + z);
     names.add('x'.repeat(255));

@@ -9,8 +9,11 @@
 //   lookalikes (full-width dots, Cyrillic letters) are just names. Invisible characters (zero-width, bidi
 //   controls) are refused: they make a path look like something else in the review UI and some filesystems
 //   (HFS+) ignore them, so `.g\u200Cit` could be `.git`.
-// - Segments ending with a dot or a space are refused (Windows strips them: `.git.` is `.git`), so are `:`
-//   (drive letters and NTFS alternate streams, `.git::$INDEX_ALLOCATION`) and the 8.3 short name of .git (`GIT~1`).
+// - Segments ending with a dot or a space are refused (Windows strips them: `.git.` is `.git`), so are `:` (drive
+//   letters and NTFS alternate streams, `.git::$INDEX_ALLOCATION`) and the 8.3 short name of .git (`GIT~1`).
+// - Segments starting or ending with white space (any: U+00A0 too) are refused, the reason naming the name meant:
+//   `<file path=" src/a.ts">` would make a folder " src" that nobody meant, next to src/. Never trimmed silently:
+//   the path would then differ from the one the model and the user see.
 // - Windows reserved device names (CON, NUL, COM1, `aux.c`, …; deviceNameRefusal): on Windows always refused (the
 //   name opens a device). Elsewhere such a file or folder is an ordinary one (the Linux kernel has `aux.c`): an
 //   existing one is read and edited, and only a path that would create one is refused (a repository with it cannot
@@ -56,9 +59,22 @@ function show(p: string): string {
   return JSON.stringify(shorten(p, 80));
 }
 
+/**
+ * Why a segment that starts with white space, or ends with a dot or white space, is refused (see the policy above),
+ * with the name to write instead when there is one.
+ */
+function spacedRefusal(seg: string): string {
+  const meant = seg.trim().replace(/\.+$/, '').trim();
+  // (no advice to write a name refused for another reason, such as `.git`)
+  const instead = meant && !segmentRefusal(meant, meant) ? `; write ${show(meant)}` : '';
+  if (/^\s/.test(seg)) return `segment ${show(seg)} starts with a space (it would make a file or folder whose name begins with one)${instead}`;
+  if (/[. ]$/.test(seg)) return `segment ${show(seg)} ends with a dot or a space (Windows would strip it)${instead}`;
+  return `segment ${show(seg)} ends with a space (it would make a file or folder whose name ends with one)${instead}`;
+}
+
 /** Why one segment of path `p` is refused (the rules above that look at a single name), or null. */
 function segmentRefusal(seg: string, p: string): string | null {
-  if (/[. ]$/.test(seg)) return `segment ${show(seg)} ends with a dot or a space (Windows would strip it)`;
+  if (/^\s|[.\s]$/.test(seg)) return spacedRefusal(seg);
   if (seg.includes(':')) return `segment ${show(seg)} contains ":" (drive letter or alternate data stream)`;
   if (/[<>"|?*]/.test(seg)) return `segment ${show(seg)} contains a character that is invalid in Windows file names`;
   if (seg.length > 255) return `segment ${show(seg)} is longer than 255 characters`;
@@ -88,7 +104,7 @@ function devicePathRefusal(root: string, segments: string[], platform: NodeJS.Pl
 }
 
 /** Matches the names nameRefusal may refuse but an overlong one: the characters it looks for, a trailing dot or space, the names of devices and of `.git`. */
-const NAME_SUSPECT = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\\\:<>"|?*]|${INVISIBLE.source}|[. ]$|${WINDOWS_RESERVED.source}|^(?:\\.git|git~\\d+)$`, 'i');
+const NAME_SUSPECT = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\\\:<>"|?*]|${INVISIBLE.source}|^\\s|[.\\s]$|${WINDOWS_RESERVED.source}|^(?:\\.git|git~\\d+)$`, 'i');
 
 /**
  * Why a file or folder name as a directory listing gives it can never be part of a path checkFilePath accepts, or

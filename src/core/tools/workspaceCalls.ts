@@ -147,9 +147,9 @@ export class WorkspaceCalls {
    * With `fileToo`, a file passes as well (`file: true`; the read policy then decides on reading it).
    */
   private checkDir(p: string | undefined, fileToo = false): { ok: true; relDir: string; file?: true } | { ok: false; reason: string } {
-    const trimmed = (p ?? '').trim();
-    if (trimmed === '' || /^\.?\/*$/.test(trimmed)) return { ok: true, relDir: '' };
-    const safe = checkFilePath(this.policy.root, trimmed, { capeFolder: this.policy.capeFolder });
+    if (/^\s*\.?\/*\s*$/.test(p ?? '')) return { ok: true, relDir: '' };
+    // not trimmed: a space around a name is refused with the name meant, as for read_file and DevA's blocks (pathSafety)
+    const safe = checkFilePath(this.policy.root, p!, { capeFolder: this.policy.capeFolder });
     if (!safe.ok) return safe;
     // the folders on the way, and (through a symlinked folder) those where it really leads
     for (const rel of new Set([safe.relPath, safe.realRelPath])) {
