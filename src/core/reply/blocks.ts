@@ -1,8 +1,11 @@
 // DevA's blocks in a reply (the part of src/core/reply/parser.ts after the JSON envelope, also the whole of a repair or
 // fix-round reply, which has no JSON): <file path="…">…</file> and <edit path="…">…</edit> blocks with their
 // SEARCH/REPLACE hunks (matched by src/core/edits/match.ts), and the optional <summary>…</summary>. Blocks are cut
-// out, never interpreted: a file's content keeps every byte but the newline after its opening tag.
+// out, never interpreted: a file's content keeps every byte but the newline after its opening tag. A tag in a form
+// not read here (`<File path=a.ts>`) is an error, not prose (./unreadableTags.ts).
 import type { Hunk } from '../model/types';
+import { HUNK_DIVIDER, HUNK_REPLACE, HUNK_SEARCH } from './hunkMarkers';
+import { unreadableTag, unreadableTagError } from './unreadableTags';
 
 /** An opening <file> or <edit> tag at the start of a line (or right after a closing tag); extra attributes tolerated. */
 const BLOCK_OPEN = /(?<=^|\n|<\/file>|<\/edit>)[ \t]*<(file|edit)\s+path\s*=\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')[^>\r\n]*>/g;
@@ -37,10 +40,6 @@ interface FileScan {
   /** Index of the first <file>/<edit> tag (or the end of the text when there are none). */
   firstTag: number;
 }
-
-const HUNK_SEARCH = /^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$/;
-const HUNK_DIVIDER = /^[ \t]*={5,9}[ \t]*$/;
-const HUNK_REPLACE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 
 /**
  * The hunks of an <edit> body; lines outside hunks (blank lines, stray fences) are ignored, but for a >>>>>>> REPLACE
@@ -131,6 +130,7 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
   const edits: EditBlock[] = [];
   /** Each block from its tag to the end of its closing tag. */
   const spans: [number, number][] = [];
+  const read: { from: number; to: number; kind: 'file' | 'edit' }[] = [];
   let end = from;
   for (let k = 0; k < opens.length; k++) {
     const o = opens[k];
@@ -155,11 +155,14 @@ export function extractFiles(text: string, from = 0): { ok: true; scan: FileScan
     }
     end = close + closeTag.length;
     spans.push([o.tagStart, end]);
+    read.push({ from: o.tagStart, to: end, kind: o.kind });
   }
   const stray = looseTag(text, from, text.length, spans);
   if (stray) {
     return { ok: false, error: `the <${stray.kind} path="${stray.path}"> tag does not start its line, so its block was not read: put each <file> and <edit> tag on a line of its own` };
   }
+  const unread = unreadableTag(text, from, text.length, read);
+  if (unread) return { ok: false, error: unreadableTagError(unread) };
   return { ok: true, scan: { files, edits, end, firstTag: opens.length > 0 ? opens[0].tagStart : text.length } };
 }
 

@@ -16,6 +16,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { envelopeShapeHint, validateEnvelope } from './envelope';
 import { sliceWhole } from '../text/cut';
 import { extractFiles, extractSummary, firstBlockTag, looseTag } from './blocks';
+import { unreadableTag, unreadableTagError } from './unreadableTags';
 
 /**
  * `warnings`: what the parser decided that the user should know (e.g. which of several envelopes it used); each is
@@ -333,6 +334,8 @@ export function parseReply(step: StepId, raw: string): ParseResult {
   if (early) {
     return { ok: false, error: `the <${early.kind} path="${early.path}"> block comes before the JSON envelope: put every <file> and <edit> block after it`, raw };
   }
+  const earlyUnread = unreadableTag(text, 0, found.start);
+  if (earlyUnread) return { ok: false, error: `${unreadableTagError(earlyUnread, ', before the JSON envelope,')}, after the envelope`, raw };
   const files = extractFiles(text, found.end);
   if (!files.ok) return { ok: false, error: files.error, raw };
   // The summary normally follows the files; a model may also put it between the JSON and the files

@@ -1,0 +1,132 @@
+// Block tags DevA wrote in a form the block reader (./blocks.ts) does not read: `<file path=a.ts>` (no quotes),
+// `<File path="a.ts">`, `<edit path=“a.ts”>` (typographic quotes), `<file name="a.ts">`. Such a block would be left out
+// as prose: the user would get nothing and hear nothing. Each is a parse error instead, which goes to the reply's one
+// repair round saying what to write.
+//
+// Only a tag that stands at block level counts, never text inside a block's content (an HTML, XML or JSX file, a
+// Markdown page about this format) or the summary: a line that is one opening tag and nothing else, not self-closing,
+// with a path attribute or followed by a closing tag (</file>, </edit>, any case), and
+//  - outside every block that was read and outside <summary>…</summary>; or
+//  - inside a block that was read, at the start of its line, with a path attribute, right after a line that is only
+//    that block's closing tag (blank lines apart), and in an <edit> between its hunks: there the reader took the next
+//    block for the rest of this one, because a block runs to the last closing tag before the next tag it reads.
+import { shorten } from '../text/cut';
+import { HUNK_REPLACE, HUNK_SEARCH } from './hunkMarkers';
+
+/** A block the reader read: from its tag to the end of its closing tag. */
+export interface ReadBlock {
+  from: number;
+  to: number;
+  kind: 'file' | 'edit';
+}
+
+/** A line that is one opening <file>/<edit> tag (any case, any attributes, spaces around it). */
+const ODD_OPEN = /^([ \t]*)<[ \t]*(file|edit)((?:[ \t][^<>\r\n]*)?)>[ \t]*\r?$/gim;
+/** The form the block reader reads (its BLOCK_OPEN, at the start of a line). */
+const READABLE = /^[ \t]*<(file|edit)\s+path\s*=\s*(?:"[^"\r\n]*"|'[^'\r\n]*')[^>\r\n]*>/;
+const ANY_CLOSE = /<\/[ \t]*(?:file|edit)[ \t]*>/gi;
+const PATH_ATTR = /(?:^|\s)path\s*=/i;
+/** A path attribute's value, whatever its quotes: straight, typographic, backquotes, or none. */
+const PATH_VALUE = /(?:^|\s)path\s*=\s*(?:"([^"]*)"|'([^']*)'|[“”„]([^“”„]*)[“”]|[‘’]([^‘’]*)[‘’]|`([^`]*)`|([^\s"'“”„‘’`]+))/i;
+/** The one attribute of a tag without a path attribute (`name="a.ts"`), its value. */
+const ONE_VALUE = /^\s*[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)'|[“”„]([^“”„]*)[“”]|([^\s"'“”„]+))\s*$/;
+
+export interface UnreadableTag {
+  /** The tag as written (trimmed, shortened). */
+  tag: string;
+  /** 1-based line of the text. */
+  line: number;
+  /** Why the block reader does not read it. */
+  why: string;
+  /** The tag to write instead. */
+  write: string;
+}
+
+function firstGroup(m: RegExpExecArray | null): string | null {
+  return m ? (m.slice(1).find((g) => g !== undefined) ?? null) : null;
+}
+
+function whyUnread(kind: string, attrs: string): string {
+  if (kind !== kind.toLowerCase()) return `the tag name must be lower case (${kind.toLowerCase()})`;
+  if (!PATH_ATTR.test(attrs)) return 'it has no path attribute';
+  if (!/(?:^|\s)path\s*=/.test(attrs)) return 'the attribute name must be lower case (path)';
+  if (/path\s*=\s*[“”„‘’`]/i.test(attrs)) return 'its path is in typographic quotes, not straight double quotes';
+  if (!/path\s*=\s*["']/i.test(attrs)) return 'its path is not in quotes';
+  return `it is not in the form <${kind.toLowerCase()} path="…">`;
+}
+
+/**
+ * Whether a tag at `at` inside block `b` ends it: right after a line that is only `b`'s closing tag (blank lines
+ * apart), and in an <edit> not inside a hunk's text (its last marker line before is a REPLACE one, or there is none).
+ * `markers`: each <edit> block's marker lines, found once (many such tags in one block cost one pass over it).
+ */
+function endsBlock(text: string, b: ReadBlock, at: number, markers: Map<ReadBlock, { at: number; search: boolean }[]>): boolean {
+  let end = at;
+  while (end > b.from && /\s/.test(text[end - 1])) end--;
+  const start = Math.max(b.from, text.lastIndexOf('\n', end - 1) + 1);
+  if (text.slice(start, end).trim() !== `</${b.kind}>`) return false;
+  if (b.kind === 'file') return true;
+  let list = markers.get(b);
+  if (!list) {
+    list = [];
+    for (const m of text.slice(b.from, b.to).matchAll(/^[^\n]*/gm)) {
+      const line = m[0].replace(/\r$/, '');
+      const search = HUNK_SEARCH.test(line);
+      if (search || HUNK_REPLACE.test(line)) list.push({ at: b.from + m.index, search });
+    }
+    markers.set(b, list);
+  }
+  let last: { at: number; search: boolean } | undefined;
+  for (const m of list) {
+    if (m.at >= at) break;
+    last = m;
+  }
+  return !last?.search;
+}
+
+/**
+ * The first tag at block level in text[from, to) that the block reader does not read (see the header), or null.
+ * `blocks`: the blocks it read, each from its tag to the end of its closing tag.
+ */
+export function unreadableTag(text: string, from: number, to: number, blocks: readonly ReadBlock[] = []): UnreadableTag | null {
+  const summaries = summarySpans(text, from, to, blocks);
+  const markers = new Map<ReadBlock, { at: number; search: boolean }[]>();
+  let lastClose = -1;
+  for (const c of text.matchAll(ANY_CLOSE)) lastClose = c.index;
+  ODD_OPEN.lastIndex = from;
+  for (let m = ODD_OPEN.exec(text); m !== null && m.index < to; m = ODD_OPEN.exec(text)) {
+    const [whole, indent, kind, attrs] = m;
+    const at = m.index;
+    if (READABLE.test(whole) || attrs.trimEnd().endsWith('/')) continue;
+    const hasPath = PATH_ATTR.test(attrs);
+    const inside = blocks.find((b) => at >= b.from && at < b.to);
+    const atBlockLevel = inside
+      ? indent === '' && hasPath && endsBlock(text, inside, at, markers)
+      : !summaries.some(([a, b]) => at >= a && at < b) && (hasPath || lastClose > at);
+    if (!atBlockLevel) continue;
+    const meant = firstGroup(PATH_VALUE.exec(attrs)) ?? firstGroup(ONE_VALUE.exec(attrs));
+    return {
+      tag: shorten(whole.trim(), 120),
+      line: text.slice(0, at).split('\n').length,
+      why: whyUnread(kind, attrs),
+      write: `<${kind.toLowerCase()} path="${meant?.trim() || 'the/file/path'}">`,
+    };
+  }
+  return null;
+}
+
+/** The <summary>…</summary> parts of text[from, to) outside the blocks (to the text's end when not closed). */
+function summarySpans(text: string, from: number, to: number, blocks: readonly ReadBlock[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let s = text.indexOf('<summary>', from); s !== -1 && s < to; s = text.indexOf('<summary>', s + 1)) {
+    if (blocks.some((b) => s >= b.from && s < b.to)) continue;
+    const close = text.indexOf('</summary>', s);
+    out.push([s, close === -1 ? text.length : close]);
+  }
+  return out;
+}
+
+/** The error for an unreadable tag: what it is, where, why, and what to write instead. */
+export function unreadableTagError(t: UnreadableTag, where = ''): string {
+  return `the ${t.tag} tag on line ${t.line}${where} was not read as a block: ${t.why}; write ${t.write}`;
+}
