@@ -21,7 +21,7 @@ export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemor
       ? `Every check passes${o.fixRounds ? ` after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}` : ''}.`
       : o.failsAsBefore
         ? 'Fails only as your unchanged code does (the same test cases): not the proposal\'s doing, so DevA was not asked to fix it.'
-        : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}: DevA's last proposal is kept for your review.`;
+        : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}${o.fixDeclined ? ' (DevA changed no file in its last one, holding the failure not its own, so it was not asked again)' : ''}: DevA's last proposal is kept for your review.`;
     block.append(h('p', { class: `check-outcome check-outcome-${o.passed ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(o.passed ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));
   }
   return block;

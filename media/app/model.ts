@@ -75,7 +75,8 @@ export interface StepView {
   /** DevA: the project's checks on the proposal and the fix rounds, in order; `checksOutcome` once they ended. */
   checks?: CheckItemView[];
   /** failsAsBefore: no fix round was asked, the same test cases failing on the unchanged workspace. */
-  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean };
+  /** fixDeclined: no further fix round was asked, DevA's last one having changed no file. */
+  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean };
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;
@@ -477,7 +478,7 @@ function reduceCheck(step: StepView, raw: unknown): StepView {
       break;
     }
     case 'checks-finished':
-      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0, ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}) } };
+      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0, ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}), ...(ev.fixDeclined === true ? { fixDeclined: true } : {}) } };
     default:
       return step;
   }

@@ -263,6 +263,17 @@ describe('checks: one run', () => {
     assert.strictEqual(bad.output, 'src/x.ts:3:1 boom');
   });
 
+  it('runs in the developer\'s environment with CI=1 and no colour variables of ours (a project\'s tests of FORCE_COLOR / NO_COLOR must pass)', async () => {
+    const env = { ...process.env };
+    delete env.NO_COLOR;
+    delete env.FORCE_COLOR;
+    const run = await runCheck({ command: `node -e "console.log([process.env.CI, process.env.NO_COLOR, process.env.FORCE_COLOR].join('|'))"`, cwd: tmp(), round: 0, env });
+    assert.strictEqual(run.output, '1||');
+    // the user's own setting reaches the project as it is
+    const mine = await runCheck({ command: `node -e "console.log(process.env.FORCE_COLOR)"`, cwd: tmp(), round: 0, env: { ...env, FORCE_COLOR: '3' } });
+    assert.strictEqual(mine.output, '3');
+  });
+
   it('keeps the beginning and end of a huge output within the cap', async () => {
     const run = await runCheck({ command: `node -e "for (let i = 0; i < 20000; i++) console.log('line ' + i)"`, cwd: tmp(), round: 0, outputCap: 2000, outputForModel: 100000 });
     assert.strictEqual(run.passed, true);
@@ -302,6 +313,15 @@ describe('checks: output for the model and test cases', () => {
     assert.match(trimForModel(javac, 1500), /^\[lines naming files\]\n\[ERROR\] src\/test\/java\/calc\/SqTest\.java:\[5,52\] cannot find symbol/);
   });
 
+  it('shows a location line repeated under every failure once, so the other lines naming files still fit', () => {
+    const frame = '      at Object.<anonymous> (tests/colour.test.js:360:30)';
+    const noise = Array.from({ length: 300 }, (_, i) => `PASS tests/t${i}.test.js ${'.'.repeat(30)}`);
+    const text = [...Array.from({ length: 60 }, () => [frame, '']).flat(), 'src/help.js:12:3 TypeError: x is not a function', '  next line', ...noise].join('\n');
+    const out = trimForModel(text, 2000);
+    assert.strictEqual(out.split(frame).length - 1, 1, out.slice(0, 400));
+    assert.match(out, /src\/help\.js:12:3 TypeError/);
+  });
+
   it('cuts a long line of output without splitting an emoji (a lone surrogate is invalid in the next request)', () => {
     // the 400-character cut of a long line falls between the two halves of 😀
     const long = (prefix: string) => prefix + 'x'.repeat(399 - prefix.length) + '😀'.repeat(20);
@@ -327,6 +347,35 @@ describe('checks: output for the model and test cases', () => {
       { name: 'subtracts', passed: false },
       { name: 'divides', passed: false },
     ]);
+    // jest's default reporter over several files names only failures, by their headers (repeated in its summary);
+    // `● Console` is logged output, a file that did not load is named with its file
+    const jestDefault = [
+      'PASS tests/help.test.js',
+      'FAIL tests/colour.test.js (5.2 s)',
+      '  ● getOutHasColors › when FORCE_COLOR then returns true',
+      '',
+      '    expect(received).toBe(expected)',
+      '  ● Console',
+      '',
+      '    console.log',
+      'FAIL tests/broken.test.js',
+      '  ● Test suite failed to run',
+      '',
+      "    Cannot find module './x'",
+      'Summary of all failing tests',
+      'FAIL tests/colour.test.js',
+      '  ● getOutHasColors › when FORCE_COLOR then returns true',
+      'Tests:       1 failed, 25 passed, 26 total',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(jestDefault), {
+      cases: [
+        { name: 'getOutHasColors › when FORCE_COLOR then returns true', passed: false },
+        { name: 'tests/broken.test.js › Test suite failed to run', passed: false },
+      ],
+      listsPassed: false,
+    });
+    // vitest's failed tests, and go's package line is no jest file
+    assert.deepStrictEqual(parseTestCases(' FAIL  test/calc.test.ts > calc > multiplies\nAssertionError: expected 2 to be 3\nFAIL\texample.com/calc\t0.01s'), [{ name: 'test/calc.test.ts > calc > multiplies', passed: false }]);
     const tap = ['TAP version 13', 'ok 1 - adds', 'not ok 2 - subtracts', 'ok 3 - skipped one # SKIP', '1..3'].join('\n');
     assert.deepStrictEqual(parseTestCases(tap), [
       { name: 'adds', passed: true },
@@ -746,7 +795,17 @@ describe('checks: a failure compared with the unchanged workspace', () => {
       files: proposal('exports.add = (a, b) => a + b;\nexports.broken = true;\n'),
       askFix: async (r) => (requests.push(r), 'Not mine.'),
     });
-    assert.strictEqual(requests.length, 2);
+    assert.strictEqual(requests.length, 1, 'an answer that changed no file ends the rounds: asking again brings the same answer');
+    assert.strictEqual(outcome.fixDeclined, true);
+    assert.strictEqual(outcome.runs.length, 2, 'the checks ran again after it (a flaky failure would pass there)');
+    assert.match(checksForRetro(outcome), /DevA's last fix round changed no file \(it held the failure not its own\), so it was not asked again/);
+    // an answer whose blocks could not be used is no answer that the failure is not DevA's: it is asked again
+    const asked: string[] = [];
+    const bad = '<edit path="src/add.js">\n<<<<<<< SEARCH\nno such line\n=======\nx\n>>>>>>> REPLACE\n</edit>';
+    const again = await runCheckLoop({ commands: [check], fixRounds: 2, workspace: ws(), capeFolder: 'cape', files: proposal('exports.add = (a, b) => a + b;\nexports.broken = true;\n'), askFix: async (r) => (asked.push(r), asked.length === 1 ? bad : 'Not mine.') });
+    assert.strictEqual(asked.length, 2);
+    assert.strictEqual(again.outcome.fixRounds[0].problems.length, 1);
+    assert.ok(!again.outcome.fixDeclined, 'the rounds ran out first');
     assert.match(requests[0], /On the unchanged workspace \(nothing of yours applied\) this command fails too \(exit code 1\)\.\nFailing there too \(not caused by your files; leave them alone\):\n- legacy\nNew with your proposal \(fix these\):\n- flag\n/);
     assert.strictEqual(outcome.baseline!.length, 1, 'once per command, not per round');
     assert.ok(!outcome.failsAsBefore);

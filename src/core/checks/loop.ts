@@ -193,6 +193,12 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
         break;
       }
       if (round >= maxFixRounds) break;
+      // DevA's last answer changed nothing: it holds the failure is not its own (the rerun above tells a flaky one)
+      const last = outcome.fixRounds.at(-1);
+      if (last && !last.files.length && !last.problems.length) {
+        outcome.fixDeclined = true;
+        break;
+      }
       const fixNo = round + 1;
       emit({ type: 'fix-round', round: fixNo, max: maxFixRounds, failing: failing.map((r) => r.command) });
       const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command));
@@ -228,6 +234,6 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     if (cancelled) throw new CheckCancelled();
     outcome.before = runs;
   }
-  emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}) });
+  emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}), ...(outcome.fixDeclined ? { fixDeclined: true } : {}) });
   return { files, outcome };
 }

@@ -32,7 +32,7 @@ export function wasTrimmed(output: string): boolean {
 }
 
 /**
- * At most `max` characters for the model: first every line that names a file and line (in order, each with the
+ * At most `max` characters for the model: first every line that names a file and line (in order, each once, with the
  * line after it, which usually carries the message), then the end of the output (where summaries are), with a
  * note of what was left out. Short output is returned whole.
  */
@@ -41,11 +41,13 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
   if (clean.length <= max) return clean;
   const lines = clean.split('\n');
   const picked = new Set<number>();
+  const shown = new Set<string>(); // a location line repeated (the same stack frame under every failure) shows once
   const head: string[] = [];
   let used = 0;
   const half = Math.floor(max * 0.6);
   for (let i = 0; i < lines.length && used < half; i++) {
-    if (!LOCATION.test(lines[i])) continue;
+    if (!LOCATION.test(lines[i]) || shown.has(lines[i].trim())) continue;
+    shown.add(lines[i].trim());
     for (const k of [i, i + 1]) {
       if (k >= lines.length || picked.has(k)) continue;
       const l = shorten(lines[k], 400);

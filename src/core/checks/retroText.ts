@@ -55,7 +55,9 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     ? 'Every check passes on the final proposal.'
     : outcome.failsAsBefore
       ? 'The final proposal fails only as the unchanged workspace does (the same test cases): the failure was already there, so no fix round was asked for it.'
-      : 'The final proposal still fails a check; it is kept for the human to review.';
+      : outcome.fixDeclined
+        ? 'The final proposal still fails a check. DevA\'s last fix round changed no file (it held the failure not its own), so it was not asked again; the proposal is kept for the human to review.'
+        : 'The final proposal still fails a check; it is kept for the human to review.';
   lines.push(`Fix rounds used: ${outcome.fixRounds.length} of ${outcome.maxFixRounds}. ${end}`);
   return lines.join('\n');
 }

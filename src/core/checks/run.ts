@@ -117,7 +117,10 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         detached: process.platform !== 'win32',
         windowsHide: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...(opts.env ?? process.env), CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' },
+        // CI=1 keeps test runners out of watch mode (react-scripts, vitest) and from prompting. No colour variables:
+        // the output's colours are removed when it is read (output.ts), and a project's own tests of colour handling
+        // (FORCE_COLOR, NO_COLOR) must see the environment its developer runs them in.
+        env: { ...(opts.env ?? process.env), CI: '1' },
       });
     } catch (e) {
       finish('error', null, `[could not start: ${(e as Error).message}]`);

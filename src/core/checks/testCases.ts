@@ -1,5 +1,5 @@
 // The test cases a check's run names, recognised as passed or failed, whatever the project's language: the spec
-// reporters of mocha, jest, vitest and node:test, TAP, pytest, Python's unittest, `go test`, `cargo test`, RSpec,
+// reporters of mocha, jest, vitest and node:test (and the failure headers of jest's and vitest's default ones), TAP, pytest, Python's unittest, `go test`, `cargo test`, RSpec,
 // Gradle, Maven Surefire and `dotnet test`. What reads them: the baseline (a failure already there names the same
 // failing cases), the fix request (which cases fail), TSR (DevA's named tests) and fail-first.
 //
@@ -15,6 +15,13 @@ const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
 /** mocha's (and RSpec's) numbered failures: "  1) name". */
 const NUMBERED_FAIL = /^\s{2,}\d+\)\s+(.+?)\s*$/;
 const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
+/**
+ * jest's failure headers, all its default reporter says of the cases when it runs several files: `  ● Suite › name`
+ * (repeated in its summary). `● Console` heads logged output; `● Test suite failed to run` is a file that did not
+ * load, named with the file of the `FAIL tests/x.test.js` line before it.
+ */
+const JEST_FAILURE = /^\s*● (.+?)\s*$/;
+const JEST_FAIL_FILE = /^\s*FAIL\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
 /** node:test's TAP reporter marks a describe() block in the point's YAML block. */
 const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
 
@@ -63,6 +70,8 @@ const LINE_FORMATS: LineFormat[] = [
     label: (m) => `${m[2]}.${m[1]}`,
     listsPassed: false,
   },
+  // vitest's failed tests: ` FAIL  test/calc.test.ts > calc > multiplies`
+  { re: /^\s*FAIL\s+(\S+\.\w+ > \S.*?)\s*$/, name: 1, listsPassed: false },
   // dotnet test: `  Failed CalcTests.Mul [12 ms]`
   { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
 ];
@@ -153,9 +162,16 @@ export function readTestCases(text: string): TestCases | undefined {
   let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
   let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
   let listsPassed = false;
+  let jestFile = ''; // the file of jest's last `FAIL` line
   lines: for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
+    if ((m = JEST_FAIL_FILE.exec(line))) jestFile = m[1];
+    if ((m = JEST_FAILURE.exec(line))) {
+      if (m[1] === 'Console') continue;
+      found.push({ name: m[1] === 'Test suite failed to run' ? `${jestFile || 'a test file'} › ${m[1]}` : m[1], passed: false });
+      continue;
+    }
     if ((m = TAP.exec(line))) {
       lastTap = null;
       if (/#\s*(skip|todo)\b/i.test(m[2])) continue;

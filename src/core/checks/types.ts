@@ -118,6 +118,11 @@ export interface ChecksOutcome {
   baseline?: CheckRun[];
   /** The loop stopped before a fix round because every failing test case fails on the unchanged workspace too. */
   failsAsBefore?: boolean;
+  /**
+   * The loop stopped because DevA's last fix round changed no file (and every block it wrote was used): it judged the
+   * failure not its own, and asking again would bring the same answer.
+   */
+  fixDeclined?: boolean;
 }
 
 /** One command's result for `--json` ("checks") and the retrospective: its last run, and how many runs it took. */
@@ -142,8 +147,11 @@ export type CheckEvent =
   | { type: 'fix-round'; round: number; max: number; failing: string[] }
   /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */
   | { type: 'fix-applied'; round: number; files: string[]; problems: string[] }
-  /** failsAsBefore: no fix round was asked, every failure being there on the unchanged workspace too. */
-  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number; failsAsBefore?: boolean };
+  /**
+   * failsAsBefore: no fix round was asked, every failure being there on the unchanged workspace too. fixDeclined: no
+   * further round was asked, DevA's last one having changed no file.
+   */
+  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean };
 
 export function summarizeChecks(outcome: ChecksOutcome): CheckSummary[] {
   return outcome.commands.map((command) => {
