@@ -62,6 +62,12 @@ export class UsageError extends Error {}
 export const EXIT_INTERRUPTED = 130;
 
 /**
+ * The exit code when the reader of the CLI's output closed it (`cape kpt list | head -1`): 128 + SIGPIPE, what a
+ * shell reports for git or seq stopped the same way. The command stops at once, without a message.
+ */
+export const EXIT_OUTPUT_CLOSED = 141;
+
+/**
  * `cape <command> --flag value --flag=value --switch`. Node's util.parseArgs tokenizes (`=` values, the value in
  * the next argument even when it starts with a dash, `--` as a terminator); the checks below keep CAPE's own
  * messages: a positional or short option is "Unexpected argument", an unknown flag names itself, a value flag

@@ -16,7 +16,8 @@
 // runs (bundles.ts).
 //
 // Exit codes: 0 done, 1 failed (completed steps are saved), 2 a usage error or a session paused for the Cape Master's
-// questions, 130 stopped with Ctrl-C (resumable).
+// questions, 130 stopped with Ctrl-C (resumable), 141 its output closed by the reader (`cape … | head`): it stops
+// at once and quietly, as git does (stopOnClosedOutput below, for every command).
 //
 // It never waits for input when stdin is not a terminal (a session paused for the Cape Master's questions then ends
 // with exit code 2, resumable with --answer), and writes nothing outside cape/ without --apply.
@@ -31,7 +32,7 @@ import { DEFAULT_FEEDBACK_ROUNDS } from '../core/session/options';
 import { MAX_OBJECTIVE_CHARS } from '../core/session/objective';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, TOOL_NAMES } from '../core/tools/specs';
 import { STEP_IDS } from '../core/model/types';
-import { UsageError, exitCodeOf, parseArgs } from './flags';
+import { EXIT_OUTPUT_CLOSED, UsageError, exitCodeOf, parseArgs } from './flags';
 import { isSessionCommand, loadKpt, loadSessionCommands } from './bundles';
 import { cmdContext, CONTEXT_USAGE } from './context';
 
@@ -82,7 +83,8 @@ Options:
   --json           end with one JSON line (taskId, steps, files, checks, kpt, metrics); progress goes to stderr
 
 Exit codes: 0 done · 1 failed (completed steps are saved; resume) · 2 usage error, or paused for the Cape Master's
-questions · 130 stopped with Ctrl-C (completed steps are saved; resume)
+questions · 130 stopped with Ctrl-C (completed steps are saved; resume) · 141 the output was closed by its reader
+(\`cape … | head\`): stopped quietly, as git does
 `;
 
 export async function main(
@@ -106,7 +108,21 @@ export async function main(
   }
 }
 
+/**
+ * Makes a write to `stream` whose reader has gone (EPIPE: `cape context --json | head -c 10`) end the process
+ * quietly with EXIT_OUTPUT_CLOSED, as a program killed by SIGPIPE does, instead of an unhandled 'error' event's stack
+ * trace. Node ignores SIGPIPE, so the failed write surfaces here; any other stream error is thrown as before.
+ */
+function stopOnClosedOutput(stream: NodeJS.WritableStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(EXIT_OUTPUT_CLOSED);
+  });
+}
+
 if (require.main === module) {
+  stopOnClosedOutput(process.stdout);
+  stopOnClosedOutput(process.stderr);
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
