@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
+import { runCli, tempDir, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 import { parseKpt } from '../../src/core/kpt';
 import type { KptItem } from '../../src/core/model/types';
@@ -106,6 +106,23 @@ describe('CLI: cape kpt list / mark, CM adoption, cape housekeeping', function (
     assert.strictEqual(again.code, 0);
     assert.match(again.stdout, /Nothing to move/);
     assert.ok(!fs.existsSync(`${kptPath(ws)}.lock`));
+  });
+
+  it('items under a sub-heading of a section (### From the review) are listed, marked and archived; the heading stays', async () => {
+    const ws = tempDir('cape-kpt-sub-');
+    const md = '## Problem\n\n- [t1] reviews wait a day\n\n### From the review\n\n- [t2] the login test is flaky\n\n## Try\n\n- [t1] pair on reviews\n';
+    writeFiles(ws, { 'cape/5_sessions/retrospective/kpt_merged.md': md });
+    const items = await list(ws);
+    assert.deepStrictEqual(items.map((i) => `${i.kind} ${i.taskId} ${i.text}`), ['problem t1 reviews wait a day', 'problem t2 the login test is flaky', 'try t1 pair on reviews']);
+    const mark = await runCli(['kpt', 'mark', '--workspace', ws, items[1].id, 'resolved']);
+    assert.strictEqual(mark.code, 0, mark.stderr);
+    const marked = md.replace('the login test is flaky\n', 'the login test is flaky <!-- cape-kpt: resolved -->\n');
+    assert.strictEqual(fs.readFileSync(kptPath(ws), 'utf8'), marked);
+    const hk = await runCli(['housekeeping', '--workspace', ws, '--older-than', '0', '--json']);
+    assert.strictEqual(hk.code, 0, hk.stderr);
+    assert.deepStrictEqual(hk.json.moved.map((m: { id: string }) => m.id), [items[1].id]);
+    assert.strictEqual(fs.readFileSync(kptPath(ws), 'utf8'), marked.replace('- [t2] the login test is flaky <!-- cape-kpt: resolved -->\n', ''));
+    assert.match(fs.readFileSync(archivePath(ws), 'utf8'), /^- \[t2\] the login test is flaky <!-- cape-kpt: resolved -->$/m);
   });
 
   it('usage errors are clear: no workspace, bad --older-than, unknown subcommand', async () => {

@@ -46,11 +46,16 @@ export interface KptDocItem extends KptItem {
   end: number;
 }
 
-/** A KPT section: its heading line and the line where it ends (the next heading, or the end of the file). */
+/**
+ * A KPT section: its heading line, the line where it ends (the next heading of its level or above, or the end of the
+ * file) and where its own lines end: its first sub-heading (a deeper heading, whose items are the section's too), or
+ * `end` when it has none.
+ */
 export interface KptDocSection {
   kind: KptKind;
   heading: number;
   end: number;
+  ownEnd: number;
 }
 
 /** kpt_merged.md as lines, with what the parser understood in them; every other line is kept as it is. */
@@ -70,7 +75,10 @@ export interface KptDocument {
 
 /**
  * Parses kpt_merged.md (or any markdown with Keep/Problem/Try sections) into lines plus the items and sections it
- * recognises. KPT headings are any level, English or Japanese (kptKindOf). Tolerant: CRLF, a BOM, `*`/`+`/numbered
+ * recognises. KPT headings are any level, English or Japanese (kptKindOf); a deeper heading inside a KPT section
+ * (`## Problem` then `### From the review`) is a sub-heading: the items under it are the section's, up to the next
+ * heading of the section's level or above (a deeper KPT heading, `### Try` under `## Problem`, holds its own kind's
+ * items, and the enclosing section goes on after it). Tolerant: CRLF, a BOM, `*`/`+`/numbered
  * bullets, items without a `[task-id]` tag (taskId null), lazy or indented continuation lines and nested bullets
  * (part of the item they follow). Not items, and never glued into one: code fences (and everything inside,
  * headings included), HTML comments, conflict markers, table rows, paragraphs after a blank line and the
@@ -86,6 +94,8 @@ export function parseKptDocument(markdown: string): KptDocument {
   const sections: KptDocSection[] = [];
   let updatedLine = -1;
   let section: KptDocSection | null = null;
+  /** The headings the current line is under, outermost first, each with the KPT section it opened (null: none). */
+  const outline: { level: number; opened: KptDocSection | null }[] = [];
   let current: { item: KptDocItem; parts: string[] } | null = null;
   let afterBlank = false;
   let fence: string | null = null;
@@ -100,10 +110,8 @@ export function parseKptDocument(markdown: string): KptDocument {
     if (current.item.text) items.push(current.item);
     current = null;
   };
-  const closeSection = (at: number): void => {
-    if (section) section.end = at;
-    section = null;
-  };
+  /** The innermost KPT section of the outline (null: the line is in none). */
+  const innermost = (): KptDocSection | null => outline.reduce<KptDocSection | null>((s, h) => h.opened ?? s, null);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (fence !== null) {
@@ -130,12 +138,22 @@ export function parseKptDocument(markdown: string): KptDocument {
     const heading = headingOf(line);
     if (heading) {
       finish();
-      closeSection(i);
-      const kind = kptKindOf(heading.title);
-      if (kind) {
-        section = { kind, heading: i, end: lines.length };
-        sections.push(section);
+      // a heading of the same level or above ends the headings before it, and the sections they opened
+      while (outline.length && outline[outline.length - 1].level >= heading.level) {
+        const closed = outline.pop()!.opened;
+        if (closed) {
+          closed.end = i;
+          closed.ownEnd = Math.min(closed.ownEnd, i);
+        }
       }
+      // a deeper heading inside a section is its sub-heading: the section's own lines end here
+      const enclosing = innermost();
+      if (enclosing) enclosing.ownEnd = Math.min(enclosing.ownEnd, i);
+      const kind = kptKindOf(heading.title);
+      const opened: KptDocSection | null = kind ? { kind, heading: i, end: lines.length, ownEnd: lines.length } : null;
+      if (opened) sections.push(opened);
+      outline.push({ level: heading.level, opened });
+      section = innermost();
       afterBlank = false;
       continue;
     }
@@ -175,7 +193,6 @@ export function parseKptDocument(markdown: string): KptDocument {
     afterBlank = false;
   }
   finish();
-  closeSection(lines.length);
   const unclosed = fence !== null ? fence : inComment ? '-->' : null;
   return { lines, eol, bom, items, sections, updatedLine, unclosed, unclosedAt: unclosed === null ? -1 : openedAt };
 }
@@ -306,8 +323,9 @@ export interface KptEdit {
 
 /**
  * The document's lines after `edits` and after adding `added[kind]` lines to each kind: after the last item of the
- * first section of that kind (a missing section is appended at the end, closing a fence or comment left open
- * first). Every other line stays as it was. The one insertion rule of the KPT merge, status marks and the archive.
+ * first section of that kind above its first sub-heading (a missing section is appended at the end, closing a fence
+ * or comment left open first). Every other line stays as it was. The one insertion rule of the KPT merge, status
+ * marks and the archive.
  */
 export function applyKptEdits(doc: KptDocument, edits: readonly KptEdit[], added: Partial<Record<KptKind, string[]>>): string[] {
   const all = edits.slice();
@@ -320,13 +338,14 @@ export function applyKptEdits(doc: KptDocument, edits: readonly KptEdit[], added
       appended.push('', `## ${SECTION_TITLE[kind]}`, '', ...lines);
       continue;
     }
-    const inSection = doc.items.filter((i) => i.start > sec.heading && i.start < sec.end);
+    // the section's own items: those above its first sub-heading (what is under a sub-heading belongs there)
+    const inSection = doc.items.filter((i) => i.start > sec.heading && i.start < sec.ownEnd);
     let at: number;
     if (inSection.length) {
       at = inSection[inSection.length - 1].end;
     } else {
-      // after the section's own content (before its trailing blank lines), separated by blank lines
-      at = doc.unclosedAt >= 0 ? Math.min(sec.end, doc.unclosedAt) : sec.end;
+      // after the section's own content (before its trailing blank lines and sub-headings), separated by blank lines
+      at = doc.unclosedAt >= 0 ? Math.min(sec.ownEnd, doc.unclosedAt) : sec.ownEnd;
       while (at > sec.heading + 1 && doc.lines[at - 1].trim() === '') at--;
       if (doc.lines[at - 1].trim() !== '') lines.unshift('');
       if (at < doc.lines.length && doc.lines[at].trim() !== '') lines.push('');
