@@ -184,6 +184,9 @@ describe('workspace policy', () => {
       'my-credentials', 'secrets.yaml', 'secrets', 'Secrets.', 'secret.yaml', '.npmrc', 'npmrc', '.NETRC', '_netrc', '.git-credentials', '.htpasswd', '.pgpass',
       '.pypirc', '.yarnrc', '.yarnrc.yml', 'a.pem', 'pem', '.pem', 'x.key', 'key', 'keys', 'x.keyx', 'store.jks', 'app.keystore', 'db.kdbx', 'c.p12', 'c.pfx',
       'src', 'lib', 'index.ts', 'é.env', 'ü', 'a b', '日本.key', '..', '.', 'x..pem',
+      'terraform.tfstate', 'a.TFSTATE.backup', 'tfstate', 'x.tfvars', 'x.tfvars.json', 'x.tfvars.example', 'main.tf', '.terraformrc', 'terraform.rc',
+      'service-account.json', 'Service_Account-key.json', 'serviceAccountKey.json', 'service-account.ts', 'p-firebase-adminsdk-x1-ff.json',
+      'application_default_credentials.json', 'client_secret_1.json', 'client_secret.ts', '.my.cnf', 'my.cnf', '.vault-token', '.dockercfg', '.s3cfg',
     ];
     let seed = 11;
     const next = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;

@@ -31,6 +31,7 @@ import { DEFAULT_CAPE_FOLDER } from '../model/types';
  * Secret files, by name (gitignore syntax, matched case-insensitively against the workspace-relative path; a pattern
  * without a slash matches the name at any depth). A file matching any of these is never read, listed to the model,
  * indexed or searched. Deliberately strict: `.env.example` is refused too (people do paste real values into it).
+ * The README lists them all (under "Tools during a step"; a test keeps the two the same).
  */
 export const SECRET_NAME_PATTERNS: readonly string[] = [
   // environment files (direnv's `.envrc` exports them)
@@ -60,8 +61,26 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   '.git-credentials',
   '.htpasswd',
   '.pgpass',
+  '.my.cnf',
+  '.vault-token',
+  '.dockercfg',
+  '.s3cfg',
   'credentials*',
   'secrets.*',
+  // Terraform: state (every resource's attributes, passwords included) and its backups, variable files, CLI logins
+  '*.tfstate',
+  '*.tfstate.*',
+  '*.tfvars',
+  '*.tfvars.json',
+  '.terraformrc',
+  'terraform.rc',
+  // cloud service-account keys and OAuth client secrets (Google Cloud, Firebase)
+  'service-account*.json',
+  'service_account*.json',
+  'serviceaccount*.json',
+  '*-firebase-adminsdk-*.json',
+  'application_default_credentials.json',
+  'client_secret*.json',
   // folders that hold nothing but credentials
   '.ssh/',
   '.aws/',
