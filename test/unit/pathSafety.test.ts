@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyProposedFiles, checkBeforeWrite, checkFilePath, nameRefusal, proposeFiles, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
+import { applyProposedFiles, checkBeforeWrite, checkFilePath, proposeFiles, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
+import { nameRefusal } from '../../src/core/files/pathNames';
 
 function workspace(): { root: string; outside: string } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-paths-'));

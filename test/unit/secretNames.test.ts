@@ -1,4 +1,4 @@
-// Secret files by name (SECRET_NAME_PATTERNS, src/core/workspace/policy.ts) across everything that reads the
+// Secret files by name (SECRET_NAME_PATTERNS, src/core/workspace/secretNames.ts) across everything that reads the
 // workspace: the index, the tools read_file / search_files / list_files and DevA's <edit> blocks refuse Terraform
 // state and variables, cloud service-account keys and tool credential files as they refuse `.env`, and a look-alike
 // name (main.tf, src/tfstate.ts, service-account.ts) stays readable.
@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { resolveEdits } from '../../src/core/edits/propose';
 import { ToolRunner } from '../../src/core/tools/executor';
-import { SECRET_NAME_PATTERNS, secretPattern } from '../../src/core/workspace/policy';
+import { SECRET_NAME_PATTERNS, secretPattern } from '../../src/core/workspace/secretNames';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { repoRoot } from '../helpers/fixtures';
 
@@ -72,7 +72,7 @@ describe('secret names: Terraform, cloud keys and credential files are never rea
     assert.ok(at > 0, 'the README documents the list');
     const paragraph = readme.slice(at, readme.indexOf('\n- **', at));
     const named = [...paragraph.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
-    const context = ['SECRET_NAME_PATTERNS', 'src/core/workspace/policy.ts', '.env.example'];
+    const context = ['SECRET_NAME_PATTERNS', 'src/core/workspace/secretNames.ts', '.env.example'];
     assert.deepStrictEqual(named.filter((n) => !context.includes(n)).sort(), [...SECRET_NAME_PATTERNS].sort());
   });
 

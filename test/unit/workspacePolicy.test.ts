@@ -6,7 +6,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import ignore from 'ignore';
-import { isBinaryContent, secretPattern, WorkspacePolicy, SECRET_NAME_PATTERNS, SECRET_FAST_PATH, simplePatternsRegExp, type ReadCheck } from '../../src/core/workspace/policy';
+import { isBinaryContent, WorkspacePolicy, type ReadCheck } from '../../src/core/workspace/policy';
+import { secretPattern, SECRET_NAME_PATTERNS, SECRET_FAST_PATH, simplePatternsRegExp } from '../../src/core/workspace/secretNames';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));

@@ -6,7 +6,7 @@ import { promises as fsp, type Stats } from 'fs';
 import * as path from 'path';
 import { checkFilePath, MAX_FILE_BYTES, samePathKey, targetRefusal } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
-import { secretPattern } from '../workspace/policy';
+import { secretPattern } from '../workspace/secretNames';
 import { formatBytes } from '../text/size';
 import { applyHunks, type HunkFailure } from './match';
 import { WARNING_UNREAD_REWRITE, type Hunk, type ProposedFile } from '../model/types';

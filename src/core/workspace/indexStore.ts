@@ -8,7 +8,8 @@ import * as path from 'path';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { pruneCacheFolder } from './cacheLocation';
 import { cacheChunks, readCache, type CacheHeader, type FileEntry } from './indexCache';
-import { BUILTIN_IGNORES, POLICY_REVISION, SECRET_NAME_PATTERNS, type WorkspacePolicy } from './policy';
+import { BUILTIN_IGNORES, POLICY_REVISION, type WorkspacePolicy } from './policy';
+import { SECRET_NAME_PATTERNS } from './secretNames';
 import { TermIndex } from './termIndex';
 
 /** What decides which files are admitted besides the disk (a cache made under other rules is not used). */
