@@ -102,6 +102,36 @@ describe('session runner', function () {
     assert.deepStrictEqual(resumed.steps.map((s) => s.step), ['cm_open', 'poa', 'da', 'deva', 'cm_retro']);
   });
 
+  it('a resume over a hand-edited step record with a wrong field type fails naming the file and the field (no TypeError)', async () => {
+    const ws = workspace();
+    const replies = demoReplies('task-edit');
+    fake.enqueue({ text: replies[0] }, { text: replies[1] }, { text: replies[2] }, { fault: 'http', status: 400 });
+    const opts = { workspace: ws, taskId: 'task-edit', model: 'claude-sonnet-4-6', llm: client(), prompts };
+    const first = await runSession({ ...opts, objective: 'Add a dark mode' });
+    assert.strictEqual(first.error?.step, 'deva');
+    const pair = path.join(ws, 'cape/5_sessions/pair');
+    const daName = fs.readdirSync(pair).find((n) => n.startsWith('task-edit_3_DA_'))!;
+    const da = JSON.parse(fs.readFileSync(path.join(pair, daName), 'utf8'));
+    // an envelope without its agent, a string where an object belongs and an array where an object belongs
+    const { agent: _agent, ...envelope } = da.envelope;
+    fs.writeFileSync(path.join(pair, daName), JSON.stringify({ ...da, envelope: { ...envelope, ass: 'good' }, usage: [] }));
+    fake.reset();
+    for (const r of replies.slice(3)) fake.enqueue({ text: r });
+    const resumed = await runSession({ ...opts, resume: true });
+    assert.strictEqual(resumed.ok, false);
+    assert.strictEqual(resumed.error?.step, 'da');
+    assert.strictEqual(resumed.error?.kind, 'io');
+    assert.strictEqual(resumed.resumable, false);
+    const message = resumed.error!.message;
+    assert.ok(message.includes(`cape/5_sessions/pair/${daName}`), message);
+    assert.match(message, /envelope\.agent: Invalid input: expected string \(the field is missing\)/);
+    assert.match(message, /envelope\.ass: Invalid input: expected object, received string/);
+    assert.match(message, /usage: Invalid input: expected object, received array/);
+    assert.match(message, /Fix those fields in the file, or run step da again\. Re-run the session from that step with `cape resume --task task-edit --from-step da`\./);
+    assert.doesNotMatch(message, /Cannot read properties/);
+    assert.strictEqual(fake.requests.length, 0, 'nothing is asked on top of a damaged record');
+  });
+
   it('two sessions finishing at once both land in kpt_merged.md', async () => {
     const ws = workspace();
     const kpt = path.join(ws, 'cape/5_sessions/retrospective/kpt_merged.md');

@@ -172,6 +172,55 @@ describe('SessionStore', () => {
     assert.deepStrictEqual(await store.loadStep('task-7', 'deva'), full);
   });
 
+  it('a step record with a field of the wrong type is a StoreError naming the file and the field, not a later TypeError', async () => {
+    const store = new SessionStore(tmp());
+    const usage = { inputTokens: 5, outputTokens: 6, cacheCreationInputTokens: 1, cacheReadInputTokens: 2 };
+    const good = record('deva', 4000, {
+      files: [{ path: 'src/b.ts', content: 'b', action: 'create' }],
+      toolCalls: [{ id: 't1', tool: 'read_file', target: 'src/a.ts', path: 'src/a.ts', chars: 4 }],
+      feedback: [{ round: 1, from: 'DevA', to: 'DA', questions: ['Which colour?'], blockedRaw: '{}', answerRaw: '{}', answerText: 'Blue', usage, model: 'm' }],
+    });
+    const file = await store.saveStep('task-8', 'deva', good);
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const cases: [string[], unknown, RegExp][] = [
+      [['envelope', 'voice'], 5, /envelope\.voice: Invalid input: expected string, received number/],
+      [['envelope', 'references'], {}, /envelope\.references: Invalid input: expected array, received object/],
+      [['envelope', 'ass'], 'good', /envelope\.ass: Invalid input: expected object, received string/],
+      [['envelope', 'kpt'], { keep: 'x', problem: [], try: [] }, /envelope\.kpt\.keep: Invalid input: expected array/],
+      [['envelope', 'agent'], undefined, /envelope\.agent: Invalid input: expected string \(the field is missing\)/],
+      [['usage'], 'lots', /usage: Invalid input: expected object, received string/],
+      [['usage', 'inputTokens'], '12', /usage\.inputTokens: Invalid input: expected number, received string/],
+      [['files'], { 'src/b.ts': 'b' }, /files: Invalid input: expected array, received object/],
+      [['files', '0', 'content'], 7, /files\[0\]\.content: Invalid input: expected string, received number/],
+      [['summary'], ['did it'], /summary: Invalid input: expected string, received array/],
+      [['toolCalls', '0', 'chars'], 'four', /toolCalls\[0\]\.chars: Invalid input: expected number/],
+      [['feedback', '0', 'questions'], 'Which colour?', /feedback\[0\]\.questions: Invalid input: expected array/],
+      [['checks'], { passed: 'yes' }, /checks: Invalid input: expected the outcome of the checks/],
+      [['context'], { input: '900', passed: 300 }, /context\.input: Invalid input: expected number/],
+    ];
+    for (const [at, value, expected] of cases) {
+      const bad = JSON.parse(JSON.stringify(saved));
+      let o = bad;
+      for (const k of at.slice(0, -1)) o = o[k];
+      if (value === undefined) delete o[at[at.length - 1]];
+      else o[at[at.length - 1]] = value;
+      fs.writeFileSync(file, JSON.stringify(bad));
+      await assert.rejects(store.loadStep('task-8', 'deva'), (e: Error) => {
+        assert.ok(e instanceof StoreError, `${at.join('.')}: ${e.stack}`);
+        assert.strictEqual(e.file, file);
+        assert.ok(e.message.includes(file), e.message);
+        assert.match(e.message, expected);
+        assert.match(e.message, /Fix that field in the file, or run step deva again\./);
+        return true;
+      });
+    }
+    // null in an optional field is "not recorded", as a missing one: the defaults
+    fs.writeFileSync(file, JSON.stringify({ ...saved, summary: null, toolCalls: null, context: null }));
+    const back = (await store.loadStep('task-8', 'deva'))!;
+    assert.strictEqual(back.summary, null);
+    assert.strictEqual(back.toolCalls, undefined);
+  });
+
   it('reports damaged files clearly and lists sessions newest first', async () => {
     const ws = tmp();
     const store = new SessionStore(ws);

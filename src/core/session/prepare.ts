@@ -144,7 +144,8 @@ export async function loadCompletedStep(store: SessionStore, taskId: string, ste
   } catch (err) {
     if (!(err instanceof StoreError)) throw err;
     const where = err.file ? rel(store, err.file) : `${rel(store, store.pairDir)}/`;
-    throw notResumable(`The saved record of step ${step} (${where}) is damaged: ${err.file ? err.message.split(err.file).join('it') : err.message} ${redo}`, 'io', step);
+    const what = err.reason ?? (err.file ? err.message.split(err.file).join('it') : err.message);
+    throw notResumable(`The saved record of step ${step} (${where}) is damaged: ${what} ${redo}`, 'io', step);
   }
   if (!rec) throw notResumable(`The saved record of step ${step} is missing from ${rel(store, store.pairDir)}/. ${redo}`, 'io', step);
   return rec;

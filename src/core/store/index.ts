@@ -1,7 +1,8 @@
 // Persistence of sessions under <capeFolder>/5_sessions/ in the original CAPE CLI's layout: step records, session
 // state for resume, the dated retrospective files. SessionStore (store.ts) is the front; layout.ts owns paths and
-// names, stepRecords.ts pair/ and failed/, sessionStates.ts state/, retrospectives.ts and retrospectiveMarkdown.ts
-// the retrospectives, taskTraces.ts what a task id left on disk, jsonFile.ts the JSON files' format, records.ts the types.
+// names, stepRecords.ts pair/ and failed/ (stepRecordSchema.ts the fields a record read back must have),
+// sessionStates.ts state/, retrospectives.ts and retrospectiveMarkdown.ts the retrospectives, taskTraces.ts what a
+// task id left on disk, jsonFile.ts the JSON files' format, records.ts the types.
 export * from './store';
 export { SessionLayout } from './layout';
 export * from './records';

@@ -101,6 +101,8 @@ export class StoreError extends Error {
     message: string,
     /** The damaged or unusable file, when the error is about one. */
     readonly file?: string,
+    /** What is wrong, without the file's path (for a message that names the file its own way). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'StoreError';

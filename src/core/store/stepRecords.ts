@@ -1,6 +1,7 @@
 // The step records of pair/: one JSON file per finished step (`<task>_<n>_<agent>_<epoch ms>.json`, DevA's file
 // bodies included so they survive a crash), written atomically, found again (the file a state names, else the
-// newest of that task and step) and read back defensively (a damaged record is a StoreError naming its file).
+// newest of that task and step) and read back defensively (a damaged record, or a field of the wrong type
+// (stepRecordSchema.ts), is a StoreError naming its file and the field).
 // Also the raw replies that could not be used, kept in failed/ for the user to inspect.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
@@ -9,6 +10,7 @@ import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { isChecksOutcome } from '../checks/types';
 import { PAIR_NAME, StoreError, assertTaskId, isStepId, type StepRecord, type StoredFile } from './records';
 import { jsonFileText, readJsonFile } from './jsonFile';
+import { stepRecordProblems } from './stepRecordSchema';
 import type { SessionLayout } from './layout';
 
 /** Step number 1..5 of a step (the `n` of its pair file). */
@@ -89,6 +91,13 @@ function parseStepRecord(data: unknown, step: StepId, file: string): StepRecord 
   const rec = data as Partial<StepRecord> & { taskId?: unknown };
   if (!rec || typeof rec !== 'object' || rec.step !== step || typeof rec.raw !== 'string' || !rec.envelope || typeof rec.envelope !== 'object') {
     throw new StoreError(`Step record ${file} is not a complete ${step} record of CAPE.`, file);
+  }
+  const problems = stepRecordProblems(data);
+  if (problems) {
+    const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; … (${problems.length} problems)` : '');
+    const many = problems.length > 1;
+    const reason = `${many ? 'fields have' : 'a field has'} the wrong type (${shown}). Fix ${many ? 'those fields' : 'that field'} in the file, or run step ${step} again.`;
+    throw new StoreError(`Step record ${file}: ${reason}`, file, reason);
   }
   const files = Array.isArray(rec.files)
     ? rec.files.filter((f): f is StoredFile => !!f && typeof f === 'object' && typeof f.path === 'string' && typeof f.content === 'string')
