@@ -1,6 +1,7 @@
 // DevA's replies for the checks tests on the calc workspace (test/checks/workspace), used by the CLI and e2e tests:
 // a first proposal that leaves a BUG marker (its check fails naming src/calc.js:4), and a fix that edits the proposed
-// version of the file (its SEARCH exists only in the proposal, not on disk).
+// version of the file (its SEARCH exists only in the proposal, not on disk); a proposal whose <edit> does not match
+// the file, and its repair.
 import * as fs from 'fs';
 import { envelopeReply } from './envelopes';
 
@@ -47,6 +48,39 @@ export const FIX_OK = [
   '<<<<<<< SEARCH',
   "exports.mul = require('./mul').mul; // BUG: check the import",
   '=======',
+  "exports.mul = require('./mul').mul;",
+  '>>>>>>> REPLACE',
+  '</edit>',
+].join('\n');
+
+/** DevA's reply whose <edit> of src/calc.js does not match the file (its SEARCH is not there): a repair request follows. */
+export function strayEditProposal(taskId: string): string {
+  return devaReply(
+    taskId,
+    'I added multiplication.',
+    [
+      '<edit path="src/calc.js">',
+      '<<<<<<< SEARCH',
+      'exports.subtract = (a, b) => a - b;',
+      '=======',
+      'exports.subtract = (a, b) => a - b;',
+      "exports.mul = require('./mul').mul;",
+      '>>>>>>> REPLACE',
+      '</edit>',
+      '<file path="src/mul.js">',
+      'exports.mul = (a, b) => a * b;',
+      '</file>',
+    ].join('\n'),
+  );
+}
+
+/** The repair of strayEditProposal's hunk: the SEARCH the file has. */
+export const REPAIRED_EDIT = [
+  '<edit path="src/calc.js">',
+  '<<<<<<< SEARCH',
+  'exports.sub = (a, b) => a - b;',
+  '=======',
+  'exports.sub = (a, b) => a - b;',
   "exports.mul = require('./mul').mul;",
   '>>>>>>> REPLACE',
   '</edit>',

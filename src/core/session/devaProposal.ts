@@ -11,6 +11,7 @@ import { extractFiles } from '../reply/blocks';
 import type { ToolRunner } from '../tools/executor';
 import type { Answer, StepConversation } from './conversation';
 import { checkDevaProposal } from './devaChecks';
+import type { KeptRepair } from './keptReply';
 import { namedTests } from '../metrics/tsr';
 
 export interface DevaProposalOptions {
@@ -28,6 +29,10 @@ export interface DevaProposalOptions {
   checks?: ChecksConfig;
   signal?: AbortSignal;
   emit: (e: SessionEvent) => void;
+  /** The edit repair a previous run received (./keptReply.ts): used instead of asking again. */
+  repaired?: KeptRepair;
+  /** Called once the edit repair is answered (before the checks run), so it is kept too. */
+  onRepaired?: (repair: KeptRepair) => Promise<void>;
 }
 
 export interface DevaProposal {
@@ -49,11 +54,16 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
   const failing = edits.filter((e) => !e.ok && e.repairable);
   if (failing.length > 0) {
     // One repair request naming each failing hunk; whatever still fails is refused, the other files go on.
-    const prompt = editRepairPrompt(failing);
-    emit({ type: 'repair', step, error: `edits that did not apply — ${failing.map((f) => `${f.relPath ?? f.path}: ${f.ok ? '' : f.reason}`).join('; ')}` });
-    const again = await o.conversation.call([...sent, replyTurn(res.text), { role: 'user', content: prompt }], 1);
-    editRepair = again.res.text;
-    conversation = [...again.messages, replyTurn(editRepair)];
+    let again = o.repaired;
+    if (!again) {
+      const prompt = editRepairPrompt(failing);
+      emit({ type: 'repair', step, error: `edits that did not apply — ${failing.map((f) => `${f.relPath ?? f.path}: ${f.ok ? '' : f.reason}`).join('; ')}` });
+      const got = await o.conversation.call([...sent, replyTurn(res.text), { role: 'user', content: prompt }], 1);
+      again = { raw: got.res.text, sent: got.messages };
+      await o.onRepaired?.(again);
+    }
+    editRepair = again.raw;
+    conversation = [...again.sent, replyTurn(editRepair)];
     const scan = extractFiles(editRepair);
     const fixedEdits = scan.ok ? await resolveEdits(workspace, scan.scan.edits, { capeFolder }) : [];
     const rewrites = scan.ok ? rewritesOf(workspace, scan.scan.files, failing, { capeFolder }) : [];

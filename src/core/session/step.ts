@@ -1,8 +1,8 @@
 // One agent step of a session, from its prompt to its saved artifact: the step's context inputs (./context.ts
 // decides what it sees), its tools, its requests (./conversation.ts: streaming, tool loop, continuation, repair),
-// DevA's blockers sent to DA (./blockers.ts), DevA's proposal and checks (./devaProposal.ts), then the step's usage,
-// its pair artifact written atomically before anything downstream runs, the session state and record updated, and
-// the step's events. The order of the steps, pausing, stopping and failures are the runner's (./runner.ts).
+// DevA's blockers sent to DA (./blockers.ts), DevA's reply kept until the step is saved (./keptReply.ts: a resume
+// goes on from it), DevA's proposal and checks (./devaProposal.ts), then the step's usage, its pair artifact written
+// atomically before anything downstream runs, the session state and record updated, and the step's events. The order of the steps, pausing, stopping and failures are the runner's (./runner.ts).
 import { renderPrompt } from '../cape/prompts';
 import { storedFiles } from '../files/proposalBase';
 import { kptDigest } from '../kpt';
@@ -17,6 +17,7 @@ import { askAnswer, blockerRequest, resolveBlockers } from './blockers';
 import { buildStepContext, type ContextInputs } from './context';
 import { StepConversation } from './conversation';
 import { proposeDevaFiles } from './devaProposal';
+import { KeptReply, keepsReply } from './keptReply';
 import { answeredPairs } from './dorQuestions';
 import type { SharedInputs, WorkspaceSection } from './inputs';
 import { DEFAULT_FEEDBACK_ROUNDS, DEFAULT_MAX_TOKENS, type SessionOptions } from './options';
@@ -103,11 +104,14 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     usage: step === 'cm_open' && run.openingCarry ? { ...run.openingCarry } : { ...ZERO_USAGE },
   });
   run.current = talk;
-  let answer = await talk.ask([{ role: 'user', content: ctx.user }]);
+  // A resumed DevA step goes on from the reply its previous run kept once it validated (./keptReply.ts).
+  let kept = keepsReply(step) ? await KeptReply.resume(run, step, talk, tools) : null;
+  let answer = kept?.answer ?? (await talk.ask([{ role: 'user', content: ctx.user }]));
 
   // DevA's blockers go to DA, and DevA answers again (session/blockers.ts).
-  const feedback =
-    step === 'deva'
+  const feedback = kept
+    ? kept.feedback
+    : step === 'deva'
       ? await resolveBlockers({
           current: () => ({ raw: answer.res.text, envelope: answer.reply.envelope }),
           rounds: opts.feedbackRounds ?? DEFAULT_FEEDBACK_ROUNDS,
@@ -126,7 +130,9 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
           warn,
         })
       : [];
-  for (const f of feedback) talk.usage = addUsage(talk.usage, f.usage);
+  if (!kept) for (const f of feedback) talk.usage = addUsage(talk.usage, f.usage);
+  // DevA's reply is on disk before the requests and checks that follow it (a failure there does not lose it).
+  if (!kept && keepsReply(step)) kept = await KeptReply.keep(run, step, talk, tools, { answer, feedback, receivedWhole: new Set(run.workspace.devaReceivedWhole) });
   record.feedback.push(...feedback);
   const { res, reply } = answer;
 
@@ -139,11 +145,13 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
       capeFolder,
       answer,
       conversation: talk,
-      receivedWhole: run.workspace.devaReceivedWhole,
+      receivedWhole: kept?.receivedWhole ?? run.workspace.devaReceivedWhole,
       tools,
       checks: opts.checks,
       signal: opts.signal,
       emit,
+      repaired: kept?.editRepair,
+      onRepaired: async (repair) => kept?.repaired(repair),
     });
     files = proposal.files;
     editRepair = proposal.editRepair;
@@ -187,6 +195,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   state.completedSteps.push(step);
   state.stepFiles[step] = artifactPath;
   await store.saveSessionState(state);
+  await kept?.done();
   if (step === 'cm_open') {
     const adopted = (reply.envelope.output as CmOpeningOutput).adopted_tries;
     await recordAdoptedTries(store.kptPath, taskId, adopted, { workspaceRoot: opts.workspace, onWarning: warn });

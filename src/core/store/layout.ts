@@ -36,6 +36,10 @@ export class SessionLayout {
   get failedDir(): string {
     return path.join(this.sessionsDir, 'failed');
   }
+  /** Validated replies of steps that did not finish (see PendingReplies). */
+  get pendingDir(): string {
+    return path.join(this.sessionsDir, 'pending');
+  }
   get kptPath(): string {
     return path.join(this.retrospectiveDir, 'kpt_merged.md');
   }
@@ -47,6 +51,12 @@ export class SessionLayout {
     const ms = typeof timestamp === 'number' ? timestamp : timestamp.getTime();
     if (!Number.isFinite(ms) || ms < 0) throw new StoreError(`Invalid timestamp ${String(timestamp)} for the step record.`);
     return path.join(this.pairDir, `${taskId}_${n}_${agent}_${Math.floor(ms)}.json`);
+  }
+
+  /** `pending/<task>_<n>_<agent>.json` (absolute): one per task and step, replaced by the next. */
+  pendingPath(taskId: string, n: number, agent: AgentId): string {
+    assertTaskId(taskId);
+    return path.join(this.pendingDir, `${taskId}_${n}_${agent}.json`);
   }
 
   /** `state/<task>.json` (absolute). */
@@ -80,7 +90,7 @@ export class SessionLayout {
    * kpt_merged.md alone is checked when it is merged (a warning, not a failure).
    */
   locationProblem(): string | null {
-    const dirs = [path.join(this.workspace, this.capeFolder), this.sessionsDir, this.pairDir, this.stateDir, this.retrospectiveDir];
+    const dirs = [path.join(this.workspace, this.capeFolder), this.sessionsDir, this.pairDir, this.stateDir, this.retrospectiveDir, this.pendingDir];
     for (const p of dirs.map((d) => this.relative(d))) {
       const check = checkWorkspaceLocation(this.workspace, p);
       if (!check.ok) {

@@ -6,7 +6,7 @@ import * as z from '../model/schema';
 import { isChecksOutcome } from '../checks/types';
 
 /** An optional field: absent and null are both "not recorded". */
-function opt<T extends z.ZodMiniType>(schema: T) {
+export function opt<T extends z.ZodMiniType>(schema: T) {
   return z.optional(z.nullable(schema));
 }
 
@@ -14,7 +14,7 @@ const num = () => z.number();
 const str = () => z.string();
 const strings = () => z.array(z.string());
 
-const usageSchema = () =>
+export const usageSchema = () =>
   z.looseObject({
     inputTokens: opt(num()),
     outputTokens: opt(num()),
@@ -59,7 +59,7 @@ const storedFileSchema = () =>
     warning: opt(str()),
   });
 
-const toolCallSchema = () =>
+export const toolCallSchema = () =>
   z.looseObject({
     id: opt(str()),
     tool: str(),
@@ -75,7 +75,7 @@ const toolCallSchema = () =>
     truncated: opt(z.boolean()),
   });
 
-const feedbackSchema = () =>
+export const feedbackSchema = () =>
   z.looseObject({
     round: num(),
     from: str(),
@@ -116,10 +116,15 @@ function fieldName(path: readonly PropertyKey[]): string {
   return path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '') || '(the record)';
 }
 
-/** What is wrong with a step record's fields ("envelope.voice: Invalid input: expected string, received number"), or null. */
-export function stepRecordProblems(data: unknown): string[] | null {
-  built ??= buildSchema();
-  const r = built.safeParse(data);
+/** What is wrong with `data`'s fields by `schema` ("envelope.voice: Invalid input: expected string, received number"), or null. */
+export function fieldProblems(schema: z.ZodMiniType, data: unknown): string[] | null {
+  const r = schema.safeParse(data);
   if (r.success) return null;
   return r.error.issues.map((i) => `${fieldName(i.path)}: ${i.message.replace(/, received undefined$/, ' (the field is missing)')}`);
+}
+
+/** What is wrong with a step record's fields, or null. */
+export function stepRecordProblems(data: unknown): string[] | null {
+  built ??= buildSchema();
+  return fieldProblems(built, data);
 }

@@ -5,10 +5,11 @@
 //   retrospective/YYYY-MM-DD_HH-MM_<task>.md      human-readable retrospective (local time) + frontmatter
 //   retrospective/kpt_merged.md                   accumulated KPT (see kpt/)
 //   failed/<task>_<n>_<agent>_<timestamp>.txt     raw replies that could not be used
+//   pending/<task>_<n>_<agent>.json               a validated reply whose step has not finished (resume goes on from it)
 // It is the layout (layout.ts: every path and name, whether the folders may be used) plus a thin front over the
-// parts that own each kind of file: stepRecords.ts (pair/, failed/), sessionStates.ts (state/), retrospectives.ts
-// (the dated retrospectives), taskTraces.ts (what a task id left on disk, leftovers of killed writes) and kpt/
-// (kpt_merged.md). It adds only what spans two of them (completeStep; loadStep's use of the state). Every write is
+// parts that own each kind of file: stepRecords.ts (pair/, failed/), pendingReplies.ts (pending/), sessionStates.ts
+// (state/), retrospectives.ts (the dated retrospectives), taskTraces.ts (what a task id left on disk, leftovers of
+// killed writes) and kpt/ (kpt_merged.md). It adds only what spans two of them (completeStep; loadStep's use of the state). Every write is
 // atomic (fsAtomic.ts). Plain Node: nothing in src/core may import 'vscode'.
 import { STEP_IDS, type Envelope, type KptLists, type ProposedFile, type SessionMetrics, type StepId, DEFAULT_CAPE_FOLDER } from '../model/types';
 import { mergeKptFile, parseKpt, readKptText, type KptLockOptions, type KptMergeResult } from '../kpt';
@@ -17,12 +18,14 @@ import { housekeepKptFile, type HousekeepingResult } from '../kpt/housekeeping';
 import { StoreError, assertTaskId, type RetrospectiveInfo, type SessionState, type SessionSummary, type StepRecord } from './records';
 import { SessionLayout } from './layout';
 import { StepRecords } from './stepRecords';
+import { PendingReplies, type PendingReply } from './pendingReplies';
 import { SessionStates } from './sessionStates';
 import { Retrospectives, type RetrospectiveExtras } from './retrospectives';
 import { removeLeftovers, taskTraces } from './taskTraces';
 
 export class SessionStore extends SessionLayout {
   private readonly steps = new StepRecords(this);
+  private readonly pending = new PendingReplies(this);
   private readonly states = new SessionStates(this);
   private readonly retros = new Retrospectives(this);
 
@@ -74,6 +77,24 @@ export class SessionStore extends SessionLayout {
    */
   saveFailedRaw(taskId: string, step: StepId, raw: string, at: number = Date.now()): Promise<string> {
     return this.steps.saveFailedRaw(taskId, step, raw, at);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Pending replies (pending/)
+
+  /** Keeps (or replaces) a step's validated reply until its record is saved; returns the absolute path. */
+  savePendingReply(taskId: string, reply: PendingReply): Promise<string> {
+    return this.pending.save(taskId, reply);
+  }
+
+  /** A step's pending reply and its path, or null. A damaged one is a StoreError naming the file. */
+  loadPendingReply(taskId: string, step: StepId): Promise<{ reply: PendingReply; file: string } | null> {
+    return this.pending.load(taskId, step);
+  }
+
+  /** Removes a step's pending reply, if any. */
+  removePendingReply(taskId: string, step: StepId): Promise<void> {
+    return this.pending.remove(taskId, step);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ export async function taskTraces(layout: SessionLayout, taskId: string): Promise
 /** Removes the stale temporary files of 5_sessions/'s folders (see removeStaleAtomicTemps); returns them, workspace-relative. */
 export async function removeLeftovers(layout: SessionLayout, minAgeMs?: number): Promise<string[]> {
   const out: string[] = [];
-  for (const dir of [layout.pairDir, layout.stateDir, layout.retrospectiveDir, layout.failedDir]) {
+  for (const dir of [layout.pairDir, layout.stateDir, layout.retrospectiveDir, layout.failedDir, layout.pendingDir]) {
     for (const name of await removeStaleAtomicTemps(dir, minAgeMs)) out.push(layout.relative(path.join(dir, name)));
   }
   return out;
