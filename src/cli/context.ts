@@ -78,11 +78,11 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
 
   const t0 = Date.now();
   // a one-off query: the text index's postings are read from the cache file for the objective's terms only
-  const { index, stats, fromCache } = await WorkspaceIndex.open(ws, { capeFolder, lazy: true });
+  const { index, stats, fromCache, cacheDamaged } = await WorkspaceIndex.open(ws, { capeFolder, lazy: true });
   const ctx = packWorkspace(index, { objective }, { step: step as ContextStep, budget });
   const ms = Date.now() - t0;
   stderr.write(
-    `cape: ${index.size} files indexed (${fromCache ? `cache, ${stats.read} re-read, ${stats.removed} gone` : `built, ${stats.read} read`}) · ${ms} ms\n`,
+    `cape: ${index.size} files indexed (${fromCache ? `cache, ${stats.read} re-read, ${stats.removed} gone` : `built${cacheDamaged ? ' again: the cache file was damaged' : ''}, ${stats.read} read`}) · ${ms} ms\n`,
   );
   if (values.json) {
     stdout.write(JSON.stringify({ files: ctx.files.map((f) => ({ path: f.path, chars: f.chars, whole: f.whole, ...(f.excerpts ? { excerpts: f.excerpts } : {}) })), mapChars: ctx.mapChars, totalChars: ctx.totalChars }) + '\n');

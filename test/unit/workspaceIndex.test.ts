@@ -1,6 +1,7 @@
 // The workspace index, its symbols and imports, the ranking and the budgeted map DevA and DA receive.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 // the module object itself (the namespace import's properties are read-only getters), to fake a failing open
 import fsModule from 'fs';
@@ -16,6 +17,7 @@ import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
 import { CACHE_VERSION, SECTIONS } from '../../src/core/workspace/indexCache';
+import { DIGEST_BYTES } from '../../src/core/workspace/cacheDigest';
 import { FIELD_CONTENT, FIELD_PATH, FIELD_SYMBOLS, POSTING_SHIFT, postingChunks } from '../../src/core/workspace/termPostings';
 import { joinRelative } from '../../src/core/workspace/importGraph';
 
@@ -969,14 +971,17 @@ describe('workspace index', () => {
     const cacheFile = path.join(tmp('cape-cache-'), 'index.idx');
     const first = await WorkspaceIndex.open(root, { cacheFile });
     const bytes = fs.readFileSync(cacheFile);
-    // the layout: magic, version, JSON bytes, the JSON header (with each section's bytes), sections padded to 8
+    // Each damage below is resealed: its digest (test/unit/indexCacheDigest.test.ts) made to match, as a file written
+    // wrong would have it. The checks of the structure behind the digest still keep it away from the index.
+    const reseal = (b: Buffer) => createHash('sha256').update(b.subarray(0, b.length - DIGEST_BYTES)).digest().copy(b, b.length - DIGEST_BYTES);
+    // the layout: magic, version, JSON bytes, the JSON header (with each section's bytes), sections padded to 8, digest
     const jsonBytes = bytes.readUInt32LE(12);
     const header = JSON.parse(bytes.toString('utf8', 16, 16 + jsonBytes)) as { sections: number[] };
     const pad = (n: number) => (8 - (n % 8)) % 8;
     const starts: number[] = [];
     let at = 16 + jsonBytes + pad(16 + jsonBytes);
     for (const size of header.sections) (starts.push(at), (at += size + pad(size)));
-    assert.strictEqual(at, bytes.length);
+    assert.strictEqual(at + DIGEST_BYTES, bytes.length);
     const [docs, df, symbolEnds, wordMarks] = (['docs', 'df', 'symbolEnds', 'wordMarks'] as const).map((s) => SECTIONS.indexOf(s));
     for (const [name, edit] of [
       ['a term id past the vocabulary', (b: Buffer) => b.writeUInt32LE(0xfffffff0, starts[docs] + header.sections[docs] - 4)],
@@ -987,6 +992,7 @@ describe('workspace index', () => {
     ] as const) {
       const damaged = Buffer.from(bytes);
       edit(damaged);
+      reseal(damaged);
       fs.writeFileSync(cacheFile, damaged);
       const r = await WorkspaceIndex.open(root, { cacheFile });
       assert.strictEqual(r.fromCache, false, name);
@@ -1012,6 +1018,7 @@ describe('workspace index', () => {
     ] as const) {
       const damaged = Buffer.from(bytes);
       edit(damaged);
+      reseal(damaged);
       fs.writeFileSync(cacheFile, damaged);
       const r = await WorkspaceIndex.open(root, { cacheFile, lazy: true });
       assert.strictEqual(r.fromCache, true, name);

@@ -16,7 +16,8 @@
 //
 // Layout (little-endian; the cache is not written on big-endian machines):
 //   CACHE_MAGIC (8 bytes) · u32 CACHE_VERSION · u32 bytes of the JSON header · the JSON header, then each section
-//   padded to 8 bytes, in SECTIONS order, their byte lengths listed in the header.
+//   padded to 8 bytes, in SECTIONS order, their byte lengths listed in the header, then the SHA-256 of every byte
+//   before it (cacheDigest.ts): a file that is not byte for byte the one written is not used.
 // A file of another version (an older layout, whose bytes after the magic mean something else) is never parsed
 // further: the index is then rebuilt and the file rewritten.
 import * as fs from 'fs';
@@ -26,9 +27,10 @@ import { wordMarks } from './vocabulary';
 import { postingChunks } from './termPostings';
 import { StoredTerms } from './storedTerms';
 import { readAt, type FileStamp } from './disk';
+import { DIGEST_BYTES, sealed, sealIntact } from './cacheDigest';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 13;
+export const CACHE_VERSION = 14;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -239,10 +241,14 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /**
- * The cache file's bytes, in pieces (no copy of the whole). `text` is the text index serialised with its Docs in
- * the order of `files`.
+ * The cache file's bytes, in pieces (no copy of the whole), its digest last. `text` is the text index serialised with
+ * its Docs in the order of `files`.
  */
-export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], text: TermIndexData): Generator<Uint8Array | string> {
+export function cacheChunks(header: CacheHeader, files: readonly FileEntry[], text: TermIndexData): Generator<Uint8Array | string> {
+  return sealed(unsealedChunks(header, files, text));
+}
+
+function* unsealedChunks(header: CacheHeader, files: readonly FileEntry[], text: TermIndexData): Generator<Uint8Array | string> {
   const n = files.length;
   const numbers = new Float64Array(4 * n);
   const importLens = new Uint32Array(n);
@@ -307,12 +313,23 @@ export function* cacheChunks(header: CacheHeader, files: readonly FileEntry[], t
 }
 
 /**
- * The cache file's content when it is of this version, complete and made for `expect` (same root and policy);
- * null otherwise (missing, older, damaged, another workspace's), so the caller rebuilds. Every section but the Docs
- * and postings is read now; those stay in the open file `fd` (text.docs, a StoredTerms, then owns it). The caller
- * closes `fd` when this returns null.
+ * The cache file's content when it is of this version, complete, undamaged (its digest) and made for `expect` (same
+ * root and policy); null otherwise (missing, older, damaged, another workspace's), so the caller rebuilds;
+ * `onDamaged` is called when the file was this version's for `expect` but damaged. Every section but the Docs and
+ * postings is read now; those stay in the open file `fd` (text.docs, a StoredTerms, then owns it). The caller closes
+ * `fd` when this returns null.
  */
-export function readCache(fd: number, expect: { root: string; policy: unknown }, onHeader?: (header: CacheHeader, files: number) => void): CacheContent | null {
+export function readCache(
+  fd: number,
+  expect: { root: string; policy: unknown },
+  onHeader?: (header: CacheHeader, files: number) => void,
+  onDamaged?: () => void,
+): CacheContent | null {
+  let matched = false;
+  const damaged = (): null => {
+    onDamaged?.();
+    return null;
+  };
   try {
     const fileBytes = fs.fstatSync(fd).size;
     if (fileBytes < HEAD_BYTES) return null;
@@ -323,10 +340,12 @@ export function readCache(fd: number, expect: { root: string; policy: unknown },
     if (HEAD_BYTES + jsonBytes > fileBytes) return null;
     const header = JSON.parse(readAt(fd, jsonBytes, HEAD_BYTES).toString('utf8')) as CacheHeader & { files: number; textWords: number; sections: number[] };
     if (header.root !== expect.root || JSON.stringify(header.policy) !== JSON.stringify(expect.policy)) return null;
+    // this version's file for this workspace and rules: whatever is wrong from here on is damage
+    matched = true;
     const n = header.files;
     const sizes = header.sections;
-    if (!Number.isSafeInteger(n) || n < 0 || !Array.isArray(sizes) || sizes.length !== SECTIONS.length) return null;
-    if (!Array.isArray(header.notText) || !Array.isArray(header.dirs)) return null;
+    if (!Number.isSafeInteger(n) || n < 0 || !Array.isArray(sizes) || sizes.length !== SECTIONS.length) return damaged();
+    if (!Array.isArray(header.notText) || !Array.isArray(header.dirs)) return damaged();
     // before the sections are read: the caller may start work that needs only the header (statAhead.ts)
     onHeader?.(header, n);
     const first = HEAD_BYTES + jsonBytes + pad8(HEAD_BYTES + jsonBytes);
@@ -334,11 +353,13 @@ export function readCache(fd: number, expect: { root: string; policy: unknown },
     const part: Record<string, [number, number]> = {};
     for (let i = 0; i < SECTIONS.length; i++) {
       const size = sizes[i];
-      if (!Number.isSafeInteger(size) || size < 0) return null;
+      if (!Number.isSafeInteger(size) || size < 0) return damaged();
       part[SECTIONS[i]] = [at, size];
       at += size + pad8(size);
     }
-    if (at !== fileBytes) return null;
+    if (at + DIGEST_BYTES !== fileBytes) return damaged();
+    // every byte as written (the Docs and postings too: a one-off query reads them later from this open file)
+    if (!sealIntact(fd, fileBytes)) return damaged();
     // one read up to the sections left in the file; offsets in it stay 8-aligned (every section starts so)
     const buf = readAt(fd, part[LEFT_IN_FILE][0] - first, first);
     const str = (s: (typeof SECTIONS)[number]) => buf.toString('utf8', part[s][0] - first, part[s][0] - first + part[s][1]);
@@ -355,13 +376,13 @@ export function readCache(fd: number, expect: { root: string; policy: unknown },
     const numbers = view('numbers', Float64Array);
     const importLens = view('importLens', Uint32Array);
     const importTargets = view('importTargets', Uint32Array);
-    if (paths.length !== n || numbers.length !== 4 * n || importLens.length !== n) return null;
-    if (view('symbolEnds', Uint32Array).length !== n || view('specEnds', Uint32Array).length !== n || !symbols.valid() || !specs.valid()) return null;
+    if (paths.length !== n || numbers.length !== 4 * n || importLens.length !== n) return damaged();
+    if (view('symbolEnds', Uint32Array).length !== n || view('specEnds', Uint32Array).length !== n || !symbols.valid() || !specs.valid()) return damaged();
     let total = 0;
     for (let i = 0; i < n; i++) total += importLens[i];
-    if (total !== importTargets.length) return null;
-    for (let i = 0; i < total; i++) if (importTargets[i] >= n) return null;
-    if (part.docs[1] % 4 || part.postings[1] % 4) return null;
+    if (total !== importTargets.length) return damaged();
+    for (let i = 0; i < total; i++) if (importTargets[i] >= n) return damaged();
+    if (part.docs[1] % 4 || part.postings[1] % 4) return damaged();
     const restored: Restored = { paths, ctimes: numbers.subarray(3 * n), targets: importTargets, symbols, specs };
     const files: FileEntry[] = new Array(n);
     let imp = 0;
@@ -376,6 +397,6 @@ export function readCache(fd: number, expect: { root: string; policy: unknown },
     const words = { bytes: bytes('words'), marks: view('wordMarks', Uint32Array) };
     return { header, files, text: { words, docs, df, totalLen: header.textWords } };
   } catch {
-    return null;
+    return matched ? damaged() : null;
   }
 }

@@ -1,7 +1,8 @@
 // Reads and writes the workspace index's cache file: its place is cacheLocation.ts's, its layout indexCache.ts's.
 // This module joins them with the file system: an atomic write (then the cache folder pruned), and a read that
 // gives back the file entries and a restored text index only when the file is of this version, made for this root
-// under the same rules (policyKey) and undamaged — anything else is null, and the caller rebuilds.
+// under the same rules (policyKey) and undamaged (its digest, then its structure) — anything else is null, and the
+// caller rebuilds.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -26,7 +27,8 @@ export async function writeIndexFile(cacheFile: string, header: CacheHeader, fil
 }
 
 /**
- * The cache file's content with its text index restored, or null (missing, other version or rules, damaged). With
+ * The cache file's content with its text index restored, or null (missing, other version or rules, damaged:
+ * `onDamaged` is called then). With
  * `lazy`, the text index's Docs stay in the file until something needs them (termIndex.ts: a one-off query reads
  * only its terms' postings); the file then stays open until they are read. `onHeader` is called once the header is
  * read and matches, before the sections are.
@@ -36,6 +38,7 @@ export function readIndexFile(
   expect: { root: string; policy: unknown },
   lazy = false,
   onHeader?: (header: CacheHeader, files: number) => void,
+  onDamaged?: () => void,
 ): { header: CacheHeader; files: FileEntry[]; text: TermIndex } | null {
   if (os.endianness() !== 'LE') return null;
   let fd: number;
@@ -44,13 +47,16 @@ export function readIndexFile(
   } catch {
     return null;
   }
-  const cache = readCache(fd, expect, onHeader);
+  const cache = readCache(fd, expect, onHeader, onDamaged);
   if (!cache) {
     fs.closeSync(fd);
     return null;
   }
   const text = new TermIndex();
   const paths = cache.files.map((f) => f.path);
-  if (!text.restore(cache.text, paths) || (!lazy && !text.load())) return null;
+  if (!text.restore(cache.text, paths) || (!lazy && !text.load())) {
+    onDamaged?.();
+    return null;
+  }
   return { header: cache.header, files: cache.files, text };
 }

@@ -302,7 +302,8 @@ export class WorkspaceIndex {
 
   /**
    * The index of a workspace, from its cache file when one matches (same root and policy), brought up to date with
-   * refresh(); built from scratch otherwise. The cache file is rewritten when anything changed.
+   * refresh(); built from scratch otherwise (`cacheDamaged`: there was one, but not as it was written). The cache file
+   * is rewritten when anything changed.
    */
   static async open(
     root: string,
@@ -313,14 +314,15 @@ export class WorkspaceIndex {
       /** When to stat the cache's recorded files ahead on a worker thread (statAhead.ts; tests lower the bound). */
       statAhead?: StatAheadOptions;
     } = {},
-  ): Promise<{ index: WorkspaceIndex; stats: RefreshStats; fromCache: boolean }> {
+  ): Promise<{ index: WorkspaceIndex; stats: RefreshStats; fromCache: boolean; cacheDamaged: boolean }> {
     const index = new WorkspaceIndex(root, opts);
     if (!fs.existsSync(index.root) || !fs.statSync(index.root).isDirectory()) throw new Error(`workspace folder ${index.root} does not exist`);
     const cacheFile = opts.cacheFile === null ? null : (opts.cacheFile ?? defaultCacheFile(index.root));
     let fromCache = false;
+    let cacheDamaged = false;
     if (cacheFile) {
       index.ownCache = relativeToRoot(index.realRoot(), cacheFile);
-      fromCache = index.loadCache(cacheFile, opts.lazy ?? false, opts.statAhead);
+      fromCache = index.loadCache(cacheFile, opts.lazy ?? false, opts.statAhead, () => (cacheDamaged = true));
     }
     const stats = await index.refresh();
     // a folder listed again only because it changed moments ago (racyStamp) but found as recorded changes nothing
@@ -331,15 +333,16 @@ export class WorkspaceIndex {
         /* a read-only cache folder only costs the next run a rebuild */
       }
     }
-    return { index, stats, fromCache };
+    return { index, stats, fromCache, cacheDamaged };
   }
 
   /** Takes the index from its cache file when one matches (indexStore.ts); false when there is none to take. */
-  private loadCache(cacheFile: string, lazy: boolean, statAhead?: StatAheadOptions): boolean {
+  private loadCache(cacheFile: string, lazy: boolean, statAhead: StatAheadOptions | undefined, onDamaged: () => void): boolean {
     // the header lists the recorded folders and files: their stats are taken ahead while the sections are read
-    const cache = readIndexFile(cacheFile, { root: this.realRoot(), policy: policyKey(this.policy) }, lazy, (header, files) => {
+    const onHeader = (header: CacheHeader, files: number) => {
       this.statAhead = StatAhead.start(this.root, header.dirs, files, statAhead);
-    });
+    };
+    const cache = readIndexFile(cacheFile, { root: this.realRoot(), policy: policyKey(this.policy) }, lazy, onHeader, onDamaged);
     if (!cache) {
       this.statAhead?.stop();
       this.statAhead = null;
