@@ -131,5 +131,13 @@ describe('cape inputs: CAPE folders symlinked outside the workspace', () => {
     fs.rmSync(path.join(ws, 'cape'), { recursive: true });
     link(outside, path.join(ws, 'cape'), this);
     assert.match(store.locationProblem()!, /^cape resolves through a symbolic link/);
+    // every folder the store writes in: a model's unusable raw reply (failed/) must not land outside either
+    fs.rmSync(path.join(ws, 'cape'));
+    for (const dir of ['pair', 'state', 'retrospective', 'pending', 'failed']) {
+      fs.mkdirSync(path.join(ws, 'cape', '5_sessions'), { recursive: true });
+      link(outside, path.join(ws, 'cape', '5_sessions', dir), this);
+      assert.match(store.locationProblem() ?? '', new RegExp(`^cape/5_sessions/${dir} resolves through a symbolic link`), dir);
+      fs.rmSync(path.join(ws, 'cape'), { recursive: true });
+    }
   });
 });

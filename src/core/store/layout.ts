@@ -90,7 +90,7 @@ export class SessionLayout {
    * kpt_merged.md alone is checked when it is merged (a warning, not a failure).
    */
   locationProblem(): string | null {
-    const dirs = [path.join(this.workspace, this.capeFolder), this.sessionsDir, this.pairDir, this.stateDir, this.retrospectiveDir, this.pendingDir];
+    const dirs = [path.join(this.workspace, this.capeFolder), this.sessionsDir, this.pairDir, this.stateDir, this.retrospectiveDir, this.pendingDir, this.failedDir];
     for (const p of dirs.map((d) => this.relative(d))) {
       const check = checkWorkspaceLocation(this.workspace, p);
       if (!check.ok) {
