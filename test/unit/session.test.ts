@@ -60,6 +60,9 @@ describe('session runner', function () {
     assert.ok(!fs.existsSync(path.join(ws, 'src/theme.js')), 'the engine never writes workspace files');
     const state = await new SessionStore(ws).loadSessionState('task-1');
     assert.strictEqual(state?.status, 'complete');
+    // the state names each step's record workspace-relative, so a moved or re-cloned workspace keeps the links
+    assert.deepStrictEqual(Object.keys(state!.stepFiles), ['cm_open', 'poa', 'da', 'deva', 'cm_retro']);
+    for (const f of Object.values(state!.stepFiles)) assert.match(f!, /^cape\/5_sessions\/pair\/task-1_\d_\w+_\d+\.json$/);
   });
 
   it('cancel mid-stream aborts, keeps completed steps and resumes from the next one', async () => {

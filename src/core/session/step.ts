@@ -193,7 +193,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   record.raws[step] = res.text;
   if (tools) record.toolCalls[step] = tools.records;
   state.completedSteps.push(step);
-  state.stepFiles[step] = artifactPath;
+  state.stepFiles[step] = store.relative(artifactPath); // workspace-relative, as records.ts says: the workspace may move
   await store.saveSessionState(state);
   await kept?.done();
   if (step === 'cm_open') {
