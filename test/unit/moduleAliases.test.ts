@@ -9,7 +9,7 @@ import { isModuleConfig, joinWorkspace, MAX_PATH_RULES, ModuleAliases } from '..
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { ImportGraph } from '../../src/core/workspace/importGraph';
-import { FileEntry } from '../../src/core/workspace/indexCache';
+import { FileEntry } from '../../src/core/workspace/indexEntry';
 
 function write(root: string, rel: string, content: string): void {
   const abs = path.join(root, ...rel.split('/'));

@@ -3,7 +3,7 @@
 // workspace's own module names, moduleAliases.ts: tsconfig `paths` and `baseUrl`, package names and `imports`; else
 // the `@/` and `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges
 // (importersOf).
-import type { FileEntry } from './indexCache';
+import type { FileEntry } from './indexEntry';
 import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];

@@ -5,7 +5,8 @@
 // is read (walks, watcher events, confirm) and answers the queries; this module only keeps the parts agreeing.
 import { racyStamp, readForIndex, readText, type FileRead } from './fileRead';
 import { TermIndex } from './termIndex';
-import { FileEntry, joinItems, type CacheHeader } from './indexCache';
+import type { CacheHeader } from './indexCache';
+import { FileEntry, joinItems } from './indexEntry';
 import { absoluteIn, stampKey, stampOf, type EntryStat, type FileStamp } from './disk';
 import { ImportGraph } from './importGraph';
 

@@ -1,0 +1,163 @@
+// One indexed file as the workspace index keeps it (FileEntry), built by a walk or restored from the cache file
+// (indexCache.ts lays that file out and restores every entry from it): its numbers, its symbols and import specifiers,
+// kept as the cache's bytes until asked for, and its resolved imports. Split from indexCache.ts.
+import { detach } from './tokens';
+import type { FileStamp } from './disk';
+
+/** Separates a file's symbols or specifiers (both come from one line of the file). */
+export const ITEM_SEP = '\n';
+
+/**
+ * A file's symbols or specifiers as FileEntry keeps them: one string, a copy (join copies its pieces; a single one
+ * is detached), so nothing cut from the file's text keeps that text alive.
+ */
+export function joinItems(items: readonly string[]): string {
+  return items.length === 1 ? detach(items[0]) : items.join(ITEM_SEP);
+}
+
+/**
+ * A string section of the cache file kept as bytes: file i's piece is bytes[start, ends[i]), where start is 0 or one
+ * past the previous piece's end (a FILE_SEP between pieces), decoded when asked for.
+ */
+export class StoredPieces {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly ends: Uint32Array,
+  ) {}
+
+  /** Each piece within the bytes and not before the previous one. */
+  valid(): boolean {
+    let start = 0;
+    for (let i = 0; i < this.ends.length; i++) {
+      if (this.ends[i] < start || this.ends[i] > this.bytes.length) return false;
+      start = this.ends[i] + 1;
+    }
+    return true;
+  }
+
+  get(i: number): string {
+    return this.bytes.toString('utf8', i ? this.ends[i - 1] + 1 : 0, this.ends[i]);
+  }
+}
+
+/**
+ * What a load restored for every entry (shared): paths for the imports' indices, symbols and specifiers as bytes, the
+ * ctimes (the numbers section's last run).
+ */
+export interface Restored {
+  paths: readonly string[];
+  ctimes: Float64Array;
+  targets: Uint32Array;
+  symbols: StoredPieces;
+  specs: StoredPieces;
+}
+
+/** An indexed file (see IndexedFile in workspaceIndex.ts). */
+export class FileEntry {
+  /** Symbols: split, or one string (split on first use), or null while they are the restored bytes of entry `at`. */
+  private sym: string[] | string | null;
+  private spec: string[] | string | null;
+  /** Resolved imports, or null while they are the restored indices targets[impAt, impEnd). */
+  private imp: string[] | null;
+  /** The ctime, or null while it is the restored ctimes[at]. */
+  private ctime: number | null;
+  private restored: Restored | null = null;
+  private at = 0;
+  private impAt = 0;
+  private impEnd = 0;
+  /** The index's last walk that met this file (workspaceIndex.ts). */
+  seen = 0;
+  /**
+   * Read within a clock step of its mtime or ctime (fileRead.ts racyStamp): its stamp does not tell that it is
+   * unchanged, so it is read again next time (the cache file stores its mtime as NaN, which no stat equals).
+   */
+  racy = false;
+
+  constructor(
+    readonly path: string,
+    public size: number,
+    public mtimeMs: number,
+    /** The ctime when it was stat'ed (null: restored, see restore()). */
+    ctimeMs: number | null,
+    /** Characters of the text (what the file costs in a prompt). */
+    public chars: number,
+    symbols: string[] | string | null,
+    specs: string[] | string | null,
+  ) {
+    this.ctime = ctimeMs;
+    this.sym = symbols;
+    this.spec = specs;
+    this.imp = [];
+  }
+
+  /** The inode's change time when the file was stat'ed (a rewrite that puts the mtime back still moves it). */
+  get ctimeMs(): number {
+    return this.ctime ?? this.restored!.ctimes[this.at];
+  }
+
+  /** Whether a stat shows the file as it was read: the same stamp, and not read within a clock step of it (racy). */
+  unchangedAt(st: FileStamp): boolean {
+    return st.size === this.size && st.mtimeMs === this.mtimeMs && st.ctimeMs === this.ctimeMs && !this.racy;
+  }
+
+  /** Top-level symbol names, exported ones first. */
+  get symbols(): string[] {
+    if (!Array.isArray(this.sym)) {
+      const s = this.symText();
+      this.sym = s ? s.split(ITEM_SEP) : [];
+    }
+    return this.sym;
+  }
+  set symbols(v: string[]) {
+    this.sym = v;
+  }
+
+  /** Import specifiers as written. */
+  get specs(): string[] {
+    if (!Array.isArray(this.spec)) {
+      const s = this.specText();
+      this.spec = s ? s.split(ITEM_SEP) : [];
+    }
+    return this.spec;
+  }
+  set specs(v: string[]) {
+    this.spec = v;
+  }
+
+  /** Workspace files this file imports (its specifiers resolved by the index). */
+  get imports(): string[] {
+    if (!this.imp) {
+      const r = this.restored!;
+      const out: string[] = [];
+      for (let i = this.impAt; i < this.impEnd; i++) out.push(r.paths[r.targets[i]]);
+      this.imp = out;
+    }
+    return this.imp;
+  }
+  set imports(v: string[]) {
+    this.imp = v;
+  }
+
+  /** The specifiers as they are written in the cache file (no split when they were never asked for). */
+  specText(): string {
+    if (this.spec === null) this.spec = this.restored!.specs.get(this.at);
+    return typeof this.spec === 'string' ? this.spec : this.spec.join(ITEM_SEP);
+  }
+
+  symText(): string {
+    if (this.sym === null) this.sym = this.restored!.symbols.get(this.at);
+    return typeof this.sym === 'string' ? this.sym : this.sym.join(ITEM_SEP);
+  }
+
+  /**
+   * Restored as entry `at` of `r` (its ctime, when not given, is r.ctimes[at]); its imports are targets[impAt, impEnd),
+   * indices into the restored paths.
+   */
+  restore(r: Restored, at: number, impAt: number, impEnd: number): void {
+    this.restored = r;
+    this.at = at;
+    this.imp = null;
+    this.impAt = impAt;
+    this.impEnd = impEnd;
+  }
+}
