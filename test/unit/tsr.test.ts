@@ -10,6 +10,7 @@ import type { ContextInputs } from '../../src/core/session/context';
 import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/detect';
+import { readTestCases } from '../../src/core/checks/testCases';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 
 const POA = {
@@ -187,6 +188,22 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(py, true, [run]), 'pass');
     assert.strictEqual(testStatus({ ...py, name: 'test_mul' }, true, [run]), 'fail');
     assert.strictEqual(testStatus(py, true, [{ ...run, onlyFailuresNamed: undefined }]), 'fail', 'a runner that lists passing cases too and did not name it: its file in a failing run counts against it');
+  });
+
+  it('a test in a file jest or vitest reports passed as a whole passes, though the run failed elsewhere and names the file', () => {
+    const mine = { file: 'tests/excess.test.js', name: 'lists the extra arguments' };
+    // jest over several files: the passing file is one line, the failing one's cases are its ● headers
+    const jest = ['PASS tests/excess.test.js', 'FAIL tests/colour.test.js (5.2 s)', '  ● colour › when FORCE_COLOR then returns true', 'Tests:       1 failed, 30 passed, 31 total'].join('\n');
+    const jestRun: CheckOutcome = { command: 'npm test', passed: false, output: jest, tests: readTestCases(jest)!.cases, onlyFailuresNamed: true };
+    assert.strictEqual(testStatus(mine, true, [{ ...jestRun, onlyFailuresNamed: undefined }]), 'pass');
+    // vitest: `✓ file (N tests)` for a passing file; its failing file's cases by name, durations aside
+    const vitest = [' ✓ tests/excess.test.js (2 tests) 3ms', ' ❯ tests/colour.test.js (2 tests | 1 failed) 10ms', '   ✓ colour > adds 1ms', '   × colour > multiplies 8ms', ' FAIL  tests/colour.test.js > colour > multiplies', '      Tests  1 failed | 3 passed (4)'].join('\n');
+    const cases = readTestCases(vitest)!;
+    assert.deepStrictEqual(cases.cases.filter((c) => c.name.startsWith('colour')), [{ name: 'colour > adds', passed: true }, { name: 'colour > multiplies', passed: false }], 'durations aside, each case once');
+    const vitestRun: CheckOutcome = { command: 'npx vitest run', passed: false, output: vitest, tests: cases.cases };
+    assert.strictEqual(testStatus(mine, true, [vitestRun]), 'pass');
+    // a test in the failing file still fails
+    assert.strictEqual(testStatus({ file: 'tests/colour.test.js', name: 'multiplies' }, true, [vitestRun]), 'fail');
   });
 
   it('a named test is a whole reported name, not the start of a longer one (test_max_age is not test_max_age_timedelta)', () => {

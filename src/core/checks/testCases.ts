@@ -8,7 +8,10 @@
 // only failures are named, a case the output does not name did not fail.
 import type { TestCaseResult } from './types';
 
-const DURATION = /\s*\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)\s*$/;
+/** A case's time after its name: `(3 ms)` (mocha, jest, node:test), or bare as vitest writes it (`7ms`, `1.52s`). */
+const DURATION = /\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
+/** vitest's failed-test line names the case with its file first (`test/calc.test.ts > calc > multiplies`). */
+const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
 /** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
 const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
 const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
@@ -100,6 +103,19 @@ const RAN_TESTS: readonly RegExp[] = [
  */
 export function testsRan(output: string, cases?: readonly TestCaseResult[]): boolean {
   return !!cases?.length || RAN_TESTS.some((r) => r.test(output));
+}
+
+/**
+ * Test files a run reports passed as a whole, without naming their cases: jest's `PASS tests/a.test.js` (its default
+ * reporter over several files) and vitest's `✓ test/a.test.ts (3 tests) 5ms`. A named test in such a file passed,
+ * though the run failed elsewhere and the output names the file.
+ */
+export function passedTestFiles(output: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of output.matchAll(/^\s*(?:PASS\s+(\S+?)(?:\s+\([\d.]+ m?s\))?|✓\s+(\S+\.\w+) \(\d+ tests?\)(?:\s+\d+(?:\.\d+)?m?s)?)\s*$/gm)) {
+    out.add((m[1] ?? m[2]).replace(/^\.\//, ''));
+  }
+  return out;
 }
 
 /**
@@ -203,7 +219,11 @@ export function readTestCases(text: string): TestCases | undefined {
     } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false });
     else if (!mochaSummary && (m = NUMBERED_FAIL.exec(line))) found.push({ name: m[1], passed: false });
   }
-  for (const f of found) if (!f.suite) note(f.name, f.passed);
+  // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
+  // calc > multiplies`) counts once
+  const names = new Set(found.map((f) => f.name.replace(DURATION, '').trim()));
+  const named = (f: (typeof found)[number]) => VITEST_FILE_PREFIX.test(f.name) && names.has(f.name.replace(VITEST_FILE_PREFIX, ''));
+  for (const f of found) if (!f.suite && !named(f)) note(f.name, f.passed);
   if (!order.length) return undefined;
   return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed };
 }

@@ -29,7 +29,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { sameTestName, testsRan, unbuiltGoFolders } from '../checks/testCases';
+import { passedTestFiles, sameTestName, testsRan, unbuiltGoFolders } from '../checks/testCases';
 import { isStaticCheck } from '../checks/detect';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
@@ -203,8 +203,13 @@ function mentions(output: string, test: NamedTest): boolean {
  * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
  * output is up to 1 MB): whether tests ran (testsRan) and which Go packages did not build (unbuiltGoFolders).
  */
-const runFacts = new WeakMap<CheckOutcome, { ran?: boolean; unbuiltGo?: ReadonlySet<string> }>();
-function factsOf(c: CheckOutcome): { ran?: boolean; unbuiltGo?: ReadonlySet<string> } {
+const runFacts = new WeakMap<CheckOutcome, RunFacts>();
+interface RunFacts {
+  ran?: boolean;
+  unbuiltGo?: ReadonlySet<string>;
+  passedFiles?: ReadonlySet<string>;
+}
+function factsOf(c: CheckOutcome): RunFacts {
   let f = runFacts.get(c);
   if (!f) runFacts.set(c, (f = {}));
   return f;
@@ -243,6 +248,12 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
     // it ran and did not fail, though its file is named (pytest's progress line names every test file)
     if (c.onlyFailuresNamed && !isStaticCheck(c.command)) {
+      ran = true;
+      continue;
+    }
+    // its file passed as a whole (jest's `PASS file`, vitest's `✓ file (3 tests)`): the output names the file, not
+    // this test, and the run failed elsewhere
+    if ((factsOf(c).passedFiles ??= passedTestFiles(c.output)).has(test.file.replace(/^\.\//, ''))) {
       ran = true;
       continue;
     }
