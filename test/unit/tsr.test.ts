@@ -204,6 +204,23 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(mine, true, [vitestRun]), 'pass');
     // a test in the failing file still fails
     assert.strictEqual(testStatus({ file: 'tests/colour.test.js', name: 'multiplies' }, true, [vitestRun]), 'fail');
+    // vitest 2 (an h3 trial, pre-existing failures): a file's line has two spaces and its skips, a type test file is
+    // `TS`, and a failing file names only its failing cases — so every failure is named, and the other tests passed
+    const v2 = [
+      ' ✓ test/unit/cors.test.ts  (37 tests | 1 skipped) 66ms',
+      ' ❯ test/utils.test.ts  (58 tests | 2 failed) 378ms',
+      '   × utils > node > fingerprint (node)',
+      '     → expected 1 to be 2',
+      ' ✓  TS  test/unit/types.test-d.ts  (11 tests)',
+      ' FAIL  test/utils.test.ts > utils > node > fingerprint (node)',
+      '      Tests  1 failed | 150 passed (151)',
+    ].join('\n');
+    const v2Cases = readTestCases(v2)!;
+    assert.deepStrictEqual(v2Cases, { cases: [{ name: 'utils > node > fingerprint (node)', passed: false }], listsPassed: false }, 'a file\'s line is no case');
+    const v2Run: CheckOutcome = { command: 'pnpm run test', passed: false, output: v2, tests: v2Cases.cases, onlyFailuresNamed: true };
+    assert.strictEqual(testStatus({ file: 'test/unit/cors.test.ts', name: 'sends max-age on a preflight' }, true, [v2Run]), 'pass');
+    assert.strictEqual(testStatus({ file: 'test/utils.test.ts', name: 'reads the ip' }, true, [v2Run]), 'pass', 'not among the failures vitest names');
+    assert.strictEqual(testStatus({ file: 'test/utils.test.ts', name: 'fingerprint (node)' }, true, [v2Run]), 'fail');
   });
 
   it('a named test is a whole reported name, not the start of a longer one (test_max_age is not test_max_age_timedelta)', () => {

@@ -10,6 +10,12 @@ import type { TestCaseResult } from './types';
 
 /** A case's time after its name: `(3 ms)` (mocha, jest, node:test), or bare as vitest writes it (`7ms`, `1.52s`). */
 const DURATION = /\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
+/**
+ * vitest's line for a whole test file, after its ✓ (passed) or ❯ (some failed): `test/a.test.ts  (37 tests | 1
+ * skipped) 45ms`, `TS  test/types.test-d.ts  (11 tests)`. The file, not a case: its cases are named only when some
+ * fail (vitest 2 then names only those; vitest 3 the passing ones too).
+ */
+const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+\d+(?:\.\d+)?m?s)?$/;
 /** vitest's failed-test line names the case with its file first (`test/calc.test.ts > calc > multiplies`). */
 const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
 /** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
@@ -112,8 +118,10 @@ export function testsRan(output: string, cases?: readonly TestCaseResult[]): boo
  */
 export function passedTestFiles(output: string): Set<string> {
   const out = new Set<string>();
-  for (const m of output.matchAll(/^\s*(?:PASS\s+(\S+?)(?:\s+\([\d.]+ m?s\))?|✓\s+(\S+\.\w+) \(\d+ tests?\)(?:\s+\d+(?:\.\d+)?m?s)?)\s*$/gm)) {
-    out.add((m[1] ?? m[2]).replace(/^\.\//, ''));
+  for (const line of output.split('\n')) {
+    const m = /^\s*(?:PASS\s+(\S+?)(?:\s+\([\d.]+ m?s\))?|✓\s+(.+?))\s*$/.exec(line);
+    const file = m?.[1] ?? (m?.[2] ? VITEST_FILE.exec(m[2])?.[1] : undefined);
+    if (file) out.add(file.replace(/^\.\//, ''));
   }
   return out;
 }
@@ -214,6 +222,7 @@ export function readTestCases(text: string): TestCases | undefined {
       continue lines;
     }
     if ((m = PASS.exec(line))) {
+      if (VITEST_FILE.test(m[1])) continue;
       found.push({ name: m[1], passed: true });
       listsPassed = true;
     } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false });
