@@ -920,6 +920,15 @@ describe('checks: the fix request', () => {
     assert.doesNotMatch(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2), /you named/, 'none named: nothing said');
   });
 
+  it('a named test in a file vitest or jest reports passed as a whole passed, though the runner lists other files\' cases', () => {
+    // vitest 3: a failing file's cases are all listed, a passing file is one line
+    const output = [' ✓ test/excess.test.ts (2 tests) 3ms', ' ❯ test/colour.test.ts (2 tests | 1 failed) 10ms', '   ✓ colour > adds 1ms', '   × colour > multiplies 8ms'].join('\n');
+    const tests = readTestCases(output)!.cases;
+    const named = [{ name: 'lists the extra arguments', file: 'test/excess.test.ts' }, { name: 'multiplies', file: 'test/colour.test.ts' }, 'a test that never ran'];
+    const text = fixRequest([{ ...base, command: 'npx vitest run', status: 'failed', passed: false, exitCode: 1, output, tests }], 1, 2, [], named);
+    assert.match(text, /Of the 3 test\(s\) you named in criteria_tests: 1 passed, 1 failed, 1 not in the output\./);
+  });
+
   it('with a runner that names only failing cases, says how many failed and that the others named did not fail', () => {
     const tests = [{ name: 'tests/test_calc.py::test_mul', passed: false }];
     const text = fixRequest([{ ...base, command: 'python -m pytest', status: 'failed', passed: false, exitCode: 1, tests, onlyFailuresNamed: true }], 1, 2, [], ['test_mul', 'test_add']);

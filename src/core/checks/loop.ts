@@ -14,7 +14,7 @@ import { createScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
-import { sameTestName } from './testCases';
+import { passedTestFiles, sameTestName } from './testCases';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 
@@ -28,9 +28,12 @@ export interface CheckLoopOptions extends ChecksConfig {
   onEvent?: (e: CheckEvent) => void;
   /** Stop: kills a running check; the loop then throws CheckCancelled. */
   signal?: AbortSignal;
-  /** The names of the tests DevA named for the criteria: the fix request says how each fared. */
-  namedTests?: readonly string[];
+  /** The tests DevA named for the criteria (with their files): the fix request says how each fared. */
+  namedTests?: readonly NamedTestRef[];
 }
+
+/** A test DevA named: its name, and the file it is in when known (a runner may report the file passed as a whole). */
+export type NamedTestRef = string | { name: string; file?: string };
 
 export class CheckCancelled extends Error {
   constructor() {
@@ -45,7 +48,7 @@ const FIX_FAILING_TESTS = 10;
  * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): how many
  * passed and failed, and which failed — so DevA can tell whether its own tests are among them.
  */
-function testCasesLine(r: CheckRun, named: readonly string[]): string[] {
+function testCasesLine(r: CheckRun, named: readonly NamedTestRef[]): string[] {
   if (!r.tests?.length) return [];
   const failed = r.tests.filter((t) => !t.passed);
   // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
@@ -61,10 +64,13 @@ function testCasesLine(r: CheckRun, named: readonly string[]): string[] {
   if (named.length) {
     let passed = 0;
     let failedNamed = 0;
+    const passedFiles = passedTestFiles(r.output);
     for (const n of named) {
-      const cases = r.tests.filter((t) => sameTestName(t.name, n));
+      const [name, file] = typeof n === 'string' ? [n, undefined] : [n.name, n.file?.replace(/^\.\//, '')];
+      const cases = r.tests.filter((t) => sameTestName(t.name, name));
       if (cases.some((t) => !t.passed)) failedNamed++;
-      else if (cases.length || r.onlyFailuresNamed) passed++;
+      // its file reported passed as a whole (vitest's `✓ file (3 tests)`, jest's `PASS file`) names none of its cases
+      else if (cases.length || r.onlyFailuresNamed || (file && passedFiles.has(file))) passed++;
     }
     const missing = named.length - passed - failedNamed;
     const ok = r.onlyFailuresNamed ? 'did not fail' : 'passed';
@@ -82,7 +88,7 @@ export function fixRequest(
   round: number,
   max: number,
   problems: string[] = [],
-  named: readonly string[] = [],
+  named: readonly NamedTestRef[] = [],
   unchanged: (r: CheckRun) => CheckRun | undefined = () => undefined,
 ): string {
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];

@@ -1,6 +1,7 @@
 // The last part of DevA's proposal (./devaProposal.ts): the project's checks on the proposal and the fix rounds
 // (src/core/checks/), their progress as session events of DevA's step, Stop as the step's cancellation.
 import { CheckCancelled, runCheckLoop, type ChecksConfig, type ChecksOutcome } from '../checks';
+import type { NamedTestRef } from '../checks/loop';
 import type { ProposedFile, SessionEvent, StepId } from '../model/types';
 import { StepFailure } from './failure';
 
@@ -13,8 +14,8 @@ export interface DevaChecksOptions extends ChecksConfig {
   emit: (e: SessionEvent) => void;
   /** One more request in DevA's conversation (the fix request as the user turn); resolves to the reply text. */
   ask: (request: string) => Promise<string>;
-  /** The names of the tests DevA named for the criteria (the fix request says how each fared). */
-  namedTests?: readonly string[];
+  /** The tests DevA named for the criteria, with their files (the fix request says how each fared). */
+  namedTests?: readonly NamedTestRef[];
 }
 
 /** Runs the checks (and fix rounds) on DevA's proposal; returns the last proposal and the outcome. */

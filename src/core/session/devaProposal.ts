@@ -81,7 +81,7 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
     files,
     signal: o.signal,
     emit,
-    namedTests: [...namedTests(reply.envelope.output).values()].flat().flatMap((t) => (t.name ? [t.name] : [])),
+    namedTests: [...namedTests(reply.envelope.output).values()].flat().flatMap((t) => (t.name ? [{ name: t.name, file: t.file }] : [])),
     ask: async (request) => {
       const got = await o.conversation.call([...conversation, { role: 'user', content: request }], 1, false);
       conversation = [...got.messages, replyTurn(got.res.text)];
