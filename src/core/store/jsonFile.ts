@@ -23,3 +23,13 @@ export async function readJsonFile(file: string): Promise<unknown> {
     throw new StoreError(`${file} is not valid JSON (${(err as Error).message}); the file may be damaged.`, file);
   }
 }
+
+/** readJsonFile, with `undefined` for a file that does not exist (a record not written yet). */
+export async function readJsonFileIfAny(file: string): Promise<unknown> {
+  try {
+    return await readJsonFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}

@@ -9,7 +9,7 @@ import * as z from '../model/schema';
 import { STEP_AGENT, STEP_IDS, type ChatMessage, type FeedbackRecord, type StepId, type ToolCallRecord, type Usage } from '../model/types';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { StoreError, assertTaskId } from './records';
-import { jsonFileText, readJsonFile } from './jsonFile';
+import { jsonFileText, readJsonFileIfAny } from './jsonFile';
 import { feedbackSchema, fieldProblems, toolCallSchema, usageSchema } from './stepRecordSchema';
 import type { SessionLayout } from './layout';
 
@@ -82,13 +82,8 @@ export class PendingReplies {
   async load(taskId: string, step: StepId): Promise<{ reply: PendingReply; file: string } | null> {
     assertTaskId(taskId);
     const file = this.file(taskId, step);
-    let data: unknown;
-    try {
-      data = await readJsonFile(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    const data = await readJsonFileIfAny(file);
+    if (data === undefined) return null;
     schema ??= buildSchema();
     const problems = fieldProblems(schema, data);
     if (problems) throw new StoreError(`${file} is not a reply CAPE can go on from (${problems.slice(0, 3).join('; ')}).`, file);

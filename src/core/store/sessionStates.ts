@@ -8,7 +8,7 @@ import * as path from 'path';
 import { STEP_IDS, type StepId } from '../model/types';
 import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
 import { StoreError, dorPauseOf, isStepId, type SessionState, type SessionStatus, type SessionSummary } from './records';
-import { jsonFileText, readJsonFile } from './jsonFile';
+import { jsonFileText, readJsonFile, readJsonFileIfAny } from './jsonFile';
 import type { SessionLayout } from './layout';
 
 export class SessionStates {
@@ -60,14 +60,8 @@ export class SessionStates {
   /** The saved state of a session, or null when it has none. A damaged file is a StoreError naming it. */
   async load(taskId: string): Promise<SessionState | null> {
     const file = this.layout.statePath(taskId);
-    let data: unknown;
-    try {
-      data = await readJsonFile(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
-    return parseSessionState(data, file);
+    const data = await readJsonFileIfAny(file);
+    return data === undefined ? null : parseSessionState(data, file);
   }
 
   /** Every saved session, newest first (by creation time). Damaged state files are skipped. */
