@@ -30,7 +30,8 @@ const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
  * load, named with the file of the `FAIL tests/x.test.js` line before it.
  */
 const JEST_FAILURE = /^\s*● (.+?)\s*$/;
-const JEST_FAIL_FILE = /^\s*FAIL\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
+/** jest's line for a whole test file: `PASS tests/a.test.js`, `FAIL tests/b.test.js (5.2 s)`. */
+const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
 /** node:test's TAP reporter marks a describe() block in the point's YAML block. */
 const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
 
@@ -119,8 +120,9 @@ export function testsRan(output: string, cases?: readonly TestCaseResult[]): boo
 export function passedTestFiles(output: string): Set<string> {
   const out = new Set<string>();
   for (const line of output.split('\n')) {
-    const m = /^\s*(?:PASS\s+(\S+?)(?:\s+\([\d.]+ m?s\))?|✓\s+(.+?))\s*$/.exec(line);
-    const file = m?.[1] ?? (m?.[2] ? VITEST_FILE.exec(m[2])?.[1] : undefined);
+    const jest = JEST_FILE.exec(line);
+    const vitest = jest ? null : /^\s*✓\s+(.+?)\s*$/.exec(line);
+    const file = jest?.[1] === 'PASS' ? jest[2] : vitest ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
     if (file) out.add(file.replace(/^\.\//, ''));
   }
   return out;
@@ -190,7 +192,7 @@ export function readTestCases(text: string): TestCases | undefined {
   lines: for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
-    if ((m = JEST_FAIL_FILE.exec(line))) jestFile = m[1];
+    if ((m = JEST_FILE.exec(line)) && m[1] === 'FAIL') jestFile = m[2];
     if ((m = JEST_FAILURE.exec(line))) {
       if (m[1] === 'Console') continue;
       found.push({ name: m[1] === 'Test suite failed to run' ? `${jestFile || 'a test file'} › ${m[1]}` : m[1], passed: false });
