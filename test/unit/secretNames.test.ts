@@ -39,10 +39,14 @@ const SECRETS = [
   'vault/team.kdbx',
   '.aws/credentials',
   '.env.example',
+  // inside a folder of code named like a credentials file, a file still goes by its own name
+  'src/credentials/credentials.json',
 ];
 
 /** Names close to the secrets that are ordinary files. */
-const READABLE = ['infra/prod/main.tf', 'infra/prod/variables.tf', 'src/tfstate.ts', 'src/service-account.ts', 'docs/service-accounts.md', 'infra/terraform.tfvars.example'];
+const READABLE = ['infra/prod/main.tf', 'infra/prod/variables.tf', 'src/tfstate.ts', 'src/service-account.ts', 'docs/service-accounts.md', 'infra/terraform.tfvars.example',
+  // a folder named like a credentials file (an SDK's credential providers) is code
+  'src/credentials/fromEnv.ts', 'lib/secrets.d/index.js'];
 
 const marker = (i: number): string => `LEAKED${1000 + i}`;
 

@@ -64,6 +64,10 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   // registry and cluster logins (the folder, so it matches at any depth: a path with a slash is anchored at the root)
   '.docker/',
   '.kube/',
+  // …but a folder named like a credentials file is read: an SDK keeps its credential providers' code in
+  // `src/credentials/` (its files are still checked by their own names). Negations come last, and only for folders.
+  '!credentials*/',
+  '!secrets.*/',
 ];
 
 // An `ignore` matcher remembers the answer for every path it was asked about (and each of its folders), for good:
@@ -77,9 +81,11 @@ const SHARED_CHECKS = 10_000;
 
 /**
  * Gitignore patterns of the simple kind SECRET_NAME_PATTERNS uses (names with `*`; a trailing `/` for folders; a
- * slash inside anchors to the root), as one case-insensitive RegExp over a whole workspace-relative path that matches
+ * slash inside anchors to the root; at the end of the list, negated folder names `!name/` that re-include folders the
+ * patterns before them matched), as one case-insensitive RegExp over a whole workspace-relative path that matches
  * exactly the paths `ignore({ ignorecase: true })` ignores (the path or one of its folders matches a pattern). Null
- * when a pattern uses other syntax (`?`, `[…]`, `**`, `!`, `\\`, a leading `/`, …): then `ignore` alone decides.
+ * when a pattern uses other syntax (`?`, `[…]`, `**`, a leading `/`, a negation before a plain pattern or of a file
+ * name, negations beside anchored patterns, …): then `ignore` alone decides.
  * Why: a build tests every file's name, and one RegExp costs a tenth of `ignore`'s per-path work (tests check the
  * two agree on many generated paths).
  */
@@ -87,22 +93,35 @@ export function simplePatternsRegExp(patterns: readonly string[]): RegExp | null
   const anyLevel: string[] = [];
   const folders: string[] = [];
   const anchored: string[] = [];
+  const reincluded: string[] = [];
   const escape = (t: string) => t.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  const glob = (body: string) => body.split('*').map(escape).join('[^/]*');
   for (const p of patterns) {
+    if (p.startsWith('!')) {
+      // a folder name re-included: only after every plain pattern, so it overrides them all
+      const body = p.slice(1, -1);
+      if (!p.endsWith('/') || !/^[A-Za-z0-9._*-]+$/.test(body)) return null;
+      reincluded.push(glob(body));
+      continue;
+    }
+    if (reincluded.length) return null;
     if (!/^[A-Za-z0-9._*/-]+$/.test(p) || p.includes('**') || p.startsWith('/') || p.includes('//') || p === '/') return null;
     const folderOnly = p.endsWith('/');
     const body = folderOnly ? p.slice(0, -1) : p;
-    const src = body.split('*').map(escape).join('[^/]*');
+    const src = glob(body);
     if (body.includes('/')) {
       if (folderOnly) return null;
       anchored.push(src);
     } else (folderOnly ? folders : anyLevel).push(src);
   }
+  if (reincluded.length && anchored.length) return null;
+  // a folder segment the negations do not re-include (the segment starts here and ends at the next slash)
+  const kept = reincluded.length ? `(?!(?:${reincluded.join('|')})/)` : '';
   const alternatives: string[] = [];
-  // a name at any depth, as a file or as a folder above the path
-  if (anyLevel.length) alternatives.push(`(?:^|/)(?:${anyLevel.join('|')})(?:/|$)`);
+  // a name at any depth, as a file (the last segment) or as a folder above the path
+  if (anyLevel.length) alternatives.push(`(?:^|/)(?:(?:${anyLevel.join('|')})$|${kept}(?:${anyLevel.join('|')})/)`);
   // a folder name at any depth (a slash follows)
-  if (folders.length) alternatives.push(`(?:^|/)(?:${folders.join('|')})/`);
+  if (folders.length) alternatives.push(`(?:^|/)${kept}(?:${folders.join('|')})/`);
   // a path from the root, or a folder of it
   if (anchored.length) alternatives.push(`^(?:${anchored.join('|')})(?:/|$)`);
   return alternatives.length ? new RegExp(alternatives.join('|'), 'i') : /(?!)/;
