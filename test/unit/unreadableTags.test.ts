@@ -54,6 +54,9 @@ describe('reply parser: block tags it cannot read are errors that say what to wr
       // between blocks of another kind, and after the summary
       ['<file path="a.ts">\nx\n</file>\n<Edit path="b.ts">\n' + HUNK + '\n</Edit>', /the <Edit path="b\.ts"> tag/],
       ['<summary>s</summary>\n<file path=a.ts>\nx\n</file>', /the <file path=a\.ts> tag/],
+      // begun mid-line
+      ['Here it is: <File path="src/a.ts">\nconst a = 1;\n</File>', /^the <File path="src\/a\.ts"> tag on line \d+ .*lower case \(file\); write <file path="src\/a\.ts">$/],
+      ['<file path="a.ts">\nx\n</file>\nAnd the second one: <edit path=b.ts>\n' + HUNK + '\n</edit>', /^the <edit path=b\.ts> tag on line \d+ .*not in quotes; write <edit path="b\.ts">$/],
     ];
     for (const [blocks, want] of cases) assert.match(fail(reply(blocks)), want, blocks);
     // the line is the reply's
@@ -93,6 +96,11 @@ describe('reply parser: block tags it cannot read are errors that say what to wr
       { path: 'docs/format.md', content: doc },
     ]);
     assert.strictEqual(r.summary, 'Replaced the broken\n<file path=a.ts>\ntags.');
+    // mid-line: without a closing tag after it, or without a path, or inside a file's content, prose
+    assert.deepStrictEqual(ok(reply('<file path="a.ts">\nx\n</file>\nI wrote it as <File path="a.ts">\n')).files, [{ path: 'a.ts', content: 'x\n' }]);
+    assert.deepStrictEqual(ok(reply('Blocks: <file>\n<file path="a.ts">\nx\n</file>\n')).files, [{ path: 'a.ts', content: 'x\n' }]);
+    const tsx = 'const t = <File path="a.ts">\n  x\n</File>;\n';
+    assert.deepStrictEqual(ok(reply(`<file path="T.tsx">\n${tsx}</file>\n`)).files, [{ path: 'T.tsx', content: tsx }]);
     // a line that is only <file> with no closing tag after it is prose, not a block
     assert.deepStrictEqual(ok(reply('<file path="a.ts">\nx\n</file>\nSee:\n<file>\n')).files, [{ path: 'a.ts', content: 'x\n' }]);
     // an <edit> whose REPLACE text has such a tag (a file about this format)

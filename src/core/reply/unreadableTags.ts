@@ -10,6 +10,9 @@
 //  - inside a block that was read, at the start of its line, with a path attribute, right after a line that is only
 //    that block's closing tag (blank lines apart), and in an <edit> between its hunks: there the reader took the next
 //    block for the rest of this one, because a block runs to the last closing tag before the next tag it reads.
+// Or a block the model began mid-line in such a form ("Here it is: <File path="a.ts">"): a tag that ends its line,
+// with a path attribute and a closing tag after it, outside every block and summary (the readable form mid-line is
+// ./blocks.ts's looseTag).
 import { shorten } from '../text/cut';
 import { HUNK_REPLACE, HUNK_SEARCH } from './hunkMarkers';
 
@@ -20,8 +23,11 @@ export interface ReadBlock {
   kind: 'file' | 'edit';
 }
 
-/** A line that is one opening <file>/<edit> tag (any case, any attributes, spaces around it). */
-const ODD_OPEN = /^([ \t]*)<[ \t]*(file|edit)((?:[ \t][^<>\r\n]*)?)>[ \t]*\r?$/gim;
+/**
+ * A line that ends with one opening <file>/<edit> tag (any case, any attributes, spaces around it): the whole line
+ * (no `before`), or after text (`before`, a block begun mid-line).
+ */
+const ODD_OPEN = /^([ \t]*)([^\r\n]*?)<[ \t]*(file|edit)((?:[ \t][^<>\r\n]*)?)>[ \t]*\r?$/gim;
 /** The form the block reader reads (its BLOCK_OPEN, at the start of a line). */
 const READABLE = /^[ \t]*<(file|edit)\s+path\s*=\s*(?:"[^"\r\n]*"|'[^'\r\n]*')[^>\r\n]*>/;
 const ANY_CLOSE = /<\/[ \t]*(?:file|edit)[ \t]*>/gi;
@@ -95,14 +101,18 @@ export function unreadableTag(text: string, from: number, to: number, blocks: re
   for (const c of text.matchAll(ANY_CLOSE)) lastClose = c.index;
   ODD_OPEN.lastIndex = from;
   for (let m = ODD_OPEN.exec(text); m !== null && m.index < to; m = ODD_OPEN.exec(text)) {
-    const [whole, indent, kind, attrs] = m;
-    const at = m.index;
+    const [line, indent, before, kind, attrs] = m;
+    const at = m.index + indent.length + before.length;
+    const whole = line.slice(indent.length + before.length);
     if (READABLE.test(whole) || attrs.trimEnd().endsWith('/')) continue;
     const hasPath = PATH_ATTR.test(attrs);
     const inside = blocks.find((b) => at >= b.from && at < b.to);
-    const atBlockLevel = inside
-      ? indent === '' && hasPath && endsBlock(text, inside, at, markers)
-      : !summaries.some(([a, b]) => at >= a && at < b) && (hasPath || lastClose > at);
+    const inSummary = summaries.some(([a, b]) => at >= a && at < b);
+    const atBlockLevel = before
+      ? !inside && !inSummary && hasPath && lastClose > at
+      : inside
+        ? indent === '' && hasPath && endsBlock(text, inside, at, markers)
+        : !inSummary && (hasPath || lastClose > at);
     if (!atBlockLevel) continue;
     const meant = firstGroup(PATH_VALUE.exec(attrs)) ?? firstGroup(ONE_VALUE.exec(attrs));
     return {
