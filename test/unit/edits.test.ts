@@ -9,7 +9,7 @@ import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
 import { applyProposedFiles, MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
 import { WARNING_UNREAD_REWRITE, type Hunk } from '../../src/core/model/types';
-import { extractFiles, parseHunks } from '../../src/core/reply/blocks';
+import { extractFiles, MAX_HUNK_READINGS, parseHunks } from '../../src/core/reply/blocks';
 import { parseReply } from '../../src/core/reply/parser';
 
 const h = (search: string, replace: string): Hunk => ({ search: search.split('\n'), replace: replace === '' ? [] : replace.split('\n') });
@@ -222,6 +222,12 @@ describe('reply parser: <edit> blocks', () => {
     const both = applyHunks(readme, parsed.hunks);
     assert.ok(!both.ok);
     assert.match(both.failures[0].reason, /several ======= lines.*<file path/);
+    // each reading is searched through the whole file: past MAX_HUNK_READINGS, the hunk asks for the file whole
+    const hunkWith = (n: number) => ['<<<<<<< SEARCH', ...Array.from({ length: n - 1 }, (_, i) => ['=======', `t${i}`]).flat(), '=======', 'new', '>>>>>>> REPLACE'].join('\n');
+    assert.ok(parseHunks(hunkWith(MAX_HUNK_READINGS), 'NOTES.md').ok);
+    const many = parseHunks(hunkWith(MAX_HUNK_READINGS + 1), 'NOTES.md');
+    assert.ok(!many.ok);
+    assert.strictEqual(many.error, `hunk 1 of the <edit path="NOTES.md"> block has ${MAX_HUNK_READINGS + 1} ======= lines, so where its SEARCH text ends cannot be told (at most ${MAX_HUNK_READINGS} are tried); send this file whole in a <file path="NOTES.md"> block instead`);
   });
 
   it('a malformed hunk or an unclosed block is a parse error that names the block', () => {

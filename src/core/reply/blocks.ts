@@ -26,6 +26,13 @@ export function looseTag(text: string, from: number, to: number, spans: readonly
   return null;
 }
 
+/**
+ * The most readings of one hunk (its possible ======= dividers) the matcher tries: each is searched through the whole
+ * file, so a hunk with a thousand such lines took seconds on a large file (the extension host waits). Past this, the
+ * hunk is an error asking for the file whole.
+ */
+export const MAX_HUNK_READINGS = 16;
+
 /** One <edit path="…"> block: its SEARCH/REPLACE hunks (see src/core/edits/match.ts for how they are matched). */
 export interface EditBlock {
   path: string;
@@ -69,6 +76,12 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
       if (dividers.length === 0) return { ok: false, error: noDivider() };
       const exact = dividers.filter((i) => inside![i].trim() === '=======');
       const at = dividers.length === 1 ? dividers : exact.length > 0 ? exact : dividers;
+      if (at.length > MAX_HUNK_READINGS) {
+        return {
+          ok: false,
+          error: `hunk ${hunks.length + 1} of the <edit path="${path}"> block has ${at.length} ======= lines, so where its SEARCH text ends cannot be told (at most ${MAX_HUNK_READINGS} are tried); send this file whole in a <file path="${path}"> block instead`,
+        };
+      }
       const body = inside;
       const readings = at.map((i) => ({ search: body.slice(0, i), replace: body.slice(i + 1) }));
       hunks.push(readings.length === 1 ? readings[0] : { ...readings[0], readings });
