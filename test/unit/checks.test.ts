@@ -934,4 +934,11 @@ describe('checks: the fix request', () => {
     const text = fixRequest([{ ...base, command: 'python -m pytest', status: 'failed', passed: false, exitCode: 1, tests, onlyFailuresNamed: true }], 1, 2, [], ['test_mul', 'test_add']);
     assert.match(text, /Test cases the runner reported: 1 failed \(it names only failing ones\):\n- tests\/test_calc\.py::test_mul\nOf the 2 test\(s\) you named in criteria_tests: 1 did not fail, 1 failed\./);
   });
+
+  it('a subtest named in criteria_tests is not counted failed for its parent (go test, a chi trial)', () => {
+    const output = ['--- FAIL: TestPatterns (0.00s)', '    --- FAIL: TestPatterns/with_a_tab (0.00s)', '        mux_test.go:40: got 404', 'FAIL'].join('\n');
+    const read = readTestCases(output)!;
+    const text = fixRequest([{ ...base, command: 'go test ./...', status: 'failed', passed: false, exitCode: 1, output, tests: read.cases, onlyFailuresNamed: !read.listsPassed }], 1, 2, [], ['TestPatterns/with_a_tab', 'TestPatterns/with_one_space']);
+    assert.match(text, /Of the 2 test\(s\) you named in criteria_tests: 1 did not fail, 1 failed\./);
+  });
 });

@@ -190,6 +190,38 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(py, true, [{ ...run, onlyFailuresNamed: undefined }]), 'fail', 'a runner that lists passing cases too and did not name it: its file in a failing run counts against it');
   });
 
+  it('a subtest is not blamed for its parent test, which fails whenever another of its subtests does (go test, a chi trial)', () => {
+    // go test without -v names every failing test and subtest, and the parent of a failing subtest fails too
+    const output = [
+      '--- FAIL: TestPatterns (0.00s)',
+      '    --- FAIL: TestPatterns/with_a_tab (0.00s)',
+      '        mux_test.go:40: got 404, want 200',
+      '    --- FAIL: TestPatterns/with_spaces (0.00s)',
+      '        mux_test.go:40: got 404, want 200',
+      'FAIL',
+      'FAIL\texample.com/router\t0.01s',
+      'FAIL',
+    ].join('\n');
+    const read = readTestCases(output)!;
+    const run: CheckOutcome = { command: 'go test ./...', passed: false, output, tests: read.cases, onlyFailuresNamed: !read.listsPassed };
+    const guard: NamedTest = { file: 'mux_test.go', name: 'TestPatterns/with_one_space' };
+    // a regression guard in the same table: not named, so it passed
+    assert.strictEqual(testStatus(guard, true, [run]), 'pass');
+    assert.strictEqual(failFirstStatus([guard], () => true, [run]), 'pass');
+    // the named failing subtests and the parent itself still fail; a name that only starts like one is another test
+    assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns/with_a_tab' }, true, [run]), 'fail');
+    assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns' }, true, [run]), 'fail');
+    assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns/with_a' }, true, [run]), 'pass');
+    // a parent that failed in its own body, with no failing subtest named, still counts against its subtests
+    const own = '--- FAIL: TestPatterns (0.00s)\n    mux_test.go:12: setup failed\nFAIL\nFAIL\texample.com/router\t0.01s\nFAIL';
+    const ownRead = readTestCases(own)!;
+    assert.strictEqual(testStatus(guard, true, [{ command: 'go test ./...', passed: false, output: own, tests: ownRead.cases, onlyFailuresNamed: !ownRead.listsPassed }]), 'fail');
+    // with -v the passing subtest is listed: it passed, whatever its parent did
+    const verbose = ['=== RUN   TestPatterns', '=== RUN   TestPatterns/with_one_space', '=== RUN   TestPatterns/with_a_tab', '--- FAIL: TestPatterns (0.00s)', '    --- PASS: TestPatterns/with_one_space (0.00s)', '    --- FAIL: TestPatterns/with_a_tab (0.00s)', 'FAIL'].join('\n');
+    const vRead = readTestCases(verbose)!;
+    assert.strictEqual(testStatus(guard, true, [{ command: 'go test -v ./...', passed: false, output: verbose, tests: vRead.cases, onlyFailuresNamed: !vRead.listsPassed }]), 'pass');
+  });
+
   it('a test in a file jest or vitest reports passed as a whole passes, though the run failed elsewhere and names the file', () => {
     const mine = { file: 'tests/excess.test.js', name: 'lists the extra arguments' };
     // jest over several files: the passing file is one line, the failing one's cases are its ● headers

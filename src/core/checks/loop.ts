@@ -14,7 +14,7 @@ import { createScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
-import { passedTestFiles, sameTestName } from './testCases';
+import { casesOfTest, passedTestFiles } from './testCases';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 
@@ -67,7 +67,7 @@ function testCasesLine(r: CheckRun, named: readonly NamedTestRef[]): string[] {
     const passedFiles = passedTestFiles(r.output);
     for (const n of named) {
       const [name, file] = typeof n === 'string' ? [n, undefined] : [n.name, n.file?.replace(/^\.\//, '')];
-      const cases = r.tests.filter((t) => sameTestName(t.name, name));
+      const cases = casesOfTest(r.tests, name);
       if (cases.some((t) => !t.passed)) failedNamed++;
       // its file reported passed as a whole (vitest's `✓ file (3 tests)`, jest's `PASS file`) names none of its cases
       else if (cases.length || r.onlyFailuresNamed || (file && passedFiles.has(file))) passed++;

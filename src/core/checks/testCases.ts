@@ -144,13 +144,34 @@ export function unbuiltGoFolders(output: string): Set<string> {
  * `Theme › toggles`, `calc.CalcTest.testDiv`, `tests/test_a.py::TestA::test_b[1]`) — as a whole name, not the start
  * of a longer identifier: `test_max_age` is not `test_max_age_timedelta`, nor `testDiv` `testDivByZero`.
  */
-export function sameTestName(reported: string, named: string): boolean {
+function sameTestName(reported: string, named: string): boolean {
   const a = reported.trim().toLowerCase();
   const b = named.trim().toLowerCase();
   return b.length >= 4 && (a === b || within(a, b) || (a.length >= 4 && within(b, a)));
 }
 
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+/** Whether `name` lies under `parent` in a runner's hierarchy (`TestX/sub` under `TestX`, `suite › case` under `suite`). */
+function isUnder(name: string, parent: string): boolean {
+  return name.length > parent.length && name.startsWith(parent) && !IDENTIFIER_CHAR.test(name[parent.length]);
+}
+
+/**
+ * The reported cases that are the named test (sameTestName). A parent of the named test (go test's `TestX` for a
+ * named `TestX/with_spaces`) is left out when the run also reports cases under it: a parent fails whenever one of its
+ * subtests does, and those are named themselves, so its failure says nothing of the others. A parent reported alone
+ * (it failed in its own body) still counts.
+ */
+export function casesOfTest<T extends { name: string }>(cases: readonly T[], named: string): T[] {
+  const b = named.trim().toLowerCase();
+  const lower = cases.map((c) => c.name.trim().toLowerCase());
+  return cases.filter((c, i) => {
+    if (!sameTestName(c.name, named)) return false;
+    const a = lower[i];
+    return !(isUnder(b, a) && lower.some((other) => isUnder(other, a)));
+  });
+}
 
 /** Whether `part` occurs in `whole` with no identifier character right before or after it. */
 function within(whole: string, part: string): boolean {

@@ -29,7 +29,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { passedTestFiles, sameTestName, testsRan, unbuiltGoFolders } from '../checks/testCases';
+import { casesOfTest, passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
 import { isStaticCheck } from '../checks/detect';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
@@ -239,7 +239,7 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
   let ran = false;
   for (const c of checks) {
     // The test cases the check runner recognised in the output decide first.
-    const cases = (c.tests ?? []).filter((t) => sameTestName(t.name, test.name));
+    const cases = casesOfTest(c.tests ?? [], test.name);
     if (cases.length) {
       if (cases.some((t) => !t.passed)) return 'fail';
       ran = true;
