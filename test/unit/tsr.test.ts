@@ -7,7 +7,7 @@ import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroReview';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/detect';
 import { readTestCases } from '../../src/core/checks/testCases';
@@ -212,6 +212,14 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns/with_a_tab' }, true, [run]), 'fail');
     assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns' }, true, [run]), 'fail');
     assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns/with_a' }, true, [run]), 'pass');
+    // the criterion's verdict comes from its tests of the change; its regression guards are checked beside them
+    const change: NamedTest = { file: 'mux_test.go', name: 'TestPatterns/with_a_tab', expect: 'fail' };
+    assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }, change], () => true, [run]), { before: 'fail' });
+    assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }], () => true, [run]), { before: 'pass', surprise: 'a regression guard, as DevA meant' });
+    assert.deepStrictEqual(failFirstOf([{ file: 'mux_test.go', name: 'TestPatterns/with_spaces', expect: 'pass' }, change], () => true, [run]), {
+      before: 'fail',
+      surprise: 'DevA meant TestPatterns/with_spaces as a regression guard: it fails without the change',
+    });
     // a parent that failed in its own body, with no failing subtest named, still counts against its subtests
     const own = '--- FAIL: TestPatterns (0.00s)\n    mux_test.go:12: setup failed\nFAIL\nFAIL\texample.com/router\t0.01s\nFAIL';
     const ownRead = readTestCases(own)!;

@@ -19,8 +19,9 @@
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
 //    there too (`pass`: the test does not show the change), or neither could be told (`no_test`; so is a test the
-//    runner never reached, stopped by another test file that does not load without the change). It is no part of
-//    TSR, and a criterion proved by a whole check command has none.
+//    runner never reached, stopped by another test file that does not load without the change). Where DevA marked
+//    some tests as regression guards and others not, the others decide, and a guard failing there is named. It is no
+//    part of TSR, and a criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason): met ÷ criteria; a criterion CM did not judge counts as unknown (not met).
 // The criteria are POA's acceptance criteria, found by id (`AC-1`, `AC_2`, `ac-3`) wherever POA put them in its
@@ -294,24 +295,49 @@ export function criterionStatus(named: readonly NamedTest[], exists: (rel: strin
 
 /**
  * A criterion's tests in the fail-first runs (see the header): `fail` when every test it names in a file failed
- * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran.
+ * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran. When
+ * DevA marked some of them as regression guards (`expect: "pass"`) and others not, the others decide: a guard passing
+ * there is what it is for, and says nothing of whether the change is tested.
  */
 export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
   const inFiles = inFileTests(tests);
   if (!inFiles.length || !before.length) return null;
-  const each = inFiles.map((t) => testStatus(t, exists(t.file), before, 'no_test'));
+  const change = inFiles.filter((t) => t.expect !== 'pass');
+  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test'));
   return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
+}
+
+/** A criterion's fail-first verdict and what DevA expected of its tests, in words, where it bears on the verdict. */
+export interface FailFirst {
+  before: ComputedStatus;
+  /** A contradiction (failFirstSurprise, a guard beside tests of the change failing there) or "a regression guard, as DevA meant". */
+  surprise?: string;
+}
+
+/** Longer than this, a guard's name in a fail-first note is cut. */
+const GUARD_NAME_CHARS = 80;
+
+/** failFirstStatus with failFirstSurprise, and the regression guards beside the tests of the change checked too. */
+export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): FailFirst | null {
+  const status = failFirstStatus(tests, exists, before);
+  if (!status) return null;
+  const inFiles = inFileTests(tests);
+  const guards = inFiles.filter((t) => t.expect === 'pass');
+  let surprise = failFirstSurprise(tests, status);
+  if (!surprise && guards.length && guards.length < inFiles.length) {
+    const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test') === 'fail');
+    const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${t.name.slice(0, GUARD_NAME_CHARS - 1)}…` : t.name);
+    if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
+  }
+  if (!surprise && guards.length === inFiles.length && status === 'pass') surprise = 'a regression guard, as DevA meant';
+  return surprise ? { before: status, surprise } : { before: status };
 }
 
 export function computeTsr(input: TsrInput): TsrResult {
   const criteria = acceptanceCriteria(input.poaOutput);
   const tests = namedTests(input.devaOutput);
   const judged = new Map((input.judgements ?? []).map((j) => [j.id, j]));
-  const withBefore = (named: NamedTest[]) => {
-    const before = input.before ? failFirstStatus(named, input.fileExists, input.before) : null;
-    const surprise = before ? failFirstSurprise(named, before) : null;
-    return before ? { before, ...(surprise ? { surprise } : {}) } : {};
-  };
+  const withBefore = (named: NamedTest[]) => (input.before ? (failFirstOf(named, input.fileExists, input.before) ?? {}) : {});
   const results: CriterionResult[] = criteria.map((c) => {
     const named = tests.get(c.id) ?? [];
     const j = judged.get(c.id);

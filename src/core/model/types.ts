@@ -442,7 +442,10 @@ export interface CriterionResult {
    * one passed there too (it does not show the change); no_test: neither could be told.
    */
   before?: 'pass' | 'fail' | 'no_test';
-  /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstSurprise), in words. */
+  /**
+   * What DevA expected of its tests, in words, where it bears on `before` (metrics/tsr.ts failFirstOf): a contradiction,
+   * or that a test passing there is the regression guard DevA meant.
+   */
   surprise?: string;
   /** CM's judgement; absent when CM did not judge this criterion. */
   judged?: CriterionJudgement['status'];

@@ -6,7 +6,7 @@
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
-import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstStatus, failFirstSurprise, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
+import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import { reviewedChanges } from './retroReview';
 import type { RankQuery } from '../workspace';
@@ -295,9 +295,8 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const line = (c: Criterion) => {
         const t = tests.get(c.id) ?? [];
         const verdict = runs ? ` — in the checks' last run: ${COMPUTED_TEXT[criterionStatus(t, inputs.fileExists!, runs)]}` : '';
-        const first = before ? failFirstStatus(t, inputs.fileExists!, before) : null;
-        const surprise = first ? failFirstSurprise(t, first) : null;
-        const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first, surprise ?? undefined)}` : '';
+        const first = before ? failFirstOf(t, inputs.fileExists!, before) : null;
+        const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first.before, first.surprise)}` : '';
         return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
       };
       const review = reviewedChanges(criteria, tests, inputs.devaFiles ?? []);
