@@ -7,7 +7,7 @@ import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroReview';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/detect';
 import { readTestCases } from '../../src/core/checks/testCases';
@@ -215,7 +215,9 @@ describe('TSR: from the checks', () => {
     // the criterion's verdict comes from its tests of the change; its regression guards are checked beside them
     const change: NamedTest = { file: 'mux_test.go', name: 'TestPatterns/with_a_tab', expect: 'fail' };
     assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }, change], () => true, [run]), { before: 'fail' });
-    assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }], () => true, [run]), { before: 'pass', surprise: 'a regression guard, as DevA meant' });
+    assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }], () => true, [run]), { before: 'pass', guard: true });
+    assert.strictEqual(beforeText('pass', undefined, true), 'passed (a regression guard, as DevA meant)');
+    assert.strictEqual(beforeText('pass'), 'passed too (it does not show the change)');
     assert.deepStrictEqual(failFirstOf([{ file: 'mux_test.go', name: 'TestPatterns/with_spaces', expect: 'pass' }, change], () => true, [run]), {
       before: 'fail',
       surprise: 'DevA meant TestPatterns/with_spaces as a regression guard: it fails without the change',

@@ -310,8 +310,10 @@ export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: strin
 /** A criterion's fail-first verdict and what DevA expected of its tests, in words, where it bears on the verdict. */
 export interface FailFirst {
   before: ComputedStatus;
-  /** A contradiction (failFirstSurprise, a guard beside tests of the change failing there) or "a regression guard, as DevA meant". */
+  /** A contradiction: failFirstSurprise, or a guard beside tests of the change failing there. */
   surprise?: string;
+  /** Every test it names in a file is a regression guard (DevA's `expect: "pass"`): passing there is what they are for. */
+  guard?: true;
 }
 
 /** Longer than this, a guard's name in a fail-first note is cut. */
@@ -329,8 +331,7 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
     const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${t.name.slice(0, GUARD_NAME_CHARS - 1)}…` : t.name);
     if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
   }
-  if (!surprise && guards.length === inFiles.length && status === 'pass') surprise = 'a regression guard, as DevA meant';
-  return surprise ? { before: status, surprise } : { before: status };
+  return { before: status, ...(surprise ? { surprise } : {}), ...(guards.length === inFiles.length ? { guard: true as const } : {}) };
 }
 
 export function computeTsr(input: TsrInput): TsrResult {

@@ -414,13 +414,17 @@ export function testLabel(t: NamedTest): string {
 export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
 /** How a criterion's fail-first status (CriterionResult.before) reads for people. */
 export const BEFORE_TEXT = { fail: 'failed (fail-first observed)', pass: 'passed too (it does not show the change)', no_test: 'not told' } as const;
+/** `pass` for a criterion whose tests are all regression guards (CriterionResult.guard). */
+export const GUARD_PASSED_TEXT = 'passed (a regression guard, as DevA meant)';
 /**
- * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), with
- * the surprise when it contradicts what DevA expected; — when there is none (or it is not one BEFORE_TEXT knows).
+ * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), a
+ * pass of regression guards alone said as such (`guard`), with the surprise when it contradicts what DevA expected;
+ * — when there is none (or it is not one BEFORE_TEXT knows).
  */
-export function beforeText(before: string | undefined, surprise?: string): string {
+export function beforeText(before: string | undefined, surprise?: string, guard?: boolean): string {
   if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
-  return `${BEFORE_TEXT[before as keyof typeof BEFORE_TEXT]}${surprise ? ` — ${surprise}` : ''}`;
+  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : BEFORE_TEXT[before as keyof typeof BEFORE_TEXT];
+  return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
 }
 /** How the Cape Master's judgement of a criterion reads for people. */
 export const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
@@ -442,11 +446,10 @@ export interface CriterionResult {
    * one passed there too (it does not show the change); no_test: neither could be told.
    */
   before?: 'pass' | 'fail' | 'no_test';
-  /**
-   * What DevA expected of its tests, in words, where it bears on `before` (metrics/tsr.ts failFirstOf): a contradiction,
-   * or that a test passing there is the regression guard DevA meant.
-   */
+  /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
   surprise?: string;
+  /** Every test it names in a file is meant as a regression guard: `before` pass is what they are for. */
+  guard?: true;
   /** CM's judgement; absent when CM did not judge this criterion. */
   judged?: CriterionJudgement['status'];
   reason?: string;

@@ -296,7 +296,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         const t = tests.get(c.id) ?? [];
         const verdict = runs ? ` — in the checks' last run: ${COMPUTED_TEXT[criterionStatus(t, inputs.fileExists!, runs)]}` : '';
         const first = before ? failFirstOf(t, inputs.fileExists!, before) : null;
-        const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first.before, first.surprise)}` : '';
+        const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first.before, first.surprise, first.guard)}` : '';
         return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
       };
       const review = reviewedChanges(criteria, tests, inputs.devaFiles ?? []);
