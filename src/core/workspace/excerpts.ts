@@ -79,7 +79,9 @@ export function declaredName(line: string): string | null {
   if (keywords || /^=|^:\s*(function|\(|async)|=>/.test(rest)) return name;
   return /^\(.*\)\s*(:[^{]*)?\{\s*$/.test(rest) ? name : null;
 }
-const CONTROL = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'return', 'do', 'else', 'try', 'elif', 'except', 'match', 'loop', 'foreach']);
+// words that start a line like a name but declare none: control keywords, and the heritage of an anonymous class
+// (`export default class extends Vue {`)
+const CONTROL = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'return', 'do', 'else', 'try', 'elif', 'except', 'match', 'loop', 'foreach', 'extends', 'implements']);
 const DECLARATION =
   /^\s*((?:(?:export|default|declare|abstract|async|static|public|private|protected|readonly|override|get|set|function\*?|const|let|var|class|interface|type|enum|def|fn|func|pub)\s+)*)[*#]?([A-Za-z_$][\w$]*)\s*(.*)$/;
 

@@ -1,0 +1,17 @@
+// Top-level symbols of tricky declarations (core/workspace/symbols.ts): what a map line names, and what the ranking
+// counts as a symbol hit, must be the names the file declares — never a keyword, never nothing for a plain declaration.
+import * as assert from 'assert';
+import { scanFile } from '../../src/core/workspace/symbols';
+import { declaredName } from '../../src/core/workspace/excerpts';
+
+describe('symbol extraction: tricky declarations', () => {
+  it('an anonymous default class that extends or implements another names no symbol "extends" / "implements"', () => {
+    const vue = ['<script lang="ts">', "import { Vue } from 'vue-property-decorator';", 'export default class extends Vue {', '  count = 0;', '}'].join('\n');
+    assert.deepStrictEqual(scanFile('src/Counter.vue', vue).symbols, []);
+    assert.deepStrictEqual(scanFile('src/a.ts', 'export default class implements Runnable {\n}\nexport class Named extends Base {}\n').symbols, ['Named']);
+    // nor does an excerpt's heading say the line declares one
+    assert.strictEqual(declaredName('export default class extends Vue {'), null);
+    assert.strictEqual(declaredName('export default class implements Runnable {'), null);
+    assert.strictEqual(declaredName('export default class Counter extends Vue {'), 'Counter');
+  });
+});
