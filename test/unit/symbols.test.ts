@@ -14,4 +14,9 @@ describe('symbol extraction: tricky declarations', () => {
     assert.strictEqual(declaredName('export default class implements Runnable {'), null);
     assert.strictEqual(declaredName('export default class Counter extends Vue {'), 'Counter');
   });
+
+  it('a generator written `function *name` (the star against the name) is a symbol, like `function* name`', () => {
+    const text = ['export function *watchSaga() {}', 'export default async function *stream() {}', 'function *local() {}', 'export function* other() {}', 'function * spaced() {}'].join('\n');
+    assert.deepStrictEqual(scanFile('src/sagas.js', text).symbols, ['watchSaga', 'stream', 'other', 'local', 'spaced']);
+  });
 });

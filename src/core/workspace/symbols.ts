@@ -22,10 +22,11 @@ export interface ScanResult {
 const JS_EXT = /\.(m|c)?(t|j)sx?$|\.(vue|svelte|astro)$/i;
 const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
 
-// an anonymous class's heritage (`export default class extends Vue {`) is no name
+// a generator's star may stand against its name (`function *gen`); an anonymous class's heritage
+// (`export default class extends Vue {`) is no name
 const EXPORT_DECL =
-  /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|interface|type|enum|namespace|const\s+enum|const|let|var)\s+(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
-const TOP_DECL = /^(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|interface|type|enum)\s+(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
+  /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|const\s+enum|const|let|var)\s+)(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
+const TOP_DECL = /^(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum)\s+)(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
 const EXPORT_LIST = /^export\s+(?:type\s+)?\{([^}]*)\}/;
 const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$/;
 const CJS_EXPORT = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
