@@ -19,4 +19,9 @@ describe('symbol extraction: tricky declarations', () => {
     const text = ['export function *watchSaga() {}', 'export default async function *stream() {}', 'function *local() {}', 'export function* other() {}', 'function * spaced() {}'].join('\n');
     assert.deepStrictEqual(scanFile('src/sagas.js', text).symbols, ['watchSaga', 'stream', 'other', 'local', 'spaced']);
   });
+
+  it('a scoped enum (C++ `enum class`, `enum struct`; Kotlin `enum class`) names the enum, not the keyword after `enum`', () => {
+    assert.deepStrictEqual(scanFile('src/color.hpp', 'enum class Color : int { Red };\nenum struct Mode { A };\nenum Plain { X };\nstruct Node {};\n').symbols, ['Color', 'Mode', 'Plain', 'Node']);
+    assert.deepStrictEqual(scanFile('app/Status.kt', 'enum class Status { OK }\nclass Holder\n').symbols, ['Status', 'Holder']);
+  });
 });
