@@ -24,4 +24,20 @@ describe('symbol extraction: tricky declarations', () => {
     assert.deepStrictEqual(scanFile('src/color.hpp', 'enum class Color : int { Red };\nenum struct Mode { A };\nenum Plain { X };\nstruct Node {};\n').symbols, ['Color', 'Mode', 'Plain', 'Node']);
     assert.deepStrictEqual(scanFile('app/Status.kt', 'enum class Status { OK }\nclass Holder\n').symbols, ['Status', 'Holder']);
   });
+
+  it("Kotlin's top-level functions (`fun`, with modifiers, type parameters or a receiver type) are symbols", () => {
+    const text = [
+      'package app.ui',
+      '@Composable',
+      'fun Greeting(name: String) {}',
+      'private fun helper() = 1',
+      'suspend fun load(): Data = TODO()',
+      'inline fun <reified T> cast(x: Any): T = x as T',
+      'fun String.slug(): String = lowercase()',
+      'fun <T> List<T>.second(): T = this[1]',
+      'internal fun Map<String, Int>?.total() = 0',
+      'data class Data(val n: Int)',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('app/ui/Greeting.kt', text).symbols, ['Greeting', 'helper', 'load', 'cast', 'slug', 'second', 'total', 'Data']);
+  });
 });

@@ -8,7 +8,7 @@
 // CommonJS `module.exports = { … }` / `exports.x =`; imports from `import … from`, `export … from`, `import()`,
 // `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
 // literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Other languages: the plain fallback takes
-// unindented declarations (`def`, `class`, `func`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
+// unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
 
 import { fenceTracker, headingOf } from '../text/markdown';
 
@@ -33,9 +33,12 @@ const CJS_EXPORT = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
 const CJS_OBJECT = /^module\.exports\s*=\s*\{([^}]*)\}?/;
 const IMPORT_SPEC = /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w$.])import\s*['"]([^'"]+)['"]|(?:^|[^\w$.])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"\r\n]+)['"]/g;
-/** A scoped enum (`enum class Color`: C++, Kotlin) is named after its second keyword. */
+/**
+ * A scoped enum (`enum class Color`: C++, Kotlin) and a Kotlin `fun interface` are named after their second keyword; a
+ * Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`: `second`).
+ */
 const FALLBACK_DECL =
-  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|data\s+|async\s+|open\s+)*(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+([A-Za-z_][\w]*)/;
+  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|data\s+|async\s+|open\s+|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
 /** A line that opens a class body (at any depth): `class X extends Y {`, `export default class {`, `const X = class {`. */
 const CLASS_OPEN =
   /^(?:(?:export|default|declare|abstract)\s+)*(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*|module\.exports\s*=\s*)?class\b[^{;]*\{\s*$/;
