@@ -40,4 +40,9 @@ describe('symbol extraction: tricky declarations', () => {
     ].join('\n');
     assert.deepStrictEqual(scanFile('app/ui/Greeting.kt', text).symbols, ['Greeting', 'helper', 'load', 'cast', 'slug', 'second', 'total', 'Data']);
   });
+
+  it("Scala's case classes and case objects are symbols", () => {
+    const text = 'sealed trait Shape\ncase class Circle(r: Double) extends Shape\nfinal case class Square(s: Double) extends Shape\ncase object Empty extends Shape\n';
+    assert.deepStrictEqual(scanFile('src/main/scala/Shape.scala', text).symbols, ['Shape', 'Circle', 'Square', 'Empty']);
+  });
 });

@@ -34,11 +34,11 @@ const CJS_OBJECT = /^module\.exports\s*=\s*\{([^}]*)\}?/;
 const IMPORT_SPEC = /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w$.])import\s*['"]([^'"]+)['"]|(?:^|[^\w$.])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"\r\n]+)['"]/g;
 /**
- * A scoped enum (`enum class Color`: C++, Kotlin) and a Kotlin `fun interface` are named after their second keyword; a
- * Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`: `second`).
+ * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
+ * their second keyword; a Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`).
  */
 const FALLBACK_DECL =
-  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|data\s+|async\s+|open\s+|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
+  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|data\s+|async\s+|open\s+|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
 /** A line that opens a class body (at any depth): `class X extends Y {`, `export default class {`, `const X = class {`. */
 const CLASS_OPEN =
   /^(?:(?:export|default|declare|abstract)\s+)*(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*|module\.exports\s*=\s*)?class\b[^{;]*\{\s*$/;
