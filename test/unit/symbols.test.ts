@@ -45,4 +45,22 @@ describe('symbol extraction: tricky declarations', () => {
     const text = 'sealed trait Shape\ncase class Circle(r: Double) extends Shape\nfinal case class Square(s: Double) extends Shape\ncase object Empty extends Shape\n';
     assert.deepStrictEqual(scanFile('src/main/scala/Shape.scala', text).symbols, ['Shape', 'Circle', 'Square', 'Empty']);
   });
+
+  it("a declaration file's ambient names (`declare namespace`, `declare const`/`var`/`let`) and a top-level namespace are symbols", () => {
+    const text = [
+      'declare namespace NodeJS {',
+      '  interface ProcessEnv { API_URL: string }',
+      '}',
+      'declare const __VERSION__: string;',
+      'declare var __DEV__: boolean;',
+      'declare let current: number;',
+      'declare const enum Level { Low }',
+      "declare module '*.svg' {}",
+      'declare module Legacy {}',
+      'declare global {}',
+      'namespace Internal {}',
+      'const local = 1;',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('src/env.d.ts', text).symbols, ['NodeJS', '__VERSION__', '__DEV__', 'current', 'Level', 'Legacy', 'Internal']);
+  });
 });

@@ -22,11 +22,13 @@ export interface ScanResult {
 const JS_EXT = /\.(m|c)?(t|j)sx?$|\.(vue|svelte|astro)$/i;
 const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
 
-// a generator's star may stand against its name (`function *gen`); an anonymous class's heritage
-// (`export default class extends Vue {`) is no name
+// In both: a generator's star may stand against its name (`function *gen`); an anonymous class's heritage
+// (`export default class extends Vue {`) is no name. A top-level constant is a symbol when exported or ambient
+// (`declare const __DEV__: boolean`: a global that a declaration file names).
 const EXPORT_DECL =
-  /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|const\s+enum|const|let|var)\s+)(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
-const TOP_DECL = /^(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum)\s+)(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
+  /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|module|const\s+enum|const|let|var)\s+)(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
+const TOP_DECL =
+  /^(?:declare\s+(?:const\s+enum|const|let|var)\s+|(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|module)\s+))(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
 const EXPORT_LIST = /^export\s+(?:type\s+)?\{([^}]*)\}/;
 const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$/;
 const CJS_EXPORT = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
@@ -58,10 +60,10 @@ const MD_HEADING_LEVELS = 3;
 /**
  * Per char code below 128: 1 where a line may start a declaration (the first letters of EXPORT_DECL, EXPORT_LIST,
  * EXPORT_DEFAULT_NAME, CJS_EXPORT, CJS_OBJECT and TOP_DECL: `export`, `exports`, `module`, `declare`, `abstract`,
- * `async`, `function`, `class`, `interface`, `type`, `enum`). Any other first character matches none of them.
+ * `async`, `function`, `class`, `interface`, `type`, `enum`, `namespace`). Any other first character matches none.
  */
 const DECL_START = new Uint8Array(128);
-for (const c of 'acdefimt') DECL_START[c.charCodeAt(0)] = 1;
+for (const c of 'acdefimnt') DECL_START[c.charCodeAt(0)] = 1;
 
 function names(list: string): string[] {
   return list
