@@ -63,4 +63,11 @@ describe('symbol extraction: tricky declarations', () => {
     ].join('\n');
     assert.deepStrictEqual(scanFile('src/env.d.ts', text).symbols, ['NodeJS', '__VERSION__', '__DEV__', 'current', 'Level', 'Legacy', 'Internal']);
   });
+
+  it('declarations behind C# and Rust modifiers (`partial`, `readonly`; `const fn`, `unsafe`, `extern "C"`) are symbols', () => {
+    const cs = 'namespace App.Models;\npublic partial class Order {}\npublic sealed partial class Line {}\npublic readonly struct Money {}\ninternal static partial class Ext {}\n';
+    assert.deepStrictEqual(scanFile('Models/Order.cs', cs).symbols, ['Order', 'Line', 'Money', 'Ext']);
+    const rs = 'pub const fn max() {}\npub unsafe fn raw() {}\nunsafe trait Zeroed {}\npub extern "C" fn ffi() {}\npub async unsafe fn both() {}\nconst LIMIT: u8 = 1;\n';
+    assert.deepStrictEqual(scanFile('src/raw.rs', rs).symbols, ['max', 'raw', 'Zeroed', 'ffi', 'both']);
+  });
 });
