@@ -1,9 +1,10 @@
 // A proposal as hunks: the changed regions between the current text and the proposed text, for "Review Hunks" (each
 // hunk becomes one TextEdit the user can tick in VS Code's refactor preview). Line-based, from jsdiff's diffLines:
 // a run of removed and/or added lines is one hunk. Offsets are into the current text, so the hunks apply
-// independently of one another (any subset gives a consistent file).
+// independently of one another (any subset gives a consistent file). The diff's cost is bounded (DIFF_WORK): past it,
+// everything from the first line that differs to the last is one hunk.
 import { diffLines } from 'diff';
-import { fileLines } from '../text/lines';
+import { fileLines, lineCount } from '../text/lines';
 
 export interface TextHunk {
   /** Character offsets [start, end) in the current text that the hunk replaces. */
@@ -17,12 +18,47 @@ export interface TextHunk {
   added: number;
 }
 
+/**
+ * What the line diff may cost, in lines of both texts × lines changed (Myers' algorithm takes about that many steps):
+ * about half a second. A whole <file> re-indenting a 20,000-line module changes every line: unbounded, its diff took
+ * 100 s and froze the editor during Review Hunks.
+ */
+const DIFF_WORK = 20_000_000;
+
+interface LinePart {
+  value: string;
+  count: number;
+  added?: boolean;
+  removed?: boolean;
+}
+
+/** The lines of a text with their endings, as diffLines cuts them. */
+const withEnds = (t: string): string[] => t.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+
+/** The change as one run: the lines both texts start and end with kept, everything between replaced. */
+function oneRun(current: string, proposed: string): LinePart[] {
+  const a = withEnds(current);
+  const b = withEnds(proposed);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const part = (lines: string[], kind: { added?: boolean; removed?: boolean }): LinePart => ({ value: lines.join(''), count: lines.length, ...kind });
+  return [
+    part(a.slice(0, head), {}),
+    part(a.slice(head, a.length - tail), { removed: true }),
+    part(b.slice(head, b.length - tail), { added: true }),
+    part(a.slice(a.length - tail), {}),
+  ].filter((p) => p.count > 0);
+}
+
 export function textHunks(current: string, proposed: string): TextHunk[] {
   const out: TextHunk[] = [];
   let offset = 0;
   let line = 1;
   let open: TextHunk | null = null;
-  for (const part of diffLines(current, proposed)) {
+  const maxEditLength = Math.max(1, Math.floor(DIFF_WORK / (lineCount(current) + lineCount(proposed))));
+  for (const part of diffLines(current, proposed, { maxEditLength }) ?? oneRun(current, proposed)) {
     const lines = part.count ?? 0;
     if (!part.added && !part.removed) {
       if (open) out.push(open);
