@@ -5,7 +5,7 @@
 // of the edit.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, inDocumentForm } from '../core';
+import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, hunkPlace, inDocumentForm } from '../core';
 import { openDocumentOf, saveStep, type ProposalEntry, type StaleFile } from './proposals';
 import { workspaceFileUri } from './diff';
 
@@ -142,8 +142,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
           before.set(p.key, text);
           if (opts.perHunk) {
             for (const h of documentHunks(text, eol, p.content)) {
-              const where = h.removed === 0 ? `insert after line ${h.line - 1}` : `lines ${h.line}–${h.line + h.removed - 1}`;
-              edit.replace(p.uri, new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)), h.text, hunkMeta(p.relPath, `${where}: −${h.removed} +${h.added}`));
+              edit.replace(p.uri, new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)), h.text, hunkMeta(p.relPath, `${hunkPlace(h)}: −${h.removed} +${h.added}`));
             }
           } else {
             // the document keeps the file's BOM and line breaks: a BOM in the text would be a second one on save

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyTextHunks, changedLinesText, documentHunks, textHunks } from '../../src/core/edits/hunks';
+import { applyTextHunks, changedLinesText, documentHunks, hunkPlace, textHunks } from '../../src/core/edits/hunks';
 import { applyHunks } from '../../src/core/edits/match';
 import { combineProposals, editProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf } from '../../src/core/edits/propose';
 import { applyProposedFiles, MAX_FILE_BYTES, proposeFiles } from '../../src/core/files/pathSafety';
@@ -466,6 +466,13 @@ describe('hunks for Review Hunks (src/core/edits/hunks.ts)', () => {
     assert.ok(!applyTextHunks('a\nb\nc\n', hs).includes('\uFEFF'), 'no BOM inside the text (a second one on save)');
     // a document that does hold one as text keeps it
     assert.deepStrictEqual(documentHunks('\uFEFFa\n', '\n', '\uFEFFa\n'), []);
+  });
+
+  it("names each hunk's place for the refactor preview: an insertion at the very start is before line 1, one line is a line", () => {
+    const places = textHunks('a\nb\nc\nd\n', 'top\na\nB\nc\n\nend\n').map(hunkPlace);
+    assert.deepStrictEqual(places, ['insert before line 1', 'line 2', 'line 4']);
+    assert.deepStrictEqual(textHunks('a\nb\n', 'a\nb\nc\n').map(hunkPlace), ['insert after line 2']);
+    assert.deepStrictEqual(textHunks('a\nb\nc\n', 'x\ny\nc\n').map(hunkPlace), ['lines 1–2']);
   });
 
   it('a file without a final newline: only a real change of the last line is a hunk', () => {

@@ -82,6 +82,12 @@ export function textHunks(current: string, proposed: string): TextHunk[] {
   return out;
 }
 
+/** Where a hunk is, for its entry in the refactor preview: "line 7", "lines 7–9", "insert after line 6" / "before line 1". */
+export function hunkPlace(h: TextHunk): string {
+  if (h.removed === 0) return h.line === 1 ? 'insert before line 1' : `insert after line ${h.line - 1}`;
+  return h.removed === 1 ? `line ${h.line}` : `lines ${h.line}–${h.line + h.removed - 1}`;
+}
+
 /** Applies a subset of hunks (for tests and previews): the result of ticking only those in the refactor preview. */
 export function applyTextHunks(current: string, hunks: readonly TextHunk[]): string {
   let out = '';
