@@ -92,12 +92,23 @@ export function upstreamReadSaying(q: RankQuery, known: (relPath: string) => boo
   const list = (named: string[]) => `${named.slice(0, READS_NAMED).join(', ')}${named.length > READS_NAMED ? `, and ${named.length - READS_NAMED} more` : ''}`;
   const read = files
     .filter((f) => f.whole || f.lines?.length)
-    .map((f) => (f.whole || !f.lines ? f.path : `${f.path} (${excerptLines([...f.lines].sort((a, b) => a[0] - b[0]).map(([start, end]) => ({ start, end })))})`));
+    .map((f) => (f.whole || !f.lines ? f.path : `${f.path} (${excerptLines(linesRead(f.lines))})`));
   const found = files.filter((f) => f.hits?.length).map((f) => `${f.path} (${excerptLines(f.hits!.map((h) => ({ start: h, end: h })))})`);
   const by = q.read?.by ?? '';
   if (read.length && found.length) return `${by} read for this work: ${list(read)}. Its searches found: ${list(found)}.\n`;
   if (read.length) return `${by} read for this work: ${list(read)}.\n`;
   return found.length ? `${by}'s searches for this work found: ${list(found)}.\n` : '';
+}
+
+/** The line ranges read, in file order, each line once: ranges read twice, overlapping or touching are one. */
+function linesRead(lines: readonly (readonly [number, number])[]): ExcerptRange[] {
+  const out: ExcerptRange[] = [];
+  for (const [start, end] of [...lines].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && start <= last.end + 1) last.end = Math.max(last.end, end);
+    else out.push({ start, end });
+  }
+  return out;
 }
 
 /** An excerpted file's ranges as people read them: "lines 120–168, 402–455", "line 7". */
