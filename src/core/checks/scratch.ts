@@ -127,8 +127,11 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
         }
         try {
           await fsp.mkdir(path.dirname(target), { recursive: true });
+          // a file's mode stays (an executable script the checks run), as applying it keeps it (files/fsAtomic.ts)
+          const mode = await fsp.lstat(target).then((st) => (st.isFile() ? st.mode & 0o777 : undefined), () => undefined);
           await fsp.rm(target, { force: true }); // a link in the copy is replaced, never followed
           await fsp.writeFile(target, f.content);
+          if (mode !== undefined) await fsp.chmod(target, mode);
         } catch (e) {
           notWritten.push(`${f.relPath}: could not be written to the scratch copy (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
         }
