@@ -1,6 +1,7 @@
 // Runs one check command: a shell in the scratch folder, in its own process group, so a timeout or Stop kills the
 // command and everything it started (a test runner's workers, a watch process). Output is kept up to a cap (its
-// beginning and its end), and the process is never left running when this returns.
+// beginning and its end), and the run ends with the command: neither it nor anything of its group still holding its
+// output (a server a test started and forgot) is running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, trimForModel } from './output';
 import { readTestCases } from './testCases';
@@ -130,10 +131,21 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     child.stdout!.setEncoding('utf8').on('data', keep);
     child.stderr!.setEncoding('utf8').on('data', keep);
     child.on('error', (e) => finish('error', null, `[could not start: ${e.message}]`));
-    child.on('close', (code, signal) => {
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
       if (ending) finish(ending, null, endNote(ending));
       else finish(code === 0 ? 'passed' : 'failed', code, code === null && signal ? `[ended by ${signal}]` : '');
+    };
+    child.on('exit', (code, signal) => {
+      // The command ended. What still holds its output a moment later (a server a test started and forgot) is
+      // killed with its group, and not waited for; a daemon that writes elsewhere (Gradle's, a compiler server) is
+      // left to serve the next run.
+      setTimeout(() => {
+        if (done) return;
+        if (!ending && process.platform !== 'win32') killTree(child!);
+        ended(code, signal);
+      }, 2000).unref();
     });
+    child.on('close', ended);
   });
 }
 

@@ -1,0 +1,55 @@
+// src/core/checks/run.ts: one check command's run ends when the command ends, and leaves nothing of it running.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCheck } from '../../src/core';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-run-'));
+}
+
+/** Whether a process runs (a killed one nobody reaped yet, a zombie, does not). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS): signal 0 reached it
+  }
+};
+
+describe('checks: a run ends with its command', function () {
+  before(function () {
+    if (process.platform === 'win32') this.skip();
+  });
+
+  it('a command that exits while a process it started still holds the output ends then, passed, and that process is killed', async () => {
+    const dir = tmp();
+    const started = Date.now();
+    // a test script that starts a server and forgets it: the server keeps the output pipe open
+    const run = await runCheck({ command: `node -e "setInterval(() => {}, 1000)" & echo $! > pid; echo done`, cwd: dir, round: 0, timeoutMs: 20_000 });
+    assert.strictEqual(run.status, 'passed', run.output);
+    assert.strictEqual(run.exitCode, 0);
+    assert.strictEqual(run.output, 'done');
+    assert.ok(Date.now() - started < 10_000, 'not held to the time limit');
+    const pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(!alive(pid), 'the forgotten server is killed');
+  });
+
+  it('a daemon the command started with its output elsewhere (Gradle\'s, a compiler server) is left to serve the next run', async () => {
+    const dir = tmp();
+    const run = await runCheck({ command: `node -e "setInterval(() => {}, 1000)" >/dev/null 2>&1 & echo $! > pid; echo done`, cwd: dir, round: 0, timeoutMs: 20_000 });
+    assert.strictEqual(run.status, 'passed', run.output);
+    const pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+    await new Promise((r) => setTimeout(r, 200));
+    const left = alive(pid);
+    if (left) process.kill(pid, 'SIGKILL');
+    assert.ok(left, 'the daemon still runs');
+  });
+});
