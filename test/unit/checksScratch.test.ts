@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createScratch, type ProposedFile } from '../../src/core';
+import { createScratch, runCheck, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-scratch-'));
@@ -32,5 +32,34 @@ describe('checks: scratch copy keeps what the checks need', () => {
     } finally {
       await s.dispose();
     }
+  });
+
+  it('a workspace package linked into node_modules (npm, yarn and pnpm workspaces) resolves to its copy, where the proposal is', async function () {
+    if (process.platform === 'win32') this.skip();
+    const ws = tmp();
+    write(ws, 'package.json', '{"workspaces": ["packages/*"]}');
+    write(ws, 'packages/bar/package.json', '{"name": "@acme/bar", "main": "index.js", "bin": {"bar": "cli.js"}}');
+    write(ws, 'packages/bar/index.js', "module.exports = 'old';\n");
+    write(ws, 'packages/bar/cli.js', "#!/usr/bin/env node\nconsole.log('cli ' + require('./index.js'));\n", 0o755);
+    write(ws, 'packages/app/test.js', "console.log(require('@acme/bar'), require('dep'), require('baz'));\n");
+    write(ws, 'node_modules/dep/index.js', "module.exports = 'dep';\n");
+    fs.mkdirSync(path.join(ws, 'node_modules', '@acme'));
+    fs.symlinkSync('../../packages/bar', path.join(ws, 'node_modules', '@acme', 'bar')); // npm and yarn workspaces
+    fs.mkdirSync(path.join(ws, 'node_modules', '.bin'));
+    fs.symlinkSync('../@acme/bar/cli.js', path.join(ws, 'node_modules', '.bin', 'bar'));
+    write(ws, 'packages/baz/index.js', "module.exports = 'baz';\n");
+    fs.mkdirSync(path.join(ws, 'packages', 'app', 'node_modules'));
+    fs.symlinkSync('../../baz', path.join(ws, 'packages', 'app', 'node_modules', 'baz')); // pnpm links them per package
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    try {
+      assert.deepStrictEqual(await s.overlay([proposed('packages/bar/index.js', "module.exports = 'new';\n"), proposed('packages/baz/index.js', "module.exports = 'BAZ';\n")]), []);
+      const run = await runCheck({ command: 'node packages/app/test.js && node_modules/.bin/bar', cwd: s.dir, round: 0 });
+      assert.strictEqual(run.output, 'new dep BAZ\ncli new');
+      assert.deepStrictEqual(await s.overlay([proposed('node_modules/dep/index.js', 'HACKED')]), ['node_modules/dep/index.js: node_modules/dep is a linked folder, so the file was not written to the scratch copy']);
+    } finally {
+      await s.dispose();
+    }
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'utf8'), "module.exports = 'dep';\n", 'the user\'s dependencies are untouched');
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'packages', 'bar', 'index.js'), 'utf8'), "module.exports = 'old';\n");
   });
 });

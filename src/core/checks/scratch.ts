@@ -1,6 +1,7 @@
 // The scratch copy the checks run in: the workspace copied into a new folder of the OS temp dir, with DevA's
 // proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
-// environments, vendor trees) are linked, not copied; .git, the cape folder, the caches tools rebuild (`__pycache__`,
+// environments, vendor trees) are linked, not copied — entry by entry when they link workspace packages (npm, yarn
+// and pnpm workspaces), so those resolve to the copy; .git, the cape folder, the caches tools rebuild (`__pycache__`,
 // pytest's, mypy's and ruff's caches) and the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
 // `build/`, .NET's `bin/`) are left out. Cargo builds into a folder of ours in the OS temp dir instead, one per
 // workspace, kept between runs and sessions so only the project's own crate is rebuilt (Scratch.env). A proposed file
@@ -73,7 +74,8 @@ export async function checksBuildEnv(workspace: string): Promise<Record<string, 
   return { CARGO_TARGET_DIR: path.join(os.tmpdir(), 'cape-cargo-target', id) };
 }
 
-async function copyTree(src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
+/** Copies `src` (the folder `rel` of `workspace`) to `dest`, but what `skip` says. */
+async function copyTree(workspace: string, src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw new Error('cancelled');
   await fsp.mkdir(dest, { recursive: true });
   const entries = await fsp.readdir(src, { withFileTypes: true });
@@ -84,15 +86,65 @@ async function copyTree(src: string, dest: string, skip: (rel: string, name: str
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
     if (e.isDirectory()) {
-      if (LINKED_DEPENDENCY_DIRS.has(e.name)) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
-      else await copyTree(s, d, skip, r, signal);
+      if (!LINKED_DEPENDENCY_DIRS.has(e.name)) await copyTree(workspace, s, d, skip, r, signal);
+      else if (await linksWorkspacePackages(s, workspace)) await linkEntries(s, d, true);
+      else await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
     } else if (e.isFile()) {
       await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE);
     } else if (e.isSymbolicLink()) {
-      // Kept as the same link: a relative link resolves inside the copy, an absolute one where it always did.
-      await fsp.symlink(await fsp.readlink(s), d).catch(() => undefined);
+      await copyLink(s, d);
     }
     // sockets, FIFOs, devices: not copied
+  }
+}
+
+/** A link kept as the same link: a relative one resolves inside the copy, an absolute one where it always did. */
+function copyLink(src: string, dest: string): Promise<void> {
+  return fsp
+    .readlink(src)
+    .then((to) => fsp.symlink(to, dest))
+    .catch(() => undefined);
+}
+
+/** A folder of scoped packages (`@acme/`) or of installed programs (`.bin/`), whose entries are links themselves. */
+const isEntryFolder = (name: string) => name.startsWith('@') || name === '.bin';
+
+/**
+ * Whether a dependency folder links a package of the workspace outside it (`node_modules/@acme/bar ->
+ * ../../packages/bar`): linked whole, such a package would resolve to the user's tree, not the copy the proposal is in.
+ */
+async function linksWorkspacePackages(dir: string, workspace: string): Promise<boolean> {
+  const inside = (p: string, root: string) => {
+    const r = path.relative(root, p);
+    return !!r && !r.startsWith('..') && !path.isAbsolute(r);
+  };
+  const look = async (folder: string, top: boolean): Promise<boolean> => {
+    for (const e of await fsp.readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      const p = path.join(folder, e.name);
+      if (top && e.isDirectory() && e.name.startsWith('@') && (await look(p, false))) return true;
+      if (!e.isSymbolicLink()) continue;
+      const to = await fsp.readlink(p).catch(() => null);
+      if (to !== null && inside(path.resolve(folder, to), workspace) && !inside(path.resolve(folder, to), dir)) return true;
+    }
+    return false;
+  };
+  return look(dir, true);
+}
+
+/**
+ * A dependency folder rebuilt of links to its entries (linksWorkspacePackages said why): each package linked to the
+ * user's, its files (the package manager's records) copied, each link kept as the same link — a workspace package's
+ * relative link then leads to its copy — and scope and `.bin` folders rebuilt the same way one level down.
+ */
+async function linkEntries(src: string, dest: string, top: boolean): Promise<void> {
+  await fsp.mkdir(dest);
+  for (const e of await fsp.readdir(src, { withFileTypes: true })) {
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (e.isSymbolicLink()) await copyLink(s, d);
+    else if (top && e.isDirectory() && isEntryFolder(e.name)) await linkEntries(s, d, false);
+    else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+    else if (e.isFile()) await fsp.copyFile(s, d); // the package manager's own records, small
   }
 }
 
@@ -103,7 +155,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
   const dispose = () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 3 });
   try {
-    await copyTree(workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
+    await copyTree(workspace, workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
   } catch (e) {
     await dispose();
     throw e;
