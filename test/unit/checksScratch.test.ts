@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { spawnSync } from 'child_process';
 import { createScratch, runCheck, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
@@ -61,5 +62,34 @@ describe('checks: scratch copy keeps what the checks need', () => {
     }
     assert.strictEqual(fs.readFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'utf8'), "module.exports = 'dep';\n", 'the user\'s dependencies are untouched');
     assert.strictEqual(fs.readFileSync(path.join(ws, 'packages', 'bar', 'index.js'), 'utf8'), "module.exports = 'old';\n");
+  });
+
+  it('a Python package installed editable from the workspace (src layout) is imported from the copy, where the proposal is', async function () {
+    if (process.platform === 'win32') this.skip();
+    this.timeout(60_000);
+    const ws = tmp();
+    write(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
+    write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
+    // a real virtual environment when Python is here, else its folders
+    const venv = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]).status === 0;
+    const lib = path.join(ws, '.venv', 'lib');
+    const site = path.join(lib, venv ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages');
+    // what `pip install -e .` leaves (setuptools, hatch, pdm, poetry, flit): a .pth naming the source folder
+    write(site, '__editable__.calc-0.1.pth', `${path.join(ws, 'src')}\n`);
+    write(site, 'distutils-precedence.pth', "import os; var = 'SETUPTOOLS_USE_DISTUTILS'\n");
+    write(site, 'other.pth', '/usr/share/elsewhere\n');
+    write(site, 'git-dep.pth', `${path.join(ws, '.venv', 'src', 'dep')}\n`); // pip's editable from git, in the environment
+    write(ws, '.venv/src/dep/dep/__init__.py', '');
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    try {
+      const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
+      assert.deepStrictEqual(s.env.PYTHONPATH?.split(path.delimiter), [path.join(s.dir, 'src'), ...own], 'the copy\'s source folder comes first');
+      assert.deepStrictEqual(await s.overlay([proposed('src/calc/__init__.py', "VALUE = 'new'\n")]), []);
+      if (!venv) return;
+      const run = await runCheck({ command: `.venv/bin/python -c "import calc; print(calc.VALUE)"`, cwd: s.dir, round: 0, env: { ...process.env, ...s.env } });
+      assert.strictEqual(run.output, 'new');
+    } finally {
+      await s.dispose();
+    }
   });
 });

@@ -4,7 +4,9 @@
 // and pnpm workspaces), so those resolve to the copy; .git, the cape folder, the caches tools rebuild (`__pycache__`,
 // pytest's, mypy's and ruff's caches) and the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
 // `build/`, .NET's `bin/`) are left out. Cargo builds into a folder of ours in the OS temp dir instead, one per
-// workspace, kept between runs and sessions so only the project's own crate is rebuilt (Scratch.env). A proposed file
+// workspace, kept between runs and sessions so only the project's own crate is rebuilt (Scratch.env); a Python
+// package the project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming
+// `src/`) is imported from the copy, by PYTHONPATH. A proposed file
 // that would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
 import { createHash } from 'crypto';
 import { promises as fsp, constants as fsc } from 'fs';
@@ -59,7 +61,10 @@ export interface Scratch {
   overlay(files: ProposedFile[]): Promise<string[]>;
   /** Removes the copy (links are removed, never followed). */
   dispose(): Promise<void>;
-  /** Environment the checks run with in this copy, beside the process's own (a Rust project's CARGO_TARGET_DIR). */
+  /**
+   * Environment the checks run with in this copy, beside the process's own (a Rust project's CARGO_TARGET_DIR, the
+   * PYTHONPATH of editable installs).
+   */
   env: Record<string, string>;
 }
 
@@ -75,6 +80,48 @@ export async function checksBuildEnv(workspace: string): Promise<Record<string, 
 }
 
 /** Copies `src` (the folder `rel` of `workspace`) to `dest`, but what `skip` says. */
+/** Where the project's virtual environments (.venv/, venv/: those detect.ts runs) install packages. */
+async function venvSitePackages(workspace: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const v of ['.venv', 'venv']) {
+    out.push(path.join(workspace, v, 'Lib', 'site-packages')); // Windows
+    for (const d of await fsp.readdir(path.join(workspace, v, 'lib')).catch(() => [] as string[])) {
+      if (d.startsWith('python')) out.push(path.join(workspace, v, 'lib', d, 'site-packages'));
+    }
+  }
+  return out;
+}
+
+/**
+ * Workspace folders the project's virtual environment imports from its real place (a .pth naming them, as `pip install
+ * -e .` leaves for a src layout with setuptools, hatch, pdm, poetry or flit — and the user's own PYTHONPATH), put first
+ * on PYTHONPATH as their copies: else the checks would import the user's unchanged code, never the proposal.
+ */
+export async function editableSourcesEnv(workspace: string, copy: string): Promise<Record<string, string>> {
+  const roots = [...new Set([path.resolve(workspace), await fsp.realpath(workspace).catch(() => path.resolve(workspace))])];
+  const inCopy = (p: string) => {
+    for (const root of roots) {
+      const r = path.relative(root, p);
+      // a folder inside a linked one (a package pip put in .venv/src/) is the user's in the copy too
+      if (r && !r.startsWith('..') && !path.isAbsolute(r)) return r.split(path.sep).some((d) => LINKED_DEPENDENCY_DIRS.has(d)) ? null : path.join(copy, r);
+    }
+    return null;
+  };
+  const named: string[] = [];
+  for (const site of await venvSitePackages(workspace)) {
+    for (const pth of (await fsp.readdir(site).catch(() => [] as string[])).filter((f) => f.endsWith('.pth'))) {
+      // a .pth line is a folder to add, unless it imports (runs code) or is a comment
+      const text = await fsp.readFile(path.join(site, pth), 'utf8').catch(() => '');
+      for (const line of text.split(/\r?\n/)) if (line.trim() && !/^(#|import\s)/.test(line)) named.push(path.resolve(site, line.trim()));
+    }
+  }
+  const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
+  const copies = [...new Set([...named, ...own].map(inCopy).filter((p): p is string => p !== null))];
+  const exists = await Promise.all(copies.map((p) => fsp.stat(p).then((st) => st.isDirectory(), () => false)));
+  const first = copies.filter((_, i) => exists[i]);
+  return first.length ? { PYTHONPATH: [...first, ...own].join(path.delimiter) } : {};
+}
+
 async function copyTree(workspace: string, src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw new Error('cancelled');
   await fsp.mkdir(dest, { recursive: true });
@@ -163,7 +210,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   return {
     dir: real,
     dispose,
-    env: await checksBuildEnv(workspace),
+    env: { ...(await checksBuildEnv(workspace)), ...(await editableSourcesEnv(workspace, real)) },
     async overlay(files) {
       const notWritten: string[] = [];
       for (const f of files) {
