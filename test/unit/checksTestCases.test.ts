@@ -1,0 +1,36 @@
+// src/core/checks/testCases.ts: the test cases real runners' output names, with the names their ids make awkward.
+import * as assert from 'assert';
+import { readTestCases } from '../../src/core';
+
+describe('checks: test cases with awkward names', () => {
+  it('pytest: parametrized ids with spaces, " - " and "::" are read whole from its summary, and once with -v', () => {
+    // pytest 8's default output (short test summary)
+    const summary = [
+      '=========================== short test summary info ============================',
+      "FAILED test_p.py::test_words[hello world] - AssertionError: assert 'hello wor...",
+      "FAILED test_p.py::test_words[a::b] - AssertionError: assert 'a::b' == 'nope'",
+      "FAILED test_p.py::test_words[x - y] - AssertionError: assert 'x - y' == 'nope'",
+      'FAILED tests/test_q.py::TestQ::test_it[] - assert 0',
+      'FAILED tests/test_q.py::test_bare',
+      'ERROR tests/test_broken.py - ModuleNotFoundError: No module named "nope"',
+      '========================= 5 failed, 1 passed, 1 error in 0.20s ==========================',
+    ].join('\n');
+    const failing = ['test_p.py::test_words[hello world]', 'test_p.py::test_words[a::b]', 'test_p.py::test_words[x - y]', 'tests/test_q.py::TestQ::test_it[]', 'tests/test_q.py::test_bare', 'tests/test_broken.py'];
+    assert.deepStrictEqual(readTestCases(summary), { cases: failing.map((name) => ({ name, passed: false })), listsPassed: false });
+    // pytest -v: each case on its line, then the same summary
+    const verbose = [
+      'test_p.py::test_words[hello world] FAILED                                [ 25%]',
+      'test_p.py::test_words[a::b] FAILED                                       [ 50%]',
+      'test_p.py::test_words[x - y] FAILED                                      [ 75%]',
+      'test_p.py::TestK::test_ok PASSED                                         [100%]',
+      '=========================== short test summary info ============================',
+      "FAILED test_p.py::test_words[hello world] - AssertionError: assert 'hello wor...",
+      "FAILED test_p.py::test_words[a::b] - AssertionError: assert 'a::b' == 'nope'",
+      "FAILED test_p.py::test_words[x - y] - AssertionError: assert 'x - y' == 'nope'",
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(verbose), {
+      cases: [...failing.slice(0, 3).map((name) => ({ name, passed: false })), { name: 'test_p.py::TestK::test_ok', passed: true }],
+      listsPassed: true,
+    });
+  });
+});
