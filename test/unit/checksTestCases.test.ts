@@ -33,4 +33,45 @@ describe('checks: test cases with awkward names', () => {
       listsPassed: true,
     });
   });
+
+  it("node:test's spec reporter: describe() blocks (▶) and its \"failing tests:\" heading are not test cases", () => {
+    // node 20's `node --test --test-reporter=spec` (the default reporter from node 23 on)
+    const out = [
+      '▶ math > ops',
+      '  ✔ adds › twice (0.979617ms)',
+      '  ✖ fails [x] (1.501471ms)',
+      '    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      '        at TestContext.<anonymous> (a.test.js:4:37)',
+      '',
+      '  ▶ inner',
+      '    ✔ ok one (0.989716ms)',
+      '  ✔ inner (1.582957ms)',
+      '✖ math > ops (3.822385ms)',
+      '✖ top level fails (0.153333ms)',
+      '  Error: boom',
+      'ℹ tests 4',
+      'ℹ suites 2',
+      'ℹ pass 2',
+      'ℹ fail 2',
+      '',
+      '✖ failing tests:',
+      '',
+      'test at a.test.js:4:8',
+      '✖ fails [x] (1.501471ms)',
+      '  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      '',
+      'test at a.test.js:6:1',
+      '✖ top level fails (0.153333ms)',
+      '  Error: boom',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(out), {
+      cases: [
+        { name: 'adds › twice', passed: true },
+        { name: 'fails [x]', passed: false },
+        { name: 'ok one', passed: true },
+        { name: 'top level fails', passed: false },
+      ],
+      listsPassed: true,
+    });
+  });
 });

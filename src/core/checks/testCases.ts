@@ -34,6 +34,12 @@ const JEST_FAILURE = /^\s*● (.+?)\s*$/;
 const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
 /** node:test's TAP reporter marks a describe() block in the point's YAML block. */
 const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
+/**
+ * node:test's spec reporter opens a describe() block with `▶ name` and closes it with a ✔ / ✖ line of the same name,
+ * and heads its repeated failures with `✖ failing tests:`: neither is a test case.
+ */
+const SPEC_SUITE = /^\s*▶\s+(.+?)\s*$/;
+const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
 
 /**
  * One line, one case, for the runners whose lines say it plainly: the `name` group is the case, the `verdict` group
@@ -193,9 +199,9 @@ export interface TestCases {
 
 /**
  * Test cases named in a run's output (see the header). Skips and todos are left out; a TAP point whose YAML block
- * says `type: 'suite'` (node:test's describe()) is a group, not a test case; after mocha's "N failing" the numbered
- * items repeat failures with their suites. A name reported both ways counts as failed. Undefined when nothing was
- * recognised.
+ * says `type: 'suite'` (node:test's describe()) is a group, not a test case, as is a `▶` block of its spec reporter;
+ * after mocha's "N failing" the numbered items repeat failures with their suites. A name reported both ways counts as
+ * failed. Undefined when nothing was recognised.
  */
 export function readTestCases(text: string): TestCases | undefined {
   const order: string[] = [];
@@ -211,6 +217,7 @@ export function readTestCases(text: string): TestCases | undefined {
   let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
   let listsPassed = false;
   let jestFile = ''; // the file of jest's last `FAIL` line
+  const specSuites = new Set<string>(); // node:test's describe() blocks (SPEC_SUITE)
   lines: for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
@@ -245,11 +252,13 @@ export function readTestCases(text: string): TestCases | undefined {
       if (passed || f.listsPassed) listsPassed = true;
       continue lines;
     }
-    if ((m = PASS.exec(line))) {
+    if ((m = SPEC_SUITE.exec(line))) specSuites.add(m[1].replace(DURATION, ''));
+    else if (SPEC_FAILURES_HEADING.test(line)) continue;
+    else if ((m = PASS.exec(line))) {
       if (VITEST_FILE.test(m[1])) continue;
-      found.push({ name: m[1], passed: true });
+      found.push({ name: m[1], passed: true, suite: specSuites.has(m[1].replace(DURATION, '')) });
       listsPassed = true;
-    } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false });
+    } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false, suite: specSuites.has(m[1].replace(DURATION, '')) });
     else if (!mochaSummary && (m = NUMBERED_FAIL.exec(line))) found.push({ name: m[1], passed: false });
   }
   // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
