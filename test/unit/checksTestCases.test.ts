@@ -1,6 +1,6 @@
 // src/core/checks/testCases.ts: the test cases real runners' output names, with the names their ids make awkward.
 import * as assert from 'assert';
-import { readTestCases } from '../../src/core';
+import { failsAsBefore, readTestCases, type CheckRun } from '../../src/core';
 
 describe('checks: test cases with awkward names', () => {
   it('pytest: parametrized ids with spaces, " - " and "::" are read whole from its summary, and once with -v', () => {
@@ -73,5 +73,36 @@ describe('checks: test cases with awkward names', () => {
       ],
       listsPassed: true,
     });
+  });
+
+  it('go test over several packages: a test name in two packages is two cases, named with their package', () => {
+    // `go test ./...` (go 1.22): TestTable fails in both packages
+    const out = [
+      '--- FAIL: TestTable (0.00s)',
+      '    --- FAIL: TestTable/one_word (0.00s)',
+      '        calc_test.go:5: bad one word',
+      '    --- FAIL: TestTable/a/b (0.00s)',
+      '        calc_test.go:5: bad a/b',
+      'FAIL',
+      'FAIL\texample.com/calc\t0.016s',
+      'ok  \texample.com/calc/fine\t(cached)',
+      '--- FAIL: TestTable (0.00s)',
+      '    --- FAIL: TestTable/x (0.00s)',
+      '        s_test.go:3: no',
+      'FAIL',
+      'FAIL\texample.com/calc/sub\t0.014s',
+      'FAIL',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(out), {
+      cases: ['example.com/calc.TestTable', 'example.com/calc.TestTable/one_word', 'example.com/calc.TestTable/a/b', 'example.com/calc/sub.TestTable', 'example.com/calc/sub.TestTable/x'].map((name) => ({ name, passed: false })),
+      listsPassed: false,
+    });
+    // on the unchanged code only sub's TestTable failed: calc's failing now is new, not a failure already there
+    const run = (output: string): CheckRun => ({ command: 'go test ./...', round: 0, status: 'failed', passed: false, exitCode: 1, durationMs: 1, output, outputChars: output.length, tests: readTestCases(output)!.cases, onlyFailuresNamed: true });
+    const sub = ['--- FAIL: TestTable (0.00s)', '    --- FAIL: TestTable/x (0.00s)', '        s_test.go:3: no', 'FAIL', 'FAIL\texample.com/calc/sub\t0.014s', 'FAIL'];
+    const before = ['ok  \texample.com/calc\t0.01s', ...sub].join('\n');
+    const after = ['--- FAIL: TestTable (0.00s)', '    calc_test.go:9: got 5, want 6', 'FAIL', 'FAIL\texample.com/calc\t0.01s', ...sub].join('\n');
+    assert.strictEqual(failsAsBefore(run(after), run(before)), false);
+    assert.strictEqual(failsAsBefore(run(before), run(before)), true);
   });
 });

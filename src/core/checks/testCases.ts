@@ -56,7 +56,16 @@ interface LineFormat {
   failed?: RegExp;
   skipped?: RegExp;
   listsPassed: boolean;
+  /** The case belongs to the Go package the `ok` / `FAIL` line after it names (GO_PACKAGE). */
+  goPackaged?: true;
 }
+
+/**
+ * go test's line for a package's result, after its cases: `FAIL\texample.com/calc\t0.01s`, `ok  \texample.com/calc\t(cached)`.
+ * When a run names several packages, each Go case is named with its package (`example.com/calc.TestTable`): two
+ * packages' TestTable are two cases, and one failing before the change is not the other failing after it.
+ */
+const GO_PACKAGE = /^(?:ok|FAIL)\s+(\S+)\s+(?:\(cached\)|\d+(?:\.\d+)?s\b)/;
 
 const LINE_FORMATS: LineFormat[] = [
   // pytest -v: `tests/test_calc.py::test_mul FAILED  [ 28%]`
@@ -70,7 +79,7 @@ const LINE_FORMATS: LineFormat[] = [
   // unittest's failure headers: `FAIL: test_bad (tests.test_u.TestU.test_bad)`, a subTest's with its parameters
   { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))(?: \(.*\))?$/, name: 1, listsPassed: false },
   // go test: `--- FAIL: TestMul (0.00s)`, subtests indented: `    --- PASS: TestTable/two (0.00s)` (-v lists passes)
-  { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false },
+  { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false, goPackaged: true },
   // cargo test: `test tests::it_muls ... FAILED`
   { re: /^test (\S+) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
   // RSpec's "Failed examples:": `rspec ./spec/calc_spec.rb:8 # Calc multiplies`
@@ -218,9 +227,17 @@ export function readTestCases(text: string): TestCases | undefined {
   let listsPassed = false;
   let jestFile = ''; // the file of jest's last `FAIL` line
   const specSuites = new Set<string>(); // node:test's describe() blocks (SPEC_SUITE)
+  const goPackages = new Set<string>();
+  const goCases = new Map<(typeof found)[number], string>(); // a Go case and its package (GO_PACKAGE)
+  let goPending: (typeof found)[number][] = []; // Go cases whose package line is still to come
   lines: for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
+    if ((m = GO_PACKAGE.exec(line))) {
+      goPackages.add(m[1]);
+      for (const f of goPending) goCases.set(f, m[1]);
+      goPending = [];
+    }
     if ((m = JEST_FILE.exec(line)) && m[1] === 'FAIL') jestFile = m[2];
     if ((m = JEST_FAILURE.exec(line))) {
       if (m[1] === 'Console') continue;
@@ -249,6 +266,7 @@ export function readTestCases(text: string): TestCases | undefined {
       if (f.skipped?.test(verdict)) continue lines;
       const passed = f.verdict !== undefined && !f.failed?.test(verdict);
       found.push({ name: f.label ? f.label(m) : m[f.name], passed });
+      if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
       continue lines;
     }
@@ -261,6 +279,7 @@ export function readTestCases(text: string): TestCases | undefined {
     } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false, suite: specSuites.has(m[1].replace(DURATION, '')) });
     else if (!mochaSummary && (m = NUMBERED_FAIL.exec(line))) found.push({ name: m[1], passed: false });
   }
+  if (goPackages.size > 1) for (const [f, pkg] of goCases) f.name = `${pkg}.${f.name}`;
   // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
   // calc > multiplies`) counts once
   const names = new Set(found.map((f) => f.name.replace(DURATION, '').trim()));
