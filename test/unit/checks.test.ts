@@ -339,7 +339,7 @@ describe('checks: output for the model and test cases', () => {
     const mocha = ['  calc', '    ✔ adds (3ms)', '    1) multiplies', '', '  1 passing (5ms)', '  1 failing', '', '  1) calc', '       multiplies:', '     AssertionError'].join('\n');
     assert.deepStrictEqual(parseTestCases(mocha), [
       { name: 'adds', passed: true },
-      { name: 'multiplies', passed: false },
+      { name: 'calc multiplies', passed: false }, // its full title, from the failure list
     ]);
     const jest = [' PASS  src/a.test.js', '  ✓ adds (2 ms)', '  ✕ subtracts (1 ms)', '  × divides'].join('\n');
     assert.deepStrictEqual(parseTestCases(jest), [

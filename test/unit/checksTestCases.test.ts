@@ -105,4 +105,38 @@ describe('checks: test cases with awkward names', () => {
     assert.strictEqual(failsAsBefore(run(after), run(before)), false);
     assert.strictEqual(failsAsBefore(run(before), run(before)), true);
   });
+
+  it("mocha: a failing test is named by its full title from the failure list (a leaf title like \"works\" recurs in suites), with the dot reporter too", () => {
+    const summary = [
+      '  2 passing (6ms)',
+      '  2 failing',
+      '',
+      '  1) top works:',
+      '     Error: x',
+      '      at Context.<anonymous> (a.test.js:4:31)',
+      '',
+      '  2) Suite B',
+      '       inner',
+      '         works:',
+      '',
+      '      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+      '',
+      '1 !== 2',
+      '',
+    ];
+    // mocha 10's spec reporter
+    const spec = ['', '', '  1) top works', '  Suite A', '    ✔ works', '    ✔ other', '', '  Suite B', '    inner', '      2) works', '', '', ...summary].join('\n');
+    assert.deepStrictEqual(readTestCases(spec), {
+      cases: [
+        { name: 'top works', passed: false },
+        { name: 'works', passed: true },
+        { name: 'other', passed: true },
+        { name: 'Suite B inner works', passed: false },
+      ],
+      listsPassed: true,
+    });
+    // the dot reporter names only the failures, in its failure list
+    const dot = ['', '', '  !..!', '', ...summary].join('\n');
+    assert.deepStrictEqual(readTestCases(dot), { cases: [{ name: 'top works', passed: false }, { name: 'Suite B inner works', passed: false }], listsPassed: false });
+  });
 });

@@ -21,8 +21,12 @@ const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
 /** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
 const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
 const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
-/** mocha's (and RSpec's) numbered failures: "  1) name". */
-const NUMBERED_FAIL = /^\s{2,}\d+\)\s+(.+?)\s*$/;
+/**
+ * mocha's (and RSpec's) numbered failures: "  1) name". After mocha's "N failing" each is listed again with its whole
+ * title, one suite a line, the test's ending in ':' (`  2) Suite B` / `       works:`): the failure is named so, for a
+ * leaf title like "works" recurs across suites (the dot reporter lists failures only there).
+ */
+const NUMBERED_FAIL = /^\s{2,}(\d+)\)\s+(.+?)\s*$/;
 const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
 /**
  * jest's failure headers, all its default reporter says of the cases when it runs several files: `  ● Suite › name`
@@ -223,7 +227,15 @@ export function readTestCases(text: string): TestCases | undefined {
   };
   const found: { name: string; passed: boolean; suite?: boolean }[] = [];
   let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
-  let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, not single tests
+  let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, then the test (NUMBERED_FAIL)
+  const mochaNumbered = new Map<string, (typeof found)[number]>(); // a spec reporter's `N) title` line, by its number
+  let mochaTitle: { n: string; parts: string[] } | null = null; // the failure list's title being read
+  const titled = (t: { n: string; parts: string[] }) => {
+    const name = t.parts.join(' ').replace(/:$/, '');
+    const f = mochaNumbered.get(t.n);
+    if (f) f.name = name;
+    else found.push({ name, passed: false });
+  };
   let listsPassed = false;
   let jestFile = ''; // the file of jest's last `FAIL` line
   const specSuites = new Set<string>(); // node:test's describe() blocks (SPEC_SUITE)
@@ -233,6 +245,18 @@ export function readTestCases(text: string): TestCases | undefined {
   lines: for (const line of text.split('\n')) {
     let m: RegExpExecArray | null;
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
+    if (mochaTitle) {
+      const part = line.trim();
+      if (!part || mochaTitle.parts.length >= 20) mochaTitle = null;
+      else {
+        mochaTitle.parts.push(part);
+        if (part.endsWith(':')) {
+          titled(mochaTitle);
+          mochaTitle = null;
+        }
+        continue;
+      }
+    }
     if ((m = GO_PACKAGE.exec(line))) {
       goPackages.add(m[1]);
       for (const f of goPending) goCases.set(f, m[1]);
@@ -277,7 +301,13 @@ export function readTestCases(text: string): TestCases | undefined {
       found.push({ name: m[1], passed: true, suite: specSuites.has(m[1].replace(DURATION, '')) });
       listsPassed = true;
     } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false, suite: specSuites.has(m[1].replace(DURATION, '')) });
-    else if (!mochaSummary && (m = NUMBERED_FAIL.exec(line))) found.push({ name: m[1], passed: false });
+    else if ((m = NUMBERED_FAIL.exec(line))) {
+      if (!mochaSummary) {
+        found.push({ name: m[2], passed: false });
+        mochaNumbered.set(m[1], found[found.length - 1]);
+      } else if (m[2].endsWith(':')) titled({ n: m[1], parts: [m[2]] });
+      else mochaTitle = { n: m[1], parts: [m[2]] };
+    }
   }
   if (goPackages.size > 1) for (const [f, pkg] of goCases) f.name = `${pkg}.${f.name}`;
   // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
