@@ -92,4 +92,37 @@ describe('checks: scratch copy keeps what the checks need', () => {
       await s.dispose();
     }
   });
+
+  it("a folder it may not read (a container's data volume) or a file removed while copying (a dev server's build) is left out, not fatal", async () => {
+    const ws = tmp();
+    write(ws, 'src/a.js', 'a');
+    write(ws, 'data/postgres/PG_VERSION', '16');
+    write(ws, '.next/static/chunk-1.js', 'chunk');
+    const fsp = fs.promises;
+    const { readdir, copyFile } = fsp;
+    const err = (code: string) => Object.assign(new Error(`${code}: simulated`), { code });
+    // as the user running the editor sees them: postgres's folder is mode 700 of uid 999; the dev server deletes a chunk
+    fsp.readdir = (async (p: fs.PathLike, o?: unknown) => {
+      if (String(p).endsWith(path.join('data', 'postgres'))) throw err('EACCES');
+      return (readdir as (p: fs.PathLike, o?: unknown) => Promise<unknown>)(p, o);
+    }) as typeof fsp.readdir;
+    fsp.copyFile = (async (src: fs.PathLike, dest: fs.PathLike, mode?: number) => {
+      if (String(src).endsWith('chunk-1.js')) throw err('ENOENT');
+      return copyFile(src, dest, mode);
+    }) as typeof fsp.copyFile;
+    let s;
+    try {
+      s = await createScratch(ws, { capeFolder: 'cape' });
+    } finally {
+      fsp.readdir = readdir;
+      fsp.copyFile = copyFile;
+    }
+    try {
+      assert.strictEqual(fs.readFileSync(path.join(s.dir, 'src', 'a.js'), 'utf8'), 'a');
+      assert.ok(!fs.existsSync(path.join(s.dir, 'data', 'postgres', 'PG_VERSION')));
+      assert.ok(!fs.existsSync(path.join(s.dir, '.next', 'static', 'chunk-1.js')));
+    } finally {
+      await s.dispose();
+    }
+  });
 });

@@ -2,12 +2,12 @@
 // proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
 // environments, vendor trees) are linked, not copied — entry by entry when they link workspace packages (npm, yarn
 // and pnpm workspaces), so those resolve to the copy; .git, the cape folder, the caches tools rebuild (`__pycache__`,
-// pytest's, mypy's and ruff's caches) and the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
-// `build/`, .NET's `bin/`) are left out. Cargo builds into a folder of ours in the OS temp dir instead, one per
-// workspace, kept between runs and sessions so only the project's own crate is rebuilt (Scratch.env); a Python
-// package the project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming
-// `src/`) is imported from the copy, by PYTHONPATH. A proposed file
-// that would land inside a linked folder (and so in the user's real dependencies) is not written, and said so.
+// pytest's, mypy's and ruff's caches), the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
+// `build/`, .NET's `bin/`) and what cannot be read (UNCOPIABLE) are left out. Cargo builds into a folder of ours in
+// the OS temp dir instead, one per workspace, kept between runs and sessions so only the project's own crate is
+// rebuilt (Scratch.env); a Python package the project's virtual environment installed editable from the workspace
+// (`pip install -e .`, a .pth naming `src/`) is imported from the copy, by PYTHONPATH. A proposed file that would land
+// inside a linked folder (and so in the user's real dependencies) is not written, and said so.
 import { createHash } from 'crypto';
 import { promises as fsp, constants as fsc } from 'fs';
 import * as os from 'os';
@@ -79,7 +79,6 @@ export async function checksBuildEnv(workspace: string): Promise<Record<string, 
   return { CARGO_TARGET_DIR: path.join(os.tmpdir(), 'cape-cargo-target', id) };
 }
 
-/** Copies `src` (the folder `rel` of `workspace`) to `dest`, but what `skip` says. */
 /** Where the project's virtual environments (.venv/, venv/: those detect.ts runs) install packages. */
 async function venvSitePackages(workspace: string): Promise<string[]> {
   const out: string[] = [];
@@ -122,10 +121,21 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
   return first.length ? { PYTHONPATH: [...first, ...own].join(path.delimiter) } : {};
 }
 
+/**
+ * What the copy leaves out rather than fail on: a folder or file the user may not read (a container's data volume of
+ * another user), or one removed between listing and copying (what a running dev server or watcher rewrites).
+ */
+const UNCOPIABLE = new Set(['EACCES', 'EPERM', 'ENOENT']);
+
+/** Copies `src` (the folder `rel` of `workspace`) to `dest`, but what `skip` says and what cannot be read (UNCOPIABLE). */
 async function copyTree(workspace: string, src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw new Error('cancelled');
+  const entries = await fsp.readdir(src, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (rel && UNCOPIABLE.has(e.code ?? '')) return null;
+    throw e;
+  });
+  if (!entries) return;
   await fsp.mkdir(dest, { recursive: true });
-  const entries = await fsp.readdir(src, { withFileTypes: true });
   const names = entries.map((e) => e.name);
   for (const e of entries) {
     const r = rel ? `${rel}/${e.name}` : e.name;
@@ -137,7 +147,9 @@ async function copyTree(workspace: string, src: string, dest: string, skip: (rel
       else if (await linksWorkspacePackages(s, workspace)) await linkEntries(s, d, true);
       else await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
     } else if (e.isFile()) {
-      await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE);
+      await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE).catch((err: NodeJS.ErrnoException) => {
+        if (!UNCOPIABLE.has(err.code ?? '')) throw err;
+      });
     } else if (e.isSymbolicLink()) {
       await copyLink(s, d);
     }
