@@ -53,3 +53,18 @@ describe('checks: a run ends with its command', function () {
     assert.ok(left, 'the daemon still runs');
   });
 });
+
+describe('checks: the environment of a run', () => {
+  it("runs without the extension host's ELECTRON_RUN_AS_NODE, which would start the Electron apps a check runs (VS Code's extension tests) as plain Node", async () => {
+    const saved = process.env.ELECTRON_RUN_AS_NODE;
+    process.env.ELECTRON_RUN_AS_NODE = '1'; // as VS Code starts its extension host
+    try {
+      const command = `node -e "console.log(process.env.ELECTRON_RUN_AS_NODE ?? 'unset')"`;
+      assert.strictEqual((await runCheck({ command, cwd: tmp(), round: 0 })).output, 'unset');
+      assert.strictEqual((await runCheck({ command, cwd: tmp(), round: 0, env: { ...process.env, CARGO_TARGET_DIR: '/x' } })).output, 'unset');
+    } finally {
+      if (saved === undefined) delete process.env.ELECTRON_RUN_AS_NODE;
+      else process.env.ELECTRON_RUN_AS_NODE = saved;
+    }
+  });
+});

@@ -43,6 +43,17 @@ function killTree(child: ChildProcess): void {
   }
 }
 
+/**
+ * The environment a check runs with: the developer's, with CI=1, and without ELECTRON_RUN_AS_NODE — set in VS Code's
+ * extension host (Electron run as Node), it would start every Electron app a check launches (an extension's tests
+ * through @vscode/test-electron) as plain Node; no terminal of the developer's has it.
+ */
+function checkEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, CI: '1' };
+  delete out.ELECTRON_RUN_AS_NODE;
+  return out;
+}
+
 /** Runs the command to its end, its time limit or Stop. Never throws: a command that cannot start is status 'error'. */
 export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
   const now = opts.now ?? Date.now;
@@ -121,7 +132,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         // CI=1 keeps test runners out of watch mode (react-scripts, vitest) and from prompting. No colour variables:
         // the output's colours are removed when it is read (output.ts), and a project's own tests of colour handling
         // (FORCE_COLOR, NO_COLOR) must see the environment its developer runs them in.
-        env: { ...(opts.env ?? process.env), CI: '1' },
+        env: checkEnv(opts.env ?? process.env),
       });
     } catch (e) {
       finish('error', null, `[could not start: ${(e as Error).message}]`);
