@@ -1,7 +1,8 @@
 // Which check commands run: the ones the user configured (the `cape.checks` setting, the CLI's `--check CMD`), or —
 // only when none is configured — the obvious ones detected in the workspace:
 //  - JavaScript/TypeScript: package.json's `typecheck`, `lint` and `test` scripts (through the package manager its
-//    lockfile names), and `tsc --noEmit` when there is a tsconfig.json and a local TypeScript but no typecheck script;
+//    lockfile or `packageManager` field names when that is on PATH, else npm), and `tsc --noEmit` when there is a
+//    tsconfig.json and a local TypeScript but no typecheck script;
 //  - Python: pytest where the project configures it (pytest.ini, conftest.py, `[tool.pytest…]` in pyproject.toml,
 //    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini), ruff and mypy where it configures them — each run by the
 //    project's virtual environment (.venv/, venv/) when it has one;
@@ -34,12 +35,28 @@ async function exists(p: string): Promise<boolean> {
   );
 }
 
-/** The command that runs a package.json script with the package manager the lockfile names (npm by default). */
-async function scriptCommand(workspace: string, script: string): Promise<string> {
-  if (await exists(path.join(workspace, 'pnpm-lock.yaml'))) return `pnpm run ${script}`;
-  if (await exists(path.join(workspace, 'yarn.lock'))) return `yarn run ${script}`;
-  if ((await exists(path.join(workspace, 'bun.lockb'))) || (await exists(path.join(workspace, 'bun.lock')))) return `bun run ${script}`;
-  return script === 'test' ? 'npm test' : `npm run ${script}`;
+/** The package manager each lockfile names, in the order they are looked for. */
+const LOCKFILES: readonly [string, string][] = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lockb', 'bun'],
+  ['bun.lock', 'bun'],
+];
+
+/**
+ * The package manager that runs the scripts: the one the lockfile names, else package.json's `packageManager` field
+ * (`pnpm@9.1.0`, corepack's) — when it is on PATH; else npm, which comes with Node and runs any script from the
+ * installed node_modules (a missing pnpm would fail every check, on the unchanged code too, and cost DevA fix rounds).
+ */
+async function packageManager(workspace: string, field: unknown): Promise<string> {
+  const lock = await firstIn(workspace, LOCKFILES.map(([file]) => file));
+  const named = lock ? LOCKFILES.find(([file]) => file === lock)![1] : typeof field === 'string' ? /^(pnpm|yarn|bun)@/.exec(field)?.[1] : undefined;
+  return named && (await onPath([named])) ? named : 'npm';
+}
+
+/** The command that runs a package.json script with the package manager. */
+function scriptCommand(manager: string, script: string): string {
+  return manager === 'npm' && script === 'test' ? 'npm test' : `${manager} run ${script}`;
 }
 
 /** The first of these workspace-relative files that exists (its name is the detected command's reason), else null. */
@@ -57,9 +74,11 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
   const statics: CheckCommand[] = [];
   const tests: CheckCommand[] = [];
   let scripts: Record<string, unknown> = {};
+  let managerField: unknown;
   try {
-    const pkg = JSON.parse(await fsp.readFile(path.join(workspace, 'package.json'), 'utf8')) as { scripts?: unknown };
+    const pkg = JSON.parse(await fsp.readFile(path.join(workspace, 'package.json'), 'utf8')) as { scripts?: unknown; packageManager?: unknown };
     if (pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null && !Array.isArray(pkg.scripts)) scripts = pkg.scripts as Record<string, unknown>;
+    managerField = pkg?.packageManager;
   } catch {
     /* no package.json, or not JSON: no scripts */
   }
@@ -67,8 +86,9 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
   if (!has('typecheck') && (await exists(path.join(workspace, 'tsconfig.json'))) && (await exists(path.join(workspace, 'node_modules', 'typescript', 'bin', 'tsc')))) {
     statics.push({ command: 'node node_modules/typescript/bin/tsc --noEmit', source: 'detected', reason: 'tsconfig.json and a local TypeScript' });
   }
+  const manager = SCRIPTS.some(has) ? await packageManager(workspace, managerField) : 'npm';
   for (const s of SCRIPTS) {
-    if (has(s)) (s === 'test' ? tests : statics).push({ command: await scriptCommand(workspace, s), source: 'detected', reason: `package.json script "${s}"` });
+    if (has(s)) (s === 'test' ? tests : statics).push({ command: scriptCommand(manager, s), source: 'detected', reason: `package.json script "${s}"` });
   }
   return [statics, tests];
 }

@@ -1,0 +1,45 @@
+// src/core/checks/detect.ts: the package manager that runs a JavaScript project's detected scripts.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { detectChecks } from '../../src/core';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-detect-'));
+}
+
+function write(root: string, rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+}
+
+describe('checks: the package manager of detected scripts', function () {
+  before(function () {
+    if (process.platform === 'win32') this.skip(); // the fake programs below are shell scripts
+  });
+
+  it("the lockfile's or packageManager field's manager when it is on PATH, else npm (a missing pnpm fails every run)", async () => {
+    const bin = tmp();
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin; // no pnpm, yarn or bun
+    const commands = async (ws: string) => (await detectChecks(ws)).map((c) => c.command);
+    try {
+      const pnpm = tmp();
+      write(pnpm, 'package.json', JSON.stringify({ scripts: { lint: 'eslint .', test: 'vitest' } }));
+      write(pnpm, 'pnpm-lock.yaml', "lockfileVersion: '9.0'\n");
+      assert.deepStrictEqual(await commands(pnpm), ['npm run lint', 'npm test'], 'pnpm is not installed');
+      const corepack = tmp();
+      write(corepack, 'package.json', JSON.stringify({ packageManager: 'yarn@4.1.0', scripts: { test: 'jest' } }));
+      assert.deepStrictEqual(await commands(corepack), ['npm test']);
+      for (const name of ['pnpm', 'yarn']) {
+        write(bin, name, '#!/bin/sh\nexit 0\n');
+        fs.chmodSync(path.join(bin, name), 0o755);
+      }
+      assert.deepStrictEqual(await commands(pnpm), ['pnpm run lint', 'pnpm run test']);
+      assert.deepStrictEqual(await commands(corepack), ['yarn run test'], 'no lockfile: the packageManager field names it');
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
+});
