@@ -3,7 +3,7 @@
 // scratch copy of the workspace with the proposal written over it (scratch.ts: dependencies linked, .git and cape/
 // left out, in the OS temp dir, removed afterwards), one command's run (run.ts: own process group, time limit, output
 // cap, Stop), the output made useful (output.ts: file:line lines first, a linter's problems named; testCases.ts: the
-// test cases of many runners recognised), the loop of fix rounds with DevA (loop.ts), a first failure compared with
+// test cases of many runners recognised; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts), DevA's test files alone on the unchanged workspace when asked
 // (failFirst.ts), and what the retrospective hears of it all (retroText.ts). Its result types (types.ts: CheckRun per
 // command and round, ChecksOutcome, CheckSummary) are what the runner persists, the retrospective and --json report
@@ -12,6 +12,7 @@ export * from './types';
 export * from './detect';
 export * from './output';
 export * from './testCases';
+export * from './testNames';
 export * from './run';
 export * from './scratch';
 export * from './loop';

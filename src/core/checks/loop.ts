@@ -14,7 +14,8 @@ import { createScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
-import { casesOfTest, passedTestFiles } from './testCases';
+import { passedTestFiles } from './testCases';
+import { casesOfTest } from './testNames';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 

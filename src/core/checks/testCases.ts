@@ -1,7 +1,8 @@
 // The test cases a check's run names, recognised as passed or failed, whatever the project's language: the spec
 // reporters of mocha, jest, vitest and node:test (and the failure headers of jest's and vitest's default ones), TAP, pytest, Python's unittest, `go test`, `cargo test`, RSpec,
 // Gradle, Maven Surefire and `dotnet test`. What reads them: the baseline (a failure already there names the same
-// failing cases), the fix request (which cases fail), TSR (DevA's named tests) and fail-first.
+// failing cases), the fix request (which cases fail), TSR (DevA's named tests) and fail-first; ./testNames.ts tells
+// which of them a test DevA named is.
 //
 // Some runs name every case (spec reporters, `pytest -v`, `go test -v`, `cargo test`); others only the failing ones
 // (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
@@ -157,51 +158,6 @@ export function unbuiltGoFolders(output: string): Set<string> {
   if (!/^FAIL\s+\S+\s+\[(?:build|setup) failed\]/m.test(output)) return out;
   for (const m of output.matchAll(/^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /gm)) out.add(m[1].replace(/\/$/, ''));
   return out;
-}
-
-/**
- * A reported test case is the named test: the same name, or one within the other (reporters prefix suites:
- * `Theme › toggles`, `calc.CalcTest.testDiv`, `tests/test_a.py::TestA::test_b[1]`) — as a whole name, not the start
- * of a longer identifier: `test_max_age` is not `test_max_age_timedelta`, nor `testDiv` `testDivByZero`.
- */
-function sameTestName(reported: string, named: string): boolean {
-  const a = reported.trim().toLowerCase();
-  const b = named.trim().toLowerCase();
-  return b.length >= 4 && (a === b || within(a, b) || (a.length >= 4 && within(b, a)));
-}
-
-const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
-
-/** Whether `name` lies under `parent` in a runner's hierarchy (`TestX/sub` under `TestX`, `suite › case` under `suite`). */
-function isUnder(name: string, parent: string): boolean {
-  return name.length > parent.length && name.startsWith(parent) && !IDENTIFIER_CHAR.test(name[parent.length]);
-}
-
-/**
- * The reported cases that are the named test (sameTestName). A parent of the named test (go test's `TestX` for a
- * named `TestX/with_spaces`) is left out when the run also reports cases under it: a parent fails whenever one of its
- * subtests does, and those are named themselves, so its failure says nothing of the others. A parent reported alone
- * (it failed in its own body) still counts.
- */
-export function casesOfTest<T extends { name: string }>(cases: readonly T[], named: string): T[] {
-  const b = named.trim().toLowerCase();
-  const lower = cases.map((c) => c.name.trim().toLowerCase());
-  return cases.filter((c, i) => {
-    if (!sameTestName(c.name, named)) return false;
-    const a = lower[i];
-    return !(isUnder(b, a) && lower.some((other) => isUnder(other, a)));
-  });
-}
-
-/** Whether `part` occurs in `whole` with no identifier character right before or after it. */
-function within(whole: string, part: string): boolean {
-  for (let at = whole.indexOf(part); at >= 0; at = whole.indexOf(part, at + 1)) {
-    const before = at > 0 ? whole[at - 1] : '';
-    const after = whole[at + part.length] ?? '';
-    const edge = (c: string, inner: string) => !c || !IDENTIFIER_CHAR.test(c) || !IDENTIFIER_CHAR.test(inner);
-    if (edge(before, part[0]) && edge(after, part[part.length - 1])) return true;
-  }
-  return false;
 }
 
 export interface TestCases {

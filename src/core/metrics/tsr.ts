@@ -30,7 +30,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { casesOfTest, passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
+import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
+import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/detect';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
