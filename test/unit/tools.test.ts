@@ -235,6 +235,26 @@ describe('tools: execution under the read policy', () => {
     assert.doesNotMatch(secret.content, /secret-getTheme/);
   });
 
+  it('search_files in one file the read policy refuses says why, never "no matches" (the file may hold the text)', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'huge.ts'), 'export const getTheme = 1;\n' + '/'.repeat(1024 * 1024));
+    fs.writeFileSync(path.join(ws, 'src', 'data.bin'), Buffer.from('getTheme\0\x01'));
+    fs.mkdirSync(path.join(ws, 'config'));
+    fs.writeFileSync(path.join(ws, 'config', 'credentials.json'), '{"getTheme":"secret-getTheme"}');
+    fs.writeFileSync(path.join(ws, 'id_rsa'), 'secret-getTheme');
+    const answers = await runner.execute(['src/huge.ts', 'src/data.bin', 'config/credentials.json', 'id_rsa'].map((p) => call('search_files', { query: 'getTheme', path: p })));
+    const [huge, bin, creds, key] = answers.map((a) => a.content);
+    for (const a of answers) assert.ok(a.isError && /^refused: /.test(a.content) && !/no matches|secret-getTheme/.test(a.content), a.content);
+    assert.match(huge, /src\/huge\.ts is 1\.1 MB, over the 1 MB limit/);
+    assert.match(bin, /src\/data\.bin is a binary file/);
+    assert.match(creds, /config\/credentials\.json: secret file/);
+    // a file's own name is judged as a file's, not as a folder's ("id_rsa/ holds credentials")
+    assert.match(key, /^refused: id_rsa: secret file/);
+    assert.deepStrictEqual(
+      records.map((r) => [r.target, !!r.refused, r.hits]),
+      ['src/huge.ts', 'src/data.bin', 'config/credentials.json', 'id_rsa'].map((p) => [p, true, undefined]),
+    );
+  });
+
   it('refuses ../, absolute, symlink-out, .git/config, .env, ignored, cape/, binary, oversized and folder reads — each with why, no byte of them', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-BYTES');

@@ -92,6 +92,8 @@ export class WorkspaceCalls {
         break;
       }
       const res = await this.policy.read(rel);
+      // the one file asked for, refused (too large, binary, a secret's name): why, not a "no matches" it may belie
+      if (!res.ok && dir.file) return refused('search_files', a.query, res.reason, res.relPath ?? rel);
       if (!res.ok || !res.text.toLowerCase().includes(needle)) continue;
       const lines = res.text.split('\n');
       for (let i = 0; i < lines.length; i++) {
@@ -151,6 +153,14 @@ export class WorkspaceCalls {
     // not trimmed: a space around a name is refused with the name meant, as for read_file and DevA's blocks (pathSafety)
     const safe = checkFilePath(this.policy.root, p!, { capeFolder: this.policy.capeFolder });
     if (!safe.ok) return safe;
+    let st: fs.Stats | null = null;
+    try {
+      st = fs.statSync(safe.absPath);
+    } catch {
+      /* said below, after the folder rules (a path under .git/ or cape/ is refused as such, existing or not) */
+    }
+    // a file is judged as a file, by the read policy (its folders, its name, its size, its content: searchFiles)
+    if (fileToo && st?.isFile()) return { ok: true, relDir: safe.relPath, file: true };
     // the folders on the way, and (through a symlinked folder) those where it really leads
     for (const rel of new Set([safe.relPath, safe.realRelPath])) {
       const why = this.policy.excludedDir(rel);
@@ -158,16 +168,8 @@ export class WorkspaceCalls {
       const via = rel === safe.relPath ? '' : ` leads through a symbolic link to ${rel}`;
       return { ok: false, reason: `${safe.relPath}${via}: ${why}` };
     }
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(safe.absPath);
-    } catch {
-      return { ok: false, reason: `${safe.relPath} does not exist` };
-    }
-    if (!st.isDirectory()) {
-      if (fileToo && st.isFile()) return { ok: true, relDir: safe.relPath, file: true };
-      return { ok: false, reason: `${safe.relPath} is a file, not a folder (use read_file)` };
-    }
+    if (!st) return { ok: false, reason: `${safe.relPath} does not exist` };
+    if (!st.isDirectory()) return { ok: false, reason: `${safe.relPath} is a file, not a folder (use read_file)` };
     return { ok: true, relDir: safe.relPath };
   }
 
