@@ -46,6 +46,18 @@ describe('tools: argument checks', () => {
     assert.ok(checkToolArgs('search_files', { query: 'x', path: 'src' }).ok);
   });
 
+  it('an empty path means the default folder for search_files as for list_files (models fill optional fields with "")', async () => {
+    assert.ok(checkToolArgs('list_files', { path: '' }).ok);
+    assert.ok(checkToolArgs('search_files', { query: 'x', path: ' ' }).ok);
+    const r = checkToolArgs('search_files', { query: 'x', path: '' });
+    assert.ok(r.ok, r.ok ? '' : r.reason);
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-empty-path-'));
+    fs.writeFileSync(path.join(ws, 'a.ts'), 'export const needle = 1;\n');
+    const [found] = await new ToolRunner({ workspace: ws }).execute([call('search_files', { query: 'needle', path: '' })]);
+    assert.deepStrictEqual([found.isError, found.content], [false, 'a.ts:1: export const needle = 1;']);
+    fs.rmSync(ws, { recursive: true, force: true });
+  });
+
   it('refuses unknown tools, missing or wrong fields, and inverted ranges with a reason', () => {
     const reason = (name: string, input: unknown) => {
       const r = checkToolArgs(name, input);

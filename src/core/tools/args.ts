@@ -22,7 +22,8 @@ const schemas = {
         }),
       ),
   ),
-  search_files: z.lazy(() => z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(nonEmpty()) })),
+  // a folder argument may be empty, as for list_files: "" (a model's value for an optional field), like ".", means the root
+  search_files: z.lazy(() => z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(z.string()) })),
   list_files: z.lazy(() => z.object({ path: z.optional(z.string()) })),
 } satisfies Record<ToolName, unknown>; // a tool of TOOL_SPECS without its schema here does not compile
 
