@@ -161,6 +161,13 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(src.content, ['src/app.ts', 'src/notes.md', 'src/theme.ts'].join('\n'));
   });
 
+  it('list_files and search_files take the root written the Windows way (".\\") as they take "./"', async () => {
+    const answers = await runner.execute(['./', '.\\', '.\\\\'].flatMap((p) => [call('list_files', { path: p }), call('search_files', { query: 'getTheme', path: p })]));
+    const [list, search] = answers;
+    assert.ok(!list.isError && !search.isError, `${list.content}\n${search.content}`);
+    for (let i = 2; i < answers.length; i++) assert.deepStrictEqual([answers[i].isError, answers[i].content], [false, answers[i % 2].content], `call ${i}`);
+  });
+
   it('list_files leaves out a name that is not UTF-8 on disk (it lists as no path a read finds), not one that holds U+FFFD', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-latin1-'));
     // café.ts in Latin-1: the listing decodes it to caf\uFFFD.ts, which names no file

@@ -149,7 +149,8 @@ export class WorkspaceCalls {
    * With `fileToo`, a file passes as well (`file: true`; the read policy then decides on reading it).
    */
   private checkDir(p: string | undefined, fileToo = false): { ok: true; relDir: string; file?: true } | { ok: false; reason: string } {
-    if (/^\s*\.?\/*\s*$/.test(p ?? '')) return { ok: true, relDir: '' };
+    // "", ".", "./", "/" and the Windows way ".\" (a lone "\" is refused as a drive's root, like any absolute path)
+    if (/^\s*(?:\.?\/*|\.[/\\]*)\s*$/.test(p ?? '')) return { ok: true, relDir: '' };
     // not trimmed: a space around a name is refused with the name meant, as for read_file and DevA's blocks (pathSafety)
     const safe = checkFilePath(this.policy.root, p!, { capeFolder: this.policy.capeFolder });
     if (!safe.ok) return safe;
