@@ -130,6 +130,17 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(records[1].found, undefined);
   });
 
+  it('search_files with a query of several lines says a search matches within one line, never "no matches" (the text may be there)', async () => {
+    const [two, crlf] = await runner.execute([
+      call('search_files', { query: 'getTheme() {\n  return "dark";' }),
+      call('search_files', { query: 'getTheme() {\r\n' }),
+    ]);
+    for (const a of [two, crlf]) {
+      assert.ok(a.isError && !/no matches/.test(a.content), a.content);
+      assert.match(a.content, /^refused: invalid arguments for search_files \(query: .*one line/);
+    }
+  });
+
   it('search_files keeps where it hit only for a focused search (at most FOCUSED_SEARCH_HITS hits)', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-tools-focus-'));
     fs.writeFileSync(path.join(root, 'many.ts'), Array.from({ length: FOCUSED_SEARCH_HITS + 1 }, (_, i) => `export const wide${i} = 1;`).join('\n') + '\n');

@@ -10,6 +10,14 @@ export const MAX_QUERY_CHARS = 200;
 const line = () =>
   z.preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), z.number().check(z.int(), z.minimum(1)));
 const nonEmpty = () => z.string().check(z.minLength(1));
+// search_files matches within one line (workspaceCalls.ts): a query of several lines would find nothing, even where
+// the text is, so it is refused with what to send instead rather than answered "no matches"
+const query = () =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(MAX_QUERY_CHARS),
+    z.refine((q) => !/[\r\n]/.test(q), { message: 'a search matches within one line; send one line of the text, without line breaks' }),
+  );
 
 // z.lazy: built on the first call, not when the extension is activated.
 const schemas = {
@@ -23,7 +31,7 @@ const schemas = {
       ),
   ),
   // a folder argument may be empty, as for list_files: "" (a model's value for an optional field), like ".", means the root
-  search_files: z.lazy(() => z.object({ query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_CHARS)), path: z.optional(z.string()) })),
+  search_files: z.lazy(() => z.object({ query: query(), path: z.optional(z.string()) })),
   list_files: z.lazy(() => z.object({ path: z.optional(z.string()) })),
 } satisfies Record<ToolName, unknown>; // a tool of TOOL_SPECS without its schema here does not compile
 

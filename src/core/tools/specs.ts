@@ -29,7 +29,7 @@ export const TOOL_SPECS = [
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'the plain text to look for' },
+        query: { type: 'string', description: 'the plain text to look for, within one line' },
         path: { type: 'string', description: 'a workspace-relative folder or file to search in (default: the whole workspace)' },
       },
       required: ['query'],
