@@ -9,6 +9,7 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
 import { SessionStore, StoreError, type PendingReply } from '../../src/core/store';
+import type { ToolCallRecord } from '../../src/core/model/types';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { tempDir, workspaceWithOriginalCape } from '../helpers/cli';
@@ -83,6 +84,28 @@ describe('DevA\'s kept reply (resume after a failure past the reply)', function 
     const after = resumed.steps.find((s) => s.step === 'deva')!.usage;
     assert.ok(before.outputTokens > 0 && after.outputTokens > before.outputTokens, `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
     assert.ok(after.inputTokens > before.inputTokens);
+  });
+
+  it("the resumed step goes on with the tool budget its kept reply had used (cape.tools.maxCalls bounds the step, not each run)", async () => {
+    const ws = workspace();
+    const r = demoReplies(TASK);
+    const tools = { maxCalls: 2 };
+    const read = { name: 'read_file', input: { path: 'src/calc.js' } };
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { toolCalls: [read, read] }, { text: strayEditProposal(TASK) }, { fault: 'http', status: 400 });
+    const first = await run(ws, { tools });
+    assert.strictEqual(first.error?.step, 'deva', first.error?.message);
+    assert.strictEqual(fake.requests.length, 6, 'CM, POA, DA, DevA calling tools, DevA, the repair');
+    assert.deepStrictEqual(fake.requests[5].body.tool_choice, { type: 'none' }, 'the repair request of the first run: the budget is spent');
+
+    fake.reset();
+    fake.enqueue({ toolCalls: [read] }, { text: REPAIRED_EDIT }, { text: r[4] });
+    const calls: ToolCallRecord[] = [];
+    const resumed = await run(ws, { tools, resume: true, onEvent: (e) => e.type === 'tool-call' && calls.push(e.call) });
+    assert.ok(resumed.ok, resumed.error?.message);
+    assert.deepStrictEqual(fake.requests[0].body.tool_choice, { type: 'none' }, 'the resumed repair request: still spent');
+    const answered = fake.toolResults.filter((t) => t.requestIndex === 1);
+    assert.deepStrictEqual(answered.map((t) => [t.content, t.isError]), [['limit reached — write your answer now', true]]);
+    assert.deepStrictEqual(calls.map((c) => !!c.limited), [true]);
   });
 
   it('a kept reply with a field of the wrong type is not used: a warning names the file and the field, DevA is asked again', async () => {

@@ -94,10 +94,7 @@ export class KeptReply {
     talk.model = reply.model || talk.model;
     talk.continuations = reply.continuations;
     talk.warnings.push(...reply.warnings);
-    if (tools) {
-      tools.records.push(...reply.toolCalls);
-      for (const p of reply.readPaths) tools.readPaths.add(p);
-    }
+    tools?.restore(reply.toolCalls, reply.readPaths);
     const answer: Answer = {
       res: { text: reply.raw, usage: { ...ZERO_USAGE }, stopReason: 'end_turn', model: talk.model },
       sent: reply.sent,

@@ -54,6 +54,22 @@ export class ToolRunner {
     return this.chars;
   }
 
+  /**
+   * Takes back the calls of an earlier run of this step (a kept reply resumed, session/keptReply.ts): their records,
+   * the files they read, and what they used of the bounds, so the step goes on within its bounds, not afresh. Each
+   * call answered counts, with the characters it returned (a result cut at the budget had used it up); a call answered
+   * "limit reached" counts as none, as it did when a bound had been reached before it.
+   */
+  restore(records: readonly ToolCallRecord[], readPaths: Iterable<string>): void {
+    for (const r of records) {
+      this.records.push(r);
+      if (r.limited) continue;
+      this.calls++;
+      if (!r.refused) this.chars += r.chars;
+    }
+    for (const p of readPaths) this.readPaths.add(p);
+  }
+
   /** No further call can be answered. */
   spent(): boolean {
     return this.calls >= this.bounds.maxCalls || this.chars >= this.bounds.maxChars;
