@@ -384,6 +384,21 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(later[0].content, LIMIT_REACHED);
   });
 
+  it('a result cut at the budget (at a line break short of it) leaves the budget used up, as its note says', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'lines.md'), 'aaaaaaaaa\n'.repeat(10));
+    const small = new ToolRunner({ workspace: ws, bounds: { maxChars: 55 } });
+    const [cut, next] = await small.execute([call('read_file', { path: 'src/lines.md' }), call('read_file', { path: 'src/notes.md' })]);
+    assert.match(cut.content, /^(aaaaaaaaa\n){4}aaaaaaaaa\n\[… cut here: the step's tool budget of 55 characters is used up — limit reached/);
+    assert.deepStrictEqual([next.content, next.isError], [LIMIT_REACHED, true]);
+    assert.ok(small.spent(), 'the next turn forbids tools');
+    const [later] = await small.execute([call('list_files', {})]);
+    assert.strictEqual(later.content, LIMIT_REACHED);
+    // and so it is for the same step resumed from these records (session/keptReply.ts)
+    const resumed = new ToolRunner({ workspace: ws, bounds: { maxChars: 55 } });
+    resumed.restore(small.records, small.readPaths);
+    assert.ok(resumed.spent());
+  });
+
   it('a result cut at the budget never ends in half of a surrogate pair (a request with one is rejected as invalid JSON)', async () => {
     fs.writeFileSync(path.join(ws, 'src', 'emoji.md'), 'ok 😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀\n');
     const small = new ToolRunner({ workspace: ws, bounds: { maxChars: 10 } });

@@ -65,7 +65,8 @@ export class ToolRunner {
       this.records.push(r);
       if (r.limited) continue;
       this.calls++;
-      if (!r.refused) this.chars += r.chars;
+      if (r.truncated) this.chars = Math.max(this.chars, this.bounds.maxChars);
+      else if (!r.refused) this.chars += r.chars;
     }
     for (const p of readPaths) this.readPaths.add(p);
   }
@@ -100,7 +101,8 @@ export class ToolRunner {
             content: `${cut}\n[… cut here: the step's tool budget of ${this.bounds.maxChars} characters is used up — ${LIMIT_REACHED}]`,
             record: { ...o.record, truncated: true },
           };
-          this.chars += cut.length;
+          // the cut (even at a line break short of the end) is the budget's end, as its note tells the model
+          this.chars = this.bounds.maxChars;
         } else {
           this.chars += o.content.length;
         }
