@@ -364,6 +364,22 @@ describe('tools: execution under the read policy', () => {
     for (const c of [dots, home, unc]) assert.match(c, /use a workspace-relative path/, c);
   });
 
+  it('a refused call with a path far past the length limit (a model\'s text in the path field) is recorded shortened, not verbatim', async () => {
+    const huge = 'export const x = 1;'.repeat(5000);
+    const answers = await runner.execute([
+      call('read_file', { path: huge }),
+      call('list_files', { path: huge }),
+      call('search_files', { query: 'x', path: huge }),
+    ]);
+    for (const a of answers) assert.match(a.content, /^refused: path is too long \(95000 characters, limit 1024\)/);
+    for (const r of records) {
+      assert.ok(r.refused, JSON.stringify(r).slice(0, 300));
+      assert.ok(r.target.length <= 1025 && (r.path ?? '').length <= 1025, `a record of ${JSON.stringify(r).length} characters`);
+      assert.ok(r.target.startsWith('export const x = 1;') && r.target.endsWith('…'), r.target.slice(-40));
+      assert.ok(describeToolCall('DevA', r).text.length < 2000);
+    }
+  });
+
   it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
     const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
     const answers = await small.execute([

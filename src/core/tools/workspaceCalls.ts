@@ -4,9 +4,9 @@
 import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkFilePath } from '../files/pathSafety';
+import { checkFilePath, MAX_PATH_CHARS } from '../files/pathSafety';
 import { undecodableName } from '../workspace/disk';
-import { sliceWhole } from '../text/cut';
+import { shorten, sliceWhole } from '../text/cut';
 import { fileLines } from '../text/lines';
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { ToolCallRecord } from '../model/types';
@@ -263,11 +263,13 @@ export function listingLines(files: readonly string[], relDir: string): { lines:
 interface WalkEnd {
   stopped?: string;
 }
+/** A refused call's answer and record, naming its target within MAX_PATH_CHARS (a model's text in a path field is not kept whole). */
 export function refused(tool: string, target: string, reason: string, relPath?: string): Outcome {
+  const named = (s: string) => shorten(s, MAX_PATH_CHARS);
   return {
     content: `refused: ${reason}`,
     isError: true,
-    record: { tool, target: relPath ?? target, refused: reason, ...(tool !== 'search_files' && relPath ? { path: relPath } : {}) },
+    record: { tool, target: named(relPath ?? target), refused: reason, ...(tool !== 'search_files' && relPath ? { path: named(relPath) } : {}) },
   };
 }
 /**
