@@ -380,6 +380,19 @@ describe('tools: execution under the read policy', () => {
     }
   });
 
+  it('read_file of a path written as search_files shows a hit ("src/notes.md:3") says how to read from that line', async () => {
+    const [hit, colon, secret] = await runner.execute([
+      call('read_file', { path: 'src/notes.md:3' }),
+      call('read_file', { path: 'src/notes.md:3:' }),
+      call('read_file', { path: '.env:1' }),
+    ]);
+    for (const a of [hit, colon]) {
+      assert.ok(a.isError, a.content);
+      assert.match(a.content, /; to read from line 3, call read_file with path "src\/notes\.md" and start_line 3$/);
+    }
+    assert.ok(secret.isError && !/start_line/.test(secret.content), secret.content);
+  });
+
   it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
     const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
     const answers = await small.execute([

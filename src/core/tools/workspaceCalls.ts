@@ -5,7 +5,7 @@ import { promises as fsp } from 'fs';
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath, MAX_PATH_CHARS } from '../files/pathSafety';
-import { undecodableName } from '../workspace/disk';
+import { statOrNull, undecodableName } from '../workspace/disk';
 import { shorten, sliceWhole } from '../text/cut';
 import { fileLines } from '../text/lines';
 import type { WorkspacePolicy } from '../workspace/policy';
@@ -54,7 +54,7 @@ export class WorkspaceCalls {
 
   async readFile(a: ReadFileArgs): Promise<Outcome> {
     const res = await this.policy.read(a.path);
-    if (!res.ok) return refused('read_file', a.path, res.reason, res.relPath);
+    if (!res.ok) return refused('read_file', a.path, res.reason + this.lineHint(a.path), res.relPath);
     const lines = fileLines(res.text);
     const total = lines.length;
     if (a.start_line === undefined && a.end_line === undefined) {
@@ -144,6 +144,12 @@ export class WorkspaceCalls {
     return { content, isError: false, record: { tool: 'list_files', target: dir.relDir || '.', path: dir.relDir || '.', hits: all.length } };
   }
 
+  /** A path written as search_files shows a hit ("src/app.ts:12") names a readable file: how to read from that line. */
+  private lineHint(p: string): string {
+    const m = /^(.+):(\d+):?$/.exec(p);
+    return m && this.policy.check(m[1]).ok ? `; to read from line ${m[2]}, call read_file with path "${m[1]}" and start_line ${m[2]}` : '';
+  }
+
   /**
    * A folder argument: the workspace root when absent, else the same path rules as files, and not an excluded folder.
    * With `fileToo`, a file passes as well (`file: true`; the read policy then decides on reading it).
@@ -154,12 +160,8 @@ export class WorkspaceCalls {
     // not trimmed: a space around a name is refused with the name meant, as for read_file and DevA's blocks (pathSafety)
     const safe = checkFilePath(this.policy.root, p!, { capeFolder: this.policy.capeFolder });
     if (!safe.ok) return safe;
-    let st: fs.Stats | null = null;
-    try {
-      st = fs.statSync(safe.absPath);
-    } catch {
-      /* said below, after the folder rules (a path under .git/ or cape/ is refused as such, existing or not) */
-    }
+    // a missing path is said after the folder rules (one under .git/ or cape/ is refused as such, existing or not)
+    const st = statOrNull(safe.absPath);
     // a file is judged as a file, by the read policy (its folders, its name, its size, its content: searchFiles)
     if (fileToo && st?.isFile()) return { ok: true, relDir: safe.relPath, file: true };
     // the folders on the way, and (through a symlinked folder) those where it really leads
