@@ -66,7 +66,7 @@ Options:
   --model MODEL    session model (default: ${DEFAULT_SESSION_MODEL})
   --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
   --max-tool-calls N   tool calls (${TOOL_NAMES.join(', ')}) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})
-  --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); 0 calls = no tools
+  --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); either 0 = no tools
   --check CMD      run CMD (a shell command) on DevA's proposal in a scratch copy of the workspace before anything
                    is applied; repeatable; \`--check auto\` runs the detected ones (package.json typecheck / lint /
                    test scripts, tsc --noEmit); without --check the detected commands are only named

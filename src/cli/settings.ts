@@ -8,6 +8,7 @@ import {
   isLoopbackBaseUrl,
   normalizeBaseURL,
   type ToolBounds,
+  toolsOn,
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
   detectChecks,
@@ -57,12 +58,12 @@ function secondsAsMs(v: Parsed['flags'][string] | undefined, name: string): numb
   return Math.round(n * 1000);
 }
 
-/** --max-tool-calls / --max-tool-chars: whole numbers ≥ 0 (0 calls turns the tools off). */
+/** --max-tool-calls / --max-tool-chars: whole numbers ≥ 0 (either 0 turns the tools off: core/tools toolsOn). */
 export function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | false {
   const maxCalls = wholeNumber(flags, 'max-tool-calls');
   const maxChars = wholeNumber(flags, 'max-tool-chars');
-  if (maxCalls === 0) return false;
-  return { ...(maxCalls !== undefined ? { maxCalls } : {}), ...(maxChars !== undefined ? { maxChars } : {}) };
+  const bounds = { ...(maxCalls !== undefined ? { maxCalls } : {}), ...(maxChars !== undefined ? { maxChars } : {}) };
+  return toolsOn(bounds) ? bounds : false;
 }
 
 /**

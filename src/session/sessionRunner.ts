@@ -4,7 +4,7 @@
 // Session abort the HTTP request through the run's AbortController. How a run ended is told by ./runOutcome.ts.
 import * as vscode from 'vscode';
 import { requireTrust, requireWorkspace } from '../commands/util';
-import { assertTaskId, runSession, type SessionEvent, type SessionResult } from '../core';
+import { assertTaskId, runSession, toolsOn, type SessionEvent, type SessionResult } from '../core';
 import type { Services } from '../services';
 import type { RunProgress } from './statusBar';
 import { stepLabel } from './stepLabels';
@@ -130,7 +130,7 @@ export class SessionRunner {
         model: resolved.model,
         llm: resolved.client,
         prompts: this.services.prompts,
-        tools: settings.tools && settings.tools.maxCalls === 0 ? false : settings.tools,
+        tools: settings.tools && !toolsOn(settings.tools) ? false : settings.tools,
         ...(settings.feedbackRounds !== undefined ? { feedbackRounds: settings.feedbackRounds } : {}),
         checks,
         ...(checksNotRun ? { checksNotRun } : {}),

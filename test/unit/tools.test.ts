@@ -8,7 +8,8 @@ import { checkToolArgs } from '../../src/core/tools/args';
 import { describeToolCall } from '../../src/core/tools/describe';
 import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
 import { FOCUSED_SEARCH_HITS } from '../../src/core/tools/workspaceCalls';
-import { LIMIT_REACHED, TOOL_NAMES, TOOL_SPECS } from '../../src/core/tools/specs';
+import { LIMIT_REACHED, TOOL_NAMES, TOOL_SPECS, toolsOn } from '../../src/core/tools/specs';
+import { toolBoundsFrom } from '../../src/cli/settings';
 import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
 import { repoRoot } from '../helpers/fixtures';
 
@@ -35,6 +36,18 @@ function workspace(): string {
   w('logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
   return ws;
 }
+
+describe('tools: bounds that turn them off', () => {
+  it('0 calls or 0 characters of results: no tools at all (a spent budget would only answer "limit reached")', () => {
+    assert.ok(toolsOn({}));
+    assert.ok(toolsOn({ maxCalls: 3, maxChars: 100 }));
+    assert.ok(!toolsOn({ maxCalls: 0 }));
+    assert.ok(!toolsOn({ maxChars: 0 }));
+    assert.strictEqual(toolBoundsFrom({ 'max-tool-chars': '0' }), false);
+    assert.strictEqual(toolBoundsFrom({ 'max-tool-calls': '0', 'max-tool-chars': '500' }), false);
+    assert.deepStrictEqual(toolBoundsFrom({ 'max-tool-calls': '4' }), { maxCalls: 4 });
+  });
+});
 
 describe('tools: argument checks', () => {
   it('accepts the documented shapes and coerces numeric strings', () => {

@@ -73,5 +73,14 @@ export interface ToolBounds {
   maxChars: number;
 }
 
+/**
+ * Whether bounds leave the tools on: 0 calls, or 0 characters of results (every call would answer "limit reached"),
+ * turn them off, so the step gets no tool definitions — a provider that cannot forbid calls (VS Code's language
+ * models) would otherwise keep calling into a spent budget until the step fails.
+ */
+export function toolsOn(bounds: Partial<ToolBounds>): boolean {
+  return bounds.maxCalls !== 0 && bounds.maxChars !== 0;
+}
+
 /** The text every call past a bound receives. */
 export const LIMIT_REACHED = 'limit reached — write your answer now';
