@@ -204,6 +204,20 @@ describe('kpt housekeeping', () => {
     assert.deepStrictEqual(kptSessionAges(items), [2, 2, 1, 2, 0]);
   });
 
+  it('session ages follow the session order of every section: a session without Keeps is not the newest', () => {
+    // t2 added only a Problem: its first line comes after t5's Keep, yet t5 is the latest session
+    const md =
+      '## Keep\n\n- [t1] keep one\n- [t3] keep three\n- [t4] keep four\n- [t5] keep five\n\n' +
+      '## Problem\n\n- [t1] problem one\n- [t2] problem two <!-- cape-kpt: resolved -->\n- [t5] problem five <!-- cape-kpt: resolved -->\n';
+    // t2 is somewhere between t1 and t5: where the files cannot tell, a session counts as the more recent (stays longer)
+    assert.deepStrictEqual(kptSessionAges(parseKpt(md)), [4, 3, 2, 0, 4, 1, 0]);
+    assert.deepStrictEqual(planHousekeeping(md, '', 1).moved.map((m) => m.taskId), ['t2']);
+    // the archive's sections are ordered too: what it holds of a recent session does not make that session the oldest
+    const archive = '# Archived KPT\n\n## Problem\n\n- [t1] old <!-- cape-kpt: resolved -->\n- [t5] recent <!-- cape-kpt: resolved -->\n';
+    const items = [...parseKpt(archive), ...parseKpt(md)];
+    assert.deepStrictEqual(kptSessionAges(items).slice(0, 2), [4, 0]);
+  });
+
   it('moves closed items older than N sessions to the archive, line for line; merged + archive = before', () => {
     const md = history(30);
     const before = parseKpt(md);

@@ -15,14 +15,15 @@ export const DEFAULT_HOUSEKEEPING_SESSIONS = 20;
 const ARCHIVE_HEADER = '# Archived KPT — CAPE Sessions\n\n_Adopted and dropped Tries and resolved Problems that CAPE housekeeping moved out of kpt_merged.md._\n';
 
 /**
- * Session order of a KPT history: task ids by first appearance (the archive's items first, then kpt_merged.md's, in
- * file order — the merge appends each new session's items). Returns each item's age: how many sessions first
- * appear after its own. An untagged item takes the session of the nearest tagged item above it in its section
- * (none: the oldest).
+ * Session order of a KPT history (the archive's items first, then kpt_merged.md's, in file order). The merge
+ * appends each new session's items to each section, so every run of one kind's items (a section of one file) lists
+ * its task ids in session order; those orders are merged (a session with no Keep is still placed between the ones
+ * around it in its Problem or Try section). Where the runs do not decide, or contradict each other (hand-reordered
+ * lines), the session seen first comes first. Returns each item's age: how many sessions come after its own. An
+ * untagged item takes the session of the nearest tagged item above it in its section (none: the oldest).
  */
 export function kptSessionAges(items: readonly KptItem[]): number[] {
-  const rank = new Map<string, number>();
-  for (const it of items) if (it.taskId && !rank.has(it.taskId)) rank.set(it.taskId, rank.size);
+  const rank = sessionRanks(items);
   const last = rank.size - 1;
   let above: number | null = null;
   let kind: KptItem['kind'] | null = null;
@@ -35,6 +36,34 @@ export function kptSessionAges(items: readonly KptItem[]): number[] {
     if (it.taskId) above = r;
     return last - r;
   });
+}
+
+/** Task id → its place in the session order (0 = oldest): the runs' orders merged, first appearance breaking ties. */
+function sessionRanks(items: readonly KptItem[]): Map<string, number> {
+  const first = new Map<string, number>(); // task id → first appearance
+  const after = new Map<string, Set<string>>(); // task id → the sessions a run lists right after it
+  const before = new Map<string, number>(); // task id → how many sessions a run lists right before it
+  let prev: string | null = null;
+  items.forEach((it, i) => {
+    if (i > 0 && it.kind !== items[i - 1].kind) prev = null; // a new run
+    if (!it.taskId) return;
+    if (!first.has(it.taskId)) first.set(it.taskId, first.size);
+    if (prev !== null && prev !== it.taskId && !after.get(prev)?.has(it.taskId)) {
+      (after.get(prev) ?? after.set(prev, new Set()).get(prev)!).add(it.taskId);
+      before.set(it.taskId, (before.get(it.taskId) ?? 0) + 1);
+    }
+    prev = it.taskId;
+  });
+  const rank = new Map<string, number>();
+  const left = [...first.keys()]; // in order of first appearance
+  while (left.length) {
+    // the first-seen session nothing left must precede (none, when the runs contradict: the first-seen one)
+    const k = Math.max(0, left.findIndex((t) => !before.get(t)));
+    const [t] = left.splice(k, 1);
+    rank.set(t, rank.size);
+    for (const n of after.get(t) ?? []) before.set(n, (before.get(n) ?? 0) - 1);
+  }
+  return rank;
 }
 
 export interface HousekeepingPlan {
