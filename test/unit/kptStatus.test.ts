@@ -114,6 +114,17 @@ describe('kpt status: marking', () => {
     assert.strictEqual(text, '\uFEFF## Problem\r\n\r\n- [t1] slow build\r\n  still slow\r\n- [t2] other\r\n');
   });
 
+  it('a marker on a line of its own right below its item (a wrapped line) is the item\'s status, changed where it is', () => {
+    const md = '## Problem\n\n- [t1] slow build on every push\n  <!-- cape-kpt: resolved -->\n- [t2] other\n';
+    const [p1, p2] = listKptItems(parseKpt(md));
+    assert.deepStrictEqual([p1.status, p1.text, p2.status], ['resolved', 'slow build on every push', 'open']);
+    const dropped = planKptMark(md, { ids: [p1.id], status: 'open' });
+    assert.strictEqual(dropped.text, '## Problem\n\n- [t1] slow build on every push\n- [t2] other\n');
+    assert.strictEqual(listKptItems(parseKpt(dropped.text))[0].status, 'open');
+    // not glued to an item across a blank line: a comment there stays a comment
+    assert.strictEqual(listKptItems(parseKpt('## Problem\n\n- [t1] x\n\n<!-- cape-kpt: resolved -->\n'))[0].status, 'open');
+  });
+
   it('refuses statuses a kind does not take and unknown ids, naming them, and writes nothing', async () => {
     const dir = tmpDir();
     const file = path.join(dir, 'kpt_merged.md');

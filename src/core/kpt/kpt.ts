@@ -78,11 +78,11 @@ export interface KptDocument {
  * recognises. KPT headings are any level, English or Japanese (kptKindOf); a deeper heading inside a KPT section
  * (`## Problem` then `### From the review`) is a sub-heading: the items under it are the section's, up to the next
  * heading of the section's level or above (a deeper KPT heading, `### Try` under `## Problem`, holds its own kind's
- * items, and the enclosing section goes on after it). Tolerant: CRLF, a BOM, `*`/`+`/numbered
- * bullets, items without a `[task-id]` tag (taskId null), lazy or indented continuation lines and nested bullets
- * (part of the item they follow). Not items, and never glued into one: code fences (and everything inside,
- * headings included), HTML comments, conflict markers, table rows, paragraphs after a blank line and the
- * content of other sections.
+ * items, and the enclosing section goes on after it). Tolerant: CRLF, a BOM, `*`/`+`/numbered bullets, items
+ * without a `[task-id]` tag (taskId null), lazy or indented continuation lines, nested bullets and a status marker
+ * on a line of its own (part of the item they follow). Not items, and never glued into one: code fences (and
+ * everything inside, headings included), other HTML comments, conflict markers, table rows, paragraphs after a
+ * blank line and the content of other sections.
  */
 export function parseKptDocument(markdown: string): KptDocument {
   const bom = markdown.startsWith('\uFEFF');
@@ -127,6 +127,13 @@ export function parseKptDocument(markdown: string): KptDocument {
       finish();
       fence = opening;
       openedAt = i;
+      continue;
+    }
+    if (current && !afterBlank && line.trim() !== '' && withoutStatusMarker(line).trim() === '') {
+      // a status marker on a line of its own right below an item (a wrapped line): the item's, not a comment
+      const c = current as { item: KptDocItem; parts: string[] };
+      c.parts.push(line.trim());
+      c.item.end = i + 1;
       continue;
     }
     if (/^\s*<!--/.test(line)) {

@@ -167,7 +167,8 @@ function markerEdit(lines: string[], it: KptDocItem, status: KptStatus, by?: str
   }
   const bare = withoutStatusMarker(lines[at]);
   const line = status === 'open' ? bare : bare.replace(/\s+$/, '') + kptStatusMarker(status, by);
-  return { start: at, end: at + 1, lines: [line], order: 0 };
+  // a line that held nothing but the marker goes with it
+  return { start: at, end: at + 1, lines: at > it.start && line.trim() === '' ? [] : [line], order: 0 };
 }
 
 export interface KptFileOptions extends KptLockOptions {
