@@ -125,6 +125,18 @@ describe('kpt status: marking', () => {
     assert.strictEqual(listKptItems(parseKpt('## Problem\n\n- [t1] x\n\n<!-- cape-kpt: resolved -->\n'))[0].status, 'open');
   });
 
+  it('a marker wrapped across two lines is replaced as a whole: reopening or re-marking the item takes effect', () => {
+    const md = '## Problem\n\n- [t1] slow build on every push <!-- cape-kpt:\n  resolved by task-9 -->\n- [t2] other\n';
+    const [p1] = listKptItems(parseKpt(md));
+    assert.deepStrictEqual([p1.status, p1.statusBy], ['resolved', 'task-9']);
+    const reopened = planKptMark(md, { ids: [p1.id], status: 'open' });
+    assert.strictEqual(reopened.text, '## Problem\n\n- [t1] slow build on every push\n- [t2] other\n');
+    const tries = '## Try\n\n- [t1] pair on the tokens <!-- cape-kpt: adopted\n  by task-9 -->\n  with DA\n';
+    const [t1] = listKptItems(parseKpt(tries));
+    const dropped = planKptMark(tries, { ids: [t1.id], status: 'dropped', by: 'task-10' }).text;
+    assert.strictEqual(dropped, '## Try\n\n- [t1] pair on the tokens <!-- cape-kpt: dropped by task-10 -->\n  with DA\n');
+  });
+
   it('refuses statuses a kind does not take and unknown ids, naming them, and writes nothing', async () => {
     const dir = tmpDir();
     const file = path.join(dir, 'kpt_merged.md');

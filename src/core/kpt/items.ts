@@ -55,6 +55,17 @@ export function withoutStatusMarker(line: string): string {
   return line.replace(STATUS_MARKER_RE, '');
 }
 
+/**
+ * `text` (an item's lines joined by newlines) with its last marker replaced by `marker` and the others removed, a
+ * marker wrapped across lines included; null when it has none.
+ */
+export function replaceStatusMarker(text: string, marker: string): string | null {
+  const all = [...text.matchAll(STATUS_MARKER_RE)];
+  if (!all.length) return null;
+  let n = 0;
+  return text.replace(STATUS_MARKER_RE, () => (++n === all.length ? marker : ''));
+}
+
 /** A status decision (adopted, dropped, resolved) outranks open. */
 function decided(it: Pick<KptItem, 'status'>): boolean {
   return !!it.status && it.status !== 'open';

@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { applyKptEdits, parseKptDocument, type KptDocItem, type KptEdit } from './kpt';
-import { KPT_STATUSES, collapseKptDuplicates, isOpenKpt, kptItemIds, kptStatusMarker, withoutStatusMarker } from './items';
+import { KPT_STATUSES, collapseKptDuplicates, isOpenKpt, kptItemIds, kptStatusMarker, replaceStatusMarker } from './items';
 import { ensureUnionMerge } from './gitattributes';
 import { groupKpt } from './grouping';
 import { withFileLock, type KptLockOptions } from './lock';
@@ -156,19 +156,16 @@ function groupIndexes(items: KptItem[]): Map<number, number[]> {
   return out;
 }
 
-/** The edit that gives `it` the marker of `status`: on the line holding its marker, else at the end of its first line. */
+/**
+ * The edit that gives `it` the marker of `status`: its (last) marker replaced where it is — one wrapped across lines
+ * too, and a line that held nothing else goes with it — else the marker added at the end of its first line.
+ */
 function markerEdit(lines: string[], it: KptDocItem, status: KptStatus, by?: string): KptEdit {
-  let at = it.start;
-  for (let i = it.end - 1; i >= it.start; i--) {
-    if (withoutStatusMarker(lines[i]) !== lines[i]) {
-      at = i;
-      break;
-    }
-  }
-  const bare = withoutStatusMarker(lines[at]);
-  const line = status === 'open' ? bare : bare.replace(/\s+$/, '') + kptStatusMarker(status, by);
-  // a line that held nothing but the marker goes with it
-  return { start: at, end: at + 1, lines: at > it.start && line.trim() === '' ? [] : [line], order: 0 };
+  const own = lines.slice(it.start, it.end);
+  const marker = kptStatusMarker(status, by);
+  const replaced = replaceStatusMarker(own.join('\n'), marker);
+  if (replaced === null) own[0] = own[0].replace(/\s+$/, '') + marker;
+  return { start: it.start, end: it.end, lines: replaced === null ? own : replaced.split('\n'), order: 0 };
 }
 
 export interface KptFileOptions extends KptLockOptions {
