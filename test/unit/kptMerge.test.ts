@@ -90,6 +90,13 @@ describe('kpt merge: every line it does not understand stays where it was', () =
     assert.match(kptDigest(items), /遅い/);
   });
 
+  it('a [task-id] tag typed with full-width brackets (Japanese input) is the item\'s tag; a re-merge replaces the item', () => {
+    const md = '## Problem\n\n- ［task-1］ テストが遅い\n- [task-2] other\n';
+    assert.deepStrictEqual(parseKpt(md).map((i) => [i.taskId, i.text]), [['task-1', 'テストが遅い'], ['task-2', 'other']]);
+    const again = mergeKptText(md, 'task-1', { keep: [], problem: ['テストがまだ遅い'], try: [] }, { updatedAt: new Date(2026, 0, 1) });
+    assert.strictEqual(again, '## Problem\n\n- [task-1] テストがまだ遅い\n- [task-2] other\n');
+  });
+
   it('a new item goes after the last item of its section, before the notes that follow it', () => {
     const text = '## Keep\n- [t1] k1\n\nA closing remark about keeps.\n\n## Problem\n\nNothing yet.\n';
     const merged = mergeKptText(text, 'task-new', { keep: ['k2'], problem: ['p2'], try: [] }, { updatedAt: NOW });

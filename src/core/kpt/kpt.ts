@@ -33,8 +33,11 @@ export function kptKindOf(label: string): KptKind | null {
   return null;
 }
 
-/** A `[task-id]` tag: no spaces or brackets inside (task ids never contain them). */
-export const TAG_RE = /^\[([^\[\]\s]+)\]\s*/;
+/**
+ * A `[task-id]` tag: no spaces or brackets inside (task ids never contain them). Full-width brackets `［task-id］`
+ * (what a Japanese input method types for `[`) are the same tag.
+ */
+export const TAG_RE = /^[\[\uFF3B]([^\[\]\uFF3B\uFF3D\s]+)[\]\uFF3D]\s*/;
 const BULLET_RE = /^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$/;
 /** Git (and diff3) conflict markers: kept as lines of their own, never part of an item. */
 const CONFLICT_RE = /^(<{7}|={7}|>{7}|\|{7})(\s.*)?$/;
