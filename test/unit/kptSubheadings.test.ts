@@ -1,6 +1,6 @@
 // Items under a sub-heading of a Keep/Problem/Try section (`## Problem` then `### From the review`) are that
 // section's items: listed, marked and archived like the others, and a merge or a write-back keeps the sub-headings
-// and their items where they are (src/core/kpt/kpt.ts, parseKptDocument).
+// and their items where they are (src/core/kpt/document.ts, parseKptDocument).
 import * as assert from 'assert';
 import { buildKptModel } from '../../src/tree/model';
 import { kptDigest, listKptItems, mergeKptText, parseKpt, planHousekeeping, planKptMark } from '../../src/core/kpt';

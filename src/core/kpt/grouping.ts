@@ -5,7 +5,8 @@
 // merged into one group); similar items form one group with its count.
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind } from '../model/types';
-import { KPT_KINDS, TAG_RE } from './kpt';
+import { KPT_KINDS } from './kpt';
+import { TAG_RE } from './document';
 import { charBigrams } from '../text';
 
 export interface KptGroup {

@@ -4,7 +4,8 @@
 import * as path from 'path';
 import type { KptItem } from '../model/types';
 import { writeFileAtomic } from '../files/fsAtomic';
-import { applyKptEdits, parseKptDocument, type KptEdit } from './kpt';
+import { applyKptEdits, type KptEdit } from './kpt';
+import { parseKptDocument } from './document';
 import { withFileLock } from './lock';
 import { listKptItemsWithMembers, readKptForWrite, type KptFileOptions, type KptListedItem } from './status';
 import { ensureUnionMerge } from './gitattributes';

@@ -10,7 +10,8 @@ import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { ensureUnionMerge } from './gitattributes';
 import { withFileLock, type KptLockOptions } from './lock';
-import { mergeKptText, parseKpt } from './kpt';
+import { mergeKptText } from './kpt';
+import { parseKpt } from './document';
 
 export interface KptMergeOptions extends KptLockOptions {
   /**
