@@ -4,6 +4,7 @@ import {
   readTextFile,
   INIT_QUESTIONS,
   initCape,
+  checkInitTarget,
   inputsToGenerate,
   parseAnswersFile,
   type InitAnswers,
@@ -54,6 +55,8 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
   } catch (e) {
     throw new UsageError(`--cape-folder: ${(e as Error).message}`);
   }
+  // an existing cape/ is refused before the answers, the questionnaire or a key are asked for
+  checkInitTarget(workspace, capeFolder, mode);
   let answers: InitAnswers | null = null;
   if (typeof flags.answers === 'string') {
     const file = path.resolve(flags.answers);

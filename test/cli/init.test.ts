@@ -102,4 +102,23 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(missing.stderr, /--answers FILE.*needed to write cape\/1_product\/2_persona\.md/);
     assert.ok(!fs.existsSync(path.join(cape, '1_product', '2_persona.md')));
   });
+
+  it('without --force or --missing-only, an existing cape/ is refused before any question, key or answers file is needed', async () => {
+    const ws = tempDir('cape-cli-init-exists-');
+    const mine = path.join(ws, 'cape', '1_product', '1_mvv.md');
+    fs.mkdirSync(path.dirname(mine), { recursive: true });
+    fs.writeFileSync(mine, '---\ntype: input\n---\n\n# My own vision\n');
+    fake.reset();
+    const noKey = { ANTHROPIC_BASE_URL: 'https://api.anthropic.com', ANTHROPIC_API_KEY: '' };
+    const run = await runCli(['init', '--workspace', ws], noKey);
+    assert.notStrictEqual(run.code, 0);
+    assert.match(run.stderr, /cape\/ already exists.*--missing-only/);
+    assert.doesNotMatch(run.stderr, /--answers FILE|API key/, 'neither the answers nor a key are asked for a run that cannot write');
+    const answersFile = path.join(ws, 'answers.json');
+    fs.writeFileSync(answersFile, JSON.stringify(demoAnswers()));
+    const withAnswers = await runCli(['init', '--workspace', ws, '--answers', answersFile], noKey);
+    assert.match(withAnswers.stderr, /cape\/ already exists/);
+    assert.strictEqual(fake.requests.length, 0);
+    assert.strictEqual(fs.readFileSync(mine, 'utf8'), '---\ntype: input\n---\n\n# My own vision\n');
+  });
 });

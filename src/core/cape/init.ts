@@ -98,6 +98,31 @@ export function inputsToGenerate(workspace: string, capeFolder: string, prompts:
   return prompts.inputs.map((s) => s.path).filter((p) => mode === 'overwrite' || !lexists(path.join(abs, ...p.split('/'))));
 }
 
+/**
+ * Throws when a run in `mode` cannot write the cape folder: it exists and is not a folder, or (in 'fail-if-exists'
+ * mode) it already holds files. initCape checks it first; a caller that asks the questionnaire checks it before
+ * asking, so no answer is given for a run that cannot write.
+ */
+export function checkInitTarget(workspace: string, capeFolder: string, mode: InitMode): void {
+  const ws = path.resolve(workspace);
+  const { abs, rel } = resolveCapeDir(ws, capeFolder);
+  if (!lexists(abs)) return;
+  let st: fs.Stats | null = null;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    // a broken link: reported below
+  }
+  if (!st || !st.isDirectory()) throw new Error(`${abs} exists but is not a folder; move it away and run init again`);
+  if (mode === 'fail-if-exists' && fs.readdirSync(abs).length > 0) {
+    throw new Error(
+      `${rel}/ already exists in ${ws}. Add only the missing files with \`cape init --missing-only\`, or ` +
+        'regenerate every template and input file with `cape init --force` (sessions are never touched); in VS Code, ' +
+        '"CAPE: Initialize Project" asks which.',
+    );
+  }
+}
+
 /** Validates the cape folder option: a plain relative path inside the workspace. */
 function resolveCapeDir(workspace: string, capeFolder: string): { abs: string; rel: string } {
   const rel = capeFolder.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -139,18 +164,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4) || 1);
   const { abs: capeAbs, rel: capeRel } = resolveCapeDir(workspace, opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
   const wsRel = (capeRelPath: string) => `${capeRel}/${capeRelPath}`;
-
-  if (lexists(capeAbs)) {
-    const st = await fs.promises.stat(capeAbs).catch(() => null);
-    if (!st || !st.isDirectory()) throw new Error(`${capeAbs} exists but is not a folder; move it away and run init again`);
-    if (opts.mode === 'fail-if-exists' && (await fs.promises.readdir(capeAbs)).length > 0) {
-      throw new Error(
-        `${capeRel}/ already exists in ${workspace}. Add only the missing files with \`cape init --missing-only\`, or ` +
-          'regenerate every template and input file with `cape init --force` (sessions are never touched); in VS Code, ' +
-          '"CAPE: Initialize Project" asks which.',
-      );
-    }
-  }
+  checkInitTarget(workspace, capeRel, opts.mode);
   const toGenerate = inputsToGenerate(workspace, capeRel, opts.prompts, opts.mode);
   if (toGenerate.length && (!answers || !opts.llm)) {
     throw new Error(
