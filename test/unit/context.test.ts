@@ -141,4 +141,9 @@ describe('context: need-to-know per agent', () => {
   it('minifyMarkdown drops only layout noise', () => {
     assert.strictEqual(minifyMarkdown('a  \n\n\n\n---\nb\n| x   |  y |\n|:-----|-----:|'), 'a\n\nb\n| x | y |\n|---|---|');
   });
+
+  it('minifyMarkdown leaves fenced code as written: a YAML document separator, an ASCII diagram drawn with pipes', () => {
+    const code = ['```yaml', '---', 'name: app', '---', 'name: worker', '```', '', '```', '|  Presentation   |', '|   +------+      |', '|  Domain         |', '```'].join('\n');
+    assert.strictEqual(minifyMarkdown(`# Architecture\n\n${code}\n\n---\n| a  |  b |`), `# Architecture\n\n${code}\n\n| a | b |`);
+  });
 });

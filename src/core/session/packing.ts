@@ -10,12 +10,21 @@
 
 import { charBigrams, fenceTracker, headingOf, sliceWhole } from '../text';
 
-/** Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding. */
+/**
+ * Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding.
+ * Fenced code keeps its lines (a YAML `---`, an ASCII diagram drawn with `|`): only its trailing spaces go.
+ */
 export function minifyMarkdown(text: string): string {
+  const outside = fenceTracker();
   return text
-    .replace(/[ \t]+$/gm, '')
-    .replace(/^(-{3,}|\*{3,}|_{3,})$/gm, '')
-    .replace(/^(\|.*\|)$/gm, (row) => row.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---'))
+    .split(/\r?\n/)
+    .map((raw) => {
+      const line = raw.replace(/[ \t]+$/, '');
+      if (!outside(line)) return line;
+      if (/^(-{3,}|\*{3,}|_{3,})$/.test(line)) return '';
+      return /^\|.*\|$/.test(line) ? line.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---') : line;
+    })
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
