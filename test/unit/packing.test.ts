@@ -151,6 +151,20 @@ describe('section packing', () => {
     assert.ok(ctx.user.includes('### cape/1_product/1_mvv.md\n# Huge'), 'packed (not whole) product files are per step, in the user message');
   });
 
+  it('an opening cut inside fenced code closes the fence, so the next file is not read as code', () => {
+    const schema = '# Architecture\n\nThe storage schema:\n\n```sql\n' + Array.from({ length: 200 }, (_, i) => `CREATE TABLE t${i} (id INTEGER PRIMARY KEY);`).join('\n') + '\n```\n';
+    const files: [string, string][] = [['3_development/1_architecture.md', schema], ['3_development/3_standards.md', '# Standards\n\nRun `npm test` before every commit.\n']];
+    for (const budget of [1500, 3000, 6000]) {
+      const packed = packAssets(files, budget, 'test');
+      assert.ok(packed.length <= budget, `${packed.length} > ${budget}`);
+      assert.match(packed, /cut to fit the context budget/);
+      // every fence opened is closed before the next file's header
+      const beforeNext = packed.slice(0, packed.indexOf('### cape/3_development/3_standards.md'));
+      assert.strictEqual((beforeNext.match(/^```/gm) ?? []).length % 2, 0, `budget ${budget}: an open fence swallows the next file\n${beforeNext.slice(-200)}`);
+      assert.ok(packed.includes('Run `npm test` before every commit.'));
+    }
+  });
+
   it('clip cuts at a sentence or line end within the limit', () => {
     assert.strictEqual(clip('short', 10), 'short');
     const c = clip('First sentence. Second sentence that is long. Third one.', 40);

@@ -1,5 +1,6 @@
 // Packing text into a prompt budget: project files by markdown section, and single parts (a team file, an upstream
-// excerpt) cut at a line or sentence end. Everything here returns at most the budget it is given.
+// excerpt) cut at a line or sentence end; a markdown cut inside fenced code closes the fence (clipMarkdown). Everything
+// here returns at most the budget it is given.
 //
 // Section packing rules (what a trial with a real model showed it needs):
 //  - a heading always travels with its body, and a kept section is preceded by its parent headings (the heading
@@ -8,7 +9,7 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
-import { charBigrams, fenceTracker, headingOf, sliceWhole } from '../text';
+import { charBigrams, fenceTracker, headingOf, openFenceAt, sliceWhole } from '../text';
 
 /**
  * Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding.
@@ -93,6 +94,25 @@ export function clip(text: string, max: number, marker = ' […]'): string {
   return head.slice(0, cut).trimEnd() + marker;
 }
 
+const CUT = '\n[… cut to fit the context budget]';
+
+/**
+ * clip() for markdown: a cut inside fenced code closes the fence before the marker (within `max`), so the marker and
+ * whatever follows the clipped text are not read as code.
+ */
+export function clipMarkdown(text: string, max: number, marker = CUT): string {
+  let out = clip(text, max, marker);
+  for (let reserve = 0; out !== text && out; ) {
+    const kept = out.slice(0, out.length - marker.length);
+    const fence = openFenceAt(kept);
+    if (!fence) return out;
+    if (kept.length + fence.length + 1 + marker.length <= max) return `${kept}\n${fence}${marker}`;
+    reserve = Math.max(reserve + 1, fence.length + 1);
+    out = clip(text, max - reserve, marker);
+  }
+  return out;
+}
+
 /** A list of strings, each kept whole (or clipped to `perItem`), as many as fit in `max` characters of JSON. */
 export function boundedList(items: unknown, max: number, perItem = 600): string[] {
   if (!Array.isArray(items)) return [];
@@ -128,7 +148,6 @@ interface Unit {
   text: string;
 }
 
-const CUT = '\n[… cut to fit the context budget]';
 const OMITTED_LIST_MAX = 400;
 /** Room kept for each file's note, so left-out sections are named, not just counted. */
 const NOTE_RESERVE = 260;
@@ -210,7 +229,7 @@ export function packAssets(files: [string, string][], budget: number, query: str
     const first = fileUnits.find((u) => u.section.body);
     if (!first || first.index > 1) continue;
     first.opening = true;
-    if (first.text.length + 2 > share) first.text = clip(first.text, share, CUT);
+    if (first.text.length + 2 > share) first.text = clipMarkdown(first.text, share);
     const c = cost(first);
     if (c <= room) {
       keep(first);
@@ -248,7 +267,7 @@ export function packAssets(files: [string, string][], budget: number, query: str
     const full = first.section.headingLine ? `${first.section.headingLine}\n${first.section.body}` : first.section.body;
     const wasKept = kept[first.file].has(first.index);
     const before = wasKept ? first.text.length : 0;
-    first.text = clip(full, before + room - (wasKept ? 0 : cost(first) - first.text.length), CUT);
+    first.text = clipMarkdown(full, before + room - (wasKept ? 0 : cost(first) - first.text.length));
     if (!wasKept && cost(first) <= room) keep(first);
     room -= first.text.length - before;
   }
@@ -297,5 +316,5 @@ export function packAssets(files: [string, string][], budget: number, query: str
     }
     out = render();
   }
-  return clip(out, budget, CUT);
+  return clipMarkdown(out, budget);
 }

@@ -14,7 +14,7 @@ import type { ContextInputs } from './context';
 import { domainFolderReaders, type ContextSource } from './matrix';
 import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
-import { clip, minifyMarkdown, packAssets, splitSections } from './packing';
+import { clip, clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
 import { projectOutline } from './outline';
 
 const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
@@ -107,7 +107,7 @@ function asset(inputs: ContextInputs, rel: string): string {
 /** A team file (or the agent's part of it), within TEAM_PART_BUDGET. */
 function teamPart(inputs: ContextInputs, rel: string, worker: WorkerAgent | null): string {
   const text = asset(inputs, rel);
-  return clip(minifyMarkdown(worker ? roleSection(text, worker) : text), TEAM_PART_BUDGET, '\n[… cut to fit the context budget]');
+  return clipMarkdown(minifyMarkdown(worker ? roleSection(text, worker) : text), TEAM_PART_BUDGET);
 }
 
 // POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.

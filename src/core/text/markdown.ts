@@ -41,6 +41,16 @@ export function fenceTracker(): (line: string) => boolean {
   };
 }
 
+/** The fence left open at the end of `text` (its opening run of backticks or tildes), or null when none is. */
+export function openFenceAt(text: string): string | null {
+  let fence: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    if (fence === null) fence = fenceOpening(line);
+    else if (closesFence(line, fence)) fence = null;
+  }
+  return fence;
+}
+
 /** A backtick fence longer than any run of backticks in `text`, so the text can never close it. */
 export function fenceFor(text: string): string {
   let longest = 2;
