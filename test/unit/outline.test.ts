@@ -39,6 +39,9 @@ describe('project files outline (CM opening)', () => {
         '### 受け入れ基準: 日本語の文です。次の文。',
       ].join('\n'),
     );
+    // a fence is closed only by a fence of its own kind and length: a code block showing a code block is code
+    const nested = ['## Code blocks', '````md', '```ts', 'const x = 1;', '```', '````', 'Wrap examples in four backticks.', '## Tildes', '~~~', '```', '~~~', 'Tildes hold backticks.'].join('\n');
+    assert.strictEqual(outlineMarkdown(nested), '## Code blocks: Wrap examples in four backticks.\n## Tildes: Tildes hold backticks.');
     // a long opening is clipped at a sentence end (or a space), never past the section's room
     const long = outlineMarkdown(`## Vision\n${'Words that go on. '.repeat(30)}`);
     assert.ok(long.length <= 220 && long.startsWith('## Vision: Words that go on.') && long.endsWith('[…]'), long);

@@ -4,6 +4,7 @@
 // persona and backlog files answered, and could not see that the milestone file asked for a changelog entry the
 // development guideline forbids. The outline is the same in every session until the files change, so it is cached
 // with the other stable sources (context.ts).
+import { fenceTracker } from '../text';
 import { clip, splitSections } from './packing';
 
 /** Characters of one section's line (heading and the start of its text). */
@@ -15,14 +16,10 @@ export const OUTLINE_TOTAL_CHARS = 6000;
 
 /** The first line of a section's text that says something: list markers, quotes and table pipes left out. */
 function opening(body: string): string {
-  let fenced = false;
+  const outside = fenceTracker();
   for (const raw of body.split(/\r?\n/)) {
     const line = raw.trim();
-    if (/^(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
+    if (!outside(raw) || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
     const text = line
       .replace(/^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s*)/, '')
       .replace(/^\||\|$/g, '')
