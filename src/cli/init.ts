@@ -12,6 +12,8 @@ import {
   loadPromptAssets,
   DEFAULT_INIT_MODEL,
   DEFAULT_CAPE_FOLDER,
+  INIT_DECISIONS_FILE,
+  readStoredLanguage,
 } from '../core';
 import { type Parsed, UsageError, requireWorkspace } from './flags';
 import { clientFrom } from './settings';
@@ -86,7 +88,11 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
     answers,
     llm,
     model: (flags['init-model'] as string) ?? DEFAULT_INIT_MODEL,
-    language: (flags.lang as string) ?? 'English',
+    // a missing-only run writes in the language of the files it keeps, unless told otherwise
+    language:
+      (flags.lang as string | undefined) ??
+      (mode === 'missing-only' ? await readStoredLanguage(path.join(workspace, capeFolder, INIT_DECISIONS_FILE)) : null) ??
+      'English',
     mode,
     prompts,
     onProgress: (p) => stderr.write(`  [${p.done}/${p.total}] ${p.file}\n`),

@@ -103,6 +103,36 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.ok(!fs.existsSync(path.join(cape, '1_product', '2_persona.md')));
   });
 
+  it('a later --missing-only writes in the language the first run used, unless --lang says otherwise', async () => {
+    const ws = tempDir('cape-cli-init-lang-');
+    const answersFile = path.join(ws, 'answers.json');
+    fs.writeFileSync(answersFile, JSON.stringify(demoAnswers()));
+    const answers = demoAnswers();
+    const reset = () => {
+      fake.reset();
+      fake.setResponder((req) => ({ text: asked(req) === 'decisions' ? demoDecisions() : demoInputFile(asked(req), answers) }));
+    };
+    reset();
+    const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' };
+    const first = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--lang', 'Japanese'], env);
+    assert.strictEqual(first.code, 0, first.stderr);
+    const system = (r: RecordedRequest) => JSON.stringify(r.body.system);
+    assert.ok(fake.requests.every((r) => /Japanese/.test(system(r))));
+    const persona = path.join(ws, 'cape', '1_product', '2_persona.md');
+    fs.rmSync(persona);
+    reset();
+    const later = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only'], env);
+    assert.strictEqual(later.code, 0, later.stderr);
+    assert.deepStrictEqual(fake.requests.map(asked), ['1_product/2_persona.md'], 'the stored decisions are reused');
+    assert.match(system(fake.requests[0]), /Japanese/);
+    assert.doesNotMatch(system(fake.requests[0]), /English/);
+    fs.rmSync(persona);
+    reset();
+    const told = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only', '--lang', 'German'], env);
+    assert.strictEqual(told.code, 0, told.stderr);
+    assert.match(system(fake.requests[0]), /German/);
+  });
+
   it('without --force or --missing-only, an existing cape/ is refused before any question, key or answers file is needed', async () => {
     const ws = tempDir('cape-cli-init-exists-');
     const mine = path.join(ws, 'cape', '1_product', '1_mvv.md');

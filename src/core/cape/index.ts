@@ -9,6 +9,7 @@ export {
   INIT_PROMPT_VARS,
   INIT_DECISIONS_PROMPT_VARS,
   INIT_DECISIONS_FILE,
+  readStoredLanguage,
   buildDecisionsRequest,
   buildInitRequest,
   type ExistingInputFile,

@@ -2,7 +2,8 @@
 //  1. Copies the generic framework files (prompts/templates → cape/, frontmatter `type: generic`).
 //  2. Fixes the shared decisions (prompts/inputs.json `decisions`: name, UI language, stack, hosting, test tooling,
 //     budgets, ids…) with one small request from every answer, and stores them in cape/5_sessions/init_decisions.md
-//     ('missing-only' reuses them, so files written later agree with the ones already there).
+//     with the language the files are written in ('missing-only' reuses them, so files written later agree with the
+//     ones already there; the CLI's missing-only run given no --lang writes in that language).
 //  3. Writes each project input file (prompts/inputs.json `files`) from the answers it needs plus the decisions, with
 //     one model call per file, in parallel with bounded concurrency. Each reply is checked (initChecks.ts) and
 //     repaired once; each file is written atomically as soon as it is usable, so a cancelled or failed run leaves only
@@ -20,6 +21,7 @@ import { DEFAULT_CAPE_FOLDER, type LlmClient, type LlmRequest } from '../model/t
 import { GENERIC_CAPE_FILES } from './assets';
 import { isInside } from '../files/pathSafety';
 import type { PromptAssets } from './prompts';
+import { writeFrontmatter } from './frontmatter';
 import { type InitDecisions, checkDecisionsReply, checkInputReply, decisionsRepairPrompt, formatDecisions, inputRepairPrompt } from './initChecks';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { normaliseAnswers, type InitAnswers } from './initAnswers';
@@ -274,7 +276,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
         const note = 'The shared decisions every generated input file was written with. `init --missing-only` reuses them.';
         // kept for later missing-only runs; if it cannot be stored, this run still uses the decisions
         await ensureSafeDir(capeReal, path.dirname(decisionsFile))
-          .then(() => writeFileAtomic(decisionsFile, `---\ntype: init-decisions\n---\n\n${note}\n\n${formatDecisions(decisions!)}\n`))
+          .then(() => writeFileAtomic(decisionsFile, `${writeFrontmatter({ type: 'init-decisions', language: opts.language })}\n${note}\n\n${formatDecisions(decisions!)}\n`))
           .catch(() => undefined);
       }
     }

@@ -3,7 +3,7 @@
 
 import * as fs from 'fs';
 import { contentText, SESSIONS_FOLDER, type LlmRequest, type LlmResult } from '../model/types';
-import { parseFrontmatter } from './frontmatter';
+import { parseFrontmatter, readFrontmatter } from './frontmatter';
 import { sliceWhole } from '../text/cut';
 import { INIT_ANSWER_IDS, type InitAnswerId, type InputSpec, type PromptAssets, type PromptTemplate, renderPrompt } from './prompts';
 import {
@@ -210,4 +210,19 @@ export async function readStoredDecisions(file: string, specs: PromptAssets['dec
   if (!fm.ok) return null;
   const c = checkDecisionsReply(fm.body, specs, null);
   return c.ok ? c.value : null;
+}
+
+/**
+ * The language an earlier run wrote the files in (the decisions file's `language`), or null when it is not known:
+ * a later missing-only run given no language writes the missing files in it, so they match the files kept.
+ */
+export async function readStoredLanguage(file: string): Promise<string | null> {
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const language = readFrontmatter(text)?.language;
+  return typeof language === 'string' && language.trim() ? language.trim() : null;
 }
