@@ -59,6 +59,13 @@ describe('project files outline (CM opening)', () => {
     assert.ok(all.startsWith('cape/1_product/f0.md\n## Section 0: Text of section 0.'));
   });
 
+  it('names the files left out within the budget, however many a project added', () => {
+    const files: [string, string][] = Array.from({ length: 300 }, (_, i) => [`cape/1_product/research/${String(i).padStart(3, '0')}_customer_interview_notes.md`, '## Who\nA customer we spoke to.\n## Said\nWhat they told us about their week.']);
+    const all = projectOutline(files);
+    assert.ok(all.length <= OUTLINE_TOTAL_CHARS + 400, `${all.length}`);
+    assert.match(all, /\(No room to outline: cape\/1_product\/research\/\d{3}_customer_interview_notes\.md, .*and \d+ more files?\)$/);
+  });
+
   it("CM's project files section outlines every file a role receives — not the framework's role files, not cape/0_team", () => {
     const assets = new Map([
       ['1_product/2_persona.md', '# Personas\n\n## Primary persona\nAna, a backend developer.\n'],

@@ -56,6 +56,26 @@ export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): str
   return out.join('\n');
 }
 
+/** Characters of the line naming the files left out of the outline (a project may add hundreds). */
+const LEFT_OUT_CHARS = 400;
+
+/** Names the files left out, as many as fit in LEFT_OUT_CHARS, then how many more. */
+function leftOut(paths: readonly string[]): string {
+  const head = '(No room to outline: ';
+  let names = '';
+  let shown = 0;
+  for (const p of paths) {
+    const more = paths.length - shown - 1;
+    const tail = more ? `, and ${more} more file${more > 1 ? 's' : ''})` : ')';
+    const next = (shown ? ', ' : '') + p;
+    if (head.length + names.length + next.length + tail.length > LEFT_OUT_CHARS) break;
+    names += next;
+    shown++;
+  }
+  const more = paths.length - shown;
+  return `${head}${names}${more ? `${shown ? ', and ' : ''}${more} more file${more > 1 ? 's' : ''}` : ''})`;
+}
+
 /**
  * The outline of the given files (path → text, in the order given), each headed by its path, within `total`
  * characters; the files that do not fit are named.
@@ -69,7 +89,7 @@ export function projectOutline(files: readonly [string, string][], total = OUTLI
     const room = Math.min(OUTLINE_FILE_CHARS, total - used - (i + 1 < files.length ? 60 : 0));
     const body = room > 80 ? outlineMarkdown(text, room - rel.length - 2) : '';
     if (!body) {
-      parts.push(`(No room to outline: ${files.slice(i).map(([r]) => r).join(', ')})`);
+      parts.push(leftOut(files.slice(i).map(([r]) => r)));
       break;
     }
     const part = `${rel}\n${body}`;
