@@ -8,6 +8,7 @@ import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, MAX_ASSET_BYTES, MAX_DEPTH, loadC
 import { notTextReason } from '../../src/core/files/text';
 import { checkWorkspaceLocation } from '../../src/core/files/pathSafety';
 import { capeWarnings } from '../../src/core/session/runner';
+import { unsentFilesWarning } from '../../src/core/session/inputs';
 import { SessionStore } from '../../src/core/store';
 
 function tmpDir(prefix = 'cape-inputs-'): string {
@@ -68,6 +69,25 @@ describe('cape inputs: binaries and invalid UTF-8 are skipped with a warning nam
     const cape = await loadCape(root);
     assert.ok(cape.files.get('3_development/big.md')?.truncated, 'NUL bytes after the cut are never read');
     assert.strictEqual(cape.issues.find((i) => i.path === '3_development/big-bad.md')?.kind, 'binary');
+  });
+});
+
+describe('cape inputs: files no role receives are named, not ignored silently', () => {
+  it('a file the project added to 0_team/, 4_orchestration/ or another folder is named; domain files, framework files and top-level notes are not', async () => {
+    const root = completeCape();
+    write(root, '0_team/5_glossary.md', '---\ntype: input\n---\n# Glossary\n');
+    write(root, '4_orchestration/3_release.md', '# Release checklist\n');
+    write(root, '6_research/interviews.md', '# Interviews\n');
+    write(root, '1_product/5_research.md', '# Research\n');
+    write(root, '0_team/0_overview.md', '---\ntype: generic\n---\n# Overview\n');
+    write(root, 'README.md', '# About this folder\n');
+    const cape = await loadCape(root);
+    const warning = unsentFilesWarning(cape.files.values(), 'cape');
+    assert.ok(warning, 'a warning');
+    assert.match(warning!, /^cape\/0_team\/5_glossary\.md, cape\/4_orchestration\/3_release\.md, cape\/6_research\/interviews\.md are sent to no role/);
+    assert.match(warning!, /POA: cape\/1_product\//);
+    assert.ok(!/5_research|0_overview|README|3_dor/.test(warning!), warning!);
+    assert.strictEqual(unsentFilesWarning((await loadCape(completeCape())).files.values(), 'cape'), null);
   });
 });
 

@@ -1,9 +1,11 @@
 // What every step's context draws from besides the session record, loaded once per run: the cape/ files (the
-// extension's templates standing in for missing framework files) with the loader's warnings (capeWarnings), the KPT
-// file and its items, and DA's and DevA's workspace section (WorkspaceSection: the caller's index or one opened on
-// first use). ./step.ts turns them, with the record, into a step's ContextInputs (./context.ts).
+// extension's templates standing in for missing framework files) with the loader's warnings (capeWarnings) and the
+// files no role receives (unsentFilesWarning), the KPT file and its items, and DA's and DevA's workspace section
+// (WorkspaceSection: the caller's index or one opened on first use). ./step.ts turns them, with the record, into a
+// step's ContextInputs (./context.ts).
 import * as path from 'path';
-import { loadCape, type CapeIssue } from '../cape/assets';
+import { GENERIC_CAPE_FILES, loadCape, type CapeFile, type CapeIssue } from '../cape/assets';
+import { domainFolderReaders } from './matrix';
 import { templateBodies, type PromptAssets } from '../cape/prompts';
 import { parseKpt, readKptText } from '../kpt';
 import type { KptItem } from '../model/types';
@@ -34,6 +36,29 @@ export function capeWarnings(issues: CapeIssue[], capeFolder: string, templates:
   return out;
 }
 
+/**
+ * One warning naming the loaded files no role receives (null when there are none): a file the project added to
+ * 0_team/, 4_orchestration/ or a folder of its own is loaded but never sent, since each role receives only its own
+ * domain folder (matrix.ts) and the team parts are the DoR, DoD and process files. The framework's files (type:
+ * generic) and notes at the top of cape/ are not named.
+ */
+export function unsentFilesWarning(files: Iterable<CapeFile>, capeFolder: string): string | null {
+  const readers = domainFolderReaders();
+  const framework = new Set<string>(GENERIC_CAPE_FILES);
+  const unsent: string[] = [];
+  for (const f of files) {
+    const folder = f.relPath.split('/')[0];
+    if (folder === f.relPath || readers.has(folder) || framework.has(f.relPath) || f.type === 'generic') continue;
+    unsent.push(`${capeFolder}/${f.relPath}`);
+  }
+  if (!unsent.length) return null;
+  const who = [...readers].map(([folder, roles]) => `${roles.join(', ')}: ${capeFolder}/${folder}/`).join('; ');
+  return (
+    `${unsent.join(', ')} ${unsent.length > 1 ? 'are' : 'is'} sent to no role: each role receives only its own folder (${who}). ` +
+    'Move a file there for the role that needs it.'
+  );
+}
+
 export interface SharedInputs {
   /** The cape/ files' bodies by relative path. */
   assets: Map<string, string>;
@@ -54,6 +79,8 @@ export async function loadSharedInputs(o: {
 }): Promise<SharedInputs> {
   const cape = await loadCape(path.join(o.workspace, o.capeFolder));
   for (const warning of capeWarnings(cape.issues, o.capeFolder, new Set(templateBodies(o.prompts).keys()))) o.warn(warning);
+  const unsent = unsentFilesWarning(cape.files.values(), o.capeFolder);
+  if (unsent) o.warn(unsent);
   const assets = new Map<string, string>();
   for (const f of cape.files.values()) assets.set(f.relPath, f.body);
   // A cape/ made by the original CLI has only the project's input files: the framework's generic files come from
