@@ -20,7 +20,8 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
     warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${store.relative(store.kptPath)}.`);
   }
   if (!repeatOf) await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
-  const history = await historyFromRetrospectives(store.retrospectiveDir);
+  // The session's own earlier retrospective (a rerun from a step, a finish redone after a crash) is not another point.
+  const history = await historyFromRetrospectives(store.retrospectiveDir, { excludeTaskId: taskId });
   const metricsAt = now();
   const metrics = computeMetrics({
     envelopes,
