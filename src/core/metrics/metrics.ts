@@ -229,16 +229,33 @@ export function formatMetricsMarkdown(m: SessionMetrics): string {
 // ---------------------------------------------------------------------------------------------
 // Frontmatter of the retrospective files (written by store.ts, read here and by store.ts, through cape/frontmatter.ts)
 
-/** Max bytes read from the start of a retrospective to find its frontmatter. */
+/** Bytes read at a time from the start of a retrospective to find its frontmatter (usually all it takes). */
 export const FRONTMATTER_READ_BYTES = 16 * 1024;
+/**
+ * The most read to find the end of a frontmatter: the longest objective (8,000 characters) takes up to 10 bytes a
+ * character in YAML (a control character or an emoji escaped), so 256 KiB holds any frontmatter CAPE writes.
+ */
+export const FRONTMATTER_MAX_BYTES = 256 * 1024;
 
-/** The first FRONTMATTER_READ_BYTES of a file (enough for its frontmatter) without reading the whole file. */
+/** A text that opens a frontmatter block (`---`) whose closing line has not been read yet. */
+function frontmatterUnclosed(text: string): boolean {
+  return /^\uFEFF?---[ \t]*\r?\n/.test(text) && !/\n---[ \t]*(\r?\n|$)/.test(text);
+}
+
+/** The start of a file, enough for its frontmatter (read on until it closes, up to FRONTMATTER_MAX_BYTES). */
 export async function readHead(file: string): Promise<string> {
   const fh = await fsp.open(file, 'r');
   try {
-    const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.alloc(FRONTMATTER_READ_BYTES);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
+      parts.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+      const text = Buffer.concat(parts).toString('utf8');
+      if (bytesRead < buf.length || total >= FRONTMATTER_MAX_BYTES || !frontmatterUnclosed(text)) return text;
+    }
   } finally {
     await fh.close();
   }
