@@ -40,41 +40,42 @@ export async function createSession(store: SessionStore, o: NewSessionOptions): 
   const objective = o.objective.trim();
   const problem = objectiveProblem(objective);
   if (problem) throw notResumable(problem);
-  let taskId = o.taskId;
-  if (taskId !== undefined) {
+  const given = o.taskId;
+  if (given !== undefined) {
     try {
-      const traces = await store.traces(taskId);
-      if (traces.length > 0) throw await alreadyUsed(store, taskId, traces);
+      const traces = await store.traces(given);
+      if (traces.length > 0) throw await alreadyUsed(store, given, traces);
     } catch (err) {
       if (err instanceof StoreError) throw notResumable(err.message);
       throw err;
     }
-  } else {
-    // The default id is the start time; two sessions started in the same millisecond get the next free one.
-    const base = o.now();
-    for (let k = 0; ; k++) {
-      taskId = `task-${base + k}`;
-      if ((await store.traces(taskId)).length === 0) break;
+  }
+  // The default id is the start time; two sessions started in the same millisecond (even in two processes, one
+  // taking the id between the other's check and its write) get the next free one.
+  const base = o.now();
+  for (let k = 0; ; k++) {
+    const taskId = given ?? `task-${base + k}`;
+    if (given === undefined && (await store.traces(taskId)).length > 0) continue;
+    const state: SessionState = {
+      taskId,
+      objective,
+      language: o.language,
+      model: o.model,
+      createdAt: o.now(),
+      status: 'running',
+      completedSteps: [],
+      stepFiles: {},
+    };
+    try {
+      await store.createSessionState(state);
+    } catch (err) {
+      // Another process took the id between the check and the write.
+      if (!(err instanceof StoreError && err.file)) throw err;
+      if (given === undefined) continue;
+      throw await alreadyUsed(store, taskId, await store.traces(taskId));
     }
+    return state;
   }
-  const state: SessionState = {
-    taskId,
-    objective,
-    language: o.language,
-    model: o.model,
-    createdAt: o.now(),
-    status: 'running',
-    completedSteps: [],
-    stepFiles: {},
-  };
-  try {
-    await store.createSessionState(state);
-  } catch (err) {
-    // Another process took the id between the check and the write.
-    if (err instanceof StoreError && err.file) throw await alreadyUsed(store, taskId, await store.traces(taskId));
-    throw err;
-  }
-  return state;
 }
 
 /**
