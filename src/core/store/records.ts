@@ -119,11 +119,15 @@ export function dorPauseOf(x: unknown): DorPause | null {
   return { questions, ...(answers ? { answers } : {}), ...(d.skipped === true ? { skipped: true } : {}) };
 }
 
+/** The longest task id, in characters. */
+export const MAX_TASK_ID_CHARS = 128;
+const TASK_ID = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,${MAX_TASK_ID_CHARS - 1}}$`);
+
 /** Task ids become file names: letters, digits, `.`, `_`, `-` only (e.g. task-1779077393991). */
 export function assertTaskId(taskId: string): void {
-  if (typeof taskId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(taskId) || taskId.includes('..')) {
+  if (typeof taskId !== 'string' || !TASK_ID.test(taskId) || taskId.includes('..')) {
     throw new StoreError(
-      `Invalid task id ${JSON.stringify(taskId)}: use 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+      `Invalid task id ${JSON.stringify(taskId)}: use 1–${MAX_TASK_ID_CHARS} letters, digits, ".", "_" or "-", starting with a letter or digit.`,
     );
   }
 }
