@@ -1,6 +1,7 @@
 // `cape repeat`'s rerun ids (session/repeatOf.ts): always a task id CAPE accepts, even for the longest saved id, and
 // never one an earlier session left traces under.
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
@@ -47,4 +48,15 @@ describe('cape repeat: rerun ids', function () {
     assert.deepStrictEqual(res.runs.map((r) => [r.taskId, r.ok, r.error]), [[saved, true, undefined], [rerun, true, undefined]]);
   });
 
+  it('skips an id whose state is gone but whose step records are still there', async () => {
+    const ws = workspaceWithOriginalCape('cape-repeat-ids-', path.join(demoDir(), 'workspace'));
+    for (const r of demoReplies('task-x')) fake.enqueue({ text: r });
+    assert.ok((await runSession({ workspace: ws, objective: 'Add a dark mode', taskId: 'task-x', model: 'claude-sonnet-4-6', llm: client(), prompts })).ok);
+    const pair = path.join(ws, 'cape/5_sessions/pair');
+    fs.writeFileSync(path.join(pair, 'task-x-repeat-1_1_CM_5.json'), '{}'); // an earlier rerun's record, its state removed
+    fake.reset();
+    for (const r of demoReplies('task-x-repeat-2')) fake.enqueue({ text: r });
+    const res = await repeatSession({ workspace: ws, taskId: 'task-x', times: 1, llm: client(), prompts });
+    assert.deepStrictEqual(res.runs.map((r) => [r.taskId, r.ok, r.error]), [['task-x', true, undefined], ['task-x-repeat-2', true, undefined]]);
+  });
 });

@@ -83,12 +83,13 @@ export async function repeatSession(opts: RepeatOptions): Promise<RepeatResult> 
       costUsd: state.costUsd ?? null,
     },
   ];
-  const used = new Set((await store.listSessions()).map((s) => s.taskId));
+  // An id with any trace (a state, even a damaged one, a step record, a retrospective) is not taken again.
+  const used = async (id: string) => (await store.traces(id)).length > 0;
   let n = 0;
   for (let k = 1; k <= opts.times; k++) {
     if (opts.signal?.aborted) break;
     do n++;
-    while (used.has(repeatTaskId(opts.taskId, n)));
+    while (await used(repeatTaskId(opts.taskId, n)));
     const id = repeatTaskId(opts.taskId, n);
     opts.onRun?.(k, id);
     const { times: _times, onRun: _onRun, taskId: _taskId, ...session } = opts;
