@@ -1,5 +1,5 @@
-// A session run again, whole or in part (resume --from-step, a finish redone after a crash): what it must not count
-// twice.
+// A session run again, whole or in part (resume --from-step, a finish redone after a crash, a resume after a crash
+// between two writes): what it must not count twice, nor skip.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -9,7 +9,7 @@ import { runSession } from '../../src/core/session/runner';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { workspaceWithOriginalCape } from '../helpers/cli';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { demoDir, demoReplies, withDorCheck } from '../helpers/demo';
 
 const prompts = loadPromptAssets(defaultPromptsDir());
 
@@ -36,4 +36,35 @@ describe('session rerun', function () {
     assert.strictEqual(again.metrics!.assAverage, first.metrics!.assAverage);
     assert.strictEqual(again.metrics!.satisfactionTrend, first.metrics!.satisfactionTrend, 'the same session is one point of the trend');
   });
+  for (const at of ['before its state names the opening', 'before the pause is saved'] as const) {
+    it(`a process killed after the opening that asked questions was saved, ${at}, pauses on resume instead of going on without them`, async () => {
+      const ws = workspaceWithOriginalCape('cape-rerun-', path.join(demoDir(), 'workspace'));
+      const questions = ['Is dark mode a user toggle or only the OS setting?'];
+      const replies = demoReplies('task-q');
+      fake.enqueue({ text: withDorCheck(replies[0], { passed: false, concerns: ['vague'], questions }) });
+      const opts = { workspace: ws, taskId: 'task-q', model: 'claude-sonnet-4-6', llm: client(), prompts };
+      const first = await runSession({ ...opts, objective: 'Add a dark mode' });
+      assert.deepStrictEqual(first.needsAnswers, questions);
+      // What the state held at that moment: running, no questions recorded (and, first case, the opening not yet named).
+      const stateFile = path.join(ws, 'cape/5_sessions/state/task-q.json');
+      const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+      delete state.dor;
+      state.status = 'running';
+      if (at === 'before its state names the opening') {
+        state.completedSteps = [];
+        state.stepFiles = {};
+        state.updatedAt = state.createdAt;
+      }
+      fs.writeFileSync(stateFile, JSON.stringify(state));
+      fake.reset();
+      for (const r of replies.slice(1)) fake.enqueue({ text: r });
+      const resumed = await runSession({ ...opts, resume: true });
+      assert.deepStrictEqual(resumed.needsAnswers, questions);
+      assert.strictEqual(fake.requests.length, 0, 'POA does not start without the answers');
+      const after = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+      assert.strictEqual(after.status, 'needs_answers');
+      assert.deepStrictEqual(after.completedSteps, ['cm_open']);
+    });
+  }
+
 });

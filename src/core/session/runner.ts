@@ -135,19 +135,26 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     };
 
     // --- the steps -------------------------------------------------------------------------------------------------
+    // Blocking questions: the session pauses after the opening (saved, resumable) until the user answers or skips them.
+    const pauseAfter = (step: StepId) =>
+      step === 'cm_open' && opts.pauseForQuestions !== false && record.envelopes.cm_open ? questionsToPause(state!, record.envelopes.cm_open) : null;
+    const pause = async (questions: string[]) => {
+      state!.status = 'needs_answers';
+      state!.dor = { questions };
+      await store.saveSessionState(state!);
+      return paused(state!, questions, cost!.spentUsd, emit, record.steps);
+    };
+    // A resume after the process died between saving an opening that asked questions and saving the pause asks them
+    // now, before POA starts (a rerun from a step is a decision to go on, as prepareAnswers says).
+    const unasked = opts.resume && !opts.fromStep && remaining[0] === 'poa' ? pauseAfter('cm_open') : null;
+    if (unasked) return await pause(unasked);
     for (const step of remaining) {
       currentStep = step;
       if (opts.signal?.aborted) throw new StepFailure(step, 'cancelled', 'Session cancelled.');
       run.current = null;
-      const envelope = await runStep(run, step);
-      // Blocking questions: the session pauses here (saved, resumable) until the user answers or skips them.
-      const questions = step === 'cm_open' && opts.pauseForQuestions !== false ? questionsToPause(state, envelope) : null;
-      if (questions) {
-        state.status = 'needs_answers';
-        state.dor = { questions };
-        await store.saveSessionState(state);
-        return paused(state, questions, cost.spentUsd, emit, record.steps);
-      }
+      await runStep(run, step);
+      const questions = pauseAfter(step);
+      if (questions) return await pause(questions);
     }
     currentStep = null;
     return await finishSession(run, cost.spentUsd);
