@@ -27,11 +27,11 @@ export function headingOf(line: string): { level: number; title: string } | null
 
 /**
  * Reads lines in order and tells, for each, whether it is outside fenced code: a fence's own lines and the lines
- * between them are inside (a `#` there is not a heading).
+ * between them are inside (a `#` there is not a heading). `open()`: the fence left open by the lines read so far.
  */
-export function fenceTracker(): (line: string) => boolean {
+export function fenceTracker(): ((line: string) => boolean) & { open: () => string | null } {
   let fence: string | null = null;
-  return (line) => {
+  const outside = (line: string): boolean => {
     if (fence !== null) {
       if (closesFence(line, fence)) fence = null;
       return false;
@@ -39,16 +39,14 @@ export function fenceTracker(): (line: string) => boolean {
     fence = fenceOpening(line);
     return fence === null;
   };
+  return Object.assign(outside, { open: () => fence });
 }
 
 /** The fence left open at the end of `text` (its opening run of backticks or tildes), or null when none is. */
 export function openFenceAt(text: string): string | null {
-  let fence: string | null = null;
-  for (const line of text.split(/\r?\n/)) {
-    if (fence === null) fence = fenceOpening(line);
-    else if (closesFence(line, fence)) fence = null;
-  }
-  return fence;
+  const track = fenceTracker();
+  for (const line of text.split(/\r?\n/)) track(line);
+  return track.open();
 }
 
 /** A backtick fence longer than any run of backticks in `text`, so the text can never close it. */
