@@ -86,20 +86,23 @@ export const REPAIRED_EDIT = [
   '</edit>',
 ].join('\n');
 
+/** Whether `pid` runs now (a killed process waiting to be reaped, a zombie, does not). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
 /** Whether `pid` still runs after waiting up to `ms` (a killed process waiting to be reaped counts as ended). */
 export async function runningAfter(pid: number, ms: number): Promise<boolean> {
-  const running = () => {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    try {
-      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    } catch {
-      return process.platform !== 'linux';
-    }
-  };
+  const running = () => processRunning(pid);
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (!running()) return false;
   return running();
 }

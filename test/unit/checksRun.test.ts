@@ -4,24 +4,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runCheck } from '../../src/core';
+import { processRunning as alive } from '../helpers/checksSession';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-run-'));
 }
-
-/** Whether a process runs (a killed one nobody reaped yet, a zombie, does not). */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc (macOS): signal 0 reached it
-  }
-};
 
 describe('checks: a run ends with its command', function () {
   before(function () {
