@@ -230,6 +230,42 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
     assert.deepStrictEqual(da.toolCalls.map((c: { id: string; tool: string }) => [c.id, c.tool]), [['t1', 'list_files']]);
   });
 
+  it('a model that writes its whole answer, then calls tools in the same turn: the answer is used, the calls are not run', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf8');
+    fake.enqueue(
+      { text: r[0] },
+      { text: r[1] },
+      { text: r[2], toolCalls: [{ id: 'late1', name: 'read_file', input: { path: 'src/app.ts' } }, { id: 'late2', name: 'list_files', input: {} }] },
+      { text: r[3] },
+      { text: r[4] },
+    );
+    const warnings: string[] = [];
+    const res = await run(ws, 'task-tf8', { onEvent: (e) => e.type === 'warning' && e.step === 'da' && warnings.push(e.message) });
+    assert.ok(res.ok, res.error?.message);
+    checkEveryRequest();
+    // no turn was spent answering the late calls: DevA's request follows DA's at once
+    assert.strictEqual(fake.requests.length, 5);
+    assert.deepStrictEqual(fake.toolResults, []);
+    const da = await artifact(ws, 'task-tf8', 'da');
+    assert.deepStrictEqual(da.toolCalls ?? [], []);
+    assert.strictEqual(da.envelope.agent, JSON.parse(r[2].slice(r[2].indexOf('{'), r[2].lastIndexOf('}') + 1)).agent);
+    const said = /called 2 tools \(read_file, list_files\) after writing its answer in the same turn: the answer was used and those calls were not run/;
+    assert.match(warnings.join('\n'), said);
+    assert.match((da.warnings ?? []).join('\n'), said);
+  });
+
+  it('already right: text that is not yet an answer before the calls: the calls run and the loop goes on', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies('task-tf9');
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: 'Let me look at the code first.', toolCalls: [{ id: 'early1', name: 'list_files', input: {} }] }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const res = await run(ws, 'task-tf9');
+    assert.ok(res.ok, res.error?.message);
+    checkEveryRequest();
+    assert.strictEqual(fake.requests.length, 6);
+    assert.deepStrictEqual(fake.toolResults.map((t) => t.toolUseId), ['early1']);
+  });
+
   it("a tool turn's request that breaks off mid-stream is retried with the same conversation; the step's usage counts both", async () => {
     const ws = demoWorkspace();
     const r = demoReplies('task-tf2');

@@ -4,6 +4,8 @@
 // loop only keeps the conversation well-formed (every tool_use id answered in the very next user turn) and stops a
 // model that keeps calling tools once they are spent: after the budget the next turns forbid tools (toolChoice
 // 'none'), a model still calling them MAX_TURNS_PAST_LIMIT turns later ends the step, and a hard turn cap bounds the rest.
+// A turn whose text already is the step's answer (the caller's `answered`) ends the loop even when calls follow it:
+// the answer is used and those calls are not run (answering them would need a turn the answer does not need).
 import { LlmError } from './errors';
 import type { ChatMessage, ContentBlock, LlmResult, ToolCall } from '../model/types';
 
@@ -28,6 +30,11 @@ export interface ToolLoopOptions {
   signal?: AbortSignal;
   /** Hard cap on model turns (default 40). */
   maxTurns?: number;
+  /**
+   * Whether a turn's text is already the step's answer (a complete, valid envelope). Such a turn ends the loop even
+   * when the model went on to call tools after it: those calls are not run, and come back in `unrunCalls`.
+   */
+  answered?(result: LlmResult): boolean;
 }
 
 export interface ToolLoopResult {
@@ -36,6 +43,8 @@ export interface ToolLoopResult {
   /** The conversation that produced `result` (without result's own assistant turn). */
   messages: ChatMessage[];
   turns: number;
+  /** Calls the model made after writing its answer in the same turn: not run (see `answered`). */
+  unrunCalls?: ToolCall[];
 }
 
 export const DEFAULT_MAX_TURNS = 40;
@@ -110,6 +119,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
     const choice = o.spent() ? 'none' : 'auto';
     const sent = await o.send(messages, choice);
     if (!sent.toolCalls?.length) return { result: sent, messages, turns: turn };
+    if (o.answered?.(sent)) return { result: { ...sent, toolCalls: undefined }, messages, turns: turn, unrunCalls: sent.toolCalls };
     if (choice === 'none' && ++pastLimit > MAX_TURNS_PAST_LIMIT) {
       throw new LlmError(
         'invalid_reply',

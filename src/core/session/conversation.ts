@@ -132,7 +132,16 @@ export class StepConversation {
       execute: (calls) => tools.execute(calls),
       spent: () => tools.spent(),
       signal: this.o.signal,
+      answered: (r) => parseReply(this.o.step, r.text).ok,
     });
+    if (loop.unrunCalls?.length) {
+      const n = loop.unrunCalls.length;
+      const message =
+        `${STEP_AGENT[this.o.step]} called ${n === 1 ? 'a tool' : `${n} tools`} (${[...new Set(loop.unrunCalls.map((c) => c.name))].join(', ')}) ` +
+        'after writing its answer in the same turn: the answer was used and those calls were not run.';
+      this.warnings.push(message);
+      this.o.emit({ type: 'warning', step: this.o.step, message });
+    }
     return { res: loop.result, messages: loop.messages };
   }
 
