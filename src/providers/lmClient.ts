@@ -13,6 +13,7 @@ import {
   RETRY_NOTE,
   contentText,
   formatDuration,
+  tokensAtLeast,
   type ContentBlock,
   type LlmClient,
   type LlmRequest,
@@ -74,11 +75,6 @@ export interface LmClientOptions {
 }
 
 export const DEFAULT_LM_JUSTIFICATION = `CAPE runs its AI product team (${Object.values(AGENT_NAME).join(', ')}) with this model.`;
-
-/** Rough token estimate when the model cannot count: about four characters per token. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 /**
  * The LM API has no system role: the system blocks go in front of the first user message (separated by a rule),
@@ -162,7 +158,8 @@ async function countOrEstimate<M>(model: LmChatModelLike<M>, text: string): Prom
       // fall through to the estimate
     }
   }
-  return estimateTokens(text);
+  // the model cannot count: the low estimate (a usage figure, never a bound)
+  return tokensAtLeast(text);
 }
 
 export class LmClient<M> implements LlmClient {

@@ -119,9 +119,9 @@ describe('context cost: cache marks the API honours', () => {
 
   it('drops a mark below the model\'s minimum, a 5-minute mark before a 1-hour one, and keeps at most four', () => {
     const marks = (blocks: ReturnType<typeof toSystemParam>) => blocks.map((b) => (b.cache_control ? (b.cache_control.ttl ?? '5m') : '-'));
-    // 3,000 characters ≈ 750 tokens: below 1,024 alone, above it with 2,000 characters of tools before it.
+    // 3,000 characters ≈ 750 tokens: below 1,024 alone, above it with 500 tokens of tools before it.
     assert.deepStrictEqual(marks(toSystemParam([{ text: long(3000), cache: '1h' }, { text: long(3000), cache: '1h' }], { minTokens: 1024 })), ['-', '1h']);
-    assert.deepStrictEqual(marks(toSystemParam([{ text: long(3000), cache: '1h' }, { text: long(3000), cache: '1h' }], { minTokens: 1024, prefixChars: 2000 })), ['1h', '1h']);
+    assert.deepStrictEqual(marks(toSystemParam([{ text: long(3000), cache: '1h' }, { text: long(3000), cache: '1h' }], { minTokens: 1024, prefixTokens: 500 })), ['1h', '1h']);
     assert.deepStrictEqual(marks(toSystemParam([{ text: long(3000), cache: '1h' }, { text: long(3000), cache: '1h' }], { minTokens: 4096 })), ['-', '-']);
     assert.deepStrictEqual(marks(toSystemParam([{ text: long(5000), cache: true }, { text: long(5000), cache: '1h' }], { minTokens: 1024 })), ['-', '1h']);
     assert.deepStrictEqual(
@@ -134,6 +134,20 @@ describe('context cost: cache marks the API honours', () => {
     assert.strictEqual(minCacheableTokens('claude-opus-4-1'), 1024);
     assert.strictEqual(minCacheableTokens('claude-3-5-haiku-latest'), 2048);
     assert.strictEqual(minCacheableTokens('gpt-4o'), null);
+  });
+
+  it('counts a Japanese prompt by its characters, not as a quarter of them: its marks are kept where it reaches the minimum', () => {
+    const marks = (blocks: ReturnType<typeof toSystemParam>) => blocks.map((b) => (b.cache_control ? (b.cache_control.ttl ?? '5m') : '-'));
+    const ja = (n: number) => 'あ'.repeat(n);
+    // 2,500 Japanese characters are at least 1,250 tokens (the tokenizer gives about one per 1–1.5 characters): a
+    // count of chars / 4 (625) took them for too short to cache on Sonnet
+    assert.deepStrictEqual(marks(toSystemParam([{ text: ja(2500), cache: '1h' }], { minTokens: 1024 })), ['1h']);
+    assert.deepStrictEqual(marks(toSystemParam([{ text: ja(1500), cache: '1h' }], { minTokens: 1024 })), ['-']);
+    // mixed: 2,000 ASCII (500) + 1,100 Japanese (550) ≥ 1,024
+    assert.deepStrictEqual(marks(toSystemParam([{ text: long(2000) + ja(1100), cache: true }], { minTokens: 1024 })), ['5m']);
+    assert.deepStrictEqual(marks(toSystemParam([{ text: ja(2500), cache: '1h' }], { minTokens: 4096 })), ['-']);
+    const p = toPromptParams({ model: 'claude-sonnet-4-6', maxTokens: 10, system: [{ text: ja(600) }], messages: [{ role: 'user', content: ja(1600) }], cacheLastMessage: true });
+    assert.deepStrictEqual((p.messages[0].content as any)[0].cache_control, { type: 'ephemeral' }, 'the whole prompt (1,100 tokens at least) reaches the minimum');
   });
 
   it('marks the last message of a later turn (5 minutes) when the whole prompt reaches the minimum', () => {

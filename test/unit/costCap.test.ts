@@ -6,7 +6,8 @@ import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
-import { CostTracker, capUnenforceable, estimateRequest, estimateTokens } from '../../src/core/llm/costCap';
+import { CostTracker, capUnenforceable, estimateRequest } from '../../src/core/llm/costCap';
+import { tokensAtLeast, tokensAtMost } from '../../src/core/llm/tokens';
 import { costUsd } from '../../src/core/llm/pricing';
 import type { SessionEvent } from '../../src/core/model/types';
 import { type FakeAnthropic } from '../fake-anthropic/server';
@@ -17,12 +18,19 @@ import { demoDir, demoReplies } from '../helpers/demo';
 const prompts = loadPromptAssets(defaultPromptsDir());
 
 describe('cost cap: the worst-case estimate', () => {
-  it('counts one token per 3 ASCII characters and one per other character', () => {
-    assert.strictEqual(estimateTokens(''), 0);
-    assert.strictEqual(estimateTokens('abc'), 1);
-    assert.strictEqual(estimateTokens('abcd'), 2);
-    assert.strictEqual(estimateTokens('日本語'), 3);
-    assert.strictEqual(estimateTokens('ab日本'), 3);
+  it('counts one token per 3 ASCII characters and one per other character (high); 4 and 2 (low)', () => {
+    assert.strictEqual(tokensAtMost(''), 0);
+    assert.strictEqual(tokensAtMost('abc'), 1);
+    assert.strictEqual(tokensAtMost('abcd'), 2);
+    assert.strictEqual(tokensAtMost('日本語'), 3);
+    assert.strictEqual(tokensAtMost('ab日本'), 3);
+    assert.strictEqual(tokensAtMost('😀'), 1, 'a surrogate pair is one character');
+    assert.strictEqual(tokensAtLeast(''), 0);
+    assert.strictEqual(tokensAtLeast('abcd'), 1);
+    assert.strictEqual(tokensAtLeast('abcde'), 2);
+    assert.strictEqual(tokensAtLeast('日本語'), 2);
+    assert.strictEqual(tokensAtLeast('ab日本'), 2);
+    for (const t of ['', 'x', 'function f() {}', '日本語のテキスト', 'mixed 日本 text 😀']) assert.ok(tokensAtLeast(t) <= tokensAtMost(t), t);
   });
 
   it('prices the cacheable prefix as cache writes, the rest as input, and all of max_tokens as output', () => {

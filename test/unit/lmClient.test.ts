@@ -2,8 +2,9 @@
 // prompt placement, abort through the cancellation source, stalls, error mapping, usage; plus base-URL rules.
 import * as assert from 'assert';
 import { LlmError } from '../../src/core/llm/errors';
+import { tokensAtLeast } from '../../src/core/llm/tokens';
 import { AGENT_NAME, type LlmRequest } from '../../src/core/model/types';
-import { DEFAULT_LM_JUSTIFICATION, LmClient, estimateTokens, lmError, matchChatModel, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
+import { DEFAULT_LM_JUSTIFICATION, LmClient, lmError, matchChatModel, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
 import { effectiveBaseUrl, isLoopbackBaseUrl } from '../../src/providers/baseUrl';
 
 type Msg = { role: 'user' | 'assistant'; text: string };
@@ -112,7 +113,7 @@ describe('VS Code LM client', () => {
     const f = fakeModel({ chunks: ['x'.repeat(40)], countTokens: null });
     const res = await new LmClient(f.model, f.host).stream(req({ system: [] }), () => undefined);
     assert.strictEqual(res.usage.outputTokens, 10);
-    assert.strictEqual(res.usage.inputTokens, estimateTokens('Objective: build it'));
+    assert.strictEqual(res.usage.inputTokens, tokensAtLeast('Objective: build it'));
   });
 
   it('puts the system prompt in front of the first user message (the LM API has no system role)', () => {

@@ -3,9 +3,8 @@
 // from the one price table (./pricing.ts).
 //
 // The worst case of one request, decided once:
-//  - input tokens are estimated from the characters sent (system blocks, messages, tool definitions): one token per
-//    3 ASCII characters and one per other character (Japanese, emoji…). Claude's tokenizer averages about 3.5–4 ASCII
-//    characters per token in prose and code and about 1–1.5 characters per CJK character, so this overestimates;
+//  - input tokens are the high estimate of the text sent (system blocks, messages, tool definitions: ./tokens.ts
+//    tokensAtMost), so this overestimates;
 //  - what a cache mark covers is priced as a cache write at that mark's lifetime (1 hour: 2×, 5 minutes: 1.25× the
 //    input price; the tools, first in the cached prefix, at the dearest mark's; the messages when the last one is
 //    marked), the rest at the input price;
@@ -16,21 +15,11 @@
 import type { ChatMessage, LlmClient, LlmRequest, Usage } from '../model/types';
 import { LlmError } from './errors';
 import { costUsd, formatUsd, priceFor } from './pricing';
+import { tokensAtMost } from './tokens';
 
 /** A cap for people: `$0.50`, or 4 decimals below a cent. */
 export function formatCap(capUsd: number): string {
   return formatUsd(capUsd, capUsd >= 0.01 ? 2 : 4);
-}
-
-/** Estimated tokens of a text (see the header): ceil(ASCII characters / 3) + other characters. */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 128) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 3) + other;
 }
 
 function messageText(m: ChatMessage): string {
@@ -65,7 +54,7 @@ export function estimateRequest(
   let dearest = 0;
   const rate = (ttl: unknown) => (p ? (ttl === '1h' ? p.cacheWrite1h : p.cacheWrite) : 0);
   for (const b of req.system) {
-    pending += estimateTokens(b.text);
+    pending += tokensAtMost(b.text);
     if (b.cache) {
       cacheableTokens += pending;
       writeUsd += pending * rate(b.cache);
@@ -75,9 +64,9 @@ export function estimateRequest(
   }
   inputTokens += pending;
   let toolTokens = 0;
-  for (const t of req.tools ?? []) toolTokens += estimateTokens(`${t.name} ${t.description} ${JSON.stringify(t.inputSchema)}`);
+  for (const t of req.tools ?? []) toolTokens += tokensAtMost(`${t.name} ${t.description} ${JSON.stringify(t.inputSchema)}`);
   let messageTokens = 0;
-  for (const m of req.messages) messageTokens += estimateTokens(messageText(m));
+  for (const m of req.messages) messageTokens += tokensAtMost(messageText(m));
   if (dearest > 0) {
     cacheableTokens += toolTokens;
     writeUsd += toolTokens * dearest;

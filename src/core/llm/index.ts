@@ -5,5 +5,6 @@ export * from './models';
 export * from './pricing';
 export * from './costCap';
 export * from './retry';
+export * from './tokens';
 export * from './toolLoop';
 // anthropic/ is exported from core/index.ts on its own: importing llm/ never loads the SDK.

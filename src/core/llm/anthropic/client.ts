@@ -17,6 +17,7 @@ import type { Middleware } from '@anthropic-ai/sdk';
 import type { CacheTtl, ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
 import { timerDelay } from '../../model/dates';
 import { minCacheableTokens } from '../pricing';
+import { tokensAtLeast } from '../tokens';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
 import { oneLine, shorten } from '../../text/cut';
@@ -107,11 +108,6 @@ function makeSdkClient(o: { apiKey: string; baseURL: string; maxRetries?: number
   });
 }
 
-/** Tokens of a prompt prefix, estimated low (4 characters per token; real text has more tokens than that). */
-function prefixTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
-
 function ttlOf(cache: SystemBlock['cache']): CacheTtl | null {
   return cache ? (cache === '1h' ? '1h' : '5m') : null;
 }
@@ -123,8 +119,8 @@ function cacheControl(ttl: CacheTtl): Anthropic.CacheControlEphemeral {
 export interface CacheMarkOptions {
   /** The model's minimum cacheable prefix in tokens (minCacheableTokens): a mark below it is dropped. */
   minTokens?: number;
-  /** Characters before the system prompt in the cache order (the tool definitions). */
-  prefixChars?: number;
+  /** Tokens before the system prompt in the cache order (the tool definitions), estimated low (tokensAtLeast). */
+  prefixTokens?: number;
   /** Marks the system prompt may keep (default the API's four; fewer when the last message carries one). */
   maxMarks?: number;
 }
@@ -143,10 +139,11 @@ export function toSystemParam(blocks: SystemBlock[], opts: CacheMarkOptions = {}
     if (b.text.length > 0) kept.push({ text: b.text, ttl });
     else if (ttl && kept.length > 0) kept[kept.length - 1].ttl = kept[kept.length - 1].ttl === '1h' ? '1h' : ttl;
   }
-  let chars = opts.prefixChars ?? 0;
+  // a prefix's tokens estimated low (tokensAtLeast): a kept mark is one the API honours
+  let tokens = opts.prefixTokens ?? 0;
   for (const b of kept) {
-    chars += b.text.length;
-    if (b.ttl && prefixTokens(chars) < (opts.minTokens ?? 0)) b.ttl = null;
+    tokens += tokensAtLeast(b.text);
+    if (b.ttl && tokens < (opts.minTokens ?? 0)) b.ttl = null;
   }
   let later1h = false;
   let budget = opts.maxMarks ?? MAX_CACHE_BREAKPOINTS;
@@ -177,10 +174,10 @@ export function toMessageParam(m: ChatMessage, cacheMark = false): Anthropic.Mes
   return { role: m.role, content };
 }
 
-/** Characters of a message's content in the cache order's terms (text as is, other blocks as their JSON). */
-function messageChars(m: ChatMessage): number {
-  if (typeof m.content === 'string') return m.content.length;
-  return m.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : JSON.stringify(b).length), 0);
+/** Tokens of a message's content, estimated low (text as is, other blocks as their JSON). */
+function messageTokens(m: ChatMessage): number {
+  if (typeof m.content === 'string') return tokensAtLeast(m.content);
+  return m.content.reduce((n, b) => n + tokensAtLeast(b.type === 'text' ? b.text : JSON.stringify(b)), 0);
 }
 
 /**
@@ -190,10 +187,10 @@ function messageChars(m: ChatMessage): number {
 export function toPromptParams(req: LlmRequest): Pick<Anthropic.MessageCreateParamsNonStreaming, 'system' | 'messages' | 'tools'> {
   const minTokens = minCacheableTokens(req.model) ?? 0;
   const tools = req.tools && req.tools.length > 0 ? req.tools.map(toToolParam) : undefined;
-  const toolsChars = tools ? tools.reduce((n, t) => n + JSON.stringify(t).length, 0) : 0;
-  const total = toolsChars + req.system.reduce((n, b) => n + b.text.length, 0) + req.messages.reduce((n, m) => n + messageChars(m), 0);
-  const tail = !!req.cacheLastMessage && req.messages.length > 0 && prefixTokens(total) >= minTokens;
-  const system = toSystemParam(req.system, { minTokens, prefixChars: toolsChars, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) });
+  const toolsTokens = tools ? tools.reduce((n, t) => n + tokensAtLeast(JSON.stringify(t)), 0) : 0;
+  const total = toolsTokens + req.system.reduce((n, b) => n + tokensAtLeast(b.text), 0) + req.messages.reduce((n, m) => n + messageTokens(m), 0);
+  const tail = !!req.cacheLastMessage && req.messages.length > 0 && total >= minTokens;
+  const system = toSystemParam(req.system, { minTokens, prefixTokens: toolsTokens, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) });
   const messages = req.messages.map((m, i) => toMessageParam(m, tail && i === req.messages.length - 1));
   return { ...(system.length > 0 ? { system } : {}), messages, ...(tools ? { tools } : {}) };
 }
