@@ -479,12 +479,22 @@ describe('init: answers, prompt and reply helpers', () => {
       teamSize: '',
       designFeel: '',
     });
-    const fromYaml = parseAnswersFile('product: P\nusers: U\nproblem: Q\ndesign_feel: calm\ntech-stack: x\nstack: Go\nfeatures: |\n  one\n  two\n');
+    const fromYaml = parseAnswersFile('product: P\nusers: U\nproblem: Q\ndesign_feel: calm\nstack: Go\nfeatures: |\n  one\n  two\n');
     assert.strictEqual(fromYaml.designFeel, 'calm');
     assert.strictEqual(fromYaml.stack, 'Go');
     assert.strictEqual(fromYaml.features, 'one\ntwo');
     const newKeys = parseAnswersFile('product: P\nusers: U\nproblem: Q\nfeatures: F\nui_language: ja\nhosting: Fly.io\ntest-tooling: Vitest\nteam_size: 2\n');
     assert.deepStrictEqual([newKeys.uiLanguage, newKeys.hosting, newKeys.testTooling, newKeys.teamSize], ['ja', 'Fly.io', 'Vitest', '2']);
+  });
+
+  it('an unrecognised key (a misspelt optional answer) is an error naming it and the keys there are, not dropped', () => {
+    assert.throws(
+      () => parseAnswersFile('product: P\nusers: U\nproblem: Q\nfeatures: F\nhostng: Fly.io\n'),
+      (e: Error) => /unrecognised answer key\(s\): "hostng"; nothing was written/.test(e.message) && /hosting/.test(e.message),
+    );
+    assert.throws(() => normaliseAnswers({ product: 'P', users: 'U', problem: 'Q', features: 'F', 'tech-stack': 'Go' }), /"tech-stack"/);
+    // every spelling of a known key still works
+    assert.strictEqual(normaliseAnswers({ product: 'P', users: 'U', problem: 'Q', features: 'F', 'Design Feel': 'calm', TEAM_SIZE: 3 }).teamSize, '3');
   });
 
   it('an answers file from before the new questions (no UI language, hosting, tests, team) still works', () => {

@@ -147,6 +147,13 @@ export function normaliseAnswers(input: unknown): InitAnswers {
     const extra = unknown.length > 0 ? `\n(unrecognised keys: ${unknown.join(', ')})` : '';
     throw new Error(`missing required answer(s):\n${list}${extra}`);
   }
+  // a misspelt optional answer would otherwise be dropped without a word, and its file written without it
+  if (unknown.length > 0) {
+    throw new Error(
+      `unrecognised answer key(s): ${unknown.map((k) => `"${k}"`).join(', ')}; nothing was written. ` +
+        `The keys are ${INIT_ANSWER_IDS.join(', ')} (snake_case, kebab-case and camelCase all work); rename or remove the others.`,
+    );
+  }
   return out;
 }
 
