@@ -16,8 +16,8 @@ import {
   parseKpt,
   readKptFile,
   renderKpt,
-  withFileLock,
 } from '../../src/core/kpt';
+import { withFileLock } from '../../src/core/files/lock';
 import type { KptItem } from '../../src/core/model/types';
 import { originalProjectDir } from '../helpers/fixtures';
 

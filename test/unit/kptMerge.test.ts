@@ -13,8 +13,8 @@ import {
   parseKpt,
   parseKptDocument,
   readKptText,
-  withFileLock,
 } from '../../src/core/kpt';
+import { withFileLock } from '../../src/core/files/lock';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { buildKptModel } from '../../src/tree/model';
 import type { KptLists } from '../../src/core/model/types';

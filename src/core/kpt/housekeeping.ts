@@ -6,7 +6,7 @@ import type { KptItem } from '../model/types';
 import { writeFileAtomic } from '../files/fsAtomic';
 import { applyKptEdits, type KptEdit } from './kpt';
 import { parseKptDocument } from './document';
-import { withFileLock } from './lock';
+import { withFileLock } from '../files/lock';
 import { listKptItemsWithMembers, readKptForWrite, type KptFileOptions, type KptListedItem } from './status';
 import { ensureUnionMerge } from './gitattributes';
 

@@ -6,7 +6,6 @@ export * from './kpt';
 export * from './document';
 export * from './items';
 export * from './mergeFile';
-export * from './lock';
 export * from './grouping';
 export * from './digest';
 export * from './status';

@@ -1,6 +1,6 @@
 // KPT (Keep / Problem / Try): the kpt_merged.md format of the original CAPE CLI (read by document.ts, rendered here
 // line for line) and the in-memory merge that never loses items. Item statuses and ids: items.ts; the locked file merge:
-// mergeFile.ts (lock: lock.ts); grouping: grouping.ts; the Cape Master's digest: digest.ts.
+// mergeFile.ts (lock: ../files/lock.ts); grouping: grouping.ts; the Cape Master's digest: digest.ts.
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind, KptLists } from '../model/types';
 import { formatLocalMinute } from '../model/dates';

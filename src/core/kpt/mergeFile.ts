@@ -1,4 +1,4 @@
-// The locked read-merge-write of kpt_merged.md (the lock itself: lock.ts): a session's KPT merged in without losing
+// The locked read-merge-write of kpt_merged.md (the lock itself: ../files/lock.ts): a session's KPT merged in without losing
 // a line, the file kept aside when it cannot be parsed safely, refused when it leads outside the workspace; and the
 // guarded read every other KPT reader uses. Plain Node.
 import { promises as fsp } from 'fs';
@@ -9,11 +9,11 @@ import { fileReadError, writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { ensureUnionMerge } from './gitattributes';
-import { withFileLock, type KptLockOptions } from './lock';
+import { withFileLock, type LockOptions } from '../files/lock';
 import { mergeKptText } from './kpt';
 import { parseKpt } from './document';
 
-export interface KptMergeOptions extends KptLockOptions {
+export interface KptMergeOptions extends LockOptions {
   /**
    * The workspace kpt_merged.md belongs to: the file is neither read nor written when it (or a folder above it)
    * is a symbolic link that leads outside (pathSafety's checkWorkspaceLocation).

@@ -12,7 +12,7 @@ import { parseKptDocument, type KptDocItem } from './document';
 import { KPT_STATUSES, collapseKptDuplicates, isOpenKpt, kptItemIds, kptStatusMarker, replaceStatusMarker } from './items';
 import { ensureUnionMerge } from './gitattributes';
 import { groupKpt } from './grouping';
-import { withFileLock, type KptLockOptions } from './lock';
+import { withFileLock, type LockOptions } from '../files/lock';
 
 /** One item as `cape kpt list --json` prints it. */
 export interface KptListedItem {
@@ -169,7 +169,7 @@ function markerEdit(lines: string[], it: KptDocItem, status: KptStatus, by?: str
   return { start: it.start, end: it.end, lines: replaced === null ? own : replaced.split('\n'), order: 0 };
 }
 
-export interface KptFileOptions extends KptLockOptions {
+export interface KptFileOptions extends LockOptions {
   /** The workspace the KPT files must stay in (symbolic links leading outside are refused). */
   workspaceRoot?: string;
 }

@@ -52,6 +52,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   /** A resumed, answered opening: the usage of the first opening (the one that asked), added to the second's. */
   let openingCarry: Usage | null = null;
   let cost: CostTracker | null = null;
+  /** Releases the session's run lock (store.lockSession) once this run ends, however it ends. */
+  const held: { release?: () => Promise<void> } = {};
   const warn = (message: string) => {
     try {
       opts.onWarning?.(message);
@@ -72,6 +74,24 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     if (outside) throw new StepFailure(null, 'config', outside);
 
     // --- session state: new or resumed ---------------------------------------------------------------------------
+    // One run of a session at a time: a task id named (a resume, an explicit id) is locked before its state is read;
+    // a new id made here is locked once made (no other process can know it before).
+    const lock = async (taskId: string) => {
+      held.release = await store.lockSession(
+        taskId,
+        (holder, lockPath) =>
+          new StepFailure(
+            null,
+            'config',
+            `Session ${taskId} is already running (${holder}): a second run would write the same step records. Wait for that run to ` +
+              `finish, or stop it there, then resume if it did not complete. If no CAPE session is running, delete ${path.relative(opts.workspace, lockPath)} and try again.`,
+            undefined,
+            false,
+          ),
+        warn,
+      );
+    };
+    if (opts.taskId) await lock(opts.taskId);
     // What a killed process left (hidden temporary files of interrupted writes) goes first.
     const leftovers = await store.removeLeftovers().catch(() => [] as string[]);
     if (leftovers.length) warn(`Removed ${leftovers.length} leftover temporary file(s) of an interrupted write: ${leftovers.join(', ')}.`);
@@ -104,6 +124,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     }
     stateSaved = true;
     const taskId = state.taskId;
+    if (!held.release) await lock(taskId);
 
     const remaining = STEP_IDS.filter((s) => !state!.completedSteps.includes(s));
     emit({ type: 'session-started', taskId, objective: state.objective, language: state.language, steps: remaining, resumed: !!opts.resume });
@@ -189,5 +210,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
       retrospectivePath: null,
       error: { step: failure.step, kind: failure.kind, message: failure.message },
     };
+  } finally {
+    await held.release?.().catch(() => undefined);
   }
 }

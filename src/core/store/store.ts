@@ -12,7 +12,8 @@
 // killed writes) and kpt/ (kpt_merged.md). It adds only what spans two of them (completeStep; loadStep's use of the state). Every write is
 // atomic (fsAtomic.ts). Plain Node: nothing in src/core may import 'vscode'.
 import { STEP_IDS, type Envelope, type KptLists, type ProposedFile, type SessionMetrics, type StepId, DEFAULT_CAPE_FOLDER } from '../model/types';
-import { mergeKptFile, parseKpt, readKptText, type KptLockOptions, type KptMergeResult } from '../kpt';
+import { acquireFileLock, type LockOptions } from '../files/lock';
+import { mergeKptFile, parseKpt, readKptText, type KptMergeResult } from '../kpt';
 import { listKptItems, markKptFile, KptStatusError, type KptListedItem, type KptMarkPlan, type KptMarkRequest } from '../kpt/status';
 import { housekeepKptFile, type HousekeepingResult } from '../kpt/housekeeping';
 import { StoreError, assertTaskId, type RetrospectiveInfo, type SessionState, type SessionSummary, type StepRecord } from './records';
@@ -121,6 +122,16 @@ export class SessionStore extends SessionLayout {
   }
 
   /**
+   * Takes the session's run lock (`state/<task>.json.lock`) for a whole run and returns its release: a second run of
+   * the same session (a resume in the CLI while VS Code resumes it, two terminals) is refused at once with `busy`'s
+   * error instead of writing the same records. Only a holder of this host that no longer runs makes it stale (then it
+   * is broken with a warning): a run may take many minutes, so age says nothing.
+   */
+  lockSession(taskId: string, busy: (holder: string, lockPath: string) => Error, onWarning?: (message: string) => void): Promise<() => Promise<void>> {
+    return acquireFileLock(this.statePath(taskId), { staleMs: Number.POSITIVE_INFINITY, timeoutMs: 0, onWarning }, { holderDoing: `a run of session ${taskId}`, busy });
+  }
+
+  /**
    * What a task id already has on disk (workspace-relative paths): its state file, step records and retrospectives.
    * Empty for an unused id. A new session must not reuse an id that has any of them.
    */
@@ -170,7 +181,7 @@ export class SessionStore extends SessionLayout {
    * Merges a session's KPT into kpt_merged.md (locked, atomic, idempotent per task, keeping every line it does not
    * understand; refused when the file leads outside the workspace). The result carries the warnings to show.
    */
-  async mergeKpt(taskId: string, kpt: KptLists, now: Date = new Date(), opts: KptLockOptions = {}): Promise<KptMergeResult & { path: string }> {
+  async mergeKpt(taskId: string, kpt: KptLists, now: Date = new Date(), opts: LockOptions = {}): Promise<KptMergeResult & { path: string }> {
     assertTaskId(taskId);
     const result = await mergeKptFile(this.kptPath, taskId, kpt, now, { ...opts, workspaceRoot: this.workspace });
     return { ...result, path: this.kptPath };
@@ -184,12 +195,12 @@ export class SessionStore extends SessionLayout {
   }
 
   /** Sets item statuses in kpt_merged.md under the KPT lock (see markKptFile). */
-  markKpt(req: KptMarkRequest, opts: KptLockOptions & { lenient?: boolean } = {}): Promise<KptMarkPlan> {
+  markKpt(req: KptMarkRequest, opts: LockOptions & { lenient?: boolean } = {}): Promise<KptMarkPlan> {
     return markKptFile(this.kptPath, req, { ...opts, workspaceRoot: this.workspace });
   }
 
   /** Moves closed items older than `olderThan` sessions to kpt_archive.md under the KPT lock (see housekeepKptFile). */
-  housekeepKpt(olderThan?: number, opts: KptLockOptions = {}): Promise<HousekeepingResult> {
+  housekeepKpt(olderThan?: number, opts: LockOptions = {}): Promise<HousekeepingResult> {
     return housekeepKptFile(this.kptPath, { ...opts, olderThan, workspaceRoot: this.workspace });
   }
 }

@@ -1,26 +1,38 @@
-// The KPT lock: an exclusive lock file next to kpt_merged.md that records its holder (pid, host, time), so a lock left
-// by a killed process is recognised as stale (dead pid or age) and broken with a warning naming it.
-// Plain Node: nothing in src/core may import 'vscode'.
+// File locks: an exclusive lock file next to the file it guards that records its holder (pid, host, time), so a lock
+// left by a killed process is recognised as stale (dead pid or age) and broken with a warning naming it. Two users:
+// the KPT file (kpt_merged.md; held for a merge, waited for) and a running session (state/<task>.json; held for the
+// whole run, never waited for: a second run of the same session is refused at once). Plain Node, no 'vscode'.
 import { promises as fsp } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as crypto from 'crypto';
-import { ensureDir } from '../files/fsAtomic';
+import { ensureDir } from './fsAtomic';
 import { formatDuration } from '../model/dates';
 
-export interface KptLockOptions {
-  /** A lock file older than this is considered abandoned by a crashed process and taken over (default 30 s). */
+export interface LockOptions {
+  /**
+   * A lock file older than this is considered abandoned by a crashed process and taken over (default 30 s).
+   * Infinity: only a holder of this host that no longer runs makes it stale (a lock held for a long run).
+   */
   staleMs?: number;
-  /** Give up waiting for the lock after this long (default 60 s). */
+  /** Give up waiting for the lock after this long (default 60 s; 0: do not wait). */
   timeoutMs?: number;
   /** Told when a stale lock is broken or the wait for a live holder gets long (CLI stderr, VS Code log). */
   onWarning?: (message: string) => void;
 }
 
-export class KptLockError extends Error {
+/** What a lock's user says when the lock stays taken: the holder as words, and the lock file. */
+export interface LockUse {
+  /** What a holder does with it, for the waiting message ("another CAPE session merging its KPT"). */
+  holderDoing: string;
+  /** The error thrown when the wait ends with the lock still held (default: a timeout naming the holder). */
+  busy?: (holder: string, lockPath: string) => Error;
+}
+
+export class LockError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'KptLockError';
+    this.name = 'LockError';
   }
 }
 
@@ -70,6 +82,9 @@ function describeHolder(h: LockHolder): string {
   return `process ${h.pid}${where}${since}`;
 }
 
+/** What the KPT file's lock says of its holder (the default use). */
+const KPT_LOCK: LockUse = { holderDoing: 'another CAPE session merging its KPT' };
+
 /**
  * Runs `fn` while holding `<filePath>.lock`, created atomically with its token (see tryTakeLock), so concurrent
  * sessions (in this process or others) serialise. The lock holds `<pid> <host> <epoch ms> <random>`. Waiting uses exponential backoff with
@@ -78,13 +93,23 @@ function describeHolder(h: LockHolder): string {
  * than `staleMs` (holder on another host, or pid reused). Breaking renames it to a unique name first (only one
  * contender can win that rename) and checks it again — if what was renamed turns out to be a fresh lock of another
  * contender, it is put back (link() fails if a new one exists). A live holder is waited for (said after 3 s) up to
- * `timeoutMs`, then a KptLockError names the lock file and its holder.
+ * `timeoutMs`, then a LockError (or `use.busy`'s error) names the lock file and its holder.
  *
  * Why not proper-lockfile: it detects staleness only by mtime (its holder must keep touching the lock), so a lock
  * of a killed process still costs the full stale period in silent waiting; a pid + host token lets us break it at
  * once and say whose it was.
  */
-export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, opts: KptLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, opts: LockOptions = {}, use: LockUse = KPT_LOCK): Promise<T> {
+  const release = await acquireFileLock(filePath, opts, use);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/** Takes `<filePath>.lock` as withFileLock does and returns its release (which removes only our own lock). */
+export async function acquireFileLock(filePath: string, opts: LockOptions = {}, use: LockUse = KPT_LOCK): Promise<() => Promise<void>> {
   const staleMs = opts.staleMs ?? 30_000;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const lockPath = `${filePath}.lock`;
@@ -118,26 +143,25 @@ export async function withFileLock<T>(filePath: string, fn: () => Promise<T>, op
     }
     const waited = Date.now() - started;
     const holder = parseHolder(await fsp.readFile(lockPath, 'utf8').catch(() => ''));
-    if (waited > timeoutMs) {
-      throw new KptLockError(
+    if (waited >= timeoutMs) {
+      if (use.busy) throw use.busy(describeHolder(holder), lockPath);
+      throw new LockError(
         `Timed out after ${formatDuration(timeoutMs)} waiting for the lock ${lockPath}, held by ${describeHolder(holder)}. ` +
           'If no other CAPE session is running, delete that file and retry.',
       );
     }
     if (!saidWaiting && waited > SAY_WAITING_AFTER_MS) {
       saidWaiting = true;
-      warn(`Waiting for the lock ${lockPath}, held by ${describeHolder(holder)} (another CAPE session merging its KPT).`);
+      warn(`Waiting for the lock ${lockPath}, held by ${describeHolder(holder)} (${use.holderDoing}).`);
     }
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 1.6, 250);
   }
-  try {
-    return await fn();
-  } finally {
+  return async () => {
     // release only our own lock (after a takeover by someone else it is not ours any more)
     const content = await fsp.readFile(lockPath, 'utf8').catch(() => null);
     if (content === token) await fsp.rm(lockPath, { force: true });
-  }
+  };
 }
 
 /** Link errors that mean "this file system has no hard links": take the lock with O_EXCL instead. */
