@@ -56,7 +56,23 @@ describe('checks: detection', () => {
     );
     write(ws, 'package.json', JSON.stringify({ scripts: { typecheck: 'tsc -p .', test: 'mocha' } }));
     write(ws, 'pnpm-lock.yaml', '');
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['pnpm run typecheck', 'pnpm run test']);
+    // the lockfile's manager runs the scripts when it is on PATH (a pnpm of our own, so the machine's does not matter)
+    const bin = tmp();
+    fs.writeFileSync(path.join(bin, process.platform === 'win32' ? 'pnpm.cmd' : 'pnpm'), '#!/bin/sh\n', { mode: 0o755 });
+    const oldPath = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${oldPath}`;
+    try {
+      assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['pnpm run typecheck', 'pnpm run test']);
+    } finally {
+      process.env.PATH = oldPath;
+    }
+    // and npm, which comes with Node, when it is not
+    process.env.PATH = (oldPath ?? '').split(path.delimiter).filter((d) => !fs.existsSync(path.join(d, 'pnpm'))).join(path.delimiter);
+    try {
+      assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run typecheck', 'npm test']);
+    } finally {
+      process.env.PATH = oldPath;
+    }
   });
 
   it('a configured list runs as given; `auto` adds the detected ones; none configured runs nothing and names them', async () => {

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { createScratch, runCheck, type ProposedFile } from '../../src/core';
+import { createScratch, detectChecks, runCheck, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-scratch-'));
@@ -62,6 +62,65 @@ describe('checks: scratch copy keeps what the checks need', () => {
     }
     assert.strictEqual(fs.readFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'utf8'), "module.exports = 'dep';\n", 'the user\'s dependencies are untouched');
     assert.strictEqual(fs.readFileSync(path.join(ws, 'packages', 'bar', 'index.js'), 'utf8'), "module.exports = 'old';\n");
+  });
+
+  it('a package of a monorepo opened on its own finds the hoisted node_modules, its tools and the shared config; the rest stays the user\'s', async function () {
+    if (process.platform === 'win32') this.skip();
+    const repo = tmp();
+    fs.mkdirSync(path.join(repo, '.git'));
+    write(repo, 'package.json', '{"private": true, "workspaces": ["packages/*"]}');
+    write(repo, 'tsconfig.base.json', '{"compilerOptions": {"strict": true}}\n');
+    write(repo, '.env', 'TOKEN=secret\n');
+    write(repo, 'packages/web/package.json', '{"name": "@acme/web", "main": "index.js"}');
+    write(repo, 'packages/web/index.js', "module.exports = 'web ' + require('@acme/util');\n");
+    write(repo, 'packages/web/test.js', "console.log(require('@acme/web'), require('dep'), require('../../tsconfig.base.json').compilerOptions.strict);\n");
+    write(repo, 'packages/util/package.json', '{"name": "@acme/util", "main": "index.js"}');
+    write(repo, 'packages/util/index.js', "module.exports = 'util';\n");
+    write(repo, 'node_modules/dep/index.js', "module.exports = 'dep';\n");
+    write(repo, 'node_modules/dep/cli.js', "#!/usr/bin/env node\nconsole.log('tool ran');\n", 0o755);
+    fs.mkdirSync(path.join(repo, 'node_modules', '@acme'));
+    fs.symlinkSync('../../packages/web', path.join(repo, 'node_modules', '@acme', 'web'));
+    fs.symlinkSync('../../packages/util', path.join(repo, 'node_modules', '@acme', 'util'));
+    fs.mkdirSync(path.join(repo, 'node_modules', '.bin'));
+    fs.symlinkSync('../dep/cli.js', path.join(repo, 'node_modules', '.bin', 'deptool'));
+    write(repo, 'node_modules/typescript/bin/tsc', '#!/usr/bin/env node\n');
+    write(repo, 'packages/web/tsconfig.json', '{"extends": "../../tsconfig.base.json"}\n');
+    const ws = path.join(repo, 'packages', 'web');
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    try {
+      assert.deepStrictEqual(await s.overlay([proposed('index.js', "module.exports = 'WEB ' + require('@acme/util');\n")]), []);
+      // the package's own name resolves to the copy (where the proposal is), a sibling and a dependency to the user's
+      const run = await runCheck({ command: 'node test.js && ../../node_modules/.bin/deptool', cwd: s.dir, round: 0 });
+      assert.strictEqual(run.output, 'WEB util dep true\ntool ran');
+      assert.strictEqual(path.basename(s.dir), 'web');
+      assert.ok(fs.lstatSync(path.join(s.dir, '..', '..', '.env')).isSymbolicLink(), 'a secret is linked, not copied');
+      assert.ok(!fs.lstatSync(path.join(s.dir, '..', '..', 'tsconfig.base.json')).isSymbolicLink(), 'a config file is copied');
+      assert.ok(fs.lstatSync(path.join(s.dir, '..', 'util')).isSymbolicLink(), 'a sibling package is linked');
+      assert.ok(!fs.existsSync(path.join(s.dir, '..', '..', '.git')), 'version control is left out');
+      // and the checks' detection finds the hoisted TypeScript, by a path that works in the copy
+      const checks = await detectChecks(ws);
+      assert.ok(checks.some((c) => c.command === 'node ../../node_modules/typescript/bin/tsc --noEmit'), JSON.stringify(checks));
+    } finally {
+      await s.dispose();
+    }
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'index.js'), 'utf8'), "module.exports = 'web ' + require('@acme/util');\n");
+    assert.ok(fs.existsSync(path.join(repo, 'node_modules', 'dep', 'index.js')));
+  });
+
+  it('already right: a workspace at its repository root, or under no node_modules, is copied alone', async () => {
+    const repo = tmp();
+    fs.mkdirSync(path.join(repo, '.git'));
+    write(repo, 'node_modules/dep/index.js', '');
+    write(repo, 'app/index.js', 'x');
+    for (const ws of [repo, path.join(tmp(), 'solo')]) {
+      write(ws, 'index.js', 'x');
+      const s = await createScratch(ws, { capeFolder: 'cape' });
+      try {
+        assert.strictEqual(path.dirname(s.dir), fs.realpathSync(os.tmpdir()), s.dir);
+      } finally {
+        await s.dispose();
+      }
+    }
   });
 
   it('a Python package installed editable from the workspace (src layout) is imported from the copy, where the proposal is', async function () {

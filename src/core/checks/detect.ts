@@ -18,6 +18,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import which from 'which';
 import type { CheckCommand } from './types';
+import { ancestorPath } from './scratchAncestors';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
 export const AUTO_CHECK = 'auto';
@@ -69,6 +70,19 @@ async function readText(p: string): Promise<string> {
   return fsp.readFile(p, 'utf8').catch(() => '');
 }
 
+/**
+ * The project's TypeScript compiler, as a path relative to the workspace: its own node_modules' or, for a package
+ * inside a monorepo, the one hoisted to a folder above it (up to the folders the scratch copy keeps: scratchAncestors.ts).
+ */
+async function localTsc(workspace: string): Promise<string | null> {
+  const levels = (await ancestorPath(workspace)).length;
+  for (let up = 0; up <= levels; up++) {
+    const rel = [...Array<string>(up).fill('..'), 'node_modules', 'typescript', 'bin', 'tsc'];
+    if (await exists(path.join(workspace, ...rel))) return rel.join('/');
+  }
+  return null;
+}
+
 /** package.json's scripts, and tsc for a TypeScript project without a typecheck script: [static checks, tests]. */
 async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckCommand[]]> {
   const statics: CheckCommand[] = [];
@@ -83,9 +97,8 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
     /* no package.json, or not JSON: no scripts */
   }
   const has = (s: string) => typeof scripts[s] === 'string' && (scripts[s] as string).trim() !== '' && !(s === 'test' && NPM_PLACEHOLDER.test(scripts[s] as string));
-  if (!has('typecheck') && (await exists(path.join(workspace, 'tsconfig.json'))) && (await exists(path.join(workspace, 'node_modules', 'typescript', 'bin', 'tsc')))) {
-    statics.push({ command: 'node node_modules/typescript/bin/tsc --noEmit', source: 'detected', reason: 'tsconfig.json and a local TypeScript' });
-  }
+  const tsc = !has('typecheck') && (await exists(path.join(workspace, 'tsconfig.json'))) ? await localTsc(workspace) : null;
+  if (tsc) statics.push({ command: `node ${tsc} --noEmit`, source: 'detected', reason: 'tsconfig.json and a local TypeScript' });
   const manager = SCRIPTS.some(has) ? await packageManager(workspace, managerField) : 'npm';
   for (const s of SCRIPTS) {
     if (has(s)) (s === 'test' ? tests : statics).push({ command: scriptCommand(manager, s), source: 'detected', reason: `package.json script "${s}"` });

@@ -5,7 +5,8 @@
 // pytest's, mypy's and ruff's caches), the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
 // `build/`, .NET's `bin/`) and what cannot be read (UNCOPIABLE) are left out. Cargo builds into a folder of ours in
 // the OS temp dir instead, one per workspace, kept between runs and sessions so only the project's own crate is
-// rebuilt (Scratch.env); a Python package the project's virtual environment installed editable from the workspace
+// rebuilt (Scratch.env); a package inside a monorepo keeps its place under the folders it draws on (the hoisted
+// node_modules, the shared configuration: scratchAncestors.ts); a Python package the project's virtual environment installed editable from the workspace
 // (`pip install -e .`, a .pth naming `src/`) is imported from the copy, by PYTHONPATH. A proposed file that would land
 // inside a linked folder (and so in the user's real dependencies) is not written, and said so.
 import { createHash } from 'crypto';
@@ -13,6 +14,7 @@ import { promises as fsp, constants as fsc } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
+import { ancestorPath, mirrorAncestors } from './scratchAncestors';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
@@ -209,11 +211,14 @@ async function linkEntries(src: string, dest: string, top: boolean): Promise<voi
 
 /** Copies the workspace (without .git and `capeFolder`) into a new temp folder. */
 export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal }): Promise<Scratch> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cape-checks-'));
-  const real = await fsp.realpath(dir);
+  const top = await fsp.mkdtemp(path.join(os.tmpdir(), 'cape-checks-'));
   const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
-  const dispose = () => fsp.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  const dispose = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
+  let real: string;
   try {
+    // a package inside a monorepo keeps its place under the folders it draws on (scratchAncestors.ts)
+    const dir = await mirrorAncestors(workspace, await ancestorPath(workspace), top);
+    real = await fsp.realpath(dir);
     await copyTree(workspace, workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
   } catch (e) {
     await dispose();

@@ -1,0 +1,109 @@
+// The folders above the workspace, as the checks of a package inside a monorepo need them. Opened on its own
+// (`code packages/web`), such a package finds its dependencies in the node_modules the package manager hoisted to the
+// repository's root, its tools in that folder's `.bin/` (npm and pnpm put every ancestor's on PATH) and often its
+// configuration there too (`"extends": "../../tsconfig.base.json"`). A copy of the workspace alone, in the OS temp
+// dir, finds none of them: every check fails on the unchanged code as on the proposal, and tells nothing.
+//
+// So the scratch copy keeps the workspace's place under those folders: `<temp>/<path from the top ancestor>/`, the top
+// ancestor being the farthest one with a node_modules folder (at most MAX_LEVELS up; never past the repository root,
+// the folder holding `.git`; never the home folder or the file system's root). On each level on the way down the
+// files are copied (a check may write what it reads), but secrets by name (`.env`, `.npmrc`…: workspace/secretNames.ts)
+// and files over MAX_FILE_BYTES are linked, so their content is not duplicated; the other folders are linked (its
+// sibling packages, a shared configuration folder: read by a check of this package, not written), and node_modules
+// is rebuilt of links: a link to a package of the workspace itself (npm, yarn and pnpm workspaces link the sibling
+// packages in) leads to its copy, where the proposal is, any other to where it always led. A workspace at its
+// repository's root, or under no node_modules, is copied alone, as before.
+import { promises as fsp } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { secretPattern } from '../workspace/secretNames';
+
+/** How far above the workspace the checks may need folders: `packages/<scope>/<name>/` is three levels. */
+export const MAX_LEVELS = 5;
+/** Files of an ancestor folder larger than this are linked rather than copied (a data file, a lock file of many MB). */
+const MAX_FILE_BYTES = 256 * 1024;
+/** Left out of the ancestors as of the copy: version control. */
+const SKIPPED = new Set(['.git', '.hg', '.svn']);
+
+const HOME = path.resolve(os.homedir());
+
+const isDir = (p: string) => fsp.stat(p).then((st) => st.isDirectory(), () => false);
+
+/**
+ * The workspace's path below the top ancestor the checks need (see the header), as folder names; [] when none is
+ * needed (no ancestor has a node_modules folder, or the workspace is the repository root).
+ */
+export async function ancestorPath(workspace: string): Promise<string[]> {
+  let cur = path.resolve(workspace);
+  if (await isDir(path.join(cur, '.git'))) return [];
+  const names: string[] = [];
+  let found: string[] = [];
+  for (let level = 1; level <= MAX_LEVELS; level++) {
+    const up = path.dirname(cur);
+    // never the file system's root or the user's home folder: a node_modules there is no project's
+    if (up === cur || up === path.dirname(up) || up === HOME) break;
+    names.unshift(path.basename(cur));
+    cur = up;
+    if (await isDir(path.join(cur, 'node_modules'))) found = [...names];
+    if (await isDir(path.join(cur, '.git'))) break;
+  }
+  return found;
+}
+
+/**
+ * Builds the ancestors `below` (ancestorPath) of `workspace` under `root`, each level as the header says, and returns
+ * the folder the workspace is to be copied into (`root/<below…>`, created empty).
+ */
+export async function mirrorAncestors(workspace: string, below: readonly string[], root: string): Promise<string> {
+  const ws = path.resolve(workspace);
+  let src = ws;
+  for (let i = 0; i < below.length; i++) src = path.dirname(src);
+  let dest = root;
+  for (const seg of below) {
+    for (const e of await fsp.readdir(src, { withFileTypes: true }).catch(() => [])) {
+      if (e.name === seg || SKIPPED.has(e.name)) continue;
+      const s = path.join(src, e.name);
+      const d = path.join(dest, e.name);
+      if (e.isDirectory() && e.name === 'node_modules') await relinkModules(s, d, ws, path.join(root, ...below), true);
+      else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+      else if (e.isFile()) {
+        const size = await fsp.stat(s).then((st) => st.size, () => Infinity);
+        const copy = size <= MAX_FILE_BYTES && secretPattern(e.name) === null;
+        await (copy ? fsp.copyFile(s, d) : fsp.symlink(s, d)).catch(() => undefined);
+      } else if (e.isSymbolicLink()) await fsp.symlink(await fsp.realpath(s).catch(() => s), d).catch(() => undefined);
+    }
+    src = path.join(src, seg);
+    dest = path.join(dest, seg);
+    await fsp.mkdir(dest);
+  }
+  return dest;
+}
+
+/**
+ * An ancestor's node_modules as links: each package to where it is, but a package that is (or is inside) the
+ * workspace to its copy under `copy`; scope folders (`@acme/`) and `.bin/` the same way one level down.
+ */
+async function relinkModules(src: string, dest: string, workspace: string, copy: string, top: boolean): Promise<void> {
+  await fsp.mkdir(dest);
+  for (const e of await fsp.readdir(src, { withFileTypes: true }).catch(() => [])) {
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (top && e.isDirectory() && (e.name.startsWith('@') || e.name === '.bin')) {
+      await relinkModules(s, d, workspace, copy, false);
+      continue;
+    }
+    if (e.isFile()) {
+      await fsp.copyFile(s, d).catch(() => undefined); // the package manager's own records, small
+      continue;
+    }
+    if (!e.isDirectory() && !e.isSymbolicLink()) continue;
+    const target = e.isSymbolicLink() ? await fsp.realpath(s).catch(() => null) : s;
+    if (target === null) continue; // a dangling link resolves nowhere in the user's tree either
+    const real = await fsp.realpath(workspace).catch(() => workspace);
+    const r = path.relative(real, target);
+    const inWorkspace = r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+    const to = inWorkspace ? path.join(copy, r) : target;
+    const dir = await isDir(target);
+    await fsp.symlink(to, d, dir && process.platform === 'win32' ? 'junction' : dir ? 'dir' : 'file').catch(() => undefined);
+  }
+}
