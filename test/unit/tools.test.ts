@@ -6,7 +6,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkToolArgs } from '../../src/core/tools/args';
 import { describeToolCall } from '../../src/core/tools/describe';
-import { resolveBounds, ToolRunner } from '../../src/core/tools/executor';
+import { readLinesKept, resolveBounds, ToolRunner } from '../../src/core/tools/executor';
+import { filesRead } from '../../src/core/tools/reads';
 import { FOCUSED_SEARCH_HITS } from '../../src/core/tools/workspaceCalls';
 import { LIMIT_REACHED, TOOL_NAMES, TOOL_SPECS, toolsOn } from '../../src/core/tools/specs';
 import { toolBoundsFrom } from '../../src/cli/settings';
@@ -439,6 +440,37 @@ describe('tools: execution under the read policy', () => {
     const resumed = new ToolRunner({ workspace: ws, bounds: { maxChars: 55 } });
     resumed.restore(small.records, small.readPaths);
     assert.ok(resumed.spent());
+  });
+
+  it('a file read cut at the budget records the lines the model got whole, not the lines it asked for', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'ten.md'), Array.from({ length: 10 }, (_, i) => `line ${i + 1} xx`).join('\n') + '\n');
+    const whole = new ToolRunner({ workspace: ws, bounds: { maxChars: 50 } });
+    const [a] = await whole.execute([call('read_file', { path: 'src/ten.md' })]);
+    assert.match(a.content, /^line 1 xx\nline 2 xx\nline 3 xx\nline 4 xx\nline 5 xx\n\[… cut here/);
+    assert.deepStrictEqual(whole.records[0].lines, [1, 5]);
+    assert.deepStrictEqual(filesRead(whole.records), [{ path: 'src/ten.md', lines: [[1, 5]] }], 'read in part, not whole');
+    const ranged = new ToolRunner({ workspace: ws, bounds: { maxChars: 60 } });
+    const [b] = await ranged.execute([call('read_file', { path: 'src/ten.md', start_line: 4 })]);
+    assert.match(b.content, /^src\/ten\.md lines 4–10 of 10:\nline 4 xx\nline 5 xx\n/);
+    const kept = ranged.records[0].lines!;
+    assert.strictEqual(kept[0], 4);
+    assert.ok(kept[1] < 10 && b.content.includes(`line ${kept[1]} xx\n`) && !b.content.includes(`line ${kept[1] + 1} xx`), JSON.stringify(kept));
+    // nothing whole: no lines, and not taken for a whole read either
+    const tiny = new ToolRunner({ workspace: ws, bounds: { maxChars: 5 } });
+    await tiny.execute([call('read_file', { path: 'src/ten.md' })]);
+    assert.strictEqual(tiny.records[0].lines, undefined);
+    assert.deepStrictEqual(filesRead(tiny.records), []);
+    assert.deepStrictEqual(filesRead([{ id: 'old', tool: 'read_file', target: 'src/ten.md', path: 'src/ten.md', chars: 40, truncated: true }]), [], 'a cut whole read recorded before');
+  });
+
+  it('readLinesKept: whole lines only, a line ending in the cut or at the end of the file, CRLF too', () => {
+    assert.deepStrictEqual(readLinesKept('a\nb\nc', 'a\nb', undefined), [1, 2]);
+    assert.deepStrictEqual(readLinesKept('a\nb\nc', 'a\nb\nc', undefined), [1, 3]);
+    assert.deepStrictEqual(readLinesKept('a\r\nbb\r\nc', 'a\r\nb', undefined), [1, 1]);
+    assert.deepStrictEqual(readLinesKept('a\r\nbb\r\nc', 'a\r\nbb', undefined), [1, 2]);
+    assert.deepStrictEqual(readLinesKept('abc', 'ab', undefined), null);
+    assert.deepStrictEqual(readLinesKept('f lines 7–9 of 9:\nx\ny\nz', 'f lines 7–9 of 9:\nx\ny', [7, 9]), [7, 8]);
+    assert.deepStrictEqual(readLinesKept('f lines 7–9 of 9:\nx\ny\nz', 'f lines 7–9', [7, 9]), null);
   });
 
   it('a result cut at the budget never ends in half of a surrogate pair (a request with one is rejected as invalid JSON)', async () => {

@@ -96,10 +96,17 @@ export class ToolRunner {
         const left = this.bounds.maxChars - this.chars;
         if (o.content.length > left) {
           const cut = cutAt(o.content, left);
+          const record = { ...o.record, truncated: true };
+          // a file read cut short: its record names the lines the model got whole, not the lines it asked for
+          if (record.tool === 'read_file') {
+            const kept = readLinesKept(o.content, cut, record.lines);
+            if (kept) record.lines = kept;
+            else delete record.lines;
+          }
           o = {
             ...o,
             content: `${cut}\n[… cut here: the step's tool budget of ${this.bounds.maxChars} characters is used up — ${LIMIT_REACHED}]`,
-            record: { ...o.record, truncated: true },
+            record,
           };
           // the cut (even at a line break short of the end) is the budget's end, as its note tells the model
           this.chars = this.bounds.maxChars;
@@ -150,6 +157,22 @@ function targetOf(input: unknown): string {
 }
 
 /** The first `n` characters of `text`, ending at a line break when one is near. */
+/**
+ * The lines a read_file result cut at the budget still holds whole, as [first, last]; null when none. `asked`: the
+ * range the call returned in full (its result starts with a heading line), undefined for a whole file (no heading).
+ */
+export function readLinesKept(full: string, cut: string, asked: [number, number] | undefined): [number, number] | null {
+  const heading = asked ? full.indexOf('\n') + 1 : 0;
+  if (cut.length <= heading) return null;
+  const body = full.slice(heading);
+  const kept = cut.slice(heading);
+  // a line is whole when the newline after it (or the end of the file) made it into the cut
+  const atLineEnd = kept.length === body.length || body[kept.length] === '\n' || (body[kept.length] === '\r' && body[kept.length + 1] === '\n');
+  const whole = (kept.match(/\n/g)?.length ?? 0) + (atLineEnd ? 1 : 0);
+  const first = asked ? asked[0] : 1;
+  return whole > 0 ? [first, first + whole - 1] : null;
+}
+
 function cutAt(text: string, n: number): string {
   if (n <= 0) return '';
   const head = sliceWhole(text, 0, n);

@@ -33,7 +33,9 @@ export function filesRead(records: readonly ToolCallRecord[] | undefined): FileR
       if (Array.isArray(r) && lineNumber(r[0]) && lineNumber(r[1]) && r[0] <= r[1]) {
         const e = entry(c.path);
         if (!e.whole) (e.lines ??= []).push([r[0], r[1]]);
-      } else if (r === undefined) {
+        // a whole read cut at the budget names the lines it kept; one without them (none kept whole, or recorded before
+        // cut reads named their lines) was not read whole
+      } else if (r === undefined && !c.truncated) {
         const e = entry(c.path);
         e.whole = true;
         delete e.lines;
