@@ -9,6 +9,7 @@ import {
   diceSimilarity,
   groupKpt,
   kptSimilarity,
+  thresholdFor,
   kptDigest,
   mergeKptFile,
   mergeKptItems,
@@ -265,6 +266,26 @@ describe('kpt: grouping', () => {
     for (const text of one) assert.ok(digest.includes(text.slice(0, 40)), text);
     // Japanese keeps its character bigrams
     assert.strictEqual(kptSimilarity('テストが不足している', 'テストが不足していた'), diceSimilarity('テストが不足している', 'テストが不足していた'));
+  });
+
+  it('short items must share more to be one: "Tests pass" and "Tests fail" stay apart, a rewording still groups', () => {
+    const items: KptItem[] = [
+      { kind: 'keep', text: 'Tests pass', taskId: 't-1' },
+      { kind: 'keep', text: 'Tests fail', taskId: 't-2' },
+      { kind: 'keep', text: 'Small commits', taskId: 't-3' },
+      { kind: 'keep', text: 'Small reviews', taskId: 't-4' },
+      { kind: 'keep', text: 'All tests passed', taskId: 't-5' },
+      { kind: 'keep', text: 'Write tests first', taskId: 't-6' },
+      { kind: 'keep', text: 'Write the tests first, before coding', taskId: 't-7' },
+    ];
+    assert.ok(kptSimilarity('Tests pass', 'Tests fail') >= DEFAULT_GROUP_THRESHOLD, 'one shared word of two is above the plain threshold');
+    assert.deepStrictEqual(
+      groupKpt(items).map((g) => g.items.map((it) => items.indexOf(it))),
+      [[0, 4], [1], [2], [3], [5, 6]],
+    );
+    assert.strictEqual(thresholdFor(2, 9, DEFAULT_GROUP_THRESHOLD), 0.6);
+    assert.strictEqual(thresholdFor(4, 5, DEFAULT_GROUP_THRESHOLD), DEFAULT_GROUP_THRESHOLD);
+    assert.strictEqual(thresholdFor(2, 2, 0.8), 0.8, 'a stricter threshold asked for stays');
   });
 
   it('real fixture: repeated Keeps and Problems group, kinds never mix, unrelated items stay apart', () => {

@@ -36,6 +36,20 @@ export interface KptGroup {
  */
 export const DEFAULT_GROUP_THRESHOLD = 0.35;
 
+/**
+ * Items this short (in features: content words, or bigrams) must agree more to be one: two words that share one
+ * ("Tests pass" and "Tests fail") score 0.5 at Dice, above the threshold, and are not the same item. Where either
+ * item has at most FEW_FEATURES features, the threshold is at least FEW_FEATURES_THRESHOLD: one word of two shared
+ * is not enough, two of three are ("Write tests first" / "Write tests before coding").
+ */
+const FEW_FEATURES = 3;
+const FEW_FEATURES_THRESHOLD = 0.6;
+
+/** The Dice two items of n and m features need to be one item, at the threshold t. */
+export function thresholdFor(n: number, m: number, t: number): number {
+  return Math.min(n, m) <= FEW_FEATURES ? Math.max(t, FEW_FEATURES_THRESHOLD) : t;
+}
+
 /** Below this many characters the core is too short to be meaningful and the whole text is compared. */
 const MIN_CORE_CHARS = 8;
 
@@ -172,7 +186,8 @@ export interface GroupKptOptions {
 /**
  * Groups items that recur across sessions, separately per kind (a group never mixes kinds).
  *
- * Items are taken in order (oldest first). Each one joins the group with the highest Dice (≥ threshold) against
+ * Items are taken in order (oldest first). Each one joins the group with the highest Dice (≥ threshold, higher for
+ * short items: thresholdFor) against
  * any of the group's anchors (its first GROUP_ANCHORS distinct members; ties → the older group), or starts a new
  * group. Exact repeats (after normalisation) join directly. Instead of comparing all pairs, an inverted index
  * maps each bigram to the anchors containing it; one pass over an item's bigrams counts the shared bigrams of
@@ -242,7 +257,7 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
           if (!skipped) {
             const score = (2 * c) / (n + m);
             const g = anchorGroup[a];
-            if (score >= t && (score > bestScore || (score === bestScore && g < gi))) {
+            if (score >= thresholdFor(n, m, t) && (score > bestScore || (score === bestScore && g < gi))) {
               bestScore = score;
               gi = g;
             }
@@ -262,7 +277,7 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
             const other = anchorIds[a];
             const score = (2 * sortedIntersectionSize(ids, other)) / (n + other.length);
             const g = anchorGroup[a];
-            if (score >= t && (score > bestScore || (score === bestScore && g < gi))) {
+            if (score >= thresholdFor(n, other.length, t) && (score > bestScore || (score === bestScore && g < gi))) {
               bestScore = score;
               gi = g;
             }
