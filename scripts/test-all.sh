@@ -42,7 +42,7 @@ node out/test/vscode/runIntegration.js --workspace-template test/demo/workspace 
 irc=$?
 count integration test-output/integration-result.json
 [ $irc -eq 0 ] || [[ " ${failed_suites[*]} " == *" integration "* ]] || { failed=$((failed + 1)); failed_suites+=(integration); }
-run_mocha e2e --no-config --exit --timeout 300000 'out/test/e2e/**/*.test.js'
+run_mocha e2e --no-config --require out/test/helpers/tmpRoot.js --exit --timeout 300000 'out/test/e2e/**/*.test.js'
 echo
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
 echo "$passed passed, $failed failed"
