@@ -397,6 +397,8 @@ describe('symbol extraction', () => {
       ['internal/parser.go', 'internal/parser_test.go'],
       ['lib/parser.rb', 'spec/parser_spec.rb'],
       ['lib/parser.rb', 'lib/parser_test.rb'],
+      ['src/version.rs', 'tests/test_version.rs'],
+      ['src/version.rs', 'src/version_tests.rs'],
     ]) {
       assert.strictEqual(nameStem(a), nameStem(b), `${a} ~ ${b}`);
       assert.ok(isTestFile(b) && !isTestFile(a), `${b} is the test of ${a}`);
@@ -405,6 +407,7 @@ describe('symbol extraction', () => {
     for (const name of ['pkg/latest.py', 'pkg/Test_parser.py', 'pkg/test_.py', 'contest.go', 'lib/inspect.rb', 'src/parser_test.ts']) assert.ok(!isTestFile(name), name);
     assert.strictEqual(nameStem('tests/test_.py'), 'test_');
     assert.strictEqual(nameStem('src/test_utils.ts'), 'test_utils', 'the Python prefix only for Python');
+    assert.ok(!isTestFile('src/latest.rs') && !isTestFile('src/contest.rs') && isTestFile('src/parser_test.rs'));
   });
 
   it('joins a relative specifier to its file\'s folder exactly as path.posix.normalize(join(dirname)) does', () => {

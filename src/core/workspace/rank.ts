@@ -162,14 +162,16 @@ export function kindPrior(relPath: string, typesAsked = false): number {
 }
 
 /**
- * How Python, Go and Ruby name a module's test: per file extension, the affix of the name (without its extension)
- * that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or minitest's
- * `parser_test.rb`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
+ * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
+ * extension) that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or
+ * minitest's `parser_test.rb`, `tests/test_version.rs` or `version_tests.rs`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
  */
 const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
   [/\.pyi?$/, /^test_(?=.)|(?<=.)_test$/],
   [/\.go$/, /(?<=.)_test$/],
   [/\.rb$/, /(?<=.)_(spec|test)$/],
+  // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
+  [/\.rs$/, /^test_(?=.)|(?<=.)_tests?$/],
 ];
 
 /** A file name's test affix by its language (TEST_NAME_AFFIX), or undefined where names mark no tests. */
