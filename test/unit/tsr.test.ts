@@ -232,6 +232,30 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(guard, true, [{ command: 'go test -v ./...', passed: false, output: verbose, tests: vRead.cases, onlyFailuresNamed: !vRead.listsPassed }]), 'pass');
   });
 
+  it('a regression guard in a test file that does not build without the change: fail-first cannot tell (a Rust trial)', () => {
+    // cargo test on the unchanged code with DevA's tests/test_version.rs: the new tests call methods that do not exist
+    const output = [
+      '   Compiling semver v1.0.27 (/tmp/x)',
+      'error[E0599]: no method named `checked_next_patch` found for struct `Version` in the current scope',
+      '  --> tests/test_version.rs:260:24',
+      'error: could not compile `semver` (test "test_version") due to 3 previous errors',
+    ].join('\n');
+    const run: CheckOutcome = { command: 'cargo test', passed: false, output };
+    const change: NamedTest = { file: 'tests/test_version.rs', name: 'test_checked_next_patch_increments_patch', expect: 'fail' };
+    const guard: NamedTest = { file: 'tests/test_version.rs', name: 'test_parse', expect: 'pass' };
+    // a test of the change that does not build without it fails there: fail-first observed, as before
+    assert.strictEqual(testStatus(change, true, [run], 'no_test'), 'fail');
+    assert.deepStrictEqual(failFirstOf([change], () => true, [run]), { before: 'fail' });
+    // a guard beside it is not said to fail without the change
+    assert.deepStrictEqual(failFirstOf([guard, change], () => true, [run]), { before: 'fail' });
+    assert.deepStrictEqual(failFirstOf([guard], () => true, [run]), { before: 'no_test', guard: true });
+    // on the proposal, a run that does not build is a failure for every test it names (unchanged)
+    assert.strictEqual(testStatus(guard, true, [run]), 'fail');
+    // and a guard that ran and failed there is still a surprise
+    const ran: CheckOutcome = { command: 'cargo test', passed: false, output: 'test test_parse ... FAILED\n\ntest result: FAILED. 0 passed; 1 failed', tests: [{ name: 'test_parse', passed: false }] };
+    assert.strictEqual(failFirstOf([guard, change], () => true, [ran])?.surprise, 'DevA meant test_parse as a regression guard: it fails without the change');
+  });
+
   it('a test in a file jest or vitest reports passed as a whole passes, though the run failed elsewhere and names the file', () => {
     const mine = { file: 'tests/excess.test.js', name: 'lists the extra arguments' };
     // jest over several files: the passing file is one line, the failing one's cases are its ● headers

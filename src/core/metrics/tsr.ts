@@ -228,9 +228,12 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
 /**
  * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
  * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
- * could not tell).
+ * could not tell). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
+ * package, did not build or load): a failure by default — a test of the change that calls what the change adds does
+ * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
+ * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
  */
-export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: ComputedStatus = 'fail'): ComputedStatus {
+export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: ComputedStatus = 'fail', unbuilt: ComputedStatus = 'fail'): ComputedStatus {
   if (test?.check) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
     return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
@@ -259,7 +262,10 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
       ran = true;
       continue;
     }
-    if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) return 'fail';
+    if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) {
+      if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
+      return 'fail';
+    }
     if (!c.passed && inUnbuiltGoPackage(c, test)) return notRun;
     if (!isStaticCheck(c.command)) {
       // failed elsewhere before any test ran (a test module that does not load stops mocha, pytest and RSpec): this
@@ -304,7 +310,8 @@ export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: strin
   const inFiles = inFileTests(tests);
   if (!inFiles.length || !before.length) return null;
   const change = inFiles.filter((t) => t.expect !== 'pass');
-  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test'));
+  // a guard whose file did not build there tells nothing (testStatus's `unbuilt`)
+  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test', t.expect === 'pass' ? 'no_test' : 'fail'));
   return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
 }
 
@@ -328,7 +335,7 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
   const guards = inFiles.filter((t) => t.expect === 'pass');
   let surprise = failFirstSurprise(tests, status);
   if (!surprise && guards.length && guards.length < inFiles.length) {
-    const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test') === 'fail');
+    const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test', 'no_test') === 'fail');
     const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${t.name.slice(0, GUARD_NAME_CHARS - 1)}…` : t.name);
     if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
   }
