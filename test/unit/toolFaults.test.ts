@@ -253,6 +253,11 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
     const said = /called 2 tools \(read_file, list_files\) after writing its answer in the same turn: the answer was used and those calls were not run/;
     assert.match(warnings.join('\n'), said);
     assert.match((da.warnings ?? []).join('\n'), said);
+    // the requests of the steps with tools state their bounds; the others have none to state
+    const userText = (i: number) => JSON.stringify(fake.requests[i].body.messages[0].content);
+    const stated = 'Your tools in this step: at most 12 calls and 80,000 characters of results in all; the calls of one turn run together.';
+    assert.ok(userText(2).includes(stated) && userText(3).includes(stated), 'DA and DevA are told their bounds');
+    assert.ok(![0, 1, 4].some((i) => userText(i).includes('Your tools in this step')), 'CM and POA have no tools');
   });
 
   it('already right: text that is not yet an answer before the calls: the calls run and the loop goes on', async () => {
@@ -394,6 +399,7 @@ describe('tool faults: a session whose DA step talks to the model with tools', f
     // a client (or a gateway) that ignores tool_choice none
     fake.setResponder(() => ({ toolCalls: [{ name: 'list_files', input: {} }] }));
     const res = await run(ws, 'task-tf6', { tools: { maxCalls: 2 } });
+    assert.ok(JSON.stringify(fake.requests[2].body.messages[0].content).includes('at most 2 calls and 80,000 characters'), 'the bounds set are the ones stated');
     assert.strictEqual(res.ok, false);
     assert.strictEqual(res.error?.step, 'da');
     assert.strictEqual(res.resumable, true);

@@ -18,6 +18,7 @@
 import type { Envelope, FeedbackRecord, LlmRequest, ProposedFile, StepId, SystemBlock, ToolCallRecord } from '../model/types';
 import type { ContextStep, RankQuery } from '../workspace';
 import type { ChecksOutcome } from '../checks';
+import type { ToolBounds } from '../tools/specs';
 import type { DorAnswer } from './dorQuestions';
 import { assetsUnder, renderSource } from './sources';
 import { CONTEXT_MATRIX, type ContextSource } from './matrix';
@@ -47,6 +48,8 @@ export interface ContextInputs {
    * not be indexed.
    */
   workspace?: (step: ContextStep, query: RankQuery) => string;
+  /** The step's tool bounds, when it has tools: its workspace section states them (tools/specs.ts toolBoundsText). */
+  toolBounds?: ToolBounds;
   /** Envelopes of completed upstream steps. */
   envelopes: Partial<Record<StepId, Envelope>>;
   /** Raw replies of completed upstream steps (baseline figure only). */

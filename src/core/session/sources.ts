@@ -6,6 +6,7 @@
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
+import { toolBoundsText } from '../tools/specs';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import { reviewedChanges } from './retroReview';
@@ -126,6 +127,11 @@ function codeList(commands: readonly string[] | undefined): string[] {
   return (commands ?? []).map((c) => (c.includes('`') ? c : `\`${c}\``));
 }
 
+/** A workspace section's body with the step's tool bounds first, when it has tools. */
+function withToolBounds(inputs: ContextInputs, body: string): string {
+  return inputs.toolBounds ? `${toolBoundsText(inputs.toolBounds)}\n\n${body}` : body;
+}
+
 export function section(title: string, body: string): string {
   return body.trim() ? `## ${title}\n${body.trim()}` : '';
 }
@@ -214,9 +220,12 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
     case 'assets:3_development':
       return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step).text);
     case 'workspace:ranked':
-      return section('Workspace (existing files, ranked for this work)', inputs.workspace?.('deva', workspaceQuery(step, inputs)) || '(none: the workspace has no files outside cape/ yet)');
+      return section(
+        'Workspace (existing files, ranked for this work)',
+        withToolBounds(inputs, inputs.workspace?.('deva', workspaceQuery(step, inputs)) || '(none: the workspace has no files outside cape/ yet)'),
+      );
     case 'workspace:ui':
-      return section('Workspace UI files (existing components and styles)', inputs.workspace?.('da', workspaceQuery(step, inputs)) ?? '');
+      return section('Workspace UI files (existing components and styles)', withToolBounds(inputs, inputs.workspace?.('da', workspaceQuery(step, inputs)) ?? ''));
     case 'retro:opening':
       return opening
         ? section(

@@ -11,7 +11,7 @@ import { replyTurn } from '../llm/toolLoop';
 import { recordAdoptedTries } from '../kpt/status';
 import { addUsage, STEP_AGENT, STEP_IDS, ZERO_USAGE, type CmOpeningOutput, type Envelope, type LlmClient, type ProposedFile, type SessionEvent, type StepId, type Usage } from '../model/types';
 import type { SessionState, SessionStore } from '../store';
-import { ToolRunner } from '../tools/executor';
+import { resolveBounds, ToolRunner } from '../tools/executor';
 import { TOOL_STEPS } from '../tools/specs';
 import { askAnswer, blockerRequest, resolveBlockers } from './blockers';
 import { buildStepContext, type ContextInputs } from './context';
@@ -52,6 +52,8 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   const { opts, capeFolder, store, state, record, emit, warn } = run;
   const taskId = state.taskId;
   const dorAnswers = step === 'cm_open' ? answeredPairs(state) : undefined;
+  // the step's tools, when it has them: its request states their bounds
+  const bounds = opts.tools !== false && opts.llm.supportsTools && TOOL_STEPS.includes(step) ? resolveBounds(opts.tools || {}) : null;
   const inputs: ContextInputs = {
     dorAnswers,
     ...((step === 'deva' || step === 'cm_open') && opts.checks?.commands.length ? { plannedChecks: opts.checks.commands, ...(opts.checks.failFirst ? { plannedFailFirst: true } : {}) } : {}),
@@ -66,6 +68,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     kptDigest: kptDigest(run.shared.kptItems),
     kptFull: run.shared.kptFull,
     workspace: step === 'da' || step === 'deva' ? await run.workspace.renderer() : undefined,
+    ...(bounds ? { toolBounds: bounds } : {}),
     envelopes: record.envelopes,
     raws: record.raws,
     toolCalls: record.toolCalls,
@@ -78,16 +81,15 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
   const ctx = buildStepContext(step, inputs);
   record.contextChars[step] = { input: ctx.baselineChars, passed: ctx.passedChars };
   const startedAt = run.now();
-  const tools =
-    opts.tools !== false && opts.llm.supportsTools && TOOL_STEPS.includes(step)
-      ? new ToolRunner({
-          workspace: opts.workspace,
-          capeFolder,
-          bounds: opts.tools || {},
-          signal: opts.signal,
-          onCall: (call) => emit({ type: 'tool-call', step, agent: STEP_AGENT[step], call }),
-        })
-      : null;
+  const tools = bounds
+    ? new ToolRunner({
+        workspace: opts.workspace,
+        capeFolder,
+        bounds,
+        signal: opts.signal,
+        onCall: (call) => emit({ type: 'tool-call', step, agent: STEP_AGENT[step], call }),
+      })
+    : null;
   const talk = new StepConversation({
     step,
     taskId,

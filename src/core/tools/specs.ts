@@ -84,3 +84,15 @@ export function toolsOn(bounds: Partial<ToolBounds>): boolean {
 
 /** The text every call past a bound receives. */
 export const LIMIT_REACHED = 'limit reached — write your answer now';
+
+/**
+ * The step's bounds as its request states them (the workspace section of DA and DevA): a trial's DA, told only that
+ * calls were "bounded", could not plan its reads and did not know it could make several calls in one turn.
+ */
+export function toolBoundsText(b: ToolBounds): string {
+  const calls = `${b.maxCalls.toLocaleString('en-US')} call${b.maxCalls === 1 ? '' : 's'}`;
+  return (
+    `Your tools in this step: at most ${calls} and ${b.maxChars.toLocaleString('en-US')} characters of results in all; ` +
+    `the calls of one turn run together. Past either bound a call answers "${LIMIT_REACHED}".`
+  );
+}
