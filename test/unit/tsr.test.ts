@@ -471,6 +471,13 @@ describe('TSR: from the checks', () => {
     assert.ok(shown('a.md').length <= REVIEW_CHARS + 40 && shown('a.md').length > REVIEW_CHARS - 100, String(shown('a.md').length));
     assert.ok(shown('a.md').length + shown('b.md').length + shown('c.md').length <= REVIEW_TOTAL_CHARS + 400);
     assert.match(shown('c.md'), /… \d+ more added line\(s\)\n$/);
+    // a file alone gets the whole room
+    const one = renderSources('cm_retro', ['retro:criteria'], {
+      envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-1', review: 'a.md' }] } } },
+      devaFiles: [big('a.md')],
+    } as unknown as ContextInputs);
+    const alone = /a\.md \(for AC-1\), a new file:\n```diff\n([^`]*)```/.exec(one)![1];
+    assert.ok(alone.length > REVIEW_CHARS + 1000 && alone.length <= REVIEW_TOTAL_CHARS + 40, String(alone.length));
     // without files for review, no such section
     assert.ok(!renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: POA }, deva: { output: DEVA } } } as unknown as ContextInputs).includes('for review'));
   });

@@ -8,9 +8,11 @@ import type { NamedTest, ProposedFile } from '../model/types';
 import { fenceFor } from '../text/markdown';
 
 /**
- * The added lines shown of each file DevA names for review, of all of them together, and how many such files are
- * shown at most. A trial's 1,500 a file cut a docstring criterion's second method off (judged 'unknown'); 3,000
- * characters are ~750 tokens, little beside a retrospective's ~25,000-character request.
+ * The added lines shown of each file DevA names for review (at least, while the room lasts: the room is shared among
+ * the files shown, so a file alone gets all of it), of all of them together, and how many such files are shown at
+ * most. A trial's 1,500 a file cut a docstring criterion's second method off (judged 'unknown'); 3,000 characters
+ * are ~750 tokens, little beside a retrospective's ~25,000-character request. A Rust trial's one file for review (the
+ * rustdoc of three methods) was cut at 3,000 with 21 lines left while half the room was unused.
  */
 export const REVIEW_CHARS = 3000;
 export const REVIEW_TOTAL_CHARS = 6000;
@@ -26,13 +28,16 @@ export function reviewedChanges(criteria: readonly Criterion[], tests: ReadonlyM
   for (const c of criteria) for (const t of tests.get(c.id) ?? []) if (t.review) wanted.set(t.file, [...(wanted.get(t.file) ?? []), c.id]);
   if (!wanted.size) return '';
   let room = REVIEW_TOTAL_CHARS;
-  const blocks = [...wanted].slice(0, REVIEW_FILES).map(([rel, ids]) => {
+  const shownFiles = [...wanted].slice(0, REVIEW_FILES);
+  const blocks = shownFiles.map(([rel, ids], i) => {
     const f = files.find((x) => (x.relPath ?? x.path) === rel);
     const head = `${rel} (for ${ids.join(', ')})`;
     if (!f) return `${head}: not among DevA's files — nothing changes there.`;
     if (f.status === 'refused') return `${head}: refused (${f.reason ?? 'no reason given'}) — nothing changes there.`;
     if (f.action === 'modify' && f.currentContent === undefined) return `${head}: modified; its changed lines are not at hand.`;
-    const changed = changedLinesText(f.action === 'modify' ? f.currentContent! : '', f.content, Math.min(REVIEW_CHARS, Math.max(room, 200)));
+    // this file's share of the room left (the files after it may be refused or unchanged, and so use none)
+    const share = Math.min(room, Math.max(REVIEW_CHARS, Math.floor(room / (shownFiles.length - i))));
+    const changed = changedLinesText(f.action === 'modify' ? f.currentContent! : '', f.content, Math.max(share, 200));
     if (!changed) return `${head}: proposed unchanged.`;
     room -= changed.length;
     const fence = fenceFor(changed);
