@@ -225,7 +225,15 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         withToolBounds(inputs, inputs.workspace?.('deva', workspaceQuery(step, inputs)) || '(none: the workspace has no files outside cape/ yet)'),
       );
     case 'workspace:ui':
-      return section('Workspace UI files (existing components and styles)', withToolBounds(inputs, inputs.workspace?.('da', workspaceQuery(step, inputs)) ?? ''));
+      return section(
+        'Workspace UI files (existing components and styles)',
+        withToolBounds(
+          inputs,
+          inputs.workspace?.('da', workspaceQuery(step, inputs)) ||
+            // with tools, DA can still look (a library's or a CLI's interface is its API, messages and help)
+            (inputs.toolBounds ? '(no component or style files by name: list or search the workspace for what the user meets)' : ''),
+        ),
+      );
     case 'retro:opening':
       return opening
         ? section(
