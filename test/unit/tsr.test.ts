@@ -256,6 +256,27 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(failFirstOf([guard, change], () => true, [ran])?.surprise, 'DevA meant test_parse as a regression guard: it fails without the change');
   });
 
+  it('a test DevA names in a source file (a Rust unit test in src/lib.rs) is not judged by fail-first, which applies test files alone', () => {
+    // on the unchanged code the source file is the old one: its new unit test is not there, and the run passes
+    const before: CheckOutcome = { command: 'cargo test', passed: true, output: 'test tests::parses ... ok\n\ntest result: ok. 1 passed; 0 failed', tests: [{ name: 'tests::parses', passed: true }] };
+    const unit: NamedTest = { file: 'src/lib.rs', name: 'tests::bumps_patch', expect: 'fail' };
+    const integration: NamedTest = { file: 'tests/test_version.rs', name: 'test_bump', expect: 'fail' };
+    assert.strictEqual(failFirstStatus([unit], () => true, [before]), null, 'not "passed too": it did not run there');
+    assert.strictEqual(failFirstOf([unit], () => true, [before]), null);
+    // beside a test in a test file, that one decides
+    const failed: CheckOutcome = { command: 'cargo test', passed: false, output: 'test test_bump ... FAILED\n\ntest result: FAILED. 0 passed; 1 failed', tests: [{ name: 'test_bump', passed: false }] };
+    assert.deepStrictEqual(failFirstOf([unit, integration], () => true, [failed]), { before: 'fail' });
+    // and cargo's doc tests are test cases, named by their item: DevA's `Version::checked_next_patch` is one
+    const doc = readTestCases('   Doc-tests semver\n\nrunning 2 tests\ntest src/lib.rs - Version::checked_next_patch (line 480) ... ok\ntest src/lib.rs - Version::checked_next_minor (line 501) ... FAILED\n\ntest result: FAILED. 1 passed; 1 failed')!;
+    assert.deepStrictEqual(doc.cases, [
+      { name: 'src/lib.rs - Version::checked_next_patch (line 480)', passed: true },
+      { name: 'src/lib.rs - Version::checked_next_minor (line 501)', passed: false },
+    ]);
+    const run: CheckOutcome = { command: 'cargo test', passed: false, output: '', tests: doc.cases };
+    assert.strictEqual(testStatus({ file: 'src/lib.rs', name: 'Version::checked_next_patch' }, true, [run]), 'pass');
+    assert.strictEqual(testStatus({ file: 'src/lib.rs', name: 'Version::checked_next_minor' }, true, [run]), 'fail');
+  });
+
   it('a test in a file jest or vitest reports passed as a whole passes, though the run failed elsewhere and names the file', () => {
     const mine = { file: 'tests/excess.test.js', name: 'lists the extra arguments' };
     // jest over several files: the passing file is one line, the failing one's cases are its ● headers

@@ -85,8 +85,8 @@ const LINE_FORMATS: LineFormat[] = [
   { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))(?: \(.*\))?$/, name: 1, listsPassed: false },
   // go test: `--- FAIL: TestMul (0.00s)`, subtests indented: `    --- PASS: TestTable/two (0.00s)` (-v lists passes)
   { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false, goPackaged: true },
-  // cargo test: `test tests::it_muls ... FAILED`
-  { re: /^test (\S+) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
+  // cargo test: `test tests::it_muls ... FAILED`; a doc test, by its file and item: `test src/lib.rs - Version::parse (line 40) ... ok`
+  { re: /^test (\S+|\S+\.rs - .+?) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
   // RSpec's "Failed examples:": `rspec ./spec/calc_spec.rb:8 # Calc multiplies`
   { re: /^rspec \S+?:\d+ # (.+)$/, name: 1, listsPassed: false },
   // Gradle: `CalcTest > testMul() FAILED`

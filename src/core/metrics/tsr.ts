@@ -33,6 +33,7 @@ import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
 import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/detect';
+import { isTestFile } from '../workspace/rank';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
 export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
@@ -149,6 +150,15 @@ function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
   return tests.filter((t) => !t.check && !t.review);
 }
 
+/**
+ * The tests fail-first runs on the unchanged code: those in a test file (checks/failFirst.ts applies test files
+ * alone). A test DevA names in a source file — a Rust unit test in `src/lib.rs`'s `mod tests`, a doc test — is not
+ * there without the change, so a run that passes there says nothing of it ("passed too" would be wrong).
+ */
+function appliedTests(tests: readonly NamedTest[]): NamedTest[] {
+  return inFileTests(tests).filter((t) => isTestFile(t.file));
+}
+
 /** DevA's `expect` for a test, tolerant of wording ("fail", "fail-first"; "pass", "regression guard"); null otherwise. */
 function expectationOf(x: unknown): 'fail' | 'pass' | null {
   if (typeof x !== 'string') return null;
@@ -162,7 +172,7 @@ function expectationOf(x: unknown): 'fail' | 'pass' | null {
  * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
  */
 export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
-  const inFiles = inFileTests(tests);
+  const inFiles = appliedTests(tests);
   if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
   if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
   return null;
@@ -307,7 +317,7 @@ export function criterionStatus(named: readonly NamedTest[], exists: (rel: strin
  * there is what it is for, and says nothing of whether the change is tested.
  */
 export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
-  const inFiles = inFileTests(tests);
+  const inFiles = appliedTests(tests);
   if (!inFiles.length || !before.length) return null;
   const change = inFiles.filter((t) => t.expect !== 'pass');
   // a guard whose file did not build there tells nothing (testStatus's `unbuilt`)
@@ -331,7 +341,7 @@ const GUARD_NAME_CHARS = 80;
 export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): FailFirst | null {
   const status = failFirstStatus(tests, exists, before);
   if (!status) return null;
-  const inFiles = inFileTests(tests);
+  const inFiles = appliedTests(tests);
   const guards = inFiles.filter((t) => t.expect === 'pass');
   let surprise = failFirstSurprise(tests, status);
   if (!surprise && guards.length && guards.length < inFiles.length) {
