@@ -30,22 +30,19 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
-import { casesOfTest } from '../checks/testNames';
-import { isStaticCheck } from '../checks/detect';
-import { isTestFile } from '../workspace/rank';
+import { commandKey, testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
+import { failFirstOf } from './failFirstVerdict';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
 export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
+export { testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
+export { failFirstOf, failFirstStatus, failFirstSurprise, type FailFirst } from './failFirstVerdict';
 
 export interface Criterion {
   id: string;
   /** Given / when / then (or the criterion's text), for people and for the retrospective. */
   text: string;
 }
-
-/** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed'>;
 
 /** The last run of each command of a check loop: the verdict TSR is computed from. */
 export function lastRuns(outcome: ChecksOutcome): CheckRun[] {
@@ -54,8 +51,6 @@ export function lastRuns(outcome: ChecksOutcome): CheckRun[] {
     return runs.length ? [runs[runs.length - 1]] : [];
   });
 }
-
-export type ComputedStatus = NonNullable<CriterionResult['computed']>;
 
 export interface TsrResult {
   /** Fulfilled ÷ criteria from the checks; null when no check ran or there are no criteria. */
@@ -145,20 +140,6 @@ function pathOf(x: unknown): string {
   return p.length > MAX_PATH_CHARS || /\p{Cc}/u.test(p) ? '' : p.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-/** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
-function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
-  return tests.filter((t) => !t.check && !t.review);
-}
-
-/**
- * The tests fail-first runs on the unchanged code: those in a test file (checks/failFirst.ts applies test files
- * alone). A test DevA names in a source file — a Rust unit test in `src/lib.rs`'s `mod tests`, a doc test — is not
- * there without the change, so a run that passes there says nothing of it ("passed too" would be wrong).
- */
-function appliedTests(tests: readonly NamedTest[]): NamedTest[] {
-  return inFileTests(tests).filter((t) => isTestFile(t.file));
-}
-
 /** DevA's `expect` for a test, tolerant of wording ("fail", "fail-first"; "pass", "regression guard"); null otherwise. */
 function expectationOf(x: unknown): 'fail' | 'pass' | null {
   if (typeof x !== 'string') return null;
@@ -166,25 +147,8 @@ function expectationOf(x: unknown): 'fail' | 'pass' | null {
   return /^(fail|fails|fail[-_ ]first|failing)$/.test(v) ? 'fail' : /^(pass|passes|passing|guard|regression|regression[-_ ]guard)$/.test(v) ? 'pass' : null;
 }
 
-/**
- * When a criterion's fail-first verdict contradicts what DevA expected of its tests: a test meant to fail on the
- * unchanged code passed there (it may not test the change), or every test meant as a regression guard failed there
- * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
- */
-export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
-  const inFiles = appliedTests(tests);
-  if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
-  if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
-  return null;
-}
-
 /** Longer than this, a `check` DevA names is no command the project runs: it is left out (it would only bloat tables). */
 const MAX_CHECK_CHARS = 500;
-
-/** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
-function commandKey(command: string): string {
-  return command.replace(/`/g, '').trim().replace(/\s+/g, ' ');
-}
 
 /** CM's judgements as the envelope parser keeps them: `criteria: [{id, status, reason}]`, tolerant of wording. */
 export function judgementsOf(x: unknown): CriterionJudgement[] {
@@ -200,92 +164,6 @@ export function judgementsOf(x: unknown): CriterionJudgement[] {
     out.push({ id, status, reason: typeof e.reason === 'string' ? e.reason.trim() : '' });
   }
   return out;
-}
-
-/** A file named in a check's output: `src/a.ts:12`, `test/x.test.ts`, `(src/a.ts,3,1)`, `Calc.java:[5,52]` (javac). */
-const FILE_MENTION = /[\w@./-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\)|:\[\d+,\d+\])|[\w@./-]*\btests?\b[\w@./-]*\.[a-z]{1,5}\b/i;
-
-function mentions(output: string, test: NamedTest): boolean {
-  const lower = output.toLowerCase();
-  const base = path.posix.basename(test.file).toLowerCase();
-  return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
-}
-
-/**
- * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
- * output is up to 1 MB): whether tests ran (testsRan) and which Go packages did not build (unbuiltGoFolders).
- */
-const runFacts = new WeakMap<CheckOutcome, RunFacts>();
-interface RunFacts {
-  ran?: boolean;
-  unbuiltGo?: ReadonlySet<string>;
-  passedFiles?: ReadonlySet<string>;
-}
-function factsOf(c: CheckOutcome): RunFacts {
-  let f = runFacts.get(c);
-  if (!f) runFacts.set(c, (f = {}));
-  return f;
-}
-const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c.output, c.tests));
-
-/** A Go test whose package did not build (the compiler named another of its files): it did not run. */
-function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
-  if (!test.file.endsWith('.go')) return false;
-  const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
-  return (factsOf(c).unbuiltGo ??= unbuiltGoFolders(c.output)).has(dir === '.' ? '' : dir);
-}
-
-/**
- * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
- * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
- * could not tell). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
- * package, did not build or load): a failure by default — a test of the change that calls what the change adds does
- * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
- * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
- */
-export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: ComputedStatus = 'fail', unbuilt: ComputedStatus = 'fail'): ComputedStatus {
-  if (test?.check) {
-    const runs = checks.filter((c) => commandKey(c.command) === test.check);
-    return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
-  }
-  if (!test || !exists) return 'no_test';
-  // whether some run shows the test ran: it named the test, or a command that runs tests passed or failed elsewhere (a
-  // linter's or type checker's run proves no test)
-  let ran = false;
-  for (const c of checks) {
-    // The test cases the check runner recognised in the output decide first.
-    const cases = casesOfTest(c.tests ?? [], test.name);
-    if (cases.length) {
-      if (cases.some((t) => !t.passed)) return 'fail';
-      ran = true;
-      continue;
-    }
-    // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
-    // it ran and did not fail, though its file is named (pytest's progress line names every test file)
-    if (c.onlyFailuresNamed && !isStaticCheck(c.command)) {
-      ran = true;
-      continue;
-    }
-    // its file passed as a whole (jest's `PASS file`, vitest's `✓ file (3 tests)`): the output names the file, not
-    // this test, and the run failed elsewhere
-    if ((factsOf(c).passedFiles ??= passedTestFiles(c.output)).has(test.file.replace(/^\.\//, ''))) {
-      ran = true;
-      continue;
-    }
-    if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) {
-      if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
-      return 'fail';
-    }
-    if (!c.passed && inUnbuiltGoPackage(c, test)) return notRun;
-    if (!isStaticCheck(c.command)) {
-      // failed elsewhere before any test ran (a test module that does not load stops mocha, pytest and RSpec): this
-      // test did not run either
-      if (!c.passed && !ranTests(c)) return notRun;
-      // passed, or failed elsewhere: a test runner ran the suite
-      ran = true;
-    }
-  }
-  return ran ? 'pass' : 'no_test';
 }
 
 export interface TsrInput {
@@ -308,48 +186,6 @@ export function criterionStatus(named: readonly NamedTest[], exists: (rel: strin
   if (!tests.length) return 'no_test';
   const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
-}
-
-/**
- * A criterion's tests in the fail-first runs (see the header): `fail` when every test it names in a file failed
- * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran. When
- * DevA marked some of them as regression guards (`expect: "pass"`) and others not, the others decide: a guard passing
- * there is what it is for, and says nothing of whether the change is tested.
- */
-export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
-  const inFiles = appliedTests(tests);
-  if (!inFiles.length || !before.length) return null;
-  const change = inFiles.filter((t) => t.expect !== 'pass');
-  // a guard whose file did not build there tells nothing (testStatus's `unbuilt`)
-  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test', t.expect === 'pass' ? 'no_test' : 'fail'));
-  return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
-}
-
-/** A criterion's fail-first verdict and what DevA expected of its tests, in words, where it bears on the verdict. */
-export interface FailFirst {
-  before: ComputedStatus;
-  /** A contradiction: failFirstSurprise, or a guard beside tests of the change failing there. */
-  surprise?: string;
-  /** Every test it names in a file is a regression guard (DevA's `expect: "pass"`): passing there is what they are for. */
-  guard?: true;
-}
-
-/** Longer than this, a guard's name in a fail-first note is cut. */
-const GUARD_NAME_CHARS = 80;
-
-/** failFirstStatus with failFirstSurprise, and the regression guards beside the tests of the change checked too. */
-export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): FailFirst | null {
-  const status = failFirstStatus(tests, exists, before);
-  if (!status) return null;
-  const inFiles = appliedTests(tests);
-  const guards = inFiles.filter((t) => t.expect === 'pass');
-  let surprise = failFirstSurprise(tests, status);
-  if (!surprise && guards.length && guards.length < inFiles.length) {
-    const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test', 'no_test') === 'fail');
-    const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${t.name.slice(0, GUARD_NAME_CHARS - 1)}…` : t.name);
-    if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
-  }
-  return { before: status, ...(surprise ? { surprise } : {}), ...(guards.length === inFiles.length ? { guard: true as const } : {}) };
 }
 
 export function computeTsr(input: TsrInput): TsrResult {

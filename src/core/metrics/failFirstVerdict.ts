@@ -1,0 +1,74 @@
+// A criterion's fail-first verdict (failFirstOf): its tests in the runs of DevA's test files alone on the unchanged
+// workspace (checks/failFirst.ts), what DevA expected of them (a test of the change, a regression guard), and the
+// contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
+import { isTestFile } from '../workspace/rank';
+import type { NamedTest } from '../model/types';
+import { testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
+
+/** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
+function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
+  return tests.filter((t) => !t.check && !t.review);
+}
+
+/**
+ * The tests fail-first runs on the unchanged code: those in a test file (checks/failFirst.ts applies test files
+ * alone). A test DevA names in a source file — a Rust unit test in `src/lib.rs`'s `mod tests`, a doc test — is not
+ * there without the change, so a run that passes there says nothing of it ("passed too" would be wrong).
+ */
+function appliedTests(tests: readonly NamedTest[]): NamedTest[] {
+  return inFileTests(tests).filter((t) => isTestFile(t.file));
+}
+
+/**
+ * When a criterion's fail-first verdict contradicts what DevA expected of its tests: a test meant to fail on the
+ * unchanged code passed there (it may not test the change), or every test meant as a regression guard failed there
+ * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
+ */
+export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
+  const inFiles = appliedTests(tests);
+  if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
+  if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
+  return null;
+}
+
+/**
+ * A criterion's tests in the fail-first runs (see the header): `fail` when every test it names in a file failed
+ * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran. When
+ * DevA marked some of them as regression guards (`expect: "pass"`) and others not, the others decide: a guard passing
+ * there is what it is for, and says nothing of whether the change is tested.
+ */
+export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
+  const inFiles = appliedTests(tests);
+  if (!inFiles.length || !before.length) return null;
+  const change = inFiles.filter((t) => t.expect !== 'pass');
+  // a guard whose file did not build there tells nothing (testStatus's `unbuilt`)
+  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test', t.expect === 'pass' ? 'no_test' : 'fail'));
+  return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
+}
+
+/** A criterion's fail-first verdict and what DevA expected of its tests, in words, where it bears on the verdict. */
+export interface FailFirst {
+  before: ComputedStatus;
+  /** A contradiction: failFirstSurprise, or a guard beside tests of the change failing there. */
+  surprise?: string;
+  /** Every test it names in a file is a regression guard (DevA's `expect: "pass"`): passing there is what they are for. */
+  guard?: true;
+}
+
+/** Longer than this, a guard's name in a fail-first note is cut. */
+const GUARD_NAME_CHARS = 80;
+
+/** failFirstStatus with failFirstSurprise, and the regression guards beside the tests of the change checked too. */
+export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): FailFirst | null {
+  const status = failFirstStatus(tests, exists, before);
+  if (!status) return null;
+  const inFiles = appliedTests(tests);
+  const guards = inFiles.filter((t) => t.expect === 'pass');
+  let surprise = failFirstSurprise(tests, status);
+  if (!surprise && guards.length && guards.length < inFiles.length) {
+    const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test', 'no_test') === 'fail');
+    const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${t.name.slice(0, GUARD_NAME_CHARS - 1)}…` : t.name);
+    if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
+  }
+  return { before: status, ...(surprise ? { surprise } : {}), ...(guards.length === inFiles.length ? { guard: true as const } : {}) };
+}

@@ -1,0 +1,106 @@
+// Whether one test DevA named passed in a set of check runs (testStatus): the per-test verdict that TSR (./tsr.ts)
+// and fail-first (./failFirstVerdict.ts) both read — the test cases a runner recognised first, then what the run's
+// output says of the test's file (named, passed as a whole, not built), each run's facts read once however many
+// tests ask. Plain Node; the rules are ./tsr.ts's header's.
+import * as path from 'path';
+import type { CheckRun } from '../checks/types';
+import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
+import { casesOfTest } from '../checks/testNames';
+import { isStaticCheck } from '../checks/detect';
+import type { CriterionResult, NamedTest } from '../model/types';
+
+/** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed'>;
+
+export type ComputedStatus = NonNullable<CriterionResult['computed']>;
+
+/** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
+export function commandKey(command: string): string {
+  return command.replace(/`/g, '').trim().replace(/\s+/g, ' ');
+}
+
+/** A file named in a check's output: `src/a.ts:12`, `test/x.test.ts`, `(src/a.ts,3,1)`, `Calc.java:[5,52]` (javac). */
+const FILE_MENTION = /[\w@./-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\)|:\[\d+,\d+\])|[\w@./-]*\btests?\b[\w@./-]*\.[a-z]{1,5}\b/i;
+
+function mentions(output: string, test: NamedTest): boolean {
+  const lower = output.toLowerCase();
+  const base = path.posix.basename(test.file).toLowerCase();
+  return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
+}
+
+/**
+ * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
+ * output is up to 1 MB): whether tests ran (testsRan) and which Go packages did not build (unbuiltGoFolders).
+ */
+const runFacts = new WeakMap<CheckOutcome, RunFacts>();
+interface RunFacts {
+  ran?: boolean;
+  unbuiltGo?: ReadonlySet<string>;
+  passedFiles?: ReadonlySet<string>;
+}
+function factsOf(c: CheckOutcome): RunFacts {
+  let f = runFacts.get(c);
+  if (!f) runFacts.set(c, (f = {}));
+  return f;
+}
+const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c.output, c.tests));
+
+/** A Go test whose package did not build (the compiler named another of its files): it did not run. */
+function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
+  if (!test.file.endsWith('.go')) return false;
+  const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
+  return (factsOf(c).unbuiltGo ??= unbuiltGoFolders(c.output)).has(dir === '.' ? '' : dir);
+}
+
+/**
+ * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
+ * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
+ * could not tell). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
+ * package, did not build or load): a failure by default — a test of the change that calls what the change adds does
+ * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
+ * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
+ */
+export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: ComputedStatus = 'fail', unbuilt: ComputedStatus = 'fail'): ComputedStatus {
+  if (test?.check) {
+    const runs = checks.filter((c) => commandKey(c.command) === test.check);
+    return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
+  }
+  if (!test || !exists) return 'no_test';
+  // whether some run shows the test ran: it named the test, or a command that runs tests passed or failed elsewhere (a
+  // linter's or type checker's run proves no test)
+  let ran = false;
+  for (const c of checks) {
+    // The test cases the check runner recognised in the output decide first.
+    const cases = casesOfTest(c.tests ?? [], test.name);
+    if (cases.length) {
+      if (cases.some((t) => !t.passed)) return 'fail';
+      ran = true;
+      continue;
+    }
+    // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
+    // it ran and did not fail, though its file is named (pytest's progress line names every test file)
+    if (c.onlyFailuresNamed && !isStaticCheck(c.command)) {
+      ran = true;
+      continue;
+    }
+    // its file passed as a whole (jest's `PASS file`, vitest's `✓ file (3 tests)`): the output names the file, not
+    // this test, and the run failed elsewhere
+    if ((factsOf(c).passedFiles ??= passedTestFiles(c.output)).has(test.file.replace(/^\.\//, ''))) {
+      ran = true;
+      continue;
+    }
+    if (!c.passed && (!FILE_MENTION.test(c.output) || mentions(c.output, test))) {
+      if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
+      return 'fail';
+    }
+    if (!c.passed && inUnbuiltGoPackage(c, test)) return notRun;
+    if (!isStaticCheck(c.command)) {
+      // failed elsewhere before any test ran (a test module that does not load stops mocha, pytest and RSpec): this
+      // test did not run either
+      if (!c.passed && !ranTests(c)) return notRun;
+      // passed, or failed elsewhere: a test runner ran the suite
+      ran = true;
+    }
+  }
+  return ran ? 'pass' : 'no_test';
+}
