@@ -27,7 +27,6 @@
 // The criteria are POA's acceptance criteria, found by id (`AC-1`, `AC_2`, `ac-3`) wherever POA put them in its
 // output (an object of any shape, or markdown text).
 import * as fs from 'fs';
-import * as path from 'path';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { commandKey, testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';

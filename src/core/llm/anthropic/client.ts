@@ -1,34 +1,30 @@
 // The Anthropic implementation of LlmClient, on the real @anthropic-ai/sdk's event stream (`messages.create` with
-// `stream: true`; the reply is assembled here, see ReplyAccumulator, so a tool call the model wrote wrong is refused
+// `stream: true`; the reply is assembled by replyAccumulator.ts, so a tool call the model wrote wrong is refused
 // to it instead of failing the turn, and the usage of a request that broke off is known).
 //
 // What it adds over the SDK:
 // - explicit apiKey + baseURL, so the SDK never picks up ANTHROPIC_* variables or profile files;
 // - cache_control (5 minutes or 1 hour) on marked system blocks and, when asked, the last message, kept only where the
-//   prefix reaches the model's minimum cacheable size;
-// - an idle watchdog: the SDK's timeout only covers the wait for response headers, so a stream that
-//   stalls after the first byte would hang forever. The watchdog is armed during each HTTP attempt,
-//   reset by every chunk of bytes (pings included), and paused while the SDK sleeps between its own
-//   retries;
+//   prefix reaches the model's minimum cacheable size (promptParams.ts);
+// - an idle watchdog (watchdog.ts): the SDK's timeout only covers the wait for response headers, so a stream that
+//   stalls after the first byte would hang forever;
 // - errors classified as LlmError (see errors.ts);
 // - the SDK itself is loaded on the first request (sdk.ts), not when this module is.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Middleware } from '@anthropic-ai/sdk';
-import type { CacheTtl, ChatMessage, LlmClient, LlmRequest, LlmResult, SystemBlock, ToolCall, ToolSpec, Usage } from '../../model/types';
-import { timerDelay } from '../../model/dates';
-import { minCacheableTokens } from '../pricing';
-import { tokensAtLeast } from '../tokens';
+import type { LlmClient, LlmRequest, LlmResult } from '../../model/types';
 import { LlmError, SET_KEY_HINT } from '../errors';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
-import { oneLine, shorten } from '../../text/cut';
 import { loadSdk } from './sdk';
+import { toPromptParams } from './promptParams';
+import { IdleWatchdog, watchdogMiddleware } from './watchdog';
+import { ReplyAccumulator } from './replyAccumulator';
+
+export { toMessageParam, toPromptParams, toSystemParam, type CacheMarkOptions } from './promptParams';
+export { toolInput } from './replyAccumulator';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** A stream that sends nothing (not even a ping) this long is stalled: the real API pings every few seconds. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
-
-/** The API accepts at most this many cache_control breakpoints per request. */
-const MAX_CACHE_BREAKPOINTS = 4;
 
 export interface AnthropicClientOptions {
   apiKey: string;
@@ -106,173 +102,6 @@ function makeSdkClient(o: { apiKey: string; baseURL: string; maxRetries?: number
     logLevel: 'off',
     openTelemetry: false,
   });
-}
-
-function ttlOf(cache: SystemBlock['cache']): CacheTtl | null {
-  return cache ? (cache === '1h' ? '1h' : '5m') : null;
-}
-
-function cacheControl(ttl: CacheTtl): Anthropic.CacheControlEphemeral {
-  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
-}
-
-export interface CacheMarkOptions {
-  /** The model's minimum cacheable prefix in tokens (minCacheableTokens): a mark below it is dropped. */
-  minTokens?: number;
-  /** Tokens before the system prompt in the cache order (the tool definitions), estimated low (tokensAtLeast). */
-  prefixTokens?: number;
-  /** Marks the system prompt may keep (default the API's four; fewer when the last message carries one). */
-  maxMarks?: number;
-}
-
-/**
- * SystemBlock[] → the API's system text blocks, with the cache marks the API will honour. Empty blocks are dropped
- * (the API rejects them; a cache mark on one moves to the block before it). A mark whose prefix is below the model's
- * minimum is dropped (it would cache nothing), and so is a 5-minute mark before a 1-hour one (the API wants longer
- * lifetimes first, and the 1-hour entry covers that prefix); of the rest only the last four are kept (the API's
- * limit; a later breakpoint covers the prefixes of the earlier ones).
- */
-export function toSystemParam(blocks: SystemBlock[], opts: CacheMarkOptions = {}): Anthropic.TextBlockParam[] {
-  const kept: { text: string; ttl: CacheTtl | null }[] = [];
-  for (const b of blocks) {
-    const ttl = ttlOf(b.cache);
-    if (b.text.length > 0) kept.push({ text: b.text, ttl });
-    else if (ttl && kept.length > 0) kept[kept.length - 1].ttl = kept[kept.length - 1].ttl === '1h' ? '1h' : ttl;
-  }
-  // a prefix's tokens estimated low (tokensAtLeast): a kept mark is one the API honours
-  let tokens = opts.prefixTokens ?? 0;
-  for (const b of kept) {
-    tokens += tokensAtLeast(b.text);
-    if (b.ttl && tokens < (opts.minTokens ?? 0)) b.ttl = null;
-  }
-  let later1h = false;
-  let budget = opts.maxMarks ?? MAX_CACHE_BREAKPOINTS;
-  for (let i = kept.length - 1; i >= 0; i--) {
-    if (kept[i].ttl === '5m' && later1h) kept[i].ttl = null;
-    if (kept[i].ttl === '1h') later1h = true;
-    if (!kept[i].ttl) continue;
-    if (budget > 0) budget--;
-    else kept[i].ttl = null;
-  }
-  return kept.map((b) => (b.ttl ? { type: 'text', text: b.text, cache_control: cacheControl(b.ttl) } : { type: 'text', text: b.text }));
-}
-
-/** A provider-neutral message → the SDK's message param (tool calls and tool results as their API blocks). */
-export function toMessageParam(m: ChatMessage, cacheMark = false): Anthropic.MessageParam {
-  if (typeof m.content === 'string') {
-    return cacheMark ? { role: m.role, content: [{ type: 'text', text: m.content, cache_control: cacheControl('5m') }] } : { role: m.role, content: m.content };
-  }
-  const content: Anthropic.ContentBlockParam[] = m.content.map((b): Anthropic.ContentBlockParam => {
-    if (b.type === 'text') return { type: 'text', text: b.text };
-    if (b.type === 'tool_use') return { type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} };
-    return { type: 'tool_result', tool_use_id: b.toolUseId, content: b.content, ...(b.isError ? { is_error: true } : {}) };
-  });
-  if (cacheMark && content.length > 0) {
-    const last = content[content.length - 1] as Anthropic.TextBlockParam;
-    content[content.length - 1] = { ...last, cache_control: cacheControl('5m') };
-  }
-  return { role: m.role, content };
-}
-
-/** Tokens of a message's content, estimated low (text as is, other blocks as their JSON). */
-function messageTokens(m: ChatMessage): number {
-  if (typeof m.content === 'string') return tokensAtLeast(m.content);
-  return m.content.reduce((n, b) => n + tokensAtLeast(b.type === 'text' ? b.text : JSON.stringify(b)), 0);
-}
-
-/**
- * The request's prompt with its cache marks: tool definitions, system blocks (marked as asked, within the model's
- * minimum) and messages, the last one marked when `cacheLastMessage` asks and the whole prompt reaches the minimum.
- */
-export function toPromptParams(req: LlmRequest): Pick<Anthropic.MessageCreateParamsNonStreaming, 'system' | 'messages' | 'tools'> {
-  const minTokens = minCacheableTokens(req.model) ?? 0;
-  const tools = req.tools && req.tools.length > 0 ? req.tools.map(toToolParam) : undefined;
-  const toolsTokens = tools ? tools.reduce((n, t) => n + tokensAtLeast(JSON.stringify(t)), 0) : 0;
-  const total = toolsTokens + req.system.reduce((n, b) => n + tokensAtLeast(b.text), 0) + req.messages.reduce((n, m) => n + messageTokens(m), 0);
-  const tail = !!req.cacheLastMessage && req.messages.length > 0 && total >= minTokens;
-  const system = toSystemParam(req.system, { minTokens, prefixTokens: toolsTokens, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) });
-  const messages = req.messages.map((m, i) => toMessageParam(m, tail && i === req.messages.length - 1));
-  return { ...(system.length > 0 ? { system } : {}), messages, ...(tools ? { tools } : {}) };
-}
-
-function toToolParam(t: ToolSpec): Anthropic.Tool {
-  return { name: t.name, description: t.description, input_schema: { type: 'object', ...t.inputSchema } as Anthropic.Tool.InputSchema };
-}
-
-function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
-  return {
-    inputTokens: u?.input_tokens ?? 0,
-    outputTokens: u?.output_tokens ?? 0,
-    cacheCreationInputTokens: u?.cache_creation_input_tokens ?? 0,
-    cacheReadInputTokens: u?.cache_read_input_tokens ?? 0,
-    ...(u?.cache_creation?.ephemeral_1h_input_tokens ? { cacheCreation1hInputTokens: u.cache_creation.ephemeral_1h_input_tokens } : {}),
-  };
-}
-
-/** A restartable idle timer, armed only while an HTTP attempt is in flight. */
-class IdleWatchdog {
-  private timer: NodeJS.Timeout | undefined;
-  private armed = false;
-  /** The content type of a successful response that is not an event stream (a proxy's page, another API). */
-  notAStream: string | undefined;
-
-  constructor(
-    private readonly ms: number,
-    private readonly onIdle: () => void,
-  ) {}
-
-  arm(): void {
-    this.armed = true;
-    this.restart();
-  }
-
-  touch(): void {
-    if (this.armed) this.restart();
-  }
-
-  disarm(): void {
-    this.armed = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private restart(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.armed = false;
-      this.onIdle();
-    }, timerDelay(this.ms));
-  }
-}
-
-/** Per-request middleware that feeds the watchdog with every chunk of the response body. */
-function watchdogMiddleware(watchdog: IdleWatchdog): Middleware {
-  return async (request, next) => {
-    watchdog.arm();
-    let res: Response;
-    try {
-      res = await next(request);
-    } catch (e) {
-      watchdog.disarm(); // the SDK may now sleep before retrying; the next attempt re-arms
-      throw e;
-    }
-    watchdog.touch();
-    const type = res.headers.get('content-type') ?? '';
-    if (res.ok && !type.includes('text/event-stream')) watchdog.notAStream = type || 'no content type';
-    if (!res.ok || !res.body) {
-      watchdog.disarm();
-      return res;
-    }
-    const observed = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          watchdog.touch();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(observed, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
 }
 
 export class AnthropicClient implements LlmClient {
@@ -377,113 +206,6 @@ export class AnthropicClient implements LlmClient {
     }
     return toLlmError(err, f.ctx);
   }
-}
-
-/**
- * One streamed reply, assembled from the API's raw events: text blocks, tool_use blocks with their input JSON as the
- * model wrote it (parsed once the block is complete, never guessed from a part), the stop reason and the usage so far.
- * A tool call whose input is not a JSON object, or was cut by the output limit, keeps `{}` as its input (the API
- * only takes an object back) and says why in `problem`, so the executor refuses it and the conversation goes on.
- */
-class ReplyAccumulator {
-  private blocks: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string; complete: boolean } | { type: 'other' })[] = [];
-  private model = '';
-  private stopReason: string | null = null;
-  private stopped = false;
-  /** What the request used so far (from message_start, updated by message_delta); undefined before message_start. */
-  usage: Usage | undefined;
-  private raw: Partial<Anthropic.Usage> = {};
-
-  /** Takes one event; returns the text it adds, if any. */
-  add(event: Anthropic.RawMessageStreamEvent): string | undefined {
-    switch (event.type) {
-      case 'message_start':
-        this.model = event.message.model;
-        this.raw = { ...event.message.usage };
-        this.usage = toUsage(this.raw);
-        return undefined;
-      case 'message_delta': {
-        this.stopReason = event.delta.stop_reason ?? this.stopReason;
-        // output_tokens is always there; the other counters are whole-message totals, sent only when they apply
-        const u = event.usage as Partial<Anthropic.Usage>;
-        for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) (this.raw as Record<string, unknown>)[k] = v;
-        this.usage = toUsage(this.raw);
-        return undefined;
-      }
-      case 'message_stop':
-        this.stopped = true;
-        return undefined;
-      case 'content_block_start': {
-        const b = event.content_block;
-        this.blocks[event.index] =
-          b.type === 'text'
-            ? { type: 'text', text: b.text ?? '' }
-            : b.type === 'tool_use'
-              ? { type: 'tool_use', id: b.id, name: b.name, json: '', complete: false }
-              : { type: 'other' };
-        return b.type === 'text' && b.text ? b.text : undefined;
-      }
-      case 'content_block_delta': {
-        const b = this.blocks[event.index];
-        const d = event.delta;
-        if (b?.type === 'text' && d.type === 'text_delta') {
-          b.text += d.text;
-          return d.text;
-        }
-        if (b?.type === 'tool_use' && d.type === 'input_json_delta') b.json += d.partial_json;
-        return undefined;
-      }
-      case 'content_block_stop': {
-        const b = this.blocks[event.index];
-        if (b?.type === 'tool_use') b.complete = true;
-        return undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  result(): LlmResult {
-    // A stream that ends before message_stop is a reply cut off (classified as a dropped connection).
-    if (!this.stopped) throw new Error('stream ended without producing a Message with role=assistant');
-    const text = this.blocks.map((b) => (b?.type === 'text' ? b.text : '')).join('');
-    const toolCalls: ToolCall[] = [];
-    for (const b of this.blocks) {
-      if (b?.type !== 'tool_use') continue;
-      const cut = !b.complete || (this.stopReason === 'max_tokens' && b === this.blocks[this.blocks.length - 1]);
-      toolCalls.push({ id: b.id, name: b.name, ...toolInput(b.json, cut) });
-    }
-    return {
-      text,
-      usage: this.usage ?? toUsage(undefined),
-      stopReason: this.stopReason,
-      model: this.model,
-      ...(toolCalls.length > 0 ? { toolCalls } : {}),
-    };
-  }
-}
-
-/** A tool call's input from the JSON the model wrote: an object, or `{}` and why it cannot be used. */
-export function toolInput(json: string, cut: boolean): { input: Record<string, unknown>; problem?: string } {
-  if (cut) {
-    return { input: {}, problem: 'the call was cut off at the output limit (max_tokens) before its arguments were complete; call it again (shorter), or write your answer' };
-  }
-  if (json.trim() === '') return { input: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return { input: {}, problem: `the arguments were not valid JSON (${excerpt(json)}); send them as one JSON object` };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return { input: {}, problem: `the arguments were ${what}, not a JSON object; send them as one JSON object with named fields` };
-  }
-  return { input: value as Record<string, unknown> };
-}
-
-function excerpt(text: string): string {
-  return shorten(oneLine(text), 80);
 }
 
 export interface ValidateApiKeyOptions {
