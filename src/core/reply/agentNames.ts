@@ -1,0 +1,42 @@
+// Agent names as models write them ("Cape Master", "DEVA", "Developer Agent", デベロッパー…) mapped to the AgentId, and
+// the role names the paper gives each agent. One truth for the envelope schemas and everything that reads a name.
+import type { AgentId } from '../model/types';
+
+/** Aliases after lower-casing and removing spaces, `_`, `-`, `.` and `・`. */
+const AGENT_ALIASES: Record<AgentId, string[]> = {
+  CM: ['cm', 'capemaster', 'capemasteragent', 'cmagent', 'facilitator', 'ケープマスター'],
+  POA: ['poa', 'po', 'productowner', 'productowneragent', 'poagent', 'プロダクトオーナー', 'プロダクトオーナーエージェント'],
+  DA: ['da', 'designer', 'designeragent', 'designagent', 'daagent', 'デザイナー', 'デザイナーエージェント'],
+  DevA: [
+    'deva',
+    'dev',
+    'developer',
+    'developeragent',
+    'devagent',
+    'developmentagent',
+    'デベロッパー',
+    '開発者',
+    '開発エージェント',
+    'デベロッパーエージェント',
+  ],
+};
+
+const ALIAS_TO_AGENT = new Map<string, AgentId>();
+for (const [agent, aliases] of Object.entries(AGENT_ALIASES) as [AgentId, string[]][]) {
+  for (const a of aliases) ALIAS_TO_AGENT.set(a, agent);
+}
+
+/** Maps a free-form agent name ("Cape Master", "DEVA", "Developer Agent") to an AgentId, or null. */
+export function normaliseAgentName(name: unknown): AgentId | null {
+  if (typeof name !== 'string') return null;
+  const key = name.normalize('NFKC').toLowerCase().replace(/[\s_\-.・()（）]+/g, '');
+  return ALIAS_TO_AGENT.get(key) ?? null;
+}
+
+/** The role names the paper gives each agent (used when a reply omits or garbles `role`). */
+export const DEFAULT_ROLE: Readonly<Record<AgentId, string>> = {
+  CM: 'Cape Master',
+  POA: 'Product Owner Agent',
+  DA: 'Designer Agent',
+  DevA: 'Developer Agent',
+};
