@@ -14,7 +14,8 @@ import { promises as fsp, constants as fsc } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
-import { ancestorPath, mirrorAncestors } from './scratchAncestors';
+import { isInside } from '../files/pathSafety';
+import { ancestorPath, isDir, isEntryFolder, mirrorAncestors, VERSION_CONTROL } from './scratchAncestors';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
@@ -29,7 +30,7 @@ export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
 ]);
 
 /** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
-const SKIPPED = new Set(['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
+const SKIPPED = new Set([...VERSION_CONTROL, '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -102,9 +103,10 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
   const roots = [...new Set([path.resolve(workspace), await fsp.realpath(workspace).catch(() => path.resolve(workspace))])];
   const inCopy = (p: string) => {
     for (const root of roots) {
+      if (!isInside(root, p, { strict: true })) continue;
       const r = path.relative(root, p);
       // a folder inside a linked one (a package pip put in .venv/src/) is the user's in the copy too
-      if (r && !r.startsWith('..') && !path.isAbsolute(r)) return r.split(path.sep).some((d) => LINKED_DEPENDENCY_DIRS.has(d)) ? null : path.join(copy, r);
+      return r.split(path.sep).some((d) => LINKED_DEPENDENCY_DIRS.has(d)) ? null : path.join(copy, r);
     }
     return null;
   };
@@ -118,7 +120,7 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
   }
   const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
   const copies = [...new Set([...named, ...own].map(inCopy).filter((p): p is string => p !== null))];
-  const exists = await Promise.all(copies.map((p) => fsp.stat(p).then((st) => st.isDirectory(), () => false)));
+  const exists = await Promise.all(copies.map(isDir));
   const first = copies.filter((_, i) => exists[i]);
   return first.length ? { PYTHONPATH: [...first, ...own].join(path.delimiter) } : {};
 }
@@ -167,18 +169,12 @@ function copyLink(src: string, dest: string): Promise<void> {
     .catch(() => undefined);
 }
 
-/** A folder of scoped packages (`@acme/`) or of installed programs (`.bin/`), whose entries are links themselves. */
-const isEntryFolder = (name: string) => name.startsWith('@') || name === '.bin';
-
 /**
  * Whether a dependency folder links a package of the workspace outside it (`node_modules/@acme/bar ->
  * ../../packages/bar`): linked whole, such a package would resolve to the user's tree, not the copy the proposal is in.
  */
 async function linksWorkspacePackages(dir: string, workspace: string): Promise<boolean> {
-  const inside = (p: string, root: string) => {
-    const r = path.relative(root, p);
-    return !!r && !r.startsWith('..') && !path.isAbsolute(r);
-  };
+  const inside = (p: string, root: string) => isInside(root, p, { strict: true });
   const look = async (folder: string, top: boolean): Promise<boolean> => {
     for (const e of await fsp.readdir(folder, { withFileTypes: true }).catch(() => [])) {
       const p = path.join(folder, e.name);

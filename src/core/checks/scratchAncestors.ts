@@ -16,18 +16,24 @@
 import { promises as fsp } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { isInside } from '../files/pathSafety';
 import { secretPattern } from '../workspace/secretNames';
 
 /** How far above the workspace the checks may need folders: `packages/<scope>/<name>/` is three levels. */
 export const MAX_LEVELS = 5;
 /** Files of an ancestor folder larger than this are linked rather than copied (a data file, a lock file of many MB). */
 const MAX_FILE_BYTES = 256 * 1024;
-/** Left out of the ancestors as of the copy: version control. */
-const SKIPPED = new Set(['.git', '.hg', '.svn']);
+/** Version control folders: left out of the ancestors, as of the copy (./scratch.ts). */
+export const VERSION_CONTROL: readonly string[] = ['.git', '.hg', '.svn'];
+const SKIPPED = new Set(VERSION_CONTROL);
 
 const HOME = path.resolve(os.homedir());
 
-const isDir = (p: string) => fsp.stat(p).then((st) => st.isDirectory(), () => false);
+/** Whether `p` is a folder (following links); false when it is not there. */
+export const isDir = (p: string): Promise<boolean> => fsp.stat(p).then((st) => st.isDirectory(), () => false);
+
+/** A folder of scoped packages (`@acme/`) or of installed programs (`.bin/`), whose entries are links themselves. */
+export const isEntryFolder = (name: string): boolean => name.startsWith('@') || name === '.bin';
 
 /**
  * The workspace's path below the top ancestor the checks need (see the header), as folder names; [] when none is
@@ -56,6 +62,7 @@ export async function ancestorPath(workspace: string): Promise<string[]> {
  */
 export async function mirrorAncestors(workspace: string, below: readonly string[], root: string): Promise<string> {
   const ws = path.resolve(workspace);
+  const realWs = await fsp.realpath(ws).catch(() => ws);
   let src = ws;
   for (let i = 0; i < below.length; i++) src = path.dirname(src);
   let dest = root;
@@ -64,7 +71,7 @@ export async function mirrorAncestors(workspace: string, below: readonly string[
       if (e.name === seg || SKIPPED.has(e.name)) continue;
       const s = path.join(src, e.name);
       const d = path.join(dest, e.name);
-      if (e.isDirectory() && e.name === 'node_modules') await relinkModules(s, d, ws, path.join(root, ...below), true);
+      if (e.isDirectory() && e.name === 'node_modules') await relinkModules(s, d, realWs, path.join(root, ...below), true);
       else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
       else if (e.isFile()) {
         const size = await fsp.stat(s).then((st) => st.size, () => Infinity);
@@ -81,15 +88,16 @@ export async function mirrorAncestors(workspace: string, below: readonly string[
 
 /**
  * An ancestor's node_modules as links: each package to where it is, but a package that is (or is inside) the
- * workspace to its copy under `copy`; scope folders (`@acme/`) and `.bin/` the same way one level down.
+ * workspace (`realWs`, its real path) to its copy under `copy`; scope folders (`@acme/`) and `.bin/` the same way one
+ * level down.
  */
-async function relinkModules(src: string, dest: string, workspace: string, copy: string, top: boolean): Promise<void> {
+async function relinkModules(src: string, dest: string, realWs: string, copy: string, top: boolean): Promise<void> {
   await fsp.mkdir(dest);
   for (const e of await fsp.readdir(src, { withFileTypes: true }).catch(() => [])) {
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
-    if (top && e.isDirectory() && (e.name.startsWith('@') || e.name === '.bin')) {
-      await relinkModules(s, d, workspace, copy, false);
+    if (top && e.isDirectory() && isEntryFolder(e.name)) {
+      await relinkModules(s, d, realWs, copy, false);
       continue;
     }
     if (e.isFile()) {
@@ -99,10 +107,7 @@ async function relinkModules(src: string, dest: string, workspace: string, copy:
     if (!e.isDirectory() && !e.isSymbolicLink()) continue;
     const target = e.isSymbolicLink() ? await fsp.realpath(s).catch(() => null) : s;
     if (target === null) continue; // a dangling link resolves nowhere in the user's tree either
-    const real = await fsp.realpath(workspace).catch(() => workspace);
-    const r = path.relative(real, target);
-    const inWorkspace = r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
-    const to = inWorkspace ? path.join(copy, r) : target;
+    const to = isInside(realWs, target) ? path.join(copy, path.relative(realWs, target)) : target;
     const dir = await isDir(target);
     await fsp.symlink(to, d, dir && process.platform === 'win32' ? 'junction' : dir ? 'dir' : 'file').catch(() => undefined);
   }
