@@ -112,7 +112,10 @@ describe('checks: scratch copy keeps what the checks need', () => {
     fs.mkdirSync(path.join(repo, '.git'));
     write(repo, 'node_modules/dep/index.js', '');
     write(repo, 'app/index.js', 'x');
-    for (const ws of [repo, path.join(tmp(), 'solo')]) {
+    // a submodule (or a worktree) of a repository whose root has a node_modules: its `.git` is a file
+    const sub = path.join(repo, 'vendor-lib');
+    write(sub, '.git', 'gitdir: ../.git/modules/vendor-lib\n');
+    for (const ws of [repo, path.join(tmp(), 'solo'), sub]) {
       write(ws, 'index.js', 'x');
       const s = await createScratch(ws, { capeFolder: 'cape' });
       try {

@@ -6,7 +6,7 @@
 //
 // So the scratch copy keeps the workspace's place under those folders: `<temp>/<path from the top ancestor>/`, the top
 // ancestor being the farthest one with a node_modules folder (at most MAX_LEVELS up; never past the repository root,
-// the folder holding `.git`; never the home folder or the file system's root). On each level on the way down the
+// the folder holding `.git`, a file in a worktree or submodule; never the home folder or the file system's root). On each level on the way down the
 // files are copied (a check may write what it reads), but secrets by name (`.env`, `.npmrc`…: workspace/secretNames.ts)
 // and files over MAX_FILE_BYTES are linked, so their content is not duplicated; the other folders are linked (its
 // sibling packages, a shared configuration folder: read by a check of this package, not written), and node_modules
@@ -32,6 +32,9 @@ const HOME = path.resolve(os.homedir());
 /** Whether `p` is a folder (following links); false when it is not there. */
 export const isDir = (p: string): Promise<boolean> => fsp.stat(p).then((st) => st.isDirectory(), () => false);
 
+/** Whether a folder is a repository's root: it holds `.git`, a folder or, in a worktree or a submodule, a file. */
+const isRepoRoot = (dir: string): Promise<boolean> => fsp.lstat(path.join(dir, '.git')).then(() => true, () => false);
+
 /** A folder of scoped packages (`@acme/`) or of installed programs (`.bin/`), whose entries are links themselves. */
 export const isEntryFolder = (name: string): boolean => name.startsWith('@') || name === '.bin';
 
@@ -41,7 +44,7 @@ export const isEntryFolder = (name: string): boolean => name.startsWith('@') || 
  */
 export async function ancestorPath(workspace: string): Promise<string[]> {
   let cur = path.resolve(workspace);
-  if (await isDir(path.join(cur, '.git'))) return [];
+  if (await isRepoRoot(cur)) return [];
   const names: string[] = [];
   let found: string[] = [];
   for (let level = 1; level <= MAX_LEVELS; level++) {
@@ -51,7 +54,7 @@ export async function ancestorPath(workspace: string): Promise<string[]> {
     names.unshift(path.basename(cur));
     cur = up;
     if (await isDir(path.join(cur, 'node_modules'))) found = [...names];
-    if (await isDir(path.join(cur, '.git'))) break;
+    if (await isRepoRoot(cur)) break;
   }
   return found;
 }
