@@ -27,15 +27,21 @@ import { lineReader } from './terminal';
 
 /**
  * The Cape Master's blocking questions asked on the terminal, one by one; an empty answer lets the team assume (all
- * empty = go on without answers). Exported for tests.
+ * empty = go on without answers). The end of the input or `signal` (Ctrl-C) ends the asking with the answers so far.
+ * Exported for tests.
  */
-export async function askDorQuestions(questions: readonly string[], input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string[]> {
+export async function askDorQuestions(
+  questions: readonly string[],
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const reader = lineReader(input, output);
   const answers: string[] = [];
   try {
     output.write(`\nThe Cape Master asks before the team starts (press Enter to leave one to the team's judgement):\n`);
     for (const [i, q] of questions.entries()) {
-      const line = await reader.ask(`${i + 1}. ${q}\n> `);
+      const line = await reader.ask(`${i + 1}. ${q}\n> `, signal);
       if (line === undefined) break;
       answers.push(line.trim());
     }
@@ -161,7 +167,9 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
       });
       // The Cape Master asked blocking questions: a terminal answers them here (once), else the session stays paused.
       if (!result.needsAnswers || !interactive || run > 0 || controller.signal.aborted) break;
-      const typed = await askDorQuestions(result.needsAnswers, process.stdin, stderr);
+      const typed = await askDorQuestions(result.needsAnswers, process.stdin, stderr, controller.signal);
+      // Ctrl-C at a question: the session stays paused for its answers, as if no terminal had been there
+      if (controller.signal.aborted) break;
       answers = typed.some((a) => a.trim()) ? { answers: typed } : { skipQuestions: true };
     }
   } finally {
@@ -178,7 +186,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
         `(answers in the order of the questions), or go on without: cape resume --workspace ${ws} --task ${result.taskId} --skip-questions\n`,
     );
     if (flags.json) stdout.write(JSON.stringify({ taskId: result.taskId, status: 'needs_answers', questions: q }) + '\n');
-    return 2;
+    return controller.signal.aborted ? EXIT_INTERRUPTED : 2;
   }
 
   let files: ProposedFile[] = result.files;

@@ -1,10 +1,12 @@
 // A not-ready objective goes back to the user only when the Cape Master asks blocking questions (issue 10 §3) —
 // through the bundled CLI with no terminal, the real SDK and the fake Messages API over HTTP.
 import * as assert from 'assert';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FakeAnthropic } from '../fake-anthropic/server';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
+import { repoRoot } from '../helpers/fixtures';
 import { demoDir, demoReplies, withDorCheck } from '../helpers/demo';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 
@@ -132,5 +134,34 @@ describe('CLI: the Cape Master\'s blocking questions (DoR)', function () {
     assert.strictEqual(blank.code, 2);
     assert.match(blank.stderr, /non-empty answer/);
     assert.strictEqual(fake.requests.length, 2);
+  });
+
+  // A terminal at both ends: util-linux `script` gives the CLI a pseudo-terminal, whose line discipline turns the
+  // byte 0x03 written to it into SIGINT, as Ctrl-C does.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  (hasScript ? it : it.skip)('in a terminal, Ctrl-C at a question leaves the session paused (exit 130), with the way to answer later', async () => {
+    const ws = demoWorkspace();
+    const task = 'task-dor-ctrl-c';
+    const r = demoReplies(task);
+    fake.enqueue({ text: opening(r[0], QUESTIONS) });
+    const cli = path.join(repoRoot(), 'dist', 'cli.js');
+    const cmd = [process.execPath, cli, 'start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', task].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qefc', cmd, '/dev/null'], { env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' } });
+    let shown = '';
+    child.stdout.on('data', (d) => (shown += d));
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const deadline = Date.now() + 60000;
+    while (!/1\. Is "dark mode"[^\n]*\r?\n> $/.test(shown) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    assert.match(shown, /The Cape Master asks before the team starts/, shown);
+    child.stdin.write('\x03');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20000);
+    const exit = await code;
+    clearTimeout(timer);
+    assert.strictEqual(exit, 130, shown);
+    assert.match(shown, new RegExp(`Session ${task} is paused`));
+    assert.doesNotMatch(shown, /2\. Which screens[^\n]*\r?\n> /, 'no question after the Ctrl-C');
+    assert.strictEqual(fake.requests.length, 1, 'nothing sent after the Ctrl-C');
+    const state = JSON.parse(fs.readFileSync(path.join(ws, 'cape', '5_sessions', 'state', `${task}.json`), 'utf8'));
+    assert.strictEqual(state.status, 'needs_answers');
   });
 });

@@ -63,6 +63,22 @@ describe('cli: the Cape Master\'s questions in a terminal', () => {
     assert.deepStrictEqual(await asked, ['only one']);
   });
 
+  it('Ctrl-C at a question (its signal aborted) ends the asking with the answers so far, the prompt line ended', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d) => (shown += d));
+    const controller = new AbortController();
+    const asked = askDorQuestions(['A?', 'B?', 'C?'], input, output, controller.signal);
+    input.write('first\n');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.match(shown, /2\. B\?\n> $/, 'the second question is waiting');
+    controller.abort();
+    assert.deepStrictEqual(await asked, ['first']);
+    assert.match(shown, /2\. B\?\n> \n$/);
+    assert.doesNotMatch(shown, /C\?/, 'no question after the Ctrl-C');
+  });
+
   it('init questionnaire: asks every question in order, asks a required one again until answered', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
