@@ -106,7 +106,16 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     const lastBlock = (i: number) => [...fake.requests[i].body.messages].pop().content.at?.(-1);
     assert.strictEqual(typeof fake.requests[3].body.messages[0].content, 'string');
     assert.deepStrictEqual(lastBlock(4).cache_control, { type: 'ephemeral' });
-    assert.strictEqual(lastBlock(4).type, 'tool_result');
+    // after the results, what the step has used of its bounds (the characters are the results' own)
+    const answered = [...fake.requests[4].body.messages].pop().content;
+    assert.strictEqual(lastBlock(4).type, 'text');
+    const results = answered.filter((x: { type: string }) => x.type === 'tool_result');
+    assert.ok(results.length > 0 && answered.slice(0, results.length).every((x: { type: string }) => x.type === 'tool_result'), 'the results come first');
+    const resultChars = results.reduce((n: number, x: { content: string }) => n + x.content.length, 0);
+    assert.strictEqual(
+      lastBlock(4).text,
+      `[Tools used in this step: ${results.length} of 12 calls, ${resultChars.toLocaleString('en-US')} of 80,000 characters of results.]`,
+    );
     assert.ok(fake.requests[4].usage!.cache_read_input_tokens > 0, 'the second turn reads the step prefix DevA\'s first turn wrote');
 
     // exactly the expected bytes

@@ -85,6 +85,27 @@ describe('tool use: fake server, AnthropicClient and the tool loop', () => {
     assert.deepStrictEqual(fake.requests[2].body.messages.map((m: { role: string }) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
   });
 
+  it('a note (what the step used of its bounds) follows each turn\'s results as a text block, which the API accepts there', async () => {
+    fake.enqueue({ toolCalls: [{ id: 'n1', name: 'list_files', input: {} }] }, { toolCalls: [{ id: 'n2', name: 'list_files', input: {} }] }, { text: 'done' });
+    let used = 0;
+    await runToolLoop({
+      messages: [{ role: 'user', content: 'go' }],
+      send: (m, choice) => client.stream(request(m, choice), () => {}),
+      execute: async (calls): Promise<ToolAnswer[]> => {
+        used += calls.length;
+        return calls.map((c) => ({ toolUseId: c.id, content: 'a.ts', isError: false }));
+      },
+      spent: () => false,
+      note: () => `used ${used}`,
+    });
+    for (const r of fake.requests) assert.strictEqual(toolPairingError(r.body), null);
+    const last = fake.requests[2].body.messages;
+    assert.deepStrictEqual(
+      [last[2].content.map((b: { type: string }) => b.type), last[2].content[1].text, last[4].content.map((b: { type: string }) => b.type), last[4].content[1].text],
+      [['tool_result', 'text'], 'used 1', ['tool_result', 'text'], 'used 2'],
+    );
+  });
+
   it('once the budget is spent the next turn forbids tools (tool_choice none)', async () => {
     fake.enqueue({ toolCalls: [{ id: 'c1', name: 'list_files', input: {} }] }, { text: 'done' });
     let spent = false;

@@ -409,6 +409,7 @@ describe('tools: execution under the read policy', () => {
 
   it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
     const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
+    assert.strictEqual(small.usedText(), '[Tools used in this step: 0 of 3 calls, 0 of 60 characters of results.]');
     const answers = await small.execute([
       call('read_file', { path: 'src/theme.ts' }), // 48 chars
       call('read_file', { path: 'src/app.ts' }), // cut at the 12 left
@@ -420,6 +421,7 @@ describe('tools: execution under the read policy', () => {
     assert.deepStrictEqual(answers.slice(2).map((a) => [a.content, a.isError]), [[LIMIT_REACHED, true], [LIMIT_REACHED, true]]);
     assert.ok(small.spent());
     assert.strictEqual(small.usedChars, 60);
+    assert.strictEqual(small.usedText(), '[Tools used in this step: 3 of 3 calls, 60 of 60 characters of results — the budget is spent: write your answer now.]');
     assert.deepStrictEqual(records.map((r) => [!!r.truncated, !!r.limited]), [[false, false], [true, false], [false, true], [false, true]]);
     assert.strictEqual(describeToolCall('DevA', records[3]).tone, 'warning');
     // the next turn gets nothing either

@@ -23,6 +23,8 @@ export interface ToolLoopOptions {
   messages: ChatMessage[];
   /** Answers every call of one turn, in the calls' order. */
   execute(calls: ToolCall[]): Promise<ToolAnswer[]>;
+  /** A text sent after each turn's tool results (what the step has used of its bounds), or none. */
+  note?(): string | undefined;
   /** true once no further call can be answered (the step's bound is reached): later turns forbid tools. */
   spent(): boolean;
   /** Called before each turn after the first, so a stream consumer can start afresh. */
@@ -75,8 +77,11 @@ export function replyTurn(text: string): ChatMessage {
   return { role: 'assistant', content: text.trim() === '' ? EMPTY_REPLY : text };
 }
 
-/** The user turn answering `calls`: one tool_result per call, in order; a call left unanswered gets an error. */
-export function toolResultTurn(calls: ToolCall[], answers: ToolAnswer[]): ChatMessage {
+/**
+ * The user turn answering `calls`: one tool_result per call, in order (a call left unanswered gets an error), then
+ * `note` as a text block (the API takes text after the results, never before).
+ */
+export function toolResultTurn(calls: ToolCall[], answers: ToolAnswer[], note?: string): ChatMessage {
   const byId = new Map(answers.map((a) => [a.toolUseId, a]));
   const content: ContentBlock[] = calls.map((c) => {
     const a = byId.get(c.id);
@@ -84,6 +89,7 @@ export function toolResultTurn(calls: ToolCall[], answers: ToolAnswer[]): ChatMe
       ? { type: 'tool_result', toolUseId: c.id, content: a.content, isError: a.isError }
       : { type: 'tool_result', toolUseId: c.id, content: 'this call was not answered', isError: true };
   });
+  if (note?.trim()) content.push({ type: 'text', text: note });
   return { role: 'user', content };
 }
 
@@ -141,6 +147,6 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
     }
     const answers = await o.execute(calls);
     if (o.signal?.aborted) throw LlmError.cancelled();
-    messages = [...messages, assistantTurn(result), toolResultTurn(calls, answers)];
+    messages = [...messages, assistantTurn(result), toolResultTurn(calls, answers, o.note?.())];
   }
 }

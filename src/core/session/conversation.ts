@@ -131,6 +131,7 @@ export class StepConversation {
       },
       execute: (calls) => tools.execute(calls),
       spent: () => tools.spent(),
+      note: () => tools.usedText(),
       signal: this.o.signal,
       answered: (r) => parseReply(this.o.step, r.text).ok,
     });

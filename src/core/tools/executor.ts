@@ -9,7 +9,7 @@ import { WorkspacePolicy } from '../workspace/policy';
 import type { ToolAnswer } from '../llm/toolLoop';
 import type { ToolCall, ToolCallRecord } from '../model/types';
 import { checkToolArgs } from './args';
-import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, LIMIT_REACHED, type ToolBounds } from './specs';
+import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, LIMIT_REACHED, toolUseText, type ToolBounds } from './specs';
 import { refused, WorkspaceCalls, type Outcome } from './workspaceCalls';
 
 export interface ToolRunnerOptions {
@@ -69,6 +69,11 @@ export class ToolRunner {
       else if (!r.refused) this.chars += r.chars;
     }
     for (const p of readPaths) this.readPaths.add(p);
+  }
+
+  /** What the step has used of its bounds, as the request after a turn's results states it. */
+  usedText(): string {
+    return toolUseText({ calls: this.calls, chars: Math.min(this.chars, this.bounds.maxChars) }, this.bounds);
   }
 
   /** No further call can be answered. */

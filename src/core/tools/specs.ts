@@ -82,6 +82,20 @@ export function toolsOn(bounds: Partial<ToolBounds>): boolean {
   return bounds.maxCalls !== 0 && bounds.maxChars !== 0;
 }
 
+/**
+ * What the step has used of its bounds, sent after each turn's tool results: a trial's DevA, told the bounds once at
+ * the top of a long request, could count its calls but not the characters its reads returned, and so could not tell
+ * whether one more whole file would fit.
+ */
+export function toolUseText(used: { calls: number; chars: number }, b: ToolBounds): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const spent = used.calls >= b.maxCalls || used.chars >= b.maxChars;
+  return (
+    `[Tools used in this step: ${n(used.calls)} of ${n(b.maxCalls)} calls, ${n(used.chars)} of ${n(b.maxChars)} characters of results` +
+    `${spent ? ` — the budget is spent: write your answer now` : ''}.]`
+  );
+}
+
 /** The text every call past a bound receives. */
 export const LIMIT_REACHED = 'limit reached — write your answer now';
 
