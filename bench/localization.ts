@@ -283,6 +283,33 @@ export function figures(results: CaseResult[]): RepoFigures[] {
   return [...repos.map((r) => row(r, results.filter((x) => x.repo === r))), row('all', results)];
 }
 
+/**
+ * The figures over each case's modified files that are not tests (isTestFile), for the cases that modified one: the
+ * usual gold set of localization benchmarks, where the tests a commit changed along with its source are set apart.
+ */
+export function sourceOnly(results: CaseResult[]): { cases: number; recall: number; all: number; baseRecall: number; baseAll: number } {
+  let cases = 0;
+  let n = 0;
+  let hit = 0;
+  let all = 0;
+  let baseHit = 0;
+  let baseAll = 0;
+  for (const r of results) {
+    const src = r.modified.filter((m) => !isTestFile(m));
+    if (!src.length) continue;
+    cases++;
+    n += src.length;
+    const h = src.filter((m) => r.ours.includes(m)).length;
+    const b = src.filter((m) => r.baseline.includes(m)).length;
+    hit += h;
+    baseHit += b;
+    if (h === src.length) all++;
+    if (b === src.length) baseAll++;
+  }
+  const share = (x: number, of: number) => x / Math.max(1, of);
+  return { cases, recall: share(hit, n), all: share(all, cases), baseRecall: share(baseHit, n), baseAll: share(baseAll, cases) };
+}
+
 export async function benchLocalization(): Promise<void> {
   console.log('\nLocalization on real history (modified files given whole to DevA within 60,000 characters)');
   // a case set of one's own (makeLocalizationData.ts, other repositories or languages) instead of the committed one
@@ -307,6 +334,13 @@ export async function benchLocalization(): Promise<void> {
   if (why.size) console.log(`  modified files not given whole: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')} (crowded out = ranked in the first ${CROWDED_RANK} but the budget went to others)`);
   const testsOfGiven = results.reduce((n, r) => n + (r.modified.some((m) => !isTestFile(m) && r.ours.includes(m)) ? r.misses.filter((m) => isTestFile(m.path)).length : 0), 0);
   if (testsOfGiven) console.log(`  of which ${testsOfGiven} are test files changed with a source file that was given whole`);
+  const src = sourceOnly(results);
+  if (src.cases) {
+    console.log(
+      `  source files alone (tests set apart, ${src.cases} cases with one): recall ${src.recall.toFixed(2)}, all ${src.all.toFixed(2)} ` +
+        `(BM25 ${src.baseRecall.toFixed(2)} / ${src.baseAll.toFixed(2)}) — the files a change is about, which localization benchmarks usually count`,
+    );
+  }
   if (process.env.CAPE_LOC_JSON) fs.writeFileSync(process.env.CAPE_LOC_JSON, JSON.stringify(results, null, 1));
   if (process.env.CAPE_LOC_VERBOSE) {
     for (const r of results) {

@@ -15,6 +15,7 @@
 //   --idle-timeout S   the CLI's idle timeout (default 3600: a person needs time to answer)
 //   --check CMD        a check command on DevA's proposal (the CLI's --check; repeatable)
 //   --fail-first       then DevA's test files alone on the unchanged workspace (the CLI's --fail-first)
+//   --max-tool-calls N, --max-tool-chars N   the steps' tool bounds (the CLI's flags; default theirs)
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -23,7 +24,7 @@ import { startFakeAnthropic, type FakeReply } from './server';
 import { readReplyFile, relayResponder } from './relay';
 import { readFlags } from './flags';
 
-const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]… [--fail-first]';
+const USAGE = 'usage: npm run trial -- --workspace DIR --objective TEXT [--lang LANG] [--dir DIR] [--task ID] [--model M] [--idle-timeout S] [--check CMD]… [--fail-first] [--max-tool-calls N] [--max-tool-chars N]';
 
 function fail(message: string): never {
   process.stderr.write(`trial: ${message}\n${USAGE}\n`);
@@ -40,6 +41,8 @@ interface TrialArgs {
   'idle-timeout'?: string;
   check: string[];
   'fail-first': boolean;
+  'max-tool-calls'?: string;
+  'max-tool-chars'?: string;
 }
 
 function parse(argv: string[]): TrialArgs {
@@ -55,6 +58,8 @@ function parse(argv: string[]): TrialArgs {
       'idle-timeout': { type: 'string' },
       check: { type: 'string', multiple: true },
       'fail-first': { type: 'boolean' },
+      'max-tool-calls': { type: 'string' },
+      'max-tool-chars': { type: 'string' },
     },
     USAGE,
     fail,
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
   if (args.model) cliArgs.push('--model', args.model);
   for (const c of args.check) cliArgs.push('--check', c);
   if (args['fail-first']) cliArgs.push('--fail-first');
+  for (const flag of ['max-tool-calls', 'max-tool-chars'] as const) if (args[flag] !== undefined) cliArgs.push(`--${flag}`, args[flag]!);
   cliArgs.push('--base-url', fake.url, '--idle-timeout', args['idle-timeout'] ?? '3600');
   const log = fs.createWriteStream(path.join(dir, 'cli.log'));
   const child = spawn(process.execPath, [cli, ...cliArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ANTHROPIC_API_KEY: '' } });

@@ -1,7 +1,7 @@
 // The localization bench's figures (bench/localization.ts): recall, all-files share, the ceiling and the ranking's
 // own top-K share, per repository and overall, from case results (no repositories needed).
 import { strict as assert } from 'assert';
-import { diffHunks, figures, hunksShown, mostThatFit, TOP_K, type CaseResult } from '../../bench/localization';
+import { diffHunks, figures, hunksShown, mostThatFit, sourceOnly, TOP_K, type CaseResult } from '../../bench/localization';
 
 function result(repo: string, modified: string[], ours: string[], ranks: number[], baseRanks: number[], fittingTogether = modified.length): CaseResult {
   return { id: `${repo}-${modified.join('+')}`, repo, modified, ours, baseline: [], ranks, baseRanks, files: 100, fitting: modified.length, fittingTogether, misses: [] };
@@ -26,6 +26,17 @@ describe('localization figures', () => {
     assert.strictEqual(all.topK, 2 / 4);
     assert.strictEqual(all.recall, 1 / 4);
     assert.strictEqual(all.all, 0);
+  });
+
+  it('source files alone: the tests a case changed are set apart, and a case of tests only is left out', () => {
+    const withBase = (r: CaseResult, baseline: string[]) => ({ ...r, baseline });
+    const rs = [
+      withBase(result('a', ['src/x.ts', 'test/x.test.ts'], ['src/x.ts'], [0, 20], [0, 1]), ['test/x.test.ts']),
+      withBase(result('a', ['src/y.ts', 'src/z.ts'], ['src/y.ts'], [0, 30], [0, 1]), ['src/y.ts', 'src/z.ts']),
+      withBase(result('a', ['test/only.test.ts'], [], [40], [2]), []),
+    ];
+    assert.deepStrictEqual(sourceOnly(rs), { cases: 2, recall: 2 / 3, all: 1 / 2, baseRecall: 2 / 3, baseAll: 1 / 2 });
+    assert.strictEqual(figures(rs).at(-1)!.recall, 2 / 5, 'the main figure counts every modified file');
   });
 
   it('counts, as the true ceiling, the modified files that fit whole together with the rest of their case', () => {
