@@ -6,7 +6,7 @@ import { DEFAULT_HOUSEKEEPING_SESSIONS, SessionStore, type HousekeepingResult, t
 import type { Services } from '../services';
 import { registerCapeCommand, requireTrust, requireWorkspace } from '../commands/util';
 import type { KptTreeProvider, KptElement } from './kptProvider';
-import { resolveKptNode, type KptFilter } from './model';
+import { resolveKptNode, type KptFilter } from './kptModel';
 
 /** Context key read by package.json's view/title `when` clauses. */
 export const KPT_FILTER_CONTEXT = 'cape.kptFilter';

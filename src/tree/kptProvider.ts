@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
 import { promises as fsp } from 'fs';
 import { formatBytes, parseKpt, readKptText, type KptItem } from '../core';
-import { KPT_STATUS_ICON, buildKptModel, kptChildren, kptContextValue, occurrenceTooltip } from './model';
-import type { KptFilter, KptNode, KptTreeModel } from './model';
+import { KPT_STATUS_ICON, buildKptModel, kptChildren, kptContextValue, occurrenceTooltip } from './kptModel';
+import type { KptFilter, KptNode, KptTreeModel } from './kptModel';
 
 /** An information or error row (e.g. the file could not be read). */
 export interface KptMessageNode {

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { LatestLoader } from './latestLoader';
 import { SessionStore, type RetrospectiveInfo, type SessionSummary } from '../core';
-import { buildRetrospectiveNodes } from './model';
-import type { RetroNode } from './model';
+import { buildRetrospectiveNodes } from './retroModel';
+import type { RetroNode } from './retroModel';
 import { safeMarkdown } from './kptProvider';
 
 export interface RetroMessageNode {

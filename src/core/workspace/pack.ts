@@ -13,7 +13,7 @@
 import { isUiFile } from './symbols';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
-import { excerptLines, langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
+import { langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
 import { fenceFor } from '../text/markdown';
 import type { WorkspaceIndex } from './workspaceIndex';
 

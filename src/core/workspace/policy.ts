@@ -24,7 +24,7 @@ import ignore, { type Ignore } from 'ignore';
 import { checkFilePath, MAX_PATH_CHARS } from '../files/pathSafety';
 import { nameRefusal } from '../files/pathNames';
 import { readInto, stamp } from './disk';
-import { GIT_IGNORECASE, gitignoreMatcher, gitTopOf, infoExcludeOf, MAX_LEVELS_ABOVE, readRules } from './gitRules';
+import { gitignoreMatcher, gitTopOf, infoExcludeOf, readRules } from './gitRules';
 import { formatBytes } from '../text/size';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { secretPattern, secretsMatcher } from './secretNames';
