@@ -17,7 +17,8 @@ import * as path from 'path';
 import MiniSearch from 'minisearch';
 import { WorkspaceIndex } from '../src/core/workspace/workspaceIndex';
 import { packWorkspace } from '../src/core/workspace/pack';
-import { isTestFile, rankFiles } from '../src/core/workspace/rank';
+import { rankFiles } from '../src/core/workspace/rank';
+import { isTestFile } from '../src/core/workspace/fileKinds';
 import type { ExcerptRange } from '../src/core/workspace/excerpts';
 import { objectiveOf } from './makeLocalizationData';
 

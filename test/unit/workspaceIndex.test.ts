@@ -8,9 +8,10 @@ import fsModule from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
-import { isUiFile, scanFile, scanMembers } from '../../src/core/workspace/symbols';
+import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
+import { isTestFile, isUiFile, nameStem } from '../../src/core/workspace/fileKinds';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { isTestFile, nameStem, rankFiles } from '../../src/core/workspace/rank';
+import { rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
@@ -432,6 +433,11 @@ describe('symbol extraction', () => {
     assert.ok(isUiFile('src/App.tsx'));
     assert.ok(isUiFile('styles/main.scss'));
     assert.ok(!isUiFile('src/server/db.ts'));
+    // not the product's own screens: examples, demos, fixtures, docs, tests
+    for (const p of ['example/yargs.html', 'examples/react/App.tsx', 'demo/index.html', 'test/fixtures/page.html', 'docs/theme/main.css', 'src/components/Button.test.tsx', '__tests__/App.jsx']) {
+      assert.ok(!isUiFile(p), p);
+    }
+    assert.ok(isUiFile('packages/web/src/pages/Home.vue'));
   });
 });
 

@@ -5,7 +5,7 @@
 // Static checks (a linter, a type checker) are skipped: they run no test, and a trial's transcript read a lint pass
 // on the unchanged code as "DevA's tests pass without the change too".
 import type { ProposedFile } from '../model/types';
-import { isTestFile } from '../workspace/rank';
+import { isTestFile } from '../workspace/fileKinds';
 import { isStaticCheck } from './detect';
 import { createScratch } from './scratch';
 import { runReported } from './run';

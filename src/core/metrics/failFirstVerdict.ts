@@ -1,7 +1,7 @@
 // A criterion's fail-first verdict (failFirstOf): its tests in the runs of DevA's test files alone on the unchanged
 // workspace (checks/failFirst.ts), what DevA expected of them (a test of the change, a regression guard), and the
 // contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
-import { isTestFile } from '../workspace/rank';
+import { isTestFile } from '../workspace/fileKinds';
 import type { NamedTest } from '../model/types';
 import { testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
 

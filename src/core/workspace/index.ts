@@ -3,7 +3,7 @@
 // (workspaceIndex.ts: kept up to date incrementally, over its parts: indexContent.ts the file entries, text index and
 // import graph kept in step, treeWalk.ts the walk of the tree with its folder records, disk.ts the stats and reads,
 // importGraph.ts the resolved imports, moduleAliases.ts the workspace's own module names (tsconfig paths, package
-// names), symbols.ts the top-level symbols, history.ts git recency, indexCache.ts the cache file's layout,
+// names), symbols.ts the top-level symbols, fileKinds.ts what a file is by its path (a test, a UI file), history.ts git recency, indexCache.ts the cache file's layout,
 // cacheLocation.ts its place and indexStore.ts its reading and writing); the light text index (termIndex.ts: the term
 // sets of each file, termDoc.ts their layout, vocabulary.ts the terms, termExtract.ts text to term ids, termScoring.ts
 // BM25, over tokens.ts's terms and charTables.ts's pooled hash tables); the ranking for a step's work (rank.ts) and the
@@ -13,6 +13,7 @@ export * from './policy';
 export { gitDirOf, gitTopOf, infoExcludeOf } from './gitRules';
 export * from './tokens';
 export * from './symbols';
+export * from './fileKinds';
 export * from './workspaceIndex';
 export * from './history';
 export * from './rank';

@@ -10,7 +10,7 @@
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
-import { isUiFile } from './symbols';
+import { isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
 import { langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';

@@ -67,11 +67,11 @@
 // co-change, recency, kind, size, rank), trained on 12 repositories and tested on the 13th in turn, put more of the
 // modified files in the first ten (0.707 → 0.729) but gave whole only 0.576 of them (0.580 / 0.450 packed by an exact
 // knapsack on its probabilities) against these weights' 0.572 / 0.446: the signals, not their weights, are the limit.
-import * as path from 'path';
 import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
+import { isTestFile, nameStem } from './fileKinds';
 
 export interface RankQuery {
   /** The objective as the person wrote it. */
@@ -159,48 +159,6 @@ export function kindPrior(relPath: string, typesAsked = false): number {
   if (/\.d\.[mc]?ts$/.test(p)) return typesAsked ? k.declarationsAsked : k.declarations;
   if (/\.(json|ya?ml|toml|ini|lock|xml|csv|svg)$|(^|\/)\.[^/]+$/.test(p)) return k.config;
   return 1;
-}
-
-/**
- * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
- * extension) that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or
- * minitest's `parser_test.rb`, `tests/test_version.rs` or `version_tests.rs`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
- */
-const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
-  [/\.pyi?$/, /^test_(?=.)|(?<=.)_test$/],
-  [/\.go$/, /(?<=.)_test$/],
-  [/\.rb$/, /(?<=.)_(spec|test)$/],
-  // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
-  [/\.rs$/, /^test_(?=.)|(?<=.)_tests?$/],
-];
-
-/** A file name's test affix by its language (TEST_NAME_AFFIX), or undefined where names mark no tests. */
-const testAffixOf = (base: string): RegExp | undefined => TEST_NAME_AFFIX.find(([ext]) => ext.test(base))?.[1];
-
-/**
- * The name stem a source file and its test share (`lib/adapters/fetch.js` and `test/unit/adapters/fetch.spec.js`;
- * `parser.py` and `tests/test_parser.py`, and the other languages' TEST_NAME_AFFIX).
- */
-export function nameStem(relPath: string): string {
-  const base = path.posix.basename(relPath).toLowerCase();
-  const stem = base.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
-  const affix = testAffixOf(base);
-  return affix ? stem.replace(affix, '') : stem;
-}
-
-/**
- * True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`,
- * `*.test-d.*`, or by Python's, Go's and Ruby's conventions (TEST_NAME_AFFIX: `test_*.py`, `*_test.py`, `*_test.go`,
- * `*_spec.rb`, `*_test.rb`). The ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts)
- * applies these files alone.
- */
-export function isTestFile(relPath: string): boolean {
-  const base = path.posix.basename(relPath);
-  return (
-    /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) ||
-    /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath) ||
-    !!testAffixOf(base)?.test(base.replace(/\.[^.]+$/, ''))
-  );
 }
 
 /**

@@ -11,6 +11,7 @@
 // unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
 
 import { fenceTracker, headingOf } from '../text/markdown';
+import { STYLE_EXT } from './fileKinds';
 
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once. */
@@ -20,7 +21,6 @@ export interface ScanResult {
 }
 
 const JS_EXT = /\.(m|c)?(t|j)sx?$|\.(vue|svelte|astro)$/i;
-const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
 
 // In both: a generator's star may stand against its name (`function *gen`); an anonymous class's heritage
 // (`export default class extends Vue {`) is no name. A top-level constant is a symbol when exported or ambient
@@ -258,13 +258,4 @@ function scanJs(text: string, decls: Declarations | null, members: string[] | nu
     const m = FROM_AFTER_BRACE.exec(text);
     if (m) decls.imports.push(m[1]);
   }
-}
-
-/** True for files a designer works on: components and styles. */
-export function isUiFile(relPath: string): boolean {
-  return (
-    STYLE_EXT.test(relPath) ||
-    /\.(tsx|jsx|vue|svelte|astro|html)$/i.test(relPath) ||
-    /(^|\/)(components?|views?|pages?|ui|widgets?|layouts?|styles?|theme)\//i.test(relPath)
-  );
 }

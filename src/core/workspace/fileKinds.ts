@@ -1,0 +1,66 @@
+// What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
+// (components, styles), a style sheet. The ranking pairs tests with their subjects by these names, fail-first applies
+// the tests alone, and DA's map keeps the UI files; one rule each, here.
+import * as path from 'path';
+
+/** Style sheets. */
+export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
+
+/**
+ * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
+ * extension) that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or
+ * minitest's `parser_test.rb`, `tests/test_version.rs` or `version_tests.rs`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
+ */
+const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
+  [/\.pyi?$/, /^test_(?=.)|(?<=.)_test$/],
+  [/\.go$/, /(?<=.)_test$/],
+  [/\.rb$/, /(?<=.)_(spec|test)$/],
+  // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
+  [/\.rs$/, /^test_(?=.)|(?<=.)_tests?$/],
+];
+
+/** A file name's test affix by its language (TEST_NAME_AFFIX), or undefined where names mark no tests. */
+const testAffixOf = (base: string): RegExp | undefined => TEST_NAME_AFFIX.find(([ext]) => ext.test(base))?.[1];
+
+/**
+ * The name stem a source file and its test share (`lib/adapters/fetch.js` and `test/unit/adapters/fetch.spec.js`;
+ * `parser.py` and `tests/test_parser.py`, and the other languages' TEST_NAME_AFFIX).
+ */
+export function nameStem(relPath: string): string {
+  const base = path.posix.basename(relPath).toLowerCase();
+  const stem = base.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
+  const affix = testAffixOf(base);
+  return affix ? stem.replace(affix, '') : stem;
+}
+
+/**
+ * True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`,
+ * `*.test-d.*`, or by Python's, Go's and Ruby's conventions (TEST_NAME_AFFIX: `test_*.py`, `*_test.py`, `*_test.go`,
+ * `*_spec.rb`, `*_test.rb`). The ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts)
+ * applies these files alone.
+ */
+export function isTestFile(relPath: string): boolean {
+  const base = path.posix.basename(relPath);
+  return (
+    /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) ||
+    /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath) ||
+    !!testAffixOf(base)?.test(base.replace(/\.[^.]+$/, ''))
+  );
+}
+
+/**
+ * Folders whose files are not the product's own interface, though they may be HTML or components: examples, demos,
+ * samples, fixtures, documentation, coverage reports, benchmarks. A library's `example/index.html` is no screen of
+ * the product (a trial's DA was handed yargs' example page as its "UI files"); tests are set apart by isTestFile.
+ */
+const NOT_PRODUCT_UI = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|docs?|coverage|benchmarks?|bench)\//i;
+
+/** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */
+export function isUiFile(relPath: string): boolean {
+  if (NOT_PRODUCT_UI.test(relPath) || isTestFile(relPath)) return false;
+  return (
+    STYLE_EXT.test(relPath) ||
+    /\.(tsx|jsx|vue|svelte|astro|html)$/i.test(relPath) ||
+    /(^|\/)(components?|views?|pages?|ui|widgets?|layouts?|styles?|theme)\//i.test(relPath)
+  );
+}
