@@ -8,7 +8,7 @@ import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
-import { ERROR_MARK } from '../../src/core/reply/parser';
+import { ERROR_MARK } from '../../src/core/reply/locate';
 
 const TASK = 'task-15';
 

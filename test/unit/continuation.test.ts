@@ -1,7 +1,7 @@
 // Stitching a reply continued after max_tokens, and when a reply counts as cut.
 import * as assert from 'assert';
 import { MAX_CONTINUATIONS, replyWasCut, stitchContinuation } from '../../src/core/reply/continuation';
-import { TRUNCATED_ERROR } from '../../src/core/reply/parser';
+import { TRUNCATED_ERROR } from '../../src/core/reply/locate';
 
 describe('reply continuation', () => {
   it('appends the continuation, dropping a repeated end of the partial reply', () => {

@@ -1,7 +1,8 @@
 // Reply parser: every recorded reply, fenced/bare/prose variants, file blocks, truncation, repair prompt.
 import * as assert from 'assert';
 import { extractFiles } from '../../src/core/reply/blocks';
-import { ERROR_MARK, excerptAround, lineColumn, matchBalanced, NO_ENVELOPE_ERROR, parseReply, repairPrompt, TRUNCATED_ERROR } from '../../src/core/reply/parser';
+import { parseReply, repairPrompt } from '../../src/core/reply/parser';
+import { ERROR_MARK, excerptAround, lineColumn, matchBalanced, NO_ENVELOPE_ERROR, TRUNCATED_ERROR } from '../../src/core/reply/locate';
 import type { ParsedReply, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions } from '../helpers/fixtures';
 
