@@ -30,6 +30,7 @@ npm run build
 npx tsc -p .
 bash scripts/install-pytest.sh || { echo "pytest install failed"; exit 1; }
 bash scripts/install-go.sh || { echo "go install failed"; exit 1; }
+bash scripts/install-rust.sh || { echo "rust install failed"; exit 1; }
 bash scripts/install-rspec.sh || { echo "rspec install failed"; exit 1; }
 bash scripts/install-maven.sh || { echo "maven install failed"; exit 1; }
 set +e

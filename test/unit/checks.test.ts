@@ -125,6 +125,12 @@ describe('checks: detection', () => {
       fakeProgram(bin, 'go');
       fakeProgram(bin, 'cargo');
       assert.deepStrictEqual((await detectChecks(mixed)).map((c) => c.command), ['npm run lint', 'go vet ./...', 'npm test', 'go test ./...', 'cargo test']);
+      fakeProgram(bin, 'cargo-clippy');
+      assert.deepStrictEqual(
+        (await detectChecks(mixed)).map((c) => c.command),
+        ['npm run lint', 'go vet ./...', 'cargo clippy --tests', 'npm test', 'go test ./...', 'cargo test'],
+        'clippy where it is installed, with the static checks',
+      );
 
       // Ruby: RSpec (or minitest through rake) and RuboCop, by Bundler when there is a Gemfile
       const rb = tmp();

@@ -42,6 +42,33 @@ describe('project files outline (CM opening)', () => {
     // a fence is closed only by a fence of its own kind and length: a code block showing a code block is code
     const nested = ['## Code blocks', '````md', '```ts', 'const x = 1;', '```', '````', 'Wrap examples in four backticks.', '## Tildes', '~~~', '```', '~~~', 'Tildes hold backticks.'].join('\n');
     assert.strictEqual(outlineMarkdown(nested), '## Code blocks: Wrap examples in four backticks.\n## Tildes: Tildes hold backticks.');
+    // a hard-wrapped paragraph is read on to its end (its lines joined; no space between two Japanese lines), and
+    // stops at a blank line, a list item, a heading or a fence
+    const wrapped = [
+      '## Primary persona',
+      'Dana maintains a developer CLI. She builds her own docs site from the',
+      "CLI's configuration and wants to read it back.",
+      '- a list item',
+      '## Goals',
+      '- Fast startup for every',
+      '  command, even the first.',
+      '',
+      'Next paragraph.',
+      '## 目標',
+      '日本語の文は',
+      '続きます。',
+      '```',
+      'code',
+      '```',
+    ].join('\n');
+    assert.strictEqual(
+      outlineMarkdown(wrapped),
+      [
+        "## Primary persona: Dana maintains a developer CLI. She builds her own docs site from the CLI's configuration and wants to read it back.",
+        '## Goals: Fast startup for every command, even the first.',
+        '## 目標: 日本語の文は続きます。',
+      ].join('\n'),
+    );
     // a long opening is clipped at a sentence end (or a space), never past the section's room
     const long = outlineMarkdown(`## Vision\n${'Words that go on. '.repeat(30)}`);
     assert.ok(long.length <= 220 && long.startsWith('## Vision: Words that go on.') && long.endsWith('[…]'), long);

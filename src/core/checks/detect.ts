@@ -6,7 +6,8 @@
 //  - Python: pytest where the project configures it (pytest.ini, conftest.py, `[tool.pytest…]` in pyproject.toml,
 //    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini), ruff and mypy where it configures them — each run by the
 //    project's virtual environment (.venv/, venv/) when it has one;
-//  - Go (go.mod): `go vet ./...` and `go test ./...`; Rust (Cargo.toml): `cargo test`;
+//  - Go (go.mod): `go vet ./...` and `go test ./...`; Rust (Cargo.toml): `cargo clippy --tests` (when clippy is
+//    installed) and `cargo test`;
 //  - Ruby: RSpec (`.rspec`, `spec/spec_helper.rb`) or minitest through rake, and RuboCop (`.rubocop.yml`), by Bundler
 //    when there is a Gemfile;
 //  - Maven (pom.xml), Gradle (build.gradle[.kts]) and .NET (a .sln or project file): their test task, through the
@@ -197,6 +198,10 @@ async function goRustChecks(workspace: string): Promise<[CheckCommand[], CheckCo
     tests.push({ command: 'go test ./...', source: 'detected', reason: 'go.mod' });
   }
   if ((await exists(path.join(workspace, 'Cargo.toml'))) && (await onPath(['cargo']))) {
+    // clippy where it is installed (rustup's `cargo-clippy`), as `go vet` for Go: plain, it fails on errors and on
+    // its deny-by-default lints (code that is outright wrong), never on the warnings a project may already have; over
+    // what `cargo test` builds (`--tests`), not benches, which often need a nightly compiler (semver's do)
+    if (await onPath(['cargo-clippy'])) statics.push({ command: 'cargo clippy --tests', source: 'detected', reason: 'Cargo.toml, cargo-clippy installed' });
     tests.push({ command: 'cargo test', source: 'detected', reason: 'Cargo.toml' });
   }
   return [statics, tests];

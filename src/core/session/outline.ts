@@ -14,19 +14,39 @@ export const OUTLINE_FILE_CHARS = 900;
 /** Characters of the whole outline. */
 export const OUTLINE_TOTAL_CHARS = 6000;
 
-/** The first line of a section's text that says something: list markers, quotes and table pipes left out. */
+/** A line that starts a block of its own (a list item, a heading, a quote, a table row, a comment), not a paragraph's next line. */
+const BLOCK_START = /^(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||<!--)/;
+/** Two characters of scripts written without spaces between words (kana, CJK ideographs, Hangul, full-width forms). */
+const UNSPACED = /[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]/;
+
+/**
+ * The start of a section's text that says something: its first paragraph (or list item, or table row), with the
+ * lines a hard-wrapped paragraph continues on joined — a trial's CM, given the first source line only, read "She
+ * builds her own documentation site from the CLI's" as the persona's whole need. List markers, quotes and table
+ * pipes left out; enough text for one outline line (SECTION_CHARS), the caller clips it.
+ */
 function opening(body: string): string {
   const outside = fenceTracker();
+  let text = '';
   for (const raw of body.split(/\r?\n/)) {
+    const inText = outside(raw);
     const line = raw.trim();
-    if (!outside(raw) || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
-    const text = line
+    if (text) {
+      // the paragraph goes on until a blank line, a fence, or a line that starts a block of its own
+      if (!inText || !line || /^(```|~~~)/.test(line) || BLOCK_START.test(line)) break;
+      text += (UNSPACED.test(text.slice(-1)) && UNSPACED.test(line[0]) ? '' : ' ') + line;
+      if (text.length > SECTION_CHARS) break;
+      continue;
+    }
+    if (!inText || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
+    text = line
       .replace(/^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s*)/, '')
       .replace(/^\||\|$/g, '')
       .trim();
-    if (text) return text;
+    // a table row is a line of its own
+    if (text && line.startsWith('|')) break;
   }
-  return '';
+  return text;
 }
 
 /**
