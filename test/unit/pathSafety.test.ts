@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { applyProposedFiles, checkBeforeWrite, checkFilePath, proposeFiles, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
+import { checkBeforeWrite, checkFilePath, MAX_FILE_BYTES, MAX_PATH_CHARS } from '../../src/core/files/pathSafety';
+import { applyProposedFiles, proposeFiles } from '../../src/core/files/proposals';
 import { nameRefusal } from '../../src/core/files/pathNames';
 
 function workspace(): { root: string; outside: string } {

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { resolveEdits } from '../../src/core/edits/propose';
-import { applyProposedFiles, proposeFiles } from '../../src/core/files/pathSafety';
+import { applyProposedFiles, proposeFiles } from '../../src/core/files/proposals';
 import { ToolRunner } from '../../src/core/tools/executor';
 import { extractFiles } from '../../src/core/reply/blocks';
 

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { changedSinceProposal, refuseChangedSinceProposal, reloadProposals, storedFiles } from '../../src/core/files/proposalBase';
-import { proposeFiles } from '../../src/core/files/pathSafety';
+import { proposeFiles } from '../../src/core/files/proposals';
 import { WARNING_UNREAD_REWRITE, type ProposedFile } from '../../src/core/model/types';
 
 describe('proposal base: what Apply checks the disk against', () => {

@@ -6,7 +6,8 @@
 // test files then run alone on the unchanged workspace (failFirst.ts). The runner calls this once, after DevA's reply
 // is parsed; `askFix` continues DevA's own conversation.
 import { extractFiles } from '../reply/blocks';
-import { checkFilePath, proposeFiles, samePathKey } from '../files/pathSafety';
+import { checkFilePath, samePathKey } from '../files/pathSafety';
+import { proposeFiles } from '../files/proposals';
 import { applyHunks } from '../edits/match';
 import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';

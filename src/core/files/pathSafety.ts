@@ -1,4 +1,5 @@
-// Safety of the paths in DevA's <file path="…"> blocks. The engine writes files ONLY through applyProposedFiles.
+// Safety of the paths in DevA's <file path="…"> blocks and of CAPE's own files. The engine writes files ONLY through
+// applyProposedFiles (proposals.ts), which checks them here again right before each write.
 // Plain Node: nothing in src/core may import 'vscode'.
 //
 // Policy (decisions documented here once):
@@ -25,8 +26,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_CAPE_FOLDER, SESSIONS_FOLDER, type ProposedFile } from '../model/types';
-import { ensureDir, writeFileAtomic } from './fsAtomic';
-import { inFileForm } from './text';
 import { deviceNameRefusal, INVISIBLE, segmentRefusal, show } from './pathNames';
 import { formatBytes } from '../text/size';
 
@@ -104,7 +103,7 @@ export function isInside(parent: string, child: string, opts: { strict?: boolean
   return rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
 }
 
-function lstatOrNull(p: string): fs.Stats | null {
+export function lstatOrNull(p: string): fs.Stats | null {
   try {
     return fs.lstatSync(p);
   } catch {
@@ -255,113 +254,10 @@ export function samePathKey(relPath: string): string {
   return relPath.normalize('NFC').toLowerCase();
 }
 
-/**
- * Turns DevA's file blocks into proposals: 'create' or 'modify' (with the current content read from disk, and the
- * new content in the file's line breaks and byte-order mark: inFileForm) or 'refused' with a reason. When one reply writes the same path twice, the last block wins and the earlier ones are
- * refused as duplicates. Nothing is written.
- */
-export async function proposeFiles(
-  workspaceRoot: string,
-  blocks: { path: string; content: string }[],
-  opts: PathCheckOptions = {},
-): Promise<ProposedFile[]> {
-  const checks = blocks.map((b) => checkFilePath(workspaceRoot, b.path, opts));
-  const lastIndex = new Map<string, number>();
-  checks.forEach((c, i) => {
-    if (c.ok) lastIndex.set(samePathKey(c.relPath), i);
-  });
-  const out: ProposedFile[] = [];
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i];
-    const content = typeof block.content === 'string' ? block.content : '';
-    const check = checks[i];
-    const base = { path: String(block.path ?? ''), content };
-    if (!check.ok) {
-      out.push({ ...base, action: 'create', status: 'refused', reason: check.reason });
-      continue;
-    }
-    const located = { ...base, relPath: check.relPath, absPath: check.absPath };
-    if (lastIndex.get(samePathKey(check.relPath)) !== i) {
-      out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${check.relPath}` });
-      continue;
-    }
-    const tooLarge = sizeRefusal(content);
-    if (tooLarge) {
-      out.push({ ...located, action: 'create', status: 'refused', reason: tooLarge });
-      continue;
-    }
-    const st = lstatOrNull(check.absPath);
-    const notAFile = targetRefusal(check.relPath, st);
-    if (notAFile) {
-      out.push({ ...located, action: 'modify', status: 'refused', reason: notAFile });
-    } else if (st) {
-      try {
-        const currentContent = await fs.promises.readFile(check.absPath, 'utf8');
-        out.push({ ...located, content: inFileForm(content, currentContent), action: 'modify', status: 'proposed', currentContent });
-      } catch (err) {
-        out.push({ ...located, action: 'modify', status: 'refused', reason: `cannot read the current file: ${(err as Error).message}` });
-      }
-    } else {
-      out.push({ ...located, action: 'create', status: 'proposed' });
-    }
-  }
-  return out;
-}
-
 /** The workspace root a proposal was made against: absPath minus relPath (both set by proposeFiles). */
-function rootOf(f: Pick<ProposedFile, 'relPath' | 'absPath'>): string | null {
+export function rootOf(f: Pick<ProposedFile, 'relPath' | 'absPath'>): string | null {
   if (!f.absPath || !f.relPath) return null;
   const up = f.relPath.split('/').map(() => '..');
   const root = path.resolve(f.absPath, ...up);
   return path.join(root, ...f.relPath.split('/')) === path.resolve(f.absPath) ? root : null;
-}
-
-export interface ApplyOptions {
-  /** Apply only these (matched against relPath or the original path); the others are returned unchanged. */
-  only?: Set<string>;
-  /**
-   * The workspace to check against. Pass it whenever the proposals come from outside this process (a saved step
-   * record, the webview): without it the root is derived from each file's absPath and relPath.
-   */
-  workspaceRoot?: string;
-  capeFolder?: string;
-}
-
-/**
- * Writes the accepted proposals (status 'proposed'), each atomically, after checking the path AGAIN at write time
- * (a symlink created since the proposal is still caught), creating parent directories, and checking once more
- * after creating them. Returns every file with status 'applied' or 'refused' (with the reason); files not
- * selected by `only`, or already applied/refused, are returned unchanged. Never throws for a single file.
- */
-export async function applyProposedFiles(files: ProposedFile[], opts: ApplyOptions = {}): Promise<ProposedFile[]> {
-  const out: ProposedFile[] = [];
-  for (const f of files) {
-    if (f.status !== 'proposed') {
-      out.push(f);
-      continue;
-    }
-    if (opts.only && !opts.only.has(f.relPath ?? '') && !opts.only.has(f.path)) {
-      out.push(f);
-      continue;
-    }
-    out.push(await applyOne(f, opts));
-  }
-  return out;
-}
-
-async function applyOne(f: ProposedFile, opts: ApplyOptions): Promise<ProposedFile> {
-  const root = opts.workspaceRoot ?? rootOf(f);
-  if (!root) return { ...f, status: 'refused', reason: 'the proposal has no workspace location (it was never checked)' };
-  const check = checkProposalWrite(root, f, opts);
-  if (!check.ok) return { ...f, status: 'refused', reason: check.reason };
-  try {
-    await ensureDir(path.dirname(check.absPath));
-    // the directories we just created (or that appeared meanwhile) must still lead inside the workspace
-    const again = checkBeforeWrite(root, check.relPath, f.content, opts);
-    if (!again.ok) return { ...f, status: 'refused', reason: again.reason };
-    await writeFileAtomic(again.absPath, f.content);
-    return { ...f, relPath: again.relPath, absPath: again.absPath, status: 'applied', reason: undefined };
-  } catch (err) {
-    return { ...f, status: 'refused', reason: `write failed: ${(err as Error).message}` };
-  }
 }

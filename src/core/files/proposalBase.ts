@@ -6,7 +6,8 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import type { ProposedFile } from '../model/types';
 import type { StoredFile } from '../store/records';
-import { checkFilePath, proposeFiles, type PathCheckOptions } from './pathSafety';
+import { checkFilePath, type PathCheckOptions } from './pathSafety';
+import { proposeFiles } from './proposals';
 
 /** The digest of a proposal's base (ProposedFile.baseSha256). */
 export function textDigest(text: string): string {

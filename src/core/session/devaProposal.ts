@@ -4,7 +4,7 @@
 // (./devaChecks.ts) in DevA's same conversation. Nothing is written to the workspace: the files are only proposed.
 import type { ChecksConfig, ChecksOutcome } from '../checks';
 import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf, type EditResolution } from '../edits/propose';
-import { proposeFiles } from '../files/pathSafety';
+import { proposeFiles } from '../files/proposals';
 import type { ChatMessage, ProposedFile, SessionEvent, StepId } from '../model/types';
 import { replyTurn } from '../llm/toolLoop';
 import { extractFiles } from '../reply/blocks';
