@@ -175,4 +175,23 @@ describe('CLI: a DevA step that failed after its reply validated resumes from th
     assert.ok(!JSON.stringify(fake.requests[0].body.messages).includes('Some of your <edit> blocks'), 'a new DevA request, not the repair');
     assert.deepStrictEqual(keptReplies(ws), []);
   });
+
+  it('a kept reply a crash left behind its saved step (no use to any resume) is removed when the session completes', async () => {
+    const r = demoReplies(TASK);
+    const ws = workspaceWithOriginalCape('cape-kept-', template);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: firstProposal(TASK) }, { fault: 'http', status: 400, message: 'the retrospective broke' });
+    assert.strictEqual((await start(ws)).code, 1);
+    assert.deepStrictEqual(keptReplies(ws), [], "DevA's step was saved, and its kept reply removed");
+    // a crash between the step's record and the removal of its kept reply leaves this
+    const pending = path.join(ws, 'cape', '5_sessions', 'pending');
+    fs.mkdirSync(pending, { recursive: true });
+    fs.writeFileSync(path.join(pending, `${TASK}_4_DevA.json`), '{}');
+
+    fake.reset();
+    fake.enqueue({ text: r[4] });
+    const resumed = await resume(ws);
+    assert.strictEqual(resumed.code, 0, resumed.stderr);
+    assert.strictEqual(fake.requests.length, 1, 'only the retrospective');
+    assert.ok(!fs.existsSync(pending), 'pending/ is gone with its leftover');
+  });
 });

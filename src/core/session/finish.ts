@@ -42,6 +42,8 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
   const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt), repeatOf ? { repeatOf } : {});
   state.status = 'complete';
   await store.saveSessionState(state);
+  // a reply kept for a step that has its record (a crash between the two) has nothing left to serve
+  await store.removePendingReplies(taskId).catch((e) => warn(`A kept reply of this session could not be removed from ${store.relative(store.pendingDir)}: ${(e as Error).message}`));
   emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
   return {
     taskId,

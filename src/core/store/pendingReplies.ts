@@ -97,4 +97,13 @@ export class PendingReplies {
   async remove(taskId: string, step: StepId): Promise<void> {
     await fsp.rm(this.file(taskId, step), { force: true });
   }
+
+  /**
+   * Removes every pending reply of a finished session — one a crash left between its step's record and its removal
+   * would stay for good — and pending/ itself once it holds nothing.
+   */
+  async removeAll(taskId: string): Promise<void> {
+    for (const step of STEP_IDS) await this.remove(taskId, step);
+    await fsp.rmdir(this.layout.pendingDir).catch(() => undefined); // not empty (another session's), or not there
+  }
 }

@@ -98,6 +98,11 @@ export class SessionStore extends SessionLayout {
     return this.pending.remove(taskId, step);
   }
 
+  /** Removes every pending reply of a session (and pending/ once empty). */
+  removePendingReplies(taskId: string): Promise<void> {
+    return this.pending.removeAll(taskId);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Session states (state/)
 
