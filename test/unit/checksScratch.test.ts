@@ -155,6 +155,39 @@ describe('checks: scratch copy keeps what the checks need', () => {
     }
   });
 
+  it('a package of a monorepo opened alone runs its checks by the virtual environment at the repository root, importing its copy', async function () {
+    if (process.platform === 'win32') this.skip();
+    this.timeout(60_000);
+    const repo = fs.realpathSync(tmp());
+    fs.mkdirSync(path.join(repo, '.git'));
+    const ws = path.join(repo, 'packages', 'calc');
+    write(ws, 'pyproject.toml', '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n');
+    write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
+    const venv = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(repo, '.venv')]).status === 0;
+    const lib = path.join(repo, '.venv', 'lib');
+    const site = path.join(lib, venv ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages');
+    if (!venv) write(repo, '.venv/bin/python', '#!/bin/sh\n', 0o755);
+    // `pip install -e packages/calc` run at the root: a .pth naming the package's source folder
+    write(site, '__editable__.calc-0.1.pth', `${path.join(ws, 'src')}\n`);
+    const python = path.join(repo, '.venv', 'bin', 'python');
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), [`${python} -m pytest`], "the root's environment, by its path");
+    // a folder that is no repository's does not lend its environment to the folders below it
+    fs.rmSync(path.join(repo, '.git'), { recursive: true });
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command).filter((c) => c.includes('.venv')), []);
+    fs.mkdirSync(path.join(repo, '.git'));
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    try {
+      const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
+      assert.deepStrictEqual(s.env.PYTHONPATH?.split(path.delimiter), [path.join(s.dir, 'src'), ...own], "the copy's source folder comes first");
+      assert.deepStrictEqual(await s.overlay([proposed('src/calc/__init__.py', "VALUE = 'new'\n")]), []);
+      if (!venv) return;
+      const run = await runCheck({ command: `${python} -c "import calc; print(calc.VALUE)"`, cwd: s.dir, round: 0, env: { ...process.env, ...s.env } });
+      assert.strictEqual(run.output, 'new');
+    } finally {
+      await s.dispose();
+    }
+  });
+
   it("a folder it may not read (a container's data volume) or a file removed while copying (a dev server's build) is left out, not fatal", async () => {
     const ws = tmp();
     write(ws, 'src/a.js', 'a');

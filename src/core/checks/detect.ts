@@ -5,7 +5,8 @@
 //    tsconfig.json and a local TypeScript but no typecheck script;
 //  - Python: pytest where the project configures it (pytest.ini, conftest.py, `[tool.pytest…]` in pyproject.toml,
 //    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini), ruff and mypy where it configures them — each run by the
-//    project's virtual environment (.venv/, venv/) when it has one;
+//    project's virtual environment (.venv/, venv/) when it has one, or by one at its repository's root for a package
+//    of a monorepo;
 //  - Go (go.mod): `go vet ./...` and `go test ./...`; Rust (Cargo.toml): `cargo clippy --tests` (when clippy is
 //    installed) and `cargo test`;
 //  - Ruby: RSpec (`.rspec`, `spec/spec_helper.rb`) or minitest through rake, and RuboCop (`.rubocop.yml`), by Bundler
@@ -19,7 +20,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import which from 'which';
 import type { CheckCommand } from './types';
-import { ancestorPath } from './scratchAncestors';
+import { ancestorPath, foldersUpToRepoRoot } from './scratchAncestors';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
 export const AUTO_CHECK = 'auto';
@@ -111,17 +112,30 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
 const VENVS = ['.venv', 'venv'];
 
 /**
- * A program of the workspace's virtual environment, as a relative path (the checks run in a copy of the workspace,
- * where the environment is linked); null when it has none.
+ * A program of the project's virtual environment: the workspace's, as a relative path (the checks run in a copy of
+ * the workspace, where the environment is linked), else — for a package of a monorepo — one at a folder above it up
+ * to the repository's root, by its absolute path (outside the copy); null when there is none.
  */
 async function venvProgram(workspace: string, names: readonly string[]): Promise<string | null> {
+  const inVenv = (v: string, name: string) => (process.platform === 'win32' ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`);
   for (const name of names) {
-    for (const v of VENVS) {
-      const rel = process.platform === 'win32' ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`;
-      if (await exists(path.join(workspace, rel))) return rel;
+    for (const v of VENVS) if (await exists(path.join(workspace, inVenv(v, name)))) return inVenv(v, name);
+  }
+  for (const above of await foldersUpToRepoRoot(workspace)) {
+    for (const name of names) {
+      for (const v of VENVS) {
+        const abs = path.join(above, inVenv(v, name));
+        if (await exists(abs)) return shellWord(abs);
+      }
     }
   }
   return null;
+}
+
+/** A path as one word of a check's command line (run by a shell): quoted only when it needs to be. */
+function shellWord(p: string): string {
+  if (/^[\w@%+=:,./\\-]+$/.test(p)) return p;
+  return process.platform === 'win32' ? `"${p}"` : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The first of the names that is a program on PATH; null when none is. */

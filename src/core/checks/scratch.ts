@@ -15,7 +15,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
-import { ancestorPath, isDir, isEntryFolder, mirrorAncestors, VERSION_CONTROL } from './scratchAncestors';
+import { ancestorPath, foldersUpToRepoRoot, isDir, isEntryFolder, mirrorAncestors, VERSION_CONTROL } from './scratchAncestors';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
@@ -82,13 +82,18 @@ export async function checksBuildEnv(workspace: string): Promise<Record<string, 
   return { CARGO_TARGET_DIR: path.join(os.tmpdir(), 'cape-cargo-target', id) };
 }
 
-/** Where the project's virtual environments (.venv/, venv/: those detect.ts runs) install packages. */
+/**
+ * Where the project's virtual environments (.venv/, venv/: those detect.ts runs — the workspace's, and for a package of
+ * a monorepo those up to its repository's root) install packages.
+ */
 async function venvSitePackages(workspace: string): Promise<string[]> {
   const out: string[] = [];
-  for (const v of ['.venv', 'venv']) {
-    out.push(path.join(workspace, v, 'Lib', 'site-packages')); // Windows
-    for (const d of await fsp.readdir(path.join(workspace, v, 'lib')).catch(() => [] as string[])) {
-      if (d.startsWith('python')) out.push(path.join(workspace, v, 'lib', d, 'site-packages'));
+  for (const dir of [workspace, ...(await foldersUpToRepoRoot(workspace))]) {
+    for (const v of ['.venv', 'venv']) {
+      out.push(path.join(dir, v, 'Lib', 'site-packages')); // Windows
+      for (const d of await fsp.readdir(path.join(dir, v, 'lib')).catch(() => [] as string[])) {
+        if (d.startsWith('python')) out.push(path.join(dir, v, 'lib', d, 'site-packages'));
+      }
     }
   }
   return out;

@@ -60,6 +60,26 @@ export async function ancestorPath(workspace: string): Promise<string[]> {
 }
 
 /**
+ * The folders above the workspace up to its repository's root, nearest first, for a workspace that is a folder inside
+ * a repository (a package of a monorepo, where a Python project keeps one virtual environment at the root): [] for a
+ * repository's root, and where no repository root is found within MAX_LEVELS — a folder above that is no project's.
+ * Never the home folder (a dotfiles repository there holds no project) or the file system's root.
+ */
+export async function foldersUpToRepoRoot(workspace: string): Promise<string[]> {
+  let cur = path.resolve(workspace);
+  if (await isRepoRoot(cur)) return [];
+  const out: string[] = [];
+  for (let level = 1; level <= MAX_LEVELS; level++) {
+    const up = path.dirname(cur);
+    if (up === cur || up === path.dirname(up) || up === HOME) return [];
+    out.push(up);
+    cur = up;
+    if (await isRepoRoot(cur)) return out;
+  }
+  return [];
+}
+
+/**
  * Builds the ancestors `below` (ancestorPath) of `workspace` under `root`, each level as the header says, and returns
  * the folder the workspace is to be copied into (`root/<below…>`, created empty).
  */
