@@ -49,6 +49,25 @@ describe('excerpts of a large file', () => {
     });
   });
 
+  it("shows the file's imports first, where they fit: an <edit> adding one anchors its SEARCH on them", () => {
+    const imports = ['// Copyright notice', '/* eslint-disable */', "import { a } from './a';", 'import {', '  b,', '  c,', "} from './bc';", "const d = require('d');", ''];
+    const text = imports.join('\n') + '\n' + bigModule();
+    const ex = selectExcerpt(text, q('Make uploadProgress emit granular progress events'), 3000);
+    assert.ok(ex);
+    assert.deepStrictEqual(ex.ranges[0], { start: 3, end: 8 }, 'from the first import to the last, not the comments above');
+    assert.strictEqual(ex.texts[0], imports.slice(2, 8).join('\n'));
+    assert.ok(ex.texts.some((t) => t.includes("this.emit('uploadProgress'")), 'the work is still shown');
+    // Python and Rust too; a long block is cut at its end, within a fifth of the budget
+    const py = selectExcerpt(['# a module', 'import os', 'from typing import Any', '', ...bigModule().split('\n')].join('\n'), q('uploadProgress'), 3000);
+    assert.deepStrictEqual(py?.ranges[0], { start: 2, end: 3 });
+    const many = Array.from({ length: 60 }, (_, i) => `use crate::module_${i}::Thing${i};`);
+    const rs = selectExcerpt([...many, '', ...bigModule().split('\n')].join('\n'), q('uploadProgress'), 3000)!;
+    assert.strictEqual(rs.ranges[0].start, 1);
+    assert.ok(rs.ranges[0].end < 60 && rs.texts[0].length <= 600, `${rs.ranges[0].end} lines, ${rs.texts[0].length} chars`);
+    // a file that opens with code has no import block to show
+    assert.ok(!selectExcerpt(bigModule(), q('uploadProgress'), 3000)!.ranges.some((r) => r.start === 1));
+  });
+
   it('places the change by the rare words of the work, not by words every line holds', () => {
     const text = bigModule(300, 40);
     // "value" and "range" are on every helper; only the identifier places the change

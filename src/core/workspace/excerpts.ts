@@ -21,6 +21,10 @@
 // copied from it. What a range costs to show beyond its lines (its heading and fences, as the caller renders them) is
 // charged while the windows are picked, on the ranges as they will be merged, so the excerpt fits its budget as
 // rendered; and each range says what of the work it holds (the declared names and terms), for its heading.
+// The file's leading imports (from its first import line to its last, cut at the end to a fifth of the budget) are
+// taken first: an <edit> that adds an import needs an import line to anchor its SEARCH (a trial's DevA, shown no
+// import of a 2,400-line file, wrote a type inline rather than import it). On the localization bench the share of
+// changed hunks shown went up on three repositories by 0.01 and down on none.
 import { fileLines } from '../text/lines';
 import { terms, wordTerms } from './tokens';
 
@@ -105,6 +109,26 @@ function indentOf(line: string): number {
   let n = 0;
   while (n < line.length && (line.charCodeAt(n) === 32 || line.charCodeAt(n) === 9)) n++;
   return n === line.length ? -1 : n; // -1: blank
+}
+
+/** A line that imports (JS/TS, Python, Rust, Go, C), or a line that may sit among the imports (blank, comment, pragma). */
+const IMPORT_LINE = /^\s*(?:import\b|export\s+(?:\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|(?:const|let|var)\s+[\w${},:\s]+=\s*require\(|from\s+\S+\s+import\b|(?:pub\s+)?use\s+[\w:{]|#include\b|require(?:_relative)?\s*\(?['"])/;
+const AMONG_IMPORTS = /^\s*(?:$|\/\/|\/\*|\*|#(?!include)|#!|['"]use strict['"]|package\s|\)|\}|[\w$]+,?\s*$|[\w$]+\s+as\s+[\w$]+,?\s*$)/;
+/** How far down the imports are looked for, and what share of an excerpt's budget they may take. */
+const HEADER_LINES = 80;
+const HEADER_SHARE = 0.2;
+
+/** The file's leading imports (1-based lines, from its first import to its last), or null when it opens with none. */
+function importHeader(lines: readonly string[]): ExcerptRange | null {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < Math.min(lines.length, HEADER_LINES); i++) {
+    if (IMPORT_LINE.test(lines[i])) {
+      if (first < 0) first = i;
+      last = i;
+    } else if (!AMONG_IMPORTS.test(lines[i])) break;
+  }
+  return last < 0 ? null : { start: first + 1, end: last + 1 };
 }
 
 /**
@@ -236,6 +260,18 @@ export function selectExcerpt(
   const taken: ExcerptRange[] = [];
   const covered = new Uint8Array(lines.length);
   let used = 0;
+  // the file's imports first, where they fit: an <edit> that adds one needs an import line to anchor its SEARCH
+  const header = importHeader(lines);
+  // a long import block is cut at its end: any import line anchors a new one
+  while (header && header.end > header.start && sizeOf([header]) > budget * HEADER_SHARE) header.end--;
+  if (header && sizeOf([header]) <= budget * HEADER_SHARE) {
+    taken.push(header);
+    used = sizeOf(taken);
+    for (let k = header.start - 1; k < header.end; k++) {
+      covered[k] = 1;
+      for (const t of lineTerms[k] ?? []) shown.add(t);
+    }
+  }
   const pool = new Set(candidates);
   while (pool.size) {
     let best: Window | null = null;
