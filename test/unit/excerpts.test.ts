@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { declaredName, selectExcerpt, type RangeAbout } from '../../src/core/workspace/excerpts';
 import { termSpellings } from '../../src/core/workspace/tokens';
-import { contextSummary, excerptLines, packWorkspace, rangeLabel } from '../../src/core/workspace/pack';
+import { contextSummary, excerptLines, packWorkspace, rangeLabel, type WorkspaceContext } from '../../src/core/workspace/pack';
 import type { RankQuery } from '../../src/core/workspace/rank';
 import { terms } from '../../src/core/workspace/tokens';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
@@ -366,6 +366,29 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(!has(excerpts(), 4252), JSON.stringify(excerpts()));
     const daRead = { by: 'DA', files: [{ path: 'src/queue.ts', lines: [[4240, 4270] as [number, number]] }] };
     assert.ok(has(excerpts(daRead), 4252), JSON.stringify(excerpts(daRead)));
+  });
+
+  it('gives excerpts to a large file the upstream role read in part, though others rank above it', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-upstream-'));
+    // three large sources about the work take the first excerpt places; the guide speaks of it once, deep inside
+    for (const name of ['a', 'b', 'c']) {
+      const body = Array.from({ length: 1500 }, (_, i) => (i % 300 === 7 ? `  queue.flushQueue(${i}); // ${name}` : `  step(${i}); // keeps the order of ${name}`));
+      write(root, `src/${name}.ts`, `export function run${name}() {\n${body.join('\n')}\n}\n`);
+    }
+    const guide = Array.from({ length: 3000 }, (_, i) => (i === 2251 ? 'Call flushQueue() before you close the queue.' : `Paragraph ${i} of the guide, about the order of steps.`));
+    write(root, 'docs/guide.md', `# Guide\n${guide.join('\n')}\n`);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const pack = (daRead?: RankQuery['read']): WorkspaceContext =>
+      packWorkspace(index, { objective: 'flushQueue', ...(daRead ? { read: daRead } : {}) }, { step: 'deva', budget: 40000, readText: read(root) });
+    const excerptsOf = (ctx: WorkspaceContext, p: string) => ctx.files.find((f) => f.path === p)?.excerpts;
+    const plain = pack();
+    assert.deepStrictEqual(plain.files.filter((f) => f.excerpts).map((f) => f.path).sort(), ['src/a.ts', 'src/b.ts', 'src/c.ts']);
+    assert.strictEqual(excerptsOf(plain, 'docs/guide.md'), undefined);
+    const withRead = pack({ by: 'DA', files: [{ path: 'docs/guide.md', lines: [[2240, 2270]] }] });
+    const shown = excerptsOf(withRead, 'docs/guide.md');
+    assert.ok(shown?.some((r) => r.start <= 2253 && r.end >= 2253), JSON.stringify(shown));
+    assert.ok(withRead.totalChars <= 40000);
+    assert.match(withRead.text, /4 larger one\(s\) in excerpts/);
   });
 
   it('gives DA no excerpts (a map of UI files only)', async () => {

@@ -51,6 +51,15 @@ const MAP_RESERVE = 6000;
  * (0.558 → 0.539) and raised the changed lines shown only a little more.
  */
 const EXCERPT_RANK = 3;
+/**
+ * Besides those, and first, up to this many files the upstream role read in part (or found by searching) get
+ * excerpts, wherever they rank, their windows favouring the lines it saw, in room kept for them from the whole files
+ * (UPSTREAM_EXCERPT_CHARS each): a trial's DA read lines 830–965 of a 55,000-character `docs/api.md` for the entry
+ * DevA was to add, and DevA, given only the file's map line, spent a call reading them again. The localization bench
+ * has no upstream role, so its figures do not move.
+ */
+const UPSTREAM_EXCERPTS = 2;
+const UPSTREAM_EXCERPT_CHARS = 3000;
 /** Map lines list at most this many symbols. */
 const MAP_SYMBOLS = 12;
 
@@ -128,7 +137,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts, only once there are some
   const reserveHead = head(99999, 0, 99999).length + 2;
-  const excerptsSaying = head(99999, EXCERPT_RANK, 99999).length + 2 - reserveHead;
+  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999).length + 2 - reserveHead;
   const mapHeading = '\n\n### Map\n';
   const files: PackedFile[] = [];
   const blocks: string[] = [];
@@ -136,8 +145,11 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const top = ranked.length ? ranked[0].score : 0;
 
   if (opts.step === 'deva') {
-    // whole files: keep ~10% of the budget for the map of what follows
-    const wholeLimit = budget - Math.min(MAP_RESERVE, Math.floor(budget * 0.1));
+    // the files the upstream role read in part, for their excerpts
+    const seenUpstream = new Set((q.read?.files ?? []).filter((f) => !f.whole && (f.lines?.length || f.hits?.length)).map((f) => f.path));
+    const upstream = ranked.filter((c) => seenUpstream.has(c.path) && index.get(c.path)).slice(0, UPSTREAM_EXCERPTS);
+    // whole files: keep ~10% of the budget for the map of what follows, and room for those excerpts
+    const wholeLimit = budget - Math.min(MAP_RESERVE, Math.floor(budget * 0.1)) - Math.min(upstream.length * UPSTREAM_EXCERPT_CHARS, Math.floor(budget * 0.15));
     const group = ranked.filter((c) => c.score > 0 && c.score >= top * WHOLE_MIN_RELATIVE_SCORE && index.get(c.path));
     const density = (c: { path: string; score: number }) => c.score / Math.pow(index.get(c.path)!.chars + WHOLE_PICK.sizeFloor, WHOLE_PICK.sizeWeight);
     const picked = new Map<string, { block: string; chars: number }>();
@@ -163,7 +175,8 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       files.push({ path: c.path, chars: p.chars, whole: true });
     }
     const st = { budget, used, readText, blocks, files };
-    used = packExcerpts(group.slice(0, EXCERPT_RANK).filter((c) => !picked.has(c.path)), q, st, excerptsSaying);
+    const excerptable = [...upstream, ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
+    used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
   }
   const shown = new Set(files.map((f) => f.path));
   const lines: string[] = [];
