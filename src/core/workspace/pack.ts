@@ -4,7 +4,8 @@
 //    most of the work, each range headed by its line numbers and the work's names it declares and words it mentions,
 //    so DevA can tell which range matters), then map lines (path — top-level symbols) for the next ones, then bare
 //    paths while room remains, so DevA knows what exists. The files DA read with its tools in this session rank near
-//    the top (rank.ts), and the head names them first;
+//    the top (rank.ts), the head names them first, and those DA read in part get excerpts of the lines it saw
+//    (UPSTREAM_EXCERPTS) before the others;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
 //    when the workspace has no UI files;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
