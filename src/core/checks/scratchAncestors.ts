@@ -39,24 +39,35 @@ const isRepoRoot = (dir: string): Promise<boolean> => fsp.lstat(path.join(dir, '
 export const isEntryFolder = (name: string): boolean => name.startsWith('@') || name === '.bin';
 
 /**
- * The workspace's path below the top ancestor the checks need (see the header), as folder names; [] when none is
- * needed (no ancestor has a node_modules folder, or the workspace is the repository root).
+ * The folders above the workspace the checks may look in, nearest first: at most MAX_LEVELS, never the home folder
+ * or the file system's root, and none past the repository's root (the folder holding `.git`); `atRepoRoot` when the
+ * last of them is that root. None for a workspace at its repository's root. The one climb of ancestorPath and
+ * foldersUpToRepoRoot.
  */
-export async function ancestorPath(workspace: string): Promise<string[]> {
+async function foldersAbove(workspace: string): Promise<{ folders: string[]; atRepoRoot: boolean }> {
   let cur = path.resolve(workspace);
-  if (await isRepoRoot(cur)) return [];
-  const names: string[] = [];
-  let found: string[] = [];
+  const folders: string[] = [];
+  if (await isRepoRoot(cur)) return { folders, atRepoRoot: false };
   for (let level = 1; level <= MAX_LEVELS; level++) {
     const up = path.dirname(cur);
     // never the file system's root or the user's home folder: a node_modules there is no project's
     if (up === cur || up === path.dirname(up) || up === HOME) break;
-    names.unshift(path.basename(cur));
+    folders.push(up);
     cur = up;
-    if (await isDir(path.join(cur, 'node_modules'))) found = [...names];
-    if (await isRepoRoot(cur)) break;
+    if (await isRepoRoot(cur)) return { folders, atRepoRoot: true };
   }
-  return found;
+  return { folders, atRepoRoot: false };
+}
+
+/**
+ * The workspace's path below the top ancestor the checks need (see the header), as folder names; [] when none is
+ * needed (no ancestor has a node_modules folder, or the workspace is the repository root).
+ */
+export async function ancestorPath(workspace: string): Promise<string[]> {
+  const { folders } = await foldersAbove(workspace);
+  let top: string | null = null;
+  for (const dir of folders) if (await isDir(path.join(dir, 'node_modules'))) top = dir;
+  return top === null ? [] : path.relative(top, path.resolve(workspace)).split(path.sep);
 }
 
 /**
@@ -66,17 +77,8 @@ export async function ancestorPath(workspace: string): Promise<string[]> {
  * Never the home folder (a dotfiles repository there holds no project) or the file system's root.
  */
 export async function foldersUpToRepoRoot(workspace: string): Promise<string[]> {
-  let cur = path.resolve(workspace);
-  if (await isRepoRoot(cur)) return [];
-  const out: string[] = [];
-  for (let level = 1; level <= MAX_LEVELS; level++) {
-    const up = path.dirname(cur);
-    if (up === cur || up === path.dirname(up) || up === HOME) return [];
-    out.push(up);
-    cur = up;
-    if (await isRepoRoot(cur)) return out;
-  }
-  return [];
+  const { folders, atRepoRoot } = await foldersAbove(workspace);
+  return atRepoRoot ? folders : [];
 }
 
 /**
