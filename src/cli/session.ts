@@ -19,6 +19,7 @@ import {
   type StepId,
   DEFAULT_CAPE_FOLDER,
   summarizeChecks,
+  shellWord,
 } from '../core';
 import { type Parsed, EXIT_INTERRUPTED, UsageError, requireWorkspace } from './flags';
 import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom } from './settings';
@@ -49,11 +50,6 @@ export async function askDorQuestions(
     reader.close();
   }
   return answers;
-}
-
-/** A path as a shell word (quoted only when needed), for commands the user copies. */
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** stdin as UTF-8 text; input that is not text (binary, not UTF-8) is a usage error, never decoded lossily. */
@@ -178,7 +174,8 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
 
   if (result.needsAnswers) {
     const q = result.needsAnswers;
-    const ws = shellQuote(workspace);
+    // commands the user copies: POSIX shell lines, as the README's
+    const ws = shellWord(workspace, 'posix');
     stderr.write(
       `\nSession ${result.taskId} is paused: the Cape Master needs ${q.length === 1 ? 'an answer' : `${q.length} answers`} before the team starts.\n` +
         q.map((x, i) => `  ${i + 1}. ${x}\n`).join('') +
@@ -205,7 +202,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   }
   if (!result.ok && result.resumable) {
     const first = result.error?.kind === 'auth' ? 'Once the key is fixed, resume' : 'Completed steps are saved. Resume';
-    human.write(`\n${first} with: cape resume --workspace ${shellQuote(workspace)} --task ${result.taskId}\n`);
+    human.write(`\n${first} with: cape resume --workspace ${shellWord(workspace, 'posix')} --task ${result.taskId}\n`);
   }
   if (flags.json) {
     stdout.write(

@@ -20,6 +20,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import which from 'which';
 import type { CheckCommand } from './types';
+import { shellWord } from '../text/shell';
 import { ancestorPath, foldersUpToRepoRoot } from './scratchAncestors';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
@@ -130,12 +131,6 @@ async function venvProgram(workspace: string, names: readonly string[]): Promise
     }
   }
   return null;
-}
-
-/** A path as one word of a check's command line (run by a shell): quoted only when it needs to be. */
-function shellWord(p: string): string {
-  if (/^[\w@%+=:,./\\-]+$/.test(p)) return p;
-  return process.platform === 'win32' ? `"${p}"` : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The first of the names that is a program on PATH; null when none is. */

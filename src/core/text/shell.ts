@@ -1,0 +1,9 @@
+// A path or value as one word of a shell command line: left bare when it holds only characters no shell reads
+// specially, else quoted — single quotes for a POSIX shell, double quotes for Windows' cmd (where a backslash is a
+// path separator, not an escape). The CLI's "resume with: …" hints and the detected check commands use it.
+
+/** `s` as one word of a command line for `shell` (by default the one this platform runs commands with). */
+export function shellWord(s: string, shell: 'posix' | 'cmd' = process.platform === 'win32' ? 'cmd' : 'posix'): string {
+  if (shell === 'cmd') return /^[\w@%+=:,./\\-]+$/.test(s) ? s : `"${s}"`;
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
