@@ -109,8 +109,8 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
   return [statics, tests];
 }
 
-/** The project's virtual environments, where its Python tools are installed. */
-const VENVS = ['.venv', 'venv'];
+/** The project's virtual environments, where its Python tools are installed (scratch.ts links them and reads their site-packages). */
+export const VENVS: readonly string[] = ['.venv', 'venv'];
 
 /**
  * A program of the project's virtual environment: the workspace's, as a relative path (the checks run in a copy of

@@ -15,14 +15,14 @@ import * as os from 'os';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
+import { VENVS } from './detect';
 import { ancestorPath, foldersUpToRepoRoot, isDir, isEntryFolder, mirrorAncestors, VERSION_CONTROL } from './scratchAncestors';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
   'node_modules',
   'bower_components',
-  '.venv',
-  'venv',
+  ...VENVS,
   '.tox',
   'vendor',
   'Pods',
@@ -83,13 +83,13 @@ export async function checksBuildEnv(workspace: string): Promise<Record<string, 
 }
 
 /**
- * Where the project's virtual environments (.venv/, venv/: those detect.ts runs — the workspace's, and for a package of
+ * Where the project's virtual environments (VENVS: those detect.ts runs — the workspace's, and for a package of
  * a monorepo those up to its repository's root) install packages.
  */
 async function venvSitePackages(workspace: string): Promise<string[]> {
   const out: string[] = [];
   for (const dir of [workspace, ...(await foldersUpToRepoRoot(workspace))]) {
-    for (const v of ['.venv', 'venv']) {
+    for (const v of VENVS) {
       out.push(path.join(dir, v, 'Lib', 'site-packages')); // Windows
       for (const d of await fsp.readdir(path.join(dir, v, 'lib')).catch(() => [] as string[])) {
         if (d.startsWith('python')) out.push(path.join(dir, v, 'lib', d, 'site-packages'));
