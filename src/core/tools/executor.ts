@@ -73,7 +73,7 @@ export class ToolRunner {
 
   /** What the step has used of its bounds, as the request after a turn's results states it. */
   usedText(): string {
-    return toolUseText({ calls: this.calls, chars: Math.min(this.chars, this.bounds.maxChars) }, this.bounds);
+    return toolUseText({ calls: this.calls, chars: Math.min(this.chars, this.bounds.maxChars), spent: this.spent() }, this.bounds);
   }
 
   /** No further call can be answered. */

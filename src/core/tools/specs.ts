@@ -87,12 +87,11 @@ export function toolsOn(bounds: Partial<ToolBounds>): boolean {
  * the top of a long request, could count its calls but not the characters its reads returned, and so could not tell
  * whether one more whole file would fit.
  */
-export function toolUseText(used: { calls: number; chars: number }, b: ToolBounds): string {
+export function toolUseText(used: { calls: number; chars: number; spent: boolean }, b: ToolBounds): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  const spent = used.calls >= b.maxCalls || used.chars >= b.maxChars;
   return (
     `[Tools used in this step: ${n(used.calls)} of ${n(b.maxCalls)} calls, ${n(used.chars)} of ${n(b.maxChars)} characters of results` +
-    `${spent ? ` — the budget is spent: write your answer now` : ''}.]`
+    `${used.spent ? ` — the budget is spent: write your answer now` : ''}.]`
   );
 }
 
