@@ -260,18 +260,20 @@ export function selectExcerpt(
   const taken: ExcerptRange[] = [];
   const covered = new Uint8Array(lines.length);
   let used = 0;
+  /** Takes a range (`size`: the ranges taken with it, as sizeOf counts them): its lines shown, their terms seen. */
+  const take = (span: ExcerptRange, size: number) => {
+    used = size;
+    taken.push(span);
+    for (let k = span.start - 1; k < span.end; k++) {
+      covered[k] = 1;
+      for (const t of lineTerms[k] ?? []) shown.add(t);
+    }
+  };
   // the file's imports first, where they fit: an <edit> that adds one needs an import line to anchor its SEARCH
   const header = importHeader(lines);
   // a long import block is cut at its end: any import line anchors a new one
   while (header && header.end > header.start && sizeOf([header]) > budget * HEADER_SHARE) header.end--;
-  if (header && sizeOf([header]) <= budget * HEADER_SHARE) {
-    taken.push(header);
-    used = sizeOf(taken);
-    for (let k = header.start - 1; k < header.end; k++) {
-      covered[k] = 1;
-      for (const t of lineTerms[k] ?? []) shown.add(t);
-    }
-  }
+  if (header && sizeOf([header]) <= budget * HEADER_SHARE) take(header, sizeOf([header]));
   const pool = new Set(candidates);
   while (pool.size) {
     let best: Window | null = null;
@@ -293,12 +295,7 @@ export function selectExcerpt(
       if (budget - used < 200) break;
       continue;
     }
-    used = after;
-    taken.push(span);
-    for (let k = span.start - 1; k < span.end; k++) {
-      covered[k] = 1;
-      for (const t of lineTerms[k] ?? []) shown.add(t);
-    }
+    take(span, after);
     // windows wholly inside what is shown add nothing
     for (const w of pool) {
       let inside = true;
