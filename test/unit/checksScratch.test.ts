@@ -19,6 +19,35 @@ function write(root: string, rel: string, text: string, mode?: number): void {
 
 const proposed = (relPath: string, content: string, action: ProposedFile['action'] = 'modify'): ProposedFile => ({ path: relPath, relPath, action, status: 'proposed', content });
 
+/**
+ * A virtual environment at `root/.venv`: a real one when Python is here, else its folders and a stand-in program;
+ * `real` says which, `site` is its site-packages folder.
+ */
+function virtualEnv(root: string): { real: boolean; site: string } {
+  const real = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(root, '.venv')]).status === 0;
+  const lib = path.join(root, '.venv', 'lib');
+  if (!real) write(root, '.venv/bin/python', '#!/bin/sh\n', 0o755);
+  return { real, site: path.join(lib, real ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages') };
+}
+
+/**
+ * The scratch copy of a package whose `src/calc` an environment installed editable: its copy of `src/` first on
+ * PYTHONPATH, and `python` (the environment's, when real) importing the proposed version from it.
+ */
+async function assertImportsCopy(ws: string, python: string, real: boolean): Promise<void> {
+  const s = await createScratch(ws, { capeFolder: 'cape' });
+  try {
+    const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
+    assert.deepStrictEqual(s.env.PYTHONPATH?.split(path.delimiter), [path.join(s.dir, 'src'), ...own], "the copy's source folder comes first");
+    assert.deepStrictEqual(await s.overlay([proposed('src/calc/__init__.py', "VALUE = 'new'\n")]), []);
+    if (!real) return;
+    const run = await runCheck({ command: `${python} -c "import calc; print(calc.VALUE)"`, cwd: s.dir, round: 0, env: { ...process.env, ...s.env } });
+    assert.strictEqual(run.output, 'new');
+  } finally {
+    await s.dispose();
+  }
+}
+
 describe('checks: scratch copy keeps what the checks need', () => {
   it('a proposed change to an executable script keeps it executable (applying it keeps the mode too)', async function () {
     if (process.platform === 'win32') this.skip();
@@ -132,27 +161,14 @@ describe('checks: scratch copy keeps what the checks need', () => {
     const ws = tmp();
     write(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
     write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
-    // a real virtual environment when Python is here, else its folders
-    const venv = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(ws, '.venv')]).status === 0;
-    const lib = path.join(ws, '.venv', 'lib');
-    const site = path.join(lib, venv ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages');
+    const { real, site } = virtualEnv(ws);
     // what `pip install -e .` leaves (setuptools, hatch, pdm, poetry, flit): a .pth naming the source folder
     write(site, '__editable__.calc-0.1.pth', `${path.join(ws, 'src')}\n`);
     write(site, 'distutils-precedence.pth', "import os; var = 'SETUPTOOLS_USE_DISTUTILS'\n");
     write(site, 'other.pth', '/usr/share/elsewhere\n');
     write(site, 'git-dep.pth', `${path.join(ws, '.venv', 'src', 'dep')}\n`); // pip's editable from git, in the environment
     write(ws, '.venv/src/dep/dep/__init__.py', '');
-    const s = await createScratch(ws, { capeFolder: 'cape' });
-    try {
-      const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
-      assert.deepStrictEqual(s.env.PYTHONPATH?.split(path.delimiter), [path.join(s.dir, 'src'), ...own], 'the copy\'s source folder comes first');
-      assert.deepStrictEqual(await s.overlay([proposed('src/calc/__init__.py', "VALUE = 'new'\n")]), []);
-      if (!venv) return;
-      const run = await runCheck({ command: `.venv/bin/python -c "import calc; print(calc.VALUE)"`, cwd: s.dir, round: 0, env: { ...process.env, ...s.env } });
-      assert.strictEqual(run.output, 'new');
-    } finally {
-      await s.dispose();
-    }
+    await assertImportsCopy(ws, '.venv/bin/python', real);
   });
 
   it('a package of a monorepo opened alone runs its checks by the virtual environment at the repository root, importing its copy', async function () {
@@ -163,10 +179,7 @@ describe('checks: scratch copy keeps what the checks need', () => {
     const ws = path.join(repo, 'packages', 'calc');
     write(ws, 'pyproject.toml', '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n');
     write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
-    const venv = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(repo, '.venv')]).status === 0;
-    const lib = path.join(repo, '.venv', 'lib');
-    const site = path.join(lib, venv ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages');
-    if (!venv) write(repo, '.venv/bin/python', '#!/bin/sh\n', 0o755);
+    const { real, site } = virtualEnv(repo);
     // `pip install -e packages/calc` run at the root: a .pth naming the package's source folder
     write(site, '__editable__.calc-0.1.pth', `${path.join(ws, 'src')}\n`);
     const python = path.join(repo, '.venv', 'bin', 'python');
@@ -175,17 +188,7 @@ describe('checks: scratch copy keeps what the checks need', () => {
     fs.rmSync(path.join(repo, '.git'), { recursive: true });
     assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command).filter((c) => c.includes('.venv')), []);
     fs.mkdirSync(path.join(repo, '.git'));
-    const s = await createScratch(ws, { capeFolder: 'cape' });
-    try {
-      const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
-      assert.deepStrictEqual(s.env.PYTHONPATH?.split(path.delimiter), [path.join(s.dir, 'src'), ...own], "the copy's source folder comes first");
-      assert.deepStrictEqual(await s.overlay([proposed('src/calc/__init__.py', "VALUE = 'new'\n")]), []);
-      if (!venv) return;
-      const run = await runCheck({ command: `${python} -c "import calc; print(calc.VALUE)"`, cwd: s.dir, round: 0, env: { ...process.env, ...s.env } });
-      assert.strictEqual(run.output, 'new');
-    } finally {
-      await s.dispose();
-    }
+    await assertImportsCopy(ws, python, real);
   });
 
   it("a folder it may not read (a container's data volume) or a file removed while copying (a dev server's build) is left out, not fatal", async () => {
