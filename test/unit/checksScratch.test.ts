@@ -118,13 +118,18 @@ describe('checks: scratch copy keeps what the checks need', () => {
     const s = await createScratch(ws, { capeFolder: 'cape' });
     try {
       assert.deepStrictEqual(await s.overlay([proposed('index.js', "module.exports = 'WEB ' + require('@acme/util');\n")]), []);
-      // the package's own name resolves to the copy (where the proposal is), a sibling and a dependency to the user's
+      // the package's own name and its sibling resolve to their copies (the proposal is in one), a dependency to the user's
       const run = await runCheck({ command: 'node test.js && ../../node_modules/.bin/deptool', cwd: s.dir, round: 0 });
       assert.strictEqual(run.output, 'WEB util dep true\ntool ran');
+      const where = await runCheck({ command: `node -p "require.resolve('@acme/util')"`, cwd: s.dir, round: 0 });
+      assert.strictEqual(where.output, path.join(path.dirname(s.dir), 'util', 'index.js'));
+      // a check that writes beside the package (`tsc -b` building a referenced project) writes the copy, not the user's
+      const build = await runCheck({ command: `node -e "require('fs').writeFileSync('../util/index.js', 'built')" && mkdir ../util/dist`, cwd: s.dir, round: 0 });
+      assert.ok(build.passed, build.output);
       assert.strictEqual(path.basename(s.dir), 'web');
       assert.ok(fs.lstatSync(path.join(s.dir, '..', '..', '.env')).isSymbolicLink(), 'a secret is linked, not copied');
       assert.ok(!fs.lstatSync(path.join(s.dir, '..', '..', 'tsconfig.base.json')).isSymbolicLink(), 'a config file is copied');
-      assert.ok(fs.lstatSync(path.join(s.dir, '..', 'util')).isSymbolicLink(), 'a sibling package is linked');
+      assert.ok(!fs.lstatSync(path.join(s.dir, '..', 'util')).isSymbolicLink(), 'a sibling package is copied');
       assert.ok(!fs.existsSync(path.join(s.dir, '..', '..', '.git')), 'version control is left out');
       // and the checks' detection finds the hoisted TypeScript, by a path that works in the copy
       const checks = await detectChecks(ws);
@@ -134,6 +139,32 @@ describe('checks: scratch copy keeps what the checks need', () => {
     }
     assert.strictEqual(fs.readFileSync(path.join(ws, 'index.js'), 'utf8'), "module.exports = 'web ' + require('@acme/util');\n");
     assert.ok(fs.existsSync(path.join(repo, 'node_modules', 'dep', 'index.js')));
+    assert.strictEqual(fs.readFileSync(path.join(repo, 'packages', 'util', 'index.js'), 'utf8'), "module.exports = 'util';\n", 'the user\'s sibling is untouched');
+    assert.ok(!fs.existsSync(path.join(repo, 'packages', 'util', 'dist')));
+  });
+
+  it('the folders beside a monorepo package are copied within a bound, in all; past it they are linked', async function () {
+    if (process.platform === 'win32') this.skip();
+    const repo = tmp();
+    fs.mkdirSync(path.join(repo, '.git'));
+    write(repo, 'node_modules/dep/index.js', '');
+    write(repo, 'packages/web/index.js', 'x');
+    write(repo, 'packages/a/index.js', 'a'.repeat(400));
+    write(repo, 'packages/a/node_modules/big/index.js', 'z'.repeat(5000)); // a dependency is linked, so not counted
+    write(repo, 'packages/b/index.js', 'b'.repeat(400));
+    write(repo, 'packages/c/one.js', 'c');
+    write(repo, 'packages/c/two.js', 'c');
+    const s = await createScratch(path.join(repo, 'packages', 'web'), { capeFolder: 'cape', besideLimit: { files: 3, bytes: 1000 } });
+    try {
+      const kinds = ['a', 'b', 'c'].map((p) => fs.lstatSync(path.join(s.dir, '..', p)).isSymbolicLink());
+      // a and b fit (2 files, 800 bytes), c's two files would pass 3 files: linked, its content the user's
+      assert.deepStrictEqual(kinds, [false, false, true]);
+      assert.ok(fs.lstatSync(path.join(s.dir, '..', 'a', 'node_modules')).isSymbolicLink());
+      assert.strictEqual(fs.realpathSync(path.join(s.dir, '..', 'c')), fs.realpathSync(path.join(repo, 'packages', 'c')));
+    } finally {
+      await s.dispose();
+    }
+    assert.ok(fs.existsSync(path.join(repo, 'packages', 'c', 'one.js')), 'disposing removes the link, not what it leads to');
   });
 
   it('already right: a workspace at its repository root, or under no node_modules, is copied alone', async () => {

@@ -1,8 +1,8 @@
 // The checks domain (src/core/checks/) owns the project's own checks on DevA's proposal, before anything is applied:
 // which commands run (detect.ts: the configured list, or the obvious ones detected and run only with consent), the
-// scratch copy of the workspace with the proposal written over it (scratch.ts: dependencies linked, .git and cape/
-// left out, in the OS temp dir, removed afterwards; scratchAncestors.ts: a monorepo package keeps the folders above
-// it), one command's run (run.ts: own process group, time limit, output
+// scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
+// scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchAncestors.ts: a monorepo package keeps the
+// folders above and beside it), one command's run (run.ts: own process group, time limit, output
 // cap, Stop), the output made useful (output.ts: file:line lines first, a linter's problems named; testCases.ts: the
 // test cases of many runners recognised; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts), DevA's test files alone on the unchanged workspace when asked
@@ -16,6 +16,7 @@ export * from './testCases';
 export * from './testNames';
 export * from './run';
 export * from './scratch';
+export { isBuildFolder } from './scratchCopy';
 export * from './loop';
 export * from './failFirst';
 export * from './baseline';

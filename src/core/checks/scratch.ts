@@ -1,36 +1,21 @@
 // The scratch copy the checks run in: the workspace copied into a new folder of the OS temp dir, with DevA's
-// proposed files written over it. The user's tree is never written. Dependency folders (node_modules, virtual
-// environments, vendor trees) are linked, not copied — entry by entry when they link workspace packages (npm, yarn
-// and pnpm workspaces), so those resolve to the copy; .git, the cape folder, the caches tools rebuild (`__pycache__`,
-// pytest's, mypy's and ruff's caches), the build folders of BUILD_FOLDERS (Rust's, Maven's `target/`, Gradle's
-// `build/`, .NET's `bin/`) and what cannot be read (UNCOPIABLE) are left out. Cargo builds into a folder of ours in
-// the OS temp dir instead, one per workspace, kept between runs and sessions so only the project's own crate is
-// rebuilt (Scratch.env); a package inside a monorepo keeps its place under the folders it draws on (the hoisted
-// node_modules, the shared configuration: scratchAncestors.ts); a Python package the project's virtual environment installed editable from the workspace
-// (`pip install -e .`, a .pth naming `src/`) is imported from the copy, by PYTHONPATH. A proposed file that would land
-// inside a linked folder (and so in the user's real dependencies) is not written, and said so.
+// proposed files written over it. The user's tree is never written. What is copied, linked (installed dependencies)
+// or left out (version control, the cape folder, caches, build output) is scratchCopy.ts's. Cargo builds into a
+// folder of ours in the OS temp dir instead, one per workspace, kept between runs and sessions so only the project's
+// own crate is rebuilt (Scratch.env); a package inside a monorepo keeps its place under the folders it draws on (the
+// hoisted node_modules, the shared configuration, its sibling packages: scratchAncestors.ts); a Python package the
+// project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming `src/`) is
+// imported from the copy, by PYTHONPATH. A proposed file that would land inside a linked folder (and so in the user's
+// real dependencies) is not written, and said so.
 import { createHash } from 'crypto';
-import { promises as fsp, constants as fsc } from 'fs';
+import { promises as fsp } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
-import { ancestorPath, foldersUpToRepoRoot, isDir, isEntryFolder, mirrorAncestors, VERSION_CONTROL } from './scratchAncestors';
-
-/** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
-export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
-  'node_modules',
-  'bower_components',
-  ...VENVS,
-  '.tox',
-  'vendor',
-  'Pods',
-  '.gradle',
-]);
-
-/** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
-const SKIPPED = new Set([...VERSION_CONTROL, '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
+import { ancestorPath, foldersUpToRepoRoot, isDir, mirrorAncestors } from './scratchAncestors';
+import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, type TreeSize } from './scratchCopy';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -38,24 +23,6 @@ function hasCargoToml(dir: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/**
- * Build output folders, left out of the copy when the build file that writes them is beside them (a `target/` or
- * `build/` without one may be source): what the build writes, often hundreds of MB, which the checks rebuild from the
- * copied sources. .NET's `obj/` is copied: it holds the restore's record, without which `dotnet test` would restore
- * again, and that can need the network.
- */
-const BUILD_FOLDERS: readonly { name: string; builtBy: RegExp }[] = [
-  { name: 'target', builtBy: /^(Cargo\.toml|pom\.xml)$/ },
-  { name: 'build', builtBy: /^build\.gradle(\.kts)?$/ },
-  { name: 'bin', builtBy: /\.(cs|fs|vb)proj$/ },
-];
-
-/** Whether `name`, a folder among `siblings` (the names in its parent folder), is a build folder (BUILD_FOLDERS). */
-export function isBuildFolder(name: string, siblings: readonly string[]): boolean {
-  const b = BUILD_FOLDERS.find((f) => f.name === name);
-  return !!b && siblings.some((s) => b.builtBy.test(s));
 }
 
 export interface Scratch {
@@ -131,96 +98,48 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
 }
 
 /**
- * What the copy leaves out rather than fail on: a folder or file the user may not read (a container's data volume of
- * another user), or one removed between listing and copying (what a running dev server or watcher rewrites).
+ * How much of the folders beside a monorepo package (its sibling packages, the repository's other folders) the copy
+ * takes, in all: a folder past this is linked, as the rest of the user's tree, rather than copy a large repository for
+ * every check run.
  */
-const UNCOPIABLE = new Set(['EACCES', 'EPERM', 'ENOENT']);
-
-/** Copies `src` (the folder `rel` of `workspace`) to `dest`, but what `skip` says and what cannot be read (UNCOPIABLE). */
-async function copyTree(workspace: string, src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) throw new Error('cancelled');
-  const entries = await fsp.readdir(src, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
-    if (rel && UNCOPIABLE.has(e.code ?? '')) return null;
-    throw e;
-  });
-  if (!entries) return;
-  await fsp.mkdir(dest, { recursive: true });
-  const names = entries.map((e) => e.name);
-  for (const e of entries) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (skip(r, e.name) || (e.isDirectory() && isBuildFolder(e.name, names))) continue;
-    const s = path.join(src, e.name);
-    const d = path.join(dest, e.name);
-    if (e.isDirectory()) {
-      if (!LINKED_DEPENDENCY_DIRS.has(e.name)) await copyTree(workspace, s, d, skip, r, signal);
-      else if (await linksWorkspacePackages(s, workspace)) await linkEntries(s, d, true);
-      else await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
-    } else if (e.isFile()) {
-      await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE).catch((err: NodeJS.ErrnoException) => {
-        if (!UNCOPIABLE.has(err.code ?? '')) throw err;
-      });
-    } else if (e.isSymbolicLink()) {
-      await copyLink(s, d);
-    }
-    // sockets, FIFOs, devices: not copied
-  }
-}
-
-/** A link kept as the same link: a relative one resolves inside the copy, an absolute one where it always did. */
-function copyLink(src: string, dest: string): Promise<void> {
-  return fsp
-    .readlink(src)
-    .then((to) => fsp.symlink(to, dest))
-    .catch(() => undefined);
-}
+export const BESIDE_COPY_LIMIT: TreeSize = { files: 10_000, bytes: 100 * 1024 * 1024 };
 
 /**
- * Whether a dependency folder links a package of the workspace outside it (`node_modules/@acme/bar ->
- * ../../packages/bar`): linked whole, such a package would resolve to the user's tree, not the copy the proposal is in.
+ * Copies a folder beside the workspace (scratchAncestors.ts) while the copies stay within BESIDE_COPY_LIMIT, in all;
+ * links it past that. `region` is the top ancestor.
  */
-async function linksWorkspacePackages(dir: string, workspace: string): Promise<boolean> {
-  const inside = (p: string, root: string) => isInside(root, p, { strict: true });
-  const look = async (folder: string, top: boolean): Promise<boolean> => {
-    for (const e of await fsp.readdir(folder, { withFileTypes: true }).catch(() => [])) {
-      const p = path.join(folder, e.name);
-      if (top && e.isDirectory() && e.name.startsWith('@') && (await look(p, false))) return true;
-      if (!e.isSymbolicLink()) continue;
-      const to = await fsp.readlink(p).catch(() => null);
-      if (to !== null && inside(path.resolve(folder, to), workspace) && !inside(path.resolve(folder, to), dir)) return true;
+function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (src: string, dest: string) => Promise<void> {
+  const left: TreeSize = { ...limit };
+  const skip = (name: string) => SKIPPED.has(name);
+  return async (src, dest) => {
+    const size = await measureTree(src, skip, left);
+    if (size.files > left.files || size.bytes > left.bytes) {
+      await fsp.symlink(src, dest, process.platform === 'win32' ? 'junction' : 'dir');
+      return;
     }
-    return false;
+    left.files -= size.files;
+    left.bytes -= size.bytes;
+    await copyTree(region, src, dest, (_rel, name) => skip(name), '', signal);
   };
-  return look(dir, true);
 }
 
 /**
- * A dependency folder rebuilt of links to its entries (linksWorkspacePackages said why): each package linked to the
- * user's, its files (the package manager's records) copied, each link kept as the same link — a workspace package's
- * relative link then leads to its copy — and scope and `.bin` folders rebuilt the same way one level down.
+ * Copies the workspace (without .git and `capeFolder`) into a new temp folder; `besideLimit` (BESIDE_COPY_LIMIT by
+ * default) bounds what is copied of the folders beside a monorepo package.
  */
-async function linkEntries(src: string, dest: string, top: boolean): Promise<void> {
-  await fsp.mkdir(dest);
-  for (const e of await fsp.readdir(src, { withFileTypes: true })) {
-    const s = path.join(src, e.name);
-    const d = path.join(dest, e.name);
-    if (e.isSymbolicLink()) await copyLink(s, d);
-    else if (top && e.isDirectory() && isEntryFolder(e.name)) await linkEntries(s, d, false);
-    else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
-    else if (e.isFile()) await fsp.copyFile(s, d); // the package manager's own records, small
-  }
-}
-
-/** Copies the workspace (without .git and `capeFolder`) into a new temp folder. */
-export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal }): Promise<Scratch> {
+export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize }): Promise<Scratch> {
   const top = await fsp.mkdtemp(path.join(os.tmpdir(), 'cape-checks-'));
   const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
   const dispose = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
   let real: string;
   try {
     // a package inside a monorepo keeps its place under the folders it draws on (scratchAncestors.ts)
-    const dir = await mirrorAncestors(workspace, await ancestorPath(workspace), top);
+    const below = await ancestorPath(workspace);
+    let region = path.resolve(workspace);
+    for (let i = 0; i < below.length; i++) region = path.dirname(region);
+    const dir = await mirrorAncestors(workspace, below, top, besideCopier(region, opts.besideLimit ?? BESIDE_COPY_LIMIT, opts.signal));
     real = await fsp.realpath(dir);
-    await copyTree(workspace, workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
+    await copyTree(region, workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
   } catch (e) {
     await dispose();
     throw e;

@@ -8,11 +8,12 @@
 // ancestor being the farthest one with a node_modules folder (at most MAX_LEVELS up; never past the repository root,
 // the folder holding `.git`, a file in a worktree or submodule; never the home folder or the file system's root). On each level on the way down the
 // files are copied (a check may write what it reads), but secrets by name (`.env`, `.npmrc`…: workspace/secretNames.ts)
-// and files over MAX_FILE_BYTES are linked, so their content is not duplicated; the other folders are linked (its
-// sibling packages, a shared configuration folder: read by a check of this package, not written), and node_modules
-// is rebuilt of links: a link to a package of the workspace itself (npm, yarn and pnpm workspaces link the sibling
-// packages in) leads to its copy, where the proposal is, any other to where it always led. A workspace at its
-// repository's root, or under no node_modules, is copied alone, as before.
+// and files over MAX_FILE_BYTES are linked, so their content is not duplicated; the other folders (its sibling
+// packages, a shared configuration folder) are copied too, by the caller's rule (scratch.ts: within a bound, linked
+// past it) — a check of this package may write them (`tsc -b` builds the projects it references, a test runner keeps
+// its cache beside them) and must not write the user's. node_modules is rebuilt of links: a link to a package of the
+// mirrored tree (npm, yarn and pnpm workspaces link the packages in) leads to its copy, where the proposal is, any
+// other to where it always led. A workspace at its repository's root, or under no node_modules, is copied alone.
 import { promises as fsp } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -83,21 +84,22 @@ export async function foldersUpToRepoRoot(workspace: string): Promise<string[]> 
 
 /**
  * Builds the ancestors `below` (ancestorPath) of `workspace` under `root`, each level as the header says, and returns
- * the folder the workspace is to be copied into (`root/<below…>`, created empty).
+ * the folder the workspace is to be copied into (`root/<below…>`, created empty). `copyFolder` makes each other folder
+ * of those levels (a copy, or a link).
  */
-export async function mirrorAncestors(workspace: string, below: readonly string[], root: string): Promise<string> {
+export async function mirrorAncestors(workspace: string, below: readonly string[], root: string, copyFolder: (src: string, dest: string) => Promise<void>): Promise<string> {
   const ws = path.resolve(workspace);
-  const realWs = await fsp.realpath(ws).catch(() => ws);
   let src = ws;
   for (let i = 0; i < below.length; i++) src = path.dirname(src);
+  const realTop = await fsp.realpath(src).catch(() => src);
   let dest = root;
   for (const seg of below) {
     for (const e of await fsp.readdir(src, { withFileTypes: true }).catch(() => [])) {
       if (e.name === seg || SKIPPED.has(e.name)) continue;
       const s = path.join(src, e.name);
       const d = path.join(dest, e.name);
-      if (e.isDirectory() && e.name === 'node_modules') await relinkModules(s, d, realWs, path.join(root, ...below), true);
-      else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+      if (e.isDirectory() && e.name === 'node_modules') await relinkModules(s, d, realTop, root, true);
+      else if (e.isDirectory()) await copyFolder(s, d);
       else if (e.isFile()) {
         const size = await fsp.stat(s).then((st) => st.size, () => Infinity);
         const copy = size <= MAX_FILE_BYTES && secretPattern(e.name) === null;
@@ -112,17 +114,17 @@ export async function mirrorAncestors(workspace: string, below: readonly string[
 }
 
 /**
- * An ancestor's node_modules as links: each package to where it is, but a package that is (or is inside) the
- * workspace (`realWs`, its real path) to its copy under `copy`; scope folders (`@acme/`) and `.bin/` the same way one
- * level down.
+ * An ancestor's node_modules as links: each package to where it is, but a package of the mirrored tree (inside
+ * `realTop`, the top ancestor's real path: the workspace, a sibling package) to its copy under `copy`; scope folders
+ * (`@acme/`) and `.bin/` the same way one level down.
  */
-async function relinkModules(src: string, dest: string, realWs: string, copy: string, top: boolean): Promise<void> {
+async function relinkModules(src: string, dest: string, realTop: string, copy: string, top: boolean): Promise<void> {
   await fsp.mkdir(dest);
   for (const e of await fsp.readdir(src, { withFileTypes: true }).catch(() => [])) {
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
     if (top && e.isDirectory() && isEntryFolder(e.name)) {
-      await relinkModules(s, d, realWs, copy, false);
+      await relinkModules(s, d, realTop, copy, false);
       continue;
     }
     if (e.isFile()) {
@@ -132,7 +134,10 @@ async function relinkModules(src: string, dest: string, realWs: string, copy: st
     if (!e.isDirectory() && !e.isSymbolicLink()) continue;
     const target = e.isSymbolicLink() ? await fsp.realpath(s).catch(() => null) : s;
     if (target === null) continue; // a dangling link resolves nowhere in the user's tree either
-    const to = isInside(realWs, target) ? path.join(copy, path.relative(realWs, target)) : target;
+    // an installed package (this node_modules' own, or any other's) stays the user's; a package of the tree, its copy
+    const rel = path.relative(realTop, target);
+    const ofTree = isInside(realTop, target) && !rel.split(path.sep).includes('node_modules');
+    const to = ofTree ? path.join(copy, rel) : target;
     const dir = await isDir(target);
     await fsp.symlink(to, d, dir && process.platform === 'win32' ? 'junction' : dir ? 'dir' : 'file').catch(() => undefined);
   }

@@ -1,0 +1,158 @@
+// What the scratch copy (./scratch.ts) copies of a tree, and what it links or leaves out: installed dependencies
+// (LINKED_DEPENDENCY_DIRS) are linked, entry by entry when they link packages of the mirrored tree (npm, yarn and pnpm
+// workspaces), so those resolve to the copy; version control and the caches tools rebuild (SKIPPED), the build folders
+// of BUILD_FOLDERS and what cannot be read (UNCOPIABLE) are left out. measureTree tells what such a copy would hold,
+// for the folders beside a monorepo package that are copied only within a bound (scratchAncestors.ts).
+import { promises as fsp, constants as fsc } from 'fs';
+import * as path from 'path';
+import { isInside } from '../files/pathSafety';
+import { VENVS } from './detect';
+import { isEntryFolder, VERSION_CONTROL } from './scratchAncestors';
+
+/** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
+export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  'bower_components',
+  ...VENVS,
+  '.tox',
+  'vendor',
+  'Pods',
+  '.gradle',
+]);
+
+/** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
+export const SKIPPED: ReadonlySet<string> = new Set([...VERSION_CONTROL, '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
+
+/**
+ * Build output folders, left out of the copy when the build file that writes them is beside them (a `target/` or
+ * `build/` without one may be source): what the build writes, often hundreds of MB, which the checks rebuild from the
+ * copied sources. .NET's `obj/` is copied: it holds the restore's record, without which `dotnet test` would restore
+ * again, and that can need the network.
+ */
+const BUILD_FOLDERS: readonly { name: string; builtBy: RegExp }[] = [
+  { name: 'target', builtBy: /^(Cargo\.toml|pom\.xml)$/ },
+  { name: 'build', builtBy: /^build\.gradle(\.kts)?$/ },
+  { name: 'bin', builtBy: /\.(cs|fs|vb)proj$/ },
+];
+
+/** Whether `name`, a folder among `siblings` (the names in its parent folder), is a build folder (BUILD_FOLDERS). */
+export function isBuildFolder(name: string, siblings: readonly string[]): boolean {
+  const b = BUILD_FOLDERS.find((f) => f.name === name);
+  return !!b && siblings.some((s) => b.builtBy.test(s));
+}
+
+/**
+ * What the copy leaves out rather than fail on: a folder or file the user may not read (a container's data volume of
+ * another user), or one removed between listing and copying (what a running dev server or watcher rewrites).
+ */
+const UNCOPIABLE = new Set(['EACCES', 'EPERM', 'ENOENT']);
+
+/**
+ * Copies `src` (the folder `rel` of the tree being copied) to `dest`, but what `skip` says and what cannot be read
+ * (UNCOPIABLE). `region` is the part of the user's tree the scratch copy mirrors (the workspace, or for a package of a
+ * monorepo the top ancestor: scratchAncestors.ts): a dependency folder linking a package inside it is rebuilt so the
+ * link leads to that package's copy.
+ */
+export async function copyTree(region: string, src: string, dest: string, skip: (rel: string, name: string) => boolean, rel: string, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new Error('cancelled');
+  const entries = await fsp.readdir(src, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (rel && UNCOPIABLE.has(e.code ?? '')) return null;
+    throw e;
+  });
+  if (!entries) return;
+  await fsp.mkdir(dest, { recursive: true });
+  const names = entries.map((e) => e.name);
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (skip(r, e.name) || (e.isDirectory() && isBuildFolder(e.name, names))) continue;
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (e.isDirectory()) {
+      if (!LINKED_DEPENDENCY_DIRS.has(e.name)) await copyTree(region, s, d, skip, r, signal);
+      else if (await linksWorkspacePackages(s, region)) await linkEntries(s, d, true);
+      else await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+    } else if (e.isFile()) {
+      await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE).catch((err: NodeJS.ErrnoException) => {
+        if (!UNCOPIABLE.has(err.code ?? '')) throw err;
+      });
+    } else if (e.isSymbolicLink()) {
+      await copyLink(s, d);
+    }
+    // sockets, FIFOs, devices: not copied
+  }
+}
+
+/** A link kept as the same link: a relative one resolves inside the copy, an absolute one where it always did. */
+function copyLink(src: string, dest: string): Promise<void> {
+  return fsp
+    .readlink(src)
+    .then((to) => fsp.symlink(to, dest))
+    .catch(() => undefined);
+}
+
+/**
+ * Whether a dependency folder links a package of the mirrored region outside it (`node_modules/@acme/bar ->
+ * ../../packages/bar`): linked whole, such a package would resolve to the user's tree, not the copy the proposal is in.
+ */
+async function linksWorkspacePackages(dir: string, region: string): Promise<boolean> {
+  const inside = (p: string, root: string) => isInside(root, p, { strict: true });
+  const look = async (folder: string, top: boolean): Promise<boolean> => {
+    for (const e of await fsp.readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      const p = path.join(folder, e.name);
+      if (top && e.isDirectory() && e.name.startsWith('@') && (await look(p, false))) return true;
+      if (!e.isSymbolicLink()) continue;
+      const to = await fsp.readlink(p).catch(() => null);
+      if (to !== null && inside(path.resolve(folder, to), region) && !inside(path.resolve(folder, to), dir)) return true;
+    }
+    return false;
+  };
+  return look(dir, true);
+}
+
+/**
+ * A dependency folder rebuilt of links to its entries (linksWorkspacePackages said why): each package linked to the
+ * user's, its files (the package manager's records) copied, each link kept as the same link — a workspace package's
+ * relative link then leads to its copy — and scope and `.bin` folders rebuilt the same way one level down.
+ */
+async function linkEntries(src: string, dest: string, top: boolean): Promise<void> {
+  await fsp.mkdir(dest);
+  for (const e of await fsp.readdir(src, { withFileTypes: true })) {
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (e.isSymbolicLink()) await copyLink(s, d);
+    else if (top && e.isDirectory() && isEntryFolder(e.name)) await linkEntries(s, d, false);
+    else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+    else if (e.isFile()) await fsp.copyFile(s, d); // the package manager's own records, small
+  }
+}
+
+/** What a copy of a folder holds: its files and their bytes (see measureTree). */
+export interface TreeSize {
+  files: number;
+  bytes: number;
+}
+
+/**
+ * What copyTree would copy of `src` (what `skip`, the dependency folders and the build folders leave out not counted),
+ * counted until it passes `limit`: the figures then are past it, not the whole.
+ */
+export async function measureTree(src: string, skip: (name: string) => boolean, limit: TreeSize): Promise<TreeSize> {
+  const size: TreeSize = { files: 0, bytes: 0 };
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+    const names = entries.map((e) => e.name);
+    for (const e of entries) {
+      if (size.files > limit.files || size.bytes > limit.bytes) return;
+      if (skip(e.name) || LINKED_DEPENDENCY_DIRS.has(e.name)) continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!isBuildFolder(e.name, names)) await walk(p);
+      } else if (e.isFile()) {
+        size.files++;
+        size.bytes += await fsp.stat(p).then((st) => st.size, () => 0);
+      }
+    }
+  };
+  await walk(src);
+  return size;
+}
