@@ -64,6 +64,12 @@ describe('excerpts of a large file', () => {
     const rs = selectExcerpt([...many, '', ...bigModule().split('\n')].join('\n'), q('uploadProgress'), 3000)!;
     assert.strictEqual(rs.ranges[0].start, 1);
     assert.ok(rs.ranges[0].end < 60 && rs.texts[0].length <= 600, `${rs.ranges[0].end} lines, ${rs.texts[0].length} chars`);
+    // Go's import block, its quoted paths and aliases to the closing bracket; Rust's nested use the same
+    const goImports = ['package chi', '', 'import (', '\t"context"', '\t"net/http"', '', '\tmw "github.com/go-chi/chi/v5/middleware"', ')', ''];
+    const go = selectExcerpt([...goImports, ...bigModule().split('\n')].join('\n'), q('uploadProgress'), 3000)!;
+    assert.deepStrictEqual(go.ranges[0], { start: 3, end: 8 });
+    const rsNested = selectExcerpt(['use std::{', '    fs,', '    io::{self, Read},', '};', '', ...bigModule().split('\n')].join('\n'), q('uploadProgress'), 3000)!;
+    assert.deepStrictEqual(rsNested.ranges[0], { start: 1, end: 4 });
     // a file that opens with code has no import block to show
     assert.ok(!selectExcerpt(bigModule(), q('uploadProgress'), 3000)!.ranges.some((r) => r.start === 1));
   });

@@ -114,6 +114,8 @@ function indentOf(line: string): number {
 /** A line that imports (JS/TS, Python, Rust, Go, C), or a line that may sit among the imports (blank, comment, pragma). */
 const IMPORT_LINE = /^\s*(?:import\b|export\s+(?:\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|(?:const|let|var)\s+[\w${},:\s]+=\s*require\(|from\s+\S+\s+import\b|(?:pub\s+)?use\s+[\w:{]|#include\b|require(?:_relative)?\s*\(?['"])/;
 const AMONG_IMPORTS = /^\s*(?:$|\/\/|\/\*|\*|#(?!include)|#!|['"]use strict['"]|package\s|\)|\}|[\w$]+,?\s*$|[\w$]+\s+as\s+[\w$]+,?\s*$)/;
+/** An import line that opens a bracket its next lines continue (`import (`, `from a import (`, `use a::{`, `import {`). */
+const OPENS_BLOCK = /[({]\s*(?:\/\/.*)?$/;
 /** How far down the imports are looked for, and what share of an excerpt's budget they may take. */
 const HEADER_LINES = 80;
 const HEADER_SHARE = 0.2;
@@ -122,10 +124,15 @@ const HEADER_SHARE = 0.2;
 function importHeader(lines: readonly string[]): ExcerptRange | null {
   let first = -1;
   let last = -1;
+  let inBlock = false; // inside an import that opened a bracket: Go's `import (`, Python's `import (`, Rust's `use a::{`
   for (let i = 0; i < Math.min(lines.length, HEADER_LINES); i++) {
-    if (IMPORT_LINE.test(lines[i])) {
+    if (inBlock) {
+      last = i; // its lines (Go's quoted paths, Rust's nested paths) are the import, up to the closing bracket
+      if (/^\s*[)}]/.test(lines[i])) inBlock = false;
+    } else if (IMPORT_LINE.test(lines[i])) {
       if (first < 0) first = i;
       last = i;
+      inBlock = OPENS_BLOCK.test(lines[i]);
     } else if (!AMONG_IMPORTS.test(lines[i])) break;
   }
   return last < 0 ? null : { start: first + 1, end: last + 1 };
