@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { createScratch, detectChecks, runCheck, type ProposedFile } from '../../src/core';
+import { createScratch, detectChecks, finderRoots, runCheck, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-scratch-'));
@@ -200,6 +200,40 @@ describe('checks: scratch copy keeps what the checks need', () => {
     write(site, 'git-dep.pth', `${path.join(ws, '.venv', 'src', 'dep')}\n`); // pip's editable from git, in the environment
     write(ws, '.venv/src/dep/dep/__init__.py', '');
     await assertImportsCopy(ws, '.venv/bin/python', real);
+  });
+
+  it("a package setuptools installed editable by a finder module (its MAPPING, read, never run) is imported from the copy", async function () {
+    if (process.platform === 'win32') this.skip();
+    this.timeout(60_000);
+    const ws = tmp();
+    write(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
+    write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
+    const { real, site } = virtualEnv(ws);
+    // the shape setuptools' editable_wheel leaves: a finder module appended to sys.meta_path by a .pth's import
+    const finder = '__editable___calc_0_1_finder';
+    write(site, `${finder}.py`, [
+      'import sys',
+      'from importlib.util import spec_from_file_location',
+      'from pathlib import Path',
+      `MAPPING = {'calc': ${JSON.stringify(path.join(ws, 'src', 'calc'))}}`,
+      'class _Finder:',
+      '    @classmethod',
+      '    def find_spec(cls, fullname, path=None, target=None):',
+      '        if fullname in MAPPING:',
+      "            return spec_from_file_location(fullname, Path(MAPPING[fullname], '__init__.py'))",
+      'def install():',
+      '    sys.meta_path.append(_Finder)',
+      '',
+    ].join('\n'));
+    write(site, '__editable__.calc-0.1.pth', `import ${finder}; ${finder}.install()\n`);
+    await assertImportsCopy(ws, '.venv/bin/python', real);
+  });
+
+  it('finderRoots: each package of MAPPING to the folder it is imported from', () => {
+    assert.deepStrictEqual(finderRoots("MAPPING = {'calc': '/ws/src/calc', 'calc.ext': '/ws/ext/calc/ext', 'mod': '/ws/mod'}\n"), ['/ws/src', '/ws/ext', '/ws']);
+    assert.deepStrictEqual(finderRoots('MAPPING: dict[str, str] = {"calc": "/ws/src/calc"}\n'), ['/ws/src']);
+    assert.deepStrictEqual(finderRoots('MAPPING = {}\n'), []);
+    assert.deepStrictEqual(finderRoots("x = {'calc': '/ws/src/calc'}\nMAPPING = {'rel': 'relative/rel'}\n"), [], 'only MAPPING, only absolute folders');
   });
 
   it('a package of a monorepo opened alone runs its checks by the virtual environment at the repository root, importing its copy', async function () {

@@ -67,9 +67,28 @@ async function venvSitePackages(workspace: string): Promise<string[]> {
 }
 
 /**
+ * The folders a setuptools editable finder module (`__editable___calc_0_1_finder.py`) imports its packages from: its
+ * `MAPPING = {'calc': '/ws/src/calc', 'calc.sub': …}` read as text (never run), each package's folder less one level
+ * per part of its dotted name. Its finder comes after Python's own search of the path, so these folders' copies on
+ * PYTHONPATH are what is imported.
+ */
+export function finderRoots(source: string): string[] {
+  const mapping = /^MAPPING\s*(?::[^=\n]*)?=\s*\{(.*)\}\s*$/m.exec(source);
+  if (!mapping) return [];
+  const roots: string[] = [];
+  for (const m of mapping[1].matchAll(/(['"])(.*?)\1\s*:\s*(['"])(.*?)\3/g)) {
+    let dir = m[4].replace(/\\\\/g, '\\'); // the repr of a Windows path doubles its backslashes
+    for (let i = 0; i < m[2].split('.').length; i++) dir = path.dirname(dir);
+    if (path.isAbsolute(dir)) roots.push(dir);
+  }
+  return roots;
+}
+
+/**
  * Workspace folders the project's virtual environment imports from its real place (a .pth naming them, as `pip install
- * -e .` leaves for a src layout with setuptools, hatch, pdm, poetry or flit — and the user's own PYTHONPATH), put first
- * on PYTHONPATH as their copies: else the checks would import the user's unchanged code, never the proposal.
+ * -e .` leaves for a src layout with setuptools, hatch, pdm, poetry or flit; setuptools' finder module, finderRoots —
+ * and the user's own PYTHONPATH), put first on PYTHONPATH as their copies: else the checks would import the user's
+ * unchanged code, never the proposal.
  */
 export async function editableSourcesEnv(workspace: string, copy: string): Promise<Record<string, string>> {
   const roots = [...new Set([path.resolve(workspace), await fsp.realpath(workspace).catch(() => path.resolve(workspace))])];
@@ -84,10 +103,15 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
   };
   const named: string[] = [];
   for (const site of await venvSitePackages(workspace)) {
-    for (const pth of (await fsp.readdir(site).catch(() => [] as string[])).filter((f) => f.endsWith('.pth'))) {
+    const names = await fsp.readdir(site).catch(() => [] as string[]);
+    for (const pth of names.filter((f) => f.endsWith('.pth'))) {
       // a .pth line is a folder to add, unless it imports (runs code) or is a comment
       const text = await fsp.readFile(path.join(site, pth), 'utf8').catch(() => '');
       for (const line of text.split(/\r?\n/)) if (line.trim() && !/^(#|import\s)/.test(line)) named.push(path.resolve(site, line.trim()));
+    }
+    // setuptools' other editable form: a finder module mapping each package to its folder, installed by a .pth's import
+    for (const finder of names.filter((f) => /^__editable__.*finder\.py$/.test(f))) {
+      named.push(...finderRoots(await fsp.readFile(path.join(site, finder), 'utf8').catch(() => '')));
     }
   }
   const own = (process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean);
