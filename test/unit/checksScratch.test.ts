@@ -30,6 +30,14 @@ function virtualEnv(root: string): { real: boolean; site: string } {
   return { real, site: path.join(lib, real ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages') };
 }
 
+/** A Python package `calc` in a src layout (`src/calc/__init__.py`, VALUE 'old') with its own virtual environment. */
+function calcPackage(): { ws: string; real: boolean; site: string } {
+  const ws = tmp();
+  write(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
+  write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
+  return { ws, ...virtualEnv(ws) };
+}
+
 /**
  * The scratch copy of a package whose `src/calc` an environment installed editable: its copy of `src/` first on
  * PYTHONPATH, and `python` (the environment's, when real) importing the proposed version from it.
@@ -189,10 +197,7 @@ describe('checks: scratch copy keeps what the checks need', () => {
   it('a Python package installed editable from the workspace (src layout) is imported from the copy, where the proposal is', async function () {
     if (process.platform === 'win32') this.skip();
     this.timeout(60_000);
-    const ws = tmp();
-    write(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
-    write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
-    const { real, site } = virtualEnv(ws);
+    const { ws, real, site } = calcPackage();
     // what `pip install -e .` leaves (setuptools, hatch, pdm, poetry, flit): a .pth naming the source folder
     write(site, '__editable__.calc-0.1.pth', `${path.join(ws, 'src')}\n`);
     write(site, 'distutils-precedence.pth', "import os; var = 'SETUPTOOLS_USE_DISTUTILS'\n");
@@ -205,10 +210,7 @@ describe('checks: scratch copy keeps what the checks need', () => {
   it("a package setuptools installed editable by a finder module (its MAPPING, read, never run) is imported from the copy", async function () {
     if (process.platform === 'win32') this.skip();
     this.timeout(60_000);
-    const ws = tmp();
-    write(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
-    write(ws, 'src/calc/__init__.py', "VALUE = 'old'\n");
-    const { real, site } = virtualEnv(ws);
+    const { ws, real, site } = calcPackage();
     // the shape setuptools' editable_wheel leaves: a finder module appended to sys.meta_path by a .pth's import
     const finder = '__editable___calc_0_1_finder';
     write(site, `${finder}.py`, [
