@@ -70,4 +70,38 @@ describe('symbol extraction: tricky declarations', () => {
     const rs = 'pub const fn max() {}\npub unsafe fn raw() {}\nunsafe trait Zeroed {}\npub extern "C" fn ffi() {}\npub async unsafe fn both() {}\nconst LIMIT: u8 = 1;\n';
     assert.deepStrictEqual(scanFile('src/raw.rs', rs).symbols, ['max', 'raw', 'Zeroed', 'ffi', 'both']);
   });
+
+  it("a block namespace's types (C#, C++), not their members; Go's and Rust's public constants and variables", () => {
+    const cs = [
+      'using System;',
+      'namespace Acme.Billing',
+      '{',
+      '    public interface IInvoiceStore { }',
+      '    public sealed class InvoiceService',
+      '    {',
+      '        public decimal Total(Invoice i) => 0;',
+      '        private class Cache { }',
+      '    }',
+      '    internal enum State { Open }',
+      '}',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('src/Billing/InvoiceService.cs', cs).symbols, ['IInvoiceStore', 'InvoiceService', 'State']);
+    const cpp = 'namespace acme {\n\nclass Parser {\n  int depth;\n};\n\nstruct Token {};\n}\n';
+    assert.deepStrictEqual(scanFile('src/parser.hpp', cpp).symbols, ['Parser', 'Token']);
+    const go = [
+      'package chi',
+      'const Version = "5"',
+      'const local = 1',
+      'var ErrNotFound = errors.New("not found")',
+      'var (',
+      '\tErrTimeout = errors.New("timeout")',
+      '\tdefaultMux *Mux',
+      '\tMaxDepth, MinDepth = 8, 1',
+      ')',
+      'func NewMux() *Mux { return nil }',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('mux.go', go).symbols, ['Version', 'ErrNotFound', 'ErrTimeout', 'MaxDepth', 'NewMux']);
+    const rs = 'pub const MAX_LEN: usize = 8;\npub(crate) static mut COUNT: u32 = 0;\nconst PRIVATE: u8 = 1;\npub const fn new() {}\n';
+    assert.deepStrictEqual(scanFile('src/lib.rs', rs).symbols, ['MAX_LEN', 'COUNT', 'new']);
+  });
 });

@@ -7,8 +7,9 @@
 // TS/JS: exported and top-level functions, classes, interfaces, types, enums, namespaces, constants; `export { a, b }`,
 // CommonJS `module.exports = { … }` / `exports.x =`; imports from `import … from`, `export … from`, `import()`,
 // `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
-// literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Other languages: the plain fallback takes
-// unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …) and markdown headings.
+// literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Markdown: headings. Other languages: the
+// plain fallback takes unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …),
+// those of a block namespace, and Go's and Rust's public constants (scanFallback).
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { STYLE_EXT } from './fileKinds';
@@ -93,10 +94,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
       if (h && h.level <= MD_HEADING_LEVELS && h.title.length >= 2 && h.title.length <= 80) local.push(h.title);
     }
   } else {
-    for (const line of text.split('\n')) {
-      const m = GO_METHOD.exec(line) ?? FALLBACK_DECL.exec(line);
-      if (m) local.push(m[1]);
-    }
+    scanFallback(relPath, text, local);
   }
   const seen = new Set<string>();
   const symbols: string[] = [];
@@ -107,6 +105,58 @@ export function scanFile(relPath: string, text: string): ScanResult {
     }
   }
   return { symbols, imports: [...new Set(imports.filter(Boolean))] };
+}
+
+/**
+ * Other languages: unindented declarations (FALLBACK_DECL, Go's methods). Inside a block namespace (C#'s `namespace
+ * App {`, C++'s), whose types are indented one level, declarations at that level too — not deeper, where a class's
+ * members are. Go's exported constants and variables (alone or in a `const (` / `var (` group) and Rust's public ones
+ * (`pub const MAX_LEN`, `pub static`) are the API too.
+ */
+function scanFallback(relPath: string, text: string, out: string[]): void {
+  const go = /\.go$/i.test(relPath);
+  const rust = /\.rs$/i.test(relPath);
+  let nsIndent: string | null = null; // the indentation of a block namespace's declarations, once seen
+  let inNamespace = false;
+  let goGroup = false;
+  for (const line of text.split('\n')) {
+    if (go) {
+      if (goGroup) {
+        if (/^\)/.test(line)) goGroup = false;
+        else {
+          const g = /^\s+([A-Z]\w*)\b/.exec(line);
+          if (g) out.push(g[1]);
+        }
+        continue;
+      }
+      const c = /^(?:const|var)\s+(?:([A-Z]\w*)\b|(\())/.exec(line);
+      if (c) {
+        if (c[1]) out.push(c[1]);
+        else goGroup = true;
+        continue;
+      }
+    }
+    if (rust) {
+      const r = /^pub(?:\([^)]*\))?\s+(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:/.exec(line);
+      if (r) {
+        out.push(r[1]);
+        continue;
+      }
+    }
+    if (/^namespace\s+[\w.:]+\s*(?:\{\s*)?$/.test(line)) {
+      inNamespace = true;
+      continue;
+    }
+    let m = GO_METHOD.exec(line) ?? FALLBACK_DECL.exec(line);
+    if (!m && inNamespace) {
+      const indent = /^[ \t]+/.exec(line)?.[0];
+      if (indent && (nsIndent === null || indent === nsIndent)) {
+        m = FALLBACK_DECL.exec(line.slice(indent.length));
+        if (m) nsIndent = indent;
+      }
+    }
+    if (m) out.push(m[1]);
+  }
 }
 
 /**
