@@ -1,0 +1,63 @@
+// Symbols of the languages symbols.ts has no scanner of its own for: a plain line scan of declarations (FALLBACK_DECL:
+// `def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, … behind their languages' modifiers), Go's
+// methods, a block namespace's types, and Go's and Rust's public constants. No parser: names, not structure.
+
+/**
+ * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
+ * their second keyword; a Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`).
+ */
+const FALLBACK_DECL =
+  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|partial\s+|readonly\s+|data\s+|async\s+|open\s+|const\s+|unsafe\s+|extern\s+(?:"[^"]*"\s+)?|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
+const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
+
+/**
+ * Other languages: unindented declarations (FALLBACK_DECL, Go's methods). Inside a block namespace (C#'s `namespace
+ * App {`, C++'s), whose types are indented one level, declarations at that level too — not deeper, where a class's
+ * members are. Go's exported constants and variables (alone or in a `const (` / `var (` group) and Rust's public ones
+ * (`pub const MAX_LEN`, `pub static`) are the API too.
+ */
+export function scanFallback(relPath: string, text: string, out: string[]): void {
+  const go = /\.go$/i.test(relPath);
+  const rust = /\.rs$/i.test(relPath);
+  let nsIndent: string | null = null; // the indentation of a block namespace's declarations, once seen
+  let inNamespace = false;
+  let goGroup = false;
+  for (const line of text.split('\n')) {
+    if (go) {
+      if (goGroup) {
+        if (/^\)/.test(line)) goGroup = false;
+        else {
+          const g = /^\s+([A-Z]\w*)\b/.exec(line);
+          if (g) out.push(g[1]);
+        }
+        continue;
+      }
+      const c = /^(?:const|var)\s+(?:([A-Z]\w*)\b|(\())/.exec(line);
+      if (c) {
+        if (c[1]) out.push(c[1]);
+        else goGroup = true;
+        continue;
+      }
+    }
+    if (rust) {
+      const r = /^pub(?:\([^)]*\))?\s+(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:/.exec(line);
+      if (r) {
+        out.push(r[1]);
+        continue;
+      }
+    }
+    if (/^namespace\s+[\w.:]+\s*(?:\{\s*)?$/.test(line)) {
+      inNamespace = true;
+      continue;
+    }
+    let m = GO_METHOD.exec(line) ?? FALLBACK_DECL.exec(line);
+    if (!m && inNamespace) {
+      const indent = /^[ \t]+/.exec(line)?.[0];
+      if (indent && (nsIndent === null || indent === nsIndent)) {
+        m = FALLBACK_DECL.exec(line.slice(indent.length));
+        if (m) nsIndent = indent;
+      }
+    }
+    if (m) out.push(m[1]);
+  }
+}
