@@ -50,14 +50,20 @@ export function isTestFile(relPath: string): boolean {
 
 /**
  * Folders whose files are not the product's own interface, though they may be HTML or components: examples, demos,
- * samples, fixtures, documentation, coverage reports, benchmarks. A library's `example/index.html` is no screen of
- * the product (a trial's DA was handed yargs' example page as its "UI files"); tests are set apart by isTestFile.
+ * samples, fixtures, documentation, coverage reports, benchmarks, test support (`src/testing/test-utils.tsx`, mock
+ * servers), Storybook's configuration. A library's `example/index.html` is no screen of the product (a trial's DA was
+ * handed yargs' example page as its "UI files"); tests are set apart by isTestFile.
  */
-const NOT_PRODUCT_UI = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|docs?|coverage|benchmarks?|bench)\//i;
+const NOT_PRODUCT_UI = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|docs?|coverage|benchmarks?|bench|testing|__mocks__|mocks?|\.storybook)\//i;
+/**
+ * Storybook stories (`button.stories.tsx`) restate a component's variants beside it: in a React app's map they took a
+ * map line for every component DA's map already names.
+ */
+const STORY = /\.stor(?:y|ies)\.[^/]+$/i;
 
 /** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */
 export function isUiFile(relPath: string): boolean {
-  if (NOT_PRODUCT_UI.test(relPath) || isTestFile(relPath)) return false;
+  if (NOT_PRODUCT_UI.test(relPath) || STORY.test(relPath) || isTestFile(relPath)) return false;
   return (
     STYLE_EXT.test(relPath) ||
     /\.(tsx|jsx|vue|svelte|astro|html)$/i.test(relPath) ||
