@@ -1,0 +1,115 @@
+// The session's metrics, computed in code, never by the model. Part of the shared vocabulary of core
+// (model/index.ts).
+import type { StepId, WorkerAgent } from './steps';
+import type { Usage } from './llm';
+import type { CriterionJudgement } from './envelope';
+
+export interface AgentCost {
+  usage: Usage;
+  /** USD at list price (llm/pricing.ts); null when the model has no known price. */
+  costUsd: number | null;
+}
+
+/**
+ * A test DevA named for a criterion (`criteria_tests`): a test case by its file and name, or — for a criterion the
+ * project's checks prove as a whole (the existing suite still passes) — a check command (`check`; file and name empty),
+ * or — for one no test can prove (a changelog line, documentation, wording) — the file whose changes a reviewer reads
+ * (`review`: `file` is that file, name empty). A file for review is no test: its criterion counts as tested only by
+ * the tests named beside it.
+ */
+export interface NamedTest {
+  file: string;
+  name: string;
+  check?: string;
+  review?: true;
+  /** What DevA expects of it on the unchanged code: fail (it tests the change) or pass (a regression guard). */
+  expect?: 'fail' | 'pass';
+}
+
+/** How DevA's expectation of a test on the unchanged code reads in its label. */
+const EXPECT_TEXT = { fail: 'fail-first', pass: 'regression guard' } as const;
+
+/**
+ * "test/a.test.js › its name", the file alone when DevA gave no name, "npm test (the whole check)" for a check,
+ * "CHANGES.md (for review)" for a file to review; with
+ * DevA's expectation when it gave one ("… (fail-first)", "… (regression guard)").
+ */
+export function testLabel(t: NamedTest): string {
+  if (t.check) return `${t.check} (the whole check)`;
+  if (t.review) return `${t.file} (for review)`;
+  return `${t.file}${t.name ? ` › ${t.name}` : ''}${t.expect ? ` (${EXPECT_TEXT[t.expect]})` : ''}`;
+}
+
+/** How a criterion's checks verdict reads for people (the retrospective's request and file, the panel). */
+export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
+/** How a criterion's fail-first status (CriterionResult.before) reads for people. */
+export const BEFORE_TEXT = { fail: 'failed (fail-first observed)', pass: 'passed too (it does not show the change)', no_test: 'not told' } as const;
+/** `pass` for a criterion whose tests are all regression guards (CriterionResult.guard). */
+export const GUARD_PASSED_TEXT = 'passed (a regression guard, as DevA meant)';
+/**
+ * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), a
+ * pass of regression guards alone said as such (`guard`), with the surprise when it contradicts what DevA expected;
+ * — when there is none (or it is not one BEFORE_TEXT knows).
+ */
+export function beforeText(before: string | undefined, surprise?: string, guard?: boolean): string {
+  if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
+  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : BEFORE_TEXT[before as keyof typeof BEFORE_TEXT];
+  return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
+}
+/** How the Cape Master's judgement of a criterion reads for people. */
+export const JUDGED_TEXT = { met: 'met', not_met: 'not met', unknown: 'unknown' } as const;
+
+/** One acceptance criterion in the TSR (metrics/tsr.ts): DevA's named test, the checks' verdict, CM's judgement. */
+export interface CriterionResult {
+  id: string;
+  text: string;
+  /** The tests DevA named for it, in its order (metrics saved before 2026-12 have `test`, the first one, instead). */
+  tests: NamedTest[];
+  /**
+   * From the checks' last round; absent when no check ran. fail: one of its tests (or a check it named) failed;
+   * no_test: DevA named none, a named test's file does not exist, or a check it named did not run.
+   */
+  computed?: 'pass' | 'fail' | 'no_test';
+  /**
+   * Fail-first: its tests in the runs with only DevA's test files applied to the unchanged workspace; absent when
+   * those runs did not happen or it names no test file. fail: every test failed there (fail-first observed); pass:
+   * one passed there too (it does not show the change); no_test: neither could be told.
+   */
+  before?: 'pass' | 'fail' | 'no_test';
+  /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
+  surprise?: string;
+  /** Every test it names in a file is meant as a regression guard: `before` pass is what they are for. */
+  guard?: true;
+  /** CM's judgement; absent when CM did not judge this criterion. */
+  judged?: CriterionJudgement['status'];
+  reason?: string;
+}
+
+export interface SessionMetrics {
+  /** ASS per worker agent (null when the agent did not report one). */
+  ass: Partial<Record<WorkerAgent, number | null>>;
+  assAverage: number | null;
+  /** SV: population variance of the ASS scores. */
+  satisfactionVariance: number | null;
+  /** ST: least-squares slope of the per-session ASS average across sessions (null with < 2 sessions). */
+  satisfactionTrend: number | null;
+  /** XRF: count of `references` across envelopes. */
+  crossReferenceFrequency: number;
+  /** CI: number of retrospective dialogue turns. */
+  conversationIndex: number;
+  /** ETT: ms from session start to retrospective saved. */
+  elapsedMs: number;
+  /** CR: input size ÷ context passed, per agent step. */
+  compressionRatio: Partial<Record<StepId, number>>;
+  /** Tokens and cost per step. */
+  perStep: Partial<Record<StepId, AgentCost>>;
+  totalUsage: Usage;
+  /** Sum of the steps' costs; null when any step's cost is unknown. */
+  totalCostUsd: number | null;
+  /** TSR computed from the checks: criteria whose named test passed ÷ criteria; null when no check ran. */
+  tsr: number | null;
+  /** TSR as CM judged it: criteria met ÷ criteria; null when CM judged none. */
+  tsrJudged: number | null;
+  /** POA's acceptance criteria with their tests and verdicts. */
+  criteria: CriterionResult[];
+}
