@@ -60,8 +60,8 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(/\} min \$\{/), ['src/core/model/dates.ts']);
   });
 
-  it('the session records\' folders are named by SESSIONS_FOLDER (model/types.ts) and store/layout.ts only', () => {
-    assert.deepStrictEqual(filesMatching(/5_sessions/), ['src/core/model/types.ts']);
+  it('the session records\' folders are named by SESSIONS_FOLDER (model/steps.ts) and store/layout.ts only', () => {
+    assert.deepStrictEqual(filesMatching(/5_sessions/), ['src/core/model/steps.ts']);
     assert.deepStrictEqual(filesMatching(/['"]kpt_merged\.md['"]/), ['src/core/store/layout.ts']);
   });
 
