@@ -83,7 +83,7 @@ function cleanUsage(u: Usage | undefined): Usage {
   };
 }
 
-/** Computes every metric of a session (see SessionMetrics in types.ts for the definitions). */
+/** Computes every metric of a session (see SessionMetrics in model/metrics.ts for the definitions). */
 export function computeMetrics(input: MetricsInput): SessionMetrics {
   const ass: Partial<Record<WorkerAgent, number | null>> = {};
   const scores: number[] = [];

@@ -1,5 +1,5 @@
 // Envelope schemas (zod/mini): validate a parsed JSON reply of one step and normalise it into the
-// `Envelope` type of types.ts.
+// `Envelope` type of model/envelope.ts.
 //
 // Real model output varies, so the schemas are tolerant where the meaning is unambiguous and strict
 // where it is not:
