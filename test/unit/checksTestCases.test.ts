@@ -34,6 +34,22 @@ describe('checks: test cases with awkward names', () => {
     });
   });
 
+  it("ESLint's summary (`✖ 2 problems (…)`) is no test case: a lint check's output names none", () => {
+    // eslint 8's stylish formatter, as `npm run lint` printed it in a trial (with eslint-plugin-prettier)
+    const out = [
+      '> app@1.0.0 lint',
+      '> eslint src --ignore-path .gitignore',
+      '',
+      'src/features/discussions/components/discussions-list.tsx',
+      '  90:44  error  Replace `{announcement}` with `⏎········{announcement}⏎······`  prettier/prettier',
+      '',
+      '✖ 2 problems (2 errors, 0 warnings)',
+      '  2 errors and 0 warnings potentially fixable with the `--fix` option.',
+      '✖ 1 problem (0 errors, 1 warning)',
+    ].join('\n');
+    assert.strictEqual(readTestCases(out), undefined);
+  });
+
   it("node:test's spec reporter: describe() blocks (▶) and its \"failing tests:\" heading are not test cases", () => {
     // node 20's `node --test --test-reporter=spec` (the default reporter from node 23 on)
     const out = [

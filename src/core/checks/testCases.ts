@@ -45,6 +45,8 @@ const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
  */
 const SPEC_SUITE = /^\s*▶\s+(.+?)\s*$/;
 const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
+/** ESLint's summary (its stylish formatter): `✖ 2 problems (2 errors, 0 warnings)` — a linter's count, no test case. */
+const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
 
 /**
  * One line, one case, for the runners whose lines say it plainly: the `name` group is the case, the `verdict` group
@@ -251,7 +253,7 @@ export function readTestCases(text: string): TestCases | undefined {
       continue lines;
     }
     if ((m = SPEC_SUITE.exec(line))) specSuites.add(m[1].replace(DURATION, ''));
-    else if (SPEC_FAILURES_HEADING.test(line)) continue;
+    else if (SPEC_FAILURES_HEADING.test(line) || ESLINT_SUMMARY.test(line)) continue;
     else if ((m = PASS.exec(line))) {
       if (VITEST_FILE.test(m[1])) continue;
       found.push({ name: m[1], passed: true, suite: specSuites.has(m[1].replace(DURATION, '')) });
