@@ -397,6 +397,34 @@ describe('DevA’s section with excerpts', () => {
     assert.match(withRead.text, /4 larger one\(s\) in excerpts/);
   });
 
+  it("gives DevA the project's formatter settings whole, after the ranked files and named in the head; not DA, not a large one", async () => {
+    const root = workspace();
+    const prettier = '{\n  "singleQuote": true,\n  "printWidth": 80\n}\n';
+    write(root, '.prettierrc', prettier);
+    write(root, '.editorconfig', 'root = true\n[*]\nindent_style = space\n');
+    write(root, 'packages/web/.prettierrc', '{}\n'); // a nested one is not the root's
+    const objective = 'Make `uploadProgress` emit granular progress events';
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const ctx = packWorkspace(index, { objective }, { step: 'deva', budget: 60_000, readText: read(root) });
+    assert.deepStrictEqual(ctx.files.filter((f) => /(prettierrc|editorconfig)$/.test(f.path)).map((f) => [f.path, f.whole]), [['.editorconfig', true], ['.prettierrc', true], ['packages/web/.prettierrc', false]]);
+    assert.ok(ctx.text.includes(`### .prettierrc\n\`\`\`\n${prettier}\`\`\``), 'byte for byte');
+    assert.match(ctx.text, /The project's formatter settings \(\.editorconfig, \.prettierrc\) follow the whole files: lay out new and changed lines by them/);
+    // the head counts the ranked files whole, not the settings
+    const ranked = ctx.files.filter((f) => f.whole && !['.editorconfig', '.prettierrc'].includes(f.path)).length;
+    assert.match(ctx.text, new RegExp(`^Ranked for this work: ${ranked} file\\(s\\) whole,`));
+    assert.ok(ctx.text.indexOf('### .prettierrc') > ctx.text.indexOf('### src/progress.ts'), 'after the ranked whole files');
+    assert.ok(ctx.totalChars <= 60_000);
+    // a settings file of more than 1,500 characters is more than layout: not sent, not named
+    write(root, '.prettierrc', `{\n  "overrides": [${'{"files": "*.md", "options": {"proseWrap": "always"}},'.repeat(40)}{}]\n}\n`);
+    const { index: again } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const big = packWorkspace(again, { objective }, { step: 'deva', budget: 60_000, readText: read(root) });
+    assert.ok(!big.files.find((f) => f.path === '.prettierrc')?.whole);
+    assert.match(big.text, /formatter settings \(\.editorconfig\) follow/);
+    // DA gets none
+    const da = packWorkspace(index, { objective }, { step: 'da', readText: read(root) });
+    assert.ok(!da.text.includes('formatter settings') && !da.files.some((f) => f.path === '.prettierrc'));
+  });
+
   it('gives DA no excerpts (a map of UI files only)', async () => {
     const root = workspace();
     write(root, 'src/components/UploadBar.tsx', `export function UploadBar() { return null; }\n${'// upload progress bar\n'.repeat(4000)}`);

@@ -1,6 +1,7 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
-// (components, styles), a style sheet. The ranking pairs tests with their subjects by these names, fail-first applies
-// the tests alone, and DA's map keeps the UI files; one rule each, here.
+// (components, styles), a style sheet, the project's formatter settings. The ranking pairs tests with their subjects by
+// these names, fail-first applies the tests alone, DA's map keeps the UI files and DevA's shows the formatter's
+// settings; one rule each, here.
 import * as path from 'path';
 
 /** Style sheets. */
@@ -69,4 +70,18 @@ export function isUiFile(relPath: string): boolean {
     /\.(tsx|jsx|vue|svelte|astro|html)$/i.test(relPath) ||
     /(^|\/)(components?|views?|pages?|ui|widgets?|layouts?|styles?|theme)\//i.test(relPath)
   );
+}
+
+/**
+ * The formatter settings at the workspace's root that decide how new code must look: Prettier's (`.prettierrc*`,
+ * `prettier.config.*`), EditorConfig, Biome, dprint, rustfmt, clang-format. A project whose lint runs its formatter
+ * (eslint-plugin-prettier, `biome check`) fails code laid out any other way: in a React app's trial, DevA guessed
+ * Prettier's line breaks of two JSX lines wrong and spent a fix round on them.
+ */
+const FORMATTER_CONFIG =
+  /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?js|ts))?|prettier\.config\.(?:[cm]?js|ts)|\.editorconfig|biome\.jsonc?|\.?dprint\.jsonc?|\.?rustfmt\.toml|\.clang-format)$/;
+
+/** True for a formatter settings file at the workspace's root (FORMATTER_CONFIG). */
+export function isFormatterConfig(relPath: string): boolean {
+  return FORMATTER_CONFIG.test(relPath);
 }

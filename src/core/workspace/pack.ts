@@ -11,7 +11,7 @@
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
-import { isUiFile } from './fileKinds';
+import { isFormatterConfig, isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
 import { langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
@@ -61,6 +61,13 @@ const EXCERPT_RANK = 3;
  */
 const UPSTREAM_EXCERPTS = 2;
 const UPSTREAM_EXCERPT_CHARS = 3000;
+/**
+ * The project's formatter settings (fileKinds.ts isFormatterConfig) go to DevA whole, after the ranked whole files,
+ * when each is at most this long (a Prettier or EditorConfig file is a few lines; a larger one is more than layout)
+ * and, all of them, within FORMATTING_SHARE of the budget.
+ */
+const FORMATTING_MAX_CHARS = 1500;
+const FORMATTING_SHARE = 0.05;
 /** Map lines list at most this many symbols. */
 const MAP_SYMBOLS = 12;
 
@@ -132,16 +139,21 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
 
   // only files the index holds: one gone since, or a damaged record's, is not named
   const reads = opts.step === 'deva' ? upstreamReadSaying(q, (p) => !!index.get(p)) : '';
-  const head = (whole: number, excerpted: number, mapped: number) =>
+  // the formatter's settings DevA may get (FORMATTING_MAX_CHARS), named in the head
+  const formatterFiles =
+    opts.step === 'deva' ? [...index.all()].filter((x) => isFormatterConfig(x.path) && x.chars <= FORMATTING_MAX_CHARS).map((x) => x.path).sort() : [];
+  const head = (whole: number, excerpted: number, mapped: number, formatted: readonly string[]) =>
     opts.step === 'deva'
-      ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''} Read a mapped file's lines before you edit them.`
+      ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
       : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts, only once there are some
-  const reserveHead = head(99999, 0, 99999).length + 2;
-  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999).length + 2 - reserveHead;
+  const reserveHead = head(99999, 0, 99999, formatterFiles).length + 2;
+  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999, formatterFiles).length + 2 - reserveHead;
   const mapHeading = '\n\n### Map\n';
   const files: PackedFile[] = [];
   const blocks: string[] = [];
+  const formatted: string[] = [];
+  let formattingAdded = 0; // formatter settings sent whole beside the ranked files
   let used = reserveHead + mapHeading.length;
   const top = ranked.length ? ranked[0].score : 0;
 
@@ -175,6 +187,26 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       blocks.push(p.block);
       files.push({ path: c.path, chars: p.chars, whole: true });
     }
+    // the formatter's settings, so new lines are laid out as the project's lint expects: after the ranked whole
+    // files, from the room they leave (the picks above do not change)
+    let formatting = Math.floor(budget * FORMATTING_SHARE);
+    for (const p of formatterFiles) {
+      if (picked.has(p)) {
+        formatted.push(p);
+        continue;
+      }
+      const text = readText(p);
+      if (text === null) continue;
+      const fence = fenceFor(text);
+      const block = `### ${p}\n${fence}${langOf(p)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+      if (block.length + 2 > formatting || used + block.length + 2 > budget) continue;
+      formatting -= block.length + 2;
+      used += block.length + 2;
+      blocks.push(block);
+      files.push({ path: p, chars: text.length, whole: true });
+      formatted.push(p);
+      formattingAdded++;
+    }
     const st = { budget, used, readText, blocks, files };
     const excerptable = [...upstream, ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
     used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
@@ -200,7 +232,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   if (!files.length) return empty;
   const wholeCount = files.filter((f) => f.whole).length;
   const excerpted = blocks.length - wholeCount;
-  const parts = [head(wholeCount, excerpted, files.length - blocks.length), ...blocks];
+  const parts = [head(wholeCount - formattingAdded, excerpted, files.length - blocks.length, formatted), ...blocks];
   let text = parts.join('\n\n');
   if (lines.length) text += (blocks.length ? mapHeading : '\n\n') + lines.join('\n');
   return { step: opts.step, budget, files, mapChars, totalChars: text.length, indexed: index.size, text };

@@ -16,7 +16,8 @@ const MAP_MIN = 2000;
 const EXCERPT_IDENTIFIER_WEIGHT = 3;
 
 export function langOf(p: string): string {
-  const m = /\.([A-Za-z0-9]+)$/.exec(p);
+  // the extension after a name: a dotfile's name (`.prettierrc`, `.editorconfig`) is no language
+  const m = /[^/.]\.([A-Za-z0-9]+)$/.exec(p);
   return m ? m[1].toLowerCase() : '';
 }
 
