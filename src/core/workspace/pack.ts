@@ -146,14 +146,15 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
       : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
-  // the head's room is kept before the whole files are picked; what it says of excerpts, only once there are some
-  const reserveHead = head(99999, 0, 99999, formatterFiles).length + 2;
-  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999, formatterFiles).length + 2 - reserveHead;
+  // the head's room is kept before the whole files are picked; what it says of excerpts and of the formatter's
+  // settings, only once there are some (from the room the whole files leave)
+  const reserveHead = head(99999, 0, 99999, []).length + 2;
+  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999, []).length + 2 - reserveHead;
+  const formattingSaying = head(99999, 0, 99999, formatterFiles).length + 2 - reserveHead;
   const mapHeading = '\n\n### Map\n';
   const files: PackedFile[] = [];
   const blocks: string[] = [];
-  const formatted: string[] = [];
-  let formattingAdded = 0; // formatter settings sent whole beside the ranked files
+  const formatted: string[] = []; // formatter settings sent whole beside the ranked files
   let used = reserveHead + mapHeading.length;
   const top = ranked.length ? ranked[0].score : 0;
 
@@ -191,21 +192,18 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     // files, from the room they leave (the picks above do not change)
     let formatting = Math.floor(budget * FORMATTING_SHARE);
     for (const p of formatterFiles) {
-      if (picked.has(p)) {
-        formatted.push(p);
-        continue;
-      }
+      if (picked.has(p)) continue; // ranked whole already
       const text = readText(p);
       if (text === null) continue;
       const fence = fenceFor(text);
       const block = `### ${p}\n${fence}${langOf(p)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
-      if (block.length + 2 > formatting || used + block.length + 2 > budget) continue;
-      formatting -= block.length + 2;
-      used += block.length + 2;
+      const cost = block.length + 2 + (formatted.length ? 0 : formattingSaying);
+      if (cost > formatting || used + cost > budget) continue;
+      formatting -= cost;
+      used += cost;
       blocks.push(block);
       files.push({ path: p, chars: text.length, whole: true });
       formatted.push(p);
-      formattingAdded++;
     }
     const st = { budget, used, readText, blocks, files };
     const excerptable = [...upstream, ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
@@ -232,7 +230,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   if (!files.length) return empty;
   const wholeCount = files.filter((f) => f.whole).length;
   const excerpted = blocks.length - wholeCount;
-  const parts = [head(wholeCount - formattingAdded, excerpted, files.length - blocks.length, formatted), ...blocks];
+  const parts = [head(wholeCount - formatted.length, excerpted, files.length - blocks.length, formatted), ...blocks];
   let text = parts.join('\n\n');
   if (lines.length) text += (blocks.length ? mapHeading : '\n\n') + lines.join('\n');
   return { step: opts.step, budget, files, mapChars, totalChars: text.length, indexed: index.size, text };
