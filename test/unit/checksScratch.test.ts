@@ -173,6 +173,20 @@ describe('checks: scratch copy keeps what the checks need', () => {
       await s.dispose();
     }
     assert.ok(fs.existsSync(path.join(repo, 'packages', 'c', 'one.js')), 'disposing removes the link, not what it leads to');
+    // a folder beside it the user may not read (a container's data volume) is left out, not fatal
+    write(repo, 'packages/locked/PG_VERSION', '16');
+    const { readdir } = fs.promises;
+    fs.promises.readdir = (async (p: fs.PathLike, o?: unknown) => {
+      if (String(p).endsWith(path.join('packages', 'locked'))) throw Object.assign(new Error('EACCES: simulated'), { code: 'EACCES' });
+      return (readdir as (p: fs.PathLike, o?: unknown) => Promise<unknown>)(p, o);
+    }) as typeof fs.promises.readdir;
+    try {
+      const again = await createScratch(path.join(repo, 'packages', 'web'), { capeFolder: 'cape' });
+      assert.ok(!fs.existsSync(path.join(again.dir, '..', 'locked')));
+      await again.dispose();
+    } finally {
+      fs.promises.readdir = readdir;
+    }
   });
 
   it('already right: a workspace at its repository root, or under no node_modules, is copied alone', async () => {

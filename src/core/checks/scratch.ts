@@ -143,7 +143,8 @@ function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (s
     }
     left.files -= size.files;
     left.bytes -= size.bytes;
-    await copyTree(region, src, dest, (_rel, name) => skip(name), '', signal);
+    // named by its folder, so a part it may not read is left out as in the workspace (copyTree's UNCOPIABLE)
+    await copyTree(region, src, dest, (_rel, name) => skip(name), path.basename(src), signal);
   };
 }
 
