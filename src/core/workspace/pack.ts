@@ -14,8 +14,7 @@
 import { isFormatterConfig, isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
-import { langOf, packExcerpts, upstreamReadSaying } from './sectionBlocks';
-import { fenceFor } from '../text/markdown';
+import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
 
 export type ContextStep = 'deva' | 'da';
@@ -175,8 +174,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
         index.confirm(c.path); // vanished or no longer text: the index lets it go too
         continue;
       }
-      const fence = fenceFor(text);
-      const block = `### ${c.path}\n${fence}${langOf(c.path)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+      const block = wholeFileBlock(c.path, text);
       if (used + block.length + 2 > wholeLimit) continue;
       picked.set(c.path, { block, chars: text.length });
       used += block.length + 2;
@@ -195,8 +193,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       if (picked.has(p)) continue; // ranked whole already
       const text = readText(p);
       if (text === null) continue;
-      const fence = fenceFor(text);
-      const block = `### ${p}\n${fence}${langOf(p)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+      const block = wholeFileBlock(p, text);
       const cost = block.length + 2 + (formatted.length ? 0 : formattingSaying);
       if (cost > formatting || used + cost > budget) continue;
       formatting -= cost;

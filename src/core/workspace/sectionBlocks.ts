@@ -15,10 +15,16 @@ const MAP_MIN = 2000;
 /** How much more than a word of the objective its code identifiers weigh in an excerpt (`storeOptionsAsProperties`). */
 const EXCERPT_IDENTIFIER_WEIGHT = 3;
 
-export function langOf(p: string): string {
+function langOf(p: string): string {
   // the extension after a name: a dotfile's name (`.prettierrc`, `.editorconfig`) is no language
   const m = /[^/.]\.([A-Za-z0-9]+)$/.exec(p);
   return m ? m[1].toLowerCase() : '';
+}
+
+/** A file sent whole: its path as a heading, then its text in a code block. */
+export function wholeFileBlock(p: string, text: string): string {
+  const fence = fenceFor(text);
+  return `### ${p}\n${fence}${langOf(p)}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
 }
 
 export interface PackState {
