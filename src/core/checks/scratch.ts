@@ -14,7 +14,7 @@ import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
-import { ancestorPath, foldersUpToRepoRoot, isDir, mirrorAncestors } from './scratchAncestors';
+import { ancestorPath, foldersUpToRepoRoot, isDir, linkFolder, mirrorAncestors } from './scratchAncestors';
 import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, type TreeSize } from './scratchCopy';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
@@ -134,17 +134,17 @@ export const BESIDE_COPY_LIMIT: TreeSize = { files: 10_000, bytes: 100 * 1024 * 
  */
 function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (src: string, dest: string) => Promise<void> {
   const left: TreeSize = { ...limit };
-  const skip = (name: string) => SKIPPED.has(name);
+  const skip = (_rel: string, name: string) => SKIPPED.has(name);
   return async (src, dest) => {
     const size = await measureTree(src, skip, left);
     if (size.files > left.files || size.bytes > left.bytes) {
-      await fsp.symlink(src, dest, process.platform === 'win32' ? 'junction' : 'dir');
+      await linkFolder(src, dest);
       return;
     }
     left.files -= size.files;
     left.bytes -= size.bytes;
     // named by its folder, so a part it may not read is left out as in the workspace (copyTree's UNCOPIABLE)
-    await copyTree(region, src, dest, (_rel, name) => skip(name), path.basename(src), signal);
+    await copyTree(region, src, dest, skip, path.basename(src), signal);
   };
 }
 

@@ -36,6 +36,11 @@ export const isDir = (p: string): Promise<boolean> => fsp.stat(p).then((st) => s
 /** Whether a folder is a repository's root: it holds `.git`, a folder or, in a worktree or a submodule, a file. */
 const isRepoRoot = (dir: string): Promise<boolean> => fsp.lstat(path.join(dir, '.git')).then(() => true, () => false);
 
+/** A link to a folder (a junction on Windows, which needs no privilege). */
+export function linkFolder(target: string, at: string): Promise<void> {
+  return fsp.symlink(target, at, process.platform === 'win32' ? 'junction' : 'dir');
+}
+
 /** A folder of scoped packages (`@acme/`) or of installed programs (`.bin/`), whose entries are links themselves. */
 export const isEntryFolder = (name: string): boolean => name.startsWith('@') || name === '.bin';
 
@@ -139,6 +144,6 @@ async function relinkModules(src: string, dest: string, realTop: string, copy: s
     const ofTree = isInside(realTop, target) && !rel.split(path.sep).includes('node_modules');
     const to = ofTree ? path.join(copy, rel) : target;
     const dir = await isDir(target);
-    await fsp.symlink(to, d, dir && process.platform === 'win32' ? 'junction' : dir ? 'dir' : 'file').catch(() => undefined);
+    await (dir ? linkFolder(to, d) : fsp.symlink(to, d, 'file')).catch(() => undefined);
   }
 }

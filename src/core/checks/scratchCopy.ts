@@ -3,11 +3,11 @@
 // workspaces), so those resolve to the copy; version control and the caches tools rebuild (SKIPPED), the build folders
 // of BUILD_FOLDERS and what cannot be read (UNCOPIABLE) are left out. measureTree tells what such a copy would hold,
 // for the folders beside a monorepo package that are copied only within a bound (scratchAncestors.ts).
-import { promises as fsp, constants as fsc } from 'fs';
+import { promises as fsp, constants as fsc, type Dirent } from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
-import { isEntryFolder, VERSION_CONTROL } from './scratchAncestors';
+import { isEntryFolder, linkFolder, VERSION_CONTROL } from './scratchAncestors';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
@@ -64,22 +64,38 @@ export async function copyTree(region: string, src: string, dest: string, skip: 
   const names = entries.map((e) => e.name);
   for (const e of entries) {
     const r = rel ? `${rel}/${e.name}` : e.name;
-    if (skip(r, e.name) || (e.isDirectory() && isBuildFolder(e.name, names))) continue;
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
-    if (e.isDirectory()) {
-      if (!LINKED_DEPENDENCY_DIRS.has(e.name)) await copyTree(region, s, d, skip, r, signal);
-      else if (await linksWorkspacePackages(s, region)) await linkEntries(s, d, true);
-      else await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
-    } else if (e.isFile()) {
-      await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE).catch((err: NodeJS.ErrnoException) => {
-        if (!UNCOPIABLE.has(err.code ?? '')) throw err;
-      });
-    } else if (e.isSymbolicLink()) {
-      await copyLink(s, d);
+    switch (planEntry(e, names, skip(r, e.name))) {
+      case 'folder':
+        await copyTree(region, s, d, skip, r, signal);
+        break;
+      case 'dependencies':
+        if (await linksWorkspacePackages(s, region)) await linkEntries(s, d, true);
+        else await linkFolder(s, d);
+        break;
+      case 'file':
+        await fsp.copyFile(s, d, fsc.COPYFILE_FICLONE).catch((err: NodeJS.ErrnoException) => {
+          if (!UNCOPIABLE.has(err.code ?? '')) throw err;
+        });
+        break;
+      case 'link':
+        await copyLink(s, d);
+        break;
     }
-    // sockets, FIFOs, devices: not copied
   }
+}
+
+/**
+ * What the copy does with an entry of a folder (`names`: the folder's entries; `skipped`: the caller's rule left it
+ * out): leaves it out (and a build folder, BUILD_FOLDERS), copies a folder or a file, links a dependency folder
+ * (LINKED_DEPENDENCY_DIRS), keeps a link as a link. Sockets, FIFOs and devices are left out. The one rule of copyTree
+ * and measureTree.
+ */
+function planEntry(e: Dirent, names: readonly string[], skipped: boolean): 'leave' | 'folder' | 'dependencies' | 'file' | 'link' {
+  if (skipped) return 'leave';
+  if (e.isDirectory()) return isBuildFolder(e.name, names) ? 'leave' : LINKED_DEPENDENCY_DIRS.has(e.name) ? 'dependencies' : 'folder';
+  return e.isFile() ? 'file' : e.isSymbolicLink() ? 'link' : 'leave';
 }
 
 /** A link kept as the same link: a relative one resolves inside the copy, an absolute one where it always did. */
@@ -121,7 +137,7 @@ async function linkEntries(src: string, dest: string, top: boolean): Promise<voi
     const d = path.join(dest, e.name);
     if (e.isSymbolicLink()) await copyLink(s, d);
     else if (top && e.isDirectory() && isEntryFolder(e.name)) await linkEntries(s, d, false);
-    else if (e.isDirectory()) await fsp.symlink(s, d, process.platform === 'win32' ? 'junction' : 'dir');
+    else if (e.isDirectory()) await linkFolder(s, d);
     else if (e.isFile()) await fsp.copyFile(s, d); // the package manager's own records, small
   }
 }
@@ -133,26 +149,25 @@ export interface TreeSize {
 }
 
 /**
- * What copyTree would copy of `src` (what `skip`, the dependency folders and the build folders leave out not counted),
- * counted until it passes `limit`: the figures then are past it, not the whole.
+ * What copyTree would copy of `src` (by its rule, planEntry, with the same `skip`; dependency folders and links are
+ * linked, so not counted), counted until it passes `limit`: the figures then are past it, not the whole.
  */
-export async function measureTree(src: string, skip: (name: string) => boolean, limit: TreeSize): Promise<TreeSize> {
+export async function measureTree(src: string, skip: (rel: string, name: string) => boolean, limit: TreeSize): Promise<TreeSize> {
   const size: TreeSize = { files: 0, bytes: 0 };
-  const walk = async (dir: string): Promise<void> => {
+  const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
     const names = entries.map((e) => e.name);
     for (const e of entries) {
       if (size.files > limit.files || size.bytes > limit.bytes) return;
-      if (skip(e.name) || LINKED_DEPENDENCY_DIRS.has(e.name)) continue;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!isBuildFolder(e.name, names)) await walk(p);
-      } else if (e.isFile()) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      const plan = planEntry(e, names, skip(r, e.name));
+      if (plan === 'folder') await walk(path.join(dir, e.name), r);
+      else if (plan === 'file') {
         size.files++;
-        size.bytes += await fsp.stat(p).then((st) => st.size, () => 0);
+        size.bytes += await fsp.stat(path.join(dir, e.name)).then((st) => st.size, () => 0);
       }
     }
   };
-  await walk(src);
+  await walk(src, path.basename(src));
   return size;
 }
