@@ -30,6 +30,23 @@ function virtualEnv(root: string): { real: boolean; site: string } {
   return { real, site: path.join(lib, real ? fs.readdirSync(lib).find((d) => d.startsWith('python'))! : 'python3.12', 'site-packages') };
 }
 
+const simulated = (code: string) => Object.assign(new Error(`${code}: simulated`), { code });
+
+/**
+ * Makes the folder whose path ends with `suffix` unreadable to fs.promises.readdir (EACCES), as a folder of another
+ * user is (a container's data volume); returns what puts readdir back.
+ */
+function unreadable(suffix: string): () => void {
+  const { readdir } = fs.promises;
+  fs.promises.readdir = (async (p: fs.PathLike, o?: unknown) => {
+    if (String(p).endsWith(suffix)) throw simulated('EACCES');
+    return (readdir as (p: fs.PathLike, o?: unknown) => Promise<unknown>)(p, o);
+  }) as typeof fs.promises.readdir;
+  return () => {
+    fs.promises.readdir = readdir;
+  };
+}
+
 /** A Python package `calc` in a src layout (`src/calc/__init__.py`, VALUE 'old') with its own virtual environment. */
 function calcPackage(): { ws: string; real: boolean; site: string } {
   const ws = tmp();
@@ -175,17 +192,13 @@ describe('checks: scratch copy keeps what the checks need', () => {
     assert.ok(fs.existsSync(path.join(repo, 'packages', 'c', 'one.js')), 'disposing removes the link, not what it leads to');
     // a folder beside it the user may not read (a container's data volume) is left out, not fatal
     write(repo, 'packages/locked/PG_VERSION', '16');
-    const { readdir } = fs.promises;
-    fs.promises.readdir = (async (p: fs.PathLike, o?: unknown) => {
-      if (String(p).endsWith(path.join('packages', 'locked'))) throw Object.assign(new Error('EACCES: simulated'), { code: 'EACCES' });
-      return (readdir as (p: fs.PathLike, o?: unknown) => Promise<unknown>)(p, o);
-    }) as typeof fs.promises.readdir;
+    const restore = unreadable(path.join('packages', 'locked'));
     try {
       const again = await createScratch(path.join(repo, 'packages', 'web'), { capeFolder: 'cape' });
       assert.ok(!fs.existsSync(path.join(again.dir, '..', 'locked')));
       await again.dispose();
     } finally {
-      fs.promises.readdir = readdir;
+      restore();
     }
   });
 
@@ -278,22 +291,18 @@ describe('checks: scratch copy keeps what the checks need', () => {
     write(ws, 'data/postgres/PG_VERSION', '16');
     write(ws, '.next/static/chunk-1.js', 'chunk');
     const fsp = fs.promises;
-    const { readdir, copyFile } = fsp;
-    const err = (code: string) => Object.assign(new Error(`${code}: simulated`), { code });
+    const { copyFile } = fsp;
     // as the user running the editor sees them: postgres's folder is mode 700 of uid 999; the dev server deletes a chunk
-    fsp.readdir = (async (p: fs.PathLike, o?: unknown) => {
-      if (String(p).endsWith(path.join('data', 'postgres'))) throw err('EACCES');
-      return (readdir as (p: fs.PathLike, o?: unknown) => Promise<unknown>)(p, o);
-    }) as typeof fsp.readdir;
+    const restore = unreadable(path.join('data', 'postgres'));
     fsp.copyFile = (async (src: fs.PathLike, dest: fs.PathLike, mode?: number) => {
-      if (String(src).endsWith('chunk-1.js')) throw err('ENOENT');
+      if (String(src).endsWith('chunk-1.js')) throw simulated('ENOENT');
       return copyFile(src, dest, mode);
     }) as typeof fsp.copyFile;
     let s;
     try {
       s = await createScratch(ws, { capeFolder: 'cape' });
     } finally {
-      fsp.readdir = readdir;
+      restore();
       fsp.copyFile = copyFile;
     }
     try {
