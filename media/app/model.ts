@@ -1,7 +1,7 @@
 // The panel's view model: a serialisable state and a pure reducer over host messages. No DOM here, so it can
 // be unit-tested in Node and stored with vscode.setState(). Everything coming from the host (and thus from the
 // model) is coerced defensively: a malformed field degrades to an empty value instead of throwing.
-import { isPlainObject as isObj, STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { isPlainObject as isObj, STEP_AGENT, STEP_IDS, WORKER_AGENTS, type AgentId, type ErrorKind, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage, type WorkerAgent } from '../../src/core/model/types';
 import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
 import { describeToolCall } from '../../src/core/tools/describe';
 import { formatDuration } from '../../src/core/model/dates';
@@ -102,7 +102,7 @@ export interface SessionView {
   resumed: boolean;
   steps: Record<StepId, StepView>;
   files: FileView[];
-  finished: { retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics | null } | null;
+  finished: { retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics | null; openQuestions: OpenQuestion[] } | null;
   /** An error not tied to a step (config, auth before the first step…). */
   error: StepError | null;
   /** What the session has spent so far (null: unknown) and its cap, from the runner's `cost` events. */
@@ -146,6 +146,27 @@ function usageOf(x: unknown): Usage {
     cacheCreationInputTokens: num(u.cacheCreationInputTokens) ?? 0,
     cacheReadInputTokens: num(u.cacheReadInputTokens) ?? 0,
   };
+}
+
+const WORKER_NAMES = new Set<string>(WORKER_AGENTS);
+
+/** The session's open questions as the host sent them: items that are not well-formed are dropped. */
+function openQuestionsOf(x: unknown): OpenQuestion[] {
+  if (!Array.isArray(x)) return [];
+  const out: OpenQuestion[] = [];
+  for (const q of x) {
+    if (!isObj(q)) continue;
+    const a = isObj(q.answer) && WORKER_NAMES.has(str(q.answer.by)) && str(q.answer.text) ? q.answer : null;
+    const text = str(q.text);
+    if (!text && !a) continue;
+    out.push({
+      id: str(q.id) || null,
+      from: WORKER_NAMES.has(str(q.from)) ? (str(q.from) as WorkerAgent) : null,
+      text,
+      ...(a ? { answer: { by: str(a.by) as WorkerAgent, text: str(a.text), ...(str(a.evidence) ? { evidence: str(a.evidence) } : {}) } } : {}),
+    });
+  }
+  return out;
 }
 
 function kptOf(x: unknown): KptLists | null {
@@ -305,6 +326,7 @@ function reduceEvent(state: PanelViewState, ev: Ev): { state: PanelViewState; ch
       retrospectivePath: str(ev.retrospectivePath),
       kpt: kptOf(ev.kpt) ?? { keep: [], problem: [], try: [] },
       metrics: isObj(ev.metrics) ? (plain(ev.metrics) as SessionMetrics) : null,
+      openQuestions: openQuestionsOf(ev.openQuestions),
     };
     return { state: { ...state, session: { ...session, taskId: session.taskId || str(ev.taskId), files, finished } }, change: { kind: 'all' } };
   }

@@ -1,7 +1,7 @@
 // Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
 // the retrospective (conversation, KPT, metrics). Structure is built with DOM calls; only string leaves go
 // through markdown (sanitised), keys are plain text.
-import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, WORKER_AGENTS, testLabel, type KptLists, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, WORKER_AGENTS, testLabel, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import { renderInline, renderMarkdown } from './markdown';
@@ -123,6 +123,33 @@ export function renderKpt(kpt: KptLists): HTMLElement {
       items.length ? h('ul', {}, ...items.map((i) => h('li', {}, renderInline(i)))) : h('p', { class: 'muted', text: 'Nothing this time.' }),
     );
   return h('div', { class: 'kpt' }, col('Keep', 'keep', 'thumbsup', kpt.keep), col('Problem', 'problem', 'warning', kpt.problem), col('Try', 'try', 'lightbulb', kpt.try));
+}
+
+/**
+ * The roles' open questions at the session's end: those for the user to decide first, then those a later role answered
+ * from the workspace, with its answer and where it saw it (so the user can check it). Null when no role asked any.
+ */
+export function renderOpenQuestions(questions: readonly OpenQuestion[]): HTMLElement | null {
+  if (!questions.length) return null;
+  const open = questions.filter((q) => !q.answer);
+  const answered = questions.filter((q) => q.answer);
+  const asked = (q: OpenQuestion) => [...(q.id ? [h('span', { class: 'question-id', text: q.id })] : []), ...(q.text ? [renderInline(q.text)] : [])];
+  const list = h('ul', { class: 'open-questions', attrs: { 'aria-label': 'Open questions' } });
+  for (const q of open) list.append(h('li', { class: 'open-question' }, icon('question'), ...asked(q)));
+  for (const q of answered) {
+    const a = q.answer!;
+    list.append(
+      h(
+        'li',
+        { class: 'open-question answered' },
+        icon('pass'),
+        ...asked(q),
+        h('div', { class: 'question-answer' }, h('span', { class: 'answer-by', text: `Answered by ${a.by}: ` }), renderInline(a.text), ...(a.evidence ? [h('code', { class: 'answer-evidence', text: a.evidence })] : [])),
+      ),
+    );
+  }
+  const says = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answered.length} answered by the team from the workspace: check them` : ''].filter(Boolean).join(' · ');
+  return h('div', { class: 'open-questions-block' }, h('p', { class: 'muted', text: says }), list);
 }
 
 function usageCells(u: Usage | undefined | null, cost: number | null): HTMLElement[] {

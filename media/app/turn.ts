@@ -7,7 +7,7 @@ import { formatDuration } from '../../src/core/model/dates';
 import { checksBlock, type RenderMemory } from './checks';
 import { renderMarkdown } from './markdown';
 import type { Exchange, PanelViewState, SessionView, StepView } from './model';
-import { renderConversation, renderKpt, renderMetrics, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
+import { renderConversation, renderKpt, renderMetrics, renderOpenQuestions, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
 import { questionsBlock } from './questions';
 
 /** The error box title per error kind (one truth for the step error box and the session banner). */
@@ -119,7 +119,10 @@ function envelopeBody(s: SessionView, st: StepView): HTMLElement[] {
 
 function retroResults(s: SessionView): HTMLElement {
   const f = s.finished!;
-  const wrap = h('div', { class: 'retro-results' }, h('h3', { class: 'section-title', text: 'Keep / Problem / Try' }), renderKpt(f.kpt), h('h3', { class: 'section-title', text: 'Metrics' }), renderMetrics(f.metrics, s.steps));
+  const wrap = h('div', { class: 'retro-results' }, h('h3', { class: 'section-title', text: 'Keep / Problem / Try' }), renderKpt(f.kpt));
+  const questions = renderOpenQuestions(f.openQuestions);
+  if (questions) wrap.append(h('h3', { class: 'section-title', text: 'Open questions' }), questions);
+  wrap.append(h('h3', { class: 'section-title', text: 'Metrics' }), renderMetrics(f.metrics, s.steps));
   if (f.retrospectivePath) {
     wrap.append(h('p', { class: 'muted retro-path' }, h('span', { text: 'Saved to ' }), h('button', { class: 'link-button', text: f.retrospectivePath, attrs: { type: 'button' }, data: { action: 'openFile', path: f.retrospectivePath, focusKey: 'retro-path' } })));
   }

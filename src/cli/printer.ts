@@ -9,6 +9,7 @@ import {
   describeToolCall,
   type CheckEvent,
   type CheckRun,
+  questionLine,
 } from '../core';
 
 /** " (3 test cases failing)" for a run on the unchanged workspace, or '' when it reported none failing. */
@@ -157,6 +158,11 @@ export function printer(out: NodeJS.WritableStream) {
         out.write(`\nRetrospective: ${e.retrospectivePath}\n`);
         for (const k of ['keep', 'problem', 'try'] as const) {
           out.write(`${k[0].toUpperCase() + k.slice(1)}:\n${e.kpt[k].map((t) => `  - ${t}`).join('\n') || '  (none)'}\n`);
+        }
+        if (e.openQuestions.length) {
+          // the ones to decide first, then those a later role answered from the workspace
+          const ordered = [...e.openQuestions.filter((q) => !q.answer), ...e.openQuestions.filter((q) => q.answer)];
+          out.write(`Open questions:\n${ordered.map((q) => `  ${q.answer ? '✓' : '?'} ${questionLine(q)}`).join('\n')}\n`);
         }
         out.write(
           `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +

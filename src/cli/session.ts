@@ -235,6 +235,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
           : {}),
         ...(result.feedback ? { feedback: result.feedback.map((f) => ({ round: f.round, from: f.from, to: f.to, questions: f.questions, answered: !!f.answer, answer: f.answerText })) } : {}),
         kpt: result.kpt,
+        openQuestions: result.openQuestions ?? [],
         metrics: result.metrics,
         retrospectivePath: result.retrospectivePath,
         warnings,

@@ -26,7 +26,7 @@
 //
 // Messages are plain JSON (structured-clone safe): no class instances, functions or undefined-only fields.
 
-import { isPlainObject as isObject, STEP_IDS, type FileAction, type KptLists, type SessionEvent, type SessionMetrics, type StepId } from '../core/model/types';
+import { isPlainObject as isObject, STEP_IDS, type FileAction, type KptLists, type OpenQuestion, type SessionEvent, type SessionMetrics, type StepId } from '../core/model/types';
 
 /** id of the element the host page must contain; the app renders into it. */
 export const PANEL_ROOT_ID = 'cape-root';
@@ -84,7 +84,7 @@ export type PanelEvent =
   | { type: 'output-delta'; step: StepId; chars: number }
   | { type: 'file-proposed'; step: StepId; file: FileView }
   | { type: 'error'; step: StepId | null; kind: Extract<SessionEvent, { type: 'error' }>['kind']; message: string }
-  | { type: 'session-finished'; taskId: string; retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics; files: FileView[] };
+  | { type: 'session-finished'; taskId: string; retrospectivePath: string; kpt: KptLists; metrics: SessionMetrics; files: FileView[]; openQuestions: OpenQuestion[] };
 
 // ─── Host → webview ─────────────────────────────────────────────────────────────────────────────────────────
 

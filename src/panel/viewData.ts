@@ -51,6 +51,7 @@ export function toPanelEvent(e: SessionEvent, workspaceRoot: string | undefined)
         kpt: e.kpt,
         metrics: e.metrics,
         files: e.files.map((f) => fileView(f)),
+        openQuestions: e.openQuestions,
       };
     case 'step-finished':
       return { ...e, artifactPath: workspaceRelative(e.artifactPath, workspaceRoot) };

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { listFiles, runCli, workspaceWithOriginalCape } from '../helpers/cli';
-import { demoDir, demoReplies } from '../helpers/demo';
+import { demoDir, demoReplies, requestText, withDemoOutput } from '../helpers/demo';
 
 const TASK = 'task-7';
 
@@ -14,21 +14,6 @@ const OUTPUTS: Record<number, string> = {
   2: '## Tokens\n\n| token | light | dark |\n|---|---|---|\n| `--bg` | #ffffff | #1e1e1e |\n\nThe toggle keeps a visible focus ring (3:1 against both backgrounds).\n',
   3: '## Plan\n\nA `data-theme` attribute on `<html>`, set before the first paint by `src/theme.js`.\n\n## Open questions\n\n- Should the choice sync across devices?\n',
 };
-
-/** A demo reply whose JSON `output` is replaced by markdown text; the file blocks and summary after it stay. */
-function withStringOutput(raw: string, output: string): string {
-  const start = raw.indexOf('{');
-  const end = raw.indexOf('\n```', start);
-  const json = JSON.parse(raw.slice(start, end)) as Record<string, unknown>;
-  json.output = output;
-  return raw.slice(0, start) + JSON.stringify(json, null, 2) + raw.slice(end);
-}
-
-function userText(body: any): string {
-  const sys = Array.isArray(body?.system) ? body.system.map((b: any) => b.text ?? '').join('\n') : String(body?.system ?? '');
-  const msgs = (body?.messages ?? []).map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((c: any) => c.text ?? '').join('\n')));
-  return [sys, ...msgs].join('\n');
-}
 
 describe('CLI: string outputs, as the CAPE paper writes the envelope', function () {
   this.timeout(90000);
@@ -40,7 +25,7 @@ describe('CLI: string outputs, as the CAPE paper writes the envelope', function 
 
   it('POA, DA and DevA answer with markdown outputs: five requests, no repair, text passed on and stored as is', async () => {
     const ws = workspaceWithOriginalCape('cape-string-output-', path.join(demoDir(), 'workspace'));
-    const replies = demoReplies(TASK).map((r, i) => (OUTPUTS[i] ? withStringOutput(r, OUTPUTS[i]) : r));
+    const replies = demoReplies(TASK).map((r, i) => (OUTPUTS[i] ? withDemoOutput(r, OUTPUTS[i]) : r));
     for (const text of replies) fake.enqueue({ text });
     const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], {
       ANTHROPIC_BASE_URL: fake.url,
@@ -52,12 +37,13 @@ describe('CLI: string outputs, as the CAPE paper writes the envelope', function 
     assert.deepStrictEqual(run.json.steps.map((s: any) => s.ok), [true, true, true, true, true]);
 
     // DA gets POA's text, DevA gets POA's and DA's, verbatim (not JSON-escaped).
-    const da = userText(fake.requests[2].body);
+    const da = requestText(fake.requests[2].body);
     assert.ok(da.includes(OUTPUTS[1].trim()), "DA receives POA's markdown");
-    const deva = userText(fake.requests[3].body);
+    const deva = requestText(fake.requests[3].body);
     assert.ok(deva.includes(OUTPUTS[1].trim()) && deva.includes(OUTPUTS[2].trim()), "DevA receives POA's and DA's markdown");
     // The retrospective reads DevA's open question out of its markdown.
-    assert.ok(userText(fake.requests[4].body).includes('Should the choice sync across devices?'));
+    assert.ok(requestText(fake.requests[4].body).includes('DevA-Q1: Should the choice sync across devices?'));
+    assert.deepStrictEqual(run.json.openQuestions, [{ id: 'DevA-Q1', from: 'DevA', text: 'Should the choice sync across devices?' }]);
 
     // Stored as is; DevA's file blocks after the JSON are still proposed.
     const pairDir = path.join(ws, 'cape/5_sessions/pair');

@@ -107,3 +107,19 @@ export function demoEnvelopes(taskId = 'task-demo'): any[] {
     return JSON.parse(m[1]);
   });
 }
+
+/** A request body's system blocks and messages as one text (what the model read). */
+export function requestText(body: any): string {
+  const sys = Array.isArray(body?.system) ? body.system.map((b: any) => b.text ?? '').join('\n') : String(body?.system ?? '');
+  const msgs = (body?.messages ?? []).map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((c: any) => c.text ?? '').join('\n')));
+  return [sys, ...msgs].join('\n');
+}
+
+/** A demo reply with keys of its JSON `output` replaced (a string replaces the whole output); what follows the JSON stays. */
+export function withDemoOutput(raw: string, patch: Record<string, unknown> | string): string {
+  const start = raw.indexOf('{');
+  const end = raw.indexOf('\n```', start);
+  const json = JSON.parse(raw.slice(start, end)) as { output: unknown };
+  json.output = typeof patch === 'string' ? patch : { ...(json.output as Record<string, unknown>), ...patch };
+  return raw.slice(0, start) + JSON.stringify(json, null, 2) + raw.slice(end);
+}

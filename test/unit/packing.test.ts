@@ -9,6 +9,7 @@ import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } fro
 import type { Envelope } from '../../src/core/model/types';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { originalProjectDir } from '../helpers/fixtures';
+import { contextInputs } from '../helpers/contextInputs';
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, PROCESS_FILE } from '../../src/core/cape/assets';
 import { renderSource } from '../../src/core/session/sources';
 
@@ -325,21 +326,7 @@ describe('prompts keep only promises the session can keep (trial findings)', () 
     });
     assert.ok(v.ok, v.ok ? '' : v.error);
     const opening = v.ok ? v.envelope : (null as never);
-    const inputs = (step: 'deva' | 'cm_retro'): ContextInputs => ({
-      taskId: 't',
-      objective: 'o',
-      language: 'English',
-      preamble: prompts.preamble,
-      rolePrompt: renderPrompt(prompts.roles[step], { language: 'English', task_id: 't' }),
-      assets: new Map(),
-      kptDigest: '',
-      kptFull: '',
-      workspace: () => '',
-      envelopes: { cm_open: opening },
-      raws: {},
-      devaFiles: [],
-      devaSummary: null,
-    });
+    const inputs = (step: 'deva' | 'cm_retro') => contextInputs(step, { cm_open: opening }, 'o');
     const deva = buildStepContext('deva', inputs('deva')).user;
     assert.match(deva, /## Cape Master's go-ahead\nPre-approved[^\n]*\n- New components for the due date\n[\s\S]*- Changing the stored task shape/);
     assert.match(buildStepContext('cm_retro', inputs('cm_retro')).user, /"go_ahead":\{"pre_approved":\["New components/);

@@ -158,6 +158,7 @@ describe('panel view data: fileView / toPanelEvent (the one ProposedFile → vie
         kpt: { keep: [], problem: [], try: [] },
         metrics: {} as never,
         files: [proposed, refused],
+        openQuestions: [{ id: 'POA-Q1', from: 'POA', text: 'Is the list paged?', answer: { by: 'DA', text: 'Yes, 10 a page.', evidence: 'src/list.ts:4' } }],
       },
     ];
     const shown = events.map((e) => toPanelEvent(e, root));
@@ -173,6 +174,7 @@ describe('panel view data: fileView / toPanelEvent (the one ProposedFile → vie
     const fin = shown[4] as Extract<typeof shown[number], { type: 'session-finished' }>;
     assert.strictEqual(fin.retrospectivePath, 'cape/5_sessions/retrospective/r.md');
     assert.deepStrictEqual(fin.files.map((f) => f.path), ['src/a.ts', '/etc/passwd']);
+    assert.deepStrictEqual(fin.openQuestions, [{ id: 'POA-Q1', from: 'POA', text: 'Is the list paged?', answer: { by: 'DA', text: 'Yes, 10 a page.', evidence: 'src/list.ts:4' } }]);
   });
 
   it('other events pass unchanged; an absolute path outside the workspace is cut to its name', () => {

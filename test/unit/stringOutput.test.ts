@@ -1,12 +1,10 @@
 // A POA/DA/DevA output written as markdown text (the CAPE paper's `"output": "Domain-specific content"`): it
 // validates, reaches the next agents as text (not a JSON-escaped string) and the retrospective reads it by section.
 import * as assert from 'assert';
-import { buildStepContext, markdownParts, retroAgentDigest, type ContextInputs } from '../../src/core/session/context';
-import { defaultPromptsDir, loadPromptAssets, renderPrompt } from '../../src/core/cape/prompts';
-import type { Envelope, StepId } from '../../src/core/model/types';
+import { buildStepContext, markdownParts, retroAgentDigest } from '../../src/core/session/context';
+import { contextInputs, contextText } from '../helpers/contextInputs';
+import type { Envelope } from '../../src/core/model/types';
 import { validateEnvelope } from '../../src/core/reply/envelope';
-
-const prompts = loadPromptAssets(defaultPromptsDir());
 
 const POA_MD = `## User stories
 
@@ -54,27 +52,8 @@ function envelope(step: 'poa' | 'da' | 'deva', output: string): Envelope {
   return r.envelope;
 }
 
-function inputs(step: StepId, envelopes: Partial<Record<StepId, Envelope>>): ContextInputs {
-  return {
-    taskId: 't',
-    objective: 'Show overdue tasks',
-    language: 'English',
-    preamble: prompts.preamble,
-    rolePrompt: renderPrompt(prompts.roles[step], { language: 'English', task_id: 't' }),
-    assets: new Map(),
-    kptDigest: '',
-    kptFull: '',
-    workspace: () => '',
-    envelopes,
-    raws: {},
-    devaFiles: [],
-    devaSummary: null,
-  };
-}
-
-function text(ctx: { system: { text: string }[]; user: string }): string {
-  return ctx.system.map((b) => b.text).join('\n') + '\n' + ctx.user;
-}
+const inputs = contextInputs;
+const text = contextText;
 
 describe('string outputs (the paper\'s envelope)', () => {
   const poa = envelope('poa', POA_MD);

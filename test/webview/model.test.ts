@@ -155,7 +155,18 @@ describe('webview model: reduce', () => {
         kpt: { keep: ['k'], problem: [], try: ['t'] },
         metrics: { ass: { POA: 4 }, assAverage: 4, satisfactionVariance: 0, satisfactionTrend: null, crossReferenceFrequency: 2, conversationIndex: 5, elapsedMs: 10, compressionRatio: {}, perStep: {}, totalUsage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, totalCostUsd: 0.1, tsr: null, tsrJudged: null, criteria: [] },
         files: [{ path: 'b.ts', action: 'modify', status: 'applied', content: 'x' }],
+        openQuestions: [
+          { id: 'POA-Q1', from: 'POA', text: 'Is the list paged?', answer: { by: 'DA', text: 'Yes.', evidence: 'src/list.ts:4' } },
+          { id: 'DA-Q1', from: 'DA', text: 'Keep the old label?' },
+          // not well-formed: dropped, not shown as an empty item
+          { id: 'X', from: 'Nobody', text: '' } as never,
+          'stray' as never,
+        ],
       }),
+    ]);
+    assert.deepStrictEqual(s.session!.finished!.openQuestions, [
+      { id: 'POA-Q1', from: 'POA', text: 'Is the list paged?', answer: { by: 'DA', text: 'Yes.', evidence: 'src/list.ts:4' } },
+      { id: 'DA-Q1', from: 'DA', text: 'Keep the old label?' },
     ]);
     assert.strictEqual(s.session!.finished!.retrospectivePath, 'cape/r.md');
     assert.deepStrictEqual(s.session!.finished!.kpt, { keep: ['k'], problem: [], try: ['t'] });

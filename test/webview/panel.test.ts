@@ -332,6 +332,41 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
   });
 
+  it("lists the roles' open questions after the KPT: those to decide first, then those answered from the workspace (model text inert)", async () => {
+    const p = await open();
+    await fullSession(p);
+    const finished = script.finished as Extract<SessionEvent, { type: 'session-finished' }>;
+    assert.deepStrictEqual(finished.openQuestions, [], 'this recorded session left no open question');
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    await p.send(
+      ev({
+        ...finished,
+        openQuestions: [
+          { id: 'POA-Q1', from: 'POA', text: 'Is the list **paged**?', answer: { by: 'DA', text: `Yes, 10 a page ${evil}`, evidence: 'src/list.tsx:42' } },
+          { id: 'POA-Q2', from: 'POA', text: `Search the body too? ${evil}` },
+          { id: 'DA-Q1', from: 'DA', text: 'Keep the empty-state text?' },
+        ],
+      }),
+    );
+    const turn = p.page.locator('.turn[data-step="cm_retro"]');
+    const titles = await turn.locator('.retro-results > .section-title').allTextContents();
+    assert.deepStrictEqual(titles, ['Keep / Problem / Try', 'Open questions', 'Metrics']);
+    assert.strictEqual(await turn.locator('.open-questions-block > p').textContent(), '2 for you to decide · 1 answered by the team from the workspace: check them');
+    const items = turn.locator('.open-question');
+    assert.deepStrictEqual(await items.locator('.question-id').allTextContents(), ['POA-Q2', 'DA-Q1', 'POA-Q1']);
+    assert.strictEqual(await turn.locator('.open-question.answered').count(), 1);
+    const answered = turn.locator('.open-question.answered');
+    assert.strictEqual(await answered.locator('strong').textContent(), 'paged', 'inline markdown of the question');
+    assert.match((await answered.locator('.question-answer').textContent()) ?? '', /^Answered by DA: Yes, 10 a page <img src=x onerror="window.__pwned=1">src\/list\.tsx:42$/);
+    assert.strictEqual(await answered.locator('.answer-evidence').textContent(), 'src/list.tsx:42');
+    assert.strictEqual(await turn.locator('.open-questions img').count(), 0, 'model text stays text');
+    await turn.locator('.open-questions-block').screenshot({ path: screenshotPath('dark-open-questions') });
+    // none asked: no section
+    const q = await open();
+    await fullSession(q);
+    assert.deepStrictEqual(await q.page.locator('.retro-results > .section-title').allTextContents(), ['Keep / Problem / Try', 'Metrics']);
+  });
+
   it('lists the proposed files with badges and posts Diff / Accept / Reject / Apply / Discard', async () => {
     const p = await open();
     await fullSession(p);

@@ -2,6 +2,7 @@
 // the runner would emit. Self-contained JSON extraction so these tests do not depend on the core parser.
 import { STEP_AGENT, STEP_IDS, WORKER_AGENTS, type Envelope, type KptLists, type ProposedFile, type SessionEvent, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { RecordedSession } from '../helpers/fixtures';
+import { collectOpenQuestions } from '../../src/core/session/openQuestions';
 
 /** The first balanced JSON object in `raw` (preferring a ```json fence), parsed; null if there is none. */
 export function extractJson(raw: string): Record<string, unknown> | null {
@@ -175,6 +176,7 @@ export function scriptFromRecorded(session: RecordedSession): SessionScript {
       kpt: retro?.kpt ?? { keep: [], problem: [], try: [] },
       metrics,
       files,
+      openQuestions: collectOpenQuestions(Object.fromEntries(byStep)),
     },
   };
 }

@@ -108,3 +108,15 @@ export interface ParsedReply {
   edits: { path: string; hunks: Hunk[] }[];
   summary: string | null;
 }
+
+/**
+ * An open question a role left for the human (its `open_questions`), numbered per role (`POA-Q1`), and the answer a
+ * later role found in the workspace when it settled it (DA, having read the code, knows the list is paged). An answer
+ * whose question matched none of the earlier roles' has `id` and `from` null and `text` as the answering role quoted it.
+ */
+export interface OpenQuestion {
+  id: string | null;
+  from: WorkerAgent | null;
+  text: string;
+  answer?: { by: WorkerAgent; text: string; evidence?: string };
+}

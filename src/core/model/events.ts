@@ -5,7 +5,7 @@ import type { AgentId, StepId } from './steps';
 import type { ToolCallRecord, Usage } from './llm';
 import type { ProposedFile } from './files';
 import type { KptLists } from './kpt';
-import type { Envelope } from './envelope';
+import type { Envelope, OpenQuestion } from './envelope';
 import type { SessionMetrics } from './metrics';
 
 export type ErrorKind =
@@ -55,4 +55,6 @@ export type SessionEvent =
       kpt: KptLists;
       metrics: SessionMetrics;
       files: ProposedFile[];
+      /** The roles' open questions for the human, with the answers later roles found (session/openQuestions.ts). */
+      openQuestions: OpenQuestion[];
     };

@@ -1,5 +1,6 @@
 // How a run ends without a failure: complete (finishSession: the retrospective's KPT merged into kpt_merged.md, the
-// metrics computed from the record, never by the model, the retrospective file written, the state marked complete)
+// metrics computed from the record, never by the model, the roles' open questions gathered with the answers later
+// roles gave them, the retrospective file written, the state marked complete)
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { computeTsr, lastRuns, proposedOrInWorkspace } from '../metrics/tsr';
@@ -7,6 +8,7 @@ import type { KptLists, SessionEvent } from '../model/types';
 import type { SessionState } from '../store';
 import type { SessionResult, StepOutcome } from './options';
 import type { SessionRun } from './step';
+import { collectOpenQuestions } from './openQuestions';
 
 /** The retrospective's artifacts once every step is completed; returns the session's result. */
 export async function finishSession(run: SessionRun, costUsd: number | null): Promise<SessionResult> {
@@ -39,12 +41,13 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
       fileExists: proposedOrInWorkspace(opts.workspace, devaFiles),
     }),
   });
-  const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt), repeatOf ? { repeatOf } : {});
+  const openQuestions = collectOpenQuestions(envelopes);
+  const retrospectivePath = await store.saveRetrospective(taskId, state.objective, envelopes, metrics, devaFiles, new Date(metricsAt), { questions: openQuestions, ...(repeatOf ? { repeatOf } : {}) });
   state.status = 'complete';
   await store.saveSessionState(state);
   // a reply kept for a step that has its record (a crash between the two) has nothing left to serve
   await store.removePendingReplies(taskId).catch((e) => warn(`A kept reply of this session could not be removed from ${store.relative(store.pendingDir)}: ${(e as Error).message}`));
-  emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles });
+  emit({ type: 'session-finished', taskId, retrospectivePath, kpt, metrics, files: devaFiles, openQuestions });
   return {
     taskId,
     ok: true,
@@ -55,6 +58,7 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
     kpt,
     metrics,
     retrospectivePath,
+    openQuestions,
     ...(checks ? { checks } : {}),
     ...(record.feedback.length ? { feedback: record.feedback } : {}),
   };

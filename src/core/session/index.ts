@@ -6,8 +6,10 @@
 // names for review, outputs.ts cuts agents' outputs down, packing.ts fits text into budgets). blockers.ts: DevA's
 // questions to DA during the DevA step (one round by default); repeat.ts reruns a saved session's objective to
 // measure reproducibility (`cape repeat`); dorQuestions.ts pauses a session whose CM opening asked the user blocking
-// questions and resumes it with the answers (one more opening) or without them.
+// questions and resumes it with the answers (one more opening) or without them. openQuestions.ts gathers the roles'
+// open questions for the human, with the answers later roles found in the workspace.
 export * from './context';
+export { collectOpenQuestions, questionId, questionLine } from './openQuestions';
 export { DEFAULT_FEEDBACK_ROUNDS } from './options';
 export * from './runner';
 export * from './objective';

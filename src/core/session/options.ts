@@ -4,7 +4,7 @@ import type { ChecksConfig, ChecksOutcome } from '../checks';
 import type { PromptAssets } from '../cape/prompts';
 import type { ToolBounds } from '../tools/specs';
 import type { WorkspaceIndex } from '../workspace';
-import type { Envelope, ErrorKind, FeedbackRecord, KptLists, LlmClient, ProposedFile, SessionEvent, SessionMetrics, StepId, Usage } from '../model/types';
+import type { Envelope, ErrorKind, FeedbackRecord, KptLists, OpenQuestion, LlmClient, ProposedFile, SessionEvent, SessionMetrics, StepId, Usage } from '../model/types';
 
 export interface SessionOptions {
   workspace: string;
@@ -86,6 +86,8 @@ export interface SessionResult {
   kpt: KptLists | null;
   metrics: SessionMetrics | null;
   retrospectivePath: string | null;
+  /** The roles' open questions for the human, with the answers later roles found (complete sessions only). */
+  openQuestions?: OpenQuestion[];
   /** A failed session that `resume` can continue (its state records the failure). */
   resumable: boolean;
   /** The checks on DevA's proposal and their fix rounds, when checks ran (also when DevA's step was resumed). */

@@ -25,6 +25,18 @@ export function pickKeys(output: unknown, include: RegExp, exclude?: RegExp): un
 }
 
 const OPEN_QUESTIONS = /question|質問|未解決/i;
+/** A list of questions a role settled ("answered_questions"; not "unanswered_…", which are open). */
+const ANSWERED = /(?<!un)answered|(?<!un)resolved|回答済|解決済/i;
+
+/** True for an output key that lists the role's open questions (`open_questions`, `質問`), not its answered ones. */
+export function isOpenQuestionsKey(key: string): boolean {
+  return OPEN_QUESTIONS.test(key) && !ANSWERED.test(key);
+}
+
+/** True for an output key that lists earlier roles' questions this role answered (`answered_questions`). */
+export function isAnsweredKey(key: string): boolean {
+  return ANSWERED.test(key);
+}
 const DEPARTURES = /departure|deviation|逸脱|相違/i;
 const IDENTIFYING = ['id', 'name', 'decision', 'story', 'path', 'title', 'component', 'priority', 'action'];
 
@@ -81,14 +93,16 @@ export function markdownParts(markdown: string): Json {
  * What the retrospective gets of one agent: its voice, an outline of its output (bounded), and — whole, each item cut
  * only at a sentence end when very long — its open questions, its departures from the specs or criteria and its
  * self-assessment. Never a prefix of the raw output. A markdown output is read section by section (markdownParts).
+ * `openQuestions`, when given, stands for the output's own (the session's list, named and with later roles' answers:
+ * openQuestions.ts).
  */
-export function retroAgentDigest(env: Envelope): Json {
+export function retroAgentDigest(env: Envelope, openQuestions?: readonly string[]): Json {
   const output = typeof env.output === 'string' ? markdownParts(env.output) : isObject(env.output) ? env.output : {};
   const questions: unknown[] = [];
   const departures: unknown[] = [];
   const rest: Json = {};
   for (const [k, v] of Object.entries(output)) {
-    if (OPEN_QUESTIONS.test(k)) questions.push(...listOf(v));
+    if (isOpenQuestionsKey(k)) questions.push(...listOf(v));
     else if (DEPARTURES.test(k)) departures.push(...listOf(v));
     // DevA's criterion → test map reaches the retrospective whole in its own section ('retro:criteria').
     else if (k !== 'criteria_tests') rest[k] = v;
@@ -113,7 +127,7 @@ export function retroAgentDigest(env: Envelope): Json {
   return {
     voice: clip(env.voice, 800),
     delivered,
-    open_questions: boundedList(questions, 2500),
+    open_questions: boundedList(openQuestions ?? questions, 2500),
     departures: boundedList(departures, 2000),
     references: boundedList(env.references, 800, 160),
     confidence: env.confidence,

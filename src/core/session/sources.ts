@@ -15,6 +15,7 @@ import type { ContextInputs } from './context';
 import { domainFolderReaders, type ContextSource } from './matrix';
 import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
+import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuestions';
 import { clip, clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
 import { projectOutline } from './outline';
 
@@ -200,14 +201,15 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       return out === undefined ? '' : section("POA's acceptance criteria", compact(pickKeys(out, POA_ACCEPTANCE)));
     }
     case 'poa:scope': {
-      const out = inputs.envelopes.poa?.output;
+      // its open questions named (POA-Q1), so DA can answer one it settles by reading the code
+      const out = withQuestionIds(inputs.envelopes.poa?.output, 'POA');
       if (out === undefined) return '';
       const scope = pickKeys(out, POA_SCOPE);
       // pickKeys falls back to the whole object; do not send it twice next to the acceptance criteria.
       return scope === out ? '' : section("POA's scope and priorities", compact(scope));
     }
     case 'da:specs': {
-      const out = inputs.envelopes.da?.output;
+      const out = withQuestionIds(inputs.envelopes.da?.output, 'DA');
       if (!isObject(out)) return out === undefined ? '' : section("DA's design specifications", compact(out));
       const specs: Json = {};
       for (const [k, v] of Object.entries(out)) if (!DA_NOT_FOR_DEVA.test(k)) specs[k] = v;
@@ -249,9 +251,12 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         : '';
     case 'retro:envelopes': {
       const parts: string[] = [];
+      // each role's open questions named, with the answers later roles gave them
+      const questions = collectOpenQuestions(inputs.envelopes);
       for (const s of ['poa', 'da', 'deva'] as const) {
         const env = inputs.envelopes[s];
-        if (env) parts.push(`### ${env.agent}\n` + compact(retroAgentDigest(env)));
+        const own = questions.filter((q) => q.from === STEP_AGENT[s]).map(questionLine);
+        if (env) parts.push(`### ${env.agent}\n` + compact(retroAgentDigest(env, own)));
       }
       return section(
         'What each agent delivered (voice, an outline of its output, its open questions and departures, its self-assessment)',

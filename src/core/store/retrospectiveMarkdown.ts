@@ -1,7 +1,8 @@
 // The dated retrospective file (retrospective/YYYY-MM-DD_HH-MM_<task>.md): frontmatter for tools, then the CM opening,
-// the team's conversation, KPT, the computed metrics and DevA's files (paths and statuses, never bodies) for people.
+// the team's conversation, KPT, the open questions left for the human (and those a later role answered from the
+// code), the computed metrics and DevA's files (paths and statuses, never bodies) for people.
 
-import type { CmOpeningOutput, Envelope, ProposedFile, SessionMetrics } from '../model/types';
+import type { CmOpeningOutput, Envelope, OpenQuestion, ProposedFile, SessionMetrics } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
 import { oneLine } from '../text/cut';
 import { formatMetricsMarkdown } from '../metrics/metrics';
@@ -53,6 +54,26 @@ function renderOpening(opening: Envelope | null | undefined): string[] {
   return lines;
 }
 
+/**
+ * The roles' open questions: those still to decide first, then those a later role answered (with its answer and
+ * where it saw it). Nothing when no role asked any.
+ */
+function renderQuestions(questions: readonly OpenQuestion[]): string[] {
+  if (!questions.length) return [];
+  const open = questions.filter((q) => !q.answer);
+  const answered = questions.filter((q) => q.answer);
+  const counts = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answered.length} answered by the team from the workspace` : ''].filter(Boolean);
+  const lines = ['## Open questions', '', `_${counts.join('; ')}._`, ''];
+  for (const q of open) lines.push(`- ${q.id ? `**${q.id}** ` : ''}${oneLine(q.text)}`);
+  for (const q of answered) {
+    const a = q.answer!;
+    const asked = q.id ? `**${q.id}** ${oneLine(q.text)}` : oneLine(q.text);
+    lines.push(`- ${asked ? `${asked} — ` : ''}_answered by ${a.by}:_ ${oneLine(a.text)}${a.evidence ? ` (${code(a.evidence)})` : ''}`);
+  }
+  lines.push('');
+  return lines;
+}
+
 /** The dated retrospective file's content (exported for tests and previews). */
 export function renderRetrospective(
   taskId: string,
@@ -61,7 +82,7 @@ export function renderRetrospective(
   metrics: SessionMetrics,
   files: ProposedFile[],
   now: Date,
-  opts: { opening?: Envelope | null; devaSummary?: string | null; repeatOf?: string } = {},
+  opts: { opening?: Envelope | null; devaSummary?: string | null; repeatOf?: string; questions?: readonly OpenQuestion[] } = {},
 ): string {
   const lines: string[] = [
     writeFrontmatter({
@@ -96,6 +117,7 @@ export function renderRetrospective(
     for (const it of items) lines.push(`- ${oneLine(it)}`);
     lines.push('');
   }
+  lines.push(...renderQuestions(opts.questions ?? []));
   lines.push('## Metrics (computed)', '', formatMetricsMarkdown(metrics), '');
   lines.push('## Files proposed by DevA', '');
   if (files.length === 0) lines.push('_none_');

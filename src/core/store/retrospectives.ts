@@ -3,7 +3,7 @@
 // or from their names for the original CLI's files, which have none.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import type { Envelope, ProposedFile, SessionMetrics, StepId } from '../model/types';
+import type { Envelope, OpenQuestion, ProposedFile, SessionMetrics, StepId } from '../model/types';
 import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
 import { readHead } from '../metrics/metrics';
 import { readFrontmatter } from '../cape/frontmatter';
@@ -16,6 +16,8 @@ export interface RetrospectiveExtras {
   opening?: Envelope | null;
   devaSummary?: string | null;
   repeatOf?: string;
+  /** The roles' open questions and the answers later roles gave (session/openQuestions.ts). */
+  questions?: readonly OpenQuestion[];
 }
 
 export class Retrospectives {

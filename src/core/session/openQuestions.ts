@@ -1,0 +1,174 @@
+// The session's open questions for the human, in one place: each worker role's `open_questions`, numbered per role
+// (`POA-Q1`, `DA-Q2`; questionId), and the answers later roles found in the workspace (`answered_questions`: DA,
+// having read the code, knows the list is paged, which POA could only ask). A later role answers by the question's id
+// (the earlier roles' questions reach it numbered: withQuestionIds) or, failing that, by quoting it; an answer only
+// settles a question of a role before it. The retrospective file, the panel's results, the CLI and the Cape Master's
+// retrospective request all read the same list (collectOpenQuestions).
+import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepId, type WorkerAgent } from '../model/types';
+import { isAnsweredKey, isOpenQuestionsKey, markdownParts } from './outputs';
+
+/** The worker steps in session order: a role's answers settle questions of the roles before it. */
+const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
+
+/** `POA-Q1`: how a role's n-th open question is named, to the roles after it and to the human. */
+export function questionId(agent: WorkerAgent, n: number): string {
+  return `${agent}-Q${n}`;
+}
+
+const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
+const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
+
+function str(x: unknown): string {
+  return typeof x === 'string' ? x.trim() : '';
+}
+
+/** A markdown output read as named parts (outputs.ts markdownParts); an object as it is. */
+function partsOf(output: unknown): Record<string, unknown> {
+  if (typeof output === 'string') return markdownParts(output);
+  return isPlainObject(output) ? output : {};
+}
+
+function itemsOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
+}
+
+/**
+ * A question item's text: the string, or an object's question (text, title); else its text values joined, an id
+ * left out (`{"id": "OQ-01", "topic": "max-height", "detail": "…"}` → "max-height — …"); else the object, compact.
+ */
+function questionText(item: unknown): string {
+  if (typeof item === 'string') return item.trim();
+  if (isPlainObject(item)) {
+    const named = str(item.question) || str(item.text) || str(item.title);
+    if (named) return named;
+    const values = Object.entries(item).filter(([k, v]) => k !== 'id' && str(v)).map(([, v]) => str(v));
+    return values.length ? values.join(' — ') : JSON.stringify(item);
+  }
+  return item === null || item === undefined ? '' : String(item);
+}
+
+/** A role's open questions in order (every key that lists them, in the output's order). */
+function openQuestionsOf(output: unknown): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(partsOf(output))) if (isOpenQuestionsKey(k)) for (const item of itemsOf(v)) {
+    const text = questionText(item);
+    if (text) out.push(text);
+  }
+  return out;
+}
+
+/**
+ * An output with its open questions named (`POA-Q1: …`; an object item gains an `id`), for the roles after it: they
+ * answer a question by its id. A markdown output is left as it is (its questions are matched by their words).
+ */
+export function withQuestionIds(output: unknown, agent: WorkerAgent): unknown {
+  if (!isPlainObject(output)) return output;
+  let n = 0;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(output)) {
+    if (!isOpenQuestionsKey(k)) {
+      copy[k] = v;
+      continue;
+    }
+    const named = itemsOf(v).map((item) => {
+      if (!questionText(item)) return item;
+      const id = questionId(agent, ++n);
+      return isPlainObject(item) ? { id, ...item } : `${id}: ${questionText(item)}`;
+    });
+    copy[k] = Array.isArray(v) ? named : named[0];
+  }
+  return copy;
+}
+
+interface Answer {
+  /** The question as the answering role named it: an id, its words, or both. */
+  question: string;
+  text: string;
+  evidence?: string;
+}
+
+/** `POA-Q1: the list is paged (src/list.tsx:40)` or `{question, answer, evidence}`. */
+function answerOf(item: unknown): Answer | null {
+  if (isPlainObject(item)) {
+    const question = str(item.question) || str(item.id) || str(item.ref) || str(item.for);
+    const text = str(item.answer) || str(item.text) || str(item.resolution) || str(item.finding);
+    const evidenceRaw = item.evidence ?? item.source ?? item.where ?? item.references;
+    const evidence = Array.isArray(evidenceRaw) ? evidenceRaw.map(str).filter(Boolean).join(', ') : str(evidenceRaw);
+    return question && text ? { question, text, ...(evidence ? { evidence } : {}) } : null;
+  }
+  const line = str(item);
+  if (!line) return null;
+  const m = /^\**\s*((?:POA|DA|DevA)[-‐‑ ]?Q\d{1,3})\s*\**\s*[:：—–-]\s*([\s\S]+)$/i.exec(line);
+  return m ? { question: m[1], text: m[2].trim() } : { question: line, text: line };
+}
+
+function answersOf(output: unknown): Answer[] {
+  const out: Answer[] = [];
+  for (const [k, v] of Object.entries(partsOf(output))) if (isAnsweredKey(k)) for (const item of itemsOf(v)) {
+    const a = answerOf(item);
+    if (a) out.push(a);
+  }
+  return out;
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]{3,}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2}/gu) ?? []);
+}
+
+/**
+ * The earlier question an answer names: by id when it gives one that exists, else the one whose words it shares most
+ * (at least 3 of its words and 60% of the shorter one's), else none.
+ */
+function questionFor(a: Answer, earlier: readonly OpenQuestion[]): OpenQuestion | null {
+  const m = ID_IN_TEXT.exec(a.question);
+  if (m) {
+    const id = questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]));
+    const hit = earlier.find((q) => q.id === id);
+    if (hit) return hit;
+  }
+  const mine = words(a.question.replace(ID_IN_TEXT, ' '));
+  let best: OpenQuestion | null = null;
+  let bestShare = 0;
+  for (const q of earlier) {
+    const theirs = words(q.text);
+    let shared = 0;
+    for (const w of mine) if (theirs.has(w)) shared++;
+    const share = shared / Math.max(1, Math.min(mine.size, theirs.size));
+    if (shared >= 3 && share >= 0.6 && share > bestShare) {
+      best = q;
+      bestShare = share;
+    }
+  }
+  return best;
+}
+
+/**
+ * The session's open questions in step order, each with the answer a later role gave it; then the answers that named
+ * no earlier question (id and from null). The first answer to a question is kept.
+ */
+export function collectOpenQuestions(envelopes: Partial<Record<StepId, Envelope>>): OpenQuestion[] {
+  const questions: OpenQuestion[] = [];
+  const loose: OpenQuestion[] = [];
+  for (const step of WORKER_STEPS) {
+    const env = envelopes[step];
+    if (!env) continue;
+    const agent = STEP_AGENT[step] as WorkerAgent;
+    const earlier = questions.slice();
+    for (const a of answersOf(env.output)) {
+      const answer = { by: agent, text: a.text, ...(a.evidence ? { evidence: a.evidence } : {}) };
+      const q = questionFor(a, earlier.filter((x) => !x.answer));
+      if (q) q.answer = answer;
+      else loose.push({ id: null, from: null, text: a.question === a.text ? '' : a.question, answer });
+    }
+    openQuestionsOf(env.output).forEach((text, i) => questions.push({ id: questionId(agent, i + 1), from: agent, text }));
+  }
+  return [...questions, ...loose];
+}
+
+/** One question as a line for a model or a person: `POA-Q1: … — answered by DA: … (src/list.tsx:40)`. */
+export function questionLine(q: OpenQuestion): string {
+  const head = q.id ? `${q.id}: ${q.text}` : q.text;
+  if (!q.answer) return head;
+  const answered = `answered by ${q.answer.by}: ${q.answer.text}${q.answer.evidence ? ` (${q.answer.evidence})` : ''}`;
+  return head ? `${head} — ${answered}` : answered;
+}

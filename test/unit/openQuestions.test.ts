@@ -1,0 +1,149 @@
+// The session's open questions (session/openQuestions.ts): each role's numbered, the answers later roles found in the
+// workspace matched to them by id or by their words, what DA and DevA receive, what the retrospective request, the
+// retrospective file and the CLI's --json carry.
+import * as assert from 'assert';
+import { collectOpenQuestions, questionLine, withQuestionIds } from '../../src/core/session/openQuestions';
+import { buildStepContext, retroAgentDigest } from '../../src/core/session/context';
+import { contextInputs, contextText } from '../helpers/contextInputs';
+import { renderRetrospective } from '../../src/core/store/retrospectiveMarkdown';
+import { computeMetrics } from '../../src/core/metrics/metrics';
+import type { Envelope, StepId } from '../../src/core/model/types';
+
+function env(agent: 'POA' | 'DA' | 'DevA', output: unknown): Envelope {
+  return { agent, role: agent, task_id: 't', voice: `${agent} speaking`, output, references: [], confidence: 4, ass: null };
+}
+
+const POA = env('POA', {
+  user_stories: [{ id: 'US-1', story: 'As a member I search discussions by title.' }],
+  open_questions: ['Is the discussions list paged, or does it show every discussion?', 'Should the search also match the body?'],
+});
+const DA = env('DA', {
+  component_specs: [{ name: 'SearchField' }],
+  open_questions: [{ question: 'Does the table keep its empty state message for no matches?', for: 'human' }],
+  answered_questions: [{ question: 'POA-Q1', answer: 'The list is paged: 10 a page, and its page links keep only ?page.', evidence: ['src/features/discussions/discussions-list.tsx:42'] }],
+});
+
+const inputs = (step: StepId, envelopes: Partial<Record<StepId, Envelope>>) => contextInputs(step, envelopes, 'Search discussions by title');
+const text = contextText;
+
+describe('open questions: collected, numbered and answered', () => {
+  it('numbers each role\'s questions and matches an answer to the question its id names', () => {
+    const qs = collectOpenQuestions({ poa: POA, da: DA });
+    assert.deepStrictEqual(qs, [
+      {
+        id: 'POA-Q1',
+        from: 'POA',
+        text: 'Is the discussions list paged, or does it show every discussion?',
+        answer: { by: 'DA', text: 'The list is paged: 10 a page, and its page links keep only ?page.', evidence: 'src/features/discussions/discussions-list.tsx:42' },
+      },
+      { id: 'POA-Q2', from: 'POA', text: 'Should the search also match the body?' },
+      { id: 'DA-Q1', from: 'DA', text: 'Does the table keep its empty state message for no matches?' },
+    ]);
+    assert.strictEqual(
+      questionLine(qs[0]),
+      'POA-Q1: Is the discussions list paged, or does it show every discussion? — answered by DA: The list is paged: 10 a page, and its page links keep only ?page. (src/features/discussions/discussions-list.tsx:42)',
+    );
+    assert.strictEqual(questionLine(qs[1]), 'POA-Q2: Should the search also match the body?');
+  });
+
+  it('matches an answer that quotes the question instead of naming it; DevA may answer DA\'s question', () => {
+    const deva = env('DevA', {
+      answered_questions: [{ question: 'does the table keep its empty-state message when nothing matches', answer: 'Yes: Table renders "No Entries Found" for an empty list.', evidence: 'src/components/ui/table/table.tsx:70' }],
+    });
+    const qs = collectOpenQuestions({ poa: POA, da: DA, deva });
+    const daQ = qs.find((q) => q.id === 'DA-Q1')!;
+    assert.deepStrictEqual(daQ.answer, { by: 'DevA', text: 'Yes: Table renders "No Entries Found" for an empty list.', evidence: 'src/components/ui/table/table.tsx:70' });
+    assert.strictEqual(qs.length, 3, 'no loose answer');
+  });
+
+  it('an answer settles only an earlier role\'s question, once; one that names none is kept apart, not lost', () => {
+    const da = env('DA', {
+      open_questions: ['Keep the old label?'],
+      // its own question, a later role's, an unknown id with unrelated words
+      answered_questions: ['DA-Q1: yes', 'DevA-Q1: no', 'POA-Q9: The API has a search parameter already.'],
+    });
+    const deva = env('DevA', { open_questions: ['Which debounce delay?'], answered_questions: [{ question: 'POA-Q1', answer: 'It shows 10 a page.' }] });
+    const qs = collectOpenQuestions({ poa: POA, da, deva });
+    assert.strictEqual(qs.find((q) => q.id === 'DA-Q1')!.answer, undefined, 'DA cannot settle its own question');
+    assert.strictEqual(qs.find((q) => q.id === 'DevA-Q1')!.answer, undefined, 'nor a later role\'s');
+    assert.deepStrictEqual(qs.find((q) => q.id === 'POA-Q1')!.answer, { by: 'DevA', text: 'It shows 10 a page.' });
+    const loose = qs.filter((q) => q.id === null);
+    assert.deepStrictEqual(loose.map((q) => [q.text, q.answer!.by, q.answer!.text]), [
+      ['DA-Q1', 'DA', 'yes'],
+      ['DevA-Q1', 'DA', 'no'],
+      ['POA-Q9', 'DA', 'The API has a search parameter already.'],
+    ]);
+  });
+
+  it('reads markdown outputs by section; "unanswered" questions are open, not answers', () => {
+    const poa = env('POA', '## Stories\n\n- As a member …\n\n## Open questions\n\n- Is the list paged?\n- Who may search?\n');
+    const da = env('DA', '## Specs\n\nA field.\n\n## Answered questions\n\n- **POA-Q2**: Every signed-in member (`src/app/router.tsx:30`).\n\n## Unanswered questions\n\n- Placeholder text?\n');
+    const qs = collectOpenQuestions({ poa, da });
+    assert.deepStrictEqual(
+      qs.map((q) => [q.id, q.text, q.answer?.text ?? null]),
+      [
+        ['POA-Q1', 'Is the list paged?', null],
+        ['POA-Q2', 'Who may search?', 'Every signed-in member (`src/app/router.tsx:30`).'],
+        ['DA-Q1', 'Placeholder text?', null],
+      ],
+    );
+  });
+
+  it('an object question without a question field reads as its text values, its own id left out', () => {
+    const deva = env('DevA', { open_questions: [{ id: 'OQ-01', topic: 'max-height', detail: 'Cards measure 112px; 120px kept.', deviation: false }, { flag: true }] });
+    assert.deepStrictEqual(collectOpenQuestions({ deva }).map((q) => q.text), ['max-height — Cards measure 112px; 120px kept.', '{"flag":true}']);
+  });
+
+  it('withQuestionIds names string and object questions, leaves the rest and markdown as they are', () => {
+    assert.deepStrictEqual(withQuestionIds({ scope: ['a'], open_questions: ['Is it paged?', { question: 'Who?' }, ''] }, 'POA'), {
+      scope: ['a'],
+      open_questions: ['POA-Q1: Is it paged?', { id: 'POA-Q2', question: 'Who?' }, ''],
+    });
+    assert.deepStrictEqual(withQuestionIds({ open_questions: 'One question?' }, 'DA'), { open_questions: 'DA-Q1: One question?' });
+    assert.strictEqual(withQuestionIds('## Open questions\n- x', 'POA'), '## Open questions\n- x');
+    assert.strictEqual(withQuestionIds(undefined, 'POA'), undefined);
+  });
+});
+
+describe('open questions: what the roles and the retrospective receive', () => {
+  it('DA receives POA\'s questions named; DevA receives DA\'s named, and DA\'s answers', () => {
+    const da = text(buildStepContext('da', inputs('da', { poa: POA })));
+    assert.ok(da.includes('POA-Q1: Is the discussions list paged'), da);
+    assert.ok(da.includes('POA-Q2: Should the search also match the body?'));
+    assert.match(da, /answered_questions/, 'the role prompt asks for them');
+    const deva = text(buildStepContext('deva', inputs('deva', { poa: POA, da: DA })));
+    assert.ok(deva.includes('"id":"DA-Q1"'), 'DA\'s own question is named for DevA');
+    assert.ok(deva.includes('The list is paged: 10 a page'), 'DevA learns what DA found');
+  });
+
+  it('the retrospective request marks POA\'s question answered by DA, and DA\'s answers are no open questions', () => {
+    assert.deepStrictEqual(retroAgentDigest(DA).open_questions, ['{"question":"Does the table keep its empty state message for no matches?","for":"human"}']);
+    const retro = text(buildStepContext('cm_retro', inputs('cm_retro', { poa: POA, da: DA })));
+    assert.ok(retro.includes('POA-Q1: Is the discussions list paged, or does it show every discussion? — answered by DA: The list is paged'), retro);
+    assert.ok(retro.includes('POA-Q2: Should the search also match the body?'));
+    assert.ok(retro.includes('DA-Q1: Does the table keep its empty state message for no matches?'));
+  });
+
+  it('the retrospective file lists the questions to decide first, then the answered ones with where they were seen', () => {
+    const metrics = computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {} });
+    const retro: Envelope = { ...env('DA', null), agent: 'CM', kpt: { keep: [], problem: [], try: [] }, conversation: [] };
+    const md = renderRetrospective('t', 'Search', retro, metrics, [], new Date(0), { questions: collectOpenQuestions({ poa: POA, da: DA }) });
+    const section = md.slice(md.indexOf('## Open questions'), md.indexOf('## Metrics'));
+    assert.strictEqual(
+      section,
+      [
+        '## Open questions',
+        '',
+        '_2 for you to decide; 1 answered by the team from the workspace._',
+        '',
+        '- **POA-Q2** Should the search also match the body?',
+        '- **DA-Q1** Does the table keep its empty state message for no matches?',
+        '- **POA-Q1** Is the discussions list paged, or does it show every discussion? — _answered by DA:_ The list is paged: 10 a page, and its page links keep only ?page. (`src/features/discussions/discussions-list.tsx:42`)',
+        '',
+        '',
+      ].join('\n'),
+    );
+    const none = renderRetrospective('t', 'Search', retro, metrics, [], new Date(0), { questions: [] });
+    assert.ok(!none.includes('## Open questions'), 'no section when no role asked');
+  });
+});
