@@ -12,6 +12,7 @@ import {
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
   detectChecks,
+  DETECTED_CHECKS_SAYING,
   failFirstCommands,
   type ChecksConfig,
   costCapProblem,
@@ -89,7 +90,7 @@ export async function checksFrom(
   }
   const resolved = await resolveChecks(workspace, given, 'flag');
   if (!resolved.commands.length) {
-    out.write('--check auto: no check command detected (no typecheck, lint or test script in package.json, no tsconfig.json with a local TypeScript); no checks run.\n');
+    out.write(`--check auto: no check command detected (looked for ${DETECTED_CHECKS_SAYING}); name one with --check CMD. No checks run.\n`);
     return {};
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;

@@ -116,6 +116,19 @@ describe('checks: detection', () => {
       assert.deepStrictEqual((await detectChecks(cfg)).map((c) => c.reason), ['setup.cfg [tool:pytest]']);
       write(cfg, 'setup.cfg', '[metadata]\nname = x\n');
       assert.deepStrictEqual(await detectChecks(cfg), [], 'a Python project that does not configure pytest');
+      // configured nowhere, but its fixtures sit beside its tests, or it requires pytest for development (sqlparse)
+      write(cfg, 'pyproject.toml', '[project]\nname = "x"\ndescription = "A pytest plugin"\n[project.optional-dependencies]\ncov = [\n    "pytest-cov",\n]\n');
+      assert.deepStrictEqual(await detectChecks(cfg), [], 'pytest named in a description or a pytest-* plugin is no requirement of pytest');
+      for (const [file, content, why] of [
+        ['pyproject.toml', '[project]\nname = "x"\n\n[dependency-groups]\ndev = [\n    "pytest",\n    "coverage",\n]\n', "pytest among pyproject.toml's requirements"],
+        ['pyproject.toml', '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n', "pytest among pyproject.toml's requirements"],
+        ['requirements-dev.txt', '-r requirements.txt\npytest>=7\n', 'pytest in requirements-dev.txt'],
+        ['tests/conftest.py', 'import pytest\n', 'tests/conftest.py'],
+      ]) {
+        const p = tmp();
+        write(p, file, content);
+        assert.deepStrictEqual((await detectChecks(p)).map((c) => [c.command, c.reason]), [['python3 -m pytest', why]], file);
+      }
 
       const mixed = tmp();
       write(mixed, 'go.mod', 'module example.com/calc\n');

@@ -4,7 +4,8 @@
 //    lockfile or `packageManager` field names when that is on PATH, else npm), and `tsc --noEmit` when there is a
 //    tsconfig.json and a local TypeScript but no typecheck script;
 //  - Python: pytest where the project configures it (pytest.ini, conftest.py, `[tool.pytest…]` in pyproject.toml,
-//    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini), ruff and mypy where it configures them — each run by the
+//    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini) or keeps `tests/conftest.py`, or lists pytest among its
+//    development requirements (pyproject.toml, requirements-dev.txt and the like), ruff and mypy where it configures them — each run by the
 //    project's virtual environment (.venv/, venv/) when it has one, or by one at its repository's root for a package
 //    of a monorepo;
 //  - Go (go.mod): `go vet ./...` and `go test ./...`; Rust (Cargo.toml): `cargo clippy --tests` (when clippy is
@@ -152,12 +153,26 @@ interface ConfigMarker {
   why: string;
 }
 
+/**
+ * pytest as a requirement of pyproject.toml: a quoted requirement string (`"pytest>=8"` in `[dependency-groups]`,
+ * `[project.optional-dependencies]`, PDM's dev dependencies) or a Poetry dependency key (`pytest = "^8"`).
+ */
+const PYTEST_REQUIREMENT = /^\s*["']pytest(?![\w-])|^\s*pytest\s*=/m;
+
 const PYTEST_MARKERS: ConfigMarker[] = [
   { file: 'pytest.ini', why: 'pytest.ini' },
   { file: 'conftest.py', why: 'conftest.py' },
   { file: 'pyproject.toml', section: /^\[tool\.pytest/m, why: 'pyproject.toml [tool.pytest]' },
   { file: 'setup.cfg', section: /^\[tool:pytest\]/m, why: 'setup.cfg [tool:pytest]' },
   { file: 'tox.ini', section: /^\[pytest\]/m, why: 'tox.ini [pytest]' },
+  // a project that configures nothing for pytest but keeps its fixtures beside its tests, or lists pytest among its
+  // development requirements (sqlparse: `tests/conftest.py`, pytest in `[dependency-groups] dev`)
+  { file: 'tests/conftest.py', why: 'tests/conftest.py' },
+  { file: 'test/conftest.py', why: 'test/conftest.py' },
+  { file: 'pyproject.toml', section: PYTEST_REQUIREMENT, why: 'pytest among pyproject.toml\'s requirements' },
+  ...['requirements-dev.txt', 'dev-requirements.txt', 'requirements-test.txt', 'test-requirements.txt', 'requirements/dev.txt', 'requirements/test.txt'].map(
+    (file) => ({ file, section: /^pytest\b/m, why: `pytest in ${file}` }),
+  ),
 ];
 const RUFF_MARKERS: ConfigMarker[] = [
   { file: 'pyproject.toml', section: /^\[tool\.ruff/m, why: 'pyproject.toml [tool.ruff]' },
@@ -267,6 +282,10 @@ async function jvmDotnetChecks(workspace: string): Promise<[CheckCommand[], Chec
   if (dotnetWhy && (await onPath(['dotnet']))) tests.push({ command: 'dotnet test', source: 'detected', reason: dotnetWhy });
   return [[], tests];
 }
+
+/** What detectChecks looks for, in a message that says none was found. */
+export const DETECTED_CHECKS_SAYING =
+  "package.json's typecheck, lint and test scripts, tsconfig.json with a local TypeScript, pytest, ruff and mypy where a Python project configures or requires them, go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed";
 
 /** The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests. Reads, never runs anything. */
 export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
