@@ -229,6 +229,28 @@ describe('excerpts of a large file', () => {
     assert.ok(span(favoured, 2002) >= 15 && span(favoured, 302) < 3, JSON.stringify(favoured?.ranges));
   });
 
+  it('shows a range an upstream role read by line numbers as it is, first, when it fits; a longer one is only favoured', () => {
+    // a changelog: the next entry goes under the heading at the top, whose lines hold none of the work's words
+    const lines = ['Development Version', '-------------------', '', 'Enhancements', ''];
+    for (let i = 0; lines.length < 800; i++) lines.push(`* Fix issue${i} in the lexer (pr${i}).`);
+    lines[25] = '* Add --in-place to sqlformat for formatting files in place.';
+    lines[600] = '* Add output_format option to format the SQL as Python.';
+    const text = lines.join('\n') + '\n';
+    const work = q('sqlformat --check reports files whose formatting would change');
+    const plain = selectExcerpt(text, work, 1500)!;
+    assert.ok(plain.ranges.every((r) => r.start > 5), `the words alone skip the heading: ${JSON.stringify(plain.ranges)}`);
+    const pinned = selectExcerpt(text, work, 1500, { pinned: [{ start: 1, end: 12 }], favoured: [{ start: 1, end: 12 }] })!;
+    assert.deepStrictEqual(pinned.ranges[0].start, 1, JSON.stringify(pinned.ranges));
+    assert.ok(pinned.ranges[0].end >= 12);
+    assert.strictEqual(pinned.texts[0].split('\n').slice(0, 2).join('\n'), 'Development Version\n-------------------');
+    assert.ok(pinned.ranges.some((r) => r.start <= 26 && r.end >= 26), 'the words still pick their lines in the room left');
+    assert.ok(pinned.chars <= 1500);
+    // a range past the file's end is cut to it; one too long for its share is not shown whole
+    assert.strictEqual(selectExcerpt(text, new Map(), 1500, { pinned: [{ start: 795, end: 900 }] })!.ranges[0].end, 800);
+    const long = selectExcerpt(text, work, 1500, { pinned: [{ start: 1, end: 400 }], favoured: [{ start: 1, end: 400 }] })!;
+    assert.ok(!long.ranges.some((r) => r.start === 1 && r.end >= 400), JSON.stringify(long.ranges));
+  });
+
   it('spends the budget on several places, each word shown once before any is shown twice', () => {
     const lines: string[] = [];
     for (let i = 0; i < 300; i++) lines.push(`export const filler${i} = ${i};`);
@@ -395,6 +417,9 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(shown?.some((r) => r.start <= 2253 && r.end >= 2253), JSON.stringify(shown));
     assert.ok(withRead.totalChars <= 40000);
     assert.match(withRead.text, /4 larger one\(s\) in excerpts/);
+    // a short range read by its numbers, without the work's words, is shown as it was read: where the next entry goes
+    const atTop = excerptsOf(pack({ by: 'DA', files: [{ path: 'docs/guide.md', lines: [[1, 12]] }] }), 'docs/guide.md');
+    assert.deepStrictEqual(atTop?.[0], { start: 1, end: 12 }, JSON.stringify(atTop));
   });
 
   it("gives DevA the project's formatter settings whole, after the ranked files and named in the head; not DA, not a large one", async () => {

@@ -61,6 +61,13 @@ const CONTEXT_SHARE = 0.25;
  * 100 lines of the branch to change, and the excerpts of the work's words fell either side of it).
  */
 const FAVOURED = 2;
+/**
+ * A range an upstream role read by line numbers (`read_file` with start_line/end_line) is shown as it is, before the
+ * work's words pick their windows, when it fits in this share of the excerpt's room; a longer one is only favoured (a
+ * sqlparse trial: DA read lines 1–30 of the 827-line CHANGELOG, where the next entry goes, and DevA's excerpts, picked
+ * by the work's words, began at line 21 — it read lines 1–12 again).
+ */
+const PINNED_SHARE = 0.6;
 /** Windows touching or closer than this many lines are merged into one. */
 const MERGE_GAP = 3;
 /** At most this many windows are weighed (the best lines'). */
@@ -142,18 +149,22 @@ function importHeader(lines: readonly string[]): ExcerptRange | null {
  * The ranges of `text` that hold the most of `queryTerms` (normalised terms, as tokens.ts makes them), weighted as
  * above, within `budget` characters: the ranges' text, and for each range `opts.overhead(range, about)` (its heading
  * and fences, as the caller renders them), counted on the ranges as they are finally merged. A window whose best line
- * is in one of `opts.favoured` (the lines an upstream role read for this work) is worth FAVOURED times as much. null
- * when no line holds any query term.
+ * is in one of `opts.favoured` (the lines an upstream role read for this work) is worth FAVOURED times as much;
+ * `opts.pinned` (the ranges it read by line numbers) are shown first, after the imports, each where it fits in
+ * PINNED_SHARE of the room. null when no line holds any query term and nothing is pinned.
  */
 export function selectExcerpt(
   text: string,
   queryTerms: ReadonlyMap<string, number>,
   budget: number,
-  opts: { overhead?: (range: ExcerptRange, about: RangeAbout) => number; favoured?: readonly ExcerptRange[] } = {},
+  opts: { overhead?: (range: ExcerptRange, about: RangeAbout) => number; favoured?: readonly ExcerptRange[]; pinned?: readonly ExcerptRange[] } = {},
 ): Excerpt | null {
   const { overhead } = opts;
   const lines = fileLines(text);
-  if (!lines.length || budget <= 0 || !queryTerms.size) return null;
+  const pinned = (opts.pinned ?? [])
+    .map((r) => ({ start: Math.max(1, r.start), end: Math.min(lines.length, r.end) }))
+    .filter((r) => r.start <= r.end);
+  if (!lines.length || budget <= 0 || (!queryTerms.size && !pinned.length)) return null;
   // the query terms each line holds, and on how many lines each term is
   const lineTerms: (string[] | null)[] = new Array(lines.length).fill(null);
   const df = new Map<string, number>();
@@ -182,7 +193,7 @@ export function selectExcerpt(
     }
     lineTerms[i] = held;
   }
-  if (!df.size) return null;
+  if (!df.size && !pinned.length) return null;
   /** The query's weight of a held term (a declared name's is its name's). */
   const queryWeight = (t: string) => (t.startsWith(DECLARES) ? declares.get(t)! : queryTerms.get(t)!);
   const weight = (t: string) => Math.log(1 + lines.length / df.get(t)!) * queryWeight(t);
@@ -281,6 +292,11 @@ export function selectExcerpt(
   // a long import block is cut at its end: any import line anchors a new one
   while (header && header.end > header.start && sizeOf([header]) > budget * HEADER_SHARE) header.end--;
   if (header && sizeOf([header]) <= budget * HEADER_SHARE) take(header, sizeOf([header]));
+  // the lines an upstream role read by number, as they are, where they fit
+  for (const r of pinned) {
+    const size = sizeOf([...taken, r]);
+    if (size - used <= budget * PINNED_SHARE && size <= budget) take(r, size);
+  }
   const pool = new Set(candidates);
   while (pool.size) {
     let best: Window | null = null;

@@ -74,7 +74,8 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
       ...(seen.lines ?? []).map(([start, end]) => ({ start, end })),
       ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT })),
     ];
-    const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}) });
+    const pinned = seen?.lines?.map(([start, end]) => ({ start, end }));
+    const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}), ...(pinned?.length ? { pinned } : {}) });
     if (!ex) continue;
     const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
     if (used + block.length + 2 > st.budget - MAP_MIN) continue;
