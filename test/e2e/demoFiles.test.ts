@@ -64,11 +64,20 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     const bubbles = (await wv.locator('.turn[data-step="cm_retro"] .conversation .bubble-row').allInnerTexts()).join('\n');
     for (const turn of retro.conversation) assertIncludes(bubbles, turn.text, 'the retrospective conversation');
     assertIncludes(await wv.locator('.retro-results .metrics').innerText(), 'Average satisfaction', 'the metrics');
+    // POA's open questions for the user, the one DA answered from the stylesheet marked, here and in the file
+    assert.deepStrictEqual(await wv.locator('.retro-results .open-question .question-id').allTextContents(), ['POA-Q1', 'POA-Q2']);
+    const answered = await wv.locator('.retro-results .open-question.answered').innerText();
+    assertIncludes(answered, 'Answered by DA: Each colour is set where it is used', "DA's answer to POA-Q2");
+    assertIncludes(answered, 'src/styles.css:1-7', 'where DA saw it');
+    const retroDir = path.join(workspace, 'cape/5_sessions/retrospective');
+    const retroFile = fs.readdirSync(retroDir).find((f) => f !== 'kpt_merged.md' && f.endsWith('.md'))!;
+    assertIncludes(fs.readFileSync(path.join(retroDir, retroFile), 'utf8'), '_1 for you to decide; 1 answered by the team from the workspace._', 'the retrospective file');
     if (readmeShotsDir()) {
       await ui.openViewContainer(page, 'CAPE'); // the Retrospectives and KPT views beside the panel
       await scrollPanelTo(page, '.session[data-current="true"]');
       await readmeShot(page, 'panel-session');
-      await scrollPanelTo(page, '.turn[data-step="cm_retro"] .conversation');
+      // the conversation's last turns, Keep / Problem / Try and the open questions
+      await scrollPanelTo(page, '.turn[data-step="cm_retro"] .conversation .bubble-row:nth-last-child(3)');
       await readmeShot(page, 'panel-retrospective');
     }
 
