@@ -35,10 +35,16 @@ describe('project files outline (CM opening)', () => {
         '# Personas',
         '## Primary persona: Ana, a backend developer. She reads request fields to build links.',
         '## Empty',
-        '## Code first: Col | Col2',
+        '## Code first: Col | Col2; cell a | b',
         '### 受け入れ基準: 日本語の文です。次の文。',
       ].join('\n'),
     );
+    // a table: its header and first rows, each row an item (a backlog), within a longer line than a paragraph's
+    const backlog = ['# Backlog', '', '| id | item | priority |', '|---|:---:|---|', ...Array.from({ length: 12 }, (_, i) => `| PF-${i + 1} | As Sam I can do thing number ${i + 1} with flags | P${(i % 3) + 1} |`), '', 'Ranked by the team.'].join('\n');
+    const line = outlineMarkdown(backlog);
+    assert.ok(line.startsWith('# Backlog: id | item | priority; PF-1 | As Sam I can do thing number 1 with flags | P1; PF-2 | As Sam'), line);
+    assert.ok(line.length <= 440 && line.length > 220, String(line.length));
+    assert.ok(!line.includes('---') && !line.includes('Ranked by'), line);
     // a fence is closed only by a fence of its own kind and length: a code block showing a code block is code
     const nested = ['## Code blocks', '````md', '```ts', 'const x = 1;', '```', '````', 'Wrap examples in four backticks.', '## Tildes', '~~~', '```', '~~~', 'Tildes hold backticks.'].join('\n');
     assert.strictEqual(outlineMarkdown(nested), '## Code blocks: Wrap examples in four backticks.\n## Tildes: Tildes hold backticks.');

@@ -9,6 +9,11 @@ import { clip, splitSections } from './packing';
 
 /** Characters of one section's line (heading and the start of its text). */
 const SECTION_CHARS = 220;
+/**
+ * Characters of a section's line when its text opens with a table: the header and the first rows, each row an item
+ * (a Go trial's CM, given a backlog table's header row alone, could not tell whether the objective was on the backlog).
+ */
+const TABLE_SECTION_CHARS = 440;
 /** Characters of one file's outline. */
 export const OUTLINE_FILE_CHARS = 900;
 /** Characters of the whole outline. */
@@ -19,18 +24,31 @@ const BLOCK_START = /^(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||<!--)/;
 /** Two characters of scripts written without spaces between words (kana, CJK ideographs, Hangul, full-width forms). */
 const UNSPACED = /[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]/;
 
+/** A table row's cells, joined: `| PF-1 | Required flags | P1 |` → `PF-1 | Required flags | P1`. */
+const rowText = (line: string) => line.replace(/^\||\|$/g, '').trim();
+
 /**
- * The start of a section's text that says something: its first paragraph (or list item, or table row), with the
- * lines a hard-wrapped paragraph continues on joined — a trial's CM, given the first source line only, read "She
- * builds her own documentation site from the CLI's" as the persona's whole need. List markers, quotes and table
- * pipes left out; enough text for one outline line (SECTION_CHARS), the caller clips it.
+ * The start of a section's text that says something: its first paragraph (or list item), with the lines a
+ * hard-wrapped paragraph continues on joined — a trial's CM, given the first source line only, read "She builds her
+ * own documentation site from the CLI's" as the persona's whole need — or, for a table, its header and first rows
+ * joined by "; " (`table`: true). List markers, quotes and table pipes at the ends left out; enough text for one
+ * outline line (SECTION_CHARS, TABLE_SECTION_CHARS), the caller clips it.
  */
-function opening(body: string): string {
+function opening(body: string): { text: string; table: boolean } {
   const outside = fenceTracker();
   let text = '';
+  let table = false;
   for (const raw of body.split(/\r?\n/)) {
     const inText = outside(raw);
     const line = raw.trim();
+    if (table) {
+      // the table goes on while its rows do; the separator row says nothing
+      if (!inText || !line.startsWith('|')) break;
+      if (/^\|?[\s:|-]+$/.test(line)) continue;
+      text += `; ${rowText(line)}`;
+      if (text.length > TABLE_SECTION_CHARS) break;
+      continue;
+    }
     if (text) {
       // the paragraph goes on until a blank line, a fence, or a line that starts a block of its own
       if (!inText || !line || /^(```|~~~)/.test(line) || BLOCK_START.test(line)) break;
@@ -39,14 +57,14 @@ function opening(body: string): string {
       continue;
     }
     if (!inText || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
-    text = line
-      .replace(/^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s*)/, '')
-      .replace(/^\||\|$/g, '')
-      .trim();
-    // a table row is a line of its own
-    if (text && line.startsWith('|')) break;
+    if (line.startsWith('|')) {
+      text = rowText(line);
+      table = !!text;
+      continue;
+    }
+    text = line.replace(/^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s*)/, '').trim();
   }
-  return text;
+  return { text, table };
 }
 
 /**
@@ -56,10 +74,10 @@ function opening(body: string): string {
 export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): string {
   const lines: string[] = [];
   for (const s of splitSections(markdown)) {
-    const text = opening(s.body);
+    const { text, table } = opening(s.body);
     const head = s.level ? `${'#'.repeat(s.level)} ${s.title}` : '';
     const line = head && text ? `${head}: ${text}` : head || text;
-    if (line) lines.push(clip(line, SECTION_CHARS));
+    if (line) lines.push(clip(line, table ? TABLE_SECTION_CHARS : SECTION_CHARS));
   }
   const out: string[] = [];
   let used = 0;
