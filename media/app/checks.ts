@@ -3,6 +3,7 @@
 import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './model';
+import { UNBUILT_BEFORE } from '../../src/core/checks/types';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -33,7 +34,7 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
   const how: Record<typeof r.status, string> = {
     running: 'running…',
     passed: r.before ? 'passed without the change too' : 'passed',
-    failed: `failed${r.baseline ? ' too' : ''} · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
+    failed: r.before && r.unbuilt ? `${UNBUILT_BEFORE} · exit ${r.exitCode ?? 'signal'}` : `failed${r.baseline ? ' too' : ''} · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
     timeout: 'killed at the time limit',
     cancelled: 'stopped',
     error: 'could not start',

@@ -52,6 +52,8 @@ export type CheckItemView =
       before?: boolean;
       /** The command on the unchanged workspace, nothing applied, after its first failure on the proposal. */
       baseline?: boolean;
+      /** Its output shows code or a test did not build or load (checks/types.ts CheckRun.unbuilt). */
+      unbuilt?: boolean;
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] };
 
@@ -483,7 +485,7 @@ function reduceCheck(step: StepView, raw: unknown): StepView {
     case 'check-finished': {
       const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
       const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev) };
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}) };
       const i = items.findIndex(
         (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
       );

@@ -10,6 +10,7 @@ import {
   type CheckEvent,
   type CheckRun,
   questionLine,
+  UNBUILT_BEFORE,
 } from '../core';
 
 /** " (3 test cases failing)" for a run on the unchanged workspace, or '' when it reported none failing. */
@@ -35,7 +36,15 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
       }
       if (e.before) {
         // a failure is what a new test should do here: no output, the test cases it reported
-        const how = r.passed ? "passed: DevA's tests pass without the change too" : r.status === 'failed' ? `failed${failingCases(r)}, as a test of the change should` : r.status === 'timeout' ? 'killed at the time limit' : 'could not start';
+        const how = r.passed
+          ? "passed: DevA's tests pass without the change too"
+          : r.status === 'failed'
+            ? r.unbuilt
+              ? UNBUILT_BEFORE
+              : `failed${failingCases(r)}, as a test of the change should`
+            : r.status === 'timeout'
+              ? 'killed at the time limit'
+              : 'could not start';
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }

@@ -83,5 +83,8 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
       ],
     );
     assert.strictEqual(run.json.metrics.tsr, 1);
+    // the transcript and the retrospective say the new test did not build there
+    assert.match(run.stderr, /· before the change, go test \.\/\.\.\. failed: DevA's tests did not build or load without the change/);
+    assert.match(JSON.stringify(fake.requests[4].body.messages), /on the unchanged code: `go test \.\/\.\.\.` failed: DevA's tests did not build or load without the change/);
   });
 });

@@ -21,6 +21,7 @@ import {
   fixRequest,
   readTestCases,
   testsRan,
+  buildFailed,
   unbuiltGoFolders,
   problemKeys,
   resolveChecks,
@@ -296,6 +297,29 @@ describe('checks: one run', () => {
     assert.strictEqual(bad.exitCode, 3);
     assert.strictEqual(bad.round, 1);
     assert.strictEqual(bad.output, 'src/x.ts:3:1 boom');
+    // a failure is not a build failure unless the output says one
+    assert.strictEqual(bad.unbuilt, undefined);
+    assert.strictEqual(ok.unbuilt, undefined);
+    const unbuilt = await runCheck({ command: `node -e "console.log('calc/sq_test.go:6:5: undefined: Sq'); console.log('FAIL\\texample.com/calc [build failed]'); process.exit(2)"`, cwd: dir, round: 0 });
+    assert.strictEqual(unbuilt.unbuilt, true, unbuilt.output);
+  });
+
+  it('tells a build or load failure from a failing test, by each toolchain\'s words', () => {
+    for (const out of [
+      'FAIL\texample.com/calc [build failed]',
+      'error[E0425]: cannot find function `sq`\nerror: could not compile `calc` (lib test) due to 1 previous error',
+      '______ ERROR collecting tests/test_calc.py ______\nImportError: cannot import name',
+      '!!!!!!! Interrupted: 1 error during collection !!!!!!!',
+      '[ERROR] COMPILATION ERROR :',
+      '> Task :compileTestJava FAILED',
+      'CalcTests.cs(5,9): error CS0103: The name \'Sq\' does not exist\nBuild FAILED.',
+      ' FAIL  test/calc.test.js\n  ● Test suite failed to run',
+      'Error: Failed to resolve import "./sq" from "test/sq.test.ts"',
+      "Error: Cannot find module '../src/sq'",
+    ]) assert.strictEqual(buildFailed(out), true, out);
+    for (const out of ['--- FAIL: TestSq (0.00s)\nFAIL\texample.com/calc\t0.01s', '1 failed, 2 passed in 0.1s', 'AssertionError: expected 4 to equal 5', 'Tests run: 3, Failures: 1', '0 errors during collection']) {
+      assert.strictEqual(buildFailed(out), false, out);
+    }
   });
 
   it('runs in the developer\'s environment with CI=1 and no colour variables of ours (a project\'s tests of FORCE_COLOR / NO_COLOR must pass)', async () => {
@@ -723,6 +747,9 @@ describe('checks: fail-first', () => {
     const many = checksForRetro({ ...outcome, before: { testFiles: ['test/a.test.js'], runs: [run(false, ten)], notWritten: [] } });
     assert.match(many, /failed \(failing: "case 1", "case 2", "case 3", "case 4", "case 5", "case 6", "case 7", "case 8" and 2 more\)/);
     assert.match(checksForRetro({ ...outcome, before: { testFiles: [], runs: [], notWritten: [] } }), /- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code\./);
+    // a run that stopped before any test (a Go package that did not build without the change) says so
+    const unbuilt = checksForRetro({ ...outcome, before: { testFiles: ['calc/sq_test.go'], runs: [{ ...run(false), command: 'go test ./...', unbuilt: true }], notWritten: [] } });
+    assert.match(unbuilt, /on the unchanged code: `go test \.\/\.\.\.` failed: DevA's tests did not build or load without the change\. A test of the change/);
     assert.doesNotMatch(checksForRetro(outcome), /Fail-first/, 'not asked for: not mentioned');
   });
 

@@ -245,8 +245,14 @@ describe('chat panel webview (Chromium)', function () {
     await p.send(check({ type: 'check-started', round: 1, command: 'npm test', index: 0, total: 1 }), check({ type: 'check-finished', run: run(1, true, 'ok') }));
     // fail-first (cape.failFirst): DevA's tests alone on the unchanged code, where failing is what they should do
     await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), check({ type: 'check-finished', run: run(0, false, 'not ok 1 - adds'), before: true }));
+    // one whose output shows DevA's tests did not build there (a Go package that lacks what they call)
+    await p.send(
+      check({ type: 'check-started', round: 0, command: 'go test ./...', index: 0, total: 1, before: true }),
+      check({ type: 'check-finished', run: { ...run(0, false, 'FAIL\texample.com/calc [build failed]'), command: 'go test ./...', unbuilt: true }, before: true }),
+    );
     await p.send(check({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 }));
-    assert.strictEqual(await runs.count(), 4);
+    assert.strictEqual(await runs.count(), 5);
+    assert.match(await runs.nth(4).locator('.check-status').innerText(), /^failed: DevA's tests did not build or load without the change · exit 1$/);
     assert.match(await runs.nth(1).locator('.check-round').innerText(), /your unchanged code/);
     assert.strictEqual(await runs.nth(1).getAttribute('data-on'), 'baseline');
     assert.match(await runs.nth(1).locator('.check-status').innerText(), /^passed$/);

@@ -2,7 +2,7 @@
 // failed and what DevA's answer did, the runs on the unchanged workspace after a first failure (baseline.ts) and the
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
-import { summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
+import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -19,13 +19,18 @@ function runSaying(r: CheckRun, max: number): string {
   return `\`${r.command}\` ${statusWord(r)}${named}`;
 }
 
+/** A fail-first run's verdict: one whose output shows DevA's tests did not build or load there says so. */
+function beforeRunSaying(r: CheckRun): string {
+  return r.unbuilt ? `\`${r.command}\` ${UNBUILT_BEFORE}` : runSaying(r, FAIL_FIRST_TESTS);
+}
+
 /** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there. */
 function failFirstSaying(before: FailFirstRuns): string {
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
   const statics = before.skipped?.length ? ` (${before.skipped.map((c) => `\`${c}\``).join(', ')} not run: a static check runs no test)` : '';
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map((r) => runSaying(r, FAIL_FIRST_TESTS)).join('; ') || 'no run'}${statics}. A test of the change should fail here and pass on the proposal.`;
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map(beforeRunSaying).join('; ') || 'no run'}${statics}. A test of the change should fail here and pass on the proposal.`;
 }
 
 /**

@@ -4,7 +4,7 @@
 // output (a server a test started and forgot) is running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, trimForModel } from './output';
-import { readTestCases } from './testCases';
+import { buildFailed, readTestCases } from './testCases';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
@@ -100,6 +100,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         output: trimForModel(text, opts.outputForModel),
         outputChars: total,
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }) } : {}),
+        ...(status === 'failed' && buildFailed(text) ? { unbuilt: true as const } : {}),
       });
     };
     let done = false;

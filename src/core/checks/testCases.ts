@@ -152,6 +152,29 @@ export function passedTestFiles(output: string): Set<string> {
 }
 
 /**
+ * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
+ * failed]`, cargo's `error: could not compile`, pytest's collection errors, unittest's `Failed to import test module`,
+ * Maven's `COMPILATION ERROR`, Gradle's failed compile task, .NET's `error CS…` with `Build FAILED`, jest's `Test suite
+ * failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, and a Node module that cannot be found.
+ */
+const BUILD_FAILURES: readonly RegExp[] = [
+  /^FAIL\s+\S+\s+\[(?:build|setup) failed\]/m,
+  /^error: could not compile `/m,
+  /^_+ ERROR collecting |\b[1-9]\d* errors? during collection\b|^ImportError: Failed to import test module/m,
+  /\bCOMPILATION ERROR\b/,
+  /^> Task :\S*compile\w*(?:Java|Kotlin|Groovy|Scala) FAILED$/m,
+  /\berror CS\d{4}:[\s\S]*\bBuild FAILED\b|\bBuild FAILED\b[\s\S]*\berror CS\d{4}:/,
+  /\bTest suite failed to run\b/,
+  /\bFailed to (?:load url|resolve import)\b/,
+  /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
+];
+
+/** Whether a run's output shows code or a test did not build or load (BUILD_FAILURES). */
+export function buildFailed(output: string): boolean {
+  return BUILD_FAILURES.some((r) => r.test(output));
+}
+
+/**
  * The folder of the Go package a `go test` run could not build (`FAIL example.com/calc [build failed]`, the compiler
  * naming `calc/sq_test.go:6:5`): none of the package's tests ran, whichever of its files the error names.
  */

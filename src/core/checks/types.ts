@@ -46,6 +46,12 @@ export interface TestCaseResult {
 }
 
 /** One run of one check command in one round. */
+/**
+ * How a fail-first run whose tests did not build or load is told (retrospective, CLI, panel): a test that calls what
+ * the change adds does not build or load without it, which is its failure there.
+ */
+export const UNBUILT_BEFORE = "failed: DevA's tests did not build or load without the change";
+
 export interface CheckRun {
   command: string;
   /** 0: DevA's proposal as first written; n: after fix round n. */
@@ -69,6 +75,12 @@ export interface CheckRun {
    * fail. Absent when it names passing ones too, or none.
    */
   onlyFailuresNamed?: boolean;
+  /**
+   * A failed run whose output shows that code or a test did not build or load (testCases.ts buildFailed: Go's
+   * `[build failed]`, cargo's `could not compile`, pytest's collection errors, a compilation error of Maven, Gradle
+   * or .NET, jest's `Test suite failed to run`…). Absent otherwise.
+   */
+  unbuilt?: true;
 }
 
 /** One fix round: what DevA was sent and what its reply changed. */
