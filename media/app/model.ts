@@ -1,8 +1,11 @@
 // The panel's view model: a serialisable state and a pure reducer over host messages. No DOM here, so it can
 // be unit-tested in Node and stored with vscode.setState(). Everything coming from the host (and thus from the
-// model) is coerced defensively: a malformed field degrades to an empty value instead of throwing.
-import { isPlainObject as isObj, STEP_AGENT, STEP_IDS, WORKER_AGENTS, type AgentId, type ErrorKind, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage, type WorkerAgent } from '../../src/core/model/types';
+// model) is coerced defensively (hostValues.ts): a malformed field degrades to an empty value instead of throwing.
+// DevA's check events are folded in by checksModel.ts.
+import { isPlainObject as isObj, STEP_AGENT, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, HostMessage, PanelCapabilities } from '../../src/panel/protocol';
+import { envelopeView, kptOf, num, openQuestionsOf, plain, str, strList, usageOf } from './hostValues';
+import { reduceCheck } from './checksModel';
 import { describeToolCall } from '../../src/core/tools/describe';
 import { formatDuration } from '../../src/core/model/dates';
 
@@ -132,87 +135,6 @@ export interface Change {
 
 export function emptyState(): PanelViewState {
   return { version: VIEW_STATE_VERSION, session: null, history: [], capabilities: null, busy: false, ask: null };
-}
-
-// ─── coercion helpers ──────────────────────────────────────────────────────────────────────────────────────
-
-export const str = (x: unknown): string => (typeof x === 'string' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : '');
-const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-export const strList = (x: unknown): string[] => (Array.isArray(x) ? x.map(str).filter((s) => s.trim() !== '') : []);
-
-function usageOf(x: unknown): Usage {
-  const u = isObj(x) ? x : {};
-  return {
-    inputTokens: num(u.inputTokens) ?? 0,
-    outputTokens: num(u.outputTokens) ?? 0,
-    cacheCreationInputTokens: num(u.cacheCreationInputTokens) ?? 0,
-    cacheReadInputTokens: num(u.cacheReadInputTokens) ?? 0,
-  };
-}
-
-const WORKER_NAMES = new Set<string>(WORKER_AGENTS);
-
-/** The session's open questions as the host sent them: items that are not well-formed are dropped. */
-function openQuestionsOf(x: unknown): OpenQuestion[] {
-  if (!Array.isArray(x)) return [];
-  const out: OpenQuestion[] = [];
-  for (const q of x) {
-    if (!isObj(q)) continue;
-    const a = isObj(q.answer) && WORKER_NAMES.has(str(q.answer.by)) && str(q.answer.text) ? q.answer : null;
-    const text = str(q.text);
-    if (!text && !a) continue;
-    out.push({
-      id: str(q.id) || null,
-      from: WORKER_NAMES.has(str(q.from)) ? (str(q.from) as WorkerAgent) : null,
-      text,
-      ...(a ? { answer: { by: str(a.by) as WorkerAgent, text: str(a.text), ...(str(a.evidence) ? { evidence: str(a.evidence) } : {}) } } : {}),
-    });
-  }
-  return out;
-}
-
-function kptOf(x: unknown): KptLists | null {
-  if (!isObj(x)) return null;
-  return { keep: strList(x.keep), problem: strList(x.problem), try: strList(x.try) };
-}
-
-/** Deep-copies plain JSON data, dropping functions/cycles, bounded in depth, so the state stays serialisable. */
-function plain(x: unknown, depth = 0): unknown {
-  if (depth > 12) return null;
-  if (x === null || typeof x === 'string' || typeof x === 'boolean') return x;
-  if (typeof x === 'number') return Number.isFinite(x) ? x : null;
-  if (Array.isArray(x)) return x.map((v) => plain(v, depth + 1));
-  if (isObj(x)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) if (v !== undefined && typeof v !== 'function') out[k] = plain(v, depth + 1);
-    return out;
-  }
-  return null;
-}
-
-export function envelopeView(x: unknown): EnvelopeView {
-  const e = isObj(x) ? x : {};
-  const ass = isObj(e.ass)
-    ? {
-        score: num(e.ass.score),
-        positive: str(e.ass.positive),
-        improvement: str(e.ass.improvement),
-        contextAdequate: typeof e.ass.context_adequate === 'boolean' ? e.ass.context_adequate : null,
-      }
-    : null;
-  const conversation = Array.isArray(e.conversation)
-    ? e.conversation.filter(isObj).map((t) => ({ speaker: str(t.speaker), text: str(t.text) }))
-    : [];
-  return {
-    role: str(e.role),
-    voice: str(e.voice),
-    output: plain(e.output),
-    references: strList(e.references),
-    confidence: num(e.confidence),
-    ass,
-    conversation,
-    kpt: kptOf(e.kpt),
-  };
 }
 
 function newStep(step: StepId, status: StepStatus = 'pending'): StepView {
@@ -465,46 +387,4 @@ export function runningStep(s: SessionView | null): StepId | null {
 /** Stop is offered while the host says a run is in progress, or a step is visibly running. */
 export function isRunning(state: PanelViewState): boolean {
   return state.busy || (runningStep(state.session) !== null && !state.session?.finished);
-}
-
-const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
-
-/** Where a check ran, from its event: on the unchanged workspace with DevA's tests only (before), or with nothing (baseline). */
-function where(ev: Record<string, unknown>): { before?: true; baseline?: true } {
-  return ev.before === true ? { before: true } : ev.baseline === true ? { baseline: true } : {};
-}
-
-/** One check event on DevA's step (coerced: a malformed field degrades, never throws). */
-function reduceCheck(step: StepView, raw: unknown): StepView {
-  const ev: Record<string, unknown> = isObj(raw) ? raw : {};
-  const items = (step.checks ?? []).slice();
-  switch (ev.type) {
-    case 'check-started':
-      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '', ...where(ev) });
-      break;
-    case 'check-finished': {
-      const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
-      const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}) };
-      const i = items.findIndex(
-        (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
-      );
-      if (i >= 0) items[i] = row;
-      else items.push(row);
-      break;
-    }
-    case 'fix-round':
-      items.push({ kind: 'fix', round: num(ev.round) ?? 1, max: num(ev.max) ?? 0, failing: strList(ev.failing), files: null, problems: [] });
-      break;
-    case 'fix-applied': {
-      const i = items.findIndex((x) => x.kind === 'fix' && x.round === num(ev.round));
-      if (i >= 0) items[i] = { ...(items[i] as Extract<CheckItemView, { kind: 'fix' }>), files: strList(ev.files), problems: strList(ev.problems) };
-      break;
-    }
-    case 'checks-finished':
-      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0, ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}), ...(ev.fixDeclined === true ? { fixDeclined: true } : {}) } };
-    default:
-      return step;
-  }
-  return { ...step, checks: items, status: step.status === 'pending' ? 'running' : step.status };
 }

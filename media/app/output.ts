@@ -5,7 +5,8 @@ import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, WORKER_AGENTS, testLa
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import { renderInline, renderMarkdown } from './markdown';
-import { str, strList, type EnvelopeView, type StepView } from './model';
+import type { EnvelopeView, StepView } from './model';
+import { str, strList } from './hostValues';
 
 const MAX_DEPTH = 6;
 

@@ -3,7 +3,8 @@
 // whether Submit answers is enabled and the typed answers.
 import { button, h, icon } from './dom';
 import { renderInline } from './markdown';
-import { strList, type PanelViewState, type QuestionsView, type SessionView } from './model';
+import type { PanelViewState, QuestionsView, SessionView } from './model';
+import { strList } from './hostValues';
 
 /**
  * The Cape Master's blocking questions inside its opening turn: while open, one answer box per question with

@@ -3,7 +3,8 @@ import * as assert from 'assert';
 import type { SessionEvent } from '../../src/core/model/types';
 import type { HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
-import { decideQuestions, emptyState, envelopeView, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
+import { decideQuestions, emptyState, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
+import { envelopeView } from '../../media/app/hostValues';
 
 /** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
 const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });

@@ -1,0 +1,47 @@
+// DevA's checks in the panel's view model: one check event (a run started or finished, a fix round asked or applied,
+// the checks' outcome) folded into DevA's step, coerced like every host value (hostValues.ts).
+import { isPlainObject as isObj } from '../../src/core/model/types';
+import { num, str, strList } from './hostValues';
+import type { CheckItemView, StepView } from './model';
+
+const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
+
+/** Where a check ran, from its event: on the unchanged workspace with DevA's tests only (before), or with nothing (baseline). */
+function where(ev: Record<string, unknown>): { before?: true; baseline?: true } {
+  return ev.before === true ? { before: true } : ev.baseline === true ? { baseline: true } : {};
+}
+
+/** One check event on DevA's step (coerced: a malformed field degrades, never throws). */
+export function reduceCheck(step: StepView, raw: unknown): StepView {
+  const ev: Record<string, unknown> = isObj(raw) ? raw : {};
+  const items = (step.checks ?? []).slice();
+  switch (ev.type) {
+    case 'check-started':
+      items.push({ kind: 'run', round: num(ev.round) ?? 0, command: str(ev.command), status: 'running', exitCode: null, durationMs: null, output: '', ...where(ev) });
+      break;
+    case 'check-finished': {
+      const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
+      const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}) };
+      const i = items.findIndex(
+        (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
+      );
+      if (i >= 0) items[i] = row;
+      else items.push(row);
+      break;
+    }
+    case 'fix-round':
+      items.push({ kind: 'fix', round: num(ev.round) ?? 1, max: num(ev.max) ?? 0, failing: strList(ev.failing), files: null, problems: [] });
+      break;
+    case 'fix-applied': {
+      const i = items.findIndex((x) => x.kind === 'fix' && x.round === num(ev.round));
+      if (i >= 0) items[i] = { ...(items[i] as Extract<CheckItemView, { kind: 'fix' }>), files: strList(ev.files), problems: strList(ev.problems) };
+      break;
+    }
+    case 'checks-finished':
+      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0, ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}), ...(ev.fixDeclined === true ? { fixDeclined: true } : {}) } };
+    default:
+      return step;
+  }
+  return { ...step, checks: items, status: step.status === 'pending' ? 'running' : step.status };
+}
