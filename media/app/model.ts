@@ -178,10 +178,12 @@ export function restoreState(x: unknown): PanelViewState {
   if (!isObj(x) || x.version !== VIEW_STATE_VERSION || !Array.isArray(x.history)) return emptyState();
   const base = emptyState();
   const validSession = (s: unknown): s is SessionView => isObj(s) && typeof s.taskId === 'string' && isObj(s.steps) && STEP_IDS.every((id) => isObj((s.steps as Record<string, unknown>)[id])) && Array.isArray(s.files);
+  // a state an earlier version saved lacks what was added since: a finished session's open questions
+  const upgraded = (s: SessionView): SessionView => (s.finished ? { ...s, finished: { ...s.finished, openQuestions: openQuestionsOf(s.finished.openQuestions) } } : s);
   return {
     ...base,
-    session: validSession(x.session) ? x.session : null,
-    history: x.history.filter(validSession).slice(-MAX_HISTORY),
+    session: validSession(x.session) ? upgraded(x.session) : null,
+    history: x.history.filter(validSession).slice(-MAX_HISTORY).map(upgraded),
     capabilities: isObj(x.capabilities) ? (x.capabilities as unknown as PanelCapabilities) : null,
     busy: x.busy === true,
     ask: isObj(x.ask) ? { prompt: str(x.ask.prompt) } : null,

@@ -223,6 +223,20 @@ describe('webview model: restoreState', () => {
     assert.deepStrictEqual(restoreState(JSON.parse(JSON.stringify(s))), s);
   });
 
+  it('gives a finished session saved by an earlier version (no open questions) an empty list, and checks a stored one', () => {
+    const done = run([started(), ev({ type: 'session-finished', taskId: 'task-1', retrospectivePath: 'r.md', kpt: { keep: [], problem: [], try: [] }, metrics: {} as never, files: [], openQuestions: [{ id: 'POA-Q1', from: 'POA', text: 'Paged?' }] })]);
+    const old = JSON.parse(JSON.stringify(done));
+    delete old.session.finished.openQuestions;
+    old.history = [JSON.parse(JSON.stringify(old.session))];
+    const restored = restoreState(old);
+    assert.deepStrictEqual(restored.session!.finished!.openQuestions, []);
+    assert.deepStrictEqual(restored.history[0].finished!.openQuestions, []);
+    const hostile = JSON.parse(JSON.stringify(done));
+    hostile.session.finished.openQuestions = [{ id: 'POA-Q1', from: 'POA', text: 'Paged?' }, 'x', { text: 7 }];
+    assert.deepStrictEqual(restoreState(hostile).session!.finished!.openQuestions, [{ id: 'POA-Q1', from: 'POA', text: 'Paged?' }, { id: null, from: null, text: '7' }]);
+    assert.deepStrictEqual(restoreState(JSON.parse(JSON.stringify(done))), done, 'a current state round-trips');
+  });
+
   it('starts empty on foreign or damaged state', () => {
     for (const bad of [undefined, null, 'x', { version: 2, history: [] }, { version: 1 }, { version: 1, history: 'x' }]) assert.deepStrictEqual(restoreState(bad), emptyState());
     const damaged = restoreState({ version: 1, history: [{ taskId: 'x' }], session: { taskId: 'y', steps: {} , files: []}, busy: 'yes' });

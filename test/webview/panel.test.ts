@@ -512,6 +512,21 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await p.page.locator('.conversation > li').count(), script.steps[4].envelope.conversation!.length);
   });
 
+  it('restores a finished session saved by an earlier version (no open questions in it) without breaking', async () => {
+    const p = await open();
+    await fullSession(p);
+    // the state an earlier version stored: its finished session has no openQuestions (changed as the page loads,
+    // after this page last saved its state)
+    await p.page.addInitScript(() => {
+      const state = JSON.parse(sessionStorage.getItem('__vscodeState') ?? 'null');
+      if (state?.session?.finished) delete state.session.finished.openQuestions;
+      sessionStorage.setItem('__vscodeState', JSON.stringify(state));
+    });
+    await p.page.reload();
+    await p.page.waitForSelector('.retro-results');
+    assert.deepStrictEqual(await p.page.locator('.retro-results > .section-title').allTextContents(), ['Keep / Problem / Try', 'Metrics']);
+  });
+
   it('asks for the next objective and submits it with Ctrl+Enter; Finish submits empty', async () => {
     const p = await open();
     await fullSession(p);
