@@ -63,13 +63,16 @@ export function buildRetrospectiveNodes(
       `**Objective:** ${objective ? escapeMarkdown(lineWithin(objective, MAX_TOOLTIP_TEXT_CHARS)) : '_not recorded_'}`,
       '',
       `**ASS average:** ${formatAss(r.assAverage)}`,
+      ...(r.openQuestions !== undefined ? ['', `**Open questions for you:** ${r.openQuestions || 'none'}`] : []),
     ];
+    // the questions left to decide, before the objective, so a narrow sidebar still shows them
+    const asks = r.openQuestions ? `${r.openQuestions} open question${r.openQuestions === 1 ? '' : 's'} · ` : '';
     nodes.push({
       kind: 'retrospective',
       id: `retro/${r.taskId}`,
       taskId: r.taskId,
       label: formatLocalMinute(r.date),
-      description: lineWithin(objective || r.taskId, maxDesc),
+      description: lineWithin(asks + (objective || r.taskId), maxDesc),
       tooltip: tip.join('\n'),
       icon: 'book',
       contextValue: 'cape.retrospective',

@@ -9,7 +9,7 @@ import * as ui from '../vscode/browser';
 import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoEnvelopes, demoReplies } from '../helpers/demo';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { assertIncludes, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, initCapeWithCli, readmeShot, readmeShotsDir, scrollPanelTo, voiceText } from './helpers';
+import { assertIncludes, treeRows, makeWorkspace, openCape, panel, PANEL_TITLE, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, initCapeWithCli, readmeShot, readmeShotsDir, scrollPanelTo, voiceText } from './helpers';
 
 /** The <file path="…">…</file> blocks of a reply, parsed independently of the product. */
 function fileBlocks(raw: string): Map<string, string> {
@@ -72,6 +72,11 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     const retroDir = path.join(workspace, 'cape/5_sessions/retrospective');
     const retroFile = fs.readdirSync(retroDir).find((f) => f !== 'kpt_merged.md' && f.endsWith('.md'))!;
     assertIncludes(fs.readFileSync(path.join(retroDir, retroFile), 'utf8'), '_1 for you to decide; 1 answered by the team from the workspace._', 'the retrospective file');
+    // the Retrospectives view names the question left to decide before the objective
+    await ui.openViewContainer(page, 'CAPE');
+    await waitFor('the session with its open question in the Retrospectives view', async () =>
+      (await treeRows(page, 'Retrospectives')).some((r) => r.description.startsWith('1 open question · Add a dark mode')),
+    );
     if (readmeShotsDir()) {
       await ui.openViewContainer(page, 'CAPE'); // the Retrospectives and KPT views beside the panel
       await scrollPanelTo(page, '.session[data-current="true"]');

@@ -164,7 +164,9 @@ describe('e2e: a recorded session in the chat panel, then the CAPE tree views', 
     const objective = session.objective ?? '';
     const retroRows = await waitFor('the session in the Retrospectives view', async () => {
       const rows = await treeRows(page, 'Retrospectives');
-      return rows.some((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.label) && r.description.length > 0 && squash(objective).startsWith(squash(r.description).replace(/…$/, ''))) ? rows : undefined;
+      // the description: the questions the session left to decide, if any, then the objective
+      const objectiveOf = (d: string) => squash(d.replace(/^\d+ open questions? · /, '')).replace(/…$/, '');
+      return rows.some((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.label) && r.description.length > 0 && squash(objective).startsWith(objectiveOf(r.description))) ? rows : undefined;
     });
     assert.ok(retroRows.length >= 1);
 

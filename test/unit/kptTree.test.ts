@@ -290,6 +290,19 @@ describe('tree model: Retrospectives', () => {
     assert.match(failed.tooltip, /Resume/);
   });
 
+  it('a retrospective names the open questions its session left to decide, before the objective', () => {
+    const [two, none, old] = buildRetrospectiveNodes(
+      [{ ...retro('t-2', '2026-03-01T09:05:00'), openQuestions: 2 }, { ...retro('t-0', '2026-02-01T09:05:00'), openQuestions: 0 }, retro('t-old', '2026-01-01T09:05:00')],
+      [],
+    );
+    assert.equal(two.description, '2 open questions · Objective of t-2');
+    assert.match(two.tooltip, /\*\*Open questions for you:\*\* 2/);
+    assert.equal(none.description, 'Objective of t-0');
+    assert.match(none.tooltip, /\*\*Open questions for you:\*\* none/);
+    assert.equal(old.description, 'Objective of t-old', 'a file that records none (the original CLI\'s, an older one) says nothing');
+    assert.doesNotMatch(old.tooltip, /Open questions/);
+  });
+
   it('a state left "running" is interrupted (resumable) unless a session runs now', () => {
     const s = [session('t-run', 'running', '2026-02-01T12:30:00')];
     const idle = buildRetrospectiveNodes([], s, { sessionRunning: false })[0];

@@ -292,15 +292,21 @@ describe('SessionStore', () => {
     const dir = path.join(ws, 'cape', '5_sessions', 'retrospective');
     fs.writeFileSync(path.join(dir, '2026-05-18_17-55_task-1779180490513.md'), '# 振り返り\n');
     // the map form: cm_retro and cm_open are taken from the envelopes of the session
-    const older = await store.saveRetrospective('task-6', 'older', { cm_open: opening, cm_retro: retro }, { ...metrics, assAverage: null }, [], new Date(2026, 4, 19, 8, 0));
+    const older = await store.saveRetrospective('task-6', 'older', { cm_open: opening, cm_retro: retro }, { ...metrics, assAverage: null }, [], new Date(2026, 4, 19, 8, 0), {
+      questions: [
+        { id: 'POA-Q1', from: 'POA', text: 'Paged?', answer: { by: 'DA', text: 'Yes.' } },
+        { id: 'POA-Q2', from: 'POA', text: 'Sync across devices?' },
+      ],
+    });
     assert.ok(fs.readFileSync(older, 'utf8').includes('scope creep'));
     await assert.rejects(store.saveRetrospective('task-5', 'x', { cm_open: opening }, metrics, [], new Date()), /cm_retro envelope is missing/);
     fs.writeFileSync(path.join(dir, 'kpt_merged.md'), '# KPT\n');
     fs.writeFileSync(path.join(dir, 'notes.md'), 'random');
     const list = await store.listRetrospectives();
     assert.deepStrictEqual(
-      list.map((r) => [r.taskId, r.objective, r.assAverage]),
-      [['task-7', 'Make "it" work', 4], ['task-6', 'older', null], ['task-1779180490513', null, null]],
+      list.map((r) => [r.taskId, r.objective, r.assAverage, r.openQuestions]),
+      // the count of questions still to decide, when the file records it (the answered one does not count)
+      [['task-7', 'Make "it" work', 4, undefined], ['task-6', 'older', null, 1], ['task-1779180490513', null, null, undefined]],
     );
     assert.strictEqual(list[2].date.getTime(), new Date(2026, 4, 18, 17, 55).getTime());
   });

@@ -94,6 +94,8 @@ export interface RetrospectiveInfo {
   date: Date;
   objective: string | null;
   assAverage: number | null;
+  /** The open questions the session left for the human to decide (frontmatter `open_questions`); absent when not recorded. */
+  openQuestions?: number;
 }
 
 export class StoreError extends Error {

@@ -90,6 +90,8 @@ export function renderRetrospective(
       objective,
       date: now.toISOString(),
       ass_average: metrics.assAverage === null ? null : Math.round(metrics.assAverage * 1000) / 1000,
+      // the questions still for the human to decide (the Retrospectives view shows the count)
+      ...(opts.questions ? { open_questions: opts.questions.filter((q) => !q.answer).length } : {}),
       ...(opts.repeatOf ? { repeat_of: opts.repeatOf } : {}),
       format: 'cape-retrospective/1',
     }),

@@ -88,6 +88,7 @@ export class Retrospectives {
         date,
         objective: typeof fm?.objective === 'string' ? fm.objective : null,
         assAverage: typeof fm?.ass_average === 'number' && Number.isFinite(fm.ass_average) ? fm.ass_average : null,
+        ...(typeof fm?.open_questions === 'number' && Number.isInteger(fm.open_questions) && fm.open_questions >= 0 ? { openQuestions: fm.open_questions } : {}),
       });
     }
     return out.sort((a, b) => b.date.getTime() - a.date.getTime() || (a.path < b.path ? 1 : -1));
