@@ -5,7 +5,7 @@
 // settles a question of a role before it. The retrospective file, the panel's results, the CLI and the Cape Master's
 // retrospective request all read the same list (collectOpenQuestions).
 import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepId, type WorkerAgent } from '../model/types';
-import { isAnsweredKey, isOpenQuestionsKey, markdownParts } from './outputs';
+import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outputs';
 
 /** The worker steps in session order: a role's answers settle questions of the roles before it. */
 const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
@@ -28,8 +28,9 @@ function partsOf(output: unknown): Record<string, unknown> {
   return isPlainObject(output) ? output : {};
 }
 
-function itemsOf(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
+/** The items of every part of an output whose key `listed` accepts, in the output's order. */
+function itemsUnder(output: unknown, listed: (key: string) => boolean): unknown[] {
+  return Object.entries(partsOf(output)).flatMap(([k, v]) => (listed(k) ? listOf(v) : []));
 }
 
 /**
@@ -49,12 +50,7 @@ function questionText(item: unknown): string {
 
 /** A role's open questions in order (every key that lists them, in the output's order). */
 function openQuestionsOf(output: unknown): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(partsOf(output))) if (isOpenQuestionsKey(k)) for (const item of itemsOf(v)) {
-    const text = questionText(item);
-    if (text) out.push(text);
-  }
-  return out;
+  return itemsUnder(output, isOpenQuestionsKey).map(questionText).filter(Boolean);
 }
 
 /**
@@ -70,7 +66,7 @@ export function withQuestionIds(output: unknown, agent: WorkerAgent): unknown {
       copy[k] = v;
       continue;
     }
-    const named = itemsOf(v).map((item) => {
+    const named = listOf(v).map((item) => {
       if (!questionText(item)) return item;
       const id = questionId(agent, ++n);
       return isPlainObject(item) ? { id, ...item } : `${id}: ${questionText(item)}`;
@@ -103,12 +99,9 @@ function answerOf(item: unknown): Answer | null {
 }
 
 function answersOf(output: unknown): Answer[] {
-  const out: Answer[] = [];
-  for (const [k, v] of Object.entries(partsOf(output))) if (isAnsweredKey(k)) for (const item of itemsOf(v)) {
-    const a = answerOf(item);
-    if (a) out.push(a);
-  }
-  return out;
+  return itemsUnder(output, isAnsweredKey)
+    .map(answerOf)
+    .filter((a): a is Answer => a !== null);
 }
 
 function words(text: string): Set<string> {

@@ -40,7 +40,8 @@ export function isAnsweredKey(key: string): boolean {
 const DEPARTURES = /departure|deviation|逸脱|相違/i;
 const IDENTIFYING = ['id', 'name', 'decision', 'story', 'path', 'title', 'component', 'priority', 'action'];
 
-function listOf(v: unknown): unknown[] {
+/** An output value as a list of items: a list as it is, a single value as one item, nothing as none. */
+export function listOf(v: unknown): unknown[] {
   return Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
 }
 

@@ -70,12 +70,10 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     const fileLineCount = lineCount(text);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
     const seen = q.read?.files.find((f) => f.path === c.path);
-    const favoured = seen && [
-      ...(seen.lines ?? []).map(([start, end]) => ({ start, end })),
-      ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT })),
-    ];
-    const pinned = seen?.lines?.map(([start, end]) => ({ start, end }));
-    const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}), ...(pinned?.length ? { pinned } : {}) });
+    // the ranges it read by line numbers are shown as read (pinned) and favoured, with the lines around its finds
+    const pinned = (seen?.lines ?? []).map(([start, end]) => ({ start, end }));
+    const favoured = seen && [...pinned, ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT }))];
+    const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}), ...(pinned.length ? { pinned } : {}) });
     if (!ex) continue;
     const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
     if (used + block.length + 2 > st.budget - MAP_MIN) continue;
