@@ -88,8 +88,15 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
         [4, 'toolu_search', false],
       ],
     );
-    assert.strictEqual(fake.toolResults[0].content, before);
-    assert.strictEqual(fake.toolResults[1].content, fs.readFileSync(path.join(template, 'src', 'store.ts'), 'utf8'));
+    // each file's lines after their numbers, right-aligned (the model cites them; a SEARCH copies the text after them)
+    const numbered = (rel: string, text: string) => {
+      const lines = text.replace(/\n$/, '').split('\n');
+      const w = String(lines.length).length;
+      return `${rel}, ${lines.length} line(s):\n` + lines.map((l, i) => `${String(i + 1).padStart(w)}:${l ? ' ' + l : ''}`).join('\n');
+    };
+    assert.strictEqual(fake.toolResults[0].content, numbered('src/todo.ts', before));
+    assert.ok(fake.toolResults[0].content.startsWith('src/todo.ts, 13 line(s):\n 1: export interface Todo {\n 2:   id: number;\n'));
+    assert.strictEqual(fake.toolResults[1].content, numbered('src/store.ts', fs.readFileSync(path.join(template, 'src', 'store.ts'), 'utf8')));
     assert.strictEqual(
       fake.toolResults[2].content,
       [
@@ -146,8 +153,8 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
     assert.deepStrictEqual(
       rec.toolCalls.map((c: { tool: string; target: string; chars: number }) => [c.tool, c.target, c.chars]),
       [
-        ['read_file', 'src/todo.ts', before.length],
-        ['read_file', 'src/store.ts', fs.readFileSync(path.join(template, 'src', 'store.ts'), 'utf8').length],
+        ['read_file', 'src/todo.ts', fake.toolResults[0].content.length],
+        ['read_file', 'src/store.ts', fake.toolResults[1].content.length],
         ['search_files', 'createTodo', fake.toolResults[2].content.length],
       ],
     );

@@ -12,6 +12,8 @@ import { applyProposedFiles, proposeFiles } from '../../src/core/files/proposals
 import { WARNING_UNREAD_REWRITE, type Hunk } from '../../src/core/model/types';
 import { extractFiles, MAX_HUNK_READINGS, parseHunks } from '../../src/core/reply/blocks';
 import { parseReply } from '../../src/core/reply/parser';
+import { fileLines, numberedLines, withoutLineNumbers } from '../../src/core/text/lines';
+import { ToolRunner } from '../../src/core/tools/executor';
 
 const h = (search: string, replace: string): Hunk => ({ search: search.split('\n'), replace: replace === '' ? [] : replace.split('\n') });
 
@@ -170,6 +172,76 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     const r = applyHunks(APP, [h('', 'new line')]);
     assert.ok(!r.ok);
     assert.match(r.failures[0].reason, /SEARCH text is empty/);
+  });
+
+  describe('a SEARCH copied with read_file\'s line numbers', () => {
+    // the file as read_file shows it (text/lines.ts numberedLines), lines copied from that view with their numbers
+    const shown = (from: number, to: number) => numberedLines(fileLines(APP).slice(from - 1, to), from).split('\n');
+    const nh = (search: string[], replace: string[]): Hunk => ({ search, replace });
+
+    it('read_file numbers each line, right-aligned, a blank line without a trailing space', () => {
+      assert.strictEqual(numberedLines(['a', '', '  b', '\r'], 9), ' 9: a\n10:\n11:   b\n12:\r');
+      assert.deepStrictEqual(withoutLineNumbers([' 9: a', '10:', '11:   b', '12: ']), { lines: ['a', '', '  b', ''], first: 9 });
+      assert.deepStrictEqual(withoutLineNumbers(['9: a', '10: b']), { lines: ['a', 'b'], first: 9 }, 'the padding dropped');
+      assert.strictEqual(withoutLineNumbers(['1: a', '3: b']), null, 'numbers that do not count up by one');
+      assert.strictEqual(withoutLineNumbers(['1: a', 'b']), null, 'a line without its number');
+      assert.strictEqual(withoutLineNumbers(['1:a']), null, 'no space after the colon');
+      assert.strictEqual(withoutLineNumbers([]), null);
+    });
+
+    it('is matched without the numbers, and its REPLACE lines lose theirs too', () => {
+      const all = applyHunks(APP, [nh(shown(4, 5), ['4:   const x = 2;', '5:   return x * 2;'])]);
+      assert.ok(all.ok, JSON.stringify(all));
+      assert.strictEqual(all.content, APP.replace('  const x = 1;\n  return x;', '  const x = 2;\n  return x * 2;'));
+      // the copied context line keeps its number in the REPLACE, the new line has none: only the copied one loses it
+      const mixed = applyHunks(APP, [nh(shown(3, 4), ['3: export function main() {', '  // checked', '4:   const x = 1;'])]);
+      assert.ok(mixed.ok, JSON.stringify(mixed));
+      assert.strictEqual(mixed.content, APP.replace('main() {\n', 'main() {\n  // checked\n'));
+      // a REPLACE without numbers is taken as written
+      const plain = applyHunks(APP, [nh(shown(5, 5), ['  return -x;'])]);
+      assert.ok(plain.ok);
+      assert.ok(plain.content.includes('\n  return -x;\n'));
+    });
+
+    it('of several places, takes the one at the numbers, also after an earlier hunk moved the lines', () => {
+      const twice = ['function a() {', '  return 1;', '}', 'function b() {', '  return 1;', '}', ''].join('\n');
+      const earlier = h('function a() {', '// a\nfunction a() {');
+      const r = applyHunks(twice, [earlier, nh(['5:   return 1;'], ['5:   return 2;'])]);
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.strictEqual(r.content, ['// a', 'function a() {', '  return 1;', '}', 'function b() {', '  return 2;', '}', ''].join('\n'));
+      // numbers that point at neither place: still ambiguous, and said so
+      const lost = applyHunks(twice, [nh(['9:   return 1;'], ['9:   return 2;'])]);
+      assert.ok(!lost.ok);
+      assert.match(lost.failures[0].reason, /matches 2 places in the current file, even without the line numbers/);
+    });
+
+    it('that matches nowhere even without the numbers says to copy the text after "N: "', () => {
+      const r = applyHunks(APP, [nh(['4:   const x = 7;'], ['4:   const x = 8;'])]);
+      assert.ok(!r.ok);
+      assert.match(r.failures[0].reason, /matches nowhere in the current file, even without the line numbers its lines start with \(copy the text after "N: " exactly, never the number\)/);
+    });
+
+    it('a file whose lines do start with counting numbers is matched as written first', () => {
+      const yaml = ['1: one', '2: two', '3: three', ''].join('\n');
+      const r = applyHunks(yaml, [h('2: two', '2: TWO')]);
+      assert.ok(r.ok);
+      assert.strictEqual(r.content, ['1: one', '2: TWO', '3: three', ''].join('\n'));
+    });
+
+    it('works on what the read_file tool answers, CRLF file included', async () => {
+      const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-numbered-'));
+      try {
+        fs.writeFileSync(path.join(ws, 'a.ts'), APP.replace(/\n/g, '\r\n'));
+        const [read] = await new ToolRunner({ workspace: ws }).execute([{ id: 'r1', name: 'read_file', input: { path: 'a.ts', start_line: 3, end_line: 6 } }]);
+        const copied = read.content.split('\n').slice(1, 4).map((l) => l.replace(/\r$/, '')); // lines 3–5, as a model copies them
+        assert.deepStrictEqual(copied, ['3: export function main() {', '4:   const x = 1;', '5:   return x;']);
+        const r = applyHunks(fs.readFileSync(path.join(ws, 'a.ts'), 'utf8'), [nh(copied, ['3: export function main(): number {', '4:   const x = 1;', '5:   return x;'])]);
+        assert.ok(r.ok, JSON.stringify(r));
+        assert.strictEqual(r.content, APP.replace('main() {', 'main(): number {').replace(/\n/g, '\r\n'));
+      } finally {
+        fs.rmSync(ws, { recursive: true, force: true });
+      }
+    });
   });
 });
 

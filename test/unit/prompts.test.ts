@@ -123,7 +123,7 @@ describe('prompts: loadPromptAssets', () => {
   it('deva: output keys, <file> blocks and <summary>, path rules, no reprioritising', () => {
     const text = render(assets, 'deva');
     const env = exampleEnvelope(text);
-    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'criteria_tests', 'departures', 'open_questions']);
+    assert.deepStrictEqual(Object.keys(env.output), ['architecture_decisions', 'file_list', 'test_strategy', 'criteria_tests', 'departures', 'open_questions', 'answered_questions']);
     // TSR: one named test per acceptance criterion, by id, with what DevA expects of it on the unchanged code (read by
     // core/metrics/tsr.ts: fail-first compares it with what happened there)
     assert.deepStrictEqual(Object.keys(env.output.criteria_tests[0]), ['criterion', 'file', 'test', 'expect']);

@@ -66,7 +66,7 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
     assert.match(fake.toolResults[0].content, /not valid JSON/);
     assert.match(String(tools.records[0].refused), /not valid JSON/);
     assert.strictEqual(tools.records[0].tool, 'read_file');
-    assert.strictEqual(tools.records[1].chars, 'export const a = 2;\n'.length);
+    assert.strictEqual(tools.records[1].chars, 'src/a.ts, 1 line(s):\n1: export const a = 2;'.length);
   });
 
   for (const [what, json] of [
@@ -121,7 +121,7 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
     assert.strictEqual(text, 'done');
     assert.strictEqual(fake.toolResults.length, 2);
     assert.deepStrictEqual(fake.toolResults.map((r) => r.isError), [false, false]);
-    assert.deepStrictEqual(fake.toolResults.map((r) => r.content), ['export const a = 2;\n', 'export const app = 1;\n']);
+    assert.deepStrictEqual(fake.toolResults.map((r) => r.content), ['src/a.ts, 1 line(s):\n1: export const a = 2;', 'src/app.ts, 1 line(s):\n1: export const app = 1;']);
     assert.strictEqual(new Set(tools.records.map((r) => r.id)).size, 2);
   });
 
@@ -133,7 +133,7 @@ describe('tool faults: malformed tool_use blocks and broken streams', function (
     );
     const { text } = await loop();
     assert.strictEqual(text, 'done');
-    assert.deepStrictEqual(fake.toolResults.map((r) => r.content), ['export const a = 2;\n', 'export const app = 1;\n']);
+    assert.deepStrictEqual(fake.toolResults.map((r) => r.content), ['src/a.ts, 1 line(s):\n1: export const a = 2;', 'src/app.ts, 1 line(s):\n1: export const app = 1;']);
   });
 
   it('already right: an unknown tool name, an empty input and unknown block types mixed with text and tool_use', async () => {

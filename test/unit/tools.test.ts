@@ -41,7 +41,7 @@ function workspace(): string {
 describe('tools: bounds that turn them off', () => {
   it('0 calls or 0 characters of results: no tools at all (a spent budget would only answer "limit reached")', () => {
     assert.ok(toolsOn({}));
-    assert.ok(toolsOn({ maxCalls: 3, maxChars: 100 }));
+    assert.ok(toolsOn({ maxCalls: 3, maxChars: 120 }));
     assert.ok(!toolsOn({ maxCalls: 0 }));
     assert.ok(!toolsOn({ maxChars: 0 }));
     assert.strictEqual(toolBoundsFrom({ 'max-tool-chars': '0' }), false);
@@ -112,14 +112,14 @@ describe('tools: execution under the read policy', () => {
   });
   afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
 
-  it('read_file returns the text (or a line range) and remembers what was read', async () => {
+  it('read_file returns the lines after their numbers (a whole file or a range) and remembers what was read', async () => {
     const [whole, range, past] = await runner.execute([
       call('read_file', { path: 'src/theme.ts' }),
       call('read_file', { path: './src/notes.md', start_line: 2, end_line: 3 }),
       call('read_file', { path: 'src/notes.md', start_line: 9 }),
     ]);
-    assert.deepStrictEqual(whole, { toolUseId: whole.toolUseId, content: 'export function getTheme() {\n  return "dark";\n}\n', isError: false });
-    assert.strictEqual(range.content, 'src/notes.md lines 2–3 of 4:\ntwo\nthree');
+    assert.deepStrictEqual(whole, { toolUseId: whole.toolUseId, content: 'src/theme.ts, 3 line(s):\n1: export function getTheme() {\n2:   return "dark";\n3: }', isError: false });
+    assert.strictEqual(range.content, 'src/notes.md lines 2–3 of 4:\n2: two\n3: three');
     assert.ok(past.isError && /has 4 lines/.test(past.content));
     assert.deepStrictEqual([...runner.readPaths].sort(), ['src/notes.md', 'src/theme.ts']);
     assert.deepStrictEqual(records[1], { id: range.toolUseId, tool: 'read_file', target: 'src/notes.md', path: 'src/notes.md', lines: [2, 3], chars: range.content.length });
@@ -357,7 +357,7 @@ describe('tools: execution under the read policy', () => {
     assert.match(list.content, /^refused: .*team's context/);
     assert.match(search.content, /^refused: .*ignored by \.gitignore/);
     for (const a of [cape, cloud, built, list, search]) assert.ok(a.isError && !/getTheme in|aws-key-bytes|minified/.test(a.content), a.content);
-    assert.ok(!fine.isError && fine.content.startsWith('export function getTheme'), fine.content);
+    assert.ok(!fine.isError && fine.content.startsWith('code/theme.ts, 3 line(s):\n1: export function getTheme'), fine.content);
   });
 
   it('refusals of reads say why and what to do, in words that fit a read (the path rules are shared with writing)', async () => {
@@ -408,20 +408,20 @@ describe('tools: execution under the read policy', () => {
   });
 
   it('bounds: past maxCalls every call gets "limit reached"; results are cut at maxChars in call order', async () => {
-    const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 60 }, onCall: (r) => records.push(r) });
-    assert.strictEqual(small.usedText(), '[Tools used in this step: 0 of 3 calls, 0 of 60 characters of results.]');
+    const small = new ToolRunner({ workspace: ws, bounds: { maxCalls: 3, maxChars: 120 }, onCall: (r) => records.push(r) });
+    assert.strictEqual(small.usedText(), '[Tools used in this step: 0 of 3 calls, 0 of 120 characters of results.]');
     const answers = await small.execute([
-      call('read_file', { path: 'src/theme.ts' }), // 48 chars
-      call('read_file', { path: 'src/app.ts' }), // cut at the 12 left
+      call('read_file', { path: 'src/theme.ts' }), // 81 chars
+      call('read_file', { path: 'src/app.ts' }), // cut at the 39 left
       call('read_file', { path: 'src/notes.md' }), // budget used up
       call('list_files', {}), // past maxCalls
     ]);
-    assert.strictEqual(answers[0].content.length, 48);
-    assert.match(answers[1].content, /^import \{ get\n\[… cut here: the step's tool budget of 60 characters is used up/);
+    assert.strictEqual(answers[0].content.length, 81);
+    assert.match(answers[1].content, /^src\/app\.ts, 2 line\(s\):\n1: import \{ getT\n\[… cut here: the step's tool budget of 120 characters is used up/);
     assert.deepStrictEqual(answers.slice(2).map((a) => [a.content, a.isError]), [[LIMIT_REACHED, true], [LIMIT_REACHED, true]]);
     assert.ok(small.spent());
-    assert.strictEqual(small.usedChars, 60);
-    assert.strictEqual(small.usedText(), '[Tools used in this step: 3 of 3 calls, 60 of 60 characters of results — the budget is spent: write your answer now.]');
+    assert.strictEqual(small.usedChars, 120);
+    assert.strictEqual(small.usedText(), '[Tools used in this step: 3 of 3 calls, 120 of 120 characters of results — the budget is spent: write your answer now.]');
     assert.deepStrictEqual(records.map((r) => [!!r.truncated, !!r.limited]), [[false, false], [true, false], [false, true], [false, true]]);
     assert.strictEqual(describeToolCall('DevA', records[3]).tone, 'warning');
     // the next turn gets nothing either
@@ -433,7 +433,7 @@ describe('tools: execution under the read policy', () => {
     fs.writeFileSync(path.join(ws, 'src', 'lines.md'), 'aaaaaaaaa\n'.repeat(10));
     const small = new ToolRunner({ workspace: ws, bounds: { maxChars: 55 } });
     const [cut, next] = await small.execute([call('read_file', { path: 'src/lines.md' }), call('read_file', { path: 'src/notes.md' })]);
-    assert.match(cut.content, /^(aaaaaaaaa\n){4}aaaaaaaaa\n\[… cut here: the step's tool budget of 55 characters is used up — limit reached/);
+    assert.match(cut.content, /^src\/lines\.md, 10 line\(s\):\n 1: a{9}\n 2: a{9}\n\[… cut here: the step's tool budget of 55 characters is used up — limit reached/);
     assert.deepStrictEqual([next.content, next.isError], [LIMIT_REACHED, true]);
     assert.ok(small.spent(), 'the next turn forbids tools');
     const [later] = await small.execute([call('list_files', {})]);
@@ -446,14 +446,14 @@ describe('tools: execution under the read policy', () => {
 
   it('a file read cut at the budget records the lines the model got whole, not the lines it asked for', async () => {
     fs.writeFileSync(path.join(ws, 'src', 'ten.md'), Array.from({ length: 10 }, (_, i) => `line ${i + 1} xx`).join('\n') + '\n');
-    const whole = new ToolRunner({ workspace: ws, bounds: { maxChars: 50 } });
+    const whole = new ToolRunner({ workspace: ws, bounds: { maxChars: 96 } });
     const [a] = await whole.execute([call('read_file', { path: 'src/ten.md' })]);
-    assert.match(a.content, /^line 1 xx\nline 2 xx\nline 3 xx\nline 4 xx\nline 5 xx\n\[… cut here/);
+    assert.match(a.content, /^src\/ten\.md, 10 line\(s\):\n 1: line 1 xx\n 2: line 2 xx\n 3: line 3 xx\n 4: line 4 xx\n 5: line 5 xx\n\[… cut here/);
     assert.deepStrictEqual(whole.records[0].lines, [1, 5]);
     assert.deepStrictEqual(filesRead(whole.records), [{ path: 'src/ten.md', lines: [[1, 5]] }], 'read in part, not whole');
     const ranged = new ToolRunner({ workspace: ws, bounds: { maxChars: 60 } });
     const [b] = await ranged.execute([call('read_file', { path: 'src/ten.md', start_line: 4 })]);
-    assert.match(b.content, /^src\/ten\.md lines 4–10 of 10:\nline 4 xx\nline 5 xx\n/);
+    assert.match(b.content, /^src\/ten\.md lines 4–10 of 10:\n 4: line 4 xx\n 5: line 5 xx\n/);
     const kept = ranged.records[0].lines!;
     assert.strictEqual(kept[0], 4);
     assert.ok(kept[1] < 10 && b.content.includes(`line ${kept[1]} xx\n`) && !b.content.includes(`line ${kept[1] + 1} xx`), JSON.stringify(kept));
@@ -466,20 +466,22 @@ describe('tools: execution under the read policy', () => {
   });
 
   it('readLinesKept: whole lines only, a line ending in the cut or at the end of the file, CRLF too', () => {
-    assert.deepStrictEqual(readLinesKept('a\nb\nc', 'a\nb', undefined), [1, 2]);
-    assert.deepStrictEqual(readLinesKept('a\nb\nc', 'a\nb\nc', undefined), [1, 3]);
-    assert.deepStrictEqual(readLinesKept('a\r\nbb\r\nc', 'a\r\nb', undefined), [1, 1]);
-    assert.deepStrictEqual(readLinesKept('a\r\nbb\r\nc', 'a\r\nbb', undefined), [1, 2]);
-    assert.deepStrictEqual(readLinesKept('abc', 'ab', undefined), null);
+    const f = 'f, 3 line(s):\n';
+    assert.deepStrictEqual(readLinesKept(`${f}1: a\n2: b\n3: c`, `${f}1: a\n2: b`, undefined), [1, 2]);
+    assert.deepStrictEqual(readLinesKept(`${f}1: a\n2: b\n3: c`, `${f}1: a\n2: b\n3: c`, undefined), [1, 3]);
+    assert.deepStrictEqual(readLinesKept(`${f}1: a\r\n2: bb\r\n3: c`, `${f}1: a\r\n2: b`, undefined), [1, 1]);
+    assert.deepStrictEqual(readLinesKept(`${f}1: a\r\n2: bb\r\n3: c`, `${f}1: a\r\n2: bb`, undefined), [1, 2]);
+    assert.deepStrictEqual(readLinesKept(`${f}1: abc`, `${f}1: ab`, undefined), null);
+    assert.deepStrictEqual(readLinesKept(`${f}1: abc`, 'f, 3 li', undefined), null, 'not even the heading');
     assert.deepStrictEqual(readLinesKept('f lines 7–9 of 9:\nx\ny\nz', 'f lines 7–9 of 9:\nx\ny', [7, 9]), [7, 8]);
     assert.deepStrictEqual(readLinesKept('f lines 7–9 of 9:\nx\ny\nz', 'f lines 7–9', [7, 9]), null);
   });
 
   it('a result cut at the budget never ends in half of a surrogate pair (a request with one is rejected as invalid JSON)', async () => {
     fs.writeFileSync(path.join(ws, 'src', 'emoji.md'), 'ok 😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀\n');
-    const small = new ToolRunner({ workspace: ws, bounds: { maxChars: 10 } });
+    const small = new ToolRunner({ workspace: ws, bounds: { maxChars: 'src/emoji.md, 1 line(s):\n1: '.length + 10 } });
     const [a] = await small.execute([call('read_file', { path: 'src/emoji.md' })]);
-    assert.match(a.content, /^ok 😀😀😀\n\[… cut here/);
+    assert.match(a.content, /^src\/emoji\.md, 1 line\(s\):\n1: ok 😀😀😀\n\[… cut here/);
     assert.doesNotMatch(a.content, LONE_SURROGATE);
   });
 

@@ -12,6 +12,10 @@
 // exactly one place; when several readings do, it is refused rather than guessed. A hunk that would match only with
 // its indentation ignored (spaces for the file's tabs) is not applied either: its failure says how the indentation
 // differs, for the repair.
+// A SEARCH copied from read_file's numbered view with the numbers ("12: const a = 1;" on every line, counting up) that
+// matches nowhere as written is matched without them (text/lines.ts withoutLineNumbers); of several places, the one
+// at the numbers' lines in the file as read. Its REPLACE lines lose the numbers too: all of them when every non-blank
+// one has one, else the ones copied from the SEARCH.
 // Unicode normalization does not count: lines are compared by their NFC form, so a SEARCH with composed accents (é)
 // matches a file that spells them decomposed (e + U+0301, as text copied from macOS file names does), and the other
 // way round. The file keeps its own text: a line the hunk does not change (around it, or a context line the REPLACE
@@ -23,6 +27,7 @@
 import type { Hunk } from '../model/types';
 import { shorten } from '../text/cut';
 import { usualLineBreak } from '../files/text';
+import { lineNumberOf, withoutLineNumbers } from '../text/lines';
 import { indentationHint, locate, overlapped, type Located, type Shift } from './locate';
 
 export type { Hunk };
@@ -125,6 +130,8 @@ interface Placed {
   at: number;
   shift?: Shift;
   level: 'exact' | 'tolerant';
+  /** The SEARCH was matched without read_file's line numbers. */
+  unnumbered?: true;
 }
 
 /**
@@ -149,12 +156,33 @@ function place(p: Progress, h: Hunk, afterOthers: boolean): Placed | string {
   }
   if (blank(search)) return EMPTY_SEARCH;
   found ??= locate(p.keys, search);
-  if (found.places.length === 0) return noPlaceReason(p, search, afterOthers);
+  if (found.places.length === 0) return unnumberedPlace(p, search, replace) ?? noPlaceReason(p, search, afterOthers);
   if (found.places.length > 1) {
     const at = found.places.slice(0, 5).map((x) => x.at + 1).join(', ');
     return `matches ${found.places.length} places (lines ${at}${found.places.length > 5 ? ', …' : ''}); include more surrounding lines so it matches exactly one`;
   }
   return { search, replace, ...found.places[0], level: found.level };
+}
+
+/**
+ * A SEARCH copied with read_file's line numbers, placed without them (see the header); null when its lines do not all
+ * carry counting numbers.
+ */
+function unnumberedPlace(p: Progress, search: string[], replace: string[]): Placed | string | null {
+  const bare = withoutLineNumbers(search);
+  if (!bare || blank(bare.lines)) return null;
+  const found = locate(p.keys, bare.lines);
+  // of several places, the one where the numbers put it in the file as read (earlier hunks may have moved it since)
+  const places = found.places.length > 1 ? found.places.filter((x) => p.origin[x.at] === bare.first - 1) : found.places;
+  if (places.length !== 1) {
+    const what = found.places.length === 0 ? 'matches nowhere' : `matches ${found.places.length} places`;
+    return `${what} in the current file, even without the line numbers its lines start with (copy the text after "N: " exactly, never the number)`;
+  }
+  const numbered = new Set(search);
+  const nonBlank = replace.filter((l) => l.trim() !== '');
+  const all = nonBlank.length > 0 && nonBlank.every((l) => lineNumberOf(l));
+  const unnumbered = replace.map((l) => (all || numbered.has(l) ? (lineNumberOf(l)?.text ?? l) : l));
+  return { search: bare.lines, replace: unnumbered, ...places[0], level: found.level, unnumbered: true };
 }
 
 const EMPTY_SEARCH = 'the SEARCH text is empty (to create a file use a <file> block; to add lines, SEARCH for the lines next to them)';
@@ -198,7 +226,7 @@ function replaceLines(p: Progress, x: Placed, index: number): AppliedHunk {
   p.lines = [...p.lines.slice(0, x.at), ...repl, ...p.lines.slice(end)];
   p.keys = [...p.keys.slice(0, x.at), ...repl.map(nfc), ...p.keys.slice(end)];
   p.eols = [...p.eols.slice(0, x.at), ...replEols, ...p.eols.slice(end)];
-  return { index, start: x.at, removed: x.search.length, added: repl.length, tolerant: x.level === 'tolerant' };
+  return { index, start: x.at, removed: x.search.length, added: repl.length, tolerant: x.level === 'tolerant' || !!x.unnumbered };
 }
 
 /** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */

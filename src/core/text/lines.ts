@@ -14,3 +14,43 @@ export function lineCount(text: string): number {
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
   return text.endsWith('\n') ? n : n + 1;
 }
+
+// How read_file shows lines: each after its number and ': ' (the way search_files shows a hit's line), numbers
+// right-aligned to the widest one shown; a blank line is its number and ':' alone (no trailing space). The model cites
+// a line by the number it sees and copies the text after it into a SEARCH; a SEARCH copied with the numbers is taken
+// without them (withoutLineNumbers, used by the edit matcher only when the SEARCH as written matches nowhere).
+
+/** `lines` (line `first` at index 0) as read_file shows them. */
+export function numberedLines(lines: readonly string[], first: number): string {
+  const width = String(first + lines.length - 1).length;
+  return lines.map((l, i) => `${String(first + i).padStart(width)}:${l === '' || l === '\r' ? '' : ' '}${l}`).join('\n');
+}
+
+const NUMBERED = /^ *(\d{1,7}):(?: |(?=\r?$))/;
+
+/**
+ * Lines copied from read_file's numbered view (numberedLines): the text after each number, and the first number —
+ * when every line carries a number and they count up by one (with the padding dropped or kept). Null otherwise, so
+ * a text whose lines merely start with digits and a colon is not mistaken for a copy (a YAML list of "1: a" rarely
+ * counts up on every line, and the matcher tries the text as written first).
+ */
+export function withoutLineNumbers(lines: readonly string[]): { lines: string[]; first: number } | null {
+  if (lines.length === 0) return null;
+  const out: string[] = [];
+  let first = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const m = NUMBERED.exec(lines[i]);
+    if (!m) return null;
+    const n = Number(m[1]);
+    if (i === 0) first = n;
+    else if (n !== first + i) return null;
+    out.push(lines[i].slice(m[0].length));
+  }
+  return { lines: out, first };
+}
+
+/** A line's text without read_file's number in front, when it has one (for a REPLACE line copied with its number). */
+export function lineNumberOf(line: string): { n: number; text: string } | null {
+  const m = NUMBERED.exec(line);
+  return m ? { n: Number(m[1]), text: line.slice(m[0].length) } : null;
+}

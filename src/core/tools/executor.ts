@@ -161,13 +161,12 @@ function targetOf(input: unknown): string {
   return shorten(s, 200);
 }
 
-/** The first `n` characters of `text`, ending at a line break when one is near. */
 /**
- * The lines a read_file result cut at the budget still holds whole, as [first, last]; null when none. `asked`: the
- * range the call returned in full (its result starts with a heading line), undefined for a whole file (no heading).
+ * The lines a read_file result cut at the budget still holds whole, as [first, last]; null when none. The result
+ * starts with a heading line; `asked`: the range the call returned in full, undefined for a whole file.
  */
 export function readLinesKept(full: string, cut: string, asked: [number, number] | undefined): [number, number] | null {
-  const heading = asked ? full.indexOf('\n') + 1 : 0;
+  const heading = full.indexOf('\n') + 1;
   if (cut.length <= heading) return null;
   const body = full.slice(heading);
   const kept = cut.slice(heading);
@@ -178,6 +177,7 @@ export function readLinesKept(full: string, cut: string, asked: [number, number]
   return whole > 0 ? [first, first + whole - 1] : null;
 }
 
+/** The first `n` characters of `text`, ending at a line break when one is near. */
 function cutAt(text: string, n: number): string {
   if (n <= 0) return '';
   const head = sliceWhole(text, 0, n);

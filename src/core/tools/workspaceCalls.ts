@@ -7,7 +7,7 @@ import * as path from 'path';
 import { checkFilePath, MAX_PATH_CHARS } from '../files/pathSafety';
 import { statOrNull, undecodableName } from '../workspace/disk';
 import { shorten, sliceWhole } from '../text/cut';
-import { fileLines } from '../text/lines';
+import { fileLines, numberedLines } from '../text/lines';
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { ToolCallRecord } from '../model/types';
 import type { ListFilesArgs, ReadFileArgs, SearchFilesArgs } from './args';
@@ -59,7 +59,7 @@ export class WorkspaceCalls {
     const total = lines.length;
     if (a.start_line === undefined && a.end_line === undefined) {
       return {
-        content: res.text === '' ? `(${res.relPath} is empty)` : res.text,
+        content: res.text === '' ? `(${res.relPath} is empty)` : `${res.relPath}, ${total} line(s):\n${numberedLines(lines, 1)}`,
         isError: false,
         record: { tool: 'read_file', target: res.relPath, path: res.relPath },
         readPath: res.relPath,
@@ -68,7 +68,7 @@ export class WorkspaceCalls {
     const from = a.start_line ?? 1;
     const to = Math.min(a.end_line ?? total, total);
     if (from > total) return refused('read_file', res.relPath, `${res.relPath} has ${total} lines; start_line ${from} is past its end`, res.relPath);
-    const body = lines.slice(from - 1, to).join('\n');
+    const body = numberedLines(lines.slice(from - 1, to), from);
     return {
       content: `${res.relPath} lines ${from}–${to} of ${total}:\n${body}`,
       isError: false,
