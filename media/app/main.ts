@@ -128,9 +128,13 @@ class App {
       case 'diff':
         if (d.path) this.post({ type: 'openDiff', path: d.path });
         break;
-      case 'openFile':
-        if (d.path) this.post({ type: 'openFile', path: d.path });
+      case 'openFile': {
+        if (!d.path) break;
+        const line = Number(d.line);
+        const endLine = Number(d.endLine);
+        this.post({ type: 'openFile', path: d.path, ...(line >= 1 ? { line } : {}), ...(endLine >= line && line >= 1 ? { endLine } : {}) });
         break;
+      }
       case 'accept':
       case 'reject': {
         const path = d.path;

@@ -4,6 +4,7 @@
 import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, WORKER_AGENTS, testLabel, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
+import { evidenceParts } from '../../src/core/session/evidence';
 import { renderInline, renderMarkdown } from './markdown';
 import type { EnvelopeView, StepView } from './model';
 import { str, strList } from './hostValues';
@@ -145,12 +146,24 @@ export function renderOpenQuestions(questions: readonly OpenQuestion[]): HTMLEle
         { class: 'open-question answered' },
         icon('pass'),
         ...asked(q),
-        h('div', { class: 'question-answer' }, h('span', { class: 'answer-by', text: `Answered by ${a.by}: ` }), renderInline(a.text), ...(a.evidence ? [h('code', { class: 'answer-evidence', text: a.evidence })] : [])),
+        h('div', { class: 'question-answer' }, h('span', { class: 'answer-by', text: `Answered by ${a.by}: ` }), renderInline(a.text), ...(a.evidence ? [renderEvidence(a.evidence)] : [])),
       ),
     );
   }
   const says = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answered.length} answered by the team from the workspace: check them` : ''].filter(Boolean).join(' · ');
   return h('div', { class: 'open-questions-block' }, h('p', { class: 'muted', text: says }), list);
+}
+
+/** An answer's evidence: each place it names opens the file at its lines (session/evidence.ts reads them). */
+function renderEvidence(evidence: string): HTMLElement {
+  const parts = evidenceParts(evidence).map((p) => {
+    if (!p.place) return p.text;
+    const { path, line, endLine } = p.place;
+    const at = line === undefined ? '' : endLine === undefined ? ` at line ${line}` : ` at lines ${line}–${endLine}`;
+    const data = { action: 'openFile', path, ...(line === undefined ? {} : { line: String(line) }), ...(endLine === undefined ? {} : { endLine: String(endLine) }) };
+    return h('button', { class: 'link-button evidence-link', text: p.text, attrs: { type: 'button', title: `Open ${path}${at}` }, data });
+  });
+  return h('code', { class: 'answer-evidence' }, ...parts);
 }
 
 function usageCells(u: Usage | undefined | null, cost: number | null): HTMLElement[] {

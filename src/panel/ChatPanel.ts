@@ -156,15 +156,18 @@ export class ChatPanel implements vscode.Disposable {
         void vscode.env.clipboard.writeText(msg.text);
         return;
       case 'openFile':
-        void this.openWorkspaceFile(msg.path);
+        void this.openWorkspaceFile(msg.path, msg.line, msg.endLine);
         return;
       default:
         this.handlers.onMessage(msg, this);
     }
   }
 
-  /** Opens a workspace file the user clicked; anything resolving outside the workspace is refused. */
-  private async openWorkspaceFile(p: string): Promise<void> {
+  /**
+   * Opens a workspace file the user clicked, in an editor group beside the panel, with lines `line`–`endLine`
+   * selected when given (past the file's end: its last line); anything resolving outside the workspace is refused.
+   */
+  private async openWorkspaceFile(p: string, line?: number, endLine?: number): Promise<void> {
     const root = this.handlers.workspaceRoot();
     if (!root) {
       void vscode.window.showWarningMessage('CAPE: open a folder to open files from the session.');
@@ -192,7 +195,15 @@ export class ChatPanel implements vscode.Disposable {
       return;
     }
     try {
-      await vscode.window.showTextDocument(vscode.Uri.file(real), { preview: true });
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(real));
+      const last = doc.lineCount - 1;
+      const from = line === undefined ? undefined : Math.min(line - 1, last);
+      const to = from === undefined ? undefined : Math.max(from, Math.min((endLine ?? line!) - 1, last));
+      const selection = from === undefined ? undefined : new vscode.Range(from, 0, to!, doc.lineAt(to!).text.length);
+      // beside the panel, not over it: the user reads the file next to the answer that cited it
+      const viewColumn = this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
+      const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn, ...(selection ? { selection } : {}) });
+      if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     } catch (err) {
       void vscode.window.showErrorMessage(`CAPE: could not open ${rel}: ${(err as Error).message}`);
     }

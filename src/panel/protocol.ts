@@ -27,6 +27,7 @@
 // Messages are plain JSON (structured-clone safe): no class instances, functions or undefined-only fields.
 
 import { isPlainObject as isObject, STEP_IDS, type FileAction, type KptLists, type OpenQuestion, type SessionEvent, type SessionMetrics, type StepId } from '../core/model/types';
+import { MAX_LINE } from '../core/session/evidence';
 
 /** id of the element the host page must contain; the app renders into it. */
 export const PANEL_ROOT_ID = 'cape-root';
@@ -129,8 +130,8 @@ export type WebviewMessage =
   | { type: 'submitObjective'; text: string }
   /** A link the user clicked in rendered output (always http: or https:). */
   | { type: 'openLink'; href: string }
-  /** A workspace-relative path the user clicked (e.g. a relative link in rendered output). */
-  | { type: 'openFile'; path: string }
+  /** A workspace-relative path the user clicked (a relative link in rendered output, an answer's evidence at its lines). */
+  | { type: 'openFile'; path: string; line?: number; endLine?: number }
   /** Copy text to the clipboard. */
   | { type: 'copy'; text: string };
 
@@ -171,6 +172,11 @@ function isTaskId(x: unknown): x is string {
   return isBoundedString(x, 256, true) && /^[\w.-]+$/.test(x);
 }
 
+/** A 1-based line number of a file. */
+function isLineNumber(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 1 && x <= MAX_LINE;
+}
+
 function isPlainPath(x: unknown): x is string {
   // eslint-disable-next-line no-control-regex
   return isBoundedString(x, MAX_PATH_LENGTH, true) && !/[\u0000-\u001f]/.test(x);
@@ -205,8 +211,9 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
         x.answers.some((a) => (a as string).trim() !== '')
       );
     case 'openDiff':
-    case 'openFile':
       return isPlainPath(x.path);
+    case 'openFile':
+      return isPlainPath(x.path) && (x.line === undefined || isLineNumber(x.line)) && (x.endLine === undefined || isLineNumber(x.endLine));
     case 'setFileDecision':
       return isPlainPath(x.path) && (x.decision === 'accept' || x.decision === 'reject');
     case 'submitObjective':

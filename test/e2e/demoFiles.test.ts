@@ -69,6 +69,17 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     const answered = await wv.locator('.retro-results .open-question.answered').innerText();
     assertIncludes(answered, 'Answered by DA: Each colour is set where it is used', "DA's answer to POA-Q2");
     assertIncludes(answered, 'src/styles.css:1-7', 'where DA saw it');
+    // the place DA cited opens the stylesheet in an editor with those lines selected
+    const evidence = wv.locator('.retro-results .open-question.answered .evidence-link', { hasText: 'src/styles.css:1-7' });
+    assert.strictEqual(await evidence.getAttribute('title'), 'Open src/styles.css at lines 1–7');
+    await evidence.click();
+    let status = '';
+    await waitFor('src/styles.css open with lines 1–7 selected', async () => {
+      status = await ui.editorSelectionStatus(page);
+      return (await ui.editorTabs(page)).includes('styles.css') && /^Ln 7, Col \d+ \(\d+ selected\)/.test(status);
+    }).catch(async (err) => {
+      throw new Error(`${err.message}; tabs: ${JSON.stringify(await ui.editorTabs(page))}; status: ${status}`);
+    });
     const retroDir = path.join(workspace, 'cape/5_sessions/retrospective');
     const retroFile = fs.readdirSync(retroDir).find((f) => f !== 'kpt_merged.md' && f.endsWith('.md'))!;
     assertIncludes(fs.readFileSync(path.join(retroDir, retroFile), 'utf8'), '_1 for you to decide; 1 answered by the team from the workspace._', 'the retrospective file');

@@ -426,6 +426,12 @@ export async function editorTabs(page: Page): Promise<string[]> {
   return (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).map(norm);
 }
 
+/** The status bar's cursor and selection of the active editor ("Ln 7, Col 13 (118 selected)"); '' when none shows. */
+export async function editorSelectionStatus(page: Page): Promise<string> {
+  const item = page.locator('.statusbar [id="status.editor.selection"]').first();
+  return (await item.count()) ? norm(await item.innerText()) : '';
+}
+
 /**
  * Text of one side of the (first) diff editor. Monaco renders only the lines on screen, so this is the visible
  * part of a long document. In inline mode (narrow window) the original side does not exist: '' is returned.

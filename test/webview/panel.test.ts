@@ -348,7 +348,7 @@ describe('chat panel webview (Chromium)', function () {
       ev({
         ...finished,
         openQuestions: [
-          { id: 'POA-Q1', from: 'POA', text: 'Is the list **paged**?', answer: { by: 'DA', text: `Yes, 10 a page ${evil}`, evidence: 'src/list.tsx:42' } },
+          { id: 'POA-Q1', from: 'POA', text: 'Is the list **paged**?', answer: { by: 'DA', text: `Yes, 10 a page ${evil}`, evidence: 'src/list.tsx:42, 50-52 (the pager); e.g. ../x.ts:1' } },
           { id: 'POA-Q2', from: 'POA', text: `Search the body too? ${evil}` },
           { id: 'DA-Q1', from: 'DA', text: 'Keep the empty-state text?' },
         ],
@@ -363,8 +363,19 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await turn.locator('.open-question.answered').count(), 1);
     const answered = turn.locator('.open-question.answered');
     assert.strictEqual(await answered.locator('strong').textContent(), 'paged', 'inline markdown of the question');
-    assert.match((await answered.locator('.question-answer').textContent()) ?? '', /^Answered by DA: Yes, 10 a page <img src=x onerror="window.__pwned=1">src\/list\.tsx:42$/);
-    assert.strictEqual(await answered.locator('.answer-evidence').textContent(), 'src/list.tsx:42');
+    assert.match((await answered.locator('.question-answer').textContent()) ?? '', /^Answered by DA: Yes, 10 a page <img src=x onerror="window.__pwned=1">src\/list\.tsx:42, 50-52 \(the pager\); e\.g\. \.\.\/x\.ts:1$/);
+    assert.strictEqual(await answered.locator('.answer-evidence').textContent(), 'src/list.tsx:42, 50-52 (the pager); e.g. ../x.ts:1');
+    // each place the evidence names opens its file at its lines; a path out of the workspace stays text
+    const places = answered.locator('.answer-evidence button.evidence-link');
+    assert.deepStrictEqual(await places.allTextContents(), ['src/list.tsx:42', '50-52']);
+    assert.deepStrictEqual(await places.evaluateAll((bs) => bs.map((b) => b.getAttribute('title'))), ['Open src/list.tsx at line 42', 'Open src/list.tsx at lines 50–52']);
+    await p.clearPosted();
+    await places.nth(0).click();
+    await places.nth(1).click();
+    assert.deepStrictEqual(await p.posted(), [
+      { type: 'openFile', path: 'src/list.tsx', line: 42 },
+      { type: 'openFile', path: 'src/list.tsx', line: 50, endLine: 52 },
+    ]);
     assert.strictEqual(await turn.locator('.open-questions img').count(), 0, 'model text stays text');
     await turn.locator('.open-questions-block').screenshot({ path: screenshotPath('dark-open-questions') });
     // none asked: no section
