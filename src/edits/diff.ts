@@ -20,7 +20,7 @@ export function diffTitle(relPath: string, existsNow: boolean): string {
 }
 
 /**
- * Opens the diff of one proposal. Throws with a clear message for a refused entry (it has no safe location).
+ * Opens the diff of one proposal (in `viewColumn`: the panel passes a group beside it). Throws with a clear message for a refused entry (it has no safe location).
  * Returns the two URIs shown (left, right).
  */
 export async function openProposedDiff(
@@ -28,6 +28,7 @@ export async function openProposedDiff(
   root: string,
   generation: number,
   provider: ProposedContentProvider,
+  viewColumn?: vscode.ViewColumn,
 ): Promise<{ left: vscode.Uri; right: vscode.Uri }> {
   const relPath = entry.file.relPath;
   if (entry.status === 'refused' || !relPath) {
@@ -42,6 +43,6 @@ export async function openProposedDiff(
     existsNow = false;
   }
   const left = existsNow ? workspaceFileUri(root, relPath) : provider.set(relPath, 'original', generation, '');
-  await vscode.commands.executeCommand('vscode.diff', left, right, diffTitle(relPath, existsNow), { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', left, right, diffTitle(relPath, existsNow), { preview: true, ...(viewColumn ? { viewColumn } : {}) });
   return { left, right };
 }

@@ -63,15 +63,15 @@ export class ProposedFilesService implements vscode.Disposable {
     return ok;
   }
 
-  /** Opens the read-only diff of a proposed file. */
-  async openDiff(key: string): Promise<void> {
+  /** Opens the read-only diff of a proposed file (in `viewColumn`, else the active editor group). */
+  async openDiff(key: string, viewColumn?: vscode.ViewColumn): Promise<void> {
     const entry = this.proposals.get(key);
     const root = this.services.workspaceRoot();
     if (!entry || !root) {
       void vscode.window.showWarningMessage(`CAPE: ${key} is not among the current proposed files.`);
       return;
     }
-    await openProposedDiff(entry, root, this.proposals.generation, this.content);
+    await openProposedDiff(entry, root, this.proposals.generation, this.content, viewColumn);
   }
 
   /** Drops every proposed file that was not applied. */

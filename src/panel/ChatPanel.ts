@@ -201,12 +201,20 @@ export class ChatPanel implements vscode.Disposable {
       const to = from === undefined ? undefined : Math.max(from, Math.min((endLine ?? line!) - 1, last));
       const selection = from === undefined ? undefined : new vscode.Range(from, 0, to!, doc.lineAt(to!).text.length);
       // beside the panel, not over it: the user reads the file next to the answer that cited it
-      const viewColumn = this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
-      const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn, ...(selection ? { selection } : {}) });
+      const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: this.besideColumn(), ...(selection ? { selection } : {}) });
       if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     } catch (err) {
       void vscode.window.showErrorMessage(`CAPE: could not open ${rel}: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * The editor group for what the panel opens (a file, a diff): not the panel's own, which it would cover — the
+   * first group, or the second (made when missing) when the panel is in the first. Always the same one, so files
+   * and diffs opened one after the other share a group instead of each opening a new one.
+   */
+  besideColumn(): vscode.ViewColumn {
+    return this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
   }
 
   private onPanelDisposed(): void {

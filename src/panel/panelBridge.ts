@@ -48,6 +48,11 @@ export class PanelBridge implements vscode.Disposable {
     return !!this.panel?.visible;
   }
 
+  /** Where the panel opens a file or diff so as not to cover itself (undefined without a panel: the active group). */
+  besideColumn(): vscode.ViewColumn | undefined {
+    return this.panel && !this.panel.isDisposed ? this.panel.besideColumn() : undefined;
+  }
+
   show(): void {
     if (this.disposed) return;
     if (this.panel && !this.panel.isDisposed) {

@@ -128,7 +128,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       resume: (msg) => this.resume(msg.taskId),
       answerQuestions: (msg) => this.runner.run({ resumeTaskId: msg.taskId, answers: msg.answers }),
       skipQuestions: (msg) => this.runner.run({ resumeTaskId: msg.taskId, skipQuestions: true }),
-      openDiff: (msg) => this.files.openDiff(msg.path),
+      openDiff: (msg) => this.files.openDiff(msg.path, this.panel.besideColumn()),
       setFileDecision: (msg) => this.files.decide(msg.path, msg.decision),
       applyFiles: () => this.files.apply(),
       reviewHunks: () => this.files.apply(undefined, { perHunk: true }),

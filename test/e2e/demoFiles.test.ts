@@ -130,11 +130,13 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     await shot(page, 'files-2-diff');
     await readmeShot(page, 'diff');
 
-    // Back to the panel (the diff may have taken its place in the editor group).
-    if (!(await ui.editorTabs(page)).includes(PANEL_TITLE) || !(await page.locator('.tab.active .label-name', { hasText: PANEL_TITLE }).count())) {
-      await page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: PANEL_TITLE }) }).first().click();
-    }
+    // The diff opened in a group beside the panel: the panel's tab is still the active one of its group, in view
+    const activeTabs = (await page.locator('.tabs-container .tab.active .label-name').allInnerTexts()).map((t) => t.trim());
+    assert.ok(activeTabs.includes(PANEL_TITLE) && activeTabs.some((t) => /styles\.css: Current ↔ Proposed/.test(t)), `the panel and the diff side by side: ${JSON.stringify(activeTabs)}`);
     wv = await panel(page);
+    assert.ok(await row('src/styles.css').isVisible(), 'the files list stays in view');
+    // the stylesheet the evidence opened and the diff share one group beside the panel: two groups in all
+    assert.strictEqual(await page.locator('.part.editor .editor-group-container').count(), 2, 'the panel and one group beside it');
 
     await row('src/theme.js').locator('button[data-action="accept"]').click();
     await row('src/styles.css').locator('button[data-action="reject"]').click();
