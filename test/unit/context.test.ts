@@ -9,6 +9,7 @@ import { parseReply } from '../../src/core/reply/parser';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
 import type { Envelope, StepId } from '../../src/core/model/types';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
+import { watchOutRoles } from '../../src/core/session/watchOuts';
 
 const prompts = loadPromptAssets(defaultPromptsDir());
 
@@ -84,6 +85,24 @@ describe('context: need-to-know per agent', () => {
     const deva = renderSources('deva', ['workspace:ranked'], { ...base, workspace: () => '### src/a.ts', toolBounds: bounds });
     assert.match(deva, /\nYour tools in this step: at most 5 calls[^\n]*\n\n### src\/a\.ts$/);
     assert.ok(!renderSources('deva', ['workspace:ranked'], { ...base, workspace: () => '### src/a.ts' }).includes('Your tools'), 'without tools nothing is said of them');
+  });
+
+  it("each role receives the Cape Master's watch-outs that name it, and those for the whole team", () => {
+    assert.deepStrictEqual(watchOutRoles('Scope creep (POA, DevA): titles only.'), ['POA', 'DevA']);
+    assert.deepStrictEqual(watchOutRoles('Folder disagreement (DevA): the standards ask for `yarn lint`.'), ['DevA']);
+    assert.deepStrictEqual(watchOutRoles('Role overlap (DA): naming is DA’s, but DevA must not rename.'), ['DA', 'DevA'], 'named in the text too');
+    assert.deepStrictEqual(watchOutRoles('Scope creep (all): no new formatting rules; DevA implements only --check.'), ['POA', 'DA', 'DevA']);
+    assert.deepStrictEqual(watchOutRoles('後方互換性：既存の出力はそのまま保つこと（POA は受け入れ基準に、DevA はテストに）'), ['POA', 'DevA']);
+    assert.deepStrictEqual(watchOutRoles('The objective names no persona.'), ['POA', 'DA', 'DevA'], 'naming no role: the whole team');
+    assert.deepStrictEqual(watchOutRoles('A data layer and a dev server: the words are not roles.'), ['POA', 'DA', 'DevA']);
+    const watch_out = ['Scope creep (POA, DevA): titles only.', 'Folder disagreement (DevA): yarn or npm.', 'Brand (DA): sentence case.', 'History: back must leave the page.'];
+    const inputs = { envelopes: { cm_open: { output: { watch_out } } }, assets: new Map(), objective: 'x' } as unknown as ContextInputs;
+    const got = (step: StepId) => renderSources(step, ['cm:watchOuts'], inputs);
+    assert.strictEqual(got('poa'), '## Watch out\n- Scope creep (POA, DevA): titles only.\n- History: back must leave the page.');
+    assert.strictEqual(got('da'), '## Watch out\n- Brand (DA): sentence case.\n- History: back must leave the page.');
+    assert.strictEqual(got('deva'), '## Watch out\n- Scope creep (POA, DevA): titles only.\n- Folder disagreement (DevA): yarn or npm.\n- History: back must leave the page.');
+    for (const step of ['da', 'deva'] as const) assert.ok(CONTEXT_MATRIX[step].includes('cm:watchOuts'), `${step} has the source`);
+    assert.strictEqual(renderSources('deva', ['cm:watchOuts'], { ...inputs, envelopes: { cm_open: { output: { watch_out: ['Brand (DA): x.'] } } } } as unknown as ContextInputs), '', 'none for DevA: no section');
   });
 
   for (const s of sessions) {

@@ -16,6 +16,7 @@ import { domainFolderReaders, type ContextSource } from './matrix';
 import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
 import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuestions';
+import { watchOutsFor } from './watchOuts';
 import { clip, clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
 import { projectOutline } from './outline';
 
@@ -181,8 +182,11 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
               (opening.dor_check?.concerns?.length ? '\n' + opening.dor_check.concerns.map((c) => `- ${c}`).join('\n') : ''),
           )
         : '';
-    case 'cm:watchOuts':
-      return opening?.watch_out?.length ? section('Watch out', opening.watch_out.map((w) => `- ${w}`).join('\n')) : '';
+    case 'cm:watchOuts': {
+      // each role, the watch-outs that name it or the whole team (watchOuts.ts)
+      const mine = worker && opening?.watch_out?.length ? watchOutsFor(worker, opening.watch_out) : [];
+      return mine.length ? section('Watch out', mine.map((w) => `- ${w}`).join('\n')) : '';
+    }
     case 'cm:coachingNote':
       return worker && opening?.coaching_notes?.[worker]
         ? section(`Cape Master's coaching note for you (${worker})`, opening.coaching_notes[worker])
