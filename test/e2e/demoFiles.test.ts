@@ -19,6 +19,11 @@ function fileBlocks(raw: string): Map<string, string> {
 }
 
 const norm = (s: string) => s.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+/**
+ * The diff's text with its lines joined: beside the panel a narrow window wraps long lines ("[data-theme='dar" / "k']"),
+ * so a check for text within one line looks at the lines run together (a line's last space stays).
+ */
+const unwrap = (s: string) => s.replace(/\n[ \t]*/g, '');
 
 describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
   this.timeout(300_000);
@@ -69,17 +74,6 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     const answered = await wv.locator('.retro-results .open-question.answered').innerText();
     assertIncludes(answered, 'Answered by DA: Each colour is set where it is used', "DA's answer to POA-Q2");
     assertIncludes(answered, 'src/styles.css:1-7', 'where DA saw it');
-    // the place DA cited opens the stylesheet in an editor with those lines selected
-    const evidence = wv.locator('.retro-results .open-question.answered .evidence-link', { hasText: 'src/styles.css:1-7' });
-    assert.strictEqual(await evidence.getAttribute('title'), 'Open src/styles.css at lines 1–7');
-    await evidence.click();
-    let status = '';
-    await waitFor('src/styles.css open with lines 1–7 selected', async () => {
-      status = await ui.editorSelectionStatus(page);
-      return (await ui.editorTabs(page)).includes('styles.css') && /^Ln 7, Col \d+ \(\d+ selected\)/.test(status);
-    }).catch(async (err) => {
-      throw new Error(`${err.message}; tabs: ${JSON.stringify(await ui.editorTabs(page))}; status: ${status}`);
-    });
     const retroDir = path.join(workspace, 'cape/5_sessions/retrospective');
     const retroFile = fs.readdirSync(retroDir).find((f) => f !== 'kpt_merged.md' && f.endsWith('.md'))!;
     assertIncludes(fs.readFileSync(path.join(retroDir, retroFile), 'utf8'), '_1 for you to decide; 1 answered by the team from the workspace._', 'the retrospective file');
@@ -96,6 +90,17 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
       await scrollPanelTo(page, '.turn[data-step="cm_retro"] .conversation .bubble-row:nth-last-child(3)');
       await readmeShot(page, 'panel-retrospective');
     }
+    // the place DA cited opens the stylesheet in an editor with those lines selected
+    const evidence = wv.locator('.retro-results .open-question.answered .evidence-link', { hasText: 'src/styles.css:1-7' });
+    assert.strictEqual(await evidence.getAttribute('title'), 'Open src/styles.css at lines 1–7');
+    await evidence.click();
+    let status = '';
+    await waitFor('src/styles.css open with lines 1–7 selected', async () => {
+      status = await ui.editorSelectionStatus(page);
+      return (await ui.editorTabs(page)).includes('styles.css') && /^Ln 7, Col \d+ \(\d+ selected\)/.test(status);
+    }).catch(async (err) => {
+      throw new Error(`${err.message}; tabs: ${JSON.stringify(await ui.editorTabs(page))}; status: ${status}`);
+    });
 
     const row = (p: string) => wv.locator(`.files li.file[data-path="${p}"]`);
     await row('src/theme.js').waitFor();
@@ -116,14 +121,14 @@ describe('e2e: DevA files — diff preview, accept/reject, Apply', function () {
     let sides = { modified: '', original: '' };
     await waitFor('both sides of the diff', async () => {
       sides = { modified: await ui.diffEditorText(page, 'modified'), original: await ui.diffEditorText(page, 'original') };
-      return sides.modified.includes("[data-theme='dark']") && sides.original.includes('background:');
+      return unwrap(sides.modified).includes("[data-theme='dark']") && unwrap(sides.original).includes('background:');
     }).catch((err) => {
       throw new Error(`${err.message}; diff sides: ${JSON.stringify(sides).slice(0, 1500)}`);
     });
     // Monaco's token spans can double a space in innerText: compare with whitespace runs collapsed.
     const oneSpace = (t: string) => t.replace(/[ \t]+/g, ' ');
-    const modified = oneSpace(sides.modified);
-    const original = oneSpace(sides.original);
+    const modified = oneSpace(unwrap(sides.modified));
+    const original = oneSpace(unwrap(sides.original));
     assertIncludes(modified, '--accent: #4493f8;', 'the proposed side');
     assertIncludes(original, 'background: #ffffff;', 'the current side');
     assert.ok(!original.includes("[data-theme='dark']"), 'the current side is the file on disk');
