@@ -197,6 +197,11 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
       const mixed = applyHunks(APP, [nh(shown(3, 4), ['3: export function main() {', '  // checked', '4:   const x = 1;'])]);
       assert.ok(mixed.ok, JSON.stringify(mixed));
       assert.strictEqual(mixed.content, APP.replace('main() {\n', 'main() {\n  // checked\n'));
+      // a copied line spelled with decomposed accents (e + U+0301) is still the SEARCH's line, and loses its number
+      const accents = 'export const title = "café";\n';
+      const nfd = applyHunks(accents, [nh(['1: export const title = "cafe\u0301";'], ['1: export const title = "cafe\u0301";', '// new'])]);
+      assert.ok(nfd.ok, JSON.stringify(nfd));
+      assert.strictEqual(nfd.content, accents + '// new\n');
       // a REPLACE without numbers is taken as written
       const plain = applyHunks(APP, [nh(shown(5, 5), ['  return -x;'])]);
       assert.ok(plain.ok);

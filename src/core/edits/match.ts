@@ -181,7 +181,8 @@ function unnumberedPlace(p: Progress, search: string[], replace: string[]): Plac
   const numbered = new Set(search);
   const nonBlank = replace.filter((l) => l.trim() !== '');
   const all = nonBlank.length > 0 && nonBlank.every((l) => lineNumberOf(l));
-  const unnumbered = replace.map((l) => (all || numbered.has(l) ? (lineNumberOf(l)?.text ?? l) : l));
+  // the SEARCH lines are in NFC (the keys'), the REPLACE lines as written
+  const unnumbered = replace.map((l) => (all || numbered.has(nfc(l)) ? (lineNumberOf(l)?.text ?? l) : l));
   return { search: bare.lines, replace: unnumbered, ...places[0], level: found.level, unnumbered: true };
 }
 
