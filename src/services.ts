@@ -17,8 +17,8 @@ export interface CapeSettings {
   tools?: { maxCalls: number; maxChars: number };
   /** cape.feedbackRounds: DevA → DA → DevA rounds per session (0: DevA's blockers are only reported). */
   feedbackRounds?: number;
-  /** cape.checks (configured commands; empty: detect and ask), cape.fixRounds, cape.checkTimeout (in ms here), cape.failFirst. */
-  checks?: { commands: string[]; fixRounds: number; timeoutMs: number; failFirst?: boolean };
+  /** cape.checks (configured commands; empty: detect and ask), cape.fixRounds, cape.checkTimeout (in ms here), cape.failFirst, cape.formatProposal. */
+  checks?: { commands: string[]; fixRounds: number; timeoutMs: number; failFirst?: boolean; format?: boolean };
   /** cape.maxSessionCostUsd: the session's cost cap in USD (absent: no cap). */
   maxSessionCostUsd?: number;
 }

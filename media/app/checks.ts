@@ -14,7 +14,7 @@ export interface RenderMemory {
 /** DevA's checks: each run (command, pass/fail, duration, the output collapsed), each fix round, the outcome. */
 export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemory): HTMLElement {
   const list = h('ol', { class: 'check-list', attrs: { 'aria-label': 'Checks on the proposal' } });
-  for (const item of st.checks ?? []) list.append(item.kind === 'run' ? checkRun(item, readonly, memory) : fixRound(item));
+  for (const item of st.checks ?? []) list.append(item.kind === 'run' ? checkRun(item, readonly, memory) : item.kind === 'fix' ? fixRound(item) : formattedRow(item));
   const block = h('section', { class: 'checks' }, h('h3', { class: 'section-title', text: 'Checks on the proposal' }), list);
   const o = st.checksOutcome;
   if (o) {
@@ -70,6 +70,16 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
     row.append(details);
   }
   return row;
+}
+
+/** The project's formatter laid out DevA's files (as on save): which, so the user knows the diff shows its layout. */
+function formattedRow(f: Extract<CheckItemView, { kind: 'formatted' }>): HTMLElement {
+  return h(
+    'li',
+    { class: 'check-formatted', data: { round: String(f.round) } },
+    h('div', { class: 'check-head' }, icon('wand'), h('span', { text: ` ${f.by} laid out ${f.files.join(', ')}` })),
+    h('div', { class: 'muted', text: "The project's formatter, as on save: the diff shows its layout." }),
+  );
 }
 
 function fixRound(f: Extract<CheckItemView, { kind: 'fix' }>): HTMLElement {

@@ -30,6 +30,9 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
       else items.push(row);
       break;
     }
+    case 'formatted':
+      items.push({ kind: 'formatted', round: num(ev.round) ?? 0, by: str(ev.by) || 'The formatter', files: strList(ev.files) });
+      break;
     case 'fix-round':
       items.push({ kind: 'fix', round: num(ev.round) ?? 1, max: num(ev.max) ?? 0, failing: strList(ev.failing), files: null, problems: [] });
       break;

@@ -58,7 +58,9 @@ export type CheckItemView =
       /** Its output shows code or a test did not build or load (checks/types.ts CheckRun.unbuilt). */
       unbuilt?: boolean;
     }
-  | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] };
+  | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] }
+  /** The project's formatter laid out DevA's files before a round's checks. */
+  | { kind: 'formatted'; round: number; by: string; files: string[] };
 
 export interface StepView {
   step: StepId;

@@ -42,6 +42,7 @@ const OPTIONS = {
   'fix-rounds': { type: 'string' },
   'check-timeout': { type: 'string' },
   'fail-first': { type: 'boolean' },
+  'no-format': { type: 'boolean' },
   answer: { type: 'string' },
   'skip-questions': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;

@@ -41,7 +41,7 @@ const HELP = `cape — run a CAPE AI product team session headlessly
 Usage:
   cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
   cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
-              [--check CMD|auto]… [--fix-rounds N] [--check-timeout S] [--fail-first]
+              [--check CMD|auto]… [--fix-rounds N] [--check-timeout S] [--fail-first] [--no-format]
   cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json] [--check …]
   ${CONTEXT_USAGE}
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
@@ -75,6 +75,8 @@ Options:
   --fail-first     after the checks, run the test commands (not lint or type checks) once more on the unchanged
                    workspace with only DevA's test files applied: a test of the change should fail there (the
                    retrospective says, per criterion)
+  --no-format      leave DevA's files as it wrote them; by default the project's formatter (Prettier where the
+                   project configures and installs it, gofmt for a Go module) lays them out before the checks run
   --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
   --max-cost USD   the session's cost cap: stop (resumable) before a request whose worst case (estimated input +
                    max_tokens output at the model's list price) could take the session over it

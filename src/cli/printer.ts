@@ -60,6 +60,9 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
     case 'fix-round':
       out.write(`  ↻ fix round ${e.round} of ${e.max}: DevA gets the output of ${e.failing.join(', ')}\n`);
       break;
+    case 'formatted':
+      out.write(`  ≡ ${e.by} laid out ${e.files.join(', ')} (the project's formatter, as on save)\n`);
+      break;
     case 'fix-applied':
       out.write(`  ~ DevA's fix changed ${e.files.length ? e.files.join(', ') : 'no file'}\n`);
       for (const p of e.problems) out.write(`  ⚠ ${p}\n`);

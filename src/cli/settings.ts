@@ -12,6 +12,7 @@ import {
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
   detectChecks,
+  detectFormatter,
   DETECTED_CHECKS_SAYING,
   failFirstCommands,
   type ChecksConfig,
@@ -69,7 +70,7 @@ export function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | fa
 
 /**
  * The checks of `cape start/resume`: `--check CMD` (repeatable; `auto` = the detected ones), `--fix-rounds N`,
- * `--check-timeout S`, `--fail-first`. Without --check, the detected commands are named and not run (`notRun`: the agents are told).
+ * `--check-timeout S`, `--fail-first`, `--no-format`. Without --check, the detected commands are named and not run (`notRun`: the agents are told).
  */
 export async function checksFrom(
   flags: Parsed['flags'],
@@ -80,7 +81,7 @@ export async function checksFrom(
   const timeoutMs = secondsAsMs(flags['check-timeout'], 'check-timeout');
   const given = flags.check as string[] | undefined;
   if (!given) {
-    if (fixRounds !== undefined || timeoutMs !== undefined || flags['fail-first']) throw new UsageError('--fix-rounds, --check-timeout and --fail-first go with --check CMD (or --check auto).');
+    if (fixRounds !== undefined || timeoutMs !== undefined || flags['fail-first'] || flags['no-format']) throw new UsageError('--fix-rounds, --check-timeout, --fail-first and --no-format go with --check CMD (or --check auto).');
     const detected = await detectChecks(workspace);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
@@ -102,7 +103,9 @@ export async function checksFrom(
       ? `; then ${testCommands.join(', ')} once more with only DevA's test files, on the unchanged workspace`
       : '; fail-first runs nothing: every check is a static one (lint, types), which runs no test';
   out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirstSaying})\n`);
-  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(failFirst ? { failFirst } : {}) } };
+  const formatter = flags['no-format'] ? null : await detectFormatter(workspace);
+  if (formatter) out.write(`Before they run, the project's formatter (${formatter.name}) lays out DevA's files, as on save (--no-format to leave them as DevA wrote them)\n`);
+  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(failFirst ? { failFirst } : {}), ...(flags['no-format'] ? { format: false } : {}) } };
 }
 
 /** --max-cost USD: an amount greater than 0. */

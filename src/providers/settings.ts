@@ -31,6 +31,7 @@ export function readSettings(): CapeSettings {
       commands: cleanCommandList(Array.isArray(c.get<unknown>('checks')) ? (c.get<unknown[]>('checks') ?? []) : []),
       fixRounds: count('fixRounds', DEFAULT_FIX_ROUNDS),
       failFirst: c.get<unknown>('failFirst') === true,
+      format: c.get<unknown>('formatProposal') !== false,
       timeoutMs: (() => {
         const v = c.get<unknown>('checkTimeout');
         return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v * 1000) : DEFAULT_CHECK_TIMEOUT_MS;

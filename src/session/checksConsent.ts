@@ -3,7 +3,7 @@
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
 // workspaceState with the commands it was given for, so a changed detection asks again.
 import * as vscode from 'vscode';
-import { detectChecks, formatDuration, resolveChecks, type ChecksConfig } from '../core';
+import { detectChecks, detectFormatter, formatDuration, resolveChecks, type ChecksConfig } from '../core';
 import type { Services } from '../services';
 
 /** workspaceState key of the remembered answer: { decision: 'always' | 'skip', commands: string[] }. */
@@ -28,7 +28,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   if (!vscode.workspace.isTrusted) return {};
   const s = services.settings().checks;
   if (!s) return {};
-  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.failFirst ? { failFirst: true } : {}) } } : {});
+  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.failFirst ? { failFirst: true } : {}), ...(s.format === false ? { format: false } : {}) } } : {});
   if (s.commands.length) {
     const resolved = await resolveChecks(root, s.commands, 'setting');
     return config(resolved.commands.map((c) => c.command));
@@ -42,6 +42,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
     services.output.info(`checks: ${prior.decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`}`);
     return prior.decision === 'always' ? config(commands) : { notRun: commands };
   }
+  const formatter = s.format === false ? null : await detectFormatter(root);
   const run = 'Run';
   const always = 'Always for this workspace';
   const skip = 'Skip';
@@ -52,6 +53,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
       detail:
         `CAPE found: ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}. They run in a scratch copy of the workspace (never in your files), ` +
         `at most ${formatDuration(s.timeoutMs)} each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
+        (formatter ? `Before they run, the project's formatter (${formatter.name}) lays out DevA's files there, as on save (cape.formatProposal). ` : '') +
         (s.failFirst ? "Then they run once more with only DevA's test files on your unchanged code (cape.failFirst), to see the new tests fail first. " : '') +
         'Set cape.checks to choose the commands yourself.',
     },

@@ -196,6 +196,6 @@ describe('CLI: TSR', function () {
     const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
     const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--fail-first'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
     assert.strictEqual(run.code, 2, run.stderr);
-    assert.match(run.stderr, /--fail-first go with --check CMD/);
+    assert.match(run.stderr, /--fail-first and --no-format go with --check CMD/);
   });
 });

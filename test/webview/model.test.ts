@@ -39,6 +39,7 @@ describe('webview model: reduce', () => {
     const s = run([
       started(),
       ev({ type: 'step-started', step: 'deva', agent: 'DevA', attempt: 1 }),
+      chk({ type: 'formatted', round: 0, by: 'Prettier', files: ['src/a.ts'] }),
       chk({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }),
       chk({ type: 'check-finished', run: runOf(0, false) }),
       chk({ type: 'fix-round', round: 1, max: 2, failing: ['npm test'] }),
@@ -47,17 +48,18 @@ describe('webview model: reduce', () => {
     ]);
     const deva = s.session!.steps.deva;
     assert.deepStrictEqual(deva.checks, [
+      { kind: 'formatted', round: 0, by: 'Prettier', files: ['src/a.ts'] },
       { kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom' },
       { kind: 'fix', round: 1, max: 2, failing: ['npm test'], files: ['src/a.ts'], problems: [] },
       { kind: 'run', round: 1, command: 'npm test', status: 'running', exitCode: null, durationMs: null, output: '' },
     ]);
     const done = run([chk({ type: 'check-finished', run: runOf(1, true) }), chk({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 })], s);
-    assert.strictEqual(done.session!.steps.deva.checks![2].kind === 'run' && done.session!.steps.deva.checks![2].status, 'passed');
+    assert.strictEqual(done.session!.steps.deva.checks![3].kind === 'run' && done.session!.steps.deva.checks![3].status, 'passed');
     assert.deepStrictEqual(done.session!.steps.deva.checksOutcome, { passed: true, fixRounds: 1 });
     // a fail-first run (DevA's tests alone on the unchanged code) is its own row, marked before, even in round 0
     const ff = run([chk({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), chk({ type: 'check-finished', run: runOf(0, false), before: true })], done);
-    assert.deepStrictEqual(ff.session!.steps.deva.checks!.slice(3), [{ kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true }]);
-    assert.strictEqual(ff.session!.steps.deva.checks![0].kind === 'run' && ff.session!.steps.deva.checks![0].before, undefined, 'the first run stays as it was');
+    assert.deepStrictEqual(ff.session!.steps.deva.checks!.slice(4), [{ kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true }]);
+    assert.strictEqual(ff.session!.steps.deva.checks![1].kind === 'run' && ff.session!.steps.deva.checks![1].before, undefined, 'the first run stays as it was');
     // a run on the unchanged code after a failure (baseline) is its own row too; the outcome says the failure was there
     const bl = run(
       [
@@ -68,7 +70,7 @@ describe('webview model: reduce', () => {
       ff,
     );
     assert.deepStrictEqual(bl.session!.steps.deva.checks!.at(-1), { kind: 'run', round: 1, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', baseline: true });
-    assert.strictEqual(bl.session!.steps.deva.checks!.length, 5, 'the finished round-1 run is not taken for the baseline run');
+    assert.strictEqual(bl.session!.steps.deva.checks!.length, 6, 'the finished round-1 run is not taken for the baseline run');
     assert.deepStrictEqual(bl.session!.steps.deva.checksOutcome, { passed: false, fixRounds: 1, failsAsBefore: true });
     const odd = reduce(done, { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'check-finished', run: { command: 7, status: '<b>x</b>' } } } as never }).state;
     const last = odd.session!.steps.deva.checks!.at(-1)!;

@@ -226,7 +226,12 @@ describe('chat panel webview (Chromium)', function () {
       output,
       outputChars: output.length,
     });
-    await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }));
+    await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'formatted', round: 0, by: 'Prettier', files: ['src/a.ts', '<b>x</b>.ts'] }));
+    await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }));
+    // the project's formatter laid out DevA's files first: said before the runs, file names as text
+    const formatted = p.page.locator('.turn[data-step="deva"] .check-formatted');
+    assert.match(await formatted.innerText(), /^\s*Prettier laid out src\/a\.ts, <b>x<\/b>\.ts\nThe project's formatter, as on save: the diff shows its layout\.$/);
+    assert.strictEqual(await formatted.locator('b').count(), 0);
     const runs = p.page.locator('.turn[data-step="deva"] .check-run');
     assert.strictEqual(await runs.getAttribute('data-status'), 'running');
     await p.send(check({ type: 'check-finished', run: run(0, false, 'src/a.ts:3: <b>expected</b> 2') }));

@@ -19,6 +19,7 @@ import { passedTestFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
+import { detectFormatter, formatProposed, unformatted } from './format';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -92,6 +93,7 @@ export function fixRequest(
   problems: string[] = [],
   named: readonly NamedTestRef[] = [],
   unchanged: (r: CheckRun) => CheckRun | undefined = () => undefined,
+  formatted?: { by: string; files: string[] },
 ): string {
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
   for (const r of failing) {
@@ -100,6 +102,12 @@ export function fixRequest(
     lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), ...baselineLines(r, unchanged(r)), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
+  if (formatted?.files.length) {
+    lines.push(
+      `The project's formatter (${formatted.by}) laid out ${formatted.files.join(', ')} before the checks ran, as the user will see them; a SEARCH may quote your own version or the formatted one.`,
+      '',
+    );
+  }
   lines.push(
     'Fix the cause in your proposed files. Reply with the changed files only, no JSON: <edit path="…"> hunks whose',
     'SEARCH matches your proposed version of the file, or a whole <file path="…">. A file you do not send stays as',
@@ -108,12 +116,16 @@ export function fixRequest(
   return lines.join('\n');
 }
 
-/** DevA's fix reply applied to the proposal: <file> blocks replace, <edit> hunks apply to the proposed version. */
+/**
+ * DevA's fix reply applied to the proposal: <file> blocks replace, <edit> hunks apply to the proposed version — or,
+ * when they match it nowhere, to DevA's own version of a file the formatter laid out since (`own`, by path).
+ */
 export async function applyFixReply(
   workspace: string,
   capeFolder: string,
   current: ProposedFile[],
   reply: string,
+  own: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ files: ProposedFile[]; changed: ProposedFile[]; problems: string[] }> {
   const scan = extractFiles(reply);
   if (!scan.ok) return { files: current, changed: [], problems: [`the reply's blocks could not be read: ${scan.error}`] };
@@ -144,7 +156,12 @@ export async function applyFixReply(
     const rel = checked.ok ? checked.relPath : undefined;
     const i = rel ? indexOf(rel) : -1;
     if (i >= 0 && files[i].status === 'proposed') {
-      const m = applyHunks(files[i].content, block.hunks);
+      let m = applyHunks(files[i].content, block.hunks);
+      const mine = own.get(rel!);
+      if (!m.ok && mine !== undefined) {
+        const onOwn = applyHunks(mine, block.hunks);
+        if (onOwn.ok) m = onOwn;
+      }
       if (m.ok) put({ ...files[i], content: m.content });
       else problems.push(`${rel}: ${m.failures.map((f) => `hunk ${f.index + 1} ("${f.firstLine}") ${f.reason}`).join('; ')}`);
       continue;
@@ -178,10 +195,29 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   }
   const baseline = new Baseline({ ...opts, emit });
   try {
+    // the project's formatter, and which of the files DevA changes it would change already (format.ts)
+    const formatter = opts.format === false ? null : await detectFormatter(opts.workspace);
+    const run = formatter && { formatter, scratch, signal: opts.signal };
+    const modified = run ? files.filter((f) => f.status === 'proposed' && f.action === 'modify' && f.relPath && run.formatter.handles(f.relPath)).map((f) => f.relPath!) : [];
+    const leftAlone = run && modified.length ? await unformatted(modified, run) : new Set<string>();
+    if (opts.signal?.aborted) throw new CheckCancelled();
     let toWrite = files;
     let problems: string[] = [];
+    /** DevA's own version of each file the formatter laid out (its fix may quote it). */
+    const own = new Map<string, string>();
     for (let round = 0; ; round++) {
       problems = [...problems, ...(await scratch.overlay(toWrite))];
+      if (run) {
+        const targets = toWrite.filter((f) => f.relPath && !leftAlone.has(f.relPath)).map((f) => f.relPath!);
+        const done = await formatProposed(files, targets, run);
+        if (opts.signal?.aborted) throw new CheckCancelled();
+        if (done.formatted.length) {
+          for (const f of files) if (f.relPath && done.formatted.includes(f.relPath)) own.set(f.relPath, f.content);
+          files = done.files;
+          (outcome.formatted ??= []).push({ round, by: run.formatter.name, files: done.formatted });
+          emit({ type: 'formatted', round, by: run.formatter.name, files: done.formatted });
+        }
+      }
       const runs: CheckRun[] = [];
       for (let i = 0; i < opts.commands.length; i++) {
         const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit });
@@ -209,9 +245,11 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       }
       const fixNo = round + 1;
       emit({ type: 'fix-round', round: fixNo, max: maxFixRounds, failing: failing.map((r) => r.command) });
-      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command));
+      const laidOut = outcome.formatted?.find((x) => x.round === round);
+      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command), laidOut);
       const reply = await opts.askFix(request);
-      const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply);
+      const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply, own);
+      for (const f of applied.changed) if (f.relPath) own.delete(f.relPath);
       files = applied.files;
       toWrite = applied.changed;
       problems = applied.problems;

@@ -31,6 +31,11 @@ export interface ChecksConfig {
    * it adds one run per test command.
    */
   failFirst?: boolean;
+  /**
+   * The project's formatter on DevA's files before the checks (format.ts; `cape.formatProposal`, the CLI's
+   * `--no-format` to turn it off). On unless false.
+   */
+  format?: boolean;
 }
 
 /**
@@ -135,6 +140,8 @@ export interface ChecksOutcome {
    * failure not its own, and asking again would bring the same answer.
    */
   fixDeclined?: boolean;
+  /** What the project's formatter changed in DevA's files, per round (0: the proposal, N: fix round N's files). */
+  formatted?: { round: number; by: string; files: string[] }[];
 }
 
 /** One command's result for `--json` ("checks") and the retrospective: its last run, and how many runs it took. */
@@ -157,6 +164,8 @@ export type CheckEvent =
   | { type: 'check-finished'; run: CheckRun; before?: boolean; baseline?: boolean }
   /** A fix request goes to DevA: round `round` of at most `max`, for the failing commands. */
   | { type: 'fix-round'; round: number; max: number; failing: string[] }
+  /** The project's formatter (`by`: "Prettier") changed these of DevA's files, before round `round`'s checks. */
+  | { type: 'formatted'; round: number; by: string; files: string[] }
   /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */
   | { type: 'fix-applied'; round: number; files: string[]; problems: string[] }
   /**

@@ -27,6 +27,7 @@ export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ file
       timeoutMs: opts.timeoutMs,
       outputCap: opts.outputCap,
       failFirst: opts.failFirst,
+      format: opts.format,
       workspace: opts.workspace,
       capeFolder: opts.capeFolder,
       files: opts.files,

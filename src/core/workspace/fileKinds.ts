@@ -78,10 +78,16 @@ export function isUiFile(relPath: string): boolean {
  * (eslint-plugin-prettier, `biome check`) fails code laid out any other way: in a React app's trial, DevA guessed
  * Prettier's line breaks of two JSX lines wrong and spent a fix round on them.
  */
-const FORMATTER_CONFIG =
-  /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?js|ts))?|prettier\.config\.(?:[cm]?js|ts)|\.editorconfig|biome\.jsonc?|\.?dprint\.jsonc?|\.?rustfmt\.toml|\.clang-format)$/;
+const FORMATTER_CONFIG = /^(?:\.editorconfig|biome\.jsonc?|\.?dprint\.jsonc?|\.?rustfmt\.toml|\.clang-format)$/;
+/** Prettier's configuration files (besides the `prettier` key of package.json). */
+const PRETTIER_CONFIG = /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?js|[cm]?ts))?|prettier\.config\.(?:[cm]?js|[cm]?ts))$/;
 
-/** True for a formatter settings file at the workspace's root (FORMATTER_CONFIG). */
+/** True for a formatter settings file at the workspace's root (FORMATTER_CONFIG, PRETTIER_CONFIG). */
 export function isFormatterConfig(relPath: string): boolean {
-  return FORMATTER_CONFIG.test(relPath);
+  return FORMATTER_CONFIG.test(relPath) || PRETTIER_CONFIG.test(relPath);
+}
+
+/** True for the name of a Prettier configuration file. */
+export function isPrettierConfig(name: string): boolean {
+  return PRETTIER_CONFIG.test(name);
 }

@@ -1,0 +1,115 @@
+// The project's formatter on DevA's proposal before the checks (src/core/checks/format.ts, loop.ts): detected from
+// the project's configuration and installation, run in the scratch copy on the files it leaves as they are on the
+// unchanged code, its layout taken into the proposal; a fix may quote DevA's own version of a file it laid out.
+// With the real Prettier (a development dependency of ours, linked into each workspace as the project's own).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import which from 'which';
+import { detectFormatter, runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
+
+const PRETTIER = path.dirname(require.resolve('prettier/package.json'));
+
+function workspace(prettierConfig: Record<string, string> = { '.prettierrc': '{ "singleQuote": true }\n' }): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-'));
+  for (const [rel, body] of Object.entries({ 'package.json': '{"name":"w","private":true}\n', ...prettierConfig })) fs.writeFileSync(path.join(ws, rel), body);
+  fs.mkdirSync(path.join(ws, 'node_modules'));
+  fs.symlinkSync(PRETTIER, path.join(ws, 'node_modules', 'prettier'), 'dir');
+  fs.mkdirSync(path.join(ws, 'src'));
+  return ws;
+}
+
+const file = (relPath: string, content: string, action: 'create' | 'modify'): ProposedFile => ({ path: relPath, relPath, content, status: 'proposed', action });
+/** A lint that runs the formatter, as eslint-plugin-prettier or `prettier --check` does. */
+const prettierCheck = 'node node_modules/prettier/bin/prettier.cjs --check src';
+
+describe("checks: the project's formatter on DevA's proposal (format.ts)", function () {
+  this.timeout(60_000);
+
+  it('is Prettier where the project configures it (a config file or package.json) and installs it; else none', async () => {
+    const ws = workspace();
+    assert.strictEqual((await detectFormatter(ws))?.name, 'Prettier');
+    const inPackage = workspace({ 'package.json': '{"name":"w","prettier":{"semi":false}}\n' });
+    assert.strictEqual((await detectFormatter(inPackage))?.name, 'Prettier');
+    const unconfigured = workspace({});
+    assert.strictEqual(await detectFormatter(unconfigured), null, 'installed (a dependency of a dependency) but not configured');
+    fs.rmSync(path.join(ws, 'node_modules', 'prettier'));
+    assert.strictEqual(await detectFormatter(ws), null, 'configured but not installed');
+    const f = (await detectFormatter(inPackage))!;
+    assert.deepStrictEqual(['src/a.ts', 'src/b.tsx', 'README.md', 'src/c.py', 'src/d.go'].map((p) => f.handles(p)), [true, true, true, false, false]);
+  });
+
+  it('lays out new files and changed files the formatter left alone before; a file it never formatted stays as DevA wrote it; no fix round', async () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, 'src', 'tidy.ts'), "export const a = { b: 1 };\n");
+    const untidy = 'export const  legacy = {x:1}\n';
+    fs.writeFileSync(path.join(ws, 'src', 'legacy.ts'), untidy);
+    const files = [
+      file('src/new.ts', 'export const n = {m:"x"}\n', 'create'),
+      file('src/tidy.ts', 'export const a = {b:2}\n', 'modify'),
+      file('src/legacy.ts', 'export const  legacy = {x:2}\n', 'modify'),
+      file('src/notes.py', 'x  =  1\n', 'create'),
+    ];
+    const events: CheckEvent[] = [];
+    let asked = 0;
+    const { files: out, outcome } = await runCheckLoop({
+      commands: ['node -e "process.exit(0)"'],
+      workspace: ws,
+      capeFolder: 'cape',
+      files,
+      askFix: async () => (asked++, ''),
+      onEvent: (e) => events.push(e),
+    });
+    assert.strictEqual(outcome.passed, true);
+    const content = (p: string) => out.find((f) => f.relPath === p)!.content;
+    assert.strictEqual(content('src/new.ts'), "export const n = { m: 'x' };\n", 'a new file, in the project\'s layout (single quotes)');
+    assert.strictEqual(content('src/tidy.ts'), 'export const a = { b: 2 };\n');
+    assert.strictEqual(content('src/legacy.ts'), 'export const  legacy = {x:2}\n', 'not formatted on the unchanged code: left as DevA wrote it');
+    assert.strictEqual(content('src/notes.py'), 'x  =  1\n', 'not a file Prettier formats');
+    assert.deepStrictEqual(outcome.formatted, [{ round: 0, by: 'Prettier', files: ['src/new.ts', 'src/tidy.ts'] }]);
+    assert.deepStrictEqual(events.filter((e) => e.type === 'formatted'), [{ type: 'formatted', round: 0, by: 'Prettier', files: ['src/new.ts', 'src/tidy.ts'] }]);
+    assert.strictEqual(asked, 0);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'legacy.ts'), 'utf8'), untidy, "the user's tree is never written");
+    assert.ok(!fs.existsSync(path.join(ws, 'src', 'new.ts')));
+  });
+
+  it("a lint that runs Prettier passes without a fix round; with the formatter off it costs one", async () => {
+    const ws = workspace();
+    const files = [file('src/view.tsx', 'export const View = () => <div className="x">{items.map(i=>i.name)}</div>\n', 'create')];
+    const on = await runCheckLoop({ commands: [prettierCheck], workspace: ws, capeFolder: 'cape', files, askFix: async () => assert.fail('no fix round') });
+    assert.strictEqual(on.outcome.passed, true);
+    assert.strictEqual(on.outcome.fixRounds.length, 0);
+    const requests: string[] = [];
+    const off = await runCheckLoop({ commands: [prettierCheck], format: false, workspace: ws, capeFolder: 'cape', files, fixRounds: 1, askFix: async (r) => (requests.push(r), '') });
+    assert.strictEqual(off.outcome.passed, false);
+    assert.strictEqual(requests.length, 1, 'the unformatted file failed the lint: a fix round');
+    assert.strictEqual(off.outcome.formatted, undefined);
+    assert.strictEqual(off.files[0].content, files[0].content);
+  });
+
+  it('is gofmt for a Go module, when gofmt is on PATH', async function () {
+    if (!(await which('gofmt', { nothrow: true }))) this.skip();
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-go-'));
+    fs.writeFileSync(path.join(ws, 'go.mod'), 'module example.com/w\n\ngo 1.20\n');
+    assert.strictEqual((await detectFormatter(ws))?.name, 'gofmt');
+    const files = [file('w.go', 'package w\n\nfunc Add(a,b int) int {\nreturn a+b\n}\n', 'create')];
+    const { files: out, outcome } = await runCheckLoop({ commands: ['gofmt -l . | grep -q . && exit 1 || exit 0'], workspace: ws, capeFolder: 'cape', files, askFix: async () => assert.fail('no fix round') });
+    assert.strictEqual(outcome.passed, true);
+    assert.strictEqual(out[0].content, 'package w\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n');
+  });
+
+  it("a fix round's hunk may quote DevA's own version of a file the formatter laid out; the fix is laid out too", async () => {
+    const ws = workspace();
+    const files = [file('src/flag.ts', 'export const flag = {on:false}\n', 'create')];
+    const requests: string[] = [];
+    const check = `node -e "process.exit(/on: true/.test(require('fs').readFileSync('src/flag.ts','utf8'))?0:1)"`;
+    const fix = '<edit path="src/flag.ts">\n<<<<<<< SEARCH\nexport const flag = {on:false}\n=======\nexport const flag = {on:true}\n>>>>>>> REPLACE\n</edit>\n';
+    const { files: out, outcome } = await runCheckLoop({ commands: [check], workspace: ws, capeFolder: 'cape', files, askFix: async (r) => (requests.push(r), fix) });
+    assert.strictEqual(outcome.passed, true, JSON.stringify(outcome.fixRounds.map((f) => f.problems)));
+    assert.match(requests[0], /The project's formatter \(Prettier\) laid out src\/flag\.ts before the checks ran, as the user will see them; a SEARCH may quote your own version or the formatted one\./);
+    assert.deepStrictEqual(outcome.fixRounds[0].problems, []);
+    assert.strictEqual(out[0].content, 'export const flag = { on: true };\n');
+    assert.deepStrictEqual(outcome.formatted?.map((f) => [f.round, f.files]), [[0, ['src/flag.ts']], [1, ['src/flag.ts']]]);
+  });
+});
