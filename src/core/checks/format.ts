@@ -149,15 +149,14 @@ export async function formatProposed(files: ProposedFile[], targets: string[], o
     await runCheck({ command: o.formatter.writeCommand(part), cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
     if (o.signal?.aborted) return { files, formatted: [] };
   }
-  const formatted: string[] = [];
   const out = await Promise.all(
     files.map(async (f) => {
       if (!chosen.includes(f)) return f;
       const now = await fsp.readFile(path.join(o.scratch.dir, ...f.relPath!.split('/')), 'utf8').catch(() => null);
-      if (now === null || now === f.content) return f;
-      formatted.push(f.relPath!);
-      return { ...f, content: now };
+      return now === null || now === f.content ? f : { ...f, content: now };
     }),
   );
+  // in the proposal's order (the reads above finish in any order)
+  const formatted = out.filter((f, i) => f !== files[i]).map((f) => f.relPath!);
   return { files: out, formatted };
 }
