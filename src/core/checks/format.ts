@@ -117,6 +117,11 @@ export interface FormatRunOptions {
   timeoutMs?: number;
 }
 
+/** One formatter command in the scratch copy, with the checks' environment, time limit and Stop. */
+function runFormatter(command: string, o: FormatRunOptions) {
+  return runCheck({ command, cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
+}
+
 /**
  * Of `relPaths` (as they are in the scratch copy now), the ones the formatter would change. A run that fails (the
  * formatter cannot read a file, it crashed) counts all its files as not formatted: better left alone than rewritten.
@@ -124,7 +129,7 @@ export interface FormatRunOptions {
 export async function unformatted(relPaths: string[], o: FormatRunOptions): Promise<Set<string>> {
   const out = new Set<string>();
   for (const part of chunks(relPaths, FILES_PER_COMMAND)) {
-    const run = await runCheck({ command: o.formatter.listCommand(part), cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
+    const run = await runFormatter(o.formatter.listCommand(part), o);
     // Prettier 3 exits 1 when it lists a file; gofmt -l exits 0; an error is another code or no run at all
     if (run.status === 'error' || run.status === 'timeout' || run.status === 'cancelled' || (run.exitCode !== 0 && run.exitCode !== 1)) {
       part.forEach((p) => out.add(p));
@@ -146,7 +151,7 @@ export async function formatProposed(files: ProposedFile[], targets: string[], o
   const chosen = files.filter((f) => f.status === 'proposed' && f.relPath && wanted.has(f.relPath) && o.formatter.handles(f.relPath));
   if (!chosen.length) return { files, formatted: [] };
   for (const part of chunks(chosen.map((f) => f.relPath!), FILES_PER_COMMAND)) {
-    await runCheck({ command: o.formatter.writeCommand(part), cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
+    await runFormatter(o.formatter.writeCommand(part), o);
     if (o.signal?.aborted) return { files, formatted: [] };
   }
   const out = await Promise.all(

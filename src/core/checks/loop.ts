@@ -197,9 +197,9 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   try {
     // the project's formatter, and which of the files DevA changes it would change already (format.ts)
     const formatter = opts.format === false ? null : await detectFormatter(opts.workspace);
-    const run = formatter && { formatter, scratch, signal: opts.signal };
-    const modified = run ? files.filter((f) => f.status === 'proposed' && f.action === 'modify' && f.relPath && run.formatter.handles(f.relPath)).map((f) => f.relPath!) : [];
-    const leftAlone = run && modified.length ? await unformatted(modified, run) : new Set<string>();
+    const formatting = formatter && { formatter, scratch, signal: opts.signal };
+    const modified = formatter ? files.filter((f) => f.status === 'proposed' && f.action === 'modify' && f.relPath && formatter.handles(f.relPath)).map((f) => f.relPath!) : [];
+    const leftAlone = formatting && modified.length ? await unformatted(modified, formatting) : new Set<string>();
     if (opts.signal?.aborted) throw new CheckCancelled();
     let toWrite = files;
     let problems: string[] = [];
@@ -207,15 +207,15 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     const own = new Map<string, string>();
     for (let round = 0; ; round++) {
       problems = [...problems, ...(await scratch.overlay(toWrite))];
-      if (run) {
+      if (formatting) {
         const targets = toWrite.filter((f) => f.relPath && !leftAlone.has(f.relPath)).map((f) => f.relPath!);
-        const done = await formatProposed(files, targets, run);
+        const done = await formatProposed(files, targets, formatting);
         if (opts.signal?.aborted) throw new CheckCancelled();
         if (done.formatted.length) {
           for (const f of files) if (f.relPath && done.formatted.includes(f.relPath)) own.set(f.relPath, f.content);
           files = done.files;
-          (outcome.formatted ??= []).push({ round, by: run.formatter.name, files: done.formatted });
-          emit({ type: 'formatted', round, by: run.formatter.name, files: done.formatted });
+          (outcome.formatted ??= []).push({ round, by: formatting.formatter.name, files: done.formatted });
+          emit({ type: 'formatted', round, by: formatting.formatter.name, files: done.formatted });
         }
       }
       const runs: CheckRun[] = [];
