@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest, Go, RSpec and Maven with a
+# `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest and Black, Go, RSpec and Maven with a
 # JDK for the checks on Python, Go, Ruby and Maven projects; for the real-VS-Code tests Debian Chromium and code-server
 # from npm into .vscode-test/; all cached) and ends with one summary line "N passed, N failed".
 set -uo pipefail
@@ -29,6 +29,7 @@ npm run typecheck
 npm run build
 npx tsc -p .
 bash scripts/install-pytest.sh || { echo "pytest install failed"; exit 1; }
+bash scripts/install-black.sh || { echo "black install failed"; exit 1; }
 bash scripts/install-go.sh || { echo "go install failed"; exit 1; }
 bash scripts/install-rust.sh || { echo "rust install failed"; exit 1; }
 bash scripts/install-rspec.sh || { echo "rspec install failed"; exit 1; }

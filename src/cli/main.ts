@@ -75,8 +75,9 @@ Options:
   --fail-first     after the checks, run the test commands (not lint or type checks) once more on the unchanged
                    workspace with only DevA's test files applied: a test of the change should fail there (the
                    retrospective says, per criterion)
-  --no-format      leave DevA's files as it wrote them; by default the project's formatter (Prettier where the
-                   project configures and installs it, gofmt for a Go module) lays them out before the checks run
+  --no-format      leave DevA's files as it wrote them; by default the project's formatter (Prettier, Biome, Black
+                   or Ruff where the project configures and installs it, gofmt for a Go module) lays them out before
+                   the checks run
   --feedback-rounds N  times DevA may ask DA about its specs per session, DA answering once each (default ${DEFAULT_FEEDBACK_ROUNDS}; 0 = never)
   --max-cost USD   the session's cost cap: stop (resumable) before a request whose worst case (estimated input +
                    max_tokens output at the model's list price) could take the session over it

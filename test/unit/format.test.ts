@@ -1,7 +1,9 @@
 // The project's formatter on DevA's proposal before the checks (src/core/checks/format.ts, loop.ts): detected from
 // the project's configuration and installation, run in the scratch copy on the files it leaves as they are on the
 // unchanged code, its layout taken into the proposal; a fix may quote DevA's own version of a file it laid out.
-// With the real Prettier (a development dependency of ours, linked into each workspace as the project's own).
+// With the real Prettier and Biome (development dependencies of ours, linked into each workspace as the project's
+// own), Debian's Black and gofmt where installed (scripts/install-black.sh, install-go.sh), and Ruff's detection only
+// (Ruff is not packaged for this Debian).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -10,6 +12,7 @@ import which from 'which';
 import { detectFormatter, runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
 
 const PRETTIER = path.dirname(require.resolve('prettier/package.json'));
+const BIOME = path.dirname(require.resolve('@biomejs/biome/package.json'));
 
 function workspace(prettierConfig: Record<string, string> = { '.prettierrc': '{ "singleQuote": true }\n' }): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-'));
@@ -86,6 +89,87 @@ describe("checks: the project's formatter on DevA's proposal (format.ts)", funct
     assert.strictEqual(requests.length, 1, 'the unformatted file failed the lint: a fix round');
     assert.strictEqual(off.outcome.formatted, undefined);
     assert.strictEqual(off.files[0].content, files[0].content);
+  });
+
+  it('is Biome where the project configures it (biome.json) and installs it; a file it formats is laid out, one it was not is left alone', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-biome-'));
+    fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"w","private":true}\n');
+    fs.mkdirSync(path.join(ws, 'node_modules', '@biomejs'), { recursive: true });
+    fs.mkdirSync(path.join(ws, 'src'));
+    assert.strictEqual(await detectFormatter(ws), null, 'installed but not configured');
+    fs.writeFileSync(path.join(ws, 'biome.json'), '{ "javascript": { "formatter": { "quoteStyle": "single" } } }\n');
+    assert.strictEqual(await detectFormatter(ws), null, 'configured but not installed');
+    fs.symlinkSync(BIOME, path.join(ws, 'node_modules', '@biomejs', 'biome'), 'dir');
+    const f = (await detectFormatter(ws))!;
+    assert.strictEqual(f.name, 'Biome');
+    assert.deepStrictEqual(['src/a.ts', 'src/b.jsx', 'biome.json', 'README.md', 'src/c.py'].map((p) => f.handles(p)), [true, true, true, false, false]);
+    fs.writeFileSync(path.join(ws, 'src', 'tidy.ts'), "export const a = { b: 'x' };\n");
+    const untidy = 'export const  legacy = {x:1}\n';
+    fs.writeFileSync(path.join(ws, 'src', 'legacy.ts'), untidy);
+    const seen = path.join(os.tmpdir(), `cape-format-biome-seen-${process.pid}.txt`);
+    const files = [
+      file('src/new.ts', 'export const n = {m:"x"}\n', 'create'),
+      file('src/tidy.ts', 'export const a = {b:"y"}\n', 'modify'),
+      file('src/legacy.ts', 'export const  legacy = {x:2}\n', 'modify'),
+    ];
+    // the check records what it saw of legacy.ts: DevA's version, not one the formatter put back wrongly
+    const check = `node -e "require('fs').writeFileSync(process.argv[1], require('fs').readFileSync('src/legacy.ts','utf8'))" ${JSON.stringify(seen)}`;
+    const { files: out, outcome } = await runCheckLoop({ commands: [check], workspace: ws, capeFolder: 'cape', files, askFix: async () => assert.fail('no fix round') });
+    assert.strictEqual(outcome.passed, true);
+    const content = (p: string) => out.find((x) => x.relPath === p)!.content;
+    assert.strictEqual(content('src/new.ts'), "export const n = { m: 'x' };\n");
+    assert.strictEqual(content('src/tidy.ts'), "export const a = { b: 'y' };\n");
+    assert.strictEqual(content('src/legacy.ts'), 'export const  legacy = {x:2}\n');
+    assert.strictEqual(fs.readFileSync(seen, 'utf8'), 'export const  legacy = {x:2}\n');
+    assert.deepStrictEqual(outcome.formatted, [{ round: 0, by: 'Biome', files: ['src/new.ts', 'src/tidy.ts'] }]);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'legacy.ts'), 'utf8'), untidy, "the user's tree is never written");
+    fs.rmSync(seen, { force: true });
+  });
+
+  it("is Black where pyproject.toml configures it; a file linked out of the workspace is never formatted through the link", async function () {
+    if (!(await which('black', { nothrow: true }))) this.skip();
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-black-'));
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-outside-'));
+    fs.writeFileSync(path.join(ws, 'pyproject.toml'), '[project]\nname = "w"\n');
+    assert.strictEqual(await detectFormatter(ws), null, 'Black on PATH, but the project does not configure it');
+    fs.writeFileSync(path.join(ws, 'pyproject.toml'), '[project]\nname = "w"\n\n[tool.black]\nline-length = 100\n');
+    assert.strictEqual((await detectFormatter(ws))?.name, 'Black');
+    fs.mkdirSync(path.join(ws, 'pkg'));
+    fs.writeFileSync(path.join(ws, 'pkg', 'tidy.py'), 'x = {"a": 1}\n');
+    const shared = 'y  =  {"a":1}\n';
+    fs.writeFileSync(path.join(outside, 'shared.py'), shared);
+    fs.utimesSync(path.join(outside, 'shared.py'), new Date('2001-01-01'), new Date('2001-01-01'));
+    fs.symlinkSync(path.join(outside, 'shared.py'), path.join(ws, 'pkg', 'shared.py'));
+    const files = [
+      file('pkg/new.py', "def f( a ):\n    return {'a':a}\n", 'create'),
+      file('pkg/tidy.py', "x = {'a': 2}\n", 'modify'),
+      file('pkg/shared.py', 'y  =  {"a":2}\n', 'modify'),
+    ];
+    const { files: out, outcome } = await runCheckLoop({ commands: ['black --check pkg/new.py pkg/tidy.py'], workspace: ws, capeFolder: 'cape', files, askFix: async () => assert.fail('no fix round') });
+    assert.strictEqual(outcome.passed, true);
+    const content = (p: string) => out.find((x) => x.relPath === p)!.content;
+    assert.strictEqual(content('pkg/new.py'), 'def f(a):\n    return {"a": a}\n');
+    assert.strictEqual(content('pkg/tidy.py'), 'x = {"a": 2}\n');
+    assert.strictEqual(content('pkg/shared.py'), 'y  =  {"a":2}\n', 'a link in the copy: left as DevA wrote it');
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'shared.py'), 'utf8'), shared, 'the file the link leads to is never written');
+    assert.strictEqual(fs.statSync(path.join(outside, 'shared.py')).mtime.getUTCFullYear(), 2001, 'not even written and put back');
+    assert.deepStrictEqual(outcome.formatted, [{ round: 0, by: 'Black', files: ['pkg/new.py', 'pkg/tidy.py'] }]);
+  });
+
+  it("is Ruff's formatter where the project configures formatting (not linting alone) and has ruff", async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-ruff-'));
+    fs.mkdirSync(path.join(ws, '.venv', 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.venv', 'bin', 'ruff'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(ws, 'pyproject.toml'), '[tool.ruff]\nline-length = 100\n');
+    assert.strictEqual(await detectFormatter(ws), null, 'ruff configured for linting only: `ruff check` is a check, not a formatter');
+    fs.writeFileSync(path.join(ws, 'pyproject.toml'), '[tool.ruff]\nline-length = 100\n\n[tool.ruff.format]\nquote-style = "single"\n');
+    const f = (await detectFormatter(ws))!;
+    assert.strictEqual(f.name, 'Ruff');
+    assert.strictEqual(f.writeCommand(['a b.py', 'c.py']), ".venv/bin/ruff format --quiet 'a b.py' c.py");
+    assert.deepStrictEqual(['a.py', 'a.pyi', 'a.ts'].map((p) => f.handles(p)), [true, true, false]);
+    fs.writeFileSync(path.join(ws, 'pyproject.toml'), '[project]\nname = "w"\n');
+    fs.writeFileSync(path.join(ws, '.pre-commit-config.yaml'), 'repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    hooks:\n      - id: ruff\n      - id: ruff-format\n');
+    assert.strictEqual((await detectFormatter(ws))?.name, 'Ruff', 'the ruff-format pre-commit hook');
   });
 
   it('is gofmt for a Go module, when gofmt is on PATH', async function () {

@@ -140,8 +140,8 @@ async function onPath(names: readonly string[]): Promise<string | null> {
   return null;
 }
 
-/** A Python tool: the virtual environment's, else the one on PATH. */
-const pythonTool = async (workspace: string, names: readonly string[]) => (await venvProgram(workspace, names)) ?? (await onPath(names));
+/** A Python tool: the virtual environment's, else the one on PATH (null when neither has one). */
+export const pythonTool = async (workspace: string, names: readonly string[]) => (await venvProgram(workspace, names)) ?? (await onPath(names));
 
 /**
  * Where a Python project configures a tool: a file of its own, or a section of a shared configuration file (`section`

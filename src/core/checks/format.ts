@@ -4,105 +4,22 @@
 // a React app, Prettier's layout of a lone JSX child cost one each time. The formatter formats DevA's new files, and
 // the files it changes that the formatter leaves as they are on the unchanged code (so a file the project never
 // formatted does not come back rewritten line by line); what it changed becomes the proposal, which the diff shows.
-// Formatters:
-//  - Prettier, where the project configures it (a Prettier config file or package.json's `prettier` key, in the
-//    workspace or a folder above it up to its repository's root) and has it installed (its node_modules, or one
-//    above it as the type checker is found: detect.ts);
-//  - gofmt, for a Go module (go.mod) when gofmt is on PATH (Go code is gofmt's by convention).
+// Which formatter is the project's is formatters.ts's to say.
 // It runs only with the checks, under the same consent: it is the project's own program.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import which from 'which';
-import { shellWord } from '../text/shell';
-import { isPrettierConfig } from '../workspace/fileKinds';
 import type { ProposedFile } from '../model/types';
-import { ancestorPath, foldersUpToRepoRoot } from './scratchAncestors';
+import type { Formatter } from './formatters';
 import { runCheck } from './run';
 import type { Scratch } from './scratch';
 
-export interface Formatter {
-  /** As the user knows it: "Prettier", "gofmt". */
-  name: string;
-  /** The files it formats, by name. */
-  handles(relPath: string): boolean;
-  /** The command that prints the files (of `files`) it would change, one a line. */
-  listCommand(files: string[]): string;
-  /** The command that formats `files` in place. */
-  writeCommand(files: string[]): string;
-}
-
-/** The files Prettier formats without a plugin. */
-const PRETTIER_FILES = /\.(?:[cm]?[jt]sx?|json5?|css|scss|less|html|vue|md|mdx|ya?ml|graphql|gql|hbs|handlebars)$/i;
+export { detectFormatter, type Formatter } from './formatters';
 
 /** Files a formatter is asked about in one command (a longer list is split: command lines have a limit). */
 const FILES_PER_COMMAND = 50;
 
 /** Time limit of one formatter command. */
 export const FORMAT_TIMEOUT_MS = 60_000;
-
-async function exists(p: string): Promise<boolean> {
-  return fsp.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Whether `dir` configures Prettier: a config file, or a `prettier` key in its package.json. */
-async function configuresPrettier(dir: string): Promise<boolean> {
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  if (names.some(isPrettierConfig)) return true;
-  if (!names.includes('package.json')) return false;
-  try {
-    const pkg = JSON.parse(await fsp.readFile(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    return pkg !== null && typeof pkg === 'object' && pkg.prettier !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-/** The project's Prettier as a script for `node`, relative to the workspace (its node_modules or one above), or null. */
-async function localPrettier(workspace: string): Promise<string | null> {
-  const levels = (await ancestorPath(workspace)).length;
-  for (let up = 0; up <= levels; up++) {
-    const dir = [...Array<string>(up).fill('..'), 'node_modules', 'prettier'];
-    try {
-      const pkg = JSON.parse(await fsp.readFile(path.join(workspace, ...dir, 'package.json'), 'utf8')) as { bin?: unknown };
-      const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin && typeof pkg.bin === 'object' ? (pkg.bin as Record<string, unknown>).prettier : undefined;
-      if (typeof bin === 'string' && (await exists(path.join(workspace, ...dir, bin)))) return [...dir, ...bin.split('/').filter((s) => s && s !== '.')].join('/');
-    } catch {
-      /* not installed at this level */
-    }
-  }
-  return null;
-}
-
-const words = (files: string[]) => files.map((f) => shellWord(f)).join(' ');
-
-/** The project's formatter (see the header), or null when it has none this knows. */
-export async function detectFormatter(workspace: string): Promise<Formatter | null> {
-  const dirs = [workspace, ...(await foldersUpToRepoRoot(workspace))];
-  let configured = false;
-  for (const d of dirs) if ((configured = await configuresPrettier(d))) break;
-  const prettier = configured ? await localPrettier(workspace) : null;
-  if (prettier) {
-    const run = `node ${shellWord(prettier)}`;
-    return {
-      name: 'Prettier',
-      handles: (p) => PRETTIER_FILES.test(p),
-      listCommand: (files) => `${run} --list-different ${words(files)}`,
-      writeCommand: (files) => `${run} --write ${words(files)}`,
-    };
-  }
-  if ((await exists(path.join(workspace, 'go.mod'))) && (await which('gofmt', { nothrow: true }))) {
-    return {
-      name: 'gofmt',
-      handles: (p) => /\.go$/.test(p),
-      listCommand: (files) => `gofmt -l ${words(files)}`,
-      writeCommand: (files) => `gofmt -w ${words(files)}`,
-    };
-  }
-  return null;
-}
 
 function chunks<T>(xs: T[], n: number): T[][] {
   const out: T[][] = [];
@@ -123,22 +40,53 @@ function runFormatter(command: string, o: FormatRunOptions) {
 }
 
 /**
- * Of `relPaths` (as they are in the scratch copy now), the ones the formatter would change. A run that fails (the
+ * Of `relPaths` (as they are in the scratch copy now), the ones the formatter would change: listed by its own command,
+ * or — for a formatter without one — formatted and compared, then put back as they were. A run that fails (the
  * formatter cannot read a file, it crashed) counts all its files as not formatted: better left alone than rewritten.
  */
 export async function unformatted(relPaths: string[], o: FormatRunOptions): Promise<Set<string>> {
   const out = new Set<string>();
   for (const part of chunks(relPaths, FILES_PER_COMMAND)) {
-    const run = await runFormatter(o.formatter.listCommand(part), o);
-    // Prettier 3 exits 1 when it lists a file; gofmt -l exits 0; an error is another code or no run at all
-    if (run.status === 'error' || run.status === 'timeout' || run.status === 'cancelled' || (run.exitCode !== 0 && run.exitCode !== 1)) {
-      part.forEach((p) => out.add(p));
-      continue;
-    }
-    const listed = new Set(run.output.split('\n').map((l) => l.trim().replace(/\\/g, '/').replace(/^\.\//, '')));
-    for (const p of part) if (listed.has(p)) out.add(p);
+    const changed = o.formatter.listCommand ? await listed(part, o) : await changedByFormatting(part, o);
+    for (const p of changed ?? part) out.add(p);
   }
   return out;
+}
+
+const failed = (run: Awaited<ReturnType<typeof runFormatter>>) =>
+  // Prettier 3 exits 1 when it lists a file; gofmt -l exits 0; an error is another code or no run at all
+  run.status === 'error' || run.status === 'timeout' || run.status === 'cancelled' || (run.exitCode !== 0 && run.exitCode !== 1);
+
+/** The files of `part` the formatter's list command names; null when it failed. */
+async function listed(part: string[], o: FormatRunOptions): Promise<string[] | null> {
+  const run = await runFormatter(o.formatter.listCommand!(part), o);
+  if (failed(run)) return null;
+  const names = new Set(run.output.split('\n').map((l) => l.trim().replace(/\\/g, '/').replace(/^\.\//, '')));
+  return part.filter((p) => names.has(p));
+}
+
+/**
+ * The files of `part` that formatting changes, each put back as it was; null when the formatter failed. Only plain
+ * files of the copy are formatted: a link kept as a link in the copy may lead into the user's tree, which is never
+ * written, so it counts as changed (left alone).
+ */
+async function changedByFormatting(part: string[], o: FormatRunOptions): Promise<string[] | null> {
+  const abs = (p: string) => path.join(o.scratch.dir, ...p.split('/'));
+  const plain = await Promise.all(part.map((p) => fsp.lstat(abs(p)).then((st) => st.isFile(), () => false)));
+  const files = part.filter((_, i) => plain[i]);
+  const changed = new Set(part.filter((_, i) => !plain[i]));
+  if (!files.length) return [...changed];
+  const before = await Promise.all(files.map((p) => fsp.readFile(abs(p))));
+  const run = await runFormatter(o.formatter.writeCommand(files), o);
+  await Promise.all(
+    files.map(async (p, i) => {
+      const now = await fsp.readFile(abs(p)).catch(() => null);
+      if (now !== null && now.equals(before[i])) return;
+      changed.add(p);
+      await fsp.writeFile(abs(p), before[i]);
+    }),
+  );
+  return run.status === 'passed' ? part.filter((p) => changed.has(p)) : null;
 }
 
 /**

@@ -6,7 +6,8 @@
 // cap, Stop), the output made useful (output.ts: file:line lines first, a linter's problems named; testCases.ts: the
 // test cases of many runners recognised; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts), DevA's test files alone on the unchanged workspace when asked
-// (failFirst.ts), the project's formatter laying out DevA's files before the checks (format.ts), and what the
+// (failFirst.ts), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
+// project's: formatters.ts), and what the
 // retrospective hears of it all (retroText.ts). Its result types (types.ts: CheckRun per
 // command and round, ChecksOutcome, CheckSummary) are what the runner persists, the retrospective and --json report
 // and metrics (TSR) read. Plain Node: nothing in src/core may import 'vscode'.
