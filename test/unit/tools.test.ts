@@ -8,7 +8,7 @@ import { checkToolArgs } from '../../src/core/tools/args';
 import { describeToolCall } from '../../src/core/tools/describe';
 import { readLinesKept, resolveBounds, ToolRunner } from '../../src/core/tools/executor';
 import { filesRead } from '../../src/core/tools/reads';
-import { FOCUSED_SEARCH_HITS } from '../../src/core/tools/workspaceCalls';
+import { FOCUSED_SEARCH_HITS, MAX_SEARCH_HITS } from '../../src/core/tools/workspaceCalls';
 import { LIMIT_REACHED, TOOL_NAMES, TOOL_SPECS, toolsOn } from '../../src/core/tools/specs';
 import { toolBoundsFrom } from '../../src/cli/settings';
 import type { ToolCall, ToolCallRecord } from '../../src/core/model/types';
@@ -191,6 +191,46 @@ describe('tools: execution under the read policy', () => {
     const [list, search] = answers;
     assert.ok(!list.isError && !search.isError, `${list.content}\n${search.content}`);
     for (let i = 2; i < answers.length; i++) assert.deepStrictEqual([answers[i].isError, answers[i].content], [false, answers[i % 2].content], `call ${i}`);
+  });
+
+  it('list_files and search_files take "./." and ".//." as the root, and refuse ".." and a lone "\\"', async () => {
+    const answers = await runner.execute(['./.', './/.', '..', '\\'].map((p) => call('list_files', { path: p })));
+    const [dotted, doubled, up, drive] = answers;
+    assert.ok(!dotted.isError && dotted.content.includes('src/app.ts'), dotted.content);
+    assert.strictEqual(doubled.content, dotted.content);
+    assert.ok(up.isError && drive.isError, `${up.content}\n${drive.content}`);
+  });
+
+  it('search_files matches Greek capitals whatever a final sigma lowers to (ΛΟΓΑΡΙΑΣ in ΛΟΓΑΡΙΑΣΜΟΣ)', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'greek.ts'), 'export const label = "ΛΟΓΑΡΙΑΣΜΟΣ";\nexport const add = "ΠΡΟΣΘΗΚΗ";\n');
+    const [word, inner] = await runner.execute([call('search_files', { query: 'ΛΟΓΑΡΙΑΣ' }), call('search_files', { query: 'προσ' })]);
+    assert.strictEqual(word.content, 'src/greek.ts:1: export const label = "ΛΟΓΑΡΙΑΣΜΟΣ";');
+    assert.strictEqual(inner.content, 'src/greek.ts:2: export const add = "ΠΡΟΣΘΗΚΗ";');
+  });
+
+  it('search_files says it stopped at MAX_SEARCH_HITS only when a match past it was seen', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'a.md'), Array.from({ length: MAX_SEARCH_HITS }, (_, i) => `hit ${i}`).join('\n') + '\n');
+    fs.writeFileSync(path.join(ws, 'src', 'b.md'), 'nothing here\n');
+    const r = new ToolRunner({ workspace: ws, bounds: { maxChars: 1_000_000 } });
+    const [exact] = await r.execute([call('search_files', { query: 'hit ', path: 'src' })]);
+    assert.strictEqual(exact.content.split('\n').length, MAX_SEARCH_HITS, exact.content.slice(-200));
+    assert.ok(!exact.content.includes('stopped at'), exact.content.slice(-200));
+    fs.writeFileSync(path.join(ws, 'src', 'b.md'), 'one hit more\n');
+    const [over] = await r.execute([call('search_files', { query: 'hit ', path: 'src' })]);
+    assert.match(over.content, new RegExp(`\\n… \\(stopped at ${MAX_SEARCH_HITS} matches; search for something more specific\\)$`));
+  });
+
+  it('a folder reached through a symlinked folder is listed and searched where it really is, under the ignore rules of its real path', async () => {
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'dist/\n*.log\n/pkg/web/out/\n/pkg/web/src/private-notes.md\n');
+    for (const [rel, body] of [['pkg/web/src/app.ts', 'TOKEN app'], ['pkg/web/src/private-notes.md', 'TOKEN notes'], ['pkg/web/out/bundle.js', 'TOKEN bundle']]) {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), body + '\n');
+    }
+    fs.symlinkSync('pkg', path.join(ws, 'alias'), 'dir');
+    const [real, linked, search] = await runner.execute([call('list_files', { path: 'pkg/web' }), call('list_files', { path: 'alias/web' }), call('search_files', { query: 'TOKEN', path: 'alias/web' })]);
+    assert.strictEqual(real.content, 'pkg/web/src/app.ts');
+    assert.strictEqual(linked.content, 'pkg/web/src/app.ts', 'no ignored name offered through the link');
+    assert.strictEqual(search.content, 'pkg/web/src/app.ts:1: TOKEN app');
   });
 
   it('list_files leaves out a name that is not UTF-8 on disk (it lists as no path a read finds), not one that holds U+FFFD', async () => {
@@ -463,6 +503,24 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(tiny.records[0].lines, undefined);
     assert.deepStrictEqual(filesRead(tiny.records), []);
     assert.deepStrictEqual(filesRead([{ id: 'old', tool: 'read_file', target: 'src/ten.md', path: 'src/ten.md', chars: 40, truncated: true }]), [], 'a cut whole read recorded before');
+  });
+
+  it('a search cut at the budget records only the hits the model got whole', async () => {
+    for (const f of ['one', 'two', 'three']) fs.writeFileSync(path.join(ws, 'src', `${f}.md`), 'needle\n');
+    const r = new ToolRunner({ workspace: ws, bounds: { maxChars: 40 } });
+    const [cut] = await r.execute([call('search_files', { query: 'needle', path: 'src' })]);
+    assert.match(cut.content, /^src\/one\.md:1: needle\nsrc\/three\.md:1: n/);
+    assert.deepStrictEqual(r.records[0].found, [['src/one.md', 1]]);
+    const none = new ToolRunner({ workspace: ws, bounds: { maxChars: 10 } });
+    await none.execute([call('search_files', { query: 'needle', path: 'src' })]);
+    assert.strictEqual(none.records[0].found, undefined, 'no hit whole');
+  });
+
+  it('an unknown tool with a name far past the length limit is answered and recorded with the name shortened', async () => {
+    const name = 'x'.repeat(200_000);
+    const [a] = await runner.execute([call(name, {})]);
+    assert.ok(a.isError && a.content.length < 2_000 && !a.content.includes('x'.repeat(100)), String(a.content.length));
+    assert.ok(records[0].tool.length < 100);
   });
 
   it('readLinesKept: whole lines only, a line ending in the cut or at the end of the file, CRLF too', () => {

@@ -130,6 +130,20 @@ describe('workspace policy', () => {
     assert.strictEqual(p.excluded('sub/b.js'), null);
   });
 
+  it('reads a .gitignore saved with a byte-order mark as git does: its first rule applies, also after info/exclude', () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-bom-'));
+    write(ws, '.gitignore', '\uFEFFprivate.txt\n');
+    write(ws, 'sub/.gitignore', '\uFEFFlocal.txt\n');
+    write(ws, 'private.txt', 'x');
+    write(ws, 'sub/local.txt', 'x');
+    write(ws, 'app.ts', 'x');
+    execFileSync('git', ['init', '-q'], { cwd: ws }); // writes .git/info/exclude, read before .gitignore
+    const p = new WorkspacePolicy(ws);
+    assert.match(p.excluded('private.txt') ?? '', /ignored by \.gitignore/);
+    assert.match(p.excluded('sub/local.txt') ?? '', /ignored by sub\/\.gitignore/);
+    assert.strictEqual(p.excluded('app.ts'), null);
+  });
+
   it('a .gitignore line too long for a RegExp is skipped, the other rules still apply (at the root, below it and above it)', () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-long-'));
     const huge = 'x'.repeat(60_000);

@@ -2,7 +2,7 @@
 // becomes an error result that says what to send instead. Paths are only type-checked here; whether they may be read
 // is the policy's decision (executor.ts → workspace/policy.ts).
 import * as z from '../model/schema';
-import { isToolName, TOOL_SPECS, toolNamesText, type ToolName } from './specs';
+import { isToolName, shownToolName, TOOL_SPECS, toolNamesText, type ToolName } from './specs';
 
 export const MAX_QUERY_CHARS = 200;
 
@@ -58,7 +58,7 @@ function usage(name: ToolName): string {
 
 /** The checked arguments of a call, or the reason they cannot be used (and what to send instead). */
 export function checkToolArgs(name: string, input: unknown): { ok: true; call: ToolArgs } | { ok: false; reason: string } {
-  if (!isToolName(name)) return { ok: false, reason: `unknown tool "${name}"; the tools are ${toolNamesText()}` };
+  if (!isToolName(name)) return { ok: false, reason: `unknown tool "${shownToolName(name)}"; the tools are ${toolNamesText()}` };
   const parsed = schemas[name].safeParse(input ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');

@@ -108,6 +108,12 @@ export class ToolRunner {
             if (kept) record.lines = kept;
             else delete record.lines;
           }
+          // a search cut short: the hits whose lines the model got whole (one a line, in order)
+          if (record.found) {
+            const whole = wholeLines(o.content, cut);
+            if (whole > 0) record.found = record.found.slice(0, whole);
+            else delete record.found;
+          }
           o = {
             ...o,
             content: `${cut}\n[… cut here: the step's tool budget of ${this.bounds.maxChars} characters is used up — ${LIMIT_REACHED}]`,
@@ -168,13 +174,15 @@ function targetOf(input: unknown): string {
 export function readLinesKept(full: string, cut: string, asked: [number, number] | undefined): [number, number] | null {
   const heading = full.indexOf('\n') + 1;
   if (cut.length <= heading) return null;
-  const body = full.slice(heading);
-  const kept = cut.slice(heading);
-  // a line is whole when the newline after it (or the end of the file) made it into the cut
-  const atLineEnd = kept.length === body.length || body[kept.length] === '\n' || (body[kept.length] === '\r' && body[kept.length + 1] === '\n');
-  const whole = (kept.match(/\n/g)?.length ?? 0) + (atLineEnd ? 1 : 0);
+  const whole = wholeLines(full.slice(heading), cut.slice(heading));
   const first = asked ? asked[0] : 1;
   return whole > 0 ? [first, first + whole - 1] : null;
+}
+
+/** How many lines of `full` its beginning `cut` holds whole: a line is whole when the break after it (or the end) made it in. */
+export function wholeLines(full: string, cut: string): number {
+  const atLineEnd = cut.length === full.length || full[cut.length] === '\n' || (full[cut.length] === '\r' && full[cut.length + 1] === '\n');
+  return (cut.match(/\n/g)?.length ?? 0) + (atLineEnd && cut.length > 0 ? 1 : 0);
 }
 
 /** The first `n` characters of `text`, ending at a line break when one is near. */

@@ -3,6 +3,7 @@
 // (args.ts), and their execution under the read policy and the per-step bounds (executor.ts). What may be read is
 // decided by src/core/workspace/policy.ts alone. Plain Node: nothing in src/core may import 'vscode'.
 import type { StepId, ToolSpec } from '../model/types';
+import { shorten } from '../text/cut';
 
 /** The tools as the model is offered them: the one list of the tools (their names below come from here). */
 export const TOOL_SPECS = [
@@ -109,4 +110,9 @@ export function toolBoundsText(b: ToolBounds): string {
     `Your tools in this step: at most ${calls} and ${b.maxChars.toLocaleString('en-US')} characters of results in all; ` +
     `the calls of one turn run together. Past either bound a call answers "${LIMIT_REACHED}".`
   );
+}
+
+/** A tool name as answers and records show it: a name the model made up is cut (no tool's name is half as long). */
+export function shownToolName(name: string): string {
+  return shorten(name, 60);
 }

@@ -11,6 +11,7 @@ import { fileLines, numberedLines } from '../text/lines';
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { ToolCallRecord } from '../model/types';
 import type { ListFilesArgs, ReadFileArgs, SearchFilesArgs } from './args';
+import { shownToolName } from './specs';
 
 /**
  * A search with at most this many hits is focused: its record keeps where they are (path and line, never the text),
@@ -80,24 +81,20 @@ export class WorkspaceCalls {
   async searchFiles(a: SearchFilesArgs): Promise<Outcome> {
     const dir = this.checkDir(a.path, true);
     if (!dir.ok) return refused('search_files', a.query, dir.reason, a.path);
-    const needle = a.query.toLowerCase();
+    const needle = fold(a.query);
     const hits: string[] = [];
     /** Where the hits are, for the record (a focused search's only). */
     const at: [string, number][] = [];
     let more = false;
     const walked: WalkEnd = {};
     for await (const rel of dir.file ? one(dir.relDir) : this.walk(dir.relDir, walked)) {
-      if (hits.length >= MAX_SEARCH_HITS) {
-        more = true;
-        break;
-      }
       const res = await this.policy.read(rel);
       // the one file asked for, refused (too large, binary, a secret's name): why, not a "no matches" it may belie
       if (!res.ok && dir.file) return refused('search_files', a.query, res.reason, res.relPath ?? rel);
-      if (!res.ok || !res.text.toLowerCase().includes(needle)) continue;
+      if (!res.ok || !fold(res.text).includes(needle)) continue;
       const lines = res.text.split('\n');
       for (let i = 0; i < lines.length; i++) {
-        if (!lines[i].toLowerCase().includes(needle)) continue;
+        if (!fold(lines[i]).includes(needle)) continue;
         if (hits.length >= MAX_SEARCH_HITS) {
           more = true;
           break;
@@ -105,6 +102,8 @@ export class WorkspaceCalls {
         hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].replace(/\r$/, '').trim(), needle)}`);
         at.push([rel, i + 1]);
       }
+      // "stopped at" only when a match past the limit was seen (the files after a full list are looked at for one)
+      if (more) break;
     }
     const where = dir.file ? ` in ${dir.relDir}` : dir.relDir ? ` under ${dir.relDir}/` : '';
     const stopped = more
@@ -155,8 +154,7 @@ export class WorkspaceCalls {
    * With `fileToo`, a file passes as well (`file: true`; the read policy then decides on reading it).
    */
   private checkDir(p: string | undefined, fileToo = false): { ok: true; relDir: string; file?: true } | { ok: false; reason: string } {
-    // "", ".", "./", "/" and the Windows way ".\" (a lone "\" is refused as a drive's root, like any absolute path)
-    if (/^\s*(?:\.?\/*|\.[/\\]*)\s*$/.test(p ?? '')) return { ok: true, relDir: '' };
+    if (namesRoot(p ?? '')) return { ok: true, relDir: '' };
     // not trimmed: a space around a name is refused with the name meant, as for read_file and DevA's blocks (pathSafety)
     const safe = checkFilePath(this.policy.root, p!, { capeFolder: this.policy.capeFolder });
     if (!safe.ok) return safe;
@@ -173,7 +171,9 @@ export class WorkspaceCalls {
     }
     if (!st) return { ok: false, reason: `${safe.relPath} does not exist` };
     if (!st.isDirectory()) return { ok: false, reason: `${safe.relPath} is a file, not a folder (use read_file)` };
-    return { ok: true, relDir: safe.relPath };
+    // a folder reached through a symlinked one is walked where it really is: the ignore rules of the files under it
+    // name their real paths (a walk under the link's path would list the files a root-anchored rule leaves out)
+    return { ok: true, relDir: safe.realRelPath };
   }
 
   /**
@@ -218,6 +218,23 @@ export class WorkspaceCalls {
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
     }
   }
+}
+
+/**
+ * Text as a search compares it: lower case, with the final sigma as the other (a query's "ΛΟΓΑΡΙΑΣ" lowers to end in
+ * ς, the same letters inside a word to σ). Each character keeps its length (hitExcerpt relies on it).
+ */
+function fold(text: string): string {
+  return text.toLowerCase().replace(/ς/g, 'σ');
+}
+
+/**
+ * A folder argument naming the workspace root: "", ".", "./", "/", "./.", the Windows way ".\\" — segments that are
+ * all empty or "."; a lone "\\" is refused as a drive's root, like any absolute path.
+ */
+function namesRoot(p: string): boolean {
+  const t = p.trim();
+  return !t.startsWith('\\') && t.split(/[\\/]/).every((seg) => seg === '' || seg === '.');
 }
 
 async function* one(rel: string): AsyncGenerator<string> {
@@ -271,7 +288,7 @@ export function refused(tool: string, target: string, reason: string, relPath?: 
   return {
     content: `refused: ${reason}`,
     isError: true,
-    record: { tool, target: named(relPath ?? target), refused: reason, ...(tool !== 'search_files' && relPath ? { path: named(relPath) } : {}) },
+    record: { tool: shownToolName(tool), target: named(relPath ?? target), refused: reason, ...(tool !== 'search_files' && relPath ? { path: named(relPath) } : {}) },
   };
 }
 /**
@@ -280,7 +297,7 @@ export function refused(tool: string, target: string, reason: string, relPath?: 
  */
 function hitExcerpt(text: string, needle: string): string {
   if (text.length <= MAX_HIT_LINE_CHARS) return text;
-  const lower = text.toLowerCase();
+  const lower = fold(text);
   const at = originalIndex(text, lower, Math.max(0, lower.indexOf(needle)));
   let start = Math.max(0, at - Math.floor((MAX_HIT_LINE_CHARS - needle.length) / 3));
   const end = Math.min(text.length, start + MAX_HIT_LINE_CHARS);

@@ -65,13 +65,15 @@ const NO_WAIT = fs.constants.O_NONBLOCK ?? 0;
  * The text of a rules file (`.gitignore`, `info/exclude`) or of a small file of git's, or null when it is absent,
  * unreadable or no regular file (a FIFO there would make the read wait for ever, and the index with it; git itself
  * hangs on one). `follow` false: a symbolic link is not read, as git does not read a `.gitignore` of the work tree
- * that is one.
+ * that is one. A leading byte-order mark is dropped.
  */
 export function readRules(file: string, follow: boolean): string | null {
   try {
     const fd = fs.openSync(file, fs.constants.O_RDONLY | NO_WAIT | (follow ? 0 : NO_FOLLOW));
     try {
-      return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, 'utf8') : null;
+      // without a byte-order mark (Notepad writes one), as git reads it: joined after another file's rules, a mark
+      // kept would make the first rule match nothing
+      return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, 'utf8').replace(/^\uFEFF/, '') : null;
     } finally {
       fs.closeSync(fd);
     }
