@@ -168,6 +168,18 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     assert.strictEqual(r.failures[0].firstLine, 'x' + '😀'.repeat(39) + '…');
   });
 
+  it('refuses more hunks than one block is matched with on a large file (minutes of work), asking for fewer or the file whole', () => {
+    const big = Array.from({ length: 40_000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const many = Array.from({ length: 100 }, (_, i) => h(`line ${i * 300}`, `LINE ${i * 300}`));
+    const r = applyHunks(big, many);
+    assert.ok(!r.ok);
+    assert.deepStrictEqual(r.failures.map((f) => f.index), [0]);
+    assert.match(r.failures[0].reason, /^100 hunks on a file of 40001 lines are more than are matched in one block: send fewer, larger hunks \(at most 74 here\), or the file whole in a <file> block$/);
+    const few = applyHunks(big, many.slice(0, 70));
+    assert.ok(few.ok && few.content.includes('LINE 20700\n'));
+    assert.ok(applyHunks(big, [h('line 5', 'LINE 5')]).ok, 'one hunk is always matched');
+  });
+
   it('refuses an empty SEARCH', () => {
     const r = applyHunks(APP, [h('', 'new line')]);
     assert.ok(!r.ok);
@@ -296,8 +308,20 @@ describe('reply parser: <edit> blocks', () => {
     const r = applyHunks(twice, parsed.hunks);
     assert.ok(r.ok, JSON.stringify(r));
     assert.strictEqual(r.content, 'License\n=======\n\nApache-2.0\n\nLicense\n');
-    // when more than one reading matches, the hunk is refused (never guessed), with what to do instead
-    const both = applyHunks(readme, parsed.hunks);
+    // the one split that leaves the heading on both sides is the only reading: a shorter SEARCH ("License" alone)
+    // that also matches once is never applied
+    const kept = applyHunks(readme, parsed.hunks);
+    assert.ok(kept.ok, JSON.stringify(kept));
+    assert.strictEqual(kept.content, 'License\n=======\n\nApache-2.0\n\nSee License\n');
+    // a stale SEARCH of that shape matches nowhere (a repair round), though its shorter split would match once
+    const stale = parseHunks('<<<<<<< SEARCH\nLicense\n=======\n\nGPL\n=======\nLicense\n=======\n\nApache-2.0\n>>>>>>> REPLACE', 'README.md');
+    assert.ok(stale.ok);
+    const nowhere = applyHunks(readme, stale.hunks);
+    assert.ok(!nowhere.ok && /matches nowhere|not found|no place/i.test(nowhere.failures[0].reason), JSON.stringify(nowhere));
+    // no such split, and more than one reading matches: the hunk is refused (never guessed), with what to do instead
+    const dropped = parseHunks('<<<<<<< SEARCH\nLicense\n=======\n\nMIT\n=======\nMIT\n>>>>>>> REPLACE', 'README.md');
+    assert.ok(dropped.ok);
+    const both = applyHunks(readme, dropped.hunks);
     assert.ok(!both.ok);
     assert.match(both.failures[0].reason, /several ======= lines.*<file path/);
     // each reading is searched through the whole file: past MAX_HUNK_READINGS, the hunk asks for the file whole
@@ -315,6 +339,24 @@ describe('reply parser: <edit> blocks', () => {
     const r = extractFiles('<edit path="a.ts">\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n');
     assert.ok(!r.ok);
     assert.match(r.error, /<edit path="a.ts"> block is not closed with <\/edit>/);
+  });
+
+  it('a first hunk without its <<<<<<< SEARCH line is a parse error, not dropped while the next hunk is applied', () => {
+    const r = parseHunks('const a = 1;\n=======\nconst a = 2;\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nconst b = 1;\n=======\nconst b = 2;\n>>>>>>> REPLACE\n', 'x.ts');
+    assert.ok(!r.ok, JSON.stringify(r));
+    assert.match(r.error, /^the <edit path="x\.ts"> block has a >>>>>>> REPLACE line before any <<<<<<< SEARCH line/);
+  });
+
+  it('a </file> named in the prose after the last block (at the end of a line) does not end that block', () => {
+    for (const prose of ['<summary>Each block is closed with </file>\nDone.</summary>', '<summary>Files come wrapped in </file></summary>']) {
+      const r = extractFiles(`<file path="a.txt">\nhello\n</file>\n\n${prose}\n`);
+      assert.ok(r.ok, prose);
+      assert.deepStrictEqual(r.scan.files, [{ path: 'a.txt', content: 'hello\n' }], prose);
+    }
+    // a closing tag at the end of the content's last line still closes when no tag stands alone on its line
+    const inline = extractFiles('<file path="a.txt">\nhello</file>\n');
+    assert.ok(inline.ok);
+    assert.deepStrictEqual(inline.scan.files, [{ path: 'a.txt', content: 'hello' }]);
   });
 
   it('a REPLACE text with a >>>>>>> REPLACE line of its own (a file about this format) is a parse error, not a hunk cut short', () => {
@@ -485,6 +527,23 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     const [created] = await proposeFiles(ws, [{ path: 'src/con.h', content: 'int con;\n' }]);
     assert.strictEqual(created.status, 'refused');
     assert.match(created.reason!, /"con\.h" is a reserved device name on Windows/);
+  });
+
+  it('blocks for one file through a symlinked folder are one file: edits apply in turn, a second <file> is a duplicate', async () => {
+    fs.writeFileSync(path.join(ws, 'src', 'ab.ts'), 'const a = 1;\nconst b = 1;\n');
+    fs.symlinkSync('src', path.join(ws, 'srclink'), 'dir');
+    const edits = await resolveEdits(ws, [
+      { path: 'src/ab.ts', hunks: [h('const a = 1;', 'const a = 2;')] },
+      { path: 'srclink/ab.ts', hunks: [h('const b = 1;', 'const b = 2;')] },
+    ]);
+    assert.strictEqual(edits.length, 1, JSON.stringify(edits));
+    assert.ok(edits[0].ok && edits[0].content === 'const a = 2;\nconst b = 2;\n', JSON.stringify(edits[0]));
+    const files = await proposeFiles(ws, [
+      { path: 'src/ab.ts', content: 'FIRST\n' },
+      { path: 'srclink/ab.ts', content: 'SECOND\n' },
+    ]);
+    assert.deepStrictEqual(files.map((f) => f.status), ['refused', 'proposed']);
+    assert.match(files[0].reason!, /^duplicate: a later block in the same reply also writes src\/ab\.ts \(as srclink\/ab\.ts, the same file through a symbolic link\)$/);
   });
 
   it('an edit of a file that a <file> block also rewrites is refused as a duplicate', async () => {

@@ -76,6 +76,13 @@ describe('parser: locating the JSON envelope', () => {
     assert.strictEqual(ok('poa', raw).envelope.voice, 'v');
   });
 
+  it('takes a bare envelope before the blocks over a ```json example inside a <file> (a Markdown document)', () => {
+    const raw = JSON.stringify(ENVELOPE) + '\n\n<file path="docs/api.md">\n# API\n\n```json\n{"output": "example"}\n```\n</file>\n';
+    const reply = ok('deva', raw);
+    assert.strictEqual(reply.envelope.voice, ENVELOPE.voice);
+    assert.deepStrictEqual(reply.files, [{ path: 'docs/api.md', content: '# API\n\n```json\n{"output": "example"}\n```\n' }]);
+  });
+
   it('is not fooled by braces, fences and quotes inside JSON strings', () => {
     const tricky = { ...poa, voice: 'a } b { c ``` d " e \\ f', output: { code: 'function f() { return "}"; }\n```\n' } };
     const env = ok('poa', '```json\n' + JSON.stringify(tricky) + '\n```').envelope;

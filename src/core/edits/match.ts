@@ -50,6 +50,15 @@ export interface AppliedHunk {
   tolerant: boolean;
 }
 
+/** The most hunk readings × file lines one block's hunks are matched on (about a second of work). */
+export const MAX_HUNK_WORK = 3_000_000;
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 export type MatchResult = { ok: true; content: string; applied: AppliedHunk[] } | { ok: false; failures: HunkFailure[]; applied: AppliedHunk[] };
 
 export function hunkName(h: Hunk): string {
@@ -232,6 +241,14 @@ function replaceLines(p: Progress, x: Placed, index: number): AppliedHunk {
 
 /** Applies the hunks to `content` (see the header for the rules). Reports every failing hunk, not only the first. */
 export function applyHunks(content: string, hunks: Hunk[]): MatchResult {
+  // each hunk's reading is looked for through the whole file: thousands of hunks on a file of 50,000 lines took
+  // minutes, with the extension host waiting
+  const readings = hunks.reduce((n, h) => n + (h.readings?.length ?? 1), 0);
+  const lines = countLines(content);
+  if (hunks.length > 1 && readings * lines > MAX_HUNK_WORK) {
+    const reason = `${hunks.length} hunks on a file of ${lines} lines are more than are matched in one block: send fewer, larger hunks (at most ${Math.max(1, Math.floor(MAX_HUNK_WORK / lines))} here), or the file whole in a <file> block`;
+    return { ok: false, failures: [{ index: 0, firstLine: hunkName(hunks[0]), reason }], applied: [] };
+  }
   const p = startProgress(content);
   const failures: HunkFailure[] = [];
   const applied: AppliedHunk[] = [];

@@ -53,7 +53,8 @@ export async function resolveEdits(workspace: string, blocks: EditBlockLike[], o
       out.push({ ok: false, path: b.path, relPath: check.relPath, absPath: check.absPath, reason, repairable: false });
       continue;
     }
-    const key = samePathKey(check.relPath);
+    // by where the path really leads: blocks for `src/a.ts` and `link-to-src/a.ts` change one file, hunk after hunk
+    const key = samePathKey(check.realRelPath);
     const prev = byFile.get(key);
     if (prev) prev.hunks.push(...b.hunks);
     else byFile.set(key, { path: b.path, hunks: [...b.hunks] });

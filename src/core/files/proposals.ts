@@ -21,7 +21,8 @@ export async function proposeFiles(
   const checks = blocks.map((b) => checkFilePath(workspaceRoot, b.path, opts));
   const lastIndex = new Map<string, number>();
   checks.forEach((c, i) => {
-    if (c.ok) lastIndex.set(samePathKey(c.relPath), i);
+    // by where the path really leads: `src/a.ts` and `link-to-src/a.ts` are one file, and the earlier block would be lost
+    if (c.ok) lastIndex.set(samePathKey(c.realRelPath), i);
   });
   const out: ProposedFile[] = [];
   for (let i = 0; i < blocks.length; i++) {
@@ -34,8 +35,10 @@ export async function proposeFiles(
       continue;
     }
     const located = { ...base, relPath: check.relPath, absPath: check.absPath };
-    if (lastIndex.get(samePathKey(check.relPath)) !== i) {
-      out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${check.relPath}` });
+    if (lastIndex.get(samePathKey(check.realRelPath)) !== i) {
+      const later = checks[lastIndex.get(samePathKey(check.realRelPath))!] as { relPath: string };
+      const also = later.relPath === check.relPath ? check.relPath : `${check.relPath} (as ${later.relPath}, the same file through a symbolic link)`;
+      out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${also}` });
       continue;
     }
     const tooLarge = sizeRefusal(content);

@@ -33,6 +33,9 @@ export function looseTag(text: string, from: number, to: number, spans: readonly
  */
 export const MAX_HUNK_READINGS = 16;
 
+/** Divider-like lines in a hunk up to which the one split that leaves as many on each side is taken (see parseHunks). */
+const BALANCED_DIVIDERS = 5;
+
 /** One <edit path="…"> block: its SEARCH/REPLACE hunks (see src/core/edits/match.ts for how they are matched). */
 export interface EditBlock {
   path: string;
@@ -54,7 +57,8 @@ interface FileScan {
  * SEARCH marker to its REPLACE marker (a SEARCH marker inside it is an error: a hunk left open); the divider is its one
  * ======= line. When the text itself has divider-like lines (a Markdown heading's underline), the one that is exactly
  * ======= is the divider; when several are, every split is kept as a reading and the matcher
- * (src/core/edits/match.ts) applies the one that fits the file.
+ * (src/core/edits/match.ts) applies the one that fits the file — unless one split alone leaves as many divider-like
+ * lines in SEARCH as in REPLACE (a heading kept on both sides), which is then the only reading.
  */
 export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[] } | { ok: false; error: string } {
   const lines = body.split(/\r?\n/);
@@ -64,6 +68,13 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
   for (const line of lines) {
     if (inside === null) {
       if (HUNK_SEARCH.test(line)) inside = [];
+      // a hunk without its SEARCH marker: ignoring its lines would drop its change without a word
+      else if (HUNK_REPLACE.test(line) && hunks.length === 0) {
+        return {
+          ok: false,
+          error: `the <edit path="${path}"> block has a >>>>>>> REPLACE line before any <<<<<<< SEARCH line: begin each hunk with <<<<<<< SEARCH`,
+        };
+      }
       // the REPLACE text had a marker line of its own, which ended the hunk early: applying it would drop lines
       else if (HUNK_REPLACE.test(line) && hunks.length > 0) {
         return {
@@ -75,7 +86,11 @@ export function parseHunks(body: string, path: string): { ok: true; hunks: Hunk[
       const dividers = inside.flatMap((l, i) => (HUNK_DIVIDER.test(l) ? [i] : []));
       if (dividers.length === 0) return { ok: false, error: noDivider() };
       const exact = dividers.filter((i) => inside![i].trim() === '=======');
-      const at = dividers.length === 1 ? dividers : exact.length > 0 ? exact : dividers;
+      // the text's own divider-like lines (a heading's underline) are most often the same on both sides, SEARCH and
+      // REPLACE: when one split alone leaves as many on each side, it is the divider (whatever its length), and no
+      // other split is tried — a shorter SEARCH that matched by chance would write the hunk's markers into the file
+      const balanced = dividers.length <= BALANCED_DIVIDERS ? dividers.filter((_, k) => k === dividers.length - 1 - k) : [];
+      const at = dividers.length === 1 ? dividers : balanced.length === 1 ? balanced : exact.length > 0 ? exact : dividers;
       if (at.length > MAX_HUNK_READINGS) {
         return {
           ok: false,
@@ -111,16 +126,30 @@ export function firstBlockTag(text: string, from: number): number {
 const CLOSE_END = /[ \t]*(?:\r?\n|<|$)/y;
 
 /**
- * Where the block whose content starts at `from` closes (`tag` before `limit`), or -1: the last such tag that ends its
- * line (CLOSE_END), else the last one. A tag in running text after the block (a summary naming `</file>`) is no end.
+ * Where the block whose content starts at `from` closes (`tag` before `limit`), or -1: the last such tag alone on its
+ * line, else the last that ends its line (CLOSE_END: `last line</file>`), else the last one. A tag in running text
+ * after the block (a summary naming `</file>`, even at the end of its line) is no end.
  */
 function closingTagAt(text: string, tag: string, from: number, limit: number): number {
   const last = text.lastIndexOf(tag, limit - tag.length);
+  let endsLine = -1;
   for (let at = last; at >= from; at = at > 0 ? text.lastIndexOf(tag, at - 1) : -1) {
     CLOSE_END.lastIndex = at + tag.length;
-    if (CLOSE_END.test(text)) return at;
+    if (!CLOSE_END.test(text)) continue;
+    if (startsLine(text, at, from)) return at;
+    if (endsLine === -1) endsLine = at;
   }
-  return last;
+  return endsLine !== -1 ? endsLine : last;
+}
+
+/** Whether only blanks stand between the start of `at`'s line (or `from`) and `at`. */
+function startsLine(text: string, at: number, from: number): boolean {
+  for (let i = at - 1; i >= from; i--) {
+    const c = text[i];
+    if (c === '\n') return true;
+    if (c !== ' ' && c !== '\t') return false;
+  }
+  return true;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { jsonrepair, JSONRepairError } from 'jsonrepair';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { sliceWhole } from '../text/cut';
+import { firstBlockTag } from './blocks';
 
 export const TRUNCATED_ERROR =
   'the reply ends before the JSON envelope is complete — the model probably hit max_tokens';
@@ -80,7 +81,7 @@ type LocateResult = { ok: true; found: Located } | { ok: false; error: string };
 /**
  * Candidate start positions, in order of preference: a `{` right after a ```json / ``` fence, then
  * every other `{` that looks like the start of a JSON object (followed by a key or `}`), so prose
- * braces such as "{user}" are not mistaken for the envelope.
+ * braces such as "{user}" are not mistaken for the envelope — those before the first <file>/<edit> block first.
  */
 export function candidateStarts(text: string, from = 0, to = text.length): number[] {
   const fenced: number[] = [];
@@ -99,7 +100,12 @@ export function candidateStarts(text: string, from = 0, to = text.length): numbe
     const c = text.charCodeAt(j);
     if ((c === 34 || c === 125 || j === text.length) && !fenced.includes(i)) bare.push(i);
   }
-  return [...fenced, ...bare];
+  // the envelope comes before DevA's blocks: a ```json example inside a <file> (a Markdown document's) is no envelope
+  // while one before the first block may be; after it only when none before is (a reply with its blocks first is
+  // then refused for that, by the parser)
+  const firstTag = firstBlockTag(text, from);
+  const before = (i: number) => i < firstTag;
+  return [...fenced.filter(before), ...bare.filter(before), ...fenced.filter((i) => !before(i)), ...bare.filter((i) => !before(i))];
 }
 
 /** Keys that identify a CAPE envelope (as opposed to an example object in prose). */
