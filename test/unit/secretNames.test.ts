@@ -39,12 +39,19 @@ const SECRETS = [
   'vault/team.kdbx',
   '.aws/credentials',
   '.env.example',
+  // backups and variants of credential files, environment folders
+  '.env~',
+  '.env.bak',
+  'config/.npmrc.bak',
+  '.netrc~',
+  '.yarnrc.yml',
+  '.envs/.production/.django',
   // inside a folder of code named like a credentials file, a file still goes by its own name
   'src/credentials/credentials.json',
 ];
 
 /** Names close to the secrets that are ordinary files. */
-const READABLE = ['infra/prod/main.tf', 'infra/prod/variables.tf', 'src/tfstate.ts', 'src/service-account.ts', 'docs/service-accounts.md', 'infra/terraform.tfvars.example',
+const READABLE = ['infra/prod/main.tf', 'infra/prod/variables.tf', 'src/tfstate.ts', 'src/service-account.ts', 'docs/service-accounts.md', 'infra/terraform.tfvars.example', 'src/environment.ts', 'docs/npmrc.md',
   // a folder named like a credentials file (an SDK's credential providers) is code
   'src/credentials/fromEnv.ts', 'lib/secrets.d/index.js'];
 

@@ -187,7 +187,7 @@ describe('workspace policy', () => {
     for (const name of ['src/env.ts', 'environment.ts', 'keyboard.ts', 'src/keys.ts', 'docs/readme.md', 'src/pem.ts']) {
       assert.strictEqual(secretPattern(name), null, name);
     }
-    assert.ok(SECRET_NAME_PATTERNS.includes('.env') && SECRET_NAME_PATTERNS.includes('id_rsa*'));
+    assert.ok(SECRET_NAME_PATTERNS.includes('.env*') && SECRET_NAME_PATTERNS.includes('id_rsa*'));
   });
 
   it('answers secret names with one RegExp that agrees with the `ignore` library on every generated path', () => {
@@ -268,7 +268,7 @@ describe('workspace policy', () => {
     }
     // more one-off checks than the shared matcher keeps answers for: it is renewed and answers the same
     for (let i = 0; i < 25_000; i++) assert.strictEqual(secretPattern(`src/m${i}/x${i}.ts`), null);
-    assert.strictEqual(secretPattern('deep/dir/.env.local'), '.env.*');
+    assert.strictEqual(secretPattern('deep/dir/.env.local'), '.env*');
     assert.strictEqual(secretPattern('keys/server.PEM'), '*.pem');
   });
 

@@ -10,11 +10,9 @@ import ignore, { type Ignore } from 'ignore';
  * The README lists them all (under "Tools during a step"; a test keeps the two the same).
  */
 export const SECRET_NAME_PATTERNS: readonly string[] = [
-  // environment files (direnv's `.envrc` exports them)
-  '.env',
-  '.env.*',
+  // environment files, their backups (`.env~`, `.env.bak`) and folders (`.envs/.production/`); direnv's `.envrc`
+  '.env*',
   '*.env',
-  '.envrc',
   // private keys, certificates with keys, keystores
   '*.pem',
   '*.key',
@@ -28,19 +26,20 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   'id_dsa*',
   'id_ecdsa*',
   'id_ed25519*',
-  // credential stores of package managers and tools
-  '.npmrc',
-  '.yarnrc',
-  '.pypirc',
-  '.netrc',
-  '_netrc',
-  '.git-credentials',
-  '.htpasswd',
-  '.pgpass',
-  '.my.cnf',
-  '.vault-token',
-  '.dockercfg',
-  '.s3cfg',
+  // credential stores of package managers and tools, with their backups and variants (`.npmrc.bak`, `.netrc~`,
+  // Yarn 2's `.yarnrc.yml`, which holds npmAuthToken)
+  '.npmrc*',
+  '.yarnrc*',
+  '.pypirc*',
+  '.netrc*',
+  '_netrc*',
+  '.git-credentials*',
+  '.htpasswd*',
+  '.pgpass*',
+  '.my.cnf*',
+  '.vault-token*',
+  '.dockercfg*',
+  '.s3cfg*',
   'credentials*',
   'secrets.*',
   // Terraform: state (every resource's attributes, passwords included) and its backups, variable files, CLI logins
@@ -48,7 +47,7 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   '*.tfstate.*',
   '*.tfvars',
   '*.tfvars.json',
-  '.terraformrc',
+  '.terraformrc*',
   'terraform.rc',
   // cloud service-account keys and OAuth client secrets (Google Cloud, Firebase)
   'service-account*.json',
