@@ -105,3 +105,37 @@ describe('symbol extraction: tricky declarations', () => {
     assert.deepStrictEqual(scanFile('src/lib.rs', rs).symbols, ['MAX_LEN', 'COUNT', 'new']);
   });
 });
+
+describe("Python imports (symbolsOther.ts pythonImports; resolved by importGraph.ts)", () => {
+  it('names relative imports from the file\'s folder, absolute ones as module paths, and the names a `from` imports as possible submodules', () => {
+    const py = [
+      'from __future__ import annotations',
+      'import os, app.db as db',
+      'from . import views, models as m',
+      'from .utils import (',
+      '    slugify,',
+      '    Timer,',
+      ')',
+      'from ..core.config import Settings  # a comment',
+      'from app.services import mail',
+      'def f():',
+      '    from .lazy import thing',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('src/app/web/routes.py', py).imports, [
+      'py:./views',
+      'py:./models',
+      'py:./utils',
+      'py:./utils/slugify',
+      'py:./utils/Timer',
+      'py:../core/config',
+      'py:../core/config/Settings',
+      'py:app/services',
+      'py:app/services/mail',
+      'py:./lazy',
+      'py:./lazy/thing',
+      'py:os',
+      'py:app/db',
+    ]);
+    assert.deepStrictEqual(scanFile('src/app/a.ts', 'from . import x\n').imports, [], 'not Python');
+  });
+});

@@ -487,6 +487,35 @@ describe('workspace index', () => {
     assert.deepStrictEqual(index.importersOf('src/theme/themeStore.ts').sort(), ['src/pages/SettingsPage.tsx', 'test/themeStore.test.ts']);
   });
 
+  it("resolves Python imports to the workspace's modules and packages: relative, absolute from a folder above, from src/", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-index-py-'));
+    const files: Record<string, string> = {
+      'src/shop/__init__.py': 'from .app import create_app\n',
+      'src/shop/app.py': 'from shop.db import models\nfrom .views import cart\nimport json\n',
+      'src/shop/db/__init__.py': '',
+      'src/shop/db/models.py': 'class Order: ...\n',
+      'src/shop/views/__init__.py': '',
+      'src/shop/views/cart.py': 'from ..db.models import Order\n',
+      'tests/test_cart.py': 'from shop.views.cart import add\nimport shop\n',
+    };
+    for (const [rel, body] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), body);
+    }
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const imports = (p: string) => index.get(p)!.imports;
+    assert.deepStrictEqual(imports('src/shop/__init__.py'), ['src/shop/app.py']);
+    assert.deepStrictEqual(imports('src/shop/app.py'), ['src/shop/db/__init__.py', 'src/shop/db/models.py', 'src/shop/views/__init__.py', 'src/shop/views/cart.py']);
+    assert.deepStrictEqual(imports('src/shop/views/cart.py'), ['src/shop/db/models.py']);
+    assert.deepStrictEqual(imports('tests/test_cart.py'), ['src/shop/views/cart.py', 'src/shop/__init__.py']);
+    assert.deepStrictEqual(index.importersOf('src/shop/views/cart.py').sort(), ['src/shop/app.py', 'tests/test_cart.py']);
+    // a module added later is resolved by the files that name it
+    fs.writeFileSync(path.join(root, 'src', 'shop', 'views', 'add.py'), 'x = 1\n');
+    fs.writeFileSync(path.join(root, 'tests', 'test_cart.py'), 'from shop.views.cart import add\nfrom shop.views import add\n');
+    await index.refresh();
+    assert.deepStrictEqual(imports('tests/test_cart.py'), ['src/shop/views/cart.py', 'src/shop/views/__init__.py', 'src/shop/views/add.py']);
+  });
+
   it('indexes no name a workspace-relative path cannot address: every indexed path passes the read check', async function () {
     // names POSIX allows and the path rules refuse (a newline would also break a map line in two)
     if (process.platform === 'win32') this.skip();

@@ -1,10 +1,12 @@
 // The workspace index's import graph: each indexed file's import specifiers resolved to the workspace files they
 // name (TypeScript/JavaScript resolution: extensions, index files, `./x.js` naming `x.ts`; bare specifiers through the
 // workspace's own module names, moduleAliases.ts: tsconfig `paths` and `baseUrl`, package names and `imports`; else
-// the `@/` and `~/` aliases of `src/`), kept up to date incrementally as files come and go, and the reverse edges
+// the `@/` and `~/` aliases of `src/`; Python's: a relative import from the file's folder, an absolute one from a folder
+// above the file or `src/`, each as a module `x.py` or a package `x/__init__.py`), kept up to date incrementally as files come and go, and the reverse edges
 // (importersOf).
 import type { FileEntry } from './indexEntry';
 import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
+import { PY_SPEC } from './symbolsOther';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
@@ -166,7 +168,7 @@ export class ImportGraph {
       const dir = dirOf(p);
       names.add(stem || base);
       dirs.add(dir);
-      if (stem === 'index') {
+      if (stem === 'index' || stem === '__init__') {
         names.add(dir.slice(dir.lastIndexOf('/') + 1));
         under.push(dir ? dir + '/' : '');
         dirs.add(dirOf(dir));
@@ -192,6 +194,7 @@ export class ImportGraph {
    * file being resolved, remembered under the folders a bare specifier's bases lie in (affectedBy).
    */
   resolve(from: string, spec: string, user?: FileEntry): string | null {
+    if (spec.startsWith(PY_SPEC)) return this.resolvePython(from, spec.slice(PY_SPEC.length));
     let base: string;
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
       base = joinRelative(from, spec);
@@ -210,6 +213,29 @@ export class ImportGraph {
     }
     if (base.startsWith('..')) return null;
     return this.resolveBase(base);
+  }
+
+  /**
+   * A Python import (symbolsOther.ts pythonImports): relative, from the file's folder; absolute, from the file's
+   * folder or one above it (`src/app/db.py`'s `app.models` is `src/app/models.py`), else from `src/`.
+   */
+  private resolvePython(from: string, spec: string): string | null {
+    if (spec.startsWith('./') || spec.startsWith('../')) {
+      const base = joinRelative(from, spec);
+      return base.startsWith('..') ? null : this.pythonModule(base);
+    }
+    for (let dir = dirOf(from); ; dir = dirOf(dir)) {
+      const hit = this.pythonModule(dir ? `${dir}/${spec}` : spec);
+      if (hit) return hit;
+      if (!dir) break;
+    }
+    return this.pythonModule(`src/${spec}`);
+  }
+
+  /** The module file or package of a module path: `a/b.py`, `a/b.pyi`, `a/b/__init__.py`. */
+  private pythonModule(base: string): string | null {
+    for (const p of [`${base}.py`, `${base}/__init__.py`, `${base}.pyi`]) if (this.files.has(p)) return p;
+    return null;
   }
 
   /** A bare specifier through the workspace's module names; `user` is remembered under each base's folder. */

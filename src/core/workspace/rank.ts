@@ -93,6 +93,8 @@ export interface RankedFile {
   score: number;
 }
 
+const PYTHON = /\.pyi?$/;
+
 /** The best text matches whose text is searched for the objective's code identifiers (bounds the reads). */
 const IDENTIFIER_FILES = 100;
 
@@ -105,6 +107,12 @@ export const RANK_WEIGHTS = {
   importsSeed: 0.3,
   /** A test that imports a seed: tests import what they exercise and the package's entry, so the link says less. */
   testImportsSeed: 0.15,
+  /**
+   * Import links of a Python seed, × this: Python tests import the package rather than the module they exercise, so
+   * a seed's imports mostly bring more source files, which crowd out the tests changed with them. On 280 commits of 7
+   * Python repositories: recall 0.479 → 0.465 at full weight, 0.481 at 0.5 (source files alone 0.450 → 0.476, 0.461).
+   */
+  pythonImports: 0.5,
   /** A neighbour linked to more files than this (a barrel, a shared helper) gets less per link: × √(hub / links). */
   hub: 4,
   nameHit: 0.6,
@@ -259,8 +267,9 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const link = (t: string, v: number) => {
       if (t !== p && v > (links.get(t) ?? 0)) links.set(t, v);
     };
-    for (const t of f.imports) link(t, w.importedBySeed * damp(index.importersOf(t).length));
-    for (const t of index.importersOf(p)) link(t, (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
+    const py = PYTHON.test(p) ? w.pythonImports : 1;
+    for (const t of f.imports) link(t, py * w.importedBySeed * damp(index.importersOf(t).length));
+    for (const t of index.importersOf(p)) link(t, py * (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
     if (!byStem) {
       byStem = new Map();
       for (const g of index.all()) {

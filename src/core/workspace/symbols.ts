@@ -9,11 +9,11 @@
 // `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
 // literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Markdown: headings. Other languages: the
 // plain fallback takes unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …),
-// those of a block namespace, and Go's and Rust's public constants (symbolsOther.ts).
+// those of a block namespace, and Go's and Rust's public constants; Python's imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { STYLE_EXT } from './fileKinds';
-import { scanFallback } from './symbolsOther';
+import { pythonImports, scanFallback } from './symbolsOther';
 
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once. */
@@ -89,6 +89,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
     }
   } else {
     scanFallback(relPath, text, local);
+    if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));
   }
   const seen = new Set<string>();
   const symbols: string[] = [];

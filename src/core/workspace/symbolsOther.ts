@@ -61,3 +61,47 @@ export function scanFallback(relPath: string, text: string, out: string[]): void
     if (m) out.push(m[1]);
   }
 }
+
+/** The prefix of a Python import's specifier: the import graph resolves these the Python way (importGraph.ts). */
+export const PY_SPEC = 'py:';
+/** Names of one `from … import a, b` taken as possible submodules (`from . import views, models`). */
+const PY_NAMES = 24;
+const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/gm;
+const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#;]+)/gm;
+
+/**
+ * A Python file's imports as specifiers of PY_SPEC: a relative one (`from ..db.models import User`) as the path it
+ * names from the file's folder (`py:../db/models`), an absolute one (`import app.db`, `from app import views`) as a
+ * module path (`py:app/db`); the names a `from` imports also as submodules of it (`py:app/views`), since `from pkg
+ * import mod` imports a module as often as a name. Which of them are files of the workspace is the graph's to find.
+ */
+export function pythonImports(text: string): string[] {
+  const out: string[] = [];
+  const modulePath = (dots: string, mod: string): string | null => {
+    const rel = mod.split('.').filter(Boolean).join('/');
+    if (!dots) return rel || null;
+    const up = dots.length === 1 ? './' : '../'.repeat(dots.length - 1);
+    return up + rel;
+  };
+  for (const m of text.matchAll(PY_FROM)) {
+    if (m[1] === '' && m[2] === '__future__') continue;
+    const base = modulePath(m[1], m[2]);
+    if (base === null) continue;
+    if (m[2]) out.push(PY_SPEC + base);
+    const names = m[3]
+      .replace(/[()\\]/g, ' ')
+      .split(',')
+      .map((s) => s.trim().split(/\s+as\s+/)[0].trim())
+      .filter((s) => /^[A-Za-z_]\w*$/.test(s))
+      .slice(0, PY_NAMES);
+    const dir = base.endsWith('/') ? base : base + '/';
+    for (const n of names) out.push(PY_SPEC + dir + n);
+  }
+  for (const m of text.matchAll(PY_IMPORT)) {
+    for (const part of m[1].replace(/\\/g, ' ').split(',')) {
+      const mod = part.trim().split(/\s+as\s+/)[0].trim();
+      if (/^[A-Za-z_][\w.]*$/.test(mod)) out.push(PY_SPEC + mod.split('.').join('/'));
+    }
+  }
+  return out;
+}
