@@ -4,6 +4,7 @@
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem, KptKind } from '../model/types';
 import { splitStatus, withoutStatusMarker } from './items';
+import { usualLineBreak } from '../files/text';
 import { oneLine } from '../text/cut';
 import { closesFence, fenceOpening, headingOf } from '../text/markdown';
 
@@ -82,7 +83,9 @@ export interface KptDocument {
 export function parseKptDocument(markdown: string): KptDocument {
   const bom = markdown.startsWith('\uFEFF');
   const body = bom ? markdown.slice(1) : markdown;
-  const eol = /\r?\n/.exec(body)?.[0] === '\r\n' ? '\r\n' : '\n';
+  // the file's usual line break, not its first line's: one CRLF line (a paste) must not turn every line CRLF on the
+  // next write, a whole-file diff that a union merge would duplicate
+  const eol = usualLineBreak(body);
   const lines = body.split(/\r\n|\r|\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // the final newline is not a line
   const items: KptDocItem[] = [];

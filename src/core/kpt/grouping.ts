@@ -8,6 +8,7 @@ import type { KptItem, KptKind } from '../model/types';
 import { KPT_KINDS } from './kpt';
 import { TAG_RE } from './document';
 import { charBigrams } from '../text';
+import { sliceWhole } from '../text/cut';
 
 export interface KptGroup {
   kind: KptKind;
@@ -71,7 +72,10 @@ const squash = (s: string): string => s.toLowerCase().replace(/[\p{P}\p{S}\p{Z}\
  * whole text when the core is too short. Content words are read from `core`, so both come from one pass.
  */
 function normalised(text: string): { norm: string; core: string } {
-  const base = text.normalize('NFKC').replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
+  // a KPT item is a sentence or two: past this, the text adds nothing to what it is about, and nested brackets
+  // (removed one level per pass below) would cost length × depth
+  const base = sliceWhole(text, 0, MAX_COMPARED_CHARS)
+    .normalize('NFKC').replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
   let core = base.split(/\s*(?:\u2014\u2014|\u2015\u2015|\u2014|\u2015)\s*|\s+--?\s+/)[0];
   for (let prev = ''; prev !== core; ) {
     prev = core;
@@ -85,6 +89,12 @@ function normalised(text: string): { norm: string; core: string } {
 
 /** Scripts written without spaces between words: their items are compared by character bigrams. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/** Characters of an item that grouping compares (see normalised). */
+const MAX_COMPARED_CHARS = 1000;
+
+/** An English negation: an item with one never groups with an item without (groupKpt). */
+const NEGATION = /\b(?:not|no|never|without|cannot|avoid|stop)\b|n['’]t\b/i;
 
 /** English function words: they say nothing of what an item is about. */
 const FUNCTION_WORDS = new Set(
@@ -218,7 +228,10 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
   const groupKeys: Set<string>[] = [];
   const keyOf = (i: number): string => items[i].taskId ?? `\u0000untagged#${i}`;
 
-  for (const kind of KPT_KINDS) {
+  // a statement and its negation share their content words ("CI is not green", "CI is green") but are opposite items:
+  // they never group (adopting one Try must not adopt "Do not …")
+  const negated = parts.map((p) => NEGATION.test(p.core));
+  for (const [kind, neg] of KPT_KINDS.flatMap((k) => [[k, false] as const, [k, true] as const])) {
     const index: number[][] = []; // bigram id → anchor ids
     const exact = new Map<string, number>(); // normalised text → group
     const anchorGroup: number[] = [];
@@ -227,7 +240,7 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
     let counts = new Int32Array(64);
     const touched: number[] = [];
     for (let i = 0; i < items.length; i++) {
-      if (items[i].kind !== kind) continue;
+      if (items[i].kind !== kind || negated[i] !== neg) continue;
       let gi = exact.get(norm[i]) ?? -1;
       let ids: Int32Array | null = null;
       if (gi < 0) {
@@ -331,5 +344,8 @@ export function groupKpt(items: KptItem[], opts: GroupKptOptions = {}): KptGroup
       }
     }
   }
-  return groups;
+  // per kind, in the order of their first items (the two polarities were grouped apart)
+  const at = new Map(items.map((it, i) => [it, i] as const));
+  const kindAt = (k: KptKind) => KPT_KINDS.indexOf(k);
+  return groups.sort((a, b) => kindAt(a.kind) - kindAt(b.kind) || at.get(a.items[0])! - at.get(b.items[0])!);
 }

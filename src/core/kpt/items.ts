@@ -27,7 +27,9 @@ export const KPT_STATUSES: Record<KptKind, readonly KptStatus[]> = {
  * line-based git merge (merge=union) moves it with its item, and nothing is added on other lines. An open item has
  * no marker, so a file that never used statuses is unchanged.
  */
-const STATUS_MARKER_RE = /\s*<!--\s*cape-kpt:\s*(open|adopted|dropped|resolved)(?:\s+by\s+([^\s<>]+))?\s*-->/gi;
+// no leading \s* (the blanks before a marker go with oneLine or trimEnd): tried at every position of a long run of
+// blanks, it made a 100 KB line of them take seconds
+const STATUS_MARKER_RE = /<!--\s*cape-kpt:\s*(open|adopted|dropped|resolved)(?:\s+by\s+([^\s<>]+))?\s*-->/gi;
 
 /** The trailing marker for a status ('' for open). */
 export function kptStatusMarker(status: KptStatus | undefined, by?: string): string {
@@ -52,7 +54,11 @@ export function splitStatus(text: string): { text: string; status?: KptStatus; b
 /** A line without its status marker(s). */
 export function withoutStatusMarker(line: string): string {
   STATUS_MARKER_RE.lastIndex = 0;
-  return line.replace(STATUS_MARKER_RE, '');
+  const out = line.replace(STATUS_MARKER_RE, '');
+  if (out === line) return line;
+  // removing one marker may join the text around it into another (`<!-- cape-kpt: <!-- cape-kpt: resolved --> resolved
+  // -->`): what is left of comment delimiters goes too, so no text sets a status (status.ts alone does)
+  return (/cape-kpt/i.test(out) ? out.replace(/<!--|-->/g, '') : out).trimEnd();
 }
 
 /**
@@ -62,8 +68,19 @@ export function withoutStatusMarker(line: string): string {
 export function replaceStatusMarker(text: string, marker: string): string | null {
   const all = [...text.matchAll(STATUS_MARKER_RE)];
   if (!all.length) return null;
-  let n = 0;
-  return text.replace(STATUS_MARKER_RE, () => (++n === all.length ? marker : ''));
+  let out = '';
+  let at = 0;
+  all.forEach((m, k) => {
+    // the white space before a marker goes with it (`marker` brings its own space)
+    out += withoutTrailingBlanks(text.slice(at, m.index)) + (k === all.length - 1 ? marker : '');
+    at = m.index + m[0].length;
+  });
+  return out + text.slice(at);
+}
+
+/** `s` without the white space it ends with, line breaks included (a marker wrapped onto a line of its own). */
+function withoutTrailingBlanks(s: string): string {
+  return s.trimEnd();
 }
 
 /** A status decision (adopted, dropped, resolved) outranks open. */

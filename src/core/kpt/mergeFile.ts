@@ -84,7 +84,7 @@ export async function mergeKptFile(
       try {
         bytes = await fsp.readFile(filePath);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fileReadError(filePath, err);
       }
       let existing = '';
       const notText = bytes ? notTextReason(bytes) : null;
@@ -136,6 +136,10 @@ export async function readKptText(filePath: string, workspaceRoot?: string): Pro
     bytes = await fsp.readFile(filePath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '' };
+    // a folder in its place: no history, as for a file that is not text; the session goes on (a merge says why)
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR') {
+      return { text: '', warning: `${filePath} was not read: it is a folder, not a file. The Cape Master gets no KPT history; move the folder away so the next merge can write the file.` };
+    }
     throw fileReadError(filePath, err);
   }
   const notText = notTextReason(bytes);

@@ -1,5 +1,6 @@
 // Session metrics, computed in code from envelopes, usage and timings — never by the model.
 // Plain Node: nothing in src/core may import 'vscode'.
+import * as fs from 'fs';
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import {
@@ -20,6 +21,7 @@ import { readFrontmatter } from '../cape/frontmatter';
 import { formatTsr, testLabel, type TsrResult } from './tsr';
 import { parseRetrospectiveName } from '../store/records';
 import { formatDuration } from '../model/dates';
+import { NO_FOLLOW, NO_WAIT } from '../files/openFlags';
 
 export interface MetricsInput {
   envelopes: Partial<Record<StepId, Envelope>>;
@@ -242,10 +244,15 @@ function frontmatterUnclosed(text: string): boolean {
   return /^\uFEFF?---[ \t]*\r?\n/.test(text) && !/\n---[ \t]*(\r?\n|$)/.test(text);
 }
 
-/** The start of a file, enough for its frontmatter (read on until it closes, up to FRONTMATTER_MAX_BYTES). */
+/**
+ * The start of a file, enough for its frontmatter (read on until it closes, up to FRONTMATTER_MAX_BYTES). A plain
+ * file only: a link (which may lead out of the workspace) or a FIFO (which would keep the read waiting, and the
+ * session's end with it) is an error, which the callers take as an unreadable file.
+ */
 export async function readHead(file: string): Promise<string> {
-  const fh = await fsp.open(file, 'r');
+  const fh = await fsp.open(file, fs.constants.O_RDONLY | NO_FOLLOW | NO_WAIT);
   try {
+    if (!(await fh.stat()).isFile()) throw new Error(`${file} is not a plain file`);
     const parts: Buffer[] = [];
     let total = 0;
     for (;;) {

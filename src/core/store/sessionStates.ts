@@ -61,7 +61,14 @@ export class SessionStates {
   async load(taskId: string): Promise<SessionState | null> {
     const file = this.layout.statePath(taskId);
     const data = await readJsonFileIfAny(file);
-    return data === undefined ? null : parseSessionState(data, file);
+    if (data === undefined) return null;
+    const state = parseSessionState(data, file);
+    // a state file copied or edited to name another session: resuming it would write over that session's state
+    if (state.taskId !== taskId) {
+      const reason = `names session "${state.taskId}", not "${taskId}" (copied or edited by hand?); set its "taskId" back to "${taskId}".`;
+      throw new StoreError(`${file} ${reason}`, file, `it ${reason}`);
+    }
+    return state;
   }
 
   /** Every saved session, newest first (by creation time). Damaged state files are skipped. */

@@ -52,7 +52,7 @@ export class StepRecords {
     }
     if (!file) file = await this.findPairFile(taskId, step);
     if (!file) return null;
-    return parseStepRecord(await readJsonFile(file), step, file);
+    return parseStepRecord(await readJsonFile(file), step, file, taskId);
   }
 
   /** The newest pair file of a task's step (absolute), or null. */
@@ -87,10 +87,15 @@ export class StepRecords {
 }
 
 /** A step record as read from `file`: missing optional parts get their defaults; an incomplete one is a StoreError. */
-function parseStepRecord(data: unknown, step: StepId, file: string): StepRecord {
+function parseStepRecord(data: unknown, step: StepId, file: string, taskId: string): StepRecord {
   const rec = data as Partial<StepRecord> & { taskId?: unknown };
   if (!rec || typeof rec !== 'object' || rec.step !== step || typeof rec.raw !== 'string' || !rec.envelope || typeof rec.envelope !== 'object') {
     throw new StoreError(`Step record ${file} is not a complete ${step} record of CAPE.`, file);
+  }
+  // a record of another session (a state file naming another task's pair file) is not this session's step
+  if (typeof rec.taskId === 'string' && rec.taskId !== taskId) {
+    const reason = `it is a record of session "${rec.taskId}", not "${taskId}". Point the state's step file at this session's record, or run step ${step} again.`;
+    throw new StoreError(`Step record ${file}: ${reason}`, file, reason);
   }
   const problems = stepRecordProblems(data);
   if (problems) {

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { statOrNull } from './disk';
+import { NO_FOLLOW, NO_WAIT } from '../files/openFlags';
 
 /**
  * Whether `.gitignore` patterns match regardless of case: git's core.ignorecase, which `git init` sets only on a
@@ -56,10 +57,6 @@ export function infoExcludeOf(top: string): string | null {
   return path.join(common, 'info', 'exclude');
 }
 
-/** O_NOFOLLOW where the platform has it. */
-const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-/** Opening a FIFO for reading waits for a writer, for ever: O_NONBLOCK does not (it changes nothing for a regular file). */
-const NO_WAIT = fs.constants.O_NONBLOCK ?? 0;
 
 /**
  * The text of a rules file (`.gitignore`, `info/exclude`) or of a small file of git's, or null when it is absent,
