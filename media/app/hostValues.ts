@@ -52,7 +52,10 @@ export function plain(x: unknown, depth = 0): unknown {
   if (Array.isArray(x)) return x.map((v) => plain(v, depth + 1));
   if (isObj(x)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) if (v !== undefined && typeof v !== 'function') out[k] = plain(v, depth + 1);
+    // defined, not assigned: a "__proto__" key of the model's JSON is a key like any other, never the prototype
+    for (const [k, v] of Object.entries(x)) {
+      if (v !== undefined && typeof v !== 'function') Object.defineProperty(out, k, { value: plain(v, depth + 1), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return null;

@@ -6,7 +6,7 @@ import { avatar, button, h, icon } from './dom';
 import { filesSection } from './files';
 import { renderMarkdown } from './markdown';
 import type { PanelViewState, SessionView } from './model';
-import { ERROR_TITLE, renderTurn } from './turn';
+import { errorTitle, renderTurn } from './turn';
 
 /** The children of the transcript <main> for a full render. */
 export function transcriptContent(state: PanelViewState, memory: RenderMemory): HTMLElement[] {
@@ -35,7 +35,7 @@ function sessionBody(s: SessionView, state: PanelViewState, readonly: boolean, m
     body.append(h('div', { class: 'objective' }, h('div', { class: 'objective-label' }, icon('target'), ' Objective'), renderMarkdown(s.objective)));
   }
   if (s.error) {
-    const banner = h('div', { class: 'error-box', attrs: { role: 'alert' } }, h('div', { class: 'error-title' }, icon('error'), ` ${ERROR_TITLE[s.error.kind] ?? ERROR_TITLE.unknown}`), h('p', { class: 'error-message', text: s.error.message }));
+    const banner = h('div', { class: 'error-box', attrs: { role: 'alert' } }, h('div', { class: 'error-title' }, icon('error'), ` ${errorTitle(s.error.kind)}`), h('p', { class: 'error-message', text: s.error.message }));
     if (!readonly && s.taskId) banner.append(h('div', { class: 'actions' }, button({ label: 'Resume', action: 'resume', icon: 'debug-restart', data: { taskId: s.taskId }, disabled: state.busy })));
     body.append(banner);
   }

@@ -25,6 +25,11 @@ export const ERROR_TITLE: Record<string, string> = {
   unknown: 'Something went wrong',
 };
 
+/** The title of an error kind (an own key of ERROR_TITLE: a kind named "constructor" is unknown). */
+export function errorTitle(kind: string): string {
+  return Object.hasOwn(ERROR_TITLE, kind) ? ERROR_TITLE[kind] : ERROR_TITLE.unknown;
+}
+
 /** The writing-progress count (also updated in place by the view on 'output-progress'). */
 export function workingText(chars: number): string {
   return chars >= 1000 ? `${(chars / 1000).toFixed(1)}k characters` : `${chars} characters`;
@@ -131,7 +136,7 @@ function retroResults(s: SessionView): HTMLElement {
 
 function errorBox(s: SessionView, st: StepView, state: PanelViewState, readonly: boolean): HTMLElement {
   const e = st.error!;
-  const box = h('div', { class: 'error-box', attrs: { role: 'alert' } }, h('div', { class: 'error-title' }, icon(e.kind === 'cancelled' ? 'debug-stop' : 'error'), ` ${ERROR_TITLE[e.kind] ?? ERROR_TITLE.unknown}`), h('p', { class: 'error-message', text: e.message }));
+  const box = h('div', { class: 'error-box', attrs: { role: 'alert' } }, h('div', { class: 'error-title' }, icon(e.kind === 'cancelled' ? 'debug-stop' : 'error'), ` ${errorTitle(e.kind)}`), h('p', { class: 'error-message', text: e.message }));
   if (!readonly) {
     const actions = h('div', { class: 'actions' }, button({ label: 'Retry', action: 'retry', icon: 'refresh', primary: true, data: { step: st.step }, disabled: state.busy, focusKey: `retry:${st.step}` }));
     if (s.taskId) actions.append(button({ label: 'Resume session', action: 'resume', icon: 'debug-restart', data: { taskId: s.taskId }, disabled: state.busy, focusKey: 'resume' }));

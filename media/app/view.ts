@@ -16,24 +16,32 @@ import { refreshAnswerButtons, typedAnswers } from './questions';
 import { transcriptContent } from './session';
 import { renderTurn, workingText } from './turn';
 
+/** The longest a streamed voice waits to go into the page when no frame comes (a hidden panel's frames are paused). */
+const VOICE_FLUSH_MS = 100;
+
 export class PanelView {
   private header = h('header', { class: 'panel-header' });
   private main = h('main', { class: 'transcript', attrs: { 'aria-label': 'Session transcript' } });
   private footer = h('footer', { class: 'objective-footer' });
   /** Kept across re-renders (see RenderMemory). */
   private readonly memory: RenderMemory = { openOutputs: new Set<string>() };
+  /** Streamed voice not yet in the page, in arrival order, and the latest state it came with (queueVoice). */
+  private readonly voiceQueue: { step: StepId; text: string }[] = [];
+  private voiceState: PanelViewState | null = null;
+  private voiceTimer: ReturnType<typeof setTimeout> | null = null;
+  private voiceFrame: number | null = null;
 
   constructor(private readonly root: HTMLElement) {
     root.replaceChildren(this.header, this.main, this.footer);
   }
 
   render(state: PanelViewState, change: Change = { kind: 'all' }): void {
+    if (change.kind === 'voice-append') return this.queueVoice(state, change.step!, change.text ?? '');
+    // what is queued goes in first: a change re-rendered from the state holds that text already, and replaces it
+    this.flushVoice();
     const stick = this.nearBottom();
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.focusKey;
     switch (change.kind) {
-      case 'voice-append':
-        if (!this.appendVoice(change.step!, change.text ?? '')) this.renderStep(state, change.step!);
-        break;
       case 'output-progress':
         if (!this.updateProgress(state, change.step!)) this.renderStep(state, change.step!);
         break;
@@ -91,6 +99,42 @@ export class PanelView {
       const before = slots.slice(slots.indexOf(step) + 1).map(find).find((x) => x) ?? null;
       container.insertBefore(fresh, before);
     }
+  }
+
+  /**
+   * A streamed voice arrives a few tokens a message: each append measured where the view is scrolled and scrolled it,
+   * a layout of the whole growing voice per message (a 60 KB voice took half a minute, a 5 MB one killed the page).
+   * Appends are queued and go in together once a frame (or VOICE_FLUSH_MS, where frames are paused), with one look at
+   * the scroll position and one scroll.
+   */
+  private queueVoice(state: PanelViewState, step: StepId, text: string): void {
+    this.voiceState = state;
+    const last = this.voiceQueue.at(-1);
+    if (last && last.step === step) last.text += text;
+    else this.voiceQueue.push({ step, text });
+    if (this.voiceTimer !== null) return;
+    const flush = () => this.flushVoice();
+    this.voiceFrame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(flush) : null;
+    this.voiceTimer = setTimeout(flush, VOICE_FLUSH_MS);
+  }
+
+  private flushVoice(): void {
+    if (this.voiceTimer === null) return;
+    clearTimeout(this.voiceTimer);
+    if (this.voiceFrame !== null) cancelAnimationFrame(this.voiceFrame);
+    this.voiceTimer = this.voiceFrame = null;
+    const queued = this.voiceQueue.splice(0);
+    const state = this.voiceState;
+    this.voiceState = null;
+    if (!queued.length || !state) return;
+    const stick = this.nearBottom();
+    const rendered = new Set<StepId>(); // a turn rendered from the state holds its later queued text already
+    for (const { step, text } of queued) {
+      if (rendered.has(step) || this.appendVoice(step, text)) continue;
+      this.renderStep(state, step);
+      rendered.add(step);
+    }
+    if (stick) this.scrollToBottom();
   }
 
   private appendVoice(step: StepId, text: string): boolean {

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { renderPanelHtml } from './html';
 import { isSafeExternalHref, isWebviewMessage, type HostMessage, type SessionMessage } from './protocol';
 import type { Services } from '../services';
+import { isInside } from '../core';
 
 export const CHAT_VIEW_TYPE = 'cape.chat';
 export const CHAT_TITLE = 'CAPE Session';
@@ -150,7 +151,8 @@ export class ChatPanel implements vscode.Disposable {
       }
       case 'openLink':
         // Validated as http(s) by isWebviewMessage; checked again here because it leaves the editor.
-        if (isSafeExternalHref(msg.href)) void vscode.env.openExternal(vscode.Uri.parse(msg.href, true));
+        // the URL as checked (normalised), not the raw text, which VS Code's parser may read otherwise (" https://x")
+        if (isSafeExternalHref(msg.href)) void vscode.env.openExternal(vscode.Uri.parse(new URL(msg.href).toString(), true));
         return;
       case 'copy':
         void vscode.env.clipboard.writeText(msg.text);
@@ -184,8 +186,8 @@ export class ChatPanel implements vscode.Disposable {
       void vscode.window.showWarningMessage(`CAPE: ${rel} does not exist in the workspace.`);
       return;
     }
-    const back = path.relative(realRoot, real);
-    if (path.isAbsolute(rel) || !back || back.startsWith('..') || path.isAbsolute(back)) {
+    // the one "is inside" rule of core: a name that merely starts with two dots (`..notes.md`) is inside
+    if (path.isAbsolute(rel) || !isInside(realRoot, real, { strict: true })) {
       this.handlers.log.warn(`chat panel: refused to open ${JSON.stringify(p.slice(0, 200))}: outside the workspace`);
       void vscode.window.showWarningMessage('CAPE: only files inside the workspace can be opened from the panel.');
       return;

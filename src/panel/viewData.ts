@@ -9,6 +9,7 @@
 import * as path from 'path';
 import type { ProposedFile, SessionEvent } from '../core';
 import type { FileView, FileViewStatus, PanelEvent } from './protocol';
+import { isInside } from '../core';
 
 /**
  * The panel row of a proposed file. Without `state` the status follows the file (refused, applied, else
@@ -30,10 +31,9 @@ export function fileView(
 export function workspaceRelative(p: string, workspaceRoot: string | undefined): string {
   if (!p || !path.isAbsolute(p)) return p.split(path.sep).join('/');
   if (!workspaceRoot) return path.basename(p);
-  const rel = path.relative(workspaceRoot, p);
   // Never expected (the store writes inside the workspace), but an outside path is not sent in full either.
-  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return path.basename(p);
-  return rel.split(path.sep).join('/');
+  if (!isInside(workspaceRoot, p, { strict: true })) return path.basename(p);
+  return path.relative(workspaceRoot, p).split(path.sep).join('/');
 }
 
 /** The view-shaped form of one runner event (see the header). */

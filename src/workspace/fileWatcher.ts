@@ -5,6 +5,7 @@
 // per feature. ESLint refuses createFileSystemWatcher anywhere else (eslint.config.mjs).
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { isInside } from '../core';
 
 export type FileChangeKind = 'create' | 'change' | 'delete';
 
@@ -73,8 +74,8 @@ export class WorkspaceFileWatcher implements FileWatcherApi, vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder ?? vscode.Uri.file(root), '**/*'));
     const listeners = new Set<(change: FileChange) => void>();
     const fire = (kind: FileChangeKind) => (uri: vscode.Uri) => {
+      if (!isInside(root, uri.fsPath, { strict: true })) return;
       const rel = path.relative(root, uri.fsPath);
-      if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return;
       const change: FileChange = { kind, uri, root, rel: rel.split(path.sep).join('/') };
       for (const l of [...listeners]) {
         try {

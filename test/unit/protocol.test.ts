@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { isHostMessage, isPanelEvent, isSafeExternalHref, isWebviewMessage, MAX_ANSWER_LENGTH, MAX_ANSWERS, MAX_PATH_LENGTH } from '../../src/panel/protocol';
-import { fileView, toPanelEvent } from '../../src/panel/viewData';
+import { fileView, toPanelEvent, workspaceRelative } from '../../src/panel/viewData';
 import type { ProposedFile, SessionEvent } from '../../src/core/model/types';
 import { renderPanelHtml } from '../../src/panel/html';
 
@@ -223,5 +223,14 @@ describe('panel html: renderPanelHtml', () => {
     assert.throws(() => renderPanelHtml({ ...opts, nonce: 'short' }), /nonce/);
     assert.throws(() => renderPanelHtml({ ...opts, nonce: "abcdefabcdefabcdef' 'unsafe-inline" }), /nonce/);
     assert.throws(() => renderPanelHtml({ ...opts, cspSource: "https://x; script-src 'unsafe-inline'" }), /cspSource/);
+  });
+});
+
+describe('paths the panel shows (viewData.ts workspaceRelative)', () => {
+  it('a name that starts with two dots is inside the workspace; a path above it is shown by its name only', () => {
+    const root = path.resolve('/w');
+    assert.strictEqual(workspaceRelative(path.join(root, '..cape', '5_sessions', 'retro.md'), root), '..cape/5_sessions/retro.md');
+    assert.strictEqual(workspaceRelative(path.join(root, '..notes.md'), root), '..notes.md');
+    assert.strictEqual(workspaceRelative(path.resolve(root, '..', 'other', 'x.md'), root), 'x.md');
   });
 });

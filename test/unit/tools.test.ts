@@ -579,5 +579,9 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(describeToolCall('DevA', { id: 'x', tool: 'read_file', target: 'a.ts', chars: 812 }).text, 'DevA read a.ts · 812 B');
     assert.strictEqual(describeToolCall('DevA', { id: 'x', tool: 'read_file', target: 'a.ts', chars: 1024 * 1024 }).text, 'DevA read a.ts · 1 MB');
     assert.deepStrictEqual(describeToolCall('DA', { id: 'x', tool: 'read_file', target: '.env', chars: 0, refused: 'secret file' }), { text: 'DA read .env — refused: secret file', tone: 'warning' });
+    // a made-up tool named like an Object property is "called", never Object's own function text
+    for (const tool of ['constructor', '__proto__', 'toString']) {
+      assert.strictEqual(describeToolCall('DevA', { id: 'x', tool, target: 'a', chars: 0, refused: 'unknown tool' }).text, `DevA called ${tool} a — refused: unknown tool`);
+    }
   });
 });

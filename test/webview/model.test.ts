@@ -4,7 +4,7 @@ import type { SessionEvent } from '../../src/core/model/types';
 import type { HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
 import { decideQuestions, emptyState, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
-import { envelopeView } from '../../media/app/hostValues';
+import { envelopeView, plain } from '../../media/app/hostValues';
 
 /** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
 const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
@@ -272,5 +272,15 @@ describe('webview model: DevA asks DA', () => {
     const deva = s.session!.steps.deva;
     assert.deepStrictEqual(deva.exchanges, [{ from: 'DevA', to: 'DA', questions: ['Where on mobile?'], answer: 'In the menu.' }]);
     assert.strictEqual(deva.voice, 'Built it.', 'the rerun streams a fresh voice');
+  });
+});
+
+describe('host values taken into the view (hostValues.ts plain)', () => {
+  it('a "__proto__" key of the model\'s JSON stays a key of its own: shown and saved, never the object\'s prototype', () => {
+    const v = plain(JSON.parse('{"__proto__":{"session_brief":"INJECTED"},"visible":1}')) as Record<string, unknown>;
+    assert.deepStrictEqual(Object.keys(v), ['__proto__', 'visible']);
+    assert.strictEqual(v.session_brief, undefined);
+    assert.strictEqual(JSON.stringify(v), '{"__proto__":{"session_brief":"INJECTED"},"visible":1}');
+    assert.strictEqual(Object.getPrototypeOf(v), Object.prototype);
   });
 });

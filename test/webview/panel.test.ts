@@ -72,6 +72,8 @@ describe('chat panel webview (Chromium)', function () {
     const partial = first.firstHalf.filter((e) => e.type === 'voice-delta').map((e) => (e as { text: string }).text).join('');
     assert.ok(partial.length > 0);
     const voice = p.page.locator('.turn[data-step="cm_open"] .voice');
+    // the deltas go into the page together, once a frame (view.ts queueVoice)
+    await p.page.waitForFunction((text) => document.querySelector('.turn[data-step="cm_open"] .voice')?.textContent === text, partial, { timeout: 5000 });
     assert.strictEqual(await voice.textContent(), partial);
     assert.ok(await voice.isVisible());
     assert.strictEqual(await voice.getAttribute('aria-live'), 'polite');
@@ -84,6 +86,17 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_open"]', 'data-status'), 'done');
     // The opening card replaced any raw JSON: no '{"session_brief"' text anywhere.
     assert.doesNotMatch((await p.page.textContent('main')) ?? '', /"session_brief"/);
+  });
+
+  it('a voice streamed in thousands of small deltas goes into the page a frame at a time, whole and in order', async () => {
+    const p = await open();
+    await p.send({ type: 'busy', running: true }, ev(script.started), ev({ type: 'step-started', step: 'cm_open', agent: 'CM', attempt: 1 }));
+    const deltas = Array.from({ length: 3000 }, (_, i) => `w${i} `);
+    await p.send(...deltas.map((text) => ev({ type: 'voice-delta', step: 'cm_open', text })));
+    const whole = deltas.join('');
+    await p.page.waitForFunction((text) => document.querySelector('.turn[data-step="cm_open"] .voice')?.textContent === text, whole, { timeout: 10000 });
+    const nodes = await p.page.evaluate(() => document.querySelector('.turn[data-step="cm_open"] .voice')!.childNodes.length);
+    assert.ok(nodes < deltas.length / 10, `${nodes} text nodes for ${deltas.length} deltas`);
   });
 
   it('shows each tool call as a chip while DevA works (refused or bounded ones in the warning colour) and flags unread rewrites', async () => {

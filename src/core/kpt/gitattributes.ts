@@ -5,6 +5,7 @@ import * as path from 'path';
 import { writeFileAtomic } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
+import { isInside } from '../files/pathSafety';
 
 export const GITATTRIBUTES = '.gitattributes';
 
@@ -34,8 +35,8 @@ export function hasAttributeLine(gitattributes: string, pattern: string): boolea
  * left alone with a warning. Returns whether a line was added.
  */
 export async function ensureUnionMerge(workspaceRoot: string, filePath: string, onWarning?: (m: string) => void): Promise<boolean> {
+  if (!isInside(workspaceRoot, filePath, { strict: true })) return false;
   const rel = path.relative(workspaceRoot, filePath);
-  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
   const pattern = gitattributesPattern(rel);
   const target = path.join(workspaceRoot, GITATTRIBUTES);
   const warn = (m: string): void => {

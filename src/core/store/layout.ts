@@ -8,6 +8,7 @@ import { capeFolderRefusal, SESSIONS_FOLDER, STEP_IDS, type AgentId } from '../m
 import { retrospectiveStamp } from '../model/dates';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { StoreError, assertTaskId } from './records';
+import { isInside } from '../files/pathSafety';
 
 export class SessionLayout {
   readonly workspace: string;
@@ -79,8 +80,7 @@ export class SessionLayout {
   /** A workspace-relative path read from a state file, made absolute; null unless it lies inside 5_sessions/. */
   resolveRelative(rel: string): string | null {
     const abs = path.resolve(this.workspace, rel);
-    const back = path.relative(this.sessionsDir, abs);
-    return back && !back.startsWith('..') && !path.isAbsolute(back) ? abs : null;
+    return isInside(this.sessionsDir, abs, { strict: true }) ? abs : null;
   }
 
   /**

@@ -7,7 +7,8 @@ const VERB: Record<string, string> = { read_file: 'read', search_files: 'searche
 
 /** The call in one line, e.g. "DevA read src/app.ts · 2.1 KB" or "DevA read .env — refused: secret file …". */
 export function describeToolCall(agent: string, c: ToolCallRecord): { text: string; tone: 'ok' | 'warning' } {
-  const verb = VERB[c.tool] ?? `called ${c.tool}`;
+  // an own key only: a tool the model named "constructor" is called, not Object's source text
+  const verb = Object.hasOwn(VERB, c.tool) ? VERB[c.tool] : `called ${c.tool}`;
   const target = c.tool === 'read_file' && c.lines ? `${c.target}:${c.lines[0]}–${c.lines[1]}` : c.target;
   const head = `${agent} ${verb} ${target || '(nothing)'}`;
   if (c.limited) return { text: `${head} — limit reached`, tone: 'warning' };

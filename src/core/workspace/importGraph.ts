@@ -211,7 +211,7 @@ export class ImportGraph {
         base = spec.slice(1);
       } else return null;
     }
-    if (base.startsWith('..')) return null;
+    if (base === '..' || base.startsWith('../')) return null;
     return this.resolveBase(base);
   }
 
@@ -222,7 +222,7 @@ export class ImportGraph {
   private resolvePython(from: string, spec: string): string | null {
     if (spec.startsWith('./') || spec.startsWith('../')) {
       const base = joinRelative(from, spec);
-      return base.startsWith('..') ? null : this.pythonModule(base);
+      return base === '..' || base.startsWith('../') ? null : this.pythonModule(base);
     }
     for (let dir = dirOf(from); ; dir = dirOf(dir)) {
       const hit = this.pythonModule(dir ? `${dir}/${spec}` : spec);
