@@ -86,6 +86,21 @@ describe('hostile files: KPT text', () => {
     assert.deepStrictEqual(parseKpt(text).map((i) => i.text), ['a', 'b', 'c']);
   });
 
+  it('a kpt_merged.md that is a link inside the workspace stays a link: merges and marks write the file it leads to', async () => {
+    const { ws, store } = workspace();
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.writeFileSync(path.join(ws, 'docs', 'kpt.md'), '');
+    fs.mkdirSync(path.dirname(store.kptPath), { recursive: true });
+    fs.symlinkSync(path.relative(path.dirname(store.kptPath), path.join(ws, 'docs', 'kpt.md')), store.kptPath);
+    await store.mergeKpt('t1', { keep: ['Small steps'], problem: ['Flaky tests'], try: [] });
+    assert.ok(fs.lstatSync(store.kptPath).isSymbolicLink(), 'still a link');
+    assert.deepStrictEqual(parseKpt(fs.readFileSync(path.join(ws, 'docs', 'kpt.md'), 'utf8')).map((i) => i.text), ['Small steps', 'Flaky tests']);
+    const problem = (await store.listKpt()).find((i) => i.kind === 'problem')!;
+    await store.markKpt({ ids: [problem.id], status: 'resolved' });
+    assert.ok(fs.lstatSync(store.kptPath).isSymbolicLink(), 'still a link after a mark');
+    assert.strictEqual(parseKpt(fs.readFileSync(path.join(ws, 'docs', 'kpt.md'), 'utf8')).find((i) => i.kind === 'problem')?.status, 'resolved');
+  });
+
   it('a folder where kpt_merged.md should be: the opening reads no history and says why; a merge names the file', async () => {
     const { store } = workspace();
     fs.mkdirSync(store.kptPath, { recursive: true });

@@ -151,3 +151,13 @@ async function syncDir(dir: string): Promise<void> {
     if (fh) await fh.close().catch(() => undefined);
   }
 }
+
+/**
+ * Where a write meant for `p` goes: `realPath` (where `p` really leads, checked by the caller to be a place CAPE may
+ * write) when `p` is a symbolic link, so the link stays a link and its target gets the text; else `p`. An atomic write
+ * renames over its path, which would replace a link with a plain file and leave the linked file behind for good.
+ */
+export async function writePathThroughLink(p: string, realPath: string): Promise<string> {
+  const st = await fsp.lstat(p).catch(() => null);
+  return st?.isSymbolicLink() ? realPath : p;
+}

@@ -139,8 +139,8 @@ export async function housekeepKptFile(
       const archive = await readKptForWrite(archivePath, opts.workspaceRoot);
       const plan = planHousekeeping(merged.text, archive.text, olderThan);
       if (plan.moved.length) {
-        await writeFileAtomic(archivePath, plan.archive);
-        await writeFileAtomic(kptPath, plan.merged);
+        await writeFileAtomic(archive.writePath, plan.archive);
+        await writeFileAtomic(merged.writePath, plan.merged);
         if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, archivePath, opts.onWarning);
       }
       const { moved, keptClosed, sessions } = plan;

@@ -5,7 +5,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { KptItem, KptLists } from '../model/types';
 import { asideStamp } from '../model/dates';
-import { fileReadError, writeFileAtomic } from '../files/fsAtomic';
+import { fileReadError, writeFileAtomic, writePathThroughLink } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { ensureUnionMerge } from './gitattributes';
@@ -58,10 +58,11 @@ export async function mergeKptFile(
       /* a listener's bug must not break the merge */
     }
   };
+  /** Where the file really is, inside the workspace (null without a workspace root to check against). */
+  const located = () => (opts.workspaceRoot ? checkWorkspaceLocation(opts.workspaceRoot, path.relative(opts.workspaceRoot, filePath)) : null);
   const outside = (): string | null => {
-    if (!opts.workspaceRoot) return null;
-    const check = checkWorkspaceLocation(opts.workspaceRoot, path.relative(opts.workspaceRoot, filePath));
-    return check.ok ? null : check.reason;
+    const check = located();
+    return check && !check.ok ? check.reason : null;
   };
   const refusedBefore = outside();
   if (refusedBefore) {
@@ -97,7 +98,10 @@ export async function mergeKptFile(
       } else if (bytes) {
         existing = bytes.toString('utf8');
       }
-      await writeFileAtomic(filePath, mergeKptText(existing, taskId, lists, { updatedAt: now }));
+      // a link inside the workspace (checked above: where it leads is a place CAPE may write) is written through
+      const where = located();
+      const target = where?.ok ? await writePathThroughLink(filePath, where.realPath) : filePath;
+      await writeFileAtomic(target, mergeKptText(existing, taskId, lists, { updatedAt: now }));
       // teams: kpt_merged.md only grows by lines, so git's union driver merges two teammates' sessions
       if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, filePath, warn);
     },

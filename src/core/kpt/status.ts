@@ -4,7 +4,7 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { KptItem, KptKind, KptStatus } from '../model/types';
-import { writeFileAtomic } from '../files/fsAtomic';
+import { writeFileAtomic, writePathThroughLink } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { applyKptEdits, type KptEdit } from './kpt';
@@ -175,21 +175,24 @@ export interface KptFileOptions extends LockOptions {
 }
 
 /** Reads a KPT file for a locked rewrite: '' when missing; refuses one outside the workspace or not text. */
-export async function readKptForWrite(filePath: string, workspaceRoot?: string): Promise<{ text: string; exists: boolean }> {
+export async function readKptForWrite(filePath: string, workspaceRoot?: string): Promise<{ text: string; exists: boolean; writePath: string }> {
+  let writePath = filePath;
   if (workspaceRoot) {
     const check = checkWorkspaceLocation(workspaceRoot, path.relative(workspaceRoot, filePath));
     if (!check.ok) throw new KptStatusError(`${filePath} was not changed: ${check.reason}.`);
+    // a link inside the workspace (a team keeps the file in docs/): written through, not replaced
+    writePath = await writePathThroughLink(filePath, check.realPath);
   }
   let bytes: Buffer;
   try {
     bytes = await fsp.readFile(filePath);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', exists: false };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', exists: false, writePath };
     throw err;
   }
   const notText = notTextReason(bytes);
   if (notText) throw new KptStatusError(`${filePath} was not changed: ${notText}. Fix or move the file, then retry.`);
-  return { text: bytes.toString('utf8'), exists: true };
+  return { text: bytes.toString('utf8'), exists: true, writePath };
 }
 
 /**
@@ -200,7 +203,7 @@ export async function markKptFile(filePath: string, req: KptMarkRequest, opts: K
   return withFileLock(
     filePath,
     async () => {
-      const { text } = await readKptForWrite(filePath, opts.workspaceRoot);
+      const { text, writePath } = await readKptForWrite(filePath, opts.workspaceRoot);
       const plan = planKptMark(text, req);
       if (!opts.lenient) {
         const problems = [
@@ -210,7 +213,7 @@ export async function markKptFile(filePath: string, req: KptMarkRequest, opts: K
         if (problems.length) throw new KptStatusError(`Nothing was changed: ${problems.join('; ')}.`);
       }
       if (plan.text !== text) {
-        await writeFileAtomic(filePath, plan.text);
+        await writeFileAtomic(writePath, plan.text);
         if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, filePath, opts.onWarning);
       }
       return plan;
