@@ -123,6 +123,10 @@ describe('edit matcher (src/core/edits/match.ts)', () => {
     const deleted = applyHunks(bom, [h('import x from "x";\nrun(x);', '')]);
     assert.ok(deleted.ok);
     assert.strictEqual(deleted.content, '\uFEFF');
+    // a mark copied at the start of the SEARCH (and the REPLACE) is no part of the text either: matched, never doubled
+    const copied = applyHunks(bom, [h('\uFEFFimport x from "x";', '\uFEFFimport z from "z";')]);
+    assert.ok(copied.ok, JSON.stringify(copied));
+    assert.strictEqual(copied.content, '\uFEFFimport z from "z";\nrun(x);\n');
   });
 
   it('mixed line endings: lines outside the hunk keep their own, the changed lines take the ending of the lines they replace', () => {

@@ -126,7 +126,9 @@ function startProgress(content: string): Progress {
   return { ...f, keys, original: keys, origin: f.lines.map((_, i) => i), replacedBy: [], usual };
 }
 
-const clean = (t: string[]) => t.map((l) => l.replace(/\r$/, ''));
+// a line's CR, and a byte-order mark copied at the start of a hunk's first line: a file's mark is not part of its first
+// line (splitFile), and stays in front of the file whatever the REPLACE says
+const clean = (t: string[]) => t.map((l, i) => (i === 0 ? l.replace(/^\uFEFF/, '') : l).replace(/\r$/, ''));
 // most lines are ASCII, whose NFC form is themselves
 const nfc = (l: string) => (/[\u0080-\uFFFF]/.test(l) ? l.normalize('NFC') : l);
 const blank = (t: string[]) => t.every((l) => l.trim() === '');
