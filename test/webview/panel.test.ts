@@ -14,6 +14,20 @@ import { allEvents, scriptFromRecorded, type SessionScript } from './sessionEven
 const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
 const evs = (events: SessionEvent[]): HostMessage[] => events.map(ev);
 
+/**
+ * A step's voice once it holds `text` (streamed deltas go into the page once a frame: media/app/view.ts queueVoice),
+ * or as it is after 5 s — the assertion then says what it was.
+ */
+async function voiceWhen(p: PanelPage, step: string, text: string, how: 'is' | 'has' = 'is'): Promise<string> {
+  await p.page
+    .waitForFunction(([s, t, h]) => {
+      const v = document.querySelector(`.turn[data-step="${s}"] .voice`)?.textContent ?? '';
+      return h === 'is' ? v === t : v.includes(t);
+    }, [step, text, how] as const, { timeout: 5000 })
+    .catch(() => undefined);
+  return (await p.page.locator(`.turn[data-step="${step}"] .voice`).textContent()) ?? '';
+}
+
 /** Compare rendered text loosely: markdown may change whitespace and list markers. */
 const squash = (s: string) => s.replace(/\s+/g, '');
 
@@ -150,7 +164,7 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await bubbles.count(), 2);
     assert.match((await bubbles.nth(1).textContent()) ?? '', /DA.*Into the overflow menu\./s);
     assert.doesNotMatch((await exchange.textContent()) ?? '', /is answering/);
-    assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .voice').textContent(), 'Building it now.');
+    assert.strictEqual(await voiceWhen(p, 'deva', 'Building it now.'), 'Building it now.');
   });
 
   describe("the Cape Master's blocking questions", () => {
@@ -509,7 +523,7 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await turn.locator('.voice').textContent(), '');
     assert.strictEqual(await turn.locator('.error-box').count(), 0);
     await p.send(ev({ type: 'voice-delta', step: 'poa', text: 'second try' }));
-    assert.strictEqual(await turn.locator('.voice').textContent(), 'second try');
+    assert.strictEqual(await voiceWhen(p, 'poa', 'second try'), 'second try');
     // A session-level error (no step) shows a banner with Resume.
     await p.send(ev({ type: 'error', step: null, kind: 'auth', message: 'The API key was rejected.' }));
     assert.match((await p.page.textContent('.session > .error-box')) ?? '', /Authentication failed[\s\S]*API key was rejected/);
@@ -605,7 +619,7 @@ describe('chat panel webview (Chromium)', function () {
     const p = await open();
     const evil = '<script>window.__pwned=1</script> <img src=x onerror="window.__pwned=1"> [x](javascript:window.__pwned=1) <a href="javascript:window.__pwned=1">y</a> [z](JAVASCRIPT:window.__pwned=1) [d](data:text/html,<script>1</script>) <svg onload="window.__pwned=1"></svg>';
     await p.send(ev(script.started), ev({ type: 'step-started', step: 'cm_open', agent: 'CM', attempt: 1 }), ev({ type: 'voice-delta', step: 'cm_open', text: evil }));
-    assert.strictEqual(await p.page.textContent('.turn[data-step="cm_open"] .voice'), evil, 'the streamed voice is shown literally');
+    assert.strictEqual(await voiceWhen(p, 'cm_open', evil), evil, 'the streamed voice is shown literally');
     await p.send(
       ev({
         type: 'envelope',
@@ -638,7 +652,7 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await p.page.locator('[onerror], [onload], [onclick], [style]').count(), 0);
     assert.strictEqual(await p.page.locator('a[href^="javascript" i], a[href^="data" i]').count(), 0);
     // The hostile text is visible as text.
-    assert.ok(((await p.page.textContent('.turn[data-step="cm_open"] .voice')) ?? '').includes('<script>window.__pwned=1</script>'));
+    assert.ok((await voiceWhen(p, 'cm_open', '<script>window.__pwned=1</script>', 'has')).includes('<script>window.__pwned=1</script>'));
     // Clicking every link and the javascript: link text posts nothing unsafe.
     await p.clearPosted();
     for (const a of await p.page.locator('main a').all()) await a.click();
