@@ -33,7 +33,8 @@ const SCRIPTS = ['typecheck', 'lint', 'test'] as const;
 /** npm's placeholder test script ("Error: no test specified") is not a test. */
 const NPM_PLACEHOLDER = /no test specified/i;
 
-async function exists(p: string): Promise<boolean> {
+/** Whether a path exists (anything there, readable or not). */
+export async function exists(p: string): Promise<boolean> {
   return fsp.access(p).then(
     () => true,
     () => false,
@@ -70,18 +71,25 @@ async function firstIn(workspace: string, names: readonly string[]): Promise<str
   return null;
 }
 
-async function readText(p: string): Promise<string> {
+/** A file's text, or '' when it cannot be read. */
+export async function readText(p: string): Promise<string> {
   return fsp.readFile(p, 'utf8').catch(() => '');
 }
 
 /**
- * The project's TypeScript compiler, as a path relative to the workspace: its own node_modules' or, for a package
- * inside a monorepo, the one hoisted to a folder above it (up to the folders the scratch copy keeps: scratchAncestors.ts).
+ * Where the project's installed packages may be, relative to the workspace and nearest first: its own node_modules,
+ * then, for a package inside a monorepo, those of the folders above it that the scratch copy keeps
+ * (scratchAncestors.ts), as path segments (`['..', 'node_modules']`).
  */
-async function localTsc(workspace: string): Promise<string | null> {
+export async function nodeModulesUp(workspace: string): Promise<string[][]> {
   const levels = (await ancestorPath(workspace)).length;
-  for (let up = 0; up <= levels; up++) {
-    const rel = [...Array<string>(up).fill('..'), 'node_modules', 'typescript', 'bin', 'tsc'];
+  return Array.from({ length: levels + 1 }, (_, up) => [...Array<string>(up).fill('..'), 'node_modules']);
+}
+
+/** The project's TypeScript compiler, as a path relative to the workspace (nodeModulesUp: its own, or one hoisted). */
+async function localTsc(workspace: string): Promise<string | null> {
+  for (const dir of await nodeModulesUp(workspace)) {
+    const rel = [...dir, 'typescript', 'bin', 'tsc'];
     if (await exists(path.join(workspace, ...rel))) return rel.join('/');
   }
   return null;

@@ -17,8 +17,9 @@ import * as path from 'path';
 import which from 'which';
 import { shellWord } from '../text/shell';
 import { isPrettierConfig } from '../workspace/fileKinds';
-import { ancestorPath, foldersUpToRepoRoot } from './scratchAncestors';
-import { pythonTool } from './detect';
+import { PYTHON_FILE } from '../workspace/fileKinds';
+import { foldersUpToRepoRoot } from './scratchAncestors';
+import { exists, nodeModulesUp, pythonTool, readText } from './detect';
 
 export interface Formatter {
   /** As the user knows it: "Prettier", "gofmt". */
@@ -38,18 +39,8 @@ export interface Formatter {
 const PRETTIER_FILES = /\.(?:[cm]?[jt]sx?|json5?|css|scss|less|html|vue|md|mdx|ya?ml|graphql|gql|hbs|handlebars)$/i;
 /** The files Biome formats (2.x). */
 const BIOME_FILES = /\.(?:[cm]?[jt]sx?|jsonc?|css|graphql|gql)$/i;
-const PYTHON_FILES = /\.pyi?$/;
 
 const words = (files: string[]) => files.map((f) => shellWord(f)).join(' ');
-
-async function exists(p: string): Promise<boolean> {
-  return fsp.access(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-const readText = (p: string): Promise<string> => fsp.readFile(p, 'utf8').catch(() => '');
 
 /** Whether `dir` configures Prettier: a config file, or a `prettier` key in its package.json. */
 async function configuresPrettier(dir: string, names: readonly string[]): Promise<boolean> {
@@ -64,13 +55,12 @@ async function configuresPrettier(dir: string, names: readonly string[]): Promis
 }
 
 /**
- * An installed package's program as a script for `node`, relative to the workspace (its node_modules or one above),
- * or null: `bin` names the entry of package.json's `bin`.
+ * An installed package's program as a script for `node`, relative to the workspace (nodeModulesUp: its node_modules
+ * or one above), or null: `bin` names the entry of package.json's `bin`.
  */
 async function localBin(workspace: string, pkgName: string, bin: string): Promise<string | null> {
-  const levels = (await ancestorPath(workspace)).length;
-  for (let up = 0; up <= levels; up++) {
-    const dir = [...Array<string>(up).fill('..'), 'node_modules', ...pkgName.split('/')];
+  for (const modules of await nodeModulesUp(workspace)) {
+    const dir = [...modules, ...pkgName.split('/')];
     try {
       const pkg = JSON.parse(await fsp.readFile(path.join(workspace, ...dir, 'package.json'), 'utf8')) as { bin?: unknown };
       const entry = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin && typeof pkg.bin === 'object' ? (pkg.bin as Record<string, unknown>)[bin] : undefined;
@@ -121,11 +111,11 @@ async function pythonFormatter(workspace: string): Promise<Formatter | null> {
   const hook = (id: string) => new RegExp(`^\\s*-?\\s*id:\\s*["']?${id}["']?\\s*$`, 'm').test(hooks);
   if (/^\[tool\.black\]/m.test(pyproject) || hook('black')) {
     const black = await pythonTool(workspace, ['black']);
-    if (black) return { name: 'Black', handles: (p) => PYTHON_FILES.test(p), writeCommand: (files) => `${black} --quiet ${words(files)}` };
+    if (black) return { name: 'Black', handles: (p) => PYTHON_FILE.test(p), writeCommand: (files) => `${black} --quiet ${words(files)}` };
   }
   if (/^\[tool\.ruff\.format\]/m.test(pyproject) || /^\[format\]/m.test(ruffToml) || hook('ruff-format')) {
     const ruff = await pythonTool(workspace, ['ruff']);
-    if (ruff) return { name: 'Ruff', handles: (p) => PYTHON_FILES.test(p), writeCommand: (files) => `${ruff} format --quiet ${words(files)}` };
+    if (ruff) return { name: 'Ruff', handles: (p) => PYTHON_FILE.test(p), writeCommand: (files) => `${ruff} format --quiet ${words(files)}` };
   }
   return null;
 }

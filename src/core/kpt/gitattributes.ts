@@ -3,9 +3,8 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { writeFileAtomic } from '../files/fsAtomic';
-import { checkWorkspaceLocation } from '../files/pathSafety';
+import { checkWorkspaceLocation, isInside } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
-import { isInside } from '../files/pathSafety';
 
 export const GITATTRIBUTES = '.gitattributes';
 

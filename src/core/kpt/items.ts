@@ -71,16 +71,12 @@ export function replaceStatusMarker(text: string, marker: string): string | null
   let out = '';
   let at = 0;
   all.forEach((m, k) => {
-    // the white space before a marker goes with it (`marker` brings its own space)
-    out += withoutTrailingBlanks(text.slice(at, m.index)) + (k === all.length - 1 ? marker : '');
+    // the white space before a marker goes with it, line breaks included (a marker wrapped onto a line of its own;
+    // `marker` brings its own space)
+    out += text.slice(at, m.index).trimEnd() + (k === all.length - 1 ? marker : '');
     at = m.index + m[0].length;
   });
   return out + text.slice(at);
-}
-
-/** `s` without the white space it ends with, line breaks included (a marker wrapped onto a line of its own). */
-function withoutTrailingBlanks(s: string): string {
-  return s.trimEnd();
 }
 
 /** A status decision (adopted, dropped, resolved) outranks open. */

@@ -60,13 +60,11 @@ export async function mergeKptFile(
   };
   /** Where the file really is, inside the workspace (null without a workspace root to check against). */
   const located = () => (opts.workspaceRoot ? checkWorkspaceLocation(opts.workspaceRoot, path.relative(opts.workspaceRoot, filePath)) : null);
-  const outside = (): string | null => {
-    const check = located();
-    return check && !check.ok ? check.reason : null;
-  };
-  const refusedBefore = outside();
-  if (refusedBefore) {
-    warn(`${filePath} was not updated: ${refusedBefore}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
+  const refuse = (reason: string): void =>
+    warn(`${filePath} was not updated: ${reason}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
+  const before = located();
+  if (before && !before.ok) {
+    refuse(before.reason);
     return { status: 'refused', warnings };
   }
   let keptAside: string | undefined;
@@ -75,9 +73,9 @@ export async function mergeKptFile(
     filePath,
     async () => {
       // checked again under the lock, right before reading and writing
-      const refused = outside();
-      if (refused) {
-        warn(`${filePath} was not updated: ${refused}. CAPE neither reads nor writes KPT through it; this session's KPT is in its retrospective file.`);
+      const where = located();
+      if (where && !where.ok) {
+        refuse(where.reason);
         status = 'refused';
         return;
       }
@@ -99,8 +97,7 @@ export async function mergeKptFile(
         existing = bytes.toString('utf8');
       }
       // a link inside the workspace (checked above: where it leads is a place CAPE may write) is written through
-      const where = located();
-      const target = where?.ok ? await writePathThroughLink(filePath, where.realPath) : filePath;
+      const target = where ? await writePathThroughLink(filePath, where.realPath) : filePath;
       await writeFileAtomic(target, mergeKptText(existing, taskId, lists, { updatedAt: now }));
       // teams: kpt_merged.md only grows by lines, so git's union driver merges two teammates' sessions
       if (opts.workspaceRoot) await ensureUnionMerge(opts.workspaceRoot, filePath, warn);

@@ -6,9 +6,8 @@ import { statSync } from 'fs';
 import * as path from 'path';
 import { capeFolderRefusal, SESSIONS_FOLDER, STEP_IDS, type AgentId } from '../model/types';
 import { retrospectiveStamp } from '../model/dates';
-import { checkWorkspaceLocation } from '../files/pathSafety';
+import { checkWorkspaceLocation, isInside } from '../files/pathSafety';
 import { StoreError, assertTaskId } from './records';
-import { isInside } from '../files/pathSafety';
 
 export class SessionLayout {
   readonly workspace: string;

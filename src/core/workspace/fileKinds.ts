@@ -7,13 +7,16 @@ import * as path from 'path';
 /** Style sheets. */
 export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
 
+/** A Python source or stub file, by its extension. */
+export const PYTHON_FILE = /\.pyi?$/;
+
 /**
  * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
  * extension) that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or
  * minitest's `parser_test.rb`, `tests/test_version.rs` or `version_tests.rs`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
  */
 const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
-  [/\.pyi?$/, /^test_(?=.)|(?<=.)_test$/],
+  [PYTHON_FILE, /^test_(?=.)|(?<=.)_test$/],
   [/\.go$/, /(?<=.)_test$/],
   [/\.rb$/, /(?<=.)_(spec|test)$/],
   // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules

@@ -57,7 +57,6 @@ export function infoExcludeOf(top: string): string | null {
   return path.join(common, 'info', 'exclude');
 }
 
-
 /**
  * The text of a rules file (`.gitignore`, `info/exclude`) or of a small file of git's, or null when it is absent,
  * unreadable or no regular file (a FIFO there would make the read wait for ever, and the index with it; git itself

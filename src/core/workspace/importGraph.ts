@@ -41,6 +41,9 @@ export function joinRelative(from: string, spec: string): string {
   return out.length ? out.join('/') : '.';
 }
 
+/** Whether a joined path (joinRelative) climbs above the workspace root; `..cache` is a name, not a climb. */
+const aboveRoot = (base: string): boolean => base === '..' || base.startsWith('../');
+
 /** A path with an empty, `.` or `..` segment (or a trailing slash). */
 const DOT_OR_EMPTY_SEGMENT = /(^|\/)\.{0,2}(\/|$)/;
 
@@ -211,7 +214,7 @@ export class ImportGraph {
         base = spec.slice(1);
       } else return null;
     }
-    if (base === '..' || base.startsWith('../')) return null;
+    if (aboveRoot(base)) return null;
     return this.resolveBase(base);
   }
 
@@ -222,7 +225,7 @@ export class ImportGraph {
   private resolvePython(from: string, spec: string): string | null {
     if (spec.startsWith('./') || spec.startsWith('../')) {
       const base = joinRelative(from, spec);
-      return base === '..' || base.startsWith('../') ? null : this.pythonModule(base);
+      return aboveRoot(base) ? null : this.pythonModule(base);
     }
     for (let dir = dirOf(from); ; dir = dirOf(dir)) {
       const hit = this.pythonModule(dir ? `${dir}/${spec}` : spec);

@@ -71,7 +71,7 @@ import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
-import { isTestFile, nameStem } from './fileKinds';
+import { isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
 
 export interface RankQuery {
   /** The objective as the person wrote it. */
@@ -93,7 +93,6 @@ export interface RankedFile {
   score: number;
 }
 
-const PYTHON = /\.pyi?$/;
 
 /** The best text matches whose text is searched for the objective's code identifiers (bounds the reads). */
 const IDENTIFIER_FILES = 100;
@@ -267,7 +266,7 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const link = (t: string, v: number) => {
       if (t !== p && v > (links.get(t) ?? 0)) links.set(t, v);
     };
-    const py = PYTHON.test(p) ? w.pythonImports : 1;
+    const py = PYTHON_FILE.test(p) ? w.pythonImports : 1;
     for (const t of f.imports) link(t, py * w.importedBySeed * damp(index.importersOf(t).length));
     for (const t of index.importersOf(p)) link(t, py * (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
     if (!byStem) {
