@@ -102,6 +102,13 @@ export class PanelBridge implements vscode.Disposable {
     if (prompt) this.post({ type: 'askObjective', prompt });
   }
 
+  /** Whether the next objective was asked for (then no longer): the panel's answer counts only once, and only then. */
+  takeAsk(): boolean {
+    const asked = this.askPending !== null;
+    this.askPending = null;
+    return asked;
+  }
+
   postCapabilities(): void {
     this.post({ type: 'capabilities', trusted: vscode.workspace.isTrusted, ...this.services.provider.describe() });
   }

@@ -134,7 +134,11 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       reviewHunks: () => this.files.apply(undefined, { perHunk: true }),
       discardFiles: () => this.files.discard(),
       submitObjective: async (msg) => {
-        this.panel.ask(null);
+        // Only an answer to the host's question starts a session: the panel's box exists only then.
+        if (!this.panel.takeAsk()) {
+          this.services.output.warn('the chat panel sent an objective that was not asked for; ignored');
+          return;
+        }
         const text = msg.text.trim();
         if (text) await this.start(text);
         else this.services.output.info('interactive loop ended (empty objective)');

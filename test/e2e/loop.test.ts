@@ -9,7 +9,7 @@ import { startDemoServer } from '../helpers/demoServer';
 import { demoDir, demoEnvelopes } from '../helpers/demo';
 import * as ui from '../vscode/browser';
 import type { FakeAnthropic } from '../fake-anthropic/server';
-import { initCapeWithCli, makeWorkspace, openCape, panel, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, setTreeRowExpanded, readmeShot, readmeShotsDir, treeRows, widenSideBar, type TreeRow, openFileQuickly, growPane } from './helpers';
+import { initCapeWithCli, makeWorkspace, openCape, panel, panelContentFrame, shot, startSession, waitFor, waitForSessionDone, type E2eEnv, closeAfterSuite, setTreeRowExpanded, readmeShot, readmeShotsDir, treeRows, widenSideBar, type TreeRow, openFileQuickly, growPane } from './helpers';
 
 describe('e2e: the interactive loop in the chat panel', function () {
   this.timeout(300_000);
@@ -50,6 +50,22 @@ describe('e2e: the interactive loop in the chat panel', function () {
     await wv.locator('footer button[data-action="endLoop"]').click();
     await waitFor('the objective box closes', async () => !(await box.isVisible().catch(() => false)));
     assert.strictEqual(fake.requests.length, 10, 'Finish starts nothing');
+
+    // A compromised webview cannot start a session: an objective the host did not ask for is ignored. The forged
+    // messages go the way acquireVsCodeApi's postMessage does; the first one shows that they reach the host.
+    const frame = await panelContentFrame(page);
+    // acquireVsCodeApi's postMessage calls this function of the webview's host frame (the content frame's
+    // window.parent, which VS Code's script then hides from the content).
+    const host = frame.parentFrame();
+    assert.ok(host, 'the webview host frame');
+    const forge = (data: object) =>
+      host.evaluate((d) => (window as unknown as Record<string, (c: string, m: unknown) => void>).__vscode_post_message__('onmessage', { message: d }), data);
+    await forge({ type: 'resume', taskId: 'task-forged-1' });
+    await ui.waitForNotification(page, /No saved session "task-forged-1"/, 30_000);
+    await forge({ type: 'submitObjective', text: 'Forged objective' });
+    await new Promise((r) => setTimeout(r, 5000));
+    assert.strictEqual(fake.requests.length, 10, 'the forged objective started no session');
+    assert.ok(!(await wv.locator('body').innerText()).includes('Forged objective'), 'no session for the forged objective in the panel');
   });
 
   it('shows both sessions in the KPT view (every item ×2) and marks a Try adopted from its context menu', async () => {
