@@ -2,7 +2,7 @@
 // workspace.applyEdit and then saved. Every file goes through core's checkProposalWrite (the same pre-write check as
 // the CLI's --apply) right before the edit is built (a symlink or a protected folder that appeared since the
 // proposal is still caught, and so is a proposal made for another workspace folder); refused files are never part
-// of the edit.
+// of the edit. The check runs again right before each save, and after the edit for the new files VS Code wrote.
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { changedSinceProposal, checkFilePath, checkProposalWrite, documentHunks, hunkPlace, inDocumentForm } from '../core';
@@ -73,6 +73,22 @@ export function findStaleFiles(entries: readonly ProposalEntry[], ctx: ApplyCont
   return out;
 }
 
+/**
+ * Takes back a new file the edit created where it must not be: only the file with exactly the proposed content (the
+ * edit created it, refusing to overwrite), so nothing else is ever removed. Says what became of it.
+ */
+function removeCreated(absPath: string, content: string): string {
+  const there = readOrNull(absPath);
+  if (there === null) return 'the new file is not there';
+  if (normalise(there) !== normalise(content)) return `a file is there that is not the proposed one; it was left as it is: ${absPath}`;
+  try {
+    fs.unlinkSync(absPath);
+    return 'the new file VS Code had created there was removed again';
+  } catch (err) {
+    return `the new file VS Code created there could not be removed (${(err as Error).message}); remove ${absPath} yourself`;
+  }
+}
+
 const normalise = (s: string) => s.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
 /** How long Apply waits for VS Code to reload an open document whose file changed on disk (a busy machine can
@@ -127,7 +143,8 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
   let ok = false;
   let why = 'VS Code did not apply the edit (another extension or a read-only file system may have blocked it)';
   // A cancelled refactor preview is the user's answer: never shown twice.
-  for (let attempt = 1; attempt <= (opts.perHunk ? 1 : 2) && !ok; attempt++) {
+  const attempts = opts.perHunk ? 1 : 2;
+  for (let attempt = 1; attempt <= attempts && !ok; attempt++) {
     if (attempt > 1) await new Promise((r) => setTimeout(r, 300));
     const edit = new vscode.WorkspaceEdit();
     const failedOpen: ApplyOutcome[] = [];
@@ -165,8 +182,8 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
     } catch (err) {
       why = `the edit failed: ${(err as Error).message}`;
     }
-    if (ok) outcomes.push(...failedOpen);
-    else if (attempt === 2) outcomes.push(...failedOpen);
+    // Files VS Code could not open are told once: with the edit that went through, or after the last attempt.
+    if (ok || attempt === attempts) outcomes.push(...failedOpen);
   }
   if (!ok) {
     for (const f of included) outcomes.push({ key: f.key, status: 'failed', reason: why, uri: f.uri });
@@ -175,9 +192,18 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
 
   const untickedReason = 'no change of this file was ticked in the refactor preview';
   for (const f of included) {
+    const writable = () => checkProposalWrite(ctx.root, f.file, { capeFolder: ctx.capeFolder });
+    if (!f.replaced) {
+      // VS Code wrote a new file's bytes itself, when the user applied (the refactor preview can stay open for
+      // minutes): a folder on the way that became a link out of the workspace meanwhile took them outside.
+      const again = writable();
+      if (!again.ok) {
+        outcomes.push({ key: f.key, status: 'refused', reason: `${again.reason} (checked again after the edit: ${removeCreated(f.absPath, f.content)})` });
+        continue;
+      }
+    }
     const doc = f.replaced ? await vscode.workspace.openTextDocument(f.uri) : openDocument(f.uri);
     const was = before.get(f.key);
-    const writable = () => checkProposalWrite(ctx.root, f.file, { capeFolder: ctx.capeFolder });
     const step = doc ? saveStep({ isDirty: doc.isDirty, text: doc.getText() }, was, !!opts.perHunk, writable) : 'saved';
     if (step === 'unticked') {
       // left as the user had it, unsaved changes included

@@ -170,6 +170,18 @@ describe('CAPE proposed files (extension host)', function () {
     }
   });
 
+  it('Review Hunks cancelled: a file VS Code could not open is still named with why', async () => {
+    await session();
+    // index.html became binary on disk: VS Code refuses to open it as text.
+    fs.writeFileSync(path.join(h.root, 'index.html'), Buffer.from([0x3c, 0x00, 0x01, 0x02, 0x00, 0x3e]));
+    assert.ok(h.controller.files.decide('index.html', 'accept'));
+    assert.ok(h.controller.files.decide('src/styles.css', 'accept'));
+    const pending = h.controller.files.apply(async () => true, { perHunk: true });
+    await previewCommandUntilSettled('refactorPreview.discard', pending);
+    const v = Object.fromEntries(h.controller.files.views().map((f) => [f.path, f]));
+    assert.match(v['index.html'].reason ?? '', /could not open index\.html/, JSON.stringify(v['index.html']));
+  });
+
   it('a file changed on disk after the proposal is not overwritten without confirmation', async () => {
     await session();
     const idx = path.join(h.root, 'index.html');
@@ -206,6 +218,37 @@ describe('CAPE proposed files (extension host)', function () {
       assert.strictEqual(v['index.html'].status, 'applied', JSON.stringify(v['index.html']));
     } finally {
       fs.rmSync(path.join(h.root, 'src'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('Apply checks a new file again after the edit: a folder that became a link out meanwhile gets no file left outside', async function () {
+    if (process.platform === 'win32') this.skip();
+    await session();
+    h.controller.files.decide('src/theme.js', 'accept');
+    h.controller.files.decide('index.html', 'accept');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-outside-'));
+    const src = path.join(h.root, 'src');
+    const ws = vscode.workspace as { applyEdit: typeof vscode.workspace.applyEdit };
+    const applyEdit = ws.applyEdit;
+    // The swap lands between the pre-write check and VS Code's writing the new file, as it could while the refactor
+    // preview is open.
+    ws.applyEdit = (edit, meta) => {
+      fs.renameSync(src, `${src}.moved`);
+      fs.symlinkSync(outside, src, 'dir');
+      return applyEdit.call(vscode.workspace, edit, meta);
+    };
+    try {
+      await h.controller.files.apply(async () => true);
+      assert.deepStrictEqual(fs.readdirSync(outside), [], 'the new file was left outside the workspace');
+      const v = Object.fromEntries(h.controller.files.views().map((f) => [f.path, f]));
+      assert.strictEqual(v['src/theme.js'].status, 'refused');
+      assert.match(v['src/theme.js'].reason ?? '', /outside[\s\S]*checked again after the edit: the new file VS Code had created there was removed again/);
+      assert.strictEqual(v['index.html'].status, 'applied', JSON.stringify(v['index.html']));
+    } finally {
+      ws.applyEdit = applyEdit;
+      fs.rmSync(src, { force: true });
+      fs.renameSync(`${src}.moved`, src);
       fs.rmSync(outside, { recursive: true, force: true });
     }
   });
