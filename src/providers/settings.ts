@@ -1,7 +1,7 @@
 // Reads and writes the `cape.*` settings (package.json contributes.configuration).
 import * as vscode from 'vscode';
 import type { CapeSettings } from '../services';
-import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, cleanCommandList } from '../core';
+import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, MIN_CHECK_TIMEOUT_MS, cleanCommandList } from '../core';
 
 export { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL };
 
@@ -34,7 +34,7 @@ export function readSettings(): CapeSettings {
       format: c.get<unknown>('formatProposal') !== false,
       timeoutMs: (() => {
         const v = c.get<unknown>('checkTimeout');
-        return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v * 1000) : DEFAULT_CHECK_TIMEOUT_MS;
+        return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.max(MIN_CHECK_TIMEOUT_MS, Math.round(v * 1000)) : DEFAULT_CHECK_TIMEOUT_MS;
       })(),
     },
     ...(typeof cap === 'number' && Number.isFinite(cap) && cap > 0 ? { maxSessionCostUsd: cap } : {}),
@@ -43,13 +43,16 @@ export function readSettings(): CapeSettings {
 
 /**
  * Writes `cape.<key>` where the user keeps it: the workspace (folder) settings when they already set it there —
- * otherwise the workspace value would silently win over a global write — else the user settings.
+ * otherwise the workspace value would silently win over a global write — else the user settings. In Restricted Mode
+ * only the user settings: nothing is written into an untrusted folder (and its values of these settings are not in
+ * effect there: package.json's restrictedConfigurations).
  */
 export async function updateSetting(key: keyof CapeSettings, value: unknown): Promise<void> {
   const c = vscode.workspace.getConfiguration('cape');
   const info = c.inspect(key);
-  const target =
-    info?.workspaceFolderValue !== undefined
+  const target = !vscode.workspace.isTrusted
+    ? vscode.ConfigurationTarget.Global
+    : info?.workspaceFolderValue !== undefined
       ? vscode.ConfigurationTarget.WorkspaceFolder
       : info?.workspaceValue !== undefined
         ? vscode.ConfigurationTarget.Workspace

@@ -4,17 +4,19 @@
 // for Objective" share it, so a session never rebuilds it. Setting `cape.context.devBudget` bounds DevA's workspace
 // section.
 import * as vscode from 'vscode';
-import { DEFAULT_WORKSPACE_BUDGET, WorkspaceIndex } from '../core';
+import { DEFAULT_WORKSPACE_BUDGET, MIN_WORKSPACE_BUDGET, WorkspaceIndex } from '../core';
 import type { Services } from '../services';
 
 const DEBOUNCE_MS = 400;
 
 let current: { key: string; index: Promise<WorkspaceIndex>; dispose: () => void } | null = null;
+/** The extension contexts that dispose the current index on deactivation: one entry each, whatever replaced it. */
+const disposedWith = new WeakSet<object>();
 
-/** DevA's workspace budget in characters (`cape.context.devBudget`, default 60,000). */
+/** DevA's workspace budget in characters (`cape.context.devBudget`, default 60,000; at least the manifest's minimum). */
 export function devBudget(): number {
   const v = vscode.workspace.getConfiguration('cape').get<number>('context.devBudget');
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : DEFAULT_WORKSPACE_BUDGET.deva;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.max(MIN_WORKSPACE_BUDGET, Math.floor(v)) : DEFAULT_WORKSPACE_BUDGET.deva;
 }
 
 /** The watched index of the open workspace folder. */
@@ -49,7 +51,11 @@ export function workspaceIndex(services: Services, root: string): Promise<Worksp
     },
   };
   current = entry;
-  services.context.subscriptions.push({ dispose: entry.dispose });
+  if (!disposedWith.has(services.context)) {
+    // One entry for whichever index is current: an entry per index kept every replaced one in memory.
+    disposedWith.add(services.context);
+    services.context.subscriptions.push({ dispose: () => current?.dispose() });
+  }
   index.catch(() => entry.dispose());
   return index;
 }

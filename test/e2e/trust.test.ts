@@ -1,5 +1,6 @@
 // Restricted Mode: with workspace trust on and the folder NOT trusted, CAPE is read-only — Start Session explains why
-// and offers the trust editor, no request is made and nothing is written; the KPT history can still be read.
+// and offers the trust editor, no request is made and nothing is written; the KPT history can still be read. The
+// workspace's own cape.baseUrl is not in effect there: Set API Key checks the key with the user's base URL.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,7 +11,7 @@ import { startDemoServer } from '../helpers/demoServer';
 import { demoDir } from '../helpers/demo';
 import { originalProjectDir } from '../helpers/fixtures';
 import { copyDir } from '../helpers/cli';
-import type { FakeAnthropic } from '../fake-anthropic/server';
+import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { ensureBundleFresh, listFiles, makeWorkspace, REPO, shot, treeRows, waitFor } from './helpers';
 
 async function declineTrust(page: Page): Promise<void> {
@@ -24,6 +25,8 @@ async function declineTrust(page: Page): Promise<void> {
 describe('e2e: Restricted Mode (untrusted workspace)', function () {
   this.timeout(300_000);
   let fake: FakeAnthropic | undefined;
+  /** The base URL the untrusted workspace's settings name: it must never see the key. */
+  let workspaceHost: FakeAnthropic | undefined;
   let cs: CodeServer | undefined;
   let browser: Browser | undefined;
   let ws: string;
@@ -33,6 +36,9 @@ describe('e2e: Restricted Mode (untrusted workspace)', function () {
     fake = await startDemoServer();
     ws = makeWorkspace(path.join(demoDir(), 'workspace'));
     copyDir(path.join(originalProjectDir(), 'cape'), path.join(ws, 'cape'));
+    workspaceHost = await startFakeAnthropic();
+    fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'cape.baseUrl': workspaceHost.url }));
     cs = await startCodeServer({ workspace: ws, workspaceTrust: true, userSettings: { 'cape.baseUrl': fake.url } });
     browser = await ui.launchBrowser({ runDir: cs.runDir });
   });
@@ -41,6 +47,7 @@ describe('e2e: Restricted Mode (untrusted workspace)', function () {
     await browser?.close().catch(() => undefined);
     await cs?.stop();
     await fake?.close();
+    await workspaceHost?.close();
     if (ws) fs.rmSync(ws, { recursive: true, force: true });
   });
 
@@ -68,5 +75,14 @@ describe('e2e: Restricted Mode (untrusted workspace)', function () {
     });
     assert.ok(rows.length > 1, `KPT rows: ${JSON.stringify(rows.slice(0, 5))}`);
     await shot(page, 'trust-restricted-kpt');
+
+    // Set API Key: the key goes to the user's base URL, not to the one this untrusted workspace names.
+    await ui.runCommand(page, 'CAPE: Set Anthropic API Key');
+    const box = page.locator('.quick-input-widget input[type="password"]');
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    await box.fill('sk-ant-test-restricted-mode');
+    await box.press('Enter');
+    await waitFor('the key checked with the user\'s base URL', async () => (fake!.requests.length > 0 ? true : undefined), 60_000);
+    assert.strictEqual(workspaceHost!.requests.length, 0, "the untrusted workspace's base URL received the key");
   });
 });

@@ -44,6 +44,40 @@ describe('CAPE: Show Context for Objective (real extension host)', function () {
     assert.ok(editor && editor.document.uri.fsPath === path.join(root, 'src', 'app.js'), editor?.document.uri.fsPath);
   });
 
+  it('raises a budget below the setting\'s minimum to it (0.5 is not "nothing")', async () => {
+    const c = vscode.workspace.getConfiguration('cape');
+    await c.update('context.devBudget', 0.5, vscode.ConfigurationTarget.Global);
+    try {
+      const res = await run({ objective: 'Show the saved notes from localStorage' }, false);
+      assert.ok(res);
+      assert.strictEqual(res.context.budget, 1000);
+      assert.ok(res.context.files.length > 0, 'DevA still gets some of the workspace');
+    } finally {
+      await c.update('context.devBudget', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('keeps one index: a replaced one is disposed, not kept in the extension\'s subscriptions', async () => {
+    const { workspaceIndex } = await import('../../src/workspace/indexService');
+    const subscriptions: { dispose(): unknown }[] = [];
+    let watching = 0;
+    const services = {
+      context: { subscriptions },
+      settings: () => ({ capeFolder }),
+      fileWatcher: { subscribe: () => (watching++, { dispose: () => void watching-- }) },
+      output: { warn: () => undefined, info: () => undefined },
+    };
+    let capeFolder = 'cape';
+    for (const folder of ['cape', 'team', 'cape', 'team']) {
+      capeFolder = folder;
+      await workspaceIndex(services as never, root);
+    }
+    assert.strictEqual(subscriptions.length, 1, 'one disposable for the current index');
+    assert.strictEqual(watching, 1, 'only the current index watches');
+    for (const s of subscriptions) s.dispose();
+    assert.strictEqual(watching, 0);
+  });
+
   it('gives DA a map of the UI files only', async () => {
     const res = await run({ objective: 'Make the notes list easier to read', step: 'da' }, false);
     assert.ok(res && res.context.files.length > 0);

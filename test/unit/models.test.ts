@@ -5,6 +5,8 @@ import * as path from 'path';
 import { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL, MOST_CAPABLE_MODEL } from '../../src/core/llm/models';
 import { priceFor } from '../../src/core/llm/pricing';
 import { AGENT_NAME, STEP_IDS, STEP_LABEL, stepTitle } from '../../src/core/model/types';
+import { MIN_WORKSPACE_BUDGET } from '../../src/core/workspace/pack';
+import { MIN_CHECK_TIMEOUT_MS } from '../../src/core/checks/run';
 import { repoRoot } from '../helpers/fixtures';
 
 describe('one truth: model and step names', () => {
@@ -13,6 +15,12 @@ describe('one truth: model and step names', () => {
     const props = pkg.contributes.configuration.properties;
     assert.strictEqual(props['cape.model'].default, DEFAULT_SESSION_MODEL);
     assert.strictEqual(props['cape.initModel'].default, DEFAULT_INIT_MODEL);
+  });
+
+  it("package.json's minimums of the budget and the check time limit are core's", () => {
+    const props = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')).contributes.configuration.properties;
+    assert.strictEqual(props['cape.context.devBudget'].minimum, MIN_WORKSPACE_BUDGET);
+    assert.strictEqual(props['cape.checkTimeout'].minimum * 1000, MIN_CHECK_TIMEOUT_MS);
   });
 
   it('every default model has a list price', () => {

@@ -12,6 +12,8 @@ import { sliceWhole } from '../text/cut';
 
 /** Default time limit of one check command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
+/** The shortest time limit the setting takes (the manifest's minimum, 1 s): a shorter one is raised to it. */
+export const MIN_CHECK_TIMEOUT_MS = 1_000;
 /** Characters of output kept per run (its first and last halves); the rest is counted, not kept. */
 export const DEFAULT_OUTPUT_CAP = 1_000_000;
 

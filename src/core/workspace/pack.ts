@@ -21,6 +21,8 @@ export type ContextStep = 'deva' | 'da';
 
 /** Default budgets in characters (setting `cape.context.devBudget` / CLI `--budget` override DevA's). */
 export const DEFAULT_WORKSPACE_BUDGET: Record<ContextStep, number> = { deva: 60_000, da: 6_000 };
+/** The smallest budget the setting takes (the manifest's minimum): a smaller value is raised to it. */
+export const MIN_WORKSPACE_BUDGET = 1_000;
 
 /**
  * Below this share of the best score a file is not worth sending whole (it may still get a map line). 0.04 and 0.15
