@@ -85,10 +85,14 @@ export class ProposalSet {
 
   setStatus(key: string, status: FileViewStatus, reason?: string): void {
     const e = this.get(key);
-    if (!e) return;
-    e.status = status;
-    if (reason) e.reason = reason;
-    else delete e.reason;
+    if (e) setEntryStatus(e, status, reason);
+  }
+
+  /** Apply's outcome for `entry`, when it is still listed (not replaced by a newer proposal); false otherwise. */
+  settle(entry: ProposalEntry, status: FileViewStatus, reason?: string): boolean {
+    if (!this.entries.includes(entry)) return false;
+    setEntryStatus(entry, status, reason);
+    return true;
   }
 
   /** Discard: drops every file that was not applied; the applied ones stay listed. Returns how many were dropped. */
@@ -102,6 +106,12 @@ export class ProposalSet {
   views(): FileView[] {
     return this.entries.map((e) => fileView(e.file, { status: e.status, reason: e.reason }));
   }
+}
+
+function setEntryStatus(e: ProposalEntry, status: FileViewStatus, reason?: string): void {
+  e.status = status;
+  if (reason) e.reason = reason;
+  else delete e.reason;
 }
 
 /** One file that changed since DevA proposed it, and how (applyEdits.ts findStaleFiles). */

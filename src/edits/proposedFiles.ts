@@ -109,7 +109,15 @@ export class ProposedFilesService implements vscode.Disposable {
         return;
       }
       const report = await applyAcceptedFiles(accepted, ctx, opts);
-      for (const o of report.outcomes) this.proposals.setStatus(o.key, o.status === 'failed' ? 'accepted' : o.status, o.reason);
+      // Each outcome goes to the entry that was applied: a session that proposed the same path again while the
+      // refactor preview was open has a new entry, which keeps its own status.
+      const byKey = new Map(accepted.map((e) => [e.key, e]));
+      for (const o of report.outcomes) {
+        const entry = byKey.get(o.key);
+        if (entry && !this.proposals.settle(entry, o.status === 'failed' ? 'accepted' : o.status, o.reason)) {
+          out.info(`${o.key}: proposed again while it was being applied; the new proposal keeps its status`);
+        }
+      }
       const applied = report.outcomes.filter((o) => o.status === 'applied');
       const problems = report.outcomes.filter((o) => o.status !== 'applied');
       out.info(`applied ${applied.length} file(s) in one edit; ${problems.length} not applied`);

@@ -33,6 +33,27 @@ describe('edits/proposals: ProposalSet', () => {
     assert.ok(!JSON.stringify(s.views()).includes('/ws/'), 'no absolute path in the views');
   });
 
+  it("Apply's outcome settles the entry that was applied, never a newer proposal of the same path", () => {
+    const s = new ProposalSet();
+    s.reset('task-1');
+    s.add(file('src/a.ts'));
+    s.decide('src/a.ts', 'accept');
+    const [applying] = s.accepted();
+    // the refactor preview is open; another session proposes src/a.ts again
+    s.reset('task-2');
+    s.add(file('src/a.ts', { content: 'session 2' }));
+    assert.strictEqual(s.settle(applying, 'applied'), false);
+    assert.deepStrictEqual(s.views(), [{ path: 'src/a.ts', action: 'create', status: 'proposed' }]);
+    assert.ok(s.decide('src/a.ts', 'accept'), 'the new proposal can still be accepted');
+    // the same session re-announcing other content replaces the entry too
+    const [second] = s.accepted();
+    s.add(file('src/a.ts', { content: 'fixed' }));
+    assert.strictEqual(s.settle(second, 'applied'), false);
+    const [third] = s.pending();
+    assert.strictEqual(s.settle(third, 'applied'), true);
+    assert.strictEqual(s.get('src/a.ts')?.status, 'applied');
+  });
+
   it('a file without any path is not added', () => {
     const s = new ProposalSet();
     assert.strictEqual(s.add({ path: '', action: 'create', status: 'refused', reason: 'empty', content: '' }), false);
