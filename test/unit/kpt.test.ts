@@ -268,6 +268,21 @@ describe('kpt: grouping', () => {
     assert.strictEqual(kptSimilarity('テストが不足している', 'テストが不足していた'), diceSimilarity('テストが不足している', 'テストが不足していた'));
   });
 
+  it('file names are words of their own: "Update CHANGELOG.md" and "Update README.md" stay apart, "the changelog" meets CHANGELOG.md', () => {
+    const items: KptItem[] = [
+      { kind: 'try', text: 'Update CHANGELOG.md', taskId: 't-1' },
+      { kind: 'try', text: 'Update README.md', taskId: 't-2' },
+      { kind: 'try', text: 'Update the changelog', taskId: 't-3' },
+      { kind: 'try', text: 'Check src/app.ts and README.md', taskId: 't-4' },
+    ];
+    assert.deepStrictEqual(
+      groupKpt(items).map((g) => g.items.map((it) => items.indexOf(it))),
+      [[0, 2], [1], [3]],
+    );
+    assert.ok(kptSimilarity('Keep v1.2 notes', 'Keep v1.2 notes') === 1);
+    assert.ok(kptSimilarity('Raise coverage in app.ts', 'Raise coverage in app.js') === 1, 'the extension is not what an item is about');
+  });
+
   it('short items must share more to be one: "Tests pass" and "Tests fail" stay apart, a rewording still groups', () => {
     const items: KptItem[] = [
       { kind: 'keep', text: 'Tests pass', taskId: 't-1' },

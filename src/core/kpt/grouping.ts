@@ -125,10 +125,16 @@ export function kptFeatures(text: string): string[] {
   return featuresOf(normalised(text));
 }
 
+/** A word, with the dotted parts of a file name or version kept on it ("readme.md", "v1.2"). */
+const WORD = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
+/** A file name's extension: dropped, so "CHANGELOG.md" is about the changelog, and "README.md" does not meet it. */
+const FILE_EXTENSION = /\.\p{L}{1,4}$/u;
+
 function featuresOf({ norm, core }: { norm: string; core: string }): string[] {
   if (UNSPACED.test(norm)) return bigrams(norm);
   const words = new Set<string>();
-  for (const w of core.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const token of core.toLowerCase().match(WORD) ?? []) {
+    const w = token.replace(FILE_EXTENSION, '');
     if (!FUNCTION_WORDS.has(w)) words.add(`\u0001${stem(w)}`);
   }
   return words.size ? [...words] : bigrams(norm);
