@@ -138,7 +138,15 @@ export interface FakeToolUseReply {
   cut?: { afterChars: number; fault: 'eof' | 'reset' | 'midstream-error' | 'max_tokens'; errorType?: string };
 }
 
-export type FakeReply = FakeTextReply | FakeToolUseReply | FakeFault;
+/**
+ * SSE frames sent verbatim, in order, then the end of the response: a stream the real API would not send (an event
+ * missing a field, a block index far out of range), to check that the client reports it clearly.
+ */
+export interface FakeRawEventsReply {
+  events: { event: string; data: unknown }[];
+}
+
+export type FakeReply = FakeTextReply | FakeToolUseReply | FakeRawEventsReply | FakeFault;
 
 /** A `tool_result` block a client sent (in the user turn after a tool-use turn). */
 export interface RecordedToolResult {
@@ -274,6 +282,7 @@ export function isFakeReply(v: unknown): v is FakeReply {
     return o.toolCalls.every((c) => !!c && typeof c === 'object' && typeof (c as FakeToolCall).name === 'string');
   }
   if (typeof o.text === 'string' && o.fault === undefined) return true;
+  if (Array.isArray(o.events) && o.fault === undefined) return o.events.every((e) => !!e && typeof e === 'object' && typeof (e as { event?: unknown }).event === 'string');
   switch (o.fault) {
     case 'http':
       return typeof o.status === 'number';
@@ -734,6 +743,14 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       const extra: Record<string, string> = {};
       if (reply.retryAfter !== undefined) extra['retry-after'] = String(reply.retryAfter);
       return sendError(res, reply.status, type, reply.message ?? DEFAULT_ERROR_MESSAGE[type] ?? 'Error', extra);
+    }
+
+    if ('events' in reply) {
+      if (!rec.stream) return sendError(res, 500, 'api_error', 'fake-anthropic: raw events need a streaming request');
+      if (!res.headersSent) startSse(res, newId('req'));
+      for (const e of reply.events) res.write(sseFrame(e.event, e.data));
+      res.end();
+      return;
     }
 
     const usageIn = cache.account(body, opts.minCacheableTokens ?? minCacheableTokensFor(rec.model), now());

@@ -1,6 +1,7 @@
 // One streamed reply assembled from the Messages API's raw events (ReplyAccumulator): its text, its tool calls (input
 // parsed once a block is complete; a call written wrong keeps `{}` and says why), the stop reason and the usage so
-// far — also of a request that broke off. Type imports of the SDK only.
+// far — also of a request that broke off. An event the API would not send (a field missing, a block index that is no
+// index) is a malformed stream, never a TypeError. Type imports of the SDK only.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmResult, ToolCall, Usage } from '../../model/types';
 import { oneLine, shorten } from '../../text/cut';
@@ -15,6 +16,23 @@ export function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
   };
 }
 
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string; complete: boolean } | { type: 'other' };
+
+/**
+ * A stream event the API would not send. A SyntaxError, so the client reports it as a malformed stream (retryable:
+ * llm/errors.ts `unclassified`), with `detail` saying what was wrong.
+ */
+function malformed(detail: string): SyntaxError {
+  return new SyntaxError(detail);
+}
+
+/** The block index of a content block event: a non-negative integer, else the stream is malformed. */
+function blockIndex(event: { type: string; index?: unknown }): number {
+  const i = event.index;
+  if (typeof i === 'number' && Number.isSafeInteger(i) && i >= 0) return i;
+  throw malformed(`a ${event.type} event with block index ${JSON.stringify(i) ?? 'missing'}`);
+}
+
 /**
  * One streamed reply, assembled from the API's raw events: text blocks, tool_use blocks with their input JSON as the
  * model wrote it (parsed once the block is complete, never guessed from a part), the stop reason and the usage so far.
@@ -22,55 +40,78 @@ export function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
  * only takes an object back) and says why in `problem`, so the executor refuses it and the conversation goes on.
  */
 export class ReplyAccumulator {
-  private blocks: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string; complete: boolean } | { type: 'other' })[] = [];
+  /** The content blocks by index (a Map: an index far out of range costs nothing). */
+  private readonly blocks = new Map<number, Block>();
   private model = '';
   private stopReason: string | null = null;
   private stopped = false;
-  /** What the request used so far (from message_start, updated by message_delta); undefined before message_start. */
-  usage: Usage | undefined;
+  private started = false;
   private raw: Partial<Anthropic.Usage> = {};
+
+  /** What the request used so far (from message_start, updated by message_delta); undefined before message_start. */
+  get usage(): Usage | undefined {
+    return this.started ? toUsage(this.raw) : undefined;
+  }
 
   /** Takes one event; returns the text it adds, if any. */
   add(event: Anthropic.RawMessageStreamEvent): string | undefined {
     switch (event.type) {
-      case 'message_start':
-        this.model = event.message.model;
-        this.raw = { ...event.message.usage };
-        this.usage = toUsage(this.raw);
+      case 'message_start': {
+        const m = event.message as Partial<Anthropic.Message> | undefined;
+        this.started = true;
+        this.model = typeof m?.model === 'string' ? m.model : '';
+        this.raw = { ...(m?.usage ?? {}) };
         return undefined;
+      }
       case 'message_delta': {
-        this.stopReason = event.delta.stop_reason ?? this.stopReason;
-        // output_tokens is always there; the other counters are whole-message totals, sent only when they apply
-        const u = event.usage as Partial<Anthropic.Usage>;
-        for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) (this.raw as Record<string, unknown>)[k] = v;
-        this.usage = toUsage(this.raw);
+        // The API always sends the delta and the usage (output_tokens, and the other counters as whole-message totals
+        // when they apply); a stream without them keeps what is known.
+        const stop = (event.delta as Partial<Anthropic.MessageDeltaEvent['delta']> | undefined)?.stop_reason;
+        if (typeof stop === 'string') this.stopReason = stop;
+        const u = event.usage as Partial<Anthropic.Usage> | null | undefined;
+        if (u && typeof u === 'object') {
+          for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) (this.raw as Record<string, unknown>)[k] = v;
+        }
         return undefined;
       }
       case 'message_stop':
         this.stopped = true;
         return undefined;
       case 'content_block_start': {
-        const b = event.content_block;
-        this.blocks[event.index] =
-          b.type === 'text'
-            ? { type: 'text', text: b.text ?? '' }
-            : b.type === 'tool_use'
-              ? { type: 'tool_use', id: b.id, name: b.name, json: '', complete: false }
-              : { type: 'other' };
-        return b.type === 'text' && b.text ? b.text : undefined;
+        const index = blockIndex(event);
+        const b = event.content_block as Partial<Anthropic.ContentBlock> | undefined;
+        if (!b || typeof b !== 'object') throw malformed(`a content_block_start event (block ${index}) without its content_block`);
+        if (b.type === 'text') {
+          const text = typeof b.text === 'string' ? b.text : '';
+          this.blocks.set(index, { type: 'text', text });
+          return text || undefined;
+        }
+        this.blocks.set(
+          index,
+          b.type === 'tool_use'
+            ? { type: 'tool_use', id: typeof b.id === 'string' ? b.id : '', name: typeof b.name === 'string' ? b.name : '', json: '', complete: false }
+            : { type: 'other' },
+        );
+        return undefined;
       }
       case 'content_block_delta': {
-        const b = this.blocks[event.index];
-        const d = event.delta;
+        const index = blockIndex(event);
+        const d = event.delta as Partial<Anthropic.RawContentBlockDelta> | undefined;
+        if (!d || typeof d !== 'object') throw malformed(`a content_block_delta event (block ${index}) without its delta`);
+        const b = this.blocks.get(index);
         if (b?.type === 'text' && d.type === 'text_delta') {
+          if (typeof d.text !== 'string') throw malformed(`a text_delta (block ${index}) without its text`);
           b.text += d.text;
           return d.text;
         }
-        if (b?.type === 'tool_use' && d.type === 'input_json_delta') b.json += d.partial_json;
+        if (b?.type === 'tool_use' && d.type === 'input_json_delta') {
+          if (typeof d.partial_json !== 'string') throw malformed(`an input_json_delta (block ${index}) without its partial_json`);
+          b.json += d.partial_json;
+        }
         return undefined;
       }
       case 'content_block_stop': {
-        const b = this.blocks[event.index];
+        const b = this.blocks.get(blockIndex(event));
         if (b?.type === 'tool_use') b.complete = true;
         return undefined;
       }
@@ -82,11 +123,13 @@ export class ReplyAccumulator {
   result(): LlmResult {
     // A stream that ends before message_stop is a reply cut off (classified as a dropped connection).
     if (!this.stopped) throw new Error('stream ended without producing a Message with role=assistant');
-    const text = this.blocks.map((b) => (b?.type === 'text' ? b.text : '')).join('');
+    const blocks = this.ordered();
+    const text = blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
     const toolCalls: ToolCall[] = [];
-    for (const b of this.blocks) {
-      if (b?.type !== 'tool_use') continue;
-      const cut = !b.complete || (this.stopReason === 'max_tokens' && b === this.blocks[this.blocks.length - 1]);
+    const last = blocks[blocks.length - 1];
+    for (const b of blocks) {
+      if (b.type !== 'tool_use') continue;
+      const cut = !b.complete || (this.stopReason === 'max_tokens' && b === last);
       toolCalls.push({ id: b.id, name: b.name, ...toolInput(b.json, cut) });
     }
     return {
@@ -96,6 +139,11 @@ export class ReplyAccumulator {
       model: this.model,
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
     };
+  }
+
+  /** The blocks in index order. */
+  private ordered(): Block[] {
+    return [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
   }
 }
 
