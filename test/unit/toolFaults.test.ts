@@ -10,6 +10,7 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { CostTracker, capClient } from '../../src/core/llm/costCap';
 import { LlmError } from '../../src/core/llm/errors';
 import { costUsd } from '../../src/core/llm/pricing';
+import { tokensAtMost } from '../../src/core/llm/tokens';
 import { MAX_TURNS_PAST_LIMIT, runToolLoop } from '../../src/core/llm/toolLoop';
 import type { ChatMessage, LlmRequest, StepId } from '../../src/core/model/types';
 import { ToolRunner } from '../../src/core/tools/executor';
@@ -418,12 +419,12 @@ describe('tool faults: what a request that broke off used is counted', function 
   let fake!: FakeAnthropic;
   useFakeAnthropic({ apiKey: 'k', chunkSize: 4 }, (f) => (fake = f));
 
-  /** The price of what the fake reported in message_start for request `i` (its input usage, one output token). */
-  function startedCost(i: number): number {
+  /** The price of request `i` by the input usage the fake reported in message_start and the high estimate of `streamed`. */
+  function brokenCost(i: number, streamed: string): number {
     const u = fake.requests[i].usage!;
     return costUsd('claude-sonnet-4-6', {
       inputTokens: u.input_tokens,
-      outputTokens: 1,
+      outputTokens: tokensAtMost(streamed),
       cacheCreationInputTokens: u.cache_creation_input_tokens,
       cacheReadInputTokens: u.cache_read_input_tokens,
     })!;
@@ -444,17 +445,19 @@ describe('tool faults: what a request that broke off used is counted', function 
   });
 
   for (const fault of ['midstream-error', 'eof', 'abort'] as const) {
-    it(`a request that ends in ${fault === 'abort' ? 'Stop (abort)' : `a ${fault}`} after message_start is priced in the session's spend`, async () => {
+    it(`a request that ends in ${fault === 'abort' ? 'Stop (abort)' : `a ${fault}`} after message_start is priced in the session's spend, with what it streamed`, async () => {
       const tracker = new CostTracker(null);
       const llm = capClient(new AnthropicClient({ apiKey: 'k', baseURL: fake.url, maxRetries: 0 }), tracker, { what: () => 'the request', onRecorded: () => {} });
       const ac = new AbortController();
+      let streamed = '';
       fake.enqueue(
         fault === 'abort'
           ? { text: 'x'.repeat(200), holdAfterChars: 8 }
           : { fault, afterChars: 40 },
       );
       const err = await llm
-        .stream({ ...request([{ role: 'user', content: 'go' }], 'auto'), signal: ac.signal }, () => {
+        .stream({ ...request([{ role: 'user', content: 'go' }], 'auto'), signal: ac.signal }, (d) => {
+          streamed += d;
           if (fault === 'abort') ac.abort();
         })
         .then(
@@ -462,8 +465,8 @@ describe('tool faults: what a request that broke off used is counted', function 
           (e: unknown) => e,
         );
       assert.ok(err instanceof LlmError, String(err));
-      assert.ok(startedCost(0) > 0);
-      assert.strictEqual(tracker.spentUsd, startedCost(0));
+      assert.ok(streamed.length > 0 && brokenCost(0, streamed) > brokenCost(0, ''));
+      assert.strictEqual(tracker.spentUsd, brokenCost(0, streamed));
     });
   }
 });

@@ -7,7 +7,7 @@
 //    only where this reaches the model's minimum cacheable prefix, so a kept mark is almost never one the API
 //    ignores, while a Japanese prompt is no longer taken for too short to cache;
 //  - tokensAtMost: a high estimate (3 ASCII characters a token, every other character a token), the worst case the
-//    session cost cap prices before a request.
+//    session cost cap prices before a request, and the output of a reply that broke off before the API counted it.
 // Emoji and rare characters can take several tokens each; both estimates ignore that (they are rare in prompts).
 
 function counts(text: string): { ascii: number; other: number } {

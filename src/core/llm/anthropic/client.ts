@@ -179,7 +179,8 @@ export class AnthropicClient implements LlmClient {
       return reply.result();
     } catch (err) {
       const e = this.failure(err, { callbackError, stalled, aborted: !!req.signal?.aborted, notAStream: watchdog.notAStream, ctx });
-      // What a request that broke off used until then is billed too: the spend counts it (costCap.ts, conversation.ts).
+      // What a request that broke off used until then is billed too (its output estimated from what it streamed, as
+      // no message_delta counted it): the spend counts it (costCap.ts, conversation.ts).
       if (e instanceof LlmError && reply.usage) e.usage = reply.usage;
       throw e;
     } finally {

@@ -1,10 +1,12 @@
 // One streamed reply assembled from the Messages API's raw events (ReplyAccumulator): its text, its tool calls (input
 // parsed once a block is complete; a call written wrong keeps `{}` and says why), the stop reason and the usage so
-// far — also of a request that broke off. An event the API would not send (a field missing, a block index that is no
-// index) is a malformed stream, never a TypeError. Type imports of the SDK only.
+// far — also of a request that broke off, whose output tokens are estimated from what it streamed. An event the API
+// would not send (a field missing, a block index that is no index) is a malformed stream, never a TypeError. Type
+// imports of the SDK only.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmResult, ToolCall, Usage } from '../../model/types';
 import { oneLine, shorten } from '../../text/cut';
+import { tokensAtMost } from '../tokens';
 
 export function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
   return {
@@ -46,11 +48,21 @@ export class ReplyAccumulator {
   private stopReason: string | null = null;
   private stopped = false;
   private started = false;
+  /** Whether a message_delta reported the output tokens; until then they are estimated (see `usage`). */
+  private counted = false;
   private raw: Partial<Anthropic.Usage> = {};
 
-  /** What the request used so far (from message_start, updated by message_delta); undefined before message_start. */
+  /**
+   * What the request used so far (from message_start, updated by message_delta); undefined before message_start.
+   * message_start counts one output token: until message_delta gives the real count (a reply that broke off never
+   * sends one), the output is the high estimate of what was streamed (text, tool names and input JSON), since what
+   * a request used is what the session cost cap adds up (costCap.ts).
+   */
   get usage(): Usage | undefined {
-    return this.started ? toUsage(this.raw) : undefined;
+    if (!this.started) return undefined;
+    const u = toUsage(this.raw);
+    if (!this.counted) u.outputTokens = Math.max(u.outputTokens, tokensAtMost(this.written()));
+    return u;
   }
 
   /** Takes one event; returns the text it adds, if any. */
@@ -71,6 +83,7 @@ export class ReplyAccumulator {
         const u = event.usage as Partial<Anthropic.Usage> | null | undefined;
         if (u && typeof u === 'object') {
           for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) (this.raw as Record<string, unknown>)[k] = v;
+          if (typeof u.output_tokens === 'number') this.counted = true;
         }
         return undefined;
       }
@@ -144,6 +157,13 @@ export class ReplyAccumulator {
   /** The blocks in index order. */
   private ordered(): Block[] {
     return [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
+  }
+
+  /** Everything the model wrote so far: its text, and each tool call's name and input JSON. */
+  private written(): string {
+    return this.ordered()
+      .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `${b.name} ${b.json}` : ''))
+      .join('');
   }
 }
 

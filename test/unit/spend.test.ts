@@ -1,0 +1,75 @@
+// What a session's spend counts, through the real SDK and the fake Messages API: a reply that broke off counts what it
+// streamed (message_start's one output token would let every retry pass the cap).
+import * as assert from 'assert';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { CostTracker, capClient } from '../../src/core/llm/costCap';
+import { LlmError } from '../../src/core/llm/errors';
+import { costUsd } from '../../src/core/llm/pricing';
+import { withStepRetry } from '../../src/core/llm/retry';
+import { tokensAtMost } from '../../src/core/llm/tokens';
+import type { LlmRequest, Usage } from '../../src/core/model/types';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
+
+const MODEL = 'claude-sonnet-4-6';
+const request: LlmRequest = { model: MODEL, maxTokens: 32000, system: [{ text: 'sys' }], messages: [{ role: 'user', content: 'hi' }] };
+
+async function failure(p: Promise<unknown>): Promise<LlmError> {
+  const e = await p.then(
+    () => assert.fail('expected the request to fail'),
+    (err: unknown) => err,
+  );
+  assert.ok(e instanceof LlmError, String(e));
+  return e;
+}
+
+describe('spend: a reply that broke off', function () {
+  this.timeout(30000);
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 500 }, (f) => (fake = f));
+  const client = () => new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 500, maxRetries: 0 });
+
+  /** What request `i` used by the fake's input usage and `output` tokens. */
+  function usageOf(i: number, output: number): Usage {
+    const u = fake.requests[i].usage!;
+    return { inputTokens: u.input_tokens, outputTokens: output, cacheCreationInputTokens: u.cache_creation_input_tokens, cacheReadInputTokens: u.cache_read_input_tokens };
+  }
+
+  for (const fault of ['reset', 'midstream-error', 'stall', 'eof'] as const) {
+    it(`(${fault}) counts the output it streamed, estimated high, not message_start's one token`, async () => {
+      fake.enqueue({ fault, afterChars: 4000, text: 'x'.repeat(3000) + '日本語'.repeat(1000) });
+      const tracker = new CostTracker(10);
+      let streamed = '';
+      const e = await failure(capClient(client(), tracker, { what: () => 'x', onRecorded: () => {} }).stream(request, (d) => (streamed += d)));
+      assert.strictEqual(streamed.length, 4000);
+      assert.strictEqual(e.usage?.outputTokens, 1000 + 1000, 'ASCII at 3 characters a token, other characters at one');
+      assert.deepStrictEqual(e.usage, usageOf(0, tokensAtMost(streamed)));
+      assert.strictEqual(tracker.spentUsd, costUsd(MODEL, e.usage));
+    });
+  }
+
+  it('a tool call broken off inside its input counts its name and the JSON streamed', async () => {
+    const json = JSON.stringify({ path: 'src/'.repeat(300) });
+    fake.enqueue({ toolCalls: [{ id: 't1', name: 'read_file', input: JSON.parse(json) }], cut: { afterChars: 900, fault: 'eof' } });
+    const e = await failure(client().stream(request, () => {}));
+    assert.strictEqual(e.usage?.outputTokens, tokensAtMost(`read_file ${json.slice(0, 900)}`));
+  });
+
+  it('a complete reply keeps the count the API gave', async () => {
+    fake.enqueue({ text: 'y'.repeat(3000), usage: { output_tokens: 7 } });
+    const res = await client().stream(request, () => {});
+    assert.strictEqual(res.usage.outputTokens, 7);
+  });
+
+  it('retries of a reply that keeps breaking off are stopped by the cap before they pass it', async () => {
+    // 119,000 characters ≈ 39,700 output tokens ≈ $0.60 at Sonnet's price each time; the request's worst case is $0.48.
+    const reply = 'y'.repeat(120_000);
+    fake.enqueue({ text: reply, fault: 'reset', afterChars: 119_000 }, { text: reply, fault: 'midstream-error', afterChars: 119_000 }, { text: reply });
+    const tracker = new CostTracker(1);
+    const capped = capClient(new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000, maxRetries: 0 }), tracker, { what: () => 'the request', onRecorded: () => {} });
+    const e = await failure(withStepRetry(() => capped.stream(request, () => {}), { baseDelayMs: 1 }));
+    assert.strictEqual(e.kind, 'cost_cap');
+    assert.strictEqual(fake.requests.length, 1, 'the retry that could pass the cap was not sent');
+    assert.ok(tracker.spentUsd! > 0.59 && tracker.spentUsd! <= 1, `spent ${tracker.spentUsd}`);
+  });
+});
