@@ -217,7 +217,8 @@ export class StepConversation {
         baseDelayMs: retry?.baseDelayMs,
         maxDelayMs: retry?.maxDelayMs,
         signal,
-        onRetry: ({ attempt, error, delayMs }) => emit({ type: 'retry', step, attempt: attempt + 1, reason: error.message, delayMs }),
+        // the attempt about to start, numbered as its step-started event will be
+        onRetry: ({ attempt, error, delayMs }) => emit({ type: 'retry', step, attempt: attemptBase + attempt, reason: error.message, delayMs }),
       },
     );
   }
