@@ -4,7 +4,7 @@
 // ending with the assistant turn): Claude 4.6 models reject prefills with a 400, and a user turn works with every
 // model and provider. A model that repeats the end of what it wrote is tolerated: the overlap is removed.
 
-/** At most this many continuation requests per step; a reply still cut after them fails the step. */
+/** At most this many continuation requests per step; a reply still cut after them fails the step, unless it already holds a valid reply. */
 export const MAX_CONTINUATIONS = 2;
 
 export const CONTINUE_PROMPT =

@@ -85,8 +85,7 @@ export class StepConversation {
         );
       }
     }
-    this.warnings.push(...parsed.warnings);
-    for (const message of parsed.warnings) emit({ type: 'warning', step, message });
+    for (const message of parsed.warnings) this.warn(message);
     // the engine's id, whatever the model wrote
     return { res, sent, reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: this.o.taskId } } };
   }
@@ -112,13 +111,17 @@ export class StepConversation {
     );
   }
 
-  /** A request of the step: with tools, the loop answers the model's calls until it writes its reply. */
+  /**
+   * A request of the step: with tools, the loop answers the model's calls until it writes its reply. A reply cut at
+   * the output limit is continued, unless the tool loop already took its text as the answer (the limit cut a call
+   * written after it, which is not run).
+   */
   async call(messages: ChatMessage[], attemptBase: number, announce = true): Promise<{ res: LlmResult; messages: ChatMessage[] }> {
     const got = await this.toolCall(messages, attemptBase, announce);
-    return { res: await this.continueIfCut(got.res, got.messages), messages: got.messages };
+    return { res: got.answered ? got.res : await this.continueIfCut(got.res, got.messages), messages: got.messages };
   }
 
-  private async toolCall(messages: ChatMessage[], attemptBase: number, announceFirst: boolean): Promise<{ res: LlmResult; messages: ChatMessage[] }> {
+  private async toolCall(messages: ChatMessage[], attemptBase: number, announceFirst: boolean): Promise<{ res: LlmResult; messages: ChatMessage[]; answered?: boolean }> {
     const tools = this.o.tools;
     if (!tools) return { res: await this.turn(messages, 'auto', attemptBase, announceFirst), messages };
     let announce = announceFirst;
@@ -140,13 +143,21 @@ export class StepConversation {
       const message =
         `${STEP_AGENT[this.o.step]} called ${n === 1 ? 'a tool' : `${n} tools`} (${[...new Set(loop.unrunCalls.map((c) => c.name))].join(', ')}) ` +
         'after writing its answer in the same turn: the answer was used and those calls were not run.';
-      this.warnings.push(message);
-      this.o.emit({ type: 'warning', step: this.o.step, message });
+      this.warn(message);
     }
-    return { res: loop.result, messages: loop.messages };
+    return { res: loop.result, messages: loop.messages, answered: loop.unrunCalls !== undefined };
   }
 
-  /** A reply cut at the output limit is continued (at most MAX_CONTINUATIONS per step), else the step fails. */
+  /** A warning about the step's reply: shown now and kept in its record. */
+  private warn(message: string): void {
+    this.warnings.push(message);
+    this.o.emit({ type: 'warning', step: this.o.step, message });
+  }
+
+  /**
+   * A reply cut at the output limit is continued (at most MAX_CONTINUATIONS per step). One still cut after them is
+   * used when what it wrote already holds a valid reply (with a warning), else the step fails.
+   */
   private async continueIfCut(first: LlmResult, sent: ChatMessage[]): Promise<LlmResult> {
     const { step, emit } = this.o;
     let res = first;
@@ -154,6 +165,13 @@ export class StepConversation {
       const probe = res.stopReason === null ? parseReply(step, res.text) : null;
       if (!replyWasCut(res.stopReason, probe && !probe.ok ? probe.error : null)) return res;
       if (this.continuations >= MAX_CONTINUATIONS) {
+        if (parseReply(step, res.text).ok) {
+          this.warn(
+            `${STEP_AGENT[step]}'s reply was still cut off at the output limit (${this.o.maxTokens} tokens) after ${MAX_CONTINUATIONS} continuations, ` +
+              'but what it wrote already holds a complete, valid reply: that reply was used, and what the model was still writing after it was lost.',
+          );
+          return res;
+        }
         const rawPath = await this.o.store.saveFailedRaw(this.o.taskId, step, res.text);
         throw new StepFailure(
           step,
