@@ -137,9 +137,9 @@ export class CostTracker {
 /**
  * `llm` with the cap in front: every request is checked first (a request over the cap is an LlmError of kind
  * cost_cap, not retried) and every response recorded. `what` names the request in the message; `onRecorded` runs
- * after each response (the runner saves and shows the running cost).
+ * (and is awaited) after each response is recorded: the runner saves and shows the running cost.
  */
-export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: () => string; onRecorded: () => void }): LlmClient {
+export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: () => string; onRecorded: () => void | Promise<void> }): LlmClient {
   return {
     supportsTools: llm.supportsTools,
     stream: async (req, onText) => {
@@ -152,12 +152,12 @@ export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: (
         // a request that broke off (dropped, an error event, Stop) after its reply started is billed for what it used
         if (e instanceof LlmError && e.usage) {
           tracker.record(req.model, e.usage);
-          hooks.onRecorded();
+          await hooks.onRecorded();
         }
         throw e;
       }
       tracker.record(res.model || req.model, res.usage);
-      hooks.onRecorded();
+      await hooks.onRecorded();
       return res;
     },
   };

@@ -81,7 +81,8 @@ export async function createSession(store: SessionStore, o: NewSessionOptions): 
 /**
  * Loads the state of the session to resume. With `fromStep`, that step and every later one run again (their earlier
  * records stay in pair/ as history). Otherwise a step whose record was written after the last state update (the
- * process died between the two writes) is taken over as completed. `adopted` lists those steps.
+ * process died between the two writes) is taken over as completed; what its requests cost is in the state already
+ * (./cost.ts writes the spend after every request, before the record). `adopted` lists those steps.
  */
 export async function loadSessionToResume(
   store: SessionStore,

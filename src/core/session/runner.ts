@@ -132,7 +132,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     // --- what the steps draw from: cape/ files and KPT, the completed steps (resume), the spend -----------------
     const shared = await loadSharedInputs({ workspace: opts.workspace, capeFolder, store, prompts: opts.prompts, repeatOf: opts.repeatOf, warn });
     await reloadCompletedSteps(record, store, state, { workspace: opts.workspace, capeFolder });
-    const spend = sessionSpend({ llm: opts.llm, model: opts.model, maxCostUsd: opts.maxCostUsd, state, usage: record.usage, currentStep: () => currentStep, emit, warn });
+    const spend = sessionSpend({ llm: opts.llm, model: opts.model, maxCostUsd: opts.maxCostUsd, state, usage: record.usage, currentStep: () => currentStep, emit, warn, save: (s) => store.saveSessionState(s) });
     cost = spend.cost;
     run = {
       opts,
