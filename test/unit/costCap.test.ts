@@ -6,7 +6,7 @@ import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
-import { CostTracker, capUnenforceable, estimateRequest } from '../../src/core/llm/costCap';
+import { CostTracker, capUnenforceable, estimateRequest, pricedModel } from '../../src/core/llm/costCap';
 import { tokensAtLeast, tokensAtMost } from '../../src/core/llm/tokens';
 import { costUsd } from '../../src/core/llm/pricing';
 import type { SessionEvent } from '../../src/core/model/types';
@@ -84,6 +84,16 @@ describe('cost cap: the worst-case estimate', () => {
     assert.match(capUnenforceable(0.5, 'gpt-4o')!, /cost cap of \$0\.50 cannot be enforced: the model "gpt-4o" has no known price/);
     assert.strictEqual(capUnenforceable(0.5, 'claude-haiku-4-5'), null);
     assert.strictEqual(capUnenforceable(null, 'gpt-4o'), null);
+    assert.match(capUnenforceable(0.5, 'claude-haiku-4-5', null)!, /cost cap of \$0\.50 cannot be enforced: what earlier runs of this session spent is unknown/);
+    assert.strictEqual(capUnenforceable(null, 'claude-haiku-4-5', null), null);
+  });
+
+  it('a response is priced at the model that answered, else at the model asked for when only that has a price', () => {
+    assert.strictEqual(pricedModel('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5'), 'claude-sonnet-4-5-20250929');
+    assert.strictEqual(pricedModel('corp-gateway/sonnet-latest', 'claude-sonnet-4-6'), 'claude-sonnet-4-6');
+    assert.strictEqual(pricedModel('', 'claude-sonnet-4-6'), 'claude-sonnet-4-6');
+    assert.strictEqual(pricedModel('local-alias', 'local-model'), 'local-alias');
+    assert.strictEqual(pricedModel('', 'local-model'), 'local-model');
   });
 
   it('the tracker adds responses at their price, refuses a request that could pass the cap and names the figures', () => {
@@ -166,5 +176,45 @@ describe('cost cap: the runner', function () {
     assert.ok(res.ok, res.error?.message);
     assert.strictEqual(res.costUsd, null);
     assert.ok(warnings.some((w) => /cost cap of \$0\.01 cannot be enforced: the model "local-model" has no known price/.test(w)), warnings.join('\n'));
+  });
+
+  it('a response naming a gateway alias without a price is priced at the model asked for: the cap holds', async () => {
+    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
+    const usage = { input_tokens: 20000, output_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    for (const t of demoReplies('task-alias')) fake.enqueue({ text: t, model: 'corp-gateway/sonnet-latest', usage });
+    const warnings: string[] = [];
+    const res = await runSession({
+      workspace: ws,
+      model: 'claude-sonnet-4-6',
+      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
+      prompts,
+      objective: 'Add a dark mode',
+      taskId: 'task-alias',
+      tools: false,
+      maxCostUsd: 0.2,
+      onWarning: (w) => warnings.push(w),
+    });
+    const one = costUsd('claude-sonnet-4-6', { inputTokens: 20000, outputTokens: 4000, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 })!;
+    assert.strictEqual(res.error?.kind, 'cost_cap', res.error?.message);
+    assert.ok(Math.abs(res.costUsd! - one) < 1e-9, `spent ${res.costUsd}, one request at Sonnet's price is ${one}`);
+    assert.strictEqual(fake.requests.length, 1);
+    assert.ok(!warnings.some((w) => /cannot be enforced/.test(w)), warnings.join('\n'));
+  });
+
+  it('resuming under a cap a session whose earlier spend is unknown says the cap cannot be enforced', async () => {
+    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
+    const r = demoReplies('task-unknown');
+    fake.enqueue({ text: r[0] }, { text: 'not an envelope' }, { text: 'still not an envelope' });
+    const base = { workspace: ws, model: 'claude-sonnet-4-6', llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }), prompts, taskId: 'task-unknown', tools: false as const };
+    const failed = await runSession({ ...base, objective: 'Add a dark mode' });
+    assert.strictEqual(failed.error?.kind, 'invalid_reply');
+    // what an earlier version wrote for a response from a model without a price
+    const file = path.join(ws, 'cape/5_sessions/state/task-unknown.json');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), costUsd: null }));
+    for (const t of r.slice(1)) fake.enqueue({ text: t });
+    const warnings: string[] = [];
+    const res = await runSession({ ...base, resume: true, maxCostUsd: 5, onWarning: (w) => warnings.push(w) });
+    assert.ok(res.ok, res.error?.message);
+    assert.strictEqual(warnings.filter((w) => /cost cap of \$5\.00 cannot be enforced: what earlier runs of this session spent is unknown/.test(w)).length, 1, warnings.join('\n'));
   });
 });

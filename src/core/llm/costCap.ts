@@ -11,7 +11,8 @@
 //  - the output is the request's whole `max_tokens` at the output price.
 // What was spent is the sum of every response's usage at its model's price (repairs, continuations, tool turns and
 // retries included, and what a request that broke off after its reply started had used), kept in the session state
-// so a resumed session counts what earlier runs spent.
+// so a resumed session counts what earlier runs spent. A response that names a model without a price (a gateway's
+// alias) is priced at the model asked for, so an alias does not switch the cap off.
 import type { ChatMessage, LlmClient, LlmRequest, Usage } from '../model/types';
 import { LlmError } from './errors';
 import { costUsd, formatUsd, priceFor } from './pricing';
@@ -107,7 +108,7 @@ export class CostTracker {
     return this.spent;
   }
 
-  /** Adds one response's usage at its model's price. */
+  /** Adds one response's usage at its model's price (see pricedModel). */
   record(model: string, usage: Usage): void {
     const c = costUsd(model, usage);
     this.spent = this.spent === null || c === null ? null : this.spent + c;
@@ -156,15 +157,34 @@ export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: (
         }
         throw e;
       }
-      tracker.record(res.model || req.model, res.usage);
+      tracker.record(pricedModel(res.model, req.model), res.usage);
       await hooks.onRecorded();
       return res;
     },
   };
 }
 
-/** Why a cap cannot be enforced for `model`, or null when it can. */
-export function capUnenforceable(capUsd: number | null, model: string): string | null {
-  if (capUsd === null || priceFor(model)) return null;
-  return `The session's cost cap of ${formatCap(capUsd)} cannot be enforced: the model "${model}" has no known price in CAPE's price table, so neither its requests nor what it spends can be costed. The session runs without a cap.`;
+/**
+ * The model a response is priced at: the one that answered, else (a name without a known price, e.g. a gateway's
+ * alias, or none) the one asked for when that has a price.
+ */
+export function pricedModel(answered: string, requested: string): string {
+  if (answered && priceFor(answered)) return answered;
+  return priceFor(requested) ? requested : answered || requested;
+}
+
+/**
+ * Why a cap cannot be enforced for a session on `model` that earlier runs spent `spentBefore` on (null: unknown, a
+ * response came from a model without a price), or null when it can.
+ */
+export function capUnenforceable(capUsd: number | null, model: string, spentBefore: number | null = 0): string | null {
+  if (capUsd === null) return null;
+  const cannot = `The session's cost cap of ${formatCap(capUsd)} cannot be enforced:`;
+  if (!priceFor(model)) {
+    return `${cannot} the model "${model}" has no known price in CAPE's price table, so neither its requests nor what it spends can be costed. The session runs without a cap.`;
+  }
+  if (spentBefore === null) {
+    return `${cannot} what earlier runs of this session spent is unknown (a response came from a model without a known price in CAPE's price table), so its total cannot be known. The session runs without a cap.`;
+  }
+  return null;
 }

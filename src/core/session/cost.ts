@@ -31,7 +31,7 @@ export function sessionSpend(o: SessionSpendOptions): { cost: CostTracker; llm: 
       ? o.state.costUsd
       : Object.values(o.usage).reduce<number | null>((sum, u) => (sum === null ? null : ((c) => (c === null ? null : sum + c))(priceOf(u.model, u.usage))), 0);
   const cost = new CostTracker(o.maxCostUsd ?? null, spentBefore);
-  const unenforceable = capUnenforceable(cost.capUsd, o.model);
+  const unenforceable = capUnenforceable(cost.capUsd, o.model, spentBefore);
   if (unenforceable) o.warn(unenforceable);
   o.emit({ type: 'cost', spentUsd: cost.spentUsd, capUsd: cost.capUsd });
   let saveFailed = false;
