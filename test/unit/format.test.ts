@@ -197,3 +197,57 @@ describe("checks: the project's formatter on DevA's proposal (format.ts)", funct
     assert.deepStrictEqual(outcome.formatted?.map((f) => [f.round, f.files]), [[0, ['src/flag.ts']], [1, ['src/flag.ts']]]);
   });
 });
+
+describe("checks: the formatter never writes through a link of the scratch copy (format.ts)", function () {
+  this.timeout(60_000);
+  const untidy = 'const a={b:1}\nmodule.exports=a\n';
+
+  /** A workspace with a vendored file the formatter would change (vendor/ is linked into the copy, not copied). */
+  function vendored(ws: string): string {
+    fs.mkdirSync(path.join(ws, 'vendor', 'lib'), { recursive: true });
+    const real = path.join(ws, 'vendor', 'lib', 'x.js');
+    fs.writeFileSync(real, untidy);
+    fs.utimesSync(real, new Date('2001-01-01'), new Date('2001-01-01'));
+    return real;
+  }
+  const untouched = (real: string) => {
+    assert.strictEqual(fs.readFileSync(real, 'utf8'), untidy, "the user's file is as it was");
+    assert.strictEqual(fs.statSync(real).mtime.getUTCFullYear(), 2001, 'not even written and put back');
+  };
+
+  it('a fix round that edits a file under a linked folder: not written to the copy, never formatted (Prettier)', async () => {
+    const ws = workspace();
+    const real = vendored(ws);
+    const fix = '<edit path="vendor/lib/x.js">\n<<<<<<< SEARCH\nmodule.exports=a\n=======\nmodule.exports=a // FIXED\n>>>>>>> REPLACE\n</edit>\n';
+    const { outcome } = await runCheckLoop({
+      commands: ['node -e "process.exit(1)"'],
+      fixRounds: 1,
+      workspace: ws,
+      capeFolder: 'cape',
+      files: [file('src/new.js', 'module.exports = 1;\n', 'create')],
+      askFix: async () => fix,
+    });
+    untouched(real);
+    assert.ok(!outcome.formatted?.some((f) => f.files.includes('vendor/lib/x.js')), JSON.stringify(outcome.formatted));
+  });
+
+  it('a first proposal changing a file under a linked folder: the formatter without a list command never sees it; DevA\'s change stays (Biome)', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-biome-'));
+    fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"w","private":true}\n');
+    fs.writeFileSync(path.join(ws, 'biome.json'), '{}\n');
+    fs.mkdirSync(path.join(ws, 'node_modules', '@biomejs'), { recursive: true });
+    fs.symlinkSync(BIOME, path.join(ws, 'node_modules', '@biomejs', 'biome'), 'dir');
+    const real = vendored(ws);
+    const proposed = 'const a={b:1}\na.d=3\nmodule.exports=a\n';
+    const { files: out, outcome } = await runCheckLoop({
+      commands: ['node -e "process.exit(0)"'],
+      workspace: ws,
+      capeFolder: 'cape',
+      files: [file('vendor/lib/x.js', proposed, 'modify'), file('src/new.js', 'module.exports={n:1}\n', 'create')],
+      askFix: async () => assert.fail('no fix round'),
+    });
+    untouched(real);
+    assert.strictEqual(out[0].content, proposed, "DevA's change, as DevA wrote it");
+    assert.deepStrictEqual(outcome.formatted, [{ round: 0, by: 'Biome', files: ['src/new.js'] }]);
+  });
+});

@@ -11,7 +11,7 @@ import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import type { Formatter } from './formatters';
 import { runCheck } from './run';
-import type { Scratch } from './scratch';
+import { plainFileOfCopy, type Scratch } from './scratch';
 
 export { detectFormatter, type Formatter } from './formatters';
 
@@ -39,18 +39,37 @@ function runFormatter(command: string, o: FormatRunOptions) {
   return runCheck({ command, cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
 }
 
+/** Which of `relPaths` are plain files of the copy, no link on their way (scratch.ts plainFileOfCopy). */
+async function plainFiles(relPaths: string[], o: FormatRunOptions): Promise<Set<string>> {
+  const plain = await Promise.all(relPaths.map((p) => plainFileOfCopy(o.scratch.dir, p)));
+  return new Set(relPaths.filter((_, i) => plain[i]));
+}
+
 /**
  * Of `relPaths` (as they are in the scratch copy now), the ones the formatter would change: listed by its own command,
  * or — for a formatter without one — formatted and compared, then put back as they were. A run that fails (the
  * formatter cannot read a file, it crashed) counts all its files as not formatted: better left alone than rewritten.
+ * A file the copy links (under a linked dependency folder, or a link itself) counts as changed without the formatter
+ * seeing it: its path leads into the user's tree, which is never written.
  */
-export async function unformatted(relPaths: string[], o: FormatRunOptions): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const part of chunks(relPaths, FILES_PER_COMMAND)) {
+async function unformatted(relPaths: string[], o: FormatRunOptions): Promise<Set<string>> {
+  const plain = await plainFiles(relPaths, o);
+  const out = new Set(relPaths.filter((p) => !plain.has(p)));
+  for (const part of chunks([...plain], FILES_PER_COMMAND)) {
     const changed = o.formatter.listCommand ? await listed(part, o) : await changedByFormatting(part, o);
     for (const p of changed ?? part) out.add(p);
   }
   return out;
+}
+
+/**
+ * The existing files among `files` that DevA changes and the formatter would change as they are on the unchanged code
+ * (unformatted): they are left as DevA wrote them. Asked of the first proposal, and of each fix round's files the
+ * proposal did not change before, while the copy still holds them unchanged.
+ */
+export function unformattedModified(files: readonly ProposedFile[], o: FormatRunOptions): Promise<Set<string>> {
+  const modified = files.filter((f) => f.status === 'proposed' && f.action === 'modify' && f.relPath && o.formatter.handles(f.relPath)).map((f) => f.relPath!);
+  return modified.length ? unformatted(modified, o) : Promise.resolve(new Set());
 }
 
 const failed = (run: Awaited<ReturnType<typeof runFormatter>>) =>
@@ -65,21 +84,14 @@ async function listed(part: string[], o: FormatRunOptions): Promise<string[] | n
   return part.filter((p) => names.has(p));
 }
 
-/**
- * The files of `part` that formatting changes, each put back as it was; null when the formatter failed. Only plain
- * files of the copy are formatted: a link kept as a link in the copy may lead into the user's tree, which is never
- * written, so it counts as changed (left alone).
- */
+/** The files of `part` (plain files of the copy) that formatting changes, each put back as it was; null when the formatter failed. */
 async function changedByFormatting(part: string[], o: FormatRunOptions): Promise<string[] | null> {
   const abs = (p: string) => path.join(o.scratch.dir, ...p.split('/'));
-  const plain = await Promise.all(part.map((p) => fsp.lstat(abs(p)).then((st) => st.isFile(), () => false)));
-  const files = part.filter((_, i) => plain[i]);
-  const changed = new Set(part.filter((_, i) => !plain[i]));
-  if (!files.length) return [...changed];
-  const before = await Promise.all(files.map((p) => fsp.readFile(abs(p))));
-  const run = await runFormatter(o.formatter.writeCommand(files), o);
+  const before = await Promise.all(part.map((p) => fsp.readFile(abs(p))));
+  const run = await runFormatter(o.formatter.writeCommand(part), o);
+  const changed = new Set<string>();
   await Promise.all(
-    files.map(async (p, i) => {
+    part.map(async (p, i) => {
       const now = await fsp.readFile(abs(p)).catch(() => null);
       if (now !== null && now.equals(before[i])) return;
       changed.add(p);
@@ -91,12 +103,18 @@ async function changedByFormatting(part: string[], o: FormatRunOptions): Promise
 
 /**
  * Formats the proposed files among `targets` (relative paths) in the scratch copy, where the proposal was written,
- * and reads them back: the proposal with the formatted contents, and the files that changed. A file the formatter
- * cannot format (a syntax error) stays as DevA wrote it; the checks then say why.
+ * and reads them back: the proposal with the formatted contents, and the files that changed. Only a plain file of the
+ * copy that holds what DevA proposed is formatted: one overlay did not write (under a linked folder, a failed write)
+ * is the user's or the unchanged one, and stays as DevA wrote it. A file the formatter cannot format (a syntax error)
+ * stays as DevA wrote it too; the checks then say why.
  */
 export async function formatProposed(files: ProposedFile[], targets: string[], o: FormatRunOptions): Promise<{ files: ProposedFile[]; formatted: string[] }> {
   const wanted = new Set(targets);
-  const chosen = files.filter((f) => f.status === 'proposed' && f.relPath && wanted.has(f.relPath) && o.formatter.handles(f.relPath));
+  const candidates = files.filter((f) => f.status === 'proposed' && f.relPath && wanted.has(f.relPath) && o.formatter.handles(f.relPath));
+  const plain = await plainFiles(candidates.map((f) => f.relPath!), o);
+  const inCopy = (f: ProposedFile) => path.join(o.scratch.dir, ...f.relPath!.split('/'));
+  const written = await Promise.all(candidates.map(async (f) => plain.has(f.relPath!) && (await fsp.readFile(inCopy(f), 'utf8').catch(() => null)) === f.content));
+  const chosen = candidates.filter((_, i) => written[i]);
   if (!chosen.length) return { files, formatted: [] };
   for (const part of chunks(chosen.map((f) => f.relPath!), FILES_PER_COMMAND)) {
     await runFormatter(o.formatter.writeCommand(part), o);
@@ -105,7 +123,7 @@ export async function formatProposed(files: ProposedFile[], targets: string[], o
   const out = await Promise.all(
     files.map(async (f) => {
       if (!chosen.includes(f)) return f;
-      const now = await fsp.readFile(path.join(o.scratch.dir, ...f.relPath!.split('/')), 'utf8').catch(() => null);
+      const now = await fsp.readFile(inCopy(f), 'utf8').catch(() => null);
       return now === null || now === f.content ? f : { ...f, content: now };
     }),
   );

@@ -19,7 +19,7 @@ import { passedTestFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
-import { detectFormatter, formatProposed, unformatted } from './format';
+import { detectFormatter, formatProposed, unformattedModified } from './format';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -198,8 +198,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     // the project's formatter, and which of the files DevA changes it would change already (format.ts)
     const formatter = opts.format === false ? null : await detectFormatter(opts.workspace);
     const formatting = formatter && { formatter, scratch, signal: opts.signal };
-    const modified = formatter ? files.filter((f) => f.status === 'proposed' && f.action === 'modify' && f.relPath && formatter.handles(f.relPath)).map((f) => f.relPath!) : [];
-    const leftAlone = formatting && modified.length ? await unformatted(modified, formatting) : new Set<string>();
+    const leftAlone = formatting ? await unformattedModified(files, formatting) : new Set<string>();
     if (opts.signal?.aborted) throw new CheckCancelled();
     let toWrite = files;
     let problems: string[] = [];

@@ -202,6 +202,17 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   };
 }
 
+/**
+ * Whether `relPath` is a plain file of the copy at `root` reached through real folders only: no link anywhere on the
+ * way (a linked dependency folder, a link kept as a link) and not one itself. Only such a file may be given to a
+ * program that writes it (the formatter): any other may lead into the user's tree.
+ */
+export async function plainFileOfCopy(root: string, relPath: string): Promise<boolean> {
+  const parts = relPath.split('/');
+  if (await linkOnTheWay(root, parts.slice(0, -1))) return false;
+  return fsp.lstat(path.join(root, ...parts)).then((st) => st.isFile(), () => false);
+}
+
 /** The first folder of `parts` (under root) that is a link or not a folder, as a relative path; null when none. */
 async function linkOnTheWay(root: string, parts: string[]): Promise<string | null> {
   let cur = root;
