@@ -250,4 +250,21 @@ describe("checks: the formatter never writes through a link of the scratch copy 
     assert.strictEqual(out[0].content, proposed, "DevA's change, as DevA wrote it");
     assert.deepStrictEqual(outcome.formatted, [{ round: 0, by: 'Biome', files: ['src/new.js'] }]);
   });
+
+  it('a file a fix round changes first is left as DevA wrote it when the formatter would change it on the unchanged code', async () => {
+    const ws = workspace();
+    const legacy = 'function  legacy( a,b ){\n  return a+b\n}\nmodule.exports={legacy}\n';
+    fs.writeFileSync(path.join(ws, 'src', 'legacy.js'), legacy);
+    const fix = '<edit path="src/legacy.js">\n<<<<<<< SEARCH\n  return a+b\n=======\n  return a+b // FIXED\n>>>>>>> REPLACE\n</edit>\n';
+    const { files: out, outcome } = await runCheckLoop({
+      commands: [`node -e "process.exit(require('fs').readFileSync('src/legacy.js','utf8').includes('FIXED')?0:1)"`],
+      workspace: ws,
+      capeFolder: 'cape',
+      files: [file('src/new.js', 'module.exports = 1;\n', 'create')],
+      askFix: async () => fix,
+    });
+    assert.strictEqual(outcome.passed, true);
+    assert.strictEqual(out.find((f) => f.relPath === 'src/legacy.js')!.content, legacy.replace('a+b', 'a+b // FIXED'), 'the one-line fix, not the whole file reformatted');
+    assert.ok(!outcome.formatted?.some((f) => f.files.includes('src/legacy.js')), JSON.stringify(outcome.formatted));
+  });
 });

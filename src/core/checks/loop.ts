@@ -248,6 +248,12 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command), laidOut);
       const reply = await opts.askFix(request);
       const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply, own);
+      if (formatting) {
+        // a file the fix changes first is still unchanged in the copy: the formatter's view of it decides as in round 0
+        const before = new Set(files.filter((f) => f.status === 'proposed' && f.relPath).map((f) => f.relPath!));
+        for (const p of await unformattedModified(applied.changed.filter((f) => !before.has(f.relPath!)), formatting)) leftAlone.add(p);
+        if (opts.signal?.aborted) throw new CheckCancelled();
+      }
       for (const f of applied.changed) if (f.relPath) own.delete(f.relPath);
       files = applied.files;
       toWrite = applied.changed;
