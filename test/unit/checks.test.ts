@@ -390,6 +390,20 @@ describe('checks: output for the model and test cases', () => {
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(out), 'no lone surrogate');
   });
 
+  it('reads a long line (a hex dump, minified code) and many blank lines in linear time', () => {
+    const hex = 'AssertionError: expected 0x' + 'ab12'.repeat(20_000) + ' to equal 0x00';
+    const dotted = 'a.b/'.repeat(20_000);
+    let t = Date.now();
+    const out = trimForModel([hex, dotted, 'src/a.js:3:1 boom', 'x'.repeat(7000)].join('\n'));
+    assert.ok(Date.now() - t < 1000, `took ${Date.now() - t} ms`);
+    assert.match(out, /^\[lines naming files\]\nsrc\/a\.js:3:1 boom/);
+    t = Date.now();
+    assert.strictEqual(testsRan('\n'.repeat(40_000) + ' \n'.repeat(10_000) + 'done\n'), false);
+    assert.ok(Date.now() - t < 1000, `took ${Date.now() - t} ms`);
+    assert.strictEqual(testsRan('\n\n  Ran 3 tests in 0.01s\n'), true);
+    assert.strictEqual(testsRan('# tests 3\n'), true);
+  });
+
   it('cleanOutput removes colours, CRs and the scratch folder', () => {
     assert.strictEqual(cleanOutput('\x1b[1m/tmp/s/src/a.js:1\x1b[0m\r\nok', '/tmp/s'), 'src/a.js:1\nok');
   });

@@ -1,9 +1,10 @@
-// src/core/checks/detect.ts: the package manager that runs a JavaScript project's detected scripts.
+// src/core/checks/detect.ts and formatters.ts: the package manager that runs a JavaScript project's detected scripts;
+// configuration files read in linear time.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { detectChecks } from '../../src/core';
+import { detectChecks, detectFormatter } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-detect-'));
@@ -41,5 +42,19 @@ describe('checks: the package manager of detected scripts', function () {
     } finally {
       process.env.PATH = savedPath;
     }
+  });
+});
+
+describe('checks: configuration files read in linear time', () => {
+  it('a pyproject.toml or .pre-commit-config.yaml of many blank lines is read at once', async () => {
+    const ws = tmp();
+    write(ws, 'pyproject.toml', '[project]\nname = "x"\n' + '  \n'.repeat(40_000) + '[dependency-groups]\ndev = [\n  "pytest>=8",\n]\n');
+    write(ws, '.pre-commit-config.yaml', 'repos:\n' + '\n \n'.repeat(1000) + '  - repo: local\n    hooks:\n      - id: flake8\n');
+    let t = Date.now();
+    await detectChecks(ws);
+    assert.ok(Date.now() - t < 2000, `detectChecks took ${Date.now() - t} ms`);
+    t = Date.now();
+    await detectFormatter(ws);
+    assert.ok(Date.now() - t < 2000, `detectFormatter took ${Date.now() - t} ms`);
   });
 });

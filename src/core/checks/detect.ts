@@ -165,7 +165,7 @@ interface ConfigMarker {
  * pytest as a requirement of pyproject.toml: a quoted requirement string (`"pytest>=8"` in `[dependency-groups]`,
  * `[project.optional-dependencies]`, PDM's dev dependencies) or a Poetry dependency key (`pytest = "^8"`).
  */
-const PYTEST_REQUIREMENT = /^\s*["']pytest(?![\w-])|^\s*pytest\s*=/m;
+const PYTEST_REQUIREMENT = /^[ \t]*["']pytest(?![\w-])|^[ \t]*pytest[ \t]*=/m;
 
 const PYTEST_MARKERS: ConfigMarker[] = [
   { file: 'pytest.ini', why: 'pytest.ini' },

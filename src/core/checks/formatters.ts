@@ -108,7 +108,7 @@ async function pythonFormatter(workspace: string): Promise<Formatter | null> {
   const pyproject = await readText(path.join(workspace, 'pyproject.toml'));
   const hooks = await readText(path.join(workspace, '.pre-commit-config.yaml'));
   const ruffToml = (await readText(path.join(workspace, 'ruff.toml'))) || (await readText(path.join(workspace, '.ruff.toml')));
-  const hook = (id: string) => new RegExp(`^\\s*-?\\s*id:\\s*["']?${id}["']?\\s*$`, 'm').test(hooks);
+  const hook = (id: string) => new RegExp(`^[ \\t]*(?:-[ \\t]*)?id:[ \\t]*["']?${id}["']?[ \\t]*$`, 'm').test(hooks);
   if (/^\[tool\.black\]/m.test(pyproject) || hook('black')) {
     const black = await pythonTool(workspace, ['black']);
     if (black) return { name: 'Black', handles: (p) => PYTHON_FILE.test(p), writeCommand: (files) => `${black} --quiet ${words(files)}` };

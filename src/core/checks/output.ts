@@ -10,9 +10,10 @@ export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
 /**
  * A line that names a file and a line: `src/a.ts:12:5`, `src/a.ts(12,5)` (tsc), `Calc.java:[5,52]` (javac through
  * Maven), `at f (src/a.js:10:3)`, `File "a.py", line 3`. The file part needs an extension so "Error: 3" or times like
- * 12:30 do not count.
+ * 12:30 do not count. The file part starts where a run of path characters starts (the lookbehind): tried from every
+ * character of a long one (a hex dump, a line of minified code), the pattern took time quadratic in its length.
  */
-const LOCATION = /(?:[\w@.\\/-]+\.[A-Za-z][\w]{0,9}(?::\d+|\(\d+,\d+\)|:\[\d+,\d+\]))|(?:File "[^"]+", line \d+)/;
+const LOCATION = /(?:(?<![\w@.\\/-])[\w@.\\/-]+\.[A-Za-z][\w]{0,9}(?::\d+|\(\d+,\d+\)|:\[\d+,\d+\]))|(?:File "[^"]+", line \d+)/;
 
 /** Colours off, CRLF → LF, the scratch folder's absolute path (and a trailing separator) removed. */
 export function cleanOutput(raw: string, scratchDir?: string): string {

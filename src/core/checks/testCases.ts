@@ -117,8 +117,8 @@ const LINE_FORMATS: LineFormat[] = [
  */
 const RAN_TESTS: readonly RegExp[] = [
   /\b[1-9]\d*\s+(?:passing|failing|passed|failed|pending)\b/i,
-  /^\s*Ran [1-9]\d* tests?\b/m,
-  /^\s*(?:#|ℹ)\s*(?:tests|pass|fail) [1-9]/m,
+  /^[ \t]*Ran [1-9]\d* tests?\b/m,
+  /^[ \t]*(?:#|ℹ)[ \t]*(?:tests|pass|fail) [1-9]/m,
   /\b[1-9]\d* examples?\b/,
   /^test result: /m,
   /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s)\s*$/m,
