@@ -24,6 +24,7 @@ import {
   buildFailed,
   unbuiltGoFolders,
   problemKeys,
+  failsAsBefore,
   resolveChecks,
   runCheck,
   summarizeChecks,
@@ -892,6 +893,37 @@ describe('checks: a failure compared with the unchanged workspace', () => {
     const passing = `node -e "process.exit(require('./src/add').add(2,2)===4?0:1)"`;
     await runCheckLoop({ commands: [passing], fixRounds: 1, workspace: clean, capeFolder: 'cape', files: proposal('exports.add = (a, b) => a * 3;\n'), askFix: async (r) => (seen.push(r), '') });
     assert.match(seen[0], /On the unchanged workspace \(nothing of yours applied\) this command passed\. A test failing only on your proposal usually fails because of it; one far from your change may be flaky \(timing, network\)\./);
+  });
+});
+
+describe('checks: a run that did not finish or build is no failure as before', () => {
+  const run = (status: CheckRun['status'], output: string, extra: Partial<CheckRun> = {}): CheckRun => ({
+    command: 'npm test',
+    round: 0,
+    status,
+    passed: false,
+    exitCode: status === 'failed' ? 1 : null,
+    durationMs: 1,
+    output,
+    outputChars: output.length,
+    tests: [{ name: 'old flaky', passed: false }],
+    ...extra,
+  });
+  const base = run('failed', 'not ok 1 - old flaky\nok 2 - adds\nok 3 - multiplies');
+
+  it('the same failing test case, but the run was killed at the time limit or did not build: not as before', () => {
+    assert.strictEqual(failsAsBefore(run('failed', 'not ok 1 - old flaky\nok 2 - adds'), base), true, 'the control: the same failure');
+    assert.strictEqual(failsAsBefore(run('timeout', 'not ok 1 - old flaky\n# running: multiplies'), base), false, 'the tests after it never ran');
+    assert.strictEqual(failsAsBefore(run('timeout', 'not ok 1 - old flaky'), run('timeout', 'not ok 1 - old flaky')), true, 'killed there too');
+    const unbuilt = run('failed', ' FAIL  test/new.test.ts\nError: Failed to resolve import "../src/missing"', { unbuilt: true });
+    assert.strictEqual(failsAsBefore(unbuilt, base), false, "DevA's test file did not load");
+    assert.strictEqual(failsAsBefore(unbuilt, { ...base, unbuilt: true }), true, 'it did not load there either');
+  });
+
+  it("Go: a package that did not build only with the proposal is not as before, though another did not build there either", () => {
+    const go = (pkgs: string[]) => run('failed', ['--- FAIL: TestOld (0.00s)', ...pkgs.map((p) => `FAIL\t${p} [build failed]`)].join('\n'), { unbuilt: true, tests: [{ name: 'TestOld', passed: false }] });
+    assert.strictEqual(failsAsBefore(go(['example.com/a', 'example.com/b']), go(['example.com/a'])), false);
+    assert.strictEqual(failsAsBefore(go(['example.com/a']), go(['example.com/a'])), true);
   });
 });
 

@@ -10,6 +10,7 @@ import { runReported } from './run';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys, wasTrimmed } from './output';
+import { unbuiltGoPackages } from './testCases';
 
 /** Failing test cases a fix request names per group (already failing, new). */
 const NAMED = 10;
@@ -87,10 +88,17 @@ function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'prob
 
 /**
  * Whether a failing run fails as the unchanged workspace does: that failed too, and everything failing on the
- * proposal (its failing test cases by exact name, or the problems it names, lines aside) fails there too.
+ * proposal (its failing test cases by exact name, or the problems it names, lines aside) fails there too. A run killed
+ * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
+ * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran.
  */
 export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolean {
   if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
+  if (run.status === 'timeout' && base.status !== 'timeout') return false;
+  if (run.unbuilt) {
+    const before = unbuiltGoPackages(base.output);
+    if (!base.unbuilt || [...unbuiltGoPackages(run.output)].some((p) => !before.has(p))) return false;
+  }
   const c = comparable(run, base);
   return !!c && c.now.every((n) => c.before.has(n));
 }

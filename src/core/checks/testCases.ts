@@ -151,6 +151,14 @@ export function passedTestFiles(output: string): Set<string> {
   return out;
 }
 
+/** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
+const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
+
+/** The Go packages a `go test` run could not build (GO_UNBUILT), by import path. */
+export function unbuiltGoPackages(output: string): Set<string> {
+  return new Set([...output.matchAll(new RegExp(GO_UNBUILT.source, 'gm'))].map((m) => m[1]));
+}
+
 /**
  * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
  * failed]`, cargo's `error: could not compile`, pytest's collection errors, unittest's `Failed to import test module`,
@@ -158,7 +166,7 @@ export function passedTestFiles(output: string): Set<string> {
  * failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, and a Node module that cannot be found.
  */
 const BUILD_FAILURES: readonly RegExp[] = [
-  /^FAIL\s+\S+\s+\[(?:build|setup) failed\]/m,
+  GO_UNBUILT,
   /^error: could not compile `/m,
   /^_+ ERROR collecting |\b[1-9]\d* errors? during collection\b|^ImportError: Failed to import test module/m,
   /\bCOMPILATION ERROR\b/,
@@ -180,7 +188,7 @@ export function buildFailed(output: string): boolean {
  */
 export function unbuiltGoFolders(output: string): Set<string> {
   const out = new Set<string>();
-  if (!/^FAIL\s+\S+\s+\[(?:build|setup) failed\]/m.test(output)) return out;
+  if (!GO_UNBUILT.test(output)) return out;
   for (const m of output.matchAll(/^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /gm)) out.add(m[1].replace(/\/$/, ''));
   return out;
 }
