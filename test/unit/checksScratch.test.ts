@@ -314,3 +314,30 @@ describe('checks: scratch copy keeps what the checks need', () => {
     }
   });
 });
+
+describe('checks: links of the workspace in the scratch copy', () => {
+  it('a relative link out of the workspace leads where it does in the user\'s tree, never beside the copy; one inside stays relative', async function () {
+    if (process.platform === 'win32') this.skip(); // links need a privilege there
+    const root = tmp();
+    const ws = path.join(root, 'ws');
+    write(root, 'shared/data.txt', 'the user\'s shared data\n');
+    write(ws, 'package.json', '{}\n');
+    write(ws, 'src/a.js', 'a\n');
+    fs.symlinkSync('../shared', path.join(ws, 'shared'));
+    fs.symlinkSync('../ws/src', path.join(ws, 'again')); // inside, but through the workspace's own name
+    fs.symlinkSync('src/a.js', path.join(ws, 'alias.js'));
+    fs.symlinkSync('../../shared/data.txt', path.join(ws, 'src', 'data.txt'));
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    try {
+      const realShared = fs.realpathSync(path.join(root, 'shared'));
+      assert.strictEqual(fs.readlinkSync(path.join(s.dir, 'shared')), realShared);
+      assert.strictEqual(fs.readlinkSync(path.join(s.dir, 'src', 'data.txt')), path.join(realShared, 'data.txt'));
+      assert.strictEqual(fs.readlinkSync(path.join(s.dir, 'again')), path.join(fs.realpathSync(ws), 'src'));
+      assert.strictEqual(fs.readlinkSync(path.join(s.dir, 'alias.js')), 'src/a.js', 'inside: resolves to the copy');
+      const r = await runCheck({ command: 'cat shared/data.txt src/data.txt', cwd: s.dir, round: 0 });
+      assert.strictEqual(r.output, "the user's shared data\nthe user's shared data");
+    } finally {
+      await s.dispose();
+    }
+  });
+});

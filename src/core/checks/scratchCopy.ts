@@ -71,7 +71,7 @@ export async function copyTree(region: string, src: string, dest: string, skip: 
         await copyTree(region, s, d, skip, r, signal);
         break;
       case 'dependencies':
-        if (await linksWorkspacePackages(s, region)) await linkEntries(s, d, true);
+        if (await linksWorkspacePackages(s, region)) await linkEntries(s, d, region, true);
         else await linkFolder(s, d);
         break;
       case 'file':
@@ -80,7 +80,7 @@ export async function copyTree(region: string, src: string, dest: string, skip: 
         });
         break;
       case 'link':
-        await copyLink(s, d);
+        await copyLink(s, d, region);
         break;
     }
   }
@@ -98,12 +98,32 @@ function planEntry(e: Dirent, names: readonly string[], skipped: boolean): 'leav
   return e.isFile() ? 'file' : e.isSymbolicLink() ? 'link' : 'leave';
 }
 
-/** A link kept as the same link: a relative one resolves inside the copy, an absolute one where it always did. */
-function copyLink(src: string, dest: string): Promise<void> {
-  return fsp
-    .readlink(src)
-    .then((to) => fsp.symlink(to, dest))
-    .catch(() => undefined);
+/** Whether the relative path `to`, followed from the folder `from` inside `region`, never climbs above the region. */
+function staysWithin(region: string, from: string, to: string): boolean {
+  let depth = path.relative(region, from).split(path.sep).filter(Boolean).length;
+  for (const seg of to.split(/[\\/]/)) {
+    if (seg === '..' && --depth < 0) return false;
+    if (seg && seg !== '.' && seg !== '..') depth++;
+  }
+  return true;
+}
+
+/**
+ * A link kept as a link: an absolute one as it is, a relative one that stays inside `region` (the part of the user's
+ * tree the copy mirrors) on its way as it is too, so it resolves inside the copy. A relative one that climbs out of
+ * the region (`shared -> ../shared`, or `../ws/x` from the workspace's top, whose name the copy's top does not have)
+ * leads to the same place in the user's tree, made absolute, as the links above the workspace do
+ * (scratchAncestors.ts): kept relative, it would resolve beside the copy, in the OS temp folder, where anyone may have
+ * put something.
+ */
+async function copyLink(src: string, dest: string, region: string): Promise<void> {
+  try {
+    const to = await fsp.readlink(src);
+    const from = path.dirname(src);
+    await fsp.symlink(path.isAbsolute(to) || staysWithin(region, from, to) ? to : path.resolve(await fsp.realpath(from), to), dest);
+  } catch {
+    /* a link that cannot be read or made is left out */
+  }
 }
 
 /**
@@ -130,13 +150,13 @@ async function linksWorkspacePackages(dir: string, region: string): Promise<bool
  * user's, its files (the package manager's records) copied, each link kept as the same link — a workspace package's
  * relative link then leads to its copy — and scope and `.bin` folders rebuilt the same way one level down.
  */
-async function linkEntries(src: string, dest: string, top: boolean): Promise<void> {
+async function linkEntries(src: string, dest: string, region: string, top: boolean): Promise<void> {
   await fsp.mkdir(dest);
   for (const e of await fsp.readdir(src, { withFileTypes: true })) {
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
-    if (e.isSymbolicLink()) await copyLink(s, d);
-    else if (top && e.isDirectory() && isEntryFolder(e.name)) await linkEntries(s, d, false);
+    if (e.isSymbolicLink()) await copyLink(s, d, region);
+    else if (top && e.isDirectory() && isEntryFolder(e.name)) await linkEntries(s, d, region, false);
     else if (e.isDirectory()) await linkFolder(s, d);
     else if (e.isFile()) await fsp.copyFile(s, d); // the package manager's own records, small
   }
