@@ -122,6 +122,11 @@ describe('TSR: from the checks', () => {
     for (const c of ['npm run lint', 'pnpm run lint:fix', 'npx eslint .', 'npx prettier --check .', 'npx tsc -p .', 'yarn run typecheck', 'npx biome check']) assert.ok(isStaticCheck(c), c);
     for (const c of ['ruff check .', '.venv/bin/mypy .', 'go vet ./...', 'cargo clippy', 'cargo check --all', 'black --check .', 'bundle exec rubocop']) assert.ok(isStaticCheck(c), c);
     for (const c of ['npm test', 'node --test', 'npx vitest run', 'npm run test:types', 'npx jest --coverage', 'make check', 'python -m pytest', 'go test ./...', 'cargo test']) assert.ok(!isStaticCheck(c), c);
+    // a command that lints and then runs the tests runs tests
+    for (const c of ['npm run lint && npm test', 'make lint test', 'yarn lint && yarn test:unit', 'eslint . && node --test', 'npx tsc --noEmit && npx vitest run', 'ruff check . && .venv/bin/python -m pytest', './scripts/lint.sh; ./scripts/test.sh', 'go vet ./... && go test ./...']) {
+      assert.ok(!isStaticCheck(c), c);
+    }
+    for (const c of ['npm run lint && npm run typecheck', 'npx eslint src/test-utils', 'npx eslint --ext .test.js .']) assert.ok(isStaticCheck(c), c);
   });
 
   it('a failing check counts against a test it names, or against every test when it names no file', () => {

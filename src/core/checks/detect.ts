@@ -303,14 +303,23 @@ export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
 
 /**
  * A command that checks the code without running its tests: a linter, formatter or type checker (`npm run lint`,
- * `npx standard`, `tsc --noEmit`, `npm run typecheck`, `ruff check .`, `mypy .`, `go vet ./...`, `cargo clippy`).
- * Its passing run proves no test (metrics/tsr.ts).
+ * `npx standard`, `tsc --noEmit`, `npm run typecheck`, `ruff check .`, `mypy .`, `go vet ./...`, `cargo clippy`),
+ * and nothing that runs tests besides (RUNS_TESTS: `npm run lint && npm test`, `make lint test`). Its passing run
+ * proves no test (metrics/tsr.ts).
  */
 const STATIC_CHECK =
   /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
 
+/**
+ * A command that runs tests, whatever else it runs: a `test` script, task or target word (`npm test`, `yarn
+ * test:unit`, `make lint test`, `go test`, `./gradlew test`, `scripts/test.sh`), node's `--test`, or a test runner
+ * by name.
+ */
+const RUNS_TESTS =
+  /(^|[\s/:\\])(tests?|jest|vitest|mocha|ava|karma|jasmine|playwright|cypress|pytest|nose2|unittest|tox|rspec|phpunit|ctest)(\s|$|:|\.(?:sh|[cm]?js)\b)|\s--test\b/i;
+
 export function isStaticCheck(command: string): boolean {
-  return STATIC_CHECK.test(command);
+  return STATIC_CHECK.test(command) && !RUNS_TESTS.test(command);
 }
 
 /** A configured list cleaned: trimmed, empty entries and repeats dropped (order kept). */
