@@ -3,6 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { spawnSync } from 'child_process';
 import { runCheck } from '../../src/core';
 import { processRunning as alive } from '../helpers/checksSession';
 
@@ -13,6 +14,21 @@ function tmp(): string {
 describe('checks: a run ends with its command', function () {
   before(function () {
     if (process.platform === 'win32') this.skip();
+  });
+
+  it('a check still running when the process exits is killed with its group (it is detached: nothing else would)', async () => {
+    const dir = tmp();
+    const run = require.resolve('../../src/core/checks/run');
+    const script = `require(${JSON.stringify(run)}).runCheck({ command: 'sleep 30 & echo $! > pid; wait', cwd: ${JSON.stringify(dir)}, round: 0 }); setTimeout(() => process.exit(0), 1000);`;
+    const ended = spawnSync(process.execPath, ['-e', script], { timeout: 20_000 });
+    assert.strictEqual(ended.status, 0, String(ended.stderr));
+    const pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+    await new Promise((r) => setTimeout(r, 200));
+    try {
+      assert.ok(!alive(pid), "the check's process is killed");
+    } finally {
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('a command that exits while a process it started still holds the output ends then, passed, and that process is killed', async () => {

@@ -46,6 +46,23 @@ function killTree(child: ChildProcess): void {
 }
 
 /**
+ * The checks running now. Each runs detached, in a group of its own, so nothing ends it with this process: they are
+ * killed when it exits (a CLI that ends on an error, an extension host that shuts down), not left running the user's
+ * code in a scratch copy about to go.
+ */
+const live = new Set<ChildProcess>();
+let killedOnExit = false;
+
+function track(child: ChildProcess): void {
+  live.add(child);
+  if (killedOnExit) return;
+  killedOnExit = true;
+  process.on('exit', () => {
+    for (const c of live) killTree(c);
+  });
+}
+
+/**
  * The environment a check runs with: the developer's, with CI=1, and without ELECTRON_RUN_AS_NODE — set in VS Code's
  * extension host (Electron run as Node), it would start every Electron app a check launches (an extension's tests
  * through @vscode/test-electron) as plain Node; no terminal of the developer's has it.
@@ -82,6 +99,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
       done = true;
+      if (child) live.delete(child);
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       // A process that left the group may still hold the pipes: stop reading so nothing keeps this process alive.
@@ -141,6 +159,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       finish('error', null, `[could not start: ${(e as Error).message}]`);
       return;
     }
+    track(child);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.setEncoding('utf8').on('data', keep);
     child.stderr!.setEncoding('utf8').on('data', keep);
