@@ -63,6 +63,26 @@ export class UsageError extends Error {}
 export const EXIT_INTERRUPTED = 130;
 
 /**
+ * The signals that stop a session or rerun as Stop does: Ctrl-C, the terminal closed (SIGHUP), `kill` (SIGTERM).
+ * Without a handler the process would die at once, leaving a check's process group running (it is detached) and the
+ * scratch copy behind.
+ */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGHUP', 'SIGTERM'];
+
+/** Aborts `controller` on the first of STOP_SIGNALS (a second one ends the process as usual); returns what removes the handlers. */
+export function abortOnStopSignals(controller: AbortController): () => void {
+  const remove = () => {
+    for (const s of STOP_SIGNALS) process.removeListener(s, onSignal);
+  };
+  const onSignal = () => {
+    remove();
+    controller.abort();
+  };
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  return remove;
+}
+
+/**
  * The exit code when the reader of the CLI's output closed it (`cape kpt list | head -1`): 128 + SIGPIPE, what a
  * shell reports for git or seq stopped the same way. The command stops at once, without a message.
  */

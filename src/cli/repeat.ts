@@ -8,7 +8,7 @@ import {
   MAX_REPEATS,
   type RepeatResult,
 } from '../core';
-import { type Parsed, EXIT_INTERRUPTED, UsageError, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
 import { clientFrom, toolBoundsFrom, maxCostFrom } from './settings';
 import { printer } from './printer';
 
@@ -29,8 +29,7 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
   const maxCostUsd = maxCostFrom(flags);
   const human = flags.json ? stderr : stdout;
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const removeSignals = abortOnStopSignals(controller);
   let result: RepeatResult;
   try {
     result = await repeatSession({
@@ -49,7 +48,7 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
       signal: controller.signal,
     });
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    removeSignals();
   }
   human.write(`\nReproducibility of ${result.taskId} over ${result.runs.length} runs (pairwise Jaccard, mean):\n`);
   for (const r of result.runs) {

@@ -21,7 +21,7 @@ import {
   summarizeChecks,
   shellWord,
 } from '../core';
-import { type Parsed, EXIT_INTERRUPTED, UsageError, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
 import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom } from './settings';
 import { printer } from './printer';
 import { lineReader } from './terminal';
@@ -119,8 +119,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   const human = flags.json ? stderr : stdout;
   const { config: checks, notRun: checksNotRun } = await checksFrom(flags, workspace, human);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const removeSignals = abortOnStopSignals(controller);
   let result: SessionResult;
   /** Every warning of the run (the cape/ loader's, the KPT merge's, a step's), for --json. */
   const warnings: string[] = [];
@@ -169,7 +168,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
       answers = typed.some((a) => a.trim()) ? { answers: typed } : { skipQuestions: true };
     }
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    removeSignals();
   }
 
   if (result.needsAnswers) {

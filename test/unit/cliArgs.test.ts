@@ -1,7 +1,7 @@
 // The CLI's argument parsing (util.parseArgs underneath) keeps CAPE's messages and rules.
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { parseArgs } from '../../src/cli/flags';
+import { abortOnStopSignals, parseArgs } from '../../src/cli/flags';
 import { askDorQuestions } from '../../src/cli/session';
 import { askInitQuestions } from '../../src/cli/init';
 import { INIT_QUESTIONS } from '../../src/core';
@@ -32,6 +32,27 @@ describe('cli: parseArgs', () => {
     usage(['start', '--model', ' '], /^--model needs a value, not an empty one\.$/);
     // the objective, the answers and the numbers explain an empty value in their own words
     assert.deepStrictEqual(parseArgs(['start', '--objective', '', '--answer=', '--max-cost=']).flags, { objective: '', answer: [''], 'max-cost': '' });
+  });
+});
+
+describe('cli: the signals that stop a session', () => {
+  it('Ctrl-C, a closed terminal (SIGHUP) and kill (SIGTERM) stop it as Stop does; then a signal does what it always does', () => {
+    const signals = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
+    const counts = () => signals.map((s) => process.listenerCount(s));
+    const before = counts();
+    for (const s of signals) {
+      const controller = new AbortController();
+      const remove = abortOnStopSignals(controller);
+      assert.deepStrictEqual(counts(), before.map((n) => n + 1));
+      process.emit(s, s);
+      assert.ok(controller.signal.aborted, s);
+      assert.deepStrictEqual(counts(), before, `after ${s}, no handler of ours is left: a second signal ends the process`);
+      remove();
+    }
+    const untouched = new AbortController();
+    abortOnStopSignals(untouched)();
+    assert.deepStrictEqual(counts(), before);
+    assert.ok(!untouched.signal.aborted);
   });
 });
 
