@@ -341,3 +341,30 @@ describe('checks: links of the workspace in the scratch copy', () => {
     }
   });
 });
+
+describe('checks: a temp folder inside the workspace', () => {
+  it('the scratch copy, made in the OS temp folder inside the workspace (TMPDIR), does not copy itself (nor another copy)', async function () {
+    if (process.platform === 'win32') this.skip(); // os.tmpdir() reads TEMP there
+    const ws = tmp();
+    write(ws, 'src/a.js', 'a\n');
+    write(ws, 'tmp/other-program.txt', 'not ours\n');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = path.join(ws, 'tmp');
+    let first, second;
+    try {
+      first = await createScratch(ws, { capeFolder: 'cape' });
+      second = await createScratch(ws, { capeFolder: 'cape' }); // the baseline's, made while the first is there
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    try {
+      assert.ok(second.dir.startsWith(fs.realpathSync(path.join(ws, 'tmp'))), second.dir);
+      assert.deepStrictEqual(fs.readdirSync(path.join(second.dir, 'tmp')), ['other-program.txt'], 'the copies are left out, the rest of the folder copied');
+      assert.strictEqual(fs.readFileSync(path.join(second.dir, 'src', 'a.js'), 'utf8'), 'a\n');
+    } finally {
+      await first.dispose();
+      await second.dispose();
+    }
+  });
+});

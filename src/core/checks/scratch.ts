@@ -14,7 +14,7 @@ import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
-import { ancestorPath, foldersUpToRepoRoot, isDir, linkFolder, mirrorAncestors } from './scratchAncestors';
+import { ancestorPath, CARGO_TARGET_FOLDER, foldersUpToRepoRoot, isDir, linkFolder, mirrorAncestors, SCRATCH_PREFIX } from './scratchAncestors';
 import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, type TreeSize } from './scratchCopy';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
@@ -46,7 +46,7 @@ export interface Scratch {
 export async function checksBuildEnv(workspace: string): Promise<Record<string, string>> {
   if (process.env.CARGO_TARGET_DIR || !(await hasCargoToml(workspace))) return {};
   const id = createHash('sha256').update(await fsp.realpath(workspace)).digest('hex').slice(0, 16);
-  return { CARGO_TARGET_DIR: path.join(os.tmpdir(), 'cape-cargo-target', id) };
+  return { CARGO_TARGET_DIR: path.join(os.tmpdir(), CARGO_TARGET_FOLDER, id) };
 }
 
 /**
@@ -153,7 +153,7 @@ function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (s
  * default) bounds what is copied of the folders beside a monorepo package.
  */
 export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize }): Promise<Scratch> {
-  const top = await fsp.mkdtemp(path.join(os.tmpdir(), 'cape-checks-'));
+  const top = await fsp.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX));
   const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
   const dispose = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
   let real: string;

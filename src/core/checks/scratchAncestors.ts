@@ -30,6 +30,21 @@ const SKIPPED = new Set(VERSION_CONTROL);
 
 const HOME = path.resolve(os.homedir());
 
+/** The names of the folders the checks make in the OS temp folder: a scratch copy (`cape-checks-…`), cargo's builds. */
+export const SCRATCH_PREFIX = 'cape-checks-';
+export const CARGO_TARGET_FOLDER = 'cape-cargo-target';
+
+/**
+ * Whether the folder `name` of `dir` is one the checks made in the OS temp folder (a scratch copy, being made too):
+ * where that lies inside the tree copied (TMPDIR in the workspace), a copy of it would copy itself until its path is
+ * too long.
+ */
+export async function isOursInTemp(dir: string, name: string): Promise<boolean> {
+  if (!name.startsWith(SCRATCH_PREFIX) && name !== CARGO_TARGET_FOLDER) return false;
+  const real = (p: string) => fsp.realpath(p).catch(() => path.resolve(p));
+  return (await real(dir)) === (await real(os.tmpdir()));
+}
+
 /** Whether `p` is a folder (following links); false when it is not there. */
 export const isDir = (p: string): Promise<boolean> => fsp.stat(p).then((st) => st.isDirectory(), () => false);
 
@@ -100,7 +115,7 @@ export async function mirrorAncestors(workspace: string, below: readonly string[
   let dest = root;
   for (const seg of below) {
     for (const e of await fsp.readdir(src, { withFileTypes: true }).catch(() => [])) {
-      if (e.name === seg || SKIPPED.has(e.name)) continue;
+      if (e.name === seg || SKIPPED.has(e.name) || (await isOursInTemp(src, e.name))) continue;
       const s = path.join(src, e.name);
       const d = path.join(dest, e.name);
       if (e.isDirectory() && e.name === 'node_modules') await relinkModules(s, d, realTop, root, true);

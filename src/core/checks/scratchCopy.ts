@@ -7,7 +7,7 @@ import { promises as fsp, constants as fsc, type Dirent } from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
-import { isEntryFolder, linkFolder, VERSION_CONTROL } from './scratchAncestors';
+import { isEntryFolder, isOursInTemp, linkFolder, VERSION_CONTROL } from './scratchAncestors';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
@@ -68,6 +68,7 @@ export async function copyTree(region: string, src: string, dest: string, skip: 
     const d = path.join(dest, e.name);
     switch (planEntry(e, names, skip(r, e.name))) {
       case 'folder':
+        if (await isOursInTemp(src, e.name)) break;
         await copyTree(region, s, d, skip, r, signal);
         break;
       case 'dependencies':
@@ -181,7 +182,7 @@ export async function measureTree(src: string, skip: (rel: string, name: string)
       if (size.files > limit.files || size.bytes > limit.bytes) return;
       const r = rel ? `${rel}/${e.name}` : e.name;
       const plan = planEntry(e, names, skip(r, e.name));
-      if (plan === 'folder') await walk(path.join(dir, e.name), r);
+      if (plan === 'folder' && !(await isOursInTemp(dir, e.name))) await walk(path.join(dir, e.name), r);
       else if (plan === 'file') {
         size.files++;
         size.bytes += await fsp.stat(path.join(dir, e.name)).then((st) => st.size, () => 0);
