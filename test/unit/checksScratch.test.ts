@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { createScratch, detectChecks, finderRoots, runCheck, type ProposedFile } from '../../src/core';
+import { createScratch, detectChecks, finderRoots, runCheck, runCheckLoop, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-scratch-'));
@@ -366,5 +366,63 @@ describe('checks: a temp folder inside the workspace', () => {
       await first.dispose();
       await second.dispose();
     }
+  });
+});
+
+describe('checks: the scratch copy removed', () => {
+  /** Makes fs.promises.rm of a scratch copy fail with `code` (`times` times; every time when omitted); returns what puts it back. */
+  function denyRemoval(code: string, times = Infinity): () => void {
+    const { rm } = fs.promises;
+    let left = times;
+    fs.promises.rm = (async (p: fs.PathLike, o?: fs.RmOptions) => {
+      if (String(p).includes('cape-checks-') && left-- > 0) throw simulated(code);
+      return rm(p, o);
+    }) as typeof fs.promises.rm;
+    return () => {
+      fs.promises.rm = rm;
+    };
+  }
+
+  it('a folder a check made read-only is made the owner\'s again and removed; nothing through a link is touched', async function () {
+    if (process.platform === 'win32') this.skip();
+    const ws = tmp();
+    write(ws, 'src/a.js', 'a\n');
+    write(ws, 'node_modules/dep/index.js', 'dep\n');
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    fs.mkdirSync(path.join(s.dir, 'out', 'locked'), { recursive: true });
+    fs.chmodSync(path.join(s.dir, 'out', 'locked'), 0o555);
+    const { chmod } = fs.promises;
+    const changed: string[] = [];
+    fs.promises.chmod = ((p: fs.PathLike, mode: fs.Mode) => (changed.push(String(p)), chmod(p, mode))) as typeof fs.promises.chmod;
+    const restore = denyRemoval('EACCES', 1);
+    try {
+      await s.dispose();
+    } finally {
+      restore();
+      fs.promises.chmod = chmod;
+    }
+    assert.ok(!fs.existsSync(s.dir), 'removed on the second try');
+    assert.ok(changed.some((p) => p.endsWith(path.join('out', 'locked'))), changed.join('\n'));
+    assert.ok(!changed.some((p) => p.includes('node_modules')), 'the linked node_modules is not followed');
+    assert.strictEqual(fs.statSync(path.join(ws, 'node_modules', 'dep')).mode & 0o777, fs.statSync(path.join(ws, 'src')).mode & 0o777);
+  });
+
+  it('a copy that cannot be removed is said (where it is, to remove by hand), not thrown: the checks\' result stands', async () => {
+    const ws = tmp();
+    write(ws, 'src/a.js', 'a\n');
+    const warnings: string[] = [];
+    const restore = denyRemoval('EPERM');
+    let passed;
+    try {
+      ({ outcome: { passed } } = await runCheckLoop({ commands: ['node -e "process.exit(0)"'], format: false, workspace: ws, capeFolder: 'cape', files: [], askFix: async () => '', onWarning: (m) => warnings.push(m) }));
+    } finally {
+      restore();
+    }
+    assert.strictEqual(passed, true);
+    assert.strictEqual(warnings.length, 1, warnings.join('\n'));
+    const m = /^the checks' scratch copy (\S+) could not be removed \(EPERM\); remove it by hand: it holds a copy of the workspace's files\.$/.exec(warnings[0]);
+    assert.ok(m, warnings[0]);
+    assert.ok(fs.existsSync(m[1]));
+    fs.rmSync(m[1], { recursive: true, force: true });
   });
 });

@@ -5,7 +5,7 @@
 // there and which are new, and the retrospective hears it. A linter's or compiler's run, which names no test case, is
 // compared by the problems it names (file and message, without line numbers); its fix request still says whether the
 // unchanged workspace passes.
-import { createScratch, type Scratch } from './scratch';
+import { createScratch, disposeScratch, type Scratch } from './scratch';
 import { runReported } from './run';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
@@ -20,6 +20,8 @@ export interface BaselineOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outpu
   capeFolder: string;
   emit: (e: CheckEvent) => void;
   signal?: AbortSignal;
+  /** Told of a scratch copy that could not be removed. */
+  onWarning?: (message: string) => void;
 }
 
 /** The unchanged workspace's runs, one per command, taken when the command first failed. */
@@ -67,7 +69,7 @@ export class Baseline {
   }
 
   async dispose(): Promise<void> {
-    await this.scratch?.dispose().catch(() => undefined);
+    await disposeScratch(this.scratch, this.opts.onWarning);
   }
 }
 

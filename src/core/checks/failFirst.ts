@@ -7,7 +7,7 @@
 import type { ProposedFile } from '../model/types';
 import { isTestFile } from '../workspace/fileKinds';
 import { isStaticCheck } from './detect';
-import { createScratch } from './scratch';
+import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import type { CheckEvent, ChecksConfig, FailFirstRuns } from './types';
 
@@ -18,6 +18,8 @@ export interface FailFirstOptions extends ChecksConfig {
   files: ProposedFile[];
   emit: (e: CheckEvent) => void;
   signal?: AbortSignal;
+  /** Told of a scratch copy that could not be removed. */
+  onWarning?: (message: string) => void;
 }
 
 /** The final proposal's test files (proposed, inside the workspace), by isTestFile's one rule. */
@@ -48,7 +50,7 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
       if (stopped) return { ...result, cancelled: true };
     }
   } finally {
-    await scratch.dispose().catch(() => undefined);
+    await disposeScratch(scratch, opts.onWarning);
   }
   return result;
 }

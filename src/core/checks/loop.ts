@@ -11,7 +11,7 @@ import { proposeFiles } from '../files/proposals';
 import { applyHunks } from '../edits/match';
 import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
-import { createScratch } from './scratch';
+import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
@@ -33,6 +33,8 @@ export interface CheckLoopOptions extends ChecksConfig {
   signal?: AbortSignal;
   /** The tests DevA named for the criteria (with their files): the fix request says how each fared. */
   namedTests?: readonly NamedTestRef[];
+  /** What the user should know that is no check's result: a scratch copy that could not be removed. */
+  onWarning?: (message: string) => void;
 }
 
 /** A test DevA named: its name, and the file it is in when known (a runner may report the file passed as a whole). */
@@ -269,7 +271,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       emit({ type: 'fix-applied', round: fixNo, files: fix.files.map((f) => f.path), problems: fix.problems });
     }
   } finally {
-    await scratch.dispose().catch(() => undefined);
+    await disposeScratch(scratch, opts.onWarning);
     await baseline.dispose();
     if (baseline.all().length) outcome.baseline = baseline.all();
   }

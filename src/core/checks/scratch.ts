@@ -29,7 +29,10 @@ export interface Scratch {
   dir: string;
   /** Writes the proposals (status 'proposed' with a relPath) over the copy; returns the paths not written and why. */
   overlay(files: ProposedFile[]): Promise<string[]>;
-  /** Removes the copy (links are removed, never followed). */
+  /**
+   * Removes the copy (links are removed, never followed), folders a check made read-only too; throws, naming the
+   * folder left, when it cannot (disposeScratch reports that).
+   */
   dispose(): Promise<void>;
   /**
    * Environment the checks run with in this copy, beside the process's own (a Rust project's CARGO_TARGET_DIR, the
@@ -155,7 +158,7 @@ function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (s
 export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize }): Promise<Scratch> {
   const top = await fsp.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX));
   const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
-  const dispose = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
+  const dispose = () => removeCopy(top);
   let real: string;
   try {
     // a package inside a monorepo keeps its place under the folders it draws on (scratchAncestors.ts)
@@ -166,7 +169,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
     real = await fsp.realpath(dir);
     await copyTree(region, workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
   } catch (e) {
-    await dispose();
+    await dispose().catch(() => undefined); // the copy's error is the one to tell
     throw e;
   }
   return {
@@ -211,6 +214,49 @@ export async function plainFileOfCopy(root: string, relPath: string): Promise<bo
   const parts = relPath.split('/');
   if (await linkOnTheWay(root, parts.slice(0, -1))) return false;
   return fsp.lstat(path.join(root, ...parts)).then((st) => st.isFile(), () => false);
+}
+
+/** Folders a removal may fail on for want of permission: a folder a check made read-only (`chmod 555`). */
+const DENIED = new Set(['EACCES', 'EPERM']);
+
+/**
+ * Removes a copy; a removal denied (a folder a check made read-only) is tried again once every folder of the copy is
+ * the owner's to change (u+rwx; links are not followed, so nothing of the user's tree is touched). Throws, naming
+ * the folder, when it still cannot.
+ */
+async function removeCopy(top: string): Promise<void> {
+  const rm = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    await rm();
+  } catch (e) {
+    try {
+      if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      await ownFolders(top);
+      await rm();
+    } catch (again) {
+      throw new Error(`the checks' scratch copy ${top} could not be removed (${(again as NodeJS.ErrnoException).code ?? (again as Error).message})`);
+    }
+  }
+}
+
+/** Gives the owner rwx on `dir` and every folder below it (never through a link). */
+async function ownFolders(dir: string): Promise<void> {
+  const st = await fsp.lstat(dir).catch(() => null);
+  if (!st?.isDirectory()) return;
+  await fsp.chmod(dir, (st.mode & 0o7777) | 0o700).catch(() => undefined);
+  for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) if (e.isDirectory()) await ownFolders(path.join(dir, e.name));
+}
+
+/**
+ * Removes a scratch copy (none: nothing to do); one left behind is said to `warn` — it may hold copies of the
+ * workspace's files, secrets among them — never thrown: the checks' verdict stands.
+ */
+export async function disposeScratch(scratch: Pick<Scratch, 'dispose'> | undefined, warn?: (message: string) => void): Promise<void> {
+  try {
+    await scratch?.dispose();
+  } catch (e) {
+    warn?.(`${(e as Error).message}; remove it by hand: it holds a copy of the workspace's files.`);
+  }
 }
 
 /** The first folder of `parts` (under root) that is a link or not a folder, as a relative path; null when none. */

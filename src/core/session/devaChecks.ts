@@ -35,6 +35,7 @@ export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ file
       askFix: opts.ask,
       namedTests: opts.namedTests,
       onEvent: (event) => opts.emit({ type: 'check', step: opts.step, event }),
+      onWarning: (message) => opts.emit({ type: 'warning', step: opts.step, message }),
     });
   } catch (e) {
     if (e instanceof CheckCancelled) throw new StepFailure(opts.step, 'cancelled', e.message);
