@@ -58,3 +58,14 @@ describe('checks: configuration files read in linear time', () => {
     assert.ok(Date.now() - t < 2000, `detectFormatter took ${Date.now() - t} ms`);
   });
 });
+
+describe('checks: configuration files with a byte-order mark', () => {
+  it("a package.json an editor saved with a BOM still names its scripts and its Prettier configuration", async () => {
+    const ws = tmp();
+    write(ws, 'package.json', '\uFEFF' + JSON.stringify({ scripts: { lint: 'eslint .', test: 'node --test' }, prettier: { semi: false } }));
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run lint', 'npm test']);
+    fs.mkdirSync(path.join(ws, 'node_modules'));
+    fs.symlinkSync(path.dirname(require.resolve('prettier/package.json')), path.join(ws, 'node_modules', 'prettier'), 'dir');
+    assert.strictEqual((await detectFormatter(ws))?.name, 'Prettier');
+  });
+});

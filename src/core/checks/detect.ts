@@ -71,9 +71,17 @@ async function firstIn(workspace: string, names: readonly string[]): Promise<str
   return null;
 }
 
-/** A file's text, or '' when it cannot be read. */
+/**
+ * A project file's text without a leading byte-order mark (which an editor on Windows may write: JSON.parse refuses
+ * it, and a section at the first line would not be at a line's start), or '' when it cannot be read.
+ */
 export async function readText(p: string): Promise<string> {
-  return fsp.readFile(p, 'utf8').catch(() => '');
+  return (await fsp.readFile(p, 'utf8').catch(() => '')).replace(/^\uFEFF/, '');
+}
+
+/** A project's JSON file (package.json) parsed, by readText; throws when it is missing or not JSON. */
+export async function readJson(p: string): Promise<unknown> {
+  return JSON.parse(await readText(p)) as unknown;
 }
 
 /**
@@ -102,7 +110,7 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
   let scripts: Record<string, unknown> = {};
   let managerField: unknown;
   try {
-    const pkg = JSON.parse(await fsp.readFile(path.join(workspace, 'package.json'), 'utf8')) as { scripts?: unknown; packageManager?: unknown };
+    const pkg = (await readJson(path.join(workspace, 'package.json'))) as { scripts?: unknown; packageManager?: unknown };
     if (pkg && typeof pkg.scripts === 'object' && pkg.scripts !== null && !Array.isArray(pkg.scripts)) scripts = pkg.scripts as Record<string, unknown>;
     managerField = pkg?.packageManager;
   } catch {

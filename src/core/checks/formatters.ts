@@ -19,7 +19,7 @@ import { shellWord } from '../text/shell';
 import { isPrettierConfig } from '../workspace/fileKinds';
 import { PYTHON_FILE } from '../workspace/fileKinds';
 import { foldersUpToRepoRoot } from './scratchAncestors';
-import { exists, nodeModulesUp, pythonTool, readText } from './detect';
+import { exists, nodeModulesUp, pythonTool, readJson, readText } from './detect';
 
 export interface Formatter {
   /** As the user knows it: "Prettier", "gofmt". */
@@ -47,7 +47,7 @@ async function configuresPrettier(dir: string, names: readonly string[]): Promis
   if (names.some(isPrettierConfig)) return true;
   if (!names.includes('package.json')) return false;
   try {
-    const pkg = JSON.parse(await fsp.readFile(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const pkg = (await readJson(path.join(dir, 'package.json'))) as Record<string, unknown>;
     return pkg !== null && typeof pkg === 'object' && pkg.prettier !== undefined;
   } catch {
     return false;
@@ -62,7 +62,7 @@ async function localBin(workspace: string, pkgName: string, bin: string): Promis
   for (const modules of await nodeModulesUp(workspace)) {
     const dir = [...modules, ...pkgName.split('/')];
     try {
-      const pkg = JSON.parse(await fsp.readFile(path.join(workspace, ...dir, 'package.json'), 'utf8')) as { bin?: unknown };
+      const pkg = (await readJson(path.join(workspace, ...dir, 'package.json'))) as { bin?: unknown };
       const entry = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin && typeof pkg.bin === 'object' ? (pkg.bin as Record<string, unknown>)[bin] : undefined;
       if (typeof entry === 'string' && (await exists(path.join(workspace, ...dir, entry)))) return [...dir, ...entry.split('/').filter((s) => s && s !== '.')].join('/');
     } catch {
