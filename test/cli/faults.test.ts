@@ -61,6 +61,34 @@ describe('CLI faults and safety', function () {
     assert.strictEqual(fake.requests.length, 6, 'resume ran the four remaining steps');
   });
 
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`${signal} (${signal === 'SIGTERM' ? 'kill' : 'a closed terminal'}) stops the session as Ctrl-C does: resumable, exit code 130`, async () => {
+      const ws = demoWorkspace();
+      fake.enqueue({ text: demoReplies(TASK)[0] }, { text: demoReplies(TASK)[1], holdAfterChars: 100 });
+      const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), 'start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      try {
+        for (let i = 0; i < 600 && fake.requests.length < 2; i++) await new Promise((res) => setTimeout(res, 50));
+        assert.strictEqual(fake.requests.length, 2, `POA was requested: ${stderr}`);
+        child.kill(signal);
+        assert.strictEqual(await exited, 130, stderr);
+      } finally {
+        child.kill('SIGKILL');
+        fake.release();
+      }
+      const json = JSON.parse(stdout.trim().split('\n').pop()!);
+      assert.strictEqual(json.error.kind, 'cancelled');
+      assert.strictEqual(json.resumable, true);
+    });
+  }
+
   it('a bad API key fails at once with a message that says so, and is not retried', async () => {
     const ws = demoWorkspace();
     const run = await start(ws, [], 'wrong-key');
