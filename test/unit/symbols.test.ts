@@ -106,6 +106,14 @@ describe('symbol extraction: tricky declarations', () => {
   });
 });
 
+describe('Go imports (symbolsOther.ts goImports; resolved by importGraph.ts)', () => {
+  it('reads single imports, named ones and the lines of an import group', () => {
+    const go = ['package main', '', 'import "fmt"', 'import j "encoding/json"', 'import (', '\t"os"', '\tst "example.com/app/store" // the store', '\t_ "embed"', '\t. "example.com/app/dsl"', ')', 'func main() {}'].join('\n');
+    assert.deepStrictEqual(scanFile('cmd/main.go', go).imports, ['go:fmt', 'go:encoding/json', 'go:os', 'go:example.com/app/store', 'go:embed', 'go:example.com/app/dsl']);
+    assert.deepStrictEqual(scanFile('src/a.ts', 'import "fmt"\n').imports, ['fmt'], 'TypeScript reads its own way');
+  });
+});
+
 describe("Python imports (symbolsOther.ts pythonImports; resolved by importGraph.ts)", () => {
   it('names relative imports from the file\'s folder, absolute ones as module paths, and the names a `from` imports as possible submodules', () => {
     const py = [

@@ -488,7 +488,7 @@ describe('workspace index', () => {
   });
 
   it("resolves Python imports to the workspace's modules and packages: relative, absolute from a folder above, from src/", async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-index-py-'));
+    const root = tmp('cape-index-py-');
     const files: Record<string, string> = {
       'src/shop/__init__.py': 'from .app import create_app\n',
       'src/shop/app.py': 'from shop.db import models\nfrom .views import cart\nimport json\n',
@@ -498,10 +498,7 @@ describe('workspace index', () => {
       'src/shop/views/cart.py': 'from ..db.models import Order\n',
       'tests/test_cart.py': 'from shop.views.cart import add\nimport shop\n',
     };
-    for (const [rel, body] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      fs.writeFileSync(path.join(root, rel), body);
-    }
+    for (const [rel, body] of Object.entries(files)) write(root, rel, body);
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     const imports = (p: string) => index.get(p)!.imports;
     assert.deepStrictEqual(imports('src/shop/__init__.py'), ['src/shop/app.py']);
@@ -514,6 +511,39 @@ describe('workspace index', () => {
     fs.writeFileSync(path.join(root, 'tests', 'test_cart.py'), 'from shop.views.cart import add\nfrom shop.views import add\n');
     await index.refresh();
     assert.deepStrictEqual(imports('tests/test_cart.py'), ['src/shop/views/cart.py', 'src/shop/views/__init__.py', 'src/shop/views/add.py']);
+  });
+
+  it("resolves Go imports to the non-test files of the workspace's packages, under the go.mod whose module path prefixes them", async () => {
+    const root = tmp('cape-index-go-');
+    const files: Record<string, string> = {
+      'go.mod': 'module example.com/app\n\ngo 1.22\n',
+      'internal/store/store.go': 'package store\n\nfunc Save() {}\n',
+      'internal/store/load.go': 'package store\n\nfunc Load() {}\n',
+      'internal/store/store_test.go': 'package store\n\nimport "testing"\n',
+      'cmd/app/main.go': 'package main\n\nimport (\n\t"fmt"\n\tst "example.com/app/internal/store"\n\t_ "example.com/app/tools/gen"\n)\n',
+      'tools/go.mod': 'module example.com/app/tools\n',
+      'tools/gen/gen.go': 'package gen\n\nimport "example.com/app/internal/store"\n',
+      'api.go': 'package app\n',
+      'api_test.go': 'package app_test\n\nimport app "example.com/app"\n',
+    };
+    for (const [rel, body] of Object.entries(files)) write(root, rel, body);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const imports = (p: string) => [...index.get(p)!.imports].sort();
+    assert.deepStrictEqual(imports('cmd/app/main.go'), ['internal/store/load.go', 'internal/store/store.go', 'tools/gen/gen.go'], 'the nested module owns tools/');
+    assert.deepStrictEqual(imports('tools/gen/gen.go'), ['internal/store/load.go', 'internal/store/store.go']);
+    assert.deepStrictEqual(imports('api_test.go'), ['api.go'], "the module's root package");
+    assert.deepStrictEqual(imports('internal/store/store_test.go'), [], 'the standard library is no workspace file');
+    assert.deepStrictEqual(index.importersOf('internal/store/load.go').sort(), ['cmd/app/main.go', 'tools/gen/gen.go']);
+    // a file added to a package, and one to the root package, are resolved by the files that import them
+    fs.writeFileSync(path.join(root, 'internal', 'store', 'cache.go'), 'package store\n');
+    fs.writeFileSync(path.join(root, 'client.go'), 'package app\n');
+    await index.refresh();
+    assert.deepStrictEqual(imports('cmd/app/main.go'), ['internal/store/cache.go', 'internal/store/load.go', 'internal/store/store.go', 'tools/gen/gen.go']);
+    assert.deepStrictEqual(imports('api_test.go'), ['api.go', 'client.go']);
+    // a go.mod renaming the module: its old import paths name nothing
+    fs.writeFileSync(path.join(root, 'go.mod'), 'module example.com/renamed\n');
+    await index.refresh();
+    assert.deepStrictEqual(imports('cmd/app/main.go'), ['tools/gen/gen.go']);
   });
 
   it('indexes no name a workspace-relative path cannot address: every indexed path passes the read check', async function () {

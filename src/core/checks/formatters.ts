@@ -16,8 +16,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import which from 'which';
 import { shellWord } from '../text/shell';
-import { isPrettierConfig } from '../workspace/fileKinds';
-import { PYTHON_FILE } from '../workspace/fileKinds';
+import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
 import { foldersUpToRepoRoot } from './scratchAncestors';
 import { exists, nodeModulesUp, pythonTool, readJson, readText } from './detect';
 
@@ -129,7 +128,7 @@ export async function detectFormatter(workspace: string): Promise<Formatter | nu
   if ((await exists(path.join(workspace, 'go.mod'))) && (await which('gofmt', { nothrow: true }))) {
     return {
       name: 'gofmt',
-      handles: (p) => /\.go$/.test(p),
+      handles: (p) => GO_FILE.test(p),
       listCommand: (files) => `gofmt -l ${words(files)}`,
       writeCommand: (files) => `gofmt -w ${words(files)}`,
     };

@@ -9,6 +9,8 @@ export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
 
 /** A Python source or stub file, by its extension. */
 export const PYTHON_FILE = /\.pyi?$/;
+/** A Go source file (a test too), by its extension. */
+export const GO_FILE = /\.go$/;
 
 /**
  * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
@@ -17,7 +19,7 @@ export const PYTHON_FILE = /\.pyi?$/;
  */
 const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
   [PYTHON_FILE, /^test_(?=.)|(?<=.)_test$/],
-  [/\.go$/, /(?<=.)_test$/],
+  [GO_FILE, /(?<=.)_test$/],
   [/\.rb$/, /(?<=.)_(spec|test)$/],
   // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
   [/\.rs$/, /^test_(?=.)|(?<=.)_tests?$/],

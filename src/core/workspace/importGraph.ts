@@ -2,11 +2,14 @@
 // name (TypeScript/JavaScript resolution: extensions, index files, `./x.js` naming `x.ts`; bare specifiers through the
 // workspace's own module names, moduleAliases.ts: tsconfig `paths` and `baseUrl`, package names and `imports`; else
 // the `@/` and `~/` aliases of `src/`; Python's: a relative import from the file's folder, an absolute one from a folder
-// above the file or `src/`, each as a module `x.py` or a package `x/__init__.py`), kept up to date incrementally as files come and go, and the reverse edges
-// (importersOf).
+// above the file or `src/`, each as a module `x.py` or a package `x/__init__.py`; Go's: an import path under a go.mod's
+// module path, as every non-test file of that package's folder), kept up to date incrementally as files come and go,
+// and the reverse edges (importersOf).
 import type { FileEntry } from './indexEntry';
 import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
-import { PY_SPEC } from './symbolsOther';
+import { GO_SPEC, PY_SPEC } from './symbolsOther';
+import { GO_FILE } from './fileKinds';
+import { GO_MOD, GoPackages } from './goPackages';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
@@ -61,6 +64,9 @@ export class ImportGraph {
   /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
   private stems: Set<string> | null = null;
 
+  /** Go's modules and packages (goPackages.ts). */
+  private readonly go: GoPackages;
+
   /** The workspace's module names, read from its configuration files when a bare specifier is first resolved. */
   private aliases: ModuleAliases | null = null;
   /** A configuration file (package.json, tsconfig) changed since the aliases were read: every file is resolved again. */
@@ -79,20 +85,22 @@ export class ImportGraph {
   constructor(
     private readonly files: ReadonlyMap<string, FileEntry>,
     private readonly read: (rel: string) => string | null = () => null,
-  ) {}
+  ) {
+    this.go = new GoPackages(() => this.files.keys(), read);
+  }
 
   /** A file was (re)indexed: its specifiers are resolved by the next resolveImports(); `added` when it is new. */
   indexed(rel: string, added: boolean): void {
     if (added) this.setChanges.push(rel);
     this.toResolve.add(rel);
-    if (isModuleConfig(rel)) this.configChanged = true;
+    if (isModuleConfig(rel) || GO_MOD.test(rel)) this.configChanged = true;
   }
 
   /** A file left the index. */
   dropped(rel: string): void {
     this.toResolve.delete(rel);
     this.setChanges.push(rel);
-    if (isModuleConfig(rel)) this.configChanged = true;
+    if (isModuleConfig(rel) || GO_MOD.test(rel)) this.configChanged = true;
   }
 
   /** The files' imports as restored from a cache were resolved against the same file set. */
@@ -114,6 +122,7 @@ export class ImportGraph {
       for (const p of [...this.toResolve, ...this.setChanges]) if (aliases.readsConfig(p)) this.configChanged = true;
     }
     if (this.configChanged) this.aliases = null;
+    this.go.forget(this.configChanged);
     const aliasesUnknown = this.setChanges.length > 0 && !this.aliasUsers && this.hasAliases();
     if (!this.resolvedOnce || this.configChanged || aliasesUnknown || this.setChanges.length > this.files.size / 4) {
       // every file: first the stems that settle most specifiers naming no file in one look-up
@@ -130,8 +139,8 @@ export class ImportGraph {
     for (const f of todo) {
       const out: string[] = [];
       for (const spec of f.specs) {
-        const target = this.resolve(f.path, spec, f);
-        if (target && target !== f.path && !out.includes(target)) out.push(target);
+        const targets = spec.startsWith(GO_SPEC) ? this.go.files(spec.slice(GO_SPEC.length)) : [this.resolve(f.path, spec, f)];
+        for (const target of targets) if (target && target !== f.path && !out.includes(target)) out.push(target);
       }
       f.imports = out;
     }
@@ -165,12 +174,19 @@ export class ImportGraph {
     // changed file's folder, and its parent for an index file (not every folder above: with a baseUrl at the root
     // every `react` looks in the root, and any file added would resolve them all again); each folder once per batch
     const dirs = new Set<string>();
+    // a Go import names its package's folder: a .go file that came or went changes what its importers resolve to (the
+    // folder's name is in their import path; a module's root folder may have any name: every Go importer then)
+    let everyGoImporter = false;
     for (const p of changed) {
       const base = p.slice(p.lastIndexOf('/') + 1);
       const stem = base.replace(/(\.d)?\.[^./]+$/, '');
       const dir = dirOf(p);
       names.add(stem || base);
       dirs.add(dir);
+      if (GO_FILE.test(p)) {
+        if (this.go.isModuleRoot(dir, (rel) => this.files.has(rel))) everyGoImporter = true;
+        else names.add(dir.slice(dir.lastIndexOf('/') + 1));
+      }
       if (stem === 'index' || stem === '__init__') {
         names.add(dir.slice(dir.lastIndexOf('/') + 1));
         under.push(dir ? dir + '/' : '');
@@ -183,6 +199,7 @@ export class ImportGraph {
       const specs = f.specText();
       if (!specs) continue;
       if (NAMELESS_SPEC.test(specs) || nameList.some((n) => specs.includes(n)) || under.some((d) => f.path.startsWith(d))) out.add(f);
+      else if (everyGoImporter && specs.includes(GO_SPEC)) out.add(f);
     }
     return out;
   }

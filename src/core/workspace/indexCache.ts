@@ -30,7 +30,7 @@ import { DIGEST_BYTES, sealed, sealIntact } from './cacheDigest';
 import { FileEntry, StoredPieces, type Restored } from './indexEntry';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 23;
+export const CACHE_VERSION = 24;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */

@@ -71,7 +71,7 @@ import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
-import { isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
+import { GO_FILE, isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
 
 export interface RankQuery {
   /** The objective as the person wrote it. */
@@ -112,6 +112,12 @@ export const RANK_WEIGHTS = {
    * Python repositories: recall 0.479 → 0.465 at full weight, 0.481 at 0.5 (source files alone 0.450 → 0.476, 0.461).
    */
   pythonImports: 0.5,
+  /**
+   * Import links of a Go seed, × this: an import names a package, so it links every file of the package's folder,
+   * most of them not the one the change is about. On 240 commits of 6 Go repositories (gin, echo, viper, chi, caddy,
+   * fzf): recall 0.53 → 0.54 at full weight (gin 0.50 → 0.48), 0.55 at 0.5 with every repository level or up.
+   */
+  goImports: 0.5,
   /** A neighbour linked to more files than this (a barrel, a shared helper) gets less per link: × √(hub / links). */
   hub: 4,
   nameHit: 0.6,
@@ -266,9 +272,9 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const link = (t: string, v: number) => {
       if (t !== p && v > (links.get(t) ?? 0)) links.set(t, v);
     };
-    const py = PYTHON_FILE.test(p) ? w.pythonImports : 1;
-    for (const t of f.imports) link(t, py * w.importedBySeed * damp(index.importersOf(t).length));
-    for (const t of index.importersOf(p)) link(t, py * (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
+    const lang = PYTHON_FILE.test(p) ? w.pythonImports : GO_FILE.test(p) ? w.goImports : 1;
+    for (const t of f.imports) link(t, lang * w.importedBySeed * damp(index.importersOf(t).length));
+    for (const t of index.importersOf(p)) link(t, lang * (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
     if (!byStem) {
       byStem = new Map();
       for (const g of index.all()) {

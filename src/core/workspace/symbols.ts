@@ -13,7 +13,7 @@
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { STYLE_EXT } from './fileKinds';
-import { pythonImports, scanFallback } from './symbolsOther';
+import { goImports, pythonImports, scanFallback } from './symbolsOther';
 
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once. */
@@ -90,6 +90,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
   } else {
     scanFallback(relPath, text, local);
     if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));
+    else if (/\.go$/i.test(relPath)) imports.push(...goImports(text));
   }
   const seen = new Set<string>();
   const symbols: string[] = [];

@@ -105,3 +105,23 @@ export function pythonImports(text: string): string[] {
   }
   return out;
 }
+
+/** The prefix of a Go import's specifier: the import path, resolved to a package folder by the graph (importGraph.ts). */
+export const GO_SPEC = 'go:';
+/** `import "a/b"`, `import name "a/b"`, and the lines of an `import ( … )` group. */
+const GO_IMPORT = /^import[ \t]+(?:[\w.]+[ \t]+)?"([^"\n]+)"|^import[ \t]*\(([^)]*)\)/gm;
+const GO_GROUP_LINE = /^[ \t]*(?:[\w.]+[ \t]+)?"([^"\n]+)"/gm;
+
+/**
+ * A Go file's imports as specifiers of GO_SPEC (`go:github.com/org/app/internal/store`): which are packages of the
+ * workspace (a folder under a go.mod whose module path prefixes it) is the graph's to find; the standard library's
+ * and other modules' are none.
+ */
+export function goImports(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(GO_IMPORT)) {
+    if (m[1]) out.push(GO_SPEC + m[1]);
+    else for (const l of (m[2] ?? '').matchAll(GO_GROUP_LINE)) out.push(GO_SPEC + l[1]);
+  }
+  return out;
+}
