@@ -1,13 +1,11 @@
 // The CLI under faults and hostile input: bad key, rate limits, mid-stream errors, dropped connections,
 // malformed and truncated replies, hostile file paths; --apply versus no --apply.
 import * as assert from 'assert';
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { truncated, type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
-import { repoRoot } from '../helpers/fixtures';
+import { interruptCli, listFiles, runCli, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoAnswers, demoDecisions, demoDir, demoInputFile, demoReplies, isDecisionsRequest } from '../helpers/demo';
 
 const TASK = 'task-42';
@@ -20,6 +18,14 @@ describe('CLI faults and safety', function () {
   useFakeAnthropic({ chunkSize: 64, apiKey: 'good-key' }, (f) => (fake = f));
 
   const env = (key = 'good-key') => ({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: key });
+  /** A session started through the bundled CLI, sent `signal` while POA's stream is held open (enqueue it so). */
+  const stopMidStream = async (ws: string, signal: NodeJS.Signals) => {
+    try {
+      return await interruptCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], env(), { when: () => fake.requests.length >= 2, what: 'the request for POA', signal });
+    } finally {
+      fake.release();
+    }
+  };
   const start = (ws: string, extra: string[] = [], key?: string) =>
     runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json', ...extra], env(key));
 
@@ -27,27 +33,9 @@ describe('CLI faults and safety', function () {
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
     fake.enqueue({ text: r[0] }, { text: r[1], holdAfterChars: 100 });
-    const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), 'start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    try {
-      // POA's stream is held open after its first 100 characters: the session is mid-stream
-      for (let i = 0; i < 600 && fake.requests.length < 2; i++) await new Promise((res) => setTimeout(res, 50));
-      assert.strictEqual(fake.requests.length, 2, `POA was requested: ${stderr}`);
-      child.kill('SIGINT');
-      const code = await exited;
-      assert.strictEqual(code, 130, stderr);
-    } finally {
-      child.kill('SIGKILL');
-      fake.release();
-    }
-    const json = JSON.parse(stdout.trim().split('\n').pop()!);
+    // POA's stream is held open after its first 100 characters: the session is mid-stream
+    const { code, stderr, json } = await stopMidStream(ws, 'SIGINT');
+    assert.strictEqual(code, 130, stderr);
     assert.strictEqual(json.ok, false);
     assert.strictEqual(json.error.kind, 'cancelled');
     assert.strictEqual(json.resumable, true);
@@ -65,25 +53,8 @@ describe('CLI faults and safety', function () {
     it(`${signal} (${signal === 'SIGTERM' ? 'kill' : 'a closed terminal'}) stops the session as Ctrl-C does: resumable, exit code 130`, async () => {
       const ws = demoWorkspace();
       fake.enqueue({ text: demoReplies(TASK)[0] }, { text: demoReplies(TASK)[1], holdAfterChars: 100 });
-      const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), 'start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', TASK, '--json'], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      try {
-        for (let i = 0; i < 600 && fake.requests.length < 2; i++) await new Promise((res) => setTimeout(res, 50));
-        assert.strictEqual(fake.requests.length, 2, `POA was requested: ${stderr}`);
-        child.kill(signal);
-        assert.strictEqual(await exited, 130, stderr);
-      } finally {
-        child.kill('SIGKILL');
-        fake.release();
-      }
-      const json = JSON.parse(stdout.trim().split('\n').pop()!);
+      const { code, stderr, json } = await stopMidStream(ws, signal);
+      assert.strictEqual(code, 130, stderr);
       assert.strictEqual(json.error.kind, 'cancelled');
       assert.strictEqual(json.resumable, true);
     });

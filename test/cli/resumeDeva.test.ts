@@ -3,12 +3,11 @@
 // resume redoes only what failed (the repair request, or the checks and their fix rounds), without asking DevA again.
 // Each resumed session ends with the proposal an uninterrupted session of the same replies ends with.
 import * as assert from 'assert';
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { type FakeAnthropic, type FakeReply } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { listFiles, runCli, tempDir, workspaceWithOriginalCape, type CliRun } from '../helpers/cli';
+import { interruptCli, listFiles, runCli, tempDir, workspaceWithOriginalCape, type CliRun } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
 import { repoRoot } from '../helpers/fixtures';
 import { FIX_OK, REPAIRED_EDIT, firstProposal, strayEditProposal } from '../helpers/checksSession';
@@ -128,21 +127,8 @@ describe('CLI: a DevA step that failed after its reply validated resumes from th
     fs.writeFileSync(path.join(ctl, 'block'), '');
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST });
     const args = ['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--json', ...checks];
-    const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    try {
-      for (let i = 0; i < 1200 && !fs.existsSync(path.join(ctl, 'started')); i++) await new Promise((res) => setTimeout(res, 50));
-      assert.ok(fs.existsSync(path.join(ctl, 'started')), `the check started: ${stderr}`);
-      child.kill('SIGINT');
-      assert.strictEqual(await exited, 130, stderr);
-    } finally {
-      child.kill('SIGKILL');
-    }
-    const json = JSON.parse(stdout.trim().split('\n').pop()!);
+    const { code, stderr, json } = await interruptCli(args, env(), { when: () => fs.existsSync(path.join(ctl, 'started')), what: 'the check starting', signal: 'SIGINT', waitMs: 60_000 });
+    assert.strictEqual(code, 130, stderr);
     assert.strictEqual(json.error.step, 'deva');
     assert.strictEqual(json.error.kind, 'cancelled');
     assert.strictEqual(fake.requests.length, 4, 'CM, POA, DA, DevA');

@@ -13,7 +13,7 @@ export interface CliRun {
   json?: any;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60000, input?: string | Uint8Array): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60000, input?: string | Uint8Array, interrupt?: Interrupt): Promise<CliRun> {
   const cli = path.join(repoRoot(), 'dist', 'cli.js');
   if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   return new Promise((resolve, reject) => {
@@ -30,8 +30,23 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
       child.kill('SIGKILL');
       reject(new Error(`cape ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
     }, timeoutMs);
+    let poll: NodeJS.Timeout | undefined;
+    if (interrupt) {
+      const until = Date.now() + (interrupt.waitMs ?? 30_000);
+      poll = setInterval(() => {
+        if (interrupt.when()) {
+          clearInterval(poll);
+          child.kill(interrupt.signal);
+        } else if (Date.now() > until) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          reject(new Error(`cape ${args.join(' ')}: ${interrupt.what} never happened\n${stdout}\n${stderr}`));
+        }
+      }, 50);
+    }
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(poll);
       const run: CliRun = { code: code ?? -1, stdout, stderr };
       if (args.includes('--json')) {
         const last = stdout.trim().split('\n').pop() ?? '';
@@ -48,6 +63,20 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 /** The CLI with `input` on stdin (runCli alone gives none). */
+/** A signal sent to the CLI once `when()` holds (polled); the run fails when it never does within `waitMs`. */
+export interface Interrupt {
+  when: () => boolean;
+  /** What `when` waits for, for the failure message. */
+  what: string;
+  signal: NodeJS.Signals;
+  waitMs?: number;
+}
+
+/** Runs the CLI and sends it `interrupt.signal` once `interrupt.when()` holds (Ctrl-C, a kill, a closed terminal). */
+export function interruptCli(args: string[], env: Record<string, string | undefined>, interrupt: Interrupt): Promise<CliRun> {
+  return runCli(args, env, 90_000, undefined, interrupt);
+}
+
 export function runCliWithInput(args: string[], env: Record<string, string>, input: string | Uint8Array): Promise<CliRun> {
   return runCli(args, env, 60000, input);
 }
