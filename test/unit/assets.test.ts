@@ -231,6 +231,35 @@ describe('assets: loadCape', () => {
     assert.strictEqual(cape.files.get('2_design/alias.md')?.type, 'input');
     assert.ok(![...cape.files.keys()].some((k) => k.startsWith('3_development/loop/')), 'a loop is not walked');
   });
+
+  it('never reads a file named like a secret, nor one that links to such a file (workspace read policy)', async function () {
+    const root = completeCape();
+    cleanup.push(root);
+    write(root, '1_product/credentials.md', '---\ntype: input\n---\nCREDS\n');
+    write(root, '1_product/secrets.md', 'SECRETS\n');
+    write(root, '3_development/id_rsa.md', 'KEY\n');
+    write(root, '.env', 'API_KEY=SECRET_ENV\n');
+    write(root, '2_design/.ssh-keys/x.md', 'hidden\n');
+    try {
+      fs.symlinkSync('../.env', path.join(root, '1_product', 'env.md')); // stays inside cape/
+      fs.symlinkSync('../3_development/id_rsa.md', path.join(root, '2_design', 'keynotes.md'));
+    } catch {
+      this.skip(); // no symlink permission (e.g. Windows without developer mode)
+    }
+    const cape = await loadCape(root);
+    const refused = ['1_product/credentials.md', '1_product/env.md', '1_product/secrets.md', '2_design/keynotes.md', '3_development/id_rsa.md'];
+    for (const rel of refused) assert.strictEqual(cape.files.has(rel), false, rel);
+    assert.ok(![...cape.files.values()].some((f) => /CREDS|SECRETS|KEY|SECRET_ENV/.test(f.body)));
+    assert.deepStrictEqual(
+      cape.issues.filter((i) => i.kind === 'refused').map((i) => i.path).sort(),
+      refused,
+    );
+    const byPath = new Map(cape.issues.map((i) => [i.path, i.message]));
+    assert.match(byPath.get('1_product/credentials.md')!, /secret-file pattern "credentials\*".*rename it \(e\.g\. to 1_product\/notes\.md\)/);
+    assert.match(byPath.get('1_product/env.md')!, /links to \.env, whose name matches the secret-file pattern ".*not followed/);
+    // the project's files are still loaded
+    assert.ok(cape.files.has('1_product/1_mvv.md'));
+  });
 });
 
 describe('assets: parseFrontmatter', () => {

@@ -3,7 +3,8 @@
 //
 // Frontmatter goes through the one codec, frontmatter.ts (gray-matter with safe options: ---js is never evaluated).
 // Malformed YAML is reported with the file path and the 1-based line number; the file is skipped, others still load.
-// Symlinks that resolve outside cape/ are never followed. Files larger than MAX_ASSET_BYTES are truncated. Binary
+// Symlinks that resolve outside cape/ are never followed, and a file whose path, or whose link target's, is a secret's
+// by name (secretNames.ts, the workspace's one rule) is never read. Files larger than MAX_ASSET_BYTES are truncated. Binary
 // files and files that are not valid UTF-8 are skipped (they would put NUL bytes and U+FFFD into prompts), and so
 // are folders nested deeper than MAX_DEPTH — each with an issue naming the file.
 
@@ -14,6 +15,7 @@ import { notTextReason } from '../files/text';
 import { formatBytes } from '../text/size';
 import { parseFrontmatter } from './frontmatter';
 import { SESSIONS_FOLDER } from '../model/types';
+import { secretPattern } from '../workspace/secretNames';
 
 /** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
 export const CAPE_FOLDERS = ['0_team', '1_product', '2_design', '3_development', '4_orchestration'] as const;
@@ -172,6 +174,23 @@ async function mdFilesBelow(abs: string, rel: string, max: number): Promise<{ na
 }
 
 /**
+ * Why a cape/ file is not read because it is a secret's by name, or null. `rel` is its path inside cape/, `realRel` its
+ * link target's (what is read); both are tested as the workspace sees them (`cape/<rel>`, the cape folder being a single
+ * name at the top of the workspace), against the same patterns as every other read.
+ */
+function secretRefusal(folder: string, rel: string, realRel: string): string | null {
+  const own = secretPattern(`${folder}/${rel}`);
+  const target = own ? null : secretPattern(`${folder}/${realRel}`);
+  if (!own && !target) return null;
+  const renamed = rel.replace(/[^/]+$/, 'notes.md');
+  return own
+    ? `its name matches the secret-file pattern "${own}": files named like secrets are never read or sent to the model. ` +
+        `If it holds no secret, rename it (e.g. to ${renamed})`
+    : `it links to ${realRel}, whose name matches the secret-file pattern "${target}": files named like secrets are never ` +
+        'read or sent to the model; not followed';
+}
+
+/**
  * Loads every .md file under `capeDir` except 5_sessions/. Never throws for content problems: they become issues.
  * A missing cape/ folder yields a 'missing' issue for the folder and for every expected file.
  */
@@ -197,7 +216,9 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
   if (realRoot) {
     const visited = new Set<string>([realRoot]);
     const loaded: CapeFile[] = [];
-    const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
+    const folder = path.basename(dir);
+    /** `abs`: the folder as walked (through links); `real`: where it really is (inside realRoot). */
+    const walk = async (abs: string, real: string, rel: string, depth: number): Promise<void> => {
       let entries: fs.Dirent[];
       try {
         entries = await fs.promises.readdir(abs, { withFileTypes: true });
@@ -213,7 +234,7 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
         if (!rel && entry.name === SESSIONS_FOLDER) continue;
         let isDir = entry.isDirectory();
         let isFile = entry.isFile();
-        let target = childAbs;
+        let target = path.join(real, entry.name);
         if (entry.isSymbolicLink()) {
           try {
             target = await fs.promises.realpath(childAbs);
@@ -250,18 +271,24 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
             }
             continue;
           }
-          const real = await fs.promises.realpath(target);
-          if (visited.has(real)) continue; // symlink loop or a second link to the same folder
-          visited.add(real);
-          await walk(childAbs, childRel, depth + 1);
+          const realDir = await fs.promises.realpath(target);
+          if (visited.has(realDir)) continue; // symlink loop or a second link to the same folder
+          visited.add(realDir);
+          await walk(childAbs, realDir, childRel, depth + 1);
         } else if (isFile && /\.md$/i.test(entry.name)) {
+          const secret = secretRefusal(folder, childRel, toRel(path.relative(realRoot!, target)));
+          if (secret) {
+            issues.push({ path: childRel, kind: 'refused', message: secret });
+            reported.add(childRel);
+            continue;
+          }
           const file = await loadOne(target, childAbs, childRel, issues);
           reported.add(childRel);
           if (file) loaded.push(file);
         }
       }
     };
-    await walk(dir, '', 0);
+    await walk(dir, realRoot, '', 0);
     loaded.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
     for (const f of loaded) files.set(f.relPath, f);
   }
