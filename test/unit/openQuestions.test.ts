@@ -103,6 +103,44 @@ describe('open questions: collected, numbered and answered', () => {
     assert.strictEqual(withQuestionIds('## Open questions\n- x', 'POA'), '## Open questions\n- x');
     assert.strictEqual(withQuestionIds(undefined, 'POA'), undefined);
   });
+
+  it('a question the role numbered itself (OQ-1) keeps our id; an answer by either id settles it', () => {
+    // a recorded session: POA's open questions came as {"id": "OQ-1", …}; DA must not receive OQ-1 as the id to answer by
+    const poa = env('POA', {
+      open_questions: [
+        { id: 'OQ-01', question: 'Should the task list be paged or infinite-scrolled?' },
+        'OQ-2: Is the export a CSV file or an Excel workbook?',
+        { id: 'OQ-3', question: 'Who may delete a shared list?' },
+      ],
+    });
+    assert.deepStrictEqual((withQuestionIds(poa.output, 'POA') as { open_questions: unknown[] }).open_questions, [
+      { id: 'POA-Q1', question: 'Should the task list be paged or infinite-scrolled?', asked_as: 'OQ-01' },
+      'POA-Q2: OQ-2: Is the export a CSV file or an Excel workbook?',
+      { id: 'POA-Q3', question: 'Who may delete a shared list?', asked_as: 'OQ-3' },
+    ]);
+    const da = env('DA', {
+      open_questions: [{ id: 'OQ-1', question: 'Does the empty state keep its illustration?' }],
+      answered_questions: [
+        { question: 'OQ-1', answer: 'Paged, 20 per page.', evidence: 'src/list.tsx:40' },
+        { id: 'OQ-2_export', answer: 'CSV: src/export.ts writes text/csv.' },
+        { question: 'POA-Q3', answer: 'Only its owner (src/lists/acl.ts:12).' },
+      ],
+    });
+    // POA's OQ-1 is settled: DevA's answer by OQ-1 can only be for DA's
+    const deva = env('DevA', { answered_questions: [{ question: 'OQ-1', answer: 'It keeps it.' }] });
+    assert.deepStrictEqual(collectOpenQuestions({ poa, da, deva }).map(questionLine), [
+      'POA-Q1: Should the task list be paged or infinite-scrolled? — answered by DA: Paged, 20 per page. (src/list.tsx:40)',
+      'POA-Q2: OQ-2: Is the export a CSV file or an Excel workbook? — answered by DA: CSV: src/export.ts writes text/csv.',
+      'POA-Q3: Who may delete a shared list? — answered by DA: Only its owner (src/lists/acl.ts:12).',
+      'DA-Q1: Does the empty state keep its illustration? — answered by DevA: It keeps it.',
+    ]);
+    // both still open under the same OQ-1: an answer by it alone settles neither (kept apart, not lost)
+    const daAsking = env('DA', { open_questions: [{ id: 'OQ-1', question: 'Does the empty state keep its illustration?' }] });
+    assert.deepStrictEqual(collectOpenQuestions({ poa, da: daAsking, deva }).map(questionLine).slice(3), [
+      'DA-Q1: Does the empty state keep its illustration?',
+      'OQ-1 — answered by DevA: It keeps it.',
+    ]);
+  });
 });
 
 describe('open questions: what the roles and the retrospective receive', () => {

@@ -1,8 +1,8 @@
 // The session's open questions for the human, in one place: each worker role's `open_questions`, numbered per role
 // (`POA-Q1`, `DA-Q2`; questionId), and the answers later roles found in the workspace (`answered_questions`: DA,
 // having read the code, knows the list is paged, which POA could only ask). A later role answers by the question's id
-// (the earlier roles' questions reach it numbered: withQuestionIds) or, failing that, by quoting it; an answer only
-// settles a question of a role before it. The retrospective file, the panel's results, the CLI and the Cape Master's
+// (the earlier roles' questions reach it numbered: withQuestionIds), by the id the asking role gave it itself (`OQ-1`,
+// kept as `asked_as`) or, failing that, by quoting it; an answer only settles a question of a role before it. The retrospective file, the panel's results, the CLI and the Cape Master's
 // retrospective request all read the same list (collectOpenQuestions).
 import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepId, type WorkerAgent } from '../model/types';
 import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outputs';
@@ -48,14 +48,26 @@ function questionText(item: unknown): string {
   return item === null || item === undefined ? '' : String(item);
 }
 
-/** A role's open questions in order (every key that lists them, in the output's order). */
-function openQuestionsOf(output: unknown): string[] {
-  return itemsUnder(output, isOpenQuestionsKey).map(questionText).filter(Boolean);
+/** `OQ-1: …`: the id a role wrote at the start of a question of its own, as a string. */
+const OWN_ID_IN_TEXT = /^\**\s*([A-Za-z]{1,6}[-_]?\d{1,3})\s*\**\s*[:：)]/;
+
+/** The id the asking role gave a question itself (`{"id": "OQ-1", …}`, `"OQ-1: …"`), or ''. */
+function ownIdOf(item: unknown): string {
+  if (isPlainObject(item)) return typeof item.id === 'number' ? String(item.id) : str(item.id);
+  return typeof item === 'string' ? (OWN_ID_IN_TEXT.exec(item.trim())?.[1] ?? '') : '';
+}
+
+/** A role's open questions in order (every key that lists them, in the output's order), with the ids it gave them. */
+function openQuestionsOf(output: unknown): { text: string; ownId: string }[] {
+  return itemsUnder(output, isOpenQuestionsKey)
+    .map((item) => ({ text: questionText(item), ownId: ownIdOf(item) }))
+    .filter((q) => q.text);
 }
 
 /**
- * An output with its open questions named (`POA-Q1: …`; an object item gains an `id`), for the roles after it: they
- * answer a question by its id. A markdown output is left as it is (its questions are matched by their words).
+ * An output with its open questions named (`POA-Q1: …`; an object item's `id` is ours, the one the role gave it kept
+ * as `asked_as`), for the roles after it: they answer a question by either id. A markdown output is left as it is (its
+ * questions are matched by their words).
  */
 export function withQuestionIds(output: unknown, agent: WorkerAgent): unknown {
   if (!isPlainObject(output)) return output;
@@ -69,7 +81,11 @@ export function withQuestionIds(output: unknown, agent: WorkerAgent): unknown {
     const named = listOf(v).map((item) => {
       if (!questionText(item)) return item;
       const id = questionId(agent, ++n);
-      return isPlainObject(item) ? { id, ...item } : `${id}: ${questionText(item)}`;
+      if (!isPlainObject(item)) return `${id}: ${questionText(item)}`;
+      // ours wins (an answer by it must find the question); the role's own id stays, by another name
+      const { id: _own, ...rest } = item;
+      const own = ownIdOf(item);
+      return { id, ...rest, ...(own && own !== id ? { asked_as: own } : {}) };
     });
     copy[k] = Array.isArray(v) ? named : named[0];
   }
@@ -108,17 +124,27 @@ function words(text: string): Set<string> {
   return new Set(text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]{3,}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2}/gu) ?? []);
 }
 
+/** An id compared: case and leading zeros aside (`oq-01` is `OQ-1`). */
+const idKey = (id: string) => id.toLowerCase().replace(/\d+/g, (d) => String(Number(d)));
+
 /**
- * The earlier question an answer names: by id when it gives one that exists, else the one whose words it shares most
- * (at least 3 of its words and 60% of the shorter one's), else none.
+ * The earlier question an answer names: by our id when it gives one that exists, else by the id the asking role gave
+ * it (`OQ-1`, when only one open question has it), else the one whose words it shares most (at least 3 of its words
+ * and 60% of the shorter one's), else none.
  */
-function questionFor(a: Answer, earlier: readonly OpenQuestion[]): OpenQuestion | null {
+function questionFor(a: Answer, earlier: readonly OpenQuestion[], ownIds: ReadonlyMap<OpenQuestion, string>): OpenQuestion | null {
   const m = ID_IN_TEXT.exec(a.question);
   if (m) {
     const id = questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]));
     const hit = earlier.find((q) => q.id === id);
     if (hit) return hit;
   }
+  const named = idKey(a.question.replace(/^[\s*]+/, ''));
+  const byOwnId = earlier.filter((q) => {
+    const own = ownIds.get(q);
+    return own && named.startsWith(idKey(own)) && !/[\p{L}\p{N}]/u.test(named.charAt(idKey(own).length));
+  });
+  if (byOwnId.length === 1) return byOwnId[0];
   const mine = words(a.question.replace(ID_IN_TEXT, ' '));
   let best: OpenQuestion | null = null;
   let bestShare = 0;
@@ -142,6 +168,7 @@ function questionFor(a: Answer, earlier: readonly OpenQuestion[]): OpenQuestion 
 export function collectOpenQuestions(envelopes: Partial<Record<StepId, Envelope>>): OpenQuestion[] {
   const questions: OpenQuestion[] = [];
   const loose: OpenQuestion[] = [];
+  const ownIds = new Map<OpenQuestion, string>();
   for (const step of WORKER_STEPS) {
     const env = envelopes[step];
     if (!env) continue;
@@ -149,11 +176,15 @@ export function collectOpenQuestions(envelopes: Partial<Record<StepId, Envelope>
     const earlier = questions.slice();
     for (const a of answersOf(env.output)) {
       const answer = { by: agent, text: a.text, ...(a.evidence ? { evidence: a.evidence } : {}) };
-      const q = questionFor(a, earlier.filter((x) => !x.answer));
+      const q = questionFor(a, earlier.filter((x) => !x.answer), ownIds);
       if (q) q.answer = answer;
       else loose.push({ id: null, from: null, text: a.question === a.text ? '' : a.question, answer });
     }
-    openQuestionsOf(env.output).forEach((text, i) => questions.push({ id: questionId(agent, i + 1), from: agent, text }));
+    openQuestionsOf(env.output).forEach(({ text, ownId }, i) => {
+      const q: OpenQuestion = { id: questionId(agent, i + 1), from: agent, text };
+      if (ownId) ownIds.set(q, ownId);
+      questions.push(q);
+    });
   }
   return [...questions, ...loose];
 }
