@@ -12,6 +12,7 @@ import { originalProjectDir } from '../helpers/fixtures';
 import { contextInputs } from '../helpers/contextInputs';
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, PROCESS_FILE } from '../../src/core/cape/assets';
 import { renderSource } from '../../src/core/session/sources';
+import { fenceTracker } from '../../src/core/text/markdown';
 
 const PERSONAS = `# Personas
 
@@ -164,6 +165,34 @@ describe('section packing', () => {
       assert.strictEqual((beforeNext.match(/^```/gm) ?? []).length % 2, 0, `budget ${budget}: an open fence swallows the next file\n${beforeNext.slice(-200)}`);
       assert.ok(packed.includes('Run `npm test` before every commit.'));
     }
+  });
+
+  it('a file that leaves a fence open is closed at its end, whole or packed, and so is a team part', () => {
+    // every line after `marker` is outside fenced code
+    const outsideFrom = (text: string, marker: string) => {
+      const outside = fenceTracker();
+      let seen = false;
+      for (const line of text.split('\n')) {
+        const out = outside(line);
+        if (line.includes(marker)) seen = true;
+        if (seen && !out) return false;
+      }
+      return seen;
+    };
+    const open = '# Notes\n\nThe config:\n\n~~~~yaml\nname: todo\n\n## Not a heading\nport: 80\n';
+    const files: [string, string][] = [['1_product/0_notes.md', open], ['1_product/1_mvv.md', '# Vision\n\nTasks done on time.\n\n## Mission\nHelp busy people.\n']];
+    for (const budget of [Infinity, 200, 400]) {
+      const packed = packAssets(files, budget, 'mission');
+      assert.ok(packed.length <= budget, `${packed.length} > ${budget}`);
+      assert.ok(outsideFrom(packed, '### cape/1_product/1_mvv.md'), `budget ${budget}: the fence swallows the next file\n${packed}`);
+    }
+    // the Definition of Ready's part for a role, then the Definition of Done
+    const inputs = contextInputs('poa', {});
+    inputs.assets.set(DOR_FILE, '# Definition of Ready\n\n## POA\n- the persona is known\n\n```\nexample');
+    inputs.assets.set(DOD_FILE, '# Definition of Done\n\n## POA\n- the criteria are testable\n');
+    const ctx = buildStepContext('poa', inputs);
+    const system = ctx.system.map((b) => b.text).join('\n');
+    assert.ok(outsideFrom(system, '## Definition of Done'), system);
   });
 
   it('clip cuts at a sentence or line end within the limit', () => {

@@ -1,6 +1,7 @@
 // Packing text into a prompt budget: project files by markdown section, and single parts (a team file, an upstream
-// excerpt) cut at a line or sentence end; a markdown cut inside fenced code closes the fence (clipMarkdown). Everything
-// here returns at most the budget it is given.
+// excerpt) cut at a line or sentence end; a markdown cut inside fenced code closes the fence (clipMarkdown), and so does
+// a file's end (a fence a file leaves open must not swallow the files after it). Everything here returns at most the
+// budget it is given.
 //
 // Section packing rules (what a trial with a real model showed it needs):
 //  - a heading always travels with its body, and a kept section is preceded by its parent headings (the heading
@@ -9,7 +10,7 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
-import { charBigrams, fenceTracker, headingOf, openFenceAt, sliceWhole } from '../text';
+import { charBigrams, fenceTracker, headingOf, openFenceAt, sliceWhole, withFenceClosed } from '../text';
 
 /**
  * Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding.
@@ -180,7 +181,7 @@ function omittedNote(titles: string[], total: number, max: number): string {
  */
 export function packAssets(files: [string, string][], budget: number, query: string, focus?: RegExp): string {
   const minified = files.map(([rel, text]) => [rel, minifyMarkdown(text)] as [string, string]);
-  const whole = minified.map(([rel, text]) => `### cape/${rel}\n${text}`).join('\n\n');
+  const whole = minified.map(([rel, text]) => `### cape/${rel}\n${withFenceClosed(text)}`).join('\n\n');
   if (whole.length <= budget) return whole;
   if (!minified.length || budget <= 0) return '';
 
@@ -294,7 +295,7 @@ export function packAssets(files: [string, string][], budget: number, query: str
         } else if (u.section.body) omit(u, u.section.title || '(introduction)');
         else if (!hasChild.has(u.index)) omit(u, u.section.title);
       }
-      return { head: `### cape/${minified[f][0]}\n${parts.join('\n\n')}`, omitted, total };
+      return { head: `### cape/${minified[f][0]}\n${withFenceClosed(parts.join('\n\n'))}`, omitted, total };
     });
   /** Content first; the notes share what is left (each at least a count of what was left out). */
   const render = () => {

@@ -19,6 +19,7 @@ import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuest
 import { watchOutsFor } from './watchOuts';
 import { clip, clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
 import { projectOutline } from './outline';
+import { withFenceClosed } from '../text';
 
 const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
   POA: /\b(POA|product owner)\b/i,
@@ -107,10 +108,10 @@ function asset(inputs: ContextInputs, rel: string): string {
   return (inputs.assets.get(rel) ?? '').trim();
 }
 
-/** A team file (or the agent's part of it), within TEAM_PART_BUDGET. */
+/** A team file (or the agent's part of it), within TEAM_PART_BUDGET; a fence it leaves open is closed. */
 function teamPart(inputs: ContextInputs, rel: string, worker: WorkerAgent | null): string {
   const text = asset(inputs, rel);
-  return clipMarkdown(minifyMarkdown(worker ? roleSection(text, worker) : text), TEAM_PART_BUDGET);
+  return clipMarkdown(withFenceClosed(minifyMarkdown(worker ? roleSection(text, worker) : text)), TEAM_PART_BUDGET);
 }
 
 // POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.

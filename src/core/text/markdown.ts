@@ -49,6 +49,15 @@ export function openFenceAt(text: string): string | null {
   return track.open();
 }
 
+/**
+ * The text with the fence it leaves open closed on a line of its own (as it is when none is open): a document joined
+ * to others in a prompt must not turn everything after it into code.
+ */
+export function withFenceClosed(text: string): string {
+  const fence = openFenceAt(text);
+  return fence ? `${text}\n${fence}` : text;
+}
+
 /** A backtick fence longer than any run of backticks in `text`, so the text can never close it. */
 export function fenceFor(text: string): string {
   let longest = 2;
