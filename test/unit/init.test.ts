@@ -6,6 +6,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { runSession } from '../../src/core/session/runner';
+import { SessionStore } from '../../src/core/store';
 import { contentText } from '../../src/core/model/types';
 import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, loadCape } from '../../src/core/cape/assets';
 import {
@@ -439,10 +441,23 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.strictEqual(res.written.length, GENERIC_CAPE_FILES.length, 'templates need no model');
   });
 
+  it('the cape folder is a single name for init as for the sessions: a nested one is refused by both, as a result by runSession', async () => {
+    const ws = workspace();
+    for (const capeFolder of ['docs/cape', 'team/', 'docs\\cape']) {
+      await assert.rejects(initCape(opts(ws, { capeFolder })), new RegExp(`^Error: Invalid CAPE folder name .*: use a single folder name such as "cape"\\.$`), capeFolder);
+      assert.throws(() => new SessionStore(ws, capeFolder), /Invalid CAPE folder name/);
+      const res = await runSession({ workspace: ws, capeFolder, objective: 'x', model: 'm', llm, prompts });
+      assert.strictEqual(res.ok, false);
+      assert.deepStrictEqual(res.error, { step: null, kind: 'config', message: `Invalid CAPE folder name ${JSON.stringify(capeFolder)}: use a single folder name such as "cape".` });
+    }
+    assert.deepStrictEqual(fs.readdirSync(ws), [], 'nothing written');
+    assert.strictEqual(fake.requests.length, 0);
+  });
+
   it('rejects unsafe cape folders and bad options', async () => {
     const ws = workspace();
-    for (const capeFolder of ['../outside', '/abs', 'a/../../b', '.git/cape', '']) {
-      await assert.rejects(initCape(opts(ws, { capeFolder })), /capeFolder/, capeFolder);
+    for (const capeFolder of ['../outside', '/abs', 'a/../../b', '.git/cape', '', '.git', '.']) {
+      await assert.rejects(initCape(opts(ws, { capeFolder })), /Invalid CAPE folder name/, capeFolder);
     }
     await assert.rejects(initCape(opts(path.join(ws, 'nope'))), /workspace folder not found/);
     await assert.rejects(initCape(opts(ws, { answers: { ...ANSWERS, users: '' } })), /users: Who are the users/);

@@ -17,7 +17,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import pLimit from 'p-limit';
-import { DEFAULT_CAPE_FOLDER, type LlmClient, type LlmRequest } from '../model/types';
+import { capeFolderRefusal, DEFAULT_CAPE_FOLDER, type LlmClient, type LlmRequest } from '../model/types';
 import { GENERIC_CAPE_FILES } from './assets';
 import { isInside } from '../files/pathSafety';
 import type { PromptAssets } from './prompts';
@@ -125,14 +125,11 @@ export function checkInitTarget(workspace: string, capeFolder: string, mode: Ini
   }
 }
 
-/** Validates the cape folder option: a plain relative path inside the workspace. */
+/** The cape folder option checked by the one rule every reader of the folder applies (capeFolderRefusal), and where it is. */
 function resolveCapeDir(workspace: string, capeFolder: string): { abs: string; rel: string } {
-  const rel = capeFolder.replace(/\\/g, '/').replace(/\/+$/, '');
-  if (rel === '' || rel.startsWith('/') || /^[A-Za-z]:/.test(rel) || rel.split('/').some((s) => s === '..' || s === '.' || s === '')) {
-    throw new Error(`capeFolder must be a relative folder inside the workspace (got "${capeFolder}")`);
-  }
-  if (rel.split('/')[0] === '.git') throw new Error('capeFolder must not be inside .git/');
-  return { abs: path.join(workspace, ...rel.split('/')), rel };
+  const refused = capeFolderRefusal(capeFolder);
+  if (refused) throw new Error(refused);
+  return { abs: path.join(workspace, capeFolder), rel: capeFolder };
 }
 
 /** Creates `dir` (inside capeAbs) and checks that, after symlinks, it is still inside the real cape folder. */

@@ -24,9 +24,14 @@ export const DEFAULT_CAPE_FOLDER = 'cape';
 /** The folder of the CAPE folder that holds the session records (store/layout.ts names what is inside); never assets. */
 export const SESSIONS_FOLDER = '5_sessions';
 
-/** Why a configured CAPE folder cannot be used, or null: it must be a single folder name inside the workspace. */
+/**
+ * Why a configured CAPE folder cannot be used, or null: it must be a single folder name inside the workspace (not a
+ * path, not Git's own folder). The one rule of the sessions, the tree, the CLI and init alike.
+ */
 export function capeFolderRefusal(capeFolder: string): string | null {
-  return !capeFolder || /[\\/]|^\.\.?$/.test(capeFolder) ? `Invalid CAPE folder name ${JSON.stringify(capeFolder)}: use a single folder name such as "cape".` : null;
+  const invalid = `Invalid CAPE folder name ${JSON.stringify(capeFolder)}`;
+  if (!capeFolder || /[\\/]|^\.\.?$/.test(capeFolder)) return `${invalid}: use a single folder name such as "cape".`;
+  return /^\.git$/i.test(capeFolder) ? `${invalid}: .git is Git's own folder; use a single folder name such as "cape".` : null;
 }
 
 /** The agents' names for people. */

@@ -13,7 +13,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { CostTracker } from '../llm/costCap';
-import { DEFAULT_CAPE_FOLDER, STEP_IDS, ZERO_USAGE, type SessionEvent, type StepId, type Usage } from '../model/types';
+import { capeFolderRefusal, DEFAULT_CAPE_FOLDER, STEP_IDS, ZERO_USAGE, type SessionEvent, type StepId, type Usage } from '../model/types';
 import { SessionStore, type SessionState } from '../store';
 import { sessionSpend } from './cost';
 import { prepareAnswers, questionsToPause } from './dorQuestions';
@@ -42,7 +42,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const now = opts.now ?? Date.now;
   const capeFolder = opts.capeFolder ?? DEFAULT_CAPE_FOLDER;
   const capeDir = path.join(opts.workspace, capeFolder);
-  const store = new SessionStore(opts.workspace, capeFolder);
+  // made first thing in the try below: a folder name it refuses is a result like every other configuration problem
+  let store!: SessionStore;
   const record = emptyRecord();
   let state: SessionState | null = null;
   /** True once this run has written the session's state: only then may a failure be recorded in it. */
@@ -63,6 +64,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   };
 
   try {
+    const refused = capeFolderRefusal(capeFolder);
+    if (refused) throw new StepFailure(null, 'config', refused);
+    store = new SessionStore(opts.workspace, capeFolder);
     if (!fs.existsSync(capeDir)) {
       throw new StepFailure(
         null,
