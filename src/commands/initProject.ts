@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   DEFAULT_INIT_MODEL,
+  checkInitTarget,
   initCape,
   inputsToGenerate,
   normaliseAnswers,
@@ -85,6 +86,7 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
   }
 
   const outcome = await initProjectFlow<InitProjectResult>({
+    checkTarget: () => checkInitTarget(root, capeFolder),
     capeExists: () => capeExists(path.join(root, capeFolder)),
     chooseExistingMode: () => chooseExistingMode(capeFolder),
     answersNeeded: async (mode) => inputsToGenerate(root, capeFolder, services.prompts, mode).length > 0,
@@ -92,6 +94,12 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
     run: (answers, mode) => runInit(services, root, answers, mode),
   });
   if (outcome.status === 'done') return outcome.result;
+  if (outcome.status === 'refused') {
+    // a cape folder no run can write is said before any question
+    services.output.error(`Initialize Project failed: ${outcome.error}`);
+    void vscode.window.showErrorMessage(`CAPE: Initialize Project failed: ${outcome.error}`);
+    return { status: 'error', error: outcome.error };
+  }
   services.output.info(outcome.status === 'kept' ? `Initialize Project: kept the existing ${capeFolder}/` : 'Initialize Project cancelled; nothing was written');
   return { status: outcome.status };
 }

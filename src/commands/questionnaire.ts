@@ -177,6 +177,8 @@ export function existingCapeChoices(capeFolder: string): ExistingChoice[] {
 // The whole flow
 
 export interface InitFlowDeps<R> {
+  /** Throws when no run could write the cape folder (a file, a link out of the workspace, a refused name: checkInitTarget). */
+  checkTarget(): void;
   /** True when the cape folder exists and is not empty. */
   capeExists(): Promise<boolean>;
   /** Asked only when cape/ exists: the mode, or undefined to keep it. */
@@ -192,15 +194,23 @@ export interface InitFlowDeps<R> {
 }
 
 export type InitFlowOutcome<R> =
+  /** The cape folder cannot be written, whatever the mode: nothing was asked. */
+  | { status: 'refused'; error: string }
   | { status: 'kept' }
   | { status: 'cancelled' }
   | { status: 'done'; answers: InitAnswers | null; mode: InitMode; result: R };
 
 /**
- * The interactive Initialize Project flow: existing-folder choice first (so nobody answers ten questions for
- * nothing), then the questionnaire, then `run`. Nothing is written unless the questionnaire completes.
+ * The interactive Initialize Project flow: a cape folder no run could write is refused first, then the existing-folder
+ * choice (so nobody answers ten questions for nothing), then the questionnaire, then `run`. Nothing is written unless
+ * the questionnaire completes.
  */
 export async function initProjectFlow<R>(deps: InitFlowDeps<R>): Promise<InitFlowOutcome<R>> {
+  try {
+    deps.checkTarget();
+  } catch (err) {
+    return { status: 'refused', error: err instanceof Error ? err.message : String(err) };
+  }
   let mode: InitMode = 'fail-if-exists';
   if (await deps.capeExists()) {
     const chosen = await deps.chooseExistingMode();

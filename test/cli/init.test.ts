@@ -151,4 +151,23 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.strictEqual(fake.requests.length, 0);
     assert.strictEqual(fs.readFileSync(mine, 'utf8'), '---\ntype: input\n---\n\n# My own vision\n');
   });
+
+  it('a cape/ that links out of the workspace is refused before any question, key or answers file is needed', async function () {
+    const ws = tempDir('cape-cli-init-link-');
+    const outside = tempDir('cape-cli-init-outside-');
+    try {
+      fs.symlinkSync(outside, path.join(ws, 'cape'));
+    } catch {
+      return this.skip(); // no symlink permission
+    }
+    fake.reset();
+    for (const mode of [[], ['--missing-only'], ['--force']]) {
+      const run = await runCli(['init', '--workspace', ws, ...mode], { ANTHROPIC_BASE_URL: 'https://api.anthropic.com', ANTHROPIC_API_KEY: '' });
+      assert.notStrictEqual(run.code, 0);
+      assert.match(run.stderr, /cape resolves to .*, outside the workspace; refusing to write there/, mode.join(' '));
+      assert.doesNotMatch(run.stderr, /--answers FILE|API key/, 'neither the answers nor a key are asked for a run that cannot write');
+    }
+    assert.deepStrictEqual(fs.readdirSync(outside), []);
+    assert.strictEqual(fake.requests.length, 0);
+  });
 });

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, initCape, inputsToGenerate, type InitAnswers, type InitMode } from '../../src/core/cape';
+import { INIT_QUESTIONS, MAX_ANSWER_CHARS, checkInitTarget, initCape, inputsToGenerate, type InitAnswers, type InitMode } from '../../src/core/cape';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 import { demoDecisions, demoInputFile } from '../helpers/demo';
@@ -224,6 +224,10 @@ describe('initProjectFlow', () => {
       log,
       ui,
       flow: {
+        checkTarget: () => {
+          log.push('check');
+          checkInitTarget(ws, 'cape');
+        },
         capeExists: async () => {
           log.push('exists?');
           return opts.exists ?? fs.existsSync(path.join(ws, 'cape'));
@@ -249,9 +253,38 @@ describe('initProjectFlow', () => {
     const d = deps([...answerAll().slice(0, 3), { action: 'cancel' }]);
     const out = await initProjectFlow(d.flow);
     assert.deepStrictEqual(out, { status: 'cancelled' });
-    assert.deepStrictEqual(d.log, ['exists?'], 'no existing-folder prompt and no run');
+    assert.deepStrictEqual(d.log, ['check', 'exists?'], 'no existing-folder prompt and no run');
     assert.strictEqual(d.llm.calls, 0);
     assert.deepStrictEqual(fs.readdirSync(ws), [], 'the workspace is untouched');
+  });
+
+  it('a cape folder no run can write (a file, a link out of the workspace) is refused before any question', async function () {
+    fs.writeFileSync(path.join(ws, 'cape'), 'my notes');
+    const d = deps(answerAll());
+    const out = await initProjectFlow(d.flow);
+    assert.deepStrictEqual(out, { status: 'refused', error: `${path.join(ws, 'cape')} exists but is not a folder; move it away and run init again` });
+    assert.deepStrictEqual(d.log, ['check']);
+    assert.deepStrictEqual(d.ui.shown, [], 'no question asked');
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'cape'), 'utf8'), 'my notes');
+
+    fs.rmSync(path.join(ws, 'cape'));
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-q-outside-'));
+    try {
+      try {
+        fs.symlinkSync(outside, path.join(ws, 'cape'));
+      } catch {
+        return this.skip(); // no symlink permission
+      }
+      const linked = deps(answerAll());
+      const refused = await initProjectFlow(linked.flow);
+      assert.strictEqual(refused.status, 'refused');
+      assert.match((refused as { error: string }).error, /resolves to .*, outside the workspace; refusing to write there$/);
+      assert.deepStrictEqual(linked.ui.shown, [], 'no question asked');
+      assert.strictEqual(linked.llm.calls, 0);
+      assert.deepStrictEqual(fs.readdirSync(outside), []);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('a completed questionnaire runs init in fail-if-exists mode and writes cape/', async () => {
@@ -260,7 +293,7 @@ describe('initProjectFlow', () => {
     assert.strictEqual(out.status, 'done');
     if (out.status !== 'done') return;
     assert.strictEqual(out.mode, 'fail-if-exists');
-    assert.deepStrictEqual(d.log, ['exists?', 'run fail-if-exists']);
+    assert.deepStrictEqual(d.log, ['check', 'exists?', 'run fail-if-exists']);
     assert.strictEqual(out.result.failed.length, 0);
     assert.strictEqual(d.llm.calls, 1 + prompts.inputs.length, 'the decisions, then one call per input file');
     const files = listFiles(path.join(ws, 'cape'));
@@ -286,7 +319,7 @@ describe('initProjectFlow', () => {
     const d = deps(answerAll(), { choose: 'missing-only' });
     const out = await initProjectFlow(d.flow);
     assert.ok(out.status === 'done' && out.mode === 'missing-only');
-    assert.deepStrictEqual(d.log, ['exists?', 'choose', 'run missing-only']);
+    assert.deepStrictEqual(d.log, ['check', 'exists?', 'choose', 'run missing-only']);
     assert.strictEqual(d.llm.calls, 1, 'only the missing input file is generated');
     assert.ok(fs.existsSync(victim));
     assert.strictEqual(fs.readFileSync(kept, 'utf8'), 'edited by the user');
@@ -301,7 +334,7 @@ describe('initProjectFlow', () => {
     const d = deps([], { choose: 'missing-only' });
     const out = await initProjectFlow(d.flow);
     assert.ok(out.status === 'done' && out.answers === null);
-    assert.deepStrictEqual(d.log, ['exists?', 'choose', 'run missing-only']);
+    assert.deepStrictEqual(d.log, ['check', 'exists?', 'choose', 'run missing-only']);
     assert.deepStrictEqual(d.ui.shown, [], 'no question');
     assert.strictEqual(d.llm.calls, 0);
     assert.strictEqual(fs.readFileSync(generic, 'utf8'), prompts.templates[0].content);

@@ -100,12 +100,21 @@ export function inputsToGenerate(workspace: string, capeFolder: string, prompts:
   return prompts.inputs.map((s) => s.path).filter((p) => mode === 'overwrite' || !lexists(path.join(abs, ...p.split('/'))));
 }
 
+/** Throws when the existing folder `capeAbs` resolves (through links) outside the workspace: init never writes there. */
+function checkInsideWorkspace(workspace: string, capeAbs: string): void {
+  const capeReal = fs.realpathSync(capeAbs);
+  if (!isInside(fs.realpathSync(workspace), capeReal)) {
+    throw new Error(`${capeAbs} resolves to ${capeReal}, outside the workspace; refusing to write there`);
+  }
+}
+
 /**
- * Throws when a run in `mode` cannot write the cape folder: it exists and is not a folder, or (in 'fail-if-exists'
- * mode) it already holds files. initCape checks it first; a caller that asks the questionnaire checks it before
- * asking, so no answer is given for a run that cannot write.
+ * Throws when a run cannot write the cape folder: its name is refused, it exists and is not a folder, it leads outside
+ * the workspace, or (in 'fail-if-exists' mode) it already holds files; without a mode, what every mode refuses.
+ * initCape checks it first; a caller that asks the questionnaire checks it before asking (before the mode is chosen,
+ * then again with it), so no answer is given for a run that cannot write.
  */
-export function checkInitTarget(workspace: string, capeFolder: string, mode: InitMode): void {
+export function checkInitTarget(workspace: string, capeFolder: string, mode?: InitMode): void {
   const ws = path.resolve(workspace);
   const { abs, rel } = resolveCapeDir(ws, capeFolder);
   if (!lexists(abs)) return;
@@ -116,6 +125,7 @@ export function checkInitTarget(workspace: string, capeFolder: string, mode: Ini
     // a broken link: reported below
   }
   if (!st || !st.isDirectory()) throw new Error(`${abs} exists but is not a folder; move it away and run init again`);
+  checkInsideWorkspace(ws, abs);
   if (mode === 'fail-if-exists' && fs.readdirSync(abs).length > 0) {
     throw new Error(
       `${rel}/ already exists in ${ws}. Add only the missing files with \`cape init --missing-only\`, or ` +
@@ -173,11 +183,8 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   }
   const llm = opts.llm!;
   await ensureDir(capeAbs);
-  const realWorkspace = await fs.promises.realpath(workspace);
+  checkInsideWorkspace(workspace, capeAbs); // again: made just now, or changed since the first check
   const capeReal = await fs.promises.realpath(capeAbs);
-  if (!isInside(realWorkspace, capeReal)) {
-    throw new Error(`${capeAbs} resolves to ${capeReal}, outside the workspace; refusing to write there`);
-  }
 
   const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null };
   const overwrite = opts.mode === 'overwrite';
