@@ -13,6 +13,7 @@ import { contextInputs } from '../helpers/contextInputs';
 import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, PROCESS_FILE } from '../../src/core/cape/assets';
 import { renderSource } from '../../src/core/session/sources';
 import { fenceTracker } from '../../src/core/text/markdown';
+import { watchOutRoles } from '../../src/core/session/watchOuts';
 
 const PERSONAS = `# Personas
 
@@ -228,6 +229,19 @@ describe('roleSection', () => {
     assert.ok(!poa.includes('criteria have ids'));
     // No DevA heading outside the fence: DevA gets the whole document, not the fenced comment.
     assert.strictEqual(roleSection(DOR, 'DevA'), DOR);
+  });
+
+  it('knows the roles by the names the watch-outs know them by, Japanese too (one definition)', () => {
+    const ja = ['# 準備完了の定義', '## セッション（CM）', '- 目的が明確', '## プロダクトオーナー', '- ペルソナが特定できる', '## デザイナー', '- デザイン原則がある', '## 開発者', '- アーキテクチャがある'].join('\n');
+    assert.strictEqual(roleSection(ja, 'POA'), '## プロダクトオーナー\n- ペルソナが特定できる');
+    assert.strictEqual(roleSection(ja, 'DA'), '## デザイナー\n- デザイン原則がある');
+    assert.strictEqual(roleSection(ja, 'DevA'), '## 開発者\n- アーキテクチャがある');
+    const en = ['## Product Owner', '- a', '## Design agent', '- b', '## DEVELOPER', '- c', '## Da capo', '- d'].join('\n');
+    assert.strictEqual(roleSection(en, 'DA'), '## Design agent\n- b');
+    assert.strictEqual(roleSection(en, 'DevA'), '## DEVELOPER\n- c');
+    // a watch-out is read by the same names
+    assert.deepStrictEqual(watchOutRoles('（デザイナー）コントラスト不足に注意'), ['DA']);
+    assert.deepStrictEqual(watchOutRoles('Scope creep (Design agent, product owner): …'), ['POA', 'DA']);
   });
 });
 

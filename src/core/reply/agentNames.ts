@@ -1,6 +1,7 @@
 // Agent names as models write them ("Cape Master", "DEVA", "Developer Agent", デベロッパー…) mapped to the AgentId, and
-// the role names the paper gives each agent. One truth for the envelope schemas and everything that reads a name.
-import type { AgentId } from '../model/types';
+// the role names the paper gives each agent, and how a text mentions a worker role (ROLE_MENTION). One truth for the
+// envelope schemas and everything that reads a name.
+import type { AgentId, WorkerAgent } from '../model/types';
 
 /** Aliases after lower-casing and removing spaces, `_`, `-`, `.` and `・`. */
 const AGENT_ALIASES: Record<AgentId, string[]> = {
@@ -39,4 +40,15 @@ export const DEFAULT_ROLE: Readonly<Record<AgentId, string>> = {
   POA: 'Product Owner Agent',
   DA: 'Designer Agent',
   DevA: 'Developer Agent',
+};
+
+/**
+ * How a text names a worker role — a Definition of Ready / Done heading ("## DA (Designer agent)", "## デザイナー"), a
+ * Cape Master watch-out ("Scope creep (POA, DevA): …", "（開発者）") —: its abbreviation as the prompts write it (case as
+ * written: "da" is a word in other languages), or its role name in English (any usual case) or Japanese.
+ */
+export const ROLE_MENTION: Readonly<Record<WorkerAgent, RegExp>> = {
+  POA: /\bPOA\b|\bproduct\s+owner\b|プロダクト・?オーナー/i,
+  DA: /\bDA\b|\b(?:[Dd]esign(?:er|\s+agent)|DESIGNER|DESIGN\s+AGENT)\b|デザイナー|デザインエージェント/,
+  DevA: /\b(?:DevA|DEVA)\b|\b(?:[Dd]evelop(?:er|ment\s+agent)|DEVELOPER|DEVELOPMENT\s+AGENT)\b|デベロッパー|開発者|開発エージェント/,
 };

@@ -17,19 +17,14 @@ import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
 import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuestions';
 import { watchOutsFor } from './watchOuts';
+import { ROLE_MENTION } from '../reply/agentNames';
 import { clip, clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
 import { projectOutline } from './outline';
 import { withFenceClosed } from '../text';
 
-const ROLE_HEADINGS: Record<WorkerAgent, RegExp> = {
-  POA: /\b(POA|product owner)\b/i,
-  DA: /\b(DA|designer|design agent)\b/i,
-  DevA: /\b(DevA|developer|development agent)\b/i,
-};
-
 /**
- * Pulls the sections of a markdown document whose heading names the role (with their subsections); the whole text when
- * none does. `#` lines inside code fences are not headings.
+ * Pulls the sections of a markdown document whose heading names the role (ROLE_MENTION: "## DA (Designer agent)",
+ * "## デザイナー"), with their subsections; the whole text when none does. `#` lines inside code fences are not headings.
  */
 export function roleSection(markdown: string, agent: WorkerAgent): string {
   const out: string[] = [];
@@ -37,7 +32,7 @@ export function roleSection(markdown: string, agent: WorkerAgent): string {
   for (const s of splitSections(markdown)) {
     if (s.level === 0) continue;
     if (level && s.level <= level) level = 0;
-    if (!level && ROLE_HEADINGS[agent].test(s.title)) level = s.level;
+    if (!level && ROLE_MENTION[agent].test(s.title)) level = s.level;
     if (level) out.push(s.body ? `${s.headingLine}\n${s.body}` : s.headingLine);
   }
   return out.length ? out.join('\n\n').trim() : markdown.trim();

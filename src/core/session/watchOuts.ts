@@ -4,13 +4,7 @@
 // on a React app, the watch-out for DevA that the standards and the checks disagree on which commands must pass
 // never reached DevA, which never flagged it. Plain Node: nothing in src/core may import 'vscode'.
 import { WORKER_AGENTS, type WorkerAgent } from '../model/types';
-
-/** How a watch-out names each role: the abbreviations as the prompts write them (case as written), or the role. */
-const NAMED: Record<WorkerAgent, RegExp> = {
-  POA: /\bPOA\b|\bproduct owner\b|プロダクトオーナー/i,
-  DA: /\bDA\b|\b[Dd]esigner\b|デザイナー/,
-  DevA: /\b(?:DevA|DEVA)\b|\b[Dd]eveloper\b|デベロッパー|開発者/,
-};
+import { ROLE_MENTION } from '../reply/agentNames';
 
 /** "(all)", "(everyone)", "（全員）": a watch-out for the whole team, whatever roles its text mentions. */
 const EVERYONE = /[(（]\s*(?:all|everyone|all roles|the (?:whole )?team|team|全員|チーム全体|チーム)\s*[)）]/i;
@@ -18,7 +12,7 @@ const EVERYONE = /[(（]\s*(?:all|everyone|all roles|the (?:whole )?team|team|�
 /** The roles a watch-out is for: those it names, or every worker role when it names none or the whole team. */
 export function watchOutRoles(text: string): WorkerAgent[] {
   if (EVERYONE.test(text)) return [...WORKER_AGENTS];
-  const named = WORKER_AGENTS.filter((a) => NAMED[a].test(text));
+  const named = WORKER_AGENTS.filter((a) => ROLE_MENTION[a].test(text));
   return named.length ? named : [...WORKER_AGENTS];
 }
 
