@@ -9,6 +9,12 @@ import { readExistingInputs } from '../../src/core/cape/initRequests';
 import { lineWithin, oneLine, shorten } from '../../src/core/text/cut';
 import { fileLines, lineCount } from '../../src/core/text/lines';
 import { kptDigest } from '../../src/core/kpt/digest';
+import { cleanAnswer, dorQuestionsOf, MAX_DOR_ANSWER_CHARS, MAX_DOR_QUESTION_CHARS } from '../../src/core/session/dorQuestions';
+import { checkInputReply } from '../../src/core/cape/initChecks';
+import { blockersOf, MAX_BLOCKER_CHARS } from '../../src/core/reply/envelope';
+import { failFirstOf } from '../../src/core/metrics/tsr';
+import { readTestCases } from '../../src/core/checks/testCases';
+import type { Envelope } from '../../src/core/model/types';
 
 describe('text: lineWithin', () => {
   it('is one line that fits in max code points, the "…" included; a line that fits is kept whole', () => {
@@ -82,5 +88,34 @@ describe('text: a file’s lines (fileLines, lineCount)', () => {
     assert.deepStrictEqual(fileLines('a\n\nb'), ['a', '', 'b']);
     assert.deepStrictEqual(fileLines(''), ['']);
     for (const t of ['', 'a', 'a\n', 'a\nb', '\n', '\n\n', 'a\r\nb\r\n', 'x\n\ny']) assert.strictEqual(lineCount(t), fileLines(t).length, JSON.stringify(t));
+  });
+});
+
+describe('text: bounded request text never ends in half an emoji', () => {
+  /** A lone surrogate: invalid in the JSON of a request. */
+  const lone = (t: string) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(t);
+  /** `n` characters, then an emoji across the n+1-th and n+2-th: a cut at n+1 falls in its middle. */
+  const across = (n: number, ch = 'a') => ch.repeat(n) + '😀' + ' and more';
+
+  it("the Cape Master's blocking questions and the user's answers", () => {
+    const env = { output: { dor_check: { questions: [across(MAX_DOR_QUESTION_CHARS - 1)] } } } as unknown as Envelope;
+    const [q] = dorQuestionsOf(env);
+    assert.ok(!lone(q) && q.length === MAX_DOR_QUESTION_CHARS - 1, JSON.stringify(q.slice(-3)));
+    const a = cleanAnswer(across(MAX_DOR_ANSWER_CHARS - 1));
+    assert.ok(!lone(a) && a.length === MAX_DOR_ANSWER_CHARS - 1, JSON.stringify(a.slice(-3)));
+  });
+
+  it("DevA's blocker questions, an init reply's first line quoted in its repair, a regression guard's name", () => {
+    const [b] = blockersOf({ blockers: [{ to: 'DA', question: across(MAX_BLOCKER_CHARS - 1) }] });
+    assert.ok(!lone(b.question), JSON.stringify(b.question.slice(-3)));
+    const spec = { path: '1_product/1_mvv.md', title: 't', answers: [], purpose: 'p', sections: ['a'] };
+    const reply = checkInputReply(across(79, 'x') + '\n' + 'body '.repeat(100), spec as never, 'end_turn', 8192);
+    assert.ok(!reply.ok && !lone(reply.problems.join(' ')), JSON.stringify(reply));
+    const guard = 'TestPatterns/' + across(65).replace(/ /g, '_');
+    const output = `--- FAIL: TestPatterns (0.00s)\n    --- FAIL: ${guard} (0.00s)\n    --- FAIL: TestPatterns/new (0.00s)\nFAIL`;
+    const read = readTestCases(output)!;
+    const run = { command: 'go test ./...', passed: false, output, tests: read.cases, onlyFailuresNamed: !read.listsPassed };
+    const verdict = failFirstOf([{ file: 'mux_test.go', name: guard, expect: 'pass' }, { file: 'mux_test.go', name: 'TestPatterns/new', expect: 'fail' }], () => true, [run]);
+    assert.ok(verdict?.surprise && !lone(verdict.surprise), JSON.stringify(verdict));
   });
 });

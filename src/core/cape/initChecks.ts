@@ -10,6 +10,7 @@
 import type { InitDecisionSpec, InputSpec } from './prompts';
 import { parseFrontmatter } from './frontmatter';
 import { fenceTracker, headingOf } from '../text/markdown';
+import { sliceWhole } from '../text/cut';
 
 /** The length each input file is asked to stay under (rendered into prompts/roles/init.md as {{max_chars}}). */
 export const INPUT_FILE_TARGET_CHARS = 8_000;
@@ -72,7 +73,7 @@ export function checkInputReply(reply: string, spec: InputSpec, stopReason: stri
   } else {
     body = fm.body;
     if (!fm.hasFrontmatter) {
-      const first = text.split('\n', 1)[0].slice(0, 80);
+      const first = sliceWhole(text.split('\n', 1)[0], 0, 80);
       problems.push(`it does not start with the frontmatter (it starts with "${first}"); ${FRONTMATTER_HINT}`);
     } else if (fm.data.type !== 'input') {
       problems.push(`its frontmatter says type: ${JSON.stringify(fm.data.type ?? null)}; it must say type: input`);

@@ -3,6 +3,7 @@
 // contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
 import { isTestFile } from '../workspace/fileKinds';
 import type { NamedTest } from '../model/types';
+import { sliceWhole } from '../text/cut';
 import { testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
 
 /** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
@@ -67,7 +68,7 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
   let surprise = failFirstSurprise(tests, status);
   if (!surprise && guards.length && guards.length < inFiles.length) {
     const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test', 'no_test') === 'fail');
-    const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${t.name.slice(0, GUARD_NAME_CHARS - 1)}…` : t.name);
+    const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${sliceWhole(t.name, 0, GUARD_NAME_CHARS - 1)}…` : t.name);
     if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
   }
   return { before: status, ...(surprise ? { surprise } : {}), ...(guards.length === inFiles.length ? { guard: true as const } : {}) };

@@ -20,6 +20,7 @@ import type { AgentId, Ass, Blocker, CmOpeningOutput, ConversationTurn, Envelope
 import { STEP_AGENT, isPlainObject } from '../model/types';
 import { judgementsOf } from '../metrics/tsr';
 import { DEFAULT_ROLE, normaliseAgentName } from './agentNames';
+import { sliceWhole } from '../text/cut';
 import { agentCheck, assSchema, baseShape, confidenceSchema, describe, expected, stringList, voiceSchema } from './lenientSchemas';
 import { openingSchema, retroSchema } from './cmSchemas';
 
@@ -197,7 +198,7 @@ export function blockersOf(output: unknown): Blocker[] {
       const q = item.question ?? item.q ?? item.text ?? item.issue ?? item.description;
       question = typeof q === 'string' ? q : null;
     }
-    if (question && question.trim()) out.push({ to, question: question.trim().slice(0, MAX_BLOCKER_CHARS) });
+    if (question && question.trim()) out.push({ to, question: sliceWhole(question.trim(), 0, MAX_BLOCKER_CHARS) });
   }
   return out;
 }
