@@ -569,6 +569,18 @@ describe('init: answers, prompt and reply helpers', () => {
     assert.strictEqual(stripWrappingFence('Here is the file:\n~~~markdown\n# A\n~~~\n'), '# A');
     assert.strictEqual(stripWrappingFence('# A\n```ts\ncode\n```'), '# A\n```ts\ncode\n```');
     assert.strictEqual(stripWrappingFence('---\ntype: input\n---\n```\nx\n```'), '---\ntype: input\n---\n```\nx\n```');
+    assert.strictEqual(stripWrappingFence('Here it is:\n\n  ```` Markdown \r\n# A\r\n```\r\nb\r\n  ````  '), '# A\r\n```\r\nb');
+    assert.strictEqual(stripWrappingFence('```md\n# A\n````'), '```md\n# A\n````', 'closed by another run: not a wrapping fence');
+    assert.strictEqual(stripWrappingFence('```js\nx\n```'), '```js\nx\n```', 'code, not a document');
+  });
+
+  it('stripWrappingFence reads a fence line followed by a long run of spaces in linear time', () => {
+    for (const reply of ['```' + ' '.repeat(100_000) + 'x\n# A\n```', 'Here:\n```' + ' '.repeat(100_000) + 'x']) {
+      const t0 = process.hrtime.bigint();
+      assert.strictEqual(stripWrappingFence(reply), reply.trim());
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      assert.ok(ms < 200, `${ms.toFixed(0)} ms`);
+    }
   });
 
   it('checkInputReply: what passes, what is tidied, and each problem it names', () => {

@@ -23,18 +23,31 @@ export const DECISIONS_MAX_CHARS = 5_000;
 
 export type ReplyCheck<T> = { ok: true; value: T; notes: string[] } | { ok: false; problems: string[] };
 
+/** A line (trimmed) that opens the fence wrapping a reply: its run, then at most a document language. */
+const WRAPPING_FENCE_LINE = /^(`{3,}|~{3,})(?:[ \t]*(?:markdown|md|yaml|text))?$/i;
+
 /**
  * Removes a code fence wrapping the whole reply (```markdown … ```), optionally preceded by a short lead-in line
- * such as "Here is the file:". Fences inside the document are kept.
+ * such as "Here is the file:" (and blank lines). Fences inside the document are kept. Read line by line: a regex over
+ * the whole reply backtracked quadratically on a fence line followed by a long run of spaces.
  */
 export function stripWrappingFence(text: string): string {
   const t = text.trim();
-  const m = /^(?:([^\n]*)\n)?\s*(`{3,}|~{3,})[ \t]*(?:markdown|md|yaml|text)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*\2[ \t]*$/i.exec(t);
-  if (!m) return t;
-  const leadIn = m[1];
-  // a lead-in line is tolerated only when it is chatter, not part of the document
-  if (leadIn !== undefined && (leadIn.length > 200 || /^\s*(#|---|[-*] )/.test(leadIn))) return t;
-  return m[3];
+  const lines = t.split('\n');
+  const trimmed = (i: number) => lines[i].replace(/\r$/, '').trim();
+  // the last line closes the fence with the same run, alone on its line
+  const closing = trimmed(lines.length - 1);
+  const opensAt = (i: number) => i < lines.length - 2 && WRAPPING_FENCE_LINE.exec(trimmed(i))?.[1] === closing;
+  let open = 0;
+  if (!opensAt(0)) {
+    // a lead-in line is tolerated only when it is chatter, not part of the document
+    const leadIn = lines[0];
+    if (leadIn.length > 200 || /^\s*(#|---|[-*] )/.test(leadIn)) return t;
+    open = 1;
+    while (open < lines.length && trimmed(open) === '') open++;
+    if (!opensAt(open)) return t;
+  }
+  return lines.slice(open + 1, -1).join('\n').replace(/\r$/, '');
 }
 
 /** Markdown headings outside fenced code blocks. */
