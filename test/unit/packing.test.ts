@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { buildStepContext, retroAgentDigest, roleSection, WHOLE_DOMAIN_LIMIT, type ContextInputs } from '../../src/core/session/context';
+import * as packing from '../../src/core/session/packing';
 import { clip, packAssets, splitSections } from '../../src/core/session/packing';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
 import type { Envelope } from '../../src/core/model/types';
@@ -152,6 +153,29 @@ describe('section packing', () => {
     const sent = ctx.user.length + ctx.system.reduce((n, b) => n + b.text.length, 0) - prompts.preamble.length - inputs.rolePrompt.length;
     assert.ok(sent < WHOLE_DOMAIN_LIMIT + 2 * 4000 + 2000, `POA's context is ${sent} characters`);
     assert.ok(ctx.user.includes('### cape/1_product/1_mvv.md\n# Huge'), 'packed (not whole) product files are per step, in the user message');
+  });
+
+  it("a step packs its role's domain files once: for its text and for whether it is the same every session", () => {
+    const mutable = packing as unknown as { packAssets: typeof packAssets };
+    const real = mutable.packAssets;
+    const calls: number[] = [];
+    mutable.packAssets = (files, budget, query, focus) => (calls.push(budget), real(files, budget, query, focus));
+    try {
+      const inputs = contextInputs('poa', {});
+      inputs.assets.set('1_product/2_persona.md', PERSONAS.repeat(200)); // too big to send whole
+      inputs.assets.set('2_design/1_principle.md', '# Principles\n\nCalm.\n'); // not POA's
+      const ctx = buildStepContext('poa', inputs);
+      assert.ok(ctx.user.includes('### cape/1_product/2_persona.md'), 'packed for the work, in the user message');
+      // the whole text (to see it is too big), then the packing: once each
+      assert.deepStrictEqual(calls, [Infinity, WHOLE_DOMAIN_LIMIT]);
+      calls.length = 0;
+      inputs.assets.set('1_product/2_persona.md', PERSONAS);
+      const small = buildStepContext('poa', inputs);
+      assert.ok(small.system[2].text.includes('### cape/1_product/2_persona.md'), 'whole: stable, in the system prompt');
+      assert.deepStrictEqual(calls, [Infinity]);
+    } finally {
+      mutable.packAssets = real;
+    }
   });
 
   it('an opening cut inside fenced code closes the fence, so the next file is not read as code', () => {

@@ -20,7 +20,7 @@ import type { ContextStep, RankQuery } from '../workspace';
 import type { ChecksOutcome } from '../checks';
 import type { ToolBounds } from '../tools/specs';
 import type { DorAnswer } from './dorQuestions';
-import { assetsUnder, renderSource } from './sources';
+import { renderStepSource } from './sources';
 import { CONTEXT_MATRIX, type ContextSource } from './matrix';
 
 export { minifyMarkdown, packAssets } from './packing';
@@ -99,19 +99,6 @@ const STABLE_SOURCES: ReadonlySet<ContextSource> = new Set<ContextSource>([
   'assets:3_development',
 ]);
 
-const ASSET_FOLDER: Partial<Record<ContextSource, string>> = {
-  'assets:1_product': '1_product',
-  'assets:2_design': '2_design',
-  'assets:3_development': '3_development',
-};
-
-/** Whether a source's text for this step is session-independent (domain files too big to send whole are packed per work). */
-function isStable(source: ContextSource, step: StepId, inputs: ContextInputs): boolean {
-  if (!STABLE_SOURCES.has(source)) return false;
-  const folder = ASSET_FOLDER[source];
-  return !folder || assetsUnder(inputs, folder, step).whole;
-}
-
 /** The heading of the stable system block. */
 export const STABLE_CONTEXT_HEADING = '# Team and project context';
 
@@ -126,8 +113,9 @@ export function buildStepContext(step: StepId, inputs: ContextInputs): BuiltCont
   const stable: string[] = [];
   const perStep: string[] = [`Task: ${inputs.taskId}\nSession language: ${inputs.language}`];
   for (const s of sources) {
-    const text = renderSource(s, step, inputs);
-    if (text) (isStable(s, step, inputs) ? stable : perStep).push(text);
+    // domain files too big to send whole are packed for this step's work: not session-independent then
+    const { text, whole } = renderStepSource(s, step, inputs);
+    if (text) (STABLE_SOURCES.has(s) && whole ? stable : perStep).push(text);
   }
   const body = perStep.join('\n\n');
   const system: SystemBlock[] = [

@@ -64,6 +64,25 @@ export function assetsUnder(inputs: ContextInputs, folder: string, step: StepId)
   return { text: packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]), whole: false };
 }
 
+/** The domain folder each assets source sends, and its section's title. */
+const ASSET_SOURCES: Partial<Record<ContextSource, { folder: string; title: string }>> = {
+  'assets:1_product': { folder: '1_product', title: 'Product context (cape/1_product)' },
+  'assets:2_design': { folder: '2_design', title: 'Design context (cape/2_design)' },
+  'assets:3_development': { folder: '3_development', title: 'Development context (cape/3_development)' },
+};
+
+/**
+ * A source's text as `step` receives it, and whether that text is the same in every session as far as the domain
+ * files go (`whole`: false when they were too big and packed for this step's work). The files are packed once here,
+ * for both answers (packing a big cape/ costs hundreds of milliseconds).
+ */
+export function renderStepSource(source: ContextSource, step: StepId, inputs: ContextInputs): { text: string; whole: boolean } {
+  const assets = ASSET_SOURCES[source];
+  if (!assets) return { text: renderSource(source, step, inputs), whole: true };
+  const packed = assetsUnder(inputs, assets.folder, step);
+  return { text: section(assets.title, packed.text), whole: packed.whole };
+}
+
 /** Budget (characters) of each team part: the DoR / DoD lines and the session process. */
 export const TEAM_PART_BUDGET = 4000;
 
@@ -216,11 +235,9 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       return section("DA's design specifications", compact(Object.keys(specs).length ? specs : out));
     }
     case 'assets:1_product':
-      return section('Product context (cape/1_product)', assetsUnder(inputs, '1_product', step).text);
     case 'assets:2_design':
-      return section('Design context (cape/2_design)', assetsUnder(inputs, '2_design', step).text);
     case 'assets:3_development':
-      return section('Development context (cape/3_development)', assetsUnder(inputs, '3_development', step).text);
+      return renderStepSource(source, step, inputs).text;
     case 'workspace:ranked':
       return section(
         'Workspace (existing files, ranked for this work)',
