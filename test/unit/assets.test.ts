@@ -7,11 +7,13 @@ import {
   GENERIC_CAPE_FILES,
   INPUT_CAPE_FILES,
   MAX_ASSET_BYTES,
+  MAX_CAPE_BYTES,
   capeBodies,
   loadCape,
 } from '../../src/core/cape/assets';
 import { parseFrontmatter } from '../../src/core/cape/frontmatter';
 import { originalProjectDir } from '../helpers/fixtures';
+import { capeWarnings } from '../../src/core/session/inputs';
 
 function tmpDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -230,6 +232,29 @@ describe('assets: loadCape', () => {
     assert.strictEqual(cape.issues.find((i) => i.path === '2_design/leakdir')?.kind, 'refused');
     assert.strictEqual(cape.files.get('2_design/alias.md')?.type, 'input');
     assert.ok(![...cape.files.keys()].some((k) => k.startsWith('3_development/loop/')), 'a loop is not walked');
+  });
+
+  it('loads at most MAX_CAPE_BYTES in all: the files past it are skipped, named in one issue', async () => {
+    const root = completeCape();
+    cleanup.push(root);
+    const big = '---\ntype: input\n---\n' + 'x'.repeat(MAX_ASSET_BYTES - 30) + '\n';
+    const fit = Math.floor(MAX_CAPE_BYTES / MAX_ASSET_BYTES) - 1; // room is left for the small files walked before
+    for (let i = 0; i < fit + 8; i++) write(root, `1_product/notes/${String(i).padStart(2, '0')}.md`, big);
+    const cape = await loadCape(root);
+    const bytes = [...cape.files.values()].reduce((n, f) => n + Buffer.byteLength(f.body), 0);
+    assert.ok(bytes <= MAX_CAPE_BYTES, `${bytes} bytes loaded`);
+    const notes = [...cape.files.keys()].filter((k) => k.startsWith('1_product/notes/'));
+    assert.ok(notes.length >= fit - 1 && notes.length <= fit, `${notes.length} notes loaded`);
+    // the files after them in folder order (1_product/… after notes/, then 2_design/, 3_development/, 4_orchestration/)
+    const skipped = [...GENERIC_CAPE_FILES, ...INPUT_CAPE_FILES].filter((f) => !cape.files.has(f));
+    assert.ok(skipped.includes('4_orchestration/1_process.md'));
+    assert.ok(!cape.issues.some((i) => i.kind === 'missing'), 'a skipped file is not said to be missing');
+    const over = cape.issues.filter((i) => i.kind === 'too-much');
+    assert.strictEqual(over.length, 1);
+    assert.strictEqual(over[0].path, '.');
+    const total = fit + 8 - notes.length + skipped.length;
+    assert.match(over[0].message, new RegExp(`^holds more markdown than the 2 MB CAPE loads: ${total} files past it \\(in folder order\\) were not loaded: 1_product/notes/\\d+\\.md, .*, and ${total - 5} more\\. Move what`));
+    assert.deepStrictEqual(capeWarnings(over, 'cape', new Set()), [`cape/ ${over[0].message}`]);
   });
 
   it('never reads a file named like a secret, nor one that links to such a file (workspace read policy)', async function () {

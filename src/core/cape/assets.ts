@@ -11,11 +11,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
-import { notTextReason } from '../files/text';
 import { formatBytes } from '../text/size';
 import { parseFrontmatter } from './frontmatter';
 import { SESSIONS_FOLDER } from '../model/types';
-import { secretPattern } from '../workspace/secretNames';
+import { mdFilesBelow, readBounded, secretRefusal, toRel } from './assetReads';
 
 /** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
 export const CAPE_FOLDERS = ['0_team', '1_product', '2_design', '3_development', '4_orchestration'] as const;
@@ -56,6 +55,16 @@ export const INPUT_CAPE_FILES = [
 /** Files above this size are truncated (with an issue) so one huge file cannot blow up every prompt. */
 export const MAX_ASSET_BYTES = 256 * 1024;
 
+/**
+ * At most this many bytes are loaded from cape/ in all (eight files at MAX_ASSET_BYTES): files load in walk order (folders
+ * and names sorted) while they fit, the rest are skipped with one issue. Each step packs its folder's files into its
+ * prompt; 200 files of 250 KB took 45 s and 876 MB to load and pack.
+ */
+export const MAX_CAPE_BYTES = 8 * MAX_ASSET_BYTES;
+
+/** At most this many file names are listed in the issue of the files skipped beyond MAX_CAPE_BYTES. */
+const MAX_OVER_NAMES = 5;
+
 /** Directory nesting below cape/ beyond which we stop walking (guards against pathological trees). */
 export const MAX_DEPTH = 8;
 
@@ -81,9 +90,10 @@ export interface CapeFile {
 /**
  * A problem found while loading. `missing`, `malformed` and `refused` are the documented kinds; `truncated`
  * (file over MAX_ASSET_BYTES, still loaded), `unreadable` (I/O error), `binary` (NUL bytes or invalid UTF-8,
- * skipped) and `too-deep` (a folder below MAX_DEPTH levels, its files skipped) are additions of this module.
+ * skipped), `too-deep` (a folder below MAX_DEPTH levels, its files skipped) and `too-much` (the files beyond
+ * MAX_CAPE_BYTES in all, skipped; path '.') are additions of this module.
  */
-export type CapeIssueKind = 'missing' | 'malformed' | 'refused' | 'truncated' | 'unreadable' | 'binary' | 'too-deep';
+export type CapeIssueKind = 'missing' | 'malformed' | 'refused' | 'truncated' | 'unreadable' | 'binary' | 'too-deep' | 'too-much';
 
 export interface CapeIssue {
   /** Path relative to cape/ ('.' for the folder itself). */
@@ -115,81 +125,6 @@ export function classify(data: Record<string, unknown>): CapeFileType {
 // ---------------------------------------------------------------------------------------------
 // Loader
 
-function toRel(p: string): string {
-  return p.split(path.sep).join('/');
-}
-
-/** The first at most `max` bytes, without a trailing partial UTF-8 character. */
-function utf8Prefix(buf: Buffer, max: number): Buffer {
-  let end = Math.min(buf.length, max);
-  // Step back over continuation bytes (10xxxxxx) so we never split a character.
-  while (end > 0 && end < buf.length && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end);
-}
-
-async function readBounded(file: string): Promise<{ text: string; truncated: boolean; size: number; notText: string | null }> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const size = (await handle.stat()).size;
-    const want = Math.min(size, MAX_ASSET_BYTES + 4);
-    const buf = Buffer.alloc(want);
-    const { bytesRead } = await handle.read(buf, 0, want, 0);
-    const data = buf.subarray(0, bytesRead);
-    if (size > MAX_ASSET_BYTES) {
-      const prefix = utf8Prefix(data, MAX_ASSET_BYTES);
-      return { text: prefix.toString('utf8'), truncated: true, size, notText: notTextReason(prefix) };
-    }
-    return { text: data.toString('utf8'), truncated: false, size, notText: notTextReason(data) };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Up to `max` .md files below `abs` (cape-relative names), for the issue of a folder that is too deep to load. */
-async function mdFilesBelow(abs: string, rel: string, max: number): Promise<{ names: string[]; more: boolean }> {
-  const names: string[] = [];
-  let more = false;
-  let budget = 2000; // entries looked at: a pathological tree must not stall the session
-  const visit = async (dir: string, r: string): Promise<void> => {
-    let entries: fs.Dirent[];
-    try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (--budget < 0 || more) return;
-      if (e.name.startsWith('.')) continue;
-      const childRel = `${r}/${e.name}`;
-      if (e.isDirectory()) await visit(path.join(dir, e.name), childRel); // symlinks are not followed here
-      else if (e.isFile() && /\.md$/i.test(e.name)) {
-        if (names.length < max) names.push(childRel);
-        else more = true;
-      }
-    }
-  };
-  await visit(abs, rel);
-  return { names, more: more || budget < 0 };
-}
-
-/**
- * Why a cape/ file is not read because it is a secret's by name, or null. `rel` is its path inside cape/, `realRel` its
- * link target's (what is read); both are tested as the workspace sees them (`cape/<rel>`, the cape folder being a single
- * name at the top of the workspace), against the same patterns as every other read.
- */
-function secretRefusal(folder: string, rel: string, realRel: string): string | null {
-  const own = secretPattern(`${folder}/${rel}`);
-  const target = own ? null : secretPattern(`${folder}/${realRel}`);
-  if (!own && !target) return null;
-  const renamed = rel.replace(/[^/]+$/, 'notes.md');
-  return own
-    ? `its name matches the secret-file pattern "${own}": files named like secrets are never read or sent to the model. ` +
-        `If it holds no secret, rename it (e.g. to ${renamed})`
-    : `it links to ${realRel}, whose name matches the secret-file pattern "${target}": files named like secrets are never ` +
-        'read or sent to the model; not followed';
-}
-
 /**
  * Loads every .md file under `capeDir` except 5_sessions/. Never throws for content problems: they become issues.
  * A missing cape/ folder yields a 'missing' issue for the folder and for every expected file.
@@ -217,6 +152,9 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
     const visited = new Set<string>([realRoot]);
     const loaded: CapeFile[] = [];
     const folder = path.basename(dir);
+    /** Bytes loaded so far (each file's at most MAX_ASSET_BYTES), and the files skipped beyond MAX_CAPE_BYTES. */
+    let loadedBytes = 0;
+    const over: string[] = [];
     /** `abs`: the folder as walked (through links); `real`: where it really is (inside realRoot). */
     const walk = async (abs: string, real: string, rel: string, depth: number): Promise<void> => {
       let entries: fs.Dirent[];
@@ -282,13 +220,29 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
             reported.add(childRel);
             continue;
           }
-          const file = await loadOne(target, childAbs, childRel, issues);
           reported.add(childRel);
+          const bytes = over.length ? 0 : Math.min((await fs.promises.stat(target)).size, MAX_ASSET_BYTES);
+          if (over.length || loadedBytes + bytes > MAX_CAPE_BYTES) {
+            over.push(childRel);
+            continue;
+          }
+          loadedBytes += bytes;
+          const file = await loadOne(target, childAbs, childRel, issues);
           if (file) loaded.push(file);
         }
       }
     };
     await walk(dir, realRoot, '', 0);
+    if (over.length) {
+      const names = over.slice(0, MAX_OVER_NAMES).join(', ') + (over.length > MAX_OVER_NAMES ? `, and ${over.length - MAX_OVER_NAMES} more` : '');
+      issues.push({
+        path: '.',
+        kind: 'too-much',
+        message:
+          `holds more markdown than the ${formatBytes(MAX_CAPE_BYTES)} CAPE loads: ${over.length} file${over.length > 1 ? 's' : ''} past it ` +
+          `(in folder order) ${over.length > 1 ? 'were' : 'was'} not loaded: ${names}. Move what the team does not need out of the folder.`,
+      });
+    }
     loaded.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
     for (const f of loaded) files.set(f.relPath, f);
   }
@@ -319,7 +273,7 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
 async function loadOne(readPath: string, absPath: string, relPath: string, issues: CapeIssue[]): Promise<CapeFile | null> {
   let read: Awaited<ReturnType<typeof readBounded>>;
   try {
-    read = await readBounded(readPath);
+    read = await readBounded(readPath, MAX_ASSET_BYTES);
   } catch (err) {
     issues.push({ path: relPath, kind: 'unreadable', message: `cannot read file: ${(err as Error).message}` });
     return null;

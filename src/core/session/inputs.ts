@@ -22,12 +22,12 @@ export function capeWarnings(issues: CapeIssue[], capeFolder: string, templates:
   const out: string[] = [];
   for (const i of issues) {
     if (i.kind === 'missing' && (templates.has(i.path) || i.path === '.')) continue;
-    const where = `${capeFolder}/${i.path}${i.line ? `:${i.line}` : ''}`;
+    const where = i.path === '.' ? capeFolder : `${capeFolder}/${i.path}${i.line ? `:${i.line}` : ''}`;
     if (i.kind === 'missing') {
       out.push(`${where} is missing: the team works without it. Fill it with \`cape init --missing-only\` or "CAPE: Initialize Project" → Fill only missing files.`);
     } else if (i.kind === 'truncated') {
       out.push(`${where}: ${i.message}`);
-    } else if (i.kind === 'too-deep') {
+    } else if (i.kind === 'too-deep' || i.kind === 'too-much') {
       out.push(`${where}/ ${i.message}`);
     } else {
       out.push(`${where} was skipped: ${i.message}`);
