@@ -1,7 +1,7 @@
 // The one frontmatter codec (core/cape/frontmatter.ts) and the shared helpers it relies on.
 import * as assert from 'assert';
 import * as path from 'path';
-import { parseYaml, readFrontmatter, writeFrontmatter } from '../../src/core/cape/frontmatter';
+import { parseFrontmatter, parseYaml, readFrontmatter, writeFrontmatter } from '../../src/core/cape/frontmatter';
 import { isInside } from '../../src/core/files/pathSafety';
 import { isPlainObject } from '../../src/core/model/types';
 
@@ -20,6 +20,19 @@ describe('frontmatter codec', () => {
     assert.strictEqual(readFrontmatter('---\ntask_id: !!js/function "function () {}"\n---\n'), null);
     assert.strictEqual(readFrontmatter('---\ntask_id: [\n---\n'), null);
     assert.strictEqual(readFrontmatter('# no frontmatter'), null);
+  });
+
+  it('reads the language named in any case (---JSON, --- YAML); ---JS in any case is still refused, never evaluated', () => {
+    for (const text of ['---JSON\n{"type": "input"}\n---\nbody', '--- Json \r\n{"type": "input"}\r\n---\r\nbody', '---YAML\ntype: input\n---\nbody', '---\ntype: input\n---\nbody']) {
+      const fm = parseFrontmatter(text);
+      assert.ok(fm.ok && fm.data.type === 'input' && fm.body.trim() === 'body', `${JSON.stringify(text)}: ${JSON.stringify(fm)}`);
+    }
+    (globalThis as any).__capeFmEvaluated = false;
+    for (const text of ['---JS\n{ type: (globalThis.__capeFmEvaluated = true, "input") }\n---\n', '---JavaScript\n({ type: (globalThis.__capeFmEvaluated = true, "input") })\n---\n']) {
+      const fm = parseFrontmatter(text);
+      assert.ok(!fm.ok && fm.kind === 'refused', JSON.stringify(fm));
+    }
+    assert.strictEqual((globalThis as any).__capeFmEvaluated, false);
   });
 
   it('reads a hand-written unquoted date as an ISO string', () => {

@@ -68,9 +68,12 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       unclosed: true,
     };
   }
+  // gray-matter looks the language up as written: `---JSON` would be "not registered". Its line is given in lower case
+  // (a language refused above never gets here, whatever its case).
+  const normalised = firstLine === language ? src : `---${language}${src.slice(eol)}`;
   let parsed: { data: unknown; content: string };
   try {
-    parsed = matter(src, safeMatterOptions());
+    parsed = matter(normalised, safeMatterOptions());
   } catch (err) {
     const e = err as { mark?: { line?: number }; reason?: string; message?: string };
     // js-yaml marks are 0-based and relative to the text after the opening '---'; that text starts with the rest
