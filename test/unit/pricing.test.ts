@@ -60,6 +60,6 @@ describe('pricing: the one table', () => {
   it('is the only price table core exports', () => {
     const priceLike = Object.keys(core).filter((k) => /price|cost/i.test(k));
     // The cost cap (llm/costCap.ts) prices requests through priceFor / costUsd; it has no prices of its own.
-    assert.deepStrictEqual(priceLike.sort(), ['MODEL_PRICES', 'costUsd', 'priceFor', 'CostTracker', 'costCapProblem'].sort());
+    assert.deepStrictEqual(priceLike.sort(), ['MODEL_PRICES', 'costUsd', 'priceFor', 'pricedModel', 'CostTracker', 'costCapProblem'].sort());
   });
 });

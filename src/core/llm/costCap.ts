@@ -15,7 +15,7 @@
 // alias) is priced at the model asked for, so an alias does not switch the cap off.
 import type { ChatMessage, LlmClient, LlmRequest, Usage } from '../model/types';
 import { LlmError } from './errors';
-import { costUsd, formatUsd, priceFor } from './pricing';
+import { costUsd, formatUsd, priceFor, pricedModel } from './pricing';
 import { tokensAtMost } from './tokens';
 
 /** A cap for people: `$0.50`, or 4 decimals below a cent. */
@@ -162,15 +162,6 @@ export function capClient(llm: LlmClient, tracker: CostTracker, hooks: { what: (
       return res;
     },
   };
-}
-
-/**
- * The model a response is priced at: the one that answered, else (a name without a known price, e.g. a gateway's
- * alias, or none) the one asked for when that has a price.
- */
-export function pricedModel(answered: string, requested: string): string {
-  if (answered && priceFor(answered)) return answered;
-  return priceFor(requested) ? requested : answered || requested;
 }
 
 /**

@@ -71,6 +71,15 @@ export function priceFor(model: string): ModelPrice | null {
   return row.price;
 }
 
+/**
+ * The model a response is priced at: the one that answered, else (a name without a known price, e.g. a gateway's
+ * alias, or none) the one asked for when that has a price.
+ */
+export function pricedModel(answered: string, requested: string): string {
+  if (answered && priceFor(answered)) return answered;
+  return priceFor(requested) ? requested : answered || requested;
+}
+
 /** A token count as a number ≥ 0 (missing, negative or non-finite counts as 0). */
 function tokens(n: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
