@@ -9,7 +9,7 @@ import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroRe
 import type { ContextInputs } from '../../src/core/session/context';
 import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
-import { isStaticCheck } from '../../src/core/checks/detect';
+import { isStaticCheck } from '../../src/core/checks/commands';
 import { readTestCases } from '../../src/core/checks/testCases';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 

@@ -1,5 +1,4 @@
-// Which check commands run: the ones the user configured (the `cape.checks` setting, the CLI's `--check CMD`), or —
-// only when none is configured — the obvious ones detected in the workspace:
+// The obvious check commands of a workspace, run only when none is configured (or `auto` asks for them: commands.ts):
 //  - JavaScript/TypeScript: package.json's `typecheck`, `lint` and `test` scripts (through the package manager its
 //    lockfile or `packageManager` field names when that is on PATH, else npm), and `tsc --noEmit` when there is a
 //    tsconfig.json and a local TypeScript but no typecheck script;
@@ -23,9 +22,6 @@ import which from 'which';
 import type { CheckCommand } from './types';
 import { shellWord } from '../text/shell';
 import { ancestorPath, foldersUpToRepoRoot } from './scratchAncestors';
-
-/** The `--check` value (and setting entry) that stands for "the detected commands". */
-export const AUTO_CHECK = 'auto';
 
 /** The package.json scripts a check may run, in the order they run (cheap first). */
 const SCRIPTS = ['typecheck', 'lint', 'test'] as const;
@@ -307,61 +303,4 @@ export const DETECTED_CHECKS_SAYING =
 export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
   const found = await Promise.all([nodeChecks(workspace), pythonChecks(workspace), goRustChecks(workspace), rubyChecks(workspace), jvmDotnetChecks(workspace)]);
   return [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)];
-}
-
-/**
- * A command that checks the code without running its tests: a linter, formatter or type checker (`npm run lint`,
- * `npx standard`, `tsc --noEmit`, `npm run typecheck`, `ruff check .`, `mypy .`, `go vet ./...`, `cargo clippy`),
- * and nothing that runs tests besides (RUNS_TESTS: `npm run lint && npm test`, `make lint test`). Its passing run
- * proves no test (metrics/tsr.ts).
- */
-const STATIC_CHECK =
-  /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
-
-/**
- * A command that runs tests, whatever else it runs: a `test` script, task or target word (`npm test`, `yarn
- * test:unit`, `make lint test`, `go test`, `./gradlew test`, `scripts/test.sh`), node's `--test`, or a test runner
- * by name.
- */
-const RUNS_TESTS =
-  /(^|[\s/:\\])(tests?|jest|vitest|mocha|ava|karma|jasmine|playwright|cypress|pytest|nose2|unittest|tox|rspec|phpunit|ctest)(\s|$|:|\.(?:sh|[cm]?js)\b)|\s--test\b/i;
-
-export function isStaticCheck(command: string): boolean {
-  return STATIC_CHECK.test(command) && !RUNS_TESTS.test(command);
-}
-
-/** A configured list cleaned: trimmed, empty entries and repeats dropped (order kept). */
-export function cleanCommandList(list: readonly unknown[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const x of list) {
-    if (typeof x !== 'string') continue;
-    const c = x.trim();
-    if (c && !seen.has(c)) {
-      seen.add(c);
-      out.push(c);
-    }
-  }
-  return out;
-}
-
-export interface ResolvedChecks {
-  /** The commands to run (configured ones, plus the detected ones when `auto` was asked for). */
-  commands: CheckCommand[];
-  /** Detected commands that are not run because nobody asked for them (the caller says which, or asks). */
-  detectedNotRun: CheckCommand[];
-}
-
-/**
- * The commands to run for a configured list (setting or flags; `auto` in it stands for the detected ones). An empty
- * configured list runs nothing and reports what detection found, for the caller to mention or ask about.
- */
-export async function resolveChecks(workspace: string, configured: readonly string[], source: 'setting' | 'flag'): Promise<ResolvedChecks> {
-  const list = cleanCommandList(configured);
-  const wantsAuto = list.some((c) => c.toLowerCase() === AUTO_CHECK);
-  const explicit = list.filter((c) => c.toLowerCase() !== AUTO_CHECK).map((command): CheckCommand => ({ command, source }));
-  if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [] };
-  const detected = (await detectChecks(workspace)).filter((d) => !explicit.some((e) => e.command === d.command));
-  if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [] };
-  return { commands: [], detectedNotRun: detected };
 }

@@ -6,7 +6,7 @@
 // on the unchanged code as "DevA's tests pass without the change too".
 import type { ProposedFile } from '../model/types';
 import { isTestFile } from '../workspace/fileKinds';
-import { isStaticCheck } from './detect';
+import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import type { CheckEvent, ChecksConfig, FailFirstRuns } from './types';

@@ -1,5 +1,6 @@
 // The checks domain (src/core/checks/) owns the project's own checks on DevA's proposal, before anything is applied:
-// which commands run (detect.ts: the configured list, or the obvious ones detected and run only with consent), the
+// which commands run (commands.ts: the configured list, `auto`, static or tests; detect.ts: the obvious ones detected,
+// run only with consent), the
 // scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
 // scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchAncestors.ts: a monorepo package keeps the
 // folders above and beside it), one command's run (run.ts: own process group, time limit, output
@@ -13,6 +14,7 @@
 // and metrics (TSR) read. Plain Node: nothing in src/core may import 'vscode'.
 export * from './types';
 export * from './detect';
+export * from './commands';
 export * from './output';
 export * from './testCases';
 export * from './testNames';

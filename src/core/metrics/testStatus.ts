@@ -6,7 +6,7 @@ import * as path from 'path';
 import type { CheckRun } from '../checks/types';
 import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
 import { casesOfTest } from '../checks/testNames';
-import { isStaticCheck } from '../checks/detect';
+import { isStaticCheck } from '../checks/commands';
 import type { CriterionResult, NamedTest } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
