@@ -127,6 +127,11 @@ describe('TSR: from the checks', () => {
       assert.ok(!isStaticCheck(c), c);
     }
     for (const c of ['npm run lint && npm run typecheck', 'npx eslint src/test-utils', 'npx eslint --ext .test.js .']) assert.ok(isStaticCheck(c), c);
+    // a folder named test given to a linter or type checker runs no test
+    for (const c of ['mypy src tests', 'ruff check src tests', 'npx eslint src test', 'flake8 app tests', 'black --check src tests', 'tsc -p test', 'cargo clippy --tests', 'npx eslint test/']) assert.ok(isStaticCheck(c), c);
+    for (const c of ['npx eslint . && ./gradlew test', 'rubocop && bundle exec rspec', 'npm run lint; yarn jest', 'ruff check . && uv run pytest tests', 'npm run lint && CI=1 npm test', 'eslint . && ./run-tests.sh', 'mypy . && python3 -m unittest discover']) {
+      assert.ok(!isStaticCheck(c), c);
+    }
   });
 
   it('a failing check counts against a test it names, or against every test when it names no file', () => {

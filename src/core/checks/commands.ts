@@ -10,22 +10,45 @@ export const AUTO_CHECK = 'auto';
 /**
  * A command that checks the code without running its tests: a linter, formatter or type checker (`npm run lint`,
  * `npx standard`, `tsc --noEmit`, `npm run typecheck`, `ruff check .`, `mypy .`, `go vet ./...`, `cargo clippy`),
- * and nothing that runs tests besides (RUNS_TESTS: `npm run lint && npm test`, `make lint test`). Its passing run
+ * and nothing that runs tests besides (runsTests: `npm run lint && npm test`, `make lint test`). Its passing run
  * proves no test (metrics/tsr.ts).
  */
 const STATIC_CHECK =
   /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
 
+/** A test runner, as the program a command runs (`npx vitest run`, `python -m pytest`, `bundle exec rspec`). */
+const TEST_RUNNER = /^(jest|vitest|mocha|ava|karma|jasmine|playwright|cypress|pytest|py\.test|nose2|unittest|tox|nox|rspec|phpunit|ctest)$/i;
+/** A program that runs a project's named scripts, tasks or targets (`npm test`, `make lint test`, `go test`). */
+const TASK_RUNNER = /^(npm|yarn|pnpm|bun|deno|make|just|task|go|cargo|gradle|gradlew|mvn|mvnw|dotnet|rake|mix|sbt|swift)$/i;
+/** A test script, task or target's name: `test`, `tests`, `test:unit`, `test-e2e`. */
+const TEST_TASK = /^tests?(?:[:_-][\w:.-]*)?$/i;
+/** A test script run by its path: `scripts/test.sh`, `run-tests.sh`. */
+const TEST_SCRIPT = /(?:^|[-_.])tests?\.(?:sh|[cm]?js|py)$/i;
+/** Words that run the program after them: package runners, environments, an interpreter and its `-m`. */
+const WRAPPER = /^(npx|bunx|pnpx|exec|dlx|run|cross-env|env|time|nice|bundle|poetry|uv|pipenv|hatch|pdm|rye|python[\d.]*|node|-m)$/i;
+
 /**
- * A command that runs tests, whatever else it runs: a `test` script, task or target word (`npm test`, `yarn
- * test:unit`, `make lint test`, `go test`, `./gradlew test`, `scripts/test.sh`), node's `--test`, or a test runner
- * by name.
+ * Whether a command runs tests, whatever else it runs: in one of its `&&`, `||`, `;` or `|` parts, a test task of a
+ * task runner (`npm test`, `yarn test:unit`, `make lint test`, `go test`, `./gradlew test`), a test runner as the
+ * program (`npx jest`, `python -m pytest`), a test script (`./scripts/test.sh`), or node's `--test`. A folder named
+ * `test` given to a linter (`mypy src tests`, `eslint src test`) runs none.
  */
-const RUNS_TESTS =
-  /(^|[\s/:\\])(tests?|jest|vitest|mocha|ava|karma|jasmine|playwright|cypress|pytest|nose2|unittest|tox|rspec|phpunit|ctest)(\s|$|:|\.(?:sh|[cm]?js)\b)|\s--test\b/i;
+function runsTests(command: string): boolean {
+  return command.split(/&&|\|\||[;|]/).some((part) => {
+    const words = part.trim().split(/\s+/).filter((w) => !/^\w+=/.test(w));
+    if (words.includes('--test')) return true;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i].slice(words[i].lastIndexOf('/') + 1);
+      if (TASK_RUNNER.test(w)) return words.slice(i + 1).some((t) => !t.startsWith('-') && (TEST_TASK.test(t) || TEST_RUNNER.test(t)));
+      if (WRAPPER.test(w) || w.startsWith('-')) continue;
+      return TEST_RUNNER.test(w) || TEST_SCRIPT.test(w);
+    }
+    return false;
+  });
+}
 
 export function isStaticCheck(command: string): boolean {
-  return STATIC_CHECK.test(command) && !RUNS_TESTS.test(command);
+  return STATIC_CHECK.test(command) && !runsTests(command);
 }
 
 /** A configured list cleaned: trimmed, empty entries and repeats dropped (order kept). */
