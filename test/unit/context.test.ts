@@ -94,6 +94,10 @@ describe('context: need-to-know per agent', () => {
     assert.deepStrictEqual(watchOutRoles('Scope creep (all): no new formatting rules; DevA implements only --check.'), ['POA', 'DA', 'DevA']);
     assert.deepStrictEqual(watchOutRoles('後方互換性：既存の出力はそのまま保つこと（POA は受け入れ基準に、DevA はテストに）'), ['POA', 'DevA']);
     assert.deepStrictEqual(watchOutRoles('The objective names no persona.'), ['POA', 'DA', 'DevA'], 'naming no role: the whole team');
+    // role names in the cases people write them
+    assert.deepStrictEqual(watchOutRoles('Scope creep (Design Agent): no new colours.'), ['DA']);
+    assert.deepStrictEqual(watchOutRoles('Tests first (Development Agent, Product Owner).'), ['POA', 'DevA']);
+    assert.deepStrictEqual(watchOutRoles('Naming (designer, DEVELOPER): one word each.'), ['DA', 'DevA']);
     assert.deepStrictEqual(watchOutRoles('A data layer and a dev server: the words are not roles.'), ['POA', 'DA', 'DevA']);
     const watch_out = ['Scope creep (POA, DevA): titles only.', 'Folder disagreement (DevA): yarn or npm.', 'Brand (DA): sentence case.', 'History: back must leave the page.'];
     const inputs = { envelopes: { cm_open: { output: { watch_out } } }, assets: new Map(), objective: 'x' } as unknown as ContextInputs;

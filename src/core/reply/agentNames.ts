@@ -49,6 +49,6 @@ export const DEFAULT_ROLE: Readonly<Record<AgentId, string>> = {
  */
 export const ROLE_MENTION: Readonly<Record<WorkerAgent, RegExp>> = {
   POA: /\bPOA\b|\bproduct\s+owner\b|プロダクト・?オーナー/i,
-  DA: /\bDA\b|\b(?:[Dd]esign(?:er|\s+agent)|DESIGNER|DESIGN\s+AGENT)\b|デザイナー|デザインエージェント/,
-  DevA: /\b(?:DevA|DEVA)\b|\b(?:[Dd]evelop(?:er|ment\s+agent)|DEVELOPER|DEVELOPMENT\s+AGENT)\b|デベロッパー|開発者|開発エージェント/,
+  DA: /\bDA\b|\b(?:[Dd]esign(?:er|\s+[Aa]gent)|DESIGNER|DESIGN\s+AGENT)\b|デザイナー|デザインエージェント/,
+  DevA: /\b(?:DevA|DEVA)\b|\b(?:[Dd]evelop(?:er|ment\s+[Aa]gent)|DEVELOPER|DEVELOPMENT\s+AGENT)\b|デベロッパー|開発者|開発エージェント/,
 };
