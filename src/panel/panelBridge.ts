@@ -72,6 +72,9 @@ export class PanelBridge implements vscode.Disposable {
     }
     this.panel = ChatPanel.restore(panel, this.services.context.extensionUri, this.handlers());
     this.source.adoptState(state);
+    // The next-objective box the panel shows again after a window reload is still a question the host asked.
+    const ask = state && typeof state === 'object' ? (state as { ask?: { prompt?: unknown } | null }).ask : undefined;
+    if (this.askPending === null && !this.source.running() && typeof ask?.prompt === 'string') this.askPending = ask.prompt;
   }
 
   /** Waits (bounded) until a panel that is still loading said ready; anything missed is replayed on ready. */

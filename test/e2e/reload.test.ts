@@ -1,5 +1,6 @@
 // The chat panel survives a window reload: the webview panel serializer brings the panel back with the finished
-// session (stepper, retrospective, proposed files and their decisions) without asking the model again.
+// session (stepper, retrospective, proposed files and their decisions) without asking the model again, and the
+// next-objective box it shows again still starts the next session.
 import * as assert from 'assert';
 import * as path from 'path';
 import * as ui from '../vscode/browser';
@@ -46,5 +47,12 @@ describe('e2e: the chat panel after a window reload', function () {
     assert.strictEqual(await row('src/styles.css').getAttribute('data-status'), 'proposed');
     assert.strictEqual(fake.requests.length, requests, 'a reload asks the model nothing');
     await shot(page, 'reload-restored');
+
+    // The next-objective box is back, and still answers the host's question: the objective starts the next session.
+    const box = wv.locator('footer textarea.objective-input');
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
+    await box.fill('Add a search box over the notes');
+    await box.press('Control+Enter');
+    await waitFor('the next session asks the model', async () => fake.requests.length > requests, 60_000);
   });
 });
