@@ -202,6 +202,23 @@ describe('cost cap: the runner', function () {
     assert.ok(!warnings.some((w) => /cannot be enforced/.test(w)), warnings.join('\n'));
   });
 
+  it("a session answered under a gateway alias has its cost in the metrics and the steps' records, as the cap counted it", async () => {
+    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
+    for (const t of demoReplies('task-alias2')) fake.enqueue({ text: t, model: 'corp-gateway/sonnet-latest' });
+    const res = await runSession({
+      workspace: ws,
+      model: 'claude-sonnet-4-6',
+      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
+      prompts,
+      objective: 'Add a dark mode',
+      taskId: 'task-alias2',
+      tools: false,
+    });
+    assert.ok(res.ok, res.error?.message);
+    assert.ok(res.costUsd! > 0);
+    assert.ok(Math.abs(res.metrics!.totalCostUsd! - res.costUsd!) < 1e-9, `metrics ${res.metrics!.totalCostUsd} vs spent ${res.costUsd}`);
+  });
+
   it('resuming under a cap a session whose earlier spend is unknown says the cap cannot be enforced', async () => {
     const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
     const r = demoReplies('task-unknown');

@@ -7,6 +7,7 @@
 // owns DA's answer request, the message that brings the answer back to DevA and the record kept in DevA's pair
 // artifact.
 import { toLlmError } from '../llm/errors';
+import { pricedModel } from '../llm/pricing';
 import { withStepRetry, type StepRetryOptions } from '../llm/retry';
 import { replyTurn } from '../llm/toolLoop';
 import { parseReply, repairPrompt } from '../reply/parser';
@@ -87,7 +88,7 @@ export async function askAnswer(o: AskOptions): Promise<AskResult> {
         try {
           const res = await o.llm.stream({ model: o.model, maxTokens: BLOCKER_ANSWER_MAX_TOKENS, system: o.system, messages, signal: o.signal }, () => undefined);
           usage = addUsage(usage, res.usage);
-          model = res.model || model;
+          model = pricedModel(res.model, model);
           return res;
         } catch (e) {
           const err = toLlmError(e, {});

@@ -5,6 +5,7 @@
 // what the step does with the reply is ./step.ts's.
 import * as path from 'path';
 import { toLlmError } from '../llm/errors';
+import { pricedModel } from '../llm/pricing';
 import { withStepRetry } from '../llm/retry';
 import { replyTurn, runToolLoop } from '../llm/toolLoop';
 import { addUsage, STEP_AGENT, type ChatMessage, type LlmClient, type LlmResult, type ParsedReply, type SessionEvent, type StepId, type Usage } from '../model/types';
@@ -221,7 +222,8 @@ export class StepConversation {
           const res = await this.o.llm.stream(request, (d) => extractor.push(d));
           extractor.end();
           this.usage = addUsage(this.usage, res.usage);
-          this.model = res.model || this.model;
+          // the model its step record prices it at: a gateway's alias without a price is the model asked for
+          this.model = pricedModel(res.model, this.model);
           return res;
         } catch (e) {
           const err = toLlmError(e, {});

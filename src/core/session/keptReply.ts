@@ -11,6 +11,7 @@ import type { PendingReply } from '../store';
 import type { ToolRunner } from '../tools/executor';
 import type { Answer, StepConversation } from './conversation';
 import type { SessionRun } from './step';
+import { pricedModel } from '../llm/pricing';
 
 /** Whether a step's reply is kept: only DevA's step has requests and checks after its reply validated. */
 export function keepsReply(step: StepId): boolean {
@@ -91,7 +92,7 @@ export class KeptReply {
       return null;
     }
     talk.usage = { ...ZERO_USAGE, ...reply.usage };
-    talk.model = reply.model || talk.model;
+    talk.model = pricedModel(reply.model, talk.model);
     talk.continuations = reply.continuations;
     talk.warnings.push(...reply.warnings);
     tools?.restore(reply.toolCalls, reply.readPaths);
