@@ -111,6 +111,8 @@ describe('Go imports (symbolsOther.ts goImports; resolved by importGraph.ts)', (
     const go = ['package main', '', 'import "fmt"', 'import j "encoding/json"', 'import (', '\t"os"', '\tst "example.com/app/store" // the store', '\t_ "embed"', '\t. "example.com/app/dsl"', ')', 'func main() {}'].join('\n');
     assert.deepStrictEqual(scanFile('cmd/main.go', go).imports, ['go:fmt', 'go:encoding/json', 'go:os', 'go:example.com/app/store', 'go:embed', 'go:example.com/app/dsl']);
     assert.deepStrictEqual(scanFile('src/a.ts', 'import "fmt"\n').imports, ['fmt'], 'TypeScript reads its own way');
+    const commented = 'package a\n\nimport (\n\t"fmt" // fmt.Println()\n\t"example.com/app/store"\n)\n';
+    assert.deepStrictEqual(scanFile('a.go', commented).imports, ['go:fmt', 'go:example.com/app/store'], 'a ) in a comment ends no group');
   });
 });
 

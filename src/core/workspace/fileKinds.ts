@@ -11,6 +11,8 @@ export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
 export const PYTHON_FILE = /\.pyi?$/;
 /** A Go source file (a test too), by its extension. */
 export const GO_FILE = /\.go$/;
+/** Go's test files' name stem (`parser_test.go`): `go build` leaves them out of their package. */
+const GO_TEST_AFFIX = /(?<=.)_test$/;
 
 /**
  * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
@@ -19,7 +21,7 @@ export const GO_FILE = /\.go$/;
  */
 const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
   [PYTHON_FILE, /^test_(?=.)|(?<=.)_test$/],
-  [GO_FILE, /(?<=.)_test$/],
+  [GO_FILE, GO_TEST_AFFIX],
   [/\.rb$/, /(?<=.)_(spec|test)$/],
   // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
   [/\.rs$/, /^test_(?=.)|(?<=.)_tests?$/],
@@ -37,6 +39,11 @@ export function nameStem(relPath: string): string {
   const stem = base.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
   const affix = testAffixOf(base);
   return affix ? stem.replace(affix, '') : stem;
+}
+
+/** A Go test file (`x_test.go`) by its name alone, wherever it is: not part of the package its folder builds. */
+export function isGoTestFile(relPath: string): boolean {
+  return GO_FILE.test(relPath) && GO_TEST_AFFIX.test(path.posix.basename(relPath).slice(0, -'.go'.length));
 }
 
 /**

@@ -2,11 +2,10 @@
 // whose module path prefixes it, and reaches every non-test .go file of that folder. Reads each go.mod's `module`
 // line once (again after a go.mod changed) and lists the folders' files once per resolution pass.
 import { dirOf } from './moduleAliases';
-import { GO_FILE } from './fileKinds';
+import { GO_FILE, isGoTestFile } from './fileKinds';
 
-/** A Go module's file, and a Go file that is a test: `go build` leaves it out of its package, no import reaches it. */
+/** A Go module's file. */
 export const GO_MOD = /(^|\/)go\.mod$/;
-const GO_TEST = /_test\.go$/;
 /** `module example.com/app` in a go.mod. */
 const GO_MODULE_LINE = /^module[ \t]+"?([^\s"]+)"?/m;
 
@@ -48,7 +47,7 @@ export class GoPackages {
     if (!this.folders) {
       this.folders = new Map();
       for (const p of this.paths()) {
-        if (!GO_FILE.test(p) || GO_TEST.test(p)) continue;
+        if (!GO_FILE.test(p) || isGoTestFile(p)) continue;
         const d = dirOf(p);
         const list = this.folders.get(d);
         if (list) list.push(p);

@@ -12,7 +12,7 @@
 // those of a block namespace, and Go's and Rust's public constants; Python's imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
-import { STYLE_EXT } from './fileKinds';
+import { GO_FILE, STYLE_EXT } from './fileKinds';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 
 export interface ScanResult {
@@ -90,7 +90,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
   } else {
     scanFallback(relPath, text, local);
     if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));
-    else if (/\.go$/i.test(relPath)) imports.push(...goImports(text));
+    else if (GO_FILE.test(relPath)) imports.push(...goImports(text));
   }
   const seen = new Set<string>();
   const symbols: string[] = [];

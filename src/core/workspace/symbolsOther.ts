@@ -108,8 +108,10 @@ export function pythonImports(text: string): string[] {
 
 /** The prefix of a Go import's specifier: the import path, resolved to a package folder by the graph (importGraph.ts). */
 export const GO_SPEC = 'go:';
-/** `import "a/b"`, `import name "a/b"`, and the lines of an `import ( … )` group. */
-const GO_IMPORT = /^import[ \t]+(?:[\w.]+[ \t]+)?"([^"\n]+)"|^import[ \t]*\(([^)]*)\)/gm;
+/** `import "a/b"`, `import name "a/b"`, and the start of an `import ( … )` group. */
+const GO_IMPORT = /^import[ \t]+(?:[\w.]+[ \t]+)?"([^"\n]+)"|^import[ \t]*\(/gm;
+/** The line that closes an import group (a `)` in a comment is no end). */
+const GO_GROUP_END = /^[ \t]*\)/gm;
 const GO_GROUP_LINE = /^[ \t]*(?:[\w.]+[ \t]+)?"([^"\n]+)"/gm;
 
 /**
@@ -119,9 +121,19 @@ const GO_GROUP_LINE = /^[ \t]*(?:[\w.]+[ \t]+)?"([^"\n]+)"/gm;
  */
 export function goImports(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(GO_IMPORT)) {
-    if (m[1]) out.push(GO_SPEC + m[1]);
-    else for (const l of (m[2] ?? '').matchAll(GO_GROUP_LINE)) out.push(GO_SPEC + l[1]);
+  const starts = new RegExp(GO_IMPORT);
+  const end = new RegExp(GO_GROUP_END);
+  for (let m = starts.exec(text); m; m = starts.exec(text)) {
+    if (m[1]) {
+      out.push(GO_SPEC + m[1]);
+      continue;
+    }
+    // a group's lines, up to its closing line; the next import is looked for after it (linear in the text)
+    end.lastIndex = starts.lastIndex;
+    const close = end.exec(text);
+    if (!close) break;
+    for (const l of text.slice(starts.lastIndex, close.index).matchAll(GO_GROUP_LINE)) out.push(GO_SPEC + l[1]);
+    starts.lastIndex = close.index + close[0].length;
   }
   return out;
 }
