@@ -62,7 +62,6 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   });
 }
 
-/** The CLI with `input` on stdin (runCli alone gives none). */
 /** A signal sent to the CLI once `when()` holds (polled); the run fails when it never does within `waitMs`. */
 export interface Interrupt {
   when: () => boolean;
@@ -77,6 +76,7 @@ export function interruptCli(args: string[], env: Record<string, string | undefi
   return runCli(args, env, 90_000, undefined, interrupt);
 }
 
+/** The CLI with `input` on stdin (runCli alone gives none). */
 export function runCliWithInput(args: string[], env: Record<string, string>, input: string | Uint8Array): Promise<CliRun> {
   return runCli(args, env, 60000, input);
 }

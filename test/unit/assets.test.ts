@@ -38,6 +38,28 @@ describe('assets: loadCape', () => {
   const cleanup: string[] = [];
   after(() => cleanup.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+  it('a file that goes away while the folder is read is reported, never thrown', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-gone-'));
+    cleanup.push(root);
+    fs.mkdirSync(path.join(root, '1_product'), { recursive: true });
+    fs.writeFileSync(path.join(root, '1_product', 'gone.md'), '# Gone\n');
+    fs.writeFileSync(path.join(root, '1_product', 'kept.md'), '# Kept\n');
+    const stat = fs.promises.stat;
+    // the file is removed between the folder's listing and its stat
+    fs.promises.stat = (async (p: fs.PathLike, o?: fs.StatOptions) => {
+      if (String(p).endsWith('gone.md')) fs.rmSync(String(p), { force: true });
+      return stat(p, o as never);
+    }) as typeof fs.promises.stat;
+    try {
+      const cape = await loadCape(root);
+      assert.ok(cape.files.has('1_product/kept.md'));
+      assert.ok(!cape.files.has('1_product/gone.md'));
+      assert.ok(cape.issues.some((i) => i.path === '1_product/gone.md'), JSON.stringify(cape.issues));
+    } finally {
+      fs.promises.stat = stat;
+    }
+  });
+
   it('loads the original CLI cape/ as-is, with only "missing" issues', async () => {
     const capeDir = path.join(originalProjectDir(), 'cape');
     const onDisk = fs

@@ -221,7 +221,9 @@ export async function loadCape(capeDir: string): Promise<CapeAssets> {
             continue;
           }
           reported.add(childRel);
-          const bytes = over.length ? 0 : Math.min((await fs.promises.stat(target)).size, MAX_ASSET_BYTES);
+          // a file gone since the listing counts nothing here; loadOne reports it unreadable
+          const size = over.length ? 0 : ((await fs.promises.stat(target).catch(() => null))?.size ?? 0);
+          const bytes = Math.min(size, MAX_ASSET_BYTES);
           if (over.length || loadedBytes + bytes > MAX_CAPE_BYTES) {
             over.push(childRel);
             continue;

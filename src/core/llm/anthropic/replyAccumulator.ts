@@ -1,8 +1,9 @@
 // One streamed reply assembled from the Messages API's raw events (ReplyAccumulator): its text, its tool calls (input
 // parsed once a block is complete; a call written wrong keeps `{}` and says why), the stop reason and the usage so
-// far — also of a request that broke off, whose output tokens are estimated from what it streamed. An event the API
-// would not send (a field missing, a block index that is no index) is a malformed stream, never a TypeError. Type
-// imports of the SDK only.
+// far — also of a request that broke off, whose output tokens are estimated from what it streamed. Never a TypeError:
+// a message_start without its message or a message_delta without its usage or delta keeps what is known; a block
+// event without its content, delta or text, or with an index that is no index, is a malformed stream. Type imports of
+// the SDK only.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmResult, ToolCall, Usage } from '../../model/types';
 import { oneLine, shorten } from '../../text/cut';
