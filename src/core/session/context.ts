@@ -25,7 +25,8 @@ import { CONTEXT_MATRIX, type ContextSource } from './matrix';
 
 export { minifyMarkdown, packAssets } from './packing';
 export { compact, markdownParts, pickKeys, RETRO_OUTLINE_BUDGET, retroAgentDigest } from './outputs';
-export { renderSources, roleSection, TEAM_PART_BUDGET, WHOLE_DOMAIN_LIMIT } from './sources';
+export { renderSources } from './sources';
+export { roleSection, TEAM_PART_BUDGET, WHOLE_DOMAIN_LIMIT } from './assetSources';
 
 export { CONTEXT_MATRIX, domainFolderReaders, type ContextSource } from './matrix';
 

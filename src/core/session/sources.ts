@@ -1,14 +1,15 @@
 // Each context source's text as a step receives it (renderSource): the objective, the Cape Master's opening parts,
 // POA's criteria and scope, DA's specifications, the role's cape/ domain files (whole, or packed for this work when
-// too big), the DoR / DoD / process parts a role needs, the workspace section, and the retrospective's sections.
+// too big: ./assetSources.ts), the DoR / DoD / process parts a role needs, the workspace section, and the
+// retrospective's sections.
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
-import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
+import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
 import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
 import { toolBoundsText } from '../tools/specs';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
-import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
+import { STEP_AGENT, isPlainObject as isObject, type StepId, type WorkerAgent } from '../model/types';
 import { reviewedChanges } from './retroReview';
 import type { RankQuery } from '../workspace';
 import type { ContextInputs } from './context';
@@ -17,59 +18,9 @@ import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
 import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuestions';
 import { watchOutsFor } from './watchOuts';
-import { ROLE_MENTION } from '../reply/agentNames';
-import { clip, clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
+import { clip } from './packing';
 import { projectOutline } from './outline';
-import { withFenceClosed } from '../text';
-
-/**
- * Pulls the sections of a markdown document whose heading names the role (ROLE_MENTION: "## DA (Designer agent)",
- * "## デザイナー"), with their subsections; the whole text when none does. `#` lines inside code fences are not headings.
- */
-export function roleSection(markdown: string, agent: WorkerAgent): string {
-  const out: string[] = [];
-  let level = 0;
-  for (const s of splitSections(markdown)) {
-    if (s.level === 0) continue;
-    if (level && s.level <= level) level = 0;
-    if (!level && ROLE_MENTION[agent].test(s.title)) level = s.level;
-    if (level) out.push(s.body ? `${s.headingLine}\n${s.body}` : s.headingLine);
-  }
-  return out.length ? out.join('\n\n').trim() : markdown.trim();
-}
-
-// The framework's role files (e.g. 1_product/0_role.md) repeat the role prompt: they would only take the project's room.
-const FRAMEWORK_FILES = new Set<string>(GENERIC_CAPE_FILES);
-
-/**
- * A role's own domain files (cape/1_product for POA, …) go in whole when they total at most this many characters
- * (as sent: minified, with their path lines). Beyond it they are packed into this budget, every file keeping its
- * opening section (packAssets).
- */
-export const WHOLE_DOMAIN_LIMIT = 32_000;
-
-/** The project's files of a cape/ domain folder (not the framework's role files, not empty ones), by path. */
-function domainFiles(inputs: ContextInputs, folder: string): [string, string][] {
-  return [...inputs.assets.entries()]
-    .filter(([rel, text]) => rel.startsWith(folder + '/') && !FRAMEWORK_FILES.has(rel) && text.trim())
-    .sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** The role's domain files: whole (the same in every session, so cacheable) or, when too big, packed for this work. */
-export function assetsUnder(inputs: ContextInputs, folder: string, step: StepId): { text: string; whole: boolean } {
-  const files = domainFiles(inputs, folder);
-  const budget = inputs.assetBudget?.[step] ?? WHOLE_DOMAIN_LIMIT;
-  const whole = packAssets(files, Infinity, '');
-  if (whole.length <= budget) return { text: whole, whole: true };
-  return { text: packAssets(files, budget, relevanceQuery(step, inputs), ROLE_FOCUS[step]), whole: false };
-}
-
-/** The domain folder each assets source sends, and its section's title. */
-const ASSET_SOURCES: Partial<Record<ContextSource, { folder: string; title: string }>> = {
-  'assets:1_product': { folder: '1_product', title: 'Product context (cape/1_product)' },
-  'assets:2_design': { folder: '2_design', title: 'Design context (cape/2_design)' },
-  'assets:3_development': { folder: '3_development', title: 'Development context (cape/3_development)' },
-};
+import { ASSET_SOURCES, assetsUnder, cmOpening, domainFiles, teamPart } from './assetSources';
 
 /**
  * A source's text as `step` receives it, and whether that text is the same in every session as far as the domain
@@ -83,30 +34,6 @@ export function renderStepSource(source: ContextSource, step: StepId, inputs: Co
   return { text: section(assets.title, packed.text), whole: packed.whole };
 }
 
-/** Budget (characters) of each team part: the DoR / DoD lines and the session process. */
-export const TEAM_PART_BUDGET = 4000;
-
-/**
- * Sections each role always needs from its files whatever the objective, matched on their heading path (trials: DA
- * lost the colour palette and DevA the test runner to sections that merely shared words with the objective).
- */
-const ROLE_FOCUS: Partial<Record<StepId, RegExp>> = {
-  poa: /persona|user|goal|backlog|milestone|ペルソナ|ユーザー|目標|バックログ|マイルストーン/i,
-  da: /colou?r|palette|typograph|font|accessib|contrast|色|カラー|フォント|アクセシビリティ/i,
-  deva: /test|tooling|command|convention|structure|folder|テスト|ツール|コマンド|規約|構成/i,
-};
-
-/** What the step's work is about: used to rank asset sections when they do not all fit. */
-function relevanceQuery(step: StepId, inputs: ContextInputs): string {
-  const opening = cmOpening(inputs);
-  const agent = STEP_AGENT[step];
-  const parts = [inputs.objective, opening?.session_brief ?? ''];
-  if (agent !== 'CM') parts.push(opening?.coaching_notes?.[agent as WorkerAgent] ?? '');
-  if (step === 'da' || step === 'deva') parts.push(compact(inputs.envelopes.poa?.output));
-  if (step === 'deva') parts.push(compact(inputs.envelopes.da?.output));
-  return parts.join('\n');
-}
-
 /**
  * What the workspace is ranked by: the objective, the upstream work (POA's criteria and scope, DA's specs) and, for
  * DevA, the files DA read with its tools.
@@ -118,26 +45,11 @@ function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
   return { objective: inputs.objective, work: work.join('\n'), ...(read.length ? { read: { by: 'DA', files: read } } : {}) };
 }
 
-function asset(inputs: ContextInputs, rel: string): string {
-  return (inputs.assets.get(rel) ?? '').trim();
-}
-
-/** A team file (or the agent's part of it), within TEAM_PART_BUDGET; a fence it leaves open is closed. */
-function teamPart(inputs: ContextInputs, rel: string, worker: WorkerAgent | null): string {
-  const text = asset(inputs, rel);
-  return clipMarkdown(withFenceClosed(minifyMarkdown(worker ? roleSection(text, worker) : text)), TEAM_PART_BUDGET);
-}
-
 // POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.
 const POA_ACCEPTANCE = /accept|criteria|stor(y|ies)|given|\bac\b|受け入れ|ストーリー|基準/i;
 const POA_SCOPE = /scope|exclu|moscow|priorit|open_question|question|constraint|スコープ|除外|優先|持ち越し|質問|制約/i;
 // DA's rationale/summary prose is for the retro; DevA gets the specifications and handoff notes.
 const DA_NOT_FOR_DEVA = /rationale|philosophy|assessment|summary|approach|理由|方針|サマリー|根拠/i;
-
-function cmOpening(inputs: ContextInputs): CmOpeningOutput | null {
-  const env = inputs.envelopes.cm_open;
-  return env && isObject(env.output) ? (env.output as unknown as CmOpeningOutput) : null;
-}
 
 /** Commands as code spans (`npm test`), for the sections that name them. */
 function codeList(commands: readonly string[] | undefined): string[] {
