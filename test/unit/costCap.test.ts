@@ -7,9 +7,8 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
 import { CostTracker, capUnenforceable, estimateRequest } from '../../src/core/llm/costCap';
-import { pricedModel } from '../../src/core/llm/pricing';
 import { tokensAtLeast, tokensAtMost } from '../../src/core/llm/tokens';
-import { costUsd } from '../../src/core/llm/pricing';
+import { costUsd, pricedModel } from '../../src/core/llm/pricing';
 import type { SessionEvent } from '../../src/core/model/types';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
@@ -116,17 +115,24 @@ describe('cost cap: the runner', function () {
   this.timeout(30000);
   let fake!: FakeAnthropic;
   useFakeAnthropic({ chunkSize: 64 }, (f) => (fake = f));
+  /** A session's options on a fresh demo workspace, through the fake server, without tools. */
+  const sessionBase = (taskId: string, model = 'claude-sonnet-4-6') => ({
+    workspace: workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace')),
+    model,
+    llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
+    prompts,
+    taskId,
+    tools: false as const,
+  });
 
   it('stops before a repair request that could pass the cap, keeps what was spent, and resume completes', async () => {
-    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
     const r = demoReplies('task-cap');
     // The CM opening is invalid: its repair request (worst case ≥ 5,000 output tokens = $0.075) would pass a cap
     // set above the first request's worst case (about $0.10) but below what it costs ($0.048) plus the repair's worst case.
     fake.enqueue({ text: 'not an envelope', usage: { input_tokens: 1000, output_tokens: 3000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } });
     const events: SessionEvent[] = [];
-    const llm = new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 });
     const first = costUsd('claude-sonnet-4-6', { inputTokens: 1000, outputTokens: 3000, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 })!;
-    const base = { workspace: ws, model: 'claude-sonnet-4-6', llm, prompts, taskId: 'task-cap', tools: false as const };
+    const base = sessionBase('task-cap');
     // Room for the first request's worst case, not for a second one.
     const opening = await runSession({ ...base, objective: 'Add a dark mode', maxCostUsd: 0.13, onEvent: (e) => events.push(e) });
     assert.strictEqual(opening.ok, false);
@@ -140,7 +146,7 @@ describe('cost cap: the runner', function () {
     const costs = events.filter((e): e is Extract<SessionEvent, { type: 'cost' }> => e.type === 'cost');
     assert.deepStrictEqual(costs.map((c) => c.capUsd), [0.13, 0.13]);
     assert.strictEqual(costs[0].spentUsd, 0);
-    const state = JSON.parse(fs.readFileSync(path.join(ws, 'cape/5_sessions/state/task-cap.json'), 'utf8'));
+    const state = JSON.parse(fs.readFileSync(path.join(base.workspace, 'cape/5_sessions/state/task-cap.json'), 'utf8'));
     assert.strictEqual(state.status, 'failed');
     assert.ok(Math.abs(state.costUsd - first) < 1e-9, 'the spend is kept in the state for the next run');
 
@@ -160,41 +166,19 @@ describe('cost cap: the runner', function () {
   });
 
   it('warns that an unpriced model cannot be capped, and runs', async () => {
-    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
     for (const t of demoReplies('task-free')) fake.enqueue({ text: t, model: 'local-model' });
     const warnings: string[] = [];
-    const res = await runSession({
-      workspace: ws,
-      model: 'local-model',
-      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
-      prompts,
-      objective: 'Add a dark mode',
-      taskId: 'task-free',
-      tools: false,
-      maxCostUsd: 0.01,
-      onWarning: (w) => warnings.push(w),
-    });
+    const res = await runSession({ ...sessionBase('task-free', 'local-model'), objective: 'Add a dark mode', maxCostUsd: 0.01, onWarning: (w) => warnings.push(w) });
     assert.ok(res.ok, res.error?.message);
     assert.strictEqual(res.costUsd, null);
     assert.ok(warnings.some((w) => /cost cap of \$0\.01 cannot be enforced: the model "local-model" has no known price/.test(w)), warnings.join('\n'));
   });
 
   it('a response naming a gateway alias without a price is priced at the model asked for: the cap holds', async () => {
-    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
     const usage = { input_tokens: 20000, output_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     for (const t of demoReplies('task-alias')) fake.enqueue({ text: t, model: 'corp-gateway/sonnet-latest', usage });
     const warnings: string[] = [];
-    const res = await runSession({
-      workspace: ws,
-      model: 'claude-sonnet-4-6',
-      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
-      prompts,
-      objective: 'Add a dark mode',
-      taskId: 'task-alias',
-      tools: false,
-      maxCostUsd: 0.2,
-      onWarning: (w) => warnings.push(w),
-    });
+    const res = await runSession({ ...sessionBase('task-alias'), objective: 'Add a dark mode', maxCostUsd: 0.2, onWarning: (w) => warnings.push(w) });
     const one = costUsd('claude-sonnet-4-6', { inputTokens: 20000, outputTokens: 4000, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 })!;
     assert.strictEqual(res.error?.kind, 'cost_cap', res.error?.message);
     assert.ok(Math.abs(res.costUsd! - one) < 1e-9, `spent ${res.costUsd}, one request at Sonnet's price is ${one}`);
@@ -203,31 +187,21 @@ describe('cost cap: the runner', function () {
   });
 
   it("a session answered under a gateway alias has its cost in the metrics and the steps' records, as the cap counted it", async () => {
-    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
     for (const t of demoReplies('task-alias2')) fake.enqueue({ text: t, model: 'corp-gateway/sonnet-latest' });
-    const res = await runSession({
-      workspace: ws,
-      model: 'claude-sonnet-4-6',
-      llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }),
-      prompts,
-      objective: 'Add a dark mode',
-      taskId: 'task-alias2',
-      tools: false,
-    });
+    const res = await runSession({ ...sessionBase('task-alias2'), objective: 'Add a dark mode' });
     assert.ok(res.ok, res.error?.message);
     assert.ok(res.costUsd! > 0);
     assert.ok(Math.abs(res.metrics!.totalCostUsd! - res.costUsd!) < 1e-9, `metrics ${res.metrics!.totalCostUsd} vs spent ${res.costUsd}`);
   });
 
   it('resuming under a cap a session whose earlier spend is unknown says the cap cannot be enforced', async () => {
-    const ws = workspaceWithOriginalCape('cape-costcap-', path.join(demoDir(), 'workspace'));
     const r = demoReplies('task-unknown');
     fake.enqueue({ text: r[0] }, { text: 'not an envelope' }, { text: 'still not an envelope' });
-    const base = { workspace: ws, model: 'claude-sonnet-4-6', llm: new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 }), prompts, taskId: 'task-unknown', tools: false as const };
+    const base = sessionBase('task-unknown');
     const failed = await runSession({ ...base, objective: 'Add a dark mode' });
     assert.strictEqual(failed.error?.kind, 'invalid_reply');
     // what an earlier version wrote for a response from a model without a price
-    const file = path.join(ws, 'cape/5_sessions/state/task-unknown.json');
+    const file = path.join(base.workspace, 'cape/5_sessions/state/task-unknown.json');
     fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), costUsd: null }));
     for (const t of r.slice(1)) fake.enqueue({ text: t });
     const warnings: string[] = [];
