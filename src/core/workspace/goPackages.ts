@@ -26,11 +26,6 @@ export class GoPackages {
     if (modules) this.modules = null;
   }
 
-  /** Whether a folder is a module's root: its package's import path is the module path, whatever the folder's name. */
-  isModuleRoot(dir: string, has: (rel: string) => boolean): boolean {
-    return !dir || has(`${dir}/go.mod`);
-  }
-
   /** The workspace files of the package an import path names; none for the standard library's and other modules'. */
   files(importPath: string): string[] {
     if (!this.modules) {

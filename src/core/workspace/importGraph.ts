@@ -184,7 +184,7 @@ export class ImportGraph {
       names.add(stem || base);
       dirs.add(dir);
       if (GO_FILE.test(p)) {
-        if (this.go.isModuleRoot(dir, (rel) => this.files.has(rel))) everyGoImporter = true;
+        if (!dir || this.files.has(`${dir}/go.mod`)) everyGoImporter = true; // a module's root folder
         else names.add(dir.slice(dir.lastIndexOf('/') + 1));
       }
       if (stem === 'index' || stem === '__init__') {
