@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnSync } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import { runCheck } from '../../src/core';
 import { processRunning as alive } from '../helpers/checksSession';
 
@@ -28,6 +28,49 @@ describe('checks: a run ends with its command', function () {
       assert.ok(!alive(pid), "the check's process is killed");
     } finally {
       if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  /** A Node process running one check (`sleep 30`, its pid written to `pid`) with `setup` run first; resolves once it runs. */
+  async function processRunningACheck(dir: string, setup = '') {
+    const run = require.resolve('../../src/core/checks/run');
+    const script = `${setup}; require(${JSON.stringify(run)}).runCheck({ command: 'sleep 30 & echo $! > pid; wait', cwd: ${JSON.stringify(dir)}, round: 0 });`;
+    const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout.on('data', (d) => (out += d));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.on('exit', (code, signal) => r({ code, signal })));
+    for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, 'pid')); i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100)); // the pid written whole
+    return { proc, ended, pid: Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8')), out: () => out };
+  }
+
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+    it(`a process ended by ${signal} while a check runs (nothing of its own handling it) still ends by it, and the check is killed`, async () => {
+      const dir = tmp();
+      const p = await processRunningACheck(dir);
+      p.proc.kill(signal);
+      const ended = await p.ended;
+      await new Promise((r) => setTimeout(r, 200));
+      try {
+        assert.strictEqual(ended.signal, signal, 'the process ends by the signal, as it would have');
+        assert.ok(!alive(p.pid), "the check's process is killed");
+      } finally {
+        if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
+      }
+    });
+  }
+
+  it("a process that handles SIGTERM itself (the CLI's Stop) decides: the checks do not end it first", async () => {
+    const dir = tmp();
+    const p = await processRunningACheck(dir, `process.on('SIGTERM', () => { console.log('handled'); process.exit(0); })`);
+    p.proc.kill('SIGTERM');
+    const ended = await p.ended;
+    await new Promise((r) => setTimeout(r, 200));
+    try {
+      assert.deepStrictEqual([ended.code, p.out().trim()], [0, 'handled']);
+      assert.ok(!alive(p.pid), "its exit kills the check's process");
+    } finally {
+      if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
     }
   });
 
