@@ -1,7 +1,7 @@
 // The extension's service container: created once in activate(), handed to every command, view and panel.
 // Each piece is a thin adapter over src/core; nothing here holds session logic of its own.
 import type * as vscode from 'vscode';
-import type { LlmClient, PromptAssets } from './core';
+import type { LlmClient, PromptAssets, TreeSize } from './core';
 import type { FileWatcherApi } from './workspace/fileWatcher';
 
 /** Settings under `cape.*` (see package.json contributes.configuration). */
@@ -17,8 +17,11 @@ export interface CapeSettings {
   tools?: { maxCalls: number; maxChars: number };
   /** cape.feedbackRounds: DevA → DA → DevA rounds per session (0: DevA's blockers are only reported). */
   feedbackRounds?: number;
-  /** cape.checks (configured commands; empty: detect and ask), cape.fixRounds, cape.checkTimeout (in ms here), cape.failFirst, cape.formatProposal. */
-  checks?: { commands: string[]; fixRounds: number; timeoutMs: number; failFirst?: boolean; format?: boolean };
+  /**
+   * cape.checks (configured commands; empty: detect and ask), cape.fixRounds, cape.checkTimeout (in ms here),
+   * cape.checkCopyLimit (in MB there, files and bytes here), cape.failFirst, cape.formatProposal.
+   */
+  checks?: { commands: string[]; fixRounds: number; timeoutMs: number; copyLimit?: TreeSize; failFirst?: boolean; format?: boolean };
   /** cape.maxSessionCostUsd: the session's cost cap in USD (absent: no cap). */
   maxSessionCostUsd?: number;
 }

@@ -41,6 +41,7 @@ const OPTIONS = {
   check: { type: 'string' },
   'fix-rounds': { type: 'string' },
   'check-timeout': { type: 'string' },
+  'check-copy-limit': { type: 'string' },
   'fail-first': { type: 'boolean' },
   'no-format': { type: 'boolean' },
   answer: { type: 'string' },

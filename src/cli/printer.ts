@@ -73,7 +73,7 @@ function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
         const failing = e.summary.filter((c) => !c.passed).map((c) => c.command);
         out.write(`  ✗ ${failing.join(', ')} fail${failing.length === 1 ? 's' : ''} as on the unchanged workspace (the same test cases): not the proposal's doing, so DevA was not asked to fix it\n`);
       } else {
-        const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'timeout' ? 'timed out' : `exit ${c.exitCode ?? 'none'}`})`);
+        const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'timeout' ? 'timed out' : c.status === 'error' ? 'could not start' : `exit ${c.exitCode ?? 'none'}`})`);
         const why = e.fixDeclined ? ' (DevA changed no file in its last one, so it was not asked again)' : '';
         out.write(`  ✗ checks still failing after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}${why}: ${failing.join(', ')}; DevA's last proposal is kept for review\n`);
       }

@@ -17,6 +17,7 @@ import {
   failFirstCommands,
   type ChecksConfig,
   costCapProblem,
+  copyLimitOfMb,
 } from '../core';
 import { type Parsed, UsageError } from './flags';
 
@@ -68,9 +69,19 @@ export function toolBoundsFrom(flags: Parsed['flags']): Partial<ToolBounds> | fa
   return toolsOn(bounds) ? bounds : false;
 }
 
+/** --check-copy-limit MB: a number of MB > 0, as the copy limit (copyLimitOfMb raises one under its minimum); undefined when not given. */
+function copyLimitFrom(flags: Parsed['flags']): ChecksConfig['copyLimit'] {
+  const v = flags['check-copy-limit'];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--check-copy-limit takes a number of MB > 0 (got "${String(v)}").`);
+  return copyLimitOfMb(n);
+}
+
 /**
  * The checks of `cape start/resume`: `--check CMD` (repeatable; `auto` = the detected ones), `--fix-rounds N`,
- * `--check-timeout S`, `--fail-first`, `--no-format`. Without --check, the detected commands are named and not run (`notRun`: the agents are told).
+ * `--check-timeout S`, `--check-copy-limit MB`, `--fail-first`, `--no-format`. Without --check, the detected commands
+ * are named and not run (`notRun`: the agents are told).
  */
 export async function checksFrom(
   flags: Parsed['flags'],
@@ -79,9 +90,12 @@ export async function checksFrom(
 ): Promise<{ config?: ChecksConfig; notRun?: string[] }> {
   const fixRounds = wholeNumber(flags, 'fix-rounds');
   const timeoutMs = secondsAsMs(flags['check-timeout'], 'check-timeout');
+  const copyLimit = copyLimitFrom(flags);
   const given = flags.check as string[] | undefined;
   if (!given) {
-    if (fixRounds !== undefined || timeoutMs !== undefined || flags['fail-first'] || flags['no-format']) throw new UsageError('--fix-rounds, --check-timeout, --fail-first and --no-format go with --check CMD (or --check auto).');
+    if (fixRounds !== undefined || timeoutMs !== undefined || copyLimit || flags['fail-first'] || flags['no-format']) {
+      throw new UsageError('--fix-rounds, --check-timeout, --check-copy-limit, --fail-first and --no-format go with --check CMD (or --check auto).');
+    }
     const detected = await detectChecks(workspace);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
@@ -105,7 +119,7 @@ export async function checksFrom(
   out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirstSaying})\n`);
   const formatter = flags['no-format'] ? null : await detectFormatter(workspace);
   if (formatter) out.write(`Before they run, the project's formatter (${formatter.name}) lays out DevA's files, as on save (--no-format to leave them as DevA wrote them)\n`);
-  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(failFirst ? { failFirst } : {}), ...(flags['no-format'] ? { format: false } : {}) } };
+  return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(copyLimit ? { copyLimit } : {}), ...(failFirst ? { failFirst } : {}), ...(flags['no-format'] ? { format: false } : {}) } };
 }
 
 /** --max-cost USD: an amount greater than 0. */

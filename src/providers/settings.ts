@@ -1,7 +1,7 @@
 // Reads and writes the `cape.*` settings (package.json contributes.configuration).
 import * as vscode from 'vscode';
 import type { CapeSettings } from '../services';
-import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, MIN_CHECK_TIMEOUT_MS, cleanCommandList } from '../core';
+import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, MIN_CHECK_TIMEOUT_MS, cleanCommandList, copyLimitOfMb, WORKSPACE_COPY_LIMIT } from '../core';
 
 export { DEFAULT_INIT_MODEL, DEFAULT_SESSION_MODEL };
 
@@ -35,6 +35,10 @@ export function readSettings(): CapeSettings {
       timeoutMs: (() => {
         const v = c.get<unknown>('checkTimeout');
         return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.max(MIN_CHECK_TIMEOUT_MS, Math.round(v * 1000)) : DEFAULT_CHECK_TIMEOUT_MS;
+      })(),
+      copyLimit: (() => {
+        const v = c.get<unknown>('checkCopyLimit');
+        return typeof v === 'number' && Number.isFinite(v) && v > 0 ? copyLimitOfMb(v) : WORKSPACE_COPY_LIMIT;
       })(),
     },
     ...(typeof cap === 'number' && Number.isFinite(cap) && cap > 0 ? { maxSessionCostUsd: cap } : {}),

@@ -28,7 +28,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   if (!vscode.workspace.isTrusted) return {};
   const s = services.settings().checks;
   if (!s) return {};
-  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.failFirst ? { failFirst: true } : {}), ...(s.format === false ? { format: false } : {}) } } : {});
+  const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.copyLimit ? { copyLimit: s.copyLimit } : {}), ...(s.failFirst ? { failFirst: true } : {}), ...(s.format === false ? { format: false } : {}) } } : {});
   if (s.commands.length) {
     const resolved = await resolveChecks(root, s.commands, 'setting');
     return config(resolved.commands.map((c) => c.command));

@@ -188,6 +188,24 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.deepStrictEqual(fs.readdirSync(tmp), []);
   });
 
+  it('a workspace past --check-copy-limit is not copied: its check says why, the session goes on without a fix round', async () => {
+    const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
+    // 1 MB allows 100 files: 150 small data files are past it, though far from 1 MB
+    for (let i = 0; i < 150; i++) fs.writeFileSync(path.join(ws, `fixture-${i}.txt`), 'x');
+    const tmp = tempDir('cape-checks-tmp-');
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: r[4] });
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'npm test', '--check-copy-limit', '1', '--json'], env(tmp));
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'no fix round');
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: false, exitCode: null, rounds: 1 }]);
+    assert.match(run.stderr, /✗ npm test could not start/);
+    assert.match(run.stderr, /not run: the workspace holds more than 100 files to copy/);
+    assert.match(run.stderr, /--check-copy-limit MB/);
+    assert.match(JSON.stringify(fake.requests[4].body.messages), /`npm test`: could not start/, 'the retrospective hears it did not run');
+    assert.deepStrictEqual(fs.readdirSync(tmp), [], 'nothing was copied');
+  });
+
   it('without --check the detected commands are named, not run; --check auto runs them', async () => {
     const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
     const r = demoReplies(TASK);
@@ -217,12 +235,14 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.ok(!JSON.stringify(fake.requests[0].body.system).includes('CAPE runs'), 'per session: not in the cached system prompt');
   });
 
-  it('refuses a bad --fix-rounds, --check-timeout or --idle-timeout before anything is sent', async () => {
+  it('refuses a bad --fix-rounds, --check-timeout, --check-copy-limit or --idle-timeout before anything is sent', async () => {
     const ws = workspaceWithOriginalCape('cape-checks-ws-', template);
     const cases: [string[], RegExp][] = [
       [['--check', 'auto', '--fix-rounds', 'two'], /--fix-rounds takes a whole number ≥ 0 \(got "two"\)/],
       [['--check', 'auto', '--fix-rounds', ''], /--fix-rounds takes a whole number ≥ 0 \(got ""\)/],
       [['--check', 'auto', '--check-timeout', '0'], /--check-timeout takes a number of seconds > 0 \(got "0"\)/],
+      [['--check', 'auto', '--check-copy-limit', '0'], /--check-copy-limit takes a number of MB > 0 \(got "0"\)/],
+      [['--check-copy-limit', '50'], /--check-copy-limit, --fail-first and --no-format go with --check CMD/],
       [['--idle-timeout', 'soon'], /--idle-timeout takes a number of seconds > 0 \(got "soon"\)/],
     ];
     for (const [flags, message] of cases) {

@@ -7,6 +7,7 @@ import { priceFor } from '../../src/core/llm/pricing';
 import { AGENT_NAME, STEP_IDS, STEP_LABEL, stepTitle } from '../../src/core/model/types';
 import { MIN_WORKSPACE_BUDGET } from '../../src/core/workspace/pack';
 import { MIN_CHECK_TIMEOUT_MS } from '../../src/core/checks/run';
+import { copyLimitOfMb, MIN_COPY_LIMIT_MB, WORKSPACE_COPY_LIMIT } from '../../src/core/checks/copyLimit';
 import { repoRoot } from '../helpers/fixtures';
 
 describe('one truth: model and step names', () => {
@@ -17,10 +18,17 @@ describe('one truth: model and step names', () => {
     assert.strictEqual(props['cape.initModel'].default, DEFAULT_INIT_MODEL);
   });
 
-  it("package.json's minimums of the budget and the check time limit are core's", () => {
+  it("package.json's minimums of the budget, the check time limit and the copy limit are core's", () => {
     const props = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')).contributes.configuration.properties;
     assert.strictEqual(props['cape.context.devBudget'].minimum, MIN_WORKSPACE_BUDGET);
     assert.strictEqual(props['cape.checkTimeout'].minimum * 1000, MIN_CHECK_TIMEOUT_MS);
+    assert.strictEqual(props['cape.checkCopyLimit'].minimum, MIN_COPY_LIMIT_MB);
+  });
+
+  it("package.json's default copy limit of the checks is core's, and its files per MB the description's", () => {
+    const props = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')).contributes.configuration.properties;
+    assert.deepStrictEqual(copyLimitOfMb(props['cape.checkCopyLimit'].default), WORKSPACE_COPY_LIMIT);
+    assert.match(props['cape.checkCopyLimit'].markdownDescription, new RegExp(`over ${copyLimitOfMb(1).files} files per MB`));
   });
 
   it('every default model has a list price', () => {

@@ -11,7 +11,7 @@ import { proposeFiles } from '../files/proposals';
 import { applyHunks } from '../edits/match';
 import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
-import { createScratch, disposeScratch } from './scratch';
+import { copyTooLarge, createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
@@ -20,6 +20,7 @@ import { casesOfTest } from './testNames';
 import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 import { detectFormatter, formatProposed, unformattedModified } from './format';
+import { notCopied } from './copyLimit';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -188,6 +189,9 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   const outcome: ChecksOutcome = { commands: opts.commands.slice(), runs: [], fixRounds: [], maxFixRounds, passed: false };
   let files = opts.files;
   if (!opts.commands.length) return { files, outcome: { ...outcome, passed: true } };
+  // a workspace too large to copy is not copied: its checks say why (copyLimit.ts)
+  const tooLarge = await copyTooLarge(opts.workspace, opts.capeFolder, opts.copyLimit);
+  if (tooLarge) return { files, outcome: notCopied(outcome, tooLarge, emit) };
   let scratch;
   try {
     scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal });

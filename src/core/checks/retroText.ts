@@ -10,7 +10,7 @@ const RETRO_ANSWER_CHARS = 240;
 /** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
 const FAIL_FIRST_TESTS = 8;
 
-const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : 'failed');
+const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : r.status === 'error' ? 'could not start' : 'failed');
 
 /** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first `max` test cases it reported failing. */
 function runSaying(r: CheckRun, max: number): string {
@@ -58,6 +58,8 @@ export function checksForRetro(outcome: ChecksOutcome): string {
   if (outcome.before) lines.push(failFirstSaying(outcome.before));
   const end = outcome.passed
     ? 'Every check passes on the final proposal.'
+    : outcome.runs.length && outcome.runs.every((r) => r.status === 'error')
+      ? 'No check could start (their output says why), so nothing tested the final proposal; it is kept for the human to review.'
     : outcome.failsAsBefore
       ? 'The final proposal fails only as the unchanged workspace does (the same test cases): the failure was already there, so no fix round was asked for it.'
       : outcome.fixDeclined

@@ -15,7 +15,9 @@ import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
 import { ancestorPath, CARGO_TARGET_FOLDER, foldersUpToRepoRoot, isDir, linkFolder, mirrorAncestors, SCRATCH_PREFIX } from './scratchAncestors';
-import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, type TreeSize } from './scratchCopy';
+import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, workspaceSkip } from './scratchCopy';
+import type { TreeSize } from './types';
+import { notCopiedReason, WORKSPACE_COPY_LIMIT } from './copyLimit';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -139,7 +141,7 @@ function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (s
   const left: TreeSize = { ...limit };
   const skip = (_rel: string, name: string) => SKIPPED.has(name);
   return async (src, dest) => {
-    const size = await measureTree(src, skip, left);
+    const size = await measureTree(src, skip, left, path.basename(src));
     if (size.files > left.files || size.bytes > left.bytes) {
       await linkFolder(src, dest);
       return;
@@ -152,12 +154,20 @@ function besideCopier(region: string, limit: TreeSize, signal?: AbortSignal): (s
 }
 
 /**
+ * Why the workspace is too large to copy for the checks (copyLimit.ts), measured as createScratch would copy it,
+ * before anything is copied; null when it is within `limit`.
+ */
+export async function copyTooLarge(workspace: string, capeFolder: string, limit: TreeSize = WORKSPACE_COPY_LIMIT): Promise<string | null> {
+  return notCopiedReason(await measureTree(workspace, workspaceSkip(capeFolder), limit, ''), limit);
+}
+
+/**
  * Copies the workspace (without .git and `capeFolder`) into a new temp folder; `besideLimit` (BESIDE_COPY_LIMIT by
- * default) bounds what is copied of the folders beside a monorepo package.
+ * default) bounds what is copied of the folders beside a monorepo package. The workspace itself is copied whole: the
+ * check loop measures it first (copyTooLarge).
  */
 export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize }): Promise<Scratch> {
   const top = await fsp.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX));
-  const cape = opts.capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
   const dispose = () => removeCopy(top);
   let real: string;
   try {
@@ -167,7 +177,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
     for (let i = 0; i < below.length; i++) region = path.dirname(region);
     const dir = await mirrorAncestors(workspace, below, top, besideCopier(region, opts.besideLimit ?? BESIDE_COPY_LIMIT, opts.signal));
     real = await fsp.realpath(dir);
-    await copyTree(region, workspace, dir, (rel, name) => SKIPPED.has(name) || rel === cape, '', opts.signal);
+    await copyTree(region, workspace, dir, workspaceSkip(opts.capeFolder), '', opts.signal);
   } catch (e) {
     await dispose().catch(() => undefined); // the copy's error is the one to tell
     throw e;

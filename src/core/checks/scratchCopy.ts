@@ -2,12 +2,14 @@
 // (LINKED_DEPENDENCY_DIRS) are linked, entry by entry when they link packages of the mirrored tree (npm, yarn and pnpm
 // workspaces), so those resolve to the copy; version control and the caches tools rebuild (SKIPPED), the build folders
 // of BUILD_FOLDERS and what cannot be read (UNCOPIABLE) are left out. measureTree tells what such a copy would hold,
-// for the folders beside a monorepo package that are copied only within a bound (scratchAncestors.ts).
+// for what is copied only within a bound: the workspace (copyLimit.ts), the folders beside a monorepo package
+// (scratch.ts).
 import { promises as fsp, constants as fsc, type Dirent } from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
 import { isEntryFolder, isOursInTemp, linkFolder, VERSION_CONTROL } from './scratchAncestors';
+import type { TreeSize } from './types';
 
 /** Folder names linked rather than copied, at any depth: installed dependencies, too big and not changed by DevA. */
 export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
@@ -22,6 +24,12 @@ export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
 
 /** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
 export const SKIPPED: ReadonlySet<string> = new Set([...VERSION_CONTROL, '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
+
+/** What a copy of the workspace leaves out (copyTree's `skip`): SKIPPED at any depth, and the cape folder at its place. */
+export function workspaceSkip(capeFolder: string): (rel: string, name: string) => boolean {
+  const cape = capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
+  return (rel, name) => SKIPPED.has(name) || rel === cape;
+}
 
 /**
  * Build output folders, left out of the copy when the build file that writes them is beside them (a `target/` or
@@ -163,17 +171,11 @@ async function linkEntries(src: string, dest: string, region: string, top: boole
   }
 }
 
-/** What a copy of a folder holds: its files and their bytes (see measureTree). */
-export interface TreeSize {
-  files: number;
-  bytes: number;
-}
-
 /**
- * What copyTree would copy of `src` (by its rule, planEntry, with the same `skip`; dependency folders and links are
- * linked, so not counted), counted until it passes `limit`: the figures then are past it, not the whole.
+ * What copyTree would copy of `src` (by its rule, planEntry, with the same `skip` and `rel`; dependency folders and
+ * links are linked, so not counted), counted until it passes `limit`: the figures then are past it, not the whole.
  */
-export async function measureTree(src: string, skip: (rel: string, name: string) => boolean, limit: TreeSize): Promise<TreeSize> {
+export async function measureTree(src: string, skip: (rel: string, name: string) => boolean, limit: TreeSize, rel: string): Promise<TreeSize> {
   const size: TreeSize = { files: 0, bytes: 0 };
   const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -189,6 +191,6 @@ export async function measureTree(src: string, skip: (rel: string, name: string)
       }
     }
   };
-  await walk(src, path.basename(src));
+  await walk(src, rel);
   return size;
 }

@@ -17,6 +17,12 @@ export interface CheckCommand {
 /** Fix rounds after a failing check, unless configured (`cape.fixRounds`, `--fix-rounds`). */
 export const DEFAULT_FIX_ROUNDS = 2;
 
+/** What a copy of a folder holds, or may hold: its files and their bytes (scratchCopy.ts measureTree, copyLimit.ts). */
+export interface TreeSize {
+  files: number;
+  bytes: number;
+}
+
 export interface ChecksConfig {
   commands: string[];
   /** Fix rounds allowed (0: the checks run once and their results are reported). Default DEFAULT_FIX_ROUNDS. */
@@ -36,6 +42,11 @@ export interface ChecksConfig {
    * `--no-format` to turn it off). On unless false.
    */
   format?: boolean;
+  /**
+   * The most the scratch copy of the workspace may hold (copyLimit.ts: `cape.checkCopyLimit`, `--check-copy-limit`);
+   * past it the checks do not run. Default WORKSPACE_COPY_LIMIT.
+   */
+  copyLimit?: TreeSize;
 }
 
 /**

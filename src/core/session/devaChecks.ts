@@ -28,6 +28,7 @@ export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ file
       outputCap: opts.outputCap,
       failFirst: opts.failFirst,
       format: opts.format,
+      copyLimit: opts.copyLimit,
       workspace: opts.workspace,
       capeFolder: opts.capeFolder,
       files: opts.files,
