@@ -15,6 +15,7 @@ import { DEFAULT_HOUSEKEEPING_SESSIONS } from '../core/kpt/housekeeping';
 import { KPT_STATUSES } from '../core/kpt/items';
 import { KptStatusError, type KptListedItem } from '../core/kpt/status';
 import { SessionStore } from '../core/store/store';
+import { withoutControls } from '../core/text/controls';
 
 export const KPT_USAGE = `cape kpt list --workspace DIR [--json]
        cape kpt mark --workspace DIR <id> <status>   (Tries: open | adopted | dropped; Problems: open | resolved)
@@ -51,13 +52,14 @@ function jsonItem(i: KptListedItem) {
   return { id: i.id, kind: i.kind, status: i.status, text: i.text, taskId: i.taskId, recurrence: i.recurrence, ...(i.statusBy ? { statusBy: i.statusBy } : {}) };
 }
 
+/** One item as a line; its text as text only (an item written before CAPE cleaned them may hold escape sequences). */
 function humanItem(i: KptListedItem): string {
   const rec = i.recurrence >= 2 ? ` ×${i.recurrence}` : '';
-  return `${i.id.padEnd(12)} ${i.kind.padEnd(7)} ${i.status.padEnd(8)}${rec} ${i.taskId ? `[${i.taskId}] ` : ''}${i.text}`;
+  return withoutControls(`${i.id.padEnd(12)} ${i.kind.padEnd(7)} ${i.status.padEnd(8)}${rec} ${i.taskId ? `[${i.taskId}] ` : ''}${i.text}`);
 }
 
 async function run(argv: string[], stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, what: 'kpt' | 'housekeeping'): Promise<number> {
-  const onWarning = (w: string): void => void stderr.write(`⚠ ${w}\n`);
+  const onWarning = (w: string): void => void stderr.write(`⚠ ${withoutControls(w)}\n`);
   if (what === 'housekeeping') {
     const { values, positionals } = parse(argv);
     if (values.help) return help(stdout);

@@ -1,4 +1,6 @@
 // The CLI's live transcript: session events (voices, steps, tool calls, checks, warnings, metrics) as readable lines.
+// Everything it writes goes through withoutControls (core/text/controls.ts): voices, conversation turns, KPT items,
+// questions and check output are a model's or a program's words, never commands to the terminal.
 
 import {
   STEP_AGENT,
@@ -11,7 +13,18 @@ import {
   type CheckRun,
   questionLine,
   UNBUILT_BEFORE,
+  withoutControls,
 } from '../core';
+
+/** Where the transcript goes: text only. */
+interface Out {
+  write(text: string): void;
+}
+
+/** `stream` writing text without escape sequences and control characters (line breaks and tabs stay). */
+function textOnly(stream: NodeJS.WritableStream): Out {
+  return { write: (text) => void stream.write(withoutControls(text)) };
+}
 
 /** " (3 test cases failing)" for a run on the unchanged workspace, or '' when it reported none failing. */
 function failingCases(r: CheckRun): string {
@@ -20,7 +33,7 @@ function failingCases(r: CheckRun): string {
 }
 
 /** One check event as transcript lines. */
-function printCheck(out: NodeJS.WritableStream, e: CheckEvent): void {
+function printCheck(out: Out, e: CheckEvent): void {
   switch (e.type) {
     case 'check-started':
       out.write(
@@ -86,7 +99,8 @@ function fmt(n: number | null): string {
 }
 
 /** Prints session events as a readable live transcript. */
-export function printer(out: NodeJS.WritableStream) {
+export function printer(stream: NodeJS.WritableStream) {
+  const out = textOnly(stream);
   let midLine = false;
   const nl = () => {
     if (midLine) out.write('\n');

@@ -20,6 +20,7 @@ import {
   DEFAULT_CAPE_FOLDER,
   summarizeChecks,
   shellWord,
+  withoutControls,
 } from '../core';
 import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
 import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom } from './settings';
@@ -42,7 +43,7 @@ export async function askDorQuestions(
   try {
     output.write(`\nThe Cape Master asks before the team starts (press Enter to leave one to the team's judgement):\n`);
     for (const [i, q] of questions.entries()) {
-      const line = await reader.ask(`${i + 1}. ${q}\n> `, signal);
+      const line = await reader.ask(`${i + 1}. ${withoutControls(q)}\n> `, signal);
       if (line === undefined) break;
       answers.push(line.trim());
     }
@@ -156,7 +157,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
         },
         onWarning: (w) => {
           warnings.push(w);
-          stderr.write(`⚠ ${w}\n`);
+          stderr.write(`⚠ ${withoutControls(w)}\n`);
         },
         signal: controller.signal,
       });
@@ -177,7 +178,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
     const ws = shellWord(workspace, 'posix');
     stderr.write(
       `\nSession ${result.taskId} is paused: the Cape Master needs ${q.length === 1 ? 'an answer' : `${q.length} answers`} before the team starts.\n` +
-        q.map((x, i) => `  ${i + 1}. ${x}\n`).join('') +
+        q.map((x, i) => `  ${i + 1}. ${withoutControls(x)}\n`).join('') +
         `Answer with: cape resume --workspace ${ws} --task ${result.taskId} ${q.map(() => '--answer "…"').join(' ')}\n` +
         `(answers in the order of the questions), or go on without: cape resume --workspace ${ws} --task ${result.taskId} --skip-questions\n`,
     );
@@ -194,7 +195,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
     files.forEach((f, i) => {
       if (f.status === 'applied') human.write(`  ✓ wrote ${f.relPath}\n`);
       // refused only now (changed since the proposal, a path that became unsafe, a failed write): say so here too
-      else if (f.status === 'refused' && before[i].status === 'proposed') human.write(`  ✗ not written ${f.relPath ?? f.path} — ${f.reason}\n`);
+      else if (f.status === 'refused' && before[i].status === 'proposed') human.write(withoutControls(`  ✗ not written ${f.relPath ?? f.path} — ${f.reason}\n`));
     });
   } else if (result.ok && files.some((f) => f.status === 'proposed')) {
     human.write(`\n${files.filter((f) => f.status === 'proposed').length} file(s) proposed, nothing written. Re-run with --apply to write them.\n`);

@@ -7,6 +7,7 @@ import { formatLocalMinute } from '../model/dates';
 import { kptStatusMarker, withoutStatusMarker } from './items';
 import { parseKpt, parseKptDocument, type KptDocument } from './document';
 import { oneLine } from '../text/cut';
+import { withoutControls } from '../text/controls';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
@@ -36,7 +37,8 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
 }
 
 /**
- * The session's new items per kind: one line each, without empty entries and duplicates. A status marker in the
+ * The session's new items per kind: one line each, as text only (no escape sequence reaches the file, nor a terminal
+ * that prints it: text/controls.ts), without empty entries and duplicates. A status marker in the
  * text is the model's (or what it quoted), not a decision: it would set the item's status on the next read (a
  * Problem written "resolved" would leave the digest), so it is dropped: statuses are set by status.ts alone.
  */
@@ -46,7 +48,7 @@ function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]>
     const seen = new Set<string>();
     for (const raw of lists[kind] ?? []) {
       if (typeof raw !== 'string') continue;
-      const text = oneLine(withoutStatusMarker(raw));
+      const text = oneLine(withoutStatusMarker(withoutControls(raw)));
       if (!text || seen.has(text)) continue;
       seen.add(text);
       out[kind].push({ kind, taskId, text });

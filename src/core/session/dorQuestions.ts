@@ -9,6 +9,7 @@ import { isPlainObject, type Envelope, type StepId } from '../model/types';
 import type { SessionState } from '../store';
 import { StepFailure } from './failure';
 import { sliceWhole } from '../text/cut';
+import { withoutControls } from '../text/controls';
 
 /** Questions kept from one opening (a few blocking questions, not a questionnaire). */
 export const MAX_DOR_QUESTIONS = 5;
@@ -35,15 +36,10 @@ export function dorQuestionsOf(env: Envelope | undefined): string[] {
     .map((q) => sliceWhole(q.trim(), 0, MAX_DOR_QUESTION_CHARS));
 }
 
-/** An answer as typed by the user: control and bidi characters (other than line breaks and tabs) removed, trimmed, bounded. */
+/** An answer as typed by the user: escape sequences, control and bidi characters (text/controls.ts) removed, trimmed, bounded. */
 export function cleanAnswer(text: unknown): string {
   if (typeof text !== 'string') return '';
-  const clean = text
-    .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .trim();
-  return sliceWhole(clean, 0, MAX_DOR_ANSWER_CHARS);
+  return sliceWhole(withoutControls(text).trim(), 0, MAX_DOR_ANSWER_CHARS);
 }
 
 /** Answers matched to the questions in order; a missing one says so, extra answers join the last question. */

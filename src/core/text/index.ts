@@ -3,8 +3,10 @@
 // scores all count shared bigrams through here; each domain keeps its own normalisation of the text before it.
 // Cutting text for the model without splitting a character (cut.ts) lives here too, writing a size in bytes for a
 // person (size.ts), a file's lines as tools and excerpts number them (lines.ts), and the Markdown line rules (fences,
-// headings) every reader of a team file uses (markdown.ts), and a value as one word of a shell command line (shell.ts).
+// headings) every reader of a team file uses (markdown.ts), a value as one word of a shell command line (shell.ts), and
+// text without terminal escape sequences and control characters (controls.ts).
 export * from './bigrams';
+export * from './controls';
 export * from './cut';
 export * from './lines';
 export * from './markdown';

@@ -1,0 +1,28 @@
+// Text safe to show or store as text: without terminal control sequences, control characters and bidi controls. A
+// model's reply (a voice, a KPT item, a question) or a user's typed answer may hold an ESC sequence that a terminal
+// obeys (OSC 52 writes the clipboard, CSI erases the lines above, OSC 8 plants a link) or a text-direction override
+// that shows the words in another order. The one rule of what is removed: the CLI's transcript, kpt_merged.md's items
+// and the Cape Master's answers all go through it.
+
+/**
+ * An ESC sequence whole: CSI (`ESC [ … final`), OSC / DCS / SOS / PM / APC up to BEL or ST (or the end of the line:
+ * what is left once the ESC is gone is plain text), or a two-character escape.
+ */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|[ -~]?)/g;
+
+/**
+ * Control characters but tab and line feed (C0, DEL, C1: U+009B is a CSI of its own), the zero-width space and the
+ * bidi controls (marks, embeddings, overrides, isolates). Joiners (U+200C, U+200D) stay: emoji and scripts need them.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The text without escape sequences (removed whole, so no `[2J` is left behind), control characters other than
+ * `\n` and `\t`, and bidi controls; line breaks written `\r\n` or `\r` become `\n` (a lone `\r` would go back to the
+ * start of the line and write over it).
+ */
+export function withoutControls(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '');
+}
