@@ -321,6 +321,13 @@ describe('envelope: CM retrospective', () => {
     assert.deepStrictEqual(env.reportedMetrics, {});
   });
 
+  it('reads a KPT list written as one multi-line string as its lines; a one-line string stays one item', () => {
+    const env = ok('cm_retro', retro({ kpt: { keep: '- 良かった点A\n- 良かった点B\n- 良かった点C', problem: '1. 問題X\n2. 問題Y', try: 'トライP\nトライQ' } }));
+    assert.deepStrictEqual(env.kpt, { keep: ['良かった点A', '良かった点B', '良かった点C'], problem: ['問題X', '問題Y'], try: ['トライP', 'トライQ'] });
+    assert.deepStrictEqual(ok('cm_retro', retro({ kpt: { keep: '- one item', problem: [], try: 'A, B and C' } })).kpt, { keep: ['- one item'], problem: [], try: ['A, B and C'] });
+    assert.deepStrictEqual((ok('cm_open', opening({ output: { ...(opening().output as object), watch_out: '・scope\n・tests\n' } })).output as CmOpeningOutput).watch_out, ['scope', 'tests']);
+  });
+
   it('tolerates agent/message as turn fields', () => {
     const env = ok('cm_retro', retro({ conversation: [{ agent: 'DA', message: 'hi' }] }));
     assert.deepStrictEqual(env.conversation, [{ speaker: 'DA', text: 'hi' }]);

@@ -1,7 +1,7 @@
 // text/markdown.ts: the fence and heading rules that kpt_merged.md, the team files' sections and an init file's
-// heading count all read by.
+// heading count all read by, and a list written as one text read as its items.
 import * as assert from 'assert';
-import { closesFence, fenceOpening, fenceTracker, headingOf } from '../../src/core/text/markdown';
+import { closesFence, fenceOpening, fenceTracker, headingOf, listItems } from '../../src/core/text/markdown';
 import { splitSections } from '../../src/core/session/packing';
 import { parseKpt } from '../../src/core/kpt';
 
@@ -59,5 +59,14 @@ describe('text: markdown line rules', () => {
     );
     const kpt = ['## Keep', '- [t1] kept', '```', '## Problem', '- [t1] fenced, not a problem', '```', '## Try', '- [t1] a try'].join('\n');
     assert.deepStrictEqual(parseKpt(kpt).map((i) => [i.kind, i.text]), [['keep', 'kept'], ['try', 'a try']]);
+  });
+
+  it('reads a list written as one text as its items: markers removed, blank lines dropped, wrapped items joined', () => {
+    assert.deepStrictEqual(listItems('- 良かった点A\n- 良かった点B\n\n- 良かった点C\n'), ['良かった点A', '良かった点B', '良かった点C']);
+    assert.deepStrictEqual(listItems('1. 問題X\r\n2) 問題Y\n* star\n+ plus'), ['問題X', '問題Y', 'star', 'plus']);
+    assert.deepStrictEqual(listItems('・トライP\n• トライQ'), ['トライP', 'トライQ']);
+    assert.deepStrictEqual(listItems('トライP\nトライQ'), ['トライP', 'トライQ'], 'no markers: a line per item');
+    assert.deepStrictEqual(listItems('- first item,\n  wrapped\n- second'), ['first item,\nwrapped', 'second']);
+    assert.deepStrictEqual(listItems('-1 is an offset\n-\n- '), ['-1 is an offset'], 'a dash without a space is text; an empty item is none');
   });
 });

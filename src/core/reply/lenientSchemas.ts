@@ -1,10 +1,11 @@
 // The tolerant building blocks of the envelope schemas (zod/mini): numbers and booleans written as strings, lists
-// written as one string or as objects, scores 1–5, the self-assessment and confidence, the fields every envelope
-// shares (agent, role, task_id, voice) and the check that the right agent answered. Their error texts are short and
-// concrete, so they can be quoted back to the model in the one repair request (./envelope.ts).
+// written as one string (a line per item) or as objects, scores 1–5, the self-assessment and confidence, the fields
+// every envelope shares (agent, role, task_id, voice) and the check that the right agent answered. Their error texts
+// are short and concrete, so they can be quoted back to the model in the one repair request (./envelope.ts).
 import * as z from '../model/schema';
 import { STEP_AGENT, isPlainObject, type StepId } from '../model/types';
 import { shorten } from '../text/cut';
+import { listItems } from '../text/markdown';
 import { normaliseAgentName } from './agentNames';
 
 export function describe(v: unknown): string {
@@ -49,10 +50,13 @@ function itemText(v: Record<string, unknown>): string | null {
   return parts.length > 0 ? parts.map(String).join(' — ') : null;
 }
 
-/** A list of strings, tolerating missing (→ []), a single string and scalar/object items. */
+/**
+ * A list of strings, tolerating missing (→ []), scalar/object items and a single string: one item when it is one line,
+ * else its lines as items (`"- A\n- B"` → A, B: text/markdown.ts listItems).
+ */
 export function toStringList(v: unknown): unknown {
   if (v === undefined || v === null) return [];
-  if (typeof v === 'string') return v.trim() === '' ? [] : [v];
+  if (typeof v === 'string') return /[\r\n]/.test(v.trim()) ? listItems(v) : v.trim() === '' ? [] : [v];
   if (!Array.isArray(v)) return v;
   return v.map((item) => {
     if (typeof item === 'string') return item;

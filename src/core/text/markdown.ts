@@ -1,7 +1,7 @@
 // The few Markdown line rules CAPE reads documents by (team files, kpt_merged.md, an init file's sections), after
 // CommonMark: a fence opens with 3+ backticks or tildes after at most 3 spaces and closes with a line of the same
 // character, at least as long; an ATX heading is 1–6 `#`, a space and its title. One rule, so that a `#` line inside
-// code is code for every reader alike.
+// code is code for every reader alike. And a list written as one text read as its items (listItems).
 
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
 // a closing run of `#` counts only after a space (`## Using C#` is titled `Using C#`)
@@ -63,4 +63,23 @@ export function fenceFor(text: string): string {
   let longest = 2;
   for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
   return '`'.repeat(longest + 1);
+}
+
+/** A list item's marker: `- `, `* `, `+ `, `1. `, `1) ` (a space or the line's end after it), or `・` / `•`. */
+const LIST_MARKER = /^\s*(?:[-*+](?:\s+|$)|\d{1,3}[.)](?:\s+|$)|[・•]\s*)/;
+
+/**
+ * A list written as one text (`"- A\n- B"`, `"1. X\n2. Y"`, `"P\nQ"`) as its items: one per line, the marker removed,
+ * blank lines dropped. When some lines have a marker, a line without one continues the item above (a wrapped item).
+ */
+export function listItems(text: string): string[] {
+  const lines = text.split(/\r\n?|\n/).filter((l) => l.trim() !== '');
+  const marked = lines.some((l) => LIST_MARKER.test(l));
+  const items: string[] = [];
+  for (const line of lines) {
+    const item = line.replace(LIST_MARKER, '').trim();
+    if (marked && !LIST_MARKER.test(line) && items.length) items[items.length - 1] += `\n${item}`;
+    else if (item) items.push(item);
+  }
+  return items;
 }
