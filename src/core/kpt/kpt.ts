@@ -8,6 +8,7 @@ import { kptStatusMarker, withoutStatusMarker } from './items';
 import { parseKpt, parseKptDocument, type KptDocument } from './document';
 import { oneLine } from '../text/cut';
 import { withoutControls } from '../text/controls';
+import { isPlaceholderItem } from '../text/placeholder';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
@@ -38,7 +39,8 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
 
 /**
  * The session's new items per kind: one line each, as text only (no escape sequence reaches the file, nor a terminal
- * that prints it: text/controls.ts), without empty entries and duplicates. A status marker in the
+ * that prints it: text/controls.ts), without empty entries, duplicates and placeholders ("なし", "N/A":
+ * text/placeholder.ts). A status marker in the
  * text is the model's (or what it quoted), not a decision: it would set the item's status on the next read (a
  * Problem written "resolved" would leave the digest), so it is dropped: statuses are set by status.ts alone.
  */
@@ -49,7 +51,7 @@ function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]>
     for (const raw of lists[kind] ?? []) {
       if (typeof raw !== 'string') continue;
       const text = oneLine(withoutStatusMarker(withoutControls(raw)));
-      if (!text || seen.has(text)) continue;
+      if (!text || seen.has(text) || isPlaceholderItem(text)) continue;
       seen.add(text);
       out[kind].push({ kind, taskId, text });
     }

@@ -21,6 +21,7 @@ import { STEP_AGENT, isPlainObject } from '../model/types';
 import { judgementsOf } from '../metrics/tsr';
 import { DEFAULT_ROLE, normaliseAgentName } from './agentNames';
 import { sliceWhole } from '../text/cut';
+import { isPlaceholderItem } from '../text/placeholder';
 import { agentCheck, assSchema, baseShape, confidenceSchema, describe, expected, stringList, voiceSchema } from './lenientSchemas';
 import { openingSchema, retroSchema } from './cmSchemas';
 
@@ -181,7 +182,8 @@ export const MAX_BLOCKER_CHARS = 2000;
 /**
  * DevA's `output.blockers`, tolerant to absence and to shape: a list of `{to, question}` (the question may be
  * written as text/item/…, `to` as an agent name in any spelling; missing → DA), or of plain strings (→ DA). Items
- * without a question are dropped, never a reason to reject the reply: blockers are optional.
+ * without a question, or whose question only says there is none ("なし", "N/A": text/placeholder.ts), are dropped,
+ * never a reason to reject the reply: blockers are optional.
  */
 export function blockersOf(output: unknown): Blocker[] {
   if (!isPlainObject(output)) return [];
@@ -198,7 +200,7 @@ export function blockersOf(output: unknown): Blocker[] {
       const q = item.question ?? item.q ?? item.text ?? item.issue ?? item.description;
       question = typeof q === 'string' ? q : null;
     }
-    if (question && question.trim()) out.push({ to, question: sliceWhole(question.trim(), 0, MAX_BLOCKER_CHARS) });
+    if (question && question.trim() && !isPlaceholderItem(question)) out.push({ to, question: sliceWhole(question.trim(), 0, MAX_BLOCKER_CHARS) });
   }
   return out;
 }

@@ -6,6 +6,7 @@ import * as z from '../model/schema';
 import { STEP_AGENT, isPlainObject, type StepId } from '../model/types';
 import { shorten } from '../text/cut';
 import { listItems } from '../text/markdown';
+import { isPlaceholderItem } from '../text/placeholder';
 import { normaliseAgentName } from './agentNames';
 
 export function describe(v: unknown): string {
@@ -52,18 +53,24 @@ function itemText(v: Record<string, unknown>): string | null {
 
 /**
  * A list of strings, tolerating missing (→ []), scalar/object items and a single string: one item when it is one line,
- * else its lines as items (`"- A\n- B"` → A, B: text/markdown.ts listItems).
+ * else its lines as items (`"- A\n- B"` → A, B: text/markdown.ts listItems). Items that only say there is nothing
+ * ("なし", "N/A": text/placeholder.ts) are left out, so `["None"]` is an empty list.
  */
 export function toStringList(v: unknown): unknown {
   if (v === undefined || v === null) return [];
-  if (typeof v === 'string') return /[\r\n]/.test(v.trim()) ? listItems(v) : v.trim() === '' ? [] : [v];
+  if (typeof v === 'string') {
+    const items = /[\r\n]/.test(v.trim()) ? listItems(v) : v.trim() === '' ? [] : [v];
+    return items.filter((item) => !isPlaceholderItem(item));
+  }
   if (!Array.isArray(v)) return v;
-  return v.map((item) => {
-    if (typeof item === 'string') return item;
-    if (typeof item === 'number' || typeof item === 'boolean') return String(item);
-    if (isPlainObject(item)) return itemText(item) ?? item;
-    return item;
-  });
+  return v
+    .map((item) => {
+      if (typeof item === 'string') return item;
+      if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+      if (isPlainObject(item)) return itemText(item) ?? item;
+      return item;
+    })
+    .filter((item) => typeof item !== 'string' || !isPlaceholderItem(item));
 }
 
 export const stringList = z.lazy(() => z.preprocess(toStringList, z.array(z.string(expected('a string')), expected('a list of strings'))));

@@ -10,6 +10,7 @@ import type { SessionState } from '../store';
 import { StepFailure } from './failure';
 import { sliceWhole } from '../text/cut';
 import { withoutControls } from '../text/controls';
+import { isPlaceholderItem } from '../text/placeholder';
 
 /** Questions kept from one opening (a few blocking questions, not a questionnaire). */
 export const MAX_DOR_QUESTIONS = 5;
@@ -26,12 +27,12 @@ export interface DorAnswer {
   answer: string;
 }
 
-/** The CM opening's blocking questions (bounded), or [] when it asked none. */
+/** The CM opening's blocking questions (bounded), or [] when it asked none (a "なし" is none: text/placeholder.ts). */
 export function dorQuestionsOf(env: Envelope | undefined): string[] {
   const out = env && isPlainObject(env.output) ? (env.output as { dor_check?: { questions?: unknown } }).dor_check?.questions : undefined;
   if (!Array.isArray(out)) return [];
   return out
-    .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+    .filter((q): q is string => typeof q === 'string' && q.trim() !== '' && !isPlaceholderItem(q))
     .slice(0, MAX_DOR_QUESTIONS)
     .map((q) => sliceWhole(q.trim(), 0, MAX_DOR_QUESTION_CHARS));
 }

@@ -6,6 +6,7 @@
 // retrospective request all read the same list (collectOpenQuestions).
 import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepId, type WorkerAgent } from '../model/types';
 import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outputs';
+import { isPlaceholderItem } from '../text/placeholder';
 
 /** The worker steps in session order: a role's answers settle questions of the roles before it. */
 const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
@@ -38,7 +39,7 @@ function itemsUnder(output: unknown, listed: (key: string) => boolean): unknown[
  * left out (`{"id": "OQ-01", "topic": "max-height", "detail": "…"}` → "max-height — …"); else the object, compact.
  */
 function questionText(item: unknown): string {
-  if (typeof item === 'string') return item.trim();
+  if (typeof item === 'string') return isPlaceholderItem(item) ? '' : item.trim();
   if (isPlainObject(item)) {
     const named = str(item.question) || str(item.text) || str(item.title);
     if (named) return named;

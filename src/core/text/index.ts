@@ -4,11 +4,13 @@
 // Cutting text for the model without splitting a character (cut.ts) lives here too, writing a size in bytes for a
 // person (size.ts), a file's lines as tools and excerpts number them (lines.ts), and the Markdown line rules (fences,
 // headings) every reader of a team file uses (markdown.ts), a value as one word of a shell command line (shell.ts), and
-// text without terminal escape sequences and control characters (controls.ts).
+// text without terminal escape sequences and control characters (controls.ts), and the list items that only say there
+// is nothing ("なし", "N/A": placeholder.ts).
 export * from './bigrams';
 export * from './controls';
 export * from './cut';
 export * from './lines';
 export * from './markdown';
+export * from './placeholder';
 export * from './size';
 export * from './shell';
