@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { CapeExtensionApi as Api } from './activation';
 import { loadSessionBundle } from './sessionBundle';
+import { inertLinks } from './core';
 
 /** What activate returns (`vscode.extensions.getExtension('cape-team.cape-vscode').exports`), used by tests. */
 export type CapeExtensionApi = Api;
@@ -115,7 +116,7 @@ class LazyCape {
   private report(err: Error): void {
     if (this.reported) return;
     this.reported = true;
-    void vscode.window.showErrorMessage(err.message);
+    void vscode.window.showErrorMessage(inertLinks(err.message));
   }
 
   private disposeShims(): void {

@@ -3,7 +3,7 @@
 // For automation the command accepts the key as its argument (a string or `{ key }`) and resolves to a
 // SetApiKeyResult without prompting.
 import * as vscode from 'vscode';
-import { DEFAULT_INIT_MODEL, validateApiKey, isLlmError } from '../core';
+import { DEFAULT_INIT_MODEL, validateApiKey, isLlmError, inertLinks } from '../core';
 import type { Services } from '../services';
 import { ApiKeyStore, maskKey } from '../providers/apiKey';
 import { effectiveBaseUrl } from '../providers/baseUrl';
@@ -76,7 +76,7 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
     if (!res) return { status: 'cancelled' };
     if (!res.ok) {
       notStored(key, res.error);
-      void vscode.window.showErrorMessage(`CAPE: ${res.error}`);
+      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${res.error}`));
       return { status: res.rejected ? 'rejected' : 'failed', error: res.error };
     }
     return stored(key);

@@ -3,7 +3,7 @@
 // stale check), Discard, and the rebuild after a window reload. Nothing is written to the workspace before Apply;
 // an untrusted workspace is read-only. The panel learns of every change through `onChange`.
 import * as vscode from 'vscode';
-import { reloadProposals, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
+import { reloadProposals, SessionStore, assertTaskId, type ProposedFile, type SessionEvent, inertLinks } from '../core';
 import type { FileDecision, FileView } from '../panel/protocol';
 import type { Services } from '../services';
 import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
@@ -68,7 +68,7 @@ export class ProposedFilesService implements vscode.Disposable {
     const entry = this.proposals.get(key);
     const root = this.services.workspaceRoot();
     if (!entry || !root) {
-      void vscode.window.showWarningMessage(`CAPE: ${key} is not among the current proposed files.`);
+      void vscode.window.showWarningMessage(inertLinks(`CAPE: ${key} is not among the current proposed files.`));
       return;
     }
     await openProposedDiff(entry, root, this.proposals.generation, this.content, viewColumn);

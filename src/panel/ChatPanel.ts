@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { renderPanelHtml } from './html';
 import { isSafeExternalHref, isWebviewMessage, type HostMessage, type SessionMessage } from './protocol';
 import type { Services } from '../services';
-import { isInside } from '../core';
+import { isInside, inertLinks } from '../core';
 
 export const CHAT_VIEW_TYPE = 'cape.chat';
 export const CHAT_TITLE = 'CAPE Session';
@@ -183,7 +183,7 @@ export class ChatPanel implements vscode.Disposable {
       real = fs.realpathSync.native(abs);
       realRoot = fs.realpathSync.native(root);
     } catch {
-      void vscode.window.showWarningMessage(`CAPE: ${rel} does not exist in the workspace.`);
+      void vscode.window.showWarningMessage(inertLinks(`CAPE: ${rel} does not exist in the workspace.`));
       return;
     }
     // the one "is inside" rule of core: a name that merely starts with two dots (`..notes.md`) is inside
@@ -193,7 +193,7 @@ export class ChatPanel implements vscode.Disposable {
       return;
     }
     if (!fs.statSync(real).isFile()) {
-      void vscode.window.showWarningMessage(`CAPE: ${rel} is not a file.`);
+      void vscode.window.showWarningMessage(inertLinks(`CAPE: ${rel} is not a file.`));
       return;
     }
     try {
@@ -206,7 +206,7 @@ export class ChatPanel implements vscode.Disposable {
       const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: this.besideColumn(), ...(selection ? { selection } : {}) });
       if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     } catch (err) {
-      void vscode.window.showErrorMessage(`CAPE: could not open ${rel}: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(inertLinks(`CAPE: could not open ${rel}: ${(err as Error).message}`));
     }
   }
 

@@ -3,7 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { type SessionResult } from '../core';
+import { type SessionResult, inertLinks } from '../core';
 
 export interface OutcomeContext {
   root: string;
@@ -49,7 +49,7 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
   const resumable = result.resumable;
   switch (error.kind) {
     case 'auth':
-      void vscode.window.showErrorMessage(`CAPE: ${error.message}`, 'Set API Key').then((c) => {
+      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${error.message}`), 'Set API Key').then((c) => {
         if (c) void vscode.commands.executeCommand('cape.setApiKey');
       });
       return;
@@ -62,18 +62,18 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
       return;
     case 'config':
       if (!fs.existsSync(path.join(ctx.root, ctx.capeFolder))) {
-        void vscode.window.showErrorMessage(`CAPE: ${error.message}`, 'Initialize Project').then((c) => {
+        void vscode.window.showErrorMessage(inertLinks(`CAPE: ${error.message}`), 'Initialize Project').then((c) => {
           if (c) void vscode.commands.executeCommand('cape.initProject');
         });
         return;
       }
-      void vscode.window.showErrorMessage(`CAPE: ${error.message}`);
+      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${error.message}`));
       return;
     default:
       // The panel shows Retry / Resume on the failed step; a notification helps when the panel is hidden.
       if (!ctx.panelVisible || !resumable) {
         void vscode.window
-          .showErrorMessage(`CAPE: ${error.message}`, ...(resumable ? ['Resume', 'Show Panel'] : ['Show Panel']))
+          .showErrorMessage(inertLinks(`CAPE: ${error.message}`), ...(resumable ? ['Resume', 'Show Panel'] : ['Show Panel']))
           .then((c) => {
             if (c === 'Resume' && result.taskId) ctx.resume(result.taskId);
             else if (c === 'Show Panel') ctx.showPanel();
@@ -87,7 +87,7 @@ export function reportCapeWarnings(warnings: readonly string[], output: vscode.L
   for (const w of warnings) output.warn(w);
   const first = warnings[0];
   const more = warnings.length > 1 ? ` (and ${warnings.length - 1} more)` : '';
-  void vscode.window.showWarningMessage(`CAPE: ${first}${more}`, 'Show Log').then((c) => {
+  void vscode.window.showWarningMessage(inertLinks(`CAPE: ${first}${more}`), 'Show Log').then((c) => {
     if (c) output.show(true);
   });
 }

@@ -4,7 +4,7 @@
 // Session abort the HTTP request through the run's AbortController. How a run ended is told by ./runOutcome.ts.
 import * as vscode from 'vscode';
 import { requireTrust, requireWorkspace } from '../commands/util';
-import { assertTaskId, runSession, toolsOn, type SessionEvent, type SessionResult } from '../core';
+import { assertTaskId, runSession, toolsOn, type SessionEvent, type SessionResult, inertLinks } from '../core';
 import type { Services } from '../services';
 import type { RunProgress } from './statusBar';
 import { stepLabel } from './stepLabels';
@@ -80,7 +80,7 @@ export class SessionRunner {
       try {
         assertTaskId(req.resumeTaskId);
       } catch (err) {
-        void vscode.window.showErrorMessage(`CAPE: ${(err as Error).message}`);
+        void vscode.window.showErrorMessage(inertLinks(`CAPE: ${(err as Error).message}`));
         return;
       }
     } else if (!req.objective || !req.objective.trim()) {
@@ -157,7 +157,7 @@ export class SessionRunner {
       // runSession reports model/config failures in its result; anything thrown is unexpected.
       const message = err instanceof Error ? err.message : String(err);
       this.services.output.error(`session failed unexpectedly: ${message}`);
-      void vscode.window.showErrorMessage(`CAPE: the session failed unexpectedly: ${message}`, 'Show Log').then((c) => {
+      void vscode.window.showErrorMessage(inertLinks(`CAPE: the session failed unexpectedly: ${message}`), 'Show Log').then((c) => {
         if (c) this.services.output.show(true);
       });
     } finally {

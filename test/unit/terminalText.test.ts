@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PassThrough, Writable } from 'stream';
-import { withoutControls } from '../../src/core/text/controls';
+import { inertLinks, withoutControls } from '../../src/core/text/controls';
 import { mergeKptText } from '../../src/core/kpt';
 import { printer } from '../../src/cli/printer';
 import { askDorQuestions } from '../../src/cli/session';
@@ -109,5 +109,19 @@ describe('model text as text only (text/controls.ts)', () => {
     assert.strictEqual(await cmdKpt('kpt', ['list', '--workspace', ws], out.stream, err.stream), 0, err.text());
     assert.ok(out.text().includes('[task-old] old'), out.text());
     assert.ok(!UNSAFE.test(out.text()), JSON.stringify(out.text()));
+  });
+});
+
+describe('model text in a VS Code notification plants no link (text/controls.ts inertLinks)', () => {
+  // VS Code's own link rule for notification messages (vs/base/common/linkedText.ts parseLinkedText)
+  const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+  it('keeps the words and breaks `[label](command:…)`, `(https://…)` and `(file:…)` links', () => {
+    const quoted = 'DevA wrote src/[Apply fix](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D).ts and [docs](https://evil.example) and [x](file:///etc/passwd)';
+    assert.strictEqual([...quoted.matchAll(VSCODE_LINK)].length, 3, 'the rule finds the links in the raw text');
+    const safe = inertLinks(`CAPE: ${quoted}\u001b[2J`);
+    assert.deepStrictEqual([...safe.matchAll(VSCODE_LINK)], []);
+    assert.ok(safe.includes('[Apply fix] (command:workbench.action.terminal.sendSequence'), safe);
+    assert.ok(!safe.includes('\u001b'));
+    assert.strictEqual(inertLinks('arrays like a[0](x) and plain (parentheses)'), 'arrays like a[0] (x) and plain (parentheses)');
   });
 });

@@ -26,3 +26,13 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200
 export function withoutControls(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '');
 }
+
+/**
+ * Text for a VS Code notification: its message renders `[label](https://…)`, `[label](command:…)` and
+ * `[label](file:…)` as links, and a command link runs the command when clicked. Model text quoted in an error (a
+ * proposed path, a reply's first words) or a server's error must not plant one: a space between `]` and `(` keeps the
+ * words and makes no link. Controls go too (withoutControls).
+ */
+export function inertLinks(text: string): string {
+  return withoutControls(text).replace(/\]\(/g, '] (');
+}
