@@ -89,6 +89,33 @@ describe('open questions: collected, numbered and answered', () => {
     );
   });
 
+  it('answers under other names (responses, replies, answers to questions) are answers, not new open questions', () => {
+    const poa = env('POA', { open_questions: [{ id: 'OQ-1', question: 'Is the list paged?' }, 'Who may search?', 'Which sort order?'] });
+    // a recorded run: DA answered POA's questions by our id and by POA's own, in an object keyed by id
+    const da = env('DA', {
+      open_question_responses: { 'POA-Q2': 'Every signed-in member (src/app/router.tsx:30)', 'OQ-1': { answer: 'Paged, 10 a page.', evidence: 'src/list.tsx:40' } },
+      unanswered_questions: ['Placeholder text?'],
+    });
+    const deva = env('DevA', { question_answers: ['DA-Q1: "Search by title" (src/i18n/en.json:12).'], answers: { 'POA-Q3': 'Newest first.' } });
+    const qs = collectOpenQuestions({ poa, da, deva });
+    assert.deepStrictEqual(qs.map(questionLine), [
+      'POA-Q1: Is the list paged? — answered by DA: Paged, 10 a page. (src/list.tsx:40)',
+      'POA-Q2: Who may search? — answered by DA: Every signed-in member (src/app/router.tsx:30)',
+      'POA-Q3: Which sort order? — answered by DevA: Newest first.',
+      'DA-Q1: Placeholder text? — answered by DevA: "Search by title" (src/i18n/en.json:12).',
+    ]);
+    for (const key of ['responses_to_open_questions', 'Responses to open questions', 'replies_to_questions', '質問への回答']) {
+      assert.deepStrictEqual(collectOpenQuestions({ poa, da: env('DA', { [key]: ['POA-Q3: Oldest first.'] }) }).map((q) => [q.id, q.answer?.text]).slice(2), [['POA-Q3', 'Oldest first.']], key);
+    }
+    // still open: unanswered, awaiting an answer, 未回答
+    for (const key of ['unanswered_questions', 'questions_needing_answers', '未回答の質問']) {
+      assert.deepStrictEqual(collectOpenQuestions({ da: env('DA', { [key]: ['Placeholder text?'] }) }).map((q) => q.id), ['DA-Q1'], key);
+    }
+    // not renumbered as the role's own questions for the roles after it, nor in the retrospective's
+    assert.deepStrictEqual(withQuestionIds(da.output, 'DA'), { ...(da.output as object), unanswered_questions: ['DA-Q1: Placeholder text?'] });
+    assert.deepStrictEqual(retroAgentDigest(da).open_questions, ['Placeholder text?']);
+  });
+
   it('an object question without a question field reads as its text values, its own id left out', () => {
     const deva = env('DevA', { open_questions: [{ id: 'OQ-01', topic: 'max-height', detail: 'Cards measure 112px; 120px kept.', deviation: false }, { flag: true }] });
     assert.deepStrictEqual(collectOpenQuestions({ deva }).map((q) => q.text), ['max-height — Cards measure 112px; 120px kept.', '{"flag":true}']);

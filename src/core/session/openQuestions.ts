@@ -49,8 +49,12 @@ function questionText(item: unknown): string {
   return item === null || item === undefined ? '' : String(item);
 }
 
+/** `OQ-1`: an id a role gives a question of its own. */
+const OWN_ID = String.raw`[A-Za-z]{1,6}[-_]?\d{1,3}`;
 /** `OQ-1: …`: the id a role wrote at the start of a question of its own, as a string. */
-const OWN_ID_IN_TEXT = /^\**\s*([A-Za-z]{1,6}[-_]?\d{1,3})\s*\**\s*[:：)]/;
+const OWN_ID_IN_TEXT = new RegExp(String.raw`^\**\s*(${OWN_ID})\s*\**\s*[:：)]`);
+/** A key naming a question by id, ours (`POA-Q1`) or the asking role's (`OQ-1`, `OQ-2_export`). */
+const ID_KEY = new RegExp(String.raw`^\s*(?:${ID_IN_TEXT.source}|${OWN_ID}(?![\p{L}\p{N}]))`, 'iu');
 
 /** The id the asking role gave a question itself (`{"id": "OQ-1", …}`, `"OQ-1: …"`), or ''. */
 function ownIdOf(item: unknown): string {
@@ -115,8 +119,20 @@ function answerOf(item: unknown): Answer | null {
   return m ? { question: m[1], text: m[2].trim() } : { question: line, text: line };
 }
 
+/**
+ * An answers item as answers: `{"POA-Q1": "…", "OQ-2": {"answer": "…", "evidence": "…"}}` (keyed by question id) is
+ * one answer a key; any other item is one.
+ */
+function answerItems(item: unknown): unknown[] {
+  if (!isPlainObject(item) || answerOf(item)) return [item];
+  const entries = Object.entries(item);
+  if (!entries.length || !entries.every(([k]) => ID_KEY.test(k))) return [item];
+  return entries.map(([k, v]) => (isPlainObject(v) ? { ...v, question: k } : { question: k, answer: v }));
+}
+
 function answersOf(output: unknown): Answer[] {
   return itemsUnder(output, isAnsweredKey)
+    .flatMap(answerItems)
     .map(answerOf)
     .filter((a): a is Answer => a !== null);
 }

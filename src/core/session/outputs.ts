@@ -25,15 +25,19 @@ export function pickKeys(output: unknown, include: RegExp, exclude?: RegExp): un
 }
 
 const OPEN_QUESTIONS = /question|質問|未解決/i;
-/** A list of questions a role settled ("answered_questions"; not "unanswered_…", which are open). */
-const ANSWERED = /(?<!un)answered|(?<!un)resolved|回答済|解決済/i;
+/**
+ * A list of earlier roles' questions a role settled: `answered_questions`, `resolved…`, `answers`, or answers,
+ * responses or replies to questions (`open_question_responses`, `question_answers`, `質問への回答`); not
+ * `unanswered_…`, `未回答…` or `questions_needing_answers`, which are open.
+ */
+const ANSWERED = /(?<!un)answered|(?<!un)resolved|回答済|解決済|^(?:answers|replies)$|^(?=.*(?:question|質問))(?!.*(?:need|await|pending|requir))(?=.*(?:(?<!un)answer|respons|repl(?:y|ies)|(?<!未)回答))/i;
 
 /** True for an output key that lists the role's open questions (`open_questions`, `質問`), not its answered ones. */
 export function isOpenQuestionsKey(key: string): boolean {
   return OPEN_QUESTIONS.test(key) && !ANSWERED.test(key);
 }
 
-/** True for an output key that lists earlier roles' questions this role answered (`answered_questions`). */
+/** True for an output key that lists earlier roles' questions this role answered (`answered_questions`, `question_answers`). */
 export function isAnsweredKey(key: string): boolean {
   return ANSWERED.test(key);
 }
