@@ -4,6 +4,7 @@
 export * from './assets';
 export * from './frontmatter';
 export * from './init';
+export { checkInitTarget, inputsToGenerate, type InitMode } from './initTarget';
 export * from './initAnswers';
 export {
   INIT_PROMPT_VARS,
