@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CapeExtensionApi } from '../../src/extension';
 import type { InitProjectResult } from '../../src/commands/initProject';
-import { GENERIC_CAPE_FILES } from '../../src/core/cape/assets';
+import { GENERIC_CAPE_FILES } from '../../src/core/cape/capeLayout';
 import { API_KEY_SECRET } from '../../src/providers/apiKey';
 import { demoAnswers, demoDecisions, demoInputFile, isDecisionsRequest } from '../helpers/demo';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../fake-anthropic';

@@ -4,13 +4,12 @@ import * as os from 'os';
 import * as path from 'path';
 import matter from 'gray-matter';
 import {
-  GENERIC_CAPE_FILES,
-  INPUT_CAPE_FILES,
   MAX_ASSET_BYTES,
   MAX_CAPE_BYTES,
   capeBodies,
   loadCape,
 } from '../../src/core/cape/assets';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../../src/core/cape/capeLayout';
 import { parseFrontmatter } from '../../src/core/cape/frontmatter';
 import { originalProjectDir } from '../helpers/fixtures';
 import { capeWarnings } from '../../src/core/session/inputs';

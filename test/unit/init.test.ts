@@ -9,7 +9,8 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { runSession } from '../../src/core/session/runner';
 import { SessionStore } from '../../src/core/store';
 import { contentText } from '../../src/core/model/types';
-import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, loadCape } from '../../src/core/cape/assets';
+import { loadCape } from '../../src/core/cape/assets';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../../src/core/cape/capeLayout';
 import {
   INIT_DECISIONS_FILE,
   INIT_QUESTIONS,

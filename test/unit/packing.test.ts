@@ -11,7 +11,7 @@ import type { Envelope } from '../../src/core/model/types';
 import { validateEnvelope } from '../../src/core/reply/envelope';
 import { originalProjectDir } from '../helpers/fixtures';
 import { contextInputs } from '../helpers/contextInputs';
-import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, PROCESS_FILE } from '../../src/core/cape/assets';
+import { DOD_FILE, DOR_FILE, GENERIC_CAPE_FILES, PROCESS_FILE } from '../../src/core/cape/capeLayout';
 import { renderSource } from '../../src/core/session/sources';
 import { fenceTracker } from '../../src/core/text/markdown';
 import { watchOutRoles } from '../../src/core/session/watchOuts';

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../../src/core/cape/assets';
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES } from '../../src/core/cape/capeLayout';
 import { parseFrontmatter } from '../../src/core/cape/frontmatter';
 import {
   INIT_ANSWER_IDS,

@@ -6,7 +6,8 @@
 // Symlinks that resolve outside cape/ are never followed, and a file whose path, or whose link target's, is a secret's
 // by name (secretNames.ts, the workspace's one rule) is never read. Files larger than MAX_ASSET_BYTES are truncated. Binary
 // files and files that are not valid UTF-8 are skipped (they would put NUL bytes and U+FFFD into prompts), and so
-// are folders nested deeper than MAX_DEPTH — each with an issue naming the file.
+// are folders nested deeper than MAX_DEPTH — each with an issue naming the file. The folders and files expected in
+// cape/ are named in capeLayout.ts.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -15,42 +16,7 @@ import { formatBytes } from '../text/size';
 import { parseFrontmatter } from './frontmatter';
 import { SESSIONS_FOLDER } from '../model/types';
 import { mdFilesBelow, readBounded, secretRefusal, toRel } from './assetReads';
-
-/** The top-level folders of cape/ that hold assets (5_sessions/ holds artifacts and is never loaded here). */
-export const CAPE_FOLDERS = ['0_team', '1_product', '2_design', '3_development', '4_orchestration'] as const;
-export type CapeFolder = (typeof CAPE_FOLDERS)[number];
-
-/** The team's Definition of Ready, Definition of Done and session process (the session quotes them by name). */
-export const DOR_FILE = '0_team/3_dor.md';
-export const DOD_FILE = '0_team/4_dod.md';
-export const PROCESS_FILE = '4_orchestration/1_process.md';
-
-/** Framework files shipped in prompts/templates/ and copied into cape/ by init (frontmatter `type: generic`). */
-export const GENERIC_CAPE_FILES = [
-  '0_team/1_protocol.md',
-  '0_team/2_culture.md',
-  DOR_FILE,
-  DOD_FILE,
-  '1_product/0_role.md',
-  '2_design/0_role.md',
-  '3_development/0_role.md',
-  '4_orchestration/0_role.md',
-  PROCESS_FILE,
-  '4_orchestration/2_metrics.md',
-] as const;
-
-/** Project-specific files written by the init questionnaire (frontmatter `type: input`); see prompts/inputs.json. */
-export const INPUT_CAPE_FILES = [
-  '1_product/1_mvv.md',
-  '1_product/2_persona.md',
-  '1_product/3_milestone.md',
-  '1_product/4_backlog.md',
-  '2_design/1_principle.md',
-  '2_design/2_brand.md',
-  '3_development/1_architecture.md',
-  '3_development/2_guideline.md',
-  '3_development/3_standards.md',
-] as const;
+import { GENERIC_CAPE_FILES, INPUT_CAPE_FILES, type CapeFolder } from './capeLayout';
 
 /** Files above this size are truncated (with an issue) so one huge file cannot blow up every prompt. */
 export const MAX_ASSET_BYTES = 256 * 1024;

@@ -2,6 +2,7 @@
 // the shipped prompts and templates, and the init generator that writes cape/ from the questionnaire (with the
 // checks and repair requests for its replies).
 export * from './assets';
+export * from './capeLayout';
 export * from './frontmatter';
 export * from './init';
 export { checkInitTarget, inputsToGenerate, type InitMode } from './initTarget';

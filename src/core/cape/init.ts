@@ -19,7 +19,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import pLimit from 'p-limit';
 import { DEFAULT_CAPE_FOLDER, type LlmClient, type LlmRequest } from '../model/types';
-import { GENERIC_CAPE_FILES } from './assets';
+import { GENERIC_CAPE_FILES } from './capeLayout';
 import type { PromptAssets } from './prompts';
 import { writeFrontmatter } from './frontmatter';
 import { type InitDecisions, checkDecisionsReply, checkInputReply, decisionsRepairPrompt, formatDecisions, inputRepairPrompt } from './initChecks';

@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as z from '../model/schema';
-import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './assets';
+import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './capeLayout';
 import { parseFrontmatter } from './frontmatter';
 
 /** The role prompts: one per session step, DA answering a blocker of DevA, and init's shared-decisions request and its file generator. */

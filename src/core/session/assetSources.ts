@@ -2,7 +2,7 @@
 // for the step's work when too big (assetsUnder, ranked by relevanceQuery with the role's always-needed sections,
 // ROLE_FOCUS), and a team file's part for a role (teamPart: the DoR / DoD sections naming it, roleSection) within its
 // budget, a fence it leaves open closed.
-import { GENERIC_CAPE_FILES } from '../cape/assets';
+import { GENERIC_CAPE_FILES } from '../cape/capeLayout';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import type { ContextInputs } from './context';
 import type { ContextSource } from './matrix';

@@ -4,7 +4,8 @@
 // (WorkspaceSection: the caller's index or one opened on first use). ./step.ts turns them, with the record, into a
 // step's ContextInputs (./context.ts).
 import * as path from 'path';
-import { GENERIC_CAPE_FILES, loadCape, type CapeFile, type CapeIssue } from '../cape/assets';
+import { loadCape, type CapeFile, type CapeIssue } from '../cape/assets';
+import { GENERIC_CAPE_FILES } from '../cape/capeLayout';
 import { domainFolderReaders } from './matrix';
 import { templateBodies, type PromptAssets } from '../cape/prompts';
 import { parseKpt, readKptText } from '../kpt';

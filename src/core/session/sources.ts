@@ -4,7 +4,7 @@
 // retrospective's sections.
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
-import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/assets';
+import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
 import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
 import { toolBoundsText } from '../tools/specs';
