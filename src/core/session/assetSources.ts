@@ -8,7 +8,8 @@ import type { ContextInputs } from './context';
 import type { ContextSource } from './matrix';
 import { compact } from './outputs';
 import { ROLE_MENTION } from '../reply/agentNames';
-import { clipMarkdown, minifyMarkdown, packAssets, splitSections } from './packing';
+import { minifyMarkdown, packAssets, splitSections } from './packing';
+import { clipMarkdown } from './clip';
 import { withFenceClosed } from '../text';
 
 /**

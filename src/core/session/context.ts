@@ -13,7 +13,7 @@
 //                   including its file bodies for the retro — and the whole kpt_merged.md for the CM opening).
 //
 // Files: ./matrix.ts holds the matrix, ./sources.ts renders each source, ./outputs.ts cuts agents' outputs down (pickKeys, the retrospective's
-// digest), ./packing.ts fits text into budgets.
+// digest), ./packing.ts and ./clip.ts fit text into budgets.
 
 import type { Envelope, FeedbackRecord, LlmRequest, ProposedFile, StepId, SystemBlock, ToolCallRecord } from '../model/types';
 import type { ContextStep, RankQuery } from '../workspace';

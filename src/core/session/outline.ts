@@ -5,7 +5,8 @@
 // development guideline forbids. The outline is the same in every session until the files change, so it is cached
 // with the other stable sources (context.ts).
 import { fenceTracker } from '../text';
-import { clip, splitSections } from './packing';
+import { splitSections } from './packing';
+import { clip } from './clip';
 
 /** Characters of one section's line (heading and the start of its text). */
 const SECTION_CHARS = 220;

@@ -3,7 +3,8 @@
 // of its output, its open questions, departures and self-assessment; a markdown output read section by section).
 // ./sources.ts renders them into the steps' context sections.
 import { isPlainObject as isObject, type Envelope } from '../model/types';
-import { boundedList, clip, splitSections } from './packing';
+import { splitSections } from './packing';
+import { boundedList, clip } from './clip';
 
 /** Compact, stable serialisation of structured output (no indentation: the model does not need it). */
 export function compact(value: unknown): string {

@@ -1,6 +1,6 @@
-// Packing text into a prompt budget: project files by markdown section, and single parts (a team file, an upstream
-// excerpt) cut at a line or sentence end; a markdown cut inside fenced code closes the fence (clipMarkdown), and so does
-// a file's end (a fence a file leaves open must not swallow the files after it). Everything here returns at most the
+// Packing project files into a prompt budget by markdown section (the sections split here, splitSections, are also
+// how outputs.ts reads a markdown output); a fence a file leaves open is closed at its end (it must not swallow the
+// files after it). Single parts cut at a line or sentence end are clip.ts's. Everything here returns at most the
 // budget it is given.
 //
 // Section packing rules (what a trial with a real model showed it needs):
@@ -10,7 +10,8 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
-import { charBigrams, fenceTracker, headingOf, openFenceAt, sliceWhole, withFenceClosed } from '../text';
+import { charBigrams, fenceTracker, headingOf, withFenceClosed } from '../text';
+import { clip, clipMarkdown, CUT } from './clip';
 
 /**
  * Light markdown minification that changes no meaning: trailing spaces, rules, runs of blank lines, table padding.
@@ -30,7 +31,6 @@ export function minifyMarkdown(text: string): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
-
 
 /** One heading and the text up to the next heading (of any level). The text before the first heading has level 0. */
 export interface MdSection {
@@ -69,65 +69,6 @@ export function splitSections(markdown: string): MdSection[] {
   }
   flush();
   // `stack` holds indexes into `out` of sections already flushed; the current one is pushed at its flush position.
-  return out;
-}
-
-const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
-
-/**
- * The text cut to at most `max` characters (marker included) at the last line end, or else sentence end, before the
- * limit — never mid-sentence when a boundary exists. Text within the limit is returned unchanged.
- */
-export function clip(text: string, max: number, marker = ' […]'): string {
-  if (text.length <= max) return text;
-  const room = max - marker.length;
-  if (room <= 0) return '';
-  const head = sliceWhole(text, 0, room);
-  let cut = head.lastIndexOf('\n');
-  let end = -1;
-  for (const m of head.matchAll(SENTENCE_END)) end = m.index! + m[0].length;
-  if (end > cut) cut = end;
-  if (cut < room * 0.3) {
-    // No boundary in most of the room: cut at the last space (or hard) rather than keep almost nothing.
-    const sp = head.lastIndexOf(' ');
-    cut = sp > room * 0.3 ? sp : room;
-  }
-  return head.slice(0, cut).trimEnd() + marker;
-}
-
-const CUT = '\n[… cut to fit the context budget]';
-
-/**
- * clip() for markdown: a cut inside fenced code closes the fence before the marker (within `max`), so the marker and
- * whatever follows the clipped text are not read as code.
- */
-export function clipMarkdown(text: string, max: number, marker = CUT): string {
-  let out = clip(text, max, marker);
-  for (let reserve = 0; out !== text && out; ) {
-    const kept = out.slice(0, out.length - marker.length);
-    const fence = openFenceAt(kept);
-    if (!fence) return out;
-    if (kept.length + fence.length + 1 + marker.length <= max) return `${kept}\n${fence}${marker}`;
-    reserve = Math.max(reserve + 1, fence.length + 1);
-    out = clip(text, max - reserve, marker);
-  }
-  return out;
-}
-
-/** A list of strings, each kept whole (or clipped to `perItem`), as many as fit in `max` characters of JSON. */
-export function boundedList(items: unknown, max: number, perItem = 600): string[] {
-  if (!Array.isArray(items)) return [];
-  const out: string[] = [];
-  let used = 2;
-  for (const raw of items) {
-    const item = clip(typeof raw === 'string' ? raw : JSON.stringify(raw), perItem);
-    if (used + item.length + 4 > max) {
-      out.push(`(${items.length - out.length} more not shown)`);
-      break;
-    }
-    out.push(item);
-    used += item.length + 4;
-  }
   return out;
 }
 

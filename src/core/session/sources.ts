@@ -18,7 +18,7 @@ import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
 import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuestions';
 import { watchOutsFor } from './watchOuts';
-import { clip } from './packing';
+import { clip } from './clip';
 import { projectOutline } from './outline';
 import { ASSET_SOURCES, assetsUnder, cmOpening, domainFiles, teamPart } from './assetSources';
 
