@@ -1,6 +1,6 @@
-// The rules git keeps for a work tree, as the read policy (policy.ts) applies them: where a workspace's repository
-// and its git folder are (a `.git` folder, or a `.git` file naming it: a linked worktree, a submodule), its
-// `info/exclude`, and the matchers of `.gitignore` texts. Reading them never follows a work tree's symbolic link and
+// The rules git keeps for a work tree, as the read policy applies them (policy.ts, over gitignoreRules.ts): where a
+// workspace's repository and its git folder are (a `.git` folder, or a `.git` file naming it: a linked worktree, a
+// submodule), its `info/exclude`, and the matchers of `.gitignore` texts. Reading them never follows a work tree's symbolic link and
 // never waits on a FIFO. Plain Node: nothing in src/core may import 'vscode'.
 import * as fs from 'fs';
 import * as path from 'path';

@@ -1,5 +1,6 @@
 // The workspace domain: what of the user's workspace the model may see. The read policy (policy.ts: path rules,
-// .gitignore, secrets, binaries, size; gitRules.ts the repository's rules files as git reads them); the index
+// .gitignore, secrets, binaries, size; gitignoreRules.ts the .gitignore files from above the root down, gitRules.ts the
+// repository's rules files as git reads them); the index
 // (workspaceIndex.ts: kept up to date incrementally, over its parts: indexContent.ts the file entries, text index and
 // import graph kept in step, treeWalk.ts the walk of the tree with its folder records, disk.ts the stats and reads,
 // importGraph.ts the resolved imports (goPackages.ts Go's packages), moduleAliases.ts the workspace's own module names (tsconfig paths, package

@@ -12,7 +12,7 @@
 //  3. `.gitignore` does not exclude it — every `.gitignore` from the root down to the file's folder, deeper files
 //     overriding shallower ones and a `!negation` re-including, as git does (rules via the `ignore` package), plus
 //     the repository's `info/exclude` (infoExcludeOf: a linked worktree's is the main one's), and in a folder of a
-//     repository the `.gitignore` files of the folders above it (aboveRoot()); a path
+//     repository the `.gitignore` files of the folders above it (gitignoreRules.ts); a path
 //     under an ignored folder stays ignored (git never looks inside it); case matters
 //     as git's default core.ignorecase of the platform says (GIT_IGNORECASE);
 //  4. its name is not a secret's (SECRET_NAME_PATTERNS, secretNames.ts): refused by name, before any byte is read;
@@ -23,8 +23,8 @@ import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { checkFilePath, MAX_PATH_CHARS } from '../files/pathSafety';
 import { nameRefusal } from '../files/pathNames';
-import { readInto, stamp } from './disk';
-import { gitignoreMatcher, gitTopOf, infoExcludeOf, readRules } from './gitRules';
+import { readInto } from './disk';
+import { GitignoreRules } from './gitignoreRules';
 import { formatBytes } from '../text/size';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { secretPattern, secretsMatcher } from './secretNames';
@@ -99,15 +99,6 @@ export function textOf(buf: Uint8Array): string | null {
   }
 }
 
-/** `.gitignore` rules of a folder above the workspace root, inside the same git repository (see WorkspacePolicy.above). */
-interface AboveLevel {
-  /** The root's path below that folder, with a trailing slash ('packages/app/'). */
-  prefix: string;
-  /** The rules' file as the root sees it ('../../.gitignore'), for the reasons given. */
-  label: string;
-  ig: Ignore;
-}
-
 /**
  * The policy for one workspace. Keeps the parsed `.gitignore` files (lazily, per folder); call `forget()` for a
  * `.gitignore` that changed (the index does on file events).
@@ -116,17 +107,17 @@ export class WorkspacePolicy {
   readonly root: string;
   readonly capeFolder: string;
   readonly maxBytes: number;
-  private readonly rules = new Map<string, Ignore | null>();
+  /** The workspace's `.gitignore` rules (and info/exclude), parsed lazily, dropped by forget(). */
+  private readonly ignores: GitignoreRules;
   /** This policy's secret and built-in matchers (see secretsMatcher), made on first use, dropped by forget(). */
   private secrets: Ignore | null = null;
   private builtins: Ignore | null = null;
-  /** The rules of the folders above the root (aboveRoot()), made on first use, dropped by forget(). */
-  private above: { key: string; levels: AboveLevel[] } | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
     this.capeFolder = (opts.capeFolder ?? DEFAULT_CAPE_FOLDER).replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || DEFAULT_CAPE_FOLDER;
     this.maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
+    this.ignores = new GitignoreRules(this.root);
   }
 
   /**
@@ -134,115 +125,18 @@ export class WorkspacePolicy {
    * answer the matchers remember.
    */
   forget(gitignoreRel?: string): void {
-    if (gitignoreRel === undefined) {
-      this.rules.clear();
-      this.secrets = this.builtins = this.above = null;
-    } else this.rules.delete(path.posix.dirname(gitignoreRel.replace(/\\/g, '/')).replace(/^\.$/, ''));
+    this.ignores.forget(gitignoreRel);
+    if (gitignoreRel === undefined) this.secrets = this.builtins = null;
   }
 
   /** Tells the policy whether a folder has a `.gitignore` (the walker knows from its listing: saves a failed read). */
   noteDir(dirRel: string, hasGitignore: boolean): void {
-    if (!hasGitignore && dirRel !== '') this.rules.set(dirRel, null);
-    else if (hasGitignore && this.rules.get(dirRel) === null) this.rules.delete(dirRel);
+    this.ignores.noteDir(dirRel, hasGitignore);
   }
 
-  /** The parsed `.gitignore` of a folder ('' = root, which also takes the repository's `info/exclude`), or null. */
-  private rulesOf(dirRel: string): Ignore | null {
-    const cached = this.rules.get(dirRel);
-    if (cached !== undefined) return cached;
-    const texts: string[] = [];
-    if (dirRel === '') {
-      const exclude = infoExcludeOf(this.root);
-      const text = exclude && readRules(exclude, true);
-      if (text !== null) texts.push(text);
-    }
-    const text = readRules(path.join(this.root, ...dirRel.split('/').filter(Boolean), '.gitignore'), false);
-    if (text !== null) texts.push(text);
-    const ig = texts.length ? gitignoreMatcher(texts) : null;
-    this.rules.set(dirRel, ig);
-    return ig;
-  }
-
-  /**
-   * What `.gitignore` says above the root when the workspace is a folder inside a git repository (not its top): the
-   * rules of each folder from the repository's top down to the root's parent, and the repository's `info/exclude`.
-   * None when the root holds `.git` itself or no folder above it does, and none when they ignore the root itself
-   * (opening an ignored folder is the user's choice, not a reason to show nothing). `key` stamps the files read (and,
-   * at a repository's top, its info/exclude, which the root's own rules take), so the index can tell they changed
-   * (aboveKey()).
-   */
-  private aboveRoot(): { key: string; levels: AboveLevel[] } {
-    if (this.above) return this.above;
-    const top = gitTopOf(this.root);
-    if (!top) return (this.above = { key: '', levels: [] });
-    if (top === this.root) {
-      // the rules of the root itself (rulesOf('')) take the repository's info/exclude: its stamp tells a change
-      const exclude = infoExcludeOf(top);
-      return (this.above = { key: exclude ? (stamp(exclude) ?? '-') : '', levels: [] });
-    }
-    const segs = path.relative(top, this.root).split(path.sep);
-    const levels: AboveLevel[] = [];
-    const stamps: string[] = [];
-    for (let i = 0; i < segs.length; i++) {
-      const dir = path.join(top, ...segs.slice(0, i));
-      const files = [path.join(dir, '.gitignore')];
-      const exclude = i === 0 ? infoExcludeOf(top) : null;
-      if (exclude) files.unshift(exclude);
-      const texts: string[] = [];
-      for (const f of files) {
-        stamps.push(stamp(f) ?? '-');
-        // the first is `info/exclude` when there is one (outside the work tree: followed like git does)
-        const text = readRules(f, f === exclude);
-        if (text !== null) texts.push(text);
-      }
-      if (!texts.length) continue;
-      const label = `${'../'.repeat(segs.length - i)}.gitignore`;
-      levels.push({ prefix: segs.slice(i).join('/') + '/', label, ig: gitignoreMatcher(texts) });
-    }
-    // the root itself as those rules see it (`ignore` also tests the folders on the way to it)
-    let rootIgnored = false;
-    for (const l of levels) {
-      const r = l.ig.test(l.prefix);
-      if (r.ignored) rootIgnored = true;
-      else if (r.unignored) rootIgnored = false;
-    }
-    return (this.above = rootIgnored ? { key: stamps.join('|'), levels: [] } : { key: stamps.join('|'), levels });
-  }
-
-  /**
-   * Stamps of the rules files outside the walked folders that the policy applies: the `.gitignore` files above the
-   * root and the repository's `info/exclude` (see aboveRoot()). The walk's folder records hold only while it is the same.
-   */
+  /** The stamps of the rules files outside the walked folders (GitignoreRules.aboveKey). */
   aboveKey(): string {
-    return this.aboveRoot().key;
-  }
-
-  /**
-   * Whether `.gitignore` rules exclude this one entry, assuming its folders are not excluded (the walker prunes
-   * excluded folders; `excluded()` checks the folders first). Returns the rule that excludes it, or null.
-   */
-  gitignored(relPath: string, isDir: boolean): string | null {
-    let verdict: string | null = null;
-    // a workspace that is a folder of a repository: the rules of the folders above it come first, as git reads them
-    for (const { prefix, label, ig } of this.aboveRoot().levels) {
-      const r = ig.test(prefix + relPath + (isDir ? '/' : ''));
-      if (r.ignored) verdict = `${label}: ${r.rule?.pattern ?? relPath}`;
-      else if (r.unignored) verdict = null;
-    }
-    // each level from the root down: the folder's rules test the rest of the path (no split/join per level)
-    for (let at = 0; ; ) {
-      const dir = at ? relPath.slice(0, at - 1) : '';
-      const ig = this.rulesOf(dir);
-      if (ig) {
-        const sub = (at ? relPath.slice(at) : relPath) + (isDir ? '/' : '');
-        const r = ig.test(sub);
-        if (r.ignored) verdict = `${dir ? dir + '/' : ''}.gitignore: ${r.rule?.pattern ?? sub}`;
-        else if (r.unignored) verdict = null;
-      }
-      const slash = relPath.indexOf('/', at);
-      if (slash < 0) return verdict;
-      at = slash + 1;
-    }
+    return this.ignores.aboveKey();
   }
 
   /**
@@ -260,7 +154,7 @@ export class WorkspacePolicy {
     }
     if ((this.builtins ??= builtinsMatcher()).ignores(relDir + '/')) return `${relDir}/ is a dependency or tool folder (not indexed)`;
     if ((this.secrets ??= secretsMatcher()).ignores(relDir + '/')) return `${relDir}/ holds credentials`;
-    const gi = this.gitignored(relDir, true);
+    const gi = this.ignores.gitignored(relDir, true);
     return gi ? `ignored by ${gi}` : null;
   }
 
@@ -270,7 +164,7 @@ export class WorkspacePolicy {
     if (secret) return `secret file (name matches "${secret}"); never read`;
     const unnamed = this.unaddressable(relPath, 0);
     if (unnamed) return unnamed;
-    const gi = this.gitignored(relPath, false);
+    const gi = this.ignores.gitignored(relPath, false);
     return gi ? `ignored by ${gi}` : null;
   }
 
