@@ -2,7 +2,7 @@
 // counts as a symbol hit, must be the names the file declares — never a keyword, never nothing for a plain declaration.
 import * as assert from 'assert';
 import { scanFile } from '../../src/core/workspace/symbols';
-import { declaredName } from '../../src/core/workspace/excerpts';
+import { declaredName } from '../../src/core/workspace/excerptLines';
 
 describe('symbol extraction: tricky declarations', () => {
   it('an anonymous default class that extends or implements another names no symbol "extends" / "implements"', () => {

@@ -8,8 +8,8 @@
 // cacheLocation.ts its place and indexStore.ts its reading and writing); the light text index (termIndex.ts: the term
 // sets of each file, termDoc.ts their layout, vocabulary.ts the terms, termExtract.ts text to term ids, termScoring.ts
 // BM25, over tokens.ts's terms and charTables.ts's pooled hash tables); the ranking for a step's work (rank.ts) and the
-// budgeted section DevA and DA receive (pack.ts, with excerpts.ts's excerpts of large files and sectionBlocks.ts's
-// rendering of its blocks).
+// budgeted section DevA and DA receive (pack.ts, with excerpts.ts's excerpts of large files, excerptLines.ts's
+// reading of their lines, and sectionBlocks.ts's rendering of its blocks).
 export * from './policy';
 export { gitDirOf, gitTopOf, infoExcludeOf } from './gitRules';
 export * from './tokens';
@@ -20,3 +20,4 @@ export * from './history';
 export * from './rank';
 export * from './pack';
 export * from './excerpts';
+export { declaredName } from './excerptLines';
