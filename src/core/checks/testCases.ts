@@ -6,8 +6,10 @@
 //
 // Some runs name every case (spec reporters, `pytest -v`, `go test -v`, `cargo test`); others only the failing ones
 // (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
-// only failures are named, a case the output does not name did not fail.
+// only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
+// are listed in ./testLineFormats.ts.
 import type { TestCaseResult } from './types';
+import { GO_PACKAGE, LINE_FORMATS } from './testLineFormats';
 
 /** A case's time after its name: `(3 ms)` (mocha, jest, node:test), or bare as vitest writes it (`7ms`, `1.52s`). */
 const DURATION = /\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
@@ -47,67 +49,6 @@ const SPEC_SUITE = /^\s*▶\s+(.+?)\s*$/;
 const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
 /** ESLint's summary (its stylish formatter): `✖ 2 problems (2 errors, 0 warnings)` — a linter's count, no test case. */
 const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
-
-/**
- * One line, one case, for the runners whose lines say it plainly: the `name` group is the case, the `verdict` group
- * (absent: a list of failures) is tested by `failed` and `skipped` (no verdict at all). `listsPassed`: the format
- * always names passing cases too (for the others, a passing case named says so: `go test -v`, Gradle's and dotnet's
- * verbose logging).
- */
-interface LineFormat {
-  re: RegExp;
-  name: number;
-  /** The case's name when the match holds it in pieces (Surefire 2's `testMul(calc.CalcTest)` → calc.CalcTest.testMul). */
-  label?: (m: RegExpExecArray) => string;
-  verdict?: number;
-  failed?: RegExp;
-  skipped?: RegExp;
-  listsPassed: boolean;
-  /** The case belongs to the Go package the `ok` / `FAIL` line after it names (GO_PACKAGE). */
-  goPackaged?: true;
-}
-
-/**
- * go test's line for a package's result, after its cases: `FAIL\texample.com/calc\t0.01s`, `ok  \texample.com/calc\t(cached)`.
- * When a run names several packages, each Go case is named with its package (`example.com/calc.TestTable`): two
- * packages' TestTable are two cases, and one failing before the change is not the other failing after it.
- */
-const GO_PACKAGE = /^(?:ok|FAIL)\s+(\S+)\s+(?:\(cached\)|\d+(?:\.\d+)?s\b)/;
-
-const LINE_FORMATS: LineFormat[] = [
-  // pytest -v: `tests/test_calc.py::test_mul FAILED  [ 28%]`
-  { re: /^(\S+?\.py::\S.*?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\b/, name: 1, verdict: 2, failed: /^(FAILED|ERROR)$/, skipped: /^(SKIPPED|XFAIL)$/, listsPassed: true },
-  // pytest's short summary: `FAILED tests/test_calc.py::test_mul - assert 5 == 6`, `ERROR tests/test_x.py - ImportError`;
-  // a parametrized id may hold spaces, `::` and ` - ` (`test_words[x - y]`): it ends at the first `]` the message follows
-  { re: /^(?:FAILED|ERROR) (\S+?\.py(?:::[^\s[]+)*(?:\[.*?\])?)(?: - .*)?$/, name: 1, listsPassed: false },
-  // unittest -v: `test_bad (tests.test_u.TestU.test_bad) ... FAIL`; a subTest's line is indented and adds its
-  // parameters, `  test_loop (tests.t.T.test_loop) (obj=1) ... FAIL`: it counts for its test
-  { re: /^\s*(\w+ \([\w.]+\))(?: \(.*\))? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/, name: 1, verdict: 2, failed: /^(FAIL|ERROR|unexpected success)$/, skipped: /^(skipped|expected failure)/, listsPassed: true },
-  // unittest's failure headers: `FAIL: test_bad (tests.test_u.TestU.test_bad)`, a subTest's with its parameters
-  { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))(?: \(.*\))?$/, name: 1, listsPassed: false },
-  // go test: `--- FAIL: TestMul (0.00s)`, subtests indented: `    --- PASS: TestTable/two (0.00s)` (-v lists passes)
-  { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false, goPackaged: true },
-  // cargo test: `test tests::it_muls ... FAILED`; a doc test, by its file and item: `test src/lib.rs - Version::parse (line 40) ... ok`
-  { re: /^test (\S+|\S+\.rs - .+?) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
-  // RSpec's "Failed examples:": `rspec ./spec/calc_spec.rb:8 # Calc multiplies`
-  { re: /^rspec \S+?:\d+ # (.+)$/, name: 1, listsPassed: false },
-  // Gradle: `CalcTest > testMul() FAILED`
-  { re: /^(\S.*? > \S.*?) (PASSED|FAILED|SKIPPED)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^SKIPPED$/, listsPassed: false },
-  // Maven Surefire 3: `[ERROR] calc.CalcTest.testMul -- Time elapsed: 0.005 s <<< FAILURE!` (or `<<< ERROR!`)
-  { re: /^(?:\[ERROR\]\s+)?(\S+?)\s+--\s+Time elapsed: [\d.,]+ s\s+<<< (?:FAILURE|ERROR)!\s*$/, name: 1, listsPassed: false },
-  // Maven Surefire 2: `[ERROR] testMul(calc.CalcTest)  Time elapsed: 0.004 s  <<< FAILURE!` (older ones: `sec`, no
-  // `[ERROR]`), named as Surefire 3 names it
-  {
-    re: /^(?:\[ERROR\]\s+)?([^\s(]+)\(([\w.$]+)\)\s+Time elapsed: [\d.,]+ s(?:ec)?\s+<<< (?:FAILURE|ERROR)!\s*$/,
-    name: 1,
-    label: (m) => `${m[2]}.${m[1]}`,
-    listsPassed: false,
-  },
-  // vitest's failed tests: ` FAIL  test/calc.test.ts > calc > multiplies`
-  { re: /^\s*FAIL\s+(\S+\.\w+ > \S.*?)\s*$/, name: 1, listsPassed: false },
-  // dotnet test: `  Failed CalcTests.Mul [12 ms]`
-  { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
-];
 
 /**
  * A runner's report that test cases ran, by its summary or per-package line: mocha's "3 passing", jest's and vitest's
