@@ -4,6 +4,7 @@ import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './model';
 import { UNBUILT_BEFORE } from '../../src/core/checks/types';
+import { notRunSaying } from '../../src/core/checks/verdict';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -20,6 +21,8 @@ export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemor
   if (o) {
     const text = o.passed
       ? `Every check passes${o.fixRounds ? ` after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}` : ''}.`
+      : o.notRun
+        ? `${notRunSaying(o.notRun)} It is kept for your review.`
       : o.failsAsBefore
         ? 'Fails only as your unchanged code does (the same test cases): not the proposal\'s doing, so DevA was not asked to fix it.'
         : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}${o.fixDeclined ? ' (DevA changed no file in its last one, holding the failure not its own, so it was not asked again)' : ''}: DevA's last proposal is kept for your review.`;

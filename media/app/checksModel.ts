@@ -42,7 +42,17 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
       break;
     }
     case 'checks-finished':
-      return { ...step, checks: items, checksOutcome: { passed: ev.passed === true, fixRounds: num(ev.fixRounds) ?? 0, ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}), ...(ev.fixDeclined === true ? { fixDeclined: true } : {}) } };
+      return {
+        ...step,
+        checks: items,
+        checksOutcome: {
+          passed: ev.passed === true,
+          fixRounds: num(ev.fixRounds) ?? 0,
+          ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}),
+          ...(ev.fixDeclined === true ? { fixDeclined: true } : {}),
+          ...(str(ev.notRun) ? { notRun: str(ev.notRun) } : {}),
+        },
+      };
     default:
       return step;
   }

@@ -83,7 +83,8 @@ export interface StepView {
   checks?: CheckItemView[];
   /** failsAsBefore: no fix round was asked, the same test cases failing on the unchanged workspace. */
   /** fixDeclined: no further fix round was asked, DevA's last one having changed no file. */
-  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean };
+  /** notRun: no check could start, and why (src/core/checks/verdict.ts). */
+  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean; notRun?: string };
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;

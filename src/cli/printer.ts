@@ -14,6 +14,7 @@ import {
   questionLine,
   UNBUILT_BEFORE,
   withoutControls,
+  notRunSaying,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -82,6 +83,7 @@ function printCheck(out: Out, e: CheckEvent): void {
       break;
     case 'checks-finished':
       if (e.passed) out.write(`  ✓ every check passes${e.fixRounds ? ` after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}` : ''}\n`);
+      else if (e.notRun) out.write(`  ✗ ${notRunSaying(e.notRun)} It is kept for review.\n`);
       else if (e.failsAsBefore) {
         const failing = e.summary.filter((c) => !c.passed).map((c) => c.command);
         out.write(`  ✗ ${failing.join(', ')} fail${failing.length === 1 ? 's' : ''} as on the unchanged workspace (the same test cases): not the proposal's doing, so DevA was not asked to fix it\n`);

@@ -202,6 +202,8 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(run.stderr, /✗ npm test could not start/);
     assert.match(run.stderr, /not run: the workspace holds more than 100 files to copy/);
     assert.match(run.stderr, /--check-copy-limit MB/);
+    assert.match(run.stderr, /✗ No check could start \(the workspace holds more than 100 files to copy .*\): nothing tested DevA's proposal\. It is kept for review\.\n/);
+    assert.doesNotMatch(run.stderr, /still failing/);
     assert.match(JSON.stringify(fake.requests[4].body.messages), /`npm test`: could not start/, 'the retrospective hears it did not run');
     assert.deepStrictEqual(fs.readdirSync(tmp), [], 'nothing was copied');
   });

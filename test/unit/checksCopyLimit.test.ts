@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { checksForRetro, copyLimitOfMb, copyTooLarge, MIN_COPY_LIMIT_MB, runCheckLoop, WORKSPACE_COPY_LIMIT, type CheckEvent, type ProposedFile } from '../../src/core';
+import { checksForRetro, copyLimitOfMb, copyTooLarge, MIN_COPY_LIMIT_MB, notRunSaying, runCheckLoop, WORKSPACE_COPY_LIMIT, type CheckEvent, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-copylimit-'));
@@ -66,10 +66,13 @@ describe('checks: the bound of the workspace copy', () => {
     );
     const end = events.at(-1);
     assert.ok(end?.type === 'checks-finished' && !end.passed && end.summary.every((s) => s.status === 'error'));
-    // the retrospective hears that nothing tested the proposal, not that it failed
+    // the end says why nothing ran, short (the first sentence of the run's output), for the panel and the CLI
+    assert.strictEqual(end.notRun, 'the workspace holds more than 5 files to copy (installed dependencies, caches and build output aside), past the checks\' limit (9.8 KB, 5 files)');
+    // the retrospective hears that nothing tested the proposal, and why, not that it failed
     const retro = checksForRetro(outcome);
     assert.match(retro, /`npm test`: could not start/);
-    assert.match(retro, /nothing tested the final proposal/);
+    assert.ok(retro.endsWith(`Fix rounds used: 0 of 2. ${notRunSaying(end.notRun)} It is kept for the human to review.`), retro);
+    assert.doesNotMatch(retro, /still fails/);
   });
 
   it('bytes bound it as files do; a workspace within the limit is copied and its checks run', async () => {

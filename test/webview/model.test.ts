@@ -72,6 +72,10 @@ describe('webview model: reduce', () => {
     assert.deepStrictEqual(bl.session!.steps.deva.checks!.at(-1), { kind: 'run', round: 1, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', baseline: true });
     assert.strictEqual(bl.session!.steps.deva.checks!.length, 6, 'the finished round-1 run is not taken for the baseline run');
     assert.deepStrictEqual(bl.session!.steps.deva.checksOutcome, { passed: false, fixRounds: 1, failsAsBefore: true });
+    // no check could start: the outcome keeps why (a value that is no text is dropped)
+    const notRun = (v: unknown) => run([chk({ type: 'checks-finished', passed: false, summary: [], fixRounds: 0, notRun: v as string })], done).session!.steps.deva.checksOutcome;
+    assert.deepStrictEqual(notRun('spawn /bin/sh ENOENT'), { passed: false, fixRounds: 0, notRun: 'spawn /bin/sh ENOENT' });
+    assert.deepStrictEqual(notRun({ x: 1 }), { passed: false, fixRounds: 0 });
     const odd = reduce(done, { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'check-finished', run: { command: 7, status: '<b>x</b>' } } } as never }).state;
     const last = odd.session!.steps.deva.checks!.at(-1)!;
     assert.deepStrictEqual(last, { kind: 'run', round: 0, command: '7', status: 'error', exitCode: null, durationMs: null, output: '' });

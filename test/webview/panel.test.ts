@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import type { Browser } from 'playwright-core';
 import { STEP_IDS, type SessionEvent } from '../../src/core/model/types';
 import type { CheckEvent } from '../../src/core/checks/types';
+import { notRunSaying } from '../../src/core/checks/verdict';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
 import { loadRecordedSessions } from '../helpers/fixtures';
@@ -311,6 +312,19 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(await runs.nth(1).locator('.check-status').innerText(), /failed too · exit 1/);
     assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .check-fix').count(), 0);
     assert.match(await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText(), /Fails only as your unchanged code does \(the same test cases\): not the proposal's doing, so DevA was not asked to fix it\./);
+  });
+
+  it('says when no check could start, and why: not that the proposal still fails', async () => {
+    const p = await open();
+    const deva = script.steps[3];
+    const check = (event: CheckEvent): HostMessage => ev({ type: 'check', step: 'deva', event });
+    const reason = "the workspace holds more than 100 files to copy (installed dependencies, caches and build output aside), past the checks' limit (1 MB, 100 files)";
+    const run = { command: 'npm test', round: 0, status: 'error' as const, passed: false, exitCode: null, durationMs: 0, output: `[not run: ${reason}. No scratch copy was made.]`, outputChars: 0 };
+    await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }), check({ type: 'check-finished', run }));
+    await p.send(check({ type: 'checks-finished', passed: false, summary: [], fixRounds: 0, notRun: reason }));
+    const outcome = await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText();
+    assert.strictEqual(outcome.trim(), `${notRunSaying(reason)} It is kept for your review.`);
+    assert.doesNotMatch(outcome, /Still failing/);
   });
 
   it('renders the CM opening card with the DoR result, concerns, watch-outs and coaching notes', async () => {

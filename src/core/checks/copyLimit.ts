@@ -7,7 +7,8 @@
 // could not start does (status 'error'). The session goes on with the proposal unchecked; nothing is lost.
 // Light on purpose (the CLI's help names the default): the measuring is scratch.ts's.
 import { formatBytes } from '../text/size';
-import { summarizeChecks, type CheckEvent, type CheckRun, type ChecksOutcome, type TreeSize } from './types';
+import { checksFinished } from './verdict';
+import type { CheckEvent, CheckRun, ChecksOutcome, TreeSize } from './types';
 
 const MB = 1024 * 1024;
 
@@ -38,7 +39,7 @@ export function notCopiedReason(size: TreeSize, limit: TreeSize): string | null 
   if (!over) return null;
   return (
     `[not run: the workspace holds ${over} to copy (installed dependencies, caches and build output aside), past the checks' ` +
-    `limit (${formatBytes(limit.bytes)}, ${limit.files.toLocaleString('en-US')} files), so no scratch copy was made and no check ran. ` +
+    `limit (${formatBytes(limit.bytes)}, ${limit.files.toLocaleString('en-US')} files). No scratch copy was made and no check ran. ` +
     'To run them, raise the limit (cape.checkCopyLimit, in MB; the CLI: --check-copy-limit MB) or move data and generated files ' +
     "out of the workspace; DevA's proposal is kept unchecked for your review.]"
   );
@@ -56,6 +57,6 @@ export function notCopied(outcome: ChecksOutcome, reason: string, emit: (e: Chec
     outcome.runs.push(run);
     emit({ type: 'check-finished', run });
   });
-  emit({ type: 'checks-finished', passed: false, summary: summarizeChecks(outcome), fixRounds: 0 });
+  emit(checksFinished(outcome));
   return outcome;
 }

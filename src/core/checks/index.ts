@@ -9,7 +9,7 @@
 // the unchanged workspace (baseline.ts), DevA's test files alone on the unchanged workspace when asked
 // (failFirst.ts), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
 // project's: formatters.ts), and what the
-// retrospective hears of it all (retroText.ts). Its result types (types.ts: CheckRun per
+// retrospective hears of it all (retroText.ts; how the end of the checks is told, the same everywhere: verdict.ts). Its result types (types.ts: CheckRun per
 // command and round, ChecksOutcome, CheckSummary) are what the runner persists, the retrospective and --json report
 // and metrics (TSR) read. Plain Node: nothing in src/core may import 'vscode'.
 export * from './types';
@@ -27,3 +27,4 @@ export * from './format';
 export * from './failFirst';
 export * from './baseline';
 export * from './retroText';
+export * from './verdict';

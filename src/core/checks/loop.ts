@@ -13,7 +13,7 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { copyTooLarge, createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
-import { DEFAULT_FIX_ROUNDS, summarizeChecks, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
+import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
 import { lineWithin } from '../text';
 import { passedTestFiles } from './testCases';
 import { casesOfTest } from './testNames';
@@ -21,6 +21,7 @@ import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 import { detectFormatter, formatProposed, unformattedModified } from './format';
 import { notCopied } from './copyLimit';
+import { checksFinished } from './verdict';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -291,6 +292,6 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     if (cancelled) throw new CheckCancelled();
     outcome.before = runs;
   }
-  emit({ type: 'checks-finished', passed: outcome.passed, summary: summarizeChecks(outcome), fixRounds: outcome.fixRounds.length, ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}), ...(outcome.fixDeclined ? { fixDeclined: true } : {}) });
+  emit(checksFinished(outcome));
   return { files, outcome };
 }

@@ -3,6 +3,7 @@
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
 import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
+import { notRunReason, notRunSaying } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -56,10 +57,11 @@ export function checksForRetro(outcome: ChecksOutcome): string {
   }
   for (const b of outcome.baseline ?? []) lines.push(`- On the unchanged workspace (nothing of DevA's applied), after its first failure: ${runSaying(b, RETRO_FAILING_TESTS)}.`);
   if (outcome.before) lines.push(failFirstSaying(outcome.before));
+  const notRun = notRunReason(outcome.runs);
   const end = outcome.passed
     ? 'Every check passes on the final proposal.'
-    : outcome.runs.length && outcome.runs.every((r) => r.status === 'error')
-      ? 'No check could start (their output says why), so nothing tested the final proposal; it is kept for the human to review.'
+    : notRun
+      ? `${notRunSaying(notRun)} It is kept for the human to review.`
     : outcome.failsAsBefore
       ? 'The final proposal fails only as the unchanged workspace does (the same test cases): the failure was already there, so no fix round was asked for it.'
       : outcome.fixDeclined

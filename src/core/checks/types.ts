@@ -181,9 +181,10 @@ export type CheckEvent =
   | { type: 'fix-applied'; round: number; files: string[]; problems: string[] }
   /**
    * failsAsBefore: no fix round was asked, every failure being there on the unchanged workspace too. fixDeclined: no
-   * further round was asked, DevA's last one having changed no file.
+   * further round was asked, DevA's last one having changed no file. notRun: no check could start, and why, short
+   * (verdict.ts notRunReason).
    */
-  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean };
+  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean; notRun?: string };
 
 export function summarizeChecks(outcome: ChecksOutcome): CheckSummary[] {
   return outcome.commands.map((command) => {

@@ -1,0 +1,46 @@
+// How the end of the checks is told: the checks-finished event (built here only, for the loop and for a workspace not
+// copied: copyLimit.ts), and the one rule and sentence of checks none of which could start — every run on the
+// proposal with status 'error' (the workspace past the copy limit; a shell that could not be spawned: run.ts). Nothing
+// tested the proposal then, which is not a proposal that fails: the panel (media/app/checks.ts), the CLI's transcript
+// (cli/printer.ts) and the retrospective (retroText.ts) say so with notRunSaying, the computed TSR leaves such runs
+// out (startedRuns; metrics/tsr.ts lastRuns). Pure: the webview imports it.
+import { lineWithin } from '../text/cut';
+import { summarizeChecks, type CheckEvent, type CheckRun, type ChecksOutcome } from './types';
+
+/** Characters of the first run's reason the summary line keeps: its output, in the run's row, has it whole. */
+const REASON_CHARS = 200;
+
+/** The runs that started: one that could not (status 'error') tested nothing, and gives no verdict of the proposal. */
+export function startedRuns<T extends Pick<CheckRun, 'status'>>(runs: readonly T[]): T[] {
+  return runs.filter((r) => r.status !== 'error');
+}
+
+/**
+ * Why no check could start, short: the first run's output (its first sentence, without the `[not run: …]` or
+ * `[could not start: …]` wrapping); null when a run started, or none was made.
+ */
+export function notRunReason(runs: readonly CheckRun[]): string | null {
+  if (!runs.length || startedRuns(runs).length) return null;
+  const text = runs[0].output.trim().replace(/^\[(?:not run|could not start):\s*/, '').replace(/\]$/, '');
+  const first = text.split(/(?<=[.!?])\s/)[0].replace(/[.!?]$/, '');
+  return lineWithin(first, REASON_CHARS) || 'no reason given';
+}
+
+/** The sentence of checks none of which could start (notRunReason), the same on every surface; each adds what it keeps. */
+export function notRunSaying(reason: string): string {
+  return `No check could start (${reason}): nothing tested DevA's proposal.`;
+}
+
+/** The event that ends the checks, with why none could start when none could. */
+export function checksFinished(outcome: ChecksOutcome): Extract<CheckEvent, { type: 'checks-finished' }> {
+  const notRun = notRunReason(outcome.runs);
+  return {
+    type: 'checks-finished',
+    passed: outcome.passed,
+    summary: summarizeChecks(outcome),
+    fixRounds: outcome.fixRounds.length,
+    ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}),
+    ...(outcome.fixDeclined ? { fixDeclined: true } : {}),
+    ...(notRun ? { notRun } : {}),
+  };
+}

@@ -1,0 +1,50 @@
+// src/core/checks/verdict.ts: checks none of which could start are told so, and why, the same on every surface that
+// sums up the checks (the checks-finished event the panel reads, the CLI's transcript, the retrospective) — never as
+// a proposal "still failing after 0 fix rounds".
+import * as assert from 'assert';
+import { PassThrough } from 'stream';
+import { checksFinished, checksForRetro, notRunReason, notRunSaying, startedRuns, type CheckRun, type ChecksOutcome } from '../../src/core';
+import { printer } from '../../src/cli/printer';
+
+const run = (command: string, status: CheckRun['status'], output: string): CheckRun => ({ command, round: 0, status, passed: status === 'passed', exitCode: status === 'failed' ? 1 : null, durationMs: 5, output, outputChars: output.length });
+
+const outcomeOf = (runs: CheckRun[]): ChecksOutcome => ({ commands: runs.map((r) => r.command), runs, fixRounds: [], maxFixRounds: 2, passed: false });
+
+/** What the CLI's transcript prints for the end of these checks. */
+function cliEnd(outcome: ChecksOutcome): string {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d) => (text += d));
+  printer(out)({ type: 'check', step: 'deva', event: checksFinished(outcome) });
+  return text;
+}
+
+describe('checks: the end told when no check could start', () => {
+  const spawnFailed = outcomeOf([run('npm test', 'error', '[could not start: spawn /bin/sh ENOENT]'), run('npm run lint', 'error', '[could not start: spawn /bin/sh ENOENT]')]);
+
+  it('the reason is the first run\'s, short; none when a run started or none was made', () => {
+    assert.strictEqual(notRunReason(spawnFailed.runs), 'spawn /bin/sh ENOENT');
+    assert.strictEqual(notRunReason([run('npm test', 'error', `[not run: ${'x'.repeat(300)} is too large. Raise the limit.]`)])?.length, 200);
+    assert.strictEqual(notRunReason([run('npm test', 'error', '[not run: the workspace is too large. Raise it.]')]), 'the workspace is too large');
+    assert.strictEqual(notRunReason([run('npm test', 'error', '[could not start: x]'), run('npm run lint', 'failed', 'boom')]), null);
+    assert.strictEqual(notRunReason([]), null);
+    assert.deepStrictEqual(startedRuns([run('a', 'error', ''), run('b', 'timeout', ''), run('c', 'failed', '')]).map((r) => r.command), ['b', 'c']);
+  });
+
+  it('the event, the CLI and the retrospective say nothing tested the proposal, and why, not that it still fails', () => {
+    const end = checksFinished(spawnFailed);
+    assert.strictEqual(end.notRun, 'spawn /bin/sh ENOENT');
+    const saying = notRunSaying('spawn /bin/sh ENOENT');
+    assert.strictEqual(saying, "No check could start (spawn /bin/sh ENOENT): nothing tested DevA's proposal.");
+    assert.strictEqual(cliEnd(spawnFailed), `  ✗ ${saying} It is kept for review.\n`);
+    const retro = checksForRetro(spawnFailed);
+    assert.ok(retro.endsWith(`Fix rounds used: 0 of 2. ${saying} It is kept for the human to review.`), retro);
+  });
+
+  it('checks of which one ran and failed still fail: the event has no reason, the CLI says still failing', () => {
+    const mixed = outcomeOf([run('npm test', 'failed', 'boom'), run('npm run lint', 'error', '[could not start: spawn ENOENT]')]);
+    assert.strictEqual(checksFinished(mixed).notRun, undefined);
+    assert.match(cliEnd(mixed), /✗ checks still failing after 0 fix rounds: npm test \(exit 1\), npm run lint \(could not start\)/);
+    assert.match(checksForRetro(mixed), /The final proposal still fails a check/);
+  });
+});
