@@ -1,4 +1,5 @@
-// src/core/checks/run.ts: one check command's run ends when the command ends, and leaves nothing of it running.
+// src/core/checks/run.ts: one check command's run ends when the command ends, and leaves nothing of it running; a
+// process that ends while checks run leaves neither them nor their scratch copies (processEnd.ts).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -69,6 +70,54 @@ describe('checks: a run ends with its command', function () {
     try {
       assert.deepStrictEqual([ended.code, p.out().trim()], [0, 'handled']);
       assert.ok(!alive(p.pid), "its exit kills the check's process");
+    } finally {
+      if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
+
+  /**
+   * A Node process, with a temp folder of its own, that copies a workspace holding a `.env` for the checks
+   * (createScratch) and runs a long check in the copy (its pid written to `pid` outside it), then runs `then`.
+   */
+  async function processCheckingACopy(then = '') {
+    const ws = tmp();
+    fs.writeFileSync(path.join(ws, '.env'), 'API_KEY=secret\n');
+    fs.writeFileSync(path.join(ws, 'a.js'), '1;\n');
+    const temp = tmp();
+    const out = tmp();
+    const core = (m: string) => JSON.stringify(require.resolve(`../../src/core/checks/${m}`));
+    const script =
+      `const fs = require('fs'); require(${core('scratch')}).createScratch(${JSON.stringify(ws)}, { capeFolder: 'cape' }).then((s) => {` +
+      ` require(${core('run')}).runCheck({ command: 'sleep 30 & echo $! > ${out}/pid; wait', cwd: s.dir, round: 0 }); fs.writeFileSync(${JSON.stringify(path.join(out, 'copy'))}, s.dir); ${then} });`;
+    const proc = spawn(process.execPath, ['-e', script], { stdio: 'ignore', env: { ...process.env, TMPDIR: temp, TMP: temp, TEMP: temp } });
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.on('exit', (code, signal) => r({ code, signal })));
+    for (let i = 0; i < 200 && !(fs.existsSync(path.join(out, 'pid')) && fs.existsSync(path.join(out, 'copy'))); i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100)); // the pid written whole
+    const copy = fs.readFileSync(path.join(out, 'copy'), 'utf8');
+    assert.ok(fs.existsSync(path.join(copy, '.env')), "the copy holds the workspace's .env");
+    return { proc, ended, temp, pid: Number(fs.readFileSync(path.join(out, 'pid'), 'utf8')) };
+  }
+
+  it("a process ended by SIGTERM while a check runs in a scratch copy leaves no copy behind (it holds the workspace's secrets)", async () => {
+    const p = await processCheckingACopy();
+    p.proc.kill('SIGTERM');
+    const ended = await p.ended;
+    try {
+      assert.strictEqual(ended.signal, 'SIGTERM', 'the process still ends by the signal');
+      assert.deepStrictEqual(fs.readdirSync(p.temp), [], 'no scratch copy is left in the temp folder');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(!alive(p.pid), "the check's process is killed");
+    } finally {
+      if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
+
+  it('a process that exits while a check runs in a scratch copy leaves no copy behind', async () => {
+    const p = await processCheckingACopy('setTimeout(() => process.exit(3), 300);');
+    const ended = await p.ended;
+    try {
+      assert.strictEqual(ended.code, 3);
+      assert.deepStrictEqual(fs.readdirSync(p.temp), [], 'no scratch copy is left in the temp folder');
     } finally {
       if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
     }

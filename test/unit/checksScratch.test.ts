@@ -2,6 +2,7 @@
 // the user's tree once the proposal is applied.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import nodeFs from 'fs'; // the module itself, whose functions a test may wrap (`fs` is its read-only namespace)
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
@@ -391,15 +392,16 @@ describe('checks: the scratch copy removed', () => {
     const s = await createScratch(ws, { capeFolder: 'cape' });
     fs.mkdirSync(path.join(s.dir, 'out', 'locked'), { recursive: true });
     fs.chmodSync(path.join(s.dir, 'out', 'locked'), 0o555);
-    const { chmod } = fs.promises;
+    // synchronous, as the same removal runs when the process ends (scratchRemove.ts)
+    const { chmodSync } = nodeFs;
     const changed: string[] = [];
-    fs.promises.chmod = ((p: fs.PathLike, mode: fs.Mode) => (changed.push(String(p)), chmod(p, mode))) as typeof fs.promises.chmod;
+    nodeFs.chmodSync = (p: fs.PathLike, mode: fs.Mode) => (changed.push(String(p)), chmodSync(p, mode));
     const restore = denyRemoval('EACCES', 1);
     try {
       await s.dispose();
     } finally {
       restore();
-      fs.promises.chmod = chmod;
+      nodeFs.chmodSync = chmodSync;
     }
     assert.ok(!fs.existsSync(s.dir), 'removed on the second try');
     assert.ok(changed.some((p) => p.endsWith(path.join('out', 'locked'))), changed.join('\n'));

@@ -9,6 +9,7 @@ import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
 import { sliceWhole } from '../text/cut';
+import { untilProcessEnd } from './processEnd';
 
 /** Default time limit of one check command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
@@ -46,49 +47,20 @@ function killTree(child: ChildProcess): void {
 }
 
 /**
- * The checks running now. Each runs detached, in a group of its own, so nothing ends it with this process: they are
- * killed when it exits (a CLI that ends on an error, an extension host that shuts down), or when a signal ends it
- * (ENDING_SIGNALS), not left running the user's code in a scratch copy about to go.
+ * The checks running now, each with the release of its kill at the process's end. Each runs detached, in a group of
+ * its own, so nothing ends it with this process: they are killed when it exits (a CLI that ends on an error, an
+ * extension host that shuts down) or when a signal ends it (processEnd.ts), not left running the user's code in a
+ * scratch copy about to go.
  */
-const live = new Set<ChildProcess>();
-let killedOnExit = false;
-
-/**
- * The signals that end a process unless it handles them: the terminal closed (SIGHUP), `kill` (SIGTERM), Ctrl-C
- * (SIGINT, which the terminal sends to its foreground group only: never to a detached check). A process ended by one
- * never sees 'exit'. While checks run, the first listener for each: where nothing else handles it (runCheckLoop used
- * as a library) the checks are killed and the signal raised again, so the process ends by it as it would have; where
- * the process handles it itself (the CLI's Stop, cli/flags.ts abortOnStopSignals, whose abort kills the checks;
- * an extension host's own shutdown) it does nothing.
- */
-const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGTERM', 'SIGINT'];
-
-function onEndingSignal(signal: NodeJS.Signals): void {
-  if (process.listenerCount(signal) > 1) return; // the process's own handler decides
-  for (const c of live) killTree(c);
-  watchSignals(false); // with no listener left, the signal's default action is back: it ends the process
-  process.kill(process.pid, signal);
-}
-
-function watchSignals(on: boolean): void {
-  for (const s of ENDING_SIGNALS) {
-    if (on) process.prependListener(s, onEndingSignal);
-    else process.removeListener(s, onEndingSignal);
-  }
-}
+const live = new Map<ChildProcess, () => void>();
 
 function track(child: ChildProcess): void {
-  if (!live.size) watchSignals(true);
-  live.add(child);
-  if (killedOnExit) return;
-  killedOnExit = true;
-  process.on('exit', () => {
-    for (const c of live) killTree(c);
-  });
+  live.set(child, untilProcessEnd(() => killTree(child)));
 }
 
 function untrack(child: ChildProcess): void {
-  if (live.delete(child) && !live.size) watchSignals(false);
+  live.get(child)?.();
+  live.delete(child);
 }
 
 /**

@@ -6,7 +6,8 @@
 // hoisted node_modules, the shared configuration, its sibling packages: scratchAncestors.ts); a Python package the
 // project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming `src/`) is
 // imported from the copy, by PYTHONPATH. A proposed file that would land inside a linked folder (and so in the user's
-// real dependencies) is not written, and said so.
+// real dependencies) is not written, and said so. A copy still there when the process exits or a signal ends it is
+// removed then (processEnd.ts): it holds the workspace's files, `.env` and other secrets among them.
 import { createHash } from 'crypto';
 import { promises as fsp } from 'fs';
 import * as os from 'os';
@@ -18,6 +19,8 @@ import { ancestorPath, CARGO_TARGET_FOLDER, foldersUpToRepoRoot, isDir, linkFold
 import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, workspaceSkip } from './scratchCopy';
 import type { TreeSize } from './types';
 import { notCopiedReason, WORKSPACE_COPY_LIMIT } from './copyLimit';
+import { untilProcessEnd } from './processEnd';
+import { removeCopy, removeCopySync } from './scratchRemove';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -168,7 +171,9 @@ export async function copyTooLarge(workspace: string, capeFolder: string, limit:
  */
 export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize }): Promise<Scratch> {
   const top = await fsp.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX));
-  const dispose = () => removeCopy(top);
+  // removed, whatever is running in it, if the process ends first (processEnd.ts): it holds the workspace's files
+  const release = untilProcessEnd(() => removeCopySync(top));
+  const dispose = () => removeCopy(top).finally(release);
   let real: string;
   try {
     // a package inside a monorepo keeps its place under the folders it draws on (scratchAncestors.ts)
@@ -224,37 +229,6 @@ export async function plainFileOfCopy(root: string, relPath: string): Promise<bo
   const parts = relPath.split('/');
   if (await linkOnTheWay(root, parts.slice(0, -1))) return false;
   return fsp.lstat(path.join(root, ...parts)).then((st) => st.isFile(), () => false);
-}
-
-/** Folders a removal may fail on for want of permission: a folder a check made read-only (`chmod 555`). */
-const DENIED = new Set(['EACCES', 'EPERM']);
-
-/**
- * Removes a copy; a removal denied (a folder a check made read-only) is tried again once every folder of the copy is
- * the owner's to change (u+rwx; links are not followed, so nothing of the user's tree is touched). Throws, naming
- * the folder, when it still cannot.
- */
-async function removeCopy(top: string): Promise<void> {
-  const rm = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
-  try {
-    await rm();
-  } catch (e) {
-    try {
-      if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
-      await ownFolders(top);
-      await rm();
-    } catch (again) {
-      throw new Error(`the checks' scratch copy ${top} could not be removed (${(again as NodeJS.ErrnoException).code ?? (again as Error).message})`);
-    }
-  }
-}
-
-/** Gives the owner rwx on `dir` and every folder below it (never through a link). */
-async function ownFolders(dir: string): Promise<void> {
-  const st = await fsp.lstat(dir).catch(() => null);
-  if (!st?.isDirectory()) return;
-  await fsp.chmod(dir, (st.mode & 0o7777) | 0o700).catch(() => undefined);
-  for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) if (e.isDirectory()) await ownFolders(path.join(dir, e.name));
 }
 
 /**

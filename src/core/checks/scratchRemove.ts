@@ -1,0 +1,56 @@
+// How a scratch copy of the workspace (./scratch.ts) is removed: links are removed, never followed, and a folder a
+// check made read-only is made the owner's again first; at once as the checks end (removeCopy), or synchronously as
+// the process ends (removeCopySync, through processEnd.ts), when nothing asynchronous runs any more.
+import * as fs from 'fs';
+import { promises as fsp } from 'fs';
+import * as path from 'path';
+
+/** Folders a removal may fail on for want of permission: a folder a check made read-only (`chmod 555`). */
+const DENIED = new Set(['EACCES', 'EPERM']);
+
+/**
+ * Removes a copy; a removal denied (a folder a check made read-only) is tried again once every folder of the copy is
+ * the owner's to change (u+rwx; links are not followed, so nothing of the user's tree is touched). Throws, naming
+ * the folder, when it still cannot.
+ */
+export async function removeCopy(top: string): Promise<void> {
+  const rm = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    await rm();
+  } catch (e) {
+    try {
+      if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      ownFolders(top);
+      await rm();
+    } catch (again) {
+      throw new Error(`the checks' scratch copy ${top} could not be removed (${(again as NodeJS.ErrnoException).code ?? (again as Error).message})`);
+    }
+  }
+}
+
+/** removeCopy as the process ends (processEnd.ts): synchronous, nothing asynchronous runs after. */
+export function removeCopySync(top: string): void {
+  const rm = () => fs.rmSync(top, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    rm();
+  } catch (e) {
+    if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    ownFolders(top);
+    rm();
+  }
+}
+
+/** Gives the owner rwx on `dir` and every folder below it (never through a link). Synchronous: the process may be ending. */
+function ownFolders(dir: string): void {
+  const attempt = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch {
+      return undefined;
+    }
+  };
+  const st = attempt(() => fs.lstatSync(dir));
+  if (!st?.isDirectory()) return;
+  attempt(() => fs.chmodSync(dir, (st.mode & 0o7777) | 0o700));
+  for (const e of attempt(() => fs.readdirSync(dir, { withFileTypes: true })) ?? []) if (e.isDirectory()) ownFolders(path.join(dir, e.name));
+}
