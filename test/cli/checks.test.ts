@@ -204,6 +204,9 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(run.stderr, /--check-copy-limit MB/);
     assert.match(run.stderr, /✗ No check could start \(the workspace holds more than 100 files to copy .*\): nothing tested DevA's proposal\. It is kept for review\.\n/);
     assert.doesNotMatch(run.stderr, /still failing/);
+    // nothing ran DevA's tests: the computed TSR is unknown, not 0 (metrics/tsr.ts lastRuns)
+    assert.strictEqual(run.json.metrics.tsr, null);
+    assert.ok(run.json.metrics.criteria.length && run.json.metrics.criteria.every((c: { computed?: string }) => c.computed === undefined), JSON.stringify(run.json.metrics.criteria));
     assert.match(JSON.stringify(fake.requests[4].body.messages), /`npm test`: could not start/, 'the retrospective hears it did not run');
     assert.deepStrictEqual(fs.readdirSync(tmp), [], 'nothing was copied');
   });

@@ -1,10 +1,13 @@
 // src/core/checks/verdict.ts: checks none of which could start are told so, and why, the same on every surface that
 // sums up the checks (the checks-finished event the panel reads, the CLI's transcript, the retrospective) — never as
-// a proposal "still failing after 0 fix rounds".
+// a proposal "still failing after 0 fix rounds"; and a run that never started is no verdict of a criterion's tests
+// (metrics/tsr.ts lastRuns, the retrospective's criteria).
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
 import { checksFinished, checksForRetro, notRunReason, notRunSaying, startedRuns, type CheckRun, type ChecksOutcome } from '../../src/core';
 import { printer } from '../../src/cli/printer';
+import { computeTsr, lastRuns } from '../../src/core/metrics/tsr';
+import { renderSources, type ContextInputs } from '../../src/core/session/context';
 
 const run = (command: string, status: CheckRun['status'], output: string): CheckRun => ({ command, round: 0, status, passed: status === 'passed', exitCode: status === 'failed' ? 1 : null, durationMs: 5, output, outputChars: output.length });
 
@@ -46,5 +49,40 @@ describe('checks: the end told when no check could start', () => {
     assert.strictEqual(checksFinished(mixed).notRun, undefined);
     assert.match(cliEnd(mixed), /✗ checks still failing after 0 fix rounds: npm test \(exit 1\), npm run lint \(could not start\)/);
     assert.match(checksForRetro(mixed), /The final proposal still fails a check/);
+  });
+});
+
+describe('checks: a run that never started is no verdict of the criteria', () => {
+  const POA = { acceptance_criteria: [{ id: 'AC-1', then: 'it adds' }, { id: 'AC-2', then: 'the suite passes' }] };
+  const DEVA = { criteria_tests: [{ criterion: 'AC-1', file: 'test/add.test.js', test: 'adds', expect: 'fail' }, { criterion: 'AC-2', check: 'npm run e2e' }] };
+  const tsrOf = (outcome: ChecksOutcome) => computeTsr({ poaOutput: POA, devaOutput: DEVA, checks: lastRuns(outcome), fileExists: () => true });
+  const notCopied = outcomeOf([run('npm test', 'error', '[not run: the workspace holds more than 5 files to copy. Raise the limit.]'), run('npm run e2e', 'error', '[not run: the same]')]);
+
+  it('none started (the copy limit, a shell not spawned): no TSR and no computed verdict, as when no check ran', () => {
+    assert.strictEqual(lastRuns(notCopied), null);
+    const tsr = tsrOf(notCopied);
+    assert.strictEqual(tsr.tsr, null);
+    assert.deepStrictEqual(tsr.criteria.map((c) => c.computed), [undefined, undefined]);
+  });
+
+  it('one that did not start beside one that ran: the criteria only it would show have no test, none failed', () => {
+    const mixed = outcomeOf([run('npm test', 'passed', 'ok 1 - adds\n'), run('npm run e2e', 'error', '[could not start: spawn /bin/sh EAGAIN]')]);
+    assert.deepStrictEqual(lastRuns(mixed)!.map((r) => r.command), ['npm test']);
+    const tsr = tsrOf(mixed);
+    assert.deepStrictEqual(tsr.criteria.map((c) => c.computed), ['pass', 'no_test']);
+    // a command whose last run did not start is not judged by an earlier run of it either (that was another proposal)
+    const later = { ...mixed, runs: [run('npm run e2e', 'failed', 'boom'), ...mixed.runs.map((r) => ({ ...r, round: 1 }))], fixRounds: [] };
+    assert.deepStrictEqual(tsrOf(later).criteria.map((c) => c.computed), ['pass', 'no_test']);
+  });
+
+  it("the retrospective's criteria: no verdict from checks that never started, no fail-first from runs that never started", () => {
+    const inputs = (checks: ChecksOutcome) => ({ envelopes: { poa: { output: POA }, deva: { output: DEVA } }, checks, fileExists: () => true, devaFiles: [] }) as unknown as ContextInputs;
+    const none = renderSources('cm_retro', ['retro:criteria'], inputs(notCopied));
+    assert.doesNotMatch(none, /failed|in the checks' last run/, none);
+    const ran = outcomeOf([run('npm test', 'passed', 'ok 1 - adds\n')]);
+    const beforeNotStarted = { ...ran, before: { testFiles: ['test/add.test.js'], runs: [run('npm test', 'error', '[could not start: spawn /bin/sh EAGAIN]')], notWritten: [] } };
+    const text = renderSources('cm_retro', ['retro:criteria'], inputs(beforeNotStarted));
+    assert.match(text, /AC-1: .* in the checks' last run: passed/);
+    assert.doesNotMatch(text, /unchanged code|fail-first observed/, text);
   });
 });

@@ -29,6 +29,7 @@
 import * as fs from 'fs';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
+import { startedRuns } from '../checks/verdict';
 import { commandKey, testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
 import { failFirstOf } from './failFirstVerdict';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
@@ -43,12 +44,17 @@ export interface Criterion {
   text: string;
 }
 
-/** The last run of each command of a check loop: the verdict TSR is computed from. */
-export function lastRuns(outcome: ChecksOutcome): CheckRun[] {
-  return outcome.commands.flatMap((command) => {
+/**
+ * The last run of each command of a check loop, if it started (one that could not tested nothing: checks/verdict.ts
+ * startedRuns): the verdict TSR is computed from; null when none started, as when no check ran.
+ */
+export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
+  const last = outcome.commands.flatMap((command) => {
     const runs = outcome.runs.filter((r) => r.command === command);
     return runs.length ? [runs[runs.length - 1]] : [];
   });
+  const started = startedRuns(last);
+  return started.length ? started : null;
 }
 
 export interface TsrResult {

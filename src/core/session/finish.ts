@@ -4,6 +4,7 @@
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
 import { computeTsr, lastRuns, proposedOrInWorkspace } from '../metrics/tsr';
+import { startedRuns } from '../checks/verdict';
 import type { KptLists, SessionEvent } from '../model/types';
 import type { SessionState } from '../store';
 import type { SessionResult, StepOutcome } from './options';
@@ -37,7 +38,7 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
       devaOutput: envelopes.deva?.output,
       judgements: retro.criteria,
       checks: checks ? lastRuns(checks) : null,
-      before: checks?.before?.runs ?? null,
+      before: checks?.before ? startedRuns(checks.before.runs) : null,
       fileExists: proposedOrInWorkspace(opts.workspace, devaFiles),
     }),
   });

@@ -5,7 +5,7 @@
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
 import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
-import { checksForRetro } from '../checks';
+import { checksForRetro, startedRuns } from '../checks';
 import { filesRead } from '../tools/reads';
 import { toolBoundsText } from '../tools/specs';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
@@ -242,7 +242,8 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const tests = namedTests(inputs.envelopes.deva?.output);
       // the checks' verdict on each criterion's tests, as the computed TSR will count it (metrics/tsr.ts)
       const runs = inputs.checks && inputs.fileExists ? lastRuns(inputs.checks) : null;
-      const before = runs && inputs.checks?.before?.runs.length ? inputs.checks.before.runs : null;
+      const ranBefore = startedRuns(inputs.checks?.before?.runs ?? []);
+      const before = runs && ranBefore.length ? ranBefore : null;
       const line = (c: Criterion) => {
         const t = tests.get(c.id) ?? [];
         const verdict = runs ? ` — in the checks' last run: ${COMPUTED_TEXT[criterionStatus(t, inputs.fileExists!, runs)]}` : '';
