@@ -27,7 +27,7 @@
 import { DEFAULT_BASE_URL, DEFAULT_IDLE_TIMEOUT_MS } from '../core/llm/anthropic/client';
 import { DEFAULT_SESSION_MODEL } from '../core/llm/models';
 import { DEFAULT_CHECK_TIMEOUT_MS } from '../core/checks/run';
-import { copyLimitOfMb, WORKSPACE_COPY_LIMIT } from '../core/checks/copyLimit';
+import { copyLimitOfMb, DEFAULT_COPY_LIMIT_MB } from '../core/checks/copyLimit';
 import { DEFAULT_FIX_ROUNDS } from '../core/checks/types';
 import { DEFAULT_FEEDBACK_ROUNDS } from '../core/session/options';
 import { MAX_OBJECTIVE_CHARS } from '../core/session/objective';
@@ -74,7 +74,7 @@ Options:
                    test scripts, tsc --noEmit); without --check the detected commands are only named
   --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
   --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
-  --check-copy-limit MB  the most of the workspace the checks copy (default ${WORKSPACE_COPY_LIMIT.bytes / (1024 * 1024)}; ${copyLimitOfMb(1).files} files per MB):
+  --check-copy-limit MB  the most of the workspace the checks copy (default ${DEFAULT_COPY_LIMIT_MB}; ${copyLimitOfMb(1).files} files per MB):
                    a larger workspace is not copied and its checks do not run, each saying so
   --fail-first     after the checks, run the test commands (not lint or type checks) once more on the unchanged
                    workspace with only DevA's test files applied: a test of the change should fail there (the

@@ -20,6 +20,9 @@ const MB = 1024 * 1024;
  */
 export const WORKSPACE_COPY_LIMIT: TreeSize = { files: 20_000, bytes: 200 * MB };
 
+/** WORKSPACE_COPY_LIMIT in MB, as the setting and the CLI's flag take a limit (and the CLI's help names it). */
+export const DEFAULT_COPY_LIMIT_MB = WORKSPACE_COPY_LIMIT.bytes / MB;
+
 /** The smallest limit the setting takes, in MB (the manifest's minimum): a smaller one is raised to it. */
 export const MIN_COPY_LIMIT_MB = 1;
 
