@@ -30,6 +30,14 @@ describe('reproducibility: criteria and files', () => {
     assert.deepStrictEqual([rr.criteria, rr.files, rr.rr], [1, 0.5, 0.75]);
   });
 
+  it('compares the whole criterion: the part after a dash and the bracketed details tell criteria apart', () => {
+    const a = ['Login form — shows an error message for a wrong password', 'Login form — locks the account after five failed attempts'];
+    const b = ['Login form — redirects to the dashboard after success', 'Login form — remembers the email address when asked'];
+    assert.strictEqual(criteriaSimilarity(a, b), 0);
+    assert.strictEqual(criteriaSimilarity(['Note search (matches titles by prefix, ignoring case)'], ['Note search (an empty query lists every note)']), 0);
+    assert.strictEqual(criteriaSimilarity(a, a.map((x) => x.replace('Login form —', 'Login form:'))), 1, 'punctuation still does not count');
+  });
+
   it('comes within 0.1 of a person’s judgement on real answers, where one objective’s criteria all share its words', () => {
     const data = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'test', 'fixtures', 'rr', 'poa-criteria.json'), 'utf8')) as Labelled;
     const errors: number[] = [];

@@ -1,7 +1,8 @@
 // What two KPT items are compared by (grouping.ts groups them): an item normalised (NFKC, tag and details removed, its
 // core before a dash), then its features — character bigrams for text in a script written without spaces (Japanese,
 // Chinese, Korean), content words for the others (function words out, lightly stemmed, a file name one word without
-// its extension) — and the Dice coefficient over them.
+// its extension) — and the Dice coefficient over them. RR's acceptance criteria are compared by the same bigrams over
+// their whole text (normaliseWholeText: the details KPT grouping drops are what tells two criteria apart).
 import { TAG_RE } from './document';
 import { charBigrams } from '../text';
 import { sliceWhole } from '../text/cut';
@@ -27,10 +28,7 @@ const squash = (s: string): string => s.toLowerCase().replace(/[\p{P}\p{S}\p{Z}\
  * whole text when the core is too short. Content words are read from `core`, so both come from one pass.
  */
 export function normalised(text: string): { norm: string; core: string } {
-  // a KPT item is a sentence or two: past this, the text adds nothing to what it is about, and nested brackets
-  // (removed one level per pass below) would cost length × depth
-  const base = sliceWhole(text, 0, MAX_COMPARED_CHARS)
-    .normalize('NFKC').replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
+  const base = compared(text).replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
   let core = base.split(/\s*(?:\u2014\u2014|\u2015\u2015|\u2014|\u2015)\s*|\s+--?\s+/)[0];
   for (let prev = ''; prev !== core; ) {
     prev = core;
@@ -38,8 +36,25 @@ export function normalised(text: string): { norm: string; core: string } {
   }
   const squashedCore = squash(core);
   if (Array.from(squashedCore).length >= MIN_CORE_CHARS) return { norm: squashedCore, core };
-  // all punctuation/symbols (e.g. "!!!"): compare the text itself rather than an empty string
-  return { norm: squash(base) || text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim(), core: base };
+  return { norm: squashedWhole(base, text), core: base };
+}
+
+/**
+ * The part of an item compared, NFKC: a KPT item is a sentence or two; past MAX_COMPARED_CHARS the text adds nothing
+ * to what it is about, and nested brackets (removed one level per pass in normalised) would cost length × depth.
+ */
+const compared = (text: string): string => sliceWhole(text, 0, MAX_COMPARED_CHARS).normalize('NFKC');
+
+/** `base` squashed; all punctuation and symbols (e.g. "!!!"): the text itself rather than an empty string. */
+const squashedWhole = (base: string, text: string): string => squash(base) || text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * The whole text squashed as normaliseKptText squashes an item's core, with nothing cut: no tag, dash elaboration or
+ * bracketed detail removed. For texts told apart by those details: RR's acceptance criteria ("Login form — shows an
+ * error" and "Login form — redirects" are two criteria, not one item told twice).
+ */
+export function normaliseWholeText(text: string): string {
+  return squashedWhole(compared(text), text);
 }
 
 /** Scripts written without spaces between words: their items are compared by character bigrams. */
@@ -114,7 +129,11 @@ export function bigrams(s: string): string[] {
   return [...charBigrams(s)];
 }
 
-/** Dice coefficient of two strings over their character-bigram sets (after normaliseKptText). */
-export function diceSimilarity(a: string, b: string): number {
-  return dice(bigrams(normaliseKptText(a)), bigrams(normaliseKptText(b)));
+/**
+ * Dice coefficient of two strings over their character-bigram sets, after normaliseKptText (a KPT item's core), or
+ * after normaliseWholeText with `whole` (the whole text compared).
+ */
+export function diceSimilarity(a: string, b: string, opts: { whole?: boolean } = {}): number {
+  const norm = opts.whole ? normaliseWholeText : normaliseKptText;
+  return dice(bigrams(norm(a)), bigrams(norm(b)));
 }

@@ -4,9 +4,10 @@
 // The similarity, decided once:
 //  - files: the Jaccard index |A ∩ B| / |A ∪ B| of the workspace-relative paths DevA proposed (refused files left out);
 //  - acceptance criteria: a soft Jaccard over POA's criterion texts (the ids are always AC-1, AC-2…, so they say
-//    nothing): two criteria match when the Dice coefficient of their character bigrams (kpt/grouping.ts
-//    diceSimilarity, which KPT grouping uses for Japanese; Given / When / Then removed first, since every criterion has them) is at least
-//    CRITERION_MATCH_THRESHOLD; pairs are matched greedily, best first, each criterion at most once; the index is
+//    nothing): two criteria match when the Dice coefficient of their character bigrams (kpt/similarity.ts
+//    diceSimilarity over the whole text: not KPT grouping's core before a dash without bracketed details, which would
+//    take "Login form — shows an error" and "Login form — redirects" for one criterion; Given / When / Then removed
+//    first, since every criterion has them) is at least CRITERION_MATCH_THRESHOLD; pairs are matched greedily, best first, each criterion at most once; the index is
 //    matches / (|A| + |B| − matches). Two empty lists are alike (1);
 //  - a run's figures are the mean over every pair of runs (the saved session and its repeats); RR is the mean of the
 //    criteria and files figures. A run that failed before DevA has no files and is left out of the files figure
@@ -68,7 +69,7 @@ export function criteriaSimilarity(a: readonly string[], b: readonly string[], t
   const pairs: { i: number; j: number; s: number }[] = [];
   a.forEach((x, i) =>
     b.forEach((y, j) => {
-      const s = diceSimilarity(criterionCore(x), criterionCore(y));
+      const s = diceSimilarity(criterionCore(x), criterionCore(y), { whole: true });
       if (s >= threshold) pairs.push({ i, j, s });
     }),
   );
