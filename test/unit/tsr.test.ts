@@ -147,6 +147,25 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
   });
 
+  it('a failure is blamed on a test whose file or name the output names whole, not inside a longer one', () => {
+    const run = (output: string): CheckOutcome => ({ command: 'npm test', passed: false, output: `running 12 checks\n${output}\n11 passed, 1 failed` });
+    const a = { file: 'test/a.test.js', name: 'adds two numbers' };
+    // test/data.test.js ends in a.test.js, spec/data_spec.rb in a_spec.rb: neither names the other file
+    assert.strictEqual(testStatus(a, true, [run('Assertion failed at test/data.test.js:12: expected 3, got 4')]), 'pass');
+    assert.strictEqual(testStatus({ file: 'spec/a_spec.rb', name: 'adds two numbers' }, true, [run('# ./spec/data_spec.rb:12:in `block`')]), 'pass');
+    assert.strictEqual(testStatus(a, true, [run('Assertion failed at test/a.test.jsx:12')]), 'pass');
+    assert.strictEqual(testStatus(a, true, [run('Assertion failed at test/a.test.js.map:12')]), 'pass');
+    for (const at of ['test/a.test.js:12', './test/A.TEST.JS:12', 'C:\\w\\test\\a.test.js:12', '(a.test.js:12:5)', '"a.test.js", line 12']) {
+      assert.strictEqual(testStatus(a, true, [run(`Assertion failed at ${at}`)]), 'fail', at);
+    }
+    // the test's name: whole words only, and a name with RegExp syntax is a literal
+    assert.strictEqual(testStatus(a, true, [run('x.js:1 readds two numbers failed')]), 'pass');
+    assert.strictEqual(testStatus(a, true, [run('x.js:1 "Adds two numbers" failed')]), 'fail');
+    const odd = { file: 'test/b.test.js', name: 'sums (a+b)*2 [x]' };
+    assert.strictEqual(testStatus(odd, true, [run('x.js:1 sums (a+b)*2 [x] failed')]), 'fail');
+    assert.strictEqual(testStatus(odd, true, [run('x.js:1 sums aab2 x failed')]), 'pass');
+  });
+
   // what the runners print when one test file does not load (taken from mocha 12, pytest 9, RSpec 3.12, go 1.19)
   const STOPPED = {
     mocha: " Exception during run: Error: Cannot find module '../nothere'\nRequire stack:\n- /w/test/b.test.js\n    at Object.<anonymous> (/w/test/b.test.js:1:12)",

@@ -7,6 +7,7 @@ import type { CheckRun } from '../checks/types';
 import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
 import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
+import { escapeRegExp } from '../text/regexp';
 import type { CriterionResult, NamedTest } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
@@ -22,10 +23,16 @@ export function commandKey(command: string): string {
 /** A file named in a check's output: `src/a.ts:12`, `test/x.test.ts`, `(src/a.ts,3,1)`, `Calc.java:[5,52]` (javac). */
 const FILE_MENTION = /[\w@./-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\)|:\[\d+,\d+\])|[\w@./-]*\btests?\b[\w@./-]*\.[a-z]{1,5}\b/i;
 
+/**
+ * Whether a run's output names the test: its file's name on a path boundary (`test/a.test.js` is not named by
+ * `test/data.test.js` nor by `a.test.jsx`), or its name (4 characters or more) as whole words (`parse` is not named by
+ * `parses csv`). Case-insensitive; each name is an escaped literal between one-character lookarounds: no quantifier,
+ * so nothing to backtrack over (the output is up to 1 MB).
+ */
 function mentions(output: string, test: NamedTest): boolean {
-  const lower = output.toLowerCase();
-  const base = path.posix.basename(test.file).toLowerCase();
-  return (base !== '' && lower.includes(base)) || (test.name.length >= 4 && lower.includes(test.name.toLowerCase()));
+  const base = path.posix.basename(test.file);
+  if (base !== '' && new RegExp(`(?<![\\p{L}\\p{N}_@.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-]|\\.[\\p{L}\\p{N}])`, 'iu').test(output)) return true;
+  return test.name.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(test.name)}(?![\\p{L}\\p{N}_])`, 'iu').test(output);
 }
 
 /**

@@ -4,13 +4,14 @@
 // Cutting text for the model without splitting a character (cut.ts) lives here too, writing a size in bytes for a
 // person (size.ts), a file's lines as tools and excerpts number them (lines.ts), and the Markdown line rules (fences,
 // headings) every reader of a team file uses (markdown.ts), a value as one word of a shell command line (shell.ts), and
-// text without terminal escape sequences and control characters (controls.ts), and the list items that only say there
-// is nothing ("なし", "N/A": placeholder.ts).
+// text without terminal escape sequences and control characters (controls.ts), the list items that only say there
+// is nothing ("なし", "N/A": placeholder.ts), and a literal inside a regular expression (regexp.ts).
 export * from './bigrams';
 export * from './controls';
 export * from './cut';
 export * from './lines';
 export * from './markdown';
 export * from './placeholder';
+export * from './regexp';
 export * from './size';
 export * from './shell';

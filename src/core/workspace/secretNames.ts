@@ -2,6 +2,7 @@
 // which the read policy (policy.ts), the index, the tools and DevA's edits (edits/propose.ts) all apply. Split from
 // policy.ts, which decides the rest of what may be read.
 import ignore, { type Ignore } from 'ignore';
+import { escapeRegExp } from '../text/regexp';
 
 /**
  * Secret files, by name (gitignore syntax, matched case-insensitively against the workspace-relative path; a pattern
@@ -93,8 +94,7 @@ export function simplePatternsRegExp(patterns: readonly string[]): RegExp | null
   const folders: string[] = [];
   const anchored: string[] = [];
   const reincluded: string[] = [];
-  const escape = (t: string) => t.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  const glob = (body: string) => body.split('*').map(escape).join('[^/]*');
+  const glob = (body: string) => body.split('*').map(escapeRegExp).join('[^/]*');
   for (const p of patterns) {
     if (p.startsWith('!')) {
       // a folder name re-included: only after every plain pattern, so it overrides them all
