@@ -159,4 +159,17 @@ describe('metrics: frontmatter and history', () => {
     assert.deepStrictEqual(await historyFromRetrospectives(dir, { excludeTaskId: 'task-b' }), [3]);
     assert.deepStrictEqual(await historyFromRetrospectives(path.join(dir, 'missing')), []);
   });
+
+  it('counts a session once, from its newest retrospective (a session finished again with `cape resume --from-step`)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-hist-'));
+    const w = (name: string, text: string): void => fs.writeFileSync(path.join(dir, name), text);
+    w('2025-01-01_10-00_task-a.md', writeFrontmatter({ task_id: 'task-a', date: '2025-01-01T10:00:00.000Z', ass_average: 2 }));
+    w('2025-01-02_10-00_task-b.md', writeFrontmatter({ task_id: 'task-b', date: '2025-01-02T10:00:00.000Z', ass_average: 3 }));
+    w('2025-01-03_10-00_task-a.md', writeFrontmatter({ task_id: 'task-a', date: '2025-01-03T10:00:00.000Z', ass_average: 4 }));
+    // without a task_id in the front matter, the file name's task id says which session it is
+    w('2025-01-04_10-00_task-c.md', writeFrontmatter({ date: '2025-01-04T10:00:00.000Z', ass_average: 1 }));
+    w('2025-01-05_10-00_task-c.md', writeFrontmatter({ date: '2025-01-05T10:00:00.000Z', ass_average: 5 }));
+    assert.deepStrictEqual(await historyFromRetrospectives(dir), [3, 4, 5]);
+    assert.deepStrictEqual(await historyFromRetrospectives(dir, { excludeTaskId: 'task-a' }), [3, 5]);
+  });
 });

@@ -271,7 +271,8 @@ export async function readHead(file: string): Promise<string> {
 /**
  * ASS averages recorded in the retrospective files of `dir` (cape/5_sessions/retrospective), oldest first, for ST.
  * Files without an `ass_average` (e.g. from the original CLI) or with an unreadable one are skipped. Ordered by the
- * frontmatter `date`, else by the date in the file name. A missing folder is an empty history.
+ * frontmatter `date`, else by the date in the file name. One point per session (its `task_id`, else the task id in
+ * the file name): the newest of its retrospectives. A missing folder is an empty history.
  */
 export async function historyFromRetrospectives(dir: string, opts: { excludeTaskId?: string } = {}): Promise<number[]> {
   let names: string[];
@@ -281,7 +282,7 @@ export async function historyFromRetrospectives(dir: string, opts: { excludeTask
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  const points: { time: number; name: string; value: number }[] = [];
+  const points: { time: number; name: string; value: number; taskId: string }[] = [];
   for (const name of names) {
     const named = parseRetrospectiveName(name);
     if (!named) continue;
@@ -300,8 +301,11 @@ export async function historyFromRetrospectives(dir: string, opts: { excludeTask
     if (typeof fm.repeat_of === 'string' && fm.repeat_of) continue;
     const fromName = named.date.getTime();
     const fmTime = typeof fm.date === 'string' ? Date.parse(fm.date) : NaN;
-    points.push({ time: Number.isFinite(fmTime) ? fmTime : fromName, name, value });
+    points.push({ time: Number.isFinite(fmTime) ? fmTime : fromName, name, value, taskId: typeof fm.task_id === 'string' && fm.task_id ? fm.task_id : named.taskId });
   }
   points.sort((a, b) => a.time - b.time || (a.name < b.name ? -1 : 1));
-  return points.map((p) => p.value);
+  // one point per session: a session finished again (`cape resume --from-step`) wrote a newer retrospective, whose
+  // satisfaction replaces the earlier one's, at the newer one's place in time
+  const newest = new Map(points.map((p) => [p.taskId, p]));
+  return points.filter((p) => newest.get(p.taskId) === p).map((p) => p.value);
 }
