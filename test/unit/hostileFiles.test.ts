@@ -1,13 +1,14 @@
 // Files on disk that were edited by hand, copied, or shaped to harm: a session's state that names another session,
 // KPT text that carries a status marker of its own or a long run of blanks, opposite items that share their words, a
-// kpt_merged.md with one CRLF line or a folder in its place, retrospective files that are FIFOs or links out of the
-// workspace. Each is refused, read as it is meant, or skipped with a reason — never written over another session,
-// never hung on.
+// kpt_merged.md with one CRLF line, a folder where kpt_merged.md or its archive should be, retrospective files that
+// are FIFOs or links out of the workspace. Each is refused, read as it is meant, or skipped with a reason — never
+// written over another session, never hung on.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { groupKpt, mergeKptFile, mergeKptText, parseKpt, readKptText } from '../../src/core/kpt';
+import { KPT_ARCHIVE_FILE } from '../../src/core/kpt/housekeeping';
 import { historyFromRetrospectives } from '../../src/core/metrics/metrics';
 import { SessionStore, StoreError, type SessionState } from '../../src/core/store';
 import type { KptItem } from '../../src/core/model/types';
@@ -108,6 +109,19 @@ describe('hostile files: KPT text', () => {
     assert.strictEqual(read.text, '');
     assert.match(read.warning ?? '', /it is a folder, not a file/);
     await assert.rejects(mergeKptFile(store.kptPath, 't1', { keep: ['a'], problem: [], try: [] }), (e: Error) => e.message.includes(store.kptPath) && /folder/.test(e.message));
+  });
+
+  it('a folder where kpt_merged.md or kpt_archive.md should be: a mark and housekeeping name the file and say why', async () => {
+    const { store } = workspace();
+    const folder = (file: string) => (e: Error) => e.message === `Cannot read ${file}: it is a folder, not a file.`;
+    fs.mkdirSync(store.kptPath, { recursive: true });
+    await assert.rejects(store.markKpt({ ids: ['t0123abcd'], status: 'adopted' }), folder(store.kptPath));
+    await assert.rejects(store.housekeepKpt(0), folder(store.kptPath));
+    fs.rmdirSync(store.kptPath);
+    await store.mergeKpt('t1', { keep: ['a'], problem: [], try: [] });
+    const archive = path.join(path.dirname(store.kptPath), KPT_ARCHIVE_FILE);
+    fs.mkdirSync(archive);
+    await assert.rejects(store.housekeepKpt(0), folder(archive));
   });
 });
 

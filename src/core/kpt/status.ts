@@ -4,7 +4,7 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { KptItem, KptKind, KptStatus } from '../model/types';
-import { writeFileAtomic, writePathThroughLink } from '../files/fsAtomic';
+import { fileReadError, writeFileAtomic, writePathThroughLink } from '../files/fsAtomic';
 import { checkWorkspaceLocation } from '../files/pathSafety';
 import { notTextReason } from '../files/text';
 import { applyKptEdits, type KptEdit } from './kpt';
@@ -174,7 +174,10 @@ export interface KptFileOptions extends LockOptions {
   workspaceRoot?: string;
 }
 
-/** Reads a KPT file for a locked rewrite: '' when missing; refuses one outside the workspace or not text. */
+/**
+ * Reads a KPT file for a locked rewrite: '' when missing; refuses one outside the workspace or not text; any other
+ * failure (a folder in its place) names the file (fileReadError).
+ */
 export async function readKptForWrite(filePath: string, workspaceRoot?: string): Promise<{ text: string; exists: boolean; writePath: string }> {
   let writePath = filePath;
   if (workspaceRoot) {
@@ -188,7 +191,7 @@ export async function readKptForWrite(filePath: string, workspaceRoot?: string):
     bytes = await fsp.readFile(filePath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', exists: false, writePath };
-    throw err;
+    throw fileReadError(filePath, err);
   }
   const notText = notTextReason(bytes);
   if (notText) throw new KptStatusError(`${filePath} was not changed: ${notText}. Fix or move the file, then retry.`);
