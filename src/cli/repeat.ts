@@ -9,7 +9,7 @@ import {
   type RepeatResult,
 } from '../core';
 import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
-import { clientFrom, toolBoundsFrom, maxCostFrom } from './settings';
+import { clientFrom, toolBoundsFrom, maxCostFrom, taskIdFrom } from './settings';
 import { printer } from './printer';
 
 /** A similarity for people: 0.67, or — */
@@ -19,7 +19,7 @@ function sim(x: number | null): string {
 
 export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
   const workspace = requireWorkspace(flags);
-  if (typeof flags.task !== 'string' || !flags.task) throw new UsageError('--task ID is required: the saved session whose objective is rerun.');
+  const taskId = taskIdFrom(flags, '--task ID is required: the saved session whose objective is rerun.')!;
   const times = Number(flags.times);
   if (flags.times === undefined || !Number.isInteger(times) || times < 1 || times > MAX_REPEATS) {
     throw new UsageError(`--times N is required: how many reruns, a whole number from 1 to ${MAX_REPEATS} (got "${flags.times ?? ''}").`);
@@ -35,7 +35,7 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
     result = await repeatSession({
       workspace,
       capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
-      taskId: flags.task,
+      taskId,
       times,
       ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
       llm: client,

@@ -23,7 +23,7 @@ import {
   withoutControls,
 } from '../core';
 import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
-import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom } from './settings';
+import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, taskIdFrom } from './settings';
 import { printer } from './printer';
 import { lineReader } from './terminal';
 
@@ -99,7 +99,7 @@ async function objectiveFrom(flags: Parsed['flags']): Promise<string> {
 export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<number> {
   const workspace = requireWorkspace(flags);
   const objective = resume ? undefined : await objectiveFrom(flags);
-  if (resume && typeof flags.task !== 'string') throw new UsageError('--task ID is required to resume a session.');
+  const taskId = taskIdFrom(flags, resume ? '--task ID is required to resume a session.' : undefined);
   const fromStep = flags['from-step'];
   if (fromStep !== undefined) {
     if (!resume) throw new UsageError('--from-step is for `cape resume` (a new session runs every step).');
@@ -139,7 +139,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
         capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
         objective,
         language: (flags.lang as string) ?? 'English',
-        taskId: run ? result!.taskId : (flags.task as string | undefined),
+        taskId: run ? result!.taskId : taskId,
         resume: resume || run > 0,
         ...answers,
         fromStep: run ? undefined : (fromStep as StepId | undefined),

@@ -1,5 +1,5 @@
 // The flag → setting conversions of the session commands (`cape init/start/resume/repeat`): the base URL and the
-// client, whole numbers, seconds, tool bounds, checks, the cost cap. Part of the CLI's session bundle
+// client, the task id, whole numbers, seconds, tool bounds, checks, the cost cap. Part of the CLI's session bundle
 // (bundles.ts): `cape context` and `cape kpt` never load it.
 import {
   AnthropicClient,
@@ -18,6 +18,7 @@ import {
   type ChecksConfig,
   costCapProblem,
   copyLimitOfMb,
+  assertTaskId,
 } from '../core';
 import { type Parsed, UsageError } from './flags';
 
@@ -41,6 +42,24 @@ export function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
   }
   const idleTimeoutMs = secondsAsMs(flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS, 'idle-timeout');
   return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };
+}
+
+/**
+ * --task ID, checked as the store checks a task id (assertTaskId: it becomes file names) before anything runs: a bad
+ * one is a usage error. `required`: the message when it is missing (undefined returned otherwise).
+ */
+export function taskIdFrom(flags: Parsed['flags'], required?: string): string | undefined {
+  const id = flags.task;
+  if (id === undefined) {
+    if (required) throw new UsageError(required);
+    return undefined;
+  }
+  try {
+    assertTaskId(id as string);
+  } catch (e) {
+    throw new UsageError(`--task: ${(e as Error).message}`);
+  }
+  return id as string;
 }
 
 /** A flag taking a whole number ≥ 0, or undefined when not given. */

@@ -79,11 +79,20 @@ describe('CLI engine: task ids, resume hints, damaged files, inputs, leftovers',
     assert.strictEqual(resumed.code, 0, resumed.stderr);
     assert.strictEqual(fake.requests.length, 5);
 
-    // Invalid task id, nothing saved.
-    const bad = await runCli(['start', '--workspace', demoWorkspace(), '--objective', 'x', '--task', '../evil', '--json'], env());
-    assert.strictEqual(bad.code, 1);
-    assert.match(bad.stderr, /Invalid task id/);
-    assert.doesNotMatch(bad.stderr + bad.stdout, RESUME_HINT);
+    // Invalid task id: a usage error before anything runs, nothing saved.
+    const other = demoWorkspace();
+    for (const args of [
+      ['start', '--objective', 'x', '--task', '../evil', '--json'],
+      ['resume', '--task', 'a b'],
+      ['repeat', '--task', '../x', '--times', '1'],
+    ]) {
+      const bad = await runCli([args[0], '--workspace', other, ...args.slice(1)], env());
+      assert.strictEqual(bad.code, 2, args.join(' '));
+      assert.match(bad.stderr, /^cape: --task: Invalid task id "[^"]+": use 1–128 letters/, args.join(' '));
+      assert.doesNotMatch(bad.stderr + bad.stdout, RESUME_HINT);
+    }
+    const saved = path.join(sessions(other), 'state');
+    assert.deepStrictEqual(fs.existsSync(saved) ? fs.readdirSync(saved) : [], [], 'nothing saved');
 
     // No cape/ folder: nothing saved.
     const empty = await start(tempDir('cape-engine-empty-'));
