@@ -550,6 +550,18 @@ describe('edit proposals and the repair round (src/core/edits/propose.ts)', () =
     assert.match(files[0].reason!, /^duplicate: a later block in the same reply also writes src\/ab\.ts \(as srclink\/ab\.ts, the same file through a symbolic link\)$/);
   });
 
+  it('blocks for one name but for case or Unicode normalization: the duplicate says so, not a symbolic link', async () => {
+    const files = await proposeFiles(ws, [
+      { path: 'src/caf\u00e9.ts', content: 'NFC\n' },
+      { path: 'src/cafe\u0301.ts', content: 'NFD\n' },
+      { path: 'src/Readme.md', content: 'one\n' },
+      { path: 'src/README.md', content: 'two\n' },
+    ]);
+    assert.deepStrictEqual(files.map((f) => f.status), ['refused', 'proposed', 'refused', 'proposed']);
+    assert.strictEqual(files[0].reason, 'duplicate: a later block in the same reply also writes src/caf\u00e9.ts (as src/cafe\u0301.ts, the same name but for case or Unicode normalization)');
+    assert.strictEqual(files[2].reason, 'duplicate: a later block in the same reply also writes src/Readme.md (as src/README.md, the same name but for case or Unicode normalization)');
+  });
+
   it('an edit of a file that a <file> block also rewrites is refused as a duplicate', async () => {
     const edits = await resolveEdits(ws, [{ path: 'src/app.ts', hunks: [h('  const x = 1;', '  const x = 2;')] }]);
     const files = await proposeFiles(ws, [{ path: 'src/app.ts', content: 'whole\n' }]);

@@ -37,7 +37,8 @@ export async function proposeFiles(
     const located = { ...base, relPath: check.relPath, absPath: check.absPath };
     if (lastIndex.get(samePathKey(check.realRelPath)) !== i) {
       const later = checks[lastIndex.get(samePathKey(check.realRelPath))!] as { relPath: string };
-      const also = later.relPath === check.relPath ? check.relPath : `${check.relPath} (as ${later.relPath}, the same file through a symbolic link)`;
+      const how = samePathKey(later.relPath) === samePathKey(check.relPath) ? 'the same name but for case or Unicode normalization' : 'the same file through a symbolic link';
+      const also = later.relPath === check.relPath ? check.relPath : `${check.relPath} (as ${later.relPath}, ${how})`;
       out.push({ ...located, action: 'create', status: 'refused', reason: `duplicate: a later block in the same reply also writes ${also}` });
       continue;
     }
