@@ -1,4 +1,4 @@
-// The CLI's arguments: the flags each command takes (node:util parseArgs), usage errors, the workspace flag, and how
+// The CLI's arguments: the flags each command takes (node:util parseArgs; COMMAND_FLAGS), usage errors, the workspace flag, and how
 // an error becomes an exit code. The dispatcher (main.ts) and every command use this module, so it stays light: the
 // flag → setting conversions of the session commands (client, numbers, checks, cost cap) are in settings.ts, part of
 // the CLI's session bundle (bundles.ts).
@@ -12,14 +12,13 @@ export interface Parsed {
   flags: Record<string, string | boolean | string[]>;
 }
 
-/** Every flag of every command (util.parseArgs's option table): booleans are switches, strings take a value. */
+/** Every flag of every session command (util.parseArgs's option table): booleans are switches, strings take a value. */
 const OPTIONS = {
   apply: { type: 'boolean' },
   json: { type: 'boolean' },
   force: { type: 'boolean' },
   'missing-only': { type: 'boolean' },
   help: { type: 'boolean' },
-  quiet: { type: 'boolean' },
   'max-tool-calls': { type: 'string' },
   'max-tool-chars': { type: 'string' },
   'feedback-rounds': { type: 'string' },
@@ -47,6 +46,35 @@ const OPTIONS = {
   answer: { type: 'string' },
   'skip-questions': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+type Flag = keyof typeof OPTIONS;
+
+/** The client's flags: the API's address and key, how long a silent stream is waited for. */
+const CLIENT_FLAGS: readonly Flag[] = ['base-url', 'api-key', 'idle-timeout'];
+/** The flags of every command that runs sessions: the client, the model, the cape folder, tool bounds, cost cap, JSON. */
+const SESSION_FLAGS: readonly Flag[] = [...CLIENT_FLAGS, 'model', 'cape-folder', 'json', 'max-tool-calls', 'max-tool-chars', 'max-cost'];
+/** `cape start`'s and `cape resume`'s besides: the task, --apply, the checks and DevA's questions to DA. */
+const RUN_FLAGS: readonly Flag[] = [...SESSION_FLAGS, 'task', 'apply', 'check', 'fix-rounds', 'check-timeout', 'fail-first', 'no-format', 'feedback-rounds'];
+
+/**
+ * The flags each command takes besides --workspace and --help (every command's). A flag of another command is a usage
+ * error naming both, not silently ignored (`cape repeat --check auto` runs no check). `cape context`, `cape kpt` and
+ * `cape housekeeping` parse their own flags (context.ts, kpt.ts).
+ */
+const COMMAND_FLAGS: Readonly<Record<string, readonly Flag[]>> = {
+  init: [...CLIENT_FLAGS, 'cape-folder', 'json', 'answers', 'force', 'missing-only', 'lang', 'init-model'],
+  start: [...RUN_FLAGS, 'objective', 'objective-file', 'lang'],
+  resume: [...RUN_FLAGS, 'from-step', 'answer', 'skip-questions'],
+  repeat: [...SESSION_FLAGS, 'task', 'times'],
+};
+
+/** Why `command` refuses the known flag `name` (a flag of other commands), or null when it takes it. */
+function otherCommandsFlag(command: string, name: Flag): string | null {
+  if (!Object.hasOwn(COMMAND_FLAGS, command) || name === 'workspace' || name === 'help' || COMMAND_FLAGS[command].includes(name)) return null;
+  const takers = Object.keys(COMMAND_FLAGS).filter((c) => COMMAND_FLAGS[c].includes(name)).map((c) => `\`cape ${c}\``);
+  const of = takers.length > 1 ? `${takers.slice(0, -1).join(', ')} and ${takers[takers.length - 1]}` : takers[0];
+  return `--${name} is not a flag of \`cape ${command}\` (only of ${of}); see \`cape help\`.`;
+}
 
 /**
  * Text flags whose empty value (`--model ""`, `--check=`) would silently stand for a default, for `auto` or for the
@@ -92,8 +120,8 @@ export const EXIT_OUTPUT_CLOSED = 141;
 /**
  * `cape <command> --flag value --flag=value --switch`. Node's util.parseArgs tokenizes (`=` values, the value in
  * the next argument even when it starts with a dash, `--` as a terminator); the checks below keep CAPE's own
- * messages: a positional or short option is "Unexpected argument", an unknown flag names itself, a value flag
- * without a value says so. A switch given `=value` is simply on. The last occurrence of a flag wins, except for a
+ * messages: a positional or short option is "Unexpected argument", an unknown flag names itself, another command's
+ * flag names both (COMMAND_FLAGS), a value flag without a value says so. A switch given `=value` is simply on. The last occurrence of a flag wins, except for a
  * repeatable flag (`--check`), which collects its values.
  */
 export function parseArgs(argv: string[]): Parsed {
@@ -108,6 +136,8 @@ export function parseArgs(argv: string[]): Parsed {
     }
     const spec = (OPTIONS as Record<string, { type: 'boolean' | 'string' }>)[t.name];
     if (!spec || !Object.hasOwn(OPTIONS, t.name)) throw new UsageError(`Unknown flag --${t.name}; see \`cape help\`.`);
+    const elsewhere = otherCommandsFlag(command, t.name as Flag);
+    if (elsewhere) throw new UsageError(elsewhere);
     if (spec.type === 'boolean') flags[t.name] = true;
     else if (t.value === undefined) throw new UsageError(`--${t.name} needs a value.`);
     else if (!t.value.trim() && NOT_EMPTY.has(t.name)) throw new UsageError(`--${t.name} needs a value, not an empty one.`);

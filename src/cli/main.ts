@@ -1,6 +1,6 @@
 // `cape` — the headless CLI over the same core engine the VS Code extension uses.
 //
-//   cape init   --workspace DIR [--answers FILE] [--force] [--missing-only] [--lang LANG] [--model M]
+//   cape init   --workspace DIR [--answers FILE] [--force] [--missing-only] [--lang LANG] [--init-model M]
 //   cape start  --workspace DIR --objective TEXT [--lang LANG] [--task ID] [--apply] [--json]
 //   cape start  --workspace DIR --objective-file PATH|- …   (the objective from a file, or stdin)
 //   cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json]
@@ -8,6 +8,7 @@
 //   cape kpt list|mark …, cape housekeeping …   KPT statuses and the archive (src/cli/kpt.ts)
 //   cape repeat --workspace DIR --task ID --times N [--json]   (reruns a saved session's objective: RR)
 //   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
+//   each command takes only its own flags (flags.ts COMMAND_FLAGS): another command's is a usage error
 //
 // One file per command (init.ts, session.ts for start/resume, repeat.ts, context.ts, kpt.ts); flags.ts parses the
 // arguments, settings.ts turns the session commands' flags into settings, printer.ts prints the live transcript;

@@ -100,17 +100,12 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   const workspace = requireWorkspace(flags);
   const objective = resume ? undefined : await objectiveFrom(flags);
   const taskId = taskIdFrom(flags, resume ? '--task ID is required to resume a session.' : undefined);
+  // --from-step, --answer and --skip-questions are `cape resume`'s alone, --objective `cape start`'s (flags.ts COMMAND_FLAGS)
   const fromStep = flags['from-step'];
-  if (fromStep !== undefined) {
-    if (!resume) throw new UsageError('--from-step is for `cape resume` (a new session runs every step).');
-    if (typeof fromStep !== 'string' || !(STEP_IDS as readonly string[]).includes(fromStep)) {
-      throw new UsageError(`--from-step takes one of ${STEP_IDS.join(', ')} (got "${String(fromStep)}").`);
-    }
+  if (fromStep !== undefined && (typeof fromStep !== 'string' || !(STEP_IDS as readonly string[]).includes(fromStep))) {
+    throw new UsageError(`--from-step takes one of ${STEP_IDS.join(', ')} (got "${String(fromStep)}").`);
   }
   const givenAnswers = (flags.answer as string[] | undefined) ?? [];
-  if (!resume && (givenAnswers.length || flags['skip-questions'])) {
-    throw new UsageError('--answer and --skip-questions are for `cape resume` of a session paused for the Cape Master\'s questions.');
-  }
   if (givenAnswers.length && !givenAnswers.some((a) => a.trim())) throw new UsageError('--answer needs a non-empty answer (or use --skip-questions).');
   if (givenAnswers.length && flags['skip-questions']) throw new UsageError('Give --answer or --skip-questions, not both.');
   const { client } = clientFrom(flags, env);

@@ -129,7 +129,7 @@ describe('CLI: the Cape Master\'s blocking questions (DoR)', function () {
     assert.match(late.stdout, /not waiting for answers to the Cape Master.s questions \(it is failed\)/);
     const onStart = await start(ws, 'task-dor-other', ['--answer', 'yes']);
     assert.strictEqual(onStart.code, 2);
-    assert.match(onStart.stderr, /--answer and --skip-questions are for `cape resume`/);
+    assert.match(onStart.stderr, /--answer is not a flag of `cape start` \(only of `cape resume`\)/);
     const blank = await resume(ws, task, ['--answer', '  ']);
     assert.strictEqual(blank.code, 2);
     assert.match(blank.stderr, /non-empty answer/);

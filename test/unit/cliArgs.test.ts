@@ -30,8 +30,24 @@ describe('cli: parseArgs', () => {
     usage(['start', '--workspace'], /^--workspace needs a value\.$/);
     usage(['init', '--cape-folder='], /^--cape-folder needs a value, not an empty one\.$/);
     usage(['start', '--model', ' '], /^--model needs a value, not an empty one\.$/);
+    // another command's flag names the flag and the command, and the commands that take it
+    usage(['repeat', '--check', 'auto'], /^--check is not a flag of `cape repeat` \(only of `cape start` and `cape resume`\); see `cape help`\.$/);
+    usage(['repeat', '--fail-first'], /^--fail-first is not a flag of `cape repeat`/);
+    usage(['repeat', '--apply'], /^--apply is not a flag of `cape repeat`/);
+    usage(['resume', '--task', 'T', '--objective', 'new'], /^--objective is not a flag of `cape resume` \(only of `cape start`\)/);
+    usage(['resume', '--lang', 'Japanese'], /^--lang is not a flag of `cape resume` \(only of `cape init` and `cape start`\)/);
+    usage(['start', '--from-step', 'poa'], /^--from-step is not a flag of `cape start` \(only of `cape resume`\)/);
+    usage(['start', '--times', '2'], /^--times is not a flag of `cape start` \(only of `cape repeat`\)/);
+    usage(['init', '--check', 'auto'], /^--check is not a flag of `cape init`/);
+    usage(['init', '--times', '5'], /^--times is not a flag of `cape init`/);
+    usage(['init', '--model', 'm'], /^--model is not a flag of `cape init` \(only of `cape start`, `cape resume` and `cape repeat`\)/);
+    usage(['start', '--quiet'], /^Unknown flag --quiet/);
+    // every command takes --workspace and --help; `cape help` and an unknown command are not held to a list
+    assert.deepStrictEqual(parseArgs(['repeat', '--workspace', 'w', '--help']).flags, { workspace: 'w', help: true });
+    assert.deepStrictEqual(parseArgs(['help', '--check', 'x']).flags, { check: ['x'] });
     // the objective, the answers and the numbers explain an empty value in their own words
-    assert.deepStrictEqual(parseArgs(['start', '--objective', '', '--answer=', '--max-cost=']).flags, { objective: '', answer: [''], 'max-cost': '' });
+    assert.deepStrictEqual(parseArgs(['start', '--objective', '', '--max-cost=']).flags, { objective: '', 'max-cost': '' });
+    assert.deepStrictEqual(parseArgs(['resume', '--answer=']).flags, { answer: [''] });
   });
 });
 
