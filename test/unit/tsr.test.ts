@@ -7,7 +7,7 @@ import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroReview';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, unreadableJudgements, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/commands';
 import { readTestCases } from '../../src/core/checks/testCases';
@@ -72,7 +72,7 @@ describe('TSR: criteria, named tests, judgements', () => {
     assert.strictEqual(namedTests({ criteria_tests: 'AC-1: test/x.js' }).size, 0);
   });
 
-  it('reads CM\'s judgements tolerantly and drops what it cannot read', () => {
+  it('reads CM\'s judgements tolerantly; a status it cannot read is kept as unknown, with the words CM wrote', () => {
     assert.deepStrictEqual(
       judgementsOf([
         { id: 'AC-1', status: 'met', reason: 'toggle and test present' },
@@ -86,9 +86,26 @@ describe('TSR: criteria, named tests, judgements', () => {
         { id: 'AC-1', status: 'met', reason: 'toggle and test present' },
         { id: 'AC-2', status: 'not_met', reason: 'no persistence' },
         { id: 'AC-3', status: 'unknown', reason: '' },
+        { id: 'AC-4', status: 'unknown', reason: '', unreadable: 'maybe' },
       ],
     );
     assert.deepStrictEqual(judgementsOf({ 'AC-1': 'met' }), []);
+  });
+
+  it('reads Japanese, decorated and boolean-like judgements (the odd replies of a real retrospective)', () => {
+    const read = (e: Record<string, unknown>) => judgementsOf([{ id: 'AC-1', ...e }])[0];
+    for (const status of ['達成', 'met ✅', '✅ Met', 'MET.', 'Met!', '**met**', 'true', 'yes', 'passed', '満たしている', true]) assert.strictEqual(read({ status }).status, 'met', String(status));
+    for (const status of ['未達', '未達成', 'partially met', 'Partially-met', 'not met ❌', 'not-met', 'false', '一部達成', false]) assert.strictEqual(read({ status }).status, 'not_met', String(status));
+    for (const status of ['不明', 'unknown ❓', 'N/A']) assert.strictEqual(read({ status }).status, 'unknown', status);
+    assert.strictEqual(read({ met: 'true' }).status, 'met');
+    assert.strictEqual(read({ met: 'false' }).status, 'not_met');
+    assert.strictEqual(read({ met: true }).status, 'met');
+    assert.strictEqual(read({ status: 'toString' }).unreadable, 'toString', 'a name of Object.prototype is no judgement');
+    assert.deepStrictEqual(read({ reason: 'no status' }), { id: 'AC-1', status: 'unknown', reason: 'no status', unreadable: 'null' });
+    const judged = judgementsOf([{ id: 'AC-1', status: 'met' }, { id: 'AC-2', status: 'half done' }, { id: 'AC-3', status: 7 }]);
+    assert.strictEqual(unreadableJudgements(judged), 'The Cape Master\'s judgement of AC-2 ("half done"), AC-3 ("7") could not be read as met, not met or unknown: counted as unknown (not met) in the judged TSR.');
+    assert.strictEqual(unreadableJudgements(judged.slice(0, 1)), null);
+    assert.strictEqual(unreadableJudgements(undefined), null);
   });
 
   it('the retrospective envelope keeps CM\'s criteria and never fails on a bad one', () => {

@@ -87,6 +87,8 @@ export interface CriterionJudgement {
   id: string;
   status: 'met' | 'not_met' | 'unknown';
   reason: string;
+  /** The status as CM wrote it, when it could not be read as met, not met or unknown (then `status` is unknown). */
+  unreadable?: string;
 }
 
 /** One SEARCH/REPLACE hunk of an <edit> block (lines without terminators; an empty `replace` deletes). */

@@ -3,7 +3,7 @@
 // roles gave them, the retrospective file written, the state marked complete)
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
 import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
-import { computeTsr, lastRuns, proposedOrInWorkspace } from '../metrics/tsr';
+import { computeTsr, lastRuns, proposedOrInWorkspace, unreadableJudgements } from '../metrics/tsr';
 import { startedRuns } from '../checks/verdict';
 import type { KptLists, SessionEvent } from '../model/types';
 import type { SessionState } from '../store';
@@ -22,6 +22,8 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
   if (!kpt.keep.length && !kpt.problem.length && !kpt.try.length) {
     warn(`The Cape Master's retrospective has no KPT items (keep, problem, try are all empty): nothing was added to ${store.relative(store.kptPath)}.`);
   }
+  const unreadable = unreadableJudgements(retro.criteria);
+  if (unreadable) warn(unreadable);
   if (!repeatOf) await store.mergeKpt(taskId, kpt, new Date(now()), { onWarning: warn });
   // The session's own earlier retrospective (a rerun from a step, a finish redone after a crash) is not another point.
   const history = await historyFromRetrospectives(store.retrospectiveDir, { excludeTaskId: taskId });
