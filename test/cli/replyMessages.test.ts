@@ -48,14 +48,17 @@ describe('CLI messages about odd replies', function () {
   it('two envelopes in one reply: the last complete one is used and a warning says so (stderr, --json, pair artifact)', async () => {
     const ws = demoWorkspace();
     const r = demoReplies(TASK);
-    const corrected = r[1].replace('"in_scope": ["', '"in_scope": ["CORRECTED SCOPE. ');
-    assert.notStrictEqual(corrected, r[1]);
+    const corrected = r[1].replace('"in_scope": ["', '"in_scope": ["CORRECTED SCOPE. ').replace(/"voice": "/, '"voice": "CORRECTED VOICE. ');
+    assert.strictEqual(corrected.split('CORRECTED').length, 3);
     fake.enqueue({ text: r[0] }, { text: `${r[1]}\n\nSorry, one correction — here is the whole reply again:\n\n${corrected}` }, { text: r[2] }, { text: r[3] }, { text: r[4] });
     const run = await start(ws);
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'no repair request');
     const warning = /The reply contains 2 JSON envelopes; the last complete one \(line \d+\) was used and the earlier one \(line 2\) ignored\./;
     assert.match(run.stderr, new RegExp(`⚠ ${warning.source}`));
+    // the first envelope's voice streamed; the one used is shown after the warning, once
+    assert.match(run.stderr, new RegExp(`⚠ ${warning.source}\\n  The voice of the envelope used:\\nCORRECTED VOICE\\. `));
+    assert.strictEqual(run.stderr.split('CORRECTED VOICE.').length, 2, run.stderr);
     assert.ok(run.json.warnings.some((w: string) => warning.test(w) && /Product Owner|POA/.test(w)), JSON.stringify(run.json.warnings));
     // DA works from the corrected envelope.
     const da = JSON.stringify(fake.requests[2].body.messages);

@@ -33,7 +33,11 @@ export type SessionEvent =
   | { type: 'warning'; step: StepId; message: string }
   /** The reply stopped at the output limit: continuation `continuation` of at most `max` is being requested. */
   | { type: 'continued'; step: StepId; continuation: number; max: number }
-  | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null }
+  /**
+   * The step's envelope. `voiceNotStreamed`: its voice is not the one streamed as voice-delta (the reply held several
+   * envelopes and a later one was used): a transcript shows this voice now (the panel shows the envelope's voice anyway).
+   */
+  | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null; voiceNotStreamed?: true }
   | { type: 'file-proposed'; step: StepId; file: ProposedFile }
   | { type: 'usage'; step: StepId; usage: Usage; model: string }
   /** After every response (and once at the start): what the session has spent in all (null: unknown), and its cap. */

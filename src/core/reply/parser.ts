@@ -24,7 +24,10 @@ import { unreadableTag, unreadableTagError } from './unreadableTags';
  * `warnings`: what the parser decided that the user should know (e.g. which of several envelopes it used); each is
  * one sentence, shown with the step and kept in its pair artifact.
  */
-export type ParseResult = { ok: true; reply: ParsedReply; warnings: string[] } | { ok: false; error: string; raw: string };
+export type ParseResult =
+  /** `laterEnvelope`: the envelope used is not the reply's first (whose voice a live transcript streamed: voiceStream.ts). */
+  | { ok: true; reply: ParsedReply; warnings: string[]; laterEnvelope?: true }
+  | { ok: false; error: string; raw: string };
 
 /**
  * Further complete envelopes after `first` and before DevA's first <file>/<edit> block (JSON inside a file is never
@@ -108,7 +111,7 @@ export function parseReply(step: StepId, raw: string): ParseResult {
   const summary =
     extractSummary(text, files.scan.end) ??
     (files.scan.files.length + files.scan.edits.length > 0 ? extractSummary(text, found.end, files.scan.firstTag) : null);
-  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, edits: files.scan.edits, summary }, warnings };
+  return { ok: true, reply: { envelope: valid.envelope, files: files.scan.files, edits: files.scan.edits, summary }, warnings, ...(later.length ? { laterEnvelope: true as const } : {}) };
 }
 
 /**

@@ -44,6 +44,8 @@ export interface Answer {
   res: LlmResult;
   sent: ChatMessage[];
   reply: ParsedReply;
+  /** The reply's envelope is a later one than the first, whose voice streamed (voice-delta): the envelope event says so. */
+  voiceNotStreamed?: true;
 }
 
 export class StepConversation {
@@ -88,7 +90,12 @@ export class StepConversation {
     }
     for (const message of parsed.warnings) this.warn(message);
     // the engine's id, whatever the model wrote
-    return { res, sent, reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: this.o.taskId } } };
+    return {
+      res,
+      sent,
+      reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: this.o.taskId } },
+      ...(parsed.laterEnvelope ? { voiceNotStreamed: true as const } : {}),
+    };
   }
 
   /**

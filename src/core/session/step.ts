@@ -203,7 +203,7 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
     await recordAdoptedTries(store.kptPath, taskId, adopted, { workspaceRoot: opts.workspace, onWarning: warn });
   }
 
-  emit({ type: 'envelope', step, envelope: reply.envelope, summary: reply.summary });
+  emit({ type: 'envelope', step, envelope: reply.envelope, summary: reply.summary, ...(answer.voiceNotStreamed ? { voiceNotStreamed: true as const } : {}) });
   for (const f of files) emit({ type: 'file-proposed', step, file: f });
   emit({ type: 'step-finished', step, artifactPath, durationMs: finishedAt - startedAt });
   record.steps.push({ step, ok: true, usage: stepUsage, model, envelope: reply.envelope, ...(continuations ? { continuations } : {}) });
