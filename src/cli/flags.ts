@@ -54,7 +54,7 @@ const CLIENT_FLAGS: readonly Flag[] = ['base-url', 'api-key', 'idle-timeout'];
 /** The flags of every command that runs sessions: the client, the model, the cape folder, tool bounds, cost cap, JSON. */
 const SESSION_FLAGS: readonly Flag[] = [...CLIENT_FLAGS, 'model', 'cape-folder', 'json', 'max-tool-calls', 'max-tool-chars', 'max-cost'];
 /** `cape start`'s and `cape resume`'s besides: the task, --apply, the checks and DevA's questions to DA. */
-const RUN_FLAGS: readonly Flag[] = [...SESSION_FLAGS, 'task', 'apply', 'check', 'fix-rounds', 'check-timeout', 'fail-first', 'no-format', 'feedback-rounds'];
+const RUN_FLAGS: readonly Flag[] = [...SESSION_FLAGS, 'task', 'apply', 'check', 'fix-rounds', 'check-timeout', 'check-copy-limit', 'fail-first', 'no-format', 'feedback-rounds'];
 
 /**
  * The flags each command takes besides --workspace and --help (every command's). A flag of another command is a usage
@@ -67,6 +67,11 @@ const COMMAND_FLAGS: Readonly<Record<string, readonly Flag[]>> = {
   resume: [...RUN_FLAGS, 'from-step', 'answer', 'skip-questions'],
   repeat: [...SESSION_FLAGS, 'task', 'times'],
 };
+
+/** The flags of OPTIONS no command takes (besides --workspace and --help): none, or a flag added to one list only. */
+export function flagsNoCommandTakes(): string[] {
+  return (Object.keys(OPTIONS) as Flag[]).filter((f) => f !== 'workspace' && f !== 'help' && !Object.values(COMMAND_FLAGS).some((list) => list.includes(f)));
+}
 
 /** Why `command` refuses the known flag `name` (a flag of other commands), or null when it takes it. */
 function otherCommandsFlag(command: string, name: Flag): string | null {

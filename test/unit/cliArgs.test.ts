@@ -1,7 +1,7 @@
 // The CLI's argument parsing (util.parseArgs underneath) keeps CAPE's messages and rules.
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { abortOnStopSignals, parseArgs } from '../../src/cli/flags';
+import { abortOnStopSignals, flagsNoCommandTakes, parseArgs } from '../../src/cli/flags';
 import { askDorQuestions } from '../../src/cli/session';
 import { askInitQuestions } from '../../src/cli/init';
 import { INIT_QUESTIONS } from '../../src/core';
@@ -42,6 +42,9 @@ describe('cli: parseArgs', () => {
     usage(['init', '--times', '5'], /^--times is not a flag of `cape init`/);
     usage(['init', '--model', 'm'], /^--model is not a flag of `cape init` \(only of `cape start`, `cape resume` and `cape repeat`\)/);
     usage(['start', '--quiet'], /^Unknown flag --quiet/);
+    // every flag of the option table is some command's: one added to the table alone would be refused by all
+    assert.deepStrictEqual(flagsNoCommandTakes(), []);
+    assert.deepStrictEqual(parseArgs(['start', '--check', 'auto', '--check-copy-limit', '500']).flags, { check: ['auto'], 'check-copy-limit': '500' });
     // every command takes --workspace and --help; `cape help` and an unknown command are not held to a list
     assert.deepStrictEqual(parseArgs(['repeat', '--workspace', 'w', '--help']).flags, { workspace: 'w', help: true });
     assert.deepStrictEqual(parseArgs(['help', '--check', 'x']).flags, { check: ['x'] });
