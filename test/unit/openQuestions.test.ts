@@ -104,11 +104,11 @@ describe('open questions: collected, numbered and answered', () => {
       'POA-Q3: Which sort order? — answered by DevA: Newest first.',
       'DA-Q1: Placeholder text? — answered by DevA: "Search by title" (src/i18n/en.json:12).',
     ]);
-    for (const key of ['responses_to_open_questions', 'Responses to open questions', 'replies_to_questions', '質問への回答']) {
+    for (const key of ['responses_to_open_questions', 'Responses to open questions', 'replies_to_questions', '質問への回答', 'questionAnswers', 'openQuestionResponses', 'responsesToOpenQuestions']) {
       assert.deepStrictEqual(collectOpenQuestions({ poa, da: env('DA', { [key]: ['POA-Q3: Oldest first.'] }) }).map((q) => [q.id, q.answer?.text]).slice(2), [['POA-Q3', 'Oldest first.']], key);
     }
     // still open: unanswered, awaiting an answer, 未回答
-    for (const key of ['unanswered_questions', 'questions_needing_answers', '未回答の質問']) {
+    for (const key of ['unanswered_questions', 'questions_needing_answers', '未回答の質問', 'questions_to_answer', 'questions_for_answer', 'questions_without_answers', 'questions_with_no_answer', 'questions_for_stakeholder_response', 'questions_answerable_later', '回答待ちの質問', 'questionsToAnswer']) {
       assert.deepStrictEqual(collectOpenQuestions({ da: env('DA', { [key]: ['Placeholder text?'] }) }).map((q) => q.id), ['DA-Q1'], key);
     }
     // not renumbered as the role's own questions for the roles after it, nor in the retrospective's

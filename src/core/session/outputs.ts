@@ -26,12 +26,28 @@ export function pickKeys(output: unknown, include: RegExp, exclude?: RegExp): un
 }
 
 const OPEN_QUESTIONS = /question|質問|未解決/i;
+/** A word naming answers: `answer(s)`, `response(s)`, `reply`/`replies`. */
+const ANSWER_WORD = '(?:answers?|responses?|repl(?:y|ies))';
 /**
- * A list of earlier roles' questions a role settled: `answered_questions`, `resolved…`, `answers`, or answers,
- * responses or replies to questions (`open_question_responses`, `question_answers`, `質問への回答`); not
- * `unanswered_…`, `未回答…` or `questions_needing_answers`, which are open.
+ * A list of earlier roles' questions a role settled: `answered_questions`, `resolved…`, `answers`, questions' answers
+ * (`question_answers`, `openQuestionResponses`: the answer word right after the question word) or answers to
+ * questions (`responses_to_open_questions`, `質問への回答`). Not `unanswered_…` or `未回答…`, nor questions that wait
+ * for an answer (`questions_to_answer`, `questions_needing_answers`, `questions_for_stakeholder_response`,
+ * `回答待ちの質問`): those are open.
  */
-const ANSWERED = /(?<!un)answered|(?<!un)resolved|回答済|解決済|^(?:answers|replies)$|^(?=.*(?:question|質問))(?!.*(?:need|await|pending|requir))(?=.*(?:(?<!un)answer|respons|repl(?:y|ies)|(?<!未)回答))/i;
+const ANSWERED = new RegExp(
+  [
+    '(?<!un)answered',
+    '(?<!un)resolved',
+    '回答済',
+    '解決済',
+    `^${ANSWER_WORD}$`,
+    `questions?[\\s_-]*${ANSWER_WORD}(?![a-z])`,
+    `${ANSWER_WORD}[\\s_-]*(?:to|for|on)[\\s_-]*(?:[a-z]+[\\s_-]*)?questions?`,
+    '質問(?:への|に対する|の)?回答(?!待)',
+  ].join('|'),
+  'i',
+);
 
 /** True for an output key that lists the role's open questions (`open_questions`, `質問`), not its answered ones. */
 export function isOpenQuestionsKey(key: string): boolean {
