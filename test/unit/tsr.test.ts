@@ -94,8 +94,8 @@ describe('TSR: criteria, named tests, judgements', () => {
 
   it('reads Japanese, decorated and boolean-like judgements (the odd replies of a real retrospective)', () => {
     const read = (e: Record<string, unknown>) => judgementsOf([{ id: 'AC-1', ...e }])[0];
-    for (const status of ['達成', 'met ✅', '✅ Met', 'MET.', 'Met!', '**met**', 'true', 'yes', 'passed', '満たしている', true]) assert.strictEqual(read({ status }).status, 'met', String(status));
-    for (const status of ['未達', '未達成', 'partially met', 'Partially-met', 'not met ❌', 'not-met', 'false', '一部達成', false]) assert.strictEqual(read({ status }).status, 'not_met', String(status));
+    for (const status of ['達成', 'met ✅', '✔️ met', 'met ✔️', '✅ Met', 'MET.', 'Met!', '**met**', 'true', 'yes', 'passed', '満たしている', true]) assert.strictEqual(read({ status }).status, 'met', String(status));
+    for (const status of ['未達', '未達成', 'partially met', '⚠️ partially met', 'Partially-met', 'not met ❌', 'not-met', 'false', '一部達成', false]) assert.strictEqual(read({ status }).status, 'not_met', String(status));
     for (const status of ['不明', 'unknown ❓', 'N/A']) assert.strictEqual(read({ status }).status, 'unknown', status);
     assert.strictEqual(read({ met: 'true' }).status, 'met');
     assert.strictEqual(read({ met: 'false' }).status, 'not_met');

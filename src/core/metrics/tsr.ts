@@ -177,7 +177,7 @@ const JUDGEMENT_WORDS: Readonly<Record<string, CriterionJudgement['status']>> = 
 function judgementWord(x: unknown): CriterionJudgement['status'] | null {
   if (typeof x === 'boolean') return x ? 'met' : 'not_met';
   if (typeof x !== 'string') return null;
-  const word = x.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\s]+/gu, ' ').trim().replace(/ /g, '_');
+  const word = x.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\p{M}\p{Cf}\s]+/gu, ' ').trim().replace(/ /g, '_');
   return Object.hasOwn(JUDGEMENT_WORDS, word) ? JUDGEMENT_WORDS[word] : null;
 }
 
