@@ -7,6 +7,7 @@
 //  - Schemas use zod/mini through src/core/model/schema.ts only: the full `zod` build would be most of the bundle.
 //  - The webview app (media/) runs in a browser: no `vscode`, no Node built-ins, no SDK.
 //  - One file watcher per workspace folder: vscode's createFileSystemWatcher only in src/workspace/fileWatcher.ts.
+//  - Notifications through src/notify.ts only: its show* functions keep model text from planting links in a message.
 // Style is left to the compiler (strict tsconfig); only rules that protect the structure are on.
 import tseslint from 'typescript-eslint';
 
@@ -46,6 +47,13 @@ const watcherRule = {
   message: `Subscribe to the shared watcher (services.fileWatcher, ${WATCHER_FILE}) instead of creating a FileSystemWatcher.`,
 };
 
+/** Every notification passes inertLinks (src/notify.ts): a message quoting model text must not plant a command link. */
+const NOTIFY_FILE = 'src/notify.ts';
+const notifyRule = {
+  selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+  message: `Show notifications with showError / showWarning / showInformation (${NOTIFY_FILE}), which keep model text from planting links.`,
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '.tmp/**'] },
   {
@@ -61,12 +69,16 @@ export default tseslint.config(
     ignores: ['src/core/llm/anthropic/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [sdkRule, zodRule] }],
-      'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message), watcherRule],
+      'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message), watcherRule, notifyRule],
     },
   },
   {
     files: [WATCHER_FILE],
-    rules: { 'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message)] },
+    rules: { 'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message), notifyRule] },
+  },
+  {
+    files: [NOTIFY_FILE],
+    rules: { 'no-restricted-syntax': ['error', ...noDynamic(SDK, sdkRule.message), watcherRule] },
   },
   {
     files: ['src/core/**/*.ts'],

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { CapeExtensionApi as Api } from './activation';
 import { loadSessionBundle } from './sessionBundle';
-import { inertLinks } from './core';
+import { showError } from './notify';
 
 /** What activate returns (`vscode.extensions.getExtension('cape-team.cape-vscode').exports`), used by tests. */
 export type CapeExtensionApi = Api;
@@ -116,7 +116,7 @@ class LazyCape {
   private report(err: Error): void {
     if (this.reported) return;
     this.reported = true;
-    void vscode.window.showErrorMessage(inertLinks(err.message));
+    void showError(err.message);
   }
 
   private disposeShims(): void {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ApiKeyStore } from '../providers/apiKey';
 import { registerCapeCommand } from './util';
+import { showInformation } from '../notify';
 
 export const COMMAND_ID = 'cape.clearApiKey';
 
@@ -16,7 +17,7 @@ export async function clearApiKey(services: Services): Promise<boolean> {
   const had = (await keys.get()) !== undefined;
   await keys.clear();
   services.output.info(had ? 'Anthropic API key deleted from secret storage' : 'Clear API key: no key was stored');
-  void vscode.window.showInformationMessage(
+  void showInformation(
     had ? 'CAPE: the Anthropic API key was deleted from VS Code\'s secret storage.' : 'CAPE: no Anthropic API key was stored.',
   );
   return had;

@@ -30,6 +30,7 @@ import {
   type StepReply,
 } from './questionnaire';
 import { SHOW_LOG, errorMessage, registerCapeCommand, requireTrust, requireWorkspace } from './util';
+import { showError, showInformation, showWarning } from '../notify';
 
 export const COMMAND_ID = 'cape.initProject';
 const INIT_MODES: readonly InitMode[] = ['fail-if-exists', 'overwrite', 'missing-only'];
@@ -79,7 +80,7 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
     } catch (err) {
       const error = `Invalid arguments for ${COMMAND_ID}: ${errorMessage(err)}`;
       services.output.error(error);
-      void vscode.window.showErrorMessage(error);
+      void showError(error);
       return { status: 'error', error };
     }
     return runInit(services, root, answers, arg.mode ?? 'fail-if-exists');
@@ -97,7 +98,7 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
   if (outcome.status === 'refused') {
     // a cape folder no run can write is said before any question
     services.output.error(`Initialize Project failed: ${outcome.error}`);
-    void vscode.window.showErrorMessage(`CAPE: Initialize Project failed: ${outcome.error}`);
+    void showError(`CAPE: Initialize Project failed: ${outcome.error}`);
     return { status: 'error', error: outcome.error };
   }
   services.output.info(outcome.status === 'kept' ? `Initialize Project: kept the existing ${capeFolder}/` : 'Initialize Project cancelled; nothing was written');
@@ -260,7 +261,7 @@ async function runInit(services: Services, root: string, answers: InitAnswers | 
   } catch (err) {
     const error = errorMessage(err);
     services.output.error(`Initialize Project failed: ${error}`);
-    void vscode.window.showErrorMessage(`CAPE: Initialize Project failed: ${error}`, SHOW_LOG).then((c) => {
+    void showError(`CAPE: Initialize Project failed: ${error}`, SHOW_LOG).then((c) => {
       if (c === SHOW_LOG) services.output.show(true);
     });
     return { status: 'error', error };
@@ -283,8 +284,8 @@ async function showSummary(services: Services, root: string, answers: InitAnswer
   const summary = summariseInit(result, capeFolder);
   const choice =
     summary.level === 'info'
-      ? await vscode.window.showInformationMessage(summary.message, START_SESSION, OPEN_FOLDER)
-      : await vscode.window.showWarningMessage(summary.message, RETRY_MISSING, OPEN_FOLDER, SHOW_LOG);
+      ? await showInformation(summary.message, START_SESSION, OPEN_FOLDER)
+      : await showWarning(summary.message, RETRY_MISSING, OPEN_FOLDER, SHOW_LOG);
   if (choice === START_SESSION) await vscode.commands.executeCommand('cape.startSession');
   else if (choice === OPEN_FOLDER) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(path.join(root, capeFolder)));
   else if (choice === SHOW_LOG) services.output.show(true);

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { formatLocalMinute, lineWithin, SessionStore, type RetrospectiveInfo } from '../core';
 import type { Services } from '../services';
 import { registerCapeCommand, requireWorkspace } from './util';
+import { showInformation } from '../notify';
 
 export const COMMAND_ID = 'cape.openRetrospective';
 export const OPEN_RETRO_TITLE = 'CAPE: Open Retrospective';
@@ -58,8 +59,7 @@ async function pickRetrospective(services: Services, root: string): Promise<Retr
   const store = new SessionStore(root, services.settings().capeFolder);
   const list = await store.listRetrospectives(); // newest first
   if (list.length === 0) {
-    void vscode.window
-      .showInformationMessage(`No retrospectives yet in ${store.relative(store.retrospectiveDir)}. They are saved at the end of each session.`, 'Start Session')
+    void showInformation(`No retrospectives yet in ${store.relative(store.retrospectiveDir)}. They are saved at the end of each session.`, 'Start Session')
       .then((c) => {
         if (c === 'Start Session') void vscode.commands.executeCommand('cape.startSession');
       });

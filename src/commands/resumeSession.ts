@@ -5,6 +5,7 @@ import { formatLocalMinute, lineWithin, SessionStore, type SessionSummary, STEP_
 import type { Services } from '../services';
 import { stepLabel } from '../session/stepLabels';
 import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
+import { showInformation } from '../notify';
 
 interface SessionPick extends vscode.QuickPickItem {
   taskId: string;
@@ -59,7 +60,7 @@ export function register(services: Services): vscode.Disposable {
     if (!taskId) {
       const sessions = await resumableSessions(services, root);
       if (sessions.length === 0) {
-        void vscode.window.showInformationMessage('CAPE: there is no failed session to resume.', 'Start Session').then((c) => {
+        void showInformation('CAPE: there is no failed session to resume.', 'Start Session').then((c) => {
           if (c) void vscode.commands.executeCommand('cape.startSession');
         });
         return;

@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { updateSetting } from '../providers/settings';
 import { chatModelCallsTools, describeChatModel, listChatModels } from '../providers/vscodeLm';
 import { registerCapeCommand } from './util';
+import { showInformation, showWarning } from '../notify';
 
 export const COMMAND_ID = 'cape.selectModel';
 export const SELECT_MODEL_TITLE = 'CAPE: Select Model';
@@ -75,7 +76,7 @@ export async function selectModel(services: Services, arg?: SelectModelArgs): Pr
   }
   const s = services.settings();
   services.output.info(`Models: session ${s.model}, init ${s.initModel}`);
-  void vscode.window.showInformationMessage(`CAPE: session model ${s.model} · init model ${s.initModel}`);
+  void showInformation(`CAPE: session model ${s.model} · init model ${s.initModel}`);
   return { model: s.model, initModel: s.initModel };
 }
 
@@ -90,7 +91,7 @@ async function pickModel(services: Services, key: 'model' | 'initModel'): Promis
   if (s.provider === 'vscode-lm') {
     const models = await listChatModels();
     if (models.length === 0) {
-      void vscode.window.showWarningMessage(
+      void showWarning(
         'No VS Code language model is available. Install and sign in to an extension that provides chat models, or ' +
           'set cape.provider to "anthropic".',
       );

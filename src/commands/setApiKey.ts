@@ -3,11 +3,12 @@
 // For automation the command accepts the key as its argument (a string or `{ key }`) and resolves to a
 // SetApiKeyResult without prompting.
 import * as vscode from 'vscode';
-import { DEFAULT_INIT_MODEL, validateApiKey, isLlmError, inertLinks } from '../core';
+import { DEFAULT_INIT_MODEL, validateApiKey, isLlmError } from '../core';
 import type { Services } from '../services';
 import { ApiKeyStore, maskKey } from '../providers/apiKey';
 import { effectiveBaseUrl } from '../providers/baseUrl';
 import { errorMessage, registerCapeCommand } from './util';
+import { showError, showInformation } from '../notify';
 
 export const COMMAND_ID = 'cape.setApiKey';
 export const SET_KEY_TITLE = 'CAPE: Set Anthropic API Key';
@@ -64,7 +65,7 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
   const stored = async (key: string): Promise<SetApiKeyResult> => {
     await keys.set(key);
     services.output.info(`Anthropic API key ${maskKey(key)} stored (checked against ${baseURL})`);
-    void vscode.window.showInformationMessage(`CAPE: the Anthropic API key was checked with ${baseURL} and saved in VS Code's secret storage.`);
+    void showInformation(`CAPE: the Anthropic API key was checked with ${baseURL} and saved in VS Code's secret storage.`);
     return { status: 'stored' };
   };
   const notStored = (key: string, error: string) => services.output.warn(`API key ${maskKey(key)} not stored: ${error}`);
@@ -76,7 +77,7 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
     if (!res) return { status: 'cancelled' };
     if (!res.ok) {
       notStored(key, res.error);
-      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${res.error}`));
+      void showError(`CAPE: ${res.error}`);
       return { status: res.rejected ? 'rejected' : 'failed', error: res.error };
     }
     return stored(key);
@@ -106,7 +107,7 @@ export async function setApiKey(services: Services, givenKey?: string): Promise<
       value = '';
       continue;
     }
-    const choice = await vscode.window.showErrorMessage(`CAPE could not check the key: ${res.error}`, 'Retry', 'Open Settings');
+    const choice = await showError(`CAPE could not check the key: ${res.error}`, 'Retry', 'Open Settings');
     if (choice === 'Retry') {
       value = key;
       problem = undefined;

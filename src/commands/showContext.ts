@@ -8,6 +8,7 @@ import { contextSummary, excerptLines, packedForm, packWorkspace, sliceWhole, ty
 import type { Services } from '../services';
 import { devBudget, workspaceIndex } from '../workspace/indexService';
 import { registerCapeCommand, requireWorkspace } from './util';
+import { showInformation } from '../notify';
 
 export const COMMAND_ID = 'cape.showContext';
 export const SHOW_CONTEXT_TITLE = 'CAPE: Show Context for Objective';
@@ -55,7 +56,7 @@ export async function showContext(services: Services, arg?: unknown): Promise<Sh
   const { text: _text, ...context } = ctx;
   const who = step === 'deva' ? 'DevA' : 'DA';
   if (!ctx.files.length) {
-    void vscode.window.showInformationMessage(`CAPE: ${who} would receive no workspace files for this objective (${index.size} files indexed).`);
+    void showInformation(`CAPE: ${who} would receive no workspace files for this objective (${index.size} files indexed).`);
     return { context };
   }
   const items = ctx.files.map((f, i) => ({

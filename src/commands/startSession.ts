@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerCapeCommand, requireTrust, requireWorkspace } from './util';
 import { objectiveProblem } from '../core';
+import { showError, showWarning } from '../notify';
 
 /** Longest objective taken from a selection (a whole file selected by mistake should not become the prompt). */
 export const MAX_SELECTION_OBJECTIVE = 4000;
@@ -46,7 +47,7 @@ async function ensureCapeFolder(services: Services, root: string): Promise<boole
   const dir = path.join(root, folder);
   if (fs.existsSync(dir)) return true;
   const init = 'Initialize Project';
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     `This workspace has no ${folder}/ folder yet. CAPE needs it for the team's context (product, design, development) and the session records. Initialize the project first?`,
     init,
   );
@@ -65,7 +66,7 @@ export function register(services: Services): vscode.Disposable {
     if (!objective) return;
     const problem = objectiveProblem(objective);
     if (problem) {
-      void vscode.window.showErrorMessage(`CAPE: ${problem}`);
+      void showError(`CAPE: ${problem}`);
       return;
     }
     await services.controller.start(objective);

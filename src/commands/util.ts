@@ -1,6 +1,7 @@
 // Helpers shared by the command files.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { showError, showWarning } from '../notify';
 
 export const SHOW_LOG = 'Show Log';
 
@@ -13,7 +14,7 @@ export function errorMessage(err: unknown): string {
 export function reportError(services: Services, what: string, err: unknown): void {
   const msg = errorMessage(err);
   services.output.error(`${what}: ${msg}`);
-  void vscode.window.showErrorMessage(`${what}: ${msg}`, SHOW_LOG).then((c) => {
+  void showError(`${what}: ${msg}`, SHOW_LOG).then((c) => {
     if (c === SHOW_LOG) services.output.show(true);
   });
 }
@@ -42,8 +43,7 @@ export function registerCapeCommand(
 export function requireWorkspace(services: Services, action: string): string | undefined {
   const root = services.workspaceRoot();
   if (!root) {
-    void vscode.window
-      .showWarningMessage(`Open a folder first: CAPE needs a workspace folder to ${action}.`, 'Open Folder')
+    void showWarning(`Open a folder first: CAPE needs a workspace folder to ${action}.`, 'Open Folder')
       .then((c) => {
         if (c === 'Open Folder') void vscode.commands.executeCommand('vscode.openFolder');
       });
@@ -66,7 +66,7 @@ const MANAGE_TRUST = 'Manage Workspace Trust';
 
 /** A warning about Restricted Mode, with the one button that opens VS Code's Workspace Trust editor. */
 export function warnRestricted(message: string): void {
-  void vscode.window.showWarningMessage(message, MANAGE_TRUST).then((c) => {
+  void showWarning(message, MANAGE_TRUST).then((c) => {
     if (c === MANAGE_TRUST) void vscode.commands.executeCommand('workbench.trust.manage');
   });
 }

@@ -3,7 +3,7 @@
 // stale check), Discard, and the rebuild after a window reload. Nothing is written to the workspace before Apply;
 // an untrusted workspace is read-only. The panel learns of every change through `onChange`.
 import * as vscode from 'vscode';
-import { reloadProposals, SessionStore, assertTaskId, type ProposedFile, type SessionEvent, inertLinks } from '../core';
+import { reloadProposals, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
 import type { FileDecision, FileView } from '../panel/protocol';
 import type { Services } from '../services';
 import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
@@ -11,6 +11,7 @@ import { openProposedDiff } from './diff';
 import { confirmStale, ProposalSet } from './proposals';
 import { warnRestricted } from '../commands/util';
 import { PROPOSED_SCHEME, ProposedContentProvider } from './proposedContent';
+import { showInformation, showWarning } from '../notify';
 
 /** What changed, for the panel: the file list, or the trust state (Apply refused in Restricted Mode). */
 export type ProposedFilesChange = 'files' | 'trust';
@@ -68,7 +69,7 @@ export class ProposedFilesService implements vscode.Disposable {
     const entry = this.proposals.get(key);
     const root = this.services.workspaceRoot();
     if (!entry || !root) {
-      void vscode.window.showWarningMessage(inertLinks(`CAPE: ${key} is not among the current proposed files.`));
+      void showWarning(`CAPE: ${key} is not among the current proposed files.`);
       return;
     }
     await openProposedDiff(entry, root, this.proposals.generation, this.content, viewColumn);
@@ -96,7 +97,7 @@ export class ProposedFilesService implements vscode.Disposable {
     if (!root || this.applying) return;
     const accepted = this.proposals.accepted();
     if (accepted.length === 0) {
-      void vscode.window.showInformationMessage('CAPE: accept at least one proposed file before applying.');
+      void showInformation('CAPE: accept at least one proposed file before applying.');
       return;
     }
     this.applying = true;
@@ -123,11 +124,11 @@ export class ProposedFilesService implements vscode.Disposable {
       out.info(`applied ${applied.length} file(s) in one edit; ${problems.length} not applied`);
       for (const p of problems) out.warn(`not applied: ${p.key}: ${p.reason ?? p.status}`);
       if (problems.length > 0) {
-        void vscode.window.showWarningMessage(
+        void showWarning(
           `CAPE applied ${applied.length} file(s); ${problems.length} could not be applied: ${problems.map((p) => `${p.key} (${p.reason ?? p.status})`).join('; ')}`,
         );
       } else {
-        void vscode.window.showInformationMessage(`CAPE applied ${applied.length} file(s). Undo (Ctrl+Z / Cmd+Z in an editor) reverts them in one step.`);
+        void showInformation(`CAPE applied ${applied.length} file(s). Undo (Ctrl+Z / Cmd+Z in an editor) reverts them in one step.`);
       }
     } finally {
       this.applying = false;
@@ -181,7 +182,7 @@ export class ProposedFilesService implements vscode.Disposable {
 
 async function askApplyStale(lines: string[]): Promise<boolean> {
   const go = 'Apply Anyway';
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     'Some files changed after DevA proposed them. Applying overwrites those changes.',
     { modal: true, detail: lines.join('\n') },
     go,

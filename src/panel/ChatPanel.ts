@@ -12,7 +12,8 @@ import * as vscode from 'vscode';
 import { renderPanelHtml } from './html';
 import { isSafeExternalHref, isWebviewMessage, type HostMessage, type SessionMessage } from './protocol';
 import type { Services } from '../services';
-import { isInside, inertLinks } from '../core';
+import { isInside } from '../core';
+import { showError, showWarning } from '../notify';
 
 export const CHAT_VIEW_TYPE = 'cape.chat';
 export const CHAT_TITLE = 'CAPE Session';
@@ -172,7 +173,7 @@ export class ChatPanel implements vscode.Disposable {
   private async openWorkspaceFile(p: string, line?: number, endLine?: number): Promise<void> {
     const root = this.handlers.workspaceRoot();
     if (!root) {
-      void vscode.window.showWarningMessage('CAPE: open a folder to open files from the session.');
+      void showWarning('CAPE: open a folder to open files from the session.');
       return;
     }
     const rel = p.replace(/\\/g, '/').replace(/^\.\//, '');
@@ -183,17 +184,17 @@ export class ChatPanel implements vscode.Disposable {
       real = fs.realpathSync.native(abs);
       realRoot = fs.realpathSync.native(root);
     } catch {
-      void vscode.window.showWarningMessage(inertLinks(`CAPE: ${rel} does not exist in the workspace.`));
+      void showWarning(`CAPE: ${rel} does not exist in the workspace.`);
       return;
     }
     // the one "is inside" rule of core: a name that merely starts with two dots (`..notes.md`) is inside
     if (path.isAbsolute(rel) || !isInside(realRoot, real, { strict: true })) {
       this.handlers.log.warn(`chat panel: refused to open ${JSON.stringify(p.slice(0, 200))}: outside the workspace`);
-      void vscode.window.showWarningMessage('CAPE: only files inside the workspace can be opened from the panel.');
+      void showWarning('CAPE: only files inside the workspace can be opened from the panel.');
       return;
     }
     if (!fs.statSync(real).isFile()) {
-      void vscode.window.showWarningMessage(inertLinks(`CAPE: ${rel} is not a file.`));
+      void showWarning(`CAPE: ${rel} is not a file.`);
       return;
     }
     try {
@@ -206,7 +207,7 @@ export class ChatPanel implements vscode.Disposable {
       const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: this.besideColumn(), ...(selection ? { selection } : {}) });
       if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     } catch (err) {
-      void vscode.window.showErrorMessage(inertLinks(`CAPE: could not open ${rel}: ${(err as Error).message}`));
+      void showError(`CAPE: could not open ${rel}: ${(err as Error).message}`);
     }
   }
 

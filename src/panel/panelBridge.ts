@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ChatPanel, type ChatPanelHandlers } from './ChatPanel';
 import type { FileView, HostMessage, PanelEvent, SessionMessage } from './protocol';
-import { inertLinks } from '../core';
+import { showError } from '../notify';
 
 /** How long a starting session waits for a loading chat panel. */
 export const PANEL_READY_WAIT_MS = 5000;
@@ -150,7 +150,7 @@ export class PanelBridge implements vscode.Disposable {
       await handler(msg);
     } catch (err) {
       this.services.output.error(`chat panel action ${msg.type} failed: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${(err as Error).message}`));
+      void showError(`CAPE: ${(err as Error).message}`);
     }
   }
 

@@ -10,6 +10,7 @@ import { ApiKeyStore } from './apiKey';
 import { LOOPBACK_PLACEHOLDER_KEY, effectiveBaseUrl, isLoopbackBaseUrl } from './baseUrl';
 import { updateSetting } from './settings';
 import { createLmClient, describeChatModel, listChatModels, matchChatModel } from './vscodeLm';
+import { showWarning } from '../notify';
 
 export { ApiKeyStore, API_KEY_SECRET, maskKey } from './apiKey';
 export { isLoopbackBaseUrl, effectiveBaseUrl } from './baseUrl';
@@ -52,7 +53,7 @@ export class CapeLlmProvider implements LlmProvider {
     let apiKey = await this.keys.get();
     if (!apiKey && isLoopbackBaseUrl(baseURL)) apiKey = LOOPBACK_PLACEHOLDER_KEY;
     if (!apiKey) {
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await showWarning(
         `${MISSING_KEY_MESSAGE} to call ${baseURL}. Set one (it is stored in VS Code's secret storage), or use a ` +
           'chat model installed in VS Code instead.',
         SET_API_KEY,
@@ -84,7 +85,7 @@ export class CapeLlmProvider implements LlmProvider {
     const models = await listChatModels();
     const found = matchChatModel(models, wanted);
     if (!found) {
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await showWarning(
         'No VS Code language model is available. Install and sign in to an extension that provides chat models ' +
           '(e.g. GitHub Copilot Chat), or use the Anthropic API with your own key.',
         'Use Anthropic API',

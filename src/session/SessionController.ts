@@ -18,6 +18,7 @@ import { reportCapeWarnings, reportRunOutcome } from './runOutcome';
 import { SessionRunner } from './sessionRunner';
 import { SessionStatusBar } from './statusBar';
 import { Transcript } from './transcript';
+import { showWarning } from '../notify';
 
 export const NEXT_OBJECTIVE_PROMPT = 'What should the team work on next? Leave it empty to finish.';
 
@@ -123,7 +124,7 @@ export class SessionController implements SessionControllerApi, PanelRestorer {
       retry: async () => {
         const taskId = this.lastFailedTaskId ?? this.transcript.currentTaskId;
         if (taskId) await this.resume(taskId);
-        else void vscode.window.showWarningMessage('CAPE: there is no failed session to retry.');
+        else void showWarning('CAPE: there is no failed session to retry.');
       },
       resume: (msg) => this.resume(msg.taskId),
       answerQuestions: (msg) => this.runner.run({ resumeTaskId: msg.taskId, answers: msg.answers }),

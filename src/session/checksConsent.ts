@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { detectChecks, detectFormatter, formatDuration, resolveChecks, type ChecksConfig } from '../core';
 import type { Services } from '../services';
+import { showInformation } from '../notify';
 
 /** workspaceState key of the remembered answer: { decision: 'always' | 'skip', commands: string[] }. */
 export const CHECKS_CONSENT_KEY = 'cape.checks.consent';
@@ -46,7 +47,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   const run = 'Run';
   const always = 'Always for this workspace';
   const skip = 'Skip';
-  const choice = await vscode.window.showInformationMessage(
+  const choice = await showInformation(
     `Run the project's checks on DevA's proposal before you review it?`,
     {
       modal: true,

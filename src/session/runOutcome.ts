@@ -3,7 +3,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { type SessionResult, inertLinks } from '../core';
+import { type SessionResult } from '../core';
+import { showError, showInformation, showWarning } from '../notify';
 
 export interface OutcomeContext {
   root: string;
@@ -23,8 +24,7 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
     out.info(`session ${result.taskId} finished; retrospective ${result.retrospectivePath ?? '(none)'}; ${result.files.length} file(s) proposed`);
     if (!ctx.panelVisible) {
       const pending = ctx.pendingFiles;
-      void vscode.window
-        .showInformationMessage(`CAPE session ${result.taskId} finished${pending ? `: ${pending} file(s) proposed for review` : ''}.`, 'Show Panel')
+      void showInformation(`CAPE session ${result.taskId} finished${pending ? `: ${pending} file(s) proposed for review` : ''}.`, 'Show Panel')
         .then((c) => {
           if (c) ctx.showPanel();
         });
@@ -36,8 +36,7 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
     const n = result.needsAnswers.length;
     out.info(`session ${result.taskId} paused: the Cape Master asks ${n} blocking question${n === 1 ? '' : 's'} before the team starts`);
     if (!ctx.panelVisible) {
-      void vscode.window
-        .showInformationMessage(`CAPE: the Cape Master has ${n === 1 ? 'a question' : `${n} questions`} before the team starts (session ${result.taskId}).`, 'Show Panel')
+      void showInformation(`CAPE: the Cape Master has ${n === 1 ? 'a question' : `${n} questions`} before the team starts (session ${result.taskId}).`, 'Show Panel')
         .then((c) => {
           if (c) ctx.showPanel();
         });
@@ -49,31 +48,29 @@ export function reportRunOutcome(result: SessionResult, ctx: OutcomeContext): vo
   const resumable = result.resumable;
   switch (error.kind) {
     case 'auth':
-      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${error.message}`), 'Set API Key').then((c) => {
+      void showError(`CAPE: ${error.message}`, 'Set API Key').then((c) => {
         if (c) void vscode.commands.executeCommand('cape.setApiKey');
       });
       return;
     case 'cancelled':
-      void vscode.window
-        .showInformationMessage(`CAPE session cancelled. Completed steps are saved${resumable ? '; resume it any time' : ''}.`, ...(resumable ? ['Resume'] : []))
+      void showInformation(`CAPE session cancelled. Completed steps are saved${resumable ? '; resume it any time' : ''}.`, ...(resumable ? ['Resume'] : []))
         .then((c) => {
           if (c && result.taskId) ctx.resume(result.taskId);
         });
       return;
     case 'config':
       if (!fs.existsSync(path.join(ctx.root, ctx.capeFolder))) {
-        void vscode.window.showErrorMessage(inertLinks(`CAPE: ${error.message}`), 'Initialize Project').then((c) => {
+        void showError(`CAPE: ${error.message}`, 'Initialize Project').then((c) => {
           if (c) void vscode.commands.executeCommand('cape.initProject');
         });
         return;
       }
-      void vscode.window.showErrorMessage(inertLinks(`CAPE: ${error.message}`));
+      void showError(`CAPE: ${error.message}`);
       return;
     default:
       // The panel shows Retry / Resume on the failed step; a notification helps when the panel is hidden.
       if (!ctx.panelVisible || !resumable) {
-        void vscode.window
-          .showErrorMessage(inertLinks(`CAPE: ${error.message}`), ...(resumable ? ['Resume', 'Show Panel'] : ['Show Panel']))
+        void showError(`CAPE: ${error.message}`, ...(resumable ? ['Resume', 'Show Panel'] : ['Show Panel']))
           .then((c) => {
             if (c === 'Resume' && result.taskId) ctx.resume(result.taskId);
             else if (c === 'Show Panel') ctx.showPanel();
@@ -87,7 +84,7 @@ export function reportCapeWarnings(warnings: readonly string[], output: vscode.L
   for (const w of warnings) output.warn(w);
   const first = warnings[0];
   const more = warnings.length > 1 ? ` (and ${warnings.length - 1} more)` : '';
-  void vscode.window.showWarningMessage(inertLinks(`CAPE: ${first}${more}`), 'Show Log').then((c) => {
+  void showWarning(`CAPE: ${first}${more}`, 'Show Log').then((c) => {
     if (c) output.show(true);
   });
 }

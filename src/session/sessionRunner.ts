@@ -2,14 +2,14 @@
 // objective) → provider.getClient('session') → the checks on DevA's proposal (./checksConsent.ts) → core runSession, each SessionEvent handed to `hooks.onEvent`.
 // A second start while one runs asks: stop the running one, or start when it is done. Stop / CAPE: Cancel
 // Session abort the HTTP request through the run's AbortController. How a run ended is told by ./runOutcome.ts.
-import * as vscode from 'vscode';
 import { requireTrust, requireWorkspace } from '../commands/util';
-import { assertTaskId, runSession, toolsOn, type SessionEvent, type SessionResult, inertLinks } from '../core';
+import { assertTaskId, runSession, toolsOn, type SessionEvent, type SessionResult } from '../core';
 import type { Services } from '../services';
 import type { RunProgress } from './statusBar';
 import { stepLabel } from './stepLabels';
 import { workspaceSessionOptions } from '../workspace/indexService';
 import { sessionChecks } from './checksConsent';
+import { showError, showInformation, showWarning } from '../notify';
 
 export interface RunRequest {
   objective?: string;
@@ -58,7 +58,7 @@ export class SessionRunner {
   cancel(): void {
     const cur = this.current;
     if (!cur) {
-      void vscode.window.showInformationMessage('No CAPE session is running.');
+      void showInformation('No CAPE session is running.');
       return;
     }
     if (!cur.abort.signal.aborted) {
@@ -80,11 +80,11 @@ export class SessionRunner {
       try {
         assertTaskId(req.resumeTaskId);
       } catch (err) {
-        void vscode.window.showErrorMessage(inertLinks(`CAPE: ${(err as Error).message}`));
+        void showError(`CAPE: ${(err as Error).message}`);
         return;
       }
     } else if (!req.objective || !req.objective.trim()) {
-      void vscode.window.showErrorMessage('CAPE: the objective is empty. Say what the team should work on.');
+      void showError('CAPE: the objective is empty. Say what the team should work on.');
       return;
     }
 
@@ -157,7 +157,7 @@ export class SessionRunner {
       // runSession reports model/config failures in its result; anything thrown is unexpected.
       const message = err instanceof Error ? err.message : String(err);
       this.services.output.error(`session failed unexpectedly: ${message}`);
-      void vscode.window.showErrorMessage(inertLinks(`CAPE: the session failed unexpectedly: ${message}`), 'Show Log').then((c) => {
+      void showError(`CAPE: the session failed unexpectedly: ${message}`, 'Show Log').then((c) => {
         if (c) this.services.output.show(true);
       });
     } finally {
@@ -175,7 +175,7 @@ export class SessionRunner {
       const stop = 'Stop It and Start';
       const wait = 'Start When It Ends';
       const what = req.resumeTaskId ? `resume ${req.resumeTaskId}` : 'start a new session';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await showWarning(
         `A CAPE session is running${cur.taskId ? ` (${cur.taskId}${cur.step ? `, ${stepLabel(cur.step)}` : ''})` : ''}. Only one session runs at a time: stop it and ${what} now, or ${what} when it ends?`,
         { modal: true },
         stop,

@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { registerCapeCommand, requireTrust, requireWorkspace } from '../commands/util';
 import type { KptTreeProvider, KptElement } from './kptProvider';
 import { resolveKptNode, type KptFilter } from './kptModel';
+import { showInformation } from '../notify';
 
 /** Context key read by package.json's view/title `when` clauses. */
 export const KPT_FILTER_CONTEXT = 'cape.kptFilter';
@@ -35,7 +36,7 @@ export function registerKptCommands(
   const mark = (status: KptStatus) => async (arg?: unknown): Promise<string[] | undefined> => {
     const node = resolveKptNode(arg, selection(), kpt.current);
     if (!node) {
-      void vscode.window.showInformationMessage('Pick a KPT item in the CAPE KPT view first (right-click it, or select it and run the command).');
+      void showInformation('Pick a KPT item in the CAPE KPT view first (right-click it, or select it and run the command).');
       return undefined;
     }
     if (!requireTrust('change KPT items')) return undefined;
@@ -79,7 +80,7 @@ export function registerKptCommands(
       const msg = res.moved.length
         ? `Moved ${res.moved.length} closed KPT item(s) older than ${olderThan} sessions to kpt_archive.md.`
         : `Nothing to move: no adopted, dropped or resolved item is older than ${olderThan} sessions.`;
-      void vscode.window.showInformationMessage(msg, ...(res.moved.length ? ['Open Archive'] : [])).then((c) => {
+      void showInformation(msg, ...(res.moved.length ? ['Open Archive'] : [])).then((c) => {
         if (c === 'Open Archive') void vscode.window.showTextDocument(vscode.Uri.file(res.archivePath));
       });
       return res;
