@@ -53,7 +53,7 @@ const squashedWhole = (base: string, text: string): string => squash(base) || te
  * bracketed detail removed. For texts told apart by those details: RR's acceptance criteria ("Login form — shows an
  * error" and "Login form — redirects" are two criteria, not one item told twice).
  */
-export function normaliseWholeText(text: string): string {
+function normaliseWholeText(text: string): string {
   return squashedWhole(compared(text), text);
 }
 
