@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs as nodeParseArgs, type ParseArgsConfig } from 'util';
+import { ENDING_SIGNALS } from '../core/checks/processEnd';
 
 export interface Parsed {
   command: string;
@@ -97,11 +98,11 @@ export class UsageError extends Error {}
 export const EXIT_INTERRUPTED = 130;
 
 /**
- * The signals that stop a session or rerun as Stop does: Ctrl-C, the terminal closed (SIGHUP), `kill` (SIGTERM).
- * Without a handler the process would die at once, leaving a check's process group running (it is detached) and the
- * scratch copy behind.
+ * The signals that stop a session or rerun as Stop does: those that end a process (Ctrl-C, the terminal closed, `kill`:
+ * processEnd.ts ENDING_SIGNALS). Without a handler the process would die at once, leaving a check's process group
+ * running (it is detached) and the scratch copy behind.
  */
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGHUP', 'SIGTERM'];
+const STOP_SIGNALS = ENDING_SIGNALS;
 
 /** Aborts `controller` on the first of STOP_SIGNALS (a second one ends the process as usual); returns what removes the handlers. */
 export function abortOnStopSignals(controller: AbortController): () => void {
