@@ -8,36 +8,41 @@ import * as path from 'path';
 /** Folders a removal may fail on for want of permission: a folder a check made read-only (`chmod 555`). */
 const DENIED = new Set(['EACCES', 'EPERM']);
 
+/** How a copy is removed: whole (its links removed, never followed), a missing one no error, a busy folder tried again. */
+const RM_OPTIONS: fs.RmOptions = { recursive: true, force: true, maxRetries: 3 };
+
 /**
  * Removes a copy; a removal denied (a folder a check made read-only) is tried again once every folder of the copy is
  * the owner's to change (u+rwx; links are not followed, so nothing of the user's tree is touched). Throws, naming
  * the folder, when it still cannot.
  */
 export async function removeCopy(top: string): Promise<void> {
-  const rm = () => fsp.rm(top, { recursive: true, force: true, maxRetries: 3 });
-  try {
-    await rm();
-  } catch (e) {
-    try {
-      if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
-      ownFolders(top);
-      await rm();
-    } catch (again) {
-      throw new Error(`the checks' scratch copy ${top} could not be removed (${(again as NodeJS.ErrnoException).code ?? (again as Error).message})`);
-    }
-  }
+  const rm = () => fsp.rm(top, RM_OPTIONS);
+  await rm()
+    .catch((e: unknown) => secondTry(top, e, rm))
+    .catch((e: unknown) => {
+      throw new Error(`the checks' scratch copy ${top} could not be removed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    });
 }
 
 /** removeCopy as the process ends (processEnd.ts): synchronous, nothing asynchronous runs after. */
 export function removeCopySync(top: string): void {
-  const rm = () => fs.rmSync(top, { recursive: true, force: true, maxRetries: 3 });
+  const rm = () => fs.rmSync(top, RM_OPTIONS);
   try {
     rm();
   } catch (e) {
-    if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
-    ownFolders(top);
-    rm();
+    secondTry(top, e, rm);
   }
+}
+
+/**
+ * The second try of a removal (`rm`, synchronous or not) that failed with `e`: when it was denied, `rm` again once
+ * every folder of the copy is the owner's; else `e` thrown. Synchronous itself (ownFolders), as it was in either.
+ */
+function secondTry<T>(top: string, e: unknown, rm: () => T): T {
+  if (!DENIED.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+  ownFolders(top);
+  return rm();
 }
 
 /** Gives the owner rwx on `dir` and every folder below it (never through a link). Synchronous: the process may be ending. */
