@@ -48,6 +48,10 @@ describe('pathSafety: checkFilePath', () => {
     ['a\u001bb', /control/],
     ['a\u200bb/.git/x', /invisible/],
     ['\u202Egnp.exe', /invisible/],
+    // text keeps joiners and variation selectors (emoji need them); a name refuses them with the rest
+    ['a\u200Db.ts', /invisible/],
+    ['a\uFE0F.ts', /invisible/],
+    ['a\uFEFF.ts', /invisible/],
     ['.git/config', /\.git/],
     ['.GIT/hooks/pre-commit', /\.git/],
     ['sub/.Git/HEAD', /\.git/],

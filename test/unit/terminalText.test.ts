@@ -43,6 +43,9 @@ describe('model text as text only (text/controls.ts)', () => {
     assert.strictEqual(withoutControls('abc\u202Edef\u2066g\u2069\u200Fh'), 'abcdefgh', 'bidi overrides, isolates and marks');
     assert.strictEqual(withoutControls('one\r\ntwo\rthree\n\tfour'), 'one\ntwo\nthree\n\tfour');
     assert.strictEqual(withoutControls('👨‍👩‍👧 and ✔️ stay'), '👨‍👩‍👧 and ✔️ stay');
+    // the one list of invisible characters (INVISIBLE_CHARS), which a path name refuses too: word joiner, invisible
+    // operators, BOM / zero-width no-break space, zero-width space
+    assert.strictEqual(withoutControls('\uFEFFa\u2060b\u2062c\u200Bd'), 'abcd', 'word joiner, invisible times, BOM, zero-width space');
     // an OSC left open ends at the line's end: the lines after it are kept
     assert.strictEqual(withoutControls('before \u001b]0;title\nafter'), 'before \nafter');
     // a sequence cut between two streamed chunks leaves no ESC in either

@@ -2,11 +2,13 @@
 // a segment may not start or end with, the characters refused anywhere, Windows device names and `.git`. Split from
 // pathSafety.ts, which applies them to whole paths and to the disk; the workspace index applies nameRefusal to every
 // name it lists.
+import { INVISIBLE_CHARS } from '../text/controls';
 import { shorten } from '../text/cut';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
-// zero-width and other default-ignorable characters, bidi embeddings/overrides/isolates, BOM
-export const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/;
+// what text drops (text/controls.ts INVISIBLE_CHARS: zero-width, bidi, BOM) and the other default-ignorable
+// characters a name must not hide: the joiners, variation selectors, the soft hyphen, fillers
+export const INVISIBLE = new RegExp(String.raw`[${INVISIBLE_CHARS}\u200C\u200D\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u3164\uFE00-\uFE0F\uFFA0]`);
 
 
 export function show(p: string): string {
