@@ -100,4 +100,13 @@ describe('string outputs (the paper\'s envelope)', () => {
   it('markdownParts names the text before the first heading and keeps repeated headings apart', () => {
     assert.deepStrictEqual(markdownParts('intro\n\n## A\nx\n## A\n- y\n- z\n'), { text: 'intro', A: 'x', 'A (2)': ['y', 'z'] });
   });
+
+  it('markdownParts reads a list by the markers a list field is read by (text/markdown.ts listItems): `・`, `•`, `1)`', () => {
+    assert.deepStrictEqual(markdownParts('## 良かった点\n・A\n・B\n## Try\n• C\n•D\n## Steps\n1) E\n2) F\n## Prose\nP\nQ\n'), {
+      良かった点: ['A', 'B'],
+      Try: ['C', 'D'],
+      Steps: ['E', 'F'],
+      Prose: 'P\nQ',
+    });
+  });
 });

@@ -6,7 +6,7 @@ import type { KptItem, KptKind } from '../model/types';
 import { splitStatus, withoutStatusMarker } from './items';
 import { usualLineBreak } from '../files/text';
 import { oneLine } from '../text/cut';
-import { closesFence, fenceOpening, headingOf } from '../text/markdown';
+import { closesFence, fenceOpening, headingOf, LIST_BULLET } from '../text/markdown';
 
 /**
  * The KPT kind a label names, or null: a section heading of kpt_merged.md (`## Keep`, `# Problem`, `### Try (次回)`,
@@ -31,7 +31,8 @@ export function kptKindOf(label: string): KptKind | null {
  * (what a Japanese input method types for `[`) are the same tag.
  */
 export const TAG_RE = /^[\[\uFF3B]([^\[\]\uFF3B\uFF3D\s]+)[\]\uFF3D]\s*/;
-const BULLET_RE = /^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$/;
+// a Markdown bullet (text/markdown.ts LIST_BULLET): `・` / `•`, list markers elsewhere, start no item of kpt_merged.md
+const BULLET_RE = new RegExp(String.raw`^(\s*)(?:${LIST_BULLET})(?:\s+(.*))?$`);
 /** Git (and diff3) conflict markers: kept as lines of their own, never part of an item. */
 const CONFLICT_RE = /^(<{7}|={7}|>{7}|\|{7})(\s.*)?$/;
 const UPDATED_RE = /^_Last updated: .*_\s*$/;

@@ -5,6 +5,7 @@
 import { isPlainObject as isObject, type Envelope } from '../model/types';
 import { splitSections } from './packing';
 import { boundedList, clip } from './clip';
+import { isListItem, listItems } from '../text/markdown';
 
 /** Compact, stable serialisation of structured output (no indentation: the model does not need it). */
 export function compact(value: unknown): string {
@@ -91,19 +92,17 @@ function outline(v: unknown, depth = 0): unknown {
 /** Characters of an agent's output outline in the retrospective request. */
 export const RETRO_OUTLINE_BUDGET = 2000;
 
-const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
-
 /**
  * A markdown output (the paper's `"output": "…"` string) as named parts, so the retrospective digest reads it like an
  * object output: one key per heading (the text before the first heading under "text"), a section that is only a list
- * becomes its items.
+ * becomes its items (text/markdown.ts listItems: `- `, `1. `, `・` … markers).
  */
 export function markdownParts(markdown: string): Json {
   const parts: Json = {};
   for (const sec of splitSections(markdown)) {
     if (!sec.body) continue;
     const lines = sec.body.split(/\r?\n/).filter((l) => l.trim() !== '');
-    const value = lines.every((l) => LIST_ITEM.test(l)) ? lines.map((l) => l.replace(LIST_ITEM, '').trim()) : sec.body;
+    const value = lines.every(isListItem) ? listItems(sec.body) : sec.body;
     let key = sec.level === 0 ? 'text' : sec.title;
     for (let n = 2; key in parts; n++) key = `${sec.level === 0 ? 'text' : sec.title} (${n})`;
     parts[key] = value;

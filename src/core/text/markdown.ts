@@ -65,8 +65,16 @@ export function fenceFor(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
-/** A list item's marker: `- `, `* `, `+ `, `1. `, `1) ` (a space or the line's end after it), or `・` / `•`. */
-const LIST_MARKER = /^\s*(?:[-*+](?:\s+|$)|\d{1,3}[.)](?:\s+|$)|[・•]\s*)/;
+/** The bullets of a Markdown list item, as regexp source: `-`, `*`, `+`, `1.`, `1)` (kpt/document.ts reads items by them). */
+export const LIST_BULLET = String.raw`[-*+]|\d{1,3}[.)]`;
+
+/** A list item's marker: a LIST_BULLET (a space or the line's end after it), or `・` / `•`. */
+const LIST_MARKER = new RegExp(String.raw`^\s*(?:(?:${LIST_BULLET})(?:\s+|$)|[・•]\s*)`);
+
+/** True when `line` starts with a list item's marker (listItems reads it as an item). */
+export function isListItem(line: string): boolean {
+  return LIST_MARKER.test(line);
+}
 
 /**
  * A list written as one text (`"- A\n- B"`, `"1. X\n2. Y"`, `"P\nQ"`) as its items: one per line, the marker removed,
@@ -74,11 +82,11 @@ const LIST_MARKER = /^\s*(?:[-*+](?:\s+|$)|\d{1,3}[.)](?:\s+|$)|[・•]\s*)/;
  */
 export function listItems(text: string): string[] {
   const lines = text.split(/\r\n?|\n/).filter((l) => l.trim() !== '');
-  const marked = lines.some((l) => LIST_MARKER.test(l));
+  const marked = lines.some(isListItem);
   const items: string[] = [];
   for (const line of lines) {
     const item = line.replace(LIST_MARKER, '').trim();
-    if (marked && !LIST_MARKER.test(line) && items.length) items[items.length - 1] += `\n${item}`;
+    if (marked && !isListItem(line) && items.length) items[items.length - 1] += `\n${item}`;
     else if (item) items.push(item);
   }
   return items;
