@@ -4,7 +4,7 @@ import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './model';
 import { UNBUILT_BEFORE } from '../../src/core/checks/types';
-import { notRunSaying } from '../../src/core/checks/verdict';
+import { notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -38,9 +38,9 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
     running: 'running…',
     passed: r.before ? 'passed without the change too' : 'passed',
     failed: r.before && r.unbuilt ? `${UNBUILT_BEFORE} · exit ${r.exitCode ?? 'signal'}` : `failed${r.baseline ? ' too' : ''} · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
-    timeout: 'killed at the time limit',
-    cancelled: 'stopped',
-    error: 'could not start',
+    timeout: runStatusWord('timeout'),
+    cancelled: runStatusWord('cancelled'),
+    error: runStatusWord('error'),
   };
   const glyph =
     r.status === 'running'

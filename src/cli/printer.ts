@@ -15,6 +15,7 @@ import {
   UNBUILT_BEFORE,
   withoutControls,
   notRunSaying,
+  runStatusWord,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -44,7 +45,7 @@ function printCheck(out: Out, e: CheckEvent): void {
     case 'check-finished': {
       const r = e.run;
       if (e.baseline) {
-        const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'failed' ? `failed too${failingCases(r)}` : 'could not start';
+        const how = r.status === 'failed' ? `failed too${failingCases(r)}` : runStatusWord(r.status);
         out.write(`  · on the unchanged workspace, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }
@@ -56,13 +57,11 @@ function printCheck(out: Out, e: CheckEvent): void {
             ? r.unbuilt
               ? UNBUILT_BEFORE
               : `failed${failingCases(r)}, as a test of the change should`
-            : r.status === 'timeout'
-              ? 'killed at the time limit'
-              : 'could not start';
+            : runStatusWord(r.status);
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }
-      const how = r.passed ? 'passed' : r.status === 'timeout' ? 'killed at the time limit' : r.status === 'cancelled' ? 'stopped' : r.status === 'error' ? 'could not start' : `failed (exit ${r.exitCode ?? 'signal'})`;
+      const how = r.status === 'failed' ? `failed (exit ${r.exitCode ?? 'signal'})` : runStatusWord(r.status);
       out.write(`  ${r.passed ? '✓' : '✗'} ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
       if (!r.passed) {
         const lines = r.output.split('\n');
@@ -88,7 +87,7 @@ function printCheck(out: Out, e: CheckEvent): void {
         const failing = e.summary.filter((c) => !c.passed).map((c) => c.command);
         out.write(`  ✗ ${failing.join(', ')} fail${failing.length === 1 ? 's' : ''} as on the unchanged workspace (the same test cases): not the proposal's doing, so DevA was not asked to fix it\n`);
       } else {
-        const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'timeout' ? 'timed out' : c.status === 'error' ? 'could not start' : `exit ${c.exitCode ?? 'none'}`})`);
+        const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'failed' ? `exit ${c.exitCode ?? 'none'}` : runStatusWord(c.status)})`);
         const why = e.fixDeclined ? ' (DevA changed no file in its last one, so it was not asked again)' : '';
         out.write(`  ✗ checks still failing after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}${why}: ${failing.join(', ')}; DevA's last proposal is kept for review\n`);
       }

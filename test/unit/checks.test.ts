@@ -717,7 +717,7 @@ describe('checks: what the retrospective hears', () => {
       maxFixRounds: 2,
       passed: true,
     });
-    assert.match(text, /- Fix round 1, after `node --test` timed out \(failing: "res\.writable › should not be writable"\): DevA changed lib\/a\.js \(1 block\(s\) could not be used\)\.\n/);
+    assert.match(text, /- Fix round 1, after `node --test` killed at the time limit \(failing: "res\.writable › should not be writable"\): DevA changed lib\/a\.js \(1 block\(s\) could not be used\)\.\n/);
     assert.match(text, /- Fix round 2, after `node --test` failed \(failing: "res\.writable › should not be writable"\): DevA changed no file: "No fix blocks: the failing test is about sockets, not my files\."\. The check run after it passed with nothing changed: the failure did not come from the proposal/);
     assert.match(text, /Fix rounds used: 2 of 2\. Every check passes on the final proposal\./);
     assert.ok(!text.includes('SECRET OUTPUT') && !text.includes('ok one'));
@@ -1012,7 +1012,7 @@ describe('checks: the fix request', () => {
     assert.match(text, /- socket case 10\n- and 2 more\n```text\ntail of the output/);
     assert.ok(!text.includes('- keeps a vendor json type'));
     const hung = fixRequest([{ ...base, status: 'timeout', passed: false, tests: [{ name: 'a', passed: true }] }], 1, 2);
-    assert.match(hung, /\(was killed at the time limit\)\nTest cases the runner reported: 1 passed, 0 failed \(the run did not finish: a test that never ends, or a slow suite\)\./);
+    assert.match(hung, /\(killed at the time limit\)\nTest cases the runner reported: 1 passed, 0 failed \(the run did not finish: a test that never ends, or a slow suite\)\./);
     assert.doesNotMatch(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 2 }], 1, 2), /Test cases the runner reported/, 'none recognised: nothing said');
   });
 

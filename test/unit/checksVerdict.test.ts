@@ -4,7 +4,7 @@
 // (metrics/tsr.ts lastRuns, the retrospective's criteria).
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { checksFinished, checksForRetro, notRunReason, notRunSaying, startedRuns, type CheckRun, type ChecksOutcome } from '../../src/core';
+import { checksFinished, checksForRetro, fixRequest, notRunReason, notRunSaying, startedRuns, type CheckEvent, type CheckRun, type ChecksOutcome } from '../../src/core';
 import { printer } from '../../src/cli/printer';
 import { computeTsr, lastRuns } from '../../src/core/metrics/tsr';
 import { renderSources, type ContextInputs } from '../../src/core/session/context';
@@ -13,14 +13,17 @@ const run = (command: string, status: CheckRun['status'], output: string): Check
 
 const outcomeOf = (runs: CheckRun[]): ChecksOutcome => ({ commands: runs.map((r) => r.command), runs, fixRounds: [], maxFixRounds: 2, passed: false });
 
-/** What the CLI's transcript prints for the end of these checks. */
-function cliEnd(outcome: ChecksOutcome): string {
+/** What the CLI's transcript prints for these check events. */
+function cliText(...events: CheckEvent[]): string {
   const out = new PassThrough();
   let text = '';
   out.on('data', (d) => (text += d));
-  printer(out)({ type: 'check', step: 'deva', event: checksFinished(outcome) });
+  for (const event of events) printer(out)({ type: 'check', step: 'deva', event });
   return text;
 }
+
+/** What the CLI's transcript prints for the end of these checks. */
+const cliEnd = (outcome: ChecksOutcome): string => cliText(checksFinished(outcome));
 
 describe('checks: the end told when no check could start', () => {
   const spawnFailed = outcomeOf([run('npm test', 'error', '[could not start: spawn /bin/sh ENOENT]'), run('npm run lint', 'error', '[could not start: spawn /bin/sh ENOENT]')]);
@@ -49,6 +52,23 @@ describe('checks: the end told when no check could start', () => {
     assert.strictEqual(checksFinished(mixed).notRun, undefined);
     assert.match(cliEnd(mixed), /✗ checks still failing after 0 fix rounds: npm test \(exit 1\), npm run lint \(could not start\)/);
     assert.match(checksForRetro(mixed), /The final proposal still fails a check/);
+  });
+});
+
+describe('checks: how a run ended, in the same words on every surface (runStatusWord)', () => {
+  const runs = [run('npm test', 'timeout', ''), run('npm run e2e', 'cancelled', ''), run('npm run lint', 'error', '[could not start: x]'), run('tsc', 'failed', 'boom')];
+
+  it('the CLI, the retrospective and the fix request say killed at the time limit, stopped, could not start', () => {
+    assert.match(cliEnd(outcomeOf(runs)), /npm test \(killed at the time limit\), npm run e2e \(stopped\), npm run lint \(could not start\), tsc \(exit 1\)/);
+    const run1 = cliText(...runs.map((r): CheckEvent => ({ type: 'check-finished', run: r })));
+    assert.match(run1, /✗ npm test killed at the time limit .*\n[^]*✗ npm run e2e stopped .*\n[^]*✗ npm run lint could not start /);
+    // on the unchanged workspace, and before the change (fail-first): a stopped run is not one that could not start
+    assert.match(cliText({ type: 'check-finished', run: runs[1], baseline: true }), /on the unchanged workspace, npm run e2e stopped /);
+    assert.match(cliText({ type: 'check-finished', run: runs[1], before: true }), /before the change, npm run e2e stopped /);
+    const retro = checksForRetro(outcomeOf(runs));
+    assert.match(retro, /- `npm test`: killed at the time limit \(exit code none, 1 run\(s\)\)\n- `npm run e2e`: stopped \(.*\n- `npm run lint`: could not start \(.*\n- `tsc`: failed \(exit code 1/);
+    const request = fixRequest(runs, 1, 2);
+    assert.match(request, /\$ npm test\n\(killed at the time limit\)\n[^]*\$ npm run lint\n\(could not start\)\n[^]*\$ tsc\n\(exited with code 1\)/);
   });
 });
 

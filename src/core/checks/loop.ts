@@ -21,7 +21,7 @@ import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 import { detectFormatter, formatProposed, unformattedModified } from './format';
 import { notCopied } from './copyLimit';
-import { checksFinished } from './verdict';
+import { checksFinished, runStatusWord } from './verdict';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -101,8 +101,7 @@ export function fixRequest(
 ): string {
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
   for (const r of failing) {
-    const how =
-      r.status === 'timeout' ? 'was killed at the time limit' : r.status === 'error' ? 'could not be started' : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
+    const how = r.status !== 'failed' ? runStatusWord(r.status) : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
     lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), ...baselineLines(r, unchanged(r)), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');

@@ -3,7 +3,7 @@
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
 import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
-import { notRunReason, notRunSaying } from './verdict';
+import { notRunReason, notRunSaying, runStatusWord } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -11,13 +11,11 @@ const RETRO_ANSWER_CHARS = 240;
 /** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
 const FAIL_FIRST_TESTS = 8;
 
-const statusWord = (r: { passed: boolean; status: string }) => (r.passed ? 'passed' : r.status === 'timeout' ? 'timed out' : r.status === 'error' ? 'could not start' : 'failed');
-
 /** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first `max` test cases it reported failing. */
 function runSaying(r: CheckRun, max: number): string {
   const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
   const named = tests.length ? ` (failing: ${tests.slice(0, max).join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''})` : '';
-  return `\`${r.command}\` ${statusWord(r)}${named}`;
+  return `\`${r.command}\` ${runStatusWord(r.status)}${named}`;
 }
 
 /** A fail-first run's verdict: one whose output shows DevA's tests did not build or load there says so. */
@@ -42,7 +40,7 @@ function failFirstSaying(before: FailFirstRuns): string {
  * workspace (after a command's first failure), and the fail-first runs, when they happened.
  */
 export function checksForRetro(outcome: ChecksOutcome): string {
-  const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${statusWord(s)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
+  const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${runStatusWord(s.status)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
   for (const fix of outcome.fixRounds) {
     const failing = outcome.runs.filter((r) => r.round === fix.round - 1 && !r.passed);
     const what = failing.map((r) => runSaying(r, RETRO_FAILING_TESTS));

@@ -3,12 +3,30 @@
 // proposal with status 'error' (the workspace past the copy limit; a shell that could not be spawned: run.ts). Nothing
 // tested the proposal then, which is not a proposal that fails: the panel (media/app/checks.ts), the CLI's transcript
 // (cli/printer.ts) and the retrospective (retroText.ts) say so with notRunSaying, the computed TSR leaves such runs
-// out (startedRuns; metrics/tsr.ts lastRuns). Pure: the webview imports it.
+// out (startedRuns; metrics/tsr.ts lastRuns). And how one run ended, in words (runStatusWord), for the same surfaces
+// and DevA's fix request. Pure: the webview imports it.
 import { lineWithin } from '../text/cut';
-import { summarizeChecks, type CheckEvent, type CheckRun, type ChecksOutcome } from './types';
+import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome } from './types';
 
 /** Characters of the first run's reason the summary line keeps: its output, in the run's row, has it whole. */
 const REASON_CHARS = 200;
+
+const RUN_STATUS_WORDS: Record<CheckStatus, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  timeout: 'killed at the time limit',
+  cancelled: 'stopped',
+  error: 'could not start',
+};
+
+/**
+ * How a run ended, in words after its command ("`npm test` could not start"), the same on every surface: the panel,
+ * the CLI's transcript, the retrospective and DevA's fix request. Each adds what it tells of a failure (the exit code,
+ * the failing test cases).
+ */
+export function runStatusWord(status: CheckStatus): string {
+  return RUN_STATUS_WORDS[status];
+}
 
 /** The runs that started: one that could not (status 'error') tested nothing, and gives no verdict of the proposal. */
 export function startedRuns<T extends Pick<CheckRun, 'status'>>(runs: readonly T[]): T[] {
