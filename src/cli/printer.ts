@@ -19,12 +19,12 @@ import {
 } from '../core';
 
 /** Where the transcript goes: text only. */
-interface Out {
+export interface Out {
   write(text: string): void;
 }
 
 /** `stream` writing text without escape sequences and control characters (line breaks and tabs stay). */
-function textOnly(stream: NodeJS.WritableStream): Out {
+export function textOnly(stream: NodeJS.WritableStream): Out {
   return { write: (text) => void stream.write(withoutControls(text)) };
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../core';
 import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
 import { clientFrom, toolBoundsFrom, maxCostFrom, taskIdFrom } from './settings';
-import { printer } from './printer';
+import { printer, textOnly } from './printer';
 
 /** A similarity for people: 0.67, or — */
 function sim(x: number | null): string {
@@ -27,7 +27,10 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
   const { client } = clientFrom(flags, env);
   const tools = toolBoundsFrom(flags);
   const maxCostUsd = maxCostFrom(flags);
-  const human = flags.json ? stderr : stdout;
+  const humanStream = flags.json ? stderr : stdout;
+  // a rerun's error and warnings may quote a reply: text only, as the transcript
+  const human = textOnly(humanStream);
+  const warn = textOnly(stderr);
   const controller = new AbortController();
   const removeSignals = abortOnStopSignals(controller);
   let result: RepeatResult;
@@ -42,8 +45,8 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
       prompts: loadPromptAssets(defaultPromptsDir()),
       tools,
       ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
-      onEvent: printer(human),
-      onWarning: (w) => stderr.write(`⚠ ${w}\n`),
+      onEvent: printer(humanStream),
+      onWarning: (w) => warn.write(`⚠ ${w}\n`),
       onRun: (k, id) => human.write(`\n═══ Rerun ${k} of ${times}: ${id}\n`),
       signal: controller.signal,
     });

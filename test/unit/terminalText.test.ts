@@ -1,7 +1,7 @@
 // Model text never reaches a terminal as commands (text/controls.ts withoutControls): the CLI transcript (voices,
-// conversation turns, KPT items, questions), the Cape Master's questions on the terminal, `cape kpt list`, and the
-// items kpt_merged.md stores. A reply could write the clipboard (OSC 52), clear the screen, erase the "✗ refused"
-// lines above it (CSI) or plant a link (OSC 8).
+// conversation turns, KPT items, questions), the Cape Master's questions on the terminal, `cape kpt list`, `cape
+// repeat`'s runs list, and the items kpt_merged.md stores. A reply could write the clipboard (OSC 52), clear the
+// screen, erase the "✗ refused" lines above it (CSI) or plant a link (OSC 8).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,6 +13,14 @@ import { printer } from '../../src/cli/printer';
 import { askDorQuestions } from '../../src/cli/session';
 import { cmdKpt } from '../../src/cli/kpt';
 import type { Envelope, SessionEvent, SessionMetrics } from '../../src/core/model/types';
+import { cmdRepeat } from '../../src/cli/repeat';
+import { AnthropicClient } from '../../src/core/llm/anthropic/client';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import { runSession } from '../../src/core/session/runner';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { useFakeAnthropic } from '../helpers/fakeSuite';
+import { workspaceWithOriginalCape } from '../helpers/cli';
+import { demoDir, demoReplies } from '../helpers/demo';
 
 const CLIPBOARD = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const CLEAR = '\u001b[2J\u001b[H';
@@ -126,5 +134,28 @@ describe('model text in a VS Code notification plants no link (text/controls.ts 
     assert.ok(safe.includes('[Apply fix] (command:workbench.action.terminal.sendSequence'), safe);
     assert.ok(!safe.includes('\u001b'));
     assert.strictEqual(inertLinks('arrays like a[0](x) and plain (parentheses)'), 'arrays like a[0] (x) and plain (parentheses)');
+  });
+});
+
+describe('`cape repeat` prints its runs list and warnings as text only (cli/repeat.ts)', function () {
+  this.timeout(60000);
+  let fake!: FakeAnthropic;
+  useFakeAnthropic({ chunkSize: 512 }, (f) => (fake = f));
+
+  it('a server error quoted in the runs list loses its escape sequences, not its words', async () => {
+    const ws = workspaceWithOriginalCape('cape-repeat-esc-', path.join(demoDir(), 'workspace'));
+    for (const r of demoReplies('task-esc')) fake.enqueue({ text: r });
+    const llm = new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 });
+    const saved = await runSession({ workspace: ws, objective: 'Add a dark mode', taskId: 'task-esc', model: 'claude-sonnet-4-6', llm, prompts: loadPromptAssets(defaultPromptsDir()) });
+    assert.ok(saved.ok, saved.error?.message);
+    fake.reset();
+    fake.enqueue({ fault: 'http', status: 400, message: `bad request${CLEAR}${LINK('here')}` });
+    const out = sink();
+    const err = sink();
+    const code = await cmdRepeat({ workspace: ws, task: 'task-esc', times: '1' }, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' }, out.stream, err.stream);
+    assert.strictEqual(code, 1, err.text());
+    assert.match(out.text(), /✗ task-esc-repeat-1: .*bad request/);
+    assert.ok(!UNSAFE.test(out.text()), JSON.stringify(out.text()));
+    assert.ok(!UNSAFE.test(err.text()), JSON.stringify(err.text()));
   });
 });
