@@ -80,6 +80,16 @@ describe('placeholder items ("なし", "None", "N/A") are no items', () => {
     assert.deepStrictEqual((withQuestionIds(envelopes.deva.output, 'DevA') as { open_questions: string[] }).open_questions, ['None', 'DevA-Q1: Is the list paged?']);
   });
 
+  it('(c) an object whose question is "N/A" or "なし" is no open question either', () => {
+    const envelopes = {
+      poa: worker('POA', { open_questions: [{ question: 'N/A' }, { id: 'OQ-1', text: 'なし' }, { note: '特になし' }] }),
+      da: worker('DA', { open_questions: { question: 'None.', for: 'human' } }),
+      deva: worker('DevA', { open_questions: [{ question: 'なし' }, { question: 'Is the list paged?' }] }),
+    };
+    assert.deepStrictEqual(collectOpenQuestions(envelopes), [{ id: 'DevA-Q1', from: 'DevA', text: 'Is the list paged?' }]);
+    assert.deepStrictEqual((withQuestionIds(envelopes.deva.output, 'DevA') as { open_questions: unknown[] }).open_questions, [{ question: 'なし' }, { id: 'DevA-Q1', question: 'Is the list paged?' }]);
+  });
+
   it('(d) a retrospective\'s "特になし" Problem and "N/A" Try are no KPT items', () => {
     const env = ok('cm_retro', { agent: 'CM', task_id: 't', conversation: [{ speaker: 'CM', text: 'hi' }], kpt: { keep: ['Small steps'], problem: '特になし', try: ['N/A'] } });
     assert.deepStrictEqual(env.kpt, { keep: ['Small steps'], problem: [], try: [] });

@@ -37,14 +37,17 @@ function itemsUnder(output: unknown, listed: (key: string) => boolean): unknown[
 /**
  * A question item's text: the string, or an object's question (text, title); else its text values joined, an id
  * left out (`{"id": "OQ-01", "topic": "max-height", "detail": "…"}` → "max-height — …"); else the object, compact.
+ * '' for an item that only says there is none ("N/A", `{"question": "なし"}`: text/placeholder.ts).
  */
 function questionText(item: unknown): string {
   if (typeof item === 'string') return isPlaceholderItem(item) ? '' : item.trim();
   if (isPlainObject(item)) {
+    // `{"question": "N/A"}` says there is none, as the string "N/A" does
     const named = str(item.question) || str(item.text) || str(item.title);
-    if (named) return named;
+    if (named) return isPlaceholderItem(named) ? '' : named;
     const values = Object.entries(item).filter(([k, v]) => k !== 'id' && str(v)).map(([, v]) => str(v));
-    return values.length ? values.join(' — ') : JSON.stringify(item);
+    const joined = values.join(' — ');
+    return !values.length ? JSON.stringify(item) : isPlaceholderItem(joined) ? '' : joined;
   }
   return item === null || item === undefined ? '' : String(item);
 }
