@@ -1,7 +1,8 @@
 // DevA's reply kept in pending/ once it validates (src/core/session/keptReply.ts, src/core/store/pendingReplies.ts), in
 // process: an edit repair answered before the step failed is kept too (the resume sends neither DevA's request nor the
-// repair request); a damaged kept reply or one written on other records of the earlier steps is not used (a warning
-// says why, and DevA is asked again); the store reads a kept reply back checked.
+// repair request); the kept reply's voice, which nothing streamed, is shown by the CLI transcript; a damaged kept
+// reply or one written on other records of the earlier steps is not used (a warning says why, and DevA is asked
+// again); the store reads a kept reply back checked.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -9,7 +10,9 @@ import { AnthropicClient } from '../../src/core/llm/anthropic/client';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { runSession } from '../../src/core/session/runner';
 import { SessionStore, StoreError, type PendingReply } from '../../src/core/store';
-import type { ToolCallRecord } from '../../src/core/model/types';
+import type { SessionEvent, ToolCallRecord } from '../../src/core/model/types';
+import { Writable } from 'stream';
+import { printer } from '../../src/cli/printer';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { tempDir, workspaceWithOriginalCape } from '../helpers/cli';
@@ -106,6 +109,25 @@ describe('DevA\'s kept reply (resume after a failure past the reply)', function 
     const answered = fake.toolResults.filter((t) => t.requestIndex === 1);
     assert.deepStrictEqual(answered.map((t) => [t.content, t.isError]), [['limit reached — write your answer now', true]]);
     assert.deepStrictEqual(calls.map((c) => !!c.limited), [true]);
+  });
+
+  it("a kept reply's voice, which nothing streamed in the resume, is shown by the CLI transcript", async () => {
+    const ws = workspace();
+    await failedAtRepair(ws);
+    const r = demoReplies(TASK);
+    fake.enqueue({ text: REPAIRED_EDIT }, { text: r[4] });
+    let shown = '';
+    const print = printer(new Writable({ write: (chunk: Buffer, _enc, done) => ((shown += chunk.toString('utf8')), done()) }));
+    const events: SessionEvent[] = [];
+    const resumed = await run(ws, { resume: true, onEvent: (e) => (events.push(e), print(e)) });
+    assert.ok(resumed.ok, resumed.error?.message);
+    assert.strictEqual(fake.requests.length, 2, 'the repair and the retrospective: DevA is not asked again');
+    assert.ok(!events.some((e) => e.type === 'voice-delta' && e.step === 'deva'), 'nothing of DevA streamed');
+    const envelope = events.find((e) => e.type === 'envelope' && e.step === 'deva');
+    assert.ok(envelope?.type === 'envelope' && envelope.voiceNotStreamed, JSON.stringify(envelope));
+    const voice = envelope.envelope.voice.trim();
+    assert.ok(voice);
+    assert.ok(shown.includes(`  The voice of the envelope used:\n${voice}\n`), shown);
   });
 
   it('a kept reply with a field of the wrong type is not used: a warning names the file and the field, DevA is asked again', async () => {

@@ -35,7 +35,8 @@ export type SessionEvent =
   | { type: 'continued'; step: StepId; continuation: number; max: number }
   /**
    * The step's envelope. `voiceNotStreamed`: its voice is not the one streamed as voice-delta (the reply held several
-   * envelopes and a later one was used): a transcript shows this voice now (the panel shows the envelope's voice anyway).
+   * envelopes and a later one was used, or DevA's reply was kept from the previous run and none streamed): a transcript
+   * shows this voice now (the panel shows the envelope's voice anyway).
    */
   | { type: 'envelope'; step: StepId; envelope: Envelope; summary: string | null; voiceNotStreamed?: true }
   | { type: 'file-proposed'; step: StepId; file: ProposedFile }

@@ -44,7 +44,10 @@ export interface Answer {
   res: LlmResult;
   sent: ChatMessage[];
   reply: ParsedReply;
-  /** The reply's envelope is a later one than the first, whose voice streamed (voice-delta): the envelope event says so. */
+  /**
+   * The reply's voice did not stream (voice-delta): its envelope is a later one than the first, whose voice streamed,
+   * or the reply was kept from the previous run (./keptReply.ts). The envelope event says so.
+   */
   voiceNotStreamed?: true;
 }
 

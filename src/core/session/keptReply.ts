@@ -100,6 +100,8 @@ export class KeptReply {
       res: { text: reply.raw, usage: { ...ZERO_USAGE }, stopReason: 'end_turn', model: talk.model },
       sent: reply.sent,
       reply: { ...parsed.reply, envelope: { ...parsed.reply.envelope, task_id: state.taskId } },
+      // nothing streamed in this run: the envelope event says so, and a transcript shows the kept reply's voice
+      voiceNotStreamed: true,
     };
     run.emit({ type: 'step-started', step, agent: STEP_AGENT[step], attempt: 1 });
     run.warn(
