@@ -1,5 +1,5 @@
-// The CLI's arguments: the flags each command takes (node:util parseArgs; COMMAND_FLAGS), usage errors, the workspace flag, and how
-// an error becomes an exit code. The dispatcher (main.ts) and every command use this module, so it stays light: the
+// The CLI's arguments: the flags each command takes (node:util parseArgs; COMMAND_FLAGS, which `cape help`'s usage
+// lines are written from: flagUsages), usage errors, the workspace flag, and how an error becomes an exit code. The dispatcher (main.ts) and every command use this module, so it stays light: the
 // flag → setting conversions of the session commands (client, numbers, checks, cost cap) are in settings.ts, part of
 // the CLI's session bundle (bundles.ts).
 import * as fs from 'fs';
@@ -52,26 +52,69 @@ type Flag = keyof typeof OPTIONS;
 
 /** The client's flags: the API's address and key, how long a silent stream is waited for. */
 const CLIENT_FLAGS: readonly Flag[] = ['base-url', 'api-key', 'idle-timeout'];
-/** The flags of every command that runs sessions: the client, the model, the cape folder, tool bounds, cost cap, JSON. */
-const SESSION_FLAGS: readonly Flag[] = [...CLIENT_FLAGS, 'model', 'cape-folder', 'json', 'max-tool-calls', 'max-tool-chars', 'max-cost'];
+/** The flags of every command that runs sessions: the model, the cape folder, JSON, tool bounds, cost cap, the client. */
+const SESSION_FLAGS: readonly Flag[] = ['model', 'cape-folder', 'json', 'max-tool-calls', 'max-tool-chars', 'max-cost', ...CLIENT_FLAGS];
 /** `cape start`'s and `cape resume`'s besides: the task, --apply, the checks and DevA's questions to DA. */
-const RUN_FLAGS: readonly Flag[] = [...SESSION_FLAGS, 'task', 'apply', 'check', 'fix-rounds', 'check-timeout', 'check-copy-limit', 'fail-first', 'no-format', 'feedback-rounds'];
+const RUN_FLAGS: readonly Flag[] = ['task', 'apply', 'check', 'fix-rounds', 'check-timeout', 'check-copy-limit', 'fail-first', 'no-format', 'feedback-rounds', ...SESSION_FLAGS];
 
 /**
- * The flags each command takes besides --workspace and --help (every command's). A flag of another command is a usage
- * error naming both, not silently ignored (`cape repeat --check auto` runs no check). `cape context`, `cape kpt` and
- * `cape housekeeping` parse their own flags (context.ts, kpt.ts).
+ * The flags each command takes besides --workspace and --help (every command's), its own first: `cape help`'s usage
+ * lines list them in this order (flagUsages). A flag of another command is a usage error naming both, not silently
+ * ignored (`cape repeat --check auto` runs no check). `cape context`, `cape kpt` and `cape housekeeping` parse their
+ * own flags (context.ts, kpt.ts).
  */
 const COMMAND_FLAGS: Readonly<Record<string, readonly Flag[]>> = {
-  init: [...CLIENT_FLAGS, 'cape-folder', 'json', 'answers', 'force', 'missing-only', 'lang', 'init-model'],
-  start: [...RUN_FLAGS, 'objective', 'objective-file', 'lang'],
-  resume: [...RUN_FLAGS, 'from-step', 'answer', 'skip-questions'],
-  repeat: [...SESSION_FLAGS, 'task', 'times'],
+  init: ['answers', 'force', 'missing-only', 'lang', 'init-model', 'cape-folder', 'json', ...CLIENT_FLAGS],
+  start: ['objective', 'objective-file', 'lang', ...RUN_FLAGS],
+  resume: ['from-step', 'answer', 'skip-questions', ...RUN_FLAGS],
+  repeat: ['task', 'times', ...SESSION_FLAGS],
 };
 
-/** The flags of OPTIONS no command takes (besides --workspace and --help): none, or a flag added to one list only. */
-export function flagsNoCommandTakes(): string[] {
-  return (Object.keys(OPTIONS) as Flag[]).filter((f) => f !== 'workspace' && f !== 'help' && !Object.values(COMMAND_FLAGS).some((list) => list.includes(f)));
+type ValueFlag = { [K in Flag]: (typeof OPTIONS)[K]['type'] extends 'string' ? K : never }[Flag];
+
+/** What each flag that takes a value calls it in `cape help`'s usage lines (`--times N`). */
+const VALUE_NAMES: Record<ValueFlag, string> = {
+  'max-tool-calls': 'N',
+  'max-tool-chars': 'N',
+  'feedback-rounds': 'N',
+  'max-cost': 'USD',
+  times: 'N',
+  'idle-timeout': 'S',
+  workspace: 'DIR',
+  objective: 'TEXT',
+  'objective-file': 'PATH',
+  'from-step': 'STEP',
+  lang: 'LANG',
+  task: 'ID',
+  'base-url': 'URL',
+  'api-key': 'KEY',
+  model: 'MODEL',
+  answers: 'FILE',
+  'init-model': 'M',
+  'cape-folder': 'NAME',
+  check: 'CMD|auto',
+  'fix-rounds': 'N',
+  'check-timeout': 'S',
+  'check-copy-limit': 'MB',
+  answer: 'TEXT',
+};
+
+/** The commands with a flag list (COMMAND_FLAGS): init, start, resume, repeat. */
+export const FLAGGED_COMMANDS: readonly string[] = Object.keys(COMMAND_FLAGS);
+
+/**
+ * `command`'s flags as its usage line writes them, optional: `[--times N]`, `[--apply]`, `[--check CMD|auto]…`
+ * (repeatable), in COMMAND_FLAGS's order, leaving out those `written` names already (what its line puts first).
+ */
+export function flagUsages(command: string, written = ''): string[] {
+  return (COMMAND_FLAGS[command] ?? [])
+    .filter((f) => !new RegExp(`--${f}(?![\\w-])`).test(written))
+    .map((f) => `[--${f}${f in VALUE_NAMES ? ` ${VALUE_NAMES[f as ValueFlag]}` : ''}]${REPEATABLE.has(f) ? '…' : ''}`);
+}
+
+/** Every flag a command of COMMAND_FLAGS may take (--workspace and --help are every command's). */
+export function knownFlags(): string[] {
+  return Object.keys(OPTIONS);
 }
 
 /** Why `command` refuses the known flag `name` (a flag of other commands), or null when it takes it. */

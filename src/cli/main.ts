@@ -34,25 +34,40 @@ import { DEFAULT_FEEDBACK_ROUNDS } from '../core/session/options';
 import { MAX_OBJECTIVE_CHARS } from '../core/session/objective';
 import { DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, TOOL_NAMES } from '../core/tools/specs';
 import { STEP_IDS } from '../core/model/types';
-import { EXIT_OUTPUT_CLOSED, UsageError, exitCodeOf, parseArgs } from './flags';
+import { EXIT_OUTPUT_CLOSED, UsageError, exitCodeOf, flagUsages, parseArgs } from './flags';
 import { isSessionCommand, loadKpt, loadSessionCommands } from './bundles';
 import { cmdContext, CONTEXT_USAGE } from './context';
+
+/** Where a usage line breaks: its next flags go on a line of their own, under the first. */
+const USAGE_WIDTH = 118;
+
+/**
+ * `cape <command>`'s usage lines: `lead` (what it requires, the flags it takes one of), then every other flag it takes
+ * (flags.ts COMMAND_FLAGS, the table the parser holds it to), wrapped.
+ */
+function usage(command: string, lead: string): string {
+  const indent = `  cape ${command.padEnd(6)} `;
+  const lines = [`${indent}${lead}`];
+  for (const f of flagUsages(command, lead)) {
+    if (lines[lines.length - 1].length + 1 + f.length > USAGE_WIDTH) lines.push(' '.repeat(indent.length) + f);
+    else lines[lines.length - 1] += ` ${f}`;
+  }
+  return lines.join('\n');
+}
 
 const HELP = `cape — run a CAPE AI product team session headlessly
 
 Usage:
-  cape init   --workspace DIR [--answers FILE] [--force | --missing-only] [--lang LANG] [--init-model M]
-  cape start  --workspace DIR (--objective TEXT | --objective-file PATH) [--lang LANG] [--task ID] [--apply] [--json]
-              [--check CMD|auto]… [--fix-rounds N] [--check-timeout S] [--check-copy-limit MB] [--fail-first]
-              [--no-format]
-  cape resume --workspace DIR --task ID [--from-step STEP] [--answer TEXT]… [--skip-questions] [--apply] [--json] [--check …]
+${usage('init', '--workspace DIR [--force | --missing-only]')}
+${usage('start', '--workspace DIR (--objective TEXT | --objective-file PATH)')}
+${usage('resume', '--workspace DIR --task ID')}
   ${CONTEXT_USAGE}
                    (what DevA or DA would receive of the workspace, in rank order; nothing is sent)
   cape kpt list --workspace DIR [--json]          KPT items with their ids, status and recurrence
   cape kpt mark --workspace DIR <id> <status>     Tries: open | adopted | dropped; Problems: open | resolved
   cape housekeeping --workspace DIR [--older-than N] [--json]
                    (move adopted, dropped and resolved items older than N sessions, default 20, to kpt_archive.md)
-  cape repeat --workspace DIR --task ID --times N [--json]
+${usage('repeat', '--workspace DIR --task ID --times N')}
                    (reruns a saved session's objective N times on the same inputs and reports how alike the
                    runs are: acceptance criteria and proposed files, pairwise Jaccard; each rerun is a paid session)
 

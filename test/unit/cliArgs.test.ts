@@ -1,7 +1,8 @@
 // The CLI's argument parsing (util.parseArgs underneath) keeps CAPE's messages and rules.
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { abortOnStopSignals, flagsNoCommandTakes, parseArgs } from '../../src/cli/flags';
+import { FLAGGED_COMMANDS, abortOnStopSignals, knownFlags, parseArgs } from '../../src/cli/flags';
+import { main } from '../../src/cli/main';
 import { askDorQuestions } from '../../src/cli/session';
 import { askInitQuestions } from '../../src/cli/init';
 import { INIT_QUESTIONS } from '../../src/core';
@@ -42,8 +43,6 @@ describe('cli: parseArgs', () => {
     usage(['init', '--times', '5'], /^--times is not a flag of `cape init`/);
     usage(['init', '--model', 'm'], /^--model is not a flag of `cape init` \(only of `cape start`, `cape resume` and `cape repeat`\)/);
     usage(['start', '--quiet'], /^Unknown flag --quiet/);
-    // every flag of the option table is some command's: one added to the table alone would be refused by all
-    assert.deepStrictEqual(flagsNoCommandTakes(), []);
     assert.deepStrictEqual(parseArgs(['start', '--check', 'auto', '--check-copy-limit', '500']).flags, { check: ['auto'], 'check-copy-limit': '500' });
     // every command takes --workspace and --help; `cape help` and an unknown command are not held to a list
     assert.deepStrictEqual(parseArgs(['repeat', '--workspace', 'w', '--help']).flags, { workspace: 'w', help: true });
@@ -51,6 +50,34 @@ describe('cli: parseArgs', () => {
     // the objective, the answers and the numbers explain an empty value in their own words
     assert.deepStrictEqual(parseArgs(['start', '--objective', '', '--max-cost=']).flags, { objective: '', 'max-cost': '' });
     assert.deepStrictEqual(parseArgs(['resume', '--answer=']).flags, { answer: [''] });
+  });
+});
+
+describe('cli: cape help', () => {
+  it("each command's usage lines name every flag it takes, and no other; every flag is some command's", async () => {
+    let help = '';
+    const out = new PassThrough().on('data', (d: Buffer) => (help += d.toString('utf8')));
+    assert.strictEqual(await main(['help'], {}, out, new PassThrough()), 0);
+    const taken = new Set<string>();
+    for (const command of FLAGGED_COMMANDS) {
+      // its usage line and the flags continued under it
+      const lines = help.split('\n');
+      const at = lines.findIndex((l) => l.startsWith(`  cape ${command} `));
+      assert.ok(at >= 0, command);
+      const block = [lines[at], ...lines.slice(at + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => /^ {14}\[/.test(l)))].join(' ');
+      for (const flag of knownFlags()) {
+        if (flag === 'workspace' || flag === 'help') continue;
+        let takes = true;
+        try {
+          parseArgs([command, `--${flag}=x`]); // a switch given =x is on
+        } catch {
+          takes = false;
+        }
+        if (takes) taken.add(flag);
+        assert.strictEqual(new RegExp(`--${flag}(?![\\w-])`).test(block), takes, `cape ${command} ${takes ? 'takes' : 'does not take'} --${flag}:\n${block}`);
+      }
+    }
+    assert.deepStrictEqual(knownFlags().filter((f) => f !== 'workspace' && f !== 'help' && !taken.has(f)), [], 'a flag no command takes');
   });
 });
 
