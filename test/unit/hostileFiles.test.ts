@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { groupKpt, mergeKptFile, mergeKptText, parseKpt, readKptText } from '../../src/core/kpt';
 import { KPT_ARCHIVE_FILE } from '../../src/core/kpt/housekeeping';
-import { historyFromRetrospectives } from '../../src/core/metrics/metrics';
+import { historyFromRetrospectives } from '../../src/core/metrics/history';
 import { SessionStore, StoreError, type SessionState } from '../../src/core/store';
 import type { KptItem } from '../../src/core/model/types';
 import { tempDir } from '../helpers/cli';

@@ -5,11 +5,11 @@ import * as path from 'path';
 import {
   computeMetrics,
   formatMetricsMarkdown,
-  historyFromRetrospectives,
   leastSquaresSlope,
   populationVariance,
   type MetricsInput,
 } from '../../src/core/metrics/metrics';
+import { historyFromRetrospectives } from '../../src/core/metrics/history';
 import { readFrontmatter, writeFrontmatter } from '../../src/core/cape/frontmatter';
 import type { Envelope, Usage } from '../../src/core/model/types';
 

@@ -1,6 +1,6 @@
 // The flags of opening a file CAPE only reads and that must be a plain file: not a link followed (NO_FOLLOW), and not
 // a FIFO waited on (NO_WAIT). One place for both, used by the ignore rules (workspace/gitRules.ts) and the
-// retrospectives' frontmatter (metrics/metrics.ts readHead).
+// retrospectives' frontmatter (metrics/history.ts readHead).
 import * as fs from 'fs';
 
 /** O_NOFOLLOW where the platform has it: opening a symbolic link fails. */

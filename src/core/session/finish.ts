@@ -2,7 +2,8 @@
 // metrics computed from the record, never by the model, the roles' open questions gathered with the answers later
 // roles gave them, the retrospective file written, the state marked complete)
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
-import { computeMetrics, historyFromRetrospectives } from '../metrics/metrics';
+import { computeMetrics } from '../metrics/metrics';
+import { historyFromRetrospectives } from '../metrics/history';
 import { computeTsr, lastRuns, proposedOrInWorkspace, unreadableJudgements } from '../metrics/tsr';
 import { startedRuns } from '../checks/verdict';
 import type { KptLists, SessionEvent } from '../model/types';

@@ -5,7 +5,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { Envelope, OpenQuestion, ProposedFile, SessionMetrics, StepId } from '../model/types';
 import { ensureDir, isAtomicTempName, writeFileAtomic } from '../files/fsAtomic';
-import { readHead } from '../metrics/metrics';
+import { readHead } from '../metrics/history';
 import { readFrontmatter } from '../cape/frontmatter';
 import { StoreError, isEnvelope, parseRetrospectiveName, type RetrospectiveInfo } from './records';
 import { renderRetrospective } from './retrospectiveMarkdown';
