@@ -322,7 +322,8 @@ describe('DevA’s section with excerpts', () => {
     assert.strictEqual(excerptLines([{ start: 3, end: 9 }, { start: 20, end: 20 }]), 'lines 3–9, 20');
   });
 
-  it('never passes the budget, and never takes room from whole files', async () => {
+  it('never passes the budget, and never takes room from whole files', async function () {
+    this.timeout(60_000); // many budgets, each a full pack: ~4 s alone, several times that on a loaded machine
     const root = workspace();
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     const query = { objective: 'Make `uploadProgress` emit granular progress events' };
