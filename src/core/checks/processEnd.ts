@@ -16,8 +16,7 @@ let onExitAdded = false;
  * (runCheckLoop used as a library) the cleanups run and the signal is raised again, so the process ends by it as it
  * would have; where the process handles it itself (the CLI's Stop, cli/flags.ts abortOnStopSignals, whose abort kills
  * the checks and removes their copies; an extension host's own shutdown) it does nothing, so there is no second
- * handler deciding (the process's exit runs the cleanups left). The CLI's Stop (cli/flags.ts abortOnStopSignals)
- * listens to the same signals.
+ * handler deciding (the process's exit runs the cleanups left).
  */
 export const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGTERM', 'SIGINT'];
 

@@ -40,14 +40,18 @@ function itemsUnder(output: unknown, listed: (key: string) => boolean): unknown[
  * '' for an item that only says there is none ("N/A", `{"question": "なし"}`: text/placeholder.ts).
  */
 function questionText(item: unknown): string {
-  if (typeof item === 'string') return isPlaceholderItem(item) ? '' : item.trim();
+  const text = questionWords(item);
+  return isPlaceholderItem(text) ? '' : text;
+}
+
+/** questionText's words before the placeholder check: the string, the object's question, its text values, or it compact. */
+function questionWords(item: unknown): string {
+  if (typeof item === 'string') return item.trim();
   if (isPlainObject(item)) {
-    // `{"question": "N/A"}` says there is none, as the string "N/A" does
     const named = str(item.question) || str(item.text) || str(item.title);
-    if (named) return isPlaceholderItem(named) ? '' : named;
+    if (named) return named;
     const values = Object.entries(item).filter(([k, v]) => k !== 'id' && str(v)).map(([, v]) => str(v));
-    const joined = values.join(' — ');
-    return !values.length ? JSON.stringify(item) : isPlaceholderItem(joined) ? '' : joined;
+    return values.length ? values.join(' — ') : JSON.stringify(item);
   }
   return item === null || item === undefined ? '' : String(item);
 }
