@@ -1,7 +1,7 @@
 // Model text never reaches a terminal as commands (text/controls.ts withoutControls): the CLI transcript (voices,
 // conversation turns, KPT items, questions), the Cape Master's questions on the terminal, `cape kpt list`, `cape
-// repeat`'s runs list, and the items kpt_merged.md stores. A reply could write the clipboard (OSC 52), clear the
-// screen, erase the "✗ refused" lines above it (CSI) or plant a link (OSC 8).
+// repeat`'s runs list, the items kpt_merged.md stores and the dated retrospective file. A reply could write the
+// clipboard (OSC 52), clear the screen, erase the "✗ refused" lines above it (CSI) or plant a link (OSC 8).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -141,6 +141,29 @@ describe('`cape repeat` prints its runs list and warnings as text only (cli/repe
   this.timeout(60000);
   let fake!: FakeAnthropic;
   useFakeAnthropic({ chunkSize: 512 }, (f) => (fake = f));
+
+  it('the dated retrospective file stores the replies without them (store/retrospectiveMarkdown.ts)', async () => {
+    const ws = workspaceWithOriginalCape('cape-retro-esc-', path.join(demoDir(), 'workspace'));
+    // the sequences as a model writes them inside its JSON reply: escaped, so JSON.parse makes them real bytes
+    const json = (s: string) => JSON.stringify(s).slice(1, -1);
+    const replies = demoReplies('task-retro-esc');
+    replies[0] = replies[0].replace('"watch_out": [', `"watch_out": ["watch${json(CLIPBOARD)} out",`);
+    replies[4] = replies[4]
+      .replace('"text": "I flagged', `"text": "Copied${json('\u001b]52;c;aGk=\u0007')}.${json('\u001b[2K')} I flagged`)
+      .replace('"keep": [', `"keep": ["kept ${json(LINK('link'))} item${json(ERASE_ABOVE)}",`);
+    assert.ok(replies[0].includes('watch\\u001b') && replies[4].includes('Copied\\u001b') && replies[4].includes('kept \\u001b'), 'the demo replies changed');
+    for (const r of replies) fake.enqueue({ text: r });
+    const llm = new AnthropicClient({ apiKey: 'k', baseURL: fake.url, idleTimeoutMs: 5000 });
+    const saved = await runSession({ workspace: ws, objective: `Add a dark mode${CLEAR}`, taskId: 'task-retro-esc', model: 'claude-sonnet-4-6', llm, prompts: loadPromptAssets(defaultPromptsDir()) });
+    assert.ok(saved.ok && saved.retrospectivePath, saved.error?.message);
+    const md = fs.readFileSync(saved.retrospectivePath, 'utf8');
+    assert.ok(!UNSAFE.test(md), JSON.stringify(md));
+    assert.match(md, /^\*\*CM:\*\* Copied\. I flagged/m);
+    assert.match(md, /^- kept link item$/m);
+    assert.match(md, /^- watch out$/m);
+    assert.match(md, /^\*\*Objective:\*\* Add a dark mode$/m);
+    assert.match(md, /^objective: Add a dark mode$/m, 'the frontmatter keeps no ESC written `\\e` either');
+  });
 
   it('a server error quoted in the runs list loses its escape sequences, not its words', async () => {
     const ws = workspaceWithOriginalCape('cape-repeat-esc-', path.join(demoDir(), 'workspace'));

@@ -1,12 +1,15 @@
 // The dated retrospective file (retrospective/YYYY-MM-DD_HH-MM_<task>.md): frontmatter for tools, then the CM opening,
 // the team's conversation, KPT, the open questions left for the human (and those a later role answered from the
-// code), the computed metrics and DevA's files (paths and statuses, never bodies) for people.
+// code), the computed metrics and DevA's files (paths and statuses, never bodies) for people. Model text is written
+// as text only (text/controls.ts withoutControls, applied to the whole file): a reply's escape sequence would act on
+// the terminal that shows the file (`cat`, `less -R`, a diff).
 
 import type { CmOpeningOutput, Envelope, OpenQuestion, ProposedFile, SessionMetrics } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
 import { oneLine } from '../text/cut';
 import { formatMetricsMarkdown } from '../metrics/metrics';
 import { writeFrontmatter } from '../cape/frontmatter';
+import { withoutControls } from '../text/controls';
 
 function str(x: unknown): string {
   return typeof x === 'string' ? x.trim() : '';
@@ -74,16 +77,21 @@ function renderQuestions(questions: readonly OpenQuestion[]): string[] {
   return lines;
 }
 
-/** The dated retrospective file's content (exported for tests and previews). */
+/**
+ * The dated retrospective file's content (exported for tests and previews), without control sequences or characters
+ * (withoutControls): the body's model text whole, and the objective before the frontmatter quotes it (YAML would keep
+ * an ESC as `\e`, which a reader of the frontmatter turns back into one).
+ */
 export function renderRetrospective(
   taskId: string,
-  objective: string,
+  rawObjective: string,
   envelope: Envelope,
   metrics: SessionMetrics,
   files: ProposedFile[],
   now: Date,
   opts: { opening?: Envelope | null; devaSummary?: string | null; repeatOf?: string; questions?: readonly OpenQuestion[] } = {},
 ): string {
+  const objective = withoutControls(rawObjective);
   const lines: string[] = [
     writeFrontmatter({
       task_id: taskId,
@@ -131,5 +139,5 @@ export function renderRetrospective(
   lines.push('');
   const summary = str(opts.devaSummary);
   if (summary) lines.push('**DevA summary:** ' + para(summary), '');
-  return lines.join('\n');
+  return withoutControls(lines.join('\n'));
 }
