@@ -116,6 +116,16 @@ describe('open questions: collected, numbered and answered', () => {
     assert.deepStrictEqual(retroAgentDigest(da).open_questions, ['Placeholder text?']);
   });
 
+  it('an answers object keyed by id settles its questions, also when a key of it names no question', () => {
+    const poa = env('POA', { open_questions: ['Which database?', { id: 'OQ-2', question: 'Does it work offline?' }] });
+    const settled = (answers: Record<string, unknown>) => collectOpenQuestions({ poa, da: env('DA', { answered_questions: answers }) }).map(questionLine);
+    const both = ['POA-Q1: Which database? — answered by DA: use SQLite', 'POA-Q2: Does it work offline? — answered by DA: yes'];
+    assert.deepStrictEqual(settled({ 'POA-Q1': 'use SQLite', 'OQ-2': { answer: 'yes' } }), both, 'keyed by id alone');
+    // a recorded-like reply: a remark beside the answers is no answer, and does not undo the others
+    assert.deepStrictEqual(settled({ 'POA-Q1': 'use SQLite', 'OQ-2': { answer: 'yes' }, note: 'both settled' }), both, 'with a key that names no question');
+    assert.deepStrictEqual(settled({ summary: 'nothing to add' }), ['POA-Q1: Which database?', 'POA-Q2: Does it work offline?'], 'no key names a question');
+  });
+
   it('an object question without a question field reads as its text values, its own id left out', () => {
     const deva = env('DevA', { open_questions: [{ id: 'OQ-01', topic: 'max-height', detail: 'Cards measure 112px; 120px kept.', deviation: false }, { flag: true }] });
     assert.deepStrictEqual(collectOpenQuestions({ deva }).map((q) => q.text), ['max-height — Cards measure 112px; 120px kept.', '{"flag":true}']);

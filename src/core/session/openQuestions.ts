@@ -128,13 +128,14 @@ function answerOf(item: unknown): Answer | null {
 
 /**
  * An answers item as answers: `{"POA-Q1": "…", "OQ-2": {"answer": "…", "evidence": "…"}}` (keyed by question id) is
- * one answer a key; any other item is one.
+ * one answer a key (ID_KEY); a key that names no question (`"note": "both settled"`) is no answer and leaves the
+ * others be. Any other item is one.
  */
 function answerItems(item: unknown): unknown[] {
   if (!isPlainObject(item) || answerOf(item)) return [item];
-  const entries = Object.entries(item);
-  if (!entries.length || !entries.every(([k]) => ID_KEY.test(k))) return [item];
-  return entries.map(([k, v]) => (isPlainObject(v) ? { ...v, question: k } : { question: k, answer: v }));
+  const byId = Object.entries(item).filter(([k]) => ID_KEY.test(k));
+  if (!byId.length) return [item];
+  return byId.map(([k, v]) => (isPlainObject(v) ? { ...v, question: k } : { question: k, answer: v }));
 }
 
 function answersOf(output: unknown): Answer[] {
