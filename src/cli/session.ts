@@ -19,6 +19,7 @@ import {
   type StepId,
   DEFAULT_CAPE_FOLDER,
   summarizeChecks,
+  notRunReason,
   shellWord,
   withoutControls,
 } from '../core';
@@ -200,6 +201,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
     human.write(`\n${first} with: cape resume --workspace ${shellWord(workspace, 'posix')} --task ${result.taskId}\n`);
   }
   if (flags.json) {
+    const checksNotRun = result.checks ? notRunReason(result.checks.runs) : null;
     stdout.write(
       JSON.stringify({
         taskId: result.taskId,
@@ -220,9 +222,12 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
           ? summarizeChecks(result.checks).map((c) => {
               // how the command fared on the unchanged workspace, when it failed on the proposal (checks/baseline.ts)
               const unchanged = result.checks!.baseline?.find((b) => b.command === c.command);
-              return { command: c.command, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds, ...(unchanged ? { unchangedWorkspace: unchanged.status } : {}) };
+              // status: how its last run ended ('error': it could not start, so `passed: false` is no verdict)
+              return { command: c.command, status: c.status, passed: c.passed, exitCode: c.exitCode, rounds: c.rounds, ...(unchanged ? { unchangedWorkspace: unchanged.status } : {}) };
             })
           : [],
+        // no check could start (checks/verdict.ts): nothing tested the proposal, which is not a proposal that fails
+        ...(checksNotRun ? { checksNotRun } : {}),
         ...(result.checks?.failsAsBefore ? { checksFailAsBefore: true } : {}),
         ...(result.checks?.fixDeclined ? { checksFixDeclined: true } : {}),
         ...(result.checks?.formatted?.length ? { formatted: result.checks.formatted } : {}),

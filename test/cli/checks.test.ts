@@ -68,7 +68,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.ok(!retro.includes('BUG marker is left'), 'no check output in the retrospective request');
 
     // the failing command ran once on the unchanged workspace too: it passes there, so the failure was the proposal's
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2, unchangedWorkspace: 'passed' }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', status: 'passed', passed: true, exitCode: 0, rounds: 2, unchangedWorkspace: 'passed' }]);
     assert.match(fixReq, /On the unchanged workspace \(nothing of yours applied\) this command passed\. A test failing only on your proposal usually fails because of it; one far from your change may be flaky \(timing, network\)\./);
     assert.deepStrictEqual(
       run.json.files.map((f: { path: string; status: string }) => [f.path, f.status]),
@@ -114,7 +114,8 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.match(second, /src\/calc\.js:2: error: a BUG marker/, 'the second request has the output of the fixed version');
     assert.strictEqual(text(fake.requests[5].body.messages.at(-2).content), fix1, 'the first fix is part of the conversation');
 
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: false, exitCode: 1, rounds: 3, unchangedWorkspace: 'passed' }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', status: 'failed', passed: false, exitCode: 1, rounds: 3, unchangedWorkspace: 'passed' }]);
+    assert.strictEqual(run.json.checksNotRun, undefined, 'the checks ran and failed');
     assert.strictEqual(run.json.checksFailAsBefore, undefined);
     assert.match(run.stderr, /✗ checks still failing after 2 fix rounds: npm test \(exit 1\); DevA's last proposal is kept for review/);
     const retroAsk = JSON.stringify(fake.requests[6].body.messages);
@@ -139,7 +140,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'node legacy.js', '--json'], env(tmp));
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'CM, POA, DA, DevA, retrospective: no fix request');
-    assert.deepStrictEqual(run.json.checks, [{ command: 'node legacy.js', passed: false, exitCode: 1, rounds: 1, unchangedWorkspace: 'failed' }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'node legacy.js', status: 'failed', passed: false, exitCode: 1, rounds: 1, unchangedWorkspace: 'failed' }]);
     assert.strictEqual(run.json.checksFailAsBefore, true);
     assert.match(run.stderr, /▷ check on the unchanged workspace, to compare the failure: node legacy\.js/);
     assert.match(run.stderr, /· on the unchanged workspace, node legacy\.js failed too \(1 test case failing\)/);
@@ -176,7 +177,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'no fix round with --fix-rounds 0');
     // it hangs on the unchanged workspace too (killed there as well); with no test case named, nothing to compare
-    assert.deepStrictEqual(run.json.checks, [{ command: `node hang.js ${pids}`, passed: false, exitCode: null, rounds: 1, unchangedWorkspace: 'timeout' }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: `node hang.js ${pids}`, status: 'timeout', passed: false, exitCode: null, rounds: 1, unchangedWorkspace: 'timeout' }]);
     assert.match(run.stderr, /killed at the time limit/);
     for (const pid of fs.readFileSync(pids, 'utf8').split(' ').map(Number)) {
       assert.ok(!(await runningAfter(pid, 10000)), `process ${pid} was killed`);
@@ -198,7 +199,9 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     const run = await runCli(['start', '--workspace', ws, '--objective', 'Add multiplication', '--task', TASK, '--check', 'npm test', '--check-copy-limit', '1', '--json'], env(tmp));
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'no fix round');
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: false, exitCode: null, rounds: 1 }]);
+    // --json tells a check that could not start from one that failed: its status, and why none could start
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', status: 'error', passed: false, exitCode: null, rounds: 1 }]);
+    assert.match(run.json.checksNotRun, /^the workspace holds more than 100 files to copy \(/);
     assert.match(run.stderr, /✗ npm test could not start/);
     assert.match(run.stderr, /not run: the workspace holds more than 100 files to copy/);
     assert.match(run.stderr, /--check-copy-limit MB/);
@@ -233,7 +236,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     fake.enqueue({ text: r[0] }, { text: r[1] }, { text: r[2] }, { text: FIRST }, { text: FIX_OK }, { text: r[4] });
     run = await runCli(['start', '--workspace', ws, '--objective', 'x', '--task', `${TASK}-2`, '--check', 'auto', '--fix-rounds', '1', '--json'], env(tempDir('cape-checks-tmp-')));
     assert.strictEqual(run.code, 0, run.stderr);
-    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', passed: true, exitCode: 0, rounds: 2, unchangedWorkspace: 'passed' }]);
+    assert.deepStrictEqual(run.json.checks, [{ command: 'npm test', status: 'passed', passed: true, exitCode: 0, rounds: 2, unchangedWorkspace: 'passed' }]);
     assert.match(run.stderr, /Checks on DevA's proposal: npm test \(up to 1 fix round\)/);
     assert.doesNotMatch(JSON.stringify(fake.requests.map((q) => q.body.messages)), /do not run in this session|Not run in this session|Found but not run/);
     assert.match(text(fake.requests[0].body.messages[0].content), /## The project's checks\nCAPE runs `npm test` on DevA's proposal in a scratch copy/);

@@ -156,7 +156,7 @@ describe('CLI: TSR', function () {
     );
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'the check passed at once: no fix round; fail-first asks the model nothing');
-    assert.deepStrictEqual(run.json.checks, [{ command: 'node test/theme.test.js', passed: true, exitCode: 0, rounds: 1 }], 'fail-first runs are not rounds');
+    assert.deepStrictEqual(run.json.checks, [{ command: 'node test/theme.test.js', status: 'passed', passed: true, exitCode: 0, rounds: 1 }], 'fail-first runs are not rounds');
     assert.deepStrictEqual(run.json.failFirst, { testFiles: ['test/theme.test.js'], checks: [{ command: 'node test/theme.test.js', passed: false, exitCode: 1, status: 'failed' }] });
     const m = run.json.metrics;
     assert.deepStrictEqual(
