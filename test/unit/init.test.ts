@@ -292,6 +292,26 @@ describe('init: initCape over HTTP (fake Messages API)', function () {
     assert.deepStrictEqual((await loadCape(cape)).issues, []);
   });
 
+  it('a generated file and init_decisions.md keep no terminal control sequence of the reply (text/controls.ts)', async () => {
+    const clipboard = '\u001b]52;c;aGk=\u0007';
+    const erase = '\u001b[2K';
+    fake.setResponder(
+      responder({
+        decisions: { text: demoDecisions((k) => `${DECISION_MARK(k)}${clipboard}${erase}`) },
+        '1_product/1_mvv.md': { text: goodFile('1_product/1_mvv.md').replace('Product:', `Product:${clipboard}${erase}`) },
+      }),
+    );
+    const ws = workspace();
+    const res = await initCape(opts(ws));
+    assert.deepStrictEqual(res.failed, []);
+    const mvv = fs.readFileSync(path.join(ws, 'cape/1_product/1_mvv.md'), 'utf8');
+    const decisions = fs.readFileSync(path.join(ws, 'cape', INIT_DECISIONS_FILE), 'utf8');
+    // eslint-disable-next-line no-control-regex
+    for (const text of [mvv, decisions]) assert.ok(!/[\u0007\u001b]/.test(text), JSON.stringify(text));
+    assert.ok(mvv.includes(`Product: ${ANSWERS.product}`), mvv);
+    assert.ok(decisions.includes(DECISION_MARK('stack')), decisions);
+  });
+
   it('a refused reply (stop_reason "refusal") fails its file saying so, without a repair of the refused turn', async () => {
     // the API's safety classifier stopped the reply: it is neither "empty" nor something a repair request can fix
     fake.setResponder(responder({ '1_product/2_persona.md': { text: '---\ntype: input\n---\n# Per', stopReason: 'refusal' } }));

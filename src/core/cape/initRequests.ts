@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import { contentText, SESSIONS_FOLDER, type LlmRequest, type LlmResult } from '../model/types';
 import { parseFrontmatter, readFrontmatter } from './frontmatter';
 import { sliceWhole } from '../text/cut';
+import { withoutControls } from '../text/controls';
 import { INIT_ANSWER_IDS, type InitAnswerId, type InputSpec, type PromptAssets, type PromptTemplate, renderPrompt } from './prompts';
 import {
   INPUT_FILE_MAX_CHARS,
@@ -156,6 +157,8 @@ function failOnRefusal(res: LlmResult): LlmResult {
 /**
  * One checked reply: the request, then — when the check fails — one repair request quoting the problems. Throws
  * with every remaining problem when the repaired reply is still unusable. `call` does the model call (with retry).
+ * The reply is checked, and so written, as text only (withoutControls): a generated cape/ file or init_decisions.md
+ * keeps no escape sequence to act on the terminal that shows it.
  */
 export async function checkedReply<T>(
   req: LlmRequest,
@@ -163,11 +166,12 @@ export async function checkedReply<T>(
   check: (res: LlmResult) => ReplyCheck<T>,
   repairText: (problems: string[]) => string,
 ): Promise<{ value: T; repaired: boolean }> {
+  const checkText = (res: LlmResult) => check({ ...res, text: withoutControls(res.text) });
   const first = failOnRefusal(await call(req));
-  const c1 = check(first);
+  const c1 = checkText(first);
   if (c1.ok) return { value: c1.value, repaired: false };
   const second = failOnRefusal(await call(repairRequest(req, first.text, repairText(c1.problems))));
-  const c2 = check(second);
+  const c2 = checkText(second);
   if (c2.ok) return { value: c2.value, repaired: true };
   throw new Error(`the reply could not be used even after one repair request: ${c2.problems.join('; ')}`);
 }

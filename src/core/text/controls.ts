@@ -2,8 +2,8 @@
 // model's reply (a voice, a KPT item, a question) or a user's typed answer may hold an ESC sequence that a terminal
 // obeys (OSC 52 writes the clipboard, CSI erases the lines above, OSC 8 plants a link) or a text-direction override
 // that shows the words in another order. The one rule of what is removed: the CLI's transcript, kpt_merged.md's items,
-// the dated retrospective file and the Cape Master's answers all go through it. And the one list of invisible
-// characters (INVISIBLE_CHARS), which a path name refuses too (files/pathNames.ts).
+// the dated retrospective file, the files init generates and the Cape Master's answers all go through it. And the one
+// list of invisible characters (INVISIBLE_CHARS), which a path name refuses too (files/pathNames.ts).
 
 /**
  * An ESC sequence whole: CSI (`ESC [ … final`), OSC / DCS / SOS / PM / APC up to BEL or ST (or the end of the line:
