@@ -17,6 +17,8 @@ export function questionId(agent: WorkerAgent, n: number): string {
 }
 
 const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
+/** `POA-Q1: the answer` (ID_IN_TEXT's id, then its groups, then the answer). */
+const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*\**\s*[:：—–-]\s*([\s\S]+)$`, 'i');
 const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
 
 function str(x: unknown): string {
@@ -122,8 +124,8 @@ function answerOf(item: unknown): Answer | null {
   }
   const line = str(item);
   if (!line) return null;
-  const m = /^\**\s*((?:POA|DA|DevA)[-‐‑ ]?Q\d{1,3})\s*\**\s*[:：—–-]\s*([\s\S]+)$/i.exec(line);
-  return m ? { question: m[1], text: m[2].trim() } : { question: line, text: line };
+  const m = ANSWER_LINE.exec(line);
+  return m ? { question: m[1], text: m[4].trim() } : { question: line, text: line };
 }
 
 /**
