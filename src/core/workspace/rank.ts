@@ -73,6 +73,10 @@
 // co-change, recency, kind, size, rank), trained on 12 repositories and tested on the 13th in turn, put more of the
 // modified files in the first ten (0.707 → 0.729) but gave whole only 0.576 of them (0.580 / 0.450 packed by an exact
 // knapsack on its probabilities) against these weights' 0.572 / 0.446: the signals, not their weights, are the limit.
+// Rust's module paths as import edges (`mod x;`, `use` trees, `crate::`/`super::` paths resolved to the crate's module
+// files; branch wip/rust-imports) on 240 commits of 6 Rust repositories (just, delta, ripgrep, starship, mdBook, eza; a
+// set built with `makeLocalizationData --lang rs`, not committed): weight 0.5 0.399 / 0.358, 1 0.401 / 0.350, against
+// 0.401 / 0.358 without (delta gained, ripgrep and eza lost) — like Python's, left out.
 import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
 import { subjectScores } from './history';
