@@ -20,7 +20,7 @@ import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
 import { CACHE_VERSION, SECTIONS } from '../../src/core/workspace/indexCache';
 import { DIGEST_BYTES } from '../../src/core/workspace/cacheDigest';
 import { FIELD_CONTENT, FIELD_PATH, FIELD_SYMBOLS, POSTING_SHIFT, postingChunks } from '../../src/core/workspace/termPostings';
-import { joinRelative } from '../../src/core/workspace/importGraph';
+import { joinRelative } from '../../src/core/workspace/specPath';
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const abs = path.join(root, ...rel.split('/'));

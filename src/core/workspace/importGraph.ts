@@ -10,45 +10,10 @@ import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
 import { GO_SPEC, PY_SPEC } from './symbolsOther';
 import { GO_FILE } from './fileKinds';
 import { GO_MOD, GoPackages } from './goPackages';
+import { aboveRoot, joinRelative } from './specPath';
 
 const RESOLVE_EXT = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.d.ts', '.vue', '.svelte', '.json', '.css', '.scss'];
 const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
-
-/**
- * path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)) for a workspace file `from` (normalised,
- * relative) and a relative specifier, without a trailing slash: a build resolves one or two specifiers per file, and
- * the general functions cost more than the rest of the resolution.
- */
-export function joinRelative(from: string, spec: string): string {
-  // the usual case: leading `./` and `../` segments, then names only
-  let dir = from.slice(0, Math.max(0, from.lastIndexOf('/')));
-  let i = 0;
-  for (;;) {
-    if (spec.startsWith('./', i)) i += 2;
-    else if (spec.startsWith('../', i) && dir) {
-      dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')));
-      i += 3;
-    } else break;
-  }
-  const rest = spec.slice(i);
-  if (rest && !DOT_OR_EMPTY_SEGMENT.test(rest)) return dir ? `${dir}/${rest}` : rest;
-  const out = from.split('/');
-  out.pop();
-  let up = 0;
-  for (const seg of spec.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg !== '..') out.push(seg);
-    else if (out.length > up) out.pop();
-    else (out.push('..'), up++);
-  }
-  return out.length ? out.join('/') : '.';
-}
-
-/** Whether a joined path (joinRelative) climbs above the workspace root; `..cache` is a name, not a climb. */
-const aboveRoot = (base: string): boolean => base === '..' || base.startsWith('../');
-
-/** A path with an empty, `.` or `..` segment (or a trailing slash). */
-const DOT_OR_EMPTY_SEGMENT = /(^|\/)\.{0,2}(\/|$)/;
 
 /** A specifier whose last segment is `.`, `..`, empty, `@` or `~` (one per line of a file's specifier text). */
 const NAMELESS_SPEC = /(^|\/)(\.\.?|[@~])?\/?$/m;
