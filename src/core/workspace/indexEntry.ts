@@ -52,7 +52,21 @@ export interface Restored {
   specs: StoredPieces;
 }
 
-/** An indexed file (see IndexedFile in workspaceIndex.ts). */
+/** An indexed file as the index's queries give it (WorkspaceIndex.get / all; a FileEntry is one). */
+export interface IndexedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Characters of the text (what the file costs in a prompt). */
+  chars: number;
+  symbols: string[];
+  /** Import specifiers as written. */
+  specs: string[];
+  /** Workspace files this file imports (relative specifiers resolved; filled by resolveImports). */
+  imports: string[];
+}
+
+/** An indexed file (its public view: IndexedFile). */
 export class FileEntry {
   /** Symbols: split, or one string (split on first use), or null while they are the restored bytes of entry `at`. */
   private sym: string[] | string | null;

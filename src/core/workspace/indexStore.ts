@@ -2,7 +2,7 @@
 // This module joins them with the file system: an atomic write (then the cache folder pruned), and a read that
 // gives back the file entries and a restored text index only when the file is of this version, made for this root
 // under the same rules (policyKey) and undamaged (its digest, then its structure) — anything else is null, and the
-// caller rebuilds.
+// caller rebuilds; and the index's content and folder records taken from it (loadIndexCache).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -13,6 +13,9 @@ import type { FileEntry } from './indexEntry';
 import { BUILTIN_IGNORES, POLICY_REVISION, type WorkspacePolicy } from './policy';
 import { SECRET_NAME_PATTERNS } from './secretNames';
 import { TermIndex } from './termIndex';
+import { StatAhead, type StatAheadOptions } from './statAhead';
+import type { IndexContent } from './indexContent';
+import type { TreeWalk } from './treeWalk';
 
 /** What decides which files are admitted besides the disk (a cache made under other rules is not used). */
 export function policyKey(policy: WorkspacePolicy): unknown {
@@ -60,4 +63,30 @@ export function readIndexFile(
     return null;
   }
   return { header: cache.header, files: cache.files, text };
+}
+
+/**
+ * The workspace index's content and folder records taken from its cache file when one matches (readIndexFile), with
+ * `above` (the rules above the root when it was written) and the recorded folders' and files' stats being taken
+ * ahead (statAhead.ts: started once the header matched, while the sections are read); null when there is none to take.
+ */
+export function loadIndexCache(
+  cacheFile: string,
+  into: { root: string; realRoot: string; policy: WorkspacePolicy; content: IndexContent; tree: TreeWalk },
+  lazy: boolean,
+  statAhead: StatAheadOptions | undefined,
+  onDamaged: () => void,
+): { above: string | null; statAhead: StatAhead | null } | null {
+  let ahead: StatAhead | null = null;
+  const onHeader = (header: CacheHeader, files: number) => {
+    ahead = StatAhead.start(into.root, header.dirs, files, statAhead);
+  };
+  const cache = readIndexFile(cacheFile, { root: into.realRoot, policy: policyKey(into.policy) }, lazy, onHeader, onDamaged);
+  if (!cache) {
+    (ahead as StatAhead | null)?.stop();
+    return null;
+  }
+  into.content.restore(cache);
+  into.tree.restore(cache.header.dirs);
+  return { above: typeof cache.header.above === 'string' ? cache.header.above : null, statAhead: ahead };
 }

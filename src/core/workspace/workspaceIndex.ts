@@ -15,7 +15,7 @@
 //    the CLI calls it on each run after loading the cache file (open()), whose header starts the stats of the
 //    recorded folders and files on a worker thread while the rest of the file is read, this thread joining in when it
 //    is done with the file (statAhead.ts);
-//  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths);
+//  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths; pathEvents.ts);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
 import * as path from 'path';
@@ -26,25 +26,15 @@ import { type FieldBoost } from './termIndex';
 import { type CacheHeader } from './indexCache';
 import { absoluteIn, statOrNull, type FileStamp } from './disk';
 import { TreeWalk } from './treeWalk';
-import { StatAhead, type StatAheadOptions } from './statAhead';
+import type { StatAhead, StatAheadOptions } from './statAhead';
 import { IndexContent } from './indexContent';
+import type { IndexedFile } from './indexEntry';
+import { applyPaths, type PathTarget } from './pathEvents';
 import { defaultCacheFile, realRootOf, relativeToRoot } from './cacheLocation';
-import { policyKey, readIndexFile, writeIndexFile } from './indexStore';
+import { loadIndexCache, policyKey, writeIndexFile } from './indexStore';
 
 export { defaultCacheFile } from './cacheLocation';
-
-export interface IndexedFile {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** Characters of the text (what the file costs in a prompt). */
-  chars: number;
-  symbols: string[];
-  /** Import specifiers as written. */
-  specs: string[];
-  /** Workspace files this file imports (relative specifiers resolved; filled by resolveImports). */
-  imports: string[];
-}
+export type { IndexedFile } from './indexEntry';
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
@@ -195,7 +185,7 @@ export class WorkspaceIndex {
    */
   async update(relPaths: string[]): Promise<RefreshStats> {
     const t0 = Date.now();
-    const done = this.applyPaths(relPaths, true);
+    const done = applyPaths(this.pathTarget(), relPaths, true);
     if (done === 'refresh') return this.refresh();
     await this.history.refresh(this.root);
     return { files: this.files.size, read: done.read, removed: done.removed, listed: 0, readAhead: 0, statAhead: 0, ms: Date.now() - t0 };
@@ -212,39 +202,8 @@ export class WorkspaceIndex {
     if (!cur) return false;
     const st = statOrNull(this.absolute(relPath), false);
     if (st?.isFile() && cur.unchangedAt(st)) return true;
-    this.applyPaths([relPath], false);
+    applyPaths(this.pathTarget(), [relPath], false);
     return this.files.has(relPath);
-  }
-
-  /**
-   * The synchronous part of update(): re-reads or drops each path; 'refresh' as soon as a path is a `.gitignore` or a
-   * folder and `folders` allows falling back to a walk (the paths before it are applied, the rest left to the walk).
-   */
-  private applyPaths(relPaths: string[], folders: boolean): { read: number; removed: number } | 'refresh' {
-    this.content.ensureText();
-    let read = 0;
-    let removed = 0;
-    for (const raw of relPaths) {
-      const rel = raw.replace(/\\/g, '/').replace(/^\.\/+/, '');
-      if (folders && rel.endsWith('.gitignore')) return 'refresh';
-      const st = statOrNull(this.absolute(rel), false);
-      if (folders && st?.isDirectory()) return 'refresh';
-      // reached as the walk reaches it: no symlinked folder on the way (an lstat follows those; a folder swapped for a
-      // link out of the workspace would otherwise lead its files into the index, and its symbols into a prompt)
-      const admitted = st?.isFile() && st.size <= this.policy.maxBytes && !this.policy.excluded(rel) && relativeToRoot(this.realRoot(), this.absolute(rel)) === rel;
-      if (!admitted) {
-        if (this.content.drop(rel)) {
-          removed++;
-        } else if (!st) {
-          // a deleted folder: drop everything below it
-          for (const k of [...this.files.keys()]) if (k.startsWith(rel + '/')) (this.content.drop(k), removed++);
-        }
-        continue;
-      }
-      if (this.content.readFile(rel, { size: st!.size, mtimeMs: st!.mtimeMs, ctimeMs: st!.ctimeMs })) read++;
-    }
-    this.content.graph.resolveImports();
-    return { read, removed };
   }
 
   /** How recently and often git saw the file change, in [0, 1] (0 outside a git repository). */
@@ -288,6 +247,11 @@ export class WorkspaceIndex {
     return this.content.readIndexed(rel);
   }
 
+  /** What applyPaths (pathEvents.ts) works on. */
+  private pathTarget(): PathTarget {
+    return { root: this.root, realRoot: this.realRoot(), policy: this.policy, content: this.content };
+  }
+
   /** The workspace's real path (cacheLocation.ts's realRootOf), resolved once. */
   private realRoot(): string {
     return (this.real ??= realRootOf(this.root));
@@ -322,7 +286,11 @@ export class WorkspaceIndex {
     let cacheDamaged = false;
     if (cacheFile) {
       index.ownCache = relativeToRoot(index.realRoot(), cacheFile);
-      fromCache = index.loadCache(cacheFile, opts.lazy ?? false, opts.statAhead, () => (cacheDamaged = true));
+      const into = { root: index.root, realRoot: index.realRoot(), policy: index.policy, content: index.content, tree: index.tree };
+      const got = loadIndexCache(cacheFile, into, opts.lazy ?? false, opts.statAhead, () => (cacheDamaged = true));
+      fromCache = !!got;
+      index.aboveKey = got?.above ?? null;
+      index.statAhead = got?.statAhead ?? null;
     }
     const stats = await index.refresh();
     // a folder listed again only because it changed moments ago (racyStamp) but found as recorded changes nothing
@@ -334,23 +302,5 @@ export class WorkspaceIndex {
       }
     }
     return { index, stats, fromCache, cacheDamaged };
-  }
-
-  /** Takes the index from its cache file when one matches (indexStore.ts); false when there is none to take. */
-  private loadCache(cacheFile: string, lazy: boolean, statAhead: StatAheadOptions | undefined, onDamaged: () => void): boolean {
-    // the header lists the recorded folders and files: their stats are taken ahead while the sections are read
-    const onHeader = (header: CacheHeader, files: number) => {
-      this.statAhead = StatAhead.start(this.root, header.dirs, files, statAhead);
-    };
-    const cache = readIndexFile(cacheFile, { root: this.realRoot(), policy: policyKey(this.policy) }, lazy, onHeader, onDamaged);
-    if (!cache) {
-      this.statAhead?.stop();
-      this.statAhead = null;
-      return false;
-    }
-    this.content.restore(cache);
-    this.aboveKey = typeof cache.header.above === 'string' ? cache.header.above : null;
-    this.tree.restore(cache.header.dirs);
-    return true;
   }
 }
