@@ -19,6 +19,7 @@ import {
   costCapProblem,
   copyLimitOfMb,
   assertTaskId,
+  API_KEY_VARIABLE,
 } from '../core';
 import { type Parsed, UsageError } from './flags';
 
@@ -34,11 +35,11 @@ function baseUrlFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv): string {
 
 export function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
   const baseURL = baseUrlFrom(flags, env);
-  let apiKey = (flags['api-key'] as string | undefined) ?? env.ANTHROPIC_API_KEY;
+  let apiKey = (flags['api-key'] as string | undefined) ?? env[API_KEY_VARIABLE];
   if (!apiKey) {
     // Local gateways and the test server need no key.
     if (isLoopbackBaseUrl(baseURL)) apiKey = LOOPBACK_PLACEHOLDER_KEY;
-    else throw new UsageError('No API key: pass --api-key KEY or set ANTHROPIC_API_KEY.');
+    else throw new UsageError(`No API key: pass --api-key KEY or set ${API_KEY_VARIABLE}.`);
   }
   const idleTimeoutMs = secondsAsMs(flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS, 'idle-timeout');
   return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };

@@ -4,7 +4,8 @@
 // scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
 // scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchAncestors.ts: a monorepo package keeps the
 // folders above and beside it; copyLimit.ts: a workspace too large to copy is not, and its checks say why), one
-// command's run (run.ts: own process group, time limit, output cap, Stop; processEnd.ts: the checks and copies a
+// command's run (run.ts: own process group, time limit, output cap, Stop; checkEnv.ts: its environment, without the
+// Anthropic credentials, and the secrets hidden in its output; processEnd.ts: the checks and copies a
 // process ending by a signal or an exit leaves none of), the output made useful (output.ts: file:line lines first, a linter's problems named; testCases.ts: the
 // test cases of many runners recognised; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts), DevA's test files alone on the unchanged workspace when asked

@@ -1,6 +1,7 @@
 // Runs one check command: a shell in the scratch folder, in its own process group, so a timeout or Stop kills the
-// command and everything it started (a test runner's workers, a watch process). Output is kept up to a cap (its
-// beginning and its end), and the run ends with the command: neither it nor anything of its group still holding its
+// command and everything it started (a test runner's workers, a watch process), with the environment of checkEnv.ts
+// (no Anthropic credential; the values of secret-looking variables hidden in its output). Output is kept up to a cap
+// (its beginning and its end), and the run ends with the command: neither it nor anything of its group still holding its
 // output (a server a test started and forgot) is running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, trimForModel } from './output';
@@ -10,6 +11,7 @@ import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
 import { sliceWhole } from '../text/cut';
 import { untilProcessEnd } from './processEnd';
+import { checkEnv, hideSecrets, secretValues } from './checkEnv';
 
 /** Default time limit of one check command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
@@ -63,23 +65,15 @@ function untrack(child: ChildProcess): void {
   live.delete(child);
 }
 
-/**
- * The environment a check runs with: the developer's, with CI=1, and without ELECTRON_RUN_AS_NODE — set in VS Code's
- * extension host (Electron run as Node), it would start every Electron app a check launches (an extension's tests
- * through @vscode/test-electron) as plain Node; no terminal of the developer's has it.
- */
-function checkEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, CI: '1' };
-  delete out.ELECTRON_RUN_AS_NODE;
-  return out;
-}
-
 /** Runs the command to its end, its time limit or Stop. Never throws: a command that cannot start is status 'error'. */
 export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
   const now = opts.now ?? Date.now;
   const cap = opts.outputCap ?? DEFAULT_OUTPUT_CAP;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const started = now();
+  const env = opts.env ?? process.env;
+  // the values of the secret-looking variables, never kept in what the output becomes (checkEnv.ts)
+  const secrets = secretValues({ ...process.env, ...env });
   return new Promise((resolve) => {
     let head = '';
     let tail = '';
@@ -108,7 +102,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       child?.stderr?.destroy();
       child?.unref();
       let text = head + (total > head.length + tail.length ? `\n[… ${total - head.length - tail.length} characters of output left out …]\n` : '') + tail;
-      text = cleanOutput(text, opts.cwd);
+      text = hideSecrets(cleanOutput(text, opts.cwd), secrets);
       if (extra) text = `${text.replace(/\s+$/, '')}${text.trim() ? '\n' : ''}${extra}`;
       const tests = readTestCases(text);
       resolve({
@@ -151,10 +145,11 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         detached: process.platform !== 'win32',
         windowsHide: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        // CI=1 keeps test runners out of watch mode (react-scripts, vitest) and from prompting. No colour variables:
-        // the output's colours are removed when it is read (output.ts), and a project's own tests of colour handling
-        // (FORCE_COLOR, NO_COLOR) must see the environment its developer runs them in.
-        env: checkEnv(opts.env ?? process.env),
+        // CI=1 keeps test runners out of watch mode (react-scripts, vitest) and from prompting; the Anthropic
+        // credentials are left out (checkEnv.ts). No colour variables: the output's colours are removed when it is
+        // read (output.ts), and a project's own tests of colour handling (FORCE_COLOR, NO_COLOR) must see the
+        // environment its developer runs them in.
+        env: checkEnv(env),
       });
     } catch (e) {
       finish('error', null, `[could not start: ${(e as Error).message}]`);
