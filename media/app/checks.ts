@@ -1,10 +1,10 @@
-// DevA's checks inside its turn: each run (command, status, round, duration, the output collapsed), each fix round
-// and the outcome. An output the user opened stays open when the turn is rendered again (RenderMemory).
+// DevA's checks inside its turn: each run (command, status, round, duration, the output collapsed), proposed files
+// the copy could not take (not checked), each fix round and the outcome. An output the user opened stays open when the turn is rendered again (RenderMemory).
 import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './model';
 import { UNBUILT_BEFORE } from '../../src/core/checks/types';
-import { notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
+import { notCheckedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -15,18 +15,24 @@ export interface RenderMemory {
 /** DevA's checks: each run (command, pass/fail, duration, the output collapsed), each fix round, the outcome. */
 export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemory): HTMLElement {
   const list = h('ol', { class: 'check-list', attrs: { 'aria-label': 'Checks on the proposal' } });
-  for (const item of st.checks ?? []) list.append(item.kind === 'run' ? checkRun(item, readonly, memory) : item.kind === 'fix' ? fixRound(item) : formattedRow(item));
+  for (const item of st.checks ?? []) {
+    list.append(item.kind === 'run' ? checkRun(item, readonly, memory) : item.kind === 'fix' ? fixRound(item) : item.kind === 'formatted' ? formattedRow(item) : notWrittenRow(item));
+  }
   const block = h('section', { class: 'checks' }, h('h3', { class: 'section-title', text: 'Checks on the proposal' }), list);
   const o = st.checksOutcome;
   if (o) {
-    const text = o.passed
+    const unseen = o.passed && !!o.notChecked?.length;
+    const text = unseen
+      ? notCheckedSaying(o.notChecked!)
+      : o.passed
       ? `Every check passes${o.fixRounds ? ` after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}` : ''}.`
       : o.notRun
         ? `${notRunSaying(o.notRun)} It is kept for your review.`
       : o.failsAsBefore
         ? 'Fails only as your unchanged code does (the same test cases): not the proposal\'s doing, so DevA was not asked to fix it.'
         : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}${o.fixDeclined ? ' (DevA changed no file in its last one, holding the failure not its own, so it was not asked again)' : ''}: DevA's last proposal is kept for your review.`;
-    block.append(h('p', { class: `check-outcome check-outcome-${o.passed ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(o.passed ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));
+    const ok = o.passed && !unseen;
+    block.append(h('p', { class: `check-outcome check-outcome-${ok ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(ok ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));
   }
   return block;
 }
@@ -83,6 +89,17 @@ function formattedRow(f: Extract<CheckItemView, { kind: 'formatted' }>): HTMLEle
     h('div', { class: 'check-head' }, icon('wand'), h('span', { text: ` ${f.by} laid out ${f.files.join(', ')}` })),
     h('div', { class: 'muted', text: "The project's formatter, as on save: the diff shows its layout." }),
   );
+}
+
+/** Proposed files the scratch copy could not take: the checks of that round did not see them. */
+function notWrittenRow(f: Extract<CheckItemView, { kind: 'not-written' }>): HTMLElement {
+  const row = h(
+    'li',
+    { class: 'check-not-written', data: { round: String(f.round) } },
+    h('div', { class: 'check-head' }, icon('warning'), h('span', { text: ' Not in the copy the checks ran on, so not checked:' })),
+  );
+  for (const line of f.files) row.append(h('div', { class: 'note' }, h('span', { text: line })));
+  return row;
 }
 
 function fixRound(f: Extract<CheckItemView, { kind: 'fix' }>): HTMLElement {

@@ -1,8 +1,9 @@
-// DevA's checks in the panel's view model: one check event (a run started or finished, a fix round asked or applied,
-// the checks' outcome) folded into DevA's step, coerced like every host value (hostValues.ts).
+// DevA's checks in the panel's view model: one check event (a run started or finished, proposed files the copy could
+// not take, a fix round asked or applied, the checks' outcome) folded into DevA's step, coerced like every host value (hostValues.ts).
 import { isPlainObject as isObj } from '../../src/core/model/types';
 import { num, str, strList } from './hostValues';
 import type { CheckItemView, StepView } from './model';
+import { notWrittenLine } from '../../src/core/checks/verdict';
 
 const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
 
@@ -33,6 +34,11 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
     case 'formatted':
       items.push({ kind: 'formatted', round: num(ev.round) ?? 0, by: str(ev.by) || 'The formatter', files: strList(ev.files) });
       break;
+    case 'not-written': {
+      const files = (Array.isArray(ev.files) ? ev.files : []).filter(isObj).map((n) => notWrittenLine({ path: str(n.path), reason: str(n.reason) }));
+      items.push({ kind: 'not-written', round: num(ev.round) ?? 0, files });
+      break;
+    }
     case 'fix-round':
       items.push({ kind: 'fix', round: num(ev.round) ?? 1, max: num(ev.max) ?? 0, failing: strList(ev.failing), files: null, problems: [] });
       break;
@@ -51,6 +57,7 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
           ...(ev.failsAsBefore === true ? { failsAsBefore: true } : {}),
           ...(ev.fixDeclined === true ? { fixDeclined: true } : {}),
           ...(str(ev.notRun) ? { notRun: str(ev.notRun) } : {}),
+          ...(strList(ev.notChecked).length ? { notChecked: strList(ev.notChecked) } : {}),
         },
       };
     default:

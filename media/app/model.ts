@@ -60,7 +60,9 @@ export type CheckItemView =
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] }
   /** The project's formatter laid out DevA's files before a round's checks. */
-  | { kind: 'formatted'; round: number; by: string; files: string[] };
+  | { kind: 'formatted'; round: number; by: string; files: string[] }
+  /** Proposed files the scratch copy could not take before a round's checks, each "path: why": no check saw them. */
+  | { kind: 'not-written'; round: number; files: string[] };
 
 export interface StepView {
   step: StepId;
@@ -84,7 +86,7 @@ export interface StepView {
   /** failsAsBefore: no fix round was asked, the same test cases failing on the unchanged workspace. */
   /** fixDeclined: no further fix round was asked, DevA's last one having changed no file. */
   /** notRun: no check could start, and why (src/core/checks/verdict.ts). */
-  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean; notRun?: string };
+  checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean; notRun?: string; notChecked?: string[] };
   envelope: EnvelopeView | null;
   summary: string | null;
   usage: Usage | null;

@@ -15,6 +15,8 @@ import {
   UNBUILT_BEFORE,
   withoutControls,
   notRunSaying,
+  notCheckedSaying,
+  notWrittenLine,
   runStatusWord,
 } from '../core';
 
@@ -76,12 +78,16 @@ function printCheck(out: Out, e: CheckEvent): void {
     case 'formatted':
       out.write(`  ≡ ${e.by} laid out ${e.files.join(', ')} (the project's formatter, as on save)\n`);
       break;
+    case 'not-written':
+      for (const n of e.files) out.write(`  ⚠ not checked: ${notWrittenLine(n)}\n`);
+      break;
     case 'fix-applied':
       out.write(`  ~ DevA's fix changed ${e.files.length ? e.files.join(', ') : 'no file'}\n`);
       for (const p of e.problems) out.write(`  ⚠ ${p}\n`);
       break;
     case 'checks-finished':
-      if (e.passed) out.write(`  ✓ every check passes${e.fixRounds ? ` after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}` : ''}\n`);
+      if (e.passed && e.notChecked?.length) out.write(`  ⚠ ${notCheckedSaying(e.notChecked)}\n`);
+      else if (e.passed) out.write(`  ✓ every check passes${e.fixRounds ? ` after ${e.fixRounds} fix round${e.fixRounds === 1 ? '' : 's'}` : ''}\n`);
       else if (e.notRun) out.write(`  ✗ ${notRunSaying(e.notRun)} It is kept for review.\n`);
       else if (e.failsAsBefore) {
         const failing = e.summary.filter((c) => !c.passed).map((c) => c.command);

@@ -231,6 +231,8 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
         ...(result.checks?.failsAsBefore ? { checksFailAsBefore: true } : {}),
         ...(result.checks?.fixDeclined ? { checksFixDeclined: true } : {}),
         ...(result.checks?.formatted?.length ? { formatted: result.checks.formatted } : {}),
+        // proposed files no check saw (a link on their way, a write that failed): "passed" does not cover them
+        ...(result.checks?.notWritten?.length ? { checksNotWritten: result.checks.notWritten } : {}),
         ...(result.checks?.before
           ? { failFirst: { testFiles: result.checks.before.testFiles, checks: result.checks.before.runs.map((r) => ({ command: r.command, passed: r.passed, exitCode: r.exitCode, status: r.status })), ...(result.checks.before.skipped ? { skipped: result.checks.before.skipped } : {}) } }
           : {}),

@@ -253,7 +253,7 @@ const EVENT_TYPES = new Set([
 /** Events whose `step` must be a StepId (for 'error' it may also be null). */
 const STEP_EVENTS = new Set(['step-started', 'voice-delta', 'tool-call', 'output-delta', 'retry', 'repair', 'continued', 'warning', 'envelope', 'file-proposed', 'usage', 'step-finished', 'blocker', 'blocker-answer', 'check']);
 
-const CHECK_EVENT_TYPES = new Set(['check-started', 'check-finished', 'formatted', 'fix-round', 'fix-applied', 'checks-finished']);
+const CHECK_EVENT_TYPES = new Set(['check-started', 'check-finished', 'formatted', 'not-written', 'fix-round', 'fix-applied', 'checks-finished']);
 
 /**
  * A structural check of a PanelEvent: known type, valid step, and the fields the panel relies on have the right

@@ -188,9 +188,11 @@ describe('checks: detection', () => {
 });
 
 describe('checks: scratch copy', () => {
-  it('copies the tree without .git and cape/, links node_modules, never writes through a link, and is removed', async () => {
+  it('copies the tree without .git and cape/, links node_modules (copied when a proposed file lands in it), never writes through a link, and is removed', async () => {
     const ws = tmp();
     write(ws, 'src/a.js', 'a');
+    write(ws, 'real/r.js', 'r');
+    fs.symlinkSync(path.join(ws, 'real'), path.join(ws, 'linked')); // the user's own link, kept as it is in the copy
     write(ws, '.git/HEAD', 'ref');
     write(ws, 'cape/0_team/x.md', 'x');
     write(ws, 'node_modules/dep/index.js', 'dep');
@@ -204,17 +206,21 @@ describe('checks: scratch copy', () => {
     const files: ProposedFile[] = [
       { path: 'src/a.js', relPath: 'src/a.js', action: 'modify', status: 'proposed', content: 'A' },
       { path: 'src/new/b.js', relPath: 'src/new/b.js', action: 'create', status: 'proposed', content: 'B' },
-      { path: 'node_modules/dep/index.js', relPath: 'node_modules/dep/index.js', action: 'modify', status: 'proposed', content: 'HACKED' },
+      { path: 'node_modules/dep/index.js', relPath: 'node_modules/dep/index.js', action: 'modify', status: 'proposed', content: 'PATCHED' },
+      { path: 'linked/r.js', relPath: 'linked/r.js', action: 'modify', status: 'proposed', content: 'HACKED' },
       { path: 'r.js', relPath: 'r.js', action: 'create', status: 'refused', content: 'no' },
     ];
     const notWritten = await s.overlay(files);
-    assert.deepStrictEqual(notWritten, ['node_modules/dep/index.js: node_modules is a linked folder, so the file was not written to the scratch copy']);
+    assert.deepStrictEqual(notWritten, [{ path: 'linked/r.js', reason: 'linked is a linked folder, so the file was not written to the scratch copy the checks ran on' }]);
+    assert.ok(!fs.lstatSync(path.join(s.dir, 'node_modules')).isSymbolicLink(), 'the linked folder a proposed file lands in is copied');
+    assert.strictEqual(fs.readFileSync(path.join(s.dir, 'node_modules', 'dep', 'index.js'), 'utf8'), 'PATCHED');
     assert.strictEqual(fs.readFileSync(path.join(s.dir, 'src', 'a.js'), 'utf8'), 'A');
     assert.strictEqual(fs.readFileSync(path.join(s.dir, 'src', 'new', 'b.js'), 'utf8'), 'B');
     assert.ok(!fs.existsSync(path.join(s.dir, 'r.js')));
     await s.dispose();
     assert.ok(!fs.existsSync(s.dir));
     assert.strictEqual(fs.readFileSync(path.join(ws, 'node_modules', 'dep', 'index.js'), 'utf8'), 'dep', 'the linked folder survives the removal');
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'real', 'r.js'), 'utf8'), 'r', 'nothing written through the link');
     assert.strictEqual(fs.readFileSync(path.join(ws, 'src', 'a.js'), 'utf8'), 'a', 'the user\'s tree is untouched');
   });
 

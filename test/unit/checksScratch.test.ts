@@ -111,7 +111,10 @@ describe('checks: scratch copy keeps what the checks need', () => {
       assert.deepStrictEqual(await s.overlay([proposed('packages/bar/index.js', "module.exports = 'new';\n"), proposed('packages/baz/index.js', "module.exports = 'BAZ';\n")]), []);
       const run = await runCheck({ command: 'node packages/app/test.js && node_modules/.bin/bar', cwd: s.dir, round: 0 });
       assert.strictEqual(run.output, 'new dep BAZ\ncli new');
-      assert.deepStrictEqual(await s.overlay([proposed('node_modules/dep/index.js', 'HACKED')]), ['node_modules/dep/index.js: node_modules/dep is a linked folder, so the file was not written to the scratch copy']);
+      // a package patched: the linked package copied (its siblings stay linked), the user's untouched
+      assert.deepStrictEqual(await s.overlay([proposed('node_modules/dep/index.js', "module.exports = 'PATCHED';\n")]), []);
+      assert.strictEqual((await runCheck({ command: 'node packages/app/test.js', cwd: s.dir, round: 0 })).output, 'new PATCHED BAZ');
+      assert.ok(fs.lstatSync(path.join(s.dir, 'node_modules', '@acme', 'bar')).isSymbolicLink());
     } finally {
       await s.dispose();
     }

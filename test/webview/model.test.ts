@@ -76,6 +76,16 @@ describe('webview model: reduce', () => {
     const notRun = (v: unknown) => run([chk({ type: 'checks-finished', passed: false, summary: [], fixRounds: 0, notRun: v as string })], done).session!.steps.deva.checksOutcome;
     assert.deepStrictEqual(notRun('spawn /bin/sh ENOENT'), { passed: false, fixRounds: 0, notRun: 'spawn /bin/sh ENOENT' });
     assert.deepStrictEqual(notRun({ x: 1 }), { passed: false, fixRounds: 0 });
+    // proposed files the copy could not take: a row of their own, and the outcome names them
+    const nw = run(
+      [
+        chk({ type: 'not-written', round: 0, files: [{ path: 'linked/x.js', reason: 'linked is a linked folder' }, 7 as never] }),
+        chk({ type: 'checks-finished', passed: true, summary: [], fixRounds: 0, notChecked: ['linked/x.js'] }),
+      ],
+      done,
+    ).session!.steps.deva;
+    assert.deepStrictEqual(nw.checks!.at(-1), { kind: 'not-written', round: 0, files: ['linked/x.js: linked is a linked folder'] });
+    assert.deepStrictEqual(nw.checksOutcome, { passed: true, fixRounds: 0, notChecked: ['linked/x.js'] });
     const odd = reduce(done, { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'check-finished', run: { command: 7, status: '<b>x</b>' } } } as never }).state;
     const last = odd.session!.steps.deva.checks!.at(-1)!;
     assert.deepStrictEqual(last, { kind: 'run', round: 0, command: '7', status: 'error', exitCode: null, durationMs: null, output: '' });

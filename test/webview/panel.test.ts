@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import type { Browser } from 'playwright-core';
 import { STEP_IDS, type SessionEvent } from '../../src/core/model/types';
 import type { CheckEvent } from '../../src/core/checks/types';
-import { notRunSaying } from '../../src/core/checks/verdict';
+import { notCheckedSaying, notRunSaying } from '../../src/core/checks/verdict';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
 import { loadRecordedSessions } from '../helpers/fixtures';
@@ -325,6 +325,21 @@ describe('chat panel webview (Chromium)', function () {
     const outcome = await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText();
     assert.strictEqual(outcome.trim(), `${notRunSaying(reason)} It is kept for your review.`);
     assert.doesNotMatch(outcome, /Still failing/);
+  });
+
+  it('says when a proposed file was not in the copy the checks ran on: its row, and an outcome that is not "every check passes"', async () => {
+    const p = await open();
+    const deva = script.steps[3];
+    const check = (event: CheckEvent): HostMessage => ev({ type: 'check', step: 'deva', event });
+    const run = { command: 'npm test', round: 0, status: 'passed' as const, passed: true, exitCode: 0, durationMs: 900, output: '', outputChars: 0 };
+    const reason = 'linked is a linked folder, so the file was not written to the scratch copy the checks ran on';
+    await p.send(ev(script.started), ...evs(deva.firstHalf), check({ type: 'not-written', round: 0, files: [{ path: 'linked/x.js', reason }] }));
+    await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1 }), check({ type: 'check-finished', run }));
+    await p.send(check({ type: 'checks-finished', passed: true, summary: [], fixRounds: 0, notChecked: ['linked/x.js'] }));
+    assert.match(await p.page.locator('.turn[data-step="deva"] .check-not-written').innerText(), new RegExp(`not checked:\\s+linked/x\\.js: ${reason}`));
+    const outcome = await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText();
+    assert.strictEqual(outcome.trim(), notCheckedSaying(['linked/x.js']));
+    assert.doesNotMatch(outcome, /Every check passes/);
   });
 
   it('renders the CM opening card with the DoR result, concerns, watch-outs and coaching notes', async () => {

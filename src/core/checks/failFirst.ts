@@ -9,6 +9,7 @@ import { isTestFile } from '../workspace/fileKinds';
 import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
+import { notWrittenLine } from './verdict';
 import type { CheckEvent, ChecksConfig, FailFirstRuns } from './types';
 
 export interface FailFirstOptions extends ChecksConfig {
@@ -43,7 +44,7 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
   if (!tests.length || !commands.length) return result;
   const scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal });
   try {
-    result.notWritten = await scratch.overlay(tests);
+    result.notWritten = (await scratch.overlay(tests)).map(notWrittenLine);
     for (let i = 0; i < commands.length; i++) {
       const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true } });
       result.runs.push(run);

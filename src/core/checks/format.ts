@@ -11,7 +11,8 @@ import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import type { Formatter } from './formatters';
 import { runCheck } from './run';
-import { plainFileOfCopy, type Scratch } from './scratch';
+import type { Scratch } from './scratch';
+import { plainFileOfCopy } from './scratchOverlay';
 
 export { detectFormatter, type Formatter } from './formatters';
 
@@ -39,7 +40,7 @@ function runFormatter(command: string, o: FormatRunOptions) {
   return runCheck({ command, cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
 }
 
-/** Which of `relPaths` are plain files of the copy, no link on their way (scratch.ts plainFileOfCopy). */
+/** Which of `relPaths` are plain files of the copy, no link on their way (scratchOverlay.ts plainFileOfCopy). */
 async function plainFiles(relPaths: string[], o: FormatRunOptions): Promise<Set<string>> {
   const plain = await Promise.all(relPaths.map((p) => plainFileOfCopy(o.scratch.dir, p)));
   return new Set(relPaths.filter((_, i) => plain[i]));

@@ -2,7 +2,8 @@
 // which commands run (commands.ts: the configured list, `auto`, static or tests; detect.ts: the obvious ones detected,
 // run only with consent), the
 // scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
-// scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchAncestors.ts: a monorepo package keeps the
+// scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchOverlay.ts: DevA's files written over it, and
+// those it could not take; scratchAncestors.ts: a monorepo package keeps the
 // folders above and beside it; copyLimit.ts: a workspace too large to copy is not, and its checks say why), one
 // command's run (run.ts: own process group, time limit, output cap, Stop; checkEnv.ts: its environment, without the
 // Anthropic credentials, and the secrets hidden in its output; processEnd.ts: the checks and copies a

@@ -3,8 +3,10 @@
 // trimmed outputs and answers with fixed <file>/<edit> blocks, which replace the proposal's files; then every command
 // runs again. A command's first failure is compared with the unchanged workspace (baseline.ts): a failure that was
 // already there gets no fix round. The last proposal is kept whatever the result; with fail-first asked for, its
-// test files then run alone on the unchanged workspace (failFirst.ts). The runner calls this once, after DevA's reply
-// is parsed; `askFix` continues DevA's own conversation.
+// test files then run alone on the unchanged workspace (failFirst.ts). A proposed file the copy could not take
+// (scratchOverlay.ts) is told as it happens (a not-written event) and kept in the outcome: checks that pass without
+// seeing it do not say every check passes (verdict.ts). The runner calls this once, after DevA's reply is parsed;
+// `askFix` continues DevA's own conversation.
 import { extractFiles } from '../reply/blocks';
 import { checkFilePath, samePathKey } from '../files/pathSafety';
 import { proposeFiles } from '../files/proposals';
@@ -13,7 +15,7 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { copyTooLarge, createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
-import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound } from './types';
+import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound, type NotWritten } from './types';
 import { lineWithin } from '../text';
 import { passedTestFiles } from './testCases';
 import { casesOfTest } from './testNames';
@@ -21,7 +23,7 @@ import { runFailFirst } from './failFirst';
 import { Baseline, baselineLines, failsAsBefore } from './baseline';
 import { detectFormatter, formatProposed, unformattedModified } from './format';
 import { notCopied } from './copyLimit';
-import { checksFinished, runStatusWord } from './verdict';
+import { checksFinished, notWrittenLine, runStatusWord } from './verdict';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -210,8 +212,16 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     let problems: string[] = [];
     /** DevA's own version of each file the formatter laid out (its fix may quote it). */
     const own = new Map<string, string>();
+    /** The proposal's files not in the copy, by path: a later round that writes one takes it off. */
+    const unwritten = new Map<string, NotWritten>();
     for (let round = 0; ; round++) {
-      problems = [...problems, ...(await scratch.overlay(toWrite))];
+      const refused = await scratch.overlay(toWrite);
+      for (const f of toWrite) if (f.relPath) unwritten.delete(samePathKey(f.relPath));
+      for (const n of refused) unwritten.set(samePathKey(n.path), n);
+      if (unwritten.size) outcome.notWritten = [...unwritten.values()];
+      else delete outcome.notWritten;
+      if (refused.length) emit({ type: 'not-written', round, files: refused });
+      problems = [...problems, ...refused.map(notWrittenLine)];
       if (formatting) {
         const targets = toWrite.filter((f) => f.relPath && !leftAlone.has(f.relPath)).map((f) => f.relPath!);
         const done = await formatProposed(files, targets, formatting);

@@ -3,7 +3,7 @@
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
 import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
-import { notRunReason, notRunSaying, runStatusWord } from './verdict';
+import { notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -57,7 +57,9 @@ export function checksForRetro(outcome: ChecksOutcome): string {
   if (outcome.before) lines.push(failFirstSaying(outcome.before));
   const notRun = notRunReason(outcome.runs);
   const end = outcome.passed
-    ? 'Every check passes on the final proposal.'
+    ? outcome.notWritten?.length
+      ? notCheckedSaying(outcome.notWritten.map((n) => n.path))
+      : 'Every check passes on the final proposal.'
     : notRun
       ? `${notRunSaying(notRun)} It is kept for the human to review.`
     : outcome.failsAsBefore

@@ -5,8 +5,8 @@
 // own crate is rebuilt (Scratch.env); a package inside a monorepo keeps its place under the folders it draws on (the
 // hoisted node_modules, the shared configuration, its sibling packages: scratchAncestors.ts); a Python package the
 // project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming `src/`) is
-// imported from the copy, by PYTHONPATH. A proposed file that would land inside a linked folder (and so in the user's
-// real dependencies) is not written, and said so. A copy still there when the process exits or a signal ends it is
+// imported from the copy, by PYTHONPATH. DevA's files are written over the copy by scratchOverlay.ts: a linked folder
+// one lands in is copied first, within BESIDE_COPY_LIMIT; what cannot be written is said, never written through a link. A copy still there when the process exits or a signal ends it is
 // removed then (processEnd.ts): it holds the workspace's files, `.env` and other secrets among them.
 import { createHash } from 'crypto';
 import { promises as fsp } from 'fs';
@@ -17,10 +17,11 @@ import { isInside } from '../files/pathSafety';
 import { VENVS } from './detect';
 import { ancestorPath, CARGO_TARGET_FOLDER, foldersUpToRepoRoot, isDir, linkFolder, mirrorAncestors, SCRATCH_PREFIX } from './scratchAncestors';
 import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, workspaceSkip } from './scratchCopy';
-import type { TreeSize } from './types';
+import type { NotWritten, TreeSize } from './types';
 import { notCopiedReason, WORKSPACE_COPY_LIMIT } from './copyLimit';
 import { untilProcessEnd } from './processEnd';
 import { removeCopy, removeCopySync } from './scratchRemove';
+import { overlayProposals } from './scratchOverlay';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -32,8 +33,11 @@ function hasCargoToml(dir: string): Promise<boolean> {
 
 export interface Scratch {
   dir: string;
-  /** Writes the proposals (status 'proposed' with a relPath) over the copy; returns the paths not written and why. */
-  overlay(files: ProposedFile[]): Promise<string[]>;
+  /**
+   * Writes the proposals (status 'proposed' with a relPath) over the copy; returns the files not written and why
+   * (scratchOverlay.ts).
+   */
+  overlay(files: readonly ProposedFile[]): Promise<NotWritten[]>;
   /**
    * Removes the copy (links are removed, never followed), folders a check made read-only too; throws, naming the
    * folder left, when it cannot (disposeScratch reports that).
@@ -132,7 +136,8 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
 /**
  * How much of the folders beside a monorepo package (its sibling packages, the repository's other folders) the copy
  * takes, in all: a folder past this is linked, as the rest of the user's tree, rather than copy a large repository for
- * every check run.
+ * every check run. And the most a linked dependency folder may hold to be copied when a proposed file lands in it
+ * (scratchOverlay.ts).
  */
 export const BESIDE_COPY_LIMIT: TreeSize = { files: 10_000, bytes: 100 * 1024 * 1024 };
 
@@ -175,10 +180,10 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   const release = untilProcessEnd(() => removeCopySync(top));
   const dispose = () => removeCopy(top).finally(release);
   let real: string;
+  let region = path.resolve(workspace);
   try {
     // a package inside a monorepo keeps its place under the folders it draws on (scratchAncestors.ts)
     const below = await ancestorPath(workspace);
-    let region = path.resolve(workspace);
     for (let i = 0; i < below.length; i++) region = path.dirname(region);
     const dir = await mirrorAncestors(workspace, below, top, besideCopier(region, opts.besideLimit ?? BESIDE_COPY_LIMIT, opts.signal));
     real = await fsp.realpath(dir);
@@ -191,44 +196,8 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
     dir: real,
     dispose,
     env: { ...(await checksBuildEnv(workspace)), ...(await editableSourcesEnv(workspace, real)) },
-    async overlay(files) {
-      const notWritten: string[] = [];
-      for (const f of files) {
-        if (f.status !== 'proposed' || !f.relPath) continue;
-        const parts = f.relPath.split('/');
-        const target = path.join(real, ...parts);
-        // Each folder on the way must be a real folder of the copy (or not exist yet): never a link, which could
-        // lead into the user's own dependencies or tree.
-        const blocked = await linkOnTheWay(real, parts.slice(0, -1));
-        if (blocked) {
-          notWritten.push(`${f.relPath}: ${blocked} is a linked folder, so the file was not written to the scratch copy`);
-          continue;
-        }
-        try {
-          await fsp.mkdir(path.dirname(target), { recursive: true });
-          // a file's mode stays (an executable script the checks run), as applying it keeps it (files/fsAtomic.ts)
-          const mode = await fsp.lstat(target).then((st) => (st.isFile() ? st.mode & 0o777 : undefined), () => undefined);
-          await fsp.rm(target, { force: true }); // a link in the copy is replaced, never followed
-          await fsp.writeFile(target, f.content);
-          if (mode !== undefined) await fsp.chmod(target, mode);
-        } catch (e) {
-          notWritten.push(`${f.relPath}: could not be written to the scratch copy (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-        }
-      }
-      return notWritten;
-    },
+    overlay: (files) => overlayProposals({ workspace, copy: real, region, capeFolder: opts.capeFolder, limit: opts.besideLimit ?? BESIDE_COPY_LIMIT, signal: opts.signal }, files),
   };
-}
-
-/**
- * Whether `relPath` is a plain file of the copy at `root` reached through real folders only: no link anywhere on the
- * way (a linked dependency folder, a link kept as a link) and not one itself. Only such a file may be given to a
- * program that writes it (the formatter): any other may lead into the user's tree.
- */
-export async function plainFileOfCopy(root: string, relPath: string): Promise<boolean> {
-  const parts = relPath.split('/');
-  if (await linkOnTheWay(root, parts.slice(0, -1))) return false;
-  return fsp.lstat(path.join(root, ...parts)).then((st) => st.isFile(), () => false);
 }
 
 /**
@@ -241,20 +210,4 @@ export async function disposeScratch(scratch: Pick<Scratch, 'dispose'> | undefin
   } catch (e) {
     warn?.(`${(e as Error).message}; remove it by hand: it holds a copy of the workspace's files.`);
   }
-}
-
-/** The first folder of `parts` (under root) that is a link or not a folder, as a relative path; null when none. */
-async function linkOnTheWay(root: string, parts: string[]): Promise<string | null> {
-  let cur = root;
-  for (let i = 0; i < parts.length; i++) {
-    cur = path.join(cur, parts[i]);
-    let st;
-    try {
-      st = await fsp.lstat(cur);
-    } catch {
-      return null; // missing from here on: created inside the copy
-    }
-    if (st.isSymbolicLink() || !st.isDirectory()) return parts.slice(0, i + 1).join('/');
-  }
-  return null;
 }

@@ -112,6 +112,17 @@ export interface FixRound {
   problems: string[];
 }
 
+/**
+ * A proposed file the scratch copy could not take (scratchOverlay.ts): a link of the user's on its way, a linked
+ * dependency folder too large to copy, a write that failed. The checks did not see it.
+ */
+export interface NotWritten {
+  /** Workspace-relative. */
+  path: string;
+  /** Why, as a clause after the path ("src/vendor is a linked folder, so …"). */
+  reason: string;
+}
+
 /** The fail-first runs: DevA's test files alone on the unchanged workspace (ChecksConfig.failFirst). */
 export interface FailFirstRuns {
   /** The final proposal's test files that were applied (workspace-relative); empty: nothing ran. */
@@ -153,6 +164,11 @@ export interface ChecksOutcome {
   fixDeclined?: boolean;
   /** What the project's formatter changed in DevA's files, per round (0: the proposal, N: fix round N's files). */
   formatted?: { round: number; by: string; files: string[] }[];
+  /**
+   * Files of the final proposal the scratch copy could not take, so no check saw them (the checks ran on the user's
+   * version, or none); absent when every file was written.
+   */
+  notWritten?: NotWritten[];
 }
 
 /** One command's result for `--json` ("checks") and the retrospective: its last run, and how many runs it took. */
@@ -177,14 +193,25 @@ export type CheckEvent =
   | { type: 'fix-round'; round: number; max: number; failing: string[] }
   /** The project's formatter (`by`: "Prettier") changed these of DevA's files, before round `round`'s checks. */
   | { type: 'formatted'; round: number; by: string; files: string[] }
+  /** Proposed files of round `round` the scratch copy could not take: the checks do not see them. */
+  | { type: 'not-written'; round: number; files: NotWritten[] }
   /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */
   | { type: 'fix-applied'; round: number; files: string[]; problems: string[] }
   /**
    * failsAsBefore: no fix round was asked, every failure being there on the unchanged workspace too. fixDeclined: no
    * further round was asked, DevA's last one having changed no file. notRun: no check could start, and why, short
-   * (verdict.ts notRunReason).
+   * (verdict.ts notRunReason). notChecked: the final proposal's files no check saw (ChecksOutcome.notWritten's paths).
    */
-  | { type: 'checks-finished'; passed: boolean; summary: CheckSummary[]; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean; notRun?: string };
+  | {
+      type: 'checks-finished';
+      passed: boolean;
+      summary: CheckSummary[];
+      fixRounds: number;
+      failsAsBefore?: boolean;
+      fixDeclined?: boolean;
+      notRun?: string;
+      notChecked?: string[];
+    };
 
 export function summarizeChecks(outcome: ChecksOutcome): CheckSummary[] {
   return outcome.commands.map((command) => {
@@ -212,7 +239,8 @@ export function isChecksOutcome(x: unknown): x is ChecksOutcome {
     typeof o.maxFixRounds === 'number' &&
     typeof o.passed === 'boolean' &&
     (o.before === undefined || isFailFirstRuns(o.before)) &&
-    (o.baseline === undefined || isRunList(o.baseline))
+    (o.baseline === undefined || isRunList(o.baseline)) &&
+    (o.notWritten === undefined || (Array.isArray(o.notWritten) && o.notWritten.every((n) => typeof n?.path === 'string' && typeof n.reason === 'string')))
   );
 }
 

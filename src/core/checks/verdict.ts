@@ -3,10 +3,11 @@
 // proposal with status 'error' (the workspace past the copy limit; a shell that could not be spawned: run.ts). Nothing
 // tested the proposal then, which is not a proposal that fails: the panel (media/app/checks.ts), the CLI's transcript
 // (cli/printer.ts) and the retrospective (retroText.ts) say so with notRunSaying, the computed TSR leaves such runs
-// out (startedRuns; metrics/tsr.ts lastRuns). And how one run ended, in words (runStatusWord), for the same surfaces
-// and DevA's fix request. Pure: the webview imports it.
+// out (startedRuns; metrics/tsr.ts lastRuns). How one run ended, in words (runStatusWord), for the same surfaces
+// and DevA's fix request. And checks that passed without seeing every proposed file (notCheckedSaying): they do not
+// say "every check passes" then. Pure: the webview imports it.
 import { lineWithin } from '../text/cut';
-import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome } from './types';
+import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome, type NotWritten } from './types';
 
 /** Characters of the first run's reason the summary line keeps: its output, in the run's row, has it whole. */
 const REASON_CHARS = 200;
@@ -49,7 +50,22 @@ export function notRunSaying(reason: string): string {
   return `No check could start (${reason}): nothing tested DevA's proposal.`;
 }
 
-/** The event that ends the checks, with why none could start when none could. */
+/** A file the scratch copy could not take, in one line: its path and why (fix requests, fail-first, the surfaces). */
+export function notWrittenLine(n: NotWritten): string {
+  return `${n.path}: ${n.reason}`;
+}
+
+/**
+ * What passing checks are worth when files of the proposal were not in the copy they ran on (ChecksOutcome.notWritten),
+ * the same on every surface: they passed, but not on those files.
+ */
+export function notCheckedSaying(paths: readonly string[]): string {
+  const n = paths.length;
+  const which = n === 1 ? "one of DevA's proposed files was" : `${n} of DevA's proposed files were`;
+  return `The checks passed, but ${which} not in the scratch copy they ran on (${paths.join(', ')}): no check tested ${n === 1 ? 'it' : 'them'}.`;
+}
+
+/** The event that ends the checks, with why none could start when none could, and the proposed files none saw. */
 export function checksFinished(outcome: ChecksOutcome): Extract<CheckEvent, { type: 'checks-finished' }> {
   const notRun = notRunReason(outcome.runs);
   return {
@@ -60,5 +76,6 @@ export function checksFinished(outcome: ChecksOutcome): Extract<CheckEvent, { ty
     ...(outcome.failsAsBefore ? { failsAsBefore: true } : {}),
     ...(outcome.fixDeclined ? { fixDeclined: true } : {}),
     ...(notRun ? { notRun } : {}),
+    ...(outcome.notWritten?.length ? { notChecked: outcome.notWritten.map((n) => n.path) } : {}),
   };
 }
