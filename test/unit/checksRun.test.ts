@@ -5,7 +5,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawn, spawnSync } from 'child_process';
-import { runCheck } from '../../src/core';
+import { KeptOutput, runCheck } from '../../src/core';
+import { sliceWhole } from '../../src/core/text/cut';
 import { processRunning as alive } from '../helpers/checksSession';
 
 function tmp(): string {
@@ -160,6 +161,51 @@ describe('checks: the environment of a run', () => {
     } finally {
       if (saved === undefined) delete process.env.ELECTRON_RUN_AS_NODE;
       else process.env.ELECTRON_RUN_AS_NODE = saved;
+    }
+  });
+});
+
+describe('checks: the output kept of a run (output.ts KeptOutput)', () => {
+  /** How run.ts kept the output before KeptOutput: the end cut again at every chunk (the reference). */
+  function keptBefore(chunks: string[], cap: number): string {
+    let head = '';
+    let tail = '';
+    let total = 0;
+    for (let chunk of chunks) {
+      total += chunk.length;
+      if (!tail && head.length < cap / 2) {
+        const part = sliceWhole(chunk, 0, cap / 2 - head.length);
+        head += part;
+        chunk = chunk.slice(part.length);
+      }
+      if (chunk) {
+        tail += chunk;
+        if (tail.length > cap / 2) tail = sliceWhole(tail, tail.length - cap / 2);
+      }
+    }
+    return head + (total > head.length + tail.length ? `\n[… ${total - head.length - tail.length} characters of output left out …]\n` : '') + tail;
+  }
+
+  it('keeps the same head and tail as cutting at every chunk did, surrogate pairs at the chunk borders and the cuts', () => {
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pieces = ['a', 'bc', '😀', '𝒳y', '\n', 'src/a.ts:1 ', '漢'];
+    for (let trial = 0; trial < 400; trial++) {
+      let text = '';
+      while (text.length < 40 + rnd(400)) text += pieces[rnd(pieces.length)];
+      // chunk borders anywhere: beside a pair, and (as a decoder never does, to be sure) inside one
+      const chunks: string[] = [];
+      for (let i = 0; i < text.length; ) {
+        const n = 1 + rnd(trial % 2 ? 5 : 60);
+        chunks.push(text.slice(i, i + n));
+        i += n;
+      }
+      for (const cap of [0, 1, 7, 10, 33, 64, 1000]) {
+        const kept = new KeptOutput(cap);
+        for (const c of chunks) kept.add(c);
+        assert.strictEqual(kept.text(), keptBefore(chunks, cap), `trial ${trial}, cap ${cap}`);
+        assert.strictEqual(kept.total, text.length);
+      }
     }
   });
 });

@@ -1,8 +1,8 @@
-// A check's output, made useful to DevA and to metrics: colours removed, the scratch folder's path removed (paths
+// A check's output, kept within a cap as it arrives (KeptOutput), made useful to DevA and to metrics: colours removed, the scratch folder's path removed (paths
 // read workspace-relative), trimmed so the lines that name a file and a line come first, and the problems a linter
 // or compiler names (file and message, lines aside). The test cases a run names are testCases.ts's.
 import { stripVTControlCharacters } from 'util';
-import { shorten } from '../text/cut';
+import { shorten, sliceWhole } from '../text/cut';
 
 /** Characters of a check's output DevA receives per command (the lines naming files first). */
 export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
@@ -22,6 +22,45 @@ export function cleanOutput(raw: string, scratchDir?: string): string {
     for (const prefix of [scratchDir + '/', scratchDir + '\\', scratchDir]) text = text.split(prefix).join(prefix === scratchDir ? '.' : '');
   }
   return text;
+}
+
+/**
+ * A check's output as it arrives, kept within `cap` characters: its first and its last cap / 2; what lies between is
+ * counted and named by a note. Neither cut leaves half of a character (text/cut.ts sliceWhole). The end is kept as the
+ * chunks that hold it, and cut once, when read (text()): cut at every chunk, a long output cost its length times the
+ * cap in copying.
+ */
+export class KeptOutput {
+  private head = '';
+  private tail: string[] = [];
+  private tailChars = 0;
+  /** Characters written in all. */
+  total = 0;
+
+  constructor(private readonly cap: number) {}
+
+  add(chunk: string): void {
+    const half = this.cap / 2;
+    this.total += chunk.length;
+    if (!this.tailChars && this.head.length < half) {
+      const part = sliceWhole(chunk, 0, half - this.head.length);
+      this.head += part;
+      chunk = chunk.slice(part.length);
+    }
+    if (!chunk) return;
+    this.tail.push(chunk);
+    this.tailChars += chunk.length;
+    // a chunk wholly before the last cap / 2 characters (and one more, to see a pair cut at the border) goes
+    while (this.tail.length > 1 && this.tailChars - this.tail[0].length > half) this.tailChars -= this.tail.shift()!.length;
+  }
+
+  /** The head, a note of the characters left out (when any were), and the tail. */
+  text(): string {
+    let tail = this.tail.join('');
+    if (tail.length > this.cap / 2) tail = sliceWhole(tail, tail.length - this.cap / 2);
+    const left = this.total - this.head.length - tail.length;
+    return this.head + (left > 0 ? `\n[… ${left} characters of output left out …]\n` : '') + tail;
+  }
 }
 
 /** How trimForModel marks an output it cut (what wasTrimmed looks for). */

@@ -4,12 +4,11 @@
 // (its beginning and its end), and the run ends with the command: neither it nor anything of its group still holding its
 // output (a server a test started and forgot) is running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
-import { cleanOutput, trimForModel } from './output';
+import { cleanOutput, KeptOutput, trimForModel } from './output';
 import { buildFailed, readTestCases } from './testCases';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
-import { sliceWhole } from '../text/cut';
 import { untilProcessEnd } from './processEnd';
 import { checkEnv, hideSecrets, secretValues } from './checkEnv';
 
@@ -75,22 +74,9 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
   // the values of the secret-looking variables, never kept in what the output becomes (checkEnv.ts)
   const secrets = secretValues({ ...process.env, ...env });
   return new Promise((resolve) => {
-    let head = '';
-    let tail = '';
-    let total = 0;
-    const keep = (chunk: string) => {
-      total += chunk.length;
-      // the head, then the last cap / 2 characters; neither cut leaves half of a character (text/cut.ts sliceWhole)
-      if (!tail && head.length < cap / 2) {
-        const part = sliceWhole(chunk, 0, cap / 2 - head.length);
-        head += part;
-        chunk = chunk.slice(part.length);
-      }
-      if (chunk) {
-        tail += chunk;
-        if (tail.length > cap / 2) tail = sliceWhole(tail, tail.length - cap / 2);
-      }
-    };
+    // its first and last cap / 2 characters (output.ts KeptOutput)
+    const kept = new KeptOutput(cap);
+    const keep = (chunk: string) => kept.add(chunk);
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
       done = true;
@@ -101,8 +87,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       child?.stdout?.destroy();
       child?.stderr?.destroy();
       child?.unref();
-      let text = head + (total > head.length + tail.length ? `\n[… ${total - head.length - tail.length} characters of output left out …]\n` : '') + tail;
-      text = hideSecrets(cleanOutput(text, opts.cwd), secrets);
+      let text = hideSecrets(cleanOutput(kept.text(), opts.cwd), secrets);
       if (extra) text = `${text.replace(/\s+$/, '')}${text.trim() ? '\n' : ''}${extra}`;
       const tests = readTestCases(text);
       resolve({
@@ -113,7 +98,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         exitCode,
         durationMs: Math.max(0, now() - started),
         output: trimForModel(text, opts.outputForModel),
-        outputChars: total,
+        outputChars: kept.total,
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }) } : {}),
         ...(status === 'failed' && buildFailed(text) ? { unbuilt: true as const } : {}),
       });
