@@ -77,7 +77,7 @@ export function wasTrimmed(output: string): boolean {
  * note of what was left out. Short output is returned whole.
  */
 export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): string {
-  const clean = text.replace(/\s+$/, '');
+  const clean = text.trimEnd(); // not /\s+$/, tried from every blank of a long run inside the text
   if (clean.length <= max) return clean;
   const lines = clean.split('\n');
   const picked = new Set<number>();
@@ -115,8 +115,11 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
 
 /** tsc: `src/a.ts(12,5): error TS2322: …` */
 const TSC_PROBLEM = /^(.+?)\(\d+,\d+\):\s*(.+)$/;
-/** `src/a.ts:12:5: message` / `src/a.ts:12: message` (gcc style; ESLint's unix and compact formats, many linters) */
-const COLON_PROBLEM = /^(.*?[\w@.\\/-]+\.[A-Za-z]\w{0,9}):\d+(?::\d+)?:?\s+(.+)$/;
+/**
+ * `src/a.ts:12:5: message` / `src/a.ts:12: message` (gcc style; ESLint's unix and compact formats, many linters). The
+ * file starts where a run of path characters starts (the lookbehind, as in LOCATION).
+ */
+const COLON_PROBLEM = /^(.*?(?<![\w@.\\/-])[\w@.\\/-]+\.[A-Za-z]\w{0,9}):\d+(?::\d+)?:?\s+(.+)$/;
 /** ESLint's stylish format: the file alone on a line, then `  12:5  error  message  rule` lines. */
 const STYLISH_FILE = /^(?:\.\/)?[\w@.\\/-]+\.[A-Za-z]\w{0,9}$/;
 const STYLISH_PROBLEM = /^\s+\d+:\d+\s+(error|warning)\s+(.+)$/;
@@ -135,7 +138,7 @@ export function problemKeys(text: string): string[] {
   let file = '';
   let rust = ''; // the rustc message whose `-->` line may follow
   for (const raw of text.split('\n')) {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     let m: RegExpExecArray | null;
     if ((m = RUST_PROBLEM.exec(line))) rust = `${m[1]}${m[2] ?? ''}: ${m[3]}`;
     else if (rust && (m = RUST_WHERE.exec(line))) {

@@ -88,7 +88,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       child?.stderr?.destroy();
       child?.unref();
       let text = hideSecrets(cleanOutput(kept.text(), opts.cwd), secrets);
-      if (extra) text = `${text.replace(/\s+$/, '')}${text.trim() ? '\n' : ''}${extra}`;
+      if (extra) text = `${text.trimEnd()}${text.trim() ? '\n' : ''}${extra}`;
       const tests = readTestCases(text);
       resolve({
         command: opts.command,

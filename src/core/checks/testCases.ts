@@ -9,10 +9,23 @@
 // only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
 // are listed in ./testLineFormats.ts.
 import type { TestCaseResult } from './types';
-import { GO_PACKAGE, LINE_FORMATS } from './testLineFormats';
+import { GO_PACKAGE, LINE_FORMATS, toLineEnd } from './testLineFormats';
+import { sliceWhole } from '../text/cut';
 
-/** A case's time after its name: `(3 ms)` (mocha, jest, node:test), or bare as vitest writes it (`7ms`, `1.52s`). */
-const DURATION = /\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
+/**
+ * A longer line is read by its first and last MAX_LINE / 2 characters, a '…' between them: a case's name (at most
+ * 500) lies in its beginning, its verdict at its end (unittest's `... ok` after a subTest's long parameters), what
+ * lies between (a failure's message on pytest's summary line) names nothing, and the mark keeps a name from running
+ * across the cut. Nothing in a line of megabytes is tried again and again.
+ */
+const MAX_LINE = 2000;
+
+/**
+ * A case's time after its name: `(3 ms)` (mocha, jest, node:test), or bare as vitest writes it (`7ms`, `1.52s`). It
+ * starts where a run of blanks starts (the lookbehind): tried from every blank of a long run, it took time quadratic
+ * in the run's length.
+ */
+const DURATION = /(?<!\s)\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
 /**
  * vitest's line for a whole test file, after its ✓ (passed) or ❯ (some failed): `test/a.test.ts  (37 tests | 1
  * skipped) 45ms`, `TS  test/types.test-d.ts  (11 tests)`. The file, not a case: its cases are named only when some
@@ -22,21 +35,21 @@ const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+
 /** vitest's failed-test line names the case with its file first (`test/calc.test.ts > calc > multiplies`). */
 const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
 /** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
-const PASS = /^\s*(?:✓|✔|√)\s+(.+?)\s*$/;
-const FAIL = /^\s*(?:✕|✖|×|✗)\s+(.+?)\s*$/;
+const PASS = toLineEnd(String.raw`^\s*(?:✓|✔|√)\s+`);
+const FAIL = toLineEnd(String.raw`^\s*(?:✕|✖|×|✗)\s+`);
 /**
  * mocha's (and RSpec's) numbered failures: "  1) name". After mocha's "N failing" each is listed again with its whole
  * title, one suite a line, the test's ending in ':' (`  2) Suite B` / `       works:`): the failure is named so, for a
  * leaf title like "works" recurs across suites (the dot reporter lists failures only there).
  */
-const NUMBERED_FAIL = /^\s{2,}(\d+)\)\s+(.+?)\s*$/;
-const TAP = /^\s*(not )?ok \d+(?:\s+-)?\s+(.+?)\s*$/;
+const NUMBERED_FAIL = toLineEnd(String.raw`^\s{2,}(\d+)\)\s+`);
+const TAP = toLineEnd(String.raw`^\s*(not )?ok \d+(?:\s+-)?\s+`);
 /**
  * jest's failure headers, all its default reporter says of the cases when it runs several files: `  ● Suite › name`
  * (repeated in its summary). `● Console` heads logged output; `● Test suite failed to run` is a file that did not
  * load, named with the file of the `FAIL tests/x.test.js` line before it.
  */
-const JEST_FAILURE = /^\s*● (.+?)\s*$/;
+const JEST_FAILURE = toLineEnd(String.raw`^\s*● `);
 /** jest's line for a whole test file: `PASS tests/a.test.js`, `FAIL tests/b.test.js (5.2 s)`. */
 const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
 /** node:test's TAP reporter marks a describe() block in the point's YAML block. */
@@ -45,7 +58,7 @@ const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
  * node:test's spec reporter opens a describe() block with `▶ name` and closes it with a ✔ / ✖ line of the same name,
  * and heads its repeated failures with `✖ failing tests:`: neither is a test case.
  */
-const SPEC_SUITE = /^\s*▶\s+(.+?)\s*$/;
+const SPEC_SUITE = toLineEnd(String.raw`^\s*▶\s+`);
 const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
 /** ESLint's summary (its stylish formatter): `✖ 2 problems (2 errors, 0 warnings)` — a linter's count, no test case. */
 const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
@@ -76,6 +89,15 @@ export function testsRan(output: string, cases?: readonly TestCaseResult[]): boo
   return !!cases?.length || RAN_TESTS.some((r) => r.test(output));
 }
 
+/** vitest's ✓ before a passed test file (VITEST_FILE). */
+const VITEST_PASSED = toLineEnd(String.raw`^\s*✓\s+`);
+
+/** The lines of a run's output, each cut to MAX_LINE characters (MAX_LINE), its trailing blanks aside. */
+function cutLines(output: string): string[] {
+  const cut = (l: string) => (l.length > MAX_LINE ? `${sliceWhole(l, 0, MAX_LINE / 2)}…${sliceWhole(l, l.length - MAX_LINE / 2)}` : l);
+  return output.split('\n').map((l) => (l.length > MAX_LINE ? cut(l.trimEnd()) : l));
+}
+
 /**
  * Test files a run reports passed as a whole, without naming their cases: jest's `PASS tests/a.test.js` (its default
  * reporter over several files) and vitest's `✓ test/a.test.ts (3 tests) 5ms`. A named test in such a file passed,
@@ -83,9 +105,9 @@ export function testsRan(output: string, cases?: readonly TestCaseResult[]): boo
  */
 export function passedTestFiles(output: string): Set<string> {
   const out = new Set<string>();
-  for (const line of output.split('\n')) {
+  for (const line of cutLines(output)) {
     const jest = JEST_FILE.exec(line);
-    const vitest = jest ? null : /^\s*✓\s+(.+?)\s*$/.exec(line);
+    const vitest = jest ? null : VITEST_PASSED.exec(line);
     const file = jest?.[1] === 'PASS' ? jest[2] : vitest ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
     if (file) out.add(file.replace(/^\.\//, ''));
   }
@@ -103,16 +125,18 @@ export function unbuiltGoPackages(output: string): Set<string> {
 /**
  * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
  * failed]`, cargo's `error: could not compile`, pytest's collection errors, unittest's `Failed to import test module`,
- * Maven's `COMPILATION ERROR`, Gradle's failed compile task, .NET's `error CS…` with `Build FAILED`, jest's `Test suite
- * failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, and a Node module that cannot be found.
+ * Maven's `COMPILATION ERROR`, Gradle's failed compile task, .NET's `error CS…` with `Build FAILED` (a list: each found
+ * anywhere — one pattern spanning both, `[\s\S]*` between them, took time quadratic in the output from every `error
+ * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, and a Node
+ * module that cannot be found.
  */
-const BUILD_FAILURES: readonly RegExp[] = [
+const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   GO_UNBUILT,
   /^error: could not compile `/m,
   /^_+ ERROR collecting |\b[1-9]\d* errors? during collection\b|^ImportError: Failed to import test module/m,
   /\bCOMPILATION ERROR\b/,
   /^> Task :\S*compile\w*(?:Java|Kotlin|Groovy|Scala) FAILED$/m,
-  /\berror CS\d{4}:[\s\S]*\bBuild FAILED\b|\bBuild FAILED\b[\s\S]*\berror CS\d{4}:/,
+  [/\berror CS\d{4}:/, /\bBuild FAILED\b/],
   /\bTest suite failed to run\b/,
   /\bFailed to (?:load url|resolve import)\b/,
   /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
@@ -120,7 +144,7 @@ const BUILD_FAILURES: readonly RegExp[] = [
 
 /** Whether a run's output shows code or a test did not build or load (BUILD_FAILURES). */
 export function buildFailed(output: string): boolean {
-  return BUILD_FAILURES.some((r) => r.test(output));
+  return BUILD_FAILURES.some((r) => (r instanceof RegExp ? r.test(output) : r.every((p) => p.test(output))));
 }
 
 /**
@@ -172,12 +196,16 @@ export function readTestCases(text: string): TestCases | undefined {
   const goPackages = new Set<string>();
   const goCases = new Map<(typeof found)[number], string>(); // a Go case and its package (GO_PACKAGE)
   let goPending: (typeof found)[number][] = []; // Go cases whose package line is still to come
-  lines: for (const line of text.split('\n')) {
+  lines: for (const line of cutLines(text)) {
     let m: RegExpExecArray | null;
+    const part = line.trim();
+    if (!part) {
+      mochaTitle = null; // a blank line ends mocha's failure title, and names nothing
+      continue;
+    }
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
     if (mochaTitle) {
-      const part = line.trim();
-      if (!part || mochaTitle.parts.length >= 20) mochaTitle = null;
+      if (mochaTitle.parts.length >= 20) mochaTitle = null;
       else {
         mochaTitle.parts.push(part);
         if (part.endsWith(':')) {

@@ -4,6 +4,15 @@
 // each line after jest's failure headers and TAP, before the spec reporters' marks and mocha's numbered failures.
 
 /**
+ * `head`, then the rest of the line up to its trailing blanks as the last group: `(\S(?:.*\S)?)\s*$`, where the
+ * obvious `(.+?)\s*$` retried the blanks after each character it took, time quadratic in a long run of blanks inside
+ * the line (`✓ x`, 100,000 spaces, `y`).
+ */
+export function toLineEnd(head: string): RegExp {
+  return new RegExp(`${head}(\\S(?:.*\\S)?)\\s*$`);
+}
+
+/**
  * One line, one case, for the runners whose lines say it plainly: the `name` group is the case, the `verdict` group
  * (absent: a list of failures) is tested by `failed` and `skipped` (no verdict at all). `listsPassed`: the format
  * always names passing cases too (for the others, a passing case named says so: `go test -v`, Gradle's and dotnet's
@@ -59,7 +68,7 @@ export const LINE_FORMATS: readonly LineFormat[] = [
     listsPassed: false,
   },
   // vitest's failed tests: ` FAIL  test/calc.test.ts > calc > multiplies`
-  { re: /^\s*FAIL\s+(\S+\.\w+ > \S.*?)\s*$/, name: 1, listsPassed: false },
+  { re: toLineEnd(String.raw`^\s*FAIL\s+(?=\S+\.\w+ > \S)`), name: 1, listsPassed: false },
   // dotnet test: `  Failed CalcTests.Mul [12 ms]`
   { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
 ];
