@@ -565,9 +565,9 @@ describe('checks: output for the model and test cases', () => {
     const goV = ['=== RUN   TestAdd', '--- PASS: TestAdd (0.00s)', '=== RUN   TestTable', '=== RUN   TestTable/two', '    calc_test.go:21: got 5, want 4', '    --- FAIL: TestTable/two (0.00s)', '--- FAIL: TestTable (0.00s)', '--- SKIP: TestLater (0.00s)', 'FAIL', 'FAIL\texample.com/calc\t0.002s'].join('\n');
     assert.deepStrictEqual(readTestCases(goV), {
       cases: [
-        { name: 'TestAdd', passed: true },
-        { name: 'TestTable/two', passed: false },
-        { name: 'TestTable', passed: false },
+        { name: 'example.com/calc.TestAdd', passed: true },
+        { name: 'example.com/calc.TestTable/two', passed: false },
+        { name: 'example.com/calc.TestTable', passed: false },
       ],
       listsPassed: true,
     });

@@ -122,6 +122,16 @@ describe('checks: test cases with awkward names', () => {
     assert.strictEqual(failsAsBefore(run(before), run(before)), true);
   });
 
+  it('go test: a case is named with its package however many packages the run names (the change may add one)', () => {
+    // go 1.19, `go test ./...`: the module had one package with a failing test; the proposal adds util with its test
+    const run = (output: string): CheckRun => ({ command: 'go test ./...', round: 0, status: 'failed', passed: false, exitCode: 1, durationMs: 1, output, outputChars: output.length, tests: readTestCases(output)!.cases, onlyFailuresNamed: true });
+    const broken = ['--- FAIL: TestBroken (0.00s)', '    calc_test.go:6: pre-existing failure', 'FAIL', 'FAIL\texample.com/m/calc\t0.002s'];
+    const before = [...broken, 'FAIL'].join('\n');
+    const after = [...broken, 'ok  \texample.com/m/util\t0.002s', 'FAIL'].join('\n');
+    assert.deepStrictEqual(readTestCases(before)!.cases, [{ name: 'example.com/m/calc.TestBroken', passed: false }]);
+    assert.strictEqual(failsAsBefore(run(after), run(before)), true, 'the same failure, not a new one');
+  });
+
   it("mocha: a failing test is named by its full title from the failure list (a leaf title like \"works\" recurs in suites), with the dot reporter too", () => {
     const summary = [
       '  2 passing (6ms)',

@@ -9,7 +9,7 @@
 // only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
 // are listed in ./testLineFormats.ts.
 import type { TestCaseResult } from './types';
-import { GO_PACKAGE, LINE_FORMATS, toLineEnd } from './testLineFormats';
+import { GO_PACKAGE, LINE_FORMATS, goCaseName, toLineEnd } from './testLineFormats';
 import { sliceWhole } from '../text/cut';
 
 /**
@@ -193,7 +193,6 @@ export function readTestCases(text: string): TestCases | undefined {
   let listsPassed = false;
   let jestFile = ''; // the file of jest's last `FAIL` line
   const specSuites = new Set<string>(); // node:test's describe() blocks (SPEC_SUITE)
-  const goPackages = new Set<string>();
   const goCases = new Map<(typeof found)[number], string>(); // a Go case and its package (GO_PACKAGE)
   let goPending: (typeof found)[number][] = []; // Go cases whose package line is still to come
   lines: for (const line of cutLines(text)) {
@@ -216,7 +215,6 @@ export function readTestCases(text: string): TestCases | undefined {
       }
     }
     if ((m = GO_PACKAGE.exec(line))) {
-      goPackages.add(m[1]);
       for (const f of goPending) goCases.set(f, m[1]);
       goPending = [];
     }
@@ -267,7 +265,7 @@ export function readTestCases(text: string): TestCases | undefined {
       else mochaTitle = { n: m[1], parts: [m[2]] };
     }
   }
-  if (goPackages.size > 1) for (const [f, pkg] of goCases) f.name = `${pkg}.${f.name}`;
+  for (const [f, pkg] of goCases) f.name = goCaseName(pkg, f.name);
   // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
   // calc > multiplies`) counts once
   const names = new Set(found.map((f) => f.name.replace(DURATION, '').trim()));

@@ -33,10 +33,24 @@ export interface LineFormat {
 
 /**
  * go test's line for a package's result, after its cases: `FAIL\texample.com/calc\t0.01s`, `ok  \texample.com/calc\t(cached)`.
- * When a run names several packages, each Go case is named with its package (`example.com/calc.TestTable`): two
- * packages' TestTable are two cases, and one failing before the change is not the other failing after it.
+ * Each Go case before it is named with its package (`example.com/calc.TestTable`): two packages' TestTable are two
+ * cases, and one failing before the change is not the other failing after it. Always, not only when the run names
+ * several packages: the change may add a package with tests, and a case's name is the same in both runs.
  */
 export const GO_PACKAGE = /^(?:ok|FAIL)\s+(\S+)\s+(?:\(cached\)|\d+(?:\.\d+)?s\b)/;
+
+/** A Go case named with its package (GO_PACKAGE): `example.com/calc` and `TestTable/two` → `example.com/calc.TestTable/two`. */
+export function goCaseName(pkg: string, name: string): string {
+  return `${pkg}.${name}`;
+}
+
+/** The package before a Go case's name (goCaseName): up to the first `.` a test, example, fuzz test or benchmark follows. */
+const GO_QUALIFIER = /^[^\s.]\S*?\.(?=(?:Test|Example|Fuzz|Benchmark)\w*(?:\/|$))/;
+
+/** A reported case's name without the Go package goCaseName put before it (the name itself when it has none). */
+export function withoutGoPackage(name: string): string {
+  return name.replace(GO_QUALIFIER, '');
+}
 
 export const LINE_FORMATS: readonly LineFormat[] = [
   // pytest -v: `tests/test_calc.py::test_mul FAILED  [ 28%]`

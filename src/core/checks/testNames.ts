@@ -1,17 +1,23 @@
 // Which of the test cases a run reported (./testCases.ts) are the test DevA named in criteria_tests: names compared
 // whole, whatever suite or file prefix the runner adds, and a parent test set aside when its subtests are named.
 // One truth for TSR, fail-first and the fix request's count of named tests.
+import { withoutGoPackage } from './testLineFormats';
 
 /**
  * A reported test case is the named test: the same name, or one within the other (reporters prefix suites:
  * `Theme › toggles`, `calc.CalcTest.testDiv`, `tests/test_a.py::TestA::test_b[1]`) — as a whole name, not the start
- * of a longer identifier: `test_max_age` is not `test_max_age_timedelta`, nor `testDiv` `testDivByZero`.
+ * of a longer identifier: `test_max_age` is not `test_max_age_timedelta`, nor `testDiv` `testDivByZero`. A Go case
+ * named with its package (`example.com/calc.TestX`) is also the parent of a named subtest (`TestX/two`).
  */
 export function sameTestName(reported: string, named: string): boolean {
   const a = reported.trim().toLowerCase();
   const b = named.trim().toLowerCase();
-  return b.length >= 4 && (a === b || within(a, b) || (a.length >= 4 && within(b, a)));
+  const go = unqualified(reported);
+  return b.length >= 4 && (a === b || within(a, b) || (a.length >= 4 && within(b, a)) || (go !== a && (go === b || isUnder(b, go))));
 }
+
+/** A reported name as sameTestName compares it, without its Go package (`example.com/calc.TestX` is TestX). */
+const unqualified = (reported: string) => withoutGoPackage(reported.trim()).toLowerCase();
 
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
 
@@ -32,7 +38,7 @@ export function casesOfTest<T extends { name: string }>(cases: readonly T[], nam
   return cases.filter((c, i) => {
     if (!sameTestName(c.name, named)) return false;
     const a = lower[i];
-    return !(isUnder(b, a) && lower.some((other) => isUnder(other, a)));
+    return !((isUnder(b, a) || isUnder(b, unqualified(c.name))) && lower.some((other) => isUnder(other, a)));
   });
 }
 
