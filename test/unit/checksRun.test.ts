@@ -1,11 +1,12 @@
 // src/core/checks/run.ts: one check command's run ends when the command ends, and leaves nothing of it running; a
-// process that ends while checks run leaves neither them nor their scratch copies (processEnd.ts).
+// process that ends while checks run leaves neither them nor their scratch copies (processEnd.ts); its test cases are
+// read from all of its output, as it arrives (output.ts lineFeed).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawn, spawnSync } from 'child_process';
-import { KeptOutput, runCheck } from '../../src/core';
+import { KeptOutput, lineFeed, readTestCases, runCheck } from '../../src/core';
 import { sliceWhole } from '../../src/core/text/cut';
 import { processRunning as alive } from '../helpers/checksSession';
 
@@ -207,5 +208,32 @@ describe('checks: the output kept of a run (output.ts KeptOutput)', () => {
         assert.strictEqual(kept.total, text.length);
       }
     }
+  });
+});
+
+describe('checks: the test cases of a run, from all of its output', () => {
+  it('a failing case in the middle the kept output leaves out is read, with every case around it', async () => {
+    // a TAP suite of 3,000 cases whose output (~100 KB) is kept to 10,000 characters; case 1500 fails
+    const script = `for (let i = 0; i < 3000; i++) console.log((i === 1500 ? 'not ok ' : 'ok ') + (i + 1) + ' - case ' + i + ' ' + 'x'.repeat(20)); process.exitCode = 1;`;
+    const run = await runCheck({ command: `node -e ${JSON.stringify(script)}`, cwd: tmp(), round: 0, outputCap: 10_000 });
+    assert.ok(run.outputChars > 50_000 && !run.output.includes('case 1500 '), 'the kept output left the failure out');
+    assert.strictEqual(run.tests?.length, 3000);
+    assert.deepStrictEqual(run.tests.filter((t) => !t.passed), [{ name: 'case 1500 xxxxxxxxxxxxxxxxxxxx', passed: false }]);
+    assert.strictEqual(run.testsIncomplete, undefined);
+  });
+
+  it('lines cut across chunks, CRLF split between two, and a last line with no newline read as whole lines', () => {
+    const lines: string[] = [];
+    const feed = lineFeed((l) => lines.push(l), '/tmp/s');
+    for (const chunk of ['  ✓ ad', 'ds\r', '\n  ✖ /tmp/s/a.js mul', 'tiplies\r\n\x1b[32mok 3 - x\x1b[0m']) feed.write(chunk);
+    feed.end();
+    assert.deepStrictEqual(lines, ['  ✓ adds', '  ✖ a.js multiplies', 'ok 3 - x']);
+  });
+
+  it('an output naming more cases than a run keeps says so (testsIncomplete): its cases are not all there', () => {
+    const many = Array.from({ length: 200_001 }, (_, i) => `ok ${i + 1} - c${i}`).join('\n');
+    const read = readTestCases(many)!;
+    assert.strictEqual(read.incomplete, true);
+    assert.strictEqual(read.cases.length, 200_000);
   });
 });

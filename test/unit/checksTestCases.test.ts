@@ -1,6 +1,6 @@
 // src/core/checks/testCases.ts: the test cases real runners' output names, with the names their ids make awkward.
 import * as assert from 'assert';
-import { buildFailed, failsAsBefore, passedTestFiles, problemKeys, readTestCases, trimForModel, type CheckRun } from '../../src/core';
+import { baselineLines, buildFailed, failsAsBefore, passedTestFiles, problemKeys, readTestCases, trimForModel, type CheckRun } from '../../src/core';
 
 describe('checks: test cases with awkward names', () => {
   it('pytest: parametrized ids with spaces, " - " and "::" are read whole from its summary, and once with -v', () => {
@@ -210,5 +210,43 @@ describe('checks: a megabyte of output read in linear time', () => {
     const out = timed('trimForModel', () => trimForModel(`src/a.js:3:1 boom${'\n '.repeat(MB / 2)}\nend\n\n`));
     assert.match(out, /^\[lines naming files\]\nsrc\/a\.js:3:1 boom\n/);
     assert.match(out, /\nend$/);
+  });
+});
+
+describe('checks: a failure as before only when the run reported all the cases the unchanged workspace did', () => {
+  const run = (tests: [string, boolean][], extra: Partial<CheckRun> = {}): CheckRun => ({
+    command: 'npx mocha',
+    round: 0,
+    status: 'failed',
+    passed: false,
+    exitCode: 1,
+    durationMs: 1,
+    output: '',
+    outputChars: 0,
+    tests: tests.map(([name, passed]) => ({ name, passed })),
+    ...extra,
+  });
+
+  it('the proposal ended the run early (process.exit in the code under test): the cases after it are missing, not as before', () => {
+    const base = run([['old broken', false], ['adds', true], ['multiplies', true]]);
+    const ended = run([['old broken', false], ['adds', true]]);
+    assert.strictEqual(failsAsBefore(ended, base), false);
+    assert.deepStrictEqual(baselineLines(ended, base).slice(1), [
+      'Failing there too (not caused by your files; leave them alone):',
+      '- old broken',
+      'Passed there but not reported with your proposal (did the run end before them?):',
+      '- multiplies',
+    ]);
+    assert.strictEqual(failsAsBefore(run([['old broken', false], ['adds', true], ['multiplies', true], ['divides', true]]), base), true, 'all there, and one more');
+    // a runner that names only failures says nothing of the cases it does not name
+    const only = (tests: [string, boolean][]) => run(tests, { onlyFailuresNamed: true });
+    assert.strictEqual(failsAsBefore(only([['old broken', false]]), only([['old broken', false]])), true);
+  });
+
+  it('a run that named more cases than it keeps is compared by none of them', () => {
+    const base = run([['legacy', false], ['case 1', true]]);
+    assert.strictEqual(failsAsBefore(run([['legacy', false], ['case 1', true]], { testsIncomplete: true }), base), false);
+    assert.strictEqual(failsAsBefore(run([['legacy', false], ['case 1', true]]), { ...base, testsIncomplete: true }), false);
+    assert.strictEqual(failsAsBefore(run([['legacy', false], ['case 1', true]]), base), true);
   });
 });

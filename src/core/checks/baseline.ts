@@ -76,21 +76,37 @@ export class Baseline {
 const failingNames = (r: CheckRun) => (r.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
 
 /**
- * What a failing run and the unchanged workspace's run are compared by: the failing test cases when both named test
- * cases; otherwise — a linter's or compiler's run — the problems both outputs name (output.ts problemKeys), when both
- * ended with an exit code and neither output was cut; null when they cannot be compared.
+ * The cases that passed on the unchanged workspace and the run does not name at all, when both runs name their
+ * passing cases: the run ended before them (a process.exit in the code under test, a crash), or the proposal
+ * removed or renamed them. Either way the run did not fail only as before.
  */
-function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'problems'; now: string[]; before: Set<string> } | null {
-  const now = failingNames(run);
-  if (now.length && base.tests?.length) return { what: 'test cases', now, before: new Set(failingNames(base)) };
-  if (run.tests?.length || run.status !== 'failed' || base.status !== 'failed' || wasTrimmed(run.output) || wasTrimmed(base.output)) return null;
-  const problems = problemKeys(run.output);
-  return problems.length ? { what: 'problems', now: problems, before: new Set(problemKeys(base.output)) } : null;
+function missingCases(run: CheckRun, base: CheckRun): string[] {
+  if (run.onlyFailuresNamed || base.onlyFailuresNamed) return [];
+  const named = new Set((run.tests ?? []).map((t) => t.name));
+  return (base.tests ?? []).filter((t) => t.passed && !named.has(t.name)).map((t) => t.name);
 }
 
 /**
- * Whether a failing run fails as the unchanged workspace does: that failed too, and everything failing on the
- * proposal (its failing test cases by exact name, or the problems it names, lines aside) fails there too. A run killed
+ * What a failing run and the unchanged workspace's run are compared by: the failing test cases (and the baseline's
+ * passing ones the run does not name) when both named test cases, each run all of its own; otherwise — a linter's
+ * or compiler's run — the problems both outputs name (output.ts problemKeys), when both ended with an exit code and
+ * neither output was cut; null when they cannot be compared.
+ */
+function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'problems'; now: string[]; before: Set<string>; missing: string[] } | null {
+  const now = failingNames(run);
+  if (now.length && base.tests?.length) {
+    if (run.testsIncomplete || base.testsIncomplete) return null;
+    return { what: 'test cases', now, before: new Set(failingNames(base)), missing: missingCases(run, base) };
+  }
+  if (run.tests?.length || run.status !== 'failed' || base.status !== 'failed' || wasTrimmed(run.output) || wasTrimmed(base.output)) return null;
+  const problems = problemKeys(run.output);
+  return problems.length ? { what: 'problems', now: problems, before: new Set(problemKeys(base.output)), missing: [] } : null;
+}
+
+/**
+ * Whether a failing run fails as the unchanged workspace does: that failed too, everything failing on the proposal
+ * (its failing test cases by exact name, or the problems it names, lines aside) fails there too, and every case that
+ * passed there was reported on the proposal (missingCases). A run killed
  * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
  * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran.
  */
@@ -102,7 +118,7 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
     if (!base.unbuilt || [...unbuiltGoPackages(run.output)].some((p) => !before.has(p))) return false;
   }
   const c = comparable(run, base);
-  return !!c && c.now.every((n) => c.before.has(n));
+  return !!c && !c.missing.length && c.now.every((n) => c.before.has(n));
 }
 
 /** The fix request's lines on how the command fares on the unchanged workspace. */
@@ -122,5 +138,6 @@ export function baselineLines(run: CheckRun, base: CheckRun | undefined): string
     `On the unchanged workspace (nothing of yours applied) this command ${how}.`,
     ...(already.length ? [`${kind} there too (not caused by your files; leave them alone):`, ...list(already)] : []),
     ...(fresh.length ? ['New with your proposal (fix these):', ...list(fresh)] : []),
+    ...(c.missing.length ? ['Passed there but not reported with your proposal (did the run end before them?):', ...list(c.missing)] : []),
   ];
 }

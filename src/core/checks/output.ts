@@ -1,8 +1,10 @@
-// A check's output, kept within a cap as it arrives (KeptOutput), made useful to DevA and to metrics: colours removed, the scratch folder's path removed (paths
-// read workspace-relative), trimmed so the lines that name a file and a line come first, and the problems a linter
-// or compiler names (file and message, lines aside). The test cases a run names are testCases.ts's.
+// A check's output, kept within a cap as it arrives (KeptOutput), made useful to DevA and to metrics: colours removed,
+// the scratch folder's path removed (paths read workspace-relative), also line by line as a stream arrives (lineFeed),
+// trimmed so the lines that name a file and a line come first, and the problems a linter or compiler names (file and
+// message, lines aside). The test cases a run names are testCases.ts's.
 import { stripVTControlCharacters } from 'util';
 import { shorten, sliceWhole } from '../text/cut';
+import { cutLine } from './testCases';
 
 /** Characters of a check's output DevA receives per command (the lines naming files first). */
 export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
@@ -61,6 +63,42 @@ export class KeptOutput {
     const left = this.total - this.head.length - tail.length;
     return this.head + (left > 0 ? `\n[… ${left} characters of output left out …]\n` : '') + tail;
   }
+}
+
+/** A stream's lines as they arrive: `write` each chunk, `end` when the stream ends (its last line may have no newline). */
+export interface LineFeed {
+  write(chunk: string): void;
+  end(): void;
+}
+
+/**
+ * Hands a stream's output on line by line as it arrives, cleaned as cleanOutput cleans the whole. A line still
+ * unfinished is kept by its two ends (testCases.ts cutLine) once it grows long: a process printing without a newline
+ * is held in little memory.
+ */
+export function lineFeed(onLine: (line: string) => void, scratchDir?: string): LineFeed {
+  let rest = '';
+  // through its last newline: "a\r\n" is one line, as in cleanOutput
+  const hand = (text: string) => {
+    const lines = cleanOutput(text, scratchDir).split('\n');
+    if (text.endsWith('\n')) lines.pop();
+    for (const l of lines) onLine(l);
+  };
+  return {
+    write(chunk) {
+      rest += chunk;
+      const at = rest.lastIndexOf('\n');
+      if (at >= 0) {
+        hand(rest.slice(0, at + 1));
+        rest = rest.slice(at + 1);
+      }
+      if (rest.length > 64 * 1024) rest = cutLine(rest);
+    },
+    end() {
+      if (rest) hand(rest);
+      rest = '';
+    },
+  };
 }
 
 /** How trimForModel marks an output it cut (what wasTrimmed looks for). */

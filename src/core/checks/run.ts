@@ -1,11 +1,12 @@
 // Runs one check command: a shell in the scratch folder, in its own process group, so a timeout or Stop kills the
 // command and everything it started (a test runner's workers, a watch process), with the environment of checkEnv.ts
 // (no Anthropic credential; the values of secret-looking variables hidden in its output). Output is kept up to a cap
-// (its beginning and its end), and the run ends with the command: neither it nor anything of its group still holding its
-// output (a server a test started and forgot) is running when this returns.
+// (its beginning and its end; the test cases are read from all of it as it arrives), and the run ends with the
+// command: neither it nor anything of its group still holding its output (a server a test started and forgot) is
+// running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
-import { cleanOutput, KeptOutput, trimForModel } from './output';
-import { buildFailed, readTestCases } from './testCases';
+import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
+import { buildFailed, testCaseReader } from './testCases';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
@@ -77,6 +78,11 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     // its first and last cap / 2 characters (output.ts KeptOutput)
     const kept = new KeptOutput(cap);
     const keep = (chunk: string) => kept.add(chunk);
+    // the test cases are read from the whole output as it arrives, each stream by its lines: a case in the part
+    // left out of the kept output counts as much as one in its head or tail (a secret's value hidden there too)
+    const reader = testCaseReader();
+    const onLine = (line: string) => reader.line(hideSecrets(line, secrets));
+    const feeds = [lineFeed(onLine, opts.cwd), lineFeed(onLine, opts.cwd)];
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
       done = true;
@@ -89,7 +95,8 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       child?.unref();
       let text = hideSecrets(cleanOutput(kept.text(), opts.cwd), secrets);
       if (extra) text = `${text.trimEnd()}${text.trim() ? '\n' : ''}${extra}`;
-      const tests = readTestCases(text);
+      for (const f of feeds) f.end();
+      const tests = reader.result();
       resolve({
         command: opts.command,
         round: opts.round,
@@ -99,7 +106,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         durationMs: Math.max(0, now() - started),
         output: trimForModel(text, opts.outputForModel),
         outputChars: kept.total,
-        ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }) } : {}),
+        ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         ...(status === 'failed' && buildFailed(text) ? { unbuilt: true as const } : {}),
       });
     };
@@ -142,8 +149,13 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     }
     track(child);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout!.setEncoding('utf8').on('data', keep);
-    child.stderr!.setEncoding('utf8').on('data', keep);
+    const read = (feed: (typeof feeds)[number]) => (chunk: string) => {
+      if (done) return;
+      keep(chunk);
+      feed.write(chunk);
+    };
+    child.stdout!.setEncoding('utf8').on('data', read(feeds[0]));
+    child.stderr!.setEncoding('utf8').on('data', read(feeds[1]));
     child.on('error', (e) => finish('error', null, `[could not start: ${e.message}]`));
     const ended = (code: number | null, signal: NodeJS.Signals | null) => {
       if (ending) finish(ending, null, endNote(ending));

@@ -92,10 +92,11 @@ export function testsRan(output: string, cases?: readonly TestCaseResult[]): boo
 /** vitest's ✓ before a passed test file (VITEST_FILE). */
 const VITEST_PASSED = toLineEnd(String.raw`^\s*✓\s+`);
 
-/** The lines of a run's output, each cut to MAX_LINE characters (MAX_LINE), its trailing blanks aside. */
-function cutLines(output: string): string[] {
-  const cut = (l: string) => (l.length > MAX_LINE ? `${sliceWhole(l, 0, MAX_LINE / 2)}…${sliceWhole(l, l.length - MAX_LINE / 2)}` : l);
-  return output.split('\n').map((l) => (l.length > MAX_LINE ? cut(l.trimEnd()) : l));
+/** A line of a run's output as it is read: past MAX_LINE characters, by its two ends (see MAX_LINE), trailing blanks aside. */
+export function cutLine(line: string): string {
+  if (line.length <= MAX_LINE) return line;
+  const l = line.trimEnd();
+  return l.length > MAX_LINE ? `${sliceWhole(l, 0, MAX_LINE / 2)}…${sliceWhole(l, l.length - MAX_LINE / 2)}` : l;
 }
 
 /**
@@ -105,7 +106,7 @@ function cutLines(output: string): string[] {
  */
 export function passedTestFiles(output: string): Set<string> {
   const out = new Set<string>();
-  for (const line of cutLines(output)) {
+  for (const line of output.split('\n').map(cutLine)) {
     const jest = JEST_FILE.exec(line);
     const vitest = jest ? null : VITEST_PASSED.exec(line);
     const file = jest?.[1] === 'PASS' ? jest[2] : vitest ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
@@ -162,15 +163,36 @@ export interface TestCases {
   cases: TestCaseResult[];
   /** Whether the output names passing cases too (else a case it does not name did not fail). */
   listsPassed: boolean;
+  /** The output named more than MAX_NAMED cases and suites: those after them were not read. */
+  incomplete?: true;
+}
+
+/** Cases (each time a line names one) and suites a reader keeps: an output of any length is read within it. */
+const MAX_NAMED = 200_000;
+
+/**
+ * Reads a run's test cases line by line as the output arrives (run.ts: the whole stream, not only the part of it
+ * kept): `line` for each line, `result` once at the end.
+ */
+export interface TestCaseReader {
+  line: (line: string) => void;
+  result: () => TestCases | undefined;
+}
+
+/** Test cases named in a run's output (see the header), read at once. */
+export function readTestCases(text: string): TestCases | undefined {
+  const reader = testCaseReader();
+  for (const line of text.split('\n')) reader.line(line);
+  return reader.result();
 }
 
 /**
- * Test cases named in a run's output (see the header). Skips and todos are left out; a TAP point whose YAML block
- * says `type: 'suite'` (node:test's describe()) is a group, not a test case, as is a `▶` block of its spec reporter;
- * after mocha's "N failing" the numbered items repeat failures with their suites. A name reported both ways counts as
- * failed. Undefined when nothing was recognised.
+ * The reader of the test cases named in a run's output (see the header). Skips and todos are left out; a TAP point
+ * whose YAML block says `type: 'suite'` (node:test's describe()) is a group, not a test case, as is a `▶` block of its
+ * spec reporter; after mocha's "N failing" the numbered items repeat failures with their suites. A name reported both
+ * ways counts as failed. Its result is undefined when nothing was recognised.
  */
-export function readTestCases(text: string): TestCases | undefined {
+export function testCaseReader(): TestCaseReader {
   const order: string[] = [];
   const state = new Map<string, boolean>();
   const note = (raw: string, passed: boolean) => {
@@ -195,12 +217,18 @@ export function readTestCases(text: string): TestCases | undefined {
   const specSuites = new Set<string>(); // node:test's describe() blocks (SPEC_SUITE)
   const goCases = new Map<(typeof found)[number], string>(); // a Go case and its package (GO_PACKAGE)
   let goPending: (typeof found)[number][] = []; // Go cases whose package line is still to come
-  lines: for (const line of cutLines(text)) {
+  let incomplete = false;
+  const read = (whole: string): void => {
+    if (found.length + specSuites.size >= MAX_NAMED) {
+      incomplete = true;
+      return;
+    }
+    const line = cutLine(whole);
     let m: RegExpExecArray | null;
     const part = line.trim();
     if (!part) {
       mochaTitle = null; // a blank line ends mocha's failure title, and names nothing
-      continue;
+      return;
     }
     if (/^\s*\d+ failing\b/.test(line)) mochaSummary = true;
     if (mochaTitle) {
@@ -211,7 +239,7 @@ export function readTestCases(text: string): TestCases | undefined {
           titled(mochaTitle);
           mochaTitle = null;
         }
-        continue;
+        return;
       }
     }
     if ((m = GO_PACKAGE.exec(line))) {
@@ -220,40 +248,40 @@ export function readTestCases(text: string): TestCases | undefined {
     }
     if ((m = JEST_FILE.exec(line)) && m[1] === 'FAIL') jestFile = m[2];
     if ((m = JEST_FAILURE.exec(line))) {
-      if (m[1] === 'Console') continue;
+      if (m[1] === 'Console') return;
       found.push({ name: m[1] === 'Test suite failed to run' ? `${jestFile || 'a test file'} › ${m[1]}` : m[1], passed: false });
-      continue;
+      return;
     }
     if ((m = TAP.exec(line))) {
       lastTap = null;
-      if (/#\s*(skip|todo)\b/i.test(m[2])) continue;
+      if (/#\s*(skip|todo)\b/i.test(m[2])) return;
       lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
       found.push(lastTap);
       listsPassed = true;
-      continue;
+      return;
     }
     if (lastTap && TAP_SUITE.test(line)) {
       lastTap.suite = true;
-      continue;
+      return;
     }
     if (/^\s*# Subtest:/.test(line)) {
       lastTap = null;
-      continue;
+      return;
     }
     for (const f of LINE_FORMATS) {
       if (!(m = f.re.exec(line))) continue;
       const verdict = f.verdict ? m[f.verdict] : '';
-      if (f.skipped?.test(verdict)) continue lines;
+      if (f.skipped?.test(verdict)) return;
       const passed = f.verdict !== undefined && !f.failed?.test(verdict);
       found.push({ name: f.label ? f.label(m) : m[f.name], passed });
       if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
-      continue lines;
+      return;
     }
     if ((m = SPEC_SUITE.exec(line))) specSuites.add(m[1].replace(DURATION, ''));
-    else if (SPEC_FAILURES_HEADING.test(line) || ESLINT_SUMMARY.test(line)) continue;
+    else if (SPEC_FAILURES_HEADING.test(line) || ESLINT_SUMMARY.test(line)) return;
     else if ((m = PASS.exec(line))) {
-      if (VITEST_FILE.test(m[1])) continue;
+      if (VITEST_FILE.test(m[1])) return;
       found.push({ name: m[1], passed: true, suite: specSuites.has(m[1].replace(DURATION, '')) });
       listsPassed = true;
     } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false, suite: specSuites.has(m[1].replace(DURATION, '')) });
@@ -264,13 +292,16 @@ export function readTestCases(text: string): TestCases | undefined {
       } else if (m[2].endsWith(':')) titled({ n: m[1], parts: [m[2]] });
       else mochaTitle = { n: m[1], parts: [m[2]] };
     }
-  }
-  for (const [f, pkg] of goCases) f.name = goCaseName(pkg, f.name);
-  // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
-  // calc > multiplies`) counts once
-  const names = new Set(found.map((f) => f.name.replace(DURATION, '').trim()));
-  const named = (f: (typeof found)[number]) => VITEST_FILE_PREFIX.test(f.name) && names.has(f.name.replace(VITEST_FILE_PREFIX, ''));
-  for (const f of found) if (!f.suite && !named(f)) note(f.name, f.passed);
-  if (!order.length) return undefined;
-  return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed };
+  };
+  const result = (): TestCases | undefined => {
+    for (const [f, pkg] of goCases) f.name = goCaseName(pkg, f.name);
+    // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
+    // calc > multiplies`) counts once
+    const names = new Set(found.map((f) => f.name.replace(DURATION, '').trim()));
+    const named = (f: (typeof found)[number]) => VITEST_FILE_PREFIX.test(f.name) && names.has(f.name.replace(VITEST_FILE_PREFIX, ''));
+    for (const f of found) if (!f.suite && !named(f)) note(f.name, f.passed);
+    if (!order.length) return undefined;
+    return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
+  };
+  return { line: read, result };
 }

@@ -91,6 +91,8 @@ export interface CheckRun {
    * fail. Absent when it names passing ones too, or none.
    */
   onlyFailuresNamed?: boolean;
+  /** The output named more test cases than a run keeps (testCases.ts MAX_NAMED): `tests` lacks the later ones. */
+  testsIncomplete?: true;
   /**
    * A failed run whose output shows that code or a test did not build or load (testCases.ts buildFailed: Go's
    * `[build failed]`, cargo's `could not compile`, pytest's collection errors, a compilation error of Maven, Gradle
