@@ -10,7 +10,7 @@ import { runReported } from './run';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys, wasTrimmed } from './output';
-import { unbuiltGoPackages } from './testCases';
+import { unbuiltGoPackages } from './buildFailures';
 
 /** Failing test cases a fix request names per group (already failing, new). */
 const NAMED = 10;

@@ -6,7 +6,8 @@
 // running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
-import { buildFailed, testCaseReader } from './testCases';
+import { testCaseReader } from './testCases';
+import { buildFailed } from './buildFailures';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';

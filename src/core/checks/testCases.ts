@@ -115,50 +115,6 @@ export function passedTestFiles(output: string): Set<string> {
   return out;
 }
 
-/** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
-const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
-
-/** The Go packages a `go test` run could not build (GO_UNBUILT), by import path. */
-export function unbuiltGoPackages(output: string): Set<string> {
-  return new Set([...output.matchAll(new RegExp(GO_UNBUILT.source, 'gm'))].map((m) => m[1]));
-}
-
-/**
- * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
- * failed]`, cargo's `error: could not compile`, pytest's collection errors, unittest's `Failed to import test module`,
- * Maven's `COMPILATION ERROR`, Gradle's failed compile task, .NET's `error CS…` with `Build FAILED` (a list: each found
- * anywhere — one pattern spanning both, `[\s\S]*` between them, took time quadratic in the output from every `error
- * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, and a Node
- * module that cannot be found.
- */
-const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
-  GO_UNBUILT,
-  /^error: could not compile `/m,
-  /^_+ ERROR collecting |\b[1-9]\d* errors? during collection\b|^ImportError: Failed to import test module/m,
-  /\bCOMPILATION ERROR\b/,
-  /^> Task :\S*compile\w*(?:Java|Kotlin|Groovy|Scala) FAILED$/m,
-  [/\berror CS\d{4}:/, /\bBuild FAILED\b/],
-  /\bTest suite failed to run\b/,
-  /\bFailed to (?:load url|resolve import)\b/,
-  /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
-];
-
-/** Whether a run's output shows code or a test did not build or load (BUILD_FAILURES). */
-export function buildFailed(output: string): boolean {
-  return BUILD_FAILURES.some((r) => (r instanceof RegExp ? r.test(output) : r.every((p) => p.test(output))));
-}
-
-/**
- * The folder of the Go package a `go test` run could not build (`FAIL example.com/calc [build failed]`, the compiler
- * naming `calc/sq_test.go:6:5`): none of the package's tests ran, whichever of its files the error names.
- */
-export function unbuiltGoFolders(output: string): Set<string> {
-  const out = new Set<string>();
-  if (!GO_UNBUILT.test(output)) return out;
-  for (const m of output.matchAll(/^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /gm)) out.add(m[1].replace(/\/$/, ''));
-  return out;
-}
-
 export interface TestCases {
   cases: TestCaseResult[];
   /** Whether the output names passing cases too (else a case it does not name did not fail). */

@@ -4,7 +4,8 @@
 // tests ask. Plain Node; the rules are ./tsr.ts's header's.
 import * as path from 'path';
 import type { CheckRun } from '../checks/types';
-import { passedTestFiles, testsRan, unbuiltGoFolders } from '../checks/testCases';
+import { passedTestFiles, testsRan } from '../checks/testCases';
+import { unbuiltGoFolders } from '../checks/buildFailures';
 import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { escapeRegExp } from '../text/regexp';
