@@ -168,12 +168,13 @@ describe('checks: test cases with awkward names', () => {
 });
 
 describe('checks: a megabyte of output read in linear time', () => {
-  /** `f(text)`, which must take well under the seconds a pattern retried from every character of a run took. */
+  /**
+   * `f(text)` on a megabyte: a pattern retried from every character of a run takes minutes there (the suite's timeout
+   * fails it), a linear one milliseconds. No time is asserted here: the figures are the benchmark's business.
+   */
   const timed = <T>(what: string, f: () => T): T => {
-    const t = Date.now();
-    const out = f();
-    assert.ok(Date.now() - t < 2000, `${what} took ${Date.now() - t} ms`);
-    return out;
+    void what;
+    return f();
   };
   const MB = 1_000_000;
 
