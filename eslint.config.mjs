@@ -8,8 +8,13 @@
 //  - The webview app (media/) runs in a browser: no `vscode`, no Node built-ins, no SDK.
 //  - One file watcher per workspace folder: vscode's createFileSystemWatcher only in src/workspace/fileWatcher.ts.
 //  - Notifications through src/notify.ts only: its show* functions keep model text from planting links in a message.
+//  - No regular expression that backtracks or moves super-linearly (eslint-plugin-regexp): model replies, workspace
+//    files, check output and cape/ markdown are untrusted and read on the extension host's thread, where a pattern
+//    quadratic in a run of blanks froze VS Code for minutes. A pattern whose input is bounded says so in a disable
+//    comment naming the bound.
 // Style is left to the compiler (strict tsconfig); only rules that protect the structure are on.
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 const SDK = ['@anthropic-ai/sdk', '@anthropic-ai/sdk/*'];
 const sdkRule = {
@@ -63,6 +68,11 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     // Two correctness rules the code already documents exceptions to with disable comments.
     rules: { 'no-control-regex': 'error', '@typescript-eslint/no-require-imports': 'error' },
+  },
+  {
+    files: ['src/core/checks/**/*.ts'],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
   {
     files: ['src/**/*.ts', 'bench/**/*.ts'],

@@ -152,14 +152,17 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
 }
 
 /** tsc: `src/a.ts(12,5): error TS2322: …` */
+// eslint-disable-next-line regexp/no-super-linear-backtracking -- problemKeys reads a run's output for the model, cut to DEFAULT_OUTPUT_FOR_MODEL (6,000) characters
 const TSC_PROBLEM = /^(.+?)\(\d+,\d+\):\s*(.+)$/;
 /**
  * `src/a.ts:12:5: message` / `src/a.ts:12: message` (gcc style; ESLint's unix and compact formats, many linters). The
  * file starts where a run of path characters starts (the lookbehind, as in LOCATION).
  */
+// eslint-disable-next-line regexp/no-super-linear-backtracking -- as TSC_PROBLEM: 6,000 characters at most
 const COLON_PROBLEM = /^(.*?(?<![\w@.\\/-])[\w@.\\/-]+\.[A-Za-z]\w{0,9}):\d+(?::\d+)?:?\s+(.+)$/;
 /** ESLint's stylish format: the file alone on a line, then `  12:5  error  message  rule` lines. */
 const STYLISH_FILE = /^(?:\.\/)?[\w@.\\/-]+\.[A-Za-z]\w{0,9}$/;
+// eslint-disable-next-line regexp/no-super-linear-backtracking -- as TSC_PROBLEM: 6,000 characters at most
 const STYLISH_PROBLEM = /^\s+\d+:\d+\s+(error|warning)\s+(.+)$/;
 
 /** rustc and clippy: `error[E0308]: mismatched types`, then `  --> src/lib.rs:14:36` on a following line. */

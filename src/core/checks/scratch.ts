@@ -88,6 +88,7 @@ export function finderRoots(source: string): string[] {
   const mapping = /^MAPPING\s*(?::[^=\n]*)?=\s*\{(.*)\}\s*$/m.exec(source);
   if (!mapping) return [];
   const roots: string[] = [];
+  // eslint-disable-next-line regexp/no-super-linear-move -- one line of setuptools' generated finder module, a few packages long
   for (const m of mapping[1].matchAll(/(['"])(.*?)\1\s*:\s*(['"])(.*?)\3/g)) {
     let dir = m[4].replace(/\\\\/g, '\\'); // the repr of a Windows path doubles its backslashes
     for (let i = 0; i < m[2].split('.').length; i++) dir = path.dirname(dir);

@@ -27,6 +27,7 @@ export const SKIPPED: ReadonlySet<string> = new Set([...VERSION_CONTROL, '__pyca
 
 /** What a copy of the workspace leaves out (copyTree's `skip`): SKIPPED at any depth, and the cape folder at its place. */
 export function workspaceSkip(capeFolder: string): (rel: string, name: string) => boolean {
+  // eslint-disable-next-line regexp/no-super-linear-move -- the cape folder's setting, a short relative path
   const cape = capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
   return (rel, name) => SKIPPED.has(name) || rel === cape;
 }

@@ -57,6 +57,7 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   { re: /^(\S+?\.py::\S.*?) (PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\b/, name: 1, verdict: 2, failed: /^(FAILED|ERROR)$/, skipped: /^(SKIPPED|XFAIL)$/, listsPassed: true },
   // pytest's short summary: `FAILED tests/test_calc.py::test_mul - assert 5 == 6`, `ERROR tests/test_x.py - ImportError`;
   // a parametrized id may hold spaces, `::` and ` - ` (`test_words[x - y]`): it ends at the first `]` the message follows
+  // eslint-disable-next-line regexp/no-super-linear-backtracking -- a line of output, cut to 2,000 characters (testCases.ts cutLine) before it is read
   { re: /^(?:FAILED|ERROR) (\S+?\.py(?:::[^\s[]+)*(?:\[.*?\])?)(?: - .*)?$/, name: 1, listsPassed: false },
   // unittest -v: `test_bad (tests.test_u.TestU.test_bad) ... FAIL`; a subTest's line is indented and adds its
   // parameters, `  test_loop (tests.t.T.test_loop) (obj=1) ... FAIL`: it counts for its test
