@@ -4,6 +4,7 @@ import * as assert from 'assert';
 import { closesFence, fenceOpening, fenceTracker, headingOf, listItems } from '../../src/core/text/markdown';
 import { splitSections } from '../../src/core/session/packing';
 import { parseKpt } from '../../src/core/kpt';
+import { scanFile } from '../../src/core/workspace/symbols';
 
 const TRICKY = [
   '# Top',
@@ -44,6 +45,21 @@ describe('text: markdown line rules', () => {
     assert.deepStrictEqual(headingOf('#'), { level: 1, title: '' });
     assert.deepStrictEqual(headingOf('# #'), { level: 1, title: '' });
     assert.strictEqual(headingOf('####### seven'), null);
+    assert.deepStrictEqual(headingOf('# # #'), { level: 1, title: '' }, 'a title of #s before a closing run');
+    assert.deepStrictEqual(headingOf('## a ## ##\t'), { level: 2, title: 'a ##' }, 'only the last run closes');
+    assert.deepStrictEqual(headingOf('#\tTabbed\t#'), { level: 1, title: 'Tabbed' });
+    assert.strictEqual(headingOf('# a\rb'), null, 'a line break inside a title: no heading');
+    assert.deepStrictEqual(headingOf('# a\r'), { level: 1, title: 'a' });
+  });
+
+  it('reads a heading with a long run of spaces inside in one pass (a README or kpt_merged.md is untrusted)', () => {
+    // the heading regexp once tried every split of the run between the title and the white space around it:
+    // quadratic, 26 s at this size
+    const line = `# a${' '.repeat(100_000)}b`;
+    assert.deepStrictEqual(headingOf(line), { level: 1, title: `a${' '.repeat(100_000)}b` });
+    assert.deepStrictEqual(headingOf(`## a${' '.repeat(100_000)}##`), { level: 2, title: 'a' });
+    assert.deepStrictEqual(scanFile('README.md', `${line}\n## Usage\n`).symbols, ['Usage'], 'a title over 80 chars names nothing');
+    assert.deepStrictEqual(parseKpt(`## Keep\n- [t1] kept\n${line}\n`).map((i) => i.text), ['kept']);
   });
 
   it('tells the lines outside fenced code', () => {

@@ -4,8 +4,10 @@
 // code is code for every reader alike. And a list written as one text read as its items (listItems).
 
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
-// a closing run of `#` counts only after a space (`## Using C#` is titled `Using C#`)
-const HEADING_RE = /^\s{0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/;
+// an ATX heading's opening run; the title after it is cut by code (headingOf), not by a regexp around `.*?`, whose
+// white space on both sides made a long run of spaces quadratic
+const HEADING_OPEN = /^\s{0,3}(#{1,6})(?=\s|$)/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /** The fence a line opens (its run of backticks or tildes), or null. */
 export function fenceOpening(line: string): string | null {
@@ -18,11 +20,20 @@ export function closesFence(line: string, opening: string): boolean {
   return !!f && f[0] === opening[0] && f.length >= opening.length && line.trim() === f;
 }
 
-/** An ATX heading's level and title (trimmed, closing `#`s dropped; may be empty), or null. */
+/**
+ * An ATX heading's level and title (trimmed, closing `#`s dropped; may be empty), or null. A closing run of `#`
+ * counts only after white space (`## Using C#` is titled `Using C#`); a title of only `#`s is the closing run of an
+ * empty heading (`### ###`). Linear in the line.
+ */
 export function headingOf(line: string): { level: number; title: string } | null {
-  const h = HEADING_RE.exec(line);
-  // a title of only `#`s is the closing run of an empty heading (`### ###`)
-  return h ? { level: h[1].length, title: (h[2] ?? '').replace(/^#+$/, '') } : null;
+  const h = HEADING_OPEN.exec(line);
+  if (!h) return null;
+  let title = line.slice(h[0].length).trim();
+  let end = title.length;
+  while (end > 0 && title.charCodeAt(end - 1) === 35) end--;
+  if (end > 0 && end < title.length && title.slice(end - 1, end).trim() === '') title = title.slice(0, end).trimEnd();
+  // a title runs to the line's end: a line break inside it (a lone `\r`) makes the line no heading
+  return LINE_BREAK.test(title) ? null : { level: h[1].length, title: title.replace(/^#+$/, '') };
 }
 
 /**
