@@ -38,6 +38,14 @@ describe('placeholder items ("なし", "None", "N/A") are no items', () => {
     }
   });
 
+  it('reads an item with a long run of stops or brackets in one pass (model replies are untrusted)', () => {
+    // the final stops were cut by /[.。!！]+$/, tried from each start of the run: quadratic, 8 s at this size
+    assert.ok(!isPlaceholderItem(`a${'.'.repeat(100_000)} b`));
+    assert.ok(isPlaceholderItem(`none${'.'.repeat(100_000)}`));
+    assert.ok(isPlaceholderItem(`${'( '.repeat(50_000)}なし${' )'.repeat(50_000)}`));
+    assert.ok(!isPlaceholderItem(`${'('.repeat(50_000)}なし${')'.repeat(49_999)}.`), 'a stop after the brackets: not unwrapped');
+  });
+
   it('(a) a DoR check asking "なし" does not pause the session', () => {
     assert.deepStrictEqual((opening({ concerns: ['c'], questions: ['なし'] }).output as { dor_check: object }).dor_check, { passed: false, concerns: ['c'] });
     const state = { status: 'running' } as unknown as SessionState;

@@ -27,16 +27,27 @@ const PHRASES = [
 ];
 const PLACEHOLDER = new RegExp(`^(?:${PHRASES.map((p) => `(?:${p})`).join('|')})$`, 'u');
 
-/** Brackets around the whole item: `（なし）`, `[none]`, `「特になし」` (after NFKC: `(なし)`). */
-const WRAPPED = /^[([「『【]\s*(.*?)\s*[)\]」』】]$/u;
+/** Brackets around the whole item: `（なし）`, `[none]`, `「特になし」` (after NFKC: `(なし)`), and its final stops. */
+const OPENERS = '([「『【';
+const CLOSERS = ')]」』】';
+const STOPS = '.。!！';
 
 /**
  * True when the item only says there is nothing ("なし", "特になし", "None", "N/A", "-", "none.", "（なし）",
  * "該当なし", "No open questions"): the whole trimmed item, NFKC, case aside, brackets and a final stop aside.
+ * Brackets and stops are cut by index, in one pass: a regexp for them tried each start of a long run of `.`.
  */
 export function isPlaceholderItem(item: string): boolean {
-  let s = item.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
-  for (let m = WRAPPED.exec(s); m; m = WRAPPED.exec(s)) s = m[1];
-  s = s.replace(/[.。!！]+$/u, '').trim();
-  return s !== '' && PLACEHOLDER.test(s);
+  const s = item.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
+  let from = 0;
+  let to = s.length;
+  while (to - from >= 2 && OPENERS.includes(s[from]) && CLOSERS.includes(s[to - 1])) {
+    from++;
+    to--;
+    while (from < to && s[from] === ' ') from++;
+    while (to > from && s[to - 1] === ' ') to--;
+  }
+  while (to > from && STOPS.includes(s[to - 1])) to--;
+  const said = s.slice(from, to).trim();
+  return said !== '' && PLACEHOLDER.test(said);
 }
