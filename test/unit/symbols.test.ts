@@ -1,7 +1,7 @@
 // Top-level symbols of tricky declarations (core/workspace/symbols.ts): what a map line names, and what the ranking
 // counts as a symbol hit, must be the names the file declares — never a keyword, never nothing for a plain declaration.
 import * as assert from 'assert';
-import { scanFile } from '../../src/core/workspace/symbols';
+import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { declaredName } from '../../src/core/workspace/excerptLines';
 
 describe('symbol extraction: tricky declarations', () => {
@@ -147,5 +147,40 @@ describe("Python imports (symbolsOther.ts pythonImports; resolved by importGraph
       'py:app/db',
     ]);
     assert.deepStrictEqual(scanFile('src/app/a.ts', 'from . import x\n').imports, [], 'not Python');
+  });
+});
+
+describe('symbol extraction: a long run of spaces or keywords on a line', () => {
+  // a workspace file (up to 1 MB) is untrusted: a long run of spaces or of keywords on one line once made a regexp
+  // try every split of it (8–73 s at these sizes); each answer below comes in one pass
+  const SPACES = ' '.repeat(100_000);
+
+  it('reads a class or object member line with a long run of spaces inside', () => {
+    assert.deepStrictEqual(scanMembers('a.ts', `class A {\n  a${SPACES}x\n  b${SPACES}?: string;\n}\n`), ['b']);
+    assert.deepStrictEqual(scanMembers('a.ts', `class A {\n  readonly${SPACES}x\n  static${SPACES}*gen() {}\n}\n`), ['gen']);
+    assert.deepStrictEqual(scanMembers('a.ts', `const a = {\n  get${SPACES}!\n  async${SPACES}load() {},\n}\n`), ['load']);
+  });
+
+  it('reads an object literal opening with a long run of spaces inside', () => {
+    assert.deepStrictEqual(scanMembers('a.ts', `const a:${SPACES}x {\n  b: 1\n}\n`), []);
+    assert.deepStrictEqual(scanMembers('a.ts', `const a${SPACES}: T${SPACES}= {\n  b: 1\n}\n`), ['b']);
+  });
+
+  it('reads an export line with a long run of spaces inside', () => {
+    assert.deepStrictEqual(scanFile('a.ts', `export {a${SPACES}!}\nexport { b${SPACES}as${SPACES}c }\n`).symbols, ['c']);
+    assert.deepStrictEqual(scanFile('a.ts', `export default a${SPACES}x\nexport default b${SPACES};${SPACES}\n`).symbols, ['b']);
+    assert.deepStrictEqual(scanFile('a.js', `module.exports = {${SPACES}a${SPACES}as b }\n`).symbols, ['b']);
+  });
+
+  it('reads the imports of a 1 MB line of `import` keywords', () => {
+    const keywords = 'import '.repeat(150_000);
+    assert.deepStrictEqual(scanFile('a.ts', `${keywords}\n`).imports, []);
+    assert.deepStrictEqual(scanFile('a.ts', `${keywords}from${SPACES}'./x'; import '${'y'.repeat(100_000)}\n`).imports, ['./x']);
+    assert.deepStrictEqual(scanFile('a.ts', `${keywords}from './x' export * from "./y" ${'require('.repeat(100_000)}'./z')\n`).imports, ['./x', './y', './z']);
+  });
+
+  it('reads Python imports with a long run of spaces inside', () => {
+    assert.deepStrictEqual(scanFile('a.py', `from${SPACES}x\nfrom .${SPACES}import${SPACES}a${SPACES}as${SPACES}b\n`).imports, ['py:./a']);
+    assert.deepStrictEqual(scanFile('a.py', `import a${SPACES}as${SPACES}b, c\n`).imports, ['py:a', 'py:c']);
   });
 });

@@ -12,6 +12,8 @@
 // those of a block namespace, and Go's and Rust's public constants; Python's imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
+import { oneLine } from '../text/cut';
+import { importSpecifiers } from './importSpecs';
 import { GO_FILE, STYLE_EXT } from './fileKinds';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 
@@ -32,22 +34,22 @@ const EXPORT_DECL =
 const TOP_DECL =
   /^(?:declare\s+(?:const\s+enum|const|let|var)\s+|(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|module)\s+))(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
 const EXPORT_LIST = /^export\s+(?:type\s+)?\{([^}]*)\}/;
-const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$/;
+const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*(?:;\s*)?$/;
 const CJS_EXPORT = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
 const CJS_OBJECT = /^module\.exports\s*=\s*\{([^}]*)\}?/;
-const IMPORT_SPEC = /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w$.])import\s*['"]([^'"]+)['"]|(?:^|[^\w$.])(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"\r\n]+)['"]/g;
 /** A line that opens a class body (at any depth): `class X extends Y {`, `export default class {`, `const X = class {`. */
 const CLASS_OPEN =
   /^(?:(?:export|default|declare|abstract)\s+)*(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*|module\.exports\s*=\s*)?class\b[^{;]*\{\s*$/;
 /** A top-level line that opens an object literal: `const api = {`, `module.exports = {`, `export default {`. */
 const OBJECT_OPEN =
-  /^(?:(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*(?:\s*:[^=]+)?\s*=|module\.exports\s*=|export\s+default|(?:module\.)?exports\.[A-Za-z_$][\w$]*\s*=)\s*(?:Object\.freeze\(\s*)?\{\s*$/;
+  /^(?:(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*(?::[^=]+)?=|module\.exports\s*=|export\s+default|(?:module\.)?exports\.[A-Za-z_$][\w$]*\s*=)\s*(?:Object\.freeze\(\s*)?\{\s*$/;
 /** A class member's line: methods, accessors, fields (`static async *name<T>(`, `#count = 0`, `name?: string;`). */
 const CLASS_MEMBER =
-  /^(?:(?:public|private|protected|static|readonly|override|abstract|declare|async|accessor|get|set)\s+)*\*?\s*(#?[A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>\s*)?[(=:;]/;
+  /^(?:(?:(?:public|private|protected|static|readonly|override|abstract|declare|async|accessor|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(#?[A-Za-z_$][\w$]*)\s*(?:[?!]\s*)?(?:<[^>]*>\s*)?[(=:;]/;
 /** An object literal's member line: `name(…) {`, `async name(`, `get name()`, `name: …`, `name,` (shorthand). */
-const OBJECT_MEMBER = /^(?:(?:async|get|set)\s+)*\*?\s*(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
+const OBJECT_MEMBER =
+  /^(?:(?:(?:async|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
 
 /** Markdown headings down to this level name a document's parts in the map. */
 const MD_HEADING_LEVELS = 3;
@@ -63,7 +65,7 @@ for (const c of 'acdefimnt') DECL_START[c.charCodeAt(0)] = 1;
 function names(list: string): string[] {
   return list
     .split(',')
-    .map((s) => s.trim().split(/\s+as\s+/).pop()!.replace(/^type\s+/, '').trim())
+    .map((s) => oneLine(s).split(' as ').pop()!.replace(/^type\s+/, '').trim())
     .filter((s) => /^[A-Za-z_$][\w$]*$/.test(s) && s !== 'default');
 }
 
@@ -238,7 +240,7 @@ function scanJs(text: string, decls: Declarations | null, members: string[] | nu
       else if ((m = CJS_EXPORT.exec(line))) exported.push(m[1]);
       else if ((m = CJS_OBJECT.exec(line))) exported.push(...names(m[1].replace(/:[^,]*/g, '')));
       else if ((m = TOP_DECL.exec(line))) local.push(m[1]);
-      if (importing) for (const im of line.matchAll(IMPORT_SPEC)) imports.push(im[1] ?? im[2] ?? im[3]);
+      if (importing) imports.push(...importSpecifiers(line));
     }
     pos = next;
   }

@@ -2,6 +2,8 @@
 // `def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, … behind their languages' modifiers), Go's
 // methods, a block namespace's types, and Go's and Rust's public constants. No parser: names, not structure.
 
+import { oneLine } from '../text/cut';
+
 /**
  * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
  * their second keyword; a Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`).
@@ -66,7 +68,9 @@ export function scanFallback(relPath: string, text: string, out: string[]): void
 export const PY_SPEC = 'py:';
 /** Names of one `from … import a, b` taken as possible submodules (`from . import views, models`). */
 const PY_NAMES = 24;
-const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/gm;
+// the module (dots, a name or both) starts right after the white space: no `from  import`, whose two runs of white
+// space split a long run every way
+const PY_FROM = /^[ \t]*from[ \t]+(?=[\w.])(\.*)(\w[\w.]*|)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#;]+)/gm;
 
 /**
@@ -91,7 +95,7 @@ export function pythonImports(text: string): string[] {
     const names = m[3]
       .replace(/[()\\]/g, ' ')
       .split(',')
-      .map((s) => s.trim().split(/\s+as\s+/)[0].trim())
+      .map((s) => oneLine(s).split(' as ')[0])
       .filter((s) => /^[A-Za-z_]\w*$/.test(s))
       .slice(0, PY_NAMES);
     const dir = base.endsWith('/') ? base : base + '/';
@@ -99,7 +103,7 @@ export function pythonImports(text: string): string[] {
   }
   for (const m of text.matchAll(PY_IMPORT)) {
     for (const part of m[1].replace(/\\/g, ' ').split(',')) {
-      const mod = part.trim().split(/\s+as\s+/)[0].trim();
+      const mod = oneLine(part).split(' as ')[0];
       if (/^[A-Za-z_][\w.]*$/.test(mod)) out.push(PY_SPEC + mod.split('.').join('/'));
     }
   }
