@@ -1,6 +1,9 @@
 // A file's lines as read_file numbers them and excerpts quote them: split at '\n' (a '\r' stays with its line, so a
 // CRLF file's lines keep their bytes), and a final newline ends the last line rather than starting an empty one.
 
+/** A character that ends a line for a regexp (what `.` does not match and `$` with the m flag stops at). */
+export const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
 /** The lines of `text`, 1-based line N at index N - 1. */
 export function fileLines(text: string): string[] {
   const lines = text.split('\n');

@@ -3,11 +3,12 @@
 // character, at least as long; an ATX heading is 1–6 `#`, a space and its title. One rule, so that a `#` line inside
 // code is code for every reader alike. And a list written as one text read as its items (listItems).
 
+import { LINE_BREAK } from './lines';
+
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
 // an ATX heading's opening run; the title after it is cut by code (headingOf), not by a regexp around `.*?`, whose
 // white space on both sides made a long run of spaces quadratic
 const HEADING_OPEN = /^\s{0,3}(#{1,6})(?=\s|$)/;
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /** The fence a line opens (its run of backticks or tildes), or null. */
 export function fenceOpening(line: string): string | null {

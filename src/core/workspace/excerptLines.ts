@@ -1,6 +1,7 @@
 // The lines of a file as the excerpts (excerpts.ts) read them: the name a line declares (declaredName) and how much
 // the work weighs it (declaredWeight), a line's indentation (a window widens up to its block's header) and the file's
 // leading imports (importHeader: an <edit> adding an import needs an import line to anchor its SEARCH).
+import { LINE_BREAK } from '../text/lines';
 import { wordTerms } from './tokens';
 import type { ExcerptRange } from './excerpts';
 
@@ -11,7 +12,10 @@ import type { ExcerptRange } from './excerpts';
 export function declaredName(line: string): string | null {
   const m = DECLARATION.exec(line);
   if (!m) return null;
-  const [, keywords, name, rest] = m;
+  const [, keywords, name] = m;
+  // the rest of the line, as `.*$` once took it (white space before it is the match's): no line break in it
+  const rest = line.slice(m[0].length);
+  if (LINE_BREAK.test(rest)) return null;
   if (CONTROL.has(name)) return null;
   if (keywords || /^=|^:\s*(function|\(|async)|=>/.test(rest)) return name;
   return /^\(.*\)\s*(:[^{]*)?\{\s*$/.test(rest) ? name : null;
@@ -20,7 +24,7 @@ export function declaredName(line: string): string | null {
 // (`export default class extends Vue {`)
 const CONTROL = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'return', 'do', 'else', 'try', 'elif', 'except', 'match', 'loop', 'foreach', 'extends', 'implements']);
 const DECLARATION =
-  /^\s*((?:(?:export|default|declare|abstract|async|static|public|private|protected|readonly|override|get|set|function\*?|const|let|var|class|interface|type|enum|def|fn|func|pub)\s+)*)[*#]?([A-Za-z_$][\w$]*)\s*(.*)$/;
+  /^\s*((?:(?:export|default|declare|abstract|async|static|public|private|protected|readonly|override|get|set|function\*?|const|let|var|class|interface|type|enum|def|fn|func|pub)\s+)*)[*#]?([A-Za-z_$][\w$]*)\s*/;
 
 /**
  * How much the query weighs a declared name: as the identifier when the work writes it whole (`storeOptionsAsProperties`),
@@ -45,10 +49,9 @@ export function indentOf(line: string): number {
 }
 
 /** A line that imports (JS/TS, Python, Rust, Go, C), or a line that may sit among the imports (blank, comment, pragma). */
-const IMPORT_LINE = /^\s*(?:import\b|export\s+(?:\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|(?:const|let|var)\s+[\w${},:\s]+=\s*require\(|from\s+\S+\s+import\b|(?:pub\s+)?use\s+[\w:{]|#include\b|require(?:_relative)?\s*\(?['"])/;
+const IMPORT_LINE = /^\s*(?:import\b|export\s+(?:\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|(?:const|let|var)\s[\w${},:\s]+=\s*require\(|from\s+\S+\s+import\b|(?:pub\s+)?use\s+[\w:{]|#include\b|require(?:_relative)?\s*\(?['"])/;
 const AMONG_IMPORTS = /^\s*(?:$|\/\/|\/\*|\*|#(?!include)|#!|['"]use strict['"]|package\s|\)|\}|[\w$]+,?\s*$|[\w$]+\s+as\s+[\w$]+,?\s*$)/;
-/** An import line that opens a bracket its next lines continue (`import (`, `from a import (`, `use a::{`, `import {`). */
-const OPENS_BLOCK = /[({]\s*(?:\/\/.*)?$/;
+const SPACE = /\s/;
 /** How far down the imports are looked for. */
 const HEADER_LINES = 80;
 
@@ -64,8 +67,25 @@ export function importHeader(lines: readonly string[]): ExcerptRange | null {
     } else if (IMPORT_LINE.test(lines[i])) {
       if (first < 0) first = i;
       last = i;
-      inBlock = OPENS_BLOCK.test(lines[i]);
+      inBlock = opensBlock(lines[i]);
     } else if (!AMONG_IMPORTS.test(lines[i])) break;
   }
   return last < 0 ? null : { start: first + 1, end: last + 1 };
+}
+
+/**
+ * True when an import line opens a bracket its next lines continue (`import (`, `from a import (`, `use a::{`,
+ * `import {`): a `(` or `{` last but for white space and a `//` comment (without a line break). In one pass, not as
+ * /[({]\s*(?:\/\/.*)?$/, which V8 tried from each bracket up to a `\r` (a CRLF file's lines end with one).
+ */
+function opensBlock(line: string): boolean {
+  const bracketEndsAt = (at: number): boolean => {
+    while (at > 0 && SPACE.test(line[at - 1])) at--;
+    return at > 0 && (line[at - 1] === '(' || line[at - 1] === '{');
+  };
+  if (bracketEndsAt(line.length)) return true;
+  let comment = line.length;
+  while (comment > 0 && !LINE_BREAK.test(line[comment - 1])) comment--;
+  for (let at = line.indexOf('//', comment); at >= 0; at = line.indexOf('//', at + 1)) if (bracketEndsAt(at)) return true;
+  return false;
 }
