@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import fsModule from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { splitIdentifier, terms } from '../../src/core/workspace/tokens';
+import { splitIdentifier, termSpellings, terms } from '../../src/core/workspace/tokens';
 import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { isTestFile, isUiFile, nameStem } from '../../src/core/workspace/fileKinds';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
@@ -98,6 +98,14 @@ describe('workspace tokens', () => {
     assert.deepStrictEqual(splitIdentifier('MAX_FILE_BYTES'), ['max', 'file', 'bytes']);
     assert.deepStrictEqual(splitIdentifier('parseHTTPHeaders2'), ['parse', 'http', 'headers', '2']);
     assert.deepStrictEqual(splitIdentifier('kebab-case-name'), ['kebab', 'case', 'name']);
+  });
+  it('splits a word with a long run of capitals or underscores in one pass (files and replies are untrusted)', () => {
+    // splitAny's /([A-Z]+)([A-Z][a-z])/g tried each start of a run of capitals (9 s at this size, for a word with a
+    // letter beyond ASCII), and termSpellings' /[_$]+$/ each start of a run of underscores
+    assert.deepStrictEqual(splitIdentifier(`éA${'B'.repeat(100_000)}Cd`), [`éa${'b'.repeat(100_000)}`, 'cd']);
+    assert.deepStrictEqual(terms(`é${'A'.repeat(100_000)}Bc`), ['bc'], 'a part over 40 letters is no term');
+    assert.deepStrictEqual([...termSpellings(`_save${'_'.repeat(100_000)}Theme$`)], [['save', 'save'], ['theme', 'theme']]);
+    assert.deepStrictEqual(splitIdentifier('ÉTATFinal'), ['état', 'final']);
   });
   it('stems and drops stop words so a request meets identifiers', () => {
     const t = terms('The user should be able to toggle themes; adding headers to requests');

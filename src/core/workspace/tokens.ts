@@ -25,7 +25,9 @@ export function splitIdentifier(id: string): string[] {
 function splitAny(id: string): string[] {
   return id
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    // the last capital of a run followed by a lower-case letter (`HTTPServer`): a lookahead, so that each capital
+    // is tried once, not from each start of a long run
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
@@ -128,7 +130,7 @@ export function terms(text: string): string[] {
  */
 export function termSpellings(text: string, into: Map<string, string> = new Map()): Map<string, string> {
   for (const word of text.split(NOT_WORD)) {
-    const raw = word.replace(/^[_$]+|[_$]+$/g, '');
+    const raw = withoutAffixes(word);
     if (!raw) continue;
     const parts = splitIdentifier(raw);
     for (const p of parts) {
@@ -144,18 +146,22 @@ export function termSpellings(text: string, into: Map<string, string> = new Map(
 /** The longest identifier (after trimming `_` and `$`) whose whole, lower-cased, is a term too. */
 export const WHOLE_MAX = 40;
 
+/** The word without leading and trailing `_` / `$` (by index: a regexp for it tried each start of a run). */
+function withoutAffixes(word: string): string {
+  let a = 0;
+  let b = word.length;
+  while (a < b && (word.charCodeAt(a) === 95 || word.charCodeAt(a) === 36)) a++;
+  while (b > a && (word.charCodeAt(b - 1) === 95 || word.charCodeAt(b - 1) === 36)) b--;
+  return a > 0 || b < word.length ? word.slice(a, b) : word;
+}
+
 /**
  * terms() of one word (a run of letters, digits, `_` and `$`, as terms() splits a text), appended to `out`: the
  * index calls it for each distinct word it meets, without terms()'s split.
  */
 export function wordTerms(word: string, out: string[] = []): string[] {
-  // the word without leading and trailing `_` / `$`
-  let a = 0;
-  let b = word.length;
-  while (a < b && (word.charCodeAt(a) === 95 || word.charCodeAt(a) === 36)) a++;
-  while (b > a && (word.charCodeAt(b - 1) === 95 || word.charCodeAt(b - 1) === 36)) b--;
-  if (a === b) return out;
-  const raw = a > 0 || b < word.length ? word.slice(a, b) : word;
+  const raw = withoutAffixes(word);
+  if (!raw) return out;
   const parts = splitIdentifier(raw);
   for (const p of parts) {
     const t = normalizeTerm(p);
