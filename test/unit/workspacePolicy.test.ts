@@ -162,6 +162,18 @@ describe('workspace policy', () => {
     }
   });
 
+  it('a .gitignore rule of many `**` segments is dropped (or its runs of them made one), not matched for seconds', () => {
+    // `ignore` makes each `**` a nested `(?:\/[^\/]+)*`: 12 of them took 6 s for each path 32 folders deep
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-policy-globstars-'));
+    write(base, '.gitignore', `${'a/**/'.repeat(12)}x\n${'a/**/'.repeat(2)}b/**/**/**/**/**/c\n*.log\n`);
+    const deep = `${'a/'.repeat(32)}file.txt`;
+    for (const f of [deep, 'a/q/a/b/r/s/c', 'a/a/b/c.ts', 'debug.log']) write(base, f, 'x');
+    const p = new WorkspacePolicy(base);
+    assert.ok(p.check(deep).ok, JSON.stringify(p.check(deep)));
+    assert.ok(p.check('a/a/b/c.ts').ok);
+    for (const rel of ['a/q/a/b/r/s/c', 'debug.log']) assert.ok(!p.check(rel).ok, rel);
+  });
+
   it('re-reads a .gitignore after forget()', () => {
     const p = new WorkspacePolicy(root);
     assert.ok(p.check('src/app.ts').ok);
