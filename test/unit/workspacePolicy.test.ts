@@ -87,6 +87,8 @@ describe('workspace policy', () => {
     assert.strictEqual(policy.skipDir('src'), null);
     const custom = new WorkspacePolicy(root, { capeFolder: 'team' });
     assert.ok(custom.check('cape/1_product/1_mvv.md').ok, 'another cape folder leaves cape/ readable');
+    const folders = ['./team/', '/team//', '.\\team\\', '/', './', `team${'/'.repeat(100_000)}x/`].map((f) => new WorkspacePolicy(root, { capeFolder: f }).capeFolder);
+    assert.deepStrictEqual(folders, ['team', 'team', 'team', 'cape', 'cape', `team${'/'.repeat(100_000)}x`], 'the setting without its slashes');
   });
 
   it('follows .gitignore like git: directories, globs, negation, anchoring, nested files overriding', () => {

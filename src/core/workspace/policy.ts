@@ -115,7 +115,12 @@ export class WorkspacePolicy {
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
-    this.capeFolder = (opts.capeFolder ?? DEFAULT_CAPE_FOLDER).replace(/\\/g, '/').replace(/^\.?\/+|\/+$/g, '') || DEFAULT_CAPE_FOLDER;
+    // without a leading `./` or `/` and trailing `/`s (cut by index: /\/+$/ is tried from each `/` of a run)
+    let cape = (opts.capeFolder ?? DEFAULT_CAPE_FOLDER).replace(/\\/g, '/').replace(/^\.?\/+/, '');
+    let end = cape.length;
+    while (end > 0 && cape[end - 1] === '/') end--;
+    cape = cape.slice(0, end);
+    this.capeFolder = cape || DEFAULT_CAPE_FOLDER;
     this.maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
     this.ignores = new GitignoreRules(this.root);
   }
