@@ -70,7 +70,7 @@ export default tseslint.config(
     rules: { 'no-control-regex': 'error', '@typescript-eslint/no-require-imports': 'error' },
   },
   {
-    files: ['src/core/checks/**/*.ts'],
+    files: ['src/core/checks/**/*.ts', 'src/core/workspace/**/*.ts', 'src/core/text/**/*.ts'],
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
