@@ -185,6 +185,8 @@ describe('excerpts of a large file', () => {
       ['  } else {', null],
     ];
     for (const [line, name] of cases) assert.strictEqual(declaredName(line), name, line);
+    // a CRLF file's lines keep their `\r` when split on `\n`: the same declarations
+    for (const [line, name] of cases) assert.strictEqual(declaredName(line + '\r'), name, `${line} + CR`);
   });
 
   it('gives nothing when no line holds a word of the work, or there is no room; ignores minified lines', () => {

@@ -10,6 +10,8 @@ import type { ExcerptRange } from './excerpts';
  * or a method (`save(value) {`, `async save(value) {` — a call statement does not end with `{`). null for other lines.
  */
 export function declaredName(line: string): string | null {
+  // a CRLF file's line, split on `\n`, ends in its `\r`
+  if (line.endsWith('\r')) line = line.slice(0, -1);
   const m = DECLARATION.exec(line);
   if (!m) return null;
   const [, keywords, name] = m;
