@@ -16,14 +16,14 @@ import type { Hunk, ProposedFile } from '../model/types';
 import { copyTooLarge, createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound, type NotWritten } from './types';
-import { lineWithin } from '../text';
-import { passedTestFiles } from './testCases';
-import { casesOfTest } from './testNames';
 import { runFailFirst } from './failFirst';
-import { Baseline, baselineLines, failsAsBefore } from './baseline';
+import { Baseline, failsAsBefore } from './baseline';
 import { detectFormatter, formatProposed, unformattedModified } from './format';
 import { notCopied } from './copyLimit';
-import { checksFinished, notWrittenLine, runStatusWord } from './verdict';
+import { checksFinished, notWrittenLine } from './verdict';
+import { fixRequest, type NamedTestRef } from './fixRequest';
+
+export { fixRequest, type NamedTestRef } from './fixRequest';
 
 export interface CheckLoopOptions extends ChecksConfig {
   workspace: string;
@@ -41,84 +41,10 @@ export interface CheckLoopOptions extends ChecksConfig {
   onWarning?: (message: string) => void;
 }
 
-/** A test DevA named: its name, and the file it is in when known (a runner may report the file passed as a whole). */
-export type NamedTestRef = string | { name: string; file?: string };
-
 export class CheckCancelled extends Error {
   constructor() {
     super('Session cancelled while the checks were running.');
   }
-}
-
-/** Failing test cases a fix request names before the output. */
-const FIX_FAILING_TESTS = 10;
-
-/**
- * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): how many
- * passed and failed, and which failed — so DevA can tell whether its own tests are among them.
- */
-function testCasesLine(r: CheckRun, named: readonly NamedTestRef[]): string[] {
-  if (!r.tests?.length) return [];
-  const failed = r.tests.filter((t) => !t.passed);
-  // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
-  const counts = r.onlyFailuresNamed
-    ? `Test cases the runner reported: ${failed.length} failed (it names only failing ones)`
-    : `Test cases the runner reported: ${r.tests.length - failed.length} passed, ${failed.length} failed`;
-  const out = [];
-  if (!failed.length) out.push(`${counts}${r.status === 'timeout' ? ' (the run did not finish: a test that never ends, or a slow suite)' : ''}.`);
-  else {
-    out.push(`${counts}:`, ...failed.slice(0, FIX_FAILING_TESTS).map((t) => `- ${lineWithin(t.name, 160)}`));
-    if (failed.length > FIX_FAILING_TESTS) out.push(`- and ${failed.length - FIX_FAILING_TESTS} more`);
-  }
-  if (named.length) {
-    let passed = 0;
-    let failedNamed = 0;
-    const passedFiles = passedTestFiles(r.output);
-    for (const n of named) {
-      const [name, file] = typeof n === 'string' ? [n, undefined] : [n.name, n.file?.replace(/^\.\//, '')];
-      const cases = casesOfTest(r.tests, name);
-      if (cases.some((t) => !t.passed)) failedNamed++;
-      // its file reported passed as a whole (vitest's `✓ file (3 tests)`, jest's `PASS file`) names none of its cases
-      else if (cases.length || r.onlyFailuresNamed || (file && passedFiles.has(file))) passed++;
-    }
-    const missing = named.length - passed - failedNamed;
-    const ok = r.onlyFailuresNamed ? 'did not fail' : 'passed';
-    out.push(`Of the ${named.length} test(s) you named in criteria_tests: ${passed} ${ok}, ${failedNamed} failed${missing ? `, ${missing} not in the output` : ''}.`);
-  }
-  return out;
-}
-
-/**
- * The user message of a fix round: each failing command with its exit code, what the runner reported of its test
- * cases (and of the tests DevA named), and its trimmed output.
- */
-export function fixRequest(
-  failing: CheckRun[],
-  round: number,
-  max: number,
-  problems: string[] = [],
-  named: readonly NamedTestRef[] = [],
-  unchanged: (r: CheckRun) => CheckRun | undefined = () => undefined,
-  formatted?: { by: string; files: string[] },
-): string {
-  const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
-  for (const r of failing) {
-    const how = r.status !== 'failed' ? runStatusWord(r.status) : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
-    lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), ...baselineLines(r, unchanged(r)), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
-  }
-  if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
-  if (formatted?.files.length) {
-    lines.push(
-      `The project's formatter (${formatted.by}) laid out ${formatted.files.join(', ')} before the checks ran, as the user will see them; a SEARCH may quote your own version or the formatted one.`,
-      '',
-    );
-  }
-  lines.push(
-    'Fix the cause in your proposed files. Reply with the changed files only, no JSON: <edit path="…"> hunks whose',
-    'SEARCH matches your proposed version of the file, or a whole <file path="…">. A file you do not send stays as',
-    'proposed. If the failure is not caused by your files, reply with no blocks and one line saying why.',
-  );
-  return lines.join('\n');
 }
 
 /**
