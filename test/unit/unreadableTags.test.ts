@@ -107,4 +107,18 @@ describe('reply parser: block tags it cannot read are errors that say what to wr
     const edit = ok(reply('<edit path="docs/format.md">\n<<<<<<< SEARCH\nold\n=======\n</file>\n<file path=a.ts>\n>>>>>>> REPLACE\n</edit>'));
     assert.deepStrictEqual(edit.edits[0].hunks[0].replace, ['</file>', '<file path=a.ts>']);
   });
+
+  it('a long run of spaces or tabs on a line is read once: the reply parses, and a tag after it is still found (audit: 200 KB of spaces took 26 s)', () => {
+    assert.ok(ok(reply(' '.repeat(200_000) + 'x\n')));
+    assert.ok(ok(reply('\t'.repeat(200_000) + 'x\n')));
+    assert.ok(ok(' \t'.repeat(100_000) + 'x\n' + reply('<summary>s</summary>')));
+    assert.ok(ok(reply('<file '.repeat(30_000) + 'x\n')));
+    const after = fail(reply(' \t'.repeat(100_000) + 'Here: <File path="a.ts">\r\nx\r\n</file>\r\n'));
+    assert.match(after, new RegExp(`^the <File path="a\\.ts"> tag on line ${FIRST} was not read as a block: the tag name must be lower case`));
+    const indented = fail(reply(' '.repeat(100_000) + '<file path=b.ts>\ny\n</file>\n'));
+    assert.match(indented, /^the <file path=b\.ts> tag on line \d+ was not read as a block: its path is not in quotes; write <file path="b\.ts">/);
+    // blocks read from mid-line (a fix round's text after an envelope): the line the scan starts in is not searched
+    const mid = extractFiles('ok <File path="a.ts">\n<file path="b.ts">\ny\n</file>\n', 3);
+    assert.ok(mid.ok, JSON.stringify(mid));
+  });
 });

@@ -24,10 +24,13 @@ export interface ReadBlock {
 }
 
 /**
- * A line that ends with one opening <file>/<edit> tag (any case, any attributes, spaces around it): the whole line
- * (no `before`), or after text (`before`, a block begun mid-line).
+ * Where an opening <file>/<edit> tag (any case) may begin: found in one linear pass, each then tested where it stands
+ * with TAG_ENDS_LINE (one regex from the line start through the tag would retry the line's text from every split).
  */
-const ODD_OPEN = /^([ \t]*)([^\r\n]*?)<[ \t]*(file|edit)((?:[ \t][^<>\r\n]*)?)>[ \t]*\r?$/gim;
+const TAG_START = /<[ \t]*(?:file|edit)/gi;
+/** One opening <file>/<edit> tag (any case, any attributes) that ends its line (spaces after it), at lastIndex. */
+const TAG_ENDS_LINE = /<[ \t]*(file|edit)((?:[ \t][^<>\r\n]*)?)>[ \t]*\r?$/imy;
+const LINE_BREAK = /[\r\n]/g;
 /** The form the block reader reads (its BLOCK_OPEN, at the start of a line). */
 const READABLE = /^[ \t]*<(file|edit)\s+path\s*=\s*(?:"[^"\r\n]*"|'[^'\r\n]*')[^>\r\n]*>/;
 const ANY_CLOSE = /<\/[ \t]*(?:file|edit)[ \t]*>/gi;
@@ -99,11 +102,7 @@ export function unreadableTag(text: string, from: number, to: number, blocks: re
   const markers = new Map<ReadBlock, { at: number; search: boolean }[]>();
   let lastClose = -1;
   for (const c of text.matchAll(ANY_CLOSE)) lastClose = c.index;
-  ODD_OPEN.lastIndex = from;
-  for (let m = ODD_OPEN.exec(text); m !== null && m.index < to; m = ODD_OPEN.exec(text)) {
-    const [line, indent, before, kind, attrs] = m;
-    const at = m.index + indent.length + before.length;
-    const whole = line.slice(indent.length + before.length);
+  for (const { at, indent, before, whole, kind, attrs } of oddOpens(text, from, to)) {
     if (READABLE.test(whole) || attrs.trimEnd().endsWith('/')) continue;
     const hasPath = PATH_ATTR.test(attrs);
     const inside = blocks.find((b) => at >= b.from && at < b.to);
@@ -123,6 +122,37 @@ export function unreadableTag(text: string, from: number, to: number, blocks: re
     };
   }
   return null;
+}
+
+/** The index of the first line break (\r or \n) at or after `from`, or the text's length. */
+function lineBreakAt(text: string, from: number): number {
+  LINE_BREAK.lastIndex = from;
+  return LINE_BREAK.exec(text)?.index ?? text.length;
+}
+
+/**
+ * Each line starting in [from, to) that ends with one opening <file>/<edit> tag: `indent` (its leading spaces and
+ * tabs), `before` (the text between them and the tag: a block begun mid-line), `whole` (the tag to the line's end).
+ * Linear in the text: each tag candidate is tested once, the lines are walked once, nothing past `to`'s line is read.
+ */
+function* oddOpens(text: string, from: number, to: number) {
+  const scope = text.slice(0, lineBreakAt(text, to));
+  let lineStart = from === 0 || /[\r\n]/.test(text[from - 1] ?? '') ? from : lineBreakAt(text, from) + 1;
+  let lineEnd = lineBreakAt(scope, lineStart);
+  TAG_START.lastIndex = lineStart;
+  for (let c = TAG_START.exec(scope); c !== null; c = TAG_START.exec(scope)) {
+    while (c.index > lineEnd) {
+      lineStart = lineEnd + 1;
+      lineEnd = lineBreakAt(scope, lineStart);
+    }
+    if (lineStart >= to) return;
+    TAG_ENDS_LINE.lastIndex = c.index;
+    const m = TAG_ENDS_LINE.exec(scope);
+    if (!m) continue;
+    const indent = /^[ \t]*/.exec(scope.slice(lineStart, c.index))?.[0] ?? '';
+    yield { at: c.index, indent, before: scope.slice(lineStart + indent.length, c.index), whole: m[0], kind: m[1], attrs: m[2] };
+    TAG_START.lastIndex = lineEnd;
+  }
 }
 
 /** The <summary>…</summary> parts of text[from, to) outside the blocks (to the text's end when not closed). */
