@@ -18,6 +18,7 @@ import {
 } from '../../src/core/cape/prompts';
 import { INIT_DECISIONS_PROMPT_VARS, INIT_PROMPT_VARS } from '../../src/core/cape';
 import { validateEnvelope } from '../../src/core/reply/envelope';
+import { aliasBomb } from '../helpers/hostileInput';
 import { namedTests } from '../../src/core/metrics/tsr';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 
@@ -288,7 +289,10 @@ describe('prompts: validation of a broken prompts folder', () => {
   it('rejects a template that is not type: generic, and a js frontmatter', () => {
     const f = path.join(dir, 'templates', '0_team', '3_dor.md');
     fs.writeFileSync(f, '---\ntype: input\n---\n# x\n');
-    assert.throws(() => loadPromptAssets(dir), /3_dor\.md must have frontmatter "type: generic"/);
+    assert.throws(() => loadPromptAssets(dir), /3_dor\.md must have frontmatter "type: generic" \(found "input"\)/);
+    // a type that is a YAML alias bomb (10^9 strings) is named, never expanded into the message
+    fs.writeFileSync(f, aliasBomb(9) + '# x\n');
+    assert.throws(() => loadPromptAssets(dir), /3_dor\.md must have frontmatter "type: generic" \(found a list\)/);
     fs.writeFileSync(f, '---js\n{ type: "generic" }\n---\n# x\n');
     assert.throws(() => loadPromptAssets(dir), /refused/);
   });

@@ -8,6 +8,7 @@
 //  - YAML is js-yaml's safe schema (gray-matter's default engine): no code, no `!!js/*` tags.
 import matter from 'gray-matter';
 import { isPlainObject } from '../model/types';
+import { shorten } from '../text/cut';
 
 export type FrontmatterResult =
   | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
@@ -94,6 +95,19 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     };
   }
   return { ok: true, data: { ...parsed.data }, body: parsed.content, hasFrontmatter: true };
+}
+
+/**
+ * A frontmatter value as a message quotes it (`found "draft"`): a string cut to 80 characters, or a number, boolean or
+ * date, in JSON form; a list or mapping only named. Never JSON.stringify a value of a model's reply or a cape/ file
+ * whole: YAML aliases make one list stand for itself many times over, so 450 characters of `&a`/`*a` (a "billion
+ * laughs") expand to gigabytes.
+ */
+export function quoteFrontmatterValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(shorten(v, 80));
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v ?? null);
+  if (v instanceof Date) return JSON.stringify(v);
+  return Array.isArray(v) ? 'a list' : 'a mapping';
 }
 
 /** Serialises a frontmatter mapping + body back to markdown (YAML frontmatter). */

@@ -8,7 +8,7 @@
 // still fails is reported and nothing is written.
 
 import type { InitDecisionSpec, InputSpec } from './prompts';
-import { parseFrontmatter } from './frontmatter';
+import { parseFrontmatter, quoteFrontmatterValue } from './frontmatter';
 import { fenceTracker, headingOf } from '../text/markdown';
 import { sliceWhole } from '../text/cut';
 
@@ -89,7 +89,7 @@ export function checkInputReply(reply: string, spec: InputSpec, stopReason: stri
       const first = sliceWhole(text.split('\n', 1)[0], 0, 80);
       problems.push(`it does not start with the frontmatter (it starts with "${first}"); ${FRONTMATTER_HINT}`);
     } else if (fm.data.type !== 'input') {
-      problems.push(`its frontmatter says type: ${JSON.stringify(fm.data.type ?? null)}; it must say type: input`);
+      problems.push(`its frontmatter says type: ${quoteFrontmatterValue(fm.data.type)}; it must say type: input`);
     }
   }
   const size = body.trim().length;

@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as z from '../model/schema';
 import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './capeLayout';
-import { parseFrontmatter } from './frontmatter';
+import { parseFrontmatter, quoteFrontmatterValue } from './frontmatter';
 
 /** The role prompts: one per session step, DA answering a blocker of DevA, and init's shared-decisions request and its file generator. */
 export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'da_answer', 'init_decisions', 'init'] as const;
@@ -221,7 +221,7 @@ export function loadPromptAssets(promptsDir: string): PromptAssets {
     const fm = parseFrontmatter(content);
     if (!fm.ok) throw new PromptAssetsError(`${file}${fm.line ? `:${fm.line}` : ''}: ${fm.message}`);
     if (fm.data.type !== 'generic') {
-      throw new PromptAssetsError(`${file} must have frontmatter "type: generic" (found ${JSON.stringify(fm.data.type)})`);
+      throw new PromptAssetsError(`${file} must have frontmatter "type: generic" (found ${quoteFrontmatterValue(fm.data.type)})`);
     }
     templates.push({ relPath, content });
   }
