@@ -128,6 +128,21 @@ export function inputRepairPrompt(spec: InputSpec, problems: readonly string[]):
 
 export type InitDecisions = Record<string, string>;
 
+/** What comes before a decision line's first colon (trimmed): a bullet, bold or code marks, and the key. */
+const DECISION_KEY = /^(?:[-*]\s+)?\**`?([A-Za-z][A-Za-z0-9_ ]*)`?\**$/;
+
+/**
+ * The key and value of a `- key: value` line, or null. Split at the line's first colon (no key has one), so each
+ * side is read once: one regex over the line retried the spaces after a key before every colon it did not find.
+ */
+function decisionLine(line: string): { key: string; value: string } | null {
+  const colon = line.indexOf(':');
+  if (colon === -1) return null;
+  const key = DECISION_KEY.exec(line.slice(0, colon).trim())?.[1];
+  const value = line.slice(colon + 1).trimStart();
+  return key === undefined || /[\r\n\u2028\u2029]/.test(value) ? null : { key, value };
+}
+
 /** Reads `- key: value` lines (bullets, bold keys and a wrapping fence tolerated) into the decisions of `specs`. */
 export function checkDecisionsReply(reply: string, specs: readonly InitDecisionSpec[], stopReason: string | null): ReplyCheck<InitDecisions> {
   const problems: string[] = [];
@@ -139,11 +154,11 @@ export function checkDecisionsReply(reply: string, specs: readonly InitDecisionS
   const found: InitDecisions = {};
   const empty: string[] = [];
   for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*(?:[-*]\s+)?\**`?([A-Za-z][A-Za-z0-9_ ]*?)`?\**\s*:\s*(.*)$/.exec(line);
-    if (!m) continue;
-    const key = m[1].trim().toLowerCase().replace(/\s+/g, '_');
+    const d = decisionLine(line);
+    if (!d) continue;
+    const key = d.key.trim().toLowerCase().replace(/\s+/g, '_');
     if (!known.has(key) || key in found) continue;
-    const value = m[2].trim().replace(/^\*\*\s*/, '');
+    const value = d.value.trim().replace(/^\*\*\s*/, '');
     if (value === '') empty.push(key);
     else found[key] = value;
   }
