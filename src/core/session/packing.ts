@@ -22,7 +22,8 @@ export function minifyMarkdown(text: string): string {
   return text
     .split(/\r?\n/)
     .map((raw) => {
-      const line = raw.replace(/[ \t]+$/, '');
+      // trailing spaces, each run tried once from its start (a bare [ \t]+$ retried a long inner run from every space)
+      const line = raw.replace(/(?<![ \t])[ \t]+$/, '');
       if (!outside(line)) return line;
       if (/^(-{3,}|\*{3,}|_{3,})$/.test(line)) return '';
       return /^\|.*\|$/.test(line) ? line.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---') : line;
