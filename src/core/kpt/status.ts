@@ -165,7 +165,7 @@ function markerEdit(lines: string[], it: KptDocItem, status: KptStatus, by?: str
   const own = lines.slice(it.start, it.end);
   const marker = kptStatusMarker(status, by);
   const replaced = replaceStatusMarker(own.join('\n'), marker);
-  if (replaced === null) own[0] = own[0].replace(/\s+$/, '') + marker;
+  if (replaced === null) own[0] = own[0].trimEnd() + marker;
   return { start: it.start, end: it.end, lines: replaced === null ? own : replaced.split('\n'), order: 0 };
 }
 
