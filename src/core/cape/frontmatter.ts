@@ -1,11 +1,12 @@
 // The one frontmatter codec of CAPE: every markdown frontmatter core reads or writes (cape/ assets, prompts and
-// templates, init's generated files, the retrospective files) goes through here. gray-matter, with safe options:
-//  - gray-matter evaluates `---js` / `---javascript` frontmatter with eval(). We detect the frontmatter language
-//    ourselves BEFORE calling gray-matter and refuse anything but YAML/JSON, and we also override the js/javascript
-//    (and coffee) engines with a function that throws (defence in depth).
-//  - gray-matter called without options returns a shared, cached object; we always pass a fresh options object,
-//    which bypasses that cache.
-//  - YAML is js-yaml's safe schema (gray-matter's default engine): no code, no `!!js/*` tags.
+// templates, init's generated files, the retrospective files) goes through here.
+//  - Reading splits the frontmatter off as gray-matter does, here, and hands it to one of two parsers: YAML with
+//    js-yaml's safe schema (gray-matter's yaml engine: no code, no `!!js/*` tags) or JSON.parse. gray-matter's own
+//    reader is not used: it evaluates `---js` / `---javascript` frontmatter with eval(), and it strips comment lines
+//    with a regex that retries a run of blank lines from each of them (a 100,000-line frontmatter took 6 s). Any
+//    language but YAML/JSON is refused.
+//  - Writing is gray-matter's stringify, given a fresh options object (without options gray-matter returns a shared,
+//    cached object) whose js/javascript/coffee engines throw (defence in depth).
 import matter from 'gray-matter';
 import { isPlainObject } from '../model/types';
 import { shorten } from '../text/cut';
@@ -69,12 +70,17 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       unclosed: true,
     };
   }
-  // gray-matter looks the language up as written: `---JSON` would be "not registered". Its line is given in lower case
-  // (a language refused above never gets here, whatever its case).
-  const normalised = firstLine === language ? src : `---${language}${src.slice(eol)}`;
+  // as gray-matter splits it: the frontmatter up to the first line that starts with '---', the body after that
+  // line's '---' (one line break dropped)
+  const rest = src.slice(eol);
+  const close = rest.indexOf('\n---');
+  let body = rest.slice(close + 4);
+  if (body.startsWith('\r')) body = body.slice(1);
+  if (body.startsWith('\n')) body = body.slice(1);
+  const block = rest.slice(0, close);
   let parsed: { data: unknown; content: string };
   try {
-    parsed = matter(normalised, safeMatterOptions());
+    parsed = { data: onlyComments(block) ? {} : language === 'json' ? JSON.parse(block) : parseYaml(block), content: body };
   } catch (err) {
     const e = err as { mark?: { line?: number }; reason?: string; message?: string };
     // js-yaml marks are 0-based and relative to the text after the opening '---'; that text starts with the rest
@@ -110,6 +116,17 @@ export function quoteFrontmatterValue(v: unknown): string {
   return Array.isArray(v) ? 'a list' : 'a mapping';
 }
 
+/**
+ * Whether a frontmatter holds only blank lines and `#` comments (no data, even in JSON): gray-matter's test (a
+ * `^\s*#[^\n]+` match removed, the rest blank), read line by line.
+ */
+function onlyComments(block: string): boolean {
+  return block.split('\n').every((line) => {
+    const t = line.trimStart();
+    return t === '' || (t.startsWith('#') && t.length > 1);
+  });
+}
+
 /** Serialises a frontmatter mapping + body back to markdown (YAML frontmatter). */
 export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
   return matter.stringify(body, data, safeMatterOptions());
@@ -130,7 +147,7 @@ export function readFrontmatter(text: string): Record<string, unknown> | null {
 
 /** Frontmatter block alone (`---\n…\n---\n`) for `fields`, readable by readFrontmatter. */
 export function writeFrontmatter(fields: Record<string, string | number | boolean | null>): string {
-  return stringifyFrontmatter(fields, '').replace(/\n+$/, '\n');
+  return stringifyFrontmatter(fields, '').replace(/(?<!\n)\n+$/, '\n');
 }
 
 /**
