@@ -240,6 +240,16 @@ describe('kpt: grouping', () => {
     assert.ok(diceSimilarity('tests are missing', 'colour tokens unclear') < 0.2);
   });
 
+  it('labels and the elaboration dash are found in one pass, whatever runs of spaces or 【 an item holds', () => {
+    assert.strictEqual(normaliseKptText('【UI】Login form  is slow - on mobile'), normaliseKptText('login form is slow'));
+    assert.strictEqual(normaliseKptText('Login form is slow 【a【b】 c ― when cold'), normaliseKptText('login form is slow c'));
+    assert.strictEqual(normaliseKptText('Login form is slow --- on mobile'), normaliseKptText('login form is slow on mobile'));
+    // past the compared length nothing counts; a 【 without its 】 is text, a run of spaces before a dash is not
+    assert.strictEqual(normaliseKptText('Login form is slow' + '【'.repeat(200_000)), normaliseKptText('login form is slow' + '【'.repeat(982)));
+    assert.strictEqual(normaliseKptText('Login form is slow' + ' '.repeat(200_000) + '!'), 'loginformisslow');
+    assert.strictEqual(normaliseKptText('Login form is slow' + ' '.repeat(900) + '— cold'), 'loginformisslow');
+  });
+
   it('English items are compared by their content words: a retrospective\'s distinct items stay apart, rewordings group', () => {
     // one retrospective's three distinct Problems: their character bigrams overlap at 0.33–0.41 (the threshold is 0.35)
     const one = [

@@ -34,7 +34,7 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
     for (const it of ofKind) out.push(itemLine(it));
     if (ofKind.length) out.push('');
   }
-  return out.join('\n').replace(/\n+$/, '\n');
+  return out.join('\n').replace(/(?<!\n)\n+$/, '\n');
 }
 
 /**

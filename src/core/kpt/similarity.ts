@@ -28,8 +28,8 @@ const squash = (s: string): string => s.toLowerCase().replace(/[\p{P}\p{S}\p{Z}\
  * whole text when the core is too short. Content words are read from `core`, so both come from one pass.
  */
 export function normalised(text: string): { norm: string; core: string } {
-  const base = compared(text).replace(TAG_RE, '').replace(/【[^】]*】/g, ' ');
-  let core = base.split(/\s*(?:\u2014\u2014|\u2015\u2015|\u2014|\u2015)\s*|\s+--?\s+/)[0];
+  const base = withoutLabels(compared(text).replace(TAG_RE, ''));
+  let core = beforeElaboration(base);
   for (let prev = ''; prev !== core; ) {
     prev = core;
     core = core.replace(/\([^()]*\)|\[[^\[\]]*\]/g, ' ');
@@ -37,6 +37,34 @@ export function normalised(text: string): { norm: string; core: string } {
   const squashedCore = squash(core);
   if (Array.from(squashedCore).length >= MIN_CORE_CHARS) return { norm: squashedCore, core };
   return { norm: squashedWhole(base, text), core: base };
+}
+
+/** `text` with each `【label】` (its 【 to the first 】 after it) a space, in one pass. */
+function withoutLabels(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('【'); open !== -1; open = text.indexOf('【', at)) {
+    const close = text.indexOf('】', open + 1);
+    if (close === -1) break; // nor has any later 【
+    out += `${text.slice(at, open)} `;
+    at = close + 1;
+  }
+  return out + text.slice(at);
+}
+
+/** A dash that starts an item's elaboration: `—`, `―` (doubled or not), or `-`, `--` between spaces. */
+const ELABORATION_DASH = /[\u2014\u2015]|(?<=\s)--?(?=\s)/;
+
+/**
+ * The text before the first elaboration dash and the spaces before it. Found by the dash, then the spaces walked
+ * back: one regex with the spaces in it was retried from each space of a long run.
+ */
+function beforeElaboration(text: string): string {
+  const m = ELABORATION_DASH.exec(text);
+  if (!m) return text;
+  let end = m.index;
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  return text.slice(0, end);
 }
 
 /**
