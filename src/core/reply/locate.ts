@@ -85,7 +85,7 @@ type LocateResult = { ok: true; found: Located } | { ok: false; error: string };
  */
 export function candidateStarts(text: string, from = 0, to = text.length): number[] {
   const fenced: number[] = [];
-  const fence = /```[ \t]*(?:json5?|jsonc|JSON)?[ \t]*\r?\n/g;
+  const fence = /```[ \t]*(?:(?:json5?|jsonc|JSON)[ \t]*)?\r?\n/g;
   fence.lastIndex = from;
   let m: RegExpExecArray | null;
   while ((m = fence.exec(text)) !== null && m.index < to && fenced.length < MAX_CANDIDATES) {
@@ -157,7 +157,8 @@ function sentenceOf(code: string): string {
 
 /** A parser message without its "at position N" (relative to the slice, so meaningless to the reader). */
 function withoutPosition(message: string): string {
-  return message.replace(/\s*(?:in JSON )?at position \d+(?:\s*\(line \d+ column \d+\))?/, '').trim();
+  // (the lookbehind starts the match where a run of spaces starts, not again from each of its spaces)
+  return message.replace(/(?<!\s)\s*(?:in JSON )?at position \d+(?:\s*\(line \d+ column \d+\))?/, '').trim();
 }
 
 /** "line L, column C" of index `at` in `text` (1-based). */
