@@ -46,6 +46,22 @@ describe('open questions: collected, numbered and answered', () => {
     assert.strictEqual(questionLine(qs[1]), 'POA-Q2: Should the search also match the body?');
   });
 
+  it('a question or answer with a long run of spaces after its id is read once (80 KB took 3-4 s)', () => {
+    const run = ' '.repeat(200_000);
+    const poa = env('POA', { open_questions: [`OQ-1${run}: Is the list paged?`, `OQ-2${run}x`] });
+    const da = env('DA', { answered_questions: [`POA-Q1${run}**${run}: It is paged.`, `POA-Q2${run}x`] });
+    const qs = collectOpenQuestions({ poa, da });
+    assert.deepStrictEqual(
+      qs.map((q) => [q.id, q.text.length, q.answer?.text.length]),
+      [
+        ['POA-Q1', `OQ-1${run}: Is the list paged?`.length, 'It is paged.'.length],
+        // a line with no colon after the id is the answer as a whole
+        ['POA-Q2', `OQ-2${run}x`.length, `POA-Q2${run}x`.length],
+      ],
+    );
+    assert.strictEqual(qs[0].answer?.text, 'It is paged.');
+  });
+
   it('matches an answer that quotes the question instead of naming it; DevA may answer DA\'s question', () => {
     const deva = env('DevA', {
       answered_questions: [{ question: 'does the table keep its empty-state message when nothing matches', answer: 'Yes: Table renders "No Entries Found" for an empty list.', evidence: 'src/components/ui/table/table.tsx:70' }],

@@ -17,8 +17,11 @@ export function questionId(agent: WorkerAgent, n: number): string {
 }
 
 const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
-/** `POA-Q1: the answer` (ID_IN_TEXT's id, then its groups, then the answer). */
-const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*\**\s*[:：—–-]\s*([\s\S]+)$`, 'i');
+/**
+ * `POA-Q1: the answer` (ID_IN_TEXT's id, then its groups, then the answer, spaces around it included). Stars and the
+ * spaces around them as one optional group: `\s*\**\s*` would retry a long run of spaces split every way.
+ */
+const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*(?:\*+\s*)?[:：—–-]([\s\S]+)$`, 'i');
 const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
 
 function str(x: unknown): string {
@@ -61,7 +64,7 @@ function questionWords(item: unknown): string {
 /** `OQ-1`: an id a role gives a question of its own. */
 const OWN_ID = String.raw`[A-Za-z]{1,6}[-_]?\d{1,3}`;
 /** `OQ-1: …`: the id a role wrote at the start of a question of its own, as a string. */
-const OWN_ID_IN_TEXT = new RegExp(String.raw`^\**\s*(${OWN_ID})\s*\**\s*[:：)]`);
+const OWN_ID_IN_TEXT = new RegExp(String.raw`^\**\s*(${OWN_ID})\s*(?:\*+\s*)?[:：)]`);
 /** A key naming a question by id, ours (`POA-Q1`) or the asking role's (`OQ-1`, `OQ-2_export`). */
 const ID_KEY = new RegExp(String.raw`^\s*(?:${ID_IN_TEXT.source}|${OWN_ID}(?![\p{L}\p{N}]))`, 'iu');
 
