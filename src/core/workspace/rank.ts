@@ -21,8 +21,9 @@
 //    recall 0.480 → 0.491, all files 0.379 → 0.404. Python's imports as edges, resolved as Python does (packages,
 //    `src/` layout, relative), were tried on the same set and lowered both (0.478 / 0.396; the seeds' own imports
 //    alone 0.489 / 0.404 with the top 10 down 0.737 → 0.717): a small package of large modules that all import
-//    one another says little by its imports. So did Python's methods as members (0.487 / 0.400). The import graph
-//    stays TypeScript/JavaScript.
+//    one another says little by its imports. So did Python's methods as members (0.487 / 0.400). Measured again on
+//    that set later, a Python seed's links at half weight left every figure level or up (RANK_WEIGHTS.pythonImports),
+//    and Go's likewise (goImports): both are in, at 0.5. Rust's were not (the "tried" paragraph below).
 // 3. Names: a file whose name (without extension) is made of words of the objective scores higher (×1.6), and one
 //    whose symbol is an identifier written in the objective gets a bonus — a person who names a function means it.
 //    So does a well-ranked file whose text holds, verbatim, an identifier the objective writes as code (camelCase,
