@@ -164,6 +164,17 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus(test, true, [anonymous]), 'fail', 'a failure that names nothing counts against every criterion');
   });
 
+  it('an output of one long run of path characters is read once a test: it names no file, so it fails every test (6,000 characters took 67 ms a test)', () => {
+    // what a run keeps of its output (6,000 characters), asked about once per criterion
+    for (const output of ['a'.repeat(6_000), 'a.'.repeat(3_000), `${'test-'.repeat(1_200)}x1`]) {
+      const run: CheckOutcome = { command: 'npm test', passed: false, output };
+      for (let i = 0; i < 40; i++) assert.strictEqual(testStatus({ file: `test/t${i}.test.js`, name: `case ${i}` }, true, [run]), 'fail');
+    }
+    // a long run that does end in a file and a position names that file, and blames no other test
+    const named: CheckOutcome = { command: 'tsc --noEmit', passed: false, output: `${'a/'.repeat(3_000)}notes.ts(4,7): error TS2322` };
+    assert.strictEqual(testStatus({ file: 'test/t2.test.js', name: 'case 2' }, true, [named, pass]), 'pass');
+  });
+
   it('a failure is blamed on a test whose file or name the output names whole, not inside a longer one', () => {
     const run = (output: string): CheckOutcome => ({ command: 'npm test', passed: false, output: `running 12 checks\n${output}\n11 passed, 1 failed` });
     const a = { file: 'test/a.test.js', name: 'adds two numbers' };
