@@ -52,6 +52,15 @@ describe('TSR: criteria, named tests, judgements', () => {
     ]);
   });
 
+  it('reads a markdown criterion line with a long run of spaces once, where the run stands (200 KB took 45 s)', () => {
+    const run = ' '.repeat(200_000);
+    const md = [`-${run}x`, `-${run}**AC-1**${run}: Given a note`, `AC-2${run}x\ry`, `#${run}AC-3 —${run}the list shows it${run}`].join('\n');
+    assert.deepStrictEqual(acceptanceCriteria(md), [
+      { id: 'AC-1', text: 'Given a note' },
+      { id: 'AC-3', text: 'the list shows it' },
+    ]);
+  });
+
   it('reads DevA\'s criteria_tests: a file is required; every test named for a criterion counts, in order, each once', () => {
     const t = namedTests(DEVA);
     assert.deepStrictEqual([...t.keys()], ['AC-1', 'AC-2', 'AC-7']);

@@ -83,6 +83,12 @@ function textOf(o: Record<string, unknown>): string {
   return '';
 }
 
+/**
+ * A markdown line that starts with a criterion id (a list marker or heading and bold marks before it), to the text
+ * after it: each run of spaces in one place only (`\s+\**\s*` split a long run every way).
+ */
+const CRITERION_LINE = /^\s*(?:(?:[-*+]|\d+[.)]|#+)\s+)?(?:\*+\s*)?(AC[-_ ]?\d+)\b\**[:.)\s\-–—]*/i;
+
 /** POA's acceptance criteria, in order, each id once. */
 export function acceptanceCriteria(poaOutput: unknown): Criterion[] {
   const found = new Map<string, Criterion>();
@@ -97,9 +103,10 @@ export function acceptanceCriteria(poaOutput: unknown): Criterion[] {
       // A markdown output: a line that starts with (or lists) a criterion id. (Inside an object, a string that only
       // mentions an id — a priority list, a reference — is not a criterion.)
       for (const line of v.split(/\r?\n/)) {
-        const m = /^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+)?\**\s*(AC[-_ ]?\d+)\b\**[:.)\s\-–—]*(.*)$/i.exec(line);
-        const id = m ? criterionId(m[1]) : null;
-        if (id && !found.has(id)) found.set(id, { id, text: m![2].replace(/\*\*/g, '').trim() });
+        const m = CRITERION_LINE.exec(line);
+        const rest = m ? line.slice(m[0].length) : '';
+        const id = m && !/[\r\u2028\u2029]/.test(rest) ? criterionId(m[1]) : null;
+        if (id && !found.has(id)) found.set(id, { id, text: rest.replace(/\*\*/g, '').trim() });
       }
     }
   };
