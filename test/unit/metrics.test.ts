@@ -85,6 +85,15 @@ describe('metrics: helpers', () => {
   });
 });
 
+describe('metrics: the markdown table', () => {
+  it('a cell with a long run of spaces keeps it, one with a line break in a run gets one space (200 KB took 57 s)', () => {
+    const run = ' '.repeat(200_000);
+    const criteria = [{ id: 'AC-1', text: `a${run}b`, tests: [], reason: `c${run}\n${run}d |${run}` }];
+    const md = formatMetricsMarkdown({ ...computeMetrics(input()), criteria });
+    assert.ok(md.includes(`| AC-1 a${run}b | — | — | — | c d \\| |`), 'the row as written');
+  });
+});
+
 describe('metrics: computeMetrics', () => {
   it('computes ASS, SV, ST, XRF, CI, ETT, CR, tokens and cost', () => {
     const m = computeMetrics(input());

@@ -163,7 +163,8 @@ function tokens(u: Usage): number {
 
 /** One cell of markdown: no pipes or line breaks. */
 function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim() || '—';
+  // a run of spaces with a line break in it is one space (each run tried once, from its start)
+  return s.replace(/\|/g, '\\|').replace(/(?<!\s)\s+/g, (run) => (run.includes('\n') ? ' ' : run)).trim() || '—';
 }
 
 /** The acceptance criteria: DevA's named test, the checks' verdict, CM's judgement and reason (none: nothing). */
