@@ -39,7 +39,8 @@ export function classifyHref(raw: string | null): LinkTarget {
   // Control characters or backslash tricks: refuse. Otherwise a workspace-relative path (the host re-checks it).
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\\]/.test(href)) return null;
-  let path = href.replace(/[?#].*$/, '');
+  const query = href.search(/[?#]/);
+  let path = query === -1 ? href : href.slice(0, query);
   try {
     path = decodeURIComponent(path);
   } catch {

@@ -228,7 +228,7 @@ export async function initProjectFlow<R>(deps: InitFlowDeps<R>): Promise<InitFlo
 
 /** "3/9 · 1_product/2_persona.md": the file relative to the cape folder. */
 export function progressMessage(p: InitProgress, capeFolder: string): string {
-  const prefix = capeFolder.replace(/[\\/]+$/, '') + '/';
+  const prefix = capeFolder.replace(/(?<![\\/])[\\/]+$/, '') + '/';
   const file = p.file.startsWith(prefix) ? p.file.slice(prefix.length) : p.file;
   return `${p.done}/${p.total} · ${file}`;
 }

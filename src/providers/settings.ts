@@ -24,7 +24,7 @@ export function readSettings(): CapeSettings {
     model: str('model', DEFAULT_SESSION_MODEL),
     initModel: str('initModel', DEFAULT_INIT_MODEL),
     baseUrl: str('baseUrl', ''),
-    capeFolder: str('capeFolder', DEFAULT_CAPE_FOLDER).replace(/[\\/]+$/, '') || DEFAULT_CAPE_FOLDER,
+    capeFolder: str('capeFolder', DEFAULT_CAPE_FOLDER).replace(/(?<![\\/])[\\/]+$/, '') || DEFAULT_CAPE_FOLDER,
     tools: { maxCalls: count('tools.maxCalls', DEFAULT_MAX_TOOL_CALLS), maxChars: count('tools.maxChars', DEFAULT_MAX_TOOL_CHARS) },
     feedbackRounds: count('feedbackRounds', DEFAULT_FEEDBACK_ROUNDS),
     checks: {

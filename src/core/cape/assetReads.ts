@@ -75,7 +75,7 @@ export function secretRefusal(folder: string, rel: string, realRel: string): str
   const own = secretPattern(`${folder}/${rel}`);
   const target = own ? null : secretPattern(`${folder}/${realRel}`);
   if (!own && !target) return null;
-  const renamed = rel.replace(/[^/]+$/, 'notes.md');
+  const renamed = rel.replace(/(?<![^/])[^/]+$/, 'notes.md');
   return own
     ? `its name matches the secret-file pattern "${own}": files named like secrets are never read or sent to the model. ` +
         `If it holds no secret, rename it (e.g. to ${renamed})`

@@ -50,7 +50,7 @@ function answerBlocks(ids: readonly InitAnswerId[], answers: InitAnswers, unansw
 
 /** The first `# ` heading of a template (its title), else its path. */
 function templateTitle(t: PromptTemplate): string {
-  return /^#\s+(.+)$/m.exec(t.content)?.[1].trim() ?? t.relPath;
+  return /^#\s+(\S.*)$/m.exec(t.content)?.[1].trim() ?? t.relPath;
 }
 
 /** Every other file of cape/: the framework files (already written) and the other project files. */

@@ -33,7 +33,16 @@ interface LinePart {
 }
 
 /** The lines of a text with their endings, as diffLines cuts them. */
-const withEnds = (t: string): string[] => t.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+const withEnds = (t: string): string[] => {
+  const out: string[] = [];
+  let at = 0;
+  for (let nl = t.indexOf('\n'); nl !== -1; nl = t.indexOf('\n', at)) {
+    out.push(t.slice(at, nl + 1));
+    at = nl + 1;
+  }
+  if (at < t.length) out.push(t.slice(at));
+  return out;
+};
 
 /** The change as one run: the lines both texts start and end with kept, everything between replaced. */
 function oneRun(current: string, proposed: string): LinePart[] {

@@ -20,7 +20,7 @@ export function show(p: string): string {
  * with the name to write instead when there is one.
  */
 function spacedRefusal(seg: string): string {
-  const meant = seg.trim().replace(/\.+$/, '').trim();
+  const meant = seg.trim().replace(/(?<!\.)\.+$/, '').trim();
   // (no advice to write a name refused for another reason, such as `.git`)
   const instead = meant && !segmentRefusal(meant, meant) ? `; write ${show(meant)}` : '';
   if (/^\s/.test(seg)) return `segment ${show(seg)} starts with a space (it would make a file or folder whose name begins with one)${instead}`;

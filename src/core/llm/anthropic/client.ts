@@ -43,7 +43,7 @@ export interface AnthropicClientOptions {
 /** `https://x/v1/` → `https://x`. */
 export function normalizeBaseURL(baseURL: string | undefined): string {
   const raw = (baseURL ?? '').trim() || DEFAULT_BASE_URL;
-  return raw.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return raw.replace(/(?<!\/)\/+$/, '').replace(/\/v1$/, '');
 }
 
 /**
