@@ -71,21 +71,6 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'media/**/*.ts'],
-    // files whose flagged patterns are still to be made linear, or to name the bound of their input: work left
-    ignores: [
-      'media/app/markdown.ts',
-      'src/cli/printer.ts',
-      'src/commands/questionnaire.ts',
-      'src/core/cape/assetReads.ts',
-      'src/core/cape/initRequests.ts',
-      'src/core/edits/hunks.ts',
-      'src/core/files/pathNames.ts',
-      'src/core/llm/anthropic/client.ts',
-      'src/core/metrics/metrics.ts',
-      'src/core/metrics/testStatus.ts',
-      'src/core/metrics/tsr.ts',
-      'src/providers/settings.ts',
-    ],
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error', 'regexp/no-super-linear-move': 'error' },
   },
