@@ -2,7 +2,7 @@
 // the copy could not take (not checked), each fix round and the outcome. An output the user opened stays open when the turn is rendered again (RenderMemory).
 import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
-import type { CheckItemView, StepView } from './model';
+import type { CheckItemView, StepView } from './viewState';
 import { UNBUILT_BEFORE } from '../../src/core/checks/types';
 import { notCheckedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
 

@@ -2,7 +2,7 @@
 // not take, a fix round asked or applied, the checks' outcome) folded into DevA's step, coerced like every host value (hostValues.ts).
 import { isPlainObject as isObj } from '../../src/core/model/types';
 import { num, str, strList } from './hostValues';
-import type { CheckItemView, StepView } from './model';
+import type { CheckItemView, StepView } from './viewState';
 import { notWrittenLine } from '../../src/core/checks/verdict';
 
 const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;

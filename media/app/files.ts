@@ -3,7 +3,7 @@
 // hint that fits the workspace trust and the decisions so far. Archived sessions show the rows without actions.
 import type { FileView } from '../../src/panel/protocol';
 import { button, h, icon } from './dom';
-import type { PanelViewState, SessionView } from './model';
+import type { PanelViewState, SessionView } from './viewState';
 
 /** The section (hidden while there is no file), for the current session or an archived one (`readonly`). */
 export function filesSection(s: SessionView, state: PanelViewState, readonly: boolean): HTMLElement {

@@ -1,7 +1,7 @@
 // The footer: the next-objective box (prompt, textarea, Finish and Send) while the host asks for an objective.
 // A re-render keeps what the user is typing and only refreshes the prompt.
 import { button, h } from './dom';
-import type { PanelViewState } from './model';
+import type { PanelViewState } from './viewState';
 
 /** Shows, refreshes or hides the objective box in `footer`; a fresh box takes the focus. */
 export function renderFooter(footer: HTMLElement, state: PanelViewState): void {

@@ -3,7 +3,8 @@
 // screen readers.
 import { STEP_IDS } from '../../src/core/model/types';
 import { button, formatUsd, h, icon, STEP_LABEL } from './dom';
-import { isRunning, type PanelViewState, type StepView } from './model';
+import { isRunning } from './model';
+import type { PanelViewState, StepView } from './viewState';
 
 const STATUS_ICON: Record<StepView['status'], string> = {
   pending: 'circle-large-outline',

@@ -2,7 +2,7 @@
 // defensively, so a malformed field degrades to an empty value instead of throwing — strings and lists, usage, KPT
 // lists, the session's open questions, an envelope as the view keeps it (plain, serialisable data only).
 import { isPlainObject as isObj, WORKER_AGENTS, type KptLists, type OpenQuestion, type Usage, type WorkerAgent } from '../../src/core/model/types';
-import type { EnvelopeView } from './model';
+import type { EnvelopeView } from './viewState';
 
 export const str = (x: unknown): string => (typeof x === 'string' ? x : typeof x === 'number' || typeof x === 'boolean' ? String(x) : '');
 export const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);

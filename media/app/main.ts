@@ -5,7 +5,8 @@
 import type { StepId } from '../../src/core/model/types';
 import { isHostMessage, isStepId, PANEL_ROOT_ID, type HostMessage, type WebviewMessage } from '../../src/panel/protocol';
 import { classifyHref } from './markdown';
-import { decideQuestions, reduce, restoreState, type PanelViewState } from './model';
+import { decideQuestions, reduce } from './model';
+import { restoreState, type PanelViewState } from './viewState';
 import { PanelView } from './view';
 
 interface VsCodeApi {

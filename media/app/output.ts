@@ -6,7 +6,7 @@ import { agentOfSpeaker, avatar, AGENT_NAME, formatInt, formatNum, formatUsd, h,
 import { formatDuration } from '../../src/core/model/dates';
 import { evidenceParts } from '../../src/core/session/evidence';
 import { renderInline, renderMarkdown } from './markdown';
-import type { EnvelopeView, StepView } from './model';
+import type { EnvelopeView, StepView } from './viewState';
 import { str, strList } from './hostValues';
 
 const MAX_DEPTH = 6;

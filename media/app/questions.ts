@@ -3,7 +3,7 @@
 // whether Submit answers is enabled and the typed answers.
 import { button, h, icon } from './dom';
 import { renderInline } from './markdown';
-import type { PanelViewState, QuestionsView, SessionView } from './model';
+import type { PanelViewState, QuestionsView, SessionView } from './viewState';
 import { strList } from './hostValues';
 
 /**

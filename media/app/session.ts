@@ -5,7 +5,7 @@ import type { RenderMemory } from './checks';
 import { avatar, button, h, icon } from './dom';
 import { filesSection } from './files';
 import { renderMarkdown } from './markdown';
-import type { PanelViewState, SessionView } from './model';
+import type { PanelViewState, SessionView } from './viewState';
 import { errorTitle, renderTurn } from './turn';
 
 /** The children of the transcript <main> for a full render. */

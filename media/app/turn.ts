@@ -6,7 +6,7 @@ import { AGENT_NAME, avatar, button, h, icon, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import { checksBlock, type RenderMemory } from './checks';
 import { renderMarkdown } from './markdown';
-import type { Exchange, PanelViewState, SessionView, StepView } from './model';
+import type { Exchange, PanelViewState, SessionView, StepView } from './viewState';
 import { renderConversation, renderKpt, renderMetrics, renderOpenQuestions, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
 import { questionsBlock } from './questions';
 

@@ -11,7 +11,7 @@ import { h } from './dom';
 import { filesSection } from './files';
 import { renderFooter } from './footer';
 import { renderHeader } from './header';
-import type { Change, PanelViewState } from './model';
+import type { Change, PanelViewState } from './viewState';
 import { refreshAnswerButtons, typedAnswers } from './questions';
 import { transcriptContent } from './session';
 import { renderTurn, workingText } from './turn';

@@ -66,7 +66,7 @@ export interface PanelCapabilities {
 
 /**
  * The webview's serialisable view-state (what it stores with vscode.setState and what `reset` may carry).
- * Its exact shape belongs to the webview (media/app/model.ts, `PanelViewState`); the host treats it as opaque
+ * Its exact shape belongs to the webview (media/app/viewState.ts, `PanelViewState`); the host treats it as opaque
  * JSON and only passes it back. `version` lets the webview discard states written by an older build.
  */
 export interface OpaqueViewState {

@@ -1,9 +1,10 @@
-// The webview's view model (media/app/model.ts) is pure: tested in Node, no browser needed.
+// The webview's view model (media/app/model.ts's reducer over viewState.ts's state) is pure: tested in Node, no browser needed.
 import * as assert from 'assert';
 import type { SessionEvent } from '../../src/core/model/types';
 import type { HostMessage } from '../../src/panel/protocol';
 import { toPanelEvent } from '../../src/panel/viewData';
-import { decideQuestions, emptyState, isRunning, MAX_HISTORY, reduce, restoreState, type PanelViewState } from '../../media/app/model';
+import { decideQuestions, isRunning, reduce } from '../../media/app/model';
+import { emptyState, MAX_HISTORY, restoreState, type PanelViewState } from '../../media/app/viewState';
 import { envelopeView, plain } from '../../media/app/hostValues';
 
 /** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
