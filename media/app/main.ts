@@ -3,7 +3,8 @@
 // with vscode.setState() so the panel survives reloads. No inline handlers: everything goes through
 // addEventListener, delegated from the root element.
 import type { StepId } from '../../src/core/model/types';
-import { isHostMessage, isStepId, PANEL_ROOT_ID, type HostMessage, type WebviewMessage } from '../../src/panel/protocol';
+import { PANEL_ROOT_ID, type HostMessage, type WebviewMessage } from '../../src/panel/protocol';
+import { isHostMessage, isStepId } from '../../src/panel/protocolGuards';
 import { classifyHref } from './markdown';
 import { decideQuestions, reduce } from './model';
 import { restoreState, type PanelViewState } from './viewState';

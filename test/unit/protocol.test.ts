@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { isHostMessage, isPanelEvent, isSafeExternalHref, isWebviewMessage, MAX_ANSWER_LENGTH, MAX_ANSWERS, MAX_PATH_LENGTH } from '../../src/panel/protocol';
+import { isHostMessage, isPanelEvent, isSafeExternalHref, isWebviewMessage, MAX_ANSWER_LENGTH, MAX_ANSWERS, MAX_PATH_LENGTH } from '../../src/panel/protocolGuards';
 import { fileView, toPanelEvent, workspaceRelative } from '../../src/panel/viewData';
 import type { ProposedFile, SessionEvent } from '../../src/core/model/types';
 import { renderPanelHtml } from '../../src/panel/html';
