@@ -7,7 +7,8 @@ import { formatDuration } from '../../src/core/model/dates';
 import { checksBlock, type RenderMemory } from './checks';
 import { renderMarkdown } from './markdown';
 import type { Exchange, PanelViewState, SessionView, StepView } from './viewState';
-import { renderConversation, renderKpt, renderMetrics, renderOpenQuestions, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
+import { renderConversation, renderKpt, renderOpenQuestions, renderOpeningCard, renderSelfAssessment, renderValue } from './output';
+import { renderMetrics } from './metrics';
 import { questionsBlock } from './questions';
 
 /** The error box title per error kind (one truth for the step error box and the session banner). */
