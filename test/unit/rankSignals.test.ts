@@ -1,12 +1,13 @@
-// The ranking's structure, test-pairing and history signals, and how the budget picks whole files (rank.ts, pack.ts,
-// history.ts), each on a small synthetic workspace where the signal alone decides the order.
+// The ranking's structure, test-pairing and history signals, and how the budget picks whole files (rank.ts,
+// rankSignals.ts, pack.ts, history.ts), each on a small synthetic workspace where the signal alone decides the order.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { asksForTests, asksForTypes, codeIdentifiers, kindPrior, rankFiles } from '../../src/core/workspace/rank';
+import { rankFiles } from '../../src/core/workspace/rank';
+import { asksForTests, asksForTypes, codeIdentifiers, kindPrior } from '../../src/core/workspace/rankSignals';
 import { isTestFile } from '../../src/core/workspace/fileKinds';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { historyFromLog, subjectScores } from '../../src/core/workspace/history';

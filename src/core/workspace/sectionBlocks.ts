@@ -2,7 +2,8 @@
 // longer than any backtick run in it, the language from the extension), an excerpted file's block (each range headed
 // by its line numbers and by the names and words of the work it holds, so DevA can tell which range matters), and the
 // line naming what the upstream role (DA) saw with its tools. pack.ts decides what goes where within the budget.
-import { codeIdentifiers, RANK_WEIGHTS, type RankQuery } from './rank';
+import { RANK_WEIGHTS, type RankQuery } from './rank';
+import { codeIdentifiers } from './rankSignals';
 import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
 import { lineCount } from '../text/lines';
 import { fenceFor } from '../text/markdown';
@@ -49,7 +50,7 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
   const queryTerms = new Map<string, number>();
   for (const id of codeIdentifiers(q.work ?? '')) for (const t of wordTerms(id)) queryTerms.set(t, RANK_WEIGHTS.work);
   for (const t of terms(q.objective)) queryTerms.set(t, 1);
-  // an identifier the objective writes as code names what to change (rank.ts codeIdentifiers)
+  // an identifier the objective writes as code names what to change (rankSignals.ts codeIdentifiers)
   for (const id of codeIdentifiers(q.objective)) {
     const own = wordTerms(id);
     if (own.length) queryTerms.set(own[own.length - 1], EXCERPT_IDENTIFIER_WEIGHT);
