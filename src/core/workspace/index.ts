@@ -1,8 +1,8 @@
 // The workspace domain: what of the user's workspace the model may see. The read policy (policy.ts: path rules,
 // .gitignore, secrets, binaries, size; gitignoreRules.ts the .gitignore files from above the root down, gitRules.ts the
 // repository's rules files as git reads them); the index
-// (workspaceIndex.ts: kept up to date incrementally, over its parts: indexContent.ts the file entries, text index and
-// import graph kept in step, treeWalk.ts the walk of the tree with its folder records, disk.ts the stats and reads,
+// (workspaceIndex.ts: kept up to date incrementally, its queries in indexQueries.ts, over its parts: indexContent.ts
+// the file entries, text index and import graph kept in step, treeWalk.ts the walk of the tree with its folder records, disk.ts the stats and reads,
 // importGraph.ts the resolved imports (goPackages.ts Go's packages, specPath.ts a relative specifier joined to its folder), moduleAliases.ts the workspace's own module names (tsconfig paths, package
 // names; moduleRules.ts their configs' maps as rules), symbols.ts the top-level symbols (importSpecs.ts the specifiers of import and export lines), fileKinds.ts what a file is by its path (a test, a UI file), history.ts git recency, indexCache.ts the cache file's layout, pathEvents.ts single paths brought in step,
 // cacheLocation.ts its place and indexStore.ts its reading and writing); the light text index (termIndex.ts: the term

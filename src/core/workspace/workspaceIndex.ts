@@ -1,11 +1,12 @@
 // The workspace index: every file the policy lets the model see, with its size, mtime, top-level symbols and
 // resolved relative imports, plus a light text index (termIndex.ts: term sets of paths, symbols and content, with a
-// BM25 re-scoring of the best candidates read lazily from disk). This class decides when files are read and answers
-// the queries; each part has its own module: what the index holds, kept in step (indexContent.ts: the file entries,
-// the files that are not text, the text index and the import graph), the walk of the tree (treeWalk.ts), the disk reads (disk.ts; one
-// file's read, decode and scan in fileRead.ts, done on a worker thread ahead of the index in a large build,
-// readAhead.ts), the import graph (importGraph.ts), the text index (termIndex.ts), git recency (history.ts), the cache file's layout
-// (indexCache.ts), place (cacheLocation.ts) and reading and writing (indexStore.ts).
+// BM25 re-scoring of the best candidates read lazily from disk). This class decides when files are read; the queries
+// it answers are indexQueries.ts's. Each part has its own module: what the index holds, kept in step (indexContent.ts:
+// the file entries, the files that are not text, the text index and the import graph), the walk of the tree
+// (treeWalk.ts), the disk reads (disk.ts; one file's read, decode and scan in fileRead.ts, done on a worker thread
+// ahead of the index in a large build, readAhead.ts), the import graph (importGraph.ts), the text index (termIndex.ts),
+// git recency (history.ts), the cache file's layout (indexCache.ts), place (cacheLocation.ts) and reading and writing
+// (indexStore.ts).
 //
 // Kept up to date incrementally, never rebuilt per session:
 //  - refresh() walks the tree (readdir + stat only) and re-reads just the files whose size, mtime or ctime changed (the
@@ -18,25 +19,19 @@
 //  - update(paths) re-reads the named files (the VS Code file watcher calls it with the changed paths; pathEvents.ts);
 //  - confirm(path) checks one file against the disk before a prompt names it (a watcher can miss events).
 import * as fs from 'fs';
-import * as path from 'path';
-import { WorkspacePolicy, type PolicyOptions } from './policy';
+import type { PolicyOptions } from './policy';
 import { readFiles } from './readAhead';
-import { HistoryWatch, type Commit } from './history';
-import { type FieldBoost } from './termIndex';
 import { type CacheHeader } from './indexCache';
 import { absoluteIn, statOrNull, type FileStamp } from './disk';
 import { TreeWalk } from './treeWalk';
 import type { StatAhead, StatAheadOptions } from './statAhead';
-import { IndexContent } from './indexContent';
-import type { IndexedFile } from './indexEntry';
+import { IndexQueries } from './indexQueries';
 import { applyPaths, type PathTarget } from './pathEvents';
 import { defaultCacheFile, realRootOf, relativeToRoot } from './cacheLocation';
 import { loadIndexCache, policyKey, writeIndexFile } from './indexStore';
 
 export { defaultCacheFile } from './cacheLocation';
 export type { IndexedFile } from './indexEntry';
-
-const EMPTY: ReadonlyMap<string, number> = new Map();
 
 /** A file the walk found new or changed: its stamp when it was stat'ed (a new one is not: null). */
 interface Found {
@@ -60,15 +55,8 @@ export interface RefreshStats {
   ms: number;
 }
 
-export class WorkspaceIndex {
-  readonly root: string;
-  readonly policy: WorkspacePolicy;
-  private readonly content: IndexContent;
-  /** content.files, named once: the walk and the queries read them. */
-  private readonly files: IndexContent['files'];
+export class WorkspaceIndex extends IndexQueries {
   private readonly tree: TreeWalk;
-  /** Git recency and co-change of the files (history.ts), recomputed when HEAD moves. */
-  private readonly history = new HistoryWatch();
   /** Counts walks: a file the last walk met has `seen` equal to it. */
   private generation = 0;
   /** The cache file's workspace-relative path when the cache folder is inside the workspace: never indexed. */
@@ -81,23 +69,8 @@ export class WorkspaceIndex {
   private statAhead: StatAhead | null = null;
 
   constructor(root: string, opts: PolicyOptions = {}) {
-    this.root = path.resolve(root);
-    this.policy = new WorkspacePolicy(this.root, opts);
+    super(root, opts);
     this.tree = new TreeWalk(this.root, this.policy);
-    this.content = new IndexContent(this.root, this.policy.maxBytes);
-    this.files = this.content.files;
-  }
-
-  get size(): number {
-    return this.files.size;
-  }
-
-  get(relPath: string): IndexedFile | undefined {
-    return this.files.get(relPath);
-  }
-
-  all(): IterableIterator<IndexedFile> {
-    return this.files.values();
   }
 
   /**
@@ -206,46 +179,6 @@ export class WorkspaceIndex {
     return this.files.has(relPath);
   }
 
-  /** How recently and often git saw the file change, in [0, 1] (0 outside a git repository). */
-  recencyOf(relPath: string): number {
-    return this.history.current.recency.get(relPath) ?? 0;
-  }
-
-  /** Every file git saw change lately, with its recencyOf (empty outside a git repository). */
-  recentFiles(): ReadonlyMap<string, number> {
-    return this.history.current.recency;
-  }
-
-  /** The files git saw change together with this one, each with the share of its commits (empty without git). */
-  coChangedWith(relPath: string): ReadonlyMap<string, number> {
-    return this.history.current.coChange.get(relPath) ?? EMPTY;
-  }
-
-  /** The recent commits git saw (subject terms and files), newest first; none outside a git repository. */
-  commits(): readonly Commit[] {
-    return this.history.current.commits;
-  }
-
-  /** The indexed file a specifier names, or null (bare package names are not workspace files). */
-  resolve(from: string, spec: string): string | null {
-    return this.content.graph.resolve(from, spec);
-  }
-
-  /** Files that import the given file. */
-  importersOf(relPath: string): string[] {
-    return this.content.graph.importersOf(relPath);
-  }
-
-  /** BM25 scores (path, symbols, content with field boosts) of the files for a free-text query. */
-  textScores(query: string, boost: FieldBoost = { path: 3, symbols: 2, content: 1 }): Map<string, number> {
-    if (!query.trim()) return new Map();
-    return this.content.text.scores(query, boost, (rel) => this.content.readIndexed(rel));
-  }
-
-  /** The current text of an indexed file, for ranking only (indexContent.ts's readIndexed). */
-  readIndexed(rel: string): string | null {
-    return this.content.readIndexed(rel);
-  }
 
   /** What applyPaths (pathEvents.ts) works on. */
   private pathTarget(): PathTarget {
