@@ -13,29 +13,19 @@
 //    when there is a Gemfile;
 //  - Maven (pom.xml), Gradle (build.gradle[.kts]) and .NET (a .sln or project file): their test task, through the
 //    project's wrapper (mvnw, gradlew) when it has one;
-// each only when its program is there (the virtual environment, the wrapper, or PATH). Static checks come first
-// (cheap), then the tests. Detected commands are never run without the user's consent (the caller asks; the CLI needs
-// `--check auto`).
+// each only when its program is there (the virtual environment, the wrapper, or PATH: projectProbes.ts finds them).
+// Static checks come first (cheap), then the tests. Detected commands are never run without the user's consent (the
+// caller asks; the CLI needs `--check auto`).
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import which from 'which';
 import type { CheckCommand } from './types';
-import { shellWord } from '../text/shell';
-import { ancestorPath, foldersUpToRepoRoot } from './scratchAncestors';
+import { exists, firstIn, nodeModulesUp, onPath, pythonTool, readJson, readText, venvProgram } from './projectProbes';
 
 /** The package.json scripts a check may run, in the order they run (cheap first). */
 const SCRIPTS = ['typecheck', 'lint', 'test'] as const;
 
 /** npm's placeholder test script ("Error: no test specified") is not a test. */
 const NPM_PLACEHOLDER = /no test specified/i;
-
-/** Whether a path exists (anything there, readable or not). */
-export async function exists(p: string): Promise<boolean> {
-  return fsp.access(p).then(
-    () => true,
-    () => false,
-  );
-}
 
 /** The package manager each lockfile names, in the order they are looked for. */
 const LOCKFILES: readonly [string, string][] = [
@@ -59,35 +49,6 @@ async function packageManager(workspace: string, field: unknown): Promise<string
 /** The command that runs a package.json script with the package manager. */
 function scriptCommand(manager: string, script: string): string {
   return manager === 'npm' && script === 'test' ? 'npm test' : `${manager} run ${script}`;
-}
-
-/** The first of these workspace-relative files that exists (its name is the detected command's reason), else null. */
-async function firstIn(workspace: string, names: readonly string[]): Promise<string | null> {
-  for (const name of names) if (await exists(path.join(workspace, name))) return name;
-  return null;
-}
-
-/**
- * A project file's text without a leading byte-order mark (which an editor on Windows may write: JSON.parse refuses
- * it, and a section at the first line would not be at a line's start), or '' when it cannot be read.
- */
-export async function readText(p: string): Promise<string> {
-  return (await fsp.readFile(p, 'utf8').catch(() => '')).replace(/^\uFEFF/, '');
-}
-
-/** A project's JSON file (package.json) parsed, by readText; throws when it is missing or not JSON. */
-export async function readJson(p: string): Promise<unknown> {
-  return JSON.parse(await readText(p)) as unknown;
-}
-
-/**
- * Where the project's installed packages may be, relative to the workspace and nearest first: its own node_modules,
- * then, for a package inside a monorepo, those of the folders above it that the scratch copy keeps
- * (scratchAncestors.ts), as path segments (`['..', 'node_modules']`).
- */
-export async function nodeModulesUp(workspace: string): Promise<string[][]> {
-  const levels = (await ancestorPath(workspace)).length;
-  return Array.from({ length: levels + 1 }, (_, up) => [...Array<string>(up).fill('..'), 'node_modules']);
 }
 
 /** The project's TypeScript compiler, as a path relative to the workspace (nodeModulesUp: its own, or one hoisted). */
@@ -121,39 +82,6 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
   }
   return [statics, tests];
 }
-
-/** The project's virtual environments, where its Python tools are installed (scratch.ts links them and reads their site-packages). */
-export const VENVS: readonly string[] = ['.venv', 'venv'];
-
-/**
- * A program of the project's virtual environment: the workspace's, as a relative path (the checks run in a copy of
- * the workspace, where the environment is linked), else — for a package of a monorepo — one at a folder above it up
- * to the repository's root, by its absolute path (outside the copy); null when there is none.
- */
-async function venvProgram(workspace: string, names: readonly string[]): Promise<string | null> {
-  const inVenv = (v: string, name: string) => (process.platform === 'win32' ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`);
-  for (const name of names) {
-    for (const v of VENVS) if (await exists(path.join(workspace, inVenv(v, name)))) return inVenv(v, name);
-  }
-  for (const above of await foldersUpToRepoRoot(workspace)) {
-    for (const name of names) {
-      for (const v of VENVS) {
-        const abs = path.join(above, inVenv(v, name));
-        if (await exists(abs)) return shellWord(abs);
-      }
-    }
-  }
-  return null;
-}
-
-/** The first of the names that is a program on PATH; null when none is. */
-async function onPath(names: readonly string[]): Promise<string | null> {
-  for (const name of names) if (await which(name, { nothrow: true })) return name;
-  return null;
-}
-
-/** A Python tool: the virtual environment's, else the one on PATH (null when neither has one). */
-export const pythonTool = async (workspace: string, names: readonly string[]) => (await venvProgram(workspace, names)) ?? (await onPath(names));
 
 /**
  * Where a Python project configures a tool: a file of its own, or a section of a shared configuration file (`section`

@@ -18,7 +18,7 @@ import which from 'which';
 import { shellWord } from '../text/shell';
 import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
 import { foldersUpToRepoRoot } from './scratchAncestors';
-import { exists, nodeModulesUp, pythonTool, readJson, readText } from './detect';
+import { exists, nodeModulesUp, pythonTool, readJson, readText } from './projectProbes';
 
 export interface Formatter {
   /** As the user knows it: "Prettier", "gofmt". */

@@ -1,7 +1,7 @@
 // The checks domain (src/core/checks/) owns the project's own checks on DevA's proposal, before anything is applied:
 // which commands run (commands.ts: the configured list, `auto`, static or tests; detect.ts: the obvious ones detected,
-// run only with consent), the
-// scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
+// run only with consent; projectProbes.ts: where a project's files and programs are, for detect.ts and formatters.ts),
+// the scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
 // scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchOverlay.ts: DevA's files written over it, and
 // those it could not take; scratchAncestors.ts: a monorepo package keeps the
 // folders above and beside it; copyLimit.ts: a workspace too large to copy is not, and its checks say why), one
@@ -17,6 +17,7 @@
 // and metrics (TSR) read. Plain Node: nothing in src/core may import 'vscode'.
 export * from './types';
 export * from './detect';
+export * from './projectProbes';
 export * from './commands';
 export * from './output';
 export * from './testCases';

@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
 import { isInside } from '../files/pathSafety';
-import { VENVS } from './detect';
+import { VENVS } from './projectProbes';
 import { ancestorPath, CARGO_TARGET_FOLDER, foldersUpToRepoRoot, isDir, linkFolder, mirrorAncestors, SCRATCH_PREFIX } from './scratchAncestors';
 import { copyTree, LINKED_DEPENDENCY_DIRS, measureTree, SKIPPED, workspaceSkip } from './scratchCopy';
 import type { NotWritten, TreeSize } from './types';

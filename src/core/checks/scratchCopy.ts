@@ -7,7 +7,7 @@
 import { promises as fsp, constants as fsc, type Dirent } from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
-import { VENVS } from './detect';
+import { VENVS } from './projectProbes';
 import { isEntryFolder, isOursInTemp, linkFolder, VERSION_CONTROL } from './scratchAncestors';
 import type { TreeSize } from './types';
 
