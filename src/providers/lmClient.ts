@@ -1,7 +1,8 @@
 // The core LlmClient over a VS Code Language Model (vscode.lm). This file has no `vscode` import: the VS Code
 // objects it needs (message constructors, a CancellationTokenSource) come in through `LmHost`, so the streaming,
-// cancellation, error mapping and usage estimate are unit-tested in Node with a fake model
-// (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones.
+// cancellation, error mapping (lmErrors.ts) and usage estimate are unit-tested in Node with a fake model
+// (test/unit/lmClient.test.ts). src/providers/vscodeLm.ts passes the real ones; which model a setting names is
+// chatModelMatch.ts's.
 //
 // Tools: the Language Model API has tool calling from VS Code 1.95 (LanguageModelToolCallPart / ToolResultPart and
 // the `tools` request option). engines.vscode stays ^1.90, so vscodeLm.ts looks for those classes at run time and,
@@ -21,6 +22,7 @@ import {
   type ToolCall,
   type Usage,
 } from '../core';
+import { lmError } from './lmErrors';
 
 /** The part of vscode.LanguageModelChat this client uses. */
 export interface LmChatModelLike<M> {
@@ -108,45 +110,6 @@ function turnText(content: string | ContentBlock[]): string {
   return content
     .map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : b.content))
     .join('\n');
-}
-
-function errorCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** Maps a VS Code LanguageModelError (by its `code`) or anything else to an LlmError with an actionable message. */
-export function lmError(err: unknown, modelName: string): LlmError {
-  if (err instanceof LlmError) return err;
-  const msg = err instanceof Error ? err.message : String(err);
-  const name = (err as { name?: unknown } | null)?.name;
-  const code = errorCode(err);
-  const said = msg ? `: ${msg}` : '';
-  if (name === 'Canceled' || name === 'AbortError' || code === 'Canceled') return LlmError.cancelled();
-  if (code === 'NoPermissions') {
-    return new LlmError(
-      'auth',
-      `VS Code did not allow CAPE to use the language model "${modelName}"${said}. Allow access when VS Code asks ` +
-        "(run the session again), or choose another model with 'CAPE: Select Model'.",
-      { cause: err },
-    );
-  }
-  if (code === 'Blocked') {
-    return new LlmError(
-      'rate_limit',
-      `The language model "${modelName}" refused the request (quota or rate limit)${said}. Wait a while, or choose ` +
-        "another model with 'CAPE: Select Model'.",
-      { cause: err },
-    );
-  }
-  if (code === 'NotFound') {
-    return new LlmError(
-      'config',
-      `The language model "${modelName}" is no longer available${said}. Choose another one with 'CAPE: Select Model'.`,
-      { cause: err },
-    );
-  }
-  return new LlmError('unknown', `The language model "${modelName}" failed${said}.`, { retryable: true, cause: err });
 }
 
 async function countOrEstimate<M>(model: LmChatModelLike<M>, text: string): Promise<number> {
@@ -278,28 +241,4 @@ export class LmClient<M> implements LlmClient {
     // The Language Model API reports no stop reason: null (unknown), so the runner continues a reply the parser finds cut.
     return { text, usage, stopReason: null, model: this.model.id };
   }
-}
-
-/**
- * The chat model for a `cape.model` / `cape.initModel` value: an exact id, then an exact family, then an id or
- * family containing the value (so "claude-sonnet-4" finds "claude-sonnet-4.5"). `matched` is false when nothing
- * matched and the first available model was taken instead.
- */
-export function matchChatModel<T extends { id: string; family: string; name: string }>(
-  models: readonly T[],
-  wanted: string,
-): { model: T; matched: boolean } | undefined {
-  if (models.length === 0) return undefined;
-  const w = wanted.trim().toLowerCase();
-  const norm = (s: string) => s.toLowerCase().replace(/[._\s]/g, '-');
-  const byId = models.find((m) => m.id.toLowerCase() === w);
-  if (byId) return { model: byId, matched: true };
-  const byFamily = models.find((m) => m.family.toLowerCase() === w);
-  if (byFamily) return { model: byFamily, matched: true };
-  if (w) {
-    const nw = norm(w);
-    const partial = models.find((m) => norm(m.id).includes(nw) || norm(m.family).includes(nw) || norm(m.name).includes(nw));
-    if (partial) return { model: partial, matched: true };
-  }
-  return { model: models[0], matched: false };
 }

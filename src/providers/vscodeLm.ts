@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { LmClient, type LmHost } from './lmClient';
 import { lmToolHost, modelCallsTools, type LmToolApi, type PartsMessage } from './lmTools';
 
-export { matchChatModel } from './lmClient';
+export { matchChatModel } from './chatModelMatch';
 
 type Message = vscode.LanguageModelChatMessage;
 

@@ -4,7 +4,9 @@ import * as assert from 'assert';
 import { LlmError } from '../../src/core/llm/errors';
 import { tokensAtLeast } from '../../src/core/llm/tokens';
 import { AGENT_NAME, type LlmRequest } from '../../src/core/model/types';
-import { DEFAULT_LM_JUSTIFICATION, LmClient, lmError, matchChatModel, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
+import { DEFAULT_LM_JUSTIFICATION, LmClient, toLmMessages, type LmChatModelLike } from '../../src/providers/lmClient';
+import { lmError } from '../../src/providers/lmErrors';
+import { matchChatModel } from '../../src/providers/chatModelMatch';
 import { effectiveBaseUrl, isLoopbackBaseUrl } from '../../src/providers/baseUrl';
 
 type Msg = { role: 'user' | 'assistant'; text: string };
