@@ -6,11 +6,11 @@
 // importGraph.ts the resolved imports (goPackages.ts Go's packages, specPath.ts a relative specifier joined to its folder), moduleAliases.ts the workspace's own module names (tsconfig paths, package
 // names; moduleRules.ts their configs' maps as rules), symbols.ts the top-level symbols (importSpecs.ts the specifiers of import and export lines), fileKinds.ts what a file is by its path (a test, a UI file), history.ts git recency, indexCache.ts the cache file's layout, pathEvents.ts single paths brought in step,
 // cacheLocation.ts its place and indexStore.ts its reading and writing); the light text index (termIndex.ts: the term
-// sets of each file, termDoc.ts their layout, vocabulary.ts the terms, termExtract.ts text to term ids, termScoring.ts
-// BM25, over tokens.ts's terms and charTables.ts's pooled hash tables); the ranking for a step's work (rank.ts; what
-// a path's kind and the objective's words say before any index: rankSignals.ts) and the budgeted section DevA and DA
-// receive (pack.ts, with excerpts.ts's excerpts of large files, excerptLines.ts's reading of their lines, and
-// sectionBlocks.ts's rendering of its blocks).
+// sets of each file, termDoc.ts their layout, termIndexData.ts its serialised form, vocabulary.ts the terms,
+// termExtract.ts text to term ids, termScoring.ts BM25, over tokens.ts's terms and charTables.ts's pooled hash
+// tables); the ranking for a step's work (rank.ts; what a path's kind and the objective's words say before any index:
+// rankSignals.ts) and the budgeted section DevA and DA receive (pack.ts, with excerpts.ts's excerpts of large files,
+// excerptLines.ts's reading of their lines, and sectionBlocks.ts's rendering of its blocks).
 export * from './policy';
 export { gitDirOf, gitTopOf, infoExcludeOf } from './gitRules';
 export * from './tokens';

@@ -21,7 +21,7 @@
 // A file of another version (an older layout, whose bytes after the magic mean something else) is never parsed
 // further: the index is then rebuilt and the file rewritten.
 import * as fs from 'fs';
-import type { RestoredTermIndex, TermIndexData } from './termIndex';
+import type { RestoredTermIndex, TermIndexData } from './termIndexData';
 import { wordMarks } from './vocabulary';
 import { postingChunks } from './termPostings';
 import { StoredTerms } from './storedTerms';

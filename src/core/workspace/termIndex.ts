@@ -1,9 +1,10 @@
 // The workspace's text index, made light enough for monorepos (50,000 files in a few seconds and well under 300 MB):
 // per file it keeps only the SET of terms (ids into one vocabulary, vocabulary.ts) of its path, its symbols and the
 // first CONTENT_CAP characters of its content, plus the content's length in terms; no positions, no frequencies, no
-// text. This class owns those entries (termDoc.ts's Docs, back to back in one arena), the document frequencies and the serialised form the cache
-// file holds; reading text into term ids is termExtract.ts's, ranking (term sets, then BM25+ over the best candidates
-// read lazily from disk) termScoring.ts's.
+// text. This class owns those entries (termDoc.ts's Docs, back to back in one arena), the document frequencies and
+// the serialised form the cache file holds (its shape, and the Docs packed and read back checked: termIndexData.ts);
+// reading text into term ids is termExtract.ts's, ranking (term sets, then BM25+ over the best candidates read lazily
+// from disk) termScoring.ts's.
 //
 // Restored from the cache file for a one-off query (WorkspaceIndex.open's `lazy`), the Docs stay in the file
 // (storedTerms.ts) and the query is answered from its terms' postings (termPostings.ts); the first change, or a
@@ -16,42 +17,12 @@ import { grow } from './charTables';
 import { contentStart, docEnd, docWords, HEAD, pathStart, symStart, type Field, type FieldBoost } from './termDoc';
 import { TermExtractor } from './termExtract';
 import { scoreFiles, scoreStored } from './termScoring';
-import { Vocabulary, type StoredWords } from './vocabulary';
+import { Vocabulary } from './vocabulary';
 import type { StoredTerms } from './storedTerms';
+import { dfTotal, docsInOrder, readDocs, type RestoredTermIndex, type TermIndexData } from './termIndexData';
 
 export { CONTENT_CAP } from './termExtract';
 export type { Field, FieldBoost } from './termDoc';
-
-/** A serialised TermIndex (the index's cache file holds it). */
-export interface TermIndexData {
-  /** The vocabulary, term id order, joined by '\n' (terms never hold one). */
-  words: string;
-  /** One Doc per path of the order given to serialize(), back to back (see termDoc.ts). */
-  docs: Uint32Array;
-  /** Per term id, the Docs whose content holds it (restore() checks its length and total against the Docs). */
-  df: Int32Array;
-  /** Words of all files' capped content (restore() checks it against the Docs). */
-  totalLen: number;
-}
-
-/**
- * A TermIndexData as a warm run takes it back from the cache file: the vocabulary still as stored (vocabulary.ts),
- * and the Docs either read (`docs`) or left in the file (`stored`: storedTerms.ts, read when first needed).
- */
-export interface RestoredTermIndex extends Omit<TermIndexData, 'words' | 'docs'> {
-  words: StoredWords;
-  docs: Uint32Array | StoredTerms;
-}
-
-/** The sum of stored document frequencies (what the Docs' content sets, or the postings, must add up to); throws on a negative one. */
-function dfTotal(df: Int32Array): number {
-  let sum = 0;
-  for (let t = 0; t < df.length; t++) {
-    if (df[t] < 0) throw new Error('df');
-    sum += df[t];
-  }
-  return sum;
-}
 
 /** Arena elements below which a compaction does not pay. */
 const COMPACT_MIN = 1 << 16;
@@ -205,29 +176,13 @@ export class TermIndex {
   }
 
   /**
-   * The index for the cache file, with the Docs in the order of `paths` (restore() takes them back to back): the
-   * arena itself when it holds exactly those Docs in that order (a build's), else a copy.
+   * The index for the cache file, with the Docs in the order of `paths` (restore() takes them back to back;
+   * termIndexData.ts's docsInOrder).
    */
   serialize(paths: readonly string[]): TermIndexData {
     this.load();
-    const a = this.arena;
-    let inPlace = this.garbage === 0 && this.docs.size === paths.length;
-    let total = 0;
-    for (const p of paths) {
-      const at = this.docs.get(p);
-      if (at !== total) inPlace = false;
-      total += at === undefined ? 1 : a[at];
-    }
     const df = this.df.subarray(0, this.vocab.size);
-    if (inPlace) return { words: this.vocab.serialize(), docs: a.subarray(0, this.used), df, totalLen: this.totalLen };
-    const out = new Uint32Array(total);
-    let k = 0;
-    for (const p of paths) {
-      const at = this.docs.get(p);
-      if (at === undefined) out[k++] = 1;
-      else (out.set(a.subarray(at, at + a[at]), k), (k += a[at]));
-    }
-    return { words: this.vocab.serialize(), docs: out, df, totalLen: this.totalLen };
+    return { words: this.vocab.serialize(), docs: docsInOrder(this.arena, this.used, this.garbage, this.docs, paths), df, totalLen: this.totalLen };
   }
 
   /**
@@ -250,33 +205,15 @@ export class TermIndex {
         return true;
       }
       const a = data.docs;
-      let at = 0;
-      let contentIds = 0;
-      let max = -1;
-      for (let i = 0; i < paths.length; i++) {
-        if (at >= a.length) throw new Error('truncated');
-        const len = a[at];
-        if (len === 1) {
-          at++;
-          continue;
-        }
-        const end = at + len;
-        if (len < HEAD || end > a.length || HEAD + a[at + 2] + a[at + 3] > len) throw new Error('bad entry');
-        for (let k = at + HEAD; k < end; k++) if (a[k] > max) max = a[k];
-        contentIds += end - contentStart(a, at);
-        this.docs.set(paths[i], at);
-        this.totalLen += a[at + 1];
-        at = end;
-      }
-      if (at !== a.length) throw new Error('trailing');
-      if (max >= words) throw new Error('bad term id');
+      const read = readDocs(a, paths, words, this.docs);
+      this.totalLen = read.totalLen;
       // the stored frequencies, kept when they add up to the Docs' content (else the file is damaged)
-      if (dfTotal(data.df) !== contentIds) throw new Error('df total');
+      if (dfTotal(data.df) !== read.contentIds) throw new Error('df total');
       if (this.totalLen !== data.totalLen) throw new Error('words total');
       this.df = new Int32Array(Math.max(1024, words + 1024));
       this.df.set(data.df);
       this.arena = a;
-      this.used = at;
+      this.used = read.end;
       this.garbage = 0;
       return true;
     } catch {
