@@ -1,7 +1,7 @@
 // Renders step outputs: a generic renderer for the free-form objects of POA/DA/DevA, the CM opening card and
 // the retrospective (conversation, KPT, open questions; its metrics: metrics.ts). Structure is built with DOM calls;
 // only string leaves go through markdown (sanitised), keys are plain text.
-import { WORKER_AGENTS, type KptLists, type OpenQuestion } from '../../src/core/model/types';
+import { isPlainObject as isObj, WORKER_AGENTS, type KptLists, type OpenQuestion } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, h, icon } from './dom';
 import { evidenceParts } from '../../src/core/session/evidence';
 import { renderInline, renderMarkdown } from './markdown';
@@ -20,7 +20,6 @@ export function humanizeKey(key: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isPrimitive = (x: unknown): boolean => x === null || ['string', 'number', 'boolean'].includes(typeof x);
 
 function leaf(x: unknown): HTMLElement {
