@@ -11,6 +11,7 @@
 //   existing     quick pick titled "CAPE: Initialize Project", placeholder EXISTING_CAPE_PLACEHOLDER, items
 //                "Keep existing (cancel)" / "Overwrite" / "Fill only missing files"
 import {
+  capeFolderKey,
   INIT_QUESTIONS,
   MAX_ANSWER_CHARS,
   type InitAnswers,
@@ -226,9 +227,9 @@ export async function initProjectFlow<R>(deps: InitFlowDeps<R>): Promise<InitFlo
 // ---------------------------------------------------------------------------------------------
 // Progress and result messages
 
-/** "3/9 · 1_product/2_persona.md": the file relative to the cape folder. */
+/** "3/9 · 1_product/2_persona.md": the file relative to the cape folder (the option's normal form, capeFolderKey). */
 export function progressMessage(p: InitProgress, capeFolder: string): string {
-  const prefix = capeFolder.replace(/(?<![\\/])[\\/]+$/, '') + '/';
+  const prefix = capeFolderKey(capeFolder) + '/';
   const file = p.file.startsWith(prefix) ? p.file.slice(prefix.length) : p.file;
   return `${p.done}/${p.total} · ${file}`;
 }

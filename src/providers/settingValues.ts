@@ -1,8 +1,9 @@
 // The `cape.*` settings' values as the extension uses them, worked out from what the configuration holds: trimmed,
-// the manifest defaults for empty or ill-typed values (package.json contributes.configuration). No `vscode` import,
-// so unit tests read them; settings.ts reads the configuration and writes it.
+// the manifest defaults for empty or ill-typed values (package.json contributes.configuration), the CAPE folder in
+// its normal form (capeFolderKey). No `vscode` import, so unit tests read them; settings.ts reads the configuration
+// and writes it.
 import type { CapeSettings } from '../services';
-import { DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, MIN_CHECK_TIMEOUT_MS, cleanCommandList, copyLimitOfMb, WORKSPACE_COPY_LIMIT } from '../core';
+import { capeFolderKey, DEFAULT_CAPE_FOLDER, DEFAULT_FEEDBACK_ROUNDS, DEFAULT_INIT_MODEL, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TOOL_CHARS, DEFAULT_SESSION_MODEL, DEFAULT_FIX_ROUNDS, DEFAULT_CHECK_TIMEOUT_MS, MIN_CHECK_TIMEOUT_MS, cleanCommandList, copyLimitOfMb, WORKSPACE_COPY_LIMIT } from '../core';
 
 /** The settings of a configuration whose `get(key)` gives the value of `cape.<key>` (anything, or undefined). */
 export function settingsFrom(get: (key: string) => unknown): CapeSettings {
@@ -23,7 +24,7 @@ export function settingsFrom(get: (key: string) => unknown): CapeSettings {
     model: str('model', DEFAULT_SESSION_MODEL),
     initModel: str('initModel', DEFAULT_INIT_MODEL),
     baseUrl: str('baseUrl', ''),
-    capeFolder: str('capeFolder', DEFAULT_CAPE_FOLDER).replace(/(?<![\\/])[\\/]+$/, '') || DEFAULT_CAPE_FOLDER,
+    capeFolder: capeFolderKey(str('capeFolder', DEFAULT_CAPE_FOLDER)),
     tools: { maxCalls: count('tools.maxCalls', DEFAULT_MAX_TOOL_CALLS), maxChars: count('tools.maxChars', DEFAULT_MAX_TOOL_CHARS) },
     feedbackRounds: count('feedbackRounds', DEFAULT_FEEDBACK_ROUNDS),
     checks: {

@@ -65,6 +65,13 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(/['"]kpt_merged\.md['"]/), ['src/core/store/layout.ts']);
   });
 
+  it("the CAPE folder option's normal form is worked out by capeFolderKey (model/steps.ts) only", () => {
+    // a line naming the cape folder that turns its `\\` into `/` or cuts its leading or trailing `/`s (by a regexp or
+    // by index): each reader calls capeFolderKey instead
+    const copy = /^.*(?<![a-z])cape.*(?:\/\\\\\/g|\[\\\\\/\]\+\$|\\\/\+\$|\^\\\.\??\\\/|=== '\/'\)[^;\n]*--).*$/im;
+    assert.deepStrictEqual(filesMatching(copy), ['src/core/model/steps.ts']);
+  });
+
   it('a message that two code paths give is written once', () => {
     for (const text of [
       'This answer is required', // questionnaire.ts validateAnswer, for the input box too

@@ -7,6 +7,7 @@
 import { promises as fsp, constants as fsc, type Dirent } from 'fs';
 import * as path from 'path';
 import { isInside } from '../files/pathSafety';
+import { capeFolderKey } from '../model/types';
 import { VENVS } from './projectProbes';
 import { isEntryFolder, isOursInTemp, linkFolder, VERSION_CONTROL } from './scratchAncestors';
 import type { TreeSize } from './types';
@@ -25,10 +26,9 @@ export const LINKED_DEPENDENCY_DIRS: ReadonlySet<string> = new Set([
 /** Left out of the copy entirely, at any depth (the cape folder is added by the caller): version control, caches. */
 export const SKIPPED: ReadonlySet<string> = new Set([...VERSION_CONTROL, '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache']);
 
-/** What a copy of the workspace leaves out (copyTree's `skip`): SKIPPED at any depth, and the cape folder at its place. */
+/** What a copy of the workspace leaves out (copyTree's `skip`): SKIPPED at any depth, and the cape folder (capeFolderKey) at its place. */
 export function workspaceSkip(capeFolder: string): (rel: string, name: string) => boolean {
-  // eslint-disable-next-line regexp/no-super-linear-move -- the cape folder's setting, a short relative path
-  const cape = capeFolder.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '');
+  const cape = capeFolderKey(capeFolder);
   return (rel, name) => SKIPPED.has(name) || rel === cape;
 }
 

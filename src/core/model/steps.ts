@@ -1,5 +1,5 @@
-// Steps, agents and their names for people; the CAPE folder's name rules; the one plain-object check. Part of
-// the shared vocabulary of core (model/index.ts).
+// Steps, agents and their names for people; the CAPE folder's name rules (its normal form and its refusal); the one
+// plain-object check. Part of the shared vocabulary of core (model/index.ts).
 
 /** The five steps of a session, strictly in this order. */
 export const STEP_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro'] as const;
@@ -32,6 +32,20 @@ export function capeFolderRefusal(capeFolder: string): string | null {
   const invalid = `Invalid CAPE folder name ${JSON.stringify(capeFolder)}`;
   if (!capeFolder || /[\\/]|^\.\.?$/.test(capeFolder)) return `${invalid}: use a single folder name such as "cape".`;
   return /^\.git$/i.test(capeFolder) ? `${invalid}: .git is Git's own folder; use a single folder name such as "cape".` : null;
+}
+
+/**
+ * The CAPE folder option in its normal form, the name every reader compares workspace paths with: `\` as `/`, without
+ * a leading `./` or `/`s and without trailing `/`s (cut by index: /\/+$/ is tried from each `/` of a run), and
+ * DEFAULT_CAPE_FOLDER when nothing is left. Not checked: capeFolderRefusal tells whether the name can be used.
+ */
+export function capeFolderKey(capeFolder: string): string {
+  const s = capeFolder.replace(/\\/g, '/');
+  let start = s.startsWith('./') ? 2 : 0;
+  while (start < s.length && s[start] === '/') start++;
+  let end = s.length;
+  while (end > start && s[end - 1] === '/') end--;
+  return s.slice(start, end) || DEFAULT_CAPE_FOLDER;
 }
 
 /** The agents' names for people. */

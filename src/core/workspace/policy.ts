@@ -26,7 +26,7 @@ import { nameRefusal } from '../files/pathNames';
 import { readInto } from './disk';
 import { GitignoreRules } from './gitignoreRules';
 import { formatBytes } from '../text/size';
-import { DEFAULT_CAPE_FOLDER } from '../model/types';
+import { capeFolderKey, DEFAULT_CAPE_FOLDER } from '../model/types';
 import { secretPattern, secretsMatcher } from './secretNames';
 
 /**
@@ -115,12 +115,7 @@ export class WorkspacePolicy {
 
   constructor(root: string, opts: PolicyOptions = {}) {
     this.root = path.resolve(root);
-    // without a leading `./` or `/` and trailing `/`s (cut by index: /\/+$/ is tried from each `/` of a run)
-    let cape = (opts.capeFolder ?? DEFAULT_CAPE_FOLDER).replace(/\\/g, '/').replace(/^\.?\/+/, '');
-    let end = cape.length;
-    while (end > 0 && cape[end - 1] === '/') end--;
-    cape = cape.slice(0, end);
-    this.capeFolder = cape || DEFAULT_CAPE_FOLDER;
+    this.capeFolder = capeFolderKey(opts.capeFolder ?? DEFAULT_CAPE_FOLDER);
     this.maxBytes = opts.maxBytes ?? MAX_READ_BYTES;
     this.ignores = new GitignoreRules(this.root);
   }
