@@ -14,6 +14,7 @@ import {
   questionLine,
   UNBUILT_BEFORE,
   withoutControls,
+  withOneFinalNewline,
   notRunSaying,
   notCheckedSaying,
   notWrittenLine,
@@ -151,7 +152,7 @@ export function printer(stream: NodeJS.WritableStream) {
         const env = e.envelope;
         // the voice streamed above was another envelope's (the warning before this says which was used); the
         // retrospective's conversation is printed below from the envelope used in any case
-        if (e.voiceNotStreamed && e.step !== 'cm_retro' && env.voice.trim()) out.write(`  The voice of the envelope used:\n${env.voice.replace(/(?<!\n)\n*$/, '\n')}`);
+        if (e.voiceNotStreamed && e.step !== 'cm_retro' && env.voice.trim()) out.write(`  The voice of the envelope used:\n${withOneFinalNewline(env.voice)}`);
         if (e.step === 'cm_open') {
           const o = env.output as { dor_check?: { passed: boolean; concerns: string[] }; watch_out?: string[] };
           out.write(`  DoR: ${o.dor_check?.passed ? 'passed' : 'concerns'}\n`);

@@ -72,6 +72,14 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(copy), ['src/core/model/steps.ts']);
   });
 
+  it('trailing blanks are cut by text/blanks.ts (or trimEnd), not by a regexp anchored at the end or a walk written again', () => {
+    // `.replace(/…\s+$/…)`, `[ \t]+$`, `\n+$` / `\n*$`, or a loop stepping back over white space from an index
+    const copy =
+      /\.replace\(\/[^\n]*(?:\\s\+|\[ \\t\]\+|\\n[+*])\$\/|while \([^\n]*(?:\\s\/\.test\(|SPACE\.test\(|=== ' ' \|\| )[^\n]*- 1\]|while \([^\n]*- 1\]\.trim\(\) === ''/;
+    // kpt.ts steps back over a document's blank lines (an array of them), not over characters
+    assert.deepStrictEqual(filesMatching(copy), ['src/core/kpt/kpt.ts']);
+  });
+
   it('a message that two code paths give is written once', () => {
     for (const text of [
       'This answer is required', // questionnaire.ts validateAnswer, for the input box too

@@ -9,6 +9,7 @@
 //    cached object) whose js/javascript/coffee engines throw (defence in depth).
 import matter from 'gray-matter';
 import { isPlainObject } from '../model/types';
+import { withOneFinalNewline } from '../text/blanks';
 import { shorten } from '../text/cut';
 
 export type FrontmatterResult =
@@ -147,7 +148,7 @@ export function readFrontmatter(text: string): Record<string, unknown> | null {
 
 /** Frontmatter block alone (`---\n…\n---\n`) for `fields`, readable by readFrontmatter. */
 export function writeFrontmatter(fields: Record<string, string | number | boolean | null>): string {
-  return stringifyFrontmatter(fields, '').replace(/(?<!\n)\n+$/, '\n');
+  return withOneFinalNewline(stringifyFrontmatter(fields, ''));
 }
 
 /**

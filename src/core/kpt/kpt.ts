@@ -6,6 +6,7 @@ import type { KptItem, KptKind, KptLists } from '../model/types';
 import { formatLocalMinute } from '../model/dates';
 import { kptStatusMarker, withoutStatusMarker } from './items';
 import { parseKpt, parseKptDocument, type KptDocument } from './document';
+import { withOneFinalNewline } from '../text/blanks';
 import { oneLine } from '../text/cut';
 import { withoutControls } from '../text/controls';
 import { isPlaceholderItem } from '../text/placeholder';
@@ -34,7 +35,7 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
     for (const it of ofKind) out.push(itemLine(it));
     if (ofKind.length) out.push('');
   }
-  return out.join('\n').replace(/(?<!\n)\n+$/, '\n');
+  return withOneFinalNewline(out.join('\n'));
 }
 
 /**

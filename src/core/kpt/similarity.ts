@@ -5,6 +5,7 @@
 // their whole text (normaliseWholeText: the details KPT grouping drops are what tells two criteria apart).
 import { TAG_RE } from './document';
 import { charBigrams } from '../text';
+import { trimmedEnd } from '../text/blanks';
 import { sliceWhole } from '../text/cut';
 
 /** Below this many characters the core is too short to be meaningful and the whole text is compared. */
@@ -62,9 +63,7 @@ const ELABORATION_DASH = /[\u2014\u2015]|(?<=\s)--?(?=\s)/;
 function beforeElaboration(text: string): string {
   const m = ELABORATION_DASH.exec(text);
   if (!m) return text;
-  let end = m.index;
-  while (end > 0 && /\s/.test(text[end - 1])) end--;
-  return text.slice(0, end);
+  return text.slice(0, trimmedEnd(text, m.index));
 }
 
 /**

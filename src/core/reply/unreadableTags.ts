@@ -13,6 +13,7 @@
 // Or a block the model began mid-line in such a form ("Here it is: <File path="a.ts">"): a tag that ends its line,
 // with a path attribute and a closing tag after it, outside every block and summary (the readable form mid-line is
 // ./blocks.ts's looseTag).
+import { trimmedEnd } from '../text/blanks';
 import { shorten } from '../text/cut';
 import { HUNK_REPLACE, HUNK_SEARCH } from './hunkMarkers';
 
@@ -70,8 +71,7 @@ function whyUnread(kind: string, attrs: string): string {
  * `markers`: each <edit> block's marker lines, found once (many such tags in one block cost one pass over it).
  */
 function endsBlock(text: string, b: ReadBlock, at: number, markers: Map<ReadBlock, { at: number; search: boolean }[]>): boolean {
-  let end = at;
-  while (end > b.from && /\s/.test(text[end - 1])) end--;
+  const end = trimmedEnd(text, at, b.from);
   const start = Math.max(b.from, text.lastIndexOf('\n', end - 1) + 1);
   if (text.slice(start, end).trim() !== `</${b.kind}>`) return false;
   if (b.kind === 'file') return true;

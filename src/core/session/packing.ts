@@ -10,7 +10,7 @@
 //  - `#` lines inside code fences are code, not headings;
 //  - the sections that do not fit are named (bounded), without promising that anyone can fetch them.
 
-import { charBigrams, fenceTracker, headingOf, withFenceClosed } from '../text';
+import { charBigrams, fenceTracker, headingOf, withFenceClosed, withoutTrailingSpaces } from '../text';
 import { clip, clipMarkdown, CUT } from './clip';
 
 /**
@@ -22,8 +22,7 @@ export function minifyMarkdown(text: string): string {
   return text
     .split(/\r?\n/)
     .map((raw) => {
-      // trailing spaces, each run tried once from its start (a bare [ \t]+$ retried a long inner run from every space)
-      const line = raw.replace(/(?<![ \t])[ \t]+$/, '');
+      const line = withoutTrailingSpaces(raw);
       if (!outside(line)) return line;
       if (/^(-{3,}|\*{3,}|_{3,})$/.test(line)) return '';
       return /^\|.*\|$/.test(line) ? line.replace(/ {2,}/g, ' ').replace(/\|\s*:?-{3,}:?\s*(?=\|)/g, '|---') : line;

@@ -1,6 +1,7 @@
 // The lines of a file as the excerpts (excerpts.ts) read them: the name a line declares (declaredName) and how much
 // the work weighs it (declaredWeight), a line's indentation (a window widens up to its block's header) and the file's
 // leading imports (importHeader: an <edit> adding an import needs an import line to anchor its SEARCH).
+import { trimmedEnd } from '../text/blanks';
 import { LINE_BREAK } from '../text/lines';
 import { wordTerms } from './tokens';
 import type { ExcerptRange } from './excerpts';
@@ -53,7 +54,6 @@ export function indentOf(line: string): number {
 /** A line that imports (JS/TS, Python, Rust, Go, C), or a line that may sit among the imports (blank, comment, pragma). */
 const IMPORT_LINE = /^\s*(?:import\b|export\s+(?:\*|\{[^}]*\}|type\s+\{[^}]*\})\s+from\b|(?:const|let|var)\s[\w${},:\s]+=\s*require\(|from\s+\S+\s+import\b|(?:pub\s+)?use\s+[\w:{]|#include\b|require(?:_relative)?\s*\(?['"])/;
 const AMONG_IMPORTS = /^\s*(?:$|\/\/|\/\*|\*|#(?!include)|#!|['"]use strict['"]|package\s|\)|\}|[\w$]+,?\s*$|[\w$]+\s+as\s+[\w$]+,?\s*$)/;
-const SPACE = /\s/;
 /** How far down the imports are looked for. */
 const HEADER_LINES = 80;
 
@@ -81,8 +81,8 @@ export function importHeader(lines: readonly string[]): ExcerptRange | null {
  * /[({]\s*(?:\/\/.*)?$/, which V8 tried from each bracket up to a `\r` (a CRLF file's lines end with one).
  */
 function opensBlock(line: string): boolean {
-  const bracketEndsAt = (at: number): boolean => {
-    while (at > 0 && SPACE.test(line[at - 1])) at--;
+  const bracketEndsAt = (end: number): boolean => {
+    const at = trimmedEnd(line, end);
     return at > 0 && (line[at - 1] === '(' || line[at - 1] === '{');
   };
   if (bracketEndsAt(line.length)) return true;

@@ -7,6 +7,7 @@ import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
 import { statOrNull } from './disk';
 import { NO_FOLLOW, NO_WAIT } from '../files/openFlags';
+import { withoutTrailingSpaces } from '../text/blanks';
 
 /**
  * Whether `.gitignore` patterns match regardless of case: git's core.ignorecase, which `git init` sets only on a
@@ -31,10 +32,9 @@ export function gitDirOf(root: string): string | null {
   const text = readRules(dotGit, true);
   // its line's value without the spaces and tabs around it (cut by code: a lazy value between two runs of them
   // was quadratic in a long run)
-  const value = text === null ? null : /^gitdir:(.*)$/m.exec(text)?.[1].replace(/^[ \t]+/, '');
-  let end = value?.length ?? 0;
-  while (end > 0 && (value![end - 1] === ' ' || value![end - 1] === '\t')) end--;
-  return value && end ? path.resolve(root, value.slice(0, end)) : null;
+  const line = text === null ? undefined : /^gitdir:(.*)$/m.exec(text)?.[1];
+  const value = line === undefined ? '' : withoutTrailingSpaces(line.replace(/^[ \t]+/, ''));
+  return value ? path.resolve(root, value) : null;
 }
 
 /** The folder at or above `root` that holds `.git` (the top of the repository `root` belongs to), or null. */

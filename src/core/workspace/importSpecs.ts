@@ -4,6 +4,7 @@
 // `import\s[^'"`;]*?from` was tried again from every `import` up to the same quote, so a line of `import import …`
 // (a minified bundle, or an adversarial file) was quadratic: 73 s for 1 MB. Here each keyword costs its own
 // characters, and the one `from` clause a quote closes is read once for all the keywords before it.
+import { trimmedEnd } from '../text/blanks';
 
 /** A keyword that may start an import, with the character before it (none at the line's start). */
 const KEYWORD = /(?:^|[^\w$.])(import|export|require)/g;
@@ -79,8 +80,7 @@ function fromClause(line: string, quote: number): FromClause {
   const none = { quote, from: -1, spec: '', end: -1 };
   const q = line.charCodeAt(quote);
   if (q !== 34 && q !== 39) return none;
-  let t = quote;
-  while (t > 0 && line[t - 1].trim() === '') t--;
+  const t = trimmedEnd(line, quote);
   if (!line.startsWith('from', t - 4)) return none;
   QUOTED.lastIndex = quote;
   const m = QUOTED.exec(line);
