@@ -15,6 +15,7 @@ import { parseArgs } from 'util';
 import { contextSummary, DEFAULT_WORKSPACE_BUDGET, excerptLines, packedForm, packWorkspace, type ContextStep } from '../core/workspace/pack';
 import { WorkspaceIndex } from '../core/workspace/workspaceIndex';
 import { capeFolderRefusal } from '../core/model/types';
+import { capeFolderFlag } from './flags';
 
 export const CONTEXT_USAGE = 'cape context --workspace DIR --objective TEXT [--step deva|da] [--budget CHARS] [--cape-folder NAME] [--json]';
 
@@ -72,8 +73,8 @@ export async function cmdContext(argv: string[], stdout: NodeJS.WritableStream, 
     budget = given;
     if (!Number.isSafeInteger(budget)) return fail(stderr, `--budget takes at most ${Number.MAX_SAFE_INTEGER} characters (got "${values.budget}").`);
   }
-  const capeFolder = values['cape-folder'];
-  const refused = capeFolder === undefined ? null : capeFolderRefusal(capeFolder.trim());
+  const capeFolder = capeFolderFlag(values['cape-folder']);
+  const refused = capeFolderRefusal(capeFolder);
   if (refused) return fail(stderr, `--cape-folder: ${refused}`);
 
   const t0 = Date.now();

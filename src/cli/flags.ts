@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs as nodeParseArgs, type ParseArgsConfig } from 'util';
 import { ENDING_SIGNALS } from '../core/checks/processEnd';
+import { capeFolderKey, DEFAULT_CAPE_FOLDER } from '../core/model/types';
 
 export interface Parsed {
   command: string;
@@ -136,6 +137,16 @@ const NOT_EMPTY = new Set(['check', 'model', 'init-model', 'lang', 'task', 'api-
 const REPEATABLE = new Set(['check', 'answer']);
 
 export class UsageError extends Error {}
+
+/**
+ * The --cape-folder flag in the normal form the setting has too (capeFolderKey: `cape/`, `./cape` and `cape` are one
+ * folder), DEFAULT_CAPE_FOLDER without the flag. A blank value stays blank, for capeFolderRefusal to refuse.
+ */
+export function capeFolderFlag(value: unknown): string {
+  if (typeof value !== 'string') return DEFAULT_CAPE_FOLDER;
+  const trimmed = value.trim();
+  return trimmed ? capeFolderKey(trimmed) : trimmed;
+}
 
 /** The exit code of a session or rerun stopped with Ctrl-C (128 + SIGINT, what a shell reports); it is resumable. */
 export const EXIT_INTERRUPTED = 130;

@@ -11,11 +11,10 @@ import {
   defaultPromptsDir,
   loadPromptAssets,
   DEFAULT_INIT_MODEL,
-  DEFAULT_CAPE_FOLDER,
   INIT_DECISIONS_FILE,
   readStoredLanguage,
 } from '../core';
-import { type Parsed, UsageError, requireWorkspace } from './flags';
+import { type Parsed, UsageError, capeFolderFlag, requireWorkspace } from './flags';
 import { clientFrom } from './settings';
 import { lineReader } from './terminal';
 
@@ -47,7 +46,7 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
     throw new UsageError('Give --force (regenerate every file of cape/) or --missing-only (add only the missing ones), not both.');
   }
   const mode = flags.force ? 'overwrite' : flags['missing-only'] ? 'missing-only' : 'fail-if-exists';
-  const capeFolder = (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER;
+  const capeFolder = capeFolderFlag(flags['cape-folder']);
   const prompts = loadPromptAssets(defaultPromptsDir());
   // the questionnaire and the model are needed only for project input files to generate: restoring the generic
   // templates of a cape/ whose input files all exist asks nothing and needs no key

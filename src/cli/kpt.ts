@@ -10,7 +10,8 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 // From the modules themselves, not the '../core' barrel: dist/cli-kpt.js (required when a kpt command runs,
 // bundles.ts) holds only what this command uses.
-import { DEFAULT_CAPE_FOLDER, type KptStatus } from '../core/model/types';
+import type { KptStatus } from '../core/model/types';
+import { capeFolderFlag } from './flags';
 import { DEFAULT_HOUSEKEEPING_SESSIONS } from '../core/kpt/housekeeping';
 import { KPT_STATUSES } from '../core/kpt/items';
 import { KptStatusError, type KptListedItem } from '../core/kpt/status';
@@ -41,7 +42,7 @@ function storeFor(values: { workspace?: unknown; 'cape-folder'?: unknown }): Ses
   const ws = path.resolve(values.workspace);
   if (!fs.existsSync(ws) || !fs.statSync(ws).isDirectory()) throw new Usage(`The workspace ${ws} is not a folder.`);
   try {
-    return new SessionStore(ws, typeof values['cape-folder'] === 'string' ? values['cape-folder'] : DEFAULT_CAPE_FOLDER);
+    return new SessionStore(ws, capeFolderFlag(values['cape-folder']));
   } catch (e) {
     throw new Usage((e as Error).message);
   }

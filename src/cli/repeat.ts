@@ -3,12 +3,11 @@
 import {
   defaultPromptsDir,
   loadPromptAssets,
-  DEFAULT_CAPE_FOLDER,
   repeatSession,
   MAX_REPEATS,
   type RepeatResult,
 } from '../core';
-import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, capeFolderFlag, requireWorkspace } from './flags';
 import { clientFrom, toolBoundsFrom, maxCostFrom, taskIdFrom } from './settings';
 import { printer, textOnly } from './printer';
 
@@ -37,7 +36,7 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
   try {
     result = await repeatSession({
       workspace,
-      capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+      capeFolder: capeFolderFlag(flags['cape-folder']),
       taskId,
       times,
       ...(typeof flags.model === 'string' ? { model: flags.model } : {}),

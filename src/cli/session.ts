@@ -17,13 +17,12 @@ import {
   DEFAULT_SESSION_MODEL,
   type ProposedFile,
   type StepId,
-  DEFAULT_CAPE_FOLDER,
   summarizeChecks,
   notRunReason,
   shellWord,
   withoutControls,
 } from '../core';
-import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, requireWorkspace } from './flags';
+import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, capeFolderFlag, requireWorkspace } from './flags';
 import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, taskIdFrom } from './settings';
 import { printer } from './printer';
 import { lineReader } from './terminal';
@@ -132,7 +131,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
     for (let run = 0; ; run++) {
       result = await runSession({
         workspace,
-        capeFolder: (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER,
+        capeFolder: capeFolderFlag(flags['cape-folder']),
         objective,
         language: (flags.lang as string) ?? 'English',
         taskId: run ? result!.taskId : taskId,
@@ -184,7 +183,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
 
   let files: ProposedFile[] = result.files;
   if (result.ok && flags.apply) {
-    const capeFolder = (flags['cape-folder'] as string) ?? DEFAULT_CAPE_FOLDER;
+    const capeFolder = capeFolderFlag(flags['cape-folder']);
     // a file changed since the proposal (by the user, or before a resume) keeps that change: nobody here to ask
     const before = files;
     files = await applyProposedFiles(refuseChangedSinceProposal(files, workspace, { capeFolder }), { workspaceRoot: workspace, capeFolder });

@@ -141,6 +141,18 @@ describe('CLI: cape context', function () {
     }
   });
 
+  it("--cape-folder takes the setting's spellings of one folder (team, team/, ./team): that folder is left out", async () => {
+    const ws = todoWorkspace();
+    write(ws, 'team/3_development/toggle.ts', 'export function toggleAllTodos() {}\n');
+    for (const spelling of ['team', 'team/', './team', 'team//']) {
+      const run = await runCli(['context', '--workspace', ws, '--objective', 'Toggle all todos', '--cape-folder', spelling, '--json'], env);
+      assert.strictEqual(run.code, 0, `${spelling}: ${run.stderr}`);
+      const paths: string[] = run.json.files.map((f: any) => f.path);
+      assert.ok(paths.includes('src/todos/todoStore.ts'), `${spelling}: ${paths.join(', ')}`);
+      assert.ok(!paths.some((p) => p.startsWith('team/')), `${spelling}: the team's folder is not code: ${paths.join(', ')}`);
+    }
+  });
+
   it('rejects bad flags with a usage error (exit 2)', async () => {
     const ws = todoWorkspace();
     for (const [args, msg] of [
