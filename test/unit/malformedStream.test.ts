@@ -67,8 +67,11 @@ describe('a malformed event stream', function () {
     });
   }
 
-  it('a block index far out of range is taken at once (no sparse array of that length)', async () => {
-    const far = 200_000_000;
+  it('a block index far out of range is kept, in its order (no array of that length: beyond an array index it is lost)', async () => {
+    // Blocks kept in an array by their index cost a sparse array of that length (an index of 200,000,000 froze the
+    // event loop for ~40 s). An index beyond the last array index (2^32 - 2) is no element of an array at all, so
+    // with the largest one the stream can carry such an array loses the tool call below: no clock needed.
+    const far = Number.MAX_SAFE_INTEGER;
     fake.enqueue({
       events: [
         start,
@@ -81,9 +84,7 @@ describe('a malformed event stream', function () {
         stop,
       ],
     });
-    const t0 = Date.now();
     const res = await client().stream(request, () => {});
-    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
     assert.strictEqual(res.text, 'first ', 'the blocks keep their order by index');
     assert.deepStrictEqual(res.toolCalls, [{ id: 't', name: 'read_file', input: { path: 'a.ts' } }]);
   });
