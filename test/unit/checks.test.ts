@@ -398,15 +398,15 @@ describe('checks: output for the model and test cases', () => {
   });
 
   it('reads a long line (a hex dump, minified code) and many blank lines in linear time', () => {
-    const hex = 'AssertionError: expected 0x' + 'ab12'.repeat(20_000) + ' to equal 0x00';
-    const dotted = 'a.b/'.repeat(20_000);
-    let t = Date.now();
+    // A megabyte of each: a pattern retried from every character of a line, or from every blank line, takes minutes
+    // there (80 KB of the hex dump took 17 s; the suite's timeout fails it), a linear one milliseconds. No time is
+    // asserted here: the figures are the benchmark's business.
+    const MB = 1_000_000;
+    const hex = 'AssertionError: expected 0x' + 'ab12'.repeat(MB / 4) + ' to equal 0x00';
+    const dotted = 'a.b/'.repeat(MB / 4);
     const out = trimForModel([hex, dotted, 'src/a.js:3:1 boom', 'x'.repeat(7000)].join('\n'));
-    assert.ok(Date.now() - t < 1000, `took ${Date.now() - t} ms`);
     assert.match(out, /^\[lines naming files\]\nsrc\/a\.js:3:1 boom/);
-    t = Date.now();
-    assert.strictEqual(testsRan('\n'.repeat(40_000) + ' \n'.repeat(10_000) + 'done\n'), false);
-    assert.ok(Date.now() - t < 1000, `took ${Date.now() - t} ms`);
+    assert.strictEqual(testsRan('\n'.repeat(MB / 2) + ' \n'.repeat(MB / 4) + 'done\n'), false);
     assert.strictEqual(testsRan('\n\n  Ran 3 tests in 0.01s\n'), true);
     assert.strictEqual(testsRan('# tests 3\n'), true);
   });
