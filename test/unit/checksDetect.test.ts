@@ -46,26 +46,21 @@ describe('checks: the package manager of detected scripts', function () {
 });
 
 describe('checks: configuration files read in linear time', () => {
-  it('a pyproject.toml or .pre-commit-config.yaml of many blank lines is read at once', async () => {
+  it('a pyproject.toml or .pre-commit-config.yaml of a megabyte of blank lines is read, what it says still found', async () => {
+    // A line-start pattern that crosses blank lines is retried from each of them: quadratic (pyproject.toml's pytest
+    // requirement took 20 s on 120 KB) or cubic (the pre-commit hook, 24 s on 3 KB). On a megabyte those take hours
+    // (the suite's timeout fails the test), the linear patterns milliseconds. No time is asserted here.
+    const MB = 1_000_000;
     const ws = tmp();
-    write(ws, 'pyproject.toml', '[project]\nname = "x"\n' + '  \n'.repeat(40_000) + '[dependency-groups]\ndev = [\n  "pytest>=8",\n]\n');
-    write(ws, '.pre-commit-config.yaml', 'repos:\n' + '\n \n'.repeat(1000) + '  - repo: local\n    hooks:\n      - id: flake8\n');
-    let t = Date.now();
-    await detectChecks(ws);
-    assert.ok(Date.now() - t < 2000, `detectChecks took ${Date.now() - t} ms`);
-    t = Date.now();
-    await detectFormatter(ws);
-    assert.ok(Date.now() - t < 2000, `detectFormatter took ${Date.now() - t} ms`);
-  });
-});
-
-describe('checks: configuration files with a byte-order mark', () => {
-  it("a package.json an editor saved with a BOM still names its scripts and its Prettier configuration", async () => {
-    const ws = tmp();
-    write(ws, 'package.json', '\uFEFF' + JSON.stringify({ scripts: { lint: 'eslint .', test: 'node --test' }, prettier: { semi: false } }));
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run lint', 'npm test']);
-    fs.mkdirSync(path.join(ws, 'node_modules'));
-    fs.symlinkSync(path.dirname(require.resolve('prettier/package.json')), path.join(ws, 'node_modules', 'prettier'), 'dir');
-    assert.strictEqual((await detectFormatter(ws))?.name, 'Prettier');
+    write(ws, 'pyproject.toml', '[project]\nname = "x"\n' + '  \n'.repeat(MB / 3) + '[dependency-groups]\ndev = [\n  "pytest>=8",\n]\n');
+    write(ws, '.pre-commit-config.yaml', 'repos:\n' + '\n \n'.repeat(MB / 3) + '  - repo: local\n    hooks:\n      - id: black\n');
+    // the project's own Python and Black (a virtual environment's, on any platform), so what is found does not
+    // depend on what this machine has installed
+    for (const program of ['.venv/bin/python', '.venv/bin/black', '.venv/Scripts/python.exe', '.venv/Scripts/black.exe']) write(ws, program, '');
+    assert.deepStrictEqual(
+      (await detectChecks(ws)).map((c) => c.reason),
+      ["pytest among pyproject.toml's requirements"],
+    );
+    assert.strictEqual((await detectFormatter(ws))?.name, 'Black', 'the pre-commit hook names Black');
   });
 });
