@@ -596,12 +596,10 @@ describe('init: answers, prompt and reply helpers', () => {
   });
 
   it('stripWrappingFence reads a fence line followed by a long run of spaces in linear time', () => {
-    for (const reply of ['```' + ' '.repeat(100_000) + 'x\n# A\n```', 'Here:\n```' + ' '.repeat(100_000) + 'x']) {
-      const t0 = process.hrtime.bigint();
-      assert.strictEqual(stripWrappingFence(reply), reply.trim());
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      assert.ok(ms < 200, `${ms.toFixed(0)} ms`);
-    }
+    // A megabyte of spaces: the regex over the whole reply that backtracked quadratically there (1.3 s at 40,000)
+    // takes minutes (the suite's timeout fails the test), reading line by line milliseconds. No time is asserted here.
+    const run = ' '.repeat(1_000_000);
+    for (const reply of ['```' + run + 'x\n# A\n```', 'Here:\n```' + run + 'x']) assert.strictEqual(stripWrappingFence(reply), reply.trim());
   });
 
   it('checkInputReply: what passes, what is tidied, and each problem it names', () => {
