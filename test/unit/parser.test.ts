@@ -123,11 +123,13 @@ describe('parser: locating the JSON envelope', () => {
   });
 
   it('bounds the work on hostile input', () => {
-    const t0 = Date.now();
     assert.ok(!parseReply('poa', '{"a":'.repeat(50000)).ok);
     assert.ok(!parseReply('poa', '{"x": 1} '.repeat(20000)).ok);
     assert.ok(!parseReply('poa', '{ '.repeat(100000)).ok);
-    assert.ok(Date.now() - t0 < 3000, 'hostile inputs took too long');
+    // Every `{` of an object nested 50,000 deep may start the envelope: examined again from each of them (no bound
+    // on the candidates, none skipped inside one examined) that takes minutes (the suite's timeout fails the test),
+    // examined once milliseconds. No time is asserted here.
+    assert.match(fail('poa', '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000)), /does not match the required format/);
   });
 
   it('a fence line with a long run of spaces or tabs is read once: the envelope after it is still found (audit: 50 KB took 1.2 s)', () => {
