@@ -185,14 +185,15 @@ describe('voiceStream: retrospective conversation', () => {
 });
 
 describe('voiceStream: cost is linear in the input', () => {
-  it('handles a 4 MB reply in 1-char-ish chunks quickly', () => {
+  it('reads a 4 MB reply in chunks of 1 to 50 characters whole', () => {
+    // About 200,000 chunks: an extractor that read again what it already had at each chunk would take hours here (the
+    // suite's timeout fails the test), one that reads each character once under a second. No time is asserted here:
+    // the throughput is the benchmark's (bench/voice.ts).
     const voice = 'ボイス "q" \\ \n'.repeat(100000);
     const output = { items: Array.from({ length: 20000 }, (_, k) => ({ k, s: 'x'.repeat(50) + '"{}' })) };
     const text = '```json\n' + JSON.stringify({ agent: 'POA', voice, output }) + '\n```';
-    const t0 = Date.now();
     const r = run(text, [1, 2, 3, 50]);
     assert.strictEqual(r.voice, voice);
     assert.strictEqual(r.output, JSON.stringify(output));
-    assert.ok(Date.now() - t0 < 8000, `took ${Date.now() - t0} ms`);
   });
 });
