@@ -45,6 +45,39 @@ function parseSse(text: string): Frame[] {
     });
 }
 
+/**
+ * Reads a streamed response as it arrives: `got()` is the text so far; `until(test)` resolves true once the text so
+ * far passes `test`, false if the stream ends first; `end` says how it ended: by itself, or dropped by the server.
+ */
+function streamed(res: Response) {
+  const reader = res.body!.getReader();
+  let got = '';
+  const waiting = new Set<() => void>();
+  const end = (async (): Promise<'ended' | 'dropped'> => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return 'ended';
+        got += Buffer.from(value).toString('utf8');
+        for (const w of waiting) w();
+      }
+    } catch {
+      return 'dropped';
+    }
+  })();
+  const until = (test: (text: string) => boolean): Promise<boolean> =>
+    test(got)
+      ? Promise.resolve(true)
+      : Promise.race([
+          end.then(() => test(got)),
+          new Promise<boolean>((resolve) => {
+            const w = () => test(got) && (waiting.delete(w), resolve(true));
+            waiting.add(w);
+          }),
+        ]);
+  return { got: () => got, until, end };
+}
+
 describe('fake Anthropic Messages API', () => {
   let fake: FakeAnthropic;
   before(async () => {
@@ -266,51 +299,28 @@ describe('fake Anthropic Messages API', () => {
   it('stall sends some text then hangs until the client goes away; close() does not wait for it', async () => {
     const own = await startFakeAnthropic();
     own.enqueue({ fault: 'stall', afterChars: 6, text: 'abcdefghij' });
-    const res = await post(own.url, body({ stream: true }));
-    const reader = res.body!.getReader();
-    let got = '';
-    const read = (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          got += Buffer.from(value).toString('utf8');
-        }
-      } catch {
-        /* connection dropped by close() */
-      }
-    })();
-    const idle = await Promise.race([read.then(() => 'ended'), new Promise((r) => setTimeout(() => r('idle'), 300))]);
-    assert.strictEqual(idle, 'idle', 'the stream must hang, not end');
-    assert.ok(got.includes('"text":"abcdef"'), got);
-    assert.ok(!got.includes('ghij'));
-    const t0 = Date.now();
+    const stream = streamed(await post(own.url, body({ stream: true })));
+    assert.ok(await stream.until((got) => got.includes('"text":"abcdef"')), stream.got());
+    // a close() that waited for the stalled stream would never end (the suite's timeout fails the test)
     await own.close();
-    await read;
-    assert.ok(Date.now() - t0 < 1000);
+    assert.strictEqual(await stream.end, 'dropped', 'the stream hung until close() dropped it: it never ended by itself');
+    assert.ok(!stream.got().includes('ghij'), stream.got());
+    assert.ok(!stream.got().includes('message_stop'), stream.got());
   });
 
   it('holdAfterChars pauses a stream (with pings) until release(), then it finishes normally', async () => {
     fake.enqueue({ text: 'abcdefghijklmnop', holdAfterChars: 7 });
-    const res = await post(fake.url, body({ stream: true }));
-    const reader = res.body!.getReader();
-    let got = '';
-    const read = (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        got += Buffer.from(value).toString('utf8');
-      }
-    })();
-    const state = await Promise.race([read.then(() => 'ended'), new Promise((r) => setTimeout(() => r('held'), 700))]);
-    assert.strictEqual(state, 'held', 'the stream waits at the hold point');
-    const frames = parseSse(got);
+    const stream = streamed(await post(fake.url, body({ stream: true })));
+    // two whole pings after the last text: the stream is held (not held, the rest of it would have come instead)
+    const pingsAfterText = (got: string) => got.slice(got.lastIndexOf('event: content_block_delta')).split('event: ping\n').length - 1;
+    const held = await stream.until((got) => got.includes('event: content_block_delta') && pingsAfterText(got) >= 2 && got.endsWith('\n\n'));
+    assert.ok(held, `the stream waits at the hold point, with pings: ${stream.got()}`);
+    const frames = parseSse(stream.got());
     const text = frames.filter((f) => f.event === 'content_block_delta').map((f) => f.data.delta.text).join('');
     assert.strictEqual(text, 'abcdefghij', 'the chunks up to the hold point (chunk size 5) are out, no more');
-    assert.ok(frames.filter((f) => f.event === 'ping').length >= 2, 'pings keep the held stream alive');
     fake.release();
-    await read;
-    const all = parseSse(got);
+    assert.strictEqual(await stream.end, 'ended');
+    const all = parseSse(stream.got());
     assert.strictEqual(all.filter((f) => f.event === 'content_block_delta').map((f) => f.data.delta.text).join(''), 'abcdefghijklmnop');
     assert.strictEqual(all[all.length - 1].event, 'message_stop');
   });
