@@ -123,12 +123,12 @@ describe('CLI inputs under control', function () {
     const lock = path.join(ws, `${KPT}.lock`);
     fs.writeFileSync(lock, `${pid} ${os.hostname().replace(/\s+/g, '_')} ${Date.now()} deadbeef`);
     enqueueDemo();
-    const t0 = Date.now();
     const run = await start(ws);
     assert.strictEqual(run.code, 0, run.stderr);
-    assert.ok(Date.now() - t0 < 25000, 'no 30 s of silent waiting');
     assert.ok(run.stderr.includes(`Removed the stale lock ${lock}`), run.stderr);
+    // broken because its holder is dead, not after 30 s for its age (the waiting said after 3 s)
     assert.match(run.stderr, new RegExp(`process ${pid} .*no longer runs`));
+    assert.doesNotMatch(run.stderr, /Waiting for the lock/);
     assert.ok(!fs.existsSync(lock));
   });
 
