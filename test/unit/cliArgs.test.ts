@@ -138,7 +138,13 @@ describe('cli: the Cape Master\'s questions in a terminal', () => {
     const controller = new AbortController();
     const asked = askDorQuestions(['A?', 'B?', 'C?'], input, output, controller.signal);
     input.write('first\n');
-    await new Promise((r) => setTimeout(r, 20));
+    // the second question, shown once the first answer is read (or the asking ended without it)
+    const second = new Promise<void>((resolve) => {
+      const shows = () => /2\. B\?\n> $/.test(shown) && resolve();
+      output.on('data', shows);
+      shows();
+    });
+    await Promise.race([second, asked]);
     assert.match(shown, /2\. B\?\n> $/, 'the second question is waiting');
     controller.abort();
     assert.deepStrictEqual(await asked, ['first']);
