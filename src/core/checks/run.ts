@@ -12,7 +12,7 @@ import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
 import { untilProcessEnd } from './processEnd';
-import { checkEnv, hideSecrets, secretValues } from './checkEnv';
+import { checkEnv, secretHider, secretValues } from './checkEnv';
 
 /** Default time limit of one check command. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 120_000;
@@ -74,7 +74,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
   const started = now();
   const env = opts.env ?? process.env;
   // the values of the secret-looking variables, never kept in what the output becomes (checkEnv.ts)
-  const secrets = secretValues({ ...process.env, ...env });
+  const hideSecrets = secretHider(secretValues({ ...process.env, ...env }));
   return new Promise((resolve) => {
     // its first and last cap / 2 characters (output.ts KeptOutput)
     const kept = new KeptOutput(cap);
@@ -82,7 +82,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     // the test cases are read from the whole output as it arrives, each stream by its lines: a case in the part
     // left out of the kept output counts as much as one in its head or tail (a secret's value hidden there too)
     const reader = testCaseReader();
-    const onLine = (line: string) => reader.line(hideSecrets(line, secrets));
+    const onLine = (line: string) => reader.line(hideSecrets(line));
     const feeds = [lineFeed(onLine, opts.cwd), lineFeed(onLine, opts.cwd)];
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
@@ -94,7 +94,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       child?.stdout?.destroy();
       child?.stderr?.destroy();
       child?.unref();
-      let text = hideSecrets(cleanOutput(kept.text(), opts.cwd), secrets);
+      let text = hideSecrets(cleanOutput(kept.text(), opts.cwd));
       if (extra) text = `${text.trimEnd()}${text.trim() ? '\n' : ''}${extra}`;
       for (const f of feeds) f.end();
       const tests = reader.result();

@@ -5,14 +5,15 @@
 // person (size.ts), a file's lines as tools and excerpts number them (lines.ts), and the Markdown line rules (fences,
 // headings) every reader of a team file uses (markdown.ts), a value as one word of a shell command line (shell.ts), and
 // text without terminal escape sequences and control characters (controls.ts), the list items that only say there
-// is nothing ("なし", "N/A": placeholder.ts), a literal inside a regular expression (regexp.ts), and trailing blanks
-// cut by a walk back from the end (blanks.ts).
+// is nothing ("なし", "N/A": placeholder.ts), a literal inside a regular expression (regexp.ts), trailing blanks
+// cut by a walk back from the end (blanks.ts), and many strings replaced in a text in one pass (needles.ts).
 export * from './bigrams';
 export * from './blanks';
 export * from './controls';
 export * from './cut';
 export * from './lines';
 export * from './markdown';
+export * from './needles';
 export * from './placeholder';
 export * from './regexp';
 export * from './size';
