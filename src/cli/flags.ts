@@ -35,6 +35,7 @@ const OPTIONS = {
   task: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  'api-key-file': { type: 'string' },
   model: { type: 'string' },
   answers: { type: 'string' },
   'init-model': { type: 'string' },
@@ -51,8 +52,8 @@ const OPTIONS = {
 
 type Flag = keyof typeof OPTIONS;
 
-/** The client's flags: the API's address and key, how long a silent stream is waited for. */
-const CLIENT_FLAGS: readonly Flag[] = ['base-url', 'api-key', 'idle-timeout'];
+/** The client's flags: the API's address and key (from a file or stdin, or given), how long a silent stream is waited for. */
+const CLIENT_FLAGS: readonly Flag[] = ['base-url', 'api-key-file', 'api-key', 'idle-timeout'];
 /** The flags of every command that runs sessions: the model, the cape folder, JSON, tool bounds, cost cap, the client. */
 const SESSION_FLAGS: readonly Flag[] = ['model', 'cape-folder', 'json', 'max-tool-calls', 'max-tool-chars', 'max-cost', ...CLIENT_FLAGS];
 /** `cape start`'s and `cape resume`'s besides: the task, --apply, the checks and DevA's questions to DA. */
@@ -89,6 +90,7 @@ const VALUE_NAMES: Record<ValueFlag, string> = {
   task: 'ID',
   'base-url': 'URL',
   'api-key': 'KEY',
+  'api-key-file': 'PATH',
   model: 'MODEL',
   answers: 'FILE',
   'init-model': 'M',
@@ -131,7 +133,10 @@ function otherCommandsFlag(command: string, name: Flag): string | null {
  * current folder. Numbers, the objective, the answers, the workspace and the base URL explain an empty value in
  * their own checks.
  */
-const NOT_EMPTY = new Set(['check', 'model', 'init-model', 'lang', 'task', 'api-key', 'objective-file', 'answers', 'cape-folder']);
+const NOT_EMPTY = new Set(['check', 'model', 'init-model', 'lang', 'task', 'api-key', 'api-key-file', 'objective-file', 'answers', 'cape-folder']);
+
+/** Flags whose value `-` reads stdin: one input, so at most one of them takes it. */
+const STDIN_FLAGS = ['objective-file', 'api-key-file'];
 
 /** Flags that may be given several times; every value is kept (other flags: the last occurrence wins). */
 const REPEATABLE = new Set(['check', 'answer']);
@@ -182,7 +187,7 @@ export const EXIT_OUTPUT_CLOSED = 141;
  * the next argument even when it starts with a dash, `--` as a terminator); the checks below keep CAPE's own
  * messages: a positional or short option is "Unexpected argument", an unknown flag names itself, another command's
  * flag names both (COMMAND_FLAGS), a value flag without a value says so. A switch given `=value` is simply on. The last occurrence of a flag wins, except for a
- * repeatable flag (`--check`), which collects its values.
+ * repeatable flag (`--check`), which collects its values. Two flags that would both read stdin (`-`) are refused.
  */
 export function parseArgs(argv: string[]): Parsed {
   const [command = 'help', ...rest] = argv;
@@ -204,6 +209,8 @@ export function parseArgs(argv: string[]): Parsed {
     else if (REPEATABLE.has(t.name)) flags[t.name] = [...((flags[t.name] as string[] | undefined) ?? []), t.value];
     else flags[t.name] = t.value;
   }
+  const fromStdin = STDIN_FLAGS.filter((f) => flags[f] === '-');
+  if (fromStdin.length > 1) throw new UsageError(`${fromStdin.map((f) => `--${f} -`).join(' and ')} would both read stdin: give one of them a file.`);
   return { command, flags };
 }
 

@@ -80,7 +80,7 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
     }
     answers = await askInitQuestions(process.stdin, process.stderr);
   }
-  const llm = needed.length ? clientFrom(flags, env).client : null;
+  const llm = needed.length ? (await clientFrom(flags, env, stderr)).client : null;
   const res = await initCape({
     workspace,
     capeFolder,

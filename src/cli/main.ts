@@ -7,7 +7,8 @@
 //   cape context …   (src/cli/context.ts: CONTEXT_USAGE)
 //   cape kpt list|mark …, cape housekeeping …   KPT statuses and the archive (src/cli/kpt.ts)
 //   cape repeat --workspace DIR --task ID --times N [--json]   (reruns a saved session's objective: RR)
-//   common: --base-url URL (without /v1) --api-key KEY --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY)
+//   common: --base-url URL (without /v1) --api-key-file PATH|- --model MODEL  (or ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY;
+//           --api-key KEY works, with a warning: a command line is readable by other processes)
 //   each command takes only its own flags (flags.ts COMMAND_FLAGS): another command's is a usage error
 //
 // One file per command (init.ts, session.ts for start/resume, repeat.ts, context.ts, kpt.ts); flags.ts parses the
@@ -80,7 +81,10 @@ Options:
                    one (or with --json) a session that asks them stops with exit code 2 and {"status":"needs_answers"}
   --skip-questions (resume) go on without answering them: POA starts from the opening as it is
   --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
-  --api-key KEY    API key (default: ANTHROPIC_API_KEY; not needed for a loopback base URL)
+  --api-key-file PATH  read the API key from a file (- for stdin) (default: ANTHROPIC_API_KEY; none is needed for a
+                   loopback base URL)
+  --api-key KEY    the API key on the command line, where other processes can read it (ps, /proc), the checks the
+                   session runs among them: it warns so; prefer ANTHROPIC_API_KEY or --api-key-file
   --model MODEL    session model (default: ${DEFAULT_SESSION_MODEL})
   --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
   --max-tool-calls N   tool calls (${TOOL_NAMES.join(', ')}) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})

@@ -23,7 +23,7 @@ export async function cmdRepeat(flags: Parsed['flags'], env: NodeJS.ProcessEnv, 
   if (flags.times === undefined || !Number.isInteger(times) || times < 1 || times > MAX_REPEATS) {
     throw new UsageError(`--times N is required: how many reruns, a whole number from 1 to ${MAX_REPEATS} (got "${flags.times ?? ''}").`);
   }
-  const { client } = clientFrom(flags, env);
+  const { client } = await clientFrom(flags, env, stderr);
   const tools = toolBoundsFrom(flags);
   const maxCostUsd = maxCostFrom(flags);
   const humanStream = flags.json ? stderr : stdout;

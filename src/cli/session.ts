@@ -1,10 +1,7 @@
 // `cape start` and `cape resume`: the objective (flag, file or stdin), the session with its live transcript, the Cape
 // Master's blocking questions (asked on a terminal; without one the session pauses with exit code 2), --apply and --json.
-import * as path from 'path';
 import {
   objectiveProblem,
-  notTextReason,
-  readTextFile,
   applyProposedFiles,
   refuseChangedSinceProposal,
   defaultPromptsDir,
@@ -23,7 +20,7 @@ import {
   withoutControls,
 } from '../core';
 import { type Parsed, EXIT_INTERRUPTED, UsageError, abortOnStopSignals, capeFolderFlag, requireWorkspace } from './flags';
-import { clientFrom, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, taskIdFrom } from './settings';
+import { clientFrom, fileFlagText, wholeNumber, toolBoundsFrom, checksFrom, maxCostFrom, taskIdFrom } from './settings';
 import { printer } from './printer';
 import { lineReader } from './terminal';
 
@@ -53,16 +50,6 @@ export async function askDorQuestions(
   return answers;
 }
 
-/** stdin as UTF-8 text; input that is not text (binary, not UTF-8) is a usage error, never decoded lossily. */
-async function readStdin(): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const c of process.stdin) parts.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  const bytes = Buffer.concat(parts);
-  const notText = notTextReason(bytes);
-  if (notText) throw new UsageError(`--objective-file -: the objective read from stdin cannot be used: ${notText}.`);
-  return bytes.toString('utf8');
-}
-
 /** The objective of `cape start`: --objective TEXT or --objective-file PATH (- = stdin), checked against the cap. */
 async function objectiveFrom(flags: Parsed['flags']): Promise<string> {
   const text = flags.objective;
@@ -71,19 +58,7 @@ async function objectiveFrom(flags: Parsed['flags']): Promise<string> {
   let objective: string;
   let source: string;
   if (typeof file === 'string') {
-    if (file === '-') {
-      if (process.stdin.isTTY) throw new UsageError('--objective-file - reads the objective from stdin, but stdin is a terminal: pipe the text in, or pass a file.');
-      objective = await readStdin();
-      source = 'The objective read from stdin';
-    } else {
-      const abs = path.resolve(file);
-      try {
-        objective = await readTextFile(abs);
-      } catch (e) {
-        throw new UsageError(`--objective-file: ${(e as Error).message}`);
-      }
-      source = `The objective in ${abs}`;
-    }
+    ({ text: objective, source } = await fileFlagText('objective-file', file, 'the objective'));
     objective = objective.replace(/^\uFEFF/, '');
   } else if (typeof text === 'string') {
     objective = text;
@@ -108,7 +83,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
   const givenAnswers = (flags.answer as string[] | undefined) ?? [];
   if (givenAnswers.length && !givenAnswers.some((a) => a.trim())) throw new UsageError('--answer needs a non-empty answer (or use --skip-questions).');
   if (givenAnswers.length && flags['skip-questions']) throw new UsageError('Give --answer or --skip-questions, not both.');
-  const { client } = clientFrom(flags, env);
+  const { client } = await clientFrom(flags, env, stderr);
   const tools = toolBoundsFrom(flags);
   const feedbackRounds = wholeNumber(flags, 'feedback-rounds');
   const maxCostUsd = maxCostFrom(flags);

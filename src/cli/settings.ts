@@ -1,6 +1,8 @@
 // The flag → setting conversions of the session commands (`cape init/start/resume/repeat`): the base URL and the
-// client, the task id, whole numbers, seconds, tool bounds, checks, the cost cap. Part of the CLI's session bundle
-// (bundles.ts): `cape context` and `cape kpt` never load it.
+// client (its key from a file, stdin, the environment or the command line), the text a file flag names, the task id,
+// whole numbers, seconds, tool bounds, checks, the cost cap. Part of the CLI's session bundle (bundles.ts): `cape
+// context` and `cape kpt` never load it.
+import * as path from 'path';
 import {
   AnthropicClient,
   LOOPBACK_PLACEHOLDER_KEY,
@@ -20,6 +22,9 @@ import {
   copyLimitOfMb,
   assertTaskId,
   API_KEY_VARIABLE,
+  CLI_KEY_WAYS,
+  notTextReason,
+  readTextFile,
 } from '../core';
 import { type Parsed, UsageError } from './flags';
 
@@ -33,13 +38,60 @@ function baseUrlFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv): string {
   return normalizeBaseURL(raw);
 }
 
-export function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv) {
+/**
+ * The text of the file a flag names (`--objective-file PATH`, `--api-key-file PATH`), or of stdin for `-` (piped: never
+ * a terminal's); input that is not text (binary, not UTF-8) is a usage error, never decoded lossily. `what` names it
+ * in messages ("the objective"); `source` says where it was read, for the caller's own.
+ */
+export async function fileFlagText(flag: string, file: string, what: string): Promise<{ text: string; source: string }> {
+  if (file === '-') {
+    if (process.stdin.isTTY) throw new UsageError(`--${flag} - reads ${what} from stdin, but stdin is a terminal: pipe it in, or pass a file.`);
+    const parts: Buffer[] = [];
+    for await (const c of process.stdin) parts.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    const bytes = Buffer.concat(parts);
+    const notText = notTextReason(bytes);
+    if (notText) throw new UsageError(`--${flag} -: ${what} read from stdin cannot be used: ${notText}.`);
+    return { text: bytes.toString('utf8'), source: `${what[0].toUpperCase()}${what.slice(1)} read from stdin` };
+  }
+  const abs = path.resolve(file);
+  try {
+    return { text: await readTextFile(abs), source: `${what[0].toUpperCase()}${what.slice(1)} in ${abs}` };
+  } catch (e) {
+    throw new UsageError(`--${flag}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * What `--api-key` prints: a command line is no place for a secret. Any process can read it while the session runs
+ * (`ps`, /proc/PID/cmdline), the project's checks among them (checks/checkEnv.ts hides the key in their output, not in
+ * what they can read).
+ */
+const API_KEY_FLAG_WARNING = `warning: --api-key puts the key on the command line, where other processes (ps, /proc), the checks this session runs among them, can read it; give it with ${CLI_KEY_WAYS} (- for stdin) instead.`;
+
+/** The API key: --api-key-file PATH (`-`: stdin), --api-key KEY (with API_KEY_FLAG_WARNING), or ANTHROPIC_API_KEY. */
+async function apiKeyFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<string | undefined> {
+  const file = flags['api-key-file'];
+  if (typeof file === 'string') {
+    if (flags['api-key'] !== undefined) throw new UsageError('Give the API key once: --api-key-file PATH or --api-key KEY, not both.');
+    const { text, source } = await fileFlagText('api-key-file', file, 'the API key');
+    const key = text.replace(/^\uFEFF/, '').trim();
+    if (!key || /\s/.test(key)) throw new UsageError(`${source} must be the key alone, on one line (${key ? 'it holds blanks' : 'it is empty'}).`);
+    return key;
+  }
+  if (typeof flags['api-key'] === 'string') {
+    stderr.write(`cape: ${API_KEY_FLAG_WARNING}\n`);
+    return flags['api-key'];
+  }
+  return env[API_KEY_VARIABLE];
+}
+
+export async function clientFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream) {
   const baseURL = baseUrlFrom(flags, env);
-  let apiKey = (flags['api-key'] as string | undefined) ?? env[API_KEY_VARIABLE];
+  let apiKey = await apiKeyFrom(flags, env, stderr);
   if (!apiKey) {
     // Local gateways and the test server need no key.
     if (isLoopbackBaseUrl(baseURL)) apiKey = LOOPBACK_PLACEHOLDER_KEY;
-    else throw new UsageError(`No API key: pass --api-key KEY or set ${API_KEY_VARIABLE}.`);
+    else throw new UsageError(`No API key: give it with ${CLI_KEY_WAYS} (- for stdin).`);
   }
   const idleTimeoutMs = secondsAsMs(flags['idle-timeout'] ?? env.CAPE_IDLE_TIMEOUT_SECONDS, 'idle-timeout');
   return { client: new AnthropicClient({ apiKey, baseURL, idleTimeoutMs }), baseURL };

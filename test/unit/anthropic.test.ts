@@ -139,7 +139,7 @@ describe('AnthropicClient (real SDK against the fake Messages API)', () => {
     assert.strictEqual(e.status, 401);
     assert.strictEqual(e.retryable, false);
     assert.match(e.message, /rejected the API key \(401\)/);
-    assert.match(e.message, /--api-key or ANTHROPIC_API_KEY/);
+    assert.match(e.message, /ANTHROPIC_API_KEY or --api-key-file PATH/);
     assert.strictEqual(fake.requests.length, 1, 'the SDK must not retry a 401');
   });
 

@@ -226,7 +226,7 @@ describe('toLlmError', () => {
     assert.strictEqual(e.retryable, false);
     assert.ok(
       e.message.startsWith(
-        "The Anthropic API rejected the API key (401). Set a valid key: CLI --api-key or ANTHROPIC_API_KEY; in VS Code run 'CAPE: Set Anthropic API Key'.",
+        "The Anthropic API rejected the API key (401). Set a valid key: CLI ANTHROPIC_API_KEY or --api-key-file PATH; in VS Code run 'CAPE: Set Anthropic API Key'.",
       ),
       e.message,
     );

@@ -15,7 +15,7 @@ import { unbuiltGoPackages } from './buildFailures';
 /** Failing test cases a fix request names per group (already failing, new). */
 const NAMED = 10;
 
-export interface BaselineOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap'> {
+export interface BaselineOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap' | 'apiKey'> {
   workspace: string;
   capeFolder: string;
   emit: (e: CheckEvent) => void;

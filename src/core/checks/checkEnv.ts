@@ -6,7 +6,9 @@
 // own key has no business in the project's tests), and less ELECTRON_RUN_AS_NODE; with CI=1. The other secrets stay
 // (a test may need its registry token or its cloud credentials), but their values never leave the run: in the kept
 // output, the value of every variable whose name looks secret (SECRET_VARIABLE_NAME) is replaced by a mark naming the
-// variable. A value shorter than MIN_SECRET_CHARS is left ("1", "true", "no" would blank the output, and hide
+// variable, and the API key the session uses — whatever gave it (the CLI's --api-key-file, ANTHROPIC_API_KEY or
+// --api-key, VS Code's secret storage), which no variable of the check's holds — by `[hidden: the API key]`: a check
+// may still come by it (a project's .env holding the same key, the CLI's command line under /proc). A value shorter than MIN_SECRET_CHARS is left ("1", "true", "no" would blank the output, and hide
 // nothing). A value is found as it is and in the encodings a test prints it in (encodedForms: base64, base64url,
 // percent-encoding, JSON string escaping), all of them in one pass over the output (text/needles.ts); a value cut
 // across the kept head and tail of a long output, or encoded otherwise (hex, encrypted), is beyond this.
@@ -43,9 +45,13 @@ export function checkEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-/** The values to hide in a check's output: those of `env`'s secret-looking variables (see the header), longest first. */
-export function secretValues(env: NodeJS.ProcessEnv): SecretValue[] {
+/**
+ * The values to hide in a check's output (see the header), longest first: the session's API key, when it has one, and
+ * those of `env`'s secret-looking variables (one holding the key is named as the key).
+ */
+export function secretValues(env: NodeJS.ProcessEnv, apiKey?: string): SecretValue[] {
   const out = new Map<string, string>();
+  if (apiKey && apiKey.trim().length >= MIN_SECRET_CHARS) out.set(apiKey, 'the API key');
   for (const [name, value] of Object.entries(env)) {
     if (value && value.trim().length >= MIN_SECRET_CHARS && SECRET_VARIABLE_NAME.test(name) && !out.has(value)) out.set(value, `the value of ${name}`);
   }

@@ -31,6 +31,8 @@ export interface RunCheckOptions {
   outputForModel?: number;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** The session's API key (ChecksConfig.apiKey): hidden in the output, not in the command's environment. */
+  apiKey?: string;
   now?: () => number;
 }
 
@@ -73,8 +75,8 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const started = now();
   const env = opts.env ?? process.env;
-  // the values of the secret-looking variables, never kept in what the output becomes (checkEnv.ts)
-  const hideSecrets = secretHider(secretValues({ ...process.env, ...env }));
+  // the session's API key and the values of the secret-looking variables, never kept in what the output becomes (checkEnv.ts)
+  const hideSecrets = secretHider(secretValues({ ...process.env, ...env }, opts.apiKey));
   return new Promise((resolve) => {
     // its first and last cap / 2 characters (output.ts KeptOutput)
     const kept = new KeptOutput(cap);
@@ -179,7 +181,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
 /** Where a reported run runs: on the proposal (nothing), DevA's tests alone (`before`), or nothing applied (`baseline`). */
 export type RunPlace = { before?: true; baseline?: true };
 
-export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap'> {
+export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'outputCap' | 'apiKey'> {
   command: string;
   /** The scratch copy it runs in, with the environment its checks run with (scratch.ts). */
   scratch: Pick<Scratch, 'dir' | 'env'>;
@@ -200,7 +202,7 @@ export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRu
   const place = o.place ?? {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
-  const run = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env });
+  const run = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey });
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

@@ -47,6 +47,11 @@ export interface ChecksConfig {
    * past it the checks do not run. Default WORKSPACE_COPY_LIMIT.
    */
   copyLimit?: TreeSize;
+  /**
+   * The API key the session uses (LlmClient.credential, set by the session, not configured): hidden in every run's
+   * output as `[hidden: the API key]` (checkEnv.ts), never given to a check.
+   */
+  apiKey?: string;
 }
 
 /**

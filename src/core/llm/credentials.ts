@@ -4,8 +4,14 @@
 // commands without any of them (checks/checkEnv.ts): a test that prints its environment must not hand the key to the
 // model or to cape/.
 
-/** Where the CLI reads the API key when --api-key is not given. */
+/** Where the CLI reads the API key when no flag gives it (--api-key-file, --api-key). */
 export const API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
+
+/**
+ * How the CLI's messages say to give it the key: the ways that keep it off the command line (`--api-key KEY` works
+ * too, with a warning: cli/settings.ts).
+ */
+export const CLI_KEY_WAYS = `${API_KEY_VARIABLE} or --api-key-file PATH`;
 
 /** Every variable that holds an Anthropic credential. */
 export const CREDENTIAL_VARIABLES: readonly string[] = [API_KEY_VARIABLE, 'ANTHROPIC_AUTH_TOKEN'];

@@ -5,6 +5,7 @@
 // toLlmError below for anything that is not an SDK error (network codes, aborts, truncated streams).
 import type { ErrorKind, Usage } from '../model/types';
 import { formatDuration } from '../model/dates';
+import { CLI_KEY_WAYS } from './credentials';
 
 export interface LlmErrorOptions {
   status?: number;
@@ -19,8 +20,7 @@ export interface LlmErrorOptions {
   cause?: unknown;
 }
 
-export const SET_KEY_HINT =
-  "Set a valid key: CLI --api-key or ANTHROPIC_API_KEY; in VS Code run 'CAPE: Set Anthropic API Key'.";
+export const SET_KEY_HINT = `Set a valid key: CLI ${CLI_KEY_WAYS}; in VS Code run 'CAPE: Set Anthropic API Key'.`;
 
 /**
  * The phrase every retryable error's message carries while retries remain. When the step's attempts are used up,

@@ -111,6 +111,12 @@ export interface LlmClient {
   stream(req: LlmRequest, onText: (delta: string) => void): Promise<LlmResult>;
   /** true when the client passes `tools` to the model and reports its tool calls (otherwise no tools are offered). */
   readonly supportsTools?: boolean;
+  /**
+   * The secret the client authenticates with (AnthropicClient's API key), when it has one: the session hides it in
+   * its checks' output (checks/checkEnv.ts), whatever gave it — the CLI's --api-key-file, ANTHROPIC_API_KEY or
+   * --api-key, VS Code's secret storage.
+   */
+  readonly credential?: string;
 }
 
 /**

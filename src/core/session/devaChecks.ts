@@ -29,6 +29,7 @@ export async function checkDevaProposal(opts: DevaChecksOptions): Promise<{ file
       failFirst: opts.failFirst,
       format: opts.format,
       copyLimit: opts.copyLimit,
+      apiKey: opts.apiKey,
       workspace: opts.workspace,
       capeFolder: opts.capeFolder,
       files: opts.files,

@@ -149,7 +149,8 @@ export async function runStep(run: SessionRun, step: StepId): Promise<Envelope> 
       conversation: talk,
       receivedWhole: kept?.receivedWhole ?? run.workspace.devaReceivedWhole,
       tools,
-      checks: opts.checks,
+      // the session's key is hidden in the checks' output (checks/checkEnv.ts)
+      checks: opts.checks && { ...opts.checks, apiKey: opts.llm.credential },
       signal: opts.signal,
       emit,
       repaired: kept?.editRepair,

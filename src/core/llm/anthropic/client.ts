@@ -13,6 +13,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmClient, LlmRequest, LlmResult } from '../../model/types';
 import { LlmError, SET_KEY_HINT } from '../errors';
+import { CLI_KEY_WAYS } from '../credentials';
 import { toLlmErrorFromSdk as toLlmError } from './errors';
 import { loadSdk } from './sdk';
 import { toPromptParams } from './promptParams';
@@ -61,7 +62,7 @@ export function baseUrlProblem(raw: string): string | null {
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return `it must be an http(s) URL (this one starts with ${u.protocol})`;
   if (!u.hostname) return 'it names no host';
-  if (u.username || u.password) return 'it must not contain a user name or password (pass the key with --api-key or ANTHROPIC_API_KEY)';
+  if (u.username || u.password) return `it must not contain a user name or password (give the key with ${CLI_KEY_WAYS})`;
   if (u.search || u.hash) return 'it must not contain a query (?…) or fragment (#…)';
   return null;
 }
@@ -121,6 +122,11 @@ export class AnthropicClient implements LlmClient {
     this.headersTimeoutMs = opts.headersTimeoutMs;
     this.apiKey = apiKey;
     this.maxRetries = opts.maxRetries;
+  }
+
+  /** The API key (LlmClient.credential): the checks hide it in their output. */
+  get credential(): string {
+    return this.apiKey;
   }
 
   /** The SDK client, made (and the SDK loaded) on the first request. */
