@@ -406,9 +406,9 @@ describe('checks: output for the model and test cases', () => {
     const dotted = 'a.b/'.repeat(MB / 4);
     const out = trimForModel([hex, dotted, 'src/a.js:3:1 boom', 'x'.repeat(7000)].join('\n'));
     assert.match(out, /^\[lines naming files\]\nsrc\/a\.js:3:1 boom/);
-    assert.strictEqual(testsRan('\n'.repeat(MB / 2) + ' \n'.repeat(MB / 4) + 'done\n'), false);
-    assert.strictEqual(testsRan('\n\n  Ran 3 tests in 0.01s\n'), true);
-    assert.strictEqual(testsRan('# tests 3\n'), true);
+    assert.strictEqual(testsRan({ output: '\n'.repeat(MB / 2) + ' \n'.repeat(MB / 4) + 'done\n' }), false);
+    assert.strictEqual(testsRan({ output: '\n\n  Ran 3 tests in 0.01s\n' }), true);
+    assert.strictEqual(testsRan({ output: '# tests 3\n' }), true);
   });
 
   it('cleanOutput removes colours, CRs and the scratch folder', () => {
@@ -635,11 +635,12 @@ describe('checks: output for the model and test cases', () => {
       'test result: FAILED. 1 passed; 1 failed; 0 ignored', // cargo
       'FAIL\texample.com/calc\t0.011s', // go test
       'ok  \texample.com/calc\t(cached)',
+      'ok  \texample.com/calc\t0.011s\tcoverage: 81.2% of statements', // go test -cover
       '3 tests completed, 1 failed', // Gradle
       '[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0', // Maven Surefire
       'Failed!  - Failed:     1, Passed:     1, Skipped:     0, Total:     2', // dotnet
     ];
-    for (const out of ran) assert.ok(testsRan(out), out);
+    for (const out of ran) assert.ok(testsRan({ output: out }), out);
     const stopped = [
       "Exception during run: Error: Cannot find module '../nothere'", // mocha, a test file that does not load
       '!!!!!!!! Interrupted: 1 error during collection !!!!!!!!\n1 error in 0.31s', // pytest
@@ -648,8 +649,10 @@ describe('checks: output for the model and test cases', () => {
       '✖ 1 problem (1 error, 0 warnings)', // a linter before the tests
       'error TS2322: Type string is not assignable. Found 1 error.',
     ];
-    for (const out of stopped) assert.ok(!testsRan(out), out);
-    assert.ok(testsRan('', [{ name: 'adds', passed: false }]), 'cases it named ran');
+    for (const out of stopped) assert.ok(!testsRan({ output: out }), out);
+    assert.ok(testsRan({ output: '', tests: [{ name: 'adds', passed: false }] }), 'cases it named ran');
+    assert.ok(testsRan({ output: '', testSummary: true }), 'a summary in the part of the output not kept');
+    assert.ok(!testsRan({ output: '  3 passing', testSummary: false }), 'the whole output, read as it came, decides');
     assert.deepStrictEqual([...unbuiltGoFolders('# example.com/m/calc\ncalc/sq_test.go:6:5: undefined: Sq\n./x.go:1:2: bad\nFAIL\texample.com/m/calc [build failed]')], ['calc', '']);
     assert.strictEqual(unbuiltGoFolders('calc/sq_test.go:6: got 5\nFAIL\texample.com/m/calc\t0.01s').size, 0, 'a failing test is no build failure');
   });

@@ -1,7 +1,7 @@
 // What a check's output says when code or a test did not build or load, so none of its tests ran: the toolchains'
-// words (BUILD_FAILURES), and for `go test` which packages and folders they were. The baseline (a build failure new
-// with the proposal is not a failure as before), run.ts (CheckRun.unbuilt) and TSR read them; the test cases a run
-// names are ./testCases.ts's.
+// words (BUILD_FAILURES), read line by line as the whole output arrives (buildFailureReader: run.ts, CheckRun.unbuilt),
+// and for `go test` which packages and folders they were. The baseline (a build failure new with the proposal is not a
+// failure as before) and TSR read them; the test cases a run names are ./testCases.ts's.
 
 /** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
 const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
@@ -31,9 +31,32 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
 ];
 
-/** Whether a run's output shows code or a test did not build or load (BUILD_FAILURES). */
+/**
+ * Reads an output's lines as they arrive (`line`; run.ts feeds it the whole stream, as it feeds the test case reader),
+ * and tells at the end whether they show code or a test did not build or load (`failed`: BUILD_FAILURES, each pattern
+ * tried on one line; a list's patterns each on a line of its own). A few flags of memory, whatever the output's length.
+ */
+export function buildFailureReader(): { line: (line: string) => void; failed: () => boolean } {
+  let failed = false;
+  const found = BUILD_FAILURES.map((r) => (r instanceof RegExp ? [false] : r.map(() => false)));
+  return {
+    line: (line) => {
+      if (failed) return;
+      BUILD_FAILURES.forEach((r, i) => {
+        const patterns = r instanceof RegExp ? [r] : r;
+        patterns.forEach((p, j) => (found[i][j] ||= p.test(line)));
+      });
+      failed = found.some((f) => f.every(Boolean));
+    },
+    failed: () => failed,
+  };
+}
+
+/** Whether a whole output shows code or a test did not build or load (buildFailureReader over its lines). */
 export function buildFailed(output: string): boolean {
-  return BUILD_FAILURES.some((r) => (r instanceof RegExp ? r.test(output) : r.every((p) => p.test(output))));
+  const reader = buildFailureReader();
+  for (const line of output.split('\n')) reader.line(line);
+  return reader.failed();
 }
 
 /**

@@ -8,7 +8,7 @@
 // command's run (run.ts: own process group, time limit, output cap, Stop; checkEnv.ts: its environment, without the
 // Anthropic credentials, and the secrets hidden in its output; processEnd.ts: the checks and copies a
 // process ending by a signal or an exit leaves none of), the output made useful (output.ts: file:line lines first, a linter's problems named; testCases.ts: the
-// test cases of many runners recognised; buildFailures.ts: code or a test that did not build; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
+// test cases of many runners recognised; testSummary.ts: whether a runner's summary line came; buildFailures.ts: code or a test that did not build; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts), the fix round's request to DevA (fixRequest.ts), DevA's test files alone on the unchanged workspace when asked
 // (failFirst.ts), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
 // project's: formatters.ts), and what the
@@ -21,6 +21,7 @@ export * from './projectProbes';
 export * from './commands';
 export * from './output';
 export * from './testCases';
+export * from './testSummary';
 export * from './buildFailures';
 export * from './testNames';
 export * from './run';

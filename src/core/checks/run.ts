@@ -7,7 +7,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { testCaseReader } from './testCases';
-import { buildFailed } from './buildFailures';
+import { buildFailureReader } from './buildFailures';
+import { summaryReader } from './testSummary';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
@@ -81,10 +82,18 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     // its first and last cap / 2 characters (output.ts KeptOutput)
     const kept = new KeptOutput(cap);
     const keep = (chunk: string) => kept.add(chunk);
-    // the test cases are read from the whole output as it arrives, each stream by its lines: a case in the part
-    // left out of the kept output counts as much as one in its head or tail (a secret's value hidden there too)
+    // the test cases, a runner's summary and a build failure are read from the whole output as it arrives, each
+    // stream by its lines: one in the part left out of the kept output counts as much as one in its head or tail (a
+    // secret's value hidden there too)
     const reader = testCaseReader();
-    const onLine = (line: string) => reader.line(hideSecrets(line));
+    const summary = summaryReader();
+    const build = buildFailureReader();
+    const onLine = (whole: string) => {
+      const line = hideSecrets(whole);
+      reader.line(line);
+      summary.line(line);
+      build.line(line);
+    };
     const feeds = [lineFeed(onLine, opts.cwd), lineFeed(onLine, opts.cwd)];
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
@@ -110,7 +119,8 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         output: trimForModel(text, opts.outputForModel),
         outputChars: kept.total,
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
-        ...(status === 'failed' && buildFailed(text) ? { unbuilt: true as const } : {}),
+        testSummary: summary.seen(),
+        ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
       });
     };
     let done = false;

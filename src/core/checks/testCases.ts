@@ -63,32 +63,6 @@ const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
 /** ESLint's summary (its stylish formatter): `✖ 2 problems (2 errors, 0 warnings)` — a linter's count, no test case. */
 const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
 
-/**
- * A runner's report that test cases ran, by its summary or per-package line: mocha's "3 passing", jest's and vitest's
- * "Tests: 2 passed", pytest's "1 failed, 2 passed", unittest's "Ran 3 tests", node:test's "# tests 3" (or "ℹ tests 3"),
- * RSpec's "3 examples", cargo's "test result:", go test's "ok  example.com/calc  0.01s", Gradle's "3 tests completed",
- * Maven Surefire's "Tests run: 3", dotnet's "Failed!  - Failed: 1, Passed: 2" or "Total tests: 3".
- */
-const RAN_TESTS: readonly RegExp[] = [
-  /\b[1-9]\d*\s+(?:passing|failing|passed|failed|pending)\b/i,
-  /^[ \t]*Ran [1-9]\d* tests?\b/m,
-  /^[ \t]*(?:#|ℹ)[ \t]*(?:tests|pass|fail) [1-9]/m,
-  /\b[1-9]\d* examples?\b/,
-  /^test result: /m,
-  /^(?:ok|FAIL)\s+\S+\s+(?:\(cached\)|[\d.]+s)\s*$/m,
-  /\b[1-9]\d* tests? completed\b|\bTests run: [1-9]/,
-  /\bTotal tests:\s*[1-9]|\b(?:Passed|Failed):\s+[1-9]/,
-];
-
-/**
- * Whether a run's output shows that test cases ran (cases it names, or RAN_TESTS). A failing run without it stopped
- * before its tests: a test module that does not load stops the whole run of mocha, pytest (collection) and RSpec, a
- * `lint && test` script stops at the linter, and so the other files' tests never ran.
- */
-export function testsRan(output: string, cases?: readonly TestCaseResult[]): boolean {
-  return !!cases?.length || RAN_TESTS.some((r) => r.test(output));
-}
-
 /** vitest's ✓ before a passed test file (VITEST_FILE). */
 const VITEST_PASSED = toLineEnd(String.raw`^\s*✓\s+`);
 

@@ -99,7 +99,13 @@ export interface CheckRun {
   /** The output named more test cases than a run keeps (testCases.ts MAX_NAMED): `tests` lacks the later ones. */
   testsIncomplete?: true;
   /**
-   * A failed run whose output shows that code or a test did not build or load (testCases.ts buildFailed: Go's
+   * Whether the whole output, read as it arrived, holds a test runner's summary line (testSummary.ts: mocha's "3
+   * passing", pytest's "1 failed, 2 passed in 0.41s", go's package line…), wherever the kept output was cut. Absent on a
+   * run recorded before it was read so (testsRan then reads `output`).
+   */
+  testSummary?: boolean;
+  /**
+   * A failed run whose output, read whole as it arrived, shows that code or a test did not build or load (buildFailures.ts: Go's
    * `[build failed]`, cargo's `could not compile`, pytest's collection errors, a compilation error of Maven, Gradle
    * or .NET, jest's `Test suite failed to run`…). Absent otherwise.
    */

@@ -4,7 +4,8 @@
 // tests ask. Plain Node; the rules are ./tsr.ts's header's.
 import * as path from 'path';
 import type { CheckRun } from '../checks/types';
-import { passedTestFiles, testsRan } from '../checks/testCases';
+import { passedTestFiles } from '../checks/testCases';
+import { testsRan } from '../checks/testSummary';
 import { unbuiltGoFolders } from '../checks/buildFailures';
 import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
@@ -12,7 +13,7 @@ import { escapeRegExp } from '../text/regexp';
 import type { CriterionResult, NamedTest } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary'>;
 
 export type ComputedStatus = NonNullable<CriterionResult['computed']>;
 
@@ -59,7 +60,8 @@ function mentions(output: string, test: NamedTest): boolean {
 
 /**
  * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
- * output is up to 1 MB): whether tests ran (testsRan) and which Go packages did not build (unbuiltGoFolders).
+ * output is up to 1 MB): whether tests ran (testsRan: the run's testSummary, read from its whole output) and which Go
+ * packages did not build (unbuiltGoFolders).
  */
 const runFacts = new WeakMap<CheckOutcome, RunFacts>();
 interface RunFacts {
@@ -72,7 +74,7 @@ function factsOf(c: CheckOutcome): RunFacts {
   if (!f) runFacts.set(c, (f = {}));
   return f;
 }
-const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c.output, c.tests));
+const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c));
 
 /** A Go test whose package did not build (the compiler named another of its files): it did not run. */
 function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {

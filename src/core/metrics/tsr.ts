@@ -5,7 +5,7 @@
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed, its runner names only
 //    failing cases and named others (pytest's summary), or its failure is blamed elsewhere (its output names some
-//    file, but neither the test's file nor the test's name, and shows that tests ran: checks/testCases.ts testsRan).
+//    file, but neither the test's file nor the test's name, and shows that tests ran: checks/testSummary.ts testsRan).
 //    A failure that names nothing counts against every criterion, and so does a test runner's failure before any
 //    test ran (a test module that does not load stops the whole run of mocha, pytest and RSpec: one file named, no
 //    test run) or a Go test's package that did not build (the compiler names another of its files). Some run must
