@@ -633,7 +633,7 @@ describe('checks: output for the model and test cases', () => {
       'ℹ tests 3\nℹ pass 2', // node:test, spec
       '3 examples, 1 failure', // RSpec
       'test result: FAILED. 1 passed; 1 failed; 0 ignored', // cargo
-      'FAIL\texample.com/calc\t0.011s', // go test
+      'FAIL\nFAIL\texample.com/calc\t0.011s', // go test: the binary's verdict, then the package's line
       'ok  \texample.com/calc\t(cached)',
       'ok  \texample.com/calc\t0.011s\tcoverage: 81.2% of statements', // go test -cover
       '3 tests completed, 1 failed', // Gradle
@@ -646,6 +646,7 @@ describe('checks: output for the model and test cases', () => {
       '!!!!!!!! Interrupted: 1 error during collection !!!!!!!!\n1 error in 0.31s', // pytest
       '0 examples, 0 failures, 1 error occurred outside of examples', // RSpec
       'FAIL\texample.com/calc [build failed]\nFAIL', // go test
+      'exit status 1\nFAIL\texample.com/calc\t0.011s', // go test: the binary ended before its verdict (os.Exit, a panic)
       '✖ 1 problem (1 error, 0 warnings)', // a linter before the tests
       'error TS2322: Type string is not assignable. Found 1 error.',
     ];

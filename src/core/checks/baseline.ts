@@ -11,6 +11,7 @@ import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys, wasTrimmed } from './output';
 import { unbuiltGoPackages } from './buildFailures';
+import { endedBeforeSummary } from './testSummary';
 
 /** Failing test cases a fix request names per group (already failing, new). */
 const NAMED = 10;
@@ -108,11 +109,14 @@ function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'prob
  * (its failing test cases by exact name, or the problems it names, lines aside) fails there too, and every case that
  * passed there was reported on the proposal (missingCases). A run killed
  * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
- * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran.
+ * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran. So does
+ * a run that ended before its test runner's summary (endedBeforeSummary), wherever the unchanged workspace's ended: a
+ * runner that names only failures names none of the cases it never reached.
  */
 export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolean {
   if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
   if (run.status === 'timeout' && base.status !== 'timeout') return false;
+  if (endedBeforeSummary(run, base)) return false;
   if (run.unbuilt) {
     const before = unbuiltGoPackages(base.output);
     if (!base.unbuilt || [...unbuiltGoPackages(run.output)].some((p) => !before.has(p))) return false;

@@ -8,12 +8,17 @@ import { passedTestFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { baselineLines } from './baseline';
 import { runStatusWord } from './verdict';
+import { endedBeforeSummary } from './testSummary';
 
 /** A test DevA named: its name, and the file it is in when known (a runner may report the file passed as a whole). */
 export type NamedTestRef = string | { name: string; file?: string };
 
 /** Failing test cases a fix request names before the output. */
 const FIX_FAILING_TESTS = 10;
+
+/** What a fix request says of a run that ended before its test runner's summary line (testSummary.ts endedBeforeSummary). */
+const ENDED_BEFORE_SUMMARY =
+  "The run ended before its test runner's summary line (mocha's \"N passing\", pytest's \"N passed in …\", a Go test binary's PASS/FAIL…), which it writes on the unchanged workspace: a step before the tests failed, or the run was killed, crashed, or the code under test ended the process (process.exit, os._exit, os.Exit, a panic). The test cases after the last one named never ran, so a failure of theirs is not in the output.";
 
 /**
  * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): how many
@@ -66,7 +71,9 @@ export function fixRequest(
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
   for (const r of failing) {
     const how = r.status !== 'failed' ? runStatusWord(r.status) : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
-    lines.push(`$ ${r.command}`, `(${how})`, ...testCasesLine(r, named), ...baselineLines(r, unchanged(r)), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
+    const base = unchanged(r);
+    const ended = endedBeforeSummary(r, base) ? [ENDED_BEFORE_SUMMARY] : [];
+    lines.push(`$ ${r.command}`, `(${how})`, ...ended, ...testCasesLine(r, named), ...baselineLines(r, base), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
   if (formatted?.files.length) {

@@ -2,7 +2,11 @@
 // by line as the output arrives: run.ts feeds it every line of the whole stream, as it feeds the test case reader
 // (testCases.ts), so a summary in the part of a long output its kept head and tail leave out counts (CheckRun
 // .testSummary), in a few flags of memory whatever the output's length. testsRan reads it: a failing run without one
-// stopped before its tests (metrics/testStatus.ts).
+// stopped before its tests (metrics/testStatus.ts). And endedBeforeSummary: a run without it, of a command whose run
+// on the unchanged workspace wrote one, stopped before its tests finished (killed, crashed, ended by the code under
+// test), so the cases it did not name never ran — a runner that names only failures (pytest -q, go test without -v,
+// mocha's dot reporter, RSpec's progress) says nothing else of it: such a run is never a failure as before
+// (baseline.ts), and the fix request says so (fixRequest.ts).
 import type { CheckRun } from './types';
 import { GO_PACKAGE } from './testLineFormats';
 
@@ -24,19 +28,37 @@ const RAN_TESTS: readonly RegExp[] = [
   /\bTotal tests:\s*[1-9]|\b(?:Passed|Failed):\s+[1-9]/,
 ];
 
+/**
+ * A Go test binary's own verdict, once all its tests ran: `PASS` or `FAIL` alone on a line, before go's `FAIL  pkg
+ * 0.01s` (GO_PACKAGE). A binary that exited mid-run (os.Exit in a test, a panic, `-timeout`) never writes it, and go
+ * still writes the package's line.
+ */
+const GO_BINARY_VERDICT = /^(?:PASS|FAIL)\s*$/;
+
 /** Reads an output's lines as they arrive (`line`), and tells at the end whether a summary line came (`seen`). */
 export interface SummaryReader {
   line: (line: string) => void;
   seen: () => boolean;
 }
 
+/**
+ * The summary reader: RAN_TESTS on some line, and every failing Go package's line after its binary's own verdict
+ * (GO_BINARY_VERDICT) — one without it ended before its summary, whatever the other packages did.
+ */
 export function summaryReader(): SummaryReader {
   let seen = false;
+  let goVerdict = false; // since the last Go package line
+  let goCut = false;
   return {
     line: (line) => {
       if (!seen && RAN_TESTS.some((r) => r.test(line))) seen = true;
+      if (GO_BINARY_VERDICT.test(line)) goVerdict = true;
+      else if (GO_PACKAGE.test(line)) {
+        if (line.startsWith('FAIL') && !goVerdict) goCut = true;
+        goVerdict = false;
+      }
     },
-    seen: () => seen,
+    seen: () => seen && !goCut,
   };
 }
 
@@ -55,4 +77,17 @@ export function hasTestSummary(text: string): boolean {
  */
 export function testsRan(run: Pick<CheckRun, 'output' | 'tests' | 'testSummary'>): boolean {
   return !!run.tests?.length || (run.testSummary ?? hasTestSummary(run.output));
+}
+
+/**
+ * Whether a failed run ended before its test runner's summary line: it wrote none (testSummary false), where the same
+ * command's run on the unchanged workspace (`base`) wrote one — so the command runs tests, and their runner knows how
+ * to end. A step before the tests failed, or the run was killed by a signal, crashed, or was ended by the code under
+ * test (process.exit, os._exit, a Go test's os.Exit or panic): the cases after the last one named never ran. Not a
+ * build failure, which says more (CheckRun.unbuilt), nor a run killed at the time limit, told by its status
+ * (baseline.ts). Without the unchanged workspace's summary nothing is claimed: a project's own script that marks its
+ * cases ✔ / ✖ writes none, and a run whose unchanged workspace's ended early too may have ended as it did.
+ */
+export function endedBeforeSummary(run: CheckRun, base?: CheckRun): boolean {
+  return run.status === 'failed' && run.testSummary === false && !run.unbuilt && base?.testSummary === true;
 }
