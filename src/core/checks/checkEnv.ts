@@ -8,9 +8,10 @@
 // output, the value of every variable whose name looks secret (SECRET_VARIABLE_NAME) is replaced by a mark naming the
 // variable, and the API key the session uses — whatever gave it (the CLI's --api-key-file, ANTHROPIC_API_KEY or
 // --api-key, VS Code's secret storage), which no variable of the check's holds — by `[hidden: the API key]`: a check
-// may still come by it (a project's .env holding the same key, the CLI's command line under /proc). A value shorter than MIN_SECRET_CHARS is left ("1", "true", "no" would blank the output, and hide
-// nothing). A value is found as it is and in the encodings a test prints it in (encodedForms: base64, base64url,
-// percent-encoding, JSON string escaping), all of them in one pass over the output (text/needles.ts); a value cut
+// may still come by it (a project's .env holding the same key, the CLI's command line under /proc). A value shorter
+// than MIN_SECRET_CHARS is left ("1", "true", "no" would blank the output, and hide nothing). A value is found as it
+// is and in the encodings a test prints it in (encodedForms: base64, base64url, percent-encoding, JSON string
+// escaping), all of them in one pass over the output (text/needles.ts); a value cut
 // across the kept head and tail of a long output, or encoded otherwise (hex, encrypted), is beyond this.
 import { CREDENTIAL_VARIABLES } from '../llm/credentials';
 import { needleReplacer } from '../text/needles';
