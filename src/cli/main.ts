@@ -83,8 +83,8 @@ Options:
   --base-url URL   Anthropic API base URL without /v1 (default: ANTHROPIC_BASE_URL or ${DEFAULT_BASE_URL})
   --api-key-file PATH  read the API key from a file (- for stdin) (default: ANTHROPIC_API_KEY; none is needed for a
                    loopback base URL)
-  --api-key KEY    the API key on the command line, where other processes can read it (ps, /proc), the checks the
-                   session runs among them: it warns so; prefer ANTHROPIC_API_KEY or --api-key-file
+  --api-key KEY    the API key on the command line, where other processes can read it (ps, /proc) until cape writes
+                   it over with ***: it warns so; prefer ANTHROPIC_API_KEY or --api-key-file
   --model MODEL    session model (default: ${DEFAULT_SESSION_MODEL})
   --idle-timeout S give up on a stream that sends nothing for S seconds (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000}; CAPE_IDLE_TIMEOUT_SECONDS)
   --max-tool-calls N   tool calls (${TOOL_NAMES.join(', ')}) per DevA/DA step (default ${DEFAULT_MAX_TOOL_CALLS})

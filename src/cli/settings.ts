@@ -62,11 +62,25 @@ export async function fileFlagText(flag: string, file: string, what: string): Pr
 }
 
 /**
- * What `--api-key` prints: a command line is no place for a secret. Any process can read it while the session runs
- * (`ps`, /proc/PID/cmdline), the project's checks among them (checks/checkEnv.ts hides the key in their output, not in
+ * What `--api-key` prints: a command line is no place for a secret. Any process can read it (`ps`, /proc/PID/cmdline)
+ * until maskInCommandLine writes it over, and a platform may not let it (checks/checkEnv.ts hides the key in their output, not in
  * what they can read).
  */
-const API_KEY_FLAG_WARNING = `warning: --api-key puts the key on the command line, where other processes (ps, /proc), the checks this session runs among them, can read it; give it with ${CLI_KEY_WAYS} (- for stdin) instead.`;
+const API_KEY_FLAG_WARNING = `warning: --api-key puts the key on the command line, where other processes can read it (ps, /proc) until cape writes it over; give it with ${CLI_KEY_WAYS} (- for stdin) instead.`;
+
+/**
+ * The command line written over with `key` as `***` (process.title: on Linux and macOS Node writes it over the memory
+ * /proc/PID/cmdline and ps read), so what starts after the key is read — the project's checks — no longer finds it
+ * there; the moments before are the flag's risk, which the warning names. Where a platform cannot, the line stays.
+ */
+function maskInCommandLine(key: string): void {
+  if (!process.argv.some((a) => a.includes(key))) return;
+  try {
+    process.title = process.argv.map((a) => a.split(key).join('***')).join(' ');
+  } catch {
+    // the warning stands
+  }
+}
 
 /** The API key: --api-key-file PATH (`-`: stdin), --api-key KEY (with API_KEY_FLAG_WARNING), or ANTHROPIC_API_KEY. */
 async function apiKeyFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): Promise<string | undefined> {
@@ -80,6 +94,7 @@ async function apiKeyFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stderr
   }
   if (typeof flags['api-key'] === 'string') {
     stderr.write(`cape: ${API_KEY_FLAG_WARNING}\n`);
+    maskInCommandLine(flags['api-key']);
     return flags['api-key'];
   }
   return env[API_KEY_VARIABLE];

@@ -94,10 +94,12 @@ describe("CLI: the session's API key, whatever gives it, is hidden in the checks
     return { run, fixRequest };
   }
 
-  it('--api-key KEY: the key is hidden where a check prints it (its command line too), and the CLI warns against the flag', async () => {
+  it('--api-key KEY: the key is hidden where a check prints it, masked in the command line it can read, and the CLI warns against the flag', async () => {
     const { run, fixRequest } = await session('task-key-flag', ['--api-key', SESSION_KEY]);
-    assert.match(run.stderr, /^cape: warning: --api-key puts the key on the command line, where other processes \(ps, \/proc\), the checks this session runs among them, can read it; give it with ANTHROPIC_API_KEY or --api-key-file PATH \(- for stdin\) instead\.$/m);
-    if (process.platform === 'linux') assert.match(fixRequest, /ancestor: \S*node \S*cli\.js start .*--api-key \[hidden: the API key\]/, 'the command line a check can read');
+    assert.match(run.stderr, /^cape: warning: --api-key puts the key on the command line, where other processes can read it \(ps, \/proc\) until cape writes it over; give it with ANTHROPIC_API_KEY or --api-key-file PATH \(- for stdin\) instead\.$/m);
+    // the CLI wrote its command line over before the checks started: they read `***` there, not the key
+    if (process.platform === 'linux') assert.match(fixRequest, /ancestor: \S*node \S*cli\.js start .*--api-key \*\*\* /, 'the command line a check can read');
+    assert.doesNotMatch(fixRequest, /ancestor: .*\[hidden: the API key\]/, 'no command line a check read held the key');
   });
 
   it('--api-key-file PATH: the key is read from the file, on no command line, and hidden where a check prints it; no warning', async () => {
