@@ -14,11 +14,10 @@
 // lays out the files of the modules a file declares, one of which may be a link in the copy into the user's tree.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import which from 'which';
 import { shellWord } from '../text/shell';
 import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
 import { foldersUpToRepoRoot } from './scratchAncestors';
-import { exists, nodeModulesUp, pythonTool, readJson, readText } from './projectProbes';
+import { exists, nodeModulesUp, onPath, pythonTool, readJson, readText } from './projectProbes';
 
 export interface Formatter {
   /** As the user knows it: "Prettier", "gofmt". */
@@ -125,7 +124,7 @@ export async function detectFormatter(workspace: string): Promise<Formatter | nu
   if (node) return node;
   const python = await pythonFormatter(workspace);
   if (python) return python;
-  if ((await exists(path.join(workspace, 'go.mod'))) && (await which('gofmt', { nothrow: true }))) {
+  if ((await exists(path.join(workspace, 'go.mod'))) && (await onPath(['gofmt']))) {
     return {
       name: 'gofmt',
       handles: (p) => GO_FILE.test(p),
