@@ -1,6 +1,7 @@
 // The CLI's messages about odd replies (issue 7 item 15), through the real SDK and the fake server: invalid JSON is
-// quoted where it broke (line, column, a marked excerpt), and a reply with two envelopes uses the last complete one
-// and says so (stderr, --json warnings, the pair artifact); a refused reply is said to be one.
+// quoted where it broke (line, column, a marked excerpt), JSON nested too deep where it gets too deep, and a reply with
+// two envelopes uses the last complete one and says so (stderr, --json warnings, the pair artifact); a refused reply is
+// said to be one.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -43,6 +44,36 @@ describe('CLI messages about odd replies', function () {
     assert.strictEqual(run.json.error.kind, 'invalid_reply');
     assert.match(run.json.error.message, expected);
     assert.ok(!/near: "\{/.test(run.json.error.message), 'the excerpt is not the start of the object');
+  });
+
+  it('a reply nested 50,000 deep is an unreadable reply: one repair request saying so, both replies kept, the session resumable', async () => {
+    const ws = demoWorkspace();
+    const r = demoReplies(TASK);
+    // POA's reply as it should be, but for one more part of its output nested 50,000 deep
+    const deep = r[1].replace('"output": {', `"output": {"notes": ${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}, `);
+    assert.notStrictEqual(deep, r[1]);
+    fake.enqueue({ text: r[0] }, { text: deep }, { text: deep });
+    const run = await start(ws);
+    assert.strictEqual(run.code, 1, run.stderr);
+    assert.strictEqual(fake.requests.length, 3, 'the opening, the reply and one repair request');
+    const expected = /the JSON envelope nests deeper than 64 levels at line 7, column 333 of the reply, near: "…(\{"a":)+⟪HERE⟫(\{"a":)+…"/;
+    const repair = fake.requests[2].body.messages;
+    assert.strictEqual(repair[repair.length - 2].content, deep, 'the repair request carries the reply as it came');
+    assert.match(repair[repair.length - 1].content, expected);
+    assert.match(run.stderr, expected);
+    assert.strictEqual(run.json.error.kind, 'invalid_reply');
+    assert.match(run.json.error.message, expected);
+    assert.strictEqual(run.json.resumable, true);
+    // nothing is lost: both replies are kept as they came, and the opening's record stays
+    const failed = listFiles(path.join(ws, 'cape/5_sessions/failed'));
+    assert.strictEqual(failed.length, 1);
+    assert.strictEqual(fs.readFileSync(path.join(ws, 'cape/5_sessions/failed', failed[0]), 'utf8'), `${deep}\n\n----- repair reply -----\n\n${deep}`);
+    assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 1);
+
+    fake.enqueue({ text: r[1] }, { text: r[2] }, { text: r[3] }, { text: r[4] });
+    const resumed = await runCli(['resume', '--workspace', ws, '--task', TASK, '--json'], { ANTHROPIC_BASE_URL: fake.url });
+    assert.strictEqual(resumed.code, 0, resumed.stderr);
+    assert.strictEqual(listFiles(path.join(ws, 'cape/5_sessions/pair')).length, 5);
   });
 
   it('two envelopes in one reply: the last complete one is used and a warning says so (stderr, --json, pair artifact)', async () => {

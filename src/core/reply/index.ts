@@ -4,7 +4,7 @@
 // over envelopeScanner.ts's state machine, with its string decoder, value skipper, retrospective turns and outbox).
 export * from './envelope';
 export * from './parser';
-export { ERROR_MARK, EXCERPT_RADIUS, excerptAround, lineColumn, matchBalanced, NO_ENVELOPE_ERROR, TRUNCATED_ERROR } from './locate';
+export { ERROR_MARK, EXCERPT_RADIUS, excerptAround, matchBalanced, NO_ENVELOPE_ERROR, TRUNCATED_ERROR } from './locate';
 export * from './blocks';
 export * from './voiceStream';
 export * from './continuation';

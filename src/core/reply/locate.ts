@@ -1,10 +1,14 @@
 // Locating the JSON envelope in a model's reply: string-aware brace matching over candidate `{` positions (never a
 // regex over the JSON, so braces and ``` inside strings are harmless), strict JSON first, then jsonrepair for
 // almost-JSON — but never for a cut-off object, which is reported as truncated, not completed by a guess. Invalid
-// JSON is reported at the place it broke (line, column, a marked excerpt). parser.ts builds the parsed reply on it.
+// JSON is reported at the place it broke (line, column, a marked excerpt). JSON nested deeper than a model's JSON may
+// (text/nesting.ts) is refused before any parser sees it, and so is what a repair reads as nesting that deep.
+// parser.ts builds the parsed reply on it.
 import { jsonrepair, JSONRepairError } from 'jsonrepair';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { sliceWhole } from '../text/cut';
+import { lineColumn } from '../text/lines';
+import { deeperThan, isStackOverflow, jsonDepthBeyond, MODEL_JSON_DEPTH } from '../text/nesting';
 import { firstBlockTag } from './blocks';
 
 export const TRUNCATED_ERROR =
@@ -124,9 +128,17 @@ interface JsonFailure {
  * offset of every error (V8's JSON.parse does not for its "Unexpected token" class); it may be a slip jsonrepair fixes,
  * such as a raw newline in a string. `repair`: where jsonrepair gave up, which may come after the real mistake.
  */
-type Parsed = { ok: true; value: unknown } | { ok: false; strict: JsonFailure; repair: JsonFailure | null };
+type Parsed =
+  | { ok: true; value: unknown }
+  | { ok: false; strict: JsonFailure; repair: JsonFailure | null }
+  /** Nested deeper than MODEL_JSON_DEPTH: from that index of the slice on, or null when only a tolerant reading nests so. */
+  | { ok: false; tooDeep: number | null };
 
 export function tryParse(slice: string): Parsed {
+  // before any parser: jsonrepair and jsonc-parser recurse once per level (a RangeError some thousands deep, and
+  // jsonrepair minutes before it), and JSON.stringify does on what JSON.parse returns
+  const deepAt = jsonDepthBeyond(slice, MODEL_JSON_DEPTH);
+  if (deepAt !== -1) return { ok: false, tooDeep: deepAt };
   try {
     return { ok: true, value: JSON.parse(slice) };
   } catch (e) {
@@ -134,15 +146,25 @@ export function tryParse(slice: string): Parsed {
     try {
       // jsonrepair: trailing commas, comments, raw newlines and unescaped quotes in strings, single quotes, Python
       // literals, missing commas. Only ever given a balanced slice: truncation is our own check (matchBalanced).
-      const value: unknown = JSON.parse(jsonrepair(slice));
+      const repaired = jsonrepair(slice);
+      // a quote it reads otherwise than JSON does can turn what the scan took for a string into nesting
+      if (jsonDepthBeyond(repaired, MODEL_JSON_DEPTH) !== -1) return { ok: false, tooDeep: null };
+      const value: unknown = JSON.parse(repaired);
       // The slice is one object (it starts with `{`); a repair that makes it something else — a mismatched bracket
       // read as an array of its pieces — guessed wrong: the object is reported where it broke.
       if (isPlainJsonObject(value)) return { ok: true, value };
     } catch (r) {
       if (r instanceof JSONRepairError) repair = { message: withoutPosition(r.message), position: r.position };
+      else if (isStackOverflow(r)) return { ok: false, tooDeep: null };
     }
     const errors: ParseError[] = [];
-    parseJsonc(slice, errors, { allowTrailingComma: true });
+    try {
+      parseJsonc(slice, errors, { allowTrailingComma: true });
+    } catch (j) {
+      // it ends a string at a line break, so the rest of a string JSON reads on may be nesting to it
+      if (isStackOverflow(j)) return { ok: false, tooDeep: null };
+      throw j;
+    }
     const strict: JsonFailure = errors.length
       ? { message: sentenceOf(printParseErrorCode(errors[0].error)), position: errors[0].offset }
       : { message: withoutPosition(e instanceof Error ? e.message : String(e)), position: null };
@@ -159,17 +181,6 @@ function sentenceOf(code: string): string {
 function withoutPosition(message: string): string {
   // (the lookbehind starts the match where a run of spaces starts, not again from each of its spaces)
   return message.replace(/(?<!\s)\s*(?:in JSON )?at position \d+(?:\s*\(line \d+ column \d+\))?/, '').trim();
-}
-
-/** "line L, column C" of index `at` in `text` (1-based). */
-export function lineColumn(text: string, at: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: at - lineStart + 1 };
 }
 
 /** Skips whitespace and a closing ``` fence after the JSON. */
@@ -201,7 +212,7 @@ export function locateEnvelope(text: string): LocateResult {
     examinedUpTo = end;
     const parsed = tryParse(text.slice(start, end));
     if (!parsed.ok) {
-      firstFailure ??= invalidJsonError(text, start, parsed);
+      firstFailure ??= 'tooDeep' in parsed ? tooDeepError(text, start, parsed.tooDeep) : invalidJsonError(text, start, parsed);
       continue;
     }
     const v = parsed.value;
@@ -233,6 +244,14 @@ function invalidJsonError(text: string, start: number, failure: { strict: JsonFa
     error += `; the repair stopped further on (${repair.message}) ${where(repair)}`;
   }
   return error;
+}
+
+/** The error of an envelope nested deeper than MODEL_JSON_DEPTH (`at`: the index in the slice from `start`, if known). */
+function tooDeepError(text: string, start: number, at: number | null): string {
+  const what = `the JSON envelope nests ${deeperThan(MODEL_JSON_DEPTH)}`;
+  if (at === null) return `${what} as a tolerant JSON reader reads it (no envelope needs more than a few)`;
+  const { line, column } = lineColumn(text, start + at);
+  return `${what} at line ${line}, column ${column} of the reply, near: ${excerptAround(text, start + at)} (no envelope needs more than a few)`;
 }
 
 /**

@@ -9,7 +9,6 @@ import { envelopeShapeHint, validateEnvelope } from './envelope';
 import {
   candidateStarts,
   isPlainJsonObject,
-  lineColumn,
   locateEnvelope,
   looksLikeEnvelope,
   objectEnd,
@@ -19,6 +18,7 @@ import {
 } from './locate';
 import { extractFiles, extractSummary, firstBlockTag, looseTag } from './blocks';
 import { unreadableTag, unreadableTagError } from './unreadableTags';
+import { lineColumn } from '../text/lines';
 
 /**
  * `warnings`: what the parser decided that the user should know (e.g. which of several envelopes it used); each is

@@ -6,7 +6,8 @@
 // headings) every reader of a team file uses (markdown.ts), a value as one word of a shell command line (shell.ts), and
 // text without terminal escape sequences and control characters (controls.ts), the list items that only say there
 // is nothing ("なし", "N/A": placeholder.ts), a literal inside a regular expression (regexp.ts), trailing blanks
-// cut by a walk back from the end (blanks.ts), and many strings replaced in a text in one pass (needles.ts).
+// cut by a walk back from the end (blanks.ts), many strings replaced in a text in one pass (needles.ts), and how
+// deep the JSON and YAML CAPE reads may nest (nesting.ts).
 export * from './bigrams';
 export * from './blanks';
 export * from './controls';
@@ -14,6 +15,7 @@ export * from './cut';
 export * from './lines';
 export * from './markdown';
 export * from './needles';
+export * from './nesting';
 export * from './placeholder';
 export * from './regexp';
 export * from './size';

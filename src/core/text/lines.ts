@@ -1,5 +1,6 @@
 // A file's lines as read_file numbers them and excerpts quote them: split at '\n' (a '\r' stays with its line, so a
-// CRLF file's lines keep their bytes), and a final newline ends the last line rather than starting an empty one.
+// CRLF file's lines keep their bytes), and a final newline ends the last line rather than starting an empty one; and
+// the line and column of an index, as a message that points into a text gives them.
 
 /** A character that ends a line for a regexp (what `.` does not match and `$` with the m flag stops at). */
 export const LINE_BREAK = /[\n\r\u2028\u2029]/;
@@ -9,6 +10,17 @@ export function fileLines(text: string): string[] {
   const lines = text.split('\n');
   if (text.endsWith('\n')) lines.pop();
   return lines;
+}
+
+/** "line L, column C" of index `at` in `text` (1-based), as a message says where something is. */
+export function lineColumn(text: string, at: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: at - lineStart + 1 };
 }
 
 /** How many lines fileLines(text) gives, without splitting the text. */

@@ -1,0 +1,61 @@
+// Untrusted JSON nested 100,000 deep in a model's reply: refused with a reason that says so, never a RangeError (a stack
+// overflow) or a value handed on that a later JSON.stringify cannot write.
+import * as assert from 'assert';
+import { parseReply } from '../../src/core/reply/parser';
+
+const DEEP = 100_000;
+
+/** `{"a":{"a":…1…}}`, `levels` objects deep. */
+const deepObjects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+/** `[[…]]`, `levels` arrays deep. */
+const deepArrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+/** The fields of a POA envelope but its voice and output (JSON text, without the braces). */
+const POA_FIELDS = '"agent":"POA","role":"Product Owner Agent","task_id":"t","references":[],"confidence":4,"ass":{"score":4,"positive":"p","improvement":"i","context_adequate":true}';
+/** A POA envelope whose output is `output` (JSON text). */
+const poaEnvelope = (output: string) => `{${POA_FIELDS},"voice":"Here it is.","output":${output}}`;
+
+function refusedReply(raw: string): string {
+  const r = parseReply('poa', raw);
+  if (r.ok) assert.fail('a reply nested this deep must not be used');
+  assert.strictEqual(r.raw, raw, 'the raw reply is returned with the error (kept in failed/)');
+  return r.error;
+}
+
+describe('deep nesting: model replies', () => {
+  it('invalid JSON nested 4,000 deep (a fence before each level) is an unreadable reply, not a RangeError', () => {
+    const raw = '```json\n{"a":'.repeat(4000) + '1' + '}'.repeat(4000);
+    assert.match(refusedReply(raw), /the JSON envelope nests deeper than 64 levels at line 66, column 1 of the reply/);
+  });
+
+  it(`an envelope nested ${DEEP.toLocaleString('en')} deep is refused with where it gets too deep: invalid, valid, objects or arrays`, () => {
+    for (const inner of [deepObjects(DEEP), deepArrays(DEEP), `${deepObjects(DEEP).slice(0, -1)},}`]) {
+      const error = refusedReply('```json\n' + poaEnvelope(inner) + '\n```');
+      assert.match(error, /^the JSON envelope nests deeper than 64 levels at line 2, column \d+ of the reply, near: "…/);
+    }
+  });
+
+  it('64 levels are read; 65 are not', () => {
+    const at = (levels: number) => parseReply('poa', '```json\n' + poaEnvelope(deepObjects(levels - 1)) + '\n```');
+    assert.strictEqual(at(64).ok, true);
+    assert.strictEqual(at(65).ok, false);
+  });
+
+  it('nesting that only a tolerant parser reads as nesting is refused too', () => {
+    // jsonc-parser ends a string at a line break, so what JSON reads as the rest of the string it reads as 100,000 arrays
+    const jsonc = '```json\n{' + POA_FIELDS + ',"voice":["a\n' + deepArrays(DEEP) + '"],: }\n```';
+    assert.match(refusedReply(jsonc), /^the JSON envelope nests deeper than 64 levels/);
+    // jsonrepair ends "b, " at its comma (a quote the model forgot to escape), so `{"d": [[…` is an object, not text
+    const repaired = '```json\n{' + POA_FIELDS + ',"voice":"b, "c": "x", "output": {"d": ' + deepArrays(4500) + '}}\n```';
+    assert.match(refusedReply(repaired), /^the JSON envelope nests deeper than 64 levels/);
+  });
+
+  it('a deep second envelope after a good one is ignored: the good one is used', () => {
+    const good = poaEnvelope('{"scope":"s"}');
+    const r = parseReply('poa', '```json\n' + good + '\n```\n\n```json\n' + poaEnvelope(deepObjects(DEEP)) + '\n```');
+    if (!r.ok) assert.fail(r.error);
+    assert.deepStrictEqual(r.reply.envelope.output, { scope: 's' });
+    assert.ok(JSON.stringify(r.reply).length > 0);
+  });
+
+});
