@@ -1,7 +1,10 @@
 // The Language Model API's tool calling (VS Code 1.95+) as an LmToolHost: our content blocks to its text, tool-call
-// and tool-result parts, and its stream parts back. No `vscode` import: vscodeLm.ts passes the vscode namespace's
-// classes (found at run time, since engines.vscode is ^1.90), and test/unit/lmClient.test.ts passes look-alikes.
+// and tool-result parts, and its stream parts back (a call whose input nests too deep refused, as core's client does).
+// No `vscode` import: vscodeLm.ts passes the vscode namespace's classes (found at run time, since engines.vscode is
+// ^1.90), and test/unit/lmClient.test.ts passes look-alikes.
 import type { ContentBlock } from '../core';
+import { DEEP_INPUT_PROBLEM } from '../core/model/llm';
+import { MODEL_JSON_DEPTH, valueDepthBeyond } from '../core/text/nesting';
 import type { LmStreamPart, LmToolHost } from './lmClient';
 
 /** The LM API's tool classes (VS Code 1.95+), absent from the 1.90 typings we build against. */
@@ -38,7 +41,11 @@ export function lmToolHost<M>(api: Partial<LmToolApi>, messages: PartsMessage<M>
     assistantBlocks: (blocks) => messages.Assistant(parts(blocks)),
     readPart: (part): LmStreamPart => {
       if (part instanceof Text) return { text: part.value };
-      if (part instanceof Call) return { toolCall: { id: part.callId, name: part.name, input: part.input } };
+      if (part instanceof Call) {
+        // the API hands the input over parsed: too deep, and every JSON.stringify of the conversation would overflow
+        if (valueDepthBeyond(part.input, MODEL_JSON_DEPTH)) return { toolCall: { id: part.callId, name: part.name, input: {}, problem: DEEP_INPUT_PROBLEM } };
+        return { toolCall: { id: part.callId, name: part.name, input: part.input } };
+      }
       return undefined;
     },
   };

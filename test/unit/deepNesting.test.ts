@@ -1,7 +1,9 @@
-// Untrusted JSON nested 100,000 deep in a model's reply: refused with a reason that says so, never a RangeError (a stack
-// overflow) or a value handed on that a later JSON.stringify cannot write.
+// Untrusted JSON nested 100,000 deep in a model's reply or its tool calls (both providers): refused with a reason that
+// says so, never a RangeError (a stack overflow) or a value handed on that a later JSON.stringify cannot write.
 import * as assert from 'assert';
 import { parseReply } from '../../src/core/reply/parser';
+import { toolInput } from '../../src/core/llm/anthropic/replyAccumulator';
+import { lmToolHost, type LmToolApi } from '../../src/providers/lmTools';
 
 const DEEP = 100_000;
 
@@ -9,6 +11,12 @@ const DEEP = 100_000;
 const deepObjects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 /** `[[…]]`, `levels` arrays deep. */
 const deepArrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+/** The same as a value: `{ a: { a: … 1 } }`. */
+function deepValue(levels: number): object {
+  let v: unknown = 1;
+  for (let i = 0; i < levels; i++) v = { a: v };
+  return v as object;
+}
 
 /** The fields of a POA envelope but its voice and output (JSON text, without the braces). */
 const POA_FIELDS = '"agent":"POA","role":"Product Owner Agent","task_id":"t","references":[],"confidence":4,"ass":{"score":4,"positive":"p","improvement":"i","context_adequate":true}';
@@ -58,4 +66,29 @@ describe('deep nesting: model replies', () => {
     assert.ok(JSON.stringify(r.reply).length > 0);
   });
 
+  it('a tool call whose input is nested deep is refused (Anthropic: JSON text; the LM API: an object)', () => {
+    const fromText = toolInput(`{"path":${deepObjects(DEEP)}}`, false);
+    assert.deepStrictEqual(Object.keys(fromText.input), [], 'the input is {}');
+    assert.match(fromText.problem ?? '', /the arguments nest deeper than 64 levels/);
+
+    class Text {
+      constructor(readonly value: string) {}
+    }
+    class Call {
+      constructor(readonly callId: string, readonly name: string, readonly input: object) {}
+    }
+    class Result {
+      constructor(readonly callId: string, readonly content: unknown[]) {}
+    }
+    const api: LmToolApi = { LanguageModelTextPart: Text, LanguageModelToolCallPart: Call, LanguageModelToolResultPart: Result };
+    const host = lmToolHost(api, { User: (c: unknown[]) => c, Assistant: (c: unknown[]) => c })!;
+    const part = host.readPart(new Call('c1', 'read_file', { path: deepValue(DEEP) }));
+    assert.ok(part && 'toolCall' in part);
+    const { input, ...call } = part.toolCall;
+    assert.deepStrictEqual(Object.keys(input as object), [], 'the input is {}');
+    assert.deepStrictEqual(call, { id: 'c1', name: 'read_file', problem: fromText.problem });
+    // a call of ordinary depth is passed on as it is
+    const plain = host.readPart(new Call('c2', 'read_file', { path: 'src/a.ts' }));
+    assert.deepStrictEqual(plain, { toolCall: { id: 'c2', name: 'read_file', input: { path: 'src/a.ts' } } });
+  });
 });

@@ -1,5 +1,6 @@
 // The provider-neutral LLM client: its requests (system blocks and their cache marks, messages, tools), results,
 // token usage and the record of each tool call. Part of the shared vocabulary of core (model/index.ts).
+import { deeperThan, MODEL_JSON_DEPTH } from '../text/nesting';
 
 /** Token usage of one model call, as reported by the Messages API. */
 export interface Usage {
@@ -60,6 +61,12 @@ export interface ToolCall {
    */
   problem?: string;
 }
+
+/**
+ * The problem of a call whose input nests deeper than a model's JSON may (text/nesting.ts), whichever API sent it:
+ * its input is `{}`, since every JSON.stringify of the conversation would overflow the stack on it.
+ */
+export const DEEP_INPUT_PROBLEM = `the arguments nest ${deeperThan(MODEL_JSON_DEPTH)}; send them as one JSON object with named fields`;
 
 /** A block of a structured message: text, the model's tool calls, and our answers to them. */
 export type ContentBlock =

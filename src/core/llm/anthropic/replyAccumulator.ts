@@ -1,12 +1,13 @@
 // One streamed reply assembled from the Messages API's raw events (ReplyAccumulator): its text, its tool calls (input
-// parsed once a block is complete; a call written wrong keeps `{}` and says why), the stop reason and the usage so
-// far — also of a request that broke off, whose output tokens are estimated from what it streamed. Never a TypeError:
-// a message_start without its message or a message_delta without its usage or delta keeps what is known; a block
-// event without its content, delta or text, or with an index that is no index, is a malformed stream. Type imports of
-// the SDK only.
+// parsed once a block is complete; a call written wrong or nested too deep keeps `{}` and says why), the stop reason
+// and the usage so far — also of a request that broke off, whose output tokens are estimated from what it streamed.
+// Never a TypeError: a message_start without its message or a message_delta without its usage or delta keeps what is
+// known; a block event without its content, delta or text, or with an index that is no index, is a malformed stream.
+// Type imports of the SDK only.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { LlmResult, ToolCall, Usage } from '../../model/types';
+import { DEEP_INPUT_PROBLEM, type LlmResult, type ToolCall, type Usage } from '../../model/types';
 import { oneLine, shorten } from '../../text/cut';
+import { MODEL_JSON_DEPTH, parseJsonWithin, TooDeepError } from '../../text/nesting';
 import { tokensAtMost } from '../tokens';
 
 export function toUsage(u: Partial<Anthropic.Usage> | undefined | null): Usage {
@@ -176,8 +177,9 @@ export function toolInput(json: string, cut: boolean): { input: Record<string, u
   if (json.trim() === '') return { input: {} };
   let value: unknown;
   try {
-    value = JSON.parse(json);
-  } catch {
+    value = parseJsonWithin(json, MODEL_JSON_DEPTH);
+  } catch (err) {
+    if (err instanceof TooDeepError) return { input: {}, problem: DEEP_INPUT_PROBLEM };
     return { input: {}, problem: `the arguments were not valid JSON (${excerpt(json)}); send them as one JSON object` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
