@@ -1,9 +1,15 @@
-// Untrusted JSON nested 100,000 deep in a model's reply or its tool calls (both providers): refused with a reason that
-// says so, never a RangeError (a stack overflow) or a value handed on that a later JSON.stringify cannot write.
+// Untrusted JSON nested 100,000 deep in a model's reply or its tool calls (both providers), or in the store's state and
+// pair files read on resume: refused with a reason that says so, never a RangeError (a stack overflow) or a value
+// handed on that a later JSON.stringify cannot write.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { parseReply } from '../../src/core/reply/parser';
 import { toolInput } from '../../src/core/llm/anthropic/replyAccumulator';
 import { lmToolHost, type LmToolApi } from '../../src/providers/lmTools';
+import { readJsonFile } from '../../src/core/store/jsonFile';
+import { SessionStore, StoreError, type StepRecord } from '../../src/core/store';
 
 const DEEP = 100_000;
 
@@ -17,6 +23,8 @@ function deepValue(levels: number): object {
   for (let i = 0; i < levels; i++) v = { a: v };
   return v as object;
 }
+
+const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /** The fields of a POA envelope but its voice and output (JSON text, without the braces). */
 const POA_FIELDS = '"agent":"POA","role":"Product Owner Agent","task_id":"t","references":[],"confidence":4,"ass":{"score":4,"positive":"p","improvement":"i","context_adequate":true}';
@@ -90,5 +98,32 @@ describe('deep nesting: model replies', () => {
     // a call of ordinary depth is passed on as it is
     const plain = host.readPart(new Call('c2', 'read_file', { path: 'src/a.ts' }));
     assert.deepStrictEqual(plain, { toolCall: { id: 'c2', name: 'read_file', input: { path: 'src/a.ts' } } });
+  });
+});
+
+describe('deep nesting: files CAPE reads', () => {
+  it("the store's files read on resume (state/, pair/) are a StoreError naming the file", async () => {
+    const file = path.join(tmp('cape-deep-json-'), 'x.json');
+    fs.writeFileSync(file, `{"taskId":"t","x":${deepArrays(DEEP)}}`);
+    await assert.rejects(readJsonFile(file), (e: Error) => e instanceof StoreError && e.message.includes(file) && /nests deeper than 100 levels \(line 1, column \d+\)/.test(e.message));
+
+    const ws = tmp('cape-deep-store-');
+    const store = new SessionStore(ws);
+    const record: StepRecord = {
+      step: 'poa',
+      agent: 'POA',
+      n: 2,
+      raw: 'raw',
+      envelope: { agent: 'POA', role: 'r', task_id: 'task-1', voice: 'v', output: {}, references: [], confidence: null, ass: null },
+      files: [],
+      summary: null,
+      usage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+      model: 'm',
+      startedAt: 1,
+      finishedAt: 2,
+    };
+    const pair = await store.saveStep('task-1', 'poa', record);
+    fs.writeFileSync(pair, fs.readFileSync(pair, 'utf8').replace('"output": {}', `"output": ${deepObjects(DEEP)}`));
+    await assert.rejects(store.loadStep('task-1', 'poa'), (e: Error) => e instanceof StoreError && /nests deeper than 100 levels/.test(e.message));
   });
 });

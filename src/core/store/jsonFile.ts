@@ -1,6 +1,8 @@
 // The store's JSON files (step records, session states): how they are written (two-space indent, final newline) and
-// read back (a damaged file is a StoreError naming it; a missing one stays ENOENT so callers can tell "none").
+// read back (a damaged file, or one nested deeper than any file CAPE writes, is a StoreError naming it; a missing one
+// stays ENOENT so callers can tell "none").
 import { readTextFile } from '../files/fsAtomic';
+import { FILE_DEPTH, parseJsonWithin, TooDeepError } from '../text/nesting';
 import { StoreError } from './records';
 
 /** The text of a JSON file of the store. */
@@ -18,8 +20,9 @@ export async function readJsonFile(file: string): Promise<unknown> {
     throw new StoreError((err as Error).message, file);
   }
   try {
-    return JSON.parse(text);
+    return parseJsonWithin(text, FILE_DEPTH);
   } catch (err) {
+    if (err instanceof TooDeepError) throw new StoreError(`${file} ${err.message}, more than any file CAPE writes; the file may be damaged.`, file);
     throw new StoreError(`${file} is not valid JSON (${(err as Error).message}); the file may be damaged.`, file);
   }
 }

@@ -1,13 +1,19 @@
-// How deep a model's JSON may nest, and the checks that keep anything deeper away from the code that recurses once per
-// level: jsonrepair and jsonc-parser while they parse, JSON.stringify and zod on what they return. A few thousand
-// levels exhaust the stack (a RangeError), and jsonrepair takes minutes first. The bound, the linear scan of a JSON
-// text every reader runs before it parses (jsonDepthBeyond, parseJsonWithin), the walk of a value that came without
-// such a text (valueDepthBeyond: the LM API's tool input) and the error they give (TooDeepError, deeperThan) are here;
-// each reader says what it then does.
+// How deep the JSON CAPE reads may nest, and the checks that keep anything deeper away from the code that recurses once
+// per level: jsonrepair and jsonc-parser while they parse, JSON.stringify and zod on what they return. A few thousand
+// levels exhaust the stack (a RangeError), and jsonrepair takes minutes first. The two bounds (a model's JSON; a
+// file), the linear scan of a JSON text every reader runs before it parses (jsonDepthBeyond, parseJsonWithin), the
+// walk of a value that came without such a text (valueDepthBeyond: the LM API's tool input) and the error they give
+// (TooDeepError, deeperThan) are here; each reader says what it then does.
 import { lineColumn } from './lines';
 
 /** A model's JSON (a reply's envelope, a tool call's input): a real envelope nests about 6 levels. */
 export const MODEL_JSON_DEPTH = 64;
+
+/**
+ * A file CAPE reads: its own store files, which hold a model's envelope a few levels down (a step record's
+ * feedback[].answer.output).
+ */
+export const FILE_DEPTH = 100;
 
 
 /** "deeper than 64 levels": how every refusal of a deep text or value says why ("it nests deeper than …"). */
