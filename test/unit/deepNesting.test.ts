@@ -1,6 +1,7 @@
-// Untrusted JSON nested 100,000 deep in a model's reply or its tool calls (both providers), or in the store's state and
-// pair files read on resume: refused with a reason that says so, never a RangeError (a stack overflow) or a value
-// handed on that a later JSON.stringify cannot write.
+// Untrusted JSON and YAML nested 100,000 deep: a model's reply and its tool calls (both providers), the store's state
+// and pair files read on resume, cape/ frontmatter (YAML and JSON), init's answers file. Each is refused with a reason
+// that says so, or skipped as any unreadable file is; none throws a RangeError (a stack overflow) or hands a value on
+// that a later JSON.stringify cannot write.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -10,6 +11,8 @@ import { toolInput } from '../../src/core/llm/anthropic/replyAccumulator';
 import { lmToolHost, type LmToolApi } from '../../src/providers/lmTools';
 import { readJsonFile } from '../../src/core/store/jsonFile';
 import { SessionStore, StoreError, type StepRecord } from '../../src/core/store';
+import { parseFrontmatter } from '../../src/core/cape/frontmatter';
+import { parseAnswersFile } from '../../src/core/cape/initAnswers';
 
 const DEEP = 100_000;
 
@@ -125,5 +128,35 @@ describe('deep nesting: files CAPE reads', () => {
     const pair = await store.saveStep('task-1', 'poa', record);
     fs.writeFileSync(pair, fs.readFileSync(pair, 'utf8').replace('"output": {}', `"output": ${deepObjects(DEEP)}`));
     await assert.rejects(store.loadStep('task-1', 'poa'), (e: Error) => e instanceof StoreError && /nests deeper than 100 levels/.test(e.message));
+  });
+
+  it('cape/ frontmatter, YAML (flow, block, aliases) or JSON, is malformed with a reason', () => {
+    const yamlChain = Array.from({ length: DEEP }, (_, i) => (i === 0 ? 'a0: &a0 [x]' : `a${i}: &a${i} [*a${i - 1}]`)).join('\n');
+    const texts = [
+      `---\ntype: input\nx: ${deepArrays(DEEP)}\n---\nbody`,
+      `---\ntype: input\nx:\n  ${'- '.repeat(DEEP)}x\n---\nbody`,
+      `---\ntype: input\n${yamlChain}\n---\nbody`,
+      `---json\n{"type":"input","x":${deepObjects(DEEP)}}\n---\nbody`,
+    ];
+    for (const text of texts) {
+      const fm = parseFrontmatter(text);
+      assert.strictEqual(fm.ok, false, text.slice(0, 40));
+      if (!fm.ok) assert.match(fm.message, /^frontmatter nests deeper than 100 levels/);
+    }
+    const flow = parseFrontmatter(texts[0]);
+    assert.ok(!flow.ok && flow.line === 3 && /^frontmatter nests deeper than 100 levels \(line 3, column 10\d\)$/.test(flow.message), JSON.stringify(flow));
+    // the mapping and 99 lists are 100 levels, read; one list more is not, however it is written
+    for (const levels of [99, 100]) {
+      for (const x of [deepArrays(levels), `\n  ${'- '.repeat(levels)}x`, `\n  ${'- '.repeat(levels - 1)}[]`]) {
+        const fm = parseFrontmatter(`---\ntype: input\nx: ${x}\n---\nbody`);
+        assert.strictEqual(fm.ok, levels === 99, `${levels}: ${x.slice(0, 10)} ${fm.ok ? '' : fm.message}`);
+      }
+    }
+  });
+
+  it("init's answers file, JSON or YAML, is refused with a reason", () => {
+    for (const text of [`{"product":${deepArrays(DEEP)}}`, `product: ${deepArrays(DEEP)}\n`, `product:\n  ${'- '.repeat(DEEP)}x\n`]) {
+      assert.throws(() => parseAnswersFile(text), (e: Error) => /^the answers file nests deeper than 100 levels/.test(e.message));
+    }
   });
 });

@@ -4,13 +4,15 @@
 //    js-yaml's safe schema (gray-matter's yaml engine: no code, no `!!js/*` tags) or JSON.parse. gray-matter's own
 //    reader is not used: it evaluates `---js` / `---javascript` frontmatter with eval(), and it strips comment lines
 //    with a regex that retries a run of blank lines from each of them (a 100,000-line frontmatter took 6 s). Any
-//    language but YAML/JSON is refused.
+//    language but YAML/JSON is refused, and so is frontmatter nested deeper than a file may (text/nesting.ts).
 //  - Writing is gray-matter's stringify, given a fresh options object (without options gray-matter returns a shared,
 //    cached object) whose js/javascript/coffee engines throw (defence in depth).
 import matter from 'gray-matter';
 import { isPlainObject } from '../model/types';
 import { withOneFinalNewline } from '../text/blanks';
 import { shorten } from '../text/cut';
+import { lineColumn } from '../text/lines';
+import { FILE_DEPTH, parseJsonWithin, TooDeepError, valueDepthBeyond } from '../text/nesting';
 
 export type FrontmatterResult =
   | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
@@ -81,8 +83,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const block = rest.slice(0, close);
   let parsed: { data: unknown; content: string };
   try {
-    parsed = { data: onlyComments(block) ? {} : language === 'json' ? JSON.parse(block) : parseYaml(block), content: body };
+    parsed = { data: onlyComments(block) ? {} : language === 'json' ? parseJsonWithin(block, FILE_DEPTH) : parseYaml(block), content: body };
   } catch (err) {
+    // the block starts with the rest of line 1, so its line numbers are the file's
+    if (err instanceof TooDeepError) return { ok: false, kind: 'malformed', line: err.where?.line, message: `frontmatter ${err.message}` };
     const e = err as { mark?: { line?: number }; reason?: string; message?: string };
     // js-yaml marks are 0-based and relative to the text after the opening '---'; that text starts with the rest
     // of line 1, so mark.line 0 is file line 1.
@@ -151,10 +155,24 @@ export function writeFrontmatter(fields: Record<string, string | number | boolea
   return withOneFinalNewline(stringifyFrontmatter(fields, ''));
 }
 
+type YamlListener = (event: 'open' | 'close', state: { position: number }) => void;
+
 /**
  * Parses a YAML document (not frontmatter: a whole file, e.g. init's answers file) with the same safe engine.
- * Throws js-yaml's error (with `mark.line`, 0-based) on invalid syntax.
+ * Throws js-yaml's error (with `mark.line`, 0-based) on invalid syntax, and a TooDeepError for a document nested deeper
+ * than FILE_DEPTH: js-yaml recurses once per level (a RangeError some 2,000 deep), so its listener stops it there, and
+ * the value is walked for the nesting its aliases add without any (each `b: &b [*a]` line one more level).
  */
 export function parseYaml(text: string): unknown {
-  return (matter as unknown as { engines: { yaml: { parse(s: string): unknown } } }).engines.yaml.parse(text);
+  let depth = 0;
+  const listener: YamlListener = (event, state) => {
+    if (event === 'close') depth--;
+    // every node opens a level, and the document and a key's lookahead one more: FILE_DEPTH levels of lists and
+    // mappings open up to FILE_DEPTH + 2 (the walk below is exact; this only stops the recursion near the spot)
+    else if (++depth > FILE_DEPTH + 2) throw new TooDeepError(FILE_DEPTH, lineColumn(text, state.position));
+  };
+  const engine = (matter as unknown as { engines: { yaml: { parse(s: string, options: { listener: YamlListener }): unknown } } }).engines.yaml;
+  const data = engine.parse(text, { listener });
+  if (valueDepthBeyond(data, FILE_DEPTH)) throw new TooDeepError(FILE_DEPTH);
+  return data;
 }

@@ -2,6 +2,7 @@
 // answer limits, and the answers read from a JSON/YAML answers file or the quick picks, normalised to one shape.
 
 import { parseYaml } from './frontmatter';
+import { FILE_DEPTH, parseJsonWithin, TooDeepError } from '../text/nesting';
 import { INIT_ANSWER_IDS, type InitAnswerId } from './prompts';
 
 export type InitAnswers = Record<InitAnswerId, string>;
@@ -165,16 +166,19 @@ export function parseAnswersFile(text: string): InitAnswers {
   const src = text.replace(/^\uFEFF/, '');
   if (src.trim() === '') throw new Error('the answers file is empty; expected JSON or YAML with ' + INIT_ANSWER_IDS.join(', '));
   let data: unknown;
+  const tooDeep = (err: TooDeepError) => new Error(`the answers file ${err.message}; each answer is text or a list of lines`);
   if (/^\s*[{[]/.test(src)) {
     try {
-      data = JSON.parse(src);
+      data = parseJsonWithin(src, FILE_DEPTH);
     } catch (err) {
+      if (err instanceof TooDeepError) throw tooDeep(err);
       throw new Error(`the answers file is not valid JSON: ${(err as Error).message}`);
     }
   } else {
     try {
       data = parseYaml(src);
     } catch (err) {
+      if (err instanceof TooDeepError) throw tooDeep(err);
       const e = err as { mark?: { line?: number }; reason?: string; message?: string };
       const line = typeof e.mark?.line === 'number' ? ` (line ${e.mark.line + 1})` : '';
       throw new Error(`the answers file is not valid YAML${line}: ${(e.reason || e.message || String(err)).split('\n')[0]}`);

@@ -1,9 +1,10 @@
-// How deep the JSON CAPE reads may nest, and the checks that keep anything deeper away from the code that recurses once
-// per level: jsonrepair and jsonc-parser while they parse, JSON.stringify and zod on what they return. A few thousand
-// levels exhaust the stack (a RangeError), and jsonrepair takes minutes first. The two bounds (a model's JSON; a
-// file), the linear scan of a JSON text every reader runs before it parses (jsonDepthBeyond, parseJsonWithin), the
-// walk of a value that came without such a text (valueDepthBeyond: the LM API's tool input) and the error they give
-// (TooDeepError, deeperThan) are here; each reader says what it then does.
+// How deep the JSON and YAML CAPE reads may nest, and the checks that keep anything deeper away from the code that
+// recurses once per level: jsonrepair, jsonc-parser and js-yaml while they parse, JSON.stringify, zod and YAML's dump
+// on what they return. A few thousand levels exhaust the stack (a RangeError), and jsonrepair takes minutes first.
+// The two bounds (a model's JSON; a file), the linear scan of a JSON text every reader runs before it parses
+// (jsonDepthBeyond, parseJsonWithin), the walk of a value that came without such a text (valueDepthBeyond: a YAML
+// document's aliases, the LM API's tool input) and the error they give (TooDeepError, deeperThan) are here; each
+// reader says what it then does.
 import { lineColumn } from './lines';
 
 /** A model's JSON (a reply's envelope, a tool call's input): a real envelope nests about 6 levels. */
@@ -11,10 +12,9 @@ export const MODEL_JSON_DEPTH = 64;
 
 /**
  * A file CAPE reads: its own store files, which hold a model's envelope a few levels down (a step record's
- * feedback[].answer.output).
+ * feedback[].answer.output), cape/ frontmatter, init's answers file.
  */
 export const FILE_DEPTH = 100;
-
 
 /** "deeper than 64 levels": how every refusal of a deep text or value says why ("it nests deeper than …"). */
 export function deeperThan(max: number): string {
@@ -108,8 +108,8 @@ interface Frame {
 
 /**
  * Whether a parsed value nests deeper than `max` levels of arrays and plain objects, or contains itself (a YAML
- * document's `&a [*a]`). For a value that came without a text jsonDepthBeyond could scan: an object another program
- * parsed, or a YAML document, whose aliases nest a list in itself once per line (`b: &b [*a]`). Without
+ * document's `&a [*a]`). For a value that came without a text jsonDepthBeyond could scan: a YAML document, whose
+ * aliases nest a list in itself once per line (`b: &b [*a]`), or an object another program parsed. Without
  * recursion, and each container walked once however many aliases repeat it.
  */
 export function valueDepthBeyond(value: unknown, max: number): boolean {
