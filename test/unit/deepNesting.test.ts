@@ -1,7 +1,8 @@
-// Untrusted JSON and YAML nested 100,000 deep: a model's reply and its tool calls (both providers), the store's state
-// and pair files read on resume, cape/ frontmatter (YAML and JSON), init's answers file. Each is refused with a reason
-// that says so, or skipped as any unreadable file is; none throws a RangeError (a stack overflow) or hands a value on
-// that a later JSON.stringify cannot write.
+// Untrusted JSON and YAML nested 100,000 deep, at every place CAPE reads it: a model's reply and its tool calls (both
+// providers), the store's state and pair files read on resume, cape/ frontmatter (YAML and JSON), init's answers file,
+// a project's tsconfig, the index cache file, a webview message. Each is refused with a reason that says so, or
+// skipped as it skips any unreadable file; none throws a RangeError (a stack overflow) or hands a value on that a
+// later JSON.stringify cannot write.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,6 +14,9 @@ import { readJsonFile } from '../../src/core/store/jsonFile';
 import { SessionStore, StoreError, type StepRecord } from '../../src/core/store';
 import { parseFrontmatter } from '../../src/core/cape/frontmatter';
 import { parseAnswersFile } from '../../src/core/cape/initAnswers';
+import { parseConfig } from '../../src/core/workspace/moduleRules';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { isWebviewMessage } from '../../src/panel/protocolGuards';
 
 const DEEP = 100_000;
 
@@ -158,5 +162,32 @@ describe('deep nesting: files CAPE reads', () => {
     for (const text of [`{"product":${deepArrays(DEEP)}}`, `product: ${deepArrays(DEEP)}\n`, `product:\n  ${'- '.repeat(DEEP)}x\n`]) {
       assert.throws(() => parseAnswersFile(text), (e: Error) => /^the answers file nests deeper than 100 levels/.test(e.message));
     }
+  });
+
+  it("a project's tsconfig is taken for no configuration", () => {
+    assert.strictEqual(parseConfig(`{"compilerOptions":{"paths":${deepArrays(DEEP)}}}`), null);
+    assert.strictEqual(parseConfig(`// a comment\n{"compilerOptions":${deepObjects(50)}}`)?.compilerOptions !== undefined, true);
+  });
+
+  it('the index cache file with a deep header is not used: the index is rebuilt', async () => {
+    const root = tmp('cape-deep-index-');
+    fs.writeFileSync(path.join(root, 'a.ts'), 'export const a = 1;\n');
+    const cacheFile = path.join(tmp('cape-deep-cache-'), 'index.idx');
+    await WorkspaceIndex.open(root, { cacheFile });
+    const bytes = fs.readFileSync(cacheFile);
+    const head = 16; // the magic, the version and the header's length
+    const json = Buffer.from(`{"root":${JSON.stringify(root)},"policy":${deepArrays(DEEP)}}`);
+    const lengthAt = bytes.readUInt32LE(12);
+    const forged = Buffer.concat([bytes.subarray(0, 12), Buffer.alloc(4), json, bytes.subarray(head + lengthAt)]);
+    forged.writeUInt32LE(json.length, 12);
+    fs.writeFileSync(cacheFile, forged);
+    const again = await WorkspaceIndex.open(root, { cacheFile });
+    assert.strictEqual(again.fromCache, false);
+    assert.deepStrictEqual([...again.index.all()].map((f) => f.path), ['a.ts']);
+  });
+
+  it('a webview message with a deep field is checked without walking it', () => {
+    assert.strictEqual(isWebviewMessage({ type: 'copy', text: 'x', extra: deepValue(DEEP) }), true);
+    assert.strictEqual(isWebviewMessage({ type: 'copy', text: deepValue(DEEP) }), false);
   });
 });
