@@ -6,8 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { spawn, spawnSync } from 'child_process';
-import { KeptOutput, lineFeed, readTestCases, runCheck, type CheckRun } from '../../src/core';
-import { testStatus } from '../../src/core/metrics/testStatus';
+import { KeptOutput, lineFeed, readTestCases, runCheck } from '../../src/core';
 import { sliceWhole } from '../../src/core/text/cut';
 import { processRunning as alive, runningAfter } from '../helpers/checksSession';
 
@@ -230,33 +229,5 @@ describe('checks: the test cases of a run, from all of its output', () => {
     const read = readTestCases(many)!;
     assert.strictEqual(read.incomplete, true);
     assert.strictEqual(read.cases.length, 200_000);
-  });
-});
-
-describe('checks: what a run says of its build and its tests, from all of its output', () => {
-  /** A run printing 1.5 MB of log lines (naming no file), the line `marker`, 1.5 MB more, then exiting 1. */
-  const around = (marker: string) => {
-    const script = `const pad = 'log: worker heartbeat ' + '.'.repeat(40) + '\\n'; const half = pad.repeat(Math.ceil(1.5e6 / pad.length)); process.stdout.write(half + process.env.MARKER + '\\n' + half, () => process.exit(1));`;
-    return runCheck({ command: `node -e ${JSON.stringify(script)}`, cwd: tmp(), round: 0, env: { ...process.env, MARKER: marker } });
-  };
-
-  it('a build failure only in the middle of 3 MB of output, which the kept output leaves out: the run did not build', async () => {
-    for (const marker of ['error: could not compile `calc` (lib test) due to 1 previous error', '[ERROR] COMPILATION ERROR :', 'FAIL\texample.com/calc [build failed]']) {
-      const run = await around(marker);
-      assert.ok(run.outputChars > 3_000_000 && !run.output.includes(marker.slice(0, 12)), 'the kept output left it out');
-      assert.strictEqual(run.unbuilt, true, marker);
-    }
-    const fine = await around('log: all compiled');
-    assert.strictEqual(fine.unbuilt, undefined);
-  });
-
-  it("a runner's summary only in the middle of 3 MB of output (a teardown's log after it): tests ran, so a test it does not name failed", async () => {
-    const test = { criterion: 'multiplies', file: 'tests/test_calc.py', name: 'test_mul' };
-    const ran = await around('1 failed, 12 passed in 0.41s');
-    const stopped = await around('log: collecting');
-    assert.ok(!ran.output.includes('12 passed'), 'the kept output left the summary out');
-    const status = (run: CheckRun) => testStatus(test, true, [{ ...run, command: 'pytest -q' }], 'no_test', 'no_test');
-    assert.strictEqual(status(ran), 'fail', 'it ran, and the run failed');
-    assert.strictEqual(status(stopped), 'no_test', 'no test ran: nothing is known of it');
   });
 });
