@@ -4,7 +4,7 @@
 // loop.ts, which sends it.
 import type { CheckRun } from './types';
 import { lineWithin } from '../text';
-import { passedTestFiles } from './testCases';
+import { runPassedFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { baselineLines } from './baseline';
 import { runStatusWord } from './verdict';
@@ -40,7 +40,7 @@ function testCasesLine(r: CheckRun, named: readonly NamedTestRef[]): string[] {
   if (named.length) {
     let passed = 0;
     let failedNamed = 0;
-    const passedFiles = passedTestFiles(r.output);
+    const passedFiles = runPassedFiles(r);
     for (const n of named) {
       const [name, file] = typeof n === 'string' ? [n, undefined] : [n.name, n.file?.replace(/^\.\//, '')];
       const cases = casesOfTest(r.tests, name);

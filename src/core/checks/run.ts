@@ -6,7 +6,7 @@
 // running when this returns.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
-import { testCaseReader } from './testCases';
+import { passedFileReader, testCaseReader } from './testCases';
 import { buildFailureReader } from './buildFailures';
 import { summaryReader } from './testSummary';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
@@ -82,17 +82,19 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     // its first and last cap / 2 characters (output.ts KeptOutput)
     const kept = new KeptOutput(cap);
     const keep = (chunk: string) => kept.add(chunk);
-    // the test cases, a runner's summary and a build failure are read from the whole output as it arrives, each
-    // stream by its lines: one in the part left out of the kept output counts as much as one in its head or tail (a
-    // secret's value hidden there too)
+    // the test cases, the test files reported passed, a runner's summary and a build failure are read from the whole
+    // output as it arrives, each stream by its lines: one in the part left out of the kept output counts as much as one
+    // in its head or tail (a secret's value hidden there too)
     const reader = testCaseReader();
     const summary = summaryReader();
     const build = buildFailureReader();
+    const passedFiles = passedFileReader();
     const onLine = (whole: string) => {
       const line = hideSecrets(whole);
       reader.line(line);
       summary.line(line);
       build.line(line);
+      passedFiles.line(line);
     };
     const feeds = [lineFeed(onLine, opts.cwd), lineFeed(onLine, opts.cwd)];
     const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
@@ -121,6 +123,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         testSummary: summary.seen(),
         ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
+        ...(status !== 'passed' ? { passedTestFiles: passedFiles.files() } : {}),
       });
     };
     let done = false;

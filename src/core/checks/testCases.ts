@@ -8,7 +8,7 @@
 // (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
 // only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
 // are listed in ./testLineFormats.ts.
-import type { TestCaseResult } from './types';
+import type { CheckRun, TestCaseResult } from './types';
 import { GO_PACKAGE, LINE_FORMATS, goCaseName, toLineEnd } from './testLineFormats';
 import { sliceWhole } from '../text/cut';
 
@@ -73,20 +73,53 @@ export function cutLine(line: string): string {
   return l.length > MAX_LINE ? `${sliceWhole(l, 0, MAX_LINE / 2)}…${sliceWhole(l, l.length - MAX_LINE / 2)}` : l;
 }
 
+/** The longest name of a test case, or of a test file, a run keeps: a longer one is no name, but a line's text. */
+const MAX_NAME = 500;
+
+/** Test files a run keeps of those it reports passed as a whole (passedFileReader): an output of any length is read within it. */
+const MAX_PASSED_FILES = 10_000;
+
+/** The test file a line reports passed as a whole (see passedFileReader), `./` left out; undefined when it reports none. */
+function passedTestFile(whole: string): string | undefined {
+  const line = cutLine(whole);
+  const jest = JEST_FILE.exec(line);
+  const vitest = jest ? null : VITEST_PASSED.exec(line);
+  const file = jest?.[1] === 'PASS' ? jest[2] : vitest ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
+  return file?.replace(/^\.\//, '');
+}
+
 /**
- * Test files a run reports passed as a whole, without naming their cases: jest's `PASS tests/a.test.js` (its default
+ * Reads the test files a run reports passed as a whole, without naming their cases, line by line as the output
+ * arrives (run.ts feeds it the whole stream: CheckRun.passedTestFiles): jest's `PASS tests/a.test.js` (its default
  * reporter over several files) and vitest's `✓ test/a.test.ts (3 tests) 5ms`. A named test in such a file passed,
- * though the run failed elsewhere and the output names the file.
+ * though the run failed elsewhere and the output names the file. At most MAX_PASSED_FILES files, each of at most
+ * MAX_NAME characters, are kept: a run reporting more lacks the later ones.
  */
+export function passedFileReader(): { line: (line: string) => void; files: () => string[] } {
+  const files = new Set<string>();
+  return {
+    line: (line) => {
+      if (files.size >= MAX_PASSED_FILES) return;
+      const file = passedTestFile(line);
+      if (file && file.length <= MAX_NAME) files.add(file);
+    },
+    files: () => [...files],
+  };
+}
+
+/** The test files a whole output reports passed as a whole (passedFileReader over its lines). */
 export function passedTestFiles(output: string): Set<string> {
-  const out = new Set<string>();
-  for (const line of output.split('\n').map(cutLine)) {
-    const jest = JEST_FILE.exec(line);
-    const vitest = jest ? null : VITEST_PASSED.exec(line);
-    const file = jest?.[1] === 'PASS' ? jest[2] : vitest ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
-    if (file) out.add(file.replace(/^\.\//, ''));
-  }
-  return out;
+  const reader = passedFileReader();
+  for (const line of output.split('\n')) reader.line(line);
+  return new Set(reader.files());
+}
+
+/**
+ * The test files a run reports passed as a whole: read from its whole output as it arrived (CheckRun.passedTestFiles),
+ * or, for a run that passed or was recorded before, from its kept `output`.
+ */
+export function runPassedFiles(run: Pick<CheckRun, 'output' | 'passedTestFiles'>): Set<string> {
+  return run.passedTestFiles ? new Set(run.passedTestFiles) : passedTestFiles(run.output);
 }
 
 export interface TestCases {
@@ -127,7 +160,7 @@ export function testCaseReader(): TestCaseReader {
   const state = new Map<string, boolean>();
   const note = (raw: string, passed: boolean) => {
     const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
-    if (!name || name.length > 500) return;
+    if (!name || name.length > MAX_NAME) return;
     if (!state.has(name)) order.push(name);
     state.set(name, passed && state.get(name) !== false);
   };

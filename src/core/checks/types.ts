@@ -111,6 +111,13 @@ export interface CheckRun {
    * or .NET, jest's `Test suite failed to run`…). Absent otherwise.
    */
   unbuilt?: true;
+  /**
+   * The test files the whole output, read as it arrived, reports passed as a whole without naming their cases
+   * (testCases.ts passedFileReader: jest's `PASS file`, vitest's `✓ file (3 tests)`), wherever the kept output was cut.
+   * Set on a run that did not pass; absent on one that passed, or was recorded before it was read so (runPassedFiles
+   * then reads `output`).
+   */
+  passedTestFiles?: string[];
 }
 
 /** One fix round: what DevA was sent and what its reply changed. */

@@ -4,7 +4,7 @@
 // tests ask. Plain Node; the rules are ./tsr.ts's header's.
 import * as path from 'path';
 import type { CheckRun } from '../checks/types';
-import { passedTestFiles } from '../checks/testCases';
+import { runPassedFiles } from '../checks/testCases';
 import { testsRan } from '../checks/testSummary';
 import { unbuiltGoFolders } from '../checks/buildFailures';
 import { casesOfTest } from '../checks/testNames';
@@ -13,7 +13,7 @@ import { escapeRegExp } from '../text/regexp';
 import type { CriterionResult, NamedTest } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles'>;
 
 export type ComputedStatus = NonNullable<CriterionResult['computed']>;
 
@@ -60,8 +60,9 @@ function mentions(output: string, test: NamedTest): boolean {
 
 /**
  * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
- * output is up to 1 MB): whether tests ran (testsRan: the run's testSummary, read from its whole output) and which Go
- * packages did not build (unbuiltGoFolders).
+ * output is up to 1 MB): whether tests ran (testsRan: the run's testSummary, read from its whole output), which Go
+ * packages did not build (unbuiltGoFolders) and which test files passed as a whole (runPassedFiles: the run's
+ * passedTestFiles, read from its whole output).
  */
 const runFacts = new WeakMap<CheckOutcome, RunFacts>();
 interface RunFacts {
@@ -116,7 +117,7 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     }
     // its file passed as a whole (jest's `PASS file`, vitest's `✓ file (3 tests)`): the output names the file, not
     // this test, and the run failed elsewhere
-    if ((factsOf(c).passedFiles ??= passedTestFiles(c.output)).has(test.file.replace(/^\.\//, ''))) {
+    if ((factsOf(c).passedFiles ??= runPassedFiles(c)).has(test.file.replace(/^\.\//, ''))) {
       ran = true;
       continue;
     }
