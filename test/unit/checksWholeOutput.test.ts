@@ -1,7 +1,7 @@
 // What a run says of itself, read from the whole of its output as it arrives (run.ts): a fact stated only in the
 // middle of an output longer than the kept one (output.ts KeptOutput, ~1 MB) counts as much as one in its head or tail.
 import * as assert from 'assert';
-import { fixRequest, passedTestFiles, type CheckRun } from '../../src/core';
+import { failsAsBefore, fixRequest, passedTestFiles, unbuiltGoFolders, unbuiltGoPackages, type CheckRun } from '../../src/core';
 import { testStatus } from '../../src/core/metrics/testStatus';
 import { runAround as around } from '../helpers/longOutput';
 
@@ -44,5 +44,28 @@ describe('checks: what a run says of its build and its tests, from all of its ou
     assert.strictEqual(kept.size, 10_000);
     assert.ok(kept.has('tests/t9999.test.js') && !kept.has('tests/t10000.test.js'), 'the first ones');
     assert.strictEqual(passedTestFiles(`PASS tests/${'a'.repeat(490)}.test.js`).size, 0, 'a name longer than a name');
+  });
+
+  it('a Go package that did not build only in the middle of 3 MB of output: new with the proposal, and its tests did not run', async () => {
+    // go test -v ./... on the unchanged workspace: TestLegacy fails, package legacy does not build; the proposal's
+    // calc package does not build either (its new test calls what the change adds)
+    const tests = ['=== RUN   TestLegacy', '--- FAIL: TestLegacy (0.00s)', '    old_test.go:9: known broken', '=== RUN   TestSplit', '--- PASS: TestSplit (0.00s)', 'FAIL', 'FAIL\texample.com/m/old\t0.004s'];
+    const unbuilt = (pkg: string) => [`# example.com/m/${pkg} [example.com/m/${pkg}.test]`, `${pkg}/sq_test.go:6:5: undefined: Sq`, `FAIL\texample.com/m/${pkg} [build failed]`];
+    const base = await around([...unbuilt('legacy'), ...tests].join('\n'));
+    const same = await around([...unbuilt('legacy'), ...tests].join('\n'));
+    const run = await around([...unbuilt('legacy'), ...unbuilt('calc'), ...tests].join('\n'));
+    assert.ok(!run.output.includes('[build failed]') && run.unbuilt, 'the kept output left it out');
+    assert.strictEqual(failsAsBefore(same, base), true, 'the control: the same package did not build there');
+    assert.strictEqual(failsAsBefore(run, base), false, 'calc did not build only with the proposal');
+    // fail-first: a named test in the package that did not build did not run (nothing is known of it)
+    const test = { criterion: 'squares', file: 'calc/sq_test.go', name: 'TestSq' };
+    assert.strictEqual(testStatus(test, true, [{ ...run, command: 'go test -v ./...' }], 'fail', 'no_test'), 'no_test');
+  });
+
+  it('the Go packages and folders a run could not build are kept within a bound: 10,000 of each', () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => `p${i}/x_test.go:1:2: undefined: X\nFAIL\texample.com/m/p${i} [build failed]`).join('\n');
+    assert.strictEqual(unbuiltGoPackages(many).size, 10_000);
+    assert.strictEqual(unbuiltGoFolders(many).size, 10_000);
+    assert.ok(unbuiltGoFolders(many).has('p9999') && !unbuiltGoPackages(many).has('example.com/m/p10000'), 'the first ones');
   });
 });

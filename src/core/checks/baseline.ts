@@ -10,7 +10,7 @@ import { runReported } from './run';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys, wasTrimmed } from './output';
-import { unbuiltGoPackages } from './buildFailures';
+import { runUnbuiltGoPackages } from './buildFailures';
 import { endedBeforeSummary } from './testSummary';
 
 /** Failing test cases a fix request names per group (already failing, new). */
@@ -118,8 +118,8 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
   if (run.status === 'timeout' && base.status !== 'timeout') return false;
   if (endedBeforeSummary(run, base)) return false;
   if (run.unbuilt) {
-    const before = unbuiltGoPackages(base.output);
-    if (!base.unbuilt || [...unbuiltGoPackages(run.output)].some((p) => !before.has(p))) return false;
+    const before = runUnbuiltGoPackages(base);
+    if (!base.unbuilt || [...runUnbuiltGoPackages(run)].some((p) => !before.has(p))) return false;
   }
   const c = comparable(run, base);
   return !!c && !c.missing.length && c.now.every((n) => c.before.has(n));

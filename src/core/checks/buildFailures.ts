@@ -1,15 +1,18 @@
 // What a check's output says when code or a test did not build or load, so none of its tests ran: the toolchains'
-// words (BUILD_FAILURES), read line by line as the whole output arrives (buildFailureReader: run.ts, CheckRun.unbuilt),
-// and for `go test` which packages and folders they were. The baseline (a build failure new with the proposal is not a
-// failure as before) and TSR read them; the test cases a run names are ./testCases.ts's.
+// words (BUILD_FAILURES), and for `go test` which packages and folders they were, read line by line as the whole
+// output arrives (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders). The baseline
+// (a build failure new with the proposal is not a failure as before) and TSR read them; the test cases a run names are
+// ./testCases.ts's.
+import type { CheckRun } from './types';
 
 /** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
 const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
 
-/** The Go packages a `go test` run could not build (GO_UNBUILT), by import path. */
-export function unbuiltGoPackages(output: string): Set<string> {
-  return new Set([...output.matchAll(new RegExp(GO_UNBUILT.source, 'gm'))].map((m) => m[1]));
-}
+/** The compiler naming a Go file at a line's start (`calc/sq_test.go:6:5: undefined: Sq`, `./x.go:1:2: …`): its folder. */
+const GO_FILE_LINE = /^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /;
+
+/** Go packages, and Go folders, a reader keeps: an output of any length is read within it. */
+const MAX_GO_NAMES = 10_000;
 
 /**
  * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
@@ -31,16 +34,38 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
 ];
 
+/** What a run's output says of its build, read line by line (buildFailureReader). */
+export interface BuildFailureReader {
+  line: (line: string) => void;
+  /** Whether the lines show code or a test did not build or load (BUILD_FAILURES). */
+  failed: () => boolean;
+  /** The Go packages `go test` could not build (GO_UNBUILT), by import path. */
+  goPackages: () => string[];
+  /**
+   * The folders of the Go packages `go test` could not build: of each Go file the compiler named (GO_FILE_LINE), when
+   * a package did not build (none otherwise). None of such a package's tests ran, whichever of its files the error names.
+   */
+  goFolders: () => string[];
+}
+
 /**
  * Reads an output's lines as they arrive (`line`; run.ts feeds it the whole stream, as it feeds the test case reader),
- * and tells at the end whether they show code or a test did not build or load (`failed`: BUILD_FAILURES, each pattern
- * tried on one line; a list's patterns each on a line of its own). A few flags of memory, whatever the output's length.
+ * and tells at the end what they show of the build: BUILD_FAILURES, each pattern tried on one line (a list's patterns
+ * each on a line of its own), in a few flags; the Go packages and folders, at most MAX_GO_NAMES of each (a run naming
+ * more lacks the later ones).
  */
-export function buildFailureReader(): { line: (line: string) => void; failed: () => boolean } {
+export function buildFailureReader(): BuildFailureReader {
   let failed = false;
   const found = BUILD_FAILURES.map((r) => (r instanceof RegExp ? [false] : r.map(() => false)));
+  const packages = new Set<string>();
+  const folders = new Set<string>();
+  const keep = (names: Set<string>, name: string | undefined) => {
+    if (name !== undefined && names.size < MAX_GO_NAMES) names.add(name);
+  };
   return {
     line: (line) => {
+      keep(packages, GO_UNBUILT.exec(line)?.[1]);
+      keep(folders, GO_FILE_LINE.exec(line)?.[1].replace(/\/$/, ''));
       if (failed) return;
       BUILD_FAILURES.forEach((r, i) => {
         const patterns = r instanceof RegExp ? [r] : r;
@@ -49,23 +74,42 @@ export function buildFailureReader(): { line: (line: string) => void; failed: ()
       failed = found.some((f) => f.every(Boolean));
     },
     failed: () => failed,
+    goPackages: () => [...packages],
+    goFolders: () => (packages.size ? [...folders] : []),
   };
+}
+
+/** A whole output read by buildFailureReader, line by line. */
+function readBuild(output: string): BuildFailureReader {
+  const reader = buildFailureReader();
+  for (const line of output.split('\n')) reader.line(line);
+  return reader;
 }
 
 /** Whether a whole output shows code or a test did not build or load (buildFailureReader over its lines). */
 export function buildFailed(output: string): boolean {
-  const reader = buildFailureReader();
-  for (const line of output.split('\n')) reader.line(line);
-  return reader.failed();
+  return readBuild(output).failed();
+}
+
+/** The Go packages a whole `go test` output says it could not build, by import path (buildFailureReader over its lines). */
+export function unbuiltGoPackages(output: string): Set<string> {
+  return new Set(readBuild(output).goPackages());
+}
+
+/** The folders of the Go packages a whole `go test` output says it could not build (buildFailureReader over its lines). */
+export function unbuiltGoFolders(output: string): Set<string> {
+  return new Set(readBuild(output).goFolders());
 }
 
 /**
- * The folder of the Go package a `go test` run could not build (`FAIL example.com/calc [build failed]`, the compiler
- * naming `calc/sq_test.go:6:5`): none of the package's tests ran, whichever of its files the error names.
+ * The Go packages a run could not build, by import path: read from its whole output as it arrived
+ * (CheckRun.unbuiltGoPackages), or, for a run that passed or was recorded before, from its kept `output`.
  */
-export function unbuiltGoFolders(output: string): Set<string> {
-  const out = new Set<string>();
-  if (!GO_UNBUILT.test(output)) return out;
-  for (const m of output.matchAll(/^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /gm)) out.add(m[1].replace(/\/$/, ''));
-  return out;
+export function runUnbuiltGoPackages(run: Pick<CheckRun, 'output' | 'unbuiltGoPackages'>): Set<string> {
+  return run.unbuiltGoPackages ? new Set(run.unbuiltGoPackages) : unbuiltGoPackages(run.output);
+}
+
+/** Their folders, as runUnbuiltGoPackages reads them (CheckRun.unbuiltGoFolders, or the kept `output`). */
+export function runUnbuiltGoFolders(run: Pick<CheckRun, 'output' | 'unbuiltGoFolders'>): Set<string> {
+  return run.unbuiltGoFolders ? new Set(run.unbuiltGoFolders) : unbuiltGoFolders(run.output);
 }

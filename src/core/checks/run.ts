@@ -123,7 +123,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         testSummary: summary.seen(),
         ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
-        ...(status !== 'passed' ? { passedTestFiles: passedFiles.files() } : {}),
+        ...(status !== 'passed' ? { passedTestFiles: passedFiles.files(), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: build.goFolders() } : {}),
       });
     };
     let done = false;

@@ -118,6 +118,14 @@ export interface CheckRun {
    * then reads `output`).
    */
   passedTestFiles?: string[];
+  /**
+   * The Go packages (by import path) and their folders that the whole output, read as it arrived, says `go test`
+   * could not build (buildFailures.ts: `FAIL example.com/calc [build failed]`, the compiler naming `calc/sq_test.go:6:5`),
+   * wherever the kept output was cut. Set on a run that did not pass; absent on one that passed, or was recorded
+   * before it was read so (runUnbuiltGoPackages and runUnbuiltGoFolders then read `output`).
+   */
+  unbuiltGoPackages?: string[];
+  unbuiltGoFolders?: string[];
 }
 
 /** One fix round: what DevA was sent and what its reply changed. */

@@ -6,14 +6,14 @@ import * as path from 'path';
 import type { CheckRun } from '../checks/types';
 import { runPassedFiles } from '../checks/testCases';
 import { testsRan } from '../checks/testSummary';
-import { unbuiltGoFolders } from '../checks/buildFailures';
+import { runUnbuiltGoFolders } from '../checks/buildFailures';
 import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { escapeRegExp } from '../text/regexp';
 import type { CriterionResult, NamedTest } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders'>;
 
 export type ComputedStatus = NonNullable<CriterionResult['computed']>;
 
@@ -59,10 +59,10 @@ function mentions(output: string, test: NamedTest): boolean {
 }
 
 /**
- * What a failing run's output says of all its tests, read once per run however many tests are asked about (the
- * output is up to 1 MB): whether tests ran (testsRan: the run's testSummary, read from its whole output), which Go
- * packages did not build (unbuiltGoFolders) and which test files passed as a whole (runPassedFiles: the run's
- * passedTestFiles, read from its whole output).
+ * What a failing run's output says of all its tests, read once per run however many tests are asked about (a run
+ * recorded before these were read from its whole output has them read from its kept output): whether tests ran
+ * (testsRan: its testSummary), which Go packages did not build (runUnbuiltGoFolders: its unbuiltGoFolders) and which
+ * test files passed as a whole (runPassedFiles: its passedTestFiles).
  */
 const runFacts = new WeakMap<CheckOutcome, RunFacts>();
 interface RunFacts {
@@ -81,7 +81,7 @@ const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c));
 function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
   if (!test.file.endsWith('.go')) return false;
   const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
-  return (factsOf(c).unbuiltGo ??= unbuiltGoFolders(c.output)).has(dir === '.' ? '' : dir);
+  return (factsOf(c).unbuiltGo ??= runUnbuiltGoFolders(c)).has(dir === '.' ? '' : dir);
 }
 
 /**
