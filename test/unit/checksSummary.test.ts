@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { buildFailed, endedBeforeSummary, failsAsBefore, fixRequest, hasTestSummary, readTestCases, runCheckLoop, summaryReader, type CheckRun, type ProposedFile } from '../../src/core';
+import { runAround } from '../helpers/longOutput';
 
 /** A failed run of `output` as run.ts records it (its test cases, its summary, whether it built). */
 function run(output: string, extra: Partial<CheckRun> = {}): CheckRun {
@@ -27,6 +28,64 @@ function run(output: string, extra: Partial<CheckRun> = {}): CheckRun {
 }
 
 const lines = (...l: string[]) => l.join('\n');
+
+/**
+ * `cargo test --no-fail-fast`: one test binary per target and the doc tests, each ending with its `test result:` line;
+ * the proposal adds tests/ffi.rs, whose binary crashes (SIGSEGV) before its result, and cargo goes on to the next.
+ */
+const cargo = (crash: boolean) =>
+  lines(
+    '   Compiling calc v0.1.0 (/w)',
+    '    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.84s',
+    '     Running unittests src/lib.rs (target/debug/deps/calc-1f2e3d4c5b6a7980)',
+    '',
+    'running 2 tests',
+    'test tests::adds ... ok',
+    'test tests::subs ... ok',
+    '',
+    'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+    '',
+    ...(crash
+      ? [
+          '     Running tests/ffi.rs (target/debug/deps/ffi-0a1b2c3d4e5f6071)',
+          '',
+          'running 2 tests',
+          'error: test failed, to rerun pass `--test ffi`',
+          '',
+          'Caused by:',
+          "  process didn't exit successfully: `/w/target/debug/deps/ffi-0a1b2c3d4e5f6071` (signal: 11, SIGSEGV: invalid memory reference)",
+        ]
+      : []),
+    '     Running tests/legacy.rs (target/debug/deps/legacy-9f8e7d6c5b4a3921)',
+    '',
+    'running 1 test',
+    'test legacy_rounding ... FAILED',
+    '',
+    'failures:',
+    '',
+    '---- legacy_rounding stdout ----',
+    '',
+    "thread 'legacy_rounding' panicked at tests/legacy.rs:4:5:",
+    'assertion `left == right` failed',
+    '  left: 3',
+    ' right: 4',
+    'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace',
+    '',
+    '',
+    'failures:',
+    '    legacy_rounding',
+    '',
+    'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+    '',
+    'error: test failed, to rerun pass `--test legacy`',
+    '   Doc-tests calc',
+    '',
+    'running 0 tests',
+    '',
+    'test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+    '',
+    ...(crash ? ['error: 2 targets failed:', '    `--test ffi`', '    `--test legacy`'] : ['error: 1 target failed:', '    `--test legacy`']),
+  );
 
 /** Each runner's output on the unchanged workspace (one old failure, the run complete), and with the proposal ending it mid-run. */
 const RUNS: Record<string, { complete: string; ended: string }> = {
@@ -85,6 +144,7 @@ const RUNS: Record<string, { complete: string; ended: string }> = {
     complete: lines('running 3 tests', 'test tests::adds ... FAILED', 'test tests::subs ... ok', 'test tests::muls ... ok', '', 'failures:', '', 'failures:', '    tests::adds', '', 'test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s'),
     ended: lines('running 3 tests', 'test tests::adds ... FAILED', '', "thread 'tests::muls' has overflowed its stack", "fatal runtime error: stack overflow", 'error: test failed, to rerun pass `--lib`', '', 'Caused by:', "  process didn't exit successfully: `/w/target/debug/deps/calc-1f2e` (signal: 6, SIGABRT: process abort signal)"),
   },
+  'cargo test --no-fail-fast (a SIGSEGV in one of its test binaries, the others complete)': { complete: cargo(false), ended: cargo(true) },
   "jest (killed: the OOM killer's SIGKILL)": {
     complete: lines('FAIL tests/calc.test.js', '  ● calc › adds', '', '    expect(received).toBe(expected)', '', 'Tests:       1 failed, 2 passed, 3 total', 'Time:        0.5 s'),
     ended: lines('FAIL tests/calc.test.js', '  ● calc › adds', '', '    expect(received).toBe(expected)'),
@@ -143,6 +203,24 @@ describe('checks: a run that ended before its test runner\'s summary line', () =
     assert.strictEqual(read('=== RUN   TestX', '--- PASS: TestX (0.00s)', 'PASS', 'ok  \texample.com/a\t0.01s'), true);
     assert.strictEqual(read('FAIL', 'FAIL\texample.com/a\t0.01s', 'exit status 1', 'FAIL\texample.com/b\t0.01s'), false, "b's binary ended early");
     assert.strictEqual(read('FAIL\texample.com/a [build failed]'), false, 'no package result: no summary');
+    // cargo's lines (stderr) and a test binary's (stdout) arrive on two pipes: a binary's result may be read after the
+    // next binary's `Running` line
+    const running = (target: string) => `     Running ${target} (target/debug/deps/${target.replace(/\W/g, '_')}-1f2e)`;
+    const result = 'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s';
+    assert.strictEqual(read(running('unittests src/lib.rs'), running('tests/api.rs'), result, result), true, 'each binary wrote its result');
+    assert.strictEqual(read(running('unittests src/lib.rs'), result, running('tests/api.rs')), false, "api's binary ended before its result");
+    assert.strictEqual(read(running('unittests src/lib.rs'), result, '   Doc-tests calc'), false, 'the doc tests ended before theirs');
+    assert.strictEqual(read('     Running `target/debug/calc`', result), true, "cargo run's line starts no test binary");
+    assert.strictEqual(read('Running calc.CalcTest', 'Tests run: 3, Failures: 0, Errors: 0, Skipped: 0'), true, "Maven Surefire's line is no cargo one");
+  });
+
+  it("a cargo test binary that crashed only in the middle of 3 MB of output, the others' results around it: the run ended before its summary", async () => {
+    const o = RUNS['cargo test --no-fail-fast (a SIGSEGV in one of its test binaries, the others complete)'];
+    const [ended, base] = [await runAround(o.ended), await runAround(o.complete)];
+    assert.ok(!ended.output.includes('SIGSEGV') && ended.outputChars > 3_000_000, 'the kept output left it out');
+    assert.strictEqual(base.testSummary, true, 'the control');
+    assert.strictEqual(endedBeforeSummary(ended, base), true);
+    assert.strictEqual(failsAsBefore(ended, base), false);
   });
 });
 

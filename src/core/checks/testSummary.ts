@@ -4,11 +4,15 @@
 // .testSummary), in a few flags of memory whatever the output's length. testsRan reads it: a failing run without one
 // stopped before its tests (metrics/testStatus.ts). And endedBeforeSummary: a run without it, of a command whose run
 // on the unchanged workspace wrote one, stopped before its tests finished (killed, crashed, ended by the code under
-// test), so the cases it did not name never ran — a runner that names only failures (pytest -q, go test without -v,
-// mocha's dot reporter, RSpec's progress) says nothing else of it: such a run is never a failure as before
-// (baseline.ts), and the fix request says so (fixRequest.ts).
+// test; one Go package's or cargo test binary's run among several without its own summary), so the cases it did not
+// name never ran — a runner that names only failures (pytest -q, go test without -v, mocha's dot reporter, RSpec's
+// progress) says nothing else of it: such a run is never a failure as before (baseline.ts), and the fix request says so
+// (fixRequest.ts).
 import type { CheckRun } from './types';
 import { GO_PACKAGE } from './testLineFormats';
+
+/** A cargo test binary's summary line: `test result: ok. 2 passed; 0 failed; …`. */
+const CARGO_RESULT = /^test result: /;
 
 /**
  * A runner's report that test cases ran, by its summary or per-package line: mocha's "3 passing", jest's and vitest's
@@ -22,7 +26,7 @@ const RAN_TESTS: readonly RegExp[] = [
   /^[ \t]*Ran [1-9]\d* tests?\b/,
   /^[ \t]*(?:#|ℹ)[ \t]*(?:tests|pass|fail) [1-9]/,
   /\b[1-9]\d* examples?\b/,
-  /^test result: /,
+  CARGO_RESULT,
   GO_PACKAGE,
   /\b[1-9]\d* tests? completed\b|\bTests run: [1-9]/,
   /\bTotal tests:\s*[1-9]|\b(?:Passed|Failed):\s+[1-9]/,
@@ -35,6 +39,15 @@ const RAN_TESTS: readonly RegExp[] = [
  */
 const GO_BINARY_VERDICT = /^(?:PASS|FAIL)\s*$/;
 
+/**
+ * cargo's line as it starts a test binary (`cargo test` runs one per test target, then the doc tests, each ending with
+ * its `test result:` line): `     Running unittests src/lib.rs (target/debug/deps/calc-1f2e)`, `     Running
+ * tests/api.rs (…)`, older cargo's `     Running target/debug/deps/calc-1f2e`, `   Doc-tests calc`. Cargo
+ * right-aligns its status words: Maven's `Running calc.CalcTest` is not one, nor `cargo run`'s ``Running
+ * `target/debug/calc` `` (its program, not a test binary).
+ */
+const CARGO_BINARY = /^ {5}Running [^`\s]|^ {3}Doc-tests \S/;
+
 /** Reads an output's lines as they arrive (`line`), and tells at the end whether a summary line came (`seen`). */
 export interface SummaryReader {
   line: (line: string) => void;
@@ -42,13 +55,19 @@ export interface SummaryReader {
 }
 
 /**
- * The summary reader: RAN_TESTS on some line, and every failing Go package's line after its binary's own verdict
- * (GO_BINARY_VERDICT) — one without it ended before its summary, whatever the other packages did.
+ * The summary reader: RAN_TESTS on some line; every failing Go package's line after its binary's own verdict
+ * (GO_BINARY_VERDICT); and as many cargo `test result:` lines as test binaries cargo started (CARGO_BINARY). A Go
+ * package without its verdict, or a cargo test binary without its result — one that crashed (SIGSEGV, an abort),
+ * which `cargo test --no-fail-fast` goes on after — ended before its summary, whatever the others wrote. Cargo's are
+ * counted, not paired in order: its own lines come on stderr, a binary's on stdout, and the two pipes are read as
+ * their chunks come.
  */
 export function summaryReader(): SummaryReader {
   let seen = false;
   let goVerdict = false; // since the last Go package line
   let goCut = false;
+  let cargoBinaries = 0;
+  let cargoResults = 0;
   return {
     line: (line) => {
       if (!seen && RAN_TESTS.some((r) => r.test(line))) seen = true;
@@ -57,8 +76,10 @@ export function summaryReader(): SummaryReader {
         if (line.startsWith('FAIL') && !goVerdict) goCut = true;
         goVerdict = false;
       }
+      if (CARGO_BINARY.test(line)) cargoBinaries++;
+      else if (CARGO_RESULT.test(line)) cargoResults++;
     },
-    seen: () => seen && !goCut,
+    seen: () => seen && !goCut && cargoResults >= cargoBinaries,
   };
 }
 

@@ -100,9 +100,9 @@ export interface CheckRun {
   testsIncomplete?: true;
   /**
    * Whether the whole output, read as it arrived, holds a test runner's summary line (testSummary.ts: mocha's "3
-   * passing", pytest's "1 failed, 2 passed in 0.41s", each Go package's line after its test binary's verdict…),
-   * wherever the kept output was cut: false for a test run that ended early (testSummary.ts endedBeforeSummary). Absent
-   * on a run recorded before it was read so (testsRan then reads `output`).
+   * passing", pytest's "1 failed, 2 passed in 0.41s", each Go package's line after its test binary's verdict, each
+   * cargo test binary's `test result:`…), wherever the kept output was cut: false for a test run that ended early
+   * (testSummary.ts endedBeforeSummary). Absent on a run recorded before it was read so (testsRan then reads `output`).
    */
   testSummary?: boolean;
   /**
