@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import which from 'which';
-import { detectFormatter, runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
+import { detectFormatter, runCheckLoop, unformattedModified, type CheckEvent, type ProposedFile, type Scratch } from '../../src/core';
 
 const PRETTIER = path.dirname(require.resolve('prettier/package.json'));
 const BIOME = path.dirname(require.resolve('@biomejs/biome/package.json'));
@@ -195,6 +195,19 @@ describe("checks: the project's formatter on DevA's proposal (format.ts)", funct
     assert.deepStrictEqual(outcome.fixRounds[0].problems, []);
     assert.strictEqual(out[0].content, 'export const flag = { on: true };\n');
     assert.deepStrictEqual(outcome.formatted?.map((f) => [f.round, f.files]), [[0, ['src/flag.ts']], [1, ['src/flag.ts']]]);
+  });
+
+  it("every file a formatter's list names counts, however long the list: it is no output for DevA, cut to a few thousand characters", async () => {
+    // 50 files (one command's worth) in a deep folder: the list is over 9,000 characters; each would be changed
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-format-'));
+    const dir = `packages/${'generated-client'.repeat(10)}/src`;
+    fs.mkdirSync(path.join(ws, dir), { recursive: true });
+    const files = Array.from({ length: 50 }, (_, i) => file(`${dir}/model${i}.ts`, 'export const a = {b:1}\n', 'modify'));
+    for (const f of files) fs.writeFileSync(path.join(ws, f.relPath!), 'export const a = {b:0}\n');
+    const lister = `node -e "console.log(process.argv.slice(1).join('\\n')); process.exit(1)"`;
+    const formatter = { name: 'Lister', handles: () => true, writeCommand: () => 'true', listCommand: (names: string[]) => `${lister} ${names.join(' ')}` };
+    const left = await unformattedModified(files, { formatter, scratch: { dir: ws, env: {} } as unknown as Scratch });
+    assert.strictEqual(left.size, 50, 'each listed file is left as DevA wrote it');
   });
 });
 

@@ -35,9 +35,14 @@ export interface FormatRunOptions {
   timeoutMs?: number;
 }
 
-/** One formatter command in the scratch copy, with the checks' environment, time limit and Stop. */
+/**
+ * One formatter command in the scratch copy, with the checks' environment, time limit and Stop. Its output is read
+ * here, not by DevA: kept whole (up to the run's cap), not trimmed to what DevA gets, so a list of 50 long paths
+ * names all of them.
+ */
 function runFormatter(command: string, o: FormatRunOptions) {
-  return runCheck({ command, cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env: { ...process.env, ...o.scratch.env } });
+  const env = { ...process.env, ...o.scratch.env };
+  return runCheck({ command, cwd: o.scratch.dir, round: 0, timeoutMs: o.timeoutMs ?? FORMAT_TIMEOUT_MS, signal: o.signal, env, outputForModel: Number.POSITIVE_INFINITY });
 }
 
 /** Which of `relPaths` are plain files of the copy, no link on their way (scratchOverlay.ts plainFileOfCopy). */
