@@ -86,12 +86,13 @@ export function lineFeed(onLine: (line: string) => void, scratchDir?: string): L
   };
   return {
     write(chunk) {
-      rest += chunk;
-      const at = rest.lastIndexOf('\n');
+      // the new chunk searched, not the unfinished line before it: output written without newlines (a dot reporter,
+      // a progress bar) comes in many small chunks
+      const at = chunk.lastIndexOf('\n');
       if (at >= 0) {
-        hand(rest.slice(0, at + 1));
-        rest = rest.slice(at + 1);
-      }
+        hand(rest + chunk.slice(0, at + 1));
+        rest = chunk.slice(at + 1);
+      } else rest += chunk;
       if (rest.length > 64 * 1024) rest = cutLine(rest);
     },
     end() {
