@@ -4,6 +4,7 @@
 // (a build failure new with the proposal is not a failure as before) and TSR read them; the test cases a run names are
 // ./testCases.ts's.
 import type { CheckRun } from './types';
+import { readAllLines } from '../text/lines';
 
 /** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
 const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
@@ -79,26 +80,19 @@ export function buildFailureReader(): BuildFailureReader {
   };
 }
 
-/** A whole output read by buildFailureReader, line by line. */
-function readBuild(output: string): BuildFailureReader {
-  const reader = buildFailureReader();
-  for (const line of output.split('\n')) reader.line(line);
-  return reader;
-}
-
 /** Whether a whole output shows code or a test did not build or load (buildFailureReader over its lines). */
 export function buildFailed(output: string): boolean {
-  return readBuild(output).failed();
+  return readAllLines(buildFailureReader(), output).failed();
 }
 
 /** The Go packages a whole `go test` output says it could not build, by import path (buildFailureReader over its lines). */
 export function unbuiltGoPackages(output: string): Set<string> {
-  return new Set(readBuild(output).goPackages());
+  return new Set(readAllLines(buildFailureReader(), output).goPackages());
 }
 
 /** The folders of the Go packages a whole `go test` output says it could not build (buildFailureReader over its lines). */
 export function unbuiltGoFolders(output: string): Set<string> {
-  return new Set(readBuild(output).goFolders());
+  return new Set(readAllLines(buildFailureReader(), output).goFolders());
 }
 
 /**

@@ -11,6 +11,7 @@
 import type { CheckRun, TestCaseResult } from './types';
 import { GO_PACKAGE, LINE_FORMATS, goCaseName, toLineEnd } from './testLineFormats';
 import { sliceWhole } from '../text/cut';
+import { readAllLines } from '../text/lines';
 
 /**
  * A longer line is read by its first and last MAX_LINE / 2 characters, a '…' between them: a case's name (at most
@@ -109,9 +110,7 @@ export function passedFileReader(): { line: (line: string) => void; files: () =>
 
 /** The test files a whole output reports passed as a whole (passedFileReader over its lines). */
 export function passedTestFiles(output: string): Set<string> {
-  const reader = passedFileReader();
-  for (const line of output.split('\n')) reader.line(line);
-  return new Set(reader.files());
+  return new Set(readAllLines(passedFileReader(), output).files());
 }
 
 /**
@@ -144,9 +143,7 @@ export interface TestCaseReader {
 
 /** Test cases named in a run's output (see the header), read at once. */
 export function readTestCases(text: string): TestCases | undefined {
-  const reader = testCaseReader();
-  for (const line of text.split('\n')) reader.line(line);
-  return reader.result();
+  return readAllLines(testCaseReader(), text).result();
 }
 
 /**

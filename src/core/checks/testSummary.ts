@@ -10,6 +10,7 @@
 // (fixRequest.ts).
 import type { CheckRun } from './types';
 import { GO_PACKAGE } from './testLineFormats';
+import { readAllLines } from '../text/lines';
 
 /** A cargo test binary's summary line: `test result: ok. 2 passed; 0 failed; …`. */
 const CARGO_RESULT = /^test result: /;
@@ -85,9 +86,7 @@ export function summaryReader(): SummaryReader {
 
 /** Whether a whole text holds a test runner's summary line (summaryReader over its lines). */
 export function hasTestSummary(text: string): boolean {
-  const reader = summaryReader();
-  for (const line of text.split('\n')) reader.line(line);
-  return reader.seen();
+  return readAllLines(summaryReader(), text).seen();
 }
 
 /**

@@ -5,6 +5,15 @@
 /** A character that ends a line for a regexp (what `.` does not match and `$` with the m flag stops at). */
 export const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
+/**
+ * `reader` fed every line of a whole text, split at '\n' as a stream's lines are (the checks' line readers, which a
+ * run feeds as its output arrives, reading a kept output or a test's text at once); `reader` is returned.
+ */
+export function readAllLines<R extends { line: (line: string) => void }>(reader: R, text: string): R {
+  for (const line of text.split('\n')) reader.line(line);
+  return reader;
+}
+
 /** The lines of `text`, 1-based line N at index N - 1. */
 export function fileLines(text: string): string[] {
   const lines = text.split('\n');
