@@ -61,14 +61,16 @@ function mentions(output: string, test: NamedTest): boolean {
 /**
  * What a failing run's output says of all its tests, read once per run however many tests are asked about (a run
  * recorded before these were read from its whole output has them read from its kept output): whether tests ran
- * (testsRan: its testSummary), which Go packages did not build (runUnbuiltGoFolders: its unbuiltGoFolders) and which
- * test files passed as a whole (runPassedFiles: its passedTestFiles).
+ * (testsRan: its testSummary), which Go packages did not build (runUnbuiltGoFolders: its unbuiltGoFolders), which
+ * test files passed as a whole (runPassedFiles: its passedTestFiles) and whether its kept output names a file
+ * (namesAFile).
  */
 const runFacts = new WeakMap<CheckOutcome, RunFacts>();
 interface RunFacts {
   ran?: boolean;
   unbuiltGo?: ReadonlySet<string>;
   passedFiles?: ReadonlySet<string>;
+  namesFile?: boolean;
 }
 function factsOf(c: CheckOutcome): RunFacts {
   let f = runFacts.get(c);
@@ -121,7 +123,7 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
       ran = true;
       continue;
     }
-    if (!c.passed && (!namesAFile(c.output) || mentions(c.output, test))) {
+    if (!c.passed && (!(factsOf(c).namesFile ??= namesAFile(c.output)) || mentions(c.output, test))) {
       if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
       return 'fail';
     }
