@@ -11,6 +11,7 @@ import type { InitDecisionSpec, InputSpec } from './prompts';
 import { parseFrontmatter, quoteFrontmatterValue } from './frontmatter';
 import { fenceTracker, headingOf } from '../text/markdown';
 import { sliceWhole } from '../text/cut';
+import { LINE_BREAK } from '../text/lines';
 
 /** The length each input file is asked to stay under (rendered into prompts/roles/init.md as {{max_chars}}). */
 export const INPUT_FILE_TARGET_CHARS = 8_000;
@@ -140,7 +141,7 @@ function decisionLine(line: string): { key: string; value: string } | null {
   if (colon === -1) return null;
   const key = DECISION_KEY.exec(line.slice(0, colon).trim())?.[1];
   const value = line.slice(colon + 1).trimStart();
-  return key === undefined || /[\r\n\u2028\u2029]/.test(value) ? null : { key, value };
+  return key === undefined || LINE_BREAK.test(value) ? null : { key, value };
 }
 
 /** Reads `- key: value` lines (bullets, bold keys and a wrapping fence tolerated) into the decisions of `specs`. */

@@ -33,6 +33,7 @@ import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { startedRuns } from '../checks/verdict';
 import { commandKey, testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
 import { failFirstOf } from './failFirstVerdict';
+import { LINE_BREAK } from '../text/lines';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
 export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
@@ -105,7 +106,7 @@ export function acceptanceCriteria(poaOutput: unknown): Criterion[] {
       for (const line of v.split(/\r?\n/)) {
         const m = CRITERION_LINE.exec(line);
         const rest = m ? line.slice(m[0].length) : '';
-        const id = m && !/[\r\u2028\u2029]/.test(rest) ? criterionId(m[1]) : null;
+        const id = m && !LINE_BREAK.test(rest) ? criterionId(m[1]) : null;
         if (id && !found.has(id)) found.set(id, { id, text: rest.replace(/\*\*/g, '').trim() });
       }
     }
