@@ -59,7 +59,6 @@ async function objectiveFrom(flags: Parsed['flags']): Promise<string> {
   let source: string;
   if (typeof file === 'string') {
     ({ text: objective, source } = await fileFlagText('objective-file', file, 'the objective'));
-    objective = objective.replace(/^\uFEFF/, '');
   } else if (typeof text === 'string') {
     objective = text;
     source = 'The objective (--objective)';

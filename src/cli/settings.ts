@@ -38,10 +38,14 @@ function baseUrlFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv): string {
   return normalizeBaseURL(raw);
 }
 
+/** The text without a leading byte-order mark. */
+const withoutBom = (text: string): string => text.replace(/^\uFEFF/, '');
+
 /**
  * The text of the file a flag names (`--objective-file PATH`, `--api-key-file PATH`), or of stdin for `-` (piped: never
  * a terminal's); input that is not text (binary, not UTF-8) is a usage error, never decoded lossily. `what` names it
- * in messages ("the objective"); `source` says where it was read, for the caller's own.
+ * in messages ("the objective"); `source` says where it was read, for the caller's own. A leading byte-order mark (what
+ * an editor on Windows may write) is left out.
  */
 export async function fileFlagText(flag: string, file: string, what: string): Promise<{ text: string; source: string }> {
   if (file === '-') {
@@ -51,11 +55,11 @@ export async function fileFlagText(flag: string, file: string, what: string): Pr
     const bytes = Buffer.concat(parts);
     const notText = notTextReason(bytes);
     if (notText) throw new UsageError(`--${flag} -: ${what} read from stdin cannot be used: ${notText}.`);
-    return { text: bytes.toString('utf8'), source: `${what[0].toUpperCase()}${what.slice(1)} read from stdin` };
+    return { text: withoutBom(bytes.toString('utf8')), source: `${what[0].toUpperCase()}${what.slice(1)} read from stdin` };
   }
   const abs = path.resolve(file);
   try {
-    return { text: await readTextFile(abs), source: `${what[0].toUpperCase()}${what.slice(1)} in ${abs}` };
+    return { text: withoutBom(await readTextFile(abs)), source: `${what[0].toUpperCase()}${what.slice(1)} in ${abs}` };
   } catch (e) {
     throw new UsageError(`--${flag}: ${(e as Error).message}`);
   }
@@ -88,7 +92,7 @@ async function apiKeyFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv, stderr
   if (typeof file === 'string') {
     if (flags['api-key'] !== undefined) throw new UsageError('Give the API key once: --api-key-file PATH or --api-key KEY, not both.');
     const { text, source } = await fileFlagText('api-key-file', file, 'the API key');
-    const key = text.replace(/^\uFEFF/, '').trim();
+    const key = text.trim();
     if (!key || /\s/.test(key)) throw new UsageError(`${source} must be the key alone, on one line (${key ? 'it holds blanks' : 'it is empty'}).`);
     return key;
   }
