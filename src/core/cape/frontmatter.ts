@@ -63,7 +63,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
         : `unsupported frontmatter language '${firstLine.trim()}'; use YAML frontmatter ('---' then key: value lines)`,
     };
   }
-  if (eol === -1 || src.indexOf('\n---', eol) === -1) {
+  // as gray-matter splits it: the frontmatter up to the first line that starts with '---', the body after that
+  // line's '---' (one line break dropped)
+  const close = eol === -1 ? -1 : src.indexOf('\n---', eol);
+  if (close === -1) {
     return {
       ok: false,
       kind: 'malformed',
@@ -73,17 +76,13 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       unclosed: true,
     };
   }
-  // as gray-matter splits it: the frontmatter up to the first line that starts with '---', the body after that
-  // line's '---' (one line break dropped)
-  const rest = src.slice(eol);
-  const close = rest.indexOf('\n---');
-  let body = rest.slice(close + 4);
+  let body = src.slice(close + 4);
   if (body.startsWith('\r')) body = body.slice(1);
   if (body.startsWith('\n')) body = body.slice(1);
-  const block = rest.slice(0, close);
-  let parsed: { data: unknown; content: string };
+  const block = src.slice(eol, close);
+  let data: unknown;
   try {
-    parsed = { data: onlyComments(block) ? {} : language === 'json' ? parseJsonWithin(block, FILE_DEPTH) : parseYaml(block), content: body };
+    data = onlyComments(block) ? {} : language === 'json' ? parseJsonWithin(block, FILE_DEPTH) : parseYaml(block);
   } catch (err) {
     // the block starts with the rest of line 1, so its line numbers are the file's
     if (err instanceof TooDeepError) return { ok: false, kind: 'malformed', line: err.where?.line, message: `frontmatter ${err.message}` };
@@ -94,10 +93,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     const reason = (e.reason || e.message || String(err)).split('\n')[0];
     return { ok: false, kind: 'malformed', line, message: `invalid YAML frontmatter: ${reason}` };
   }
-  if (parsed.data === null || parsed.data === undefined) {
-    return { ok: true, data: {}, body: parsed.content, hasFrontmatter: true };
+  if (data === null || data === undefined) {
+    return { ok: true, data: {}, body, hasFrontmatter: true };
   }
-  if (!isPlainObject(parsed.data)) {
+  if (!isPlainObject(data)) {
     return {
       ok: false,
       kind: 'malformed',
@@ -105,7 +104,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       message: 'frontmatter must be a mapping of "key: value" lines (e.g. "type: input")',
     };
   }
-  return { ok: true, data: { ...parsed.data }, body: parsed.content, hasFrontmatter: true };
+  return { ok: true, data: { ...data }, body, hasFrontmatter: true };
 }
 
 /**
