@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { selectExcerpt, type RangeAbout } from '../../src/core/workspace/excerpts';
-import { declaredName, importHeader } from '../../src/core/workspace/excerptLines';
+import { declaredName } from '../../src/core/workspace/excerptLines';
 import { termSpellings } from '../../src/core/workspace/tokens';
 import { contextSummary, excerptLines, packWorkspace, rangeLabel, type WorkspaceContext } from '../../src/core/workspace/pack';
 import type { RankQuery } from '../../src/core/workspace/rank';
@@ -73,17 +73,6 @@ describe('excerpts of a large file', () => {
     assert.deepStrictEqual(rsNested.ranges[0], { start: 1, end: 4 });
     // a file that opens with code has no import block to show
     assert.ok(!selectExcerpt(bigModule(), q('uploadProgress'), 3000)!.ranges.some((r) => r.start === 1));
-  });
-
-  it('reads the imports of a file whose first lines hold a long run of spaces or brackets in one pass', () => {
-    // a workspace file is untrusted: IMPORT_LINE's `(const|let|var)\s+[\w${},:\s]+=` split a run of spaces every
-    // way (13 s at 100,000), and the bracket at the end of a CRLF line was looked for from each `{` up to its `\r`
-    const spaces = ' '.repeat(100_000);
-    assert.strictEqual(importHeader([`const${spaces}x`]), null);
-    assert.deepStrictEqual(importHeader([`const${spaces}{ a }${spaces}= require('a');`, 'go()']), { start: 1, end: 1 });
-    const brackets = `import ${'{//'.repeat(100_000)}`;
-    assert.deepStrictEqual(importHeader([`${brackets}{\r`, '  a,', "} from './a';\r", 'go()']), { start: 1, end: 3 }, 'a bracket last');
-    assert.deepStrictEqual(importHeader([`${brackets}\r`, 'go()']), { start: 1, end: 1 }, 'a comment cut by a line break: no bracket last');
   });
 
   it('places the change by the rare words of the work, not by words every line holds', () => {
