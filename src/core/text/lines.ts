@@ -14,6 +14,11 @@ export function readAllLines<R extends { line: (line: string) => void }>(reader:
   return reader;
 }
 
+/** A line of a text split at '\n' without the `\r` that ends it in a CRLF file (a lone `\r` before it stays). */
+export function withoutCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
 /** The lines of `text`, 1-based line N at index N - 1. */
 export function fileLines(text: string): string[] {
   const lines = text.split('\n');

@@ -1,8 +1,8 @@
 // The lines of a file as the excerpts (excerpts.ts) read them: the name a line declares (declaredName) and how much
 // the work weighs it (declaredWeight), a line's indentation (a window widens up to its block's header) and the file's
 // leading imports (importHeader: an <edit> adding an import needs an import line to anchor its SEARCH).
-import { trimmedEnd } from '../text/blanks';
-import { LINE_BREAK } from '../text/lines';
+import { isBlank } from '../text/blanks';
+import { LINE_BREAK, withoutCr } from '../text/lines';
 import { wordTerms } from './tokens';
 import type { ExcerptRange } from './excerpts';
 
@@ -11,8 +11,7 @@ import type { ExcerptRange } from './excerpts';
  * or a method (`save(value) {`, `async save(value) {` — a call statement does not end with `{`). null for other lines.
  */
 export function declaredName(line: string): string | null {
-  // a CRLF file's line, split on `\n`, ends in its `\r`
-  if (line.endsWith('\r')) line = line.slice(0, -1);
+  line = withoutCr(line);
   const m = DECLARATION.exec(line);
   if (!m) return null;
   const [, keywords, name] = m;
@@ -77,17 +76,20 @@ export function importHeader(lines: readonly string[]): ExcerptRange | null {
 
 /**
  * True when an import line opens a bracket its next lines continue (`import (`, `from a import (`, `use a::{`,
- * `import {`): a `(` or `{` last but for white space and a `//` comment (without a line break). In one pass, not as
- * /[({]\s*(?:\/\/.*)?$/, which V8 tried from each bracket up to a `\r` (a CRLF file's lines end with one).
+ * `import {`): a `(` or `{` last on the line but for white space and a `//` comment, which runs to the end without a
+ * line break. A CRLF file's line ends in its `\r`, which ends the line and cuts no comment: `import {  // a\r` opens
+ * a block as `import {  // a` does. One pass, left to right (a regexp such as /[({]\s*(?:\/\/.*)?$/ is tried again
+ * from each bracket).
  */
 function opensBlock(line: string): boolean {
-  const bracketEndsAt = (end: number): boolean => {
-    const at = trimmedEnd(line, end);
-    return at > 0 && (line[at - 1] === '(' || line[at - 1] === '{');
-  };
-  if (bracketEndsAt(line.length)) return true;
-  let comment = line.length;
-  while (comment > 0 && !LINE_BREAK.test(line[comment - 1])) comment--;
-  for (let at = line.indexOf('//', comment); at >= 0; at = line.indexOf('//', at + 1)) if (bracketEndsAt(at)) return true;
-  return false;
+  line = withoutCr(line);
+  let bracketLast = false; // the last character but for white space is a `(` or `{`
+  let comment = false; // a `//` comment opened just after such a bracket, and no line break since
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (LINE_BREAK.test(c)) comment = false;
+    else if (bracketLast && c === '/' && line[i + 1] === '/') [comment, bracketLast] = [true, false];
+    else if (!isBlank(c)) bracketLast = c === '(' || c === '{';
+  }
+  return bracketLast || comment;
 }
