@@ -30,15 +30,15 @@ interface FromClause {
 /** The import specifiers on `line`, in order (as written; the index resolves the relative ones). */
 export function importSpecifiers(line: string): string[] {
   const out: string[] = [];
-  // the first end of a clause at or after `endFrom` (line.length when none), and the clause it closes, once read
-  let endFrom = 0;
+  // the first end of a clause at or after the start it was last looked for from (line.length when none), and the
+  // clause it closes, once read. It stands for every later start up to it: the starts only grow (each keyword is
+  // looked for past the one before), and no end lies between a later start and it.
   let end = -1;
   let clause: FromClause | null = null;
   const clauseAfter = (start: number): FromClause | null => {
-    if (end < start || start < endFrom) {
+    if (end < start) {
       CLAUSE_END.lastIndex = start;
       end = CLAUSE_END.exec(line)?.index ?? line.length;
-      endFrom = start;
     }
     if (clause?.quote !== end) clause = fromClause(line, end);
     return clause.spec && clause.from >= start ? clause : null;
