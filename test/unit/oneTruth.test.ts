@@ -80,6 +80,10 @@ describe('one truth per concept (source guard rails)', () => {
     assert.deepStrictEqual(filesMatching(copy), ['src/core/kpt/kpt.ts']);
   });
 
+  it("a line's final carriage return is cut by withoutCr (text/lines.ts), not by a regexp written again", () => {
+    assert.deepStrictEqual(filesMatching(/\.replace\(\/\\r\$\//), []);
+  });
+
   it('a message that two code paths give is written once', () => {
     for (const text of [
       'This answer is required', // questionnaire.ts validateAnswer, for the input box too

@@ -11,7 +11,7 @@ import type { InitDecisionSpec, InputSpec } from './prompts';
 import { parseFrontmatter, quoteFrontmatterValue } from './frontmatter';
 import { fenceTracker, headingOf } from '../text/markdown';
 import { sliceWhole } from '../text/cut';
-import { LINE_BREAK } from '../text/lines';
+import { LINE_BREAK, withoutCr } from '../text/lines';
 
 /** The length each input file is asked to stay under (rendered into prompts/roles/init.md as {{max_chars}}). */
 export const INPUT_FILE_TARGET_CHARS = 8_000;
@@ -35,7 +35,7 @@ const WRAPPING_FENCE_LINE = /^(`{3,}|~{3,})(?:[ \t]*(?:markdown|md|yaml|text))?$
 export function stripWrappingFence(text: string): string {
   const t = text.trim();
   const lines = t.split('\n');
-  const trimmed = (i: number) => lines[i].replace(/\r$/, '').trim();
+  const trimmed = (i: number) => lines[i].trim();
   // the last line closes the fence with the same run, alone on its line
   const closing = trimmed(lines.length - 1);
   const opensAt = (i: number) => i < lines.length - 2 && WRAPPING_FENCE_LINE.exec(trimmed(i))?.[1] === closing;
@@ -48,7 +48,7 @@ export function stripWrappingFence(text: string): string {
     while (open < lines.length && trimmed(open) === '') open++;
     if (!opensAt(open)) return t;
   }
-  return lines.slice(open + 1, -1).join('\n').replace(/\r$/, '');
+  return withoutCr(lines.slice(open + 1, -1).join('\n'));
 }
 
 /** Markdown headings outside fenced code blocks. */

@@ -27,7 +27,7 @@
 import type { Hunk } from '../model/types';
 import { shorten } from '../text/cut';
 import { usualLineBreak } from '../files/text';
-import { lineNumberOf, withoutLineNumbers } from '../text/lines';
+import { lineNumberOf, withoutCr, withoutLineNumbers } from '../text/lines';
 import { indentationHint, locate, overlapped, type Located, type Shift } from './locate';
 
 export type { Hunk };
@@ -128,7 +128,7 @@ function startProgress(content: string): Progress {
 
 // a line's CR, and a byte-order mark copied at the start of a hunk's first line: a file's mark is not part of its first
 // line (splitFile), and stays in front of the file whatever the REPLACE says
-const clean = (t: string[]) => t.map((l, i) => (i === 0 ? l.replace(/^\uFEFF/, '') : l).replace(/\r$/, ''));
+const clean = (t: string[]) => t.map((l, i) => withoutCr(i === 0 ? l.replace(/^\uFEFF/, '') : l));
 // most lines are ASCII, whose NFC form is themselves
 const nfc = (l: string) => (/[\u0080-\uFFFF]/.test(l) ? l.normalize('NFC') : l);
 const blank = (t: string[]) => t.every((l) => l.trim() === '');

@@ -15,6 +15,7 @@
 // ./blocks.ts's looseTag).
 import { trimmedEnd } from '../text/blanks';
 import { shorten } from '../text/cut';
+import { withoutCr } from '../text/lines';
 import { HUNK_REPLACE, HUNK_SEARCH } from './hunkMarkers';
 
 /** A block the reader read: from its tag to the end of its closing tag. */
@@ -79,7 +80,7 @@ function endsBlock(text: string, b: ReadBlock, at: number, markers: Map<ReadBloc
   if (!list) {
     list = [];
     for (const m of text.slice(b.from, b.to).matchAll(/^[^\n]*/gm)) {
-      const line = m[0].replace(/\r$/, '');
+      const line = withoutCr(m[0]);
       const search = HUNK_SEARCH.test(line);
       if (search || HUNK_REPLACE.test(line)) list.push({ at: b.from + m.index, search });
     }

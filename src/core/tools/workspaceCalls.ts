@@ -94,7 +94,7 @@ export class WorkspaceCalls {
           more = true;
           break;
         }
-        hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].replace(/\r$/, '').trim(), needle)}`);
+        hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].trim(), needle)}`);
         at.push([rel, i + 1]);
       }
       // "stopped at" only when a match past the limit was seen (the files after a full list are looked at for one)
