@@ -121,7 +121,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         output: trimForModel(text, opts.outputForModel),
         outputChars: kept.total,
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
-        testSummary: summary.seen(),
+        testSummary: summary.seen(status === 'passed'),
         ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
         ...(status !== 'passed' ? { passedTestFiles: passedFiles.files(), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: build.goFolders() } : {}),
       });

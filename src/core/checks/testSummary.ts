@@ -45,21 +45,31 @@ const GO_BINARY_VERDICT = /^(?:PASS|FAIL)\s*$/;
  * its `test result:` line): `     Running unittests src/lib.rs (target/debug/deps/calc-1f2e)`, `     Running
  * tests/api.rs (…)`, older cargo's `     Running target/debug/deps/calc-1f2e`, `   Doc-tests calc`. Cargo
  * right-aligns its status words: Maven's `Running calc.CalcTest` is not one, nor `cargo run`'s ``Running
- * `target/debug/calc` `` (its program, not a test binary).
+ * `target/debug/calc` `` (its program, not a test binary). `cargo test -q` writes none of them.
  */
 const CARGO_BINARY = /^ {5}Running [^`\s]|^ {3}Doc-tests \S/;
+
+/**
+ * A cargo test binary's first line, as its test harness (libtest, or libtest-mimic's) starts: `running 2 tests`, with
+ * `-q` too. A line of its own: deno's `running 2 tests from ./a_test.ts` is not one.
+ */
+const CARGO_RUNNING = /^running \d+ tests?\s*$/;
 
 /** Reads an output's lines as they arrive (`line`), and tells at the end whether a summary line came (`seen`). */
 export interface SummaryReader {
   line: (line: string) => void;
-  seen: () => boolean;
+  /** `exitedZero`: the run's command exited 0 (without it, a run that did not: the stricter reading). */
+  seen: (exitedZero?: boolean) => boolean;
 }
 
 /**
  * The summary reader: RAN_TESTS on some line; every failing Go package's line after its binary's own verdict
- * (GO_BINARY_VERDICT); and as many cargo `test result:` lines as test binaries cargo started (CARGO_BINARY). A Go
- * package without its verdict, or a cargo test binary without its result — one that crashed (SIGSEGV, an abort),
- * which `cargo test --no-fail-fast` goes on after — ended before its summary, whatever the others wrote. Cargo's are
+ * (GO_BINARY_VERDICT); and a cargo `test result:` line for every test binary that started. A binary started is one
+ * whose harness wrote `running N tests` (CARGO_RUNNING, what `-q` writes too) and, in a run that did not exit 0, one
+ * cargo said it started (CARGO_BINARY): a `harness = false` binary writes neither `running N tests` nor a result, and
+ * exited 0 if the run did, while in a failed run such a binary may be one that crashed before its first line. A Go
+ * package without its verdict, or a cargo test binary without its result — one that crashed (SIGSEGV, an abort), which
+ * `cargo test --no-fail-fast` goes on after — ended before its summary, whatever the others wrote. Cargo's are
  * counted, not paired in order: its own lines come on stderr, a binary's on stdout, and the two pipes are read as
  * their chunks come.
  */
@@ -67,7 +77,8 @@ export function summaryReader(): SummaryReader {
   let seen = false;
   let goVerdict = false; // since the last Go package line
   let goCut = false;
-  let cargoBinaries = 0;
+  let cargoStarted = 0; // cargo's `Running` lines
+  let cargoRunning = 0; // the harnesses' `running N tests` lines
   let cargoResults = 0;
   return {
     line: (line) => {
@@ -77,10 +88,11 @@ export function summaryReader(): SummaryReader {
         if (line.startsWith('FAIL') && !goVerdict) goCut = true;
         goVerdict = false;
       }
-      if (CARGO_BINARY.test(line)) cargoBinaries++;
+      if (CARGO_BINARY.test(line)) cargoStarted++;
+      else if (CARGO_RUNNING.test(line)) cargoRunning++;
       else if (CARGO_RESULT.test(line)) cargoResults++;
     },
-    seen: () => seen && !goCut && cargoResults >= cargoBinaries,
+    seen: (exitedZero = false) => seen && !goCut && cargoResults >= cargoRunning && (exitedZero || cargoResults >= cargoStarted),
   };
 }
 
