@@ -13,9 +13,10 @@
 // (failFirst.ts), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
 // project's: formatters.ts), and what the
 // retrospective hears of it all (retroText.ts; how the end of the checks is told, the same everywhere: verdict.ts). Its result types (types.ts: CheckRun per
-// command and round, ChecksOutcome, CheckSummary) are what the runner persists, the retrospective and --json report
+// command and round, ChecksOutcome, CheckSummary; storedOutcome.ts: one read back checked) are what the runner persists, the retrospective and --json report
 // and metrics (TSR) read. Plain Node: nothing in src/core may import 'vscode'.
 export * from './types';
+export * from './storedOutcome';
 export * from './detect';
 export * from './projectProbes';
 export * from './commands';

@@ -7,7 +7,7 @@ import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { STEP_AGENT, STEP_IDS, ZERO_USAGE, type Envelope, type StepId, type ToolCallRecord } from '../model/types';
 import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
-import { isChecksOutcome } from '../checks/types';
+import { isChecksOutcome } from '../checks/storedOutcome';
 import { PAIR_NAME, StoreError, assertTaskId, isStepId, type StepRecord, type StoredFile } from './records';
 import { jsonFileText, readJsonFile } from './jsonFile';
 import { stepRecordProblems } from './stepRecordSchema';
