@@ -2,11 +2,9 @@
 // the code under test) is never a failure as before, and the fix request says it ended early — with runners that name
 // only their failures too, where nothing else shows the cases it never reached. Outputs as the runners write them.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-import { buildFailed, endedBeforeSummary, failsAsBefore, fixRequest, hasTestSummary, readTestCases, runCheckLoop, summaryReader, type CheckRun, type ProposedFile } from '../../src/core';
+import { buildFailed, endedBeforeSummary, failsAsBefore, fixRequest, hasTestSummary, readTestCases, runCheckLoop, summaryReader, type CheckRun } from '../../src/core';
 import { runAround } from '../helpers/longOutput';
+import { calcProposal, calcWorkspace } from '../helpers/calcWorkspace';
 
 /** A failed run of `output` as run.ts records it (its test cases, its summary, whether it built). */
 function run(output: string, extra: Partial<CheckRun> = {}): CheckRun {
@@ -234,12 +232,9 @@ describe('checks: the loop with a run that ended before its summary', () => {
 
   it('the old failure alone in what it named, but the run ended early: a fix round is asked, saying so', async function () {
     if (process.platform === 'win32') this.skip();
-    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-summary-'));
-    fs.mkdirSync(path.join(ws, 'src'));
-    fs.writeFileSync(path.join(ws, 'src', 'calc.js'), 'exports.add = (a, b) => a + b;\n');
-    const files = [{ path: 'src/calc.js', relPath: 'src/calc.js', content: 'exports.add = (a, b) => a + b;\nexports.exits = true;\n', status: 'proposed', action: 'modify' }] as ProposedFile[];
+    const files = calcProposal('exports.add = (a, b) => a + b;\nexports.exits = true;\n');
     const requests: string[] = [];
-    const { outcome } = await runCheckLoop({ commands: [check], fixRounds: 1, workspace: ws, capeFolder: 'cape', files, askFix: async (r) => (requests.push(r), 'Not mine.') });
+    const { outcome } = await runCheckLoop({ commands: [check], fixRounds: 1, workspace: calcWorkspace(), capeFolder: 'cape', files, askFix: async (r) => (requests.push(r), 'Not mine.') });
     assert.ok(!outcome.failsAsBefore, 'not a failure as before');
     assert.strictEqual(outcome.baseline![0].testSummary, true);
     assert.strictEqual(outcome.runs[0].testSummary, false);

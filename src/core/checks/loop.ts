@@ -161,7 +161,9 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       }
       const runs: CheckRun[] = [];
       for (let i = 0; i < opts.commands.length; i++) {
-        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit });
+        // a command that failed once is judged by its run on the unchanged workspace too (testSummary.ts passedWithoutSummary)
+        const base = baseline.get(opts.commands[i]);
+        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit, base });
         runs.push(run);
         outcome.runs.push(run);
         if (stopped) throw new CheckCancelled();

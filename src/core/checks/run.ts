@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { passedFileReader, testCaseReader } from './testCases';
 import { buildFailureReader } from './buildFailures';
-import { summaryReader } from './testSummary';
+import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import { formatDuration, timerDelay } from '../model/dates';
@@ -35,6 +35,11 @@ export interface RunCheckOptions {
   /** The session's API key (ChecksConfig.apiKey): hidden in the output, not in the command's environment. */
   apiKey?: string;
   now?: () => number;
+  /**
+   * The same command's run on the unchanged workspace, when one was taken (baseline.ts): a run that exits 0 without
+   * the summary it wrote did not pass (testSummary.ts passedWithoutSummary).
+   */
+  base?: CheckRun;
 }
 
 /** Kills the whole process group (POSIX) or process tree (Windows). Never throws. */
@@ -97,7 +102,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       passedFiles.line(line);
     };
     const feeds = [lineFeed(onLine, opts.cwd), lineFeed(onLine, opts.cwd)];
-    const finish = (status: CheckStatus, exitCode: number | null, extra = '') => {
+    const finish = (ended: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
       done = true;
       if (child) untrack(child);
@@ -111,6 +116,11 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       if (extra) text = `${text.trimEnd()}${text.trim() ? '\n' : ''}${extra}`;
       for (const f of feeds) f.end();
       const tests = reader.result();
+      const kinds = summary.kinds();
+      const read = { testSummary: summary.seen(ended === 'passed'), ...(kinds.length ? { summaryKinds: kinds } : {}) };
+      // exit 0 without the summary its run on the unchanged workspace wrote: failed, saying why first (testSummary.ts)
+      const early = passedWithoutSummary({ exitCode, ...read }, opts.base);
+      const status = early ? 'failed' : ended;
       resolve({
         command: opts.command,
         round: opts.round,
@@ -118,10 +128,10 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         passed: status === 'passed',
         exitCode,
         durationMs: Math.max(0, now() - started),
-        output: trimForModel(text, opts.outputForModel),
+        output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : ''}${trimForModel(text, opts.outputForModel)}`,
         outputChars: kept.total,
         ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
-        testSummary: summary.seen(status === 'passed'),
+        ...read,
         ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
         ...(status !== 'passed' ? { passedTestFiles: passedFiles.files(), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: build.goFolders() } : {}),
       });
@@ -205,6 +215,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   place?: RunPlace;
   emit: (e: CheckEvent) => void;
   signal?: AbortSignal;
+  /** The command's run on the unchanged workspace, when the loop took one (RunCheckOptions.base). */
+  base?: CheckRun;
 }
 
 /**
@@ -215,7 +227,7 @@ export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRu
   const place = o.place ?? {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
-  const run = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey });
+  const run = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base });
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

@@ -106,6 +106,12 @@ export interface CheckRun {
    */
   testSummary?: boolean;
   /**
+   * The kinds of summary line the whole output held (testSummary.ts SUMMARY_KINDS: `counts`, `cargo`, `go`…); absent
+   * when none, or on a run recorded before they were read. A run that exits 0 without a kind its run on the unchanged
+   * workspace wrote did not pass (testSummary.ts passedWithoutSummary).
+   */
+  summaryKinds?: string[];
+  /**
    * A failed run whose output, read whole as it arrived, shows that code or a test did not build or load (buildFailures.ts: Go's
    * `[build failed]`, cargo's `could not compile`, pytest's collection errors, a compilation error of Maven, Gradle
    * or .NET, jest's `Test suite failed to run`…). Absent otherwise.
