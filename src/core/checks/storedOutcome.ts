@@ -3,13 +3,17 @@
 // runs among it), for store/stepRecordSchema.ts and store/stepRecords.ts. Split from types.ts, which declares it.
 import type { CheckRun, ChecksOutcome, FailFirstRuns } from './types';
 
+/** `x` as an object's fields, or null when it is no object. */
+const fields = (x: unknown): Record<string, unknown> | null => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : null);
+
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+
 /** A stored outcome read back (resume): the shape the retrospective and --json rely on, checked. */
 export function isChecksOutcome(x: unknown): x is ChecksOutcome {
-  if (typeof x !== 'object' || x === null) return false;
-  const o = x as Record<string, unknown>;
+  const o = fields(x);
   return (
-    Array.isArray(o.commands) &&
-    o.commands.every((c) => typeof c === 'string') &&
+    !!o &&
+    isStrings(o.commands) &&
     isRunList(o.runs) &&
     Array.isArray(o.fixRounds) &&
     typeof o.maxFixRounds === 'number' &&
@@ -21,17 +25,10 @@ export function isChecksOutcome(x: unknown): x is ChecksOutcome {
 }
 
 function isRunList(x: unknown): x is CheckRun[] {
-  return Array.isArray(x) && x.every((r) => typeof r === 'object' && r !== null && typeof (r as CheckRun).command === 'string' && typeof (r as CheckRun).passed === 'boolean');
+  return Array.isArray(x) && x.every((r) => typeof fields(r)?.command === 'string' && typeof (r as CheckRun).passed === 'boolean');
 }
 
 function isFailFirstRuns(x: unknown): x is FailFirstRuns {
-  if (typeof x !== 'object' || x === null) return false;
-  const o = x as Record<string, unknown>;
-  return (
-    Array.isArray(o.testFiles) &&
-    o.testFiles.every((f) => typeof f === 'string') &&
-    isRunList(o.runs) &&
-    Array.isArray(o.notWritten) &&
-    (o.skipped === undefined || (Array.isArray(o.skipped) && o.skipped.every((c) => typeof c === 'string')))
-  );
+  const o = fields(x);
+  return !!o && isStrings(o.testFiles) && isRunList(o.runs) && Array.isArray(o.notWritten) && (o.skipped === undefined || isStrings(o.skipped));
 }
