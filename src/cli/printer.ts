@@ -19,6 +19,7 @@ import {
   notCheckedSaying,
   notWrittenLine,
   runStatusWord,
+  tsrSummary,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -204,7 +205,7 @@ export function printer(stream: NodeJS.WritableStream) {
         out.write(
           `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +
             `tokens in ${m.totalUsage.inputTokens} out ${m.totalUsage.outputTokens} · ${m.totalCostUsd === null ? 'cost unknown' : formatUsd(m.totalCostUsd)}` +
-            (m.criteria.length ? ` · TSR ${m.tsr === null ? '—' : `${Math.round(m.tsr * 100)}%`} (judged ${m.tsrJudged === null ? '—' : `${Math.round(m.tsrJudged * 100)}%`}) of ${m.criteria.length} criteria` : '') +
+            (m.criteria.length ? ` · ${tsrSummary(m)}` : '') +
             '\n',
         );
         break;

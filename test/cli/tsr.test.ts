@@ -58,7 +58,7 @@ describe('CLI: TSR', function () {
     assert.match(run.stderr, /TSR — \(judged 67%\) of 3 criteria/);
   });
 
-  it('a criterion named for review: the retrospective request shows the lines DevA adds to that file, no test counts for it', async () => {
+  it('a criterion named for review: the retrospective request shows the lines DevA adds to that file, it is left to review', async () => {
     fake.reset();
     const ws = workspaceWithOriginalCape('cape-tsr-', path.join(demoDir(), 'workspace'));
     const [open, poa, da, deva, retro] = demoReplies('task-tsr-review');
@@ -68,7 +68,8 @@ describe('CLI: TSR', function () {
     );
     assert.notStrictEqual(devaWithReview, deva);
     fake.enqueue({ text: open }, { text: poa }, { text: da }, { text: devaWithReview }, { text: retro });
-    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-tsr-review', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
+    // a check that passes: AC-1's test file is not proposed (no test), AC-2 names none, AC-3 is left to review
+    const run = await runCli(['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-tsr-review', '--check', 'node -e 0', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
     assert.strictEqual(run.code, 0, run.stderr);
     const retroUser = (fake.requests[4].body.messages as { content: unknown }[]).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
     assert.match(retroUser, /- AC-3: [^\n]*DevA's test: index\.html \(for review\)/);
@@ -76,7 +77,14 @@ describe('CLI: TSR', function () {
     assert.doesNotMatch(retroUser, /<header><h1>Pocket Notes<\/h1><\/header>/, 'the current file\'s lines are not sent');
     const ac3 = run.json.metrics.criteria.find((c: { id: string }) => c.id === 'AC-3');
     assert.deepStrictEqual(ac3.tests, [{ file: 'index.html', name: '', review: true }]);
-    assert.match(fs.readFileSync(run.json.retrospectivePath, 'utf8'), /\| AC-3 [^\n]*\| index\.html \(for review\) \|/);
+    assert.deepStrictEqual(run.json.metrics.criteria.map((c: { computed: string }) => c.computed), ['no_test', 'no_test', 'review']);
+    assert.strictEqual(run.json.metrics.tsr, 0, 'of the 2 criteria a test can prove');
+    assert.strictEqual(run.json.metrics.tsrReview, 1);
+    assert.match(retroUser, /- AC-3: [^\n]*DevA's test: index\.html \(for review\) — no test proves it: to review\n/);
+    const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
+    assert.match(md, /\| AC-3 [^\n]*\| index\.html \(for review\) \| to review \|/);
+    assert.match(md, /\| TSR \| 0% \(0 of 2 tested, 1 to review\) \|/);
+    assert.match(run.stderr, / · TSR 0% of 2 tested criteria, 1 to review \(judged —\)\n/);
   });
 
   it('computes TSR from the check run: the named tests the checks ran and passed, a criterion without a test not fulfilled', async () => {

@@ -502,7 +502,7 @@ describe('TSR: from the checks', () => {
     assert.match(md, /\| AC-3 .* \| node --test \(the whole check\) \| passed \|/);
   });
 
-  it('a criterion no test proves names a file for review: no test for TSR, its added lines for the retrospective', () => {
+  it('a criterion no test proves names a file for review: left to review, its added lines for the retrospective', () => {
     const named = namedTests({
       criteria_tests: [
         { criterion: 'AC-1', file: 'test/theme.test.js', test: 'uses the OS theme', expect: 'fail' },
@@ -523,7 +523,7 @@ describe('TSR: from the checks', () => {
     const failedBefore: CheckOutcome = { command: 'node --test', passed: false, output: 'test/theme.test.js', tests: [{ name: 'uses the OS theme', passed: false }] };
     const all = () => true;
     assert.strictEqual(criterionStatus(named.get('AC-1')!, all, [ran]), 'pass', 'a file for review beside a test: the test decides');
-    assert.strictEqual(criterionStatus(named.get('AC-2')!, all, [ran]), 'no_test', 'a file for review alone is no test');
+    assert.strictEqual(criterionStatus(named.get('AC-2')!, all, [ran]), 'review', 'a file for review alone is no test: left to review');
     assert.strictEqual(failFirstStatus(named.get('AC-1')!, all, [failedBefore]), 'fail', 'the file for review is not run on the unchanged code');
     assert.strictEqual(failFirstStatus(named.get('AC-2')!, all, [failedBefore]), null);
 

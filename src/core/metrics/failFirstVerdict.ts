@@ -2,9 +2,9 @@
 // workspace (checks/failFirst.ts), what DevA expected of them (a test of the change, a regression guard), and the
 // contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
 import { isTestFile } from '../workspace/fileKinds';
-import type { NamedTest } from '../model/types';
+import type { NamedTest, TestStatus } from '../model/types';
 import { sliceWhole } from '../text/cut';
-import { testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
+import { testStatus, type CheckOutcome } from './testStatus';
 
 /** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
 function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
@@ -25,7 +25,7 @@ function appliedTests(tests: readonly NamedTest[]): NamedTest[] {
  * unchanged code passed there (it may not test the change), or every test meant as a regression guard failed there
  * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
  */
-export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedStatus): string | null {
+export function failFirstSurprise(tests: readonly NamedTest[], before: TestStatus): string | null {
   const inFiles = appliedTests(tests);
   if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
   if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
@@ -38,7 +38,7 @@ export function failFirstSurprise(tests: readonly NamedTest[], before: ComputedS
  * DevA marked some of them as regression guards (`expect: "pass"`) and others not, the others decide: a guard passing
  * there is what it is for, and says nothing of whether the change is tested.
  */
-export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): ComputedStatus | null {
+export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): TestStatus | null {
   const inFiles = appliedTests(tests);
   if (!inFiles.length || !before.length) return null;
   const change = inFiles.filter((t) => t.expect !== 'pass');
@@ -49,7 +49,7 @@ export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: strin
 
 /** A criterion's fail-first verdict and what DevA expected of its tests, in words, where it bears on the verdict. */
 export interface FailFirst {
-  before: ComputedStatus;
+  before: TestStatus;
   /** A contradiction: failFirstSurprise, or a guard beside tests of the change failing there. */
   surprise?: string;
   /** Every test it names in a file is a regression guard (DevA's `expect: "pass"`): passing there is what they are for. */

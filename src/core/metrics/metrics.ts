@@ -8,6 +8,8 @@ import {
   ZERO_USAGE,
   addUsage,
   beforeText,
+  formatTsr,
+  tsrCounts,
   type Envelope,
   type SessionMetrics,
   type StepId,
@@ -15,7 +17,7 @@ import {
   type WorkerAgent,
 } from '../model/types';
 import { costUsd as listPriceUsd } from '../llm/pricing';
-import { formatTsr, testLabel, type TsrResult } from './tsr';
+import { testLabel, type TsrResult } from './tsr';
 import { formatDuration } from '../model/dates';
 
 export interface MetricsInput {
@@ -140,6 +142,7 @@ export function computeMetrics(input: MetricsInput): SessionMetrics {
     totalUsage,
     totalCostUsd,
     tsr: input.tsr?.tsr ?? null,
+    tsrReview: tsrCounts(input.tsr?.criteria ?? []).review,
     tsrJudged: input.tsr?.tsrJudged ?? null,
     criteria: input.tsr?.criteria ?? [],
   };
@@ -202,8 +205,8 @@ export function formatMetricsMarkdown(m: SessionMetrics): string {
     `| CI | ${m.conversationIndex} | retrospective dialogue turns |`,
     `| ETT | ${formatDuration(m.elapsedMs)} | session start → retrospective saved |`,
     `| CR | ${cr || '—'} | input size ÷ context passed, per step |`,
-    `| TSR | ${formatTsr(m.tsr, m.criteria ?? [], (c) => c.computed === 'pass')} | acceptance criteria whose named test passed the checks (— when no check ran) |`,
-    `| TSR (judged) | ${formatTsr(m.tsrJudged, m.criteria ?? [], (c) => c.judged === 'met')} | criteria the Cape Master judged met |`,
+    `| TSR | ${formatTsr(m.tsr, m.criteria ?? [], 'computed')} | acceptance criteria whose named tests passed the checks, of those a test can prove (— when no check ran) |`,
+    `| TSR (judged) | ${formatTsr(m.tsrJudged, m.criteria ?? [], 'judged')} | criteria the Cape Master judged met |`,
     '',
     ...criteriaTable(m),
     '| Step | Input | Output | Cache write | Cache read | Cost (USD) |',

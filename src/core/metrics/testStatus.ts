@@ -10,12 +10,10 @@ import { runUnbuiltGoFolders } from '../checks/buildFailures';
 import { casesOfTest } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { escapeRegExp } from '../text/regexp';
-import type { CriterionResult, NamedTest } from '../model/types';
+import type { NamedTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
 export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders'>;
-
-export type ComputedStatus = NonNullable<CriterionResult['computed']>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -94,7 +92,7 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
  * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
  * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
  */
-export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: ComputedStatus = 'fail', unbuilt: ComputedStatus = 'fail'): ComputedStatus {
+export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: TestStatus = 'fail', unbuilt: TestStatus = 'fail'): TestStatus {
   if (test?.check) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
     return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';

@@ -1,6 +1,7 @@
 // TSR, the CAPE paper's Task Success Rate (acceptance criteria fulfilled ÷ criteria), computed in code — never by
 // the model. Two figures, both from the session's own records:
-//  - computed (`tsr`), when the project's checks ran on DevA's proposal: a criterion is fulfilled when DevA named
+//  - computed (`tsr`), when the project's checks ran on DevA's proposal: fulfilled ÷ the criteria a test can prove
+//    (all but those left to review, below; null when none is left). A criterion is fulfilled when DevA named
 //    tests for it (`criteria_tests` in its output; every one it named, as a criterion often needs several cases), each
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed, its runner names only
@@ -14,8 +15,11 @@
 //    whole ("the existing suite still passes"), DevA names the check command instead of a test (`{criterion, check:
 //    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. For one
 //    no test can prove (a changelog line, documentation), DevA names the file to review (`{criterion, review:
-//    "CHANGES.md"}`): the retrospective reads its changed lines, and the computed TSR sees no test in it. A criterion
-//    without a named test counts as not fulfilled; one whose tests disagree takes the worst (failed, then no test).
+//    "CHANGES.md"}`): the retrospective reads its changed lines. A criterion DevA named only such files for, each
+//    existing (proposed or in the workspace), is left to review (`review`): out of the computed TSR's count, and said
+//    so wherever it is shown (model/metrics.ts tsrCounts, formatTsr). Beside a test, a file for review changes
+//    nothing: the tests decide. A criterion without a named test counts as not fulfilled (`no_test`), and so does one
+//    with a file for review that exists nowhere; one whose tests disagree takes the worst (failed, then no test).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
 //    there too (`pass`: the test does not show the change), or neither could be told (`no_test`; so is a test the
@@ -31,13 +35,13 @@ import * as fs from 'fs';
 import { checkFilePath } from '../files/pathSafety';
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { startedRuns } from '../checks/verdict';
-import { commandKey, testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
+import { commandKey, testStatus, type CheckOutcome } from './testStatus';
 import { failFirstOf } from './failFirstVerdict';
 import { LINE_BREAK } from '../text/lines';
-import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
+import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, tsrCounts, type ComputedStatus, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
-export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
-export { testStatus, type CheckOutcome, type ComputedStatus } from './testStatus';
+export { testLabel, COMPUTED_TEXT, beforeText, type ComputedStatus, type NamedTest };
+export { testStatus, type CheckOutcome } from './testStatus';
 export { failFirstOf, failFirstStatus, failFirstSurprise, type FailFirst } from './failFirstVerdict';
 
 export interface Criterion {
@@ -60,7 +64,7 @@ export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
 }
 
 export interface TsrResult {
-  /** Fulfilled ÷ criteria from the checks; null when no check ran or there are no criteria. */
+  /** Fulfilled ÷ criteria a test can prove, from the checks; null when no check ran or no such criterion is left. */
   tsr: number | null;
   /** Met ÷ criteria as CM judged; null when CM judged none or there are no criteria. */
   tsrJudged: number | null;
@@ -232,11 +236,14 @@ export interface TsrInput {
   fileExists: (rel: string) => boolean;
 }
 
-/** The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed. */
+/**
+ * The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed;
+ * `review` when it names only files for review, each existing (see the header).
+ */
 export function criterionStatus(named: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
   // a file for review is read, not run
   const tests = named.filter((t) => !t.review);
-  if (!tests.length) return 'no_test';
+  if (!tests.length) return named.length && named.every((t) => exists(t.file)) ? 'review' : 'no_test';
   const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
 }
@@ -259,7 +266,8 @@ export function computeTsr(input: TsrInput): TsrResult {
     };
   });
   const n = results.length;
-  const tsr = n && input.checks ? results.filter((r) => r.computed === 'pass').length / n : null;
+  const { passed, tested } = tsrCounts(results);
+  const tsr = tested && input.checks ? passed / tested : null;
   const tsrJudged = n && results.some((r) => r.judged) ? results.filter((r) => r.judged === 'met').length / n : null;
   return { tsr, tsrJudged, criteria: results };
 }
@@ -278,10 +286,4 @@ export function existsInWorkspace(workspace: string, rel: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `67% (2 of 3)`, or — */
-export function formatTsr(rate: number | null, criteria: CriterionResult[], count: (r: CriterionResult) => boolean): string {
-  if (rate === null) return '—';
-  return `${Math.round(rate * 100)}% (${criteria.filter(count).length} of ${criteria.length})`;
 }

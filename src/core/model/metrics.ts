@@ -1,5 +1,5 @@
-// The session's metrics, computed in code, never by the model. Part of the shared vocabulary of core
-// (model/index.ts).
+// The session's metrics, computed in code, never by the model, and how their verdicts and the TSR read for people
+// (the retrospective file, the CLI and the panel alike). Part of the shared vocabulary of core (model/index.ts).
 import type { StepId, WorkerAgent } from './steps';
 import type { Usage } from './llm';
 import type { CriterionJudgement } from './envelope';
@@ -40,8 +40,15 @@ export function testLabel(t: NamedTest): string {
   return `${t.file}${t.name ? ` › ${t.name}` : ''}${t.expect ? ` (${EXPECT_TEXT[t.expect]})` : ''}`;
 }
 
-/** How a criterion's checks verdict reads for people (the retrospective's request and file, the panel). */
-export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test' } as const;
+/**
+ * How a criterion's checks verdict reads for people (the retrospective's request and file, the panel); `review`: no
+ * test can prove it, a reviewer reads the files DevA named (testLabel's "(for review)" names them).
+ */
+export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test', review: 'to review' } as const;
+/** A criterion's checks verdict (CriterionResult.computed). */
+export type ComputedStatus = keyof typeof COMPUTED_TEXT;
+/** One test's verdict in a set of runs (metrics/testStatus.ts), and a criterion's fail-first verdict: no `review`. */
+export type TestStatus = Exclude<ComputedStatus, 'review'>;
 /** How a criterion's fail-first status (CriterionResult.before) reads for people. */
 export const BEFORE_TEXT = { fail: 'failed (fail-first observed)', pass: 'passed too (it does not show the change)', no_test: 'not told' } as const;
 /** `pass` for a criterion whose tests are all regression guards (CriterionResult.guard). */
@@ -67,15 +74,17 @@ export interface CriterionResult {
   tests: NamedTest[];
   /**
    * From the checks' last round; absent when no check ran. fail: one of its tests (or a check it named) failed;
-   * no_test: DevA named none, a named test's file does not exist, or a check it named did not run.
+   * no_test: DevA named none, a named test's file does not exist, or a check it named did not run; review: DevA named
+   * only files for review, each of which exists (out of the computed TSR's count; metrics saved before 2026-12 have
+   * no_test for it).
    */
-  computed?: 'pass' | 'fail' | 'no_test';
+  computed?: ComputedStatus;
   /**
    * Fail-first: its tests in the runs with only DevA's test files applied to the unchanged workspace; absent when
    * those runs did not happen or it names no test file. fail: every test failed there (fail-first observed); pass:
    * one passed there too (it does not show the change); no_test: neither could be told.
    */
-  before?: 'pass' | 'fail' | 'no_test';
+  before?: TestStatus;
   /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
   surprise?: string;
   /** Every test it names in a file is meant as a regression guard: `before` pass is what they are for. */
@@ -106,10 +115,60 @@ export interface SessionMetrics {
   totalUsage: Usage;
   /** Sum of the steps' costs; null when any step's cost is unknown. */
   totalCostUsd: number | null;
-  /** TSR computed from the checks: criteria whose named test passed ÷ criteria; null when no check ran. */
+  /**
+   * TSR computed from the checks: criteria whose named tests passed ÷ criteria a test can prove (all but those left to
+   * review, `tsrReview`); null when no check ran or every criterion is left to review.
+   */
   tsr: number | null;
+  /** Criteria left to review (computed `review`), out of `tsr`'s count; absent from metrics saved before 2026-12. */
+  tsrReview?: number;
   /** TSR as CM judged it: criteria met ÷ criteria; null when CM judged none. */
   tsrJudged: number | null;
   /** POA's acceptance criteria with their tests and verdicts. */
   criteria: CriterionResult[];
+}
+
+/** A criterion as the TSR's figures count it: its checks verdict and CM's judgement, as a record or the panel keeps them. */
+interface Counted {
+  readonly computed?: string;
+  readonly judged?: string;
+}
+
+/**
+ * The computed TSR's counts, the one place its rule is counted (metrics/tsr.ts's header states it): the criteria the
+ * checks fulfilled, those a test can prove (all but the ones left to review) and those left to review.
+ */
+export function tsrCounts(criteria: readonly Counted[]): { passed: number; tested: number; review: number } {
+  const review = criteria.filter((c) => c.computed === 'review').length;
+  return { passed: criteria.filter((c) => c.computed === 'pass').length, tested: criteria.length - review, review };
+}
+
+/** `93%`, or null for no rate (none computed, or not a number in what a record kept). */
+function percent(rate: unknown): string | null {
+  return typeof rate === 'number' && Number.isFinite(rate) ? `${Math.round(rate * 100)}%` : null;
+}
+
+/**
+ * A TSR for the retrospective file's and the panel's tables: `67% (2 of 3)`, or — when there is none (no check ran, CM
+ * judged none); the computed one with criteria left to review says so: `100% (14 of 14 tested, 1 to review)`, and
+ * `— (all 3 to review)` when no criterion is left for the checks.
+ */
+export function formatTsr(rate: unknown, criteria: readonly Counted[], which: 'computed' | 'judged'): string {
+  const pct = percent(rate);
+  if (which === 'judged') return pct ? `${pct} (${criteria.filter((c) => c.judged === 'met').length} of ${criteria.length})` : '—';
+  const { passed, tested, review } = tsrCounts(criteria);
+  if (!review) return pct ? `${pct} (${passed} of ${tested})` : '—';
+  return pct ? `${pct} (${passed} of ${tested} tested, ${review} to review)` : `— (all ${review} to review)`;
+}
+
+/**
+ * Both TSRs in one phrase (the CLI's closing line): `TSR 93% (judged 100%) of 15 criteria`; with criteria left to
+ * review, `TSR 100% of 14 tested criteria, 1 to review (judged 100%)`, or `TSR — of 3 criteria, all to review (judged
+ * 100%)` when no criterion is left for the checks.
+ */
+export function tsrSummary(m: Pick<SessionMetrics, 'tsr' | 'tsrJudged' | 'criteria'>): string {
+  const judged = `judged ${percent(m.tsrJudged) ?? '—'}`;
+  const { tested, review } = tsrCounts(m.criteria);
+  if (!review) return `TSR ${percent(m.tsr) ?? '—'} (${judged}) of ${m.criteria.length} criteria`;
+  return tested ? `TSR ${percent(m.tsr) ?? '—'} of ${tested} tested criteria, ${review} to review (${judged})` : `TSR — of ${review} criteria, all to review (${judged})`;
 }
