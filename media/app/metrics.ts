@@ -1,7 +1,7 @@
 // Renders the session's metrics at the retrospective: a summary table (ASS per agent, average, SV, ST, XRF, CI, ETT,
 // TSR), the acceptance criteria with their checks, fail-first and judged verdicts, and the tokens and cost per step.
 // Everything read from the metrics is coerced first (they come from the host, and from the model before that).
-import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, WORKER_AGENTS, isPlainObject as isObj, testLabel, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, formatTsr, WORKER_AGENTS, isPlainObject as isObj, testLabel, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { AGENT_NAME, formatInt, formatNum, formatUsd, h, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { StepView } from './viewState';
@@ -40,8 +40,8 @@ export function renderMetrics(m: SessionMetrics | null, steps: Record<StepId, St
       row('Cross-references', 'XRF', m && typeof m.crossReferenceFrequency === 'number' ? String(m.crossReferenceFrequency) : '—', 'Count of references between agents'),
       row('Conversation turns', 'CI', m && typeof m.conversationIndex === 'number' ? String(m.conversationIndex) : '—', 'Retrospective dialogue turns'),
       row('Elapsed time', 'ETT', m && typeof m.elapsedMs === 'number' ? formatDuration(m.elapsedMs) : '—', 'From session start to the retrospective being saved'),
-      row('Task success — checks', 'TSR', rate(m?.tsr, criteria, (c) => c.computed === 'pass'), 'Acceptance criteria whose named test passed the project\'s checks (— when no check ran)'),
-      row('Task success — judged', 'TSR', rate(m?.tsrJudged, criteria, (c) => c.judged === 'met'), 'Acceptance criteria the Cape Master judged met'),
+      row('Task success — checks', 'TSR', formatTsr(m?.tsr, criteria, 'computed'), 'Acceptance criteria whose named tests passed the project\'s checks, of those a test can prove (— when no check ran)'),
+      row('Task success — judged', 'TSR', formatTsr(m?.tsrJudged, criteria, 'judged'), 'Acceptance criteria the Cape Master judged met'),
     ),
   );
   wrap.append(summary);
@@ -96,10 +96,6 @@ interface CriterionView {
   surprise: string;
   judged: string;
   reason: string;
-}
-
-function rate(v: unknown, criteria: CriterionView[], count: (c: CriterionView) => boolean): string {
-  return typeof v === 'number' && Number.isFinite(v) ? `${Math.round(v * 100)}% (${criteria.filter(count).length} of ${criteria.length})` : '—';
 }
 
 /** A status in the words of `table` (model/types.ts, one wording with the retrospective file), — when unknown. */

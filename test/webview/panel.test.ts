@@ -382,10 +382,11 @@ describe('chat panel webview (Chromium)', function () {
     assert.match(total ?? '', new RegExp('\\$' + finished.metrics.totalCostUsd!.toFixed(3).replace('.', '\\.')));
     assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_retro"]', 'data-status'), 'done');
     // TSR: computed and judged, and one row per acceptance criterion (model text inert).
-    assert.match(summary ?? '', /Task success — checks TSR50% \(1 of 2\)/);
-    assert.match(summary ?? '', /Task success — judged TSR100% \(2 of 2\)/);
+    // (AC-3 is left to review: out of the computed one's count, and said so)
+    assert.match(summary ?? '', /Task success — checks TSR50% \(1 of 2 tested, 1 to review\)/);
+    assert.match(summary ?? '', /Task success — judged TSR100% \(3 of 3\)/);
     const rows = turn.locator('.metrics-criteria tbody tr');
-    assert.strictEqual(await rows.count(), 2);
+    assert.strictEqual(await rows.count(), 3);
     assert.deepStrictEqual((await rows.nth(0).locator('td').allTextContents()).map((t) => t.trim()), [
       'test/notes.test.ts › keeps a saved note (regression guard); test/notes.test.ts › keeps it after a reload (regression guard); npm test (the whole check)',
       'passed',
@@ -394,6 +395,7 @@ describe('chat panel webview (Chromium)', function () {
       'the test covers it',
     ]);
     assert.deepStrictEqual((await rows.nth(1).locator('td').allTextContents()).map((t) => t.trim()), ['CHANGES.md (for review)', 'no test', '—', 'met', 'the <script>alert(1)</script> is escaped']);
+    assert.deepStrictEqual((await rows.nth(2).locator('td').allTextContents()).map((t) => t.trim()), ['CHANGES.md (for review)', 'to review', '—', 'met', 'the entry is there']);
     // the fail-first column is there because a criterion has that verdict (the session ran with cape.failFirst)
     assert.deepStrictEqual(await turn.locator('.metrics-criteria thead th').allTextContents(), ['Criterion', 'Test', 'Checks', 'Before the change', 'Judged', 'Reason']);
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);

@@ -158,10 +158,13 @@ export function scriptFromRecorded(session: RecordedSession): SessionScript {
     totalCostUsd: Object.values(perStep).reduce((a, p) => a + (p?.costUsd ?? 0), 0),
     // Synthetic: the recorded sessions predate TSR.
     tsr: 0.5,
+    tsrReview: 1,
     tsrJudged: 1,
     criteria: [
       { id: 'AC-1', text: 'Given a note, When I save, Then it is kept', tests: [{ file: 'test/notes.test.ts', name: 'keeps a saved note', expect: 'pass' }, { file: 'test/notes.test.ts', name: 'keeps it after a reload', expect: 'pass' }, { file: '', name: '', check: 'npm test' }], computed: 'pass', before: 'fail', surprise: 'DevA meant it as a regression guard: it fails without the change', judged: 'met', reason: 'the test covers it' },
+      // as metrics saved before a criterion could be left to review had it
       { id: 'AC-2', text: 'Given <b>markup</b>, When shown, Then inert', tests: [{ file: 'CHANGES.md', name: '', review: true }], computed: 'no_test', judged: 'met', reason: 'the <script>alert(1)</script> is escaped' },
+      { id: 'AC-3', text: 'The changelog says so', tests: [{ file: 'CHANGES.md', name: '', review: true }], computed: 'review', judged: 'met', reason: 'the entry is there' },
     ],
   };
   return {
