@@ -6,17 +6,12 @@
 /** One character of what trimEnd cuts (the same set: WhiteSpace and LineTerminator). */
 const BLANK = /\s/;
 
-/** True when the character `ch` is white space, as trimEnd reads it. */
-export function isBlank(ch: string): boolean {
-  return BLANK.test(ch);
-}
-
 /**
  * `end` moved back over the white space just before it, never below `from`: `text.slice(from, trimmedEnd(text, end,
  * from))` is `text.slice(from, end).trimEnd()`.
  */
 export function trimmedEnd(text: string, end = text.length, from = 0): number {
-  while (end > from && isBlank(text[end - 1])) end--;
+  while (end > from && BLANK.test(text[end - 1])) end--;
   return end;
 }
 

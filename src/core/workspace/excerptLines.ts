@@ -1,7 +1,7 @@
 // The lines of a file as the excerpts (excerpts.ts) read them: the name a line declares (declaredName) and how much
 // the work weighs it (declaredWeight), a line's indentation (a window widens up to its block's header) and the file's
 // leading imports (importHeader: an <edit> adding an import needs an import line to anchor its SEARCH).
-import { isBlank } from '../text/blanks';
+import { trimmedEnd } from '../text/blanks';
 import { LINE_BREAK, withoutCr } from '../text/lines';
 import { wordTerms } from './tokens';
 import type { ExcerptRange } from './excerpts';
@@ -76,20 +76,19 @@ export function importHeader(lines: readonly string[]): ExcerptRange | null {
 
 /**
  * True when an import line opens a bracket its next lines continue (`import (`, `from a import (`, `use a::{`,
- * `import {`): a `(` or `{` last on the line but for white space and a `//` comment, which runs to the end without a
- * line break. A CRLF file's line ends in its `\r`, which ends the line and cuts no comment: `import {  // a\r` opens
- * a block as `import {  // a` does. One pass, left to right (a regexp such as /[({]\s*(?:\/\/.*)?$/ is tried again
- * from each bracket).
+ * `import {`): a `(` or `{` last but for white space and a `//` comment (without a line break). A CRLF file's line
+ * ends in its `\r`, which is no line break inside the comment: `import {  // a\r` opens a block as `import {  // a`
+ * does. In one pass, not as /[({]\s*(?:\/\/.*)?$/, which V8 tries from each bracket.
  */
 function opensBlock(line: string): boolean {
   line = withoutCr(line);
-  let bracketLast = false; // the last character but for white space is a `(` or `{`
-  let comment = false; // a `//` comment opened just after such a bracket, and no line break since
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (LINE_BREAK.test(c)) comment = false;
-    else if (bracketLast && c === '/' && line[i + 1] === '/') [comment, bracketLast] = [true, false];
-    else if (!isBlank(c)) bracketLast = c === '(' || c === '{';
-  }
-  return bracketLast || comment;
+  const bracketEndsAt = (end: number): boolean => {
+    const at = trimmedEnd(line, end);
+    return at > 0 && (line[at - 1] === '(' || line[at - 1] === '{');
+  };
+  if (bracketEndsAt(line.length)) return true;
+  let comment = line.length;
+  while (comment > 0 && !LINE_BREAK.test(line[comment - 1])) comment--;
+  for (let at = line.indexOf('//', comment); at >= 0; at = line.indexOf('//', at + 1)) if (bracketEndsAt(at)) return true;
+  return false;
 }
