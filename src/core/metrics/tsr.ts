@@ -40,7 +40,7 @@ import { failFirstOf } from './failFirstVerdict';
 import { LINE_BREAK } from '../text/lines';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, tsrCounts, type ComputedStatus, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
 
-export { testLabel, COMPUTED_TEXT, beforeText, type ComputedStatus, type NamedTest };
+export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
 export { testStatus, type CheckOutcome } from './testStatus';
 export { failFirstOf, failFirstStatus, failFirstSurprise, type FailFirst } from './failFirstVerdict';
 
