@@ -46,6 +46,36 @@ describe('open questions: collected, numbered and answered', () => {
     assert.strictEqual(questionLine(qs[1]), 'POA-Q2: Should the search also match the body?');
   });
 
+  it("a question that opens with the id it gets reaches the human once named, not as 'DA-Q1: DA-Q1 …'", () => {
+    const poa = env('POA', { open_questions: ['Is zero a usable height?', 'Is "0120" usable?'] });
+    const da = env('DA', {
+      open_questions: [
+        'DA-Q1 (from POA-Q2, for the human): "0120" is taken as 120 today; confirm it stays.',
+        '**DA-Q2**: under which CHANGELOG heading?',
+        // an id that is not the one it gets, and another role's id, stay
+        'DA-Q7: a question numbered its own way.',
+        'POA-Q1 is still open: zero heights are taken today.',
+      ],
+    });
+    const deva = env('DevA', { open_questions: ['DevA-Q1 — confirm the strict rule.'] });
+    const qs = collectOpenQuestions({ poa, da, deva });
+    assert.deepStrictEqual(
+      qs.slice(2).map(questionLine),
+      [
+        'DA-Q1: (from POA-Q2, for the human): "0120" is taken as 120 today; confirm it stays.',
+        'DA-Q2: under which CHANGELOG heading?',
+        'DA-Q3: DA-Q7: a question numbered its own way.',
+        'DA-Q4: POA-Q1 is still open: zero heights are taken today.',
+        'DevA-Q1: confirm the strict rule.',
+      ],
+    );
+    // the roles after it read the same names
+    assert.deepStrictEqual((withQuestionIds(da.output, 'DA') as { open_questions: string[] }).open_questions.slice(0, 2), [
+      'DA-Q1: (from POA-Q2, for the human): "0120" is taken as 120 today; confirm it stays.',
+      'DA-Q2: under which CHANGELOG heading?',
+    ]);
+  });
+
   it('a question or answer with a long run of spaces after its id is read once (80 KB took 3-4 s)', () => {
     const run = ' '.repeat(200_000);
     const poa = env('POA', { open_questions: [`OQ-1${run}: Is the list paged?`, `OQ-2${run}x`] });

@@ -23,6 +23,19 @@ const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
  */
 const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*(?:\*+\s*)?[:：—–-]([\s\S]+)$`, 'i');
 const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
+/** A question's text opening with an id of ours (`DA-Q1 (from POA-Q2): …`, `**DevA-Q1**: …`) and what follows it. */
+const LEADING_ID = new RegExp(String.raw`^\**\s*${ID_IN_TEXT.source}\s*(?:\*+\s*)?(?:[:：—–.-]\s*)?`, 'i');
+
+/**
+ * A role's question without the id it wrote at its start when that id is the one the question gets (`questionId`):
+ * a role that numbers its questions as we do would otherwise reach the human as "DA-Q1: DA-Q1 (from POA-Q2) …". Any
+ * other id it opens with (another role's question it follows up) stays.
+ */
+function withoutOwnId(text: string, id: string): string {
+  const m = LEADING_ID.exec(text);
+  if (!m || questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2])) !== id) return text;
+  return text.slice(m[0].length) || text;
+}
 
 function str(x: unknown): string {
   return typeof x === 'string' ? x.trim() : '';
@@ -75,10 +88,11 @@ function ownIdOf(item: unknown): string {
 }
 
 /** A role's open questions in order (every key that lists them, in the output's order), with the ids it gave them. */
-function openQuestionsOf(output: unknown): { text: string; ownId: string }[] {
+function openQuestionsOf(output: unknown, agent: WorkerAgent): { text: string; ownId: string }[] {
   return itemsUnder(output, isOpenQuestionsKey)
     .map((item) => ({ text: questionText(item), ownId: ownIdOf(item) }))
-    .filter((q) => q.text);
+    .filter((q) => q.text)
+    .map((q, i) => ({ ...q, text: withoutOwnId(q.text, questionId(agent, i + 1)) }));
 }
 
 /**
@@ -98,7 +112,7 @@ export function withQuestionIds(output: unknown, agent: WorkerAgent): unknown {
     const named = listOf(v).map((item) => {
       if (!questionText(item)) return item;
       const id = questionId(agent, ++n);
-      if (!isPlainObject(item)) return `${id}: ${questionText(item)}`;
+      if (!isPlainObject(item)) return `${id}: ${withoutOwnId(questionText(item), id)}`;
       // ours wins (an answer by it must find the question); the role's own id stays, by another name
       const { id: _own, ...rest } = item;
       const own = ownIdOf(item);
@@ -210,7 +224,7 @@ export function collectOpenQuestions(envelopes: Partial<Record<StepId, Envelope>
       if (q) q.answer = answer;
       else loose.push({ id: null, from: null, text: a.question === a.text ? '' : a.question, answer });
     }
-    openQuestionsOf(env.output).forEach(({ text, ownId }, i) => {
+    openQuestionsOf(env.output, agent).forEach(({ text, ownId }, i) => {
       const q: OpenQuestion = { id: questionId(agent, i + 1), from: agent, text };
       if (ownId) ownIds.set(q, ownId);
       questions.push(q);
