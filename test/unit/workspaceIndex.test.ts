@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { splitIdentifier, termSpellings, terms } from '../../src/core/workspace/tokens';
 import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
-import { isTestFile, isUiFile, nameStem } from '../../src/core/workspace/fileKinds';
+import { filesByStem, isTestFile, isUiFile, nameStem } from '../../src/core/workspace/fileKinds';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
@@ -417,6 +417,21 @@ describe('symbol extraction', () => {
     assert.strictEqual(nameStem('tests/test_.py'), 'test_');
     assert.strictEqual(nameStem('src/test_utils.ts'), 'test_utils', 'the Python prefix only for Python');
     assert.ok(!isTestFile('src/latest.rs') && !isTestFile('src/contest.rs') && isTestFile('src/parser_test.rs'));
+  });
+
+  it('finds the files of the stems asked for as a grouping of every file by nameStem does', () => {
+    const paths = [
+      'src/parser.ts', 'test/Parser.test.ts', 'pkg/parser.py', 'tests/test_parser.py', 'pkg/parser_test.py', 'internal/parser_test.go',
+      'lib/parser_spec.rb', 'src/version.rs', 'tests/test_version.rs', 'src/version_tests.rs', 'src/test_utils.ts', 'tests/test_.py',
+      'src/README', 'src/.env.d.ts', 'docs/parser.md', 'src/TEST_Utils.TS', 'src/subparser.ts',
+    ];
+    const all = new Map<string, string[]>();
+    for (const p of paths) all.set(nameStem(p), [...(all.get(nameStem(p)) ?? []), p]);
+    const stems = new Set(['parser', 'version', 'test_utils', 'test_', 'readme', '.env', 'nothing']);
+    const got = filesByStem(paths.map((p) => ({ path: p })), stems);
+    assert.deepStrictEqual([...got.keys()].sort(), [...stems].filter((s) => all.has(s)).sort());
+    for (const [stem, files] of got) assert.deepStrictEqual(files, all.get(stem), stem);
+    assert.strictEqual(filesByStem(paths.map((p) => ({ path: p })), new Set()).size, 0);
   });
 
   it('joins a relative specifier to its file\'s folder exactly as path.posix.normalize(join(dirname)) does', () => {

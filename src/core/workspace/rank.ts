@@ -73,7 +73,7 @@ import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
-import { GO_FILE, isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
+import { filesByStem, GO_FILE, isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
 import { asksForTests, asksForTypes, codeIdentifiers, KIND_PRIOR, kindPrior } from './rankSignals';
 
 export interface RankQuery {
@@ -218,7 +218,11 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
   const final = new Map(base);
   const add = (t: string, v: number) => final.set(t, (final.get(t) ?? 0) + v * prior(t));
   const damp = (links: number) => (links <= w.hub ? 1 : Math.sqrt(w.hub / links));
-  let byStem: Map<string, string[]> | null = null;
+  // each seed's twins by name (a test and its subject): only the seeds' stems are looked for among the files
+  const byStem = filesByStem(
+    index.all(),
+    new Set(seeds.filter(([p]) => index.get(p)).map(([p]) => nameStem(p))),
+  );
   for (const [p, s] of seeds) {
     const f = index.get(p);
     if (!f) continue;
@@ -230,15 +234,6 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const lang = PYTHON_FILE.test(p) ? w.pythonImports : GO_FILE.test(p) ? w.goImports : 1;
     for (const t of f.imports) link(t, lang * w.importedBySeed * damp(index.importersOf(t).length));
     for (const t of index.importersOf(p)) link(t, lang * (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
-    if (!byStem) {
-      byStem = new Map();
-      for (const g of index.all()) {
-        const k = nameStem(g.path);
-        const list = byStem.get(k);
-        if (list) list.push(g.path);
-        else byStem.set(k, [g.path]);
-      }
-    }
     const twins = byStem.get(nameStem(p)) ?? [];
     if (twins.length <= 4) for (const t of twins) link(t, isTestFile(t) !== isTestFile(p) ? w.testTwin : w.sameStem);
     for (const [t, share] of index.coChangedWith(p)) if (index.get(t)) link(t, w.coChange * share);
