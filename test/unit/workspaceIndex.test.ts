@@ -13,7 +13,7 @@ import { filesByStem, isTestFile, isUiFile, nameStem } from '../../src/core/work
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
-import { packWorkspace } from '../../src/core/workspace/pack';
+import { ascending, packWorkspace } from '../../src/core/workspace/pack';
 import { recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
@@ -432,6 +432,19 @@ describe('symbol extraction', () => {
     assert.deepStrictEqual([...got.keys()].sort(), [...stems].filter((s) => all.has(s)).sort());
     for (const [stem, files] of got) assert.deepStrictEqual(files, all.get(stem), stem);
     assert.strictEqual(filesByStem(paths.map((p) => ({ path: p })), new Set()).size, 0);
+  });
+
+  it('takes paths in the order sort() gives them, however many are taken', () => {
+    const words = ['a', 'B', 'b/', 'a/b', 'é', 'ẞ', '\u{1F600}', '\uFFFD', '.', '_', 'a.ts', 'A.ts', '10', '9'];
+    let seed = 11;
+    const pick = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+    const paths = [...new Set(Array.from({ length: 400 }, () => Array.from({ length: 1 + (seed % 4) }, pick).join('/')))];
+    const sorted = [...paths].sort();
+    assert.deepStrictEqual([...ascending([...paths])], sorted);
+    const first: string[] = [];
+    for (const p of ascending([...paths])) if (first.push(p) === 7) break;
+    assert.deepStrictEqual(first, sorted.slice(0, 7));
+    assert.deepStrictEqual([...ascending([])], []);
   });
 
   it('joins a relative specifier to its file\'s folder exactly as path.posix.normalize(join(dirname)) does', () => {
