@@ -14,7 +14,7 @@ import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/works
 import { rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
 import { ascending, packWorkspace } from '../../src/core/workspace/pack';
-import { recencyFromLog } from '../../src/core/workspace/history';
+import { HistoryWatch, recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
 import { CACHE_VERSION, SECTIONS } from '../../src/core/workspace/indexCache';
@@ -1310,6 +1310,22 @@ describe('git recency', () => {
     git('commit', '-q', '--allow-empty', '-m', 'empty');
     await index.update(['src/export/csv.ts']);
     assert.strictEqual(rankFiles(index, { objective: 'export invoice' })[0].path, 'src/export/csv.ts');
+  });
+
+  it('answers a history refresh that finds a read of the same history under way once that read is done', async () => {
+    const root = tmp('cape-git-watch-');
+    write(root, 'src/export/pdf.ts', 'export function exportInvoice(id: string) { return id; }\n');
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'pdf');
+    const watch = new HistoryWatch();
+    // the index reads the history while it walks, and a file event's update may ask for it meanwhile
+    const first = watch.refresh(root);
+    await watch.refresh(root);
+    assert.strictEqual(watch.current.recency.get('src/export/pdf.ts'), 1);
+    await first;
+    assert.strictEqual(watch.current.commits.length, 1);
   });
 
   it("runs no program a workspace's own git config names: log.showSignature with gpg.program is not honoured", async function () {

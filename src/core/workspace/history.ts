@@ -147,20 +147,27 @@ export function gitHistory(root: string): Promise<History> {
   });
 }
 
-/** A workspace's history, read again from git only when its HEAD or reflog moved (historyKey: two stats). */
+/**
+ * A workspace's history, read again from git only when its HEAD or reflog moved (historyKey: two stats). A refresh
+ * that finds the key of a read still under way waits for that read, and a read that a newer key overtook is dropped.
+ */
 export class HistoryWatch {
   private key: string | null = null;
   private history: History = NO_HISTORY;
+  private reading: Promise<void> = Promise.resolve();
 
   get current(): History {
     return this.history;
   }
 
-  async refresh(root: string): Promise<void> {
+  refresh(root: string): Promise<void> {
     const key = historyKey(root);
-    if (key === this.key) return;
+    if (key === this.key) return this.reading;
     this.key = key;
-    this.history = key ? await gitHistory(root) : NO_HISTORY;
+    this.reading = (key ? gitHistory(root) : Promise.resolve(NO_HISTORY)).then((h) => {
+      if (this.key === key) this.history = h;
+    });
+    return this.reading;
   }
 }
 

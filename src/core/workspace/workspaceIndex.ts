@@ -109,6 +109,8 @@ export class WorkspaceIndex extends IndexQueries {
    */
   async refresh(): Promise<RefreshStats> {
     const t0 = Date.now();
+    // git's log (history.ts) does not depend on the walk: it runs while the tree is walked and read
+    const history = this.history.refresh(this.root);
     this.policy.forget();
     // the folder records hold what the rules admitted: a changed info/exclude or rules above the root void them
     const above = this.policy.aboveKey();
@@ -148,7 +150,7 @@ export class WorkspaceIndex extends IndexQueries {
     }
     this.content.graph.resolveImports();
     if (read > 1000) this.content.text.dropMemo();
-    await this.history.refresh(this.root);
+    await history;
     return { files: this.files.size, read, removed, listed: this.tree.listed, readAhead: ahead.workerFiles, statAhead: statAhead?.taken ?? 0, ms: Date.now() - t0 };
   }
 
@@ -217,6 +219,8 @@ export class WorkspaceIndex extends IndexQueries {
     const cacheFile = opts.cacheFile === null ? null : (opts.cacheFile ?? defaultCacheFile(index.root));
     let fromCache = false;
     let cacheDamaged = false;
+    // git's log (history.ts) runs while the cache file is read and the tree walked: refresh() waits for this read
+    void index.history.refresh(index.root);
     if (cacheFile) {
       index.ownCache = relativeToRoot(index.realRoot(), cacheFile);
       const into = { root: index.root, realRoot: index.realRoot(), policy: index.policy, content: index.content, tree: index.tree };
