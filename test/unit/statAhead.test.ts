@@ -155,6 +155,47 @@ describe('stat ahead (a warm open stats on a worker thread while it reads its ca
     assert.deepStrictEqual(a.index.get('src/f1/mod1.ts')!.symbols, ['grown']);
   });
 
+  it('takes a recorded file as unchanged by its place among the cache file\'s entries only when its stat is the one recorded', async () => {
+    const root = workspace(3, 4);
+    roots.push(root);
+    // a file that is not text (no entry of its own in the cache file), aged with its folder like the rest
+    const logo = path.join(root, 'src/f0/logo.bin');
+    fs.writeFileSync(logo, 'ab\0cd\0ef\n');
+    const past = new Date(Date.now() - 60_000);
+    for (const p of [logo, path.dirname(logo)]) fs.utimesSync(p, past, past);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-statahead-cache-'));
+    roots.push(cacheDir);
+    const cacheFile = path.join(cacheDir, 'index.idx');
+    const open = () => WorkspaceIndex.open(root, { cacheFile, maxBytes: 200, statAhead: { minFiles: 0 } });
+    await open();
+    const quiet = await open();
+    assert.ok(quiet.fromCache && quiet.stats.statAhead > 0, 'the stats were taken ahead');
+    assert.deepStrictEqual([quiet.stats.read, quiet.stats.removed, quiet.stats.listed], [0, 0, 0]);
+
+    // changed in place, each in a folder whose own stamp does not move (no entry came or went)
+    const rewrite = (rel: string, from: string, to: string, keepMtime: boolean) => {
+      const abs = path.join(root, ...rel.split('/'));
+      const before = fs.statSync(abs);
+      fs.writeFileSync(abs, fs.readFileSync(abs, 'latin1').replace(from, to), 'latin1');
+      if (keepMtime) fs.utimesSync(abs, before.atime, before.mtime);
+    };
+    fs.chmodSync(path.join(root, 'src/f0/mod0.ts'), 0o600); // only its ctime moves
+    rewrite('src/f0/mod1.ts', 'm0_1', 'x0_1', true); // same size, mtime put back: only its ctime moves
+    rewrite('src/f2/mod3.ts', 'm2_3', 'y2_3', false); // same size, a new mtime
+    fs.writeFileSync(path.join(root, 'src/f1/mod2.ts'), `export const big = '${'x'.repeat(250)}';\n`); // past the size limit
+    rewrite('src/f0/logo.bin', 'ab\0cd\0ef', 'ab cd ef', true); // text now, same size and mtime
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
+    const warm = await open();
+    assert.ok(warm.fromCache && warm.stats.statAhead > 0, 'the stats were taken ahead');
+    assert.deepStrictEqual([warm.stats.read, warm.stats.removed, warm.stats.listed], [4, 1, 0], 'four files read again, the one past the limit gone');
+    assert.deepStrictEqual(warm.index.get('src/f0/mod1.ts')!.symbols, ['x0_1']);
+    assert.deepStrictEqual(warm.index.get('src/f2/mod3.ts')!.symbols, ['y2_3']);
+    assert.strictEqual(warm.index.get('src/f1/mod2.ts'), undefined);
+    assert.ok(warm.index.get('src/f0/logo.bin'), 'the file that became text is indexed');
+    assert.ok(warm.index.get('src/f0/mod0.ts') && warm.index.get('src/f2/mod2.ts'), 'the unchanged files stay');
+  });
+
   it('a cache file whose header matches but whose sections are damaged: the index is rebuilt, no stat taken ahead is used', async () => {
     const root = workspace(2, 3);
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-statahead-cache-'));

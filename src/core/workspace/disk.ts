@@ -55,6 +55,11 @@ export function undecodableName(dirAbs: string, name: string): boolean {
   return name.includes('\uFFFD') && statOrNull(path.join(dirAbs, name), false) === null;
 }
 
+/** The workspace-relative path of the entry `name` of the walked folder `rel` ('' is the root). */
+export function childPath(rel: string, name: string): string {
+  return rel ? `${rel}/${name}` : name;
+}
+
 /** A walked folder's absolute path ('' is the root itself). */
 export function folderPath(root: string, rel: string): string {
   return rel ? absoluteIn(root, rel) : root;

@@ -13,6 +13,9 @@
 // hundred files of the 50,000; each file's end offset is stored, so nothing is scanned or decoded for the others),
 // its resolved imports stay indices into the restored paths, and the vocabulary stays bytes too (vocabulary.ts looks
 // a query's terms up in them). On a 2-core VM, each megabyte a warm run reads or decodes costs it a few milliseconds.
+// The files the folder records list (the header's dirs) have their places among the entries stored (`recorded`): a
+// warm walk takes an unchanged one by its place, without making its path or looking it up (indexContent.ts
+// metRecorded).
 //
 // Layout (little-endian; the cache is not written on big-endian machines):
 //   CACHE_MAGIC (8 bytes) · u32 CACHE_VERSION · u32 bytes of the JSON header · the JSON header, then each section
@@ -25,12 +28,13 @@ import type { RestoredTermIndex, TermIndexData } from './termIndexData';
 import { wordMarks } from './vocabulary';
 import { postingChunks } from './termPostings';
 import { StoredTerms } from './storedTerms';
-import { readAt } from './disk';
+import { childPath, readAt } from './disk';
 import { DIGEST_BYTES, sealed, sealIntact } from './cacheDigest';
 import { FileEntry, StoredPieces, type Restored } from './indexEntry';
+import { recordedNames } from './treeWalk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 24;
+export const CACHE_VERSION = 25;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -52,6 +56,7 @@ export const SECTIONS = [
   'specEnds',
   'wordMarks',
   'docStarts',
+  'recorded',
   // read by a one-off query only in part (storedTerms.ts), so they come last
   'docs',
   'postings',
@@ -77,6 +82,12 @@ export interface CacheHeader {
 export interface CacheContent {
   header: CacheHeader;
   files: FileEntry[];
+  /**
+   * Per file the folder records list (header.dirs, row by row, each row's files in their order), its place in
+   * `files`, or -1 when it is none of them (a file that is not text): a warm walk takes an unchanged file by it
+   * (statAhead.ts FolderAhead.entry) instead of making its path and looking it up.
+   */
+  recorded: Int32Array;
   /** The text index, Docs in the order of `files`. */
   text: RestoredTermIndex;
 }
@@ -110,6 +121,8 @@ function* unsealedChunks(header: CacheHeader, files: readonly FileEntry[], text:
   const importTargets = new Uint32Array(importCount);
   let k = 0;
   for (const f of files) for (const p of f.imports) if (at.has(p)) importTargets[k++] = at.get(p)!;
+  const recorded: number[] = [];
+  for (const [rel, , , , names] of header.dirs) for (const name of recordedNames(names)) recorded.push(at.get(childPath(rel, name)) ?? -1);
   // the per-file strings are written in batches (one joined string of 50,000 files' symbols is a peak of memory)
   const perFile = { paths: (f: FileEntry) => f.path, symbols: (f: FileEntry) => f.symText(), specs: (f: FileEntry) => f.specText() };
   const batches = function* (get: (f: FileEntry) => string): Generator<string> {
@@ -129,7 +142,18 @@ function* unsealedChunks(header: CacheHeader, files: readonly FileEntry[], text:
   for (let i = 0, at = 0; i < n; at += text.docs[at], i++) docStarts[i] = at;
   let postings = 0;
   for (let t = 0; t < text.df.length; t++) postings += text.df[t];
-  const arrays = { numbers, importLens, importTargets, docs: text.docs, df: text.df, symbolEnds: ends.symbols, specEnds: ends.specs, wordMarks: wordMarks(words), docStarts };
+  const arrays = {
+    numbers,
+    importLens,
+    importTargets,
+    docs: text.docs,
+    df: text.df,
+    symbolEnds: ends.symbols,
+    specEnds: ends.specs,
+    wordMarks: wordMarks(words),
+    docStarts,
+    recorded: Int32Array.from(recorded),
+  };
   const sizeOf = (s: (typeof SECTIONS)[number]): number => {
     if (s === 'words') return words.length;
     if (s === 'postings') return postings * 4;
@@ -227,6 +251,8 @@ export function readCache(
     if (total !== importTargets.length) return damaged();
     for (let i = 0; i < total; i++) if (importTargets[i] >= n) return damaged();
     if (part.docs[1] % 4 || part.postings[1] % 4) return damaged();
+    const recorded = view('recorded', Int32Array);
+    for (let i = 0; i < recorded.length; i++) if (recorded[i] < -1 || recorded[i] >= n) return damaged();
     const restored: Restored = { paths, ctimes: numbers.subarray(3 * n), targets: importTargets, symbols, specs };
     const files: FileEntry[] = new Array(n);
     let imp = 0;
@@ -239,7 +265,7 @@ export function readCache(
     // checks that each file's Doc fits the Docs section (throws otherwise: null below)
     const docs = new StoredTerms(fd, n, view('docStarts', Uint32Array), part.docs[0], part.docs[1] / 4, part.postings[0], part.postings[1] / 4, df);
     const words = { bytes: bytes('words'), marks: view('wordMarks', Uint32Array) };
-    return { header, files, text: { words, docs, df, totalLen: header.textWords } };
+    return { header, files, recorded, text: { words, docs, df, totalLen: header.textWords } };
   } catch {
     return matched ? damaged() : null;
   }

@@ -26,6 +26,11 @@ export class IndexContent {
   private readonly notTextSeen = new Set<string>();
   private textIndex = new TermIndex();
   readonly graph: ImportGraph;
+  /**
+   * The entries as the cache file listed them, until the first walk after restore() ends or anything is put or
+   * dropped: the walk takes a recorded file it finds unchanged by its place here (metRecorded).
+   */
+  private restored: readonly FileEntry[] | null = null;
 
   constructor(
     private readonly root: string,
@@ -64,8 +69,22 @@ export class IndexContent {
     return stampOf(f);
   }
 
+  /**
+   * What a walk found at a recorded file whose place among the restored entries the cache file gave (`at`; -1: none)
+   * and whose stat was taken ahead: true when it is that entry, unchanged (met() would answer null; it gets `seen =
+   * gen`); false when the walk must note it as usual (changed, not a regular file, no entry, or nothing restored).
+   * An unchanged size is within the size limit: the cache was written under the same one (indexStore.ts policyKey).
+   */
+  metRecorded(at: number, gen: number, st: EntryStat | null): boolean {
+    const cur = at >= 0 ? this.restored?.[at] : undefined;
+    if (!cur || !st?.isFile() || !cur.unchangedAt(st)) return false;
+    cur.seen = gen;
+    return true;
+  }
+
   /** After a walk: remembered not-text files it did not meet unchanged are forgotten (a changed one is read again). */
   endWalk(): void {
+    this.restored = null;
     for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
   }
 
@@ -84,6 +103,7 @@ export class IndexContent {
    * changed within a clock step of it (racyStamp) is read again next time (FileEntry.racy).
    */
   put(rel: string, got: FileRead, readFrom: number): boolean | null {
+    this.restored = null;
     switch (got.kind) {
       case 'failed':
         this.drop(rel);
@@ -112,6 +132,7 @@ export class IndexContent {
 
   /** Takes a file out of the entries, the text index and the import graph; false when it was not indexed. */
   drop(rel: string): boolean {
+    this.restored = null;
     if (!this.files.delete(rel)) return false;
     this.textIndex.delete(rel);
     this.graph.dropped(rel);
@@ -148,6 +169,7 @@ export class IndexContent {
   /** Takes the entries, the text index and the not-text files from the cache file (indexStore.ts's readIndexFile). */
   restore(cache: { header: CacheHeader; files: FileEntry[]; text: TermIndex }): void {
     for (const f of cache.files) this.files.set(f.path, f);
+    this.restored = cache.files;
     this.textIndex = cache.text;
     // Docs left in the file (lazy) and found damaged when read: every file is read and indexed again
     this.textIndex.whenLost(() => {

@@ -43,7 +43,7 @@ export function readIndexFile(
   lazy = false,
   onHeader?: (header: CacheHeader, files: number) => void,
   onDamaged?: () => void,
-): { header: CacheHeader; files: FileEntry[]; text: TermIndex } | null {
+): { header: CacheHeader; files: FileEntry[]; recorded: Int32Array; text: TermIndex } | null {
   if (os.endianness() !== 'LE') return null;
   let fd: number;
   try {
@@ -62,7 +62,7 @@ export function readIndexFile(
     onDamaged?.();
     return null;
   }
-  return { header: cache.header, files: cache.files, text };
+  return { header: cache.header, files: cache.files, recorded: cache.recorded, text };
 }
 
 /**
@@ -88,5 +88,7 @@ export function loadIndexCache(
   }
   into.content.restore(cache);
   into.tree.restore(cache.header.dirs);
+  // the walk takes a recorded file it finds unchanged by its place among the entries (IndexContent.metRecorded)
+  (ahead as StatAhead | null)?.useEntries(cache.recorded);
   return { above: typeof cache.header.above === 'string' ? cache.header.above : null, statAhead: ahead };
 }

@@ -5,14 +5,19 @@
 // the header starts a worker thread (indexWorker.ts) that stats those entries into shared memory on the machine's
 // second core while this thread reads the sections; once they are read, this thread stats too, taking the folders the
 // worker has not yet claimed (disk.ts statClaimedFolders), so both cores finish the stats together instead of one
-// waiting for the other. The walk then takes each recorded folder's stats from there instead of stat'ing. A stat taken ahead is what a walk started a few hundred milliseconds earlier would have seen:
-// a change after it is found by the next open, as one after a walk is. A small workspace stats on this thread (a
-// worker costs its start), and a worker that cannot start or fails leaves every stat to the walk.
+// waiting for the other. The walk then takes each recorded folder's stats from there instead of stat'ing, and, with
+// the cache file's places of the recorded files among its entries (useEntries), takes a file whose stat is the one
+// its entry recorded as it is, by that place (indexContent.ts metRecorded): no path made, nothing looked up, for
+// the tens of thousands of files a warm open finds unchanged. A stat taken ahead is what a walk started a few
+// hundred milliseconds earlier would have seen: a change after it is found by the next open, as one after a walk is.
+// A small workspace stats on this thread (a worker costs its start), and a worker that cannot start or fails leaves
+// every stat to the walk.
 import * as fs from 'fs';
 import * as os from 'os';
 import { Worker } from 'worker_threads';
 import { statClaimedFolders, type EntryStat } from './disk';
 import type { DirRow } from './indexCache';
+import { recordedNames } from './treeWalk';
 import { READ_AHEAD_MIN_FILES, READ_AHEAD_WORKER } from './readAhead';
 import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
 
@@ -45,8 +50,12 @@ class StatView implements EntryStat {
 /** A folder's stats taken ahead: its own, and its recorded files' by their place in the record. */
 export interface FolderAhead {
   stat: EntryStat | null;
+  /** The record's files (its names' count: the stats were taken for these). */
+  files: number;
   /** The stat of the record's `i`-th file: valid until the next call. */
   file(i: number): EntryStat | null;
+  /** The record's `i`-th file's place among the cache file's entries (indexCache.ts `recorded`), or -1: none known. */
+  entry(i: number): number;
 }
 
 export interface StatAheadOptions {
@@ -65,13 +74,20 @@ export class StatAhead {
   taken = 0;
   /** Folders this thread stat'ed itself while the worker was still at it (ready()). */
   helped = 0;
+  /** The cache file's entries of the recorded files, row by row (useEntries()), or null: none known. */
+  private entries: Int32Array | null = null;
 
   private constructor(
     worker: Worker,
     private readonly job: StatAheadJob,
     out: Float64Array,
-    /** Per folder: the place of its own stat among the entries, and the file names its stats were taken for. */
-    private readonly places: Map<string, { at: number; files: string }>,
+    /**
+     * Per folder: the place of its own stat among the entries, the file names its stats were taken for, and where its
+     * files start in the cache file's `recorded`.
+     */
+    private readonly places: Map<string, { at: number; files: string; count: number; first: number }>,
+    /** The recorded files of all rows (the length `recorded` must have), or -1 when a row could not be counted. */
+    private readonly recordedFiles: number,
   ) {
     this.worker = worker;
     this.dirView = new StatView(out);
@@ -94,22 +110,27 @@ export class StatAhead {
     const dirs: string[] = [];
     const names: string[] = [];
     const starts: number[] = [];
-    const places = new Map<string, { at: number; files: string }>();
+    const places = new Map<string, { at: number; files: string; count: number; first: number }>();
     let entries = 0;
+    // the recorded files of every row, as indexCache.ts lists their entries (-1: a row without its files' names)
+    let recordedFiles = 0;
     for (const row of rows) {
       const [rel, , , , recorded] = row;
+      const count = typeof recorded === 'string' ? recordedNames(recorded).length : 0;
+      const first = recordedFiles;
+      recordedFiles = typeof recorded === 'string' && recordedFiles >= 0 ? recordedFiles + count : -1;
       if (typeof rel !== 'string' || typeof recorded !== 'string' || places.has(rel)) continue;
-      places.set(rel, { at: entries, files: recorded });
+      places.set(rel, { at: entries, files: recorded, count, first });
       dirs.push(rel);
       names.push(recorded);
       starts.push(entries);
-      entries += 1 + (recorded ? recorded.split('/').length : 0);
+      entries += 1 + count;
     }
     const out = new Float64Array(new SharedArrayBuffer(entries * STAT_FIELDS * Float64Array.BYTES_PER_ELEMENT));
     const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const job: StatAheadJob = { kind: 'stat', root, dirs, files: names, starts: Int32Array.from(starts), claim, out };
     try {
-      return new StatAhead(new Worker(file, { workerData: job }), job, out, places);
+      return new StatAhead(new Worker(file, { workerData: job }), job, out, places, recordedFiles);
     } catch {
       return null;
     }
@@ -127,6 +148,14 @@ export class StatAhead {
   }
 
   /**
+   * The cache file's entries of the recorded files (indexCache.ts `recorded`, row by row as the header lists the
+   * folders), once its sections are read; not used when they do not add up to the rows' files.
+   */
+  useEntries(recorded: Int32Array): void {
+    this.entries = recorded.length === this.recordedFiles ? recorded : null;
+  }
+
+  /**
    * The stats taken ahead for a folder whose record lists `files`, or undefined when none were taken for it (a folder
    * not recorded, or recorded with other files): then the walk stats it itself.
    */
@@ -135,18 +164,22 @@ export class StatAhead {
     if (!place || place.files !== files) return undefined;
     const first = place.at + 1;
     this.taken++;
+    const entries = this.entries;
     return {
       stat: this.dirView.on(place.at),
+      files: place.count,
       file: (i) => {
         this.taken++;
         return this.fileView.on(first + i);
       },
+      entry: (i) => (entries ? entries[place.first + i] : -1),
     };
   }
 
   /** Ends the worker (when it is still running) and lets the stats go. */
   stop(): void {
     this.places.clear();
+    this.entries = null;
     if (this.worker) void this.worker.terminate();
     this.worker = null;
   }

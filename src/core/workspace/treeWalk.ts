@@ -4,7 +4,7 @@
 // cache file (DirRow in indexCache.ts).
 import * as fs from 'fs';
 import * as path from 'path';
-import { folderPath, folderStat, stamp, type EntryStat } from './disk';
+import { childPath, folderPath, folderStat, stamp, type EntryStat } from './disk';
 import { racyStamp } from './fileRead';
 import type { DirRow } from './indexCache';
 import type { WorkspacePolicy } from './policy';
@@ -37,6 +37,18 @@ interface DirRecord {
  */
 export type NoteFile = (rel: string, abs: string, ahead?: EntryStat | null) => void;
 
+/**
+ * Where the walk meets a recorded file whose stat was taken ahead and whose place among the cache file's entries the
+ * record gives (`entry`, -1 when it names none: statAhead.ts FolderAhead.entry): true when that entry is unchanged at
+ * `stat` (and the callee took it as met), so the walk neither makes its paths nor notes it.
+ */
+export type KnownFile = (entry: number, stat: EntryStat | null) => boolean;
+
+/** A record's file names (DirRecord.files: joined by '/', '' for none). */
+export function recordedNames(files: string): string[] {
+  return files ? files.split('/') : [];
+}
+
 export class TreeWalk {
   /** What the last walk found in each folder it walked (kept in the cache file). */
   private dirs = new Map<string, DirRecord>();
@@ -56,9 +68,9 @@ export class TreeWalk {
    * `.gitignore` changed since the records were made: then only a full walk (`useRecords` false) applies the rules
    * right. Rules files outside the walked folders (info/exclude, `.gitignore` above the root) are the caller's to
    * check (the policy's aboveKey()). `ahead`: the recorded folders' and files' stats taken ahead, used instead of
-   * stat'ing them here.
+   * stat'ing them here, and `known` tells which of their files are unchanged.
    */
-  walk(useRecords: boolean, note: NoteFile, ahead?: StatAhead | null): boolean {
+  walk(useRecords: boolean, note: NoteFile, ahead?: StatAhead | null, known?: KnownFile): boolean {
     const records = new Map<string, DirRecord>();
     const now = Date.now();
     this.listed = 0;
@@ -74,9 +86,16 @@ export class TreeWalk {
       if (old && old.mtimeMs === st.mtimeMs && old.ctimeMs === st.ctimeMs) {
         this.policy.noteDir(rel, old.gitignore !== null);
         const prefix = abs + path.sep;
-        const names = old.files ? old.files.split('/') : [];
-        for (let i = 0; i < names.length; i++) note(rel ? `${rel}/${names[i]}` : names[i], prefix + names[i], pre?.file(i));
-        if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(rel ? `${rel}/${d}` : d);
+        // the names are split only for a file the stats taken ahead do not show unchanged (`known`)
+        let names: string[] | null = pre ? null : recordedNames(old.files);
+        const count = pre ? pre.files : names!.length;
+        for (let i = 0; i < count; i++) {
+          const taken = pre?.file(i);
+          if (pre && known?.(pre.entry(i), taken!)) continue;
+          names ??= recordedNames(old.files);
+          note(childPath(rel, names[i]), prefix + names[i], taken);
+        }
+        if (old.subdirs) for (const d of old.subdirs.split('/')) stack.push(childPath(rel, d));
         records.set(rel, old);
         continue;
       }
@@ -96,7 +115,7 @@ export class TreeWalk {
       const subdirs: string[] = [];
       const prefix = abs + path.sep;
       for (const e of entries) {
-        const r = rel ? `${rel}/${e.name}` : e.name;
+        const r = childPath(rel, e.name);
         // symlinks are never followed nor listed: the model sees the real files once, where they are
         if (e.isDirectory()) {
           if (this.policy.skipDir(r)) continue;

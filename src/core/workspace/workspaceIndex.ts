@@ -94,6 +94,8 @@ export class WorkspaceIndex extends IndexQueries {
         if (met) found.push({ rel, stat: met === 'new' ? null : met });
       },
       ahead,
+      // a recorded file found unchanged by its place among the restored entries: no path made, nothing looked up
+      (at, st) => this.content.metRecorded(at, gen, st),
     );
     return complete ? found : null;
   }
