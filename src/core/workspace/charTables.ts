@@ -141,6 +141,11 @@ export class WordMemo {
   find(text: string, start: number, stop: number, h: number): number {
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
+    // an empty memo (a query's count() on a warm index): no probe, so no page of its megabytes of slots is touched
+    if (!this.count) {
+      this.at = h & mask;
+      return -1;
+    }
     const len = stop - start;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const e = slots[2 * s + 1] - 1;

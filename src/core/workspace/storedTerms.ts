@@ -7,12 +7,19 @@ import { readAt } from './disk';
 import { HEAD } from './termDoc';
 import { FIELD_CONTENT, POSTING_SHIFT } from './termPostings';
 
+/** Terms per stored running sum of df (postingStart). */
+const POST_BLOCK = 1024;
+
 const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
 
 export class StoredTerms {
   private fd: number | null;
-  /** Per term, where its postings start (in entries): the running sum of df. */
-  private postStart: Float64Array | null = null;
+  /**
+   * Where the postings of every POST_BLOCK-th term start (in entries): the running sum of df at each block's start. A
+   * query looks up a few terms: the sum of one per term would be megabytes of memory to touch (a workspace of
+   * hundreds of thousands of terms), for a few sums.
+   */
+  private blockStart: Float64Array | null = null;
   /** Files that have a Doc (the others have the one-element placeholder). */
   readonly withDoc: number;
 
@@ -51,15 +58,27 @@ export class StoredTerms {
 
   /** The postings of a term (termPostings.ts's entries); throws when an entry names no file of the cache. */
   postings(term: number): Uint32Array {
-    if (!this.postStart) {
-      this.postStart = new Float64Array(this.df.length + 1);
-      for (let t = 0; t < this.df.length; t++) this.postStart[t + 1] = this.postStart[t] + this.df[t];
-    }
     const n = this.df[term];
     if (!n) return new Uint32Array(0);
-    const out = u32(readAt(this.open(), n * 4, this.postingsAt + this.postStart[term] * 4));
+    const out = u32(readAt(this.open(), n * 4, this.postingsAt + this.postingStart(term) * 4));
     for (let i = 0; i < n; i++) if (out[i] >>> POSTING_SHIFT >= this.files || !(out[i] & FIELD_CONTENT)) throw new Error('cache file damaged');
     return out;
+  }
+
+  /** Where a term's postings start (in entries): the sum of df over the terms before it. */
+  private postingStart(term: number): number {
+    const df = this.df;
+    if (!this.blockStart) {
+      this.blockStart = new Float64Array(Math.ceil(df.length / POST_BLOCK) + 1);
+      for (let t = 0, sum = 0; t < df.length; t++) {
+        if (t % POST_BLOCK === 0) this.blockStart[t / POST_BLOCK] = sum;
+        sum += df[t];
+      }
+    }
+    const block = Math.floor(term / POST_BLOCK);
+    let at = this.blockStart[block];
+    for (let t = block * POST_BLOCK; t < term; t++) at += df[t];
+    return at;
   }
 
   /** File `i`'s Doc (termDoc.ts layout, at offset 0 of the returned array). */
