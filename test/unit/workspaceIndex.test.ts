@@ -423,11 +423,12 @@ describe('symbol extraction', () => {
     const paths = [
       'src/parser.ts', 'test/Parser.test.ts', 'pkg/parser.py', 'tests/test_parser.py', 'pkg/parser_test.py', 'internal/parser_test.go',
       'lib/parser_spec.rb', 'src/version.rs', 'tests/test_version.rs', 'src/version_tests.rs', 'src/test_utils.ts', 'tests/test_.py',
-      'src/README', 'src/.env.d.ts', 'docs/parser.md', 'src/TEST_Utils.TS', 'src/subparser.ts',
+      'src/README', 'src/.env.d.ts', 'docs/parser.md', 'src/TEST_Utils.TS', 'src/subparser.ts', 'lib/PARSER.rb', 'src/Parser/index.ts',
+      'src/ẞtraße.ts', 'test/straße.test.ts', 'src/İndex.ts', 'src/i̇ndex.py', 'src/a+b.ts', 'test/A+B.spec.ts',
     ];
     const all = new Map<string, string[]>();
     for (const p of paths) all.set(nameStem(p), [...(all.get(nameStem(p)) ?? []), p]);
-    const stems = new Set(['parser', 'version', 'test_utils', 'test_', 'readme', '.env', 'nothing']);
+    const stems = new Set(['parser', 'version', 'test_utils', 'test_', 'readme', '.env', 'nothing', 'ßtraße', 'i̇ndex', 'a+b', 'index']);
     const got = filesByStem(paths.map((p) => ({ path: p })), stems);
     assert.deepStrictEqual([...got.keys()].sort(), [...stems].filter((s) => all.has(s)).sort());
     for (const [stem, files] of got) assert.deepStrictEqual(files, all.get(stem), stem);

@@ -3,6 +3,7 @@
 // these names, fail-first applies the tests alone, DA's map keeps the UI files and DevA's shows the formatter's
 // settings; one rule each, here.
 import * as path from 'path';
+import { escapeRegExp } from '../text/regexp';
 
 /** Style sheets. */
 export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
@@ -41,18 +42,23 @@ export function nameStem(relPath: string): string {
   return affix ? stem.replace(affix, '') : stem;
 }
 
+/** A path of ASCII characters only (lower-casing one changes no length and maps each letter alone). */
+const ASCII_PATH = /^[\0-\x7f]*$/;
+
 /**
  * The files whose nameStem is one of `stems`, by stem, each list in the order of `files`. A stem is a part of the
  * lower-cased file name (nameStem cuts only its ends), so a name that holds none of them is passed over without
- * working out its own: the ranking looks for a few seeds' twins among tens of thousands of files.
+ * working out its own: the ranking looks for a few seeds' twins among tens of thousands of files. An ASCII path is
+ * searched for the stems ignoring case, the whole path at once (no string made per file; a folder that holds one
+ * only costs that file's stem); another path's lower-cased name is.
  */
 export function filesByStem(files: Iterable<{ path: string }>, stems: ReadonlySet<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!stems.size) return out;
   const wanted = [...stems];
+  const anyStem = new RegExp(wanted.map(escapeRegExp).join('|'), 'i');
   for (const { path: p } of files) {
-    const base = path.posix.basename(p).toLowerCase();
-    if (!wanted.some((s) => base.includes(s))) continue;
+    if (ASCII_PATH.test(p) ? !anyStem.test(p) : !wanted.some((s) => path.posix.basename(p).toLowerCase().includes(s))) continue;
     const k = nameStem(p);
     if (!stems.has(k)) continue;
     const list = out.get(k);

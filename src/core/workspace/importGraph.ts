@@ -264,6 +264,7 @@ export class ImportGraph {
     if (!this.importers) {
       this.importers = new Map();
       for (const f of this.files.values()) {
+        if (!f.importCount) continue;
         for (const t of f.imports) {
           const list = this.importers.get(t);
           if (list) list.push(f.path);

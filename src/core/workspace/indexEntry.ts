@@ -152,6 +152,11 @@ export class FileEntry {
     this.imp = v;
   }
 
+  /** How many workspace files this file imports (no array made for a restored entry's). */
+  get importCount(): number {
+    return this.imp ? this.imp.length : this.impEnd - this.impAt;
+  }
+
   /** The specifiers as they are written in the cache file (no split when they were never asked for). */
   specText(): string {
     if (this.spec === null) this.spec = this.restored!.specs.get(this.at);

@@ -150,7 +150,8 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   // the files ranking left out, by path: listed only when the map gets that far
   const rest = function* () {
     const rankedSet = new Set(ranked.map((r) => r.path));
-    const paths = [...index.all()].map((f) => f.path).filter((p) => keep(p) && !rankedSet.has(p));
+    const paths: string[] = [];
+    for (const { path: p } of index.all()) if (keep(p) && !rankedSet.has(p)) paths.push(p);
     for (const p of ascending(paths)) yield { path: p, score: 0 };
   };
   const candidates = function* () {
