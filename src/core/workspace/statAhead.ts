@@ -17,7 +17,7 @@ import * as os from 'os';
 import { Worker } from 'worker_threads';
 import { statClaimedFolders, type EntryStat } from './disk';
 import type { DirRow } from './indexCache';
-import { recordedNames } from './treeWalk';
+import { recordedCount } from './treeWalk';
 import { READ_AHEAD_MIN_FILES, READ_AHEAD_WORKER } from './readAhead';
 import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
 
@@ -116,7 +116,7 @@ export class StatAhead {
     let recordedFiles = 0;
     for (const row of rows) {
       const [rel, , , , recorded] = row;
-      const count = typeof recorded === 'string' ? recordedNames(recorded).length : 0;
+      const count = typeof recorded === 'string' ? recordedCount(recorded) : 0;
       const first = recordedFiles;
       recordedFiles = typeof recorded === 'string' && recordedFiles >= 0 ? recordedFiles + count : -1;
       if (typeof rel !== 'string' || typeof recorded !== 'string' || places.has(rel)) continue;

@@ -49,6 +49,13 @@ export function recordedNames(files: string): string[] {
   return files ? files.split('/') : [];
 }
 
+/** How many names a record holds (recordedNames(files).length, no string made per name). */
+export function recordedCount(files: string): number {
+  let n = files ? 1 : 0;
+  for (let i = files.indexOf('/'); i >= 0; i = files.indexOf('/', i + 1)) n++;
+  return n;
+}
+
 export class TreeWalk {
   /** What the last walk found in each folder it walked (kept in the cache file). */
   private dirs = new Map<string, DirRecord>();

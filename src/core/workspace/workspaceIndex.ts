@@ -28,6 +28,7 @@ import type { StatAhead, StatAheadOptions } from './statAhead';
 import { IndexQueries } from './indexQueries';
 import { applyPaths, type PathTarget } from './pathEvents';
 import { defaultCacheFile, realRootOf, relativeToRoot } from './cacheLocation';
+import type { FileEntry } from './indexEntry';
 import { loadIndexCache, policyKey, writeIndexFile } from './indexStore';
 
 export { defaultCacheFile } from './cacheLocation';
@@ -134,7 +135,8 @@ export class WorkspaceIndex extends IndexQueries {
     this.policy.forget();
     let removed = 0;
     const gen = this.generation;
-    const gone = [...this.files.values()].filter((f) => f.seen !== gen);
+    const gone: FileEntry[] = [];
+    for (const f of this.files.values()) if (f.seen !== gen) gone.push(f);
     if (gone.length || found.length) this.content.ensureText();
     for (const f of gone) {
       this.content.drop(f.path);
