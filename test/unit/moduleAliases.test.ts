@@ -11,6 +11,7 @@ import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { ImportGraph } from '../../src/core/workspace/importGraph';
 import { FileEntry } from '../../src/core/workspace/indexEntry';
+import { FileTable } from '../../src/core/workspace/fileTable';
 
 function write(root: string, rel: string, content: string): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -327,7 +328,7 @@ describe('module aliases', () => {
   });
 
   it('looks at the files that resolved through a folder once per batch of changes, not once per changed file', () => {
-    class CountingMap extends Map<string, FileEntry> {
+    class CountingMap extends FileTable {
       gets = 0;
       override get(k: string): FileEntry | undefined {
         this.gets++;
@@ -353,7 +354,7 @@ describe('module aliases', () => {
   });
 
   it('re-resolves after an added file only the files whose bases lie in its folder or, for an index file, its parent', () => {
-    const files = new Map<string, FileEntry>();
+    const files = new FileTable();
     const add = (p: string, specs: string[]) => files.set(p, new FileEntry(p, 1, 1, 1, 1, [], specs));
     const texts: Record<string, string> = { 'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib": ["vendor/zeta"] } } }' };
     add('tsconfig.json', []);

@@ -429,10 +429,10 @@ describe('symbol extraction', () => {
     const all = new Map<string, string[]>();
     for (const p of paths) all.set(nameStem(p), [...(all.get(nameStem(p)) ?? []), p]);
     const stems = new Set(['parser', 'version', 'test_utils', 'test_', 'readme', '.env', 'nothing', 'ßtraße', 'i̇ndex', 'a+b', 'index']);
-    const got = filesByStem(paths.map((p) => ({ path: p })), stems);
+    const got = filesByStem(paths, stems);
     assert.deepStrictEqual([...got.keys()].sort(), [...stems].filter((s) => all.has(s)).sort());
     for (const [stem, files] of got) assert.deepStrictEqual(files, all.get(stem), stem);
-    assert.strictEqual(filesByStem(paths.map((p) => ({ path: p })), new Set()).size, 0);
+    assert.strictEqual(filesByStem(paths, new Set()).size, 0);
   });
 
   it('takes paths in the order sort() gives them, however many are taken', () => {

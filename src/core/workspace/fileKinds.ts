@@ -46,18 +46,18 @@ export function nameStem(relPath: string): string {
 const ASCII_PATH = /^[\0-\x7f]*$/;
 
 /**
- * The files whose nameStem is one of `stems`, by stem, each list in the order of `files`. A stem is a part of the
+ * The paths whose nameStem is one of `stems`, by stem, each list in the order of `paths`. A stem is a part of the
  * lower-cased file name (nameStem cuts only its ends), so a name that holds none of them is passed over without
  * working out its own: the ranking looks for a few seeds' twins among tens of thousands of files. An ASCII path is
  * searched for the stems ignoring case, the whole path at once (no string made per file; a folder that holds one
  * only costs that file's stem); another path's lower-cased name is.
  */
-export function filesByStem(files: Iterable<{ path: string }>, stems: ReadonlySet<string>): Map<string, string[]> {
+export function filesByStem(paths: Iterable<string>, stems: ReadonlySet<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (!stems.size) return out;
   const wanted = [...stems];
   const anyStem = new RegExp(wanted.map(escapeRegExp).join('|'), 'i');
-  for (const { path: p } of files) {
+  for (const p of paths) {
     if (ASCII_PATH.test(p) ? !anyStem.test(p) : !wanted.some((s) => path.posix.basename(p).toLowerCase().includes(s))) continue;
     const k = nameStem(p);
     if (!stems.has(k)) continue;

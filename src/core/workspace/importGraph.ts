@@ -18,6 +18,17 @@ const INDEX_FILES = RESOLVE_EXT.filter(Boolean).map((e) => '/index' + e);
 /** A specifier whose last segment is `.`, `..`, empty, `@` or `~` (one per line of a file's specifier text). */
 const NAMELESS_SPEC = /(^|\/)(\.\.?|[@~])?\/?$/m;
 
+/** The index's entries as the graph reads them (fileTable.ts's FileTable). */
+export interface GraphFiles {
+  readonly size: number;
+  get(rel: string): FileEntry | undefined;
+  has(rel: string): boolean;
+  keys(): Iterable<string>;
+  values(): Iterable<FileEntry>;
+  /** The entries that import any workspace file. */
+  importing(): Iterable<FileEntry>;
+}
+
 export class ImportGraph {
   private importers: Map<string, string[]> | null = null;
   /** Files (re)indexed whose specifiers are not resolved yet. */
@@ -48,7 +59,7 @@ export class ImportGraph {
    * file's text, for the configuration files.
    */
   constructor(
-    private readonly files: ReadonlyMap<string, FileEntry>,
+    private readonly files: GraphFiles,
     private readonly read: (rel: string) => string | null = () => null,
   ) {
     this.go = new GoPackages(() => this.files.keys(), read);
@@ -263,8 +274,7 @@ export class ImportGraph {
   importersOf(relPath: string): string[] {
     if (!this.importers) {
       this.importers = new Map();
-      for (const f of this.files.values()) {
-        if (!f.importCount) continue;
+      for (const f of this.files.importing()) {
         for (const t of f.imports) {
           const list = this.importers.get(t);
           if (list) list.push(f.path);

@@ -1,5 +1,5 @@
 // The workspace index's cache file (cacheLocation.ts says where: one per workspace in the user's cache folder): how it
-// is laid out and written, and how a warm run restores the index's file entries (indexEntry.ts) from it.
+// is laid out and written, and how a warm run takes the index's files back from it (fileTable.ts keeps them as read).
 //
 // A warm `cape context` on a 50,000-file workspace must answer within a second, so the file is laid out to be taken
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
@@ -15,7 +15,8 @@
 // a query's terms up in them). On a 2-core VM, each megabyte a warm run reads or decodes costs it a few milliseconds.
 // The files the folder records list (the header's dirs) have their places among the entries stored (`recorded`): a
 // warm walk takes an unchanged one by its place, without making its path or looking it up (indexContent.ts
-// metRecorded).
+// metRecorded); and a hash table over the paths (`pathTable`, fileTable.ts) finds a file by its path with no Map to
+// build: no entry object is made per file at load.
 //
 // Layout (little-endian; the cache is not written on big-endian machines):
 //   CACHE_MAGIC (8 bytes) · u32 CACHE_VERSION · u32 bytes of the JSON header · the JSON header, then each section
@@ -30,11 +31,12 @@ import { postingChunks } from './termPostings';
 import { StoredTerms } from './storedTerms';
 import { childPath, readAt } from './disk';
 import { DIGEST_BYTES, sealed, sealIntact } from './cacheDigest';
-import { FileEntry, StoredPieces, type Restored } from './indexEntry';
+import { StoredPieces, type FileEntry } from './indexEntry';
+import { pathTable, validPathTable, type RestoredFiles } from './fileTable';
 import { recordedNames } from './treeWalk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 25;
+export const CACHE_VERSION = 26;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -57,6 +59,7 @@ export const SECTIONS = [
   'wordMarks',
   'docStarts',
   'recorded',
+  'pathTable',
   // read by a one-off query only in part (storedTerms.ts), so they come last
   'docs',
   'postings',
@@ -81,7 +84,8 @@ export interface CacheHeader {
 
 export interface CacheContent {
   header: CacheHeader;
-  files: FileEntry[];
+  /** The files, in the file's order (fileTable.ts takes them as they are). */
+  files: RestoredFiles;
   /**
    * Per file the folder records list (header.dirs, row by row, each row's files in their order), its place in
    * `files`, or -1 when it is none of them (a file that is not text): a warm walk takes an unchanged file by it
@@ -153,6 +157,7 @@ function* unsealedChunks(header: CacheHeader, files: readonly FileEntry[], text:
     wordMarks: wordMarks(words),
     docStarts,
     recorded: Int32Array.from(recorded),
+    pathTable: pathTable(files.map((f) => f.path)),
   };
   const sizeOf = (s: (typeof SECTIONS)[number]): number => {
     if (s === 'words') return words.length;
@@ -253,14 +258,10 @@ export function readCache(
     if (part.docs[1] % 4 || part.postings[1] % 4) return damaged();
     const recorded = view('recorded', Int32Array);
     for (let i = 0; i < recorded.length; i++) if (recorded[i] < -1 || recorded[i] >= n) return damaged();
-    const restored: Restored = { paths, ctimes: numbers.subarray(3 * n), targets: importTargets, symbols, specs };
-    const files: FileEntry[] = new Array(n);
-    let imp = 0;
-    for (let i = 0; i < n; i++) {
-      const f = new FileEntry(paths[i], numbers[i], numbers[n + i], null, numbers[2 * n + i], null, null);
-      f.restore(restored, i, imp, (imp += importLens[i]));
-      files[i] = f;
-    }
+    const table = view('pathTable', Int32Array);
+    if (!validPathTable(table, n)) return damaged();
+    // no entry made per file: fileTable.ts makes one when it is asked for
+    const files: RestoredFiles = { paths, ctimes: numbers.subarray(3 * n), targets: importTargets, symbols, specs, numbers, importLens, table };
     const df = view('df', Int32Array);
     // checks that each file's Doc fits the Docs section (throws otherwise: null below)
     const docs = new StoredTerms(fd, n, view('docStarts', Uint32Array), part.docs[0], part.docs[1] / 4, part.postings[0], part.postings[1] / 4, df);

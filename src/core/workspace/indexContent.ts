@@ -1,5 +1,5 @@
-// What the workspace index holds, kept in step: the file entries (indexCache.ts's FileEntry: size, stamps, symbols,
-// imports), the files admitted by name whose content is not text (remembered so a refresh does not read them again),
+// What the workspace index holds, kept in step: the file entries (indexEntry.ts's FileEntry: size, stamps, symbols,
+// imports; by path in fileTable.ts's FileTable), the files admitted by name whose content is not text (remembered so a refresh does not read them again),
 // the light text index (termIndex.ts) and the import graph (importGraph.ts). A file's read goes in through put(), and
 // drop() takes a file out of all of them; restore() takes them from the cache file. WorkspaceIndex decides when a file
 // is read (walks, watcher events, confirm) and answers the queries; this module only keeps the parts agreeing.
@@ -7,6 +7,7 @@ import { racyStamp, readForIndex, readText, type FileRead } from './fileRead';
 import { TermIndex } from './termIndex';
 import type { CacheHeader } from './indexCache';
 import { FileEntry, joinItems } from './indexEntry';
+import { FileTable, type RestoredFiles } from './fileTable';
 import { absoluteIn, stampKey, stampOf, type EntryStat, type FileStamp } from './disk';
 import { ImportGraph } from './importGraph';
 
@@ -19,18 +20,13 @@ function notTextKey(st: FileStamp, racy: boolean): string {
 }
 
 export class IndexContent {
-  readonly files = new Map<string, FileEntry>();
+  readonly files = new FileTable();
   /** Files admitted by name whose content is not text or cannot be read, by notTextKey. */
   private readonly notText = new Map<string, string>();
   /** Files of `notText` the current walk met unchanged. */
   private readonly notTextSeen = new Set<string>();
   private textIndex = new TermIndex();
   readonly graph: ImportGraph;
-  /**
-   * The entries as the cache file listed them, until the first walk after restore() ends or anything is put or
-   * dropped: the walk takes a recorded file it finds unchanged by its place here (metRecorded).
-   */
-  private restored: readonly FileEntry[] | null = null;
 
   constructor(
     private readonly root: string,
@@ -60,7 +56,7 @@ export class IndexContent {
     const f = stat();
     if (!f?.isFile() || f.size > this.maxBytes) return null;
     if (cur) {
-      cur.seen = gen;
+      this.files.see(rel, gen);
       if (cur.unchangedAt(f)) return null;
     } else if (this.notText.get(rel) === notTextKey(f, false)) {
       this.notTextSeen.add(rel);
@@ -71,20 +67,16 @@ export class IndexContent {
 
   /**
    * What a walk found at a recorded file whose place among the restored entries the cache file gave (`at`; -1: none)
-   * and whose stat was taken ahead: true when it is that entry, unchanged (met() would answer null; it gets `seen =
-   * gen`); false when the walk must note it as usual (changed, not a regular file, no entry, or nothing restored).
+   * and whose stat was taken ahead: true when it is that entry, unchanged (met() would answer null; it is marked met
+   * in walk `gen`); false when the walk must note it as usual (changed, not a regular file, no entry, deleted since).
    * An unchanged size is within the size limit: the cache was written under the same one (indexStore.ts policyKey).
    */
   metRecorded(at: number, gen: number, st: EntryStat | null): boolean {
-    const cur = at >= 0 ? this.restored?.[at] : undefined;
-    if (!cur || !st?.isFile() || !cur.unchangedAt(st)) return false;
-    cur.seen = gen;
-    return true;
+    return this.files.meetUnchanged(at, gen, st);
   }
 
   /** After a walk: remembered not-text files it did not meet unchanged are forgotten (a changed one is read again). */
   endWalk(): void {
-    this.restored = null;
     for (const rel of [...this.notText.keys()]) if (!this.notTextSeen.has(rel)) this.notText.delete(rel);
   }
 
@@ -103,7 +95,6 @@ export class IndexContent {
    * changed within a clock step of it (racyStamp) is read again next time (FileEntry.racy).
    */
   put(rel: string, got: FileRead, readFrom: number): boolean | null {
-    this.restored = null;
     switch (got.kind) {
       case 'failed':
         this.drop(rel);
@@ -132,7 +123,6 @@ export class IndexContent {
 
   /** Takes a file out of the entries, the text index and the import graph; false when it was not indexed. */
   drop(rel: string): boolean {
-    this.restored = null;
     if (!this.files.delete(rel)) return false;
     this.textIndex.delete(rel);
     this.graph.dropped(rel);
@@ -167,9 +157,8 @@ export class IndexContent {
   }
 
   /** Takes the entries, the text index and the not-text files from the cache file (indexStore.ts's readIndexFile). */
-  restore(cache: { header: CacheHeader; files: FileEntry[]; text: TermIndex }): void {
-    for (const f of cache.files) this.files.set(f.path, f);
-    this.restored = cache.files;
+  restore(cache: { header: CacheHeader; files: RestoredFiles; text: TermIndex }): void {
+    this.files.restore(cache.files);
     this.textIndex = cache.text;
     // Docs left in the file (lazy) and found damaged when read: every file is read and indexed again
     this.textIndex.whenLost(() => {

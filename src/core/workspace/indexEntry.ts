@@ -1,6 +1,6 @@
 // One indexed file as the workspace index keeps it (FileEntry), built by a walk or restored from the cache file
-// (indexCache.ts lays that file out and restores every entry from it): its numbers, its symbols and import specifiers,
-// kept as the cache's bytes until asked for, and its resolved imports. Split from indexCache.ts.
+// (indexCache.ts lays that file out; fileTable.ts makes a restored file's entry when it is asked for): its numbers, its
+// symbols and import specifiers, kept as the cache's bytes until asked for, and its resolved imports.
 import { detach } from './tokens';
 import type { FileStamp } from './disk';
 
@@ -52,6 +52,14 @@ export interface Restored {
   specs: StoredPieces;
 }
 
+/**
+ * Whether a stat shows a file with the stamp it was read with (size, mtime, ctime); a restored file read too soon
+ * after a change has its mtime stored as NaN, which no stat equals (FileEntry.unchangedAt adds `racy` for the others).
+ */
+export function stampUnchanged(st: FileStamp, size: number, mtimeMs: number, ctimeMs: number): boolean {
+  return st.size === size && st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs;
+}
+
 /** An indexed file as the index's queries give it (WorkspaceIndex.get / all; a FileEntry is one). */
 export interface IndexedFile {
   path: string;
@@ -79,7 +87,7 @@ export class FileEntry {
   private at = 0;
   private impAt = 0;
   private impEnd = 0;
-  /** The index's last walk that met this file (workspaceIndex.ts). */
+  /** The index's last walk that met this file (fileTable.ts keeps it per slot for a restored one). */
   seen = 0;
   /**
    * Read within a clock step of its mtime or ctime (fileRead.ts racyStamp): its stamp does not tell that it is
@@ -111,7 +119,7 @@ export class FileEntry {
 
   /** Whether a stat shows the file as it was read: the same stamp, and not read within a clock step of it (racy). */
   unchangedAt(st: FileStamp): boolean {
-    return st.size === this.size && st.mtimeMs === this.mtimeMs && st.ctimeMs === this.ctimeMs && !this.racy;
+    return stampUnchanged(st, this.size, this.mtimeMs, this.ctimeMs) && !this.racy;
   }
 
   /** Top-level symbol names, exported ones first. */

@@ -38,6 +38,11 @@ export abstract class IndexQueries {
     return this.files.values();
   }
 
+  /** Every indexed file's path, in the order of all() (no entry made for a file restored from the cache file). */
+  paths(): IterableIterator<string> {
+    return this.files.keys();
+  }
+
   /** How recently and often git saw the file change, in [0, 1] (0 outside a git repository). */
   recencyOf(relPath: string): number {
     return this.history.current.recency.get(relPath) ?? 0;

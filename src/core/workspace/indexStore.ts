@@ -10,6 +10,7 @@ import { ensureDir, writeFileAtomic } from '../files/fsAtomic';
 import { pruneCacheFolder } from './cacheLocation';
 import { cacheChunks, readCache, type CacheHeader } from './indexCache';
 import type { FileEntry } from './indexEntry';
+import type { RestoredFiles } from './fileTable';
 import { BUILTIN_IGNORES, POLICY_REVISION, type WorkspacePolicy } from './policy';
 import { SECRET_NAME_PATTERNS } from './secretNames';
 import { TermIndex } from './termIndex';
@@ -43,7 +44,7 @@ export function readIndexFile(
   lazy = false,
   onHeader?: (header: CacheHeader, files: number) => void,
   onDamaged?: () => void,
-): { header: CacheHeader; files: FileEntry[]; recorded: Int32Array; text: TermIndex } | null {
+): { header: CacheHeader; files: RestoredFiles; recorded: Int32Array; text: TermIndex } | null {
   if (os.endianness() !== 'LE') return null;
   let fd: number;
   try {
@@ -57,8 +58,7 @@ export function readIndexFile(
     return null;
   }
   const text = new TermIndex();
-  const paths = cache.files.map((f) => f.path);
-  if (!text.restore(cache.text, paths) || (!lazy && !text.load())) {
+  if (!text.restore(cache.text, cache.files.paths) || (!lazy && !text.load())) {
     onDamaged?.();
     return null;
   }

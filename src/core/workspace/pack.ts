@@ -124,6 +124,19 @@ export function* ascending(items: string[]): Generator<string> {
   }
 }
 
+/** Whether any of the paths passes `keep`. */
+function anyPath(paths: Iterable<string>, keep: (p: string) => boolean): boolean {
+  for (const p of paths) if (keep(p)) return true;
+  return false;
+}
+
+/** The paths that pass `keep`, in order (one array: the index's paths come from an iterator). */
+function pathsWhere(paths: Iterable<string>, keep: (p: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const p of paths) if (keep(p)) out.push(p);
+  return out;
+}
+
 export interface PackOptions {
   step: ContextStep;
   budget?: number;
@@ -150,22 +163,19 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   // the files ranking left out, by path: listed only when the map gets that far
   const rest = function* () {
     const rankedSet = new Set(ranked.map((r) => r.path));
-    const paths: string[] = [];
-    for (const { path: p } of index.all()) if (keep(p) && !rankedSet.has(p)) paths.push(p);
-    for (const p of ascending(paths)) yield { path: p, score: 0 };
+    for (const p of ascending(pathsWhere(index.paths(), (p) => keep(p) && !rankedSet.has(p)))) yield { path: p, score: 0 };
   };
   const candidates = function* () {
     yield* ranked;
     yield* rest();
   };
   const empty: WorkspaceContext = { step: opts.step, budget, files: [], mapChars: 0, totalChars: 0, indexed: index.size, text: '' };
-  if (budget <= 0 || (!ranked.length && ![...index.all()].some((f) => keep(f.path)))) return empty;
+  if (budget <= 0 || (!ranked.length && !anyPath(index.paths(), keep))) return empty;
 
   // only files the index holds: one gone since, or a damaged record's, is not named
   const reads = opts.step === 'deva' ? upstreamReadSaying(q, (p) => !!index.get(p)) : '';
   // the formatter's settings DevA may get (FORMATTING_MAX_CHARS), named in the head
-  const formatterFiles =
-    opts.step === 'deva' ? [...index.all()].filter((x) => isFormatterConfig(x.path) && x.chars <= FORMATTING_MAX_CHARS).map((x) => x.path).sort() : [];
+  const formatterFiles = opts.step === 'deva' ? pathsWhere(index.paths(), (p) => isFormatterConfig(p) && index.get(p)!.chars <= FORMATTING_MAX_CHARS).sort() : [];
   const head = (whole: number, excerpted: number, mapped: number, formatted: readonly string[]) =>
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`

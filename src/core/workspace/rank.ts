@@ -220,7 +220,7 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
   const damp = (links: number) => (links <= w.hub ? 1 : Math.sqrt(w.hub / links));
   // each seed's twins by name (a test and its subject): only the seeds' stems are looked for among the files
   const byStem = filesByStem(
-    index.all(),
+    index.paths(),
     new Set(seeds.filter(([p]) => index.get(p)).map(([p]) => nameStem(p))),
   );
   for (const [p, s] of seeds) {

@@ -28,7 +28,6 @@ import type { StatAhead, StatAheadOptions } from './statAhead';
 import { IndexQueries } from './indexQueries';
 import { applyPaths, type PathTarget } from './pathEvents';
 import { defaultCacheFile, realRootOf, relativeToRoot } from './cacheLocation';
-import type { FileEntry } from './indexEntry';
 import { loadIndexCache, policyKey, writeIndexFile } from './indexStore';
 
 export { defaultCacheFile } from './cacheLocation';
@@ -135,11 +134,10 @@ export class WorkspaceIndex extends IndexQueries {
     this.policy.forget();
     let removed = 0;
     const gen = this.generation;
-    const gone: FileEntry[] = [];
-    for (const f of this.files.values()) if (f.seen !== gen) gone.push(f);
+    const gone = this.files.unseen(gen);
     if (gone.length || found.length) this.content.ensureText();
-    for (const f of gone) {
-      this.content.drop(f.path);
+    for (const rel of gone) {
+      this.content.drop(rel);
       removed++;
     }
     // a changed one is in `found`: reading it tells again whether it is text
