@@ -21,6 +21,13 @@ import { recordedCount } from './treeWalk';
 import { READ_AHEAD_MIN_FILES, READ_AHEAD_WORKER } from './readAhead';
 import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
 
+/**
+ * The stat worker's young generation, in megabytes: its garbage (a Stats object per entry) dies at once, and each
+ * megabyte more V8 would grow it to is memory the process touches for nothing (on this VM a page costs ~10 µs the
+ * first time): 1 MB instead of V8's default cut a warm `cape context` of 50,000 files by ~6 MB of RSS and ~20 ms.
+ */
+const STAT_WORKER_YOUNG_MB = 1;
+
 /** One entry of the shared numbers read as a stat; the walk reads its fields at once and keeps nothing of it. */
 class StatView implements EntryStat {
   at = 0;
@@ -130,7 +137,7 @@ export class StatAhead {
     const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const job: StatAheadJob = { kind: 'stat', root, dirs, files: names, starts: Int32Array.from(starts), claim, out };
     try {
-      return new StatAhead(new Worker(file, { workerData: job }), job, out, places, recordedFiles);
+      return new StatAhead(new Worker(file, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: STAT_WORKER_YOUNG_MB } }), job, out, places, recordedFiles);
     } catch {
       return null;
     }
