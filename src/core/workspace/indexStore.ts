@@ -77,11 +77,16 @@ export function loadIndexCache(
   statAhead: StatAheadOptions | undefined,
   onDamaged: () => void,
 ): { above: string | null; statAhead: StatAhead | null } | null {
+  // the stat worker starts before the header is read, and takes its job once it is (StatAhead.spawn)
+  let spawned = StatAhead.spawn(cacheFile, statAhead);
   let ahead: StatAhead | null = null;
   const onHeader = (header: CacheHeader, files: number) => {
-    ahead = StatAhead.start(into.root, header.dirs, files, statAhead);
+    ahead = StatAhead.start(into.root, header.dirs, files, statAhead, spawned);
+    if (ahead) spawned = null;
   };
   const cache = readIndexFile(cacheFile, { root: into.realRoot, policy: policyKey(into.policy) }, lazy, onHeader, onDamaged);
+  // a worker no job was given (no cache, another's, a small workspace) ends here
+  if (spawned) void spawned.worker.terminate();
   if (!cache) {
     (ahead as StatAhead | null)?.stop();
     return null;

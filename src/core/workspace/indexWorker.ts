@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'worker_threads';
 import { absoluteIn, statClaimedFolders } from './disk';
 import { readForIndex, type FileRead } from './fileRead';
-import { CHUNK_CHARS, CHUNK_FILES, FLOW_STOP, FLOW_TAKEN, IN_FLIGHT, type ReadAheadJob, type StatAheadJob } from './readAheadProtocol';
+import { CHUNK_CHARS, CHUNK_FILES, FLOW_STOP, FLOW_TAKEN, IN_FLIGHT, STAT_LATER, type ReadAheadJob, type StatAheadJob } from './readAheadProtocol';
 
 function run(job: ReadAheadJob): void {
   const { root, maxBytes, rels, sizes, mtimes, ctimes, flow } = job;
@@ -37,10 +37,15 @@ function run(job: ReadAheadJob): void {
   }
 }
 
+/** Stats a stat-ahead job's folders and files with the index's thread, then says it is done. */
+function stat(job: StatAheadJob): void {
+  statClaimedFolders(job);
+  parentPort!.postMessage('done');
+}
+
 if (parentPort && workerData) {
-  const job = workerData as ReadAheadJob | StatAheadJob;
-  if ('kind' in job && job.kind === 'stat') {
-    statClaimedFolders(job);
-    parentPort.postMessage('done');
-  } else run(job as ReadAheadJob);
+  const job = workerData as ReadAheadJob | StatAheadJob | typeof STAT_LATER;
+  if ('kind' in job && job.kind === STAT_LATER.kind) parentPort.once('message', stat);
+  else if ('kind' in job && job.kind === 'stat') stat(job);
+  else run(job as ReadAheadJob);
 }

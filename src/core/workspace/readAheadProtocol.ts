@@ -48,6 +48,9 @@ export interface StatAheadJob {
   out: Float64Array;
 }
 
+/** The workerData of a stat worker started before its job is known (statAhead.ts spawn()): the job comes as its first message. */
+export const STAT_LATER = { kind: 'stat-later' } as const;
+
 /** Numbers per stat'ed entry: [STAT_KIND, size, mtimeMs, ctimeMs]. */
 export const STAT_FIELDS = 4;
 /** What an entry was: missing or not stat'able, a regular file, a folder, anything else (a symlink, a device…). */

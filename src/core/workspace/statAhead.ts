@@ -15,11 +15,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import { Worker } from 'worker_threads';
-import { statClaimedFolders, type EntryStat } from './disk';
+import { statClaimedFolders, statOrNull, type EntryStat } from './disk';
 import type { DirRow } from './indexCache';
 import { recordedCount } from './treeWalk';
 import { READ_AHEAD_MIN_FILES, READ_AHEAD_WORKER } from './readAhead';
-import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
+import { STAT_FIELDS, STAT_KIND, STAT_LATER, type StatAheadJob } from './readAheadProtocol';
 
 /**
  * The stat worker's young generation, in megabytes: its garbage (a Stats object per entry) dies at once, and each
@@ -27,6 +27,29 @@ import { STAT_FIELDS, STAT_KIND, type StatAheadJob } from './readAheadProtocol';
  * first time): 1 MB instead of V8's default cut a warm `cape context` of 50,000 files by ~6 MB of RSS and ~20 ms.
  */
 const STAT_WORKER_YOUNG_MB = 1;
+/** The least a cache file holds per file (numbers, path, places, an empty Doc…): spawn()'s guess of a workspace's size. */
+const CACHE_BYTES_PER_FILE = 64;
+
+/** A stat worker and whether it did its job: true once it says so, false when it fails or exits first. */
+export interface StatWorker {
+  worker: Worker;
+  done: Promise<boolean>;
+}
+
+/** Starts the worker with `workerData` (its job, or STAT_LATER), watched from its start; null when it does not start. */
+function statWorker(file: string, workerData: StatAheadJob | typeof STAT_LATER): StatWorker | null {
+  try {
+    const worker = new Worker(file, { workerData, resourceLimits: { maxYoungGenerationSizeMb: STAT_WORKER_YOUNG_MB } });
+    const done = new Promise<boolean>((resolve) => {
+      worker.once('message', (m) => resolve(m === 'done'));
+      worker.once('error', () => resolve(false));
+      worker.once('exit', () => resolve(false));
+    });
+    return { worker, done };
+  } catch {
+    return null;
+  }
+}
 
 /** One entry of the shared numbers read as a stat; the walk reads its fields at once and keeps nothing of it. */
 class StatView implements EntryStat {
@@ -85,7 +108,7 @@ export class StatAhead {
   private entries: Int32Array | null = null;
 
   private constructor(
-    worker: Worker,
+    { worker, done }: StatWorker,
     private readonly job: StatAheadJob,
     out: Float64Array,
     /**
@@ -99,21 +122,31 @@ export class StatAhead {
     this.worker = worker;
     this.dirView = new StatView(out);
     this.fileView = new StatView(out);
-    this.done = new Promise<boolean>((resolve) => {
-      worker.once('message', (m) => resolve(m === 'done'));
-      worker.once('error', () => resolve(false));
-      worker.once('exit', () => resolve(false));
-    });
+    this.done = done;
+  }
+
+  /**
+   * A worker started before the cache file is read, to take its job from start() once the header is: its own start
+   * (tens of milliseconds) then overlaps the reading of the header instead of following it. Null where start() would
+   * not use one: a cache file too small for a workspace of `minFiles` (at least CACHE_BYTES_PER_FILE a file), one core,
+   * no worker script. The caller stops one that start() was not given.
+   */
+  static spawn(cacheFile: string, opts: StatAheadOptions = {}): StatWorker | null {
+    const file = opts.workerFile ?? READ_AHEAD_WORKER;
+    const bytes = statOrNull(cacheFile)?.size ?? 0;
+    if (!bytes || bytes < (opts.minFiles ?? READ_AHEAD_MIN_FILES) * CACHE_BYTES_PER_FILE || os.availableParallelism() < 2 || !fs.existsSync(file)) return null;
+    return statWorker(file, STAT_LATER);
   }
 
   /**
    * Starts stat'ing the recorded folders and their files (the cache header's rows; malformed ones are left to the
-   * walk), or null when the workspace is small, the machine has one core, or no worker starts.
+   * walk) on `spawned` (spawn()) or a worker started here, or null when the workspace is small, the machine has one
+   * core, or no worker starts.
    */
-  static start(root: string, rows: readonly DirRow[], files: number, opts: StatAheadOptions = {}): StatAhead | null {
+  static start(root: string, rows: readonly DirRow[], files: number, opts: StatAheadOptions = {}, spawned: StatWorker | null = null): StatAhead | null {
     if (files < (opts.minFiles ?? READ_AHEAD_MIN_FILES) || os.availableParallelism() < 2) return null;
     const file = opts.workerFile ?? READ_AHEAD_WORKER;
-    if (!fs.existsSync(file)) return null;
+    if (!spawned && !fs.existsSync(file)) return null;
     const dirs: string[] = [];
     const names: string[] = [];
     const starts: number[] = [];
@@ -137,10 +170,12 @@ export class StatAhead {
     const claim = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const job: StatAheadJob = { kind: 'stat', root, dirs, files: names, starts: Int32Array.from(starts), claim, out };
     try {
-      return new StatAhead(new Worker(file, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: STAT_WORKER_YOUNG_MB } }), job, out, places, recordedFiles);
+      spawned?.worker.postMessage(job);
     } catch {
       return null;
     }
+    const worker = spawned ?? statWorker(file, job);
+    return worker && new StatAhead(worker, job, out, places, recordedFiles);
   }
 
   /**
