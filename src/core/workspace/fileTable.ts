@@ -110,13 +110,14 @@ export class FileTable {
     return (this.made[at] = f);
   }
 
+  // get() and has() go straight to `added` when nothing restored is live (a build: the import graph asks millions)
   get(rel: string): FileEntry | undefined {
-    const at = this.slot(rel);
+    const at = this.live ? this.slot(rel) : -1;
     return at >= 0 ? this.entryAt(at) : this.added.get(rel);
   }
 
   has(rel: string): boolean {
-    return this.slot(rel) >= 0 || this.added.has(rel);
+    return (this.live > 0 && this.slot(rel) >= 0) || this.added.has(rel);
   }
 
   set(rel: string, entry: FileEntry): void {
