@@ -93,6 +93,13 @@ export class KeyTable {
     this.slots = slots;
   }
 
+  /** Each entry's hash (as given to add()), in entry order. */
+  hashes(): Int32Array {
+    const out = new Int32Array(this.count);
+    for (let s = 0; s < this.slots.length; s += 2) if (this.slots[s + 1]) out[this.slots[s + 1] - 1] = this.slots[s];
+    return out;
+  }
+
   /** The key of an entry. */
   key(e: number): string {
     return this.slice(this.keyAt[e], this.keyAt[e + 1] - 1);

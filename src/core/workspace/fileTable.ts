@@ -87,6 +87,12 @@ export class FileTable {
     this.added.clear();
   }
 
+  /** Reads what the restored files left in the cache file (their symbols and specifiers): every entry is about to be read. */
+  loadAll(): void {
+    this.base?.symbols.load();
+    this.base?.specs.load();
+  }
+
   /** The live slot of a path, or -1. */
   private slot(rel: string): number {
     const b = this.base;

@@ -3,16 +3,16 @@
 //
 // A warm `cape context` on a 50,000-file workspace must answer within a second, so the file is laid out to be taken
 // back without parsing per file: a small JSON header, then sections of one string or one typed array each (paths,
-// symbols, import specifiers, the text index's vocabulary, numbers, resolved imports, the text index's document
-// frequencies, so a warm run does not count them again, and last its Docs as its arena holds them, termDoc.ts, with
-// the same index inverted, termPostings.ts). The files' numbers (size, mtime, characters, ctime) are one Float64Array,
-// each a run of one number per file; a restored entry reads its ctime from it (no number of its own to box).
-// A load reads everything but the last two sections at once; those stay in the open file (storedTerms.ts) until the
-// index changes or needs them all, and a one-off query reads only its terms' postings and its candidates' Docs.
-// A file's symbols and specifiers stay bytes of the cache file until someone asks for them (a query looks at a few
-// hundred files of the 50,000; each file's end offset is stored, so nothing is scanned or decoded for the others),
-// its resolved imports stay indices into the restored paths, and the vocabulary stays bytes too (vocabulary.ts looks
-// a query's terms up in them). On a 2-core VM, each megabyte a warm run reads or decodes costs it a few milliseconds.
+// numbers, resolved imports, the text index's document frequencies so a warm run does not count them again, the
+// offsets below and the tables named further on; then the files' symbols and import specifiers, the text index's vocabulary and a hash table over it, and its Docs
+// as its arena holds them, termDoc.ts, with the same index inverted, termPostings.ts). The files' numbers (size,
+// mtime, characters, ctime) are one Float64Array, each a run of one number per file.
+// A load reads the sections before the symbols at once; the others stay in the open file (cacheFile.ts) until the
+// index changes or needs them all, and a one-off query reads only what it asks for: its terms' ids through the
+// stored table (wordsInFile.ts), their postings, its candidates' Docs, the symbols of the files it names
+// (indexEntry.ts StoredPieces: each file's end offset is stored, so nothing is scanned or decoded for the others).
+// Resolved imports stay indices into the restored paths. On a 2-core VM, each megabyte a warm run reads or decodes
+// costs it a few milliseconds (a page of memory costs ~10 µs the first time it is touched).
 // The files the folder records list (the header's dirs) have their places among the entries stored (`recorded`): a
 // warm walk takes an unchanged one by its place, without making its path or looking it up (indexContent.ts
 // metRecorded); and a hash table over the paths (`pathTable`, fileTable.ts) finds a file by its path with no Map to
@@ -29,6 +29,7 @@ import type { RestoredTermIndex, TermIndexData } from './termIndexData';
 import { wordMarks } from './vocabulary';
 import { postingChunks } from './termPostings';
 import { StoredTerms } from './storedTerms';
+import { OpenCacheFile } from './cacheFile';
 import { childPath, readAt } from './disk';
 import { DIGEST_BYTES, sealed, sealIntact } from './cacheDigest';
 import { StoredPieces, type FileEntry } from './indexEntry';
@@ -36,7 +37,7 @@ import { pathTable, validPathTable, type RestoredFiles } from './fileTable';
 import { recordedNames } from './treeWalk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 26;
+export const CACHE_VERSION = 27;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */
@@ -47,9 +48,6 @@ const BATCH = 2048;
 /** The sections, in file order (exported for the tests that damage one). */
 export const SECTIONS = [
   'paths',
-  'symbols',
-  'specs',
-  'words',
   'numbers',
   'importLens',
   'importTargets',
@@ -60,12 +58,16 @@ export const SECTIONS = [
   'docStarts',
   'recorded',
   'pathTable',
-  // read by a one-off query only in part (storedTerms.ts), so they come last
+  // read by a one-off query only in part (indexEntry.ts StoredPieces, vocabulary.ts, storedTerms.ts), so they come last
+  'symbols',
+  'specs',
+  'words',
+  'wordTable',
   'docs',
   'postings',
 ] as const;
 /** The first section a load does not read at once. */
-const LEFT_IN_FILE = 'docs';
+const LEFT_IN_FILE = 'symbols';
 
 
 /** A folder as the last walk found it (see DirRecord in treeWalk.ts), as stored. */
@@ -86,6 +88,8 @@ export interface CacheContent {
   header: CacheHeader;
   /** The files, in the file's order (fileTable.ts takes them as they are). */
   files: RestoredFiles;
+  /** The open file its lazily read sections are read from (cacheFile.ts). */
+  file: OpenCacheFile;
   /**
    * Per file the folder records list (header.dirs, row by row, each row's files in their order), its place in
    * `files`, or -1 when it is none of them (a file that is not text): a warm walk takes an unchanged file by it
@@ -158,6 +162,7 @@ function* unsealedChunks(header: CacheHeader, files: readonly FileEntry[], text:
     docStarts,
     recorded: Int32Array.from(recorded),
     pathTable: pathTable(files.map((f) => f.path)),
+    wordTable: text.wordTable,
   };
   const sizeOf = (s: (typeof SECTIONS)[number]): number => {
     if (s === 'words') return words.length;
@@ -241,9 +246,10 @@ export function readCache(
       if (size % Type.BYTES_PER_ELEMENT) throw new Error(`section ${s}`);
       return new Type(buf.buffer, buf.byteOffset + off - first, size / Type.BYTES_PER_ELEMENT);
     };
-    const bytes = (s: (typeof SECTIONS)[number]) => buf.subarray(part[s][0] - first, part[s][0] - first + part[s][1]);
+    const file = new OpenCacheFile(fd);
+    const inFile = (s: (typeof SECTIONS)[number]) => ({ file, at: part[s][0], length: part[s][1] });
     const paths = n ? str('paths').split(FILE_SEP) : [];
-    const pieces = (s: 'symbols' | 'specs', ends: 'symbolEnds' | 'specEnds') => new StoredPieces(bytes(s), view(ends, Uint32Array));
+    const pieces = (s: 'symbols' | 'specs', ends: 'symbolEnds' | 'specEnds') => new StoredPieces(inFile(s), view(ends, Uint32Array));
     const symbols = pieces('symbols', 'symbolEnds');
     const specs = pieces('specs', 'specEnds');
     const numbers = view('numbers', Float64Array);
@@ -264,9 +270,9 @@ export function readCache(
     const files: RestoredFiles = { paths, ctimes: numbers.subarray(3 * n), targets: importTargets, symbols, specs, numbers, importLens, table };
     const df = view('df', Int32Array);
     // checks that each file's Doc fits the Docs section (throws otherwise: null below)
-    const docs = new StoredTerms(fd, n, view('docStarts', Uint32Array), part.docs[0], part.docs[1] / 4, part.postings[0], part.postings[1] / 4, df);
-    const words = { bytes: bytes('words'), marks: view('wordMarks', Uint32Array) };
-    return { header, files, recorded, text: { words, docs, df, totalLen: header.textWords } };
+    const docs = new StoredTerms(file, n, view('docStarts', Uint32Array), part.docs[0], part.docs[1] / 4, part.postings[0], part.postings[1] / 4, df);
+    const words = { words: inFile('words'), table: inFile('wordTable'), marks: view('wordMarks', Uint32Array) };
+    return { header, files, recorded, file, text: { words, docs, df, totalLen: header.textWords } };
   } catch {
     return matched ? damaged() : null;
   }

@@ -144,10 +144,12 @@ export class IndexContent {
   }
 
   /**
-   * The text index's Docs in memory before anything changes them: an open with `lazy` leaves them in the cache file
-   * (termIndex.ts; Docs found damaged there cost a re-read of every file's text: restore()).
+   * The text index's Docs, and the files' symbols and specifiers, in memory before anything changes them or the cache
+   * file is rewritten: an open with `lazy` leaves them in the cache file (termIndex.ts, indexEntry.ts StoredPieces;
+   * Docs found damaged there cost a re-read of every file's text: restore()).
    */
   ensureText(): void {
+    this.files.loadAll();
     this.textIndex.load();
   }
 

@@ -34,8 +34,9 @@ export async function writeIndexFile(cacheFile: string, header: CacheHeader, fil
 /**
  * The cache file's content with its text index restored, or null (missing, other version or rules, damaged:
  * `onDamaged` is called then). With
- * `lazy`, the text index's Docs stay in the file until something needs them (termIndex.ts: a one-off query reads
- * only its terms' postings); the file then stays open until they are read. `onHeader` is called once the header is
+ * `lazy`, the text index's Docs and the files' symbols and specifiers stay in the file until something needs them
+ * (termIndex.ts, indexEntry.ts StoredPieces: a one-off query reads only what it asks for); the file then stays open
+ * until they are read (cacheFile.ts). `onHeader` is called once the header is
  * read and matches, before the sections are.
  */
 export function readIndexFile(
@@ -59,9 +60,12 @@ export function readIndexFile(
   }
   const text = new TermIndex();
   if (!text.restore(cache.text, cache.files.paths) || (!lazy && !text.load())) {
+    cache.file.close();
     onDamaged?.();
     return null;
   }
+  // not a one-off query: everything is read now, and the file closed
+  if (!lazy) for (const pieces of [cache.files.symbols, cache.files.specs]) pieces.load();
   return { header: cache.header, files: cache.files, recorded: cache.recorded, text };
 }
 

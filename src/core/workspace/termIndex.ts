@@ -68,7 +68,9 @@ export class TermIndex {
     this.stored = null;
     let ok = false;
     try {
-      ok = this.restore({ ...s.data, docs: s.data.docs.docs() }, s.paths);
+      // the terms too, when they are still in the cache file (a change or a rewrite needs them all)
+      const words = 'table' in s.data.words ? { bytes: this.vocab.storedBytes(), marks: s.data.words.marks } : s.data.words;
+      ok = this.restore({ ...s.data, words, docs: s.data.docs.docs() }, s.paths);
     } catch {
       this.reset();
     }
@@ -182,7 +184,8 @@ export class TermIndex {
   serialize(paths: readonly string[]): TermIndexData {
     this.load();
     const df = this.df.subarray(0, this.vocab.size);
-    return { words: this.vocab.serialize(), docs: docsInOrder(this.arena, this.used, this.garbage, this.docs, paths), df, totalLen: this.totalLen };
+    const docs = docsInOrder(this.arena, this.used, this.garbage, this.docs, paths);
+    return { words: this.vocab.serialize(), wordTable: this.vocab.serializedTable(), docs, df, totalLen: this.totalLen };
   }
 
   /**
@@ -227,6 +230,7 @@ export class TermIndex {
   private reset(): void {
     this.stored?.data.docs.close();
     this.stored = null;
+    this.vocab.drop();
     this.vocab = new Vocabulary();
     this.extractor = null;
     this.docs.clear();

@@ -4,6 +4,7 @@
 // throws here, and the index starts empty).
 import { contentStart, HEAD } from './termDoc';
 import type { StoredWords } from './vocabulary';
+import type { StoredWordsInFile } from './wordsInFile';
 import type { StoredTerms } from './storedTerms';
 
 /** A serialised TermIndex (the index's cache file holds it). */
@@ -16,14 +17,16 @@ export interface TermIndexData {
   df: Int32Array;
   /** Words of all files' capped content (restore() checks it against the Docs). */
   totalLen: number;
+  /** The vocabulary's hash table (vocabulary.ts termTable), for a one-off query's look-ups in the cache file. */
+  wordTable: Int32Array;
 }
 
 /**
  * A TermIndexData as a warm run takes it back from the cache file: the vocabulary still as stored (vocabulary.ts),
  * and the Docs either read (`docs`) or left in the file (`stored`: storedTerms.ts, read when first needed).
  */
-export interface RestoredTermIndex extends Omit<TermIndexData, 'words' | 'docs'> {
-  words: StoredWords;
+export interface RestoredTermIndex extends Omit<TermIndexData, 'words' | 'docs' | 'wordTable'> {
+  words: StoredWords | StoredWordsInFile;
   docs: Uint32Array | StoredTerms;
 }
 

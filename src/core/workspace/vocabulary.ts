@@ -1,5 +1,6 @@
 // The text index's vocabulary (termIndex.ts): term ↔ id, one id per distinct term of the whole workspace.
 import { grow, hashKey, hashRange, KeyTable } from './charTables';
+import { WordsInFile, type StoredWordsInFile } from './wordsInFile';
 
 /** Vocabulary look-ups answered by searching the restored terms' string before a hash table over it pays. */
 const SCAN_LOOKUPS = 200;
@@ -33,6 +34,38 @@ export function wordMarks(bytes: Buffer): Uint32Array {
   return Uint32Array.from(marks);
 }
 
+/** Where each of the `n` terms of `w` ('\n'-separated) starts (entry n: one past the end, as if a '\n' followed). */
+export function termStarts(w: string, n: number): Uint32Array {
+  const offsets = new Uint32Array(n + 1);
+  let id = 1;
+  for (let i = w.indexOf('\n'); i >= 0 && id < n; i = w.indexOf('\n', i + 1)) offsets[id++] = i + 1;
+  offsets[n] = w.length + 1;
+  return offsets;
+}
+
+/**
+ * The hash table over the `n` terms of `w` at `offsets` (termStarts): FNV-1a of each term (charTables.ts hashRange),
+ * linear probing, term id + 1 per bucket, at least twice as many buckets as terms. A loaded vocabulary looks terms
+ * up in it; the cache file stores it too (wordsInFile.ts), so a one-off query probes it there.
+ */
+export function termTable(w: string, offsets: Uint32Array, n: number): Int32Array {
+  return tableOf(n, (t) => hashRange(w, offsets[t], offsets[t + 1] - 1));
+}
+
+/** termTable() of `n` terms given by their hashes: term t in the bucket of hashOf(t), in id order. */
+function tableOf(n: number, hashOf: (t: number) => number, into?: Int32Array, from = 0): Int32Array {
+  let size = 1024;
+  while (size < n * 2) size *= 2;
+  const table = into ?? new Int32Array(size);
+  const mask = table.length - 1;
+  for (let t = from; t < n; t++) {
+    let s = hashOf(t) & mask;
+    while (table[s]) s = (s + 1) & mask;
+    table[s] = t + 1;
+  }
+  return table;
+}
+
 /**
  * The vocabulary: term ↔ id. Terms restored from a cache file stay the file's bytes until a look-up needs more than a
  * search of them, then one string (no Map of hundreds of thousands of strings to rebuild per run); a hash table over
@@ -44,6 +77,8 @@ export class Vocabulary {
   /** The restored terms, '\n'-separated: decoded from `stored` when first needed (a query's look-ups do not need it). */
   private loadedText = '';
   private stored: StoredWords | null = null;
+  /** The restored terms still in the cache file (a one-off query's look-ups probe its table there). */
+  private inFile: WordsInFile | null = null;
   private loadedCount = 0;
   private offsets: Uint32Array | null = null;
   private table: Int32Array | null = null;
@@ -59,12 +94,22 @@ export class Vocabulary {
    * Takes `count` terms as the cache file stores them; false (and empty) when the marks do not fit them. The bytes
    * are decoded when a look-up needs the table, a term's text or the whole (serialize).
    */
-  restore(words: StoredWords, count: number): boolean {
+  restore(words: StoredWords | StoredWordsInFile, count: number): boolean {
     this.loadedText = '';
     this.offsets = null;
     this.table = null;
     this.lookups = 0;
     this.added = new KeyTable();
+    this.stored = null;
+    this.inFile = null;
+    if ('table' in words) {
+      const inFile = new WordsInFile(words, WORD_MARK_EVERY);
+      const ok = inFile.valid(count);
+      if (ok && count) this.inFile = inFile;
+      else inFile.drop();
+      this.loadedCount = ok ? count : 0;
+      return ok;
+    }
     const { bytes, marks } = words;
     let ok = marks.length === Math.ceil(count / WORD_MARK_EVERY) && (count > 0) === bytes.length > 0;
     for (let k = 0; ok && k < marks.length; k++) ok = marks[k] < bytes.length && (k === 0 ? marks[k] === 0 : marks[k] > marks[k - 1] && bytes[marks[k] - 1] === NL);
@@ -73,8 +118,24 @@ export class Vocabulary {
     return ok;
   }
 
+  /** Lets go of the cache file without reading the terms left there (the vocabulary is thrown away). */
+  drop(): void {
+    this.inFile?.drop();
+    this.inFile = null;
+  }
+
+  /** The restored terms as the cache file stores them (read from it when they are still there, which is let go). */
+  storedBytes(): Buffer {
+    if (!this.inFile) return this.stored?.bytes ?? Buffer.from(this.loaded, 'utf8');
+    const bytes = this.inFile.bytes();
+    this.stored = { bytes, marks: this.inFile.marks };
+    this.inFile = null;
+    return bytes;
+  }
+
   /** The restored terms' string (decoded on first use). */
   private get loaded(): string {
+    if (this.inFile) this.storedBytes();
     if (this.stored) {
       this.loadedText = this.stored.bytes.toString('utf8');
       this.stored = null;
@@ -101,34 +162,16 @@ export class Vocabulary {
 
   /** Where each restored term starts in `loaded` (entry n: one past the end). */
   private starts(): Uint32Array {
-    if (this.offsets) return this.offsets;
-    const n = this.loadedCount;
-    const offsets = new Uint32Array(n + 1);
-    const w = this.loaded;
-    let id = 1;
-    for (let i = w.indexOf('\n'); i >= 0; i = w.indexOf('\n', i + 1)) offsets[id++] = i + 1;
-    offsets[n] = w.length + 1;
-    return (this.offsets = offsets);
+    return (this.offsets ??= termStarts(this.loaded, this.loadedCount));
   }
 
   private index(): Int32Array {
-    const n = this.loadedCount;
-    const offsets = this.starts();
-    const w = this.loaded;
-    let size = 1024;
-    while (size < n * 2) size *= 2;
-    const table = new Int32Array(size);
-    const mask = size - 1;
-    for (let t = 0; t < n; t++) {
-      let s = hashRange(w, offsets[t], offsets[t + 1] - 1) & mask;
-      while (table[s]) s = (s + 1) & mask;
-      table[s] = t + 1;
-    }
-    return (this.table = table);
+    return (this.table = termTable(this.loaded, this.starts(), this.loadedCount));
   }
 
   /** The id of a restored term by a plain search of `loaded` (no table: a query looks up a few dozen terms). */
   private scan(term: string): number | undefined {
+    if (this.inFile) return this.inFile.find(term, this.loadedCount);
     if (this.stored) return this.scanStored(this.stored, term);
     const w = this.loaded;
     for (let at = w.indexOf(term); at >= 0; at = w.indexOf(term, at + 1)) {
@@ -201,6 +244,21 @@ export class Vocabulary {
     if (id >= this.loadedCount) return this.added.key(id - this.loadedCount);
     const offsets = this.starts();
     return this.loaded.slice(offsets[id], offsets[id + 1] - 1);
+  }
+
+  /**
+   * termTable() over every term (as serialize() gives them): the table built for look-ups, with the terms added since
+   * put in, when it has room for them (the same table, since both take the terms in id order); else built anew.
+   */
+  serializedTable(): Int32Array {
+    const n = this.size;
+    const loaded = this.loadedCount;
+    // the added terms' hashes as their table keeps them (a build adds every term: no term is hashed again)
+    const added = this.added.hashes();
+    const hashOf = (t: number) => (t < loaded ? hashRange(this.loaded, this.starts()[t], this.starts()[t + 1] - 1) : added[t - loaded]);
+    const built = this.table;
+    if (!built || built.length < 2 * n) return tableOf(n, hashOf);
+    return added.length ? tableOf(n, hashOf, Int32Array.from(built), loaded) : built;
   }
 
   /** Every term, id order, joined by '\n' (KeyTable.SEP). */
