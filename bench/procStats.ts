@@ -3,8 +3,9 @@
 // the main thread's exit counts: node preloads this into the process's worker threads too (the index's stat worker
 // exits first, and its line, with the process's figures at that moment, was the one the bench read).
 import { isMainThread } from 'worker_threads';
+import { PROC_STATS_TAG } from './procStatsTag';
 
-export const PROC_STATS_TAG = 'CAPE_BENCH_PROC_STATS ';
+export { PROC_STATS_TAG } from './procStatsTag';
 
 // preloaded: no main module yet (imported by the bench for the tag: nothing to install)
 if (!require.main && isMainThread) {

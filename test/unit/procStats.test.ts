@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as path from 'path';
-import { PROC_STATS_TAG } from '../../bench/procStats';
+import { PROC_STATS_TAG } from '../../bench/procStatsTag';
 
 describe('bench process stats', () => {
   it("reports the main thread's figures once, not a worker thread's", () => {
