@@ -5,9 +5,7 @@
 import { isMainThread } from 'worker_threads';
 import { PROC_STATS_TAG } from './procStatsTag';
 
-export { PROC_STATS_TAG } from './procStatsTag';
-
-// preloaded: no main module yet (imported by the bench for the tag: nothing to install)
+// preloaded: no main module yet
 if (!require.main && isMainThread) {
   process.on('exit', () => {
     const c = process.cpuUsage();

@@ -10,7 +10,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { PROC_STATS_TAG } from './procStats';
+import { PROC_STATS_TAG } from './procStatsTag';
 import { rng } from './rng';
 
 const WORDS = ('user account session token theme color layout button modal dialog form field input validate parse format ' +
