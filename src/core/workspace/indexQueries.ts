@@ -34,6 +34,7 @@ export abstract class IndexQueries {
     return this.files.get(relPath);
   }
 
+  /** Every indexed file, each restored one made on the way: for paths alone, paths() makes none. */
   all(): IterableIterator<IndexedFile> {
     return this.files.values();
   }

@@ -72,6 +72,8 @@ export class TermIndex {
       const words = 'table' in s.data.words ? { bytes: this.vocab.storedBytes(), marks: s.data.words.marks } : s.data.words;
       ok = this.restore({ ...s.data, words, docs: s.data.docs.docs() }, s.paths);
     } catch {
+      // the Docs still hold the cache file when reading the terms failed first (docs() releases it once it has run)
+      s.data.docs.close();
       this.reset();
     }
     if (!ok) this.lost?.();
