@@ -3,6 +3,24 @@
 // key weighed more in time and garbage collection than the index itself. A key is looked up by its characters where
 // they are (in the file's text, or in a small scratch array), so a hit allocates nothing.
 
+/**
+ * A table over items 0..n-1 by their hashes, as the cache file stores its path and term tables: linear probing, a
+ * bucket holding item + 1 (0: empty), a power of two of at least twice `n` buckets and never fewer than `minSize`.
+ * With `into` (a table grown in place), only the items from `from` on are placed.
+ */
+export function probeTable(n: number, hashOf: (item: number) => number, minSize: number, into?: Int32Array, from = 0): Int32Array {
+  let size = minSize;
+  while (size < n * 2) size *= 2;
+  const table = into ?? new Int32Array(size);
+  const mask = table.length - 1;
+  for (let t = from; t < n; t++) {
+    let s = hashOf(t) & mask;
+    while (table[s]) s = (s + 1) & mask;
+    table[s] = t + 1;
+  }
+  return table;
+}
+
 /** FNV-1a over the UTF-16 units of s[start, end). */
 export function hashRange(s: string, start: number, end: number): number {
   let h = 0x811c9dc5;

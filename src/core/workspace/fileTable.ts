@@ -6,7 +6,7 @@
 // objects to make, memory to touch and garbage to collect. A restored file is found by its path through the hash
 // table the cache file stores (pathSlot: FNV-1a of the path, charTables.ts's hashRange, open addressing), its
 // FileEntry made when first asked for, and the walk's mark of it (met this walk) kept per slot.
-import { hashRange } from './charTables';
+import { hashRange, probeTable } from './charTables';
 import { FileEntry, stampUnchanged, type Restored } from './indexEntry';
 import type { EntryStat } from './disk';
 
@@ -34,16 +34,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  */
 export function pathTable(paths: readonly string[]): Int32Array {
   if (!paths.length) return new Int32Array(0);
-  let size = 16;
-  while (size < paths.length * 2) size *= 2;
-  const table = new Int32Array(size);
-  const mask = size - 1;
-  paths.forEach((p, i) => {
-    let s = pathHash(SURROGATE.test(p) ? Buffer.from(p, 'utf8').toString('utf8') : p) & mask;
-    while (table[s]) s = (s + 1) & mask;
-    table[s] = i + 1;
-  });
-  return table;
+  return probeTable(paths.length, (i) => pathHash(SURROGATE.test(paths[i]) ? Buffer.from(paths[i], 'utf8').toString('utf8') : paths[i]), 16);
 }
 
 /** Whether a stored table can serve `n` paths: a power of two with room to spare, every bucket empty or a slot. */

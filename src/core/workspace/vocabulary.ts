@@ -1,5 +1,5 @@
 // The text index's vocabulary (termIndex.ts): term ↔ id, one id per distinct term of the whole workspace.
-import { grow, hashKey, hashRange, KeyTable } from './charTables';
+import { grow, hashKey, hashRange, KeyTable, probeTable } from './charTables';
 import { WordsInFile, type StoredWordsInFile } from './wordsInFile';
 
 /** Vocabulary look-ups answered by searching the restored terms' string before a hash table over it pays. */
@@ -54,16 +54,7 @@ export function termTable(w: string, offsets: Uint32Array, n: number): Int32Arra
 
 /** termTable() of `n` terms given by their hashes: term t in the bucket of hashOf(t), in id order. */
 function tableOf(n: number, hashOf: (t: number) => number, into?: Int32Array, from = 0): Int32Array {
-  let size = 1024;
-  while (size < n * 2) size *= 2;
-  const table = into ?? new Int32Array(size);
-  const mask = table.length - 1;
-  for (let t = from; t < n; t++) {
-    let s = hashOf(t) & mask;
-    while (table[s]) s = (s + 1) & mask;
-    table[s] = t + 1;
-  }
-  return table;
+  return probeTable(n, hashOf, 1024, into, from);
 }
 
 /**
