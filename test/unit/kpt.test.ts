@@ -430,6 +430,18 @@ describe('kpt: digest', () => {
     assert.ok(digest.length < fs.readFileSync(realKptPath(), 'utf8').length / 4, 'never the whole file');
   });
 
+  it('gives an item seen once its count too, and says "1 session" in the header', () => {
+    const digest = kptDigest([
+      { kind: 'problem', text: 'The criteria named no error case', taskId: 'task-7' },
+      { kind: 'try', text: 'Name one error case per criterion', taskId: 'task-7' },
+      { kind: 'problem', text: 'An item without a tag', taskId: null },
+    ]);
+    assert.match(digest, /^KPT history: 3 items from 1 session \(last: task-7\)\.$/m);
+    assert.match(digest, /^- \(1 session, task-7\) The criteria named no error case$/m);
+    assert.match(digest, /^- \[id t[0-9a-f]+\] \(1 session, task-7\) Name one error case per criterion$/m);
+    assert.match(digest, /^- \(1 session, untagged\) An item without a tag$/m);
+  });
+
   it('respects maxChars and maxItems for any history size', () => {
     const many: KptItem[] = [];
     for (let i = 0; i < 5000; i++) many.push({ kind: (['keep', 'problem', 'try'] as const)[i % 3], taskId: `t${i}`, text: `problem number ${i} `.repeat(1 + (i % 20)) });

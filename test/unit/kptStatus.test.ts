@@ -209,8 +209,8 @@ describe('kpt status: the digest', () => {
     assert.match(d, /Open Problems \(recurring first\):\n- \(2 sessions, last t2\) DoR not met/);
     assert.ok(!d.includes('build is slow'), 'resolved problems are left out');
     assert.ok(!d.includes('release notes'), 'dropped tries are left out');
-    assert.ok(d.includes(`- [id ${ids[5]}] (t3) declare the scope`), 'open tries carry their id');
-    assert.match(d, /Recently adopted Tries:\n- \(t2 adopted in t3\) pair review the colour tokens/);
+    assert.ok(d.includes(`- [id ${ids[5]}] (1 session, t3) declare the scope`), 'open tries carry their id');
+    assert.match(d, /Recently adopted Tries:\n- \(1 session, t2 adopted in t3\) pair review the colour tokens/);
   });
 });
 

@@ -62,7 +62,7 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
     const openTry = g.kind === 'try' ? [...g.items].reverse().find(isOpenKpt) : undefined;
     const id = openTry ? `[id ${idOf.get(openTry)}] ` : '';
     const by = latest.status === 'adopted' && latest.statusBy ? ` adopted in ${latest.statusBy}` : '';
-    return g.count >= 2 ? `- ${id}(${g.count} sessions${where}${by}) ${text}` : `- ${id}(${g.lastTaskId ?? 'untagged'}${by}) ${text}`;
+    return g.count >= 2 ? `- ${id}(${g.count} sessions${where}${by}) ${text}` : `- ${id}(1 session, ${g.lastTaskId ?? 'untagged'}${by}) ${text}`;
   };
   const sections: { title: string; groups: KptGroup[]; share: number; limit: number }[] = [
     { title: 'Open Problems (recurring first):', groups: problems, share: 0.4, limit: Math.ceil(maxItems * 0.45) },
@@ -70,7 +70,7 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
     { title: 'Recently adopted Tries:', groups: adopted, share: 0.1, limit: Math.max(1, Math.floor(maxItems * 0.1)) },
     { title: 'Recurring Keeps:', groups: keeps, share: 0.18, limit: Math.max(1, Math.floor(maxItems * 0.15)) },
   ];
-  const header = `KPT history: ${items.length} items from ${sessions.size} sessions${lastTask ? ` (last: ${lastTask})` : ''}.`;
+  const header = `KPT history: ${items.length} items from ${sessions.size} session${sessions.size === 1 ? '' : 's'}${lastTask ? ` (last: ${lastTask})` : ''}.`;
   const out: string[] = [];
   let used = 0;
   let itemsLeft = maxItems;
