@@ -27,6 +27,11 @@ describe('text: lineWithin', () => {
     // the cut does not leave a space before the mark
     assert.strictEqual(lineWithin('word another', 6), 'word…');
     assert.strictEqual(lineWithin('abc', 1), 'a…');
+    // a cut inside a word ends before that word when a space is near; far away, or none (Japanese), it cuts in place
+    assert.strictEqual(lineWithin('counting that failure as fail-first observed', 33), 'counting that failure as…');
+    assert.strictEqual(lineWithin('counting that failure as fail-first observed', 36), 'counting that failure as fail-first…');
+    assert.strictEqual(lineWithin('the fail-first check', 14), 'the fail-firs…');
+    assert.strictEqual(lineWithin('失敗したテストを先に確認する'.repeat(3), 10), '失敗したテストを先…');
   });
 
   it('differs from shorten only where it should: shorten adds the mark on top of its budget', () => {

@@ -33,5 +33,13 @@ export function lineWithin(text: string, max: number): string {
   if (line.length <= max) return line; // UTF-16 length ≥ code points: short enough, no need to count
   const chars = Array.from(line);
   if (chars.length <= max) return line;
-  return chars.slice(0, Math.max(1, max - 1)).join('').trimEnd() + '…';
+  const keep = Math.max(1, max - 1);
+  let head = chars.slice(0, keep).join('');
+  // a cut inside a word ends at the space before it, when that costs at most a quarter of the room: "as fail-fir…"
+  // tells less than "as…"; a text without spaces (Japanese, a long path) is cut where it must
+  if (!/\s/.test(chars[keep])) {
+    const space = head.lastIndexOf(' ');
+    if (space > 0 && Array.from(head.slice(0, space)).length >= keep * 0.75) head = head.slice(0, space);
+  }
+  return head.trimEnd() + '…';
 }
