@@ -374,6 +374,22 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus({ file: 'test/unit/cors.test.ts', name: 'sends max-age on a preflight' }, true, [v2Run]), 'pass');
     assert.strictEqual(testStatus({ file: 'test/utils.test.ts', name: 'reads the ip' }, true, [v2Run]), 'pass', 'not among the failures vitest names');
     assert.strictEqual(testStatus({ file: 'test/utils.test.ts', name: 'fingerprint (node)' }, true, [v2Run]), 'fail');
+    // vitest 4 (a tinyhttp trial): the spec lines name only the case, indented under its file; the file line names its
+    // suites — each failing case is counted once, not once more by its FAIL line ("16 failing" for 8)
+    const v4 = [
+      ' ❯ tests/core/onError.test.ts (3 tests | 2 failed) 218ms',
+      '     × declares a plain-text body 85ms',
+      '     ✓ keeps the status code 12ms',
+      '     × hides the message in production 19ms',
+      ' FAIL  tests/core/onError.test.ts > Default error handler (GHSA-1) > declares a plain-text body',
+      ' FAIL  tests/core/onError.test.ts > Default error handler (GHSA-1) > hides the message in production',
+      '      Tests  2 failed | 1 passed (3)',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(v4)!.cases, [
+      { name: 'declares a plain-text body', passed: false },
+      { name: 'keeps the status code', passed: true },
+      { name: 'hides the message in production', passed: false },
+    ]);
   });
 
   it('a named test is a whole reported name, not the start of a longer one (test_max_age is not test_max_age_timedelta)', () => {

@@ -256,10 +256,15 @@ export function testCaseReader(): TestCaseReader {
   };
   const result = (): TestCases | undefined => {
     for (const [f, pkg] of goCases) f.name = goCaseName(pkg, f.name);
-    // a case vitest named by its spec line (`× calc > multiplies`) and again with its file (`FAIL  test/calc.test.ts >
-    // calc > multiplies`) counts once
-    const names = new Set(found.map((f) => f.name.replace(DURATION, '').trim()));
-    const named = (f: (typeof found)[number]) => VITEST_FILE_PREFIX.test(f.name) && names.has(f.name.replace(VITEST_FILE_PREFIX, ''));
+    // a case vitest named by its spec line and again with its file (`FAIL  test/calc.test.ts > calc > multiplies`)
+    // counts once: vitest 3's spec line names its suites (`× calc > multiplies`), vitest 4's only the case, indented
+    // under them (`× multiplies`), so any tail of the file line's path after a ` > ` may be the spec line's name
+    const failed = new Set(found.filter((f) => !f.passed).map((f) => f.name.replace(DURATION, '').trim()));
+    const named = (f: (typeof found)[number]) => {
+      if (!VITEST_FILE_PREFIX.test(f.name)) return false;
+      const parts = f.name.replace(VITEST_FILE_PREFIX, '').split(' > ');
+      return parts.some((_, i) => failed.has(parts.slice(i).join(' > ')));
+    };
     for (const f of found) if (!f.suite && !named(f)) note(f.name, f.passed);
     if (!order.length) return undefined;
     return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
