@@ -13,7 +13,8 @@ describe('project files outline (CM opening)', () => {
       '## Primary persona',
       '',
       '- Ana, a backend developer. She reads request fields to build links.',
-      '- Second item never shown',
+      '- Second item, shown too',
+      '  - a nested item',
       '',
       '## Empty',
       '',
@@ -33,7 +34,7 @@ describe('project files outline (CM opening)', () => {
       [
         'Intro line before any heading.',
         '# Personas',
-        '## Primary persona: Ana, a backend developer. She reads request fields to build links.',
+        '## Primary persona: Ana, a backend developer. She reads request fields to build links.; Second item, shown too; a nested item',
         '## Empty',
         '## Code first: Col | Col2; cell a | b',
         '### 受け入れ基準: 日本語の文です。次の文。',
@@ -45,6 +46,12 @@ describe('project files outline (CM opening)', () => {
     assert.ok(line.startsWith('# Backlog: id | item | priority; PF-1 | As Sam I can do thing number 1 with flags | P1; PF-2 | As Sam'), line);
     assert.ok(line.length <= 440 && line.length > 220, String(line.length));
     assert.ok(!line.includes('---') && !line.includes('Ranked by'), line);
+    // a list: its first items, each an item, within the longer line of a table (a milestone's second bullet said
+    // every change ships with a changeset)
+    const milestone = ['# Milestone', '', '- Next patch release: fix the reported advisories without breaking the API.', '- Changes ship with a changeset (.changeset/*.md).', ...Array.from({ length: 12 }, (_, i) => `- Item number ${i + 1} of a long list that goes on`)].join('\n');
+    const items = outlineMarkdown(milestone);
+    assert.ok(items.startsWith('# Milestone: Next patch release: fix the reported advisories without breaking the API.; Changes ship with a changeset (.changeset/*.md).; Item number 1'), items);
+    assert.ok(items.length <= 440 && items.length > 220, String(items.length));
     // a fence is closed only by a fence of its own kind and length: a code block showing a code block is code
     const nested = ['## Code blocks', '````md', '```ts', 'const x = 1;', '```', '````', 'Wrap examples in four backticks.', '## Tildes', '~~~', '```', '~~~', 'Tildes hold backticks.'].join('\n');
     assert.strictEqual(outlineMarkdown(nested), '## Code blocks: Wrap examples in four backticks.\n## Tildes: Tildes hold backticks.');

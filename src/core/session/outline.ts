@@ -11,10 +11,12 @@ import { clip } from './clip';
 /** Characters of one section's line (heading and the start of its text). */
 const SECTION_CHARS = 220;
 /**
- * Characters of a section's line when its text opens with a table: the header and the first rows, each row an item
- * (a Go trial's CM, given a backlog table's header row alone, could not tell whether the objective was on the backlog).
+ * Characters of a section's line when its text opens with a table or a list: the header and the first rows, or the
+ * first items, each an item of its own (a Go trial's CM, given a backlog table's header row alone, could not tell
+ * whether the objective was on the backlog; a tinyhttp trial's CM, given a milestone's first bullet alone, missed the
+ * second — every change ships with a changeset — and put the changeset among the changes that need approval).
  */
-const TABLE_SECTION_CHARS = 440;
+const ITEMS_SECTION_CHARS = 440;
 /** Characters of one file's outline. */
 export const OUTLINE_FILE_CHARS = 900;
 /** Characters of the whole outline. */
@@ -22,6 +24,8 @@ export const OUTLINE_TOTAL_CHARS = 6000;
 
 /** A line that starts a block of its own (a list item, a heading, a quote, a table row, a comment), not a paragraph's next line. */
 const BLOCK_START = /^(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||<!--)/;
+/** A list item's marker (and a task list's box), left out of the outline. */
+const LIST_ITEM = /^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)/;
 /** Two characters of scripts written without spaces between words (kana, CJK ideographs, Hangul, full-width forms). */
 const UNSPACED = /[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]/;
 
@@ -29,16 +33,17 @@ const UNSPACED = /[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]/;
 const rowText = (line: string) => line.replace(/^\||\|$/g, '').trim();
 
 /**
- * The start of a section's text that says something: its first paragraph (or list item), with the lines a
- * hard-wrapped paragraph continues on joined — a trial's CM, given the first source line only, read "She builds her
- * own documentation site from the CLI's" as the persona's whole need — or, for a table, its header and first rows
- * joined by "; " (`table`: true). List markers, quotes and table pipes at the ends left out; enough text for one
- * outline line (SECTION_CHARS, TABLE_SECTION_CHARS), the caller clips it.
+ * The start of a section's text that says something: its first paragraph, with the lines a hard-wrapped paragraph
+ * continues on joined — a trial's CM, given the first source line only, read "She builds her own documentation site
+ * from the CLI's" as the persona's whole need —, or, for a list, its first items, or for a table, its header and first
+ * rows, joined by "; " (`items`: true). List markers, quotes and table pipes at the ends left out; enough text for one
+ * outline line (SECTION_CHARS, ITEMS_SECTION_CHARS), the caller clips it.
  */
-function opening(body: string): { text: string; table: boolean } {
+function opening(body: string): { text: string; items: boolean } {
   const outside = fenceTracker();
   let text = '';
   let table = false;
+  let list = false;
   for (const raw of body.split(/\r?\n/)) {
     const inText = outside(raw);
     const line = raw.trim();
@@ -47,14 +52,20 @@ function opening(body: string): { text: string; table: boolean } {
       if (!inText || !line.startsWith('|')) break;
       if (/^\|?[\s:|-]+$/.test(line)) continue;
       text += `; ${rowText(line)}`;
-      if (text.length > TABLE_SECTION_CHARS) break;
+      if (text.length > ITEMS_SECTION_CHARS) break;
+      continue;
+    }
+    if (list && inText && LIST_ITEM.test(line)) {
+      // the list goes on with its next item (a nested one too)
+      if (text.length > ITEMS_SECTION_CHARS) break;
+      text += `; ${line.replace(LIST_ITEM, '').trim()}`;
       continue;
     }
     if (text) {
       // the paragraph goes on until a blank line, a fence, or a line that starts a block of its own
       if (!inText || !line || /^(```|~~~)/.test(line) || BLOCK_START.test(line)) break;
       text += (UNSPACED.test(text.slice(-1)) && UNSPACED.test(line[0]) ? '' : ' ') + line;
-      if (text.length > SECTION_CHARS) break;
+      if (text.length > (list ? ITEMS_SECTION_CHARS : SECTION_CHARS)) break;
       continue;
     }
     if (!inText || !line || /^\|?\s*:?-{3,}/.test(line) || /^<!--/.test(line)) continue;
@@ -63,9 +74,10 @@ function opening(body: string): { text: string; table: boolean } {
       table = !!text;
       continue;
     }
-    text = line.replace(/^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s*)/, '').trim();
+    list = LIST_ITEM.test(line);
+    text = line.replace(LIST_ITEM, '').replace(/^>\s*/, '').trim();
   }
-  return { text, table };
+  return { text, items: table || list };
 }
 
 /**
@@ -75,10 +87,10 @@ function opening(body: string): { text: string; table: boolean } {
 export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): string {
   const lines: string[] = [];
   for (const s of splitSections(markdown)) {
-    const { text, table } = opening(s.body);
+    const { text, items } = opening(s.body);
     const head = s.level ? `${'#'.repeat(s.level)} ${s.title}` : '';
     const line = head && text ? `${head}: ${text}` : head || text;
-    if (line) lines.push(clip(line, table ? TABLE_SECTION_CHARS : SECTION_CHARS));
+    if (line) lines.push(clip(line, items ? ITEMS_SECTION_CHARS : SECTION_CHARS));
   }
   const out: string[] = [];
   let used = 0;
