@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import {
   DEFAULT_INIT_MODEL,
   checkInitTarget,
+  describeFacts,
   initCape,
   inputsToGenerate,
   normaliseAnswers,
@@ -267,6 +268,7 @@ async function runInit(services: Services, root: string, answers: InitAnswers | 
     return { status: 'error', error };
   }
 
+  if (result.facts) services.output.info(`  ${describeFacts(result.facts)}`);
   for (const f of result.written) services.output.info(`  wrote ${f}`);
   for (const f of result.failed) services.output.warn(`  not written ${f.path}: ${f.error}`);
   services.refreshTrees();

@@ -1,12 +1,14 @@
 // `cape init --answers FILE` through the fake Messages API (the bundled CLI as a child process, the real SDK over
 // HTTP): the shared decisions first, then one request per input file; a fenced reply is stripped without a repair, a
-// bad reply is repaired by exactly one more request, a still-bad reply is reported and nothing is written for it.
+// bad reply is repaired by exactly one more request, a still-bad reply is reported and nothing is written for it; on
+// a workspace with code, what the code shows goes with the decisions and the development files.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '../fake-anthropic/server';
 import { listFiles, runCli, tempDir } from '../helpers/cli';
-import { demoAnswers, demoDecisions, demoInputFile, isDecisionsRequest } from '../helpers/demo';
+import { demoAnswers, demoDecisions, demoInputFile, isDecisionsRequest, requestText } from '../helpers/demo';
+import { HIDDEN, writeCodebase } from '../helpers/codebase';
 
 /** The file a request asks for ("Write cape/<path> now."), or 'decisions'. */
 function asked(req: RecordedRequest): string {
@@ -70,6 +72,32 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.strictEqual(again.code, 0, again.stderr);
     assert.deepStrictEqual(fake.requests.map(asked), ['3_development/3_standards.md']);
     assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
+  });
+
+  it('on a workspace with code, sends what the code shows with the decisions and the development files (answers without stack or tests), and writes every file', async () => {
+    const ws = tempDir('cape-cli-init-code-');
+    writeCodebase(ws);
+    const answersFile = path.join(tempDir('cape-cli-init-answers-'), 'answers.yaml');
+    fs.writeFileSync(answersFile, 'product: Acme shop\nusers: Anvil buyers\nproblem: Orders by phone get lost\nfeatures: order online\nstack: ""\ntestTooling: ""\n');
+    const answers = demoAnswers();
+    fake.reset();
+    fake.setResponder((req) => ({ text: asked(req) === 'decisions' ? demoDecisions() : demoInputFile(asked(req), answers) }));
+    const run = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.deepStrictEqual(run.json.failed, []);
+    assert.strictEqual(fake.requests.length, 1 + 9);
+    const sent = (r: RecordedRequest) => requestText(r.body);
+    // the tag opening the block (the prompts name it too, in backticks)
+    const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
+    assert.deepStrictEqual(withFacts.sort(), ['3_development/1_architecture.md', '3_development/2_guideline.md', '3_development/3_standards.md', 'decisions']);
+    const decisions = sent(fake.requests.find((r) => asked(r) === 'decisions')!);
+    for (const fact of ['- packageManager: pnpm@9.1.0', '(package.json script "test")', 'packages (source files): packages/api/ 3, packages/web/ 1', 'sells anvils online', 'Use pnpm, never npm.']) {
+      assert.ok(decisions.includes(fact), fact);
+    }
+    for (const r of fake.requests) for (const hidden of Object.values(HIDDEN)) assert.ok(!sent(r).includes(hidden), `${asked(r)} shows nothing of ${hidden}`);
+    for (const p of ['1_product/1_mvv.md', '3_development/1_architecture.md', '3_development/3_standards.md']) assert.ok(fs.existsSync(path.join(ws, 'cape', p)), p);
+    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with the requests\): package\.json, README\.md, CLAUDE\.md, the folder layout, the detected check commands/);
+    assert.deepStrictEqual(run.json.facts.files, ['package.json', 'README.md', 'CLAUDE.md']);
   });
 
   it('--missing-only without answers restores the generic templates when every input file exists (no question, no key, no request); a missing input file still needs the answers', async () => {

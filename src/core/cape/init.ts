@@ -1,19 +1,22 @@
 // The init generator: creates a workspace's cape/ folder.
 //  1. Copies the generic framework files (prompts/templates → cape/, frontmatter `type: generic`).
-//  2. Fixes the shared decisions (prompts/inputs.json `decisions`: name, UI language, stack, hosting, test tooling,
+//  2. Reads what the workspace's code states (initFacts.ts: manifests, detected check commands, layout, README, the
+//     project's guidance files; nothing run, none for a workspace without code) for the decisions and the files
+//     prompts/inputs.json marks `facts`.
+//  3. Fixes the shared decisions (prompts/inputs.json `decisions`: name, UI language, stack, hosting, test tooling,
 //     budgets, ids…) with one small request from every answer, and stores them in cape/5_sessions/init_decisions.md
 //     with the language the files are written in ('missing-only' reuses them, so files written later agree with the
 //     ones already there; the CLI's missing-only run given no --lang writes in that language).
-//  3. Writes each project input file (prompts/inputs.json `files`) from the answers it needs plus the decisions, with
+//  4. Writes each project input file (prompts/inputs.json `files`) from the answers it needs plus the decisions, with
 //     one model call per file, in parallel with bounded concurrency. Each reply is checked (initChecks.ts) and
 //     repaired once; each file is written atomically as soon as it is usable, so a cancelled or failed run leaves only
 //     complete files; a re-run in 'missing-only' mode fills the gaps.
 // Why one decisions request rather than writing the files in dependency order: the order would chain the nine
 // calls (architecture before standards before guideline…), while the decisions cost one short call before a single
 // parallel wave, and every file — not only the later ones — gets the same values.
-// The questionnaire and its answers live in initAnswers.ts, the model requests in initRequests.ts, the reply checks
-// in initChecks.ts, the checks of where it writes in initTarget.ts; this file runs the generator. Plain Node: used by
-// both the VS Code questionnaire and the CLI.
+// The questionnaire and its answers live in initAnswers.ts, the workspace facts in initFacts.ts, the model requests
+// in initRequests.ts, the reply checks in initChecks.ts, the checks of where it writes in initTarget.ts; this file
+// runs the generator. Plain Node: used by both the VS Code questionnaire and the CLI.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -28,6 +31,7 @@ import { checkInitTarget, checkInsideWorkspace, ensureSafeDir, inputsToGenerate,
 import { normaliseAnswers, type InitAnswers } from './initAnswers';
 import { FINISH_LATER, INIT_DECISIONS_FILE, buildDecisionsRequest, buildInitRequest, checkedReply, readExistingInputs, readStoredDecisions } from './initRequests';
 import { LlmError } from '../llm/errors';
+import { readWorkspaceFacts, type WorkspaceFacts } from './initFacts';
 import { StepRetryOptions, withStepRetry } from '../llm/retry';
 
 export interface InitProgress {
@@ -75,6 +79,8 @@ export interface InitResult {
   repaired: string[];
   /** The shared decisions every file request received (null when no input file was generated). */
   decisions: InitDecisions | null;
+  /** What the workspace's code showed, sent with the decisions and the files that take it (null: no code, or no file generated). */
+  facts: WorkspaceFacts | null;
 }
 
 /**
@@ -109,7 +115,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   checkInsideWorkspace(workspace, capeAbs); // again: made just now, or changed since the first check
   const capeReal = await fs.promises.realpath(capeAbs);
 
-  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null };
+  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null, facts: null };
   const overwrite = opts.mode === 'overwrite';
   const target = (capeRelPath: string) => path.join(capeAbs, ...capeRelPath.split('/'));
 
@@ -167,8 +173,13 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     progress(t.relPath);
   }
 
+  // 2. The workspace facts, read once for every request that takes them. A workspace that cannot be read whole (a
+  // folder it may not list) still gets its files, from the answers.
+  if (inputs.length > 0 && !opts.signal?.aborted) result.facts = await readWorkspaceFacts(workspace, capeRel).catch(() => null);
+
   const requestOptions = {
     answers: answers!, // inputs.length > 0 implies answers (checked above)
+    facts: result.facts,
     language: opts.language,
     model: opts.model,
     prompts: opts.prompts,
@@ -178,7 +189,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   const call = (req: LlmRequest) => withStepRetry(() => llm.stream(req, () => undefined), { ...opts.retry, signal: opts.signal });
   const isCancel = (err: unknown) => opts.signal?.aborted || (err instanceof LlmError && err.kind === 'cancelled');
 
-  // 2. The shared decisions: stored ones in missing-only mode, else one request (repaired once).
+  // 3. The shared decisions: stored ones in missing-only mode, else one request (repaired once).
   let fatal: string | null = null;
   let decisions: InitDecisions | null = null;
   if (inputs.length > 0 && !opts.signal?.aborted) {
@@ -210,7 +221,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     result.decisions = decisions;
   }
 
-  // 3. Input files: one model call each (plus one repair when the reply fails its check), at most `concurrency` at a
+  // 4. Input files: one model call each (plus one repair when the reply fails its check), at most `concurrency` at a
   // time (p-limit), started in input order.
   const generate = async (spec: (typeof inputs)[number]): Promise<void> => {
     if (opts.signal?.aborted) {

@@ -55,7 +55,7 @@ export const INIT_QUESTIONS: readonly InitQuestion[] = Object.freeze([
   },
   {
     id: 'stack',
-    prompt: 'Which technology stack? (leave empty to let the team propose one)',
+    prompt: 'Which technology stack? (leave empty to take it from the existing code, or to let the team propose one)',
     placeHolder: 'e.g. TypeScript, React, Node 20, PostgreSQL',
     required: false,
   },
@@ -67,7 +67,7 @@ export const INIT_QUESTIONS: readonly InitQuestion[] = Object.freeze([
   },
   {
     id: 'testTooling',
-    prompt: 'Which test tools should the team use? (leave empty to let the team propose them)',
+    prompt: 'Which test tools should the team use? (leave empty to take them from the existing code, or to let the team propose them)',
     placeHolder: 'e.g. Vitest for units, Playwright for end-to-end, run on every pull request',
     required: false,
   },

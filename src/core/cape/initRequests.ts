@@ -1,10 +1,11 @@
 // The init generator's model requests: the shared-decisions request and one request per project file, built from
-// the answers, the decisions and the kept files; each reply checked (initChecks.ts) and repaired once.
+// the answers, the workspace facts (initFacts.ts: to the decisions and the files inputs.json marks), the decisions
+// and the kept files; each reply checked (initChecks.ts) and repaired once.
 
 import * as fs from 'fs';
 import { contentText, SESSIONS_FOLDER, type LlmRequest, type LlmResult } from '../model/types';
 import { parseFrontmatter, readFrontmatter } from './frontmatter';
-import { sliceWhole } from '../text/cut';
+import { headOf } from '../text/cut';
 import { withoutControls } from '../text/controls';
 import { INIT_ANSWER_IDS, type InitAnswerId, type InputSpec, type PromptAssets, type PromptTemplate, renderPrompt } from './prompts';
 import {
@@ -16,6 +17,7 @@ import {
   formatDecisions,
 } from './initChecks';
 import { INIT_QUESTIONS, type InitAnswers } from './initAnswers';
+import type { WorkspaceFacts } from './initFacts';
 
 /** Variables of prompts/roles/init.md. */
 export const INIT_PROMPT_VARS = ['language', 'path', 'title', 'purpose', 'sections', 'other_files', 'max_chars'] as const;
@@ -33,6 +35,8 @@ const DECISIONS_MAX_TOKENS = 2048;
 
 /** The answers as tagged data blocks ("not answered" ones tell the model to assume, visibly). */
 const UNANSWERED = '(not answered: propose a sensible choice for this product and mark it "(assumption)")';
+/** Where the workspace has code, what it shows comes before an assumption. */
+const UNANSWERED_WITH_FACTS = '(not answered: take it from the workspace facts where they show it; otherwise propose a sensible choice for this product and mark it "(assumption)")';
 /** In a file request the decisions already fixed most unanswered values: the model must not invent another. */
 const UNANSWERED_FILE = '(not answered: use the shared decision on this where there is one; otherwise propose a sensible choice and mark it "(assumption)")';
 
@@ -62,8 +66,16 @@ function otherFilesList(spec: InputSpec | null, prompts: PromptAssets): string {
   return [...generic, ...inputs].join('\n');
 }
 
+/** The workspace facts as a tagged data block after a line saying what they are (no lines without facts). */
+function factsBlock(facts: WorkspaceFacts | null | undefined): string[] {
+  if (!facts) return [];
+  return ['The workspace already holds code. CAPE read these facts from it, without running anything:', '', '<workspace_facts>', facts.text, '</workspace_facts>', ''];
+}
+
 interface RequestOptions {
   answers: InitAnswers;
+  /** What the workspace's code shows (initFacts.ts); null or absent for a workspace without code. */
+  facts?: WorkspaceFacts | null;
   language: string;
   model: string;
   prompts: PromptAssets;
@@ -94,7 +106,12 @@ export function buildDecisionsRequest(opts: RequestOptions & { existing?: readon
     files: opts.prompts.inputs.map((s) => `- cape/${s.path} — ${s.title}`).join('\n'),
     decisions: opts.prompts.decisions.map((d) => `- ${d.key}: ${d.meaning}`).join('\n'),
   });
-  const lines = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(INIT_ANSWER_IDS, opts.answers)];
+  const lines = [
+    'The developer answered the setup questionnaire as follows.',
+    '',
+    ...answerBlocks(INIT_ANSWER_IDS, opts.answers, opts.facts ? UNANSWERED_WITH_FACTS : UNANSWERED),
+    ...factsBlock(opts.facts),
+  ];
   const existing = opts.existing ?? [];
   if (existing.length > 0) {
     lines.push('These project files already exist and are kept; only the others will be written with your decisions.', '');
@@ -122,6 +139,7 @@ export function buildInitRequest(spec: InputSpec, opts: RequestOptions & { decis
     max_chars: INPUT_FILE_TARGET_CHARS.toLocaleString('en-US'),
   });
   const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts.answers, UNANSWERED_FILE)];
+  if (spec.facts) lines.push(...factsBlock(opts.facts));
   lines.push('<shared_decisions>', formatDecisions(opts.decisions), '</shared_decisions>', '');
   lines.push(`Write cape/${spec.path} now.`);
   return {
@@ -193,11 +211,10 @@ export async function readExistingInputs(paths: readonly string[], target: (p: s
     const fm = parseFrontmatter(text);
     const body = (fm.ok ? fm.body : text).trim();
     const room = Math.min(EXISTING_FILE_CHARS, EXISTING_TOTAL_CHARS - total);
-    const kept = sliceWhole(body, 0, room);
-    const cut = kept.length < body.length ? `${kept}\n[… ${body.length - kept.length} more characters not shown]` : body;
+    const cut = headOf(body, room);
     if (cut === '') continue;
     out.push({ path: p, text: cut });
-    total += kept.length;
+    total += Math.min(room, body.length);
   }
   return out;
 }

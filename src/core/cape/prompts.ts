@@ -5,7 +5,7 @@
 //   shared/preamble.md      identical for every call (no variables) — sent first and marked cacheable
 //   roles/<id>.md           one per step plus init.md; optional frontmatter, body rendered with renderPrompt
 //   templates/<folder>/*.md generic cape/ files (frontmatter `type: generic`), copied verbatim by init
-//   inputs.json             the input files init generates (path, title, answers, purpose, sections) and the
+//   inputs.json             the input files init generates (path, title, answers, facts, purpose, sections) and the
 //                           shared decisions init fixes first for all of them (key, meaning)
 
 import * as fs from 'fs';
@@ -46,6 +46,8 @@ export interface InputSpec {
   title: string;
   /** The questionnaire answers this file is written from. */
   answers: InitAnswerId[];
+  /** True when the file is written from the workspace facts too, where the workspace has code (initFacts.ts). */
+  facts?: boolean;
   /** What the file is for and who reads it. */
   purpose: string;
   /** Required sections, in order. */
@@ -160,6 +162,7 @@ const inputsSchema = z.lazy(() =>
         path: safeRelPath,
         title: text,
         answers: nonEmptyList(z.enum(INIT_ANSWER_IDS)),
+        facts: z.optional(z.boolean()),
         purpose: text,
         sections: nonEmptyList(text),
       }),

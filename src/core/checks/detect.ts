@@ -27,13 +27,20 @@ const SCRIPTS = ['typecheck', 'lint', 'test'] as const;
 /** npm's placeholder test script ("Error: no test specified") is not a test. */
 const NPM_PLACEHOLDER = /no test specified/i;
 
-/** The package manager each lockfile names, in the order they are looked for. */
+/** The package manager each lockfile names, in the order they are looked for (npm's last: it is the default anyway). */
 const LOCKFILES: readonly [string, string][] = [
   ['pnpm-lock.yaml', 'pnpm'],
   ['yarn.lock', 'yarn'],
   ['bun.lockb', 'bun'],
   ['bun.lock', 'bun'],
+  ['package-lock.json', 'npm'],
 ];
+
+/** The workspace's lockfile and the package manager it names (LOCKFILES), or null when it has none. */
+export async function lockfileOf(workspace: string): Promise<{ file: string; manager: string } | null> {
+  const file = await firstIn(workspace, LOCKFILES.map(([f]) => f));
+  return file ? { file, manager: LOCKFILES.find(([f]) => f === file)![1] } : null;
+}
 
 /**
  * The package manager that runs the scripts: the one the lockfile names, else package.json's `packageManager` field
@@ -41,8 +48,9 @@ const LOCKFILES: readonly [string, string][] = [
  * installed node_modules (a missing pnpm would fail every check, on the unchanged code too, and cost DevA fix rounds).
  */
 async function packageManager(workspace: string, field: unknown): Promise<string> {
-  const lock = await firstIn(workspace, LOCKFILES.map(([file]) => file));
-  const named = lock ? LOCKFILES.find(([file]) => file === lock)![1] : typeof field === 'string' ? /^(pnpm|yarn|bun)@/.exec(field)?.[1] : undefined;
+  // npm's own lockfile names no other manager: the field still decides then
+  const lock = await lockfileOf(workspace);
+  const named = lock && lock.manager !== 'npm' ? lock.manager : typeof field === 'string' ? /^(pnpm|yarn|bun)@/.exec(field)?.[1] : undefined;
   return named && (await onPath([named])) ? named : 'npm';
 }
 

@@ -10,6 +10,38 @@ export function sliceWhole(text: string, start: number, end = text.length): stri
   return text.slice(start, Math.max(start, end));
 }
 
+/**
+ * The first `max` characters of a text (sliceWhole), and when more follow, a line saying how many were not shown:
+ * the one way the head of a document (a kept cape/ file, a README) is quoted in a prompt. The note comes on top of
+ * `max`: NOT_SHOWN_CHARS at most.
+ */
+export function headOf(text: string, max: number): string {
+  const kept = sliceWhole(text, 0, max);
+  return kept.length < text.length ? `${kept}\n[… ${text.length - kept.length} more characters not shown]` : text;
+}
+
+/** The longest note headOf adds after a cut (a count of up to 12 digits). */
+export const NOT_SHOWN_CHARS = '\n[…  more characters not shown]'.length + 12;
+
+/**
+ * Items joined by `sep` while they fit in `max` characters, then `more(n)` for the n left out: the one way a list is
+ * cut to a bound in a prompt. An item is shortened (shorten) to the room left when at least `minItem` characters
+ * remain for it; the result never exceeds `max` (but for a first item and its count that do not fit in it together).
+ */
+export function joinWithin(items: readonly string[], max: number, sep: string, more: (n: number) => string, minItem = 40): string {
+  const moreOf = (n: number) => (n ? more(n) : '');
+  let out = '';
+  for (let i = 0; i < items.length; i++) {
+    const rest = items.length - i - 1;
+    const room = max - (out ? out.length + sep.length : 0) - moreOf(rest).length;
+    if (out && room < Math.min(minItem, items[i].length)) return out + moreOf(rest + 1);
+    // shorten() adds its mark after the cut: one character less
+    const item = items[i].length > room ? shorten(items[i], Math.max(1, room - 1)) : items[i];
+    out = out ? `${out}${sep}${item}` : item;
+  }
+  return out;
+}
+
 /** Text as one line: every run of whitespace (newlines too) one space, none at the ends (a list item, a quoted value). */
 export function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();

@@ -1,12 +1,27 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
-// (components, styles), a style sheet, the project's formatter settings. The ranking pairs tests with their subjects by
-// these names, fail-first applies the tests alone, DA's map keeps the UI files and DevA's shows the formatter's
-// settings; one rule each, here.
+// (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest. The
+// ranking pairs tests with their subjects by these names, fail-first applies the tests alone, DA's map keeps the UI
+// files, DevA's shows the formatter's settings and init's workspace facts count the source files and find the
+// packages; one rule each, here.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
 
 /** Style sheets. */
 export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;
+
+/**
+ * A source file of a programming language, markup or style sheet, by its extension (tests included): what init's
+ * workspace facts count per folder, and whether a workspace holds code at all.
+ */
+export const SOURCE_FILE =
+  /\.(?:[cm]?[jt]sx?|vue|svelte|astro|html?|css|scss|sass|less|styl|pyi?|go|rs|rb|java|kts?|scala|groovy|cs|fs|vb|swift|mm?|c|h|cc|cpp|cxx|hh|hpp|php|ex|exs|erl|hs|clj[sc]?|dart|lua|r|jl|sh|sql|zig|elm|ml|sol)$/i;
+
+/**
+ * The files that make a folder a project or a package by their names: each names the package and its dependencies
+ * (and for npm, its scripts). Init's workspace facts quote the root's and count a folder that holds one, one level
+ * below a top folder (`packages/api/package.json`), as a package of a monorepo.
+ */
+export const MANIFEST_NAMES: readonly string[] = ['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml', 'Gemfile', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'composer.json'];
 
 /** A Python source or stub file, by its extension. */
 export const PYTHON_FILE = /\.pyi?$/;
