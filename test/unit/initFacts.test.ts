@@ -105,6 +105,9 @@ describe('init: the workspace facts of an existing codebase', function () {
     const readme = '<p align="center"><img src="logo.png"></p>\n\n[![npm](b.svg)](n)\n\n# Anvil\n\nFirst.\n\nSecond.\n\nThird.\n\nFourth.\n';
     assert.strictEqual(readmeOpening(readme, 900), '# Anvil\n\nFirst.\n\nSecond.\n\nThird.');
     assert.strictEqual(readmeOpening('# A\n\n' + 'long '.repeat(100) + '\n\nnext\n', 50), '# A\n\n' + 'long '.repeat(100).trim());
+    // badges by reference, one of them wrapped onto a second line (tinyhttp's README): the whole block goes
+    const wrapped = '[![][site-badge]][site-url] [![npm][npm-img]][npm-url]\n[![GitHub Workflow\nStatus][gh-actions-img]][github-actions]\n\n</div>\n\n_**Anvil**_ is a [framework](https://x.dev) for anvils.\n';
+    assert.strictEqual(readmeOpening(wrapped, 900), '_**Anvil**_ is a [framework](https://x.dev) for anvils.');
   });
 });
 

@@ -61,6 +61,15 @@ function quoted(title: string, text: string, max: number): string | null {
   return `${head}${headOf(body, room)}\n${fence}`;
 }
 
+/** A README block without its images (inline or by reference), the links left empty by them, and its HTML tags. */
+function withoutDecoration(block: string): string {
+  return block
+    .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
+    .replace(/\[\s*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/^\s*\[[^\]]*\]:.*$/gm, '');
+}
+
 /**
  * The opening of a README: its first paragraphs (headings kept, badge, image and HTML lines dropped), three of prose
  * at most, ending with the one that reaches `max` characters (the caller cuts it to its room).
@@ -71,6 +80,9 @@ export function readmeOpening(text: string, max: number): string {
   let prose = 0;
   let size = 0;
   for (const block of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/)) {
+    // a block of badges says nothing once its images, the links around them and its tags are gone — a badge's
+    // text wrapped onto a line of its own ("Status][ci-img]][ci]") included
+    if (!/[\p{L}\p{N}]/u.test(withoutDecoration(block))) continue;
     const lines = block
       .split('\n')
       .filter((l) => l.trim() && !decoration.test(l))
