@@ -64,10 +64,12 @@ function quoted(title: string, text: string, max: number): string | null {
 /** A README block without its images (inline or by reference), the links left empty by them, and its HTML tags. */
 function withoutDecoration(block: string): string {
   return block
+    .split('\n')
+    .filter((line) => !/^\s*\[[^\]\n]*\]:/.test(line))
+    .join('\n')
     .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
     .replace(/\[\s*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
-    .replace(/<[^>]*>/g, '')
-    .replace(/^\s*\[[^\]]*\]:.*$/gm, '');
+    .replace(/<[^<>]*>/g, '');
 }
 
 /**
