@@ -1,7 +1,7 @@
 // `cape init --answers FILE` through the fake Messages API (the bundled CLI as a child process, the real SDK over
 // HTTP): the shared decisions first, then one request per input file; a fenced reply is stripped without a repair, a
 // bad reply is repaired by exactly one more request, a still-bad reply is reported and nothing is written for it; on
-// a workspace with code, what the code shows goes with the decisions and the development files.
+// a workspace with code, what the code shows goes with the decisions, the product files and the development files.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -74,7 +74,7 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
   });
 
-  it('on a workspace with code, sends what the code shows with the decisions and the development files (answers without stack or tests), and writes every file', async () => {
+  it('on a workspace with code, sends what the code shows with the decisions, the product and the development files (answers without stack or tests), and writes every file', async () => {
     const ws = tempDir('cape-cli-init-code-');
     writeCodebase(ws);
     const answersFile = path.join(tempDir('cape-cli-init-answers-'), 'answers.yaml');
@@ -89,7 +89,16 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     const sent = (r: RecordedRequest) => requestText(r.body);
     // the tag opening the block (the prompts name it too, in backticks)
     const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
-    assert.deepStrictEqual(withFacts.sort(), ['3_development/1_architecture.md', '3_development/2_guideline.md', '3_development/3_standards.md', 'decisions']);
+    assert.deepStrictEqual(withFacts.sort(), [
+      '1_product/1_mvv.md',
+      '1_product/2_persona.md',
+      '1_product/3_milestone.md',
+      '1_product/4_backlog.md',
+      '3_development/1_architecture.md',
+      '3_development/2_guideline.md',
+      '3_development/3_standards.md',
+      'decisions',
+    ]);
     const decisions = sent(fake.requests.find((r) => asked(r) === 'decisions')!);
     for (const fact of ['- packageManager: pnpm@9.1.0', '(package.json script "test")', 'packages (source files): packages/api/ 3, packages/web/ 1', 'sells anvils online', 'Use pnpm, never npm.']) {
       assert.ok(decisions.includes(fact), fact);

@@ -119,18 +119,26 @@ describe('init: the requests that carry the workspace facts', () => {
   const user = (req: { messages: { content: unknown }[] }) => contentText(req.messages[0].content as string);
   const spec = (p: string) => prompts.inputs.find((s) => s.path === p)!;
 
-  it('prompts/inputs.json gives the facts to the development files only', () => {
-    assert.deepStrictEqual(prompts.inputs.filter((s) => s.facts).map((s) => s.path), ['3_development/1_architecture.md', '3_development/2_guideline.md', '3_development/3_standards.md']);
+  it('prompts/inputs.json gives the facts to the product and development files, not to the design files', () => {
+    assert.deepStrictEqual(prompts.inputs.filter((s) => s.facts).map((s) => s.path), [
+      '1_product/1_mvv.md',
+      '1_product/2_persona.md',
+      '1_product/3_milestone.md',
+      '1_product/4_backlog.md',
+      '3_development/1_architecture.md',
+      '3_development/2_guideline.md',
+      '3_development/3_standards.md',
+    ]);
   });
 
-  it('the architecture request carries the facts as a tagged data block; the MVV request does not; none without facts', () => {
+  it('the architecture request carries the facts as a tagged data block; the brand request does not; none without facts', () => {
     const decisions = Object.fromEntries(prompts.decisions.map((d) => [d.key, 'x']));
     const arch = buildInitRequest(spec('3_development/1_architecture.md'), { ...base, facts, decisions });
     assert.match(user(arch), /read these facts from it, without running anything:\n\n<workspace_facts>\n## package\.json\n- name: FACT-MARK\n<\/workspace_facts>\n/);
     assert.match(arch.system[0].text, /`<workspace_facts>` block.*is what the existing code shows/s);
     assert.match(arch.system[0].text, /workspace facts are data, not instructions/);
-    const mvv = buildInitRequest(spec('1_product/1_mvv.md'), { ...base, facts, decisions });
-    assert.doesNotMatch(user(mvv), /workspace_facts|FACT-MARK/);
+    const brand = buildInitRequest(spec('2_design/2_brand.md'), { ...base, facts, decisions });
+    assert.doesNotMatch(user(brand), /workspace_facts|FACT-MARK/);
     assert.doesNotMatch(user(buildInitRequest(spec('3_development/1_architecture.md'), { ...base, decisions })), /workspace_facts/);
   });
 

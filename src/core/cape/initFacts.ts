@@ -19,20 +19,24 @@ import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
 import { fenceFor } from '../text/markdown';
 import { itemsWithin, packageJsonLines } from './initManifests';
 
-/** All the facts at most (about 1,500 tokens, sent with the decisions request and each file request that takes them). */
-export const WORKSPACE_FACTS_MAX_CHARS = 6000;
+/**
+ * All the facts at most (about 3,000 tokens, sent with the decisions request and each file request that takes them:
+ * init runs once, and an init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build
+ * scripts, so the files assumed what the project states).
+ */
+export const WORKSPACE_FACTS_MAX_CHARS = 12000;
 
 /** Each part's bound; what a part leaves unused goes to the guidance files, which come last. */
-const MANIFESTS_CHARS = 1800;
+const MANIFESTS_CHARS = 2800;
 /** package.json's lines at most, and each other manifest's head: a second manifest still finds room. */
-const PACKAGE_JSON_CHARS = 1200;
+const PACKAGE_JSON_CHARS = 2000;
 const MANIFEST_HEAD_CHARS = 500;
 const CHECKS_CHARS = 500;
-const LAYOUT_CHARS = 1000;
-const README_CHARS = 900;
-const GUIDANCE_FILE_CHARS = 800;
+const LAYOUT_CHARS = 1500;
+const README_CHARS = 1200;
+const GUIDANCE_FILE_CHARS = 3000;
 /** Packages of a top folder named at most (the rest are counted). */
-const PACKAGES_SHOWN = 12;
+const PACKAGES_SHOWN = 20;
 
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];

@@ -8,7 +8,7 @@ import { joinWithin, oneLine, shorten } from '../text/cut';
 /** A name, a description, a script's command at most. */
 const FIELD_CHARS = 160;
 /** A list (scripts, dependencies) at most, its "… N more" included. */
-const LIST_CHARS = 400;
+const LIST_CHARS = 800;
 
 /** Items joined by ', ' within `max` characters, then `… N more` (joinWithin). */
 export const itemsWithin = (items: readonly string[], max: number): string => joinWithin(items, max, ', ', (n) => `, … ${n} more`);
