@@ -4,7 +4,7 @@ import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './viewState';
 import { UNBUILT_BEFORE } from '../../src/core/checks/types';
-import { notCheckedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
+import { AS_BEFORE_BY, notCheckedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -29,7 +29,7 @@ export function checksBlock(st: StepView, readonly: boolean, memory: RenderMemor
       : o.notRun
         ? `${notRunSaying(o.notRun)} It is kept for your review.`
       : o.failsAsBefore
-        ? 'Fails only as your unchanged code does (the same test cases): not the proposal\'s doing, so DevA was not asked to fix it.'
+        ? `Fails only as your unchanged code does (${AS_BEFORE_BY}): not the proposal's doing, so DevA was not asked to fix it.`
         : `Still failing after ${o.fixRounds} fix round${o.fixRounds === 1 ? '' : 's'}${o.fixDeclined ? ' (DevA changed no file in its last one, holding the failure not its own, so it was not asked again)' : ''}: DevA's last proposal is kept for your review.`;
     const ok = o.passed && !unseen;
     block.append(h('p', { class: `check-outcome check-outcome-${ok ? 'passed' : 'failed'}`, attrs: { role: 'status' } }, icon(ok ? 'pass' : 'warning'), h('span', { text: ` ${text}` })));

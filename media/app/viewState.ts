@@ -79,7 +79,7 @@ export interface StepView {
   exchanges?: Exchange[];
   /** DevA: the project's checks on the proposal and the fix rounds, in order; `checksOutcome` once they ended. */
   checks?: CheckItemView[];
-  /** failsAsBefore: no fix round was asked, the same test cases failing on the unchanged workspace. */
+  /** failsAsBefore: no fix round was asked, the same failure on the unchanged workspace (checks/verdict.ts AS_BEFORE_BY). */
   /** fixDeclined: no further fix round was asked, DevA's last one having changed no file. */
   /** notRun: no check could start, and why (src/core/checks/verdict.ts). */
   checksOutcome?: { passed: boolean; fixRounds: number; failsAsBefore?: boolean; fixDeclined?: boolean; notRun?: string; notChecked?: string[] };

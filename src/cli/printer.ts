@@ -20,6 +20,7 @@ import {
   notWrittenLine,
   runStatusWord,
   tsrSummary,
+  AS_BEFORE_BY,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -93,7 +94,7 @@ function printCheck(out: Out, e: CheckEvent): void {
       else if (e.notRun) out.write(`  ✗ ${notRunSaying(e.notRun)} It is kept for review.\n`);
       else if (e.failsAsBefore) {
         const failing = e.summary.filter((c) => !c.passed).map((c) => c.command);
-        out.write(`  ✗ ${failing.join(', ')} fail${failing.length === 1 ? 's' : ''} as on the unchanged workspace (the same test cases): not the proposal's doing, so DevA was not asked to fix it\n`);
+        out.write(`  ✗ ${failing.join(', ')} fail${failing.length === 1 ? 's' : ''} as on the unchanged workspace (${AS_BEFORE_BY}): not the proposal's doing, so DevA was not asked to fix it\n`);
       } else {
         const failing = e.summary.filter((c) => !c.passed).map((c) => `${c.command} (${c.status === 'failed' ? `exit ${c.exitCode ?? 'none'}` : runStatusWord(c.status)})`);
         const why = e.fixDeclined ? ' (DevA changed no file in its last one, so it was not asked again)' : '';

@@ -4,7 +4,9 @@
 // asks DevA for no fix round for it (loop.ts), the fix request of a mixed failure says which failures were already
 // there and which are new, and the retrospective hears it. A linter's or compiler's run, which names no test case, is
 // compared by the problems it names (file and message, without line numbers); its fix request still says whether the
-// unchanged workspace passes.
+// unchanged workspace passes. A run that names neither (the command failed before any test: a tool missing, a
+// package manager refusing to start) is compared by its whole output and exit code, what differs between two runs
+// aside (sameOutput.ts).
 import { createScratch, disposeScratch, type Scratch } from './scratch';
 import { runReported } from './run';
 import { lineWithin } from '../text';
@@ -12,6 +14,7 @@ import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys, wasTrimmed } from './output';
 import { runUnbuiltGoPackages } from './buildFailures';
 import { endedBeforeSummary } from './testSummary';
+import { NOISE_ASIDE, sameOutput } from './sameOutput';
 
 /** Failing test cases a fix request names per group (already failing, new). */
 const NAMED = 10;
@@ -91,9 +94,11 @@ function missingCases(run: CheckRun, base: CheckRun): string[] {
  * What a failing run and the unchanged workspace's run are compared by: the failing test cases (and the baseline's
  * passing ones the run does not name) when both named test cases, each run all of its own; otherwise — a linter's
  * or compiler's run — the problems both outputs name (output.ts problemKeys), when both ended with an exit code and
- * neither output was cut; null when they cannot be compared.
+ * neither output was cut; and when neither names a test case nor a problem (a tool missing, a package manager that
+ * refuses to start: the command failed before any test), the whole output with the same exit code, what differs
+ * between two runs aside (sameOutput.ts) — `now` empty when they match; null when they cannot be compared or differ.
  */
-function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'problems'; now: string[]; before: Set<string>; missing: string[] } | null {
+function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'problems' | 'output'; now: string[]; before: Set<string>; missing: string[] } | null {
   const now = failingNames(run);
   if (now.length && base.tests?.length) {
     if (run.testsIncomplete || base.testsIncomplete) return null;
@@ -101,12 +106,15 @@ function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'prob
   }
   if (run.tests?.length || run.status !== 'failed' || base.status !== 'failed' || wasTrimmed(run.output) || wasTrimmed(base.output)) return null;
   const problems = problemKeys(run.output);
-  return problems.length ? { what: 'problems', now: problems, before: new Set(problemKeys(base.output)), missing: [] } : null;
+  if (problems.length) return { what: 'problems', now: problems, before: new Set(problemKeys(base.output)), missing: [] };
+  const same = !base.tests?.length && run.exitCode === base.exitCode && sameOutput(run.output, base.output);
+  return same ? { what: 'output', now: [], before: new Set(), missing: [] } : null;
 }
 
 /**
  * Whether a failing run fails as the unchanged workspace does: that failed too, everything failing on the proposal
- * (its failing test cases by exact name, or the problems it names, lines aside) fails there too, and every case that
+ * (its failing test cases by exact name, or the problems it names, lines aside; or, naming neither, its whole output
+ * and exit code: comparable) fails there too, and every case that
  * passed there was reported on the proposal (missingCases). A run killed
  * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
  * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran. So does
@@ -134,6 +142,7 @@ export function baselineLines(run: CheckRun, base: CheckRun | undefined): string
   const how = base.status === 'timeout' ? 'is killed at the time limit too' : `fails too (exit code ${base.exitCode ?? 'none'})`;
   const c = comparable(run, base);
   if (!c) return [`On the unchanged workspace (nothing of yours applied) this command ${how}: see whether the failure is yours before you change anything.`];
+  if (c.what === 'output') return [`On the unchanged workspace (nothing of yours applied) this command ${how}.`, `Its output there is the same (${NOISE_ASIDE}): not caused by your files; leave it alone.`];
   const already = c.now.filter((n) => c.before.has(n));
   const fresh = c.now.filter((n) => !c.before.has(n));
   const list = (names: string[]) => [...names.slice(0, NAMED).map((n) => `- ${lineWithin(n, 160)}`), ...(names.length > NAMED ? [`- and ${names.length - NAMED} more`] : [])];

@@ -3,7 +3,7 @@
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
 import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
-import { notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
+import { AS_BEFORE_BY, notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -63,7 +63,7 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     : notRun
       ? `${notRunSaying(notRun)} It is kept for the human to review.`
     : outcome.failsAsBefore
-      ? 'The final proposal fails only as the unchanged workspace does (the same test cases): the failure was already there, so no fix round was asked for it.'
+      ? `The final proposal fails only as the unchanged workspace does (${AS_BEFORE_BY}): the failure was already there, so no fix round was asked for it.`
       : outcome.fixDeclined
         ? 'The final proposal still fails a check. DevA\'s last fix round changed no file (it held the failure not its own), so it was not asked again; the proposal is kept for the human to review.'
         : 'The final proposal still fails a check; it is kept for the human to review.';

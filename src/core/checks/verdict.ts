@@ -29,6 +29,12 @@ export function runStatusWord(status: CheckStatus): string {
   return RUN_STATUS_WORDS[status];
 }
 
+/**
+ * What a failure as before shares with the unchanged workspace's run (baseline.ts failsAsBefore), the same on every
+ * surface that says the loop asked no fix round for it: the panel, the CLI's transcript and the retrospective.
+ */
+export const AS_BEFORE_BY = 'the same failing test cases or problems, or the same output where it names neither';
+
 /** The runs that started: one that could not (status 'error') tested nothing, and gives no verdict of the proposal. */
 export function startedRuns<T extends Pick<CheckRun, 'status'>>(runs: readonly T[]): T[] {
   return runs.filter((r) => r.status !== 'error');
