@@ -53,6 +53,8 @@ export type CheckItemView =
       baseline?: boolean;
       /** Its output shows code or a test did not build or load (checks/types.ts CheckRun.unbuilt). */
       unbuilt?: boolean;
+      /** A fail-first run that failed before it ran DevA's tests (checks/types.ts CheckRun.testsNotReached). */
+      testsNotReached?: boolean;
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] }
   /** The project's formatter laid out DevA's files before a round's checks. */

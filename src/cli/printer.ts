@@ -21,6 +21,7 @@ import {
   runStatusWord,
   tsrSummary,
   AS_BEFORE_BY,
+  notReachedSaying,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -55,13 +56,16 @@ function printCheck(out: Out, e: CheckEvent): void {
         break;
       }
       if (e.before) {
-        // a failure is what a new test should do here: no output, the test cases it reported
+        // a failure is what a new test should do here: no output, the test cases it reported; one that failed before
+        // it ran DevA's tests (checks/notReached.ts) observed nothing, and its first error line says why
         const how = r.passed
           ? "passed: DevA's tests pass without the change too"
           : r.status === 'failed'
-            ? r.unbuilt
-              ? UNBUILT_BEFORE
-              : `failed${failingCases(r)}, as a test of the change should`
+            ? r.testsNotReached
+              ? notReachedSaying(r.output)
+              : r.unbuilt
+                ? UNBUILT_BEFORE
+                : `failed${failingCases(r)}, as a test of the change should`
             : runStatusWord(r.status);
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;

@@ -2,6 +2,8 @@
 // fresh scratch copy of the unchanged workspace and every check command that runs tests runs once. A test that fails
 // there and passes on the proposal shows the change; one that passes there too does not (metrics/tsr.ts reads the
 // runs per criterion). The implementation files are left out, so nothing of the change but its tests is in the copy.
+// A run that failed before it ran DevA's tests (a tool missing, a package manager refusing to start: notReached.ts)
+// is marked as it ends: it observed nothing, and says so.
 // Static checks (a linter, a type checker) are skipped: they run no test, and a trial's transcript read a lint pass
 // on the unchanged code as "DevA's tests pass without the change too".
 import type { ProposedFile } from '../model/types';
@@ -10,7 +12,8 @@ import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import { notWrittenLine } from './verdict';
-import type { CheckEvent, ChecksConfig, FailFirstRuns } from './types';
+import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
+import type { CheckEvent, CheckRun, ChecksConfig, FailFirstRuns } from './types';
 
 export interface FailFirstOptions extends ChecksConfig {
   workspace: string;
@@ -21,6 +24,11 @@ export interface FailFirstOptions extends ChecksConfig {
   signal?: AbortSignal;
   /** Told of a scratch copy that could not be removed. */
   onWarning?: (message: string) => void;
+  /**
+   * The loop's runs (ChecksOutcome.runs, .baseline), which tell a run that failed before it ran DevA's tests
+   * (notReached.ts failFirstNotReached).
+   */
+  loopRuns?: { proposal: readonly CheckRun[]; unchanged?: readonly CheckRun[] };
 }
 
 /** The final proposal's test files (proposed, inside the workspace), by isTestFile's one rule. */
@@ -46,7 +54,9 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
   try {
     result.notWritten = (await scratch.overlay(tests)).map(notWrittenLine);
     for (let i = 0; i < commands.length; i++) {
-      const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true } });
+      const ref = referenceOf(commands[i], opts.loopRuns);
+      const mark = (r: CheckRun) => markedNotReached(r, failFirstNotReached(r, result.testFiles, ref));
+      const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark });
       result.runs.push(run);
       if (stopped) return { ...result, cancelled: true };
     }

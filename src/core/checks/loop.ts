@@ -220,7 +220,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   if (opts.failFirst) {
     let before;
     try {
-      before = await runFailFirst({ ...opts, files, emit });
+      before = await runFailFirst({ ...opts, files, emit, loopRuns: { proposal: outcome.runs, unchanged: outcome.baseline } });
     } catch (e) {
       if (opts.signal?.aborted) throw new CheckCancelled();
       throw e;

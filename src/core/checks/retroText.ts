@@ -3,7 +3,7 @@
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
 import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
-import { AS_BEFORE_BY, notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
+import { AS_BEFORE_BY, notCheckedSaying, notReachedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -18,8 +18,12 @@ function runSaying(r: CheckRun, max: number): string {
   return `\`${r.command}\` ${runStatusWord(r.status)}${named}`;
 }
 
-/** A fail-first run's verdict: one whose output shows DevA's tests did not build or load there says so. */
+/**
+ * A fail-first run's verdict: one that failed before it ran DevA's tests says so with its first error line; one whose
+ * output shows DevA's tests did not build or load there says so.
+ */
 function beforeRunSaying(r: CheckRun): string {
+  if (r.testsNotReached) return `\`${r.command}\` ${notReachedSaying(r.output)}`;
   return r.unbuilt ? `\`${r.command}\` ${UNBUILT_BEFORE}` : runSaying(r, FAIL_FIRST_TESTS);
 }
 

@@ -217,6 +217,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   signal?: AbortSignal;
   /** The command's run on the unchanged workspace, when the loop took one (RunCheckOptions.base). */
   base?: CheckRun;
+  /** What the caller adds to the run before it is reported (failFirst.ts: whether it reached DevA's tests). */
+  mark?: (run: CheckRun) => CheckRun;
 }
 
 /**
@@ -227,7 +229,8 @@ export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRu
   const place = o.place ?? {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
-  const run = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base });
+  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base });
+  const run = o.mark ? o.mark(ran) : ran;
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

@@ -1,7 +1,10 @@
 // Which of the test cases a run reported (./testCases.ts) are the test DevA named in criteria_tests: names compared
 // whole, whatever suite or file prefix the runner adds, and a parent test set aside when its subtests are named.
-// One truth for TSR, fail-first and the fix request's count of named tests.
+// One truth for TSR, fail-first and the fix request's count of named tests; and whether a run's output names a test
+// file (namesTestFile), for TSR and for a fail-first run that did not reach DevA's tests (notReached.ts).
+import * as path from 'path';
 import { withoutGoPackage } from './testLineFormats';
+import { escapeRegExp } from '../text/regexp';
 
 /**
  * A reported test case is the named test: the same name, or one within the other (reporters prefix suites:
@@ -51,4 +54,14 @@ function within(whole: string, part: string): boolean {
     if (edge(before, part[0]) && edge(after, part[part.length - 1])) return true;
   }
   return false;
+}
+
+/**
+ * Whether a run's output names a test file: its name on a path boundary (`test/a.test.js` is not named by
+ * `test/data.test.js` nor by `a.test.jsx`), case-insensitive. The name is an escaped literal between one-character
+ * lookarounds: no quantifier, so nothing to backtrack over (the output is up to 1 MB).
+ */
+export function namesTestFile(output: string, file: string): boolean {
+  const base = path.posix.basename(file);
+  return base !== '' && new RegExp(`(?<![\\p{L}\\p{N}_@.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-]|\\.[\\p{L}\\p{N}])`, 'iu').test(output);
 }

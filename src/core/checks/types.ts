@@ -132,6 +132,11 @@ export interface CheckRun {
    */
   unbuiltGoPackages?: string[];
   unbuiltGoFolders?: string[];
+  /**
+   * A fail-first run that failed before it ran DevA's tests (notReached.ts failFirstNotReached; set as it ends, so its
+   * event says so): it observed nothing. Absent otherwise.
+   */
+  testsNotReached?: true;
 }
 
 /** One fix round: what DevA was sent and what its reply changed. */

@@ -56,6 +56,31 @@ export function notRunSaying(reason: string): string {
   return `No check could start (${reason}): nothing tested DevA's proposal.`;
 }
 
+/** Characters of a run's first error line a verdict quotes (firstErrorLine). */
+const ERROR_LINE_CHARS = 200;
+
+/** What trimForModel (output.ts) writes among a run's lines: no line of the run's own. */
+const TRIM_MARKS = /^\[(?:lines naming files|end of the output;)/;
+
+/**
+ * A run's first line that reads as an error (`ERROR …`, `Error: …`, `fatal: …`, `npm ERR! …`), else its first line
+ * with text, on one line within ERROR_LINE_CHARS; '' for an empty output.
+ */
+export function firstErrorLine(output: string): string {
+  const lines = output.split('\n').filter((l) => l.trim() && !TRIM_MARKS.test(l.trim()));
+  return lineWithin(lines.find((l) => /\b(?:error|fatal|err!)/i.test(l)) ?? lines[0] ?? '', ERROR_LINE_CHARS);
+}
+
+/**
+ * How a fail-first run that failed before it ran DevA's tests is told (CheckRun.testsNotReached), after its command,
+ * the same on every surface (the CLI's transcript, the panel, the retrospective): with its first error line, and that
+ * it observed nothing.
+ */
+export function notReachedSaying(output: string): string {
+  const line = firstErrorLine(output);
+  return `failed before it ran DevA's tests${line ? ` ("${line}")` : ''}: no fail-first observed`;
+}
+
 /** A file the scratch copy could not take, in one line: its path and why (fix requests, fail-first, the surfaces). */
 export function notWrittenLine(n: NotWritten): string {
   return `${n.path}: ${n.reason}`;

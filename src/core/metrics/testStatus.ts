@@ -7,13 +7,13 @@ import type { CheckRun } from '../checks/types';
 import { runPassedFiles } from '../checks/testCases';
 import { testsRan } from '../checks/testSummary';
 import { runUnbuiltGoFolders } from '../checks/buildFailures';
-import { casesOfTest } from '../checks/testNames';
+import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { escapeRegExp } from '../text/regexp';
 import type { NamedTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'testsNotReached'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -45,14 +45,12 @@ function namesAFile(output: string): boolean {
 }
 
 /**
- * Whether a run's output names the test: its file's name on a path boundary (`test/a.test.js` is not named by
- * `test/data.test.js` nor by `a.test.jsx`), or its name (4 characters or more) as whole words (`parse` is not named by
- * `parses csv`). Case-insensitive; each name is an escaped literal between one-character lookarounds: no quantifier,
- * so nothing to backtrack over (the output is up to 1 MB).
+ * Whether a run's output names the test: its file (checks/testNames.ts namesTestFile), or its name (4 characters or
+ * more) as whole words (`parse` is not named by `parses csv`). Case-insensitive; the name is an escaped literal
+ * between one-character lookarounds: no quantifier, so nothing to backtrack over (the output is up to 1 MB).
  */
 function mentions(output: string, test: NamedTest): boolean {
-  const base = path.posix.basename(test.file);
-  if (base !== '' && new RegExp(`(?<![\\p{L}\\p{N}_@.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-]|\\.[\\p{L}\\p{N}])`, 'iu').test(output)) return true;
+  if (namesTestFile(output, test.file)) return true;
   return test.name.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(test.name)}(?![\\p{L}\\p{N}_])`, 'iu').test(output);
 }
 
@@ -87,7 +85,7 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
 /**
  * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
  * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
- * could not tell). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
+ * could not tell), as a run marked so does (CheckRun.testsNotReached). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
  * package, did not build or load): a failure by default — a test of the change that calls what the change adds does
  * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
  * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
@@ -121,6 +119,8 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
       ran = true;
       continue;
     }
+    // a run that failed before it reached its tests (checks/notReached.ts) and names nothing of this one: not run
+    if (c.testsNotReached && !mentions(c.output, test)) return notRun;
     if (!c.passed && (!(factsOf(c).namesFile ??= namesAFile(c.output)) || mentions(c.output, test))) {
       if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
       return 'fail';

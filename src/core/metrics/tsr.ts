@@ -23,7 +23,8 @@
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
 //    there too (`pass`: the test does not show the change), or neither could be told (`no_test`; so is a test the
-//    runner never reached, stopped by another test file that does not load without the change). Where DevA marked
+//    runner never reached, stopped by another test file that does not load without the change, or by a command that
+//    failed before it ran DevA's tests: checks/notReached.ts). Where DevA marked
 //    some tests as regression guards and others not, the others decide, and a guard failing there is named. It is no
 //    part of TSR, and a criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
@@ -33,8 +34,6 @@
 // output (an object of any shape, or markdown text).
 import * as fs from 'fs';
 import { checkFilePath } from '../files/pathSafety';
-import type { CheckRun, ChecksOutcome } from '../checks/types';
-import { startedRuns } from '../checks/verdict';
 import { commandKey, testStatus, type CheckOutcome } from './testStatus';
 import { failFirstOf } from './failFirstVerdict';
 import { LINE_BREAK } from '../text/lines';
@@ -43,24 +42,12 @@ import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, tsrCounts, type Co
 export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
 export { testStatus, type CheckOutcome } from './testStatus';
 export { failFirstOf, failFirstStatus, failFirstSurprise, type FailFirst } from './failFirstVerdict';
+export { failFirstRuns, lastRuns } from './checkRuns';
 
 export interface Criterion {
   id: string;
   /** Given / when / then (or the criterion's text), for people and for the retrospective. */
   text: string;
-}
-
-/**
- * The last run of each command of a check loop, if it started (one that could not tested nothing: checks/verdict.ts
- * startedRuns): the verdict TSR is computed from; null when none started, as when no check ran.
- */
-export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
-  const last = outcome.commands.flatMap((command) => {
-    const runs = outcome.runs.filter((r) => r.command === command);
-    return runs.length ? [runs[runs.length - 1]] : [];
-  });
-  const started = startedRuns(last);
-  return started.length ? started : null;
 }
 
 export interface TsrResult {

@@ -4,8 +4,7 @@
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
 import { computeMetrics } from '../metrics/metrics';
 import { historyFromRetrospectives } from '../metrics/history';
-import { computeTsr, lastRuns, proposedOrInWorkspace, unreadableJudgements } from '../metrics/tsr';
-import { startedRuns } from '../checks/verdict';
+import { computeTsr, failFirstRuns, lastRuns, proposedOrInWorkspace, unreadableJudgements } from '../metrics/tsr';
 import type { KptLists, SessionEvent } from '../model/types';
 import type { SessionState } from '../store';
 import type { SessionResult, StepOutcome } from './options';
@@ -41,7 +40,7 @@ export async function finishSession(run: SessionRun, costUsd: number | null): Pr
       devaOutput: envelopes.deva?.output,
       judgements: retro.criteria,
       checks: checks ? lastRuns(checks) : null,
-      before: checks?.before ? startedRuns(checks.before.runs) : null,
+      before: checks ? failFirstRuns(checks) : null,
       fileExists: proposedOrInWorkspace(opts.workspace, devaFiles),
     }),
   });

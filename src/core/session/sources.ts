@@ -5,10 +5,10 @@
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
 import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
-import { checksForRetro, startedRuns } from '../checks';
+import { checksForRetro } from '../checks';
 import { filesRead } from '../tools/reads';
 import { toolBoundsText } from '../tools/specs';
-import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
+import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, failFirstRuns, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type StepId, type WorkerAgent } from '../model/types';
 import { reviewedChanges } from './retroReview';
 import type { RankQuery } from '../workspace';
@@ -242,8 +242,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const tests = namedTests(inputs.envelopes.deva?.output);
       // the checks' verdict on each criterion's tests, as the computed TSR will count it (metrics/tsr.ts)
       const runs = inputs.checks && inputs.fileExists ? lastRuns(inputs.checks) : null;
-      const ranBefore = startedRuns(inputs.checks?.before?.runs ?? []);
-      const before = runs && ranBefore.length ? ranBefore : null;
+      const before = runs && inputs.checks ? failFirstRuns(inputs.checks) : null;
       const line = (c: Criterion) => {
         const t = tests.get(c.id) ?? [];
         const status = runs ? criterionStatus(t, inputs.fileExists!, runs) : null;

@@ -1,0 +1,44 @@
+// Runs that failed before they reached the tests they were to show — a test command that stops at once in this
+// environment (a package manager refusing to start, a tool missing) — told from runs whose tests failed, so that no
+// such failure is read as a verdict on a test: a fail-first run (failFirst.ts) that ran none of DevA's tests observes
+// nothing (failFirstNotReached).
+import type { CheckRun } from './types';
+import { testsRan } from './testSummary';
+import { failsAsBefore } from './baseline';
+import { namesTestFile } from './testNames';
+
+/** A failed run that recognised no test case and wrote no test runner's summary: it ran no test. */
+function ranNoTest(run: CheckRun): boolean {
+  return run.status === 'failed' && !testsRan(run);
+}
+
+/** The runs a fail-first run is read beside: the command's run on the unchanged workspace, and its last on the proposal. */
+export interface FailFirstReference {
+  /** Taken when the command first failed on the proposal (baseline.ts); absent when it never failed. */
+  base?: CheckRun;
+  /** The command's last run on DevA's proposal. */
+  last?: CheckRun;
+}
+
+/**
+ * Whether a fail-first run failed before it ran DevA's tests: it recognised no test case, its output names none of
+ * DevA's test files (`testFiles`: a test file that does not build or load without the change is named, and that is
+ * its failure there), and it failed as the unchanged workspace's run did (DevA's test files changed nothing of what
+ * it printed), or ran no test at all while the command ran none on the proposal either. A command that ran on the
+ * proposal (passed, or reached its tests) works here: a silent failure without the change is the change's absence
+ * (an assertion script that prints nothing), which fail-first observes.
+ */
+export function failFirstNotReached(run: CheckRun, testFiles: readonly string[], ref: FailFirstReference): boolean {
+  if (run.status !== 'failed' || run.tests?.length || testFiles.some((f) => namesTestFile(run.output, f))) return false;
+  return failsAsBefore(run, ref.base) || (ranNoTest(run) && !!ref.last && ranNoTest(ref.last));
+}
+
+/** A command's reference runs (FailFirstReference) among a loop's runs on the proposal and on the unchanged workspace. */
+export function referenceOf(command: string, runs: { proposal: readonly CheckRun[]; unchanged?: readonly CheckRun[] } | undefined): FailFirstReference {
+  return { base: runs?.unchanged?.find((r) => r.command === command), last: runs?.proposal.filter((r) => r.command === command).at(-1) };
+}
+
+/** `run`, marked when it did not reach its tests (CheckRun.testsNotReached). */
+export function markedNotReached(run: CheckRun, notReached: boolean): CheckRun {
+  return notReached ? { ...run, testsNotReached: true } : run;
+}

@@ -1,0 +1,32 @@
+// Which runs of a check loop the verdicts are read from (TSR and fail-first: ./tsr.ts, for the session's end and the
+// retrospective's request alike): the last run of each command on the proposal (lastRuns), and the fail-first runs
+// (failFirstRuns), each only if it started (checks/verdict.ts startedRuns) and with what checks/notReached.ts tells
+// of a run that failed before it reached its tests.
+import type { CheckRun, ChecksOutcome } from '../checks/types';
+import { startedRuns } from '../checks/verdict';
+import { failFirstNotReached, markedNotReached, referenceOf } from '../checks/notReached';
+
+/**
+ * The last run of each command of a check loop, if it started (one that could not tested nothing): the verdict TSR
+ * is computed from; null when none started, as when no check ran.
+ */
+export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
+  const last = outcome.commands.flatMap((command) => {
+    const runs = outcome.runs.filter((r) => r.command === command);
+    return runs.length ? [runs[runs.length - 1]] : [];
+  });
+  const started = startedRuns(last);
+  return started.length ? started : null;
+}
+
+/**
+ * The fail-first runs that started, each marked when it failed before it ran DevA's tests (CheckRun.testsNotReached;
+ * a run recorded before runs were marked is read by the same rule, beside the loop's runs);
+ * null when none ran.
+ */
+export function failFirstRuns(outcome: ChecksOutcome): CheckRun[] | null {
+  const before = outcome.before;
+  const loop = { proposal: outcome.runs, unchanged: outcome.baseline };
+  const runs = startedRuns(before?.runs ?? []).map((r) => markedNotReached(r, !!r.testsNotReached || failFirstNotReached(r, before!.testFiles, referenceOf(r.command, loop))));
+  return runs.length ? runs : null;
+}
