@@ -1,7 +1,9 @@
 // Runs that failed before they reached the tests they were to show — a test command that stops at once in this
 // environment (a package manager refusing to start, a tool missing) — told from runs whose tests failed, so that no
 // such failure is read as a verdict on a test: a fail-first run (failFirst.ts) that ran none of DevA's tests observes
-// nothing (failFirstNotReached).
+// nothing (failFirstNotReached); a run on the proposal that ran no test, where the unchanged workspace's run ran none
+// either, tested nothing (proposalNotReached: the runs TSR reads, metrics/checkRuns.ts lastRuns). A run that ran no
+// test only with DevA's proposal is the proposal's failure, and stays one.
 import type { CheckRun } from './types';
 import { testsRan } from './testSummary';
 import { failsAsBefore } from './baseline';
@@ -31,6 +33,14 @@ export interface FailFirstReference {
 export function failFirstNotReached(run: CheckRun, testFiles: readonly string[], ref: FailFirstReference): boolean {
   if (run.status !== 'failed' || run.tests?.length || testFiles.some((f) => namesTestFile(run.output, f))) return false;
   return failsAsBefore(run, ref.base) || (ranNoTest(run) && !!ref.last && ranNoTest(ref.last));
+}
+
+/**
+ * Whether a failed run on the proposal never reached a test, and not by the proposal's doing: it ran no test (no test
+ * case, no runner's summary), and the command's run on the unchanged workspace (`base`) failed having run none either.
+ */
+export function proposalNotReached(run: CheckRun, base: CheckRun | undefined): boolean {
+  return !!base && ranNoTest(run) && ranNoTest(base);
 }
 
 /** A command's reference runs (FailFirstReference) among a loop's runs on the proposal and on the unchanged workspace. */

@@ -133,8 +133,10 @@ export interface CheckRun {
   unbuiltGoPackages?: string[];
   unbuiltGoFolders?: string[];
   /**
-   * A fail-first run that failed before it ran DevA's tests (notReached.ts failFirstNotReached; set as it ends, so its
-   * event says so): it observed nothing. Absent otherwise.
+   * The run failed before it reached the tests it was to show (notReached.ts): a fail-first run that ran none of
+   * DevA's tests (failFirstNotReached; set as it ends, so its event says so), or — on the runs TSR reads
+   * (metrics/checkRuns.ts lastRuns), never stored — a run on the proposal that ran no test where the unchanged
+   * workspace's ran none either (proposalNotReached). Absent otherwise.
    */
   testsNotReached?: true;
 }

@@ -4,18 +4,20 @@
 // of a run that failed before it reached its tests.
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { startedRuns } from '../checks/verdict';
-import { failFirstNotReached, markedNotReached, referenceOf } from '../checks/notReached';
+import { failFirstNotReached, markedNotReached, proposalNotReached, referenceOf } from '../checks/notReached';
 
 /**
  * The last run of each command of a check loop, if it started (one that could not tested nothing): the verdict TSR
- * is computed from; null when none started, as when no check ran.
+ * is computed from, each marked when it ran no test where the unchanged workspace's run ran none either
+ * (CheckRun.testsNotReached: its criteria were not run); null when none started, as when no check ran.
  */
 export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
   const last = outcome.commands.flatMap((command) => {
     const runs = outcome.runs.filter((r) => r.command === command);
     return runs.length ? [runs[runs.length - 1]] : [];
   });
-  const started = startedRuns(last);
+  const base = (r: CheckRun) => outcome.baseline?.find((b) => b.command === r.command);
+  const started = startedRuns(last).map((r) => markedNotReached(r, proposalNotReached(r, base(r))));
   return started.length ? started : null;
 }
 

@@ -143,6 +143,7 @@ export function computeMetrics(input: MetricsInput): SessionMetrics {
     totalCostUsd,
     tsr: input.tsr?.tsr ?? null,
     tsrReview: tsrCounts(input.tsr?.criteria ?? []).review,
+    tsrNotRun: tsrCounts(input.tsr?.criteria ?? []).notRun,
     tsrJudged: input.tsr?.tsrJudged ?? null,
     criteria: input.tsr?.criteria ?? [],
   };

@@ -85,7 +85,8 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
 /**
  * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
  * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
- * could not tell), as a run marked so does (CheckRun.testsNotReached). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
+ * could not tell). A test that no run named, where a run failed before it reached any test (CheckRun.testsNotReached)
+ * and names nothing of it, was not run (`not_run`; fail-first reads that as could not tell). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
  * package, did not build or load): a failure by default — a test of the change that calls what the change adds does
  * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
  * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
@@ -93,18 +94,21 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
 export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: TestStatus = 'fail', unbuilt: TestStatus = 'fail'): TestStatus {
   if (test?.check) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
-    return runs.length === 0 ? 'no_test' : runs.every((c) => c.passed) ? 'pass' : 'fail';
+    if (runs.length === 0) return 'no_test';
+    return runs.every((c) => c.passed) ? 'pass' : runs.every((c) => c.passed || c.testsNotReached) ? 'not_run' : 'fail';
   }
   if (!test || !exists) return 'no_test';
-  // whether some run shows the test ran: it named the test, or a command that runs tests passed or failed elsewhere (a
-  // linter's or type checker's run proves no test)
+  // whether some run shows the test ran: it named the test (`named`), or a command that runs tests passed or failed
+  // elsewhere (a linter's or type checker's run proves no test); and whether a run that reached no test left it out
   let ran = false;
+  let named = false;
+  let notReached = false;
   for (const c of checks) {
     // The test cases the check runner recognised in the output decide first.
     const cases = casesOfTest(c.tests ?? [], test.name);
     if (cases.length) {
       if (cases.some((t) => !t.passed)) return 'fail';
-      ran = true;
+      named = true;
       continue;
     }
     // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
@@ -116,11 +120,14 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     // its file passed as a whole (jest's `PASS file`, vitest's `✓ file (3 tests)`): the output names the file, not
     // this test, and the run failed elsewhere
     if ((factsOf(c).passedFiles ??= runPassedFiles(c)).has(test.file.replace(/^\.\//, ''))) {
-      ran = true;
+      named = true;
       continue;
     }
     // a run that failed before it reached its tests (checks/notReached.ts) and names nothing of this one: not run
-    if (c.testsNotReached && !mentions(c.output, test)) return notRun;
+    if (c.testsNotReached && !mentions(c.output, test)) {
+      notReached = true;
+      continue;
+    }
     if (!c.passed && (!(factsOf(c).namesFile ??= namesAFile(c.output)) || mentions(c.output, test))) {
       if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
       return 'fail';
@@ -134,5 +141,6 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
       ran = true;
     }
   }
-  return ran ? 'pass' : 'no_test';
+  // a test no run named, beside a run that reached no test: that run, which had it to run, did not
+  return named ? 'pass' : notReached ? 'not_run' : ran ? 'pass' : 'no_test';
 }

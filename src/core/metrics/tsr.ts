@@ -1,13 +1,14 @@
 // TSR, the CAPE paper's Task Success Rate (acceptance criteria fulfilled ÷ criteria), computed in code — never by
 // the model. Two figures, both from the session's own records:
 //  - computed (`tsr`), when the project's checks ran on DevA's proposal: fulfilled ÷ the criteria a test can prove
-//    (all but those left to review, below; null when none is left). A criterion is fulfilled when DevA named
+//    (all but those left to review or not run, below; null when none is left). A criterion is fulfilled when DevA named
 //    tests for it (`criteria_tests` in its output; every one it named, as a criterion often needs several cases), each
 //    test's file exists (proposed or in the workspace), and in each command's last run: the test cases the check
 //    runner recognised under that name passed, or — none recognised — the command passed, its runner names only
 //    failing cases and named others (pytest's summary), or its failure is blamed elsewhere (its output names some
 //    file, but neither the test's file nor the test's name, and shows that tests ran: checks/testSummary.ts testsRan).
-//    A failure that names nothing counts against every criterion, and so does a test runner's failure before any
+//    A failure that names nothing counts against every criterion (unless no test ran there nor on the unchanged
+//    workspace: `not_run`, below), and so does a test runner's failure before any
 //    test ran (a test module that does not load stops the whole run of mocha, pytest and RSpec: one file named, no
 //    test run) or a Go test's package that did not build (the compiler names another of its files). Some run must
 //    show the test ran: one that named it, or a command that runs tests — a linter's or type checker's run alone
@@ -19,7 +20,12 @@
 //    existing (proposed or in the workspace), is left to review (`review`): out of the computed TSR's count, and said
 //    so wherever it is shown (model/metrics.ts tsrCounts, formatTsr). Beside a test, a file for review changes
 //    nothing: the tests decide. A criterion without a named test counts as not fulfilled (`no_test`), and so does one
-//    with a file for review that exists nowhere; one whose tests disagree takes the worst (failed, then no test).
+//    with a file for review that exists nowhere. A test command that failed before it ran any test, as it did on the
+//    unchanged workspace (a tool missing, a package manager refusing to start: checks/notReached.ts, read by
+//    ./checkRuns.ts lastRuns), tested nothing: a test no run named, and that run's output does not name, was not run
+//    (`not_run`), and so was a check named whole whose runs all failed so; such a criterion is out of the computed
+//    TSR's count like one left to review, and said so. One whose tests disagree takes the worst (failed, then no test,
+//    then not run).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
 //    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
 //    there too (`pass`: the test does not show the change), or neither could be told (`no_test`; so is a test the
@@ -224,15 +230,15 @@ export interface TsrInput {
 }
 
 /**
- * The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then passed;
- * `review` when it names only files for review, each existing (see the header).
+ * The worst of a criterion's tests: failed, then no test (none named, or a file that does not exist), then not run,
+ * then passed; `review` when it names only files for review, each existing (see the header).
  */
 export function criterionStatus(named: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
   // a file for review is read, not run
   const tests = named.filter((t) => !t.review);
   if (!tests.length) return named.length && named.every((t) => exists(t.file)) ? 'review' : 'no_test';
   const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
-  return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : 'pass';
+  return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : each.includes('not_run') ? 'not_run' : 'pass';
 }
 
 export function computeTsr(input: TsrInput): TsrResult {

@@ -42,9 +42,10 @@ export function testLabel(t: NamedTest): string {
 
 /**
  * How a criterion's checks verdict reads for people (the retrospective's request and file, the panel); `review`: no
- * test can prove it, a reviewer reads the files DevA named (testLabel's "(for review)" names them).
+ * test can prove it, a reviewer reads the files DevA named (testLabel's "(for review)" names them); `not_run`: the
+ * test command failed before it ran any test, as on the unchanged workspace (checks/notReached.ts).
  */
-export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test', review: 'to review' } as const;
+export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test', review: 'to review', not_run: 'not run (no test ran)' } as const;
 /** A criterion's checks verdict (CriterionResult.computed). */
 export type ComputedStatus = keyof typeof COMPUTED_TEXT;
 /** One test's verdict in a set of runs (metrics/testStatus.ts), and a criterion's fail-first verdict: no `review`. */
@@ -76,7 +77,8 @@ export interface CriterionResult {
    * From the checks' last round; absent when no check ran. fail: one of its tests (or a check it named) failed;
    * no_test: DevA named none, a named test's file does not exist, or a check it named did not run; review: DevA named
    * only files for review, each of which exists (out of the computed TSR's count; metrics saved before 2026-12 have
-   * no_test for it).
+   * no_test for it); not_run: its tests appear nowhere in a run of a test command that ran no test, as on the
+   * unchanged workspace (out of the computed TSR's count too; metrics saved before have fail for it).
    */
   computed?: ComputedStatus;
   /**
@@ -116,12 +118,14 @@ export interface SessionMetrics {
   /** Sum of the steps' costs; null when any step's cost is unknown. */
   totalCostUsd: number | null;
   /**
-   * TSR computed from the checks: criteria whose named tests passed ÷ criteria a test can prove (all but those left to
-   * review, `tsrReview`); null when no check ran or every criterion is left to review.
+   * TSR computed from the checks: criteria whose named tests passed ÷ criteria tested (all but those left to review,
+   * `tsrReview`, and those whose tests did not run, `tsrNotRun`); null when no check ran or none was tested.
    */
   tsr: number | null;
   /** Criteria left to review (computed `review`), out of `tsr`'s count; absent from metrics saved before 2026-12. */
   tsrReview?: number;
+  /** Criteria whose tests did not run (computed `not_run`), out of `tsr`'s count; absent from metrics saved before. */
+  tsrNotRun?: number;
   /** TSR as CM judged it: criteria met ÷ criteria; null when CM judged none. */
   tsrJudged: number | null;
   /** POA's acceptance criteria with their tests and verdicts. */
@@ -136,11 +140,23 @@ interface Counted {
 
 /**
  * The computed TSR's counts, the one place its rule is counted (metrics/tsr.ts's header states it): the criteria the
- * checks fulfilled, those a test can prove (all but the ones left to review) and those left to review.
+ * checks fulfilled, those tested (all but the ones left to review and those whose tests did not run), those left to
+ * review and those not run.
  */
-export function tsrCounts(criteria: readonly Counted[]): { passed: number; tested: number; review: number } {
+export function tsrCounts(criteria: readonly Counted[]): { passed: number; tested: number; review: number; notRun: number } {
   const review = criteria.filter((c) => c.computed === 'review').length;
-  return { passed: criteria.filter((c) => c.computed === 'pass').length, tested: criteria.length - review, review };
+  const notRun = criteria.filter((c) => c.computed === 'not_run').length;
+  return { passed: criteria.filter((c) => c.computed === 'pass').length, tested: criteria.length - review - notRun, review, notRun };
+}
+
+/** The criteria out of the computed TSR's count, in words ("1 to review, 2 not run"); '' when none. */
+function setAside(c: { review: number; notRun: number }): string {
+  return [c.review ? `${c.review} to review` : '', c.notRun ? `${c.notRun} not run` : ''].filter(Boolean).join(', ');
+}
+
+/** Every criterion is out of the count, in words: "all 3 to review", "all 3 not run", or the mix ("1 to review, 2 not run"). */
+function allSetAside(c: { review: number; notRun: number }): string {
+  return c.review && c.notRun ? setAside(c) : `all ${c.review || c.notRun} ${c.review ? 'to review' : 'not run'}`;
 }
 
 /** `93%`, or null for no rate (none computed, or not a number in what a record kept). */
@@ -150,25 +166,29 @@ function percent(rate: unknown): string | null {
 
 /**
  * A TSR for the retrospective file's and the panel's tables: `67% (2 of 3)`, or — when there is none (no check ran, CM
- * judged none); the computed one with criteria left to review says so: `100% (14 of 14 tested, 1 to review)`, and
- * `— (all 3 to review)` when no criterion is left for the checks.
+ * judged none); the computed one with criteria left to review or not run says so: `100% (14 of 14 tested, 1 to
+ * review)`, `50% (1 of 2 tested, 3 not run)`, and `— (all 3 to review)`, `— (all 7 not run)` when none was tested.
  */
 export function formatTsr(rate: unknown, criteria: readonly Counted[], which: 'computed' | 'judged'): string {
   const pct = percent(rate);
   if (which === 'judged') return pct ? `${pct} (${criteria.filter((c) => c.judged === 'met').length} of ${criteria.length})` : '—';
-  const { passed, tested, review } = tsrCounts(criteria);
-  if (!review) return pct ? `${pct} (${passed} of ${tested})` : '—';
-  return pct ? `${pct} (${passed} of ${tested} tested, ${review} to review)` : `— (all ${review} to review)`;
+  const counts = tsrCounts(criteria);
+  const { passed, tested } = counts;
+  const aside = setAside(counts);
+  if (!aside) return pct ? `${pct} (${passed} of ${tested})` : '—';
+  return pct ? `${pct} (${passed} of ${tested} tested, ${aside})` : tested ? '—' : `— (${allSetAside(counts)})`;
 }
 
 /**
  * Both TSRs in one phrase (the CLI's closing line): `TSR 93% (judged 100%) of 15 criteria`; with criteria left to
- * review, `TSR 100% of 14 tested criteria, 1 to review (judged 100%)`, or `TSR — of 3 criteria, all to review (judged
- * 100%)` when no criterion is left for the checks.
+ * review or not run, `TSR 100% of 14 tested criteria, 1 to review (judged 100%)`, or `TSR — of 7 criteria, all not
+ * run (judged 86%)` when none was tested.
  */
 export function tsrSummary(m: Pick<SessionMetrics, 'tsr' | 'tsrJudged' | 'criteria'>): string {
   const judged = `judged ${percent(m.tsrJudged) ?? '—'}`;
-  const { tested, review } = tsrCounts(m.criteria);
-  if (!review) return `TSR ${percent(m.tsr) ?? '—'} (${judged}) of ${m.criteria.length} criteria`;
-  return tested ? `TSR ${percent(m.tsr) ?? '—'} of ${tested} tested criteria, ${review} to review (${judged})` : `TSR — of ${review} criteria, all to review (${judged})`;
+  const counts = tsrCounts(m.criteria);
+  const aside = setAside(counts);
+  if (!aside) return `TSR ${percent(m.tsr) ?? '—'} (${judged}) of ${m.criteria.length} criteria`;
+  if (counts.tested) return `TSR ${percent(m.tsr) ?? '—'} of ${counts.tested} tested criteria, ${aside} (${judged})`;
+  return `TSR — of ${m.criteria.length} criteria, ${counts.review && counts.notRun ? aside : `all ${counts.review ? 'to review' : 'not run'}`} (${judged})`;
 }
