@@ -10,19 +10,10 @@ import * as path from 'path';
 import { Writable } from 'stream';
 import { printer } from '../../src/cli/printer';
 import { checksForRetro, failFirstNotReached, firstErrorLine, runCheckLoop, type CheckEvent, type CheckRun, type ProposedFile } from '../../src/core';
+import { failedRun } from '../helpers/failedRun';
 import { computeTsr, failFirstRuns } from '../../src/core/metrics/tsr';
 
-const run = (output: string, extra: Partial<CheckRun> = {}): CheckRun => ({
-  command: 'pnpm run test',
-  round: 0,
-  status: 'failed',
-  passed: false,
-  exitCode: 1,
-  durationMs: 1,
-  output,
-  outputChars: output.length,
-  ...extra,
-});
+const run = (output: string, extra: Partial<CheckRun> = {}): CheckRun => failedRun(output, { command: 'pnpm run test', ...extra });
 const REFUSED = '\n> @w/monorepo@0.0.1 test .\n> pnpm test:coverage\n\n\u2009ERROR\u2009 Refusing to run pnpm@11.14.0: its npm registry signature could not be verified\n\u2009ELIFECYCLE\u2009 Test failed.';
 const TEST_FILES = ['tests/core/onError.test.ts'];
 

@@ -7,18 +7,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { checksForRetro, failsAsBefore, fixRequest, runCheckLoop, withoutRunNoise, type CheckRun, type ProposedFile } from '../../src/core';
+import { failedRun } from '../helpers/failedRun';
 
-const run = (output: string, extra: Partial<CheckRun> = {}): CheckRun => ({
-  command: 'pnpm run test',
-  round: 0,
-  status: 'failed',
-  passed: false,
-  exitCode: 1,
-  durationMs: 1,
-  output,
-  outputChars: output.length,
-  ...extra,
-});
+const run = (output: string, extra: Partial<CheckRun> = {}): CheckRun => failedRun(output, { command: 'pnpm run test', ...extra });
 
 /** What `pnpm run test` printed in a trial, on the proposal and on the unchanged workspace alike. */
 const REFUSED = [

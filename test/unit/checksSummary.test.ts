@@ -2,28 +2,12 @@
 // the code under test) is never a failure as before, and the fix request says it ended early — with runners that name
 // only their failures too, where nothing else shows the cases it never reached. Outputs as the runners write them.
 import * as assert from 'assert';
-import { buildFailed, endedBeforeSummary, failsAsBefore, fixRequest, hasTestSummary, readTestCases, runCheckLoop, summaryReader, type CheckRun } from '../../src/core';
+import { endedBeforeSummary, failsAsBefore, fixRequest, hasTestSummary, runCheckLoop, summaryReader } from '../../src/core';
+import { failedRun } from '../helpers/failedRun';
 import { runAround } from '../helpers/longOutput';
 import { calcProposal, calcWorkspace } from '../helpers/calcWorkspace';
 
-/** A failed run of `output` as run.ts records it (its test cases, its summary, whether it built). */
-function run(output: string, extra: Partial<CheckRun> = {}): CheckRun {
-  const tests = readTestCases(output);
-  return {
-    command: 'npm test',
-    round: 0,
-    status: 'failed',
-    passed: false,
-    exitCode: 1,
-    durationMs: 1,
-    output,
-    outputChars: output.length,
-    ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }) } : {}),
-    testSummary: hasTestSummary(output),
-    ...(buildFailed(output) ? { unbuilt: true as const } : {}),
-    ...extra,
-  };
-}
+const run = failedRun;
 
 const lines = (...l: string[]) => l.join('\n');
 

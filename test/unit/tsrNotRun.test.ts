@@ -10,19 +10,9 @@ import { computeTsr, lastRuns } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { formatTsr, tsrCounts, tsrSummary, type SessionEvent, type SessionMetrics } from '../../src/core/model/types';
 import type { CheckRun, ChecksOutcome } from '../../src/core/checks/types';
+import { failedRun } from '../helpers/failedRun';
 
-const run = (command: string, output: string, extra: Partial<CheckRun> = {}): CheckRun => ({
-  command,
-  round: 0,
-  status: 'failed',
-  passed: false,
-  exitCode: 1,
-  durationMs: 1,
-  output,
-  outputChars: output.length,
-  testSummary: false,
-  ...extra,
-});
+const run = (command: string, output: string, extra: Partial<CheckRun> = {}): CheckRun => failedRun(output, { command, ...extra });
 const REFUSED = '> pnpm test:coverage\n\u2009ERROR\u2009 Refusing to run pnpm@11.14.0: its npm registry signature could not be verified\n\u2009ELIFECYCLE\u2009 Test failed.';
 const lint = run('pnpm run lint', '', { status: 'passed', passed: true, exitCode: 0 });
 const outcome = (last: CheckRun, base: CheckRun): ChecksOutcome => ({ commands: ['pnpm run lint', 'pnpm run test'], runs: [lint, last], fixRounds: [], maxFixRounds: 2, passed: false, baseline: [base] });
