@@ -36,6 +36,7 @@ describe('checks: a fail-first run that failed before it ran DevA\'s tests', () 
     const passed = run('', { passed: true, status: 'passed', exitCode: 0 });
     assert.strictEqual(failFirstNotReached(run(''), TEST_FILES, { last: passed }), false);
     assert.strictEqual(failFirstNotReached(passed, TEST_FILES, refused), false);
+    assert.strictEqual(failFirstNotReached(run(''), TEST_FILES, { last: run(''), base: run('') }), false, 'silent everywhere: nothing says it ran no test');
   });
 
   it('in the loop: the run is marked, the transcript and the retrospective quote its error, no criterion failed before', async () => {

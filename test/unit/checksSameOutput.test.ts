@@ -30,6 +30,7 @@ describe('checks: a failure that names no test case and no problem, compared by 
     const cut = `[end of the output; 40 line(s) left out]\n${REFUSED}`;
     assert.strictEqual(failsAsBefore(run(cut), run(cut)), false, 'lines of it are missing: nothing to compare them by');
     assert.strictEqual(failsAsBefore(run(REFUSED, { status: 'timeout', exitCode: null }), run(REFUSED, { status: 'timeout', exitCode: null })), false, 'killed: not a failure of its own');
+    assert.strictEqual(failsAsBefore(run(''), run('\n')), false, 'two silent runs: nothing says why either failed');
   });
 
   it('sets aside what differs between two runs: durations, timestamps, clock times, process ids, ports, temporary paths', () => {

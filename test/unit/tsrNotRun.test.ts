@@ -45,6 +45,8 @@ describe('TSR: a test command that failed before any test, as on the unchanged w
     const r = tsrOf(outcome(run('pnpm run test', REFUSED), ranThere));
     assert.deepStrictEqual(r.criteria.map((c) => c.computed), ['fail', 'fail', 'fail']);
     assert.strictEqual(r.tsr, 0);
+    // a silent failure on both (a bare assertion script) says nothing of whether a test ran: a failure, as it was
+    assert.deepStrictEqual(tsrOf(outcome(run('pnpm run test', ''), run('pnpm run test', ''))).criteria.map((c) => c.computed), ['fail', 'fail', 'fail']);
   });
 
   it('a named test that ran and failed stays failed; one the output names stays failed; the others were not run', () => {

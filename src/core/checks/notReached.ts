@@ -9,9 +9,13 @@ import { testsRan } from './testSummary';
 import { failsAsBefore } from './baseline';
 import { namesTestFile } from './testNames';
 
-/** A failed run that recognised no test case and wrote no test runner's summary: it ran no test. */
+/**
+ * A failed run that recognised no test case, wrote no test runner's summary and printed why it failed: it ran no
+ * test. A silent one is not told so: a bare assertion script (`node -e "process.exit(ok ? 0 : 1)"`) is a test that
+ * failed, and prints nothing either.
+ */
 function ranNoTest(run: CheckRun): boolean {
-  return run.status === 'failed' && !testsRan(run);
+  return run.status === 'failed' && !testsRan(run) && run.output.trim() !== '';
 }
 
 /** The runs a fail-first run is read beside: the command's run on the unchanged workspace, and its last on the proposal. */

@@ -55,7 +55,12 @@ export function withoutRunNoise(output: string): string {
     .trim();
 }
 
-/** Whether two outputs of the same command say the same, what differs between any two runs aside (withoutRunNoise). */
+/**
+ * Whether two outputs of the same command say the same, what differs between any two runs aside (withoutRunNoise).
+ * Two silent runs do not: an output that says nothing tells nothing of why the command failed (a bare assertion
+ * script failing on the proposal as on the unchanged code may fail for another reason).
+ */
 export function sameOutput(a: string, b: string): boolean {
-  return withoutRunNoise(a) === withoutRunNoise(b);
+  const said = withoutRunNoise(a);
+  return said !== '' && said === withoutRunNoise(b);
 }
