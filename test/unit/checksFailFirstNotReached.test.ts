@@ -70,10 +70,11 @@ describe('checks: a fail-first run that failed before it ran DevA\'s tests', () 
     assert.strictEqual(tsr.criteria[0].before, 'no_test');
   });
 
-  it('a record kept before runs were marked is read by the same rule', () => {
+  it('a record kept before runs were marked is read by the same rule, for TSR and the retrospective', () => {
     const before = { testFiles: ['test/theme.test.js'], runs: [run(REFUSED)], notWritten: [] };
     const outcome = { commands: ['pnpm run test'], runs: [run(REFUSED)], fixRounds: [], maxFixRounds: 2, passed: false, baseline: [run(REFUSED)], before };
     assert.deepStrictEqual(failFirstRuns(outcome)?.map((r) => r.testsNotReached), [true]);
+    assert.match(checksForRetro(outcome), /`pnpm run test` failed before it ran DevA's tests \("ERROR Refusing to run pnpm@11\.14\.0: [^"]*"\): no fail-first observed/);
     assert.strictEqual(failFirstRuns({ ...outcome, before: undefined }), null);
   });
 });

@@ -4,7 +4,7 @@
 // nothing (failFirstNotReached); a run on the proposal that ran no test, where the unchanged workspace's run ran none
 // either, tested nothing (proposalNotReached: the runs TSR reads, metrics/checkRuns.ts lastRuns). A run that ran no
 // test only with DevA's proposal is the proposal's failure, and stays one.
-import type { CheckRun } from './types';
+import type { CheckRun, ChecksOutcome } from './types';
 import { testsRan } from './testSummary';
 import { failsAsBefore } from './baseline';
 import { namesTestFile } from './testNames';
@@ -55,4 +55,14 @@ export function referenceOf(command: string, runs: { proposal: readonly CheckRun
 /** `run`, marked when it did not reach its tests (CheckRun.testsNotReached). */
 export function markedNotReached(run: CheckRun, notReached: boolean): CheckRun {
   return notReached ? { ...run, testsNotReached: true } : run;
+}
+
+/**
+ * A loop's fail-first runs, each marked when it failed before it ran DevA's tests: the mark it was recorded with, or —
+ * a run recorded before runs were marked — the same rule, beside the loop's runs (for TSR and the retrospective alike).
+ */
+export function markedFailFirstRuns(outcome: ChecksOutcome): CheckRun[] {
+  const before = outcome.before;
+  const loop = { proposal: outcome.runs, unchanged: outcome.baseline };
+  return (before?.runs ?? []).map((r) => markedNotReached(r, !!r.testsNotReached || failFirstNotReached(r, before!.testFiles, referenceOf(r.command, loop))));
 }

@@ -3,6 +3,7 @@
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
 import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
+import { markedFailFirstRuns } from './notReached';
 import { AS_BEFORE_BY, notCheckedSaying, notReachedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
@@ -27,13 +28,13 @@ function beforeRunSaying(r: CheckRun): string {
   return r.unbuilt ? `\`${r.command}\` ${UNBUILT_BEFORE}` : runSaying(r, FAIL_FIRST_TESTS);
 }
 
-/** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there. */
-function failFirstSaying(before: FailFirstRuns): string {
+/** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there (notReached.ts). */
+function failFirstSaying(before: FailFirstRuns, outcome: ChecksOutcome): string {
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
   const statics = before.skipped?.length ? ` (${before.skipped.map((c) => `\`${c}\``).join(', ')} not run: a static check runs no test)` : '';
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${before.runs.map(beforeRunSaying).join('; ') || 'no run'}${statics}. A test of the change should fail here and pass on the proposal.`;
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${markedFailFirstRuns(outcome).map(beforeRunSaying).join('; ') || 'no run'}${statics}. A test of the change should fail here and pass on the proposal.`;
 }
 
 /**
@@ -58,7 +59,7 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
   }
   for (const b of outcome.baseline ?? []) lines.push(`- On the unchanged workspace (nothing of DevA's applied), after its first failure: ${runSaying(b, RETRO_FAILING_TESTS)}.`);
-  if (outcome.before) lines.push(failFirstSaying(outcome.before));
+  if (outcome.before) lines.push(failFirstSaying(outcome.before, outcome));
   const notRun = notRunReason(outcome.runs);
   const end = outcome.passed
     ? outcome.notWritten?.length

@@ -4,7 +4,7 @@
 // of a run that failed before it reached its tests.
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { startedRuns } from '../checks/verdict';
-import { failFirstNotReached, markedNotReached, proposalNotReached, referenceOf } from '../checks/notReached';
+import { markedFailFirstRuns, markedNotReached, proposalNotReached } from '../checks/notReached';
 
 /**
  * The last run of each command of a check loop, if it started (one that could not tested nothing): the verdict TSR
@@ -22,13 +22,10 @@ export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
 }
 
 /**
- * The fail-first runs that started, each marked when it failed before it ran DevA's tests (CheckRun.testsNotReached;
- * a run recorded before runs were marked is read by the same rule, beside the loop's runs);
- * null when none ran.
+ * The fail-first runs that started, each marked when it failed before it ran DevA's tests (checks/notReached.ts
+ * markedFailFirstRuns, a run recorded before runs were marked too); null when none ran.
  */
 export function failFirstRuns(outcome: ChecksOutcome): CheckRun[] | null {
-  const before = outcome.before;
-  const loop = { proposal: outcome.runs, unchanged: outcome.baseline };
-  const runs = startedRuns(before?.runs ?? []).map((r) => markedNotReached(r, !!r.testsNotReached || failFirstNotReached(r, before!.testFiles, referenceOf(r.command, loop))));
+  const runs = startedRuns(markedFailFirstRuns(outcome));
   return runs.length ? runs : null;
 }
