@@ -9,6 +9,7 @@ import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from '..
 import { listFiles, runCli, tempDir } from '../helpers/cli';
 import { demoAnswers, demoDecisions, demoInputFile, isDecisionsRequest, requestText } from '../helpers/demo';
 import { HIDDEN, writeCodebase } from '../helpers/codebase';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 
 /** The file a request asks for ("Write cape/<path> now."), or 'decisions'. */
 function asked(req: RecordedRequest): string {
@@ -89,16 +90,10 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     const sent = (r: RecordedRequest) => requestText(r.body);
     // the tag opening the block (the prompts name it too, in backticks)
     const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
-    assert.deepStrictEqual(withFacts.sort(), [
-      '1_product/1_mvv.md',
-      '1_product/2_persona.md',
-      '1_product/3_milestone.md',
-      '1_product/4_backlog.md',
-      '3_development/1_architecture.md',
-      '3_development/2_guideline.md',
-      '3_development/3_standards.md',
-      'decisions',
-    ]);
+    // the files prompts/inputs.json marks (initFacts.test.ts pins which), and the decisions
+    const marked = loadPromptAssets(defaultPromptsDir()).inputs.filter((s) => s.facts).map((s) => s.path);
+    assert.ok(marked.length > 0 && marked.length < 9);
+    assert.deepStrictEqual(withFacts.sort(), [...marked, 'decisions'].sort());
     const decisions = sent(fake.requests.find((r) => asked(r) === 'decisions')!);
     for (const fact of ['- packageManager: pnpm@9.1.0', '(package.json script "test")', 'packages (source files): packages/api/ 3, packages/web/ 1', 'sells anvils online', 'Use pnpm, never npm.']) {
       assert.ok(decisions.includes(fact), fact);
