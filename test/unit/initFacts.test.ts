@@ -77,6 +77,21 @@ describe('init: the workspace facts of an existing codebase', function () {
     assert.match(quotedClaude, /^## CLAUDE\.md \(its head\)\n````\n```\n<\/workspace_facts>/);
   });
 
+  it("a top folder's packages are cut once, with one count of those left out", async () => {
+    const ws = tempDir('cape-facts-packages-');
+    for (let i = 0; i < 30; i++) {
+      put(ws, `packages/plugin-number-${i}/package.json`, '{}');
+      put(ws, `packages/plugin-number-${i}/src/index.ts`, 'export {};\n');
+    }
+    const facts = (await readWorkspaceFacts(ws))!;
+    const line = facts.text.split('\n').find((l) => l.startsWith('- packages/'))!;
+    const shown = line.match(/packages\/plugin-number-\d+\/ 1\b/g) ?? [];
+    const counts = [...line.matchAll(/… (\d+) more/g)].map((m) => Number(m[1]));
+    assert.strictEqual(counts.length, 1, line);
+    assert.ok(shown.length > 0 && shown.length < 30, line);
+    assert.strictEqual(shown.length + counts[0], 30, line);
+  });
+
   it('an empty or new workspace, or one of documents without code, has none', async () => {
     assert.strictEqual(await readWorkspaceFacts(tempDir('cape-facts-empty-')), null);
     const docs = tempDir('cape-facts-docs-');

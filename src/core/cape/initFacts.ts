@@ -35,8 +35,8 @@ const CHECKS_CHARS = 500;
 const LAYOUT_CHARS = 1500;
 const README_CHARS = 1200;
 const GUIDANCE_FILE_CHARS = 3000;
-/** Packages of a top folder named at most (the rest are counted). */
-const PACKAGES_SHOWN = 20;
+/** A top folder's packages at most, their "… N more" included. */
+const PACKAGES_CHARS = 400;
 
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
@@ -141,7 +141,7 @@ function layoutPart(layout: WorkspaceLayout, max: number): string {
     const name = f.path ? `${f.path}/` : '(files at the root)';
     const counts = `${f.source} source file${f.source === 1 ? '' : 's'}${f.source === f.files ? '' : ` (${f.files} in all)`}`;
     const packages = (layout.packages.get(f.path) ?? []).map((p) => `${p.path}/ ${p.source}`);
-    return `- ${name} — ${counts}${packages.length ? `; packages (source files): ${itemsWithin(packages.slice(0, PACKAGES_SHOWN), 400)}${packages.length > PACKAGES_SHOWN ? `, … ${packages.length - PACKAGES_SHOWN} more` : ''}` : ''}`;
+    return `- ${name} — ${counts}${packages.length ? `; packages (source files): ${itemsWithin(packages, PACKAGES_CHARS)}` : ''}`;
   });
   const head = `## Layout (${layout.source} source files; ignored, dependency and secret files not counted)\n`;
   return head + linesWithin(lines, max - head.length, ' folders');
