@@ -4,6 +4,7 @@
 // there are. Parsed fields rather than the file's head: a package.json's head is mostly its name and metadata.
 
 import { joinWithin, oneLine, shorten } from '../text/cut';
+import { isPlainObject } from '../model/types';
 
 /** A name, a description, a script's command at most. */
 const FIELD_CHARS = 160;
@@ -14,23 +15,22 @@ const LIST_CHARS = 800;
 export const itemsWithin = (items: readonly string[], max: number): string => joinWithin(items, max, ', ', (n) => `, … ${n} more`);
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? shorten(oneLine(v), FIELD_CHARS) : null);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `name value` for each string entry of an object field (dependencies, engines). */
 function entries(v: unknown, sep: string): string[] {
-  if (!isRecord(v)) return [];
+  if (!isPlainObject(v)) return [];
   return Object.entries(v).flatMap(([k, val]) => (typeof val === 'string' ? [`${shorten(oneLine(k), FIELD_CHARS)}${sep}${text(val) ?? '""'}`] : []));
 }
 
 /** npm's and Yarn's `workspaces` (a list of globs, or `{ packages: [...] }`). */
 function workspaceGlobs(v: unknown): string[] {
-  const list = isRecord(v) ? v.packages : v;
+  const list = isPlainObject(v) ? v.packages : v;
   return Array.isArray(list) ? list.flatMap((g) => (typeof g === 'string' ? [shorten(oneLine(g), FIELD_CHARS)] : [])) : [];
 }
 
 /** The fact lines of a parsed package.json (a `- field: value` line per field it has). */
 export function packageJsonLines(pkg: unknown): string[] {
-  if (!isRecord(pkg)) return ['- (not a JSON object)'];
+  if (!isPlainObject(pkg)) return ['- (not a JSON object)'];
   const lines: string[] = [];
   const name = text(pkg.name);
   const description = text(pkg.description);
