@@ -11,7 +11,6 @@
 //  5. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
-import * as fs from 'fs';
 import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout, type WorkspaceLayout } from '../workspace/layout';
 import { detectChecks, lockfileOf } from '../checks/detect';
@@ -152,9 +151,19 @@ function layoutPart(layout: WorkspaceLayout, max: number): string {
  * admits; runs nothing.
  */
 export async function readWorkspaceFacts(workspace: string, capeFolder?: string): Promise<WorkspaceFacts | null> {
-  const layout = workspaceLayout(workspace, capeFolder);
-  if (layout.source === 0 && layout.rootManifests.length === 0) return null;
+  // one policy for the walk and every read: the .gitignore files and secret rules parsed once, dropped at the end
   const policy = new WorkspacePolicy(workspace, { capeFolder });
+  try {
+    return await factsUnder(workspace, policy);
+  } finally {
+    policy.forget();
+  }
+}
+
+/** readWorkspaceFacts's work, under the policy it made and forgets. */
+async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<WorkspaceFacts | null> {
+  const layout = workspaceLayout(workspace, policy);
+  if (layout.source === 0 && layout.rootManifests.length === 0) return null;
   const files: string[] = [];
   const parts: string[] = [];
   let room = WORKSPACE_FACTS_MAX_CHARS;
@@ -167,8 +176,7 @@ export async function readWorkspaceFacts(workspace: string, capeFolder?: string)
   add(manifestsPart(policy, layout, await lockfileOf(workspace), files, Math.min(MANIFESTS_CHARS, room)));
   add(await checksPart(workspace, Math.min(CHECKS_CHARS, room - 2)));
   add(layoutPart(layout, Math.min(LAYOUT_CHARS, room - 2)));
-  const readme = fs
-    .readdirSync(workspace)
+  const readme = layout.rootFiles
     .filter((n) => README_NAME.test(n))
     .sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
   const readmeText = readme ? policy.readSync(readme) : null;
@@ -177,7 +185,6 @@ export async function readWorkspaceFacts(workspace: string, capeFolder?: string)
     const read = policy.readSync(name);
     if (read.ok && add(quoted(`${name} (its head)`, read.text, Math.min(GUIDANCE_FILE_CHARS, room - 2)))) files.push(name);
   }
-  policy.forget();
   return { text: parts.join('\n\n'), files };
 }
 
