@@ -121,7 +121,8 @@ function manifestsPart(policy: WorkspacePolicy, layout: WorkspaceLayout, lock: {
         lines = ['- (not valid JSON)'];
       }
       if (lock) lines.push(`- lockfile: ${lock.file} (${lock.manager})`);
-      add(`## package.json\n${linesWithin(lines, Math.min(PACKAGE_JSON_CHARS, room) - 16)}`, name);
+      const head = '## package.json\n';
+      add(head + linesWithin(lines, Math.min(PACKAGE_JSON_CHARS, room) - head.length), name);
     } else add(quoted(`${name} (its head)`, read.text, Math.min(MANIFEST_HEAD_CHARS, room - 2)), name);
   }
   if (lock && !files.includes('package.json')) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
