@@ -75,7 +75,7 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
   });
 
-  it('on a workspace with code, sends what the code shows with the decisions, the product and the development files (answers without stack or tests), and writes every file', async () => {
+  it('on a workspace with code, sends what the code shows with the decisions, the product and the development files (answers without stack or tests), and writes every file; a later --missing-only reads them only for a file that takes them', async () => {
     const ws = tempDir('cape-cli-init-code-');
     writeCodebase(ws);
     const answersFile = path.join(tempDir('cape-cli-init-answers-'), 'answers.yaml');
@@ -91,7 +91,8 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     // the tag opening the block (the prompts name it too, in backticks)
     const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
     // the files prompts/inputs.json marks (initFacts.test.ts pins which), and the decisions
-    const marked = loadPromptAssets(defaultPromptsDir()).inputs.filter((s) => s.facts).map((s) => s.path);
+    const inputs = loadPromptAssets(defaultPromptsDir()).inputs;
+    const marked = inputs.filter((s) => s.facts).map((s) => s.path);
     assert.ok(marked.length > 0 && marked.length < 9);
     assert.deepStrictEqual(withFacts.sort(), [...marked, 'decisions'].sort());
     const decisions = sent(fake.requests.find((r) => asked(r) === 'decisions')!);
@@ -102,6 +103,21 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     for (const p of ['1_product/1_mvv.md', '3_development/1_architecture.md', '3_development/3_standards.md']) assert.ok(fs.existsSync(path.join(ws, 'cape', p)), p);
     assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with the requests\): package\.json, README\.md, CLAUDE\.md, the folder layout, the detected check commands/);
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'README.md', 'CLAUDE.md']);
+
+    // --missing-only with the stored decisions: a missing file that takes no facts is written without them, and no
+    // facts are said to be sent; a missing file that takes them still gets them
+    const unmarked = inputs.find((s) => !s.facts)!.path;
+    for (const [file, takesFacts] of [[unmarked, false], [marked[0], true]] as const) {
+      fs.rmSync(path.join(ws, 'cape', file));
+      fake.reset();
+      fake.setResponder((req) => ({ text: demoInputFile(asked(req), answers) }));
+      const again = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+      assert.strictEqual(again.code, 0, again.stderr);
+      assert.deepStrictEqual(fake.requests.map(asked), [file]);
+      assert.strictEqual(sent(fake.requests[0]).includes('<workspace_facts>\n## package.json'), takesFacts, file);
+      assert.strictEqual(/characters sent with the requests/.test(again.stderr), takesFacts, `${file}: ${again.stderr}`);
+      assert.strictEqual(again.json.facts !== null, takesFacts, file);
+    }
   });
 
   it('--missing-only without answers restores the generic templates when every input file exists (no question, no key, no request); a missing input file still needs the answers', async () => {

@@ -79,7 +79,7 @@ export interface InitResult {
   repaired: string[];
   /** The shared decisions every file request received (null when no input file was generated). */
   decisions: InitDecisions | null;
-  /** What the workspace's code showed, sent with the decisions and the files that take it (null: no code, or no file generated). */
+  /** What the workspace's code showed, sent with the decisions and the files that take it (null: no code, or no request that takes it sent). */
   facts: WorkspaceFacts | null;
 }
 
@@ -173,9 +173,15 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     progress(t.relPath);
   }
 
-  // 2. The workspace facts, read once for every request that takes them. A workspace that cannot be read whole (a
-  // folder it may not list) still gets its files, from the answers.
-  if (inputs.length > 0 && !opts.signal?.aborted) result.facts = await readWorkspaceFacts(workspace, capeRel).catch(() => null);
+  // 2. The shared decisions an earlier run stored (missing-only), then the workspace facts, read once, and only when a
+  // request that takes them is to be sent: the decisions request, or a file prompts/inputs.json marks `facts`. A
+  // workspace that cannot be read whole (a folder it may not list) still gets its files, from the answers.
+  const decisionsFile = target(INIT_DECISIONS_FILE);
+  let decisions: InitDecisions | null = null;
+  if (inputs.length > 0 && !opts.signal?.aborted) {
+    if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
+    if (!decisions || inputs.some((s) => s.facts)) result.facts = await readWorkspaceFacts(workspace, capeRel).catch(() => null);
+  }
 
   const requestOptions = {
     answers: answers!, // inputs.length > 0 implies answers (checked above)
@@ -189,12 +195,9 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   const call = (req: LlmRequest) => withStepRetry(() => llm.stream(req, () => undefined), { ...opts.retry, signal: opts.signal });
   const isCancel = (err: unknown) => opts.signal?.aborted || (err instanceof LlmError && err.kind === 'cancelled');
 
-  // 3. The shared decisions: stored ones in missing-only mode, else one request (repaired once).
+  // 3. The shared decisions: the stored ones (step 2), else one request (repaired once).
   let fatal: string | null = null;
-  let decisions: InitDecisions | null = null;
   if (inputs.length > 0 && !opts.signal?.aborted) {
-    const decisionsFile = target(INIT_DECISIONS_FILE);
-    if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
     if (!decisions) {
       try {
         const kept = opts.prompts.inputs.filter((s) => !inputs.includes(s)).map((s) => s.path);
