@@ -154,9 +154,14 @@ function setAside(c: { review: number; notRun: number }): string {
   return [c.review ? `${c.review} to review` : '', c.notRun ? `${c.notRun} not run` : ''].filter(Boolean).join(', ');
 }
 
-/** Every criterion is out of the count, in words: "all 3 to review", "all 3 not run", or the mix ("1 to review, 2 not run"). */
-function allSetAside(c: { review: number; notRun: number }): string {
-  return c.review && c.notRun ? setAside(c) : `all ${c.review || c.notRun} ${c.review ? 'to review' : 'not run'}`;
+/**
+ * Every criterion is out of the count, in words: "all 3 to review", "all 3 not run" ("all to review", "all not run"
+ * without the count, where the sentence gives it), or the mix ("1 to review, 2 not run").
+ */
+function allSetAside(c: { review: number; notRun: number }, withCount = true): string {
+  if (c.review && c.notRun) return setAside(c);
+  const kind = c.review ? 'to review' : 'not run';
+  return withCount ? `all ${c.review || c.notRun} ${kind}` : `all ${kind}`;
 }
 
 /** `93%`, or null for no rate (none computed, or not a number in what a record kept). */
@@ -190,5 +195,5 @@ export function tsrSummary(m: Pick<SessionMetrics, 'tsr' | 'tsrJudged' | 'criter
   const aside = setAside(counts);
   if (!aside) return `TSR ${percent(m.tsr) ?? '—'} (${judged}) of ${m.criteria.length} criteria`;
   if (counts.tested) return `TSR ${percent(m.tsr) ?? '—'} of ${counts.tested} tested criteria, ${aside} (${judged})`;
-  return `TSR — of ${m.criteria.length} criteria, ${counts.review && counts.notRun ? aside : `all ${counts.review ? 'to review' : 'not run'}`} (${judged})`;
+  return `TSR — of ${m.criteria.length} criteria, ${allSetAside(counts, false)} (${judged})`;
 }
