@@ -129,6 +129,8 @@ export function computeMetrics(input: MetricsInput): SessionMetrics {
   }
 
   const elapsed = input.retroSavedAt - input.startedAt;
+  const criteria = input.tsr?.criteria ?? [];
+  const counted = tsrCounts(criteria);
   return {
     ass,
     assAverage,
@@ -142,10 +144,10 @@ export function computeMetrics(input: MetricsInput): SessionMetrics {
     totalUsage,
     totalCostUsd,
     tsr: input.tsr?.tsr ?? null,
-    tsrReview: tsrCounts(input.tsr?.criteria ?? []).review,
-    tsrNotRun: tsrCounts(input.tsr?.criteria ?? []).notRun,
+    tsrReview: counted.review,
+    tsrNotRun: counted.notRun,
     tsrJudged: input.tsr?.tsrJudged ?? null,
-    criteria: input.tsr?.criteria ?? [],
+    criteria,
   };
 }
 
