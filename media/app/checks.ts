@@ -3,8 +3,7 @@
 import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './viewState';
-import { UNBUILT_BEFORE } from '../../src/core/checks/types';
-import { AS_BEFORE_BY, notCheckedSaying, notReachedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -41,15 +40,14 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
   // a fail-first run: DevA's tests alone on the unchanged code, where a test of the change should fail (unless it
   // failed before it ran them); a baseline run: the unchanged code alone, to tell a failure that was already there
   // from one the proposal brings
+  const exit = `exit ${r.exitCode ?? 'signal'}`;
+  const beforeFailure = r.before ? beforeFailureSaying(r) : undefined;
   const how: Record<typeof r.status, string> = {
     running: 'running…',
     passed: r.before ? 'passed without the change too' : 'passed',
-    failed:
-      r.before && r.testsNotReached
-        ? `${notReachedSaying(r.output)} · exit ${r.exitCode ?? 'signal'}`
-        : r.before && r.unbuilt
-          ? `${UNBUILT_BEFORE} · exit ${r.exitCode ?? 'signal'}`
-          : `failed${r.baseline ? ' too' : ''} · exit ${r.exitCode ?? 'signal'}${r.before ? ', as a test of the change should' : ''}`,
+    failed: beforeFailure
+      ? `${beforeFailure} · ${exit}`
+      : `failed${r.baseline ? ' too' : ''} · ${exit}${r.before ? ', as a test of the change should' : ''}`,
     timeout: runStatusWord('timeout'),
     cancelled: runStatusWord('cancelled'),
     error: runStatusWord('error'),

@@ -12,7 +12,6 @@ import {
   type CheckEvent,
   type CheckRun,
   questionLine,
-  UNBUILT_BEFORE,
   withoutControls,
   withOneFinalNewline,
   notRunSaying,
@@ -21,7 +20,7 @@ import {
   runStatusWord,
   tsrSummary,
   AS_BEFORE_BY,
-  notReachedSaying,
+  beforeFailureSaying,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -61,11 +60,7 @@ function printCheck(out: Out, e: CheckEvent): void {
         const how = r.passed
           ? "passed: DevA's tests pass without the change too"
           : r.status === 'failed'
-            ? r.testsNotReached
-              ? notReachedSaying(r.output)
-              : r.unbuilt
-                ? UNBUILT_BEFORE
-                : `failed${failingCases(r)}, as a test of the change should`
+            ? (beforeFailureSaying(r) ?? `failed${failingCases(r)}, as a test of the change should`)
             : runStatusWord(r.status);
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;

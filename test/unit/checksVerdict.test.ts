@@ -1,10 +1,11 @@
 // src/core/checks/verdict.ts: checks none of which could start are told so, and why, the same on every surface that
 // sums up the checks (the checks-finished event the panel reads, the CLI's transcript, the retrospective) — never as
 // a proposal "still failing after 0 fix rounds"; and a run that never started is no verdict of a criterion's tests
-// (metrics/tsr.ts lastRuns, the retrospective's criteria).
+// (metrics/tsr.ts lastRuns, the retrospective's criteria). A fail-first run that failed otherwise than by its test
+// cases failing is told in one wording on every surface (beforeFailureSaying).
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { checksFinished, checksForRetro, fixRequest, notRunReason, notRunSaying, startedRuns, type CheckEvent, type CheckRun, type ChecksOutcome } from '../../src/core';
+import { beforeFailureSaying, checksFinished, checksForRetro, fixRequest, notRunReason, notRunSaying, startedRuns, type CheckEvent, type CheckRun, type ChecksOutcome } from '../../src/core';
 import { printer } from '../../src/cli/printer';
 import { computeTsr, lastRuns } from '../../src/core/metrics/tsr';
 import { renderSources, type ContextInputs } from '../../src/core/session/context';
@@ -104,5 +105,28 @@ describe('checks: a run that never started is no verdict of the criteria', () =>
     const text = renderSources('cm_retro', ['retro:criteria'], inputs(beforeNotStarted));
     assert.match(text, /AC-1: .* in the checks' last run: passed/);
     assert.doesNotMatch(text, /unchanged code|fail-first observed/, text);
+  });
+});
+
+describe('checks: a fail-first run that failed otherwise than by its test cases failing (beforeFailureSaying)', () => {
+  const failed = (extra: Partial<CheckRun>): CheckRun => ({ ...run('npm test', 'failed', 'npm ERR! Cannot find module ./theme'), ...extra });
+  const NOT_REACHED = 'failed before it ran DevA\'s tests ("npm ERR! Cannot find module ./theme"): no fail-first observed';
+  const UNBUILT = "failed: DevA's tests did not build or load without the change";
+
+  it('says it failed before it ran the tests (first, as that observed nothing), else that they did not build; nothing for another run', () => {
+    assert.strictEqual(beforeFailureSaying(failed({ testsNotReached: true, unbuilt: true })), NOT_REACHED);
+    assert.strictEqual(beforeFailureSaying(failed({ unbuilt: true })), UNBUILT);
+    assert.strictEqual(beforeFailureSaying(failed({})), undefined);
+  });
+
+  it('the CLI and the retrospective tell it in those words after the command, and a plain failure as a test of the change should', () => {
+    const before = (r: CheckRun): string => cliText({ type: 'check-finished', run: r, before: true });
+    assert.match(before(failed({ testsNotReached: true })), new RegExp(`before the change, npm test ${NOT_REACHED.replace(/[()]/g, '\\$&')} · `));
+    assert.match(before(failed({ unbuilt: true })), new RegExp(`before the change, npm test ${UNBUILT} · `));
+    assert.match(before(failed({})), /before the change, npm test failed, as a test of the change should · /);
+    // it passes on the proposal: the run before it reached the tests (notReached.ts would mark it otherwise)
+    const retro = (r: CheckRun): string => checksForRetro({ ...outcomeOf([run('npm test', 'passed', '')]), before: { testFiles: ['test/theme.test.js'], runs: [r], notWritten: [] } });
+    assert.ok(retro(failed({ unbuilt: true })).includes(`on the unchanged code: \`npm test\` ${UNBUILT}.`));
+    assert.ok(retro(failed({})).includes('on the unchanged code: `npm test` failed.'));
   });
 });

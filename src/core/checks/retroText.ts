@@ -2,9 +2,9 @@
 // failed and what DevA's answer did, the runs on the unchanged workspace after a first failure (baseline.ts) and the
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
-import { UNBUILT_BEFORE, summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
+import { summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
 import { markedFailFirstRuns } from './notReached';
-import { AS_BEFORE_BY, notCheckedSaying, notReachedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -24,8 +24,8 @@ function runSaying(r: CheckRun, max: number): string {
  * output shows DevA's tests did not build or load there says so.
  */
 function beforeRunSaying(r: CheckRun): string {
-  if (r.testsNotReached) return `\`${r.command}\` ${notReachedSaying(r.output)}`;
-  return r.unbuilt ? `\`${r.command}\` ${UNBUILT_BEFORE}` : runSaying(r, FAIL_FIRST_TESTS);
+  const failure = beforeFailureSaying(r);
+  return failure ? `\`${r.command}\` ${failure}` : runSaying(r, FAIL_FIRST_TESTS);
 }
 
 /** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there (notReached.ts). */

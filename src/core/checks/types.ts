@@ -66,12 +66,6 @@ export interface TestCaseResult {
   passed: boolean;
 }
 
-/**
- * How a fail-first run whose tests did not build or load is told (retrospective, CLI, panel): a test that calls what
- * the change adds does not build or load without it, which is its failure there.
- */
-export const UNBUILT_BEFORE = "failed: DevA's tests did not build or load without the change";
-
 /** One run of one check command in one round. */
 export interface CheckRun {
   command: string;

@@ -4,8 +4,9 @@
 // tested the proposal then, which is not a proposal that fails: the panel (media/app/checks.ts), the CLI's transcript
 // (cli/printer.ts) and the retrospective (retroText.ts) say so with notRunSaying, the computed TSR leaves such runs
 // out (startedRuns; metrics/tsr.ts lastRuns). How one run ended, in words (runStatusWord), for the same surfaces
-// and DevA's fix request. And checks that passed without seeing every proposed file (notCheckedSaying): they do not
-// say "every check passes" then. Pure: the webview imports it.
+// and DevA's fix request; a fail-first run that failed otherwise than by its test cases failing (beforeFailureSaying).
+// And checks that passed without seeing every proposed file (notCheckedSaying): they do not say "every check passes"
+// then. Pure: the webview imports it.
 import { lineWithin } from '../text/cut';
 import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome, type NotWritten } from './types';
 
@@ -79,6 +80,23 @@ export function firstErrorLine(output: string): string {
 export function notReachedSaying(output: string): string {
   const line = firstErrorLine(output);
   return `failed before it ran DevA's tests${line ? ` ("${line}")` : ''}: no fail-first observed`;
+}
+
+/**
+ * How a fail-first run whose tests did not build or load is told (CheckRun.unbuilt): a test that calls what the change
+ * adds does not build or load without it, which is its failure there.
+ */
+const UNBUILT_BEFORE = "failed: DevA's tests did not build or load without the change";
+
+/**
+ * How a fail-first run is told, after its command, when it failed otherwise than by DevA's test cases failing, the
+ * same on every surface (the CLI's transcript, the panel, the retrospective): it failed before it ran them
+ * (notReachedSaying), else they did not build or load without the change; undefined for any other run, which each
+ * surface tells its own way (with its exit code, or the test cases it reported failing).
+ */
+export function beforeFailureSaying(r: { readonly testsNotReached?: boolean; readonly unbuilt?: boolean; readonly output: string }): string | undefined {
+  if (r.testsNotReached) return notReachedSaying(r.output);
+  return r.unbuilt ? UNBUILT_BEFORE : undefined;
 }
 
 /** A file the scratch copy could not take, in one line: its path and why (fix requests, fail-first, the surfaces). */
