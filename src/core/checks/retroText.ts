@@ -2,7 +2,7 @@
 // failed and what DevA's answer did, the runs on the unchanged workspace after a first failure (baseline.ts) and the
 // fail-first runs (failFirst.ts) — results only, never a check's output.
 import { lineWithin } from '../text';
-import { summarizeChecks, type CheckRun, type ChecksOutcome, type FailFirstRuns } from './types';
+import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
 import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
 
@@ -28,8 +28,13 @@ function beforeRunSaying(r: CheckRun): string {
   return failure ? `\`${r.command}\` ${failure}` : runSaying(r, FAIL_FIRST_TESTS);
 }
 
-/** The fail-first runs in one line: what ran on the unchanged code, and how each command fared there (notReached.ts). */
-function failFirstSaying(before: FailFirstRuns, outcome: ChecksOutcome): string {
+/**
+ * The fail-first runs in one line: what ran on the unchanged code, and how each command fared there (notReached.ts);
+ * null when there were none (not asked for, or the loop was stopped).
+ */
+function failFirstSaying(outcome: ChecksOutcome): string | null {
+  const { before } = outcome;
+  if (!before) return null;
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
@@ -59,7 +64,8 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
   }
   for (const b of outcome.baseline ?? []) lines.push(`- On the unchanged workspace (nothing of DevA's applied), after its first failure: ${runSaying(b, RETRO_FAILING_TESTS)}.`);
-  if (outcome.before) lines.push(failFirstSaying(outcome.before, outcome));
+  const failFirst = failFirstSaying(outcome);
+  if (failFirst) lines.push(failFirst);
   const notRun = notRunReason(outcome.runs);
   const end = outcome.passed
     ? outcome.notWritten?.length
