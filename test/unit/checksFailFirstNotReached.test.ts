@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Writable } from 'stream';
 import { printer } from '../../src/cli/printer';
-import { checksForRetro, failFirstNotReached, firstErrorLine, runCheckLoop, type CheckEvent, type CheckRun, type ProposedFile } from '../../src/core';
+import { checksForRetro, failFirstNotReached, firstErrorLine, isTrimMark, runCheckLoop, trimForModel, type CheckEvent, type CheckRun, type ProposedFile } from '../../src/core';
 import { failedRun } from '../helpers/failedRun';
 import { computeTsr, failFirstRuns } from '../../src/core/metrics/tsr';
 
@@ -37,6 +37,12 @@ describe('checks: a fail-first run that failed before it ran DevA\'s tests', () 
     assert.strictEqual(failFirstNotReached(run(''), TEST_FILES, { last: passed }), false);
     assert.strictEqual(failFirstNotReached(passed, TEST_FILES, refused), false);
     assert.strictEqual(failFirstNotReached(run(''), TEST_FILES, { last: run(''), base: run('') }), false, 'silent everywhere: nothing says it ran no test');
+  });
+
+  it("quotes a line of the run's own from a cut output, never a mark trimForModel wrote there (isTrimMark)", () => {
+    const cut = trimForModel(`${'progress\n'.repeat(400)}src/a.js:3:1 boom\n${'progress\n'.repeat(400)}done`, 600);
+    assert.deepStrictEqual(cut.split('\n').filter(isTrimMark).map((l) => l.replace(/\d+/, 'N')), ['[lines naming files]', '[end of the output; N line(s) left out]']);
+    assert.strictEqual(firstErrorLine(cut), 'src/a.js:3:1 boom');
   });
 
   it('in the loop: the run is marked, the transcript and the retrospective quote its error, no criterion failed before', async () => {

@@ -5,6 +5,7 @@
 import { stripVTControlCharacters } from 'util';
 import { shorten, sliceWhole } from '../text/cut';
 import { cutLine } from './testCases';
+import { FILE_LINES_MARK, TRIMMED_MARK } from './trimMarks';
 
 /** Characters of a check's output DevA receives per command (the lines naming files first). */
 export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
@@ -102,18 +103,10 @@ export function lineFeed(onLine: (line: string) => void, scratchDir?: string): L
   };
 }
 
-/** How trimForModel marks an output it cut (what wasTrimmed looks for). */
-const TRIMMED_MARK = '[end of the output; ';
-
-/** Whether trimForModel cut this output (then lines of it are missing). */
-export function wasTrimmed(output: string): boolean {
-  return output.includes(TRIMMED_MARK);
-}
-
 /**
  * At most `max` characters for the model: first every line that names a file and line (in order, each once, with the
  * line after it, which usually carries the message), then the end of the output (where summaries are), with a
- * note of what was left out. Short output is returned whole.
+ * note of what was left out (the marks: trimMarks.ts). Short output is returned whole.
  */
 export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): string {
   const clean = text.trimEnd(); // not /\s+$/, tried from every blank of a long run inside the text
@@ -147,7 +140,7 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
   }
   const left = lines.length - head.length - tail.length;
   const parts: string[] = [];
-  if (head.length) parts.push('[lines naming files]', ...head, '');
+  if (head.length) parts.push(FILE_LINES_MARK, ...head, '');
   parts.push(`${TRIMMED_MARK}${left} line(s) left out]`, ...tail);
   return parts.join('\n');
 }

@@ -8,6 +8,7 @@
 // And checks that passed without seeing every proposed file (notCheckedSaying): they do not say "every check passes"
 // then. Pure: the webview imports it.
 import { lineWithin } from '../text/cut';
+import { isTrimMark } from './trimMarks';
 import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome, type NotWritten } from './types';
 
 /** Characters of the first run's reason the summary line keeps: its output, in the run's row, has it whole. */
@@ -60,15 +61,12 @@ export function notRunSaying(reason: string): string {
 /** Characters of a run's first error line a verdict quotes (firstErrorLine). */
 const ERROR_LINE_CHARS = 200;
 
-/** What trimForModel (output.ts) writes among a run's lines: no line of the run's own. */
-const TRIM_MARKS = /^\[(?:lines naming files|end of the output;)/;
-
 /**
  * A run's first line that reads as an error (`ERROR …`, `Error: …`, `fatal: …`, `npm ERR! …`), else its first line
  * with text, on one line within ERROR_LINE_CHARS; '' for an empty output.
  */
 export function firstErrorLine(output: string): string {
-  const lines = output.split('\n').filter((l) => l.trim() && !TRIM_MARKS.test(l.trim()));
+  const lines = output.split('\n').filter((l) => l.trim() && !isTrimMark(l));
   return lineWithin(lines.find((l) => /\b(?:error|fatal|err!)/i.test(l)) ?? lines[0] ?? '', ERROR_LINE_CHARS);
 }
 
