@@ -39,9 +39,14 @@ function tempRoots(): string[] {
   return [...new Set([dir, real, '/tmp', '/private/tmp', '/var/folders', '/private/var/folders'])].filter((d) => d.length > 1).sort((a, b) => b.length - a.length);
 }
 
-/** A path under a temporary folder, to its end (a blank, a quote, a bracket or the line's end). */
+let tempPathsRe: RegExp | undefined;
+
+/**
+ * A path under a temporary folder, to its end (a blank, a quote, a bracket or the line's end): built once, the temp
+ * folder resolved once per process, not per comparison.
+ */
 function tempPaths(): RegExp {
-  return new RegExp(`(?:${tempRoots().map(escapeRegExp).join('|')})(?![\\w.-])(?:[\\\\/][^\\s'"\`()\\[\\]<>]*)?`, 'g');
+  return (tempPathsRe ??= new RegExp(`(?:${tempRoots().map(escapeRegExp).join('|')})(?![\\w.-])(?:[\\\\/][^\\s'"\`()\\[\\]<>]*)?`, 'g'));
 }
 
 /** A run's output with what differs between two runs of the same command set aside (see the header), lines trimmed at the end. */
