@@ -101,7 +101,7 @@ describe('CLI: DevA reads, searches and edits a real TypeScript workspace (tools
       fake.toolResults[2].content,
       [
         "src/store.ts:1: import { createTodo, toggle, type Todo } from './todo';",
-        'src/store.ts:8: const todo = createTodo(this.nextId++, title);',
+        'src/store.ts:8:     const todo = createTodo(this.nextId++, title);',
         'src/todo.ts:7: export function createTodo(id: number, title: string): Todo {',
       ].join('\n'),
     );

@@ -144,6 +144,14 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(records[1].found, undefined);
   });
 
+  it('search_files shows a matching line with its indentation, as read_file does (a SEARCH hunk copied from it matches)', async () => {
+    const [hit] = await runner.execute([call('search_files', { query: 'dark', path: 'src/theme.ts' })]);
+    assert.strictEqual(hit.content, 'src/theme.ts:2:   return "dark";');
+    fs.writeFileSync(path.join(ws, 'src', 'tabs.ts'), 'if (a) {\r\n\tif (b) {\r\n\t\tgetTheme();  \r\n\t}\r\n}\r\n');
+    const [tabs] = await runner.execute([call('search_files', { query: 'gettheme', path: 'src/tabs.ts' })]);
+    assert.strictEqual(tabs.content, 'src/tabs.ts:3: \t\tgetTheme();');
+  });
+
   it('search_files with a query of several lines says a search matches within one line, never "no matches" (the text may be there)', async () => {
     const [two, crlf] = await runner.execute([
       call('search_files', { query: 'getTheme() {\n  return "dark";' }),

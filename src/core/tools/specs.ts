@@ -27,7 +27,7 @@ export const TOOL_SPECS = [
     name: 'search_files',
     description:
       'Search the text of the workspace files for a plain string (case-insensitive, not a regex; .gitignore respected). ' +
-      'Returns matching lines as "path:line: text". Optionally only under the folder, or in the file, `path`.',
+      'Returns matching lines as "path:line: text", each with its indentation. Optionally only under the folder, or in the file, `path`.',
     inputSchema: {
       type: 'object',
       properties: {

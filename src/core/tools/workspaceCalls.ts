@@ -94,7 +94,8 @@ export class WorkspaceCalls {
           more = true;
           break;
         }
-        hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].trim(), needle)}`);
+        // the line as it is in the file, its indentation kept (a SEARCH hunk copied from it must match), its end trimmed
+        hits.push(`${rel}:${i + 1}: ${hitExcerpt(lines[i].trimEnd(), needle)}`);
         at.push([rel, i + 1]);
       }
       // "stopped at" only when a match past the limit was seen (the files after a full list are looked at for one)
