@@ -77,6 +77,27 @@ describe('checks: detection', () => {
     }
   });
 
+  it('a type check script by another name replaces tsc (vue-tsc); a test script that runs the e2e suite too gives way to test:unit', async () => {
+    const ws = tmp();
+    write(ws, 'tsconfig.json', '{}');
+    write(ws, 'node_modules/typescript/bin/tsc', '');
+    const scripts = { 'type-check': 'vue-tsc --noEmit', lint: 'eslint .', test: 'npm run test:unit && npm run test:e2e:ci', 'test:unit': 'vitest run' };
+    write(ws, 'package.json', JSON.stringify({ scripts }));
+    const found = await detectChecks(ws);
+    assert.deepStrictEqual(found.map((c) => c.command), ['npm run type-check', 'npm run lint', 'npm run test:unit']);
+    assert.strictEqual(found[2].reason, 'package.json script "test:unit"');
+    // controls: a test script of unit tests alone stays; with no test:unit the e2e-running test stays; test:unit alone is the test
+    write(ws, 'package.json', JSON.stringify({ scripts: { ...scripts, test: 'vitest run --coverage' } }));
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run type-check', 'npm run lint', 'npm test']);
+    write(ws, 'package.json', JSON.stringify({ scripts: { test: 'vitest run && playwright test' } }));
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['node node_modules/typescript/bin/tsc --noEmit', 'npm test']);
+    write(ws, 'package.json', JSON.stringify({ scripts: { 'check-types': 'tsc -b', 'test:unit': 'jest' } }));
+    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run check-types', 'npm run test:unit']);
+    // each of those names is a static check (its passing run proves no test), test:unit a test
+    for (const c of ['npm run type-check', 'npm run check-types', 'pnpm run types:check', 'yarn check:types', 'npm run typecheck:all']) assert.ok(isStaticCheck(c), c);
+    assert.ok(!isStaticCheck('npm run test:unit'));
+  });
+
   it('a configured list runs as given; `auto` adds the detected ones; none configured runs nothing and names them', async () => {
     const ws = tmp();
     write(ws, 'package.json', JSON.stringify({ scripts: { test: 'node t.js' } }));

@@ -14,7 +14,7 @@ export const AUTO_CHECK = 'auto';
  * proves no test (metrics/tsr.ts).
  */
 const STATIC_CHECK =
-  /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
+  /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|types:check|check:types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
 
 /** A test runner, as the program a command runs (`npx vitest run`, `python -m pytest`, `bundle exec rspec`). */
 const TEST_RUNNER = /^(jest|vitest|mocha|ava|karma|jasmine|playwright|cypress|pytest|py\.test|nose2|unittest|tox|nox|rspec|phpunit|ctest)$/i;

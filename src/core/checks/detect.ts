@@ -1,7 +1,11 @@
 // The obvious check commands of a workspace, run only when none is configured (or `auto` asks for them: commands.ts):
-//  - JavaScript/TypeScript: package.json's `typecheck`, `lint` and `test` scripts (through the package manager its
-//    lockfile or `packageManager` field names when that is on PATH, else npm), and `tsc --noEmit` when there is a
-//    tsconfig.json and a local TypeScript but no typecheck script;
+//  - JavaScript/TypeScript: package.json's type check script (`typecheck`, or a name projects give it: TYPECHECK_SCRIPTS),
+//    `lint` and `test` scripts (through the package manager its lockfile or `packageManager` field names when that is
+//    on PATH, else npm), and `tsc --noEmit` when there is a tsconfig.json and a local TypeScript but no type check
+//    script (a Vue or Svelte project's `vue-tsc`/`svelte-check` script checks what tsc cannot read). A `test` script
+//    that runs the end-to-end suite too (it names e2e, Cypress or Playwright: a build, a server and a browser) gives way
+//    to the `test:unit` script when there is one — the unit tests are what checks DevA's code — and `test:unit` stands
+//    for a missing `test`;
 //  - Python: pytest where the project configures it (pytest.ini, conftest.py, `[tool.pytest…]` in pyproject.toml,
 //    `[tool:pytest]` in setup.cfg, `[pytest]` in tox.ini) or keeps `tests/conftest.py`, or lists pytest among its
 //    development requirements (pyproject.toml, requirements-dev.txt and the like), ruff and mypy where it configures them — each run by the
@@ -21,8 +25,14 @@ import * as path from 'path';
 import type { CheckCommand } from './types';
 import { exists, firstIn, nodeModulesUp, onPath, pythonTool, readJson, readText, venvProgram } from './projectProbes';
 
-/** The package.json scripts a check may run, in the order they run (cheap first). */
-const SCRIPTS = ['typecheck', 'lint', 'test'] as const;
+/** The names a project gives its type check script, the first one present taken. */
+const TYPECHECK_SCRIPTS = ['typecheck', 'type-check', 'check-types', 'types:check', 'check:types', 'typecheck:all'] as const;
+
+/** The unit tests' own script, run instead of a `test` that runs the end-to-end suite too (or of no `test`). */
+const UNIT_TEST_SCRIPT = 'test:unit';
+
+/** A `test` script that runs an end-to-end suite as well: it names one (`test:e2e`, `e2e`) or its runner. */
+const RUNS_E2E = /(?:^|[^a-z])(?:e2e|cypress|playwright)(?:[^a-z]|$)/i;
 
 /** npm's placeholder test script ("Error: no test specified") is not a test. */
 const NPM_PLACEHOLDER = /no test specified/i;
@@ -82,12 +92,15 @@ async function nodeChecks(workspace: string): Promise<[CheckCommand[], CheckComm
     /* no package.json, or not JSON: no scripts */
   }
   const has = (s: string) => typeof scripts[s] === 'string' && (scripts[s] as string).trim() !== '' && !(s === 'test' && NPM_PLACEHOLDER.test(scripts[s] as string));
-  const tsc = !has('typecheck') && (await exists(path.join(workspace, 'tsconfig.json'))) ? await localTsc(workspace) : null;
+  const typecheck = TYPECHECK_SCRIPTS.find(has);
+  const test = has('test') && !(has(UNIT_TEST_SCRIPT) && RUNS_E2E.test(scripts.test as string)) ? 'test' : has(UNIT_TEST_SCRIPT) ? UNIT_TEST_SCRIPT : undefined;
+  const picked = [typecheck, has('lint') ? 'lint' : undefined].filter((s) => s !== undefined);
+  const tsc = !typecheck && (await exists(path.join(workspace, 'tsconfig.json'))) ? await localTsc(workspace) : null;
   if (tsc) statics.push({ command: `node ${tsc} --noEmit`, source: 'detected', reason: 'tsconfig.json and a local TypeScript' });
-  const manager = SCRIPTS.some(has) ? await packageManager(workspace, managerField) : 'npm';
-  for (const s of SCRIPTS) {
-    if (has(s)) (s === 'test' ? tests : statics).push({ command: scriptCommand(manager, s), source: 'detected', reason: `package.json script "${s}"` });
-  }
+  const manager = picked.length || test ? await packageManager(workspace, managerField) : 'npm';
+  const script = (s: string): CheckCommand => ({ command: scriptCommand(manager, s), source: 'detected', reason: `package.json script "${s}"` });
+  statics.push(...picked.map(script));
+  if (test) tests.push(script(test));
   return [statics, tests];
 }
 
@@ -233,7 +246,7 @@ async function jvmDotnetChecks(workspace: string): Promise<[CheckCommand[], Chec
 
 /** What detectChecks looks for, in a message that says none was found. */
 export const DETECTED_CHECKS_SAYING =
-  "package.json's typecheck, lint and test scripts, tsconfig.json with a local TypeScript, pytest, ruff and mypy where a Python project configures or requires them, go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed";
+  "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff and mypy where a Python project configures or requires them, go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed";
 
 /** The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests. Reads, never runs anything. */
 export async function detectChecks(workspace: string): Promise<CheckCommand[]> {
