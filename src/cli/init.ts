@@ -2,7 +2,8 @@
 import * as path from 'path';
 import {
   readTextFile,
-  INIT_QUESTIONS,
+  initQuestions,
+  workspaceHasCode,
   initCape,
   checkInitTarget,
   inputsToGenerate,
@@ -20,14 +21,15 @@ import { clientFrom } from './settings';
 import { lineReader } from './terminal';
 
 /**
- * The questionnaire on the terminal: each question in turn, a required one again until answered. The end of the input
- * before the last answer stops with a usage error (nothing is written). Exported for tests.
+ * The questionnaire on the terminal: each question in turn, worded for a workspace with or without code
+ * (initQuestions), a required one again until answered. The end of the input before the last answer stops with a
+ * usage error (nothing is written). Exported for tests.
  */
-export async function askInitQuestions(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<InitAnswers> {
+export async function askInitQuestions(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, hasCode: boolean): Promise<InitAnswers> {
   const reader = lineReader(input, output);
   const answers: Record<string, string> = {};
   try {
-    for (const q of INIT_QUESTIONS) {
+    for (const q of initQuestions(hasCode)) {
       let a: string | undefined = '';
       do {
         a = (await reader.ask(`${q.prompt}${q.required ? '' : ' (optional)'}: `))?.trim();
@@ -79,7 +81,7 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
         `stdin is not a terminal: pass the questionnaire answers with --answers FILE (JSON or YAML); they are needed to write ${needed.length === prompts.inputs.length ? 'the project input files' : needed.map((p) => `${capeFolder}/${p}`).join(', ')}.`,
       );
     }
-    answers = await askInitQuestions(process.stdin, process.stderr);
+    answers = await askInitQuestions(process.stdin, process.stderr, workspaceHasCode(workspace, capeFolder));
   }
   const llm = needed.length ? (await clientFrom(flags, env, stderr)).client : null;
   const res = await initCape({

@@ -11,6 +11,7 @@ import {
   initCape,
   inputsToGenerate,
   normaliseAnswers,
+  workspaceHasCode,
   type InitAnswers,
   type InitMode,
   type InitResult,
@@ -92,6 +93,7 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
     capeExists: () => capeExists(path.join(root, capeFolder)),
     chooseExistingMode: () => chooseExistingMode(capeFolder),
     answersNeeded: async (mode) => inputsToGenerate(root, capeFolder, services.prompts, mode).length > 0,
+    hasCode: () => workspaceHasCode(root, capeFolder),
     ask: askStep,
     run: (answers, mode) => runInit(services, root, answers, mode),
   });

@@ -4,7 +4,8 @@
 //
 // Stable UI strings (the Playwright e2e test relies on them):
 //   title        "CAPE: Initialize Project" on every step; step x / total shown by VS Code
-//   prompt       the question of INIT_QUESTIONS (src/core/cape/init.ts), with " (optional)" appended for optional ones
+//   prompt       the question of initQuestions (src/core/cape/initAnswers.ts: the features question asks about the next
+//                release where the workspace holds code), with " (optional)" appended for optional ones
 //   placeholder  the question's example answer
 //   pick steps   questions with `suggestions` (team size, design feel) are a quick pick: "Use “<typed text>”" (when
 //                something is typed), the suggestions, and "Skip — let the team propose one"
@@ -13,6 +14,7 @@
 import {
   capeFolderKey,
   INIT_QUESTIONS,
+  initQuestions,
   MAX_ANSWER_CHARS,
   type InitAnswers,
   type InitMode,
@@ -189,6 +191,8 @@ export interface InitFlowDeps<R> {
    * it only restores generic templates (every input file exists), and then nothing is asked.
    */
   answersNeeded(mode: InitMode): Promise<boolean>;
+  /** True when the workspace holds code (workspaceHasCode): the questions are worded for it (initQuestions). */
+  hasCode(): boolean;
   ask(step: QuestionnaireStep): Promise<StepReply>;
   /** Writes cape/ (called only after every question was answered, or with null when none was needed). */
   run(answers: InitAnswers | null, mode: InitMode): Promise<R>;
@@ -219,7 +223,7 @@ export async function initProjectFlow<R>(deps: InitFlowDeps<R>): Promise<InitFlo
     mode = chosen;
   }
   if (!(await deps.answersNeeded(mode))) return { status: 'done', answers: null, mode, result: await deps.run(null, mode) };
-  const answers = await runQuestionnaire(deps.ask);
+  const answers = await runQuestionnaire(deps.ask, undefined, initQuestions(deps.hasCode()));
   if (!answers) return { status: 'cancelled' };
   return { status: 'done', answers, mode, result: await deps.run(answers, mode) };
 }

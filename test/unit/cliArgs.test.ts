@@ -157,7 +157,7 @@ describe('cli: the Cape Master\'s questions in a terminal', () => {
     const output = new PassThrough();
     let shown = '';
     output.on('data', (d) => (shown += d));
-    const asked = askInitQuestions(input, output);
+    const asked = askInitQuestions(input, output, false);
     const first = INIT_QUESTIONS[0];
     assert.ok(first.required, 'the first question is required');
     // an empty line first: the required question comes back
@@ -167,11 +167,31 @@ describe('cli: the Cape Master\'s questions in a terminal', () => {
     assert.strictEqual(shown.split(`${first.prompt}: `).length - 1, 2, 'the required question was asked twice');
   });
 
+  it('init questionnaire: on a workspace with code the features question asks about the next release, otherwise the first version', async () => {
+    const shownFor = async (hasCode: boolean) => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let shown = '';
+      output.on('data', (d) => (shown += d));
+      const asked = askInitQuestions(input, output, hasCode);
+      input.end(INIT_QUESTIONS.map((q) => `answer to ${q.id}`).join('\n') + '\n');
+      const answers = (await asked) as unknown as Record<string, string>;
+      assert.strictEqual(answers.features, 'answer to features', 'the same answer id either way');
+      return shown;
+    };
+    const existing = await shownFor(true);
+    assert.match(existing, /What should the next release add or change\? \(what is built is read from the code\): /);
+    assert.doesNotMatch(existing, /first version/);
+    const fresh = await shownFor(false);
+    assert.match(fresh, /Which features must the first version have\?: /);
+    assert.doesNotMatch(fresh, /next release/);
+  });
+
   it('init questionnaire: the end of the input stops with a usage error instead of waiting forever', async () => {
     const input = new PassThrough();
-    const asked = askInitQuestions(input, new PassThrough());
+    const asked = askInitQuestions(input, new PassThrough(), false);
     input.end('only the first answer\n');
     await assert.rejects(asked, (e: Error) => e.name === 'UsageError' || /ended before/.test(e.message));
-    await assert.rejects(askInitQuestions(new PassThrough().end() as PassThrough, new PassThrough()), /ended before .* nothing was written/);
+    await assert.rejects(askInitQuestions(new PassThrough().end() as PassThrough, new PassThrough(), false), /ended before .* nothing was written/);
   });
 });

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { INIT_QUESTIONS, MAX_ANSWER_CHARS, checkInitTarget, initCape, inputsToGenerate, type InitAnswers, type InitMode } from '../../src/core/cape';
+import { INIT_QUESTIONS, MAX_ANSWER_CHARS, checkInitTarget, initCape, inputsToGenerate, workspaceHasCode, type InitAnswers, type InitMode } from '../../src/core/cape';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 import { demoDecisions, demoInputFile } from '../helpers/demo';
@@ -237,6 +237,7 @@ describe('initProjectFlow', () => {
           return opts.choose;
         },
         answersNeeded: async (mode: InitMode) => inputsToGenerate(ws, 'cape', prompts, mode).length > 0,
+        hasCode: () => workspaceHasCode(ws, 'cape'),
         ask: ui.ask,
         run: (answers: InitAnswers | null, mode: InitMode) => {
           log.push(`run ${mode}`);

@@ -7,7 +7,7 @@ export * from './frontmatter';
 export * from './init';
 export { checkInitTarget, inputsToGenerate, type InitMode } from './initTarget';
 export * from './initAnswers';
-export { describeFacts, type WorkspaceFacts } from './initFacts';
+export { describeFacts, workspaceHasCode, type WorkspaceFacts } from './initFacts';
 export {
   INIT_PROMPT_VARS,
   INIT_DECISIONS_PROMPT_VARS,

@@ -2,7 +2,7 @@
 //  1. Copies the generic framework files (prompts/templates → cape/, frontmatter `type: generic`).
 //  2. Reads what the workspace's code states (initFacts.ts: manifests, detected check commands, layout, README, the
 //     project's guidance files; nothing run, none for a workspace without code) for the decisions and the files
-//     prompts/inputs.json marks `facts`.
+//     prompts/inputs.json marks `facts`; with code, every request reads the `features` answer as the next release's.
 //  3. Fixes the shared decisions (prompts/inputs.json `decisions`: name, UI language, stack, hosting, test tooling,
 //     budgets, ids…) with one small request from every answer, and stores them in cape/5_sessions/init_decisions.md
 //     with the language the files are written in ('missing-only' reuses them, so files written later agree with the
@@ -173,19 +173,25 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     progress(t.relPath);
   }
 
-  // 2. The shared decisions an earlier run stored (missing-only), then the workspace facts, read once, and only when a
-  // request that takes them is to be sent: the decisions request, or a file prompts/inputs.json marks `facts`. A
-  // workspace that cannot be read whole (a folder it may not list) still gets its files, from the answers.
+  // 2. The shared decisions an earlier run stored (missing-only), then the workspace facts, read once when a file is to
+  // be written: they go with the requests that take them (the decisions request, the files prompts/inputs.json marks
+  // `facts`), and that there are any tells every request the `features` answer is the next release's. A workspace that
+  // cannot be read whole (a folder it may not list) still gets its files, from the answers.
   const decisionsFile = target(INIT_DECISIONS_FILE);
   let decisions: InitDecisions | null = null;
+  let facts: WorkspaceFacts | null = null;
   if (inputs.length > 0 && !opts.signal?.aborted) {
     if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
-    if (!decisions || inputs.some((s) => s.facts)) result.facts = await readWorkspaceFacts(workspace, capeRel).catch(() => null);
+    facts = await readWorkspaceFacts(workspace, capeRel).catch(() => null);
   }
+  /** Notes a request built with the facts: the result names them once one was. */
+  const sentFacts = (carried: boolean) => {
+    if (carried && facts) result.facts = facts;
+  };
 
   const requestOptions = {
     answers: answers!, // inputs.length > 0 implies answers (checked above)
-    facts: result.facts,
+    facts,
     language: opts.language,
     model: opts.model,
     prompts: opts.prompts,
@@ -202,6 +208,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
       try {
         const kept = opts.prompts.inputs.filter((s) => !inputs.includes(s)).map((s) => s.path);
         const req = buildDecisionsRequest({ ...requestOptions, existing: await readExistingInputs(kept, target) });
+        sentFacts(true);
         decisions = (
           await checkedReply(
             req,
@@ -237,6 +244,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     }
     try {
       const req = buildInitRequest(spec, { ...requestOptions, decisions });
+      sentFacts(!!spec.facts);
       const { value: content, repaired } = await checkedReply(
         req,
         call,

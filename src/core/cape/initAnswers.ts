@@ -1,5 +1,6 @@
-// The Initialize Project questionnaire's content: the questions (ids, prompts, examples, which are optional), the
-// answer limits, and the answers read from a JSON/YAML answers file or the quick picks, normalised to one shape.
+// The Initialize Project questionnaire's content: the questions (ids, prompts, examples, which are optional) and their
+// wording for a workspace that already holds code (initQuestions), the answer limits, and the answers read from a
+// JSON/YAML answers file or the quick picks, normalised to one shape.
 
 import { parseYaml } from './frontmatter';
 import { FILE_DEPTH, parseJsonWithin, TooDeepError } from '../text/nesting';
@@ -97,6 +98,24 @@ export const INIT_QUESTIONS: readonly InitQuestion[] = Object.freeze([
     ]),
   },
 ]);
+
+/**
+ * The `features` question where the workspace already holds code (initFacts.ts's workspaceHasCode): what is built is
+ * read from the code, so the question asks what the next release adds. Same answer id: an answers file keeps working.
+ */
+const NEXT_RELEASE_FEATURES = Object.freeze({
+  prompt: 'What should the next release add or change? (what is built is read from the code)',
+  placeHolder: 'e.g. Export orders as CSV, search by customer name, fix the slow start on large accounts',
+});
+
+/**
+ * The questionnaire as it is asked and as the requests label its answers: INIT_QUESTIONS for a workspace without code;
+ * where it holds code, the `features` question asks about the next release. The one place that wording is chosen.
+ */
+export function initQuestions(hasCode: boolean): readonly InitQuestion[] {
+  if (!hasCode) return INIT_QUESTIONS;
+  return Object.freeze(INIT_QUESTIONS.map((q) => (q.id === 'features' ? Object.freeze({ ...q, ...NEXT_RELEASE_FEATURES }) : q)));
+}
 
 /** Longest accepted answer: longer ones are almost certainly a pasted file, and would bloat every call. */
 export const MAX_ANSWER_CHARS = 20_000;

@@ -147,6 +147,25 @@ function layoutPart(layout: WorkspaceLayout, max: number): string {
   return head + linesWithin(lines, max - head.length, ' folders');
 }
 
+/** Whether a workspace holds code: a source file, or a manifest at its root. The one test of it (facts, questionnaire). */
+const holdsCode = (layout: WorkspaceLayout): boolean => layout.source > 0 || layout.rootManifests.length > 0;
+
+/**
+ * True when the workspace holds code, so that init reads facts from it and asks about the next release rather than a
+ * first version (initAnswers.ts's initQuestions); false for one without code, or one that cannot be walked (then init
+ * has no facts either). Names only: no file is read.
+ */
+export function workspaceHasCode(workspace: string, capeFolder?: string): boolean {
+  const policy = new WorkspacePolicy(workspace, { capeFolder });
+  try {
+    return holdsCode(workspaceLayout(workspace, policy));
+  } catch {
+    return false;
+  } finally {
+    policy.forget();
+  }
+}
+
 /**
  * The workspace facts (see the header), or null when the workspace holds no code. Reads only what the read policy
  * admits; runs nothing.
@@ -164,7 +183,7 @@ export async function readWorkspaceFacts(workspace: string, capeFolder?: string)
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
 async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<WorkspaceFacts | null> {
   const layout = workspaceLayout(workspace, policy);
-  if (layout.source === 0 && layout.rootManifests.length === 0) return null;
+  if (!holdsCode(layout)) return null;
   const files: string[] = [];
   const parts: string[] = [];
   let room = WORKSPACE_FACTS_MAX_CHARS;

@@ -16,7 +16,7 @@ import {
   checkDecisionsReply,
   formatDecisions,
 } from './initChecks';
-import { INIT_QUESTIONS, type InitAnswers } from './initAnswers';
+import { initQuestions, type InitAnswers } from './initAnswers';
 import type { WorkspaceFacts } from './initFacts';
 
 /** Variables of prompts/roles/init.md. */
@@ -40,10 +40,16 @@ const UNANSWERED_WITH_FACTS = '(not answered: take it from the workspace facts w
 /** In a file request the decisions already fixed most unanswered values: the model must not invent another. */
 const UNANSWERED_FILE = '(not answered: use the shared decision on this where there is one; otherwise propose a sensible choice and mark it "(assumption)")';
 
-function answerBlocks(ids: readonly InitAnswerId[], answers: InitAnswers, unanswered = UNANSWERED): string[] {
+/**
+ * Each answer labelled with its question as it was asked: on a workspace with code (facts given) the `features`
+ * question asked about the next release (initQuestions).
+ */
+function answerBlocks(ids: readonly InitAnswerId[], opts: RequestOptions, unanswered: string): string[] {
+  const { answers } = opts;
+  const questions = initQuestions(!!opts.facts);
   const lines: string[] = [];
   for (const id of ids) {
-    const q = INIT_QUESTIONS.find((x) => x.id === id)!;
+    const q = questions.find((x) => x.id === id)!;
     const a = answers[id]?.trim();
     lines.push(`<answer id="${id}" question="${q.prompt}">`);
     lines.push(a ? a : unanswered);
@@ -74,7 +80,10 @@ function factsBlock(facts: WorkspaceFacts | null | undefined): string[] {
 
 interface RequestOptions {
   answers: InitAnswers;
-  /** What the workspace's code shows (initFacts.ts); null or absent for a workspace without code. */
+  /**
+   * What the workspace's code shows (initFacts.ts); null or absent for a workspace without code. Given, it also labels
+   * the `features` answer as the next release's (initQuestions), in every request, whether or not it quotes them.
+   */
   facts?: WorkspaceFacts | null;
   language: string;
   model: string;
@@ -109,7 +118,7 @@ export function buildDecisionsRequest(opts: RequestOptions & { existing?: readon
   const lines = [
     'The developer answered the setup questionnaire as follows.',
     '',
-    ...answerBlocks(INIT_ANSWER_IDS, opts.answers, opts.facts ? UNANSWERED_WITH_FACTS : UNANSWERED),
+    ...answerBlocks(INIT_ANSWER_IDS, opts, opts.facts ? UNANSWERED_WITH_FACTS : UNANSWERED),
     ...factsBlock(opts.facts),
   ];
   const existing = opts.existing ?? [];
@@ -138,7 +147,7 @@ export function buildInitRequest(spec: InputSpec, opts: RequestOptions & { decis
     other_files: otherFilesList(spec, opts.prompts),
     max_chars: INPUT_FILE_TARGET_CHARS.toLocaleString('en-US'),
   });
-  const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts.answers, UNANSWERED_FILE)];
+  const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts, UNANSWERED_FILE)];
   if (spec.facts) lines.push(...factsBlock(opts.facts));
   lines.push('<shared_decisions>', formatDecisions(opts.decisions), '</shared_decisions>', '');
   lines.push(`Write cape/${spec.path} now.`);
