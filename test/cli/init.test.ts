@@ -1,7 +1,7 @@
 // `cape init --answers FILE` through the fake Messages API (the bundled CLI as a child process, the real SDK over
 // HTTP): the shared decisions first, then one request per input file; a fenced reply is stripped without a repair, a
 // bad reply is repaired by exactly one more request, a still-bad reply is reported and nothing is written for it; on
-// a workspace with code, what the code shows goes with the decisions, the product files and the development files.
+// a workspace with code, what the code shows goes with the decisions and every project file.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -75,7 +75,7 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
   });
 
-  it('on a workspace with code, sends what the code shows with the decisions, the product and the development files (answers without stack or tests), and writes every file; a later --missing-only reads them only for a file that takes them', async () => {
+  it('on a workspace with code, sends what the code shows with the decisions and every project file (answers without stack or tests), and writes every file; a later --missing-only sends them with the missing file', async () => {
     const ws = tempDir('cape-cli-init-code-');
     writeCodebase(ws);
     const answersFile = path.join(tempDir('cape-cli-init-answers-'), 'answers.yaml');
@@ -90,10 +90,10 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     const sent = (r: RecordedRequest) => requestText(r.body);
     // the tag opening the block (the prompts name it too, in backticks)
     const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
-    // the files prompts/inputs.json marks (initFacts.test.ts pins which), and the decisions
+    // the files prompts/inputs.json marks (initFacts.test.ts pins which: every one), and the decisions
     const inputs = loadPromptAssets(defaultPromptsDir()).inputs;
     const marked = inputs.filter((s) => s.facts).map((s) => s.path);
-    assert.ok(marked.length > 0 && marked.length < 9);
+    assert.strictEqual(marked.length, 9);
     assert.deepStrictEqual(withFacts.sort(), [...marked, 'decisions'].sort());
     const decisions = sent(fake.requests.find((r) => asked(r) === 'decisions')!);
     for (const fact of ['- packageManager: pnpm@9.1.0', '(package.json script "test")', 'packages (source files): packages/api/ 3, packages/web/ 1', 'sells anvils online', 'Use pnpm, never npm.']) {
@@ -104,20 +104,18 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with the requests\): package\.json, README\.md, CLAUDE\.md, the folder layout, the detected check commands/);
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'README.md', 'CLAUDE.md']);
 
-    // --missing-only with the stored decisions: a missing file that takes no facts is written without them, and no
-    // facts are said to be sent; a missing file that takes them still gets them
-    const unmarked = inputs.find((s) => !s.facts)!.path;
-    for (const [file, takesFacts] of [[unmarked, false], [marked[0], true]] as const) {
-      fs.rmSync(path.join(ws, 'cape', file));
-      fake.reset();
-      fake.setResponder((req) => ({ text: demoInputFile(asked(req), answers) }));
-      const again = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
-      assert.strictEqual(again.code, 0, again.stderr);
-      assert.deepStrictEqual(fake.requests.map(asked), [file]);
-      assert.strictEqual(sent(fake.requests[0]).includes('<workspace_facts>\n## package.json'), takesFacts, file);
-      assert.strictEqual(/characters sent with the requests/.test(again.stderr), takesFacts, `${file}: ${again.stderr}`);
-      assert.strictEqual(again.json.facts !== null, takesFacts, file);
-    }
+    // --missing-only with the stored decisions: the missing file (a design file) still gets the facts, and they are
+    // said to be sent (a file that takes none: initQuestions.test.ts)
+    const file = '2_design/2_brand.md';
+    fs.rmSync(path.join(ws, 'cape', file));
+    fake.reset();
+    fake.setResponder((req) => ({ text: demoInputFile(asked(req), answers) }));
+    const again = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(again.code, 0, again.stderr);
+    assert.deepStrictEqual(fake.requests.map(asked), [file]);
+    assert.ok(sent(fake.requests[0]).includes('<workspace_facts>\n## package.json'), file);
+    assert.match(again.stderr, /characters sent with the requests/);
+    assert.notStrictEqual(again.json.facts, null);
   });
 
   it('--missing-only without answers restores the generic templates when every input file exists (no question, no key, no request); a missing input file still needs the answers', async () => {
