@@ -99,7 +99,7 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
     prompts,
     onProgress: (p) => stderr.write(`  [${p.done}/${p.total}] ${p.file}\n`),
   });
-  if (res.facts) stderr.write(`  ${describeFacts(res.facts)}\n`);
+  if (res.facts) stderr.write(`  ${describeFacts(res.facts, res.factsRequests)}\n`);
   for (const f of res.repaired) stderr.write(`↻ ${f}: the first reply failed its check; repaired by one more request\n`);
   for (const f of res.failed) stderr.write(`✗ ${f.path}: ${f.error}\n`);
   if (flags.json) stdout.write(JSON.stringify(res) + '\n');

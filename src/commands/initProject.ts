@@ -270,7 +270,7 @@ async function runInit(services: Services, root: string, answers: InitAnswers | 
     return { status: 'error', error };
   }
 
-  if (result.facts) services.output.info(`  ${describeFacts(result.facts)}`);
+  if (result.facts) services.output.info(`  ${describeFacts(result.facts, result.factsRequests)}`);
   for (const f of result.written) services.output.info(`  wrote ${f}`);
   for (const f of result.failed) services.output.warn(`  not written ${f.path}: ${f.error}`);
   services.refreshTrees();

@@ -101,7 +101,8 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     }
     for (const r of fake.requests) for (const hidden of Object.values(HIDDEN)) assert.ok(!sent(r).includes(hidden), `${asked(r)} shows nothing of ${hidden}`);
     for (const p of ['1_product/1_mvv.md', '3_development/1_architecture.md', '3_development/3_standards.md']) assert.ok(fs.existsSync(path.join(ws, 'cape', p)), p);
-    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with the requests\): package\.json, README\.md, CLAUDE\.md, the folder layout, the detected check commands/);
+    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with each of 10 requests\): package\.json, README\.md, CLAUDE\.md, the folder layout, the detected check commands/);
+    assert.strictEqual(run.json.factsRequests, 10, 'the decisions and the nine files');
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'README.md', 'CLAUDE.md']);
 
     // --missing-only with the stored decisions: the missing file (a design file) still gets the facts, and they are
@@ -114,8 +115,9 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.strictEqual(again.code, 0, again.stderr);
     assert.deepStrictEqual(fake.requests.map(asked), [file]);
     assert.ok(sent(fake.requests[0]).includes('<workspace_facts>\n## package.json'), file);
-    assert.match(again.stderr, /characters sent with the requests/);
+    assert.match(again.stderr, /characters sent with 1 request\)/);
     assert.notStrictEqual(again.json.facts, null);
+    assert.strictEqual(again.json.factsRequests, 1);
   });
 
   it('--missing-only without answers restores the generic templates when every input file exists (no question, no key, no request); a missing input file still needs the answers', async () => {

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { WORKSPACE_FACTS_MAX_CHARS, readWorkspaceFacts, readmeOpening, type WorkspaceFacts } from '../../src/core/cape/initFacts';
+import { WORKSPACE_FACTS_MAX_CHARS, describeFacts, readWorkspaceFacts, readmeOpening, type WorkspaceFacts } from '../../src/core/cape/initFacts';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
@@ -184,6 +184,15 @@ describe('init: the requests that carry the workspace facts', () => {
     const without = user(buildDecisionsRequest(base));
     assert.doesNotMatch(without, /workspace_facts/);
     assert.match(without, /<answer id="stack" [^>]*>\n\(not answered: propose a sensible choice/);
+  });
+
+  it('describeFacts says what the facts were read from, their size and how many requests carried them', () => {
+    const big: WorkspaceFacts = { text: 'x'.repeat(11_980), files: ['package.json', 'CLAUDE.md'] };
+    assert.strictEqual(
+      describeFacts(big, 10),
+      'read from the workspace (nothing run; 11,980 characters sent with each of 10 requests): package.json, CLAUDE.md, the folder layout, the detected check commands',
+    );
+    assert.match(describeFacts(big, 1), /11,980 characters sent with 1 request\)/);
   });
 
   it('the stack and test-tool questions say that an empty answer takes them from existing code', () => {

@@ -134,6 +134,7 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     const first = await run('fail-if-exists');
     assert.deepStrictEqual(first.failed, []);
     assert.strictEqual(requests.length, 1 + prompts.inputs.length);
+    assert.strictEqual(first.factsRequests, prompts.inputs.length, 'the decisions and every file but the one that takes none');
     assert.deepStrictEqual(new Set(requests.map((r) => label(r, 'features'))), new Set([NEXT_RELEASE]), 'every request reads the answer as the next release');
     fs.rmSync(path.join(ws, 'cape', unmarked));
     requests.length = 0;
@@ -143,5 +144,6 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     assert.strictEqual(label(requests[0], 'features'), NEXT_RELEASE);
     assert.doesNotMatch(contentText(requests[0].messages[0].content), /workspace_facts/);
     assert.strictEqual(again.facts, null, 'no request carried the facts: none are reported');
+    assert.strictEqual(again.factsRequests, 0);
   });
 });

@@ -375,15 +375,15 @@ describe('questionnaire messages', () => {
   });
 
   it('summaries: success, failures (with retry), cancelled (with retry)', () => {
-    const ok = summariseInit({ written: ['cape/a.md', 'cape/b.md'], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null, facts: null }, 'cape');
+    const ok = summariseInit({ written: ['cape/a.md', 'cape/b.md'], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null, facts: null, factsRequests: 0 }, 'cape');
     assert.strictEqual(ok.level, 'info');
     assert.strictEqual(ok.retry, false);
     assert.match(ok.message, /2 file\(s\) written in cape\//);
     assert.doesNotMatch(ok.message, /repair/);
-    const fixed = summariseInit({ written: ['cape/a.md'], skipped: [], failed: [], cancelled: false, repaired: ['cape/a.md'], decisions: null, facts: null }, 'cape');
+    const fixed = summariseInit({ written: ['cape/a.md'], skipped: [], failed: [], cancelled: false, repaired: ['cape/a.md'], decisions: null, facts: null, factsRequests: 0 }, 'cape');
     assert.match(fixed.message, /1 file\(s\) written in cape\/ \(1 after one repair request\)\./);
     const failed = summariseInit(
-      { written: ['cape/a.md'], skipped: ['cape/k.md'], failed: [1, 2, 3, 4].map((i) => ({ path: `cape/f${i}.md`, error: `boom ${i}` })), cancelled: false, repaired: [], decisions: null, facts: null },
+      { written: ['cape/a.md'], skipped: ['cape/k.md'], failed: [1, 2, 3, 4].map((i) => ({ path: `cape/f${i}.md`, error: `boom ${i}` })), cancelled: false, repaired: [], decisions: null, facts: null, factsRequests: 0 },
       'cape',
     );
     assert.strictEqual(failed.level, 'warning');
@@ -391,7 +391,7 @@ describe('questionnaire messages', () => {
     assert.match(failed.message, /^4 file\(s\) could not be written: cape\/f1\.md \(boom 1\)/);
     assert.match(failed.message, /and 1 more/);
     assert.match(failed.message, /1 existing kept/);
-    const cancelled = summariseInit({ written: [], skipped: [], failed: [{ path: 'cape/x.md', error: 'cancelled' }], cancelled: true, repaired: [], decisions: null, facts: null }, 'cape');
+    const cancelled = summariseInit({ written: [], skipped: [], failed: [{ path: 'cape/x.md', error: 'cancelled' }], cancelled: true, repaired: [], decisions: null, facts: null, factsRequests: 0 }, 'cape');
     assert.ok(cancelled.retry);
     assert.match(cancelled.message, /cancelled/);
   });

@@ -81,6 +81,8 @@ export interface InitResult {
   decisions: InitDecisions | null;
   /** What the workspace's code showed, sent with the decisions and the files that take it (null: no code, or no request that takes it sent). */
   facts: WorkspaceFacts | null;
+  /** How many requests carried the facts: the decisions request and each file request that takes them (a repair, which repeats its request, not counted). */
+  factsRequests: number;
 }
 
 /**
@@ -115,7 +117,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   checkInsideWorkspace(workspace, capeAbs); // again: made just now, or changed since the first check
   const capeReal = await fs.promises.realpath(capeAbs);
 
-  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null, facts: null };
+  const result: InitResult = { written: [], skipped: [], failed: [], cancelled: false, repaired: [], decisions: null, facts: null, factsRequests: 0 };
   const overwrite = opts.mode === 'overwrite';
   const target = (capeRelPath: string) => path.join(capeAbs, ...capeRelPath.split('/'));
 
@@ -184,9 +186,11 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
     facts = await readWorkspaceFacts(workspace, capeRel).catch(() => null);
   }
-  /** Notes a request built with the facts: the result names them once one was. */
+  /** Counts a request built with the facts: the result names them once one was. */
   const sentFacts = (carried: boolean) => {
-    if (carried && facts) result.facts = facts;
+    if (!carried || !facts) return;
+    result.facts = facts;
+    result.factsRequests++;
   };
 
   const requestOptions = {

@@ -19,9 +19,10 @@ import { fenceFor } from '../text/markdown';
 import { itemsWithin, packageJsonLines } from './initManifests';
 
 /**
- * All the facts at most (about 3,000 tokens, sent with the decisions request and each file request that takes them:
- * init runs once, and an init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build
- * scripts, so the files assumed what the project states).
+ * All the facts at most: about 3,000 tokens, sent with the decisions request and each file request that takes them —
+ * every file of prompts/inputs.json, so ten requests and about 30,000 input tokens in all, which init spends once. An
+ * init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build scripts, so the files
+ * assumed what the project states.
  */
 export const WORKSPACE_FACTS_MAX_CHARS = 12000;
 
@@ -208,8 +209,12 @@ async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<W
   return { text: parts.join('\n\n'), files };
 }
 
-/** One line for the person who runs init: what the facts were read from, and that nothing was run. */
-export function describeFacts(facts: WorkspaceFacts): string {
+/**
+ * One line for the person who runs init: what the facts were read from, that nothing was run, and what was sent — the
+ * facts' size, with each of the `requests` that carried them (init.ts's InitResult.factsRequests).
+ */
+export function describeFacts(facts: WorkspaceFacts, requests: number): string {
   const from = [...facts.files, 'the folder layout', 'the detected check commands'];
-  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters sent with the requests): ${from.join(', ')}`;
+  const sent = requests === 1 ? 'with 1 request' : `with each of ${requests} requests`;
+  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters sent ${sent}): ${from.join(', ')}`;
 }
