@@ -48,7 +48,7 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
     failed: beforeFailure
       ? `${beforeFailure} · ${exit}`
       : `failed${r.baseline ? ' too' : ''} · ${exit}${r.before ? ', as a test of the change should' : ''}`,
-    timeout: runStatusWord('timeout'),
+    timeout: beforeFailure ?? runStatusWord('timeout'),
     cancelled: runStatusWord('cancelled'),
     error: runStatusWord('error'),
   };

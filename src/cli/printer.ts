@@ -56,12 +56,10 @@ function printCheck(out: Out, e: CheckEvent): void {
       }
       if (e.before) {
         // a failure is what a new test should do here: no output, the test cases it reported; one that failed before
-        // it ran DevA's tests (checks/notReached.ts) observed nothing, and its first error line says why
+        // it ran DevA's tests (checks/notReached.ts: a time-out too) observed nothing, and says why
         const how = r.passed
           ? "passed: DevA's tests pass without the change too"
-          : r.status === 'failed'
-            ? (beforeFailureSaying(r) ?? `failed${failingCases(r)}, as a test of the change should`)
-            : runStatusWord(r.status);
+          : (beforeFailureSaying(r) ?? (r.status === 'failed' ? `failed${failingCases(r)}, as a test of the change should` : runStatusWord(r.status)));
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }

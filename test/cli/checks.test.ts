@@ -144,7 +144,7 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     assert.strictEqual(run.json.checksFailAsBefore, true);
     assert.match(run.stderr, /▷ check on the unchanged workspace, to compare the failure: node legacy\.js/);
     assert.match(run.stderr, /· on the unchanged workspace, node legacy\.js failed too \(1 test case failing\)/);
-    assert.match(run.stderr, /✗ node legacy\.js fails as on the unchanged workspace \(the same failing test cases or problems, or the same output where it names neither\): not the proposal's doing, so DevA was not asked to fix it/);
+    assert.match(run.stderr, /✗ node legacy\.js fails as on the unchanged workspace \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\): not the proposal's doing, so DevA was not asked to fix it/);
     const retroAsk = JSON.stringify(fake.requests[4].body.messages);
     assert.match(retroAsk, /- On the unchanged workspace \(nothing of DevA's applied\), after its first failure: `node legacy\.js` failed \(failing: \\"rounds half to even\\"\)\./);
     assert.match(retroAsk, /Fix rounds used: 0 of 2\. The final proposal fails only as the unchanged workspace does/);
@@ -176,7 +176,8 @@ describe('CLI: checks on DevA\'s proposal and fix rounds', function () {
     );
     assert.strictEqual(run.code, 0, run.stderr);
     assert.strictEqual(fake.requests.length, 5, 'no fix round with --fix-rounds 0');
-    // it hangs on the unchanged workspace too (killed there as well); with no test case named, nothing to compare
+    // it hangs on the unchanged workspace too (killed there as well), naming the same problem: already there
+    assert.strictEqual(run.json.checksFailAsBefore, true);
     assert.deepStrictEqual(run.json.checks, [{ command: `node hang.js ${pids}`, status: 'timeout', passed: false, exitCode: null, rounds: 1, unchangedWorkspace: 'timeout' }]);
     assert.match(run.stderr, /killed at the time limit/);
     for (const pid of fs.readFileSync(pids, 'utf8').split(' ').map(Number)) {

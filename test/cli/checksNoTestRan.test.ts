@@ -1,18 +1,23 @@
 // A test command that fails before it runs any test — in a trial, pnpm refusing to start — the same way on DevA's
 // proposal and on the unchanged workspace, end to end through the CLI and the fake Messages API: no fix round, the
 // fail-first run says it ran none of DevA's tests (no "fail-first observed"), and the criteria are not run rather
-// than failed (TSR —, not 0%). The control: a new error line only with DevA's proposal still gets its fix round.
+// than failed (TSR —, not 0%). The control: a new error line only with DevA's proposal still gets its fix round. And a
+// test command that never returns here (a watcher), killed at the time limit on both: the same, in the words of a
+// time-out.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
 import { checksWorkspace, runWithChecks } from '../helpers/toolchainSession';
-import { workspaceWithOriginalCape } from '../helpers/cli';
+import { runCli, workspaceWithOriginalCape } from '../helpers/cli';
 import { demoDir, demoRepliesWithDevA, type CriterionTest } from '../helpers/demo';
 
 const CANNOT_START = `node -e "console.error('ERROR  cannot start: tool missing'); process.exit(1)"`;
 /** As CANNOT_START, with a second error line when DevA's src/theme.js is there. */
 const WORSE_WITH_DEVA = `node -e "console.error('ERROR  cannot start: tool missing'); if (require('fs').existsSync('src/theme.js')) console.error('ERROR  the theme could not be loaded'); process.exit(1)"`;
+
+/** Never returns: killed at the time limit on the proposal, on the unchanged workspace and before the change alike. */
+const WATCHER = `node -e "console.log('watching for file changes'); setInterval(() => {}, 1000)"`;
 
 const TEST_FILE = "<file path=\"test/theme.test.js\">\nconsole.log(require('../src/theme') ? '  ✔ follows the OS theme' : '');\n</file>";
 const tests = (check: string): CriterionTest[] => [
@@ -37,7 +42,7 @@ describe('CLI: a test command that fails before any test, as on the unchanged wo
     assert.strictEqual(fake.requests.length, 5, 'CM, POA, DA, DevA, retrospective: no fix request');
     assert.strictEqual(run.json.checksFailAsBefore, true);
     assert.deepStrictEqual(run.json.checks, [{ command: CANNOT_START, status: 'failed', passed: false, exitCode: 1, rounds: 1, unchangedWorkspace: 'failed' }]);
-    assert.match(run.stderr, / fails as on the unchanged workspace \(the same failing test cases or problems, or the same output where it names neither\): not the proposal's doing/);
+    assert.match(run.stderr, / fails as on the unchanged workspace \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\): not the proposal's doing/);
     assert.doesNotMatch(run.stderr, /fix round 1/);
 
     // fail-first: the command ran none of DevA's tests, and says why
@@ -85,5 +90,30 @@ describe('CLI: a test command that fails before any test, as on the unchanged wo
     // no test ran there either: its criteria were not run; before the change it printed what the unchanged code prints
     assert.deepStrictEqual(run.json.metrics.criteria.map((c: { computed: string }) => c.computed), ['not_run', 'not_run', 'not_run']);
     assert.strictEqual(run.json.failFirst.checks[0].testsNotReached, true);
+  });
+
+  it('a command killed at the time limit on both: no fix round, told as already there; no fail-first observed; its criteria not run', async () => {
+    fake.reset();
+    const ws = checksWorkspace(fake, 'task-watch', {}, TEST_FILE, tests(WATCHER));
+    const args = ['start', '--workspace', ws, '--objective', 'Add a dark mode', '--task', 'task-watch', '--check', WATCHER, '--check-timeout', '1', '--fail-first', '--json'];
+    const run = await runCli(args, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'k' });
+    assert.strictEqual(run.code, 0, run.stderr);
+    assert.strictEqual(fake.requests.length, 5, 'CM, POA, DA, DevA, retrospective: no fix request');
+    assert.strictEqual(run.json.checksFailAsBefore, true);
+    assert.deepStrictEqual(run.json.checks, [{ command: WATCHER, status: 'timeout', passed: false, exitCode: null, rounds: 1, unchangedWorkspace: 'timeout' }]);
+    assert.match(run.stderr, / fails as on the unchanged workspace \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\): not the proposal's doing/);
+    assert.doesNotMatch(run.stderr, /fix round 1/);
+    assert.match(run.stderr, /· before the change, node -e .* killed at the time limit before it ran DevA's tests, as on the unchanged workspace or the proposal too: no fail-first observed ·/);
+    assert.deepStrictEqual(run.json.failFirst.checks, [{ command: WATCHER, passed: false, exitCode: null, status: 'timeout', testsNotReached: true }]);
+    assert.deepStrictEqual(
+      run.json.metrics.criteria.map((c: { id: string; computed: string; before?: string }) => [c.id, c.computed, c.before ?? null]),
+      [
+        ['AC-1', 'not_run', 'no_test'],
+        ['AC-2', 'not_run', 'no_test'],
+        ['AC-3', 'not_run', null],
+      ],
+    );
+    assert.strictEqual(run.json.metrics.tsr, null);
+    assert.match(JSON.stringify(fake.requests[4].body.messages), /The final proposal fails only as the unchanged workspace does \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\)/);
   });
 });

@@ -890,7 +890,7 @@ describe('checks: a failure compared with the unchanged workspace', () => {
     );
     const retro = checksForRetro(outcome);
     assert.match(retro, /- On the unchanged workspace \(nothing of DevA's applied\), after its first failure: `node -e [^`]*` failed \(failing: "legacy", "adds"\)\./);
-    assert.match(retro, /Fix rounds used: 0 of 2\. The final proposal fails only as the unchanged workspace does \(the same failing test cases or problems, or the same output where it names neither\): the failure was already there, so no fix round was asked for it\./);
+    assert.match(retro, /Fix rounds used: 0 of 2\. The final proposal fails only as the unchanged workspace does \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\): the failure was already there, so no fix round was asked for it\./);
   });
 
   it('a new failure gets its fix round, the request telling the failures already there from the new ones; the unchanged code runs once', async () => {

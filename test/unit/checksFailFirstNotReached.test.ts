@@ -4,14 +4,12 @@
 // retrospective quote its first error line, and no criterion's `before` is "fail". A run that names DevA's test file
 // (it did not load without the change) or names test cases still observes.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { Writable } from 'stream';
 import { printer } from '../../src/cli/printer';
-import { checksForRetro, failFirstNotReached, firstErrorLine, isTrimMark, runCheckLoop, trimForModel, type CheckEvent, type CheckRun, type ProposedFile } from '../../src/core';
+import { checksForRetro, failFirstNotReached, firstErrorLine, isTrimMark, runCheckLoop, trimForModel, type CheckEvent, type CheckRun } from '../../src/core';
 import { failedRun } from '../helpers/failedRun';
-import { computeTsr, failFirstRuns } from '../../src/core/metrics/tsr';
+import { failFirstRuns } from '../../src/core/metrics/tsr';
+import { themeProposal, themeTsr } from '../helpers/themeProposal';
 
 const run = (output: string, extra: Partial<CheckRun> = {}): CheckRun => failedRun(output, { command: 'pnpm run test', ...extra });
 const REFUSED = '\n> @w/monorepo@0.0.1 test .\n> pnpm test:coverage\n\n\u2009ERROR\u2009 Refusing to run pnpm@11.14.0: its npm registry signature could not be verified\n\u2009ELIFECYCLE\u2009 Test failed.';
@@ -46,12 +44,7 @@ describe('checks: a fail-first run that failed before it ran DevA\'s tests', () 
   });
 
   it('in the loop: the run is marked, the transcript and the retrospective quote its error, no criterion failed before', async () => {
-    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-not-reached-'));
-    fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"w","private":true}\n');
-    const files = [
-      { path: 'src/theme.js', relPath: 'src/theme.js', content: 'exports.theme = 1;\n', status: 'proposed', action: 'create' },
-      { path: 'test/theme.test.js', relPath: 'test/theme.test.js', content: '// follows the OS theme\n', status: 'proposed', action: 'create' },
-    ] as ProposedFile[];
+    const { ws, files } = themeProposal('cape-unit-not-reached-');
     const cannotStart = `node -e "console.error('ERROR  cannot start: tool missing'); process.exit(1)"`;
     const events: CheckEvent[] = [];
     const { outcome } = await runCheckLoop({ commands: [cannotStart], failFirst: true, workspace: ws, capeFolder: 'cape', files, askFix: async () => '', onEvent: (e) => events.push(e) });
@@ -66,14 +59,7 @@ describe('checks: a fail-first run that failed before it ran DevA\'s tests', () 
     assert.doesNotMatch(shown, /as a test of the change should/);
     assert.match(checksForRetro(outcome), /on the unchanged code: `node -e [^`]*` failed before it ran DevA's tests \("ERROR cannot start: tool missing"\): no fail-first observed\./);
     // the criteria: their tests were not observed before the change, not "fail-first observed"
-    const tsr = computeTsr({
-      poaOutput: { acceptance_criteria: [{ id: 'AC-1', criterion: 'follows the OS theme' }] },
-      devaOutput: { criteria_tests: [{ criterion: 'AC-1', file: 'test/theme.test.js', test: 'follows the OS theme', expect: 'fail' }] },
-      checks: null,
-      before: failFirstRuns(outcome),
-      fileExists: () => true,
-    });
-    assert.strictEqual(tsr.criteria[0].before, 'no_test');
+    assert.strictEqual(themeTsr(null, failFirstRuns(outcome)).criteria[0].before, 'no_test');
   });
 
   it('a record kept before runs were marked is read by the same rule, for TSR and the retrospective', () => {

@@ -29,7 +29,7 @@ describe('checks: a failure that names no test case and no problem, compared by 
     assert.strictEqual(failsAsBefore(run('ERROR  cannot start: tool missing'), run('ERROR  cannot start: the other tool missing')), false);
     const cut = `[end of the output; 40 line(s) left out]\n${REFUSED}`;
     assert.strictEqual(failsAsBefore(run(cut), run(cut)), false, 'lines of it are missing: nothing to compare them by');
-    assert.strictEqual(failsAsBefore(run(REFUSED, { status: 'timeout', exitCode: null }), run(REFUSED, { status: 'timeout', exitCode: null })), false, 'killed: not a failure of its own');
+    assert.strictEqual(failsAsBefore(run(REFUSED, { status: 'timeout', exitCode: null }), run(REFUSED)), false, 'killed only with the proposal: not a failure of its own');
     assert.strictEqual(failsAsBefore(run(''), run('\n')), false, 'two silent runs: nothing says why either failed');
   });
 
@@ -60,7 +60,7 @@ describe('checks: a failure that names no test case and no problem, compared by 
     const same = await runCheckLoop({ commands: [cannotStart], workspace: ws, capeFolder: 'cape', files, askFix: async () => (asked++, '') });
     assert.strictEqual(asked, 0, 'DevA is not asked to fix what fails the same way without its files');
     assert.strictEqual(same.outcome.failsAsBefore, true);
-    assert.match(checksForRetro(same.outcome), /The final proposal fails only as the unchanged workspace does \(the same failing test cases or problems, or the same output where it names neither\): the failure was already there/);
+    assert.match(checksForRetro(same.outcome), /The final proposal fails only as the unchanged workspace does \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\): the failure was already there/);
     // the control: a new error line only with DevA's file gets its fix round, which says the unchanged workspace fails too
     const requests: string[] = [];
     const worse = `node -e "console.error('ERROR  cannot start: tool missing'); if (require('fs').existsSync('src/theme.js')) console.error('ERROR  the theme could not be loaded'); process.exit(1)"`;

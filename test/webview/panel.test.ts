@@ -311,7 +311,7 @@ describe('chat panel webview (Chromium)', function () {
     const runs = p.page.locator('.turn[data-step="deva"] .check-run');
     assert.match(await runs.nth(1).locator('.check-status').innerText(), /failed too · exit 1/);
     assert.strictEqual(await p.page.locator('.turn[data-step="deva"] .check-fix').count(), 0);
-    assert.match(await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText(), /Fails only as your unchanged code does \(the same failing test cases or problems, or the same output where it names neither\): not the proposal's doing, so DevA was not asked to fix it\./);
+    assert.match(await p.page.locator('.turn[data-step="deva"] .check-outcome').innerText(), /Fails only as your unchanged code does \(the same failing test cases or problems, the same output where it names neither, or killed at the time limit there too\): not the proposal's doing, so DevA was not asked to fix it\./);
   });
 
   it('says when no check could start, and why: not that the proposal still fails', async () => {

@@ -6,7 +6,9 @@
 // compared by the problems it names (file and message, without line numbers); its fix request still says whether the
 // unchanged workspace passes. A run that names neither (the command failed before any test: a tool missing, a
 // package manager refusing to start) is compared by its whole output and exit code, what differs between two runs
-// aside (sameOutput.ts).
+// aside (sameOutput.ts). A run killed at the time limit is compared only with one killed there too (a test command
+// that starts a watcher or a server and never returns here): already there unless it names a failing test case or a
+// problem the unchanged workspace's did not, or stopped before a case that passed there.
 import { createScratch, disposeScratch, type Scratch } from './scratch';
 import { runReported } from './run';
 import { lineWithin } from '../text';
@@ -91,6 +93,25 @@ function missingCases(run: CheckRun, base: CheckRun): string[] {
   return (base.tests ?? []).filter((t) => t.passed && !named.has(t.name)).map((t) => t.name);
 }
 
+/** What a failing run and the unchanged workspace's run are compared by (comparable). */
+interface Comparison {
+  what: 'test cases' | 'problems' | 'output';
+  now: string[];
+  before: Set<string>;
+  missing: string[];
+}
+
+/**
+ * A run killed at the time limit beside one killed there too: by their test cases when either named some (its failing
+ * ones, and the cases that passed there it does not name: it stopped before them), else by the problems they name.
+ * Not when either named more cases than a run keeps (the later ones are unknown).
+ */
+function timedOutBoth(run: CheckRun, base: CheckRun): Comparison | null {
+  if (base.status !== 'timeout' || run.testsIncomplete || base.testsIncomplete) return null;
+  if (run.tests?.length || base.tests?.length) return { what: 'test cases', now: failingNames(run), before: new Set(failingNames(base)), missing: missingCases(run, base) };
+  return { what: 'problems', now: problemKeys(run.output), before: new Set(problemKeys(base.output)), missing: [] };
+}
+
 /**
  * What a failing run and the unchanged workspace's run are compared by: the failing test cases (and the baseline's
  * passing ones the run does not name) when both named test cases, each run all of its own; otherwise — a linter's
@@ -98,8 +119,10 @@ function missingCases(run: CheckRun, base: CheckRun): string[] {
  * neither output was cut; and when neither names a test case nor a problem (a tool missing, a package manager that
  * refuses to start: the command failed before any test), the whole output with the same exit code, what differs
  * between two runs aside (sameOutput.ts) — `now` empty when they match; null when they cannot be compared or differ.
+ * A run killed at the time limit only beside one killed so too (timedOutBoth).
  */
-function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'problems' | 'output'; now: string[]; before: Set<string>; missing: string[] } | null {
+function comparable(run: CheckRun, base: CheckRun): Comparison | null {
+  if (run.status === 'timeout') return timedOutBoth(run, base);
   const now = failingNames(run);
   if (now.length && base.tests?.length) {
     if (run.testsIncomplete || base.testsIncomplete) return null;
@@ -118,13 +141,13 @@ function comparable(run: CheckRun, base: CheckRun): { what: 'test cases' | 'prob
  * and exit code: comparable) fails there too, and every case that
  * passed there was reported on the proposal (missingCases). A run killed
  * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
- * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran. So does
+ * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran; one
+ * killed there too fails as before unless it names something new (timedOutBoth). So does
  * a run that ended before its test runner's summary (endedBeforeSummary), wherever the unchanged workspace's ended: a
  * runner that names only failures names none of the cases it never reached.
  */
 export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolean {
   if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
-  if (run.status === 'timeout' && base.status !== 'timeout') return false;
   if (endedBeforeSummary(run, base)) return false;
   if (run.unbuilt) {
     const before = runUnbuiltGoPackages(base);
@@ -148,10 +171,12 @@ export function baselineLines(run: CheckRun, base: CheckRun | undefined): string
   const fresh = c.now.filter((n) => !c.before.has(n));
   const list = (names: string[]) => [...names.slice(0, NAMED).map((n) => `- ${lineWithin(n, 160)}`), ...(names.length > NAMED ? [`- and ${names.length - NAMED} more`] : [])];
   const kind = c.what === 'problems' ? 'Problems (lines aside)' : 'Failing';
+  const killedAsThere = run.status === 'timeout' && !fresh.length && !c.missing.length;
   return [
     `On the unchanged workspace (nothing of yours applied) this command ${how}.`,
     ...(already.length ? [`${kind} there too (not caused by your files; leave them alone):`, ...list(already)] : []),
     ...(fresh.length ? ['New with your proposal (fix these):', ...list(fresh)] : []),
     ...(c.missing.length ? ['Passed there but not reported with your proposal (did the run end before them?):', ...list(c.missing)] : []),
+    ...(killedAsThere ? ["Your proposal's run names no failing test case or problem the unchanged workspace's did not: the time-out is not caused by your files; leave it alone."] : []),
   ];
 }

@@ -35,7 +35,7 @@ export function runStatusWord(status: CheckStatus): string {
  * What a failure as before shares with the unchanged workspace's run (baseline.ts failsAsBefore), the same on every
  * surface that says the loop asked no fix round for it: the panel, the CLI's transcript and the retrospective.
  */
-export const AS_BEFORE_BY = 'the same failing test cases or problems, or the same output where it names neither';
+export const AS_BEFORE_BY = `the same failing test cases or problems, the same output where it names neither, or ${runStatusWord('timeout')} there too`;
 
 /** The runs that started: one that could not (status 'error') tested nothing, and gives no verdict of the proposal. */
 export function startedRuns<T extends Pick<CheckRun, 'status'>>(runs: readonly T[]): T[] {
@@ -73,9 +73,11 @@ export function firstErrorLine(output: string): string {
 /**
  * How a fail-first run that failed before it ran DevA's tests is told (CheckRun.testsNotReached), after its command,
  * the same on every surface (the CLI's transcript, the panel, the retrospective): with its first error line, and that
- * it observed nothing.
+ * it observed nothing; one killed at the time limit, as the command is on the unchanged workspace or the proposal too
+ * (notReached.ts), says that instead of an error line.
  */
-export function notReachedSaying(output: string): string {
+export function notReachedSaying(output: string, status?: string): string {
+  if (status === 'timeout') return `${runStatusWord('timeout')} before it ran DevA's tests, as on the unchanged workspace or the proposal too: no fail-first observed`;
   const line = firstErrorLine(output);
   return `failed before it ran DevA's tests${line ? ` ("${line}")` : ''}: no fail-first observed`;
 }
@@ -92,8 +94,8 @@ const UNBUILT_BEFORE = "failed: DevA's tests did not build or load without the c
  * (notReachedSaying), else they did not build or load without the change; undefined for any other run, which each
  * surface tells its own way (with its exit code, or the test cases it reported failing).
  */
-export function beforeFailureSaying(r: { readonly testsNotReached?: boolean; readonly unbuilt?: boolean; readonly output: string }): string | undefined {
-  if (r.testsNotReached) return notReachedSaying(r.output);
+export function beforeFailureSaying(r: { readonly testsNotReached?: boolean; readonly unbuilt?: boolean; readonly output: string; readonly status?: string }): string | undefined {
+  if (r.testsNotReached) return notReachedSaying(r.output, r.status);
   return r.unbuilt ? UNBUILT_BEFORE : undefined;
 }
 

@@ -21,8 +21,8 @@
 //    so wherever it is shown (model/metrics.ts tsrCounts, formatTsr). Beside a test, a file for review changes
 //    nothing: the tests decide. A criterion without a named test counts as not fulfilled (`no_test`), and so does one
 //    with a file for review that exists nowhere. A test command that failed before it ran any test, as it did on the
-//    unchanged workspace (a tool missing, a package manager refusing to start: checks/notReached.ts, read by
-//    ./checkRuns.ts lastRuns), tested nothing: a test no run named, and that run's output does not name, was not run
+//    unchanged workspace (a tool missing, a package manager refusing to start, a watcher killed at the time limit on
+//    both: checks/notReached.ts, read by ./checkRuns.ts lastRuns), tested nothing: a test no run named, and that run's output does not name, was not run
 //    (`not_run`), and so was a check named whole whose runs all failed so; such a criterion is out of the computed
 //    TSR's count like one left to review, and said so. One whose tests disagree takes the worst (failed, then no test,
 //    then not run).
