@@ -10,7 +10,7 @@ export const TOOL_SPECS = [
   {
     name: 'read_file',
     description:
-      'Read a text file of the workspace (workspace-relative path). Optionally only lines start_line..end_line ' +
+      'Read a text file of the workspace (workspace-relative path; installed dependencies under node_modules/ too). Optionally only lines start_line..end_line ' +
       '(1-based, inclusive). Each line comes after its number ("12: text"): cite a line by that number; a SEARCH copies ' +
       'the text after "N: " exactly, never the number. Read a file before changing it.',
     inputSchema: {

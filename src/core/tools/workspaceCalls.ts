@@ -1,5 +1,7 @@
 // The three workspace tools' bodies — read_file, search_files, list_files — under the read policy
-// (workspace/policy.ts): each checks its path, reads or walks, and answers with its text and its record. The step's
+// (workspace/policy.ts): each checks its path, reads or walks, and answers with its text and its record. A path the
+// model gives is a named one (the policy reads installed dependencies by it); a walk enters them only from such a
+// path inside them. The step's
 // bounds, the records' order and the refusals of calls that did not check out are executor.ts's; the lines of a
 // search's and a listing's answer, answerLines.ts's.
 import { promises as fsp } from 'fs';
@@ -9,7 +11,7 @@ import { checkFilePath, MAX_PATH_CHARS } from '../files/pathSafety';
 import { statOrNull, undecodableName } from '../workspace/disk';
 import { shorten } from '../text/cut';
 import { fileLines, numberedLines } from '../text/lines';
-import type { WorkspacePolicy } from '../workspace/policy';
+import { inDependencies, type WorkspacePolicy } from '../workspace/policy';
 import type { ToolCallRecord } from '../model/types';
 import type { ListFilesArgs, ReadFileArgs, SearchFilesArgs } from './args';
 import { shownToolName } from './specs';
@@ -49,7 +51,7 @@ export class WorkspaceCalls {
   ) {}
 
   async readFile(a: ReadFileArgs): Promise<Outcome> {
-    const res = await this.policy.read(a.path);
+    const res = await this.policy.read(a.path, true);
     if (!res.ok) return refused('read_file', a.path, res.reason + this.lineHint(a.path), res.relPath);
     const lines = fileLines(res.text);
     const total = lines.length;
@@ -82,8 +84,9 @@ export class WorkspaceCalls {
     const at: [string, number][] = [];
     let more = false;
     const walked: WalkEnd = {};
+    const named = dir.file || inDependencies(dir.relDir);
     for await (const rel of dir.file ? one(dir.relDir) : this.walk(dir.relDir, walked)) {
-      const res = await this.policy.read(rel);
+      const res = await this.policy.read(rel, named);
       // the one file asked for, refused (too large, binary, a secret's name): why, not a "no matches" it may belie
       if (!res.ok && dir.file) return refused('search_files', a.query, res.reason, res.relPath ?? rel);
       if (!res.ok || !fold(res.text).includes(needle)) continue;
@@ -142,7 +145,7 @@ export class WorkspaceCalls {
   /** A path written as search_files shows a hit ("src/app.ts:12") names a readable file: how to read from that line. */
   private lineHint(p: string): string {
     const m = /^(.+):(\d+):?$/.exec(p);
-    return m && this.policy.check(m[1]).ok ? `; to read from line ${m[2]}, call read_file with path "${m[1]}" and start_line ${m[2]}` : '';
+    return m && this.policy.check(m[1], true).ok ? `; to read from line ${m[2]}, call read_file with path "${m[1]}" and start_line ${m[2]}` : '';
   }
 
   /**
@@ -160,7 +163,7 @@ export class WorkspaceCalls {
     if (fileToo && st?.isFile()) return { ok: true, relDir: safe.relPath, file: true };
     // the folders on the way, and (through a symlinked folder) those where it really leads
     for (const rel of new Set([safe.relPath, safe.realRelPath])) {
-      const why = this.policy.excludedDir(rel);
+      const why = this.policy.excludedDir(rel, true);
       if (!why) continue;
       const via = rel === safe.relPath ? '' : ` leads through a symbolic link to ${rel}`;
       return { ok: false, reason: `${safe.relPath}${via}: ${why}` };
@@ -174,9 +177,11 @@ export class WorkspaceCalls {
 
   /**
    * The files under a folder the policy lets the model see by name (sorted, depth-first; symlinks are not followed),
-   * up to the walk's bounds of files looked at and folders read; `end.stopped` says which one ended it early.
+   * up to the walk's bounds of files looked at and folders read; `end.stopped` says which one ended it early. Into
+   * installed dependencies only from a folder inside them (the policy's named paths): from above, never.
    */
   private async *walk(relDir: string, end: WalkEnd): AsyncGenerator<string> {
+    const named = inDependencies(relDir);
     const maxFiles = this.opts.walkBounds?.files ?? MAX_WALK_FILES;
     const maxDirs = this.opts.walkBounds?.dirs ?? MAX_WALK_DIRS;
     let seen = 0;
@@ -202,8 +207,8 @@ export class WorkspaceCalls {
       for (const e of entries) {
         const rel = dir ? `${dir}/${e.name}` : e.name;
         if (e.isDirectory()) {
-          if (!this.policy.skipDir(rel)) subdirs.push(rel);
-        } else if (e.isFile() && !this.policy.skipFileName(rel) && !undecodableName(dirAbs, e.name)) {
+          if (!this.policy.skipDir(rel, named)) subdirs.push(rel);
+        } else if (e.isFile() && !this.policy.skipFileName(rel, named) && !undecodableName(dirAbs, e.name)) {
           if (++seen > maxFiles) {
             end.stopped = `looking at ${maxFiles} files`;
             return;

@@ -18,6 +18,15 @@
 //  4. its name is not a secret's (SECRET_NAME_PATTERNS, secretNames.ts): refused by name, before any byte is read;
 //  5. it is a regular file of at most MAX_READ_BYTES (1 MB);
 //  6. it is text: no NUL byte and valid UTF-8 (checked on the content, which is then returned — no second read).
+// One exception, for a path the model names (`named`: read_file's path, the folder or file list_files or search_files
+// is given — not a path a walk from above finds): installed dependencies, a DEPENDENCIES folder at any depth
+// (node_modules/cookie/index.js, pnpm's node_modules/.pnpm/cookie@1.0.2/node_modules/cookie/index.js), may be read, as
+// a developer reads how a package does something. Inside one, rule 2's dependency folders and rule 3 are set aside;
+// every other rule holds (secret names, .git/, size, binaries, inside the workspace), the folders above it keep all
+// the rules (`dist/node_modules/…` under an ignored dist/ stays refused), and where a symlink leads is judged too:
+// pnpm's links lead into node_modules/.pnpm, inside the workspace; one leading out of it, or into another ignored
+// folder, stays refused. No walk from above enters one (the index, search_files and list_files without such a path),
+// and a refusal by rule 2 or 3 of a named path says that dependencies can be read by their path (NAMED_DEPENDENCIES).
 import * as fs from 'fs';
 import * as path from 'path';
 import ignore, { type Ignore } from 'ignore';
@@ -32,7 +41,7 @@ import { secretPattern, secretsMatcher } from './secretNames';
 /**
  * Folders skipped even when no `.gitignore` names them: installed dependencies and tool caches are not the user's
  * code, and a workspace without a `.gitignore` would otherwise index hundreds of thousands of files. A `.gitignore`
- * negation (`!node_modules/`) does not re-include them.
+ * negation (`!node_modules/`) does not re-include them; a path the model names may lie in node_modules/ (the header).
  */
 export const BUILTIN_IGNORES: readonly string[] = [
   // JavaScript packages and package-manager stores
@@ -56,6 +65,20 @@ export const BUILTIN_IGNORES: readonly string[] = [
   '.parcel-cache/',
   '.angular/',
 ];
+
+/** The folder of installed dependencies that a named path may lie in (see the header), at any depth. */
+export const DEPENDENCIES = 'node_modules';
+
+/** What a refusal by rule 2 or 3 of a named path adds: the one exception, where the model may read. */
+const NAMED_DEPENDENCIES = `; of ignored paths only installed dependencies (${DEPENDENCIES}/…) can be read, by their explicit path`;
+
+/** Whether a workspace-relative folder is (or lies in) an installed-dependencies folder (DEPENDENCIES at any depth). */
+export function inDependencies(relDir: string): boolean {
+  return relDir.split('/').includes(DEPENDENCIES);
+}
+
+/** The folder of a workspace-relative path ('' at the root). */
+const folderOf = (relPath: string): string => relPath.slice(0, Math.max(0, relPath.lastIndexOf('/')));
 
 /**
  * Bump when a rule of admission changes in code rather than in the lists above: an index cache made under the old
@@ -141,9 +164,10 @@ export class WorkspacePolicy {
 
   /**
    * Why a folder (workspace-relative, posix) is not walked, or null. Lexical, plus the `.gitignore` of its parents;
-   * the caller guarantees that the folder's own parents were not excluded.
+   * the caller guarantees that the folder's own parents were not excluded. `named`: a path the model named, or one
+   * below it (see the header: installed dependencies).
    */
-  skipDir(relDir: string): string | null {
+  skipDir(relDir: string, named = false): string | null {
     const lower = relDir.toLowerCase();
     const name = lower.slice(lower.lastIndexOf('/') + 1);
     if (name === '.git') return '.git/ holds the repository, not the workspace';
@@ -152,20 +176,22 @@ export class WorkspacePolicy {
     if (lower === this.capeFolder.toLowerCase()) {
       return `${this.capeFolder}/ is the team's context; it reaches each role through the need-to-know matrix, not as code`;
     }
-    if ((this.builtins ??= builtinsMatcher()).ignores(relDir + '/')) return `${relDir}/ is a dependency or tool folder (not indexed)`;
+    const dependency = named && inDependencies(relDir);
+    const hint = named ? NAMED_DEPENDENCIES : '';
+    if (!dependency && (this.builtins ??= builtinsMatcher()).ignores(relDir + '/')) return `${relDir}/ is a dependency or tool folder (not indexed)${hint}`;
     if ((this.secrets ??= secretsMatcher()).ignores(relDir + '/')) return `${relDir}/ holds credentials`;
-    const gi = this.ignores.gitignored(relDir, true);
-    return gi ? `ignored by ${gi}` : null;
+    const gi = dependency ? null : this.ignores.gitignored(relDir, true);
+    return gi ? `ignored by ${gi}${hint}` : null;
   }
 
-  /** Why a file is excluded by its name (secret, `.gitignore`), or null; reads no file content. */
-  skipFileName(relPath: string): string | null {
+  /** Why a file is excluded by its name (secret, `.gitignore`), or null; reads no file content. `named`: as skipDir's. */
+  skipFileName(relPath: string, named = false): string | null {
     const secret = secretPattern(relPath, (this.secrets ??= secretsMatcher()));
     if (secret) return `secret file (name matches "${secret}"); never read`;
     const unnamed = this.unaddressable(relPath, 0);
     if (unnamed) return unnamed;
-    const gi = this.ignores.gitignored(relPath, false);
-    return gi ? `ignored by ${gi}` : null;
+    const gi = named && inDependencies(folderOf(relPath)) ? null : this.ignores.gitignored(relPath, false);
+    return gi ? `ignored by ${gi}${named ? NAMED_DEPENDENCIES : ''}` : null;
   }
 
   /**
@@ -179,17 +205,20 @@ export class WorkspacePolicy {
     return nameRefusal(relPath.slice(slash + 1), slash < 0);
   }
 
-  /** Why an existing entry's folders or name exclude it, checking every folder from the root down, or null. */
-  excluded(relPath: string): string | null {
+  /**
+   * Why an existing entry's folders or name exclude it, checking every folder from the root down, or null. `named`:
+   * a path the model named (see the header).
+   */
+  excluded(relPath: string, named = false): string | null {
     const slash = relPath.lastIndexOf('/');
-    return (slash > 0 ? this.excludedDir(relPath.slice(0, slash)) : null) ?? this.skipFileName(relPath);
+    return (slash > 0 ? this.excludedDir(relPath.slice(0, slash), named) : null) ?? this.skipFileName(relPath, named);
   }
 
   /** Why an existing folder or one of the folders above it excludes it, checking from the root down, or null. */
-  excludedDir(relDir: string): string | null {
+  excludedDir(relDir: string, named = false): string | null {
     const segs = relDir.split('/');
     for (let i = 1; i <= segs.length; i++) {
-      const why = this.skipDir(segs.slice(0, i).join('/'));
+      const why = this.skipDir(segs.slice(0, i).join('/'), named);
       if (why) return why;
     }
     return null;
@@ -197,16 +226,17 @@ export class WorkspacePolicy {
 
   /**
    * Whether a path given by the model (or the user) may be read, and why not — everything but the content check.
-   * Never reads file content.
+   * Never reads file content. `named`: the model named it (read_file): installed dependencies may be read (see the
+   * header).
    */
-  check(p: string): ReadCheck {
+  check(p: string, named = false): ReadCheck {
     const safe = checkFilePath(this.root, p, { capeFolder: this.capeFolder });
     if (!safe.ok) return { ok: false, reason: safe.reason };
     const relPath = safe.relPath;
-    const why = this.excluded(relPath);
+    const why = this.excluded(relPath, named);
     if (why) return { ok: false, relPath, reason: `${relPath}: ${why}` };
     // a symlinked folder on the way leads where its target is: cape/, a credentials or an ignored folder stay excluded
-    const whyReal = safe.realRelPath !== relPath ? this.excluded(safe.realRelPath) : null;
+    const whyReal = safe.realRelPath !== relPath ? this.excluded(safe.realRelPath, named) : null;
     if (whyReal) return { ok: false, relPath, reason: `${relPath} leads through a symbolic link to ${safe.realRelPath}: ${whyReal}` };
     let st: fs.Stats;
     try {
@@ -225,13 +255,13 @@ export class WorkspacePolicy {
    * read is the file checked: it is opened as the index reads (disk.ts's readInto: never through a symlink, never
    * waiting on a FIFO, at most the limit + 1 bytes), so one swapped after the check is refused, not followed.
    */
-  async read(p: string): Promise<ReadResult> {
-    return this.readSync(p);
+  async read(p: string, named = false): Promise<ReadResult> {
+    return this.readSync(p, named);
   }
 
   /** read(), synchronously (packing a prompt section reads a handful of files). */
-  readSync(p: string): ReadResult {
-    const c = this.check(p);
+  readSync(p: string, named = false): ReadResult {
+    const c = this.check(p, named);
     if (!c.ok) return c;
     let got;
     try {
@@ -241,7 +271,7 @@ export class WorkspacePolicy {
     }
     if (got) return this.asText(c, got.buf);
     // no longer a regular file within the limit (or gone) since the check: the check says what it is now
-    const now = this.check(p);
+    const now = this.check(p, named);
     return now.ok ? { ok: false, relPath: c.relPath, reason: `${c.relPath} changed while it was read; read it again` } : now;
   }
 
