@@ -84,7 +84,7 @@ describe('tools: installed dependencies (node_modules/) read by their path', () 
     );
     assert.strictEqual(search.content, 'no matches for "sameSite"');
     assert.strictEqual(list.content, ['.gitignore', 'src/app.js'].join('\n'));
-    assert.strictEqual(inside.content, "node_modules/cookie/index.js:2: if (opt.sameSite) return 'sameSite';");
+    assert.strictEqual(inside.content, "node_modules/cookie/index.js:2:   if (opt.sameSite) return 'sameSite';");
     // the policy's walk answers: a folder found from above is skipped, a named one is not
     const policy = new WorkspacePolicy(ws);
     assert.match(policy.skipDir('node_modules') ?? '', /dependency or tool folder/);
