@@ -92,11 +92,35 @@ describe('project files outline (CM opening)', () => {
     const one = outlineMarkdown(many);
     assert.ok(one.length <= OUTLINE_FILE_CHARS, `${one.length}`);
     assert.match(one, /\(\+\d+ more section\(s\)\)$/);
-    const files: [string, string][] = Array.from({ length: 12 }, (_, i) => [`cape/1_product/f${i}.md`, many]);
+    // twelve such files share the total: each outlined, each cut to the same sections
+    const twelve = projectOutline(Array.from({ length: 12 }, (_, i) => [`cape/1_product/f${i}.md`, many]));
+    assert.ok(twelve.length <= OUTLINE_TOTAL_CHARS, `${twelve.length}`);
+    assert.strictEqual(twelve.split('\n\n').length, 12);
+    assert.strictEqual(new Set(twelve.split('\n\n').map((p) => p.replace(/^.*\n/, ''))).size, 1);
+    // sixty do not: the first ones get a few headings' room, the rest are named
+    const files: [string, string][] = Array.from({ length: 60 }, (_, i) => [`cape/1_product/f${i}.md`, many]);
     const all = projectOutline(files);
     assert.ok(all.length <= OUTLINE_TOTAL_CHARS + 400, `${all.length}`);
-    assert.match(all, /\(No room to outline: cape\/1_product\/f\d+\.md, .*cape\/1_product\/f11\.md\)$/);
+    assert.match(all, /\(No room to outline: cape\/1_product\/f\d+\.md, .*and \d+ more files\)$/);
     assert.ok(all.startsWith('cape/1_product/f0.md\n## Section 0: Text of section 0.'));
+  });
+
+  it('files whose outlines pass the total share it: the last file gets the room of the first, a short file keeps all of its own', () => {
+    const big = Array.from({ length: 12 }, (_, i) => `## Section ${i}\nText of section ${i}, with words enough to take a line of its own in the outline.`).join('\n\n');
+    const files: [string, string][] = Array.from({ length: 9 }, (_, i) => [`cape/3_development/f${i}.md`, big]);
+    files.splice(2, 0, ['cape/1_product/short.md', '## Only\nOne short section.']);
+    const all = projectOutline(files);
+    assert.ok(all.length <= OUTLINE_TOTAL_CHARS, `${all.length}`);
+    const parts = all.split('\n\n');
+    assert.strictEqual(parts.length, 10, all);
+    assert.strictEqual(parts[2], 'cape/1_product/short.md\n## Only: One short section.');
+    const sections = (p: string) => p.split('\n').filter((l) => l.startsWith('## ')).length;
+    // every big file shows the same number of sections, the last as many as the first (before: the last got none)
+    assert.deepStrictEqual(new Set(parts.filter((p) => p.includes('/f')).map(sections)).size, 1, all);
+    assert.ok(sections(parts[9]) >= 3, parts[9]);
+    // a set that fits is outlined as before, each file whole
+    const two = projectOutline(files.slice(0, 2));
+    assert.strictEqual(two, files.slice(0, 2).map(([rel, text]) => `${rel}\n${outlineMarkdown(text, OUTLINE_FILE_CHARS - rel.length - 2)}`).join('\n\n'));
   });
 
   it('names the files left out within the budget, however many a project added', () => {

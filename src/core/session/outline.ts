@@ -129,16 +129,44 @@ function leftOut(paths: readonly string[]): string {
 
 /**
  * The outline of the given files (path → text, in the order given), each headed by its path, within `total`
- * characters; the files that do not fit are named.
+ * characters; the files that do not fit are named. When the files' outlines together pass the total, each file gets
+ * the same room — the most that keeps the whole within the total — rather than the first ones all of theirs: a Vue
+ * trial's CM, given nine files, saw the development standards as one line and "(+6 more section(s))", the files
+ * before having taken the budget.
  */
 export function projectOutline(files: readonly [string, string][], total = OUTLINE_TOTAL_CHARS): string {
+  // the length of every file's outline in `room`, were there no total
+  const need = (room: number) => files.reduce((n, [rel, text]) => n + rel.length + 3 + outlineMarkdown(text, room - rel.length - 2).length, 0);
+  let room = OUTLINE_FILE_CHARS;
+  if (need(room) > total) {
+    // the largest room per file whose outlines all fit (lines are whole, so the length grows in steps: a search on it)
+    let lo = MIN_FILE_ROOM;
+    let hi = OUTLINE_FILE_CHARS;
+    while (hi - lo > 8) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (need(mid) <= total - LEFT_OUT_ROOM) lo = mid;
+      else hi = mid;
+    }
+    room = lo;
+  }
+  return outlineWithin(files, total, room);
+}
+
+/** Room kept for the line naming the files left out, while any remain. */
+const LEFT_OUT_ROOM = 60;
+
+/** The least room a file's outline is given: its path and a heading line or two. */
+const MIN_FILE_ROOM = 160;
+
+/** The files' outlines, each in at most `room` characters, in order while the total has room; the rest named. */
+function outlineWithin(files: readonly [string, string][], total: number, room: number): string {
   const parts: string[] = [];
   let used = 0;
   for (let i = 0; i < files.length; i++) {
     const [rel, text] = files[i];
     // room kept for the line naming the files left out, while any remain
-    const room = Math.min(OUTLINE_FILE_CHARS, total - used - (i + 1 < files.length ? 60 : 0));
-    const body = room > 80 ? outlineMarkdown(text, room - rel.length - 2) : '';
+    const max = Math.min(room, total - used - (i + 1 < files.length ? LEFT_OUT_ROOM : 0));
+    const body = max > 80 ? outlineMarkdown(text, max - rel.length - 2) : '';
     if (!body) {
       parts.push(leftOut(files.slice(i).map(([r]) => r)));
       break;
