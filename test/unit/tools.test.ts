@@ -422,7 +422,7 @@ describe('tools: execution under the read policy', () => {
     for (const c of answers.map((a) => a.content)) assert.doesNotMatch(c, /writing inside|write through|cannot be written/, c);
     assert.match(git, /\.git\/ holds the repository/);
     assert.match(sessions, /5_sessions\/ holds the session records/);
-    assert.match(link, /symbolic link.*use the path of the file it points to/);
+    assert.match(link, /symbolic link.*use the path it leads to, src\/theme\.ts$/);
     for (const c of [dots, home, unc]) assert.match(c, /use a workspace-relative path/, c);
   });
 

@@ -58,6 +58,11 @@ describe('tools: installed dependencies (node_modules/) read by their path', () 
     assert.ok(!pnpm.isError && pnpm.content.startsWith('node_modules/ms/index.js, 1 line(s):\n1: module.exports = function ms'), pnpm.content);
     assert.ok(!nested.isError, nested.content);
     assert.strictEqual(listed.content, ['node_modules/cookie/index.js', 'node_modules/cookie/package.json', 'node_modules/cookie/node_modules/dep/index.js'].join('\n'));
+    // a pnpm package folder is a link: listing it is refused with the path it leads to, which lists
+    const [link] = await run(call('list_files', { path: 'node_modules/ms' }));
+    assert.strictEqual(link.content, 'refused: node_modules/ms is a symbolic link (which file it means is unclear); use the path it leads to, node_modules/.pnpm/ms@2.1.3/node_modules/ms');
+    const [target] = await run(call('list_files', { path: 'node_modules/.pnpm/ms@2.1.3/node_modules/ms' }));
+    assert.strictEqual(target.content, 'node_modules/.pnpm/ms@2.1.3/node_modules/ms/index.js');
   });
 
   it('keeps every other rule: a secret name, a link out of the workspace or into another ignored folder, another ignored file', async () => {
@@ -72,7 +77,7 @@ describe('tools: installed dependencies (node_modules/) read by their path', () 
     assert.match(escaped.content, /^refused: .*outside the workspace/);
     assert.match(built.content, /^refused: node_modules\/built\/bundle\.js leads through a symbolic link to dist\/bundle\.js: ignored by \.gitignore: dist\//);
     assert.match(ignored.content, /^refused: dist\/bundle\.js: ignored by \.gitignore: dist\/; of ignored paths only installed dependencies \(node_modules\/…\) can be read, by their explicit path$/);
-    assert.match(escapedList.content, /^refused: .*symbolic link/);
+    assert.match(escapedList.content, /^refused: node_modules\/escape is a symbolic link \(which file it means is unclear\); use the path of the file it points to$/);
     for (const a of [secret, escaped, built, ignored, escapedList]) assert.ok(a.isError && !/dep-secret|OUTSIDE-BYTES|in a bundle/.test(a.content), a.content);
   });
 

@@ -179,7 +179,7 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
   const relPath = lex.segments.join('/');
   const absPath = path.join(path.resolve(workspaceRoot), ...lex.segments);
   // a symlink as the file itself is refused (we would not know which file the user meant to change)
-  if (lstatOrNull(absPath)?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link (which file it means is unclear); use the path of the file it points to`);
+  if (lstatOrNull(absPath)?.isSymbolicLink()) return refuse(`${relPath} is a symbolic link (which file it means is unclear); use ${linkTarget(workspaceRoot, absPath)}`);
   const where = resolveInWorkspace(workspaceRoot, lex.segments);
   if (!where.ok) return where;
   const { realRoot, realTarget } = where;
@@ -191,6 +191,22 @@ export function checkFilePath(workspaceRoot: string, p: string, opts: PathCheckO
     if (why) return refuse(`${relPath} resolves through a symbolic link to ${realRel}: ${why}`);
   }
   return { ok: true, relPath, absPath, realRelPath: realRel };
+}
+
+/**
+ * What to use instead of a symbolic link: the path it leads to when that is inside the workspace (a pnpm package,
+ * `node_modules/x` → `node_modules/.pnpm/x@1.0.0/node_modules/x`, which the model cannot guess), else the file it
+ * points to, unnamed (a place outside the workspace is not told).
+ */
+function linkTarget(workspaceRoot: string, absPath: string): string {
+  try {
+    const realRoot = fs.realpathSync.native(workspaceRoot);
+    const real = fs.realpathSync.native(absPath);
+    if (isInside(realRoot, real, { strict: true })) return `the path it leads to, ${path.relative(realRoot, real).split(path.sep).join('/')}`;
+  } catch {
+    /* broken or looping: as for a target outside */
+  }
+  return 'the path of the file it points to';
 }
 
 export type WriteCheck = { ok: true; relPath: string; absPath: string; exists: boolean } | { ok: false; reason: string };
