@@ -87,6 +87,19 @@ describe('context: need-to-know per agent', () => {
     assert.ok(!renderSources('deva', ['workspace:ranked'], { ...base, workspace: () => '### src/a.ts' }).includes('Your tools'), 'without tools nothing is said of them');
   });
 
+  it("DevA receives POA's open questions, named and with DA's answers, as the ones not to raise again; none, no section", () => {
+    const poa = { output: { user_stories: [], open_questions: ['Is the limit 1000 for every user?', { question: 'Does the API accept 1000 characters?' }] } };
+    const da = { output: { component_specs: [], answered_questions: [{ question: 'POA-Q1', answer: 'Yes: one constant.', evidence: 'src/form.vue:3' }] } };
+    const inputs = { envelopes: { poa, da }, assets: new Map(), objective: 'x' } as unknown as ContextInputs;
+    assert.ok(CONTEXT_MATRIX.deva.includes('poa:questions') && !CONTEXT_MATRIX.da.includes('poa:questions'), 'DA has them in POA\'s scope');
+    assert.strictEqual(
+      renderSources('deva', ['poa:questions'], inputs),
+      "## POA's open questions (already with the human)\n- POA-Q1: Is the limit 1000 for every user? — answered by DA: Yes: one constant. (src/form.vue:3)\n- POA-Q2: Does the API accept 1000 characters?",
+    );
+    assert.strictEqual(renderSources('deva', ['poa:questions'], { ...inputs, envelopes: { poa: { output: { user_stories: [] } } } } as unknown as ContextInputs), '');
+    assert.strictEqual(renderSources('deva', ['poa:questions'], { ...inputs, envelopes: {} } as unknown as ContextInputs), '');
+  });
+
   it("each role receives the Cape Master's watch-outs that name it, and those for the whole team", () => {
     assert.deepStrictEqual(watchOutRoles('Scope creep (POA, DevA): titles only.'), ['POA', 'DevA']);
     assert.deepStrictEqual(watchOutRoles('Folder disagreement (DevA): the standards ask for `yarn lint`.'), ['DevA']);

@@ -17,6 +17,7 @@ export type ContextSource =
   | 'cm:goAhead'
   | 'poa:acceptance'
   | 'poa:scope'
+  | 'poa:questions'
   | 'da:specs'
   | 'assets:1_product'
   | 'assets:2_design'
@@ -47,6 +48,7 @@ export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
     'cm:watchOuts',
     'cm:goAhead',
     'poa:acceptance',
+    'poa:questions',
     'da:specs',
     'assets:3_development',
     'workspace:ranked',

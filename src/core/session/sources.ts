@@ -48,6 +48,8 @@ function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
 // POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.
 const POA_ACCEPTANCE = /accept|criteria|stor(y|ies)|given|\bac\b|受け入れ|ストーリー|基準/i;
 const POA_SCOPE = /scope|exclu|moscow|priorit|open_question|question|constraint|スコープ|除外|優先|持ち越し|質問|制約/i;
+/** Characters of POA's open questions shown to DevA (a handful of questions, each a sentence or two). */
+const POA_QUESTIONS_CHARS = 2500;
 // DA's rationale/summary prose is for the retro; DevA gets the specifications and handoff notes.
 const DA_NOT_FOR_DEVA = /rationale|philosophy|assessment|summary|approach|理由|方針|サマリー|根拠/i;
 
@@ -138,6 +140,15 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const scope = pickKeys(out, POA_SCOPE);
       // pickKeys falls back to the whole object; do not send it twice next to the acceptance criteria.
       return scope === out ? '' : section("POA's scope and priorities", compact(scope));
+    }
+    case 'poa:questions': {
+      // POA's open questions, named, with DA's answers: DevA is told not to raise them again and may settle one the
+      // code answers — a Vue trial's DevA, shown none, asked the human again what POA had asked (POA's scope, where
+      // they sit for DA, is not DevA's to read)
+      const poa = inputs.envelopes.poa;
+      if (!poa) return '';
+      const asked = collectOpenQuestions({ poa, da: inputs.envelopes.da }).filter((q) => q.from === 'POA');
+      return asked.length ? section("POA's open questions (already with the human)", clip(asked.map((q) => `- ${questionLine(q)}`).join('\n'), POA_QUESTIONS_CHARS)) : '';
     }
     case 'da:specs': {
       const out = withQuestionIds(inputs.envelopes.da?.output, 'DA');
