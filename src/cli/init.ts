@@ -71,7 +71,7 @@ export async function cmdInit(flags: Parsed['flags'], env: NodeJS.ProcessEnv, st
       throw new UsageError(`--answers: ${(e as Error).message}`);
     }
     try {
-      answers = parseAnswersFile(text);
+      answers = parseAnswersFile(text, () => workspaceHasCode(workspace, capeFolder));
     } catch (e) {
       throw new UsageError(`--answers ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }

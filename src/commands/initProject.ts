@@ -75,7 +75,7 @@ export async function initProject(services: Services, arg?: InitProjectArgs): Pr
     try {
       if (typeof arg !== 'object') throw new Error('the argument must be { answers, mode? }');
       // no answers: only generic templates may be written (initCape says so if an input file is missing)
-      answers = arg.answers === undefined ? null : normaliseAnswers(arg.answers);
+      answers = arg.answers === undefined ? null : normaliseAnswers(arg.answers, () => workspaceHasCode(root, capeFolder));
       if (arg.mode !== undefined && !INIT_MODES.includes(arg.mode)) {
         throw new Error(`mode must be one of ${INIT_MODES.join(', ')} (got ${JSON.stringify(arg.mode)})`);
       }

@@ -75,6 +75,18 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(fs.readFileSync(path.join(cape, '3_development/3_standards.md'), 'utf8'), /^---\ntype: input/);
   });
 
+  it('an answers file without the features answer is told the question asked on a workspace with code: what the next release adds', async () => {
+    const ws = tempDir('cape-cli-init-nofeatures-');
+    writeCodebase(ws);
+    const answersFile = path.join(tempDir('cape-cli-init-answers-'), 'answers.yaml');
+    fs.writeFileSync(answersFile, 'product: Acme shop\nusers: Anvil buyers\nproblem: Orders by phone get lost\n');
+    fake.reset();
+    const run = await runCli(['init', '--workspace', ws, '--answers', answersFile], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
+    assert.strictEqual(run.code, 2, run.stderr);
+    assert.match(run.stderr, /missing required answer\(s\):\n {2}features: What should the next release add or change\? \(what is built is read from the code\)/);
+    assert.strictEqual(fake.requests.length, 0);
+  });
+
   it('on a workspace with code, sends what the code shows with the decisions and every project file (answers without stack or tests), and writes every file; a later --missing-only sends them with the missing file', async () => {
     const ws = tempDir('cape-cli-init-code-');
     writeCodebase(ws);

@@ -1,11 +1,11 @@
 // The init questionnaire's wording for the workspace it runs in (src/core/cape/initAnswers.ts initQuestions,
 // initFacts.ts workspaceHasCode): where the workspace holds code, the `features` question asks what the next release
-// adds — in VS Code's quick inputs (initProjectFlow) as on the terminal (cliArgs.test.ts) — and every request labels
-// the answer with the question as it was asked.
+// adds — in VS Code's quick inputs (initProjectFlow) as on the terminal (cliArgs.test.ts) — every request labels
+// the answer with the question as it was asked, and an answers file without it is told that question.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { INIT_QUESTIONS, initQuestions, type InitAnswers } from '../../src/core/cape/initAnswers';
+import { INIT_QUESTIONS, initQuestions, normaliseAnswers, parseAnswersFile, type InitAnswers } from '../../src/core/cape/initAnswers';
 import { readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from '../../src/core/cape/initFacts';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { initCape } from '../../src/core/cape/init';
@@ -112,6 +112,23 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     const filePrompt = buildInitRequest(prompts.inputs.find((s) => s.path === '1_product/4_backlog.md')!, { ...base, facts, decisions }).system[0].text;
     assert.match(filePrompt, /a section on a first release says so, the `features` answer is the\s+next release, and plans and backlog start there/);
     assert.match(filePrompt, /for a new product, its first release; for one that exists, the next release the developer asked for/);
+  });
+
+  it("a missing features answer is told with the question as it is asked: the next release where the workspace holds code", async () => {
+    const partial = 'product: P\nusers: U\nproblem: Q\n';
+    assert.throws(() => parseAnswersFile(partial, true), (e: Error) => e.message.includes(`  features: ${NEXT_RELEASE}`));
+    assert.throws(() => parseAnswersFile(partial), (e: Error) => e.message.includes(`  features: ${FIRST_VERSION}`));
+    // the workspace is looked at only when an answer is missing
+    let looked = 0;
+    normaliseAnswers({ product: 'P', users: 'U', problem: 'Q', features: 'F' }, () => ++looked > 0);
+    assert.strictEqual(looked, 0);
+    // initCape, given answers without it, looks at its workspace
+    const withCode = tempDir('cape-q-missing-');
+    writeCodebase(withCode);
+    const missing = { product: 'P', users: 'U', problem: 'Q' } as unknown as InitAnswers;
+    const run = (workspace: string) => initCape({ workspace, answers: missing, model: 'm', language: 'English', mode: 'fail-if-exists', prompts });
+    await assert.rejects(run(withCode), (e: Error) => e.message.includes(`  features: ${NEXT_RELEASE}`));
+    await assert.rejects(run(tempDir('cape-q-missing-empty-')), (e: Error) => e.message.includes(`  features: ${FIRST_VERSION}`));
   });
 
   it('initCape: with the decisions stored and only a file that takes no facts missing, its request still says next release and sends no facts', async () => {

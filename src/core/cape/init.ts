@@ -31,7 +31,7 @@ import { checkInitTarget, checkInsideWorkspace, ensureSafeDir, inputsToGenerate,
 import { normaliseAnswers, type InitAnswers } from './initAnswers';
 import { FINISH_LATER, INIT_DECISIONS_FILE, buildDecisionsRequest, buildInitRequest, checkedReply, readExistingInputs, readStoredDecisions } from './initRequests';
 import { LlmError } from '../llm/errors';
-import { readWorkspaceFacts, type WorkspaceFacts } from './initFacts';
+import { readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from './initFacts';
 import { StepRetryOptions, withStepRetry } from '../llm/retry';
 
 export interface InitProgress {
@@ -98,7 +98,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     throw new Error(`workspace folder not found: ${workspace}`);
   }
   if (!wsStat.isDirectory()) throw new Error(`workspace is not a folder: ${workspace}`);
-  const answers = opts.answers ? normaliseAnswers(opts.answers) : null;
+  const answers = opts.answers ? normaliseAnswers(opts.answers, () => workspaceHasCode(workspace, opts.capeFolder ?? DEFAULT_CAPE_FOLDER)) : null;
   if (!opts.language || !opts.language.trim()) throw new Error('language must be set (e.g. "English")');
   if (!opts.model || !opts.model.trim()) throw new Error('model must be set');
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4) || 1);

@@ -140,9 +140,10 @@ function answerToString(id: string, v: unknown): string {
 /**
  * Validates answers given as an object (keys: the INIT_QUESTIONS ids; snake_case / kebab-case spellings such as
  * design_feel are accepted). Missing optional answers become ''. Throws a message listing every missing required
- * answer with its question.
+ * answer with its question as it is asked (initQuestions): `hasCode` tells whether the workspace holds code, or is
+ * asked only when an answer is missing (workspaceHasCode walks the workspace).
  */
-export function normaliseAnswers(input: unknown): InitAnswers {
+export function normaliseAnswers(input: unknown, hasCode: boolean | (() => boolean) = false): InitAnswers {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new Error(`answers must be an object with the keys ${INIT_ANSWER_IDS.join(', ')}`);
   }
@@ -161,8 +162,8 @@ export function normaliseAnswers(input: unknown): InitAnswers {
     }
     out[id] = text;
   }
-  const missing = INIT_QUESTIONS.filter((q) => q.required && out[q.id] === '');
-  if (missing.length > 0) {
+  if (INIT_QUESTIONS.some((q) => q.required && out[q.id] === '')) {
+    const missing = initQuestions(typeof hasCode === 'function' ? hasCode() : hasCode).filter((q) => q.required && out[q.id] === '');
     const list = missing.map((q) => `  ${q.id}: ${q.prompt}`).join('\n');
     const extra = unknown.length > 0 ? `\n(unrecognised keys: ${unknown.join(', ')})` : '';
     throw new Error(`missing required answer(s):\n${list}${extra}`);
@@ -179,9 +180,10 @@ export function normaliseAnswers(input: unknown): InitAnswers {
 
 /**
  * Parses an answers file, JSON or YAML (`product: …` lines), into InitAnswers. YAML is parsed with js-yaml's safe
- * schema (no code, no custom tags). Throws a clear error for invalid syntax or missing required answers.
+ * schema (no code, no custom tags). Throws a clear error for invalid syntax or missing required answers (worded for
+ * the workspace: `hasCode`, see normaliseAnswers).
  */
-export function parseAnswersFile(text: string): InitAnswers {
+export function parseAnswersFile(text: string, hasCode: boolean | (() => boolean) = false): InitAnswers {
   const src = text.replace(/^\uFEFF/, '');
   if (src.trim() === '') throw new Error('the answers file is empty; expected JSON or YAML with ' + INIT_ANSWER_IDS.join(', '));
   let data: unknown;
@@ -203,5 +205,5 @@ export function parseAnswersFile(text: string): InitAnswers {
       throw new Error(`the answers file is not valid YAML${line}: ${(e.reason || e.message || String(err)).split('\n')[0]}`);
     }
   }
-  return normaliseAnswers(data);
+  return normaliseAnswers(data, hasCode);
 }
