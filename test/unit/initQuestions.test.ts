@@ -31,7 +31,7 @@ describe('init: the questionnaire worded for a workspace with code', function ()
   this.timeout(20000);
   const prompts = loadPromptAssets(defaultPromptsDir());
   const answers = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, `ANSWER-${q.id}`])) as InitAnswers;
-  const facts: WorkspaceFacts = { text: '## package.json\n- name: FACT-MARK', files: ['package.json'] };
+  const facts: WorkspaceFacts = { text: '## package.json\n- name: FACT-MARK', files: ['package.json'], listed: [] };
   const base = { answers, language: 'English', model: 'm', prompts };
   const decisions = Object.fromEntries(prompts.decisions.map((d) => [d.key, 'x']));
 
@@ -110,7 +110,7 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     assert.match(decisionsPrompt, /- v1_scope: .*the features of the first release — or, for a product that exists, what is built and what the next release adds \(the `features` answer\)/);
     assert.match(decisionsPrompt, /`v1_scope` names what is\s+built now \(as the facts show it\) and what the next release adds \(the `features` answer\)/);
     const filePrompt = buildInitRequest(prompts.inputs.find((s) => s.path === '1_product/4_backlog.md')!, { ...base, facts, decisions }).system[0].text;
-    assert.match(filePrompt, /a section on a first release says so, the `features` answer is the\s+next release, and plans and backlog start there/);
+    assert.match(filePrompt, /a section on a first release says\s+so, the `features` answer is the\s+next release, and plans and backlog start there/);
     assert.match(filePrompt, /for a new product, its first release; for one that exists, the next release the developer asked for/);
     // the milestone's sections are worded for both: v1 of a product that exists is what is built
     const milestone = buildInitRequest(prompts.inputs.find((s) => s.path === '1_product/3_milestone.md')!, { ...base, facts, decisions }).system[0].text;

@@ -1,22 +1,28 @@
 // Init's workspace facts: what an existing codebase states about itself, gathered without a model and without running
 // anything, for init's requests (initRequests.ts) to write the project files from the code as it is rather than from
-// assumptions. In this order, each part cut to its own bound and all of it to WORKSPACE_FACTS_MAX_CHARS:
+// assumptions. In this order, which is also their order of importance: each part is cut to its own bound and to the
+// room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end.
 //  1. the root's manifests: package.json's fields (initManifests.ts), the lockfile and the package manager it names
 //     (checks/detect.ts), the head of the others and of the monorepo and toolchain settings (pyproject.toml, go.mod…);
 //  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
-//  3. the layout: the top-level folders and the packages of a monorepo with their source-file counts
-//     (workspace/layout.ts: the index's walk under the read policy — no ignored, dependency, secret, .git/ or cape/
-//     file is counted or named);
-//  4. the opening paragraphs of the README;
-//  5. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
+//  3. the CI configuration files and the commands their steps run (initFactsCi.ts);
+//  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
+//     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
+//     policy — no ignored, dependency, secret, .git/ or cape/ file is counted or named);
+//  5. for a workspace with a user interface, its style sources: the entry page's head, the style files, the theme
+//     configuration (initFactsStyle.ts);
+//  6. the opening paragraphs of the README;
+//  7. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
 import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout, type WorkspaceLayout } from '../workspace/layout';
 import { detectChecks, lockfileOf } from '../checks/detect';
-import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
-import { fenceFor } from '../text/markdown';
 import { itemsWithin, packageJsonLines } from './initManifests';
+import { linesWithin, noSources, quoted, type FactSources } from './initFactsText';
+import { layoutPart } from './initFactsLayout';
+import { ciPart, ciServiceOf } from './initFactsCi';
+import { isStyleSource, stylePart } from './initFactsStyle';
 
 /**
  * All the facts at most: about 3,000 tokens, sent with the decisions request and each file request that takes them —
@@ -26,17 +32,22 @@ import { itemsWithin, packageJsonLines } from './initManifests';
  */
 export const WORKSPACE_FACTS_MAX_CHARS = 12000;
 
-/** Each part's bound; what a part leaves unused goes to the guidance files, which come last. */
+/**
+ * Each part's bound. Together they leave the guidance files, which come last, at least GUIDANCE_FILE_CHARS: the one
+ * quoted first is whole up to its bound on any workspace, and what the parts leave unused goes to the others.
+ */
 const MANIFESTS_CHARS = 2800;
 /** package.json's lines at most, and each other manifest's head: a second manifest still finds room. */
 const PACKAGE_JSON_CHARS = 2000;
 const MANIFEST_HEAD_CHARS = 500;
 const CHECKS_CHARS = 500;
-const LAYOUT_CHARS = 1500;
+const CI_CHARS = 700;
+const LAYOUT_CHARS = 2300;
+const STYLE_CHARS = 1200;
 const README_CHARS = 1200;
 const GUIDANCE_FILE_CHARS = 3000;
-/** A top folder's packages at most, their "… N more" included. */
-const PACKAGES_CHARS = 400;
+/** Kept for the closing line that names the parts left out for room. */
+const LEFT_OUT_CHARS = 200;
 
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
@@ -48,21 +59,10 @@ const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
 export interface WorkspaceFacts {
   /** The facts as the requests quote them: at most WORKSPACE_FACTS_MAX_CHARS characters. */
   text: string;
-  /** The workspace files they quote or summarise, in the order they appear (the layout and check commands aside). */
+  /** The workspace files they quote or summarise, in the order they appear. */
   files: string[];
-}
-
-/** Lines joined within `max` characters, then a line counting those left out (`… 3 more folders`: joinWithin). */
-const linesWithin = (lines: readonly string[], max: number, what = ''): string => joinWithin(lines, max, '\n', (n) => `\n- … ${n} more${what}`);
-
-/** A file's text quoted under a heading in a fence it cannot close, cut (headOf) so the whole fits in `max`; null when too little room. */
-function quoted(title: string, text: string, max: number): string | null {
-  const body = text.trim();
-  const fence = fenceFor(body);
-  const head = `## ${title}\n${fence}\n`;
-  const room = max - head.length - fence.length - 1 - NOT_SHOWN_CHARS;
-  if (room < 120 || !body) return null;
-  return `${head}${headOf(body, room)}\n${fence}`;
+  /** What else they show, from names alone (the detected check commands, the folder layout…), in the order it appears. */
+  listed: string[];
 }
 
 /** A README block without its images (inline or by reference), the links left empty by them, and its HTML tags. */
@@ -102,8 +102,9 @@ export function readmeOpening(text: string, max: number): string {
   return kept.join('\n\n');
 }
 
-function manifestsPart(policy: WorkspacePolicy, layout: WorkspaceLayout, lock: { file: string; manager: string } | null, files: string[], max: number): string | null {
+function manifestsPart(policy: WorkspacePolicy, layout: WorkspaceLayout, lock: { file: string; manager: string } | null, sources: FactSources, max: number): string | null {
   const blocks: string[] = [];
+  const files = sources.files;
   let room = max;
   const add = (block: string | null, file: string) => {
     if (!block || block.length + 2 > room) return;
@@ -130,22 +131,12 @@ function manifestsPart(policy: WorkspacePolicy, layout: WorkspaceLayout, lock: {
   return blocks.length ? blocks.join('\n\n') : null;
 }
 
-async function checksPart(workspace: string, max: number): Promise<string> {
+async function checksPart(workspace: string, sources: FactSources, max: number): Promise<string> {
   const checks = await detectChecks(workspace);
+  sources.listed.push('the detected check commands');
   const lines = checks.map((c) => `- \`${c.command}\`${c.reason ? ` (${c.reason})` : ''}`);
   const head = '## Check commands CAPE detects (named here, not run)\n';
   return head + (lines.length ? linesWithin(lines, max - head.length) : '- none recognised');
-}
-
-function layoutPart(layout: WorkspaceLayout, max: number): string {
-  const lines = layout.folders.map((f) => {
-    const name = f.path ? `${f.path}/` : '(files at the root)';
-    const counts = `${f.source} source file${f.source === 1 ? '' : 's'}${f.source === f.files ? '' : ` (${f.files} in all)`}`;
-    const packages = (layout.packages.get(f.path) ?? []).map((p) => `${p.path}/ ${p.source}`);
-    return `- ${name} — ${counts}${packages.length ? `; packages (source files): ${itemsWithin(packages, PACKAGES_CHARS)}` : ''}`;
-  });
-  const head = `## Layout (${layout.source} source files; ignored, dependency and secret files not counted)\n`;
-  return head + linesWithin(lines, max - head.length, ' folders');
 }
 
 /** Whether a workspace holds code: a source file, or a manifest at its root. The one test of it (facts, questionnaire). */
@@ -181,32 +172,59 @@ export async function readWorkspaceFacts(workspace: string, capeFolder?: string)
   }
 }
 
+/** The paths the walk keeps for the parts that name files it finds anywhere: CI configuration, style sources. */
+const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isStyleSource(rel);
+
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
 async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<WorkspaceFacts | null> {
-  const layout = workspaceLayout(workspace, policy);
+  const layout = workspaceLayout(workspace, policy, keptForParts);
   if (!holdsCode(layout)) return null;
-  const files: string[] = [];
+  const facts: WorkspaceFacts = { text: '', files: [], listed: [] };
   const parts: string[] = [];
-  let room = WORKSPACE_FACTS_MAX_CHARS;
-  const add = (part: string | null) => {
-    if (!part || part.length + 2 > room) return false;
+  const leftOut: string[] = [];
+  let room = WORKSPACE_FACTS_MAX_CHARS - LEFT_OUT_CHARS;
+  /** A part's bound: its own, or the room left when that is less. */
+  const within = (bound: number) => Math.max(0, Math.min(bound, room - 2));
+  /** Adds a part that fits, with what it was made from; names one that does not among those left out. */
+  const add = (part: string | null, name: string, from: FactSources) => {
+    if (!part) return;
+    if (part.length + 2 > room) {
+      leftOut.push(name);
+      return;
+    }
     parts.push(part);
     room -= part.length + 2;
-    return true;
+    facts.files.push(...from.files);
+    facts.listed.push(...from.listed);
   };
-  add(manifestsPart(policy, layout, await lockfileOf(workspace), files, Math.min(MANIFESTS_CHARS, room)));
-  add(await checksPart(workspace, Math.min(CHECKS_CHARS, room - 2)));
-  add(layoutPart(layout, Math.min(LAYOUT_CHARS, room - 2)));
+  /** A file's head, quoted when it fits (an empty file is not: nothing to quote). */
+  const addQuoted = (file: string, what: string, text: string, bound: number) => {
+    if (!text.trim()) return;
+    const block = quoted(`${file} (${what})`, text, within(bound));
+    if (block) add(block, file, { files: [file], listed: [] });
+    else leftOut.push(file);
+  };
+  let from = noSources();
+  add(manifestsPart(policy, layout, await lockfileOf(workspace), from, within(MANIFESTS_CHARS)), 'the manifests', from);
+  from = noSources();
+  add(await checksPart(workspace, from, within(CHECKS_CHARS)), 'the check commands', from);
+  from = noSources();
+  add(ciPart(policy, layout.kept, from, within(CI_CHARS)), 'the CI configuration', from);
+  add(layoutPart(layout, within(LAYOUT_CHARS)), 'the layout', { files: [], listed: ['the folder layout'] });
+  from = noSources();
+  add(stylePart(policy, layout.kept, from, within(STYLE_CHARS)), 'the style sources', from);
   const readme = layout.rootFiles
     .filter((n) => README_NAME.test(n))
     .sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
   const readmeText = readme ? policy.readSync(readme) : null;
-  if (readme && readmeText?.ok && add(quoted(`${readme} (its opening)`, readmeOpening(readmeText.text, README_CHARS), Math.min(README_CHARS, room - 2)))) files.push(readme);
+  if (readme && readmeText?.ok) addQuoted(readme, 'its opening', readmeOpening(readmeText.text, README_CHARS), README_CHARS);
   for (const name of GUIDANCE_FILES) {
-    const read = policy.readSync(name);
-    if (read.ok && add(quoted(`${name} (its head)`, read.text, Math.min(GUIDANCE_FILE_CHARS, room - 2)))) files.push(name);
+    const got = policy.readSync(name);
+    if (got.ok) addQuoted(name, 'its head', got.text, GUIDANCE_FILE_CHARS);
   }
-  return { text: parts.join('\n\n'), files };
+  if (leftOut.length) parts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
+  facts.text = parts.join('\n\n');
+  return facts;
 }
 
 /**
@@ -214,7 +232,6 @@ async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<W
  * facts' size, with each of the `requests` that carried them (init.ts's InitResult.factsRequests).
  */
 export function describeFacts(facts: WorkspaceFacts, requests: number): string {
-  const from = [...facts.files, 'the folder layout', 'the detected check commands'];
   const sent = requests === 1 ? 'with 1 request' : `with each of ${requests} requests`;
-  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters sent ${sent}): ${from.join(', ')}`;
+  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters sent ${sent}): ${[...facts.files, ...facts.listed].join(', ')}`;
 }

@@ -1,8 +1,8 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
 // (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest. The
 // ranking pairs tests with their subjects by these names, fail-first applies the tests alone, DA's map keeps the UI
-// files, DevA's shows the formatter's settings and init's workspace facts count the source files and find the
-// packages; one rule each, here.
+// files, DevA's shows the formatter's settings and init's workspace facts count the source files and tests, say how
+// the tests are named and find the packages; one rule each, here.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
 
@@ -104,6 +104,22 @@ export function isTestFile(relPath: string): boolean {
 }
 
 /**
+ * How a test file is named, as a pattern of its file name: the name with its subject's stem (nameStem) as `*`
+ * (`ArticleList.spec.ts` → `*.spec.ts`, `test_core.py` → `test_*.py`, `parser_test.go` → `*_test.go`); a test known by
+ * its folder alone keeps the extensions after the stem's first dot (`e2e/article.cy.ts` → `*.cy.ts`). Init's workspace
+ * facts say how a folder's tests are named by it.
+ */
+export function testNamePattern(relPath: string): string {
+  const base = path.posix.basename(relPath);
+  const stem = nameStem(relPath);
+  const at = base.toLowerCase().indexOf(stem);
+  const bare = base.replace(/\.[^.]+$/, '').toLowerCase();
+  if (stem && at >= 0 && stem !== bare) return `${base.slice(0, at)}*${base.slice(at + stem.length)}`;
+  const dot = base.indexOf('.', 1);
+  return dot > 0 ? `*${base.slice(dot)}` : base;
+}
+
+/**
  * Folders whose files are not the product's own interface, though they may be HTML or components: examples, demos,
  * samples, fixtures, documentation, coverage reports, benchmarks, test support (`src/testing/test-utils.tsx`, mock
  * servers), Storybook's configuration. A library's `example/index.html` is no screen of the product (a trial's DA was
@@ -116,9 +132,14 @@ const NOT_PRODUCT_UI = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|
  */
 const STORY = /\.stor(?:y|ies)\.[^/]+$/i;
 
+/** True for a file of the product itself: not a test, a story, or a file of its examples, docs or test support (NOT_PRODUCT_UI). */
+export function isProductFile(relPath: string): boolean {
+  return !NOT_PRODUCT_UI.test(relPath) && !STORY.test(relPath) && !isTestFile(relPath);
+}
+
 /** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */
 export function isUiFile(relPath: string): boolean {
-  if (NOT_PRODUCT_UI.test(relPath) || STORY.test(relPath) || isTestFile(relPath)) return false;
+  if (!isProductFile(relPath)) return false;
   return (
     STYLE_EXT.test(relPath) ||
     /\.(tsx|jsx|vue|svelte|astro|html)$/i.test(relPath) ||

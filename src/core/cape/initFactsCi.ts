@@ -1,0 +1,131 @@
+// Init's workspace facts (initFacts.ts), the CI part: the continuous-integration configuration files at the root (GitHub
+// Actions workflows, GitLab CI, CircleCI, Azure Pipelines, Jenkins…), each with its service and the commands its steps
+// run — how the project checks a change. Read through the read policy, parsed as YAML with the safe schema (a
+// Jenkinsfile's `sh` steps by their lines), named and quoted, never run.
+import type { WorkspacePolicy } from '../workspace/policy';
+import { parseYaml } from './frontmatter';
+import { joinWithin, oneLine, shorten } from '../text/cut';
+import { isPlainObject } from '../model/types';
+import { itemsWithin } from './initManifests';
+import { linesWithin, type FactSources } from './initFactsText';
+
+/** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
+const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
+  ['GitHub Actions', /^\.github\/workflows\/[^/]+\.ya?ml$/],
+  ['GitLab CI', /^\.gitlab-ci\.ya?ml$/],
+  ['CircleCI', /^\.circleci\/config\.ya?ml$/],
+  ['Azure Pipelines', /^azure-pipelines\.ya?ml$/],
+  ['Jenkins', /^Jenkinsfile$/],
+  ['Travis CI', /^\.travis\.ya?ml$/],
+  ['Bitbucket Pipelines', /^bitbucket-pipelines\.ya?ml$/],
+  ['Buildkite', /^\.buildkite\/pipeline\.ya?ml$/],
+  ['Drone', /^\.drone\.ya?ml$/],
+  ['Woodpecker', /^\.woodpecker(?:\.ya?ml|\/[^/]+\.ya?ml)$/],
+  ['AppVeyor', /^\.?appveyor\.ya?ml$/],
+];
+
+/** The keys whose values are the commands a step runs, across the services' YAML (`run`, `script`, `command`…). */
+const COMMAND_KEYS = new Set(['run', 'script', 'before_script', 'after_script', 'install', 'before_install', 'command', 'commands', 'bash', 'pwsh', 'powershell', 'sh']);
+/** A Jenkinsfile's shell step on one line: `sh 'npm test'`, `sh("npm test")`, `bat "…"`. */
+const JENKINS_STEP = /^\s*(?:sh|bat|powershell)\s*(?:\(\s*)?(["'])([^"'\n]+)\1/;
+
+/** A command at most, and one file's commands, their "… N more" included. */
+const COMMAND_CHARS = 120;
+const FILE_COMMANDS_CHARS = 400;
+/** Commands read from one file at most (a generated workflow can hold thousands). */
+const MAX_COMMANDS = 60;
+
+/** The CI service a workspace-relative path configures, or null. */
+export function ciServiceOf(rel: string): string | null {
+  return CI_SERVICES.find(([, p]) => p.test(rel))?.[0] ?? null;
+}
+
+/** Each line of a step's script that is not empty or a comment, as one command. */
+function commandLines(script: string): string[] {
+  return script
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => shorten(oneLine(l), COMMAND_CHARS));
+}
+
+/**
+ * The commands of a parsed CI configuration, in document order: the text (or list of texts) under a COMMAND_KEYS key
+ * at any depth (CircleCI's `run: { command }` too). Each node is visited once, so an alias repeated many times costs
+ * nothing more.
+ */
+function yamlCommands(doc: unknown): string[] {
+  const out: string[] = [];
+  const seen = new Set<object>();
+  const visit = (v: unknown, isCommand: boolean): void => {
+    if (out.length >= MAX_COMMANDS) return;
+    if (typeof v === 'string') {
+      if (isCommand) out.push(...commandLines(v));
+      return;
+    }
+    if (!v || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) for (const item of v) visit(item, isCommand);
+    else for (const [k, val] of Object.entries(v)) visit(val, COMMAND_KEYS.has(k));
+  };
+  visit(doc, false);
+  return out.slice(0, MAX_COMMANDS);
+}
+
+/** A GitHub workflow's name and the events that start it (`on:`), e.g. `"CI", on push, pull_request`. */
+function workflowLabel(doc: unknown): string {
+  if (!isPlainObject(doc)) return '';
+  const name = typeof doc.name === 'string' && doc.name.trim() ? `"${shorten(oneLine(doc.name), 60)}"` : '';
+  const on = doc.on;
+  const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on.filter((e): e is string => typeof e === 'string') : isPlainObject(on) ? Object.keys(on) : [];
+  return [name, events.length ? `on ${itemsWithin(events.map((e) => shorten(oneLine(e), 40)), 160)}` : ''].filter(Boolean).join(', ');
+}
+
+/** One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run. */
+function ciLine(rel: string, service: string, text: string): string {
+  let commands: string[];
+  let label = '';
+  if (service === 'Jenkins') {
+    commands = text.split('\n').flatMap((l) => JENKINS_STEP.exec(l)?.[2] ?? []).slice(0, MAX_COMMANDS).map((c) => shorten(oneLine(c), COMMAND_CHARS));
+  } else {
+    let doc: unknown;
+    try {
+      doc = parseYaml(text);
+    } catch {
+      return `- ${rel} (${service}; not valid YAML)`;
+    }
+    commands = yamlCommands(doc);
+    if (service === 'GitHub Actions') label = workflowLabel(doc);
+  }
+  const runs = commands.length ? `: ${joinWithin(commands, FILE_COMMANDS_CHARS, '; ', (n) => `; … ${n} more`)}` : ': no commands found';
+  return `- ${rel} (${[service, label].filter(Boolean).join('; ')})${runs}`;
+}
+
+/**
+ * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths), or null
+ * when there are none. The files read are added to `sources`.
+ */
+export function ciPart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number): string | null {
+  const configs = paths.flatMap((rel) => {
+    const service = ciServiceOf(rel);
+    return service ? [{ rel, service }] : [];
+  });
+  if (!configs.length) return null;
+  configs.sort((a, b) => (a.rel < b.rel ? -1 : 1));
+  const head = '## CI configuration (the commands its steps run; named here, not run)\n';
+  const lines: string[] = [];
+  const read: string[] = [];
+  let size = head.length;
+  for (const { rel, service } of configs) {
+    // once the part is full, the files left are only counted: not read
+    const got = size < max ? policy.readSync(rel) : null;
+    if (got?.ok) read.push(rel);
+    lines.push(got?.ok ? ciLine(rel, service, got.text) : `- ${rel} (${service}${got ? '; not read' : ''})`);
+    size += lines[lines.length - 1].length + 1;
+  }
+  const text = linesWithin(lines, max - head.length, ' CI files');
+  // the files whose lines are shown (a cut line among them) and were read
+  const shown = new Set(configs.slice(0, text.split('\n').filter((l) => !l.startsWith('- … ')).length).map((c) => c.rel));
+  sources.files.push(...read.filter((rel) => shown.has(rel)));
+  return head + text;
+}

@@ -1,0 +1,76 @@
+// Init's workspace facts (initFacts.ts), the layout part: the top-level folders with their source files, how many of
+// them are tests and how those are named, and a few of the others by name; under a top folder that is not a
+// monorepo's (one that holds no packages) its sub-folders where the code is — one level down, two where the folder
+// holds all its code in one sub-folder (`src/anvil/`) — biggest first; a monorepo's top folder names its packages
+// instead. Bounded: every top folder first, then each one's sub-folders within the room left, each list counting the
+// folders it leaves out. Names only (workspace/layout.ts: the index's walk under the read policy).
+import type { FolderCount, WorkspaceLayout } from '../workspace/layout';
+import { itemsWithin } from './initManifests';
+import { linesWithin } from './initFactsText';
+
+/** A top folder's packages at most, their "… N more" included. */
+const PACKAGES_CHARS = 400;
+/** One top folder's sub-folder lines at most, their "… N more folders" included. */
+const SUBFOLDERS_CHARS = 700;
+/** Less room than this left for a top folder's sub-folders: none are listed. */
+const MIN_SUBFOLDERS_CHARS = 80;
+
+/**
+ * Which of a folder's example files a line names: all of them, only those directly in it (its sub-folders have lines
+ * of their own), or none (a monorepo's folder, whose packages are named).
+ */
+type Examples = 'all' | 'direct' | 'none';
+
+/** `12 source files (14 in all), 3 of them tests (*.spec.ts); e.g. App.vue, main.ts`. */
+function counts(f: FolderCount, examples: Examples): string {
+  const all = `${f.source} source file${f.source === 1 ? '' : 's'}${f.source === f.files ? '' : ` (${f.files} in all)`}`;
+  const names = [...f.testNames].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([pattern]) => pattern);
+  const tests = f.tests ? `, ${f.tests === f.source ? (f.source === 1 ? 'a test' : 'all tests') : `${f.tests} of them ${f.tests === 1 ? 'a test' : 'tests'}`} (${names.join(', ')})` : '';
+  const named = examples === 'none' ? [] : f.examples.filter((e) => examples === 'all' || !e.includes('/'));
+  return `${all}${tests}${named.length ? `; e.g. ${named.join(', ')}` : ''}`;
+}
+
+const folderLine = (f: FolderCount, indent = '', examples: Examples = 'all') => `${indent}- ${f.path}/ — ${counts(f, examples)}`;
+
+function topLine(layout: WorkspaceLayout, f: FolderCount, examples: Examples = 'all'): string {
+  if (!f.path) return `- (files at the root) — ${counts(f, examples)}`;
+  const packages = (layout.packages.get(f.path) ?? []).map((p) => `${p.path}/ ${p.source}`);
+  if (!packages.length) return folderLine(f, '', examples);
+  return `- ${f.path}/ — ${counts(f, 'none')}; packages (source files): ${itemsWithin(packages, PACKAGES_CHARS)}`;
+}
+
+/** The sub-folders of `f` that hold code, as lines, and the indent of the last ones (for the count of those cut). */
+function subfolderLines(layout: WorkspaceLayout, f: FolderCount): { lines: string[]; indent: string } {
+  const withCode = (c: FolderCount) => (layout.subfolders.get(c.path) ?? []).filter((s) => s.source > 0);
+  const children = withCode(f);
+  if (children.length === 1 && children[0].source === f.source) {
+    // all the code in one sub-folder (src/anvil/): it, then its own sub-folders
+    const only = children[0];
+    const below = withCode(only);
+    return { lines: [folderLine(only, '  ', below.length ? 'direct' : 'all'), ...below.map((s) => folderLine(s, '    '))], indent: '    ' };
+  }
+  return { lines: children.map((s) => folderLine(s, '  ')), indent: '  ' };
+}
+
+/** The layout part within `max` characters. */
+export function layoutPart(layout: WorkspaceLayout, max: number): string {
+  const head = `## Layout (${layout.source} source files; ignored, dependency and secret files not counted)\n`;
+  const tops = layout.folders.map((f) => topLine(layout, f));
+  const topsText = linesWithin(tops, max - head.length, ' folders');
+  if (topsText !== tops.join('\n')) return head + topsText;
+  let room = max - head.length - topsText.length;
+  const out: string[] = [];
+  layout.folders.forEach((f, i) => {
+    const { lines, indent } = f.path && !layout.packages.has(f.path) ? subfolderLines(layout, f) : { lines: [], indent: '' };
+    // the top lines were measured with all their examples: one that names fewer is shorter
+    const budget = Math.min(SUBFOLDERS_CHARS, room - 1);
+    if (!lines.length || budget < MIN_SUBFOLDERS_CHARS) {
+      out.push(tops[i]);
+      return;
+    }
+    const text = linesWithin(lines, budget, ' folders', indent);
+    out.push(topLine(layout, f, 'direct'), text);
+    room -= text.length + 1;
+  });
+  return head + out.join('\n');
+}

@@ -1,0 +1,26 @@
+// How a part of init's workspace facts (initFacts.ts) is written: a list of lines cut to its bound with a count of
+// those left out, a file's text quoted under a heading in a fence the text cannot close, and what a part was made from.
+import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
+import { fenceFor } from '../text/markdown';
+
+/** Lines joined within `max` characters, then a line counting those left out (`- … 3 more folders`: joinWithin). */
+export const linesWithin = (lines: readonly string[], max: number, what = '', indent = ''): string =>
+  joinWithin(lines, max, '\n', (n) => `\n${indent}- … ${n} more${what}`);
+
+/** A file's text quoted under a heading in a fence it cannot close, cut (headOf) so the whole fits in `max`; null when too little room. */
+export function quoted(title: string, text: string, max: number): string | null {
+  const body = text.trim();
+  const fence = fenceFor(body);
+  const head = `## ${title}\n${fence}\n`;
+  const room = max - head.length - fence.length - 1 - NOT_SHOWN_CHARS;
+  if (room < 120 || !body) return null;
+  return `${head}${headOf(body, room)}\n${fence}`;
+}
+
+/** What a part of the facts was made from: the files it read, and what it shows from names alone (no file read). */
+export interface FactSources {
+  files: string[];
+  listed: string[];
+}
+
+export const noSources = (): FactSources => ({ files: [], listed: [] });
