@@ -9,28 +9,14 @@ import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
 import { runCli, tempDir, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
 import { demoReplies } from '../helpers/demo';
-import { devaReply } from '../helpers/checksSession';
+import { mulProposal } from '../helpers/checksSession';
 
 const TASK = 'task-format';
 const PRETTIER = path.dirname(require.resolve('prettier/package.json'));
 const LINT = 'node node_modules/prettier/bin/prettier.cjs --check src';
 
 /** DevA's reply: an <edit> of the formatted src/calc.js and a new src/mul.js, both laid out its own way. */
-const UNTIDY = devaReply(
-  TASK,
-  'I added multiplication.',
-  `<edit path="src/calc.js">
-<<<<<<< SEARCH
-exports.sub = (a, b) => a - b;
-=======
-exports.sub = (a, b) => a - b;
-exports.mul = (a,b)=>require("./mul").mul(a,b)
->>>>>>> REPLACE
-</edit>
-<file path="src/mul.js">
-exports.mul = (a,b) => a*b
-</file>`,
-);
+const UNTIDY = mulProposal(TASK, 'exports.mul = (a,b)=>require("./mul").mul(a,b)', 'exports.mul = (a,b) => a*b');
 
 describe("CLI: the project's formatter lays out DevA's files before the checks", function () {
   this.timeout(120000);

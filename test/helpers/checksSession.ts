@@ -20,25 +20,18 @@ export function devaReply(taskId: string, voice: string, blocks: string): string
   return envelopeReply('DevA', { taskId, voice, output, references: ['POA'], ass }, blocks + '\n<summary>src/calc.js — mul exported; src/mul.js — multiplication</summary>\n');
 }
 
-/** DevA's first reply: an <edit> of src/calc.js that leaves a BUG marker on line 4, and a new src/mul.js. */
-export function firstProposal(taskId: string): string {
+/** DevA's reply adding multiplication: an <edit> of src/calc.js adding `mulLine` after `sub`, and src/mul.js holding `mulFile`. */
+export function mulProposal(taskId: string, mulLine: string, mulFile: string): string {
   return devaReply(
     taskId,
     'I added multiplication.',
-    [
-      '<edit path="src/calc.js">',
-      '<<<<<<< SEARCH',
-      'exports.sub = (a, b) => a - b;',
-      '=======',
-      'exports.sub = (a, b) => a - b;',
-      "exports.mul = require('./mul').mul; // BUG: check the import",
-      '>>>>>>> REPLACE',
-      '</edit>',
-      '<file path="src/mul.js">',
-      'exports.mul = (a, b) => a * b;',
-      '</file>',
-    ].join('\n'),
+    ['<edit path="src/calc.js">', '<<<<<<< SEARCH', 'exports.sub = (a, b) => a - b;', '=======', 'exports.sub = (a, b) => a - b;', mulLine, '>>>>>>> REPLACE', '</edit>', '<file path="src/mul.js">', mulFile, '</file>'].join('\n'),
   );
+}
+
+/** DevA's first reply: an <edit> of src/calc.js that leaves a BUG marker on line 4, and a new src/mul.js. */
+export function firstProposal(taskId: string): string {
+  return mulProposal(taskId, "exports.mul = require('./mul').mul; // BUG: check the import", 'exports.mul = (a, b) => a * b;');
 }
 
 /** The fix: an <edit> against the proposed version of src/calc.js that removes the marker. */
