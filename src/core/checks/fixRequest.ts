@@ -1,13 +1,16 @@
 // The user message of a fix round (fixRequest): what DevA reads when the project's checks fail on its proposal —
 // each failing command with how it ended, what its runner reported of the test cases (and of the tests DevA named
-// for the criteria), how it fared on the unchanged workspace (baseline.ts), and its trimmed output. Split from
-// loop.ts, which sends it.
-import type { CheckRun } from './types';
+// for the criteria), how it fared on the unchanged workspace (baseline.ts), its trimmed output, and what the project's
+// formatter or a check that fixes as it runs changed in its files (a fixing check's text shown whole: the output
+// speaks of it). Split from loop.ts, which sends it.
+import type { CheckRun, TakenChange } from './types';
+import type { ProposedFile } from '../model/types';
 import { lineWithin } from '../text';
+import { wholeFileBlock } from '../workspace/sectionBlocks';
 import { runPassedFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { baselineLines } from './baseline';
-import { runStatusWord } from './verdict';
+import { runStatusWord, takenSaying } from './verdict';
 import { endedBeforeSummary } from './testSummary';
 
 /** A test DevA named: its name, and the file it is in when known (a runner may report the file passed as a whole). */
@@ -15,6 +18,8 @@ export type NamedTestRef = string | { name: string; file?: string };
 
 /** Failing test cases a fix request names before the output. */
 const FIX_FAILING_TESTS = 10;
+/** Characters of the files a check fixed as it ran that a fix request shows whole; a file past them is named only. */
+const FIXED_TEXT_CHARS = 40_000;
 
 /** What a fix request says of a run that ended before its test runner's summary line (testSummary.ts endedBeforeSummary). */
 const ENDED_BEFORE_SUMMARY =
@@ -56,8 +61,34 @@ function testCasesLine(r: CheckRun, named: readonly NamedTestRef[]): string[] {
 }
 
 /**
+ * What the formatter and the checks that fix as they run changed in DevA's files in the round (`taken`), and the text
+ * of each file a check fixed (from `proposal`, as the checks after it ran on it), within FIXED_TEXT_CHARS.
+ */
+function takenLines(taken: readonly TakenChange[], proposal: readonly ProposedFile[]): string[] {
+  const lines: string[] = [];
+  for (const t of taken.filter((x) => !x.check)) {
+    lines.push(`The project's formatter (${t.by}) laid out ${t.files.join(', ')} before the checks ran, as the user will see them; a SEARCH may quote your own version or the formatted one.`, '');
+  }
+  const fixes = taken.filter((x) => x.check);
+  if (!fixes.length) return lines;
+  lines.push(`${fixes.map(takenSaying).join('; ')}: the checks ran on the fixed text, which is your proposal now, as the user will see it; a SEARCH may quote it or your own version.`);
+  let room = FIXED_TEXT_CHARS;
+  for (const p of new Set(fixes.flatMap((t) => t.files))) {
+    const text = proposal.find((f) => f.relPath === p)?.content;
+    if (text === undefined) continue;
+    if (text.length > room) {
+      lines.push(`(${p} as fixed: ${text.length.toLocaleString('en-US')} characters, too long to show here.)`);
+      continue;
+    }
+    lines.push(wholeFileBlock(p, text));
+    room -= text.length;
+  }
+  return [...lines, ''];
+}
+
+/**
  * The user message of a fix round: each failing command with its exit code, what the runner reported of its test
- * cases (and of the tests DevA named), and its trimmed output.
+ * cases (and of the tests DevA named), its trimmed output, and what the formatter or a fixing check changed (takenLines).
  */
 export function fixRequest(
   failing: CheckRun[],
@@ -66,7 +97,8 @@ export function fixRequest(
   problems: string[] = [],
   named: readonly NamedTestRef[] = [],
   unchanged: (r: CheckRun) => CheckRun | undefined = () => undefined,
-  formatted?: { by: string; files: string[] },
+  taken: readonly TakenChange[] = [],
+  proposal: readonly ProposedFile[] = [],
 ): string {
   const lines = [`The project's checks failed on your proposed files (fix round ${round} of ${max}).`, ''];
   for (const r of failing) {
@@ -76,12 +108,7 @@ export function fixRequest(
     lines.push(`$ ${r.command}`, `(${how})`, ...ended, ...testCasesLine(r, named), ...baselineLines(r, base), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
-  if (formatted?.files.length) {
-    lines.push(
-      `The project's formatter (${formatted.by}) laid out ${formatted.files.join(', ')} before the checks ran, as the user will see them; a SEARCH may quote your own version or the formatted one.`,
-      '',
-    );
-  }
+  lines.push(...takenLines(taken, proposal));
   lines.push(
     'Fix the cause in your proposed files. Reply with the changed files only, no JSON: <edit path="…"> hunks whose',
     'SEARCH matches your proposed version of the file, or a whole <file path="…">. A file you do not send stays as',

@@ -5,8 +5,9 @@
 // already there gets no fix round. The last proposal is kept whatever the result; with fail-first asked for, its
 // test files then run alone on the unchanged workspace (failFirst.ts). A proposed file the copy could not take
 // (scratchOverlay.ts) is told as it happens (a not-written event) and kept in the outcome: checks that pass without
-// seeing it do not say every check passes (verdict.ts). The runner calls this once, after DevA's reply is parsed;
-// `askFix` continues DevA's own conversation.
+// seeing it do not say every check passes (verdict.ts). What the project's formatter (format.ts) or a check that fixes
+// as it runs (checkFixes.ts) changes in DevA's files is taken into the proposal. The runner calls this once, after
+// DevA's reply is parsed; `askFix` continues DevA's own conversation.
 import { extractFiles } from '../reply/blocks';
 import { checkFilePath, samePathKey } from '../files/pathSafety';
 import { proposeFiles } from '../files/proposals';
@@ -15,10 +16,11 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { copyTooLarge, createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
-import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound, type NotWritten } from './types';
+import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound, type NotWritten, type TakenChange } from './types';
 import { runFailFirst } from './failFirst';
 import { Baseline, failsAsBefore } from './baseline';
 import { detectFormatter, formatProposed, unformattedModified } from './format';
+import { proposedInCopy, takeCheckFixes } from './checkFixes';
 import { notCopied } from './copyLimit';
 import { checksFinished, notWrittenLine } from './verdict';
 import { fixRequest, type NamedTestRef } from './fixRequest';
@@ -49,7 +51,7 @@ export class CheckCancelled extends Error {
 
 /**
  * DevA's fix reply applied to the proposal: <file> blocks replace, <edit> hunks apply to the proposed version — or,
- * when they match it nowhere, to DevA's own version of a file the formatter laid out since (`own`, by path).
+ * when they match it nowhere, to DevA's own version of a file the formatter laid out or a check fixed since (`own`, by path).
  */
 export async function applyFixReply(
   workspace: string,
@@ -136,8 +138,15 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
     if (opts.signal?.aborted) throw new CheckCancelled();
     let toWrite = files;
     let problems: string[] = [];
-    /** DevA's own version of each file the formatter laid out (its fix may quote it). */
+    /** DevA's own version of each file the formatter laid out or a check fixed (its fix may quote it). */
     const own = new Map<string, string>();
+    /** What the formatter or a check that fixes as it runs changed, taken into the proposal (TakenChange). */
+    const take = (next: ProposedFile[], taken: TakenChange) => {
+      for (const f of files) if (f.relPath && taken.files.includes(f.relPath) && !own.has(f.relPath)) own.set(f.relPath, f.content);
+      files = next;
+      (outcome.formatted ??= []).push(taken);
+      emit({ type: 'formatted', ...taken });
+    };
     /** The proposal's files not in the copy, by path: a later round that writes one takes it off. */
     const unwritten = new Map<string, NotWritten>();
     for (let round = 0; ; round++) {
@@ -152,21 +161,20 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
         const targets = toWrite.filter((f) => f.relPath && !leftAlone.has(f.relPath)).map((f) => f.relPath!);
         const done = await formatProposed(files, targets, formatting);
         if (opts.signal?.aborted) throw new CheckCancelled();
-        if (done.formatted.length) {
-          for (const f of files) if (f.relPath && done.formatted.includes(f.relPath)) own.set(f.relPath, f.content);
-          files = done.files;
-          (outcome.formatted ??= []).push({ round, by: formatting.formatter.name, files: done.formatted });
-          emit({ type: 'formatted', round, by: formatting.formatter.name, files: done.formatted });
-        }
+        if (done.formatted.length) take(done.files, { round, by: formatting.formatter.name, files: done.formatted });
       }
       const runs: CheckRun[] = [];
       for (let i = 0; i < opts.commands.length; i++) {
         // a command that failed once is judged by its run on the unchanged workspace too (testSummary.ts passedWithoutSummary)
         const base = baseline.get(opts.commands[i]);
+        const inCopy = await proposedInCopy(scratch.dir, files);
         const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit, base });
         runs.push(run);
         outcome.runs.push(run);
         if (stopped) throw new CheckCancelled();
+        // a check that fixes as it runs (`eslint --fix .`) judged its fixed text: that is the proposal now (checkFixes.ts)
+        const fixes = await takeCheckFixes(scratch, files, inCopy);
+        if (fixes.fixed.length) take(fixes.files, { round, by: opts.commands[i], files: fixes.fixed, check: true });
       }
       const failing = runs.filter((r) => !r.passed);
       if (!failing.length) {
@@ -188,8 +196,8 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       }
       const fixNo = round + 1;
       emit({ type: 'fix-round', round: fixNo, max: maxFixRounds, failing: failing.map((r) => r.command) });
-      const laidOut = outcome.formatted?.find((x) => x.round === round);
-      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command), laidOut);
+      const taken = outcome.formatted?.filter((x) => x.round === round) ?? [];
+      const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command), taken, files);
       const reply = await opts.askFix(request);
       const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply, own);
       if (formatting) {

@@ -174,6 +174,19 @@ export interface FailFirstRuns {
   notWritten: string[];
 }
 
+/**
+ * What the project's formatter (format.ts), or a check that fixes as it runs (`eslint --fix .`: checkFixes.ts), changed
+ * in DevA's files in round `round` (0: the proposal, N: fix round N's files), taken into the proposal: the user reviews
+ * the text the checks ran on. `by`: the formatter ("Prettier"), before the round's checks; or, with `check`, the check
+ * command, as it ran.
+ */
+export interface TakenChange {
+  round: number;
+  by: string;
+  files: string[];
+  check?: true;
+}
+
 /** The whole check loop of a session. */
 export interface ChecksOutcome {
   commands: string[];
@@ -198,8 +211,8 @@ export interface ChecksOutcome {
    * failure not its own, and asking again would bring the same answer.
    */
   fixDeclined?: boolean;
-  /** What the project's formatter changed in DevA's files, per round (0: the proposal, N: fix round N's files). */
-  formatted?: { round: number; by: string; files: string[] }[];
+  /** What the project's formatter or a check that fixes as it runs changed in DevA's files, in the order it did. */
+  formatted?: TakenChange[];
   /**
    * Files of the final proposal the scratch copy could not take, so no check saw them (the checks ran on the user's
    * version, or none); absent when every file was written.
@@ -227,8 +240,8 @@ export type CheckEvent =
   | { type: 'check-finished'; run: CheckRun; before?: boolean; baseline?: boolean }
   /** A fix request goes to DevA: round `round` of at most `max`, for the failing commands. */
   | { type: 'fix-round'; round: number; max: number; failing: string[] }
-  /** The project's formatter (`by`: "Prettier") changed these of DevA's files, before round `round`'s checks. */
-  | { type: 'formatted'; round: number; by: string; files: string[] }
+  /** The project's formatter or a check that fixes as it runs changed these of DevA's files (TakenChange). */
+  | ({ type: 'formatted' } & TakenChange)
   /** Proposed files of round `round` the scratch copy could not take: the checks do not see them. */
   | { type: 'not-written'; round: number; files: NotWritten[] }
   /** DevA's fix reply was applied to the proposal: the files it changed, the blocks it could not use. */

@@ -6,10 +6,11 @@
 // out (startedRuns; metrics/tsr.ts lastRuns). How one run ended, in words (runStatusWord), for the same surfaces
 // and DevA's fix request; a fail-first run that failed otherwise than by its test cases failing (beforeFailureSaying).
 // And checks that passed without seeing every proposed file (notCheckedSaying): they do not say "every check passes"
-// then. Pure: the webview imports it.
+// then; what the formatter or a check that fixes as it runs changed in DevA's files (takenSaying). Pure: the webview
+// imports it.
 import { lineWithin } from '../text/cut';
 import { isTrimMark } from './trimMarks';
-import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome, type NotWritten } from './types';
+import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome, type NotWritten, type TakenChange } from './types';
 
 /** Characters of the first run's reason the summary line keeps: its output, in the run's row, has it whole. */
 const REASON_CHARS = 200;
@@ -97,6 +98,19 @@ const UNBUILT_BEFORE = "failed: DevA's tests did not build or load without the c
 export function beforeFailureSaying(r: { readonly testsNotReached?: boolean; readonly unbuilt?: boolean; readonly output: string; readonly status?: string }): string | undefined {
   if (r.testsNotReached) return notReachedSaying(r.output, r.status);
   return r.unbuilt ? UNBUILT_BEFORE : undefined;
+}
+
+/**
+ * What the project's formatter or a check that fixes as it runs changed in DevA's files (TakenChange), the same on
+ * every surface: the panel, the CLI's transcript, the retrospective and DevA's fix request.
+ */
+export function takenSaying(t: Pick<TakenChange, 'by' | 'files' | 'check'>): string {
+  return t.check ? `\`${t.by}\` fixed ${t.files.join(', ')} as it ran` : `${t.by} laid out ${t.files.join(', ')}`;
+}
+
+/** What changed them, after takenSaying (the panel and the CLI's transcript add what the diff shows). */
+export function takenBy(t: Pick<TakenChange, 'check'>): string {
+  return t.check ? 'a check that fixes as it runs' : "the project's formatter, as on save";
 }
 
 /** A file the scratch copy could not take, in one line: its path and why (fix requests, fail-first, the surfaces). */
