@@ -3,7 +3,7 @@
 import { h, icon } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { CheckItemView, StepView } from './viewState';
-import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunSaying, runStatusWord } from '../../src/core/checks/verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunSaying, runStatusWord, takenBy, takenSaying } from '../../src/core/checks/verdict';
 
 /** What the view remembers across re-renders that the state does not hold; owned by the view, passed down. */
 export interface RenderMemory {
@@ -85,13 +85,17 @@ function checkRun(r: Extract<CheckItemView, { kind: 'run' }>, readonly: boolean,
   return row;
 }
 
-/** The project's formatter laid out DevA's files (as on save): which, so the user knows the diff shows its layout. */
+/**
+ * The project's formatter laid out DevA's files (as on save), or a check fixed them as it ran: which, so the user knows
+ * the diff shows its layout or its fixes.
+ */
 function formattedRow(f: Extract<CheckItemView, { kind: 'formatted' }>): HTMLElement {
+  const by = takenBy(f);
   return h(
     'li',
     { class: 'check-formatted', data: { round: String(f.round) } },
-    h('div', { class: 'check-head' }, icon('wand'), h('span', { text: ` ${f.by} laid out ${f.files.join(', ')}` })),
-    h('div', { class: 'muted', text: "The project's formatter, as on save: the diff shows its layout." }),
+    h('div', { class: 'check-head' }, icon('wand'), h('span', { text: ` ${takenSaying(f)}` })),
+    h('div', { class: 'muted', text: `${by[0].toUpperCase()}${by.slice(1)}: the diff shows ${f.check ? 'its fixes, the text the checks ran on' : 'its layout'}.` }),
   );
 }
 

@@ -32,7 +32,7 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
       break;
     }
     case 'formatted':
-      items.push({ kind: 'formatted', round: num(ev.round) ?? 0, by: str(ev.by) || 'The formatter', files: strList(ev.files) });
+      items.push({ kind: 'formatted', round: num(ev.round) ?? 0, by: str(ev.by) || 'The formatter', files: strList(ev.files), ...(ev.check === true ? { check: true } : {}) });
       break;
     case 'not-written': {
       const files = (Array.isArray(ev.files) ? ev.files : []).filter(isObj).map((n) => notWrittenLine({ path: str(n.path), reason: str(n.reason) }));

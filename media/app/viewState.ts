@@ -57,8 +57,8 @@ export type CheckItemView =
       testsNotReached?: boolean;
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] }
-  /** The project's formatter laid out DevA's files before a round's checks. */
-  | { kind: 'formatted'; round: number; by: string; files: string[] }
+  /** The project's formatter, or a check that fixes as it runs (`check`), changed DevA's files (checks/types.ts TakenChange). */
+  | { kind: 'formatted'; round: number; by: string; files: string[]; check?: true }
   /** Proposed files the scratch copy could not take before a round's checks, each "path: why": no check saw them. */
   | { kind: 'not-written'; round: number; files: string[] };
 

@@ -21,6 +21,8 @@ import {
   tsrSummary,
   AS_BEFORE_BY,
   beforeFailureSaying,
+  takenBy,
+  takenSaying,
 } from '../core';
 
 /** Where the transcript goes: text only. */
@@ -76,7 +78,7 @@ function printCheck(out: Out, e: CheckEvent): void {
       out.write(`  ↻ fix round ${e.round} of ${e.max}: DevA gets the output of ${e.failing.join(', ')}\n`);
       break;
     case 'formatted':
-      out.write(`  ≡ ${e.by} laid out ${e.files.join(', ')} (the project's formatter, as on save)\n`);
+      out.write(`  ≡ ${takenSaying(e)} (${takenBy(e)})\n`);
       break;
     case 'not-written':
       for (const n of e.files) out.write(`  ⚠ not checked: ${notWrittenLine(n)}\n`);

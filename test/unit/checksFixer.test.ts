@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
+import { checksForRetro, runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
 
 /**
  * The fixer: double quotes become single ones in src/ and test/, each test file is stamped with how many files src/
@@ -85,6 +85,9 @@ describe('checks: a check that fixes as it runs (checkFixes.ts)', function () {
     assert.strictEqual(out[0].content, "const a = 'a';\nmodule.exports = a;\n", "DevA's fix, fixed in its turn by the check");
     assert.deepStrictEqual(outcome.formatted?.map((f) => [f.round, f.by, f.files]), [[0, FIX, ['src/a.js']], [1, FIX, ['src/a.js']]]);
     assert.deepStrictEqual(outcome.baseline?.map((r) => r.command), [FIX], 'the fixer ran on the unchanged workspace (src/other.js fixed there), which is not taken');
+    const retro = checksForRetro(outcome);
+    assert.ok(retro.includes("- `node fix.js` fixed src/a.js as it ran (a check that fixes as it runs, the first proposal): the proposal the human reviews holds its fixes."), retro);
+    assert.ok(retro.includes('- `node fix.js` fixed src/a.js as it ran (a check that fixes as it runs, fix round 1)'), retro);
   });
 
   it("a proposed file a check removes is written back as DevA proposed it: the next check sees it, and the proposal keeps it", async () => {

@@ -54,6 +54,12 @@ describe('webview model: reduce', () => {
       { kind: 'fix', round: 1, max: 2, failing: ['npm test'], files: ['src/a.ts'], problems: [] },
       { kind: 'run', round: 1, command: 'npm test', status: 'running', exitCode: null, durationMs: null, output: '' },
     ]);
+    // a check that fixed DevA's files as it ran (`eslint --fix .`) is told as such; a malformed flag is none
+    const fixed = run([chk({ type: 'formatted', round: 0, by: 'npm run lint', files: ['src/a.vue'], check: true }), { type: 'event', event: { type: 'check', step: 'deva', event: { type: 'formatted', round: 0, by: 'x', files: [], check: 'yes' } } } as never], s);
+    assert.deepStrictEqual(fixed.session!.steps.deva.checks!.slice(4), [
+      { kind: 'formatted', round: 0, by: 'npm run lint', files: ['src/a.vue'], check: true },
+      { kind: 'formatted', round: 0, by: 'x', files: [] },
+    ]);
     const done = run([chk({ type: 'check-finished', run: runOf(1, true) }), chk({ type: 'checks-finished', passed: true, summary: [], fixRounds: 1 })], s);
     assert.strictEqual(done.session!.steps.deva.checks![3].kind === 'run' && done.session!.steps.deva.checks![3].status, 'passed');
     assert.deepStrictEqual(done.session!.steps.deva.checksOutcome, { passed: true, fixRounds: 1 });

@@ -263,6 +263,9 @@ describe('chat panel webview (Chromium)', function () {
     const runs = p.page.locator('.turn[data-step="deva"] .check-run');
     assert.strictEqual(await runs.getAttribute('data-status'), 'running');
     await p.send(check({ type: 'check-finished', run: run(0, false, 'src/a.ts:3: <b>expected</b> 2') }));
+    // a check that fixes as it runs (`eslint --fix .`) changed one of DevA's files: named by its command
+    await p.send(check({ type: 'formatted', round: 0, by: 'npm test', files: ['src/a.ts'], check: true }));
+    assert.match(await formatted.nth(1).innerText(), /^\s*`npm test` fixed src\/a\.ts as it ran\nA check that fixes as it runs: the diff shows its fixes, the text the checks ran on\.$/);
     // after its first failure the check runs on the unchanged code: it passes there, so the failure is the proposal's
     await p.send(check({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, baseline: true }), check({ type: 'check-finished', run: run(0, true, 'ok'), baseline: true }));
     await p.send(check({ type: 'fix-round', round: 1, max: 2, failing: ['npm test'] }));

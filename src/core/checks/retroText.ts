@@ -1,10 +1,11 @@
 // What the retrospective hears of the checks (checksForRetro): per command its last verdict, per fix round what
-// failed and what DevA's answer did, the runs on the unchanged workspace after a first failure (baseline.ts) and the
-// fail-first runs (failFirst.ts) — results only, never a check's output.
+// failed and what DevA's answer did, what the formatter or a check that fixes as it runs changed in DevA's files, the
+// runs on the unchanged workspace after a first failure (baseline.ts) and the fail-first runs (failFirst.ts) — results
+// only, never a check's output.
 import { lineWithin } from '../text';
 import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
-import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord } from './verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -46,8 +47,9 @@ function failFirstSaying(outcome: ChecksOutcome): string | null {
  * The check results for the retrospective: per command, passed or not, exit code and runs; per fix round, what failed
  * (the command, and the first test cases the runner reported failing) and what DevA's answer did (the files it
  * changed, or its one line when it changed none) — never the output. A check that passes on a rerun after an answer
- * that changed no file is named as such: the failure did not come from the proposal. Then the runs on the unchanged
- * workspace (after a command's first failure), and the fail-first runs, when they happened.
+ * that changed no file is named as such: the failure did not come from the proposal. Then what the formatter or a
+ * check that fixes as it runs changed in DevA's files (taken into the proposal), the runs on the unchanged workspace
+ * (after a command's first failure), and the fail-first runs, when they happened.
  */
 export function checksForRetro(outcome: ChecksOutcome): string {
   const lines = summarizeChecks(outcome).map((s) => `- \`${s.command}\`: ${runStatusWord(s.status)} (exit code ${s.exitCode ?? 'none'}, ${s.rounds} run(s))`);
@@ -62,6 +64,10 @@ export function checksForRetro(outcome: ChecksOutcome): string {
     const flaky = !fix.files.length && after.length > 0 && failing.every((f) => after.find((r) => r.command === f.command)?.passed);
     const rerun = flaky ? ' The check run after it passed with nothing changed: the failure did not come from the proposal (a flaky test or the environment).' : '';
     lines.push(`- Fix round ${fix.round}, after ${what.join('; ') || 'a failing check'}: ${answer}${unusable}.${rerun}`);
+  }
+  for (const t of outcome.formatted ?? []) {
+    const when = t.round ? `fix round ${t.round}` : 'the first proposal';
+    lines.push(`- ${takenSaying(t)} (${takenBy(t)}, ${when}): the proposal the human reviews holds ${t.check ? 'its fixes' : 'its layout'}.`);
   }
   for (const b of outcome.baseline ?? []) lines.push(`- On the unchanged workspace (nothing of DevA's applied), after its first failure: ${runSaying(b, RETRO_FAILING_TESTS)}.`);
   const failFirst = failFirstSaying(outcome);
