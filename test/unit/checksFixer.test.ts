@@ -99,4 +99,14 @@ describe('checks: a check that fixes as it runs (checkFixes.ts)', function () {
     assert.strictEqual(out[0].content, 'module.exports = 1;\n');
     assert.strictEqual(outcome.formatted, undefined);
   });
+
+  it('a check killed at the time limit takes nothing: a file it was writing is written back as DevA proposed it', async () => {
+    const ws = workspace();
+    const half = `node -e "require('fs').writeFileSync('src/a.js', 'module.ex'); setTimeout(() => {}, 60000)"`;
+    const seen = `node -e "process.exit(require('fs').readFileSync('src/a.js', 'utf8') === 'module.exports = 1;\\n' ? 0 : 1)"`;
+    const { files: out, outcome } = await runCheckLoop({ commands: [half, seen], timeoutMs: 1500, fixRounds: 0, workspace: ws, capeFolder: 'cape', files: [file('src/a.js', 'module.exports = 1;\n')], askFix: async () => assert.fail('no fix round') });
+    assert.deepStrictEqual(outcome.runs.map((r) => [r.status, r.round]), [['timeout', 0], ['passed', 0]]);
+    assert.strictEqual(out[0].content, 'module.exports = 1;\n');
+    assert.strictEqual(outcome.formatted, undefined);
+  });
 });

@@ -5,7 +5,9 @@
 // so the diff the user reviews is the text the checks ran on. Files outside the proposal it changed stay in the copy,
 // which is thrown away, and are not told. A proposed file it removed, or left as no plain text file, is written back
 // as the proposal has it: the proposal cannot remove a file, and the next checks see what the user would get. The
-// runs on the unchanged workspace (baseline.ts, failFirst.ts) are not the proposal: nothing of theirs is taken.
+// runs on the unchanged workspace (baseline.ts, failFirst.ts) are not the proposal: nothing of theirs is taken. Nor is
+// anything of a command that did not end by itself (killed at the time limit, by a signal): a file it was writing may
+// be half written, so every proposed file it changed is written back as the proposal has it.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
@@ -42,16 +44,21 @@ export async function proposedInCopy(dir: string, files: readonly ProposedFile[]
 /**
  * The proposal with what a command changed of `before` (proposedInCopy of the same `files`, read before it ran) taken in, and the paths it
  * changed, in the proposal's order. A file it removed, or left as no plain file or no text, is written back as the
- * proposal has it.
+ * proposal has it; so is every file it changed when it did not end by itself (`ended` false: see the header).
  */
-export async function takeCheckFixes(scratch: Pick<Scratch, 'dir' | 'overlay'>, files: ProposedFile[], before: readonly InCopy[]): Promise<{ files: ProposedFile[]; fixed: string[] }> {
+export async function takeCheckFixes(
+  scratch: Pick<Scratch, 'dir' | 'overlay'>,
+  files: ProposedFile[],
+  before: readonly InCopy[],
+  ended: boolean,
+): Promise<{ files: ProposedFile[]; fixed: string[] }> {
   const taken = new Map<ProposedFile, string>();
   const putBack: ProposedFile[] = [];
   for (const { file, bytes } of before) {
     const now = await plainBytes(scratch.dir, file.relPath!);
     if (now?.equals(bytes)) continue;
     const text = now?.toString('utf8');
-    if (text !== undefined && Buffer.from(text).equals(now!)) taken.set(file, text);
+    if (ended && text !== undefined && Buffer.from(text).equals(now!)) taken.set(file, text);
     else putBack.push(file);
   }
   if (putBack.length) await scratch.overlay(putBack);

@@ -173,7 +173,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
         outcome.runs.push(run);
         if (stopped) throw new CheckCancelled();
         // a check that fixes as it runs (`eslint --fix .`) judged its fixed text: that is the proposal now (checkFixes.ts)
-        const fixes = await takeCheckFixes(scratch, files, inCopy);
+        const fixes = await takeCheckFixes(scratch, files, inCopy, run.exitCode !== null);
         if (fixes.fixed.length) take(fixes.files, { round, by: opts.commands[i], files: fixes.fixed, check: true });
       }
       const failing = runs.filter((r) => !r.passed);
