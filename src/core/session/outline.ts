@@ -85,6 +85,11 @@ function opening(body: string): { text: string; items: boolean } {
  * do not fit in `max` are counted.
  */
 export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): string {
+  return fitLines(sectionLines(markdown), max);
+}
+
+/** A file's section lines (`## Title: its opening words`, each clipped), whatever the room: fitLines fits them. */
+function sectionLines(markdown: string): string[] {
   const lines: string[] = [];
   for (const s of splitSections(markdown)) {
     const { text, items } = opening(s.body);
@@ -92,6 +97,11 @@ export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): str
     const line = head && text ? `${head}: ${text}` : head || text;
     if (line) lines.push(clip(line, items ? ITEMS_SECTION_CHARS : SECTION_CHARS));
   }
+  return lines;
+}
+
+/** The section lines that fit in `max`, the rest counted. */
+function fitLines(lines: readonly string[], max: number): string {
   const out: string[] = [];
   let used = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -135,8 +145,10 @@ function leftOut(paths: readonly string[]): string {
  * before having taken the budget.
  */
 export function projectOutline(files: readonly [string, string][], total = OUTLINE_TOTAL_CHARS): string {
+  // each file's section lines once; only their fitting depends on the room
+  const lined = files.map(([rel, text]) => [rel, sectionLines(text)] as const);
   // the length of every file's outline in `room`, were there no total
-  const need = (room: number) => files.reduce((n, [rel, text]) => n + rel.length + 3 + outlineMarkdown(text, room - rel.length - 2).length, 0);
+  const need = (room: number) => lined.reduce((n, [rel, lines]) => n + rel.length + 3 + fitLines(lines, room - rel.length - 2).length, 0);
   let room = OUTLINE_FILE_CHARS;
   if (need(room) > total) {
     // the largest room per file whose outlines all fit (lines are whole, so the length grows in steps: a search on it)
@@ -149,7 +161,7 @@ export function projectOutline(files: readonly [string, string][], total = OUTLI
     }
     room = lo;
   }
-  return outlineWithin(files, total, room);
+  return outlineWithin(lined, total, room);
 }
 
 /** Room kept for the line naming the files left out, while any remain. */
@@ -158,15 +170,15 @@ const LEFT_OUT_ROOM = 60;
 /** The least room a file's outline is given: its path and a heading line or two. */
 const MIN_FILE_ROOM = 160;
 
-/** The files' outlines, each in at most `room` characters, in order while the total has room; the rest named. */
-function outlineWithin(files: readonly [string, string][], total: number, room: number): string {
+/** The files' outlines (their section lines), each in at most `room` characters, in order while the total has room; the rest named. */
+function outlineWithin(files: readonly (readonly [string, readonly string[]])[], total: number, room: number): string {
   const parts: string[] = [];
   let used = 0;
   for (let i = 0; i < files.length; i++) {
-    const [rel, text] = files[i];
+    const [rel, lines] = files[i];
     // room kept for the line naming the files left out, while any remain
     const max = Math.min(room, total - used - (i + 1 < files.length ? LEFT_OUT_ROOM : 0));
-    const body = max > 80 ? outlineMarkdown(text, max - rel.length - 2) : '';
+    const body = max > 80 ? fitLines(lines, max - rel.length - 2) : '';
     if (!body) {
       parts.push(leftOut(files.slice(i).map(([r]) => r)));
       break;
