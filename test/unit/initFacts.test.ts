@@ -92,6 +92,35 @@ describe('init: the workspace facts of an existing codebase', function () {
     assert.match(quotedClaude, /^## CLAUDE\.md \(its head\)\n````\n```\n<\/workspace_facts>/);
   });
 
+  it('facts well short of the max take every bound at a larger scale: a long tsconfig.json is quoted whole; cut as written when the guidance fills the room', async () => {
+    const ws = tempDir('cape-facts-scale-');
+    put(ws, 'package.json', '{"name":"vue-app"}');
+    put(ws, 'src/main.ts', 'export {};\n');
+    const options = Array.from({ length: 30 }, (_, i) => `    "option${i}": true,`).join('\n');
+    const tsconfig = `{\n  "compilerOptions": {\n${options}\n    "noUnusedParameters": true\n  }\n}`;
+    assert.ok(tsconfig.length > 500, `${tsconfig.length}`);
+    put(ws, 'tsconfig.json', tsconfig + '\n');
+    const roomy = (await readWorkspaceFacts(ws))!.text;
+    assert.ok(roomy.includes(`## tsconfig.json (its head)\n\`\`\`\n${tsconfig}\n\`\`\``), roomy);
+    assert.ok(roomy.length <= WORKSPACE_FACTS_MAX_CHARS, `${roomy.length}`);
+    /** The tsconfig.json block and the CLAUDE.md one, with two or three long guidance files. */
+    const blocks = async (guidance: string[]) => {
+      for (const name of guidance) put(ws, name, 'A rule of the project.\n'.repeat(400));
+      const t = (await readWorkspaceFacts(ws))!.text;
+      assert.ok(t.length <= WORKSPACE_FACTS_MAX_CHARS, `${t.length}`);
+      const block = (title: string) => t.slice(t.indexOf(`## ${title}`), t.indexOf('\n\n## ', t.indexOf(`## ${title}`)));
+      return { tsconfig: block('tsconfig.json'), claude: block('CLAUDE.md') };
+    };
+    // two long guidance files: no room at twice the bounds, some at one and a half
+    const half = await blocks(['CLAUDE.md', 'AGENTS.md']);
+    assert.ok(half.tsconfig.length > 500 && half.tsconfig.length <= 750 && /\[… \d+ more characters not shown\]/.test(half.tsconfig), half.tsconfig);
+    assert.ok(half.claude.length > 4400 && half.claude.length <= 4500, `CLAUDE.md: ${half.claude.length} characters`);
+    // a third: every bound as written, the tsconfig cut at its head's 500 characters
+    const full = await blocks(['CONTRIBUTING.md']);
+    assert.ok(full.tsconfig.length <= 500 && /\[… \d+ more characters not shown\]/.test(full.tsconfig), full.tsconfig);
+    assert.ok(full.claude.length > 2900 && full.claude.length <= 3000, `CLAUDE.md: ${full.claude.length} characters`);
+  });
+
   it("a top folder's packages are cut once, with one count of those left out", async () => {
     const ws = tempDir('cape-facts-packages-');
     for (let i = 0; i < 30; i++) {

@@ -2,6 +2,8 @@
 // anything, for init's requests (initRequests.ts) to write the project files from the code as it is rather than from
 // assumptions. In this order, which is also their order of importance: each part is cut to its own bound and to the
 // room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end.
+// Facts well short of the max get more room: every bound is taken at the largest of ROOMIER_SCALES at which the whole
+// still fits (initFactsText.ts's FactBounds), from the one walk.
 //  1. the root's manifests: package.json's fields (initManifests.ts), the lockfile and the package manager it names
 //     (checks/detect.ts), the head of the others and of the monorepo and toolchain settings (pyproject.toml, go.mod…);
 //  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
@@ -18,8 +20,9 @@
 import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout, type WorkspaceLayout } from '../workspace/layout';
 import { detectChecks, lockfileOf } from '../checks/detect';
+import type { CheckCommand } from '../checks/types';
 import { itemsWithin, packageJsonLines } from './initManifests';
-import { linesWithin, noSources, quoted, type FactSources } from './initFactsText';
+import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
@@ -48,6 +51,11 @@ const README_CHARS = 1200;
 const GUIDANCE_FILE_CHARS = 3000;
 /** Kept for the closing line that names the parts left out for room. */
 const LEFT_OUT_CHARS = 200;
+/**
+ * The larger scales tried for every bound (FactBounds), largest first: a Vue app's facts came to 5,161 characters with
+ * its tsconfig.json, its CI commands, a folder line and its fonts cut by their own bounds.
+ */
+const ROOMIER_SCALES: readonly number[] = [2, 1.5];
 
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
@@ -102,7 +110,14 @@ export function readmeOpening(text: string, max: number): string {
   return kept.join('\n\n');
 }
 
-function manifestsPart(policy: WorkspacePolicy, layout: WorkspaceLayout, lock: { file: string; manager: string } | null, sources: FactSources, max: number): string | null {
+/** What the facts are rendered from, found once whatever the scale: the walk, the lockfile, the detected checks. */
+interface Found {
+  layout: WorkspaceLayout;
+  lock: { file: string; manager: string } | null;
+  checks: CheckCommand[];
+}
+
+function manifestsPart(policy: WorkspacePolicy, { layout, lock }: Found, sources: FactSources, max: number, bounds: FactBounds): string | null {
   const blocks: string[] = [];
   const files = sources.files;
   let room = max;
@@ -124,15 +139,14 @@ function manifestsPart(policy: WorkspacePolicy, layout: WorkspaceLayout, lock: {
       }
       if (lock) lines.push(`- lockfile: ${lock.file} (${lock.manager})`);
       const head = '## package.json\n';
-      add(head + linesWithin(lines, Math.min(PACKAGE_JSON_CHARS, room) - head.length), name);
-    } else add(quoted(`${name} (its head)`, read.text, Math.min(MANIFEST_HEAD_CHARS, room - 2)), name);
+      add(head + linesWithin(lines, Math.min(scaled(PACKAGE_JSON_CHARS, bounds), room) - head.length), name);
+    } else add(quoted(`${name} (its head)`, read.text, Math.min(scaled(MANIFEST_HEAD_CHARS, bounds), room - 2)), name);
   }
   if (lock && !files.includes('package.json')) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
   return blocks.length ? blocks.join('\n\n') : null;
 }
 
-async function checksPart(workspace: string, sources: FactSources, max: number): Promise<string> {
-  const checks = await detectChecks(workspace);
+function checksPart(checks: readonly CheckCommand[], sources: FactSources, max: number): string {
   sources.listed.push('the detected check commands');
   const lines = checks.map((c) => `- \`${c.command}\`${c.reason ? ` (${c.reason})` : ''}`);
   const head = '## Check commands CAPE detects (named here, not run)\n';
@@ -179,12 +193,24 @@ const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isSt
 async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<WorkspaceFacts | null> {
   const layout = workspaceLayout(workspace, policy, keptForParts);
   if (!holdsCode(layout)) return null;
+  const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace) };
+  // at a larger scale, the facts are kept only when they fit whole, no part cut or left out for the total's sake
+  for (const scale of ROOMIER_SCALES) {
+    const facts = renderFacts(policy, found, { scale }, Infinity);
+    if (facts.text.length <= WORKSPACE_FACTS_MAX_CHARS) return facts;
+  }
+  return renderFacts(policy, found, { scale: 1 }, WORKSPACE_FACTS_MAX_CHARS);
+}
+
+/** The facts from what was found, every bound at the scale of `bounds`, within `total` characters. */
+function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, total: number): WorkspaceFacts {
+  const { layout } = found;
   const facts: WorkspaceFacts = { text: '', files: [], listed: [] };
   const parts: string[] = [];
   const leftOut: string[] = [];
-  let room = WORKSPACE_FACTS_MAX_CHARS - LEFT_OUT_CHARS;
-  /** A part's bound: its own, or the room left when that is less. */
-  const within = (bound: number) => Math.max(0, Math.min(bound, room - 2));
+  let room = total - LEFT_OUT_CHARS;
+  /** A part's bound at the scale: its own, or the room left when that is less. */
+  const within = (bound: number) => Math.max(0, Math.min(scaled(bound, bounds), room - 2));
   /** Adds a part that fits, with what it was made from; names one that does not among those left out. */
   const add = (part: string | null, name: string, from: FactSources) => {
     if (!part) return;
@@ -205,19 +231,19 @@ async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<W
     else leftOut.push(file);
   };
   let from = noSources();
-  add(manifestsPart(policy, layout, await lockfileOf(workspace), from, within(MANIFESTS_CHARS)), 'the manifests', from);
+  add(manifestsPart(policy, found, from, within(MANIFESTS_CHARS), bounds), 'the manifests', from);
   from = noSources();
-  add(await checksPart(workspace, from, within(CHECKS_CHARS)), 'the check commands', from);
+  add(checksPart(found.checks, from, within(CHECKS_CHARS)), 'the check commands', from);
   from = noSources();
-  add(ciPart(policy, layout.kept, from, within(CI_CHARS)), 'the CI configuration', from);
-  add(layoutPart(layout, within(LAYOUT_CHARS)), 'the layout', { files: [], listed: ['the folder layout'] });
+  add(ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
+  add(layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
-  add(stylePart(policy, layout.kept, from, within(STYLE_CHARS)), 'the style sources', from);
+  add(stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
   const readme = layout.rootFiles
     .filter((n) => README_NAME.test(n))
     .sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
   const readmeText = readme ? policy.readSync(readme) : null;
-  if (readme && readmeText?.ok) addQuoted(readme, 'its opening', readmeOpening(readmeText.text, README_CHARS), README_CHARS);
+  if (readme && readmeText?.ok) addQuoted(readme, 'its opening', readmeOpening(readmeText.text, scaled(README_CHARS, bounds)), README_CHARS);
   for (const name of GUIDANCE_FILES) {
     const got = policy.readSync(name);
     if (got.ok) addQuoted(name, 'its head', got.text, GUIDANCE_FILE_CHARS);

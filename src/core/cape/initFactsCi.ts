@@ -7,7 +7,7 @@ import { parseYaml } from './frontmatter';
 import { joinWithin, oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
-import { linesWithin, type FactSources } from './initFactsText';
+import { linesWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
 const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
@@ -29,7 +29,7 @@ const COMMAND_KEYS = new Set(['run', 'script', 'before_script', 'after_script', 
 /** A Jenkinsfile's shell step on one line: `sh 'npm test'`, `sh("npm test")`, `bat "…"`. */
 const JENKINS_STEP = /^\s*(?:sh|bat|powershell)\s*(?:\(\s*)?(["'])([^"'\n]+)\1/;
 
-/** A command at most, and one file's commands, their "… N more" included. */
+/** A command at most, and one file's commands (at the facts' scale), their "… N more" included. */
 const COMMAND_CHARS = 120;
 const FILE_COMMANDS_CHARS = 400;
 /** Commands read from one file at most (a generated workflow can hold thousands). */
@@ -82,7 +82,7 @@ function workflowLabel(doc: unknown): string {
 }
 
 /** One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run. */
-function ciLine(rel: string, service: string, text: string): string {
+function ciLine(rel: string, service: string, text: string, bounds: FactBounds): string {
   let commands: string[];
   let label = '';
   if (service === 'Jenkins') {
@@ -97,7 +97,7 @@ function ciLine(rel: string, service: string, text: string): string {
     commands = yamlCommands(doc);
     if (service === 'GitHub Actions') label = workflowLabel(doc);
   }
-  const runs = commands.length ? `: ${joinWithin(commands, FILE_COMMANDS_CHARS, '; ', (n) => `; … ${n} more`)}` : ': no commands found';
+  const runs = commands.length ? `: ${joinWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds), '; ', (n) => `; … ${n} more`)}` : ': no commands found';
   return `- ${rel} (${[service, label].filter(Boolean).join('; ')})${runs}`;
 }
 
@@ -105,7 +105,7 @@ function ciLine(rel: string, service: string, text: string): string {
  * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths), or null
  * when there are none. The files read are added to `sources`.
  */
-export function ciPart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number): string | null {
+export function ciPart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
   const configs = paths.flatMap((rel) => {
     const service = ciServiceOf(rel);
     return service ? [{ rel, service }] : [];
@@ -120,7 +120,7 @@ export function ciPart(policy: WorkspacePolicy, paths: readonly string[], source
     // once the part is full, the files left are only counted: not read
     const got = size < max ? policy.readSync(rel) : null;
     if (got?.ok) read.push(rel);
-    lines.push(got?.ok ? ciLine(rel, service, got.text) : `- ${rel} (${service}${got ? '; not read' : ''})`);
+    lines.push(got?.ok ? ciLine(rel, service, got.text, bounds) : `- ${rel} (${service}${got ? '; not read' : ''})`);
     size += lines[lines.length - 1].length + 1;
   }
   const text = linesWithin(lines, max - head.length, ' CI files');

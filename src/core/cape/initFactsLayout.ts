@@ -6,9 +6,9 @@
 // folders it leaves out. Names only (workspace/layout.ts: the index's walk under the read policy).
 import type { FolderCount, WorkspaceLayout } from '../workspace/layout';
 import { itemsWithin } from './initManifests';
-import { linesWithin } from './initFactsText';
+import { linesWithin, scaled, type FactBounds } from './initFactsText';
 
-/** A top folder's packages at most, their "… N more" included. */
+/** A top folder's packages at most, their "… N more" included (at the facts' scale, as the next). */
 const PACKAGES_CHARS = 400;
 /** One top folder's sub-folder lines at most, their "… N more folders" included. */
 const SUBFOLDERS_CHARS = 700;
@@ -32,11 +32,11 @@ function counts(f: FolderCount, examples: Examples): string {
 
 const folderLine = (f: FolderCount, indent = '', examples: Examples = 'all') => `${indent}- ${f.path}/ — ${counts(f, examples)}`;
 
-function topLine(layout: WorkspaceLayout, f: FolderCount, examples: Examples = 'all'): string {
+function topLine(layout: WorkspaceLayout, f: FolderCount, bounds: FactBounds, examples: Examples = 'all'): string {
   if (!f.path) return `- (files at the root) — ${counts(f, examples)}`;
   const packages = (layout.packages.get(f.path) ?? []).map((p) => `${p.path}/ ${p.source}`);
   if (!packages.length) return folderLine(f, '', examples);
-  return `- ${f.path}/ — ${counts(f, 'none')}; packages (source files): ${itemsWithin(packages, PACKAGES_CHARS)}`;
+  return `- ${f.path}/ — ${counts(f, 'none')}; packages (source files): ${itemsWithin(packages, scaled(PACKAGES_CHARS, bounds))}`;
 }
 
 /** The sub-folders of `f` that hold code, as lines, and the indent of the last ones (for the count of those cut). */
@@ -53,9 +53,9 @@ function subfolderLines(layout: WorkspaceLayout, f: FolderCount): { lines: strin
 }
 
 /** The layout part within `max` characters. */
-export function layoutPart(layout: WorkspaceLayout, max: number): string {
+export function layoutPart(layout: WorkspaceLayout, max: number, bounds: FactBounds): string {
   const head = `## Layout (${layout.source} source files; ignored, dependency and secret files not counted)\n`;
-  const tops = layout.folders.map((f) => topLine(layout, f));
+  const tops = layout.folders.map((f) => topLine(layout, f, bounds));
   const topsText = linesWithin(tops, max - head.length, ' folders');
   if (topsText !== tops.join('\n')) return head + topsText;
   let room = max - head.length - topsText.length;
@@ -63,13 +63,13 @@ export function layoutPart(layout: WorkspaceLayout, max: number): string {
   layout.folders.forEach((f, i) => {
     const { lines, indent } = f.path && !layout.packages.has(f.path) ? subfolderLines(layout, f) : { lines: [], indent: '' };
     // the top lines were measured with all their examples: one that names fewer is shorter
-    const budget = Math.min(SUBFOLDERS_CHARS, room - 1);
+    const budget = Math.min(scaled(SUBFOLDERS_CHARS, bounds), room - 1);
     if (!lines.length || budget < MIN_SUBFOLDERS_CHARS) {
       out.push(tops[i]);
       return;
     }
     const text = linesWithin(lines, budget, ' folders', indent);
-    out.push(topLine(layout, f, 'direct'), text);
+    out.push(topLine(layout, f, bounds, 'direct'), text);
     room -= text.length + 1;
   });
   return head + out.join('\n');

@@ -8,7 +8,7 @@ import type { WorkspacePolicy } from '../workspace/policy';
 import { isProductFile, STYLE_EXT } from '../workspace/fileKinds';
 import { oneLine, shorten } from '../text/cut';
 import { itemsWithin } from './initManifests';
-import { linesWithin, quoted, type FactSources } from './initFactsText';
+import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 
 /** The page a web app's user interface starts from, in the order they are looked for (Vite's, Create React App's, SvelteKit's…). */
 const ENTRY_PAGES: readonly string[] = ['index.html', 'public/index.html', 'src/index.html', 'app.html', 'src/app.html'];
@@ -27,7 +27,8 @@ const HEAD_CHARS = 20_000;
 const VALUE_CHARS = 100;
 /**
  * One kind of link (stylesheets, fonts) at most, and the style files' names: with the title, the page's line and the
- * style files' line fit in the part's bound together (initFacts.ts), and the theme's head in what they leave.
+ * style files' line fit in the part's bound together (initFacts.ts), and the theme's head in what they leave. These
+ * three are taken at the facts' scale, as the part's bound is.
  */
 const LINKS_CHARS = 200;
 const STYLE_NAMES_CHARS = 300;
@@ -74,7 +75,7 @@ function headTags(html: string): { tag: string; end: number }[] {
 }
 
 /** What an entry page's head says about its look: `title "…"; lang en; stylesheets: …; fonts: …; theme-color #…`. */
-function entryPageFacts(html: string): string {
+function entryPageFacts(html: string, bounds: FactBounds): string {
   const head = html.slice(0, HEAD_CHARS);
   const value = (v: string) => shorten(oneLine(v), VALUE_CHARS);
   const facts: string[] = [];
@@ -101,8 +102,8 @@ function entryPageFacts(html: string): string {
   }
   if (title?.trim()) facts.push(`title "${value(title)}"`);
   if (lang?.trim()) facts.push(`lang ${value(lang)}`);
-  if (stylesheets.length) facts.push(`stylesheets: ${itemsWithin(stylesheets, LINKS_CHARS)}`);
-  if (fonts.length) facts.push(`fonts: ${itemsWithin(fonts, LINKS_CHARS)}`);
+  if (stylesheets.length) facts.push(`stylesheets: ${itemsWithin(stylesheets, scaled(LINKS_CHARS, bounds))}`);
+  if (fonts.length) facts.push(`fonts: ${itemsWithin(fonts, scaled(LINKS_CHARS, bounds))}`);
   if (themeColor?.trim()) facts.push(`theme-color ${value(themeColor)}`);
   return facts.length ? facts.join('; ') : 'no title, stylesheet or font in its head';
 }
@@ -111,32 +112,32 @@ function entryPageFacts(html: string): string {
 const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1);
 
 /** `- style files (12: 9 .scss, 3 .css): src/styles/main.scss, …` */
-function styleFilesLine(styles: string[]): string {
+function styleFilesLine(styles: string[], bounds: FactBounds): string {
   const kinds = new Map<string, number>();
   for (const s of styles) {
     const ext = path.posix.extname(s).toLowerCase();
     kinds.set(ext, (kinds.get(ext) ?? 0) + 1);
   }
   const perKind = [...kinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([ext, n]) => `${n} ${ext}`);
-  return `- style files (${styles.length}: ${perKind.join(', ')}): ${itemsWithin([...styles].sort(byDepth), STYLE_NAMES_CHARS)}`;
+  return `- style files (${styles.length}: ${perKind.join(', ')}): ${itemsWithin([...styles].sort(byDepth), scaled(STYLE_NAMES_CHARS, bounds))}`;
 }
 
 /**
  * The style part within `max` characters from the style sources among `paths` (the layout's kept paths: isStyleSource),
  * or null when there are none. The files read, and the style files' names when it lists them, are added to `sources`.
  */
-export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number): string | null {
+export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
   const head = '## Style sources (the entry page, style files, theme configuration)\n';
   const lines: string[] = [];
   const page = ENTRY_PAGES.find((p) => paths.includes(p));
   const html = page ? policy.readSync(page) : null;
-  if (page && html?.ok) lines.push(`- ${page}: ${entryPageFacts(html.text)}`);
+  if (page && html?.ok) lines.push(`- ${page}: ${entryPageFacts(html.text, bounds)}`);
   const styles = paths.filter((p) => STYLE_EXT.test(p) && isProductFile(p));
-  if (styles.length) lines.push(styleFilesLine(styles));
+  if (styles.length) lines.push(styleFilesLine(styles, bounds));
   const theme = paths.filter((p) => STYLE_CONFIG.test(p)).sort()[0] ?? paths.filter((p) => THEME_FILE.test(p) && isProductFile(p)).sort(byDepth)[0];
   const listed = lines.length ? head + linesWithin(lines, max - head.length) : head.trimEnd();
   const themeText = theme ? policy.readSync(theme) : null;
-  const themeBlock = themeText?.ok ? quoted(`${theme} (its head)`, themeText.text, Math.min(THEME_CHARS, max - listed.length - 2)) : null;
+  const themeBlock = themeText?.ok ? quoted(`${theme} (its head)`, themeText.text, Math.min(scaled(THEME_CHARS, bounds), max - listed.length - 2)) : null;
   if (!lines.length && !themeBlock) return null;
   if (page && html?.ok) sources.files.push(page);
   if (styles.length) sources.listed.push("the style files' names");

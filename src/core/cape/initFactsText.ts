@@ -1,5 +1,6 @@
 // How a part of init's workspace facts (initFacts.ts) is written: a list of lines cut to its bound with a count of
-// those left out, a file's text quoted under a heading in a fence the text cannot close, and what a part was made from.
+// those left out, a file's text quoted under a heading in a fence the text cannot close, what a part was made from,
+// and the scale its bounds are taken at.
 import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
 import { fenceFor } from '../text/markdown';
 
@@ -24,3 +25,14 @@ export interface FactSources {
 }
 
 export const noSources = (): FactSources => ({ files: [], listed: [] });
+
+/**
+ * The scale every bound of the facts is taken at, the parts' and those within them (a manifest's head, a CI file's
+ * commands, a folder's sub-folder lines, a page's links): 1 as written, more when the facts have room (initFacts.ts).
+ */
+export interface FactBounds {
+  readonly scale: number;
+}
+
+/** A bound of the facts (in characters) at the scale of `bounds`. */
+export const scaled = (chars: number, bounds: FactBounds): number => Math.floor(chars * bounds.scale);
