@@ -183,6 +183,16 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     assert.doesNotMatch(t, /## Style sources/);
   });
 
+  it("a CI file's commands are listed once each, in the order first seen, though several jobs run them", async () => {
+    const ws = tempDir('cape-facts-ci-dup-');
+    put(ws, 'package.json', '{"name":"dup"}');
+    put(ws, 'src/index.ts', 'export {};\n');
+    const job = (last: string) => `    runs-on: ubuntu-latest\n    steps:\n      - run: pnpm install --no-frozen-lockfile\n      - run: pnpm lint\n      - run: ${last}\n`;
+    put(ws, '.github/workflows/test.yml', `name: Test\non: push\njobs:\n  lint:\n${job('pnpm lint')}  unit:\n${job('pnpm test')}  build:\n${job('pnpm build')}`);
+    const ci = part((await readWorkspaceFacts(ws))!.text, 'CI configuration');
+    assert.match(ci, /^- \.github\/workflows\/test\.yml \(GitHub Actions; "Test", on push\): pnpm install --no-frozen-lockfile; pnpm lint; pnpm test; pnpm build$/m);
+  });
+
   it('each part is bounded: the sub-folders, the CI files and their commands, the style files, the links of the page', async () => {
     const ws = tempDir('cape-facts-bounds-');
     put(ws, 'package.json', '{"name":"big-app"}');

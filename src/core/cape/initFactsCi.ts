@@ -81,7 +81,10 @@ function workflowLabel(doc: unknown): string {
   return [name, events.length ? `on ${itemsWithin(events.map((e) => shorten(oneLine(e), 40)), 160)}` : ''].filter(Boolean).join(', ');
 }
 
-/** One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run. */
+/**
+ * One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run, each once
+ * in the order first seen (several jobs of a workflow run the same install or lint).
+ */
 function ciLine(rel: string, service: string, text: string, bounds: FactBounds): string {
   let commands: string[];
   let label = '';
@@ -97,6 +100,7 @@ function ciLine(rel: string, service: string, text: string, bounds: FactBounds):
     commands = yamlCommands(doc);
     if (service === 'GitHub Actions') label = workflowLabel(doc);
   }
+  commands = [...new Set(commands)];
   const runs = commands.length ? `: ${joinWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds), '; ', (n) => `; … ${n} more`)}` : ': no commands found';
   return `- ${rel} (${[service, label].filter(Boolean).join('; ')})${runs}`;
 }
