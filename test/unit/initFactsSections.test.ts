@@ -183,6 +183,17 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     assert.doesNotMatch(t, /## Style sources/);
   });
 
+  it("a folder's test naming leaves out a helper's bare extension, which says nothing of a test's name", async () => {
+    const ws = tempDir('cape-facts-test-names-');
+    put(ws, 'package.json', '{"name":"names"}');
+    put(ws, 'src/index.ts', 'export {};\n');
+    for (const f of ['test/a.spec.ts', 'test/b.spec.ts', 'test/helpers.ts', 'test/date.utils.ts', 'setup/test/setup.ts']) put(ws, f, 'export {};\n');
+    const layout = part((await readWorkspaceFacts(ws))!.text, 'Layout');
+    assert.ok(layout.split('\n').includes('- test/ — 4 source files, all tests (*.spec.ts, *.utils.ts)'), layout);
+    // tests named by none: counted, with no pattern to show
+    assert.ok(layout.split('\n').includes('- setup/ — 1 source file, a test'), layout);
+  });
+
   it("a CI file's commands are listed once each, in the order first seen, though several jobs run them", async () => {
     const ws = tempDir('cape-facts-ci-dup-');
     put(ws, 'package.json', '{"name":"dup"}');

@@ -21,11 +21,11 @@ const MIN_SUBFOLDERS_CHARS = 80;
  */
 type Examples = 'all' | 'direct' | 'none';
 
-/** `12 source files (14 in all), 3 of them tests (*.spec.ts); e.g. App.vue, main.ts`. */
+/** `12 source files (14 in all), 3 of them tests (*.spec.ts); e.g. App.vue, main.ts` (no patterns where no test's name shows one). */
 function counts(f: FolderCount, examples: Examples): string {
   const all = `${f.source} source file${f.source === 1 ? '' : 's'}${f.source === f.files ? '' : ` (${f.files} in all)`}`;
   const names = [...f.testNames].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([pattern]) => pattern);
-  const tests = f.tests ? `, ${f.tests === f.source ? (f.source === 1 ? 'a test' : 'all tests') : `${f.tests} of them ${f.tests === 1 ? 'a test' : 'tests'}`} (${names.join(', ')})` : '';
+  const tests = f.tests ? `, ${f.tests === f.source ? (f.source === 1 ? 'a test' : 'all tests') : `${f.tests} of them ${f.tests === 1 ? 'a test' : 'tests'}`}${names.length ? ` (${names.join(', ')})` : ''}` : '';
   const named = examples === 'none' ? [] : f.examples.filter((e) => examples === 'all' || !e.includes('/'));
   return `${all}${tests}${named.length ? `; e.g. ${named.join(', ')}` : ''}`;
 }

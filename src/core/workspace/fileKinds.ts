@@ -106,17 +106,19 @@ export function isTestFile(relPath: string): boolean {
 /**
  * How a test file is named, as a pattern of its file name: the name with its subject's stem (nameStem) as `*`
  * (`ArticleList.spec.ts` → `*.spec.ts`, `test_core.py` → `test_*.py`, `parser_test.go` → `*_test.go`); a test known by
- * its folder alone keeps the extensions after the stem's first dot (`e2e/article.cy.ts` → `*.cy.ts`). Init's workspace
- * facts say how a folder's tests are named by it.
+ * its folder alone keeps the extensions after the stem's first dot (`e2e/article.cy.ts` → `*.cy.ts`), and has none
+ * (null) when that leaves its extension alone (`test/helpers.ts` → `*.ts` says nothing of a test's name). Init's
+ * workspace facts say how a folder's tests are named by it.
  */
-export function testNamePattern(relPath: string): string {
+export function testNamePattern(relPath: string): string | null {
   const base = path.posix.basename(relPath);
   const stem = nameStem(relPath);
   const at = base.toLowerCase().indexOf(stem);
   const bare = base.replace(/\.[^.]+$/, '').toLowerCase();
   if (stem && at >= 0 && stem !== bare) return `${base.slice(0, at)}*${base.slice(at + stem.length)}`;
   const dot = base.indexOf('.', 1);
-  return dot > 0 ? `*${base.slice(dot)}` : base;
+  if (dot < 0) return base;
+  return base.indexOf('.', dot + 1) < 0 ? null : `*${base.slice(dot)}`;
 }
 
 /**

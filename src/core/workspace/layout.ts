@@ -23,7 +23,10 @@ export interface FolderCount {
   files: number;
   /** The source files among them that are tests (isTestFile). */
   tests: number;
-  /** How the tests are named (testNamePattern), with how many of them each: TEST_PATTERNS at most. */
+  /**
+   * How the tests are named (testNamePattern; a test whose name shows no pattern is only counted), with how many of
+   * them each: TEST_PATTERNS at most.
+   */
   testNames: Map<string, number>;
   /** A few of its source files that are not tests, by their path below the folder: the shallowest first, then by name. */
   examples: string[];
@@ -51,15 +54,17 @@ const bySize = (a: FolderCount, b: FolderCount) => b.source - a.source || b.file
 /** Shallower paths first, then by name. */
 const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0);
 
-/** Counts one file in a folder: `below` is its path under the folder. */
-function countIn(c: FolderCount, below: string, isSource: boolean, test: string | null): void {
+/** Counts one file in a folder: `below` is its path under the folder, `test` whether it is one and its name's pattern. */
+function countIn(c: FolderCount, below: string, isSource: boolean, test: { pattern: string | null } | null): void {
   c.files++;
   if (!isSource) return;
   c.source++;
   if (test !== null) {
     c.tests++;
-    const n = c.testNames.get(test);
-    if (n !== undefined || c.testNames.size < TEST_PATTERNS) c.testNames.set(test, (n ?? 0) + 1);
+    if (test.pattern !== null) {
+      const n = c.testNames.get(test.pattern);
+      if (n !== undefined || c.testNames.size < TEST_PATTERNS) c.testNames.set(test.pattern, (n ?? 0) + 1);
+    }
   } else if (c.examples.length < EXAMPLES || byDepth(below, c.examples[EXAMPLES - 1]) < 0) {
     c.examples.push(below);
     c.examples.sort(byDepth);
@@ -87,7 +92,7 @@ export function workspaceLayout(root: string, policy: WorkspacePolicy, keep?: (r
   };
   new TreeWalk(root, policy).walk(false, (rel) => {
     const isSource = SOURCE_FILE.test(rel);
-    const test = isSource && isTestFile(rel) ? testNamePattern(rel) : null;
+    const test = isSource && isTestFile(rel) ? { pattern: testNamePattern(rel) } : null;
     if (isSource) source++;
     if (keep?.(rel)) kept.push(rel);
     const parts = rel.split('/');
