@@ -113,9 +113,13 @@ const NEXT_RELEASE_FEATURES = Object.freeze({
  * where it holds code, the `features` question asks about the next release. The one place that wording is chosen.
  */
 export function initQuestions(hasCode: boolean): readonly InitQuestion[] {
-  if (!hasCode) return INIT_QUESTIONS;
-  return Object.freeze(INIT_QUESTIONS.map((q) => (q.id === 'features' ? Object.freeze({ ...q, ...NEXT_RELEASE_FEATURES }) : q)));
+  return hasCode ? WITH_CODE_QUESTIONS : INIT_QUESTIONS;
 }
+
+/** The questionnaire for a workspace that holds code (initQuestions). */
+const WITH_CODE_QUESTIONS: readonly InitQuestion[] = Object.freeze(
+  INIT_QUESTIONS.map((q) => (q.id === 'features' ? Object.freeze({ ...q, ...NEXT_RELEASE_FEATURES }) : q)),
+);
 
 /** Longest accepted answer: longer ones are almost certainly a pasted file, and would bloat every call. */
 export const MAX_ANSWER_CHARS = 20_000;

@@ -5,6 +5,7 @@
 // Read through the read policy; the page's tags are found by a linear scan, never a backtracking pattern.
 import * as path from 'path';
 import type { WorkspacePolicy } from '../workspace/policy';
+import { byDepth } from '../workspace/layout';
 import { isProductFile, STYLE_EXT } from '../workspace/fileKinds';
 import { oneLine, shorten } from '../text/cut';
 import { itemsWithin } from './initManifests';
@@ -107,9 +108,6 @@ function entryPageFacts(html: string, bounds: FactBounds): string {
   if (themeColor?.trim()) facts.push(`theme-color ${value(themeColor)}`);
   return facts.length ? facts.join('; ') : 'no title, stylesheet or font in its head';
 }
-
-/** Shallower paths first, then by name. */
-const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1);
 
 /** `- style files (12: 9 .scss, 3 .css): src/styles/main.scss, …` */
 function styleFilesLine(styles: string[], bounds: FactBounds): string {

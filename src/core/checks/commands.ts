@@ -2,7 +2,8 @@
 // `auto` standing for the detected ones (detect.ts), and what kind of check each command is — a static check (lint,
 // types) or one that runs tests, which is what its passing run proves (metrics/tsr.ts, fail-first).
 import type { CheckCommand } from './types';
-import { detectChecks } from './detect';
+import { detectChecks, TYPECHECK_SCRIPTS } from './detect';
+import { escapeRegExp } from '../text/regexp';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
 export const AUTO_CHECK = 'auto';
@@ -10,11 +11,13 @@ export const AUTO_CHECK = 'auto';
 /**
  * A command that checks the code without running its tests: a linter, formatter or type checker (`npm run lint`,
  * `npx standard`, `tsc --noEmit`, `npm run typecheck`, `ruff check .`, `mypy .`, `go vet ./...`, `cargo clippy`),
- * and nothing that runs tests besides (runsTests: `npm run lint && npm test`, `make lint test`). Its passing run
- * proves no test (metrics/tsr.ts).
+ * a project's type check script by any of its names (detect.ts TYPECHECK_SCRIPTS), and nothing that runs tests
+ * besides (runsTests: `npm run lint && npm test`, `make lint test`). Its passing run proves no test (metrics/tsr.ts).
  */
-const STATIC_CHECK =
-  /(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|typecheck|type-check|check-types|types:check|check:types|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)/i;
+const STATIC_CHECK = new RegExp(
+  String.raw`(^|[\s/:\\])(lint|eslint|standard|prettier|biome|stylelint|xo|tsc|${TYPECHECK_SCRIPTS.map(escapeRegExp).join('|')}|ruff|flake8|mypy|pyright|pylint|black|isort|golangci-lint|staticcheck|rubocop|go\s+vet|cargo\s+(?:check|clippy|fmt))(\s|$|:|\.)`,
+  'i',
+);
 
 /** A test runner, as the program a command runs (`npx vitest run`, `python -m pytest`, `bundle exec rspec`). */
 const TEST_RUNNER = /^(jest|vitest|mocha|ava|karma|jasmine|playwright|cypress|pytest|py\.test|nose2|unittest|tox|nox|rspec|phpunit|ctest)$/i;

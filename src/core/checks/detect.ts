@@ -26,7 +26,7 @@ import type { CheckCommand } from './types';
 import { exists, firstIn, nodeModulesUp, onPath, pythonTool, readJson, readText, venvProgram } from './projectProbes';
 
 /** The names a project gives its type check script, the first one present taken. */
-const TYPECHECK_SCRIPTS = ['typecheck', 'type-check', 'check-types', 'types:check', 'check:types', 'typecheck:all'] as const;
+export const TYPECHECK_SCRIPTS = ['typecheck', 'type-check', 'check-types', 'types:check', 'check:types', 'typecheck:all'] as const;
 
 /** The unit tests' own script, run instead of a `test` that runs the end-to-end suite too (or of no `test`). */
 const UNIT_TEST_SCRIPT = 'test:unit';

@@ -52,7 +52,8 @@ export interface WorkspaceLayout {
 const bySize = (a: FolderCount, b: FolderCount) => b.source - a.source || b.files - a.files || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Shallower paths first, then by name. */
-const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0);
+/** Shallower paths first, then by name: the order a folder's examples and style files are named in. */
+export const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Counts one file in a folder: `below` is its path under the folder, `test` whether it is one and its name's pattern. */
 function countIn(c: FolderCount, below: string, isSource: boolean, test: { pattern: string | null } | null): void {
