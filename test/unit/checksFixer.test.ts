@@ -109,4 +109,14 @@ describe('checks: a check that fixes as it runs (checkFixes.ts)', function () {
     assert.strictEqual(out[0].content, 'module.exports = 1;\n');
     assert.strictEqual(outcome.formatted, undefined);
   });
+
+  it('a check that leaves a NUL byte in DevA\'s file takes nothing: it is no text, and is written back as DevA proposed it', async () => {
+    const ws = workspace();
+    const nul = `node -e "require('fs').writeFileSync('src/a.js', 'module.exports = 1;\\0\\n')"`;
+    const seen = `node -e "process.exit(require('fs').readFileSync('src/a.js', 'utf8') === 'module.exports = 1;\\n' ? 0 : 1)"`;
+    const { files: out, outcome } = await runCheckLoop({ commands: [nul, seen], fixRounds: 0, workspace: ws, capeFolder: 'cape', files: [file('src/a.js', 'module.exports = 1;\n')], askFix: async () => assert.fail('no fix round') });
+    assert.deepStrictEqual(outcome.runs.map((r) => r.status), ['passed', 'passed']);
+    assert.strictEqual(out[0].content, 'module.exports = 1;\n');
+    assert.strictEqual(outcome.formatted, undefined);
+  });
 });

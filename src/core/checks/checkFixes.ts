@@ -1,15 +1,17 @@
 // What a check command changed in DevA's proposed files as it ran: a check that fixes as it checks (`eslint --fix .`,
 // `prettier --write`, `biome check --write`) rewrites them in the scratch copy and then judges the fixed text. The
 // loop reads the proposed files the copy holds before each command on the proposal (proposedInCopy) and again after
-// it (takeCheckFixes): a file the command rewrote is taken into the proposal, as the formatter's layout is (format.ts),
-// so the diff the user reviews is the text the checks ran on. Files outside the proposal it changed stay in the copy,
-// which is thrown away, and are not told. A proposed file it removed, or left as no plain text file, is written back
-// as the proposal has it: the proposal cannot remove a file, and the next checks see what the user would get. The
-// runs on the unchanged workspace (baseline.ts, failFirst.ts) are not the proposal: nothing of theirs is taken. Nor is
-// anything of a command that did not end by itself (killed at the time limit, by a signal): a file it was writing may
-// be half written, so every proposed file it changed is written back as the proposal has it.
+// it (takeCheckFixes): a file the command rewrote is taken into the proposal, as the formatter's layout is (format.ts
+// reads it by these same rules), so the diff the user reviews is the text the checks ran on. Files outside the
+// proposal it changed stay in the copy, which is thrown away, and are not told. A proposed file it removed, or left as
+// no plain text file (text by files/text.ts's one rule: no NUL byte, valid UTF-8), is written back as the proposal has
+// it: the proposal cannot remove a file, and the next checks see what the user would get. The runs on the unchanged
+// workspace (baseline.ts, failFirst.ts) are not the proposal: nothing of theirs is taken. Nor is anything of a command
+// that did not end by itself (killed at the time limit, by a signal): a file it was writing may be half written, so
+// every proposed file it changed is written back as the proposal has it.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
+import { notTextReason } from '../files/text';
 import type { ProposedFile } from '../model/types';
 import type { Scratch } from './scratch';
 import { plainFileOfCopy } from './scratchOverlay';
@@ -57,8 +59,7 @@ export async function takeCheckFixes(
   for (const { file, bytes } of before) {
     const now = await plainBytes(scratch.dir, file.relPath!);
     if (now?.equals(bytes)) continue;
-    const text = now?.toString('utf8');
-    if (ended && text !== undefined && Buffer.from(text).equals(now!)) taken.set(file, text);
+    if (ended && now && notTextReason(now) === null) taken.set(file, now.toString('utf8'));
     else putBack.push(file);
   }
   if (putBack.length) await scratch.overlay(putBack);
