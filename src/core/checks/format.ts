@@ -9,6 +9,7 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { ProposedFile } from '../model/types';
+import { proposedInCopy, takeCheckFixes } from './checkFixes';
 import type { Formatter } from './formatters';
 import { runCheck } from './run';
 import type { Scratch } from './scratch';
@@ -112,28 +113,21 @@ async function changedByFormatting(part: string[], o: FormatRunOptions): Promise
  * and reads them back: the proposal with the formatted contents, and the files that changed. Only a plain file of the
  * copy that holds what DevA proposed is formatted: one overlay did not write (under a linked folder, a failed write)
  * is the user's or the unchanged one, and stays as DevA wrote it. A file the formatter cannot format (a syntax error)
- * stays as DevA wrote it too; the checks then say why.
+ * stays as DevA wrote it too; the checks then say why. What it changed is read back as a check's fixes are
+ * (checkFixes.ts): nothing is taken when a run did not end by itself (killed at the time limit), nor a file it left
+ * as no text; such a file, and one it deleted, is written back to the copy as DevA proposed it.
  */
 export async function formatProposed(files: ProposedFile[], targets: string[], o: FormatRunOptions): Promise<{ files: ProposedFile[]; formatted: string[] }> {
   const wanted = new Set(targets);
-  const candidates = files.filter((f) => f.status === 'proposed' && f.relPath && wanted.has(f.relPath) && o.formatter.handles(f.relPath));
-  const plain = await plainFiles(candidates.map((f) => f.relPath!), o);
-  const inCopy = (f: ProposedFile) => path.join(o.scratch.dir, ...f.relPath!.split('/'));
-  const written = await Promise.all(candidates.map(async (f) => plain.has(f.relPath!) && (await fsp.readFile(inCopy(f), 'utf8').catch(() => null)) === f.content));
-  const chosen = candidates.filter((_, i) => written[i]);
-  if (!chosen.length) return { files, formatted: [] };
-  for (const part of chunks(chosen.map((f) => f.relPath!), FILES_PER_COMMAND)) {
-    await runFormatter(o.formatter.writeCommand(part), o);
+  const candidates = files.filter((f) => f.relPath && wanted.has(f.relPath) && o.formatter.handles(f.relPath));
+  const before = await proposedInCopy(o.scratch.dir, candidates);
+  if (!before.length) return { files, formatted: [] };
+  let everyRunEnded = true;
+  for (const part of chunks(before.map((b) => b.file.relPath!), FILES_PER_COMMAND)) {
+    const run = await runFormatter(o.formatter.writeCommand(part), o);
+    everyRunEnded &&= run.exitCode !== null;
     if (o.signal?.aborted) return { files, formatted: [] };
   }
-  const out = await Promise.all(
-    files.map(async (f) => {
-      if (!chosen.includes(f)) return f;
-      const now = await fsp.readFile(inCopy(f), 'utf8').catch(() => null);
-      return now === null || now === f.content ? f : { ...f, content: now };
-    }),
-  );
-  // in the proposal's order (the reads above finish in any order)
-  const formatted = out.filter((f, i) => f !== files[i]).map((f) => f.relPath!);
-  return { files: out, formatted };
+  const { files: out, fixed } = await takeCheckFixes(o.scratch, files, before, everyRunEnded);
+  return { files: out, formatted: fixed };
 }
