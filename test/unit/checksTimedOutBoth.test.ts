@@ -14,6 +14,7 @@ import {
   proposalNotReached,
   runCheckLoop,
   type CheckRun,
+  TRIMMED_MARK,
 } from '../../src/core';
 import { failFirstRuns, lastRuns } from '../../src/core/metrics/tsr';
 import { failedRun } from '../helpers/failedRun';
@@ -44,6 +45,15 @@ describe('checks: a command killed at the time limit on the proposal and on the 
     const tsc = "src/a.ts(3,1): error TS2304: Cannot find name 'x'.";
     assert.strictEqual(failsAsBefore(timedOut(tsc), timedOut('watching')), false, 'a new problem');
     assert.strictEqual(failsAsBefore(timedOut(tsc), timedOut(tsc.replace('(3,1)', '(2,1)'))), true, 'the same problem, lines aside');
+  });
+
+  it('cannot be compared by problems when either output was cut: the problems in the lines left out are unknown', () => {
+    const tsc = "src/a.ts(3,1): error TS2304: Cannot find name 'x'.";
+    const cut = `${tsc}\n${TRIMMED_MARK}120 lines left out]`;
+    assert.strictEqual(failsAsBefore(timedOut(cut), timedOut(tsc)), false, "the proposal's output cut");
+    assert.strictEqual(failsAsBefore(timedOut(tsc), timedOut(cut)), false, "the unchanged workspace's output cut");
+    assert.strictEqual(failsAsBefore(timedOut(tsc), timedOut(tsc)), true, 'the control: neither cut');
+    assert.doesNotMatch(fixRequest([timedOut(cut)], 1, 2, [], [], () => timedOut(tsc)), /leave it alone/);
   });
 
   it('a fix request that carries it says so: killed there too, not caused by DevA\'s files; a new failing case is still named', () => {

@@ -102,35 +102,28 @@ interface Comparison {
 }
 
 /**
- * A run killed at the time limit beside one killed there too: by their test cases when either named some (its failing
- * ones, and the cases that passed there it does not name: it stopped before them), else by the problems they name.
- * Not when either named more cases than a run keeps (the later ones are unknown).
- */
-function timedOutBoth(run: CheckRun, base: CheckRun): Comparison | null {
-  if (base.status !== 'timeout' || run.testsIncomplete || base.testsIncomplete) return null;
-  if (run.tests?.length || base.tests?.length) return { what: 'test cases', now: failingNames(run), before: new Set(failingNames(base)), missing: missingCases(run, base) };
-  return { what: 'problems', now: problemKeys(run.output), before: new Set(problemKeys(base.output)), missing: [] };
-}
-
-/**
  * What a failing run and the unchanged workspace's run are compared by: the failing test cases (and the baseline's
  * passing ones the run does not name) when both named test cases, each run all of its own; otherwise — a linter's
  * or compiler's run — the problems both outputs name (output.ts problemKeys), when both ended with an exit code and
  * neither output was cut; and when neither names a test case nor a problem (a tool missing, a package manager that
  * refuses to start: the command failed before any test), the whole output with the same exit code, what differs
  * between two runs aside (sameOutput.ts) — `now` empty when they match; null when they cannot be compared or differ.
- * A run killed at the time limit only beside one killed so too (timedOutBoth).
+ * A run killed at the time limit only beside one killed there too: by their test cases when either named some (its
+ * failing ones, and the cases that passed there it does not name: it stopped before them), else by the problems
+ * they name when neither output was cut (two naming none are alike: what a watcher printed before the kill aside).
  */
 function comparable(run: CheckRun, base: CheckRun): Comparison | null {
-  if (run.status === 'timeout') return timedOutBoth(run, base);
+  const timedOut = run.status === 'timeout';
+  if (timedOut && base.status !== 'timeout') return null;
   const now = failingNames(run);
-  if (now.length && base.tests?.length) {
+  if (timedOut ? run.tests?.length || base.tests?.length : now.length && base.tests?.length) {
     if (run.testsIncomplete || base.testsIncomplete) return null;
     return { what: 'test cases', now, before: new Set(failingNames(base)), missing: missingCases(run, base) };
   }
-  if (run.tests?.length || run.status !== 'failed' || base.status !== 'failed' || wasTrimmed(run.output) || wasTrimmed(base.output)) return null;
+  const ended = timedOut ? 'timeout' : 'failed';
+  if (run.tests?.length || run.status !== ended || base.status !== ended || wasTrimmed(run.output) || wasTrimmed(base.output)) return null;
   const problems = problemKeys(run.output);
-  if (problems.length) return { what: 'problems', now: problems, before: new Set(problemKeys(base.output)), missing: [] };
+  if (problems.length || timedOut) return { what: 'problems', now: problems, before: new Set(problemKeys(base.output)), missing: [] };
   const same = !base.tests?.length && run.exitCode === base.exitCode && sameOutput(run.output, base.output);
   return same ? { what: 'output', now: [], before: new Set(), missing: [] } : null;
 }
@@ -142,7 +135,7 @@ function comparable(run: CheckRun, base: CheckRun): Comparison | null {
  * passed there was reported on the proposal (missingCases). A run killed
  * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
  * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran; one
- * killed there too fails as before unless it names something new (timedOutBoth). So does
+ * killed there too fails as before unless it names something new (comparable). So does
  * a run that ended before its test runner's summary (endedBeforeSummary), wherever the unchanged workspace's ended: a
  * runner that names only failures names none of the cases it never reached.
  */
