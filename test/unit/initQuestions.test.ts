@@ -12,6 +12,8 @@ import { initCape } from '../../src/core/cape/init';
 import { defaultPromptsDir, loadPromptAssets, type PromptAssets } from '../../src/core/cape/prompts';
 import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 import { tempDir } from '../helpers/cli';
+import { TreeWalk } from '../../src/core/workspace/treeWalk';
+import { WorkspacePolicy } from '../../src/core/workspace/policy';
 import { writeCodebase } from '../helpers/codebase';
 import { demoDecisions, demoInputFile } from '../helpers/demo';
 import { initProjectFlow, type QuestionnaireStep } from '../../src/commands/questionnaire';
@@ -52,6 +54,7 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     const docs = tempDir('cape-q-docs-');
     put(docs, 'README.md', '# An idea\n');
     put(docs, 'cape/3_development/notes.ts', 'export {};\n');
+    put(docs, 'site/package.json', '{}\n'); // a manifest below the root is no code of the workspace's own
     const source = tempDir('cape-q-source-');
     put(source, 'lib/strike.py', 'def strike(): ...\n');
     const manifest = tempDir('cape-q-manifest-');
@@ -60,6 +63,23 @@ describe('init: the questionnaire worded for a workspace with code', function ()
       assert.strictEqual(workspaceHasCode(ws, 'cape'), expected, ws);
       assert.strictEqual((await readWorkspaceFacts(ws, 'cape')) !== null, expected, `${ws}: the facts agree`);
     }
+  });
+
+  it('workspaceHasCode stops walking at the first code file: the folders after it are never listed', () => {
+    const ws = tempDir('cape-q-early-');
+    put(ws, 'main.go', 'package main\n');
+    for (let i = 0; i < 20; i++) put(ws, `docs${i}/page.md`, '# page\n');
+    const policy = new WorkspacePolicy(ws, { capeFolder: 'cape' });
+    const whole = new TreeWalk(ws, policy);
+    whole.walk(false, () => undefined);
+    assert.strictEqual(whole.listed, 21, 'a walk without a stop lists every folder');
+    let code = false;
+    const stopped = new TreeWalk(ws, policy);
+    stopped.walk(false, (rel) => void (code ||= rel === 'main.go'), null, undefined, () => code);
+    assert.ok(code);
+    assert.strictEqual(stopped.listed, 1, 'the stop is asked before each folder: only the root was listed');
+    policy.forget();
+    assert.strictEqual(workspaceHasCode(ws, 'cape'), true);
   });
 
   it("VS Code's flow shows the features step worded for the workspace: the next release with code, the first version without", async () => {

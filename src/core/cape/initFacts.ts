@@ -19,6 +19,8 @@
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
 import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout, type WorkspaceLayout } from '../workspace/layout';
+import { TreeWalk } from '../workspace/treeWalk';
+import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectChecks, lockfileOf } from '../checks/detect';
 import type { CheckCommand } from '../checks/types';
 import { itemsWithin, packageJsonLines } from './initManifests';
@@ -153,18 +155,21 @@ function checksPart(checks: readonly CheckCommand[], sources: FactSources, max: 
   return head + (lines.length ? linesWithin(lines, max - head.length) : '- none recognised');
 }
 
-/** Whether a workspace holds code: a source file, or a manifest at its root. The one test of it (facts, questionnaire). */
-const holdsCode = (layout: WorkspaceLayout): boolean => layout.source > 0 || layout.rootManifests.length > 0;
+/** Whether a file makes its workspace one that holds code: a source file, or a manifest at the root. The one test of it (facts, questionnaire). */
+const isCodeFile = (rel: string): boolean => SOURCE_FILE.test(rel) || (!rel.includes('/') && MANIFEST_NAMES.includes(rel));
 
 /**
  * True when the workspace holds code, so that init reads facts from it and asks about the next release rather than a
  * first version (initAnswers.ts's initQuestions); false for one without code, or one that cannot be walked (then init
- * has no facts either). Names only: no file is read.
+ * has no facts either). Names only: no file is read, and the walk stops at the first code file (VS Code asks this
+ * before the first question).
  */
 export function workspaceHasCode(workspace: string, capeFolder?: string): boolean {
   const policy = new WorkspacePolicy(workspace, { capeFolder });
+  let code = false;
   try {
-    return holdsCode(workspaceLayout(workspace, policy));
+    new TreeWalk(workspace, policy).walk(false, (rel) => void (code ||= isCodeFile(rel)), null, undefined, () => code);
+    return code;
   } catch {
     return false;
   } finally {
@@ -191,8 +196,12 @@ const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isSt
 
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
 async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<WorkspaceFacts | null> {
-  const layout = workspaceLayout(workspace, policy, keptForParts);
-  if (!holdsCode(layout)) return null;
+  let code = false;
+  const layout = workspaceLayout(workspace, policy, (rel) => {
+    code ||= isCodeFile(rel);
+    return keptForParts(rel);
+  });
+  if (!code) return null;
   const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace) };
   // at a larger scale, the facts are kept only when they fit whole, no part cut or left out for the total's sake
   for (const scale of ROOMIER_SCALES) {

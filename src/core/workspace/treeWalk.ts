@@ -75,14 +75,16 @@ export class TreeWalk {
    * `.gitignore` changed since the records were made: then only a full walk (`useRecords` false) applies the rules
    * right. Rules files outside the walked folders (info/exclude, `.gitignore` above the root) are the caller's to
    * check (the policy's aboveKey()). `ahead`: the recorded folders' and files' stats taken ahead, used instead of
-   * stat'ing them here, and `known` tells which of their files are unchanged.
+   * stat'ing them here, and `known` tells which of their files are unchanged. `stop`, asked before each folder: true
+   * ends the walk there (a caller that wants a yes/no, not the whole tree); a stopped walk keeps the old records.
    */
-  walk(useRecords: boolean, note: NoteFile, ahead?: StatAhead | null, known?: KnownFile): boolean {
+  walk(useRecords: boolean, note: NoteFile, ahead?: StatAhead | null, known?: KnownFile, stop?: () => boolean): boolean {
     const records = new Map<string, DirRecord>();
     const now = Date.now();
     this.listed = 0;
     const stack: string[] = [''];
     while (stack.length) {
+      if (stop?.()) return true;
       const rel = stack.pop()!;
       const old = useRecords ? this.dirs.get(rel) : undefined;
       const pre = old && ahead ? ahead.folder(rel, old.files) : undefined;
