@@ -17,6 +17,7 @@ import {
   type InitResult,
 } from '../core';
 import type { Services } from '../services';
+import { workspaceIndex } from '../workspace/indexService';
 import {
   EXISTING_CAPE_PLACEHOLDER,
   INIT_TITLE,
@@ -251,6 +252,8 @@ async function runInit(services: Services, root: string, answers: InitAnswers | 
             mode,
             signal: ac.signal,
             prompts: services.prompts,
+            // the watched index sessions use: the facts' code map, without a second index in memory
+            index: () => workspaceIndex(services, root),
             onProgress: (p) => {
               progress.report({ message: progressMessage(p, s.capeFolder), increment: ((p.done - last) / Math.max(1, p.total)) * 100 });
               last = p.done;

@@ -111,7 +111,8 @@ describe('init: the workspace facts of an existing codebase', function () {
       const block = (title: string) => t.slice(t.indexOf(`## ${title}`), t.indexOf('\n\n## ', t.indexOf(`## ${title}`)));
       return { tsconfig: block('tsconfig.json'), claude: block('CLAUDE.md') };
     };
-    // two long guidance files: no room at twice the bounds, some at one and a half
+    // a long README and two long guidance files: no room at twice the bounds, some at one and a half
+    put(ws, 'README.md', `# App\n\n${Array.from({ length: 3 }, () => 'The app does a thing. '.repeat(40)).join('\n\n')}\n`);
     const half = await blocks(['CLAUDE.md', 'AGENTS.md']);
     assert.ok(half.tsconfig.length > 500 && half.tsconfig.length <= 750 && /\[… \d+ more characters not shown\]/.test(half.tsconfig), half.tsconfig);
     assert.ok(half.claude.length > 4400 && half.claude.length <= 4500, `CLAUDE.md: ${half.claude.length} characters`);

@@ -216,7 +216,7 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     const links = Array.from({ length: 100 }, (_, i) => `<link rel="stylesheet" href="/css/${'x'.repeat(30)}-${i}.css">`).join('');
     put(ws, 'index.html', `<html><head><title>${'T'.repeat(500)}</title>${links}</head></html>`);
     // guidance that fills the rest: the bounds are taken as written, at no larger scale
-    for (const name of ['CLAUDE.md', 'AGENTS.md']) put(ws, name, 'A rule of the project.\n'.repeat(400));
+    for (const name of ['CLAUDE.md', 'AGENTS.md', 'CONTRIBUTING.md']) put(ws, name, 'A rule of the project.\n'.repeat(400));
     const t = (await readWorkspaceFacts(ws))!.text;
     const layout = part(t, 'Layout');
     assert.match(layout, /^ {2}- … \d+ more folders$/m);

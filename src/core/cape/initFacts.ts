@@ -11,10 +11,12 @@
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
 //     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
 //     policy — no ignored, dependency, secret, .git/ or cape/ file is counted or named);
-//  5. for a workspace with a user interface, its style sources: the entry page's head, the style files, the theme
+//  5. the code map: the most imported source files, then those nearest the answers, each with its top-level symbols
+//     (initFactsCode.ts, from the workspace index: names only), when the caller gives the index;
+//  6. for a workspace with a user interface, its style sources: the entry page's head, the style files, the theme
 //     configuration (initFactsStyle.ts);
-//  6. the opening paragraphs of the README;
-//  7. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
+//  7. the opening paragraphs of the README;
+//  8. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
 import { WorkspacePolicy } from '../workspace/policy';
@@ -28,14 +30,16 @@ import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactSourc
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
+import { codePart } from './initFactsCode';
+import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 
 /**
- * All the facts at most: about 3,000 tokens, sent with the decisions request and each file request that takes them —
- * every file of prompts/inputs.json, so ten requests and about 30,000 input tokens in all, which init spends once. An
+ * All the facts at most: about 3,400 tokens, sent with the decisions request and each file request that takes them —
+ * every file of prompts/inputs.json, so ten requests and about 34,000 input tokens in all, which init spends once. An
  * init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build scripts, so the files
- * assumed what the project states.
+ * assumed what the project states; 12,000 → 13,500 made room for the code map (CODE_CHARS) with the guidance's share kept.
  */
-export const WORKSPACE_FACTS_MAX_CHARS = 12000;
+export const WORKSPACE_FACTS_MAX_CHARS = 13500;
 
 /**
  * Each part's bound. Together they leave the guidance files, which come last, at least GUIDANCE_FILE_CHARS: the one
@@ -48,6 +52,7 @@ const MANIFEST_HEAD_CHARS = 500;
 const CHECKS_CHARS = 500;
 const CI_CHARS = 700;
 const LAYOUT_CHARS = 2300;
+const CODE_CHARS = 1500;
 const STYLE_CHARS = 1200;
 const README_CHARS = 1200;
 const GUIDANCE_FILE_CHARS = 3000;
@@ -117,6 +122,13 @@ interface Found {
   layout: WorkspaceLayout;
   lock: { file: string; manager: string } | null;
   checks: CheckCommand[];
+  code: CodeSource | null;
+}
+
+/** Where the code part's names come from: the workspace's index, and what to rank its files for (the answers). */
+export interface CodeSource {
+  index: WorkspaceIndex;
+  query: string;
 }
 
 function manifestsPart(policy: WorkspacePolicy, { layout, lock }: Found, sources: FactSources, max: number, bounds: FactBounds): string | null {
@@ -181,11 +193,11 @@ export function workspaceHasCode(workspace: string, capeFolder?: string): boolea
  * The workspace facts (see the header), or null when the workspace holds no code. Reads only what the read policy
  * admits; runs nothing.
  */
-export async function readWorkspaceFacts(workspace: string, capeFolder?: string): Promise<WorkspaceFacts | null> {
+export async function readWorkspaceFacts(workspace: string, capeFolder?: string, code?: CodeSource): Promise<WorkspaceFacts | null> {
   // one policy for the walk and every read: the .gitignore files and secret rules parsed once, dropped at the end
   const policy = new WorkspacePolicy(workspace, { capeFolder });
   try {
-    return await factsUnder(workspace, policy);
+    return await factsUnder(workspace, policy, code ?? null);
   } finally {
     policy.forget();
   }
@@ -195,14 +207,14 @@ export async function readWorkspaceFacts(workspace: string, capeFolder?: string)
 const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isStyleSource(rel);
 
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
-async function factsUnder(workspace: string, policy: WorkspacePolicy): Promise<WorkspaceFacts | null> {
-  let code = false;
+async function factsUnder(workspace: string, policy: WorkspacePolicy, code: CodeSource | null): Promise<WorkspaceFacts | null> {
+  let hasCode = false;
   const layout = workspaceLayout(workspace, policy, (rel) => {
-    code ||= isCodeFile(rel);
+    hasCode ||= isCodeFile(rel);
     return keptForParts(rel);
   });
-  if (!code) return null;
-  const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace) };
+  if (!hasCode) return null;
+  const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace), code };
   // at a larger scale, the facts are kept only when they fit whole, no part cut or left out for the total's sake
   for (const scale of ROOMIER_SCALES) {
     const facts = renderFacts(policy, found, { scale }, Infinity);
@@ -246,6 +258,8 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
   from = noSources();
   add(ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
   add(layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
+  from = noSources();
+  if (found.code) add(codePart(found.code.index, found.code.query, from, within(CODE_CHARS)), 'the code map', from);
   from = noSources();
   add(stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
   const readme = layout.rootFiles

@@ -96,7 +96,8 @@ export interface WorkspaceContext {
   text: string;
 }
 
-function mapLine(p: string, symbols: string[]): string {
+/** A map line: the path, then its top-level symbols (MAP_SYMBOLS at most, counting the rest). */
+export function mapLine(p: string, symbols: readonly string[]): string {
   const shown = symbols.slice(0, MAP_SYMBOLS);
   const more = symbols.length > shown.length ? `, … (+${symbols.length - shown.length})` : '';
   return shown.length ? `${p} — ${shown.join(', ')}${more}` : p;

@@ -1,0 +1,60 @@
+// Init's workspace facts (initFacts.ts), the code part: the names the code uses, as DevA's map lines (path — its
+// top-level symbols, workspace/pack.ts mapLine) — first the source files the most other files import (the core
+// modules a change goes through: the models, the API client, the shared helpers), then those the ranking
+// (workspace/rank.ts) finds nearest the answers' product and next release. Without it an init trial on a full-stack
+// repository (FastAPI + React) wrote the standards' naming examples and the architecture's data model as assumptions
+// ("the facts show no source code"). Names only, from the workspace index: no file's text is quoted. Tests, built
+// output, docs and configuration are not listed (kindPrior below 1, isTestFile).
+import type { WorkspaceIndex } from '../workspace/workspaceIndex';
+import { rankFiles } from '../workspace/rank';
+import { kindPrior } from '../workspace/rankSignals';
+import { isTestFile, SOURCE_FILE } from '../workspace/fileKinds';
+import { mapLine } from '../workspace/pack';
+import { linesWithin, type FactSources } from './initFactsText';
+
+/** The most imported files listed at most, and the files importing one at least for it to count as a core module. */
+const CORE_FILES = 8;
+const MIN_IMPORTERS = 2;
+/** The files nearest the answers listed at most (after the core ones, none twice). */
+const RELATED_FILES = 12;
+
+/** A file the part may name: a source file of the product that has top-level symbols (not a test, built output, docs…). */
+function listable(index: WorkspaceIndex, rel: string): boolean {
+  return SOURCE_FILE.test(rel) && !isTestFile(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
+}
+
+/**
+ * The code part within `max` characters: the core modules, then the files nearest `query` (the answers' product and
+ * features), each as a map line; null when the index holds no source file with symbols.
+ */
+export function codePart(index: WorkspaceIndex, query: string, sources: FactSources, max: number): string | null {
+  const imported = [...index.paths()]
+    .filter((p) => listable(index, p))
+    .map((p) => [p, index.importersOf(p).length] as const)
+    .filter(([, n]) => n >= MIN_IMPORTERS)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, CORE_FILES);
+  const named = new Set(imported.map(([p]) => p));
+  const core = imported.map(([p, n]) => `${mapLine(p, index.get(p)!.symbols)} (imported by ${n})`);
+  const related = query.trim()
+    ? rankFiles(index, { objective: query })
+        .filter((r) => !named.has(r.path) && listable(index, r.path))
+        .slice(0, RELATED_FILES)
+        .map((r) => mapLine(r.path, index.get(r.path)!.symbols))
+    : [];
+  if (!core.length && !related.length) return null;
+  sources.listed.push('the code map (file names and their top-level symbols)');
+  const head = '## Code map (path — its top-level symbols; names only, no code quoted)\n';
+  const blocks: string[] = [];
+  let room = max - head.length;
+  for (const [title, lines] of [
+    ['The most imported files (core modules):', core],
+    ['The files nearest the product and the next release:', related],
+  ] as const) {
+    if (!lines.length || room < title.length + 60) continue;
+    const block = `${title}\n${linesWithin(lines, room - title.length - 1, ' files')}`;
+    blocks.push(block);
+    room -= block.length + 1;
+  }
+  return blocks.length ? head + blocks.join('\n') : null;
+}

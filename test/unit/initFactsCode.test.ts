@@ -1,0 +1,102 @@
+// Init's workspace facts, the code map (src/core/cape/initFactsCode.ts): the most imported source files, then those the
+// ranking finds nearest the answers, each with its top-level symbols — names only, no test, docs or built file, none
+// twice, within its bound; in the facts after the layout when the caller gives an index, and in init's requests
+// through initCape's `index`.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { codePart } from '../../src/core/cape/initFactsCode';
+import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { initCape } from '../../src/core/cape/init';
+import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
+import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
+import { noSources } from '../../src/core/cape/initFactsText';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
+import { tempDir } from '../helpers/cli';
+import { demoDecisions, demoInputFile } from '../helpers/demo';
+
+const put = (ws: string, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), text);
+};
+
+/** A small app: a model module imported by three files, a helper by two, an export feature, tests and docs. */
+function app(): string {
+  const ws = tempDir('cape-code-map-');
+  put(ws, 'package.json', '{"name":"tracker"}\n');
+  put(ws, 'src/models.ts', 'export interface Item { title: string }\nexport class ItemStore {}\n');
+  put(ws, 'src/util.ts', 'export function slugify(s: string) { return s; }\n');
+  put(ws, 'src/api.ts', "import { Item } from './models';\nimport { slugify } from './util';\nexport function listItems(): Item[] { return []; }\n");
+  put(ws, 'src/view.ts', "import { ItemStore } from './models';\nimport { slugify } from './util';\nexport function renderItems() { return new ItemStore(); }\n");
+  put(ws, 'src/csvExport.ts', "import { Item } from './models';\nexport function exportItemsAsCsv(items: Item[]) { return items.map((i) => i.title).join('\\n'); }\n");
+  put(ws, 'src/models.test.ts', "import { Item } from './models';\nimport { slugify } from './util';\nexport function itemsTest() {}\n");
+  put(ws, 'docs/export.md', '# Export items as CSV\n');
+  put(ws, 'dist/bundle.js', "export function exportItemsAsCsv() {}\nexport function bundled() {}\n");
+  return ws;
+}
+
+describe('init: the facts\' code map', function () {
+  this.timeout(30000);
+
+  it('lists the most imported source files, then those nearest the answers, each once with its symbols; no test, doc or built file', async () => {
+    const ws = app();
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const from = noSources();
+    const text = codePart(index, 'Export the items as CSV', from, 2000)!;
+    const lines = text.split('\n');
+    assert.strictEqual(lines[0], '## Code map (path — its top-level symbols; names only, no code quoted)');
+    assert.strictEqual(lines[1], 'The most imported files (core modules):');
+    assert.strictEqual(lines[2], 'src/models.ts — Item, ItemStore (imported by 4)', text);
+    assert.strictEqual(lines[3], 'src/util.ts — slugify (imported by 3)', text);
+    assert.strictEqual(lines[4], 'The files nearest the product and the next release:');
+    assert.strictEqual(lines[5], 'src/csvExport.ts — exportItemsAsCsv', 'the file the answers name comes first');
+    for (const shown of ['src/models.ts', 'src/util.ts']) assert.strictEqual(text.split(shown).length - 1, 1, `${shown} once`);
+    for (const never of ['models.test.ts', 'docs/export.md', 'dist/bundle.js', 'package.json']) assert.ok(!text.includes(never), `${never} is not listed`);
+    assert.deepStrictEqual(from.listed, ['the code map (file names and their top-level symbols)']);
+    assert.ok(codePart(index, 'Export the items as CSV', noSources(), 300)!.length <= 300, 'within its bound');
+    assert.ok(!codePart(index, '', noSources(), 2000)!.includes('nearest'), 'no answers: the core modules only');
+  });
+
+  it('has no part for a workspace without symbols, and comes after the layout in the facts when an index is given', async () => {
+    const bare = tempDir('cape-code-map-bare-');
+    put(bare, 'run.sh', 'echo hi\n');
+    const { index: none } = await WorkspaceIndex.open(bare, { cacheFile: null });
+    assert.strictEqual(codePart(none, 'anything', noSources(), 2000), null);
+    const ws = app();
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const facts = (await readWorkspaceFacts(ws, 'cape', { index, query: 'Export the items as CSV' }))!;
+    const at = facts.text.indexOf('## Code map');
+    assert.ok(at > facts.text.indexOf('## Layout'), facts.text);
+    assert.ok(facts.listed.includes('the code map (file names and their top-level symbols)'));
+    assert.ok(!(await readWorkspaceFacts(ws, 'cape'))!.text.includes('## Code map'), 'no index given: no map');
+  });
+
+  it("initCape ranks the caller's index for the product and the features, and every request that takes the facts carries the map", async () => {
+    const ws = app();
+    const prompts = loadPromptAssets(defaultPromptsDir());
+    const answers = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, `answer ${q.id}`])) as InitAnswers;
+    answers.features = 'Export the items as CSV';
+    const requests: LlmRequest[] = [];
+    const llm: LlmClient = {
+      async stream(req: LlmRequest, onText: (d: string) => void) {
+        requests.push(req);
+        const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1];
+        const text = file ? demoInputFile(file, answers) : demoDecisions();
+        onText(text);
+        return { text, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, stopReason: 'end_turn', model: req.model };
+      },
+    };
+    let asked = 0;
+    const index = async () => {
+      asked++;
+      return (await WorkspaceIndex.open(ws, { capeFolder: 'cape', cacheFile: null })).index;
+    };
+    const res = await initCape({ workspace: ws, answers, llm, model: 'm', language: 'English', mode: 'fail-if-exists', prompts, index });
+    assert.deepStrictEqual(res.failed, []);
+    assert.strictEqual(asked, 1, 'the index is asked for once');
+    const withMap = requests.filter((r) => contentText(r.messages[0].content).includes('src/csvExport.ts — exportItemsAsCsv'));
+    assert.strictEqual(withMap.length, res.factsRequests, 'each request with the facts has the map, ranked for the features');
+    assert.ok(res.factsRequests > 1);
+  });
+});
