@@ -122,6 +122,27 @@ describe('init: the workspace facts of an existing codebase', function () {
     assert.ok(full.claude.length > 2900 && full.claude.length <= 3000, `CLAUDE.md: ${full.claude.length} characters`);
   });
 
+  it("say that CAPE runs the scripts with npm when the lockfile's manager is not installed, and nothing when it is", async () => {
+    const ws = tempDir('cape-facts-bun-');
+    put(ws, 'package.json', '{"name":"b","scripts":{"lint":"biome check","test":"vitest"}}');
+    put(ws, 'bun.lock', '{}\n');
+    put(ws, 'src/a.ts', 'export {};\n');
+    const oldPath = process.env.PATH;
+    const note = '- (the project uses bun: bun.lock; bun is not installed where CAPE runs, so CAPE runs the scripts with npm)';
+    try {
+      process.env.PATH = (oldPath ?? '').split(path.delimiter).filter((d) => !fs.existsSync(path.join(d, 'bun'))).join(path.delimiter);
+      const without = (await readWorkspaceFacts(ws))!.text;
+      assert.ok(without.includes('- `npm run lint`') && without.includes(note), without);
+      const bin = tempDir('cape-facts-bun-bin-');
+      fs.writeFileSync(path.join(bin, 'bun'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      process.env.PATH = `${bin}${path.delimiter}${process.env.PATH}`;
+      const withBun = (await readWorkspaceFacts(ws))!.text;
+      assert.ok(withBun.includes('- `bun run lint`') && !withBun.includes('is not installed where CAPE runs'), withBun);
+    } finally {
+      process.env.PATH = oldPath;
+    }
+  });
+
   it("a top folder's packages are cut once, with one count of those left out", async () => {
     const ws = tempDir('cape-facts-packages-');
     for (let i = 0; i < 30; i++) {

@@ -160,9 +160,14 @@ function manifestsPart(policy: WorkspacePolicy, { layout, lock }: Found, sources
   return blocks.length ? blocks.join('\n\n') : null;
 }
 
-function checksPart(checks: readonly CheckCommand[], sources: FactSources, max: number): string {
+function checksPart({ checks, lock }: Found, sources: FactSources, max: number): string {
   sources.listed.push('the detected check commands');
   const lines = checks.map((c) => `- \`${c.command}\`${c.reason ? ` (${c.reason})` : ''}`);
+  // detect.ts runs the scripts with npm when the lockfile's manager is not installed here: say so, or the model takes
+  // npm for the project's manager (an init trial on a bun project wrote `bun run` and flagged the facts as contradictory)
+  if (lock && lock.manager !== 'npm' && checks.some((c) => /^npm (?:test|run)\b/.test(c.command))) {
+    lines.push(`- (the project uses ${lock.manager}: ${lock.file}; ${lock.manager} is not installed where CAPE runs, so CAPE runs the scripts with npm)`);
+  }
   const head = '## Check commands CAPE detects (named here, not run)\n';
   return head + (lines.length ? linesWithin(lines, max - head.length) : '- none recognised');
 }
@@ -254,7 +259,7 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
   let from = noSources();
   add(manifestsPart(policy, found, from, within(MANIFESTS_CHARS), bounds), 'the manifests', from);
   from = noSources();
-  add(checksPart(found.checks, from, within(CHECKS_CHARS)), 'the check commands', from);
+  add(checksPart(found, from, within(CHECKS_CHARS)), 'the check commands', from);
   from = noSources();
   add(ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
   add(layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
