@@ -166,6 +166,19 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     assert.deepStrictEqual(facts.listed, ['the detected check commands', 'the folder layout']);
   });
 
+  it("the root's line names the files that run and ship the project, not its other files", async () => {
+    const ws = tempDir('cape-facts-run-');
+    put(ws, 'pyproject.toml', '[project]\nname = "svc"\n');
+    put(ws, 'svc/app.py', 'def main(): ...\n');
+    for (const name of ['compose.yml', 'compose.override.yml', 'Dockerfile', 'Makefile', 'fly.toml', 'LICENSE', 'notes.txt', 'settings.yml']) put(ws, name, 'x\n');
+    const layout = part((await readWorkspaceFacts(ws))!.text, 'Layout');
+    assert.match(layout, /^- \(files at the root\) — .*; to run and ship it: Dockerfile, Makefile, compose\.override\.yml, compose\.yml, fly\.toml$/m, layout);
+    const plain = tempDir('cape-facts-run-none-');
+    put(plain, 'pyproject.toml', '[project]\nname = "lib"\n');
+    put(plain, 'lib/core.py', 'def f(): ...\n');
+    assert.doesNotMatch(part((await readWorkspaceFacts(plain))!.text, 'Layout'), /to run and ship it/);
+  });
+
   it('a monorepo keeps its packages on one line each top folder, without their sub-folders; a CI file of another service is named', async () => {
     const ws = tempDir('cape-facts-mono-');
     writeCodebase(ws);

@@ -3,7 +3,8 @@
 // monorepo's (one that holds no packages) its sub-folders where the code is — one level down, two where the folder
 // holds all its code in one sub-folder (`src/anvil/`) — biggest first; a monorepo's top folder names its packages
 // instead. Bounded: every top folder first, then each one's sub-folders within the room left, each list counting the
-// folders it leaves out. Names only (workspace/layout.ts: the index's walk under the read policy).
+// folders it leaves out; the root's line names the files that run and ship the project (compose files, Dockerfile,
+// Makefile, hosting configuration). Names only (workspace/layout.ts: the index's walk under the read policy).
 import type { FolderCount, WorkspaceLayout } from '../workspace/layout';
 import { itemsWithin } from './initManifests';
 import { linesWithin, scaled, type FactBounds } from './initFactsText';
@@ -32,8 +33,21 @@ function counts(f: FolderCount, examples: Examples): string {
 
 const folderLine = (f: FolderCount, indent = '', examples: Examples = 'all') => `${indent}- ${f.path}/ — ${counts(f, examples)}`;
 
+/**
+ * The root files that say how the project is run and shipped — containers, compose files, task runners, hosting
+ * configuration — named on the root's line: an init trial's model could not tell a Docker Compose project from "20
+ * files at the root". Names only.
+ */
+const RUN_FILE =
+  /^(?:(?:docker-)?compose(?:\.[\w-]+)*\.ya?ml|(?:Dockerfile|Containerfile)(?:\.[\w-]+)?|[\w-]+\.Dockerfile|(?:GNU)?[Mm]akefile|[Jj]ustfile|Taskfile\.ya?ml|Procfile|Tiltfile|vercel\.json|netlify\.toml|fly\.toml|render\.yaml|app\.yaml|serverless\.ya?ml|wrangler\.toml|nixpacks\.toml|railway\.json|skaffold\.yaml)$/;
+/** The run files named at most, their "… N more" included (at the facts' scale). */
+const RUN_FILES_CHARS = 200;
+
 function topLine(layout: WorkspaceLayout, f: FolderCount, bounds: FactBounds, examples: Examples = 'all'): string {
-  if (!f.path) return `- (files at the root) — ${counts(f, examples)}`;
+  if (!f.path) {
+    const run = layout.rootFiles.filter((n) => RUN_FILE.test(n));
+    return `- (files at the root) — ${counts(f, examples)}${run.length ? `; to run and ship it: ${itemsWithin(run, scaled(RUN_FILES_CHARS, bounds))}` : ''}`;
+  }
   const packages = (layout.packages.get(f.path) ?? []).map((p) => `${p.path}/ ${p.source}`);
   if (!packages.length) return folderLine(f, '', examples);
   return `- ${f.path}/ — ${counts(f, 'none')}; packages (source files): ${itemsWithin(packages, scaled(PACKAGES_CHARS, bounds))}`;
