@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { repoRoot } from './fixtures';
+import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
 
 export function demoDir(): string {
   return path.join(repoRoot(), 'test', 'demo');
@@ -93,6 +94,22 @@ export function demoInputFile(relPath: string, answers: Record<string, string>):
     '',
     ...sections.flatMap((s) => [`## ${s.split(' — ')[0]}`, '', `What this section says for ${answers.product ?? 'the product'}: ${s}.`, '']),
   ].join('\n');
+}
+
+/**
+ * An LlmClient that answers init's requests as the demo does (demoDecisions, demoInputFile for the file a request
+ * asks for) and records each request in `requests`.
+ */
+export function demoInitLlm(answers: Record<string, string>, requests: LlmRequest[]): LlmClient {
+  return {
+    async stream(req: LlmRequest, onText: (d: string) => void) {
+      requests.push(req);
+      const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1];
+      const text = file ? demoInputFile(file, answers) : demoDecisions();
+      onText(text);
+      return { text, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, stopReason: 'end_turn', model: req.model };
+    },
+  };
 }
 
 export function demoAnswers(): Record<string, string> {

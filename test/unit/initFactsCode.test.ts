@@ -12,9 +12,9 @@ import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswer
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { noSources } from '../../src/core/cape/initFactsText';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
+import { contentText, type LlmRequest } from '../../src/core/model/types';
 import { tempDir } from '../helpers/cli';
-import { demoDecisions, demoInputFile } from '../helpers/demo';
+import { demoInitLlm } from '../helpers/demo';
 
 const put = (ws: string, rel: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
@@ -78,15 +78,7 @@ describe('init: the facts\' code map', function () {
     const answers = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, `answer ${q.id}`])) as InitAnswers;
     answers.features = 'Export the items as CSV';
     const requests: LlmRequest[] = [];
-    const llm: LlmClient = {
-      async stream(req: LlmRequest, onText: (d: string) => void) {
-        requests.push(req);
-        const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1];
-        const text = file ? demoInputFile(file, answers) : demoDecisions();
-        onText(text);
-        return { text, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, stopReason: 'end_turn', model: req.model };
-      },
-    };
+    const llm = demoInitLlm(answers, requests);
     let asked = 0;
     const index = async () => {
       asked++;

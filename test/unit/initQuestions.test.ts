@@ -10,12 +10,12 @@ import { readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from '../..
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { initCape } from '../../src/core/cape/init';
 import { defaultPromptsDir, loadPromptAssets, type PromptAssets } from '../../src/core/cape/prompts';
-import { contentText, type LlmClient, type LlmRequest } from '../../src/core/model/types';
+import { contentText, type LlmRequest } from '../../src/core/model/types';
 import { tempDir } from '../helpers/cli';
 import { TreeWalk } from '../../src/core/workspace/treeWalk';
 import { WorkspacePolicy } from '../../src/core/workspace/policy';
 import { writeCodebase } from '../helpers/codebase';
-import { demoDecisions, demoInputFile } from '../helpers/demo';
+import { demoInitLlm } from '../helpers/demo';
 import { initProjectFlow, type QuestionnaireStep } from '../../src/commands/questionnaire';
 
 const FIRST_VERSION = 'Which features must the first version have?';
@@ -159,15 +159,7 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     const ws = tempDir('cape-q-init-');
     writeCodebase(ws);
     const requests: LlmRequest[] = [];
-    const llm: LlmClient = {
-      async stream(req: LlmRequest, onText: (d: string) => void) {
-        requests.push(req);
-        const file = /Write cape\/(\S+) now/.exec(contentText(req.messages[0].content))?.[1];
-        const text = file ? demoInputFile(file, answers) : demoDecisions();
-        onText(text);
-        return { text, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, stopReason: 'end_turn', model: req.model };
-      },
-    };
+    const llm = demoInitLlm(answers, requests);
     // the shipped files, one of them marked as taking no facts
     const unmarked = '2_design/2_brand.md';
     const local: PromptAssets = { ...prompts, inputs: prompts.inputs.map((s) => (s.path === unmarked ? { ...s, facts: false } : s)) };
