@@ -37,7 +37,7 @@ describe('TSR: a test command that failed before any test, as on the unchanged w
       ['AC-3', 'not_run'],
     ]);
     assert.strictEqual(r.tsr, null, 'no criterion was tested');
-    assert.deepStrictEqual(tsrCounts(r.criteria), { passed: 0, tested: 0, review: 0, notRun: 3 });
+    assert.deepStrictEqual(tsrCounts(r.criteria), { passed: 0, tested: 0, noTest: 0, review: 0, notRun: 3 });
   });
 
   it('a run that ran no test only with the proposal (the unchanged workspace ran its tests) is a failure of the proposal', () => {
@@ -75,6 +75,12 @@ describe('TSR: a test command that failed before any test, as on the unchanged w
     assert.strictEqual(formatTsr(0.5, mixed, 'computed'), '50% (1 of 2 tested, 1 to review, 1 not run)');
     assert.strictEqual(tsrSummary({ tsr: 0.5, tsrJudged: null, criteria: mixed } as unknown as SessionMetrics), 'TSR 50% of 2 tested criteria, 1 to review, 1 not run (judged —)');
     assert.strictEqual(formatTsr(null, [{ computed: 'not_run' }, { computed: 'review' }], 'computed'), '— (1 to review, 1 not run)');
+    // the only criteria counted had no test (a trial: 16 not run, the 2 DevA named no test for): not "2 tested"
+    const untested = [{ computed: 'no_test' }, { computed: 'no_test' }, { computed: 'not_run' }];
+    assert.strictEqual(formatTsr(0, untested, 'computed'), '0% (0 of 2 counted, 2 with no test, 1 not run)');
+    assert.strictEqual(tsrSummary({ tsr: 0, tsrJudged: 1, criteria: untested } as unknown as SessionMetrics), 'TSR 0% of 2 counted criteria (2 with no test), 1 not run (judged 100%)');
+    const some = [{ computed: 'pass' }, { computed: 'no_test' }, { computed: 'review' }];
+    assert.strictEqual(formatTsr(0.5, some, 'computed'), '50% (1 of 2 counted, 1 with no test, 1 to review)');
     let shown = '';
     const print = printer(new Writable({ write: (chunk: Buffer, _enc, done) => ((shown += chunk.toString('utf8')), done()) }));
     print({ type: 'session-finished', taskId: 't', retrospectivePath: 'r.md', kpt: { keep: [], problem: [], try: [] }, metrics: m, files: [], openQuestions: [] } as unknown as SessionEvent);

@@ -143,10 +143,22 @@ interface Counted {
  * checks fulfilled, those tested (all but the ones left to review and those whose tests did not run), those left to
  * review and those not run.
  */
-export function tsrCounts(criteria: readonly Counted[]): { passed: number; tested: number; review: number; notRun: number } {
+export function tsrCounts(criteria: readonly Counted[]): { passed: number; tested: number; noTest: number; review: number; notRun: number } {
   const review = criteria.filter((c) => c.computed === 'review').length;
   const notRun = criteria.filter((c) => c.computed === 'not_run').length;
-  return { passed: criteria.filter((c) => c.computed === 'pass').length, tested: criteria.length - review - notRun, review, notRun };
+  const noTest = criteria.filter((c) => c.computed === 'no_test').length;
+  return { passed: criteria.filter((c) => c.computed === 'pass').length, tested: criteria.length - review - notRun, noTest, review, notRun };
+}
+
+/**
+ * The criteria the computed TSR counts, in words: `14 tested`, or — when some of them had no test at all (counted as
+ * not fulfilled) — `2 counted` with `2 with no test` beside it (`sep` joins them: ', ' in a table cell, ' (' … ')' in
+ * the closing line): "0% of 2 tested criteria" read as if two tests had failed, when a trial's two were the only
+ * criteria DevA named no test for.
+ */
+function countedPhrase(c: { tested: number; noTest: number }, noun: string, inTable: boolean): string {
+  if (!c.noTest) return `${c.tested} tested${noun}`;
+  return inTable ? `${c.tested} counted${noun}, ${c.noTest} with no test` : `${c.tested} counted${noun} (${c.noTest} with no test)`;
 }
 
 /** The criteria out of the computed TSR's count, in words ("1 to review, 2 not run"); '' when none. */
@@ -181,7 +193,7 @@ export function formatTsr(rate: unknown, criteria: readonly Counted[], which: 'c
   const { passed, tested } = counts;
   const aside = setAside(counts);
   if (!aside) return pct ? `${pct} (${passed} of ${tested})` : '—';
-  return pct ? `${pct} (${passed} of ${tested} tested, ${aside})` : tested ? '—' : `— (${allSetAside(counts)})`;
+  return pct ? `${pct} (${passed} of ${countedPhrase(counts, '', true)}, ${aside})` : tested ? '—' : `— (${allSetAside(counts)})`;
 }
 
 /**
@@ -194,6 +206,6 @@ export function tsrSummary(m: Pick<SessionMetrics, 'tsr' | 'tsrJudged' | 'criter
   const counts = tsrCounts(m.criteria);
   const aside = setAside(counts);
   if (!aside) return `TSR ${percent(m.tsr) ?? '—'} (${judged}) of ${m.criteria.length} criteria`;
-  if (counts.tested) return `TSR ${percent(m.tsr) ?? '—'} of ${counts.tested} tested criteria, ${aside} (${judged})`;
+  if (counts.tested) return `TSR ${percent(m.tsr) ?? '—'} of ${countedPhrase(counts, ' criteria', false)}, ${aside} (${judged})`;
   return `TSR — of ${m.criteria.length} criteria, ${allSetAside(counts, false)} (${judged})`;
 }
