@@ -88,7 +88,8 @@ describe('project files outline (CM opening)', () => {
   });
 
   it('bounded per file and in all, the rest counted or named; every byte within the budgets', () => {
-    const many = Array.from({ length: 60 }, (_, i) => `## Section ${i}\nText of section ${i}.`).join('\n\n');
+    // more sections than even their headings fit in a file's room
+    const many = Array.from({ length: 80 }, (_, i) => `## Section ${i}\nText of section ${i}.`).join('\n\n');
     const one = outlineMarkdown(many);
     assert.ok(one.length <= OUTLINE_FILE_CHARS, `${one.length}`);
     assert.match(one, /\(\+\d+ more section\(s\)\)$/);
@@ -103,6 +104,31 @@ describe('project files outline (CM opening)', () => {
     assert.ok(all.length <= OUTLINE_TOTAL_CHARS + 400, `${all.length}`);
     assert.match(all, /\(No room to outline: cape\/1_product\/f\d+\.md, .*and \d+ more files\)$/);
     assert.ok(all.startsWith('cape/1_product/f0.md\n## Section 0: Text of section 0.'));
+  });
+
+  it("when the lines do not fit but the headings would, the longest openings give way to their headings: every section is shown", () => {
+    const backlog = [
+      `# Product backlog\n${'What is built and what comes next, in some detail. '.repeat(5)}`,
+      `## Priority levels\n| Level | Meaning |\n|---|---|\n${Array.from({ length: 8 }, (_, i) => `| P${i} | ${'what this level means '.repeat(3)}|`).join('\n')}`,
+      '## Epics',
+      '### Epic 1 — Item search\nSearch the list by title.',
+      '### Epic 2 — CSV export\nExport the items.',
+      '### Epic 3 — Later\nSharing, tags.',
+      '## Story conventions\nEach story has an id.',
+    ].join('\n\n');
+    const out = outlineMarkdown(backlog, 420);
+    assert.ok(out.length <= 420, `${out.length}`);
+    // the table, the longest opening, gave way; the title's still fits beside every heading
+    const lines = out.split('\n');
+    assert.ok(lines[0].startsWith('# Product backlog: What is built'), out);
+    assert.deepStrictEqual(
+      lines.slice(1),
+      ['## Priority levels', '## Epics', '### Epic 1 — Item search: Search the list by title.', '### Epic 2 — CSV export: Export the items.', '### Epic 3 — Later: Sharing, tags.', '## Story conventions: Each story has an id.'],
+    );
+    // less room: the title's opening goes too, before any section is cut
+    assert.strictEqual(outlineMarkdown(backlog, 260).split('\n')[0], '# Product backlog');
+    // with room for all, every opening stays
+    assert.ok(outlineMarkdown(backlog, 5000).includes('## Priority levels: Level | Meaning; P0'));
   });
 
   it('files whose outlines pass the total share it: the last file gets the room of the first, a short file keeps all of its own', () => {

@@ -88,20 +88,47 @@ export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): str
   return fitLines(sectionLines(markdown), max);
 }
 
-/** A file's section lines (`## Title: its opening words`, each clipped), whatever the room: fitLines fits them. */
-function sectionLines(markdown: string): string[] {
-  const lines: string[] = [];
+/** A section's outline line (`## Title: its opening words`, clipped) and its bare heading ('' for text before any). */
+interface SectionLine {
+  line: string;
+  head: string;
+}
+
+/** A file's section lines, whatever the room: fitLines fits them. */
+function sectionLines(markdown: string): SectionLine[] {
+  const lines: SectionLine[] = [];
   for (const s of splitSections(markdown)) {
     const { text, items } = opening(s.body);
     const head = s.level ? `${'#'.repeat(s.level)} ${s.title}` : '';
     const line = head && text ? `${head}: ${text}` : head || text;
-    if (line) lines.push(clip(line, items ? ITEMS_SECTION_CHARS : SECTION_CHARS));
+    if (line) lines.push({ line: clip(line, items ? ITEMS_SECTION_CHARS : SECTION_CHARS), head: head ? clip(head, SECTION_CHARS) : '' });
   }
   return lines;
 }
 
-/** The section lines that fit in `max`, the rest counted. */
-function fitLines(lines: readonly string[], max: number): string {
+/**
+ * The section lines that fit in `max`. When they do not all fit but their headings would, the longest openings give
+ * way to their bare headings first, until every section is shown: the headings are the file's map — a trial's CM,
+ * given a backlog's title, its priority table, "## Epics" and "(+4 more section(s))", could not see the epic the
+ * objective was on. Otherwise (too many sections even as headings) the lines are kept whole and the rest counted.
+ */
+function fitLines(sections: readonly SectionLine[], max: number): string {
+  const lines = sections.map((s) => s.line);
+  const size = (ls: readonly string[]) => ls.reduce((n, l) => n + l.length + 1, 0);
+  let used = size(lines);
+  if (used > max && size(sections.map((s) => s.head || s.line)) <= max) {
+    const longest = sections.map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length)] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    for (const [i, saved] of longest) {
+      if (used <= max || saved <= 0) break;
+      lines[i] = sections[i].head;
+      used -= saved;
+    }
+  }
+  return countedWithin(lines, max);
+}
+
+/** The lines that fit in `max`, in order, the rest counted. */
+function countedWithin(lines: readonly string[], max: number): string {
   const out: string[] = [];
   let used = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -171,7 +198,7 @@ const LEFT_OUT_ROOM = 60;
 const MIN_FILE_ROOM = 160;
 
 /** The files' outlines (their section lines), each in at most `room` characters, in order while the total has room; the rest named. */
-function outlineWithin(files: readonly (readonly [string, readonly string[]])[], total: number, room: number): string {
+function outlineWithin(files: readonly (readonly [string, readonly SectionLine[]])[], total: number, room: number): string {
   const parts: string[] = [];
   let used = 0;
   for (let i = 0; i < files.length; i++) {
