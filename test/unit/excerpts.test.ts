@@ -431,7 +431,7 @@ describe('DevA’s section with excerpts', () => {
     const prettier = '{\n  "singleQuote": true,\n  "printWidth": 80\n}\n';
     write(root, '.prettierrc', prettier);
     write(root, '.editorconfig', 'root = true\n[*]\nindent_style = space\n');
-    write(root, 'packages/web/.prettierrc', '{}\n'); // a nested one is not the root's
+    write(root, 'packages/web/.prettierrc', '{}\n'); // a nested one governs only the files below it
     const objective = 'Make `uploadProgress` emit granular progress events';
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     const ctx = packWorkspace(index, { objective }, { step: 'deva', budget: 60_000, readText: read(root) });
@@ -443,6 +443,15 @@ describe('DevA’s section with excerpts', () => {
     assert.match(ctx.text, new RegExp(`^Ranked for this work: ${ranked} file\\(s\\) whole,`));
     assert.ok(ctx.text.indexOf('### .prettierrc') > ctx.text.indexOf('### src/progress.ts'), 'after the ranked whole files');
     assert.ok(ctx.totalChars <= 60_000);
+    // a sub-project's settings govern the files below them (`frontend/biome.json`): sent when a whole file is there,
+    // the nearest first; one over files DevA was not given whole is not
+    write(root, 'src/biome.json', '{ "formatter": { "indentStyle": "space" } }\n');
+    const { index: nested } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const near = packWorkspace(nested, { objective }, { step: 'deva', budget: 60_000, readText: read(root) });
+    assert.deepStrictEqual(near.files.filter((f) => /(prettierrc|editorconfig|biome\.json)$/.test(f.path) && f.whole).map((f) => f.path), ['src/biome.json', '.editorconfig', '.prettierrc']);
+    assert.match(near.text, /formatter settings \(src\/biome\.json, \.editorconfig, \.prettierrc\) follow/);
+    assert.ok(!near.files.find((f) => f.path === 'packages/web/.prettierrc')?.whole, 'no whole file under packages/web/');
+    fs.rmSync(path.join(root, 'src/biome.json'));
     // a settings file of more than 1,500 characters is more than layout: not sent, not named
     write(root, '.prettierrc', `{\n  "overrides": [${'{"files": "*.md", "options": {"proseWrap": "always"}},'.repeat(40)}{}]\n}\n`);
     const { index: again } = await WorkspaceIndex.open(root, { cacheFile: null });

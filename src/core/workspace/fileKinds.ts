@@ -150,7 +150,7 @@ export function isUiFile(relPath: string): boolean {
 }
 
 /**
- * The formatter settings at the workspace's root that decide how new code must look: Prettier's (`.prettierrc*`,
+ * The formatter settings that decide how new code must look: Prettier's (`.prettierrc*`,
  * `prettier.config.*`), EditorConfig, Biome, dprint, rustfmt, clang-format. A project whose lint runs its formatter
  * (eslint-plugin-prettier, `biome check`) fails code laid out any other way: in a React app's trial, DevA guessed
  * Prettier's line breaks of two JSX lines wrong and spent a fix round on them.
@@ -159,9 +159,19 @@ const FORMATTER_CONFIG = /^(?:\.editorconfig|biome\.jsonc?|\.?dprint\.jsonc?|\.?
 /** Prettier's configuration files (besides the `prettier` key of package.json). */
 const PRETTIER_CONFIG = /^(?:\.prettierrc(?:\.(?:json5?|ya?ml|toml|[cm]?js|[cm]?ts))?|prettier\.config\.(?:[cm]?js|[cm]?ts))$/;
 
-/** True for a formatter settings file at the workspace's root (FORMATTER_CONFIG, PRETTIER_CONFIG). */
+/**
+ * True for a formatter settings file (FORMATTER_CONFIG, PRETTIER_CONFIG) at any depth: one in a sub-project's folder
+ * (`frontend/biome.json`) governs the files below it, as the formatter reads it.
+ */
 export function isFormatterConfig(relPath: string): boolean {
-  return FORMATTER_CONFIG.test(relPath) || PRETTIER_CONFIG.test(relPath);
+  const name = path.posix.basename(relPath);
+  return FORMATTER_CONFIG.test(name) || PRETTIER_CONFIG.test(name);
+}
+
+/** True when the formatter settings at `config` apply to `file`: the settings' folder is the root or holds the file. */
+export function formatterGoverns(config: string, file: string): boolean {
+  const dir = path.posix.dirname(config);
+  return dir === '.' || file.startsWith(`${dir}/`);
 }
 
 /** True for the name of a Prettier configuration file. */

@@ -11,7 +11,7 @@
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
-import { isFormatterConfig, isUiFile } from './fileKinds';
+import { formatterGoverns, isFormatterConfig, isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
@@ -175,8 +175,9 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
 
   // only files the index holds: one gone since, or a damaged record's, is not named
   const reads = opts.step === 'deva' ? upstreamReadSaying(q, (p) => !!index.get(p)) : '';
-  // the formatter's settings DevA may get (FORMATTING_MAX_CHARS), named in the head
-  const formatterFiles = opts.step === 'deva' ? pathsWhere(index.paths(), (p) => isFormatterConfig(p) && index.get(p)!.chars <= FORMATTING_MAX_CHARS).sort() : [];
+  // the formatter's settings DevA may get (FORMATTING_MAX_CHARS), named in the head: those of the root and of the
+  // folders that hold the whole files picked below
+  const formatterFiles = opts.step === 'deva' ? pathsWhere(index.paths(), (p) => isFormatterConfig(p) && index.get(p)!.chars <= FORMATTING_MAX_CHARS) : [];
   const head = (whole: number, excerpted: number, mapped: number, formatted: readonly string[]) =>
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
@@ -185,7 +186,6 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   // settings, only once there are some (from the room the whole files leave)
   const reserveHead = head(99999, 0, 99999, []).length + 2;
   const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999, []).length + 2 - reserveHead;
-  const formattingSaying = head(99999, 0, 99999, formatterFiles).length + 2 - reserveHead;
   const mapHeading = '\n\n### Map\n';
   const files: PackedFile[] = [];
   const blocks: string[] = [];
@@ -223,9 +223,14 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       files.push({ path: c.path, chars: p.chars, whole: true });
     }
     // the formatter's settings, so new lines are laid out as the project's lint expects: after the ranked whole
-    // files, from the room they leave (the picks above do not change)
+    // files, from the room they leave (the picks above do not change) — the root's, and those of a sub-project's folder
+    // that holds a picked file (a trial's DevA read `frontend/biome.json` with a tool call), the nearest first
+    const governing = formatterFiles
+      .filter((c) => !c.includes('/') || [...picked.keys()].some((p) => formatterGoverns(c, p)))
+      .sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
+    const formattingSaying = head(99999, 0, 99999, governing).length + 2 - reserveHead;
     let formatting = Math.floor(budget * FORMATTING_SHARE);
-    for (const p of formatterFiles) {
+    for (const p of governing) {
       if (picked.has(p)) continue; // ranked whole already
       const text = readText(p);
       if (text === null) continue;
