@@ -4,8 +4,9 @@
 // room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end.
 // Facts well short of the max get more room: every bound is taken at the largest of ROOMIER_SCALES at which the whole
 // still fits (initFactsText.ts's FactBounds), from the one walk.
-//  1. the root's manifests: package.json's fields (initManifests.ts), the lockfile and the package manager it names
-//     (checks/detect.ts), the head of the others and of the monorepo and toolchain settings (pyproject.toml, go.mod…);
+//  1. the root's manifests (initFactsManifests.ts): package.json's fields (initManifests.ts), the lockfile and the
+//     package manager it names (checks/detect.ts), the head of the others and of the monorepo and toolchain settings
+//     (pyproject.toml, go.mod…);
 //  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
 //  3. the CI configuration files and the commands their steps run (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
@@ -25,7 +26,8 @@ import { TreeWalk } from '../workspace/treeWalk';
 import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectChecks, lockfileOf } from '../checks/detect';
 import type { CheckCommand } from '../checks/types';
-import { itemsWithin, packageJsonLines } from './initManifests';
+import { itemsWithin } from './initManifests';
+import { manifestsPart, type ManifestSources } from './initFactsManifests';
 import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
@@ -46,9 +48,6 @@ export const WORKSPACE_FACTS_MAX_CHARS = 13500;
  * quoted first is whole up to its bound on any workspace, and what the parts leave unused goes to the others.
  */
 const MANIFESTS_CHARS = 2800;
-/** package.json's lines at most, and each other manifest's head: a second manifest still finds room. */
-const PACKAGE_JSON_CHARS = 2000;
-const MANIFEST_HEAD_CHARS = 500;
 const CHECKS_CHARS = 500;
 const CI_CHARS = 700;
 const LAYOUT_CHARS = 2300;
@@ -64,8 +63,6 @@ const LEFT_OUT_CHARS = 200;
  */
 const ROOMIER_SCALES: readonly number[] = [2, 1.5];
 
-/** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
-const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
 /** The project's own guidance for contributors and coding agents, in the order they are quoted. */
 const GUIDANCE_FILES: readonly string[] = ['CLAUDE.md', 'AGENTS.md', '.github/copilot-instructions.md', '.cursorrules', 'CONTRIBUTING.md', '.github/CONTRIBUTING.md'];
 /** A README at the root, by its name (README.md preferred). */
@@ -118,9 +115,7 @@ export function readmeOpening(text: string, max: number): string {
 }
 
 /** What the facts are rendered from, found once whatever the scale: the walk, the lockfile, the detected checks. */
-interface Found {
-  layout: WorkspaceLayout;
-  lock: { file: string; manager: string } | null;
+interface Found extends ManifestSources {
   checks: CheckCommand[];
   code: CodeSource | null;
 }
@@ -129,35 +124,6 @@ interface Found {
 export interface CodeSource {
   index: WorkspaceIndex;
   query: string;
-}
-
-function manifestsPart(policy: WorkspacePolicy, { layout, lock }: Found, sources: FactSources, max: number, bounds: FactBounds): string | null {
-  const blocks: string[] = [];
-  const files = sources.files;
-  let room = max;
-  const add = (block: string | null, file: string) => {
-    if (!block || block.length + 2 > room) return;
-    blocks.push(block);
-    room -= block.length + 2;
-    files.push(file);
-  };
-  for (const name of [...layout.rootManifests, ...SETTINGS_FILES]) {
-    const read = policy.readSync(name);
-    if (!read.ok) continue;
-    if (name === 'package.json') {
-      let lines: string[];
-      try {
-        lines = packageJsonLines(JSON.parse(read.text));
-      } catch {
-        lines = ['- (not valid JSON)'];
-      }
-      if (lock) lines.push(`- lockfile: ${lock.file} (${lock.manager})`);
-      const head = '## package.json\n';
-      add(head + linesWithin(lines, Math.min(scaled(PACKAGE_JSON_CHARS, bounds), room) - head.length), name);
-    } else add(quoted(`${name} (its head)`, read.text, Math.min(scaled(MANIFEST_HEAD_CHARS, bounds), room - 2)), name);
-  }
-  if (lock && !files.includes('package.json')) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
-  return blocks.length ? blocks.join('\n\n') : null;
 }
 
 function checksPart({ checks, lock }: Found, sources: FactSources, max: number): string {
