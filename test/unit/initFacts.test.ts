@@ -167,7 +167,7 @@ describe('init: the workspace facts of an existing codebase', function () {
     assert.strictEqual(await readWorkspaceFacts(docs), null);
   });
 
-  it('a Python library: the head of pyproject.toml and its folders', async () => {
+  it('a Python library: the fact lines of pyproject.toml and its folders', async () => {
     const ws = tempDir('cape-facts-py-');
     const files: Record<string, string> = {
       'pyproject.toml': '[project]\nname = "anvil"\nrequires-python = ">=3.10"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
@@ -177,7 +177,7 @@ describe('init: the workspace facts of an existing codebase', function () {
     };
     for (const [rel, text] of Object.entries(files)) put(ws, rel, text);
     const facts = (await readWorkspaceFacts(ws))!;
-    assert.match(facts.text, /## pyproject\.toml \(its head\)\n```\n\[project\]\nname = "anvil"\nrequires-python = ">=3\.10"/);
+    assert.ok(facts.text.startsWith('## pyproject.toml\n- name: anvil\n- requires-python: >=3.10\n- tool settings: pytest\n\n'), facts.text);
     assert.match(facts.text, /- src\/ — 2 source files\n {2}- src\/anvil\/ — 2 source files; e.g. __init__\.py, core\.py\n- tests\/ — 1 source file, a test \(test_\*\.py\)/);
     assert.deepStrictEqual(facts.files, ['pyproject.toml']);
   });

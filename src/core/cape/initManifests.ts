@@ -2,34 +2,56 @@
 // manager, entry points (main, module, types, bin, exports), workspaces, engines, scripts, and the names and versions
 // of its dependencies and development dependencies — as fact lines, each value on one line and shortened, each list
 // cut to a bound with how many more there are. Parsed fields rather than the file's head: a package.json's head is
-// mostly its name and metadata.
+// mostly its name and metadata. And what every manifest's lines share (initManifestsToml.ts, initManifestsGo.ts): the
+// name line, a list cut to its bound, a field's value on one line.
 
 import { joinWithin, oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 
 /** A name, a description, a script's command at most. */
 const FIELD_CHARS = 160;
-/** A list (scripts, dependencies) at most, its "… N more" included. */
-const LIST_CHARS = 800;
+/** A list (scripts, dependencies) at most, its "… N more" included: a root manifest's (a sub-project's get less). */
+export const LIST_CHARS = 800;
 /** The commands of `bin` or the entries of `exports` at most. */
 const ENTRY_CHARS = 300;
+
+/** A manifest's fact lines, and the folders it names as its workspace's members (globs; `!` before one it excludes). */
+export interface ManifestFacts {
+  lines: string[];
+  members: string[];
+}
 
 /** Items joined by ', ' within `max` characters, then `… N more` (joinWithin). */
 export const itemsWithin = (items: readonly string[], max: number): string => joinWithin(items, max, ', ', (n) => `, … ${n} more`);
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? shorten(oneLine(v), FIELD_CHARS) : null);
+/** A string field's value on one line, shortened; null when it is not a string or blank. */
+export const textField = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? shorten(oneLine(v), FIELD_CHARS) : null);
+
+/** A name (a key, a dependency's) on one line, shortened. */
+export const nameOf = (k: string): string => shorten(oneLine(k), FIELD_CHARS);
+
+/** `- name: N — description`, when the manifest has either: a manifest's first line, whatever its kind. */
+export function nameLine(name: unknown, description: unknown): string[] {
+  const n = textField(name);
+  const d = textField(description);
+  return n || d ? [`- name: ${n ?? '(none)'}${d ? ` — ${d}` : ''}`] : [];
+}
+
+/** `- label (N): a, b, … 3 more` (the count when `counted`) within `max` characters; none for an empty list. */
+export const listLine = (label: string, items: readonly string[], max: number, counted = false): string[] =>
+  items.length ? [`- ${label}${counted ? ` (${items.length})` : ''}: ${itemsWithin(items, max)}`] : [];
 
 /** `name value` for each string entry of an object field (dependencies, engines). */
 function entries(v: unknown, sep: string): string[] {
   if (!isPlainObject(v)) return [];
-  return Object.entries(v).flatMap(([k, val]) => (typeof val === 'string' ? [`${shorten(oneLine(k), FIELD_CHARS)}${sep}${text(val) ?? '""'}`] : []));
+  return Object.entries(v).flatMap(([k, val]) => (typeof val === 'string' ? [`${nameOf(k)}${sep}${textField(val) ?? '""'}`] : []));
 }
 
+/** The strings of a list field (workspace globs, a TOML manifest's members), each on one line, shortened. */
+export const stringsOf = (list: unknown): string[] => (Array.isArray(list) ? list.flatMap((g) => (typeof g === 'string' ? [nameOf(g)] : [])) : []);
+
 /** npm's and Yarn's `workspaces` (a list of globs, or `{ packages: [...] }`). */
-function workspaceGlobs(v: unknown): string[] {
-  const list = isPlainObject(v) ? v.packages : v;
-  return Array.isArray(list) ? list.flatMap((g) => (typeof g === 'string' ? [shorten(oneLine(g), FIELD_CHARS)] : [])) : [];
-}
+export const workspaceGlobs = (v: unknown): string[] => stringsOf(isPlainObject(v) ? v.packages : v);
 
 /**
  * Where the package is entered, which tells a CLI or a library from an app: `main`, `module`, `types` (or `typings`),
@@ -38,43 +60,41 @@ function workspaceGlobs(v: unknown): string[] {
 function entryLines(pkg: Record<string, unknown>): string[] {
   const lines: string[] = [];
   for (const field of ['main', 'module', 'types', 'typings'] as const) {
-    const v = text(pkg[field]);
+    const v = textField(pkg[field]);
     if (v) lines.push(`- ${field}: ${v}`);
   }
-  const bin = typeof pkg.bin === 'string' ? text(pkg.bin) : itemsWithin(entries(pkg.bin, ' → '), ENTRY_CHARS);
+  const bin = typeof pkg.bin === 'string' ? textField(pkg.bin) : itemsWithin(entries(pkg.bin, ' → '), ENTRY_CHARS);
   if (bin) lines.push(`- bin: ${bin}`);
   const exp = pkg.exports;
   const exported =
     typeof exp === 'string'
-      ? text(exp)
+      ? textField(exp)
       : isPlainObject(exp)
-        ? itemsWithin(Object.entries(exp).map(([k, v]) => (typeof v === 'string' ? `${shorten(oneLine(k), FIELD_CHARS)} → ${text(v) ?? '""'}` : shorten(oneLine(k), FIELD_CHARS))), ENTRY_CHARS)
+        ? itemsWithin(Object.entries(exp).map(([k, v]) => (typeof v === 'string' ? `${nameOf(k)} → ${textField(v) ?? '""'}` : nameOf(k))), ENTRY_CHARS)
         : '';
   if (exported) lines.push(`- exports: ${exported}`);
   return lines;
 }
 
-/** The fact lines of a parsed package.json (a `- field: value` line per field it has). */
-export function packageJsonLines(pkg: unknown): string[] {
+/**
+ * The fact lines of a parsed package.json (a `- field: value` line per field it has), each list within `list`
+ * characters.
+ */
+export function packageJsonLines(pkg: unknown, list = LIST_CHARS): string[] {
   if (!isPlainObject(pkg)) return ['- (not a JSON object)'];
   const lines: string[] = [];
-  const name = text(pkg.name);
-  const description = text(pkg.description);
-  if (name || description) lines.push(`- name: ${name ?? '(none)'}${description ? ` — ${description}` : ''}`);
+  lines.push(...nameLine(pkg.name, pkg.description));
   for (const field of ['type', 'packageManager'] as const) {
-    const v = text(pkg[field]);
+    const v = textField(pkg[field]);
     if (v) lines.push(`- ${field}: ${v}`);
   }
   lines.push(...entryLines(pkg));
   const globs = workspaceGlobs(pkg.workspaces);
-  if (globs.length) lines.push(`- workspaces: ${itemsWithin(globs, LIST_CHARS)}`);
+  if (globs.length) lines.push(`- workspaces: ${itemsWithin(globs, list)}`);
   const engines = entries(pkg.engines, ' ');
-  if (engines.length) lines.push(`- engines: ${itemsWithin(engines, LIST_CHARS)}`);
+  if (engines.length) lines.push(`- engines: ${itemsWithin(engines, list)}`);
   const scripts = entries(pkg.scripts, ': ');
-  if (scripts.length) lines.push(`- scripts: ${itemsWithin(scripts, LIST_CHARS)}`);
-  for (const field of ['dependencies', 'devDependencies'] as const) {
-    const deps = entries(pkg[field], ' ');
-    if (deps.length) lines.push(`- ${field} (${deps.length}): ${itemsWithin(deps, LIST_CHARS)}`);
-  }
+  if (scripts.length) lines.push(`- scripts: ${itemsWithin(scripts, list)}`);
+  for (const field of ['dependencies', 'devDependencies'] as const) lines.push(...listLine(field, entries(pkg[field], ' '), list, true));
   return lines.length ? lines : ['- (no name, scripts or dependencies)'];
 }

@@ -1,0 +1,68 @@
+// Init's workspace facts (initFacts.ts), what Go's module files say, read line by line (their format needs no
+// library): go.mod as fact lines — the module path, the go version, the toolchain, the required modules (the direct
+// ones named with their versions, the `// indirect` ones counted) and the tools (Go 1.24's `tool`) — and the modules
+// a go.work uses, which are its workspace's members.
+import { listLine, nameOf, type ManifestFacts } from './initManifests';
+
+/** One directive of a go.mod or go.work: its verb (`require`), its arguments and its line's comment (`indirect`). */
+interface Directive {
+  verb: string;
+  args: string;
+  comment: string;
+}
+
+/** The directives of a go.mod or go.work, a block's (`require ( … )`) each with the block's verb. */
+function directives(text: string): Directive[] {
+  const out: Directive[] = [];
+  let block: string | null = null;
+  for (const raw of text.split('\n')) {
+    const at = raw.indexOf('//');
+    const line = (at < 0 ? raw : raw.slice(0, at)).trim();
+    const comment = at < 0 ? '' : raw.slice(at + 2).trim();
+    if (!line) continue;
+    if (block !== null) {
+      if (line === ')') block = null;
+      else out.push({ verb: block, args: line, comment });
+      continue;
+    }
+    if (line.endsWith('(')) {
+      block = line.slice(0, -1).trim();
+      continue;
+    }
+    const space = line.search(/\s/);
+    if (space > 0) out.push({ verb: line.slice(0, space), args: line.slice(space).trim(), comment });
+  }
+  return out;
+}
+
+/** A path as written, without the quotes Go allows around it. */
+const unquoted = (s: string): string => s.replace(/^["`]|["`]$/g, '');
+
+/** The first argument of a directive (the module path of `require a v1.2.3`) and the rest (`v1.2.3`). */
+function argsOf(d: Directive): { path: string; rest: string } {
+  const space = d.args.search(/\s/);
+  return space < 0 ? { path: unquoted(d.args), rest: '' } : { path: unquoted(d.args.slice(0, space)), rest: d.args.slice(space).trim() };
+}
+
+/** The fact lines of a go.mod, its lists within `list` characters (a go.mod names no members). */
+export function goModFacts(text: string, list: number): ManifestFacts {
+  const all = directives(text);
+  const lines: string[] = [];
+  for (const verb of ['module', 'go', 'toolchain'] as const) {
+    const d = all.find((x) => x.verb === verb);
+    if (d) lines.push(`- ${verb}: ${nameOf(unquoted(d.args))}`);
+  }
+  const required = all.filter((d) => d.verb === 'require');
+  const indirect = required.filter((d) => /^indirect\b/.test(d.comment)).length;
+  const direct = required.filter((d) => !/^indirect\b/.test(d.comment)).map((d) => argsOf(d)).map(({ path, rest }) => nameOf(rest ? `${path} ${rest}` : path));
+  if (direct.length) lines.push(...listLine(`require (${direct.length} direct${indirect ? `, ${indirect} indirect` : ''})`, direct, list));
+  else if (indirect) lines.push(`- require: ${indirect} indirect`);
+  lines.push(...listLine('tool', all.filter((d) => d.verb === 'tool').map((d) => nameOf(argsOf(d).path)), list));
+  return { lines: lines.length ? lines : ['- (no module, go version or requirements)'], members: [] };
+}
+
+/** The folders a go.work uses (`use ./api`, `use ( … )`), the members of its workspace. */
+export const goWorkUses = (text: string): string[] =>
+  directives(text)
+    .filter((d) => d.verb === 'use')
+    .map((d) => argsOf(d).path);

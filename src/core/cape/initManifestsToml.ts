@@ -1,0 +1,167 @@
+// Init's workspace facts (initFacts.ts), what a TOML manifest says, parsed (smol-toml) rather than quoted by its
+// head: a pyproject.toml's head is its name and version, or another tool's settings, and its tools come after any
+// cut. As package.json's (initManifests.ts), fact lines, each value on one line and each list cut to a bound:
+//  - pyproject.toml: the project (PEP 621: name, description, requires-python, dependencies with their version specs,
+//    optional dependencies and dependency groups by name, scripts), the build backend, Poetry's name, dependencies,
+//    groups and scripts, PDM's development groups, the workspace members of uv, PDM or Hatch, and the names of the
+//    tools it configures (`[tool.*]`: ruff, mypy, pytest…, which tell the tooling);
+//  - Cargo.toml: the package (name, edition, rust-version), dependencies, dev- and build-dependencies, features by
+//    name, the workspace's members and shared dependencies, the binaries.
+// A file that is not valid TOML has no lines (null): the caller quotes its head instead.
+import { parse } from 'smol-toml';
+import { isPlainObject } from '../model/types';
+import { listLine, nameLine, nameOf, stringsOf, textField, type ManifestFacts } from './initManifests';
+
+type Table = Record<string, unknown>;
+
+/** A table of the document (`a.b.c`), or an empty one when it has none there. */
+function tableAt(doc: Table, ...keys: string[]): Table {
+  let t: unknown = doc;
+  for (const k of keys) t = isPlainObject(t) ? t[k] : undefined;
+  return isPlainObject(t) ? t : {};
+}
+
+/** The document, or null when the text is not valid TOML. */
+function parsed(text: string): Table | null {
+  try {
+    return parse(text, { unsafeKeyBehaviour: 'drop' });
+  } catch {
+    // a syntax error, or nesting deeper than the parser's bound: either way not a manifest to read
+    return null;
+  }
+}
+
+/** A PEP 508 requirement (`fastapi[standard] >= 0.1, <1 ; python_version < "3.11"`) split into its name and the rest. */
+function requirement(req: string): { name: string; text: string } {
+  const [main, ...marker] = req.split(';');
+  const spec = main.trim();
+  const name = /^[A-Za-z0-9][\w.-]*/.exec(spec)?.[0] ?? spec;
+  let rest = spec.slice(name.length).trim();
+  let extras = '';
+  if (rest.startsWith('[') && rest.includes(']')) {
+    extras = rest.slice(0, rest.indexOf(']') + 1).replace(/\s+/g, '');
+    rest = rest.slice(extras.length).trim();
+  }
+  // the version spec without its spaces, so the list's ", " parts requirements only
+  const version = rest.replace(/\s+/g, '');
+  const when = marker.join(';').trim();
+  return { name: nameOf(name), text: nameOf(`${name}${extras}${version ? ` ${version}` : ''}${when ? ` (${when})` : ''}`) };
+}
+
+/** The strings of a list of PEP 508 requirements, as `name spec` or names only. */
+const requirements = (list: unknown, namesOnly: boolean): string[] => stringsOf(list).map((r) => (namesOnly ? requirement(r).name : requirement(r).text));
+
+/**
+ * `- label: group: a, b; other: c` — each group of a table of requirement lists (optional dependencies, PEP 735
+ * dependency groups, PDM's development groups) with its names; a dependency group that includes another says so.
+ */
+function groupsLine(label: string, groups: Table, max: number): string[] {
+  const items = Object.entries(groups).map(([group, list]) => {
+    const names = Array.isArray(list)
+      ? list.map((r) => (typeof r === 'string' ? requirement(r).name : isPlainObject(r) && typeof r['include-group'] === 'string' ? `(${nameOf(r['include-group'])})` : '?'))
+      : [];
+    return `${nameOf(group)}: ${names.join(' ')}`;
+  });
+  return listLine(label, items, max);
+}
+
+/**
+ * A table of dependencies as Poetry and Cargo write them: `name = "spec"`, or a table with a `version`, a `path`, a
+ * `git` source or `workspace = true` — as `name spec`, `name (path ../x)`, `name (git)`, `name (workspace)`.
+ */
+function tableDeps(deps: Table): string[] {
+  return Object.entries(deps).map(([name, v]) => {
+    const spec = (d: unknown): string =>
+      typeof d === 'string'
+        ? d.replace(/\s+/g, '')
+        : isPlainObject(d)
+          ? typeof d.version === 'string'
+            ? spec(d.version)
+            : typeof d.path === 'string'
+              ? `(path ${d.path})`
+              : d.git !== undefined
+                ? '(git)'
+                : d.workspace === true
+                  ? '(workspace)'
+                  : ''
+          : Array.isArray(d)
+            ? `(${d.length} constraints)`
+            : '';
+    const s = spec(v);
+    return nameOf(s ? `${name} ${s}` : name);
+  });
+}
+
+/** `- label: a → x, b → y` for a table of string entries (scripts), within `max` characters. */
+const entryLine = (label: string, t: Table, max: number): string[] =>
+  listLine(label, Object.entries(t).flatMap(([k, v]) => (typeof v === 'string' ? [`${nameOf(k)} → ${nameOf(v)}`] : [])), max);
+
+/**
+ * The workspaces of uv, PDM and Hatch (Hatch's per environment), each with its members (a Hatch member may be
+ * `{ path = … }`) and those it excludes.
+ */
+function pythonWorkspaces(tool: Table): { members: string[]; exclude: string[] }[] {
+  const hatch = Object.values(tableAt(tool, 'hatch', 'envs')).flatMap((env) => (isPlainObject(env) ? [tableAt(env, 'workspace')] : []));
+  return [tableAt(tool, 'uv', 'workspace'), tableAt(tool, 'pdm', 'workspace'), ...hatch].map((w) => ({
+    members: Array.isArray(w.members) ? stringsOf(w.members.map((m) => (isPlainObject(m) ? m.path : m))) : [],
+    exclude: stringsOf(w.exclude),
+  }));
+}
+
+/** The fact lines of a pyproject.toml, its lists within `list` characters; null when it is not valid TOML. */
+export function pyprojectFacts(text: string, list: number): ManifestFacts | null {
+  const doc = parsed(text);
+  if (!doc) return null;
+  const project = tableAt(doc, 'project');
+  const tool = tableAt(doc, 'tool');
+  const poetry = tableAt(tool, 'poetry');
+  const lines = [...nameLine(project.name ?? poetry.name, project.description ?? poetry.description)];
+  const python = textField(project['requires-python']);
+  if (python) lines.push(`- requires-python: ${python}`);
+  lines.push(...listLine('dependencies', requirements(project.dependencies, false), list, true));
+  lines.push(...groupsLine('optional-dependencies', tableAt(project, 'optional-dependencies'), list));
+  lines.push(...groupsLine('dependency-groups', tableAt(doc, 'dependency-groups'), list));
+  lines.push(...entryLine('scripts', tableAt(project, 'scripts'), list));
+  lines.push(...listLine('Poetry dependencies', tableDeps(tableAt(poetry, 'dependencies')), list, true));
+  const poetryGroups = Object.entries(tableAt(poetry, 'group')).map(([g, t]) => [g, Object.keys(tableAt(t as Table, 'dependencies'))] as const);
+  const legacyDev = Object.keys(tableAt(poetry, 'dev-dependencies'));
+  if (legacyDev.length) poetryGroups.push(['dev-dependencies', legacyDev]);
+  lines.push(...listLine('Poetry groups', poetryGroups.map(([g, names]) => `${nameOf(g)}: ${names.map(nameOf).join(' ')}`), list));
+  lines.push(...entryLine('Poetry scripts', tableAt(poetry, 'scripts'), list));
+  lines.push(...groupsLine('PDM dev-dependencies', tableAt(tool, 'pdm', 'dev-dependencies'), list));
+  const system = tableAt(doc, 'build-system');
+  const backend = textField(system['build-backend']);
+  const requires = stringsOf(system.requires);
+  if (backend || requires.length) lines.push(`- build backend: ${backend ?? `(none named; requires ${requires.join(', ')})`}`);
+  const workspaces = pythonWorkspaces(tool);
+  lines.push(...listLine('workspace members', workspaces.flatMap((w) => w.members), list));
+  lines.push(...listLine('tool settings', Object.keys(tool).map(nameOf), list));
+  const members = workspaces.flatMap((w) => withExcluded(w.members, w.exclude));
+  return { lines: lines.length ? lines : ['- (no project, dependencies or tool settings)'], members };
+}
+
+/** A package field that Cargo lets a member take from its workspace (`edition.workspace = true`). */
+const cargoField = (v: unknown): string | null => (isPlainObject(v) && v.workspace === true ? "(the workspace's)" : textField(v));
+
+/** A workspace's members, then those it excludes marked `!` (as npm's and pnpm's globs mark them). */
+const withExcluded = (members: unknown, exclude: unknown): string[] => [...stringsOf(members), ...stringsOf(exclude).map((e) => `!${e}`)];
+
+/** The fact lines of a Cargo.toml, its lists within `list` characters; null when it is not valid TOML. */
+export function cargoFacts(text: string, list: number): ManifestFacts | null {
+  const doc = parsed(text);
+  if (!doc) return null;
+  const pkg = tableAt(doc, 'package');
+  const lines = [...nameLine(pkg.name, pkg.description)];
+  for (const key of ['edition', 'rust-version'] as const) {
+    const v = cargoField(pkg[key]);
+    if (v) lines.push(`- ${key}: ${v}`);
+  }
+  for (const key of ['dependencies', 'dev-dependencies', 'build-dependencies'] as const) lines.push(...listLine(key, tableDeps(tableAt(doc, key)), list, true));
+  lines.push(...listLine('features', Object.keys(tableAt(doc, 'features')).map(nameOf), list, true));
+  const bins = Array.isArray(doc.bin) ? doc.bin.flatMap((b) => (isPlainObject(b) && typeof b.name === 'string' ? [nameOf(b.name)] : [])) : [];
+  lines.push(...listLine('bin', bins, list));
+  const workspace = tableAt(doc, 'workspace');
+  lines.push(...listLine('workspace members', stringsOf(workspace.members), list));
+  lines.push(...listLine('workspace dependencies', tableDeps(tableAt(workspace, 'dependencies')), list, true));
+  return { lines: lines.length ? lines : ['- (no package, dependencies or workspace)'], members: withExcluded(workspace.members, workspace.exclude) };
+}

@@ -1,0 +1,238 @@
+// Init's workspace facts from the manifests that are not package.json (src/core/cape/initManifestsToml.ts and
+// initManifestsGo.ts): pyproject.toml (PEP 621, PEP 735 dependency groups, Poetry, the uv/PDM/Hatch workspaces, the
+// tools it configures), Cargo.toml and go.mod as fact lines with bounded lists; and in the facts, a root pyproject.toml
+// rendered as lines where its head would show another tool's settings, one that does not parse quoted by its head.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { cargoFacts, pyprojectFacts } from '../../src/core/cape/initManifestsToml';
+import { goModFacts, goWorkUses } from '../../src/core/cape/initManifestsGo';
+import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { tempDir } from '../helpers/cli';
+
+const put = (ws: string, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), text);
+};
+
+/** A PEP 621 pyproject.toml as full-stack-fastapi-template's backend writes it, multi-line arrays and all. */
+const PEP621 = `[project]
+name = "app"
+version = "0.1.0"
+description = "The items API"
+requires-python = ">=3.10,<4.0"
+dependencies = [
+    "fastapi[standard]>=0.114.2,<1.0.0",
+    "python-multipart<1.0.0,>=0.0.7",
+    "sqlmodel >= 0.0.21, < 1.0.0",
+    'tomli>=1.1 ; python_version < "3.11"',
+]
+
+[project.optional-dependencies]
+docs = ["mkdocs>=1.5", "mkdocs-material"]
+
+[project.scripts]
+app-cli = "app.cli:main"
+
+[dependency-groups]
+dev = [
+    "pytest<8.0.0,>=7.4.3",
+    "mypy<2.0.0,>=1.8.0",
+    "ruff<1.0.0,>=0.2.2",
+]
+ci = [{ include-group = "dev" }, "coverage"]
+
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[tool.mypy]
+strict = true
+
+[tool.ruff]
+target-version = "py310"
+
+[tool.ruff.lint]
+select = ["E", "W"]
+
+[tool.coverage.run]
+source = ["app"]
+`;
+
+describe("init's facts: TOML and go.mod manifests as fact lines", () => {
+  it('a PEP 621 pyproject.toml: name, requires-python, dependencies with their specs, groups by name, scripts, build backend, the tools configured', () => {
+    const facts = pyprojectFacts(PEP621, 800)!;
+    assert.deepStrictEqual(facts.lines, [
+      '- name: app — The items API',
+      '- requires-python: >=3.10,<4.0',
+      '- dependencies (4): fastapi[standard] >=0.114.2,<1.0.0, python-multipart <1.0.0,>=0.0.7, sqlmodel >=0.0.21,<1.0.0, tomli >=1.1 (python_version < "3.11")',
+      '- optional-dependencies: docs: mkdocs mkdocs-material',
+      '- dependency-groups: dev: pytest mypy ruff, ci: (dev) coverage',
+      '- scripts: app-cli → app.cli:main',
+      '- build backend: hatchling.build',
+      '- tool settings: mypy, ruff, coverage',
+    ]);
+    assert.deepStrictEqual(facts.members, []);
+  });
+
+  it("a Poetry pyproject.toml: its name, dependencies with their constraints or sources, its groups' names, its scripts", () => {
+    const poetry = `[tool.poetry]
+name = "anvil"
+description = "Strikes anvils"
+
+[tool.poetry.dependencies]
+python = "^3.10"
+requests = { version = "^2.31", extras = ["socks"] }
+anvil-core = { path = "../core", develop = true }
+hammer = { git = "https://example.com/hammer.git" }
+
+[tool.poetry.group.dev.dependencies]
+pytest = "^8.0"
+black = "^24.1"
+
+[tool.poetry.dev-dependencies]
+flake8 = "*"
+
+[tool.poetry.scripts]
+anvil = "anvil.cli:run"
+
+[build-system]
+requires = ["poetry-core"]
+build-backend = "poetry.core.masonry.api"
+`;
+    assert.deepStrictEqual(pyprojectFacts(poetry, 800)!.lines, [
+      '- name: anvil — Strikes anvils',
+      '- Poetry dependencies (4): python ^3.10, requests ^2.31, anvil-core (path ../core), hammer (git)',
+      '- Poetry groups: dev: pytest black, dev-dependencies: flake8',
+      '- Poetry scripts: anvil → anvil.cli:run',
+      '- build backend: poetry.core.masonry.api',
+      '- tool settings: poetry',
+    ]);
+  });
+
+  it('the workspace members of uv, PDM and Hatch, those excluded marked for the caller; a long list cut with how many more', () => {
+    const uv = `[tool.uv.workspace]\nmembers = ["backend", "packages/*"]\nexclude = ["packages/legacy"]\n\n[tool.pdm.workspace]\nmembers = ["tools/pdm-one"]\n\n[tool.hatch.envs.default]\nworkspace.members = [{ path = "libs/core", features = ["dev"] }, "libs/cli"]\n`;
+    const facts = pyprojectFacts(uv, 800)!;
+    assert.ok(facts.lines.includes('- workspace members: backend, packages/*, tools/pdm-one, libs/core, libs/cli'), facts.lines.join('\n'));
+    assert.deepStrictEqual(facts.members, ['backend', 'packages/*', '!packages/legacy', 'tools/pdm-one', 'libs/core', 'libs/cli']);
+    const many = `[project]\nname = "big"\ndependencies = [${Array.from({ length: 60 }, (_, i) => `"dependency-number-${i}>=1.0"`).join(', ')}]\n`;
+    const line = pyprojectFacts(many, 300)!.lines[1];
+    assert.match(line, /^- dependencies \(60\): dependency-number-0 >=1\.0, .*, … (\d+) more$/);
+    assert.ok(line.length <= 300 + '- dependencies (60): '.length, `${line.length}`);
+  });
+
+  it('a Cargo.toml: the package, its dependencies as Cargo writes them, features, bins, the workspace and its members', () => {
+    const cargo = `[package]
+name = "anvil"
+description = "A strike engine"
+edition = "2021"
+rust-version = "1.74"
+
+[dependencies]
+serde = { version = "1.0", features = ["derive"] }
+tokio = "1"
+anvil-core = { path = "../core" }
+log.workspace = true
+
+[dev-dependencies]
+criterion = "0.5"
+
+[features]
+default = ["fast"]
+fast = []
+
+[[bin]]
+name = "anvil"
+path = "src/main.rs"
+
+[[bin]]
+name = "anvil-bench"
+
+[workspace]
+members = ["crates/*"]
+exclude = ["crates/old"]
+
+[workspace.dependencies]
+log = "0.4"
+`;
+    const facts = cargoFacts(cargo, 800)!;
+    assert.deepStrictEqual(facts.lines, [
+      '- name: anvil — A strike engine',
+      '- edition: 2021',
+      '- rust-version: 1.74',
+      '- dependencies (4): serde 1.0, tokio 1, anvil-core (path ../core), log (workspace)',
+      '- dev-dependencies (1): criterion 0.5',
+      '- features (2): default, fast',
+      '- bin: anvil, anvil-bench',
+      '- workspace members: crates/*',
+      '- workspace dependencies (1): log 0.4',
+    ]);
+    assert.deepStrictEqual(facts.members, ['crates/*', '!crates/old']);
+    assert.deepStrictEqual(cargoFacts('[package]\nname = "member"\nedition.workspace = true\n', 800)!.lines, ['- name: member', "- edition: (the workspace's)"]);
+  });
+
+  it('a file that is not valid TOML has no lines, nor one nested deeper than the parser takes', () => {
+    assert.strictEqual(pyprojectFacts('[project\nname = "x"\n', 800), null);
+    assert.strictEqual(cargoFacts('[package]\nname = "a"\nname = "b"\n', 800), null, 'a key defined twice');
+    assert.strictEqual(pyprojectFacts(`a = ${'['.repeat(100_000)}`, 800), null);
+  });
+
+  it('a go.mod: module, go version, toolchain, the direct requirements with their versions, the indirect ones counted, the tools', () => {
+    const gomod = `// the API
+module "example.com/anvil"
+
+go 1.22
+
+toolchain go1.22.3
+
+require github.com/spf13/cobra v1.8.0
+
+require (
+\tgithub.com/stretchr/testify v1.9.0
+\tgolang.org/x/sys v0.20.0 // indirect
+\tgithub.com/davecgh/go-spew v1.1.1 // indirect; used by testify
+)
+
+tool golang.org/x/tools/cmd/stringer
+
+replace example.com/old => ../old
+`;
+    assert.deepStrictEqual(goModFacts(gomod, 800).lines, [
+      '- module: example.com/anvil',
+      '- go: 1.22',
+      '- toolchain: go1.22.3',
+      '- require (2 direct, 2 indirect): github.com/spf13/cobra v1.8.0, github.com/stretchr/testify v1.9.0',
+      '- tool: golang.org/x/tools/cmd/stringer',
+    ]);
+    assert.deepStrictEqual(goModFacts('module m\n\nrequire (\n\tx.org/a v1.0.0 // indirect\n)\n', 800).lines, ['- module: m', '- require: 1 indirect']);
+    assert.deepStrictEqual(goWorkUses('go 1.22\n\nuse ./api\nuse (\n\t./web // the site\n\t"./tools"\n)\n'), ['./api', './web', './tools']);
+  });
+
+  it('in the facts: a root pyproject.toml as fact lines, not its head of tool settings; one that does not parse quoted by its head', async () => {
+    const ws = tempDir('cape-facts-toml-');
+    // the head is another tool's settings: the project comes after what a head of 500 characters shows
+    put(ws, 'pyproject.toml', `[tool.typos.files]\nextend-exclude = [\n${'    "a/generated/folder/",\n'.repeat(30)}]\n\n${PEP621}`);
+    put(ws, 'app/main.py', 'app = 1\n');
+    const t = (await readWorkspaceFacts(ws))!.text;
+    assert.ok(t.includes('## pyproject.toml\n- name: app — The items API\n- requires-python: >=3.10,<4.0\n- dependencies (4): fastapi[standard]'), t);
+    assert.ok(t.includes('- tool settings: typos, mypy, ruff, coverage'), t);
+    assert.doesNotMatch(t, /its head/);
+    put(ws, 'pyproject.toml', '[project]\nname = "app"\ndependencies = [\n  "fastapi",\n');
+    const broken = (await readWorkspaceFacts(ws))!.text;
+    assert.ok(broken.includes('## pyproject.toml (its head; not valid TOML)\n```\n[project]\nname = "app"\ndependencies = [\n  "fastapi",\n```'), broken);
+  });
+
+  it('in the facts: a root Cargo.toml and go.mod as fact lines; a package.json that does not parse quoted by its head, the lockfile still named', async () => {
+    const ws = tempDir('cape-facts-rust-go-');
+    put(ws, 'package.json', '{"name": "anvil-site",\n');
+    put(ws, 'package-lock.json', '{}\n');
+    put(ws, 'Cargo.toml', '[package]\nname = "anvil"\nedition = "2021"\n\n[dependencies]\nserde = "1"\n');
+    put(ws, 'go.mod', 'module example.com/anvil\n\ngo 1.22\n');
+    put(ws, 'src/main.rs', 'fn main() {}\n');
+    const t = (await readWorkspaceFacts(ws))!.text;
+    assert.ok(t.includes('## go.mod\n- module: example.com/anvil\n- go: 1.22'), t);
+    assert.ok(t.includes('## Cargo.toml\n- name: anvil\n- edition: 2021\n- dependencies (1): serde 1'), t);
+    assert.ok(t.startsWith('## package.json (its head; not valid JSON)\n```\n{"name": "anvil-site",\n```'), t);
+    assert.match(t, /\n## Lockfile\n- package-lock\.json \(npm\)/);
+  });
+});
