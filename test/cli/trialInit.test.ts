@@ -54,7 +54,7 @@ describe('npm run trial -- --init: cape init through the relay', function () {
     assert.strictEqual(transcript.complete, true);
     assert.strictEqual(transcript.replies.length, 10);
     assert.deepStrictEqual(transcript.result.failed, []);
-    assert.deepStrictEqual(transcript.result.facts.files, ['package.json', 'README.md', 'CLAUDE.md']);
+    assert.deepStrictEqual(transcript.result.facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
     assert.ok(fs.existsSync(path.join(ws, 'cape', '3_development', '1_architecture.md')));
     assert.match(stderr, /\[trial\] init complete/);
   });

@@ -46,7 +46,9 @@ describe('init: the workspace facts of an existing codebase', function () {
       assert.ok(t.includes(fact), `the facts say ${fact}:\n${t}`);
     }
     assert.match(t, /## Check commands CAPE detects \(named here, not run\)/);
-    assert.deepStrictEqual(facts.files, ['package.json', 'README.md', 'CLAUDE.md']);
+    // the packages' manifests follow the root's, the one with more source files first
+    assert.ok(t.includes('## packages/api/package.json\n- name: @acme/api\n\n## packages/web/package.json\n- name: @acme/web\n\n## Check commands'), t);
+    assert.deepStrictEqual(facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
     // secrets by name, dependencies, ignored files, .git/ and cape/ are neither read nor named
     for (const hidden of [HIDDEN.envValue, HIDDEN.keyValue, HIDDEN.dependency, HIDDEN.ignored, '.env', 'id_rsa', 'node_modules', '.git/', 'cape/', 'CAPE-FILE-MARK']) {
       assert.ok(!t.includes(hidden), `the facts do not show ${hidden}`);

@@ -3,17 +3,12 @@
 // tools it configures), Cargo.toml and go.mod as fact lines with bounded lists; and in the facts, a root pyproject.toml
 // rendered as lines where its head would show another tool's settings, one that does not parse quoted by its head.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import { cargoFacts, pyprojectFacts } from '../../src/core/cape/initManifestsToml';
 import { goModFacts, goWorkUses } from '../../src/core/cape/initManifestsGo';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
-import { tempDir } from '../helpers/cli';
+import { tempDir, writeFiles } from '../helpers/cli';
 
-const put = (ws: string, rel: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-  fs.writeFileSync(path.join(ws, rel), text);
-};
+const put = (ws: string, rel: string, text: string) => writeFiles(ws, { [rel]: text });
 
 /** A PEP 621 pyproject.toml as full-stack-fastapi-template's backend writes it, multi-line arrays and all. */
 const PEP621 = `[project]

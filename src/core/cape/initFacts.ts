@@ -4,9 +4,11 @@
 // room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end.
 // Facts well short of the max get more room: every bound is taken at the largest of ROOMIER_SCALES at which the whole
 // still fits (initFactsText.ts's FactBounds), from the one walk.
-//  1. the root's manifests (initFactsManifests.ts): package.json, pyproject.toml, Cargo.toml and go.mod as fact lines
-//     (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package manager it
-//     names (checks/detect.ts); the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work…);
+//  1. the manifests (initFactsManifests.ts): the root's — package.json, pyproject.toml, Cargo.toml and go.mod as fact
+//     lines (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package
+//     manager it names (checks/detect.ts); the head of the monorepo and toolchain settings (pnpm-workspace.yaml,
+//     go.work…) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
+//     the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
 //  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
 //  3. the CI configuration files and the commands their steps run (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is

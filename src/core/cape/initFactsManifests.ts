@@ -1,23 +1,32 @@
 // Init's workspace facts (initFacts.ts), the manifests part: the root's manifests — package.json (initManifests.ts),
 // pyproject.toml and Cargo.toml (initManifestsToml.ts) and go.mod (initManifestsGo.ts) as fact lines, the others and
 // a manifest that does not parse by their head — the lockfile and the package manager it names (checks/detect.ts),
-// and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…), each within its
-// bound and the part's.
+// and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…); then the
+// manifests of a few sub-projects (initSubprojects.ts: the workspace members the root names first), each with smaller
+// bounds, and a count of those left. Each block within its bound and the part's.
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { WorkspaceLayout } from '../workspace/layout';
 import { isPlainObject } from '../model/types';
-import { LIST_CHARS, packageJsonLines, workspaceGlobs, type ManifestFacts } from './initManifests';
+import { itemsWithin, LIST_CHARS, packageJsonLines, workspaceGlobs, type ManifestFacts } from './initManifests';
 import { cargoFacts, pyprojectFacts } from './initManifestsToml';
-import { goModFacts } from './initManifestsGo';
+import { goModFacts, goWorkUses } from './initManifestsGo';
+import { pnpmPackages, subprojects } from './initSubprojects';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
 const MANIFEST_LINES_CHARS = 2000;
 const MANIFEST_HEAD_CHARS = 500;
+/** A sub-project's manifest at most (its lines or its head), and each of its lists: several sub-projects find room. */
+const SUBPROJECT_CHARS = 900;
+const SUBPROJECT_LIST_CHARS = 240;
+/** The sub-projects shown at most: a monorepo of 40 packages names the rest in one line. */
+const MAX_SUBPROJECTS = 4;
+/** Kept for that line: how many sub-projects were left, and their folders within it. */
+const SUBPROJECTS_LEFT_CHARS = 160;
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
 
-/** What the part is made from: the walk (the root's manifests) and the lockfile found. */
+/** What the part is made from: the walk (the root's manifests, those of the sub-projects) and the lockfile found. */
 export interface ManifestSources {
   layout: WorkspaceLayout;
   lock: { file: string; manager: string } | null;
@@ -54,35 +63,52 @@ function manifestFacts(name: string, text: string, list: number): ManifestFacts 
   }
 }
 
-/** The manifests part within `max` characters; null when the root has none. */
+/** The members a root settings file names: go.work's modules, pnpm-workspace.yaml's packages. */
+const settingsMembers = (name: string, text: string): string[] => (name === 'go.work' ? goWorkUses(text) : name === 'pnpm-workspace.yaml' ? pnpmPackages(text) : []);
+
+/** The manifests part within `max` characters; null when the workspace has none. */
 export function manifestsPart(policy: WorkspacePolicy, { layout, lock }: ManifestSources, sources: FactSources, max: number, bounds: FactBounds): string | null {
   const blocks: string[] = [];
   const files = sources.files;
   let room = max;
-  const add = (block: string | null, file: string) => {
-    if (!block || block.length + 2 > room) return;
+  const add = (block: string | null, file?: string): boolean => {
+    if (!block || block.length + 2 > room) return false;
     blocks.push(block);
     room -= block.length + 2;
-    files.push(file);
+    if (file) files.push(file);
+    return true;
   };
+  /** A manifest's block: its lines within `chars`, or its head within `head` characters. */
+  const manifestBlock = (name: string, text: string, facts: ManifestFacts | Invalid | null, chars: number, head: number, extra: string[] = []): string | null => {
+    if (facts && 'lines' in facts) return `## ${name}\n${linesWithin([...facts.lines, ...extra], Math.min(chars, room) - name.length - 4)}`;
+    return quoted(`${name} (${facts ? `its head; not valid ${facts.invalid}` : 'its head'})`, text, Math.min(head, room - 2));
+  };
+  const members: string[] = [];
   let lockShown = false;
   for (const name of [...layout.rootManifests, ...SETTINGS_FILES]) {
     const read = policy.readSync(name);
     if (!read.ok) continue;
     const facts = manifestFacts(name, read.text, scaled(LIST_CHARS, bounds));
-    if (facts && 'lines' in facts) {
-      const lines = [...facts.lines];
-      if (lock && name === 'package.json') {
-        lines.push(`- lockfile: ${lock.file} (${lock.manager})`);
-        lockShown = true;
-      }
-      const head = `## ${name}\n`;
-      add(head + linesWithin(lines, Math.min(scaled(MANIFEST_LINES_CHARS, bounds), room) - head.length), name);
-    } else {
-      const what = facts ? `its head; not valid ${facts.invalid}` : 'its head';
-      add(quoted(`${name} (${what})`, read.text, Math.min(scaled(MANIFEST_HEAD_CHARS, bounds), room - 2)), name);
-    }
+    members.push(...(facts && 'members' in facts ? facts.members : settingsMembers(name, read.text)));
+    const lockLine = lock && name === 'package.json' && facts && 'lines' in facts ? [`- lockfile: ${lock.file} (${lock.manager})`] : [];
+    if (add(manifestBlock(name, read.text, facts, scaled(MANIFEST_LINES_CHARS, bounds), scaled(MANIFEST_HEAD_CHARS, bounds), lockLine), name)) lockShown ||= lockLine.length > 0;
   }
   if (lock && !lockShown) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
+  // the sub-projects in the room the root left, some of it kept for the line that counts those left
+  const found = subprojects(layout, members);
+  const shown = (file: string): boolean => {
+    const read = policy.readSync(file);
+    if (!read.ok) return false;
+    const chars = scaled(SUBPROJECT_CHARS, bounds);
+    return add(manifestBlock(file, read.text, manifestFacts(file, read.text, scaled(SUBPROJECT_LIST_CHARS, bounds)), chars, chars), file);
+  };
+  room -= SUBPROJECTS_LEFT_CHARS;
+  // every manifest of a sub-project is tried (a folder may hold a package.json and a pyproject.toml)
+  const left = found.filter((sub, i) => i >= MAX_SUBPROJECTS || !sub.manifests.map(shown).includes(true)).map((sub) => `${sub.dir}/`);
+  room += SUBPROJECTS_LEFT_CHARS;
+  if (left.length) {
+    const head = `[${left.length} more sub-project${left.length === 1 ? '' : 's'} with a manifest, not shown: `;
+    add(`${head}${itemsWithin(left, SUBPROJECTS_LEFT_CHARS - head.length - 1)}]`);
+  }
   return blocks.length ? blocks.join('\n\n') : null;
 }

@@ -1,9 +1,9 @@
 // The workspace's layout in numbers: its folders down to three levels with how many source files and tests each holds,
 // how the tests are named and a few of the other source files by name, the packages of a monorepo (a folder one level
-// below a top folder that holds a manifest), and the paths a caller asks to keep — from the index's own walk
-// (treeWalk.ts) under the read policy, so .gitignore, the dependency and tool folders, secret files, .git/ and the
-// cape folder are left out as they are for the model everywhere else. Names only: no file is read. Init's workspace
-// facts render it.
+// below a top folder that holds a manifest), the manifests one and two levels down, and the paths a caller asks to
+// keep — from the index's own walk (treeWalk.ts) under the read policy, so .gitignore, the dependency and tool
+// folders, secret files, .git/ and the cape folder are left out as they are for the model everywhere else. Names
+// only: no file is read. Init's workspace facts render it.
 import { TreeWalk } from './treeWalk';
 import type { WorkspacePolicy } from './policy';
 import { isTestFile, MANIFEST_NAMES, SOURCE_FILE, testNamePattern } from './fileKinds';
@@ -37,6 +37,8 @@ export interface WorkspaceLayout {
   source: number;
   /** The manifests at the root (MANIFEST_NAMES), by name. */
   rootManifests: string[];
+  /** The manifests one and two levels down (`backend/pyproject.toml`, `packages/web/package.json`), by path. */
+  subManifests: string[];
   /** Every file at the root the policy admits, by name (sorted). */
   rootFiles: string[];
   /** The top-level folders ('' for the root's own files), most source files first, then by name. */
@@ -82,6 +84,7 @@ export function workspaceLayout(root: string, policy: WorkspacePolicy, keep?: (r
   const byPath = new Map<string, FolderCount>();
   const packageDirs = new Set<string>();
   const rootManifests: string[] = [];
+  const subManifests: string[] = [];
   const rootFiles: string[] = [];
   const kept: string[] = [];
   const manifests = new Set(MANIFEST_NAMES);
@@ -105,7 +108,10 @@ export function workspaceLayout(root: string, policy: WorkspacePolicy, keep?: (r
     for (let depth = 1; depth < parts.length && depth <= FOLDER_DEPTH; depth++) {
       countIn(folder(parts.slice(0, depth).join('/')), parts.slice(depth).join('/'), isSource, test);
     }
-    if (parts.length === 3 && manifests.has(parts[2])) packageDirs.add(`${parts[0]}/${parts[1]}`);
+    if ((parts.length === 2 || parts.length === 3) && manifests.has(parts[parts.length - 1])) {
+      subManifests.push(rel);
+      if (parts.length === 3) packageDirs.add(`${parts[0]}/${parts[1]}`);
+    }
   });
   const packages = new Map<string, FolderCount[]>();
   for (const dir of packageDirs) {
@@ -130,5 +136,5 @@ export function workspaceLayout(root: string, policy: WorkspacePolicy, keep?: (r
   for (const list of subfolders.values()) list.sort(bySize);
   rootManifests.sort((a, b) => MANIFEST_NAMES.indexOf(a) - MANIFEST_NAMES.indexOf(b));
   rootFiles.sort();
-  return { source, rootManifests, rootFiles, folders: folders.sort(bySize), packages, subfolders, kept };
+  return { source, rootManifests, subManifests, rootFiles, folders: folders.sort(bySize), packages, subfolders, kept };
 }
