@@ -113,7 +113,7 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     }
     for (const r of fake.requests) for (const hidden of Object.values(HIDDEN)) assert.ok(!sent(r).includes(hidden), `${asked(r)} shows nothing of ${hidden}`);
     for (const p of ['1_product/1_mvv.md', '3_development/1_architecture.md', '3_development/3_standards.md']) assert.ok(fs.existsSync(path.join(ws, 'cape', p)), p);
-    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with each of 10 requests\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout\n/);
+    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with each of 10 requests\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout, the code map \(file names and their top-level symbols\)\n/);
     assert.strictEqual(run.json.factsRequests, 10, 'the decisions and the nine files');
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
 
