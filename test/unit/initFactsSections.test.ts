@@ -8,6 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { describeFacts, readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { packageJsonLines } from '../../src/core/cape/initManifests';
 import { tempDir } from '../helpers/cli';
 import { HIDDEN, writeCodebase } from '../helpers/codebase';
 
@@ -164,6 +165,17 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     }
     assert.doesNotMatch(t, /## Style sources|## CI configuration/);
     assert.deepStrictEqual(facts.listed, ['the detected check commands', 'the folder layout']);
+  });
+
+  it("a dependency list names the unscoped packages first and a scope of six or more once, with the whole count", () => {
+    const deps = Object.fromEntries([
+      ...['avatar', 'checkbox', 'dialog', 'label', 'select', 'slot', 'tabs'].map((n) => [`@radix-ui/react-${n}`, '^1.0.0']),
+      ['@tanstack/react-query', '^5.0.0'],
+      ['react', '^19.2.8'],
+      ['vite', '^8.2.0'],
+    ]);
+    const line = packageJsonLines({ name: 'web', dependencies: deps }).find((l) => l.startsWith('- dependencies'));
+    assert.strictEqual(line, '- dependencies (10): react ^19.2.8, vite ^8.2.0, @tanstack/react-query ^5.0.0, @radix-ui/* ×7');
   });
 
   it("the root's line names the files that run and ship the project, not its other files", async () => {

@@ -37,14 +37,39 @@ export function nameLine(name: unknown, description: unknown): string[] {
   return n || d ? [`- name: ${n ?? '(none)'}${d ? ` — ${d}` : ''}`] : [];
 }
 
-/** `- label (N): a, b, … 3 more` (the count when `counted`) within `max` characters; none for an empty list. */
-export const listLine = (label: string, items: readonly string[], max: number, counted = false): string[] =>
-  items.length ? [`- ${label}${counted ? ` (${items.length})` : ''}: ${itemsWithin(items, max)}`] : [];
+/**
+ * `- label (N): a, b, … 3 more` within `max` characters, N the items' count when `counted` is true, or the number it
+ * gives (a list whose items group several: dependencyItems); none for an empty list.
+ */
+export const listLine = (label: string, items: readonly string[], max: number, counted: boolean | number = false): string[] =>
+  items.length ? [`- ${label}${counted === false ? '' : ` (${counted === true ? items.length : counted})`}: ${itemsWithin(items, max)}`] : [];
 
 /** `name value` for each string entry of an object field (dependencies, engines). */
 function entries(v: unknown, sep: string): string[] {
   if (!isPlainObject(v)) return [];
   return Object.entries(v).flatMap(([k, val]) => (typeof val === 'string' ? [`${nameOf(k)}${sep}${textField(val) ?? '""'}`] : []));
+}
+
+/** A scope with at least this many packages in one dependency list is named once, with its count (`@radix-ui/* ×13`). */
+const SCOPE_GROUP = 6;
+
+/**
+ * A dependency list as fact items, the telling ones first: unscoped packages (the frameworks: react, vite, fastify),
+ * then scoped ones, and a scope of SCOPE_GROUP or more packages as one item — in an init trial, a React app's 13
+ * `@radix-ui/react-*` packages came first and pushed React, Vite and TanStack into "… 19 more".
+ */
+function dependencyItems(v: unknown): { items: string[]; count: number } {
+  const all = entries(v, ' ');
+  const scopeOf = (item: string) => (item.startsWith('@') ? item.slice(0, item.indexOf('/') + 1 || undefined) : '');
+  const counts = new Map<string, number>();
+  for (const item of all) {
+    const scope = scopeOf(item);
+    if (scope) counts.set(scope, (counts.get(scope) ?? 0) + 1);
+  }
+  const grouped = [...counts].filter(([, n]) => n >= SCOPE_GROUP);
+  const big = new Set(grouped.map(([scope]) => scope));
+  const items = [...all.filter((i) => !scopeOf(i)), ...all.filter((i) => scopeOf(i) && !big.has(scopeOf(i))), ...grouped.map(([scope, n]) => `${scope}* ×${n}`)];
+  return { items, count: all.length };
 }
 
 /** The strings of a list field (workspace globs, a TOML manifest's members), each on one line, shortened. */
@@ -95,6 +120,9 @@ export function packageJsonLines(pkg: unknown, list = LIST_CHARS): string[] {
   if (engines.length) lines.push(`- engines: ${itemsWithin(engines, list)}`);
   const scripts = entries(pkg.scripts, ': ');
   if (scripts.length) lines.push(`- scripts: ${itemsWithin(scripts, list)}`);
-  for (const field of ['dependencies', 'devDependencies'] as const) lines.push(...listLine(field, entries(pkg[field], ' '), list, true));
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const { items, count } = dependencyItems(pkg[field]);
+    lines.push(...listLine(field, items, list, count));
+  }
   return lines.length ? lines : ['- (no name, scripts or dependencies)'];
 }
