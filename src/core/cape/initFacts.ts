@@ -23,7 +23,7 @@
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
 import { WorkspacePolicy } from '../workspace/policy';
-import { workspaceLayout, type WorkspaceLayout } from '../workspace/layout';
+import { workspaceLayout } from '../workspace/layout';
 import { TreeWalk } from '../workspace/treeWalk';
 import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectChecks, lockfileOf } from '../checks/detect';
