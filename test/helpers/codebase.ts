@@ -1,6 +1,8 @@
 // A small existing codebase for init's workspace facts (src/core/cape/initFacts.ts): a pnpm monorepo with scripts,
 // two packages, a README and a CLAUDE.md — and what the facts must never show: a .env and an id_rsa (secrets, by
-// name), node_modules/ (dependencies), a .gitignore'd folder and .git/.
+// name), node_modules/ (dependencies), a .gitignore'd folder and .git/. And how the facts' tests write a file and
+// find a part of the facts.
+import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -12,11 +14,22 @@ export const HIDDEN = {
   ignored: 'generated-out',
 };
 
+/** Writes `text` at the workspace-relative `rel`, making its folders. */
+export function putFile(ws: string, rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), text);
+}
+
+/** The lines of the facts' part under `heading` (up to the next part); there must be one. */
+export function factsPart(text: string, heading: string): string {
+  const at = text.indexOf(`## ${heading}`);
+  assert.ok(at >= 0, `a part "${heading}" in:\n${text}`);
+  const next = text.indexOf('\n\n## ', at);
+  return text.slice(at, next < 0 ? undefined : next);
+}
+
 export function writeCodebase(ws: string): void {
-  const put = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-    fs.writeFileSync(path.join(ws, rel), text);
-  };
+  const put = (rel: string, text: string) => putFile(ws, rel, text);
   put(
     'package.json',
     JSON.stringify({

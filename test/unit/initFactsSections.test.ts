@@ -10,20 +10,10 @@ import * as path from 'path';
 import { describeFacts, readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { packageJsonLines } from '../../src/core/cape/initManifests';
 import { tempDir } from '../helpers/cli';
-import { HIDDEN, writeCodebase } from '../helpers/codebase';
+import { factsPart, HIDDEN, putFile, writeCodebase } from '../helpers/codebase';
 
-const put = (ws: string, rel: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-  fs.writeFileSync(path.join(ws, rel), text);
-};
-
-/** The lines of the facts' part under `heading` (up to the next part). */
-function part(text: string, heading: string): string {
-  const at = text.indexOf(`## ${heading}`);
-  assert.ok(at >= 0, `a part "${heading}" in:\n${text}`);
-  const next = text.indexOf('\n\n## ', at);
-  return text.slice(at, next < 0 ? undefined : next);
-}
+const put = putFile;
+const part = factsPart;
 
 const SECRET = 'VUE-SECRET-VALUE-4242';
 const IGNORED_STYLE = 'built-bundle-style';

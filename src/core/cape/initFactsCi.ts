@@ -1,13 +1,17 @@
 // Init's workspace facts (initFacts.ts), the CI part: the continuous-integration configuration files at the root (GitHub
 // Actions workflows, GitLab CI, CircleCI, Azure Pipelines, Jenkins…), each with its service and the commands its steps
-// run — how the project checks a change. Read through the read policy, parsed as YAML with the safe schema (a
-// Jenkinsfile's `sh` steps by their lines), named and quoted, never run.
+// run — how the project checks a change. Read through the read policy (MAX_CI_READS files at most), parsed as YAML
+// with the safe schema (a Jenkinsfile's `sh` steps by their lines), named and quoted, never run; shown in the order of
+// how much they say about how a change is checked, each with its tool lines before its shell plumbing
+// (initFactsCiRank.ts).
+import * as path from 'path';
 import type { WorkspacePolicy } from '../workspace/policy';
 import { parseYaml } from './frontmatter';
 import { joinWithin, oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
 import { linesWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { byRank, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
 const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
@@ -34,19 +38,29 @@ const COMMAND_CHARS = 120;
 const FILE_COMMANDS_CHARS = 400;
 /** Commands read from one file at most (a generated workflow can hold thousands). */
 const MAX_COMMANDS = 60;
+/** CI files read at most (in name order): the others are named, ranked as running nothing, and not read. */
+const MAX_CI_READS = 40;
 
 /** The CI service a workspace-relative path configures, or null. */
 export function ciServiceOf(rel: string): string | null {
   return CI_SERVICES.find(([, p]) => p.test(rel))?.[0] ?? null;
 }
 
-/** Each line of a step's script that is not empty or a comment, as one command. */
+/** Each line of a step's script that is not empty or a comment, as one command; a line ending in `\` continues on the next. */
 function commandLines(script: string): string[] {
-  return script
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => shorten(oneLine(l), COMMAND_CHARS));
+  const out: string[] = [];
+  let pending = '';
+  for (const raw of script.split('\n')) {
+    const line = raw.trim();
+    if (!pending && (!line || line.startsWith('#'))) continue;
+    if (line.endsWith('\\')) pending += `${line.slice(0, -1).trimEnd()} `;
+    else {
+      out.push(pending + line);
+      pending = '';
+    }
+  }
+  if (pending.trim()) out.push(pending);
+  return out.map((l) => shorten(oneLine(l.trim()), COMMAND_CHARS));
 }
 
 /**
@@ -81,33 +95,55 @@ function workflowLabel(doc: unknown): string {
   return [name, events.length ? `on ${itemsWithin(events.map((e) => shorten(oneLine(e), 40)), 160)}` : ''].filter(Boolean).join(', ');
 }
 
-/**
- * One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run, each once
- * in the order first seen (several jobs of a workflow run the same install or lint).
- */
-function ciLine(rel: string, service: string, text: string, bounds: FactBounds): string {
-  let commands: string[];
-  let label = '';
+/** What a CI file says, once read: a workflow's name and events, the commands its steps run; null when not valid YAML. */
+interface CiRead {
+  label: string;
+  /** The workflow's `name:` (a GitHub workflow's), for its rank. */
+  name: string;
+  commands: string[];
+}
+
+/** A CI file's label and commands (each once, in the order first seen: several jobs run the same install or lint). */
+function readCi(service: string, text: string): CiRead | null {
   if (service === 'Jenkins') {
-    commands = text.split('\n').flatMap((l) => JENKINS_STEP.exec(l)?.[2] ?? []).slice(0, MAX_COMMANDS).map((c) => shorten(oneLine(c), COMMAND_CHARS));
-  } else {
-    let doc: unknown;
-    try {
-      doc = parseYaml(text);
-    } catch {
-      return `- ${rel} (${service}; not valid YAML)`;
-    }
-    commands = yamlCommands(doc);
-    if (service === 'GitHub Actions') label = workflowLabel(doc);
+    const commands = text.split('\n').flatMap((l) => JENKINS_STEP.exec(l)?.[2] ?? []).slice(0, MAX_COMMANDS).map((c) => shorten(oneLine(c), COMMAND_CHARS));
+    return { label: '', name: '', commands: [...new Set(commands)] };
   }
-  commands = [...new Set(commands)];
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch {
+    return null;
+  }
+  const github = service === 'GitHub Actions';
+  const name = github && isPlainObject(doc) && typeof doc.name === 'string' ? doc.name : '';
+  return { label: github ? workflowLabel(doc) : '', name, commands: [...new Set(yamlCommands(doc))] };
+}
+
+/** One CI file as the part shows it: `got` is what it says, null when not valid YAML, false when the policy refused it, undefined when past MAX_CI_READS. */
+interface CiFile {
+  rel: string;
+  service: string;
+  got: CiRead | null | false | undefined;
+  rank: CiRank;
+}
+
+/**
+ * One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run, those that
+ * run tools before the shell's plumbing (a long inline script's echo and if lines come last, cut first).
+ */
+function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
+  if (got === undefined || got === false) return `- ${rel} (${service}${got === false ? '; not read' : ''})`;
+  if (got === null) return `- ${rel} (${service}; not valid YAML)`;
+  const commands = [...got.commands.filter((c) => !isPlumbing(c)), ...got.commands.filter(isPlumbing)];
   const runs = commands.length ? `: ${joinWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds), '; ', (n) => `; … ${n} more`)}` : ': no commands found';
-  return `- ${rel} (${[service, label].filter(Boolean).join('; ')})${runs}`;
+  return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 
 /**
  * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths), or null
- * when there are none. The files read are added to `sources`.
+ * when there are none: the files that check a change first (initFactsCiRank.ts). The files read whose lines are shown
+ * are added to `sources`.
  */
 export function ciPart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
   const configs = paths.flatMap((rel) => {
@@ -116,20 +152,18 @@ export function ciPart(policy: WorkspacePolicy, paths: readonly string[], source
   });
   if (!configs.length) return null;
   configs.sort((a, b) => (a.rel < b.rel ? -1 : 1));
+  const pkg = policy.readSync('package.json');
+  const scripts = scriptsOf(pkg.ok ? pkg.text : null);
+  const files: CiFile[] = configs.map(({ rel, service }, i) => {
+    const text = i < MAX_CI_READS ? policy.readSync(rel) : null;
+    const got = text === null ? undefined : text.ok ? readCi(service, text.text) : false;
+    return { rel, service, got, rank: ciRank([path.posix.parse(rel).name, got ? got.name : ''], got ? got.commands : null, scripts) };
+  });
+  files.sort(byRank);
   const head = '## CI configuration (the commands its steps run; named here, not run)\n';
-  const lines: string[] = [];
-  const read: string[] = [];
-  let size = head.length;
-  for (const { rel, service } of configs) {
-    // once the part is full, the files left are only counted: not read
-    const got = size < max ? policy.readSync(rel) : null;
-    if (got?.ok) read.push(rel);
-    lines.push(got?.ok ? ciLine(rel, service, got.text, bounds) : `- ${rel} (${service}${got ? '; not read' : ''})`);
-    size += lines[lines.length - 1].length + 1;
-  }
-  const text = linesWithin(lines, max - head.length, ' CI files');
+  const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');
   // the files whose lines are shown (a cut line among them) and were read
-  const shown = new Set(configs.slice(0, text.split('\n').filter((l) => !l.startsWith('- … ')).length).map((c) => c.rel));
-  sources.files.push(...read.filter((rel) => shown.has(rel)));
+  const shown = files.slice(0, text.split('\n').filter((l) => !l.startsWith('- … ')).length);
+  sources.files.push(...shown.filter((f) => f.got !== undefined && f.got !== false).map((f) => f.rel));
   return head + text;
 }

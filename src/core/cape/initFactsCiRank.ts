@@ -1,0 +1,100 @@
+// Init's workspace facts (initFacts.ts), the CI part's order (initFactsCi.ts): how much a CI file says about how a
+// change is checked. First the files whose steps run a test runner, a linter or type check, or a build — a package
+// script by its name and its own command (the root package.json's scripts) — or that are named for checking (`Test`,
+// `CI`, `lint.yml`), most checking commands first; then the others with commands; then those that keep the
+// repository or ship it (labels, releases, deploys, issues, dependency bumps, project boards), by their name; last
+// those whose steps run no tool. And which lines of a step's script are shell plumbing (echo, set, if/fi, assignments,
+// `git config`): shown after the lines that run tools. Words, not patterns: a command is split into words once.
+import { isPlainObject } from '../model/types';
+
+/** Words of a command that name a test runner or tests. */
+const TEST_WORDS = new Set([
+  'test', 'tests', 'pytest', 'unittest', 'tox', 'nox', 'jest', 'vitest', 'mocha', 'ava', 'jasmine', 'karma', 'playwright',
+  'cypress', 'e2e', 'phpunit', 'rspec', 'ctest', 'coverage',
+]);
+/** Words of a command that name a linter, a formatter's check or a type checker (`precommit` is `pre-commit` joined). */
+const LINT_WORDS = new Set([
+  'lint', 'eslint', 'stylelint', 'ruff', 'flake8', 'pylint', 'mypy', 'pyright', 'tsc', 'typecheck', 'check', 'clippy',
+  'vet', 'rubocop', 'shellcheck', 'precommit', 'prek', 'biome',
+]);
+const BUILD_WORDS = new Set(['build', 'compile', 'assemble']);
+/** Words of a workflow's name (or its file's) that say it checks a change. */
+const CHECK_NAME_WORDS = new Set(['test', 'tests', 'testing', 'ci', 'lint', 'linting', 'check', 'checks', 'build', 'verify', 'validate', 'typecheck']);
+/** Words of a name that say the workflow keeps the repository or ships it, unless the name also says it checks. */
+const BOOKKEEPING_WORDS = new Set([
+  'label', 'labels', 'labeler', 'release', 'releases', 'issue', 'issues', 'dependabot', 'renovate', 'project', 'projects',
+  'stale', 'triage', 'bump', 'conflict', 'conflicts', 'changelog', 'greetings', 'welcome', 'backport', 'deploy',
+  'deployment', 'publish', 'sponsors', 'lock', 'milestone',
+]);
+/** The package managers whose commands run the package's scripts by name (`npm run verify`, `pnpm lint`). */
+const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+/** A script line's first word that runs no tool: the shell's keywords and builtins. */
+const SHELL_WORDS = new Set([
+  'echo', 'printf', 'set', 'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac',
+  'export', 'unset', 'cd', 'pushd', 'popd', 'exit', 'return', 'true', 'false', 'shift', 'local', 'declare', 'read',
+  ':', '[', '[[', '{', '}', ';;',
+]);
+
+/** The lower-case words of a text (letters and digits), with each pair joined too (`pre-commit`: `precommit`). */
+function wordsOf(text: string): string[] {
+  const words = text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return [...words, ...words.slice(1).map((w, i) => words[i] + w)];
+}
+
+/** A line of a step's script that runs no tool: a shell keyword or builtin, a variable assignment, `git config`. */
+export function isPlumbing(command: string): boolean {
+  const [first = '', second] = command.split(/\s+/);
+  return SHELL_WORDS.has(first) || /^[A-Za-z_]\w*=/.test(first) || (first === 'git' && second === 'config');
+}
+
+/** The root package.json's scripts by name (none when it is not valid JSON or has none). */
+export function scriptsOf(packageJson: string | null): ReadonlyMap<string, string> {
+  let doc: unknown;
+  try {
+    doc = packageJson === null ? null : JSON.parse(packageJson);
+  } catch {
+    return new Map();
+  }
+  const scripts = isPlainObject(doc) && isPlainObject(doc.scripts) ? doc.scripts : {};
+  return new Map(Object.entries(scripts).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as const] : [])));
+}
+
+/** What a command runs, as words: its own, and the command of a package script it runs by name. */
+function commandWords(command: string, scripts: ReadonlyMap<string, string>): Set<string> {
+  const parts = command.split(/\s+/);
+  const own = SCRIPT_RUNNERS.has(parts[0]) ? parts.slice(1).flatMap((p) => scripts.get(p) ?? []) : [];
+  return new Set(wordsOf([command, ...own].join(' ')));
+}
+
+const some = (words: Iterable<string>, set: ReadonlySet<string>): boolean => [...words].some((w) => set.has(w));
+
+/** Where a CI file comes in the part: by `tier` (0 checks, 1 other commands, 2 bookkeeping, 3 no tool run), then `score` down. */
+export interface CiRank {
+  tier: number;
+  score: number;
+}
+
+/**
+ * A CI file's rank from its name (a workflow's `name:` and its file name) and the commands its steps run (null: not
+ * read, so ranked as running none).
+ */
+export function ciRank(names: readonly string[], commands: readonly string[] | null, scripts: ReadonlyMap<string, string>): CiRank {
+  const named = new Set(names.flatMap(wordsOf));
+  const checkName = some(named, CHECK_NAME_WORDS);
+  let checks = 0;
+  let builds = 0;
+  const tools = (commands ?? []).filter((c) => !isPlumbing(c));
+  for (const c of tools) {
+    const words = commandWords(c, scripts);
+    if (some(words, TEST_WORDS) || some(words, LINT_WORDS)) checks++;
+    else if (some(words, BUILD_WORDS)) builds++;
+  }
+  if (!tools.length) return { tier: 3, score: 0 };
+  if (!checkName && some(named, BOOKKEEPING_WORDS)) return { tier: 2, score: 0 };
+  if (!checkName && !checks && !builds) return { tier: 1, score: 0 };
+  return { tier: 0, score: 2 * checks + builds + (checkName ? 2 : 0) };
+}
+
+/** The order of two ranked files: the lower tier first, then the higher score, then by path. */
+export const byRank = (a: { rank: CiRank; rel: string }, b: { rank: CiRank; rel: string }): number =>
+  a.rank.tier - b.rank.tier || b.rank.score - a.rank.score || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);

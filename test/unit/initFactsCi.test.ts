@@ -1,0 +1,99 @@
+// Init's workspace facts, the CI part (src/core/cape/initFactsCi.ts, initFactsCiRank.ts): the CI files in the order of
+// how much they say about how a change is checked — those whose steps run tests, linters, type checks or builds (a
+// package script by its own command) or that are named for it first, those that keep the repository or ship it
+// (labels, releases, deploys, bumps) after them, those whose steps run no tool last — and a step's script with the
+// lines that run tools before its shell plumbing; with its bound on the files read.
+import * as assert from 'assert';
+import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { ciPart } from '../../src/core/cape/initFactsCi';
+import { noSources } from '../../src/core/cape/initFactsText';
+import { WorkspacePolicy } from '../../src/core/workspace/policy';
+import { tempDir } from '../helpers/cli';
+import { factsPart, putFile } from '../helpers/codebase';
+
+/** A GitHub workflow named `name` whose one job runs `steps` (each a `run:` text, a list item's YAML as given). */
+const workflow = (name: string, steps: string[]) =>
+  `name: ${name}\non:\n  push:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n${steps.map((s) => `      - ${s}\n`).join('')}`;
+
+/** The workflows' file names in the order the CI part shows them. */
+const shownOrder = (ci: string) => [...ci.matchAll(/^- \.github\/workflows\/([^ ]+) /gm)].map((m) => m[1]);
+
+describe('init: the CI part shows first the files that check a change', function () {
+  this.timeout(20000);
+
+  it('orders the workflows: checking ones (most checks first), other commands, bookkeeping, no commands', async () => {
+    const ws = tempDir('cape-facts-ci-order-');
+    putFile(ws, 'package.json', JSON.stringify({ name: 'order', scripts: { verify: 'tsc --noEmit && vitest run', dev: 'vite' } }));
+    putFile(ws, 'src/index.ts', 'export {};\n');
+    // in walk (name) order these come first: an action-only project board, a release script, a label sync
+    putFile(ws, '.github/workflows/add-to-project.yml', 'name: Add to Project\non: issues\njobs:\n  a:\n    steps:\n      - uses: actions/add-to-project@v1\n');
+    putFile(ws, '.github/workflows/bump-hooks.yml', workflow('Bump hooks', ['run: uv run prek auto-update', 'run: git push origin bump']));
+    putFile(ws, '.github/workflows/labels.yml', workflow('Labels', ['run: gh label sync']));
+    putFile(ws, '.github/workflows/docs-site.yml', workflow('Docs site', ['run: mkdocs gh-deploy']));
+    putFile(ws, '.github/workflows/release.yml', workflow('Release', ['run: npm run build', 'run: npm publish']));
+    putFile(ws, '.github/workflows/smoke.yml', workflow('Smoke', ['run: docker compose build']));
+    // a workflow named for checking, and one whose only step runs the project's script that type-checks and tests
+    putFile(ws, '.github/workflows/test-backend.yml', workflow('Test Backend', ['run: uv sync', 'run: uv run pytest']));
+    putFile(ws, '.github/workflows/verify.yml', workflow('Main', ['run: npm ci', 'run: npm run verify', 'run: npx eslint .']));
+    const ci = factsPart((await readWorkspaceFacts(ws))!.text, 'CI configuration');
+    assert.deepStrictEqual(shownOrder(ci), [
+      'verify.yml',
+      'test-backend.yml',
+      'smoke.yml',
+      'docs-site.yml',
+      'bump-hooks.yml',
+      'labels.yml',
+      'release.yml',
+      'add-to-project.yml',
+    ]);
+    assert.match(ci, /^- \.github\/workflows\/verify\.yml \(GitHub Actions; "Main", on push\): npm ci; npm run verify; npx eslint \.$/m);
+  });
+
+  it("puts a step's tool lines before its shell plumbing, so a long script still shows what it runs", async () => {
+    const ws = tempDir('cape-facts-ci-script-');
+    putFile(ws, 'package.json', '{"name":"script"}');
+    putFile(ws, 'src/index.ts', 'export {};\n');
+    const plumbing = [
+      'set -euo pipefail',
+      ...Array.from({ length: 12 }, (_, i) => `echo "::group::preparing the environment, stage ${i}"`),
+      'if [ -n "$CI" ]; then',
+      '  git config user.name "ci-bot[bot]"',
+      'fi',
+      'VERSION="$(cat VERSION)"',
+      'export NODE_OPTIONS=--max-old-space-size=4096',
+    ];
+    const script = [...plumbing, 'npm ci', 'npx vitest run \\', '  --coverage', 'npm run lint'].map((l) => `          ${l}\n`).join('');
+    putFile(ws, '.github/workflows/ci.yml', `name: CI\non: push\njobs:\n  a:\n    steps:\n      - run: |\n${script}`);
+    const ci = factsPart((await readWorkspaceFacts(ws))!.text, 'CI configuration');
+    // the tool lines first, a command continued over lines as one; the plumbing after them, cut with its count
+    assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push\): npm ci; npx vitest run --coverage; npm run lint; set -euo pipefail; echo .*; … \d+ more$/m);
+  });
+
+  it('reads a bounded number of CI files, and never one the read policy refuses', () => {
+    const ws = tempDir('cape-facts-ci-reads-');
+    const paths: string[] = [];
+    for (let i = 0; i < 80; i++) {
+      const rel = `.github/workflows/flow-${String(i).padStart(2, '0')}.yml`;
+      putFile(ws, rel, workflow(`Flow ${i}`, ['run: npm test']));
+      paths.push(rel);
+    }
+    putFile(ws, '.gitignore', '.github/workflows/flow-00.yml\n');
+    const policy = new WorkspacePolicy(ws);
+    const read: string[] = [];
+    const readSync = policy.readSync.bind(policy);
+    policy.readSync = (p: string, named?: boolean) => {
+      const got = readSync(p, named);
+      if (got.ok) read.push(p);
+      return got;
+    };
+    const sources = noSources();
+    const ci = ciPart(policy, paths, sources, 100_000, { scale: 1 })!;
+    assert.ok(read.length > 0 && read.length <= 40, `${read.length} files read`);
+    assert.ok(!read.includes('.github/workflows/flow-00.yml'), 'the ignored workflow is not read');
+    assert.match(ci, /^- \.github\/workflows\/flow-00\.yml \(GitHub Actions; not read\)$/m);
+    // every file is named, the ones read (which run the tests) first; the sources name only those read
+    assert.strictEqual(shownOrder(ci).length, 80);
+    assert.deepStrictEqual(shownOrder(ci).slice(0, read.length), read.map((r) => r.replace('.github/workflows/', '')));
+    assert.deepStrictEqual(sources.files, read);
+  });
+});
