@@ -100,6 +100,9 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     const style = part(t, 'Style sources');
     assert.match(style, /^- index\.html: title "Shop"; lang en; stylesheets: \/\/cdn\.example\.com\/main\.css; fonts: https:\/\/fonts\.googleapis\.com\/css\?family=Titillium\+Web:700; theme-color #5cb85c$/m);
     assert.match(style, /^- style files \(2: 1 \.css, 1 \.scss\): src\/styles\/_variables\.scss, src\/styles\/main\.css$/m);
+    // the Sass variable a style file declares, and how the components style themselves (here: none of them)
+    assert.match(style, /^- src\/styles\/_variables\.scss: tokens \(Sass variables 1\): \$primary: #5cb85c$/m);
+    assert.match(style, /^- components with their own <style>: 0 of 9 \.vue files$/m);
     assert.match(t, /## tailwind\.config\.js \(its head\)\n```\nexport default \{\n {2}content: \['\.\/index\.html', '\.\/src\/\*\*\/\*\.vue'\],\n {2}theme: \{ extend: \{ colors: \{ primary: '#5cb85c' \} \} \},\n\};\n```/);
 
     const ci = part(t, 'CI configuration');
@@ -108,10 +111,10 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     // the parts in their order of importance
     const order = ['## package.json', '## Check commands', '## CI configuration', '## Layout', '## Style sources', '## tailwind.config.js'].map((h) => t.indexOf(h));
     assert.deepStrictEqual([...order].sort((a, b) => a - b), order, t);
-    assert.deepStrictEqual(facts.files, ['package.json', '.github/workflows/ci.yml', 'index.html', 'tailwind.config.js']);
+    assert.deepStrictEqual(facts.files, ['package.json', '.github/workflows/ci.yml', 'index.html', 'src/styles/_variables.scss', 'tailwind.config.js']);
     assert.strictEqual(
       describeFacts(facts, 10).replace(/^.*\): /, ''),
-      "package.json, .github/workflows/ci.yml, index.html, tailwind.config.js, the detected check commands, the folder layout, the style files' names",
+      "package.json, .github/workflows/ci.yml, index.html, src/styles/_variables.scss, tailwind.config.js, the detected check commands, the folder layout, the components' style blocks, the style files' names",
     );
     for (const hidden of [SECRET, '.env', IGNORED_STYLE, 'dist/', 'built']) assert.ok(!t.includes(hidden), `the facts do not show ${hidden}`);
   });

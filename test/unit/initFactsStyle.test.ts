@@ -1,11 +1,54 @@
-// Init's workspace facts, the style part (src/core/cape/initFactsStyle.ts): the entry page and theme configuration of
-// an app in a folder one level down.
+// Init's workspace facts, the style part (src/core/cape/initFactsStyle.ts and the files it reads with:
+// initFactsPage.ts, initFactsTokens.ts): the entry page of an app in a folder one level down, the design tokens a
+// style file declares (custom properties of :root, @theme and .dark blocks, Sass and Less variables at the top level),
+// quoted compactly and the most used first, the fonts of the style sources, the style blocks of .vue components (the
+// root component's like a style file), shadcn's components.json — with the reads bounded and through the read policy.
 import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { stylePart } from '../../src/core/cape/initFactsStyle';
+import { noSources } from '../../src/core/cape/initFactsText';
+import { scanSheet } from '../../src/core/cape/initFactsTokens';
+import { WorkspacePolicy } from '../../src/core/workspace/policy';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile } from '../helpers/codebase';
 
-describe('init: the style part reads an app in a sub-folder', function () {
+/** A theme as shadcn writes it for Tailwind v4: @theme inline over :root's and .dark's custom properties. */
+const SHADCN_CSS = `@import "tailwindcss";
+@import url("https://fonts.googleapis.com/css2?family=Inter&display=swap");
+
+/* the theme, as Tailwind reads it */
+@theme inline {
+  --radius-sm: calc(var(--radius) - 4px);
+  --radius-lg: var(--radius);
+  --color-primary: var(--primary);
+  --font-sans: "Inter", sans-serif;
+}
+
+:root {
+  --radius: 0.625rem;
+  --background: oklch(1 0 0);
+  --primary: oklch(0.2 0 0);
+}
+
+.dark {
+  --background: oklch(0.145 0 0);
+  --primary: oklch(0.9 0 0);
+}
+
+@layer base {
+  body { font-family: var(--font-sans); }
+  h1 { font-family: "Playfair Display", serif; }
+}
+`;
+
+const SHADCN_JSON = JSON.stringify({
+  $schema: 'https://ui.shadcn.com/schema.json',
+  style: 'new-york',
+  tailwind: { config: '', css: 'src/index.css', baseColor: 'neutral', cssVariables: true },
+  iconLibrary: 'lucide',
+});
+
+describe('init: the style part reads an app in a sub-folder, its design tokens, fonts and components', function () {
   this.timeout(20000);
 
   it('the entry page and theme configuration of an app one level down; the root\'s first; not a folder that is no app', async () => {
@@ -28,5 +71,115 @@ describe('init: the style part reads an app in a sub-folder', function () {
     t = await facts({ 'index.html': page('Root'), 'frontend/index.html': page('Items'), 'docs/index.html': page('Docs') });
     assert.match(factsPart(t, 'Style sources'), /^- index\.html: title "Root"; lang en$/m);
     assert.ok(!t.includes('"Items"') && !t.includes('Docs'), t);
+  });
+
+  it("a React app in frontend/: its entry page, components.json, its theme's tokens (the most used first) and fonts", async () => {
+    const ws = tempDir('cape-facts-style-sub-');
+    putFile(ws, 'package.json', JSON.stringify({ name: 'app', workspaces: ['frontend'] }));
+    putFile(ws, 'backend/app/main.py', 'app = None\n');
+    putFile(ws, 'frontend/package.json', '{"name":"frontend"}');
+    putFile(ws, 'frontend/index.html', '<html lang="en"><head><title>Items</title><link rel="icon" href="/favicon.png"></head><body></body></html>');
+    putFile(ws, 'frontend/src/main.tsx', 'export {};\n');
+    putFile(ws, 'frontend/src/index.css', SHADCN_CSS);
+    putFile(ws, 'frontend/components.json', SHADCN_JSON);
+    // a page in a folder that is no app (no package.json, no index.html of its own) is not the entry page
+    putFile(ws, 'a-mockups/public/index.html', '<head><title>Mockup</title></head>');
+    const facts = (await readWorkspaceFacts(ws))!;
+    const style = factsPart(facts.text, 'Style sources');
+    const lines = style.split('\n');
+    assert.strictEqual(lines[1], '- frontend/index.html: title "Items"; lang en');
+    assert.strictEqual(lines[2], '- frontend/components.json (shadcn/ui): style new-york; baseColor neutral; cssVariables true; iconLibrary lucide; css src/index.css');
+    assert.strictEqual(
+      lines[3],
+      '- frontend/src/index.css: tokens (@theme inline 4, :root 3, .dark 2), most used first: --radius: 0.625rem; --font-sans: "Inter", sans-serif; ' +
+        '--primary: oklch(0.2 0 0) [.dark: oklch(0.9 0 0)]; --radius-sm: calc(var(--radius) - 4px); --radius-lg: var(--radius); ' +
+        '--color-primary: var(--primary); --background: oklch(1 0 0) [.dark: oklch(0.145 0 0)]',
+    );
+    assert.strictEqual(lines[4], '- fonts (style sources): @import https://fonts.googleapis.com/css2?family=Inter&display=swap; "Playfair Display", serif');
+    assert.ok(!style.includes('Mockup'), style);
+    assert.deepStrictEqual(
+      facts.files.filter((f) => f.startsWith('frontend/')),
+      ['frontend/index.html', 'frontend/components.json', 'frontend/src/index.css'],
+    );
+  });
+
+  it("Sass and Less variables at the top level, a .vue root component's style block, and the components' own", async () => {
+    const ws = tempDir('cape-facts-style-vue-');
+    const files: Record<string, string> = {
+      'package.json': '{"name":"vue-shop"}',
+      'index.html': '<head><title>Shop</title></head>',
+      'src/main.ts': 'export {};\n',
+      'src/styles/_variables.scss': '// brand colours\n$primary: #5cb85c;\n$font-stack: "Source Sans Pro",\n  sans-serif;\n.card {\n  $inner: 4px;\n  padding: $inner;\n  color: $primary;\n}\n',
+      'src/styles/theme.less': '@import "base";\n@brand: #336699;\n.a { color: @brand; }\n',
+      'src/App.vue':
+        '<template><RouterView /></template>\n<script setup lang="ts"></script>\n<style lang="scss">\n:root { --accent: #f60; }\n' +
+        'body { font-family: $font-stack; color: $primary; }\nh1 { font-family: Georgia, serif; }\n</style>\n',
+      'src/components/A.vue': '<template><a /></template>\n<style scoped>\n.a { color: var(--accent); }\n</style>\n',
+      'src/components/B.vue': '<template><b /></template>\n<style scoped lang="scss">\n.b { margin: 0; }\n</style>\n',
+      'src/components/C.vue': '<template><i /></template>\n',
+    };
+    for (const [rel, text] of Object.entries(files)) putFile(ws, rel, text);
+    const facts = (await readWorkspaceFacts(ws))!;
+    const lines = factsPart(facts.text, 'Style sources').split('\n');
+    assert.deepStrictEqual(lines.slice(1), [
+      '- index.html: title "Shop"',
+      '- src/styles/_variables.scss: tokens (Sass variables 2), most used first: $primary: #5cb85c; $font-stack: "Source Sans Pro", sans-serif',
+      '- src/styles/theme.less: tokens (Less variables 1): @brand: #336699',
+      '- src/App.vue <style>: tokens (:root 1): --accent: #f60',
+      '- fonts (style sources): Georgia, serif',
+      '- components with their own <style>: 3 of 4 .vue files (2 scoped; lang scss 2, css 1)',
+      '- style files (2: 1 .less, 1 .scss): src/styles/_variables.scss, src/styles/theme.less',
+    ]);
+    // a theme file whose tokens are shown is not quoted again
+    assert.doesNotMatch(facts.text, /## src\/styles\/_variables\.scss \(its head\)/);
+    assert.deepStrictEqual(facts.files.slice(1), ['index.html', 'src/styles/_variables.scss', 'src/styles/theme.less', 'src/App.vue']);
+  });
+
+  it('scans a sheet in one pass: comments, strings, parentheses and interpolation end no statement', () => {
+    const css =
+      '/* :root { --in-comment: 1px; } */\n:root { --logo: url(data:image/svg+xml;utf8,x); --quote: "a;b}"; }\n' +
+      '@media (prefers-color-scheme: dark) { :root { --bg: #000 } }\n[data-theme="dark"] { --bg: #111; }\n.card { --local: 1px; }\n' +
+      '@font-face { font-family: "Geist"; src: url(/geist.woff2); }\n';
+    const show = (text: string, syntax: 'css' | 'scss') => scanSheet(text, syntax).tokens.map((t) => `${t.block} | ${t.name}: ${t.value}`);
+    assert.deepStrictEqual(show(css, 'css'), [
+      ':root | --logo: url(data:image/svg+xml;utf8,x)',
+      ':root | --quote: "a;b}"',
+      '@media (prefers-color-scheme: dark) :root | --bg: #000',
+      '[data-theme="dark"] | --bg: #111',
+    ]);
+    assert.deepStrictEqual(scanSheet(css, 'css').fonts, ['@font-face "Geist"']);
+    // Sass: a line comment, an interpolation in a selector, a variable in a rule (not the top level's)
+    const scss = '// $commented: 1px;\n$gap: 8px; // the grid\n.col-#{$gap} { $inner: 2px; }\n$radius: 4px !default;\n';
+    assert.deepStrictEqual(show(scss, 'scss'), ['Sass variables | $gap: 8px', 'Sass variables | $radius: 4px !default']);
+  });
+
+  it('reads a bounded number of style files and components, each line within its bound, never a secret or an ignored file', () => {
+    const ws = tempDir('cape-facts-style-bounds-');
+    const paths: string[] = [];
+    const put = (rel: string, text: string) => {
+      putFile(ws, rel, text);
+      paths.push(rel);
+    };
+    for (let i = 0; i < 100; i++) put(`src/styles/sheet-${String(i).padStart(3, '0')}.css`, `:root {\n${Array.from({ length: 50 }, (_, j) => `  --c${i}-${j}: #${String(j).padStart(6, '0')};\n`).join('')}}\n`);
+    for (let i = 0; i < 100; i++) put(`src/components/C${String(i).padStart(3, '0')}.vue`, '<template><p /></template>\n<style scoped>\np { margin: 0; }\n</style>\n');
+    // named to the part, yet refused by the read policy: a secret by its name, an ignored build
+    put('src/secrets.css', ':root { --leak-secret: red; }\n');
+    put('dist/theme.css', ':root { --leak-ignored: red; }\n');
+    putFile(ws, '.gitignore', 'dist/\n');
+    const policy = new WorkspacePolicy(ws);
+    const read: string[] = [];
+    const readSync = policy.readSync.bind(policy);
+    policy.readSync = (p: string, named?: boolean) => {
+      const got = readSync(p, named);
+      if (got.ok) read.push(p);
+      return got;
+    };
+    const style = stylePart(policy, paths, noSources(), 1200, { scale: 1 })!;
+    assert.ok(read.length <= 12 + 40, `${read.length} files read`);
+    assert.ok(!read.some((r) => r === 'src/secrets.css' || r.startsWith('dist/')), read.join(', '));
+    assert.ok(!style.includes('leak'), style);
+    assert.ok(style.length <= 1200, `${style.length}`);
+    assert.match(style, /^- src\/styles\/sheet-000\.css: tokens \(:root 50\), most used first: --c0-0: #000000; .*; … \d+ more$/m);
+    assert.match(style, /^- components with their own <style>: 40 of 40 \.vue files read \(100 in all; 40 scoped; lang css 40\)$/m);
   });
 });

@@ -10,14 +10,15 @@
 //     go.work…) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
 //     the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
 //  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
-//  3. the CI configuration files and the commands their steps run (initFactsCi.ts);
+//  3. the CI configuration files and the commands their steps run, those that check a change first (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
 //     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
 //     policy — no ignored, dependency, secret, .git/ or cape/ file is counted or named);
 //  5. the code map: the most imported source files, then those nearest the answers, each with its top-level symbols
 //     (initFactsCode.ts, from the workspace index: names only), when the caller gives the index;
-//  6. for a workspace with a user interface, its style sources: the entry page's head, the style files, the theme
-//     configuration (initFactsStyle.ts);
+//  6. for a workspace with a user interface (at the root or in a folder one level down), its style sources: the entry
+//     page's head, the design tokens and fonts of the style files and the root component's style blocks, how the
+//     components style themselves, the style files' names, the theme configuration (initFactsStyle.ts);
 //  7. the opening paragraphs of the README;
 //  8. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is

@@ -7,10 +7,10 @@
 import * as path from 'path';
 import type { WorkspacePolicy } from '../workspace/policy';
 import { parseYaml } from './frontmatter';
-import { joinWithin, oneLine, shorten } from '../text/cut';
+import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
-import { linesWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { linesWithin, listWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
 import { byRank, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
@@ -136,7 +136,7 @@ function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
   if (got === undefined || got === false) return `- ${rel} (${service}${got === false ? '; not read' : ''})`;
   if (got === null) return `- ${rel} (${service}; not valid YAML)`;
   const commands = [...got.commands.filter((c) => !isPlumbing(c)), ...got.commands.filter(isPlumbing)];
-  const runs = commands.length ? `: ${joinWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds), '; ', (n) => `; … ${n} more`)}` : ': no commands found';
+  const runs = commands.length ? `: ${listWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds))}` : ': no commands found';
   return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 

@@ -1,22 +1,33 @@
 // Init's workspace facts (initFacts.ts), the style part, for a workspace with a user interface: what the entry page's
-// head loads (its title and language, its stylesheets and fonts, its theme colour), the product's style files by name
-// with their count per kind, and the head of its theme or design-token configuration (tailwind.config.*, a theme
-// file) — what the design files start from. The entry page and the theme configuration are the root app's, else those
-// of an app in a folder one level down (`frontend/index.html`). None for a workspace without an entry page, style
-// files or a theme file. Read through the read policy; the page's head is read by initFactsPage.ts.
+// head loads (its title and language, its stylesheets and fonts, its theme colour), shadcn's components.json, the
+// design tokens the style sources declare (custom properties, Sass and Less variables: quoted, the most used first)
+// and the fonts they name, how the components style themselves (their own `<style>` blocks), the product's style files
+// by name with their count per kind, and the head of its theme or design-token configuration (tailwind.config.*, a
+// theme file) — what the design files start from. The entry page, components.json and the theme configuration are the
+// root app's, else those of an app in a folder one level down (`frontend/index.html`). None for a workspace without
+// any of these. Read through the read policy, within bounds: the page's head by initFactsPage.ts, the style files and
+// components by initFactsSheets.ts.
 import * as path from 'path';
 import type { WorkspacePolicy } from '../workspace/policy';
 import { byDepth } from '../workspace/layout';
 import { isProductFile, STYLE_EXT } from '../workspace/fileKinds';
+import { isPlainObject } from '../model/types';
+import { oneLine, shorten } from '../text/cut';
 import { itemsWithin } from './initManifests';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 import { entryPageFacts } from './initFactsPage';
+import { COMPONENT_FILE, readStyleSources, type ComponentStyles, type StyleReads } from './initFactsSheets';
+import { fontsLine, tokensLine } from './initFactsTokens';
 
 /**
  * The page a web app's user interface starts from, in its app folder (appFile), in the order they are looked for
  * (Vite's, Create React App's, SvelteKit's…).
  */
 const ENTRY_PAGES: readonly string[] = ['index.html', 'public/index.html', 'src/index.html', 'app.html', 'src/app.html'];
+/** An app's root component (appFile: Vue's, Svelte's, SvelteKit's root layout): its style blocks are its global styles. */
+const ROOT_COMPONENTS: readonly string[] = ['App.vue', 'src/App.vue', 'App.svelte', 'src/App.svelte', '+layout.svelte', 'src/routes/+layout.svelte'];
+/** shadcn/ui's configuration, in an app folder (appFile): its style, base colour and icon library. */
+const COMPONENTS_JSON = 'components.json';
 /** A utility-CSS or theme configuration in an app folder (appFile): Tailwind, UnoCSS, Windi, Panda. */
 const STYLE_CONFIG = /^(?:tailwind|uno|unocss|windi|panda)\.config\.[cm]?[jt]s$/;
 /**
@@ -26,12 +37,25 @@ const STYLE_CONFIG = /^(?:tailwind|uno|unocss|windi|panda)\.config\.[cm]?[jt]s$/
  */
 const THEME_FILE =
   /(?:^|\/)(?:(?:theme|design-tokens)\.(?:[cm]?[jt]s|json|css|scss|sass|less)|(?:tokens|_?variables)\.(?:json|css|scss|sass|less)|theme\/index\.[cm]?[jt]s)$/i;
+/**
+ * The names (without a leading `_` and the extension) of the style files that hold an app's global styles as often as
+ * not (`index.css`, `globals.css`, `_base.scss`): their tokens are read first, with the theme files'.
+ */
+const GLOBAL_SHEET_NAMES = new Set(['index', 'global', 'globals', 'app', 'main', 'style', 'styles', 'base', 'root', 'vars', 'colors', 'typography', 'fonts']);
+const isThemeSheet = (rel: string) => THEME_FILE.test(rel) || GLOBAL_SHEET_NAMES.has(path.posix.parse(rel).name.replace(/^_/, '').toLowerCase());
 
 /**
- * The style files' names at most: with the entry page's line (initFactsPage.ts) they fit in the part's bound together
- * (initFacts.ts), and the theme's head in what they leave. Taken at the facts' scale, as the part's bound is.
+ * Bounds at the facts' scale, as the part's bound is: the style files' names, the fonts, the token lines together and
+ * one of them (none is begun in less room than MIN_TOKEN_LINE_CHARS). With the entry page's line (initFactsPage.ts)
+ * and the others they fit in the part's bound (initFacts.ts), cut from the end; the theme's head takes what they leave.
  */
 const STYLE_NAMES_CHARS = 300;
+const FONTS_CHARS = 200;
+const TOKENS_CHARS = 600;
+const TOKEN_LINE_CHARS = 400;
+const MIN_TOKEN_LINE_CHARS = 120;
+/** A value of components.json at most. */
+const VALUE_CHARS = 60;
 /** The head of the theme configuration at most. */
 const THEME_CHARS = 500;
 
@@ -54,6 +78,9 @@ function entryPageOf(rel: string): { dir: string; below: string } | null {
 }
 
 const isStyleConfig = (rel: string) => appFile(rel, (below) => STYLE_CONFIG.test(below)) !== null;
+const isComponentsJson = (rel: string) => appFile(rel, (below) => below === COMPONENTS_JSON) !== null;
+/** The root component of an app: its style blocks are read like a style file. */
+const isRootComponent = (rel: string) => appFile(rel, (below) => ROOT_COMPONENTS.includes(below)) !== null;
 
 /** A folder one level down is an app when it holds an index.html or a package.json (found by name, through the policy). */
 const isAppFolder = (policy: WorkspacePolicy, paths: readonly string[], dir: string) => paths.includes(`${dir}/index.html`) || policy.check(`${dir}/package.json`).ok;
@@ -68,9 +95,17 @@ function entryPage(policy: WorkspacePolicy, paths: readonly string[]): string | 
   return pages[0]?.rel;
 }
 
-/** True for a path the style part looks at: an entry page, a style file or a theme configuration of the product. */
+/**
+ * True for a path the style part looks at: an entry page, a theme configuration or components.json of an app, a style
+ * file, a theme file or a single-file component of the product.
+ */
 export function isStyleSource(rel: string): boolean {
-  return entryPageOf(rel) !== null || isStyleConfig(rel) || ((STYLE_EXT.test(rel) || THEME_FILE.test(rel)) && isProductFile(rel));
+  return (
+    entryPageOf(rel) !== null ||
+    isStyleConfig(rel) ||
+    isComponentsJson(rel) ||
+    ((STYLE_EXT.test(rel) || THEME_FILE.test(rel) || COMPONENT_FILE.test(rel)) && isProductFile(rel))
+  );
 }
 
 /** `- style files (12: 9 .scss, 3 .css): src/styles/main.scss, …` */
@@ -84,25 +119,104 @@ function styleFilesLine(styles: string[], bounds: FactBounds): string {
   return `- style files (${styles.length}: ${perKind.join(', ')}): ${itemsWithin([...styles].sort(byDepth), scaled(STYLE_NAMES_CHARS, bounds))}`;
 }
 
+/** One line of the part: the files it quotes or sums up, what it shows from names alone, the file whose tokens it quotes. */
+interface StyleLine {
+  text: string;
+  files?: string[];
+  listed?: string;
+  tokensOf?: string;
+}
+
+/**
+ * shadcn/ui's `components.json` (the root app's, else a sub-folder app's): its style, base colour, CSS variables, icon
+ * library and the style sheet it themes, on one line; null without one or without those fields.
+ */
+function componentsJsonLine(policy: WorkspacePolicy, paths: readonly string[]): StyleLine | null {
+  const rel = paths.filter(isComponentsJson).sort(byDepth)[0];
+  const got = rel ? policy.readSync(rel) : null;
+  if (!got?.ok) return null;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(got.text);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(doc)) return null;
+  const tw = isPlainObject(doc.tailwind) ? doc.tailwind : {};
+  const fields = Object.entries({ style: doc.style, baseColor: tw.baseColor, cssVariables: tw.cssVariables, iconLibrary: doc.iconLibrary, css: tw.css, config: tw.config })
+    .filter(([, v]) => (typeof v === 'string' && v.trim()) || typeof v === 'boolean')
+    .map(([k, v]) => `${k} ${shorten(oneLine(String(v)), VALUE_CHARS)}`);
+  if (!fields.length) return null;
+  const shadcn = typeof doc.$schema === 'string' && doc.$schema.includes('shadcn') ? ' (shadcn/ui)' : '';
+  return { text: `- ${rel}${shadcn}: ${fields.join('; ')}`, files: [rel] };
+}
+
+/** A line per style source that declares tokens, within TOKENS_CHARS together; those past it counted on a line. */
+function tokenLines(reads: StyleReads, bounds: FactBounds): StyleLine[] {
+  const lines: StyleLine[] = [];
+  let room = scaled(TOKENS_CHARS, bounds);
+  let left = 0;
+  for (const { rel, label, facts } of reads.sheets) {
+    if (!facts.tokens.length) continue;
+    if (room < MIN_TOKEN_LINE_CHARS) left++;
+    else {
+      const text = tokensLine(label, facts.tokens, reads.uses, Math.min(scaled(TOKEN_LINE_CHARS, bounds), room))!;
+      lines.push({ text, files: [rel], tokensOf: rel });
+      room -= text.length + 1;
+    }
+  }
+  if (left) lines.push({ text: `- … ${left} more style source${left === 1 ? '' : 's'} with tokens` });
+  return lines;
+}
+
+/** `- components with their own <style>: 3 of 21 .vue files (3 scoped; lang scss 2, css 1)`; null when none was read. */
+function componentsLine(c: ComponentStyles): StyleLine | null {
+  if (!c.read) return null;
+  const langs = [...c.langs].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([lang, n]) => `${lang} ${n}`);
+  const details = [...(c.read < c.total ? [`${c.total} in all`] : []), ...(c.withStyle ? [`${c.scoped} scoped`, `lang ${langs.join(', ')}`] : [])];
+  const files = `${c.kinds.join('/')} files${c.read < c.total ? ' read' : ''}`;
+  return { text: `- components with their own <style>: ${c.withStyle} of ${c.read} ${files}${details.length ? ` (${details.join('; ')})` : ''}`, listed: "the components' style blocks" };
+}
+
 /**
  * The style part within `max` characters from the style sources among `paths` (the layout's kept paths: isStyleSource),
- * or null when there are none. The files read, and the style files' names when it lists them, are added to `sources`.
+ * or null when there are none: the entry page, components.json, the tokens of the style sources (the most used first),
+ * their fonts, the components' style blocks, the style files' names — cut from the end — then the theme
+ * configuration's head in the room left, unless a token line already quotes it. What the shown lines were made from
+ * is added to `sources`.
  */
 export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
   const head = '## Style sources (the entry page, style files, theme configuration)\n';
-  const lines: string[] = [];
+  const lines: StyleLine[] = [];
   const page = entryPage(policy, paths);
   const html = page ? policy.readSync(page) : null;
-  if (page && html?.ok) lines.push(`- ${page}: ${entryPageFacts(html.text, bounds)}`);
+  if (page && html?.ok) lines.push({ text: `- ${page}: ${entryPageFacts(html.text, bounds)}`, files: [page] });
+  const config = componentsJsonLine(policy, paths);
+  if (config) lines.push(config);
   const styles = paths.filter((p) => STYLE_EXT.test(p) && isProductFile(p));
-  if (styles.length) lines.push(styleFilesLine(styles, bounds));
+  const components = paths.filter((p) => COMPONENT_FILE.test(p) && isProductFile(p));
+  const sheets = [...styles].sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
+  const reads = readStyleSources(policy, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]);
+  lines.push(...tokenLines(reads, bounds));
+  const fonts = reads.sheets.filter((s) => s.facts.fonts.length);
+  const fontsText = fontsLine(fonts.flatMap((s) => s.facts.fonts), scaled(FONTS_CHARS, bounds));
+  if (fontsText) lines.push({ text: fontsText, files: fonts.map((s) => s.rel) });
+  const componentStyles = reads.components && componentsLine(reads.components);
+  if (componentStyles) lines.push(componentStyles);
+  if (styles.length) lines.push({ text: styleFilesLine(styles, bounds), listed: "the style files' names" });
+  const all = lines.map((l) => l.text);
+  const text = all.length ? linesWithin(all, max - head.length) : '';
+  // linesWithin keeps the first lines, and counts the others on a line of its own
+  const shown = lines.slice(0, text === all.join('\n') ? all.length : text.split('\n').length - 1);
+  const listed = text ? head + text : head.trimEnd();
   const theme = paths.filter(isStyleConfig).sort(byDepth)[0] ?? paths.filter((p) => THEME_FILE.test(p) && isProductFile(p)).sort(byDepth)[0];
-  const listed = lines.length ? head + linesWithin(lines, max - head.length) : head.trimEnd();
-  const themeText = theme ? policy.readSync(theme) : null;
+  const themeText = theme && !shown.some((l) => l.tokensOf === theme) ? policy.readSync(theme) : null;
   const themeBlock = themeText?.ok ? quoted(`${theme} (its head)`, themeText.text, Math.min(scaled(THEME_CHARS, bounds), max - listed.length - 2)) : null;
-  if (!lines.length && !themeBlock) return null;
-  if (page && html?.ok) sources.files.push(page);
-  if (styles.length) sources.listed.push("the style files' names");
+  if (!text && !themeBlock) return null;
+  for (const l of shown) {
+    for (const f of l.files ?? []) if (!sources.files.includes(f)) sources.files.push(f);
+    if (l.listed) sources.listed.push(l.listed);
+  }
   if (themeBlock) sources.files.push(theme!);
   return themeBlock ? `${listed}\n\n${themeBlock}` : listed;
 }

@@ -1,12 +1,15 @@
-// How a part of init's workspace facts (initFacts.ts) is written: a list of lines cut to its bound with a count of
-// those left out, a file's text quoted under a heading in a fence the text cannot close, what a part was made from,
-// and the scale its bounds are taken at.
+// How a part of init's workspace facts (initFacts.ts) is written: a list of lines (or of items joined by "; ") cut to
+// its bound with a count of those left out, a file's text quoted under a heading in a fence the text cannot close,
+// what a part was made from, and the scale its bounds are taken at.
 import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
 import { fenceFor } from '../text/markdown';
 
 /** Lines joined within `max` characters, then a line counting those left out (`- … 3 more folders`: joinWithin). */
 export const linesWithin = (lines: readonly string[], max: number, what = '', indent = ''): string =>
   joinWithin(lines, max, '\n', (n) => `\n${indent}- … ${n} more${what}`);
+
+/** Items (commands, tokens, fonts: texts that may hold commas) joined by "; " within `max` characters, then `; … N more`. */
+export const listWithin = (items: readonly string[], max: number): string => joinWithin(items, max, '; ', (n) => `; … ${n} more`);
 
 /** A file's text quoted under a heading in a fence it cannot close, cut (headOf) so the whole fits in `max`; null when too little room. */
 export function quoted(title: string, text: string, max: number): string | null {
