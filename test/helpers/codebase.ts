@@ -1,10 +1,11 @@
 // A small existing codebase for init's workspace facts (src/core/cape/initFacts.ts): a pnpm monorepo with scripts,
 // two packages, a README and a CLAUDE.md — and what the facts must never show: a .env and an id_rsa (secrets, by
-// name), node_modules/ (dependencies), a .gitignore'd folder and .git/. And how the facts' tests write a file and
-// find a part of the facts.
+// name), node_modules/ (dependencies), a .gitignore'd folder and .git/. And how the facts' tests write a file, find a
+// part of the facts and see which files a part read.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { WorkspacePolicy } from '../../src/core/workspace/policy';
 
 /** Strings of the files the facts must not show (their content, or their names as listed). */
 export const HIDDEN = {
@@ -26,6 +27,19 @@ export function factsPart(text: string, heading: string): string {
   assert.ok(at >= 0, `a part "${heading}" in:\n${text}`);
   const next = text.indexOf('\n\n## ', at);
   return text.slice(at, next < 0 ? undefined : next);
+}
+
+/** A read policy of `ws` that records, in `read`, each path it reads (those it admits), in order. */
+export function recordingPolicy(ws: string): { policy: WorkspacePolicy; read: string[] } {
+  const policy = new WorkspacePolicy(ws);
+  const read: string[] = [];
+  const readSync = policy.readSync.bind(policy);
+  policy.readSync = (p: string, named?: boolean) => {
+    const got = readSync(p, named);
+    if (got.ok) read.push(p);
+    return got;
+  };
+  return { policy, read };
 }
 
 export function writeCodebase(ws: string): void {

@@ -7,9 +7,8 @@ import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { ciPart } from '../../src/core/cape/initFactsCi';
 import { noSources } from '../../src/core/cape/initFactsText';
-import { WorkspacePolicy } from '../../src/core/workspace/policy';
 import { tempDir } from '../helpers/cli';
-import { factsPart, putFile } from '../helpers/codebase';
+import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
 
 /** A GitHub workflow named `name` whose one job runs `steps` (each a `run:` text, a list item's YAML as given). */
 const workflow = (name: string, steps: string[]) =>
@@ -78,14 +77,7 @@ describe('init: the CI part shows first the files that check a change', function
       paths.push(rel);
     }
     putFile(ws, '.gitignore', '.github/workflows/flow-00.yml\n');
-    const policy = new WorkspacePolicy(ws);
-    const read: string[] = [];
-    const readSync = policy.readSync.bind(policy);
-    policy.readSync = (p: string, named?: boolean) => {
-      const got = readSync(p, named);
-      if (got.ok) read.push(p);
-      return got;
-    };
+    const { policy, read } = recordingPolicy(ws);
     const sources = noSources();
     const ci = ciPart(policy, paths, sources, 100_000, { scale: 1 })!;
     assert.ok(read.length > 0 && read.length <= 40, `${read.length} files read`);

@@ -8,9 +8,8 @@ import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { stylePart } from '../../src/core/cape/initFactsStyle';
 import { noSources } from '../../src/core/cape/initFactsText';
 import { scanSheet } from '../../src/core/cape/initFactsTokens';
-import { WorkspacePolicy } from '../../src/core/workspace/policy';
 import { tempDir } from '../helpers/cli';
-import { factsPart, putFile } from '../helpers/codebase';
+import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
 
 /** A theme as shadcn writes it for Tailwind v4: @theme inline over :root's and .dark's custom properties. */
 const SHADCN_CSS = `@import "tailwindcss";
@@ -166,14 +165,7 @@ describe('init: the style part reads an app in a sub-folder, its design tokens, 
     put('src/secrets.css', ':root { --leak-secret: red; }\n');
     put('dist/theme.css', ':root { --leak-ignored: red; }\n');
     putFile(ws, '.gitignore', 'dist/\n');
-    const policy = new WorkspacePolicy(ws);
-    const read: string[] = [];
-    const readSync = policy.readSync.bind(policy);
-    policy.readSync = (p: string, named?: boolean) => {
-      const got = readSync(p, named);
-      if (got.ok) read.push(p);
-      return got;
-    };
+    const { policy, read } = recordingPolicy(ws);
     const style = stylePart(policy, paths, noSources(), 1200, { scale: 1 })!;
     assert.ok(read.length <= 12 + 40, `${read.length} files read`);
     assert.ok(!read.some((r) => r === 'src/secrets.css' || r.startsWith('dist/')), read.join(', '));
