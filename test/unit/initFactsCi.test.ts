@@ -68,6 +68,17 @@ describe('init: the CI part shows first the files that check a change', function
     assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push\): npm ci; npx vitest run --coverage; npm run lint; set -euo pipefail; echo .*; … \d+ more$/m);
   });
 
+  it("an action's inputs are no commands: github-script's `script` is JavaScript, not a step's shell", async () => {
+    const ws = tempDir('cape-facts-ci-inputs-');
+    putFile(ws, 'package.json', '{"name":"inputs"}');
+    putFile(ws, 'src/index.ts', 'export {};\n');
+    putFile(ws, '.github/workflows/a-guard.yml', workflow('Guard', ['uses: actions/github-script@v7\n        with:\n          script: |\n            const pr = context.payload.pull_request;']));
+    putFile(ws, '.github/workflows/b-docs.yml', workflow('Docs', ['run: mkdocs build --strict']));
+    const ci = factsPart((await readWorkspaceFacts(ws))!.text, 'CI configuration');
+    assert.deepStrictEqual(shownOrder(ci), ['b-docs.yml', 'a-guard.yml']);
+    assert.match(ci, /^- \.github\/workflows\/a-guard\.yml \(GitHub Actions; "Guard", on push\): no commands found$/m);
+  });
+
   it('reads a bounded number of CI files, and never one the read policy refuses', () => {
     const ws = tempDir('cape-facts-ci-reads-');
     const paths: string[] = [];

@@ -30,6 +30,8 @@ const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
 
 /** The keys whose values are the commands a step runs, across the services' YAML (`run`, `script`, `command`…). */
 const COMMAND_KEYS = new Set(['run', 'script', 'before_script', 'after_script', 'install', 'before_install', 'command', 'commands', 'bash', 'pwsh', 'powershell', 'sh']);
+/** A GitHub Actions step's inputs to its action: no command of the step's (actions/github-script's `script` is JavaScript). */
+const ACTION_INPUTS = 'with';
 /** A Jenkinsfile's shell step on one line: `sh 'npm test'`, `sh("npm test")`, `bat "…"`. */
 const JENKINS_STEP = /^\s*(?:sh|bat|powershell)\s*(?:\(\s*)?(["'])([^"'\n]+)\1/;
 
@@ -65,8 +67,8 @@ function commandLines(script: string): string[] {
 
 /**
  * The commands of a parsed CI configuration, in document order: the text (or list of texts) under a COMMAND_KEYS key
- * at any depth (CircleCI's `run: { command }` too). Each node is visited once, so an alias repeated many times costs
- * nothing more.
+ * at any depth (CircleCI's `run: { command }` too), not in an action's inputs (ACTION_INPUTS). Each node is visited
+ * once, so an alias repeated many times costs nothing more.
  */
 function yamlCommands(doc: unknown): string[] {
   const out: string[] = [];
@@ -80,7 +82,7 @@ function yamlCommands(doc: unknown): string[] {
     if (!v || typeof v !== 'object' || seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) for (const item of v) visit(item, isCommand);
-    else for (const [k, val] of Object.entries(v)) visit(val, COMMAND_KEYS.has(k));
+    else for (const [k, val] of Object.entries(v)) if (k !== ACTION_INPUTS) visit(val, COMMAND_KEYS.has(k));
   };
   visit(doc, false);
   return out.slice(0, MAX_COMMANDS);
