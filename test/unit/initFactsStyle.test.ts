@@ -98,7 +98,7 @@ describe('init: the style part reads an app in a sub-folder, its design tokens, 
     assert.ok(!style.includes('Mockup'), style);
     assert.deepStrictEqual(
       facts.files.filter((f) => f.startsWith('frontend/')),
-      ['frontend/index.html', 'frontend/components.json', 'frontend/src/index.css'],
+      ['frontend/package.json', 'frontend/index.html', 'frontend/components.json', 'frontend/src/index.css'],
     );
   });
 
