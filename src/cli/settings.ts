@@ -26,7 +26,7 @@ import {
   notTextReason,
   readTextFile,
 } from '../core';
-import { type Parsed, UsageError } from './flags';
+import { type Parsed, UsageError, capeFolderFlag } from './flags';
 
 /** The base URL from --base-url or ANTHROPIC_BASE_URL, checked before anything is written or sent. */
 function baseUrlFrom(flags: Parsed['flags'], env: NodeJS.ProcessEnv): string {
@@ -183,18 +183,19 @@ export async function checksFrom(
   const timeoutMs = secondsAsMs(flags['check-timeout'], 'check-timeout');
   const copyLimit = copyLimitFrom(flags);
   const given = flags.check as string[] | undefined;
+  const capeFolder = capeFolderFlag(flags['cape-folder']);
   if (!given) {
     if (fixRounds !== undefined || timeoutMs !== undefined || copyLimit || flags['fail-first'] || flags['no-format']) {
       throw new UsageError('--fix-rounds, --check-timeout, --check-copy-limit, --fail-first and --no-format go with --check CMD (or --check auto).');
     }
-    const detected = await detectChecks(workspace);
+    const detected = await detectChecks(workspace, capeFolder);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
       return { notRun: detected.map((d) => d.command) };
     }
     return {};
   }
-  const resolved = await resolveChecks(workspace, given, 'flag');
+  const resolved = await resolveChecks(workspace, given, 'flag', capeFolder);
   if (!resolved.commands.length) {
     out.write(`--check auto: no check command detected (looked for ${DETECTED_CHECKS_SAYING}); name one with --check CMD. No checks run.\n`);
     return {};

@@ -31,10 +31,10 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   if (!s) return {};
   const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.copyLimit ? { copyLimit: s.copyLimit } : {}), ...(s.failFirst ? { failFirst: true } : {}), ...(s.format === false ? { format: false } : {}) } } : {});
   if (s.commands.length) {
-    const resolved = await resolveChecks(root, s.commands, 'setting');
+    const resolved = await resolveChecks(root, s.commands, 'setting', services.settings().capeFolder);
     return config(resolved.commands.map((c) => c.command));
   }
-  const detected = await detectChecks(root);
+  const detected = await detectChecks(root, services.settings().capeFolder);
   if (!detected.length) return {};
   const commands = detected.map((d) => d.command);
   const state = services.context.workspaceState;

@@ -143,9 +143,9 @@ describe('checks: detection', () => {
       write(cfg, 'pyproject.toml', '[project]\nname = "x"\ndescription = "A pytest plugin"\n[project.optional-dependencies]\ncov = [\n    "pytest-cov",\n]\n');
       assert.deepStrictEqual(await detectChecks(cfg), [], 'pytest named in a description or a pytest-* plugin is no requirement of pytest');
       for (const [file, content, why] of [
-        ['pyproject.toml', '[project]\nname = "x"\n\n[dependency-groups]\ndev = [\n    "pytest",\n    "coverage",\n]\n', "pytest among pyproject.toml's requirements"],
-        ['pyproject.toml', '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n', "pytest among pyproject.toml's requirements"],
-        ['requirements-dev.txt', '-r requirements.txt\npytest>=7\n', 'pytest in requirements-dev.txt'],
+        ['pyproject.toml', '[project]\nname = "x"\n\n[dependency-groups]\ndev = [\n    "pytest",\n    "coverage",\n]\n', 'pyproject.toml lists pytest among its requirements'],
+        ['pyproject.toml', '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n', 'pyproject.toml lists pytest among its requirements'],
+        ['requirements-dev.txt', '-r requirements.txt\npytest>=7\n', 'requirements-dev.txt lists pytest'],
         ['tests/conftest.py', 'import pytest\n', 'tests/conftest.py'],
       ]) {
         const p = tmp();

@@ -59,7 +59,7 @@ describe('checks: configuration files read in linear time', () => {
     for (const program of ['.venv/bin/python', '.venv/bin/black', '.venv/Scripts/python.exe', '.venv/Scripts/black.exe']) write(ws, program, '');
     assert.deepStrictEqual(
       (await detectChecks(ws)).map((c) => c.reason),
-      ["pytest among pyproject.toml's requirements"],
+      ['pyproject.toml lists pytest among its requirements'],
     );
     assert.strictEqual((await detectFormatter(ws))?.name, 'Black', 'the pre-commit hook names Black');
   });

@@ -78,14 +78,15 @@ export interface ResolvedChecks {
 
 /**
  * The commands to run for a configured list (setting or flags; `auto` in it stands for the detected ones). An empty
- * configured list runs nothing and reports what detection found, for the caller to mention or ask about.
+ * configured list runs nothing and reports what detection found, for the caller to mention or ask about. `capeFolder`
+ * is no sub-project (detectChecks).
  */
-export async function resolveChecks(workspace: string, configured: readonly string[], source: 'setting' | 'flag'): Promise<ResolvedChecks> {
+export async function resolveChecks(workspace: string, configured: readonly string[], source: 'setting' | 'flag', capeFolder?: string): Promise<ResolvedChecks> {
   const list = cleanCommandList(configured);
   const wantsAuto = list.some((c) => c.toLowerCase() === AUTO_CHECK);
   const explicit = list.filter((c) => c.toLowerCase() !== AUTO_CHECK).map((command): CheckCommand => ({ command, source }));
   if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [] };
-  const detected = (await detectChecks(workspace)).filter((d) => !explicit.some((e) => e.command === d.command));
+  const detected = (await detectChecks(workspace, capeFolder)).filter((d) => !explicit.some((e) => e.command === d.command));
   if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [] };
   return { commands: [], detectedNotRun: detected };
 }

@@ -1,6 +1,7 @@
 // The checks domain (src/core/checks/) owns the project's own checks on DevA's proposal, before anything is applied:
 // which commands run (commands.ts: the configured list, `auto`, static or tests; detect.ts: the obvious ones detected,
-// run only with consent; projectProbes.ts: where a project's files and programs are, for detect.ts and formatters.ts),
+// run only with consent, per language — detectPython.ts, detectToolchains.ts — at the root and in its sub-projects:
+// detectSubprojects.ts, run in their folder by runFolder.ts's rule; projectProbes.ts: where a project's files and programs are, for detect.ts and formatters.ts),
 // the scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
 // scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchOverlay.ts: DevA's files written over it, and
 // those it could not take; scratchAncestors.ts: a monorepo package keeps the
@@ -18,6 +19,8 @@
 export * from './types';
 export * from './storedOutcome';
 export * from './detect';
+export * from './detectSubprojects';
+export * from './runFolder';
 export * from './projectProbes';
 export * from './commands';
 export * from './output';

@@ -1,7 +1,7 @@
 // What the detection of a project's checks (detect.ts) and of its formatter (formatters.ts) asks of a workspace,
 // reading and never running anything: whether a file is there, a project file's text or JSON, where its installed
-// packages may be (its node_modules and those above it in a monorepo), a program of its virtual environment (its own
-// or one up to the repository's root), and a program on PATH.
+// packages may be (its node_modules and those above it in a monorepo), a program of its virtual environment (its own,
+// one up to the workspace's root for a sub-project, or one up to the repository's root), and a program on PATH.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import which from 'which';
@@ -49,16 +49,23 @@ export async function nodeModulesUp(workspace: string): Promise<string[][]> {
 export const VENVS: readonly string[] = ['.venv', 'venv'];
 
 /**
- * A program of the project's virtual environment: the workspace's, as a relative path (the checks run in a copy of
- * the workspace, where the environment is linked), else — for a package of a monorepo — one at a folder above it up
- * to the repository's root, by its absolute path (outside the copy); null when there is none.
+ * A program of the project's virtual environment: the one in its folder `dir`, as a relative path (the checks run in a
+ * copy of the workspace, where the environment is linked); else — for a sub-project of the workspace `root` — one in
+ * a folder above it up to `root`, as a relative path too (`../.venv/bin/python`: a uv workspace keeps its members'
+ * environment at its root); else — for a package of a monorepo — one at a folder above the workspace up to the
+ * repository's root, by its absolute path (outside the copy); null when there is none.
  */
-export async function venvProgram(workspace: string, names: readonly string[]): Promise<string | null> {
-  const inVenv = (v: string, name: string) => (process.platform === 'win32' ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`);
-  for (const name of names) {
-    for (const v of VENVS) if (await exists(path.join(workspace, inVenv(v, name)))) return inVenv(v, name);
+export async function venvProgram(dir: string, names: readonly string[], root: string = dir): Promise<string | null> {
+  const win = process.platform === 'win32';
+  const inVenv = (v: string, name: string) => (win ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`);
+  const levels = path.relative(path.resolve(root), path.resolve(dir)).split(path.sep).filter(Boolean).length;
+  for (let up = 0; up <= levels; up++) {
+    const above = Array<string>(up).fill('..');
+    for (const name of names) {
+      for (const v of VENVS) if (await exists(path.join(dir, ...above, inVenv(v, name)))) return [...above, inVenv(v, name)].join(win ? '\\' : '/');
+    }
   }
-  for (const above of await foldersUpToRepoRoot(workspace)) {
+  for (const above of await foldersUpToRepoRoot(root)) {
     for (const name of names) {
       for (const v of VENVS) {
         const abs = path.join(above, inVenv(v, name));
@@ -75,5 +82,5 @@ export async function onPath(names: readonly string[]): Promise<string | null> {
   return null;
 }
 
-/** A Python tool: the virtual environment's, else the one on PATH (null when neither has one). */
-export const pythonTool = async (workspace: string, names: readonly string[]) => (await venvProgram(workspace, names)) ?? (await onPath(names));
+/** A Python tool of the project in `dir`: the virtual environment's (venvProgram), else the one on PATH (null when neither has one). */
+export const pythonTool = async (dir: string, names: readonly string[], root: string = dir) => (await venvProgram(dir, names, root)) ?? (await onPath(names));

@@ -14,6 +14,16 @@ export interface CheckCommand {
   reason?: string;
 }
 
+/** What one language's detection (detect.ts) found in a project folder: its static checks, and its tests. */
+export type FoundChecks = [statics: CheckCommand[], tests: CheckCommand[]];
+
+/**
+ * One language's detection of a project's checks (detect.ts FAMILIES): `dir` is the project's folder, `root` the
+ * workspace's (the same, for the workspace's own project), where a sub-project's environment may be (a uv workspace's
+ * `.venv/`, the lockfile of a JavaScript workspace). Reads, never runs anything.
+ */
+export type DetectFamily = (dir: string, root: string) => Promise<FoundChecks>;
+
 /** Fix rounds after a failing check, unless configured (`cape.fixRounds`, `--fix-rounds`). */
 export const DEFAULT_FIX_ROUNDS = 2;
 

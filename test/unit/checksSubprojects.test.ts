@@ -1,0 +1,120 @@
+// src/core/checks/detectSubprojects.ts: the checks of a workspace whose projects live in sub-folders (`backend/`,
+// `frontend/`, the members its root declares), for each language its root has no check of, run in their folder.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { detectChecks, isStaticCheck, MAX_SUBPROJECTS } from '../../src/core';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-subprojects-'));
+}
+
+function write(root: string, rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+}
+
+/** A program that does nothing (detection only asks whether it is there). */
+function program(root: string, rel: string): void {
+  write(root, rel, '#!/bin/sh\nexit 0\n');
+  fs.chmodSync(path.join(root, rel), 0o755);
+}
+
+const found = async (ws: string, capeFolder?: string) => (await detectChecks(ws, capeFolder)).map((c) => [c.command, c.reason]);
+
+/** fastapi/full-stack-fastapi-template's shape: a uv workspace whose member `backend/` is the Python project, the environment at the root. */
+function fullStack(): string {
+  const ws = tmp();
+  write(ws, 'pyproject.toml', '[dependency-groups]\ndev = ["prek"]\n\n[tool.uv.workspace]\nmembers = ["backend"]\n');
+  write(ws, 'backend/pyproject.toml', '[project]\nname = "app"\n\n[dependency-groups]\ndev = [\n    "pytest<10.0.0,>=7.4.3",\n    "mypy",\n]\n\n[tool.mypy]\nstrict = true\n\n[tool.ruff]\ntarget-version = "py314"\n');
+  write(ws, 'backend/tests/conftest.py', 'import pytest\n');
+  for (const p of ['python', 'ruff', 'mypy']) program(ws, `.venv/bin/${p}`);
+  write(ws, 'frontend/package.json', JSON.stringify({ scripts: { lint: 'biome check ./', test: 'vitest run' } }));
+  return ws;
+}
+
+describe('checks: the checks of sub-projects (detectSubprojects.ts)', function () {
+  let savedPath: string | undefined;
+  before(function () {
+    if (process.platform === 'win32') this.skip(); // the fake programs are shell scripts, the paths `/`-separated
+  });
+  beforeEach(() => {
+    savedPath = process.env.PATH;
+    process.env.PATH = tmp(); // nothing on PATH: what is found is the projects' own
+  });
+  afterEach(() => {
+    process.env.PATH = savedPath;
+  });
+
+  it('backend/ and frontend/: each one\'s checks run in its folder, the uv workspace\'s environment at the root by a path from there', async () => {
+    const ws = fullStack();
+    assert.deepStrictEqual(await found(ws), [
+      ['cd backend && ../.venv/bin/ruff check .', 'backend/pyproject.toml [tool.ruff]'],
+      ['cd backend && ../.venv/bin/mypy .', 'backend/pyproject.toml [tool.mypy]'],
+      ['cd frontend && npm run lint', 'frontend/package.json script "lint"'],
+      ['cd backend && ../.venv/bin/python -m pytest', 'backend/tests/conftest.py'],
+      ['cd frontend && npm test', 'frontend/package.json script "test"'],
+    ]);
+    // the sub-project's own environment first
+    program(ws, 'backend/.venv/bin/python');
+    assert.ok((await found(ws)).some(([c]) => c === 'cd backend && .venv/bin/python -m pytest'));
+  });
+
+  it("a language the root has a check of is not looked for below it: the root's scripts run its JavaScript workspace's members", async () => {
+    const ws = fullStack();
+    write(ws, 'package.json', JSON.stringify({ workspaces: ['frontend', 'packages/*'], scripts: { lint: 'bun run --filter frontend lint', test: 'bun run --filter frontend test' } }));
+    write(ws, 'packages/emails/package.json', JSON.stringify({ scripts: { test: 'jest' } }));
+    assert.deepStrictEqual(
+      (await found(ws)).map(([c]) => c),
+      ['npm run lint', 'cd backend && ../.venv/bin/ruff check .', 'cd backend && ../.venv/bin/mypy .', 'npm test', 'cd backend && ../.venv/bin/python -m pytest'],
+    );
+    // a root that checks Python too: no sub-folder is looked in at all
+    write(ws, 'pytest.ini', '[pytest]\n');
+    assert.deepStrictEqual((await found(ws)).map(([c]) => c), ['npm run lint', 'npm test', '.venv/bin/python -m pytest']);
+  });
+
+  it('ignored, dependency, hidden and cape folders are no sub-projects; the members a root declares two levels down are', async () => {
+    const ws = tmp();
+    const pkg = JSON.stringify({ scripts: { test: 'node --test' } });
+    write(ws, '.gitignore', 'generated/\n');
+    for (const folder of ['generated', 'node_modules', 'vendor', 'venv', '.hidden', 'cape', 'team']) write(ws, `${folder}/package.json`, pkg);
+    assert.deepStrictEqual(await found(ws, 'team'), [['cd cape && npm test', 'cape/package.json script "test"']], 'the cape folder is the one given');
+    fs.rmSync(path.join(ws, 'cape'), { recursive: true });
+    assert.deepStrictEqual(await found(ws, 'team'), []);
+    // members: uv's, as a folder's folders, and go.work's, each two levels down
+    write(ws, 'pyproject.toml', '[tool.uv.workspace]\nmembers = [\n  "services/*",\n]\n');
+    write(ws, 'services/api/pytest.ini', '[pytest]\n');
+    write(ws, 'services/deep/inner/pytest.ini', '[pytest]\n');
+    program(ws, '.venv/bin/python');
+    write(ws, 'go.work', 'go 1.22\n\nuse (\n\t./cmd/tool // the CLI\n)\n');
+    write(ws, 'cmd/tool/go.mod', 'module example.com/tool\n');
+    program(process.env.PATH!, 'go');
+    assert.deepStrictEqual(await found(ws, 'team'), [
+      ['cd cmd/tool && go vet ./...', 'cmd/tool/go.mod'],
+      ['cd cmd/tool && go test ./...', 'cmd/tool/go.mod'],
+      ['cd services/api && ../../.venv/bin/python -m pytest', 'services/api/pytest.ini'],
+    ]);
+  });
+
+  it(`at most ${MAX_SUBPROJECTS} sub-projects, the folders one level down in name order`, async () => {
+    const ws = tmp();
+    program(ws, '.venv/bin/python');
+    for (const name of ['f', 'e', 'd', 'c', 'b', 'a']) write(ws, `${name}/pytest.ini`, '[pytest]\n');
+    assert.deepStrictEqual(
+      (await found(ws)).map(([c]) => c),
+      ['a', 'b', 'c', 'd'].map((f) => `cd ${f} && ../.venv/bin/python -m pytest`),
+    );
+  });
+
+  it('a command run in its folder is a static check or a test run as it is at the root, whatever the folder is called', () => {
+    for (const c of ['cd backend && ../.venv/bin/ruff check .', 'cd tests && .venv/bin/mypy .', 'cd frontend && npm run lint']) assert.ok(isStaticCheck(c), c);
+    for (const c of ['cd backend && ../.venv/bin/python -m pytest', 'cd lint && npm test', "cd 'my app' && go test ./..."]) assert.ok(!isStaticCheck(c), c);
+  });
+
+  it("a folder's name that a shell reads is quoted", async () => {
+    const ws = tmp();
+    write(ws, 'my app/package.json', JSON.stringify({ scripts: { test: 'node --test' } }));
+    assert.deepStrictEqual(await found(ws), [["cd 'my app' && npm test", 'my app/package.json script "test"']]);
+  });
+});
