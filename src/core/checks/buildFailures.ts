@@ -5,6 +5,7 @@
 // ./testCases.ts's.
 import type { CheckRun } from './types';
 import { readAllLines } from '../text/lines';
+import { runFolder, workspacePath } from './runFolder';
 
 /** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
 const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
@@ -103,7 +104,12 @@ export function runUnbuiltGoPackages(run: Pick<CheckRun, 'output' | 'unbuiltGoPa
   return run.unbuiltGoPackages ? new Set(run.unbuiltGoPackages) : unbuiltGoPackages(run.output);
 }
 
-/** Their folders, as runUnbuiltGoPackages reads them (CheckRun.unbuiltGoFolders, or the kept `output`). */
-export function runUnbuiltGoFolders(run: Pick<CheckRun, 'output' | 'unbuiltGoFolders'>): Set<string> {
-  return run.unbuiltGoFolders ? new Set(run.unbuiltGoFolders) : unbuiltGoFolders(run.output);
+/**
+ * Their folders, workspace-relative, as runUnbuiltGoPackages reads them (CheckRun.unbuiltGoFolders, or the kept
+ * `output`, whose paths a run in a sub-project's folder writes from there: runFolder.ts).
+ */
+export function runUnbuiltGoFolders(run: Pick<CheckRun, 'command' | 'output' | 'unbuiltGoFolders'>): Set<string> {
+  if (run.unbuiltGoFolders) return new Set(run.unbuiltGoFolders);
+  const folder = runFolder(run.command);
+  return new Set([...unbuiltGoFolders(run.output)].map((f) => workspacePath(folder, f)));
 }

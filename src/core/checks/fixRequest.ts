@@ -9,6 +9,7 @@ import { lineWithin } from '../text';
 import { wholeFileBlock } from '../workspace/sectionBlocks';
 import { runPassedFiles } from './testCases';
 import { casesOfTest } from './testNames';
+import { reachesFile } from './runFolder';
 import { baselineLines } from './baseline';
 import { runStatusWord, takenSaying } from './verdict';
 import { endedBeforeSummary } from './testSummary';
@@ -29,8 +30,10 @@ const ENDED_BEFORE_SUMMARY =
  * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): how many
  * passed and failed, and which failed — so DevA can tell whether its own tests are among them.
  */
-function testCasesLine(r: CheckRun, named: readonly NamedTestRef[]): string[] {
+function testCasesLine(r: CheckRun, allNamed: readonly NamedTestRef[]): string[] {
   if (!r.tests?.length) return [];
+  // a run in a sub-project's folder runs none of the tests outside it (runFolder.ts)
+  const named = allNamed.filter((n) => typeof n === 'string' || !n.file || reachesFile(r.command, n.file));
   const failed = r.tests.filter((t) => !t.passed);
   // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
   const counts = r.onlyFailuresNamed

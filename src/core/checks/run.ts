@@ -8,6 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { passedFileReader, testCaseReader } from './testCases';
 import { buildFailureReader } from './buildFailures';
+import { runFolder, workspaceCaseName, workspacePath } from './runFolder';
 import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
@@ -115,7 +116,10 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       let text = hideSecrets(cleanOutput(kept.text(), opts.cwd));
       if (extra) text = `${text.trimEnd()}${text.trim() ? '\n' : ''}${extra}`;
       for (const f of feeds) f.end();
+      // what a run in a sub-project's folder names, from there: as the workspace names it (runFolder.ts)
+      const folder = runFolder(opts.command);
       const tests = reader.result();
+      const inWorkspace = (paths: string[]) => paths.map((p) => workspacePath(folder, p));
       const kinds = summary.kinds();
       const read = { testSummary: summary.seen(ended === 'passed'), ...(kinds.length ? { summaryKinds: kinds } : {}) };
       // exit 0 without the summary its run on the unchanged workspace wrote: failed, saying why first (testSummary.ts)
@@ -130,10 +134,10 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         durationMs: Math.max(0, now() - started),
         output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : ''}${trimForModel(text, opts.outputForModel)}`,
         outputChars: kept.total,
-        ...(tests ? { tests: tests.cases, ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
+        ...(tests ? { tests: tests.cases.map((c) => ({ ...c, name: workspaceCaseName(folder, c.name) })), ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         ...read,
         ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
-        ...(status !== 'passed' ? { passedTestFiles: passedFiles.files(), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: build.goFolders() } : {}),
+        ...(status !== 'passed' ? { passedTestFiles: inWorkspace(passedFiles.files()), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: inWorkspace(build.goFolders()) } : {}),
       });
     };
     let done = false;

@@ -12,6 +12,7 @@ import type { CheckRun, TestCaseResult } from './types';
 import { GO_PACKAGE, LINE_FORMATS, goCaseName, toLineEnd } from './testLineFormats';
 import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
+import { runFolder, workspacePath } from './runFolder';
 
 /**
  * A longer line is read by its first and last MAX_LINE / 2 characters, a '…' between them: a case's name (at most
@@ -114,11 +115,14 @@ export function passedTestFiles(output: string): Set<string> {
 }
 
 /**
- * The test files a run reports passed as a whole: read from its whole output as it arrived (CheckRun.passedTestFiles),
- * or, for a run that passed or was recorded before, from its kept `output`.
+ * The test files a run reports passed as a whole, workspace-relative: read from its whole output as it arrived
+ * (CheckRun.passedTestFiles), or, for a run that passed or was recorded before, from its kept `output` (a run in a
+ * sub-project's folder names them from there: runFolder.ts).
  */
-export function runPassedFiles(run: Pick<CheckRun, 'output' | 'passedTestFiles'>): Set<string> {
-  return run.passedTestFiles ? new Set(run.passedTestFiles) : passedTestFiles(run.output);
+export function runPassedFiles(run: Pick<CheckRun, 'command' | 'output' | 'passedTestFiles'>): Set<string> {
+  if (run.passedTestFiles) return new Set(run.passedTestFiles);
+  const folder = runFolder(run.command);
+  return new Set([...passedTestFiles(run.output)].map((f) => workspacePath(folder, f)));
 }
 
 export interface TestCases {

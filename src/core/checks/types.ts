@@ -93,7 +93,11 @@ export interface CheckRun {
   output: string;
   /** Characters of output the process wrote in all (the kept part is capped). */
   outputChars: number;
-  /** Test cases recognised in the whole output, in order of first mention (absent when none was recognised). */
+  /**
+   * Test cases recognised in the whole output, in order of first mention (absent when none was recognised). This and
+   * the paths below are workspace-relative: a run in a sub-project's folder names its test files from there
+   * (runFolder.ts).
+   */
   tests?: TestCaseResult[];
   /**
    * The output names only failing cases (pytest's summary, `go test` without -v): a case it does not name did not

@@ -9,6 +9,7 @@ import { testsRan } from '../checks/testSummary';
 import { runUnbuiltGoFolders } from '../checks/buildFailures';
 import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
+import { reachesFile } from '../checks/runFolder';
 import { escapeRegExp } from '../text/regexp';
 import type { NamedTest, TestStatus } from '../model/types';
 
@@ -104,6 +105,8 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
   let named = false;
   let notReached = false;
   for (const c of checks) {
+    // a run in a sub-project's folder runs none of the tests outside it (checks/runFolder.ts)
+    if (!reachesFile(c.command, test.file)) continue;
     // The test cases the check runner recognised in the output decide first.
     const cases = casesOfTest(c.tests ?? [], test.name);
     if (cases.length) {
