@@ -14,7 +14,8 @@ import {
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
   detectChecks,
-  detectFormatter,
+  detectFormatters,
+  formattersLayOut,
   DETECTED_CHECKS_SAYING,
   failFirstCommands,
   type ChecksConfig,
@@ -209,8 +210,8 @@ export async function checksFrom(
       ? `; then ${testCommands.join(', ')} once more with only DevA's test files, on the unchanged workspace`
       : '; fail-first runs nothing: every check is a static one (lint, types), which runs no test';
   out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirstSaying})\n`);
-  const formatter = flags['no-format'] ? null : await detectFormatter(workspace);
-  if (formatter) out.write(`Before they run, the project's formatter (${formatter.name}) lays out DevA's files, as on save (--no-format to leave them as DevA wrote them)\n`);
+  const formatters = flags['no-format'] ? [] : await detectFormatters(workspace, capeFolder);
+  if (formatters.length) out.write(`Before they run, ${formattersLayOut(formatters)} DevA's files, as on save (--no-format to leave them as DevA wrote them)\n`);
   return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(copyLimit ? { copyLimit } : {}), ...(failFirst ? { failFirst } : {}), ...(flags['no-format'] ? { format: false } : {}) } };
 }
 

@@ -3,7 +3,7 @@
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
 // workspaceState with the commands it was given for, so a changed detection asks again.
 import * as vscode from 'vscode';
-import { detectChecks, detectFormatter, formatDuration, resolveChecks, type ChecksConfig } from '../core';
+import { detectChecks, detectFormatters, formatDuration, formattersLayOut, resolveChecks, type ChecksConfig } from '../core';
 import type { Services } from '../services';
 import { showInformation } from '../notify';
 
@@ -43,7 +43,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
     services.output.info(`checks: ${prior.decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`}`);
     return prior.decision === 'always' ? config(commands) : { notRun: commands };
   }
-  const formatter = s.format === false ? null : await detectFormatter(root);
+  const formatters = s.format === false ? [] : await detectFormatters(root, services.settings().capeFolder);
   const run = 'Run';
   const always = 'Always for this workspace';
   const skip = 'Skip';
@@ -54,7 +54,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
       detail:
         `CAPE found: ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}. They run in a scratch copy of the workspace (never in your files), ` +
         `at most ${formatDuration(s.timeoutMs)} each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
-        (formatter ? `Before they run, the project's formatter (${formatter.name}) lays out DevA's files there, as on save (cape.formatProposal). ` : '') +
+        (formatters.length ? `Before they run, ${formattersLayOut(formatters)} DevA's files there, as on save (cape.formatProposal). ` : '') +
         (s.failFirst ? "Then they run once more with only DevA's test files on your unchanged code (cape.failFirst), to see the new tests fail first. " : '') +
         'Set cape.checks to choose the commands yourself.',
     },

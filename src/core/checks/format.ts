@@ -4,7 +4,8 @@
 // a React app, Prettier's layout of a lone JSX child cost one each time. The formatter formats DevA's new files, and
 // the files it changes that the formatter leaves as they are on the unchanged code (so a file the project never
 // formatted does not come back rewritten line by line); what it changed becomes the proposal, which the diff shows.
-// Which formatter is the project's is formatters.ts's to say.
+// Which formatter is the project's is formatters.ts's to say (one for the root, and one a sub-project of another
+// language has, each run here on the files it handles: the check loop, loop.ts, runs them in turn).
 // It runs only with the checks, under the same consent: it is the project's own program.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
@@ -15,7 +16,7 @@ import { runCheck } from './run';
 import type { Scratch } from './scratch';
 import { plainFileOfCopy } from './scratchOverlay';
 
-export { detectFormatter, type Formatter } from './formatters';
+export { detectFormatter, detectFormatters, formattersLayOut, type Formatter } from './formatters';
 
 /** Files a formatter is asked about in one command (a longer list is split: command lines have a limit). */
 const FILES_PER_COMMAND = 50;

@@ -10,14 +10,19 @@
 //  - Ruff's formatter: pyproject.toml's `[tool.ruff.format]`, ruff.toml's `[format]`, or a `ruff-format` hook; its ruff
 //    the same way (`ruff check` alone lints: that is a check, detect.ts);
 //  - gofmt, for a Go module (go.mod) when gofmt is on PATH (Go code is gofmt's by convention).
+// A formatter of a language the workspace's root has none of is looked for in its sub-projects, as their checks are
+// (detectSubprojects.ts), and formats the files under its folder, run there (detectFormatters: `Ruff in backend/`).
 // Left out: dprint, whose plugins are downloaded on first use, which a check must not depend on; rustfmt, which also
 // lays out the files of the modules a file declares, one of which may be a link in the copy into the user's tree.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { shellWord } from '../text/shell';
 import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
+import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { foldersUpToRepoRoot } from './scratchAncestors';
 import { exists, nodeModulesUp, onPath, pythonTool, readJson, readText } from './projectProbes';
+import { MAX_SUBPROJECTS, subprojectFolders } from './detectSubprojects';
+import { inFolder } from './runFolder';
 
 export interface Formatter {
   /** As the user knows it: "Prettier", "gofmt". */
@@ -70,11 +75,20 @@ async function localBin(workspace: string, pkgName: string, bin: string): Promis
   return null;
 }
 
-/** Prettier or Biome, configured in the workspace or a folder above it up to the repository's root, and installed. */
-async function nodeFormatter(workspace: string): Promise<Formatter | null> {
+/** The folders above a project's `dir` up to the workspace's `root`, nearest first (none for the root itself). */
+function foldersUpTo(dir: string, root: string): string[] {
+  const levels = path.relative(path.resolve(root), path.resolve(dir)).split(path.sep).filter(Boolean).length;
+  return Array.from({ length: levels }, (_, i) => path.join(dir, ...Array<string>(i + 1).fill('..')));
+}
+
+/**
+ * Prettier or Biome, configured in the project's folder or one above it up to the workspace's root and on to the
+ * repository's, and installed.
+ */
+async function nodeFormatter(workspace: string, root: string): Promise<Formatter | null> {
   let prettier = false;
   let biome = false;
-  for (const dir of [workspace, ...(await foldersUpToRepoRoot(workspace))]) {
+  for (const dir of [workspace, ...foldersUpTo(workspace, root), ...(await foldersUpToRepoRoot(root))]) {
     const names = await fsp.readdir(dir).catch(() => [] as string[]);
     prettier ||= await configuresPrettier(dir, names);
     biome ||= names.includes('biome.json') || names.includes('biome.jsonc');
@@ -101,36 +115,90 @@ async function nodeFormatter(workspace: string): Promise<Formatter | null> {
   return null;
 }
 
-/** Black or Ruff's formatter where a Python project configures it and has it (see the header). */
-async function pythonFormatter(workspace: string): Promise<Formatter | null> {
+/**
+ * Black or Ruff's formatter where a Python project configures it and has it (see the header); a sub-project's hooks
+ * may be the workspace root's (pre-commit's configuration is the repository's).
+ */
+async function pythonFormatter(workspace: string, root: string): Promise<Formatter | null> {
   const pyproject = await readText(path.join(workspace, 'pyproject.toml'));
-  const hooks = await readText(path.join(workspace, '.pre-commit-config.yaml'));
+  const hooksOf = (dir: string) => readText(path.join(dir, '.pre-commit-config.yaml'));
+  const hooks = (await hooksOf(workspace)) || (workspace === root ? '' : await hooksOf(root));
   const ruffToml = (await readText(path.join(workspace, 'ruff.toml'))) || (await readText(path.join(workspace, '.ruff.toml')));
   const hook = (id: string) => new RegExp(`^[ \\t]*(?:-[ \\t]*)?id:[ \\t]*["']?${id}["']?[ \\t]*$`, 'm').test(hooks);
   if (/^\[tool\.black\]/m.test(pyproject) || hook('black')) {
-    const black = await pythonTool(workspace, ['black']);
+    const black = await pythonTool(workspace, ['black'], root);
     if (black) return { name: 'Black', handles: (p) => PYTHON_FILE.test(p), writeCommand: (files) => `${black} --quiet ${words(files)}` };
   }
   if (/^\[tool\.ruff\.format\]/m.test(pyproject) || /^\[format\]/m.test(ruffToml) || hook('ruff-format')) {
-    const ruff = await pythonTool(workspace, ['ruff']);
+    const ruff = await pythonTool(workspace, ['ruff'], root);
     if (ruff) return { name: 'Ruff', handles: (p) => PYTHON_FILE.test(p), writeCommand: (files) => `${ruff} format --quiet ${words(files)}` };
   }
   return null;
 }
 
-/** The project's formatter (see the header), or null when it has none this knows. */
-export async function detectFormatter(workspace: string): Promise<Formatter | null> {
-  const node = await nodeFormatter(workspace);
-  if (node) return node;
-  const python = await pythonFormatter(workspace);
-  if (python) return python;
-  if ((await exists(path.join(workspace, 'go.mod'))) && (await onPath(['gofmt']))) {
-    return {
-      name: 'gofmt',
-      handles: (p) => GO_FILE.test(p),
-      listCommand: (files) => `gofmt -l ${words(files)}`,
-      writeCommand: (files) => `gofmt -w ${words(files)}`,
-    };
+/** gofmt for a Go module (go.mod) when it is on PATH. */
+async function goFormatter(workspace: string): Promise<Formatter | null> {
+  if (!(await exists(path.join(workspace, 'go.mod'))) || !(await onPath(['gofmt']))) return null;
+  return {
+    name: 'gofmt',
+    handles: (p) => GO_FILE.test(p),
+    listCommand: (files) => `gofmt -l ${words(files)}`,
+    writeCommand: (files) => `gofmt -w ${words(files)}`,
+  };
+}
+
+/** The languages' formatters, in the order one is taken for a project (see the header). */
+const FORMATTER_FAMILIES: readonly ((dir: string, root: string) => Promise<Formatter | null>)[] = [nodeFormatter, pythonFormatter, goFormatter];
+
+/**
+ * The formatter of the project in `workspace` (see the header), or null when it has none this knows; `root`: the
+ * workspace it is a sub-project of, where its environment may be.
+ */
+export async function detectFormatter(workspace: string, root: string = workspace): Promise<Formatter | null> {
+  for (const family of FORMATTER_FAMILIES) {
+    const found = await family(workspace, root);
+    if (found) return found;
   }
   return null;
+}
+
+/**
+ * A sub-project's formatter for the files under its folder, run there with their paths from it. It lists no files:
+ * its list would name them from the folder, and formatting then comparing (format.ts) reads no names.
+ */
+function inSubproject(folder: string, f: Formatter): Formatter {
+  const fromFolder = (p: string) => p.slice(folder.length + 1);
+  return {
+    name: `${f.name} in ${folder}/`,
+    handles: (p) => p.startsWith(`${folder}/`) && f.handles(fromFolder(p)),
+    writeCommand: (files) => inFolder(folder, f.writeCommand(files.map(fromFolder))),
+  };
+}
+
+/**
+ * The formatters that lay out DevA's files (format.ts runs each on those it handles): the workspace root's
+ * (detectFormatter), and for each language the root has none of, those of its sub-projects (detectSubprojects.ts),
+ * at most MAX_SUBPROJECTS folders, none inside another.
+ */
+export async function detectFormatters(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<Formatter[]> {
+  const own = await Promise.all(FORMATTER_FAMILIES.map((family) => family(workspace, workspace)));
+  const formatters = own.filter((f) => f !== null).slice(0, 1);
+  const missing = FORMATTER_FAMILIES.filter((_, i) => !own[i]);
+  const folders: string[] = [];
+  for (const folder of missing.length ? await subprojectFolders(workspace, capeFolder) : []) {
+    if (folders.length >= MAX_SUBPROJECTS) break;
+    if (folders.some((f) => folder.startsWith(`${f}/`) || f.startsWith(`${folder}/`))) continue;
+    const dir = path.join(workspace, ...folder.split('/'));
+    const found = (await Promise.all(missing.map((family) => family(dir, workspace)))).filter((f) => f !== null);
+    if (!found.length) continue;
+    folders.push(folder);
+    formatters.push(...found.map((f) => inSubproject(folder, f)));
+  }
+  return formatters;
+}
+
+/** How the checks' announcement names the formatters that lay out DevA's files: "the project's formatter (Prettier) lays out". */
+export function formattersLayOut(formatters: readonly Formatter[]): string {
+  const names = formatters.map((f) => f.name).join(', ');
+  return formatters.length === 1 ? `the project's formatter (${names}) lays out` : `the project's formatters (${names}) lay out`;
 }

@@ -19,7 +19,7 @@ import { runReported } from './run';
 import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound, type NotWritten, type TakenChange } from './types';
 import { runFailFirst } from './failFirst';
 import { Baseline, failsAsBefore } from './baseline';
-import { detectFormatter, formatProposed, unformattedModified } from './format';
+import { detectFormatters, formatProposed, unformattedModified } from './format';
 import { proposedInCopy, takeCheckFixes } from './checkFixes';
 import { notCopied } from './copyLimit';
 import { checksFinished, notWrittenLine } from './verdict';
@@ -131,11 +131,16 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   }
   const baseline = new Baseline({ ...opts, emit });
   try {
-    // the project's formatter, and which of the files DevA changes it would change already (format.ts)
-    const formatter = opts.format === false ? null : await detectFormatter(opts.workspace);
-    const formatting = formatter && { formatter, scratch, signal: opts.signal };
-    const leftAlone = formatting ? await unformattedModified(files, formatting) : new Set<string>();
-    if (opts.signal?.aborted) throw new CheckCancelled();
+    // the project's formatters (the root's, a sub-project's), and which of the files DevA changes they would change already (format.ts)
+    const formatters = opts.format === false ? [] : await detectFormatters(opts.workspace, opts.capeFolder);
+    const formattings = formatters.map((formatter) => ({ formatter, scratch, signal: opts.signal }));
+    const leftAlone = new Set<string>();
+    /** Adds to leftAlone the files of `changed` each formatter would change as they are on the unchanged code. */
+    const leaveAlone = async (changed: ProposedFile[]) => {
+      for (const formatting of formattings) for (const p of await unformattedModified(changed, formatting)) leftAlone.add(p);
+      if (opts.signal?.aborted) throw new CheckCancelled();
+    };
+    await leaveAlone(files);
     let toWrite = files;
     let problems: string[] = [];
     /** DevA's own version of each file the formatter laid out or a check fixed (its fix may quote it). */
@@ -157,7 +162,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       else delete outcome.notWritten;
       if (refused.length) emit({ type: 'not-written', round, files: refused });
       problems = [...problems, ...refused.map(notWrittenLine)];
-      if (formatting) {
+      for (const formatting of formattings) {
         const targets = toWrite.filter((f) => f.relPath && !leftAlone.has(f.relPath)).map((f) => f.relPath!);
         const done = await formatProposed(files, targets, formatting);
         if (opts.signal?.aborted) throw new CheckCancelled();
@@ -200,12 +205,9 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
       const request = fixRequest(failing, fixNo, maxFixRounds, problems, opts.namedTests ?? [], (r) => baseline.get(r.command), taken, files);
       const reply = await opts.askFix(request);
       const applied = await applyFixReply(opts.workspace, opts.capeFolder, files, reply, own);
-      if (formatting) {
-        // a file the fix changes first is still unchanged in the copy: the formatter's view of it decides as in round 0
-        const before = new Set(files.filter((f) => f.status === 'proposed' && f.relPath).map((f) => f.relPath!));
-        for (const p of await unformattedModified(applied.changed.filter((f) => !before.has(f.relPath!)), formatting)) leftAlone.add(p);
-        if (opts.signal?.aborted) throw new CheckCancelled();
-      }
+      // a file the fix changes first is still unchanged in the copy: the formatter's view of it decides as in round 0
+      const before = new Set(files.filter((f) => f.status === 'proposed' && f.relPath).map((f) => f.relPath!));
+      await leaveAlone(applied.changed.filter((f) => !before.has(f.relPath!)));
       for (const f of applied.changed) if (f.relPath) own.delete(f.relPath);
       files = applied.files;
       toWrite = applied.changed;
