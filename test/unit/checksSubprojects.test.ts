@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { detectChecks, isStaticCheck, MAX_SUBPROJECTS } from '../../src/core';
+import { createScratch, detectChecks, isStaticCheck, MAX_SUBPROJECTS } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-subprojects-'));
@@ -110,6 +110,25 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
   it('a command run in its folder is a static check or a test run as it is at the root, whatever the folder is called', () => {
     for (const c of ['cd backend && ../.venv/bin/ruff check .', 'cd tests && .venv/bin/mypy .', 'cd frontend && npm run lint']) assert.ok(isStaticCheck(c), c);
     for (const c of ['cd backend && ../.venv/bin/python -m pytest', 'cd lint && npm test', "cd 'my app' && go test ./..."]) assert.ok(!isStaticCheck(c), c);
+  });
+
+  it("the copy the checks run in imports a sub-project's editable install from the copy, and builds its crate in cargo's folder of ours", async () => {
+    const ws = fs.realpathSync(tmp());
+    write(ws, 'backend/pyproject.toml', '[project]\nname = "app"\n');
+    write(ws, 'backend/src/app/__init__.py', "VALUE = 'old'\n");
+    // `pip install -e .` in backend/'s own environment: a .pth naming its source folder, in the user's tree
+    write(ws, 'backend/.venv/lib/python3.12/site-packages/__editable__.app-0.1.pth', `${path.join(ws, 'backend', 'src')}\n`);
+    write(ws, 'engine/Cargo.toml', '[package]\nname = "engine"\n');
+    const savedTarget = process.env.CARGO_TARGET_DIR;
+    delete process.env.CARGO_TARGET_DIR;
+    const s = await createScratch(ws, { capeFolder: 'cape' });
+    try {
+      assert.strictEqual(s.env.PYTHONPATH?.split(path.delimiter)[0], path.join(s.dir, 'backend', 'src'), "the copy's source folder comes first");
+      assert.ok(s.env.CARGO_TARGET_DIR, 'the sub-project\'s crate builds outside the copy, its dependencies kept between runs');
+    } finally {
+      await s.dispose();
+      if (savedTarget !== undefined) process.env.CARGO_TARGET_DIR = savedTarget;
+    }
   });
 
   it("a folder's name that a shell reads is quoted", async () => {

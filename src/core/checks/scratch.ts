@@ -2,10 +2,10 @@
 // proposed files written over it. The user's tree is never written. What is copied, linked (installed dependencies)
 // or left out (version control, the cape folder, caches, build output) is scratchCopy.ts's. Cargo builds into a
 // folder of ours in the OS temp dir instead, one per workspace, kept between runs and sessions so only the project's
-// own crate is rebuilt (Scratch.env); a package inside a monorepo keeps its place under the folders it draws on (the
+// own crate is rebuilt (Scratch.env, for the workspace's crate or a sub-project's); a package inside a monorepo keeps its place under the folders it draws on (the
 // hoisted node_modules, the shared configuration, its sibling packages: scratchAncestors.ts); a Python package the
 // project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming `src/`) is
-// imported from the copy, by PYTHONPATH. DevA's files are written over the copy by scratchOverlay.ts: a linked folder
+// imported from the copy, by PYTHONPATH (a sub-project's environment too). DevA's files are written over the copy by scratchOverlay.ts: a linked folder
 // one lands in is copied first, within BESIDE_COPY_LIMIT; what cannot be written is said, never written through a link. A copy still there when the process exits or a signal ends it is
 // removed then (processEnd.ts): it holds the workspace's files, `.env` and other secrets among them.
 import { createHash } from 'crypto';
@@ -22,6 +22,7 @@ import { notCopiedReason, WORKSPACE_COPY_LIMIT } from './copyLimit';
 import { untilProcessEnd } from './processEnd';
 import { removeCopy, removeCopySync } from './scratchRemove';
 import { overlayProposals } from './scratchOverlay';
+import { subprojectFolders } from './detectSubprojects';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -52,22 +53,23 @@ export interface Scratch {
 
 /**
  * Where cargo builds a Rust workspace's checks: a folder of ours in the OS temp dir, the same for every copy of that
- * workspace, so the dependencies compiled once are reused (the user's own `target/` is never written). None when the
- * workspace has no Cargo.toml or the user chose a target folder (CARGO_TARGET_DIR) already.
+ * workspace, so the dependencies compiled once are reused (the user's own `target/` is never written). None when
+ * neither the workspace nor one of its sub-projects (`projects`: detectSubprojects.ts, absolute) has a Cargo.toml, or
+ * the user chose a target folder (CARGO_TARGET_DIR) already.
  */
-export async function checksBuildEnv(workspace: string): Promise<Record<string, string>> {
-  if (process.env.CARGO_TARGET_DIR || !(await hasCargoToml(workspace))) return {};
+export async function checksBuildEnv(workspace: string, projects: readonly string[] = []): Promise<Record<string, string>> {
+  if (process.env.CARGO_TARGET_DIR || !(await Promise.all([workspace, ...projects].map(hasCargoToml))).some(Boolean)) return {};
   const id = createHash('sha256').update(await fsp.realpath(workspace)).digest('hex').slice(0, 16);
   return { CARGO_TARGET_DIR: path.join(os.tmpdir(), CARGO_TARGET_FOLDER, id) };
 }
 
 /**
- * Where the project's virtual environments (VENVS: those detect.ts runs — the workspace's, and for a package of
- * a monorepo those up to its repository's root) install packages.
+ * Where the project's virtual environments (VENVS: those detect.ts runs — the workspace's, its sub-projects' in
+ * `projects`, and for a package of a monorepo those up to its repository's root) install packages.
  */
-async function venvSitePackages(workspace: string): Promise<string[]> {
+async function venvSitePackages(workspace: string, projects: readonly string[]): Promise<string[]> {
   const out: string[] = [];
-  for (const dir of [workspace, ...(await foldersUpToRepoRoot(workspace))]) {
+  for (const dir of [workspace, ...projects, ...(await foldersUpToRepoRoot(workspace))]) {
     for (const v of VENVS) {
       out.push(path.join(dir, v, 'Lib', 'site-packages')); // Windows
       for (const d of await fsp.readdir(path.join(dir, v, 'lib')).catch(() => [] as string[])) {
@@ -103,7 +105,7 @@ export function finderRoots(source: string): string[] {
  * and the user's own PYTHONPATH), put first on PYTHONPATH as their copies: else the checks would import the user's
  * unchanged code, never the proposal.
  */
-export async function editableSourcesEnv(workspace: string, copy: string): Promise<Record<string, string>> {
+export async function editableSourcesEnv(workspace: string, copy: string, projects: readonly string[] = []): Promise<Record<string, string>> {
   const roots = [...new Set([path.resolve(workspace), await fsp.realpath(workspace).catch(() => path.resolve(workspace))])];
   const inCopy = (p: string) => {
     for (const root of roots) {
@@ -115,7 +117,7 @@ export async function editableSourcesEnv(workspace: string, copy: string): Promi
     return null;
   };
   const named: string[] = [];
-  for (const site of await venvSitePackages(workspace)) {
+  for (const site of await venvSitePackages(workspace, projects)) {
     const names = await fsp.readdir(site).catch(() => [] as string[]);
     for (const pth of names.filter((f) => f.endsWith('.pth'))) {
       // a .pth line is a folder to add, unless it imports (runs code) or is a comment
@@ -170,6 +172,12 @@ export async function copyTooLarge(workspace: string, capeFolder: string, limit:
   return notCopiedReason(await measureTree(workspace, workspaceSkip(capeFolder), limit, ''), limit);
 }
 
+/** Scratch.env for a copy of the workspace at `copy`: its own and its sub-projects' (detectSubprojects.ts) needs. */
+async function scratchEnv(workspace: string, capeFolder: string, copy: string): Promise<Record<string, string>> {
+  const projects = (await subprojectFolders(workspace, capeFolder)).map((f) => path.join(workspace, ...f.split('/')));
+  return { ...(await checksBuildEnv(workspace, projects)), ...(await editableSourcesEnv(workspace, copy, projects)) };
+}
+
 /**
  * Copies the workspace (without .git and `capeFolder`) into a new temp folder; `besideLimit` (BESIDE_COPY_LIMIT by
  * default) bounds what is copied of the folders beside a monorepo package. The workspace itself is copied whole: the
@@ -196,7 +204,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   return {
     dir: real,
     dispose,
-    env: { ...(await checksBuildEnv(workspace)), ...(await editableSourcesEnv(workspace, real)) },
+    env: await scratchEnv(workspace, opts.capeFolder, real),
     overlay: (files) => overlayProposals({ workspace, copy: real, region, capeFolder: opts.capeFolder, limit: opts.besideLimit ?? BESIDE_COPY_LIMIT, signal: opts.signal }, files),
   };
 }
