@@ -2,42 +2,16 @@
 // pytest's cases are recognised, a failure already in the project gets no fix round, TSR clears a named test whose
 // file pytest's progress line names beside a failing one, and fail-first runs DevA's new test file alone.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
-import { startFakeAnthropic, type FakeAnthropic } from '../fake-anthropic/server';
+import { type FakeAnthropic } from '../fake-anthropic/server';
+import { usePytest } from '../helpers/fakeSuite';
 import { assertFailedAsBefore, checksWorkspace, runWithChecks } from '../helpers/toolchainSession';
-
-/**
- * The python3 that runs pytest: the first on PATH, or Debian's (where scripts/install-pytest.sh installs it when
- * PATH's python3 is another, a pyenv one); CAPE_TEST_PYTHON picks one.
- */
-function pythonWithPytest(): string | null {
-  const candidates = process.env.CAPE_TEST_PYTHON ? [process.env.CAPE_TEST_PYTHON] : ['python3', '/usr/bin/python3'];
-  for (const py of candidates) {
-    try {
-      execFileSync(py, ['-m', 'pytest', '--version'], { stdio: 'ignore' });
-      return py;
-    } catch {
-      /* not this one */
-    }
-  }
-  return null;
-}
 
 describe('CLI: checks on a Python project (pytest)', function () {
   this.timeout(120000);
   let fake: FakeAnthropic;
   let python = 'python3';
-  before(async function () {
-    // `npm test` installs pytest first; a bare `mocha` on a machine without it says why it did not run
-    const found = pythonWithPytest();
-    if (!found) {
-      console.warn('    python3 -m pytest is not available: run scripts/install-pytest.sh');
-      this.skip();
-    }
-    python = found;
-    fake = await startFakeAnthropic({ chunkSize: 256 });
-  });
-  after(async () => fake?.close());
+  // `npm test` installs pytest first; a bare `mocha` on a machine without it says why it did not run
+  usePytest((f, py) => ((fake = f), (python = py)));
 
   it('pytest\'s failing cases already there: no fix round; TSR and fail-first read pytest\'s output', async () => {
     const ws = checksWorkspace(
