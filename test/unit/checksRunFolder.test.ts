@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { inFolder, runCheck, runFolder, runPassedFiles, runUnbuiltGoFolders, testStatus, workspaceCaseName, type CheckRun } from '../../src/core';
+import { fixRequest, inFolder, runCheck, runFolder, runPassedFiles, runUnbuiltGoFolders, testStatus, workspaceCaseName, type CheckRun } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-runfolder-'));
@@ -61,6 +61,14 @@ describe('checks: what a run in a sub-project\'s folder reports, as the workspac
     assert.deepStrictEqual(go.unbuiltGoFolders, ['api/calc']);
     assert.deepStrictEqual([...runUnbuiltGoFolders({ ...go, unbuiltGoFolders: undefined })], ['api/calc']);
     assert.strictEqual(testStatus({ file: 'api/calc/add_test.go', name: 'TestAdd' }, true, [go], 'no_test', 'no_test'), 'no_test', 'its package did not build: it did not run');
+  });
+
+  it("the fix request tells DevA that a run's paths are from its folder, and counts only the named tests in it", async () => {
+    const run = await runIn('backend', ['tests/test_mul.py:8: AssertionError', 'FAILED tests/test_mul.py::test_mul - assert 5 == 6', '1 failed in 0.10s'], 1);
+    const request = fixRequest([run], 1, 2, [], [{ name: 'test_mul', file: 'backend/tests/test_mul.py' }, { name: 'adds', file: 'frontend/src/a.test.js' }]);
+    assert.ok(request.includes('It runs in backend/: the relative paths in its output are from there (a file\'s path in your blocks starts with backend/).'), request);
+    assert.ok(request.includes('Of the 1 test(s) you named in criteria_tests: 0 did not fail, 1 failed.'), request);
+    assert.ok(!fixRequest([{ ...run, command: 'npm test' }], 1, 2).includes('It runs in'));
   });
 
   it("a test outside the run's folder is none of its: the backend's passing pytest does not pass the frontend's test", async () => {

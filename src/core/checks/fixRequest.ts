@@ -9,7 +9,7 @@ import { lineWithin } from '../text';
 import { wholeFileBlock } from '../workspace/sectionBlocks';
 import { runPassedFiles } from './testCases';
 import { casesOfTest } from './testNames';
-import { reachesFile } from './runFolder';
+import { reachesFile, runFolder } from './runFolder';
 import { baselineLines } from './baseline';
 import { runStatusWord, takenSaying } from './verdict';
 import { endedBeforeSummary } from './testSummary';
@@ -89,6 +89,12 @@ function takenLines(taken: readonly TakenChange[], proposal: readonly ProposedFi
   return [...lines, ''];
 }
 
+/** For a run in a sub-project's folder (runFolder.ts): that its output's paths are from there, not the workspace's. */
+function folderLine(r: CheckRun): string[] {
+  const folder = runFolder(r.command);
+  return folder ? [`It runs in ${folder}/: the relative paths in its output are from there (a file's path in your blocks starts with ${folder}/).`] : [];
+}
+
 /**
  * The user message of a fix round: each failing command with its exit code, what the runner reported of its test
  * cases (and of the tests DevA named), its trimmed output, and what the formatter or a fixing check changed (takenLines).
@@ -108,7 +114,7 @@ export function fixRequest(
     const how = r.status !== 'failed' ? runStatusWord(r.status) : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
     const base = unchanged(r);
     const ended = endedBeforeSummary(r, base) ? [ENDED_BEFORE_SUMMARY] : [];
-    lines.push(`$ ${r.command}`, `(${how})`, ...ended, ...testCasesLine(r, named), ...baselineLines(r, base), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
+    lines.push(`$ ${r.command}`, `(${how})`, ...folderLine(r), ...ended, ...testCasesLine(r, named), ...baselineLines(r, base), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
   lines.push(...takenLines(taken, proposal));
