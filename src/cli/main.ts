@@ -91,7 +91,8 @@ Options:
   --max-tool-chars N   characters of tool results per step (default ${DEFAULT_MAX_TOOL_CHARS}); either 0 = no tools
   --check CMD      run CMD (a shell command) on DevA's proposal in a scratch copy of the workspace before anything
                    is applied; repeatable; \`--check auto\` runs the detected ones (package.json typecheck / lint /
-                   test scripts, tsc --noEmit); without --check the detected commands are only named
+                   test scripts, tsc --noEmit, pytest, go test … at the root, or in a sub-project's folder for a
+                   language the root has none of); without --check the detected commands are only named
   --fix-rounds N   fix rounds after a failing check: DevA gets the output and fixes its files (default ${DEFAULT_FIX_ROUNDS})
   --check-timeout S  time limit of one check command in seconds (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000}); it is killed after
   --check-copy-limit MB  the most of the workspace the checks copy (default ${DEFAULT_COPY_LIMIT_MB}; ${copyLimitOfMb(1).files} files per MB):
