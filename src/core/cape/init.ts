@@ -31,8 +31,9 @@ import { checkInitTarget, checkInsideWorkspace, ensureSafeDir, inputsToGenerate,
 import { normaliseAnswers, type InitAnswers } from './initAnswers';
 import { FINISH_LATER, INIT_DECISIONS_FILE, buildDecisionsRequest, buildInitRequest, checkedReply, readExistingInputs, readStoredDecisions } from './initRequests';
 import { LlmError } from '../llm/errors';
-import { readWorkspaceFacts, workspaceHasCode, type CodeSource, type WorkspaceFacts } from './initFacts';
-import { WorkspaceIndex } from '../workspace/workspaceIndex';
+import { readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from './initFacts';
+import { codeSource } from './initFactsCode';
+import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 import { StepRetryOptions, withStepRetry } from '../llm/retry';
 
 export interface InitProgress {
@@ -90,19 +91,6 @@ export interface InitResult {
   facts: WorkspaceFacts | null;
   /** How many requests carried the facts: the decisions request and each file request that takes them (a repair, which repeats its request, not counted). */
   factsRequests: number;
-}
-
-/**
- * The facts' code map source: the index (the caller's, else opened from its cache file) and the answers it is ranked
- * for (the product and the next release's features); none when the index cannot be opened.
- */
-async function codeSource(workspace: string, capeFolder: string, answers: InitAnswers, index?: () => Promise<WorkspaceIndex>): Promise<CodeSource | undefined> {
-  try {
-    const got = index ? await index() : (await WorkspaceIndex.open(workspace, { capeFolder })).index;
-    return { index: got, query: [answers.product, answers.features].filter(Boolean).join('\n') };
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -204,7 +192,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   let facts: WorkspaceFacts | null = null;
   if (inputs.length > 0 && !opts.signal?.aborted) {
     if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
-    facts = await readWorkspaceFacts(workspace, capeRel, await codeSource(workspace, capeRel, answers!, opts.index)).catch(() => null);
+    facts = await readWorkspaceFacts(workspace, capeRel, await codeSource(workspace, capeRel, [answers!.product, answers!.features].filter(Boolean).join('\n'), opts.index)).catch(() => null);
   }
   /** Counts a request built with the facts: the result names them once one was. */
   const sentFacts = (carried: boolean) => {

@@ -5,7 +5,8 @@
 // repository (FastAPI + React) wrote the standards' naming examples and the architecture's data model as assumptions
 // ("the facts show no source code"). Names only, from the workspace index: no file's text is quoted. Tests, built
 // output, docs and configuration are not listed (kindPrior below 1, isTestFile).
-import type { WorkspaceIndex } from '../workspace/workspaceIndex';
+import { WorkspaceIndex } from '../workspace/workspaceIndex';
+import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
 import { isTestFile, SOURCE_FILE } from '../workspace/fileKinds';
@@ -57,4 +58,16 @@ export function codePart(index: WorkspaceIndex, query: string, sources: FactSour
     room -= block.length + 1;
   }
   return blocks.length ? head + blocks.join('\n') : null;
+}
+
+/**
+ * The code map's source for init: the index (the caller's, else opened from its cache file, which warms it for the
+ * first session) and the text it is ranked for (the answers' product and next release); none when it cannot be opened.
+ */
+export async function codeSource(workspace: string, capeFolder: string, query: string, index?: () => Promise<WorkspaceIndex>): Promise<CodeSource | undefined> {
+  try {
+    return { index: index ? await index() : (await WorkspaceIndex.open(workspace, { capeFolder })).index, query };
+  } catch {
+    return undefined;
+  }
 }
