@@ -101,32 +101,36 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.strictEqual(fake.requests.length, 1 + 9);
     const sent = (r: RecordedRequest) => requestText(r.body);
     // the tag opening the block (the prompts name it too, in backticks)
-    const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
-    // the files prompts/inputs.json marks (initFacts.test.ts pins which: every one), and the decisions
+    const withFacts = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n')).map(asked);
+    // the files prompts/inputs.json marks (initFacts.test.ts pins which: every one, some with a few parts), and the decisions
     const inputs = loadPromptAssets(defaultPromptsDir()).inputs;
     const marked = inputs.filter((s) => s.facts).map((s) => s.path);
     assert.strictEqual(marked.length, 9);
     assert.deepStrictEqual(withFacts.sort(), [...marked, 'decisions'].sort());
+    // the manifests go to the files written from them: not the personas (the README only)
+    const withManifests = fake.requests.filter((r) => sent(r).includes('<workspace_facts>\n## package.json')).map(asked);
+    assert.deepStrictEqual(withManifests.sort(), [...inputs.filter((s) => s.facts === true || (Array.isArray(s.facts) && s.facts.includes('manifests'))).map((s) => s.path), 'decisions'].sort());
+    assert.ok(!withManifests.includes('1_product/2_persona.md'));
     const decisions = sent(fake.requests.find((r) => asked(r) === 'decisions')!);
     for (const fact of ['- packageManager: pnpm@9.1.0', '(package.json script "test")', 'packages (source files): packages/api/ 3, packages/web/ 1', 'sells anvils online', 'Use pnpm, never npm.']) {
       assert.ok(decisions.includes(fact), fact);
     }
     for (const r of fake.requests) for (const hidden of Object.values(HIDDEN)) assert.ok(!sent(r).includes(hidden), `${asked(r)} shows nothing of ${hidden}`);
     for (const p of ['1_product/1_mvv.md', '3_development/1_architecture.md', '3_development/3_standards.md']) assert.ok(fs.existsSync(path.join(ws, 'cape', p)), p);
-    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with each of 10 requests\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout, the code map \(file names and their top-level symbols\)\n/);
+    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with 10 requests, each file's with the parts it is written from\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout, the code map \(file names and their top-level symbols\)\n/);
     assert.strictEqual(run.json.factsRequests, 10, 'the decisions and the nine files');
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
 
     // --missing-only with the stored decisions: the missing file (a design file) still gets the facts, and they are
     // said to be sent (a file that takes none: initQuestions.test.ts)
-    const file = '2_design/2_brand.md';
+    const file = '2_design/1_principle.md';
     fs.rmSync(path.join(ws, 'cape', file));
     fake.reset();
     fake.setResponder((req) => ({ text: demoInputFile(asked(req), answers) }));
     const again = await runCli(['init', '--workspace', ws, '--answers', answersFile, '--missing-only', '--json'], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'local' });
     assert.strictEqual(again.code, 0, again.stderr);
     assert.deepStrictEqual(fake.requests.map(asked), [file]);
-    assert.ok(sent(fake.requests[0]).includes('<workspace_facts>\n## package.json'), file);
+    assert.ok(sent(fake.requests[0]).includes('<workspace_facts>\n## Layout'), file);
     assert.match(again.stderr, /characters sent with 1 request\)/);
     assert.notStrictEqual(again.json.facts, null);
     assert.strictEqual(again.json.factsRequests, 1);

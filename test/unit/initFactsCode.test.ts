@@ -88,7 +88,9 @@ describe('init: the facts\' code map', function () {
     assert.deepStrictEqual(res.failed, []);
     assert.strictEqual(asked, 1, 'the index is asked for once');
     const withMap = requests.filter((r) => contentText(r.messages[0].content).includes('src/csvExport.ts — exportItemsAsCsv'));
-    assert.strictEqual(withMap.length, res.factsRequests, 'each request with the facts has the map, ranked for the features');
-    assert.ok(res.factsRequests > 1);
+    // the decisions and each file written from the code map (all the facts, or a list naming it)
+    const takesCode = prompts.inputs.filter((s) => s.facts === true || (Array.isArray(s.facts) && s.facts.includes('code'))).length;
+    assert.strictEqual(withMap.length, 1 + takesCode, 'each request with the code part has the map, ranked for the features');
+    assert.ok(takesCode > 1);
   });
 });

@@ -31,7 +31,7 @@ import { checkInitTarget, checkInsideWorkspace, ensureSafeDir, inputsToGenerate,
 import { normaliseAnswers, type InitAnswers } from './initAnswers';
 import { FINISH_LATER, INIT_DECISIONS_FILE, buildDecisionsRequest, buildInitRequest, checkedReply, readExistingInputs, readStoredDecisions } from './initRequests';
 import { LlmError } from '../llm/errors';
-import { readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from './initFacts';
+import { factsText, readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from './initFacts';
 import { codeSource } from './initFactsCode';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 import { StepRetryOptions, withStepRetry } from '../llm/retry';
@@ -256,7 +256,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
     }
     try {
       const req = buildInitRequest(spec, { ...requestOptions, decisions });
-      sentFacts(!!spec.facts);
+      sentFacts(!!spec.facts && !!facts && factsText(facts, spec.facts === true ? undefined : spec.facts) !== '');
       const { value: content, repaired } = await checkedReply(
         req,
         call,

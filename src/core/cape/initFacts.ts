@@ -31,7 +31,7 @@ import { detectChecks, lockfileOf } from '../checks/detect';
 import type { CheckCommand } from '../checks/types';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
-import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
@@ -74,6 +74,8 @@ const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
 export interface WorkspaceFacts {
   /** The facts as the requests quote them: at most WORKSPACE_FACTS_MAX_CHARS characters. */
   text: string;
+  /** The same, part by part (the README and each guidance file are parts of their own), for a file written from some only (factsText). */
+  parts: { part: FactPart; text: string }[];
   /** The workspace files they quote or summarise, in the order they appear. */
   files: string[];
   /** What else they show, from names alone (the detected check commands, the folder layout…), in the order it appears. */
@@ -200,50 +202,51 @@ async function factsUnder(workspace: string, policy: WorkspacePolicy, code: Code
 /** The facts from what was found, every bound at the scale of `bounds`, within `total` characters. */
 function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, total: number): WorkspaceFacts {
   const { layout } = found;
-  const facts: WorkspaceFacts = { text: '', files: [], listed: [] };
+  const facts: WorkspaceFacts = { text: '', parts: [], files: [], listed: [] };
   const parts: string[] = [];
   const leftOut: string[] = [];
   let room = total - LEFT_OUT_CHARS;
   /** A part's bound at the scale: its own, or the room left when that is less. */
   const within = (bound: number) => Math.max(0, Math.min(scaled(bound, bounds), room - 2));
   /** Adds a part that fits, with what it was made from; names one that does not among those left out. */
-  const add = (part: string | null, name: string, from: FactSources) => {
+  const add = (id: FactPart, part: string | null, name: string, from: FactSources) => {
     if (!part) return;
     if (part.length + 2 > room) {
       leftOut.push(name);
       return;
     }
     parts.push(part);
+    facts.parts.push({ part: id, text: part });
     room -= part.length + 2;
     facts.files.push(...from.files);
     facts.listed.push(...from.listed);
   };
   /** A file's head, quoted when it fits (an empty file is not: nothing to quote). */
-  const addQuoted = (file: string, what: string, text: string, bound: number) => {
+  const addQuoted = (id: FactPart, file: string, what: string, text: string, bound: number) => {
     if (!text.trim()) return;
     const block = quoted(`${file} (${what})`, text, within(bound));
-    if (block) add(block, file, { files: [file], listed: [] });
+    if (block) add(id, block, file, { files: [file], listed: [] });
     else leftOut.push(file);
   };
   let from = noSources();
-  add(manifestsPart(policy, found, from, within(MANIFESTS_CHARS), bounds), 'the manifests', from);
+  add('manifests', manifestsPart(policy, found, from, within(MANIFESTS_CHARS), bounds), 'the manifests', from);
   from = noSources();
-  add(checksPart(found, from, within(CHECKS_CHARS)), 'the check commands', from);
+  add('checks', checksPart(found, from, within(CHECKS_CHARS)), 'the check commands', from);
   from = noSources();
-  add(ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
-  add(layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
+  add('ci', ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
+  add('layout', layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
-  if (found.code) add(codePart(found.code.index, found.code.query, from, within(CODE_CHARS)), 'the code map', from);
+  if (found.code) add('code', codePart(found.code.index, found.code.query, from, within(CODE_CHARS)), 'the code map', from);
   from = noSources();
-  add(stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
+  add('style', stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
   const readme = layout.rootFiles
     .filter((n) => README_NAME.test(n))
     .sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
   const readmeText = readme ? policy.readSync(readme) : null;
-  if (readme && readmeText?.ok) addQuoted(readme, 'its opening', readmeOpening(readmeText.text, scaled(README_CHARS, bounds)), README_CHARS);
+  if (readme && readmeText?.ok) addQuoted('readme', readme, 'its opening', readmeOpening(readmeText.text, scaled(README_CHARS, bounds)), README_CHARS);
   for (const name of GUIDANCE_FILES) {
     const got = policy.readSync(name);
-    if (got.ok) addQuoted(name, 'its head', got.text, GUIDANCE_FILE_CHARS);
+    if (got.ok) addQuoted('guidance', name, 'its head', got.text, GUIDANCE_FILE_CHARS);
   }
   if (leftOut.length) parts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
   facts.text = parts.join('\n\n');
@@ -251,10 +254,22 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
 }
 
 /**
+ * The facts a project file is written from: all of them (`only` absent: with the line naming what was left out for
+ * room), or the parts it names, in the facts' order ('' when the workspace showed none of those).
+ */
+export function factsText(facts: WorkspaceFacts, only?: readonly FactPart[]): string {
+  if (!only) return facts.text;
+  return facts.parts
+    .filter((p) => only.includes(p.part))
+    .map((p) => p.text)
+    .join('\n\n');
+}
+
+/**
  * One line for the person who runs init: what the facts were read from, that nothing was run, and what was sent — the
- * facts' size, with each of the `requests` that carried them (init.ts's InitResult.factsRequests).
+ * facts' size, with the `requests` that carried them or some of their parts (init.ts's InitResult.factsRequests).
  */
 export function describeFacts(facts: WorkspaceFacts, requests: number): string {
-  const sent = requests === 1 ? 'with 1 request' : `with each of ${requests} requests`;
-  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters sent ${sent}): ${[...facts.files, ...facts.listed].join(', ')}`;
+  const sent = requests === 1 ? 'sent with 1 request' : `sent with ${requests} requests, each file's with the parts it is written from`;
+  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters ${sent}): ${[...facts.files, ...facts.listed].join(', ')}`;
 }

@@ -17,7 +17,8 @@ import {
   formatDecisions,
 } from './initChecks';
 import { initQuestions, type InitAnswers } from './initAnswers';
-import type { WorkspaceFacts } from './initFacts';
+import { factsText, type WorkspaceFacts } from './initFacts';
+import type { FactPart } from './initFactsText';
 
 /** Variables of prompts/roles/init.md. */
 export const INIT_PROMPT_VARS = ['language', 'path', 'title', 'purpose', 'sections', 'other_files', 'max_chars'] as const;
@@ -72,10 +73,15 @@ function otherFilesList(spec: InputSpec | null, prompts: PromptAssets): string {
   return [...generic, ...inputs].join('\n');
 }
 
-/** The workspace facts as a tagged data block after a line saying what they are (no lines without facts). */
-function factsBlock(facts: WorkspaceFacts | null | undefined): string[] {
-  if (!facts) return [];
-  return ['The workspace already holds code. CAPE read these facts from it, without running anything:', '', '<workspace_facts>', facts.text, '</workspace_facts>', ''];
+/**
+ * The workspace facts as a tagged data block after a line saying what they are: all of them, or the parts `only`
+ * names (factsText); no lines without facts.
+ */
+function factsBlock(facts: WorkspaceFacts | null | undefined, only?: readonly FactPart[]): string[] {
+  const text = facts ? factsText(facts, only) : '';
+  if (!text) return [];
+  const which = only ? ' (the parts this file is written from)' : '';
+  return [`The workspace already holds code. CAPE read these facts from it, without running anything${which}:`, '', '<workspace_facts>', text, '</workspace_facts>', ''];
 }
 
 interface RequestOptions {
@@ -148,7 +154,7 @@ export function buildInitRequest(spec: InputSpec, opts: RequestOptions & { decis
     max_chars: INPUT_FILE_TARGET_CHARS.toLocaleString('en-US'),
   });
   const lines: string[] = ['The developer answered the setup questionnaire as follows.', '', ...answerBlocks(spec.answers, opts, UNANSWERED_FILE)];
-  if (spec.facts) lines.push(...factsBlock(opts.facts));
+  if (spec.facts) lines.push(...factsBlock(opts.facts, spec.facts === true ? undefined : spec.facts));
   lines.push('<shared_decisions>', formatDecisions(opts.decisions), '</shared_decisions>', '');
   lines.push(`Write cape/${spec.path} now.`);
   return {

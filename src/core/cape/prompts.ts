@@ -13,6 +13,7 @@ import * as path from 'path';
 import * as z from '../model/schema';
 import { CAPE_FOLDERS, GENERIC_CAPE_FILES } from './capeLayout';
 import { parseFrontmatter, quoteFrontmatterValue } from './frontmatter';
+import { FACT_PARTS, type FactPart } from './initFactsText';
 
 /** The role prompts: one per session step, DA answering a blocker of DevA, and init's shared-decisions request and its file generator. */
 export const ROLE_PROMPT_IDS = ['cm_open', 'poa', 'da', 'deva', 'cm_retro', 'da_answer', 'init_decisions', 'init'] as const;
@@ -46,8 +47,11 @@ export interface InputSpec {
   title: string;
   /** The questionnaire answers this file is written from. */
   answers: InitAnswerId[];
-  /** True when the file is written from the workspace facts too, where the workspace has code (initFacts.ts). */
-  facts?: boolean;
+  /**
+   * True when the file is written from the workspace facts too, where the workspace has code (initFacts.ts), or the
+   * parts of them it is written from (a persona needs the README, not the CI commands).
+   */
+  facts?: boolean | FactPart[];
   /** What the file is for and who reads it. */
   purpose: string;
   /** Required sections, in order. */
@@ -162,7 +166,7 @@ const inputsSchema = z.lazy(() =>
         path: safeRelPath,
         title: text,
         answers: nonEmptyList(z.enum(INIT_ANSWER_IDS)),
-        facts: z.optional(z.boolean()),
+        facts: z.optional(z.union([z.boolean(), nonEmptyList(z.enum(FACT_PARTS))])),
         purpose: text,
         sections: nonEmptyList(text),
       }),
