@@ -83,8 +83,9 @@ describe('CLI: TSR', function () {
     assert.match(retroUser, /- AC-3: [^\n]*DevA's test: index\.html \(for review\) — no test proves it: to review\n/);
     const md = fs.readFileSync(run.json.retrospectivePath, 'utf8');
     assert.match(md, /\| AC-3 [^\n]*\| index\.html \(for review\) \| to review \|/);
-    assert.match(md, /\| TSR \| 0% \(0 of 2 tested, 1 to review\) \|/);
-    assert.match(run.stderr, / · TSR 0% of 2 tested criteria, 1 to review \(judged —\)\n/);
+    // the two counted had no test: said so, not "2 tested"
+    assert.match(md, /\| TSR \| 0% \(0 of 2 counted, 2 with no test, 1 to review\) \|/);
+    assert.match(run.stderr, / · TSR 0% of 2 counted criteria \(2 with no test\), 1 to review \(judged —\)\n/);
   });
 
   it('computes TSR from the check run: the named tests the checks ran and passed, a criterion without a test not fulfilled', async () => {
