@@ -386,7 +386,7 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await p.page.getAttribute('.step[data-step="cm_retro"]', 'data-status'), 'done');
     // TSR: computed and judged, and one row per acceptance criterion (model text inert).
     // (AC-3 is left to review: out of the computed one's count, and said so)
-    assert.match(summary ?? '', /Task success — checks TSR50% \(1 of 2 tested, 1 to review\)/);
+    assert.match(summary ?? '', /Task success — checks TSR50% \(1 of 2 counted, 1 with no test, 1 to review\)/);
     assert.match(summary ?? '', /Task success — judged TSR100% \(3 of 3\)/);
     const rows = turn.locator('.metrics-criteria tbody tr');
     assert.strictEqual(await rows.count(), 3);
