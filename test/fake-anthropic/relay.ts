@@ -110,7 +110,10 @@ export function relayResponder(opts: RelayOptions): FakeResponder {
     const n = ++count;
     const requestFile = path.join(opts.dir, `${pad(n)}.request.md`);
     const replyFiles = ['md', 'json'].map((ext) => path.join(opts.dir, `${pad(n)}.reply.${ext}`));
-    fs.writeFileSync(requestFile, renderRequest(req, n));
+    // written whole under another name, then renamed: whoever answers never reads half a request (a test's poller
+    // once did, took a file request for the decisions and caused a repair request)
+    fs.writeFileSync(`${requestFile}.tmp`, renderRequest(req, n));
+    fs.renameSync(`${requestFile}.tmp`, requestFile);
     opts.onRequest?.(requestFile, replyFiles);
     let seen = -1;
     for (;;) {
