@@ -97,6 +97,18 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
     ]);
   });
 
+  it("the members of pnpm-workspace.yaml and of a TOML list written over lines with comments; a folder `!` or `exclude` leaves out is none", async () => {
+    const ws = tmp();
+    program(ws, '.venv/bin/python');
+    write(ws, 'pnpm-workspace.yaml', "packages:\n  - 'apps/*'  # every app\n  - '!apps/legacy'\n");
+    write(ws, 'pyproject.toml', '[tool.uv.workspace]\nmembers = [\n  "libs/core",  # the core [shared]\n  "services/*",\n]\nexclude = ["services/old"]\n');
+    for (const dir of ['apps/web', 'apps/legacy', 'libs/core', 'services/api', 'services/old']) write(ws, `${dir}/pytest.ini`, '[pytest]\n');
+    assert.deepStrictEqual(
+      (await found(ws)).map(([c]) => c),
+      ['apps/web', 'libs/core', 'services/api'].map((f) => `cd ${f} && ../../.venv/bin/python -m pytest`),
+    );
+  });
+
   it(`at most ${MAX_SUBPROJECTS} sub-projects, the folders one level down in name order`, async () => {
     const ws = tmp();
     program(ws, '.venv/bin/python');

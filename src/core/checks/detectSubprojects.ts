@@ -1,19 +1,19 @@
 // The sub-projects of a workspace, whose checks detect.ts gives for each language its root has none of: the folders
-// one level down (`backend/`, `frontend/`, `api/`), then the members its root declares up to two levels down —
-// package.json's `workspaces`, uv's `[tool.uv.workspace] members` (pyproject.toml), go.work's `use`, Cargo's
-// `[workspace] members`; a member is a folder's path or, as `packages/*`, a folder's folders. A folder the workspace
-// read policy leaves out (ignored by a .gitignore, a dependency or tool folder, the cape folder, one holding
-// credentials: workspace/policy.ts), a hidden one, a link, one the checks' copy links as installed dependencies
-// (vendor/, venv/: scratchCopy.ts LINKED_DEPENDENCY_DIRS) and a build folder is no sub-project. Each language's
-// detection runs on the folder by the same rules as on the root (detect.ts FAMILIES), its commands run in it
-// (runFolder.ts: `cd backend && …`, their paths as they are from there) and their reasons name it
+// one level down (`backend/`, `frontend/`, `api/`), then the folders two levels down that are members its root
+// declares (workspace/members.ts: package.json's `workspaces`, pnpm-workspace.yaml, the uv, PDM or Hatch workspace of
+// pyproject.toml, Cargo's `[workspace]`, go.work's `use`; a folder a `!` glob or an `exclude` leaves out is none). A
+// folder the workspace read policy leaves out (ignored by a .gitignore, a dependency or tool folder, the cape folder,
+// one holding credentials: workspace/policy.ts), a hidden one, a link, one the checks' copy links as installed
+// dependencies (vendor/, venv/: scratchCopy.ts LINKED_DEPENDENCY_DIRS) and a build folder is no sub-project. Each
+// language's detection runs on the folder by the same rules as on the root (detect.ts FAMILIES), its commands run in
+// it (runFolder.ts: `cd backend && …`, their paths as they are from there) and their reasons name it
 // (`backend/pyproject.toml [tool.ruff]`). At most MAX_SUBPROJECTS folders give checks, in the order above.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { WorkspacePolicy } from '../workspace/policy';
-import { isPlainObject } from '../model/types';
+import { declaredMembers, isMember, mayHoldMembers, MEMBER_FILES } from '../workspace/members';
 import { isBuildFolder, LINKED_DEPENDENCY_DIRS } from './scratchCopy';
-import { readJson, readText } from './projectProbes';
+import { readText } from './projectProbes';
 import { inFolder } from './runFolder';
 import type { CheckCommand, DetectFamily, FoundChecks } from './types';
 
@@ -29,65 +29,10 @@ async function foldersIn(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** A TOML table's body (from its `[header]` line to the next table's), '' when the text has none. */
-function tomlTable(text: string, header: string): string {
-  const lines = text.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.trim() === header);
-  if (start < 0) return '';
-  const end = lines.findIndex((l, i) => i > start && l.trimStart().startsWith('['));
-  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
-}
-
-/** The strings of a TOML table's `members = [ … ]` (on one line or several). */
-function tomlMembers(table: string): string[] {
-  const list = /^[ \t]*members[ \t]*=[ \t]*\[([^\]]*)\]/m.exec(table)?.[1] ?? '';
-  return [...list.matchAll(/"([^"\n]*)"|'([^'\n]*)'/g)].map((m) => m[1] ?? m[2]);
-}
-
-/** go.work's `use` paths: `use ./api`, or the lines of a `use ( … )` block; comments (`//`) left out. */
-function goWorkUses(text: string): string[] {
-  const uses: string[] = [];
-  let block = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const comment = raw.indexOf('//');
-    const line = (comment < 0 ? raw : raw.slice(0, comment)).trim();
-    if (block) {
-      if (line === ')') block = false;
-      else if (line) uses.push(line);
-    } else if (/^use\s*\($/.test(line)) block = true;
-    else if (line.startsWith('use ')) uses.push(line.slice(4).trim());
-  }
-  return uses.map((u) => u.replace(/^"(.*)"$/, '$1'));
-}
-
-/** package.json's `workspaces` (a list of globs, or `{ packages: [...] }`): the members npm, Yarn and Bun run. */
-async function packageWorkspaces(root: string): Promise<string[]> {
-  const pkg = await readJson(path.join(root, 'package.json')).catch(() => null);
-  const list = isPlainObject(pkg) ? (isPlainObject(pkg.workspaces) ? pkg.workspaces.packages : pkg.workspaces) : undefined;
-  return Array.isArray(list) ? list.filter((g): g is string => typeof g === 'string') : [];
-}
-
-/** The members the root's manifests declare, as written (see the header). */
-async function declaredMembers(root: string): Promise<string[]> {
-  const [npm, pyproject, cargo, goWork] = await Promise.all([
-    packageWorkspaces(root),
-    readText(path.join(root, 'pyproject.toml')),
-    readText(path.join(root, 'Cargo.toml')),
-    readText(path.join(root, 'go.work')),
-  ]);
-  return [...npm, ...tomlMembers(tomlTable(pyproject, '[tool.uv.workspace]')), ...tomlMembers(tomlTable(cargo, '[workspace]')), ...goWorkUses(goWork)];
-}
-
-/**
- * The folders a member names, workspace-relative: a path of one or two folders (`backend`, `./services/api`), or the
- * folders of one folder (`packages/*`); none for another pattern, or a path out of the workspace.
- */
-async function memberFolders(root: string, member: string): Promise<string[]> {
-  const parts = member.trim().replace(/\\/g, '/').replace(/^\.\//, '').split('/');
-  while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-  if (parts.length > 2 || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes(':'))) return [];
-  if (parts.length === 2 && parts[1] === '*' && !parts[0].includes('*')) return (await foldersIn(path.join(root, parts[0]))).map((n) => `${parts[0]}/${n}`);
-  return parts.some((p) => p.includes('*')) ? [] : [parts.join('/')];
+/** The members the root declares (workspace/members.ts), its files read from the disk. */
+async function rootMembers(root: string): Promise<string[]> {
+  const texts = new Map(await Promise.all(MEMBER_FILES.map(async (f) => [f, await readText(path.join(root, f))] as const)));
+  return declaredMembers((rel) => texts.get(rel) ?? null);
 }
 
 /** Whether a workspace folder (`/`-separated) may be a sub-project (see the header): each level of it checked. */
@@ -106,9 +51,12 @@ export async function subprojectFolders(root: string, capeFolder: string): Promi
   const policy = new WorkspacePolicy(root, { capeFolder });
   try {
     const rootNames = await fsp.readdir(root).catch(() => [] as string[]);
-    const members = (await Promise.all((await declaredMembers(root)).map((m) => memberFolders(root, m)))).flat().sort();
+    const declared = await rootMembers(root);
+    const tops = await foldersIn(root);
+    const below = await Promise.all(tops.filter((top) => mayHoldMembers(top, declared)).map(async (top) => (await foldersIn(path.join(root, top))).map((n) => `${top}/${n}`)));
+    const members = below.flat().filter((rel) => isMember(rel, declared));
     const folders: string[] = [];
-    for (const rel of [...(await foldersIn(root)), ...members]) {
+    for (const rel of [...tops, ...members]) {
       if (!folders.includes(rel) && (await mayBeProject(root, rel, policy, rootNames))) folders.push(rel);
     }
     return folders;
