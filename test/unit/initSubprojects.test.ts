@@ -5,7 +5,6 @@
 // a manifest in an ignored, dependency or secret folder never read nor named.
 import * as assert from 'assert';
 import { readWorkspaceFacts, WORKSPACE_FACTS_MAX_CHARS } from '../../src/core/cape/initFacts';
-import { pnpmPackages } from '../../src/core/cape/initSubprojects';
 import { tempDir, writeFiles } from '../helpers/cli';
 
 const put = (ws: string, rel: string, text: string) => writeFiles(ws, { [rel]: text });
@@ -58,8 +57,6 @@ describe("init's facts: the sub-projects' manifests", function () {
     sources(ws, 'crates/core', 3);
     const t = (await readWorkspaceFacts(ws))!.text;
     assert.deepStrictEqual(manifestHeadings(t), ['crates/core/Cargo.toml', 'svc/go.mod', 'apps/web/package.json', 'apps/legacy/package.json']);
-    assert.deepStrictEqual(pnpmPackages("packages: ['a/*', \"b\"]\n"), ['a/*', 'b']);
-    assert.deepStrictEqual(pnpmPackages('packages:\n- one\n\n  - two\nonlyBuiltDependencies:\n  - x\n'), ['one', 'two']);
   });
 
   it('a monorepo of 40 packages: four of them, the rest counted and named within a bound; the facts stay within the max', async () => {

@@ -2,15 +2,15 @@
 // pyproject.toml and Cargo.toml (initManifestsToml.ts) and go.mod (initManifestsGo.ts) as fact lines, the others and
 // a manifest that does not parse by their head — the lockfile and the package manager it names (checks/detect.ts),
 // and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…); then the
-// manifests of a few sub-projects (initSubprojects.ts: the workspace members the root names first), each with smaller
-// bounds, and a count of those left. Each block within its bound and the part's.
+// manifests of a few sub-projects (initSubprojects.ts: the members the root declares first, workspace/members.ts),
+// each with smaller bounds, and a count of those left. Each block within its bound and the part's.
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { WorkspaceLayout } from '../workspace/layout';
-import { isPlainObject } from '../model/types';
-import { itemsWithin, LIST_CHARS, packageJsonLines, workspaceGlobs, type ManifestFacts } from './initManifests';
+import { itemsWithin, LIST_CHARS, packageJsonLines, type ManifestFacts } from './initManifests';
 import { cargoFacts, pyprojectFacts } from './initManifestsToml';
-import { goModFacts, goWorkUses } from './initManifestsGo';
-import { pnpmPackages, subprojects } from './initSubprojects';
+import { goModFacts } from './initManifestsGo';
+import { subprojects } from './initSubprojects';
+import { declaredMembers } from '../workspace/members';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
@@ -50,7 +50,7 @@ function manifestFacts(name: string, text: string, list: number): ManifestFacts 
       } catch {
         return { invalid: 'JSON' };
       }
-      return { lines: packageJsonLines(pkg, list), members: workspaceGlobs(isPlainObject(pkg) ? pkg.workspaces : undefined) };
+      return { lines: packageJsonLines(pkg, list) };
     }
     case 'pyproject.toml':
       return pyprojectFacts(text, list) ?? { invalid: 'TOML' };
@@ -62,9 +62,6 @@ function manifestFacts(name: string, text: string, list: number): ManifestFacts 
       return null;
   }
 }
-
-/** The members a root settings file names: go.work's modules, pnpm-workspace.yaml's packages. */
-const settingsMembers = (name: string, text: string): string[] => (name === 'go.work' ? goWorkUses(text) : name === 'pnpm-workspace.yaml' ? pnpmPackages(text) : []);
 
 /** The manifests part within `max` characters; null when the workspace has none. */
 export function manifestsPart(policy: WorkspacePolicy, { layout, lock }: ManifestSources, sources: FactSources, max: number, bounds: FactBounds): string | null {
@@ -83,19 +80,26 @@ export function manifestsPart(policy: WorkspacePolicy, { layout, lock }: Manifes
     if (facts && 'lines' in facts) return `## ${name}\n${linesWithin([...facts.lines, ...extra], Math.min(chars, room) - name.length - 4)}`;
     return quoted(`${name} (${facts ? `its head; not valid ${facts.invalid}` : 'its head'})`, text, Math.min(head, room - 2));
   };
-  const members: string[] = [];
+  // each root file read once, under the read policy: for its block and for the members the root declares
+  const rootTexts = new Map<string, string | null>();
+  const readRoot = (name: string): string | null => {
+    if (!rootTexts.has(name)) {
+      const read = policy.readSync(name);
+      rootTexts.set(name, read.ok ? read.text : null);
+    }
+    return rootTexts.get(name) ?? null;
+  };
   let lockShown = false;
   for (const name of [...layout.rootManifests, ...SETTINGS_FILES]) {
-    const read = policy.readSync(name);
-    if (!read.ok) continue;
-    const facts = manifestFacts(name, read.text, scaled(LIST_CHARS, bounds));
-    members.push(...(facts && 'members' in facts ? facts.members : settingsMembers(name, read.text)));
+    const text = readRoot(name);
+    if (text === null) continue;
+    const facts = manifestFacts(name, text, scaled(LIST_CHARS, bounds));
     const lockLine = lock && name === 'package.json' && facts && 'lines' in facts ? [`- lockfile: ${lock.file} (${lock.manager})`] : [];
-    if (add(manifestBlock(name, read.text, facts, scaled(MANIFEST_LINES_CHARS, bounds), scaled(MANIFEST_HEAD_CHARS, bounds), lockLine), name)) lockShown ||= lockLine.length > 0;
+    if (add(manifestBlock(name, text, facts, scaled(MANIFEST_LINES_CHARS, bounds), scaled(MANIFEST_HEAD_CHARS, bounds), lockLine), name)) lockShown ||= lockLine.length > 0;
   }
   if (lock && !lockShown) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
   // the sub-projects in the room the root left, some of it kept for the line that counts those left
-  const found = subprojects(layout, members);
+  const found = subprojects(layout, declaredMembers(readRoot));
   const shown = (file: string): boolean => {
     const read = policy.readSync(file);
     if (!read.ok) return false;

@@ -7,6 +7,7 @@
 
 import { joinWithin, oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
+import { packageWorkspaces } from '../workspace/members';
 
 /** A name, a description, a script's command at most. */
 const FIELD_CHARS = 160;
@@ -15,10 +16,9 @@ export const LIST_CHARS = 800;
 /** The commands of `bin` or the entries of `exports` at most. */
 const ENTRY_CHARS = 300;
 
-/** A manifest's fact lines, and the folders it names as its workspace's members (globs; `!` before one it excludes). */
+/** A manifest's fact lines. */
 export interface ManifestFacts {
   lines: string[];
-  members: string[];
 }
 
 /** Items joined by ', ' within `max` characters, then `… N more` (joinWithin). */
@@ -72,11 +72,8 @@ function dependencyItems(v: unknown): { items: string[]; count: number } {
   return { items, count: all.length };
 }
 
-/** The strings of a list field (workspace globs, a TOML manifest's members), each on one line, shortened. */
+/** The strings of a list field (a TOML manifest's requirements), each on one line, shortened. */
 export const stringsOf = (list: unknown): string[] => (Array.isArray(list) ? list.flatMap((g) => (typeof g === 'string' ? [nameOf(g)] : [])) : []);
-
-/** npm's and Yarn's `workspaces` (a list of globs, or `{ packages: [...] }`). */
-export const workspaceGlobs = (v: unknown): string[] => stringsOf(isPlainObject(v) ? v.packages : v);
 
 /**
  * Where the package is entered, which tells a CLI or a library from an app: `main`, `module`, `types` (or `typings`),
@@ -114,7 +111,7 @@ export function packageJsonLines(pkg: unknown, list = LIST_CHARS): string[] {
     if (v) lines.push(`- ${field}: ${v}`);
   }
   lines.push(...entryLines(pkg));
-  const globs = workspaceGlobs(pkg.workspaces);
+  const globs = packageWorkspaces(pkg.workspaces).map(nameOf);
   if (globs.length) lines.push(`- workspaces: ${itemsWithin(globs, list)}`);
   const engines = entries(pkg.engines, ' ');
   if (engines.length) lines.push(`- engines: ${itemsWithin(engines, list)}`);

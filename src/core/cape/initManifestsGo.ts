@@ -1,17 +1,17 @@
-// Init's workspace facts (initFacts.ts), what Go's module files say, read line by line (their format needs no
-// library): go.mod as fact lines — the module path, the go version, the toolchain, the required modules (the direct
-// ones named with their versions, the `// indirect` ones counted) and the tools (Go 1.24's `tool`) — and the modules
-// a go.work uses, which are its workspace's members.
+// Init's workspace facts (initFacts.ts), what a go.mod says, read line by line (its format needs no library), as
+// fact lines: the module path, the go version, the toolchain, the required modules (the direct ones named with their
+// versions, the `// indirect` ones counted) and the tools (Go 1.24's `tool`). The modules a go.work uses, its
+// workspace's members, are workspace/members.ts's.
 import { listLine, nameOf, type ManifestFacts } from './initManifests';
 
-/** One directive of a go.mod or go.work: its verb (`require`), its arguments and its line's comment (`indirect`). */
+/** One directive of a go.mod: its verb (`require`), its arguments and its line's comment (`indirect`). */
 interface Directive {
   verb: string;
   args: string;
   comment: string;
 }
 
-/** The directives of a go.mod or go.work, a block's (`require ( … )`) each with the block's verb. */
+/** The directives of a go.mod, a block's (`require ( … )`) each with the block's verb. */
 function directives(text: string): Directive[] {
   const out: Directive[] = [];
   let block: string | null = null;
@@ -44,7 +44,7 @@ function argsOf(d: Directive): { path: string; rest: string } {
   return space < 0 ? { path: unquoted(d.args), rest: '' } : { path: unquoted(d.args.slice(0, space)), rest: d.args.slice(space).trim() };
 }
 
-/** The fact lines of a go.mod, its lists within `list` characters (a go.mod names no members). */
+/** The fact lines of a go.mod, its lists within `list` characters. */
 export function goModFacts(text: string, list: number): ManifestFacts {
   const all = directives(text);
   const lines: string[] = [];
@@ -58,11 +58,5 @@ export function goModFacts(text: string, list: number): ManifestFacts {
   if (direct.length) lines.push(...listLine(`require (${direct.length} direct${indirect ? `, ${indirect} indirect` : ''})`, direct, list));
   else if (indirect) lines.push(`- require: ${indirect} indirect`);
   lines.push(...listLine('tool', all.filter((d) => d.verb === 'tool').map((d) => nameOf(argsOf(d).path)), list));
-  return { lines: lines.length ? lines : ['- (no module, go version or requirements)'], members: [] };
+  return { lines: lines.length ? lines : ['- (no module, go version or requirements)'] };
 }
-
-/** The folders a go.work uses (`use ./api`, `use ( … )`), the members of its workspace. */
-export const goWorkUses = (text: string): string[] =>
-  directives(text)
-    .filter((d) => d.verb === 'use')
-    .map((d) => argsOf(d).path);

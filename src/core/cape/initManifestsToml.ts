@@ -7,29 +7,14 @@
 //    tools it configures (`[tool.*]`: ruff, mypy, pytest…, which tell the tooling);
 //  - Cargo.toml: the package (name, edition, rust-version), dependencies, dev- and build-dependencies, features by
 //    name, the workspace's members and shared dependencies, the binaries.
-// A file that is not valid TOML has no lines (null): the caller quotes its head instead.
-import { parse } from 'smol-toml';
+// A file that is not valid TOML (text/toml.ts) has no lines (null): the caller quotes its head instead. Which folders
+// the workspace members name is workspace/members.ts's, which reads the same tables.
 import { isPlainObject } from '../model/types';
+import { parseToml, tableAt, type TomlTable } from '../text/toml';
+import { cargoWorkspace, pythonWorkspaces } from '../workspace/members';
 import { listLine, nameLine, nameOf, stringsOf, textField, type ManifestFacts } from './initManifests';
 
-type Table = Record<string, unknown>;
-
-/** A table of the document (`a.b.c`), or an empty one when it has none there. */
-function tableAt(doc: Table, ...keys: string[]): Table {
-  let t: unknown = doc;
-  for (const k of keys) t = isPlainObject(t) ? t[k] : undefined;
-  return isPlainObject(t) ? t : {};
-}
-
-/** The document, or null when the text is not valid TOML. */
-function parsed(text: string): Table | null {
-  try {
-    return parse(text, { unsafeKeyBehaviour: 'drop' });
-  } catch {
-    // a syntax error, or nesting deeper than the parser's bound: either way not a manifest to read
-    return null;
-  }
-}
+type Table = TomlTable;
 
 /** A PEP 508 requirement (`fastapi[standard] >= 0.1, <1 ; python_version < "3.11"`) split into its name and the rest. */
 function requirement(req: string): { name: string; text: string } {
@@ -96,21 +81,9 @@ function tableDeps(deps: Table): string[] {
 const entryLine = (label: string, t: Table, max: number): string[] =>
   listLine(label, Object.entries(t).flatMap(([k, v]) => (typeof v === 'string' ? [`${nameOf(k)} → ${nameOf(v)}`] : [])), max);
 
-/**
- * The workspaces of uv, PDM and Hatch (Hatch's per environment), each with its members (a Hatch member may be
- * `{ path = … }`) and those it excludes.
- */
-function pythonWorkspaces(tool: Table): { members: string[]; exclude: string[] }[] {
-  const hatch = Object.values(tableAt(tool, 'hatch', 'envs')).flatMap((env) => (isPlainObject(env) ? [tableAt(env, 'workspace')] : []));
-  return [tableAt(tool, 'uv', 'workspace'), tableAt(tool, 'pdm', 'workspace'), ...hatch].map((w) => ({
-    members: Array.isArray(w.members) ? stringsOf(w.members.map((m) => (isPlainObject(m) ? m.path : m))) : [],
-    exclude: stringsOf(w.exclude),
-  }));
-}
-
 /** The fact lines of a pyproject.toml, its lists within `list` characters; null when it is not valid TOML. */
 export function pyprojectFacts(text: string, list: number): ManifestFacts | null {
-  const doc = parsed(text);
+  const doc = parseToml(text);
   if (!doc) return null;
   const project = tableAt(doc, 'project');
   const tool = tableAt(doc, 'tool');
@@ -133,22 +106,17 @@ export function pyprojectFacts(text: string, list: number): ManifestFacts | null
   const backend = textField(system['build-backend']);
   const requires = stringsOf(system.requires);
   if (backend || requires.length) lines.push(`- build backend: ${backend ?? `(none named; requires ${requires.join(', ')})`}`);
-  const workspaces = pythonWorkspaces(tool);
-  lines.push(...listLine('workspace members', workspaces.flatMap((w) => w.members), list));
+  lines.push(...listLine('workspace members', pythonWorkspaces(doc).flatMap((w) => w.members.map(nameOf)), list));
   lines.push(...listLine('tool settings', Object.keys(tool).map(nameOf), list));
-  const members = workspaces.flatMap((w) => withExcluded(w.members, w.exclude));
-  return { lines: lines.length ? lines : ['- (no project, dependencies or tool settings)'], members };
+  return { lines: lines.length ? lines : ['- (no project, dependencies or tool settings)'] };
 }
 
 /** A package field that Cargo lets a member take from its workspace (`edition.workspace = true`). */
 const cargoField = (v: unknown): string | null => (isPlainObject(v) && v.workspace === true ? "(the workspace's)" : textField(v));
 
-/** A workspace's members, then those it excludes marked `!` (as npm's and pnpm's globs mark them). */
-const withExcluded = (members: unknown, exclude: unknown): string[] => [...stringsOf(members), ...stringsOf(exclude).map((e) => `!${e}`)];
-
 /** The fact lines of a Cargo.toml, its lists within `list` characters; null when it is not valid TOML. */
 export function cargoFacts(text: string, list: number): ManifestFacts | null {
-  const doc = parsed(text);
+  const doc = parseToml(text);
   if (!doc) return null;
   const pkg = tableAt(doc, 'package');
   const lines = [...nameLine(pkg.name, pkg.description)];
@@ -161,7 +129,7 @@ export function cargoFacts(text: string, list: number): ManifestFacts | null {
   const bins = Array.isArray(doc.bin) ? doc.bin.flatMap((b) => (isPlainObject(b) && typeof b.name === 'string' ? [nameOf(b.name)] : [])) : [];
   lines.push(...listLine('bin', bins, list));
   const workspace = tableAt(doc, 'workspace');
-  lines.push(...listLine('workspace members', stringsOf(workspace.members), list));
+  lines.push(...listLine('workspace members', cargoWorkspace(doc).members.map(nameOf), list));
   lines.push(...listLine('workspace dependencies', tableDeps(tableAt(workspace, 'dependencies')), list, true));
-  return { lines: lines.length ? lines : ['- (no package, dependencies or workspace)'], members: withExcluded(workspace.members, workspace.exclude) };
+  return { lines: lines.length ? lines : ['- (no package, dependencies or workspace)'] };
 }
