@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { codePart } from '../../src/core/cape/initFactsCode';
+import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { initCape } from '../../src/core/cape/init';
 import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
@@ -43,7 +43,7 @@ describe('init: the facts\' code map', function () {
     const ws = app();
     const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
     const from = noSources();
-    const text = codePart(index, 'Export the items as CSV', from, 2000)!;
+    const text = codePart(codeLines(index, 'Export the items as CSV'), from, 2000)!;
     const lines = text.split('\n');
     assert.strictEqual(lines[0], '## Code map (path — its top-level symbols; names only, no code quoted)');
     assert.strictEqual(lines[1], 'The most imported files (core modules):');
@@ -54,15 +54,15 @@ describe('init: the facts\' code map', function () {
     for (const shown of ['src/models.ts', 'src/util.ts']) assert.strictEqual(text.split(shown).length - 1, 1, `${shown} once`);
     for (const never of ['models.test.ts', 'docs/export.md', 'dist/bundle.js', 'package.json']) assert.ok(!text.includes(never), `${never} is not listed`);
     assert.deepStrictEqual(from.listed, ['the code map (file names and their top-level symbols)']);
-    assert.ok(codePart(index, 'Export the items as CSV', noSources(), 300)!.length <= 300, 'within its bound');
-    assert.ok(!codePart(index, '', noSources(), 2000)!.includes('nearest'), 'no answers: the core modules only');
+    assert.ok(codePart(codeLines(index, 'Export the items as CSV'), noSources(), 300)!.length <= 300, 'within its bound');
+    assert.ok(!codePart(codeLines(index, ''), noSources(), 2000)!.includes('nearest'), 'no answers: the core modules only');
   });
 
   it('has no part for a workspace without symbols, and comes after the layout in the facts when an index is given', async () => {
     const bare = tempDir('cape-code-map-bare-');
     put(bare, 'run.sh', 'echo hi\n');
     const { index: none } = await WorkspaceIndex.open(bare, { cacheFile: null });
-    assert.strictEqual(codePart(none, 'anything', noSources(), 2000), null);
+    assert.strictEqual(codePart(codeLines(none, 'anything'), noSources(), 2000), null);
     const ws = app();
     const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
     const facts = (await readWorkspaceFacts(ws, 'cape', { index, query: 'Export the items as CSV' }))!;
@@ -70,6 +70,18 @@ describe('init: the facts\' code map', function () {
     assert.ok(at > facts.text.indexOf('## Layout'), facts.text);
     assert.ok(facts.listed.includes('the code map (file names and their top-level symbols)'));
     assert.ok(!(await readWorkspaceFacts(ws, 'cape'))!.text.includes('## Code map'), 'no index given: no map');
+    // the index is asked for only once the workspace is known to hold code
+    let opened = 0;
+    const lazy = async () => {
+      opened++;
+      return { index, query: 'Export the items as CSV' };
+    };
+    const empty = tempDir('cape-code-map-empty-');
+    put(empty, 'README.md', '# idea\n');
+    assert.strictEqual(await readWorkspaceFacts(empty, 'cape', lazy), null);
+    assert.strictEqual(opened, 0, 'no code: the index is never opened');
+    assert.ok((await readWorkspaceFacts(ws, 'cape', lazy))!.text.includes('## Code map'));
+    assert.strictEqual(opened, 1);
   });
 
   it("initCape ranks the caller's index for the product and the features, and every request that takes the facts carries the map", async () => {

@@ -192,7 +192,7 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   let facts: WorkspaceFacts | null = null;
   if (inputs.length > 0 && !opts.signal?.aborted) {
     if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
-    facts = await readWorkspaceFacts(workspace, capeRel, await codeSource(workspace, capeRel, [answers!.product, answers!.features].filter(Boolean).join('\n'), opts.index)).catch(() => null);
+    facts = await readWorkspaceFacts(workspace, capeRel, codeSource(workspace, capeRel, [answers!.product, answers!.features].filter(Boolean).join('\n'), opts.index)).catch(() => null);
   }
   /** Counts a request built with the facts: the result names them once one was. */
   const sentFacts = (carried: boolean) => {

@@ -35,7 +35,7 @@ import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactPart,
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
-import { codePart } from './initFactsCode';
+import { codeLines, codePart, type CodeLines } from './initFactsCode';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 
 /**
@@ -122,7 +122,8 @@ export function readmeOpening(text: string, max: number): string {
 /** What the facts are rendered from, found once whatever the scale: the walk, the lockfile, the detected checks. */
 interface Found extends ManifestSources {
   checks: CheckCommand[];
-  code: CodeSource | null;
+  /** The code map's lines (initFactsCode.ts), ranked once; null without an index. */
+  code: CodeLines | null;
 }
 
 /** Where the code part's names come from: the workspace's index, and what to rank its files for (the answers). */
@@ -169,11 +170,15 @@ export function workspaceHasCode(workspace: string, capeFolder?: string): boolea
  * The workspace facts (see the header), or null when the workspace holds no code. Reads only what the read policy
  * admits; runs nothing.
  */
-export async function readWorkspaceFacts(workspace: string, capeFolder?: string, code?: CodeSource): Promise<WorkspaceFacts | null> {
+export async function readWorkspaceFacts(
+  workspace: string,
+  capeFolder?: string,
+  code?: CodeSource | (() => Promise<CodeSource | undefined>),
+): Promise<WorkspaceFacts | null> {
   // one policy for the walk and every read: the .gitignore files and secret rules parsed once, dropped at the end
   const policy = new WorkspacePolicy(workspace, { capeFolder });
   try {
-    return await factsUnder(workspace, policy, code ?? null);
+    return await factsUnder(workspace, policy, code);
   } finally {
     policy.forget();
   }
@@ -183,14 +188,16 @@ export async function readWorkspaceFacts(workspace: string, capeFolder?: string,
 const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isStyleSource(rel);
 
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
-async function factsUnder(workspace: string, policy: WorkspacePolicy, code: CodeSource | null): Promise<WorkspaceFacts | null> {
+async function factsUnder(workspace: string, policy: WorkspacePolicy, code?: CodeSource | (() => Promise<CodeSource | undefined>)): Promise<WorkspaceFacts | null> {
   let hasCode = false;
   const layout = workspaceLayout(workspace, policy, (rel) => {
     hasCode ||= isCodeFile(rel);
     return keptForParts(rel);
   });
   if (!hasCode) return null;
-  const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace), code };
+  // the index only now that the workspace holds code: opening one may build it
+  const source = typeof code === 'function' ? await code() : code;
+  const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace, policy.capeFolder), code: source ? codeLines(source.index, source.query) : null };
   // at a larger scale, the facts are kept only when they fit whole, no part cut or left out for the total's sake
   for (const scale of ROOMIER_SCALES) {
     const facts = renderFacts(policy, found, { scale }, Infinity);
@@ -203,7 +210,6 @@ async function factsUnder(workspace: string, policy: WorkspacePolicy, code: Code
 function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, total: number): WorkspaceFacts {
   const { layout } = found;
   const facts: WorkspaceFacts = { text: '', parts: [], files: [], listed: [] };
-  const parts: string[] = [];
   const leftOut: string[] = [];
   let room = total - LEFT_OUT_CHARS;
   /** A part's bound at the scale: its own, or the room left when that is less. */
@@ -215,7 +221,6 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
       leftOut.push(name);
       return;
     }
-    parts.push(part);
     facts.parts.push({ part: id, text: part });
     room -= part.length + 2;
     facts.files.push(...from.files);
@@ -236,7 +241,7 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
   add('ci', ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
   add('layout', layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
-  if (found.code) add('code', codePart(found.code.index, found.code.query, from, within(CODE_CHARS)), 'the code map', from);
+  if (found.code) add('code', codePart(found.code, from, within(CODE_CHARS)), 'the code map', from);
   from = noSources();
   add('style', stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
   const readme = layout.rootFiles
@@ -248,8 +253,9 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
     const got = policy.readSync(name);
     if (got.ok) addQuoted('guidance', name, 'its head', got.text, GUIDANCE_FILE_CHARS);
   }
-  if (leftOut.length) parts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
-  facts.text = parts.join('\n\n');
+  const texts = facts.parts.map((p) => p.text);
+  if (leftOut.length) texts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
+  facts.text = texts.join('\n\n');
   return facts;
 }
 

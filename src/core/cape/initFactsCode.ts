@@ -24,11 +24,17 @@ function listable(index: WorkspaceIndex, rel: string): boolean {
   return SOURCE_FILE.test(rel) && !isTestFile(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
 }
 
+/** The code map's lines, found once whatever the facts' scale: the core modules' and those nearest the answers'. */
+export interface CodeLines {
+  core: string[];
+  related: string[];
+}
+
 /**
- * The code part within `max` characters: the core modules, then the files nearest `query` (the answers' product and
- * features), each as a map line; null when the index holds no source file with symbols.
+ * The code map's lines: the core modules (the most imported), then the files nearest `query` (the answers' product and
+ * features), each as a map line; the ranking runs once here, the facts render the lines at each scale (codePart).
  */
-export function codePart(index: WorkspaceIndex, query: string, sources: FactSources, max: number): string | null {
+export function codeLines(index: WorkspaceIndex, query: string): CodeLines {
   const imported = [...index.paths()]
     .filter((p) => listable(index, p))
     .map((p) => [p, index.importersOf(p).length] as const)
@@ -43,6 +49,11 @@ export function codePart(index: WorkspaceIndex, query: string, sources: FactSour
         .slice(0, RELATED_FILES)
         .map((r) => mapLine(r.path, index.get(r.path)!.symbols))
     : [];
+  return { core, related };
+}
+
+/** The code part within `max` characters; null when the index holds no source file with symbols. */
+export function codePart({ core, related }: CodeLines, sources: FactSources, max: number): string | null {
   if (!core.length && !related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
   const head = '## Code map (path — its top-level symbols; names only, no code quoted)\n';
@@ -61,13 +72,16 @@ export function codePart(index: WorkspaceIndex, query: string, sources: FactSour
 }
 
 /**
- * The code map's source for init: the index (the caller's, else opened from its cache file, which warms it for the
- * first session) and the text it is ranked for (the answers' product and next release); none when it cannot be opened.
+ * The code map's source for init, opened only when asked (the facts ask once they know the workspace holds code): the
+ * index (the caller's, else opened from its cache file, which warms it for the first session) and the text it is
+ * ranked for (the answers' product and next release); none when it cannot be opened.
  */
-export async function codeSource(workspace: string, capeFolder: string, query: string, index?: () => Promise<WorkspaceIndex>): Promise<CodeSource | undefined> {
-  try {
-    return { index: index ? await index() : (await WorkspaceIndex.open(workspace, { capeFolder })).index, query };
-  } catch {
-    return undefined;
-  }
+export function codeSource(workspace: string, capeFolder: string, query: string, index?: () => Promise<WorkspaceIndex>): () => Promise<CodeSource | undefined> {
+  return async () => {
+    try {
+      return { index: index ? await index() : (await WorkspaceIndex.open(workspace, { capeFolder })).index, query };
+    } catch {
+      return undefined;
+    }
+  };
 }
