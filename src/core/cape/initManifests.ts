@@ -7,7 +7,7 @@
 
 import { joinWithin, oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
-import { packageWorkspaces } from '../workspace/members';
+import { packageWorkspaces, stringsIn } from '../workspace/members';
 
 /** A name, a description, a script's command at most. */
 const FIELD_CHARS = 160;
@@ -73,7 +73,7 @@ function dependencyItems(v: unknown): { items: string[]; count: number } {
 }
 
 /** The strings of a list field (a TOML manifest's requirements), each on one line, shortened. */
-export const stringsOf = (list: unknown): string[] => (Array.isArray(list) ? list.flatMap((g) => (typeof g === 'string' ? [nameOf(g)] : [])) : []);
+export const stringsOf = (list: unknown): string[] => stringsIn(list).map(nameOf);
 
 /**
  * Where the package is entered, which tells a CLI or a library from an app: `main`, `module`, `types` (or `typings`),

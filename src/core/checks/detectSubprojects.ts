@@ -35,31 +35,28 @@ async function rootMembers(root: string): Promise<string[]> {
   return declaredMembers((rel) => texts.get(rel) ?? null);
 }
 
-/** Whether a workspace folder (`/`-separated) may be a sub-project (see the header): each level of it checked. */
-async function mayBeProject(root: string, rel: string, policy: WorkspacePolicy, rootNames: readonly string[]): Promise<boolean> {
+/** Whether a workspace folder (`/`-separated, a real folder: foldersIn lists no link) may be a sub-project (see the header). */
+function mayBeProject(rel: string, policy: WorkspacePolicy, rootNames: readonly string[]): boolean {
   const parts = rel.split('/');
-  for (let i = 0; i < parts.length; i++) {
-    const name = parts[i];
-    if (name.startsWith('.') || LINKED_DEPENDENCY_DIRS.has(name) || policy.skipDir(parts.slice(0, i + 1).join('/')) !== null) return false;
-  }
-  if (isBuildFolder(parts[0], rootNames)) return false;
-  return fsp.lstat(path.join(root, ...parts)).then((st) => st.isDirectory(), () => false);
+  if (parts.some((n) => n.startsWith('.') || LINKED_DEPENDENCY_DIRS.has(n)) || policy.excludedDir(rel) !== null) return false;
+  return !isBuildFolder(parts[0], rootNames);
 }
 
 /** The workspace's folders that may be sub-projects, workspace-relative and `/`-separated, in the header's order. */
 export async function subprojectFolders(root: string, capeFolder: string): Promise<string[]> {
   const policy = new WorkspacePolicy(root, { capeFolder });
   try {
-    const rootNames = await fsp.readdir(root).catch(() => [] as string[]);
+    const entries = await fsp.readdir(root, { withFileTypes: true }).catch(() => []);
+    const rootNames = entries.map((e) => e.name);
+    const tops = entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     const declared = await rootMembers(root);
-    const tops = await foldersIn(root);
     const below = await Promise.all(tops.filter((top) => mayHoldMembers(top, declared)).map(async (top) => (await foldersIn(path.join(root, top))).map((n) => `${top}/${n}`)));
     const members = below.flat().filter((rel) => isMember(rel, declared));
-    const folders: string[] = [];
-    for (const rel of [...tops, ...members]) {
-      if (!folders.includes(rel) && (await mayBeProject(root, rel, policy, rootNames))) folders.push(rel);
-    }
-    return folders;
+    // tops are single names, members `top/name`: the two lists never overlap
+    return [...tops, ...members].filter((rel) => mayBeProject(rel, policy, rootNames));
   } finally {
     policy.forget();
   }

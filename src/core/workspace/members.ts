@@ -13,7 +13,7 @@ import { parseToml, tableAt, type TomlTable } from '../text/toml';
 export type ReadRootFile = (rel: string) => string | null;
 
 /** The strings of a list (members, excludes), as written. */
-const stringsIn = (list: unknown): string[] => (Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : []);
+export const stringsIn = (list: unknown): string[] => (Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : []);
 
 /** A workspace's members and those it excludes, as written. */
 export interface TomlWorkspace {
