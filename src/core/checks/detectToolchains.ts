@@ -10,7 +10,7 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { CheckCommand, FoundChecks } from './types';
-import { exists, firstIn, onPath } from './projectProbes';
+import { exists, firstIn, levelsUpTo, onPath } from './projectProbes';
 
 /** Go's checks, for a go.mod in `dir` when go is on PATH. */
 export async function goChecks(dir: string): Promise<FoundChecks> {
@@ -63,11 +63,10 @@ export async function rubyChecks(dir: string): Promise<FoundChecks> {
 async function wrapper(dir: string, root: string, unix: string, windows: string): Promise<string | null> {
   const win = process.platform === 'win32';
   const name = win ? windows : unix;
-  const up = path.relative(path.resolve(root), path.resolve(dir)).split(path.sep).filter(Boolean).length;
-  for (let level = 0; level <= up; level++) {
-    if (!(await exists(path.join(dir, ...Array<string>(level).fill('..'), name)))) continue;
-    if (!level) return win ? name : `./${name}`;
-    return [...Array<string>(level).fill('..'), name].join(win ? '\\' : '/');
+  for (const above of levelsUpTo(dir, root)) {
+    if (!(await exists(path.join(dir, ...above, name)))) continue;
+    if (!above.length) return win ? name : `./${name}`;
+    return [...above, name].join(win ? '\\' : '/');
   }
   return null;
 }

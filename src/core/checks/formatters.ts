@@ -20,7 +20,7 @@ import { shellWord } from '../text/shell';
 import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { foldersUpToRepoRoot } from './scratchAncestors';
-import { exists, nodeModulesUp, onPath, pythonTool, readJson, readText } from './projectProbes';
+import { exists, levelsUpTo, nodeModulesUp, onPath, pythonTool, readJson, readText } from './projectProbes';
 import { MAX_SUBPROJECTS, subprojectFolders } from './detectSubprojects';
 import { inFolder } from './runFolder';
 
@@ -77,8 +77,9 @@ async function localBin(workspace: string, pkgName: string, bin: string): Promis
 
 /** The folders above a project's `dir` up to the workspace's `root`, nearest first (none for the root itself). */
 function foldersUpTo(dir: string, root: string): string[] {
-  const levels = path.relative(path.resolve(root), path.resolve(dir)).split(path.sep).filter(Boolean).length;
-  return Array.from({ length: levels }, (_, i) => path.join(dir, ...Array<string>(i + 1).fill('..')));
+  return levelsUpTo(dir, root)
+    .slice(1)
+    .map((up) => path.join(dir, ...up));
 }
 
 /**

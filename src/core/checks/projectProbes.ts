@@ -49,6 +49,16 @@ export async function nodeModulesUp(workspace: string): Promise<string[][]> {
 export const VENVS: readonly string[] = ['.venv', 'venv'];
 
 /**
+ * The ways up from a project's folder `dir` to the workspace's `root`, nearest first: `[]` (the folder itself), `['..']`,
+ * `['..', '..']`… one per level (only `[]` for the root itself). The one count of a sub-project's levels for the
+ * lookups that climb it (a virtual environment, a build wrapper, a formatter's settings).
+ */
+export function levelsUpTo(dir: string, root: string): string[][] {
+  const levels = path.relative(path.resolve(root), path.resolve(dir)).split(path.sep).filter(Boolean).length;
+  return Array.from({ length: levels + 1 }, (_, i) => Array<string>(i).fill('..'));
+}
+
+/**
  * A program of the project's virtual environment: the one in its folder `dir`, as a relative path (the checks run in a
  * copy of the workspace, where the environment is linked); else — for a sub-project of the workspace `root` — one in
  * a folder above it up to `root`, as a relative path too (`../.venv/bin/python`: a uv workspace keeps its members'
@@ -58,9 +68,7 @@ export const VENVS: readonly string[] = ['.venv', 'venv'];
 export async function venvProgram(dir: string, names: readonly string[], root: string = dir): Promise<string | null> {
   const win = process.platform === 'win32';
   const inVenv = (v: string, name: string) => (win ? `${v}\\Scripts\\${name}.exe` : `${v}/bin/${name}`);
-  const levels = path.relative(path.resolve(root), path.resolve(dir)).split(path.sep).filter(Boolean).length;
-  for (let up = 0; up <= levels; up++) {
-    const above = Array<string>(up).fill('..');
+  for (const above of levelsUpTo(dir, root)) {
     for (const name of names) {
       for (const v of VENVS) if (await exists(path.join(dir, ...above, inVenv(v, name)))) return [...above, inVenv(v, name)].join(win ? '\\' : '/');
     }
