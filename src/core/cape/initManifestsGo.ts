@@ -3,40 +3,7 @@
 // versions, the `// indirect` ones counted) and the tools (Go 1.24's `tool`). The modules a go.work uses, its
 // workspace's members, are workspace/members.ts's.
 import { listLine, nameOf, type ManifestFacts } from './initManifests';
-
-/** One directive of a go.mod: its verb (`require`), its arguments and its line's comment (`indirect`). */
-interface Directive {
-  verb: string;
-  args: string;
-  comment: string;
-}
-
-/** The directives of a go.mod, a block's (`require ( … )`) each with the block's verb. */
-function directives(text: string): Directive[] {
-  const out: Directive[] = [];
-  let block: string | null = null;
-  for (const raw of text.split('\n')) {
-    const at = raw.indexOf('//');
-    const line = (at < 0 ? raw : raw.slice(0, at)).trim();
-    const comment = at < 0 ? '' : raw.slice(at + 2).trim();
-    if (!line) continue;
-    if (block !== null) {
-      if (line === ')') block = null;
-      else out.push({ verb: block, args: line, comment });
-      continue;
-    }
-    if (line.endsWith('(')) {
-      block = line.slice(0, -1).trim();
-      continue;
-    }
-    const space = line.search(/\s/);
-    if (space > 0) out.push({ verb: line.slice(0, space), args: line.slice(space).trim(), comment });
-  }
-  return out;
-}
-
-/** A path as written, without the quotes Go allows around it. */
-const unquoted = (s: string): string => s.replace(/^["`]|["`]$/g, '');
+import { directives, unquoted, type Directive } from '../workspace/goDirectives';
 
 /** The first argument of a directive (the module path of `require a v1.2.3`) and the rest (`v1.2.3`). */
 function argsOf(d: Directive): { path: string; rest: string } {

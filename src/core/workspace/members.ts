@@ -8,6 +8,7 @@
 // folders out; one outside the workspace (`../x`, `/x`) names none.
 import { isPlainObject } from '../model/types';
 import { parseToml, tableAt, type TomlTable } from '../text/toml';
+import { directives, unquoted } from './goDirectives';
 
 /** A root file's text by its workspace-relative path; null when it is missing or not to be read. */
 export type ReadRootFile = (rel: string) => string | null;
@@ -66,23 +67,9 @@ export function pnpmPackages(text: string): string[] {
 
 /** The folders a go.work uses: `use ./api`, or the lines of a `use ( … )` block; comments (`//`) and quotes left out. */
 export function goWorkUses(text: string): string[] {
-  const uses: string[] = [];
-  let block = false;
-  for (const raw of text.split('\n')) {
-    const comment = raw.indexOf('//');
-    const line = (comment < 0 ? raw : raw.slice(0, comment)).trim();
-    if (block) {
-      if (line === ')') block = false;
-      else if (line) uses.push(line);
-      continue;
-    }
-    const [verb, ...rest] = line.split(/\s+/);
-    const arg = rest.join(' ');
-    if (verb === 'use' && arg === '(') block = true;
-    else if (verb === 'use(' && !arg) block = true;
-    else if (verb === 'use' && arg) uses.push(arg);
-  }
-  return uses.map((u) => u.replace(/^["`]|["`]$/g, ''));
+  return directives(text)
+    .filter((d) => d.verb === 'use')
+    .map((d) => unquoted(d.args));
 }
 
 /** A workspace's members, then those it excludes marked `!` (as pnpm's globs mark them). */
