@@ -151,16 +151,12 @@ async function goFormatter(workspace: string): Promise<Formatter | null> {
 /** The languages' formatters, in the order one is taken for a project (see the header). */
 const FORMATTER_FAMILIES: readonly ((dir: string, root: string) => Promise<Formatter | null>)[] = [nodeFormatter, pythonFormatter, goFormatter];
 
-/**
- * The formatter of the project in `workspace` (see the header), or null when it has none this knows; `root`: the
- * workspace it is a sub-project of, where its environment may be.
- */
-export async function detectFormatter(workspace: string, root: string = workspace): Promise<Formatter | null> {
-  for (const family of FORMATTER_FAMILIES) {
-    const found = await family(workspace, root);
-    if (found) return found;
-  }
-  return null;
+/** Each language's formatter of the project in `dir` (null where it has none), `root` the workspace it belongs to. */
+const familyFormatters = (dir: string, root: string): Promise<(Formatter | null)[]> => Promise.all(FORMATTER_FAMILIES.map((family) => family(dir, root)));
+
+/** The formatter of the project in `workspace` (see the header): the first language's found, or null. */
+export async function detectFormatter(workspace: string): Promise<Formatter | null> {
+  return (await familyFormatters(workspace, workspace)).find((f) => f !== null) ?? null;
 }
 
 /**
@@ -182,8 +178,8 @@ function inSubproject(folder: string, f: Formatter): Formatter {
  * at most MAX_SUBPROJECTS folders, none inside another.
  */
 export async function detectFormatters(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<Formatter[]> {
-  const own = await Promise.all(FORMATTER_FAMILIES.map((family) => family(workspace, workspace)));
-  const formatters = own.filter((f) => f !== null).slice(0, 1);
+  const own = await familyFormatters(workspace, workspace);
+  const formatters = own.filter((f) => f !== null).slice(0, 1); // detectFormatter's
   const missing = FORMATTER_FAMILIES.filter((_, i) => !own[i]);
   const folders: string[] = [];
   for (const folder of missing.length ? await subprojectFolders(workspace, capeFolder) : []) {
