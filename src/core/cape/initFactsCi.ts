@@ -142,26 +142,36 @@ function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
   return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 
+/** The CI files of a walk's kept paths, read and ranked, kept while that walk's list lives. */
+const filesByWalk = new WeakMap<readonly string[], CiFile[]>();
+
+/** The CI configuration files among `paths`, read (MAX_CI_READS at most), parsed and in rank order. */
+function ciFiles(policy: WorkspacePolicy, paths: readonly string[]): CiFile[] {
+  const configs = paths.flatMap((rel) => {
+    const service = ciServiceOf(rel);
+    return service ? [{ rel, service }] : [];
+  });
+  configs.sort((a, b) => (a.rel < b.rel ? -1 : 1));
+  const pkg = configs.length ? policy.readSync('package.json') : null;
+  const scripts = scriptsOf(pkg?.ok ? pkg.text : null);
+  const files: CiFile[] = configs.map(({ rel, service }, i) => {
+    const text = i < MAX_CI_READS ? policy.readSync(rel) : null;
+    const got = text === null ? undefined : text.ok ? readCi(service, text.text) : false;
+    return { rel, service, got, rank: ciRank([path.posix.parse(rel).name, got ? got.name : ''], got ? got.commands : null, scripts) };
+  });
+  return files.sort(byRank);
+}
+
 /**
  * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths), or null
  * when there are none: the files that check a change first (initFactsCiRank.ts). The files read whose lines are shown
  * are added to `sources`.
  */
 export function ciPart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
-  const configs = paths.flatMap((rel) => {
-    const service = ciServiceOf(rel);
-    return service ? [{ rel, service }] : [];
-  });
-  if (!configs.length) return null;
-  configs.sort((a, b) => (a.rel < b.rel ? -1 : 1));
-  const pkg = policy.readSync('package.json');
-  const scripts = scriptsOf(pkg.ok ? pkg.text : null);
-  const files: CiFile[] = configs.map(({ rel, service }, i) => {
-    const text = i < MAX_CI_READS ? policy.readSync(rel) : null;
-    const got = text === null ? undefined : text.ok ? readCi(service, text.text) : false;
-    return { rel, service, got, rank: ciRank([path.posix.parse(rel).name, got ? got.name : ''], got ? got.commands : null, scripts) };
-  });
-  files.sort(byRank);
+  // read, parsed and ranked once per walk (`paths` is the layout's kept list), whatever the facts' scale
+  let files = filesByWalk.get(paths);
+  if (!files) filesByWalk.set(paths, (files = ciFiles(policy, paths)));
+  if (!files.length) return null;
   const head = '## CI configuration (the commands its steps run; named here, not run)\n';
   const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');
   // the files whose lines are shown (a cut line among them) and were read

@@ -178,6 +178,9 @@ function componentsLine(c: ComponentStyles): StyleLine | null {
   return { text: `- components with their own <style>: ${c.withStyle} of ${c.read} ${files}${details.length ? ` (${details.join('; ')})` : ''}`, listed: "the components' style blocks" };
 }
 
+/** The style sources' reads of a walk's kept paths, kept while that walk's list lives. */
+const readsByWalk = new WeakMap<readonly string[], StyleReads>();
+
 /**
  * The style part within `max` characters from the style sources among `paths` (the layout's kept paths: isStyleSource),
  * or null when there are none: the entry page, components.json, the tokens of the style sources (the most used first),
@@ -196,7 +199,9 @@ export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sou
   const styles = paths.filter((p) => STYLE_EXT.test(p) && isProductFile(p));
   const components = paths.filter((p) => COMPONENT_FILE.test(p) && isProductFile(p));
   const sheets = [...styles].sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
-  const reads = readStyleSources(policy, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]);
+  // read once per walk (`paths` is the layout's kept list), whatever the facts' scale: the facts render up to three times
+  let reads = readsByWalk.get(paths);
+  if (!reads) readsByWalk.set(paths, (reads = readStyleSources(policy, sheets, components, components.filter(isRootComponent).sort(byDepth)[0])));
   lines.push(...tokenLines(reads, bounds));
   const fonts = reads.sheets.filter((s) => s.facts.fonts.length);
   const fontsText = fontsLine(fonts.flatMap((s) => s.facts.fonts), scaled(FONTS_CHARS, bounds));
