@@ -35,10 +35,10 @@ export interface CodeLines {
  * features), each as a map line; the ranking runs once here, the facts render the lines at each scale (codePart).
  */
 export function codeLines(index: WorkspaceIndex, query: string): CodeLines {
+  // the importer count first (a map lookup): a file's symbols are decoded only for the few that are imported enough
   const imported = [...index.paths()]
-    .filter((p) => listable(index, p))
     .map((p) => [p, index.importersOf(p).length] as const)
-    .filter(([, n]) => n >= MIN_IMPORTERS)
+    .filter(([p, n]) => n >= MIN_IMPORTERS && listable(index, p))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, CORE_FILES);
   const named = new Set(imported.map(([p]) => p));
