@@ -643,4 +643,8 @@ describe('changed lines for a reader (changedLinesText)', () => {
     assert.strictEqual(changedLinesText('x\r\ny\r\n', 'x\ny\n', 1000), '', 'line endings are no change');
     assert.strictEqual(changedLinesText('', 'new\n', 1000), '@@ line 1\n+ new');
   });
+
+  it('shows an added blank line as a bare "+", without a trailing space', () => {
+    assert.strictEqual(changedLinesText('a\n', 'a\n\nb\n', 1000), '@@ line 2\n+\n+ b');
+  });
 });
