@@ -5,7 +5,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { WORKSPACE_FACTS_MAX_CHARS, describeFacts, readWorkspaceFacts, readmeOpening, type WorkspaceFacts } from '../../src/core/cape/initFacts';
+import { WORKSPACE_FACTS_MAX_CHARS, describeFacts, readWorkspaceFacts, type WorkspaceFacts } from '../../src/core/cape/initFacts';
+import { readmeOpening } from '../../src/core/cape/initFactsReadme';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';

@@ -19,7 +19,7 @@
 //  6. for a workspace with a user interface (at the root or in a folder one level down), its style sources: the entry
 //     page's head, the design tokens and fonts of the style files and the root component's style blocks, how the
 //     components style themselves, the style files' names, the theme configuration (initFactsStyle.ts);
-//  7. the opening paragraphs of the README;
+//  7. the opening paragraphs of the README (initFactsReadme.ts);
 //  8. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
@@ -36,6 +36,7 @@ import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
 import { codeLines, codePart, type CodeLines } from './initFactsCode';
+import { readmeOf } from './initFactsReadme';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 
 /**
@@ -68,8 +69,6 @@ const ROOMIER_SCALES: readonly number[] = [2, 1.5];
 
 /** The project's own guidance for contributors and coding agents, in the order they are quoted. */
 const GUIDANCE_FILES: readonly string[] = ['CLAUDE.md', 'AGENTS.md', '.github/copilot-instructions.md', '.cursorrules', 'CONTRIBUTING.md', '.github/CONTRIBUTING.md'];
-/** A README at the root, by its name (README.md preferred). */
-const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
 
 export interface WorkspaceFacts {
   /** The facts as the requests quote them: at most WORKSPACE_FACTS_MAX_CHARS characters. */
@@ -80,43 +79,6 @@ export interface WorkspaceFacts {
   files: string[];
   /** What else they show, from names alone (the detected check commands, the folder layout…), in the order it appears. */
   listed: string[];
-}
-
-/** A README block without its images (inline or by reference), the links left empty by them, and its HTML tags. */
-function withoutDecoration(block: string): string {
-  return block
-    .split('\n')
-    .filter((line) => !/^\s*\[[^\]\n]*\]:/.test(line))
-    .join('\n')
-    .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
-    .replace(/\[\s*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
-    .replace(/<[^<>]*>/g, '');
-}
-
-/**
- * The opening of a README: its first paragraphs (headings kept, badge, image and HTML lines dropped), three of prose
- * at most, ending with the one that reaches `max` characters (the caller cuts it to its room).
- */
-export function readmeOpening(text: string, max: number): string {
-  const decoration = /^\s*(?:\[!\[|!\[|<\/?[a-z!]|\[[^\]\n]*\]:)/i;
-  const kept: string[] = [];
-  let prose = 0;
-  let size = 0;
-  for (const block of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/)) {
-    // a block of badges says nothing once its images, the links around them and its tags are gone — a badge's
-    // text wrapped onto a line of its own ("Status][ci-img]][ci]") included
-    if (!/[\p{L}\p{N}]/u.test(withoutDecoration(block))) continue;
-    const lines = block
-      .split('\n')
-      .filter((l) => l.trim() && !decoration.test(l))
-      .map((l) => l.trimEnd());
-    if (!lines.length) continue;
-    kept.push(lines.join('\n'));
-    size += kept[kept.length - 1].length + 2;
-    if (!/^#/.test(lines[0]) && ++prose >= 3) break;
-    if (size >= max) break;
-  }
-  return kept.join('\n\n');
 }
 
 /** What the facts are rendered from, found once whatever the scale: the walk, the lockfile, the detected checks. */
@@ -244,11 +206,8 @@ function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, 
   if (found.code) add('code', codePart(found.code, from, within(CODE_CHARS)), 'the code map', from);
   from = noSources();
   add('style', stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
-  const readme = layout.rootFiles
-    .filter((n) => README_NAME.test(n))
-    .sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
-  const readmeText = readme ? policy.readSync(readme) : null;
-  if (readme && readmeText?.ok) addQuoted('readme', readme, 'its opening', readmeOpening(readmeText.text, scaled(README_CHARS, bounds)), README_CHARS);
+  const readme = readmeOf(policy, layout.rootFiles, scaled(README_CHARS, bounds));
+  if (readme) addQuoted('readme', readme.file, 'its opening', readme.opening, README_CHARS);
   for (const name of GUIDANCE_FILES) {
     const got = policy.readSync(name);
     if (got.ok) addQuoted('guidance', name, 'its head', got.text, GUIDANCE_FILE_CHARS);
