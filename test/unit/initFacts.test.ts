@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { WORKSPACE_FACTS_MAX_CHARS, describeFacts, readWorkspaceFacts, type WorkspaceFacts } from '../../src/core/cape/initFacts';
 import { readmeOpening } from '../../src/core/cape/initFactsReadme';
+import { FACT_PARTS, type FactPart } from '../../src/core/cape/initFactsText';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
@@ -198,12 +199,15 @@ describe('init: the workspace facts of an existing codebase', function () {
 describe('init: the requests that carry the workspace facts', () => {
   const prompts = loadPromptAssets(defaultPromptsDir());
   const answers = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, q.required ? `ANSWER-${q.id}` : ''])) as InitAnswers;
-  const parts: WorkspaceFacts['parts'] = [
-    { part: 'manifests', text: '## package.json\n- name: FACT-MARK' },
-    { part: 'style', text: '## Style sources\n- STYLE-MARK' },
-    { part: 'readme', text: '## README.md (its opening)\nREADME-MARK' },
-  ];
-  const facts: WorkspaceFacts = { text: parts.map((p) => p.text).join('\n\n'), parts, files: ['package.json', 'README.md'], listed: [] };
+  const parts: Partial<Record<FactPart, string>> = {
+    manifests: '## package.json\n- name: FACT-MARK',
+    style: '## Style sources\n- STYLE-MARK',
+    readme: '## README.md (its opening)\nREADME-MARK',
+  };
+  /** The facts of some parts, as readWorkspaceFacts renders them for each set prompts/inputs.json names. */
+  const textOf = (only: readonly FactPart[]) => only.flatMap((p) => parts[p] ?? []).join('\n\n');
+  const sets = [...prompts.inputs.flatMap((s) => (Array.isArray(s.facts) ? [s.facts] : [])), ['ci' as const]];
+  const facts: WorkspaceFacts = { text: textOf(FACT_PARTS), some: sets.map((set) => ({ parts: set, text: textOf(set) })), files: ['package.json', 'README.md'], listed: [] };
   const base = { answers, language: 'English', model: 'm', prompts };
   const user = (req: { messages: { content: unknown }[] }) => contentText(req.messages[0].content as string);
   const spec = (p: string) => prompts.inputs.find((s) => s.path === p)!;
@@ -275,7 +279,7 @@ describe('init: the requests that carry the workspace facts', () => {
   });
 
   it('describeFacts says what the facts were read from, their size and how many requests carried them', () => {
-    const big: WorkspaceFacts = { text: 'x'.repeat(11_980), parts: [], files: ['package.json', 'CLAUDE.md'], listed: ['the detected check commands', 'the folder layout'] };
+    const big: WorkspaceFacts = { text: 'x'.repeat(11_980), some: [], files: ['package.json', 'CLAUDE.md'], listed: ['the detected check commands', 'the folder layout'] };
     assert.strictEqual(
       describeFacts(big, 10),
       "read from the workspace (nothing run; 11,980 characters sent with 10 requests, each file's with the parts it is written from): package.json, CLAUDE.md, the detected check commands, the folder layout",

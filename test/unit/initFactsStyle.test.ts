@@ -2,9 +2,10 @@
 // initFactsPage.ts, initFactsTokens.ts): the entry page of an app in a folder one level down, the design tokens a
 // style file declares (custom properties of :root, @theme and .dark blocks, Sass and Less variables at the top level),
 // quoted compactly and the most used first, the fonts of the style sources, the style blocks of .vue components (the
-// root component's like a style file), shadcn's components.json — with the reads bounded and through the read policy.
+// root component's like a style file), shadcn's components.json — with the reads bounded and through the read policy;
+// and bounded by the room a request's other parts leave (a brand request's style part keeps a large theme whole).
 import * as assert from 'assert';
-import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { factsText, readWorkspaceFacts, WORKSPACE_FACTS_MAX_CHARS } from '../../src/core/cape/initFacts';
 import { stylePart } from '../../src/core/cape/initFactsStyle';
 import { noSources } from '../../src/core/cape/initFactsText';
 import { scanSheet } from '../../src/core/cape/initFactsTokens';
@@ -174,4 +175,29 @@ describe('init: the style part reads an app in a sub-folder, its design tokens, 
     assert.match(style, /^- src\/styles\/sheet-000\.css: tokens \(:root 50\), most used first: --c0-0: #000000; .*; … \d+ more$/m);
     assert.match(style, /^- components with their own <style>: 40 of 40 \.vue files read \(100 in all; 40 scoped; lang css 40\)$/m);
   });
+
+  it("a request that takes the style part and the README only gets the room of the others: a large theme's tokens and fonts whole", async () => {
+    const ws = tempDir('cape-facts-style-room-');
+    putFile(ws, 'package.json', '{"name":"app"}');
+    putFile(ws, 'src/main.tsx', 'export {};\n');
+    putFile(ws, 'README.md', '# App\n\nAn app with a large theme.\n');
+    const tokens = Array.from({ length: 80 }, (_, i) => `--color-tone-${i}: oklch(0.${i} 0.1 ${i * 4})`);
+    const fonts = Array.from({ length: 20 }, (_, i) => `"Display Face ${i}", serif`);
+    putFile(ws, 'src/index.css', `:root {\n${tokens.map((t) => `  ${t};\n`).join('')}}\n${fonts.map((f, i) => `.f${i} { font-family: ${f}; }\n`).join('')}`);
+    const brand = ['style', 'readme'] as const;
+    const facts = (await readWorkspaceFacts(ws, undefined, undefined, [brand]))!;
+    // a request taking all the parts gets what it got: the style part cut at its bound, tokens and fonts counted
+    assert.strictEqual(facts.text, (await readWorkspaceFacts(ws))!.text);
+    assert.match(factsPart(facts.text, 'Style sources'), /^- src\/index\.css: tokens \(:root 80\), .*; … \d+ more$/m);
+    assert.match(factsPart(facts.text, 'Style sources'), /^- fonts \(style sources\): .*; … \d+ more$/m);
+    // the brand's: every token and font, within the total
+    const text = factsText(facts, brand);
+    const style = factsPart(text, 'Style sources');
+    for (const t of [...tokens, ...fonts]) assert.ok(style.includes(t), `${t} in:\n${style}`);
+    assert.doesNotMatch(style, /… \d+ more/);
+    assert.match(text, /^## README\.md \(its opening\)\n/m);
+    assert.ok(!text.includes('## package.json') && text.length <= WORKSPACE_FACTS_MAX_CHARS, text);
+    assert.deepStrictEqual(facts.files, ['package.json', 'src/index.css', 'README.md']);
+  });
 });
+

@@ -33,7 +33,9 @@ describe('init: the questionnaire worded for a workspace with code', function ()
   this.timeout(20000);
   const prompts = loadPromptAssets(defaultPromptsDir());
   const answers = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, `ANSWER-${q.id}`])) as InitAnswers;
-  const facts: WorkspaceFacts = { text: '## package.json\n- name: FACT-MARK', parts: [{ part: 'manifests', text: '## package.json\n- name: FACT-MARK' }], files: ['package.json'], listed: [] };
+  const manifests = '## package.json\n- name: FACT-MARK';
+  const some = prompts.inputs.flatMap((s) => (Array.isArray(s.facts) ? [{ parts: s.facts, text: s.facts.includes('manifests') ? manifests : '' }] : []));
+  const facts: WorkspaceFacts = { text: manifests, some, files: ['package.json'], listed: [] };
   const base = { answers, language: 'English', model: 'm', prompts };
   const decisions = Object.fromEntries(prompts.decisions.map((d) => [d.key, 'x']));
 

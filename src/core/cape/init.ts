@@ -192,7 +192,10 @@ export async function initCape(opts: InitOptions): Promise<InitResult> {
   let facts: WorkspaceFacts | null = null;
   if (inputs.length > 0 && !opts.signal?.aborted) {
     if (opts.mode === 'missing-only') decisions = await readStoredDecisions(decisionsFile, opts.prompts.decisions);
-    facts = await readWorkspaceFacts(workspace, capeRel, codeSource(workspace, capeRel, [answers!.product, answers!.features].filter(Boolean).join('\n'), opts.index)).catch(() => null);
+    const query = [answers!.product, answers!.features].filter(Boolean).join('\n');
+    // the parts each file is written from, read for it: their bounds grow with the room the other parts leave
+    const sets = inputs.flatMap((s) => (Array.isArray(s.facts) ? [s.facts] : []));
+    facts = await readWorkspaceFacts(workspace, capeRel, codeSource(workspace, capeRel, query, opts.index), sets).catch(() => null);
   }
   /** Counts a request built with the facts: the result names them once one was. */
   const sentFacts = (carried: boolean) => {

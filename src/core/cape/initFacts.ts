@@ -3,7 +3,8 @@
 // assumptions. In this order, which is also their order of importance: each part is cut to its own bound and to the
 // room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end.
 // Facts well short of the max get more room: every bound is taken at the largest of ROOMIER_SCALES at which the whole
-// still fits (initFactsText.ts's FactBounds), from the one walk.
+// still fits (initFactsText.ts's FactBounds), from the one walk. A project file written from some parts only gets them
+// rendered for itself, their bounds grown by the room the parts it does not take leave (partsScale).
 //  1. the manifests (initFactsManifests.ts): the root's — package.json, pyproject.toml, Cargo.toml and go.mod as fact
 //     lines (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package
 //     manager it names (checks/detect.ts); the head of the monorepo and toolchain settings (pnpm-workspace.yaml,
@@ -31,7 +32,7 @@ import { detectChecks, lockfileOf } from '../checks/detect';
 import type { CheckCommand } from '../checks/types';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
-import { linesWithin, noSources, quoted, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
+import { FACT_PARTS, linesWithin, noSources, quoted, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
@@ -43,22 +44,23 @@ import type { WorkspaceIndex } from '../workspace/workspaceIndex';
  * All the facts at most: about 3,400 tokens, sent with the decisions request and each file request that takes them —
  * every file of prompts/inputs.json, so ten requests and about 34,000 input tokens in all, which init spends once. An
  * init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build scripts, so the files
- * assumed what the project states; 12,000 → 13,500 made room for the code map (CODE_CHARS) with the guidance's share kept.
+ * assumed what the project states; 12,000 → 13,500 made room for the code map (PART_CHARS.code) with the guidance's share kept.
  */
 export const WORKSPACE_FACTS_MAX_CHARS = 13500;
 
 /**
- * Each part's bound. Together they leave the guidance files, which come last, at least GUIDANCE_FILE_CHARS: the one
- * quoted first is whole up to its bound on any workspace, and what the parts leave unused goes to the others.
+ * Each part's bound (the guidance's: each guidance file's). Together they leave the guidance files, which come last, at
+ * least one file's bound: the one quoted first is whole up to its bound on any workspace, and what the parts leave
+ * unused goes to the others.
  */
-const MANIFESTS_CHARS = 2800;
-const CHECKS_CHARS = 500;
-const CI_CHARS = 700;
-const LAYOUT_CHARS = 2300;
-const CODE_CHARS = 1500;
-const STYLE_CHARS = 1200;
-const README_CHARS = 1200;
-const GUIDANCE_FILE_CHARS = 3000;
+const PART_CHARS: Readonly<Record<FactPart, number>> = { manifests: 2800, checks: 500, ci: 700, layout: 2300, code: 1500, style: 1200, readme: 1200, guidance: 3000 };
+const sumOf = (parts: readonly FactPart[]) => parts.reduce((sum, p) => sum + PART_CHARS[p], 0);
+/**
+ * The scale a set of parts is bounded at before ROOMIER_SCALES: the parts a request takes share the room of them all
+ * in proportion to their bounds — 1 for all of them, 5.5 for the brand's style and README. The one rule of a part's
+ * room; the facts of any set still fit WORKSPACE_FACTS_MAX_CHARS (fittedFacts).
+ */
+const partsScale = (parts: readonly FactPart[]): number => sumOf(FACT_PARTS) / sumOf(parts);
 /** Kept for the closing line that names the parts left out for room. */
 const LEFT_OUT_CHARS = 200;
 /**
@@ -70,15 +72,23 @@ const ROOMIER_SCALES: readonly number[] = [2, 1.5];
 /** The project's own guidance for contributors and coding agents, in the order they are quoted. */
 const GUIDANCE_FILES: readonly string[] = ['CLAUDE.md', 'AGENTS.md', '.github/copilot-instructions.md', '.cursorrules', 'CONTRIBUTING.md', '.github/CONTRIBUTING.md'];
 
-export interface WorkspaceFacts {
-  /** The facts as the requests quote them: at most WORKSPACE_FACTS_MAX_CHARS characters. */
+/** The facts of a set of parts, as a request quotes them, and what they were made from. */
+interface RenderedFacts {
+  /** At most WORKSPACE_FACTS_MAX_CHARS characters. */
   text: string;
-  /** The same, part by part (the README and each guidance file are parts of their own), for a file written from some only (factsText). */
-  parts: { part: FactPart; text: string }[];
   /** The workspace files they quote or summarise, in the order they appear. */
   files: string[];
   /** What else they show, from names alone (the detected check commands, the folder layout…), in the order it appears. */
   listed: string[];
+}
+
+/** All the parts' facts (`text`), and those of some parts only; `files` and `listed` name what any of them shows. */
+export interface WorkspaceFacts extends RenderedFacts {
+  /**
+   * The facts of each set of parts a project file is written from (readWorkspaceFacts's `sets`), rendered for itself
+   * at its own scale (partsScale); '' when the workspace showed none of its parts.
+   */
+  some: { parts: FactPart[]; text: string }[];
 }
 
 /** What the facts are rendered from, found once whatever the scale: the walk, the lockfile, the detected checks. */
@@ -129,18 +139,19 @@ export function workspaceHasCode(workspace: string, capeFolder?: string): boolea
 }
 
 /**
- * The workspace facts (see the header), or null when the workspace holds no code. Reads only what the read policy
- * admits; runs nothing.
+ * The workspace facts (see the header), or null when the workspace holds no code: all the parts, and each of `sets`
+ * (the parts a project file is written from) rendered for itself. Reads only what the read policy admits; runs nothing.
  */
 export async function readWorkspaceFacts(
   workspace: string,
   capeFolder?: string,
   code?: CodeSource | (() => Promise<CodeSource | undefined>),
+  sets: readonly (readonly FactPart[])[] = [],
 ): Promise<WorkspaceFacts | null> {
   // one policy for the walk and every read: the .gitignore files and secret rules parsed once, dropped at the end
   const policy = new WorkspacePolicy(workspace, { capeFolder });
   try {
-    return await factsUnder(workspace, policy, code);
+    return await factsUnder(workspace, policy, code, sets);
   } finally {
     policy.forget();
   }
@@ -150,7 +161,12 @@ export async function readWorkspaceFacts(
 const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isStyleSource(rel);
 
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
-async function factsUnder(workspace: string, policy: WorkspacePolicy, code?: CodeSource | (() => Promise<CodeSource | undefined>)): Promise<WorkspaceFacts | null> {
+async function factsUnder(
+  workspace: string,
+  policy: WorkspacePolicy,
+  code: CodeSource | (() => Promise<CodeSource | undefined>) | undefined,
+  sets: readonly (readonly FactPart[])[],
+): Promise<WorkspaceFacts | null> {
   let hasCode = false;
   const layout = workspaceLayout(workspace, policy, (rel) => {
     hasCode ||= isCodeFile(rel);
@@ -160,74 +176,93 @@ async function factsUnder(workspace: string, policy: WorkspacePolicy, code?: Cod
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
   const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace, policy.capeFolder), code: source ? codeLines(source.index, source.query) : null };
-  // at a larger scale, the facts are kept only when they fit whole, no part cut or left out for the total's sake
-  for (const scale of ROOMIER_SCALES) {
-    const facts = renderFacts(policy, found, { scale }, Infinity);
-    if (facts.text.length <= WORKSPACE_FACTS_MAX_CHARS) return facts;
+  const facts: WorkspaceFacts = { ...fittedFacts(policy, found, FACT_PARTS), some: [] };
+  for (const set of sets) {
+    const parts = FACT_PARTS.filter((p) => set.includes(p));
+    if (parts.length === FACT_PARTS.length || facts.some.some((s) => s.parts.join() === parts.join())) continue;
+    const { text, files, listed } = fittedFacts(policy, found, parts);
+    facts.some.push({ parts, text });
+    facts.files.push(...files.filter((f) => !facts.files.includes(f)));
+    facts.listed.push(...listed.filter((l) => !facts.listed.includes(l)));
   }
-  return renderFacts(policy, found, { scale: 1 }, WORKSPACE_FACTS_MAX_CHARS);
+  return facts;
 }
 
-/** The facts from what was found, every bound at the scale of `bounds`, within `total` characters. */
-function renderFacts(policy: WorkspacePolicy, found: Found, bounds: FactBounds, total: number): WorkspaceFacts {
+/**
+ * The facts of `parts` with every bound at their scale (partsScale) times the largest of ROOMIER_SCALES at which they
+ * fit whole, no part cut or left out for the total's sake; else at their scale, within WORKSPACE_FACTS_MAX_CHARS.
+ */
+function fittedFacts(policy: WorkspacePolicy, found: Found, parts: readonly FactPart[]): RenderedFacts {
+  const scale = partsScale(parts);
+  for (const roomier of ROOMIER_SCALES) {
+    const facts = renderFacts(policy, found, parts, { scale: scale * roomier }, Infinity);
+    if (facts.text.length <= WORKSPACE_FACTS_MAX_CHARS) return facts;
+  }
+  return renderFacts(policy, found, parts, { scale }, WORKSPACE_FACTS_MAX_CHARS);
+}
+
+/** The facts of `parts` from what was found, every bound at the scale of `bounds`, within `total` characters. */
+function renderFacts(policy: WorkspacePolicy, found: Found, parts: readonly FactPart[], bounds: FactBounds, total: number): RenderedFacts {
   const { layout } = found;
-  const facts: WorkspaceFacts = { text: '', parts: [], files: [], listed: [] };
+  const facts: RenderedFacts = { text: '', files: [], listed: [] };
+  const texts: string[] = [];
   const leftOut: string[] = [];
   let room = total - LEFT_OUT_CHARS;
   /** A part's bound at the scale: its own, or the room left when that is less. */
   const within = (bound: number) => Math.max(0, Math.min(scaled(bound, bounds), room - 2));
   /** Adds a part that fits, with what it was made from; names one that does not among those left out. */
-  const add = (id: FactPart, part: string | null, name: string, from: FactSources) => {
+  const add = (part: string | null, name: string, from: FactSources) => {
     if (!part) return;
     if (part.length + 2 > room) {
       leftOut.push(name);
       return;
     }
-    facts.parts.push({ part: id, text: part });
+    texts.push(part);
     room -= part.length + 2;
     facts.files.push(...from.files);
     facts.listed.push(...from.listed);
   };
   /** A file's head, quoted when it fits (an empty file is not: nothing to quote). */
-  const addQuoted = (id: FactPart, file: string, what: string, text: string, bound: number) => {
+  const addQuoted = (file: string, what: string, text: string, bound: number) => {
     if (!text.trim()) return;
     const block = quoted(`${file} (${what})`, text, within(bound));
-    if (block) add(id, block, file, { files: [file], listed: [] });
+    if (block) add(block, file, { files: [file], listed: [] });
     else leftOut.push(file);
   };
+  const takes = (part: FactPart) => parts.includes(part);
   let from = noSources();
-  add('manifests', manifestsPart(policy, found, from, within(MANIFESTS_CHARS), bounds), 'the manifests', from);
+  if (takes('manifests')) add(manifestsPart(policy, found, from, within(PART_CHARS.manifests), bounds), 'the manifests', from);
   from = noSources();
-  add('checks', checksPart(found, from, within(CHECKS_CHARS)), 'the check commands', from);
+  if (takes('checks')) add(checksPart(found, from, within(PART_CHARS.checks)), 'the check commands', from);
   from = noSources();
-  add('ci', ciPart(policy, layout.kept, from, within(CI_CHARS), bounds), 'the CI configuration', from);
-  add('layout', layoutPart(layout, within(LAYOUT_CHARS), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
+  if (takes('ci')) add(ciPart(policy, layout.kept, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
+  if (takes('layout')) add(layoutPart(layout, within(PART_CHARS.layout), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
-  if (found.code) add('code', codePart(found.code, from, within(CODE_CHARS)), 'the code map', from);
+  if (takes('code') && found.code) add(codePart(found.code, from, within(PART_CHARS.code)), 'the code map', from);
   from = noSources();
-  add('style', stylePart(policy, layout.kept, from, within(STYLE_CHARS), bounds), 'the style sources', from);
-  const readme = readmeOf(policy, layout.rootFiles, scaled(README_CHARS, bounds));
-  if (readme) addQuoted('readme', readme.file, 'its opening', readme.opening, README_CHARS);
-  for (const name of GUIDANCE_FILES) {
+  if (takes('style')) add(stylePart(policy, layout.kept, from, within(PART_CHARS.style), bounds), 'the style sources', from);
+  const readme = takes('readme') ? readmeOf(policy, layout.rootFiles, scaled(PART_CHARS.readme, bounds)) : null;
+  if (readme) addQuoted(readme.file, 'its opening', readme.opening, PART_CHARS.readme);
+  for (const name of takes('guidance') ? GUIDANCE_FILES : []) {
     const got = policy.readSync(name);
-    if (got.ok) addQuoted('guidance', name, 'its head', got.text, GUIDANCE_FILE_CHARS);
+    if (got.ok) addQuoted(name, 'its head', got.text, PART_CHARS.guidance);
   }
-  const texts = facts.parts.map((p) => p.text);
   if (leftOut.length) texts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
   facts.text = texts.join('\n\n');
   return facts;
 }
 
 /**
- * The facts a project file is written from: all of them (`only` absent: with the line naming what was left out for
- * room), or the parts it names, in the facts' order ('' when the workspace showed none of those).
+ * The facts a project file is written from: all of them (`only` absent or naming every part), or those of the parts it
+ * names, read for them (readWorkspaceFacts's `sets`; '' when the workspace showed none of those). Each ends with the
+ * line naming what was left out for room, if any.
  */
 export function factsText(facts: WorkspaceFacts, only?: readonly FactPart[]): string {
-  if (!only) return facts.text;
-  return facts.parts
-    .filter((p) => only.includes(p.part))
-    .map((p) => p.text)
-    .join('\n\n');
+  const parts = FACT_PARTS.filter((p) => !only || only.includes(p));
+  if (parts.length === FACT_PARTS.length) return facts.text;
+  const read = facts.some.find((s) => s.parts.length === parts.length && parts.every((p) => s.parts.includes(p)));
+  if (!read) throw new Error(`the workspace facts were not read for the parts ${parts.join(', ')}`);
+  return read.text;
 }
 
 /**
