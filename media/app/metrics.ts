@@ -1,7 +1,7 @@
 // Renders the session's metrics at the retrospective: a summary table (ASS per agent, average, SV, ST, XRF, CI, ETT,
 // TSR), the acceptance criteria with their checks, fail-first and judged verdicts, and the tokens and cost per step.
 // Everything read from the metrics is coerced first (they come from the host, and from the model before that).
-import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, formatTsr, WORKER_AGENTS, isPlainObject as isObj, testLabel, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, formatTsr, WORKER_AGENTS, isPlainObject as isObj, namedTestOf, testLabel, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { AGENT_NAME, formatInt, formatNum, formatUsd, h, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { StepView } from './viewState';
@@ -78,9 +78,8 @@ function criteriaOf(x: unknown): CriterionView[] {
   if (!Array.isArray(x)) return [];
   return x.filter(isObj).map((c) => {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
-    const named = (Array.isArray(c.tests) ? c.tests : [c.test]).filter(isObj);
-    const expect = (t: Record<string, unknown>) => (t.expect === 'fail' || t.expect === 'pass' ? t.expect : undefined);
-    const test = named.map((t) => testLabel({ file: str(t.file), name: str(t.name), check: str(t.check) || undefined, ...(t.review === true ? { review: true as const } : {}), expect: expect(t) })).join('; ');
+    const named = (Array.isArray(c.tests) ? c.tests : [c.test]).map(namedTestOf).filter((t) => t !== null);
+    const test = named.map(testLabel).join('; ');
     return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), judged: str(c.judged), reason: str(c.reason) };
   });
 }

@@ -8,6 +8,7 @@ import { renderSources } from '../../src/core/session/sources';
 import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroReview';
 import type { ContextInputs } from '../../src/core/session/context';
 import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, unreadableJudgements, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
+import { isFileTest, type FileTest } from '../../src/core/model/types';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/commands';
 import { readTestCases } from '../../src/core/checks/testCases';
@@ -218,7 +219,7 @@ describe('TSR: from the checks', () => {
   };
 
   it('a test runner that failed before any test ran (a test file that does not load) ran none: no pass for the others', () => {
-    const cases: [string, CheckOutcome, NamedTest][] = [
+    const cases: [string, CheckOutcome, FileTest][] = [
       ['mocha', { command: 'npx mocha', passed: false, output: STOPPED.mocha }, { file: 'test/a.test.js', name: 'adds two numbers' }],
       ['pytest', { command: 'python3 -m pytest', passed: false, output: STOPPED.pytest }, { file: 'tests/test_calc.py', name: 'test_add' }],
       ['rspec', { command: 'bundle exec rspec', passed: false, output: STOPPED.rspec }, { file: 'spec/calc_spec.rb', name: 'Calc adds' }],
@@ -320,6 +321,8 @@ describe('TSR: from the checks', () => {
     // and a guard that ran and failed there is still a surprise
     const ran: CheckOutcome = { command: 'cargo test', passed: false, output: 'test test_parse ... FAILED\n\ntest result: FAILED. 0 passed; 1 failed', tests: [{ name: 'test_parse', passed: false }] };
     assert.strictEqual(failFirstOf([guard, change], () => true, [ran])?.surprise, 'DevA meant test_parse as a regression guard: it fails without the change');
+    const unnamed: FileTest = { file: 'tests/test_version.rs', expect: 'pass' };
+    assert.strictEqual(failFirstOf([unnamed, change], () => true, [ran])?.surprise, 'DevA meant tests/test_version.rs as a regression guard: it fails without the change', 'a guard DevA gave no name goes by its file');
   });
 
   it('a test DevA names in a source file (a Rust unit test in src/lib.rs) is not judged by fail-first, which applies test files alone', () => {
@@ -487,7 +490,7 @@ describe('TSR: from the checks', () => {
       ],
     });
     assert.strictEqual(named.get('AC-1')!.length, 1, 'a 600-character "command" is left out');
-    assert.deepStrictEqual(named.get('AC-3'), [{ file: '', name: '', check: 'node --test' }], 'backticks and spacing aside, once');
+    assert.deepStrictEqual(named.get('AC-3'), [{ check: 'node --test' }], 'backticks and spacing aside, once: the command alone');
     assert.ok(!named.has('AC-2'), 'an empty check names nothing');
     const check = named.get('AC-3')!;
     const none = () => false; // no file is looked up for a check
@@ -532,8 +535,8 @@ describe('TSR: from the checks', () => {
       ],
     });
     assert.ok(!named.has('AC-4'), 'a "path" over several lines or 600 characters long is none');
-    assert.deepStrictEqual(named.get('AC-2'), [{ file: 'CHANGES.md', name: '', review: true }], 'once');
-    assert.deepStrictEqual(named.get('AC-3'), [{ file: 'CHANGES.md', name: '' }], 'a file given wins: it is a test file');
+    assert.deepStrictEqual(named.get('AC-2'), [{ review: 'CHANGES.md' }], 'once: the path alone');
+    assert.deepStrictEqual(named.get('AC-3'), [{ file: 'CHANGES.md' }], 'a file given wins: it is a test file, with no empty name');
     assert.strictEqual(testLabel(named.get('AC-1')![1]), 'docs/theme.md (for review)');
     const ran: CheckOutcome = { command: 'node --test', passed: true, output: '', tests: [{ name: 'uses the OS theme', passed: true }] };
     const failedBefore: CheckOutcome = { command: 'node --test', passed: false, output: 'test/theme.test.js', tests: [{ name: 'uses the OS theme', passed: false }] };
@@ -602,7 +605,7 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(failFirstStatus([toggle], yes, [before]), 'pass', 'it passes without the change too');
     assert.strictEqual(failFirstStatus([theme, toggle], yes, [before]), 'pass', 'one test that does not show the change is named');
     assert.strictEqual(failFirstStatus([theme, { file: 'test/gone.test.js', name: 'gone' }], (rel) => rel !== 'test/gone.test.js', [before]), 'no_test');
-    assert.strictEqual(failFirstStatus([{ file: '', name: '', check: 'node --test' }], yes, [before]), null, 'a whole check has no fail-first verdict');
+    assert.strictEqual(failFirstStatus([{ check: 'node --test' }], yes, [before]), null, 'a whole check has no fail-first verdict');
     assert.strictEqual(failFirstStatus([], yes, [before]), null);
     assert.strictEqual(failFirstStatus([theme], yes, []), null, 'nothing ran');
     const r = computeTsr({
@@ -631,7 +634,7 @@ describe('TSR: from the checks', () => {
         { criterion: 'AC-5', check: 'node --test', expect: 'fail' },
       ],
     });
-    assert.deepStrictEqual([...expected.values()].map((t) => t[0].expect), ['fail', 'fail', 'pass', undefined, undefined]);
+    assert.deepStrictEqual([...expected.values()].map(([t]) => (isFileTest(t) ? t.expect : 'a check')), ['fail', 'fail', 'pass', undefined, 'a check']);
     assert.strictEqual(testLabel(expected.get('AC-1')![0]), 'test/theme.test.js › uses the OS theme (fail-first)');
     assert.strictEqual(testLabel(expected.get('AC-3')![0]), 'test/toggle.test.js › kept (regression guard)');
     assert.strictEqual(failFirstSurprise(expected.get('AC-1')!, 'fail'), null, 'as expected');

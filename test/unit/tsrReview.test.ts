@@ -1,7 +1,8 @@
 // TSR and the criteria no test can prove (metrics/tsr.ts's header): a criterion DevA covered with files for review
 // alone, each existing, is left to review — out of the computed TSR's count and said so in the retrospective file,
 // the CLI's closing line, --json's metrics and the retrospective's request; a file that exists nowhere is no test;
-// beside a test, the test decides. Metrics saved before (no `review` status) still read as they did.
+// beside a test, the test decides. Metrics saved before (no `review` status, a file for review as `review: true`
+// beside it) still read as they did.
 import * as assert from 'assert';
 import { Writable } from 'stream';
 import { printer } from '../../src/cli/printer';
@@ -9,7 +10,7 @@ import { renderSources } from '../../src/core/session/sources';
 import type { ContextInputs } from '../../src/core/session/context';
 import { computeTsr, criterionStatus, type CheckOutcome } from '../../src/core/metrics/tsr';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
-import { formatTsr, tsrSummary, type CriterionResult, type SessionEvent, type SessionMetrics } from '../../src/core/model/types';
+import { formatTsr, namedTestOf, tsrSummary, type CriterionResult, type SessionEvent, type SessionMetrics } from '../../src/core/model/types';
 
 const POA = {
   acceptance_criteria: [
@@ -28,7 +29,7 @@ const metricsOf = (tsr: ReturnType<typeof computeTsr>) => computeMetrics({ envel
 
 describe('TSR: criteria left to review', () => {
   it('files for review alone, each existing: `review`; one that exists nowhere: no test; beside a test: the test decides', () => {
-    const review = (file: string) => ({ file, name: '', review: true as const });
+    const review = (file: string) => ({ review: file });
     const test = { file: 'test/theme.test.js', name: 'follows the OS' };
     assert.strictEqual(criterionStatus([review('CHANGES.md')], inWorkspace, [passing]), 'review');
     assert.strictEqual(criterionStatus([review('CHANGES.md'), review('README.md')], inWorkspace, [passing]), 'review');
@@ -103,6 +104,21 @@ describe('TSR: criteria left to review', () => {
     assert.strictEqual(formatTsr(m.tsrJudged, old, 'judged'), '100% (2 of 2)');
     assert.strictEqual(tsrSummary(m), 'TSR 50% (judged 100%) of 2 criteria');
     assert.strictEqual(formatTsr('0.5', old, 'computed'), '—', 'a rate a record kept in another shape is none');
+  });
+
+  it('named tests read back from metrics of either shape are one kind each, no field empty', () => {
+    const read = (tests: unknown[]) => tests.map(namedTestOf);
+    // the shape metrics held before 2026-12-06: every kind with a file and a name, empty where it had none
+    assert.deepStrictEqual(read([{ file: '', name: '', check: 'npm test' }, { file: 'CHANGES.md', name: '', review: true }, { file: 'test/a.test.js', name: '', expect: 'fail' }]), [
+      { check: 'npm test' },
+      { review: 'CHANGES.md' },
+      { file: 'test/a.test.js', expect: 'fail' },
+    ]);
+    // today's, as --json gives it
+    const now = [{ check: 'npm test' }, { review: 'CHANGES.md' }, { file: 'test/a.test.js', name: 'adds', expect: 'pass' }];
+    assert.deepStrictEqual(read(now), now);
+    assert.deepStrictEqual(read([null, 'x', {}, { name: 'no file' }, { file: '', name: '', review: true }, { expect: 'fail' }]), [null, null, null, null, null, null]);
+    assert.deepStrictEqual(read([{ file: 'test/a.test.js', name: 'a', expect: 'maybe' }]), [{ file: 'test/a.test.js', name: 'a' }], 'an expectation it does not know is none');
   });
 
   it("the retrospective's request says a criterion left to review had no test, not how the checks' run went", () => {

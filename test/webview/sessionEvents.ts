@@ -1,6 +1,6 @@
 // Turns a recorded session (raw model replies, read from ../shared at test time) into the SessionEvent stream
 // the runner would emit. Self-contained JSON extraction so these tests do not depend on the core parser.
-import { STEP_AGENT, STEP_IDS, WORKER_AGENTS, type Envelope, type KptLists, type ProposedFile, type SessionEvent, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { STEP_AGENT, STEP_IDS, WORKER_AGENTS, type Envelope, type KptLists, type NamedTest, type ProposedFile, type SessionEvent, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { RecordedSession } from '../helpers/fixtures';
 import { collectOpenQuestions } from '../../src/core/session/openQuestions';
 
@@ -161,10 +161,10 @@ export function scriptFromRecorded(session: RecordedSession): SessionScript {
     tsrReview: 1,
     tsrJudged: 1,
     criteria: [
-      { id: 'AC-1', text: 'Given a note, When I save, Then it is kept', tests: [{ file: 'test/notes.test.ts', name: 'keeps a saved note', expect: 'pass' }, { file: 'test/notes.test.ts', name: 'keeps it after a reload', expect: 'pass' }, { file: '', name: '', check: 'npm test' }], computed: 'pass', before: 'fail', surprise: 'DevA meant it as a regression guard: it fails without the change', judged: 'met', reason: 'the test covers it' },
-      // as metrics saved before a criterion could be left to review had it
-      { id: 'AC-2', text: 'Given <b>markup</b>, When shown, Then inert', tests: [{ file: 'CHANGES.md', name: '', review: true }], computed: 'no_test', judged: 'met', reason: 'the <script>alert(1)</script> is escaped' },
-      { id: 'AC-3', text: 'The changelog says so', tests: [{ file: 'CHANGES.md', name: '', review: true }], computed: 'review', judged: 'met', reason: 'the entry is there' },
+      { id: 'AC-1', text: 'Given a note, When I save, Then it is kept', tests: [{ file: 'test/notes.test.ts', name: 'keeps a saved note', expect: 'pass' }, { file: 'test/notes.test.ts', name: 'keeps it after a reload', expect: 'pass' }, { check: 'npm test' }], computed: 'pass', before: 'fail', surprise: 'DevA meant it as a regression guard: it fails without the change', judged: 'met', reason: 'the test covers it' },
+      // as metrics saved before a criterion could be left to review had it: its file for review in the shape of then
+      { id: 'AC-2', text: 'Given <b>markup</b>, When shown, Then inert', tests: [{ file: 'CHANGES.md', name: '', review: true } as unknown as NamedTest], computed: 'no_test', judged: 'met', reason: 'the <script>alert(1)</script> is escaped' },
+      { id: 'AC-3', text: 'The changelog says so', tests: [{ review: 'CHANGES.md' }], computed: 'review', judged: 'met', reason: 'the entry is there' },
     ],
   };
   return {

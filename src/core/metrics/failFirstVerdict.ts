@@ -2,13 +2,13 @@
 // workspace (checks/failFirst.ts), what DevA expected of them (a test of the change, a regression guard), and the
 // contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
 import { isTestFile } from '../workspace/fileKinds';
-import type { NamedTest, TestStatus } from '../model/types';
+import { isFileTest, type FileTest, type NamedTest, type TestStatus } from '../model/types';
 import { sliceWhole } from '../text/cut';
 import { testStatus, type CheckOutcome } from './testStatus';
 
 /** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
-function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
-  return tests.filter((t) => !t.check && !t.review);
+function inFileTests(tests: readonly NamedTest[]): FileTest[] {
+  return tests.filter(isFileTest);
 }
 
 /**
@@ -16,7 +16,7 @@ function inFileTests(tests: readonly NamedTest[]): NamedTest[] {
  * alone). A test DevA names in a source file — a Rust unit test in `src/lib.rs`'s `mod tests`, a doc test — is not
  * there without the change, so a run that passes there says nothing of it ("passed too" would be wrong).
  */
-function appliedTests(tests: readonly NamedTest[]): NamedTest[] {
+function appliedTests(tests: readonly NamedTest[]): FileTest[] {
   return inFileTests(tests).filter((t) => isTestFile(t.file));
 }
 
@@ -68,7 +68,8 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
   let surprise = failFirstSurprise(tests, status);
   if (!surprise && guards.length && guards.length < inFiles.length) {
     const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test', 'no_test') === 'fail');
-    const name = (t: NamedTest) => (t.name.length > GUARD_NAME_CHARS ? `${sliceWhole(t.name, 0, GUARD_NAME_CHARS - 1)}…` : t.name);
+    // a guard DevA gave no name for goes by its file
+    const name = ({ name = '', file }: FileTest) => (name.length > GUARD_NAME_CHARS ? `${sliceWhole(name, 0, GUARD_NAME_CHARS - 1)}…` : name || file);
     if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
   }
   return { before: status, ...(surprise ? { surprise } : {}), ...(guards.length === inFiles.length ? { guard: true as const } : {}) };

@@ -11,7 +11,7 @@ import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
 import { escapeRegExp } from '../text/regexp';
-import type { NamedTest, TestStatus } from '../model/types';
+import type { CheckTest, FileTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
 export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'testsNotReached'>;
@@ -50,9 +50,9 @@ function namesAFile(output: string): boolean {
  * more) as whole words (`parse` is not named by `parses csv`). Case-insensitive; the name is an escaped literal
  * between one-character lookarounds: no quantifier, so nothing to backtrack over (the output is up to 1 MB).
  */
-function mentions(output: string, test: NamedTest): boolean {
-  if (namesTestFile(output, test.file)) return true;
-  return test.name.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(test.name)}(?![\\p{L}\\p{N}_])`, 'iu').test(output);
+function mentions(output: string, { file, name = '' }: FileTest): boolean {
+  if (namesTestFile(output, file)) return true;
+  return name.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'iu').test(output);
 }
 
 /**
@@ -77,7 +77,7 @@ function factsOf(c: CheckOutcome): RunFacts {
 const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c));
 
 /** A Go test whose package did not build (the compiler named another of its files): it did not run. */
-function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
+function inUnbuiltGoPackage(c: CheckOutcome, test: FileTest): boolean {
   if (!test.file.endsWith('.go')) return false;
   const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
   return (factsOf(c).unbuiltGo ??= runUnbuiltGoFolders(c)).has(dir === '.' ? '' : dir);
@@ -92,8 +92,8 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: NamedTest): boolean {
  * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
  * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
  */
-export function testStatus(test: NamedTest | null, exists: boolean, checks: CheckOutcome[], notRun: TestStatus = 'fail', unbuilt: TestStatus = 'fail'): TestStatus {
-  if (test?.check) {
+export function testStatus(test: FileTest | CheckTest | null, exists: boolean, checks: CheckOutcome[], notRun: TestStatus = 'fail', unbuilt: TestStatus = 'fail'): TestStatus {
+  if (test && 'check' in test) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
     if (runs.length === 0) return 'no_test';
     return runs.every((c) => c.passed) ? 'pass' : runs.every((c) => c.passed || c.testsNotReached) ? 'not_run' : 'fail';
@@ -108,7 +108,7 @@ export function testStatus(test: NamedTest | null, exists: boolean, checks: Chec
     // a run in a sub-project's folder runs none of the tests outside it (checks/runFolder.ts)
     if (!reachesFile(c.command, test.file)) continue;
     // The test cases the check runner recognised in the output decide first.
-    const cases = casesOfTest(c.tests ?? [], test.name);
+    const cases = casesOfTest(c.tests ?? [], test.name ?? '');
     if (cases.length) {
       if (cases.some((t) => !t.passed)) return 'fail';
       named = true;

@@ -43,7 +43,7 @@ import { checkFilePath } from '../files/pathSafety';
 import { commandKey, testStatus, type CheckOutcome } from './testStatus';
 import { failFirstOf } from './failFirstVerdict';
 import { LINE_BREAK } from '../text/lines';
-import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, tsrCounts, type ComputedStatus, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile } from '../model/types';
+import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, tsrCounts, type ComputedStatus, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile, type ReviewTest } from '../model/types';
 
 export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
 export { testStatus, type CheckOutcome } from './testStatus';
@@ -123,22 +123,38 @@ export function namedTests(devaOutput: unknown): Map<string, NamedTest[]> {
   for (const e of list) {
     if (!isPlainObject(e)) continue;
     const id = criterionId(e.criterion ?? e.id);
-    const file = pathOf(e.file);
-    const check = !file && typeof e.check === 'string' && e.check.length <= MAX_CHECK_CHARS ? commandKey(e.check) : '';
-    const review = !file && !check ? pathOf(e.review) : '';
-    if (!id || (!file && !check && !review)) continue;
-    const expect = file ? expectationOf(e.expect) : null;
-    const test: NamedTest = check
-      ? { file: '', name: '', check }
-      : review
-        ? { file: review, name: '', review: true }
-        : { file, name: typeof e.test === 'string' ? e.test.trim() : '', ...(expect ? { expect } : {}) };
+    const test = namedTestIn(e);
+    if (!id || !test) continue;
     const named = out.get(id) ?? [];
-    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => t.file === test.file && t.name === test.name && t.check === test.check && t.review === test.review)) continue;
+    if (named.length >= MAX_TESTS_PER_CRITERION || named.some((t) => sameTest(t, test))) continue;
     named.push(test);
     out.set(id, named);
   }
   return out;
+}
+
+/**
+ * One entry of DevA's `criteria_tests` as a test: a test in its file (the file given wins), else a whole check, else
+ * a file to review; null for none of these.
+ */
+function namedTestIn(e: Record<string, unknown>): NamedTest | null {
+  const file = pathOf(e.file);
+  if (file) {
+    const name = typeof e.test === 'string' ? e.test.trim() : '';
+    const expect = expectationOf(e.expect);
+    return { file, ...(name ? { name } : {}), ...(expect ? { expect } : {}) };
+  }
+  const check = typeof e.check === 'string' && e.check.length <= MAX_CHECK_CHARS ? commandKey(e.check) : '';
+  if (check) return { check };
+  const review = pathOf(e.review);
+  return review ? { review } : null;
+}
+
+/** The same test twice (DevA's list repeats one): the same kind, and the same file and name, check or file to review. */
+function sameTest(a: NamedTest, b: NamedTest): boolean {
+  if ('check' in a || 'check' in b) return 'check' in a && 'check' in b && a.check === b.check;
+  if ('review' in a || 'review' in b) return 'review' in a && 'review' in b && a.review === b.review;
+  return a.file === b.file && a.name === b.name;
 }
 
 /** Longer than this, or over several lines, what DevA wrote is no path (it would only bloat tables and requests). */
@@ -235,9 +251,9 @@ export interface TsrInput {
  */
 export function criterionStatus(named: readonly NamedTest[], exists: (rel: string) => boolean, checks: CheckOutcome[]): ComputedStatus {
   // a file for review is read, not run
-  const tests = named.filter((t) => !t.review);
-  if (!tests.length) return named.length && named.every((t) => exists(t.file)) ? 'review' : 'no_test';
-  const each = tests.map((t) => testStatus(t, !!t.check || exists(t.file), checks));
+  const tests = named.filter((t): t is Exclude<NamedTest, ReviewTest> => !('review' in t));
+  if (!tests.length) return named.length && named.every((t) => 'review' in t && exists(t.review)) ? 'review' : 'no_test';
+  const each = tests.map((t) => testStatus(t, 'check' in t || exists(t.file), checks));
   return each.includes('fail') ? 'fail' : each.includes('no_test') ? 'no_test' : each.includes('not_run') ? 'not_run' : 'pass';
 }
 

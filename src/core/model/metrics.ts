@@ -1,6 +1,6 @@
 // The session's metrics, computed in code, never by the model, and how their verdicts and the TSR read for people
 // (the retrospective file, the CLI and the panel alike). Part of the shared vocabulary of core (model/index.ts).
-import type { StepId, WorkerAgent } from './steps';
+import { isPlainObject, type StepId, type WorkerAgent } from './steps';
 import type { Usage } from './llm';
 import type { CriterionJudgement } from './envelope';
 
@@ -10,20 +10,51 @@ export interface AgentCost {
   costUsd: number | null;
 }
 
-/**
- * A test DevA named for a criterion (`criteria_tests`): a test case by its file and name, or — for a criterion the
- * project's checks prove as a whole (the existing suite still passes) — a check command (`check`; file and name empty),
- * or — for one no test can prove (a changelog line, documentation, wording) — the file whose changes a reviewer reads
- * (`review`: `file` is that file, name empty). A file for review is no test: its criterion counts as tested only by
- * the tests named beside it.
- */
-export interface NamedTest {
+/** What DevA expects of a test on the unchanged code: fail (it tests the change) or pass (a regression guard). */
+export type TestExpectation = 'fail' | 'pass';
+
+/** A test case DevA named in a file: the file, the test's name (absent when DevA gave the file alone), its expectation. */
+export interface FileTest {
   file: string;
-  name: string;
-  check?: string;
-  review?: true;
-  /** What DevA expects of it on the unchanged code: fail (it tests the change) or pass (a regression guard). */
-  expect?: 'fail' | 'pass';
+  name?: string;
+  expect?: TestExpectation;
+}
+
+/** A check command whose whole run proves the criterion (the existing suite still passes). */
+export interface CheckTest {
+  check: string;
+}
+
+/**
+ * A file whose changes a reviewer reads, for a criterion no test can prove (a changelog line, documentation, wording).
+ * It is no test: its criterion counts as tested only by the tests named beside it.
+ */
+export interface ReviewTest {
+  review: string;
+}
+
+/** A test DevA named for a criterion (`criteria_tests`): a test case in a file, a whole check, or a file to review. */
+export type NamedTest = FileTest | CheckTest | ReviewTest;
+
+/** Whether a named test is a test case in a file (not a whole check, not a file to review). */
+export const isFileTest = (t: NamedTest): t is FileTest => 'file' in t;
+
+const textOf = (x: unknown): string => (typeof x === 'string' ? x : '');
+
+/**
+ * A named test read back from metrics (the panel's saved state): this shape, or the one metrics held before
+ * 2026-12-06 — every kind with `file` and `name`, a check's both empty, a file to review as `file` with `review: true`;
+ * null for anything else.
+ */
+export function namedTestOf(x: unknown): NamedTest | null {
+  if (!isPlainObject(x)) return null;
+  const [file, check, review] = [textOf(x.file), textOf(x.check), textOf(x.review)];
+  if (check) return { check };
+  if (review || (x.review === true && file)) return { review: review || file };
+  if (!file) return null;
+  const name = textOf(x.name);
+  const expect = x.expect === 'fail' || x.expect === 'pass' ? x.expect : undefined;
+  return { file, ...(name ? { name } : {}), ...(expect ? { expect } : {}) };
 }
 
 /** How DevA's expectation of a test on the unchanged code reads in its label. */
@@ -35,8 +66,8 @@ const EXPECT_TEXT = { fail: 'fail-first', pass: 'regression guard' } as const;
  * DevA's expectation when it gave one ("… (fail-first)", "… (regression guard)").
  */
 export function testLabel(t: NamedTest): string {
-  if (t.check) return `${t.check} (the whole check)`;
-  if (t.review) return `${t.file} (for review)`;
+  if ('check' in t) return `${t.check} (the whole check)`;
+  if ('review' in t) return `${t.review} (for review)`;
   return `${t.file}${t.name ? ` › ${t.name}` : ''}${t.expect ? ` (${EXPECT_TEXT[t.expect]})` : ''}`;
 }
 

@@ -5,7 +5,7 @@
 import type { ChecksConfig, ChecksOutcome } from '../checks';
 import { combineProposals, editRepairPrompt, mergeRepaired, resolveEdits, rewritesOf, type EditResolution } from '../edits/propose';
 import { proposeFiles } from '../files/proposals';
-import type { ChatMessage, ProposedFile, SessionEvent, StepId } from '../model/types';
+import { isFileTest, type ChatMessage, type ProposedFile, type SessionEvent, type StepId } from '../model/types';
 import { replyTurn } from '../llm/toolLoop';
 import { extractFiles } from '../reply/blocks';
 import type { ToolRunner } from '../tools/executor';
@@ -81,7 +81,7 @@ export async function proposeDevaFiles(o: DevaProposalOptions): Promise<DevaProp
     files,
     signal: o.signal,
     emit,
-    namedTests: [...namedTests(reply.envelope.output).values()].flat().flatMap((t) => (t.name ? [{ name: t.name, file: t.file }] : [])),
+    namedTests: [...namedTests(reply.envelope.output).values()].flat().flatMap((t) => (isFileTest(t) && t.name ? [{ name: t.name, file: t.file }] : [])),
     ask: async (request) => {
       const got = await o.conversation.call([...conversation, { role: 'user', content: request }], 1, false);
       conversation = [...got.messages, replyTurn(got.res.text)];

@@ -25,7 +25,7 @@ export const REVIEW_FILES = 4;
  */
 export function reviewedChanges(criteria: readonly Criterion[], tests: ReadonlyMap<string, readonly NamedTest[]>, files: readonly ProposedFile[]): string {
   const wanted = new Map<string, string[]>();
-  for (const c of criteria) for (const t of tests.get(c.id) ?? []) if (t.review) wanted.set(t.file, [...(wanted.get(t.file) ?? []), c.id]);
+  for (const c of criteria) for (const t of tests.get(c.id) ?? []) if ('review' in t) wanted.set(t.review, [...(wanted.get(t.review) ?? []), c.id]);
   if (!wanted.size) return '';
   let room = REVIEW_TOTAL_CHARS;
   const shownFiles = [...wanted].slice(0, REVIEW_FILES);
