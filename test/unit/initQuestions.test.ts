@@ -136,8 +136,8 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     assert.match(filePrompt, /for a new product, its first release; for one that exists, the next release the developer asked for/);
     // the milestone's sections are worded for both: v1 of a product that exists is what is built
     const milestone = buildInitRequest(prompts.inputs.find((s) => s.path === '1_product/3_milestone.md')!, { ...base, facts, decisions }).system[0].text;
-    assert.match(milestone, /^2\. v1 — the first usable release \(for a product that exists: what is built now\) — features, success criteria$/m);
-    assert.match(milestone, /^3\. v2 — the next release's planned features and goals$/m);
+    assert.match(milestone, /^2\. v1 — the first usable release \(for a product that exists: what is built now, under the version it carries when it has releases\) — features, success criteria$/m);
+    assert.match(milestone, /^3\. v2 — the next release's planned features and goals \(under the version number it will carry, by the project's versioning, when it has releases\)$/m);
   });
 
   it("a missing features answer is told with the question as it is asked: the next release where the workspace holds code", async () => {
