@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createScratch, detectChecks, isStaticCheck, MAX_SUBPROJECTS } from '../../src/core';
+import { createScratch, detectChecks, isStaticCheck, MAX_SUBPROJECTS, pickSubprojects } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-subprojects-'));
@@ -117,6 +117,26 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
       (await found(ws)).map(([c]) => c),
       ['a', 'b', 'c', 'd'].map((f) => `cd ${f} && ../.venv/bin/python -m pytest`),
     );
+  });
+
+  it("a member declared inside a top folder that holds a project is taken once: the top folder's suite runs it already", async () => {
+    const ws = tmp();
+    program(ws, '.venv/bin/python');
+    write(ws, 'pyproject.toml', '[tool.uv.workspace]\nmembers = ["services/api"]\n');
+    for (const dir of ['services', 'services/api']) write(ws, `${dir}/pytest.ini`, '[pytest]\n');
+    assert.deepStrictEqual((await found(ws)).map(([c]) => c), ['cd services && ../.venv/bin/python -m pytest']);
+  });
+
+  it('pickSubprojects: the one rule of the checks and the formatters — in order, none inside or around one taken, one where nothing is found skipped, at most MAX_SUBPROJECTS', async () => {
+    const ws = tmp();
+    for (const dir of ['a', 'b', 'b/x', 'c', 'd', 'e', 'f', 'g']) fs.mkdirSync(path.join(ws, dir), { recursive: true });
+    write(ws, 'package.json', JSON.stringify({ workspaces: ['b/*'] }));
+    // a detector that finds the folder's name, except in `c`
+    const named = async (dir: string) => (path.basename(dir) === 'c' ? null : path.basename(dir));
+    const picked = await pickSubprojects(ws, 'cape', [named], (n) => n !== null, true);
+    assert.deepStrictEqual((await pickSubprojects(ws, 'cape', [named], (n) => n !== null)).left, [], 'not asked for: none read past the limit');
+    assert.deepStrictEqual(picked.taken, ['a', 'b', 'd', 'e'].map((folder) => ({ folder, found: [folder] })));
+    assert.deepStrictEqual(picked.left, ['f', 'g'], 'b/x is inside b: neither taken nor left out');
   });
 
   it('a command run in its folder is a static check or a test run as it is at the root, whatever the folder is called', () => {

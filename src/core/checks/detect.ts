@@ -116,6 +116,6 @@ export const DETECTED_CHECKS_SAYING =
 export async function detectChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<CheckCommand[]> {
   const found = await Promise.all(FAMILIES.map((detect) => detect(workspace, workspace)));
   const missing = FAMILIES.filter((_, i) => !found[i][0].length && !found[i][1].length);
-  if (missing.length) found.push(await subprojectChecks(workspace, missing, capeFolder));
+  if (missing.length) found.push((await subprojectChecks(workspace, missing, capeFolder)).found);
   return [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)];
 }

@@ -7,7 +7,8 @@
 // dependencies (vendor/, venv/: scratchCopy.ts LINKED_DEPENDENCY_DIRS) and a build folder is no sub-project. Each
 // language's detection runs on the folder by the same rules as on the root (detect.ts FAMILIES), its commands run in
 // it (runFolder.ts: `cd backend && …`, their paths as they are from there) and their reasons name it
-// (`backend/pyproject.toml [tool.ruff]`). At most MAX_SUBPROJECTS folders give checks, in the order above.
+// (`backend/pyproject.toml [tool.ruff]`). At most MAX_SUBPROJECTS folders give checks, in the order above, none inside
+// or around another (pickSubprojects: the one rule, which the formatters' sub-projects follow too, formatters.ts).
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { WorkspacePolicy } from '../workspace/policy';
@@ -62,23 +63,49 @@ export async function subprojectFolders(root: string, capeFolder: string): Promi
   }
 }
 
+/** A sub-project pickSubprojects took: its folder (workspace-relative, `/`-separated), and each detector's find there. */
+export interface Subproject<T> {
+  folder: string;
+  found: T[];
+}
+
 /**
- * The checks of the workspace's sub-projects (see the header) for the languages of `families` (those its root has no
- * check of): each folder's static checks and tests, run in it.
+ * The sub-projects of `root` for a set of detectors (each language's checks, or its formatter), by the one rule the
+ * checks and the formatters share: the folders of subprojectFolders in its order, a folder inside or around one taken
+ * already skipped (its project's suite or formatter covers it, or it covers theirs), one where no detector finds
+ * anything (`finds`) skipped, at most MAX_SUBPROJECTS taken. `left`, with `countLeft` (else none, and no folder is
+ * read past the limit): the folders past it where a detector does find something, by the same rule (their projects
+ * are left out, for the caller to say).
  */
-export async function subprojectChecks(root: string, families: readonly DetectFamily[], capeFolder: string): Promise<FoundChecks> {
-  const statics: CheckCommand[] = [];
-  const tests: CheckCommand[] = [];
-  let projects = 0;
-  for (const folder of await subprojectFolders(root, capeFolder)) {
-    if (projects >= MAX_SUBPROJECTS) break;
-    const dir = path.join(root, ...folder.split('/'));
-    const found = await Promise.all(families.map((detect) => detect(dir, root)));
-    if (!found.some(([s, t]) => s.length || t.length)) continue;
-    projects++;
-    const inSub = (c: CheckCommand): CheckCommand => ({ ...c, command: inFolder(folder, c.command), reason: `${folder}/${c.reason ?? ''}` });
-    statics.push(...found.flatMap(([s]) => s).map(inSub));
-    tests.push(...found.flatMap(([, t]) => t).map(inSub));
+export async function pickSubprojects<T>(
+  root: string,
+  capeFolder: string,
+  detectors: readonly ((dir: string, root: string) => Promise<T>)[],
+  finds: (found: T) => boolean,
+  countLeft = false,
+): Promise<{ taken: Subproject<T>[]; left: string[] }> {
+  const taken: Subproject<T>[] = [];
+  const left: string[] = [];
+  const near = (folder: string) => (f: string) => folder.startsWith(`${f}/`) || f.startsWith(`${folder}/`);
+  for (const folder of detectors.length ? await subprojectFolders(root, capeFolder) : []) {
+    if (taken.length >= MAX_SUBPROJECTS && !countLeft) break;
+    if (taken.some((t) => near(folder)(t.folder)) || left.some(near(folder))) continue;
+    const found = await Promise.all(detectors.map((detect) => detect(path.join(root, ...folder.split('/')), root)));
+    if (!found.some(finds)) continue;
+    if (taken.length < MAX_SUBPROJECTS) taken.push({ folder, found });
+    else left.push(folder);
   }
-  return [statics, tests];
+  return { taken, left };
+}
+
+/**
+ * The checks of the workspace's sub-projects (pickSubprojects) for the languages of `families` (those its root has no
+ * check of): each folder's static checks and tests, run in it; `left`, the sub-projects with checks past MAX_SUBPROJECTS.
+ */
+export async function subprojectChecks(root: string, families: readonly DetectFamily[], capeFolder: string): Promise<{ found: FoundChecks; left: string[] }> {
+  const { taken, left } = await pickSubprojects(root, capeFolder, families, ([s, t]) => s.length > 0 || t.length > 0, true);
+  const inSub = (folder: string) => (c: CheckCommand): CheckCommand => ({ ...c, command: inFolder(folder, c.command), reason: `${folder}/${c.reason ?? ''}` });
+  const statics = taken.flatMap(({ folder, found }) => found.flatMap(([s]) => s).map(inSub(folder)));
+  const tests = taken.flatMap(({ folder, found }) => found.flatMap(([, t]) => t).map(inSub(folder)));
+  return { found: [statics, tests], left };
 }

@@ -11,7 +11,8 @@
 //    the same way (`ruff check` alone lints: that is a check, detect.ts);
 //  - gofmt, for a Go module (go.mod) when gofmt is on PATH (Go code is gofmt's by convention).
 // A formatter of a language the workspace's root has none of is looked for in its sub-projects, as their checks are
-// (detectSubprojects.ts), and formats the files under its folder, run there (detectFormatters: `Ruff in backend/`).
+// (detectSubprojects.ts pickSubprojects, by the same rule), and formats the files under its folder, run there
+// (detectFormatters: `Ruff in backend/`).
 // Left out: dprint, whose plugins are downloaded on first use, which a check must not depend on; rustfmt, which also
 // lays out the files of the modules a file declares, one of which may be a link in the copy into the user's tree.
 import { promises as fsp } from 'fs';
@@ -21,7 +22,7 @@ import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { foldersUpToRepoRoot } from './scratchAncestors';
 import { exists, levelsUpTo, nodeModulesUp, onPath, pythonTool, readJson, readText } from './projectProbes';
-import { MAX_SUBPROJECTS, subprojectFolders } from './detectSubprojects';
+import { pickSubprojects } from './detectSubprojects';
 import { inFolder } from './runFolder';
 
 export interface Formatter {
@@ -174,23 +175,15 @@ function inSubproject(folder: string, f: Formatter): Formatter {
 
 /**
  * The formatters that lay out DevA's files (format.ts runs each on those it handles): the workspace root's
- * (detectFormatter), and for each language the root has none of, those of its sub-projects (detectSubprojects.ts),
- * at most MAX_SUBPROJECTS folders, none inside another.
+ * (detectFormatter), and for each language the root has none of, those of its sub-projects, picked by the checks' one
+ * rule (detectSubprojects.ts pickSubprojects: at most MAX_SUBPROJECTS folders, none inside or around another).
  */
 export async function detectFormatters(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<Formatter[]> {
   const own = await familyFormatters(workspace, workspace);
   const formatters = own.filter((f) => f !== null).slice(0, 1); // detectFormatter's
   const missing = FORMATTER_FAMILIES.filter((_, i) => !own[i]);
-  const folders: string[] = [];
-  for (const folder of missing.length ? await subprojectFolders(workspace, capeFolder) : []) {
-    if (folders.length >= MAX_SUBPROJECTS) break;
-    if (folders.some((f) => folder.startsWith(`${f}/`) || f.startsWith(`${folder}/`))) continue;
-    const dir = path.join(workspace, ...folder.split('/'));
-    const found = (await Promise.all(missing.map((family) => family(dir, workspace)))).filter((f) => f !== null);
-    if (!found.length) continue;
-    folders.push(folder);
-    formatters.push(...found.map((f) => inSubproject(folder, f)));
-  }
+  const { taken } = await pickSubprojects(workspace, capeFolder, missing, (f) => f !== null);
+  for (const { folder, found } of taken) formatters.push(...found.filter((f) => f !== null).map((f) => inSubproject(folder, f)));
   return formatters;
 }
 
