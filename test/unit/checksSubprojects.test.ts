@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createScratch, detectChecks, isStaticCheck, MAX_SUBPROJECTS, pickSubprojects } from '../../src/core';
+import { createScratch, detectChecks, inFolder, isStaticCheck, MAX_SUBPROJECTS, pickSubprojects, runCheckLoop } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-subprojects-'));
@@ -144,7 +144,7 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
     for (const c of ['cd backend && ../.venv/bin/python -m pytest', 'cd lint && npm test', "cd 'my app' && go test ./..."]) assert.ok(!isStaticCheck(c), c);
   });
 
-  it("the copy the checks run in imports a sub-project's editable install from the copy, and builds its crate in cargo's folder of ours", async () => {
+  it("the copy the checks run in imports the editable install of a folder a check runs in from the copy, and builds its crate in cargo's folder of ours", async () => {
     const ws = fs.realpathSync(tmp());
     write(ws, 'backend/pyproject.toml', '[project]\nname = "app"\n');
     write(ws, 'backend/src/app/__init__.py', "VALUE = 'old'\n");
@@ -153,14 +153,29 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
     write(ws, 'engine/Cargo.toml', '[package]\nname = "engine"\n');
     const savedTarget = process.env.CARGO_TARGET_DIR;
     delete process.env.CARGO_TARGET_DIR;
-    const s = await createScratch(ws, { capeFolder: 'cape' });
+    const s = await createScratch(ws, { capeFolder: 'cape', folders: ['backend', 'engine'] });
+    // no check runs in them: the copy meets the workspace's own needs only (its sub-projects are not scanned per copy)
+    const bare = await createScratch(ws, { capeFolder: 'cape' });
     try {
       assert.strictEqual(s.env.PYTHONPATH?.split(path.delimiter)[0], path.join(s.dir, 'backend', 'src'), "the copy's source folder comes first");
       assert.ok(s.env.CARGO_TARGET_DIR, 'the sub-project\'s crate builds outside the copy, its dependencies kept between runs');
+      assert.deepStrictEqual(bare.env, {});
     } finally {
       await s.dispose();
+      await bare.dispose();
       if (savedTarget !== undefined) process.env.CARGO_TARGET_DIR = savedTarget;
     }
+  });
+
+  it('the check loop gives the copy the folders its commands run in, one no sub-project scan takes too (apps/web, not declared)', async () => {
+    process.env.PATH = savedPath; // the check runs node
+    const ws = fs.realpathSync(tmp());
+    write(ws, 'apps/web/src/app/__init__.py', "VALUE = 'old'\n");
+    write(ws, 'apps/web/.venv/lib/python3.12/site-packages/app.pth', `${path.join(ws, 'apps', 'web', 'src')}\n`);
+    const first = "const p = (process.env.PYTHONPATH || '').split(require('path').delimiter)[0]";
+    const check = inFolder('apps/web', `node -e "${first}; process.exit(p && require('path').relative(process.cwd(), p) === 'src' ? 0 : 1)"`);
+    const { outcome } = await runCheckLoop({ commands: [check], workspace: ws, capeFolder: 'cape', files: [], askFix: async () => '' });
+    assert.deepStrictEqual(outcome.runs.map((r) => [r.command, r.passed]), [[check, true]], outcome.runs[0]?.output);
   });
 
   it("a folder's name that a shell reads is quoted", async () => {

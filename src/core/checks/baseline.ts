@@ -11,6 +11,7 @@
 // problem the unchanged workspace's did not, or stopped before a case that passed there.
 import { createScratch, disposeScratch, type Scratch } from './scratch';
 import { runReported } from './run';
+import { runFolders } from './runFolder';
 import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys } from './output';
@@ -55,7 +56,7 @@ export class Baseline {
     for (const f of failing) {
       if (this.runs.has(f.command) || f.status === 'cancelled' || f.status === 'error') continue;
       try {
-        this.scratch ??= await createScratch(this.opts.workspace, { capeFolder: this.opts.capeFolder, signal: this.opts.signal });
+        this.scratch ??= await createScratch(this.opts.workspace, { capeFolder: this.opts.capeFolder, signal: this.opts.signal, folders: runFolders(commands) });
       } catch (e) {
         if (this.opts.signal?.aborted) return false;
         throw e;

@@ -11,6 +11,7 @@ import { isTestFile } from '../workspace/fileKinds';
 import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
+import { runFolders } from './runFolder';
 import { notWrittenLine } from './verdict';
 import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
 import type { CheckEvent, CheckRun, ChecksConfig, FailFirstRuns } from './types';
@@ -50,7 +51,7 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
   const { run: commands, skipped } = failFirstCommands(opts.commands);
   const result: FailFirstRuns = { testFiles: tests.map((f) => f.relPath!), runs: [], notWritten: [], ...(skipped.length ? { skipped } : {}) };
   if (!tests.length || !commands.length) return result;
-  const scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal });
+  const scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal, folders: runFolders(commands) });
   try {
     result.notWritten = (await scratch.overlay(tests)).map(notWrittenLine);
     for (let i = 0; i < commands.length; i++) {

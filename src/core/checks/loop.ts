@@ -16,6 +16,7 @@ import { editProposals, resolveEdits } from '../edits/propose';
 import type { Hunk, ProposedFile } from '../model/types';
 import { copyTooLarge, createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
+import { runFolders } from './runFolder';
 import { DEFAULT_FIX_ROUNDS, type CheckEvent, type CheckRun, type ChecksConfig, type ChecksOutcome, type FixRound, type NotWritten, type TakenChange } from './types';
 import { runFailFirst } from './failFirst';
 import { Baseline, failsAsBefore } from './baseline';
@@ -124,7 +125,7 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
   if (tooLarge) return { files, outcome: notCopied(outcome, tooLarge, emit) };
   let scratch;
   try {
-    scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal });
+    scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal, folders: runFolders(opts.commands) });
   } catch (e) {
     if (opts.signal?.aborted) throw new CheckCancelled();
     throw e;

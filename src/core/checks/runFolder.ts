@@ -29,6 +29,11 @@ export function runFolder(command: string): string {
   return segments.join('/');
 }
 
+/** The workspace folders `commands` run in (runFolder), each once in their order; the workspace itself is none of them. */
+export function runFolders(commands: readonly string[]): string[] {
+  return [...new Set(commands.map(runFolder).filter((f) => f !== ''))];
+}
+
 /** A path a run in `folder` (runFolder) reported, relative to that folder, as workspace-relative (`./` left out). */
 export function workspacePath(folder: string, reported: string): string {
   const p = reported.replace(/^\.\//, '');

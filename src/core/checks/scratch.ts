@@ -2,11 +2,14 @@
 // proposed files written over it. The user's tree is never written. What is copied, linked (installed dependencies)
 // or left out (version control, the cape folder, caches, build output) is scratchCopy.ts's. Cargo builds into a
 // folder of ours in the OS temp dir instead, one per workspace, kept between runs and sessions so only the project's
-// own crate is rebuilt (Scratch.env, for the workspace's crate or a sub-project's); a package inside a monorepo keeps its place under the folders it draws on (the
-// hoisted node_modules, the shared configuration, its sibling packages: scratchAncestors.ts); a Python package the
-// project's virtual environment installed editable from the workspace (`pip install -e .`, a .pth naming `src/`) is
-// imported from the copy, by PYTHONPATH (a sub-project's environment too). DevA's files are written over the copy by scratchOverlay.ts: a linked folder
-// one lands in is copied first, within BESIDE_COPY_LIMIT; what cannot be written is said, never written through a link. A copy still there when the process exits or a signal ends it is
+// own crate is rebuilt (Scratch.env, for the workspace's crate or that of a folder a check runs in: `cd engine && …`);
+// a package inside a monorepo keeps its place under the folders it draws on (the hoisted node_modules, the shared
+// configuration, its sibling packages: scratchAncestors.ts); a Python package the project's virtual environment
+// installed editable from the workspace (`pip install -e .`, a .pth naming `src/`) is imported from the copy, by
+// PYTHONPATH (the environment of a folder a check runs in too). The caller names the folders its checks run in
+// (runFolder.ts runFolders): the workspace is not scanned for sub-projects per copy. DevA's files are written over the
+// copy by scratchOverlay.ts: a linked folder one lands in is copied first, within BESIDE_COPY_LIMIT; what cannot be
+// written is said, never written through a link. A copy still there when the process exits or a signal ends it is
 // removed then (processEnd.ts): it holds the workspace's files, `.env` and other secrets among them.
 import { createHash } from 'crypto';
 import { promises as fsp } from 'fs';
@@ -22,7 +25,6 @@ import { notCopiedReason, WORKSPACE_COPY_LIMIT } from './copyLimit';
 import { untilProcessEnd } from './processEnd';
 import { removeCopy, removeCopySync } from './scratchRemove';
 import { overlayProposals } from './scratchOverlay';
-import { subprojectFolders } from './detectSubprojects';
 
 /** Whether a folder holds a Rust project (a Cargo.toml). */
 function hasCargoToml(dir: string): Promise<boolean> {
@@ -54,7 +56,7 @@ export interface Scratch {
 /**
  * Where cargo builds a Rust workspace's checks: a folder of ours in the OS temp dir, the same for every copy of that
  * workspace, so the dependencies compiled once are reused (the user's own `target/` is never written). None when
- * neither the workspace nor one of its sub-projects (`projects`: detectSubprojects.ts, absolute) has a Cargo.toml, or
+ * neither the workspace nor a folder a check runs in (`projects`, absolute) has a Cargo.toml, or
  * the user chose a target folder (CARGO_TARGET_DIR) already.
  */
 export async function checksBuildEnv(workspace: string, projects: readonly string[] = []): Promise<Record<string, string>> {
@@ -64,8 +66,8 @@ export async function checksBuildEnv(workspace: string, projects: readonly strin
 }
 
 /**
- * Where the project's virtual environments (VENVS: those detect.ts runs — the workspace's, its sub-projects' in
- * `projects`, and for a package of a monorepo those up to its repository's root) install packages.
+ * Where the project's virtual environments (VENVS: those detect.ts runs — the workspace's, those of the folders the
+ * checks run in, `projects`, and for a package of a monorepo those up to its repository's root) install packages.
  */
 async function venvSitePackages(workspace: string, projects: readonly string[]): Promise<string[]> {
   const out: string[] = [];
@@ -172,18 +174,22 @@ export async function copyTooLarge(workspace: string, capeFolder: string, limit:
   return notCopiedReason(await measureTree(workspace, workspaceSkip(capeFolder), limit, ''), limit);
 }
 
-/** Scratch.env for a copy of the workspace at `copy`: its own and its sub-projects' (detectSubprojects.ts) needs. */
-async function scratchEnv(workspace: string, capeFolder: string, copy: string): Promise<Record<string, string>> {
-  const projects = (await subprojectFolders(workspace, capeFolder)).map((f) => path.join(workspace, ...f.split('/')));
+/** Scratch.env for a copy of the workspace at `copy`: its own needs and those of the workspace `folders` checks run in. */
+async function scratchEnv(workspace: string, folders: readonly string[], copy: string): Promise<Record<string, string>> {
+  const projects = folders.map((f) => path.join(workspace, ...f.split('/')));
   return { ...(await checksBuildEnv(workspace, projects)), ...(await editableSourcesEnv(workspace, copy, projects)) };
 }
 
 /**
  * Copies the workspace (without .git and `capeFolder`) into a new temp folder; `besideLimit` (BESIDE_COPY_LIMIT by
- * default) bounds what is copied of the folders beside a monorepo package. The workspace itself is copied whole: the
- * check loop measures it first (copyTooLarge).
+ * default) bounds what is copied of the folders beside a monorepo package; `folders`, the workspace folders the checks
+ * run in (runFolders of their commands: `cd backend && …`), whose crates and editable installs Scratch.env serves too.
+ * The workspace itself is copied whole: the check loop measures it first (copyTooLarge).
  */
-export async function createScratch(workspace: string, opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize }): Promise<Scratch> {
+export async function createScratch(
+  workspace: string,
+  opts: { capeFolder: string; signal?: AbortSignal; besideLimit?: TreeSize; folders?: readonly string[] },
+): Promise<Scratch> {
   const top = await fsp.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX));
   // removed, whatever is running in it, if the process ends first (processEnd.ts): it holds the workspace's files
   const release = untilProcessEnd(() => removeCopySync(top));
@@ -204,7 +210,7 @@ export async function createScratch(workspace: string, opts: { capeFolder: strin
   return {
     dir: real,
     dispose,
-    env: await scratchEnv(workspace, opts.capeFolder, real),
+    env: await scratchEnv(workspace, opts.folders ?? [], real),
     overlay: (files) => overlayProposals({ workspace, copy: real, region, capeFolder: opts.capeFolder, limit: opts.besideLimit ?? BESIDE_COPY_LIMIT, signal: opts.signal }, files),
   };
 }
