@@ -99,7 +99,8 @@ Options:
                    a larger workspace is not copied and its checks do not run, each saying so
   --fail-first     after the checks, run the test commands (not lint or type checks) once more on the unchanged
                    workspace with only DevA's test files applied: a test of the change should fail there (the
-                   retrospective says, per criterion)
+                   retrospective says, per criterion); one run in a sub-folder (cd backend && …) only when one
+                   of DevA's test files is under it
   --no-format      leave DevA's files as it wrote them; by default the project's formatter (Prettier, Biome, Black
                    or Ruff where the project configures and installs it, gofmt for a Go module) lays them out before
                    the checks run

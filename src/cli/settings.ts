@@ -17,7 +17,7 @@ import {
   detectFormatters,
   formattersLayOut,
   DETECTED_CHECKS_SAYING,
-  failFirstCommands,
+  failFirstPlan,
   type ChecksConfig,
   costCapProblem,
   copyLimitOfMb,
@@ -203,7 +203,7 @@ export async function checksFrom(
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
   const failFirst = flags['fail-first'] === true;
-  const testCommands = failFirstCommands(resolved.commands.map((c) => c.command)).run.map((c) => `\`${c}\``);
+  const testCommands = failFirstPlan(resolved.commands.map((c) => c.command)).map((p) => `\`${p.command}\`${p.when ? ` (${p.when})` : ''}`);
   const failFirstSaying = !failFirst
     ? ''
     : testCommands.length

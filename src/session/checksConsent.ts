@@ -3,7 +3,7 @@
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
 // workspaceState with the commands it was given for, so a changed detection asks again.
 import * as vscode from 'vscode';
-import { detectChecks, detectFormatters, formatDuration, formattersLayOut, resolveChecks, type ChecksConfig } from '../core';
+import { detectChecks, detectFormatters, failFirstPlan, formatDuration, formattersLayOut, resolveChecks, type ChecksConfig } from '../core';
 import type { Services } from '../services';
 import { showInformation } from '../notify';
 
@@ -19,6 +19,14 @@ function remembered(x: unknown): Remembered | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
   const r = x as Remembered;
   return (r.decision === 'always' || r.decision === 'skip') && Array.isArray(r.commands) && r.commands.every((c) => typeof c === 'string') ? r : undefined;
+}
+
+/** What cape.failFirst adds to the consent prompt: the test commands that run again (failFirstPlan), or that none do. */
+function failFirstSentence(commands: readonly string[]): string {
+  const plan = failFirstPlan(commands).map((p) => `${p.command}${p.when ? ` (${p.when})` : ''}`);
+  return plan.length
+    ? `Then ${plan.join(', ')} run${plan.length === 1 ? 's' : ''} once more with only DevA's test files on your unchanged code (cape.failFirst), to see the new tests fail first. `
+    : 'cape.failFirst runs none of them again: each is a static check (lint, types), which runs no test. ';
 }
 
 /**
@@ -55,7 +63,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
         `CAPE found: ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}. They run in a scratch copy of the workspace (never in your files), ` +
         `at most ${formatDuration(s.timeoutMs)} each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
         (formatters.length ? `Before they run, ${formattersLayOut(formatters)} DevA's files there, as on save (cape.formatProposal). ` : '') +
-        (s.failFirst ? "Then they run once more with only DevA's test files on your unchanged code (cape.failFirst), to see the new tests fail first. " : '') +
+        (s.failFirst ? failFirstSentence(commands) : '') +
         'Set cape.checks to choose the commands yourself.',
     },
     run,

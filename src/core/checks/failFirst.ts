@@ -5,13 +5,16 @@
 // A run that failed before it ran DevA's tests (a tool missing, a package manager refusing to start: notReached.ts)
 // is marked as it ends: it observed nothing, and says so.
 // Static checks (a linter, a type checker) are skipped: they run no test, and a trial's transcript read a lint pass
-// on the unchanged code as "DevA's tests pass without the change too".
+// on the unchanged code as "DevA's tests pass without the change too". So is a command run in a sub-folder
+// (`cd backend && pytest`: runFolder.ts) none of DevA's test files is under: it would run a whole suite of tests that
+// are all the unchanged workspace's, and say nothing. A command at the root always runs. Those left out are recorded
+// (FailFirstRuns.skipped), each said with its reason (failFirstLeftOut).
 import type { ProposedFile } from '../model/types';
 import { isTestFile } from '../workspace/fileKinds';
 import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
-import { runFolders } from './runFolder';
+import { reachesFile, runFolder, runFolders } from './runFolder';
 import { notWrittenLine } from './verdict';
 import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
 import type { CheckEvent, CheckRun, ChecksConfig, FailFirstRuns } from './types';
@@ -37,19 +40,44 @@ export function proposedTestFiles(files: readonly ProposedFile[]): ProposedFile[
   return files.filter((f) => f.status === 'proposed' && !!f.relPath && isTestFile(f.relPath));
 }
 
-/** The commands fail-first runs (those that run tests) and those it skips (static checks: isStaticCheck). */
-export function failFirstCommands(commands: readonly string[]): { run: string[]; skipped: string[] } {
-  return { run: commands.filter((c) => !isStaticCheck(c)), skipped: commands.filter((c) => isStaticCheck(c)) };
+/**
+ * Why fail-first leaves `command` out, said after it ("`npm run lint` not run: a static check runs no test"), for DevA's
+ * `testFiles`; null when it runs it (a test command at the root, or in a folder one of them is under: reachesFile).
+ */
+export function failFirstLeftOut(command: string, testFiles: readonly string[]): string | null {
+  if (isStaticCheck(command)) return 'a static check runs no test';
+  const folder = runFolder(command);
+  return !folder || testFiles.some((f) => reachesFile(command, f)) ? null : `no test file of DevA's under ${folder}/`;
+}
+
+/** The commands fail-first runs for DevA's `testFiles`, and those it leaves out (failFirstLeftOut), each in their order. */
+export function failFirstCommands(commands: readonly string[], testFiles: readonly string[]): { run: string[]; skipped: string[] } {
+  const left = commands.map((c) => failFirstLeftOut(c, testFiles) !== null);
+  return { run: commands.filter((_, i) => !left[i]), skipped: commands.filter((_, i) => left[i]) };
 }
 
 /**
- * Runs every test command (not a static check) once with only the proposal's test files applied. Returns `cancelled: true` (and the runs so
- * far) when Stop ends a run; the caller decides what a stop means.
+ * The commands fail-first will run, before DevA's test files are known, as the checks' announcement names them: the
+ * test commands, each run in a sub-folder with `when` it runs (failFirstLeftOut's rule).
+ */
+export function failFirstPlan(commands: readonly string[]): { command: string; when?: string }[] {
+  return commands
+    .filter((c) => !isStaticCheck(c))
+    .map((command) => {
+      const folder = runFolder(command);
+      return folder ? { command, when: `when DevA has a test file under ${folder}/` } : { command };
+    });
+}
+
+/**
+ * Runs every test command that can reach the proposal's test files (failFirstCommands) once with only those files
+ * applied. Returns `cancelled: true` (and the runs so far) when Stop ends a run; the caller decides what a stop means.
  */
 export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRuns & { cancelled?: boolean }> {
   const tests = proposedTestFiles(opts.files);
-  const { run: commands, skipped } = failFirstCommands(opts.commands);
-  const result: FailFirstRuns = { testFiles: tests.map((f) => f.relPath!), runs: [], notWritten: [], ...(skipped.length ? { skipped } : {}) };
+  const testFiles = tests.map((f) => f.relPath!);
+  const { run: commands, skipped } = failFirstCommands(opts.commands, testFiles);
+  const result: FailFirstRuns = { testFiles, runs: [], notWritten: [], ...(skipped.length ? { skipped } : {}) };
   if (!tests.length || !commands.length) return result;
   const scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal, folders: runFolders(commands) });
   try {

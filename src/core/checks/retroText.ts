@@ -5,6 +5,7 @@
 import { lineWithin } from '../text';
 import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
+import { failFirstLeftOut } from './failFirst';
 import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
@@ -30,6 +31,19 @@ function beforeRunSaying(r: CheckRun): string {
 }
 
 /**
+ * The commands fail-first left out, grouped by their reason (failFirstLeftOut): " (`npm run lint`, `tsc` not run: a
+ * static check runs no test; `cd api && pytest` not run: no test file of DevA's under api/)"; '' for none.
+ */
+function leftOutSaying(skipped: readonly string[], testFiles: readonly string[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const c of skipped) {
+    const why = failFirstLeftOut(c, testFiles) ?? 'left out';
+    byReason.set(why, [...(byReason.get(why) ?? []), `\`${c}\``]);
+  }
+  return byReason.size ? ` (${[...byReason].map(([why, cs]) => `${cs.join(', ')} not run: ${why}`).join('; ')})` : '';
+}
+
+/**
  * The fail-first runs in one line: what ran on the unchanged code, and how each command fared there (notReached.ts);
  * null when there were none (not asked for, or the loop was stopped).
  */
@@ -39,8 +53,8 @@ function failFirstSaying(outcome: ChecksOutcome): string | null {
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
-  const statics = before.skipped?.length ? ` (${before.skipped.map((c) => `\`${c}\``).join(', ')} not run: a static check runs no test)` : '';
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${markedFailFirstRuns(outcome).map(beforeRunSaying).join('; ') || 'no run'}${statics}. A test of the change should fail here and pass on the proposal.`;
+  const leftOut = leftOutSaying(before.skipped ?? [], before.testFiles);
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${markedFailFirstRuns(outcome).map(beforeRunSaying).join('; ') || 'no run'}${leftOut}. A test of the change should fail here and pass on the proposal.`;
 }
 
 /**

@@ -180,8 +180,9 @@ export interface FailFirstRuns {
   /** One run per test command (round 0), in command order; empty when the proposal has no test file. */
   runs: CheckRun[];
   /**
-   * Static checks (a linter, a type checker: detect.ts isStaticCheck) not run: they run no test, so their verdict on
-   * the unchanged code says nothing of whether a test shows the change.
+   * The commands not run (failFirst.ts failFirstLeftOut): static checks (a linter, a type checker: isStaticCheck),
+   * which run no test, and a command run in a sub-folder none of DevA's test files is under, whose tests are all the
+   * unchanged workspace's: their verdict there says nothing of whether a test shows the change.
    */
   skipped?: string[];
   /** Test files that could not be written to the scratch copy, with the reason. */
