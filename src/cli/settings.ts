@@ -13,7 +13,8 @@ import {
   toolsOn,
   DEFAULT_FIX_ROUNDS,
   resolveChecks,
-  detectChecks,
+  detectedChecks,
+  leftOutSubprojectsSaying,
   detectFormatters,
   formattersLayOut,
   DETECTED_CHECKS_SAYING,
@@ -170,6 +171,11 @@ function copyLimitFrom(flags: Parsed['flags']): ChecksConfig['copyLimit'] {
   return copyLimitOfMb(n);
 }
 
+/** The sub-projects with checks that detection left out (leftOutSubprojectsSaying), on a line of their own. */
+function sayLeftOut(out: NodeJS.WritableStream, leftOut: readonly string[] = []): void {
+  if (leftOut.length) out.write(`${leftOutSubprojectsSaying(leftOut, (example) => `name theirs with --check "${example}"`)}\n`);
+}
+
 /**
  * The checks of `cape start/resume`: `--check CMD` (repeatable; `auto` = the detected ones), `--fix-rounds N`,
  * `--check-timeout S`, `--check-copy-limit MB`, `--fail-first`, `--no-format`. Without --check, the detected commands
@@ -189,9 +195,10 @@ export async function checksFrom(
     if (fixRounds !== undefined || timeoutMs !== undefined || copyLimit || flags['fail-first'] || flags['no-format']) {
       throw new UsageError('--fix-rounds, --check-timeout, --check-copy-limit, --fail-first and --no-format go with --check CMD (or --check auto).');
     }
-    const detected = await detectChecks(workspace, capeFolder);
+    const { commands: detected, leftOut } = await detectedChecks(workspace, capeFolder);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
+      sayLeftOut(out, leftOut);
       return { notRun: detected.map((d) => d.command) };
     }
     return {};
@@ -210,6 +217,7 @@ export async function checksFrom(
       ? `; then ${testCommands.join(', ')} once more with only DevA's test files, on the unchanged workspace`
       : '; fail-first runs nothing: every check is a static one (lint, types), which runs no test';
   out.write(`Checks on DevA's proposal: ${resolved.commands.map((c) => c.command).join(', ')} (up to ${rounds} fix round${rounds === 1 ? '' : 's'}${failFirstSaying})\n`);
+  sayLeftOut(out, resolved.leftOut);
   const formatters = flags['no-format'] ? [] : await detectFormatters(workspace, capeFolder);
   if (formatters.length) out.write(`Before they run, ${formattersLayOut(formatters)} DevA's files, as on save (--no-format to leave them as DevA wrote them)\n`);
   return { config: { commands: resolved.commands.map((c) => c.command), fixRounds, timeoutMs, ...(copyLimit ? { copyLimit } : {}), ...(failFirst ? { failFirst } : {}), ...(flags['no-format'] ? { format: false } : {}) } };

@@ -3,7 +3,7 @@
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
 // workspaceState with the commands it was given for, so a changed detection asks again.
 import * as vscode from 'vscode';
-import { detectChecks, detectFormatters, failFirstPlan, formatDuration, formattersLayOut, resolveChecks, type ChecksConfig } from '../core';
+import { detectedChecks, detectFormatters, failFirstPlan, leftOutSubprojectsSaying, formatDuration, formattersLayOut, resolveChecks, type ChecksConfig } from '../core';
 import type { Services } from '../services';
 import { showInformation } from '../notify';
 
@@ -20,6 +20,9 @@ function remembered(x: unknown): Remembered | undefined {
   const r = x as Remembered;
   return (r.decision === 'always' || r.decision === 'skip') && Array.isArray(r.commands) && r.commands.every((c) => typeof c === 'string') ? r : undefined;
 }
+
+/** The sub-projects with checks that detection left out (leftOutSubprojectsSaying), and how the setting runs theirs. */
+const leftOutSaying = (leftOut: readonly string[]) => leftOutSubprojectsSaying(leftOut, (example) => `add theirs to the cape.checks setting ("${example}"), with "auto" for the detected ones`);
 
 /** What cape.failFirst adds to the consent prompt: the test commands that run again (failFirstPlan), or that none do. */
 function failFirstSentence(commands: readonly string[]): string {
@@ -40,9 +43,10 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.copyLimit ? { copyLimit: s.copyLimit } : {}), ...(s.failFirst ? { failFirst: true } : {}), ...(s.format === false ? { format: false } : {}) } } : {});
   if (s.commands.length) {
     const resolved = await resolveChecks(root, s.commands, 'setting', services.settings().capeFolder);
+    if (resolved.leftOut) services.output.info(`checks: ${leftOutSaying(resolved.leftOut)}`);
     return config(resolved.commands.map((c) => c.command));
   }
-  const detected = await detectChecks(root, services.settings().capeFolder);
+  const { commands: detected, leftOut } = await detectedChecks(root, services.settings().capeFolder);
   if (!detected.length) return {};
   const commands = detected.map((d) => d.command);
   const state = services.context.workspaceState;
@@ -64,7 +68,8 @@ export async function sessionChecks(services: Services, root: string): Promise<{
         `at most ${formatDuration(s.timeoutMs)} each; a failing one goes back to DevA to fix (up to ${s.fixRounds} round${s.fixRounds === 1 ? '' : 's'}). ` +
         (formatters.length ? `Before they run, ${formattersLayOut(formatters)} DevA's files there, as on save (cape.formatProposal). ` : '') +
         (s.failFirst ? failFirstSentence(commands) : '') +
-        'Set cape.checks to choose the commands yourself.',
+        'Set cape.checks to choose the commands yourself.' +
+        (leftOut.length ? ` ${leftOutSaying(leftOut)}.` : ''),
     },
     run,
     always,

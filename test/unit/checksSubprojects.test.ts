@@ -4,7 +4,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createScratch, detectChecks, inFolder, isStaticCheck, MAX_SUBPROJECTS, pickSubprojects, runCheckLoop } from '../../src/core';
+import { PassThrough } from 'stream';
+import { createScratch, detectChecks, detectedChecks, inFolder, isStaticCheck, leftOutSubprojectsSaying, MAX_SUBPROJECTS, pickSubprojects, resolveChecks, runCheckLoop } from '../../src/core';
+import { checksFrom } from '../../src/cli/settings';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-subprojects-'));
@@ -109,7 +111,7 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
     );
   });
 
-  it(`at most ${MAX_SUBPROJECTS} sub-projects, the folders one level down in name order`, async () => {
+  it(`at most ${MAX_SUBPROJECTS} sub-projects, the folders one level down in name order; those left out are said, with how to run theirs`, async () => {
     const ws = tmp();
     program(ws, '.venv/bin/python');
     for (const name of ['f', 'e', 'd', 'c', 'b', 'a']) write(ws, `${name}/pytest.ini`, '[pytest]\n');
@@ -117,6 +119,23 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
       (await found(ws)).map(([c]) => c),
       ['a', 'b', 'c', 'd'].map((f) => `cd ${f} && ../.venv/bin/python -m pytest`),
     );
+    assert.deepStrictEqual((await detectedChecks(ws)).leftOut, ['e', 'f']);
+    const said = async (flags: Record<string, string[] | boolean>) => {
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (d) => (text += String(d)));
+      await checksFrom(flags, ws, out);
+      return text;
+    };
+    const left = '2 more sub-projects with checks are left out (at most 4 are detected): e/, f/; name theirs with --check "cd e && …"\n';
+    assert.ok((await said({})).endsWith(left), 'named, not run');
+    assert.ok((await said({ check: ['auto'], 'no-format': true })).endsWith(left), '--check auto');
+    assert.deepStrictEqual((await resolveChecks(ws, ['auto'], 'flag')).leftOut, ['e', 'f']);
+    // up to three by name; a folder a shell reads is quoted as the command would be
+    const many = leftOutSubprojectsSaying(['my app', 'b', 'c', 'd', 'e'], (ex) => `add theirs to cape.checks ("${ex}")`);
+    assert.strictEqual(many, "5 more sub-projects with checks are left out (at most 4 are detected): my app/, b/, c/ and 2 more; add theirs to cape.checks (\"cd 'my app' && …\")");
+    assert.strictEqual(leftOutSubprojectsSaying(['x'], (ex) => ex), '1 more sub-project with checks is left out (at most 4 are detected): x/; cd x && …');
+    assert.strictEqual(leftOutSubprojectsSaying([], (ex) => ex), '');
   });
 
   it("a member declared inside a top folder that holds a project is taken once: the top folder's suite runs it already", async () => {

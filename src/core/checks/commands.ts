@@ -2,7 +2,7 @@
 // `auto` standing for the detected ones (detect.ts), and what kind of check each command is — a static check (lint,
 // types) or one that runs tests, which is what its passing run proves (metrics/tsr.ts, fail-first).
 import type { CheckCommand } from './types';
-import { detectChecks, TYPECHECK_SCRIPTS } from './detect';
+import { detectedChecks, TYPECHECK_SCRIPTS } from './detect';
 import { escapeRegExp } from '../text/regexp';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
@@ -74,19 +74,23 @@ export interface ResolvedChecks {
   commands: CheckCommand[];
   /** Detected commands that are not run because nobody asked for them (the caller says which, or asks). */
   detectedNotRun: CheckCommand[];
+  /** The sub-projects with checks detection left out (DetectedChecks.leftOut), when it ran and left some. */
+  leftOut?: string[];
 }
 
 /**
  * The commands to run for a configured list (setting or flags; `auto` in it stands for the detected ones). An empty
  * configured list runs nothing and reports what detection found, for the caller to mention or ask about. `capeFolder`
- * is no sub-project (detectChecks).
+ * is no sub-project (detectedChecks).
  */
 export async function resolveChecks(workspace: string, configured: readonly string[], source: 'setting' | 'flag', capeFolder?: string): Promise<ResolvedChecks> {
   const list = cleanCommandList(configured);
   const wantsAuto = list.some((c) => c.toLowerCase() === AUTO_CHECK);
   const explicit = list.filter((c) => c.toLowerCase() !== AUTO_CHECK).map((command): CheckCommand => ({ command, source }));
   if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [] };
-  const detected = (await detectChecks(workspace, capeFolder)).filter((d) => !explicit.some((e) => e.command === d.command));
-  if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [] };
-  return { commands: [], detectedNotRun: detected };
+  const found = await detectedChecks(workspace, capeFolder);
+  const detected = found.commands.filter((d) => !explicit.some((e) => e.command === d.command));
+  const leftOut = found.leftOut.length ? { leftOut: found.leftOut } : {};
+  if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [], ...leftOut };
+  return { commands: [], detectedNotRun: detected, ...leftOut };
 }

@@ -10,7 +10,8 @@
 //  - Python: pytest, ruff and mypy where the project configures or requires them (detectPython.ts);
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
-// level down and the members the root declares (detectSubprojects.ts: `cd backend && …`). Static checks come first
+// level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
+// returned for the announcement to say: detectedChecks). Static checks come first
 // (cheap), then the tests. Detected commands are never run without the user's consent (the caller asks; the CLI
 // needs `--check auto`).
 import * as path from 'path';
@@ -108,14 +109,27 @@ const FAMILIES: readonly DetectFamily[] = [nodeChecks, pythonChecks, goChecks, r
 export const DETECTED_CHECKS_SAYING =
   "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff and mypy where a Python project configures or requires them, go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed; at the workspace's root, and for a language the root has none of, in its sub-projects (folders one level down, members its manifests declare)";
 
+/** What detection found: the commands (detectChecks), and the sub-projects with checks left out past MAX_SUBPROJECTS. */
+export interface DetectedChecks {
+  commands: CheckCommand[];
+  /** Their folders, in order (pickSubprojects' `left`): the announcement says them (leftOutSubprojectsSaying). */
+  leftOut: string[];
+}
+
 /**
  * The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests — the
- * root's, then its sub-projects' for each language the root has none of (detectSubprojects.ts; `capeFolder` is none).
- * Reads, never runs anything.
+ * root's, then its sub-projects' for each language the root has none of (detectSubprojects.ts; `capeFolder` is none) —
+ * and the sub-projects left out. Reads, never runs anything.
  */
-export async function detectChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<CheckCommand[]> {
+export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<DetectedChecks> {
   const found = await Promise.all(FAMILIES.map((detect) => detect(workspace, workspace)));
   const missing = FAMILIES.filter((_, i) => !found[i][0].length && !found[i][1].length);
-  if (missing.length) found.push((await subprojectChecks(workspace, missing, capeFolder)).found);
-  return [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)];
+  const subprojects = missing.length ? await subprojectChecks(workspace, missing, capeFolder) : { found: [[], []] as FoundChecks, left: [] };
+  found.push(subprojects.found);
+  return { commands: [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)], leftOut: subprojects.left };
+}
+
+/** The obvious check commands of a workspace (detectedChecks' commands), where what was left out is not said. */
+export async function detectChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<CheckCommand[]> {
+  return (await detectedChecks(workspace, capeFolder)).commands;
 }

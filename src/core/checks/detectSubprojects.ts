@@ -21,6 +21,9 @@ import type { CheckCommand, DetectFamily, FoundChecks } from './types';
 /** The most sub-projects whose checks are detected: each runs its whole suite in every round. */
 export const MAX_SUBPROJECTS = 4;
 
+/** The most sub-projects left out that the checks' announcement names (leftOutSubprojectsSaying). */
+const NAMED_LEFT_OUT = 3;
+
 /** The folders of a folder (not links to one), in name order; none when it cannot be read. */
 async function foldersIn(dir: string): Promise<string[]> {
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -108,4 +111,17 @@ export async function subprojectChecks(root: string, families: readonly DetectFa
   const statics = taken.flatMap(({ folder, found }) => found.flatMap(([s]) => s).map(inSub(folder)));
   const tests = taken.flatMap(({ folder, found }) => found.flatMap(([, t]) => t).map(inSub(folder)));
   return { found: [statics, tests], left };
+}
+
+/**
+ * How the checks' announcement (the CLI's, the VS Code consent prompt) says the sub-projects with checks left out past
+ * MAX_SUBPROJECTS (pickSubprojects' `left`): how many, up to NAMED_LEFT_OUT by name, and how to run theirs —
+ * `runTheirs` says how its surface adds a check, given one run in the first of them (`cd e && …`). '' for none.
+ */
+export function leftOutSubprojectsSaying(left: readonly string[], runTheirs: (example: string) => string): string {
+  if (!left.length) return '';
+  const more = left.length > NAMED_LEFT_OUT ? ` and ${left.length - NAMED_LEFT_OUT} more` : '';
+  const named = `${left.slice(0, NAMED_LEFT_OUT).map((f) => `${f}/`).join(', ')}${more}`;
+  const many = left.length > 1;
+  return `${left.length} more sub-project${many ? 's' : ''} with checks ${many ? 'are' : 'is'} left out (at most ${MAX_SUBPROJECTS} are detected): ${named}; ${runTheirs(inFolder(left[0], '…'))}`;
 }
