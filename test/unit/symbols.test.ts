@@ -68,7 +68,7 @@ describe('symbol extraction: tricky declarations', () => {
     const cs = 'namespace App.Models;\npublic partial class Order {}\npublic sealed partial class Line {}\npublic readonly struct Money {}\ninternal static partial class Ext {}\n';
     assert.deepStrictEqual(scanFile('Models/Order.cs', cs).symbols, ['Order', 'Line', 'Money', 'Ext']);
     const rs = 'pub const fn max() {}\npub unsafe fn raw() {}\nunsafe trait Zeroed {}\npub extern "C" fn ffi() {}\npub async unsafe fn both() {}\nconst LIMIT: u8 = 1;\n';
-    assert.deepStrictEqual(scanFile('src/raw.rs', rs).symbols, ['max', 'raw', 'Zeroed', 'ffi', 'both']);
+    assert.deepStrictEqual(scanFile('src/raw.rs', rs).symbols, ['max', 'raw', 'ffi', 'both', 'Zeroed'], 'the `pub` ones first');
   });
 
   it("a block namespace's types (C#, C++), not their members; Go's and Rust's public constants and variables", () => {
@@ -102,7 +102,23 @@ describe('symbol extraction: tricky declarations', () => {
     ].join('\n');
     assert.deepStrictEqual(scanFile('mux.go', go).symbols, ['Version', 'ErrNotFound', 'ErrTimeout', 'MaxDepth', 'NewMux']);
     const rs = 'pub const MAX_LEN: usize = 8;\npub(crate) static mut COUNT: u32 = 0;\nconst PRIVATE: u8 = 1;\npub const fn new() {}\n';
-    assert.deepStrictEqual(scanFile('src/lib.rs', rs).symbols, ['MAX_LEN', 'COUNT', 'new']);
+    assert.deepStrictEqual(scanFile('src/lib.rs', rs).symbols, ['MAX_LEN', 'new', 'COUNT'], 'the `pub` ones first');
+  });
+
+  it("lists a file's public symbols first where the language says which are (Go: capitalised; Python: no underscore; Rust: `pub`)", () => {
+    // a Go file whose unexported helpers come first: the map line's twelve names went to them, the API was cut
+    const helpers = Array.from({ length: 12 }, (_, i) => `func helper${i}() {}`);
+    const go = ['package mux', ...helpers, 'type routeConf struct {}', 'type Router struct {}', 'func (r *Router) HandleFunc() {}', 'func (r *routeRegexp) Match() bool { return false }', 'func Vars() {}', 'var ErrNotFound = errors.New("x")'].join('\n');
+    const symbols = scanFile('mux.go', go).symbols;
+    assert.deepStrictEqual(symbols.slice(0, 4), ['Router', 'HandleFunc', 'Vars', 'ErrNotFound'], symbols.join(', '));
+    assert.deepStrictEqual(symbols.slice(4, 6), ['helper0', 'helper1'], 'the others after them, in file order');
+    assert.ok(symbols.includes('routeConf') && symbols.indexOf('Match') > symbols.indexOf('Vars'), "a method of an unexported type is not the package's API");
+    const py = 'def _cache():\n    pass\nclass _Base:\n    pass\nclass Store(_Base):\n    pass\ndef main():\n    pass\n';
+    assert.deepStrictEqual(scanFile('app/store.py', py).symbols, ['Store', 'main', '_cache', '_Base']);
+    const rs = 'fn helper() {}\npub(crate) struct Node;\npub fn parse() {}\npub struct Tree;\n';
+    assert.deepStrictEqual(scanFile('src/tree.rs', rs).symbols, ['parse', 'Tree', 'helper', 'Node']);
+    // C, whose names say nothing of it: file order
+    assert.deepStrictEqual(scanFile('src/x.c', 'struct b {};\nstruct A {};\n').symbols, ['b', 'A']);
   });
 });
 

@@ -9,7 +9,8 @@
 // `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
 // literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Markdown: headings. Other languages: the
 // plain fallback takes unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …),
-// those of a block namespace, and Go's and Rust's public constants; Python's imports (symbolsOther.ts).
+// those of a block namespace, and Go's and Rust's public constants, the public ones first where the language's names or
+// keywords say which are (Go, Python, Rust); Python's imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
@@ -90,7 +91,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
       if (h && h.level <= MD_HEADING_LEVELS && h.title.length >= 2 && h.title.length <= 80) local.push(h.title);
     }
   } else {
-    scanFallback(relPath, text, local);
+    scanFallback(relPath, text, local, exported);
     if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));
     else if (GO_FILE.test(relPath)) imports.push(...goImports(text));
   }

@@ -1,6 +1,7 @@
 // Symbols of the languages symbols.ts has no scanner of its own for: a plain line scan of declarations (FALLBACK_DECL:
 // `def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, … behind their languages' modifiers), Go's
-// methods, a block namespace's types, and Go's and Rust's public constants. No parser: names, not structure.
+// methods, a block namespace's types, and Go's and Rust's public constants — the public ones apart where the language
+// says which are (PUBLIC_RULES). No parser: names, not structure.
 
 import { oneLine } from '../text/cut';
 
@@ -11,16 +12,32 @@ import { oneLine } from '../text/cut';
 const FALLBACK_DECL =
   /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|partial\s+|readonly\s+|data\s+|async\s+|open\s+|const\s+|unsafe\s+|extern\s+(?:"[^"]*"\s+)?|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
+/** A Go method's receiver type: `(r *Router)`, `(Router)`, `(l *List[T])` → the type's name. */
+const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?\*?([A-Za-z_]\w*)/;
+
+/**
+ * Whether a declaration (its name and its line) is public, by the languages whose names or keywords say so: Go's
+ * capitalised names (a method's only on a capitalised type), Python's names without a leading underscore, Rust's `pub`
+ * items (not `pub(crate)`). Their public symbols come first (a map line names the API before the helpers); the other
+ * languages' keep their file order.
+ */
+const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, line: string) => boolean])[] = [
+  [/\.go$/i, (name, line) => /^[A-Z]/.test(name) && /^[A-Z]/.test(GO_RECEIVER.exec(line)?.[1] ?? 'A')],
+  [/\.pyi?$/i, (name) => !name.startsWith('_')],
+  [/\.rs$/i, (_name, line) => /^pub\s/.test(line)],
+];
 
 /**
  * Other languages: unindented declarations (FALLBACK_DECL, Go's methods). Inside a block namespace (C#'s `namespace
  * App {`, C++'s), whose types are indented one level, declarations at that level too — not deeper, where a class's
  * members are. Go's exported constants and variables (alone or in a `const (` / `var (` group) and Rust's public ones
- * (`pub const MAX_LEN`, `pub static`) are the API too.
+ * (`pub const MAX_LEN`, `pub static`) are the API too. The public ones (PUBLIC_RULES) go to `exported`, the others to `out`.
  */
-export function scanFallback(relPath: string, text: string, out: string[]): void {
+export function scanFallback(relPath: string, text: string, out: string[], exported: string[]): void {
   const go = /\.go$/i.test(relPath);
   const rust = /\.rs$/i.test(relPath);
+  const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
+  const push = (name: string, line: string) => (isPublic?.(name, line) ? exported : out).push(name);
   let nsIndent: string | null = null; // the indentation of a block namespace's declarations, once seen
   let inNamespace = false;
   let goGroup = false;
@@ -30,13 +47,13 @@ export function scanFallback(relPath: string, text: string, out: string[]): void
         if (/^\)/.test(line)) goGroup = false;
         else {
           const g = /^\s+([A-Z]\w*)\b/.exec(line);
-          if (g) out.push(g[1]);
+          if (g) push(g[1], line);
         }
         continue;
       }
       const c = /^(?:const|var)\s+(?:([A-Z]\w*)\b|(\())/.exec(line);
       if (c) {
-        if (c[1]) out.push(c[1]);
+        if (c[1]) push(c[1], line);
         else goGroup = true;
         continue;
       }
@@ -44,7 +61,7 @@ export function scanFallback(relPath: string, text: string, out: string[]): void
     if (rust) {
       const r = /^pub(?:\([^)]*\))?\s+(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:/.exec(line);
       if (r) {
-        out.push(r[1]);
+        push(r[1], line);
         continue;
       }
     }
@@ -60,7 +77,7 @@ export function scanFallback(relPath: string, text: string, out: string[]): void
         if (m) nsIndent = indent;
       }
     }
-    if (m) out.push(m[1]);
+    if (m) push(m[1], line);
   }
 }
 
