@@ -1,7 +1,8 @@
-// Init's workspace facts, the code map (src/core/cape/initFactsCode.ts): the most imported source files, then those the
-// ranking finds nearest the answers, each with its top-level symbols — names only, no test, docs or built file, none
-// twice, within its bound; in the facts after the layout when the caller gives an index, and in init's requests
-// through initCape's `index`.
+// Init's workspace facts, the code map (src/core/cape/initFactsCode.ts): the source files the product's others import
+// most (a test importing one is not counted; where no file stands out, those with the most symbols, said so), then
+// those the ranking finds nearest the answers, each with its top-level symbols — names only, no test, docs or built
+// file, none twice, within its bound; in the facts after the layout when the caller gives an index, and in init's
+// requests through initCape's `index`.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -47,8 +48,9 @@ describe('init: the facts\' code map', function () {
     const lines = text.split('\n');
     assert.strictEqual(lines[0], '## Code map (path — its top-level symbols; names only, no code quoted)');
     assert.strictEqual(lines[1], 'The most imported files (core modules):');
-    assert.strictEqual(lines[2], 'src/models.ts — Item, ItemStore (imported by 4)', text);
-    assert.strictEqual(lines[3], 'src/util.ts — slugify (imported by 3)', text);
+    // a test importing a module is no other code depending on it: models.test.ts is not counted
+    assert.strictEqual(lines[2], 'src/models.ts — Item, ItemStore (imported by 3)', text);
+    assert.strictEqual(lines[3], 'src/util.ts — slugify (imported by 2)', text);
     assert.strictEqual(lines[4], 'The files nearest the product and the next release:');
     assert.strictEqual(lines[5], 'src/csvExport.ts — exportItemsAsCsv', 'the file the answers name comes first');
     for (const shown of ['src/models.ts', 'src/util.ts']) assert.strictEqual(text.split(shown).length - 1, 1, `${shown} once`);
@@ -56,6 +58,44 @@ describe('init: the facts\' code map', function () {
     assert.deepStrictEqual(from.listed, ['the code map (file names and their top-level symbols)']);
     assert.ok(codePart(codeLines(index, 'Export the items as CSV'), noSources(), 300)!.length <= 300, 'within its bound');
     assert.ok(!codePart(codeLines(index, ''), noSources(), 2000)!.includes('nearest'), 'no answers: the core modules only');
+  });
+
+  it("counts only the product's importers, and claims no most imported file where none stands out (a Go library's one package)", async () => {
+    // gorilla/mux's shape: one package, whose example tests (package mux_test) import it, so the graph ties every file
+    const lib = tempDir('cape-code-map-go-lib-');
+    put(lib, 'go.mod', 'module example.com/mux\n\ngo 1.20\n');
+    put(lib, 'mux.go', 'package mux\n\nfunc NewRouter() {}\nfunc Vars() {}\nfunc CurrentRoute() {}\ntype Router struct{}\n');
+    put(lib, 'route.go', 'package mux\n\ntype Route struct{}\nfunc (r *Route) Name() {}\n');
+    put(lib, 'middleware.go', 'package mux\n\ntype MiddlewareFunc func()\n');
+    put(lib, 'test_helpers.go', 'package mux\n\nfunc SetURLVars() {}\n');
+    for (const name of ['example_route_test.go', 'example_vars_test.go', 'example_cors_test.go']) {
+      put(lib, name, 'package mux_test\n\nimport (\n\t"net/http"\n\n\t"example.com/mux"\n)\n\nfunc ExampleX() {}\n');
+    }
+    put(lib, 'mux_test.go', 'package mux\n\nfunc TestRouter() {}\n');
+    const { index: libIndex } = await WorkspaceIndex.open(lib, { cacheFile: null });
+    const text = codePart(codeLines(libIndex, ''), noSources(), 2000)!;
+    assert.ok(!/most imported|imported by/.test(text), text);
+    assert.deepStrictEqual(text.split('\n').slice(1), [
+      'The source files with the most top-level symbols (no file stands out by its importers):',
+      'mux.go — NewRouter, Vars, CurrentRoute, Router',
+      'route.go — Route, Name',
+      'middleware.go — MiddlewareFunc',
+      'test_helpers.go — SetURLVars',
+    ]);
+    // packages imported by the product's other packages stand out; a Go file counts its package's importers, not a test's
+    const app = tempDir('cape-code-map-go-app-');
+    put(app, 'go.mod', 'module example.com/app\n\ngo 1.22\n');
+    put(app, 'store/store.go', 'package store\n\ntype Store struct{}\nfunc Open() {}\n');
+    put(app, 'store/cache.go', 'package store\n\ntype Cache struct{}\n');
+    put(app, 'store/store_test.go', 'package store_test\n\nimport "example.com/app/store"\n\nfunc TestOpen() { store.Open() }\n');
+    put(app, 'api/handler.go', 'package api\n\nimport "example.com/app/store"\n\nfunc Handle() {}\n');
+    put(app, 'cmd/app/main.go', 'package main\n\nimport (\n\t"example.com/app/api"\n\t"example.com/app/store"\n)\n\nfunc main() {}\n');
+    const { index: appIndex } = await WorkspaceIndex.open(app, { cacheFile: null });
+    assert.deepStrictEqual(codePart(codeLines(appIndex, ''), noSources(), 2000)!.split('\n').slice(1), [
+      'The most imported files (core modules):',
+      'store/store.go — Store, Open (its package imported by 2)',
+      'store/cache.go — Cache (its package imported by 2)',
+    ]);
   });
 
   it('has no part for a workspace without symbols, and comes after the layout in the facts when an index is given', async () => {

@@ -15,8 +15,9 @@
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
 //     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
 //     policy — no ignored, dependency, secret, .git/ or cape/ file is counted or named);
-//  5. the code map: the most imported source files, then those nearest the answers, each with its top-level symbols
-//     (initFactsCode.ts, from the workspace index: names only), when the caller gives the index;
+//  5. the code map: the source files the product's others import most (where none stands out, those with the most
+//     symbols), then those nearest the answers, each with its top-level symbols (initFactsCode.ts, from the workspace
+//     index: names only), when the caller gives the index;
 //  6. for a workspace with a user interface (at the root or in a folder one level down), its style sources: the entry
 //     page's head, the design tokens and fonts of the style files and the root component's style blocks, how the
 //     components style themselves, the style files' names, the theme configuration (initFactsStyle.ts);

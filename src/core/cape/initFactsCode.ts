@@ -1,15 +1,17 @@
 // Init's workspace facts (initFacts.ts), the code part: the names the code uses, as DevA's map lines (path — its
-// top-level symbols, workspace/pack.ts mapLine) — first the source files the most other files import (the core
-// modules a change goes through: the models, the API client, the shared helpers), then those the ranking
-// (workspace/rank.ts) finds nearest the answers' product and next release. Without it an init trial on a full-stack
-// repository (FastAPI + React) wrote the standards' naming examples and the architecture's data model as assumptions
-// ("the facts show no source code"). Names only, from the workspace index: no file's text is quoted. Tests, built
-// output, docs and configuration are not listed (kindPrior below 1, isTestFile).
+// top-level symbols, workspace/pack.ts mapLine) — first the source files the most of the product's other files import
+// (the core modules a change goes through: the models, the API client, the shared helpers; a test, an example or a
+// fixture importing a file is no code depending on it), or, where no file stands out by its importers (a Go library's
+// one package, whose files its importers all reach alike), those with the most top-level symbols, said so; then those
+// the ranking (workspace/rank.ts) finds nearest the answers' product and next release. Without it an init trial on a
+// full-stack repository (FastAPI + React) wrote the standards' naming examples and the architecture's data model as
+// assumptions ("the facts show no source code"). Names only, from the workspace index: no file's text is quoted.
+// Tests, built output, docs and configuration are not listed (kindPrior below 1, isTestFile).
 import { WorkspaceIndex } from '../workspace/workspaceIndex';
 import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
-import { isTestFile, SOURCE_FILE } from '../workspace/fileKinds';
+import { GO_FILE, isProductFile, isTestFile, SOURCE_FILE } from '../workspace/fileKinds';
 import { mapLine } from '../workspace/pack';
 import { linesWithin, type FactSources } from './initFactsText';
 
@@ -27,40 +29,70 @@ function listable(index: WorkspaceIndex, rel: string): boolean {
 /** The code map's lines, found once whatever the facts' scale: the core modules' and those nearest the answers'. */
 export interface CodeLines {
   core: string[];
+  /** What singles the core lines out: their importers, or (no file stands out by them) their top-level symbols. */
+  coreBy: 'importers' | 'symbols';
   related: string[];
 }
 
+/** The files of the product that import `rel` (a test, an example or a fixture importing it is no code depending on it). */
+const productImporters = (index: WorkspaceIndex, rel: string): number => index.importersOf(rel).filter(isProductFile).length;
+
 /**
- * The code map's lines: the core modules (the most imported), then the files nearest `query` (the answers' product and
- * features), each as a map line; the ranking runs once here, the facts render the lines at each scale (codePart).
+ * The core modules: the listable files more of the product's files import than import the least imported listable
+ * one, most first, each with its count — none when no file stands out (every file of a Go library's one package is
+ * reached by each importer of the package alike). A file's symbols are decoded only for those the counts single out.
+ */
+function mostImported(index: WorkspaceIndex): [string, number][] {
+  const counted = [...index.paths()].map((p) => [p, productImporters(index, p)] as const).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+  // the fewest importers a listable file has: most files have none, so the walk up stops at once
+  const floor = counted.find(([p]) => listable(index, p))?.[1] ?? 0;
+  const out: [string, number][] = [];
+  for (let i = counted.length - 1; i >= 0 && out.length < CORE_FILES; i--) {
+    const [p, n] = counted[i];
+    if (n < MIN_IMPORTERS || n <= floor) break;
+    if (listable(index, p)) out.push([p, n]);
+  }
+  return out.sort((a, b) => b[1] - a[1] || index.get(b[0])!.symbols.length - index.get(a[0])!.symbols.length || (a[0] < b[0] ? -1 : 1));
+}
+
+/**
+ * The code map's lines: the core modules (the most imported; where no file stands out by its importers, those with the
+ * most top-level symbols), then the files nearest `query` (the answers' product and features), each as a map line; the
+ * ranking runs once here, the facts render the lines at each scale (codePart).
  */
 export function codeLines(index: WorkspaceIndex, query: string): CodeLines {
-  // the importer count first (a map lookup): a file's symbols are decoded only for the few that are imported enough
-  const imported = [...index.paths()]
-    .map((p) => [p, index.importersOf(p).length] as const)
-    .filter(([p, n]) => n >= MIN_IMPORTERS && listable(index, p))
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, CORE_FILES);
-  const named = new Set(imported.map(([p]) => p));
-  const core = imported.map(([p, n]) => `${mapLine(p, index.get(p)!.symbols)} (imported by ${n})`);
+  const imported = mostImported(index);
+  const coreBy = imported.length ? 'importers' : 'symbols';
+  const largest = imported.length
+    ? []
+    : [...index.paths()]
+        .filter((p) => listable(index, p))
+        .map((p) => [p, index.get(p)!.symbols.length] as const)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, CORE_FILES);
+  // a Go import reaches every file of the package: the count is the package's
+  const core = imported.length
+    ? imported.map(([p, n]) => `${mapLine(p, index.get(p)!.symbols)} (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`)
+    : largest.map(([p]) => mapLine(p, index.get(p)!.symbols));
+  const named = new Set([...imported, ...largest].map(([p]) => p));
   const related = query.trim()
     ? rankFiles(index, { objective: query })
         .filter((r) => !named.has(r.path) && listable(index, r.path))
         .slice(0, RELATED_FILES)
         .map((r) => mapLine(r.path, index.get(r.path)!.symbols))
     : [];
-  return { core, related };
+  return { core, coreBy, related };
 }
 
 /** The code part within `max` characters; null when the index holds no source file with symbols. */
-export function codePart({ core, related }: CodeLines, sources: FactSources, max: number): string | null {
+export function codePart({ core, coreBy, related }: CodeLines, sources: FactSources, max: number): string | null {
   if (!core.length && !related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
   const head = '## Code map (path — its top-level symbols; names only, no code quoted)\n';
   const blocks: string[] = [];
   let room = max - head.length;
   for (const [title, lines] of [
-    ['The most imported files (core modules):', core],
+    [coreBy === 'importers' ? 'The most imported files (core modules):' : 'The source files with the most top-level symbols (no file stands out by its importers):', core],
     ['The files nearest the product and the next release:', related],
   ] as const) {
     if (!lines.length || room < title.length + 60) continue;
