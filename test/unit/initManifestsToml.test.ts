@@ -197,6 +197,12 @@ replace example.com/old => ../old
       '- tool: golang.org/x/tools/cmd/stringer',
     ]);
     assert.deepStrictEqual(goModFacts('module m\n\nrequire (\n\tx.org/a v1.0.0 // indirect\n)\n', 800).lines, ['- module: m', '- require: 1 indirect']);
+    // gorilla/mux's: a module that requires nothing says so, or a model cannot tell "standard library only" from unread
+    assert.deepStrictEqual(goModFacts('module github.com/gorilla/mux\n\ngo 1.20\n', 800).lines, [
+      '- module: github.com/gorilla/mux',
+      '- go: 1.20',
+      '- require: none (it imports only the standard library and its own packages)',
+    ]);
   });
 
   it('in the facts: a root pyproject.toml as fact lines, not its head of tool settings; one that does not parse quoted by its head', async () => {

@@ -38,7 +38,7 @@ describe("init's facts: the sub-projects' manifests", function () {
     assert.deepStrictEqual(manifestHeadings(t), ['frontend/package.json', 'backend/pyproject.toml', 'packages/emails/package.json', 'tools/gen/go.mod']);
     assert.ok(t.includes('## backend/pyproject.toml\n- name: app\n- dependencies (2): fastapi >=0.114, sqlmodel\n- dependency-groups: dev: pytest mypy\n- tool settings: mypy\n\n'), t);
     assert.ok(t.includes('## frontend/package.json\n- name: frontend\n- scripts: test: playwright test\n- dependencies (1): react ^19.0.0\n- devDependencies (1): vite ^6.0.0\n\n'), t);
-    assert.ok(t.includes('## tools/gen/go.mod\n- module: example.com/gen\n- go: 1.22\n\n## Check commands'), t);
+    assert.ok(t.includes('## tools/gen/go.mod\n- module: example.com/gen\n- go: 1.22\n- require: none (it imports only the standard library and its own packages)\n\n## Check commands'), t);
     assert.deepStrictEqual(facts.files.slice(0, 6), ['package.json', 'pyproject.toml', 'frontend/package.json', 'backend/pyproject.toml', 'packages/emails/package.json', 'tools/gen/go.mod']);
   });
 
