@@ -79,6 +79,25 @@ describe('init: the CI part shows first the files that check a change', function
     assert.match(ci, /^- \.github\/workflows\/a-guard\.yml \(GitHub Actions; "Guard", on push\): no commands found$/m);
   });
 
+  it('names the actions a workflow uses to check something (with their `args`), not those that set up, cache or upload', async () => {
+    // gorilla/mux's workflows: security.yml and verify.yml run marketplace actions only, and read "no commands found"
+    const ws = tempDir('cape-facts-ci-actions-');
+    putFile(ws, 'go.mod', 'module example.com/mux\n\ngo 1.20\n');
+    putFile(ws, 'mux.go', 'package mux\n');
+    const setup = ['uses: actions/checkout@v3', 'uses: actions/setup-go@v4\n        with:\n          go-version: ${{ matrix.go }}', 'uses: actions/cache@v4'];
+    putFile(ws, '.github/workflows/security.yml', workflow('Security', [...setup, 'name: Run GoSec\n        uses: securego/gosec@master\n        with:\n          args: -exclude-dir examples ./...', 'uses: golang/govulncheck-action@v1\n        with:\n          go-package: ./...']));
+    putFile(ws, '.github/workflows/verify.yml', workflow('Verify', [...setup, 'uses: golangci/golangci-lint-action@v3\n        with:\n          version: v1.53\n          args: --timeout=5m']));
+    putFile(ws, '.github/workflows/test.yml', workflow('Test', [...setup, 'run: go test -race ./...', 'uses: codecov/codecov-action@v3\n        with:\n          files: ./coverage', 'uses: actions/upload-artifact@v4']));
+    putFile(ws, '.github/workflows/issues.yml', 'name: Add issue to Project\non: issues\njobs:\n  a:\n    steps:\n      - uses: actions/add-to-project@v0.5.0\n');
+    const ci = factsPart((await readWorkspaceFacts(ws))!.text, 'CI configuration');
+    assert.match(ci, /^- \.github\/workflows\/security\.yml \(GitHub Actions; "Security", on push\): uses securego\/gosec \(args: -exclude-dir examples \.\/\.\.\.\); uses golang\/govulncheck-action$/m);
+    assert.match(ci, /^- \.github\/workflows\/verify\.yml \(GitHub Actions; "Verify", on push\): uses golangci\/golangci-lint-action \(args: --timeout=5m\)$/m);
+    assert.match(ci, /^- \.github\/workflows\/test\.yml \(GitHub Actions; "Test", on push\): go test -race \.\/\.\.\.$/m);
+    assert.match(ci, /^- \.github\/workflows\/issues\.yml \(GitHub Actions; "Add issue to Project", on issues\): no commands found$/m);
+    // the workflows that check come before the project board's
+    assert.strictEqual(shownOrder(ci).at(-1), 'issues.yml');
+  });
+
   it('reads a bounded number of CI files, and never one the read policy refuses', () => {
     const ws = tempDir('cape-facts-ci-reads-');
     const paths: string[] = [];

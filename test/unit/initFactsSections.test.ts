@@ -106,7 +106,7 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     assert.match(t, /## tailwind\.config\.js \(its head\)\n```\nexport default \{\n {2}content: \['\.\/index\.html', '\.\/src\/\*\*\/\*\.vue'\],\n {2}theme: \{ extend: \{ colors: \{ primary: '#5cb85c' \} \} \},\n\};\n```/);
 
     const ci = part(t, 'CI configuration');
-    assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push, pull_request\): npm ci; npm run build; npm run test:unit$/m);
+    assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push, pull_request\): npm ci; npm run build; npm run test:unit; uses cypress-io\/github-action$/m);
 
     // the parts in their order of importance
     const order = ['## package.json', '## Check commands', '## CI configuration', '## Layout', '## Style sources', '## tailwind.config.js'].map((h) => t.indexOf(h));

@@ -1,6 +1,7 @@
 // Init's workspace facts (initFacts.ts), the CI part: the continuous-integration configuration files at the root (GitHub
-// Actions workflows, GitLab CI, CircleCI, Azure Pipelines, Jenkins…), each with its service and the commands its steps
-// run — how the project checks a change. Read through the read policy (MAX_CI_READS files at most), parsed as YAML
+// Actions workflows, GitLab CI, CircleCI, Azure Pipelines, Jenkins…), each with its service, the commands its steps
+// run and the actions they use that check something (`uses securego/gosec (args: ./...)`, not actions/checkout or
+// setup-go) — how the project checks a change. Read through the read policy (MAX_CI_READS files at most), parsed as YAML
 // with the safe schema (a Jenkinsfile's `sh` steps by their lines), named and quoted, never run; shown in the order of
 // how much they say about how a change is checked, each with its tool lines before its shell plumbing
 // (initFactsCiRank.ts).
@@ -11,7 +12,7 @@ import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
-import { byRank, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
+import { byRank, checksSomething, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
 const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
@@ -66,9 +67,22 @@ function commandLines(script: string): string[] {
 }
 
 /**
+ * A step's action as the part names it — `uses owner/name (args: …)`, its ref left out, with the `args` input the
+ * action passes to its tool — when it checks something (checksSomething); null for a step without one or another action.
+ */
+function actionStep(step: Record<string, unknown>): string | null {
+  if (typeof step.uses !== 'string') return null;
+  const action = step.uses.trim().replace(/@[^@/]*$/, '');
+  if (!action || !checksSomething(action)) return null;
+  const inputs = step[ACTION_INPUTS];
+  const args = isPlainObject(inputs) && typeof inputs.args === 'string' && inputs.args.trim() ? ` (args: ${inputs.args})` : '';
+  return shorten(oneLine(`uses ${action}${args}`), COMMAND_CHARS);
+}
+
+/**
  * The commands of a parsed CI configuration, in document order: the text (or list of texts) under a COMMAND_KEYS key
- * at any depth (CircleCI's `run: { command }` too), not in an action's inputs (ACTION_INPUTS). Each node is visited
- * once, so an alias repeated many times costs nothing more.
+ * at any depth (CircleCI's `run: { command }` too), not in an action's inputs (ACTION_INPUTS), and the actions that
+ * check something (actionStep). Each node is visited once, so an alias repeated many times costs nothing more.
  */
 function yamlCommands(doc: unknown): string[] {
   const out: string[] = [];
@@ -82,7 +96,11 @@ function yamlCommands(doc: unknown): string[] {
     if (!v || typeof v !== 'object' || seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) for (const item of v) visit(item, isCommand);
-    else for (const [k, val] of Object.entries(v)) if (k !== ACTION_INPUTS) visit(val, COMMAND_KEYS.has(k));
+    else {
+      const action = actionStep(v as Record<string, unknown>);
+      if (action) out.push(action);
+      for (const [k, val] of Object.entries(v)) if (k !== ACTION_INPUTS) visit(val, COMMAND_KEYS.has(k));
+    }
   };
   visit(doc, false);
   return out.slice(0, MAX_COMMANDS);
@@ -172,7 +190,7 @@ export function ciPart(policy: WorkspacePolicy, paths: readonly string[], source
   let files = filesByWalk.get(paths);
   if (!files) filesByWalk.set(paths, (files = ciFiles(policy, paths)));
   if (!files.length) return null;
-  const head = '## CI configuration (the commands its steps run; named here, not run)\n';
+  const head = '## CI configuration (the commands and checking actions its steps run; named here, not run)\n';
   const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');
   // the files whose lines are shown (a cut line among them) and were read
   const shown = files.slice(0, text.split('\n').filter((l) => !l.startsWith('- … ')).length);

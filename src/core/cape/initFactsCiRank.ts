@@ -4,7 +4,9 @@
 // `CI`, `lint.yml`), most checking commands first; then the others with commands; then those that keep the
 // repository or ship it (labels, releases, deploys, issues, dependency bumps, project boards), by their name; last
 // those whose steps run no tool. And which lines of a step's script are shell plumbing (echo, set, if/fi, assignments,
-// `git config`): shown after the lines that run tools. Words, not patterns: a command is split into words once.
+// `git config`): shown after the lines that run tools; which actions a step uses check something (checksSomething:
+// not checking out, setting up, caching, uploading): named with the commands. Words, not patterns: a command is split
+// into words once.
 import { isPlainObject } from '../model/types';
 
 /** Words of a command that name a test runner or tests. */
@@ -12,10 +14,13 @@ const TEST_WORDS = new Set([
   'test', 'tests', 'pytest', 'unittest', 'tox', 'nox', 'jest', 'vitest', 'mocha', 'ava', 'jasmine', 'karma', 'playwright',
   'cypress', 'e2e', 'phpunit', 'rspec', 'ctest', 'coverage',
 ]);
-/** Words of a command that name a linter, a formatter's check or a type checker (`precommit` is `pre-commit` joined). */
+/**
+ * Words of a command that name a linter, a formatter's check, a type checker or a security scanner (`precommit` is
+ * `pre-commit` joined).
+ */
 const LINT_WORDS = new Set([
   'lint', 'eslint', 'stylelint', 'ruff', 'flake8', 'pylint', 'mypy', 'pyright', 'tsc', 'typecheck', 'check', 'clippy',
-  'vet', 'rubocop', 'shellcheck', 'precommit', 'prek', 'biome',
+  'vet', 'rubocop', 'shellcheck', 'precommit', 'prek', 'biome', 'gosec', 'govulncheck', 'codeql', 'semgrep', 'bandit',
 ]);
 const BUILD_WORDS = new Set(['build', 'compile', 'assemble']);
 /** Words of a workflow's name (or its file's) that say it checks a change. */
@@ -25,6 +30,15 @@ const BOOKKEEPING_WORDS = new Set([
   'label', 'labels', 'labeler', 'release', 'releases', 'issue', 'issues', 'dependabot', 'renovate', 'project', 'projects',
   'stale', 'triage', 'bump', 'conflict', 'conflicts', 'changelog', 'greetings', 'welcome', 'backport', 'deploy',
   'deployment', 'publish', 'sponsors', 'lock', 'milestone',
+]);
+/**
+ * Words of an action's name (`actions/setup-go`, `Swatinem/rust-cache`) that say it prepares the job or keeps its files
+ * rather than checking anything: checking out, setting up a toolchain, installing, caching, artifacts, uploading
+ * coverage, signing in, publishing pages, a script of the workflow's own. The one list of them (checksSomething).
+ */
+const SETUP_ACTION_WORDS = new Set([
+  'checkout', 'setup', 'toolchain', 'install', 'cache', 'artifact', 'artifacts', 'codecov', 'coveralls', 'login', 'pages',
+  'script',
 ]);
 /** The package managers whose commands run the package's scripts by name (`npm run verify`, `pnpm lint`). */
 const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
@@ -67,6 +81,15 @@ function commandWords(command: string, scripts: ReadonlyMap<string, string>): Se
 }
 
 const some = (words: Iterable<string>, set: ReadonlySet<string>): boolean => [...words].some((w) => set.has(w));
+
+/**
+ * Whether the action a step uses (`securego/gosec`, its ref left out) checks something: its name says it neither
+ * prepares the job (SETUP_ACTION_WORDS) nor keeps the repository or ships it (BOOKKEEPING_WORDS: a project board, labels, a release).
+ */
+export function checksSomething(action: string): boolean {
+  const words = wordsOf(action);
+  return !some(words, SETUP_ACTION_WORDS) && !some(words, BOOKKEEPING_WORDS);
+}
 
 /** Where a CI file comes in the part: by `tier` (0 checks, 1 other commands, 2 bookkeeping, 3 no tool run), then `score` down. */
 export interface CiRank {
