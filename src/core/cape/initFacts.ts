@@ -1,5 +1,5 @@
 // Init's workspace facts: what an existing codebase states about itself, gathered without a model and without running
-// anything, for init's requests (initRequests.ts) to write the project files from the code as it is rather than from
+// any of its commands (git is asked, read-only, for the version tags), for init's requests (initRequests.ts) to write the project files from the code as it is rather than from
 // assumptions. In this order, which is also their order of importance: each part is cut to its own bound and to the
 // room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end.
 // Facts well short of the max get more room: every bound is taken at the largest of ROOMIER_SCALES at which the whole
@@ -8,7 +8,8 @@
 //  1. the manifests (initFactsManifests.ts): the root's — package.json, pyproject.toml, Cargo.toml and go.mod as fact
 //     lines (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package
 //     manager it names (checks/detect.ts); the head of the monorepo and toolchain settings (pnpm-workspace.yaml,
-//     go.work…) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
+//     go.work…); the latest version tag of the workspace's git repository (workspace/versionTags.ts: git is asked,
+//     read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
 //     the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
 //  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
 //  3. the CI configuration files and the commands their steps run, those that check a change first (initFactsCi.ts);
@@ -40,6 +41,7 @@ import { isStyleSource, stylePart } from './initFactsStyle';
 import { codeLines, codePart, type CodeLines } from './initFactsCode';
 import { readmeOf } from './initFactsReadme';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
+import { latestVersionTag } from '../workspace/versionTags';
 
 /**
  * All the facts at most: about 3,400 tokens, sent with the decisions request and each file request that takes them —
@@ -176,7 +178,8 @@ async function factsUnder(
   if (!hasCode) return null;
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
-  const found: Found = { layout, lock: await lockfileOf(workspace), checks: await detectChecks(workspace, policy.capeFolder), code: source ? codeLines(source.index, source.query) : null };
+  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectChecks(workspace, policy.capeFolder), latestVersionTag(workspace)]);
+  const found: Found = { layout, lock, checks, release, code: source ? codeLines(source.index, source.query) : null };
   const facts: WorkspaceFacts = { ...fittedFacts(policy, found, FACT_PARTS), some: [] };
   for (const set of sets) {
     const parts = FACT_PARTS.filter((p) => set.includes(p));

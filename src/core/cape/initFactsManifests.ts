@@ -2,8 +2,9 @@
 // pyproject.toml and Cargo.toml (initManifestsToml.ts) and go.mod (initManifestsGo.ts) as fact lines, the others and
 // a manifest that does not parse by their head — the lockfile and the package manager it names (checks/detect.ts),
 // and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…); then the
-// manifests of a few sub-projects (initSubprojects.ts: the members the root declares first, workspace/members.ts),
-// each with smaller bounds, and a count of those left. Each block within its bound and the part's.
+// latest version tag of the workspace's git repository (workspace/versionTags.ts), with its date; then the manifests of
+// a few sub-projects (initSubprojects.ts: the members the root declares first, workspace/members.ts), each with smaller
+// bounds, and a count of those left. Each block within its bound and the part's.
 import type { WorkspacePolicy } from '../workspace/policy';
 import type { WorkspaceLayout } from '../workspace/layout';
 import { itemsWithin, LIST_CHARS, packageJsonLines, type ManifestFacts } from './initManifests';
@@ -11,6 +12,8 @@ import { cargoFacts, pyprojectFacts } from './initManifestsToml';
 import { goModFacts } from './initManifestsGo';
 import { subprojects } from './initSubprojects';
 import { declaredMembers } from '../workspace/members';
+import type { VersionTag } from '../workspace/versionTags';
+import { formatLocalDate } from '../model/dates';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
@@ -26,10 +29,16 @@ const SUBPROJECTS_LEFT_CHARS = 160;
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
 
-/** What the part is made from: the walk (the root's manifests, those of the sub-projects) and the lockfile found. */
+/** What the part is made from: the walk (the root's manifests, those of the sub-projects), the lockfile and the latest version tag found. */
 export interface ManifestSources {
   layout: WorkspaceLayout;
   lock: { file: string; manager: string } | null;
+  release: VersionTag | null;
+}
+
+/** The latest version tag's block: `- latest version tag: v1.8.1, tagged 2023-11-13 (15 version tags)`. */
+function releaseBlock({ tag, date, count }: VersionTag): string {
+  return `## Releases (git tags)\n- latest version tag: ${tag}${date ? `, tagged ${formatLocalDate(date)}` : ''} (${count} version tag${count === 1 ? '' : 's'})`;
 }
 
 /** A manifest that does not parse: the format it is not valid in. */
@@ -64,7 +73,7 @@ function manifestFacts(name: string, text: string, list: number): ManifestFacts 
 }
 
 /** The manifests part within `max` characters; null when the workspace has none. */
-export function manifestsPart(policy: WorkspacePolicy, { layout, lock }: ManifestSources, sources: FactSources, max: number, bounds: FactBounds): string | null {
+export function manifestsPart(policy: WorkspacePolicy, { layout, lock, release }: ManifestSources, sources: FactSources, max: number, bounds: FactBounds): string | null {
   const blocks: string[] = [];
   const files = sources.files;
   let room = max;
@@ -98,6 +107,7 @@ export function manifestsPart(policy: WorkspacePolicy, { layout, lock }: Manifes
     if (add(manifestBlock(name, text, facts, scaled(MANIFEST_LINES_CHARS, bounds), scaled(MANIFEST_HEAD_CHARS, bounds), lockLine), name)) lockShown ||= lockLine.length > 0;
   }
   if (lock && !lockShown) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
+  if (release && add(releaseBlock(release))) sources.listed.push('the version tags (git)');
   // the sub-projects in the room the root left, some of it kept for the line that counts those left
   const found = subprojects(layout, declaredMembers(readRoot));
   const shown = (file: string): boolean => {

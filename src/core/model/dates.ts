@@ -7,9 +7,14 @@ function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
 
+/** `YYYY-MM-DD`, local time: the day of a release (init's facts: the latest version tag's). */
+export function formatLocalDate(d: Date): string {
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+}
+
 /** `YYYY-MM-DD HH:MM`, local time: KPT "_Last updated_" lines, tree and quick-pick labels, the retrospective header. */
 export function formatLocalMinute(d: Date): string {
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return `${formatLocalDate(d)} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
 /** `YYYY-MM-DD_HH-MM`, local time: the stamp that starts a retrospective's file name. */

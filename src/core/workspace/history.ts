@@ -130,21 +130,29 @@ export function historyFromLog(log: string): History {
   return { recency, coChange, commits };
 }
 
-/** The history of the workspace's files from git, or none. */
-export function gitHistory(root: string): Promise<History> {
-  if (!historyKey(root)) return Promise.resolve(NO_HISTORY);
-  // a folder of the repository opened alone: the commits that touched it, with paths relative to it
-  const below = gitDirOf(root) === null ? ['--relative'] : [];
-  // the repository's own config is the workspace's, which may be untrusted: `log.showSignature` would make this log
-  // run whatever `gpg.program` it names on every signed commit (--no-show-signature overrides it)
+/**
+ * What a git command prints about the workspace's repository (`args` after `git -C root -c core.quotepath=off`), or
+ * null: no repository (historyKey), no git binary, an error, more than 5 s or 16 MB. The one way CAPE asks git about a
+ * workspace (the history here, the version tags: versionTags.ts). The repository's own config is the workspace's,
+ * which may be untrusted: a caller's command must not be one that config can make run a program.
+ */
+export function gitOutput(root: string, args: readonly string[]): Promise<string | null> {
+  if (!historyKey(root)) return Promise.resolve(null);
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-C', root, '-c', 'core.quotepath=off', 'log', '--no-show-signature', '--no-merges', '-M', ...below, '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--', ...(below.length ? ['.'] : [])],
-      { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
-      (err, stdout) => resolve(err ? NO_HISTORY : historyFromLog(String(stdout))),
+    execFile('git', ['-C', root, '-c', 'core.quotepath=off', ...args], { timeout: 5000, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (err, stdout) =>
+      resolve(err ? null : String(stdout)),
     );
   });
+}
+
+/** The history of the workspace's files from git, or none. */
+export async function gitHistory(root: string): Promise<History> {
+  // a folder of the repository opened alone: the commits that touched it, with paths relative to it
+  const below = gitDirOf(root) === null ? ['--relative'] : [];
+  // `log.showSignature` in the repository's config would make this log run whatever `gpg.program` it names on every
+  // signed commit (--no-show-signature overrides it)
+  const log = await gitOutput(root, ['log', '--no-show-signature', '--no-merges', '-M', ...below, '--name-status', '--format=%x01%s%x02', '-n', String(COMMITS), 'HEAD', '--', ...(below.length ? ['.'] : [])]);
+  return log === null ? NO_HISTORY : historyFromLog(log);
 }
 
 /**

@@ -1,0 +1,67 @@
+// The version tags of a workspace that is a git repository: the latest by version order (`v1.10.0` after `v1.9.0`,
+// whatever their dates; a pre-release `v2.0.0-rc.1` before `v2.0.0`), with its date and how many there are — for
+// init's facts, so the milestone names follow the project's versioning. Asked of git the history's way
+// (history.ts gitOutput); no repository, no git or no version tag: none. A tag is a version when it reads like
+// semver, with or without a `v` (`v1.8`, `1.2.3`, `v2.0.0-beta.1`); `nightly` or `api/v1.2.0` is not one.
+
+import { gitOutput } from './history';
+
+/** The latest version tag, its date (the tagger's, or its commit's for a lightweight tag; null when git gave none) and the version tags' count. */
+export interface VersionTag {
+  tag: string;
+  date: Date | null;
+  count: number;
+}
+
+/** A tag that reads like a version: major.minor, an optional patch, pre-release and build. */
+const VERSION_TAG = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** A version's numbers and pre-release identifiers, as compared. */
+interface Version {
+  numbers: number[];
+  pre: string[];
+}
+
+function versionOf(tag: string): Version | null {
+  const m = VERSION_TAG.exec(tag);
+  return m ? { numbers: [m[1], m[2], m[3] ?? '0'].map(Number), pre: m[4] ? m[4].split('.') : [] } : null;
+}
+
+/** Semver's order of pre-release identifiers: numbers before words, numbers by value, words by their characters. */
+function comparePre(a: string[], b: string[]): number {
+  if (!a.length || !b.length) return b.length - a.length; // a release after its pre-releases
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x, y] = [a[i], b[i]];
+    const [nx, ny] = [/^\d+$/.test(x), /^\d+$/.test(y)];
+    const d = nx && ny ? Number(x) - Number(y) : nx !== ny ? (nx ? -1 : 1) : x < y ? -1 : x > y ? 1 : 0;
+    if (d) return d;
+  }
+  return a.length - b.length;
+}
+
+const compareVersions = (a: Version, b: Version): number => a.numbers.reduce((d, n, i) => d || n - b.numbers[i], 0) || comparePre(a.pre, b.pre);
+
+/**
+ * The latest version tag of `git for-each-ref --format=%(refname)%09%(creatordate:unix) refs/tags` output (one
+ * `refs/tags/v1.2.0␉1699876543` a line), or null when no tag is a version.
+ */
+export function latestOfRefs(output: string): VersionTag | null {
+  let best: { tag: string; version: Version; seconds: number } | null = null;
+  let count = 0;
+  for (const line of output.split('\n')) {
+    const [ref, when] = line.split('\t');
+    const tag = ref?.startsWith('refs/tags/') ? ref.slice('refs/tags/'.length) : '';
+    const version = versionOf(tag);
+    if (!version) continue;
+    count++;
+    if (!best || compareVersions(version, best.version) > 0) best = { tag, version, seconds: Number(when) };
+  }
+  return best && { tag: best.tag, date: best.seconds > 0 ? new Date(best.seconds * 1000) : null, count };
+}
+
+/** The workspace's latest version tag (latestOfRefs), or null without a repository, git or a version tag. */
+export async function latestVersionTag(root: string): Promise<VersionTag | null> {
+  // for-each-ref reads refs and objects only: no hook, pager or signature program of the repository's config runs
+  const refs = await gitOutput(root, ['for-each-ref', '--format=%(refname)%09%(creatordate:unix)', 'refs/tags']);
+  return refs === null ? null : latestOfRefs(refs);
+}
