@@ -75,10 +75,11 @@ describe('init: the workspace facts of an existing codebase', function () {
     put(ws, 'index.html', `<head><title>Big</title>${Array.from({ length: 60 }, (_, i) => `<link rel="stylesheet" href="/s${i}.css">`).join('')}</head>`);
     for (let i = 0; i < 100; i++) put(ws, `web/styles/s${i}.css`, 'a{}\n');
     put(ws, 'tailwind.config.js', 'module.exports = {\n' + '  // an option\n'.repeat(500) + '};\n');
+    put(ws, 'Makefile', Array.from({ length: 80 }, (_, i) => `target-${i}:\n\tnode scripts/${'y'.repeat(100)}-${i}.js\n`).join('\n'));
     const facts = (await readWorkspaceFacts(ws))!;
     assert.ok(facts.text.length <= WORKSPACE_FACTS_MAX_CHARS, `${facts.text.length} characters`);
     assert.ok(facts.text.length > WORKSPACE_FACTS_MAX_CHARS - 1500, 'the room is used');
-    const parts = ['## package.json', '## pyproject.toml', '## Check commands', '## CI configuration', '## Layout (182 source files', '## Style sources', '## tailwind.config.js', '## README.md', '## CLAUDE.md'];
+    const parts = ['## package.json', '## pyproject.toml', '## Check commands', '## Makefile', '## CI configuration', '## Layout (182 source files', '## Style sources', '## tailwind.config.js', '## README.md', '## CLAUDE.md'];
     const at = parts.map((part) => facts.text.indexOf(part));
     assert.ok(at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])), `every part, in this order: ${parts.join(', ')}\n${at.join(', ')}`);
     // the guidance quoted first keeps its whole bound; those that no longer fit are named at the end
@@ -90,6 +91,7 @@ describe('init: the workspace facts of an existing codebase', function () {
     assert.match(facts.text, /^- style files \(100: 100 \.css\): .*, … \d+ more$/m);
     assert.match(facts.text, /- dependencies \(400\): dependency-number-0 \^0\.0\.0, .*, … \d+ more/);
     assert.match(facts.text, /- … \d+ more folders/);
+    assert.match(facts.text, /- … \d+ more targets/);
     assert.match(facts.text, /\[… \d+ more characters not shown\]/);
     // the hostile guidance stays inside a longer fence than any backtick run in it
     const quotedClaude = facts.text.slice(facts.text.indexOf('## CLAUDE.md'));

@@ -11,7 +11,8 @@
 //     go.work…); the latest version tag of the workspace's git repository (workspace/versionTags.ts: git is asked,
 //     read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
 //     the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
-//  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run;
+//  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run, then
+//     the root's task runners (Makefile, justfile, Taskfile.yml) with their targets' commands (initFactsTasks.ts);
 //  3. the CI configuration files and the commands their steps run, those that check a change first (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
 //     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
@@ -40,27 +41,29 @@ import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
 import { codeLines, codePart, type CodeLines } from './initFactsCode';
 import { readmeOf } from './initFactsReadme';
+import { tasksPart } from './initFactsTasks';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 import { latestVersionTag } from '../workspace/versionTags';
 
 /**
- * All the facts at most: about 3,400 tokens, sent with the decisions request and each file request that takes them —
- * every file of prompts/inputs.json, so ten requests and about 34,000 input tokens in all, which init spends once. An
+ * All the facts at most: about 3,500 tokens, sent with the decisions request and each file request that takes them —
+ * every file of prompts/inputs.json, so ten requests and about 35,000 input tokens in all, which init spends once. An
  * init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build scripts, so the files
- * assumed what the project states; 12,000 → 13,500 made room for the code map (PART_CHARS.code) with the guidance's share kept.
+ * assumed what the project states; 12,000 → 13,500 made room for the code map (PART_CHARS.code) with the guidance's share
+ * kept, 13,900 for the task runners' targets (PART_CHARS.tasks), only where the workspace has a task file.
  */
-export const WORKSPACE_FACTS_MAX_CHARS = 13500;
+export const WORKSPACE_FACTS_MAX_CHARS = 13900;
 
 /**
  * Each part's bound (the guidance's: each guidance file's). Together they leave the guidance files, which come last, at
  * least one file's bound: the one quoted first is whole up to its bound on any workspace, and what the parts leave
  * unused goes to the others.
  */
-const PART_CHARS: Readonly<Record<FactPart, number>> = { manifests: 2800, checks: 500, ci: 700, layout: 2300, code: 1500, style: 1200, readme: 1200, guidance: 3000 };
+const PART_CHARS: Readonly<Record<FactPart, number>> = { manifests: 2800, checks: 500, tasks: 400, ci: 700, layout: 2300, code: 1500, style: 1200, readme: 1200, guidance: 3000 };
 const sumOf = (parts: readonly FactPart[]) => parts.reduce((sum, p) => sum + PART_CHARS[p], 0);
 /**
  * The scale a set of parts is bounded at before ROOMIER_SCALES: the parts a request takes share the room of them all
- * in proportion to their bounds — 1 for all of them, 5.5 for the brand's style and README. The one rule of a part's
+ * in proportion to their bounds — 1 for all of them, about 5.7 for the brand's style and README. The one rule of a part's
  * room; the facts of any set still fit WORKSPACE_FACTS_MAX_CHARS (fittedFacts).
  */
 const partsScale = (parts: readonly FactPart[]): number => sumOf(FACT_PARTS) / sumOf(parts);
@@ -238,6 +241,8 @@ function renderFacts(policy: WorkspacePolicy, found: Found, parts: readonly Fact
   if (takes('manifests')) add(manifestsPart(policy, found, from, within(PART_CHARS.manifests), bounds), 'the manifests', from);
   from = noSources();
   if (takes('checks')) add(checksPart(found, from, within(PART_CHARS.checks)), 'the check commands', from);
+  from = noSources();
+  if (takes('tasks')) add(tasksPart(policy, layout.rootFiles, from, within(PART_CHARS.tasks), bounds), 'the task runners', from);
   from = noSources();
   if (takes('ci')) add(ciPart(policy, layout.kept, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
   if (takes('layout')) add(layoutPart(layout, within(PART_CHARS.layout), bounds), 'the layout', { files: [], listed: ['the folder layout'] });

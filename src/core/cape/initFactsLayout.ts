@@ -8,6 +8,7 @@
 import type { FolderCount, WorkspaceLayout } from '../workspace/layout';
 import { itemsWithin } from './initManifests';
 import { linesWithin, scaled, type FactBounds } from './initFactsText';
+import { isTaskFile } from './initFactsTasks';
 
 /** A top folder's packages at most, their "… N more" included (at the facts' scale, as the next). */
 const PACKAGES_CHARS = 400;
@@ -34,18 +35,19 @@ function counts(f: FolderCount, examples: Examples): string {
 const folderLine = (f: FolderCount, indent = '', examples: Examples = 'all') => `${indent}- ${f.path}/ — ${counts(f, examples)}`;
 
 /**
- * The root files that say how the project is run and shipped — containers, compose files, task runners, hosting
- * configuration — named on the root's line: an init trial's model could not tell a Docker Compose project from "20
- * files at the root". Names only.
+ * The root files that say how the project is run and shipped — containers, compose files, task runners (isTaskFile:
+ * their targets have a part of their own), hosting configuration — named on the root's line: an init trial's model
+ * could not tell a Docker Compose project from "20 files at the root". Names only.
  */
 const RUN_FILE =
-  /^(?:(?:docker-)?compose(?:\.[\w-]+)*\.ya?ml|(?:Dockerfile|Containerfile)(?:\.[\w-]+)?|[\w-]+\.Dockerfile|(?:GNU)?[Mm]akefile|[Jj]ustfile|Taskfile\.ya?ml|Procfile|Tiltfile|vercel\.json|netlify\.toml|fly\.toml|render\.yaml|app\.yaml|serverless\.ya?ml|wrangler\.toml|nixpacks\.toml|railway\.json|skaffold\.yaml)$/;
+  /^(?:(?:docker-)?compose(?:\.[\w-]+)*\.ya?ml|(?:Dockerfile|Containerfile)(?:\.[\w-]+)?|[\w-]+\.Dockerfile|Procfile|Tiltfile|vercel\.json|netlify\.toml|fly\.toml|render\.yaml|app\.yaml|serverless\.ya?ml|wrangler\.toml|nixpacks\.toml|railway\.json|skaffold\.yaml)$/;
+const isRunFile = (name: string): boolean => RUN_FILE.test(name) || isTaskFile(name);
 /** The run files named at most, their "… N more" included (at the facts' scale). */
 const RUN_FILES_CHARS = 200;
 
 function topLine(layout: WorkspaceLayout, f: FolderCount, bounds: FactBounds, examples: Examples = 'all'): string {
   if (!f.path) {
-    const run = layout.rootFiles.filter((n) => RUN_FILE.test(n));
+    const run = layout.rootFiles.filter(isRunFile);
     return `- (files at the root) — ${counts(f, examples)}${run.length ? `; to run and ship it: ${itemsWithin(run, scaled(RUN_FILES_CHARS, bounds))}` : ''}`;
   }
   const packages = (layout.packages.get(f.path) ?? []).map((p) => `${p.path}/ ${p.source}`);

@@ -1,0 +1,121 @@
+// Init's workspace facts, the task runners' part (src/core/cape/initFactsTasks.ts): the root's Makefile, justfile or
+// Taskfile.yml with each target and the commands it runs (tool lines, not `@echo` or `$(if …)` plumbing; a target that
+// only runs others names them), the checking ones first, within its bound; after the check commands, read once.
+import * as assert from 'assert';
+import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { tasksPart } from '../../src/core/cape/initFactsTasks';
+import { noSources } from '../../src/core/cape/initFactsText';
+import { tempDir } from '../helpers/cli';
+import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
+
+/** gorilla/mux's Makefile, as it is. */
+const MUX_MAKEFILE = `GO_LINT=$(shell which golangci-lint 2> /dev/null || echo '')
+GO_LINT_URI=github.com/golangci/golangci-lint/cmd/golangci-lint@latest
+
+GO_SEC=$(shell which gosec 2> /dev/null || echo '')
+GO_SEC_URI=github.com/securego/gosec/v2/cmd/gosec@latest
+
+.PHONY: golangci-lint
+golangci-lint:
+\t$(if $(GO_LINT), ,go install $(GO_LINT_URI))
+\t@echo "##### Running golangci-lint"
+\tgolangci-lint run -v
+\t
+.PHONY: gosec
+gosec:
+\t$(if $(GO_SEC), ,go install $(GO_SEC_URI))
+\t@echo "##### Running gosec"
+\tgosec ./...
+
+.PHONY: verify
+verify: golangci-lint gosec
+
+.PHONY: test
+test:
+\t@echo "##### Running tests"
+\tgo test -race -cover -coverprofile=coverage.coverprofile -covermode=atomic -v ./...`;
+
+describe("init: the facts give the task runners' targets and the commands they run", function () {
+  this.timeout(20000);
+
+  it("a Makefile: each target's tool lines, a target of targets by their names, the checking ones first; in the facts after the check commands", async () => {
+    const ws = tempDir('cape-facts-make-');
+    putFile(ws, 'go.mod', 'module example.com/mux\n\ngo 1.20\n');
+    putFile(ws, 'mux.go', 'package mux\n');
+    putFile(ws, 'Makefile', MUX_MAKEFILE);
+    const facts = (await readWorkspaceFacts(ws))!;
+    assert.strictEqual(
+      factsPart(facts.text, 'Makefile'),
+      [
+        '## Makefile (its targets and the commands they run; named here, not run)',
+        '- `make verify`: runs golangci-lint, gosec',
+        '- `make golangci-lint`: golangci-lint run -v',
+        '- `make test`: go test -race -cover -coverprofile=coverage.coverprofile -covermode=atomic -v ./...',
+        '- `make gosec`: gosec ./...',
+      ].join('\n'),
+    );
+    assert.ok(facts.text.indexOf('## Makefile') > facts.text.indexOf('## Check commands'), facts.text);
+    assert.ok(facts.files.includes('Makefile'));
+    assert.match(facts.text, /to run and ship it: Makefile/, "the layout's root line still names it");
+  });
+
+  it('a justfile and a Taskfile.yml the same way; private recipes, internal tasks, variables and settings are no targets', () => {
+    const ws = tempDir('cape-facts-just-');
+    putFile(
+      ws,
+      'justfile',
+      [
+        'set shell := ["bash", "-c"]',
+        'version := `git describe`',
+        'alias t := test',
+        '',
+        '# run the tests',
+        'test *args: _build',
+        '    cargo test {{args}}',
+        '',
+        '[private]',
+        '_build:',
+        '    @echo building',
+        '    cargo build',
+        '',
+        'check: lint test',
+        '',
+        'lint:',
+        '  -cargo clippy -- -D warnings',
+        '',
+      ].join('\n'),
+    );
+    putFile(ws, 'Taskfile.yml', "version: '3'\ntasks:\n  build:\n    cmds:\n      - go build ./...\n  ci:\n    deps: [build]\n    cmds:\n      - task: lint\n      - cmd: go test ./...\n  lint: golangci-lint run\n  setup:\n    internal: true\n    cmds: [go mod download]\n");
+    const { policy } = recordingPolicy(ws);
+    const part = tasksPart(policy, ['justfile', 'Taskfile.yml'], noSources(), 2000, { scale: 1 })!;
+    assert.strictEqual(
+      part,
+      [
+        '## justfile (its targets and the commands they run; named here, not run)',
+        '- `just check`: runs lint, test',
+        '- `just test`: cargo test {{args}}',
+        '- `just lint`: cargo clippy -- -D warnings',
+        '',
+        '## Taskfile.yml (its targets and the commands they run; named here, not run)',
+        '- `task ci`: task lint; go test ./...',
+        '- `task lint`: golangci-lint run',
+        '- `task build`: go build ./...',
+      ].join('\n'),
+    );
+  });
+
+  it('stays within its bound, counting the targets left out, and reads the file once per walk whatever the scale', () => {
+    const ws = tempDir('cape-facts-make-big-');
+    const targets = Array.from({ length: 60 }, (_, i) => `step-${i}:\n\tnode scripts/step-${i}.js --with-a-long-option=${'x'.repeat(40)}\n`).join('\n');
+    putFile(ws, 'Makefile', `test:\n\tnpm test\n\n${targets}`);
+    const { policy, read } = recordingPolicy(ws);
+    const root = ['Makefile'];
+    const part = tasksPart(policy, root, noSources(), 400, { scale: 1 })!;
+    assert.ok(part.length <= 400, `${part.length}`);
+    assert.match(part, /^- `make test`: npm test$/m);
+    assert.match(part, /\n- … \d+ more targets$/);
+    assert.ok(tasksPart(policy, root, noSources(), 800, { scale: 2 })!.length > part.length);
+    assert.deepStrictEqual(read, ['Makefile']);
+    assert.strictEqual(tasksPart(policy, ['README.md'], noSources(), 400, { scale: 1 }), null, 'no task file: no part');
+  });
+});
