@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { createScratch, detectChecks, detectedChecks, inFolder, isStaticCheck, leftOutSubprojectsSaying, MAX_SUBPROJECTS, pickSubprojects, resolveChecks, runCheckLoop } from '../../src/core';
+import { createScratch, detectChecks, detectedChecks, inFolder, isStaticCheck, leftOutSubprojectsSaying, MAX_SUBPROJECTS, pickSubprojects, resolveChecks, runCheckLoop, subprojectChecks, type DetectFamily } from '../../src/core';
 import { checksFrom } from '../../src/cli/settings';
 
 function tmp(): string {
@@ -119,7 +119,8 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
       (await found(ws)).map(([c]) => c),
       ['a', 'b', 'c', 'd'].map((f) => `cd ${f} && ../.venv/bin/python -m pytest`),
     );
-    assert.deepStrictEqual((await detectedChecks(ws)).leftOut, ['e', 'f']);
+    assert.deepStrictEqual((await detectedChecks(ws, 'cape', true)).leftOut, ['e', 'f']);
+    assert.deepStrictEqual((await detectedChecks(ws)).leftOut, [], 'not asked for (init\'s facts: detectChecks): none counted');
     const said = async (flags: Record<string, string[] | boolean>) => {
       const out = new PassThrough();
       let text = '';
@@ -136,6 +137,21 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
     assert.strictEqual(many, "5 more sub-projects with checks are left out (at most 4 are detected): my app/, b/, c/ and 2 more; add theirs to cape.checks (\"cd 'my app' && …\")");
     assert.strictEqual(leftOutSubprojectsSaying(['x'], (ex) => ex), '1 more sub-project with checks is left out (at most 4 are detected): x/; cd x && …');
     assert.strictEqual(leftOutSubprojectsSaying([], (ex) => ex), '');
+  });
+
+  it('the sub-projects left out are looked for only when asked: otherwise no detector runs on a folder past the limit', async () => {
+    const ws = tmp();
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) fs.mkdirSync(path.join(ws, name));
+    const read: string[] = [];
+    const family: DetectFamily = async (dir) => {
+      read.push(path.basename(dir));
+      return [[], [{ command: 'make test', source: 'detected', reason: 'Makefile' }]];
+    };
+    const counted = await subprojectChecks(ws, [family], 'cape', true);
+    assert.deepStrictEqual([read.splice(0), counted.left], [['a', 'b', 'c', 'd', 'e', 'f'], ['e', 'f']]);
+    const notCounted = await subprojectChecks(ws, [family], 'cape', false);
+    assert.deepStrictEqual([read.splice(0), notCounted.left], [['a', 'b', 'c', 'd'], []]);
+    assert.deepStrictEqual(notCounted.found, counted.found, 'the same checks either way');
   });
 
   it("a member declared inside a top folder that holds a project is taken once: the top folder's suite runs it already", async () => {

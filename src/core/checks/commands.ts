@@ -88,7 +88,7 @@ export async function resolveChecks(workspace: string, configured: readonly stri
   const wantsAuto = list.some((c) => c.toLowerCase() === AUTO_CHECK);
   const explicit = list.filter((c) => c.toLowerCase() !== AUTO_CHECK).map((command): CheckCommand => ({ command, source }));
   if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [] };
-  const found = await detectedChecks(workspace, capeFolder);
+  const found = await detectedChecks(workspace, capeFolder, true);
   const detected = found.commands.filter((d) => !explicit.some((e) => e.command === d.command));
   const leftOut = found.leftOut.length ? { leftOut: found.leftOut } : {};
   if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [], ...leftOut };

@@ -11,7 +11,7 @@
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
-// returned for the announcement to say: detectedChecks). Static checks come first
+// looked for only when an announcement says them: detectedChecks' `countLeft`). Static checks come first
 // (cheap), then the tests. Detected commands are never run without the user's consent (the caller asks; the CLI
 // needs `--check auto`).
 import * as path from 'path';
@@ -112,24 +112,25 @@ export const DETECTED_CHECKS_SAYING =
 /** What detection found: the commands (detectChecks), and the sub-projects with checks left out past MAX_SUBPROJECTS. */
 export interface DetectedChecks {
   commands: CheckCommand[];
-  /** Their folders, in order (pickSubprojects' `left`): the announcement says them (leftOutSubprojectsSaying). */
+  /** Their folders, in order (pickSubprojects' `left`): the announcement says them (leftOutSubprojectsSaying); none when not counted. */
   leftOut: string[];
 }
 
 /**
  * The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests — the
  * root's, then its sub-projects' for each language the root has none of (detectSubprojects.ts; `capeFolder` is none) —
- * and the sub-projects left out. Reads, never runs anything.
+ * and, with `countLeft` (an announcement that says them: the CLI's, the consent prompt), the sub-projects left out;
+ * without, no folder past the limit is read. Reads, never runs anything.
  */
-export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<DetectedChecks> {
+export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER, countLeft = false): Promise<DetectedChecks> {
   const found = await Promise.all(FAMILIES.map((detect) => detect(workspace, workspace)));
   const missing = FAMILIES.filter((_, i) => !found[i][0].length && !found[i][1].length);
-  const subprojects = missing.length ? await subprojectChecks(workspace, missing, capeFolder) : { found: [[], []] as FoundChecks, left: [] };
+  const subprojects = missing.length ? await subprojectChecks(workspace, missing, capeFolder, countLeft) : { found: [[], []] as FoundChecks, left: [] };
   found.push(subprojects.found);
   return { commands: [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)], leftOut: subprojects.left };
 }
 
-/** The obvious check commands of a workspace (detectedChecks' commands), where what was left out is not said. */
+/** The obvious check commands of a workspace (detectedChecks' commands), where what was left out is not said (nor looked for). */
 export async function detectChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<CheckCommand[]> {
-  return (await detectedChecks(workspace, capeFolder)).commands;
+  return (await detectedChecks(workspace, capeFolder, false)).commands;
 }
