@@ -125,7 +125,8 @@ export interface DetectedChecks {
 export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER, countLeft = false): Promise<DetectedChecks> {
   const found = await Promise.all(FAMILIES.map((detect) => detect(workspace, workspace)));
   const missing = FAMILIES.filter((_, i) => !found[i][0].length && !found[i][1].length);
-  const subprojects = missing.length ? await subprojectChecks(workspace, missing, capeFolder, countLeft) : { found: [[], []] as FoundChecks, left: [] };
+  // with no language missing, pickSubprojects reads no folder
+  const subprojects = await subprojectChecks(workspace, missing, capeFolder, countLeft);
   found.push(subprojects.found);
   return { commands: [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)], leftOut: subprojects.left };
 }
