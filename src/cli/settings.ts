@@ -172,7 +172,7 @@ function copyLimitFrom(flags: Parsed['flags']): ChecksConfig['copyLimit'] {
 }
 
 /** The sub-projects with checks that detection left out (leftOutSubprojectsSaying), on a line of their own. */
-function sayLeftOut(out: NodeJS.WritableStream, leftOut: readonly string[] = []): void {
+function sayLeftOut(out: NodeJS.WritableStream, leftOut: readonly string[]): void {
   if (leftOut.length) out.write(`${leftOutSubprojectsSaying(leftOut, (example) => `name theirs with --check "${example}"`)}\n`);
 }
 

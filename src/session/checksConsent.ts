@@ -43,7 +43,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   const config = (commands: string[]) => (commands.length ? { config: { commands, fixRounds: s.fixRounds, timeoutMs: s.timeoutMs, ...(s.copyLimit ? { copyLimit: s.copyLimit } : {}), ...(s.failFirst ? { failFirst: true } : {}), ...(s.format === false ? { format: false } : {}) } } : {});
   if (s.commands.length) {
     const resolved = await resolveChecks(root, s.commands, 'setting', services.settings().capeFolder);
-    if (resolved.leftOut) services.output.info(`checks: ${leftOutSaying(resolved.leftOut)}`);
+    if (resolved.leftOut.length) services.output.info(`checks: ${leftOutSaying(resolved.leftOut)}`);
     return config(resolved.commands.map((c) => c.command));
   }
   const { commands: detected, leftOut } = await detectedChecks(root, services.settings().capeFolder, true);

@@ -101,11 +101,12 @@ describe('checks: detection', () => {
   it('a configured list runs as given; `auto` adds the detected ones; none configured runs nothing and names them', async () => {
     const ws = tmp();
     write(ws, 'package.json', JSON.stringify({ scripts: { test: 'node t.js' } }));
-    assert.deepStrictEqual(await resolveChecks(ws, [' make check ', '', 'make check'], 'setting'), { commands: [{ command: 'make check', source: 'setting' }], detectedNotRun: [] });
+    assert.deepStrictEqual(await resolveChecks(ws, [' make check ', '', 'make check'], 'setting'), { commands: [{ command: 'make check', source: 'setting' }], detectedNotRun: [], leftOut: [] });
     assert.deepStrictEqual((await resolveChecks(ws, ['make check', 'auto'], 'flag')).commands.map((c) => c.command), ['make check', 'npm test']);
     const none = await resolveChecks(ws, [], 'setting');
     assert.deepStrictEqual(none.commands, []);
     assert.deepStrictEqual(none.detectedNotRun.map((c) => c.command), ['npm test']);
+    assert.deepStrictEqual(none.leftOut, [], 'no sub-project left out: an empty list, never a missing one');
     write(ws, 'package.json', 'not json');
     assert.deepStrictEqual(await detectChecks(ws), []);
   });

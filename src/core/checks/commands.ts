@@ -74,8 +74,8 @@ export interface ResolvedChecks {
   commands: CheckCommand[];
   /** Detected commands that are not run because nobody asked for them (the caller says which, or asks). */
   detectedNotRun: CheckCommand[];
-  /** The sub-projects with checks detection left out (DetectedChecks.leftOut), when it ran and left some. */
-  leftOut?: string[];
+  /** The sub-projects with checks detection left out (DetectedChecks.leftOut); none when it did not run or left none. */
+  leftOut: string[];
 }
 
 /**
@@ -87,10 +87,9 @@ export async function resolveChecks(workspace: string, configured: readonly stri
   const list = cleanCommandList(configured);
   const wantsAuto = list.some((c) => c.toLowerCase() === AUTO_CHECK);
   const explicit = list.filter((c) => c.toLowerCase() !== AUTO_CHECK).map((command): CheckCommand => ({ command, source }));
-  if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [] };
-  const found = await detectedChecks(workspace, capeFolder, true);
-  const detected = found.commands.filter((d) => !explicit.some((e) => e.command === d.command));
-  const leftOut = found.leftOut.length ? { leftOut: found.leftOut } : {};
-  if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [], ...leftOut };
-  return { commands: [], detectedNotRun: detected, ...leftOut };
+  if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [], leftOut: [] };
+  const { commands: found, leftOut } = await detectedChecks(workspace, capeFolder, true);
+  const detected = found.filter((d) => !explicit.some((e) => e.command === d.command));
+  if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [], leftOut };
+  return { commands: [], detectedNotRun: detected, leftOut };
 }
