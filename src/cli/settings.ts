@@ -210,7 +210,7 @@ export async function checksFrom(
   }
   const rounds = fixRounds ?? DEFAULT_FIX_ROUNDS;
   const failFirst = flags['fail-first'] === true;
-  const testCommands = failFirstPlan(resolved.commands.map((c) => c.command)).map((p) => `\`${p.command}\`${p.when ? ` (${p.when})` : ''}`);
+  const testCommands = failFirstPlan(resolved.commands.map((c) => c.command), (c) => `\`${c}\``);
   const failFirstSaying = !failFirst
     ? ''
     : testCommands.length

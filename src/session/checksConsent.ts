@@ -26,7 +26,7 @@ const leftOutSaying = (leftOut: readonly string[]) => leftOutSubprojectsSaying(l
 
 /** What cape.failFirst adds to the consent prompt: the test commands that run again (failFirstPlan), or that none do. */
 function failFirstSentence(commands: readonly string[]): string {
-  const plan = failFirstPlan(commands).map((p) => `${p.command}${p.when ? ` (${p.when})` : ''}`);
+  const plan = failFirstPlan(commands, (c) => c);
   return plan.length
     ? `Then ${plan.join(', ')} run${plan.length === 1 ? 's' : ''} once more with only DevA's test files on your unchanged code (cape.failFirst), to see the new tests fail first. `
     : 'cape.failFirst runs none of them again: each is a static check (lint, types), which runs no test. ';

@@ -3,7 +3,7 @@
 // command at the root always runs. A command left out is reported as a static check is, with its own reason.
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { checksForRetro, failFirstCommands, failFirstLeftOut, inFolder, isChecksOutcome, runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
+import { checksForRetro, failFirstCommands, failFirstLeftOut, failFirstPlan, inFolder, isChecksOutcome, runCheckLoop, type CheckEvent, type ProposedFile } from '../../src/core';
 import { checksFrom } from '../../src/cli/settings';
 import { tempDir } from '../helpers/cli';
 import { putFile as write } from '../helpers/codebase';
@@ -25,6 +25,13 @@ describe('checks: fail-first runs a sub-folder\'s tests only for DevA\'s test fi
     assert.strictEqual(failFirstLeftOut('cd frontend && npm test', testFiles), null);
     // a folder whose name begins another's is not it
     assert.deepStrictEqual(failFirstCommands(['cd front && npm test'], testFiles).run, []);
+    // before DevA's test files are known, the announcements name the test commands, each written by their own quotes
+    assert.deepStrictEqual(failFirstPlan(commands, (c) => `<${c}>`), [
+      '<npm test>',
+      '<cd backend && pytest> (when DevA has a test file under backend/)',
+      '<cd frontend && npm test> (when DevA has a test file under frontend/)',
+      "<cd 'my app' && npm test> (when DevA has a test file under my app/)",
+    ]);
   });
 
   it('the loop runs only the commands that can reach DevA\'s tests on the unchanged code; the retrospective names the others with their reason', async () => {

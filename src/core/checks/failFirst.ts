@@ -41,12 +41,20 @@ export function proposedTestFiles(files: readonly ProposedFile[]): ProposedFile[
 }
 
 /**
+ * The folder one of DevA's test files must be under for fail-first to run `command`: the one it runs in (runFolder),
+ * '' for the workspace (any test file: it always runs); null when it never runs it (a static check runs no test).
+ */
+function failFirstNeeds(command: string): string | null {
+  return isStaticCheck(command) ? null : runFolder(command);
+}
+
+/**
  * Why fail-first leaves `command` out, said after it ("`npm run lint` not run: a static check runs no test"), for DevA's
  * `testFiles`; null when it runs it (a test command at the root, or in a folder one of them is under: reachesFile).
  */
 export function failFirstLeftOut(command: string, testFiles: readonly string[]): string | null {
-  if (isStaticCheck(command)) return 'a static check runs no test';
-  const folder = runFolder(command);
+  const folder = failFirstNeeds(command);
+  if (folder === null) return 'a static check runs no test';
   return !folder || testFiles.some((f) => reachesFile(command, f)) ? null : `no test file of DevA's under ${folder}/`;
 }
 
@@ -57,16 +65,16 @@ export function failFirstCommands(commands: readonly string[], testFiles: readon
 }
 
 /**
- * The commands fail-first will run, before DevA's test files are known, as the checks' announcement names them: the
- * test commands, each run in a sub-folder with `when` it runs (failFirstLeftOut's rule).
+ * The commands fail-first will run, before DevA's test files are known, as the checks' announcements (the CLI's, the
+ * consent prompt) name them, each written by `quote`: the test commands, one run in a sub-folder with when it runs
+ * (failFirstNeeds, failFirstLeftOut's rule) — "`cd backend && pytest` (when DevA has a test file under backend/)".
  */
-export function failFirstPlan(commands: readonly string[]): { command: string; when?: string }[] {
-  return commands
-    .filter((c) => !isStaticCheck(c))
-    .map((command) => {
-      const folder = runFolder(command);
-      return folder ? { command, when: `when DevA has a test file under ${folder}/` } : { command };
-    });
+export function failFirstPlan(commands: readonly string[], quote: (command: string) => string): string[] {
+  return commands.flatMap((command) => {
+    const folder = failFirstNeeds(command);
+    if (folder === null) return [];
+    return [folder ? `${quote(command)} (when DevA has a test file under ${folder}/)` : quote(command)];
+  });
 }
 
 /**
