@@ -29,17 +29,34 @@ export function factsPart(text: string, heading: string): string {
   return text.slice(at, next < 0 ? undefined : next);
 }
 
+/** Has `owner`'s readSync (a policy's, or every policy's: the prototype's) record in `read` each path it reads (those it admits); returns the undo. */
+function recordReads(owner: Pick<WorkspacePolicy, 'readSync'>, read: string[]): () => void {
+  const readSync = owner.readSync;
+  owner.readSync = function (this: WorkspacePolicy, p: string, named?: boolean) {
+    const got = readSync.call(this, p, named);
+    if (got.ok) read.push(p);
+    return got;
+  };
+  return () => void (owner.readSync = readSync);
+}
+
 /** A read policy of `ws` that records, in `read`, each path it reads (those it admits), in order. */
 export function recordingPolicy(ws: string): { policy: WorkspacePolicy; read: string[] } {
   const policy = new WorkspacePolicy(ws);
   const read: string[] = [];
-  const readSync = policy.readSync.bind(policy);
-  policy.readSync = (p: string, named?: boolean) => {
-    const got = readSync(p, named);
-    if (got.ok) read.push(p);
-    return got;
-  };
+  recordReads(policy, read);
   return { policy, read };
+}
+
+/** Records in `read` each path any read policy reads while `run` runs (one made inside the code under test too). */
+export async function recordingAllReads<T>(run: () => Promise<T>): Promise<{ result: T; read: string[] }> {
+  const read: string[] = [];
+  const undo = recordReads(WorkspacePolicy.prototype, read);
+  try {
+    return { result: await run(), read };
+  } finally {
+    undo();
+  }
 }
 
 export function writeCodebase(ws: string): void {

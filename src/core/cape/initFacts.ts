@@ -35,12 +35,12 @@ import { detectChecks, lockfileOf } from '../checks/detect';
 import type { CheckCommand } from '../checks/types';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
-import { FACT_PARTS, linesWithin, noSources, quoted, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
+import { FACT_PARTS, linesWithin, noSources, quoted, readOnce, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
 import { codeLines, codePart, type CodeLines } from './initFactsCode';
-import { readmeOf } from './initFactsReadme';
+import { readmeOf, readmeOpening } from './initFactsReadme';
 import { tasksPart } from './initFactsTasks';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 import { latestVersionTag } from '../workspace/versionTags';
@@ -97,11 +97,24 @@ export interface WorkspaceFacts extends RenderedFacts {
   some: { parts: FactPart[]; text: string }[];
 }
 
-/** What the facts are rendered from, found once whatever the scale: the walk, the lockfile, the detected checks. */
+/** A workspace file the facts quote, and its text. */
+interface Quotable {
+  file: string;
+  text: string;
+}
+
+/**
+ * What the facts are rendered from, found and read once whatever the scale and the set of parts: the walk, the
+ * lockfile, the detected checks, the README and the guidance files.
+ */
 interface Found extends ManifestSources {
   checks: CheckCommand[];
   /** The code map's lines (initFactsCode.ts), ranked once; null without an index. */
   code: CodeLines | null;
+  /** The README the part quotes (readmeOf), null without one that reads. */
+  readme: Quotable | null;
+  /** The guidance files that read, in GUIDANCE_FILES order. */
+  guidance: Quotable[];
 }
 
 /** Where the code part's names come from: the workspace's index, and what to rank its files for (the answers). */
@@ -182,7 +195,23 @@ async function factsUnder(
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
   const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectChecks(workspace, policy.capeFolder), latestVersionTag(workspace)]);
-  const found: Found = { layout, lock, checks, release, code: source ? codeLines(source.index, source.query) : null };
+  // every file the facts read is read once, for all the renders (up to three for each set of parts)
+  const read = readOnce(policy);
+  const quotable = (file: string): Quotable[] => {
+    const text = read(file);
+    return text === null ? [] : [{ file, text }];
+  };
+  const readme = readmeOf(layout.rootFiles);
+  const found: Found = {
+    layout,
+    read,
+    lock,
+    checks,
+    release,
+    code: source ? codeLines(source.index, source.query) : null,
+    readme: readme ? (quotable(readme)[0] ?? null) : null,
+    guidance: GUIDANCE_FILES.flatMap(quotable),
+  };
   const facts: WorkspaceFacts = { ...fittedFacts(policy, found, FACT_PARTS), some: [] };
   for (const set of sets) {
     const parts = FACT_PARTS.filter((p) => set.includes(p));
@@ -238,24 +267,21 @@ function renderFacts(policy: WorkspacePolicy, found: Found, parts: readonly Fact
   };
   const takes = (part: FactPart) => parts.includes(part);
   let from = noSources();
-  if (takes('manifests')) add(manifestsPart(policy, found, from, within(PART_CHARS.manifests), bounds), 'the manifests', from);
+  if (takes('manifests')) add(manifestsPart(found, from, within(PART_CHARS.manifests), bounds), 'the manifests', from);
   from = noSources();
   if (takes('checks')) add(checksPart(found, from, within(PART_CHARS.checks)), 'the check commands', from);
   from = noSources();
   if (takes('tasks')) add(tasksPart(policy, layout.rootFiles, from, within(PART_CHARS.tasks), bounds), 'the task runners', from);
   from = noSources();
-  if (takes('ci')) add(ciPart(policy, layout.kept, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
+  if (takes('ci')) add(ciPart(found.read, layout.kept, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
   if (takes('layout')) add(layoutPart(layout, within(PART_CHARS.layout), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
   if (takes('code') && found.code) add(codePart(found.code, from, within(PART_CHARS.code)), 'the code map', from);
   from = noSources();
   if (takes('style')) add(stylePart(policy, layout.kept, from, within(PART_CHARS.style), bounds), 'the style sources', from);
-  const readme = takes('readme') ? readmeOf(policy, layout.rootFiles, scaled(PART_CHARS.readme, bounds)) : null;
-  if (readme) addQuoted(readme.file, 'its opening', readme.opening, PART_CHARS.readme);
-  for (const name of takes('guidance') ? GUIDANCE_FILES : []) {
-    const got = policy.readSync(name);
-    if (got.ok) addQuoted(name, 'its head', got.text, PART_CHARS.guidance);
-  }
+  const { readme } = found;
+  if (takes('readme') && readme) addQuoted(readme.file, 'its opening', readmeOpening(readme.text, scaled(PART_CHARS.readme, bounds)), PART_CHARS.readme);
+  for (const { file, text } of takes('guidance') ? found.guidance : []) addQuoted(file, 'its head', text, PART_CHARS.guidance);
   if (leftOut.length) texts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
   facts.text = texts.join('\n\n');
   return facts;

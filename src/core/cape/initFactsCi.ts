@@ -6,12 +6,11 @@
 // how much they say about how a change is checked, each with its tool lines before its shell plumbing
 // (initFactsCiRank.ts).
 import * as path from 'path';
-import type { WorkspacePolicy } from '../workspace/policy';
 import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
-import { linesWithin, listWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 import { byRank, checksSomething, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
@@ -164,31 +163,30 @@ function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
 const filesByWalk = new WeakMap<readonly string[], CiFile[]>();
 
 /** The CI configuration files among `paths`, read (MAX_CI_READS at most), parsed and in rank order. */
-function ciFiles(policy: WorkspacePolicy, paths: readonly string[]): CiFile[] {
+function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
   const configs = paths.flatMap((rel) => {
     const service = ciServiceOf(rel);
     return service ? [{ rel, service }] : [];
   });
   configs.sort((a, b) => (a.rel < b.rel ? -1 : 1));
-  const pkg = configs.length ? policy.readSync('package.json') : null;
-  const scripts = scriptsOf(pkg?.ok ? pkg.text : null);
+  const scripts = scriptsOf(configs.length ? read('package.json') : null);
   const files: CiFile[] = configs.map(({ rel, service }, i) => {
-    const text = i < MAX_CI_READS ? policy.readSync(rel) : null;
-    const got = text === null ? undefined : text.ok ? readCi(service, text.text) : false;
+    const text = i < MAX_CI_READS ? read(rel) : undefined;
+    const got = text === undefined ? undefined : text !== null ? readCi(service, text) : false;
     return { rel, service, got, rank: ciRank([path.posix.parse(rel).name, got ? got.name : ''], got ? got.commands : null, scripts) };
   });
   return files.sort(byRank);
 }
 
 /**
- * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths), or null
- * when there are none: the files that check a change first (initFactsCiRank.ts). The files read whose lines are shown
- * are added to `sources`.
+ * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths, read with
+ * `read`, as the root's package.json for its scripts), or null when there are none: the files that check a change
+ * first (initFactsCiRank.ts). The files read whose lines are shown are added to `sources`.
  */
-export function ciPart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
+export function ciPart(read: ReadText, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
   // read, parsed and ranked once per walk (`paths` is the layout's kept list), whatever the facts' scale
   let files = filesByWalk.get(paths);
-  if (!files) filesByWalk.set(paths, (files = ciFiles(policy, paths)));
+  if (!files) filesByWalk.set(paths, (files = ciFiles(read, paths)));
   if (!files.length) return null;
   const head = '## CI configuration (the commands and checking actions its steps run; named here, not run)\n';
   const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');

@@ -5,7 +5,6 @@
 // latest version tag of the workspace's git repository (workspace/versionTags.ts), with its date; then the manifests of
 // a few sub-projects (initSubprojects.ts: the members the root declares first, workspace/members.ts), each with smaller
 // bounds, and a count of those left. Each block within its bound and the part's.
-import type { WorkspacePolicy } from '../workspace/policy';
 import type { WorkspaceLayout } from '../workspace/layout';
 import { itemsWithin, LIST_CHARS, packageJsonLines, type ManifestFacts } from './initManifests';
 import { cargoFacts, pyprojectFacts } from './initManifestsToml';
@@ -14,7 +13,7 @@ import { subprojects } from './initSubprojects';
 import { declaredMembers } from '../workspace/members';
 import type { VersionTag } from '../workspace/versionTags';
 import { formatLocalDate } from '../model/dates';
-import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { linesWithin, quoted, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
 const MANIFEST_LINES_CHARS = 2000;
@@ -29,9 +28,13 @@ const SUBPROJECTS_LEFT_CHARS = 160;
 /** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
 const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
 
-/** What the part is made from: the walk (the root's manifests, those of the sub-projects), the lockfile and the latest version tag found. */
+/**
+ * What the part is made from: the walk (the root's manifests, those of the sub-projects), how their files are read
+ * (each once per walk, whatever the scale: readOnce), the lockfile and the latest version tag found.
+ */
 export interface ManifestSources {
   layout: WorkspaceLayout;
+  read: ReadText;
   lock: { file: string; manager: string } | null;
   release: VersionTag | null;
 }
@@ -73,7 +76,7 @@ function manifestFacts(name: string, text: string, list: number): ManifestFacts 
 }
 
 /** The manifests part within `max` characters; null when the workspace has none. */
-export function manifestsPart(policy: WorkspacePolicy, { layout, lock, release }: ManifestSources, sources: FactSources, max: number, bounds: FactBounds): string | null {
+export function manifestsPart({ layout, read, lock, release }: ManifestSources, sources: FactSources, max: number, bounds: FactBounds): string | null {
   const blocks: string[] = [];
   const files = sources.files;
   let room = max;
@@ -89,18 +92,9 @@ export function manifestsPart(policy: WorkspacePolicy, { layout, lock, release }
     if (facts && 'lines' in facts) return `## ${name}\n${linesWithin([...facts.lines, ...extra], Math.min(chars, room) - name.length - 4)}`;
     return quoted(`${name} (${facts ? `its head; not valid ${facts.invalid}` : 'its head'})`, text, Math.min(head, room - 2));
   };
-  // each root file read once, under the read policy: for its block and for the members the root declares
-  const rootTexts = new Map<string, string | null>();
-  const readRoot = (name: string): string | null => {
-    if (!rootTexts.has(name)) {
-      const read = policy.readSync(name);
-      rootTexts.set(name, read.ok ? read.text : null);
-    }
-    return rootTexts.get(name) ?? null;
-  };
   let lockShown = false;
   for (const name of [...layout.rootManifests, ...SETTINGS_FILES]) {
-    const text = readRoot(name);
+    const text = read(name);
     if (text === null) continue;
     const facts = manifestFacts(name, text, scaled(LIST_CHARS, bounds));
     const lockLine = lock && name === 'package.json' && facts && 'lines' in facts ? [`- lockfile: ${lock.file} (${lock.manager})`] : [];
@@ -109,12 +103,12 @@ export function manifestsPart(policy: WorkspacePolicy, { layout, lock, release }
   if (lock && !lockShown) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
   if (release && add(releaseBlock(release))) sources.listed.push('the version tags (git)');
   // the sub-projects in the room the root left, some of it kept for the line that counts those left
-  const found = subprojects(layout, declaredMembers(readRoot));
+  const found = subprojects(layout, declaredMembers(read));
   const shown = (file: string): boolean => {
-    const read = policy.readSync(file);
-    if (!read.ok) return false;
+    const text = read(file);
+    if (text === null) return false;
     const chars = scaled(SUBPROJECT_CHARS, bounds);
-    return add(manifestBlock(file, read.text, manifestFacts(file, read.text, scaled(SUBPROJECT_LIST_CHARS, bounds)), chars, chars), file);
+    return add(manifestBlock(file, text, manifestFacts(file, text, scaled(SUBPROJECT_LIST_CHARS, bounds)), chars, chars), file);
   };
   room -= SUBPROJECTS_LEFT_CHARS;
   // every manifest of a sub-project is tried (a folder may hold a package.json and a pyproject.toml)

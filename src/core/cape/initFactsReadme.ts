@@ -1,6 +1,5 @@
 // Init's workspace facts (initFacts.ts), the README part: which README at the root is read (README.md preferred), and
 // its opening — the title and first paragraphs, without the badges, images and HTML around them.
-import type { WorkspacePolicy } from '../workspace/policy';
 
 /** A README at the root, by its name (README.md preferred). */
 const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
@@ -42,11 +41,7 @@ export function readmeOpening(text: string, max: number): string {
   return kept.join('\n\n');
 }
 
-/** The README among the root's files (`rootFiles`, names only) and its opening within `max` (readmeOpening); null without one that reads. */
-export function readmeOf(policy: WorkspacePolicy, rootFiles: readonly string[], max: number): { file: string; opening: string } | null {
-  const file = rootFiles
-    .filter((n) => README_NAME.test(n))
-    .sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
-  const got = file ? policy.readSync(file) : null;
-  return file && got?.ok ? { file, opening: readmeOpening(got.text, max) } : null;
+/** The README among the root's files (`rootFiles`, names only), the one the part quotes; undefined without one. */
+export function readmeOf(rootFiles: readonly string[]): string | undefined {
+  return rootFiles.filter((n) => README_NAME.test(n)).sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
 }

@@ -1,6 +1,7 @@
 // How a part of init's workspace facts (initFacts.ts) is written: a list of lines (or of items joined by "; ") cut to
 // its bound with a count of those left out, a file's text quoted under a heading in a fence the text cannot close,
-// what a part was made from, and the scale its bounds are taken at.
+// what a part was made from, the scale its bounds are taken at, and how the parts read a file once per walk.
+import type { WorkspacePolicy } from '../workspace/policy';
 import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
 import { fenceFor } from '../text/markdown';
 
@@ -46,3 +47,21 @@ export interface FactBounds {
 
 /** A bound of the facts (in characters) at the scale of `bounds`. */
 export const scaled = (chars: number, bounds: FactBounds): number => Math.floor(chars * bounds.scale);
+
+/** A workspace file's text by its workspace-relative path; null when the read policy refuses it or it is not there. */
+export type ReadText = (rel: string) => string | null;
+
+/**
+ * ReadText under `policy`, each file read once however often it is asked for: the facts are rendered from one walk
+ * for every set of parts, each up to three times (initFacts.ts's fittedFacts).
+ */
+export function readOnce(policy: WorkspacePolicy): ReadText {
+  const texts = new Map<string, string | null>();
+  return (rel) => {
+    if (!texts.has(rel)) {
+      const got = policy.readSync(rel);
+      texts.set(rel, got.ok ? got.text : null);
+    }
+    return texts.get(rel) ?? null;
+  };
+}
