@@ -11,8 +11,9 @@
 //     go.work…); the latest version tag of the workspace's git repository (workspace/versionTags.ts: git is asked,
 //     read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
 //     the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
-//  2. the check commands CAPE detects (detect.ts's detectChecks, the one `--check auto` runs), named, never run, then
-//     the root's task runners (Makefile, justfile, Taskfile.yml) with their targets' commands (initFactsTasks.ts);
+//  2. the check commands CAPE detects (initFactsChecks.ts: detect.ts's detectChecks, the one `--check auto` runs),
+//     named, never run, then the root's task runners (Makefile, justfile, Taskfile.yml) with their targets' commands
+//     (initFactsTasks.ts);
 //  3. the CI configuration files and the commands their steps run, those that check a change first (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
 //     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
@@ -32,10 +33,10 @@ import { workspaceLayout } from '../workspace/layout';
 import { TreeWalk } from '../workspace/treeWalk';
 import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectChecks, lockfileOf } from '../checks/detect';
-import type { CheckCommand } from '../checks/types';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
-import { FACT_PARTS, linesWithin, noSources, quoted, readOnce, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
+import { checksPart, type CheckSources } from './initFactsChecks';
+import { FACT_PARTS, noSources, quoted, readOnce, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
@@ -107,8 +108,7 @@ interface Quotable {
  * What the facts are rendered from, found and read once whatever the scale and the set of parts: the walk, the
  * lockfile, the detected checks, the README and the guidance files.
  */
-interface Found extends ManifestSources {
-  checks: CheckCommand[];
+interface Found extends ManifestSources, CheckSources {
   /** The code map's lines (initFactsCode.ts), ranked once; null without an index. */
   code: CodeLines | null;
   /** The README the part quotes (readmeOf), null without one that reads. */
@@ -121,18 +121,6 @@ interface Found extends ManifestSources {
 export interface CodeSource {
   index: WorkspaceIndex;
   query: string;
-}
-
-function checksPart({ checks, lock }: Found, sources: FactSources, max: number): string {
-  sources.listed.push('the detected check commands');
-  const lines = checks.map((c) => `- \`${c.command}\`${c.reason ? ` (${c.reason})` : ''}`);
-  // detect.ts runs the scripts with npm when the lockfile's manager is not installed here: say so, or the model takes
-  // npm for the project's manager (an init trial on a bun project wrote `bun run` and flagged the facts as contradictory)
-  if (lock && lock.manager !== 'npm' && checks.some((c) => /^npm (?:test|run)\b/.test(c.command))) {
-    lines.push(`- (the project uses ${lock.manager}: ${lock.file}; ${lock.manager} is not installed where CAPE runs, so CAPE runs the scripts with npm)`);
-  }
-  const head = '## Check commands CAPE detects (named here, not run)\n';
-  return head + (lines.length ? linesWithin(lines, max - head.length) : '- none recognised');
 }
 
 /** Whether a file makes its workspace one that holds code: a source file, or a manifest at the root. The one test of it (facts, questionnaire). */
