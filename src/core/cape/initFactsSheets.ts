@@ -3,12 +3,12 @@
 // single-file components (.vue, .svelte), the app's root component first, MAX_COMPONENT_READS at most, for their
 // `<style>` blocks (initFactsPage.ts) — the root component's scanned like a style file, the others counted (how many
 // have their own, scoped or not, in which language). Every block and sheet read counts the tokens' uses. Each file is
-// read through the read policy: a secret, an ignored or a binary file is never read.
+// read with the style part's reader (the read policy's: a secret, an ignored or a binary file is never read).
 import * as path from 'path';
-import type { WorkspacePolicy } from '../workspace/policy';
 import { byDepth } from '../workspace/layout';
 import { styleBlocks } from './initFactsPage';
 import { countUses, scanSheet, syntaxOf, type SheetFacts, type Syntax } from './initFactsTokens';
+import type { ReadText } from './initFactsText';
 
 /** A single-file component: its `<style>` blocks are style sources. */
 export const COMPONENT_FILE = /\.(?:vue|svelte)$/i;
@@ -48,25 +48,25 @@ const syntaxOfLang = (lang: string): Syntax => (lang === 'stylus' ? 'styl' : syn
  * Reads the style files `styles` (in their order: the theme's likely ones first) and the components `components`
  * (`root` first, then the shallowest), within their bounds, for the style part.
  */
-export function readStyleSources(policy: WorkspacePolicy, styles: readonly string[], components: readonly string[], root: string | undefined): StyleReads {
+export function readStyleSources(read: ReadText, styles: readonly string[], components: readonly string[], root: string | undefined): StyleReads {
   const uses = new Map<string, number>();
   const sheets: ReadSheet[] = [];
   for (const rel of styles.slice(0, MAX_SHEET_READS)) {
-    const got = policy.readSync(rel);
-    if (!got.ok) continue;
-    countUses(got.text, uses);
-    sheets.push({ rel, label: rel, facts: scanSheet(got.text, syntaxOf(rel)) });
+    const text = read(rel);
+    if (text === null) continue;
+    countUses(text, uses);
+    sheets.push({ rel, label: rel, facts: scanSheet(text, syntaxOf(rel)) });
   }
   if (!components.length) return { sheets, uses, components: null };
   const counted: ComponentStyles = { read: 0, total: components.length, kinds: [], withStyle: 0, scoped: 0, langs: new Map() };
   const order = [...components].sort((a, b) => Number(b === root) - Number(a === root) || byDepth(a, b));
   for (const rel of order.slice(0, MAX_COMPONENT_READS)) {
-    const got = policy.readSync(rel);
-    if (!got.ok) continue;
+    const text = read(rel);
+    if (text === null) continue;
     counted.read++;
     const kind = path.posix.extname(rel).toLowerCase();
     if (!counted.kinds.includes(kind)) counted.kinds.push(kind);
-    const blocks = styleBlocks(got.text, kind === '.svelte');
+    const blocks = styleBlocks(text, kind === '.svelte');
     if (blocks.length) counted.withStyle++;
     if (blocks.some((b) => b.scoped)) counted.scoped++;
     for (const lang of new Set(blocks.map((b) => b.lang))) counted.langs.set(lang, (counted.langs.get(lang) ?? 0) + 1);

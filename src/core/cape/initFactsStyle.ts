@@ -14,7 +14,7 @@ import { isProductFile, STYLE_EXT } from '../workspace/fileKinds';
 import { isPlainObject } from '../model/types';
 import { oneLine, shorten } from '../text/cut';
 import { itemsWithin } from './initManifests';
-import { linesWithin, quoted, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { linesWithin, quoted, readOnce, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 import { entryPageFacts } from './initFactsPage';
 import { COMPONENT_FILE, readStyleSources, type ComponentStyles, type StyleReads } from './initFactsSheets';
 import { fontsLine, tokensLine } from './initFactsTokens';
@@ -131,13 +131,13 @@ interface StyleLine {
  * shadcn/ui's `components.json` (the root app's, else a sub-folder app's): its style, base colour, CSS variables, icon
  * library and the style sheet it themes, on one line; null without one or without those fields.
  */
-function componentsJsonLine(policy: WorkspacePolicy, paths: readonly string[]): StyleLine | null {
+function componentsJsonLine(read: ReadText, paths: readonly string[]): StyleLine | null {
   const rel = paths.filter(isComponentsJson).sort(byDepth)[0];
-  const got = rel ? policy.readSync(rel) : null;
-  if (!got?.ok) return null;
+  const text = rel ? read(rel) : null;
+  if (text === null) return null;
   let doc: unknown;
   try {
-    doc = JSON.parse(got.text);
+    doc = JSON.parse(text);
   } catch {
     return null;
   }
@@ -178,8 +178,11 @@ function componentsLine(c: ComponentStyles): StyleLine | null {
   return { text: `- components with their own <style>: ${c.withStyle} of ${c.read} ${files}${details.length ? ` (${details.join('; ')})` : ''}`, listed: "the components' style blocks" };
 }
 
-/** The style sources' reads of a walk's kept paths, kept while that walk's list lives. */
-const readsByWalk = new WeakMap<readonly string[], StyleReads>();
+/**
+ * What the part read of a walk's kept paths, kept while that walk's list lives: each file read once (readOnce) and the
+ * style files and components scanned once, whatever the facts' scale and set of parts.
+ */
+const readsByWalk = new WeakMap<readonly string[], { read: ReadText; sources?: StyleReads }>();
 
 /**
  * The style part within `max` characters from the style sources among `paths` (the layout's kept paths: isStyleSource),
@@ -190,18 +193,20 @@ const readsByWalk = new WeakMap<readonly string[], StyleReads>();
  */
 export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
   const head = '## Style sources (the entry page, style files, theme configuration)\n';
+  // read once per walk (`paths` is the layout's kept list): the facts render up to three times for each set of parts
+  let walk = readsByWalk.get(paths);
+  if (!walk) readsByWalk.set(paths, (walk = { read: readOnce(policy) }));
+  const { read } = walk;
   const lines: StyleLine[] = [];
   const page = entryPage(policy, paths);
-  const html = page ? policy.readSync(page) : null;
-  if (page && html?.ok) lines.push({ text: `- ${page}: ${entryPageFacts(html.text, bounds)}`, files: [page] });
-  const config = componentsJsonLine(policy, paths);
+  const html = page ? read(page) : null;
+  if (page && html !== null) lines.push({ text: `- ${page}: ${entryPageFacts(html, bounds)}`, files: [page] });
+  const config = componentsJsonLine(read, paths);
   if (config) lines.push(config);
   const styles = paths.filter((p) => STYLE_EXT.test(p) && isProductFile(p));
   const components = paths.filter((p) => COMPONENT_FILE.test(p) && isProductFile(p));
   const sheets = [...styles].sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
-  // read once per walk (`paths` is the layout's kept list), whatever the facts' scale: the facts render up to three times
-  let reads = readsByWalk.get(paths);
-  if (!reads) readsByWalk.set(paths, (reads = readStyleSources(policy, sheets, components, components.filter(isRootComponent).sort(byDepth)[0])));
+  const reads = (walk.sources ??= readStyleSources(read, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]));
   lines.push(...tokenLines(reads, bounds));
   const fonts = reads.sheets.filter((s) => s.facts.fonts.length);
   const fontsText = fontsLine(fonts.flatMap((s) => s.facts.fonts), scaled(FONTS_CHARS, bounds));
@@ -215,8 +220,8 @@ export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sou
   const shown = lines.slice(0, text === all.join('\n') ? all.length : text.split('\n').length - 1);
   const listed = text ? head + text : head.trimEnd();
   const theme = paths.filter(isStyleConfig).sort(byDepth)[0] ?? paths.filter((p) => THEME_FILE.test(p) && isProductFile(p)).sort(byDepth)[0];
-  const themeText = theme && !shown.some((l) => l.tokensOf === theme) ? policy.readSync(theme) : null;
-  const themeBlock = themeText?.ok ? quoted(`${theme} (its head)`, themeText.text, Math.min(scaled(THEME_CHARS, bounds), max - listed.length - 2)) : null;
+  const themeText = theme && !shown.some((l) => l.tokensOf === theme) ? read(theme) : null;
+  const themeBlock = themeText !== null ? quoted(`${theme} (its head)`, themeText, Math.min(scaled(THEME_CHARS, bounds), max - listed.length - 2)) : null;
   if (!text && !themeBlock) return null;
   for (const l of shown) {
     for (const f of l.files ?? []) if (!sources.files.includes(f)) sources.files.push(f);
