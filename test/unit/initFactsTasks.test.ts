@@ -104,6 +104,17 @@ describe("init: the facts give the task runners' targets and the commands they r
     );
   });
 
+  it("a Taskfile's multi-line `cmd` block is one command a line, as a CI step's script: comments skipped, `\\` lines joined", () => {
+    const ws = tempDir('cape-facts-taskfile-block-');
+    const block = ['# the checks', 'go vet ./...', 'go test \\', '  -race ./...', ''].map((l) => `        ${l}`).join('\n');
+    putFile(ws, 'Taskfile.yml', `version: '3'\ntasks:\n  check:\n    cmds:\n      - |\n${block}\n      - cmd: |\n          golangci-lint run\n          echo done\n`);
+    const { policy } = recordingPolicy(ws);
+    assert.strictEqual(
+      tasksPart(policy, ['Taskfile.yml'], noSources(), 2000, { scale: 1 }),
+      '## Taskfile.yml (its targets and the commands they run; named here, not run)\n- `task check`: go vet ./...; go test -race ./...; golangci-lint run',
+    );
+  });
+
   it('stays within its bound, counting the targets left out, and reads the file once per walk whatever the scale', () => {
     const ws = tempDir('cape-facts-make-big-');
     const targets = Array.from({ length: 60 }, (_, i) => `step-${i}:\n\tnode scripts/step-${i}.js --with-a-long-option=${'x'.repeat(40)}\n`).join('\n');

@@ -35,8 +35,8 @@ const ACTION_INPUTS = 'with';
 /** A Jenkinsfile's shell step on one line: `sh 'npm test'`, `sh("npm test")`, `bat "…"`. */
 const JENKINS_STEP = /^\s*(?:sh|bat|powershell)\s*(?:\(\s*)?(["'])([^"'\n]+)\1/;
 
-/** A command at most, and one file's commands (at the facts' scale), their "… N more" included. */
-const COMMAND_CHARS = 120;
+/** A command at most (the task runners' part's too), and one file's commands at the facts' scale, "… N more" included. */
+export const COMMAND_CHARS = 120;
 const FILE_COMMANDS_CHARS = 400;
 /** Commands read from one file at most (a generated workflow can hold thousands). */
 const MAX_COMMANDS = 60;
@@ -48,8 +48,11 @@ export function ciServiceOf(rel: string): string | null {
   return CI_SERVICES.find(([, p]) => p.test(rel))?.[0] ?? null;
 }
 
-/** Each line of a step's script that is not empty or a comment, as one command; a line ending in `\` continues on the next. */
-function commandLines(script: string): string[] {
+/**
+ * Each line of a script (a CI step's, a Taskfile's `cmd` block) that is not empty or a comment, as one command; a line
+ * ending in `\` continues on the next.
+ */
+export function commandLines(script: string): string[] {
   const out: string[] = [];
   let pending = '';
   for (const raw of script.split('\n')) {

@@ -10,6 +10,7 @@ import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { ciRank, isPlumbing } from './initFactsCiRank';
+import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
 
@@ -23,8 +24,7 @@ const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task', name: Re
 /** Whether a root file's name is a task runner's file (the layout names it among the files that run the project). */
 export const isTaskFile = (name: string): boolean => TASK_FILES.some(([, p]) => p.test(name));
 
-/** A command at most, one target's commands (at the facts' scale), and the targets read from a file at most. */
-const COMMAND_CHARS = 120;
+/** One target's commands at most (at the facts' scale), and the targets read from a file at most. */
 const TARGET_COMMANDS_CHARS = 240;
 const MAX_TARGETS = 200;
 
@@ -123,7 +123,10 @@ function justTargets(text: string): Target[] {
   return targets;
 }
 
-/** A Taskfile's tasks (`tasks:`): each one's `cmds` (a text, `cmd:`, or `task:` as `task name`) and `deps`; `internal` ones are none. */
+/**
+ * A Taskfile's tasks (`tasks:`): each one's `cmds` (a text or `cmd:`, a multi-line block one command a line as a CI
+ * step's script: commandLines; or `task:` as `task name`) and `deps`; `internal` ones are none.
+ */
 function taskfileTargets(text: string): Target[] {
   let doc: unknown;
   try {
@@ -138,9 +141,8 @@ function taskfileTargets(text: string): Target[] {
     if (spec.internal === true) return [];
     const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
     const commands = list(spec.cmds).flatMap((c) => {
-      const cmd = typeof c === 'string' ? c : isPlainObject(c) && typeof c.cmd === 'string' ? c.cmd : isPlainObject(c) && typeof c.task === 'string' ? `task ${c.task}` : null;
-      const tool = cmd === null ? null : toolLine(cmd);
-      return tool ? [tool] : [];
+      const script = typeof c === 'string' ? c : isPlainObject(c) && typeof c.cmd === 'string' ? c.cmd : isPlainObject(c) && typeof c.task === 'string' ? `task ${c.task}` : '';
+      return commandLines(script).flatMap((line) => toolLine(line) ?? []);
     });
     return [{ name, commands, deps: list(spec.deps).flatMap((d) => named(d) ?? []) }];
   });
