@@ -120,6 +120,9 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with 10 requests, each file's with the parts it is written from\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout, the code map \(file names and their top-level symbols\)\n/);
     assert.strictEqual(run.json.factsRequests, 10, 'the decisions and the nine files');
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
+    // and the facts of each set of parts by the parts' names (setKey): the personas' the README's only
+    assert.match(run.json.facts.some.readme, /^## README\.md \(its opening\)\n[^]*sells anvils online/);
+    assert.ok(!('manifests,checks,tasks,ci,layout,code,style,readme,guidance' in run.json.facts.some), 'all the parts are `text`');
 
     // --missing-only with the stored decisions: the missing file (a design file) still gets the facts, and they are
     // said to be sent (a file that takes none: initQuestions.test.ts)

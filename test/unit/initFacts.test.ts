@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { WORKSPACE_FACTS_MAX_CHARS, describeFacts, readWorkspaceFacts, type WorkspaceFacts } from '../../src/core/cape/initFacts';
 import { readmeOpening } from '../../src/core/cape/initFactsReadme';
-import { FACT_PARTS, type FactPart } from '../../src/core/cape/initFactsText';
+import { FACT_PARTS, setKey, type FactPart } from '../../src/core/cape/initFactsText';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
@@ -209,7 +209,7 @@ describe('init: the requests that carry the workspace facts', () => {
   /** The facts of some parts, as readWorkspaceFacts renders them for each set prompts/inputs.json names. */
   const textOf = (only: readonly FactPart[]) => only.flatMap((p) => parts[p] ?? []).join('\n\n');
   const sets = [...prompts.inputs.flatMap((s) => (Array.isArray(s.facts) ? [s.facts] : [])), ['ci' as const]];
-  const facts: WorkspaceFacts = { text: textOf(FACT_PARTS), some: sets.map((set) => ({ parts: set, text: textOf(set) })), files: ['package.json', 'README.md'], listed: [] };
+  const facts: WorkspaceFacts = { text: textOf(FACT_PARTS), some: Object.fromEntries(sets.map((set) => [setKey(set), textOf(set)])), files: ['package.json', 'README.md'], listed: [] };
   const base = { answers, language: 'English', model: 'm', prompts };
   const user = (req: { messages: { content: unknown }[] }) => contentText(req.messages[0].content as string);
   const spec = (p: string) => prompts.inputs.find((s) => s.path === p)!;
@@ -281,7 +281,7 @@ describe('init: the requests that carry the workspace facts', () => {
   });
 
   it('describeFacts says what the facts were read from, their size and how many requests carried them', () => {
-    const big: WorkspaceFacts = { text: 'x'.repeat(11_980), some: [], files: ['package.json', 'CLAUDE.md'], listed: ['the detected check commands', 'the folder layout'] };
+    const big: WorkspaceFacts = { text: 'x'.repeat(11_980), some: {}, files: ['package.json', 'CLAUDE.md'], listed: ['the detected check commands', 'the folder layout'] };
     assert.strictEqual(
       describeFacts(big, 10),
       "read from the workspace (nothing run; 11,980 characters sent with 10 requests, each file's with the parts it is written from): package.json, CLAUDE.md, the detected check commands, the folder layout",

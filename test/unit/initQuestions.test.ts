@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { INIT_QUESTIONS, initQuestions, normaliseAnswers, parseAnswersFile, type InitAnswers } from '../../src/core/cape/initAnswers';
 import { readWorkspaceFacts, workspaceHasCode, type WorkspaceFacts } from '../../src/core/cape/initFacts';
+import { setKey } from '../../src/core/cape/initFactsText';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { initCape } from '../../src/core/cape/init';
 import { defaultPromptsDir, loadPromptAssets, type PromptAssets } from '../../src/core/cape/prompts';
@@ -34,7 +35,8 @@ describe('init: the questionnaire worded for a workspace with code', function ()
   const prompts = loadPromptAssets(defaultPromptsDir());
   const answers = Object.fromEntries(INIT_QUESTIONS.map((q) => [q.id, `ANSWER-${q.id}`])) as InitAnswers;
   const manifests = '## package.json\n- name: FACT-MARK';
-  const some = prompts.inputs.flatMap((s) => (Array.isArray(s.facts) ? [{ parts: s.facts, text: s.facts.includes('manifests') ? manifests : '' }] : []));
+  const sets = prompts.inputs.flatMap((s) => (Array.isArray(s.facts) ? [s.facts] : []));
+  const some = Object.fromEntries(sets.map((set) => [setKey(set), set.includes('manifests') ? manifests : '']));
   const facts: WorkspaceFacts = { text: manifests, some, files: ['package.json'], listed: [] };
   const base = { answers, language: 'English', model: 'm', prompts };
   const decisions = Object.fromEntries(prompts.decisions.map((d) => [d.key, 'x']));

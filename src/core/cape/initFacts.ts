@@ -36,7 +36,7 @@ import { detectChecks, lockfileOf } from '../checks/detect';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
 import { checksPart, type CheckSources } from './initFactsChecks';
-import { FACT_PARTS, noSources, quoted, readOnce, scaled, type FactBounds, type FactPart, type FactSources } from './initFactsText';
+import { FACT_PARTS, inPartsOrder, noSources, quoted, readOnce, scaled, setKey, type FactBounds, type FactPart, type FactSources } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
@@ -62,6 +62,8 @@ export const WORKSPACE_FACTS_MAX_CHARS = 13900;
  */
 const PART_CHARS: Readonly<Record<FactPart, number>> = { manifests: 2800, checks: 500, tasks: 400, ci: 700, layout: 2300, code: 1500, style: 1200, readme: 1200, guidance: 3000 };
 const sumOf = (parts: readonly FactPart[]) => parts.reduce((sum, p) => sum + PART_CHARS[p], 0);
+/** The key of all the parts (setKey), whose facts are WorkspaceFacts's `text`. */
+const ALL_PARTS = setKey(FACT_PARTS);
 /**
  * The scale a set of parts is bounded at before ROOMIER_SCALES: the parts a request takes share the room of them all
  * in proportion to their bounds — 1 for all of them, about 5.7 for the brand's style and README. The one rule of a part's
@@ -92,10 +94,10 @@ interface RenderedFacts {
 /** All the parts' facts (`text`), and those of some parts only; `files` and `listed` name what any of them shows. */
 export interface WorkspaceFacts extends RenderedFacts {
   /**
-   * The facts of each set of parts a project file is written from (readWorkspaceFacts's `sets`), rendered for itself
-   * at its own scale (partsScale); '' when the workspace showed none of its parts.
+   * The facts of each set of parts a file is written from (readWorkspaceFacts's `sets`) but all, by setKey, rendered for
+   * itself at its own scale (partsScale), '' when the workspace showed none of its parts; not a Map: `--json` shows it.
    */
-  some: { parts: FactPart[]; text: string }[];
+  some: Readonly<Record<string, string>>;
 }
 
 /** A workspace file the facts quote, and its text. */
@@ -200,12 +202,13 @@ async function factsUnder(
     readme: readme ? (quotable(readme)[0] ?? null) : null,
     guidance: GUIDANCE_FILES.flatMap(quotable),
   };
-  const facts: WorkspaceFacts = { ...fittedFacts(policy, found, FACT_PARTS), some: [] };
+  const some: Record<string, string> = {};
+  const facts: WorkspaceFacts = { ...fittedFacts(policy, found, FACT_PARTS), some };
   for (const set of sets) {
-    const parts = FACT_PARTS.filter((p) => set.includes(p));
-    if (parts.length === FACT_PARTS.length || facts.some.some((s) => s.parts.join() === parts.join())) continue;
-    const { text, files, listed } = fittedFacts(policy, found, parts);
-    facts.some.push({ parts, text });
+    const key = setKey(set);
+    if (key === ALL_PARTS || some[key] !== undefined) continue;
+    const { text, files, listed } = fittedFacts(policy, found, inPartsOrder(set));
+    some[key] = text;
     facts.files.push(...files.filter((f) => !facts.files.includes(f)));
     facts.listed.push(...listed.filter((l) => !facts.listed.includes(l)));
   }
@@ -280,12 +283,11 @@ function renderFacts(policy: WorkspacePolicy, found: Found, parts: readonly Fact
  * names, read for them (readWorkspaceFacts's `sets`; '' when the workspace showed none of those). Each ends with the
  * line naming what was left out for room, if any.
  */
-export function factsText(facts: WorkspaceFacts, only?: readonly FactPart[]): string {
-  const parts = FACT_PARTS.filter((p) => !only || only.includes(p));
-  if (parts.length === FACT_PARTS.length) return facts.text;
-  const read = facts.some.find((s) => s.parts.length === parts.length && parts.every((p) => s.parts.includes(p)));
-  if (!read) throw new Error(`the workspace facts were not read for the parts ${parts.join(', ')}`);
-  return read.text;
+export function factsText(facts: WorkspaceFacts, only: readonly FactPart[] = FACT_PARTS): string {
+  const key = setKey(only);
+  const text = key === ALL_PARTS ? facts.text : facts.some[key];
+  if (text === undefined) throw new Error(`the workspace facts were not read for the parts ${inPartsOrder(only).join(', ')}`);
+  return text;
 }
 
 /**

@@ -29,6 +29,12 @@ export function quoted(title: string, text: string, max: number): string | null 
 export const FACT_PARTS = ['manifests', 'checks', 'tasks', 'ci', 'layout', 'code', 'style', 'readme', 'guidance'] as const;
 export type FactPart = (typeof FACT_PARTS)[number];
 
+/** A set of parts in FACT_PARTS order, each once. */
+export const inPartsOrder = (parts: readonly FactPart[]): FactPart[] => FACT_PARTS.filter((p) => parts.includes(p));
+
+/** A set of parts by its key, the same in any order: its parts in FACT_PARTS order (initFacts.ts's WorkspaceFacts.some). */
+export const setKey = (parts: readonly FactPart[]): string => inPartsOrder(parts).join();
+
 /** What a part of the facts was made from: the files it read, and what it shows from names alone (no file read). */
 export interface FactSources {
   files: string[];
