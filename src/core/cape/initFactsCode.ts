@@ -28,9 +28,9 @@ function listable(index: WorkspaceIndex, rel: string): boolean {
 
 /** The code map's lines, found once whatever the facts' scale: the core modules' and those nearest the answers'. */
 export interface CodeLines {
+  /** The core lines' title: what singles them out, their importers or (no file stands out by them) their symbols. */
+  coreTitle: string;
   core: string[];
-  /** What singles the core lines out: their importers, or (no file stands out by them) their top-level symbols. */
-  coreBy: 'importers' | 'symbols';
   related: string[];
 }
 
@@ -56,43 +56,49 @@ function mostImported(index: WorkspaceIndex): [string, number][] {
 }
 
 /**
- * The code map's lines: the core modules (the most imported; where no file stands out by its importers, those with the
- * most top-level symbols), then the files nearest `query` (the answers' product and features), each as a map line; the
- * ranking runs once here, the facts render the lines at each scale (codePart).
+ * The core modules' block: its title and its files, each with its map line — the most imported (mostImported), or
+ * where no file stands out by its importers, those with the most top-level symbols.
+ */
+function coreFiles(index: WorkspaceIndex): { title: string; files: [path: string, line: string][] } {
+  const imported = mostImported(index);
+  if (imported.length) {
+    // a Go import reaches every file of the package: the count is the package's
+    const files = imported.map(([p, n]): [string, string] => [p, `${mapLine(p, index.get(p)!.symbols)} (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`]);
+    return { title: 'The most imported files (core modules):', files };
+  }
+  const largest = [...index.paths()]
+    .filter((p) => listable(index, p))
+    .map((p) => [p, index.get(p)!.symbols] as const)
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+    .slice(0, CORE_FILES);
+  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p, symbols]) => [p, mapLine(p, symbols)]) };
+}
+
+/**
+ * The code map's lines: the core modules (coreFiles), then the files nearest `query` (the answers' product and
+ * features), each as a map line; the ranking runs once here, the facts render the lines at each scale (codePart).
  */
 export function codeLines(index: WorkspaceIndex, query: string): CodeLines {
-  const imported = mostImported(index);
-  const coreBy = imported.length ? 'importers' : 'symbols';
-  const largest = imported.length
-    ? []
-    : [...index.paths()]
-        .filter((p) => listable(index, p))
-        .map((p) => [p, index.get(p)!.symbols.length] as const)
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .slice(0, CORE_FILES);
-  // a Go import reaches every file of the package: the count is the package's
-  const core = imported.length
-    ? imported.map(([p, n]) => `${mapLine(p, index.get(p)!.symbols)} (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`)
-    : largest.map(([p]) => mapLine(p, index.get(p)!.symbols));
-  const named = new Set([...imported, ...largest].map(([p]) => p));
+  const { title, files } = coreFiles(index);
+  const named = new Set(files.map(([p]) => p));
   const related = query.trim()
     ? rankFiles(index, { objective: query })
         .filter((r) => !named.has(r.path) && listable(index, r.path))
         .slice(0, RELATED_FILES)
         .map((r) => mapLine(r.path, index.get(r.path)!.symbols))
     : [];
-  return { core, coreBy, related };
+  return { coreTitle: title, core: files.map(([, line]) => line), related };
 }
 
 /** The code part within `max` characters; null when the index holds no source file with symbols. */
-export function codePart({ core, coreBy, related }: CodeLines, sources: FactSources, max: number): string | null {
+export function codePart({ coreTitle, core, related }: CodeLines, sources: FactSources, max: number): string | null {
   if (!core.length && !related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
   const head = '## Code map (path — its top-level symbols; names only, no code quoted)\n';
   const blocks: string[] = [];
   let room = max - head.length;
   for (const [title, lines] of [
-    [coreBy === 'importers' ? 'The most imported files (core modules):' : 'The source files with the most top-level symbols (no file stands out by its importers):', core],
+    [coreTitle, core],
     ['The files nearest the product and the next release:', related],
   ] as const) {
     if (!lines.length || room < title.length + 60) continue;
