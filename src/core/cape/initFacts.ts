@@ -8,9 +8,9 @@
 //  1. the manifests (initFactsManifests.ts): the root's — package.json, pyproject.toml, Cargo.toml and go.mod as fact
 //     lines (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package
 //     manager it names (checks/detect.ts); the head of the monorepo and toolchain settings (pnpm-workspace.yaml,
-//     go.work…); the latest version tag of the workspace's git repository (workspace/versionTags.ts: git is asked,
-//     read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the workspace members
-//     the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
+//     go.work…); the latest version tag of the workspace's git repository and how far HEAD is past it (versionTags.ts:
+//     git is asked, read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the
+//     workspace members the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
 //  2. the check commands CAPE detects (initFactsChecks.ts: detect.ts's detectChecks, the one `--check auto` runs),
 //     named, never run, then the root's task runners (Makefile, justfile, Taskfile.yml) with their targets' commands
 //     (initFactsTasks.ts);

@@ -1,8 +1,10 @@
 // The version tags of a workspace that is a git repository: the latest by version order (`v1.10.0` after `v1.9.0`,
 // whatever their dates; a pre-release `v2.0.0-rc.1` before `v2.0.0`), with its date and how many there are — for
-// init's facts, so the milestone names follow the project's versioning. Asked of git the history's way
-// (history.ts gitOutput); no repository, no git or no version tag: none. A tag is a version when it reads like
-// semver, with or without a `v` (`v1.8`, `1.2.3`, `v2.0.0-beta.1`); `nightly` or `api/v1.2.0` is not one.
+// init's facts, so the milestone names follow the project's versioning — and how far HEAD is past it, so the facts
+// say whether the code is that release or has moved on (a trial on gorilla/mux, 16 commits past v1.8.1 of 2023, had
+// the model guess). Asked of git the history's way (history.ts gitOutput); no repository, no git or no version tag:
+// none. A tag is a version when it reads like semver, with or without a `v` (`v1.8`, `1.2.3`, `v2.0.0-beta.1`);
+// `nightly` or `api/v1.2.0` is not one.
 
 import { gitOutput } from './history';
 
@@ -59,9 +61,33 @@ export function latestOfRefs(output: string): VersionTag | null {
   return best && { tag: best.tag, date: best.seconds > 0 ? new Date(best.seconds * 1000) : null, count };
 }
 
-/** The workspace's latest version tag (latestOfRefs), or null without a repository, git or a version tag. */
-export async function latestVersionTag(root: string): Promise<VersionTag | null> {
-  // for-each-ref reads refs and objects only: no hook, pager or signature program of the repository's config runs
+/**
+ * Where HEAD stands against a tag: the commits HEAD has that the tag lacks (`past`: 0 when HEAD is at it), and whether
+ * the tag has commits HEAD lacks (`apart`: tagged on another branch, so HEAD is not simply past it).
+ */
+export interface HeadFromTag {
+  past: number;
+  apart: boolean;
+}
+
+/** The latest version tag (VersionTag), and where HEAD stands against it; null when git could not tell. */
+export interface ReleaseTag extends VersionTag {
+  head: HeadFromTag | null;
+}
+
+/** HEAD against `tag` from `git rev-list --left-right --count TAG...HEAD` output (`3␉42`); null for any other. */
+export function headFromCounts(output: string): HeadFromTag | null {
+  const m = /^(\d+)\s+(\d+)\s*$/.exec(output);
+  return m ? { past: Number(m[2]), apart: Number(m[1]) > 0 } : null;
+}
+
+/** The workspace's latest version tag (latestOfRefs) and HEAD against it, or null without a repository, git or a version tag. */
+export async function latestVersionTag(root: string): Promise<ReleaseTag | null> {
+  // for-each-ref and rev-list read refs and objects only: no hook, pager or signature program of the repository's config runs
   const refs = await gitOutput(root, ['for-each-ref', '--format=%(refname)%09%(creatordate:unix)', 'refs/tags']);
-  return refs === null ? null : latestOfRefs(refs);
+  const latest = refs === null ? null : latestOfRefs(refs);
+  if (!latest) return null;
+  // the tag by its full ref: a branch of the same name is not it
+  const counts = await gitOutput(root, ['rev-list', '--left-right', '--count', `refs/tags/${latest.tag}...HEAD`, '--']);
+  return { ...latest, head: counts === null ? null : headFromCounts(counts) };
 }
