@@ -1,8 +1,8 @@
 // Init's workspace facts, the code map (src/core/cape/initFactsCode.ts): the source files the product's others import
 // most (a test importing one is not counted; where no file stands out, those with the most symbols, said so), then
-// those the ranking finds nearest the answers, each with its top-level symbols — names only, no test, docs or built
-// file, none twice, within its bound; in the facts after the layout when the caller gives an index, and in init's
-// requests through initCape's `index`.
+// those the ranking finds nearest the answers, each with its top-level symbols — as many as the room gives, the public
+// ones first (initFactsCodeLines.ts) — names only, no test, docs or built file, none twice, within its bound; in the
+// facts after the layout when the caller gives an index, and in init's requests through initCape's `index`.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -13,6 +13,7 @@ import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswer
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { noSources } from '../../src/core/cape/initFactsText';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { mapLine } from '../../src/core/workspace/pack';
 import { contentText, type LlmRequest } from '../../src/core/model/types';
 import { tempDir } from '../helpers/cli';
 import { demoInitLlm } from '../helpers/demo';
@@ -101,6 +102,52 @@ describe('init: the facts\' code map', function () {
       }),
       ['The most imported files (core modules):', 'store/store.go — Store, Open (its package imported by 2)', 'store/cache.go — Cache (its package imported by 2)'],
     );
+  });
+
+  it("lets the room decide how many names a line shows: a Go library's public names all, its internal ones after them or counted", async () => {
+    // gorilla/mux's shape: one file with most of the API (40 exported names among 10 helpers), one with helpers only
+    const exported = Array.from({ length: 40 }, (_, i) => `Route${String(i).padStart(2, '0')}`);
+    const helpers = Array.from({ length: 10 }, (_, i) => `helper${i}`);
+    const regexps = Array.from({ length: 12 }, (_, i) => `regexpPart${i}`);
+    const func = (n: string) => `func ${n}() {}`;
+    const ws = tempDir('cape-code-map-room-');
+    put(ws, 'go.mod', 'module example.com/mux\n\ngo 1.20\n');
+    put(ws, 'mux.go', ['package mux', ...helpers.slice(0, 5).map(func), ...exported.map(func), ...helpers.slice(5).map(func)].join('\n'));
+    put(ws, 'regexp.go', ['package mux', ...regexps.map(func)].join('\n'));
+    put(ws, 'middleware.go', 'package mux\n\ntype MiddlewareFunc func()\nfunc Use() {}\n');
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const lines = codeLines(index, '');
+    const at = (max: number) => {
+      const text = codePart(lines, noSources(), max)!;
+      assert.ok(text.length <= max, `within ${max}: ${text.length}`);
+      return text.split('\n').slice(2);
+    };
+    // room for all: every public name, then the internal ones; the file with no public name after those with some
+    assert.deepStrictEqual(at(3000), [
+      `mux.go — ${exported.join(', ')}; internal: ${helpers.join(', ')}`,
+      'middleware.go — MiddlewareFunc, Use',
+      `regexp.go — internal: ${regexps.join(', ')}`,
+    ]);
+    // less room: the public names still all shown, the internal ones counted — in every file before any is named
+    const publicOnly = [`mux.go — ${exported.join(', ')}; +10 internal`, 'middleware.go — MiddlewareFunc, Use', 'regexp.go — +12 internal'];
+    const heading = codePart(lines, noSources(), 3000)!.split('\n').slice(0, 2);
+    assert.deepStrictEqual(at([...heading, ...publicOnly].join('\n').length + 10), publicOnly);
+    // less still: as many public names as fit, the rest counted; no internal name anywhere
+    const short = at(400);
+    assert.match(short[0], /^mux\.go — Route00, Route01, .*, … \(\+\d+\); \+10 internal$/);
+    assert.ok(!short.join('\n').includes('helper') && !short.join('\n').includes('regexpPart'), short.join('\n'));
+  });
+
+  it('leaves a TS file whose every name is an export as DevA\'s map line, and names its other top-level names as internal', async () => {
+    const ws = tempDir('cape-code-map-ts-');
+    const names = ['Item', 'ItemStore', 'listItems', 'saveItem', 'removeItem', 'ITEM_LIMIT', 'ItemEvent', 'onItem'];
+    put(ws, 'package.json', '{"name":"tracker"}\n');
+    put(ws, 'src/items.ts', names.map((n) => `export const ${n} = 1;`).join('\n'));
+    put(ws, 'src/util.ts', 'export function slugify() {}\nexport function trim() {}\nfunction normalize() {}\n');
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const lines = codePart(codeLines(index, ''), noSources(), 2000)!.split('\n');
+    assert.strictEqual(lines[2], mapLine('src/items.ts', names));
+    assert.strictEqual(lines[3], 'src/util.ts — slugify, trim; internal: normalize');
   });
 
   it('has no part for a workspace without symbols, and comes after the layout in the facts when an index is given', async () => {

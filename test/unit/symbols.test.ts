@@ -120,6 +120,21 @@ describe('symbol extraction: tricky declarations', () => {
     // C, whose names say nothing of it: file order
     assert.deepStrictEqual(scanFile('src/x.c', 'struct b {};\nstruct A {};\n').symbols, ['b', 'A']);
   });
+
+  it('counts the names the language calls internal, the last ones (none where it does not tell)', () => {
+    const internal = (rel: string, text: string) => scanFile(rel, text).internal;
+    const go = 'package mux\nfunc helper() {}\ntype routeRegexp struct {}\nfunc (r *routeRegexp) Match() {}\nfunc Vars() {}\n';
+    assert.strictEqual(internal('mux.go', go), 3, "helper, routeRegexp and its Match: not the package's API");
+    assert.strictEqual(internal('app/store.py', 'def _cache():\n    pass\nclass Store:\n    pass\n'), 1);
+    assert.strictEqual(internal('src/tree.rs', 'fn helper() {}\npub(crate) struct Node;\npub fn parse() {}\n'), 2);
+    // TS/JS: the top-level names not exported, once each (a name exported by a list is not internal)
+    assert.strictEqual(internal('src/a.ts', 'export function load() {}\nexport { helper as run, other };\nfunction helper() {}\nfunction other() {}\n'), 1);
+    assert.strictEqual(internal('src/b.ts', 'export interface Item {}\nexport class ItemStore {}\n'), 0);
+    // a script exports nothing: its top-level names are what it offers
+    assert.strictEqual(internal('public/app.js', 'function start() {}\nfunction stop() {}\n'), 0);
+    assert.strictEqual(internal('src/x.c', 'struct b {};\nstruct A {};\n'), 0);
+    assert.strictEqual(internal('src/site.css', '.btn {}\n'), 0);
+  });
 });
 
 describe('Go imports (symbolsOther.ts goImports; resolved by importGraph.ts)', () => {

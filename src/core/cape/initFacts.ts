@@ -198,7 +198,7 @@ async function factsUnder(
     lock,
     checks,
     release,
-    code: source ? codeLines(source.index, source.query) : null,
+    code: source ? codeLines(source.index, source.query, read) : null,
     readme: readme ? (quotable(readme)[0] ?? null) : null,
     guidance: GUIDANCE_FILES.flatMap(quotable),
   };

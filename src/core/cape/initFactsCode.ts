@@ -1,19 +1,22 @@
-// Init's workspace facts (initFacts.ts), the code part: the names the code uses, as DevA's map lines (path — its
-// top-level symbols, workspace/pack.ts mapLine) — first the source files the most of the product's other files import
-// (the core modules a change goes through: the models, the API client, the shared helpers; a test, an example or a
-// fixture importing a file is no code depending on it), or, where no file stands out by its importers (a Go library's
-// one package, whose files its importers all reach alike), those with the most top-level symbols, said so; then those
-// the ranking (workspace/rank.ts) finds nearest the answers' product and next release. Without it an init trial on a
-// full-stack repository (FastAPI + React) wrote the standards' naming examples and the architecture's data model as
-// assumptions ("the facts show no source code"). Names only, from the workspace index: no file's text is quoted.
-// Tests, built output, docs and configuration are not listed (kindPrior below 1, isTestFile).
+// Init's workspace facts (initFacts.ts), the code part: the names the code uses, as map lines (path — its top-level
+// symbols, its public ones first, as many as the room gives: initFactsCodeLines.ts) — first the source files the most
+// of the product's other files import (the core modules a change goes through: the models, the API client, the shared
+// helpers; a test, an example or a fixture importing a file is no code depending on it), or, where no file stands out
+// by its importers (a Go library's one package, whose files its importers all reach alike), those with the most
+// top-level symbols, said so; then those the ranking (workspace/rank.ts) finds nearest the answers' product and next
+// release. Without it an init trial on a full-stack repository (FastAPI + React) wrote the standards' naming examples
+// and the architecture's data model as assumptions ("the facts show no source code"). Names only: no file's text is
+// quoted. The files are found in the workspace index; each listed one is scanned again (workspace/symbols.ts scanFile,
+// read with the facts' other files) for which of its names are internal, a count the index does not keep. Tests,
+// built output, docs and configuration are not listed (kindPrior below 1, isTestFile).
 import { WorkspaceIndex } from '../workspace/workspaceIndex';
 import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
 import { GO_FILE, isProductFile, isTestFile, SOURCE_FILE } from '../workspace/fileKinds';
-import { mapLine } from '../workspace/pack';
-import { linesWithin, type FactSources } from './initFactsText';
+import { scanFile } from '../workspace/symbols';
+import { readOnce, type FactSources, type ReadText } from './initFactsText';
+import { mapBlocks, type MapFile } from './initFactsCodeLines';
 
 /** The most imported files listed at most, and the files importing one at least for it to count as a core module. */
 const CORE_FILES = 8;
@@ -26,12 +29,22 @@ function listable(index: WorkspaceIndex, rel: string): boolean {
   return SOURCE_FILE.test(rel) && !isTestFile(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
 }
 
-/** The code map's lines, found once whatever the facts' scale: the core modules' and those nearest the answers'. */
+/** The code map's files, found once whatever the facts' scale: the core modules and those nearest the answers. */
 export interface CodeLines {
-  /** The core lines' title: what singles them out, their importers or (no file stands out by them) their symbols. */
+  /** The core files' title: what singles them out, their importers or (no file stands out by them) their symbols. */
   coreTitle: string;
-  core: string[];
-  related: string[];
+  core: MapFile[];
+  related: MapFile[];
+}
+
+/**
+ * A listed file with its names as it reads now (scanFile: its public ones first, and how many are internal), or as
+ * the index holds them when it does not read (none then called internal); `note` ends its line.
+ */
+function mapFile(index: WorkspaceIndex, read: ReadText, rel: string, note = ''): MapFile {
+  const text = read(rel);
+  const scan = text === null ? null : scanFile(rel, text);
+  return scan?.symbols.length ? { path: rel, names: scan.symbols, internal: scan.internal, note } : { path: rel, names: index.get(rel)!.symbols, internal: 0, note };
 }
 
 /** The files of the product that import `rel` (a test, an example or a fixture importing it is no code depending on it). */
@@ -56,38 +69,39 @@ function mostImported(index: WorkspaceIndex): [string, number][] {
 }
 
 /**
- * The core modules' block: its title and its files, each with its map line — the most imported (mostImported), or
- * where no file stands out by its importers, those with the most top-level symbols.
+ * The core modules' block: its title and its files — the most imported (mostImported), or where no file stands out by
+ * its importers, those with the most top-level symbols.
  */
-function coreFiles(index: WorkspaceIndex): { title: string; files: [path: string, line: string][] } {
+function coreFiles(index: WorkspaceIndex, read: ReadText): { title: string; files: MapFile[] } {
   const imported = mostImported(index);
   if (imported.length) {
     // a Go import reaches every file of the package: the count is the package's
-    const files = imported.map(([p, n]): [string, string] => [p, `${mapLine(p, index.get(p)!.symbols)} (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`]);
+    const files = imported.map(([p, n]) => mapFile(index, read, p, ` (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`));
     return { title: 'The most imported files (core modules):', files };
   }
   const largest = [...index.paths()]
     .filter((p) => listable(index, p))
-    .map((p) => [p, index.get(p)!.symbols] as const)
-    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))
+    .map((p) => [p, index.get(p)!.symbols.length] as const)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, CORE_FILES);
-  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p, symbols]) => [p, mapLine(p, symbols)]) };
+  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p]) => mapFile(index, read, p)) };
 }
 
 /**
- * The code map's lines: the core modules (coreFiles), then the files nearest `query` (the answers' product and
- * features), each as a map line; the ranking runs once here, the facts render the lines at each scale (codePart).
+ * The code map's files: the core modules (coreFiles), then the files nearest `query` (the answers' product and
+ * features), each with its names (mapFile, its text read by `read`: by default through the index's read policy, the
+ * checks of DevA's read_file); the ranking runs once here, the facts render the lines at each scale (codePart).
  */
-export function codeLines(index: WorkspaceIndex, query: string): CodeLines {
-  const { title, files } = coreFiles(index);
-  const named = new Set(files.map(([p]) => p));
+export function codeLines(index: WorkspaceIndex, query: string, read: ReadText = readOnce(index.policy)): CodeLines {
+  const { title, files } = coreFiles(index, read);
+  const named = new Set(files.map((f) => f.path));
   const related = query.trim()
     ? rankFiles(index, { objective: query })
         .filter((r) => !named.has(r.path) && listable(index, r.path))
         .slice(0, RELATED_FILES)
-        .map((r) => mapLine(r.path, index.get(r.path)!.symbols))
+        .map((r) => mapFile(index, read, r.path))
     : [];
-  return { coreTitle: title, core: files.map(([, line]) => line), related };
+  return { coreTitle: title, core: files, related };
 }
 
 /** The code part within `max` characters; null when the index holds no source file with symbols. */
@@ -95,17 +109,13 @@ export function codePart({ coreTitle, core, related }: CodeLines, sources: FactS
   if (!core.length && !related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
   const head = '## Code map (path — its top-level symbols; names only, no code quoted)\n';
-  const blocks: string[] = [];
-  let room = max - head.length;
-  for (const [title, lines] of [
-    [coreTitle, core],
-    ['The files nearest the product and the next release:', related],
-  ] as const) {
-    if (!lines.length || room < title.length + 60) continue;
-    const block = `${title}\n${linesWithin(lines, room - title.length - 1, ' files')}`;
-    blocks.push(block);
-    room -= block.length + 1;
-  }
+  const blocks = mapBlocks(
+    [
+      [coreTitle, core],
+      ['The files nearest the product and the next release:', related],
+    ],
+    max - head.length,
+  );
   return blocks.length ? head + blocks.join('\n') : null;
 }
 

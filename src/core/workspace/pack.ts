@@ -96,11 +96,15 @@ export interface WorkspaceContext {
   text: string;
 }
 
+/** The first `shown` of `names`, then `… (+N)` counting the rest: how a map line names a file's symbols. */
+export function namesWithin(names: readonly string[], shown: number): string {
+  const more = names.length - shown;
+  return [...names.slice(0, shown), ...(more > 0 ? [`… (+${more})`] : [])].join(', ');
+}
+
 /** A map line: the path, then its top-level symbols (MAP_SYMBOLS at most, counting the rest). */
 export function mapLine(p: string, symbols: readonly string[]): string {
-  const shown = symbols.slice(0, MAP_SYMBOLS);
-  const more = symbols.length > shown.length ? `, … (+${symbols.length - shown.length})` : '';
-  return shown.length ? `${p} — ${shown.join(', ')}${more}` : p;
+  return symbols.length ? `${p} — ${namesWithin(symbols, MAP_SYMBOLS)}` : p;
 }
 
 /**

@@ -21,6 +21,13 @@ import { goImports, pythonImports, scanFallback } from './symbolsOther';
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once. */
   symbols: string[];
+  /**
+   * How many of `symbols`, the last ones, the language says are internal: TS/JS's not exported (in a file that
+   * exports some), Go's, Python's and Rust's not public (symbolsOther.ts PUBLIC_RULES); 0 where it does not say
+   * (every name then stands as the API). The index keeps no count: init's code map scans the few files it lists again
+   * for it (initFactsCode.ts).
+   */
+  internal: number;
   /** Import specifiers as written (relative ones are resolved to files by the index). */
   imports: string[];
 }
@@ -75,14 +82,19 @@ export function scanFile(relPath: string, text: string): ScanResult {
   const exported: string[] = [];
   const local: string[] = [];
   const imports: string[] = [];
+  // whether `local` holds the names the language calls internal (else the names of a language that does not tell)
+  let tells = true;
   if (JS_EXT.test(relPath)) {
     scanJs(text, { exported, local, imports }, null);
+    // a file that exports nothing is a script (or declares globals): its top-level names are what it offers
+    tells = exported.length > 0;
   } else if (STYLE_EXT.test(relPath)) {
     for (const im of text.matchAll(STYLE_IMPORT)) imports.push(im[1]);
     for (const line of text.split('\n')) {
       const m = /^\.([A-Za-z_-][\w-]*)[\s,{:.]/.exec(line);
       if (m) local.push(m[1]);
     }
+    tells = false;
   } else if (/\.(md|mdx|markdown)$/i.test(relPath)) {
     // the Markdown line rules every reader of CAPE uses (text/markdown.ts): headings up to level 3, outside code
     const outside = fenceTracker();
@@ -90,20 +102,25 @@ export function scanFile(relPath: string, text: string): ScanResult {
       const h = outside(line) ? headingOf(line) : null;
       if (h && h.level <= MD_HEADING_LEVELS && h.title.length >= 2 && h.title.length <= 80) local.push(h.title);
     }
+    tells = false;
   } else {
-    scanFallback(relPath, text, local, exported);
+    tells = scanFallback(relPath, text, local, exported);
     if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));
     else if (GO_FILE.test(relPath)) imports.push(...goImports(text));
   }
   const seen = new Set<string>();
   const symbols: string[] = [];
-  for (const s of [...exported, ...local]) {
+  let internal = 0;
+  const all = [...exported, ...local];
+  for (let i = 0; i < all.length; i++) {
+    const s = all[i];
     if (!seen.has(s) && symbols.length < 200) {
       seen.add(s);
       symbols.push(s);
+      if (tells && i >= exported.length) internal++;
     }
   }
-  return { symbols, imports: [...new Set(imports.filter(Boolean))] };
+  return { symbols, internal, imports: [...new Set(imports.filter(Boolean))] };
 }
 
 /**

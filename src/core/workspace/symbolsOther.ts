@@ -31,9 +31,10 @@ const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, li
  * Other languages: unindented declarations (FALLBACK_DECL, Go's methods). Inside a block namespace (C#'s `namespace
  * App {`, C++'s), whose types are indented one level, declarations at that level too — not deeper, where a class's
  * members are. Go's exported constants and variables (alone or in a `const (` / `var (` group) and Rust's public ones
- * (`pub const MAX_LEN`, `pub static`) are the API too. The public ones (PUBLIC_RULES) go to `exported`, the others to `out`.
+ * (`pub const MAX_LEN`, `pub static`) are the API too. The public ones (PUBLIC_RULES) go to `exported`, the others to
+ * `out`; true when the language has a rule (those in `out` are then internal), false when every name went to `out`.
  */
-export function scanFallback(relPath: string, text: string, out: string[], exported: string[]): void {
+export function scanFallback(relPath: string, text: string, out: string[], exported: string[]): boolean {
   const go = /\.go$/i.test(relPath);
   const rust = /\.rs$/i.test(relPath);
   const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
@@ -79,6 +80,7 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
     }
     if (m) push(m[1], line);
   }
+  return isPublic !== undefined;
 }
 
 /** The prefix of a Python import's specifier: the import graph resolves these the Python way (importGraph.ts). */
