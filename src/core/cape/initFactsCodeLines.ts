@@ -52,7 +52,7 @@ function lineOf(f: MapFile, pub: number, int: number): string {
  * of its internal ones within `internalCap` (none: their count). Each name shown lengthens the line (its count shrinks
  * by a digit at most) but the last, which takes the place of `… (+1)`: that one is tried first.
  */
-export function fileLineWithin(f: MapFile, cap: number, internalCap = 0): string {
+function fileLineWithin(f: MapFile, cap: number, internalCap = 0): string {
   const publics = f.names.length - f.internal;
   const fitsPublic = (n: number) => lineOf(f, n, 0).length <= cap;
   const pub = fitsPublic(publics) ? publics : most(0, publics - 1, fitsPublic);

@@ -83,7 +83,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
   const local: string[] = [];
   const imports: string[] = [];
   // whether `local` holds the names the language calls internal (else the names of a language that does not tell)
-  let tells = true;
+  let tells = false;
   if (JS_EXT.test(relPath)) {
     scanJs(text, { exported, local, imports }, null);
     // a file that exports nothing is a script (or declares globals): its top-level names are what it offers
@@ -94,7 +94,6 @@ export function scanFile(relPath: string, text: string): ScanResult {
       const m = /^\.([A-Za-z_-][\w-]*)[\s,{:.]/.exec(line);
       if (m) local.push(m[1]);
     }
-    tells = false;
   } else if (/\.(md|mdx|markdown)$/i.test(relPath)) {
     // the Markdown line rules every reader of CAPE uses (text/markdown.ts): headings up to level 3, outside code
     const outside = fenceTracker();
@@ -102,7 +101,6 @@ export function scanFile(relPath: string, text: string): ScanResult {
       const h = outside(line) ? headingOf(line) : null;
       if (h && h.level <= MD_HEADING_LEVELS && h.title.length >= 2 && h.title.length <= 80) local.push(h.title);
     }
-    tells = false;
   } else {
     tells = scanFallback(relPath, text, local, exported);
     if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));
