@@ -117,7 +117,7 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     }
     for (const r of fake.requests) for (const hidden of Object.values(HIDDEN)) assert.ok(!sent(r).includes(hidden), `${asked(r)} shows nothing of ${hidden}`);
     for (const p of ['1_product/1_mvv.md', '3_development/1_architecture.md', '3_development/3_standards.md']) assert.ok(fs.existsSync(path.join(ws, 'cape', p)), p);
-    assert.match(run.stderr, /read from the workspace \(nothing run; [\d,]+ characters sent with 10 requests, each file's with the parts it is written from\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout, the code map \(file names and their top-level symbols\)\n/);
+    assert.match(run.stderr, /read from the workspace \(nothing run; up to [\d,]+ characters a request, sent with 10 requests, each file's with the parts it is written from\): package\.json, packages\/api\/package\.json, packages\/web\/package\.json, README\.md, CLAUDE\.md, the detected check commands, the folder layout, the code map \(file names and their top-level symbols\)\n/);
     assert.strictEqual(run.json.factsRequests, 10, 'the decisions and the nine files');
     assert.deepStrictEqual(run.json.facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
     // and the facts of each set of parts by the parts' names (setKey): the personas' the README's only
@@ -134,7 +134,7 @@ describe('CLI: cape init --answers (reply checks and repair)', function () {
     assert.strictEqual(again.code, 0, again.stderr);
     assert.deepStrictEqual(fake.requests.map(asked), [file]);
     assert.ok(sent(fake.requests[0]).includes('<workspace_facts>\n## Layout'), file);
-    assert.match(again.stderr, /characters sent with 1 request\)/);
+    assert.match(again.stderr, /characters, sent with 1 request\)/);
     assert.notStrictEqual(again.json.facts, null);
     assert.strictEqual(again.json.factsRequests, 1);
   });

@@ -284,9 +284,12 @@ describe('init: the requests that carry the workspace facts', () => {
     const big: WorkspaceFacts = { text: 'x'.repeat(11_980), some: {}, files: ['package.json', 'CLAUDE.md'], listed: ['the detected check commands', 'the folder layout'] };
     assert.strictEqual(
       describeFacts(big, 10),
-      "read from the workspace (nothing run; 11,980 characters sent with 10 requests, each file's with the parts it is written from): package.json, CLAUDE.md, the detected check commands, the folder layout",
+      "read from the workspace (nothing run; up to 11,980 characters a request, sent with 10 requests, each file's with the parts it is written from): package.json, CLAUDE.md, the detected check commands, the folder layout",
     );
-    assert.match(describeFacts(big, 1), /11,980 characters sent with 1 request\)/);
+    assert.match(describeFacts(big, 1), /up to 11,980 characters, sent with 1 request\)/);
+    // a set of parts grown into the others' room can carry more than all the parts did: the line says the most
+    const grown: WorkspaceFacts = { ...big, text: 'x'.repeat(4_666), some: { 'style,readme': 'y'.repeat(6_020), readme: 'z'.repeat(900) } };
+    assert.match(describeFacts(grown, 10), /nothing run; up to 6,020 characters a request, sent with 10 requests/);
   });
 
   it('the stack and test-tool questions say that an empty answer takes them from existing code', () => {

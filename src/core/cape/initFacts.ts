@@ -292,9 +292,11 @@ export function factsText(facts: WorkspaceFacts, only: readonly FactPart[] = FAC
 
 /**
  * One line for the person who runs init: what the facts were read from, that nothing was run, and what was sent — the
- * facts' size, with the `requests` that carried them or some of their parts (init.ts's InitResult.factsRequests).
+ * most one request carried (all the parts, or a set of them grown into the others' room: partsScale, which can be
+ * the larger), with the `requests` that carried them or some of their parts (init.ts's InitResult.factsRequests).
  */
 export function describeFacts(facts: WorkspaceFacts, requests: number): string {
-  const sent = requests === 1 ? 'sent with 1 request' : `sent with ${requests} requests, each file's with the parts it is written from`;
-  return `read from the workspace (nothing run; ${facts.text.length.toLocaleString('en-US')} characters ${sent}): ${[...facts.files, ...facts.listed].join(', ')}`;
+  const most = Math.max(facts.text.length, ...Object.values(facts.some).map((t) => t.length)).toLocaleString('en-US');
+  const sent = requests === 1 ? `up to ${most} characters, sent with 1 request` : `up to ${most} characters a request, sent with ${requests} requests, each file's with the parts it is written from`;
+  return `read from the workspace (nothing run; ${sent}): ${[...facts.files, ...facts.listed].join(', ')}`;
 }
