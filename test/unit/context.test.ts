@@ -77,7 +77,7 @@ describe('context: need-to-know per agent', () => {
     const base = { envelopes: {}, assets: new Map(), objective: 'x' } as unknown as ContextInputs;
     const bounds = { maxCalls: 5, maxChars: 20000 };
     const daNone = renderSources('da', ['workspace:ui'], { ...base, workspace: () => '', toolBounds: bounds });
-    assert.match(daNone, /^## Workspace UI files \(existing components and styles\)\nYour tools in this step: at most 5 calls and 20,000 characters of results in all; the calls of one turn run together\./);
+    assert.match(daNone, /^## Workspace interface \(UI files; without them, the code users call\)\nYour tools in this step: at most 5 calls and 20,000 characters of results in all; the calls of one turn run together\./);
     assert.match(daNone, /\(no component or style files by name: list or search the workspace for what the user meets\)$/);
     assert.strictEqual(renderSources('da', ['workspace:ui'], { ...base, workspace: () => '' }), '', 'no tools, no UI files: no section');
     const daMap = renderSources('da', ['workspace:ui'], { ...base, workspace: () => 'src/app.css — .btn', toolBounds: { maxCalls: 1, maxChars: 100 } });

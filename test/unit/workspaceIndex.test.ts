@@ -1268,16 +1268,32 @@ describe('ranking and the budgeted map', () => {
     assert.match(ctx.text, /````md\n# Theme guide/);
   });
 
-  it('gives DA a map of UI files only, and nothing when there are none', async () => {
+  it("gives DA a map of UI files only; without any, the product's source files (its interface); nothing without code", async () => {
     const root = demoWorkspace();
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     const ctx = packWorkspace(index, { objective: 'dark theme button' }, { step: 'da', readText: read(root) });
     assert.deepStrictEqual(ctx.files.map((f) => f.path).sort(), ['src/pages/SettingsPage.tsx', 'src/styles/app.css', 'src/theme/themeStore.ts']);
     assert.ok(ctx.files.every((f) => !f.whole));
+    assert.match(ctx.text, /^UI files of the workspace/);
+    // a library: no UI files, so its source files with their public names (not its tests, examples or docs)
+    const lib = tmp('cape-noui-');
+    write(lib, 'src/lib.rs', 'pub struct Version;\npub fn parse() {}\nfn helper() {}\n');
+    write(lib, 'src/eval.rs', 'pub(crate) fn matches() {}\n');
+    write(lib, 'tests/test_version.rs', '#[test]\nfn parses() {}\n');
+    write(lib, 'examples/demo.rs', 'fn main() {}\n');
+    write(lib, 'docs/index.html', '<h1>Docs</h1>\n');
+    write(lib, 'README.md', '# lib\n');
+    const { index: i2 } = await WorkspaceIndex.open(lib, { cacheFile: null });
+    const api = packWorkspace(i2, { objective: 'parse a version' }, { step: 'da', readText: read(lib) });
+    assert.deepStrictEqual(api.files.map((f) => f.path).sort(), ['src/eval.rs', 'src/lib.rs']);
+    assert.ok(api.files.every((f) => !f.whole));
+    assert.match(api.text, /^No UI files \(components, styles\) in the workspace: its interface is its code\./);
+    assert.match(api.text, /^src\/lib\.rs — Version, parse/m);
+    // no code at all: nothing
     const none = tmp('cape-noui-');
-    write(none, 'server/db.ts', 'export const db = 1;\n');
-    const { index: i2 } = await WorkspaceIndex.open(none, { cacheFile: null });
-    assert.strictEqual(packWorkspace(i2, { objective: 'db' }, { step: 'da', readText: read(none) }).text, '');
+    write(none, 'docs/guide.md', '# Guide\n');
+    const { index: i3 } = await WorkspaceIndex.open(none, { cacheFile: null });
+    assert.strictEqual(packWorkspace(i3, { objective: 'guide' }, { step: 'da', readText: read(none) }).text, '');
   });
 });
 

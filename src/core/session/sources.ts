@@ -168,7 +168,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       );
     case 'workspace:ui':
       return section(
-        'Workspace UI files (existing components and styles)',
+        'Workspace interface (UI files; without them, the code users call)',
         withToolBounds(
           inputs,
           inputs.workspace?.('da', workspaceQuery(step, inputs)) ||

@@ -6,12 +6,13 @@
 //    paths while room remains, so DevA knows what exists. The files DA read with its tools in this session rank near
 //    the top (rank.ts), the head names them first, and those DA read in part get excerpts of the lines it saw
 //    (UPSTREAM_EXCERPTS) before the others;
-//  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget — and nothing
-//    when the workspace has no UI files;
+//  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget; in a workspace
+//    without UI files (a library, a CLI), its interface is its code: map lines of the product's source files instead
+//    (isInterfaceFile), public names first where the language marks them;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
-import { formatterGoverns, isFormatterConfig, isUiFile } from './fileKinds';
+import { formatterGoverns, isFormatterConfig, isProductFile, isUiFile, SOURCE_FILE } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
@@ -129,6 +130,14 @@ export function* ascending(items: string[]): Generator<string> {
   }
 }
 
+/**
+ * DA's map in a workspace without UI files: the product's own source files (not its tests, examples or docs). A trial's
+ * DA on a Rust library got an empty UI section and spent six tool calls finding what its main type offers.
+ */
+function isInterfaceFile(relPath: string): boolean {
+  return SOURCE_FILE.test(relPath) && isProductFile(relPath);
+}
+
 /** Whether any of the paths passes `keep`. */
 function anyPath(paths: Iterable<string>, keep: (p: string) => boolean): boolean {
   for (const p of paths) if (keep(p)) return true;
@@ -161,7 +170,9 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       const r = index.policy.readSync(rel);
       return r.ok ? r.text : null;
     });
-  const keep = opts.step === 'da' ? isUiFile : () => true;
+  // DA: the UI files, or, in a workspace that has none, the code that is its interface
+  const daApi = opts.step === 'da' && !anyPath(index.paths(), isUiFile);
+  const keep = opts.step === 'da' ? (daApi ? isInterfaceFile : isUiFile) : () => true;
   const ranked = rankFiles(index, q)
     .filter((r) => keep(r.path))
     .map((r) => ({ path: r.path, score: r.score }));
@@ -185,7 +196,9 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const head = (whole: number, excerpted: number, mapped: number, formatted: readonly string[]) =>
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
-      : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
+      : daApi
+        ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them).`
+        : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts and of the formatter's
   // settings, only once there are some (from the room the whole files leave)
   const reserveHead = head(99999, 0, 99999, []).length + 2;
