@@ -1,25 +1,14 @@
 // Which checks run on DevA's proposal in this window's session: only in a trusted workspace; the `cape.checks`
 // setting as configured (configuring is consent); otherwise the commands detected in the workspace, after asking once
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
-// workspaceState with the commands it was given for, so a changed detection asks again.
+// workspaceState with the commands it was given for, so a changed detection asks again (core/checks/consent.ts).
 import * as vscode from 'vscode';
-import { detectedChecks, detectFormatters, failFirstPlan, leftOutSubprojectsSaying, formatDuration, formattersLayOut, resolveChecks, type ChecksConfig } from '../core';
+import { detectedChecks, detectFormatters, failFirstPlan, leftOutSubprojectsSaying, formatDuration, formattersLayOut, rememberedConsent, rememberedConsentLine, resolveChecks, type ChecksConfig, type RememberedConsent } from '../core';
 import type { Services } from '../services';
 import { showInformation } from '../notify';
 
-/** workspaceState key of the remembered answer: { decision: 'always' | 'skip', commands: string[] }. */
+/** workspaceState key of the remembered answer (core/checks/consent.ts RememberedConsent). */
 export const CHECKS_CONSENT_KEY = 'cape.checks.consent';
-
-interface Remembered {
-  decision: 'always' | 'skip';
-  commands: string[];
-}
-
-function remembered(x: unknown): Remembered | undefined {
-  if (typeof x !== 'object' || x === null) return undefined;
-  const r = x as Remembered;
-  return (r.decision === 'always' || r.decision === 'skip') && Array.isArray(r.commands) && r.commands.every((c) => typeof c === 'string') ? r : undefined;
-}
 
 /** The sub-projects with checks that detection left out (leftOutSubprojectsSaying), and how the setting runs theirs. */
 const leftOutSaying = (leftOut: readonly string[]) => leftOutSubprojectsSaying(leftOut, (example) => `add theirs to the cape.checks setting ("${example}"), with "auto" for the detected ones`);
@@ -50,9 +39,9 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   if (!detected.length) return {};
   const commands = detected.map((d) => d.command);
   const state = services.context.workspaceState;
-  const prior = remembered(state.get(CHECKS_CONSENT_KEY));
-  if (prior && prior.commands.join('\n') === commands.join('\n')) {
-    services.output.info(`checks: ${prior.decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`}`);
+  const prior = rememberedConsent(state.get(CHECKS_CONSENT_KEY), commands);
+  if (prior) {
+    services.output.info(rememberedConsentLine(prior));
     return prior.decision === 'always' ? config(commands) : { notRun: commands };
   }
   const formatters = s.format === false ? [] : await detectFormatters(root, services.settings().capeFolder);
@@ -75,6 +64,6 @@ export async function sessionChecks(services: Services, root: string): Promise<{
     always,
     skip,
   );
-  if (choice === always || choice === skip) await state.update(CHECKS_CONSENT_KEY, { decision: choice === always ? 'always' : 'skip', commands } satisfies Remembered);
+  if (choice === always || choice === skip) await state.update(CHECKS_CONSENT_KEY, { decision: choice === always ? 'always' : 'skip', commands } satisfies RememberedConsent);
   return choice === run || choice === always ? config(commands) : { notRun: commands };
 }
