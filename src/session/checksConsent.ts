@@ -2,6 +2,8 @@
 // setting as configured (configuring is consent); otherwise the commands detected in the workspace, after asking once
 // per workspace with a modal — Run (this session), Always for this workspace, Skip (remembered) — kept in
 // workspaceState with the commands it was given for, so a changed detection asks again (core/checks/consent.ts).
+// The sub-projects with checks that detection left out are named wherever the session's checks are first said: the
+// prompt, or the log line of a remembered answer or of the setting's `auto`.
 import * as vscode from 'vscode';
 import { detectedChecks, detectFormatters, failFirstPlan, leftOutSubprojectsSaying, formatDuration, formattersLayOut, rememberedConsent, rememberedConsentLine, resolveChecks, type ChecksConfig, type RememberedConsent } from '../core';
 import type { Services } from '../services';
@@ -41,7 +43,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
   const state = services.context.workspaceState;
   const prior = rememberedConsent(state.get(CHECKS_CONSENT_KEY), commands);
   if (prior) {
-    services.output.info(rememberedConsentLine(prior));
+    services.output.info(rememberedConsentLine(prior, leftOutSaying(leftOut)));
     return prior.decision === 'always' ? config(commands) : { notRun: commands };
   }
   const formatters = s.format === false ? [] : await detectFormatters(root, services.settings().capeFolder);

@@ -1,6 +1,7 @@
 // The consent to run the detected checks as a workspace remembers it (VS Code asks once per workspace:
 // session/checksConsent.ts): the decision, always or skip, kept with the commands it was given for — a changed
-// detection asks again — and the log line that says it at a session's start, where no prompt shows.
+// detection asks again — and the log line that says it at a session's start, where no prompt shows: with the
+// sub-projects with checks that detection left out (leftOutSubprojectsSaying), which the prompt would have named.
 /** A remembered answer to the consent prompt, as kept in the workspace's state. */
 export interface RememberedConsent {
   decision: 'always' | 'skip';
@@ -15,7 +16,11 @@ export function rememberedConsent(stored: unknown, commands: readonly string[]):
   return valid && r.commands.join('\n') === commands.join('\n') ? r : undefined;
 }
 
-/** The log line of a session whose checks run, or are skipped, by a remembered answer: "checks: running …". */
-export function rememberedConsentLine({ decision, commands }: RememberedConsent): string {
-  return `checks: ${decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`}`;
+/**
+ * The log line of a session whose checks run, or are skipped, by a remembered answer: "checks: running …", then
+ * `leftOut`, the sentence naming the sub-projects left out (leftOutSubprojectsSaying; '' for none).
+ */
+export function rememberedConsentLine({ decision, commands }: RememberedConsent, leftOut: string): string {
+  const said = decision === 'always' ? `running ${commands.join(', ')} (always for this workspace)` : `skipping ${commands.join(', ')} (skipped for this workspace)`;
+  return `checks: ${said}${leftOut ? `. ${leftOut}` : ''}`;
 }
