@@ -120,7 +120,7 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
       ['a', 'b', 'c', 'd'].map((f) => `cd ${f} && ../.venv/bin/python -m pytest`),
     );
     assert.deepStrictEqual((await detectedChecks(ws, 'cape', true)).leftOut, ['e', 'f']);
-    assert.deepStrictEqual((await detectedChecks(ws)).leftOut, [], 'not asked for (init\'s facts: detectChecks): none counted');
+    assert.deepStrictEqual((await detectedChecks(ws)).leftOut, [], 'not asked for (detectChecks): none counted');
     const said = async (flags: Record<string, string[] | boolean>) => {
       const out = new PassThrough();
       let text = '';

@@ -96,4 +96,18 @@ describe("init's facts: the sub-projects' manifests", function () {
     }
     assert.deepStrictEqual(facts.files, ['package.json', 'web/package.json']);
   });
+
+  it('the check commands name the sub-projects with checks past the four detected: the facts do not claim the checks cover them', async () => {
+    const ws = tempDir('cape-facts-checks-left-');
+    for (const name of ['a', 'b', 'c', 'd', 'e', `f${'x'.repeat(150)}`, 'g']) {
+      put(ws, `${name}/package.json`, JSON.stringify({ name, scripts: { test: 'vitest run' } }));
+      sources(ws, name, 1);
+    }
+    const text = (await readWorkspaceFacts(ws))!.text;
+    const part = /^## Check commands CAPE detects[^\n]*\n((?:- [^\n]*\n?)*)/m.exec(text)?.[1].trimEnd().split('\n');
+    assert.deepStrictEqual(part?.slice(0, 4), ['a', 'b', 'c', 'd'].map((f) => `- \`cd ${f} && npm test\` (${f}/package.json script "test")`), text);
+    // the one saying of the checks' announcements, each folder on one line and shortened
+    assert.strictEqual(part?.[4], `- 3 more sub-projects with checks are left out (at most 4 are detected): e/, f${'x'.repeat(39)}…/, g/; the commands above do not run theirs`);
+    assert.strictEqual(part?.length, 5);
+  });
 });

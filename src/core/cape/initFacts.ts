@@ -11,9 +11,9 @@
 //     go.work…); the latest version tag of the workspace's git repository and how far HEAD is past it (versionTags.ts:
 //     git is asked, read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the
 //     workspace members the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
-//  2. the check commands CAPE detects (initFactsChecks.ts: detect.ts's detectChecks, the one `--check auto` runs),
-//     named, never run, then the root's task runners (Makefile, justfile, Taskfile.yml) with their targets' commands
-//     (initFactsTasks.ts);
+//  2. the check commands CAPE detects (initFactsChecks.ts: detect.ts's detectedChecks, as `--check auto`), named,
+//     never run, and the sub-projects they leave out, then the root's task runners (Makefile, justfile, Taskfile.yml)
+//     with their targets' commands (initFactsTasks.ts);
 //  3. the CI configuration files and the commands their steps run, those that check a change first (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is
 //     and the packages of a monorepo (initFactsLayout.ts, from workspace/layout.ts: the index's walk under the read
@@ -32,7 +32,7 @@ import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout } from '../workspace/layout';
 import { TreeWalk } from '../workspace/treeWalk';
 import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
-import { detectChecks, lockfileOf } from '../checks/detect';
+import { detectedChecks, lockfileOf } from '../checks/detect';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
 import { checksPart, type CheckSources } from './initFactsChecks';
@@ -184,7 +184,7 @@ async function factsUnder(
   if (!hasCode) return null;
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
-  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectChecks(workspace, policy.capeFolder), latestVersionTag(workspace)]);
+  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectedChecks(workspace, policy.capeFolder, true), latestVersionTag(workspace)]);
   // every file the facts read is read once, for all the renders (up to three for each set of parts)
   const read = readOnce(policy);
   const quotable = (file: string): Quotable[] => {

@@ -1,17 +1,30 @@
 // Init's workspace facts (initFacts.ts), the check commands part: the commands CAPE detects (checks/detect.ts's
-// detectChecks, the one `--check auto` runs), named, never run, and which package manager runs the scripts when the
-// lockfile's is not installed where CAPE runs.
-import type { CheckCommand } from '../checks/types';
+// detectedChecks, the ones `--check auto` runs), named, never run; which package manager runs the scripts when the
+// lockfile's is not installed where CAPE runs; and the sub-projects with checks past the four detected, by the checks'
+// own saying (leftOutSubprojectsSaying), so the files written from the facts do not take the commands for all of them.
+import type { DetectedChecks } from '../checks/detect';
+import { leftOutSubprojectsSaying } from '../checks/detectSubprojects';
+import { oneLine, shorten } from '../text/cut';
 import type { ManifestSources } from './initFactsManifests';
 import { linesWithin, type FactSources } from './initFactsText';
 
-/** What the part is made from: the detected checks, and the lockfile (the project's package manager). */
+/** What the part is made from: the detected checks, the sub-projects they leave out, and the lockfile (the project's package manager). */
 export interface CheckSources extends Pick<ManifestSources, 'lock'> {
-  checks: CheckCommand[];
+  /** With the sub-projects left out counted (detectedChecks' `countLeft`). */
+  checks: DetectedChecks;
+}
+
+/** A left-out folder's name at most, on the part's line (the line names three at most: leftOutSubprojectsSaying). */
+const FOLDER_CHARS = 40;
+
+/** The line naming the sub-projects with checks left out, each folder on one line and shortened; '' for none. */
+function leftOutLine(folders: readonly string[]): string {
+  if (!folders.length) return '';
+  return `- ${leftOutSubprojectsSaying(folders.map((f) => shorten(oneLine(f), FOLDER_CHARS)), () => 'the commands above do not run theirs')}`;
 }
 
 /** The check commands part within `max` characters; `- none recognised` when CAPE detects none. */
-export function checksPart({ checks, lock }: CheckSources, sources: FactSources, max: number): string {
+export function checksPart({ checks: { commands: checks, leftOut }, lock }: CheckSources, sources: FactSources, max: number): string {
   sources.listed.push('the detected check commands');
   const lines = checks.map((c) => `- \`${c.command}\`${c.reason ? ` (${c.reason})` : ''}`);
   // detect.ts runs the scripts with npm when the lockfile's manager is not installed here: say so, or the model takes
@@ -20,5 +33,8 @@ export function checksPart({ checks, lock }: CheckSources, sources: FactSources,
     lines.push(`- (the project uses ${lock.manager}: ${lock.file}; ${lock.manager} is not installed where CAPE runs, so CAPE runs the scripts with npm)`);
   }
   const head = '## Check commands CAPE detects (named here, not run)\n';
-  return head + (lines.length ? linesWithin(lines, max - head.length) : '- none recognised');
+  // the left-out line keeps its room: cut among the commands, it would read as one more of them
+  const left = leftOutLine(leftOut);
+  const tail = left ? `\n${left}` : '';
+  return head + (lines.length ? linesWithin(lines, max - head.length - tail.length) : '- none recognised') + tail;
 }

@@ -11,7 +11,7 @@
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
-// looked for only when an announcement says them: detectedChecks' `countLeft`). Static checks come first
+// looked for only when a caller says them: detectedChecks' `countLeft`). Static checks come first
 // (cheap), then the tests. Detected commands are never run without the user's consent (the caller asks; the CLI
 // needs `--check auto`).
 import * as path from 'path';
@@ -119,8 +119,8 @@ export interface DetectedChecks {
 /**
  * The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests — the
  * root's, then its sub-projects' for each language the root has none of (detectSubprojects.ts; `capeFolder` is none) —
- * and, with `countLeft` (an announcement that says them: the CLI's, the consent prompt), the sub-projects left out;
- * without, no folder past the limit is read. Reads, never runs anything.
+ * and, with `countLeft` (a caller that says them: the CLI's announcement, the consent, init's facts), the sub-projects
+ * left out; without, no folder past the limit is read. Reads, never runs anything.
  */
 export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER, countLeft = false): Promise<DetectedChecks> {
   const found = await Promise.all(FAMILIES.map((detect) => detect(workspace, workspace)));

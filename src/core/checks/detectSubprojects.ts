@@ -120,9 +120,10 @@ export async function subprojectChecks(
 }
 
 /**
- * How the checks' announcement (the CLI's, the VS Code consent prompt) says the sub-projects with checks left out past
- * MAX_SUBPROJECTS (pickSubprojects' `left`): how many, up to NAMED_LEFT_OUT by name, and how to run theirs —
- * `runTheirs` says how its surface adds a check, given one run in the first of them (`cd e && …`). '' for none.
+ * How the checks' announcement (the CLI's, the VS Code consent; init's facts too) says the sub-projects with checks
+ * left out past MAX_SUBPROJECTS (pickSubprojects' `left`): how many, up to NAMED_LEFT_OUT by name, and how to run
+ * theirs — `runTheirs` says how its surface adds a check, given one run in the first of them (`cd e && …`). '' for
+ * none.
  */
 export function leftOutSubprojectsSaying(left: readonly string[], runTheirs: (example: string) => string): string {
   if (!left.length) return '';
