@@ -41,6 +41,11 @@ export interface FormatRunOptions {
  * One formatter command in the scratch copy, with the checks' environment, time limit and Stop. Its output is read
  * here, not by DevA: kept whole (up to the run's cap), not trimmed to what DevA gets, so a list of 50 long paths
  * names all of them.
+ * The environment is the copy's (Scratch.env), made for the folders the check commands run in (runFolders), not for
+ * a sub-project formatter's own folder when no check runs there — and no formatter here needs it: what it adds for a
+ * folder is cargo's build folder (CARGO_TARGET_DIR: rustfmt is left out, formatters.ts) and PYTHONPATH to the copy's
+ * editable sources, which Black and Ruff never import (they parse the files they are given) and Prettier, Biome and
+ * gofmt never read.
  */
 function runFormatter(command: string, o: FormatRunOptions) {
   const env = { ...process.env, ...o.scratch.env };
