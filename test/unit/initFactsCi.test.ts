@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { ciPart } from '../../src/core/cape/initFactsCi';
-import { noSources, readOnce } from '../../src/core/cape/initFactsText';
+import { noSources, walkFiles } from '../../src/core/cape/initFactsText';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
 
@@ -109,7 +109,7 @@ describe('init: the CI part shows first the files that check a change', function
     putFile(ws, '.gitignore', '.github/workflows/flow-00.yml\n');
     const { policy, read } = recordingPolicy(ws);
     const sources = noSources();
-    const ci = ciPart(readOnce(policy), paths, sources, 100_000, { scale: 1 })!;
+    const ci = ciPart(walkFiles(policy, { kept: paths, rootFiles: [] }), sources, 100_000, { scale: 1 })!;
     assert.ok(read.length > 0 && read.length <= 40, `${read.length} files read`);
     assert.ok(!read.includes('.github/workflows/flow-00.yml'), 'the ignored workflow is not read');
     assert.match(ci, /^- \.github\/workflows\/flow-00\.yml \(GitHub Actions; not read\)$/m);

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { factsText, readWorkspaceFacts, WORKSPACE_FACTS_MAX_CHARS } from '../../src/core/cape/initFacts';
 import { stylePart } from '../../src/core/cape/initFactsStyle';
-import { noSources } from '../../src/core/cape/initFactsText';
+import { noSources, walkFiles } from '../../src/core/cape/initFactsText';
 import { scanSheet } from '../../src/core/cape/initFactsTokens';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
@@ -167,7 +167,7 @@ describe('init: the style part reads an app in a sub-folder, its design tokens, 
     put('dist/theme.css', ':root { --leak-ignored: red; }\n');
     putFile(ws, '.gitignore', 'dist/\n');
     const { policy, read } = recordingPolicy(ws);
-    const style = stylePart(policy, paths, noSources(), 1200, { scale: 1 })!;
+    const style = stylePart(walkFiles(policy, { kept: paths, rootFiles: [] }), noSources(), 1200, { scale: 1 })!;
     assert.ok(read.length <= 12 + 40, `${read.length} files read`);
     assert.ok(!read.some((r) => r === 'src/secrets.css' || r.startsWith('dist/')), read.join(', '));
     assert.ok(!style.includes('leak'), style);

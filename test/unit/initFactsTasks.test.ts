@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { tasksPart } from '../../src/core/cape/initFactsTasks';
-import { noSources } from '../../src/core/cape/initFactsText';
+import { noSources, walkFiles } from '../../src/core/cape/initFactsText';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
 
@@ -87,7 +87,7 @@ describe("init: the facts give the task runners' targets and the commands they r
     );
     putFile(ws, 'Taskfile.yml', "version: '3'\ntasks:\n  build:\n    cmds:\n      - go build ./...\n  ci:\n    deps: [build]\n    cmds:\n      - task: lint\n      - cmd: go test ./...\n  lint: golangci-lint run\n  setup:\n    internal: true\n    cmds: [go mod download]\n");
     const { policy } = recordingPolicy(ws);
-    const part = tasksPart(policy, ['justfile', 'Taskfile.yml'], noSources(), 2000, { scale: 1 })!;
+    const part = tasksPart(walkFiles(policy, { kept: [], rootFiles: ['justfile', 'Taskfile.yml'] }), noSources(), 2000, { scale: 1 })!;
     assert.strictEqual(
       part,
       [
@@ -110,7 +110,7 @@ describe("init: the facts give the task runners' targets and the commands they r
     putFile(ws, 'Taskfile.yml', `version: '3'\ntasks:\n  check:\n    cmds:\n      - |\n${block}\n      - cmd: |\n          golangci-lint run\n          echo done\n`);
     const { policy } = recordingPolicy(ws);
     assert.strictEqual(
-      tasksPart(policy, ['Taskfile.yml'], noSources(), 2000, { scale: 1 }),
+      tasksPart(walkFiles(policy, { kept: [], rootFiles: ['Taskfile.yml'] }), noSources(), 2000, { scale: 1 }),
       '## Taskfile.yml (its targets and the commands they run; named here, not run)\n- `task check`: go vet ./...; go test -race ./...; golangci-lint run',
     );
   });
@@ -120,13 +120,13 @@ describe("init: the facts give the task runners' targets and the commands they r
     const targets = Array.from({ length: 60 }, (_, i) => `step-${i}:\n\tnode scripts/step-${i}.js --with-a-long-option=${'x'.repeat(40)}\n`).join('\n');
     putFile(ws, 'Makefile', `test:\n\tnpm test\n\n${targets}`);
     const { policy, read } = recordingPolicy(ws);
-    const root = ['Makefile'];
-    const part = tasksPart(policy, root, noSources(), 400, { scale: 1 })!;
+    const walk = walkFiles(policy, { kept: [], rootFiles: ['Makefile'] });
+    const part = tasksPart(walk, noSources(), 400, { scale: 1 })!;
     assert.ok(part.length <= 400, `${part.length}`);
     assert.match(part, /^- `make test`: npm test$/m);
     assert.match(part, /\n- … \d+ more targets$/);
-    assert.ok(tasksPart(policy, root, noSources(), 800, { scale: 2 })!.length > part.length);
+    assert.ok(tasksPart(walk, noSources(), 800, { scale: 2 })!.length > part.length);
     assert.deepStrictEqual(read, ['Makefile']);
-    assert.strictEqual(tasksPart(policy, ['README.md'], noSources(), 400, { scale: 1 }), null, 'no task file: no part');
+    assert.strictEqual(tasksPart(walkFiles(policy, { kept: [], rootFiles: ['README.md'] }), noSources(), 400, { scale: 1 }), null, 'no task file: no part');
   });
 });

@@ -29,14 +29,14 @@
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
 import { WorkspacePolicy } from '../workspace/policy';
-import { workspaceLayout } from '../workspace/layout';
+import { workspaceLayout, type WorkspaceLayout } from '../workspace/layout';
 import { TreeWalk } from '../workspace/treeWalk';
 import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectedChecks, lockfileOf } from '../checks/detect';
 import { itemsWithin } from './initManifests';
 import { manifestsPart, type ManifestSources } from './initFactsManifests';
 import { checksPart, type CheckSources } from './initFactsChecks';
-import { FACT_PARTS, inPartsOrder, noSources, quoted, readOnce, scaled, setKey, type FactBounds, type FactPart, type FactSources } from './initFactsText';
+import { FACT_PARTS, inPartsOrder, noSources, quoted, scaled, setKey, walkFiles, type FactBounds, type FactPart, type FactSources, type WalkFiles } from './initFactsText';
 import { layoutPart } from './initFactsLayout';
 import { ciPart, ciServiceOf } from './initFactsCi';
 import { isStyleSource, stylePart } from './initFactsStyle';
@@ -107,10 +107,11 @@ interface Quotable {
 }
 
 /**
- * What the facts are rendered from, found and read once whatever the scale and the set of parts: the walk, the
- * lockfile, the detected checks, the README and the guidance files.
+ * What the facts are rendered from, found, read and parsed once whatever the scale and the set of parts: the walk with
+ * its reader and memo (WalkFiles), the lockfile, the detected checks, the README and the guidance files.
  */
-interface Found extends ManifestSources, CheckSources {
+interface Found extends ManifestSources, CheckSources, WalkFiles {
+  layout: WorkspaceLayout;
   /** The code map's lines (initFactsCode.ts), ranked once; null without an index. */
   code: CodeLines | null;
   /** The README the part quotes (readmeOf), null without one that reads. */
@@ -185,16 +186,16 @@ async function factsUnder(
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
   const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectedChecks(workspace, policy.capeFolder, true), latestVersionTag(workspace)]);
-  // every file the facts read is read once, for all the renders (up to three for each set of parts)
-  const read = readOnce(policy);
+  // each file read, and what the parts parse of it parsed, once for all the renders (up to three for each set of parts)
+  const walk = walkFiles(policy, layout);
+  const { read } = walk;
   const quotable = (file: string): Quotable[] => {
     const text = read(file);
     return text === null ? [] : [{ file, text }];
   };
   const readme = readmeOf(layout.rootFiles);
   const found: Found = {
-    layout,
-    read,
+    ...walk,
     lock,
     checks,
     release,
@@ -203,11 +204,11 @@ async function factsUnder(
     guidance: GUIDANCE_FILES.flatMap(quotable),
   };
   const some: Record<string, string> = {};
-  const facts: WorkspaceFacts = { ...fittedFacts(policy, found, FACT_PARTS), some };
+  const facts: WorkspaceFacts = { ...fittedFacts(found, FACT_PARTS), some };
   for (const set of sets) {
     const key = setKey(set);
     if (key === ALL_PARTS || some[key] !== undefined) continue;
-    const { text, files, listed } = fittedFacts(policy, found, inPartsOrder(set));
+    const { text, files, listed } = fittedFacts(found, inPartsOrder(set));
     some[key] = text;
     facts.files.push(...files.filter((f) => !facts.files.includes(f)));
     facts.listed.push(...listed.filter((l) => !facts.listed.includes(l)));
@@ -219,18 +220,17 @@ async function factsUnder(
  * The facts of `parts` with every bound at their scale (partsScale) times the largest of ROOMIER_SCALES at which they
  * fit whole, no part cut or left out for the total's sake; else at their scale, within WORKSPACE_FACTS_MAX_CHARS.
  */
-function fittedFacts(policy: WorkspacePolicy, found: Found, parts: readonly FactPart[]): RenderedFacts {
+function fittedFacts(found: Found, parts: readonly FactPart[]): RenderedFacts {
   const scale = partsScale(parts);
   for (const roomier of ROOMIER_SCALES) {
-    const facts = renderFacts(policy, found, parts, { scale: scale * roomier }, Infinity);
+    const facts = renderFacts(found, parts, { scale: scale * roomier }, Infinity);
     if (facts.text.length <= WORKSPACE_FACTS_MAX_CHARS) return facts;
   }
-  return renderFacts(policy, found, parts, { scale }, WORKSPACE_FACTS_MAX_CHARS);
+  return renderFacts(found, parts, { scale }, WORKSPACE_FACTS_MAX_CHARS);
 }
 
 /** The facts of `parts` from what was found, every bound at the scale of `bounds`, within `total` characters. */
-function renderFacts(policy: WorkspacePolicy, found: Found, parts: readonly FactPart[], bounds: FactBounds, total: number): RenderedFacts {
-  const { layout } = found;
+function renderFacts(found: Found, parts: readonly FactPart[], bounds: FactBounds, total: number): RenderedFacts {
   const facts: RenderedFacts = { text: '', files: [], listed: [] };
   const texts: string[] = [];
   const leftOut: string[] = [];
@@ -262,14 +262,14 @@ function renderFacts(policy: WorkspacePolicy, found: Found, parts: readonly Fact
   from = noSources();
   if (takes('checks')) add(checksPart(found, from, within(PART_CHARS.checks)), 'the check commands', from);
   from = noSources();
-  if (takes('tasks')) add(tasksPart(policy, layout.rootFiles, from, within(PART_CHARS.tasks), bounds), 'the task runners', from);
+  if (takes('tasks')) add(tasksPart(found, from, within(PART_CHARS.tasks), bounds), 'the task runners', from);
   from = noSources();
-  if (takes('ci')) add(ciPart(found.read, layout.kept, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
-  if (takes('layout')) add(layoutPart(layout, within(PART_CHARS.layout), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
+  if (takes('ci')) add(ciPart(found, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
+  if (takes('layout')) add(layoutPart(found.layout, within(PART_CHARS.layout), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
   if (takes('code') && found.code) add(codePart(found.code, from, within(PART_CHARS.code)), 'the code map', from);
   from = noSources();
-  if (takes('style')) add(stylePart(policy, layout.kept, from, within(PART_CHARS.style), bounds), 'the style sources', from);
+  if (takes('style')) add(stylePart(found, from, within(PART_CHARS.style), bounds), 'the style sources', from);
   const { readme } = found;
   if (takes('readme') && readme) addQuoted(readme.file, 'its opening', readmeOpening(readme.text, scaled(PART_CHARS.readme, bounds)), PART_CHARS.readme);
   for (const { file, text } of takes('guidance') ? found.guidance : []) addQuoted(file, 'its head', text, PART_CHARS.guidance);

@@ -1,16 +1,16 @@
 // Init's workspace facts (initFacts.ts), the CI part: the continuous-integration configuration files at the root (GitHub
 // Actions workflows, GitLab CI, CircleCI, Azure Pipelines, Jenkins…), each with its service, the commands its steps
 // run and the actions they use that check something (`uses securego/gosec (args: ./...)`, not actions/checkout or
-// setup-go) — how the project checks a change. Read through the read policy (MAX_CI_READS files at most), parsed as YAML
-// with the safe schema (a Jenkinsfile's `sh` steps by their lines), named and quoted, never run; shown in the order of
-// how much they say about how a change is checked, each with its tool lines before its shell plumbing
-// (initFactsCiRank.ts).
+// setup-go) — how the project checks a change. Read through the read policy (MAX_CI_READS files at most) and parsed
+// once per walk (ParsedInputs), as YAML with the safe schema (a Jenkinsfile's `sh` steps by their lines), named and
+// quoted, never run; shown in the order of how much they say about how a change is checked, each with its tool lines
+// before its shell plumbing (initFactsCiRank.ts).
 import * as path from 'path';
 import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
-import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
+import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
 import { byRank, checksSomething, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
@@ -162,9 +162,6 @@ function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
   return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 
-/** The CI files of a walk's kept paths, read and ranked, kept while that walk's list lives. */
-const filesByWalk = new WeakMap<readonly string[], CiFile[]>();
-
 /** The CI configuration files among `paths`, read (MAX_CI_READS at most), parsed and in rank order. */
 function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
   const configs = paths.flatMap((rel) => {
@@ -182,14 +179,13 @@ function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
 }
 
 /**
- * The CI part within `max` characters, from the configuration files among `paths` (the layout's kept paths, read with
- * `read`, as the root's package.json for its scripts), or null when there are none: the files that check a change
- * first (initFactsCiRank.ts). The files read whose lines are shown are added to `sources`.
+ * The CI part within `max` characters, from the configuration files among the walk's kept paths (read with its reader,
+ * as the root's package.json for its scripts), or null when there are none: the files that check a change first
+ * (initFactsCiRank.ts). The files read whose lines are shown are added to `sources`.
  */
-export function ciPart(read: ReadText, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
-  // read, parsed and ranked once per walk (`paths` is the layout's kept list), whatever the facts' scale
-  let files = filesByWalk.get(paths);
-  if (!files) filesByWalk.set(paths, (files = ciFiles(read, paths)));
+export function ciPart(walk: WalkFiles, sources: FactSources, max: number, bounds: FactBounds): string | null {
+  // read, parsed and ranked once per walk, whatever the facts' scale and set of parts
+  const files = walk.parsed.of(ciFiles, walk.read, walk.layout.kept);
   if (!files.length) return null;
   const head = '## CI configuration (the commands and checking actions its steps run; named here, not run)\n';
   const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');

@@ -6,7 +6,7 @@
 // theme file) — what the design files start from. The entry page, components.json and the theme configuration are the
 // root app's, else those of an app in a folder one level down (`frontend/index.html`). None for a workspace without
 // any of these. Read through the read policy, within bounds: the page's head by initFactsPage.ts, the style files and
-// components by initFactsSheets.ts.
+// components by initFactsSheets.ts, scanned once per walk (ParsedInputs).
 import * as path from 'path';
 import type { WorkspacePolicy } from '../workspace/policy';
 import { byDepth } from '../workspace/layout';
@@ -14,7 +14,7 @@ import { isProductFile, STYLE_EXT } from '../workspace/fileKinds';
 import { isPlainObject } from '../model/types';
 import { oneLine, shorten } from '../text/cut';
 import { itemsWithin } from './initManifests';
-import { linesWithin, quoted, readOnce, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
+import { linesWithin, quoted, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
 import { entryPageFacts } from './initFactsPage';
 import { COMPONENT_FILE, readStyleSources, type ComponentStyles, type StyleReads } from './initFactsSheets';
 import { fontsLine, tokensLine } from './initFactsTokens';
@@ -178,35 +178,35 @@ function componentsLine(c: ComponentStyles): StyleLine | null {
   return { text: `- components with their own <style>: ${c.withStyle} of ${c.read} ${files}${details.length ? ` (${details.join('; ')})` : ''}`, listed: "the components' style blocks" };
 }
 
-/**
- * What the part read of a walk's kept paths, kept while that walk's list lives: each file read once (readOnce) and the
- * style files and components scanned once, whatever the facts' scale and set of parts.
- */
-const readsByWalk = new WeakMap<readonly string[], { read: ReadText; sources?: StyleReads }>();
+/** A style file of the product: its tokens and fonts are read, its name is listed. */
+const isStyleFile = (rel: string) => STYLE_EXT.test(rel) && isProductFile(rel);
+
+/** The style files among `paths` (the theme's likely ones first) and the components (the root one first), read with `read` and scanned. */
+function styleReads(read: ReadText, paths: readonly string[]): StyleReads {
+  const components = paths.filter((p) => COMPONENT_FILE.test(p) && isProductFile(p));
+  const sheets = paths.filter(isStyleFile).sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
+  return readStyleSources(read, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]);
+}
 
 /**
- * The style part within `max` characters from the style sources among `paths` (the layout's kept paths: isStyleSource),
- * or null when there are none: the entry page, components.json, the tokens of the style sources (the most used first),
- * their fonts, the components' style blocks, the style files' names — cut from the end — then the theme
- * configuration's head in the room left, unless a token line already quotes it. What the shown lines were made from
- * is added to `sources`.
+ * The style part within `max` characters from the style sources among the walk's kept paths (isStyleSource), or null
+ * when there are none: the entry page, components.json, the tokens of the style sources (the most used first), their
+ * fonts, the components' style blocks, the style files' names — cut from the end — then the theme configuration's head
+ * in the room left, unless a token line already quotes it. What the shown lines were made from is added to `sources`.
  */
-export function stylePart(policy: WorkspacePolicy, paths: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
+export function stylePart(walk: WalkFiles, sources: FactSources, max: number, bounds: FactBounds): string | null {
   const head = '## Style sources (the entry page, style files, theme configuration)\n';
-  // read once per walk (`paths` is the layout's kept list): the facts render up to three times for each set of parts
-  let walk = readsByWalk.get(paths);
-  if (!walk) readsByWalk.set(paths, (walk = { read: readOnce(policy) }));
-  const { read } = walk;
+  const { read, layout } = walk;
+  const paths = layout.kept;
   const lines: StyleLine[] = [];
-  const page = entryPage(policy, paths);
+  const page = entryPage(walk.policy, paths);
   const html = page ? read(page) : null;
   if (page && html !== null) lines.push({ text: `- ${page}: ${entryPageFacts(html, bounds)}`, files: [page] });
   const config = componentsJsonLine(read, paths);
   if (config) lines.push(config);
-  const styles = paths.filter((p) => STYLE_EXT.test(p) && isProductFile(p));
-  const components = paths.filter((p) => COMPONENT_FILE.test(p) && isProductFile(p));
-  const sheets = [...styles].sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
-  const reads = (walk.sources ??= readStyleSources(read, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]));
+  const styles = paths.filter(isStyleFile);
+  // scanned once per walk, whatever the facts' scale and set of parts
+  const reads = walk.parsed.of(styleReads, read, paths);
   lines.push(...tokenLines(reads, bounds));
   const fonts = reads.sheets.filter((s) => s.facts.fonts.length);
   const fontsText = fontsLine(fonts.flatMap((s) => s.facts.fonts), scaled(FONTS_CHARS, bounds));

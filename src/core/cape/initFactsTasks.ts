@@ -3,16 +3,15 @@
 // it runs — the tool lines, not a recipe's `@echo` or make's `$(if …)` plumbing; a target that runs no command of its
 // own names the targets it runs — the targets that check a change first (initFactsCiRank.ts's order, by the target's
 // name and commands), then in the file's order. An init trial on gorilla/mux got "to run and ship it: Makefile" and
-// no target: `make verify`'s linters and `make test`'s flags were never shown. Read through the read policy once per
-// walk, parsed line by line (a Taskfile as YAML with the safe schema), named and quoted, never run.
-import type { WorkspacePolicy } from '../workspace/policy';
+// no target: `make verify`'s linters and `make test`'s flags were never shown. Read through the read policy and parsed
+// once per walk (ParsedInputs), line by line (a Taskfile as YAML with the safe schema), named and quoted, never run.
 import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { ciRank, isPlumbing } from './initFactsCiRank';
 import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
-import { linesWithin, listWithin, scaled, type FactBounds, type FactSources } from './initFactsText';
+import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
 
 /** The task runners by their files' names at the root (the first file of a runner is read): the program that runs a target, how a file is parsed. */
 const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task', name: RegExp])[] = [
@@ -155,16 +154,14 @@ interface TaskFile {
   targets: Target[];
 }
 
-/** The task files of a walk's root files, read once while that list lives. */
-const filesByWalk = new WeakMap<readonly string[], TaskFile[]>();
-
-function taskFiles(policy: WorkspacePolicy, rootFiles: readonly string[]): TaskFile[] {
+/** The task files among the root's files `rootFiles`, read with `read` and parsed. */
+function taskFiles(read: ReadText, rootFiles: readonly string[]): TaskFile[] {
   const parse = { make: makeTargets, just: justTargets, task: taskfileTargets };
   return TASK_FILES.flatMap(([runner, name]) => {
     const file = rootFiles.filter((n) => name.test(n)).sort()[0];
-    const read = file ? policy.readSync(file) : null;
-    if (!file || !read?.ok) return [];
-    const targets = parse[runner](read.text).slice(0, MAX_TARGETS).filter((t) => t.commands.length || t.deps.length);
+    const text = file ? read(file) : null;
+    if (!file || text === null) return [];
+    const targets = parse[runner](text).slice(0, MAX_TARGETS).filter((t) => t.commands.length || t.deps.length);
     const ranks = new Map(targets.map((t) => [t, ciRank([t.name], t.commands.length ? t.commands : t.deps, new Map())]));
     const order = (t: Target) => ranks.get(t)!;
     targets.sort((a, b) => order(a).tier - order(b).tier || order(b).score - order(a).score);
@@ -173,12 +170,11 @@ function taskFiles(policy: WorkspacePolicy, rootFiles: readonly string[]): TaskF
 }
 
 /**
- * The task runners' part within `max` characters: each root task file (among `rootFiles`, the layout's) with its
- * targets, `- \`make test\`: go test ./...`; null when there is none with a target. The files shown are added to `sources`.
+ * The task runners' part within `max` characters: each root task file (among the walk's root files) with its targets,
+ * `- \`make test\`: go test ./...`; null when there is none with a target. The files shown are added to `sources`.
  */
-export function tasksPart(policy: WorkspacePolicy, rootFiles: readonly string[], sources: FactSources, max: number, bounds: FactBounds): string | null {
-  let files = filesByWalk.get(rootFiles);
-  if (!files) filesByWalk.set(rootFiles, (files = taskFiles(policy, rootFiles)));
+export function tasksPart(walk: WalkFiles, sources: FactSources, max: number, bounds: FactBounds): string | null {
+  const files = walk.parsed.of(taskFiles, walk.read, walk.layout.rootFiles);
   const blocks: string[] = [];
   let room = max;
   for (const { file, runner, targets } of files) {

@@ -1,7 +1,9 @@
 // How a part of init's workspace facts (initFacts.ts) is written: a list of lines (or of items joined by "; ") cut to
 // its bound with a count of those left out, a file's text quoted under a heading in a fence the text cannot close,
-// what a part was made from, the scale its bounds are taken at, and how the parts read a file once per walk.
+// what a part was made from, the scale its bounds are taken at, and how the parts read a file and parse their inputs
+// once per walk.
 import type { WorkspacePolicy } from '../workspace/policy';
+import type { WorkspaceLayout } from '../workspace/layout';
 import { headOf, joinWithin, NOT_SHOWN_CHARS } from '../text/cut';
 import { fenceFor } from '../text/markdown';
 
@@ -71,3 +73,35 @@ export function readOnce(policy: WorkspacePolicy): ReadText {
     return texts.get(rel) ?? null;
   };
 }
+
+/**
+ * What the parts parse from one walk's files (the CI files, the task files, the style sources), each parsed once
+ * however often the facts are rendered from the walk: the one memo of them, made with the walk (initFacts.ts's Found)
+ * and gone with it, so that another walk parses its own.
+ */
+export class ParsedInputs {
+  private readonly made = new Map<object, unknown>();
+
+  /**
+   * What `parse` makes of `inputs`, parsed at the walk's first ask: `parse` is the key (a module-level function, one
+   * per kind of input) and `inputs` are the walk's own (its reader, its paths: WalkFiles), the same at every ask.
+   */
+  of<I extends unknown[], T>(parse: (...inputs: I) => T, ...inputs: I): T {
+    if (!this.made.has(parse)) this.made.set(parse, parse(...inputs));
+    return this.made.get(parse) as T;
+  }
+}
+
+/**
+ * One walk as the parts that read and parse its files take it (initFacts.ts's Found): the paths it kept for them and
+ * the root's files, the read policy, its reader (readOnce) and the memo of what the parts parsed.
+ */
+export interface WalkFiles {
+  layout: Pick<WorkspaceLayout, 'kept' | 'rootFiles'>;
+  policy: WorkspacePolicy;
+  read: ReadText;
+  parsed: ParsedInputs;
+}
+
+/** A walk's files under `policy`, with a reader (readOnce) and a memo of their own. */
+export const walkFiles = <L extends WalkFiles['layout']>(policy: WorkspacePolicy, layout: L): WalkFiles & { layout: L } => ({ layout, policy, read: readOnce(policy), parsed: new ParsedInputs() });
