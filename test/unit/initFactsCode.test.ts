@@ -74,7 +74,7 @@ describe('init: the facts\' code map', function () {
     assert.deepStrictEqual(
       await mapOf({
         'go.mod': 'module example.com/mux\n\ngo 1.20\n',
-        'mux.go': 'package mux\n\nfunc NewRouter() {}\nfunc Vars() {}\nfunc CurrentRoute() {}\ntype Router struct{}\n',
+        'mux.go': 'package mux\n\nfunc NewRouter() {}\nfunc Vars() {}\nfunc CurrentRoute() {}\ntype Router struct{}\nfunc (r *Router) HandleFunc() {}\n',
         'route.go': 'package mux\n\ntype Route struct{}\nfunc (r *Route) Name() {}\n',
         ...Object.fromEntries(['route', 'vars', 'cors'].map((n) => [`example_${n}_test.go`, example])),
         'middleware.go': 'package mux\n\ntype MiddlewareFunc func()\n',
@@ -83,8 +83,9 @@ describe('init: the facts\' code map', function () {
       }),
       [
         'The source files with the most top-level symbols (no file stands out by its importers):',
-        'mux.go — NewRouter, Vars, CurrentRoute, Router',
-        'route.go — Route, Name',
+        // a method named with its type: the router's HandleFunc, no function of that name; route.go's Name is the route's
+        'mux.go — NewRouter, Vars, CurrentRoute, Router, Router.HandleFunc',
+        'route.go — Route, Route.Name',
         'middleware.go — MiddlewareFunc',
         'test_helpers.go — SetURLVars',
       ],

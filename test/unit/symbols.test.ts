@@ -110,9 +110,9 @@ describe('symbol extraction: tricky declarations', () => {
     const helpers = Array.from({ length: 12 }, (_, i) => `func helper${i}() {}`);
     const go = ['package mux', ...helpers, 'type routeConf struct {}', 'type Router struct {}', 'func (r *Router) HandleFunc() {}', 'func (r *routeRegexp) Match() bool { return false }', 'func Vars() {}', 'var ErrNotFound = errors.New("x")'].join('\n');
     const symbols = scanFile('mux.go', go).symbols;
-    assert.deepStrictEqual(symbols.slice(0, 4), ['Router', 'HandleFunc', 'Vars', 'ErrNotFound'], symbols.join(', '));
+    assert.deepStrictEqual(symbols.slice(0, 4), ['Router', 'Router.HandleFunc', 'Vars', 'ErrNotFound'], symbols.join(', '));
     assert.deepStrictEqual(symbols.slice(4, 6), ['helper0', 'helper1'], 'the others after them, in file order');
-    assert.ok(symbols.includes('routeConf') && symbols.indexOf('Match') > symbols.indexOf('Vars'), "a method of an unexported type is not the package's API");
+    assert.ok(symbols.includes('routeConf') && symbols.indexOf('routeRegexp.Match') > symbols.indexOf('Vars'), "a method of an unexported type is not the package's API");
     const py = 'def _cache():\n    pass\nclass _Base:\n    pass\nclass Store(_Base):\n    pass\ndef main():\n    pass\n';
     assert.deepStrictEqual(scanFile('app/store.py', py).symbols, ['Store', 'main', '_cache', '_Base']);
     const rs = 'fn helper() {}\npub(crate) struct Node;\npub fn parse() {}\npub struct Tree;\n';

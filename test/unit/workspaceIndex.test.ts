@@ -385,7 +385,7 @@ describe('symbol extraction', () => {
   });
   it('falls back to plain declarations for other languages, headings for markdown, selectors for CSS', () => {
     assert.deepStrictEqual(scanFile('app.py', 'import os\nclass Store:\n    def inner(self): pass\ndef main():\n    pass\nasync def fetch():\n  pass\n').symbols, ['Store', 'main', 'fetch']);
-    assert.deepStrictEqual(scanFile('main.go', 'package main\nfunc (s *Server) Serve() {}\nfunc main() {}\ntype Server struct {}\n').symbols, ['Serve', 'Server', 'main']);
+    assert.deepStrictEqual(scanFile('main.go', 'package main\nfunc (s *Server) Serve() {}\nfunc main() {}\ntype Server struct {}\n').symbols, ['Server.Serve', 'Server', 'main']);
     assert.deepStrictEqual(scanFile('lib.rs', 'pub fn parse() {}\npub(crate) struct Node;\nimpl Node {}\n').symbols, ['parse', 'Node']);
     assert.deepStrictEqual(scanFile('README.md', '# Demo\n```\n# not a heading\n```\n## Install\n').symbols, ['Demo', 'Install']);
     // the one set of Markdown rules (text/markdown.ts): a longer fence is closed only by one as long, a '#' ending a

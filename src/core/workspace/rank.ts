@@ -73,6 +73,7 @@ import type { WorkspaceIndex } from './workspaceIndex';
 import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
+import { symbolOwnName } from './symbolNames';
 import { filesByStem, GO_FILE, isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
 import { asksForTests, asksForTypes, codeIdentifiers, KIND_PRIOR, kindPrior } from './rankSignals';
 
@@ -182,7 +183,11 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const nameTerms = terms(nameStem(p));
     const filePrior = prior(p);
     if (nameTerms.length && nameTerms.every((t) => objTerms.has(t))) base.set(p, base.get(p)! * (1 + w.nameHit));
-    if (f.symbols.some((s) => s.length > 3 && rawIdents.has(s))) {
+    // a method's symbol (`Router.HandleFunc`) by its own name
+    if (f.symbols.some((s) => {
+      const name = symbolOwnName(s);
+      return name.length > 3 && rawIdents.has(name);
+    })) {
       base.set(p, base.get(p)! + w.symbolHit * filePrior);
       symbolHits.add(p);
     }

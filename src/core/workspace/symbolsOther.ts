@@ -1,9 +1,10 @@
 // Symbols of the languages symbols.ts has no scanner of its own for: a plain line scan of declarations (FALLBACK_DECL:
 // `def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, … behind their languages' modifiers), Go's
-// methods, a block namespace's types, and Go's and Rust's public constants — the public ones apart where the language
-// says which are (PUBLIC_RULES). No parser: names, not structure.
+// methods, named with their type (`Router.HandleFunc`), a block namespace's types, and Go's and Rust's public
+// constants — the public ones apart where the language says which are (PUBLIC_RULES). No parser: names, not structure.
 
 import { oneLine } from '../text/cut';
+import { methodSymbol } from './symbolNames';
 
 /**
  * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
@@ -12,8 +13,8 @@ import { oneLine } from '../text/cut';
 const FALLBACK_DECL =
   /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|partial\s+|readonly\s+|data\s+|async\s+|open\s+|const\s+|unsafe\s+|extern\s+(?:"[^"]*"\s+)?|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
-/** A Go method's receiver type: `(r *Router)`, `(Router)`, `(l *List[T])` → the type's name. */
-const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?\*?([A-Za-z_]\w*)/;
+/** A Go method's receiver type: `(r *Router)`, `(Router)`, `(*Router)`, `(l *List[T])` → the type's name. */
+const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?([A-Za-z_]\w*)/;
 
 /**
  * Whether a declaration (its name and its line) is public, by the languages whose names or keywords say so: Go's
@@ -28,17 +29,19 @@ const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, li
 ];
 
 /**
- * Other languages: unindented declarations (FALLBACK_DECL, Go's methods). Inside a block namespace (C#'s `namespace
- * App {`, C++'s), whose types are indented one level, declarations at that level too — not deeper, where a class's
- * members are. Go's exported constants and variables (alone or in a `const (` / `var (` group) and Rust's public ones
- * (`pub const MAX_LEN`, `pub static`) are the API too. The public ones (PUBLIC_RULES) go to `exported`, the others to
- * `out`; true when the language has a rule (those in `out` are then internal), false when every name went to `out`.
+ * Other languages: unindented declarations (FALLBACK_DECL; Go's methods as `Type.Method`, public when both names are
+ * exported). Inside a block namespace (C#'s `namespace App {`, C++'s), whose types are indented one level,
+ * declarations at that level too — not deeper, where a class's members are. Go's exported constants and variables
+ * (alone or in a `const (` / `var (` group) and Rust's public ones (`pub const MAX_LEN`, `pub static`) are the API too.
+ * The public ones (PUBLIC_RULES) go to `exported`, the others to `out`; true when the language has a rule (those in
+ * `out` are then internal), false when every name went to `out`.
  */
 export function scanFallback(relPath: string, text: string, out: string[], exported: string[]): boolean {
   const go = /\.go$/i.test(relPath);
   const rust = /\.rs$/i.test(relPath);
   const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
-  const push = (name: string, line: string) => (isPublic?.(name, line) ? exported : out).push(name);
+  // a Go method is listed as `symbol` (its type's name and its own), public by its own name and line
+  const push = (name: string, line: string, symbol = name) => (isPublic?.(name, line) ? exported : out).push(symbol);
   let nsIndent: string | null = null; // the indentation of a block namespace's declarations, once seen
   let inNamespace = false;
   let goGroup = false;
@@ -70,7 +73,13 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
       inNamespace = true;
       continue;
     }
-    let m = GO_METHOD.exec(line) ?? FALLBACK_DECL.exec(line);
+    const method = GO_METHOD.exec(line);
+    if (method) {
+      const receiver = GO_RECEIVER.exec(line)?.[1];
+      push(method[1], line, receiver ? methodSymbol(receiver, method[1]) : method[1]);
+      continue;
+    }
+    let m = FALLBACK_DECL.exec(line);
     if (!m && inNamespace) {
       const indent = /^[ \t]+/.exec(line)?.[0];
       if (indent && (nsIndent === null || indent === nsIndent)) {

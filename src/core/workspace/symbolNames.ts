@@ -1,0 +1,17 @@
+// How a symbol list names a method: with its type, `Router.HandleFunc` (Go's `func (r *Router) HandleFunc`) — the one
+// place of that format, and of the name such a symbol declares, which the ranking matches against the identifiers a
+// request writes.
+
+/** A method's symbol: its type's name, a dot, its own name. */
+export function methodSymbol(type: string, name: string): string {
+  return `${type}.${name}`;
+}
+
+/** A method's symbol (methodSymbol's format, identifiers both sides of the dot). */
+const METHOD_SYMBOL = /^[A-Za-z_]\w*\.([A-Za-z_]\w*)$/;
+
+/** The name a symbol stands for: a method's own (`HandleFunc` of `Router.HandleFunc`), any other symbol itself. */
+export function symbolOwnName(symbol: string): string {
+  // most symbols have no dot: the ranking asks of every symbol of every file it scores
+  return symbol.includes('.') ? (METHOD_SYMBOL.exec(symbol)?.[1] ?? symbol) : symbol;
+}
