@@ -1,6 +1,7 @@
-// Methods in the symbol lists, named with their type (core/workspace/symbolsOther.ts for Go, symbolNames.ts for the
-// `Type.method` format): a map line tells `Router.HandleFunc` from a function `HandleFunc` and from route.go's
-// `Route.Name`, public first where the language says; the ranking still finds a method by its own name.
+// Methods in the symbol lists, named with their type (core/workspace/symbolsOther.ts for Go, symbolsRust.ts for Rust's
+// impl blocks, symbolNames.ts for the `Type.method` format): a map line tells `Router.HandleFunc` from a function
+// `HandleFunc` and from route.go's `Route.Name`, public first where the language says; the ranking still finds a
+// method by its own name.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -43,6 +44,86 @@ describe('symbol extraction: Go methods named with their receiver type', () => {
   it('keeps a method public only when its name and its receiver type are exported', () => {
     const go = 'package mux\nfunc (r *routeRegexp) Match() bool { return false }\nfunc (r *Router) match() {}\nfunc (r *Router) Name() {}\nfunc Vars() {}\n';
     assert.deepStrictEqual(split('regexp.go', go), { pub: ['Router.Name', 'Vars'], internal: ['routeRegexp.Match', 'Router.match'] });
+  });
+});
+
+describe('symbol extraction: Rust methods of impl blocks', () => {
+  it('names the `pub` methods of an inherent impl `Type.method`, its other methods internal; the impl line names no trait', () => {
+    const rs = [
+      'use std::fmt;',
+      'pub struct Version {',
+      '    pub major: u64,',
+      '}',
+      '',
+      'impl Version {',
+      '    /// Parses a version.',
+      '    pub fn parse(text: &str) -> Result<Self, Error> {',
+      '        if text.is_empty() {',
+      '            fn nested() {}',
+      '            return Err(Error::Empty);',
+      '        }',
+      '        let s = format!("{}", text);',
+      '        Ok(Version { major: 0 })',
+      '    }',
+      '',
+      '    pub(crate) fn check(&self) -> bool {',
+      '        true',
+      '    }',
+      '',
+      '    pub const fn new(major: u64) -> Self {',
+      '        Version { major }',
+      '    }',
+      '    fn helper(&self) {}',
+      '}',
+      '',
+      'impl fmt::Display for Version {',
+      '    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {',
+      '        write!(f, "{}", self.major)',
+      '    }',
+      '}',
+      '',
+      'impl Eq for Version {}',
+      'pub fn parse_all() {}',
+    ].join('\n');
+    assert.deepStrictEqual(split('src/lib.rs', rs), {
+      pub: ['Version', 'Version.parse', 'Version.new', 'parse_all'],
+      // a trait impl's methods are the trait's API (`fmt` of `Display`), not the crate's: named, as internal
+      internal: ['Version.check', 'Version.helper', 'Version.fmt'],
+    });
+  });
+
+  it('reads generic impls (`impl<T> Foo<T>`, nested brackets, `where` on the next lines) and a type the file does not declare', () => {
+    const rs = [
+      'pub struct Wrapper<T> { inner: T }',
+      'struct Inner;',
+      'impl<T: Into<Vec<u8>>> Wrapper<T> {',
+      '    pub fn get(&self) -> &T { &self.inner }',
+      '}',
+      "impl<'a, T> From<&'a T> for Wrapper<T>",
+      'where',
+      '    T: Clone,',
+      '{',
+      '    fn from(t: &T) -> Self { Wrapper { inner: t.clone() } }',
+      '}',
+      'impl Inner {',
+      '    pub fn touch(&self) {}',
+      '}',
+      'impl crate::error::Error {',
+      '    pub async fn report(&self) {}',
+      '}',
+      'impl<F: Fn() -> u8> Runner<F> {',
+      '    pub fn run(&self) {}',
+      '}',
+      'impl<T: fmt::Display> Show for T {',
+      '    fn show(&self) {}',
+      '}',
+    ].join('\n');
+    assert.deepStrictEqual(split('src/wrap.rs', rs), {
+      // Error and Runner are declared elsewhere: the method's own `pub` says
+      pub: ['Wrapper', 'Wrapper.get', 'Error.report', 'Runner.run'],
+      // Inner is not `pub`: its `pub fn` is no API of the crate; `impl … for T` (a blanket impl) is of no type
+      internal: ['Inner', 'Wrapper.from', 'Inner.touch'],
+    });
   });
 });
 

@@ -1,6 +1,6 @@
-// How a symbol list names a method: with its type, `Router.HandleFunc` (Go's `func (r *Router) HandleFunc`) — the one
-// place of that format, and of the name such a symbol declares, which the ranking matches against the identifiers a
-// request writes.
+// How a symbol list names a method: with its type, `Router.HandleFunc` (Go's `func (r *Router) HandleFunc`, the
+// `pub fn parse` of a Rust `impl Version`) — the one place of that format, and of the name such a symbol declares,
+// which the ranking matches against the identifiers a request writes.
 
 /** A method's symbol: its type's name, a dot, its own name. */
 export function methodSymbol(type: string, name: string): string {

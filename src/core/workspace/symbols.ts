@@ -9,9 +9,9 @@
 // `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
 // literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Markdown: headings. Other languages: the
 // plain fallback takes unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …),
-// Go's methods named with their receiver type (`Router.HandleFunc`), a block namespace's declarations, and Go's and
-// Rust's public constants, the public ones first where the language's names or keywords say which are (Go, Python,
-// Rust); Python's imports (symbolsOther.ts).
+// Go's methods and those of Rust's impl blocks named with their type (`Router.HandleFunc`), a block namespace's
+// declarations, and Go's and Rust's public constants, the public ones first where the language's names or keywords
+// say which are (Go, Python, Rust); Python's imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';

@@ -1,17 +1,19 @@
 // Symbols of the languages symbols.ts has no scanner of its own for: a plain line scan of declarations (FALLBACK_DECL:
 // `def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, … behind their languages' modifiers), Go's
-// methods, named with their type (`Router.HandleFunc`), a block namespace's types, and Go's and Rust's public
-// constants — the public ones apart where the language says which are (PUBLIC_RULES). No parser: names, not structure.
+// methods and Rust's (symbolsRust.ts), each named with its type (`Router.HandleFunc`), a block namespace's types, and
+// Go's and Rust's public constants — the public ones apart where the language says which are (PUBLIC_RULES). No
+// parser: names, not structure.
 
 import { oneLine } from '../text/cut';
 import { methodSymbol } from './symbolNames';
+import { RUST_PUB, RustImpls } from './symbolsRust';
 
 /**
  * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
  * their second keyword; a Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`).
  */
 const FALLBACK_DECL =
-  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|partial\s+|readonly\s+|data\s+|async\s+|open\s+|const\s+|unsafe\s+|extern\s+(?:"[^"]*"\s+)?|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|impl|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
+  /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|partial\s+|readonly\s+|data\s+|async\s+|open\s+|const\s+|unsafe\s+|extern\s+(?:"[^"]*"\s+)?|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
 const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
 /** A Go method's receiver type: `(r *Router)`, `(Router)`, `(*Router)`, `(l *List[T])` → the type's name. */
 const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?([A-Za-z_]\w*)/;
@@ -25,16 +27,17 @@ const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?([A-Za-z_]\w*)/;
 const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, line: string) => boolean])[] = [
   [/\.go$/i, (name, line) => /^[A-Z]/.test(name) && /^[A-Z]/.test(GO_RECEIVER.exec(line)?.[1] ?? 'A')],
   [/\.pyi?$/i, (name) => !name.startsWith('_')],
-  [/\.rs$/i, (_name, line) => /^pub\s/.test(line)],
+  [/\.rs$/i, (_name, line) => RUST_PUB.test(line)],
 ];
 
 /**
  * Other languages: unindented declarations (FALLBACK_DECL; Go's methods as `Type.Method`, public when both names are
- * exported). Inside a block namespace (C#'s `namespace App {`, C++'s), whose types are indented one level,
- * declarations at that level too — not deeper, where a class's members are. Go's exported constants and variables
- * (alone or in a `const (` / `var (` group) and Rust's public ones (`pub const MAX_LEN`, `pub static`) are the API too.
- * The public ones (PUBLIC_RULES) go to `exported`, the others to `out`; true when the language has a rule (those in
- * `out` are then internal), false when every name went to `out`.
+ * exported) and the methods of Rust's impl blocks (symbolsRust.ts; an impl line itself names nothing). Inside a block
+ * namespace (C#'s `namespace App {`, C++'s), whose types are indented one level, declarations at that level too — not
+ * deeper, where a class's members are. Go's exported constants and variables (alone or in a `const (` / `var (`
+ * group) and Rust's public ones (`pub const MAX_LEN`, `pub static`) are the API too. The public ones (PUBLIC_RULES) go
+ * to `exported`, the others to `out`; true when the language has a rule (those in `out` are then internal), false when
+ * every name went to `out`.
  */
 export function scanFallback(relPath: string, text: string, out: string[], exported: string[]): boolean {
   const go = /\.go$/i.test(relPath);
@@ -42,6 +45,8 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
   const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
   // a Go method is listed as `symbol` (its type's name and its own), public by its own name and line
   const push = (name: string, line: string, symbol = name) => (isPublic?.(name, line) ? exported : out).push(symbol);
+  const impls = rust ? new RustImpls(text) : null;
+  const addRust = (symbol: string, pub: boolean) => (pub ? exported : out).push(symbol);
   let nsIndent: string | null = null; // the indentation of a block namespace's declarations, once seen
   let inNamespace = false;
   let goGroup = false;
@@ -62,6 +67,7 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
         continue;
       }
     }
+    if (impls?.read(line, addRust)) continue;
     if (rust) {
       const r = /^pub(?:\([^)]*\))?\s+(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:/.exec(line);
       if (r) {
