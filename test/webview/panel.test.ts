@@ -1,19 +1,14 @@
 // Drives the bundled chat panel in headless Chromium with event streams synthesised from a real recorded
-// session (read from ../shared at run time). Run: npx mocha --no-config --timeout 60000 out/test/webview/*.test.js
+// session (read from ../shared at run time; the frame: ./panelSuite.ts). The open questions' list: ./openQuestions.test.ts.
+// Run: npx mocha --no-config --timeout 60000 out/test/webview/*.test.js
 import * as assert from 'assert';
-import type { Browser } from 'playwright-core';
 import { STEP_IDS, type SessionEvent } from '../../src/core/model/types';
 import type { CheckEvent } from '../../src/core/checks/types';
 import { notCheckedSaying, notRunSaying } from '../../src/core/checks/verdict';
 import type { FileView, HostMessage } from '../../src/panel/protocol';
-import { toPanelEvent } from '../../src/panel/viewData';
-import { loadRecordedSessions } from '../helpers/fixtures';
-import { buildWebview, launchBrowser, openPanel, screenshotPath, startServer, type PanelPage, type PanelServer } from './harness';
-import { allEvents, scriptFromRecorded, type SessionScript } from './sessionEvents';
-
-/** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
-const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
-const evs = (events: SessionEvent[]): HostMessage[] => events.map(ev);
+import { screenshotPath, type PanelPage } from './harness';
+import { allEvents, type SessionScript } from './sessionEvents';
+import { ev, evs, panelSuite } from './panelSuite';
 
 /**
  * A step's voice once it holds `text` (streamed deltas go into the page once a frame: media/app/view.ts queueVoice),
@@ -34,45 +29,12 @@ const squash = (s: string) => s.replace(/\s+/g, '');
 
 describe('chat panel webview (Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: PanelServer;
+  const suite = panelSuite();
+  const { open, fullSession } = suite;
   let script: SessionScript;
-  const pages: PanelPage[] = [];
-
-  before(async () => {
-    buildWebview();
-    const complete = loadRecordedSessions().find((s) => s.complete && s.steps.length === 5);
-    if (!complete) throw new Error('no complete recorded session in ../shared/fixtures/recorded-sessions');
-    script = scriptFromRecorded(complete);
-    server = await startServer();
-    browser = await launchBrowser();
+  before(() => {
+    script = suite.script;
   });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function open(theme: 'dark' | 'light' = 'dark', viewport?: { width: number; height: number }): Promise<PanelPage> {
-    const p = await openPanel(browser, server, theme, viewport);
-    pages.push(p);
-    return p;
-  }
-
-  afterEach(async () => {
-    // Every page must run without console errors, page errors or CSP violations.
-    for (const p of pages.splice(0)) {
-      const problems = p.problems.slice();
-      await p.page.context().close();
-      assert.deepStrictEqual(problems, [], 'the page logged errors');
-    }
-  });
-
-  async function fullSession(p: PanelPage, trusted = true): Promise<void> {
-    await p.send({ type: 'capabilities', trusted, provider: 'Anthropic API', model: script.session.model }, { type: 'busy', running: true });
-    await p.send(...evs(allEvents(script)));
-    await p.send({ type: 'busy', running: false });
-  }
 
   it('sends ready on load and renders an empty state', async () => {
     const p = await open();
@@ -402,52 +364,6 @@ describe('chat panel webview (Chromium)', function () {
     // the fail-first column is there because a criterion has that verdict (the session ran with cape.failFirst)
     assert.deepStrictEqual(await turn.locator('.metrics-criteria thead th').allTextContents(), ['Criterion', 'Test', 'Checks', 'Before the change', 'Judged', 'Reason']);
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
-  });
-
-  it("lists the roles' open questions after the KPT: those to decide first, then those answered from the workspace (model text inert)", async () => {
-    const p = await open();
-    await fullSession(p);
-    const finished = script.finished as Extract<SessionEvent, { type: 'session-finished' }>;
-    assert.deepStrictEqual(finished.openQuestions, [], 'this recorded session left no open question');
-    const evil = '<img src=x onerror="window.__pwned=1">';
-    await p.send(
-      ev({
-        ...finished,
-        openQuestions: [
-          { id: 'POA-Q1', from: 'POA', text: 'Is the list **paged**?', answer: { by: 'DA', text: `Yes, 10 a page ${evil}`, evidence: 'src/list.tsx:42, 50-52 (the pager); e.g. ../x.ts:1' } },
-          { id: 'POA-Q2', from: 'POA', text: `Search the body too? ${evil}` },
-          { id: 'DA-Q1', from: 'DA', text: 'Keep the empty-state text?' },
-        ],
-      }),
-    );
-    const turn = p.page.locator('.turn[data-step="cm_retro"]');
-    const titles = await turn.locator('.retro-results > .section-title').allTextContents();
-    assert.deepStrictEqual(titles, ['Keep / Problem / Try', 'Open questions', 'Metrics']);
-    assert.strictEqual(await turn.locator('.open-questions-block > p').textContent(), '2 for you to decide · 1 answered by the team from the workspace: check them');
-    const items = turn.locator('.open-question');
-    assert.deepStrictEqual(await items.locator('.question-id').allTextContents(), ['POA-Q2', 'DA-Q1', 'POA-Q1']);
-    assert.strictEqual(await turn.locator('.open-question.answered').count(), 1);
-    const answered = turn.locator('.open-question.answered');
-    assert.strictEqual(await answered.locator('strong').textContent(), 'paged', 'inline markdown of the question');
-    assert.match((await answered.locator('.question-answer').textContent()) ?? '', /^Answered by DA: Yes, 10 a page <img src=x onerror="window.__pwned=1">src\/list\.tsx:42, 50-52 \(the pager\); e\.g\. \.\.\/x\.ts:1$/);
-    assert.strictEqual(await answered.locator('.answer-evidence').textContent(), 'src/list.tsx:42, 50-52 (the pager); e.g. ../x.ts:1');
-    // each place the evidence names opens its file at its lines; a path out of the workspace stays text
-    const places = answered.locator('.answer-evidence button.evidence-link');
-    assert.deepStrictEqual(await places.allTextContents(), ['src/list.tsx:42', '50-52']);
-    assert.deepStrictEqual(await places.evaluateAll((bs) => bs.map((b) => b.getAttribute('title'))), ['Open src/list.tsx at line 42', 'Open src/list.tsx at lines 50–52']);
-    await p.clearPosted();
-    await places.nth(0).click();
-    await places.nth(1).click();
-    assert.deepStrictEqual(await p.posted(), [
-      { type: 'openFile', path: 'src/list.tsx', line: 42 },
-      { type: 'openFile', path: 'src/list.tsx', line: 50, endLine: 52 },
-    ]);
-    assert.strictEqual(await turn.locator('.open-questions img').count(), 0, 'model text stays text');
-    await turn.locator('.open-questions-block').screenshot({ path: screenshotPath('dark-open-questions') });
-    // none asked: no section
-    const q = await open();
-    await fullSession(q);
-    assert.deepStrictEqual(await q.page.locator('.retro-results > .section-title').allTextContents(), ['Keep / Problem / Try', 'Metrics']);
   });
 
   it('lists the proposed files with badges and posts Diff / Accept / Reject / Apply / Discard', async () => {
