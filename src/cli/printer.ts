@@ -12,6 +12,8 @@ import {
   type CheckEvent,
   type CheckRun,
   questionLine,
+  questionState,
+  QUESTION_MARKS,
   withoutControls,
   withOneFinalNewline,
   notRunSaying,
@@ -200,7 +202,7 @@ export function printer(stream: NodeJS.WritableStream) {
         if (e.openQuestions.length) {
           // the ones to decide first, then those a later role answered from the workspace
           const ordered = [...e.openQuestions.filter((q) => !q.answer), ...e.openQuestions.filter((q) => q.answer)];
-          out.write(`Open questions:\n${ordered.map((q) => `  ${q.answer ? '✓' : '?'} ${questionLine(q)}`).join('\n')}\n`);
+          out.write(`Open questions:\n${ordered.map((q) => `  ${QUESTION_MARKS[questionState(q)]} ${questionLine(q)}`).join('\n')}\n`);
         }
         out.write(
           `ASS avg ${fmt(m.assAverage)} · SV ${fmt(m.satisfactionVariance)} · ST ${fmt(m.satisfactionTrend)} · XRF ${m.crossReferenceFrequency} · CI ${m.conversationIndex} · ` +

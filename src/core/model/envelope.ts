@@ -115,10 +115,12 @@ export interface ParsedReply {
  * An open question a role left for the human (its `open_questions`), numbered per role (`POA-Q1`), and the answer a
  * later role found in the workspace when it settled it (DA, having read the code, knows the list is paged). An answer
  * whose question matched none of the earlier roles' has `id` and `from` null and `text` as the answering role quoted it.
+ * `openPartIn`: the answering role's own open questions that name this one by id (`DA-Q2`), where it carried the part
+ * it left open — the question is answered in part (model/questionState.ts).
  */
 export interface OpenQuestion {
   id: string | null;
   from: WorkerAgent | null;
   text: string;
-  answer?: { by: WorkerAgent; text: string; evidence?: string };
+  answer?: { by: WorkerAgent; text: string; evidence?: string; openPartIn?: string[] };
 }

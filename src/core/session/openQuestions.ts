@@ -2,11 +2,15 @@
 // (`POA-Q1`, `DA-Q2`; questionId), and the answers later roles found in the workspace (`answered_questions`: DA,
 // having read the code, knows the list is paged, which POA could only ask). A later role answers by the question's id
 // (the earlier roles' questions reach it numbered: withQuestionIds), by the id the asking role gave it itself (`OQ-1`,
-// kept as `asked_as`) or, failing that, by quoting it; an answer only settles a question of a role before it. The retrospective file, the panel's results, the CLI and the Cape Master's
-// retrospective request all read the same list (collectOpenQuestions).
+// kept as `asked_as`) or, failing that, by quoting it; an answer only settles a question of a role before it. Of a
+// question that mixes a fact and a choice, the role answers the fact and carries the choice into its own open
+// questions, naming the question by id (`POA-Q2, the open part: …`): the answer then records where (`openPartIn`),
+// and the question is answered in part (model/questionState.ts). The retrospective file, the panel's results, the CLI and
+// the Cape Master's retrospective request all read the same list (collectOpenQuestions).
 import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepId, type WorkerAgent } from '../model/types';
 import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outputs';
 import { isPlaceholderItem } from '../text/placeholder';
+import { answeredBy } from '../model/questionState';
 
 /** The worker steps in session order: a role's answers settle questions of the roles before it. */
 const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
@@ -23,6 +27,13 @@ const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
  */
 const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*(?:\*+\s*)?[:：—–-]([\s\S]+)$`, 'i');
 const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
+/** ID_IN_TEXT anywhere in a text, every time. */
+const IDS_IN_TEXT = new RegExp(ID_IN_TEXT.source, 'gi');
+
+/** Our ids a text names (`POA-Q2`, `poa q2` read as `POA-Q2`). */
+function idsNamed(text: string): Set<string> {
+  return new Set(Array.from(text.matchAll(IDS_IN_TEXT), (m) => questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]))));
+}
 /** A question's text opening with an id of ours (`DA-Q1 (from POA-Q2): …`, `**DevA-Q1**: …`) and what follows it. */
 const LEADING_ID = new RegExp(String.raw`^\**\s*${ID_IN_TEXT.source}\s*(?:\*+\s*)?(?:[:：—–.-]\s*)?`, 'i');
 
@@ -218,25 +229,47 @@ export function collectOpenQuestions(envelopes: Partial<Record<StepId, Envelope>
     if (!env) continue;
     const agent = STEP_AGENT[step] as WorkerAgent;
     const earlier = questions.slice();
+    const settled: OpenQuestion[] = [];
     for (const a of answersOf(env.output)) {
       const answer = { by: agent, text: a.text, ...(a.evidence ? { evidence: a.evidence } : {}) };
       const q = questionFor(a, earlier.filter((x) => !x.answer), ownIds);
-      if (q) q.answer = answer;
-      else loose.push({ id: null, from: null, text: a.question === a.text ? '' : a.question, answer });
+      if (q) {
+        q.answer = answer;
+        settled.push(q);
+      } else loose.push({ id: null, from: null, text: a.question === a.text ? '' : a.question, answer });
     }
-    openQuestionsOf(env.output, agent).forEach(({ text, ownId }, i) => {
+    const asked = openQuestionsOf(env.output, agent).map(({ text, ownId }, i) => {
       const q: OpenQuestion = { id: questionId(agent, i + 1), from: agent, text };
       if (ownId) ownIds.set(q, ownId);
-      questions.push(q);
+      return q;
     });
+    questions.push(...asked);
+    carryOpenParts(settled, asked);
   }
   return [...questions, ...loose];
 }
 
-/** One question as a line for a model or a person: `POA-Q1: … — answered by DA: … (src/list.tsx:40)`. */
+/**
+ * The questions a role settled whose open part it carried into its own (`asked`, which name them by id: `DA-Q1 (from
+ * POA-Q2): …`, `POA-Q2, the open part: …`) record where: they are answered in part. A later role naming one does not
+ * count: the part left open is the answering role's to carry.
+ */
+function carryOpenParts(settled: readonly OpenQuestion[], asked: readonly OpenQuestion[]): void {
+  if (!settled.length) return;
+  const named = asked.map((q) => ({ id: q.id!, names: idsNamed(q.text) }));
+  for (const q of settled) {
+    const carriers = named.filter((c) => c.names.has(q.id!)).map((c) => c.id);
+    if (carriers.length) q.answer!.openPartIn = carriers;
+  }
+}
+
+/**
+ * One question as a line for a model or a person: `POA-Q1: … — answered by DA: … (src/list.tsx:40)`, or `… — answered
+ * in part by DA (open part carried to DA-Q2): …`.
+ */
 export function questionLine(q: OpenQuestion): string {
   const head = q.id ? `${q.id}: ${q.text}` : q.text;
   if (!q.answer) return head;
-  const answered = `answered by ${q.answer.by}: ${q.answer.text}${q.answer.evidence ? ` (${q.answer.evidence})` : ''}`;
+  const answered = `${answeredBy(q)}: ${q.answer.text}${q.answer.evidence ? ` (${q.answer.evidence})` : ''}`;
   return head ? `${head} — ${answered}` : answered;
 }

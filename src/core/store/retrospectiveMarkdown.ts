@@ -10,6 +10,7 @@ import { oneLine } from '../text/cut';
 import { formatMetricsMarkdown } from '../metrics/metrics';
 import { writeFrontmatter } from '../cape/frontmatter';
 import { withoutControls } from '../text/controls';
+import { answeredBy, answeredSummary } from '../model/questionState';
 
 function str(x: unknown): string {
   return typeof x === 'string' ? x.trim() : '';
@@ -59,19 +60,19 @@ function renderOpening(opening: Envelope | null | undefined): string[] {
 
 /**
  * The roles' open questions: those still to decide first, then those a later role answered (with its answer and
- * where it saw it). Nothing when no role asked any.
+ * where it saw it; in part: where it carried the open part). Nothing when no role asked any.
  */
 function renderQuestions(questions: readonly OpenQuestion[]): string[] {
   if (!questions.length) return [];
   const open = questions.filter((q) => !q.answer);
   const answered = questions.filter((q) => q.answer);
-  const counts = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answered.length} answered by the team from the workspace` : ''].filter(Boolean);
+  const counts = [open.length ? `${open.length} for you to decide` : '', answeredSummary(questions)].filter(Boolean);
   const lines = ['## Open questions', '', `_${counts.join('; ')}._`, ''];
   for (const q of open) lines.push(`- ${q.id ? `**${q.id}** ` : ''}${oneLine(q.text)}`);
   for (const q of answered) {
     const a = q.answer!;
     const asked = q.id ? `**${q.id}** ${oneLine(q.text)}` : oneLine(q.text);
-    lines.push(`- ${asked ? `${asked} — ` : ''}_answered by ${a.by}:_ ${oneLine(a.text)}${a.evidence ? ` (${code(a.evidence)})` : ''}`);
+    lines.push(`- ${asked ? `${asked} — ` : ''}_${answeredBy(q)}:_ ${oneLine(a.text)}${a.evidence ? ` (${code(a.evidence)})` : ''}`);
   }
   lines.push('');
   return lines;
