@@ -33,10 +33,16 @@ export function openQuestionsOf(x: unknown): OpenQuestion[] {
       id: str(q.id) || null,
       from: WORKER_NAMES.has(str(q.from)) ? (str(q.from) as WorkerAgent) : null,
       text,
-      ...(a ? { answer: { by: str(a.by) as WorkerAgent, text: str(a.text), ...(str(a.evidence) ? { evidence: str(a.evidence) } : {}) } } : {}),
+      ...(a ? { answer: { by: str(a.by) as WorkerAgent, text: str(a.text), ...(str(a.evidence) ? { evidence: str(a.evidence) } : {}), ...openPartOf(a.openPartIn) } } : {}),
     });
   }
   return out;
+}
+
+/** An answer's `openPartIn` (the questions its open part went to), when it names any. */
+function openPartOf(x: unknown): { openPartIn?: string[] } {
+  const ids = strList(x);
+  return ids.length ? { openPartIn: ids } : {};
 }
 
 export function kptOf(x: unknown): KptLists | null {

@@ -4,6 +4,7 @@
 import { isPlainObject as isObj, WORKER_AGENTS, type KptLists, type OpenQuestion } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, h, icon } from './dom';
 import { evidenceParts } from '../../src/core/session/evidence';
+import { answeredBy, answeredSummary, questionState } from '../../src/core/model/questionState';
 import { renderInline, renderMarkdown } from './markdown';
 import type { EnvelopeView } from './viewState';
 import { str, strList } from './hostValues';
@@ -127,7 +128,8 @@ export function renderKpt(kpt: KptLists): HTMLElement {
 
 /**
  * The roles' open questions at the session's end: those for the user to decide first, then those a later role answered
- * from the workspace, with its answer and where it saw it (so the user can check it). Null when no role asked any.
+ * from the workspace, with its answer and where it saw it (so the user can check it) — one it answered only in part
+ * with its own mark and where its open part went (core/model/questionState.ts). Null when no role asked any.
  */
 export function renderOpenQuestions(questions: readonly OpenQuestion[]): HTMLElement | null {
   if (!questions.length) return null;
@@ -138,19 +140,23 @@ export function renderOpenQuestions(questions: readonly OpenQuestion[]): HTMLEle
   for (const q of open) list.append(h('li', { class: 'open-question' }, icon('question'), ...asked(q)));
   for (const q of answered) {
     const a = q.answer!;
+    const inPart = questionState(q) === 'answered-in-part';
+    const by = capitalised(answeredBy(q));
     list.append(
       h(
         'li',
-        { class: 'open-question answered' },
-        icon('pass'),
+        { class: `open-question answered${inPart ? ' in-part' : ''}`, attrs: { title: inPart ? by : undefined } },
+        icon(inPart ? 'arrow-circle-right' : 'pass'),
         ...asked(q),
-        h('div', { class: 'question-answer' }, h('span', { class: 'answer-by', text: `Answered by ${a.by}: ` }), renderInline(a.text), ...(a.evidence ? [renderEvidence(a.evidence)] : [])),
+        h('div', { class: 'question-answer' }, h('span', { class: 'answer-by', text: `${by}: ` }), renderInline(a.text), ...(a.evidence ? [renderEvidence(a.evidence)] : [])),
       ),
     );
   }
-  const says = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answered.length} answered by the team from the workspace: check them` : ''].filter(Boolean).join(' · ');
+  const says = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answeredSummary(questions)}: check them` : ''].filter(Boolean).join(' · ');
   return h('div', { class: 'open-questions-block' }, h('p', { class: 'muted', text: says }), list);
 }
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** An answer's evidence: each place it names opens the file at its lines (session/evidence.ts reads them). */
 function renderEvidence(evidence: string): HTMLElement {

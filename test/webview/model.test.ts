@@ -181,6 +181,9 @@ describe('webview model: reduce', () => {
         files: [{ path: 'b.ts', action: 'modify', status: 'applied', content: 'x' }],
         openQuestions: [
           { id: 'POA-Q1', from: 'POA', text: 'Is the list paged?', answer: { by: 'DA', text: 'Yes.', evidence: 'src/list.ts:4' } },
+          // answered in part: where its open part went is kept, ids only (not a list: answered)
+          { id: 'POA-Q2', from: 'POA', text: 'Search the body?', answer: { by: 'DA', text: 'Not today.', openPartIn: ['DA-Q1', null, ' '] as never } },
+          { id: 'POA-Q3', from: 'POA', text: 'Sort?', answer: { by: 'DA', text: 'Newest.', openPartIn: 'DA-Q1' as never } },
           { id: 'DA-Q1', from: 'DA', text: 'Keep the old label?' },
           // not well-formed: dropped, not shown as an empty item
           { id: 'X', from: 'Nobody', text: '' } as never,
@@ -190,6 +193,8 @@ describe('webview model: reduce', () => {
     ]);
     assert.deepStrictEqual(s.session!.finished!.openQuestions, [
       { id: 'POA-Q1', from: 'POA', text: 'Is the list paged?', answer: { by: 'DA', text: 'Yes.', evidence: 'src/list.ts:4' } },
+      { id: 'POA-Q2', from: 'POA', text: 'Search the body?', answer: { by: 'DA', text: 'Not today.', openPartIn: ['DA-Q1'] } },
+      { id: 'POA-Q3', from: 'POA', text: 'Sort?', answer: { by: 'DA', text: 'Newest.' } },
       { id: 'DA-Q1', from: 'DA', text: 'Keep the old label?' },
     ]);
     assert.strictEqual(s.session!.finished!.retrospectivePath, 'cape/r.md');

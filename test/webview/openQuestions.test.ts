@@ -1,6 +1,6 @@
 // The chat panel's list of the roles' open questions at the session's end (media/app/output.ts renderOpenQuestions), in
 // headless Chromium after a real recorded session (./panelSuite.ts): those to decide first, then those a later role
-// answered from the workspace.
+// answered from the workspace, one answered only in part marked as such.
 import * as assert from 'assert';
 import type { SessionEvent } from '../../src/core/model/types';
 import { screenshotPath } from './harness';
@@ -56,5 +56,35 @@ describe('chat panel webview (Chromium): open questions', function () {
     const q = await open();
     await fullSession(q);
     assert.deepStrictEqual(await q.page.locator('.retro-results > .section-title').allTextContents(), ['Keep / Problem / Try', 'Metrics']);
+  });
+
+  it('marks a question answered only in part, and says where its open part went', async () => {
+    const p = await open();
+    await fullSession(p);
+    await p.send(
+      ev({
+        ...finishedEvent(),
+        openQuestions: [
+          { id: 'POA-Q1', from: 'POA', text: 'Does the Admin see every item, and should search cover them?', answer: { by: 'DA', text: 'The Admin sees every item today.', evidence: 'items.py:21', openPartIn: ['DA-Q1'] } },
+          { id: 'POA-Q2', from: 'POA', text: 'Which sort order?', answer: { by: 'DA', text: 'Newest first.' } },
+          { id: 'DA-Q1', from: 'DA', text: "POA-Q1, the open part: should the Admin's search cover every item?" },
+        ],
+      }),
+    );
+    const turn = p.page.locator('.turn[data-step="cm_retro"]');
+    assert.strictEqual(await turn.locator('.open-questions-block > p').textContent(), '1 for you to decide · 2 answered by the team from the workspace (1 in part): check them');
+    assert.deepStrictEqual(await turn.locator('.open-question .question-id').allTextContents(), ['DA-Q1', 'POA-Q1', 'POA-Q2']);
+    const inPart = turn.locator('.open-question.in-part');
+    assert.strictEqual(await inPart.count(), 1);
+    assert.strictEqual(await inPart.locator('.question-id').textContent(), 'POA-Q1');
+    assert.strictEqual(await inPart.getAttribute('title'), 'Answered in part by DA (open part carried to DA-Q1)');
+    assert.strictEqual(await inPart.locator('.answer-by').textContent(), 'Answered in part by DA (open part carried to DA-Q1): ');
+    // its own mark, not the answered one's
+    assert.strictEqual(await inPart.locator('.codicon-arrow-circle-right').count(), 1);
+    assert.strictEqual(await inPart.locator('.codicon-pass').count(), 0);
+    const whole = turn.locator('.open-question.answered:not(.in-part)');
+    assert.strictEqual(await whole.locator('.answer-by').textContent(), 'Answered by DA: ');
+    assert.strictEqual(await whole.locator('.codicon-pass').count(), 1);
+    assert.strictEqual(await whole.getAttribute('title'), null);
   });
 });
