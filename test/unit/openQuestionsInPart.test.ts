@@ -6,6 +6,8 @@ import * as assert from 'assert';
 import { collectOpenQuestions, questionLine } from '../../src/core/session/openQuestions';
 import { answeredSummary, questionState } from '../../src/core/model/questionState';
 import { renderRetrospective } from '../../src/core/store/retrospectiveMarkdown';
+import { buildStepContext } from '../../src/core/session/context';
+import { contextInputs, contextText } from '../helpers/contextInputs';
 import { computeMetrics } from '../../src/core/metrics/metrics';
 import type { Envelope } from '../../src/core/model/types';
 
@@ -82,5 +84,14 @@ describe('open questions: answered in part', () => {
       section.includes("- **POA-Q1** Does the Admin list show every user's items, and should search cover them all? — _answered in part by DA (open part carried to DA-Q1):_ It covers every user today."),
       section,
     );
+  });
+
+  it('DA and DevA are told to open the part they carry with the question\'s id, which is what marks it', () => {
+    const request = (step: 'da' | 'deva') => contextText(buildStepContext(step, contextInputs(step, { poa: POA }))).replace(/\s+/g, ' ');
+    assert.ok(request('da').includes("put the choice in your `open_questions`, opening with the question's id (`POA-Q2, the open part: …`)"));
+    assert.ok(request('deva').includes("put the choice in your `open_questions`, opening with the question's id (`DA-Q1, the open part: …`)"));
+    // the example as written marks the question it names
+    const carried = env('DA', { open_questions: ['POA-Q2, the open part: confirm it stays.'], answered_questions: [{ question: 'POA-Q2', answer: 'It is read as 120.' }] });
+    assert.strictEqual(questionState(collectOpenQuestions({ poa: POA, da: carried })[1]), 'answered-in-part');
   });
 });
