@@ -49,7 +49,7 @@ describe('init: the workspace facts of an existing codebase', function () {
     }
     assert.match(t, /## Check commands CAPE detects \(named here, not run\)/);
     // the packages' manifests follow the root's, the one with more source files first
-    assert.ok(t.includes('## packages/api/package.json\n- name: @acme/api\n\n## packages/web/package.json\n- name: @acme/web\n\n## Check commands'), t);
+    assert.ok(t.includes('## packages/api/package.json\n- name: @acme/api\n- dependencies: none\n\n## packages/web/package.json\n- name: @acme/web\n- dependencies: none\n\n## Check commands'), t);
     assert.deepStrictEqual(facts.files, ['package.json', 'packages/api/package.json', 'packages/web/package.json', 'README.md', 'CLAUDE.md']);
     // secrets by name, dependencies, ignored files, .git/ and cape/ are neither read nor named
     for (const hidden of [HIDDEN.envValue, HIDDEN.keyValue, HIDDEN.dependency, HIDDEN.ignored, '.env', 'id_rsa', 'node_modules', '.git/', 'cape/', 'CAPE-FILE-MARK']) {
@@ -183,7 +183,7 @@ describe('init: the workspace facts of an existing codebase', function () {
     };
     for (const [rel, text] of Object.entries(files)) put(ws, rel, text);
     const facts = (await readWorkspaceFacts(ws))!;
-    assert.ok(facts.text.startsWith('## pyproject.toml\n- name: anvil\n- requires-python: >=3.10\n- tool settings: pytest\n\n'), facts.text);
+    assert.ok(facts.text.startsWith('## pyproject.toml\n- name: anvil\n- requires-python: >=3.10\n- dependencies: none\n- tool settings: pytest\n\n'), facts.text);
     assert.match(facts.text, /- src\/ — 2 source files\n {2}- src\/anvil\/ — 2 source files; e.g. __init__\.py, core\.py\n- tests\/ — 1 source file, a test \(test_\*\.py\)/);
     assert.deepStrictEqual(facts.files, ['pyproject.toml']);
   });

@@ -1,10 +1,12 @@
 // Init's workspace facts from the manifests that are not package.json (src/core/cape/initManifestsToml.ts and
 // initManifestsGo.ts): pyproject.toml (PEP 621, PEP 735 dependency groups, Poetry, the uv/PDM/Hatch workspaces, the
-// tools it configures), Cargo.toml and go.mod as fact lines with bounded lists; and in the facts, a root pyproject.toml
-// rendered as lines where its head would show another tool's settings, one that does not parse quoted by its head.
+// tools it configures), Cargo.toml and go.mod as fact lines with bounded lists; a manifest without dependencies
+// saying so, package.json's too; and in the facts, a root pyproject.toml rendered as lines where its head would show
+// another tool's settings, one that does not parse quoted by its head.
 import * as assert from 'assert';
 import { cargoFacts, pyprojectFacts } from '../../src/core/cape/initManifestsToml';
 import { goModFacts } from '../../src/core/cape/initManifestsGo';
+import { packageJsonLines } from '../../src/core/cape/initManifests';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { tempDir, writeFiles } from '../helpers/cli';
 
@@ -160,7 +162,27 @@ log = "0.4"
       '- workspace members: crates/*',
       '- workspace dependencies (1): log 0.4',
     ]);
-    assert.deepStrictEqual(cargoFacts('[package]\nname = "member"\nedition.workspace = true\n', 800)!.lines, ['- name: member', "- edition: (the workspace's)"]);
+    assert.deepStrictEqual(cargoFacts('[package]\nname = "member"\nedition.workspace = true\n', 800)!.lines, ['- name: member', "- edition: (the workspace's)", '- dependencies: none']);
+  });
+
+  it('a manifest that declares no dependencies says so, as a go.mod that requires nothing does', () => {
+    // dtolnay/semver's Cargo.toml: a package, its features, no [dependencies] table
+    const semver = `[package]\nname = "semver"\nversion = "1.0.27"\nedition = "2021"\nrust-version = "1.68"\n\n[features]\ndefault = ["std"]\nstd = []\n\n[package.metadata.docs.rs]\ntargets = ["x86_64-unknown-linux-gnu"]\n`;
+    assert.deepStrictEqual(cargoFacts(semver, 800)!.lines, ['- name: semver', '- edition: 2021', '- rust-version: 1.68', '- dependencies: none', '- features (2): default, std']);
+    // dev-dependencies only: still none of its own
+    assert.ok(cargoFacts('[package]\nname = "a"\n\n[dev-dependencies]\ncriterion = "0.5"\n', 800)!.lines.includes('- dependencies: none'));
+    // a virtual workspace declares no package, and a crate whose dependencies are all per target has some: no "none"
+    const noNone = (lines: string[]) => assert.ok(!lines.some((l) => l.startsWith('- dependencies')), lines.join('\n'));
+    noNone(cargoFacts('[workspace]\nmembers = ["crates/*"]\n', 800)!.lines);
+    noNone(cargoFacts('[package]\nname = "a"\n\n[target.\'cfg(windows)\'.dependencies]\nwindows-sys = "0.59"\n', 800)!.lines);
+    // a PEP 621 project without dependencies; not a pyproject of tool settings alone, dynamic ones or Poetry's
+    assert.deepStrictEqual(pyprojectFacts('[project]\nname = "tiny"\nrequires-python = ">=3.9"\n', 800)!.lines, ['- name: tiny', '- requires-python: >=3.9', '- dependencies: none']);
+    noNone(pyprojectFacts('[tool.ruff]\nline-length = 100\n', 800)!.lines);
+    noNone(pyprojectFacts('[project]\nname = "a"\ndynamic = ["dependencies", "version"]\n', 800)!.lines);
+    assert.ok(!pyprojectFacts('[tool.poetry]\nname = "a"\n\n[tool.poetry.dependencies]\npython = "^3.10"\n', 800)!.lines.includes('- dependencies: none'));
+    // a package.json with development dependencies only; not one whose package needs its peers
+    assert.deepStrictEqual(packageJsonLines({ name: 'zero', devDependencies: { mocha: '^10.0.0' } }), ['- name: zero', '- dependencies: none', '- devDependencies (1): mocha ^10.0.0']);
+    noNone(packageJsonLines({ name: 'ui', peerDependencies: { react: '>=18' } }));
   });
 
   it('a file that is not valid TOML has no lines, nor one nested deeper than the parser takes', () => {

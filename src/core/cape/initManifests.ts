@@ -3,7 +3,7 @@
 // of its dependencies and development dependencies — as fact lines, each value on one line and shortened, each list
 // cut to a bound with how many more there are. Parsed fields rather than the file's head: a package.json's head is
 // mostly its name and metadata. And what every manifest's lines share (initManifestsToml.ts, initManifestsGo.ts): the
-// name line, a list cut to its bound, a field's value on one line.
+// name line, a list cut to its bound, dependencies said as none where there are none, a field's value on one line.
 
 import { joinWithin, oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
@@ -43,6 +43,20 @@ export function nameLine(name: unknown, description: unknown): string[] {
  */
 export const listLine = (label: string, items: readonly string[], max: number, counted: boolean | number = false): string[] =>
   items.length ? [`- ${label}${counted === false ? '' : ` (${counted === true ? items.length : counted})`}: ${itemsWithin(items, max)}`] : [];
+
+/**
+ * `- label: none (why)`: a manifest that declares no dependencies says so, or a model cannot tell "none" from a list
+ * left out (on dtolnay/semver, whose Cargo.toml has no [dependencies], the model could not say the crate has none).
+ * The one wording of it, every manifest's (go.mod's `require: none` too).
+ */
+export const noneLine = (label: string, why = ''): string => `- ${label}: none${why ? ` (${why})` : ''}`;
+
+/**
+ * A manifest's dependencies: listLine, or where there are none and the manifest declares a package (`declared`: not
+ * a workspace root, a file of tool settings or one whose dependencies come from elsewhere), noneLine.
+ */
+export const dependencyLine = (label: string, items: readonly string[], max: number, counted: boolean | number, declared: boolean): string[] =>
+  items.length ? listLine(label, items, max, counted) : declared ? [noneLine(label)] : [];
 
 /** `name value` for each string entry of an object field (dependencies, engines). */
 function entries(v: unknown, sep: string): string[] {
@@ -117,9 +131,11 @@ export function packageJsonLines(pkg: unknown, list = LIST_CHARS): string[] {
   if (engines.length) lines.push(`- engines: ${itemsWithin(engines, list)}`);
   const scripts = entries(pkg.scripts, ': ');
   if (scripts.length) lines.push(`- scripts: ${itemsWithin(scripts, list)}`);
+  // no dependencies said as none, unless the package needs its peers or optional ones (not listed)
+  const others = ['peerDependencies', 'optionalDependencies'].some((f) => entries(pkg[f], ' ').length);
   for (const field of ['dependencies', 'devDependencies'] as const) {
     const { items, count } = dependencyItems(pkg[field]);
-    lines.push(...listLine(field, items, list, count));
+    lines.push(...dependencyLine(field, items, list, count, field === 'dependencies' && !others));
   }
   return lines.length ? lines : ['- (no name, scripts or dependencies)'];
 }

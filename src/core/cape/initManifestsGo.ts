@@ -2,7 +2,7 @@
 // fact lines: the module path, the go version, the toolchain, the required modules (the direct ones named with their
 // versions, the `// indirect` ones counted, or none) and the tools (Go 1.24's `tool`). The modules a go.work uses, its
 // workspace's members, are workspace/members.ts's.
-import { listLine, nameOf, type ManifestFacts } from './initManifests';
+import { listLine, nameOf, noneLine, type ManifestFacts } from './initManifests';
 import { directives, unquoted, type Directive } from '../workspace/goDirectives';
 
 /** The first argument of a directive (the module path of `require a v1.2.3`) and the rest (`v1.2.3`). */
@@ -25,7 +25,7 @@ export function goModFacts(text: string, list: number): ManifestFacts {
   if (direct.length) lines.push(...listLine(`require (${direct.length} direct${indirect ? `, ${indirect} indirect` : ''})`, direct, list));
   else if (indirect) lines.push(`- require: ${indirect} indirect`);
   // a module that requires nothing says so: a model could not tell "the standard library only" from a list left out
-  else if (lines.length) lines.push('- require: none (it imports only the standard library and its own packages)');
+  else if (lines.length) lines.push(noneLine('require', 'it imports only the standard library and its own packages'));
   lines.push(...listLine('tool', all.filter((d) => d.verb === 'tool').map((d) => nameOf(argsOf(d).path)), list));
   return { lines: lines.length ? lines : ['- (no module, go version or requirements)'] };
 }

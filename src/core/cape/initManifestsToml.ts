@@ -7,12 +7,13 @@
 //    tools it configures (`[tool.*]`: ruff, mypy, pytest…, which tell the tooling);
 //  - Cargo.toml: the package (name, edition, rust-version), dependencies, dev- and build-dependencies, features by
 //    name, the workspace's members and shared dependencies, the binaries.
+// A project or package that declares no dependencies says so (`- dependencies: none`, initManifests.ts dependencyLine).
 // A file that is not valid TOML (text/toml.ts) has no lines (null): the caller quotes its head instead. Which folders
 // the workspace members name is workspace/members.ts's, which reads the same tables.
 import { isPlainObject } from '../model/types';
 import { parseToml, tableAt, type TomlTable } from '../text/toml';
-import { cargoWorkspace, pythonWorkspaces } from '../workspace/members';
-import { listLine, nameLine, nameOf, stringsOf, textField, type ManifestFacts } from './initManifests';
+import { cargoWorkspace, pythonWorkspaces, stringsIn } from '../workspace/members';
+import { dependencyLine, listLine, nameLine, nameOf, stringsOf, textField, type ManifestFacts } from './initManifests';
 
 type Table = TomlTable;
 
@@ -91,7 +92,9 @@ export function pyprojectFacts(text: string, list: number): ManifestFacts | null
   const lines = [...nameLine(project.name ?? poetry.name, project.description ?? poetry.description)];
   const python = textField(project['requires-python']);
   if (python) lines.push(`- requires-python: ${python}`);
-  lines.push(...listLine('dependencies', requirements(project.dependencies, false), list, true));
+  // none said where the project declares them here: a [project] table, its dependencies not dynamic nor Poetry's
+  const declared = isPlainObject(doc.project) && !stringsIn(project.dynamic).includes('dependencies') && !Object.keys(tableAt(poetry, 'dependencies')).length;
+  lines.push(...dependencyLine('dependencies', requirements(project.dependencies, false), list, true, declared));
   lines.push(...groupsLine('optional-dependencies', tableAt(project, 'optional-dependencies'), list));
   lines.push(...groupsLine('dependency-groups', tableAt(doc, 'dependency-groups'), list));
   lines.push(...entryLine('scripts', tableAt(project, 'scripts'), list));
@@ -124,7 +127,12 @@ export function cargoFacts(text: string, list: number): ManifestFacts | null {
     const v = cargoField(pkg[key]);
     if (v) lines.push(`- ${key}: ${v}`);
   }
-  for (const key of ['dependencies', 'dev-dependencies', 'build-dependencies'] as const) lines.push(...listLine(key, tableDeps(tableAt(doc, key)), list, true));
+  // none said for a package (not a virtual workspace) with no dependencies, for every platform or for some
+  const perTarget = Object.values(tableAt(doc, 'target')).some((t) => isPlainObject(t) && Object.keys(tableAt(t, 'dependencies')).length > 0);
+  const declared = isPlainObject(doc.package) && !perTarget;
+  for (const key of ['dependencies', 'dev-dependencies', 'build-dependencies'] as const) {
+    lines.push(...dependencyLine(key, tableDeps(tableAt(doc, key)), list, true, key === 'dependencies' && declared));
+  }
   lines.push(...listLine('features', Object.keys(tableAt(doc, 'features')).map(nameOf), list, true));
   const bins = Array.isArray(doc.bin) ? doc.bin.flatMap((b) => (isPlainObject(b) && typeof b.name === 'string' ? [nameOf(b.name)] : [])) : [];
   lines.push(...listLine('bin', bins, list));
