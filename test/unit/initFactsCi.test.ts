@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { ciPart } from '../../src/core/cape/initFactsCi';
+import { ciRank, isSetup } from '../../src/core/cape/initFactsCiRank';
 import { noSources, walkFiles } from '../../src/core/cape/initFactsText';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
@@ -45,7 +46,7 @@ describe('init: the CI part shows first the files that check a change', function
       'release.yml',
       'add-to-project.yml',
     ]);
-    assert.match(ci, /^- \.github\/workflows\/verify\.yml \(GitHub Actions; "Main", on push\): npm ci; npm run verify; npx eslint \.$/m);
+    assert.match(ci, /^- \.github\/workflows\/verify\.yml \(GitHub Actions; "Main", on push\): npm run verify; npx eslint \.$/m);
   });
 
   it("puts a step's tool lines before its shell plumbing, so a long script still shows what it runs", async () => {
@@ -65,7 +66,61 @@ describe('init: the CI part shows first the files that check a change', function
     putFile(ws, '.github/workflows/ci.yml', `name: CI\non: push\njobs:\n  a:\n    steps:\n      - run: |\n${script}`);
     const ci = factsPart((await readWorkspaceFacts(ws))!.text, 'CI configuration');
     // the tool lines first, a command continued over lines as one; the plumbing after them, cut with its count
-    assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push\): npm ci; npx vitest run --coverage; npm run lint; set -euo pipefail; echo .*; … \d+ more$/m);
+    assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push\): npx vitest run --coverage; npm run lint; set -euo pipefail; echo .*; … \d+ more$/m);
+  });
+
+  it('leaves out the commands that only set up the job: package installs, writes to $GITHUB_ENV, $GITHUB_PATH or $GITHUB_OUTPUT', async () => {
+    // dtolnay/semver's ci.yml, shortened: a step that sets RUSTFLAGS for the job, a job that installs node-semver
+    const ws = tempDir('cape-facts-ci-setup-');
+    putFile(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
+    putFile(ws, 'src/lib.rs', 'pub struct Version;\n');
+    const steps = (...s: string[]) => `    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v6\n      - uses: dtolnay/rust-toolchain@stable\n${s.map((x) => `      - ${x}\n`).join('')}`;
+    putFile(
+      ws,
+      '.github/workflows/ci.yml',
+      `name: CI\non:\n  push:\njobs:\n  test:\n${steps(
+        "name: Enable type layout randomization\n        run: echo RUSTFLAGS=${RUSTFLAGS}\\ -Zrandomize-layout >> $GITHUB_ENV\n        if: matrix.rust == 'nightly'",
+        'run: cargo test',
+        'run: cargo check --no-default-features',
+      )}  node:\n${steps('run: npm install semver', 'run: cargo test\n        env:\n          RUSTFLAGS: --cfg test_node_semver')}  fuzz:\n${steps('uses: dtolnay/install@cargo-fuzz', 'run: cargo fuzz check')}`,
+    );
+    putFile(ws, '.github/workflows/tools.yml', workflow('Tools', ['run: sudo apt-get update && sudo apt-get install -y libssl-dev', 'run: |\n          cd web\n          npm ci']));
+    const ci = factsPart((await readWorkspaceFacts(ws))!.text, 'CI configuration');
+    assert.match(ci, /^- \.github\/workflows\/ci\.yml \(GitHub Actions; "CI", on push\): cargo test; cargo check --no-default-features; cargo fuzz check$/m);
+    assert.match(ci, /^- \.github\/workflows\/tools\.yml \(GitHub Actions; "Tools", on push\): setup commands only$/m);
+  });
+
+  it('isSetup: installs and writes to the job files are setup; a check, or a chain that runs one, is not', () => {
+    for (const c of [
+      'npm ci',
+      'npm install semver',
+      'pnpm i --frozen-lockfile',
+      'yarn',
+      'yarn install --immutable',
+      'pip install -e .[dev]',
+      'python -m pip install --upgrade pip',
+      'uv sync --all-extras',
+      'uv pip install -r requirements.txt',
+      'poetry install --with dev',
+      'sudo apt-get install -y libpq-dev',
+      'cargo install cargo-outdated',
+      'rustup component add clippy',
+      'go install golang.org/x/tools/cmd/goimports@latest',
+      'go mod download',
+      'gem install bundler',
+      'bundle install --jobs 4',
+      'npx playwright install --with-deps',
+      'echo "$HOME/.local/bin" >> $GITHUB_PATH',
+      'echo "version=${VERSION}" >> "${GITHUB_OUTPUT}"',
+      'cd frontend && npm ci',
+    ]) {
+      assert.ok(isSetup(c), `setup: ${c}`);
+    }
+    for (const c of ['npm test', 'npm run install-check', 'uv run pytest', 'cargo test --features install', 'npx playwright test', 'go test ./...', 'npm ci && npm test', 'echo done', 'pip-audit']) {
+      assert.ok(!isSetup(c), `not setup: ${c}`);
+    }
+    // an install of a test tool is no check: a workflow that only installs ranks as running no tool
+    assert.deepStrictEqual(ciRank(['deps'], ['pip install pytest', 'cargo install cargo-clippy'], new Map()), { tier: 3, score: 0 });
   });
 
   it("an action's inputs are no commands: github-script's `script` is JavaScript, not a step's shell", async () => {

@@ -1,17 +1,17 @@
 // Init's workspace facts (initFacts.ts), the CI part: the continuous-integration configuration files at the root (GitHub
 // Actions workflows, GitLab CI, CircleCI, Azure Pipelines, Jenkins…), each with its service, the commands its steps
 // run and the actions they use that check something (`uses securego/gosec (args: ./...)`, not actions/checkout or
-// setup-go) — how the project checks a change. Read through the read policy (MAX_CI_READS files at most) and parsed
-// once per walk (ParsedInputs), as YAML with the safe schema (a Jenkinsfile's `sh` steps by their lines), named and
-// quoted, never run; shown in the order of how much they say about how a change is checked, each with its tool lines
-// before its shell plumbing (initFactsCiRank.ts).
+// setup-go), not those that only set up the job (installs, writes to $GITHUB_ENV) — how the project checks a change.
+// Read through the read policy (MAX_CI_READS files at most) and parsed once per walk (ParsedInputs), as YAML with the
+// safe schema (a Jenkinsfile's `sh` steps by their lines), named and quoted, never run; shown in the order of how much
+// they say about how a change is checked, each with its tool lines before its shell plumbing (initFactsCiRank.ts).
 import * as path from 'path';
 import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
-import { byRank, checksSomething, ciRank, isPlumbing, scriptsOf, type CiRank } from './initFactsCiRank';
+import { byRank, checksSomething, ciRank, isPlumbing, isSetup, scriptsOf, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
 const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
@@ -152,13 +152,17 @@ interface CiFile {
 
 /**
  * One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run, those that
- * run tools before the shell's plumbing (a long inline script's echo and if lines come last, cut first).
+ * run tools before the shell's plumbing (a long inline script's echo and if lines come last, cut first), without those
+ * that only set up the job (isSetup: installs, writes to $GITHUB_ENV…).
  */
 function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
   if (got === undefined || got === false) return `- ${rel} (${service}${got === false ? '; not read' : ''})`;
   if (got === null) return `- ${rel} (${service}; not valid YAML)`;
-  const commands = [...got.commands.filter((c) => !isPlumbing(c)), ...got.commands.filter(isPlumbing)];
-  const runs = commands.length ? `: ${listWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds))}` : ': no commands found';
+  const kept = got.commands.filter((c) => !isSetup(c));
+  const tools = kept.filter((c) => !isPlumbing(c));
+  // the plumbing alone is shown where there was no setup (a `cd web` before `npm ci` says nothing on its own)
+  const commands = tools.length || kept.length === got.commands.length ? [...tools, ...kept.filter(isPlumbing)] : [];
+  const runs = commands.length ? `: ${listWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds))}` : got.commands.length ? ': setup commands only' : ': no commands found';
   return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 
@@ -187,7 +191,7 @@ export function ciPart(walk: WalkFiles, sources: FactSources, max: number, bound
   // read, parsed and ranked once per walk, whatever the facts' scale and set of parts
   const files = walk.parsed.of(ciFiles, walk.read, walk.layout.kept);
   if (!files.length) return null;
-  const head = '## CI configuration (the commands and checking actions its steps run; named here, not run)\n';
+  const head = '## CI configuration (the commands and checking actions its steps run, setup left out; named here, not run)\n';
   const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');
   // the files whose lines are shown (a cut line among them) and were read
   const shown = files.slice(0, text.split('\n').filter((l) => !l.startsWith('- … ')).length);

@@ -4,7 +4,8 @@
 // `CI`, `lint.yml`), most checking commands first; then the others with commands; then those that keep the
 // repository or ship it (labels, releases, deploys, issues, dependency bumps, project boards), by their name; last
 // those whose steps run no tool. And which lines of a step's script are shell plumbing (echo, set, if/fi, assignments,
-// `git config`): shown after the lines that run tools; which actions a step uses check something (checksSomething:
+// `git config`): shown after the lines that run tools; which only set up the job (isSetup: package installs, writes to
+// $GITHUB_ENV…): left out, and no tool run for the rank; which actions a step uses check something (checksSomething:
 // not checking out, setting up, caching, uploading): named with the commands. Words, not patterns: a command is split
 // into words once.
 import { isPlainObject } from '../model/types';
@@ -48,6 +49,56 @@ const SHELL_WORDS = new Set([
   'export', 'unset', 'cd', 'pushd', 'popd', 'exit', 'return', 'true', 'false', 'shift', 'local', 'declare', 'read',
   ':', '[', '[[', '{', '}', ';;',
 ]);
+
+/**
+ * Package managers and installers: a command of one is setup when its sub-command installs (INSTALL_VERBS: `npm ci`,
+ * `pip install`, `cargo install`, `go mod download`, `npx playwright install`); `yarn` alone installs too.
+ */
+const INSTALLERS = new Set([
+  'npm', 'pnpm', 'yarn', 'bun', 'deno', 'npx', 'pip', 'pip3', 'pipx', 'uv', 'poetry', 'pdm', 'pipenv', 'conda', 'mamba',
+  'micromamba', 'cargo', 'go', 'gem', 'bundle', 'composer', 'dotnet', 'brew', 'choco', 'winget',
+]);
+const INSTALL_VERBS = new Set(['install', 'i', 'ci', 'add', 'sync', 'restore', 'download', 'fetch', 'get', 'binstall']);
+/** Sub-commands an installer's install verb follows (`uv pip install`, `uv tool install`, `go mod download`, `yarn global add`). */
+const NESTING_WORDS = new Set(['pip', 'tool', 'mod', 'global', 'python', 'playwright']);
+/** Commands that only set up the system or toolchain, whatever follows: system package managers, rustup, corepack. */
+const SYSTEM_SETUP = new Set(['apt-get', 'apt', 'yum', 'dnf', 'apk', 'zypper', 'pacman', 'rustup', 'corepack']);
+/** A write to the files a GitHub Actions step sets the job's environment, PATH or outputs by (`>> $GITHUB_ENV`, pwsh's `$env:GITHUB_ENV`). */
+const JOB_FILE = /\$(?:\{|env:)?GITHUB_(?:ENV|PATH|OUTPUT)\b/;
+
+/** The commands a line chains with `&&`, `||` or `;`, each trimmed, none empty. */
+export const chained = (line: string): string[] =>
+  line
+    .split(/&&|\|\||;/)
+    .map((c) => c.trim())
+    .filter(Boolean);
+
+/** One command that only prepares the job: an install (INSTALLERS, SYSTEM_SETUP; after `sudo`, `python -m`) or a write to a job file. */
+function setsUp(command: string): boolean {
+  if (JOB_FILE.test(command)) return true;
+  let words = command.split(/\s+/);
+  // `sudo` and the variables set for the command (`DEBIAN_FRONTEND=noninteractive apt-get …`) before it
+  while (words.length > 1 && (words[0] === 'sudo' || /^[A-Za-z_]\w*=/.test(words[0]))) words = words.slice(1);
+  if (/^python[\d.]*$/.test(words[0] ?? '') && words[1] === '-m') words = words.slice(2);
+  const [tool = '', ...rest] = words;
+  if (SYSTEM_SETUP.has(tool)) return true;
+  if (!INSTALLERS.has(tool)) return false;
+  const args = rest.filter((w) => !w.startsWith('-'));
+  if (!args.length) return tool === 'yarn';
+  return INSTALL_VERBS.has(args[0]) || (NESTING_WORDS.has(args[0]) && INSTALL_VERBS.has(args[1] ?? ''));
+}
+
+/**
+ * A command that only prepares the job, not a check: its chained commands install packages or tools (`npm ci`,
+ * `pip install -e .[dev]`, `sudo apt-get install`, `cargo install`, `rustup component add`, `go install`,
+ * `bundle install`) or write to $GITHUB_ENV, $GITHUB_PATH or $GITHUB_OUTPUT, the rest being shell plumbing
+ * (`cd web && npm ci`). The CI part leaves these out, and its rank counts them as no tool run: on dtolnay/semver the
+ * model read `npm install semver` and `echo RUSTFLAGS=… >> $GITHUB_ENV` as checks. The one rule of it.
+ */
+export function isSetup(command: string): boolean {
+  const parts = chained(command);
+  return parts.some(setsUp) && parts.every((c) => setsUp(c) || isPlumbing(c));
+}
 
 /** The lower-case words of a text (letters and digits), with each pair joined too (`pre-commit`: `precommit`). */
 function wordsOf(text: string): string[] {
@@ -106,7 +157,7 @@ export function ciRank(names: readonly string[], commands: readonly string[] | n
   const checkName = some(named, CHECK_NAME_WORDS);
   let checks = 0;
   let builds = 0;
-  const tools = (commands ?? []).filter((c) => !isPlumbing(c));
+  const tools = (commands ?? []).filter((c) => !isPlumbing(c) && !isSetup(c));
   for (const c of tools) {
     const words = commandWords(c, scripts);
     if (some(words, TEST_WORDS) || some(words, LINT_WORDS)) checks++;

@@ -8,7 +8,7 @@
 import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
-import { ciRank, isPlumbing } from './initFactsCiRank';
+import { chained, ciRank, isPlumbing } from './initFactsCiRank';
 import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
@@ -46,7 +46,7 @@ const MAKE_FUNCTION = /^\$[({][a-z-]+\s/;
 function toolLine(raw: string): string | null {
   const line = oneLine(raw.replace(/^[\s@+-]+/, ''));
   if (!line || line.startsWith('#') || MAKE_FUNCTION.test(line)) return null;
-  return line.split(/&&|\|\||;/).some((c) => c.trim() && !isPlumbing(c.trim())) ? shorten(line, COMMAND_CHARS) : null;
+  return chained(line).some((c) => !isPlumbing(c)) ? shorten(line, COMMAND_CHARS) : null;
 }
 
 /** A rule's or recipe header's dependencies: the target names among its words (an order-only `|`, a `(dep "arg")` call aside). */
