@@ -207,9 +207,23 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     put(ws, 'src/index.ts', 'export {};\n');
     for (const f of ['test/a.spec.ts', 'test/b.spec.ts', 'test/helpers.ts', 'test/date.utils.ts', 'setup/test/setup.ts']) put(ws, f, 'export {};\n');
     const layout = part((await readWorkspaceFacts(ws))!.text, 'Layout');
-    assert.ok(layout.split('\n').includes('- test/ — 4 source files, all tests (*.spec.ts, *.utils.ts)'), layout);
+    // test/helpers.ts is named by no pattern: the patterns are counted, not claimed for every test
+    assert.ok(layout.split('\n').includes('- test/ — 4 source files, all tests (2 named *.spec.ts, 1 named *.utils.ts)'), layout);
     // tests named by none: counted, with no pattern to show
     assert.ok(layout.split('\n').includes('- setup/ — 1 source file, a test'), layout);
+  });
+
+  it("a folder's test pattern is claimed alone only when every test it counts is named so", async () => {
+    // dtolnay/semver's tests/: four test_*.rs and two modules they share (tests/node/mod.rs, tests/util/mod.rs)
+    const ws = tempDir('cape-facts-test-all-named-');
+    put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
+    put(ws, 'src/lib.rs', 'pub struct Version;\n');
+    for (const f of ['test_autotrait', 'test_identifier', 'test_version', 'test_version_req', 'node/mod', 'util/mod']) put(ws, `tests/${f}.rs`, 'mod util;\n');
+    for (const f of ['a.spec.ts', 'b.spec.ts', 'c.test.ts']) put(ws, `web/test/${f}`, 'export {};\n');
+    const lines = part((await readWorkspaceFacts(ws))!.text, 'Layout').split('\n');
+    assert.ok(lines.includes('- tests/ — 6 source files, all tests (4 named test_*.rs)'), lines.join('\n'));
+    // every test named by one of the patterns: the patterns alone
+    assert.ok(lines.includes('- web/ — 3 source files, all tests (*.spec.ts, *.test.ts)'), lines.join('\n'));
   });
 
   it("a CI file's commands are listed once each, in the order first seen, though several jobs run them", async () => {

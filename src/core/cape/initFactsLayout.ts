@@ -23,10 +23,22 @@ const MIN_SUBFOLDERS_CHARS = 80;
  */
 type Examples = 'all' | 'direct' | 'none';
 
-/** `12 source files (14 in all), 3 of them tests (*.spec.ts); e.g. App.vue, main.ts` (no patterns where no test's name shows one). */
+/**
+ * How a folder's tests are named: the patterns alone (`*.spec.ts, *.test.ts`) when every test counted is named by one,
+ * else each with how many it names (`4 named test_*.rs`: semver's tests/ also holds node/mod.rs and util/mod.rs, which
+ * are not, and the patterns alone claimed a naming none of the model's new tests could keep to); none where no test's
+ * name shows one.
+ */
+function testNaming(f: FolderCount): string[] {
+  const patterns = [...f.testNames].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const named = patterns.reduce((n, [, count]) => n + count, 0);
+  return patterns.map(([pattern, count]) => (named === f.tests ? pattern : `${count} named ${pattern}`));
+}
+
+/** `12 source files (14 in all), 3 of them tests (*.spec.ts); e.g. App.vue, main.ts` (the tests' naming: testNaming). */
 function counts(f: FolderCount, examples: Examples): string {
   const all = `${f.source} source file${f.source === 1 ? '' : 's'}${f.source === f.files ? '' : ` (${f.files} in all)`}`;
-  const names = [...f.testNames].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([pattern]) => pattern);
+  const names = testNaming(f);
   const tests = f.tests ? `, ${f.tests === f.source ? (f.source === 1 ? 'a test' : 'all tests') : `${f.tests} of them ${f.tests === 1 ? 'a test' : 'tests'}`}${names.length ? ` (${names.join(', ')})` : ''}` : '';
   const named = examples === 'none' ? [] : f.examples.filter((e) => examples === 'all' || !e.includes('/'));
   return `${all}${tests}${named.length ? `; e.g. ${named.join(', ')}` : ''}`;
