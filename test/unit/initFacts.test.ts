@@ -6,7 +6,6 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { WORKSPACE_FACTS_MAX_CHARS, describeFacts, readWorkspaceFacts, type WorkspaceFacts } from '../../src/core/cape/initFacts';
-import { readmeOpening } from '../../src/core/cape/initFactsReadme';
 import { FACT_PARTS, setKey, type FactPart } from '../../src/core/cape/initFactsText';
 import { buildDecisionsRequest, buildInitRequest } from '../../src/core/cape/initRequests';
 import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswers';
@@ -186,15 +185,6 @@ describe('init: the workspace facts of an existing codebase', function () {
     assert.ok(facts.text.startsWith('## pyproject.toml\n- name: anvil\n- requires-python: >=3.10\n- dependencies: none\n- tool settings: pytest\n\n'), facts.text);
     assert.match(facts.text, /- src\/ — 2 source files\n {2}- src\/anvil\/ — 2 source files; e.g. __init__\.py, core\.py\n- tests\/ — 1 source file, a test \(test_\*\.py\)/);
     assert.deepStrictEqual(facts.files, ['pyproject.toml']);
-  });
-
-  it("readmeOpening keeps the title and the first paragraphs, not the badges and HTML around them", () => {
-    const readme = '<p align="center"><img src="logo.png"></p>\n\n[![npm](b.svg)](n)\n\n# Anvil\n\nFirst.\n\nSecond.\n\nThird.\n\nFourth.\n';
-    assert.strictEqual(readmeOpening(readme, 900), '# Anvil\n\nFirst.\n\nSecond.\n\nThird.');
-    assert.strictEqual(readmeOpening('# A\n\n' + 'long '.repeat(100) + '\n\nnext\n', 50), '# A\n\n' + 'long '.repeat(100).trim());
-    // badges by reference, one of them wrapped onto a second line (tinyhttp's README): the whole block goes
-    const wrapped = '[![][site-badge]][site-url] [![npm][npm-img]][npm-url]\n[![GitHub Workflow\nStatus][gh-actions-img]][github-actions]\n\n</div>\n\n_**Anvil**_ is a [framework](https://x.dev) for anvils.\n';
-    assert.strictEqual(readmeOpening(wrapped, 900), '_**Anvil**_ is a [framework](https://x.dev) for anvils.');
   });
 });
 
