@@ -1,7 +1,8 @@
 // Init's workspace facts, the code map (src/core/cape/initFactsCode.ts): the source files the product's others import
 // most (a test importing one is not counted; where no file stands out, those with the most symbols, said so), then
 // those the ranking finds nearest the answers, each with its top-level symbols — as many as the room gives, the public
-// ones first (initFactsCodeLines.ts) — names only, no test, docs or built file, none twice, within its bound; in the
+// ones first (initFactsCodeLines.ts) — names only, no test, docs, benchmark, fuzz target or built file, none twice,
+// within its bound (a benchmark or a fuzz target importing a file is no product code depending on it); in the
 // facts after the layout when the caller gives an index, and in init's requests through initCape's `index`.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -103,6 +104,45 @@ describe('init: the facts\' code map', function () {
       }),
       ['The most imported files (core modules):', 'store/store.go — Store, Open (its package imported by 2)', 'store/cache.go — Cache (its package imported by 2)'],
     );
+  });
+
+  it('takes fuzz targets and benchmarks for no product code: not listed, not counted among importers', async () => {
+    /** The code map's lines for `query` of a workspace of these files. */
+    const mapOf = async (files: Record<string, string>, query: string) => {
+      const ws = tempDir('cape-code-map-bench-');
+      for (const [rel, text] of Object.entries(files)) put(ws, rel, text);
+      const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+      return codePart(codeLines(index, query), noSources(), 2000)!.split('\n').slice(1);
+    };
+    // dtolnay/semver's shape: the crate's modules, a fuzz target and a benchmark that sort versions
+    const rust = await mapOf(
+      {
+        'Cargo.toml': '[package]\nname = "semver"\n',
+        'src/lib.rs': 'pub struct Version;\npub struct VersionReq;\nmod parse;\n',
+        'src/parse.rs': 'pub struct Error;\nfn version_req() {}\n',
+        'fuzz/sort_version.rs': 'fn three_versions() {}\nfn sort_versions() {}\n',
+        'benches/sort_versions.rs': 'fn bench_sort_versions() {}\n',
+        'benches/parse_bench.rs': 'fn bench_parse_versions() {}\n',
+      },
+      'Sort versions; compute the next version',
+    );
+    assert.deepStrictEqual(rust.filter((l) => /fuzz|bench/.test(l)), [], rust.join('\n'));
+    // a TypeScript library: its parser's importers are its own files, not its benchmarks (`*.bench.ts`, bench/) or fuzzers
+    const ts = await mapOf(
+      {
+        'package.json': '{"name":"lexer"}\n',
+        'src/tokens.ts': 'export const TOKENS = [];\n',
+        'src/lex.ts': "import { TOKENS } from './tokens';\nexport function lex() { return TOKENS; }\n",
+        'src/print.ts': "import { TOKENS } from './tokens';\nexport function print() { return TOKENS; }\n",
+        'src/parse.ts': "import { lex } from './lex';\nexport function parse() { return lex(); }\n",
+        'src/parse.bench.ts': "import { parse } from './parse';\nexport function benchParse() { parse(); }\n",
+        'bench/parse_bench.ts': "import { parse } from '../src/parse';\nexport function benchParseLarge() { parse(); }\n",
+        'fuzz/parse.ts': "import { parse } from '../src/parse';\nexport function fuzzParse() { parse(); }\n",
+      },
+      'Parse faster; a benchmark of the parser',
+    );
+    assert.deepStrictEqual(ts.slice(0, 2), ['The most imported files (core modules):', 'src/tokens.ts — TOKENS (imported by 2)'], ts.join('\n'));
+    assert.deepStrictEqual(ts.filter((l) => /fuzz|bench/.test(l)), [], ts.join('\n'));
   });
 
   it("lets the room decide how many names a line shows: a Go library's public names all, its internal ones after them or counted", async () => {

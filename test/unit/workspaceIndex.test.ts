@@ -471,8 +471,8 @@ describe('symbol extraction', () => {
     assert.ok(isUiFile('styles/main.scss'));
     assert.ok(!isUiFile('src/server/db.ts'));
     // not the product's own screens: examples, demos, fixtures, docs, tests
-    // nor test support, mock servers and Storybook's stories (a React app's trial)
-    for (const p of ['example/yargs.html', 'examples/react/App.tsx', 'demo/index.html', 'test/fixtures/page.html', 'docs/theme/main.css', 'src/components/Button.test.tsx', '__tests__/App.jsx', 'src/testing/test-utils.tsx', 'src/__mocks__/Icon.tsx', 'src/mocks/handlers.tsx', 'src/components/ui/button/button.stories.tsx', '.storybook/preview.tsx', 'src/Card.story.jsx']) {
+    // nor test support, mock servers and Storybook's stories (a React app's trial), benchmarks or fuzz targets
+    for (const p of ['example/yargs.html', 'examples/react/App.tsx', 'demo/index.html', 'test/fixtures/page.html', 'docs/theme/main.css', 'src/components/Button.test.tsx', '__tests__/App.jsx', 'src/testing/test-utils.tsx', 'src/__mocks__/Icon.tsx', 'src/mocks/handlers.tsx', 'src/components/ui/button/button.stories.tsx', '.storybook/preview.tsx', 'src/Card.story.jsx', 'benches/report.html', 'fuzz/App.tsx', 'src/components/Grid.bench.tsx']) {
       assert.ok(!isUiFile(p), p);
     }
     assert.ok(isUiFile('packages/web/src/pages/Home.vue'));

@@ -1,19 +1,20 @@
 // Init's workspace facts (initFacts.ts), the code part: the names the code uses, as map lines (path — its top-level
 // symbols, its public ones first, as many as the room gives: initFactsCodeLines.ts) — first the source files the most
 // of the product's other files import (the core modules a change goes through: the models, the API client, the shared
-// helpers; a test, an example or a fixture importing a file is no code depending on it), or, where no file stands out
+// helpers; a test, an example, a benchmark or a fixture importing a file is no code depending on it), or, where no file stands out
 // by its importers (a Go library's one package, whose files its importers all reach alike), those with the most
 // top-level symbols, said so; then those the ranking (workspace/rank.ts) finds nearest the answers' product and next
 // release. Without it an init trial on a full-stack repository (FastAPI + React) wrote the standards' naming examples
 // and the architecture's data model as assumptions ("the facts show no source code"). Names only: no file's text is
 // quoted. The files are found in the workspace index; each listed one is scanned again (workspace/symbols.ts scanFile,
 // read with the facts' other files) for which of its names are internal, a count the index does not keep. Tests,
-// built output, docs and configuration are not listed (kindPrior below 1, isTestFile).
+// examples, benchmarks, fuzz targets, built output, docs and configuration are not listed (isProductFile, the rule
+// the importers are counted by; kindPrior below 1).
 import { WorkspaceIndex } from '../workspace/workspaceIndex';
 import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
-import { GO_FILE, isProductFile, isTestFile, SOURCE_FILE } from '../workspace/fileKinds';
+import { GO_FILE, isProductFile, SOURCE_FILE } from '../workspace/fileKinds';
 import { scanFile } from '../workspace/symbols';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
@@ -24,9 +25,12 @@ const MIN_IMPORTERS = 2;
 /** The files nearest the answers listed at most (after the core ones, none twice). */
 const RELATED_FILES = 12;
 
-/** A file the part may name: a source file of the product that has top-level symbols (not a test, built output, docs…). */
+/**
+ * A file the part may name: a source file of the product (isProductFile: not a test, an example, a benchmark or a fuzz
+ * target) that has top-level symbols, not built output, docs or configuration (kindPrior).
+ */
 function listable(index: WorkspaceIndex, rel: string): boolean {
-  return SOURCE_FILE.test(rel) && !isTestFile(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
+  return SOURCE_FILE.test(rel) && isProductFile(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
 }
 
 /** The code map's files, found once whatever the facts' scale: the core modules and those nearest the answers. */
@@ -47,7 +51,7 @@ function mapFile(index: WorkspaceIndex, read: ReadText, rel: string, note = ''):
   return scan?.symbols.length ? { path: rel, names: scan.symbols, internal: scan.internal, note } : { path: rel, names: index.get(rel)!.symbols, internal: 0, note };
 }
 
-/** The files of the product that import `rel` (a test, an example or a fixture importing it is no code depending on it). */
+/** The files of the product that import `rel` (a test, an example, a benchmark or a fuzz target importing it is no code depending on it). */
 const productImporters = (index: WorkspaceIndex, rel: string): number => index.importersOf(rel).filter(isProductFile).length;
 
 /**

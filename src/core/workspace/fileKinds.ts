@@ -2,7 +2,7 @@
 // (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest. The
 // ranking pairs tests with their subjects by these names, fail-first applies the tests alone, DA's map keeps the UI
 // files, DevA's shows the formatter's settings and init's workspace facts count the source files and tests, say how
-// the tests are named and find the packages; one rule each, here.
+// the tests are named and find the packages, and the code map the product's own code (isProductFile); one rule each, here.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
 
@@ -122,21 +122,30 @@ export function testNamePattern(relPath: string): string | null {
 }
 
 /**
- * Folders whose files are not the product's own interface, though they may be HTML or components: examples, demos,
- * samples, fixtures, documentation, coverage reports, benchmarks, test support (`src/testing/test-utils.tsx`, mock
- * servers), Storybook's configuration. A library's `example/index.html` is no screen of the product (a trial's DA was
- * handed yargs' example page as its "UI files"); tests are set apart by isTestFile.
+ * Folders whose files are not the product's own code or interface, though they may be HTML, components or source:
+ * examples, demos, samples, fixtures, documentation, coverage reports, benchmarks (`bench/`, `benches/`,
+ * `benchmarks/`), fuzz targets (`fuzz/`), test support (`src/testing/test-utils.tsx`, mock servers), Storybook's
+ * configuration. A library's `example/index.html` is no screen of the product (a trial's DA was handed yargs' example
+ * page as its "UI files"), and dtolnay/semver's `fuzz/sort_version.rs` no file of the product and its next release
+ * (init's code map named it so); tests are set apart by isTestFile.
  */
-const NOT_PRODUCT_UI = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|docs?|coverage|benchmarks?|bench|testing|__mocks__|mocks?|\.storybook)\//i;
+const NOT_PRODUCT = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|docs?|coverage|benchmarks?|bench(?:es)?|fuzz|testing|__mocks__|mocks?|\.storybook)\//i;
 /**
  * Storybook stories (`button.stories.tsx`) restate a component's variants beside it: in a React app's map they took a
  * map line for every component DA's map already names.
  */
 const STORY = /\.stor(?:y|ies)\.[^/]+$/i;
+/** A benchmark by its name beside the code it measures: `parse_bench.rs`, vitest's `parse.bench.ts`. */
+const BENCH_NAME = /[._]bench\.[^/]+$/i;
 
-/** True for a file of the product itself: not a test, a story, or a file of its examples, docs or test support (NOT_PRODUCT_UI). */
+/**
+ * True for a file of the product itself: not a test, a story, a benchmark or a file of its examples, docs, fuzz targets
+ * or test support (NOT_PRODUCT, BENCH_NAME). The one rule of "the product's code": the UI files DA's map keeps, the
+ * style part's sources, and init's code map — the files it lists and the importers it counts. Not the ranking's: it
+ * tells tests from the rest by isTestFile alone.
+ */
 export function isProductFile(relPath: string): boolean {
-  return !NOT_PRODUCT_UI.test(relPath) && !STORY.test(relPath) && !isTestFile(relPath);
+  return !NOT_PRODUCT.test(relPath) && !STORY.test(relPath) && !BENCH_NAME.test(relPath) && !isTestFile(relPath);
 }
 
 /** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */
