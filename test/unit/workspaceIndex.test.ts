@@ -13,7 +13,8 @@ import { filesByStem, isTestFile, isUiFile, nameStem } from '../../src/core/work
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';
-import { ascending, packWorkspace } from '../../src/core/workspace/pack';
+import { packWorkspace } from '../../src/core/workspace/pack';
+import { ascending } from '../../src/core/text/ascending';
 import { HistoryWatch, recencyFromLog } from '../../src/core/workspace/history';
 import { TermIndex } from '../../src/core/workspace/termIndex';
 import { Vocabulary, wordMarks } from '../../src/core/workspace/vocabulary';
@@ -1289,6 +1290,12 @@ describe('ranking and the budgeted map', () => {
     assert.ok(api.files.every((f) => !f.whole));
     assert.match(api.text, /^No UI files \(components, styles\) in the workspace: its interface is its code\./);
     assert.match(api.text, /^src\/lib\.rs — Version, parse/m);
+    // its map lines name up to 40 symbols (DevA's and UI maps: 12)
+    const many = tmp('cape-noui-');
+    write(many, 'src/lib.rs', Array.from({ length: 30 }, (_, i) => `pub fn call${i}() {}\n`).join(''));
+    const { index: i4 } = await WorkspaceIndex.open(many, { cacheFile: null });
+    assert.match(packWorkspace(i4, { objective: 'call' }, { step: 'da', readText: read(many) }).text, /call29$/m);
+    assert.match(packWorkspace(i4, { objective: 'call' }, { step: 'deva', budget: 1000, readText: () => null }).text, /call11, … \(\+18\)$/m);
     // no code at all: nothing
     const none = tmp('cape-noui-');
     write(none, 'docs/guide.md', '# Guide\n');

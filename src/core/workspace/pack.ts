@@ -14,6 +14,7 @@
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
 import { formatterGoverns, isFormatterConfig, isProductFile, isUiFile, SOURCE_FILE } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
+import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
@@ -72,6 +73,11 @@ const FORMATTING_MAX_CHARS = 1500;
 const FORMATTING_SHARE = 0.05;
 /** Map lines list at most this many symbols. */
 const MAP_SYMBOLS = 12;
+/**
+ * DA's map of a workspace without UI files lists more: there the names are the product's interface (public names
+ * first), and a second Rust trial's DA, shown `src/lib.rs — … (+8)`, spent six tool calls finding a type's methods.
+ */
+const API_MAP_SYMBOLS = 40;
 
 export interface PackedFile {
   path: string;
@@ -103,31 +109,9 @@ export function namesWithin(names: readonly string[], shown: number): string {
   return [...names.slice(0, shown), ...(more > 0 ? [`… (+${more})`] : [])].join(', ');
 }
 
-/** A map line: the path, then its top-level symbols (MAP_SYMBOLS at most, counting the rest). */
-export function mapLine(p: string, symbols: readonly string[]): string {
-  return symbols.length ? `${p} — ${namesWithin(symbols, MAP_SYMBOLS)}` : p;
-}
-
-/**
- * The strings in the order Array.prototype.sort gives them, taken lazily (a min-heap; `items` is reordered): the map of
- * a large workspace lists a few hundred of its tens of thousands of unranked paths, and a consumer that stops after k
- * of n pays about 2n + 2k log n comparisons instead of a whole sort's n log n.
- */
-export function* ascending(items: string[]): Generator<string> {
-  const h = items;
-  const down = (at: number, n: number) => {
-    for (let i = at, c = 2 * i + 1; c < n; i = c, c = 2 * i + 1) {
-      if (c + 1 < n && h[c + 1] < h[c]) c++;
-      if (!(h[c] < h[i])) return;
-      [h[i], h[c]] = [h[c], h[i]];
-    }
-  };
-  for (let i = (h.length >> 1) - 1; i >= 0; i--) down(i, h.length);
-  for (let n = h.length; n > 0; n--) {
-    yield h[0];
-    h[0] = h[n - 1];
-    down(0, n - 1);
-  }
+/** A map line: the path, then its top-level symbols (`shown` at most, MAP_SYMBOLS by default, counting the rest). */
+export function mapLine(p: string, symbols: readonly string[], shown = MAP_SYMBOLS): string {
+  return symbols.length ? `${p} — ${namesWithin(symbols, shown)}` : p;
 }
 
 /**
@@ -272,7 +256,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
     if (!index.confirm(c.path)) continue;
     const f = index.get(c.path)!;
-    const line = mapLine(c.path, f.symbols);
+    const line = mapLine(c.path, f.symbols, daApi ? API_MAP_SYMBOLS : MAP_SYMBOLS);
     if (used + line.length + 1 > budget) {
       if (line.length > 200) continue;
       break;
