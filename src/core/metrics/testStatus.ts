@@ -115,8 +115,9 @@ export function testStatus(test: FileTest | CheckTest | null, exists: boolean, c
       continue;
     }
     // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
-    // it ran and did not fail, though its file is named (pytest's progress line names every test file)
-    if (c.onlyFailuresNamed && !isStaticCheck(c.command)) {
+    // it ran and did not fail, though its file is named (pytest's progress line names every test file) — unless its
+    // Go package did not build (the failing cases named are another package's)
+    if (c.onlyFailuresNamed && !isStaticCheck(c.command) && (c.passed || !inUnbuiltGoPackage(c, test))) {
       ran = true;
       continue;
     }
