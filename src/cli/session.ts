@@ -207,7 +207,7 @@ export async function cmdSession(resume: boolean, flags: Parsed['flags'], env: N
         // proposed files no check saw (a link on their way, a write that failed): "passed" does not cover them
         ...(result.checks?.notWritten?.length ? { checksNotWritten: result.checks.notWritten } : {}),
         ...(result.checks?.before
-          ? { failFirst: { testFiles: result.checks.before.testFiles, checks: result.checks.before.runs.map((r) => ({ command: r.command, passed: r.passed, exitCode: r.exitCode, status: r.status, ...(r.testsNotReached ? { testsNotReached: true } : {}) })), ...(result.checks.before.skipped ? { skipped: result.checks.before.skipped } : {}) } }
+          ? { failFirst: { testFiles: result.checks.before.testFiles, checks: result.checks.before.runs.map((r) => ({ command: r.command, passed: r.passed, exitCode: r.exitCode, status: r.status, ...(r.testsNotReached ? { testsNotReached: true } : r.unbuilt ? { unbuilt: true } : {}) })), ...(result.checks.before.skipped ? { skipped: result.checks.before.skipped } : {}) } }
           : {}),
         ...(result.feedback ? { feedback: result.feedback.map((f) => ({ round: f.round, from: f.from, to: f.to, questions: f.questions, answered: !!f.answer, answer: f.answerText })) } : {}),
         kpt: result.kpt,

@@ -71,12 +71,13 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
     assert.strictEqual(run.code, 0, run.stderr);
     assert.ok(run.json.checks.every((c: any) => c.passed), 'the proposal builds and passes');
     // go vet is a static check: fail-first runs only the tests
-    assert.deepStrictEqual(run.json.failFirst.checks.map((c: any) => [c.command, c.status]), [['go test ./...', 'failed']]);
+    assert.deepStrictEqual(run.json.failFirst.checks.map((c: any) => [c.command, c.status, c.unbuilt]), [['go test ./...', 'failed', true]]);
     assert.deepStrictEqual(run.json.failFirst.skipped, ['go vet ./...']);
     assert.deepStrictEqual(
       run.json.metrics.criteria.map((c: any) => [c.id, c.computed, c.before ?? null]),
       [
-        ['AC-1', 'pass', 'fail'],
+        // TestSq did not build without Sq: no test of it ran there (not "failed")
+        ['AC-1', 'pass', 'unbuilt'],
         // TestAdd never ran there: the package did not build without Sq
         ['AC-2', 'pass', 'no_test'],
         ['AC-3', 'pass', null],
@@ -85,6 +86,8 @@ describe('CLI: checks on a Go project (go vet, go test)', function () {
     assert.strictEqual(run.json.metrics.tsr, 1);
     // the transcript and the retrospective say the new test did not build there
     assert.match(run.stderr, /· before the change, go test \.\/\.\.\. failed: DevA's tests did not build or load without the change/);
-    assert.match(JSON.stringify(fake.requests[4].body.messages), /on the unchanged code: `go test \.\/\.\.\.` failed: DevA's tests did not build or load without the change/);
+    const retroAsk = JSON.stringify(fake.requests[4].body.messages);
+    assert.match(retroAsk, /on the unchanged code: `go test \.\/\.\.\.` failed: DevA's tests did not build or load without the change/);
+    assert.match(retroAsk, /- AC-1: [^\\]*with only DevA's tests on the unchanged code: did not build or load without the change \(the test file needs it; no test ran\)\\n/);
   });
 });

@@ -307,14 +307,14 @@ describe('TSR: from the checks', () => {
       '  --> tests/test_version.rs:260:24',
       'error: could not compile `semver` (test "test_version") due to 3 previous errors',
     ].join('\n');
-    const run: CheckOutcome = { command: 'cargo test', passed: false, output };
+    const run: CheckOutcome = { command: 'cargo test', passed: false, output, unbuilt: true };
     const change: NamedTest = { file: 'tests/test_version.rs', name: 'test_checked_next_patch_increments_patch', expect: 'fail' };
     const guard: NamedTest = { file: 'tests/test_version.rs', name: 'test_parse', expect: 'pass' };
-    // a test of the change that does not build without it fails there: fail-first observed, as before
+    // a test of the change that does not build without it: it needs the change, though no test ran (failFirstUnbuilt.test.ts)
     assert.strictEqual(testStatus(change, true, [run], 'no_test'), 'fail');
-    assert.deepStrictEqual(failFirstOf([change], () => true, [run]), { before: 'fail' });
+    assert.deepStrictEqual(failFirstOf([change], () => true, [run]), { before: 'unbuilt' });
     // a guard beside it is not said to fail without the change
-    assert.deepStrictEqual(failFirstOf([guard, change], () => true, [run]), { before: 'fail' });
+    assert.deepStrictEqual(failFirstOf([guard, change], () => true, [run]), { before: 'unbuilt' });
     assert.deepStrictEqual(failFirstOf([guard], () => true, [run]), { before: 'no_test', guard: true });
     // on the proposal, a run that does not build is a failure for every test it names (unchanged)
     assert.strictEqual(testStatus(guard, true, [run]), 'fail');

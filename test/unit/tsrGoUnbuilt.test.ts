@@ -1,7 +1,7 @@
 // go test without -v names only its failing cases (CheckRun.onlyFailuresNamed), which clears the tests it did not
 // name — of the packages that built. A test in a package that did not build did not run, whether or not another
 // package's failing case was named beside it: on the proposal a failure, on the unchanged code (fail-first) not told
-// for a regression guard.
+// for a regression guard, `unbuilt` for a test of the change (`fail` beside one that ran and failed).
 import * as assert from 'assert';
 import { failFirstStatus, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
 import { failedRun } from '../helpers/failedRun';
@@ -30,5 +30,14 @@ describe('TSR: go test naming only failing cases, beside a package that did not 
     // the package that built: its failing case named, its others passed
     assert.strictEqual(testStatus({ file: 'mul/mul_test.go', name: 'TestMulSmall' }, true, [run]), 'fail');
     assert.strictEqual(testStatus({ file: 'mul/mul_test.go', name: 'TestMulTwo' }, true, [run]), 'pass');
+  });
+
+  it('fail-first: a test of the change in the package that did not build is `unbuilt`; one that ran and failed beside it decides `fail`', () => {
+    assert.strictEqual(run.unbuilt, true);
+    const mul: NamedTest = { file: 'mul/mul_test.go', name: 'TestMulSmall', expect: 'fail' };
+    const sq: NamedTest = { file: 'sq/sq_test.go', name: 'TestSq', expect: 'fail' };
+    assert.strictEqual(failFirstStatus([sq], () => true, [run]), 'unbuilt');
+    assert.strictEqual(failFirstStatus([mul], () => true, [run]), 'fail');
+    assert.strictEqual(failFirstStatus([mul, sq], () => true, [run]), 'fail', 'a test failed there for its own reason');
   });
 });

@@ -364,6 +364,10 @@ describe('chat panel webview (Chromium)', function () {
     // the fail-first column is there because a criterion has that verdict (the session ran with cape.failFirst)
     assert.deepStrictEqual(await turn.locator('.metrics-criteria thead th').allTextContents(), ['Criterion', 'Test', 'Checks', 'Before the change', 'Judged', 'Reason']);
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
+    // a criterion whose test file did not build without the change says so, not that its tests failed (a Rust trial)
+    const unbuilt = { id: 'AC-1', text: 'bump patch', tests: [{ file: 'tests/test_bump.rs', name: 'test_ac1', expect: 'fail' as const }], computed: 'pass' as const, before: 'unbuilt' as const };
+    await p.send(ev({ ...finished, metrics: { ...finished.metrics, criteria: [unbuilt] } }));
+    assert.strictEqual(await turn.locator('.metrics-criteria .criterion-before').textContent(), 'did not build or load without the change (the test file needs it; no test ran)');
   });
 
   it('lists the proposed files with badges and posts Diff / Accept / Reject / Apply / Discard', async () => {

@@ -2,7 +2,7 @@
 // workspace (checks/failFirst.ts), what DevA expected of them (a test of the change, a regression guard), and the
 // contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
 import { isTestFile } from '../workspace/fileKinds';
-import { isFileTest, type FileTest, type NamedTest, type TestStatus } from '../model/types';
+import { isFileTest, type BeforeStatus, type FileTest, type NamedTest } from '../model/types';
 import { sliceWhole } from '../text/cut';
 import { testStatus, type CheckOutcome } from './testStatus';
 
@@ -25,7 +25,7 @@ function appliedTests(tests: readonly NamedTest[]): FileTest[] {
  * unchanged code passed there (it may not test the change), or every test meant as a regression guard failed there
  * (the change alters what it guards, or the test needs the change). Null when they agree or nothing was expected.
  */
-export function failFirstSurprise(tests: readonly NamedTest[], before: TestStatus): string | null {
+export function failFirstSurprise(tests: readonly NamedTest[], before: BeforeStatus): string | null {
   const inFiles = appliedTests(tests);
   if (before === 'pass' && inFiles.some((t) => t.expect === 'fail')) return 'DevA meant it to fail there: it may not test the change';
   if (before === 'fail' && inFiles.length && inFiles.every((t) => t.expect === 'pass')) return 'DevA meant it as a regression guard: it fails without the change';
@@ -34,22 +34,25 @@ export function failFirstSurprise(tests: readonly NamedTest[], before: TestStatu
 
 /**
  * A criterion's tests in the fail-first runs (see the header): `fail` when every test it names in a file failed
- * there, `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or nothing ran. When
- * DevA marked some of them as regression guards (`expect: "pass"`) and others not, the others decide: a guard passing
- * there is what it is for, and says nothing of whether the change is tested.
+ * there, `unbuilt` when none of them ran as their file did not build or load there (and `fail` when some of them ran
+ * and failed beside those), `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or
+ * nothing ran. When DevA marked some of them as regression guards (`expect: "pass"`) and others not, the others
+ * decide: a guard passing there is what it is for, and says nothing of whether the change is tested.
  */
-export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): TestStatus | null {
+export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): BeforeStatus | null {
   const inFiles = appliedTests(tests);
   if (!inFiles.length || !before.length) return null;
   const change = inFiles.filter((t) => t.expect !== 'pass');
-  // a guard whose file did not build there tells nothing (testStatus's `unbuilt`)
-  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test', t.expect === 'pass' ? 'no_test' : 'fail'));
-  return each.includes('pass') ? 'pass' : each.every((s) => s === 'fail') ? 'fail' : 'no_test';
+  // a guard whose file did not build there tells nothing; a test of the change did not build without it (testStatus's `unbuilt`)
+  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test', t.expect === 'pass' ? 'no_test' : 'unbuilt'));
+  if (each.includes('pass')) return 'pass';
+  if (!each.every((s) => s === 'fail' || s === 'unbuilt')) return 'no_test';
+  return each.includes('fail') ? 'fail' : 'unbuilt';
 }
 
 /** A criterion's fail-first verdict and what DevA expected of its tests, in words, where it bears on the verdict. */
 export interface FailFirst {
-  before: TestStatus;
+  before: BeforeStatus;
   /** A contradiction: failFirstSurprise, or a guard beside tests of the change failing there. */
   surprise?: string;
   /** Every test it names in a file is a regression guard (DevA's `expect: "pass"`): passing there is what they are for. */

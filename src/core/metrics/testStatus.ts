@@ -14,7 +14,7 @@ import { escapeRegExp } from '../text/regexp';
 import type { CheckTest, FileTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'testsNotReached'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'testsNotReached' | 'unbuilt'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -87,12 +87,20 @@ function inUnbuiltGoPackage(c: CheckOutcome, test: FileTest): boolean {
  * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
  * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
  * could not tell). A test that no run named, where a run failed before it reached any test (CheckRun.testsNotReached)
- * and names nothing of it, was not run (`not_run`; fail-first reads that as could not tell). `unbuilt`: the verdict when the output names the test's file but no test ran (its file, or its Go
- * package, did not build or load): a failure by default — a test of the change that calls what the change adds does
- * not build without it, which is its failure there; for a regression guard beside it in that file, fail-first says
- * it could not tell (a Rust trial: tests added to an existing test file stop the whole file building).
+ * and names nothing of it, was not run (`not_run`; fail-first reads that as could not tell). `unbuilt`: the verdict
+ * when the output names the test's file but no test ran (its file, or its Go package, did not build or load): a failure
+ * by default; for a regression guard beside a test of the change in that file, fail-first says it could not tell (a
+ * Rust trial: tests added to an existing test file stop the whole file building). `'unbuilt'` there says so of a test
+ * of the change, which needs what the change adds, where the run's output shows the build failure (CheckRun.unbuilt,
+ * as the run is told: checks/verdict.ts beforeFailureSaying); a failure otherwise.
  */
-export function testStatus(test: FileTest | CheckTest | null, exists: boolean, checks: CheckOutcome[], notRun: TestStatus = 'fail', unbuilt: TestStatus = 'fail'): TestStatus {
+export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
+  test: FileTest | CheckTest | null,
+  exists: boolean,
+  checks: CheckOutcome[],
+  notRun: TestStatus = 'fail',
+  unbuilt: TestStatus | U = 'fail',
+): TestStatus | U {
   if (test && 'check' in test) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
     if (runs.length === 0) return 'no_test';
@@ -133,8 +141,8 @@ export function testStatus(test: FileTest | CheckTest | null, exists: boolean, c
       continue;
     }
     if (!c.passed && (!(factsOf(c).namesFile ??= namesAFile(c.output)) || mentions(c.output, test))) {
-      if (unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)))) return unbuilt;
-      return 'fail';
+      const didNotRun = unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)));
+      return didNotRun && (unbuilt !== 'unbuilt' || c.unbuilt) ? unbuilt : 'fail';
     }
     if (!c.passed && inUnbuiltGoPackage(c, test)) return notRun;
     if (!isStaticCheck(c.command)) {

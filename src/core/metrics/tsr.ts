@@ -27,12 +27,13 @@
 //    TSR's count like one left to review, and said so. One whose tests disagree takes the worst (failed, then no test,
 //    then not run).
 //  - before (fail-first, per criterion), when the checks also ran with only DevA's test files on the unchanged
-//    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), one passed
-//    there too (`pass`: the test does not show the change), or neither could be told (`no_test`; so is a test the
-//    runner never reached, stopped by another test file that does not load without the change, or by a command that
-//    failed before it ran DevA's tests: checks/notReached.ts). Where DevA marked
-//    some tests as regression guards and others not, the others decide, and a guard failing there is named. It is no
-//    part of TSR, and a criterion proved by a whole check command has none.
+//    workspace (checks/failFirst.ts): every test file it names failed there (`fail`: fail-first observed), none ran as
+//    its file did not build or load without the change (`unbuilt`, where the run's output shows it: observed too, but
+//    no test failed for its own reason), one passed there too (`pass`: the test does not show the change), or none
+//    could be told (`no_test`; so is a test the runner never reached, stopped by another test file that does not load
+//    without the change, or by a command that failed before it ran DevA's tests: checks/notReached.ts). Where DevA
+//    marked some tests as regression guards and others not, the others decide, and a guard failing there is named.
+//    It is no part of TSR, and a criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason, in English or Japanese, decorated or not: JUDGEMENT_WORDS): met ÷ criteria; a criterion
 //    CM did not judge, or judged in words that cannot be read (the session warns), counts as unknown (not met).

@@ -79,10 +79,21 @@ export function testLabel(t: NamedTest): string {
 export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test', review: 'to review', not_run: 'not run (no test ran)' } as const;
 /** A criterion's checks verdict (CriterionResult.computed). */
 export type ComputedStatus = keyof typeof COMPUTED_TEXT;
-/** One test's verdict in a set of runs (metrics/testStatus.ts), and a criterion's fail-first verdict: no `review`. */
+/** One test's verdict in a set of runs (metrics/testStatus.ts): no `review`. */
 export type TestStatus = Exclude<ComputedStatus, 'review'>;
-/** How a criterion's fail-first status (CriterionResult.before) reads for people. */
-export const BEFORE_TEXT = { fail: 'failed (fail-first observed)', pass: 'passed too (it does not show the change)', no_test: 'not told' } as const;
+/**
+ * How a criterion's fail-first status (CriterionResult.before) reads for people. `unbuilt`: its test file did not build
+ * or load without the change, so no test of it ran there — it needs the change, which is fail-first observed too, but
+ * no test failed for its own reason (a Rust trial: "failed" for each test of a file that did not compile overstated it).
+ */
+export const BEFORE_TEXT = {
+  fail: 'failed (fail-first observed)',
+  unbuilt: 'did not build or load without the change (the test file needs it; no test ran)',
+  pass: 'passed too (it does not show the change)',
+  no_test: 'not told',
+} as const;
+/** A criterion's fail-first verdict (CriterionResult.before). */
+export type BeforeStatus = keyof typeof BEFORE_TEXT;
 /** `pass` for a criterion whose tests are all regression guards (CriterionResult.guard). */
 export const GUARD_PASSED_TEXT = 'passed (a regression guard, as DevA meant)';
 /**
@@ -92,7 +103,7 @@ export const GUARD_PASSED_TEXT = 'passed (a regression guard, as DevA meant)';
  */
 export function beforeText(before: string | undefined, surprise?: string, guard?: boolean): string {
   if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
-  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : BEFORE_TEXT[before as keyof typeof BEFORE_TEXT];
+  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : BEFORE_TEXT[before as BeforeStatus];
   return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
 }
 /** How the Cape Master's judgement of a criterion reads for people. */
@@ -114,10 +125,11 @@ export interface CriterionResult {
   computed?: ComputedStatus;
   /**
    * Fail-first: its tests in the runs with only DevA's test files applied to the unchanged workspace; absent when
-   * those runs did not happen or it names no test file. fail: every test failed there (fail-first observed); pass:
-   * one passed there too (it does not show the change); no_test: neither could be told.
+   * those runs did not happen or it names no test file. fail: every test failed there (fail-first observed), one at
+   * least by running; unbuilt: none ran, their file did not build or load without the change (metrics saved before
+   * have fail for it); pass: one passed there too (it does not show the change); no_test: none could be told.
    */
-  before?: TestStatus;
+  before?: BeforeStatus;
   /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
   surprise?: string;
   /** Every test it names in a file is meant as a regression guard: `before` pass is what they are for. */
