@@ -366,8 +366,13 @@ describe('chat panel webview (Chromium)', function () {
     assert.strictEqual(await turn.locator('.metrics-criteria script, .metrics-criteria b').count(), 0);
     // a criterion whose test file did not build without the change says so, not that its tests failed (a Rust trial)
     const unbuilt = { id: 'AC-1', text: 'bump patch', tests: [{ file: 'tests/test_bump.rs', name: 'test_ac1', expect: 'fail' as const }], computed: 'pass' as const, before: 'unbuilt' as const };
-    await p.send(ev({ ...finished, metrics: { ...finished.metrics, criteria: [unbuilt] } }));
-    assert.strictEqual(await turn.locator('.metrics-criteria .criterion-before').textContent(), 'did not build or load without the change (the test file needs it; no test ran)');
+    // and one whose tests are all regression guards passing there, as DevA meant (the retrospective file's words)
+    const guarded = { ...unbuilt, id: 'AC-2', tests: [{ file: 'tests/test_parse.rs', name: 'test_parse', expect: 'pass' as const }], before: 'pass' as const, guard: true as const };
+    await p.send(ev({ ...finished, metrics: { ...finished.metrics, criteria: [unbuilt, guarded] } }));
+    assert.deepStrictEqual(await turn.locator('.metrics-criteria .criterion-before').allTextContents(), [
+      'did not build or load without the change (the test file needs it; no test ran)',
+      'passed (a regression guard, as DevA meant)',
+    ]);
   });
 
   it('lists the proposed files with badges and posts Diff / Accept / Reject / Apply / Discard', async () => {
