@@ -14,7 +14,7 @@ import { WorkspaceIndex } from '../workspace/workspaceIndex';
 import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
-import { GO_FILE, isProductFile, SOURCE_FILE } from '../workspace/fileKinds';
+import { GO_FILE, isProductFile, isProductSource } from '../workspace/fileKinds';
 import { scanFile } from '../workspace/symbols';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
@@ -26,11 +26,11 @@ const MIN_IMPORTERS = 2;
 const RELATED_FILES = 12;
 
 /**
- * A file the part may name: a source file of the product (isProductFile: not a test, an example, a benchmark or a fuzz
+ * A file the part may name: a source file of the product (isProductSource: not a test, an example, a benchmark or a fuzz
  * target) that has top-level symbols, not built output, docs or configuration (kindPrior).
  */
 function listable(index: WorkspaceIndex, rel: string): boolean {
-  return SOURCE_FILE.test(rel) && isProductFile(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
+  return isProductSource(rel) && kindPrior(rel) === 1 && (index.get(rel)?.symbols.length ?? 0) > 0;
 }
 
 /** The code map's files, found once whatever the facts' scale: the core modules and those nearest the answers. */

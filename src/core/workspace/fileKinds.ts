@@ -1,8 +1,9 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
 // (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest. The
 // ranking pairs tests with their subjects by these names, fail-first applies the tests alone, DA's map keeps the UI
-// files, DevA's shows the formatter's settings and init's workspace facts count the source files and tests, say how
-// the tests are named and find the packages, and the code map the product's own code (isProductFile); one rule each, here.
+// files (or, where there are none, the product's sources), DevA's shows the formatter's settings and init's workspace
+// facts count the source files and tests, say how the tests are named and find the packages, and the code map the
+// product's own code (isProductFile, isProductSource); one rule each, here.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
 
@@ -146,6 +147,15 @@ const BENCH_NAME = /[._]bench\.[^/]+$/i;
  */
 export function isProductFile(relPath: string): boolean {
   return !NOT_PRODUCT.test(relPath) && !STORY.test(relPath) && !BENCH_NAME.test(relPath) && !isTestFile(relPath);
+}
+
+/**
+ * True for a source file of the product (SOURCE_FILE, isProductFile): DA's map in a workspace without UI files (its
+ * interface is its code: a trial's DA on a Rust library got an empty UI section and spent six tool calls finding what
+ * its main type offers), and the files init's code map may list.
+ */
+export function isProductSource(relPath: string): boolean {
+  return SOURCE_FILE.test(relPath) && isProductFile(relPath);
 }
 
 /** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */

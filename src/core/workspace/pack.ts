@@ -8,11 +8,11 @@
 //    (UPSTREAM_EXCERPTS) before the others;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget; in a workspace
 //    without UI files (a library, a CLI), its interface is its code: map lines of the product's source files instead
-//    (isInterfaceFile), public names first where the language marks them;
+//    (isProductSource), public names first where the language marks them;
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
-import { formatterGoverns, isFormatterConfig, isProductFile, isUiFile, SOURCE_FILE } from './fileKinds';
+import { formatterGoverns, isFormatterConfig, isProductSource, isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
@@ -114,14 +114,6 @@ export function mapLine(p: string, symbols: readonly string[], shown = MAP_SYMBO
   return symbols.length ? `${p} — ${namesWithin(symbols, shown)}` : p;
 }
 
-/**
- * DA's map in a workspace without UI files: the product's own source files (not its tests, examples or docs). A trial's
- * DA on a Rust library got an empty UI section and spent six tool calls finding what its main type offers.
- */
-function isInterfaceFile(relPath: string): boolean {
-  return SOURCE_FILE.test(relPath) && isProductFile(relPath);
-}
-
 /** Whether any of the paths passes `keep`. */
 function anyPath(paths: Iterable<string>, keep: (p: string) => boolean): boolean {
   for (const p of paths) if (keep(p)) return true;
@@ -156,7 +148,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     });
   // DA: the UI files, or, in a workspace that has none, the code that is its interface
   const daApi = opts.step === 'da' && !anyPath(index.paths(), isUiFile);
-  const keep = opts.step === 'da' ? (daApi ? isInterfaceFile : isUiFile) : () => true;
+  const keep = opts.step === 'da' ? (daApi ? isProductSource : isUiFile) : () => true;
   const ranked = rankFiles(index, q)
     .filter((r) => keep(r.path))
     .map((r) => ({ path: r.path, score: r.score }));
