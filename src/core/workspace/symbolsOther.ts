@@ -45,12 +45,13 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
   const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
   // a Go method is listed as `symbol` (its type's name and its own), public by its own name and line
   const push = (name: string, line: string, symbol = name) => (isPublic?.(name, line) ? exported : out).push(symbol);
-  const impls = rust ? new RustImpls(text) : null;
+  const lines = text.split('\n');
+  const impls = rust ? new RustImpls(lines) : null;
   const addRust = (symbol: string, pub: boolean) => (pub ? exported : out).push(symbol);
   let nsIndent: string | null = null; // the indentation of a block namespace's declarations, once seen
   let inNamespace = false;
   let goGroup = false;
-  for (const line of text.split('\n')) {
+  for (const line of lines) {
     if (go) {
       if (goGroup) {
         if (/^\)/.test(line)) goGroup = false;

@@ -61,11 +61,12 @@ export function implTarget(header: string): ImplTarget | null {
 
 /**
  * Reads a Rust file's lines in order (read()) and names the methods of its unindented impl blocks. The visibility of
- * the types the file declares is read first, from the whole text: an impl may come before its type.
+ * the types the file declares is read from all its lines, once a method of an impl needs it: an impl may come before
+ * its type.
  */
 export class RustImpls {
-  /** The types the file declares, each public or not. */
-  private readonly types = new Map<string, boolean>();
+  /** The types the file declares, each public or not: read at the first method of an impl (most files have none). */
+  private declared: Map<string, boolean> | undefined;
   /** An impl's header read so far, until its `{` (null outside one). */
   private header: string | null = null;
   private headerLines = 0;
@@ -74,11 +75,18 @@ export class RustImpls {
   /** The indentation of the body's members, once its first line is seen. */
   private indent: string | null = null;
 
-  constructor(text: string) {
-    for (const line of text.split('\n')) {
+  /** `lines`: the whole file's, the same read() is handed one by one. */
+  constructor(private readonly lines: readonly string[]) {}
+
+  /** The types the file declares, each public or not. */
+  private types(): Map<string, boolean> {
+    if (this.declared) return this.declared;
+    this.declared = new Map();
+    for (const line of this.lines) {
       const m = TYPE_DECL.exec(line);
-      if (m) this.types.set(m[1], RUST_PUB.test(line));
+      if (m) this.declared.set(m[1], RUST_PUB.test(line));
     }
+    return this.declared;
   }
 
   /**
@@ -127,6 +135,6 @@ export class RustImpls {
     const m = METHOD.exec(item);
     if (!m) return;
     const { type, trait } = this.target;
-    add(methodSymbol(type, m[1]), !trait && RUST_PUB.test(item) && this.types.get(type) !== false);
+    add(methodSymbol(type, m[1]), !trait && RUST_PUB.test(item) && this.types().get(type) !== false);
   }
 }
