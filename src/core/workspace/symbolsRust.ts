@@ -24,7 +24,7 @@ const METHOD = /^(?:pub(?:\([^)]*\))?\s+)?(?:(?:default|const|async|unsafe|exter
 const MAX_HEADER_LINES = 12;
 
 /** What an impl block is of: the type's name, and whether it implements a trait for it. */
-export interface ImplTarget {
+interface ImplTarget {
   type: string;
   trait: boolean;
 }
@@ -34,7 +34,7 @@ export interface ImplTarget {
  * `impl<'a, T> From<&'a T> for Wrapper<T> where …` → Wrapper, a trait impl. Null when the type is no name (a tuple, a
  * slice) or is one of the impl's own parameters (`impl<T: Display> Show for T`: a blanket impl, of no type).
  */
-export function implTarget(header: string): ImplTarget | null {
+function implTarget(header: string): ImplTarget | null {
   // the header without its <…> (nested; the `>` of `->` closes none), and the impl's own parameters' list
   let flat = '';
   let params = '';
