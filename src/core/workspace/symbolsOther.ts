@@ -18,14 +18,17 @@ const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
 /** A Go method's receiver type: `(r *Router)`, `(Router)`, `(*Router)`, `(l *List[T])` → the type's name. */
 const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?([A-Za-z_]\w*)/;
 
+/** A Go symbol with a part not capitalised: its own name, or a method's type (`router.Handle`, `Router.handle`). */
+const GO_UNEXPORTED = /(?:^|\.)[^A-Z]/;
+
 /**
- * Whether a declaration (its name and its line) is public, by the languages whose names or keywords say so: Go's
- * capitalised names (a method's only on a capitalised type), Python's names without a leading underscore, Rust's `pub`
- * items (not `pub(crate)`). Their public symbols come first (a map line names the API before the helpers); the other
- * languages' keep their file order.
+ * Whether a declaration (its name, its line and its symbol) is public, by the languages whose names or keywords say so:
+ * Go's capitalised names (a method's only on a capitalised type: each part of its symbol), Python's names without a
+ * leading underscore, Rust's `pub` items (not `pub(crate)`). Their public symbols come first (a map line names the API
+ * before the helpers); the other languages' keep their file order.
  */
-const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, line: string) => boolean])[] = [
-  [/\.go$/i, (name, line) => /^[A-Z]/.test(name) && /^[A-Z]/.test(GO_RECEIVER.exec(line)?.[1] ?? 'A')],
+const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, line: string, symbol: string) => boolean])[] = [
+  [/\.go$/i, (_name, _line, symbol) => !GO_UNEXPORTED.test(symbol)],
   [/\.pyi?$/i, (name) => !name.startsWith('_')],
   [/\.rs$/i, (_name, line) => RUST_PUB.test(line)],
 ];
@@ -43,8 +46,8 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
   const go = /\.go$/i.test(relPath);
   const rust = /\.rs$/i.test(relPath);
   const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
-  // a Go method is listed as `symbol` (its type's name and its own), public by its own name and line
-  const push = (name: string, line: string, symbol = name) => (isPublic?.(name, line) ? exported : out).push(symbol);
+  // a Go method is listed as `symbol` (its type's name and its own), public when both are (PUBLIC_RULES)
+  const push = (name: string, line: string, symbol = name) => (isPublic?.(name, line, symbol) ? exported : out).push(symbol);
   const lines = text.split('\n');
   const impls = rust ? new RustImpls(lines) : null;
   const addRust = (symbol: string, pub: boolean) => (pub ? exported : out).push(symbol);
