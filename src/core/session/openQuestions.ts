@@ -27,12 +27,14 @@ const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
  */
 const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*(?:\*+\s*)?[:：—–-]([\s\S]+)$`, 'i');
 const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
+/** Our id (`questionId`) of a match of ID_IN_TEXT's groups, first the role (any case), then the number. */
+const idOf = (m: RegExpMatchArray): string => questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]));
 /** ID_IN_TEXT anywhere in a text, every time. */
 const IDS_IN_TEXT = new RegExp(ID_IN_TEXT.source, 'gi');
 
 /** Our ids a text names (`POA-Q2`, `poa q2` read as `POA-Q2`). */
 function idsNamed(text: string): Set<string> {
-  return new Set(Array.from(text.matchAll(IDS_IN_TEXT), (m) => questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]))));
+  return new Set(Array.from(text.matchAll(IDS_IN_TEXT), idOf));
 }
 /** A question's text opening with an id of ours (`DA-Q1 (from POA-Q2): …`, `**DevA-Q1**: …`) and what follows it. */
 const LEADING_ID = new RegExp(String.raw`^\**\s*${ID_IN_TEXT.source}\s*(?:\*+\s*)?(?:[:：—–.-]\s*)?`, 'i');
@@ -44,7 +46,7 @@ const LEADING_ID = new RegExp(String.raw`^\**\s*${ID_IN_TEXT.source}\s*(?:\*+\s*
  */
 function withoutOwnId(text: string, id: string): string {
   const m = LEADING_ID.exec(text);
-  if (!m || questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2])) !== id) return text;
+  if (!m || idOf(m) !== id) return text;
   return text.slice(m[0].length) || text;
 }
 
@@ -190,7 +192,7 @@ const idKey = (id: string) => id.toLowerCase().replace(/\d+/g, (d) => String(Num
 function questionFor(a: Answer, earlier: readonly OpenQuestion[], ownIds: ReadonlyMap<OpenQuestion, string>): OpenQuestion | null {
   const m = ID_IN_TEXT.exec(a.question);
   if (m) {
-    const id = questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]));
+    const id = idOf(m);
     const hit = earlier.find((q) => q.id === id);
     if (hit) return hit;
   }
