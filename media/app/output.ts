@@ -4,7 +4,7 @@
 import { isPlainObject as isObj, WORKER_AGENTS, type KptLists, type OpenQuestion } from '../../src/core/model/types';
 import { agentOfSpeaker, avatar, AGENT_NAME, h, icon } from './dom';
 import { evidenceParts } from '../../src/core/session/evidence';
-import { answeredBy, answeredSummary, questionState } from '../../src/core/model/questionState';
+import { answeredBy, questionCounts, questionState } from '../../src/core/model/questionState';
 import { renderInline, renderMarkdown } from './markdown';
 import type { EnvelopeView } from './viewState';
 import { str, strList } from './hostValues';
@@ -152,7 +152,8 @@ export function renderOpenQuestions(questions: readonly OpenQuestion[]): HTMLEle
       ),
     );
   }
-  const says = [open.length ? `${open.length} for you to decide` : '', answered.length ? `${answeredSummary(questions)}: check them` : ''].filter(Boolean).join(' · ');
+  const [toDecide, answeredCount] = questionCounts(questions);
+  const says = [toDecide, answeredCount && `${answeredCount}: check them`].filter(Boolean).join(' · ');
   return h('div', { class: 'open-questions-block' }, h('p', { class: 'muted', text: says }), list);
 }
 

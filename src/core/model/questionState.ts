@@ -1,6 +1,7 @@
-// Whether a role's open question is still open, answered, or answered in part — and how each is said — in one place:
-// the retrospective file, the panel's results, the CLI's transcript and the line the later roles read all show a
-// question by these. session/openQuestions.ts finds the answer and where its open part went; this file only reads it.
+// Whether a role's open question is still open, answered, or answered in part — how each is said and how many there
+// are — in one place: the retrospective file, the panel's results, the CLI's transcript and the line the later roles
+// read all show a question by these. session/openQuestions.ts finds the answer and where its open part went; this file
+// only reads it.
 // Plain functions on data: the webview imports them too.
 import type { OpenQuestion } from './envelope';
 
@@ -35,4 +36,13 @@ export function answeredSummary(questions: readonly OpenQuestion[]): string {
   if (!answered) return '';
   const inPart = questions.filter((q) => questionState(q) === 'answered-in-part').length;
   return `${answered} answered by the team from the workspace${inPart ? ` (${inPart} in part)` : ''}`;
+}
+
+/**
+ * The questions counted, as the retrospective file and the panel head them (each joins them its way): those still
+ * for the human (`2 for you to decide`), then the answered ones (answeredSummary); each '' when it counts none.
+ */
+export function questionCounts(questions: readonly OpenQuestion[]): [toDecide: string, answered: string] {
+  const open = questions.filter((q) => !q.answer).length;
+  return [open ? `${open} for you to decide` : '', answeredSummary(questions)];
 }

@@ -10,7 +10,7 @@ import { oneLine } from '../text/cut';
 import { formatMetricsMarkdown } from '../metrics/metrics';
 import { writeFrontmatter } from '../cape/frontmatter';
 import { withoutControls } from '../text/controls';
-import { answeredBy, answeredSummary } from '../model/questionState';
+import { answeredBy, questionCounts } from '../model/questionState';
 
 function str(x: unknown): string {
   return typeof x === 'string' ? x.trim() : '';
@@ -66,7 +66,7 @@ function renderQuestions(questions: readonly OpenQuestion[]): string[] {
   if (!questions.length) return [];
   const open = questions.filter((q) => !q.answer);
   const answered = questions.filter((q) => q.answer);
-  const counts = [open.length ? `${open.length} for you to decide` : '', answeredSummary(questions)].filter(Boolean);
+  const counts = questionCounts(questions).filter(Boolean);
   const lines = ['## Open questions', '', `_${counts.join('; ')}._`, ''];
   for (const q of open) lines.push(`- ${q.id ? `**${q.id}** ` : ''}${oneLine(q.text)}`);
   for (const q of answered) {
