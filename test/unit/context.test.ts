@@ -73,12 +73,12 @@ describe('context: need-to-know per agent', () => {
     assert.match(files, /Each role receives only its own folder \(POA: cape\/1_product\/; DA: cape\/2_design\/; DevA: cape\/3_development\/\)/);
   });
 
-  it("the workspace sections state the step's tool bounds; DA's without UI files says where to look when it has tools", () => {
+  it("the workspace sections state the step's tool bounds; DA's with no UI or product source files says where to look when it has tools", () => {
     const base = { envelopes: {}, assets: new Map(), objective: 'x' } as unknown as ContextInputs;
     const bounds = { maxCalls: 5, maxChars: 20000 };
     const daNone = renderSources('da', ['workspace:ui'], { ...base, workspace: () => '', toolBounds: bounds });
     assert.match(daNone, /^## Workspace interface \(UI files; without them, the code users call\)\nYour tools in this step: at most 5 calls and 20,000 characters of results in all; the calls of one turn run together\./);
-    assert.match(daNone, /\(no component or style files by name: list or search the workspace for what the user meets\)$/);
+    assert.match(daNone, /\(no UI or product source files found by name: list or search the workspace for what the user meets\)$/);
     assert.strictEqual(renderSources('da', ['workspace:ui'], { ...base, workspace: () => '' }), '', 'no tools, no UI files: no section');
     const daMap = renderSources('da', ['workspace:ui'], { ...base, workspace: () => 'src/app.css — .btn', toolBounds: { maxCalls: 1, maxChars: 100 } });
     assert.match(daMap, /at most 1 call and 100 characters[^\n]*\n\nsrc\/app\.css — \.btn$/);

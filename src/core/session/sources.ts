@@ -173,7 +173,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
           inputs,
           inputs.workspace?.('da', workspaceQuery(step, inputs)) ||
             // with tools, DA can still look (a library's or a CLI's interface is its API, messages and help)
-            (inputs.toolBounds ? '(no component or style files by name: list or search the workspace for what the user meets)' : ''),
+            (inputs.toolBounds ? '(no UI or product source files found by name: list or search the workspace for what the user meets)' : ''),
         ),
       );
     case 'retro:opening':
