@@ -195,7 +195,7 @@ export async function checksFrom(
     if (fixRounds !== undefined || timeoutMs !== undefined || copyLimit || flags['fail-first'] || flags['no-format']) {
       throw new UsageError('--fix-rounds, --check-timeout, --check-copy-limit, --fail-first and --no-format go with --check CMD (or --check auto).');
     }
-    const { commands: detected, leftOut } = await detectedChecks(workspace, capeFolder, true);
+    const { commands: detected, leftOut } = await detectedChecks(workspace, capeFolder);
     if (detected.length) {
       out.write(`Checks detected but not run (pass --check auto to run them on DevA's proposal): ${detected.map((d) => `${d.command} (${d.reason})`).join(', ')}\n`);
       sayLeftOut(out, leftOut);

@@ -37,7 +37,7 @@ export async function sessionChecks(services: Services, root: string): Promise<{
     if (resolved.leftOut.length) services.output.info(`checks: ${leftOutSaying(resolved.leftOut)}`);
     return config(resolved.commands.map((c) => c.command));
   }
-  const { commands: detected, leftOut } = await detectedChecks(root, services.settings().capeFolder, true);
+  const { commands: detected, leftOut } = await detectedChecks(root, services.settings().capeFolder);
   if (!detected.length) return {};
   const commands = detected.map((d) => d.command);
   const state = services.context.workspaceState;

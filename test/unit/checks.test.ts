@@ -17,7 +17,7 @@ import {
   cleanOutput,
   createScratch,
   isBuildFolder,
-  detectChecks,
+  detectedChecks,
   fixRequest,
   readTestCases,
   testsRan,
@@ -53,7 +53,7 @@ describe('checks: detection', () => {
     write(ws, 'tsconfig.json', '{}');
     write(ws, 'node_modules/typescript/bin/tsc', '');
     assert.deepStrictEqual(
-      (await detectChecks(ws)).map((c) => c.command),
+      (await detectedChecks(ws)).commands.map((c) => c.command),
       ['node node_modules/typescript/bin/tsc --noEmit', 'npm run lint'],
     );
     write(ws, 'package.json', JSON.stringify({ scripts: { typecheck: 'tsc -p .', test: 'mocha' } }));
@@ -64,14 +64,14 @@ describe('checks: detection', () => {
     const oldPath = process.env.PATH;
     process.env.PATH = `${bin}${path.delimiter}${oldPath}`;
     try {
-      assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['pnpm run typecheck', 'pnpm run test']);
+      assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command), ['pnpm run typecheck', 'pnpm run test']);
     } finally {
       process.env.PATH = oldPath;
     }
     // and npm, which comes with Node, when it is not
     process.env.PATH = (oldPath ?? '').split(path.delimiter).filter((d) => !fs.existsSync(path.join(d, 'pnpm'))).join(path.delimiter);
     try {
-      assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run typecheck', 'npm test']);
+      assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command), ['npm run typecheck', 'npm test']);
     } finally {
       process.env.PATH = oldPath;
     }
@@ -83,16 +83,16 @@ describe('checks: detection', () => {
     write(ws, 'node_modules/typescript/bin/tsc', '');
     const scripts = { 'type-check': 'vue-tsc --noEmit', lint: 'eslint .', test: 'npm run test:unit && npm run test:e2e:ci', 'test:unit': 'vitest run' };
     write(ws, 'package.json', JSON.stringify({ scripts }));
-    const found = await detectChecks(ws);
+    const found = (await detectedChecks(ws)).commands;
     assert.deepStrictEqual(found.map((c) => c.command), ['npm run type-check', 'npm run lint', 'npm run test:unit']);
     assert.strictEqual(found[2].reason, 'package.json script "test:unit"');
     // controls: a test script of unit tests alone stays; with no test:unit the e2e-running test stays; test:unit alone is the test
     write(ws, 'package.json', JSON.stringify({ scripts: { ...scripts, test: 'vitest run --coverage' } }));
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run type-check', 'npm run lint', 'npm test']);
+    assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command), ['npm run type-check', 'npm run lint', 'npm test']);
     write(ws, 'package.json', JSON.stringify({ scripts: { test: 'vitest run && playwright test' } }));
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['node node_modules/typescript/bin/tsc --noEmit', 'npm test']);
+    assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command), ['node node_modules/typescript/bin/tsc --noEmit', 'npm test']);
     write(ws, 'package.json', JSON.stringify({ scripts: { 'check-types': 'tsc -b', 'test:unit': 'jest' } }));
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), ['npm run check-types', 'npm run test:unit']);
+    assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command), ['npm run check-types', 'npm run test:unit']);
     // each of those names is a static check (its passing run proves no test), test:unit a test
     for (const c of ['npm run type-check', 'npm run check-types', 'pnpm run types:check', 'yarn check:types', 'npm run typecheck:all']) assert.ok(isStaticCheck(c), c);
     assert.ok(!isStaticCheck('npm run test:unit'));
@@ -108,7 +108,7 @@ describe('checks: detection', () => {
     assert.deepStrictEqual(none.detectedNotRun.map((c) => c.command), ['npm test']);
     assert.deepStrictEqual(none.leftOut, [], 'no sub-project left out: an empty list, never a missing one');
     write(ws, 'package.json', 'not json');
-    assert.deepStrictEqual(await detectChecks(ws), []);
+    assert.deepStrictEqual((await detectedChecks(ws)).commands, []);
   });
 
   it('finds pytest, ruff and mypy where a Python project configures them, by its virtual environment; go, cargo, Ruby, Maven, Gradle and .NET', async function () {
@@ -123,26 +123,26 @@ describe('checks: detection', () => {
     try {
       const py = tmp();
       write(py, 'pyproject.toml', '[project]\nname = "calc"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n\n[tool.ruff]\nline-length = 100\n');
-      assert.deepStrictEqual(await detectChecks(py), [], 'no python on PATH and no virtual environment: nothing to run them with');
+      assert.deepStrictEqual((await detectedChecks(py)).commands, [], 'no python on PATH and no virtual environment: nothing to run them with');
       fakeProgram(bin, 'python3');
-      assert.deepStrictEqual((await detectChecks(py)).map((c) => [c.command, c.reason]), [['python3 -m pytest', 'pyproject.toml [tool.pytest]']], 'ruff is not installed');
+      assert.deepStrictEqual((await detectedChecks(py)).commands.map((c) => [c.command, c.reason]), [['python3 -m pytest', 'pyproject.toml [tool.pytest]']], 'ruff is not installed');
       fakeProgram(py, '.venv/bin/python');
       fakeProgram(py, '.venv/bin/ruff');
       write(py, 'mypy.ini', '[mypy]\n');
       fakeProgram(bin, 'mypy');
       assert.deepStrictEqual(
-        (await detectChecks(py)).map((c) => c.command),
+        (await detectedChecks(py)).commands.map((c) => c.command),
         ['.venv/bin/ruff check .', 'mypy .', '.venv/bin/python -m pytest'],
         'static checks first; the environment\'s programs before PATH\'s',
       );
       const cfg = tmp();
       write(cfg, 'setup.cfg', '[metadata]\nname = x\n[tool:pytest]\ntestpaths = tests\n');
-      assert.deepStrictEqual((await detectChecks(cfg)).map((c) => c.reason), ['setup.cfg [tool:pytest]']);
+      assert.deepStrictEqual((await detectedChecks(cfg)).commands.map((c) => c.reason), ['setup.cfg [tool:pytest]']);
       write(cfg, 'setup.cfg', '[metadata]\nname = x\n');
-      assert.deepStrictEqual(await detectChecks(cfg), [], 'a Python project that does not configure pytest');
+      assert.deepStrictEqual((await detectedChecks(cfg)).commands, [], 'a Python project that does not configure pytest');
       // configured nowhere, but its fixtures sit beside its tests, or it requires pytest for development (sqlparse)
       write(cfg, 'pyproject.toml', '[project]\nname = "x"\ndescription = "A pytest plugin"\n[project.optional-dependencies]\ncov = [\n    "pytest-cov",\n]\n');
-      assert.deepStrictEqual(await detectChecks(cfg), [], 'pytest named in a description or a pytest-* plugin is no requirement of pytest');
+      assert.deepStrictEqual((await detectedChecks(cfg)).commands, [], 'pytest named in a description or a pytest-* plugin is no requirement of pytest');
       for (const [file, content, why] of [
         ['pyproject.toml', '[project]\nname = "x"\n\n[dependency-groups]\ndev = [\n    "pytest",\n    "coverage",\n]\n', 'pyproject.toml lists pytest among its requirements'],
         ['pyproject.toml', '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n', 'pyproject.toml lists pytest among its requirements'],
@@ -151,20 +151,20 @@ describe('checks: detection', () => {
       ]) {
         const p = tmp();
         write(p, file, content);
-        assert.deepStrictEqual((await detectChecks(p)).map((c) => [c.command, c.reason]), [['python3 -m pytest', why]], file);
+        assert.deepStrictEqual((await detectedChecks(p)).commands.map((c) => [c.command, c.reason]), [['python3 -m pytest', why]], file);
       }
 
       const mixed = tmp();
       write(mixed, 'go.mod', 'module example.com/calc\n');
       write(mixed, 'Cargo.toml', '[package]\nname = "calc"\n');
       write(mixed, 'package.json', JSON.stringify({ scripts: { lint: 'eslint .', test: 'node --test' } }));
-      assert.deepStrictEqual((await detectChecks(mixed)).map((c) => c.command), ['npm run lint', 'npm test'], 'no go or cargo on PATH');
+      assert.deepStrictEqual((await detectedChecks(mixed)).commands.map((c) => c.command), ['npm run lint', 'npm test'], 'no go or cargo on PATH');
       fakeProgram(bin, 'go');
       fakeProgram(bin, 'cargo');
-      assert.deepStrictEqual((await detectChecks(mixed)).map((c) => c.command), ['npm run lint', 'go vet ./...', 'npm test', 'go test ./...', 'cargo test']);
+      assert.deepStrictEqual((await detectedChecks(mixed)).commands.map((c) => c.command), ['npm run lint', 'go vet ./...', 'npm test', 'go test ./...', 'cargo test']);
       fakeProgram(bin, 'cargo-clippy');
       assert.deepStrictEqual(
-        (await detectChecks(mixed)).map((c) => c.command),
+        (await detectedChecks(mixed)).commands.map((c) => c.command),
         ['npm run lint', 'go vet ./...', 'cargo clippy --tests', 'npm test', 'go test ./...', 'cargo test'],
         'clippy where it is installed, with the static checks',
       );
@@ -174,29 +174,29 @@ describe('checks: detection', () => {
       write(rb, 'Gemfile', "source 'https://rubygems.org'\ngem 'rspec'\n");
       write(rb, '.rspec', '--require spec_helper\n');
       write(rb, '.rubocop.yml', 'AllCops:\n  NewCops: enable\n');
-      assert.deepStrictEqual(await detectChecks(rb), [], 'a Gemfile and no bundle on PATH: nothing to run them with');
+      assert.deepStrictEqual((await detectedChecks(rb)).commands, [], 'a Gemfile and no bundle on PATH: nothing to run them with');
       fakeProgram(bin, 'bundle');
-      assert.deepStrictEqual((await detectChecks(rb)).map((c) => [c.command, c.reason]), [
+      assert.deepStrictEqual((await detectedChecks(rb)).commands.map((c) => [c.command, c.reason]), [
         ['bundle exec rubocop', '.rubocop.yml'],
         ['bundle exec rspec', '.rspec'],
       ]);
       const mini = tmp();
       write(mini, 'Rakefile', 'task default: :test\n');
       write(mini, 'test/test_helper.rb', "require 'minitest/autorun'\n");
-      assert.deepStrictEqual(await detectChecks(mini), [], 'no Gemfile and no rake on PATH');
+      assert.deepStrictEqual((await detectedChecks(mini)).commands, [], 'no Gemfile and no rake on PATH');
       fakeProgram(bin, 'rake');
-      assert.deepStrictEqual((await detectChecks(mini)).map((c) => [c.command, c.reason]), [['rake test', 'Rakefile and test/test_helper.rb']]);
+      assert.deepStrictEqual((await detectedChecks(mini)).commands.map((c) => [c.command, c.reason]), [['rake test', 'Rakefile and test/test_helper.rb']]);
 
       // Maven, Gradle, .NET: the project's wrapper first, else the program on PATH
       const jvm = tmp();
       write(jvm, 'pom.xml', '<project/>\n');
       write(jvm, 'build.gradle.kts', 'plugins { java }\n');
       write(jvm, 'Calc.sln', '\n');
-      assert.deepStrictEqual(await detectChecks(jvm), [], 'no wrapper, no mvn, gradle or dotnet');
+      assert.deepStrictEqual((await detectedChecks(jvm)).commands, [], 'no wrapper, no mvn, gradle or dotnet');
       fakeProgram(bin, 'mvn');
       fakeProgram(jvm, 'gradlew');
       fakeProgram(bin, 'dotnet');
-      assert.deepStrictEqual((await detectChecks(jvm)).map((c) => [c.command, c.reason]), [
+      assert.deepStrictEqual((await detectedChecks(jvm)).commands.map((c) => [c.command, c.reason]), [
         ['mvn test', 'pom.xml'],
         ['./gradlew test', 'build.gradle.kts'],
         ['dotnet test', 'Calc.sln'],

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { detectChecks, detectFormatter } from '../../src/core';
+import { detectedChecks, detectFormatter } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-detect-'));
@@ -24,7 +24,7 @@ describe('checks: the package manager of detected scripts', function () {
     const bin = tmp();
     const savedPath = process.env.PATH;
     process.env.PATH = bin; // no pnpm, yarn or bun
-    const commands = async (ws: string) => (await detectChecks(ws)).map((c) => c.command);
+    const commands = async (ws: string) => (await detectedChecks(ws)).commands.map((c) => c.command);
     try {
       const pnpm = tmp();
       write(pnpm, 'package.json', JSON.stringify({ scripts: { lint: 'eslint .', test: 'vitest' } }));
@@ -58,7 +58,7 @@ describe('checks: configuration files read in linear time', () => {
     // depend on what this machine has installed
     for (const program of ['.venv/bin/python', '.venv/bin/black', '.venv/Scripts/python.exe', '.venv/Scripts/black.exe']) write(ws, program, '');
     assert.deepStrictEqual(
-      (await detectChecks(ws)).map((c) => c.reason),
+      (await detectedChecks(ws)).commands.map((c) => c.reason),
       ['pyproject.toml lists pytest among its requirements'],
     );
     assert.strictEqual((await detectFormatter(ws))?.name, 'Black', 'the pre-commit hook names Black');

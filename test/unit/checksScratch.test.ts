@@ -6,7 +6,7 @@ import nodeFs from 'fs'; // the module itself, whose functions a test may wrap (
 import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
-import { createScratch, detectChecks, finderRoots, runCheck, runCheckLoop, type ProposedFile } from '../../src/core';
+import { createScratch, detectedChecks, finderRoots, runCheck, runCheckLoop, type ProposedFile } from '../../src/core';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-scratch-'));
@@ -161,7 +161,7 @@ describe('checks: scratch copy keeps what the checks need', () => {
       assert.ok(!fs.lstatSync(path.join(s.dir, '..', 'util')).isSymbolicLink(), 'a sibling package is copied');
       assert.ok(!fs.existsSync(path.join(s.dir, '..', '..', '.git')), 'version control is left out');
       // and the checks' detection finds the hoisted TypeScript, by a path that works in the copy
-      const checks = await detectChecks(ws);
+      const checks = (await detectedChecks(ws)).commands;
       assert.ok(checks.some((c) => c.command === 'node ../../node_modules/typescript/bin/tsc --noEmit'), JSON.stringify(checks));
     } finally {
       await s.dispose();
@@ -281,10 +281,10 @@ describe('checks: scratch copy keeps what the checks need', () => {
     // `pip install -e packages/calc` run at the root: a .pth naming the package's source folder
     write(site, '__editable__.calc-0.1.pth', `${path.join(ws, 'src')}\n`);
     const python = path.join(repo, '.venv', 'bin', 'python');
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command), [`${python} -m pytest`], "the root's environment, by its path");
+    assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command), [`${python} -m pytest`], "the root's environment, by its path");
     // a folder that is no repository's does not lend its environment to the folders below it
     fs.rmSync(path.join(repo, '.git'), { recursive: true });
-    assert.deepStrictEqual((await detectChecks(ws)).map((c) => c.command).filter((c) => c.includes('.venv')), []);
+    assert.deepStrictEqual((await detectedChecks(ws)).commands.map((c) => c.command).filter((c) => c.includes('.venv')), []);
     fs.mkdirSync(path.join(repo, '.git'));
     await assertImportsCopy(ws, python, real);
   });

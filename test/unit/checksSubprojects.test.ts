@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
-import { createScratch, detectChecks, detectedChecks, inFolder, isStaticCheck, leftOutSubprojectsSaying, MAX_SUBPROJECTS, pickSubprojects, resolveChecks, runCheckLoop, subprojectChecks, type DetectFamily } from '../../src/core';
+import { createScratch, detectedChecks, inFolder, isStaticCheck, leftOutSubprojectsSaying, MAX_SUBPROJECTS, pickSubprojects, resolveChecks, runCheckLoop, subprojectChecks, type DetectFamily } from '../../src/core';
 import { checksFrom } from '../../src/cli/settings';
 
 function tmp(): string {
@@ -23,7 +23,7 @@ function program(root: string, rel: string): void {
   fs.chmodSync(path.join(root, rel), 0o755);
 }
 
-const found = async (ws: string, capeFolder?: string) => (await detectChecks(ws, capeFolder)).map((c) => [c.command, c.reason]);
+const found = async (ws: string, capeFolder?: string) => (await detectedChecks(ws, capeFolder)).commands.map((c) => [c.command, c.reason]);
 
 /** fastapi/full-stack-fastapi-template's shape: a uv workspace whose member `backend/` is the Python project, the environment at the root. */
 function fullStack(): string {
@@ -119,8 +119,7 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
       (await found(ws)).map(([c]) => c),
       ['a', 'b', 'c', 'd'].map((f) => `cd ${f} && ../.venv/bin/python -m pytest`),
     );
-    assert.deepStrictEqual((await detectedChecks(ws, 'cape', true)).leftOut, ['e', 'f']);
-    assert.deepStrictEqual((await detectedChecks(ws)).leftOut, [], 'not asked for (detectChecks): none counted');
+    assert.deepStrictEqual((await detectedChecks(ws, 'cape')).leftOut, ['e', 'f']);
     const said = async (flags: Record<string, string[] | boolean>) => {
       const out = new PassThrough();
       let text = '';
@@ -139,7 +138,7 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
     assert.strictEqual(leftOutSubprojectsSaying([], (ex) => ex), '');
   });
 
-  it('the sub-projects left out are looked for only when asked: otherwise no detector runs on a folder past the limit', async () => {
+  it("the checks' sub-projects left out are always looked for; pickSubprojects not asked to count them runs no detector on a folder past the limit", async () => {
     const ws = tmp();
     for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) fs.mkdirSync(path.join(ws, name));
     const read: string[] = [];
@@ -147,11 +146,10 @@ describe('checks: the checks of sub-projects (detectSubprojects.ts)', function (
       read.push(path.basename(dir));
       return [[], [{ command: 'make test', source: 'detected', reason: 'Makefile' }]];
     };
-    const counted = await subprojectChecks(ws, [family], 'cape', true);
+    const counted = await subprojectChecks(ws, [family], 'cape');
     assert.deepStrictEqual([read.splice(0), counted.left], [['a', 'b', 'c', 'd', 'e', 'f'], ['e', 'f']]);
-    const notCounted = await subprojectChecks(ws, [family], 'cape', false);
+    const notCounted = await pickSubprojects(ws, 'cape', [family], ([s, t]) => s.length > 0 || t.length > 0);
     assert.deepStrictEqual([read.splice(0), notCounted.left], [['a', 'b', 'c', 'd'], []]);
-    assert.deepStrictEqual(notCounted.found, counted.found, 'the same checks either way');
   });
 
   it("a member declared inside a top folder that holds a project is taken once: the top folder's suite runs it already", async () => {

@@ -185,7 +185,7 @@ async function factsUnder(
   if (!hasCode) return null;
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
-  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectedChecks(workspace, policy.capeFolder, true), latestVersionTag(workspace)]);
+  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectedChecks(workspace, policy.capeFolder), latestVersionTag(workspace)]);
   // each file read, and what the parts parse of it parsed, once for all the renders (up to three for each set of parts)
   const walk = walkFiles(policy, layout);
   const { read } = walk;

@@ -10,7 +10,7 @@ import { linesWithin, type FactSources } from './initFactsText';
 
 /** What the part is made from: the detected checks, the sub-projects they leave out, and the lockfile (the project's package manager). */
 export interface CheckSources extends Pick<ManifestSources, 'lock'> {
-  /** With the sub-projects left out counted (detectedChecks' `countLeft`). */
+  /** With the sub-projects left out (detectedChecks' `leftOut`). */
   checks: DetectedChecks;
 }
 

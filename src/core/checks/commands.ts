@@ -88,7 +88,7 @@ export async function resolveChecks(workspace: string, configured: readonly stri
   const wantsAuto = list.some((c) => c.toLowerCase() === AUTO_CHECK);
   const explicit = list.filter((c) => c.toLowerCase() !== AUTO_CHECK).map((command): CheckCommand => ({ command, source }));
   if (explicit.length && !wantsAuto) return { commands: explicit, detectedNotRun: [], leftOut: [] };
-  const { commands: found, leftOut } = await detectedChecks(workspace, capeFolder, true);
+  const { commands: found, leftOut } = await detectedChecks(workspace, capeFolder);
   const detected = found.filter((d) => !explicit.some((e) => e.command === d.command));
   if (wantsAuto) return { commands: [...explicit, ...detected], detectedNotRun: [], leftOut };
   return { commands: [], detectedNotRun: detected, leftOut };

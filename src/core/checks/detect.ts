@@ -11,9 +11,8 @@
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
-// looked for only when a caller says them: detectedChecks' `countLeft`). Static checks come first
-// (cheap), then the tests. Detected commands are never run without the user's consent (the caller asks; the CLI
-// needs `--check auto`).
+// counted, for the caller to say: detectedChecks' `leftOut`). Static checks come first (cheap), then the tests.
+// Detected commands are never run without the user's consent (the caller asks; the CLI needs `--check auto`).
 import * as path from 'path';
 import type { CheckCommand, DetectFamily, FoundChecks } from './types';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
@@ -105,33 +104,28 @@ async function nodeChecks(dir: string, root: string): Promise<FoundChecks> {
 /** The languages whose checks are detected, each by its own rules, in the order their commands are given. */
 const FAMILIES: readonly DetectFamily[] = [nodeChecks, pythonChecks, goChecks, rustChecks, rubyChecks, jvmChecks, dotnetChecks];
 
-/** What detectChecks looks for, in a message that says none was found. */
+/** What detectedChecks looks for, in a message that says none was found. */
 export const DETECTED_CHECKS_SAYING =
   "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff and mypy where a Python project configures or requires them, go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed; at the workspace's root, and for a language the root has none of, in its sub-projects (folders one level down, members its manifests declare)";
 
-/** What detection found: the commands (detectChecks), and the sub-projects with checks left out past MAX_SUBPROJECTS. */
+/** What detection found: the commands, and the sub-projects with checks left out past MAX_SUBPROJECTS. */
 export interface DetectedChecks {
   commands: CheckCommand[];
-  /** Their folders, in order (pickSubprojects' `left`): the announcement says them (leftOutSubprojectsSaying); none when not counted. */
+  /** Their folders, in order (pickSubprojects' `left`): the announcement says them (leftOutSubprojectsSaying). */
   leftOut: string[];
 }
 
 /**
  * The obvious check commands of a workspace (none when nothing is recognised): static checks first, then tests — the
  * root's, then its sub-projects' for each language the root has none of (detectSubprojects.ts; `capeFolder` is none) —
- * and, with `countLeft` (a caller that says them: the CLI's announcement, the consent, init's facts), the sub-projects
- * left out; without, no folder past the limit is read. Reads, never runs anything.
+ * and the sub-projects left out, for its callers to say (the CLI's announcement, the consent, init's facts). Reads,
+ * never runs anything.
  */
-export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER, countLeft = false): Promise<DetectedChecks> {
+export async function detectedChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<DetectedChecks> {
   const found = await Promise.all(FAMILIES.map((detect) => detect(workspace, workspace)));
   const missing = FAMILIES.filter((_, i) => !found[i][0].length && !found[i][1].length);
   // with no language missing, pickSubprojects reads no folder
-  const subprojects = await subprojectChecks(workspace, missing, capeFolder, countLeft);
+  const subprojects = await subprojectChecks(workspace, missing, capeFolder);
   found.push(subprojects.found);
   return { commands: [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)], leftOut: subprojects.left };
-}
-
-/** The obvious check commands of a workspace (detectedChecks' commands), where what was left out is not said (nor looked for). */
-export async function detectChecks(workspace: string, capeFolder: string = DEFAULT_CAPE_FOLDER): Promise<CheckCommand[]> {
-  return (await detectedChecks(workspace, capeFolder, false)).commands;
 }

@@ -103,16 +103,15 @@ export async function pickSubprojects<T>(
 
 /**
  * The checks of the workspace's sub-projects (pickSubprojects) for the languages of `families` (those its root has no
- * check of): each folder's static checks and tests, run in it; `left`, with `countLeft` (else none, and no folder is
- * read past the limit), the sub-projects with checks past MAX_SUBPROJECTS.
+ * check of): each folder's static checks and tests, run in it; `left`, the sub-projects with checks past
+ * MAX_SUBPROJECTS (always counted: every caller says them).
  */
 export async function subprojectChecks(
   root: string,
   families: readonly DetectFamily[],
   capeFolder: string,
-  countLeft: boolean,
 ): Promise<{ found: FoundChecks; left: string[] }> {
-  const { taken, left } = await pickSubprojects(root, capeFolder, families, ([s, t]) => s.length > 0 || t.length > 0, countLeft);
+  const { taken, left } = await pickSubprojects(root, capeFolder, families, ([s, t]) => s.length > 0 || t.length > 0, true);
   const inSub = (folder: string) => (c: CheckCommand): CheckCommand => ({ ...c, command: inFolder(folder, c.command), reason: `${folder}/${c.reason ?? ''}` });
   const statics = taken.flatMap(({ folder, found }) => found.flatMap(([s]) => s).map(inSub(folder)));
   const tests = taken.flatMap(({ folder, found }) => found.flatMap(([, t]) => t).map(inSub(folder)));
