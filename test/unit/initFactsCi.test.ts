@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { ciPart } from '../../src/core/cape/initFactsCi';
-import { ciRank, isSetup } from '../../src/core/cape/initFactsCiRank';
+import { ciRank, isSetup, splitCommands } from '../../src/core/cape/initFactsCiRank';
 import { noSources, walkFiles } from '../../src/core/cape/initFactsText';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile, recordingPolicy } from '../helpers/codebase';
@@ -120,7 +120,7 @@ describe('init: the CI part shows first the files that check a change', function
       assert.ok(!isSetup(c), `not setup: ${c}`);
     }
     // an install of a test tool is no check: a workflow that only installs ranks as running no tool
-    assert.deepStrictEqual(ciRank(['deps'], ['pip install pytest', 'cargo install cargo-clippy'], new Map()), { tier: 3, score: 0 });
+    assert.deepStrictEqual(ciRank(['deps'], splitCommands(['pip install pytest', 'cargo install cargo-clippy']).tools, new Map()), { tier: 3, score: 0 });
   });
 
   it("an action's inputs are no commands: github-script's `script` is JavaScript, not a step's shell", async () => {

@@ -11,7 +11,7 @@ import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
-import { byRank, checksSomething, ciRank, isPlumbing, isSetup, scriptsOf, type CiRank } from './initFactsCiRank';
+import { byRank, checksSomething, ciRank, scriptsOf, splitCommands, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
 const CI_SERVICES: readonly (readonly [service: string, path: RegExp])[] = [
@@ -147,26 +147,24 @@ interface CiFile {
   rel: string;
   service: string;
   got: CiRead | null | false | undefined;
+  /** The commands its line shows (splitCommands' `shown`): none when not read, or when they only set up the job. */
+  shown: string[];
   rank: CiRank;
 }
 
 /**
  * One CI file's line: its path, service (and a workflow's name and events), and the commands its steps run, those that
  * run tools before the shell's plumbing (a long inline script's echo and if lines come last, cut first), without those
- * that only set up the job (isSetup: installs, writes to $GITHUB_ENV…).
+ * that only set up the job (isSetup: installs, writes to $GITHUB_ENV…): the file's `shown`, split once per walk.
  */
-function ciLine({ rel, service, got }: CiFile, bounds: FactBounds): string {
+function ciLine({ rel, service, got, shown }: CiFile, bounds: FactBounds): string {
   if (got === undefined || got === false) return `- ${rel} (${service}${got === false ? '; not read' : ''})`;
   if (got === null) return `- ${rel} (${service}; not valid YAML)`;
-  const kept = got.commands.filter((c) => !isSetup(c));
-  const tools = kept.filter((c) => !isPlumbing(c));
-  // the plumbing alone is shown where there was no setup (a `cd web` before `npm ci` says nothing on its own)
-  const commands = tools.length || kept.length === got.commands.length ? [...tools, ...kept.filter(isPlumbing)] : [];
-  const runs = commands.length ? `: ${listWithin(commands, scaled(FILE_COMMANDS_CHARS, bounds))}` : got.commands.length ? ': setup commands only' : ': no commands found';
+  const runs = shown.length ? `: ${listWithin(shown, scaled(FILE_COMMANDS_CHARS, bounds))}` : got.commands.length ? ': setup commands only' : ': no commands found';
   return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 
-/** The CI configuration files among `paths`, read (MAX_CI_READS at most), parsed and in rank order. */
+/** The CI configuration files among `paths`, read (MAX_CI_READS at most), parsed, their commands split (splitCommands) and in rank order. */
 function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
   const configs = paths.flatMap((rel) => {
     const service = ciServiceOf(rel);
@@ -177,7 +175,8 @@ function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
   const files: CiFile[] = configs.map(({ rel, service }, i) => {
     const text = i < MAX_CI_READS ? read(rel) : undefined;
     const got = text === undefined ? undefined : text !== null ? readCi(service, text) : false;
-    return { rel, service, got, rank: ciRank([path.posix.parse(rel).name, got ? got.name : ''], got ? got.commands : null, scripts) };
+    const { tools, shown } = splitCommands(got ? got.commands : []);
+    return { rel, service, got, shown, rank: ciRank([path.posix.parse(rel).name, got ? got.name : ''], tools, scripts) };
   });
   return files.sort(byRank);
 }

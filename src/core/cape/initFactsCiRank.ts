@@ -148,16 +148,33 @@ export interface CiRank {
   score: number;
 }
 
+/** A CI file's commands, split once per walk: those that run a tool (its rank's), and those its line shows. */
+export interface SplitCommands {
+  /** Neither setup (isSetup) nor shell plumbing (isPlumbing), in order. */
+  tools: string[];
+  /**
+   * The tools, then the plumbing — the plumbing alone only where there was no setup (a `cd web` before `npm ci` says
+   * nothing on its own); none when the commands only set up the job.
+   */
+  shown: string[];
+}
+
+/** A CI file's (or a task target's) commands split into its tools and the lines shown (SplitCommands). */
+export function splitCommands(commands: readonly string[]): SplitCommands {
+  const kept = commands.filter((c) => !isSetup(c));
+  const tools = kept.filter((c) => !isPlumbing(c));
+  return { tools, shown: tools.length || kept.length === commands.length ? [...tools, ...kept.filter(isPlumbing)] : [] };
+}
+
 /**
- * A CI file's rank from its name (a workflow's `name:` and its file name) and the commands its steps run (null: not
- * read, so ranked as running none).
+ * A CI file's rank from its name (a workflow's `name:` and its file name) and the commands its steps run that run a
+ * tool (splitCommands' `tools`; none for a file not read).
  */
-export function ciRank(names: readonly string[], commands: readonly string[] | null, scripts: ReadonlyMap<string, string>): CiRank {
+export function ciRank(names: readonly string[], tools: readonly string[], scripts: ReadonlyMap<string, string>): CiRank {
   const named = new Set(names.flatMap(wordsOf));
   const checkName = some(named, CHECK_NAME_WORDS);
   let checks = 0;
   let builds = 0;
-  const tools = (commands ?? []).filter((c) => !isPlumbing(c) && !isSetup(c));
   for (const c of tools) {
     const words = commandWords(c, scripts);
     if (some(words, TEST_WORDS) || some(words, LINT_WORDS)) checks++;

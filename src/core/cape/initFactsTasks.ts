@@ -8,7 +8,7 @@
 import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
-import { chained, ciRank, isPlumbing } from './initFactsCiRank';
+import { chained, ciRank, isPlumbing, splitCommands } from './initFactsCiRank';
 import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
@@ -162,7 +162,7 @@ function taskFiles(read: ReadText, rootFiles: readonly string[]): TaskFile[] {
     const text = file ? read(file) : null;
     if (!file || text === null) return [];
     const targets = parse[runner](text).slice(0, MAX_TARGETS).filter((t) => t.commands.length || t.deps.length);
-    const ranks = new Map(targets.map((t) => [t, ciRank([t.name], t.commands.length ? t.commands : t.deps, new Map())]));
+    const ranks = new Map(targets.map((t) => [t, ciRank([t.name], splitCommands(t.commands.length ? t.commands : t.deps).tools, new Map())]));
     const order = (t: Target) => ranks.get(t)!;
     targets.sort((a, b) => order(a).tier - order(b).tier || order(b).score - order(a).score);
     return targets.length ? [{ file, runner, targets }] : [];
