@@ -10,7 +10,7 @@ import { parseYaml } from './frontmatter';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { itemsWithin } from './initManifests';
-import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
+import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type WalkFiles } from './initFactsText';
 import { byRank, checksSomething, ciRank, scriptsOf, splitCommands, type CiRank } from './initFactsCiRank';
 
 /** The CI services by their configuration files' paths (workspace-relative); the first that matches names a file's service. */
@@ -164,9 +164,12 @@ function ciLine({ rel, service, got, shown }: CiFile, bounds: FactBounds): strin
   return `- ${rel} (${[service, got.label].filter(Boolean).join('; ')})${runs}`;
 }
 
-/** The CI configuration files among `paths`, read (MAX_CI_READS at most), parsed, their commands split (splitCommands) and in rank order. */
-function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
-  const configs = paths.flatMap((rel) => {
+/**
+ * The CI configuration files among the walk's kept paths, read (MAX_CI_READS at most), parsed, their commands split
+ * (splitCommands) and in rank order.
+ */
+function ciFiles({ read, layout }: WalkFiles): CiFile[] {
+  const configs = layout.kept.flatMap((rel) => {
     const service = ciServiceOf(rel);
     return service ? [{ rel, service }] : [];
   });
@@ -188,7 +191,7 @@ function ciFiles(read: ReadText, paths: readonly string[]): CiFile[] {
  */
 export function ciPart(walk: WalkFiles, sources: FactSources, max: number, bounds: FactBounds): string | null {
   // read, parsed and ranked once per walk, whatever the facts' scale and set of parts
-  const files = walk.parsed.of(ciFiles, walk.read, walk.layout.kept);
+  const files = walk.parsed.of(ciFiles);
   if (!files.length) return null;
   const head = '## CI configuration (the commands and checking actions its steps run, setup left out; named here, not run)\n';
   const text = linesWithin(files.map((f) => ciLine(f, bounds)), max - head.length, ' CI files');

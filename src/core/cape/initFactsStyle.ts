@@ -181,11 +181,24 @@ function componentsLine(c: ComponentStyles): StyleLine | null {
 /** A style file of the product: its tokens and fonts are read, its name is listed. */
 const isStyleFile = (rel: string) => STYLE_EXT.test(rel) && isProductFile(rel);
 
-/** The style files among `paths` (the theme's likely ones first) and the components (the root one first), read with `read` and scanned. */
-function styleReads(read: ReadText, paths: readonly string[]): StyleReads {
+/** What the style part takes from a walk, found and scanned once (styleReads). */
+interface StyleWalk {
+  /** The entry page (entryPage), if any. */
+  page: string | undefined;
+  /** The style files among the kept paths, in their order: their names are listed. */
+  styles: string[];
+  reads: StyleReads;
+}
+
+/**
+ * The entry page among the walk's kept paths, its style files, and those (the theme's likely ones first) and the
+ * components (the root one first) read with its reader and scanned.
+ */
+function styleReads({ read, policy, layout: { kept: paths } }: WalkFiles): StyleWalk {
   const components = paths.filter((p) => COMPONENT_FILE.test(p) && isProductFile(p));
-  const sheets = paths.filter(isStyleFile).sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
-  return readStyleSources(read, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]);
+  const styles = paths.filter(isStyleFile);
+  const sheets = [...styles].sort((a, b) => Number(isThemeSheet(b)) - Number(isThemeSheet(a)) || byDepth(a, b));
+  return { page: entryPage(policy, paths), styles, reads: readStyleSources(read, sheets, components, components.filter(isRootComponent).sort(byDepth)[0]) };
 }
 
 /**
@@ -199,14 +212,12 @@ export function stylePart(walk: WalkFiles, sources: FactSources, max: number, bo
   const { read, layout } = walk;
   const paths = layout.kept;
   const lines: StyleLine[] = [];
-  const page = entryPage(walk.policy, paths);
+  // found and scanned once per walk, whatever the facts' scale and set of parts
+  const { page, styles, reads } = walk.parsed.of(styleReads);
   const html = page ? read(page) : null;
   if (page && html !== null) lines.push({ text: `- ${page}: ${entryPageFacts(html, bounds)}`, files: [page] });
   const config = componentsJsonLine(read, paths);
   if (config) lines.push(config);
-  const styles = paths.filter(isStyleFile);
-  // scanned once per walk, whatever the facts' scale and set of parts
-  const reads = walk.parsed.of(styleReads, read, paths);
   lines.push(...tokenLines(reads, bounds));
   const fonts = reads.sheets.filter((s) => s.facts.fonts.length);
   const fontsText = fontsLine(fonts.flatMap((s) => s.facts.fonts), scaled(FONTS_CHARS, bounds));

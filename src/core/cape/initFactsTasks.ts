@@ -11,7 +11,7 @@ import { isPlainObject } from '../model/types';
 import { chained, ciRank, isPlumbing, splitCommands } from './initFactsCiRank';
 import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
-import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type ReadText, type WalkFiles } from './initFactsText';
+import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type WalkFiles } from './initFactsText';
 
 /** The task runners by their files' names at the root (the first file of a runner is read): the program that runs a target, how a file is parsed. */
 const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task', name: RegExp])[] = [
@@ -154,8 +154,8 @@ interface TaskFile {
   targets: Target[];
 }
 
-/** The task files among the root's files `rootFiles`, read with `read` and parsed. */
-function taskFiles(read: ReadText, rootFiles: readonly string[]): TaskFile[] {
+/** The task files among the walk's root files, read with its reader and parsed. */
+function taskFiles({ read, layout: { rootFiles } }: WalkFiles): TaskFile[] {
   const parse = { make: makeTargets, just: justTargets, task: taskfileTargets };
   return TASK_FILES.flatMap(([runner, name]) => {
     const file = rootFiles.filter((n) => name.test(n)).sort()[0];
@@ -174,7 +174,7 @@ function taskFiles(read: ReadText, rootFiles: readonly string[]): TaskFile[] {
  * `- \`make test\`: go test ./...`; null when there is none with a target. The files shown are added to `sources`.
  */
 export function tasksPart(walk: WalkFiles, sources: FactSources, max: number, bounds: FactBounds): string | null {
-  const files = walk.parsed.of(taskFiles, walk.read, walk.layout.rootFiles);
+  const files = walk.parsed.of(taskFiles);
   const blocks: string[] = [];
   let room = max;
   for (const { file, runner, targets } of files) {

@@ -82,12 +82,15 @@ export function readOnce(policy: WorkspacePolicy): ReadText {
 export class ParsedInputs {
   private readonly made = new Map<object, unknown>();
 
+  /** The memo of the walk `walk` gives (asked for at the first parse: the walk holds its memo). */
+  constructor(private readonly walk: () => WalkFiles) {}
+
   /**
-   * What `parse` makes of `inputs`, parsed at the walk's first ask: `parse` is the key (a module-level function, one
-   * per kind of input) and `inputs` are the walk's own (its reader, its paths: WalkFiles), the same at every ask.
+   * What `parse` makes of the walk, parsed at its first ask: `parse` is the key (a module-level function, one per kind
+   * of input), and takes what it reads and parses from the walk itself (its reader, its paths).
    */
-  of<I extends unknown[], T>(parse: (...inputs: I) => T, ...inputs: I): T {
-    if (!this.made.has(parse)) this.made.set(parse, parse(...inputs));
+  of<T>(parse: (walk: WalkFiles) => T): T {
+    if (!this.made.has(parse)) this.made.set(parse, parse(this.walk()));
     return this.made.get(parse) as T;
   }
 }
@@ -104,4 +107,7 @@ export interface WalkFiles {
 }
 
 /** A walk's files under `policy`, with a reader (readOnce) and a memo of their own. */
-export const walkFiles = <L extends WalkFiles['layout']>(policy: WorkspacePolicy, layout: L): WalkFiles & { layout: L } => ({ layout, policy, read: readOnce(policy), parsed: new ParsedInputs() });
+export function walkFiles<L extends WalkFiles['layout']>(policy: WorkspacePolicy, layout: L): WalkFiles & { layout: L } {
+  const walk: WalkFiles & { layout: L } = { layout, policy, read: readOnce(policy), parsed: new ParsedInputs(() => walk) };
+  return walk;
+}
