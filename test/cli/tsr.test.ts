@@ -73,7 +73,7 @@ describe('CLI: TSR', function () {
     assert.strictEqual(run.code, 0, run.stderr);
     const retroUser = (fake.requests[4].body.messages as { content: unknown }[]).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
     assert.match(retroUser, /- AC-3: [^\n]*DevA's test: index\.html \(for review\)/);
-    assert.match(retroUser, /### The files DevA names for review, as its proposal changes them\nindex\.html \(for AC-3\), where DevA changes it and the lines it adds:\n```diff\n@@ line 7\n\+   <script src="src\/theme\.js"><\/script>\n@@ line 9, 1 line\(s\) removed\n\+   <header>\n/);
+    assert.match(retroUser, /### The files DevA names for review, as its proposal changes them\nindex\.html \(for AC-3\), where DevA changes it and the lines it adds:\n```diff\n@@ line 7\n\+  <script src="src\/theme\.js"><\/script>\n@@ line 9, 1 line\(s\) removed\n\+  <header>\n/);
     assert.doesNotMatch(retroUser, /<header><h1>Pocket Notes<\/h1><\/header>/, 'the current file\'s lines are not sent');
     const ac3 = run.json.metrics.criteria.find((c: { id: string }) => c.id === 'AC-3');
     assert.deepStrictEqual(ac3.tests, [{ review: 'index.html' }], 'the path alone, no empty file or name');

@@ -638,13 +638,18 @@ describe('changed lines for a reader (changedLinesText)', () => {
   it('heads each hunk with its line and removed count, shows only the added lines, and counts what the room leaves out', () => {
     const current = 'a\nsecret\nc\n';
     const proposed = 'a\nb1\nb2\nb3\nc\nd\n';
-    assert.strictEqual(changedLinesText(current, proposed, 1000), '@@ line 2, 1 line(s) removed\n+ b1\n+ b2\n+ b3\n@@ line 4\n+ d');
-    assert.strictEqual(changedLinesText(current, proposed, 36), '@@ line 2, 1 line(s) removed\n+ b1\n… 3 more added line(s)');
+    assert.strictEqual(changedLinesText(current, proposed, 1000), '@@ line 2, 1 line(s) removed\n+b1\n+b2\n+b3\n@@ line 4\n+d');
+    assert.strictEqual(changedLinesText(current, proposed, 36), '@@ line 2, 1 line(s) removed\n+b1\n… 3 more added line(s)');
     assert.strictEqual(changedLinesText('x\r\ny\r\n', 'x\ny\n', 1000), '', 'line endings are no change');
-    assert.strictEqual(changedLinesText('', 'new\n', 1000), '@@ line 1\n+ new');
+    assert.strictEqual(changedLinesText('', 'new\n', 1000), '@@ line 1\n+new');
   });
 
   it('shows an added blank line as a bare "+", without a trailing space', () => {
-    assert.strictEqual(changedLinesText('a\n', 'a\n\nb\n', 1000), '@@ line 2\n+\n+ b');
+    assert.strictEqual(changedLinesText('a\n', 'a\n\nb\n', 1000), '@@ line 2\n+\n+b');
+  });
+
+  it('writes an added line right after its "+", as a unified diff does: its indentation reads as it is', () => {
+    // a Rust trial's retrospective read `+     ///` (a space, then four) as one space too many
+    assert.strictEqual(changedLinesText('a\n', 'a\n    /// doc\n', 1000), '@@ line 2\n+    /// doc');
   });
 });

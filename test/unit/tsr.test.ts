@@ -557,8 +557,8 @@ describe('TSR: from the checks', () => {
       { path: 'docs/new.md', relPath: 'docs/new.md', action: 'create', status: 'proposed', content: '# Themes\nUse the toggle.\n' },
     ]);
     assert.match(retro, /- AC-1: .* — DevA's tests: test\/theme\.test\.js › uses the OS theme; CHANGES\.md \(for review\)/);
-    assert.match(retro, /### The files DevA names for review, as its proposal changes them\nCHANGES\.md \(for AC-1, AC-3\), where DevA changes it and the lines it adds:\n```diff\n@@ line 2, 1 line\(s\) removed\n@@ line 4\n\+ ## 1\.1\n\+ - The theme follows the OS\.\n\+\n```/);
-    assert.match(retro, /docs\/new\.md \(for AC-2\), a new file:\n```diff\n@@ line 1\n\+ # Themes\n\+ Use the toggle\.\n```/);
+    assert.match(retro, /### The files DevA names for review, as its proposal changes them\nCHANGES\.md \(for AC-1, AC-3\), where DevA changes it and the lines it adds:\n```diff\n@@ line 2, 1 line\(s\) removed\n@@ line 4\n\+## 1\.1\n\+- The theme follows the OS\.\n\+\n```/);
+    assert.match(retro, /docs\/new\.md \(for AC-2\), a new file:\n```diff\n@@ line 1\n\+# Themes\n\+Use the toggle\.\n```/);
     assert.ok(!retro.includes(secret), 'the current file\'s lines are never sent: a whole <file> may replace one the model could not read');
     assert.strictEqual(retro.match(/CHANGES\.md \(for AC/g)!.length, 1, 'each file once');
     // a file not proposed, refused, or whose base is not at hand says so

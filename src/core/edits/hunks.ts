@@ -130,7 +130,7 @@ export function documentHunks(docText: string, eol: '\n' | '\r\n', proposed: str
 
 /**
  * A proposal's changes as a reader skims them: per hunk a heading with where it is and how many lines it removes
- * (`@@ line 14, 2 line(s) removed`), then the lines it adds (`+ `; a blank one a bare `+`), within `maxChars` — what is left out is counted
+ * (`@@ line 14, 2 line(s) removed`), then the lines it adds (`+` and the line as it is, as a unified diff writes it), within `maxChars` — what is left out is counted
  * at the end ("… 12 more added line(s)"). Line endings and a byte-order mark do not count as changes (documentHunks). Only the proposal's own lines are
  * shown, never the current file's: a whole <file> may replace a file the model was never allowed to read (a secret
  * by name, an ignored one), and this text goes to the model (the retrospective, for the files DevA names for review).
@@ -149,7 +149,7 @@ export function changedLinesText(current: string, proposed: string, maxChars: nu
   };
   for (const h of documentHunks(current.replace(/\r\n?/g, '\n'), '\n', proposed)) {
     put(`@@ line ${h.line}${h.removed ? `, ${h.removed} line(s) removed` : ''}`, false);
-    for (const l of h.text ? fileLines(h.text) : []) put(l ? `+ ${l}` : '+', true);
+    for (const l of h.text ? fileLines(h.text) : []) put(`+${l}`, true);
   }
   if (left) out.push(`… ${left} more added line(s)`);
   return out.join('\n');
