@@ -52,6 +52,30 @@ describe('project files outline (CM opening)', () => {
     const items = outlineMarkdown(milestone);
     assert.ok(items.startsWith('# Milestone: Next patch release: fix the reported advisories without breaking the API.; Changes ship with a changeset (.changeset/*.md).; Item number 1'), items);
     assert.ok(items.length <= 440 && items.length > 220, String(items.length));
+    // an epic whose stories are paragraphs led by a bold id: the stories' labels, not the first story's text (a Rust
+    // trial's CM, shown an epic's first story alone, missed the second, the objective's); one such paragraph is text
+    const epics = [
+      '### Epic E3 — Later',
+      '',
+      '**US-009 — Bump a pre-release** · P3 Won\'t this release',
+      'As an author, I want to go from alpha.1 to alpha.2, so that I publish successive builds.',
+      '',
+      '**US-010 — Intersect requirements** · P3 Won\'t this release',
+      'As a resolver developer, I want to know whether two requirements overlap.',
+      '',
+      '```md',
+      '**US-011 — Not a story** (in a fence)',
+      '```',
+      '### Epic E4 — One',
+      '',
+      '**US-012 — Alone** · P2 Could',
+      'As a user, I want one thing.',
+    ].join('\n');
+    assert.strictEqual(
+      outlineMarkdown(epics),
+      "### Epic E3 — Later: US-009 — Bump a pre-release · P3 Won't this release; US-010 — Intersect requirements · P3 Won't this release\n" +
+        '### Epic E4 — One: **US-012 — Alone** · P2 Could As a user, I want one thing.',
+    );
     // a fence is closed only by a fence of its own kind and length: a code block showing a code block is code
     const nested = ['## Code blocks', '````md', '```ts', 'const x = 1;', '```', '````', 'Wrap examples in four backticks.', '## Tildes', '~~~', '```', '~~~', 'Tildes hold backticks.'].join('\n');
     assert.strictEqual(outlineMarkdown(nested), '## Code blocks: Wrap examples in four backticks.\n## Tildes: Tildes hold backticks.');

@@ -94,11 +94,36 @@ interface SectionLine {
   head: string;
 }
 
+/**
+ * A paragraph that opens with a bold label starting with an id (`**US-010 — Intersect requirements** · P3 Won't`): a
+ * story of a backlog written as paragraphs rather than headings or list items.
+ */
+const ID_LED = /^\*\*([A-Za-z]{1,8}-\d{1,5}\b[^*\n]*)\*\*(.*)$/;
+
+/**
+ * The labels of a section's id-led paragraphs (ID_LED, bold markers left out), when it has two or more: a Rust trial's
+ * CM, shown an epic's first story alone, said the objective was not on the backlog; it was that epic's second story.
+ */
+function idLedLabels(body: string): string[] {
+  const outside = fenceTracker();
+  const labels: string[] = [];
+  let blank = true;
+  for (const raw of body.split(/\r?\n/)) {
+    const inText = outside(raw);
+    const line = raw.trim();
+    const m = inText && blank ? ID_LED.exec(line) : null;
+    if (m) labels.push(`${m[1].trim()}${m[2].trim() ? ` ${m[2].trim()}` : ''}`);
+    blank = !line;
+  }
+  return labels.length >= 2 ? labels : [];
+}
+
 /** A file's section lines, whatever the room: fitLines fits them. */
 function sectionLines(markdown: string): SectionLine[] {
   const lines: SectionLine[] = [];
   for (const s of splitSections(markdown)) {
-    const { text, items } = opening(s.body);
+    const labels = idLedLabels(s.body);
+    const { text, items } = labels.length ? { text: labels.join('; '), items: true } : opening(s.body);
     const head = s.level ? `${'#'.repeat(s.level)} ${s.title}` : '';
     const line = head && text ? `${head}: ${text}` : head || text;
     if (line) lines.push({ line: clip(line, items ? ITEMS_SECTION_CHARS : SECTION_CHARS), head: head ? clip(head, SECTION_CHARS) : '' });
