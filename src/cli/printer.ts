@@ -48,7 +48,7 @@ function printCheck(out: Out, e: CheckEvent): void {
   switch (e.type) {
     case 'check-started':
       out.write(
-        `  ▷ check${e.before ? " on the unchanged workspace with only DevA's test files (fail-first)" : e.baseline ? ' on the unchanged workspace, to compare the failure' : e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}\n`,
+        `  ▷ check${e.before ? " on the unchanged workspace with only DevA's test files (fail-first)" : e.baseline ? ' on the unchanged workspace, to compare the failure' : e.round ? ` (after fix round ${e.round})` : ''}: ${e.command}${e.targets?.length ? ` (per test target: ${e.targets.join(', ')})` : ''}\n`,
       );
       break;
     case 'check-finished': {

@@ -1,6 +1,7 @@
 // What a check's output says when code or a test did not build or load, so none of its tests ran: the toolchains'
-// words (BUILD_FAILURES), and for `go test` which packages and folders they were, read line by line as the whole
-// output arrives (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders). The baseline
+// words (BUILD_FAILURES), for `go test` which packages and folders they were, and for `cargo test` which integration-test
+// targets, read line by line as the whole output arrives (buildFailureReader: run.ts; CheckRun.unbuilt,
+// .unbuiltGoPackages, .unbuiltGoFolders, .unbuiltCargoTests). The baseline
 // (a build failure new with the proposal is not a failure as before) and TSR read them; the test cases a run names are
 // ./testCases.ts's.
 import type { CheckRun } from './types';
@@ -12,6 +13,9 @@ const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
 
 /** The compiler naming a Go file at a line's start (`calc/sq_test.go:6:5: undefined: Sq`, `./x.go:1:2: …`): its folder. */
 const GO_FILE_LINE = /^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /;
+
+/** cargo's line for an integration-test target it could not compile: ``error: could not compile `calc` (test "test_mul") …``. */
+const CARGO_UNBUILT_TEST = /^error: could not compile `[^`]*` \(test "([^"]+)"\)/;
 
 /** Go packages, and Go folders, a reader keeps: an output of any length is read within it. */
 const MAX_GO_NAMES = 10_000;
@@ -48,6 +52,8 @@ export interface BuildFailureReader {
    * a package did not build (none otherwise). None of such a package's tests ran, whichever of its files the error names.
    */
   goFolders: () => string[];
+  /** The integration-test targets cargo could not compile (CARGO_UNBUILT_TEST), by name. */
+  cargoTests: () => string[];
 }
 
 /**
@@ -61,6 +67,7 @@ export function buildFailureReader(): BuildFailureReader {
   const found = BUILD_FAILURES.map((r) => (r instanceof RegExp ? [false] : r.map(() => false)));
   const packages = new Set<string>();
   const folders = new Set<string>();
+  const cargoTests = new Set<string>();
   const keep = (names: Set<string>, name: string | undefined) => {
     if (name !== undefined && names.size < MAX_GO_NAMES) names.add(name);
   };
@@ -68,6 +75,7 @@ export function buildFailureReader(): BuildFailureReader {
     line: (line) => {
       keep(packages, GO_UNBUILT.exec(line)?.[1]);
       keep(folders, GO_FILE_LINE.exec(line)?.[1].replace(/\/$/, ''));
+      keep(cargoTests, CARGO_UNBUILT_TEST.exec(line)?.[1]);
       if (failed) return;
       BUILD_FAILURES.forEach((r, i) => {
         const patterns = r instanceof RegExp ? [r] : r;
@@ -78,6 +86,7 @@ export function buildFailureReader(): BuildFailureReader {
     failed: () => failed,
     goPackages: () => [...packages],
     goFolders: () => (packages.size ? [...folders] : []),
+    cargoTests: () => [...cargoTests],
   };
 }
 
@@ -102,6 +111,14 @@ export function unbuiltGoFolders(output: string): Set<string> {
  */
 export function runUnbuiltGoPackages(run: Pick<CheckRun, 'output' | 'unbuiltGoPackages'>): Set<string> {
   return run.unbuiltGoPackages ? new Set(run.unbuiltGoPackages) : unbuiltGoPackages(run.output);
+}
+
+/**
+ * The cargo integration-test targets a run could not compile, by name: read from its whole output as it arrived
+ * (CheckRun.unbuiltCargoTests), or, for a run that passed or was recorded before, from its kept `output`.
+ */
+export function runUnbuiltCargoTests(run: Pick<CheckRun, 'output' | 'unbuiltCargoTests'>): Set<string> {
+  return new Set(run.unbuiltCargoTests ?? readAllLines(buildFailureReader(), run.output).cargoTests());
 }
 
 /**

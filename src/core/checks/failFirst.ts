@@ -9,11 +9,15 @@
 // (`cd backend && pytest`: runFolder.ts) none of DevA's test files is under: it would run a whole suite of tests that
 // are all the unchanged workspace's, and say nothing. A command at the root always runs. Those left out are recorded
 // (FailFirstRuns.skipped), each said with its reason (failFirstLeftOut).
+// A `cargo test` whose crate holds two or more of DevA's test files, each an integration-test target, and none of them
+// elsewhere, runs once per target (`--test <name>`: cargoTargets.ts), as one run whose output is theirs in order: cargo
+// builds every target before it runs any, so a file needing the change would stop a guard beside it from running.
 import type { ProposedFile } from '../model/types';
 import { isTestFile } from '../workspace/fileKinds';
 import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
+import { perTargetRuns } from './cargoTargets';
 import { reachesFile, runFolder, runFolders } from './runFolder';
 import { notWrittenLine } from './verdict';
 import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
@@ -93,7 +97,8 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
     for (let i = 0; i < commands.length; i++) {
       const ref = referenceOf(commands[i], opts.loopRuns);
       const mark = (r: CheckRun) => markedNotReached(r, failFirstNotReached(r, result.testFiles, ref));
-      const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark });
+      const perTarget = (await perTargetRuns(opts.workspace, commands[i], testFiles)) ?? undefined;
+      const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark, perTarget });
       result.runs.push(run);
       if (stopped) return { ...result, cancelled: true };
     }

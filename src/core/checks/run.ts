@@ -3,7 +3,8 @@
 // (no Anthropic credential; the values of secret-looking variables hidden in its output). Output is kept up to a cap
 // (its beginning and its end; the test cases are read from all of it as it arrives), and the run ends with the
 // command: neither it nor anything of its group still holding its output (a server a test started and forgot) is
-// running when this returns.
+// running when this returns. A run may be several commands in turn (RunCheckOptions.steps: fail-first's per-target
+// cargo runs, cargoTargets.ts), read as one: their outputs joined in order, the first non-zero exit code its own.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { passedFileReader, testCaseReader } from './testCases';
@@ -25,6 +26,11 @@ export const DEFAULT_OUTPUT_CAP = 1_000_000;
 
 export interface RunCheckOptions {
   command: string;
+  /**
+   * The commands run in turn as this run of `command` (default: `command` alone), each with the time limit, their
+   * outputs read as one in order; the run exits with the first non-zero exit code (0 when none), and Stop ends it.
+   */
+  steps?: readonly string[];
   cwd: string;
   round: number;
   timeoutMs?: number;
@@ -75,6 +81,14 @@ function untrack(child: ChildProcess): void {
   live.delete(child);
 }
 
+/** A command that ended, let go: a process that left its group may still hold the pipes, so they are no longer read. */
+function release(child: ChildProcess): void {
+  untrack(child);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.unref();
+}
+
 /** Runs the command to its end, its time limit or Stop. Never throws: a command that cannot start is status 'error'. */
 export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
   const now = opts.now ?? Date.now;
@@ -106,13 +120,9 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     const finish = (ended: CheckStatus, exitCode: number | null, extra = '') => {
       if (done) return;
       done = true;
-      if (child) untrack(child);
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      // A process that left the group may still hold the pipes: stop reading so nothing keeps this process alive.
-      child?.stdout?.destroy();
-      child?.stderr?.destroy();
-      child?.unref();
+      if (child) release(child);
       let text = hideSecrets(cleanOutput(kept.text(), opts.cwd));
       if (extra) text = `${text.trimEnd()}${text.trim() ? '\n' : ''}${extra}`;
       for (const f of feeds) f.end();
@@ -137,7 +147,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         ...(tests ? { tests: tests.cases.map((c) => ({ ...c, name: workspaceCaseName(folder, c.name) })), ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         ...read,
         ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
-        ...(status !== 'passed' ? { passedTestFiles: inWorkspace(passedFiles.files()), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: inWorkspace(build.goFolders()) } : {}),
+        ...(status !== 'passed' ? { passedTestFiles: inWorkspace(passedFiles.files()), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: inWorkspace(build.goFolders()), unbuiltCargoTests: build.cargoTests() } : {}),
       });
     };
     let done = false;
@@ -153,55 +163,73 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     const endNote = (why: CheckStatus) =>
       why === 'timeout' ? `[killed: the check ran longer than ${formatDuration(timeoutMs)}]` : why === 'cancelled' ? '[stopped by the user]' : '';
     const onAbort = () => stop('cancelled');
-    const timer = setTimeout(() => stop('timeout'), timerDelay(timeoutMs));
+    let timer = setTimeout(() => stop('timeout'), timerDelay(timeoutMs));
     if (opts.signal?.aborted) {
       clearTimeout(timer);
       done = true;
       resolve({ command: opts.command, round: opts.round, status: 'cancelled', passed: false, exitCode: null, durationMs: 0, output: '[stopped by the user]', outputChars: 0 });
       return;
     }
-    try {
-      child = spawn(opts.command, {
-        cwd: opts.cwd,
-        shell: true,
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        // CI=1 keeps test runners out of watch mode (react-scripts, vitest) and from prompting; the Anthropic
-        // credentials are left out (checkEnv.ts). No colour variables: the output's colours are removed when it is
-        // read (output.ts), and a project's own tests of colour handling (FORCE_COLOR, NO_COLOR) must see the
-        // environment its developer runs them in.
-        env: checkEnv(env),
-      });
-    } catch (e) {
-      finish('error', null, `[could not start: ${(e as Error).message}]`);
-      return;
-    }
-    track(child);
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // the steps in turn (RunCheckOptions.steps), each with the time limit; the first to fail gives the exit code
+    const steps = opts.steps?.length ? opts.steps : [opts.command];
+    let failure: { code: number | null; note: string } | undefined;
     const read = (feed: (typeof feeds)[number]) => (chunk: string) => {
       if (done) return;
       keep(chunk);
       feed.write(chunk);
     };
-    child.stdout!.setEncoding('utf8').on('data', read(feeds[0]));
-    child.stderr!.setEncoding('utf8').on('data', read(feeds[1]));
-    child.on('error', (e) => finish('error', null, `[could not start: ${e.message}]`));
-    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (ending) finish(ending, null, endNote(ending));
-      else finish(code === 0 ? 'passed' : 'failed', code, code === null && signal ? `[ended by ${signal}]` : '');
+    const start = (at: number): void => {
+      let c: ChildProcess;
+      try {
+        c = spawn(steps[at], {
+          cwd: opts.cwd,
+          shell: true,
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // CI=1 keeps test runners out of watch mode (react-scripts, vitest) and from prompting; the Anthropic
+          // credentials are left out (checkEnv.ts). No colour variables: the output's colours are removed when it is
+          // read (output.ts), and a project's own tests of colour handling (FORCE_COLOR, NO_COLOR) must see the
+          // environment its developer runs them in.
+          env: checkEnv(env),
+        });
+      } catch (e) {
+        finish('error', null, `[could not start: ${(e as Error).message}]`);
+        return;
+      }
+      child = c;
+      track(c);
+      c.stdout!.setEncoding('utf8').on('data', read(feeds[0]));
+      c.stderr!.setEncoding('utf8').on('data', read(feeds[1]));
+      c.on('error', (e) => finish('error', null, `[could not start: ${e.message}]`));
+      let over = false;
+      const ended = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (over || done) return;
+        over = true;
+        if (ending) return finish(ending, null, endNote(ending));
+        if (code !== 0) failure ??= { code, note: code === null && signal ? `[ended by ${signal}]` : '' };
+        if (at + 1 === steps.length) return finish(failure ? 'failed' : 'passed', failure ? failure.code : code, failure?.note);
+        // the next step: its lines start on a line of their own, with a time limit of its own
+        release(c);
+        for (const f of feeds) f.end();
+        clearTimeout(timer);
+        timer = setTimeout(() => stop('timeout'), timerDelay(timeoutMs));
+        start(at + 1);
+      };
+      c.on('exit', (code, signal) => {
+        // The command ended. What still holds its output a moment later (a server a test started and forgot) is
+        // killed with its group, and not waited for; a daemon that writes elsewhere (Gradle's, a compiler server) is
+        // left to serve the next run.
+        setTimeout(() => {
+          if (over || done) return;
+          if (!ending && process.platform !== 'win32') killTree(c);
+          ended(code, signal);
+        }, 2000).unref();
+      });
+      c.on('close', ended);
     };
-    child.on('exit', (code, signal) => {
-      // The command ended. What still holds its output a moment later (a server a test started and forgot) is
-      // killed with its group, and not waited for; a daemon that writes elsewhere (Gradle's, a compiler server) is
-      // left to serve the next run.
-      setTimeout(() => {
-        if (done) return;
-        if (!ending && process.platform !== 'win32') killTree(child!);
-        ended(code, signal);
-      }, 2000).unref();
-    });
-    child.on('close', ended);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    start(0);
   });
 }
 
@@ -223,6 +251,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   base?: CheckRun;
   /** What the caller adds to the run before it is reported (failFirst.ts: whether it reached DevA's tests). */
   mark?: (run: CheckRun) => CheckRun;
+  /** The command run once per cargo test target, as one run (cargoTargets.ts PerTarget; RunCheckOptions.steps). */
+  perTarget?: { targets: readonly string[]; steps: readonly string[] };
 }
 
 /**
@@ -231,9 +261,10 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
  */
 export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRun; stopped: boolean }> {
   const place = o.place ?? {};
-  o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...place });
+  const targets = o.perTarget ? { targets: [...o.perTarget.targets] } : {};
+  o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...targets, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
-  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base });
+  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps });
   const run = o.mark ? o.mark(ran) : ran;
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };

@@ -17,6 +17,12 @@ export function inFolder(folder: string, command: string): string {
 /** `cd <folder> &&` at a command's start, the folder bare or in quotes (as inFolder writes it). */
 const CD_FOLDER = /^\s*cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&|;]+))\s*&&/;
 
+/** The command after its leading `cd folder &&` (runFolder's), or the whole command when it has none. */
+export function afterFolder(command: string): string {
+  const m = CD_FOLDER.exec(command);
+  return m ? command.slice(m[0].length) : command;
+}
+
 /**
  * The workspace folder a check command runs in, `/`-separated: the folder of its leading `cd folder &&`; '' for the
  * workspace itself, and for a folder that is not inside it (absolute, or climbing out with `..`).

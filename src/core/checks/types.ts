@@ -140,6 +140,8 @@ export interface CheckRun {
    */
   unbuiltGoPackages?: string[];
   unbuiltGoFolders?: string[];
+  /** The cargo integration-test targets it could not compile (`(test "test_mul")`: buildFailures.ts), as the Go ones. */
+  unbuiltCargoTests?: string[];
   /**
    * The run failed before it reached the tests it was to show (notReached.ts): a fail-first run that ran none of
    * DevA's tests (failFirstNotReached; set as it ends, so its event says so), or — on the runs TSR reads
@@ -250,8 +252,9 @@ export type CheckEvent =
   /**
    * `before`: a fail-first run (DevA's test files alone on the unchanged workspace), after the loop's last round.
    * `baseline`: the command on the unchanged workspace (nothing applied), after its first failure on the proposal.
+   * `targets`: the cargo test targets it runs once each, as one run (fail-first: cargoTargets.ts).
    */
-  | { type: 'check-started'; round: number; command: string; index: number; total: number; before?: boolean; baseline?: boolean }
+  | { type: 'check-started'; round: number; command: string; index: number; total: number; before?: boolean; baseline?: boolean; targets?: string[] }
   | { type: 'check-finished'; run: CheckRun; before?: boolean; baseline?: boolean }
   /** A fix request goes to DevA: round `round` of at most `max`, for the failing commands. */
   | { type: 'fix-round'; round: number; max: number; failing: string[] }

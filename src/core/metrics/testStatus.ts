@@ -6,7 +6,8 @@ import * as path from 'path';
 import type { CheckRun } from '../checks/types';
 import { runPassedFiles } from '../checks/testCases';
 import { testsRan } from '../checks/testSummary';
-import { runUnbuiltGoFolders } from '../checks/buildFailures';
+import { runUnbuiltCargoTests, runUnbuiltGoFolders } from '../checks/buildFailures';
+import { testTargetOf } from '../checks/cargoTargets';
 import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
@@ -14,7 +15,7 @@ import { escapeRegExp } from '../text/regexp';
 import type { CheckTest, FileTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'testsNotReached' | 'unbuilt'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'testsNotReached' | 'unbuilt'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -66,6 +67,7 @@ const runFacts = new WeakMap<CheckOutcome, RunFacts>();
 interface RunFacts {
   ran?: boolean;
   unbuiltGo?: ReadonlySet<string>;
+  unbuiltCargo?: ReadonlySet<string>;
   passedFiles?: ReadonlySet<string>;
   namesFile?: boolean;
 }
@@ -76,8 +78,13 @@ function factsOf(c: CheckOutcome): RunFacts {
 }
 const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c));
 
-/** A Go test whose package did not build (the compiler named another of its files): it did not run. */
-function inUnbuiltGoPackage(c: CheckOutcome, test: FileTest): boolean {
+/**
+ * A Go test whose package did not build (the compiler named another of its files), or a Rust test whose integration-test
+ * target cargo could not compile (fail-first's runs per target: checks/cargoTargets.ts): it did not run.
+ */
+function inUnbuiltPart(c: CheckOutcome, test: FileTest): boolean {
+  const target = testTargetOf(test.file);
+  if (target !== null) return (factsOf(c).unbuiltCargo ??= runUnbuiltCargoTests(c)).has(target);
   if (!test.file.endsWith('.go')) return false;
   const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
   return (factsOf(c).unbuiltGo ??= runUnbuiltGoFolders(c)).has(dir === '.' ? '' : dir);
@@ -125,7 +132,7 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
     // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
     // it ran and did not fail, though its file is named (pytest's progress line names every test file) — unless its
     // Go package did not build (the failing cases named are another package's)
-    if (c.onlyFailuresNamed && !isStaticCheck(c.command) && (c.passed || !inUnbuiltGoPackage(c, test))) {
+    if (c.onlyFailuresNamed && !isStaticCheck(c.command) && (c.passed || !inUnbuiltPart(c, test))) {
       ran = true;
       continue;
     }
@@ -141,10 +148,10 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
       continue;
     }
     if (!c.passed && (!(factsOf(c).namesFile ??= namesAFile(c.output)) || mentions(c.output, test))) {
-      const didNotRun = unbuilt !== 'fail' && (inUnbuiltGoPackage(c, test) || (!isStaticCheck(c.command) && !ranTests(c)));
+      const didNotRun = unbuilt !== 'fail' && (inUnbuiltPart(c, test) || (!isStaticCheck(c.command) && !ranTests(c)));
       return didNotRun && (unbuilt !== 'unbuilt' || c.unbuilt) ? unbuilt : 'fail';
     }
-    if (!c.passed && inUnbuiltGoPackage(c, test)) return notRun;
+    if (!c.passed && inUnbuiltPart(c, test)) return notRun;
     if (!isStaticCheck(c.command)) {
       // failed elsewhere before any test ran (a test module that does not load stops mocha, pytest and RSpec): this
       // test did not run either

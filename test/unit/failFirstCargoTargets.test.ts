@@ -1,0 +1,132 @@
+// Fail-first runs a `cargo test` once per integration-test target of DevA's (checks/cargoTargets.ts): `cargo test`
+// builds every test target before it runs any, so a test file using the new API (it cannot compile without the
+// change) stopped the regression guard beside it from running, and every criterion read "did not build" (a Rust
+// trial). Which commands split and how (perTargetPlan), the runs read as one (run.ts steps: outputs joined, the first
+// non-zero exit code, Stop), the guard's tests read as passed and the new-API file's as unbuilt, and with the real cargo.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { onPath, perTargetPlan, runCheck, runFailFirst, type CheckEvent, type ProposedFile } from '../../src/core';
+import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
+import { printer } from '../../src/cli/printer';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-cargo-targets-'));
+
+/** `cargo test --offline --test test_bump` on the unchanged code: the file calls a method the change adds (cargo 1.95). */
+const BUMP = [
+  '   Compiling semver v1.0.27 (/tmp/x)',
+  'error[E0599]: no method named `bump_patch` found for struct `Version` in the current scope',
+  '  --> tests/test_bump.rs:12:24',
+  '   |',
+  '12 |     let v = version.bump_patch();',
+  '   |                     ^^^^^^^^^^ method not found in `Version`',
+  '',
+  'error: could not compile `semver` (test "test_bump") due to 1 previous error',
+  '',
+].join('\n');
+/** `cargo test --offline --test test_guard`: the guard uses the existing API only, and passes. */
+const GUARD = [
+  '    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.65s',
+  '     Running tests/test_guard.rs (target/debug/deps/test_guard-ef90c5ff6d872795)',
+  '',
+  'running 2 tests',
+  'test test_parse ... ok',
+  'test test_display_round_trip ... ok',
+  '',
+  'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+  '',
+].join('\n');
+
+/** A step that prints a file of `dir` and exits with `code`. */
+const printing = (dir: string, name: string, text: string, code = 0) => {
+  fs.writeFileSync(path.join(dir, name), text);
+  return `node -e "process.stdout.write(require('fs').readFileSync('${name}', 'utf8')); process.exit(${code})"`;
+};
+
+describe('fail-first: a cargo test run once per test target', () => {
+  it('splits a plain cargo test when every one of two or more test files is a test target of its crate', () => {
+    const files = ['tests/test_bump.rs', 'tests/test_guard/main.rs'];
+    assert.deepStrictEqual(perTargetPlan('cargo test --offline', files), {
+      crate: '',
+      targets: ['test_bump', 'test_guard'],
+      steps: ['cargo test --offline --test test_bump', 'cargo test --offline --test test_guard'],
+    });
+    assert.deepStrictEqual(perTargetPlan('cargo test -- --nocapture', files)?.steps, ['cargo test --test test_bump -- --nocapture', 'cargo test --test test_guard -- --nocapture']);
+    const sub = ['core/tests/a.rs', 'core/tests/b.rs'];
+    assert.deepStrictEqual(perTargetPlan('cd core && cargo test', sub)?.steps, ['cd core && cargo test --test a', 'cd core && cargo test --test b']);
+    assert.deepStrictEqual(perTargetPlan('cargo +stable test --manifest-path core/Cargo.toml', sub)?.crate, 'core');
+    assert.deepStrictEqual(perTargetPlan('RUST_BACKTRACE=1 cargo test --manifest-path=core/Cargo.toml', sub)?.targets, ['a', 'b']);
+    // today's single run: one target, a file elsewhere (a unit test module, another crate's), a choice of its own, another command
+    for (const [command, tests] of [
+      ['cargo test', ['tests/a.rs']],
+      ['cargo test', ['tests/a.rs', 'src/lib_tests.rs']],
+      ['cargo test', ['tests/a.rs', 'tests/util/mod.rs']],
+      ['cd core && cargo test', ['core/tests/a.rs', 'tests/b.rs']],
+      ['cargo test --test a', ['tests/a.rs', 'tests/b.rs']],
+      ['cargo test --workspace', ['tests/a.rs', 'tests/b.rs']],
+      ['cargo test -p calc', ['tests/a.rs', 'tests/b.rs']],
+      ['cargo test && cargo doc', ['tests/a.rs', 'tests/b.rs']],
+      ['cargo test --manifest-path ../x/Cargo.toml', ['tests/a.rs', 'tests/b.rs']],
+      ['cargo clippy --tests', ['tests/a.rs', 'tests/b.rs']],
+      ['go test ./...', ['tests/a.rs', 'tests/b.rs']],
+    ] as const) {
+      assert.strictEqual(perTargetPlan(command, tests), null, command);
+    }
+  });
+
+  it("reads the runs as one: outputs in order, the first non-zero exit code; the guard's tests passed, the new-API file's unbuilt", async () => {
+    const dir = tmp();
+    const steps = [printing(dir, 'bump.txt', BUMP, 101), printing(dir, 'guard.txt', GUARD)];
+    const run = await runCheck({ command: 'cargo test --offline', steps, cwd: dir, round: 0 });
+    assert.strictEqual(run.command, 'cargo test --offline');
+    assert.deepStrictEqual([run.status, run.exitCode], ['failed', 101]);
+    assert.ok(run.output.indexOf('could not compile') < run.output.indexOf('test result: ok'), run.output);
+    assert.strictEqual(run.unbuilt, true);
+    assert.deepStrictEqual(run.unbuiltCargoTests, ['test_bump']);
+    const bump: NamedTest = { file: 'tests/test_bump.rs', name: 'test_ac1_bump_patch', expect: 'fail' };
+    const guard: NamedTest = { file: 'tests/test_guard.rs', name: 'test_parse', expect: 'pass' };
+    const yes = () => true;
+    assert.strictEqual(testStatus(guard, true, [run], 'no_test', 'no_test'), 'pass');
+    assert.strictEqual(testStatus(bump, true, [run], 'no_test', 'unbuilt'), 'unbuilt');
+    assert.deepStrictEqual(failFirstOf([bump, guard], yes, [run]), { before: 'unbuilt' });
+    assert.deepStrictEqual(failFirstOf([guard], yes, [run]), { before: 'pass', guard: true });
+    // the other way round: the exit code is still the failing step's; every step passing passes with 0
+    const swapped = await runCheck({ command: 'cargo test', steps: [...steps].reverse(), cwd: dir, round: 0 });
+    assert.deepStrictEqual([swapped.status, swapped.exitCode], ['failed', 101]);
+    const both = await runCheck({ command: 'cargo test', steps: [steps[1], steps[1]], cwd: dir, round: 0 });
+    assert.deepStrictEqual([both.status, both.exitCode, both.output.split('test result: ok').length], ['passed', 0, 3]);
+  });
+
+  it('Stop ends the step running, and the next never starts', async () => {
+    const dir = tmp();
+    const stop = new AbortController();
+    const steps = ['node -e "console.log(\'first\'); setInterval(() => {}, 1000)"', 'node -e "console.log(\'second\')"'];
+    const running = runCheck({ command: 'cargo test', steps, cwd: dir, round: 0, signal: stop.signal });
+    setTimeout(() => stop.abort(), 500);
+    const run = await running;
+    assert.strictEqual(run.status, 'cancelled');
+    assert.doesNotMatch(run.output, /second/);
+  });
+
+  it('with the real cargo: the guard runs and passes beside a file that needs the change, and the CLI says it ran per target', async function () {
+    if (!(await onPath(['cargo']))) this.skip();
+    const ws = tmp();
+    fs.mkdirSync(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'Cargo.toml'), '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n');
+    fs.writeFileSync(path.join(ws, 'src', 'lib.rs'), 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n');
+    const file = (relPath: string, content: string) => ({ path: relPath, relPath, content, status: 'proposed', action: 'create' }) as ProposedFile;
+    const files = [file('tests/test_mul.rs', '#[test]\nfn muls() {\n    assert_eq!(calc::mul(2, 3), 6);\n}\n'), file('tests/test_guard.rs', '#[test]\nfn adds() {\n    assert_eq!(calc::add(1, 2), 3);\n}\n')];
+    const events: CheckEvent[] = [];
+    const result = await runFailFirst({ commands: ['cargo test --offline'], workspace: ws, capeFolder: 'cape', files, emit: (e) => events.push(e) });
+    const run = result.runs[0];
+    assert.deepStrictEqual([result.runs.length, run.command, run.exitCode, run.unbuilt], [1, 'cargo test --offline', 101, true], run.output);
+    assert.deepStrictEqual(run.tests, [{ name: 'adds', passed: true }], run.output);
+    assert.strictEqual(testStatus({ file: 'tests/test_guard.rs', name: 'adds' }, true, [run], 'no_test', 'no_test'), 'pass');
+    assert.strictEqual(testStatus({ file: 'tests/test_mul.rs', name: 'muls' }, true, [run], 'no_test', 'unbuilt'), 'unbuilt');
+    let said = '';
+    const print = printer({ write: (t: string) => ((said += t), true) } as unknown as NodeJS.WritableStream);
+    for (const e of events) print({ type: 'check', step: 'deva', event: e });
+    assert.match(said, /fail-first\): cargo test --offline \(per test target: test_mul, test_guard\)\n/);
+  });
+});
