@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { loadCape } from '../../src/core/cape/assets';
 import { buildStepContext, CONTEXT_MATRIX, domainFolderReaders, minifyMarkdown, packAssets, renderSources, type ContextInputs } from '../../src/core/session/context';
-import { kptDigest, parseKpt } from '../../src/core/kpt';
+import { kptDigest, KPT_DIGEST_CHARS, parseKpt } from '../../src/core/kpt';
 import { parseReply } from '../../src/core/reply/parser';
 import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } from '../../src/core/cape/prompts';
 import type { Envelope, StepId } from '../../src/core/model/types';
@@ -167,7 +167,7 @@ describe('context: need-to-know per agent', () => {
     it(`${s.taskId}: CM gets a bounded KPT digest, not the whole history`, async () => {
       const inputs = await inputsFor(s.steps, 'cm_open');
       const ctx = buildStepContext('cm_open', inputs);
-      assert.ok(inputs.kptDigest.length > 0 && inputs.kptDigest.length <= 2500);
+      assert.ok(inputs.kptDigest.length > 0 && inputs.kptDigest.length <= KPT_DIGEST_CHARS);
       assert.ok(ctx.user.includes(inputs.kptDigest));
       assert.ok(!ctx.user.includes(inputs.kptFull));
       assert.ok(ctx.passedChars < ctx.baselineChars);

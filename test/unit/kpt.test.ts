@@ -11,6 +11,7 @@ import {
   kptSimilarity,
   thresholdFor,
   kptDigest,
+  KPT_DIGEST_CHARS,
   mergeKptFile,
   mergeKptItems,
   normaliseKptText,
@@ -420,7 +421,7 @@ describe('kpt: digest', () => {
   it('is bounded, lists recurring problems with counts and last task first, then tries and keeps', () => {
     const items = parseKpt(fs.readFileSync(realKptPath(), 'utf8'));
     const digest = kptDigest(items);
-    assert.ok(digest.length <= 2500 && digest.length > 200);
+    assert.ok(digest.length <= KPT_DIGEST_CHARS && digest.length > 200);
     const p = digest.indexOf('Problems');
     const t = digest.indexOf('Open Tries');
     assert.ok(p >= 0 && t > p, 'problems before tries');
@@ -452,6 +453,18 @@ describe('kpt: digest', () => {
     const few = kptDigest(many, { maxItems: 3, maxChars: 100000 });
     assert.ok(few.split('\n').filter((l) => l.startsWith('- ')).length <= 3);
     assert.strictEqual(kptDigest([]), '');
+  });
+
+  it("shows a one-sentence item of a retrospective's usual length whole", () => {
+    // a Rust trial's Problem of 228 characters was cut at 180 ("…meant to pass…") and the next CM guessed the rest
+    const long = `Fail-first for a new Rust API ran all of DevA's test files as one cargo test, so the guard file that uses only the existing API never ran, and the report says the file needs the change (${'x'.repeat(40)}).`;
+    assert.ok(long.length > 200 && long.length <= 260, String(long.length));
+    const topics = ['release notes', 'colour tokens', 'error codes', 'cache keys', 'retry limits', 'route names', 'log levels', 'time zones', 'file locks', 'page sizes', 'font weights', 'api tokens', 'queue depth', 'port ranges', 'build flags'];
+    const other = (t: string) => `The ${t} were decided late in the session, so each role wrote its own assumption about the ${t} and the human had to reconcile three versions of the ${t} afterwards.`;
+    const items: KptItem[] = [{ kind: 'problem', taskId: 't0', text: long }, ...topics.map((t, i) => ({ kind: (['problem', 'try', 'keep'] as const)[i % 3], taskId: `t${i % 2}`, text: other(t) }))];
+    const d = kptDigest(items);
+    assert.ok(d.includes(long), d);
+    assert.ok(d.length <= KPT_DIGEST_CHARS);
   });
 
   it('most recent tries come first', () => {

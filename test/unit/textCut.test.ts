@@ -43,7 +43,7 @@ describe('text: lineWithin', () => {
     const text = 'Keep the release notes short and to the point. '.repeat(10);
     const digest = kptDigest([{ kind: 'try', taskId: 't1', text }]);
     const line = digest.split('\n').find((l) => l.includes('release notes')) ?? '';
-    assert.ok(line.includes(lineWithin(text, 180)), line);
+    assert.ok(line.includes(lineWithin(text, 260)), line);
   });
 });
 

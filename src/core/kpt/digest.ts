@@ -7,13 +7,20 @@ import { lineWithin, sliceWhole } from '../text/cut';
 import { groupKpt, type KptGroup } from './grouping';
 
 export interface KptDigestOptions {
-  /** Hard cap on the digest length in characters (default 2500). */
+  /** Hard cap on the digest length in characters (default KPT_DIGEST_CHARS). */
   maxChars?: number;
   /** Cap on the number of listed items over all sections (default 16). */
   maxItems?: number;
 }
 
-const MAX_ITEM_CHARS = 180;
+/**
+ * An item's line at most. 180 cut a Rust trial's items (one sentence of 200–260 characters each, as the retrospective
+ * writes them) mid-clause, and the next opening's CM had to guess how a recurring Problem ended; the digest's whole
+ * grew with it, so as many items fit.
+ */
+const MAX_ITEM_CHARS = 260;
+/** The digest's default cap: 16 items of MAX_ITEM_CHARS would pass it, so the sections' shares still decide. */
+export const KPT_DIGEST_CHARS = 3500;
 
 /** How many recently adopted Tries the digest lists at most. */
 const RECENT_ADOPTED = 3;
@@ -27,7 +34,7 @@ const RECENT_ADOPTED = 3;
  * most `maxChars` characters whatever the history size. Empty history → ''.
  */
 export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string {
-  const maxChars = Math.max(0, Math.floor(opts.maxChars ?? 2500));
+  const maxChars = Math.max(0, Math.floor(opts.maxChars ?? KPT_DIGEST_CHARS));
   const maxItems = Math.max(0, Math.floor(opts.maxItems ?? 16));
   if (items.length === 0 || maxChars === 0) return '';
   items = collapseKptDuplicates(items).items;
