@@ -62,7 +62,7 @@ function printCheck(out: Out, e: CheckEvent): void {
         // a failure is what a new test should do here: no output, the test cases it reported; one that failed before
         // it ran DevA's tests (checks/notReached.ts: a time-out too) observed nothing, and says why
         const how = r.passed
-          ? "passed: DevA's tests pass without the change too"
+          ? "passed: DevA's tests pass without the change too (as a regression guard should; a test of the change should not)"
           : (beforeFailureSaying(r) ?? (r.status === 'failed' ? `failed${failingCases(r)}, as a test of the change should` : runStatusWord(r.status)));
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;

@@ -787,7 +787,7 @@ describe('checks: fail-first', () => {
       ...outcome,
       before: { testFiles: ['test/a.test.js', 'test/b.test.js'], runs: [run(false, [{ name: 'adds', passed: false }, { name: 'old', passed: true }])], notWritten: [] },
     });
-    assert.match(text, /- Fail-first, DevA's test files alone \(test\/a\.test\.js, test\/b\.test\.js\) on the unchanged code: `node --test` failed \(failing: "adds"\)\. A test of the change should fail here and pass on the proposal\.\n/);
+    assert.match(text, /- Fail-first, DevA's test files alone \(test\/a\.test\.js, test\/b\.test\.js\) on the unchanged code: `node --test` failed \(failing: "adds"\)\. A test of the change should fail here and pass on the proposal; a regression guard passes in both\.\n/);
     assert.ok(!text.includes('SECRET OUTPUT'));
     // the failures are the point here: up to 8 are named (a fix round's line names 3)
     const ten = Array.from({ length: 10 }, (_, i) => ({ name: `case ${i + 1}`, passed: false }));

@@ -43,6 +43,14 @@ describe('checks: a fail-first run that failed before it ran DevA\'s tests', () 
     assert.strictEqual(firstErrorLine(cut), 'src/a.js:3:1 boom');
   });
 
+  it('a fail-first run that passed says a regression guard should pass there, a test of the change should not', () => {
+    let shown = '';
+    const print = printer(new Writable({ write: (chunk: Buffer, _enc, done) => ((shown += chunk.toString('utf8')), done()) }));
+    const passed = { ...run(''), passed: true, status: 'passed', exitCode: 0 } as CheckRun;
+    print({ type: 'check', step: 'deva', event: { type: 'check-finished', run: passed, before: true } } as Parameters<typeof print>[0]);
+    assert.match(shown, /· before the change, pnpm run test passed: DevA's tests pass without the change too \(as a regression guard should; a test of the change should not\) ·/);
+  });
+
   it('in the loop: the run is marked, the transcript and the retrospective quote its error, no criterion failed before', async () => {
     const { ws, files } = themeProposal('cape-unit-not-reached-');
     const cannotStart = `node -e "console.error('ERROR  cannot start: tool missing'); process.exit(1)"`;

@@ -54,7 +54,7 @@ function failFirstSaying(outcome: ChecksOutcome): string | null {
   const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
   const leftOut = leftOutSaying(before.skipped ?? [], before.testFiles);
-  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${markedFailFirstRuns(outcome).map(beforeRunSaying).join('; ') || 'no run'}${leftOut}. A test of the change should fail here and pass on the proposal.`;
+  return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${markedFailFirstRuns(outcome).map(beforeRunSaying).join('; ') || 'no run'}${leftOut}. A test of the change should fail here and pass on the proposal; a regression guard passes in both.`;
 }
 
 /**
