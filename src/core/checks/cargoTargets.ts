@@ -22,7 +22,7 @@ export interface PerTarget {
 const TARGET_FILE = /^tests\/([\w-]+)(?:\.rs|\/main\.rs)$/;
 
 /** The integration-test target a crate's file is (TARGET_FILE: its name), or null. */
-export function cargoTestTarget(crateRelative: string): string | null {
+function cargoTestTarget(crateRelative: string): string | null {
   return TARGET_FILE.exec(crateRelative.replace(/^\.\//, ''))?.[1] ?? null;
 }
 
@@ -44,7 +44,7 @@ const SEPARATOR = /\s--(?=\s|$)/;
  * --offline`, `cd sub && cargo test`, `cargo +stable test --manifest-path sub/Cargo.toml -- --nocapture` — or null
  * for any other command, or one that chooses its targets or packages itself (CHOSEN).
  */
-export function cargoTestCrate(command: string): string | null {
+function cargoTestCrate(command: string): string | null {
   const rest = afterFolder(command);
   const sep = SEPARATOR.exec(rest);
   const own = sep ? rest.slice(0, sep.index) : rest;
@@ -87,7 +87,7 @@ export function perTargetPlan(command: string, testFiles: readonly string[]): (P
  * Whether the crate's manifest (`<workspace>/<crate>/Cargo.toml`) leaves its test targets to cargo's own discovery:
  * a package, no `[[test]]` of its own, `autotests` not turned off. False for a manifest missing or not valid TOML.
  */
-export async function discoversTestTargets(workspace: string, crate: string): Promise<boolean> {
+async function discoversTestTargets(workspace: string, crate: string): Promise<boolean> {
   const text = await fsp.readFile(path.join(workspace, crate, 'Cargo.toml'), 'utf8').catch(() => null);
   const doc = text === null ? null : parseToml(text);
   if (!doc || !Object.keys(tableAt(doc, 'package')).length) return false;
@@ -98,5 +98,5 @@ export async function discoversTestTargets(workspace: string, crate: string): Pr
 export async function perTargetRuns(workspace: string, command: string, testFiles: readonly string[]): Promise<PerTarget | null> {
   const plan = perTargetPlan(command, testFiles);
   if (!plan || !(await discoversTestTargets(workspace, plan.crate))) return null;
-  return { targets: plan.targets, steps: plan.steps };
+  return plan;
 }

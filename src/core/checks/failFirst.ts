@@ -93,11 +93,14 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
   if (!tests.length || !commands.length) return result;
   const scratch = await createScratch(opts.workspace, { capeFolder: opts.capeFolder, signal: opts.signal, folders: runFolders(commands) });
   try {
-    result.notWritten = (await scratch.overlay(tests)).map(notWrittenLine);
+    const notWritten = await scratch.overlay(tests);
+    result.notWritten = notWritten.map(notWrittenLine);
+    // a file the copy does not hold is no target to run (`--test` would name a target cargo cannot find)
+    const written = testFiles.filter((f) => !notWritten.some((n) => n.path === f));
     for (let i = 0; i < commands.length; i++) {
       const ref = referenceOf(commands[i], opts.loopRuns);
       const mark = (r: CheckRun) => markedNotReached(r, failFirstNotReached(r, result.testFiles, ref));
-      const perTarget = (await perTargetRuns(opts.workspace, commands[i], testFiles)) ?? undefined;
+      const perTarget = (await perTargetRuns(opts.workspace, commands[i], written)) ?? undefined;
       const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark, perTarget });
       result.runs.push(run);
       if (stopped) return { ...result, cancelled: true };

@@ -13,6 +13,7 @@ import { runFolder, workspaceCaseName, workspacePath } from './runFolder';
 import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
+import type { PerTarget } from './cargoTargets';
 import { formatDuration, timerDelay } from '../model/dates';
 import { untilProcessEnd } from './processEnd';
 import { checkEnv, secretHider, secretValues } from './checkEnv';
@@ -252,7 +253,7 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   /** What the caller adds to the run before it is reported (failFirst.ts: whether it reached DevA's tests). */
   mark?: (run: CheckRun) => CheckRun;
   /** The command run once per cargo test target, as one run (cargoTargets.ts PerTarget; RunCheckOptions.steps). */
-  perTarget?: { targets: readonly string[]; steps: readonly string[] };
+  perTarget?: PerTarget;
 }
 
 /**
@@ -261,7 +262,7 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
  */
 export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRun; stopped: boolean }> {
   const place = o.place ?? {};
-  const targets = o.perTarget ? { targets: [...o.perTarget.targets] } : {};
+  const targets = o.perTarget ? { targets: o.perTarget.targets } : {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...targets, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
   const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps });
