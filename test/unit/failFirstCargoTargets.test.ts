@@ -128,5 +128,13 @@ describe('fail-first: a cargo test run once per test target', () => {
     const print = printer({ write: (t: string) => ((said += t), true) } as unknown as NodeJS.WritableStream);
     for (const e of events) print({ type: 'check', step: 'deva', event: e });
     assert.match(said, /fail-first\): cargo test --offline \(per test target: test_mul, test_guard\)\n/);
+    // a test file the copy could not hold (a file where its folder should be) names no target: cargo would not find it
+    fs.mkdirSync(path.join(ws, 'tests'));
+    fs.writeFileSync(path.join(ws, 'tests', 'test_io'), 'a file, not a folder\n');
+    const more: CheckEvent[] = [];
+    const blocked = await runFailFirst({ commands: ['cargo test --offline'], workspace: ws, capeFolder: 'cape', files: [...files, file('tests/test_io/main.rs', '#[test]\nfn io() {}\n')], emit: (e) => more.push(e) });
+    assert.deepStrictEqual(blocked.notWritten.map((l) => l.split(':')[0]), ['tests/test_io/main.rs']);
+    const started = more.find((e) => e.type === 'check-started');
+    assert.deepStrictEqual(started && started.type === 'check-started' ? started.targets : null, ['test_mul', 'test_guard']);
   });
 });
