@@ -1284,9 +1284,14 @@ describe('ranking and the budgeted map', () => {
     write(lib, 'examples/demo.rs', 'fn main() {}\n');
     write(lib, 'docs/index.html', '<h1>Docs</h1>\n');
     write(lib, 'README.md', '# lib\n');
+    // nor a tool's configuration written as code (a URL library's trial: eslint.config.mjs among its source files)
+    write(lib, 'eslint.config.mjs', 'export default [];\n');
+    write(lib, 'vite.config.ts', 'export default defineConfig({});\n');
+    write(lib, '.eslintrc.cjs', 'module.exports = {};\n');
+    write(lib, 'src/config.ts', 'export const defaults = {};\n');
     const { index: i2 } = await WorkspaceIndex.open(lib, { cacheFile: null });
     const api = packWorkspace(i2, { objective: 'parse a version' }, { step: 'da', readText: read(lib) });
-    assert.deepStrictEqual(api.files.map((f) => f.path).sort(), ['src/eval.rs', 'src/lib.rs']);
+    assert.deepStrictEqual(api.files.map((f) => f.path).sort(), ['src/config.ts', 'src/eval.rs', 'src/lib.rs']);
     assert.ok(api.files.every((f) => !f.whole));
     assert.match(api.text, /^No UI files \(components, styles\) in the workspace: its interface is its code\./);
     assert.match(api.text, /^src\/lib\.rs — Version, parse/m);

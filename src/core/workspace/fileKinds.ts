@@ -138,6 +138,12 @@ const NOT_PRODUCT = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|doc
 const STORY = /\.stor(?:y|ies)\.[^/]+$/i;
 /** A benchmark by its name beside the code it measures: `parse_bench.rs`, vitest's `parse.bench.ts`. */
 const BENCH_NAME = /[._]bench\.[^/]+$/i;
+/**
+ * A tool's configuration written as code: `eslint.config.mjs`, `vite.config.ts`, `jest.config.js`, `.eslintrc.cjs`,
+ * `gulpfile.js`, `karma.conf.js`. It sets up the build, lint or tests, not the product: a trial's DA, designing a URL
+ * library's next calls, got `eslint.config.mjs` among its "source files" (the library's interface).
+ */
+const TOOL_CONFIG = /(?:^|\/)(?:[\w-]+(?:\.[\w-]+)*\.config|\.[\w-]+rc|gulpfile|gruntfile|jakefile|karma\.conf)\.[cm]?[jt]s$/i;
 
 /**
  * True for a file of the product itself: not a test, a story, a benchmark or a file of its examples, docs, fuzz targets
@@ -150,12 +156,12 @@ export function isProductFile(relPath: string): boolean {
 }
 
 /**
- * True for a source file of the product (SOURCE_FILE, isProductFile): DA's map in a workspace without UI files (its
- * interface is its code: a trial's DA on a Rust library got an empty UI section and spent six tool calls finding what
- * its main type offers), and the files init's code map may list.
+ * True for a source file of the product (SOURCE_FILE, isProductFile), not a tool's configuration (TOOL_CONFIG): DA's
+ * map in a workspace without UI files (its interface is its code: a trial's DA on a Rust library got an empty UI
+ * section and spent six tool calls finding what its main type offers), and the files init's code map may list.
  */
 export function isProductSource(relPath: string): boolean {
-  return SOURCE_FILE.test(relPath) && isProductFile(relPath);
+  return SOURCE_FILE.test(relPath) && isProductFile(relPath) && !TOOL_CONFIG.test(relPath);
 }
 
 /** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */
