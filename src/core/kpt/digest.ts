@@ -1,10 +1,11 @@
 // The bounded KPT digest the Cape Master reads at the opening: recurring open Problems, open Tries with their ids,
-// recently adopted Tries and recurring Keeps.
+// recently adopted Tries and recurring Keeps, their question ids qualified with their session (model/questionIds.ts).
 // Plain Node: nothing in src/core may import 'vscode'.
 import type { KptItem } from '../model/types';
 import { collapseKptDuplicates, isOpenKpt, kptItemIds } from './items';
 import { lineWithin, sliceWhole } from '../text/cut';
 import { groupKpt, type KptGroup } from './grouping';
+import { qualifyQuestionIds } from '../model/questionIds';
 
 export interface KptDigestOptions {
   /** Hard cap on the digest length in characters (default KPT_DIGEST_CHARS). */
@@ -21,6 +22,9 @@ export interface KptDigestOptions {
 const MAX_ITEM_CHARS = 260;
 /** The digest's default cap: 16 items of MAX_ITEM_CHARS would pass it, so the sections' shares still decide. */
 export const KPT_DIGEST_CHARS = 3500;
+
+/** What the digest calls the session of an item without a `[task-id]` tag (a line written by hand). */
+const UNTAGGED = 'untagged';
 
 /** How many recently adopted Tries the digest lists at most. */
 const RECENT_ADOPTED = 3;
@@ -62,14 +66,15 @@ export function kptDigest(items: KptItem[], opts: KptDigestOptions = {}): string
     .sort((a, b) => b.count - a.count || byRecency(a, b));
 
   const line = (g: KptGroup): string => {
-    // the most recent wording is the most relevant one; an open Try names its latest open item's id
+    // the most recent wording is the most relevant one; an open Try names its latest open item's id. Its question ids
+    // are that session's (`DA-Q1` in a file merged before they were qualified): qualified, this session has its own.
     const latest = g.items[g.items.length - 1];
-    const text = lineWithin(latest.text, itemChars);
+    const text = lineWithin(qualifyQuestionIds(latest.text, latest.taskId ?? UNTAGGED), itemChars);
     const where = g.lastTaskId ? `, last ${g.lastTaskId}` : '';
     const openTry = g.kind === 'try' ? [...g.items].reverse().find(isOpenKpt) : undefined;
     const id = openTry ? `[id ${idOf.get(openTry)}] ` : '';
     const by = latest.status === 'adopted' && latest.statusBy ? ` adopted in ${latest.statusBy}` : '';
-    return g.count >= 2 ? `- ${id}(${g.count} sessions${where}${by}) ${text}` : `- ${id}(1 session, ${g.lastTaskId ?? 'untagged'}${by}) ${text}`;
+    return g.count >= 2 ? `- ${id}(${g.count} sessions${where}${by}) ${text}` : `- ${id}(1 session, ${g.lastTaskId ?? UNTAGGED}${by}) ${text}`;
   };
   const sections: { title: string; groups: KptGroup[]; share: number; limit: number }[] = [
     { title: 'Open Problems (recurring first):', groups: problems, share: 0.4, limit: Math.ceil(maxItems * 0.45) },

@@ -10,6 +10,7 @@ import { withOneFinalNewline } from '../text/blanks';
 import { oneLine } from '../text/cut';
 import { withoutControls } from '../text/controls';
 import { isPlaceholderItem } from '../text/placeholder';
+import { qualifyQuestionIds } from '../model/questionIds';
 
 export const KPT_KINDS: readonly KptKind[] = ['keep', 'problem', 'try'];
 const SECTION_TITLE: Record<KptKind, string> = { keep: 'Keep', problem: 'Problem', try: 'Try' };
@@ -43,7 +44,8 @@ export function renderKpt(items: KptItem[], meta: { updatedAt: Date; lastTaskId:
  * that prints it: text/controls.ts), without empty entries, duplicates and placeholders ("なし", "N/A":
  * text/placeholder.ts). A status marker in the
  * text is the model's (or what it quoted), not a decision: it would set the item's status on the next read (a
- * Problem written "resolved" would leave the digest), so it is dropped: statuses are set by status.ts alone.
+ * Problem written "resolved" would leave the digest), so it is dropped: statuses are set by status.ts alone. The
+ * roles' question ids in it are qualified with the task id (`add-login/DA-Q1`): the next session has a DA-Q1 of its own.
  */
 function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]> {
   const out = { keep: [], problem: [], try: [] } as Record<KptKind, KptItem[]>;
@@ -51,7 +53,7 @@ function freshItems(taskId: string, lists: KptLists): Record<KptKind, KptItem[]>
     const seen = new Set<string>();
     for (const raw of lists[kind] ?? []) {
       if (typeof raw !== 'string') continue;
-      const text = oneLine(withoutStatusMarker(withoutControls(raw)));
+      const text = qualifyQuestionIds(oneLine(withoutStatusMarker(withoutControls(raw))), taskId);
       if (!text || seen.has(text) || isPlaceholderItem(text)) continue;
       seen.add(text);
       out[kind].push({ kind, taskId, text });
@@ -100,8 +102,9 @@ export function mergeKptText(existing: string, taskId: string, lists: KptLists, 
   const added: Record<KptKind, string[]> = { keep: [], problem: [], try: [] };
   for (const kind of KPT_KINDS) {
     const own = doc.items.filter((i) => i.kind === kind && i.taskId === taskId);
-    // a status set on one of this task's items (e.g. a Problem resolved before the retrospective ran again) stays
-    const statusOf = new Map(own.filter((o) => o.status).map((o) => [o.text, o] as const));
+    // a status set on one of this task's items (e.g. a Problem resolved before the retrospective ran again) stays,
+    // also on an item written before question ids were qualified
+    const statusOf = new Map(own.filter((o) => o.status).map((o) => [qualifyQuestionIds(o.text, taskId), o] as const));
     const lines = fresh[kind].map((it) => {
       const was = statusOf.get(it.text);
       return itemLine(was ? { ...it, status: was.status, statusBy: was.statusBy } : it);

@@ -9,7 +9,7 @@
 // questions and resumes it with the answers (one more opening) or without them. openQuestions.ts gathers the roles'
 // open questions for the human, with the answers later roles found in the workspace.
 export * from './context';
-export { collectOpenQuestions, questionId, questionLine } from './openQuestions';
+export { collectOpenQuestions, questionLine } from './openQuestions';
 export { DEFAULT_FEEDBACK_ROUNDS } from './options';
 export * from './runner';
 export * from './objective';

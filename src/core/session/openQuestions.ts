@@ -1,5 +1,5 @@
 // The session's open questions for the human, in one place: each worker role's `open_questions`, numbered per role
-// (`POA-Q1`, `DA-Q2`; questionId), and the answers later roles found in the workspace (`answered_questions`: DA,
+// (`POA-Q1`, `DA-Q2`; model/questionIds.ts), and the answers later roles found in the workspace (`answered_questions`: DA,
 // having read the code, knows the list is paged, which POA could only ask). A later role answers by the question's id
 // (the earlier roles' questions reach it numbered: withQuestionIds), by the id the asking role gave it itself (`OQ-1`,
 // kept as `asked_as`) or, failing that, by quoting it; an answer only settles a question of a role before it. Of a
@@ -11,30 +11,22 @@ import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepI
 import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outputs';
 import { isPlaceholderItem } from '../text/placeholder';
 import { answeredBy } from '../model/questionState';
+import { ID_IN_TEXT, idOfMatch, questionId } from '../model/questionIds';
 
 /** The worker steps in session order: a role's answers settle questions of the roles before it. */
 const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
 
-/** `POA-Q1`: how a role's n-th open question is named, to the roles after it and to the human. */
-export function questionId(agent: WorkerAgent, n: number): string {
-  return `${agent}-Q${n}`;
-}
-
-const ID_IN_TEXT = /\b(POA|DA|DevA)[-‐‑ ]?Q(\d{1,3})\b/i;
 /**
  * `POA-Q1: the answer` (ID_IN_TEXT's id, then its groups, then the answer, spaces around it included). Stars and the
  * spaces around them as one optional group: `\s*\**\s*` would retry a long run of spaces split every way.
  */
 const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*(?:\*+\s*)?[:：—–-]([\s\S]+)$`, 'i');
-const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
-/** Our id (`questionId`) of a match of ID_IN_TEXT's groups, first the role (any case), then the number. */
-const idOf = (m: RegExpMatchArray): string => questionId(AGENT_BY_LOWER[m[1].toLowerCase()], Number(m[2]));
 /** ID_IN_TEXT anywhere in a text, every time. */
 const IDS_IN_TEXT = new RegExp(ID_IN_TEXT.source, 'gi');
 
-/** Our ids a text names (`POA-Q2`, `poa q2` read as `POA-Q2`). */
+/** Our ids a text names (`POA-Q2`, `poa q2` read as `POA-Q2`; not `add-login/POA-Q2`, another session's). */
 function idsNamed(text: string): Set<string> {
-  return new Set(Array.from(text.matchAll(IDS_IN_TEXT), idOf));
+  return new Set(Array.from(text.matchAll(IDS_IN_TEXT), idOfMatch));
 }
 /** A question's text opening with an id of ours (`DA-Q1 (from POA-Q2): …`, `**DevA-Q1**: …`) and what follows it. */
 const LEADING_ID = new RegExp(String.raw`^\**\s*${ID_IN_TEXT.source}\s*(?:\*+\s*)?(?:[:：—–.-]\s*)?`, 'i');
@@ -46,7 +38,7 @@ const LEADING_ID = new RegExp(String.raw`^\**\s*${ID_IN_TEXT.source}\s*(?:\*+\s*
  */
 function withoutOwnId(text: string, id: string): string {
   const m = LEADING_ID.exec(text);
-  if (!m || idOf(m) !== id) return text;
+  if (!m || idOfMatch(m) !== id) return text;
   return text.slice(m[0].length) || text;
 }
 
@@ -192,7 +184,7 @@ const idKey = (id: string) => id.toLowerCase().replace(/\d+/g, (d) => String(Num
 function questionFor(a: Answer, earlier: readonly OpenQuestion[], ownIds: ReadonlyMap<OpenQuestion, string>): OpenQuestion | null {
   const m = ID_IN_TEXT.exec(a.question);
   if (m) {
-    const id = idOf(m);
+    const id = idOfMatch(m);
     const hit = earlier.find((q) => q.id === id);
     if (hit) return hit;
   }
