@@ -16,7 +16,7 @@ import { lineWithin } from '../text';
 import type { CheckEvent, CheckRun, ChecksConfig } from './types';
 import { problemKeys } from './output';
 import { wasTrimmed } from './trimMarks';
-import { runUnbuiltGoPackages } from './buildFailures';
+import { runUnbuiltGoPackages, runUnbuiltTestFiles } from './buildFailures';
 import { endedBeforeSummary } from './testSummary';
 import { NOISE_ASIDE, sameOutput } from './sameOutput';
 
@@ -134,8 +134,8 @@ function comparable(run: CheckRun, base: CheckRun): Comparison | null {
  * (its failing test cases by exact name, or the problems it names, lines aside; or, naming neither, its whole output
  * and exit code: comparable) fails there too, and every case that
  * passed there was reported on the proposal (missingCases). A run killed
- * at the time limit, or one where code or a test did not build (a Go package too), where the unchanged workspace's
- * was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran; one
+ * at the time limit, or one where code or a test did not build (a Go package, a JavaScript test file that did not
+ * load, too), where the unchanged workspace's was not, fails otherwise, whatever test cases it named before it stopped: the tests after those never ran; one
  * killed there too fails as before unless it names something new (comparable). So does
  * a run that ended before its test runner's summary (endedBeforeSummary), wherever the unchanged workspace's ended: a
  * runner that names only failures names none of the cases it never reached.
@@ -144,8 +144,8 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
   if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
   if (endedBeforeSummary(run, base)) return false;
   if (run.unbuilt) {
-    const before = runUnbuiltGoPackages(base);
-    if (!base.unbuilt || [...runUnbuiltGoPackages(run)].some((p) => !before.has(p))) return false;
+    const before = [...runUnbuiltGoPackages(base), ...runUnbuiltTestFiles(base)];
+    if (!base.unbuilt || [...runUnbuiltGoPackages(run), ...runUnbuiltTestFiles(run)].some((p) => !before.includes(p))) return false;
   }
   const c = comparable(run, base);
   return !!c && !c.missing.length && c.now.every((n) => c.before.has(n));

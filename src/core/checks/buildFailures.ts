@@ -1,12 +1,14 @@
 // What a check's output says when code or a test did not build or load, so none of its tests ran: the toolchains'
-// words (BUILD_FAILURES), for `go test` which packages and folders they were, and for `cargo test` which integration-test
-// targets, read line by line as the whole output arrives (buildFailureReader: run.ts; CheckRun.unbuilt,
-// .unbuiltGoPackages, .unbuiltGoFolders, .unbuiltCargoTests). The baseline
-// (a build failure new with the proposal is not a failure as before) and TSR read them; the test cases a run names are
-// ./testCases.ts's.
+// words (BUILD_FAILURES), for `go test` which packages and folders they were, for `cargo test` which integration-test
+// targets, and for the JavaScript runners (node:test, jest, vitest) which test files did not load, read line by line as
+// the whole output arrives (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders,
+// .unbuiltCargoTests, .unbuiltTestFiles). The baseline (a build failure new with the proposal is not a failure as
+// before) and TSR read them; the test cases a run names are ./testCases.ts's.
 import type { CheckRun } from './types';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
+import { toLineEnd } from './testLineFormats';
+import { DURATION, FAIL, JEST_FAILURE, JEST_FILE, JEST_SUITE_FAILED, PASS, TAP, VITEST_FILE, cutLine, jestSuiteFailedCase } from './testCases';
 
 /** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
 const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
@@ -17,7 +19,21 @@ const GO_FILE_LINE = /^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /;
 /** cargo's line for an integration-test target it could not compile: ``error: could not compile `calc` (test "test_mul") …``. */
 const CARGO_UNBUILT_TEST = /^error: could not compile `[^`]*` \(test "([^"]+)"\)/;
 
-/** Go packages, and Go folders, a reader keeps: an output of any length is read within it. */
+/**
+ * The last line Node writes when an uncaught error ends a process (`Node.js v20.20.2`; `# ` before it in node:test's
+ * TAP): a test file whose process ends so before node:test's point for it never got to run a test — it did not load
+ * (a syntax error, a module or export it imports that does not exist, a throw at its top level). A test's own error
+ * is caught by the runner, and ends no process.
+ */
+const NODE_CRASHED = /^(?:#\s*)?Node\.js v\d+\.\d+\.\d+\s*$/;
+/** A JavaScript or TypeScript file, as node:test names its point for a whole file (`test/a.test.mjs`). */
+const SCRIPT_FILE = /^\S+\.[cm]?[jt]sx?$/;
+/** vitest's mark before a test file with a failure (`❯ test/a.test.ts (0 test)`, VITEST_FILE after it). */
+const VITEST_FAILED_FILE = toLineEnd(String.raw`^\s*[❯×]\s+`);
+/** VITEST_FILE's count when the file collected no test: it did not load. */
+const NO_TEST_COLLECTED = /\(0 tests?\)/;
+
+/** Names of each kind a reader keeps (Go packages and folders, cargo targets, test files): any output is read within it. */
 const MAX_GO_NAMES = 10_000;
 
 /**
@@ -25,8 +41,9 @@ const MAX_GO_NAMES = 10_000;
  * failed]`, cargo's `error: could not compile`, pytest's collection errors, unittest's `Failed to import test module`,
  * Maven's `COMPILATION ERROR`, Gradle's failed compile task, .NET's `error CS…` with `Build FAILED` (a list: each found
  * anywhere — one pattern spanning both, `[\s\S]*` between them, took time quadratic in the output from every `error
- * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, and a Node
- * module that cannot be found.
+ * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, mocha's
+ * `Exception during run:` (a test file it could not load stops the run before any test), and a Node module that cannot
+ * be found. A JavaScript test file that did not load beside others that ran is one too (unloadedTestFiles).
  */
 const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   GO_UNBUILT,
@@ -38,6 +55,7 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   /\bTest suite failed to run\b/,
   /\bFailed to (?:load url|resolve import)\b/,
   /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
+  /^[ \t]*Exception during run: /,
 ];
 
 /** What a run's output says of its build, read line by line (buildFailureReader). */
@@ -54,6 +72,12 @@ export interface BuildFailureReader {
   goFolders: () => string[];
   /** The integration-test targets cargo could not compile (CARGO_UNBUILT_TEST), by name. */
   cargoTests: () => string[];
+  /**
+   * The test files a JavaScript runner reported failed before any test of theirs ran, as the output names them: they
+   * did not load. node:test's failed point for a whole file right after Node's crash footer (NODE_CRASHED), jest's
+   * `FAIL file` with `● Test suite failed to run`, vitest's `❯ file (0 test)`.
+   */
+  unloadedTestFiles: () => string[];
 }
 
 /**
@@ -68,14 +92,17 @@ export function buildFailureReader(): BuildFailureReader {
   const packages = new Set<string>();
   const folders = new Set<string>();
   const cargoTests = new Set<string>();
+  const unloaded = new Set<string>();
   const keep = (names: Set<string>, name: string | undefined) => {
     if (name !== undefined && names.size < MAX_GO_NAMES) names.add(name);
   };
+  const unloadedFile = unloadedFileReader();
   return {
     line: (line) => {
       keep(packages, GO_UNBUILT.exec(line)?.[1]);
       keep(folders, GO_FILE_LINE.exec(line)?.[1].replace(/\/$/, ''));
       keep(cargoTests, CARGO_UNBUILT_TEST.exec(line)?.[1]);
+      keep(unloaded, unloadedFile(line));
       if (failed) return;
       BUILD_FAILURES.forEach((r, i) => {
         const patterns = r instanceof RegExp ? [r] : r;
@@ -83,11 +110,48 @@ export function buildFailureReader(): BuildFailureReader {
       });
       failed = found.some((f) => f.every(Boolean));
     },
-    failed: () => failed,
+    failed: () => failed || unloaded.size > 0,
     goPackages: () => [...packages],
     goFolders: () => (packages.size ? [...folders] : []),
     cargoTests: () => [...cargoTests],
+    unloadedTestFiles: () => [...unloaded],
   };
+}
+
+/** Reads lines in order and returns, on the line that says so, a test file that did not load (unloadedTestFiles). */
+function unloadedFileReader(): (line: string) => string | undefined {
+  let crashed = false; // Node's crash footer came after the last test point
+  let jestFile = ''; // the file of jest's last `FAIL` line
+  return (whole) => {
+    // a long line by its two ends, as the test case reader reads it
+    const line = cutLine(whole);
+    if (NODE_CRASHED.test(line)) {
+      crashed = true;
+      return undefined;
+    }
+    const jest = JEST_FILE.exec(line);
+    if (jest) jestFile = jest[1] === 'FAIL' ? jest[2] : '';
+    if (jestFile && JEST_FAILURE.exec(line)?.[1] === JEST_SUITE_FAILED) return jestFile;
+    const vitest = VITEST_FAILED_FILE.exec(line);
+    const vitestFile = vitest && NO_TEST_COLLECTED.test(vitest[1]) ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
+    if (vitestFile) return vitestFile;
+    const tap = TAP.exec(line);
+    const spec = tap ? null : FAIL.exec(line);
+    if (!tap && !spec && !PASS.test(line)) return undefined;
+    // a test point ends what the crash footer tells: only the point right after it is the crashed file's
+    const wasCrashed = crashed;
+    crashed = false;
+    const failedName = tap ? (tap[1] ? tap[2] : undefined) : spec?.[1].replace(DURATION, '');
+    return wasCrashed && failedName && SCRIPT_FILE.test(failedName) ? failedName : undefined;
+  };
+}
+
+/**
+ * Whether a failed case a run reported (testCases.ts) is its runner's report that a test file did not load
+ * (unloadedTestFiles), not a test: node:test names its point by the file, jest's is `file › Test suite failed to run`.
+ */
+export function isUnloadedFileCase(name: string, unloaded: readonly string[]): boolean {
+  return unloaded.some((f) => name === f || name === jestSuiteFailedCase(f));
 }
 
 /** Whether a whole output shows code or a test did not build or load (buildFailureReader over its lines). */
@@ -119,6 +183,17 @@ export function runUnbuiltGoPackages(run: Pick<CheckRun, 'output' | 'unbuiltGoPa
  */
 export function runUnbuiltCargoTests(run: Pick<CheckRun, 'output' | 'unbuiltCargoTests'>): Set<string> {
   return new Set(run.unbuiltCargoTests ?? readAllLines(buildFailureReader(), run.output).cargoTests());
+}
+
+/**
+ * The test files a run reported did not load, workspace-relative: read from its whole output as it arrived
+ * (CheckRun.unbuiltTestFiles), or, for a run that passed or was recorded before, from its kept `output` (a run in a
+ * sub-project's folder names them from there: runFolder.ts).
+ */
+export function runUnbuiltTestFiles(run: Pick<CheckRun, 'command' | 'output' | 'unbuiltTestFiles'>): Set<string> {
+  if (run.unbuiltTestFiles) return new Set(run.unbuiltTestFiles);
+  const folder = runFolder(run.command);
+  return new Set(readAllLines(buildFailureReader(), run.output).unloadedTestFiles().map((f) => workspacePath(folder, f)));
 }
 
 /**

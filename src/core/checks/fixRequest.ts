@@ -11,7 +11,7 @@ import { runPassedFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { reachesFile, runFolder } from './runFolder';
 import { baselineLines } from './baseline';
-import { runStatusWord, takenSaying } from './verdict';
+import { DID_NOT_LOAD, runStatusWord, takenSaying, unloadedSaying } from './verdict';
 import { endedBeforeSummary } from './testSummary';
 
 /** A test DevA named: its name, and the file it is in when known (a runner may report the file passed as a whole). */
@@ -27,38 +27,45 @@ const ENDED_BEFORE_SUMMARY =
   "The run ended before its test runner's summary line (mocha's \"N passing\", pytest's \"N passed in …\", a Go test binary's PASS/FAIL…), which it writes on the unchanged workspace: a step before the tests failed, or the run was killed, crashed, or the code under test ended the process (process.exit, os._exit, os.Exit, a panic). The test cases after the last one named never ran, so a failure of theirs is not in the output.";
 
 /**
- * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): how many
- * passed and failed, and which failed — so DevA can tell whether its own tests are among them.
+ * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): the test
+ * files that did not load (no assertion failed in them), how many cases passed and failed, and which failed — so DevA
+ * can tell whether its own tests are among them.
  */
 function testCasesLine(r: CheckRun, allNamed: readonly NamedTestRef[]): string[] {
-  if (!r.tests?.length) return [];
+  if (!r.tests?.length && !r.unbuiltTestFiles?.length) return [];
+  const tests = r.tests ?? [];
   // a run in a sub-project's folder runs none of the tests outside it (runFolder.ts)
   const named = allNamed.filter((n) => typeof n === 'string' || !n.file || reachesFile(r.command, n.file));
-  const failed = r.tests.filter((t) => !t.passed);
+  const failed = tests.filter((t) => !t.passed);
   // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
   const counts = r.onlyFailuresNamed
     ? `Test cases the runner reported: ${failed.length} failed (it names only failing ones)`
-    : `Test cases the runner reported: ${r.tests.length - failed.length} passed, ${failed.length} failed`;
-  const out = [];
-  if (!failed.length) out.push(`${counts}${r.status === 'timeout' ? ' (the run did not finish: a test that never ends, or a slow suite)' : ''}.`);
-  else {
+    : `Test cases the runner reported: ${tests.length - failed.length} passed, ${failed.length} failed`;
+  const unloaded = r.unbuiltTestFiles ?? [];
+  const out = unloaded.length ? [`${unloadedSaying(unloaded)}: the runner reported ${unloaded.length === 1 ? 'it' : 'each'} failed before any test of it ran (a syntax error, a module or export it imports that does not exist, a throw at its top level: see the output below). No assertion failed there; none of ${unloaded.length === 1 ? 'its' : 'their'} tests ran.`] : [];
+  // a run that reported no case (only test files that did not load) has none to count
+  if (tests.length && !failed.length) out.push(`${counts}${r.status === 'timeout' ? ' (the run did not finish: a test that never ends, or a slow suite)' : ''}.`);
+  else if (failed.length) {
     out.push(`${counts}:`, ...failed.slice(0, FIX_FAILING_TESTS).map((t) => `- ${lineWithin(t.name, 160)}`));
     if (failed.length > FIX_FAILING_TESTS) out.push(`- and ${failed.length - FIX_FAILING_TESTS} more`);
   }
   if (named.length) {
     let passed = 0;
     let failedNamed = 0;
+    let notLoaded = 0;
     const passedFiles = runPassedFiles(r);
     for (const n of named) {
       const [name, file] = typeof n === 'string' ? [n, undefined] : [n.name, n.file?.replace(/^\.\//, '')];
-      const cases = casesOfTest(r.tests, name);
+      const cases = casesOfTest(tests, name);
       if (cases.some((t) => !t.passed)) failedNamed++;
+      else if (file && unloaded.includes(file)) notLoaded++;
       // its file reported passed as a whole (vitest's `✓ file (3 tests)`, jest's `PASS file`) names none of its cases
       else if (cases.length || r.onlyFailuresNamed || (file && passedFiles.has(file))) passed++;
     }
-    const missing = named.length - passed - failedNamed;
+    const missing = named.length - passed - failedNamed - notLoaded;
     const ok = r.onlyFailuresNamed ? 'did not fail' : 'passed';
-    out.push(`Of the ${named.length} test(s) you named in criteria_tests: ${passed} ${ok}, ${failedNamed} failed${missing ? `, ${missing} not in the output` : ''}.`);
+    const inUnloaded = notLoaded ? `, ${notLoaded} in a file that ${DID_NOT_LOAD}` : '';
+    out.push(`Of the ${named.length} test(s) you named in criteria_tests: ${passed} ${ok}, ${failedNamed} failed${inUnloaded}${missing ? `, ${missing} not in the output` : ''}.`);
   }
   return out;
 }

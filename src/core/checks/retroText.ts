@@ -6,7 +6,7 @@ import { lineWithin } from '../text';
 import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
 import { failFirstLeftOut } from './failFirst';
-import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying } from './verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying, unloadedSaying } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -14,11 +14,17 @@ const RETRO_ANSWER_CHARS = 240;
 /** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
 const FAIL_FIRST_TESTS = 8;
 
-/** "`cmd` failed (failing: "a", "b" and 3 more)": a run's verdict and the first `max` test cases it reported failing. */
+/**
+ * "`cmd` failed (failing: "a", "b" and 3 more; test/c.test.js did not load)": a run's verdict, the first `max` test
+ * cases it reported failing and the test files it reported did not load (unloadedSaying).
+ */
 function runSaying(r: CheckRun, max: number): string {
   const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
-  const named = tests.length ? ` (failing: ${tests.slice(0, max).join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''})` : '';
-  return `\`${r.command}\` ${runStatusWord(r.status)}${named}`;
+  const parts = [
+    ...(tests.length ? [`failing: ${tests.slice(0, max).join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''}`] : []),
+    ...(r.unbuiltTestFiles?.length ? [unloadedSaying(r.unbuiltTestFiles)] : []),
+  ];
+  return `\`${r.command}\` ${runStatusWord(r.status)}${parts.length ? ` (${parts.join('; ')})` : ''}`;
 }
 
 /**

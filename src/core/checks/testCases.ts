@@ -27,33 +27,36 @@ const MAX_LINE = 2000;
  * starts where a run of blanks starts (the lookbehind): tried from every blank of a long run, it took time quadratic
  * in the run's length.
  */
-const DURATION = /(?<!\s)\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
+export const DURATION = /(?<!\s)\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
 /**
  * vitest's line for a whole test file, after its ✓ (passed) or ❯ (some failed): `test/a.test.ts  (37 tests | 1
  * skipped) 45ms`, `TS  test/types.test-d.ts  (11 tests)`. The file, not a case: its cases are named only when some
  * fail (vitest 2 then names only those; vitest 3 the passing ones too).
  */
-const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+\d+(?:\.\d+)?m?s)?$/;
+export const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+\d+(?:\.\d+)?m?s)?$/;
 /** vitest's failed-test line names the case with its file first (`test/calc.test.ts > calc > multiplies`). */
 const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
 /** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
-const PASS = toLineEnd(String.raw`^\s*(?:✓|✔|√)\s+`);
-const FAIL = toLineEnd(String.raw`^\s*(?:✕|✖|×|✗)\s+`);
+export const PASS = toLineEnd(String.raw`^\s*(?:✓|✔|√)\s+`);
+export const FAIL = toLineEnd(String.raw`^\s*(?:✕|✖|×|✗)\s+`);
 /**
  * mocha's (and RSpec's) numbered failures: "  1) name". After mocha's "N failing" each is listed again with its whole
  * title, one suite a line, the test's ending in ':' (`  2) Suite B` / `       works:`): the failure is named so, for a
  * leaf title like "works" recurs across suites (the dot reporter lists failures only there).
  */
 const NUMBERED_FAIL = toLineEnd(String.raw`^\s{2,}(\d+)\)\s+`);
-const TAP = toLineEnd(String.raw`^\s*(not )?ok \d+(?:\s+-)?\s+`);
+export const TAP = toLineEnd(String.raw`^\s*(not )?ok \d+(?:\s+-)?\s+`);
 /**
  * jest's failure headers, all its default reporter says of the cases when it runs several files: `  ● Suite › name`
  * (repeated in its summary). `● Console` heads logged output; `● Test suite failed to run` is a file that did not
  * load, named with the file of the `FAIL tests/x.test.js` line before it.
  */
-const JEST_FAILURE = toLineEnd(String.raw`^\s*● `);
+export const JEST_FAILURE = toLineEnd(String.raw`^\s*● `);
+/** jest's header for a test file that did not load (JEST_FAILURE), and the case it is read as: `tests/x.test.js › Test suite failed to run`. */
+export const JEST_SUITE_FAILED = 'Test suite failed to run';
+export const jestSuiteFailedCase = (file: string): string => `${file} › ${JEST_SUITE_FAILED}`;
 /** jest's line for a whole test file: `PASS tests/a.test.js`, `FAIL tests/b.test.js (5.2 s)`. */
-const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
+export const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
 /** node:test's TAP reporter marks a describe() block in the point's YAML block. */
 const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
 /**
@@ -213,7 +216,7 @@ export function testCaseReader(): TestCaseReader {
     if ((m = JEST_FILE.exec(line)) && m[1] === 'FAIL') jestFile = m[2];
     if ((m = JEST_FAILURE.exec(line))) {
       if (m[1] === 'Console') return;
-      found.push({ name: m[1] === 'Test suite failed to run' ? `${jestFile || 'a test file'} › ${m[1]}` : m[1], passed: false });
+      found.push({ name: m[1] === JEST_SUITE_FAILED ? jestSuiteFailedCase(jestFile || 'a test file') : m[1], passed: false });
       return;
     }
     if ((m = TAP.exec(line))) {

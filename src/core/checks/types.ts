@@ -122,7 +122,7 @@ export interface CheckRun {
   /**
    * A failed run whose output, read whole as it arrived, shows that code or a test did not build or load (buildFailures.ts: Go's
    * `[build failed]`, cargo's `could not compile`, pytest's collection errors, a compilation error of Maven, Gradle
-   * or .NET, jest's `Test suite failed to run`…). Absent otherwise.
+   * or .NET, jest's `Test suite failed to run`, a JavaScript test file that did not load…). Absent otherwise.
    */
   unbuilt?: true;
   /**
@@ -142,6 +142,8 @@ export interface CheckRun {
   unbuiltGoFolders?: string[];
   /** The cargo integration-test targets it could not compile (`(test "test_mul")`: buildFailures.ts), as the Go ones. */
   unbuiltCargoTests?: string[];
+  /** The test files a JavaScript runner reported did not load, no test of theirs run (buildFailures.ts), as the Go ones. */
+  unbuiltTestFiles?: string[];
   /**
    * The run failed before it reached the tests it was to show (notReached.ts): a fail-first run that ran none of
    * DevA's tests (failFirstNotReached; set as it ends, so its event says so), or — on the runs TSR reads

@@ -4,7 +4,8 @@
 // tested the proposal then, which is not a proposal that fails: the panel (media/app/checks.ts), the CLI's transcript
 // (cli/printer.ts) and the retrospective (retroText.ts) say so with notRunSaying, the computed TSR leaves such runs
 // out (startedRuns; metrics/tsr.ts lastRuns). How one run ended, in words (runStatusWord), for the same surfaces
-// and DevA's fix request; a fail-first run that failed otherwise than by its test cases failing (beforeFailureSaying).
+// and DevA's fix request; a fail-first run that failed otherwise than by its test cases failing (beforeFailureSaying);
+// test files that did not load (unloadedSaying).
 // And checks that passed without seeing every proposed file (notCheckedSaying): they do not say "every check passes"
 // then; what the formatter or a check that fixes as it runs changed in DevA's files (takenSaying). Pure: the webview
 // imports it.
@@ -90,14 +91,38 @@ export function notReachedSaying(output: string, status?: string): string {
 const UNBUILT_BEFORE = "failed: DevA's tests did not build or load without the change";
 
 /**
+ * The test files a run's runner reported failed before any test of theirs ran (CheckRun.unbuiltTestFiles: a syntax
+ * error, a module or export they import that does not exist), in words, the same on every surface (a fail-first run's
+ * line, the retrospective, DevA's fix request): `test/a.test.js, test/b.test.js did not load` — never a failing test.
+ */
+export function unloadedSaying(files: readonly string[]): string {
+  return `${files.join(', ')} ${DID_NOT_LOAD}`;
+}
+
+/** What a test file its runner reported failed before any test of it ran did (unloadedSaying). */
+export const DID_NOT_LOAD = 'did not load';
+
+/**
  * How a fail-first run is told, after its command, when it failed otherwise than by DevA's test cases failing, the
  * same on every surface (the CLI's transcript, the panel, the retrospective): it failed before it ran them
- * (notReachedSaying), else they did not build or load without the change; undefined for any other run, which each
- * surface tells its own way (with its exit code, or the test cases it reported failing).
+ * (notReachedSaying), else they did not build or load without the change — the test files that did not load named
+ * when the run names them (unloadedSaying), with how many test cases failed beside them; undefined for any other run,
+ * which each surface tells its own way (with its exit code, or the test cases it reported failing).
  */
-export function beforeFailureSaying(r: { readonly testsNotReached?: boolean; readonly unbuilt?: boolean; readonly output: string; readonly status?: string }): string | undefined {
+export function beforeFailureSaying(r: {
+  readonly testsNotReached?: boolean;
+  readonly unbuilt?: boolean;
+  readonly output: string;
+  readonly status?: string;
+  readonly unbuiltTestFiles?: readonly string[];
+  readonly tests?: readonly { readonly passed: boolean }[];
+}): string | undefined {
   if (r.testsNotReached) return notReachedSaying(r.output, r.status);
-  return r.unbuilt ? UNBUILT_BEFORE : undefined;
+  if (!r.unbuilt) return undefined;
+  const files = r.unbuiltTestFiles ?? [];
+  if (!files.length) return UNBUILT_BEFORE;
+  const failing = (r.tests ?? []).filter((t) => !t.passed).length;
+  return `failed: ${unloadedSaying(files)} without the change (no test of theirs ran)${failing ? `, and ${failing} test case${failing === 1 ? '' : 's'} failed` : ''}`;
 }
 
 /**

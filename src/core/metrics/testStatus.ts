@@ -6,7 +6,7 @@ import * as path from 'path';
 import type { CheckRun } from '../checks/types';
 import { runPassedFiles } from '../checks/testCases';
 import { testsRan } from '../checks/testSummary';
-import { runUnbuiltCargoTests, runUnbuiltGoFolders } from '../checks/buildFailures';
+import { runUnbuiltCargoTests, runUnbuiltGoFolders, runUnbuiltTestFiles } from '../checks/buildFailures';
 import { testTargetOf } from '../checks/cargoTargets';
 import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
@@ -15,7 +15,7 @@ import { escapeRegExp } from '../text/regexp';
 import type { CheckTest, FileTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'testsNotReached' | 'unbuilt'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'testsNotReached' | 'unbuilt'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -68,6 +68,7 @@ interface RunFacts {
   ran?: boolean;
   unbuiltGo?: ReadonlySet<string>;
   unbuiltCargo?: ReadonlySet<string>;
+  unloaded?: ReadonlySet<string>;
   passedFiles?: ReadonlySet<string>;
   namesFile?: boolean;
 }
@@ -90,12 +91,18 @@ function inUnbuiltPart(c: CheckOutcome, test: FileTest): boolean {
   return (factsOf(c).unbuiltGo ??= runUnbuiltGoFolders(c)).has(dir === '.' ? '' : dir);
 }
 
+/** A test in a JavaScript test file its runner reported did not load (checks/buildFailures.ts): it did not run. */
+function inUnloadedFile(c: CheckOutcome, test: FileTest): boolean {
+  return (factsOf(c).unloaded ??= runUnbuiltTestFiles(c)).has(test.file.replace(/^\.\//, ''));
+}
+
 /**
  * Whether a criterion's named test passed in the checks' last round (see the header). `notRun`: the verdict when a
  * test runner failed before any test ran (on the proposal a failure, as one that names nothing; fail-first says it
  * could not tell). A test that no run named, where a run failed before it reached any test (CheckRun.testsNotReached)
  * and names nothing of it, was not run (`not_run`; fail-first reads that as could not tell). `unbuilt`: the verdict
- * when the output names the test's file but no test ran (its file, or its Go package, did not build or load): a failure
+ * when the output names the test's file but no test ran (its file, or its Go package, did not build or load), or its
+ * runner reported its JavaScript test file did not load though other files' tests ran: a failure
  * by default; for a regression guard beside a test of the change in that file, fail-first says it could not tell (a
  * Rust trial: tests added to an existing test file stop the whole file building). `'unbuilt'` there says so of a test
  * of the change, which needs what the change adds, where the run's output shows the build failure (CheckRun.unbuilt,
@@ -122,6 +129,8 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   for (const c of checks) {
     // a run in a sub-project's folder runs none of the tests outside it (checks/runFolder.ts)
     if (!reachesFile(c.command, test.file)) continue;
+    // its file did not load: none of its tests ran, whatever a case of the same name in another file did
+    if (!c.passed && inUnloadedFile(c, test)) return unbuilt !== 'unbuilt' || c.unbuilt ? unbuilt : 'fail';
     // The test cases the check runner recognised in the output decide first.
     const cases = casesOfTest(c.tests ?? [], test.name ?? '');
     if (cases.length) {
