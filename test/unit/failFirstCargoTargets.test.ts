@@ -7,15 +7,17 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { onPath, perTargetPlan, runCheck, runFailFirst, type CheckEvent, type ProposedFile } from '../../src/core';
+import { onPath, perTargetPlan, runCheck, runFailFirst, type CheckEvent } from '../../src/core';
 import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
 import { printer } from '../../src/cli/printer';
+import { cargoCrate, proposedFile } from '../helpers/cargoCrate';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-cargo-targets-'));
 
-/** `cargo test --offline --test test_bump` on the unchanged code: the file calls a method the change adds (cargo 1.95). */
+/** `cargo test --offline --test test_bump` on the unchanged code: the file calls a method the change adds (cargo 1.95), the crate in CRATE. */
+const CRATE = '/tmp/x';
 const BUMP = [
-  '   Compiling semver v1.0.27 (/tmp/x)',
+  `   Compiling semver v1.0.27 (${CRATE})`,
   'error[E0599]: no method named `bump_patch` found for struct `Version` in the current scope',
   '  --> tests/test_bump.rs:12:24',
   '   |',
@@ -77,13 +79,14 @@ describe('fail-first: a cargo test run once per test target', () => {
 
   it("reads the runs as one: outputs in order, the first non-zero exit code; the guard's tests passed, the new-API file's unbuilt", async () => {
     const dir = tmp();
-    const steps = [printing(dir, 'bump.txt', BUMP, 101), printing(dir, 'guard.txt', GUARD)];
+    // cargo names the crate's folder, here the folder the run is in (cleaned to `.`: the workspace's own crate)
+    const steps = [printing(dir, 'bump.txt', BUMP.replace(CRATE, dir), 101), printing(dir, 'guard.txt', GUARD)];
     const run = await runCheck({ command: 'cargo test --offline', steps, cwd: dir, round: 0 });
     assert.strictEqual(run.command, 'cargo test --offline');
     assert.deepStrictEqual([run.status, run.exitCode], ['failed', 101]);
     assert.ok(run.output.indexOf('could not compile') < run.output.indexOf('test result: ok'), run.output);
     assert.strictEqual(run.unbuilt, true);
-    assert.deepStrictEqual(run.unbuiltCargoTests, ['test_bump']);
+    assert.deepStrictEqual(run.unbuiltCargoTests, [{ crate: '', name: 'test_bump' }]);
     const bump: NamedTest = { file: 'tests/test_bump.rs', name: 'test_ac1_bump_patch', expect: 'fail' };
     const guard: NamedTest = { file: 'tests/test_guard.rs', name: 'test_parse', expect: 'pass' };
     const yes = () => true;
@@ -112,10 +115,8 @@ describe('fail-first: a cargo test run once per test target', () => {
   it('with the real cargo: the guard runs and passes beside a file that needs the change, and the CLI says it ran per target', async function () {
     if (!(await onPath(['cargo']))) this.skip();
     const ws = tmp();
-    fs.mkdirSync(path.join(ws, 'src'));
-    fs.writeFileSync(path.join(ws, 'Cargo.toml'), '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n');
-    fs.writeFileSync(path.join(ws, 'src', 'lib.rs'), 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n');
-    const file = (relPath: string, content: string) => ({ path: relPath, relPath, content, status: 'proposed', action: 'create' }) as ProposedFile;
+    cargoCrate(ws, '', 'calc', 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n');
+    const file = proposedFile;
     const files = [file('tests/test_mul.rs', '#[test]\nfn muls() {\n    assert_eq!(calc::mul(2, 3), 6);\n}\n'), file('tests/test_guard.rs', '#[test]\nfn adds() {\n    assert_eq!(calc::add(1, 2), 3);\n}\n')];
     const events: CheckEvent[] = [];
     const result = await runFailFirst({ commands: ['cargo test --offline'], workspace: ws, capeFolder: 'cape', files, emit: (e) => events.push(e) });

@@ -1,10 +1,12 @@
 // What a check's output says when code or a test did not build or load, so none of its tests ran: the toolchains'
 // words (BUILD_FAILURES), for `go test` which packages and folders they were, for `cargo test` which integration-test
-// targets, and for the JavaScript runners (node:test, jest, vitest) which test files did not load, read line by line as
-// the whole output arrives (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders,
-// .unbuiltCargoTests, .unbuiltTestFiles). The baseline (a build failure new with the proposal is not a failure as
-// before) and TSR read them; the test cases a run names are ./testCases.ts's.
+// targets, each with its crate's folder (cargo's `Compiling` line for its package), and for the JavaScript runners
+// (node:test, jest, vitest) which test files did not load, read line by line as the whole output arrives
+// (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders, .unbuiltCargoTests,
+// .unbuiltTestFiles). The baseline (a build failure new with the proposal is not a failure as before) and TSR read
+// them; the test cases a run names are ./testCases.ts's.
 import type { CheckRun } from './types';
+import type { CargoTarget } from './cargoTargetMatch';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
 import { toLineEnd } from './testLineFormats';
@@ -16,8 +18,8 @@ const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
 /** The compiler naming a Go file at a line's start (`calc/sq_test.go:6:5: undefined: Sq`, `./x.go:1:2: …`): its folder. */
 const GO_FILE_LINE = /^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /;
 
-/** cargo's line for an integration-test target it could not compile: ``error: could not compile `calc` (test "test_mul") …``. */
-const CARGO_UNBUILT_TEST = /^error: could not compile `[^`]*` \(test "([^"]+)"\)/;
+/** cargo's line for an integration-test target it could not compile: ``error: could not compile `calc` (test "test_mul") …``: its package, its name. */
+const CARGO_UNBUILT_TEST = /^error: could not compile `([^`]*)` \(test "([^"]+)"\)/;
 
 /**
  * The last line Node writes when an uncaught error ends a process (`Node.js v20.20.2`; `# ` before it in node:test's
@@ -33,7 +35,14 @@ const VITEST_FAILED_FILE = toLineEnd(String.raw`^\s*[❯×]\s+`);
 /** VITEST_FILE's count when the file collected no test: it did not load. */
 const NO_TEST_COLLECTED = /\(0 tests?\)/;
 
-/** Names of each kind a reader keeps (Go packages and folders, cargo targets, test files): any output is read within it. */
+/**
+ * cargo's line for a package of a path it compiles (the crate, a workspace member): `   Compiling calc v0.1.0 (core)`,
+ * the folder workspace-relative as output.ts cleanOutput leaves it (`.` for the workspace's own); a registry crate has
+ * no folder.
+ */
+const CARGO_COMPILING = /^\s*Compiling (\S+) v\S+ \((.+)\)\s*$/;
+
+/** Names of each kind a reader keeps (Go packages and folders, cargo packages and targets, test files): an output of any length is read within it. */
 const MAX_GO_NAMES = 10_000;
 
 /**
@@ -70,8 +79,11 @@ export interface BuildFailureReader {
    * a package did not build (none otherwise). None of such a package's tests ran, whichever of its files the error names.
    */
   goFolders: () => string[];
-  /** The integration-test targets cargo could not compile (CARGO_UNBUILT_TEST), by name. */
-  cargoTests: () => string[];
+  /**
+   * The integration-test targets cargo could not compile (CARGO_UNBUILT_TEST), each with its crate's folder where a
+   * `Compiling` line (CARGO_COMPILING) named its package's: a member's `tests/api.rs` is not another member's.
+   */
+  cargoTests: () => CargoTarget[];
   /**
    * The test files a JavaScript runner reported failed before any test of theirs ran, as the output names them: they
    * did not load. node:test's failed point for a whole file right after Node's crash footer (NODE_CRASHED), jest's
@@ -91,6 +103,8 @@ export function buildFailureReader(): BuildFailureReader {
   const found = BUILD_FAILURES.map((r) => (r instanceof RegExp ? [false] : r.map(() => false)));
   const packages = new Set<string>();
   const folders = new Set<string>();
+  // a cargo package's folder by its name; the targets not compiled as `package\ttarget`
+  const crates = new Map<string, string>();
   const cargoTests = new Set<string>();
   const unloaded = new Set<string>();
   const keep = (names: Set<string>, name: string | undefined) => {
@@ -101,7 +115,10 @@ export function buildFailureReader(): BuildFailureReader {
     line: (line) => {
       keep(packages, GO_UNBUILT.exec(line)?.[1]);
       keep(folders, GO_FILE_LINE.exec(line)?.[1].replace(/\/$/, ''));
-      keep(cargoTests, CARGO_UNBUILT_TEST.exec(line)?.[1]);
+      const unbuiltTest = CARGO_UNBUILT_TEST.exec(line);
+      keep(cargoTests, unbuiltTest ? `${unbuiltTest[1]}\t${unbuiltTest[2]}` : undefined);
+      const compiling = CARGO_COMPILING.exec(line);
+      if (compiling && crates.size < MAX_GO_NAMES) crates.set(compiling[1], crateFolder(compiling[2]));
       keep(unloaded, unloadedFile(line));
       if (failed) return;
       BUILD_FAILURES.forEach((r, i) => {
@@ -113,9 +130,20 @@ export function buildFailureReader(): BuildFailureReader {
     failed: () => failed || unloaded.size > 0,
     goPackages: () => [...packages],
     goFolders: () => (packages.size ? [...folders] : []),
-    cargoTests: () => [...cargoTests],
+    cargoTests: () =>
+      [...cargoTests].map((key) => {
+        const [pkg, name] = key.split('\t');
+        const crate = crates.get(pkg);
+        return crate === undefined ? { name } : { crate, name };
+      }),
     unloadedTestFiles: () => [...unloaded],
   };
+}
+
+/** A `Compiling` line's folder as a CargoTarget's crate: `/`-separated, '' for the workspace's own (`.`). */
+function crateFolder(written: string): string {
+  const folder = written.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '');
+  return folder === '.' ? '' : folder;
 }
 
 /** Reads lines in order and returns, on the line that says so, a test file that did not load (unloadedTestFiles). */
@@ -178,11 +206,11 @@ export function runUnbuiltGoPackages(run: Pick<CheckRun, 'output' | 'unbuiltGoPa
 }
 
 /**
- * The cargo integration-test targets a run could not compile, by name: read from its whole output as it arrived
- * (CheckRun.unbuiltCargoTests), or, for a run that passed or was recorded before, from its kept `output`.
+ * The cargo integration-test targets a run could not compile, with their crates: read from its whole output as it
+ * arrived (CheckRun.unbuiltCargoTests), or, for a run that passed or was recorded before, from its kept `output`.
  */
-export function runUnbuiltCargoTests(run: Pick<CheckRun, 'output' | 'unbuiltCargoTests'>): Set<string> {
-  return new Set(run.unbuiltCargoTests ?? readAllLines(buildFailureReader(), run.output).cargoTests());
+export function runUnbuiltCargoTests(run: Pick<CheckRun, 'output' | 'unbuiltCargoTests'>): CargoTarget[] {
+  return run.unbuiltCargoTests ?? readAllLines(buildFailureReader(), run.output).cargoTests();
 }
 
 /**

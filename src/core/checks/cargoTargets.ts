@@ -2,35 +2,22 @@
 // every test target before it runs any, so one of DevA's test files that needs the change (it calls a method the
 // change adds) stops the whole run, and DevA's other file — a regression guard that uses the existing API — never
 // runs. When every one of DevA's test files is an integration-test target of the command's crate
-// (`tests/<name>.rs`, `tests/<name>/main.rs`: cargoTestTarget) and there are two or more, the command runs once per
+// (`tests/<name>.rs`, `tests/<name>/main.rs`: cargoTargetOf) and there are two or more, the command runs once per
 // target with `--test <name>` (before any ` -- `), as one run (run.ts RunCheckOptions.steps). Whatever is unsure —
 // another command joined to it, a target, package or workspace already chosen, a manifest declaring its own test
 // targets (`[[test]]`, `autotests`), a test file elsewhere (a unit test module under src/ cannot run apart) — keeps
-// the command's one run.
+// the command's one run. Which target a file is, and what a run per target ran: cargoTargetMatch.ts.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { parseToml, tableAt } from '../text/toml';
 import { afterFolder, runFolder } from './runFolder';
+import { cargoTargetOf } from './cargoTargetMatch';
 
-/** A `cargo test` command's run once per test target: the targets' names, and the command for each, in their order. */
+/** A `cargo test` command's run once per test target: its crate, the targets' names, and the command for each, in their order. */
 export interface PerTarget {
+  crate: string;
   targets: string[];
   steps: string[];
-}
-
-/** An integration-test target's file, crate-relative: `tests/<name>.rs`, `tests/<name>/main.rs`. */
-const TARGET_FILE = /^tests\/([\w-]+)(?:\.rs|\/main\.rs)$/;
-
-/** The integration-test target a crate's file is (TARGET_FILE: its name), or null. */
-function cargoTestTarget(crateRelative: string): string | null {
-  return TARGET_FILE.exec(crateRelative.replace(/^\.\//, ''))?.[1] ?? null;
-}
-
-/** The integration-test target a workspace file is, whatever crate it is in (`core/tests/a.rs`: `a`), or null. */
-export function testTargetOf(file: string): string | null {
-  const parts = file.replace(/^\.\//, '').split('/');
-  const from = parts.at(-2) === 'tests' ? -2 : parts.at(-3) === 'tests' ? -3 : 0;
-  return from ? cargoTestTarget(parts.slice(from).join('/')) : null;
 }
 
 /** Options that choose what `cargo test` builds or which packages: with them, the targets are not ours to choose. */
@@ -68,13 +55,10 @@ function cargoTestCrate(command: string): string | null {
  * How fail-first runs `command` for DevA's `testFiles` (workspace-relative), by the header's rule: once per target
  * (PerTarget), or null for the command's one run. Pure: the crate's manifest is discoversTestTargets's.
  */
-export function perTargetPlan(command: string, testFiles: readonly string[]): (PerTarget & { crate: string }) | null {
+export function perTargetPlan(command: string, testFiles: readonly string[]): PerTarget | null {
   const crate = cargoTestCrate(command);
   if (crate === null) return null;
-  const names = testFiles.map((f) => {
-    const rel = f.replace(/^\.\//, '');
-    return !crate ? cargoTestTarget(rel) : rel.startsWith(`${crate}/`) ? cargoTestTarget(rel.slice(crate.length + 1)) : null;
-  });
+  const names = testFiles.map((f) => cargoTargetOf(f)).map((t) => (t?.crate === crate ? t.name : null));
   if (names.some((n) => n === null)) return null;
   const targets = [...new Set(names as string[])];
   if (targets.length < 2) return null;

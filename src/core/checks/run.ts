@@ -14,6 +14,7 @@ import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './te
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import type { PerTarget } from './cargoTargets';
+import { byTargetOf } from './cargoTargetMatch';
 import { formatDuration, timerDelay } from '../model/dates';
 import { untilProcessEnd } from './processEnd';
 import { checkEnv, secretHider, secretValues } from './checkEnv';
@@ -269,7 +270,9 @@ export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRu
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...targets, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
   const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps });
-  const run = o.mark ? o.mark(ran) : ran;
+  // a run per target says which targets it ran, and which of them did not compile (cargoTargets.ts ByTarget)
+  const read = o.perTarget ? { ...ran, byTarget: byTargetOf(o.perTarget, ran) } : ran;
+  const run = o.mark ? o.mark(read) : read;
   o.emit({ type: 'check-finished', run, ...place });
   return { run, stopped: run.status === 'cancelled' || !!o.signal?.aborted };
 }

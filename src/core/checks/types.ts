@@ -2,6 +2,7 @@
 // default fix rounds) and the outcome of the whole loop (checks → fix request → DevA's fixed blocks → checks again).
 // Other domains (the runner, the retrospective context, metrics such as TSR, the CLI's --json, the panel) read these
 // types; they never look at a process themselves.
+import type { ByTarget, CargoTarget } from './cargoTargetMatch';
 
 /** Where a check command came from: the `cape.checks` setting, the CLI's `--check`, or detected in the workspace. */
 export type CheckSource = 'setting' | 'flag' | 'detected';
@@ -141,9 +142,11 @@ export interface CheckRun {
   unbuiltGoPackages?: string[];
   unbuiltGoFolders?: string[];
   /** The cargo integration-test targets it could not compile (`(test "test_mul")`: buildFailures.ts), as the Go ones. */
-  unbuiltCargoTests?: string[];
+  unbuiltCargoTests?: CargoTarget[];
   /** The test files a JavaScript runner reported did not load, no test of theirs run (buildFailures.ts), as the Go ones. */
   unbuiltTestFiles?: string[];
+  /** A `cargo test` run once per test target (fail-first: cargoTargets.ts): its crate, its targets, those not compiled. */
+  byTarget?: ByTarget;
   /**
    * The run failed before it reached the tests it was to show (notReached.ts): a fail-first run that ran none of
    * DevA's tests (failFirstNotReached; set as it ends, so its event says so), or — on the runs TSR reads

@@ -7,7 +7,7 @@ import type { CheckRun } from '../checks/types';
 import { runPassedFiles } from '../checks/testCases';
 import { testsRan } from '../checks/testSummary';
 import { runUnbuiltCargoTests, runUnbuiltGoFolders, runUnbuiltTestFiles } from '../checks/buildFailures';
-import { testTargetOf } from '../checks/cargoTargets';
+import { cargoTargetOf, ranTargetFile, sameCargoTarget, type CargoTarget } from '../checks/cargoTargetMatch';
 import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
@@ -15,7 +15,7 @@ import { escapeRegExp } from '../text/regexp';
 import type { CheckTest, FileTest, TestStatus } from '../model/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'testsNotReached' | 'unbuilt'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'byTarget' | 'testsNotReached' | 'unbuilt'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -67,7 +67,7 @@ const runFacts = new WeakMap<CheckOutcome, RunFacts>();
 interface RunFacts {
   ran?: boolean;
   unbuiltGo?: ReadonlySet<string>;
-  unbuiltCargo?: ReadonlySet<string>;
+  unbuiltCargo?: readonly CargoTarget[];
   unloaded?: ReadonlySet<string>;
   passedFiles?: ReadonlySet<string>;
   namesFile?: boolean;
@@ -81,11 +81,12 @@ const ranTests = (c: CheckOutcome): boolean => (factsOf(c).ran ??= testsRan(c));
 
 /**
  * A Go test whose package did not build (the compiler named another of its files), or a Rust test whose integration-test
- * target cargo could not compile (fail-first's runs per target: checks/cargoTargets.ts): it did not run.
+ * target cargo could not compile (fail-first's runs per target: checks/cargoTargets.ts) — that target of its own crate,
+ * not another workspace member's of the same name: it did not run.
  */
 function inUnbuiltPart(c: CheckOutcome, test: FileTest): boolean {
-  const target = testTargetOf(test.file);
-  if (target !== null) return (factsOf(c).unbuiltCargo ??= runUnbuiltCargoTests(c)).has(target);
+  const target = cargoTargetOf(test.file);
+  if (target !== null) return (factsOf(c).unbuiltCargo ??= runUnbuiltCargoTests(c)).some((u) => sameCargoTarget(u, target));
   if (!test.file.endsWith('.go')) return false;
   const dir = path.posix.dirname(test.file.replace(/^\.\//, ''));
   return (factsOf(c).unbuiltGo ??= runUnbuiltGoFolders(c)).has(dir === '.' ? '' : dir);
@@ -129,6 +130,8 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   for (const c of checks) {
     // a run in a sub-project's folder runs none of the tests outside it (checks/runFolder.ts)
     if (!reachesFile(c.command, test.file)) continue;
+    // nor does a cargo test run once per target the tests of another target, or of another crate's target of that name
+    if (c.byTarget && !ranTargetFile(c.byTarget, test.file)) continue;
     // its file did not load: none of its tests ran, whatever a case of the same name in another file did
     if (!c.passed && inUnloadedFile(c, test)) return unbuilt !== 'unbuilt' || c.unbuilt ? unbuilt : 'fail';
     // The test cases the check runner recognised in the output decide first.
