@@ -4,12 +4,19 @@ import { isPlainObject as isObj } from '../../src/core/model/types';
 import { num, str, strList } from './hostValues';
 import type { CheckItemView, StepView } from './viewState';
 import { notWrittenLine } from '../../src/core/checks/verdict';
+import type { ByTarget } from '../../src/core/checks/cargoTargetMatch';
 
 const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
 
 /** Where a check ran, from its event: on the unchanged workspace with DevA's tests only (before), or with nothing (baseline). */
 function where(ev: Record<string, unknown>): { before?: true; baseline?: true } {
   return ev.before === true ? { before: true } : ev.baseline === true ? { baseline: true } : {};
+}
+
+/** A run's targets once each (checks/types.ts CheckRun.byTarget), coerced; nothing for a value that is not one. */
+function byTargetView(x: unknown): { byTarget?: ByTarget } {
+  if (!isObj(x)) return {};
+  return { byTarget: { crate: str(x.crate), targets: strList(x.targets), unbuilt: strList(x.unbuilt), passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0 } };
 }
 
 /** One check event on DevA's step (coerced: a malformed field degrades, never throws). */
@@ -23,7 +30,7 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
     case 'check-finished': {
       const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
       const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}), ...(run.testsNotReached === true ? { testsNotReached: true } : {}) };
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}), ...(run.testsNotReached === true ? { testsNotReached: true } : {}), ...byTargetView(run.byTarget) };
       const i = items.findIndex(
         (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
       );

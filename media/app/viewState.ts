@@ -3,6 +3,7 @@
 // upgraded. No DOM here. How host messages change it is model.ts's reducer.
 import { isPlainObject as isObj, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, PanelCapabilities } from '../../src/panel/protocol';
+import type { ByTarget } from '../../src/core/checks/cargoTargetMatch';
 import { openQuestionsOf, str } from './hostValues';
 
 export const VIEW_STATE_VERSION = 1;
@@ -55,6 +56,8 @@ export type CheckItemView =
       unbuilt?: boolean;
       /** A fail-first run that failed before it ran DevA's tests (checks/types.ts CheckRun.testsNotReached). */
       testsNotReached?: boolean;
+      /** A cargo test run once per test target: which did not build, how the others fared (checks/types.ts CheckRun.byTarget). */
+      byTarget?: ByTarget;
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] }
   /** The project's formatter, or a check that fixes as it runs (`check`), changed DevA's files (checks/types.ts TakenChange). */

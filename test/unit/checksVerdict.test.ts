@@ -119,6 +119,17 @@ describe('checks: a fail-first run that failed otherwise than by its test cases 
     assert.strictEqual(beforeFailureSaying(failed({})), undefined);
   });
 
+  it('counts a cargo test run once per target by its targets when some did not build and the others ran', () => {
+    const cargo = (targets: string[], unbuilt: string[], passed = 2, failing = 1) => failed({ unbuilt: true, byTarget: { crate: '', targets, unbuilt, passed, failed: failing } });
+    assert.strictEqual(beforeFailureSaying(cargo(['bump', 'guard'], ['bump'])), 'failed: 1 of 2 test targets did not build without the change (bump); the other ran: 2 passed, 1 failed');
+    assert.strictEqual(beforeFailureSaying(cargo(['a', 'b', 'c'], ['a'], 4, 0)), 'failed: 1 of 3 test targets did not build without the change (a); the others ran: 4 passed, 0 failed');
+    // none ran (every target, or none of them by name: the crate's lib did not build): the whole run did not build
+    assert.strictEqual(beforeFailureSaying(cargo(['bump', 'guard'], ['bump', 'guard'], 0, 0)), UNBUILT);
+    assert.strictEqual(beforeFailureSaying(cargo(['bump', 'guard'], [], 0, 0)), UNBUILT);
+    // a run that failed before it reached the tests says that first
+    assert.strictEqual(beforeFailureSaying({ ...cargo(['bump', 'guard'], ['bump']), testsNotReached: true }), NOT_REACHED);
+  });
+
   it('the CLI and the retrospective tell it in those words after the command, and a plain failure as a test of the change should', () => {
     const before = (r: CheckRun): string => cliText({ type: 'check-finished', run: r, before: true });
     assert.match(before(failed({ testsNotReached: true })), new RegExp(`before the change, npm test ${NOT_REACHED.replace(/[()]/g, '\\$&')} · `));

@@ -61,7 +61,7 @@ describe("fail-first: a cargo test target is its crate's, not every target of it
     const files = [proposedFile('a/tests/api.rs', NEW_API('pka')), proposedFile('a/tests/guard.rs', USES_ADD('pka', 'guard_a'))];
     const result = await runFailFirst({ commands: ['cargo test --offline --manifest-path a/Cargo.toml'], workspace: ws, capeFolder: 'cape', files, emit: () => undefined });
     const run = result.runs[0];
-    assert.deepStrictEqual(run.byTarget, { crate: 'a', targets: ['api', 'guard'], unbuilt: ['api'] }, run.output);
+    assert.deepStrictEqual(run.byTarget, { crate: 'a', targets: ['api', 'guard'], unbuilt: ['api'], passed: 1, failed: 0 }, run.output);
     const status = (file: string, name: string) => failFirstStatus([{ file, name }], () => true, [run]);
     assert.strictEqual(status('a/tests/api.rs', 'api_pka'), 'unbuilt');
     assert.strictEqual(status('a/tests/guard.rs', 'guard_a'), 'pass');

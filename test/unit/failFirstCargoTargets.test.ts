@@ -129,6 +129,9 @@ describe('fail-first: a cargo test run once per test target', () => {
     const print = printer({ write: (t: string) => ((said += t), true) } as unknown as NodeJS.WritableStream);
     for (const e of events) print({ type: 'check', step: 'deva', event: e });
     assert.match(said, /fail-first\): cargo test --offline \(per test target: test_mul, test_guard\)\n/);
+    // counted per target: the guard's target built and ran, not "DevA's tests did not build" of the whole run
+    assert.deepStrictEqual(run.byTarget, { crate: '', targets: ['test_mul', 'test_guard'], unbuilt: ['test_mul'], passed: 1, failed: 0 });
+    assert.match(said, /before the change, cargo test --offline failed: 1 of 2 test targets did not build without the change \(test_mul\); the other ran: 1 passed, 0 failed · /);
     // a test file the copy could not hold (a file where its folder should be) names no target: cargo would not find it
     fs.mkdirSync(path.join(ws, 'tests'));
     fs.writeFileSync(path.join(ws, 'tests', 'test_io'), 'a file, not a folder\n');

@@ -67,6 +67,13 @@ describe('webview model: reduce', () => {
     const ff = run([chk({ type: 'check-started', round: 0, command: 'npm test', index: 0, total: 1, before: true }), chk({ type: 'check-finished', run: runOf(0, false), before: true })], done);
     assert.deepStrictEqual(ff.session!.steps.deva.checks!.slice(4), [{ kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true }]);
     assert.strictEqual(ff.session!.steps.deva.checks![1].kind === 'run' && ff.session!.steps.deva.checks![1].before, undefined, 'the first run stays as it was');
+    // a cargo test run once per target keeps what each target showed (its headline counts them); a malformed one is none
+    const perTarget = (byTarget: unknown) =>
+      run([chk({ type: 'check-finished', run: { ...runOf(0, false), unbuilt: true, byTarget } as never, before: true })], done).session!.steps.deva.checks!.at(-1);
+    const byTarget = { crate: 'core', targets: ['bump', 'guard'], unbuilt: ['bump'], passed: 2, failed: 0 };
+    assert.deepStrictEqual(perTarget(byTarget), { kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true, unbuilt: true, byTarget });
+    assert.deepStrictEqual(perTarget({ targets: 'bump', unbuilt: [null, {}], passed: '2' }), { ...perTarget(byTarget), byTarget: { crate: '', targets: [], unbuilt: [], passed: 0, failed: 0 } });
+    assert.strictEqual(perTarget('bump')?.kind === 'run' && 'byTarget' in perTarget('bump')!, false);
     // a run on the unchanged code after a failure (baseline) is its own row too; the outcome says the failure was there
     const bl = run(
       [

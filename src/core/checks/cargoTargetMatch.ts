@@ -1,7 +1,8 @@
 // Which cargo integration-test target a workspace file is, and a run's result: a target is known by its crate's
 // folder and its name (CargoTarget), so two members of a cargo workspace that each have a `tests/api.rs`, or a module
 // under src/ named like a target, are not one (cargoTargetOf, sameCargoTarget). And what a run once per target ran
-// (ByTarget: fail-first, cargoTargets.ts), so another file's tests are none of its. Pure: the webview imports it.
+// (ByTarget: fail-first, cargoTargets.ts), so another file's tests are none of its, and what it observed: which of its
+// targets did not build, how the others' test cases fared. Pure: the webview imports it.
 import type { CheckRun } from './types';
 
 /**
@@ -15,13 +16,16 @@ export interface CargoTarget {
 }
 
 /**
- * What a run once per target ran (CheckRun.byTarget): its crate, its targets' names, and those of them cargo could not
- * compile. Another file's tests are none of its: it ran these targets alone.
+ * What a run once per target ran (CheckRun.byTarget): its crate, its targets' names, those of them cargo could not
+ * compile, and the test cases the others reported passed and failed. Another file's tests are none of its: it ran
+ * these targets alone.
  */
 export interface ByTarget {
   crate: string;
   targets: string[];
   unbuilt: string[];
+  passed: number;
+  failed: number;
 }
 
 /** An integration-test target's file at the end of a workspace path: `<crate>/tests/<name>.rs`, `<crate>/tests/<name>/main.rs`. */
@@ -41,10 +45,14 @@ export function sameCargoTarget(named: CargoTarget, target: Required<CargoTarget
   return named.name === target.name && (named.crate === undefined || named.crate === target.crate);
 }
 
-/** A run of a crate's targets once each, read per target: which of them cargo could not compile (sameCargoTarget). */
-export function byTargetOf(plan: { crate: string; targets: string[] }, run: Pick<CheckRun, 'unbuiltCargoTests'>): ByTarget {
+/**
+ * A run of a crate's targets once each, read per target: which of them cargo could not compile (sameCargoTarget), and
+ * how the test cases fared that the others reported (those that did not compile report none).
+ */
+export function byTargetOf(plan: { crate: string; targets: string[] }, run: Pick<CheckRun, 'unbuiltCargoTests' | 'tests'>): ByTarget {
   const unbuilt = plan.targets.filter((name) => run.unbuiltCargoTests?.some((u) => sameCargoTarget(u, { crate: plan.crate, name })));
-  return { crate: plan.crate, targets: plan.targets, unbuilt };
+  const passed = (run.tests ?? []).filter((t) => t.passed).length;
+  return { crate: plan.crate, targets: plan.targets, unbuilt, passed, failed: (run.tests?.length ?? 0) - passed };
 }
 
 /** Whether a run per target (ByTarget) ran the workspace file `file`: it is one of its targets, of its crate. */

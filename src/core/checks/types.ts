@@ -145,7 +145,7 @@ export interface CheckRun {
   unbuiltCargoTests?: CargoTarget[];
   /** The test files a JavaScript runner reported did not load, no test of theirs run (buildFailures.ts), as the Go ones. */
   unbuiltTestFiles?: string[];
-  /** A `cargo test` run once per test target (fail-first: cargoTargets.ts): its crate, its targets, those not compiled. */
+  /** A `cargo test` run once per test target (fail-first: cargoTargets.ts): its targets, those not compiled, its cases. */
   byTarget?: ByTarget;
   /**
    * The run failed before it reached the tests it was to show (notReached.ts): a fail-first run that ran none of
