@@ -80,7 +80,7 @@ function criteriaOf(x: unknown): CriterionView[] {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
     const named = (Array.isArray(c.tests) ? c.tests : [c.test]).map(namedTestOf).filter((t) => t !== null);
     const test = named.map(testLabel).join('; ');
-    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), guard: c.guard === true, judged: str(c.judged), reason: str(c.reason) };
+    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), guard: c.guard === true, guardsRan: str(c.guardsRan), judged: str(c.judged), reason: str(c.reason) };
   });
 }
 
@@ -95,6 +95,8 @@ interface CriterionView {
   surprise: string;
   /** Its tests are all regression guards: a pass there is what they are for (CriterionResult.guard). */
   guard: boolean;
+  /** How the regression guards beside tests of the change that did not build fared there ('' when not told: CriterionResult.guardsRan). */
+  guardsRan: string;
   judged: string;
   reason: string;
 }
@@ -126,7 +128,7 @@ function criteriaTable(list: CriterionView[]): HTMLElement {
           h('th', { attrs: { scope: 'row', title: c.text } }, h('span', { text: c.id }), c.text ? h('span', { class: 'muted', text: ` ${c.text}` }) : null),
           h('td', { text: c.test || '—' }),
           h('td', { text: said(COMPUTED_TEXT, c.computed) }),
-          before ? h('td', { class: 'criterion-before', text: beforeText(c.before, c.surprise, c.guard) }) : null,
+          before ? h('td', { class: 'criterion-before', text: beforeText(c) }) : null,
           h('td', { text: said(JUDGED_TEXT, c.judged) }),
           h('td', { text: c.reason || '—' }),
         ),

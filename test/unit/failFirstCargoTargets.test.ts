@@ -92,7 +92,7 @@ describe('fail-first: a cargo test run once per test target', () => {
     const yes = () => true;
     assert.strictEqual(testStatus(guard, true, [run], 'no_test', 'no_test'), 'pass');
     assert.strictEqual(testStatus(bump, true, [run], 'no_test', 'unbuilt'), 'unbuilt');
-    assert.deepStrictEqual(failFirstOf([bump, guard], yes, [run]), { before: 'unbuilt' });
+    assert.deepStrictEqual(failFirstOf([bump, guard], yes, [run]), { before: 'unbuilt', guardsRan: 'pass' }, 'the guard ran beside the file that did not build');
     assert.deepStrictEqual(failFirstOf([guard], yes, [run]), { before: 'pass', guard: true });
     // the other way round: the exit code is still the failing step's; every step passing passes with 0
     const swapped = await runCheck({ command: 'cargo test', steps: [...steps].reverse(), cwd: dir, round: 0 });

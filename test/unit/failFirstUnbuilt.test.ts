@@ -46,9 +46,9 @@ describe('fail-first: a criterion whose tests did not build or load without the 
   });
 
   it('says so in words on every surface; TSR is as it was; a criterion saved as `fail` reads as before', () => {
-    assert.strictEqual(beforeText('unbuilt'), UNBUILT_TEXT);
+    assert.strictEqual(beforeText({ before: 'unbuilt' }), UNBUILT_TEXT);
     assert.strictEqual(BEFORE_TEXT.unbuilt, UNBUILT_TEXT);
-    assert.strictEqual(beforeText('fail'), 'failed (fail-first observed)', 'metrics saved before keep their words');
+    assert.strictEqual(beforeText({ before: 'fail' }), 'failed (fail-first observed)', 'metrics saved before keep their words');
     const tsr = computeTsr({ poaOutput: POA, devaOutput: DEVA, checks: [passed], before: [cargo(CARGO_UNBUILT)], fileExists: yes });
     assert.deepStrictEqual(tsr.criteria.map((c) => [c.id, c.computed, c.before]), [
       ['AC-1', 'pass', 'unbuilt'],

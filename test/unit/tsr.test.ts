@@ -283,8 +283,8 @@ describe('TSR: from the checks', () => {
     const change: NamedTest = { file: 'mux_test.go', name: 'TestPatterns/with_a_tab', expect: 'fail' };
     assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }, change], () => true, [run]), { before: 'fail' });
     assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }], () => true, [run]), { before: 'pass', guard: true });
-    assert.strictEqual(beforeText('pass', undefined, true), 'passed (a regression guard, as DevA meant)');
-    assert.strictEqual(beforeText('pass'), 'passed too (it does not show the change)');
+    assert.strictEqual(beforeText({ before: 'pass', guard: true }), 'passed (a regression guard, as DevA meant)');
+    assert.strictEqual(beforeText({ before: 'pass' }), 'passed too (it does not show the change)');
     assert.deepStrictEqual(failFirstOf([{ file: 'mux_test.go', name: 'TestPatterns/with_spaces', expect: 'pass' }, change], () => true, [run]), {
       before: 'fail',
       surprise: 'DevA meant TestPatterns/with_spaces as a regression guard: it fails without the change',

@@ -57,23 +57,34 @@ export interface FailFirst {
   surprise?: string;
   /** Every test it names in a file is a regression guard (DevA's `expect: "pass"`): passing there is what they are for. */
   guard?: true;
+  /** `unbuilt` beside regression guards whose file built and ran there: `fail` when one of them failed, else `pass`. */
+  guardsRan?: 'pass' | 'fail';
 }
 
 /** Longer than this, a guard's name in a fail-first note is cut. */
 const GUARD_NAME_CHARS = 80;
 
-/** failFirstStatus with failFirstSurprise, and the regression guards beside the tests of the change checked too. */
+/**
+ * failFirstStatus with failFirstSurprise, and the regression guards beside the tests of the change checked too: one
+ * failing there is named; where the tests of the change did not build (`unbuilt`) and the guards' file built and ran
+ * (a cargo test run once per target), how they fared (FailFirst.guardsRan), as "unbuilt" alone read as if no test ran.
+ */
 export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): FailFirst | null {
   const status = failFirstStatus(tests, exists, before);
   if (!status) return null;
   const inFiles = appliedTests(tests);
   const guards = inFiles.filter((t) => t.expect === 'pass');
+  const beside = guards.length < inFiles.length ? guards.map((t) => ({ t, status: testStatus(t, exists(t.file), before, 'no_test', 'no_test') })) : [];
+  const failed = beside.filter((g) => g.status === 'fail').map((g) => g.t);
   let surprise = failFirstSurprise(tests, status);
-  if (!surprise && guards.length && guards.length < inFiles.length) {
-    const failed = guards.filter((t) => testStatus(t, exists(t.file), before, 'no_test', 'no_test') === 'fail');
-    // a guard DevA gave no name for goes by its file
-    const name = ({ name = '', file }: FileTest) => (name.length > GUARD_NAME_CHARS ? `${sliceWhole(name, 0, GUARD_NAME_CHARS - 1)}…` : name || file);
-    if (failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
-  }
-  return { before: status, ...(surprise ? { surprise } : {}), ...(guards.length === inFiles.length ? { guard: true as const } : {}) };
+  // a guard DevA gave no name for goes by its file
+  const name = ({ name = '', file }: FileTest) => (name.length > GUARD_NAME_CHARS ? `${sliceWhole(name, 0, GUARD_NAME_CHARS - 1)}…` : name || file);
+  if (!surprise && failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
+  const ran = status === 'unbuilt' && beside.some((g) => g.status === 'pass' || g.status === 'fail');
+  return {
+    before: status,
+    ...(surprise ? { surprise } : {}),
+    ...(guards.length === inFiles.length ? { guard: true as const } : {}),
+    ...(ran ? { guardsRan: failed.length ? ('fail' as const) : ('pass' as const) } : {}),
+  };
 }

@@ -184,7 +184,7 @@ function criteriaTable(m: SessionMetrics): string[] {
     `|---|---|---|${before ? '---|' : ''}---|---|`,
     ...list.map(
       (c) =>
-        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} |${before ? ` ${cell(beforeText(c.before, c.surprise, c.guard))} |` : ''} ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
+        `| ${cell(`${c.id} ${c.text}`)} | ${cell(c.tests.map(testLabel).join('; '))} | ${c.computed ? COMPUTED_TEXT[c.computed] : '—'} |${before ? ` ${cell(beforeText(c))} |` : ''} ${c.judged ? JUDGED_TEXT[c.judged] : '—'} | ${cell(c.reason ?? '')} |`,
     ),
     '',
   ];

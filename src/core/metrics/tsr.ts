@@ -32,7 +32,9 @@
 //    no test failed for its own reason), one passed there too (`pass`: the test does not show the change), or none
 //    could be told (`no_test`; so is a test the runner never reached, stopped by another test file that does not load
 //    without the change, or by a command that failed before it ran DevA's tests: checks/notReached.ts). Where DevA
-//    marked some tests as regression guards and others not, the others decide, and a guard failing there is named.
+//    marked some tests as regression guards and others not, the others decide, and a guard failing there is named;
+//    tests of the change that did not build beside guards whose file built and ran there (a cargo test run once per
+//    target) read `unbuilt` with how the guards fared (`guardsRan`), not as if no test ran.
 //    It is no part of TSR, and a criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason, in English or Japanese, decorated or not: JUDGEMENT_WORDS): met ÷ criteria; a criterion

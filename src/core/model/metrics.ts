@@ -96,14 +96,30 @@ export const BEFORE_TEXT = {
 export type BeforeStatus = keyof typeof BEFORE_TEXT;
 /** `pass` for a criterion whose tests are all regression guards (CriterionResult.guard). */
 export const GUARD_PASSED_TEXT = 'passed (a regression guard, as DevA meant)';
+/** UNBUILT_GUARDS_RAN_TEXT's words before how the guards fared. */
+const UNBUILT_BESIDE_GUARDS = 'its tests of the change did not build or load without the change (their test file needs it); its regression guards, in a test file that built, ran and';
+/**
+ * `unbuilt` beside regression guards whose test file built and ran there (CriterionResult.guardsRan): what each part
+ * showed. "No test ran" was wrong of a Rust trial's criterion whose guard file ran beside a new-API file.
+ */
+export const UNBUILT_GUARDS_RAN_TEXT = { pass: `${UNBUILT_BESIDE_GUARDS} passed`, fail: `${UNBUILT_BESIDE_GUARDS} failed` } as const;
+/** What beforeText reads of a criterion: a CriterionResult, or the panel's view of one. */
+export interface BeforeParts {
+  readonly before?: string;
+  readonly surprise?: string;
+  readonly guard?: boolean;
+  readonly guardsRan?: string;
+}
 /**
  * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), a
- * pass of regression guards alone said as such (`guard`), with the surprise when it contradicts what DevA expected;
- * — when there is none (or it is not one BEFORE_TEXT knows).
+ * pass of regression guards alone said as such (`guard`), tests of the change that did not build beside guards that
+ * ran with how those fared (`guardsRan`), with the surprise when it contradicts what DevA expected; — when there is
+ * none (or it is not one BEFORE_TEXT knows).
  */
-export function beforeText(before: string | undefined, surprise?: string, guard?: boolean): string {
+export function beforeText({ before, surprise, guard, guardsRan }: BeforeParts): string {
   if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
-  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : BEFORE_TEXT[before as BeforeStatus];
+  const ran = guardsRan === 'pass' || guardsRan === 'fail' ? guardsRan : null;
+  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : before === 'unbuilt' && ran ? UNBUILT_GUARDS_RAN_TEXT[ran] : BEFORE_TEXT[before as BeforeStatus];
   return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
 }
 /** How the Cape Master's judgement of a criterion reads for people. */
@@ -130,6 +146,8 @@ export interface CriterionResult {
    * have fail for it); pass: one passed there too (it does not show the change); no_test: none could be told.
    */
   before?: BeforeStatus;
+  /** `unbuilt` beside regression guards whose file built and ran there: how they fared (metrics/failFirstVerdict.ts). */
+  guardsRan?: 'pass' | 'fail';
   /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
   surprise?: string;
   /** Every test it names in a file is meant as a regression guard: `before` pass is what they are for. */

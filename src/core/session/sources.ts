@@ -260,7 +260,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         // a criterion left to review had no test in the checks: its files' changes follow
         const verdict = !status ? '' : status === 'review' ? ` — no test proves it: ${COMPUTED_TEXT.review}` : ` — in the checks' last run: ${COMPUTED_TEXT[status]}`;
         const first = before ? failFirstOf(t, inputs.fileExists!, before) : null;
-        const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first.before, first.surprise, first.guard)}` : '';
+        const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first)}` : '';
         return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
       };
       const review = reviewedChanges(criteria, tests, inputs.devaFiles ?? []);
