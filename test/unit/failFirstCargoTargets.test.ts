@@ -2,7 +2,8 @@
 // builds every test target before it runs any, so a test file using the new API (it cannot compile without the
 // change) stopped the regression guard beside it from running, and every criterion read "did not build" (a Rust
 // trial). Which commands split and how (perTargetPlan), the runs read as one (run.ts steps: outputs joined, the first
-// non-zero exit code, Stop), the guard's tests read as passed and the new-API file's as unbuilt, and with the real cargo.
+// non-zero exit code, Stop), the guard's tests read as passed and the new-API file's as unbuilt, with the real cargo too
+// (the headline counting the targets), and DevA told up front that the observation is per target.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -11,6 +12,8 @@ import { onPath, perTargetPlan, runCheck, runFailFirst, type CheckEvent } from '
 import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
 import { printer } from '../../src/cli/printer';
 import { cargoCrate, proposedFile } from '../helpers/cargoCrate';
+import { contextInputs } from '../helpers/contextInputs';
+import { renderSources } from '../../src/core/session/context';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-cargo-targets-'));
 
@@ -99,6 +102,17 @@ describe('fail-first: a cargo test run once per test target', () => {
     assert.deepStrictEqual([swapped.status, swapped.exitCode], ['failed', 101]);
     const both = await runCheck({ command: 'cargo test', steps: [steps[1], steps[1]], cwd: dir, round: 0 });
     assert.deepStrictEqual([both.status, both.exitCode, both.output.split('test result: ok').length], ['passed', 0, 3]);
+  });
+
+  it('DevA is told, where its checks are announced, that fail-first runs a cargo test once per test target', () => {
+    const planned = (plannedChecks: string[], plannedFailFirst = true) => renderSources('deva', ['checks:planned'], { ...contextInputs('deva', {}), plannedChecks, plannedFailFirst });
+    const PER_TARGET = /fail-first\).* A `cargo test` runs there once per test target \(`tests\/<name>\.rs`\), so a guard in a file of its own runs even where a file using the new API does not build\.$/;
+    assert.match(planned(['cargo clippy --tests', 'cargo test --offline']), PER_TARGET);
+    assert.match(planned(['cd core && cargo test']), PER_TARGET);
+    // no cargo test it could split (one choosing its targets, another runner), or no fail-first: not said
+    for (const [checks, failFirst] of [[['cargo test --workspace'], true], [['npm test'], true], [['cargo test'], false]] as const) {
+      assert.doesNotMatch(planned([...checks], failFirst), /once per test target/, checks.join());
+    }
   });
 
   it('Stop ends the step running, and the next never starts', async () => {

@@ -51,6 +51,11 @@ function cargoTestCrate(command: string): string | null {
   return folder === '.' ? '' : folder;
 }
 
+/** Whether fail-first may run `command` once per test target (a plain `cargo test`: cargoTestCrate), as DevA is told. */
+export function mayRunPerTarget(command: string): boolean {
+  return cargoTestCrate(command) !== null;
+}
+
 /**
  * How fail-first runs `command` for DevA's `testFiles` (workspace-relative), by the header's rule: once per target
  * (PerTarget), or null for the command's one run. Pure: the crate's manifest is discoversTestTargets's.

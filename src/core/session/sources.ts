@@ -5,7 +5,7 @@
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
 import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
-import { checksForRetro } from '../checks';
+import { checksForRetro, mayRunPerTarget } from '../checks';
 import { filesRead } from '../tools/reads';
 import { toolBoundsText } from '../tools/specs';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, failFirstRuns, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
@@ -222,8 +222,10 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
     case 'checks:planned': {
       const commands = codeList(inputs.plannedChecks);
       if (commands.length) {
+        // a cargo test there runs once per test target (checks/cargoTargets.ts): what is observed is per target
+        const perTarget = inputs.plannedChecks?.some(mayRunPerTarget) ? ' A `cargo test` runs there once per test target (`tests/<name>.rs`), so a guard in a file of its own runs even where a file using the new API does not build.' : '';
         const failFirst = inputs.plannedFailFirst
-          ? ' Then your test files alone run on the unchanged workspace (fail-first): a test of the change should fail there, a regression guard pass; the retrospective sees both results per criterion.'
+          ? ` Then your test files alone run on the unchanged workspace (fail-first): a test of the change should fail there, a regression guard pass; the retrospective sees both results per criterion.${perTarget}`
           : '';
         return section('Checks on your proposal', `After your reply CAPE runs ${commands.join(', ')} on a scratch copy of the workspace with your files applied; a failing check comes back to you with its output to fix.${failFirst}`);
       }
