@@ -43,7 +43,7 @@ const NO_TEST_COLLECTED = /\(0 tests?\)/;
 const CARGO_COMPILING = /^\s*Compiling (\S+) v\S+ \((.+)\)\s*$/;
 
 /** Names of each kind a reader keeps (Go packages and folders, cargo packages and targets, test files): an output of any length is read within it. */
-const MAX_GO_NAMES = 10_000;
+const MAX_NAMES = 10_000;
 
 /**
  * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
@@ -95,7 +95,7 @@ export interface BuildFailureReader {
 /**
  * Reads an output's lines as they arrive (`line`; run.ts feeds it the whole stream, as it feeds the test case reader),
  * and tells at the end what they show of the build: BUILD_FAILURES, each pattern tried on one line (a list's patterns
- * each on a line of its own), in a few flags; the Go packages and folders, at most MAX_GO_NAMES of each (a run naming
+ * each on a line of its own), in a few flags; the Go packages and folders, at most MAX_NAMES of each (a run naming
  * more lacks the later ones).
  */
 export function buildFailureReader(): BuildFailureReader {
@@ -108,7 +108,7 @@ export function buildFailureReader(): BuildFailureReader {
   const cargoTests = new Set<string>();
   const unloaded = new Set<string>();
   const keep = (names: Set<string>, name: string | undefined) => {
-    if (name !== undefined && names.size < MAX_GO_NAMES) names.add(name);
+    if (name !== undefined && names.size < MAX_NAMES) names.add(name);
   };
   const unloadedFile = unloadedFileReader();
   return {
@@ -118,7 +118,7 @@ export function buildFailureReader(): BuildFailureReader {
       const unbuiltTest = CARGO_UNBUILT_TEST.exec(line);
       keep(cargoTests, unbuiltTest ? `${unbuiltTest[1]}\t${unbuiltTest[2]}` : undefined);
       const compiling = CARGO_COMPILING.exec(line);
-      if (compiling && crates.size < MAX_GO_NAMES) crates.set(compiling[1], crateFolder(compiling[2]));
+      if (compiling && crates.size < MAX_NAMES) crates.set(compiling[1], crateFolder(compiling[2]));
       keep(unloaded, unloadedFile(line));
       if (failed) return;
       BUILD_FAILURES.forEach((r, i) => {
