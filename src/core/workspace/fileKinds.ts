@@ -28,6 +28,8 @@ export const MANIFEST_NAMES: readonly string[] = ['package.json', 'pyproject.tom
 export const PYTHON_FILE = /\.pyi?$/;
 /** A Go source file (a test too), by its extension. */
 export const GO_FILE = /\.go$/;
+/** A Rust source file, by its extension. */
+export const RUST_FILE = /\.rs$/;
 /** Go's test files' name stem (`parser_test.go`): `go build` leaves them out of their package. */
 const GO_TEST_AFFIX = /(?<=.)_test$/;
 
@@ -41,7 +43,7 @@ const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
   [GO_FILE, GO_TEST_AFFIX],
   [/\.rb$/, /(?<=.)_(spec|test)$/],
   // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
-  [/\.rs$/, /^test_(?=.)|(?<=.)_tests?$/],
+  [RUST_FILE, /^test_(?=.)|(?<=.)_tests?$/],
 ];
 
 /** A file name's test affix by its language (TEST_NAME_AFFIX), or undefined where names mark no tests. */

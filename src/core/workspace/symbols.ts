@@ -33,14 +33,15 @@ export interface ScanResult {
   imports: string[];
 }
 
-const JS_EXT = /\.(m|c)?(t|j)sx?$|\.(vue|svelte|astro)$/i;
+/** TS/JS and the component files that hold them. */
+export const JS_EXT = /\.(m|c)?(t|j)sx?$|\.(vue|svelte|astro)$/i;
 
 // In both: a generator's star may stand against its name (`function *gen`); an anonymous class's heritage
 // (`export default class extends Vue {`) is no name. A top-level constant is a symbol when exported or ambient
 // (`declare const __DEV__: boolean`: a global that a declaration file names).
-const EXPORT_DECL =
+export const EXPORT_DECL =
   /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|module|const\s+enum|const|let|var)\s+)(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
-const TOP_DECL =
+export const TOP_DECL =
   /^(?:declare\s+(?:const\s+enum|const|let|var)\s+|(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*\s*|(?:function|class|interface|type|enum|namespace|module)\s+))(?!(?:extends|implements)\b)([A-Za-z_$][\w$]*)/;
 const EXPORT_LIST = /^export\s+(?:type\s+)?\{([^}]*)\}/;
 const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*(?:;\s*)?$/;

@@ -5,6 +5,7 @@
 // parser: names, not structure.
 
 import { oneLine } from '../text/cut';
+import { RUST_FILE } from './fileKinds';
 import { methodSymbol } from './symbolNames';
 import { RUST_PUB, RustImpls } from './symbolsRust';
 
@@ -12,11 +13,14 @@ import { RUST_PUB, RustImpls } from './symbolsRust';
  * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
  * their second keyword; a Kotlin function after its type parameters and receiver type (`fun <T> List<T>.second()`).
  */
-const FALLBACK_DECL =
+export const FALLBACK_DECL =
   /^(?:pub(?:\([^)]*\))?\s+|export\s+|public\s+|internal\s+|private\s+|protected\s+|static\s+|final\s+|abstract\s+|sealed\s+|partial\s+|readonly\s+|data\s+|async\s+|open\s+|const\s+|unsafe\s+|extern\s+(?:"[^"]*"\s+)?|suspend\s+|inline\s+|tailrec\s+|operator\s+|infix\s+|case\s+|fun\s+(?=interface\s))*(?:fun\s+(?:<[^>]*>\s*)?(?:[A-Za-z_][\w.]*(?:<[^>]*>)?\??\.)?|(?:enum\s+(?=(?:class|struct)\s))?(?:def|class|func|fn|struct|trait|interface|enum|type|module|object|record|protocol|macro_rules!|sub|proc)\s+)([A-Za-z_][\w]*)/;
-const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
+export const GO_METHOD = /^func\s+\([^)]*\)\s+([A-Za-z_]\w*)/;
 /** A Go method's receiver type: `(r *Router)`, `(Router)`, `(*Router)`, `(l *List[T])` → the type's name. */
-const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?([A-Za-z_]\w*)/;
+export const GO_RECEIVER = /^func\s+\(\s*(?:[A-Za-z_]\w*\s+)?(?:\*\s*)?([A-Za-z_]\w*)/;
+
+/** A Rust constant or static of the file (`pub const MAX_LEN: usize`, `pub(crate) static mut N: u8`): its name. */
+export const RUST_CONST = /^pub(?:\([^)]*\))?\s+(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:/;
 
 /** A Go symbol with a part not capitalised: its own name, or a method's type (`router.Handle`, `Router.handle`). */
 const GO_UNEXPORTED = /(?:^|\.)[^A-Z]/;
@@ -30,7 +34,7 @@ const GO_UNEXPORTED = /(?:^|\.)[^A-Z]/;
 const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, line: string, symbol: string) => boolean])[] = [
   [/\.go$/i, (_name, _line, symbol) => !GO_UNEXPORTED.test(symbol)],
   [/\.pyi?$/i, (name) => !name.startsWith('_')],
-  [/\.rs$/i, (_name, line) => RUST_PUB.test(line)],
+  [RUST_FILE, (_name, line) => RUST_PUB.test(line)],
 ];
 
 /**
@@ -44,7 +48,7 @@ const PUBLIC_RULES: readonly (readonly [ext: RegExp, isPublic: (name: string, li
  */
 export function scanFallback(relPath: string, text: string, out: string[], exported: string[]): boolean {
   const go = /\.go$/i.test(relPath);
-  const rust = /\.rs$/i.test(relPath);
+  const rust = RUST_FILE.test(relPath);
   const isPublic = PUBLIC_RULES.find(([ext]) => ext.test(relPath))?.[1];
   // a Go method is listed as `symbol` (its type's name and its own), public when both are (PUBLIC_RULES)
   const push = (name: string, line: string, symbol = name) => (isPublic?.(name, line, symbol) ? exported : out).push(symbol);
@@ -73,7 +77,7 @@ export function scanFallback(relPath: string, text: string, out: string[], expor
     }
     if (impls?.read(line, addRust)) continue;
     if (rust) {
-      const r = /^pub(?:\([^)]*\))?\s+(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:/.exec(line);
+      const r = RUST_CONST.exec(line);
       if (r) {
         push(r[1], line);
         continue;

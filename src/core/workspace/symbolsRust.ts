@@ -19,7 +19,7 @@ const IMPL_GENERICS = /^(?:unsafe\s+)?(?:default\s+)?impl\s*</;
 /** The type an impl is of, its brackets dropped: `&'a mut Foo`, `dyn Trait`, `crate::error::Error` (the last name). */
 const IMPL_TYPE = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:dyn\s+)?([A-Za-z_][\w:]*)/;
 /** A method's line in an impl's body, after its indentation: `pub fn`, `pub(crate) const async unsafe fn`, … */
-const METHOD = /^(?:pub(?:\([^)]*\))?\s+)?(?:(?:default|const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+([A-Za-z_]\w*)/;
+export const RUST_METHOD = /^(?:pub(?:\([^)]*\))?\s+)?(?:(?:default|const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+([A-Za-z_]\w*)/;
 /** The most lines an impl's header (its generics, its `where` clause) is read over until its `{`. */
 const MAX_HEADER_LINES = 12;
 
@@ -132,7 +132,7 @@ export class RustImpls {
     this.indent ??= indent;
     if (indent !== this.indent || !this.target) return;
     const item = line.slice(indent.length);
-    const m = METHOD.exec(item);
+    const m = RUST_METHOD.exec(item);
     if (!m) return;
     const { type, trait } = this.target;
     add(methodSymbol(type, m[1]), !trait && RUST_PUB.test(item) && this.types().get(type) !== false);

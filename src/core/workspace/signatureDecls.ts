@@ -1,0 +1,67 @@
+// A declaration found by its line, for its signature (signatures.ts, signaturesOther.ts): where it is (Site), its code
+// read on from just after its name (over a header's few lines, or a type's body), the keyword it was declared with,
+// and the shapes every language's signatures take — a function's parameters and return type, a type's members, an
+// alias's text — built on signatureText.ts's scans.
+
+import { bracketed, callParts, callText, closing, codeOf, flatten, HEADER_CHARS, HEADER_LINES, linesFrom, topIndex, afterTypeParams, type Lang } from './signatureText';
+
+/** A type's body (its fields, variants or members) is read over this many lines at most … */
+export const BODY_LINES = 120;
+/** … and this many characters. */
+export const BODY_CHARS = 6000;
+
+/** Where a declaration was found: the file's lines, the line, and the column just after its name. */
+export interface Site {
+  lines: readonly string[];
+  line: number;
+  col: number;
+  lang: Lang;
+}
+
+/** A declaration's code from just after its name over its header's lines (or, `body`, its body's). */
+export const codeAfter = (at: Site, body = false): string =>
+  codeOf(linesFrom(at.lines, at.line, at.col, body ? BODY_LINES : HEADER_LINES, body ? BODY_CHARS : HEADER_CHARS), at.lang);
+
+/** Takes a declaration's symbol and how to read its signature (read only for a symbol wanted and not seen yet). */
+export type Add = (symbol: string, signature: () => string | null) => void;
+
+/** The keyword a declaration's match names before its name: `function`, `struct`, `def`, … (`const enum` → enum). */
+export function keywordOf(match: string, name: string): string {
+  let end = match.length - name.length;
+  while (end > 0 && /[\s*]/.test(match[end - 1])) end--;
+  let start = end;
+  while (start > 0 && /[\w!]/.test(match[start - 1])) start--;
+  return match.slice(start, end);
+}
+
+/** A function's signature: its name, its parameters (its own type parameters left out) and its return type. */
+export function fnSignature(name: string, at: Site): string | null {
+  const s = codeAfter(at);
+  const parts = callParts(s, afterTypeParams(s, 0, at.lang), at.lang);
+  return parts && callText(name, parts, at.lang);
+}
+
+/** `head { a, b }` of a type's members, `..` last where it has others not shown (Rust's private fields); `head` alone without any. */
+export function membersSignature(head: string, members: readonly string[], others = false): string {
+  const items = [...members, ...(others ? ['..'] : [])];
+  return items.length ? bracketed(`${head} `, '{ ', items.join(', '), ' }') : head;
+}
+
+/** The top-level items of the body that opens at s[at] (a `{`), split at `,`, `;` or line breaks; [] when none opens there. */
+export function bodyItems(s: string, at: number, lang: Lang, seps = /[,;\n]/): string[] {
+  if (s[at] !== '{') return [];
+  const close = closing(s, at, lang);
+  const inner = s.slice(at + 1, close < 0 ? s.length : close);
+  return flatten(inner, lang)
+    .split(seps)
+    .map((m) => m.replace(/^(?:\s*#!?\[\])+/, '').trim())
+    .filter(Boolean);
+}
+
+/** `type Name = …`: the alias's text up to its `;` or its line's end (a union's `|` lines go on), shortened. */
+export function typeAlias(name: string, rest: string, lang: Lang): string {
+  const end = topIndex(rest, 0, lang, (c, i) => c === ';' || (c === '\n' && rest[i + 1] !== '|' && rest[i + 1] !== '&'));
+  const text = (end < 0 ? rest : rest.slice(0, end)).replace(/\n/g, ' ').replace(/^[|&]\s*/, '').trim();
+  return text ? bracketed(`type ${name} = `, '', text, '') : `type ${name}`;
+}
+

@@ -1,0 +1,132 @@
+// Signatures of Rust, Go and Python declarations (signatures.ts): found by symbolsOther.ts's and symbolsRust.ts's
+// line rules, so each is keyed by the symbol the map names (`Version.new` of a Rust impl block, Go's
+// `Router.HandleFunc`): functions with their parameters and return type, Rust's structs with their public fields,
+// enums with their variants, traits with their methods, Go's structs and interfaces with their exported members,
+// Python's classes with their bases and annotated fields.
+
+import { FALLBACK_DECL, GO_METHOD, GO_RECEIVER, RUST_CONST } from './symbolsOther';
+import { RUST_METHOD, RustImpls } from './symbolsRust';
+import { methodSymbol } from './symbolNames';
+import { bracketed, callParts, callText, closing, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
+import { BODY_LINES, bodyItems, codeAfter, fnSignature, keywordOf, membersSignature, typeAlias, type Add, type Site } from './signatureDecls';
+
+/** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
+export function rustDeclarations(lines: readonly string[], add: Add): void {
+  const impls = new RustImpls(lines);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    let method = '';
+    if (impls.read(line, (symbol) => (method = symbol))) {
+      if (method) {
+        const indent = /^[ \t]*/.exec(line)![0].length;
+        const m = RUST_METHOD.exec(line.slice(indent))!;
+        add(method, () => fnSignature(method, { lines, line: i, col: indent + m[0].length, lang: 'rust' }));
+      }
+      continue;
+    }
+    const c = RUST_CONST.exec(line);
+    if (c) {
+      add(c[1], () => rustConstant(c[1], { lines, line: i, col: c[0].length, lang: 'rust' }));
+      continue;
+    }
+    const m = FALLBACK_DECL.exec(line);
+    if (m) add(m[1], () => rustItem(keywordOf(m[0], m[1]), m[1], { lines, line: i, col: m[0].length, lang: 'rust' }));
+  }
+}
+
+/** `MAX_LEN: usize`: a constant's or a static's type. */
+function rustConstant(name: string, at: Site): string {
+  const s = codeAfter(at);
+  const end = topIndex(s, 0, 'rust', (c) => c === '=' || c === ';' || c === '\n');
+  return bracketed(`${name}: `, '', withoutLifetimes(end < 0 ? s : s.slice(0, end)), '');
+}
+
+/** A Rust item: a function's signature, a struct's public fields (`..` for others), an enum's variants, a trait's methods. */
+function rustItem(keyword: string, name: string, at: Site): string | null {
+  if (keyword === 'fn') return fnSignature(name, at);
+  if (!['struct', 'union', 'enum', 'trait', 'type'].includes(keyword)) return null;
+  const s = codeAfter(at, true);
+  const i = topIndex(s, 0, 'rust', (c) => '{;(='.includes(c));
+  const head = `${keyword} ${name}`;
+  if (i < 0 || s[i] === ';') return head;
+  if (keyword === 'type') return s[i] === '=' ? typeAlias(name, withoutLifetimes(s.slice(skipSpace(s, i + 1))), 'rust') : head;
+  if (s[i] === '(') {
+    const close = closing(s, i, 'rust', true);
+    return bracketed(head, '(', withoutLifetimes(s.slice(i + 1, close < 0 ? s.length : close).replace(/\bpub(?:\([^)]*\))?\s+/g, '')), ')', '', close >= 0);
+  }
+  const items = bodyItems(s, i, 'rust', keyword === 'trait' ? /[;\n]/ : /,/);
+  if (keyword === 'trait') return membersSignature(head, items.flatMap((item) => /\bfn\s+([A-Za-z_]\w*)/.exec(item)?.[1] ?? []));
+  if (keyword === 'enum') return membersSignature(head, items.flatMap((item) => /^[A-Za-z_]\w*/.exec(item)?.[0] ?? []));
+  const fields = items.map((item) => /^(pub\s+)?(?:pub\s*\(\)\s*)?([A-Za-z_]\w*)\s*:/.exec(item)).filter((f) => !!f);
+  const shown = fields.filter((f) => f[1]).map((f) => f[2]);
+  return membersSignature(head, shown, shown.length < fields.length);
+}
+
+/** Go: exported fields of a struct, methods and embedded interfaces of an interface (`A, B int` names two). */
+const GO_FIELDS = /^([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+[^\s,]/;
+const GO_EMBEDDED = /^\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)(?:\[\])?\s*(?:``|"")?$/;
+const GO_METHOD_SPEC = /^([A-Za-z_]\w*)\s*\(/;
+
+/** Go (functions, methods as `Type.Method`, types) and Python (functions, classes): FALLBACK_DECL's lines. */
+export function fallbackDeclarations(lines: readonly string[], lang: 'go' | 'py', add: Add): void {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const method = lang === 'go' ? GO_METHOD.exec(line) : null;
+    if (method) {
+      const receiver = GO_RECEIVER.exec(line)?.[1];
+      const symbol = receiver ? methodSymbol(receiver, method[1]) : method[1];
+      add(symbol, () => fnSignature(symbol, { lines, line: i, col: method[0].length, lang }));
+      continue;
+    }
+    const m = FALLBACK_DECL.exec(line);
+    if (!m) continue;
+    const at: Site = { lines, line: i, col: m[0].length, lang };
+    const keyword = keywordOf(m[0], m[1]);
+    if (keyword === 'func' || keyword === 'def') add(m[1], () => fnSignature(m[1], at));
+    else if (keyword === 'type' && lang === 'go') add(m[1], () => goType(m[1], at));
+    else if (keyword === 'class' && lang === 'py') add(m[1], () => pyClass(m[1], at));
+  }
+}
+
+/** `struct Router { NotFoundHandler, … }` (exported fields), `interface Handler { ServeHTTP }`, `type HandlerFunc func(…)`. */
+function goType(name: string, at: Site): string {
+  const s = codeAfter(at, true);
+  const i = afterTypeParams(s, 0, 'go');
+  const kind = /^(struct|interface)\s*(?=\{)/.exec(s.slice(i, i + 12));
+  if (!kind) {
+    const end = s.indexOf('\n', i);
+    const rest = (end < 0 ? s.slice(i) : s.slice(i, end)).trim();
+    return rest ? bracketed(`type ${name} `, '', rest, '') : `type ${name}`;
+  }
+  const items = bodyItems(s, skipSpace(s, i + kind[0].length), 'go', /[;\n]/);
+  const names = items.flatMap((item) => {
+    const spec = kind[1] === 'interface' ? GO_METHOD_SPEC.exec(item) : null;
+    if (spec) return [spec[1]];
+    const fields = kind[1] === 'struct' ? GO_FIELDS.exec(item) : null;
+    if (fields) return fields[1].split(',').map((f) => f.trim());
+    return GO_EMBEDDED.exec(item)?.[1] ?? [];
+  });
+  return membersSignature(`${kind[1]} ${name}`, names.filter((n) => /^[A-Z]/.test(n)));
+}
+
+/** `class User(Base) { id, name }`: its bases, and the annotated names of its body (a dataclass's, a model's fields), public ones. */
+function pyClass(name: string, at: Site): string {
+  const s = codeAfter(at);
+  const parts = callParts(s, skipSpace(s, 0), 'py');
+  const head = parts ? callText(`class ${name}`, { ...parts, returns: '' }, 'py') : `class ${name}`;
+  const fields: string[] = [];
+  let indent: string | null = null;
+  let docstring = false;
+  for (let k = at.line + 1; k < at.lines.length && k <= at.line + BODY_LINES; k++) {
+    const line = at.lines[k];
+    const lead = /^[ \t]*/.exec(line)![0];
+    if (lead.length === line.trimEnd().length) continue; // a blank line
+    indent ??= lead;
+    if (lead.length < indent.length) break; // the body has ended
+    if ((line.match(/"""|'''/g)?.length ?? 0) % 2) docstring = !docstring;
+    if (docstring || lead !== indent) continue;
+    const f = /^([A-Za-z]\w*)\s*:\s*[^\s=]/.exec(line.slice(lead.length));
+    if (f) fields.push(f[1]);
+  }
+  return membersSignature(head, fields);
+}
