@@ -14,7 +14,7 @@ import { INIT_QUESTIONS, type InitAnswers } from '../../src/core/cape/initAnswer
 import { defaultPromptsDir, loadPromptAssets } from '../../src/core/cape/prompts';
 import { noSources } from '../../src/core/cape/initFactsText';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
-import { mapLine } from '../../src/core/workspace/pack';
+import { mapLine } from '../../src/core/workspace/mapLines';
 import { contentText, type LlmRequest } from '../../src/core/model/types';
 import { tempDir } from '../helpers/cli';
 import { demoInitLlm } from '../helpers/demo';
@@ -48,13 +48,15 @@ describe('init: the facts\' code map', function () {
     const from = noSources();
     const text = codePart(codeLines(index, 'Export the items as CSV'), from, 2000)!;
     const lines = text.split('\n');
-    assert.strictEqual(lines[0], '## Code map (path — its top-level symbols; names only, no code quoted)');
+    assert.strictEqual(lines[0], '## Code map (path — its top-level symbols, public ones with their signatures as room allows; no code body quoted)');
     assert.strictEqual(lines[1], 'The most imported files (core modules):');
-    // a test importing a module is no other code depending on it: models.test.ts is not counted
-    assert.strictEqual(lines[2], 'src/models.ts — Item, ItemStore (imported by 3)', text);
-    assert.strictEqual(lines[3], 'src/util.ts — slugify (imported by 2)', text);
+    // a test importing a module is no other code depending on it: models.test.ts is not counted; with room, the
+    // public names' signatures (an interface's members, a function's parameters), no body
+    assert.strictEqual(lines[2], 'src/models.ts — Item { title }, class ItemStore (imported by 3)', text);
+    assert.strictEqual(lines[3], 'src/util.ts — slugify(s: string) (imported by 2)', text);
     assert.strictEqual(lines[4], 'The files nearest the product and the next release:');
-    assert.strictEqual(lines[5], 'src/csvExport.ts — exportItemsAsCsv', 'the file the answers name comes first');
+    assert.strictEqual(lines[5], 'src/csvExport.ts — exportItemsAsCsv(items: Item[])', 'the file the answers name comes first');
+    assert.ok(!text.includes('return'), 'no code body');
     for (const shown of ['src/models.ts', 'src/util.ts']) assert.strictEqual(text.split(shown).length - 1, 1, `${shown} once`);
     for (const never of ['models.test.ts', 'docs/export.md', 'dist/bundle.js', 'package.json']) assert.ok(!text.includes(never), `${never} is not listed`);
     assert.deepStrictEqual(from.listed, ['the code map (file names and their top-level symbols)']);
@@ -85,10 +87,10 @@ describe('init: the facts\' code map', function () {
       [
         'The source files with the most top-level symbols (no file stands out by its importers):',
         // a method named with its type: the router's HandleFunc, no function of that name; route.go's Name is the route's
-        'mux.go — NewRouter, Vars, CurrentRoute, Router, Router.HandleFunc',
-        'route.go — Route, Route.Name',
-        'middleware.go — MiddlewareFunc',
-        'test_helpers.go — SetURLVars',
+        'mux.go — NewRouter(), Vars(), CurrentRoute(), struct Router, Router.HandleFunc()',
+        'route.go — struct Route, Route.Name()',
+        'middleware.go — type MiddlewareFunc func()',
+        'test_helpers.go — SetURLVars()',
       ],
       'no "most imported", no "imported by"',
     );
@@ -102,7 +104,7 @@ describe('init: the facts\' code map', function () {
         'api/handler.go': 'package api\n\nimport "example.com/app/store"\n\nfunc Handle() {}\n',
         'cmd/app/main.go': 'package main\n\nimport (\n\t"example.com/app/api"\n\t"example.com/app/store"\n)\n\nfunc main() {}\n',
       }),
-      ['The most imported files (core modules):', 'store/store.go — Store, Open (its package imported by 2)', 'store/cache.go — Cache (its package imported by 2)'],
+      ['The most imported files (core modules):', 'store/store.go — struct Store, Open() (its package imported by 2)', 'store/cache.go — struct Cache (its package imported by 2)'],
     );
   });
 
@@ -163,16 +165,26 @@ describe('init: the facts\' code map', function () {
       assert.ok(text.length <= max, `within ${max}: ${text.length}`);
       return text.split('\n').slice(2);
     };
-    // room for all: every public name, then the internal ones; the file with no public name after those with some
+    const signed = exported.map((n) => `${n}()`);
+    // room for all: every public name with its signature, then the internal ones; the file with no public name after those with some
     assert.deepStrictEqual(at(3000), [
-      `mux.go — ${exported.join(', ')}; internal: ${helpers.join(', ')}`,
-      'middleware.go — MiddlewareFunc, Use',
+      `mux.go — ${signed.join(', ')}; internal: ${helpers.join(', ')}`,
+      'middleware.go — type MiddlewareFunc func(), Use()',
       `regexp.go — internal: ${regexps.join(', ')}`,
     ]);
-    // less room: the public names still all shown, the internal ones counted — in every file before any is named
-    const publicOnly = [`mux.go — ${exported.join(', ')}; +10 internal`, 'middleware.go — MiddlewareFunc, Use', 'regexp.go — +12 internal'];
+    // less room: the public names still all shown with their signatures, the internal ones counted — in every file before any is named
+    const publicSigned = [`mux.go — ${signed.join(', ')}; +10 internal`, 'middleware.go — type MiddlewareFunc func(), Use()', 'regexp.go — +12 internal'];
     const heading = codePart(lines, noSources(), 3000)!.split('\n').slice(0, 2);
-    assert.deepStrictEqual(at([...heading, ...publicOnly].join('\n').length + 10), publicOnly);
+    assert.deepStrictEqual(at([...heading, ...publicSigned].join('\n').length + 10), publicSigned);
+    // less: every public name, the signatures only as far as they fit (the first of a line first)
+    const publicOnly = [`mux.go — ${exported.join(', ')}; +10 internal`, 'middleware.go — MiddlewareFunc, Use', 'regexp.go — +12 internal'];
+    const bare = at([...heading, ...publicOnly].join('\n').length + 10);
+    assert.deepStrictEqual(
+      bare.map((l) => l.replace(/\(\)/g, '').replace('type MiddlewareFunc func', 'MiddlewareFunc')),
+      publicOnly,
+    );
+    assert.ok(bare.join('\n').length < publicSigned.join('\n').length, bare.join('\n'));
+    for (const line of bare) assert.doesNotMatch(line, /\w, \w+\(\)/, `a signature only after signed names: ${line}`);
     // less still: as many public names as fit, the rest counted; no internal name anywhere
     const short = at(400);
     assert.match(short[0], /^mux\.go — Route00, Route01, .*, … \(\+\d+\); \+10 internal$/);
@@ -188,7 +200,7 @@ describe('init: the facts\' code map', function () {
     const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
     const lines = codePart(codeLines(index, ''), noSources(), 2000)!.split('\n');
     assert.strictEqual(lines[2], mapLine('src/items.ts', names));
-    assert.strictEqual(lines[3], 'src/util.ts — slugify, trim; internal: normalize');
+    assert.strictEqual(lines[3], 'src/util.ts — slugify(), trim(); internal: normalize');
   });
 
   it('has no part for a workspace without symbols, and comes after the layout in the facts when an index is given', async () => {

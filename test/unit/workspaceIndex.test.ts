@@ -1294,12 +1294,12 @@ describe('ranking and the budgeted map', () => {
     assert.deepStrictEqual(api.files.map((f) => f.path).sort(), ['src/config.ts', 'src/eval.rs', 'src/lib.rs']);
     assert.ok(api.files.every((f) => !f.whole));
     assert.match(api.text, /^No UI files \(components, styles\) in the workspace: its interface is its code\./);
-    assert.match(api.text, /^src\/lib\.rs — Version, parse/m);
+    assert.match(api.text, /^src\/lib\.rs — struct Version, parse\(\), helper$/m);
     // its map lines name up to 40 symbols (DevA's and UI maps: 12)
     const many = tmp('cape-noui-');
     write(many, 'src/lib.rs', Array.from({ length: 30 }, (_, i) => `pub fn call${i}() {}\n`).join(''));
     const { index: i4 } = await WorkspaceIndex.open(many, { cacheFile: null });
-    assert.match(packWorkspace(i4, { objective: 'call' }, { step: 'da', readText: read(many) }).text, /call29$/m);
+    assert.match(packWorkspace(i4, { objective: 'call' }, { step: 'da', readText: read(many) }).text, /call29\(\)$/m);
     assert.match(packWorkspace(i4, { objective: 'call' }, { step: 'deva', budget: 1000, readText: () => null }).text, /call11, … \(\+18\)$/m);
     // no code at all: nothing
     const none = tmp('cape-noui-');

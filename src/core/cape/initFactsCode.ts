@@ -5,9 +5,11 @@
 // by its importers (a Go library's one package, whose files its importers all reach alike), those with the most
 // top-level symbols, said so; then those the ranking (workspace/rank.ts) finds nearest the answers' product and next
 // release. Without it an init trial on a full-stack repository (FastAPI + React) wrote the standards' naming examples
-// and the architecture's data model as assumptions ("the facts show no source code"). Names only: no file's text is
+// and the architecture's data model as assumptions ("the facts show no source code"). Names, and the public ones'
+// signatures as the room allows (workspace/signatures.ts: parameters, return types, public fields): no code body is
 // quoted. The files are found in the workspace index; each listed one is scanned again (workspace/symbols.ts scanFile,
-// read with the facts' other files) for which of its names are internal, a count the index does not keep. Tests,
+// read with the facts' other files) for which of its names are internal, a count the index does not keep, and for
+// its public names' signatures, which the index does not keep either. Tests,
 // examples, benchmarks, fuzz targets, built output, docs and configuration are not listed (isProductFile, the rule
 // the importers are counted by; kindPrior below 1).
 import { WorkspaceIndex } from '../workspace/workspaceIndex';
@@ -16,6 +18,7 @@ import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
 import { GO_FILE, isProductFile, isProductSource } from '../workspace/fileKinds';
 import { scanFile } from '../workspace/symbols';
+import { publicSignatures } from '../workspace/mapLines';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
 
@@ -48,7 +51,9 @@ export interface CodeLines {
 function mapFile(index: WorkspaceIndex, read: ReadText, rel: string, note = ''): MapFile {
   const text = read(rel);
   const scan = text === null ? null : scanFile(rel, text);
-  return scan?.symbols.length ? { path: rel, names: scan.symbols, internal: scan.internal, note } : { path: rel, names: index.get(rel)!.symbols, internal: 0, note };
+  if (!text || !scan?.symbols.length) return { path: rel, names: index.get(rel)!.symbols, internal: 0, note, signatures: [] };
+  const signatures = publicSignatures(rel, text, scan.symbols.slice(0, scan.symbols.length - scan.internal));
+  return { path: rel, names: scan.symbols, internal: scan.internal, note, signatures };
 }
 
 /** The files of the product that import `rel` (a test, an example, a benchmark or a fuzz target importing it is no code depending on it). */
@@ -112,7 +117,7 @@ export function codeLines(index: WorkspaceIndex, query: string, read: ReadText =
 export function codePart({ coreTitle, core, related }: CodeLines, sources: FactSources, max: number): string | null {
   if (!core.length && !related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
-  const head = '## Code map (path — its top-level symbols; names only, no code quoted)\n';
+  const head = '## Code map (path — its top-level symbols, public ones with their signatures as room allows; no code body quoted)\n';
   const blocks = mapBlocks(
     [
       [coreTitle, core],

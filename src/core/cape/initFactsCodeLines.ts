@@ -5,9 +5,11 @@
 // ScanResult.internal): a file's internal ones are only counted (`+10 internal`) until every file shows all its
 // public ones, then named after them (`internal: …`) as the room allows; a file with no public name comes after those
 // with some in its block. An init trial on gorilla/mux got twelve names a line whatever the room (DevA's map lines,
-// workspace/pack.ts mapLine, which keep them): `mux.go`'s HandleFunc, Vars, Subrouter and Walk were behind `… (+42)`
-// while the map named regexp.go's internal helpers.
-import { namesWithin } from '../workspace/pack';
+// workspace/mapLines.ts mapLine, which keep them): `mux.go`'s HandleFunc, Vars, Subrouter and Walk were behind
+// `… (+42)` while the map named regexp.go's internal helpers. Between the two, once every public name is shown, the
+// public names' signatures (workspace/signatures.ts: `Version.new(major: u64, …) -> Self`, `struct Version { major,
+// … }`), the first of each file first, as the room allows: the project files are written from the code's shapes too.
+import { most, namesWithin } from '../workspace/mapLines';
 import { linesWithin } from './initFactsText';
 
 /** A file of the code map: its names, public ones first, how many of them are internal, and what its line ends with. */
@@ -18,6 +20,8 @@ export interface MapFile {
   internal: number;
   /** After the names: ` (imported by 3)`, or ''. */
   note: string;
+  /** The public names' signatures, one for each in order (the name itself where it has none); [] when not read. */
+  signatures: readonly string[];
 }
 
 /** A block of the map: its title and its files. */
@@ -28,37 +32,33 @@ const MIN_LINE_CHARS = 120;
 /** The least room a block is started in. */
 const MIN_BLOCK_ROOM = 60;
 
-/** The largest n in [lo, hi] for which `fits` holds, `fits` holding up to some n and not after; lo when none. */
-function most(lo: number, hi: number, fits: (n: number) => boolean): number {
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (fits(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** A file's line naming `pub` of its public names and `int` of its internal ones (counting the rest). */
-function lineOf(f: MapFile, pub: number, int: number): string {
+/** A file's line naming `pub` of its public names, the first `sig` by their signatures, and `int` of its internal ones (counting the rest). */
+function lineOf(f: MapFile, pub: number, sig: number, int: number): string {
   const publics = f.names.length - f.internal;
   const parts: string[] = [];
-  if (publics) parts.push(namesWithin(f.names.slice(0, publics), pub));
+  if (publics) parts.push(namesWithin(f.names.slice(0, publics), pub, f.signatures, sig));
   if (f.internal) parts.push(int ? `internal: ${namesWithin(f.names.slice(publics), int)}` : `+${f.internal} internal`);
   return parts.length ? `${f.path} — ${parts.join('; ')}${f.note}` : `${f.path}${f.note}`;
 }
 
 /**
- * The file's line with the most of its public names within `cap` characters and, once they are all shown, the most
- * of its internal ones within `internalCap` (none: their count). Each name shown lengthens the line (its count shrinks
- * by a digit at most) but the last, which takes the place of `… (+1)`: that one is tried first.
+ * The file's line with the most of its public names within `cap` characters; once they are all shown, the most of
+ * their signatures (the first first) within `signedCap`; once those are all shown, the most of its internal names
+ * within `internalCap` (none: their count). Each name shown lengthens the line (its count shrinks by a digit at most)
+ * but the last, which takes the place of `… (+1)`: that one is tried first.
  */
-function fileLineWithin(f: MapFile, cap: number, internalCap = 0): string {
+function fileLineWithin(f: MapFile, cap: number, signedCap = 0, internalCap = 0): string {
   const publics = f.names.length - f.internal;
-  const fitsPublic = (n: number) => lineOf(f, n, 0).length <= cap;
+  const signs = f.signatures.length;
+  const within = (max: number, line: (n: number) => string) => (n: number) => line(n).length <= max;
+  const fitsPublic = within(cap, (n) => lineOf(f, n, 0, 0));
   const pub = fitsPublic(publics) ? publics : most(0, publics - 1, fitsPublic);
-  if (pub < publics || !f.internal) return lineOf(f, pub, 0);
-  const fitsInternal = (n: number) => lineOf(f, publics, n).length <= internalCap;
-  return lineOf(f, publics, fitsInternal(f.internal) ? f.internal : most(0, f.internal - 1, fitsInternal));
+  if (pub < publics) return lineOf(f, pub, 0, 0);
+  const fitsSigned = within(signedCap, (n) => lineOf(f, publics, n, 0));
+  const sig = fitsSigned(signs) ? signs : most(0, signs - 1, fitsSigned);
+  if (sig < signs || !f.internal) return lineOf(f, publics, sig, 0);
+  const fitsInternal = within(internalCap, (n) => lineOf(f, publics, signs, n));
+  return lineOf(f, publics, signs, fitsInternal(f.internal) ? f.internal : most(0, f.internal - 1, fitsInternal));
 }
 
 /** A file whose language tells that none of its names is public. */
@@ -79,8 +79,8 @@ function blocksAt(blocks: readonly MapBlock[], room: number, line: (f: MapFile) 
 /**
  * The map's blocks within `room` characters: those with files, each a title and its files' lines (the files with no
  * public name last). Public names first across the map: at the largest cap at which every file fits whole with its
- * internal names counted (or at MIN_LINE_CHARS, the last files cut); once every public name is shown, the internal
- * ones within the largest cap at which every file still fits.
+ * internal names counted (or at MIN_LINE_CHARS, the last files cut); once every public name is shown, their
+ * signatures within the largest cap at which every file still fits; once every signature is, the internal names so.
  */
 export function mapBlocks(blocks: readonly MapBlock[], room: number): string[] {
   const ordered = blocks
@@ -91,13 +91,17 @@ export function mapBlocks(blocks: readonly MapBlock[], room: number): string[] {
   /** Whether every block fits whole with these lines. */
   const whole = (line: (f: MapFile) => string) =>
     ordered.reduce((n, [title, files]) => n + title.length + files.reduce((m, f) => m + line(f).length + 1, 0), ordered.length - 1) <= room;
-  const publicFull = longest((f) => fileLineWithin(f, Infinity));
-  if (!whole((f) => fileLineWithin(f, publicFull))) {
-    const cap = most(MIN_LINE_CHARS, Math.max(MIN_LINE_CHARS, publicFull - 1), (c) => whole((f) => fileLineWithin(f, c)));
-    return blocksAt(ordered, room, (f) => fileLineWithin(f, cap));
+  // each layer in turn — the public names, their signatures, the internal names — is shown whole in every line when
+  // the map fits so, else within the largest cap at which it does (the public names' no less than MIN_LINE_CHARS)
+  const layers: [least: number, line: (cap: number) => (f: MapFile) => string][] = [
+    [MIN_LINE_CHARS, (c) => (f) => fileLineWithin(f, c)],
+    [0, (c) => (f) => fileLineWithin(f, Infinity, c)],
+    [0, (c) => (f) => fileLineWithin(f, Infinity, Infinity, c)],
+  ];
+  for (const [least, line] of layers) {
+    const full = longest(line(Infinity));
+    if (whole(line(full))) continue;
+    return blocksAt(ordered, room, line(most(least, Math.max(least, full - 1), (c) => whole(line(c)))));
   }
-  const full = longest((f) => fileLineWithin(f, Infinity, Infinity));
-  const withInternal = (c: number) => whole((f) => fileLineWithin(f, Infinity, c));
-  const internalCap = withInternal(full) ? full : most(0, full - 1, withInternal);
-  return blocksAt(ordered, room, (f) => fileLineWithin(f, Infinity, internalCap));
+  return blocksAt(ordered, room, (f) => fileLineWithin(f, Infinity, Infinity, Infinity));
 }

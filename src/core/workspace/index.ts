@@ -9,7 +9,7 @@
 // sets of each file, termDoc.ts their layout, termIndexData.ts its serialised form, vocabulary.ts the terms,
 // termExtract.ts text to term ids, termScoring.ts BM25, over tokens.ts's terms and charTables.ts's pooled hash
 // tables); the ranking for a step's work (rank.ts; what a path's kind and the objective's words say before any index:
-// rankSignals.ts) and the budgeted section DevA and DA receive (pack.ts, with excerpts.ts's excerpts of large files,
+// rankSignals.ts) and the budgeted section DevA and DA receive (pack.ts, with mapLines.ts's map lines, excerpts.ts's excerpts of large files,
 // excerptLines.ts's reading of their lines, and sectionBlocks.ts's rendering of its blocks).
 export * from './policy';
 export { gitDirOf, gitTopOf, infoExcludeOf } from './gitRules';

@@ -8,7 +8,8 @@
 //    (UPSTREAM_EXCERPTS) before the others;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget; in a workspace
 //    without UI files (a library, a CLI), its interface is its code: map lines of the product's source files instead
-//    (isProductSource), public names first where the language marks them;
+//    (isProductSource), public names first where the language marks them, with their signatures as each line's room
+//    allows (mapLines.ts interfaceLine);
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
@@ -18,6 +19,7 @@ import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
+import { interfaceLine, mapLine, MAP_SYMBOLS } from './mapLines';
 
 export type ContextStep = 'deva' | 'da';
 
@@ -71,13 +73,17 @@ const UPSTREAM_EXCERPT_CHARS = 3000;
  */
 const FORMATTING_MAX_CHARS = 1500;
 const FORMATTING_SHARE = 0.05;
-/** Map lines list at most this many symbols. */
-const MAP_SYMBOLS = 12;
 /**
  * DA's map of a workspace without UI files lists more: there the names are the product's interface (public names
  * first), and a second Rust trial's DA, shown `src/lib.rs — … (+8)`, spent six tool calls finding a type's methods.
  */
 const API_MAP_SYMBOLS = 40;
+/**
+ * And its public names come with their signatures (mapLines.ts interfaceLine), each line within this many characters
+ * so that one large file leaves most of DA's 6,000 to the others: three trials' DA, given names alone, had to guess
+ * `Version::new`'s parameters and `Version`'s fields, or read the files to find them.
+ */
+export const API_MAP_LINE_CHARS = 1500;
 
 export interface PackedFile {
   path: string;
@@ -101,17 +107,6 @@ export interface WorkspaceContext {
   indexed: number;
   /** The section as it goes into the prompt ('' when there is nothing to send). */
   text: string;
-}
-
-/** The first `shown` of `names`, then `… (+N)` counting the rest: how a map line names a file's symbols. */
-export function namesWithin(names: readonly string[], shown: number): string {
-  const more = names.length - shown;
-  return [...names.slice(0, shown), ...(more > 0 ? [`… (+${more})`] : [])].join(', ');
-}
-
-/** A map line: the path, then its top-level symbols (`shown` at most, MAP_SYMBOLS by default, counting the rest). */
-export function mapLine(p: string, symbols: readonly string[], shown = MAP_SYMBOLS): string {
-  return symbols.length ? `${p} — ${namesWithin(symbols, shown)}` : p;
 }
 
 /** Whether any of the paths passes `keep`. */
@@ -173,7 +168,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
       : daApi
-        ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them).`
+        ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them, the first with their signatures: parameters, return type, a type's public fields; no code body).`
         : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts and of the formatter's
   // settings, only once there are some (from the room the whole files leave)
@@ -248,7 +243,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
     if (!index.confirm(c.path)) continue;
     const f = index.get(c.path)!;
-    const line = mapLine(c.path, f.symbols, daApi ? API_MAP_SYMBOLS : MAP_SYMBOLS);
+    const line = daApi ? interfaceLine(c.path, readText(c.path), f.symbols, API_MAP_SYMBOLS, API_MAP_LINE_CHARS) : mapLine(c.path, f.symbols, MAP_SYMBOLS);
     if (used + line.length + 1 > budget) {
       if (line.length > 200) continue;
       break;

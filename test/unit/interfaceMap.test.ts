@@ -1,0 +1,105 @@
+// The map lines that show a product's interface with its signatures (src/core/workspace/mapLines.ts interfaceLine):
+// DA's map of a workspace without UI files (pack.ts) — as many names as fit bare, then the first public ones with
+// their signatures, each line within API_MAP_LINE_CHARS so one large file leaves room to the others, DevA's lines
+// unchanged — and init's code map of a Rust crate (cape/initFactsCode.ts), within its room.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { interfaceLine, mapLine } from '../../src/core/workspace/mapLines';
+import { API_MAP_LINE_CHARS, packWorkspace } from '../../src/core/workspace/pack';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
+import { noSources } from '../../src/core/cape/initFactsText';
+import { tempDir } from '../helpers/cli';
+
+const put = (ws: string, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+  fs.writeFileSync(path.join(ws, rel), text);
+};
+const reader = (ws: string) => (rel: string) => fs.readFileSync(path.join(ws, rel), 'utf8');
+
+/** A crate shaped like dtolnay/semver: a struct with public and private fields, an impl with multi-line parameters. */
+const LIB_RS = [
+  'pub struct Version {',
+  '    pub major: u64,',
+  '    pub minor: u64,',
+  '    pub patch: u64,',
+  '    raw: String,',
+  '}',
+  'impl Version {',
+  '    pub const fn new(',
+  '        major: u64,',
+  '        minor: u64,',
+  '        patch: u64,',
+  '    ) -> Self {',
+  '        Version { major, minor, patch, raw: String::new() }',
+  '    }',
+  "    pub fn parse(text: &'_ str) -> Result<Self, Error> {",
+  '        todo!()',
+  '    }',
+  '}',
+  'fn helper(input: &str) -> usize {',
+  '    0',
+  '}',
+].join('\n');
+
+describe('interface map lines: names, then signatures as the room allows', () => {
+  it('shows public names with their signatures and internal names bare after them, within the cap', () => {
+    assert.strictEqual(
+      interfaceLine('src/lib.rs', LIB_RS, [], 40, 1000),
+      'src/lib.rs — struct Version { major, minor, patch, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>, helper',
+    );
+    // less room: every name still, the first with their signatures
+    const bare = 'src/lib.rs — Version, Version.new, Version.parse, helper';
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 40), 'src/lib.rs — struct Version { major, minor, patch, .. }, Version.new, Version.parse, helper');
+    // less still: as many names as fit, the rest counted
+    const cut = 'src/lib.rs — Version, Version.new, … (+2)';
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, cut.length), cut);
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 1, 1000), 'src/lib.rs — struct Version { major, minor, patch, .. }, … (+3)');
+    // a file that does not read: the index's names, bare
+    assert.strictEqual(interfaceLine('src/lib.rs', null, ['Version', 'parse'], 40, 1000), mapLine('src/lib.rs', ['Version', 'parse']));
+  });
+
+  it("gives DA's map of a library its signatures, each line within the cap, so a large file leaves room to the others; DevA's lines stay names", async () => {
+    const ws = tempDir('cape-interface-map-');
+    put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
+    put(ws, 'src/lib.rs', LIB_RS);
+    // a large module: 40 public functions with long parameter lists, each alone near the signature's bound
+    const long = Array.from({ length: 40 }, (_, i) => `pub fn version_operation_${i}(first_version: &Version, second_version: &Version) -> Version {}`);
+    put(ws, 'src/ops.rs', long.join('\n'));
+    put(ws, 'src/parse.rs', 'pub fn parse_version(text: &str) -> Result<Version, Error> {}\n');
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const da = packWorkspace(index, { objective: 'parse a version, version operations' }, { step: 'da', readText: reader(ws) });
+    const lines = da.text.split('\n');
+    const lib = lines.find((l) => l.startsWith('src/lib.rs — '))!;
+    assert.match(lib, /Version\.new\(major: u64, minor: u64, patch: u64\) -> Self/);
+    assert.ok(!lib.includes('todo!'), 'no code body');
+    const ops = lines.find((l) => l.startsWith('src/ops.rs — '))!;
+    assert.ok(ops.length <= API_MAP_LINE_CHARS, `${ops.length}`);
+    assert.match(ops, /^src\/ops\.rs — version_operation_0\(first_version: &Version, second_version: &Version\) -> Version, /);
+    assert.match(ops, /version_operation_39$/, 'every name shown, the last ones bare');
+    assert.ok(lines.some((l) => l.startsWith('src/parse.rs — parse_version(text: &str) -> Result<Version, Error>')), da.text);
+    assert.ok(da.totalChars <= da.budget);
+    // DevA's map lines name the symbols alone (their budget is the localization bench's)
+    const deva = packWorkspace(index, { objective: 'parse a version' }, { step: 'deva', budget: 1000, readText: () => null });
+    assert.ok(deva.text.split('\n').includes(mapLine('src/lib.rs', ['Version', 'Version.new', 'Version.parse', 'helper'])), deva.text);
+  });
+
+  it("gives init's code map of a crate its signatures within the part's room", async () => {
+    const ws = tempDir('cape-interface-init-');
+    put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
+    put(ws, 'src/lib.rs', LIB_RS);
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const lines = codeLines(index, 'parse versions');
+    const roomy = codePart(lines, noSources(), 1500)!;
+    assert.ok(
+      roomy.includes('src/lib.rs — struct Version { major, minor, patch, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>; internal: helper'),
+      roomy,
+    );
+    for (const max of [400, 330]) {
+      const tight = codePart(lines, noSources(), max)!;
+      assert.ok(tight.length <= max, `${tight.length} > ${max}`);
+      assert.ok(tight.includes('Version.parse'), tight);
+    }
+  });
+});
