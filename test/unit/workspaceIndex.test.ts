@@ -1288,6 +1288,8 @@ describe('ranking and the budgeted map', () => {
     write(lib, 'eslint.config.mjs', 'export default [];\n');
     write(lib, 'vite.config.ts', 'export default defineConfig({});\n');
     write(lib, '.eslintrc.cjs', 'module.exports = {};\n');
+    write(lib, 'build.rs', 'fn main() {}\n');
+    write(lib, 'setup.py', 'def main():\n    pass\n');
     write(lib, 'src/config.ts', 'export const defaults = {};\n');
     const { index: i2 } = await WorkspaceIndex.open(lib, { cacheFile: null });
     const api = packWorkspace(i2, { objective: 'parse a version' }, { step: 'da', readText: read(lib) });

@@ -141,11 +141,13 @@ const STORY = /\.stor(?:y|ies)\.[^/]+$/i;
 /** A benchmark by its name beside the code it measures: `parse_bench.rs`, vitest's `parse.bench.ts`. */
 const BENCH_NAME = /[._]bench\.[^/]+$/i;
 /**
- * A tool's configuration written as code: `eslint.config.mjs`, `vite.config.ts`, `jest.config.js`, `.eslintrc.cjs`,
- * `gulpfile.js`, `karma.conf.js`. It sets up the build, lint or tests, not the product: a trial's DA, designing a URL
- * library's next calls, got `eslint.config.mjs` among its "source files" (the library's interface).
+ * A tool's configuration or a build script written as code: `eslint.config.mjs`, `vite.config.ts`, `jest.config.js`,
+ * `.eslintrc.cjs`, `gulpfile.js`, `karma.conf.js`; cargo's `build.rs`, Python's `setup.py` and `noxfile.py`. It sets
+ * up the build, lint or tests, not the product: a trial's DA, designing a URL library's next calls, got
+ * `eslint.config.mjs` among its "source files" (the library's interface), and on a Rust crate `build.rs — main`.
  */
-const TOOL_CONFIG = /(?:^|\/)(?:[\w-]+(?:\.[\w-]+)*\.config|\.[\w-]+rc|gulpfile|gruntfile|jakefile|karma\.conf)\.[cm]?[jt]s$/i;
+const TOOL_CONFIG =
+  /(?:^|\/)(?:(?:[\w-]+(?:\.[\w-]+)*\.config|\.[\w-]+rc|gulpfile|gruntfile|jakefile|karma\.conf)\.[cm]?[jt]s|build\.rs|setup\.py|noxfile\.py)$/i;
 
 /**
  * True for a file of the product itself: not a test, a story, a benchmark or a file of its examples, docs, fuzz targets
