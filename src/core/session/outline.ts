@@ -96,9 +96,11 @@ interface SectionLine {
 
 /**
  * A paragraph that opens with a bold label starting with an id (`**US-010 — Intersect requirements** · P3 Won't`): a
- * story of a backlog written as paragraphs rather than headings or list items.
+ * story of a backlog written as paragraphs rather than headings or list items. The label may hold a code span with a
+ * star, or a lone star (`**US-004 — Remove \`utm_*\` params**`: a URL library's trial CM never saw that story, the
+ * objective's, and called it missing); only `**` ends it.
  */
-const ID_LED = /^\*\*([A-Za-z]{1,8}-\d{1,5}\b[^*\n]*)\*\*(.*)$/;
+const ID_LED = /^\*\*([A-Za-z]{1,8}-\d{1,5}\b(?:[^*`\n]|`[^`\n]*`|\*(?!\*))*)\*\*(.*)$/;
 
 /**
  * The labels of a section's id-led paragraphs (ID_LED, bold markers left out), when it has two or more: a Rust trial's
