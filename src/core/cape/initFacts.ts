@@ -8,9 +8,10 @@
 //  1. the manifests (initFactsManifests.ts): the root's — package.json, pyproject.toml, Cargo.toml and go.mod as fact
 //     lines (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package
 //     manager it names (checks/detect.ts); the head of the monorepo and toolchain settings (pnpm-workspace.yaml,
-//     go.work…); the latest version tag of the workspace's git repository and how far HEAD is past it (versionTags.ts:
-//     git is asked, read-only) — then a few sub-projects' (the folders one and two levels down that hold one, the
-//     workspace members the root names first: initSubprojects.ts), with smaller bounds, and a count of those left;
+//     go.work…); the latest version tags of the workspace's git repository, how far HEAD is past the latest and the
+//     last minor and major release (initFactsRelease.ts from versionTags.ts: git is asked, read-only) — then a few
+//     sub-projects' (the folders one and two levels down that hold one, the workspace members the root names first:
+//     initSubprojects.ts), with smaller bounds, and a count of those left;
 //  2. the check commands CAPE detects (initFactsChecks.ts: detect.ts's detectedChecks, as `--check auto`), named,
 //     never run, and the sub-projects they leave out, then the root's task runners (Makefile, justfile, Taskfile.yml)
 //     with their targets' commands (initFactsTasks.ts);
@@ -44,7 +45,7 @@ import { codeLines, codePart, type CodeLines } from './initFactsCode';
 import { readmeOf, readmeOpening } from './initFactsReadme';
 import { tasksPart } from './initFactsTasks';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
-import { latestVersionTag } from '../workspace/versionTags';
+import { versionTags } from '../workspace/versionTags';
 
 /**
  * All the facts at most: about 3,500 tokens, sent with the decisions request and each file request that takes them —
@@ -185,7 +186,7 @@ async function factsUnder(
   if (!hasCode) return null;
   // the index only now that the workspace holds code: opening one may build it
   const source = typeof code === 'function' ? await code() : code;
-  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectedChecks(workspace, policy.capeFolder), latestVersionTag(workspace)]);
+  const [lock, checks, release] = await Promise.all([lockfileOf(workspace), detectedChecks(workspace, policy.capeFolder), versionTags(workspace)]);
   // each file read, and what the parts parse of it parsed, once for all the renders (up to three for each set of parts)
   const walk = walkFiles(policy, layout);
   const { read } = walk;

@@ -2,17 +2,18 @@
 // pyproject.toml and Cargo.toml (initManifestsToml.ts) and go.mod (initManifestsGo.ts) as fact lines, the others and
 // a manifest that does not parse by their head — the lockfile and the package manager it names (checks/detect.ts),
 // and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…); then the
-// latest version tag of the workspace's git repository (workspace/versionTags.ts), with its date and how far HEAD is
-// past it; then the manifests of a few sub-projects (initSubprojects.ts: the members the root declares first,
-// workspace/members.ts), each with smaller bounds, and a count of those left. Each block within its bound and the part's.
+// releases of the workspace's git repository (initFactsRelease.ts: the latest version tags with their dates, how far
+// HEAD is past the latest, the last minor and major release); then the manifests of a few sub-projects
+// (initSubprojects.ts: the members the root declares first, workspace/members.ts), each with smaller bounds, and a
+// count of those left. Each block within its bound and the part's.
 import type { WorkspaceLayout } from '../workspace/layout';
 import { itemsWithin, LIST_CHARS, packageJsonLines, type ManifestFacts } from './initManifests';
 import { cargoFacts, pyprojectFacts } from './initManifestsToml';
 import { goModFacts } from './initManifestsGo';
 import { subprojects } from './initSubprojects';
 import { declaredMembers } from '../workspace/members';
-import type { HeadFromTag, ReleaseTag } from '../workspace/versionTags';
-import { formatLocalDate } from '../model/dates';
+import type { ReleaseTags } from '../workspace/versionTags';
+import { releaseBlock } from './initFactsRelease';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
@@ -30,26 +31,13 @@ const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 're
 
 /**
  * What the part is made from: the walk (the root's manifests, those of the sub-projects), how their files are read
- * (each once per walk, whatever the scale: readOnce), the lockfile and the latest version tag found.
+ * (each once per walk, whatever the scale: readOnce), the lockfile and the version tags found.
  */
 export interface ManifestSources {
   layout: WorkspaceLayout;
   read: ReadText;
   lock: { file: string; manager: string } | null;
-  release: ReleaseTag | null;
-}
-
-/** Where HEAD stands against the tag, as the release line says it (none when git could not tell). */
-function headSaying(head: HeadFromTag | null): string {
-  if (!head) return '';
-  const commits = `${head.past} commit${head.past === 1 ? '' : 's'}`;
-  if (head.apart) return `; not in HEAD's history, HEAD has ${commits} it lacks`;
-  return head.past ? `; HEAD is ${commits} past it` : '; HEAD is at it';
-}
-
-/** The latest version tag's block: `- latest version tag: v1.8.1, tagged 2023-10-18 (15 version tags; HEAD is 42 commits past it)`. */
-function releaseBlock({ tag, date, count, head }: ReleaseTag): string {
-  return `## Releases (git tags)\n- latest version tag: ${tag}${date ? `, tagged ${formatLocalDate(date)}` : ''} (${count} version tag${count === 1 ? '' : 's'}${headSaying(head)})`;
+  release: ReleaseTags | null;
 }
 
 /** A manifest that does not parse: the format it is not valid in. */

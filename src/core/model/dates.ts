@@ -7,7 +7,7 @@ function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** `YYYY-MM-DD`, local time: the day of a release (init's facts: the latest version tag's). */
+/** `YYYY-MM-DD`, local time: the day of a release (init's facts: a version tag's). */
 export function formatLocalDate(d: Date): string {
   return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
 }

@@ -1,18 +1,39 @@
 // The version tags of a workspace that is a git repository: the latest by version order (`v1.10.0` after `v1.9.0`,
-// whatever their dates; a pre-release `v2.0.0-rc.1` before `v2.0.0`), with its date and how many there are — for
-// init's facts, so the milestone names follow the project's versioning — and how far HEAD is past it, so the facts
-// say whether the code is that release or has moved on (a trial on gorilla/mux, 16 commits past v1.8.1 of 2023, had
-// the model guess). Asked of git the history's way (history.ts gitOutput); no repository, no git or no version tag:
-// none. A tag is a version when it reads like semver, with or without a `v` (`v1.8`, `1.2.3`, `v2.0.0-beta.1`);
-// `nightly` or `api/v1.2.0` is not one.
+// whatever their dates; a pre-release `v2.0.0-rc.1` before `v2.0.0`) and the few releases before it, with their
+// dates and how many there are, and the first release of the latest's minor and of its major — for init's facts, so
+// the milestone names follow the project's versioning and its cadence (a trial on dtolnay/semver, whose patches add
+// API, had the model guess a minor) — and how far HEAD is past the latest, so the facts say whether the code is that
+// release or has moved on (a trial on gorilla/mux, 16 commits past v1.8.1 of 2023, had the model guess). Asked of git
+// the history's way (history.ts gitOutput); no repository, no git or no version tag: none. A tag is a version when it
+// reads like semver, with or without a `v` (`v1.8`, `1.2.3`, `v2.0.0-beta.1`); `nightly` or `api/v1.2.0` is not one.
 
 import { gitOutput } from './history';
 
-/** The latest version tag, its date (the tagger's, or its commit's for a lightweight tag; null when git gave none) and the version tags' count. */
-export interface VersionTag {
+/** A version tag as the facts show it: its name, its date (the tagger's, or its commit's for a lightweight tag; null when git gave none), whether it is a pre-release. */
+export interface DatedTag {
   tag: string;
   date: Date | null;
+  pre: boolean;
+}
+
+/** How many of the latest version tags the facts list: enough to show how often the project releases, few enough for one line. */
+export const RECENT_TAGS = 3;
+
+/**
+ * A repository's version tags as the facts give them: the latest by version order and the releases before it, how
+ * many version tags there are, and where the project last changed its minor and its major version — so the model
+ * sees whether new API ships in minor releases or in patches.
+ */
+export interface VersionTags {
+  /** The latest by version order: a pre-release when no release has followed it. */
+  latest: DatedTag;
+  /** The releases before it (no pre-release), latest first: RECENT_TAGS - 1 at most. */
+  before: DatedTag[];
   count: number;
+  /** The first release of the latest release's major.minor; null when no tag is a release. */
+  lastMinor: DatedTag | null;
+  /** The first release of its major; null when no tag is a release or that major is 0 (no 1.0 yet). */
+  lastMajor: DatedTag | null;
 }
 
 /** A tag that reads like a version: major.minor, an optional patch, pre-release and build. */
@@ -43,22 +64,45 @@ function comparePre(a: string[], b: string[]): number {
 
 const compareVersions = (a: Version, b: Version): number => a.numbers.reduce((d, n, i) => d || n - b.numbers[i], 0) || comparePre(a.pre, b.pre);
 
+/** A tag of the refs, with its version. */
+interface Tagged extends DatedTag {
+  version: Version;
+}
+
+/** A tag without its version: as the facts show it. */
+const dated = ({ tag, date, pre }: Tagged): DatedTag => ({ tag, date, pre });
+
 /**
- * The latest version tag of `git for-each-ref --format=%(refname)%09%(creatordate:unix) refs/tags` output (one
+ * The version tags of `git for-each-ref --format=%(refname)%09%(creatordate:unix) refs/tags` output (one
  * `refs/tags/v1.2.0␉1699876543` a line), or null when no tag is a version.
  */
-export function latestOfRefs(output: string): VersionTag | null {
-  let best: { tag: string; version: Version; seconds: number } | null = null;
-  let count = 0;
+export function versionTagsOfRefs(output: string): VersionTags | null {
+  const tags: Tagged[] = [];
   for (const line of output.split('\n')) {
     const [ref, when] = line.split('\t');
     const tag = ref?.startsWith('refs/tags/') ? ref.slice('refs/tags/'.length) : '';
     const version = versionOf(tag);
-    if (!version) continue;
-    count++;
-    if (!best || compareVersions(version, best.version) > 0) best = { tag, version, seconds: Number(when) };
+    const seconds = Number(when);
+    if (version) tags.push({ tag, date: seconds > 0 ? new Date(seconds * 1000) : null, pre: version.pre.length > 0, version });
   }
-  return best && { tag: best.tag, date: best.seconds > 0 ? new Date(best.seconds * 1000) : null, count };
+  if (!tags.length) return null;
+  // latest first; a sort keeps equal versions (`v1.2`, `v1.2.0`) in git's order
+  tags.sort((a, b) => compareVersions(b.version, a.version));
+  const releases = tags.filter((t) => !t.pre);
+  const latest = tags[0];
+  const top = releases[0]?.version.numbers;
+  /** The earliest release that shares the latest release's first `n` numbers (its major, or its major.minor). */
+  const firstOfLine = (n: number): DatedTag | null => {
+    const line = top ? releases.filter((t) => t.version.numbers.slice(0, n).every((x, i) => x === top[i])) : [];
+    return line.length ? dated(line[line.length - 1]) : null;
+  };
+  return {
+    latest: dated(latest),
+    before: releases.filter((t) => t !== latest).slice(0, RECENT_TAGS - 1).map(dated),
+    count: tags.length,
+    lastMinor: firstOfLine(2),
+    lastMajor: top?.[0] === 0 ? null : firstOfLine(1),
+  };
 }
 
 /**
@@ -70,8 +114,8 @@ export interface HeadFromTag {
   apart: boolean;
 }
 
-/** The latest version tag (VersionTag), and where HEAD stands against it; null when git could not tell. */
-export interface ReleaseTag extends VersionTag {
+/** The version tags (VersionTags), and where HEAD stands against the latest; null when git could not tell. */
+export interface ReleaseTags extends VersionTags {
   head: HeadFromTag | null;
 }
 
@@ -81,13 +125,13 @@ export function headFromCounts(output: string): HeadFromTag | null {
   return m ? { past: Number(m[2]), apart: Number(m[1]) > 0 } : null;
 }
 
-/** The workspace's latest version tag (latestOfRefs) and HEAD against it, or null without a repository, git or a version tag. */
-export async function latestVersionTag(root: string): Promise<ReleaseTag | null> {
+/** The workspace's version tags (versionTagsOfRefs) and HEAD against the latest, or null without a repository, git or a version tag. */
+export async function versionTags(root: string): Promise<ReleaseTags | null> {
   // for-each-ref and rev-list read refs and objects only: no hook, pager or signature program of the repository's config runs
   const refs = await gitOutput(root, ['for-each-ref', '--format=%(refname)%09%(creatordate:unix)', 'refs/tags']);
-  const latest = refs === null ? null : latestOfRefs(refs);
-  if (!latest) return null;
+  const tags = refs === null ? null : versionTagsOfRefs(refs);
+  if (!tags) return null;
   // the tag by its full ref: a branch of the same name is not it
-  const counts = await gitOutput(root, ['rev-list', '--left-right', '--count', `refs/tags/${latest.tag}...HEAD`, '--']);
-  return { ...latest, head: counts === null ? null : headFromCounts(counts) };
+  const counts = await gitOutput(root, ['rev-list', '--left-right', '--count', `refs/tags/${tags.latest.tag}...HEAD`, '--']);
+  return { ...tags, head: counts === null ? null : headFromCounts(counts) };
 }
