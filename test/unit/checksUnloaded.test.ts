@@ -110,7 +110,6 @@ describe('checks: a test file that did not load is no failed test', () => {
       ['AC-1', 'pass', 'fail'],
       ['AC-2', 'pass', 'unbuilt'],
     ]);
-    assert.strictEqual(BEFORE_TEXT.unbuilt, 'did not build or load without the change (the test file needs it; no test ran)');
     assert.match(checksForRetro(outcome), /failed: test\/mul\.test\.js did not load without the change \(no test of theirs ran\), and 1 test case failed/);
   });
 

@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import { onPath, runCheck, runFailFirst, type CheckRun } from '../../src/core';
 import { cargoTargetOf, sameCargoTarget } from '../../src/core/checks/cargoTargetMatch';
+import { runUnbuiltCargoTests } from '../../src/core/checks/buildFailures';
 import { failFirstStatus, testStatus } from '../../src/core/metrics/tsr';
 import { cargoCrate, cargoTmp, cargoWorkspace, proposedFile } from '../helpers/cargoCrate';
 
@@ -35,6 +36,10 @@ describe("fail-first: a cargo test target is its crate's, not every target of it
     assert.strictEqual(sameCargoTarget({ crate: 'b', name: 'api' }, api), true);
     assert.strictEqual(sameCargoTarget({ name: 'api' }, api), true, '`cargo test -q` writes no Compiling line: by name');
     assert.strictEqual(sameCargoTarget({ crate: '', name: 'api' }, cargoTargetOf('src/tests/api.rs')!), false);
+    // a run saved before targets had crates kept bare names: each still reads as the target of that name
+    const saved = { output: '', unbuiltCargoTests: ['api'] as unknown as CheckRun['unbuiltCargoTests'] };
+    assert.deepStrictEqual(runUnbuiltCargoTests(saved), [{ name: 'api' }]);
+    assert.ok(runUnbuiltCargoTests(saved).some((u) => sameCargoTarget(u, api)));
   });
 
   it("with the real cargo: the target that did not compile is one member's, wherever the command runs", async function () {

@@ -106,7 +106,7 @@ describe('fail-first: a cargo test run once per test target', () => {
 
   it('DevA is told, where its checks are announced, that fail-first runs a cargo test once per test target', () => {
     const planned = (plannedChecks: string[], plannedFailFirst = true) => renderSources('deva', ['checks:planned'], { ...contextInputs('deva', {}), plannedChecks, plannedFailFirst });
-    const PER_TARGET = /fail-first\).* A `cargo test` runs there once per test target \(`tests\/<name>\.rs`\), so a guard in a file of its own runs even where a file using the new API does not build\.$/;
+    const PER_TARGET = /fail-first\).* A `cargo test` can run there once per test target \(`tests\/<name>\.rs`\), so a guard in a file of its own runs even where a file using the new API does not build\.$/;
     assert.match(planned(['cargo clippy --tests', 'cargo test --offline']), PER_TARGET);
     assert.match(planned(['cd core && cargo test']), PER_TARGET);
     // no cargo test it could split (one choosing its targets, another runner), or no fail-first: not said

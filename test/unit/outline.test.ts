@@ -66,6 +66,9 @@ describe('project files outline (CM opening)', () => {
       '**US-013 — Remove `utm_*` and *other* params** · P3 Won\'t this release',
       'A label with a star in a code span, and an emphasis.',
       '',
+      '**US-014 — Quote a lone ` sign** · P3 Won\'t this release',
+      'A label with a backtick that opens no code span.',
+      '',
       '```md',
       '**US-011 — Not a story** (in a fence)',
       '```',
@@ -76,7 +79,7 @@ describe('project files outline (CM opening)', () => {
     ].join('\n');
     assert.strictEqual(
       outlineMarkdown(epics),
-      "### Epic E3 — Later: US-009 — Bump a pre-release · P3 Won't this release; US-010 — Intersect requirements · P3 Won't this release; US-013 — Remove `utm_*` and *other* params · P3 Won't this release\n" +
+      "### Epic E3 — Later: US-009 — Bump a pre-release · P3 Won't this release; US-010 — Intersect requirements · P3 Won't this release; US-013 — Remove `utm_*` and *other* params · P3 Won't this release; US-014 — Quote a lone ` sign · P3 Won't this release\n" +
         '### Epic E4 — One: **US-012 — Alone** · P2 Could As a user, I want one thing.',
     );
     // a fence is closed only by a fence of its own kind and length: a code block showing a code block is code

@@ -1289,11 +1289,14 @@ describe('ranking and the budgeted map', () => {
     write(lib, 'vite.config.ts', 'export default defineConfig({});\n');
     write(lib, '.eslintrc.cjs', 'module.exports = {};\n');
     write(lib, 'build.rs', 'fn main() {}\n');
+    // but under src/ the same names are the product's own code (a builder module, an app's configuration)
+    write(lib, 'src/build.rs', 'pub struct Builder;\n');
+    write(lib, 'src/app/app.config.ts', 'export const appConfig = {};\n');
     write(lib, 'setup.py', 'def main():\n    pass\n');
     write(lib, 'src/config.ts', 'export const defaults = {};\n');
     const { index: i2 } = await WorkspaceIndex.open(lib, { cacheFile: null });
     const api = packWorkspace(i2, { objective: 'parse a version' }, { step: 'da', readText: read(lib) });
-    assert.deepStrictEqual(api.files.map((f) => f.path).sort(), ['src/config.ts', 'src/eval.rs', 'src/lib.rs']);
+    assert.deepStrictEqual(api.files.map((f) => f.path).sort(), ['src/app/app.config.ts', 'src/build.rs', 'src/config.ts', 'src/eval.rs', 'src/lib.rs']);
     assert.ok(api.files.every((f) => !f.whole));
     assert.match(api.text, /^No UI files \(components, styles\) in the workspace: its interface is its code\./);
     assert.match(api.text, /^src\/lib\.rs — struct Version, parse\(\), helper$/m);

@@ -144,8 +144,8 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
   if (run.passed || !base || base.passed || base.status === 'cancelled' || base.status === 'error') return false;
   if (endedBeforeSummary(run, base)) return false;
   if (run.unbuilt) {
-    const before = [...runUnbuiltGoPackages(base), ...runUnbuiltTestFiles(base)];
-    if (!base.unbuilt || [...runUnbuiltGoPackages(run), ...runUnbuiltTestFiles(run)].some((p) => !before.includes(p))) return false;
+    const before = new Set([...runUnbuiltGoPackages(base), ...runUnbuiltTestFiles(base)]);
+    if (!base.unbuilt || [...runUnbuiltGoPackages(run), ...runUnbuiltTestFiles(run)].some((p) => !before.has(p))) return false;
   }
   const c = comparable(run, base);
   return !!c && !c.missing.length && c.now.every((n) => c.before.has(n));

@@ -207,10 +207,12 @@ export function runUnbuiltGoPackages(run: Pick<CheckRun, 'output' | 'unbuiltGoPa
 
 /**
  * The cargo integration-test targets a run could not compile, with their crates: read from its whole output as it
- * arrived (CheckRun.unbuiltCargoTests), or, for a run that passed or was recorded before, from its kept `output`.
+ * arrived (CheckRun.unbuiltCargoTests), or, for a run that passed or was recorded before, from its kept `output`. A
+ * run saved before targets had crates kept their bare names: each is read as a target of that name in any crate.
  */
 export function runUnbuiltCargoTests(run: Pick<CheckRun, 'output' | 'unbuiltCargoTests'>): CargoTarget[] {
-  return run.unbuiltCargoTests ?? readAllLines(buildFailureReader(), run.output).cargoTests();
+  const kept: readonly (CargoTarget | string)[] | undefined = run.unbuiltCargoTests;
+  return kept ? kept.map((u) => (typeof u === 'string' ? { name: u } : u)) : readAllLines(buildFailureReader(), run.output).cargoTests();
 }
 
 /**

@@ -81,6 +81,8 @@ export const COMPUTED_TEXT = { pass: 'passed', fail: 'failed', no_test: 'no test
 export type ComputedStatus = keyof typeof COMPUTED_TEXT;
 /** One test's verdict in a set of runs (metrics/testStatus.ts): no `review`. */
 export type TestStatus = Exclude<ComputedStatus, 'review'>;
+/** What a test file that needs the change did on the unchanged workspace (BEFORE_TEXT, UNBUILT_GUARDS_RAN_TEXT). */
+const DID_NOT_BUILD = 'did not build or load without the change';
 /**
  * How a criterion's fail-first status (CriterionResult.before) reads for people. `unbuilt`: its test file did not build
  * or load without the change, so no test of it ran there — it needs the change, which is fail-first observed too, but
@@ -88,7 +90,7 @@ export type TestStatus = Exclude<ComputedStatus, 'review'>;
  */
 export const BEFORE_TEXT = {
   fail: 'failed (fail-first observed)',
-  unbuilt: 'did not build or load without the change (the test file needs it; no test ran)',
+  unbuilt: `${DID_NOT_BUILD} (the test file needs it; no test ran)`,
   pass: 'passed too (it does not show the change)',
   no_test: 'not told',
 } as const;
@@ -97,7 +99,7 @@ export type BeforeStatus = keyof typeof BEFORE_TEXT;
 /** `pass` for a criterion whose tests are all regression guards (CriterionResult.guard). */
 export const GUARD_PASSED_TEXT = 'passed (a regression guard, as DevA meant)';
 /** UNBUILT_GUARDS_RAN_TEXT's words before how the guards fared. */
-const UNBUILT_BESIDE_GUARDS = 'its tests of the change did not build or load without the change (their test file needs it); its regression guards, in a test file that built, ran and';
+const UNBUILT_BESIDE_GUARDS = `its tests of the change ${DID_NOT_BUILD} (their test file needs it); its regression guards, in a test file that built, ran and`;
 /**
  * `unbuilt` beside regression guards whose test file built and ran there (CriterionResult.guardsRan): what each part
  * showed. "No test ran" was wrong of a Rust trial's criterion whose guard file ran beside a new-API file.

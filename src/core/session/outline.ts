@@ -100,7 +100,7 @@ interface SectionLine {
  * star, or a lone star (`**US-004 — Remove \`utm_*\` params**`: a URL library's trial CM never saw that story, the
  * objective's, and called it missing); only `**` ends it.
  */
-const ID_LED = /^\*\*([A-Za-z]{1,8}-\d{1,5}\b(?:[^*`\n]|`[^`\n]*`|\*(?!\*))*)\*\*(.*)$/;
+const ID_LED = /^\*\*([A-Za-z]{1,8}-\d{1,5}\b(?:[^*`\n]|`[^`\n]*`|`(?![^`\n]*`)|\*(?!\*))*)\*\*(.*)$/;
 
 /**
  * The labels of a section's id-led paragraphs (ID_LED, bold markers left out), when it has two or more: a Rust trial's

@@ -223,7 +223,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const commands = codeList(inputs.plannedChecks);
       if (commands.length) {
         // a cargo test there runs once per test target (checks/cargoTargets.ts): what is observed is per target
-        const perTarget = inputs.plannedChecks?.some(mayRunPerTarget) ? ' A `cargo test` runs there once per test target (`tests/<name>.rs`), so a guard in a file of its own runs even where a file using the new API does not build.' : '';
+        const perTarget = inputs.plannedChecks?.some(mayRunPerTarget) ? ' A `cargo test` can run there once per test target (`tests/<name>.rs`), so a guard in a file of its own runs even where a file using the new API does not build.' : '';
         const failFirst = inputs.plannedFailFirst
           ? ` Then your test files alone run on the unchanged workspace (fail-first): a test of the change should fail there, a regression guard pass; the retrospective sees both results per criterion.${perTarget}`
           : '';

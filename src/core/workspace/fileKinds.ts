@@ -29,7 +29,7 @@ export const PYTHON_FILE = /\.pyi?$/;
 /** A Go source file (a test too), by its extension. */
 export const GO_FILE = /\.go$/;
 /** A Rust source file, by its extension. */
-export const RUST_FILE = /\.rs$/;
+export const RUST_FILE = /\.rs$/i;
 /** Go's test files' name stem (`parser_test.go`): `go build` leaves them out of their package. */
 const GO_TEST_AFFIX = /(?<=.)_test$/;
 
@@ -146,6 +146,11 @@ const BENCH_NAME = /[._]bench\.[^/]+$/i;
  * up the build, lint or tests, not the product: a trial's DA, designing a URL library's next calls, got
  * `eslint.config.mjs` among its "source files" (the library's interface), and on a Rust crate `build.rs — main`.
  */
+/**
+ * Under a `src/` folder a TOOL_CONFIG name is the product's own code: Angular's `src/app/app.config.ts`, a crate's
+ * `src/build.rs` module (cargo's build script sits beside Cargo.toml).
+ */
+const IN_SRC = /(?:^|\/)src\//;
 const TOOL_CONFIG =
   /(?:^|\/)(?:(?:[\w-]+(?:\.[\w-]+)*\.config|\.[\w-]+rc|gulpfile|gruntfile|jakefile|karma\.conf)\.[cm]?[jt]s|build\.rs|setup\.py|noxfile\.py)$/i;
 
@@ -165,7 +170,7 @@ export function isProductFile(relPath: string): boolean {
  * section and spent six tool calls finding what its main type offers), and the files init's code map may list.
  */
 export function isProductSource(relPath: string): boolean {
-  return SOURCE_FILE.test(relPath) && isProductFile(relPath) && !TOOL_CONFIG.test(relPath);
+  return SOURCE_FILE.test(relPath) && isProductFile(relPath) && (!TOOL_CONFIG.test(relPath) || IN_SRC.test(relPath));
 }
 
 /** True for files a designer works on: components and styles of the product (not its tests, examples or docs). */
