@@ -52,7 +52,7 @@ describe('init: the facts\' code map', function () {
     assert.strictEqual(lines[1], 'The most imported files (core modules):');
     // a test importing a module is no other code depending on it: models.test.ts is not counted; with room, the
     // public names' signatures (an interface's members, a function's parameters), no body
-    assert.strictEqual(lines[2], 'src/models.ts — Item { title }, class ItemStore (imported by 3)', text);
+    assert.strictEqual(lines[2], 'src/models.ts — Item { title: string }, class ItemStore (imported by 3)', text);
     assert.strictEqual(lines[3], 'src/util.ts — slugify(s: string) (imported by 2)', text);
     assert.strictEqual(lines[4], 'The files nearest the product and the next release:');
     assert.strictEqual(lines[5], 'src/csvExport.ts — exportItemsAsCsv(items: Item[])', 'the file the answers name comes first');

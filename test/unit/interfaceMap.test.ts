@@ -47,15 +47,15 @@ describe('interface map lines: names, then signatures as the room allows', () =>
   it('shows public names with their signatures and internal names bare after them, within the cap', () => {
     assert.strictEqual(
       interfaceLine('src/lib.rs', LIB_RS, [], 40, 1000),
-      'src/lib.rs — struct Version { major, minor, patch, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>, helper',
+      'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>, helper',
     );
     // less room: every name still, the first with their signatures
     const bare = 'src/lib.rs — Version, Version.new, Version.parse, helper';
-    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 40), 'src/lib.rs — struct Version { major, minor, patch, .. }, Version.new, Version.parse, helper');
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 70), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new, Version.parse, helper');
     // less still: as many names as fit, the rest counted
     const cut = 'src/lib.rs — Version, Version.new, … (+2)';
     assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, cut.length), cut);
-    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 1, 1000), 'src/lib.rs — struct Version { major, minor, patch, .. }, … (+3)');
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 1, 1000), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, … (+3)');
     // a file that does not read: the index's names, bare
     assert.strictEqual(interfaceLine('src/lib.rs', null, ['Version', 'parse'], 40, 1000), mapLine('src/lib.rs', ['Version', 'parse']));
   });
@@ -93,7 +93,7 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     const lines = codeLines(index, 'parse versions');
     const roomy = codePart(lines, noSources(), 1500)!;
     assert.ok(
-      roomy.includes('src/lib.rs — struct Version { major, minor, patch, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>; internal: helper'),
+      roomy.includes('src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>; internal: helper'),
       roomy,
     );
     for (const max of [400, 330]) {

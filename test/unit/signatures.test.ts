@@ -1,10 +1,11 @@
 // Signatures of a file's declarations (src/core/workspace/signatures.ts, signaturesOther.ts, signatureDecls.ts,
 // signatureText.ts): per language, keyed by the symbols scanFile gives (`Type.method` for Go's and Rust's methods),
 // parameters joined over lines, own type parameters and Rust's lifetimes dropped, defaults with commas and
-// parentheses kept whole, public fields only, and every signature within SIGNATURE_CHARS — on hostile text too.
+// parentheses kept whole, public fields only with their types, and every signature within its cap (SIGNATURE_CHARS,
+// a type's with its members TYPE_SIGNATURE_CHARS) — on hostile text too.
 import * as assert from 'assert';
 import { signaturesOf } from '../../src/core/workspace/signatures';
-import { SIGNATURE_CHARS } from '../../src/core/workspace/signatureText';
+import { SIGNATURE_CHARS, TYPE_SIGNATURE_CHARS } from '../../src/core/workspace/signatureText';
 import { scanFile } from '../../src/core/workspace/symbols';
 
 /** The file's signatures as an object, symbol → signature. */
@@ -32,7 +33,7 @@ describe('signatures: TS/JS', () => {
     });
   });
 
-  it('gives classes their heritage, interfaces and object types their member names, enums their members, arrow constants their parameters', () => {
+  it('gives classes their heritage, interfaces and object types their fields with their types and their methods by name, enums their members, arrow constants their parameters', () => {
     const ts = [
       'export default class Range<T> extends Base<T> implements Api {',
       '  private set = 1;',
@@ -56,8 +57,8 @@ describe('signatures: TS/JS', () => {
     ].join('\n');
     assert.deepStrictEqual(sigs('lib/index.ts', ts), {
       Range: 'class Range extends Base implements Api',
-      Options: 'Options extends Shared { loose?, includePrerelease?, compare() }',
-      Flags: 'Flags { a, b?, c() }',
+      Options: 'Options extends Shared { loose?: boolean, readonly includePrerelease?: boolean, compare() }',
+      Flags: 'Flags { a: string, b?: number, c() }',
       Op: "type Op = 'eq' | 'gt'",
       Color: 'enum Color { Red, Green }',
       add: 'add(a, b)',
@@ -129,9 +130,9 @@ describe('signatures: Rust', () => {
     for (const symbol of Object.keys(s)) assert.ok(scanFile('src/lib.rs', lib).symbols.includes(symbol), symbol);
   });
 
-  it('gives a struct its public fields only (`..` for private ones), enums their variants, traits their methods, aliases and constants their types', () => {
+  it('gives a struct its public fields only, with their types (`..` for private ones), enums their variants, traits their methods, aliases and constants their types', () => {
     const s = sigs('src/lib.rs', lib);
-    assert.strictEqual(s.Version, 'struct Version { major, minor, pre, .. }');
+    assert.strictEqual(s.Version, 'struct Version { major: u64, minor: u64, pre: Prerelease, .. }');
     assert.strictEqual(s.Prerelease, 'struct Prerelease { .. }');
     assert.strictEqual(s.Wrapper, 'struct Wrapper(&str)');
     assert.strictEqual(s.Unit, 'struct Unit');
@@ -143,7 +144,7 @@ describe('signatures: Rust', () => {
 });
 
 describe('signatures: Go and Python', () => {
-  it('Go: methods as `Type.Method` over lines, type parameters dropped, structs and interfaces with their exported members', () => {
+  it('Go: methods as `Type.Method` over lines, type parameters dropped, structs with their exported fields and types (tags dropped), interfaces with their exported methods', () => {
     const go = [
       'package mux',
       'type Router struct {',
@@ -166,7 +167,7 @@ describe('signatures: Go and Python', () => {
       'func Decode() (map[string]interface{}, error) {}',
     ].join('\n');
     assert.deepStrictEqual(sigs('mux.go', go), {
-      Router: 'struct Router { NotFoundHandler, A, C, Server }',
+      Router: 'struct Router { NotFoundHandler http.Handler, A, C int, Server }',
       Handler: 'interface Handler { ServeHTTP, Reader }',
       HandlerFunc: 'type HandlerFunc func(http.ResponseWriter, *http.Request)',
       'Router.HandleFunc': 'Router.HandleFunc(path string, f func(http.ResponseWriter, *http.Request)) *Route',
@@ -175,7 +176,7 @@ describe('signatures: Go and Python', () => {
     });
   });
 
-  it('Python: keyword-only markers and defaults with commas, parentheses and quotes kept, classes with their bases and annotated public fields', () => {
+  it('Python: keyword-only markers and defaults with commas, parentheses and quotes kept, classes with their bases and annotated public fields with their types', () => {
     const py = [
       'def parse(text: str, *, strict: bool = False) -> Version:',
       '    pass',
@@ -205,7 +206,7 @@ describe('signatures: Go and Python', () => {
       parse: 'parse(text: str, *, strict: bool = False) -> Version',
       fetch: 'fetch(url, opts=dict(a=1, b=(2, 3)), sep: str = ")")',
       multi: 'multi(a: int, b: str = "x,y") -> Dict[str, int]',
-      User: 'class User(BaseModel, metaclass=Meta) { id, name }',
+      User: 'class User(BaseModel, metaclass=Meta) { id: int, name: str }',
       Plain: 'class Plain',
     });
   });
@@ -215,13 +216,65 @@ describe('signatures: Go and Python', () => {
   });
 });
 
+describe('signatures: fields with their types', () => {
+  it('Rust: nested generics, fn pointers, references and tuples whole; lifetimes and attributes dropped; a private field `..`', () => {
+    const rs = [
+      'pub struct Registry<\'a> {',
+      '    pub by_name: HashMap<String, Vec<u8>>,',
+      '    #[serde(with = "a, b")]',
+      '    pub on_change: fn(&str, u32) -> bool,',
+      '    pub callback: Box<dyn Fn(&str) -> Result<(), Error> + Send>,',
+      '    pub name: &\'a str,',
+      '    pub pair: (u8, Option<u16>),',
+      '    secret: [u8; 32],',
+      '}',
+    ].join('\n');
+    assert.strictEqual(
+      sigs('src/registry.rs', rs).Registry,
+      'struct Registry { by_name: HashMap<String, Vec<u8>>, on_change: fn(&str, u32) -> bool, callback: Box<dyn Fn(&str) -> Result<(), Error> + Send>, name: &str, pair: (u8, Option<u16>), .. }',
+    );
+  });
+
+  it('TS: optional and readonly fields, function-typed fields, a type over lines; methods by name', () => {
+    const ts = [
+      'export interface Hooks {',
+      '  readonly id: string',
+      '  retries?: Map<string, Array<number>>',
+      '  onError?: (err: Error, attempt: number) => void;',
+      '  kind:',
+      "    | 'a'",
+      "    | 'b'",
+      '  run(): Promise<void>',
+      '}',
+    ].join('\n');
+    assert.strictEqual(
+      sigs('src/hooks.ts', ts).Hooks,
+      "Hooks { readonly id: string, retries?: Map<string, Array<number>>, onError?: (err: Error, attempt: number) => void, kind: | 'a' | 'b', run() }",
+    );
+  });
+
+  it('Go: func-typed and map fields with their tags dropped; Python: a default and a comment dropped from the annotation', () => {
+    const go = 'package mux\ntype Route struct {\n\tName string `json:"name"`\n\tHandler func(w http.ResponseWriter, r *http.Request) error\n\tVars map[string][]string\n\tregexp *routeRegexp\n}\n';
+    assert.strictEqual(sigs('route.go', go).Route, 'struct Route { Name string, Handler func(w http.ResponseWriter, r *http.Request) error, Vars map[string][]string }');
+    const py = '@dataclass\nclass Job:\n    tags: dict[str, list[int]] = field(default_factory=dict)  # by name\n    on_done: Callable[[int], None]\n';
+    assert.strictEqual(sigs('jobs.py', py).Job, 'class Job { tags: dict[str, list[int]], on_done: Callable[[int], None] }');
+  });
+
+  it('cuts a type with many fields within TYPE_SIGNATURE_CHARS after its last whole field, never inside a generic', () => {
+    const rs = `pub struct Big {\n${Array.from({ length: 20 }, (_, i) => `    pub field${i}: HashMap<String, Vec<u${i}>>,`).join('\n')}\n}\n`;
+    const big = sigs('src/big.rs', rs).Big;
+    assert.ok(big.length <= TYPE_SIGNATURE_CHARS, big);
+    assert.match(big, /^struct Big \{ field0: HashMap<String, Vec<u0>>, .*field\d+: HashMap<String, Vec<u\d+>>, … \}$/);
+  });
+});
+
 describe('signatures: bounds and hostile text', () => {
   it('cuts a long signature inside its brackets with `…`, after its last whole parameter, keeping the return type', () => {
     const params = Array.from({ length: 12 }, (_, i) => `parameter${i}: number`).join(', ');
     const s = sigs('a.ts', `export function long(${params}): Promise<void> {}\nexport interface Wide { ${Array.from({ length: 30 }, (_, i) => `field${i}: string;`).join(' ')} }\n`);
     assert.ok(s.long.length <= SIGNATURE_CHARS, s.long);
     assert.match(s.long, /^long\(parameter0: number, .*parameter\d+: number, …\): Promise<void>$/);
-    assert.ok(s.Wide.length <= SIGNATURE_CHARS && /^Wide \{ field0, field1, .*, … \}$/.test(s.Wide), s.Wide);
+    assert.ok(s.Wide.length <= TYPE_SIGNATURE_CHARS && /^Wide \{ field0: string, field1: string, .*: string, … \}$/.test(s.Wide), s.Wide);
   });
 
   it('reads an unbalanced parenthesis on its line only, a minified line and a huge or unclosed text within the bound, never throwing', () => {
@@ -242,7 +295,8 @@ describe('signatures: bounds and hostile text', () => {
       const found = signaturesOf(rel, text);
       // type parameters that never close leave no parameter list to read: the name alone
       assert.strictEqual(found.size, rel === 'angles.rs' ? 0 : 1, rel);
-      for (const signature of found.values()) assert.ok(signature.length <= SIGNATURE_CHARS, `${rel}: ${signature.length}`);
+      const cap = /struct/.test(text) ? TYPE_SIGNATURE_CHARS : SIGNATURE_CHARS;
+      for (const signature of found.values()) assert.ok(signature.length <= cap, `${rel}: ${signature.length}`);
     }
   });
 

@@ -1,9 +1,9 @@
 // A declaration found by its line, for its signature (signatures.ts, signaturesOther.ts): where it is (Site), its code
 // read on from just after its name (over a header's few lines, or a type's body), the keyword it was declared with,
-// and the shapes every language's signatures take — a function's parameters and return type, a type's members, an
-// alias's text — built on signatureText.ts's scans.
+// and the shapes every language's signatures take — a function's parameters and return type, a type's members (a
+// field with its type: `minor: Option<u64>`), an alias's text — built on signatureText.ts's scans.
 
-import { bracketed, callParts, callText, closing, codeOf, flatten, HEADER_CHARS, HEADER_LINES, linesFrom, topIndex, afterTypeParams, type Lang } from './signatureText';
+import { bracketed, callParts, callText, closing, codeOf, HEADER_CHARS, HEADER_LINES, linesFrom, topIndex, afterTypeParams, TYPE_SIGNATURE_CHARS, type Lang } from './signatureText';
 
 /** A type's body (its fields, variants or members) is read over this many lines at most … */
 export const BODY_LINES = 120;
@@ -41,21 +41,53 @@ export function fnSignature(name: string, at: Site): string | null {
   return parts && callText(name, parts, at.lang);
 }
 
-/** `head { a, b }` of a type's members, `..` last where it has others not shown (Rust's private fields); `head` alone without any. */
+/**
+ * `head { a: A, b: B }` of a type's members, `..` last where it has others not shown (Rust's private fields); `head`
+ * alone without any. Within TYPE_SIGNATURE_CHARS.
+ */
 export function membersSignature(head: string, members: readonly string[], others = false): string {
   const items = [...members, ...(others ? ['..'] : [])];
-  return items.length ? bracketed(`${head} `, '{ ', items.join(', '), ' }') : head;
+  return items.length ? bracketed(`${head} `, '{ ', items.join(', '), ' }', '', true, TYPE_SIGNATURE_CHARS) : head;
 }
 
-/** The top-level items of the body that opens at s[at] (a `{`), split at `,`, `;` or line breaks; [] when none opens there. */
+/** Whether the line break at s[i] goes on with the same member: a type that starts on the next line or a union's `|` line. */
+const memberGoesOn = (s: string, i: number): boolean => '|&'.includes(s[i + 1] ?? ',') || ':|&='.includes(s[i - 1] ?? ',');
+
+/** `item` without the attributes before it (Rust's `#[serde(skip)]`), brackets and all. */
+function withoutAttributes(item: string, lang: Lang): string {
+  while (/^#!?\[/.test(item)) {
+    const close = closing(item, item.indexOf('['), lang);
+    if (close < 0) return '';
+    item = item.slice(close + 1).trimStart();
+  }
+  return item;
+}
+
+/**
+ * The top-level items of the body that opens at s[at] (a `{`), as written (code spaced by one: codeOf), split at `,`,
+ * `;` or line breaks outside brackets and strings — a member's type that goes on over lines stays one — each without
+ * its attributes; [] when none opens there.
+ */
 export function bodyItems(s: string, at: number, lang: Lang, seps = /[,;\n]/): string[] {
   if (s[at] !== '{') return [];
   const close = closing(s, at, lang);
   const inner = s.slice(at + 1, close < 0 ? s.length : close);
-  return flatten(inner, lang)
-    .split(seps)
-    .map((m) => m.replace(/^(?:\s*#!?\[\])+/, '').trim())
-    .filter(Boolean);
+  const items: string[] = [];
+  for (let from = 0; from < inner.length; ) {
+    let end = topIndex(inner, from, lang, (c, i) => seps.test(c) && !(c === '\n' && memberGoesOn(inner, i)));
+    if (end < 0) end = inner.length;
+    const item = withoutAttributes(inner.slice(from, end).trim(), lang).replace(/\n/g, ' ');
+    if (item) items.push(item);
+    from = end + 1;
+  }
+  return items;
+}
+
+/** A member's `label` and the type its text gives after its first `:` (`minor: Option<u64>`); the label alone without one. */
+export function typedMember(label: string, item: string, lang: Lang): string {
+  const colon = topIndex(item, 0, lang, (c, i) => c === ':' && item[i + 1] !== ':');
+  const type = colon < 0 ? '' : item.slice(colon + 1).trim();
+  return type ? `${label}: ${type}` : label;
 }
 
 /** `type Name = …`: the alias's text up to its `;` or its line's end (a union's `|` lines go on), shortened. */

@@ -1,6 +1,6 @@
 // The text work behind a declaration's signature (signatures.ts): a declaration's lines taken within a bound, its code
-// without comments, its brackets matched, its parameter list and return type read, and the signature cut to
-// SIGNATURE_CHARS with `…` inside its brackets. Linear scans over bounded text, no regex that can backtrack on a long
+// without comments, its brackets matched, its parameter list and return type read, and the signature cut to its cap
+// (SIGNATURE_CHARS, a type's with its members TYPE_SIGNATURE_CHARS) with `…` inside its brackets. Linear scans over bounded text, no regex that can backtrack on a long
 // line: a minified file or an unbalanced bracket costs no more than a short one.
 
 import { shorten, sliceWhole } from '../text/cut';
@@ -10,6 +10,11 @@ export type Lang = 'ts' | 'rust' | 'go' | 'py';
 
 /** The most characters a signature takes in a map line; a longer one is cut inside its brackets with `…`. */
 export const SIGNATURE_CHARS = 100;
+/**
+ * The most a type's signature with its members takes (`struct Comparator { op: Op, major: u64, minor: Option<u64>, … }`,
+ * `Options { loose?: boolean, … }`): its fields' types make it longer than a function's.
+ */
+export const TYPE_SIGNATURE_CHARS = 200;
 /** A declaration's header (its parameters, its return type) is read over this many lines at most … */
 export const HEADER_LINES = 8;
 /** … and this many characters. */
@@ -210,24 +215,31 @@ export function withoutLifetimes(t: string): string {
     .replace(/<\s*>/g, '');
 }
 
+/** The index of the last `, ` of `s` outside brackets (a generic's `HashMap<String, u8>` holds one), or -1. */
+function lastTopComma(s: string): number {
+  let last = -1;
+  for (let i = 0; (i = topIndex(s, i, 'ts', (c, k) => c === ',' && s[k + 1] === ' ')) >= 0; i++) last = i;
+  return last;
+}
+
 /**
- * `head`, then `inner` between `open` and `close`, then `tail`, within SIGNATURE_CHARS: a longer one keeps its head
- * and (shortened if it must) its tail, and cuts `inner` with `…` — after its last whole item where that keeps half of
- * the room. `complete` false (a list that never closed) ends `inner` with `…` too. A trailing comma goes.
+ * `head`, then `inner` between `open` and `close`, then `tail`, within `max` characters: a longer one keeps its head
+ * and (shortened if it must) its tail, and cuts `inner` with `…` — after its last whole item (outside brackets) where
+ * that keeps half of the room. `complete` false (a list that never closed) ends `inner` with `…` too. A trailing comma goes.
  */
-export function bracketed(head: string, open: string, inner: string, close: string, tail = '', complete = true): string {
+export function bracketed(head: string, open: string, inner: string, close: string, tail = '', complete = true, max = SIGNATURE_CHARS): string {
   const items = inner.trim().replace(/,$/, '').trimEnd();
   const end = complete ? '' : items ? ', …' : '…';
   const whole = `${head}${open}${items}${end}${close}${tail}`;
-  if (whole.length <= SIGNATURE_CHARS) return whole;
+  if (whole.length <= max) return whole;
   const fixed = head.length + open.length + close.length + 3; // and the ', …' of a cut
   // the tail gives way first, to a few characters of the list
   const minInner = Math.min(items.length, 20);
-  if (fixed + minInner + tail.length > SIGNATURE_CHARS) tail = shorten(tail, Math.max(0, SIGNATURE_CHARS - fixed - minInner - 1));
-  const room = SIGNATURE_CHARS - fixed - tail.length;
-  if (room < 0) return shorten(whole, SIGNATURE_CHARS - 1);
+  if (fixed + minInner + tail.length > max) tail = shorten(tail, Math.max(0, max - fixed - minInner - 1));
+  const room = max - fixed - tail.length;
+  if (room < 0) return shorten(whole, max - 1);
   if (items.length <= room) return `${head}${open}${items}${end}${close}${tail}`;
   const kept = sliceWhole(items, 0, room);
-  const comma = kept.lastIndexOf(', ');
+  const comma = lastTopComma(kept);
   return `${head}${open}${comma >= room / 2 ? `${kept.slice(0, comma)}, …` : `${kept.trimEnd()}…`}${close}${tail}`;
 }

@@ -1,7 +1,7 @@
 // A file's declarations as short signatures, for the map lines that show a product's interface (DA's map of a
 // workspace without UI files, init's code map): `parse(text: string, opts?: Options): Version`,
-// `Version.new(major: u64, minor: u64, patch: u64) -> Self`, `struct Version { major, minor, patch, pre, build }`,
-// `class Foo(Base) { name, email }`. Keyed by the symbols scanFile gives (symbols.ts; `Type.method` for Go's and Rust's
+// `Version.new(major: u64, minor: u64, patch: u64) -> Self`, `struct Version { major: u64, minor: u64, … }`,
+// `class Foo(Base) { name: str, email: str }`. Keyed by the symbols scanFile gives (symbols.ts; `Type.method` for Go's and Rust's
 // methods), found by the same line rules (its regexes here for TS/JS, signaturesOther.ts's for Rust, Go and Python)
 // and read on from there over a few lines (signatureDecls.ts, signatureText.ts). Other languages have none (their map
 // shows names alone). Only the few files a map lists are read for them, when it is rendered: the index keeps none.
@@ -9,7 +9,7 @@
 import { EXPORT_DECL, JS_EXT, TOP_DECL } from './symbols';
 import { GO_FILE, PYTHON_FILE, RUST_FILE } from './fileKinds';
 import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams, type Lang } from './signatureText';
-import { bodyItems, codeAfter, fnSignature, keywordOf, membersSignature, typeAlias, type Add, type Site } from './signatureDecls';
+import { bodyItems, codeAfter, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site } from './signatureDecls';
 import { fallbackDeclarations, rustDeclarations } from './signaturesOther';
 
 /** The language whose signatures a file's path gives, or null (names alone). */
@@ -81,7 +81,10 @@ function tsClass(name: string, at: Site): string {
   return bracketed(`class ${name}`, more ? ' ' : '', more, '');
 }
 
-/** `Options { loose?, includePrerelease? }` (an interface or an object type), `enum Color { Red, Green }`, `type Id = string | number`. */
+/**
+ * `Options { loose?: boolean, readonly id: string, compare() }` (an interface or an object type: its fields with their
+ * types, its methods by name), `enum Color { Red, Green }`, `type Id = string | number`.
+ */
 function tsType(keyword: string, name: string, at: Site): string | null {
   const s = codeAfter(at, true);
   let i = afterTypeParams(s, 0, 'ts');
@@ -93,11 +96,14 @@ function tsType(keyword: string, name: string, at: Site): string | null {
     i = skipSpace(s, i + 1);
     if (s[i] !== '{') return typeAlias(name, s.slice(i), 'ts');
   }
-  const members = bodyItems(s, i, 'ts').map((item) => {
-    const m = keyword === 'enum' ? /^([A-Za-z_$][\w$]*)/.exec(item) : TS_MEMBER.exec(item);
-    return m ? `${m[1]}${m[2] ?? ''}${m[3] === '(' || m[3] === '<' ? '()' : ''}` : null;
+  const members = bodyItems(s, i, 'ts').flatMap((item) => {
+    if (keyword === 'enum') return /^[A-Za-z_$][\w$]*/.exec(item)?.[0] ?? [];
+    const m = TS_MEMBER.exec(flatten(item, 'ts'));
+    if (!m) return [];
+    const label = `${item.startsWith('readonly ') ? 'readonly ' : ''}${m[1]}${m[2] ?? ''}`;
+    return m[3] === ':' ? typedMember(label, item, 'ts') : `${label}()`;
   });
-  return membersSignature(head, members.filter((m): m is string => !!m));
+  return membersSignature(head, members);
 }
 
 /** A constant holding a function (`f = (a, b) => …`, `f = function (a) {`) as `f(a, b)`; else its declared type, `x: T`. */

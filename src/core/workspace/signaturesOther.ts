@@ -1,14 +1,14 @@
 // Signatures of Rust, Go and Python declarations (signatures.ts): found by symbolsOther.ts's and symbolsRust.ts's
 // line rules, so each is keyed by the symbol the map names (`Version.new` of a Rust impl block, Go's
-// `Router.HandleFunc`): functions with their parameters and return type, Rust's structs with their public fields,
-// enums with their variants, traits with their methods, Go's structs and interfaces with their exported members,
-// Python's classes with their bases and annotated fields.
+// `Router.HandleFunc`): functions with their parameters and return type, Rust's structs with their public fields and
+// their types, enums with their variants, traits with their methods, Go's structs with their exported fields and
+// their types, interfaces with their exported methods, Python's classes with their bases and annotated fields.
 
 import { FALLBACK_DECL, GO_METHOD, GO_RECEIVER, RUST_CONST } from './symbolsOther';
 import { RUST_METHOD, RustImpls } from './symbolsRust';
 import { methodSymbol } from './symbolNames';
-import { bracketed, callParts, callText, closing, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
-import { BODY_LINES, bodyItems, codeAfter, fnSignature, keywordOf, membersSignature, typeAlias, type Add, type Site } from './signatureDecls';
+import { bracketed, callParts, callText, closing, codeOf, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
+import { BODY_LINES, bodyItems, codeAfter, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site } from './signatureDecls';
 
 /** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
 export function rustDeclarations(lines: readonly string[], add: Add): void {
@@ -41,7 +41,10 @@ function rustConstant(name: string, at: Site): string {
   return bracketed(`${name}: `, '', withoutLifetimes(end < 0 ? s : s.slice(0, end)), '');
 }
 
-/** A Rust item: a function's signature, a struct's public fields (`..` for others), an enum's variants, a trait's methods. */
+/** A Rust field (code spaced by one, brackets emptied: flatten): whether it is `pub` (not `pub(crate)`), and its name. */
+const RUST_FIELD = /^(pub\s+)?(?:pub\s*\(\)\s*)?([A-Za-z_]\w*)\s*:/;
+
+/** A Rust item: a function's signature, a struct's public fields with their types (`..` for others), an enum's variants, a trait's methods. */
 function rustItem(keyword: string, name: string, at: Site): string | null {
   if (keyword === 'fn') return fnSignature(name, at);
   if (!['struct', 'union', 'enum', 'trait', 'type'].includes(keyword)) return null;
@@ -57,8 +60,11 @@ function rustItem(keyword: string, name: string, at: Site): string | null {
   const items = bodyItems(s, i, 'rust', keyword === 'trait' ? /[;\n]/ : /,/);
   if (keyword === 'trait') return membersSignature(head, items.flatMap((item) => /\bfn\s+([A-Za-z_]\w*)/.exec(item)?.[1] ?? []));
   if (keyword === 'enum') return membersSignature(head, items.flatMap((item) => /^[A-Za-z_]\w*/.exec(item)?.[0] ?? []));
-  const fields = items.map((item) => /^(pub\s+)?(?:pub\s*\(\)\s*)?([A-Za-z_]\w*)\s*:/.exec(item)).filter((f) => !!f);
-  const shown = fields.filter((f) => f[1]).map((f) => f[2]);
+  const fields = items.flatMap((item) => {
+    const f = RUST_FIELD.exec(flatten(item, 'rust'));
+    return f ? [{ pub: !!f[1], text: withoutLifetimes(typedMember(f[2], item, 'rust')) }] : [];
+  });
+  const shown = fields.filter((f) => f.pub).map((f) => f.text);
   return membersSignature(head, shown, shown.length < fields.length);
 }
 
@@ -88,7 +94,16 @@ export function fallbackDeclarations(lines: readonly string[], lang: 'go' | 'py'
   }
 }
 
-/** `struct Router { NotFoundHandler, … }` (exported fields), `interface Handler { ServeHTTP }`, `type HandlerFunc func(…)`. */
+/** A Go field's type without its tag (`json:"name"`): the text before the string that follows it. */
+function withoutTag(type: string): string {
+  const tag = topIndex(type, 0, 'go', (c, i) => c === ' ' && (type[i + 1] === '`' || type[i + 1] === '"'));
+  return (tag < 0 ? type : type.slice(0, tag)).trim();
+}
+
+/**
+ * `struct Router { NotFoundHandler http.Handler, A, C int, … }` (exported fields with their types, embedded types by
+ * name), `interface Handler { ServeHTTP }`, `type HandlerFunc func(…)`.
+ */
 function goType(name: string, at: Site): string {
   const s = codeAfter(at, true);
   const i = afterTypeParams(s, 0, 'go');
@@ -98,18 +113,24 @@ function goType(name: string, at: Site): string {
     const rest = (end < 0 ? s.slice(i) : s.slice(i, end)).trim();
     return rest ? bracketed(`type ${name} `, '', rest, '') : `type ${name}`;
   }
+  const exported = (n: string) => /^[A-Z]/.test(n);
   const items = bodyItems(s, skipSpace(s, i + kind[0].length), 'go', /[;\n]/);
-  const names = items.flatMap((item) => {
-    const spec = kind[1] === 'interface' ? GO_METHOD_SPEC.exec(item) : null;
-    if (spec) return [spec[1]];
-    const fields = kind[1] === 'struct' ? GO_FIELDS.exec(item) : null;
-    if (fields) return fields[1].split(',').map((f) => f.trim());
-    return GO_EMBEDDED.exec(item)?.[1] ?? [];
+  const members = items.flatMap((item) => {
+    const flat = flatten(item, 'go');
+    const spec = kind[1] === 'interface' ? GO_METHOD_SPEC.exec(flat) : null;
+    if (spec) return exported(spec[1]) ? [spec[1]] : [];
+    const fields = kind[1] === 'struct' ? GO_FIELDS.exec(flat) : null;
+    if (fields) {
+      const names = fields[1].split(',').map((f) => f.trim()).filter(exported);
+      return names.length ? [`${names.join(', ')} ${withoutTag(item.slice(fields[1].length))}`] : [];
+    }
+    const embedded = GO_EMBEDDED.exec(flat)?.[1];
+    return embedded && exported(embedded) ? [embedded] : [];
   });
-  return membersSignature(`${kind[1]} ${name}`, names.filter((n) => /^[A-Z]/.test(n)));
+  return membersSignature(`${kind[1]} ${name}`, members);
 }
 
-/** `class User(Base) { id, name }`: its bases, and the annotated names of its body (a dataclass's, a model's fields), public ones. */
+/** `class User(Base) { id: int, name: str }`: its bases, and the annotated names of its body with their types (a dataclass's, a model's fields), public ones. */
 function pyClass(name: string, at: Site): string {
   const s = codeAfter(at);
   const parts = callParts(s, skipSpace(s, 0), 'py');
@@ -125,8 +146,11 @@ function pyClass(name: string, at: Site): string {
     if (lead.length < indent.length) break; // the body has ended
     if ((line.match(/"""|'''/g)?.length ?? 0) % 2) docstring = !docstring;
     if (docstring || lead !== indent) continue;
-    const f = /^([A-Za-z]\w*)\s*:\s*[^\s=]/.exec(line.slice(lead.length));
-    if (f) fields.push(f[1]);
+    const code = codeOf(line.slice(lead.length), 'py');
+    const f = /^([A-Za-z]\w*)\s*:\s*[^\s=]/.exec(code);
+    // the annotation up to its default's `=`
+    const eq = f ? topIndex(code, 0, 'py', (c, k) => c === '=' && code[k + 1] !== '=') : -1;
+    if (f) fields.push(typedMember(f[1], eq < 0 ? code : code.slice(0, eq), 'py'));
   }
   return membersSignature(head, fields);
 }
