@@ -1,11 +1,12 @@
 // The map lines that show a product's interface with its signatures (src/core/workspace/mapLines.ts interfaceLine):
 // DA's map of a workspace without UI files (pack.ts) — as many names as fit bare, then the first public ones with
 // their signatures, each line within API_MAP_LINE_CHARS so one large file leaves room to the others, DevA's lines
-// unchanged — and init's code map of a Rust crate (cape/initFactsCode.ts), within its room.
+// unchanged — and init's code map of a Rust crate (cape/initFactsCode.ts), within its room; in both, the signatures of
+// the names whose words the work writes come first (signingPlaces).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { interfaceLine, mapLine } from '../../src/core/workspace/mapLines';
+import { interfaceLine, mapLine, signingPlaces, workWords } from '../../src/core/workspace/mapLines';
 import { API_MAP_LINE_CHARS, packWorkspace } from '../../src/core/workspace/pack';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
@@ -44,20 +45,37 @@ const LIB_RS = [
 ].join('\n');
 
 describe('interface map lines: names, then signatures as the room allows', () => {
+  /** No work: signatures in file order. */
+  const none = workWords('');
+
   it('shows public names with their signatures and internal names bare after them, within the cap', () => {
     assert.strictEqual(
-      interfaceLine('src/lib.rs', LIB_RS, [], 40, 1000),
+      interfaceLine('src/lib.rs', LIB_RS, [], 40, 1000, none),
       'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new(major: u64, minor: u64, patch: u64) -> Self, Version.parse(text: &str) -> Result<Self, Error>, helper',
     );
     // less room: every name still, the first with their signatures
     const bare = 'src/lib.rs — Version, Version.new, Version.parse, helper';
-    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 70), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new, Version.parse, helper');
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 70, none), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new, Version.parse, helper');
     // less still: as many names as fit, the rest counted
     const cut = 'src/lib.rs — Version, Version.new, … (+2)';
-    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, cut.length), cut);
-    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 1, 1000), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, … (+3)');
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, cut.length, none), cut);
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 1, 1000, none), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, … (+3)');
     // a file that does not read: the index's names, bare
-    assert.strictEqual(interfaceLine('src/lib.rs', null, ['Version', 'parse'], 40, 1000), mapLine('src/lib.rs', ['Version', 'parse']));
+    assert.strictEqual(interfaceLine('src/lib.rs', null, ['Version', 'parse'], 40, 1000, none), mapLine('src/lib.rs', ['Version', 'parse']));
+  });
+
+  it('gives the names whose words the work writes their signatures first (split, normalised and stemmed as the ranking reads it), then the others in file order', () => {
+    const names = ['Version', 'Version.new', 'Version.bump_major', 'VersionReq.matches', 'parseURL', 'isEqual'];
+    // bump_major: bump, major; Version and VersionReq.matches (matching → match): one word each; a method by its own name (new: none)
+    assert.deepStrictEqual(signingPlaces(names, workWords('Bump the major version; explain why a requirement is not matching')), [1, 3, 0, 2, 4, 5]);
+    // a name the work writes whole matches its parts and its whole (isequal): before one that shares a word (url)
+    assert.deepStrictEqual(signingPlaces(names, workWords('compare two urls with `isEqual`')), [2, 3, 4, 5, 1, 0]);
+    assert.deepStrictEqual(signingPlaces(names, workWords('')), [0, 1, 2, 3, 4, 5], 'no work: file order');
+    // a line with room for one signature gives it to the name the work is about, wherever it is in the file
+    const bare = 'src/lib.rs — Version, Version.new, Version.parse, helper';
+    const one = interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 50, workWords('parse text'));
+    assert.strictEqual(one, 'src/lib.rs — Version, Version.new, Version.parse(text: &str) -> Result<Self, Error>, helper');
+    assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 50, none), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new, Version.parse, helper');
   });
 
   it("gives DA's map of a library its signatures, each line within the cap, so a large file leaves room to the others; DevA's lines stay names", async () => {
@@ -78,6 +96,11 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.ok(ops.length <= API_MAP_LINE_CHARS, `${ops.length}`);
     assert.match(ops, /^src\/ops\.rs — version_operation_0\(first_version: &Version, second_version: &Version\) -> Version, /);
     assert.match(ops, /version_operation_39$/, 'every name shown, the last ones bare');
+    // the criteria (the pack's `work`) name the last one: its signature comes first
+    const named = packWorkspace(index, { objective: 'parse a version', work: 'Given `version_operation_39`, it returns the next version' }, { step: 'da', readText: reader(ws) });
+    const opsNamed = named.text.split('\n').find((l) => l.startsWith('src/ops.rs — '))!;
+    assert.match(opsNamed, /, version_operation_39\(first_version: &Version, second_version: &Version\) -> Version$/);
+    assert.ok(opsNamed.length <= API_MAP_LINE_CHARS, `${opsNamed.length}`);
     assert.ok(lines.some((l) => l.startsWith('src/parse.rs — parse_version(text: &str) -> Result<Version, Error>')), da.text);
     assert.ok(da.totalChars <= da.budget);
     // DevA's map lines name the symbols alone (their budget is the localization bench's)
@@ -85,7 +108,7 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.ok(deva.text.split('\n').includes(mapLine('src/lib.rs', ['Version', 'Version.new', 'Version.parse', 'helper'])), deva.text);
   });
 
-  it("gives init's code map of a crate its signatures within the part's room", async () => {
+  it("gives init's code map of a crate its signatures within the part's room, those of the names the answers write first", async () => {
     const ws = tempDir('cape-interface-init-');
     put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
     put(ws, 'src/lib.rs', LIB_RS);
@@ -101,5 +124,9 @@ describe('interface map lines: names, then signatures as the room allows', () =>
       assert.ok(tight.length <= max, `${tight.length} > ${max}`);
       assert.ok(tight.includes('Version.parse'), tight);
     }
+    // room for one signature: the one whose name the answers write, else the first in the file
+    const oneSigned = (query: string) => codePart(codeLines(index, query), noSources(), 330)!.split('\n')[2];
+    assert.strictEqual(oneSigned('parse a string'), 'src/lib.rs — Version, Version.new, Version.parse(text: &str) -> Result<Self, Error>; +1 internal');
+    assert.strictEqual(oneSigned(''), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new, Version.parse; +1 internal');
   });
 });

@@ -18,7 +18,7 @@ import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
 import { GO_FILE, isProductFile, isProductSource } from '../workspace/fileKinds';
 import { scanFile } from '../workspace/symbols';
-import { publicSignatures } from '../workspace/mapLines';
+import { publicSignatures, UNSIGNED, workWords, type WorkWords } from '../workspace/mapLines';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
 
@@ -44,16 +44,23 @@ export interface CodeLines {
   related: MapFile[];
 }
 
+/** How the code map reads a listed file: through `read`, its public names' signatures given those of `work` first. */
+interface MapReading {
+  index: WorkspaceIndex;
+  read: ReadText;
+  work: WorkWords;
+}
+
 /**
  * A listed file with its names as it reads now (scanFile: its public ones first, and how many are internal), or as
  * the index holds them when it does not read (none then called internal); `note` ends its line.
  */
-function mapFile(index: WorkspaceIndex, read: ReadText, rel: string, note = ''): MapFile {
+function mapFile({ index, read, work }: MapReading, rel: string, note = ''): MapFile {
   const text = read(rel);
   const scan = text === null ? null : scanFile(rel, text);
-  if (!text || !scan?.symbols.length) return { path: rel, names: index.get(rel)!.symbols, internal: 0, note, signatures: [] };
-  const signatures = publicSignatures(rel, text, scan.symbols.slice(0, scan.symbols.length - scan.internal));
-  return { path: rel, names: scan.symbols, internal: scan.internal, note, signatures };
+  if (!text || !scan?.symbols.length) return { path: rel, names: index.get(rel)!.symbols, internal: 0, note, signed: UNSIGNED };
+  const signed = publicSignatures(rel, text, scan.symbols.slice(0, scan.symbols.length - scan.internal), work);
+  return { path: rel, names: scan.symbols, internal: scan.internal, note, signed };
 }
 
 /** The files of the product that import `rel` (a test, an example, a benchmark or a fuzz target importing it is no code depending on it). */
@@ -81,11 +88,12 @@ function mostImported(index: WorkspaceIndex): [string, number][] {
  * The core modules' block: its title and its files — the most imported (mostImported), or where no file stands out by
  * its importers, those with the most top-level symbols.
  */
-function coreFiles(index: WorkspaceIndex, read: ReadText): { title: string; files: MapFile[] } {
+function coreFiles(reading: MapReading): { title: string; files: MapFile[] } {
+  const { index } = reading;
   const imported = mostImported(index);
   if (imported.length) {
     // a Go import reaches every file of the package: the count is the package's
-    const files = imported.map(([p, n]) => mapFile(index, read, p, ` (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`));
+    const files = imported.map(([p, n]) => mapFile(reading, p, ` (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`));
     return { title: 'The most imported files (core modules):', files };
   }
   const largest = [...index.paths()]
@@ -93,22 +101,24 @@ function coreFiles(index: WorkspaceIndex, read: ReadText): { title: string; file
     .map((p) => [p, index.get(p)!.symbols.length] as const)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, CORE_FILES);
-  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p]) => mapFile(index, read, p)) };
+  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p]) => mapFile(reading, p)) };
 }
 
 /**
  * The code map's files: the core modules (coreFiles), then the files nearest `query` (the answers' product and
  * features), each with its names (mapFile, its text read by `read`: by default through the index's read policy, the
- * checks of DevA's read_file); the ranking runs once here, the facts render the lines at each scale (codePart).
+ * checks of DevA's read_file) and its public names' signatures, those whose words `query` writes first; the ranking
+ * runs once here, the facts render the lines at each scale (codePart).
  */
 export function codeLines(index: WorkspaceIndex, query: string, read: ReadText = readOnce(index.policy)): CodeLines {
-  const { title, files } = coreFiles(index, read);
+  const reading: MapReading = { index, read, work: workWords(query) };
+  const { title, files } = coreFiles(reading);
   const named = new Set(files.map((f) => f.path));
   const related = query.trim()
     ? rankFiles(index, { objective: query })
         .filter((r) => !named.has(r.path) && listable(index, r.path))
         .slice(0, RELATED_FILES)
-        .map((r) => mapFile(index, read, r.path))
+        .map((r) => mapFile(reading, r.path))
     : [];
   return { coreTitle: title, core: files, related };
 }

@@ -7,9 +7,10 @@
 // with some in its block. An init trial on gorilla/mux got twelve names a line whatever the room (DevA's map lines,
 // workspace/mapLines.ts mapLine, which keep them): `mux.go`'s HandleFunc, Vars, Subrouter and Walk were behind
 // `… (+42)` while the map named regexp.go's internal helpers. Between the two, once every public name is shown, the
-// public names' signatures (workspace/signatures.ts: `Version.new(major: u64, …) -> Self`, `struct Version { major,
-// … }`), the first of each file first, as the room allows: the project files are written from the code's shapes too.
-import { most, namesWithin } from '../workspace/mapLines';
+// public names' signatures (workspace/signatures.ts: `Version.new(major: u64, …) -> Self`, `struct Version { major:
+// u64, … }`) as the room allows, in each file those whose words the answers' product and features write first
+// (mapLines.ts signingPlaces), then the others in file order: the project files are written from the code's shapes too.
+import { most, namesWithin, type Signed } from '../workspace/mapLines';
 import { linesWithin } from './initFactsText';
 
 /** A file of the code map: its names, public ones first, how many of them are internal, and what its line ends with. */
@@ -20,8 +21,8 @@ export interface MapFile {
   internal: number;
   /** After the names: ` (imported by 3)`, or ''. */
   note: string;
-  /** The public names' signatures, one for each in order (the name itself where it has none); [] when not read. */
-  signatures: readonly string[];
+  /** The public names' signatures, one for each in order (the name itself where it has none), and the order they are given in; none when not read. */
+  signed: Signed;
 }
 
 /** A block of the map: its title and its files. */
@@ -36,20 +37,20 @@ const MIN_BLOCK_ROOM = 60;
 function lineOf(f: MapFile, pub: number, sig: number, int: number): string {
   const publics = f.names.length - f.internal;
   const parts: string[] = [];
-  if (publics) parts.push(namesWithin(f.names.slice(0, publics), pub, f.signatures, sig));
+  if (publics) parts.push(namesWithin(f.names.slice(0, publics), pub, f.signed, sig));
   if (f.internal) parts.push(int ? `internal: ${namesWithin(f.names.slice(publics), int)}` : `+${f.internal} internal`);
   return parts.length ? `${f.path} — ${parts.join('; ')}${f.note}` : `${f.path}${f.note}`;
 }
 
 /**
  * The file's line with the most of its public names within `cap` characters; once they are all shown, the most of
- * their signatures (the first first) within `signedCap`; once those are all shown, the most of its internal names
+ * their signatures (in their order: Signed.places) within `signedCap`; once those are all shown, the most of its internal names
  * within `internalCap` (none: their count). Each name shown lengthens the line (its count shrinks by a digit at most)
  * but the last, which takes the place of `… (+1)`: that one is tried first.
  */
 function fileLineWithin(f: MapFile, cap: number, signedCap = 0, internalCap = 0): string {
   const publics = f.names.length - f.internal;
-  const signs = f.signatures.length;
+  const signs = f.signed.signatures.length;
   const within = (max: number, line: (n: number) => string) => (n: number) => line(n).length <= max;
   const fitsPublic = within(cap, (n) => lineOf(f, n, 0, 0));
   const pub = fitsPublic(publics) ? publics : most(0, publics - 1, fitsPublic);

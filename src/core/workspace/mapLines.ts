@@ -1,22 +1,53 @@
 // How a map line names a file's symbols — DevA's and DA's maps (pack.ts), init's code map (cape/initFactsCodeLines.ts):
 // the path, then its first names and `… (+N)` for the rest. Where a line shows a product's interface (DA's map of a
 // workspace without UI files, init's code map), its public names go with their signatures (signatures.ts) as its room
-// allows: first as many names as fit bare, then the first of them with their signatures — a line never names fewer
-// symbols for them.
+// allows: first as many names as fit bare, then signatures for them — those whose words match the work's first (the
+// objective and criteria for DA, the answers' product and features for init), then the others in file order; a line
+// never names fewer symbols for them.
 import { scanFile } from './symbols';
 import { signaturesOf } from './signatures';
+import { symbolOwnName } from './symbolNames';
+import { terms } from './tokens';
 
 /** Map lines list at most this many symbols. */
 export const MAP_SYMBOLS = 12;
 
+/** A file's public names' signatures and the order they are given in. */
+export interface Signed {
+  /** One for each public name, in file order (the name itself where it has none). */
+  signatures: readonly string[];
+  /** Each one's place in the order signatures are given (signingPlaces); a name's index where absent. */
+  places: readonly number[];
+}
+
+/** No signatures: a line of names alone. */
+export const UNSIGNED: Signed = { signatures: [], places: [] };
+
 /**
- * The first `shown` of `names`, the first `signed` of them by their signatures (`signatures[i]` stands for
+ * The first `shown` of `names`, the `signed` first in `sig`'s order by their signatures (`sig.signatures[i]` stands for
  * `names[i]`), then `… (+N)` counting the rest: how a map line names a file's symbols.
  */
-export function namesWithin(names: readonly string[], shown: number, signatures: readonly string[] = [], signed = 0): string {
+export function namesWithin(names: readonly string[], shown: number, sig: Signed = UNSIGNED, signed = 0): string {
   const more = names.length - shown;
-  const named = names.slice(0, shown).map((n, i) => (i < signed ? (signatures[i] ?? n) : n));
+  const named = names.slice(0, shown).map((n, i) => ((sig.places[i] ?? i) < signed ? (sig.signatures[i] ?? n) : n));
   return [...named, ...(more > 0 ? [`… (+${more})`] : [])].join(', ');
+}
+
+/** The words of the work a map's signatures are ordered by, as the ranking reads a query (tokens.ts terms). */
+export type WorkWords = ReadonlySet<string>;
+export const workWords = (text: string): WorkWords => new Set(terms(text));
+
+/**
+ * Each name's place in the order its signature is given in (`places[i]` for `names[i]`): first those whose own words
+ * (terms: split at camelCase and snake_case, normalised and stemmed as the ranking reads the work; a method's, its own
+ * name's) match the most of the work's, then the others, each in file order.
+ */
+export function signingPlaces(names: readonly string[], work: WorkWords): number[] {
+  const hits = names.map((n) => new Set(terms(symbolOwnName(n)).filter((t) => work.has(t))).size);
+  const order = names.map((_, i) => i).sort((a, b) => hits[b] - hits[a] || a - b);
+  const places: number[] = [];
+  order.forEach((i, place) => (places[i] = place));
+  return places;
 }
 
 /** A map line: the path, then its top-level symbols (`shown` at most, MAP_SYMBOLS by default, counting the rest). */
@@ -36,25 +67,26 @@ export function most(lo: number, hi: number, fits: (n: number) => boolean): numb
 
 /**
  * The signatures of a file's public names (`publics`, its first symbols), one for each, the name itself where it
- * has none: read from its text (signatures.ts), only for those names.
+ * has none: read from its text (signatures.ts), only for those names; given in the order of `work` (signingPlaces).
  */
-export function publicSignatures(relPath: string, text: string, publics: readonly string[]): string[] {
+export function publicSignatures(relPath: string, text: string, publics: readonly string[], work: WorkWords): Signed {
   const found = signaturesOf(relPath, text, publics);
-  return publics.map((n) => found.get(n) ?? n);
+  return { signatures: publics.map((n) => found.get(n) ?? n), places: signingPlaces(publics, work) };
 }
 
 /**
  * A map line of a product's interface within `maxChars`: the path, then the file's names as its text gives them
  * (scanFile: public ones first) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
- * most, counting the rest — then the first public ones among them with their signatures, as the room left allows.
+ * most, counting the rest — then the public ones among them with their signatures, those of `work` first
+ * (signingPlaces), as the room left allows.
  */
-export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number): string {
+export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords): string {
   const scan = text === null ? null : scanFile(p, text);
   const names = scan?.symbols.length ? scan.symbols : symbols;
   if (!names.length) return p;
-  const line = (n: number, signatures: readonly string[] = [], signed = 0) => `${p} — ${namesWithin(names, n, signatures, signed)}`;
+  const line = (n: number, sig: Signed = UNSIGNED, signed = 0) => `${p} — ${namesWithin(names, n, sig, signed)}`;
   const n = most(0, Math.min(shown, names.length), (k) => line(k).length <= maxChars);
   if (text === null || !scan?.symbols.length) return line(n);
-  const signatures = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - scan.internal)));
-  return line(n, signatures, most(0, signatures.length, (k) => line(n, signatures, k).length <= maxChars));
+  const sig = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - scan.internal)), work);
+  return line(n, sig, most(0, sig.signatures.length, (k) => line(n, sig, k).length <= maxChars));
 }

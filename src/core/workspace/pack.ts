@@ -9,7 +9,7 @@
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget; in a workspace
 //    without UI files (a library, a CLI), its interface is its code: map lines of the product's source files instead
 //    (isProductSource), public names first where the language marks them, with their signatures as each line's room
-//    allows (mapLines.ts interfaceLine);
+//    allows, those whose words the objective and the criteria write first (mapLines.ts interfaceLine);
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
@@ -19,7 +19,7 @@ import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
-import { interfaceLine, mapLine, MAP_SYMBOLS } from './mapLines';
+import { interfaceLine, mapLine, MAP_SYMBOLS, workWords } from './mapLines';
 
 export type ContextStep = 'deva' | 'da';
 
@@ -168,7 +168,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
       : daApi
-        ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them, the first with their signatures: parameters, return type, a type's public fields; no code body).`
+        ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them, with their signatures as room allows, those this work names first: parameters, return type, a type's public fields and their types; no code body).`
         : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts and of the formatter's
   // settings, only once there are some (from the room the whole files leave)
@@ -236,6 +236,8 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
   }
   const shown = new Set(files.map((f) => f.path));
+  // the names whose words the work writes get their signatures first
+  const work = daApi ? workWords(`${q.objective}\n${q.work ?? ''}`) : new Set<string>();
   const lines: string[] = [];
   let mapChars = 0;
   for (const c of candidates()) {
@@ -243,7 +245,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
     if (!index.confirm(c.path)) continue;
     const f = index.get(c.path)!;
-    const line = daApi ? interfaceLine(c.path, readText(c.path), f.symbols, API_MAP_SYMBOLS, API_MAP_LINE_CHARS) : mapLine(c.path, f.symbols, MAP_SYMBOLS);
+    const line = daApi ? interfaceLine(c.path, readText(c.path), f.symbols, API_MAP_SYMBOLS, API_MAP_LINE_CHARS, work) : mapLine(c.path, f.symbols, MAP_SYMBOLS);
     if (used + line.length + 1 > budget) {
       if (line.length > 200) continue;
       break;
