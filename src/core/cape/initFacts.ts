@@ -4,7 +4,8 @@
 // room the parts before it left of WORKSPACE_FACTS_MAX_CHARS, and a part that no longer fits is named at the end
 // (initFactsRoom.ts, how the parts share the room).
 // Facts well short of the max get more room: every bound is taken at the largest of ROOMIER_SCALES at which the whole
-// still fits (initFactsText.ts's FactBounds), from the one walk. A project file written from some parts only gets them
+// still fits (initFactsText.ts's FactBounds), from the one walk, and the room the whole leaves goes to the code map
+// where its bound cut its public signatures (initFactsRoom.ts withCodeRoom). A project file written from some parts only gets them
 // rendered for itself, their bounds grown by the room the parts it does not take leave (partsScale).
 //  1. the manifests (initFactsManifests.ts): the root's — package.json, pyproject.toml, Cargo.toml and go.mod as fact
 //     lines (their names, dependencies, scripts, tools…), the others by their head; the lockfile and the package

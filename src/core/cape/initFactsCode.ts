@@ -123,8 +123,11 @@ export function codeLines(index: WorkspaceIndex, query: string, read: ReadText =
   return { coreTitle: title, core: files, related };
 }
 
-/** The code part within `max` characters; null when the index holds no source file with symbols. */
-export function codePart({ coreTitle, core, related }: CodeLines, sources: FactSources, max: number): string | null {
+/**
+ * The code part within `max` characters; null when the index holds no source file with symbols. `internalNames` false:
+ * internal names only counted (mapBlocks), the part its public names and their signatures need.
+ */
+export function codePart({ coreTitle, core, related }: CodeLines, sources: FactSources, max: number, internalNames = true): string | null {
   if (!core.length && !related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
   const head = '## Code map (path — its top-level symbols, public ones with their signatures as room allows; no code body quoted)\n';
@@ -134,6 +137,7 @@ export function codePart({ coreTitle, core, related }: CodeLines, sources: FactS
       ['The files nearest the product and the next release:', related],
     ],
     max - head.length,
+    internalNames,
   );
   return blocks.length ? head + blocks.join('\n') : null;
 }

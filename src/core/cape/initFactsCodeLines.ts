@@ -81,9 +81,10 @@ function blocksAt(blocks: readonly MapBlock[], room: number, line: (f: MapFile) 
  * The map's blocks within `room` characters: those with files, each a title and its files' lines (the files with no
  * public name last). Public names first across the map: at the largest cap at which every file fits whole with its
  * internal names counted (or at MIN_LINE_CHARS, the last files cut); once every public name is shown, their
- * signatures within the largest cap at which every file still fits; once every signature is, the internal names so.
+ * signatures within the largest cap at which every file still fits; once every signature is, the internal names so
+ * (`internalNames` false: only counted, the map its public names and their signatures need).
  */
-export function mapBlocks(blocks: readonly MapBlock[], room: number): string[] {
+export function mapBlocks(blocks: readonly MapBlock[], room: number, internalNames = true): string[] {
   const ordered = blocks
     .filter(([, files]) => files.length)
     .map(([title, files]): MapBlock => [title, [...files.filter((f) => !nonePublic(f)), ...files.filter(nonePublic)]]);
@@ -99,10 +100,11 @@ export function mapBlocks(blocks: readonly MapBlock[], room: number): string[] {
     [0, (c) => (f) => fileLineWithin(f, Infinity, c)],
     [0, (c) => (f) => fileLineWithin(f, Infinity, Infinity, c)],
   ];
+  if (!internalNames) layers.pop();
   for (const [least, line] of layers) {
     const full = longest(line(Infinity));
     if (whole(line(full))) continue;
     return blocksAt(ordered, room, line(most(least, Math.max(least, full - 1), (c) => whole(line(c)))));
   }
-  return blocksAt(ordered, room, (f) => fileLineWithin(f, Infinity, Infinity, Infinity));
+  return blocksAt(ordered, room, (f) => fileLineWithin(f, Infinity, Infinity, internalNames ? Infinity : 0));
 }

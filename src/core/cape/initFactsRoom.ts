@@ -1,6 +1,7 @@
 // Init's workspace facts (initFacts.ts), how its parts share the room: each part's bound (PART_CHARS) within the
 // facts' total (WORKSPACE_FACTS_MAX_CHARS), the scale a set of parts is bounded at (partsScale) and the larger ones
-// tried while the whole fits (ROOMIER_SCALES), and the render of a set of parts from what the walk found — each part
+// tried while the whole fits (ROOMIER_SCALES), the room the whole leaves then given to the code map (withCodeRoom),
+// and the render of a set of parts from what the walk found — each part
 // in its order of importance, cut to its bound and to the room the parts before it left, a part that no longer fits
 // named at the end.
 import type { WorkspaceLayout } from '../workspace/layout';
@@ -77,19 +78,43 @@ export interface Found extends ManifestSources, CheckSources, WalkFiles {
 
 /**
  * The facts of `parts` with every bound at their scale (partsScale) times the largest of ROOMIER_SCALES at which they
- * fit whole, no part cut or left out for the total's sake; else at their scale, within WORKSPACE_FACTS_MAX_CHARS.
+ * fit whole, no part cut or left out for the total's sake, the room they leave given to the code map (withCodeRoom);
+ * else at their scale, within WORKSPACE_FACTS_MAX_CHARS.
  */
 export function fittedFacts(found: Found, parts: readonly FactPart[]): RenderedFacts {
   const scale = partsScale(parts);
   for (const roomier of ROOMIER_SCALES) {
-    const facts = renderFacts(found, parts, { scale: scale * roomier }, Infinity);
-    if (facts.text.length <= WORKSPACE_FACTS_MAX_CHARS) return facts;
+    const bounds = { scale: scale * roomier };
+    const facts = renderFacts(found, parts, bounds, Infinity);
+    if (facts.text.length <= WORKSPACE_FACTS_MAX_CHARS) return withCodeRoom(found, parts, bounds, facts);
   }
   return renderFacts(found, parts, { scale }, WORKSPACE_FACTS_MAX_CHARS);
 }
 
-/** The facts of `parts` from what was found, every bound at the scale of `bounds`, within `total` characters. */
-function renderFacts(found: Found, parts: readonly FactPart[], bounds: FactBounds, total: number): RenderedFacts {
+/**
+ * Facts that fit whole (`facts`, rendered at `bounds`), rendered again with the code map given the room they leave of
+ * WORKSPACE_FACTS_MAX_CHARS where its own bound cut it short of what its public names and their signatures need (its
+ * internal names counted): the other parts as they were. The map is the part whose lines grow with room, and it comes
+ * before the style, the README and the guidance in importance: on unjs/ufo the requests with every part (the
+ * decisions, the development files) cut it to 2,988 of its 3,326 characters at twice its bound,
+ * `isEqual(a, b, options: CompareURLOptions = {})` a bare name, while the facts came to 5,205 of the 13,900; the
+ * requests with fewer parts, at a larger scale, showed it whole.
+ */
+function withCodeRoom(found: Found, parts: readonly FactPart[], bounds: FactBounds, facts: RenderedFacts): RenderedFacts {
+  const left = WORKSPACE_FACTS_MAX_CHARS - facts.text.length;
+  if (!found.code || !parts.includes('code') || left <= 0) return facts;
+  const shown = codePart(found.code, noSources(), scaled(PART_CHARS.code, bounds))?.length ?? 0;
+  const needs = codePart(found.code, noSources(), Infinity, false)?.length ?? 0;
+  if (shown >= needs) return facts;
+  // a map not shown before takes its separator from the room too
+  return renderFacts(found, parts, bounds, Infinity, Math.min(needs, shown ? shown + left : left - 2));
+}
+
+/**
+ * The facts of `parts` from what was found, every bound at the scale of `bounds` (the code map's `codeRoom` when
+ * given), within `total` characters.
+ */
+function renderFacts(found: Found, parts: readonly FactPart[], bounds: FactBounds, total: number, codeRoom?: number): RenderedFacts {
   const facts: RenderedFacts = { text: '', files: [], listed: [] };
   const texts: string[] = [];
   const leftOut: string[] = [];
@@ -126,7 +151,8 @@ function renderFacts(found: Found, parts: readonly FactPart[], bounds: FactBound
   if (takes('ci')) add(ciPart(found, from, within(PART_CHARS.ci), bounds), 'the CI configuration', from);
   if (takes('layout')) add(layoutPart(found.layout, within(PART_CHARS.layout), bounds), 'the layout', { files: [], listed: ['the folder layout'] });
   from = noSources();
-  if (takes('code') && found.code) add(codePart(found.code, from, within(PART_CHARS.code)), 'the code map', from);
+  const codeMax = codeRoom === undefined ? within(PART_CHARS.code) : Math.max(0, Math.min(codeRoom, room - 2));
+  if (takes('code') && found.code) add(codePart(found.code, from, codeMax), 'the code map', from);
   from = noSources();
   if (takes('style')) add(stylePart(found, from, within(PART_CHARS.style), bounds), 'the style sources', from);
   const { readme } = found;
