@@ -249,7 +249,7 @@ describe('signatures: fields with their types', () => {
     ].join('\n');
     assert.strictEqual(
       sigs('src/hooks.ts', ts).Hooks,
-      "Hooks { readonly id: string, retries?: Map<string, Array<number>>, onError?: (err: Error, attempt: number) => void, kind: | 'a' | 'b', run() }",
+      "Hooks { readonly id: string, retries?: Map<string, Array<number>>, onError?: (err: Error, attempt: number) => void, kind: 'a' | 'b', run() }",
     );
   });
 

@@ -83,10 +83,13 @@ export function bodyItems(s: string, at: number, lang: Lang, seps = /[,;\n]/): s
   return items;
 }
 
-/** A member's `label` and the type its text gives after its first `:` (`minor: Option<u64>`); the label alone without one. */
+/**
+ * A member's `label` and the type its text gives after its first `:` (`minor: Option<u64>`; a union begun on the next
+ * line without its leading `|`, not a Rust reference's `&`); the label alone without one.
+ */
 export function typedMember(label: string, item: string, lang: Lang): string {
   const colon = topIndex(item, 0, lang, (c, i) => c === ':' && item[i + 1] !== ':');
-  const type = colon < 0 ? '' : item.slice(colon + 1).trim();
+  const type = colon < 0 ? '' : item.slice(colon + 1).trim().replace(/^\|\s*/, '');
   return type ? `${label}: ${type}` : label;
 }
 
