@@ -108,6 +108,19 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.ok(deva.text.split('\n').includes(mapLine('src/lib.rs', ['Version', 'Version.new', 'Version.parse', 'helper'])), deva.text);
   });
 
+  it("reads no more of a large library's files for DA's map than its lines can show: each is cut to the room left", async () => {
+    const ws = tempDir('cape-interface-room-');
+    for (let i = 0; i < 120; i++) {
+      put(ws, `src/mod${i}.rs`, Array.from({ length: 12 }, (_, j) => `pub fn operation_${i}_${j}(first: &Version, second: &Version) -> Version {}`).join('\n'));
+    }
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const read: string[] = [];
+    const da = packWorkspace(index, { objective: 'version operation' }, { step: 'da', budget: 3000, readText: (rel) => (read.push(rel), reader(ws)(rel)) });
+    const mapped = da.files.length;
+    assert.ok(mapped >= 2 && da.totalChars <= da.budget, `${mapped} lines, ${da.totalChars} chars`);
+    assert.ok(read.length <= mapped + 1, `${read.length} files read for ${mapped} lines`);
+  });
+
   it("gives init's code map of a crate its signatures within the part's room, those of the names the answers write first", async () => {
     const ws = tempDir('cape-interface-init-');
     put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');

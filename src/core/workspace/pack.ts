@@ -84,6 +84,8 @@ const API_MAP_SYMBOLS = 40;
  * `Version::new`'s parameters and `Version`'s fields, or read the files to find them.
  */
 export const API_MAP_LINE_CHARS = 1500;
+/** The room past its path an interface line needs to be worth reading a file for (a few names). */
+const MIN_API_LINE_NAMES = 40;
 
 export interface PackedFile {
   path: string;
@@ -245,7 +247,10 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
     if (!index.confirm(c.path)) continue;
     const f = index.get(c.path)!;
-    const line = daApi ? interfaceLine(c.path, readText(c.path), f.symbols, API_MAP_SYMBOLS, API_MAP_LINE_CHARS, work) : mapLine(c.path, f.symbols, MAP_SYMBOLS);
+    // DA's interface lines are cut to the room left, so each one read fits; once no line has room, no file is read
+    const room = Math.min(API_MAP_LINE_CHARS, budget - used - 1);
+    if (daApi && room < c.path.length + MIN_API_LINE_NAMES) break;
+    const line = daApi ? interfaceLine(c.path, readText(c.path), f.symbols, API_MAP_SYMBOLS, room, work) : mapLine(c.path, f.symbols, MAP_SYMBOLS);
     if (used + line.length + 1 > budget) {
       if (line.length > 200) continue;
       break;
