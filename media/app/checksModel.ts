@@ -19,6 +19,18 @@ function byTargetView(x: unknown): { byTarget?: ByTarget } {
   return { byTarget: { crate: str(x.crate), targets: strList(x.targets), unbuilt: strList(x.unbuilt), passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0 } };
 }
 
+/**
+ * The test files a JavaScript runner reported did not load, and the test cases that failed beside them (as
+ * `{ passed: false }`, all beforeFailureSaying reads of them): the panel tells such a fail-first run as the CLI and
+ * the retrospective do, "test/a.test.js did not load without the change …, and 1 test case failed".
+ */
+function unloadedView(run: Record<string, unknown>): { unbuiltTestFiles?: string[]; tests?: { passed: false }[] } {
+  const files = strList(run.unbuiltTestFiles);
+  if (!files.length) return {};
+  const failing = (Array.isArray(run.tests) ? run.tests : []).filter((t) => isObj(t) && t.passed === false).length;
+  return { unbuiltTestFiles: files, ...(failing ? { tests: Array.from({ length: failing }, () => ({ passed: false as const })) } : {}) };
+}
+
 /** One check event on DevA's step (coerced: a malformed field degrades, never throws). */
 export function reduceCheck(step: StepView, raw: unknown): StepView {
   const ev: Record<string, unknown> = isObj(raw) ? raw : {};
@@ -30,7 +42,7 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
     case 'check-finished': {
       const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
       const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}), ...(run.testsNotReached === true ? { testsNotReached: true } : {}), ...byTargetView(run.byTarget) };
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}), ...(run.testsNotReached === true ? { testsNotReached: true } : {}), ...byTargetView(run.byTarget), ...unloadedView(run) };
       const i = items.findIndex(
         (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
       );

@@ -58,6 +58,9 @@ export type CheckItemView =
       testsNotReached?: boolean;
       /** A cargo test run once per test target: which did not build, how the others fared (checks/types.ts CheckRun.byTarget). */
       byTarget?: ByTarget;
+      /** The test files a JavaScript runner reported did not load (CheckRun.unbuiltTestFiles), with the cases that failed beside them. */
+      unbuiltTestFiles?: string[];
+      tests?: { passed: false }[];
     }
   | { kind: 'fix'; round: number; max: number; failing: string[]; files: string[] | null; problems: string[] }
   /** The project's formatter, or a check that fixes as it runs (`check`), changed DevA's files (checks/types.ts TakenChange). */

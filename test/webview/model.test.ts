@@ -6,6 +6,7 @@ import { toPanelEvent } from '../../src/panel/viewData';
 import { decideQuestions, isRunning, reduce } from '../../media/app/model';
 import { emptyState, MAX_HISTORY, restoreState, type PanelViewState } from '../../media/app/viewState';
 import { envelopeView, plain } from '../../media/app/hostValues';
+import { beforeFailureSaying } from '../../src/core/checks/verdict';
 
 /** The host sends runner events view-shaped (src/panel/viewData.ts), as here. */
 const ev = (event: SessionEvent): HostMessage => ({ type: 'event', event: toPanelEvent(event, undefined) });
@@ -73,6 +74,10 @@ describe('webview model: reduce', () => {
     const byTarget = { crate: 'core', targets: ['bump', 'guard'], unbuilt: ['bump'], passed: 2, failed: 0 };
     assert.deepStrictEqual(perTarget(byTarget), { kind: 'run', round: 0, command: 'npm test', status: 'failed', exitCode: 1, durationMs: 1500, output: 'src/a.ts:1 boom', before: true, unbuilt: true, byTarget });
     assert.deepStrictEqual(perTarget({ targets: 'bump', unbuilt: [null, {}], passed: '2' }), { ...perTarget(byTarget), byTarget: { crate: '', targets: [], unbuilt: [], passed: 0, failed: 0 } });
+    // a JavaScript test file that did not load: the panel reads it as the CLI and the retrospective do
+    const unloaded = run([chk({ type: 'check-finished', run: { ...runOf(0, false), unbuilt: true, unbuiltTestFiles: ['test/mul.test.js', null], tests: [{ name: 'adds', passed: false }, { name: 'subs', passed: true }] } as never, before: true })], done).session!.steps.deva.checks!.at(-1)!;
+    assert.deepStrictEqual((unloaded as { unbuiltTestFiles?: string[] }).unbuiltTestFiles, ['test/mul.test.js']);
+    assert.strictEqual(beforeFailureSaying(unloaded as never), 'failed: test/mul.test.js did not load without the change (no test of theirs ran), and 1 test case failed');
     assert.strictEqual(perTarget('bump')?.kind === 'run' && 'byTarget' in perTarget('bump')!, false);
     // a run on the unchanged code after a failure (baseline) is its own row too; the outcome says the failure was there
     const bl = run(
