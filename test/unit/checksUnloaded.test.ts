@@ -8,7 +8,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { checksForRetro, fixRequest, runCheck, runCheckLoop, runUnbuiltTestFiles, type CheckRun, type ChecksOutcome, type ProposedFile } from '../../src/core';
 import { failFirstStatus, computeTsr, type NamedTest } from '../../src/core/metrics/tsr';
-import { BEFORE_TEXT } from '../../src/core/model/types';
 
 /** A workspace of a package.json and `files` (path → text). */
 function workspace(files: Record<string, string>): string {
