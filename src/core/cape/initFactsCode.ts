@@ -17,8 +17,7 @@ import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
 import { GO_FILE, isProductFile, isProductSource } from '../workspace/fileKinds';
-import { scanFile } from '../workspace/symbols';
-import { publicSignatures, UNSIGNED, workWords, type WorkWords } from '../workspace/mapLines';
+import { fileNames, publicSignatures, UNSIGNED, workWords, type WorkWords } from '../workspace/mapLines';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
 
@@ -52,15 +51,14 @@ interface MapReading {
 }
 
 /**
- * A listed file with its names as it reads now (scanFile: its public ones first, and how many are internal), or as
+ * A listed file with its names as it reads now (mapLines.ts fileNames: its public ones first, and how many are internal), or as
  * the index holds them when it does not read (none then called internal); `note` ends its line.
  */
 function mapFile({ index, read, work }: MapReading, rel: string, note = ''): MapFile {
   const text = read(rel);
-  const scan = text === null ? null : scanFile(rel, text);
-  if (!text || !scan?.symbols.length) return { path: rel, names: index.get(rel)!.symbols, internal: 0, note, signed: UNSIGNED };
-  const signed = publicSignatures(rel, text, scan.symbols.slice(0, scan.symbols.length - scan.internal), work);
-  return { path: rel, names: scan.symbols, internal: scan.internal, note, signed };
+  const { names, internal, read: fromText } = fileNames(rel, text, index.get(rel)!.symbols);
+  const signed = text !== null && fromText ? publicSignatures(rel, text, names.slice(0, names.length - internal), work) : UNSIGNED;
+  return { path: rel, names, internal, note, signed };
 }
 
 /** The files of the product that import `rel` (a test, an example, a benchmark or a fuzz target importing it is no code depending on it). */

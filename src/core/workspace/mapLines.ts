@@ -74,6 +74,24 @@ export function publicSignatures(relPath: string, text: string, publics: readonl
   return { signatures: publics.map((n) => found.get(n) ?? n), places: signingPlaces(publics, work) };
 }
 
+/** A file's names for an interface line: as its text gives them, or the index's (fileNames). */
+export interface FileNames {
+  names: readonly string[];
+  /** How many of `names`, the last ones, the language says are internal (symbols.ts ScanResult.internal). */
+  internal: number;
+  /** Whether they were read from the text (false: the index's, none called internal, and no signature to read). */
+  read: boolean;
+}
+
+/**
+ * A file's names as its text gives them (scanFile: public ones first, and how many are internal), or, when it does not
+ * read or names none, `symbols` (the index's, none called internal): DA's interface lines and init's code map alike.
+ */
+export function fileNames(p: string, text: string | null, symbols: readonly string[]): FileNames {
+  const scan = text === null ? null : scanFile(p, text);
+  return scan?.symbols.length ? { names: scan.symbols, internal: scan.internal, read: true } : { names: symbols, internal: 0, read: false };
+}
+
 /**
  * A map line of a product's interface within `maxChars`: the path, then the file's names as its text gives them
  * (scanFile: public ones first) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
@@ -81,12 +99,11 @@ export function publicSignatures(relPath: string, text: string, publics: readonl
  * (signingPlaces), as the room left allows.
  */
 export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords): string {
-  const scan = text === null ? null : scanFile(p, text);
-  const names = scan?.symbols.length ? scan.symbols : symbols;
+  const { names, internal, read } = fileNames(p, text, symbols);
   if (!names.length) return p;
   const line = (n: number, sig: Signed = UNSIGNED, signed = 0) => `${p} — ${namesWithin(names, n, sig, signed)}`;
   const n = most(0, Math.min(shown, names.length), (k) => line(k).length <= maxChars);
-  if (text === null || !scan?.symbols.length) return line(n);
-  const sig = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - scan.internal)), work);
+  if (text === null || !read) return line(n);
+  const sig = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - internal)), work);
   return line(n, sig, most(0, sig.signatures.length, (k) => line(n, sig, k).length <= maxChars));
 }
