@@ -30,6 +30,8 @@ const QUALIFIER_BEFORE = String.raw`(?<!\S[/／])|(?<=${BARE_ID.replace(/\((?!\?
  * number. An id a qualifier names another session of (`add-login/DA-Q1`) is no match.
  */
 export const ID_IN_TEXT = new RegExp(String.raw`(?:${QUALIFIER_BEFORE})${BARE_ID}`, 'i');
+/** ID_IN_TEXT anywhere in a text, every time (replace and matchAll leave it as they found it: one object serves all). */
+export const IDS_IN_TEXT = new RegExp(ID_IN_TEXT.source, 'gi');
 
 const AGENT_BY_LOWER: Record<string, WorkerAgent> = { poa: 'POA', da: 'DA', deva: 'DevA' };
 
@@ -50,5 +52,5 @@ export function idOfMatch(m: RegExpMatchArray): string {
  * question.
  */
 export function qualifyQuestionIds(text: string, taskId: string): string {
-  return text.replace(new RegExp(ID_IN_TEXT.source, 'gi'), (_id, role: string, n: string) => qualifiedQuestionId(taskId, ourId(role, n)));
+  return text.replace(IDS_IN_TEXT, (_id, role: string, n: string) => qualifiedQuestionId(taskId, ourId(role, n)));
 }

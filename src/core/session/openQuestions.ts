@@ -11,7 +11,7 @@ import { isPlainObject, STEP_AGENT, type Envelope, type OpenQuestion, type StepI
 import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outputs';
 import { isPlaceholderItem } from '../text/placeholder';
 import { answeredBy } from '../model/questionState';
-import { ID_IN_TEXT, idOfMatch, questionId } from '../model/questionIds';
+import { ID_IN_TEXT, IDS_IN_TEXT, idOfMatch, questionId } from '../model/questionIds';
 
 /** The worker steps in session order: a role's answers settle questions of the roles before it. */
 const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
@@ -21,8 +21,6 @@ const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
  * spaces around them as one optional group: `\s*\**\s*` would retry a long run of spaces split every way.
  */
 const ANSWER_LINE = new RegExp(String.raw`^\**\s*(${ID_IN_TEXT.source})\s*(?:\*+\s*)?[:：—–-]([\s\S]+)$`, 'i');
-/** ID_IN_TEXT anywhere in a text, every time. */
-const IDS_IN_TEXT = new RegExp(ID_IN_TEXT.source, 'gi');
 
 /** Our ids a text names (`POA-Q2`, `poa q2` read as `POA-Q2`; not `add-login/POA-Q2`, another session's). */
 function idsNamed(text: string): Set<string> {
