@@ -1,13 +1,14 @@
 // The map lines that show a product's interface with its signatures (src/core/workspace/mapLines.ts interfaceLine):
 // DA's map of a workspace without UI files (pack.ts) — as many names as fit bare, then the first public ones with
-// their signatures, each line within API_MAP_LINE_CHARS so one large file leaves room to the others, DevA's lines
-// unchanged — and init's code map of a Rust crate (cape/initFactsCode.ts), within its room; in both, the signatures of
+// their signatures, each line within API_MAP_LINE_CHARS so one large file leaves room to the others; DevA's first few
+// product source lines (mapSection.ts SIGNED_MAP_LINES), within a share of its map's room — and init's code map of a Rust crate (cape/initFactsCode.ts), within its room; in both, the signatures of
 // the names whose words the work writes come first (signingPlaces).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { interfaceLine, mapLine, signingPlaces, workWords } from '../../src/core/workspace/mapLines';
-import { API_MAP_LINE_CHARS, packWorkspace } from '../../src/core/workspace/pack';
+import { packWorkspace } from '../../src/core/workspace/pack';
+import { API_MAP_LINE_CHARS, SIGNED_MAP_LINES } from '../../src/core/workspace/mapSection';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
 import { noSources } from '../../src/core/cape/initFactsText';
@@ -78,7 +79,7 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.strictEqual(interfaceLine('src/lib.rs', LIB_RS, [], 40, bare.length + 50, none), 'src/lib.rs — struct Version { major: u64, minor: u64, patch: u64, .. }, Version.new, Version.parse, helper');
   });
 
-  it("gives DA's map of a library its signatures, each line within the cap, so a large file leaves room to the others; DevA's lines stay names", async () => {
+  it("gives DA's map of a library its signatures, each line within the cap, so a large file leaves room to the others", async () => {
     const ws = tempDir('cape-interface-map-');
     put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
     put(ws, 'src/lib.rs', LIB_RS);
@@ -103,9 +104,37 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.ok(opsNamed.length <= API_MAP_LINE_CHARS, `${opsNamed.length}`);
     assert.ok(lines.some((l) => l.startsWith('src/parse.rs — parse_version(text: &str) -> Result<Version, Error>')), da.text);
     assert.ok(da.totalChars <= da.budget);
-    // DevA's map lines name the symbols alone (their budget is the localization bench's)
+    // DevA's map lines of files that do not read name the symbols alone
     const deva = packWorkspace(index, { objective: 'parse a version' }, { step: 'deva', budget: 1000, readText: () => null });
     assert.ok(deva.text.split('\n').includes(mapLine('src/lib.rs', ['Version', 'Version.new', 'Version.parse', 'helper'])), deva.text);
+  });
+
+  it("gives DevA's first map lines of product source files their signatures, within a share of the map's room; tests and later lines stay names", async () => {
+    const ws = tempDir('cape-deva-signed-');
+    put(ws, 'Cargo.toml', '[package]\nname = "semver"\n');
+    // more product files than get signatures, each named by the objective so each ranks, each too large to go whole
+    const body = '// parses one part of a version\n'.repeat(60);
+    put(ws, 'src/lib.rs', LIB_RS + body);
+    for (let i = 0; i < SIGNED_MAP_LINES + 3; i++) put(ws, `src/version_part${i}.rs`, `pub fn version_part${i}(text: &str, strict: bool) -> Result<Version, Error> {}\n${body}`);
+    put(ws, 'tests/version_test.rs', `#[test]\npub fn version_parses(text: &str) {}\n${body}`);
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const read: string[] = [];
+    // a budget too small for whole files: everything is a map line
+    const deva = packWorkspace(index, { objective: 'parse a version part' }, { step: 'deva', budget: 1200, readText: (rel) => (read.push(rel), reader(ws)(rel)) });
+    assert.ok(deva.files.every((f) => !f.whole) && deva.totalChars <= deva.budget, deva.text);
+    const lines = deva.text.split('\n').filter((l) => /^\S+ — /.test(l));
+    const signed = lines.filter((l) => l.includes('('));
+    assert.ok(signed.length >= 1 && signed.length <= SIGNED_MAP_LINES, deva.text);
+    assert.ok(signed.some((l) => /version_part\d\(text: &str, strict: bool\) -> Result<Version, Error>/.test(l)), deva.text);
+    assert.ok(!lines.some((l) => l.startsWith('tests/') && l.includes('(')), 'a test file is no interface');
+    assert.ok(lines.length > signed.length, 'the map goes on past the signed lines');
+    const bare = lines.filter((l) => !l.includes('(')).map((l) => l.split(' — ')[0]);
+    assert.ok(!bare.some((p) => p.startsWith('src/') && read.includes(p)), `no file read for a line of names alone: ${read.join(', ')}`);
+    // the signed lines take at most half the room the map starts with: with a large budget all six sign; with a small one, fewer
+    const roomy = packWorkspace(index, { objective: 'parse a version part' }, { step: 'deva', budget: 60_000, readText: reader(ws) });
+    const roomyMapped = roomy.text.split('### Map')[1] ?? '';
+    assert.ok(roomy.files.some((f) => f.whole), 'a large budget sends files whole');
+    assert.ok((roomyMapped.match(/\(/g) ?? []).length <= SIGNED_MAP_LINES);
   });
 
   it("reads no more of a large library's files for DA's map than its lines can show: each is cut to the room left", async () => {

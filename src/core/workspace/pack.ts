@@ -2,8 +2,9 @@
 //  - DevA: the best-ranked files whole (picked by score per size among the well-ranked, shown in rank order), then
 //    excerpts of the best-ranked files too large or too crowded out to go whole (excerpts.ts: the lines that speak
 //    most of the work, each range headed by its line numbers and the work's names it declares and words it mentions,
-//    so DevA can tell which range matters), then map lines (path — top-level symbols) for the next ones, then bare
-//    paths while room remains, so DevA knows what exists. The files DA read with its tools in this session rank near
+//    so DevA can tell which range matters), then map lines (path — top-level symbols; the first few product source
+//    files' with signatures: mapSection.ts) for the next ones, then bare paths while room remains, so DevA knows what
+//    exists. The files DA read with its tools in this session rank near
 //    the top (rank.ts), the head names them first, and those DA read in part get excerpts of the lines it saw
 //    (UPSTREAM_EXCERPTS) before the others;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget; in a workspace
@@ -12,14 +13,14 @@
 //    allows, those whose words the objective and the criteria write first (mapLines.ts interfaceLine);
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
-// sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw.
+// sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw; mapSection.ts the map lines.
 import { formatterGoverns, isFormatterConfig, isProductSource, isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
-import { interfaceLine, mapLine, MAP_SYMBOLS, workWords } from './mapLines';
+import { packMapLines } from './mapSection';
 
 export type ContextStep = 'deva' | 'da';
 
@@ -73,20 +74,6 @@ const UPSTREAM_EXCERPT_CHARS = 3000;
  */
 const FORMATTING_MAX_CHARS = 1500;
 const FORMATTING_SHARE = 0.05;
-/**
- * DA's map of a workspace without UI files lists more: there the names are the product's interface (public names
- * first), and a second Rust trial's DA, shown `src/lib.rs — … (+8)`, spent six tool calls finding a type's methods.
- */
-const API_MAP_SYMBOLS = 40;
-/**
- * And its public names come with their signatures (mapLines.ts interfaceLine), each line within this many characters
- * so that one large file leaves most of DA's 6,000 to the others: three trials' DA, given names alone, had to guess
- * `Version::new`'s parameters and `Version`'s fields, or read the files to find them.
- */
-export const API_MAP_LINE_CHARS = 1500;
-/** The room past its path an interface line needs to be worth reading a file for (a few names). */
-const MIN_API_LINE_NAMES = 40;
-
 export interface PackedFile {
   path: string;
   /** Characters this file takes in the prompt: the whole text, its excerpts' text, or its map line. */
@@ -168,7 +155,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const formatterFiles = opts.step === 'deva' ? pathsWhere(index.paths(), (p) => isFormatterConfig(p) && index.get(p)!.chars <= FORMATTING_MAX_CHARS) : [];
   const head = (whole: number, excerpted: number, mapped: number, formatted: readonly string[]) =>
     opts.step === 'deva'
-      ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
+      ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols; the first few with their signatures), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
       : daApi
         ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them, with their signatures as room allows, those this work names first: parameters, return type, a type's public fields and their types; no code body).`
         : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
@@ -237,29 +224,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     const excerptable = [...upstream, ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
     used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
   }
-  const shown = new Set(files.map((f) => f.path));
-  // the names whose words the work writes get their signatures first
-  const work = daApi ? workWords(`${q.objective}\n${q.work ?? ''}`) : new Set<string>();
-  const lines: string[] = [];
-  let mapChars = 0;
-  for (const c of candidates()) {
-    if (shown.has(c.path)) continue;
-    // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
-    if (!index.confirm(c.path)) continue;
-    const f = index.get(c.path)!;
-    // DA's interface lines are cut to the room left, so each one read fits; once no line has room, no file is read
-    const room = Math.min(API_MAP_LINE_CHARS, budget - used - 1);
-    if (daApi && room < c.path.length + MIN_API_LINE_NAMES) break;
-    const line = daApi ? interfaceLine(c.path, readText(c.path), f.symbols, API_MAP_SYMBOLS, room, work) : mapLine(c.path, f.symbols, MAP_SYMBOLS);
-    if (used + line.length + 1 > budget) {
-      if (line.length > 200) continue;
-      break;
-    }
-    lines.push(line);
-    files.push({ path: c.path, chars: line.length, whole: false });
-    mapChars += line.length;
-    used += line.length + 1;
-  }
+  const { lines, mapChars } = packMapLines(index, candidates(), q, { budget, used, readText, files }, { step: opts.step, daApi });
   if (!files.length) return empty;
   const wholeCount = files.filter((f) => f.whole).length;
   const excerpted = blocks.length - wholeCount;
