@@ -100,6 +100,17 @@ describe('workspace tokens', () => {
     assert.deepStrictEqual(splitIdentifier('parseHTTPHeaders2'), ['parse', 'http', 'headers', '2']);
     assert.deepStrictEqual(splitIdentifier('kebab-case-name'), ['kebab', 'case', 'name']);
   });
+  it("keeps an acronym's plural whole, so a request's \"URLs\" meets the code's url (any script)", () => {
+    assert.deepStrictEqual(splitIdentifier('URLs'), ['urls']);
+    assert.deepStrictEqual(splitIdentifier('parseURLsFor2'), ['parse', 'urls', 'for', '2']);
+    assert.deepStrictEqual(splitIdentifier('APIs_list'), ['apis', 'list']);
+    assert.deepStrictEqual(splitIdentifier('HTTPServer'), ['http', 'server'], 'a capital run before a word is still cut');
+    assert.deepStrictEqual(splitIdentifier('HTTPSettings'), ['http', 'settings']);
+    assert.deepStrictEqual(splitIdentifier('IDsort'), ['i', 'dsort'], 'an s that starts a word is no plural');
+    assert.deepStrictEqual(splitIdentifier('ÉTATs'), ['états']);
+    assert.ok(terms('Strip tracking params from URLs').includes('url'));
+    assert.ok(terms('normalizeURL').includes('url'));
+  });
   it('splits a word with a long run of capitals or underscores in one pass (files and replies are untrusted)', () => {
     // splitAny's /([A-Z]+)([A-Z][a-z])/g tried each start of a run of capitals (9 s at this size, for a word with a
     // letter beyond ASCII), and termSpellings' /[_$]+$/ each start of a run of underscores

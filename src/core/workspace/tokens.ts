@@ -25,9 +25,9 @@ export function splitIdentifier(id: string): string[] {
 function splitAny(id: string): string[] {
   return id
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // the last capital of a run followed by a lower-case letter (`HTTPServer`): a lookahead, so that each capital
-    // is tried once, not from each start of a long run
-    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
+    // the last capital of a run followed by a lower-case letter (`HTTPServer`), but not by an acronym's plural `s`
+    // (pluralEnd): a lookahead, so that each capital is tried once, not from each start of a long run
+    .replace(/([A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))/g, '$1 ')
     .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
@@ -54,8 +54,8 @@ let splitCuts = new Int32Array(64);
 /**
  * splitAny's rule in one pass for ASCII identifiers (the index splits every distinct word of a monorepo; the
  * regex chain took most of that time): a part ends before an upper-case letter that follows a lower-case letter or
- * digit, before the last capital of a run followed by a lower-case letter (`HTTPServer`), before a digit that follows
- * a letter, and at any other character.
+ * digit, before the last capital of a run followed by a lower-case letter (`HTTPServer`) other than an acronym's plural
+ * `s` (`URLs`: pluralEnd), before a digit that follows a letter, and at any other character.
  */
 function splitAscii(id: string): string[] {
   if (splitCuts.length < 2 * id.length) splitCuts = new Int32Array(2 * id.length);
@@ -80,13 +80,22 @@ export function asciiParts(s: string, start: number, stop: number, out: Int32Arr
       if (from >= 0) (out[2 * n] = from), (out[2 * n++ + 1] = i);
       from = -1;
     } else if (from < 0) from = i;
-    else if ((k === UPPER && (prev !== UPPER || (i + 1 < stop && kind(s.charCodeAt(i + 1)) === LOWER))) || (k === DIGIT && prev !== DIGIT)) {
+    else if ((k === UPPER && (prev !== UPPER || (i + 1 < stop && kind(s.charCodeAt(i + 1)) === LOWER && !pluralEnd(s, i + 1, stop)))) || (k === DIGIT && prev !== DIGIT)) {
       (out[2 * n] = from), (out[2 * n++ + 1] = i);
       from = i;
     }
     prev = k;
   }
   return n;
+}
+
+/**
+ * Whether s[at] is the `s` of an acronym's plural (`URLs`, `IDsFor`, `APIs`): an `s` that ends the word or is followed
+ * by a capital or digit. Such a run stays one part (`urls`, stemmed `url`), where the camelCase rule would cut before
+ * its last capital (`ur`, `ls`) and the request's "URLs" would never meet the code's `url`.
+ */
+function pluralEnd(s: string, at: number, stop: number): boolean {
+  return s.charCodeAt(at) === 115 && (at + 1 >= stop || kind(s.charCodeAt(at + 1)) !== LOWER);
 }
 
 /** A light English stemmer (plural, -ing, -ed, -ly): enough to match request words with identifiers. */
