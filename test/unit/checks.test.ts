@@ -20,6 +20,7 @@ import {
   detectedChecks,
   fixRequest,
   readTestCases,
+  testCaseReader,
   testsRan,
   buildFailed,
   unbuiltGoFolders,
@@ -33,6 +34,7 @@ import {
   type CheckRun,
   type ProposedFile,
 } from '../../src/core';
+import { readAllLines } from '../../src/core/text/lines';
 
 /** The test cases a run's output names (readTestCases without its listsPassed). */
 const parseTestCases = (text: string) => readTestCases(text)?.cases;
@@ -450,7 +452,7 @@ describe('checks: output for the model and test cases', () => {
       { name: 'divides', passed: false },
     ]);
     // jest's default reporter over several files names only failures, by their headers (repeated in its summary);
-    // `● Console` is logged output, a file that did not load is named with its file
+    // `● Console` is logged output, a file that did not load is named with its file, as no test case
     const jestDefault = [
       'PASS tests/help.test.js',
       'FAIL tests/colour.test.js (5.2 s)',
@@ -469,13 +471,9 @@ describe('checks: output for the model and test cases', () => {
       '  ● getOutHasColors › when FORCE_COLOR then returns true',
       'Tests:       1 failed, 25 passed, 26 total',
     ].join('\n');
-    assert.deepStrictEqual(readTestCases(jestDefault), {
-      cases: [
-        { name: 'getOutHasColors › when FORCE_COLOR then returns true', passed: false },
-        { name: 'tests/broken.test.js › Test suite failed to run', passed: false },
-      ],
-      listsPassed: false,
-    });
+    const jestRead = readAllLines(testCaseReader(), jestDefault);
+    assert.deepStrictEqual(jestRead.result(), { cases: [{ name: 'getOutHasColors › when FORCE_COLOR then returns true', passed: false }], listsPassed: false });
+    assert.deepStrictEqual(jestRead.unloadedFiles(), ['tests/broken.test.js']);
     // vitest's failed tests, and go's package line is no jest file
     assert.deepStrictEqual(parseTestCases(' FAIL  test/calc.test.ts > calc > multiplies\nAssertionError: expected 2 to be 3\nFAIL\texample.com/calc\t0.01s'), [{ name: 'test/calc.test.ts > calc > multiplies', passed: false }]);
     const tap = ['TAP version 13', 'ok 1 - adds', 'not ok 2 - subtracts', 'ok 3 - skipped one # SKIP', '1..3'].join('\n');

@@ -1,5 +1,5 @@
 // A JavaScript test file its runner reported failed before any test of it ran — a syntax error, a module it imports
-// that does not exist — did not load (checks/buildFailures.ts unloadedTestFiles): real `node --test` runs on tiny
+// that does not exist — did not load (checks/unloadedFiles.ts, kept by the test case reader): real `node --test` runs on tiny
 // workspaces read it so, not as a failed test case, and fail-first, DevA's fix request and the retrospective say it did
 // not load, where a test whose assertion failed still reads "failed"; mocha's, jest's and vitest's words for it too.
 import * as assert from 'assert';

@@ -1,16 +1,15 @@
 // What a check's output says when code or a test did not build or load, so none of its tests ran: the toolchains'
 // words (BUILD_FAILURES), for `go test` which packages and folders they were, for `cargo test` which integration-test
-// targets, each with its crate's folder (cargo's `Compiling` line for its package), and for the JavaScript runners
-// (node:test, jest, vitest) which test files did not load, read line by line as the whole output arrives
-// (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders, .unbuiltCargoTests,
-// .unbuiltTestFiles). The baseline (a build failure new with the proposal is not a failure as before) and TSR read
-// them; the test cases a run names are ./testCases.ts's.
+// targets, each with its crate's folder (cargo's `Compiling` line for its package), read line by line as the whole
+// output arrives (buildFailureReader: run.ts; CheckRun.unbuilt, .unbuiltGoPackages, .unbuiltGoFolders,
+// .unbuiltCargoTests), and the JavaScript test files that did not load (CheckRun.unbuiltTestFiles), which the test case
+// reader reads (./testCases.ts, ./unloadedFiles.ts). The baseline (a build failure new with the proposal is not a
+// failure as before) and TSR read them.
 import type { CheckRun } from './types';
 import type { CargoTarget } from './cargoTargetMatch';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
-import { toLineEnd } from './testLineFormats';
-import { DURATION, FAIL, JEST_FAILURE, JEST_FILE, JEST_SUITE_FAILED, PASS, TAP, VITEST_FILE, cutLine, jestSuiteFailedCase } from './testCases';
+import { testCaseReader, type TestCaseReader } from './testCases';
 
 /** go test's line for a package it could not build: `FAIL example.com/calc [build failed]`. */
 const GO_UNBUILT = /^FAIL\s+(\S+)\s+\[(?:build|setup) failed\]/m;
@@ -22,27 +21,13 @@ const GO_FILE_LINE = /^(?:\.\/)?((?:[\w@.-]+\/)*)[\w@.-]+\.go:\d+(?::\d+)?: /;
 const CARGO_UNBUILT_TEST = /^error: could not compile `([^`]*)` \(test "([^"]+)"\)/;
 
 /**
- * The last line Node writes when an uncaught error ends a process (`Node.js v20.20.2`; `# ` before it in node:test's
- * TAP): a test file whose process ends so before node:test's point for it never got to run a test — it did not load
- * (a syntax error, a module or export it imports that does not exist, a throw at its top level). A test's own error
- * is caught by the runner, and ends no process.
- */
-const NODE_CRASHED = /^(?:#\s*)?Node\.js v\d+\.\d+\.\d+\s*$/;
-/** A JavaScript or TypeScript file, as node:test names its point for a whole file (`test/a.test.mjs`). */
-const SCRIPT_FILE = /^\S+\.[cm]?[jt]sx?$/;
-/** vitest's mark before a test file with a failure (`❯ test/a.test.ts (0 test)`, VITEST_FILE after it). */
-const VITEST_FAILED_FILE = toLineEnd(String.raw`^\s*[❯×]\s+`);
-/** VITEST_FILE's count when the file collected no test: it did not load. */
-const NO_TEST_COLLECTED = /\(0 tests?\)/;
-
-/**
  * cargo's line for a package of a path it compiles (the crate, a workspace member): `   Compiling calc v0.1.0 (core)`,
  * the folder workspace-relative as output.ts cleanOutput leaves it (`.` for the workspace's own); a registry crate has
  * no folder.
  */
 const CARGO_COMPILING = /^\s*Compiling (\S+) v\S+ \((.+)\)\s*$/;
 
-/** Names of each kind a reader keeps (Go packages and folders, cargo packages and targets, test files): an output of any length is read within it. */
+/** Names of each kind a reader keeps (Go packages and folders, cargo packages and targets): an output of any length is read within it. */
 const MAX_NAMES = 10_000;
 
 /**
@@ -52,7 +37,7 @@ const MAX_NAMES = 10_000;
  * anywhere — one pattern spanning both, `[\s\S]*` between them, took time quadratic in the output from every `error
  * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, mocha's
  * `Exception during run:` (a test file it could not load stops the run before any test), and a Node module that cannot
- * be found. A JavaScript test file that did not load beside others that ran is one too (unloadedTestFiles).
+ * be found. A JavaScript test file that did not load beside others that ran is one too (failedToBuild).
  */
 const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   GO_UNBUILT,
@@ -70,7 +55,7 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
 /** What a run's output says of its build, read line by line (buildFailureReader). */
 export interface BuildFailureReader {
   line: (line: string) => void;
-  /** Whether the lines show code or a test did not build or load (BUILD_FAILURES). */
+  /** Whether the lines show code or a test did not build or load in the toolchains' words (BUILD_FAILURES). */
   failed: () => boolean;
   /** The Go packages `go test` could not build (GO_UNBUILT), by import path. */
   goPackages: () => string[];
@@ -84,12 +69,6 @@ export interface BuildFailureReader {
    * `Compiling` line (CARGO_COMPILING) named its package's: a member's `tests/api.rs` is not another member's.
    */
   cargoTests: () => CargoTarget[];
-  /**
-   * The test files a JavaScript runner reported failed before any test of theirs ran, as the output names them: they
-   * did not load. node:test's failed point for a whole file right after Node's crash footer (NODE_CRASHED), jest's
-   * `FAIL file` with `● Test suite failed to run`, vitest's `❯ file (0 test)`.
-   */
-  unloadedTestFiles: () => string[];
 }
 
 /**
@@ -106,11 +85,9 @@ export function buildFailureReader(): BuildFailureReader {
   // a cargo package's folder by its name; the targets not compiled as `package\ttarget`
   const crates = new Map<string, string>();
   const cargoTests = new Set<string>();
-  const unloaded = new Set<string>();
   const keep = (names: Set<string>, name: string | undefined) => {
     if (name !== undefined && names.size < MAX_NAMES) names.add(name);
   };
-  const unloadedFile = unloadedFileReader();
   return {
     line: (line) => {
       keep(packages, GO_UNBUILT.exec(line)?.[1]);
@@ -119,7 +96,6 @@ export function buildFailureReader(): BuildFailureReader {
       keep(cargoTests, unbuiltTest ? `${unbuiltTest[1]}\t${unbuiltTest[2]}` : undefined);
       const compiling = CARGO_COMPILING.exec(line);
       if (compiling && crates.size < MAX_NAMES) crates.set(compiling[1], crateFolder(compiling[2]));
-      keep(unloaded, unloadedFile(line));
       if (failed) return;
       BUILD_FAILURES.forEach((r, i) => {
         const patterns = r instanceof RegExp ? [r] : r;
@@ -127,7 +103,7 @@ export function buildFailureReader(): BuildFailureReader {
       });
       failed = found.some((f) => f.every(Boolean));
     },
-    failed: () => failed || unloaded.size > 0,
+    failed: () => failed,
     goPackages: () => [...packages],
     goFolders: () => (packages.size ? [...folders] : []),
     cargoTests: () =>
@@ -136,7 +112,6 @@ export function buildFailureReader(): BuildFailureReader {
         const crate = crates.get(pkg);
         return crate === undefined ? { name } : { crate, name };
       }),
-    unloadedTestFiles: () => [...unloaded],
   };
 }
 
@@ -146,45 +121,17 @@ function crateFolder(written: string): string {
   return folder === '.' ? '' : folder;
 }
 
-/** Reads lines in order and returns, on the line that says so, a test file that did not load (unloadedTestFiles). */
-function unloadedFileReader(): (line: string) => string | undefined {
-  let crashed = false; // Node's crash footer came after the last test point
-  let jestFile = ''; // the file of jest's last `FAIL` line
-  return (whole) => {
-    // a long line by its two ends, as the test case reader reads it
-    const line = cutLine(whole);
-    if (NODE_CRASHED.test(line)) {
-      crashed = true;
-      return undefined;
-    }
-    const jest = JEST_FILE.exec(line);
-    if (jest) jestFile = jest[1] === 'FAIL' ? jest[2] : '';
-    if (jestFile && JEST_FAILURE.exec(line)?.[1] === JEST_SUITE_FAILED) return jestFile;
-    const vitest = VITEST_FAILED_FILE.exec(line);
-    const vitestFile = vitest && NO_TEST_COLLECTED.test(vitest[1]) ? VITEST_FILE.exec(vitest[1])?.[1] : undefined;
-    if (vitestFile) return vitestFile;
-    const tap = TAP.exec(line);
-    const spec = tap ? null : FAIL.exec(line);
-    if (!tap && !spec && !PASS.test(line)) return undefined;
-    // a test point ends what the crash footer tells: only the point right after it is the crashed file's
-    const wasCrashed = crashed;
-    crashed = false;
-    const failedName = tap ? (tap[1] ? tap[2] : undefined) : spec?.[1].replace(DURATION, '');
-    return wasCrashed && failedName && SCRIPT_FILE.test(failedName) ? failedName : undefined;
-  };
-}
-
 /**
- * Whether a failed case a run reported (testCases.ts) is its runner's report that a test file did not load
- * (unloadedTestFiles), not a test: node:test names its point by the file, jest's is `file › Test suite failed to run`.
+ * Whether a run's lines show code or a test did not build or load: the toolchains' words (`build`), or a JavaScript test
+ * file its runner reported did not load (`tests`, the test case reader of the same lines).
  */
-export function isUnloadedFileCase(name: string, unloaded: readonly string[]): boolean {
-  return unloaded.some((f) => name === f || name === jestSuiteFailedCase(f));
+export function failedToBuild(build: BuildFailureReader, tests: TestCaseReader): boolean {
+  return build.failed() || tests.unloadedFiles().length > 0;
 }
 
-/** Whether a whole output shows code or a test did not build or load (buildFailureReader over its lines). */
+/** Whether a whole output shows code or a test did not build or load (failedToBuild, its readers over its lines). */
 export function buildFailed(output: string): boolean {
-  return readAllLines(buildFailureReader(), output).failed();
+  return failedToBuild(readAllLines(buildFailureReader(), output), readAllLines(testCaseReader(), output));
 }
 
 /** The Go packages a whole `go test` output says it could not build, by import path (buildFailureReader over its lines). */
@@ -223,7 +170,7 @@ export function runUnbuiltCargoTests(run: Pick<CheckRun, 'output' | 'unbuiltCarg
 export function runUnbuiltTestFiles(run: Pick<CheckRun, 'command' | 'output' | 'unbuiltTestFiles'>): Set<string> {
   if (run.unbuiltTestFiles) return new Set(run.unbuiltTestFiles);
   const folder = runFolder(run.command);
-  return new Set(readAllLines(buildFailureReader(), run.output).unloadedTestFiles().map((f) => workspacePath(folder, f)));
+  return new Set(readAllLines(testCaseReader(), run.output).unloadedFiles().map((f) => workspacePath(folder, f)));
 }
 
 /**

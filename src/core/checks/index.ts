@@ -9,7 +9,7 @@
 // command's run (run.ts: own process group, time limit, output cap, Stop; checkEnv.ts: its environment, without the
 // Anthropic credentials, and the secrets hidden in its output; processEnd.ts: the checks and copies a
 // process ending by a signal or an exit leaves none of), the output made useful (output.ts: file:line lines first, a linter's problems named; trimMarks.ts: the marks it writes when it cuts; testCases.ts: the
-// test cases of many runners recognised; testSummary.ts: whether a runner's summary line came; buildFailures.ts: code or a test that did not build or load; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
+// test cases of many runners recognised; testSummary.ts: whether a runner's summary line came; buildFailures.ts: code or a test that did not build or load; unloadedFiles.ts: a JavaScript test file that did not load, kept by the test case reader; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts; sameOutput.ts: by the whole output when it names no test case nor problem), the fix round's request to DevA (fixRequest.ts), DevA's test files alone on the unchanged workspace when asked
 // (failFirst.ts; notReached.ts: a run that failed before it ran them; cargoTargets.ts: a cargo test run once per test target; cargoTargetMatch.ts: which target a file or a result is), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
 // project's: formatters.ts), what a check that fixes as it runs changed in DevA's files taken into the proposal (checkFixes.ts), and what the

@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { passedFileReader, testCaseReader } from './testCases';
-import { buildFailureReader, isUnloadedFileCase } from './buildFailures';
+import { buildFailureReader, failedToBuild } from './buildFailures';
 import { runFolder, workspaceCaseName, workspacePath } from './runFolder';
 import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
@@ -131,9 +131,6 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       // what a run in a sub-project's folder names, from there: as the workspace names it (runFolder.ts)
       const folder = runFolder(opts.command);
       const tests = reader.result();
-      // a test file its runner reported did not load is no failing test case (buildFailures.ts unloadedTestFiles)
-      const unloaded = build.unloadedTestFiles();
-      const cases = tests?.cases.filter((c) => c.passed || !isUnloadedFileCase(c.name, unloaded)) ?? [];
       const inWorkspace = (paths: string[]) => paths.map((p) => workspacePath(folder, p));
       const kinds = summary.kinds();
       const read = { testSummary: summary.seen(ended === 'passed'), ...(kinds.length ? { summaryKinds: kinds } : {}) };
@@ -149,10 +146,10 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         durationMs: Math.max(0, now() - started),
         output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : ''}${trimForModel(text, opts.outputForModel)}`,
         outputChars: kept.total,
-        ...(tests && cases.length ? { tests: cases.map((c) => ({ ...c, name: workspaceCaseName(folder, c.name) })), ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
+        ...(tests ? { tests: tests.cases.map((c) => ({ ...c, name: workspaceCaseName(folder, c.name) })), ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         ...read,
-        ...(status === 'failed' && build.failed() ? { unbuilt: true as const } : {}),
-        ...(status !== 'passed' ? { passedTestFiles: inWorkspace(passedFiles.files()), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: inWorkspace(build.goFolders()), unbuiltCargoTests: build.cargoTests(), unbuiltTestFiles: inWorkspace(unloaded) } : {}),
+        ...(status === 'failed' && failedToBuild(build, reader) ? { unbuilt: true as const } : {}),
+        ...(status !== 'passed' ? { passedTestFiles: inWorkspace(passedFiles.files()), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: inWorkspace(build.goFolders()), unbuiltCargoTests: build.cargoTests(), unbuiltTestFiles: inWorkspace(reader.unloadedFiles()) } : {}),
       });
     };
     let done = false;

@@ -7,12 +7,14 @@
 // Some runs name every case (spec reporters, `pytest -v`, `go test -v`, `cargo test`); others only the failing ones
 // (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
 // only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
-// are listed in ./testLineFormats.ts.
+// are listed in ./testLineFormats.ts. A JavaScript test file its runner reported failed before any test of it ran did not
+// load: it is no failing case, but one of the reader's unloadedFiles (./unloadedFiles.ts).
 import type { CheckRun, TestCaseResult } from './types';
 import { GO_PACKAGE, LINE_FORMATS, goCaseName, toLineEnd } from './testLineFormats';
 import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
+import { unloadedFiles } from './unloadedFiles';
 
 /**
  * A longer line is read by its first and last MAX_LINE / 2 characters, a '…' between them: a case's name (at most
@@ -27,36 +29,35 @@ const MAX_LINE = 2000;
  * starts where a run of blanks starts (the lookbehind): tried from every blank of a long run, it took time quadratic
  * in the run's length.
  */
-export const DURATION = /(?<!\s)\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
+const DURATION = /(?<!\s)\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
 /**
  * vitest's line for a whole test file, after its ✓ (passed) or ❯ (some failed): `test/a.test.ts  (37 tests | 1
  * skipped) 45ms`, `TS  test/types.test-d.ts  (11 tests)`. The file, not a case: its cases are named only when some
  * fail (vitest 2 then names only those; vitest 3 the passing ones too).
  */
-export const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+\d+(?:\.\d+)?m?s)?$/;
+const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+\d+(?:\.\d+)?m?s)?$/;
 /** vitest's failed-test line names the case with its file first (`test/calc.test.ts > calc > multiplies`). */
 const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
 /** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
-export const PASS = toLineEnd(String.raw`^\s*(?:✓|✔|√)\s+`);
-export const FAIL = toLineEnd(String.raw`^\s*(?:✕|✖|×|✗)\s+`);
+const PASS = toLineEnd(String.raw`^\s*(?:✓|✔|√)\s+`);
+const FAIL = toLineEnd(String.raw`^\s*(?:✕|✖|×|✗)\s+`);
 /**
  * mocha's (and RSpec's) numbered failures: "  1) name". After mocha's "N failing" each is listed again with its whole
  * title, one suite a line, the test's ending in ':' (`  2) Suite B` / `       works:`): the failure is named so, for a
  * leaf title like "works" recurs across suites (the dot reporter lists failures only there).
  */
 const NUMBERED_FAIL = toLineEnd(String.raw`^\s{2,}(\d+)\)\s+`);
-export const TAP = toLineEnd(String.raw`^\s*(not )?ok \d+(?:\s+-)?\s+`);
+const TAP = toLineEnd(String.raw`^\s*(not )?ok \d+(?:\s+-)?\s+`);
 /**
  * jest's failure headers, all its default reporter says of the cases when it runs several files: `  ● Suite › name`
  * (repeated in its summary). `● Console` heads logged output; `● Test suite failed to run` is a file that did not
  * load, named with the file of the `FAIL tests/x.test.js` line before it.
  */
-export const JEST_FAILURE = toLineEnd(String.raw`^\s*● `);
-/** jest's header for a test file that did not load (JEST_FAILURE), and the case it is read as: `tests/x.test.js › Test suite failed to run`. */
-export const JEST_SUITE_FAILED = 'Test suite failed to run';
-export const jestSuiteFailedCase = (file: string): string => `${file} › ${JEST_SUITE_FAILED}`;
+const JEST_FAILURE = toLineEnd(String.raw`^\s*● `);
+/** jest's header for a test file that did not load (JEST_FAILURE). */
+const JEST_SUITE_FAILED = 'Test suite failed to run';
 /** jest's line for a whole test file: `PASS tests/a.test.js`, `FAIL tests/b.test.js (5.2 s)`. */
-export const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
+const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
 /** node:test's TAP reporter marks a describe() block in the point's YAML block. */
 const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
 /**
@@ -70,6 +71,10 @@ const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
 
 /** vitest's ✓ before a passed test file (VITEST_FILE). */
 const VITEST_PASSED = toLineEnd(String.raw`^\s*✓\s+`);
+/** vitest's mark before a test file with a failure (`❯ test/a.test.ts (0 test)`, VITEST_FILE after it). */
+const VITEST_FAILED_FILE = toLineEnd(String.raw`^\s*[❯×]\s+`);
+/** VITEST_FILE's count when the file collected no test: it did not load. */
+const NO_TEST_COLLECTED = /\(0 tests?\)/;
 
 /** A line of a run's output as it is read: past MAX_LINE characters, by its two ends (see MAX_LINE), trailing blanks aside. */
 export function cutLine(line: string): string {
@@ -141,11 +146,13 @@ const MAX_NAMED = 200_000;
 
 /**
  * Reads a run's test cases line by line as the output arrives (run.ts: the whole stream, not only the part of it
- * kept): `line` for each line, `result` once at the end.
+ * kept): `line` for each line, `result` and `unloadedFiles` once at the end.
  */
 export interface TestCaseReader {
   line: (line: string) => void;
   result: () => TestCases | undefined;
+  /** The test files the runner reported failed before any test of theirs ran, as the output names them: they did not load (./unloadedFiles.ts), no case of `result`. */
+  unloadedFiles: () => string[];
 }
 
 /** Test cases named in a run's output (see the header), read at once. */
@@ -162,9 +169,11 @@ export function readTestCases(text: string): TestCases | undefined {
 export function testCaseReader(): TestCaseReader {
   const order: string[] = [];
   const state = new Map<string, boolean>();
+  const unloaded = unloadedFiles();
   const note = (raw: string, passed: boolean) => {
     const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
-    if (!name || name.length > MAX_NAME) return;
+    // a failure named by a file that did not load is its point again (node:test's `✖ failing tests:`), no case
+    if (!name || name.length > MAX_NAME || (!passed && unloaded.has(name))) return;
     if (!state.has(name)) order.push(name);
     state.set(name, passed && state.get(name) !== false);
   };
@@ -180,7 +189,7 @@ export function testCaseReader(): TestCaseReader {
     else found.push({ name, passed: false });
   };
   let listsPassed = false;
-  let jestFile = ''; // the file of jest's last `FAIL` line
+  let jestFile = ''; // the file of jest's last `FAIL` line ('' after a `PASS` one)
   const specSuites = new Set<string>(); // node:test's describe() blocks (SPEC_SUITE)
   const goCases = new Map<(typeof found)[number], string>(); // a Go case and its package (GO_PACKAGE)
   let goPending: (typeof found)[number][] = []; // Go cases whose package line is still to come
@@ -209,23 +218,29 @@ export function testCaseReader(): TestCaseReader {
         return;
       }
     }
+    if (unloaded.footer(line)) return;
     if ((m = GO_PACKAGE.exec(line))) {
       for (const f of goPending) goCases.set(f, m[1]);
       goPending = [];
     }
-    if ((m = JEST_FILE.exec(line)) && m[1] === 'FAIL') jestFile = m[2];
+    if ((m = JEST_FILE.exec(line))) jestFile = m[1] === 'FAIL' ? m[2] : '';
     if ((m = JEST_FAILURE.exec(line))) {
       if (m[1] === 'Console') return;
-      found.push({ name: m[1] === JEST_SUITE_FAILED ? jestSuiteFailedCase(jestFile || 'a test file') : m[1], passed: false });
+      if (m[1] !== JEST_SUITE_FAILED) found.push({ name: m[1], passed: false });
+      // the file of the `FAIL` line before it did not load; with no such line, no file to name: a failed case still
+      else if (jestFile) unloaded.add(jestFile);
+      else found.push({ name: `a test file › ${JEST_SUITE_FAILED}`, passed: false });
       return;
     }
     if ((m = TAP.exec(line))) {
       lastTap = null;
+      const fileUnloaded = unloaded.point(m[1] ? m[2] : undefined);
       if (/#\s*(skip|todo)\b/i.test(m[2])) return;
+      listsPassed = true; // TAP names every point, though this one may be a file that did not load
+      if (fileUnloaded) return;
       // eslint-disable-next-line regexp/no-super-linear-move -- a TAP line, cut to 2,000 characters (cutLine) before it is read
       lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
       found.push(lastTap);
-      listsPassed = true;
       return;
     }
     if (lastTap && TAP_SUITE.test(line)) {
@@ -248,12 +263,16 @@ export function testCaseReader(): TestCaseReader {
     }
     if ((m = SPEC_SUITE.exec(line))) specSuites.add(m[1].replace(DURATION, ''));
     else if (SPEC_FAILURES_HEADING.test(line) || ESLINT_SUMMARY.test(line)) return;
+    else if ((m = VITEST_FAILED_FILE.exec(line)) && NO_TEST_COLLECTED.test(m[1]) && (m = VITEST_FILE.exec(m[1]))) unloaded.add(m[1]);
     else if ((m = PASS.exec(line))) {
+      unloaded.point(undefined);
       if (VITEST_FILE.test(m[1])) return;
       found.push({ name: m[1], passed: true, suite: specSuites.has(m[1].replace(DURATION, '')) });
       listsPassed = true;
-    } else if ((m = FAIL.exec(line))) found.push({ name: m[1], passed: false, suite: specSuites.has(m[1].replace(DURATION, '')) });
-    else if ((m = NUMBERED_FAIL.exec(line))) {
+    } else if ((m = FAIL.exec(line))) {
+      const name = m[1].replace(DURATION, '');
+      if (!unloaded.point(name)) found.push({ name: m[1], passed: false, suite: specSuites.has(name) });
+    } else if ((m = NUMBERED_FAIL.exec(line))) {
       if (!mochaSummary) {
         found.push({ name: m[2], passed: false });
         mochaNumbered.set(m[1], found[found.length - 1]);
@@ -276,5 +295,5 @@ export function testCaseReader(): TestCaseReader {
     if (!order.length) return undefined;
     return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
   };
-  return { line: read, result };
+  return { line: read, result, unloadedFiles: unloaded.files };
 }
