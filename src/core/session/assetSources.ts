@@ -1,11 +1,12 @@
 // The cape/ files as a step receives them (sources.ts renders the sections): a role's domain folder whole, or packed
 // for the step's work when too big (assetsUnder, ranked by relevanceQuery with the role's always-needed sections,
 // ROLE_FOCUS), and a team file's part for a role (teamPart: the DoR / DoD sections naming it, roleSection) within its
-// budget, a fence it leaves open closed.
+// budget, a fence it leaves open closed; and every folder's project files together (projectFiles), which the Cape
+// Master's opening outlines.
 import { GENERIC_CAPE_FILES } from '../cape/capeLayout';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import type { ContextInputs } from './context';
-import type { ContextSource } from './matrix';
+import { domainFolderReaders, type ContextSource } from './matrix';
 import { compact } from './outputs';
 import { ROLE_MENTION } from '../reply/agentNames';
 import { minifyMarkdown, packAssets, splitSections } from './packing';
@@ -43,6 +44,16 @@ export function domainFiles(inputs: ContextInputs, folder: string): [string, str
   return [...inputs.assets.entries()]
     .filter(([rel, text]) => rel.startsWith(folder + '/') && !FRAMEWORK_FILES.has(rel) && text.trim())
     .sort(([a], [b]) => a.localeCompare(b));
+}
+
+/**
+ * Every project file a role receives (each domain folder's, the expected ones and any the project added), by folder
+ * and path, as `cape/<path>` → text: what the Cape Master's opening outlines.
+ */
+export function projectFiles(inputs: ContextInputs): [string, string][] {
+  return [...domainFolderReaders().keys()]
+    .sort()
+    .flatMap((folder) => domainFiles(inputs, folder).map(([rel, text]): [string, string] => [`cape/${rel}`, text]));
 }
 
 /** The role's domain files: whole (the same in every session, so cacheable) or, when too big, packed for this work. */

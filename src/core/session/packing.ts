@@ -80,6 +80,21 @@ function bigramSet(text: string): Set<string> {
   return charBigrams(t, (g) => Array.from(g).length === 2 && !ONLY_SPACE_OR_PUNCTUATION.test(g));
 }
 
+/**
+ * How a section is ranked for a work (`query`: relevance(query) gives the scorer): the character bigrams its title and
+ * body share with the query (bigrams work for Japanese as well as English), over the square root of its own, so long
+ * sections do not win by bulk. packAssets ranks by it, and so do the objective's passages (passages.ts).
+ */
+export function relevance(query: string): (section: MdSection) => number {
+  const q = bigramSet(query);
+  return (section) => {
+    const b = bigramSet(section.title + '\n' + section.body);
+    let shared = 0;
+    for (const g of b) if (q.has(g)) shared++;
+    return b.size ? shared / Math.sqrt(b.size) : 0;
+  };
+}
+
 interface Unit {
   file: number;
   index: number;
@@ -93,7 +108,8 @@ interface Unit {
 const OMITTED_LIST_MAX = 400;
 /** Room kept for each file's note, so left-out sections are named, not just counted. */
 const NOTE_RESERVE = 260;
-const MAX_RANKED = 2000;
+/** Sections of one file that are ranked at most (a generated 28 MB file must not cost seconds); the rest are not. */
+export const MAX_RANKED = 2000;
 
 const NOTE_HEAD = '(Not included, to keep within the context budget: ';
 
@@ -114,11 +130,10 @@ function omittedNote(titles: string[], total: number, max: number): string {
 
 /**
  * Packs the files into `budget` characters. When everything fits it goes in whole. Otherwise each file keeps its
- * opening (title and introduction, clipped to a fair share when it is huge); the other sections are ranked by how many
- * character bigrams they share with `query` (the step's work; bigrams work for Japanese as well as English),
- * normalised by the square root of their size so long sections do not win by bulk (sections under a heading matching
- * `focus`, what the role always needs, come first), and kept while they fit. Kept
- * sections stay in document order, each preceded by its heading path; the rest are named in a bounded note.
+ * opening (title and introduction, clipped to a fair share when it is huge); the other sections are ranked by their
+ * relevance to `query`, the step's work (sections under a heading matching `focus`, what the role always needs, come
+ * first), and kept while they fit. Kept sections stay in document order, each preceded by its heading path; the rest
+ * are named in a bounded note.
  */
 export function packAssets(files: [string, string][], budget: number, query: string, focus?: RegExp): string {
   const minified = files.map(([rel, text]) => [rel, minifyMarkdown(text)] as [string, string]);
@@ -126,7 +141,7 @@ export function packAssets(files: [string, string][], budget: number, query: str
   if (whole.length <= budget) return whole;
   if (!minified.length || budget <= 0) return '';
 
-  const q = bigramSet(query);
+  const score = relevance(query);
   const perFile = minified.map(([, text]) => splitSections(text));
   const units: Unit[][] = perFile.map((sections, file) =>
     sections.map((section, index) => ({
@@ -179,13 +194,10 @@ export function packAssets(files: [string, string][], budget: number, query: str
     }
   }
   // 2. The rest by relevance to the step's work; headings without a body only travel as a kept section's path.
-  // Only a file's first MAX_RANKED sections compete (a generated 28 MB file must not cost seconds); the rest are named.
+  // Only a file's first MAX_RANKED sections compete; the rest are named.
   const rest = units.flatMap((fileUnits) => fileUnits.slice(0, MAX_RANKED).filter((u) => !u.opening && u.section.body));
   for (const u of rest) {
-    const b = bigramSet(u.section.title + '\n' + u.section.body);
-    let shared = 0;
-    for (const g of b) if (q.has(g)) shared++;
-    u.score = b.size ? shared / Math.sqrt(b.size) : 0;
+    u.score = score(u.section);
     // A section the role always needs (its heading or a parent's matches `focus`) ranks before any other.
     for (let i = u.index; focus && i >= 0; i = perFile[u.file][i].parent) {
       if (focus.test(perFile[u.file][i].title)) {

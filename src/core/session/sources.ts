@@ -20,7 +20,7 @@ import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuest
 import { watchOutsFor } from './watchOuts';
 import { clip } from './clip';
 import { projectOutline } from './outline';
-import { ASSET_SOURCES, assetsUnder, cmOpening, domainFiles, teamPart } from './assetSources';
+import { ASSET_SOURCES, assetsUnder, cmOpening, projectFiles, teamPart } from './assetSources';
 
 /**
  * A source's text as `step` receives it, and whether that text is the same in every session as far as the domain
@@ -83,9 +83,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const folders = domainFolderReaders();
       const readers = [...folders].map(([folder, roles]) => `${roles.join(', ')}: cape/${folder}/`).join('; ');
       // every project file a role receives (the expected ones and any the project added), outlined
-      const outlined = [...folders.keys()]
-        .sort()
-        .flatMap((folder) => domainFiles(inputs, folder).map(([rel, text]): [string, string] => [`cape/${rel}`, text]));
+      const outlined = projectFiles(inputs);
       return section(
         'Project files in cape/',
         `Present: ${present.map((r) => `cape/${r}`).join(', ') || '(none)'}\nMissing or empty: ${missing.map((r) => `cape/${r}`).join(', ') || '(none)'}\n` +
