@@ -11,7 +11,7 @@ import type { SessionEvent } from '../../src/core/model/types';
 import { costUsd } from '../../src/core/llm/pricing';
 import { type FakeAnthropic } from '../fake-anthropic/server';
 import { useFakeAnthropic } from '../helpers/fakeSuite';
-import { listFiles, tempDir, workspaceWithOriginalCape } from '../helpers/cli';
+import { listFiles, tempDir, workspaceWithOriginalCape, writeFiles } from '../helpers/cli';
 import { demoDir, demoReplies } from '../helpers/demo';
 
 const prompts = loadPromptAssets(defaultPromptsDir());
@@ -63,6 +63,23 @@ describe('session runner', function () {
     // the state names each step's record workspace-relative, so a moved or re-cloned workspace keeps the links
     assert.deepStrictEqual(Object.keys(state!.stepFiles), ['cm_open', 'poa', 'da', 'deva', 'cm_retro']);
     for (const f of Object.values(state!.stepFiles)) assert.match(f!, /^cape\/5_sessions\/pair\/task-1_\d_\w+_\d+\.json$/);
+  });
+
+  it("the passage of a cape/ file that puts the objective off reaches CM's opening request, after the cache mark, and no other step's", async () => {
+    const ws = workspace();
+    const putOff = 'Night colours wait for the redesign: the dark mode is not added before then.';
+    const list = Array.from({ length: 5 }, (_, i) => `- Release note ${i + 1}, written out in enough words to take a line.`).join('\n');
+    writeFiles(ws, { 'cape/1_product/9_later.md': `# Later\n\n## Not this release\n\n${list}\n\n${putOff}\n` });
+    for (const r of demoReplies('task-p')) fake.enqueue({ text: r });
+    const res = await runSession({ workspace: ws, objective: 'Add a dark mode', taskId: 'task-p', model: 'claude-sonnet-4-6', llm: client(), prompts });
+    assert.ok(res.ok, res.error?.message);
+    const header = '## Passages of the cape/ files that speak of this objective (whole sections, best first)\n### cape/1_product/9_later.md › Later › Not this release\n';
+    const [opening, ...others] = fake.requests.filter((r) => r.body.messages.length === 1);
+    const user = (r: typeof opening) => JSON.stringify(r.body.messages);
+    assert.ok(user(opening).includes(JSON.stringify(`${header}${list}\n\n${putOff}`).slice(1, -1)), user(opening));
+    assert.ok(!JSON.stringify(opening.body.system).includes(putOff), 'not in the cached prefix');
+    assert.strictEqual(others.length, 4);
+    for (const r of others) assert.ok(!user(r).includes('## Passages of the cape/ files'));
   });
 
   it('cancel mid-stream aborts, keeps completed steps and resumes from the next one', async () => {

@@ -2,7 +2,7 @@
 // for the step's work when too big (assetsUnder, ranked by relevanceQuery with the role's always-needed sections,
 // ROLE_FOCUS), and a team file's part for a role (teamPart: the DoR / DoD sections naming it, roleSection) within its
 // budget, a fence it leaves open closed; and every folder's project files together (projectFiles), which the Cape
-// Master's opening outlines.
+// Master's opening outlines and takes the objective's passages from.
 import { GENERIC_CAPE_FILES } from '../cape/capeLayout';
 import { STEP_AGENT, isPlainObject as isObject, type CmOpeningOutput, type StepId, type WorkerAgent } from '../model/types';
 import type { ContextInputs } from './context';
@@ -48,7 +48,7 @@ export function domainFiles(inputs: ContextInputs, folder: string): [string, str
 
 /**
  * Every project file a role receives (each domain folder's, the expected ones and any the project added), by folder
- * and path, as `cape/<path>` → text: what the Cape Master's opening outlines.
+ * and path, as `cape/<path>` → text: what the Cape Master's opening outlines and takes the objective's passages from.
  */
 export function projectFiles(inputs: ContextInputs): [string, string][] {
   return [...domainFolderReaders().keys()]

@@ -6,6 +6,7 @@ import { STEP_AGENT, type StepId, type WorkerAgent } from '../model/types';
 export type ContextSource =
   | 'objective'
   | 'cape:files'
+  | 'cape:passages'
   | 'kptDigest'
   | 'user:answers'
   | 'team:dor'
@@ -39,7 +40,7 @@ export type ContextSource =
  * - CM receives a bounded KPT digest, never the whole history.
  */
 export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
-  cm_open: ['objective', 'user:answers', 'cape:files', 'team:dor', 'team:process', 'kptDigest', 'checks:session'],
+  cm_open: ['objective', 'user:answers', 'cape:files', 'cape:passages', 'team:dor', 'team:process', 'kptDigest', 'checks:session'],
   poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
   da: ['objective', 'cm:coachingNote', 'cm:watchOuts', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
   deva: [

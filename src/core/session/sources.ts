@@ -1,6 +1,7 @@
 // Each context source's text as a step receives it (renderSource): the objective, the Cape Master's opening parts,
 // POA's criteria and scope, DA's specifications, the role's cape/ domain files (whole, or packed for this work when
-// too big: ./assetSources.ts), the DoR / DoD / process parts a role needs, the workspace section, and the
+// too big: ./assetSources.ts), the opening's outline of them (./outline.ts) and their passages that speak of the
+// objective (./passages.ts), the DoR / DoD / process parts a role needs, the workspace section, and the
 // retrospective's sections.
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
@@ -21,6 +22,7 @@ import { watchOutsFor } from './watchOuts';
 import { clip } from './clip';
 import { projectOutline } from './outline';
 import { ASSET_SOURCES, assetsUnder, cmOpening, projectFiles, teamPart } from './assetSources';
+import { objectivePassages } from './passages';
 
 /**
  * A source's text as `step` receives it, and whether that text is the same in every session as far as the domain
@@ -90,6 +92,11 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
           `Each role receives only its own folder (${readers}); you see an outline of each file below (its headings and the start of each section), not the whole text. Coach a role with what its own files hold; what another folder says reaches it only if you write it in your note.` +
           (outlined.length ? `\n\n${projectOutline(outlined)}` : ''),
       );
+    }
+    case 'cape:passages': {
+      // what the files say of this objective, which the outline shows only the start of (passages.ts)
+      const files = projectFiles(inputs);
+      return section('Passages of the cape/ files that speak of this objective (whole sections, best first)', objectivePassages(files, inputs.objective, projectOutline(files)));
     }
     case 'user:answers':
       return inputs.dorAnswers?.length ? section("Your blocking questions and the user's answers", answersText([...inputs.dorAnswers])) : '';

@@ -1,0 +1,107 @@
+// The passages of the cape/ files that speak of the objective, in the Cape Master's opening only (session/passages.ts).
+import * as assert from 'assert';
+import { objectivePassages, OBJECTIVE_PASSAGES_CHARS } from '../../src/core/session/passages';
+import { projectOutline } from '../../src/core/session/outline';
+import { CUT } from '../../src/core/session/clip';
+import { buildStepContext, CONTEXT_MATRIX, renderSources, type ContextInputs } from '../../src/core/session/context';
+import { STEP_IDS, type StepId } from '../../src/core/model/types';
+import { contextInputs } from '../helpers/contextInputs';
+
+const HEADER = '## Passages of the cape/ files that speak of this objective (whole sections, best first)';
+const OBJECTIVE = 'Remove the referrer and campaign query fields from shared links';
+
+/** A list of `n` invented items on `topic`, long enough that the outline shows only its start. */
+const items = (n: number, topic: string) => Array.from({ length: n }, (_, i) => `- ${topic} note ${i + 1}, written out in enough words to take a line.`).join('\n');
+
+const backlog = [
+  '# Backlog',
+  '## Current release',
+  items(6, 'Parsing'),
+  '## Put off',
+  items(4, 'Sorting'),
+  '- Dropping the referrer and campaign query fields from links waits for the next major release.',
+].join('\n\n');
+const design = ['# Principles', '## Naming', items(6, 'Naming'), 'Helpers that build links read like verbs.', '## Layout', items(5, 'Layout')].join('\n\n');
+const guideline = ['# Guideline', '## Tests', items(6, 'Testing'), '## Compatibility', 'Keep every exported helper as it is.', 'The query fields of a link stay untouched until the next major release.'].join('\n\n');
+const FILES: [string, string][] = [
+  ['cape/1_product/4_backlog.md', backlog],
+  ['cape/2_design/1_principle.md', design],
+  ['cape/3_development/2_guideline.md', guideline],
+];
+const passages = (files: [string, string][], objective: string, budget?: number) => objectivePassages(files, objective, projectOutline(files), budget);
+const headings = (text: string) => text.split('\n').filter((l) => l.startsWith('### '));
+
+/** A step's context inputs (the real prompts) with these project files and this objective. */
+const inputsWith = (assets: Map<string, string>, objective: string, step: StepId = 'cm_open'): ContextInputs => ({ ...contextInputs(step, {}, objective), assets });
+
+describe("the objective's passages of the cape/ files (CM opening)", () => {
+  it('the sections that go against the objective come first, each whole under its file and heading path; an unrelated one sharing a word comes last', () => {
+    const out = passages(FILES, OBJECTIVE);
+    assert.deepStrictEqual(headings(out), [
+      '### cape/1_product/4_backlog.md › Backlog › Put off',
+      '### cape/3_development/2_guideline.md › Guideline › Compatibility',
+      '### cape/2_design/1_principle.md › Principles › Naming',
+    ]);
+    assert.ok(out.includes(`### cape/1_product/4_backlog.md › Backlog › Put off\n${items(4, 'Sorting')}\n\n- Dropping the referrer`), out);
+    assert.ok(!out.includes('Parsing note') && !out.includes('Layout note') && !out.includes('Testing note'), 'no section without a word of the objective');
+    // with room for one, the one that puts the objective off
+    assert.deepStrictEqual(headings(passages(FILES, OBJECTIVE, 450)), ['### cape/1_product/4_backlog.md › Backlog › Put off']);
+  });
+
+  it('keeps within its budget: whole passages while they fit, then one cut at a line end; a huge heading clipped', () => {
+    const many = Array.from({ length: 30 }, (_, i) => `## Links ${i}\n${items(5, `Campaign field ${i}`)}`).join('\n\n');
+    const out = passages([['cape/1_product/links.md', many]], OBJECTIVE);
+    assert.ok(out.length <= OBJECTIVE_PASSAGES_CHARS && out.length > OBJECTIVE_PASSAGES_CHARS - 600, `${out.length}`);
+    const parts = out.split('\n\n');
+    for (const p of parts.slice(0, -1)) assert.ok(many.includes(p.replace(/^### cape\/1_product\/links\.md › /, '## ')), `whole: ${p.slice(0, 60)}`);
+    // one section far over the budget: cut at a line end, marked
+    const huge = `## Campaign fields\n${items(400, 'Referrer')}`;
+    const cut = passages([['cape/1_product/huge.md', huge]], OBJECTIVE);
+    assert.ok(cut.length <= OBJECTIVE_PASSAGES_CHARS && cut.endsWith(CUT), `${cut.length}`);
+    for (const line of cut.slice(0, -CUT.length).split('\n').slice(1)) assert.ok(huge.includes(`${line}\n`), `a whole line: ${line}`);
+    const longHeading = passages([['cape/1_product/h.md', `## ${'campaign '.repeat(500)}\n${items(8, 'Referrer')}`]], OBJECTIVE);
+    assert.ok(headings(longHeading)[0].length <= 300, `${headings(longHeading)[0].length}`);
+    assert.ok(passages(FILES, OBJECTIVE, 200).length <= 200);
+  });
+
+  it('no section at all when no section holds a word of the objective', () => {
+    assert.strictEqual(passages(FILES, 'Add a dark theme toggle'), '');
+    assert.strictEqual(passages(FILES, 'Do it all now'), '', 'stop words alone match nothing');
+    const assets = new Map(FILES.map(([rel, text]) => [rel.slice('cape/'.length), text]));
+    assert.strictEqual(renderSources('cm_open', ['cape:passages'], inputsWith(assets, 'Add a dark theme toggle')), '');
+    assert.strictEqual(renderSources('cm_open', ['cape:passages'], inputsWith(new Map(), OBJECTIVE)), '', 'no files, no section');
+  });
+
+  it('leaves out a section the outline already shows whole', () => {
+    const short = ['# Notes', '## Query fields', 'Campaign fields stay in links for now.', '## Referrer', 'The referrer field stays.', '', 'It is read by the analytics export, and a later release may drop it.'].join('\n');
+    const files: [string, string][] = [['cape/1_product/notes.md', short]];
+    assert.match(projectOutline(files), /## Query fields: Campaign fields stay in links for now\./);
+    assert.deepStrictEqual(headings(passages(files, OBJECTIVE)), ['### cape/1_product/notes.md › Notes › Referrer'], 'the two-paragraph section only');
+  });
+
+  it('matches words in scripts written without spaces by their kanji and katakana', () => {
+    const files: [string, string][] = [
+      ['cape/1_product/4_backlog.md', ['# バックログ', '## 後回し', items(5, '並べ替え'), 'ダークモードは次のメジャーリリースまで対応しない。'].join('\n\n')],
+      ['cape/2_design/2_brand.md', ['# ブランド', '## 書体', items(5, '書体')].join('\n\n')],
+    ];
+    assert.deepStrictEqual(headings(passages(files, 'ダークモードを追加する')), ['### cape/1_product/4_backlog.md › バックログ › 後回し']);
+    assert.strictEqual(passages(files, 'ログイン画面を作る'), '');
+  });
+
+  it("only CM's opening receives them, in its user message after the cache mark; the cached prefix does not change with the objective", () => {
+    for (const step of STEP_IDS) assert.strictEqual(CONTEXT_MATRIX[step].includes('cape:passages'), step === 'cm_open', step);
+    const assets = new Map(FILES.map(([rel, text]) => [rel.slice('cape/'.length), text]));
+    const line = 'Dropping the referrer and campaign query fields from links waits for the next major release.';
+    const opening = buildStepContext('cm_open', inputsWith(assets, OBJECTIVE));
+    assert.ok(opening.user.includes(`${HEADER}\n### cape/1_product/4_backlog.md › Backlog › Put off\n`), opening.user);
+    assert.ok(opening.user.includes(line));
+    assert.ok(opening.system.every((b) => !b.text.includes(HEADER) && !b.text.includes(line)), 'not in the cached prefix');
+    const other = buildStepContext('cm_open', inputsWith(assets, 'Add a dark theme toggle'));
+    assert.deepStrictEqual(other.system, opening.system, 'the outline stays cached and unchanged');
+    assert.ok(!other.user.includes(HEADER));
+    for (const step of STEP_IDS.filter((s) => s !== 'cm_open')) {
+      const ctx = buildStepContext(step, inputsWith(assets, OBJECTIVE, step));
+      assert.ok(!ctx.user.includes(HEADER) && ctx.system.every((b) => !b.text.includes(HEADER)), step);
+    }
+  });
+});
