@@ -628,6 +628,20 @@ describe('hunks for Review Hunks (src/core/edits/hunks.ts)', () => {
     assert.deepStrictEqual(textHunks('a\nb\nc\n', 'x\ny\nc\n').map(hunkPlace), ['lines 1–2']);
   });
 
+  it('places an insertion that could sit a few lines up or down where it ends with a blank line, as git does: one hunk, no stray `/**`', () => {
+    const cur = ['import { a } from "./a";', '', '/**', ' * Old.', ' */', 'export function old() {}', ''].join('\n');
+    // a helper and a documented function inserted above the old one's doc comment
+    const added = ['function helper() {}', '', '/**', ' * New.', ' */', 'export function added() {}', '', ''].join('\n');
+    const at = cur.indexOf('/**');
+    const prop = cur.slice(0, at) + added + cur.slice(at);
+    const hs = textHunks(cur, prop);
+    assert.deepStrictEqual(hs.map((h) => [h.line, h.removed, h.text]), [[3, 0, added]]);
+    assert.strictEqual(applyTextHunks(cur, hs), prop);
+    // a removed block slides the same way; an insertion with no blank line to end on stays where the diff put it
+    assert.deepStrictEqual(textHunks(prop, cur).map((h) => [h.line, h.removed, prop.slice(h.start, h.end)]), [[3, 7, added]]);
+    assert.deepStrictEqual(textHunks('x\ny\n', 'x\ny\ny\n').map((h) => [h.line, h.text]), [[3, 'y\n']]);
+  });
+
   it('a file without a final newline: only a real change of the last line is a hunk', () => {
     assert.deepStrictEqual(documentHunks('x\r\ny', '\r\n', 'x\ny'), []);
     assert.deepStrictEqual(documentHunks('x\r\ny', '\r\n', 'x\nz').map((x) => x.text), ['z']);

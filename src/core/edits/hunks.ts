@@ -2,7 +2,8 @@
 // hunk becomes one TextEdit the user can tick in VS Code's refactor preview). Line-based, from jsdiff's diffLines:
 // a run of removed and/or added lines is one hunk. Offsets are into the current text, so the hunks apply
 // independently of one another (any subset gives a consistent file). The diff's cost is bounded (DIFF_WORK): past it,
-// everything from the first line that differs to the last is one hunk.
+// everything from the first line that differs to the last is one hunk. A run of added or removed lines that could
+// equally sit a few lines up or down is placed where it ends with a blank line, as git places it (slideRuns).
 import { diffLines } from 'diff';
 import { fileLines, lineCount } from '../text/lines';
 
@@ -61,13 +62,58 @@ function oneRun(current: string, proposed: string): LinePart[] {
   ].filter((p) => p.count > 0);
 }
 
+const isBlank = (line: string) => line.trim() === '';
+
+/**
+ * Moves each run of lines only added (or only removed) between two kept runs to where a person would say the change
+ * is, as git's diff does: a run can slide up while its last line repeats the kept line before it, and down while its
+ * first line repeats the kept line after it. Of those places, the lowest where the run ends with a blank line is taken
+ * (else it stays). jsdiff's choice is arbitrary among them: a function inserted above another's `/**` came out as two
+ * hunks, the new doc comment ending with a stray `/**` and the old `/**` kept between them.
+ */
+function slideRuns(parts: LinePart[]): LinePart[] {
+  const runs = parts.map((p) => ({ lines: withEnds(p.value), added: p.added, removed: p.removed }));
+  for (let i = 0; i < runs.length; i++) {
+    const x = runs[i];
+    if (!(x.added || x.removed) || !x.lines.length) continue;
+    const before = runs[i - 1];
+    const after = runs[i + 1];
+    if ((before && (before.added || before.removed)) || (after && (after.added || after.removed))) continue;
+    const a = before?.lines ?? [];
+    const b = after?.lines ?? [];
+    // the run's lines with the kept lines around it: the run is a window of `len` lines over them, starting at `at`
+    const len = x.lines.length;
+    const line = (i: number) => (i < a.length ? a[i] : i < a.length + len ? x.lines[i - a.length] : b[i - a.length - len]);
+    const total = a.length + len + b.length;
+    let top = a.length;
+    while (top > 0 && line(top - 1) === line(top - 1 + len)) top--;
+    let bottom = a.length;
+    while (bottom + len < total && line(bottom) === line(bottom + len)) bottom++;
+    let at = a.length;
+    for (let k = bottom; k >= top; k--) {
+      if (isBlank(line(k + len - 1))) {
+        at = k;
+        break;
+      }
+    }
+    if (at === a.length) continue;
+    const all = [...a, ...x.lines, ...b];
+    if (before) before.lines = all.slice(0, at);
+    x.lines = all.slice(at, at + len);
+    if (after) after.lines = all.slice(at + len);
+  }
+  return runs
+    .filter((r) => r.lines.length)
+    .map((r) => ({ value: r.lines.join(''), count: r.lines.length, ...(r.added ? { added: true } : {}), ...(r.removed ? { removed: true } : {}) }));
+}
+
 export function textHunks(current: string, proposed: string): TextHunk[] {
   const out: TextHunk[] = [];
   let offset = 0;
   let line = 1;
   let open: TextHunk | null = null;
   const maxEditLength = Math.max(1, Math.floor(DIFF_WORK / (lineCount(current) + lineCount(proposed))));
-  for (const part of diffLines(current, proposed, { maxEditLength }) ?? oneRun(current, proposed)) {
+  for (const part of slideRuns(diffLines(current, proposed, { maxEditLength }) ?? oneRun(current, proposed))) {
     const lines = part.count ?? 0;
     if (!part.added && !part.removed) {
       if (open) out.push(open);
