@@ -1,5 +1,5 @@
-// Signatures of a file's declarations (src/core/workspace/signatures.ts, signaturesOther.ts, signatureDecls.ts,
-// signatureText.ts): per language, keyed by the symbols scanFile gives (`Type.method` for Go's and Rust's methods),
+// Signatures of a file's declarations (src/core/workspace/signatures.ts, signaturesTs.ts, signaturesOther.ts,
+// signatureDecls.ts, signatureText.ts): per language, keyed by the symbols scanFile gives (`Type.method` for Go's and Rust's methods),
 // parameters joined over lines, own type parameters and Rust's lifetimes dropped, defaults with commas and
 // parentheses kept whole, public fields only with their types, and every signature within its cap (SIGNATURE_CHARS,
 // a type's with its members TYPE_SIGNATURE_CHARS) — on hostile text too.

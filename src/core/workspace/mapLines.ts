@@ -1,11 +1,12 @@
 // How a map line names a file's symbols — DevA's and DA's maps (pack.ts), init's code map (cape/initFactsCodeLines.ts):
 // the path, then its first names and `… (+N)` for the rest. Where a line shows a product's interface (DA's map of a
-// workspace without UI files, init's code map), its public names go with their signatures (signatures.ts) as its room
+// workspace without UI files, init's code map, DevA's first few lines), its public names — a public type's members
+// after it (`Command.option`: fileNames) — go with their signatures (signatures.ts) as its room
 // allows: first as many names as fit bare, then signatures for them — those whose words match the work's first (the
 // objective and criteria for DA, the answers' product and features for init), then the others in file order; a line
 // never names fewer symbols for them.
-import { scanFile } from './symbols';
-import { signaturesOf } from './signatures';
+import { MAX_SYMBOLS, scanFile } from './symbols';
+import { signaturesOf, typeMembers } from './signatures';
 import { symbolOwnName } from './symbolNames';
 import { terms } from './tokens';
 
@@ -84,17 +85,34 @@ export interface FileNames {
 }
 
 /**
- * A file's names as its text gives them (scanFile: public ones first, and how many are internal), or, when it does not
- * read or names none, `symbols` (the index's, none called internal): DA's interface lines and init's code map alike.
+ * A file's names as its text gives them (scanFile: public ones first, and how many are internal), each public type
+ * followed by its members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`),
+ * or, when it does not read or names none, `symbols` (the index's, none called internal): DA's interface
+ * lines and init's code map alike; MAX_SYMBOLS names at most, as a scan gives (members past them left out). An
+ * internal type's members are no interface: left out too.
  */
 export function fileNames(p: string, text: string | null, symbols: readonly string[]): FileNames {
   const scan = text === null ? null : scanFile(p, text);
-  return scan?.symbols.length ? { names: scan.symbols, internal: scan.internal, read: true } : { names: symbols, internal: 0, read: false };
+  if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false };
+  const publics = scan.symbols.length - scan.internal;
+  const publicTypes = new Set(scan.symbols.slice(0, publics));
+  // each public type's members not named yet, while the names are no more than a scan gives
+  const named = new Set(scan.symbols);
+  const membersOf = new Map<string, string[]>();
+  for (const { type, symbol } of typeMembers(p, text!)) {
+    if (!publicTypes.has(type) || named.has(symbol)) continue;
+    if (named.size >= MAX_SYMBOLS) break;
+    named.add(symbol);
+    if (!membersOf.has(type)) membersOf.set(type, []);
+    membersOf.get(type)!.push(symbol);
+  }
+  const names = scan.symbols.flatMap((n, i) => (i < publics ? [n, ...(membersOf.get(n) ?? [])] : n));
+  return { names, internal: scan.internal, read: true };
 }
 
 /**
  * A map line of a product's interface within `maxChars`: the path, then the file's names as its text gives them
- * (scanFile: public ones first) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
+ * (fileNames: public ones first, a type's members after it) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
  * most, counting the rest — then the public ones among them with their signatures, those of `work` first
  * (signingPlaces), as the room left allows.
  */

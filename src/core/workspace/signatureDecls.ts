@@ -84,13 +84,31 @@ export function bodyItems(s: string, at: number, lang: Lang, seps = /[,;\n]/): s
 }
 
 /**
- * A member's `label` and the type its text gives after its first `:` (`minor: Option<u64>`; a union begun on the next
- * line without its leading `|`, not a Rust reference's `&`); the label alone without one.
+ * The type a member's text gives after its first `:` (`minor: Option<u64>` → `Option<u64>`; a union begun on the next
+ * line without its leading `|`, not a Rust reference's `&`); '' without one.
  */
-export function typedMember(label: string, item: string, lang: Lang): string {
+export function memberType(item: string, lang: Lang): string {
   const colon = topIndex(item, 0, lang, (c, i) => c === ':' && item[i + 1] !== ':');
-  const type = colon < 0 ? '' : item.slice(colon + 1).trim().replace(/^\|\s*/, '');
+  return colon < 0 ? '' : item.slice(colon + 1).trim().replace(/^\|\s*/, '');
+}
+
+/** A member's `label` and its type (memberType): `minor: Option<u64>`; the label alone without one. */
+export function typedMember(label: string, item: string, lang: Lang): string {
+  const type = memberType(item, lang);
   return type ? `${label}: ${type}` : label;
+}
+
+/** A name declared with a type, `MAX_LEN: usize`, `Command.name: string`, within SIGNATURE_CHARS (its type cut with `…`). */
+export const declaredType = (name: string, type: string): string => bracketed(`${name}: `, '', type, '');
+
+/**
+ * A member an interface line names after its type though the index does not (signatures.ts typeMembers): the type's
+ * name, its symbol (`Command.option`, `new Command`: symbolNames.ts), and how to read its signature.
+ */
+export interface TypeMember {
+  type: string;
+  symbol: string;
+  signature: () => string | null;
 }
 
 /** `type Name = …`: the alias's text up to its `;` or its line's end (a union's `|` lines go on), shortened. */

@@ -8,7 +8,7 @@ import { FALLBACK_DECL, GO_METHOD, GO_RECEIVER, RUST_CONST } from './symbolsOthe
 import { RUST_METHOD, RustImpls } from './symbolsRust';
 import { methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, closing, codeOf, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
-import { BODY_LINES, bodyItems, codeAfter, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site } from './signatureDecls';
+import { BODY_LINES, bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site } from './signatureDecls';
 
 /** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
 export function rustDeclarations(lines: readonly string[], add: Add): void {
@@ -38,7 +38,7 @@ export function rustDeclarations(lines: readonly string[], add: Add): void {
 function rustConstant(name: string, at: Site): string {
   const s = codeAfter(at);
   const end = topIndex(s, 0, 'rust', (c) => c === '=' || c === ';' || c === '\n');
-  return bracketed(`${name}: `, '', withoutLifetimes(end < 0 ? s : s.slice(0, end)), '');
+  return declaredType(name, withoutLifetimes(end < 0 ? s : s.slice(0, end)));
 }
 
 /** A Rust field (code spaced by one, brackets emptied: flatten): whether it is `pub` (not `pub(crate)`), and its name. */

@@ -6,12 +6,12 @@
 //
 // TS/JS: exported and top-level functions, classes, interfaces, types, enums, namespaces, constants; `export { a, b }`,
 // CommonJS `module.exports = { … }` / `exports.x =`; imports from `import … from`, `export … from`, `import()`,
-// `require()`; apart from them (scanMembers, for the ranking only), the members of classes and of top-level object
-// literals. CSS/SCSS/Less: `@import`/`@use` and top-level class selectors. Markdown: headings. Other languages: the
-// plain fallback takes unindented declarations (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …),
-// Go's methods and those of Rust's impl blocks named with their type (`Router.HandleFunc`), a block namespace's
-// declarations, and Go's and Rust's public constants, the public ones first where the language's names or keywords
-// say which are (Go, Python, Rust); Python's imports (symbolsOther.ts).
+// `require()`; apart from them (scanMembers for the ranking, jsMembers for the interface lines: signaturesTs.ts),
+// the members of classes and of top-level object literals. CSS/SCSS/Less: `@import`/`@use` and top-level class
+// selectors. Markdown: headings. Other languages: the plain fallback takes unindented declarations (`def`, `class`,
+// `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …), Go's methods and those of Rust's impl blocks named with
+// their type (`Router.HandleFunc`), a block namespace's declarations, and Go's and Rust's public constants, the public
+// ones first where the language's names or keywords say which are (Go, Python, Rust); Python's imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
@@ -20,7 +20,7 @@ import { GO_FILE, STYLE_EXT } from './fileKinds';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 
 export interface ScanResult {
-  /** Top-level symbol names, exported ones first, each once. */
+  /** Top-level symbol names, exported ones first, each once, MAX_SYMBOLS at most. */
   symbols: string[];
   /**
    * How many of `symbols`, the last ones, the language says are internal: TS/JS's not exported (in a file that
@@ -32,6 +32,9 @@ export interface ScanResult {
   /** Import specifiers as written (relative ones are resolved to files by the index). */
   imports: string[];
 }
+
+/** A file's symbols are this many at most (a generated file's thousands would fill the index). */
+export const MAX_SYMBOLS = 200;
 
 /** TS/JS and the component files that hold them. */
 export const JS_EXT = /\.(m|c)?(t|j)sx?$|\.(vue|svelte|astro)$/i;
@@ -54,12 +57,12 @@ const CLASS_OPEN =
 /** A top-level line that opens an object literal: `const api = {`, `module.exports = {`, `export default {`. */
 const OBJECT_OPEN =
   /^(?:(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*(?::[^=]+)?=|module\.exports\s*=|export\s+default|(?:module\.)?exports\.[A-Za-z_$][\w$]*\s*=)\s*(?:Object\.freeze\(\s*)?\{\s*$/;
-/** A class member's line: methods, accessors, fields (`static async *name<T>(`, `#count = 0`, `name?: string;`). */
+/** A class member's line, its modifiers and its name: methods, accessors, fields (`static async *name<T>(`, `#count = 0`, `name?: string;`). */
 const CLASS_MEMBER =
-  /^(?:(?:(?:public|private|protected|static|readonly|override|abstract|declare|async|accessor|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(#?[A-Za-z_$][\w$]*)\s*(?:[?!]\s*)?(?:<[^>]*>\s*)?[(=:;]/;
-/** An object literal's member line: `name(…) {`, `async name(`, `get name()`, `name: …`, `name,` (shorthand). */
+  /^((?:(?:public|private|protected|static|readonly|override|abstract|declare|async|accessor|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(#?[A-Za-z_$][\w$]*)\s*(?:[?!]\s*)?(?:<[^>]*>\s*)?[(=:;]/;
+/** An object literal's member line, its modifiers and its name (quoted or not): `name(…) {`, `async name(`, `get name()`, `name: …`, `name,`. */
 const OBJECT_MEMBER =
-  /^(?:(?:(?:async|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
+  /^((?:(?:async|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
 
 /** Markdown headings down to this level name a document's parts in the map. */
 const MD_HEADING_LEVELS = 3;
@@ -114,7 +117,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
   const all = [...exported, ...local];
   for (let i = 0; i < all.length; i++) {
     const s = all[i];
-    if (!seen.has(s) && symbols.length < 200) {
+    if (!seen.has(s) && symbols.length < MAX_SYMBOLS) {
       seen.add(s);
       symbols.push(s);
       if (tells && i >= exported.length) internal++;
@@ -134,8 +137,27 @@ export function scanFile(relPath: string, text: string): ScanResult {
 export function scanMembers(relPath: string, text: string): string[] {
   if (!JS_EXT.test(relPath)) return [];
   const members: string[] = [];
-  scanJs(text, null, members);
+  scanJs(text, null, (m) => m.name !== 'constructor' && members.push(m.name.replace('#', '')));
   return [...new Set(members)];
+}
+
+/**
+ * A member's line in a class or an object literal body (`inClass`, else an object's), as scanJs finds it: its name as
+ * written (`#secret`, `constructor`), the words before it (`static async `, `private `, `get `), its line (from 0), the
+ * column just after its name, and the line that opened its body.
+ */
+export interface MemberLine {
+  name: string;
+  modifiers: string;
+  inClass: boolean;
+  line: number;
+  col: number;
+  opener: number;
+}
+
+/** The members of a TS/JS text's class and object literal bodies, in file order (scanMembers's walk, all it sees). */
+export function jsMembers(text: string, visit: (m: MemberLine) => void): void {
+  scanJs(text, null, visit);
 }
 
 /** The next place of `word` in `text` at or after `from` (text.length when there is none). */
@@ -170,22 +192,23 @@ interface Declarations {
  * TS/JS, line by line (lines end at '\n', a '\r' before it dropped), without a string per line: only the lines that
  * may declare something (their first letter) or import something (`import`, `from`, `require` in them) are cut out
  * and matched, and the places of `*\/` and of those words are searched once for the whole text. Collects the
- * declarations and imports into `decls` and the class and object members into `members`, each when given (the
- * ranking asks for members only, the index for declarations only).
+ * declarations and imports into `decls` and hands the class and object members to `members`, each when given (the
+ * ranking and the interface lines ask for members only, the index for declarations only).
  */
-function scanJs(text: string, decls: Declarations | null, members: string[] | null): void {
+function scanJs(text: string, decls: Declarations | null, members: ((m: MemberLine) => void) | null): void {
   const n = text.length;
   // the class or object literal whose body the lines are in (members only): 0 none, 1 class, 2 object
   let body = 0;
   let bodyIndent = 0;
   let memberIndent = -1;
+  let opener = -1;
   let cls = -1;
   let comment = false;
   let close = -1;
   let imp = -1;
   let from = -1;
   let req = -1;
-  for (let pos = 0; pos <= n; ) {
+  for (let pos = 0, row = 0; pos <= n; row++) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = n;
     const next = end + 1;
@@ -209,8 +232,8 @@ function scanJs(text: string, decls: Declarations | null, members: string[] | nu
           // not a comment (`//`, ` * `) nor a decorator
           if (ind === memberIndent && c !== 47 && c !== 42 && c !== 64) {
             const m = (body === 1 ? CLASS_MEMBER : OBJECT_MEMBER).exec(text.slice(pos + ind, stop));
-            const name = m && (m[1] ?? m[2]);
-            if (name && name !== 'constructor') members.push(name.replace('#', ''));
+            const name = m && (m[2] ?? m[3]);
+            if (name) members({ name, modifiers: m[1], inClass: body === 1, line: row, col: ind + m[0].indexOf(name, m[1].length) + name.length, opener });
           }
         }
       }
@@ -224,6 +247,7 @@ function scanJs(text: string, decls: Declarations | null, members: string[] | nu
           else if (ind === 0 && OBJECT_OPEN.test(line)) body = 2;
           bodyIndent = ind;
           memberIndent = -1;
+          opener = row;
         }
       }
     }

@@ -1,0 +1,143 @@
+// TS/JS signatures (signatures.ts): the top-level declarations symbols.ts names (EXPORT_DECL, TOP_DECL) — functions,
+// classes with their heritage, interfaces and object types with their members, enums, aliases, constants — and the
+// public members of the top-level classes (classMembers), named after their class as Rust's methods are after their
+// type (symbolNames.ts: `Command.option(flags: string): this`, a static one alike, the constructor
+// `new Command(name?: string)`, a getter or a field by its type `Command.name: string`). The members are those the
+// ranking's walk finds (symbols.ts jsMembers: a member at its class body's first indentation, in a class whose heading
+// is one line ending with `{`); not the private ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript
+// marks them by convention. The index keeps none of them: a class's hundred methods would crowd the ranking.
+
+import { EXPORT_DECL, jsMembers, TOP_DECL, type MemberLine } from './symbols';
+import { constructorSymbol, methodSymbol } from './symbolNames';
+import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams } from './signatureText';
+import { bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
+
+/** An interface's or object type's member (code spaced by one: codeOf): `name?: T`, `readonly name: T`, `name(…)`. */
+const TS_MEMBER = /^(?:readonly )?([A-Za-z_$][\w$]*) ?(\?)? ?([:(<])/;
+
+/** TS/JS: the top-level declarations symbols.ts names (EXPORT_DECL, TOP_DECL). */
+export function tsDeclarations(lines: readonly string[], add: Add): void {
+  for (let i = 0; i < lines.length; i++) {
+    const m = EXPORT_DECL.exec(lines[i]) ?? TOP_DECL.exec(lines[i]);
+    if (!m) continue;
+    const name = m[1];
+    const at: Site = { lines, line: i, col: m[0].length, lang: 'ts' };
+    const keyword = keywordOf(m[0], name);
+    if (keyword === 'function') add(name, () => fnSignature(name, at));
+    else if (keyword === 'class') add(name, () => tsClass(name, at));
+    else if (keyword === 'interface' || keyword === 'type' || keyword === 'enum') add(name, () => tsType(keyword, name, at));
+    else if (keyword === 'const' || keyword === 'let' || keyword === 'var') add(name, () => tsConstant(name, at));
+  }
+}
+
+/** The text from `at` to the body's `{` (or `=`, `;`), without type arguments: `extends Base implements Api`. */
+function heritage(s: string, at: number): string {
+  const flat = flatten(s.slice(at), 'ts');
+  const end = flat.search(/[{=;]/);
+  return (end < 0 ? flat : flat.slice(0, end)).replace(/<>/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** `class Foo extends Bar implements Baz` (type arguments dropped). */
+function tsClass(name: string, at: Site): string {
+  const s = codeAfter(at);
+  const more = heritage(s, afterTypeParams(s, 0, 'ts'));
+  return bracketed(`class ${name}`, more ? ' ' : '', more, '');
+}
+
+/**
+ * `Options { loose?: boolean, readonly id: string, compare() }` (an interface or an object type: its fields with their
+ * types, its methods by name), `enum Color { Red, Green }`, `type Id = string | number`.
+ */
+function tsType(keyword: string, name: string, at: Site): string | null {
+  const s = codeAfter(at, true);
+  let i = afterTypeParams(s, 0, 'ts');
+  const more = heritage(s, i);
+  const head = keyword === 'enum' ? `enum ${name}` : more && keyword === 'interface' ? `${name} ${more}` : name;
+  i = topIndex(s, i, 'ts', (c) => c === (keyword === 'type' ? '=' : '{'));
+  if (i < 0) return null;
+  if (keyword === 'type') {
+    i = skipSpace(s, i + 1);
+    if (s[i] !== '{') return typeAlias(name, s.slice(i), 'ts');
+  }
+  const members = bodyItems(s, i, 'ts').flatMap((item) => {
+    if (keyword === 'enum') return /^[A-Za-z_$][\w$]*/.exec(item)?.[0] ?? [];
+    const m = TS_MEMBER.exec(flatten(item, 'ts'));
+    if (!m) return [];
+    const label = `${item.startsWith('readonly ') ? 'readonly ' : ''}${m[1]}${m[2] ?? ''}`;
+    return m[3] === ':' ? typedMember(label, item, 'ts') : `${label}()`;
+  });
+  return membersSignature(head, members);
+}
+
+/** A constant holding a function (`f = (a, b) => …`, `f = function (a) {`) as `f(a, b)`; else its declared type, `x: T`. */
+function tsConstant(name: string, at: Site): string | null {
+  const s = codeAfter(at);
+  let i = skipSpace(s, 0);
+  let declared = '';
+  if (s[i] === ':') {
+    const eq = topIndex(s, i + 1, 'ts', (c, k) => c === ';' || c === '\n' || (c === '=' && s[k + 1] !== '>'));
+    declared = (eq < 0 ? s.slice(i + 1) : s.slice(i + 1, eq)).replace(/\n/g, ' ').trim();
+    i = eq < 0 ? s.length : eq;
+  }
+  if (s[i] === '=') {
+    i = skipSpace(s, i + 1);
+    const fn = /^(?:async\s+)?(?:function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*)?/.exec(s.slice(i, i + 40))![0];
+    i = afterTypeParams(s, i + fn.length, 'ts');
+    const single = /^[A-Za-z_$][\w$]*(?=\s*=>)/.exec(s.slice(i, i + 80));
+    if (single) return `${name}(${single[0]})`;
+    const parts = callParts(s, i, 'ts');
+    // a call's parentheses (`= make(a)`) are no parameters: a function's are followed by its arrow or its body
+    if (parts && (!parts.closed || s.startsWith('=>', parts.end) || (fn.includes('function') && s[parts.end] === '{'))) return callText(name, parts, 'ts');
+  }
+  return declared ? declaredType(name, declared) : null;
+}
+
+/** Modifiers that keep a class member out of the interface. */
+const PRIVATE_MEMBER = /\b(?:private|protected)\s/;
+
+/**
+ * The public members of the file's top-level named classes (`class Command {`, `export default class Command
+ * extends Base {`, `export const Command = class {`), in file order, each once (an overload's or a getter's first
+ * line gives it): named after their class, with how to read their signature.
+ */
+export function classMembers(text: string): TypeMember[] {
+  const lines = text.split('\n');
+  // the class a body's opening line declares: an unindented declaration's name (none for a nested or anonymous class)
+  const classes = new Map<number, string | null>();
+  const classOf = (opener: number): string | null => {
+    if (!classes.has(opener)) classes.set(opener, (EXPORT_DECL.exec(lines[opener]) ?? TOP_DECL.exec(lines[opener]))?.[1] ?? null);
+    return classes.get(opener)!;
+  };
+  const seen = new Set<string>();
+  const out: TypeMember[] = [];
+  jsMembers(text, (m) => {
+    if (!m.inClass || PRIVATE_MEMBER.test(m.modifiers) || /^[#_]/.test(m.name)) return;
+    const type = classOf(m.opener);
+    if (!type) return;
+    const symbol = m.name === 'constructor' ? constructorSymbol(type) : methodSymbol(type, m.name);
+    if (seen.has(symbol)) return;
+    seen.add(symbol);
+    out.push({ type, symbol, signature: () => memberSignature(symbol, m, lines) });
+  });
+  return out;
+}
+
+/**
+ * A class member's signature: a method's (or the constructor's) parameters and return type, a getter's return type
+ * or a setter's parameter's as its type (`Command.name: string`), a field's declared type (or an arrow function's
+ * parameters: tsConstant); an optional one's name marked `?`.
+ */
+function memberSignature(symbol: string, m: MemberLine, lines: readonly string[]): string | null {
+  const mark = /^\s*([?!])/.exec(lines[m.line].slice(m.col));
+  const label = mark?.[1] === '?' ? `${symbol}?` : symbol;
+  const at: Site = { lines, line: m.line, col: m.col + (mark?.[0].length ?? 0), lang: 'ts' };
+  const s = codeAfter(at);
+  const accessor = /\b([gs]et)\s/.exec(m.modifiers)?.[1];
+  if (accessor) {
+    const parts = callParts(s, afterTypeParams(s, 0, 'ts'), 'ts');
+    const type = parts ? memberType(accessor === 'get' ? parts.returns : parts.params, 'ts') : '';
+    return type ? declaredType(label, type) : null;
+  }
+  const next = s[skipSpace(s, 0)];
+  return next === '(' || next === '<' ? fnSignature(label, at) : tsConstant(label, at);
+}
