@@ -1,12 +1,13 @@
 // Signatures of a file's declarations (src/core/workspace/signatures.ts, signaturesTs.ts, signaturesOther.ts,
-// signatureDecls.ts, signatureText.ts): per language, keyed by the symbols scanFile gives (`Type.method` for Go's and Rust's methods),
+// signatureDecls.ts, signatureText.ts): per language, keyed by the symbols scanFile gives (`Type.method` for Go's and
+// Rust's methods) and by the members interface lines name after their type (a Rust trait's, a Go interface's methods),
 // parameters joined over lines, own type parameters and Rust's lifetimes dropped, defaults with commas and
 // parentheses kept whole, public fields only with their types, and every signature within its cap (SIGNATURE_CHARS,
 // a type's with its members TYPE_SIGNATURE_CHARS) — on hostile text too.
 import * as assert from 'assert';
 import { signaturesOf } from '../../src/core/workspace/signatures';
 import { SIGNATURE_CHARS, TYPE_SIGNATURE_CHARS } from '../../src/core/workspace/signatureText';
-import { scanFile } from '../../src/core/workspace/symbols';
+import { fileNames } from '../../src/core/workspace/mapLines';
 
 /** The file's signatures as an object, symbol → signature. */
 const sigs = (rel: string, text: string): Record<string, string> => Object.fromEntries(signaturesOf(rel, text));
@@ -126,25 +127,28 @@ describe('signatures: Rust', () => {
     assert.strictEqual(s['Version.parse'], 'Version.parse(text: &S) -> Result<Cow<str>, Error>');
     assert.strictEqual(s['Version.fmt'], 'Version.fmt(&self, f: &mut fmt::Formatter) -> fmt::Result');
     assert.strictEqual(s.helper, 'helper()');
-    // every method a signature has is one scanFile names
-    for (const symbol of Object.keys(s)) assert.ok(scanFile('src/lib.rs', lib).symbols.includes(symbol), symbol);
+    // every method a signature has is one the interface lines name: scanFile's, or a trait's method after its trait
+    for (const symbol of Object.keys(s)) assert.ok(fileNames('src/lib.rs', lib, []).names.includes(symbol), symbol);
   });
 
-  it('gives a struct its public fields only, with their types (`..` for private ones), enums their variants, traits their methods, aliases and constants their types', () => {
+  it('gives a struct its public fields only, with their types (`..` for private ones), enums their variants, a trait its methods apart, aliases and constants their types', () => {
     const s = sigs('src/lib.rs', lib);
     assert.strictEqual(s.Version, 'struct Version { major: u64, minor: u64, pre: Prerelease, .. }');
     assert.strictEqual(s.Prerelease, 'struct Prerelease { .. }');
     assert.strictEqual(s.Wrapper, 'struct Wrapper(&str)');
     assert.strictEqual(s.Unit, 'struct Unit');
     assert.strictEqual(s.Op, 'enum Op { Exact, Greater, Range }');
-    assert.strictEqual(s.Show, 'trait Show { show, twice }');
+    // a trait's methods are names of their own (`Show.show`), each with its signature, a default body left out
+    assert.strictEqual(s.Show, 'trait Show');
+    assert.strictEqual(s['Show.show'], 'Show.show(&self) -> String');
+    assert.strictEqual(s['Show.twice'], 'Show.twice(&self) -> String');
     assert.strictEqual(s.Result, 'type Result = std::result::Result<T, Error>');
     assert.strictEqual(s.MAX_LEN, 'MAX_LEN: usize');
   });
 });
 
 describe('signatures: Go and Python', () => {
-  it('Go: methods as `Type.Method` over lines, type parameters dropped, structs with their exported fields and types (tags dropped), interfaces with their exported methods', () => {
+  it('Go: methods as `Type.Method` over lines, type parameters dropped, structs with their exported fields and types (tags dropped), interfaces with their embedded ones and their exported methods apart', () => {
     const go = [
       'package mux',
       'type Router struct {',
@@ -168,7 +172,8 @@ describe('signatures: Go and Python', () => {
     ].join('\n');
     assert.deepStrictEqual(sigs('mux.go', go), {
       Router: 'struct Router { NotFoundHandler http.Handler, A, C int, Server }',
-      Handler: 'interface Handler { ServeHTTP, Reader }',
+      Handler: 'interface Handler { Reader }',
+      'Handler.ServeHTTP': 'Handler.ServeHTTP(ResponseWriter, *Request)',
       HandlerFunc: 'type HandlerFunc func(http.ResponseWriter, *http.Request)',
       'Router.HandleFunc': 'Router.HandleFunc(path string, f func(http.ResponseWriter, *http.Request)) *Route',
       Map: 'Map(xs []T, f func(T) U) []U',

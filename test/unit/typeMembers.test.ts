@@ -1,8 +1,8 @@
 // The members an interface line names after their type though the index does not (src/core/workspace/signatures.ts
 // typeMembers, mapLines.ts fileNames): a TS/JS class's public members (signaturesTs.ts: `Command.option(…)`, a static
-// one alike, a getter or a field by its type, the constructor `new Command(…)`) — after a public type only, within
-// the names' and the signatures' caps, and in DA's map of a workspace without UI files; the index's symbols stay
-// top-level.
+// one alike, a getter or a field by its type, the constructor `new Command(…)`), a Rust trait's methods and a Go
+// interface's exported ones (signaturesOther.ts) — after a public type only, within the names' and the signatures'
+// caps, and in DA's map of a workspace without UI files; the index's symbols stay top-level.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -131,6 +131,8 @@ describe('interface lines: a class’s public members after it', () => {
   it('reads a member whose parameter list never closes within SIGNATURE_CHARS, never throwing; a class’s next member is still read on its line', () => {
     const hostile: Record<string, string> = {
       'a.ts': `export class A {\n  m${'('.repeat(100_000)}\n  n(b: string): void {}\n}\n`,
+      'a.rs': `pub trait A {\n    fn m${'('.repeat(100_000)}\n    fn n(&self);\n}\n`,
+      'a.go': `package a\ntype A interface {\n\tM${'('.repeat(100_000)}\n\tN() error\n}\n`,
     };
     for (const [rel, text] of Object.entries(hostile)) {
       const { signatures } = signed(rel, text);
@@ -146,6 +148,53 @@ describe('interface lines: a class’s public members after it', () => {
       interfaceLine('src/command.ts', COMMAND_TS, [], 40, bare.length + 60, workWords('parse the arguments asynchronously with parseAsync')),
       'src/command.ts — Command, new Command, Command.option, Command.parseAsync(argv?: readonly string[]): Promise<this>, Command.name, Command.create',
     );
+  });
+});
+
+describe('interface lines: a Rust trait’s and a Go interface’s methods after it', () => {
+  it('names a public trait’s methods `Trait.method` with their signatures, past a long doc comment; a private trait’s not', () => {
+    const docs = Array.from({ length: 200 }, (_, i) => `    /// Line ${i} of the documentation.`).join('\n');
+    const rs = [
+      'pub trait Visitor: Sized {',
+      '    type Value;',
+      docs,
+      '    fn visit_str(self, value: &str) -> Result<Self::Value, Error>;',
+      '    #[inline]',
+      '    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E>',
+      '    where',
+      '        E: Error,',
+      '    {',
+      '        fn nested() {}',
+      '        Err(E::custom(v))',
+      '    }',
+      '}',
+      'trait Sealed {',
+      '    fn seal(&self);',
+      '}',
+    ].join('\n');
+    const { names, internal, signatures } = signed('src/de.rs', rs);
+    assert.deepStrictEqual({ names, internal }, { names: ['Visitor', 'Visitor.visit_str', 'Visitor.visit_bool', 'Sealed'], internal: 1 });
+    assert.deepStrictEqual(signatures, ['trait Visitor', 'Visitor.visit_str(self, value: &str) -> Result<Self::Value, Error>', 'Visitor.visit_bool(self, v: bool) -> Result<Self::Value, E>']);
+    assert.deepStrictEqual(scanFile('src/de.rs', rs).symbols, ['Visitor', 'Sealed'], 'the index keeps the trait alone');
+  });
+
+  it('names an exported Go interface’s exported methods `Interface.Method`, one-line interfaces too; embedded ones stay in its signature', () => {
+    const go = [
+      'package store',
+      'type Store interface {',
+      '\t// Get returns the value.',
+      '\tGet(ctx context.Context, key string) ([]byte, error)',
+      '\tio.Closer',
+      '\tflush() error',
+      '}',
+      'type Stringer interface { String() string }',
+      'type cache interface {',
+      '\tEvict(key string)',
+      '}',
+    ].join('\n');
+    const { names, signatures } = signed('store.go', go);
+    assert.deepStrictEqual(names, ['Store', 'Store.Get', 'Stringer', 'Stringer.String', 'cache']);
+    assert.deepStrictEqual(signatures, ['interface Store { Closer }', 'Store.Get(ctx context.Context, key string) ([]byte, error)', 'interface Stringer', 'Stringer.String() string']);
   });
 });
 

@@ -1,7 +1,7 @@
 // How a map line names a file's symbols — DevA's and DA's maps (pack.ts), init's code map (cape/initFactsCodeLines.ts):
 // the path, then its first names and `… (+N)` for the rest. Where a line shows a product's interface (DA's map of a
 // workspace without UI files, init's code map, DevA's first few lines), its public names — a public type's members
-// after it (`Command.option`: fileNames) — go with their signatures (signatures.ts) as its room
+// after it (`Command.option`, `Show.show`: fileNames) — go with their signatures (signatures.ts) as its room
 // allows: first as many names as fit bare, then signatures for them — those whose words match the work's first (the
 // objective and criteria for DA, the answers' product and features for init), then the others in file order; a line
 // never names fewer symbols for them.
@@ -86,8 +86,8 @@ export interface FileNames {
 
 /**
  * A file's names as its text gives them (scanFile: public ones first, and how many are internal), each public type
- * followed by its members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`),
- * or, when it does not read or names none, `symbols` (the index's, none called internal): DA's interface
+ * followed by its members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`,
+ * `Show.show`), or, when it does not read or names none, `symbols` (the index's, none called internal): DA's interface
  * lines and init's code map alike; MAX_SYMBOLS names at most, as a scan gives (members past them left out). An
  * internal type's members are no interface: left out too.
  */
@@ -96,7 +96,8 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
   if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false };
   const publics = scan.symbols.length - scan.internal;
   const publicTypes = new Set(scan.symbols.slice(0, publics));
-  // each public type's members not named yet, while the names are no more than a scan gives
+  // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), while the
+  // names are no more than a scan gives
   const named = new Set(scan.symbols);
   const membersOf = new Map<string, string[]>();
   for (const { type, symbol } of typeMembers(p, text!)) {

@@ -18,9 +18,20 @@ export interface Site {
   lang: Lang;
 }
 
-/** A declaration's code from just after its name over its header's lines (or, `body`, its body's). */
-export const codeAfter = (at: Site, body = false): string =>
-  codeOf(linesFrom(at.lines, at.line, at.col, body ? BODY_LINES : HEADER_LINES, body ? BODY_CHARS : HEADER_CHARS), at.lang);
+/**
+ * How far a declaration's code is read from its name: over its header (HEADER_LINES), its body (BODY_LINES), or the
+ * body of a Rust trait or a Go interface, whose methods an interface line names after it (signaturesOther.ts
+ * interfaceMethods): further, as their doc comments take most of its lines.
+ */
+const REACH: Record<'header' | 'body' | 'methods', readonly [lines: number, chars: number]> = {
+  header: [HEADER_LINES, HEADER_CHARS],
+  body: [BODY_LINES, BODY_CHARS],
+  methods: [2000, 100_000],
+};
+
+/** A declaration's code from just after its name, as far as `reach` (its header by default). */
+export const codeAfter = (at: Site, reach: keyof typeof REACH = 'header'): string =>
+  codeOf(linesFrom(at.lines, at.line, at.col, ...REACH[reach]), at.lang);
 
 /** Takes a declaration's symbol and how to read its signature (read only for a symbol wanted and not seen yet). */
 export type Add = (symbol: string, signature: () => string | null) => void;

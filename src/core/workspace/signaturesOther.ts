@@ -8,7 +8,7 @@ import { FALLBACK_DECL, GO_METHOD, GO_RECEIVER, RUST_CONST } from './symbolsOthe
 import { RUST_METHOD, RustImpls } from './symbolsRust';
 import { methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, closing, codeOf, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
-import { BODY_LINES, bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site } from './signatureDecls';
+import { BODY_LINES, bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
 
 /** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
 export function rustDeclarations(lines: readonly string[], add: Add): void {
@@ -44,11 +44,11 @@ function rustConstant(name: string, at: Site): string {
 /** A Rust field (code spaced by one, brackets emptied: flatten): whether it is `pub` (not `pub(crate)`), and its name. */
 const RUST_FIELD = /^(pub\s+)?(?:pub\s*\(\)\s*)?([A-Za-z_]\w*)\s*:/;
 
-/** A Rust item: a function's signature, a struct's public fields with their types (`..` for others), an enum's variants, a trait's methods. */
+/** A Rust item: a function's signature, a struct's public fields with their types (`..` for others), an enum's variants, a trait by its name. */
 function rustItem(keyword: string, name: string, at: Site): string | null {
   if (keyword === 'fn') return fnSignature(name, at);
   if (!['struct', 'union', 'enum', 'trait', 'type'].includes(keyword)) return null;
-  const s = codeAfter(at, true);
+  const s = codeAfter(at, 'body');
   const i = topIndex(s, 0, 'rust', (c) => '{;(='.includes(c));
   const head = `${keyword} ${name}`;
   if (i < 0 || s[i] === ';') return head;
@@ -57,8 +57,9 @@ function rustItem(keyword: string, name: string, at: Site): string | null {
     const close = closing(s, i, 'rust', true);
     return bracketed(head, '(', withoutLifetimes(s.slice(i + 1, close < 0 ? s.length : close).replace(/\bpub(?:\([^)]*\))?\s+/g, '')), ')', '', close >= 0);
   }
-  const items = bodyItems(s, i, 'rust', keyword === 'trait' ? /[;\n]/ : /,/);
-  if (keyword === 'trait') return membersSignature(head, items.flatMap((item) => /\bfn\s+([A-Za-z_]\w*)/.exec(item)?.[1] ?? []));
+  // a trait's methods are named after it (interfaceMethods)
+  if (keyword === 'trait') return head;
+  const items = bodyItems(s, i, 'rust');
   if (keyword === 'enum') return membersSignature(head, items.flatMap((item) => /^[A-Za-z_]\w*/.exec(item)?.[0] ?? []));
   const fields = items.flatMap((item) => {
     const f = RUST_FIELD.exec(flatten(item, 'rust'));
@@ -94,32 +95,74 @@ export function fallbackDeclarations(lines: readonly string[], lang: 'go' | 'py'
   }
 }
 
+/** A Rust trait's method item (code spaced by one, attributes dropped: bodyItems): `fn show`, `async unsafe fn run`. */
+const RUST_TRAIT_FN = /^(?:(?:async|const|unsafe|extern(?: "[^"]*")?|default) )*fn ([A-Za-z_]\w*)/;
+
+/**
+ * The methods of the file's Rust traits, or its Go interfaces' exported ones, in file order, each named after its
+ * type (`Show.show`, `Handler.ServeHTTP`) with its signature read from its item of the body (bodyItems, the whole body:
+ * reach 'methods'): parameters and return type, as a function's.
+ */
+export function interfaceMethods(lines: readonly string[], lang: 'rust' | 'go'): TypeMember[] {
+  const out: TypeMember[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = FALLBACK_DECL.exec(lines[i]);
+    if (!m || keywordOf(m[0], m[1]) !== (lang === 'rust' ? 'trait' : 'type')) continue;
+    const type = m[1];
+    const at: Site = { lines, line: i, col: m[0].length, lang };
+    let items: string[] = [];
+    if (lang === 'go') {
+      const decl = goDecl(at, 'methods');
+      if (decl.kind === 'interface') items = decl.items();
+    } else {
+      const s = codeAfter(at, 'methods');
+      items = bodyItems(s, topIndex(s, 0, 'rust', (c) => '{;'.includes(c)), 'rust', /[;\n]/);
+    }
+    for (const item of items) {
+      const fn = (lang === 'rust' ? RUST_TRAIT_FN : GO_METHOD_SPEC).exec(item);
+      if (!fn || (lang === 'go' && !exported(fn[1]))) continue;
+      const symbol = methodSymbol(type, fn[1]);
+      // the site just after the method's name in its item (a Go method spec starts with it)
+      const col = lang === 'rust' ? fn[0].length : fn[1].length;
+      out.push({ type, symbol, signature: () => fnSignature(symbol, { lines: [item], line: 0, col, lang }) });
+    }
+  }
+  return out;
+}
+
 /** A Go field's type without its tag (`json:"name"`): the text before the string that follows it. */
 function withoutTag(type: string): string {
   const tag = topIndex(type, 0, 'go', (c, i) => c === ' ' && (type[i + 1] === '`' || type[i + 1] === '"'));
   return (tag < 0 ? type : type.slice(0, tag)).trim();
 }
 
-/**
- * `struct Router { NotFoundHandler http.Handler, A, C int, … }` (exported fields with their types, embedded types by
- * name), `interface Handler { ServeHTTP }`, `type HandlerFunc func(…)`.
- */
-function goType(name: string, at: Site): string {
-  const s = codeAfter(at, true);
+/** A Go type's code after its name (read as far as `reach`), where its type starts, and its kind and body's items when a struct or an interface. */
+function goDecl(at: Site, reach: 'body' | 'methods' = 'body') {
+  const s = codeAfter(at, reach);
   const i = afterTypeParams(s, 0, 'go');
   const kind = /^(struct|interface)\s*(?=\{)/.exec(s.slice(i, i + 12));
+  return { s, i, kind: kind?.[1], items: () => (kind ? bodyItems(s, skipSpace(s, i + kind[0].length), 'go', /[;\n]/) : []) };
+}
+
+/** A Go name that is exported: capitalised. */
+const exported = (n: string) => /^[A-Z]/.test(n);
+
+/**
+ * `struct Router { NotFoundHandler http.Handler, A, C int, … }` (exported fields with their types, embedded types by
+ * name), `interface Handler { Reader }` (its embedded interfaces: its methods are named after it, interfaceMethods),
+ * `type HandlerFunc func(…)`.
+ */
+function goType(name: string, at: Site): string {
+  const { s, i, kind, items } = goDecl(at);
   if (!kind) {
     const end = s.indexOf('\n', i);
     const rest = (end < 0 ? s.slice(i) : s.slice(i, end)).trim();
     return rest ? bracketed(`type ${name} `, '', rest, '') : `type ${name}`;
   }
-  const exported = (n: string) => /^[A-Z]/.test(n);
-  const items = bodyItems(s, skipSpace(s, i + kind[0].length), 'go', /[;\n]/);
-  const members = items.flatMap((item) => {
+  const members = items().flatMap((item) => {
     const flat = flatten(item, 'go');
-    const spec = kind[1] === 'interface' ? GO_METHOD_SPEC.exec(flat) : null;
-    if (spec) return exported(spec[1]) ? [spec[1]] : [];
-    const fields = kind[1] === 'struct' ? GO_FIELDS.exec(flat) : null;
+    if (kind === 'interface' && GO_METHOD_SPEC.test(flat)) return [];
+    const fields = kind === 'struct' ? GO_FIELDS.exec(flat) : null;
     if (fields) {
       const names = fields[1].split(',').map((f) => f.trim()).filter(exported);
       return names.length ? [`${names.join(', ')} ${withoutTag(item.slice(fields[1].length))}`] : [];
@@ -127,7 +170,7 @@ function goType(name: string, at: Site): string {
     const embedded = GO_EMBEDDED.exec(flat)?.[1];
     return embedded && exported(embedded) ? [embedded] : [];
   });
-  return membersSignature(`${kind[1]} ${name}`, members);
+  return membersSignature(`${kind} ${name}`, members);
 }
 
 /** `class User(Base) { id: int, name: str }`: its bases, and the annotated names of its body with their types (a dataclass's, a model's fields), public ones. */

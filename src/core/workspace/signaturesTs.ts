@@ -49,7 +49,7 @@ function tsClass(name: string, at: Site): string {
  * types, its methods by name), `enum Color { Red, Green }`, `type Id = string | number`.
  */
 function tsType(keyword: string, name: string, at: Site): string | null {
-  const s = codeAfter(at, true);
+  const s = codeAfter(at, 'body');
   let i = afterTypeParams(s, 0, 'ts');
   const more = heritage(s, i);
   const head = keyword === 'enum' ? `enum ${name}` : more && keyword === 'interface' ? `${name} ${more}` : name;

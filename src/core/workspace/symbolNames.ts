@@ -1,7 +1,7 @@
 // How a symbol list names a method: with its type, `Router.HandleFunc` (Go's `func (r *Router) HandleFunc`, the
-// `pub fn parse` of a Rust `impl Version`; a TS/JS class's members in interface lines, and a class's constructor
-// there as `new Command`) — the one place of those formats, and of the name such a symbol declares, which the ranking
-// matches against the identifiers a request writes.
+// `pub fn parse` of a Rust `impl Version`; a TS/JS class's members, a Rust trait's and a Go interface's methods in
+// interface lines, and a class's constructor there as `new Command`) — the one place of those formats, and of the
+// name such a symbol declares, which the ranking matches against the identifiers a request writes.
 
 /** A method's symbol: its type's name, a dot, its own name. */
 export function methodSymbol(type: string, name: string): string {
