@@ -8,7 +8,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { interfaceLine, mapLine, signingPlaces, workWords } from '../../src/core/workspace/mapLines';
 import { packWorkspace } from '../../src/core/workspace/pack';
-import { API_MAP_LINE_CHARS, SIGNED_MAP_LINES } from '../../src/core/workspace/mapSection';
+import { API_MAP_LINE_CHARS, packMapLines, SIGNED_MAP_LINES } from '../../src/core/workspace/mapSection';
+import type { PackedFile } from '../../src/core/workspace/pack';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
 import { noSources } from '../../src/core/cape/initFactsText';
@@ -130,11 +131,36 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.ok(lines.length > signed.length, 'the map goes on past the signed lines');
     const bare = lines.filter((l) => !l.includes('(')).map((l) => l.split(' — ')[0]);
     assert.ok(!bare.some((p) => p.startsWith('src/') && read.includes(p)), `no file read for a line of names alone: ${read.join(', ')}`);
-    // the signed lines take at most half the room the map starts with: with a large budget all six sign; with a small one, fewer
-    const roomy = packWorkspace(index, { objective: 'parse a version part' }, { step: 'deva', budget: 60_000, readText: reader(ws) });
-    const roomyMapped = roomy.text.split('### Map')[1] ?? '';
-    assert.ok(roomy.files.some((f) => f.whole), 'a large budget sends files whole');
-    assert.ok((roomyMapped.match(/\(/g) ?? []).length <= SIGNED_MAP_LINES);
+    // with room, exactly the first six product files' lines sign, and what signing adds stays within half the room
+    for (const budget of [6000, 9000]) {
+      const roomy = packWorkspace(index, { objective: 'parse a version part' }, { step: 'deva', budget, readText: reader(ws) });
+      const mapped = roomy.text.split('\n').filter((l) => /^\S+ — /.test(l));
+      const roomySigned = mapped.filter((l) => l.includes('('));
+      assert.ok(mapped.length > SIGNED_MAP_LINES, `budget ${budget}: ${roomy.text}`);
+      assert.strictEqual(roomySigned.length, SIGNED_MAP_LINES, `budget ${budget}: ${roomy.text}`);
+      const added = roomySigned.reduce((n, l) => {
+        const p = l.split(' — ')[0];
+        return n + l.length - mapLine(p, index.get(p)!.symbols).length;
+      }, 0);
+      assert.ok(added > 0 && added <= budget / 2, `budget ${budget}: ${added}`);
+    }
+  });
+
+  it("DevA's map keeps a file's plain line when its signed line would not fit in the room left (it never ends the map for it)", async () => {
+    const ws = tempDir('cape-deva-signed-fit-');
+    put(ws, 'tests/a_test.rs', 'pub fn checks_one_thing() {}\npub fn checks_another_thing() {}\n');
+    put(ws, 'src/lib.rs', 'pub fn parse_version_text(text: &str) -> Version {}\n');
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const testLine = mapLine('tests/a_test.rs', index.get('tests/a_test.rs')!.symbols);
+    const plain = mapLine('src/lib.rs', index.get('src/lib.rs')!.symbols);
+    // 100 characters of room: half of it may go to signatures; the test file's line leaves room for the plain line only
+    const st = { budget: 200, used: 100, readText: reader(ws), files: [] as PackedFile[] };
+    const part = packMapLines(index, [{ path: 'tests/a_test.rs', score: 2 }, { path: 'src/lib.rs', score: 1 }], { objective: 'parse a version' }, st, { step: 'deva', daApi: false });
+    assert.ok(100 + testLine.length + 1 + plain.length + 1 <= 200 && plain.length + 30 > 200 - 100 - testLine.length - 1, 'the case: only the plain line fits');
+    assert.deepStrictEqual(part.lines, [testLine, plain]);
+    // with room, the same file's line is signed
+    const roomy = packMapLines(index, [{ path: 'src/lib.rs', score: 1 }], { objective: 'parse a version' }, { ...st, files: [] }, { step: 'deva', daApi: false });
+    assert.deepStrictEqual(roomy.lines, ['src/lib.rs — parse_version_text(text: &str) -> Version']);
   });
 
   it("reads no more of a large library's files for DA's map than its lines can show: each is cut to the room left", async () => {

@@ -1,8 +1,9 @@
 // The map part of a step's workspace section (pack.ts packs the whole files and excerpts before it): one line per
 // remaining file in rank order, then the files ranking left out, while the budget has room.
 //  - DevA: path — top-level symbols; the first few product source files (those ranked right after the whole and
-//    excerpted ones, the likeliest to be called or changed next) with their public names' signatures, within a share
-//    of the map's room, so DevA knows how to call what it was not sent whole without a read_file;
+//    excerpted ones, the likeliest to be called or changed next) with their public names' signatures, the characters
+//    signing adds within a share of the map's room, so DevA knows how to call what it was not sent whole without a
+//    read_file;
 //  - DA without UI files: every line an interface line (public names with signatures, up to API_MAP_LINE_CHARS);
 //  - DA with UI files: path — top-level symbols.
 import { isProductSource } from './fileKinds';
@@ -25,8 +26,9 @@ export const API_MAP_LINE_CHARS = 1500;
 /** The room past its path an interface line needs to be worth reading a file for (a few names). */
 const MIN_API_LINE_NAMES = 40;
 /**
- * DevA's first this many map lines of product source files carry signatures, each within SIGNED_LINE_CHARS, and all of
- * them within SIGNED_SHARE of the room the map starts with, so the map still lists the workspace's other files: a
+ * DevA's first this many map lines of product source files carry signatures, each within SIGNED_LINE_CHARS, and what
+ * signing adds to them (beyond their names) within SIGNED_SHARE of the room the map starts with, so the map still
+ * lists the workspace's other files: a
  * TypeScript library's trial DevA made five tool calls, most to learn how the functions it was to call were declared.
  */
 export const SIGNED_MAP_LINES = 6;
@@ -78,8 +80,10 @@ export function packMapLines(index: WorkspaceIndex, candidates: Iterable<{ path:
       line = mapLine(c.path, f.symbols, MAP_SYMBOLS);
       if (signedLeft > 0 && c.score > 0 && f.symbols.length && isProductSource(c.path)) {
         signedLeft--;
-        const signed = interfaceLine(c.path, st.readText(c.path), f.symbols, MAP_SYMBOLS, Math.min(SIGNED_LINE_CHARS, line.length + signRoom), work);
-        if (signed.length > line.length && signed.length - line.length <= signRoom) {
+        // within the room the budget has left, too: a signed line that does not fit gives way to the plain one
+        const room = Math.min(SIGNED_LINE_CHARS, line.length + signRoom, st.budget - used - 1);
+        const signed = interfaceLine(c.path, st.readText(c.path), f.symbols, MAP_SYMBOLS, room, work);
+        if (signed.length > line.length && signed.length - line.length <= signRoom && signed.length <= room) {
           signRoom -= signed.length - line.length;
           line = signed;
         }
