@@ -100,15 +100,20 @@ describe('workspace tokens', () => {
     assert.deepStrictEqual(splitIdentifier('parseHTTPHeaders2'), ['parse', 'http', 'headers', '2']);
     assert.deepStrictEqual(splitIdentifier('kebab-case-name'), ['kebab', 'case', 'name']);
   });
-  it("keeps an acronym's plural whole, so a request's \"URLs\" meets the code's url (any script)", () => {
-    assert.deepStrictEqual(splitIdentifier('URLs'), ['urls']);
-    assert.deepStrictEqual(splitIdentifier('parseURLsFor2'), ['parse', 'urls', 'for', '2']);
-    assert.deepStrictEqual(splitIdentifier('APIs_list'), ['apis', 'list']);
+  it("reads an acronym's plural as the acronym, so a request's \"URLs\" meets the code's url (any script)", () => {
+    assert.deepStrictEqual(splitIdentifier('URLs'), ['url']);
+    assert.deepStrictEqual(splitIdentifier('parseURLsFor2'), ['parse', 'url', 'for', '2']);
+    assert.deepStrictEqual(splitIdentifier('APIs_list'), ['api', 'list']);
+    assert.deepStrictEqual(splitIdentifier('IDs'), ['id']);
     assert.deepStrictEqual(splitIdentifier('HTTPServer'), ['http', 'server'], 'a capital run before a word is still cut');
     assert.deepStrictEqual(splitIdentifier('HTTPSettings'), ['http', 'settings']);
     assert.deepStrictEqual(splitIdentifier('IDsort'), ['i', 'dsort'], 'an s that starts a word is no plural');
-    assert.deepStrictEqual(splitIdentifier('ÉTATs'), ['états']);
-    assert.ok(terms('Strip tracking params from URLs').includes('url'));
+    assert.deepStrictEqual(splitIdentifier('getBs'), ['get', 'bs'], 'one capital is no acronym');
+    assert.deepStrictEqual(splitIdentifier('ÉTATs'), ['état']);
+    assert.deepStrictEqual(splitIdentifier(`é${'B'.repeat(100_000)}s`), [`é${'b'.repeat(100_000)}`], 'linear on a long run');
+    for (const [request, term] of [['Strip tracking params from URLs', 'url'], ['accept IDs', 'id'], ['list the APIs', 'api']]) {
+      assert.ok(terms(request).includes(term), `${request}: ${terms(request).join(' ')}`);
+    }
     assert.ok(terms('normalizeURL').includes('url'));
   });
   it('splits a word with a long run of capitals or underscores in one pass (files and replies are untrusted)', () => {

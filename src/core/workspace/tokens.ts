@@ -24,10 +24,12 @@ export function splitIdentifier(id: string): string[] {
 /** The general rule (any script): camelCase and acronym boundaries, letters before digits, other characters. */
 function splitAny(id: string): string[] {
   return id
+    // an acronym's plural `s` (pluralEnd) dropped first: `URLs` → `URL`; one capital looked behind, so linear
+    .replace(/(?<=[A-Z])([A-Z])s(?![a-z])/g, '$1 ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // the last capital of a run followed by a lower-case letter (`HTTPServer`), but not by an acronym's plural `s`
-    // (pluralEnd): a lookahead, so that each capital is tried once, not from each start of a long run
-    .replace(/([A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))/g, '$1 ')
+    // the last capital of a run followed by a lower-case letter (`HTTPServer`): a lookahead, so that each capital is
+    // tried once, not from each start of a long run
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
@@ -55,7 +57,7 @@ let splitCuts = new Int32Array(64);
  * splitAny's rule in one pass for ASCII identifiers (the index splits every distinct word of a monorepo; the
  * regex chain took most of that time): a part ends before an upper-case letter that follows a lower-case letter or
  * digit, before the last capital of a run followed by a lower-case letter (`HTTPServer`) other than an acronym's plural
- * `s` (`URLs`: pluralEnd), before a digit that follows a letter, and at any other character.
+ * `s`, which is dropped (`URLs` → url: pluralEnd), before a digit that follows a letter, and at any other character.
  */
 function splitAscii(id: string): string[] {
   if (splitCuts.length < 2 * id.length) splitCuts = new Int32Array(2 * id.length);
@@ -80,7 +82,11 @@ export function asciiParts(s: string, start: number, stop: number, out: Int32Arr
       if (from >= 0) (out[2 * n] = from), (out[2 * n++ + 1] = i);
       from = -1;
     } else if (from < 0) from = i;
-    else if ((k === UPPER && (prev !== UPPER || (i + 1 < stop && kind(s.charCodeAt(i + 1)) === LOWER && !pluralEnd(s, i + 1, stop)))) || (k === DIGIT && prev !== DIGIT)) {
+    else if (k === LOWER && prev === UPPER && i - from >= 2 && pluralEnd(s, i, stop)) {
+      // an acronym's plural: the part ends before its `s`, which is dropped
+      (out[2 * n] = from), (out[2 * n++ + 1] = i);
+      from = -1;
+    } else if ((k === UPPER && (prev !== UPPER || (i + 1 < stop && kind(s.charCodeAt(i + 1)) === LOWER && !pluralEnd(s, i + 1, stop)))) || (k === DIGIT && prev !== DIGIT)) {
       (out[2 * n] = from), (out[2 * n++ + 1] = i);
       from = i;
     }
@@ -90,9 +96,10 @@ export function asciiParts(s: string, start: number, stop: number, out: Int32Arr
 }
 
 /**
- * Whether s[at] is the `s` of an acronym's plural (`URLs`, `IDsFor`, `APIs`): an `s` that ends the word or is followed
- * by a capital or digit. Such a run stays one part (`urls`, stemmed `url`), where the camelCase rule would cut before
- * its last capital (`ur`, `ls`) and the request's "URLs" would never meet the code's `url`.
+ * Whether s[at] is the `s` of an acronym's plural (`URLs`, `IDsFor`, `APIs`): an `s` after capitals that ends the word
+ * or is followed by a capital or digit. The acronym is then one part without it (`url`, `id`, `api`), where the
+ * camelCase rule would cut before its last capital (`ur`, `ls`) and the request's "URLs" would never meet the code's
+ * `url` (nor would a kept `ids` or `apis`: the stemmer leaves short words and `-is` endings alone).
  */
 function pluralEnd(s: string, at: number, stop: number): boolean {
   return s.charCodeAt(at) === 115 && (at + 1 >= stop || kind(s.charCodeAt(at + 1)) !== LOWER);
