@@ -56,8 +56,8 @@ interface MapReading {
  */
 function mapFile({ index, read, work }: MapReading, rel: string, note = ''): MapFile {
   const text = read(rel);
-  const { names, internal, read: fromText } = fileNames(rel, text, index.get(rel)!.symbols);
-  const signed = text !== null && fromText ? publicSignatures(rel, text, names.slice(0, names.length - internal), work) : UNSIGNED;
+  const { names, internal, read: fromText, members } = fileNames(rel, text, index.get(rel)!.symbols);
+  const signed = text !== null && fromText ? publicSignatures(rel, text, names.slice(0, names.length - internal), work, members) : UNSIGNED;
   return { path: rel, names, internal, note, signed };
 }
 

@@ -7,6 +7,7 @@
 // never names fewer symbols for them.
 import { MAX_SYMBOLS, scanFile } from './symbols';
 import { signaturesOf, typeMembers } from './signatures';
+import type { TypeMember } from './signatureDecls';
 import { symbolOwnName } from './symbolNames';
 import { terms } from './tokens';
 
@@ -68,10 +69,11 @@ export function most(lo: number, hi: number, fits: (n: number) => boolean): numb
 
 /**
  * The signatures of a file's public names (`publics`, its first symbols), one for each, the name itself where it
- * has none: read from its text (signatures.ts), only for those names; given in the order of `work` (signingPlaces).
+ * has none: read from its text (signatures.ts; its types' `members` as fileNames found them), only for those names;
+ * given in the order of `work` (signingPlaces).
  */
-export function publicSignatures(relPath: string, text: string, publics: readonly string[], work: WorkWords): Signed {
-  const found = signaturesOf(relPath, text, publics);
+export function publicSignatures(relPath: string, text: string, publics: readonly string[], work: WorkWords, members: readonly TypeMember[]): Signed {
+  const found = signaturesOf(relPath, text, publics, members);
   return { signatures: publics.map((n) => found.get(n) ?? n), places: signingPlaces(publics, work) };
 }
 
@@ -82,6 +84,8 @@ export interface FileNames {
   internal: number;
   /** Whether they were read from the text (false: the index's, none called internal, and no signature to read). */
   read: boolean;
+  /** The members of the text's types (typeMembers), found once for their names and their signatures (publicSignatures). */
+  members: readonly TypeMember[];
 }
 
 /**
@@ -93,14 +97,15 @@ export interface FileNames {
  */
 export function fileNames(p: string, text: string | null, symbols: readonly string[]): FileNames {
   const scan = text === null ? null : scanFile(p, text);
-  if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false };
+  if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false, members: [] };
   const publics = scan.symbols.length - scan.internal;
   const publicTypes = new Set(scan.symbols.slice(0, publics));
   // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), while the
   // names are no more than a scan gives
   const named = new Set(scan.symbols);
   const membersOf = new Map<string, string[]>();
-  for (const { type, symbol } of typeMembers(p, text!)) {
+  const members = typeMembers(p, text!);
+  for (const { type, symbol } of members) {
     if (!publicTypes.has(type) || named.has(symbol)) continue;
     if (named.size >= MAX_SYMBOLS) break;
     named.add(symbol);
@@ -108,7 +113,7 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
     membersOf.get(type)!.push(symbol);
   }
   const names = scan.symbols.flatMap((n, i) => (i < publics ? [n, ...(membersOf.get(n) ?? [])] : n));
-  return { names, internal: scan.internal, read: true };
+  return { names, internal: scan.internal, read: true, members };
 }
 
 /**
@@ -118,11 +123,11 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
  * (signingPlaces), as the room left allows.
  */
 export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords): string {
-  const { names, internal, read } = fileNames(p, text, symbols);
+  const { names, internal, read, members } = fileNames(p, text, symbols);
   if (!names.length) return p;
   const line = (n: number, sig: Signed = UNSIGNED, signed = 0) => `${p} — ${namesWithin(names, n, sig, signed)}`;
   const n = most(0, Math.min(shown, names.length), (k) => line(k).length <= maxChars);
   if (text === null || !read) return line(n);
-  const sig = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - internal)), work);
+  const sig = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - internal)), work, members);
   return line(n, sig, most(0, sig.signatures.length, (k) => line(n, sig, k).length <= maxChars));
 }

@@ -21,7 +21,7 @@ export interface Site {
 /**
  * How far a declaration's code is read from its name: over its header (HEADER_LINES), its body (BODY_LINES), or the
  * body of a Rust trait or a Go interface, whose methods an interface line names after it (signaturesOther.ts
- * interfaceMethods): further, as their doc comments take most of its lines.
+ * interfaceMethods): further, as their doc comments take most of its lines — up to its end (declarationSpan).
  */
 const REACH: Record<'header' | 'body' | 'methods', readonly [lines: number, chars: number]> = {
   header: [HEADER_LINES, HEADER_CHARS],
@@ -29,9 +29,28 @@ const REACH: Record<'header' | 'body' | 'methods', readonly [lines: number, char
   methods: [2000, 100_000],
 };
 
-/** A declaration's code from just after its name, as far as `reach` (its header by default). */
-export const codeAfter = (at: Site, reach: keyof typeof REACH = 'header'): string =>
-  codeOf(linesFrom(at.lines, at.line, at.col, ...REACH[reach]), at.lang);
+/**
+ * A declaration's code from just after its name, as far as `reach` (its header by default), and over `span` of its
+ * lines at most (declarationSpan: its own, not the declarations after it).
+ */
+export function codeAfter(at: Site, reach: keyof typeof REACH = 'header', span = Infinity): string {
+  const [lines, chars] = REACH[reach];
+  return codeOf(linesFrom(at.lines, at.line, at.col, Math.min(lines, span), chars), at.lang);
+}
+
+/**
+ * How many lines the top-level declaration on `lines[line]` spans, found without reading its code: up to the first
+ * unindented `}` after it (its closing brace, counted), or up to the next line `declares` (a declaration of its own,
+ * not counted), or to the file's end. Reading a type's body no further keeps a file of a thousand types to one
+ * reading of each type's own lines, not of the file after it.
+ */
+export function declarationSpan(lines: readonly string[], line: number, declares: (line: string) => boolean): number {
+  for (let k = line + 1; k < lines.length; k++) {
+    if (lines[k].startsWith('}')) return k + 1 - line;
+    if (declares(lines[k])) return k - line;
+  }
+  return lines.length - line;
+}
 
 /** Takes a declaration's symbol and how to read its signature (read only for a symbol wanted and not seen yet). */
 export type Add = (symbol: string, signature: () => string | null) => void;

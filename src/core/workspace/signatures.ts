@@ -39,12 +39,13 @@ export function typeMembers(relPath: string, text: string): TypeMember[] {
 }
 
 /**
- * The signatures of a file's declarations and of its types' members (typeMembers), by symbol (scanFile's names,
- * `Type.member`), for those that have one — a symbol missing here is shown by its name; `only` the symbols given,
- * when given (a map line shows a few: the others are not read). A declaration's first appearance gives it (an
- * overload's first line). Never throws: a file the rules misread keeps the signatures found before it.
+ * The signatures of a file's declarations and of its types' members (`members`: typeMembers, found again unless given),
+ * by symbol (scanFile's names, `Type.member`), for those that have one — a symbol missing here is shown by its name;
+ * `only` the symbols given, when given (a map line shows a few: the others are not read). A declaration's first
+ * appearance gives it (an overload's first line). Never throws: a file the rules misread keeps the signatures found
+ * before it.
  */
-export function signaturesOf(relPath: string, text: string, only?: Iterable<string>): Map<string, string> {
+export function signaturesOf(relPath: string, text: string, only?: Iterable<string>, members?: readonly TypeMember[]): Map<string, string> {
   const out = new Map<string, string>();
   const lang = langOf(relPath);
   const wanted = only && new Set(only);
@@ -58,8 +59,8 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
   };
   const lines = text.split('\n');
   const declarations = () => (lang === 'ts' ? tsDeclarations(lines, add) : lang === 'rust' ? rustDeclarations(lines, add) : fallbackDeclarations(lines, lang, add));
-  const members = () => typeMembers(relPath, text).forEach((m) => add(m.symbol, m.signature));
-  for (const read of [declarations, members]) {
+  const ofMembers = () => (members ?? typeMembers(relPath, text)).forEach((m) => add(m.symbol, m.signature));
+  for (const read of [declarations, ofMembers]) {
     try {
       read();
     } catch {

@@ -8,7 +8,7 @@ import { FALLBACK_DECL, GO_METHOD, GO_RECEIVER, RUST_CONST } from './symbolsOthe
 import { RUST_METHOD, RustImpls } from './symbolsRust';
 import { methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, closing, codeOf, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
-import { BODY_LINES, bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
+import { BODY_LINES, bodyItems, codeAfter, declarationSpan, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
 
 /** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
 export function rustDeclarations(lines: readonly string[], add: Add): void {
@@ -100,8 +100,8 @@ const RUST_TRAIT_FN = /^(?:(?:async|const|unsafe|extern(?: "[^"]*")?|default) )*
 
 /**
  * The methods of the file's Rust traits, or its Go interfaces' exported ones, in file order, each named after its
- * type (`Show.show`, `Handler.ServeHTTP`) with its signature read from its item of the body (bodyItems, the whole body:
- * reach 'methods'): parameters and return type, as a function's.
+ * type (`Show.show`, `Handler.ServeHTTP`) with its signature read from its item of the body (bodyItems, the whole body
+ * up to its end: reach 'methods', declarationSpan): parameters and return type, as a function's.
  */
 export function interfaceMethods(lines: readonly string[], lang: 'rust' | 'go'): TypeMember[] {
   const out: TypeMember[] = [];
@@ -110,12 +110,13 @@ export function interfaceMethods(lines: readonly string[], lang: 'rust' | 'go'):
     if (!m || keywordOf(m[0], m[1]) !== (lang === 'rust' ? 'trait' : 'type')) continue;
     const type = m[1];
     const at: Site = { lines, line: i, col: m[0].length, lang };
+    // the type's own lines only; a Go type's kind seen from its header first, so a struct's body is not read
+    const span = declarationSpan(lines, i, (l) => FALLBACK_DECL.test(l));
     let items: string[] = [];
     if (lang === 'go') {
-      const decl = goDecl(at, 'methods');
-      if (decl.kind === 'interface') items = decl.items();
+      if (goDecl(at, 'header', span).kind === 'interface') items = goDecl(at, 'methods', span).items();
     } else {
-      const s = codeAfter(at, 'methods');
+      const s = codeAfter(at, 'methods', span);
       items = bodyItems(s, topIndex(s, 0, 'rust', (c) => '{;'.includes(c)), 'rust', /[;\n]/);
     }
     for (const item of items) {
@@ -136,9 +137,12 @@ function withoutTag(type: string): string {
   return (tag < 0 ? type : type.slice(0, tag)).trim();
 }
 
-/** A Go type's code after its name (read as far as `reach`), where its type starts, and its kind and body's items when a struct or an interface. */
-function goDecl(at: Site, reach: 'body' | 'methods' = 'body') {
-  const s = codeAfter(at, reach);
+/**
+ * A Go type's code after its name (read as far as `reach`, over `span` lines at most: codeAfter), where its type
+ * starts, and its kind and body's items when a struct or an interface.
+ */
+function goDecl(at: Site, reach: 'header' | 'body' | 'methods' = 'body', span = Infinity) {
+  const s = codeAfter(at, reach, span);
   const i = afterTypeParams(s, 0, 'go');
   const kind = /^(struct|interface)\s*(?=\{)/.exec(s.slice(i, i + 12));
   return { s, i, kind: kind?.[1], items: () => (kind ? bodyItems(s, skipSpace(s, i + kind[0].length), 'go', /[;\n]/) : []) };

@@ -1,0 +1,69 @@
+// The work behind the members an interface line names after their type (src/core/workspace/signatures.ts
+// typeMembers, signaturesOther.ts interfaceMethods): each Rust trait's or Go interface's body is read over its own lines
+// only (signatureDecls.ts declarationSpan), a Go type's kind seen from its header before any body is read, and the
+// members found once per line (mapLines.ts fileNames hands them to publicSignatures). Counted as characters cleaned
+// (signatureText.ts codeCleaned), never timed.
+import * as assert from 'assert';
+import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
+import { typeMembers } from '../../src/core/workspace/signatures';
+import { declarationSpan } from '../../src/core/workspace/signatureDecls';
+import { codeCleaned } from '../../src/core/workspace/signatureText';
+
+/** The characters codeOf cleaned while `run` ran. */
+function cleanedBy(run: () => void): number {
+  const before = codeCleaned.chars;
+  run();
+  return codeCleaned.chars - before;
+}
+
+const many = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('\n');
+
+describe('interface lines: bounded work for the members of a file’s types', () => {
+  it('reads a generated Go file of a thousand structs about once, not once for each struct', () => {
+    const go = `package gen\n${many(1000, (i) => `type Record${i} struct {\n\tID${i} int\n}`)}\ntype Store interface {\n\tGet(key string) ([]byte, error)\n}\n`;
+    let members: string[] = [];
+    const cleaned = cleanedBy(() => (members = typeMembers('gen.go', go).map((m) => m.symbol)));
+    assert.deepStrictEqual(members, ['Store.Get']);
+    assert.ok(cleaned <= go.length, `${cleaned} characters cleaned for a file of ${go.length}`);
+  });
+
+  it('reads a generated Rust file of a thousand traits about once, each trait up to its closing brace', () => {
+    const rs = many(1000, (i) => `pub trait Show${i} {\n    fn show(&self) -> String;\n}`);
+    let members: string[] = [];
+    const cleaned = cleanedBy(() => (members = typeMembers('src/gen.rs', rs).map((m) => m.symbol)));
+    assert.strictEqual(members.length, 1000);
+    assert.deepStrictEqual(members.slice(0, 2), ['Show0.show', 'Show1.show']);
+    assert.ok(cleaned <= rs.length, `${cleaned} characters cleaned for a file of ${rs.length}`);
+  });
+
+  it('stops a trait’s or an interface’s read at its body’s end, not at the reach’s cap', () => {
+    const trait = 'pub trait Show {\n    fn show(&self) -> String;\n}\n';
+    const rest = many(3000, (i) => `pub fn f${i}(x: u32) -> u32 {\n    x\n}`);
+    assert.ok(cleanedBy(() => typeMembers('src/lib.rs', trait + rest)) <= trait.length);
+    const iface = 'type Handler interface { ServeHTTP(w ResponseWriter, r *Request) }\n';
+    const goRest = many(3000, (i) => `func F${i}(x int) int {\n\treturn x\n}`);
+    let members: string[] = [];
+    const cleaned = cleanedBy(() => (members = typeMembers('h.go', `package h\n${iface}${goRest}`).map((m) => m.symbol)));
+    assert.deepStrictEqual(members, ['Handler.ServeHTTP']);
+    assert.ok(cleaned <= 2 * iface.length, `${cleaned}`);
+  });
+
+  it('finds a declaration’s lines: to its unindented closing brace, or to the next declaration', () => {
+    const lines = ['pub trait Show<T>', 'where', '    T: Clone,', '{', '    fn show(&self);', '}', 'pub fn f() {}'];
+    const declares = (l: string) => /^pub fn /.test(l);
+    assert.strictEqual(declarationSpan(lines, 0, declares), 6);
+    // a body closed on its own line: the next declaration ends it
+    assert.strictEqual(declarationSpan(['type A interface { M() }', '', 'pub fn g() {}', '}'], 0, declares), 2);
+    // no end: the file's
+    assert.strictEqual(declarationSpan(['pub trait T {', '    fn a();'], 0, declares), 2);
+  });
+
+  it('finds a file’s members once for a line’s names and their signatures', () => {
+    const go = `package big\ntype Big interface {\n${many(1500, (i) => `\tMethod${i}(ctx context.Context, key${i} string) (Value${i}, error)`)}\n}\n`;
+    assert.strictEqual(fileNames('big.go', go, []).members.length, 1500);
+    const once = cleanedBy(() => typeMembers('big.go', go));
+    const line = cleanedBy(() => interfaceLine('big.go', go, [], 40, 2000, workWords('')));
+    // the interface's body once, and the few shown names' signatures: not the body twice
+    assert.ok(line < once * 1.5, `${line} characters cleaned for a line, ${once} for the members`);
+  });
+});
