@@ -1,12 +1,13 @@
 // The members an interface line names after their type though the index does not (src/core/workspace/signatures.ts
 // typeMembers, mapLines.ts fileNames): a TS/JS class's public members (signaturesTs.ts: `Command.option(…)`, a static
 // one alike, a getter or a field by its type, the constructor `new Command(…)`), a Rust trait's methods and a Go
-// interface's exported ones (signaturesOther.ts) — after a public type only, within the names' and the signatures'
-// caps, and in DA's map of a workspace without UI files; the index's symbols stay top-level.
+// interface's exported ones (signaturesOther.ts) — of a public type only, after all the file's public top-level names,
+// within the names' and the signatures' caps, and in DA's map of a workspace without UI files; the index's symbols stay
+// top-level.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
+import { fileNames, interfaceLine, MAP_SYMBOLS, workWords } from '../../src/core/workspace/mapLines';
 import { signaturesOf } from '../../src/core/workspace/signatures';
 import { SIGNATURE_CHARS } from '../../src/core/workspace/signatureText';
 import { MAX_SYMBOLS, scanFile, scanMembers } from '../../src/core/workspace/symbols';
@@ -108,11 +109,11 @@ describe('interface lines: a class’s public members after it', () => {
     assert.deepStrictEqual({ names, internal, read }, { names: ['Client', 'Client.get', 'Pool'], internal: 1, read: true });
     assert.strictEqual(interfaceLine('src/client.ts', module, [], 40, 1000, none), 'src/client.ts — class Client, Client.get(url: string): Response, Pool');
     // `export { Pool }` makes it public: its members follow it
-    assert.deepStrictEqual(fileNames('src/client.ts', `${module}export { Pool };\n`, []).names, ['Client', 'Client.get', 'Pool', 'Pool.take']);
+    assert.deepStrictEqual(fileNames('src/client.ts', `${module}export { Pool };\n`, []).names, ['Client', 'Pool', 'Client.get', 'Pool.take']);
     // a script exports nothing: every top-level name is what it offers
     const script = module.replace('export class', 'class');
     const fromScript = fileNames('src/client.js', script, []);
-    assert.deepStrictEqual([fromScript.names, fromScript.internal], [['Client', 'Client.get', 'Pool', 'Pool.take'], 0]);
+    assert.deepStrictEqual([fromScript.names, fromScript.internal], [['Client', 'Pool', 'Client.get', 'Pool.take'], 0]);
   });
 
   it('keeps each signature within SIGNATURE_CHARS, counts the members a line has no room for, and names no more than a scan gives', () => {
@@ -142,6 +143,28 @@ describe('interface lines: a class’s public members after it', () => {
       for (const s of signatures) assert.ok(s.length <= SIGNATURE_CHARS, `${rel}: ${s.length}`);
     }
     assert.strictEqual(signed('a.ts', hostile['a.ts']).signatures[2], 'A.n(b: string): void');
+  });
+
+  it('lists every public top-level name before any member, so a class of many methods leaves a line room for the file’s functions', () => {
+    const ts = [
+      'export class Client {',
+      ...Array.from({ length: 15 }, (_, i) => `  get${i}(path: string): Response {}`),
+      '}',
+      'export function parseUrl(text: string): URL {}',
+      'export function formatUrl(url: URL): string {}',
+    ].join('\n');
+    const gets = Array.from({ length: 9 }, (_, i) => `Client.get${i}(path: string): Response`);
+    // DevA's map: MAP_SYMBOLS names, the functions among them, the members in the room they leave
+    assert.strictEqual(
+      interfaceLine('src/client.ts', ts, [], MAP_SYMBOLS, 2000, workWords('parse a url')),
+      `src/client.ts — class Client, parseUrl(text: string): URL, formatUrl(url: URL): string, ${gets.join(', ')}, … (+6)`,
+    );
+    // DA's 40 names: a class of more members than that still leaves the functions named, its members after them in their class's order
+    const wide = `export class Client {\n${Array.from({ length: 45 }, (_, i) => `  m${i}(): void {}`).join('\n')}\n}\nexport class Pool {\n  take(): void {}\n}\nexport function parseUrl(text: string): URL {}\nfunction helper() {}\n`;
+    const { names, internal } = fileNames('src/wide.ts', wide, []);
+    assert.deepStrictEqual(names.slice(0, 5), ['Client', 'Pool', 'parseUrl', 'Client.m0', 'Client.m1']);
+    assert.deepStrictEqual([names[names.length - 1], internal], ['helper', 1]);
+    assert.match(interfaceLine('src/wide.ts', wide, [], 40, 4000, none), /^src\/wide\.ts — class Client, class Pool, parseUrl\(text: string\): URL, Client\.m0\(\): void, /);
   });
 
   it('gives the members whose words the work writes their signatures first', () => {
@@ -195,8 +218,8 @@ describe('interface lines: a Rust trait’s and a Go interface’s methods after
       '}',
     ].join('\n');
     const { names, signatures } = signed('store.go', go);
-    assert.deepStrictEqual(names, ['Store', 'Store.Get', 'Stringer', 'Stringer.String', 'cache']);
-    assert.deepStrictEqual(signatures, ['interface Store { Closer }', 'Store.Get(ctx context.Context, key string) ([]byte, error)', 'interface Stringer', 'Stringer.String() string']);
+    assert.deepStrictEqual(names, ['Store', 'Stringer', 'Store.Get', 'Stringer.String', 'cache']);
+    assert.deepStrictEqual(signatures, ['interface Store { Closer }', 'interface Stringer', 'Store.Get(ctx context.Context, key string) ([]byte, error)', 'Stringer.String() string']);
   });
 });
 

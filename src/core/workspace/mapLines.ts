@@ -1,7 +1,7 @@
 // How a map line names a file's symbols — DevA's and DA's maps (pack.ts), init's code map (cape/initFactsCodeLines.ts):
 // the path, then its first names and `… (+N)` for the rest. Where a line shows a product's interface (DA's map of a
-// workspace without UI files, init's code map, DevA's first few lines), its public names — a public type's members
-// after it (`Command.option`, `Show.show`: fileNames) — go with their signatures (signatures.ts) as its room
+// workspace without UI files, init's code map, DevA's first few lines), its public names — then the public types'
+// members (`Command.option`, `Show.show`: fileNames) — go with their signatures (signatures.ts) as its room
 // allows: first as many names as fit bare, then signatures for them — those whose words match the work's first (the
 // objective and criteria for DA, the answers' product and features for init), then the others in file order; a line
 // never names fewer symbols for them.
@@ -89,11 +89,12 @@ export interface FileNames {
 }
 
 /**
- * A file's names as its text gives them (scanFile: public ones first, and how many are internal), each public type
- * followed by its members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`,
- * `Show.show`), or, when it does not read or names none, `symbols` (the index's, none called internal): DA's interface
- * lines and init's code map alike; MAX_SYMBOLS names at most, as a scan gives (members past them left out). An
- * internal type's members are no interface: left out too.
+ * A file's names as its text gives them (scanFile: public ones first, and how many are internal), its public types'
+ * members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`, `Show.show`) after all
+ * its public top-level names, in their types' order, and before its internal ones — so a class of many members does
+ * not crowd the file's functions out of a line's few names — or, when it does not read or names none, `symbols` (the
+ * index's, none called internal): DA's interface lines and init's code map alike; MAX_SYMBOLS names at most, as a scan
+ * gives (members past them left out). An internal type's members are no interface: left out too.
  */
 export function fileNames(p: string, text: string | null, symbols: readonly string[]): FileNames {
   const scan = text === null ? null : scanFile(p, text);
@@ -112,13 +113,14 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
     if (!membersOf.has(type)) membersOf.set(type, []);
     membersOf.get(type)!.push(symbol);
   }
-  const names = scan.symbols.flatMap((n, i) => (i < publics ? [n, ...(membersOf.get(n) ?? [])] : n));
+  const tops = scan.symbols.slice(0, publics);
+  const names = [...tops, ...tops.flatMap((n) => membersOf.get(n) ?? []), ...scan.symbols.slice(publics)];
   return { names, internal: scan.internal, read: true, members };
 }
 
 /**
  * A map line of a product's interface within `maxChars`: the path, then the file's names as its text gives them
- * (fileNames: public ones first, a type's members after it) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
+ * (fileNames: public ones first, the public types' members after them) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
  * most, counting the rest — then the public ones among them with their signatures, those of `work` first
  * (signingPlaces), as the room left allows.
  */
