@@ -1,13 +1,13 @@
 // The passages of the cape/ files that speak of the objective, in the Cape Master's opening only (session/passages.ts).
 import * as assert from 'assert';
-import { objectivePassages, OBJECTIVE_PASSAGES_CHARS } from '../../src/core/session/passages';
+import { objectivePassages, OBJECTIVE_PASSAGES_CHARS, storyBlocks } from '../../src/core/session/passages';
 import { projectOutline } from '../../src/core/session/outline';
 import { CUT } from '../../src/core/session/clip';
 import { buildStepContext, CONTEXT_MATRIX, renderSources, type ContextInputs } from '../../src/core/session/context';
 import { STEP_IDS, type StepId } from '../../src/core/model/types';
 import { contextInputs } from '../helpers/contextInputs';
 
-const HEADER = '## Passages of the cape/ files that speak of this objective (whole sections, best first)';
+const HEADER = '## Passages of the cape/ files that speak of this objective (whole sections, or the entries of a list of them, best first)';
 const OBJECTIVE = 'Remove the referrer and campaign query fields from shared links';
 
 /** A list of `n` invented items on `topic`, long enough that the outline shows only its start. */
@@ -46,6 +46,25 @@ describe("the objective's passages of the cape/ files (CM opening)", () => {
     assert.ok(!out.includes('Parsing note') && !out.includes('Layout note') && !out.includes('Testing note'), 'no section without a word of the objective');
     // with room for one, the one that puts the objective off
     assert.deepStrictEqual(headings(passages(FILES, OBJECTIVE, 450)), ['### cape/1_product/4_backlog.md › Backlog › Put off']);
+  });
+
+  it("a section that lists labelled entries (a backlog epic's stories) gives the entries that speak of the objective, under one heading, in its order", () => {
+    const story = (id: string, title: string, text: string) => `**${id} — ${title}** · P1\nAs a maintainer, I want ${text}.\n\n- Given an input, when I call it, then ${text}.`;
+    const epic = [
+      '# Backlog',
+      '## Epics',
+      '### Epic C — Later',
+      'Stories after this release.',
+      story('US-007', 'Drop referrer fields', 'the referrer query field dropped from shared links'),
+      story('US-008', 'Compare ignoring order', `two versions compared ${'whatever their order '.repeat(30)}`),
+      story('US-009', 'Drop campaign fields', 'the campaign query field dropped from shared links'),
+    ].join('\n\n');
+    assert.deepStrictEqual(storyBlocks(epic.split('### Epic C — Later\n\n')[1]).map((b) => b.slice(0, 12)), ['Stories afte', '**US-007 — D', '**US-008 — C', '**US-009 — D']);
+    assert.deepStrictEqual(storyBlocks('No labels here.\n\n- a list\n- of items'), ['No labels here.\n\n- a list\n- of items']);
+    const out = passages([['cape/1_product/4_backlog.md', epic]], OBJECTIVE);
+    assert.deepStrictEqual(headings(out), ['### cape/1_product/4_backlog.md › Backlog › Epics › Epic C — Later']);
+    assert.ok(out.indexOf('US-007') > 0 && out.indexOf('US-009') > out.indexOf('US-007'), out);
+    assert.ok(!out.includes('US-008'), 'the entry that does not speak of the objective is left out');
   });
 
   it('keeps within its budget: whole passages while they fit, then one cut at a line end; a huge heading clipped', () => {

@@ -73,7 +73,7 @@ describe('session runner', function () {
     for (const r of demoReplies('task-p')) fake.enqueue({ text: r });
     const res = await runSession({ workspace: ws, objective: 'Add a dark mode', taskId: 'task-p', model: 'claude-sonnet-4-6', llm: client(), prompts });
     assert.ok(res.ok, res.error?.message);
-    const header = '## Passages of the cape/ files that speak of this objective (whole sections, best first)\n### cape/1_product/9_later.md › Later › Not this release\n';
+    const header = '## Passages of the cape/ files that speak of this objective (whole sections, or the entries of a list of them, best first)\n### cape/1_product/9_later.md › Later › Not this release\n';
     const [opening, ...others] = fake.requests.filter((r) => r.body.messages.length === 1);
     const user = (r: typeof opening) => JSON.stringify(r.body.messages);
     assert.ok(user(opening).includes(JSON.stringify(`${header}${list}\n\n${putOff}`).slice(1, -1)), user(opening));

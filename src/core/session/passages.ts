@@ -46,19 +46,48 @@ const lettersOnly = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '');
 interface Passage {
   file: number;
   index: number;
-  /** How many of the objective's words it holds: a section holding more of them speaks more of the objective. */
+  /** The block's place in its section (storyBlocks), 0 for a section taken whole. */
+  block: number;
+  /** How many of the objective's words it holds: a block holding more of them speaks more of the objective. */
   shared: number;
-  /** Its relevance to the objective (packing.ts), which orders the sections holding as many of its words. */
+  /** Its relevance to the objective (packing.ts), which orders the blocks holding as many of its words. */
   score: number;
+  /** Its file and heading path, as the line that heads its section's passage. */
+  heading: string;
   text: string;
 }
 
+/** A paragraph that opens with a bold label (`**US-007 — Strip other trackers** · P3`): a story or an entry of its own. */
+const LABELLED = /^\*\*[^*\n]+\*\*/;
+
 /**
- * The sections of `files` (path as shown → text) that share a word of `objective` (matchWords), those holding more
- * of its words first and, among those holding as many, by their relevance to it, each headed by its file path and heading path and kept whole while they fit in
- * `budget`; the first that does not fit is cut at a line end into the room left when that is at least
- * MIN_CUT_PASSAGE_CHARS. A section `outline` already shows whole (its line holds the heading and the whole text) is
- * left out. '' when no section shares a word of the objective.
+ * A section's body as the entries it lists: a new block at each paragraph that opens with a bold label, what precedes
+ * the first one a block of its own; a body without such labels is one block. A backlog epic lists its stories so: in
+ * the trial, the story that put the objective off and an unrelated one shared a section, and sent whole they left no
+ * room for the objective's own epic.
+ */
+export function storyBlocks(body: string): string[] {
+  const blocks: string[] = [];
+  let cur: string[] = [];
+  for (const para of body.split(/\n[ \t]*\n/)) {
+    if (LABELLED.test(para.trimStart()) && cur.length) {
+      blocks.push(cur.join('\n\n'));
+      cur = [];
+    }
+    cur.push(para);
+  }
+  if (cur.length) blocks.push(cur.join('\n\n'));
+  return blocks.filter((b) => b.trim());
+}
+
+/**
+ * The sections of `files` (path as shown → text), or the labelled entries of a section that lists them (storyBlocks),
+ * that share a word of `objective` (matchWords): those holding more of its words first and, among those holding as
+ * many, by their relevance to it. Each section's kept blocks go under one line with its file path and heading path, in
+ * the section's order, the sections in the order of their best block, kept whole while they fit in `budget`; the
+ * first that does not fit is cut at a line end into the room left when that is at least MIN_CUT_PASSAGE_CHARS. A
+ * section `outline` already shows whole (its line holds the heading and the whole text) is left out. '' when no
+ * section shares a word of the objective.
  */
 export function objectivePassages(files: readonly [string, string][], objective: string, outline: string, budget = OBJECTIVE_PASSAGES_CHARS): string {
   const wanted = matchWords(objective);
@@ -71,26 +100,31 @@ export function objectivePassages(files: readonly [string, string][], objective:
     const sections = splitSections(minifyMarkdown(text)).slice(0, MAX_RANKED);
     sections.forEach((s, index) => {
       if (!s.body || outlined.has(lettersOnly(s.title + s.body))) return;
-      const words = matchWords(`${s.title}\n${s.body}`);
-      const shared = [...wanted].filter((w) => words.has(w)).length;
-      if (!shared) return;
       const path = headingPath(sections, index);
       const heading = clip(`### ${rel}${path ? ` › ${path}` : ''}`, PASSAGE_HEADING_CHARS, '…');
-      passages.push({ file, index, shared, score: score(s), text: `${heading}\n${withFenceClosed(s.body)}` });
+      storyBlocks(s.body).forEach((body, block) => {
+        const words = matchWords(`${s.title}\n${body}`);
+        const shared = [...wanted].filter((w) => words.has(w)).length;
+        if (shared) passages.push({ file, index, block, shared, score: score({ ...s, body }), heading, text: withFenceClosed(body) });
+      });
     });
   });
-  passages.sort((a, b) => b.shared - a.shared || b.score - a.score || a.file - b.file || a.index - b.index);
-  const kept: string[] = [];
+  passages.sort((a, b) => b.shared - a.shared || b.score - a.score || a.file - b.file || a.index - b.index || a.block - b.block);
+  // the kept blocks by section, the sections in the order of their best block
+  const kept = new Map<string, { heading: string; blocks: { block: number; text: string }[] }>();
   let room = budget;
   for (const p of passages) {
-    const gap = kept.length ? 2 : 0;
-    if (gap + p.text.length <= room) {
-      kept.push(p.text);
-      room -= gap + p.text.length;
-    } else if (room - gap >= MIN_CUT_PASSAGE_CHARS) {
-      kept.push(clipMarkdown(p.text, room - gap));
+    const key = `${p.file}:${p.index}`;
+    const section = kept.get(key);
+    // a new section costs its heading line and the gap before it; another block of one kept, the gap between blocks
+    const cost = section ? 2 : (kept.size ? 2 : 0) + p.heading.length + 1;
+    if (cost + p.text.length <= room) {
+      (section ?? kept.set(key, { heading: p.heading, blocks: [] }).get(key)!).blocks.push({ block: p.block, text: p.text });
+      room -= cost + p.text.length;
+    } else if (room - cost >= MIN_CUT_PASSAGE_CHARS) {
+      (section ?? kept.set(key, { heading: p.heading, blocks: [] }).get(key)!).blocks.push({ block: p.block, text: clipMarkdown(p.text, room - cost) });
       break;
     }
   }
-  return kept.join('\n\n');
+  return [...kept.values()].map((s) => `${s.heading}\n${s.blocks.sort((a, b) => a.block - b.block).map((b) => b.text).join('\n\n')}`).join('\n\n');
 }

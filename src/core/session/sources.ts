@@ -96,7 +96,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
     case 'cape:passages': {
       // what the files say of this objective, which the outline shows only the start of (passages.ts)
       const files = projectFiles(inputs);
-      return section('Passages of the cape/ files that speak of this objective (whole sections, best first)', objectivePassages(files, inputs.objective, projectOutline(files)));
+      return section('Passages of the cape/ files that speak of this objective (whole sections, or the entries of a list of them, best first)', objectivePassages(files, inputs.objective, projectOutline(files)));
     }
     case 'user:answers':
       return inputs.dorAnswers?.length ? section("Your blocking questions and the user's answers", answersText([...inputs.dorAnswers])) : '';
