@@ -61,6 +61,9 @@ describe("the objective's passages of the cape/ files (CM opening)", () => {
     ].join('\n\n');
     assert.deepStrictEqual(storyBlocks(epic.split('### Epic C — Later\n\n')[1]).map((b) => b.slice(0, 12)), ['Stories afte', '**US-007 — D', '**US-008 — C', '**US-009 — D']);
     assert.deepStrictEqual(storyBlocks('No labels here.\n\n- a list\n- of items'), ['No labels here.\n\n- a list\n- of items']);
+    // a bold line inside a code fence, or continuing a paragraph, starts no entry
+    const fenced = 'Intro.\n\n```md\n\n**US-1 — in a fence**\n```\n\nText\n**not a label**\n\n**US-2 — Real** · P1\nIts text.';
+    assert.deepStrictEqual(storyBlocks(fenced), ['Intro.\n\n```md\n\n**US-1 — in a fence**\n```\n\nText\n**not a label**', '**US-2 — Real** · P1\nIts text.']);
     const out = passages([['cape/1_product/4_backlog.md', epic]], OBJECTIVE);
     assert.deepStrictEqual(headings(out), ['### cape/1_product/4_backlog.md › Backlog › Epics › Epic C — Later']);
     assert.ok(out.indexOf('US-007') > 0 && out.indexOf('US-009') > out.indexOf('US-007'), out);

@@ -6,7 +6,7 @@
 // human again. Here the sections that hold words of the objective are ranked, those holding more of them first, then
 // as packAssets ranks sections for a work (packing.ts relevance), and sent whole, best first, within
 // OBJECTIVE_PASSAGES_CHARS.
-import { charBigrams, withFenceClosed } from '../text';
+import { charBigrams, fenceTracker, withFenceClosed } from '../text';
 import { terms } from '../workspace/tokens';
 import { clip, clipMarkdown } from './clip';
 import { MAX_RANKED, minifyMarkdown, relevance, splitSections, type MdSection } from './packing';
@@ -69,15 +69,20 @@ const LABELLED = /^\*\*[^*\n]+\*\*/;
 export function storyBlocks(body: string): string[] {
   const blocks: string[] = [];
   let cur: string[] = [];
-  for (const para of body.split(/\n[ \t]*\n/)) {
-    if (LABELLED.test(para.trimStart()) && cur.length) {
-      blocks.push(cur.join('\n\n'));
+  // a bold line inside a code fence, or one that continues a paragraph, starts no entry
+  const outside = fenceTracker();
+  let paragraphStart = true;
+  for (const line of body.split('\n')) {
+    const prose = outside(line);
+    if (prose && paragraphStart && LABELLED.test(line.trimStart()) && cur.some((l) => l.trim())) {
+      blocks.push(cur.join('\n').trim());
       cur = [];
     }
-    cur.push(para);
+    cur.push(line);
+    paragraphStart = prose && !line.trim();
   }
-  if (cur.length) blocks.push(cur.join('\n\n'));
-  return blocks.filter((b) => b.trim());
+  blocks.push(cur.join('\n').trim());
+  return blocks.filter(Boolean);
 }
 
 /**
