@@ -99,8 +99,8 @@ export interface FileNames {
 export function fileNames(p: string, text: string | null, symbols: readonly string[]): FileNames {
   const scan = text === null ? null : scanFile(p, text);
   if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false, members: [] };
-  const publics = scan.symbols.length - scan.internal;
-  const publicTypes = new Set(scan.symbols.slice(0, publics));
+  const tops = scan.symbols.slice(0, scan.symbols.length - scan.internal);
+  const publicTypes = new Set(tops);
   // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), while the
   // names are no more than a scan gives
   const named = new Set(scan.symbols);
@@ -113,8 +113,7 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
     if (!membersOf.has(type)) membersOf.set(type, []);
     membersOf.get(type)!.push(symbol);
   }
-  const tops = scan.symbols.slice(0, publics);
-  const names = [...tops, ...tops.flatMap((n) => membersOf.get(n) ?? []), ...scan.symbols.slice(publics)];
+  const names = [...tops, ...tops.flatMap((n) => membersOf.get(n) ?? []), ...scan.symbols.slice(tops.length)];
   return { names, internal: scan.internal, read: true, members };
 }
 
