@@ -1,6 +1,6 @@
 // The passages of the cape/ files that speak of the objective, in the Cape Master's opening only (session/passages.ts).
 import * as assert from 'assert';
-import { objectivePassages, OBJECTIVE_PASSAGES_CHARS, storyBlocks } from '../../src/core/session/passages';
+import { objectivePassages, OBJECTIVE_PASSAGES_CHARS, sectionEntries, storyBlocks } from '../../src/core/session/passages';
 import { projectOutline } from '../../src/core/session/outline';
 import { CUT } from '../../src/core/session/clip';
 import { buildStepContext, CONTEXT_MATRIX, renderSources, type ContextInputs } from '../../src/core/session/context';
@@ -35,17 +35,18 @@ const headings = (text: string) => text.split('\n').filter((l) => l.startsWith('
 const inputsWith = (assets: Map<string, string>, objective: string, step: StepId = 'cm_open'): ContextInputs => ({ ...contextInputs(step, {}, objective), assets });
 
 describe("the objective's passages of the cape/ files (CM opening)", () => {
-  it('the sections that go against the objective come first, each whole under its file and heading path; an unrelated one sharing a word comes last', () => {
+  it('the sections that go against the objective come first, each under its file and heading path (a list by the items that speak of it); an unrelated one sharing a word comes last', () => {
     const out = passages(FILES, OBJECTIVE);
     assert.deepStrictEqual(headings(out), [
       '### cape/1_product/4_backlog.md › Backlog › Put off',
       '### cape/3_development/2_guideline.md › Guideline › Compatibility',
       '### cape/2_design/1_principle.md › Principles › Naming',
     ]);
-    assert.ok(out.includes(`### cape/1_product/4_backlog.md › Backlog › Put off\n${items(4, 'Sorting')}\n\n- Dropping the referrer`), out);
+    assert.ok(out.includes(`### cape/1_product/4_backlog.md › Backlog › Put off\n- Dropping the referrer`), out);
     assert.ok(!out.includes('Parsing note') && !out.includes('Layout note') && !out.includes('Testing note'), 'no section without a word of the objective');
+    assert.ok(!out.includes('Sorting note') && !out.includes('Naming note'), "a list's items that do not speak of the objective are left out");
     // with room for one, the one that puts the objective off
-    assert.deepStrictEqual(headings(passages(FILES, OBJECTIVE, 450)), ['### cape/1_product/4_backlog.md › Backlog › Put off']);
+    assert.deepStrictEqual(headings(passages(FILES, OBJECTIVE, 160)), ['### cape/1_product/4_backlog.md › Backlog › Put off']);
   });
 
   it("a section that lists labelled entries (a backlog epic's stories) gives the entries that speak of the objective, under one heading, in its order", () => {
@@ -70,14 +71,81 @@ describe("the objective's passages of the cape/ files (CM opening)", () => {
     assert.ok(!out.includes('US-008'), 'the entry that does not speak of the objective is left out');
   });
 
+  it("a table's rows and a list's items are entries of their own: only those that speak of the objective, a table's header once", () => {
+    const adr = [
+      '# Architecture',
+      '## Decisions',
+      'What we decided, and why.',
+      '',
+      '| # | Decision | Reason |',
+      '|---|---|---|',
+      '| D-1 | One named export per helper | Tree-shaking |',
+      '| D-2 | Referrer fields stay in links | Analytics reads them |',
+      '| D-3 | Strings in, strings out | Predictable results |',
+      '| D-4 | Campaign fields are dropped only in the next major release | No result may change in 1.x |',
+      '',
+      '- First, a list item about parsing.',
+      '  Its second line, indented.',
+      '',
+      '- A list item about the referrer field,',
+      '  continued on an indented line.',
+      '- A last item about layout.',
+    ].join('\n');
+    const out = passages([['cape/3_development/1_architecture.md', adr]], OBJECTIVE);
+    assert.strictEqual(
+      out,
+      [
+        '### cape/3_development/1_architecture.md › Architecture › Decisions',
+        '| # | Decision | Reason |',
+        '|---|---|---|',
+        '| D-2 | Referrer fields stay in links | Analytics reads them |',
+        '| D-4 | Campaign fields are dropped only in the next major release | No result may change in 1.x |',
+        '',
+        '- A list item about the referrer field,',
+        '  continued on an indented line.',
+      ].join('\n'),
+    );
+    assert.deepStrictEqual(
+      sectionEntries(adr.split('## Decisions\n')[1]).map((e) => [e.text.slice(0, 14), e.group ?? null]),
+      [
+        ['What we decide', null],
+        ['| D-1 | One na', 0],
+        ['| D-2 | Referr', 0],
+        ['| D-3 | String', 0],
+        ['| D-4 | Campai', 0],
+        ['- First, a lis', 1],
+        ['- A list item ', 1],
+        ['- A last item ', 1],
+      ],
+    );
+    // a story keeps its criteria list; a table inside a code fence is no table
+    assert.strictEqual(sectionEntries('**US-1 — Drop fields** · P1\nAs a user…\n\n- Given a, then b.\n- Given c, then d.').length, 1);
+    assert.deepStrictEqual(sectionEntries('```\n| a | b |\n|---|---|\n| 1 | 2 |\n```').map((e) => e.group), [undefined]);
+  });
+
+  it('a rare word of the objective weighs more than a common one, and a long entry does not win by bulk', () => {
+    const notes = [
+      '# Notes',
+      ...Array.from({ length: 6 }, (_, i) => `## Area ${i}\nLinks are shared with their query fields.`),
+      '## Everything',
+      Array.from({ length: 12 }, (_, i) => `Links ${i} are shared by users, and each link keeps its query fields as written by whoever made it.`).join('\n'),
+      '## Referrer',
+      'The referrer is kept until 2.0.\n\nThe analytics export reads it.',
+    ].join('\n\n');
+    assert.deepStrictEqual(headings(passages([['cape/1_product/notes.md', notes]], OBJECTIVE))[0], '### cape/1_product/notes.md › Notes › Referrer');
+  });
+
   it('keeps within its budget: whole passages while they fit, then one cut at a line end; a huge heading clipped', () => {
     const many = Array.from({ length: 30 }, (_, i) => `## Links ${i}\n${items(5, `Campaign field ${i}`)}`).join('\n\n');
     const out = passages([['cape/1_product/links.md', many]], OBJECTIVE);
     assert.ok(out.length <= OBJECTIVE_PASSAGES_CHARS && out.length > OBJECTIVE_PASSAGES_CHARS - 600, `${out.length}`);
     const parts = out.split('\n\n');
     for (const p of parts.slice(0, -1)) assert.ok(many.includes(p.replace(/^### cape\/1_product\/links\.md › /, '## ')), `whole: ${p.slice(0, 60)}`);
-    // one section far over the budget: cut at a line end, marked
-    const huge = `## Campaign fields\n${items(400, 'Referrer')}`;
+    // one section far over the budget: a list gives whole items while they fit; a paragraph is cut at a line end, marked
+    const list = passages([['cape/1_product/list.md', `## Campaign fields\n${items(400, 'Referrer')}`]], OBJECTIVE);
+    assert.ok(list.length <= OBJECTIVE_PASSAGES_CHARS && list.length > OBJECTIVE_PASSAGES_CHARS - 100 && !list.endsWith(CUT), `${list.length}`);
+    assert.ok(items(400, 'Referrer').startsWith(list.split('\n').slice(1).join('\n')), 'the first items, whole, in order');
+    const huge = `## Campaign fields\n${items(400, 'Referrer').replace(/^- /gm, '')}`;
     const cut = passages([['cape/1_product/huge.md', huge]], OBJECTIVE);
     assert.ok(cut.length <= OBJECTIVE_PASSAGES_CHARS && cut.endsWith(CUT), `${cut.length}`);
     for (const line of cut.slice(0, -CUT.length).split('\n').slice(1)) assert.ok(huge.includes(`${line}\n`), `a whole line: ${line}`);

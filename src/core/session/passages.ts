@@ -3,10 +3,13 @@
 // The opening's outline (outline.ts) shows each section's heading and first words only: in a trial on a URL library
 // the objective (strip utm_*, fbclid and gclid) went against the backlog, the design notes and the guideline, which
 // all put fbclid off to a later release; CM could not see it and raised nothing, and POA, DA and DevA each asked the
-// human again. Here the sections that hold words of the objective are ranked, those holding more of them first, then
-// as packAssets ranks sections for a work (packing.ts relevance), and sent whole, best first, within
-// OBJECTIVE_PASSAGES_CHARS.
+// human again. Here the sections that hold words of the objective are ranked by BM25 over those words (a rare one,
+// fbclid, weighs more than url; a long section does not win by bulk), ties as packAssets ranks sections for a work
+// (packing.ts relevance), and sent whole, best first, within OBJECTIVE_PASSAGES_CHARS. A section that lists entries (a
+// backlog epic's labelled stories, a list's items, a table's rows) is ranked entry by entry (sectionEntries), so one
+// matching story, item or decision does not bring its whole list.
 import { charBigrams, fenceTracker, withFenceClosed } from '../text';
+import { bm25Idf, bm25Tf } from '../workspace/termScoring';
 import { terms } from '../workspace/tokens';
 import { clip, clipMarkdown } from './clip';
 import { MAX_RANKED, minifyMarkdown, relevance, splitSections, type MdSection } from './packing';
@@ -15,6 +18,8 @@ import { MAX_RANKED, minifyMarkdown, relevance, splitSections, type MdSection } 
 export const OBJECTIVE_PASSAGES_CHARS = 3000;
 /** The least room a passage too long to go whole is cut into; with less left, a shorter passage after it may still fit. */
 const MIN_CUT_PASSAGE_CHARS = 400;
+/** BM25's usual parameters, for the entries (short texts) ranked against the objective. */
+const ENTRY_BM25 = { k: 1.2, b: 0.75 };
 /** Characters of a passage's heading line (its file and heading path). */
 const PASSAGE_HEADING_CHARS = 300;
 
@@ -48,13 +53,17 @@ interface Passage {
   index: number;
   /** The block's place in its section (storyBlocks), 0 for a section taken whole. */
   block: number;
-  /** How many of the objective's words it holds: a block holding more of them speaks more of the objective. */
+  /** Its BM25 score for the objective's words it holds (a rare one weighs more; a long block is discounted). */
   shared: number;
   /** Its relevance to the objective (packing.ts), which orders the blocks holding as many of its words. */
   score: number;
   /** Its file and heading path, as the line that heads its section's passage. */
   heading: string;
   text: string;
+  /** A table row's header and separator lines, shown once above the rows kept from its table. */
+  head?: string;
+  /** A list item's or table row's list or table (sectionEntries). */
+  group?: number;
 }
 
 /** A paragraph that opens with a bold label (`**US-007 — Strip other trackers** · P3`): a story or an entry of its own. */
@@ -85,10 +94,100 @@ export function storyBlocks(body: string): string[] {
   return blocks.filter(Boolean);
 }
 
+/** A block of a section's body: a paragraph run, a list item, or a table row with its table's header lines (`head`). */
+export interface SectionEntry {
+  text: string;
+  head?: string;
+  /** A list item's or table row's list or table, numbered in the section's order: its entries are shown as one. */
+  group?: number;
+}
+
+/** A markdown table's separator line (`|---|:--:|`, spaces aside), the line under its header. */
+const TABLE_SEPARATOR = /^\|?:?-+:?(?:\|:?-+:?)*\|?$/;
+const isTableSeparator = (line: string | undefined) => !!line?.includes('|') && TABLE_SEPARATOR.test(line.replace(/\s+/g, ''));
+const isTableLine = (line: string) => line.includes('|') && line.trim() !== '';
+/** A list item's first line, not indented (`- …`, `* …`, `1. …`): its indented lines and sub-items belong to it. */
+const LIST_ITEM = /^(?:[-*+]|\d{1,3}[.)])\s+\S/;
+
 /**
- * The sections of `files` (path as shown → text), or the labelled entries of a section that lists them (storyBlocks),
- * that share a word of `objective` (matchWords): those holding more of its words first and, among those holding as
- * many, by their relevance to it. Each section's kept blocks go under one line with its file path and heading path, in
+ * A section's body as its entries: its labelled blocks (storyBlocks) and, in the text before a section's first label,
+ * each table row (with the table's header lines) and each top-level list item (with its indented lines) as an entry of
+ * its own. An ADR table of eight decisions, or a list of anti-patterns, sent whole for the one line that spoke of the
+ * objective took a third of the room in a trial's opening, and the objective's own epic was left out. A labelled
+ * block (a story) keeps its criteria list and tables: they read only with it.
+ */
+export function sectionEntries(body: string): SectionEntry[] {
+  const out: SectionEntry[] = [];
+  let group = 0;
+  for (const block of storyBlocks(body)) {
+    if (LABELLED.test(block)) {
+      out.push({ text: block });
+      continue;
+    }
+    const lines = block.split('\n');
+    const outside = fenceTracker();
+    const prose: string[] = [];
+    const flush = () => {
+      const text = prose.join('\n').trim();
+      if (text) out.push({ text });
+      prose.length = 0;
+    };
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (!outside(line)) {
+        prose.push(line);
+        continue;
+      }
+      if (isTableLine(line) && isTableSeparator(lines[i + 1])) {
+        flush();
+        const head = `${line}\n${lines[i + 1]}`;
+        outside(lines[++i]);
+        while (i + 1 < lines.length && isTableLine(lines[i + 1])) out.push({ text: lines[++i], head, group }), outside(lines[i]);
+        group++;
+        continue;
+      }
+      if (LIST_ITEM.test(line)) {
+        flush();
+        // the list's items, each with its indented lines; blank lines between items keep the list going
+        let item = [line];
+        const push = () => out.push({ text: item.join('\n').trimEnd(), group });
+        while (i + 1 < lines.length) {
+          const next = lines[i + 1];
+          const blankThenMore = !next.trim() && i + 2 < lines.length && (LIST_ITEM.test(lines[i + 2]) || /^\s+\S/.test(lines[i + 2]));
+          if (LIST_ITEM.test(next)) {
+            push();
+            item = [next];
+          } else if (/^\s+\S/.test(next) || blankThenMore) item.push(next);
+          else break;
+          outside(lines[++i]);
+        }
+        push();
+        group++;
+        continue;
+      }
+      prose.push(line);
+    }
+    flush();
+  }
+  return out;
+}
+
+/** A section's kept entries in its order; a list's or table's kept entries shown together, a table's header once. */
+function renderEntries(entries: readonly (SectionEntry & { block: number })[]): string {
+  let out = '';
+  let lastGroup: number | undefined;
+  for (const e of [...entries].sort((a, b) => a.block - b.block)) {
+    if (e.group !== undefined && e.group === lastGroup) out += `\n${e.text}`;
+    else out += `${out ? '\n\n' : ''}${e.head !== undefined ? `${e.head}\n` : ''}${e.text}`;
+    lastGroup = e.group;
+  }
+  return out;
+}
+
+/**
+ * The sections of `files` (path as shown → text), or the entries of a section that lists them (sectionEntries),
+ * that share a word of `objective` (matchWords), best first by BM25 over its words held and, among equals, by their
+ * relevance to it. Each section's kept blocks go under one line with its file path and heading path, in
  * the section's order, the sections in the order of their best block, kept whole while they fit in `budget`; the
  * first that does not fit is cut at a line end into the room left when that is at least MIN_CUT_PASSAGE_CHARS. A
  * section `outline` already shows whole (its line holds the heading and the whole text) is left out. '' when no
@@ -100,36 +199,58 @@ export function objectivePassages(files: readonly [string, string][], objective:
   const score = relevance(objective);
   const outlined = new Set(outline.split('\n').map(lettersOnly));
   const passages: Passage[] = [];
+  // how many entries hold each of the objective's words: a word most entries hold says little of which speak of it
+  const held = new Map<string, number>();
+  let entries = 0;
+  const sharedOf = new Map<Passage, string[]>();
   files.forEach(([rel, text], file) => {
     // a file's first MAX_RANKED sections, as packAssets ranks them
     const sections = splitSections(minifyMarkdown(text)).slice(0, MAX_RANKED);
     sections.forEach((s, index) => {
-      if (!s.body || outlined.has(lettersOnly(s.title + s.body))) return;
+      if (!s.body) return;
+      // a section the outline shows whole is counted among the entries, not sent again
+      const shown = outlined.has(lettersOnly(s.title + s.body));
       const path = headingPath(sections, index);
       const heading = clip(`### ${rel}${path ? ` › ${path}` : ''}`, PASSAGE_HEADING_CHARS, '…');
-      storyBlocks(s.body).forEach((body, block) => {
+      sectionEntries(s.body).forEach(({ text: body, head, group }, block) => {
         const words = matchWords(`${s.title}\n${body}`);
-        const shared = [...wanted].filter((w) => words.has(w)).length;
-        if (shared) passages.push({ file, index, block, shared, score: score({ ...s, body }), heading, text: withFenceClosed(body) });
+        const shared = [...wanted].filter((w) => words.has(w));
+        entries++;
+        for (const w of shared) held.set(w, (held.get(w) ?? 0) + 1);
+        if (!shared.length || shown) return;
+        const p: Passage = { file, index, block, shared: 0, score: score({ ...s, body }), heading, text: group === undefined ? withFenceClosed(body) : body, head, group };
+        passages.push(p);
+        sharedOf.set(p, shared);
       });
     });
   });
+  // BM25 over the entries, each of the objective's words counted once: a rare word (fbclid) weighs more than one most
+  // entries hold (url), and a long entry does not win by holding more words in bulk
+  const avg = passages.reduce((n, p) => n + p.text.length, 0) / Math.max(1, passages.length);
+  for (const p of passages) {
+    const length = bm25Tf(1, p.text.length, avg, ENTRY_BM25.k, ENTRY_BM25.b);
+    p.shared = sharedOf.get(p)!.reduce((sum, w) => sum + bm25Idf(entries, held.get(w)!), 0) * length;
+  }
   passages.sort((a, b) => b.shared - a.shared || b.score - a.score || a.file - b.file || a.index - b.index || a.block - b.block);
   // the kept blocks by section, the sections in the order of their best block
-  const kept = new Map<string, { heading: string; blocks: { block: number; text: string }[] }>();
+  const kept = new Map<string, { heading: string; blocks: (SectionEntry & { block: number })[] }>();
   let room = budget;
   for (const p of passages) {
     const key = `${p.file}:${p.index}`;
     const section = kept.get(key);
-    // a new section costs its heading line and the gap before it; another block of one kept, the gap between blocks
-    const cost = section ? 2 : (kept.size ? 2 : 0) + p.heading.length + 1;
+    const keep = (text: string) => (section ?? kept.set(key, { heading: p.heading, blocks: [] }).get(key)!).blocks.push({ block: p.block, text, head: p.head, group: p.group });
+    // a new section costs its heading line and the gap before it; another block of one kept, the gap between blocks;
+    // an item of a list or a row of a table already shown, its line break only; a table's first row, its header too
+    const groupShown = p.group !== undefined && !!section?.blocks.some((b) => b.group === p.group);
+    const cost = groupShown ? 1 : (section ? 2 : (kept.size ? 2 : 0) + p.heading.length + 1) + (p.head !== undefined ? p.head.length + 1 : 0);
     if (cost + p.text.length <= room) {
-      (section ?? kept.set(key, { heading: p.heading, blocks: [] }).get(key)!).blocks.push({ block: p.block, text: p.text });
+      keep(p.text);
       room -= cost + p.text.length;
-    } else if (room - cost >= MIN_CUT_PASSAGE_CHARS) {
-      (section ?? kept.set(key, { heading: p.heading, blocks: [] }).get(key)!).blocks.push({ block: p.block, text: clipMarkdown(p.text, room - cost) });
+    } else if (p.group === undefined && room - cost >= MIN_CUT_PASSAGE_CHARS) {
+      // a paragraph run is cut at a line end; a list item or table row too long for the room is left for a shorter one
+      keep(clipMarkdown(p.text, room - cost));
       break;
     }
   }
-  return [...kept.values()].map((s) => `${s.heading}\n${s.blocks.sort((a, b) => a.block - b.block).map((b) => b.text).join('\n\n')}`).join('\n\n');
+  return [...kept.values()].map((s) => `${s.heading}\n${renderEntries(s.blocks)}`).join('\n\n');
 }
