@@ -61,6 +61,7 @@ describe("init's facts: TOML and go.mod manifests as fact lines", () => {
     const facts = pyprojectFacts(PEP621, 800)!;
     assert.deepStrictEqual(facts.lines, [
       '- name: app — The items API',
+      '- version: 0.1.0',
       '- requires-python: >=3.10,<4.0',
       '- dependencies (4): fastapi[standard] >=0.114.2,<1.0.0, python-multipart <1.0.0,>=0.0.7, sqlmodel >=0.0.21,<1.0.0, tomli >=1.1 (python_version < "3.11")',
       '- optional-dependencies: docs: mkdocs mkdocs-material',
@@ -168,7 +169,7 @@ log = "0.4"
   it('a manifest that declares no dependencies says so, as a go.mod that requires nothing does', () => {
     // dtolnay/semver's Cargo.toml: a package, its features, no [dependencies] table
     const semver = `[package]\nname = "semver"\nversion = "1.0.27"\nedition = "2021"\nrust-version = "1.68"\n\n[features]\ndefault = ["std"]\nstd = []\n\n[package.metadata.docs.rs]\ntargets = ["x86_64-unknown-linux-gnu"]\n`;
-    assert.deepStrictEqual(cargoFacts(semver, 800)!.lines, ['- name: semver', '- edition: 2021', '- rust-version: 1.68', '- dependencies: none', '- features (2): default, std']);
+    assert.deepStrictEqual(cargoFacts(semver, 800)!.lines, ['- name: semver', '- version: 1.0.27', '- edition: 2021', '- rust-version: 1.68', '- dependencies: none', '- features (2): default, std']);
     // dev-dependencies only: still none of its own
     assert.ok(cargoFacts('[package]\nname = "a"\n\n[dev-dependencies]\ncriterion = "0.5"\n', 800)!.lines.includes('- dependencies: none'));
     // a virtual workspace declares no package, and a crate whose dependencies are all per target has some: no "none"
@@ -183,6 +184,15 @@ log = "0.4"
     // a package.json with development dependencies only; not one whose package needs its peers
     assert.deepStrictEqual(packageJsonLines({ name: 'zero', devDependencies: { mocha: '^10.0.0' } }), ['- name: zero', '- dependencies: none', '- devDependencies (1): mocha ^10.0.0']);
     noNone(packageJsonLines({ name: 'ui', peerDependencies: { react: '>=18' } }));
+  });
+
+  it("each manifest kind gives its version after its name: the current release a project file may name", () => {
+    assert.deepStrictEqual(packageJsonLines({ name: 'commander', version: '15.0.0-0' }).slice(0, 2), ['- name: commander', '- version: 15.0.0-0']);
+    assert.deepStrictEqual(pyprojectFacts('[tool.poetry]\nname = "a"\nversion = "2.1.0"\n', 800)!.lines.slice(0, 2), ['- name: a', '- version: 2.1.0']);
+    assert.deepStrictEqual(cargoFacts('[package]\nname = "m"\nversion.workspace = true\n', 800)!.lines.slice(0, 2), ['- name: m', "- version: (the workspace's)"]);
+    // none said where the manifest gives none, or not as text
+    assert.ok(!packageJsonLines({ name: 'x', version: 3 }).some((l) => l.startsWith('- version')));
+    assert.ok(!pyprojectFacts('[project]\nname = "a"\ndynamic = ["version"]\n', 800)!.lines.some((l) => l.startsWith('- version')));
   });
 
   it('a file that is not valid TOML has no lines, nor one nested deeper than the parser takes', () => {
@@ -233,7 +243,7 @@ replace example.com/old => ../old
     put(ws, 'pyproject.toml', `[tool.typos.files]\nextend-exclude = [\n${'    "a/generated/folder/",\n'.repeat(30)}]\n\n${PEP621}`);
     put(ws, 'app/main.py', 'app = 1\n');
     const t = (await readWorkspaceFacts(ws))!.text;
-    assert.ok(t.includes('## pyproject.toml\n- name: app — The items API\n- requires-python: >=3.10,<4.0\n- dependencies (4): fastapi[standard]'), t);
+    assert.ok(t.includes('## pyproject.toml\n- name: app — The items API\n- version: 0.1.0\n- requires-python: >=3.10,<4.0\n- dependencies (4): fastapi[standard]'), t);
     assert.ok(t.includes('- tool settings: typos, mypy, ruff, coverage'), t);
     assert.doesNotMatch(t, /its head/);
     put(ws, 'pyproject.toml', '[project]\nname = "app"\ndependencies = [\n  "fastapi",\n');

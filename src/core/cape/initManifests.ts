@@ -30,11 +30,15 @@ export const textField = (v: unknown): string | null => (typeof v === 'string' &
 /** A name (a key, a dependency's) on one line, shortened. */
 export const nameOf = (k: string): string => shorten(oneLine(k), FIELD_CHARS);
 
-/** `- name: N — description`, when the manifest has either: a manifest's first line, whatever its kind. */
-export function nameLine(name: unknown, description: unknown): string[] {
+/**
+ * `- name: N — description`, when the manifest has either, then `- version: V` when it gives one (`version`, as the
+ * manifest's kind reads it): a manifest's first lines, whatever its kind. Without the version a trial's init guessed the
+ * current release's number and wrote the guess into every file.
+ */
+export function nameLine(name: unknown, description: unknown, version: string | null = null): string[] {
   const n = textField(name);
   const d = textField(description);
-  return n || d ? [`- name: ${n ?? '(none)'}${d ? ` — ${d}` : ''}`] : [];
+  return [...(n || d ? [`- name: ${n ?? '(none)'}${d ? ` — ${d}` : ''}`] : []), ...(version ? [`- version: ${version}`] : [])];
 }
 
 /**
@@ -119,7 +123,7 @@ function entryLines(pkg: Record<string, unknown>): string[] {
 export function packageJsonLines(pkg: unknown, list = LIST_CHARS): string[] {
   if (!isPlainObject(pkg)) return ['- (not a JSON object)'];
   const lines: string[] = [];
-  lines.push(...nameLine(pkg.name, pkg.description));
+  lines.push(...nameLine(pkg.name, pkg.description, textField(pkg.version)));
   for (const field of ['type', 'packageManager'] as const) {
     const v = textField(pkg[field]);
     if (v) lines.push(`- ${field}: ${v}`);

@@ -89,7 +89,7 @@ export function pyprojectFacts(text: string, list: number): ManifestFacts | null
   const project = tableAt(doc, 'project');
   const tool = tableAt(doc, 'tool');
   const poetry = tableAt(tool, 'poetry');
-  const lines = [...nameLine(project.name ?? poetry.name, project.description ?? poetry.description)];
+  const lines = [...nameLine(project.name ?? poetry.name, project.description ?? poetry.description, textField(project.version ?? poetry.version))];
   const python = textField(project['requires-python']);
   if (python) lines.push(`- requires-python: ${python}`);
   // none said where the project declares them here: a [project] table, its dependencies not dynamic nor Poetry's
@@ -122,7 +122,7 @@ export function cargoFacts(text: string, list: number): ManifestFacts | null {
   const doc = parseToml(text);
   if (!doc) return null;
   const pkg = tableAt(doc, 'package');
-  const lines = [...nameLine(pkg.name, pkg.description)];
+  const lines = [...nameLine(pkg.name, pkg.description, cargoField(pkg.version))];
   for (const key of ['edition', 'rust-version'] as const) {
     const v = cargoField(pkg[key]);
     if (v) lines.push(`- ${key}: ${v}`);
