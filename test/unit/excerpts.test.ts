@@ -400,6 +400,24 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(has(excerpts(daRead), 4252), JSON.stringify(excerpts(daRead)));
   });
 
+  it('shows in a large file’s excerpts the lines DA’s reply cites, inside a range it read too long to show as read', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-cited-'));
+    // the work's words are on every 500th line; the listener DA points at holds none of them
+    const lines = Array.from({ length: 6000 }, (_, i) => (i % 500 === 250 ? `  queue.flushQueue(${i});` : i === 3010 ? '  this.on(`option:${name}`, listener);' : `  step(${i}); // keeps the order`));
+    write(root, 'src/queue.ts', `export function run() {\n${lines.join('\n')}\n}\n`);
+    write(root, 'src/other.ts', 'export const other = 1;\n');
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const excerpts = (daRead: RankQuery['read']) =>
+      packWorkspace(index, { objective: 'flushQueue', read: daRead }, { step: 'deva', budget: 3400, readText: read(root) }).files.find((f) => f.path === 'src/queue.ts')?.excerpts ?? [];
+    const has = (rs: { start: number; end: number }[], line: number) => rs.some((r) => r.start <= line && r.end >= line);
+    const readLong = { path: 'src/queue.ts', lines: [[2900, 3100] as [number, number]] };
+    assert.ok(!has(excerpts({ by: 'DA', files: [readLong] }), 3012), 'read alone: too long to show as read');
+    const cited = excerpts({ by: 'DA', files: [{ ...readLong, cited: [[3012, 3012]] }] });
+    assert.ok(has(cited, 3008) && has(cited, 3016), JSON.stringify(cited));
+    // a file DA cites without reading it is excerpted at those lines too
+    assert.ok(has(excerpts({ by: 'DA', files: [{ path: 'src/queue.ts', cited: [[3012, 3012]] }] }), 3012));
+  });
+
   it('gives excerpts to a large file the upstream role read in part, though others rank above it', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-excerpts-upstream-'));
     // three large sources about the work take the first excerpt places; the guide speaks of it once, deep inside

@@ -8,6 +8,7 @@
 import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
 import { checksForRetro, mayRunPerTarget } from '../checks';
 import { filesRead } from '../tools/reads';
+import { withCitations } from './citations';
 import { toolBoundsText } from '../tools/specs';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, failFirstRuns, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type StepId, type WorkerAgent } from '../model/types';
@@ -38,12 +39,12 @@ export function renderStepSource(source: ContextSource, step: StepId, inputs: Co
 
 /**
  * What the workspace is ranked by: the objective, the upstream work (POA's criteria and scope, DA's specs) and, for
- * DevA, the files DA read with its tools.
+ * DevA, the files DA read with its tools and the lines its reply cites (citations.ts).
  */
 function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
   const work = [compact(inputs.envelopes.poa?.output)];
   if (step === 'deva') work.push(compact(inputs.envelopes.da?.output));
-  const read = step === 'deva' ? filesRead(inputs.toolCalls?.da) : [];
+  const read = step === 'deva' ? withCitations(filesRead(inputs.toolCalls?.da), compact(inputs.envelopes.da?.output)) : [];
   return { objective: inputs.objective, work: work.join('\n'), ...(read.length ? { read: { by: 'DA', files: read } } : {}) };
 }
 

@@ -11,6 +11,8 @@ export interface FileRead {
   lines?: [number, number][];
   /** The lines a focused search found (workspaceCalls.ts FOCUSED_SEARCH_HITS), in file order. */
   hits?: number[];
+  /** The line ranges the role's reply cites (`path:710-713`: session/citations.ts), in the order cited. */
+  cited?: [number, number][];
 }
 
 const lineNumber = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;

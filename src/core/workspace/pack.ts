@@ -172,7 +172,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
 
   if (opts.step === 'deva') {
     // the files the upstream role read in part, for their excerpts
-    const seenUpstream = new Set((q.read?.files ?? []).filter((f) => !f.whole && (f.lines?.length || f.hits?.length)).map((f) => f.path));
+    const seenUpstream = new Set((q.read?.files ?? []).filter((f) => (!f.whole && (f.lines?.length || f.hits?.length)) || f.cited?.length).map((f) => f.path));
     const upstream = ranked.filter((c) => seenUpstream.has(c.path) && index.get(c.path)).slice(0, UPSTREAM_EXCERPTS);
     // whole files: keep ~10% of the budget for the map of what follows, and room for those excerpts
     const wholeLimit = budget - Math.min(MAP_RESERVE, Math.floor(budget * 0.1)) - Math.min(upstream.length * UPSTREAM_EXCERPT_CHARS, Math.floor(budget * 0.15));

@@ -88,7 +88,14 @@ export interface RankQuery {
    */
   read?: {
     by: string;
-    files: readonly { path: string; whole?: boolean; lines?: readonly (readonly [number, number])[]; hits?: readonly number[] }[];
+    files: readonly {
+      path: string;
+      whole?: boolean;
+      lines?: readonly (readonly [number, number])[];
+      hits?: readonly number[];
+      /** The lines its reply cites (`path:line`): where it points the next role. */
+      cited?: readonly (readonly [number, number])[];
+    }[];
   };
 }
 

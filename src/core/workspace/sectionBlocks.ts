@@ -71,8 +71,10 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     const fileLineCount = lineCount(text);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
     const seen = q.read?.files.find((f) => f.path === c.path);
-    // the ranges it read by line numbers are shown as read (pinned) and favoured, with the lines around its finds
-    const pinned = (seen?.lines ?? []).map(([start, end]) => ({ start, end }));
+    // the lines its reply cites first, with a few lines around them, then the ranges it read by line numbers, are shown
+    // as they are (pinned) and favoured, with the lines around its finds
+    const cited = (seen?.cited ?? []).map(([start, end]) => ({ start: start - CITED_CONTEXT, end: Math.min(end, start + CITED_MAX_LINES - 1) + CITED_CONTEXT }));
+    const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end }))];
     const favoured = seen && [...pinned, ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT }))];
     const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}), ...(pinned.length ? { pinned } : {}) });
     if (!ex) continue;
@@ -89,6 +91,12 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
 const READS_NAMED = 8;
 /** Lines either side of an upstream search's hit that its excerpts favour. */
 const HIT_CONTEXT = 2;
+/**
+ * Lines either side of a place the upstream role's reply cites that its excerpts show, and the lines of a cited range
+ * shown at most (a citation of a whole file's lines is no place).
+ */
+const CITED_CONTEXT = 4;
+const CITED_MAX_LINES = 40;
 
 /**
  * "DA read for this work: src/App.tsx, src/theme.ts (lines 1–40). Its searches found: src/menu.ts (lines 12, 40)."
