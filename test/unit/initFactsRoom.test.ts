@@ -4,7 +4,7 @@
 // total; facts that fill the total keep every bound as written.
 import * as assert from 'assert';
 import { readWorkspaceFacts, WORKSPACE_FACTS_MAX_CHARS, factsText } from '../../src/core/cape/initFacts';
-import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
+import { codeLines, codeMapsLaidOut, codePart } from '../../src/core/cape/initFactsCode';
 import { noSources, type FactPart } from '../../src/core/cape/initFactsText';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { tempDir } from '../helpers/cli';
@@ -62,5 +62,48 @@ describe("init's facts: how the parts share the room", function () {
     const full = (await readWorkspaceFacts(ws, 'cape', { index, query }))!.text;
     assert.ok(full.length <= WORKSPACE_FACTS_MAX_CHARS, `${full.length}`);
     assert.ok(mapOf(full).length <= 1500, `${mapOf(full).length}`);
+  });
+});
+
+describe("init's facts: each code map laid out once per room (counted, not timed)", function () {
+  this.timeout(30000);
+  const query = 'shapes: geometry helpers\nNext release: measure a polygon';
+  /** How many code maps were laid out while `run` ran. */
+  const laidOutBy = async (run: () => Promise<unknown>): Promise<number> => {
+    const before = codeMapsLaidOut.count;
+    await run();
+    return codeMapsLaidOut.count - before;
+  };
+
+  it('lays the map out at its bound, at what it needs and in the room given, once each, however many sets of parts ask', async () => {
+    const ws = library();
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    // every part: the map at twice its bound, the whole map its public names need (more than that bound gives), then
+    // the map in the room the facts leave; the map at the bound was laid out a second time before, to measure it
+    const all = await laidOutBy(() => readWorkspaceFacts(ws, 'cape', { index, query }));
+    assert.strictEqual(all, 3);
+    // a set of two parts too: only its map at the set's larger bound is new (whole there); what the map needs is the
+    // same for every set, laid out once
+    const withSet = await laidOutBy(() => readWorkspaceFacts(ws, 'cape', { index, query }, [['code', 'readme']]));
+    assert.strictEqual(withSet, all + 1);
+  });
+
+  it('gives a room asked again the map laid out before, its sources listed each time, and lays out a new room', async () => {
+    const { index } = await WorkspaceIndex.open(library(), { cacheFile: null });
+    const lines = codeLines(index, query);
+    const before = codeMapsLaidOut.count;
+    const first = codePart(lines, noSources(), 900);
+    const from = noSources();
+    const again = codePart(lines, from, 900);
+    assert.strictEqual(codeMapsLaidOut.count - before, 1);
+    assert.ok(first && first.length <= 900, `${first?.length}`);
+    assert.strictEqual(again, first);
+    assert.deepStrictEqual(from.listed, ['the code map (file names and their top-level symbols)'], 'what it was made from, each time');
+    const wider = codePart(lines, noSources(), 1800);
+    assert.strictEqual(codeMapsLaidOut.count - before, 2);
+    assert.ok(wider && wider.length > first.length && wider.length <= 1800, `${wider?.length}`);
+    // lines found anew (each init finds its own) are laid out anew, the same map
+    assert.strictEqual(codePart(codeLines(index, query), noSources(), 900), first);
+    assert.strictEqual(codeMapsLaidOut.count - before, 3);
   });
 });

@@ -11,7 +11,8 @@
 // read with the facts' other files) for which of its names are internal, a count the index does not keep, and for
 // its public names' signatures, which the index does not keep either. Tests,
 // examples, benchmarks, fuzz targets, built output, docs and configuration are not listed (isProductFile, the rule
-// the importers are counted by; kindPrior below 1).
+// the importers are counted by; kindPrior below 1). Each map is laid out once for each room the facts ask of it
+// (codePart).
 import { WorkspaceIndex } from '../workspace/workspaceIndex';
 import type { CodeSource } from './initFacts';
 import { rankFiles } from '../workspace/rank';
@@ -38,9 +39,9 @@ function listable(index: WorkspaceIndex, rel: string): boolean {
 /** The code map's files, found once whatever the facts' scale: the core modules and those nearest the answers. */
 export interface CodeLines {
   /** The core files' title: what singles them out, their importers or (no file stands out by them) their symbols. */
-  coreTitle: string;
-  core: MapFile[];
-  related: MapFile[];
+  readonly coreTitle: string;
+  readonly core: readonly MapFile[];
+  readonly related: readonly MapFile[];
 }
 
 /** How the code map reads a listed file: through `read`, its public names' signatures given those of `work` first. */
@@ -125,9 +126,30 @@ export function codeLines(index: WorkspaceIndex, query: string, read: ReadText =
  * The code part within `max` characters; null when the index holds no source file with symbols. `internalNames` false:
  * internal names only counted (mapBlocks), the part its public names and their signatures need.
  */
-export function codePart({ coreTitle, core, related }: CodeLines, sources: FactSources, max: number, internalNames = true): string | null {
-  if (!core.length && !related.length) return null;
+export function codePart(lines: CodeLines, sources: FactSources, max: number, internalNames = true): string | null {
+  if (!lines.core.length && !lines.related.length) return null;
   sources.listed.push('the code map (file names and their top-level symbols)');
+  // the facts ask for the same map more than once (initFactsRoom.ts: the part at its bound, then what it needs, for
+  // every set of parts): each distinct room is laid out once
+  const rooms = codeMaps.get(lines) ?? codeMaps.set(lines, new Map()).get(lines)!;
+  const key = `${max} ${internalNames}`;
+  let map = rooms.get(key);
+  if (map === undefined) rooms.set(key, (map = codeMap(lines, max, internalNames)));
+  return map;
+}
+
+/** The code maps laid out for each CodeLines (which is never changed once found), by their room and internalNames. */
+const codeMaps = new WeakMap<CodeLines, Map<string, string | null>>();
+
+/**
+ * How many code maps were laid out (codeMap) rather than taken from codeMaps, summed over the process: how a test
+ * bounds the work (a count of work, not of time). Nothing in the product reads it.
+ */
+export const codeMapsLaidOut = { count: 0 };
+
+/** codePart's map, laid out. */
+function codeMap({ coreTitle, core, related }: CodeLines, max: number, internalNames: boolean): string | null {
+  codeMapsLaidOut.count++;
   const head = '## Code map (path — its top-level symbols, public ones with their signatures as room allows; no code body quoted)\n';
   const blocks = mapBlocks(
     [

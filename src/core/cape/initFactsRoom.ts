@@ -103,6 +103,8 @@ export function fittedFacts(found: Found, parts: readonly FactPart[]): RenderedF
 function withCodeRoom(found: Found, parts: readonly FactPart[], bounds: FactBounds, facts: RenderedFacts): RenderedFacts {
   const left = WORKSPACE_FACTS_MAX_CHARS - facts.text.length;
   if (!found.code || !parts.includes('code') || left <= 0) return facts;
+  // the map `facts` holds (its room there: the bound, the total being Infinity), not laid out again (codePart keeps it),
+  // and the map the public names need, laid out once for every set of parts
   const shown = codePart(found.code, noSources(), scaled(PART_CHARS.code, bounds))?.length ?? 0;
   const needs = codePart(found.code, noSources(), Infinity, false)?.length ?? 0;
   if (shown >= needs) return facts;
