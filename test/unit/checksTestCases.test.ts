@@ -50,6 +50,21 @@ describe('checks: test cases with awkward names', () => {
     assert.strictEqual(readTestCases(out), undefined);
   });
 
+  it('a diagnostic at a line and column (tsd, xo: `✖  686:31  …`) is no test case', () => {
+    // tsd's output on a type test of a method not written yet
+    const out = [
+      '',
+      '  typings/index.test-d.ts:686:0',
+      '  ✖  686:0   Parameter type boolean is not identical to argument type any.  ',
+      '  ✖  686:31  Property isDeprecated does not exist on type Option.           ',
+      '',
+      '  2 errors',
+    ].join('\n');
+    assert.strictEqual(readTestCases(out), undefined);
+    // a test whose name starts with a number and a colon is still one
+    assert.deepStrictEqual(readTestCases('  ✖ 12:30 meeting is listed (2ms)')?.cases.map((c) => c.passed), [false]);
+  });
+
   it("node:test's spec reporter: describe() blocks (▶) and its \"failing tests:\" heading are not test cases", () => {
     // node 20's `node --test --test-reporter=spec` (the default reporter from node 23 on)
     const out = [

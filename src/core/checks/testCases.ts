@@ -68,6 +68,13 @@ const SPEC_SUITE = toLineEnd(String.raw`^\s*▶\s+`);
 const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
 /** ESLint's summary (its stylish formatter): `✖ 2 problems (2 errors, 0 warnings)` — a linter's count, no test case. */
 const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
+/**
+ * A diagnostic at a line and column (`✖  686:31  Property x does not exist on type Option.`: tsd's and xo's pretty
+ * formatter, under the file's path; the mark, two spaces or more, then the position): a type or lint error, no test
+ * case. A commander trial's fail-first run of `npx tsd` was reported as "10 test cases failing". A spec reporter's
+ * failed test (`✖ 12:30 meeting is listed`) has one space after the mark.
+ */
+const POSITIONED_DIAGNOSTIC = /^\s*[✖×✗]\s{2,}\d+:\d+\s/;
 
 /** vitest's ✓ before a passed test file (VITEST_FILE). */
 const VITEST_PASSED = toLineEnd(String.raw`^\s*✓\s+`);
@@ -262,7 +269,7 @@ export function testCaseReader(): TestCaseReader {
       return;
     }
     if ((m = SPEC_SUITE.exec(line))) specSuites.add(m[1].replace(DURATION, ''));
-    else if (SPEC_FAILURES_HEADING.test(line) || ESLINT_SUMMARY.test(line)) return;
+    else if (SPEC_FAILURES_HEADING.test(line) || ESLINT_SUMMARY.test(line) || POSITIONED_DIAGNOSTIC.test(line)) return;
     else if ((m = VITEST_FAILED_FILE.exec(line)) && NO_TEST_COLLECTED.test(m[1]) && (m = VITEST_FILE.exec(m[1]))) unloaded.add(m[1]);
     else if ((m = PASS.exec(line))) {
       unloaded.point(undefined);
