@@ -303,7 +303,10 @@ describe('DevA’s section with excerpts', () => {
     assert.deepStrictEqual(forms, [...forms].sort(), 'whole, then excerpts, then map lines');
     const text = read(root)('src/core/uploader.ts');
     const lines = text.split('\n');
-    assert.match(ctx.text, new RegExp(`### src/core/uploader\\.ts \\(excerpts of ${lines.length - 1} lines\\)\\nlines \\d+–\\d+ \\(mentions uploadProgress, emit\\):\\n\`\`\`ts\\n`));
+    // under its heading, the file's public names with their signatures (a class's members too), then the ranges
+    assert.match(ctx.text, new RegExp(`### src/core/uploader\\.ts \\(excerpts of ${lines.length - 1} lines\\)\\nDeclares: [^\\n]+\\nlines \\d+–\\d+ \\(mentions uploadProgress, emit\\):\\n\`\`\`ts\\n`));
+    const declares = /\nDeclares: ([^\n]+)\n/.exec(ctx.text)![1];
+    assert.ok(declares.length <= 600 && /^helper0\(value: number\): number, helper1/.test(declares), declares);
     for (const r of big.excerpts!) {
       const span = r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`;
       // each range: its heading (line numbers, then what of the work it holds), then its lines byte for byte

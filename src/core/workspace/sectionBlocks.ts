@@ -8,11 +8,19 @@ import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
 import { lineCount } from '../text/lines';
 import { fenceFor } from '../text/markdown';
 import { terms, termSpellings, wordTerms } from './tokens';
+import { interfaceLine, workWords } from './mapLines';
 import type { PackedFile } from './pack';
 
 /** Each excerpted file's text at most, and what the map keeps at least of the room the whole files leave. */
 const EXCERPT_CHARS = 4000;
 const MAP_MIN = 2000;
+/**
+ * An excerpted file's public names with their signatures (mapLines.ts interfaceLine: a class's members too), under its
+ * heading, within this many characters and names: a commander trial's DevA, shown three ranges of the 2,789-line
+ * command.js and no map line of it, could not tell which of `Command`'s methods existed without reading.
+ */
+const EXCERPT_NAMES_CHARS = 600;
+const EXCERPT_NAMES = 40;
 /** How much more than a word of the objective its code identifiers weigh in an excerpt (`storeOptionsAsProperties`). */
 const EXCERPT_IDENTIFIER_WEIGHT = 3;
 
@@ -58,6 +66,7 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
   // how the work writes its words, for the ranges' headings
   const spelled = termSpellings(q.objective);
   termSpellings(q.work ?? '', spelled);
+  const work = workWords(`${q.objective}\n${q.work ?? ''}`);
   for (const c of candidates) {
     const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
     if (room < 500) break;
@@ -65,7 +74,8 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     if (text === null) continue;
     const fence = fenceFor(text);
     const lang = langOf(c.path);
-    const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)`;
+    const names = excerptNames(c.path, text, work);
+    const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)${names}`;
     const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
     const fileLineCount = lineCount(text);
@@ -85,6 +95,12 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     used += block.length + 2;
   }
   return used === start + saying ? start : used;
+}
+
+/** "\nDeclares: class Command, new Command(name), Command.option(flags, description)…", or '' when it names none. */
+function excerptNames(p: string, text: string, work: ReturnType<typeof workWords>): string {
+  const line = interfaceLine(p, text, [], EXCERPT_NAMES, p.length + 3 + EXCERPT_NAMES_CHARS, work);
+  return line.startsWith(`${p} — `) ? `\nDeclares: ${line.slice(p.length + 3)}` : '';
 }
 
 /** The files the head names at most, of the upstream role's reads and of its searches' finds. */
