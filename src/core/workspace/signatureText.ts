@@ -85,6 +85,31 @@ export function codeOf(raw: string, lang: Lang): string {
   return parts.join('');
 }
 
+/** Where a heading read line by line stops (headingUntil): its code, the stop's index in it (-1 none), the lines read. */
+export interface HeadingStop {
+  code: string;
+  at: number;
+  lines: number;
+}
+
+/**
+ * A heading read line by line (`lineAt(k)`: its k-th line, undefined past the text's end), HEADER_LINES and
+ * HEADER_CHARS at most, each line's comments dropped (codeOf), up to the line of its first character outside brackets
+ * and strings where `stop` holds: a class's body's `{`, a Python heading's `:`. Each line is cleaned once, and none
+ * after the stop's.
+ */
+export function headingUntil(lineAt: (k: number) => string | undefined, lang: Lang, stop: (c: string) => boolean): HeadingStop {
+  let code = '';
+  let at = -1;
+  let k = 0;
+  for (let line: string | undefined; at < 0 && k < HEADER_LINES && code.length < HEADER_CHARS && (line = lineAt(k)) !== undefined; k++) {
+    code += (k ? '\n' : '') + codeOf(sliceWhole(line, 0, HEADER_CHARS - code.length), lang);
+    // what stops it is found on the line just read: the walk from the heading's start keeps the brackets' depth
+    at = topIndex(code, 0, lang, stop);
+  }
+  return { code, at, lines: k };
+}
+
 /** The index of the line break ending the line `i` is on (the text's length when none). */
 function lineEnd(s: string, i: number): number {
   const n = s.indexOf('\n', i);

@@ -3,11 +3,13 @@
 // public members of the top-level classes (classMembers), named after their class as Rust's methods are after their
 // type (symbolNames.ts: `Command.option(flags: string): this`, a static one alike, the constructor
 // `new Command(name?: string)`, a getter or a field by its type `Command.name: string`). The members are those the
-// ranking's walk finds (symbols.ts jsMembers: a member at its class body's first indentation, in a class whose heading
-// is one line ending with `{`); not the private ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript
-// marks them by convention. The index keeps none of them: a class's hundred methods would crowd the ranking.
+// ranking's walk finds, read as interface lines read them (symbols.ts jsMembers, jsBodies.ts: a member at its class
+// body's first indentation, under a heading on one line or over several, outside template literals); not the private
+// ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript marks them by convention. The index keeps
+// none of them: a class's hundred methods would crowd the ranking.
 
-import { EXPORT_DECL, jsMembers, TOP_DECL, type MemberLine } from './symbols';
+import { EXPORT_DECL, jsMembers, TOP_DECL } from './symbols';
+import type { MemberLine } from './jsBodies';
 import { constructorSymbol, methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams } from './signatureText';
 import { bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
@@ -97,12 +99,12 @@ const PRIVATE_MEMBER = /\b(?:private|protected)\s/;
 
 /**
  * The public members of the file's top-level named classes (`class Command {`, `export default class Command
- * extends Base {`, `export const Command = class {`), in file order, each once (an overload's or a getter's first
- * line gives it): named after their class, with how to read their signature.
+ * extends Base {`, `export const Command = class {`, a heading over lines), in file order, each once (an overload's or
+ * a getter's first line gives it): named after their class, with how to read their signature.
  */
 export function classMembers(text: string): TypeMember[] {
   const lines = text.split('\n');
-  // the class a body's opening line declares: an unindented declaration's name (none for a nested or anonymous class)
+  // the class a body's heading declares: an unindented declaration's name (none for a nested or anonymous class)
   const classes = new Map<number, string | null>();
   const classOf = (opener: number): string | null => {
     if (!classes.has(opener)) classes.set(opener, (EXPORT_DECL.exec(lines[opener]) ?? TOP_DECL.exec(lines[opener]))?.[1] ?? null);

@@ -7,17 +7,19 @@
 // TS/JS: exported and top-level functions, classes, interfaces, types, enums, namespaces, constants; `export { a, b }`,
 // CommonJS `module.exports = { … }` / `exports.x =`; imports from `import … from`, `export … from`, `import()`,
 // `require()`; apart from them (scanMembers for the ranking, jsMembers for the interface lines: signaturesTs.ts),
-// the members of classes and of top-level object literals. CSS/SCSS/Less: `@import`/`@use` and top-level class
-// selectors. Markdown: headings. Other languages: the plain fallback takes unindented declarations (`def`, `class`,
-// `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …), Go's methods and those of Rust's impl blocks named with
-// their type (`Router.HandleFunc`), a block namespace's declarations, and Go's and Rust's public constants, the public
-// ones first where the language's names or keywords say which are (Go, Python, Rust); Python's imports (symbolsOther.ts).
+// the members of classes and of top-level object literals (jsBodies.ts). CSS/SCSS/Less: `@import`/`@use` and
+// top-level class selectors. Markdown: headings. Other languages: the plain fallback takes unindented declarations
+// (`def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, …), Go's methods and those of Rust's impl
+// blocks named with their type (`Router.HandleFunc`), a block namespace's declarations, and Go's and Rust's public
+// constants, the public ones first where the language's names or keywords say which are (Go, Python, Rust); Python's
+// imports (symbolsOther.ts).
 
 import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
 import { importSpecifiers } from './importSpecs';
 import { GO_FILE, STYLE_EXT } from './fileKinds';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
+import { JsBodies, nextOf, type MemberLine } from './jsBodies';
 
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once, MAX_SYMBOLS at most. */
@@ -51,19 +53,6 @@ const EXPORT_DEFAULT_NAME = /^export\s+default\s+([A-Za-z_$][\w$]*)\s*(?:;\s*)?$
 const CJS_EXPORT = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
 const CJS_OBJECT = /^module\.exports\s*=\s*\{([^}]*)\}?/;
 const STYLE_IMPORT = /@(?:import|use|forward)\s+(?:url\()?['"]([^'"\r\n]+)['"]/g;
-/** A line that opens a class body (at any depth): `class X extends Y {`, `export default class {`, `const X = class {`. */
-const CLASS_OPEN =
-  /^(?:(?:export|default|declare|abstract)\s+)*(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*|module\.exports\s*=\s*)?class\b[^{;]*\{\s*$/;
-/** A top-level line that opens an object literal: `const api = {`, `module.exports = {`, `export default {`. */
-const OBJECT_OPEN =
-  /^(?:(?:export\s+)?(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*(?::[^=]+)?=|module\.exports\s*=|export\s+default|(?:module\.)?exports\.[A-Za-z_$][\w$]*\s*=)\s*(?:Object\.freeze\(\s*)?\{\s*$/;
-/** A class member's line, its modifiers and its name: methods, accessors, fields (`static async *name<T>(`, `#count = 0`, `name?: string;`). */
-const CLASS_MEMBER =
-  /^((?:(?:public|private|protected|static|readonly|override|abstract|declare|async|accessor|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(#?[A-Za-z_$][\w$]*)\s*(?:[?!]\s*)?(?:<[^>]*>\s*)?[(=:;]/;
-/** An object literal's member line, its modifiers and its name (quoted or not): `name(…) {`, `async name(`, `get name()`, `name: …`, `name,`. */
-const OBJECT_MEMBER =
-  /^((?:(?:async|get|set)\s+)+(?:\*\s*)?|\*\s*|\s*)(?:['"]([A-Za-z_$][\w$]*)['"]|([A-Za-z_$][\w$]*))\s*(?:<[^>]*>\s*)?(?:[(:,]|$)/;
-
 /** Markdown headings down to this level name a document's parts in the map. */
 const MD_HEADING_LEVELS = 3;
 
@@ -137,33 +126,16 @@ export function scanFile(relPath: string, text: string): ScanResult {
 export function scanMembers(relPath: string, text: string): string[] {
   if (!JS_EXT.test(relPath)) return [];
   const members: string[] = [];
-  scanJs(text, null, (m) => m.name !== 'constructor' && members.push(m.name.replace('#', '')));
+  scanJs(text, null, new JsBodies(text, (m) => m.name !== 'constructor' && members.push(m.name.replace('#', '')), 'ranking'));
   return [...new Set(members)];
 }
 
 /**
- * A member's line in a class or an object literal body (`inClass`, else an object's), as scanJs finds it: its name as
- * written (`#secret`, `constructor`), the words before it (`static async `, `private `, `get `), its line (from 0), the
- * column just after its name, and the line that opened its body.
+ * The members of a TS/JS text's class and object literal bodies, in file order, read as the interface lines read them
+ * (scanMembers's walk, with a heading over lines and template literals read too: jsBodies.ts BodyRules).
  */
-export interface MemberLine {
-  name: string;
-  modifiers: string;
-  inClass: boolean;
-  line: number;
-  col: number;
-  opener: number;
-}
-
-/** The members of a TS/JS text's class and object literal bodies, in file order (scanMembers's walk, all it sees). */
 export function jsMembers(text: string, visit: (m: MemberLine) => void): void {
-  scanJs(text, null, visit);
-}
-
-/** The next place of `word` in `text` at or after `from` (text.length when there is none). */
-function nextOf(text: string, word: string, from: number): number {
-  const at = text.indexOf(word, from);
-  return at < 0 ? text.length : at;
+  scanJs(text, null, new JsBodies(text, visit, 'interface'));
 }
 
 /** A line that starts (after white space) a block comment: /^\s*\/\*​/ without a string per line where it is ASCII. */
@@ -192,17 +164,11 @@ interface Declarations {
  * TS/JS, line by line (lines end at '\n', a '\r' before it dropped), without a string per line: only the lines that
  * may declare something (their first letter) or import something (`import`, `from`, `require` in them) are cut out
  * and matched, and the places of `*\/` and of those words are searched once for the whole text. Collects the
- * declarations and imports into `decls` and hands the class and object members to `members`, each when given (the
- * ranking and the interface lines ask for members only, the index for declarations only).
+ * declarations and imports into `decls` and hands the lines to `bodies` (the class and object members: jsBodies.ts),
+ * each when given (the ranking and the interface lines ask for members only, the index for declarations only).
  */
-function scanJs(text: string, decls: Declarations | null, members: ((m: MemberLine) => void) | null): void {
+function scanJs(text: string, decls: Declarations | null, bodies: JsBodies | null): void {
   const n = text.length;
-  // the class or object literal whose body the lines are in (members only): 0 none, 1 class, 2 object
-  let body = 0;
-  let bodyIndent = 0;
-  let memberIndent = -1;
-  let opener = -1;
-  let cls = -1;
   let comment = false;
   let close = -1;
   let imp = -1;
@@ -220,37 +186,7 @@ function scanJs(text: string, decls: Declarations | null, members: ((m: MemberLi
       continue;
     }
     const c0 = pos < stop ? text.charCodeAt(pos) : NaN;
-    if (members) {
-      // a body's members sit one indentation deeper than its opening line; a line back at that depth ends it
-      let ind = 0;
-      while (pos + ind < stop && (text.charCodeAt(pos + ind) === 32 || text.charCodeAt(pos + ind) === 9)) ind++;
-      if (body && ind < stop - pos) {
-        const c = text.charCodeAt(pos + ind);
-        if (ind <= bodyIndent) body = 0;
-        else {
-          if (memberIndent < 0) memberIndent = ind;
-          // not a comment (`//`, ` * `) nor a decorator
-          if (ind === memberIndent && c !== 47 && c !== 42 && c !== 64) {
-            const m = (body === 1 ? CLASS_MEMBER : OBJECT_MEMBER).exec(text.slice(pos + ind, stop));
-            const name = m && (m[2] ?? m[3]);
-            if (name) members({ name, modifiers: m[1], inClass: body === 1, line: row, col: ind + m[0].indexOf(name, m[1].length) + name.length, opener });
-          }
-        }
-      }
-      if (!body) {
-        let last = stop - 1;
-        while (last > pos && (text.charCodeAt(last) === 32 || text.charCodeAt(last) === 9)) last--;
-        if (last > pos + ind && text.charCodeAt(last) === 123) {
-          if (cls < pos) cls = nextOf(text, 'class', pos);
-          const line = text.slice(pos + ind, stop);
-          if (cls < stop && CLASS_OPEN.test(line)) body = 1;
-          else if (ind === 0 && OBJECT_OPEN.test(line)) body = 2;
-          bodyIndent = ind;
-          memberIndent = -1;
-          opener = row;
-        }
-      }
-    }
+    bodies?.line(pos, stop, row);
     // only a line starting with `/`, white space (ASCII ≤ 32 or beyond ASCII) or nothing can open a comment
     if (!(c0 > 32 && c0 < 128 && c0 !== 47) && opensComment(text, pos, stop)) {
       if (close < pos) close = nextOf(text, '*/', pos);
