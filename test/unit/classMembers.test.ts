@@ -1,8 +1,8 @@
 // The class members interface lines name after their class in the forms the first rules missed (src/core/workspace
 // signaturesTs.ts, jsBodies.ts): a TS/JS class whose heading spans lines (Prettier's `extends` and `implements` lines,
 // a `{` on its own line, type parameters over lines or holding a `{}`), never a member written inside a template
-// literal or a comment. Read through the line DA's and init's maps render (mapLines.ts interfaceLine); the index's
-// symbols and the ranking's members stay as they were.
+// literal or a comment; the public fields a TypeScript constructor's parameters declare. Read through the line DA's
+// and init's maps render (mapLines.ts interfaceLine); the index's symbols and the ranking's members stay as they were.
 import * as assert from 'assert';
 import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
 import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
@@ -100,5 +100,37 @@ describe('interface lines: a TS/JS class whose heading spans lines', () => {
     ].join('\n');
     assert.deepStrictEqual(fileNames('src/page.ts', ts, []).names, ['Page', 'Page.html', 'Page.sql', 'Page.label', 'Page.escape', 'Page.render']);
     assert.match(lineOf('src/page.ts', ts), /Page\.render\(\): string$/);
+  });
+});
+
+describe('interface lines: a TypeScript constructor’s parameter properties', () => {
+  it('names the public fields a constructor’s parameters declare after it, with their types; not the private or protected ones', () => {
+    const ts = [
+      'export class User {',
+      '  constructor(',
+      '    public readonly name: string,',
+      '    private x: number,',
+      '    protected y = 1,',
+      '    @Inject(TOKEN) readonly db: Map<string, (a: number) => void> = new Map(),',
+      '    public label?: string,',
+      '    public _cache: string[],',
+      '    protected readonly z: string,',
+      '    override count = 0,',
+      '  ) {}',
+      '  greet(): string {',
+      "    return '';",
+      '  }',
+      '}',
+      'export class Token {',
+      '  private constructor(public readonly id: string, plain: number) {}',
+      '}',
+    ].join('\n');
+    assert.deepStrictEqual(fileNames('src/user.ts', ts, []).names, ['User', 'Token', 'new User', 'User.name', 'User.db', 'User.label', 'User.count', 'User.greet', 'Token.id']);
+    assert.strictEqual(
+      lineOf('src/user.ts', ts),
+      'src/user.ts — class User, class Token, new User(…), User.name: string, User.db: Map<string, (a: number) => void>, User.label?: string, User.count, User.greet(): string, Token.id: string',
+    );
+    // a JavaScript constructor's parameters declare nothing
+    assert.deepStrictEqual(fileNames('src/user.js', 'class User {\n  constructor(name, age) {}\n}\n', []).names, ['User', 'new User']);
   });
 });

@@ -1,8 +1,8 @@
 // The work behind the members an interface line names after their type (src/core/workspace/signatures.ts
 // typeMembers, signaturesOther.ts interfaceMethods, signaturesTs.ts): each Rust trait's or Go interface's body is read
 // over its own lines only (signatureDecls.ts declarationSpan), a Go type's kind seen from its header before any body
-// is read, a TS class's heading over lines read once, and the members found once per line (mapLines.ts fileNames hands
-// them to publicSignatures). Counted as characters cleaned (signatureText.ts codeCleaned), never timed.
+// is read, a TS class's heading over lines and its constructor's parameters read once each, and the members found once
+// per line (mapLines.ts fileNames hands them to publicSignatures). Counted as characters cleaned (signatureText.ts codeCleaned), never timed.
 import * as assert from 'assert';
 import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
 import { typeMembers } from '../../src/core/workspace/signatures';
@@ -58,12 +58,12 @@ describe('interface lines: bounded work for the members of a file’s types', ()
     assert.strictEqual(declarationSpan(['pub trait T {', '    fn a();'], 0, declares), 2);
   });
 
-  it('reads a TS class’s heading over lines once: a file of a thousand such classes about once', () => {
-    const ts = many(1000, (i) => `export class Client${i}\n  extends Base<Options>\n{\n  constructor(base: string) {\n    super();\n  }\n  get${i}(url: string): string {\n    return \`\n\${url}\`;\n  }\n}`);
+  it('reads a TS class’s heading over lines and its constructor’s parameters once: a file of a thousand such classes about once', () => {
+    const ts = many(1000, (i) => `export class Client${i}\n  extends Base<Options>\n{\n  constructor(\n    public readonly name${i}: string,\n    private x: number,\n  ) {\n    super();\n  }\n  get${i}(url: string): string {\n    return \`\n\${url}\`;\n  }\n}`);
     let members: string[] = [];
     const cleaned = cleanedBy(() => (members = typeMembers('src/gen.ts', ts).map((m) => m.symbol)));
-    assert.strictEqual(members.length, 2000);
-    assert.deepStrictEqual(members.slice(0, 2), ['new Client0', 'Client0.get0']);
+    assert.strictEqual(members.length, 3000);
+    assert.deepStrictEqual(members.slice(0, 3), ['new Client0', 'Client0.name0', 'Client0.get0']);
     assert.ok(cleaned <= ts.length, `${cleaned} characters cleaned for a file of ${ts.length}`);
     // headings that never open a body: each line read once
     const open = many(5000, (i) => `class Open${i}`);

@@ -3,7 +3,7 @@
 // and the shapes every language's signatures take — a function's parameters and return type, a type's members (a
 // field with its type: `minor: Option<u64>`), an alias's text — built on signatureText.ts's scans.
 
-import { bracketed, callParts, callText, closing, codeOf, HEADER_CHARS, HEADER_LINES, linesFrom, topIndex, afterTypeParams, TYPE_SIGNATURE_CHARS, type Lang } from './signatureText';
+import { bracketed, callParts, callText, closing, codeOf, HEADER_CHARS, HEADER_LINES, linesFrom, topIndex, afterTypeParams, TYPE_SIGNATURE_CHARS, type CallParts, type Lang } from './signatureText';
 
 /** A type's body (its fields, variants or members) is read over this many lines at most … */
 export const BODY_LINES = 120;
@@ -23,7 +23,8 @@ export interface Site {
  * body of a Rust trait or a Go interface, whose methods an interface line names after it (signaturesOther.ts
  * interfaceMethods): further, as their doc comments take most of its lines — up to its end (declarationSpan).
  */
-const REACH: Record<'header' | 'body' | 'methods', readonly [lines: number, chars: number]> = {
+type Reach = 'header' | 'body' | 'methods';
+const REACH: Record<Reach, readonly [lines: number, chars: number]> = {
   header: [HEADER_LINES, HEADER_CHARS],
   body: [BODY_LINES, BODY_CHARS],
   methods: [2000, 100_000],
@@ -33,7 +34,7 @@ const REACH: Record<'header' | 'body' | 'methods', readonly [lines: number, char
  * A declaration's code from just after its name, as far as `reach` (its header by default), and over `span` of its
  * lines at most (declarationSpan: its own, not the declarations after it).
  */
-export function codeAfter(at: Site, reach: keyof typeof REACH = 'header', span = Infinity): string {
+export function codeAfter(at: Site, reach: Reach = 'header', span = Infinity): string {
   const [lines, chars] = REACH[reach];
   return codeOf(linesFrom(at.lines, at.line, at.col, Math.min(lines, span), chars), at.lang);
 }
@@ -64,10 +65,18 @@ export function keywordOf(match: string, name: string): string {
   return match.slice(start, end);
 }
 
+/**
+ * A function's parameters (its own type parameters left out) and its return type, read from its header (as far as
+ * `reach`, over `span` of its lines at most: codeAfter); null without a parameter list.
+ */
+export function callOf(at: Site, reach: Reach = 'header', span = Infinity): CallParts | null {
+  const s = codeAfter(at, reach, span);
+  return callParts(s, afterTypeParams(s, 0, at.lang), at.lang);
+}
+
 /** A function's signature: its name, its parameters (its own type parameters left out) and its return type. */
 export function fnSignature(name: string, at: Site): string | null {
-  const s = codeAfter(at);
-  const parts = callParts(s, afterTypeParams(s, 0, at.lang), at.lang);
+  const parts = callOf(at);
   return parts && callText(name, parts, at.lang);
 }
 
@@ -101,7 +110,14 @@ function withoutAttributes(item: string, lang: Lang): string {
 export function bodyItems(s: string, at: number, lang: Lang, seps = /[,;\n]/): string[] {
   if (s[at] !== '{') return [];
   const close = closing(s, at, lang);
-  const inner = s.slice(at + 1, close < 0 ? s.length : close);
+  return topItems(s.slice(at + 1, close < 0 ? s.length : close), lang, seps);
+}
+
+/**
+ * The items of a list's text (a body's inside, a parameter list's) split at `seps` outside brackets and strings, as
+ * bodyItems splits them: trimmed, on one line, each without its attributes.
+ */
+export function topItems(inner: string, lang: Lang, seps = /[,;\n]/): string[] {
   const items: string[] = [];
   for (let from = 0; from < inner.length; ) {
     let end = topIndex(inner, from, lang, (c, i) => seps.test(c) && !(c === '\n' && memberGoesOn(inner, i)));

@@ -2,17 +2,18 @@
 // classes with their heritage, interfaces and object types with their members, enums, aliases, constants — and the
 // public members of the top-level classes (classMembers), named after their class as Rust's methods are after their
 // type (symbolNames.ts: `Command.option(flags: string): this`, a static one alike, the constructor
-// `new Command(name?: string)`, a getter or a field by its type `Command.name: string`). The members are those the
-// ranking's walk finds, read as interface lines read them (symbols.ts jsMembers, jsBodies.ts: a member at its class
-// body's first indentation, under a heading on one line or over several, outside template literals); not the private
-// ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript marks them by convention. The index keeps
-// none of them: a class's hundred methods would crowd the ranking.
+// `new Command(name?: string)`, a getter or a field by its type `Command.name: string`, and after the constructor the
+// fields its parameters declare, `constructor(public readonly name: string)` → `Command.name: string`). The members
+// are those the ranking's walk finds, read as interface lines read them (symbols.ts jsMembers, jsBodies.ts: a member
+// at its class body's first indentation, under a heading on one line or over several, outside template literals); not
+// the private ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript marks them by convention. The
+// index keeps none of them: a class's hundred methods would crowd the ranking.
 
 import { EXPORT_DECL, jsMembers, TOP_DECL } from './symbols';
 import type { MemberLine } from './jsBodies';
 import { constructorSymbol, methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams } from './signatureText';
-import { bodyItems, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
+import { bodyItems, callOf, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, topItems, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
 
 /** An interface's or object type's member (code spaced by one: codeOf): `name?: T`, `readonly name: T`, `name(…)`. */
 const TS_MEMBER = /^(?:readonly )?([A-Za-z_$][\w$]*) ?(\?)? ?([:(<])/;
@@ -96,11 +97,14 @@ function tsConstant(name: string, at: Site): string | null {
 
 /** Modifiers that keep a class member out of the interface. */
 const PRIVATE_MEMBER = /\b(?:private|protected)\s/;
+/** A member's name that keeps it out: a `#secret`, or `_internal` as JavaScript marks it by convention. */
+const INTERNAL_NAME = /^[#_]/;
 
 /**
  * The public members of the file's top-level named classes (`class Command {`, `export default class Command
  * extends Base {`, `export const Command = class {`, a heading over lines), in file order, each once (an overload's or
- * a getter's first line gives it): named after their class, with how to read their signature.
+ * a getter's first line gives it): named after their class, with how to read their signature; after a constructor,
+ * the public fields its parameters declare (parameterFields).
  */
 export function classMembers(text: string): TypeMember[] {
   const lines = text.split('\n');
@@ -110,18 +114,55 @@ export function classMembers(text: string): TypeMember[] {
     if (!classes.has(opener)) classes.set(opener, (EXPORT_DECL.exec(lines[opener]) ?? TOP_DECL.exec(lines[opener]))?.[1] ?? null);
     return classes.get(opener)!;
   };
+  const found: MemberLine[] = [];
+  jsMembers(text, (m) => m.inClass && found.push(m));
   const seen = new Set<string>();
   const out: TypeMember[] = [];
-  jsMembers(text, (m) => {
-    if (!m.inClass || PRIVATE_MEMBER.test(m.modifiers) || /^[#_]/.test(m.name)) return;
-    const type = classOf(m.opener);
-    if (!type) return;
-    const symbol = m.name === 'constructor' ? constructorSymbol(type) : methodSymbol(type, m.name);
+  const add = (type: string, symbol: string, signature: () => string | null) => {
     if (seen.has(symbol)) return;
     seen.add(symbol);
-    out.push({ type, symbol, signature: () => memberSignature(symbol, m, lines) });
+    out.push({ type, symbol, signature });
+  };
+  found.forEach((m, k) => {
+    const type = classOf(m.opener);
+    if (!type) return;
+    const ctor = m.name === 'constructor';
+    if (!PRIVATE_MEMBER.test(m.modifiers) && !INTERNAL_NAME.test(m.name)) {
+      const symbol = ctor ? constructorSymbol(type) : methodSymbol(type, m.name);
+      add(type, symbol, () => memberSignature(symbol, m, lines));
+    }
+    if (!ctor) return;
+    // read over the constructor's own lines: up to the next member's
+    const span = k + 1 < found.length ? found[k + 1].line - m.line : Infinity;
+    for (const f of parameterFields({ lines, line: m.line, col: m.col, lang: 'ts' }, span)) {
+      const symbol = methodSymbol(type, f.name);
+      add(type, symbol, () => (f.type ? declaredType(f.optional ? `${symbol}?` : symbol, f.type) : null));
+    }
   });
   return out;
+}
+
+/**
+ * A constructor's parameter that declares a field (code spaced by one, brackets emptied: flatten), decorators before
+ * it (`@Inject() private readonly db: Db`): its modifiers, its name, and `?` when optional.
+ */
+const PARAMETER_FIELD = /^(?:@[\w$.]+(?:\(\))? ?)*((?:(?:public|private|protected|readonly|override) )+)([A-Za-z_$][\w$]*) ?(\?)?/;
+
+/**
+ * The public fields a TypeScript constructor's parameters declare (`public readonly name: string`, `readonly id = 0`,
+ * `public label?: string`), in their order: each one's name, whether it is optional, and its declared type ('' without
+ * one); not a `private` or `protected` one, nor an `_internal` one. Read as far as a body is (a list of injected
+ * services takes more lines than a header's), over `span` of its lines at most (callOf).
+ */
+function parameterFields(at: Site, span: number): { name: string; optional: boolean; type: string }[] {
+  const parts = callOf(at, 'body', span);
+  return topItems(parts?.params ?? '', 'ts', /,/).flatMap((param) => {
+    const f = PARAMETER_FIELD.exec(flatten(param, 'ts'));
+    if (!f || PRIVATE_MEMBER.test(f[1]) || INTERNAL_NAME.test(f[2])) return [];
+    // the type up to the default's `=` (not an arrow's)
+    const eq = topIndex(param, 0, 'ts', (c, i) => c === '=' && param[i + 1] !== '>');
+    return [{ name: f[2], optional: !!f[3], type: memberType(eq < 0 ? param : param.slice(0, eq), 'ts') }];
+  });
 }
 
 /**
