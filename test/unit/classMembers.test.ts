@@ -1,11 +1,20 @@
 // The class members interface lines name after their class in the forms the first rules missed (src/core/workspace
-// signaturesTs.ts, jsBodies.ts): a TS/JS class whose heading spans lines (Prettier's `extends` and `implements` lines,
-// a `{` on its own line, type parameters over lines or holding a `{}`), never a member written inside a template
-// literal or a comment; the public fields a TypeScript constructor's parameters declare. Read through the line DA's
-// and init's maps render (mapLines.ts interfaceLine); the index's symbols and the ranking's members stay as they were.
+// signaturesTs.ts, jsBodies.ts, signaturesPy.ts): a TS/JS class whose heading spans lines (Prettier's `extends` and
+// `implements` lines, a `{` on its own line, type parameters over lines or holding a `{}`), never a member written
+// inside a template literal or a comment; the public fields a TypeScript constructor's parameters declare; a Python
+// class's public methods, its `__init__` as its call and its properties by their type. Read through the line DA's and
+// init's maps render (mapLines.ts interfaceLine) and in those maps; the index's symbols and the ranking's members stay
+// as they were.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
 import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
+import { packWorkspace } from '../../src/core/workspace/pack';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
+import { noSources } from '../../src/core/cape/initFactsText';
+import { tempDir } from '../helpers/cli';
 
 const none = workWords('');
 /** The interface line of a file, with room for all its names and signatures. */
@@ -132,5 +141,104 @@ describe('interface lines: a TypeScript constructor’s parameter properties', (
     );
     // a JavaScript constructor's parameters declare nothing
     assert.deepStrictEqual(fileNames('src/user.js', 'class User {\n  constructor(name, age) {}\n}\n', []).names, ['User', 'new User']);
+  });
+});
+
+describe('interface lines: a Python class’s methods', () => {
+  const py = [
+    'class Client(Base):',
+    '    """A client.',
+    '',
+    'Note: a line at the first column.',
+    '    """',
+    '    timeout: int = 3',
+    '',
+    '    def __init__(self, url: str, *, retries: int = 3) -> None:',
+    '        def inner(x):',
+    '            pass',
+    '        class Local:',
+    '            def hidden(self): pass',
+    '# a comment at the first column',
+    '    @property',
+    '    def size(self) -> int:',
+    '        return 0',
+    '',
+    '    @size.setter',
+    '    def size(self, value: int) -> None:',
+    '        pass',
+    '',
+    '    async def fetch(',
+    '        self,',
+    '        path: str,',
+    '        params: dict[str, str] | None = None,',
+    '    ) -> Response:',
+    '        pass',
+    '',
+    '    @classmethod',
+    '    def from_env(cls) -> "Client":',
+    '        pass',
+    '',
+    '    @staticmethod',
+    '    def parse(text: str) -> "Client": ...',
+    '    def _retry(self): pass',
+    '    def __repr__(self): return ""',
+    '    class Meta:',
+    '        def nested(self): pass',
+    '',
+    'class _Hidden:',
+    '    def run(self): pass',
+    'class Empty: pass',
+    'def top(a: int) -> int:',
+    '    pass',
+    'class Spread(',
+    '    Base,',
+    '    metaclass=Meta,',
+    '):',
+    '    def go(self) -> None: ...',
+  ].join('\n');
+
+  it('names a public class’s public methods `Class.method` after the file’s top-level names, `__init__` read as the class’s call, a property by its type', () => {
+    const { names, internal } = fileNames('app/client.py', py, []);
+    assert.deepStrictEqual(
+      { names, internal },
+      { names: ['Client', 'Empty', 'top', 'Spread', 'Client.__init__', 'Client.size', 'Client.fetch', 'Client.from_env', 'Client.parse', 'Spread.go', '_Hidden'], internal: 1 },
+    );
+    assert.strictEqual(
+      lineOf('app/client.py', py),
+      'app/client.py — class Client(Base) { timeout: int }, class Empty, top(a: int) -> int, class Spread(Base, metaclass=Meta), ' +
+        'Client(url: str, *, retries: int = 3), Client.size: int, Client.fetch(path: str, params: dict[str, str] | None = None) -> Response, ' +
+        'Client.from_env() -> "Client", Client.parse(text: str) -> "Client", Spread.go() -> None, _Hidden',
+    );
+    // the index keeps the top-level names
+    assert.deepStrictEqual(scanFile('app/client.py', py).symbols, ['Client', 'Empty', 'top', 'Spread', '_Hidden']);
+  });
+
+  it('reads a class’s fields from the same body: past a heading over lines and a comment at the first column; none for a class on one line', () => {
+    const fields = 'class Empty: pass\nTIMEOUT: int = 3\nclass Job(\n    Base,\n):\n# a note\n    retries: int\n';
+    assert.strictEqual(lineOf('jobs.py', fields), 'jobs.py — class Empty, class Job(Base) { retries: int }');
+  });
+
+  it('reads a stub’s methods and a property without a type by its name', () => {
+    const pyi = 'class Queue(Generic[T]):\n    def put(self, item: T, block: bool = ...) -> None: ...\n    @functools.cached_property\n    def size(self): ...\n';
+    assert.strictEqual(lineOf('q.pyi', pyi), 'q.pyi — class Queue(Generic[T]), Queue.put(item: T, block: bool = ...) -> None, Queue.size');
+  });
+});
+
+describe('interface lines: these members in the maps', () => {
+  it("shows them with their signatures in DA's map of a workspace without UI files and in init's code map", async () => {
+    const ws = tempDir('cape-class-members-more-');
+    const put = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    };
+    put('package.json', '{ "name": "fetcher" }\n');
+    put('src/client.ts', 'export class HttpClient\n  extends Base\n{\n  constructor(public readonly baseUrl: string) {\n    super();\n  }\n  request(path: string): Promise<Response> {\n    return fetch(path);\n  }\n}\n');
+    put('tools/retry.py', 'class Retry:\n    def __init__(self, attempts: int) -> None:\n        pass\n\n    def delay(self, attempt: int) -> float:\n        return 1.0\n');
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const readText = (rel: string) => fs.readFileSync(path.join(ws, rel), 'utf8');
+    const da = packWorkspace(index, { objective: 'retry a failed request' }, { step: 'da', readText }).text;
+    for (const sig of ['HttpClient.request(path: string): Promise<Response>', 'HttpClient.baseUrl: string', 'Retry.delay(attempt: int) -> float']) assert.ok(da.includes(sig), `${sig}\n${da}`);
+    const init = codePart(codeLines(index, 'retry requests', readText), noSources(), 2000)!;
+    for (const sig of ['HttpClient.request(path: string): Promise<Response>', 'Retry(attempts: int)']) assert.ok(init.includes(sig), `${sig}\n${init}`);
   });
 });

@@ -212,6 +212,7 @@ describe('signatures: Go and Python', () => {
       fetch: 'fetch(url, opts=dict(a=1, b=(2, 3)), sep: str = ")")',
       multi: 'multi(a: int, b: str = "x,y") -> Dict[str, int]',
       User: 'class User(BaseModel, metaclass=Meta) { id: int, name: str }',
+      'User.method': 'User.method()',
       Plain: 'class Plain',
     });
   });

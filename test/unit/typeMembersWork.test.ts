@@ -1,8 +1,9 @@
 // The work behind the members an interface line names after their type (src/core/workspace/signatures.ts
-// typeMembers, signaturesOther.ts interfaceMethods, signaturesTs.ts): each Rust trait's or Go interface's body is read
-// over its own lines only (signatureDecls.ts declarationSpan), a Go type's kind seen from its header before any body
-// is read, a TS class's heading over lines and its constructor's parameters read once each, and the members found once
-// per line (mapLines.ts fileNames hands them to publicSignatures). Counted as characters cleaned (signatureText.ts codeCleaned), never timed.
+// typeMembers, signaturesOther.ts interfaceMethods, signaturesTs.ts, signaturesPy.ts): each Rust trait's or Go
+// interface's body is read over its own lines only (signatureDecls.ts declarationSpan), a Go type's kind seen from its
+// header before any body is read, a TS class's heading over lines and its constructor's parameters, a Python class's
+// heading read once each, and the members found once per line (mapLines.ts fileNames hands them to
+// publicSignatures). Counted as characters cleaned (signatureText.ts codeCleaned), never timed.
 import * as assert from 'assert';
 import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
 import { typeMembers } from '../../src/core/workspace/signatures';
@@ -68,6 +69,15 @@ describe('interface lines: bounded work for the members of a file’s types', ()
     // headings that never open a body: each line read once
     const open = many(5000, (i) => `class Open${i}`);
     assert.ok(cleanedBy(() => typeMembers('src/open.ts', open)) <= open.length);
+  });
+
+  it('reads a Python file of a thousand classes about once, each class’s heading once and its methods’ signatures not at all', () => {
+    const py = many(1000, (i) => `class Model${i}(\n    Base,\n):\n    def __init__(self, a: int) -> None:\n        pass\n\n    def save${i}(self) -> None:\n        pass`);
+    let members: string[] = [];
+    const cleaned = cleanedBy(() => (members = typeMembers('app/models.py', py).map((m) => m.symbol)));
+    assert.strictEqual(members.length, 2000);
+    assert.deepStrictEqual(members.slice(0, 2), ['Model0.__init__', 'Model0.save0']);
+    assert.ok(cleaned <= py.length / 2, `${cleaned} characters cleaned for a file of ${py.length}`);
   });
 
   it('finds a file’s members once for a line’s names and their signatures', () => {

@@ -1,12 +1,13 @@
 // A file's declarations as short signatures, for the map lines that show a product's interface (DA's map of a
 // workspace without UI files, init's code map): `parse(text: string, opts?: Options): Version`,
 // `Version.new(major: u64, minor: u64, patch: u64) -> Self`, `struct Version { major: u64, minor: u64, … }`,
-// `class Foo(Base) { name: str, email: str }`. Keyed by the symbols scanFile gives (symbols.ts; `Type.method` for Go's and Rust's
-// methods), found by the same line rules (signaturesTs.ts for TS/JS, signaturesOther.ts for Rust, Go and Python)
-// and read on from there over a few lines (signatureDecls.ts, signatureText.ts); and the members those lines name
-// after their type though the index does not (typeMembers: a TS/JS class's public members, a Rust trait's methods, a
-// Go interface's), keyed `Command.option`. Other languages have none (their map shows names alone). Only the few
-// files a map lists are read for them, when it is rendered: the index keeps none.
+// `class Foo(Base) { name: str, email: str }`. Keyed by the symbols scanFile gives (symbols.ts; `Type.method` for Go's
+// and Rust's methods), found by the same line rules (signaturesTs.ts for TS/JS, signaturesOther.ts for Rust, Go and
+// Python, signaturesPy.ts for Python's classes) and read on from there over a few lines (signatureDecls.ts,
+// signatureText.ts); and the members those lines name after their type though the index does not (typeMembers: a
+// TS/JS class's public members, a Rust trait's methods, a Go interface's, a Python class's), keyed `Command.option`.
+// Other languages have none (their map shows names alone). Only the few files a map lists are read for them, when it
+// is rendered: the index keeps none.
 
 import { JS_EXT } from './symbols';
 import { GO_FILE, PYTHON_FILE, RUST_FILE } from './fileKinds';
@@ -14,6 +15,7 @@ import type { Lang } from './signatureText';
 import type { Add, TypeMember } from './signatureDecls';
 import { fallbackDeclarations, interfaceMethods, rustDeclarations } from './signaturesOther';
 import { classMembers, tsDeclarations } from './signaturesTs';
+import { classMethods } from './signaturesPy';
 
 /** The language whose signatures a file's path gives, or null (names alone). */
 function langOf(relPath: string): Lang | null {
@@ -26,12 +28,14 @@ function langOf(relPath: string): Lang | null {
 /**
  * The members a file's interface lines name after their type (mapLines.ts fileNames), in file order, each with how
  * to read its signature: a TS/JS class's public members (`Command.option`, `new Command`), a Rust trait's methods
- * (`Show.show`), a Go interface's exported ones (`Handler.ServeHTTP`); none for other languages. Never throws.
+ * (`Show.show`), a Go interface's exported ones (`Handler.ServeHTTP`), a Python class's public methods (`Foo.name`,
+ * `Foo.__init__`); none for other languages. Never throws.
  */
 export function typeMembers(relPath: string, text: string): TypeMember[] {
   const lang = langOf(relPath);
   try {
     if (lang === 'ts') return classMembers(text);
+    if (lang === 'py') return classMethods(text.split('\n'));
     return lang === 'rust' || lang === 'go' ? interfaceMethods(text.split('\n'), lang) : [];
   } catch {
     return []; // a rule's mistake on a strange file costs its members, not the map

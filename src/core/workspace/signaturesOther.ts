@@ -2,13 +2,14 @@
 // line rules, so each is keyed by the symbol the map names (`Version.new` of a Rust impl block, Go's
 // `Router.HandleFunc`): functions with their parameters and return type, Rust's structs with their public fields and
 // their types, enums with their variants, traits with their methods, Go's structs with their exported fields and
-// their types, interfaces with their exported methods, Python's classes with their bases and annotated fields.
+// their types, interfaces with their exported methods; Python's functions, and its classes (signaturesPy.ts).
 
 import { FALLBACK_DECL, GO_METHOD, GO_RECEIVER, RUST_CONST } from './symbolsOther';
 import { RUST_METHOD, RustImpls } from './symbolsRust';
 import { methodSymbol } from './symbolNames';
-import { bracketed, callParts, callText, closing, codeOf, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
-import { BODY_LINES, bodyItems, codeAfter, declarationSpan, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
+import { bracketed, closing, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
+import { pyClass } from './signaturesPy';
+import { bodyItems, codeAfter, declarationSpan, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
 
 /** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
 export function rustDeclarations(lines: readonly string[], add: Add): void {
@@ -175,29 +176,4 @@ function goType(name: string, at: Site): string {
     return embedded && exported(embedded) ? [embedded] : [];
   });
   return membersSignature(`${kind} ${name}`, members);
-}
-
-/** `class User(Base) { id: int, name: str }`: its bases, and the annotated names of its body with their types (a dataclass's, a model's fields), public ones. */
-function pyClass(name: string, at: Site): string {
-  const s = codeAfter(at);
-  const parts = callParts(s, skipSpace(s, 0), 'py');
-  const head = parts ? callText(`class ${name}`, { ...parts, returns: '' }, 'py') : `class ${name}`;
-  const fields: string[] = [];
-  let indent: string | null = null;
-  let docstring = false;
-  for (let k = at.line + 1; k < at.lines.length && k <= at.line + BODY_LINES; k++) {
-    const line = at.lines[k];
-    const lead = /^[ \t]*/.exec(line)![0];
-    if (lead.length === line.trimEnd().length) continue; // a blank line
-    indent ??= lead;
-    if (lead.length < indent.length) break; // the body has ended
-    if ((line.match(/"""|'''/g)?.length ?? 0) % 2) docstring = !docstring;
-    if (docstring || lead !== indent) continue;
-    const code = codeOf(line.slice(lead.length), 'py');
-    const f = /^([A-Za-z]\w*)\s*:\s*[^\s=]/.exec(code);
-    // the annotation up to its default's `=`
-    const eq = f ? topIndex(code, 0, 'py', (c, k) => c === '=' && code[k + 1] !== '=') : -1;
-    if (f) fields.push(typedMember(f[1], eq < 0 ? code : code.slice(0, eq), 'py'));
-  }
-  return membersSignature(head, fields);
 }
