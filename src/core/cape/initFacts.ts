@@ -34,13 +34,12 @@
 import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout } from '../workspace/layout';
 import { TreeWalk } from '../workspace/treeWalk';
-import { MANIFEST_NAMES, SOURCE_FILE } from '../workspace/fileKinds';
+import { MANIFEST_NAMES, readmeOf, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectedChecks, lockfileOf } from '../checks/detect';
 import { FACT_PARTS, inPartsOrder, setKey, walkFiles, type FactPart } from './initFactsText';
 import { ciServiceOf } from './initFactsCi';
 import { isStyleSource } from './initFactsStyle';
 import { codeLines } from './initFactsCode';
-import { readmeOf } from './initFactsReadme';
 import { fittedFacts, type Found, type Quotable, type RenderedFacts } from './initFactsRoom';
 import type { WorkspaceIndex } from '../workspace/workspaceIndex';
 import { versionTags } from '../workspace/versionTags';

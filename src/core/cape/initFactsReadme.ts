@@ -1,8 +1,5 @@
-// Init's workspace facts (initFacts.ts), the README part: which README at the root is read (README.md preferred), and
-// its opening — the title and first paragraphs, without the badges, images and HTML around them.
-
-/** A README at the root, by its name (README.md preferred). */
-const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
+// Init's workspace facts (initFacts.ts), the README part: the README's opening (which README at the root is read:
+// workspace/fileKinds.ts readmeOf) — the title and first paragraphs, without the badges, images and HTML around them.
 
 /**
  * An image: markdown's, inline or by reference (`![alt](src)`, `![alt][ref]`), or HTML's `<img …>` (`<source …>` in a
@@ -62,9 +59,4 @@ export function readmeOpening(text: string, max: number): string {
     if (size >= max) break;
   }
   return kept.join('\n\n');
-}
-
-/** The README among the root's files (`rootFiles`, names only), the one the part quotes; undefined without one. */
-export function readmeOf(rootFiles: readonly string[]): string | undefined {
-  return rootFiles.filter((n) => README_NAME.test(n)).sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
 }

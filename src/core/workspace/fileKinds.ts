@@ -1,5 +1,6 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
-// (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest. The
+// (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest, a
+// Markdown document, the root's README. The
 // ranking pairs tests with their subjects by these names, fail-first applies the tests alone, DA's map keeps the UI
 // files (or, where there are none, the product's sources), DevA's shows the formatter's settings and init's workspace
 // facts count the source files and tests, say how the tests are named and find the packages, and the code map the
@@ -30,6 +31,20 @@ export const PYTHON_FILE = /\.pyi?$/;
 export const GO_FILE = /\.go$/;
 /** A Rust source file, by its extension. */
 export const RUST_FILE = /\.rs$/i;
+/** A Markdown document, by its extension: the index names its headings, the interface lines count its calls. */
+export const MARKDOWN_FILE = /\.(?:md|mdx|markdown)$/i;
+
+/** A README's name, in any case (README.md preferred: readmeOf). */
+const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
+
+/**
+ * The README among the root's files (`rootFiles`, names only): README.md (any case) first, else the first by name;
+ * undefined without one. The one the facts quote (initFactsReadme.ts) and whose calls order a type's members in an
+ * interface line (docCalls.ts).
+ */
+export function readmeOf(rootFiles: Iterable<string>): string | undefined {
+  return [...rootFiles].filter((n) => README_NAME.test(n)).sort((a, b) => Number(!/\.md$/i.test(a)) - Number(!/\.md$/i.test(b)) || (a < b ? -1 : 1))[0];
+}
 /** Go's test files' name stem (`parser_test.go`): `go build` leaves them out of their package. */
 const GO_TEST_AFFIX = /(?<=.)_test$/;
 
