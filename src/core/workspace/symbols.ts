@@ -17,7 +17,7 @@
 import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
 import { importSpecifiers } from './importSpecs';
-import { GO_FILE, STYLE_EXT } from './fileKinds';
+import { GO_FILE, MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 import { JsBodies, nextOf, type MemberLine } from './jsBodies';
 
@@ -88,7 +88,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
       const m = /^\.([A-Za-z_-][\w-]*)[\s,{:.]/.exec(line);
       if (m) local.push(m[1]);
     }
-  } else if (/\.(md|mdx|markdown)$/i.test(relPath)) {
+  } else if (MARKDOWN_FILE.test(relPath)) {
     // the Markdown line rules every reader of CAPE uses (text/markdown.ts): headings up to level 3, outside code
     const outside = fenceTracker();
     for (const line of text.split('\n')) {
