@@ -6,9 +6,10 @@
 // top-level symbols, said so; then those the ranking (workspace/rank.ts) finds nearest the answers' product and next
 // release. Without it an init trial on a full-stack repository (FastAPI + React) wrote the standards' naming examples
 // and the architecture's data model as assumptions ("the facts show no source code"). Names, and the public ones'
-// signatures as the room allows (workspace/signatures.ts: parameters, return types, public fields): no code body is
-// quoted. The files are found in the workspace index; each listed one is scanned again (workspace/symbols.ts scanFile,
-// read with the facts' other files) for which of its names are internal, a count the index does not keep, and for
+// signatures as the room allows (workspace/signatures.ts: parameters, return types, public fields), a class's members
+// those the README and docs/ call the most first (workspace/docCalls.ts): no code body is quoted. The files are found
+// in the workspace index; each listed one is scanned again (workspace/symbols.ts scanFile, read with the facts' other
+// files) for which of its names are internal, a count the index does not keep, and for
 // its public names' signatures, which the index does not keep either. Tests,
 // examples, benchmarks, fuzz targets, built output, docs and configuration are not listed (isProductFile, the rule
 // the importers are counted by; kindPrior below 1). Each map is laid out once for each room the facts ask of it
@@ -21,6 +22,7 @@ import { GO_FILE, isProductFile, isProductSource } from '../workspace/fileKinds'
 import { fileNames, publicSignatures, UNSIGNED, workWords, type WorkWords } from '../workspace/mapLines';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
+import { docCalls, type NameCalls } from '../workspace/docCalls';
 
 /** The most imported files listed at most, and the files importing one at least for it to count as a core module. */
 const CORE_FILES = 8;
@@ -44,20 +46,24 @@ export interface CodeLines {
   readonly related: readonly MapFile[];
 }
 
-/** How the code map reads a listed file: through `read`, its public names' signatures given those of `work` first. */
+/**
+ * How the code map reads a listed file: through `read`, its public names' signatures given those of `work` first, its
+ * types' members in the order the project's documentation calls them (`calls`).
+ */
 interface MapReading {
   index: WorkspaceIndex;
   read: ReadText;
   work: WorkWords;
+  calls: NameCalls;
 }
 
 /**
  * A listed file with its names as it reads now (mapLines.ts fileNames: its public ones first, and how many are internal), or as
  * the index holds them when it does not read (none then called internal); `note` ends its line.
  */
-function mapFile({ index, read, work }: MapReading, rel: string, note = ''): MapFile {
+function mapFile({ index, read, work, calls }: MapReading, rel: string, note = ''): MapFile {
   const text = read(rel);
-  const { names, internal, read: fromText, members } = fileNames(rel, text, index.get(rel)!.symbols);
+  const { names, internal, read: fromText, members } = fileNames(rel, text, index.get(rel)!.symbols, calls);
   const signed = text !== null && fromText ? publicSignatures(rel, text, names.slice(0, names.length - internal), work, members) : UNSIGNED;
   return { path: rel, names, internal, note, signed };
 }
@@ -110,7 +116,7 @@ function coreFiles(reading: MapReading): { title: string; files: MapFile[] } {
  * runs once here, the facts render the lines at each scale (codePart).
  */
 export function codeLines(index: WorkspaceIndex, query: string, read: ReadText = readOnce(index.policy)): CodeLines {
-  const reading: MapReading = { index, read, work: workWords(query) };
+  const reading: MapReading = { index, read, work: workWords(query), calls: docCalls(index, read) };
   const { title, files } = coreFiles(reading);
   const named = new Set(files.map((f) => f.path));
   const related = query.trim()

@@ -1,14 +1,16 @@
 // How a map line names a file's symbols — DevA's and DA's maps (pack.ts), init's code map (cape/initFactsCodeLines.ts):
 // the path, then its first names and `… (+N)` for the rest. Where a line shows a product's interface (DA's map of a
 // workspace without UI files, init's code map, DevA's first few lines), its public names — then the public types'
-// members (`Command.option`, `Show.show`: fileNames) — go with their signatures (signatures.ts) as its room
-// allows: first as many names as fit bare, then signatures for them — those whose words match the work's first (the
-// objective and criteria for DA, the answers' product and features for init), then the others in file order; a line
-// never names fewer symbols for them.
+// members (`Command.option`, `Show.show`: fileNames; the ones the project's documentation calls the most first:
+// byCalls over docCalls.ts) — go with their signatures (signatures.ts) as its room allows: first as many names as fit
+// bare, then signatures for them — those whose words match the work's first (the objective and criteria for DA, the
+// answers' product and features for init), then the others in the line's order; a line never names fewer symbols for
+// them.
 import { MAX_SYMBOLS, scanFile } from './symbols';
 import { signaturesOf, typeMembers } from './signatures';
 import type { TypeMember } from './signatureDecls';
-import { symbolOwnName } from './symbolNames';
+import { constructorSymbol, symbolOwnName } from './symbolNames';
+import { NO_CALLS, type NameCalls } from './docCalls';
 import { terms } from './tokens';
 
 /** Map lines list at most this many symbols. */
@@ -89,29 +91,49 @@ export interface FileNames {
 }
 
 /**
+ * A type's members (`symbols`, in file order) in the order an interface line gives them: its constructor (`new X`)
+ * first, then by how many times the project's documentation calls their own names (`calls`: docCalls.ts), the most
+ * first, file order among equals — the API its users write before the rest.
+ */
+function byCalls(type: string, symbols: readonly string[], calls: NameCalls): string[] {
+  const ctor = constructorSymbol(type);
+  const count = symbols.map((s) => (s === ctor ? Infinity : calls(symbolOwnName(s))));
+  return symbols
+    .map((_, i) => i)
+    .sort((a, b) => (count[a] === count[b] ? a - b : count[b] - count[a]))
+    .map((i) => symbols[i]);
+}
+
+/**
  * A file's names as its text gives them (scanFile: public ones first, and how many are internal), its public types'
  * members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`, `Show.show`) after all
  * its public top-level names, in their types' order, and before its internal ones — so a class of many members does
  * not crowd the file's functions out of a line's few names — or, when it does not read or names none, `symbols` (the
  * index's, none called internal): DA's interface lines and init's code map alike; MAX_SYMBOLS names at most, as a scan
- * gives (members past them left out). An internal type's members are no interface: left out too.
+ * gives (members past them left out). A type's members come in the order of `calls` (byCalls: those the project's
+ * documentation calls the most first; without documentation, file order). An internal type's members are no
+ * interface: left out too.
  */
-export function fileNames(p: string, text: string | null, symbols: readonly string[]): FileNames {
+export function fileNames(p: string, text: string | null, symbols: readonly string[], calls: NameCalls = NO_CALLS): FileNames {
   const scan = text === null ? null : scanFile(p, text);
   if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false, members: [] };
   const tops = scan.symbols.slice(0, scan.symbols.length - scan.internal);
   const publicTypes = new Set(tops);
-  // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), while the
-  // names are no more than a scan gives
+  // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), in file order
   const named = new Set(scan.symbols);
   const membersOf = new Map<string, string[]>();
   const members = typeMembers(p, text!);
   for (const { type, symbol } of members) {
     if (!publicTypes.has(type) || named.has(symbol)) continue;
-    if (named.size >= MAX_SYMBOLS) break;
     named.add(symbol);
-    if (!membersOf.has(type)) membersOf.set(type, []);
-    membersOf.get(type)!.push(symbol);
+    (membersOf.get(type) ?? membersOf.set(type, []).get(type)!).push(symbol);
+  }
+  // then each type's in the order of `calls`, while the names are no more than a scan gives
+  let room = MAX_SYMBOLS - scan.symbols.length;
+  for (const [type, list] of membersOf) {
+    const kept = byCalls(type, list, calls).slice(0, Math.max(0, room));
+    membersOf.set(type, kept);
+    room -= kept.length;
   }
   const names = [...tops, ...tops.flatMap((n) => membersOf.get(n) ?? []), ...scan.symbols.slice(tops.length)];
   return { names, internal: scan.internal, read: true, members };
@@ -119,12 +141,12 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
 
 /**
  * A map line of a product's interface within `maxChars`: the path, then the file's names as its text gives them
- * (fileNames: public ones first, the public types' members after them) or, when it does not read, `symbols` (the index's) — as many as fit bare, `shown` at
- * most, counting the rest — then the public ones among them with their signatures, those of `work` first
- * (signingPlaces), as the room left allows.
+ * (fileNames: public ones first, the public types' members after them, in the order of `calls`) or, when it does not
+ * read, `symbols` (the index's) — as many as fit bare, `shown` at most, counting the rest — then the public ones among
+ * them with their signatures, those of `work` first (signingPlaces), as the room left allows.
  */
-export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords): string {
-  const { names, internal, read, members } = fileNames(p, text, symbols);
+export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords, calls: NameCalls = NO_CALLS): string {
+  const { names, internal, read, members } = fileNames(p, text, symbols, calls);
   if (!names.length) return p;
   const line = (n: number, sig: Signed = UNSIGNED, signed = 0) => `${p} — ${namesWithin(names, n, sig, signed)}`;
   const n = most(0, Math.min(shown, names.length), (k) => line(k).length <= maxChars);

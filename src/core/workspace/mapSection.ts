@@ -3,11 +3,13 @@
 //  - DevA: path — top-level symbols; the first few product source files (those ranked right after the whole and
 //    excerpted ones, the likeliest to be called or changed next) with their public names' signatures, the characters
 //    signing adds within a share of the map's room, so DevA knows how to call what it was not sent whole without a
-//    read_file;
+//    read_file; in both DevA's and DA's signed lines a type's members come in the order the project's documentation
+//    calls them (docCalls.ts);
 //  - DA without UI files: every line an interface line (public names with signatures, up to API_MAP_LINE_CHARS);
 //  - DA with UI files: path — top-level symbols.
 import { isProductSource } from './fileKinds';
 import { interfaceLine, mapLine, MAP_SYMBOLS, workWords } from './mapLines';
+import { docCalls, NO_CALLS } from './docCalls';
 import type { RankQuery } from './rank';
 import type { WorkspaceIndex } from './workspaceIndex';
 import type { PackedFile } from './pack';
@@ -58,8 +60,10 @@ export interface MapPart {
 export function packMapLines(index: WorkspaceIndex, candidates: Iterable<{ path: string; score: number }>, q: RankQuery, st: MapState, mode: { step: 'deva' | 'da'; daApi: boolean }): MapPart {
   const shown = new Set(st.files.map((f) => f.path));
   const signing = mode.daApi || mode.step === 'deva';
-  // the names whose words the work writes get their signatures first
+  // the names whose words the work writes get their signatures first; a type's members come in the order the
+  // project's documentation calls them (read once for the map, at the first line that asks)
   const work = signing ? workWords(`${q.objective}\n${q.work ?? ''}`) : new Set<string>();
+  const calls = signing ? docCalls(index, st.readText) : NO_CALLS;
   let signedLeft = mode.step === 'deva' ? SIGNED_MAP_LINES : 0;
   let signRoom = Math.floor((st.budget - st.used) * SIGNED_SHARE);
   const lines: string[] = [];
@@ -75,14 +79,14 @@ export function packMapLines(index: WorkspaceIndex, candidates: Iterable<{ path:
       // DA's interface lines are cut to the room left, so each one read fits; once no line has room, no file is read
       const room = Math.min(API_MAP_LINE_CHARS, st.budget - used - 1);
       if (room < c.path.length + MIN_API_LINE_NAMES) break;
-      line = interfaceLine(c.path, st.readText(c.path), f.symbols, API_MAP_SYMBOLS, room, work);
+      line = interfaceLine(c.path, st.readText(c.path), f.symbols, API_MAP_SYMBOLS, room, work, calls);
     } else {
       line = mapLine(c.path, f.symbols, MAP_SYMBOLS);
       if (signedLeft > 0 && c.score > 0 && f.symbols.length && isProductSource(c.path)) {
         signedLeft--;
         // within the room the budget has left, too: a signed line that does not fit gives way to the plain one
         const room = Math.min(SIGNED_LINE_CHARS, line.length + signRoom, st.budget - used - 1);
-        const signed = interfaceLine(c.path, st.readText(c.path), f.symbols, MAP_SYMBOLS, room, work);
+        const signed = interfaceLine(c.path, st.readText(c.path), f.symbols, MAP_SYMBOLS, room, work, calls);
         if (signed.length > line.length && signed.length - line.length <= signRoom && signed.length <= room) {
           signRoom -= signed.length - line.length;
           line = signed;
