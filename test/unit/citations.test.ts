@@ -19,8 +19,13 @@ describe("the places an upstream role's reply cites", () => {
     assert.deepStrictEqual(withCitations(read, ''), read);
   });
 
-  it('takes at most MAX_CITED_PLACES places of one reply', () => {
+  it('takes at most MAX_CITED_PLACES places of one reply, a place cited again not counted; ./ before a path dropped', () => {
     const reply = Array.from({ length: 40 }, (_, i) => `src/a.ts:${i + 1}`).join(' ');
     assert.strictEqual(withCitations([], reply)[0].cited!.length, MAX_CITED_PLACES);
+    const again = `${'src/a.ts:7 '.repeat(40)}././src/b.ts:3`;
+    assert.deepStrictEqual(withCitations([], again), [
+      { path: 'src/a.ts', cited: [[7, 7]] },
+      { path: 'src/b.ts', cited: [[3, 3]] },
+    ]);
   });
 });

@@ -190,6 +190,10 @@ log = "0.4"
     assert.deepStrictEqual(packageJsonLines({ name: 'commander', version: '15.0.0-0' }).slice(0, 2), ['- name: commander', '- version: 15.0.0-0']);
     assert.deepStrictEqual(pyprojectFacts('[tool.poetry]\nname = "a"\nversion = "2.1.0"\n', 800)!.lines.slice(0, 2), ['- name: a', '- version: 2.1.0']);
     assert.deepStrictEqual(cargoFacts('[package]\nname = "m"\nversion.workspace = true\n', 800)!.lines.slice(0, 2), ['- name: m', "- version: (the workspace's)"]);
+    // the root that declares the shared version, and a virtual root, give the number
+    assert.deepStrictEqual(cargoFacts('[workspace.package]\nversion = "0.4.2"\n\n[package]\nname = "m"\nversion.workspace = true\n', 800)!.lines.slice(0, 2), ['- name: m', '- version: 0.4.2']);
+    assert.deepStrictEqual(cargoFacts('[workspace]\nmembers = ["a"]\n\n[workspace.package]\nversion = "0.4.2"\n', 800)!.lines[0], '- version: 0.4.2');
+    assert.ok(!pyprojectFacts('[project]\nname = "a"\ndynamic = ["version"]\n\n[tool.poetry]\nversion = "0.0.0"\n', 800)!.lines.some((l) => l.startsWith('- version')));
     // none said where the manifest gives none, or not as text
     assert.ok(!packageJsonLines({ name: 'x', version: 3 }).some((l) => l.startsWith('- version')));
     assert.ok(!pyprojectFacts('[project]\nname = "a"\ndynamic = ["version"]\n', 800)!.lines.some((l) => l.startsWith('- version')));

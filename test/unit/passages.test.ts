@@ -118,6 +118,10 @@ describe("the objective's passages of the cape/ files (CM opening)", () => {
         ['- A last item ', 1],
       ],
     );
+    // a list item that leaves a fence open (its closing fence unindented, so outside the item) has it closed: the
+    // next passage's heading is not read as code
+    const fenced = passages([['cape/1_product/a.md', '# A\n## Referrer\n- Drop the referrer:\n  ```sh\n  curl x\n```\n\n- Other item.\n## Campaign\nCampaign fields go.\n\nLater.']], OBJECTIVE);
+    assert.ok(/- Drop the referrer:\n {2}```sh\n {2}curl x\n```\n/.test(fenced), fenced);
     // a story keeps its criteria list; a table inside a code fence is no table
     assert.strictEqual(sectionEntries('**US-1 — Drop fields** · P1\nAs a user…\n\n- Given a, then b.\n- Given c, then d.').length, 1);
     assert.deepStrictEqual(sectionEntries('```\n| a | b |\n|---|---|\n| 1 | 2 |\n```').map((e) => e.group), [undefined]);

@@ -89,7 +89,9 @@ export function pyprojectFacts(text: string, list: number): ManifestFacts | null
   const project = tableAt(doc, 'project');
   const tool = tableAt(doc, 'tool');
   const poetry = tableAt(tool, 'poetry');
-  const lines = [...nameLine(project.name ?? poetry.name, project.description ?? poetry.description, textField(project.version ?? poetry.version))];
+  // a version the build computes (`dynamic = ["version"]`) is none written here: Poetry's then is a placeholder
+  const dynamicVersion = Array.isArray(project.dynamic) && project.dynamic.includes('version');
+  const lines = [...nameLine(project.name ?? poetry.name, project.description ?? poetry.description, dynamicVersion ? null : textField(project.version ?? poetry.version))];
   const python = textField(project['requires-python']);
   if (python) lines.push(`- requires-python: ${python}`);
   // none said where the project declares them here: a [project] table, its dependencies not dynamic nor Poetry's
@@ -122,7 +124,11 @@ export function cargoFacts(text: string, list: number): ManifestFacts | null {
   const doc = parseToml(text);
   if (!doc) return null;
   const pkg = tableAt(doc, 'package');
-  const lines = [...nameLine(pkg.name, pkg.description, cargoField(pkg.version))];
+  // a version inherited from the workspace is read where this file declares it (`[workspace.package]`, the root's);
+  // a virtual root has that one alone
+  const shared = textField(tableAt(tableAt(doc, 'workspace'), 'package').version);
+  const inherited = isPlainObject(pkg.version) && pkg.version.workspace === true;
+  const lines = [...nameLine(pkg.name, pkg.description, (inherited && shared) || cargoField(pkg.version) || shared)];
   for (const key of ['edition', 'rust-version'] as const) {
     const v = cargoField(pkg[key]);
     if (v) lines.push(`- ${key}: ${v}`);

@@ -1,6 +1,7 @@
 // The places the upstream role (DA, for DevA) cites in its reply — `lib/command.js:710-713` in its handoff notes, an
 // answer's evidence or a spec, read as evidence.ts reads evidence — added to what it saw with its tools (tools/reads.ts),
-// so DevA's excerpts of a large file show those lines first (workspace/sectionBlocks.ts). In a commander trial DA read
+// so DevA's excerpts of a large file show those lines first (workspace/sectionBlocks.ts) and a file cited ranks as one it
+// read (workspace/rank.ts). In a commander trial DA read
 // lines 640–780 of the 2,789-line command.js and pointed DevA at the listener on lines 710–713; the range it read was
 // too long to show as read, and DevA's excerpts, picked by the work's words, showed an old comment twenty lines below.
 import { evidenceParts } from './evidence';
@@ -16,12 +17,14 @@ export function withCitations(read: readonly FileRead[], reply: string): FileRea
   let taken = 0;
   for (const { place } of evidenceParts(reply)) {
     if (!place?.line) continue;
+    const path = place.path.replace(/^(?:\.\/)+/, '');
+    const range: [number, number] = [place.line, place.endLine ?? place.line];
+    // a place cited again takes no more of the bound
+    if (byPath.get(path)?.cited?.some(([a, b]) => a === range[0] && b === range[1])) continue;
     if (taken++ >= MAX_CITED_PLACES) break;
-    const path = place.path.replace(/^\.\//, '');
     let f = byPath.get(path);
     if (!f) byPath.set(path, (f = { path })), out.push(f);
-    const range: [number, number] = [place.line, place.endLine ?? place.line];
-    if (!(f.cited ??= []).some(([a, b]) => a === range[0] && b === range[1])) f.cited.push(range);
+    (f.cited ??= []).push(range);
   }
   return out;
 }

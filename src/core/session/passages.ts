@@ -8,8 +8,8 @@
 // (packing.ts relevance), and sent whole, best first, within OBJECTIVE_PASSAGES_CHARS. A section that lists entries (a
 // backlog epic's labelled stories, a list's items, a table's rows) is ranked entry by entry (sectionEntries), so one
 // matching story, item or decision does not bring its whole list.
-import { charBigrams, fenceTracker, withFenceClosed } from '../text';
-import { bm25Idf, bm25Tf } from '../workspace/termScoring';
+import { charBigrams, fenceTracker, isTableSeparator, LIST_BULLET, withFenceClosed } from '../text';
+import { BM25_SHORT_TEXTS, bm25Idf, bm25Tf } from '../workspace/termScoring';
 import { terms } from '../workspace/tokens';
 import { clip, clipMarkdown } from './clip';
 import { MAX_RANKED, minifyMarkdown, relevance, splitSections, type MdSection } from './packing';
@@ -18,8 +18,6 @@ import { MAX_RANKED, minifyMarkdown, relevance, splitSections, type MdSection } 
 export const OBJECTIVE_PASSAGES_CHARS = 3000;
 /** The least room a passage too long to go whole is cut into; with less left, a shorter passage after it may still fit. */
 const MIN_CUT_PASSAGE_CHARS = 400;
-/** BM25's usual parameters, for the entries (short texts) ranked against the objective. */
-const ENTRY_BM25 = { k: 1.2, b: 0.75 };
 /** Characters of a passage's heading line (its file and heading path). */
 const PASSAGE_HEADING_CHARS = 300;
 
@@ -102,12 +100,9 @@ export interface SectionEntry {
   group?: number;
 }
 
-/** A markdown table's separator line (`|---|:--:|`, spaces aside), the line under its header. */
-const TABLE_SEPARATOR = /^\|?:?-+:?(?:\|:?-+:?)*\|?$/;
-const isTableSeparator = (line: string | undefined) => !!line?.includes('|') && TABLE_SEPARATOR.test(line.replace(/\s+/g, ''));
 const isTableLine = (line: string) => line.includes('|') && line.trim() !== '';
 /** A list item's first line, not indented (`- …`, `* …`, `1. …`): its indented lines and sub-items belong to it. */
-const LIST_ITEM = /^(?:[-*+]|\d{1,3}[.)])\s+\S/;
+const LIST_ITEM = new RegExp(String.raw`^(?:${LIST_BULLET})\s+\S`);
 
 /**
  * A section's body as its entries: its labelled blocks (storyBlocks) and, in the text before a section's first label,
@@ -212,13 +207,16 @@ export function objectivePassages(files: readonly [string, string][], objective:
       const shown = outlined.has(lettersOnly(s.title + s.body));
       const path = headingPath(sections, index);
       const heading = clip(`### ${rel}${path ? ` › ${path}` : ''}`, PASSAGE_HEADING_CHARS, '…');
+      // the title each entry is matched with, bounded as its heading line is: a huge heading over many entries would
+      // be read again for each
+      const title = s.title.slice(0, PASSAGE_HEADING_CHARS);
       sectionEntries(s.body).forEach(({ text: body, head, group }, block) => {
-        const words = matchWords(`${s.title}\n${body}`);
+        const words = matchWords(`${title}\n${body}`);
         const shared = [...wanted].filter((w) => words.has(w));
         entries++;
         for (const w of shared) held.set(w, (held.get(w) ?? 0) + 1);
         if (!shared.length || shown) return;
-        const p: Passage = { file, index, block, shared: 0, score: score({ ...s, body }), heading, text: group === undefined ? withFenceClosed(body) : body, head, group };
+        const p: Passage = { file, index, block, shared: 0, score: score({ ...s, title, body }), heading, text: withFenceClosed(body), head, group };
         passages.push(p);
         sharedOf.set(p, shared);
       });
@@ -228,7 +226,7 @@ export function objectivePassages(files: readonly [string, string][], objective:
   // entries hold (url), and a long entry does not win by holding more words in bulk
   const avg = passages.reduce((n, p) => n + p.text.length, 0) / Math.max(1, passages.length);
   for (const p of passages) {
-    const length = bm25Tf(1, p.text.length, avg, ENTRY_BM25.k, ENTRY_BM25.b);
+    const length = bm25Tf(1, p.text.length, avg, BM25_SHORT_TEXTS.k, BM25_SHORT_TEXTS.b);
     p.shared = sharedOf.get(p)!.reduce((sum, w) => sum + bm25Idf(entries, held.get(w)!), 0) * length;
   }
   passages.sort((a, b) => b.shared - a.shared || b.score - a.score || a.file - b.file || a.index - b.index || a.block - b.block);

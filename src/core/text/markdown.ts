@@ -77,6 +77,10 @@ export function fenceFor(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
+/** A Markdown table's separator line (`|---|:--:|`, spaces aside), the line under its header; no `---` rule without a `|`. */
+const TABLE_SEPARATOR = /^\|?:?-+:?(?:\|:?-+:?)*\|?$/;
+export const isTableSeparator = (line: string | undefined): boolean => !!line?.includes('|') && TABLE_SEPARATOR.test(line.replace(/\s+/g, ''));
+
 /** The bullets of a Markdown list item, as regexp source: `-`, `*`, `+`, `1.`, `1)` (kpt/document.ts reads items by them). */
 export const LIST_BULLET = String.raw`[-*+]|\d{1,3}[.)]`;
 

@@ -10,7 +10,7 @@
 import { execFile } from 'child_process';
 import * as path from 'path';
 import { terms } from './tokens';
-import { bm25Idf, bm25Tf } from './termScoring';
+import { BM25_SHORT_TEXTS, bm25Idf, bm25Tf } from './termScoring';
 import { gitDirOf, gitTopOf } from './gitRules';
 import { stamp } from './disk';
 
@@ -181,8 +181,6 @@ export class HistoryWatch {
 
 /** The past commits whose subjects are most like the objective that point at files (a handful: further ones are noise). */
 const SUBJECT_COMMITS = 5;
-/** BM25 over commit subjects (short texts: the usual parameters). */
-const SUBJECT_BM25 = { k: 1.2, b: 0.75 };
 
 /**
  * Per file, how much the past commits whose subjects read most like the objective point at it: each commit's
@@ -203,7 +201,8 @@ export function subjectScores(commits: readonly Commit[], objective: string): Ma
   if (!df.size) return out;
   const n = commits.length;
   const avg = totalLength / n || 1;
-  const { k, b } = SUBJECT_BM25;
+  // commit subjects are short texts: the usual parameters
+  const { k, b } = BM25_SHORT_TEXTS;
   const scored: [Commit, number][] = [];
   for (const c of commits) {
     const tf = new Map<string, number>();

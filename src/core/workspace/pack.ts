@@ -173,7 +173,8 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   if (opts.step === 'deva') {
     // the files the upstream role read in part, for their excerpts
     const seenUpstream = new Set((q.read?.files ?? []).filter((f) => (!f.whole && (f.lines?.length || f.hits?.length)) || f.cited?.length).map((f) => f.path));
-    const upstream = ranked.filter((c) => seenUpstream.has(c.path) && index.get(c.path)).slice(0, UPSTREAM_EXCERPTS);
+    const seen = ranked.filter((c) => seenUpstream.has(c.path) && index.get(c.path));
+    const upstream = seen.slice(0, UPSTREAM_EXCERPTS);
     // whole files: keep ~10% of the budget for the map of what follows, and room for those excerpts
     const wholeLimit = budget - Math.min(MAP_RESERVE, Math.floor(budget * 0.1)) - Math.min(upstream.length * UPSTREAM_EXCERPT_CHARS, Math.floor(budget * 0.15));
     const group = ranked.filter((c) => c.score > 0 && c.score >= top * WHOLE_MIN_RELATIVE_SCORE && index.get(c.path));
@@ -221,7 +222,10 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       formatted.push(p);
     }
     const st = { budget, used, readText, blocks, files };
-    const excerptable = [...upstream, ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
+    // the first UPSTREAM_EXCERPTS seen files not sent whole: one DA read or cited that went whole leaves its place to
+    // the next (a commander trial: the cited command.js and help.js, the latter whole, left typings/index.d.ts, read by
+    // DA, a map line)
+    const excerptable = [...seen.filter((c) => !picked.has(c.path)).slice(0, UPSTREAM_EXCERPTS), ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
     used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
   }
   const { lines, mapChars } = packMapLines(index, candidates(), q, { budget, used, readText, files }, { step: opts.step, daApi });

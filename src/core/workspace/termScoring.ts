@@ -43,6 +43,9 @@ export interface StoredStats extends TermCounts {
   readonly paths: readonly string[];
 }
 
+/** BM25's usual parameters, for short texts (commit subjects, the sections and entries of the cape/ files). */
+export const BM25_SHORT_TEXTS = { k: 1.2, b: 0.75 } as const;
+
 /** BM25's inverse document frequency of a term found in `df` of `n` documents (the one formula: history.ts uses it too). */
 export function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
