@@ -281,7 +281,10 @@ describe('TSR: from the checks', () => {
     assert.strictEqual(testStatus({ file: 'mux_test.go', name: 'TestPatterns/with_a' }, true, [run]), 'pass');
     // the criterion's verdict comes from its tests of the change; its regression guards are checked beside them
     const change: NamedTest = { file: 'mux_test.go', name: 'TestPatterns/with_a_tab', expect: 'fail' };
-    assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }, change], () => true, [run]), { before: 'fail' });
+    assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }, change], () => true, [run]), { before: 'fail', guardsRan: 'pass' });
+    // said so: "failed" alone read as if the guard had failed too
+    assert.strictEqual(beforeText({ before: 'fail', guardsRan: 'pass' }), 'failed (fail-first observed); its regression guards passed there, as DevA meant');
+    assert.strictEqual(beforeText({ before: 'fail' }), 'failed (fail-first observed)');
     assert.deepStrictEqual(failFirstOf([{ ...guard, expect: 'pass' }], () => true, [run]), { before: 'pass', guard: true });
     assert.strictEqual(beforeText({ before: 'pass', guard: true }), 'passed (a regression guard, as DevA meant)');
     assert.strictEqual(beforeText({ before: 'pass' }), 'passed too (it does not show the change)');

@@ -80,11 +80,13 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
   // a guard DevA gave no name for goes by its file
   const name = ({ name = '', file }: FileTest) => (name.length > GUARD_NAME_CHARS ? `${sliceWhole(name, 0, GUARD_NAME_CHARS - 1)}…` : name || file);
   if (!surprise && failed.length) surprise = `DevA meant ${failed.map(name).join(', ')} as a regression guard: ${failed.length > 1 ? 'they fail' : 'it fails'} without the change`;
+  // how the guards fared beside tests of the change that did not build; beside ones that failed, when all passed
   const ran = status === 'unbuilt' && beside.some((g) => g.status === 'pass' || g.status === 'fail');
+  const passedBeside = status === 'fail' && beside.length > 0 && beside.every((g) => g.status === 'pass');
   return {
     before: status,
     ...(surprise ? { surprise } : {}),
     ...(guards.length === inFiles.length ? { guard: true as const } : {}),
-    ...(ran ? { guardsRan: failed.length ? ('fail' as const) : ('pass' as const) } : {}),
+    ...(ran ? { guardsRan: failed.length ? ('fail' as const) : ('pass' as const) } : passedBeside ? { guardsRan: 'pass' as const } : {}),
   };
 }

@@ -105,6 +105,11 @@ const UNBUILT_BESIDE_GUARDS = `its tests of the change ${DID_NOT_BUILD} (their t
  * showed. "No test ran" was wrong of a Rust trial's criterion whose guard file ran beside a new-API file.
  */
 export const UNBUILT_GUARDS_RAN_TEXT = { pass: `${UNBUILT_BESIDE_GUARDS} passed`, fail: `${UNBUILT_BESIDE_GUARDS} failed` } as const;
+/**
+ * `fail` beside regression guards that all passed there (CriterionResult.guardsRan): two commander trials' models read
+ * "failed" of a criterion that held a guard as if the guard had failed too.
+ */
+export const FAIL_GUARDS_PASSED_TEXT = `${BEFORE_TEXT.fail}; its regression guards passed there, as DevA meant`;
 /** What beforeText reads of a criterion: a CriterionResult, or the panel's view of one. */
 export interface BeforeParts {
   readonly before?: string;
@@ -121,7 +126,14 @@ export interface BeforeParts {
 export function beforeText({ before, surprise, guard, guardsRan }: BeforeParts): string {
   if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
   const ran = guardsRan === 'pass' || guardsRan === 'fail' ? guardsRan : null;
-  const verdict = guard && before === 'pass' ? GUARD_PASSED_TEXT : before === 'unbuilt' && ran ? UNBUILT_GUARDS_RAN_TEXT[ran] : BEFORE_TEXT[before as BeforeStatus];
+  const verdict =
+    guard && before === 'pass'
+      ? GUARD_PASSED_TEXT
+      : before === 'unbuilt' && ran
+        ? UNBUILT_GUARDS_RAN_TEXT[ran]
+        : before === 'fail' && ran === 'pass'
+          ? FAIL_GUARDS_PASSED_TEXT
+          : BEFORE_TEXT[before as BeforeStatus];
   return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
 }
 /** How the Cape Master's judgement of a criterion reads for people. */
@@ -148,7 +160,10 @@ export interface CriterionResult {
    * have fail for it); pass: one passed there too (it does not show the change); no_test: none could be told.
    */
   before?: BeforeStatus;
-  /** `unbuilt` beside regression guards whose file built and ran there: how they fared (metrics/failFirstVerdict.ts). */
+  /**
+   * How the regression guards beside its tests of the change fared there (metrics/failFirstVerdict.ts): with `unbuilt`,
+   * those in a test file that built; with `fail`, `pass` when every one passed.
+   */
   guardsRan?: 'pass' | 'fail';
   /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
   surprise?: string;
