@@ -1,7 +1,8 @@
 // Top-level symbols of tricky declarations (core/workspace/symbols.ts): what a map line names, and what the ranking
 // counts as a symbol hit, must be the names the file declares — never a keyword, never nothing for a plain declaration.
 import * as assert from 'assert';
-import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
+import { jsMembers, scanFile, scanMembers } from '../../src/core/workspace/symbols';
+import { templatesScanned } from '../../src/core/workspace/jsBodies';
 import { declaredName } from '../../src/core/workspace/excerptLines';
 
 describe('symbol extraction: tricky declarations', () => {
@@ -208,6 +209,19 @@ describe('symbol extraction: a long run of spaces or keywords on a line', () => 
     assert.deepStrictEqual(scanFile('a.ts', `${keywords}\n`).imports, []);
     assert.deepStrictEqual(scanFile('a.ts', `${keywords}from${SPACES}'./x'; import '${'y'.repeat(100_000)}\n`).imports, ['./x']);
     assert.deepStrictEqual(scanFile('a.ts', `${keywords}from './x' export * from "./y" ${'require('.repeat(100_000)}'./z')\n`).imports, ['./x', './y', './z']);
+  });
+
+  it('reads a 200k-character line of `/` that may start a regular expression, each after an unclosed `[`, about once', () => {
+    // each `/` after `=` may open a regular expression, and its `[` is never closed: read as one, each searched the
+    // line to its end (counted as characters scanned by jsBodies.ts openTemplates, never timed)
+    const hostile = 'x=/['.repeat(50_000);
+    const ts = `class A {\n  a = ${hostile}\n  b(): void {}\n  c = \`\n  fake() {\n\`;\n  d = 1;\n}\n`;
+    const names: string[] = [];
+    const before = templatesScanned.chars;
+    jsMembers(ts, (m) => names.push(m.name));
+    const scanned = templatesScanned.chars - before;
+    assert.deepStrictEqual(names, ['a', 'b', 'c', 'd']);
+    assert.ok(scanned <= 2 * ts.length, `${scanned} characters scanned for a text of ${ts.length}`);
   });
 
   it('reads Python imports with a long run of spaces inside', () => {
