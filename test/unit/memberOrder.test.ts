@@ -78,6 +78,16 @@ describe("interface lines: a type's members in the order the project's documenta
     assert.ok(!/op2[4-9]/.test(shortBare) && shortBare.includes('Shelf.op01'), shortBare);
   });
 
+  it("keeps a Python class's `__init__` first, and a TypeScript constructor's parameter fields right after it", () => {
+    const py = ['class Client:', '    def __init__(self, url: str) -> None:', '        pass', '', '    def get(self, path: str) -> str:', '        pass', '', '    def post(self, path: str) -> str:', '        pass', ''].join('\n');
+    const pyFiles = docFiles({ 'README.md': "client.post('/a')\nclient.post('/b')\nclient.get('/c')\n", 'client.py': py });
+    assert.deepStrictEqual(fileNames('client.py', py, [], docCalls(pyFiles, pyFiles.read)).names, ['Client', 'Client.__init__', 'Client.post', 'Client.get']);
+    const ts = ['export class User {', '  constructor(public name: string, public age: number) {}', '  greet(): string {', "    return '';", '  }', '}', ''].join('\n');
+    // the README calls greet more than the fields: they still follow the constructor, the called one first
+    const tsFiles = docFiles({ 'README.md': 'user.greet();\nuser.greet();\nuser.age();\n', 'src/user.ts': ts });
+    assert.deepStrictEqual(fileNames('src/user.ts', ts, [], docCalls(tsFiles, tsFiles.read)).names, ['User', 'new User', 'User.age', 'User.name', 'User.greet']);
+  });
+
   it('does not count `options(` for a member `option`', () => {
     const cli = ['export class Cli {', '  help() {}', '  options() {}', '  option(flag) {}', '}', ''].join('\n');
     const files = docFiles({ 'Readme.md': 'cli.options();\ncli.options({ strict: true });\n', 'src/cli.ts': cli });

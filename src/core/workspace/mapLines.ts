@@ -9,7 +9,7 @@
 import { MAX_SYMBOLS, scanFile } from './symbols';
 import { signaturesOf, typeMembers } from './signatures';
 import type { TypeMember } from './signatureDecls';
-import { constructorSymbol, symbolOwnName } from './symbolNames';
+import { constructorSymbol, methodSymbol, symbolOwnName } from './symbolNames';
 import { NO_CALLS, type NameCalls } from './docCalls';
 import { terms } from './tokens';
 
@@ -91,17 +91,19 @@ export interface FileNames {
 }
 
 /**
- * A type's members (`symbols`, in file order) in the order an interface line gives them: its constructor (`new X`)
- * first, then by how many times the project's documentation calls their own names (`calls`: docCalls.ts), the most
+ * A type's members (in file order) in the order an interface line gives them: its constructor (a TS/JS class's `new X`,
+ * a Python class's `X.__init__`) first, then the fields a TypeScript constructor's parameters declare, then the others;
+ * within each, by how many times the project's documentation calls their own names (`calls`: docCalls.ts), the most
  * first, file order among equals — the API its users write before the rest.
  */
-function byCalls(type: string, symbols: readonly string[], calls: NameCalls): string[] {
-  const ctor = constructorSymbol(type);
-  const count = symbols.map((s) => (s === ctor ? Infinity : calls(symbolOwnName(s))));
-  return symbols
+function byCalls(type: string, members: readonly TypeMember[], calls: NameCalls): string[] {
+  const ctors = new Set([constructorSymbol(type), methodSymbol(type, '__init__')]);
+  const group = members.map((m) => (ctors.has(m.symbol) ? 2 : m.constructorField ? 1 : 0));
+  const count = members.map((m) => calls(symbolOwnName(m.symbol)));
+  return members
     .map((_, i) => i)
-    .sort((a, b) => (count[a] === count[b] ? a - b : count[b] - count[a]))
-    .map((i) => symbols[i]);
+    .sort((a, b) => group[b] - group[a] || count[b] - count[a] || a - b)
+    .map((i) => members[i].symbol);
 }
 
 /**
@@ -121,21 +123,22 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
   const publicTypes = new Set(tops);
   // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), in file order
   const named = new Set(scan.symbols);
-  const membersOf = new Map<string, string[]>();
+  const membersOf = new Map<string, TypeMember[]>();
   const members = typeMembers(p, text!);
-  for (const { type, symbol } of members) {
-    if (!publicTypes.has(type) || named.has(symbol)) continue;
-    named.add(symbol);
-    (membersOf.get(type) ?? membersOf.set(type, []).get(type)!).push(symbol);
+  for (const m of members) {
+    if (!publicTypes.has(m.type) || named.has(m.symbol)) continue;
+    named.add(m.symbol);
+    (membersOf.get(m.type) ?? membersOf.set(m.type, []).get(m.type)!).push(m);
   }
   // then each type's in the order of `calls`, while the names are no more than a scan gives
   let room = MAX_SYMBOLS - scan.symbols.length;
+  const ordered = new Map<string, string[]>();
   for (const [type, list] of membersOf) {
     const kept = byCalls(type, list, calls).slice(0, Math.max(0, room));
-    membersOf.set(type, kept);
+    ordered.set(type, kept);
     room -= kept.length;
   }
-  const names = [...tops, ...tops.flatMap((n) => membersOf.get(n) ?? []), ...scan.symbols.slice(tops.length)];
+  const names = [...tops, ...tops.flatMap((n) => ordered.get(n) ?? []), ...scan.symbols.slice(tops.length)];
   return { names, internal: scan.internal, read: true, members };
 }
 

@@ -155,6 +155,8 @@ export interface TypeMember {
   type: string;
   symbol: string;
   signature: () => string | null;
+  /** A field a TypeScript constructor's parameter declares (`constructor(public name: string)`): a line keeps it after the constructor. */
+  constructorField?: boolean;
 }
 
 /** `type Name = …`: the alias's text up to its `;` or its line's end (a union's `|` lines go on), shortened. */

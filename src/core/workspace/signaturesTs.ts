@@ -118,10 +118,10 @@ export function classMembers(text: string): TypeMember[] {
   jsMembers(text, (m) => m.inClass && found.push(m));
   const seen = new Set<string>();
   const out: TypeMember[] = [];
-  const add = (type: string, symbol: string, signature: () => string | null) => {
+  const add = (type: string, symbol: string, signature: () => string | null, constructorField = false) => {
     if (seen.has(symbol)) return;
     seen.add(symbol);
-    out.push({ type, symbol, signature });
+    out.push({ type, symbol, signature, ...(constructorField && { constructorField }) });
   };
   found.forEach((m, k) => {
     const type = classOf(m.opener);
@@ -136,7 +136,7 @@ export function classMembers(text: string): TypeMember[] {
     const span = k + 1 < found.length ? found[k + 1].line - m.line : Infinity;
     for (const f of parameterFields({ lines, line: m.line, col: m.col, lang: 'ts' }, span)) {
       const symbol = methodSymbol(type, f.name);
-      add(type, symbol, () => (f.type ? declaredType(f.optional ? `${symbol}?` : symbol, f.type) : null));
+      add(type, symbol, () => (f.type ? declaredType(f.optional ? `${symbol}?` : symbol, f.type) : null), true);
     }
   });
   return out;
