@@ -9,6 +9,7 @@ import { callCounts, DOC_CALL_CHARS, docCalls, NO_CALLS, type DocFiles } from '.
 import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
 import { packMapLines } from '../../src/core/workspace/mapSection';
 import { packWorkspace, type PackedFile } from '../../src/core/workspace/pack';
+import { packExcerpts } from '../../src/core/workspace/sectionBlocks';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
 import { noSources } from '../../src/core/cape/initFactsText';
@@ -86,6 +87,15 @@ describe("interface lines: a type's members in the order the project's documenta
     // the README calls greet more than the fields: they still follow the constructor, the called one first
     const tsFiles = docFiles({ 'README.md': 'user.greet();\nuser.greet();\nuser.age();\n', 'src/user.ts': ts });
     assert.deepStrictEqual(fileNames('src/user.ts', ts, [], docCalls(tsFiles, tsFiles.read)).names, ['User', 'new User', 'User.age', 'User.name', 'User.greet']);
+  });
+
+  it("gives an excerpted file's Declares line under DevA's excerpts in the README's order, as the map does", () => {
+    const files = docFiles({ 'README.md': SHELF_README, 'lib/shelf.js': SHELF_JS });
+    const st = { budget: 20_000, used: 0, readText: files.read, blocks: [] as string[], files: [] as PackedFile[], docs: files };
+    packExcerpts([{ path: 'lib/shelf.js' }], { objective: 'make op12 return the value' }, st, 0);
+    const declares = /\nDeclares: ([^\n]+)\n/.exec(st.blocks.join('\n'))?.[1] ?? '';
+    assert.match(declares, /new Shelf[^,]*, Shelf\.op27[^,]*, Shelf\.op29[^,]*, Shelf\.op24[^,]*, Shelf\.op01/);
+    assert.strictEqual(files.reads.filter((r) => r === 'README.md').length, 1);
   });
 
   it('does not count `options(` for a member `option`', () => {

@@ -221,7 +221,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       files.push({ path: p, chars: text.length, whole: true });
       formatted.push(p);
     }
-    const st = { budget, used, readText, blocks, files };
+    const st = { budget, used, readText, blocks, files, docs: index };
     // the first UPSTREAM_EXCERPTS seen files not sent whole: one DA read or cited that went whole leaves its place to
     // the next (a commander trial: the cited command.js and help.js, the latter whole, left typings/index.d.ts, read by
     // DA, a map line)

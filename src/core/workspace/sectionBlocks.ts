@@ -8,7 +8,8 @@ import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
 import { lineCount } from '../text/lines';
 import { fenceFor } from '../text/markdown';
 import { terms, termSpellings, wordTerms } from './tokens';
-import { interfaceLine, workWords } from './mapLines';
+import { interfaceLine, workWords, type WorkWords } from './mapLines';
+import { docCalls, type DocFiles, type NameCalls } from './docCalls';
 import type { PackedFile } from './pack';
 
 /** Each excerpted file's text at most, and what the map keeps at least of the room the whole files leave. */
@@ -42,6 +43,8 @@ export interface PackState {
   readText: (relPath: string) => string | null;
   blocks: string[];
   files: PackedFile[];
+  /** The workspace's files, where the documentation whose calls order a class's members is found (docCalls.ts). */
+  docs: DocFiles;
 }
 
 /**
@@ -67,6 +70,8 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
   const spelled = termSpellings(q.objective);
   termSpellings(q.work ?? '', spelled);
   const work = workWords(`${q.objective}\n${q.work ?? ''}`);
+  // a class's members in the order the project's documentation calls them, as in the map (read at the first ask)
+  const calls = docCalls(st.docs, st.readText);
   for (const c of candidates) {
     const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
     if (room < 500) break;
@@ -74,7 +79,7 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     if (text === null) continue;
     const fence = fenceFor(text);
     const lang = langOf(c.path);
-    const names = excerptNames(c.path, text, work);
+    const names = excerptNames(c.path, text, work, calls);
     const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)${names}`;
     const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
@@ -97,9 +102,12 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
   return used === start + saying ? start : used;
 }
 
-/** "\nDeclares: class Command, new Command(name), Command.option(flags, description)…", or '' when it names none. */
-function excerptNames(p: string, text: string, work: ReturnType<typeof workWords>): string {
-  const line = interfaceLine(p, text, [], EXCERPT_NAMES, p.length + 3 + EXCERPT_NAMES_CHARS, work);
+/**
+ * "\nDeclares: class Command, new Command(name), Command.option(flags, description)…", or '' when it names none: a
+ * class's members in the order of `calls`, as DA's map gives them.
+ */
+function excerptNames(p: string, text: string, work: WorkWords, calls: NameCalls): string {
+  const line = interfaceLine(p, text, [], EXCERPT_NAMES, p.length + 3 + EXCERPT_NAMES_CHARS, work, calls);
   return line.startsWith(`${p} — `) ? `\nDeclares: ${line.slice(p.length + 3)}` : '';
 }
 
