@@ -39,12 +39,12 @@ const SHELF_README = [
   '',
 ].join('\n');
 
-/** The index's view docCalls takes, over files given as texts (their size their length). */
+/** The index's view docCalls takes, over files given as texts (their characters their length). */
 function docFiles(files: Record<string, string>): DocFiles & { read: (rel: string) => string | null; reads: string[] } {
   const reads: string[] = [];
   return {
     paths: () => Object.keys(files),
-    get: (rel) => (rel in files ? { size: files[rel].length } : undefined),
+    get: (rel) => (rel in files ? { chars: files[rel].length } : undefined),
     read: (rel) => (reads.push(rel), files[rel] ?? null),
     reads,
   };
@@ -118,6 +118,18 @@ describe("interface lines: a type's members in the order the project's documenta
     assert.deepStrictEqual(fileNames('lib/shelf.js', SHELF_JS, [], calls).names.slice(0, 4), ['Shelf', 'new Shelf', 'Shelf.op28', 'Shelf.op01']);
     fileNames('lib/shelf.js', SHELF_JS, [], calls);
     assert.deepStrictEqual(files.reads, ['docs/guide.md'], 'one read, of docs/*.md within the bound');
+  });
+
+  it("bounds the documentation read in characters, as the index counts them, not in bytes: a README of accented letters within the bound counts", async () => {
+    const ws = tempDir('cape-member-chars-');
+    put(ws, 'lib/shelf.js', SHELF_JS);
+    // within the bound in characters, twice over it in bytes (each `ü` two bytes in UTF-8)
+    const readme = `${'ü'.repeat(DOC_CALL_CHARS - 100)}\nshelf.op27();\n`;
+    assert.ok(Buffer.byteLength(readme) > DOC_CALL_CHARS && readme.length <= DOC_CALL_CHARS);
+    put(ws, 'README.md', readme);
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const calls = docCalls(index, (rel) => fs.readFileSync(path.join(ws, rel), 'utf8'));
+    assert.strictEqual(calls('op27'), 1);
   });
 
   it("orders DA's library map, DevA's signed map lines and init's code map by the README's calls, the README read once for each", async () => {

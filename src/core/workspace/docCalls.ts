@@ -5,7 +5,7 @@
 // writes (`option`, `parse`, `action`) came after some seventy others in the source, past the line's room.
 import { MARKDOWN_FILE, readmeOf } from './fileKinds';
 
-/** The documentation read for its calls, in characters at most: a few hundred KB, so a large docs/ folder costs little. */
+/** The documentation read for its calls, in characters at most (as the index counts them): a large docs/ folder costs little. */
 export const DOC_CALL_CHARS = 256 * 1024;
 
 /** How many times the project's documentation calls a name (a method's own name: `option`); 0 when it never does. */
@@ -14,10 +14,10 @@ export type NameCalls = (name: string) => number;
 /** No documentation: every name called 0 times (the members keep their source order). */
 export const NO_CALLS: NameCalls = () => 0;
 
-/** The index as docCalls reads it: its paths, and a file's size there (to keep within the bound before reading). */
+/** The index as docCalls reads it: its paths, and a file's characters there (to keep within the bound before reading). */
 export interface DocFiles {
   paths(): Iterable<string>;
-  get(relPath: string): { size: number } | undefined;
+  get(relPath: string): { chars: number } | undefined;
 }
 
 /** A run of identifier characters, and the `(` right after it when there is one. */
@@ -52,8 +52,10 @@ function docPaths(files: DocFiles): string[] {
 
 /**
  * The calls of the project's documentation (docPaths), read through `read` at the first ask and kept: built once for a
- * request's lines. A file whose size would take the reading past DOC_CALL_CHARS is not read; without documentation
- * every name is called 0 times.
+ * request's lines. A file whose characters (as the index counted them) would take the reading past DOC_CALL_CHARS is
+ * not read: a README longer than DOC_CALL_CHARS counts no call, and the docs/ files after it are read within the
+ * whole bound; a file grown since it was indexed is read up to the bound. Without documentation every name is called
+ * 0 times.
  */
 export function docCalls(files: DocFiles, read: (relPath: string) => string | null): NameCalls {
   let counts: Map<string, number> | undefined;
@@ -61,8 +63,8 @@ export function docCalls(files: DocFiles, read: (relPath: string) => string | nu
     counts = new Map();
     let left = DOC_CALL_CHARS;
     for (const p of docPaths(files)) {
-      const size = files.get(p)?.size ?? Infinity;
-      if (size > left) continue;
+      const chars = files.get(p)?.chars ?? Infinity;
+      if (chars > left) continue;
       const text = read(p);
       if (text === null) continue;
       const scanned = text.slice(0, left);
