@@ -1,16 +1,18 @@
 // The test cases a check's run names, recognised as passed or failed, whatever the project's language: the spec
-// reporters of mocha, jest, vitest and node:test (and the failure headers of jest's and vitest's default ones), TAP, pytest, Python's unittest, `go test`, `cargo test`, RSpec,
-// Gradle, Maven Surefire and `dotnet test`. What reads them: the baseline (a failure already there names the same
-// failing cases), the fix request (which cases fail), TSR (DevA's named tests) and fail-first; ./testNames.ts tells
-// which of them a test DevA named is.
+// reporters of mocha, jest, vitest and node:test (and the failure headers of jest's and vitest's default ones), TAP,
+// pytest, Python's unittest, `go test`, `cargo test`, RSpec, Gradle, Maven Surefire and `dotnet test`. What reads them:
+// the baseline (a failure already there names the same failing cases), the fix request (which cases fail), TSR (DevA's
+// named tests) and fail-first; ./testNames.ts tells which of them a test DevA named is.
 //
 // Some runs name every case (spec reporters, `pytest -v`, `go test -v`, `cargo test`); others only the failing ones
 // (pytest's and RSpec's summaries, `go test` without -v, mocha's dot reporter). `listsPassed` tells them apart: where
 // only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
-// are listed in ./testLineFormats.ts. A JavaScript test file its runner reported failed before any test of it ran did not
-// load: it is no failing case, but one of the reader's unloadedFiles (./unloadedFiles.ts).
+// are listed in ./testLineFormats.ts, the lines of the reporters that mark each case in ./reporterLines.ts. A
+// JavaScript test file its runner reported failed before any test of it ran did not load: it is no failing case, but
+// one of the reader's unloadedFiles (./unloadedFiles.ts).
 import type { CheckRun, TestCaseResult } from './types';
-import { GO_PACKAGE, LINE_FORMATS, goCaseName, toLineEnd } from './testLineFormats';
+import { GO_PACKAGE, LINE_FORMATS, goCaseName } from './testLineFormats';
+import { DURATION, ESLINT_SUMMARY, FAIL, JEST_FAILURE, JEST_FILE, JEST_SUITE_FAILED, NO_TEST_COLLECTED, NUMBERED_FAIL, PASS, POSITIONED_DIAGNOSTIC, SPEC_FAILURES_HEADING, SPEC_SUITE, TAP, TAP_SUITE, VITEST_FAILED_FILE, VITEST_FILE, VITEST_FILE_PREFIX, VITEST_PASSED } from './reporterLines';
 import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
@@ -23,65 +25,6 @@ import { unloadedFiles } from './unloadedFiles';
  * across the cut. Nothing in a line of megabytes is tried again and again.
  */
 const MAX_LINE = 2000;
-
-/**
- * A case's time after its name: `(3 ms)` (mocha, jest, node:test), or bare as vitest writes it (`7ms`, `1.52s`). It
- * starts where a run of blanks starts (the lookbehind): tried from every blank of a long run, it took time quadratic
- * in the run's length.
- */
-const DURATION = /(?<!\s)\s*(?:\((?:\d+(?:\.\d+)?\s*(?:ms|s|m))\)|\s\d+(?:\.\d+)?(?:ms|s))\s*$/;
-/**
- * vitest's line for a whole test file, after its ✓ (passed) or ❯ (some failed): `test/a.test.ts  (37 tests | 1
- * skipped) 45ms`, `TS  test/types.test-d.ts  (11 tests)`. The file, not a case: its cases are named only when some
- * fail (vitest 2 then names only those; vitest 3 the passing ones too).
- */
-const VITEST_FILE = /^(?:TS\s+)?(\S+\.\w+)\s+\(\d+ tests?(?:\s*\|[^)]*)?\)(?:\s+\d+(?:\.\d+)?m?s)?$/;
-/** vitest's failed-test line names the case with its file first (`test/calc.test.ts > calc > multiplies`). */
-const VITEST_FILE_PREFIX = /^\S+\.\w+ > /;
-/** Spec reporters (mocha, jest, vitest, node:test): ✓ / ✔ passed, ✕ / ✖ / × failed. */
-const PASS = toLineEnd(String.raw`^\s*(?:✓|✔|√)\s+`);
-const FAIL = toLineEnd(String.raw`^\s*(?:✕|✖|×|✗)\s+`);
-/**
- * mocha's (and RSpec's) numbered failures: "  1) name". After mocha's "N failing" each is listed again with its whole
- * title, one suite a line, the test's ending in ':' (`  2) Suite B` / `       works:`): the failure is named so, for a
- * leaf title like "works" recurs across suites (the dot reporter lists failures only there).
- */
-const NUMBERED_FAIL = toLineEnd(String.raw`^\s{2,}(\d+)\)\s+`);
-const TAP = toLineEnd(String.raw`^\s*(not )?ok \d+(?:\s+-)?\s+`);
-/**
- * jest's failure headers, all its default reporter says of the cases when it runs several files: `  ● Suite › name`
- * (repeated in its summary). `● Console` heads logged output; `● Test suite failed to run` is a file that did not
- * load, named with the file of the `FAIL tests/x.test.js` line before it.
- */
-const JEST_FAILURE = toLineEnd(String.raw`^\s*● `);
-/** jest's header for a test file that did not load (JEST_FAILURE). */
-const JEST_SUITE_FAILED = 'Test suite failed to run';
-/** jest's line for a whole test file: `PASS tests/a.test.js`, `FAIL tests/b.test.js (5.2 s)`. */
-const JEST_FILE = /^\s*(PASS|FAIL)\s+(\S+?)(?:\s+\([\d.]+ m?s\))?\s*$/;
-/** node:test's TAP reporter marks a describe() block in the point's YAML block. */
-const TAP_SUITE = /^\s+type:\s*'?suite'?\s*$/;
-/**
- * node:test's spec reporter opens a describe() block with `▶ name` and closes it with a ✔ / ✖ line of the same name,
- * and heads its repeated failures with `✖ failing tests:`: neither is a test case.
- */
-const SPEC_SUITE = toLineEnd(String.raw`^\s*▶\s+`);
-const SPEC_FAILURES_HEADING = /^\s*✖ failing tests:\s*$/;
-/** ESLint's summary (its stylish formatter): `✖ 2 problems (2 errors, 0 warnings)` — a linter's count, no test case. */
-const ESLINT_SUMMARY = /^\s*✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
-/**
- * A diagnostic at a line and column (`✖  686:31  Property x does not exist on type Option.`: tsd's and xo's pretty
- * formatter, under the file's path; the mark, two spaces or more, then the position): a type or lint error, no test
- * case. A commander trial's fail-first run of `npx tsd` was reported as "10 test cases failing". A spec reporter's
- * failed test (`✖ 12:30 meeting is listed`) has one space after the mark.
- */
-const POSITIONED_DIAGNOSTIC = /^\s*[✖×✗]\s{2,}\d+:\d+\s/;
-
-/** vitest's ✓ before a passed test file (VITEST_FILE). */
-const VITEST_PASSED = toLineEnd(String.raw`^\s*✓\s+`);
-/** vitest's mark before a test file with a failure (`❯ test/a.test.ts (0 test)`, VITEST_FILE after it). */
-const VITEST_FAILED_FILE = toLineEnd(String.raw`^\s*[❯×]\s+`);
-/** VITEST_FILE's count when the file collected no test: it did not load. */
-const NO_TEST_COLLECTED = /\(0 tests?\)/;
 
 /** A line of a run's output as it is read: past MAX_LINE characters, by its two ends (see MAX_LINE), trailing blanks aside. */
 export function cutLine(line: string): string {
