@@ -1,10 +1,10 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
 // (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest, a
-// Markdown document, the root's README. The
-// ranking pairs tests with their subjects by these names, fail-first applies the tests alone, DA's map keeps the UI
-// files (or, where there are none, the product's sources), DevA's shows the formatter's settings and init's workspace
-// facts count the source files and tests, say how the tests are named and find the packages, and the code map the
-// product's own code (isProductFile, isProductSource); one rule each, here.
+// Markdown document, the root's README. The ranking pairs tests with their subjects by these names, fail-first applies
+// the tests alone, DA's map keeps the UI files (or, where there are none, the product's sources), DevA's shows the
+// formatter's settings, init's workspace facts count the source files and tests, say how the tests are named and find
+// the packages, the code map keeps the product's own code (isProductFile, isProductSource), and init's README part and
+// the interface lines' member order read the same README (readmeOf); one rule each, here.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
 
