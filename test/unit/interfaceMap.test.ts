@@ -13,6 +13,7 @@ import type { PackedFile } from '../../src/core/workspace/pack';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { codeLines, codePart } from '../../src/core/cape/initFactsCode';
 import { noSources } from '../../src/core/cape/initFactsText';
+import { NO_CALLS } from '../../src/core/workspace/docCalls';
 import { tempDir } from '../helpers/cli';
 
 const put = (ws: string, rel: string, text: string) => {
@@ -154,7 +155,7 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     const testLine = mapLine('tests/a_test.rs', index.get('tests/a_test.rs')!.symbols);
     const plain = mapLine('src/lib.rs', index.get('src/lib.rs')!.symbols);
     // 100 characters of room: half of it may go to signatures; the test file's line leaves room for the plain line only
-    const st = { budget: 200, used: 100, readText: reader(ws), files: [] as PackedFile[] };
+    const st = { budget: 200, used: 100, readText: reader(ws), files: [] as PackedFile[], calls: NO_CALLS };
     const part = packMapLines(index, [{ path: 'tests/a_test.rs', score: 2 }, { path: 'src/lib.rs', score: 1 }], { objective: 'parse a version' }, st, { step: 'deva', daApi: false });
     assert.ok(100 + testLine.length + 1 + plain.length + 1 <= 200 && plain.length + 30 > 200 - 100 - testLine.length - 1, 'the case: only the plain line fits');
     assert.deepStrictEqual(part.lines, [testLine, plain]);

@@ -91,7 +91,7 @@ describe("interface lines: a type's members in the order the project's documenta
 
   it("gives an excerpted file's Declares line under DevA's excerpts in the README's order, as the map does", () => {
     const files = docFiles({ 'README.md': SHELF_README, 'lib/shelf.js': SHELF_JS });
-    const st = { budget: 20_000, used: 0, readText: files.read, blocks: [] as string[], files: [] as PackedFile[], docs: files };
+    const st = { budget: 20_000, used: 0, readText: files.read, blocks: [] as string[], files: [] as PackedFile[], calls: docCalls(files, files.read) };
     packExcerpts([{ path: 'lib/shelf.js' }], { objective: 'make op12 return the value' }, st, 0);
     const declares = /\nDeclares: ([^\n]+)\n/.exec(st.blocks.join('\n'))?.[1] ?? '';
     assert.match(declares, /new Shelf[^,]*, Shelf\.op27[^,]*, Shelf\.op29[^,]*, Shelf\.op24[^,]*, Shelf\.op01/);
@@ -149,11 +149,15 @@ describe("interface lines: a type's members in the order the project's documenta
     assert.strictEqual(reads.filter((r) => r === 'README.md').length, 1);
     // DevA's first map lines are signed (twelve names at most: the called ones among them)
     reads.length = 0;
-    const st = { budget: 2000, used: 0, readText: read, files: [] as PackedFile[] };
+    const st = { budget: 2000, used: 0, readText: read, files: [] as PackedFile[], calls: docCalls(index, read) };
     const cands = [{ path: 'lib/shelf.js', score: 2 }, { path: 'lib/index.js', score: 1 }];
     const deva = packMapLines(index, cands, { objective: 'keep things on a shelf' }, st, { step: 'deva', daApi: false });
     assert.ok(calledFirst(shelfLine(deva.lines.join('\n'))), deva.lines.join('\n'));
     assert.strictEqual(reads.filter((r) => r === 'README.md').length, 1);
+    // DevA's whole section reads it once too, for its excerpts and its map alike
+    reads.length = 0;
+    packWorkspace(index, { objective: 'keep things on a shelf' }, { step: 'deva', budget: 2000, readText: read });
+    assert.ok(reads.filter((r) => r === 'README.md').length <= 1, JSON.stringify(reads));
     // init's code map
     reads.length = 0;
     const map = codePart(codeLines(index, 'keep things on a shelf', read), noSources(), 700)!;

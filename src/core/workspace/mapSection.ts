@@ -9,7 +9,7 @@
 //  - DA with UI files: path — top-level symbols.
 import { isProductSource } from './fileKinds';
 import { interfaceLine, mapLine, MAP_SYMBOLS, workWords } from './mapLines';
-import { docCalls, NO_CALLS } from './docCalls';
+import { NO_CALLS, type NameCalls } from './docCalls';
 import type { RankQuery } from './rank';
 import type { WorkspaceIndex } from './workspaceIndex';
 import type { PackedFile } from './pack';
@@ -44,6 +44,8 @@ export interface MapState {
   readText: (relPath: string) => string | null;
   /** The files packed so far; the map's are appended. */
   files: PackedFile[];
+  /** How often the project's documentation calls a name (docCalls.ts), the order of a type's members in signed lines. */
+  calls: NameCalls;
 }
 
 /** What the map adds: its lines in order, their characters, and the section's characters used after them. */
@@ -61,9 +63,9 @@ export function packMapLines(index: WorkspaceIndex, candidates: Iterable<{ path:
   const shown = new Set(st.files.map((f) => f.path));
   const signing = mode.daApi || mode.step === 'deva';
   // the names whose words the work writes get their signatures first; a type's members come in the order the
-  // project's documentation calls them (read once for the map, at the first line that asks)
+  // project's documentation calls them (read at the first line that asks, once for the whole section)
   const work = signing ? workWords(`${q.objective}\n${q.work ?? ''}`) : new Set<string>();
-  const calls = signing ? docCalls(index, st.readText) : NO_CALLS;
+  const calls = signing ? st.calls : NO_CALLS;
   let signedLeft = mode.step === 'deva' ? SIGNED_MAP_LINES : 0;
   let signRoom = Math.floor((st.budget - st.used) * SIGNED_SHARE);
   const lines: string[] = [];

@@ -20,6 +20,7 @@ import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
+import { docCalls } from './docCalls';
 import { packMapLines } from './mapSection';
 
 export type ContextStep = 'deva' | 'da';
@@ -169,6 +170,9 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   const formatted: string[] = []; // formatter settings sent whole beside the ranked files
   let used = reserveHead + mapHeading.length;
   const top = ranked.length ? ranked[0].score : 0;
+  // how often the project's documentation calls a name, for the order of a class's members in DevA's excerpts and in
+  // the map's signed lines alike: read at the first line that asks, once for the section
+  const calls = docCalls(index, readText);
 
   if (opts.step === 'deva') {
     // the files the upstream role read in part, for their excerpts
@@ -221,14 +225,14 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
       files.push({ path: p, chars: text.length, whole: true });
       formatted.push(p);
     }
-    const st = { budget, used, readText, blocks, files, docs: index };
+    const st = { budget, used, readText, blocks, files, calls };
     // the first UPSTREAM_EXCERPTS seen files not sent whole: one DA read or cited that went whole leaves its place to
     // the next (a commander trial: the cited command.js and help.js, the latter whole, left typings/index.d.ts, read by
     // DA, a map line)
     const excerptable = [...seen.filter((c) => !picked.has(c.path)).slice(0, UPSTREAM_EXCERPTS), ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
     used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
   }
-  const { lines, mapChars } = packMapLines(index, candidates(), q, { budget, used, readText, files }, { step: opts.step, daApi });
+  const { lines, mapChars } = packMapLines(index, candidates(), q, { budget, used, readText, files, calls }, { step: opts.step, daApi });
   if (!files.length) return empty;
   const wholeCount = files.filter((f) => f.whole).length;
   const excerpted = blocks.length - wholeCount;

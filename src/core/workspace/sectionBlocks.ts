@@ -9,7 +9,7 @@ import { lineCount } from '../text/lines';
 import { fenceFor } from '../text/markdown';
 import { terms, termSpellings, wordTerms } from './tokens';
 import { interfaceLine, workWords, type WorkWords } from './mapLines';
-import { docCalls, type DocFiles, type NameCalls } from './docCalls';
+import type { NameCalls } from './docCalls';
 import type { PackedFile } from './pack';
 
 /** Each excerpted file's text at most, and what the map keeps at least of the room the whole files leave. */
@@ -43,8 +43,11 @@ export interface PackState {
   readText: (relPath: string) => string | null;
   blocks: string[];
   files: PackedFile[];
-  /** The workspace's files, where the documentation whose calls order a class's members is found (docCalls.ts). */
-  docs: DocFiles;
+  /**
+   * How often the project's documentation calls a name (docCalls.ts), which orders a class's members: built once for
+   * the section, the map's lines use the same.
+   */
+  calls: NameCalls;
 }
 
 /**
@@ -70,8 +73,6 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
   const spelled = termSpellings(q.objective);
   termSpellings(q.work ?? '', spelled);
   const work = workWords(`${q.objective}\n${q.work ?? ''}`);
-  // a class's members in the order the project's documentation calls them, as in the map (read at the first ask)
-  const calls = docCalls(st.docs, st.readText);
   for (const c of candidates) {
     const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
     if (room < 500) break;
@@ -79,7 +80,7 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     if (text === null) continue;
     const fence = fenceFor(text);
     const lang = langOf(c.path);
-    const names = excerptNames(c.path, text, work, calls);
+    const names = excerptNames(c.path, text, work, st.calls);
     const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)${names}`;
     const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
