@@ -1,10 +1,10 @@
 // The class members interface lines name after their class in the forms the first rules missed (src/core/workspace
 // signaturesTs.ts, jsBodies.ts, signaturesPy.ts): a TS/JS class whose heading spans lines (Prettier's `extends` and
 // `implements` lines, a `{` on its own line, type parameters over lines or holding a `{}`), never a member written
-// inside a template literal or a comment; the public fields a TypeScript constructor's parameters declare; a Python
-// class's public methods, its `__init__` as its call and its properties by their type. Read through the line DA's and
-// init's maps render (mapLines.ts interfaceLine) and in those maps; the index's symbols and the ranking's members stay
-// as they were.
+// inside a template literal or a comment; the public fields a TypeScript constructor's parameters declare, and those a
+// constructor's own statements assign (constructorFields.ts); a Python class's public methods, its `__init__` as its
+// call and its properties by their type. Read through the line DA's and init's maps render (mapLines.ts
+// interfaceLine) and in those maps; the index's symbols and the ranking's members stay as they were.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -141,6 +141,54 @@ describe('interface lines: a TypeScript constructor’s parameter properties', (
     );
     // a JavaScript constructor's parameters declare nothing
     assert.deepStrictEqual(fileNames('src/user.js', 'class User {\n  constructor(name, age) {}\n}\n', []).names, ['User', 'new User']);
+  });
+});
+
+describe('interface lines: the fields a class’s constructor assigns', () => {
+  it('names the fields a JavaScript constructor’s own statements assign, after the class’s methods; not those of the code it holds, nor an `_internal` one, nor one a method names', () => {
+    const js = [
+      'class Option {',
+      '  constructor(flags, description) {',
+      '    this.flags = flags;',
+      '    this._negate = false;',
+      '    if (flags) { this.mandatory = true }',
+      "    if (flags.includes('<')) {",
+      '      this.required = true;',
+      '    } else this.optional = false;',
+      '    this.parse = (value, previous) => { this.seen = value };',
+      '    this.reset = () => this.cleared = true;',
+      '    [1].forEach((x) => (this.each = x));',
+      '    this.helpers = { add() { this.added = 1 } };',
+      '    this.render = function (out) {',
+      '      this.rendered = out;',
+      '    };',
+      "    this.hint = 'a { this.quoted = 1';",
+      '    this.template = `${flags} {`;',
+      '    // this.commented = 1;',
+      '    this.name = flags;',
+      '    this.count == 2;',
+      '    this.flags.trim = 3;',
+      '    for (const k of [1]) this.last = k;',
+      '  }',
+      '  name() {',
+      '    return this.flags;',
+      '  }',
+      '  is(arg) {',
+      '    this.matched = arg;',
+      '  }',
+      '}',
+      'exports.Option = Option;',
+    ].join('\n');
+    const fields = ['flags', 'mandatory', 'required', 'optional', 'parse', 'reset', 'helpers', 'render', 'hint', 'template', 'last'];
+    assert.deepStrictEqual(fileNames('lib/option.js', js, []).names, ['Option', 'new Option', 'Option.name', 'Option.is', ...fields.map((f) => `Option.${f}`)]);
+    assert.strictEqual(
+      lineOf('lib/option.js', js),
+      'lib/option.js — class Option, new Option(flags, description), Option.name(), Option.is(arg), Option.flags, Option.mandatory, Option.required, ' +
+        'Option.optional, Option.parse(value, previous), Option.reset(), Option.helpers, Option.render(out), Option.hint, Option.template, Option.last',
+    );
+    // the index's symbols and the ranking's members as they were
+    assert.deepStrictEqual(scanFile('lib/option.js', js).symbols, ['Option']);
+    assert.deepStrictEqual(scanMembers('lib/option.js', js), ['name', 'is']);
   });
 });
 

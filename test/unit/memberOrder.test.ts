@@ -20,7 +20,7 @@ const put = (ws: string, rel: string, text: string) => {
   fs.writeFileSync(path.join(ws, rel), text);
 };
 
-/** A class of 30 members: its constructor and 29 methods, op01 … op29, in that order. */
+/** A class of 31 members: its constructor, 29 methods, op01 … op29, in that order, and the field its constructor assigns. */
 const OPS = Array.from({ length: 29 }, (_, i) => `op${String(i + 1).padStart(2, '0')}`);
 const SHELF_JS = ['export class Shelf {', '  constructor(name) {', '    this.name = name;', '  }', ...OPS.flatMap((n) => [`  ${n}(value) {`, '    return this;', '  }']), '}', ''].join('\n');
 /** A README that calls three late members: op27 three times, op29 twice, op24 once. */
@@ -66,10 +66,12 @@ describe("interface lines: a type's members in the order the project's documenta
     const calls = docCalls(files, files.read);
     const { names } = fileNames('lib/shelf.js', SHELF_JS, [], calls);
     assert.deepStrictEqual(names.slice(0, 6), ['Shelf', 'new Shelf', 'Shelf.op27', 'Shelf.op29', 'Shelf.op24', 'Shelf.op01']);
-    assert.strictEqual(names.length, 31, 'the same names, in another order');
+    assert.strictEqual(names.length, 32, 'the same names, in another order');
+    // the field its constructor assigns comes after the methods, as the README never calls it
+    assert.strictEqual(names[31], 'Shelf.name');
     // no README: source order
     const bare = fileNames('lib/shelf.js', SHELF_JS, [], docCalls(docFiles({ 'lib/shelf.js': SHELF_JS }), () => null)).names;
-    assert.deepStrictEqual(bare, ['Shelf', 'new Shelf', ...OPS.map((n) => `Shelf.${n}`)]);
+    assert.deepStrictEqual(bare, ['Shelf', 'new Shelf', ...OPS.map((n) => `Shelf.${n}`), 'Shelf.name']);
     assert.deepStrictEqual(fileNames('lib/shelf.js', SHELF_JS, []).names, bare);
     // a line with room for a few names keeps the called ones
     const short = interfaceLine('lib/shelf.js', SHELF_JS, [], 40, 120, none, calls);

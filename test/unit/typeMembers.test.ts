@@ -1,9 +1,9 @@
 // The members an interface line names after their type though the index does not (src/core/workspace/signatures.ts
 // typeMembers, mapLines.ts fileNames): a TS/JS class's public members (signaturesTs.ts: `Command.option(…)`, a static
-// one alike, a getter or a field by its type, the constructor `new Command(…)`), a Rust trait's methods and a Go
-// interface's exported ones (signaturesOther.ts) — of a public type only, after all the file's public top-level names,
-// within the names' and the signatures' caps, and in DA's map of a workspace without UI files; the index's symbols stay
-// top-level.
+// one alike, a getter or a field by its type, the constructor `new Command(…)`, a field its constructor assigns), a
+// Rust trait's methods and a Go interface's exported ones (signaturesOther.ts) — of a public type only, after all the
+// file's public top-level names, within the names' and the signatures' caps, and in DA's map of a workspace without UI
+// files; the index's symbols stay top-level.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -94,7 +94,32 @@ describe('interface lines: a class’s public members after it', () => {
       'class Command extends EventEmitter',
       'new Command(name)',
       'Command.option(flags, description, fn, defaultValue)',
+      // the field its constructor assigns, after the methods, by its name (a JavaScript field has no type)
+      'Command.commands',
     ]);
+  });
+
+  it('lists a TypeScript field its constructor assigns once, as the class declares it, wherever it stands; not a private one, nor a private parameter’s', () => {
+    const ts = [
+      'export class Store {',
+      '  name: string;',
+      '  private cache: Map<string, number>;',
+      '  constructor(name: string, private db: Db, public readonly id: number) {',
+      '    this.name = name;',
+      '    this.cache = new Map();',
+      '    this.db = db;',
+      '    this.id = id;',
+      '    this.opened = true;',
+      '    this.size = 0;',
+      '  }',
+      '  opened: boolean = false;',
+      '  set size(value: number) {}',
+      '}',
+    ].join('\n');
+    assert.strictEqual(
+      interfaceLine('src/store.ts', ts, [], 40, 1000, none),
+      'src/store.ts — class Store, new Store(name: string, private db: Db, public readonly id: number), Store.id: number, Store.name: string, Store.opened: boolean, Store.size: number',
+    );
   });
 
   it('names a class with no public member alone', () => {

@@ -2,13 +2,15 @@
 // typeMembers, signaturesOther.ts interfaceMethods, signaturesTs.ts, signaturesPy.ts): each Rust trait's or Go
 // interface's body is read over its own lines only (signatureDecls.ts declarationSpan), a Go type's kind seen from its
 // header before any body is read, a TS class's heading over lines and its constructor's parameters, a Python class's
-// heading read once each, and the members found once per line (mapLines.ts fileNames hands them to
-// publicSignatures). Counted as characters cleaned (signatureText.ts codeCleaned), never timed.
+// heading read once each, a constructor's assigned fields read in the walk of its lines, and the members found once
+// per line (mapLines.ts fileNames hands them to publicSignatures). Counted as characters cleaned
+// (signatureText.ts codeCleaned) or read (jsBodies.ts templatesScanned), never timed.
 import * as assert from 'assert';
 import { fileNames, interfaceLine, workWords } from '../../src/core/workspace/mapLines';
 import { typeMembers } from '../../src/core/workspace/signatures';
 import { declarationSpan } from '../../src/core/workspace/signatureDecls';
 import { codeCleaned } from '../../src/core/workspace/signatureText';
+import { templatesScanned } from '../../src/core/workspace/jsBodies';
 
 /** The characters codeOf cleaned while `run` ran. */
 function cleanedBy(run: () => void): number {
@@ -69,6 +71,15 @@ describe('interface lines: bounded work for the members of a file’s types', ()
     // headings that never open a body: each line read once
     const open = many(5000, (i) => `class Open${i}`);
     assert.ok(cleanedBy(() => typeMembers('src/open.ts', open)) <= open.length);
+  });
+
+  it('reads the fields a thousand JavaScript constructors assign with each line’s one walk: each character once', () => {
+    const js = many(1000, (i) => `class Option${i} {\n  constructor(flags) {\n    this.flags${i} = flags;\n    this.parse = (v) => { this.seen = v; };\n    if (flags) {\n      this.label = \`{\${flags}\`;\n    }\n  }\n  is(arg) {\n    return arg === this.flags${i};\n  }\n}`);
+    const before = templatesScanned.chars;
+    const members = typeMembers('lib/options.js', js).map((m) => m.symbol);
+    assert.strictEqual(members.length, 5000);
+    assert.deepStrictEqual([...members.slice(0, 2), ...members.slice(2000, 2003)], ['new Option0', 'Option0.is', 'Option0.flags0', 'Option0.parse', 'Option0.label']);
+    assert.ok(templatesScanned.chars - before <= js.length, `${templatesScanned.chars - before} characters read for a file of ${js.length}`);
   });
 
   it('reads a Python file of a thousand classes about once, each class’s heading once and its methods’ signatures not at all', () => {

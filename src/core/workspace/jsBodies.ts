@@ -3,11 +3,14 @@
 // `const X = class {`), a top-level object literal's (`const api = {`, `module.exports = {`) — and, for the interface
 // lines (BodyRules), on the line where a top-level class's heading written over lines ends (Prettier's `export class
 // HttpClient` / `  extends Base<Options>` / `{`, type parameters over lines), the lines inside a template literal
-// read as text; its members sit at the body's first indentation, and a line back at the opening line's ends it. No
-// parser: indentation, a heading's brackets matched (signatureText.ts) with its strings and comments dropped, and
-// each line's quotes followed for the template literals that go on over lines.
+// read as text; its members sit at the body's first indentation, and a line back at the opening line's ends it; for
+// the interface lines too, the fields a class's constructor assigns (`this.flags = flags`: constructorFields.ts),
+// read from the code characters of its lines. No parser: indentation, a heading's brackets matched (signatureText.ts)
+// with its strings and comments dropped, and each line's quotes followed for the template literals that go on over
+// lines (and for a constructor's brackets).
 
 import { HEADER_CHARS, headingUntil } from './signatureText';
+import { ConstructorFields } from './constructorFields';
 
 /**
  * A member's line in a class or an object literal body (`inClass`, else an object's): its name as written (`#secret`,
@@ -21,6 +24,8 @@ export interface MemberLine {
   line: number;
   col: number;
   opener: number;
+  /** A field the class's constructor assigns (`this.flags = flags`), not a line of the body: `line` and `col` its name's there. */
+  assigned?: boolean;
 }
 
 /**
@@ -69,6 +74,10 @@ export class JsBodies {
   private headingRead = -1;
   /** The template literals open at the last line's end ('interface' only: openTemplates). */
   private templates: number[] = [];
+  /** The constructor whose assigned fields are being read ('interface' only), and the line being read (its start, its row). */
+  private ctor: ConstructorFields | null = null;
+  private pos = 0;
+  private row = 0;
 
   constructor(
     private readonly text: string,
@@ -79,9 +88,12 @@ export class JsBodies {
   /** Reads the line text[pos, stop) (its '\r' dropped), the file's `row`th, not in a block comment. */
   line(pos: number, stop: number, row: number): void {
     if (this.rules === 'ranking') return this.code(pos, stop, row);
+    this.pos = pos;
+    this.row = row;
     // a line begun inside a template literal is its text: neither a member nor the end of a body
     if (!this.templates.length) this.code(pos, stop, row);
-    this.templates = openTemplates(this.text, pos, stop, this.templates);
+    this.templates = openTemplates(this.text, pos, stop, this.templates, this.ctor?.read);
+    if (this.ctor?.done) this.ctor = null;
   }
 
   /** Reads a line of code: a member of the body the lines are in, the body's end, or a body's opening. */
@@ -91,14 +103,20 @@ export class JsBodies {
     while (pos + ind < stop && (text.charCodeAt(pos + ind) === 32 || text.charCodeAt(pos + ind) === 9)) ind++;
     if (this.body && ind < stop - pos) {
       const c = text.charCodeAt(pos + ind);
-      if (ind <= this.bodyIndent) this.body = 0;
-      else {
+      if (ind <= this.bodyIndent) {
+        this.body = 0;
+        this.ctor = null;
+      } else {
         if (this.memberIndent < 0) this.memberIndent = ind;
         // not a comment (`//`, ` * `) nor a decorator
         if (ind === this.memberIndent && c !== 47 && c !== 42 && c !== 64) {
           const m = (this.body === 1 ? CLASS_MEMBER : OBJECT_MEMBER).exec(text.slice(pos + ind, stop));
           const name = m && (m[2] ?? m[3]);
-          if (name) this.visit({ name, modifiers: m[1], inClass: this.body === 1, line: row, col: ind + m[0].indexOf(name, m[1].length) + name.length, opener: this.opener });
+          if (name) {
+            const col = ind + m[0].indexOf(name, m[1].length) + name.length;
+            this.visit({ name, modifiers: m[1], inClass: this.body === 1, line: row, col, opener: this.opener });
+            this.ctor = this.rules === 'interface' && this.body === 1 && name === 'constructor' ? this.fieldsOf(pos + col) : null;
+          }
         }
       }
     }
@@ -119,6 +137,12 @@ export class JsBodies {
     if (hasClass && endsOpen && CLASS_OPEN.test(line)) this.open(1, ind, row);
     else if (hasClass && spanning && CLASS_HEAD.test(line)) this.heading(pos, row);
     else if (endsOpen && ind === 0 && OBJECT_OPEN.test(line)) this.open(2, ind, row);
+  }
+
+  /** Reads the fields assigned by the constructor whose name ends at text[from], and visits each as its class's member. */
+  private fieldsOf(from: number): ConstructorFields {
+    const opener = this.opener;
+    return new ConstructorFields(this.text, from, (name, end) => this.visit({ name, modifiers: '', inClass: true, line: this.row, col: end - this.pos, opener, assigned: true }));
   }
 
   private open(body: number, indent: number, opener: number): void {
@@ -173,9 +197,11 @@ export const templatesScanned = { chars: 0 };
  * regular expression end on their line, a `//` comment ends the line's code and a `/* *\/` on it is skipped. A
  * backslash escapes the next character. Once a `/` that may start a regular expression finds no closing `/` on the
  * line, every later `/` of the line is read as a division: the line is searched to its end once, not once per `/`
- * (a line of `x=/[` repeated took time growing with its length squared).
+ * (a line of `x=/[` repeated took time growing with its length squared). `code`, when given, takes the line's code
+ * characters outside template literals in order, white space and comments left out, of a string or a regular
+ * expression its first: a constructor's (constructorFields.ts).
  */
-function openTemplates(text: string, pos: number, stop: number, open: number[]): number[] {
+function openTemplates(text: string, pos: number, stop: number, open: number[], code?: (i: number, c: number) => void): number[] {
   const stack = open;
   let prev = 0; // the code's last character before i on the line, not a space (0: none)
   let regexes = true; // false once a regular expression found no end on this line
@@ -189,13 +215,7 @@ function openTemplates(text: string, pos: number, stop: number, open: number[]):
       continue;
     }
     if (c === 32 || c === 9) continue;
-    if (c === 96) stack.push(-1);
-    else if (c === 123 && stack.length) stack[stack.length - 1]++;
-    else if (c === 125 && stack.length) {
-      if (stack[stack.length - 1] > 0) stack[stack.length - 1]--;
-      else stack.pop();
-    } else if (c === 39 || c === 34) i = closingOnLine(text, i, stop, (k) => text.charCodeAt(k) === c);
-    else if (c === 47) {
+    if (c === 47) {
       const next = text.charCodeAt(i + 1);
       if (next === 47) break;
       if (next === 42) {
@@ -205,11 +225,19 @@ function openTemplates(text: string, pos: number, stop: number, open: number[]):
         i = end + 1;
         continue;
       }
-      if (regexes && (!prev || BEFORE_REGEX.has(prev))) {
-        const end = regexEnd(text, i, stop);
-        regexes = end > i;
-        i = end;
-      }
+    }
+    // a code character outside template literals (of a string or a regular expression, its first)
+    if (code && !stack.length) code(i, c);
+    if (c === 96) stack.push(-1);
+    else if (c === 123 && stack.length) stack[stack.length - 1]++;
+    else if (c === 125 && stack.length) {
+      if (stack[stack.length - 1] > 0) stack[stack.length - 1]--;
+      else stack.pop();
+    } else if (c === 39 || c === 34) i = closingOnLine(text, i, stop, (k) => text.charCodeAt(k) === c);
+    else if (c === 47 && regexes && (!prev || BEFORE_REGEX.has(prev))) {
+      const end = regexEnd(text, i, stop);
+      regexes = end > i;
+      i = end;
     }
     prev = c;
   }

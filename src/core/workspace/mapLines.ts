@@ -94,7 +94,10 @@ export interface FileNames {
  * A type's members (in file order) in the order an interface line gives them: its constructor (a TS/JS class's `new X`,
  * a Python class's `X.__init__`) first, then the fields a TypeScript constructor's parameters declare, then the others;
  * within each, by how many times the project's documentation calls their own names (`calls`: docCalls.ts), the most
- * first, file order among equals — the API its users write before the rest.
+ * first, file order among equals — the API its users write before the rest. The fields a JS/TS constructor assigns
+ * (`this.flags = flags`) are among the others, after the class's declared members in file order (signaturesTs.ts
+ * classMembers): after the methods called as often as they are, and without documentation after all the methods — a
+ * class's state, not the calls its users write, and commander's Option assigns eighteen.
  */
 function byCalls(type: string, members: readonly TypeMember[], calls: NameCalls): string[] {
   const ctors = new Set([constructorSymbol(type), methodSymbol(type, '__init__')]);

@@ -3,11 +3,13 @@
 // public members of the top-level classes (classMembers), named after their class as Rust's methods are after their
 // type (symbolNames.ts: `Command.option(flags: string): this`, a static one alike, the constructor
 // `new Command(name?: string)`, a getter or a field by its type `Command.name: string`, and after the constructor the
-// fields its parameters declare, `constructor(public readonly name: string)` → `Command.name: string`). The members
-// are those the ranking's walk finds, read as interface lines read them (symbols.ts jsMembers, jsBodies.ts: a member
-// at its class body's first indentation, under a heading on one line or over several, outside template literals); not
-// the private ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript marks them by convention. The
-// index keeps none of them: a class's hundred methods would crowd the ranking.
+// fields its parameters declare, `constructor(public readonly name: string)` → `Command.name: string`; after all its
+// members, the fields its constructor assigns that it does not declare, `this.flags = flags` → `Option.flags`, as a
+// plain JavaScript class holds its state). The members are those the ranking's walk finds, read as interface lines
+// read them (symbols.ts jsMembers, jsBodies.ts: a member at its class body's first indentation, under a heading on one
+// line or over several, outside template literals; constructorFields.ts: a constructor's own `this.name =`
+// statements); not the private ones — `private`, `protected`, `#secret`, and `_internal` as JavaScript marks them by
+// convention. The index keeps none of them: a class's hundred methods would crowd the ranking.
 
 import { EXPORT_DECL, jsMembers, TOP_DECL } from './symbols';
 import type { MemberLine } from './jsBodies';
@@ -104,7 +106,10 @@ const INTERNAL_NAME = /^[#_]/;
  * The public members of the file's top-level named classes (`class Command {`, `export default class Command
  * extends Base {`, `export const Command = class {`, a heading over lines), in file order, each once (an overload's or
  * a getter's first line gives it): named after their class, with how to read their signature; after a constructor,
- * the public fields its parameters declare (parameterFields).
+ * the public fields its parameters declare (parameterFields); after all the classes' members, the public fields their
+ * constructors assign (`this.flags = flags`: constructorFields.ts) by a name no member of the class has, a private
+ * one's included — a field the class declares is listed as declared, with its type, and a method or an accessor of
+ * the same name stands for it — read as a field's signature (an arrow function's parameters: `Option.parse(value)`).
  */
 export function classMembers(text: string): TypeMember[] {
   const lines = text.split('\n');
@@ -115,7 +120,10 @@ export function classMembers(text: string): TypeMember[] {
     return classes.get(opener)!;
   };
   const found: MemberLine[] = [];
-  jsMembers(text, (m) => m.inClass && found.push(m));
+  const assigned: MemberLine[] = [];
+  jsMembers(text, (m) => m.inClass && (m.assigned ? assigned : found).push(m));
+  // every member's symbol, a private one's too: a field the constructor assigns by a member's name is that member
+  const declared = new Set<string>();
   const seen = new Set<string>();
   const out: TypeMember[] = [];
   const add = (type: string, symbol: string, signature: () => string | null, constructorField = false) => {
@@ -127,6 +135,7 @@ export function classMembers(text: string): TypeMember[] {
     const type = classOf(m.opener);
     if (!type) return;
     const ctor = m.name === 'constructor';
+    declared.add(methodSymbol(type, m.name));
     if (!PRIVATE_MEMBER.test(m.modifiers) && !INTERNAL_NAME.test(m.name)) {
       const symbol = ctor ? constructorSymbol(type) : methodSymbol(type, m.name);
       add(type, symbol, () => memberSignature(symbol, m, lines));
@@ -136,9 +145,17 @@ export function classMembers(text: string): TypeMember[] {
     const span = k + 1 < found.length ? found[k + 1].line - m.line : Infinity;
     for (const f of parameterFields({ lines, line: m.line, col: m.col, lang: 'ts' }, span)) {
       const symbol = methodSymbol(type, f.name);
-      add(type, symbol, () => (f.type ? declaredType(f.optional ? `${symbol}?` : symbol, f.type) : null), true);
+      declared.add(symbol);
+      if (f.public) add(type, symbol, () => (f.type ? declaredType(f.optional ? `${symbol}?` : symbol, f.type) : null), true);
     }
   });
+  // then the fields the constructors assign that the class does not declare, after all its members: a plain
+  // JavaScript class's many of them (commander's Option: eighteen) would otherwise stand before the methods users call
+  for (const m of assigned) {
+    const type = classOf(m.opener);
+    const symbol = type && methodSymbol(type, m.name);
+    if (symbol && !declared.has(symbol) && !INTERNAL_NAME.test(m.name)) add(type, symbol, () => memberSignature(symbol, m, lines));
+  }
   return out;
 }
 
@@ -149,19 +166,20 @@ export function classMembers(text: string): TypeMember[] {
 const PARAMETER_FIELD = /^(?:@[\w$.]+(?:\(\))? ?)*((?:(?:public|private|protected|readonly|override) )+)([A-Za-z_$][\w$]*) ?(\?)?/;
 
 /**
- * The public fields a TypeScript constructor's parameters declare (`public readonly name: string`, `readonly id = 0`,
- * `public label?: string`), in their order: each one's name, whether it is optional, and its declared type ('' without
- * one); not a `private` or `protected` one, nor an `_internal` one. Read as far as a body is (a list of injected
- * services takes more lines than a header's), over `span` of its lines at most (callOf).
+ * The fields a TypeScript constructor's parameters declare (`public readonly name: string`, `readonly id = 0`,
+ * `public label?: string`, `private db: Db`), in their order: each one's name, whether it is public (not `private` nor
+ * `protected`, nor `_internal`), whether it is optional, and its declared type ('' without one). Read as far as a body
+ * is (a list of injected services takes more lines than a header's), over `span` of its lines at most (callOf).
  */
-function parameterFields(at: Site, span: number): { name: string; optional: boolean; type: string }[] {
+function parameterFields(at: Site, span: number): { name: string; public: boolean; optional: boolean; type: string }[] {
   const parts = callOf(at, 'body', span);
   return topItems(parts?.params ?? '', 'ts', /,/).flatMap((param) => {
     const f = PARAMETER_FIELD.exec(flatten(param, 'ts'));
-    if (!f || PRIVATE_MEMBER.test(f[1]) || INTERNAL_NAME.test(f[2])) return [];
+    if (!f) return [];
     // the type up to the default's `=` (not an arrow's)
     const eq = topIndex(param, 0, 'ts', (c, i) => c === '=' && param[i + 1] !== '>');
-    return [{ name: f[2], optional: !!f[3], type: memberType(eq < 0 ? param : param.slice(0, eq), 'ts') }];
+    const isPublic = !PRIVATE_MEMBER.test(f[1]) && !INTERNAL_NAME.test(f[2]);
+    return [{ name: f[2], public: isPublic, optional: !!f[3], type: memberType(eq < 0 ? param : param.slice(0, eq), 'ts') }];
   });
 }
 
