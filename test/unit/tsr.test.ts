@@ -591,6 +591,16 @@ describe('TSR: from the checks', () => {
     assert.ok(!renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: POA }, deva: { output: DEVA } } } as unknown as ContextInputs).includes('for review'));
   });
 
+  it("the retrospective's request gives a long criterion whole, its Then's expected output included", () => {
+    // a Python trial's POA wrote criteria of 500–860 characters; at 400 the expected output was cut
+    const then = `the HTML is ${'<abbr title="Hyper Text Markup Language">html</abbr>, '.repeat(15)}and the text keeps its spelling`;
+    const poa = { user_stories: [{ id: 'US-1', acceptance_criteria: [{ id: 'AC-1', given: 'a document defining HTML', when: 'it is converted with the option False', then }] }] };
+    const retro = renderSources('cm_retro', ['retro:criteria'], { envelopes: { poa: { output: poa }, deva: { output: { criteria_tests: [] } } } } as unknown as ContextInputs);
+    assert.ok(then.length > 800, String(then.length));
+    assert.ok(retro.includes(then), retro);
+    assert.ok(!retro.includes('[…]'));
+  });
+
   it('fail-first: a criterion failed before when every test it names in a file failed on the unchanged code', () => {
     const theme = { file: 'test/theme.test.js', name: 'uses the OS theme' };
     const toggle = { file: 'test/toggle.test.js', name: 'switches theme' };

@@ -53,6 +53,12 @@ const POA_ACCEPTANCE = /accept|criteria|stor(y|ies)|given|\bac\b|受け入れ|�
 const POA_SCOPE = /scope|exclu|moscow|priorit|open_question|question|constraint|スコープ|除外|優先|持ち越し|質問|制約/i;
 /** Characters of POA's open questions shown to DevA (a handful of questions, each a sentence or two). */
 const POA_QUESTIONS_CHARS = 2500;
+/**
+ * Characters of one acceptance criterion in the retrospective's request, which CM judges met or not: a Python trial's
+ * POA wrote Given/When/Then criteria of 500–860 characters, and at 400 the Then's expected output was cut ("[…]"), so
+ * CM judged three criteria by their tests' names alone.
+ */
+const RETRO_CRITERION_CHARS = 1200;
 // DA's rationale/summary prose is for the retro; DevA gets the specifications and handoff notes.
 const DA_NOT_FOR_DEVA = /rationale|philosophy|assessment|summary|approach|理由|方針|サマリー|根拠/i;
 
@@ -269,7 +275,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         const verdict = !status ? '' : status === 'review' ? ` — no test proves it: ${COMPUTED_TEXT.review}` : ` — in the checks' last run: ${COMPUTED_TEXT[status]}`;
         const first = before ? failFirstOf(t, inputs.fileExists!, before) : null;
         const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first)}` : '';
-        return `- ${c.id}: ${clip(c.text, 400)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
+        return `- ${c.id}: ${clip(c.text, RETRO_CRITERION_CHARS)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
       };
       const review = reviewedChanges(criteria, tests, inputs.devaFiles ?? []);
       return section(`POA's acceptance criteria, with the tests DevA named for each${runs ? ' and how they fared' : ''}`, criteria.map(line).join('\n') + (review ? `\n\n${review}` : ''));
