@@ -492,3 +492,38 @@ describe('DevA’s section with excerpts', () => {
     assert.ok(ctx.files.length && ctx.files.every((f) => !f.whole && !f.excerpts));
   });
 });
+
+describe("DevA's excerpts of a changelog", () => {
+  /** A changelog of `releases` old releases, one of them deep inside naming the work's words. */
+  function changelog(releases: number): string {
+    const out = ['# Changelog', '', 'All notable changes are listed here, newest first.', ''];
+    for (let i = releases; i > 0; i--) {
+      out.push(`## [1.${i}.0] - 2020-01-01`, '', '### Fixed', '');
+      for (let j = 0; j < 6; j++) out.push(`* Item ${j} of release ${i}: ${i === 40 ? 'abbreviation matching keeps its title' : 'a parser detail'} (#${i * 10 + j}).`);
+      out.push('');
+    }
+    return out.join('\n');
+  }
+
+  it('open with its head, where the next entry goes, and name none of its release headings', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-changelog-'));
+    write(root, 'src/abbr.ts', 'export function matchAbbreviation(text: string, title: string) { return text + title; }\n');
+    write(root, 'docs/changelog.md', changelog(600));
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const text = read(root)('docs/changelog.md');
+    const deep = text.split('\n').findIndex((l) => l.includes('abbreviation matching')) + 1;
+    assert.ok(deep > 1000 && text.length > 60_000, String(deep));
+    // DA searched the changelog and found the old entry: DevA gets excerpts of it
+    const ctx = packWorkspace(
+      index,
+      { objective: 'abbreviation matching ignores letter case, keeping the title', read: { by: 'DA', files: [{ path: 'docs/changelog.md', hits: [deep] }] } },
+      { step: 'deva', budget: 60_000, readText: read(root) },
+    );
+    const log = ctx.files.find((f) => f.path === 'docs/changelog.md');
+    assert.ok(log?.excerpts?.length, JSON.stringify(ctx.files));
+    assert.ok(log.excerpts.some((r) => r.start === 1 && r.end >= 20), JSON.stringify(log.excerpts));
+    assert.ok(log.excerpts.some((r) => r.start <= deep && r.end >= deep), 'the old entry DA found too');
+    assert.match(ctx.text, /### docs\/changelog\.md \(excerpts of \d+ lines\)\nlines? 1–/);
+    assert.doesNotMatch(ctx.text, /Declares: .*\[1\.600\.0\]/);
+  });
+});

@@ -34,6 +34,14 @@ export const RUST_FILE = /\.rs$/i;
 /** A Markdown document, by its extension: the index names its headings, the interface lines count its calls. */
 export const MARKDOWN_FILE = /\.(?:md|mdx|markdown)$/i;
 
+/**
+ * A project's record of releases by its name, a document or a plain file (CHANGELOG.md, docs/changelog.md, HISTORY.rst,
+ * CHANGES, NEWS.md; not `src/history.ts`), any case: DevA's excerpts of it open with its head, where the next entry
+ * goes, and name no headings (sectionBlocks.ts). The ranking's kind prior (rankSignals.ts) has its own, looser rule
+ * for the files it weighs low, licences and authors among them.
+ */
+export const CHANGELOG_FILE = /(^|\/)(changelog|history|changes|news)(\.(md|markdown|rst|txt|adoc))?$/i;
+
 /** A README's name, in any case (README.md preferred: readmeOf). */
 const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
 

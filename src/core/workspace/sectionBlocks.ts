@@ -6,6 +6,7 @@ import { RANK_WEIGHTS, type RankQuery } from './rank';
 import { codeIdentifiers } from './rankSignals';
 import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
 import { lineCount } from '../text/lines';
+import { CHANGELOG_FILE } from './fileKinds';
 import { fenceFor } from '../text/markdown';
 import { terms, termSpellings, wordTerms } from './tokens';
 import { interfaceLine, workWords, type WorkWords } from './mapLines';
@@ -80,7 +81,9 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     if (text === null) continue;
     const fence = fenceFor(text);
     const lang = langOf(c.path);
-    const names = excerptNames(c.path, text, work, st.calls);
+    // a changelog's headings are its releases: no names worth a line
+    const changelog = CHANGELOG_FILE.test(c.path);
+    const names = changelog ? '' : excerptNames(c.path, text, work, st.calls);
     const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)${names}`;
     const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
@@ -90,7 +93,9 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     // the lines its reply cites first, with a few lines around them, then the ranges it read by line numbers, are shown
     // as they are (pinned) and favoured, with the lines around its finds
     const cited = (seen?.cited ?? []).map(([start, end]) => ({ start: start - CITED_CONTEXT, end: Math.min(end, start + CITED_MAX_LINES - 1) + CITED_CONTEXT }));
-    const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end }))];
+    // and a changelog's head, where the next entry goes (a Python trial's DevA got three old releases' entries that
+    // named the work's words, and wrote its entry without seeing the file's top)
+    const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end })), ...(changelog ? [{ start: 1, end: CHANGELOG_HEAD_LINES }] : [])];
     const favoured = seen && [...pinned, ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT }))];
     const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}), ...(pinned.length ? { pinned } : {}) });
     if (!ex) continue;
@@ -111,6 +116,9 @@ function excerptNames(p: string, text: string, work: WorkWords, calls: NameCalls
   const line = interfaceLine(p, text, [], EXCERPT_NAMES, p.length + 3 + EXCERPT_NAMES_CHARS, work, calls);
   return line.startsWith(`${p} — `) ? `\nDeclares: ${line.slice(p.length + 3)}` : '';
 }
+
+/** The lines of a changelog's head its excerpts open with: its title and the latest release's first entries. */
+const CHANGELOG_HEAD_LINES = 30;
 
 /** The files the head names at most, of the upstream role's reads and of its searches' finds. */
 const READS_NAMED = 8;
