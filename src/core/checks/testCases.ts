@@ -9,7 +9,8 @@
 // only failures are named, a case the output does not name did not fail. The runners whose lines name a case plainly
 // are listed in ./testLineFormats.ts, the lines of the reporters that mark each case in ./reporterLines.ts. A
 // JavaScript test file its runner reported failed before any test of it ran did not load: it is no failing case, but
-// one of the reader's unloadedFiles (./unloadedFiles.ts).
+// one of the reader's unloadedFiles (./unloadedFiles.ts). A failed case whose own message says only that a name the
+// test uses was missing (./failureMessages.ts) keeps that name (TestCaseResult.missing).
 import type { CheckRun, TestCaseResult } from './types';
 import { GO_PACKAGE, LINE_FORMATS, goCaseName } from './testLineFormats';
 import { DURATION, ESLINT_SUMMARY, FAIL, JEST_FAILURE, JEST_FILE, JEST_SUITE_FAILED, NO_TEST_COLLECTED, NUMBERED_FAIL, PASS, POSITIONED_DIAGNOSTIC, SPEC_FAILURES_HEADING, SPEC_SUITE, TAP, TAP_SUITE, VITEST_FAILED_FILE, VITEST_FILE, VITEST_FILE_PREFIX, VITEST_PASSED } from './reporterLines';
@@ -17,6 +18,8 @@ import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
 import { unloadedFiles } from './unloadedFiles';
+import { failureMessageReader, messageSays, missingNames, recordWhy, type FailureRecord } from './failureMessages';
+import type { MissingName } from '../model/types';
 
 /**
  * A longer line is read by its first and last MAX_LINE / 2 characters, a '…' between them: a case's name (at most
@@ -119,15 +122,25 @@ export function readTestCases(text: string): TestCases | undefined {
 export function testCaseReader(): TestCaseReader {
   const order: string[] = [];
   const state = new Map<string, boolean>();
+  const whys = new Map<string, FailureRecord>(); // what a failed case's messages said (failureMessages.ts), by its name
   const unloaded = unloadedFiles();
-  const note = (raw: string, passed: boolean) => {
+  const messages = failureMessageReader();
+  const note = (raw: string, passed: boolean, why?: MissingName | null) => {
     const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
     // a failure named by a file that did not load is its point again (node:test's `✖ failing tests:`), no case
     if (!name || name.length > MAX_NAME || (!passed && unloaded.has(name))) return;
     if (!state.has(name)) order.push(name);
     state.set(name, passed && state.get(name) !== false);
+    if (why === undefined) return;
+    if (!whys.has(name)) whys.set(name, {});
+    recordWhy(whys.get(name)!, why);
   };
-  const found: { name: string; passed: boolean; suite?: boolean }[] = [];
+  const found: ({ name: string; passed: boolean; suite?: boolean } & FailureRecord)[] = [];
+  // a failed case just named: its message may follow (failureMessages.ts)
+  const failedCase = (f: (typeof found)[number], tap?: boolean) => {
+    found.push(f);
+    messages.failed(f, tap);
+  };
   let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
   let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, then the test (NUMBERED_FAIL)
   const mochaNumbered = new Map<string, (typeof found)[number]>(); // a spec reporter's `N) title` line, by its number
@@ -135,8 +148,10 @@ export function testCaseReader(): TestCaseReader {
   const titled = (t: { n: string; parts: string[] }) => {
     const name = t.parts.join(' ').replace(/:$/, '');
     const f = mochaNumbered.get(t.n);
-    if (f) f.name = name;
-    else found.push({ name, passed: false });
+    if (f) {
+      f.name = name;
+      messages.failed(f);
+    } else failedCase({ name, passed: false });
   };
   let listsPassed = false;
   let jestFile = ''; // the file of jest's last `FAIL` line ('' after a `PASS` one)
@@ -150,6 +165,7 @@ export function testCaseReader(): TestCaseReader {
       return;
     }
     const line = cutLine(whole);
+    messages.line(line);
     let m: RegExpExecArray | null;
     const part = line.trim();
     if (!part) {
@@ -176,7 +192,7 @@ export function testCaseReader(): TestCaseReader {
     if ((m = JEST_FILE.exec(line))) jestFile = m[1] === 'FAIL' ? m[2] : '';
     if ((m = JEST_FAILURE.exec(line))) {
       if (m[1] === 'Console') return;
-      if (m[1] !== JEST_SUITE_FAILED) found.push({ name: m[1], passed: false });
+      if (m[1] !== JEST_SUITE_FAILED) failedCase({ name: m[1], passed: false });
       // the file of the `FAIL` line before it did not load; with no such line, no file to name: a failed case still
       else if (jestFile) unloaded.add(jestFile);
       else found.push({ name: `a test file › ${JEST_SUITE_FAILED}`, passed: false });
@@ -190,7 +206,8 @@ export function testCaseReader(): TestCaseReader {
       if (fileUnloaded) return;
       // eslint-disable-next-line regexp/no-super-linear-move -- a TAP line, cut to 2,000 characters (cutLine) before it is read
       lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
-      found.push(lastTap);
+      if (m[1]) failedCase(lastTap, true);
+      else found.push(lastTap);
       return;
     }
     if (lastTap && TAP_SUITE.test(line)) {
@@ -206,7 +223,11 @@ export function testCaseReader(): TestCaseReader {
       const verdict = f.verdict ? m[f.verdict] : '';
       if (f.skipped?.test(verdict)) return;
       const passed = f.verdict !== undefined && !f.failed?.test(verdict);
-      found.push({ name: f.label ? f.label(m) : m[f.name], passed });
+      const c = { name: f.label ? f.label(m) : m[f.name], passed };
+      if (passed) found.push(c);
+      // pytest's summary gives the message on the case's line
+      else if (f.message && m[f.message]) found.push({ ...c, why: messageSays(m[f.message]) });
+      else failedCase(c);
       if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
       return;
@@ -221,10 +242,10 @@ export function testCaseReader(): TestCaseReader {
       listsPassed = true;
     } else if ((m = FAIL.exec(line))) {
       const name = m[1].replace(DURATION, '');
-      if (!unloaded.point(name)) found.push({ name: m[1], passed: false, suite: specSuites.has(name) });
+      if (!unloaded.point(name)) failedCase({ name: m[1], passed: false, suite: specSuites.has(name) });
     } else if ((m = NUMBERED_FAIL.exec(line))) {
       if (!mochaSummary) {
-        found.push({ name: m[2], passed: false });
+        failedCase({ name: m[2], passed: false });
         mochaNumbered.set(m[1], found[found.length - 1]);
       } else if (m[2].endsWith(':')) titled({ n: m[1], parts: [m[2]] });
       else mochaTitle = { n: m[1], parts: [m[2]] };
@@ -236,14 +257,22 @@ export function testCaseReader(): TestCaseReader {
     // counts once: vitest 3's spec line names its suites (`× calc > multiplies`), vitest 4's only the case, indented
     // under them (`× multiplies`), so any tail of the file line's path after a ` > ` may be the spec line's name
     const failed = new Set(found.filter((f) => !f.passed).map((f) => f.name.replace(DURATION, '').trim()));
-    const named = (f: (typeof found)[number]) => {
-      if (!VITEST_FILE_PREFIX.test(f.name)) return false;
+    const specName = (f: (typeof found)[number]) => {
+      if (!VITEST_FILE_PREFIX.test(f.name)) return undefined;
       const parts = f.name.replace(VITEST_FILE_PREFIX, '').split(' > ');
-      return parts.some((_, i) => failed.has(parts.slice(i).join(' > ')));
+      return parts.map((_, i) => parts.slice(i).join(' > ')).find((tail) => failed.has(tail));
     };
-    for (const f of found) if (!f.suite && !named(f)) note(f.name, f.passed);
+    const fileLines: [string, MissingName | null][] = []; // what the file line's message said is the spec line's case's
+    for (const f of found) {
+      if (f.suite) continue;
+      const spec = specName(f);
+      if (spec === undefined) note(f.name, f.passed, f.why);
+      else if (f.why !== undefined) fileLines.push([spec, f.why]);
+    }
+    for (const [name, why] of fileLines) if (state.has(name)) note(name, false, why);
     if (!order.length) return undefined;
-    return { cases: order.map((name) => ({ name, passed: state.get(name)! })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
+    const why = missingNames(order, state, whys);
+    return { cases: order.map((name) => ({ name, passed: state.get(name)!, ...(why.has(name) ? { missing: why.get(name) } : {}) })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
   };
   return { line: read, result, unloadedFiles: unloaded.files };
 }

@@ -27,6 +27,8 @@ export interface LineFormat {
   failed?: RegExp;
   skipped?: RegExp;
   listsPassed: boolean;
+  /** The group of the failure's message on the case's own line (pytest's summary: failureMessages.ts messageSays). */
+  message?: number;
   /** The case belongs to the Go package the `ok` / `FAIL` line after it names (GO_PACKAGE). */
   goPackaged?: true;
 }
@@ -58,7 +60,7 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   // pytest's short summary: `FAILED tests/test_calc.py::test_mul - assert 5 == 6`, `ERROR tests/test_x.py - ImportError`;
   // a parametrized id may hold spaces, `::` and ` - ` (`test_words[x - y]`): it ends at the first `]` the message follows
   // eslint-disable-next-line regexp/no-super-linear-backtracking -- a line of output, cut to 2,000 characters (testCases.ts cutLine) before it is read
-  { re: /^(?:FAILED|ERROR) (\S+?\.py(?:::[^\s[]+)*(?:\[.*?\])?)(?: - .*)?$/, name: 1, listsPassed: false },
+  { re: /^(?:FAILED|ERROR) (\S+?\.py(?:::[^\s[]+)*(?:\[.*?\])?)(?: - (.*))?$/, name: 1, message: 2, listsPassed: false },
   // unittest -v: `test_bad (tests.test_u.TestU.test_bad) ... FAIL`; a subTest's line is indented and adds its
   // parameters, `  test_loop (tests.t.T.test_loop) (obj=1) ... FAIL`: it counts for its test
   { re: /^\s*(\w+ \([\w.]+\))(?: \(.*\))? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/, name: 1, verdict: 2, failed: /^(FAIL|ERROR|unexpected success)$/, skipped: /^(skipped|expected failure)/, listsPassed: true },

@@ -3,6 +3,7 @@
 // Other domains (the runner, the retrospective context, metrics such as TSR, the CLI's --json, the panel) read these
 // types; they never look at a process themselves.
 import type { ByTarget, CargoTarget } from './cargoTargetMatch';
+import type { MissingName } from '../model/types';
 
 /** Where a check command came from: the `cape.checks` setting, the CLI's `--check`, or detected in the workspace. */
 export type CheckSource = 'setting' | 'flag' | 'detected';
@@ -75,6 +76,8 @@ export type CheckStatus = 'passed' | 'failed' | 'timeout' | 'cancelled' | 'error
 export interface TestCaseResult {
   name: string;
   passed: boolean;
+  /** A failed case whose own message said only that this name was missing (failureMessages.ts); absent otherwise. */
+  missing?: MissingName;
 }
 
 /** One run of one check command in one round. */

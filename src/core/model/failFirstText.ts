@@ -58,3 +58,11 @@ export function beforeText({ before, surprise, guard, guardsRan }: BeforeParts):
           : BEFORE_TEXT[before as BeforeStatus];
   return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
 }
+/**
+ * A name a failed test's own message said was missing on the unchanged code (checks/missingNames.ts): the method,
+ * function, attribute, import or keyword the test uses — `deprecated` — with the error that said so, `TypeError`.
+ */
+export interface MissingName {
+  name: string;
+  error: string;
+}

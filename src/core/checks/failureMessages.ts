@@ -1,0 +1,150 @@
+// Where a failed test case's own message is in a runner's output, as the test case reader (./testCases.ts) meets it
+// line by line, and what it says (./missingNames.ts): a name the test uses was missing, or something else. Only the
+// failure's own first message lines are read, never the rest of the output:
+//  - the first line that is not blank after the line naming the failed case: node:test's spec reporter's under its
+//    `✖`, mocha's after the failure's title in its list of failures, jest's under its `●` header, vitest's under its
+//    `FAIL file > name`; RSpec's after its `Failure/Error:` source lines (a class alone on its line, `NoMethodError:`,
+//    has the message on the next). A line naming another case says nothing;
+//  - node:test's TAP: the `error:` and `name:` of the failed point's YAML block;
+//  - pytest's short summary: the message after the case on its line (`FAILED t.py::test_x - AttributeError: …`).
+// A line there that opens an error (`AssertionError: …`) or states an expectation (jest's `expect(received)…`, RSpec's
+// `expected: 2`) says something else; any other line says nothing (a runner that writes no message there). Go and
+// cargo are not read: a test there calling a missing name does not build (./buildFailures.ts).
+import type { MissingName } from '../model/types';
+import { errorLine, missingNameIn } from './missingNames';
+
+/**
+ * What a failed case's message said: the missing name, or null for something else; absent when no message of it was
+ * read. A case named twice (a spec line, then a failure list) keeps the other failure over a missing name.
+ */
+export interface FailureRecord {
+  why?: MissingName | null;
+}
+
+/** Records what one message of a failed case said (FailureRecord). */
+export function recordWhy(target: FailureRecord, why: MissingName | null): void {
+  if (why === null || target.why === undefined) target.why = why;
+}
+
+/** A line that states what a test expected, not an error: jest's `expect(received).toBe(expected)`, RSpec's `expected: 2`. */
+const EXPECTATION = /^\s*(?:expect(?:\(|\.)|expected\b)/;
+
+/** What a failure's first message line says (see the header); undefined when it is no message. */
+function lineSays(line: string): MissingName | null | undefined {
+  const e = errorLine(line);
+  if (e) return missingNameIn(e);
+  return EXPECTATION.test(line) ? null : undefined;
+}
+
+/** What a message given whole says (pytest's summary): a missing name, or null — it is the failure's own. */
+export function messageSays(message: string): MissingName | null {
+  const e = errorLine(message);
+  return e ? missingNameIn(e) : null;
+}
+
+/** RSpec's line before the failing source: its message follows the first blank line after it. */
+const RSPEC_SOURCE = /^\s*Failure\/Error:/;
+/** Lines of RSpec's failing source read before its message; past it, no message is looked for. */
+const MAX_SOURCE_LINES = 20;
+/** A TAP YAML field at the block's indentation: `error: 'x is not a function'`, `name: 'TypeError'`. */
+const YAML_FIELD = /^(\s*)(error|name):(.*)$/;
+/** Lines of a TAP point's YAML block read; past it, its message is not looked for. */
+const MAX_YAML_LINES = 500;
+
+/** A YAML scalar on its line, unquoted (`'it''s'`, `"x"`, `TypeError`); null for a block (`|-`) or nothing. */
+function scalar(text: string): string | null {
+  const t = text.trim();
+  if (/^'.*'$/.test(t)) return t.slice(1, -1).replace(/''/g, "'");
+  if (/^".*"$/.test(t)) return t.slice(1, -1);
+  return t && !/^[|>]/.test(t) ? t : null;
+}
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'next'; target: FailureRecord; source?: number }
+  | { kind: 'class'; target: FailureRecord; error: string }
+  | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string };
+
+/** The reader of failed cases' messages (see the header), fed every line of the output before the test case reader reads it. */
+export interface FailureMessageReader {
+  /** Each line, in order, before the test case reader reads it. */
+  line: (line: string) => void;
+  /** The test case reader named a failed case whose message may follow its line; `tap`: a TAP point, its YAML block. */
+  failed: (target: FailureRecord, tap?: boolean) => void;
+}
+
+/** A reader of failed cases' messages (see the header). */
+export function failureMessageReader(): FailureMessageReader {
+  let state: State = { kind: 'idle' };
+  const done = (target: FailureRecord, why: MissingName | null | undefined) => {
+    if (why !== undefined) recordWhy(target, why);
+    state = { kind: 'idle' };
+  };
+  const tapLine = (s: Extract<State, { kind: 'tap' }>, line: string) => {
+    if (s.indent === undefined) {
+      const open = /^(\s*)---\s*$/.exec(line);
+      if (open) s.indent = open[1];
+      else state = { kind: 'idle' };
+      return;
+    }
+    if (++s.lines > MAX_YAML_LINES) return done(s.target, undefined);
+    if (line.trimEnd() === `${s.indent}...`) {
+      const why = s.error === undefined ? undefined : s.error === null || !s.name ? null : missingNameIn({ error: s.name, message: s.error });
+      return done(s.target, why);
+    }
+    const f = YAML_FIELD.exec(line);
+    if (!f || f[1] !== s.indent) return;
+    if (f[2] === 'error' && s.error === undefined) s.error = scalar(f[3]);
+    else if (f[2] === 'name' && s.name === undefined) s.name = scalar(f[3]) ?? undefined;
+  };
+  return {
+    line: (line) => {
+      const s = state;
+      if (s.kind === 'tap') return tapLine(s, line);
+      if (s.kind === 'idle' || !line.trim()) {
+        if (s.kind === 'next' && s.source !== undefined) state = { kind: 'next', target: s.target };
+        return;
+      }
+      if (s.kind === 'class') return done(s.target, missingNameIn({ error: s.error, message: line.trim() }));
+      if (s.source !== undefined) {
+        if (++s.source > MAX_SOURCE_LINES) done(s.target, undefined);
+        return;
+      }
+      if (RSPEC_SOURCE.test(line)) {
+        state = { kind: 'next', target: s.target, source: 0 };
+        return;
+      }
+      const e = errorLine(line);
+      if (e && !e.message) state = { kind: 'class', target: s.target, error: e.error };
+      else done(s.target, lineSays(line));
+    },
+    failed: (target, tap) => {
+      state = tap ? { kind: 'tap', target, lines: 0 } : { kind: 'next', target };
+    },
+  };
+}
+
+/**
+ * The failed cases whose messages said only that a name was missing (failureMessages.ts), with the name. jest's spec
+ * line names a failed case by its title alone (`✕ marks it`), its `●` header with its suites (`Option › marks it`),
+ * and only the header has the message: a title alone says what every failed header ending in it said, when each said.
+ */
+export function missingNames(order: readonly string[], state: ReadonlyMap<string, boolean>, whys: ReadonlyMap<string, FailureRecord>): Map<string, MissingName> {
+  const headers = new Map<string, string[]>();
+  for (const name of order) {
+    const at = name.lastIndexOf(' › ');
+    if (at <= 0) continue;
+    const title = name.slice(at + 3);
+    const list = headers.get(title);
+    if (list) list.push(name);
+    else headers.set(title, [name]);
+  }
+  const said = (name: string) => (state.get(name) === false ? whys.get(name)?.why : undefined);
+  const out = new Map<string, MissingName>();
+  for (const name of order) {
+    const heads = said(name) === undefined ? (headers.get(name) ?? []) : [];
+    const all = heads.length ? heads.map(said) : [said(name)];
+    if (state.get(name) === false && all.every((w) => w)) out.set(name, all[0]!);
+  }
+  return out;
+}
