@@ -1,7 +1,7 @@
 // Renders the session's metrics at the retrospective: a summary table (ASS per agent, average, SV, ST, XRF, CI, ETT,
 // TSR), the acceptance criteria with their checks, fail-first and judged verdicts, and the tokens and cost per step.
 // Everything read from the metrics is coerced first (they come from the host, and from the model before that).
-import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, formatTsr, WORKER_AGENTS, isPlainObject as isObj, namedTestOf, testLabel, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
+import { COMPUTED_TEXT, JUDGED_TEXT, STEP_IDS, beforeText, formatTsr, WORKER_AGENTS, isPlainObject as isObj, missingNamesOf, namedTestOf, testLabel, type MissingName, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import { AGENT_NAME, formatInt, formatNum, formatUsd, h, STEP_LABEL } from './dom';
 import { formatDuration } from '../../src/core/model/dates';
 import type { StepView } from './viewState';
@@ -80,7 +80,7 @@ function criteriaOf(x: unknown): CriterionView[] {
     // every test DevA named (`tests`); metrics saved before kept only the first (`test`)
     const named = (Array.isArray(c.tests) ? c.tests : [c.test]).map(namedTestOf).filter((t) => t !== null);
     const test = named.map(testLabel).join('; ');
-    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), guard: c.guard === true, guardsRan: str(c.guardsRan), judged: str(c.judged), reason: str(c.reason) };
+    return { id: str(c.id), text: str(c.text), test, computed: str(c.computed), before: str(c.before), surprise: str(c.surprise), guard: c.guard === true, guardsRan: str(c.guardsRan), missing: missingNamesOf(c.missing), judged: str(c.judged), reason: str(c.reason) };
   });
 }
 
@@ -97,6 +97,8 @@ interface CriterionView {
   guard: boolean;
   /** How the regression guards beside tests of the change that did not build fared there ('' when not told: CriterionResult.guardsRan). */
   guardsRan: string;
+  /** The names its tests of the change failed there only for, missing ([] when not told: CriterionResult.missing). */
+  missing: MissingName[];
   judged: string;
   reason: string;
 }

@@ -1,10 +1,12 @@
 // A criterion's fail-first verdict (failFirstOf): its tests in the runs of DevA's test files alone on the unchanged
 // workspace (checks/failFirst.ts), what DevA expected of them (a test of the change, a regression guard), and the
-// contradiction in words when the two disagree. The rules are ./tsr.ts's header's.
+// contradiction in words when the two disagree; and whether its tests of the change failed there only because a name
+// they use was missing, which shows they call the change, not yet that they check its behaviour. The rules are
+// ./tsr.ts's header's.
 import { isTestFile } from '../workspace/fileKinds';
-import { isFileTest, type BeforeStatus, type FileTest, type NamedTest } from '../model/types';
+import { isFileTest, missingNamesOf, type BeforeStatus, type FileTest, type MissingName, type NamedTest, type TestStatus } from '../model/types';
 import { sliceWhole } from '../text/cut';
-import { testStatus, type CheckOutcome } from './testStatus';
+import { failedCasesOf, testStatus, type CheckOutcome } from './testStatus';
 
 /** The tests a criterion names in a file, which a run of DevA's test files alone can show: no check, no file for review. */
 function inFileTests(tests: readonly NamedTest[]): FileTest[] {
@@ -33,6 +35,40 @@ export function failFirstSurprise(tests: readonly NamedTest[], before: BeforeSta
 }
 
 /**
+ * The tests that decide a criterion's fail-first verdict, each with how it fared there (failFirstStatus); null when it
+ * names no test in a file or nothing ran.
+ */
+function decidingTests(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): { test: FileTest; status: TestStatus | 'unbuilt' }[] | null {
+  const inFiles = appliedTests(tests);
+  if (!inFiles.length || !before.length) return null;
+  const change = inFiles.filter((t) => t.expect !== 'pass');
+  // a guard whose file did not build there tells nothing; a test of the change did not build without it (testStatus's `unbuilt`)
+  return (change.length ? change : inFiles).map((test) => ({ test, status: testStatus(test, exists(test.file), before, 'no_test', test.expect === 'pass' ? 'no_test' : 'unbuilt') }));
+}
+
+/**
+ * The names a criterion's deciding tests (decidingTests) were missing there, when each of them failed and every case
+ * of theirs that failed said only that a name was missing (TestCaseResult.missing: checks/failureMessages.ts); null
+ * otherwise — a failure whose message was not read, or said something else, leaves `fail` said as it was.
+ */
+function missingOnly(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): MissingName[] | null {
+  const deciding = decidingTests(tests, exists, before);
+  if (!deciding?.length || deciding.some((d) => d.status !== 'fail')) return null;
+  const names = new Map<string, MissingName>();
+  for (const { test } of deciding) {
+    const failed = failedCasesOf(test, before);
+    if (!failed?.length) return null;
+    for (const c of failed) {
+      // a stored run's case is read as its shape allows
+      const [m] = missingNamesOf([c.missing]);
+      if (!m) return null;
+      names.set(`${m.error} ${m.name}`, m);
+    }
+  }
+  return [...names.values()];
+}
+
+/**
  * A criterion's tests in the fail-first runs (see the header): `fail` when every test it names in a file failed
  * there, `unbuilt` when none of them ran as their file did not build or load there (and `fail` when some of them ran
  * and failed beside those), `pass` when one passed there, `no_test` otherwise; null when it names no test in a file or
@@ -40,11 +76,9 @@ export function failFirstSurprise(tests: readonly NamedTest[], before: BeforeSta
  * decide: a guard passing there is what it is for, and says nothing of whether the change is tested.
  */
 export function failFirstStatus(tests: readonly NamedTest[], exists: (rel: string) => boolean, before: CheckOutcome[]): BeforeStatus | null {
-  const inFiles = appliedTests(tests);
-  if (!inFiles.length || !before.length) return null;
-  const change = inFiles.filter((t) => t.expect !== 'pass');
-  // a guard whose file did not build there tells nothing; a test of the change did not build without it (testStatus's `unbuilt`)
-  const each = (change.length ? change : inFiles).map((t) => testStatus(t, exists(t.file), before, 'no_test', t.expect === 'pass' ? 'no_test' : 'unbuilt'));
+  const deciding = decidingTests(tests, exists, before);
+  if (!deciding) return null;
+  const each = deciding.map((d) => d.status);
   if (each.includes('pass')) return 'pass';
   if (!each.every((s) => s === 'fail' || s === 'unbuilt')) return 'no_test';
   return each.includes('fail') ? 'fail' : 'unbuilt';
@@ -59,6 +93,8 @@ export interface FailFirst {
   guard?: true;
   /** `unbuilt` beside regression guards whose file built and ran there: `fail` when one of them failed, else `pass`. */
   guardsRan?: 'pass' | 'fail';
+  /** `fail` only because names its tests use were missing there (missingOnly): those names. */
+  missing?: MissingName[];
 }
 
 /** Longer than this, a guard's name in a fail-first note is cut. */
@@ -83,10 +119,12 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
   // how the guards fared beside tests of the change that did not build; beside ones that failed, when all passed
   const ran = status === 'unbuilt' && beside.some((g) => g.status === 'pass' || g.status === 'fail');
   const passedBeside = status === 'fail' && beside.length > 0 && beside.every((g) => g.status === 'pass');
+  const missing = status === 'fail' ? missingOnly(tests, exists, before) : null;
   return {
     before: status,
     ...(surprise ? { surprise } : {}),
     ...(guards.length === inFiles.length ? { guard: true as const } : {}),
     ...(ran ? { guardsRan: failed.length ? ('fail' as const) : ('pass' as const) } : passedBeside ? { guardsRan: 'pass' as const } : {}),
+    ...(missing ? { missing } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
 import { escapeRegExp } from '../text/regexp';
 import type { CheckTest, FileTest, TestStatus } from '../model/types';
+import type { TestCaseResult } from '../checks/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
 export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'byTarget' | 'testsNotReached' | 'unbuilt'>;
@@ -92,6 +93,31 @@ function inUnbuiltPart(c: CheckOutcome, test: FileTest): boolean {
   return (factsOf(c).unbuiltGo ??= runUnbuiltGoFolders(c)).has(dir === '.' ? '' : dir);
 }
 
+/**
+ * Whether a run may have run the tests of `file`: a run in a sub-project's folder runs none of the tests outside it
+ * (checks/runFolder.ts), nor does a cargo test run once per target the tests of another target, or of another crate's
+ * target of that name.
+ */
+function runsFile(c: CheckOutcome, file: string): boolean {
+  return reachesFile(c.command, file) && (!c.byTarget || ranTargetFile(c.byTarget, file));
+}
+
+/**
+ * The cases of a named test that failed in the runs that may have run it (the cases testStatus decides by first), for
+ * what their messages said (TestCaseResult.missing); null when a run that failed names none of its cases, as its
+ * verdict there was read from the output instead.
+ */
+export function failedCasesOf(test: FileTest, checks: readonly CheckOutcome[]): TestCaseResult[] | null {
+  const failed: TestCaseResult[] = [];
+  for (const c of checks) {
+    if (!runsFile(c, test.file)) continue;
+    const cases = casesOfTest(c.tests ?? [], test.name ?? '');
+    if (!c.passed && !cases.length) return null;
+    failed.push(...cases.filter((t) => !t.passed));
+  }
+  return failed;
+}
+
 /** A test in a JavaScript test file its runner reported did not load (checks/buildFailures.ts): it did not run. */
 function inUnloadedFile(c: CheckOutcome, test: FileTest): boolean {
   return (factsOf(c).unloaded ??= runUnbuiltTestFiles(c)).has(test.file.replace(/^\.\//, ''));
@@ -128,10 +154,7 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   let named = false;
   let notReached = false;
   for (const c of checks) {
-    // a run in a sub-project's folder runs none of the tests outside it (checks/runFolder.ts)
-    if (!reachesFile(c.command, test.file)) continue;
-    // nor does a cargo test run once per target the tests of another target, or of another crate's target of that name
-    if (c.byTarget && !ranTargetFile(c.byTarget, test.file)) continue;
+    if (!runsFile(c, test.file)) continue;
     // its file did not load: none of its tests ran, whatever a case of the same name in another file did
     if (!c.passed && inUnloadedFile(c, test)) return unbuilt !== 'unbuilt' || c.unbuilt ? unbuilt : 'fail';
     // The test cases the check runner recognised in the output decide first.

@@ -34,8 +34,10 @@
 //    without the change, or by a command that failed before it ran DevA's tests: checks/notReached.ts). Where DevA
 //    marked some tests as regression guards and others not, the others decide, and a guard failing there is named;
 //    tests of the change that did not build beside guards whose file built and ran there (a cargo test run once per
-//    target) read `unbuilt` with how the guards fared (`guardsRan`), not as if no test ran.
-//    It is no part of TSR, and a criterion proved by a whole check command has none.
+//    target) read `unbuilt` with how the guards fared (`guardsRan`), not as if no test ran. A `fail` whose tests of the
+//    change each failed only as a name they use was missing (checks/failureMessages.ts) names them (`missing`): still
+//    observed, but they are shown to call the change, not yet to check its behaviour. It is no part of TSR, and a
+//    criterion proved by a whole check command has none.
 //  - judged (`tsrJudged`), when the Cape Master's retrospective judged the criteria (`criteria`: met / not_met /
 //    unknown with a reason, in English or Japanese, decorated or not: JUDGEMENT_WORDS): met ÷ criteria; a criterion
 //    CM did not judge, or judged in words that cannot be read (the session warns), counts as unknown (not met).

@@ -2,6 +2,7 @@
 // words of each verdict, of a pass of regression guards alone, of tests of the change beside guards, and beforeText,
 // the one place they are put together for the retrospective's request and file and the panel's "Before the change"
 // cell. Part of the shared vocabulary of core (model/index.ts).
+import { isPlainObject } from './steps';
 
 /** What a test file that needs the change did on the unchanged workspace (BEFORE_TEXT, UNBUILT_GUARDS_RAN_TEXT). */
 const DID_NOT_BUILD = 'did not build or load without the change';
@@ -28,36 +29,11 @@ const UNBUILT_BESIDE_GUARDS = `its tests of the change ${DID_NOT_BUILD} (their t
  */
 export const UNBUILT_GUARDS_RAN_TEXT = { pass: `${UNBUILT_BESIDE_GUARDS} passed`, fail: `${UNBUILT_BESIDE_GUARDS} failed` } as const;
 /**
- * `fail` beside regression guards that all passed there (CriterionResult.guardsRan): two commander trials' models read
- * "failed" of a criterion that held a guard as if the guard had failed too.
+ * After `fail` (and what a failure only for a missing name showed) beside regression guards that all passed there
+ * (CriterionResult.guardsRan): two commander trials' models read "failed" of a criterion that held a guard as if the
+ * guard had failed too.
  */
-export const FAIL_GUARDS_PASSED_TEXT = `${BEFORE_TEXT.fail}; its regression guards passed there, as DevA meant`;
-/** What beforeText reads of a criterion: a CriterionResult, or the panel's view of one. */
-export interface BeforeParts {
-  readonly before?: string;
-  readonly surprise?: string;
-  readonly guard?: boolean;
-  readonly guardsRan?: string;
-}
-/**
- * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), a
- * pass of regression guards alone said as such (`guard`), tests of the change that did not build beside guards that
- * ran with how those fared (`guardsRan`), with the surprise when it contradicts what DevA expected; — when there is
- * none (or it is not one BEFORE_TEXT knows).
- */
-export function beforeText({ before, surprise, guard, guardsRan }: BeforeParts): string {
-  if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
-  const ran = guardsRan === 'pass' || guardsRan === 'fail' ? guardsRan : null;
-  const verdict =
-    guard && before === 'pass'
-      ? GUARD_PASSED_TEXT
-      : before === 'unbuilt' && ran
-        ? UNBUILT_GUARDS_RAN_TEXT[ran]
-        : before === 'fail' && ran === 'pass'
-          ? FAIL_GUARDS_PASSED_TEXT
-          : BEFORE_TEXT[before as BeforeStatus];
-  return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
-}
+const GUARDS_PASSED_AFTER = '; its regression guards passed there, as DevA meant';
 /**
  * A name a failed test's own message said was missing on the unchanged code (checks/missingNames.ts): the method,
  * function, attribute, import or keyword the test uses — `deprecated` — with the error that said so, `TypeError`.
@@ -65,4 +41,51 @@ export function beforeText({ before, surprise, guard, guardsRan }: BeforeParts):
 export interface MissingName {
   name: string;
   error: string;
+}
+/** The missing names a record or the panel's view holds (CriterionResult.missing), each as MissingName; [] for none or another shape. */
+export function missingNamesOf(x: unknown): MissingName[] {
+  if (!Array.isArray(x)) return [];
+  return x.filter((m): m is MissingName => isPlainObject(m) && typeof m.name === 'string' && !!m.name && typeof m.error === 'string' && !!m.error);
+}
+/** Missing names a verdict names; the others are counted. */
+const MISSING_NAMED = 3;
+/**
+ * What `fail` showed when every test of the change failed there only because a name it uses was missing
+ * (CriterionResult.missing), after the verdict: that its tests call the change, not that they check its behaviour —
+ * "failed" alone read as if their assertions had caught the missing behaviour.
+ */
+export function missingOnlyText(missing: readonly MissingName[]): string {
+  const names = missing.slice(0, MISSING_NAMED).map((m) => `\`${m.name}\``);
+  const more = missing.length - names.length;
+  const list = more ? `${names.join(', ')} and ${more} more` : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
+  const errors = [...new Set(missing.map((m) => m.error))].join(', ');
+  return `, only because ${list} ${missing.length > 1 ? 'were' : 'was'} missing (${errors}) — it shows the tests call the change, not yet that they check its behaviour`;
+}
+/** What beforeText reads of a criterion: a CriterionResult, or the panel's view of one. */
+export interface BeforeParts {
+  readonly before?: string;
+  readonly surprise?: string;
+  readonly guard?: boolean;
+  readonly guardsRan?: string;
+  readonly missing?: unknown;
+}
+/**
+ * A criterion's fail-first verdict in words (the retrospective file's and the panel's "Before the change" cell), a
+ * pass of regression guards alone said as such (`guard`), tests of the change that did not build beside guards that
+ * ran with how those fared (`guardsRan`), a failure only because names were missing said so (`missing`), with the
+ * surprise when it contradicts what DevA expected; — when there is none (or it is not one BEFORE_TEXT knows).
+ */
+export function beforeText({ before, surprise, guard, guardsRan, missing }: BeforeParts): string {
+  if (!before || !Object.prototype.hasOwnProperty.call(BEFORE_TEXT, before)) return '—';
+  const ran = guardsRan === 'pass' || guardsRan === 'fail' ? guardsRan : null;
+  const names = before === 'fail' ? missingNamesOf(missing) : [];
+  const verdict =
+    guard && before === 'pass'
+      ? GUARD_PASSED_TEXT
+      : before === 'unbuilt' && ran
+        ? UNBUILT_GUARDS_RAN_TEXT[ran]
+        : before === 'fail'
+          ? `${BEFORE_TEXT.fail}${names.length ? missingOnlyText(names) : ''}${ran === 'pass' ? GUARDS_PASSED_AFTER : ''}`
+          : BEFORE_TEXT[before as BeforeStatus];
+  return `${verdict}${surprise ? ` — ${surprise}` : ''}`;
 }

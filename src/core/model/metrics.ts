@@ -4,7 +4,7 @@
 import { isPlainObject, type StepId, type WorkerAgent } from './steps';
 import type { Usage } from './llm';
 import type { CriterionJudgement } from './envelope';
-import type { BeforeStatus } from './failFirstText';
+import type { BeforeStatus, MissingName } from './failFirstText';
 
 export interface AgentCost {
   usage: Usage;
@@ -112,6 +112,12 @@ export interface CriterionResult {
    * those in a test file that built; with `fail`, `pass` when every one passed.
    */
   guardsRan?: 'pass' | 'fail';
+  /**
+   * With `before` fail: every test of the change that failed there failed only because a name it uses was missing
+   * (its own failure message said so: metrics/failFirstVerdict.ts), those names; absent otherwise, and from metrics
+   * saved before 2026-12-07 (still `fail`, said as before).
+   */
+  missing?: MissingName[];
   /** When `before` contradicts what DevA expected of its tests (metrics/tsr.ts failFirstOf), in words. */
   surprise?: string;
   /** Every test it names in a file is meant as a regression guard: `before` pass is what they are for. */
