@@ -1,6 +1,7 @@
 // The passages of the cape/ files that speak of the objective, in the Cape Master's opening only (session/passages.ts).
 import * as assert from 'assert';
-import { objectivePassages, OBJECTIVE_PASSAGES_CHARS, sectionEntries, storyBlocks } from '../../src/core/session/passages';
+import { objectivePassages, OBJECTIVE_PASSAGES_CHARS } from '../../src/core/session/passages';
+import { sectionEntries, storyBlocks } from '../../src/core/session/sectionEntries';
 import { projectOutline } from '../../src/core/session/outline';
 import { CUT } from '../../src/core/session/clip';
 import { buildStepContext, CONTEXT_MATRIX, renderSources, type ContextInputs } from '../../src/core/session/context';
