@@ -1,10 +1,20 @@
 // A cape/ file's section as the entries it lists, for the objective's passages (passages.ts): a backlog epic's
 // labelled stories (storyBlocks), and in the text before them each table row (with its table's header) and each
-// top-level list item; and the kept entries of a section shown back in its order (renderEntries).
+// top-level list item; the bold label an entry opens with, its title (entryLabel); and the kept entries of a section
+// shown back in its order (renderEntries).
 import { fenceTracker, isTableSeparator, LIST_BULLET } from '../text';
 
+/** A bold label (`**US-007 — Strip other trackers**`), its text captured. */
+const BOLD_LABEL = String.raw`\*\*([^*\n]+)\*\*`;
 /** A paragraph that opens with a bold label (`**US-007 — Strip other trackers** · P3`): a story or an entry of its own. */
-const LABELLED = /^\*\*[^*\n]+\*\*/;
+const LABELLED = new RegExp(`^${BOLD_LABEL}`);
+/** An entry's opening bold label, after a list bullet if it is a list item (`- **E1: Option deprecation** — …`). */
+const ENTRY_LABEL = new RegExp(String.raw`^(?:(?:${LIST_BULLET})\s+)?${BOLD_LABEL}`);
+
+/** The text of the bold label an entry (sectionEntries) opens with: a story's, an epic's or a list item's title. */
+export function entryLabel(entry: string): string | undefined {
+  return ENTRY_LABEL.exec(entry)?.[1];
+}
 
 /**
  * A section's body as the entries it lists: a new block at each paragraph that opens with a bold label, what precedes
