@@ -1,13 +1,14 @@
 // Symbols of the languages symbols.ts has no scanner of its own for: a plain line scan of declarations (FALLBACK_DECL:
 // `def`, `class`, `func`, `fun`, `fn`, `struct`, `trait`, `interface`, … behind their languages' modifiers), Go's
 // methods and Rust's (symbolsRust.ts), each named with its type (`Router.HandleFunc`), a block namespace's types, and
-// Go's and Rust's public constants — the public ones apart where the language says which are (PUBLIC_RULES). No
-// parser: names, not structure.
+// Go's and Rust's public constants — the public ones apart where the language says which are (PUBLIC_RULES); and
+// Python's and Go's import statements (a Python module's `__all__` too). No parser: names, not structure.
 
 import { oneLine } from '../text/cut';
 import { RUST_FILE } from './fileKinds';
 import { methodSymbol } from './symbolNames';
 import { RUST_PUB, RustImpls } from './symbolsRust';
+import type { ImportClause, ImportedName } from './importClauses';
 
 /**
  * A scoped enum (`enum class Color`: C++, Kotlin), a Kotlin `fun interface` and a Scala `case class` are named after
@@ -114,15 +115,17 @@ const PY_NAMES = 24;
 // space split a long run every way
 const PY_FROM = /^[ \t]*from[ \t]+(?=[\w.])(\.*)(\w[\w.]*|)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#;]+)/gm;
+const PY_NAME = /^[A-Za-z_]\w*$/;
 
 /**
- * A Python file's imports as specifiers of PY_SPEC: a relative one (`from ..db.models import User`) as the path it
- * names from the file's folder (`py:../db/models`), an absolute one (`import app.db`, `from app import views`) as a
- * module path (`py:app/db`); the names a `from` imports also as submodules of it (`py:app/views`), since `from pkg
- * import mod` imports a module as often as a name. Which of them are files of the workspace is the graph's to find.
+ * A Python file's import statements (importClauses.ts ImportClause): `from m import a, b as c` (kind 'from', each name
+ * with the specifier it has as a submodule of m: `from app import views` imports a module as often as a name; `*`:
+ * names null), `import m` (kind 'import', names null: the module is used by its name). The module as a specifier of
+ * PY_SPEC: a relative one as the path it names from the file's folder (`from ..db.models import User`: `py:../db/models`;
+ * `from . import x`: `py:./`, the package itself), an absolute one as a module path (`import app.db`: `py:app/db`).
  */
-export function pythonImports(text: string): string[] {
-  const out: string[] = [];
+export function pythonImportClauses(text: string): ImportClause[] {
+  const out: ImportClause[] = [];
   const modulePath = (dots: string, mod: string): string | null => {
     const rel = mod.split('.').filter(Boolean).join('/');
     if (!dots) return rel || null;
@@ -133,21 +136,49 @@ export function pythonImports(text: string): string[] {
     if (m[1] === '' && m[2] === '__future__') continue;
     const base = modulePath(m[1], m[2]);
     if (base === null) continue;
-    if (m[2]) out.push(PY_SPEC + base);
-    const names = m[3]
-      .replace(/[()\\]/g, ' ')
-      .split(',')
-      .map((s) => oneLine(s).split(' as ')[0])
-      .filter((s) => /^[A-Za-z_]\w*$/.test(s))
-      .slice(0, PY_NAMES);
     const dir = base.endsWith('/') ? base : base + '/';
-    for (const n of names) out.push(PY_SPEC + dir + n);
+    const names: ImportedName[] = [];
+    for (const s of m[3].replace(/[()\\]/g, ' ').split(',')) {
+      const [name, as] = oneLine(s).split(' as ');
+      if (PY_NAME.test(name)) names.push({ name, as: as && PY_NAME.test(as) ? as : name, module: PY_SPEC + dir + name });
+    }
+    out.push({ kind: 'from', spec: PY_SPEC + base, names: oneLine(m[3]) === '*' ? null : names });
   }
   for (const m of text.matchAll(PY_IMPORT)) {
     for (const part of m[1].replace(/\\/g, ' ').split(',')) {
       const mod = oneLine(part).split(' as ')[0];
-      if (/^[A-Za-z_][\w.]*$/.test(mod)) out.push(PY_SPEC + mod.split('.').join('/'));
+      if (/^[A-Za-z_][\w.]*$/.test(mod)) out.push({ kind: 'import', spec: PY_SPEC + mod.split('.').join('/'), names: null });
     }
+  }
+  return out;
+}
+
+/**
+ * A Python file's imports as specifiers of PY_SPEC (pythonImportClauses): each statement's module (not the package a
+ * `from . import x` names: its names are its submodules), and the names a `from` imports as possible submodules
+ * (`py:app/views`, PY_NAMES of a statement at most). Which of them are files of the workspace is the graph's to find.
+ */
+export function pythonImports(text: string): string[] {
+  const out: string[] = [];
+  for (const c of pythonImportClauses(text)) {
+    if (!c.spec.endsWith('/')) out.push(c.spec);
+    for (const n of c.names?.slice(0, PY_NAMES) ?? []) out.push(n.module!);
+  }
+  return out;
+}
+
+/**
+ * `__all__ = [...]` or `(...)`, and `__all__ += [...]`, at a line's start: the quoted names inside (no bracket inside,
+ * so an unclosed list is read up to the next bracket, not to the file's end for each).
+ */
+const PY_ALL = /^__all__[ \t]*(?::[^=\n]*)?\+?=[ \t]*[[(]([^[\]()]*)[\])]/gm;
+
+/** The names a Python module's `__all__` lists (its public API as `from m import *` takes it), or null when it has none. */
+export function pythonAll(text: string): string[] | null {
+  let out: string[] | null = null;
+  for (const m of text.matchAll(PY_ALL)) {
+    out ??= [];
+    for (const q of m[1].matchAll(/['"]([A-Za-z_]\w*)['"]/g)) out.push(q[1]);
   }
   return out;
 }
