@@ -1,7 +1,8 @@
 // Init's workspace facts (initFacts.ts), the code part: the names the code uses, as map lines (path — its top-level
 // symbols, its public ones first, as many as the room gives: initFactsCodeLines.ts) — first the source files the most
 // of the product's other files import (the core modules a change goes through: the models, the API client, the shared
-// helpers; a test, an example, a benchmark or a fixture importing a file is no code depending on it), or, where no file stands out
+// helpers; a test, an example, a benchmark or a fixture importing a file is no code depending on it; an import of a
+// package's or a barrel's re-exported names counts toward the module defining them: workspace/reexports.ts), or, where no file stands out
 // by its importers (a Go library's one package, whose files its importers all reach alike), those with the most
 // top-level symbols, said so; then those the ranking (workspace/rank.ts) finds nearest the answers' product and next
 // release. Without it an init trial on a full-stack repository (FastAPI + React) wrote the standards' naming examples
@@ -23,6 +24,7 @@ import { fileNames, publicSignatures, UNSIGNED, workWords, type WorkWords } from
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
 import { docCalls, type NameCalls } from '../workspace/docCalls';
+import { importersByDefinition } from '../workspace/reexports';
 
 /** The most imported files listed at most, and the files importing one at least for it to count as a core module. */
 const CORE_FILES = 8;
@@ -68,16 +70,18 @@ function mapFile({ index, read, work, calls }: MapReading, rel: string, note = '
   return { path: rel, names, internal, note, signed };
 }
 
-/** The files of the product that import `rel` (a test, an example, a benchmark or a fuzz target importing it is no code depending on it). */
-const productImporters = (index: WorkspaceIndex, rel: string): number => index.importersOf(rel).filter(isProductFile).length;
-
 /**
  * The core modules: the listable files more of the product's files import than import the least imported listable
  * one, most first, each with its count — none when no file stands out (every file of a Go library's one package is
- * reached by each importer of the package alike). A file's symbols are decoded only for those the counts single out.
+ * reached by each importer of the package alike). A file's importers are the product's files (a test, an example, a
+ * benchmark or a fuzz target importing it is no code depending on it) that import the names it defines, through a
+ * package's or a barrel's re-exports too (workspace/reexports.ts: `from pkg import Markdown` counts toward
+ * `pkg/core.py`, which defines it, not toward `pkg/__init__.py`). A file's symbols are decoded only for those the
+ * counts single out.
  */
 function mostImported(index: WorkspaceIndex): [string, number][] {
-  const counted = [...index.paths()].map((p) => [p, productImporters(index, p)] as const).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+  const importers = importersByDefinition(index, isProductFile);
+  const counted = [...index.paths()].map((p) => [p, importers(p).length] as const).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
   // the fewest importers a listable file has: most files have none, so the walk up stops at once
   const floor = counted.find(([p]) => listable(index, p))?.[1] ?? 0;
   const out: [string, number][] = [];
