@@ -112,8 +112,9 @@ export const PY_SPEC = 'py:';
 /** Names of one `from … import a, b` taken as possible submodules (`from . import views, models`). */
 const PY_NAMES = 24;
 // the module (dots, a name or both) starts right after the white space: no `from  import`, whose two runs of white
-// space split a long run every way
-const PY_FROM = /^[ \t]*from[ \t]+(?=[\w.])(\.*)(\w[\w.]*|)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)/gm;
+// space split a long run every way; a parenthesised list is read within 4,000 characters (an unclosed `(`
+// read to the end of the file for each such line, so a file of many took time in the square of their number)
+const PY_FROM = /^[ \t]*from[ \t]+(?=[\w.])(\.*)(\w[\w.]*|)[ \t]+import[ \t]+(\([^)]{0,4000}\)|[^\n#;]*)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([^\n#;]+)/gm;
 const PY_NAME = /^[A-Za-z_]\w*$/;
 
