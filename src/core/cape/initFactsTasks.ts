@@ -6,6 +6,8 @@
 // no target: `make verify`'s linters and `make test`'s flags were never shown. Read through the read policy and parsed
 // once per walk (ParsedInputs), line by line (a Taskfile as YAML with the safe schema), named and quoted, never run.
 import { parseYaml } from './frontmatter';
+import { MAKEFILE_NAME } from '../workspace/fileKinds';
+import { joinContinued } from '../text/lines';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
 import { chained, ciRank, isPlumbing, splitCommands } from './initFactsCiRank';
@@ -15,7 +17,7 @@ import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, typ
 
 /** The task runners by their files' names at the root (the first file of a runner is read): the program that runs a target, how a file is parsed. */
 const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task', name: RegExp])[] = [
-  ['make', /^(?:GNU)?[Mm]akefile$/],
+  ['make', MAKEFILE_NAME],
   ['just', /^\.?[Jj]ustfile$/],
   ['task', /^[Tt]askfile(?:\.dist)?\.ya?ml$/],
 ];
@@ -60,7 +62,7 @@ function makeTargets(text: string): Target[] {
   const targets: Target[] = [];
   let current: Target[] = [];
   let inDefine = false;
-  for (const line of text.replace(/\\\r?\n/g, ' ').split(/\r?\n/)) {
+  for (const line of joinContinued(text).split(/\r?\n/)) {
     if (inDefine) {
       inDefine = !/^\s*endef\b/.test(line);
       continue;

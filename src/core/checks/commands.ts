@@ -4,6 +4,7 @@
 import type { CheckCommand } from './types';
 import { detectedChecks, TYPECHECK_SCRIPTS } from './detect';
 import { escapeRegExp } from '../text/regexp';
+import { commandParts } from '../text/shell';
 
 /** The `--check` value (and setting entry) that stands for "the detected commands". */
 export const AUTO_CHECK = 'auto';
@@ -37,8 +38,8 @@ const WRAPPER = /^(npx|bunx|pnpx|exec|dlx|run|cross-env|env|time|nice|bundle|poe
  * `test` given to a linter (`mypy src tests`, `eslint src test`) runs none.
  */
 function runsTests(command: string): boolean {
-  return command.split(/&&|\|\||[;|]/).some((part) => {
-    const words = part.trim().split(/\s+/).filter((w) => !/^\w+=/.test(w));
+  return commandParts(command).some((part) => {
+    const words = part.split(/\s+/).filter((w) => !/^\w+=/.test(w));
     if (words.includes('--test')) return true;
     for (let i = 0; i < words.length; i++) {
       const w = words[i].slice(words[i].lastIndexOf('/') + 1);

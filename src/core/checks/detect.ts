@@ -7,7 +7,9 @@
 //    checks what tsc cannot read). A `test` script that runs the end-to-end suite too (it names e2e, Cypress or
 //    Playwright: a build, a server and a browser) gives way to the `test:unit` script when there is one — the unit
 //    tests are what checks DevA's code — and `test:unit` stands for a missing `test`;
-//  - Python: pytest, ruff and mypy where the project configures or requires them (detectPython.ts);
+//  - Python: pytest where the project configures or requires it, else its unittest suite (the command its tox.ini or
+//    Makefile runs, or its tests/ folder's TestCase modules), and ruff, mypy and flake8 where it configures them
+//    (detectPython.ts);
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
@@ -106,7 +108,7 @@ const FAMILIES: readonly DetectFamily[] = [nodeChecks, pythonChecks, goChecks, r
 
 /** What detectedChecks looks for, in a message that says none was found. */
 export const DETECTED_CHECKS_SAYING =
-  "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff and mypy where a Python project configures or requires them, go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed; at the workspace's root, and for a language the root has none of, in its sub-projects (folders one level down, members its manifests declare)";
+  "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff, mypy and flake8 where a Python project configures or requires them, its unittest suite (the command its tox.ini or Makefile runs, or its tests/ folder's TestCase modules), go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed; at the workspace's root, and for a language the root has none of, in its sub-projects (folders one level down, members its manifests declare)";
 
 /** What detection found: the commands, and the sub-projects with checks left out past MAX_SUBPROJECTS. */
 export interface DetectedChecks {

@@ -1,6 +1,6 @@
 // The checks domain (src/core/checks/) owns the project's own checks on DevA's proposal, before anything is applied:
 // which commands run (commands.ts: the configured list, `auto`, static or tests; detect.ts: the obvious ones detected,
-// run only with consent (consent.ts: as a workspace remembers it), per language — detectPython.ts, detectToolchains.ts — at the root and in its sub-projects:
+// run only with consent (consent.ts: as a workspace remembers it), per language — detectPython.ts (pythonUnittest.ts: a unittest suite; toxIni.ts: tox.ini as tox runs it), detectToolchains.ts — at the root and in its sub-projects:
 // detectSubprojects.ts, run in their folder by runFolder.ts's rule; projectProbes.ts: where a project's files and programs are, for detect.ts and formatters.ts),
 // the scratch copy of the workspace with the proposal written over it (scratch.ts, in the OS temp dir, removed afterwards;
 // scratchCopy.ts: dependencies linked, .git and cape/ left out; scratchOverlay.ts: DevA's files written over it, and

@@ -7,11 +7,12 @@
 // text without terminal escape sequences and control characters (controls.ts), the list items that only say there
 // is nothing ("なし", "N/A": placeholder.ts), a literal inside a regular expression (regexp.ts), trailing blanks
 // cut by a walk back from the end (blanks.ts), many strings replaced in a text in one pass (needles.ts), and how
-// deep the JSON and YAML CAPE reads may nest (nesting.ts); a TOML manifest parsed and its tables looked up (toml.ts); strings in order, taken lazily (ascending.ts).
+// deep the JSON and YAML CAPE reads may nest (nesting.ts); a TOML manifest parsed and its tables looked up (toml.ts), an INI file's sections read (ini.ts); strings in order, taken lazily (ascending.ts).
 export * from './ascending';
 export * from './bigrams';
 export * from './blanks';
 export * from './controls';
+export * from './ini';
 export * from './cut';
 export * from './lines';
 export * from './markdown';

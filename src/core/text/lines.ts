@@ -1,6 +1,7 @@
 // A file's lines as read_file numbers them and excerpts quote them: split at '\n' (a '\r' stays with its line, so a
 // CRLF file's lines keep their bytes), and a final newline ends the last line rather than starting an empty one; and
-// the line and column of an index, as a message that points into a text gives them.
+// the line and column of an index, as a message that points into a text gives them; and a command file's lines with
+// those a `\` continues joined, as make, tox and the shell read them.
 
 /** A character that ends a line for a regexp (what `.` does not match and `$` with the m flag stops at). */
 export const LINE_BREAK = /[\n\r\u2028\u2029]/;
@@ -36,6 +37,9 @@ export function lineColumn(text: string, at: number): { line: number; column: nu
   }
   return { line, column: at - lineStart + 1 };
 }
+
+/** `text` with each line a `\` ends joined to the next by a space (a Makefile's recipe, a tox command, a shell line). */
+export const joinContinued = (text: string): string => text.replace(/\\\r?\n/g, ' ');
 
 /** How many lines fileLines(text) gives, without splitting the text. */
 export function lineCount(text: string): number {

@@ -1,6 +1,6 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
 // (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest, a
-// Markdown document, the root's README. The ranking pairs tests with their subjects by these names, fail-first applies
+// Markdown document, the root's README, a Makefile. The ranking pairs tests with their subjects by these names, fail-first applies
 // the tests alone, DA's map keeps the UI files (or, where there are none, the product's sources), DevA's shows the
 // formatter's settings, init's workspace facts count the source files and tests, say how the tests are named and find
 // the packages, the code map keeps the product's own code (isProductFile, isProductSource), and init's README part and
@@ -24,6 +24,9 @@ export const SOURCE_FILE =
  * below a top folder (`packages/api/package.json`), as a package of a monorepo.
  */
 export const MANIFEST_NAMES: readonly string[] = ['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml', 'Gemfile', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'composer.json'];
+
+/** A Makefile by its name (GNU make's three): init's facts read its targets, the checks' detection its recipes' commands. */
+export const MAKEFILE_NAME = /^(?:GNU)?[Mm]akefile$/;
 
 /** A Python source or stub file, by its extension. */
 export const PYTHON_FILE = /\.pyi?$/;
