@@ -1,6 +1,7 @@
-// Init's workspace facts, the task runners' part (src/core/cape/initFactsTasks.ts): the root's Makefile, justfile or
-// Taskfile.yml with each target and the commands it runs (tool lines, not `@echo` or `$(if …)` plumbing; a target that
-// only runs others names them), the checking ones first, within its bound; after the check commands, read once.
+// Init's workspace facts, the task runners' part (src/core/cape/initFactsTasks.ts): the root's Makefile, justfile,
+// Taskfile.yml or tox.ini with each target and the commands it runs (tool lines, not `@echo` or `$(if …)` plumbing; a
+// target that only runs others names them; tox.ini's envlist and environments), the checking ones first, within its
+// bound, the files sharing it; after the check commands, read once.
 import * as assert from 'assert';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { tasksPart } from '../../src/core/cape/initFactsTasks';
@@ -113,6 +114,59 @@ describe("init: the facts give the task runners' targets and the commands they r
       tasksPart(walkFiles(policy, { kept: [], rootFiles: ['Taskfile.yml'] }), noSources(), 2000, { scale: 1 }),
       '## Taskfile.yml (its targets and the commands they run; named here, not run)\n- `task check`: go vet ./...; go test -race ./...; golangci-lint run',
     );
+  });
+
+  it("a tox.ini: its envlist, then [testenv]'s commands and each environment's as `tox -e name`, {toxinidir} dropped; a Makefile beside it shares the room", async () => {
+    const ws = tempDir('cape-facts-tox-');
+    putFile(ws, 'pyproject.toml', '[project]\nname = "calc"\n');
+    putFile(ws, 'calc.py', 'def add(a, b):\n    return a + b\n');
+    const tox = [
+      '[tox]',
+      'envlist = py{310, 311}, flake8, docs',
+      '',
+      '[testenv]',
+      'commands =',
+      '    coverage run --source=calc -m unittest discover {toxinidir}/tests',
+      '    coverage report',
+      '',
+      '[testenv:pygments]',
+      'deps = pygments',
+      '',
+      '[testenv:docs]',
+      'commands = {envpython} -m mkdocs build --config-file {toxinidir}/mkdocs.yml',
+      '',
+      '[testenv:flake8]',
+      'commands = flake8 {toxinidir}/calc {toxinidir}/tests',
+      '',
+    ].join('\n');
+    putFile(ws, 'tox.ini', tox);
+    const facts = (await readWorkspaceFacts(ws))!;
+    assert.strictEqual(
+      factsPart(facts.text, 'tox.ini'),
+      [
+        '## tox.ini (its environments and the commands they run; named here, not run)',
+        '- envlist: py{310, 311}, flake8, docs',
+        '- `[testenv]` (any environment without its own): coverage run --source=calc -m unittest discover tests; coverage report',
+        '- `tox -e flake8`: flake8 calc tests',
+        '- `tox -e docs`: {envpython} -m mkdocs build --config-file mkdocs.yml',
+      ].join('\n'),
+    );
+    assert.ok(facts.files.includes('tox.ini'));
+    assert.match(facts.text, /to run and ship it: tox\.ini/, "the layout's root line names it");
+
+    // a Makefile whose long recipes would fill the part leaves tox.ini its share
+    const clean = Array.from({ length: 30 }, (_, i) => `\trm -rf build/part-${i}`).join('\n');
+    putFile(ws, 'Makefile', `clean:\n${clean}\n\nbuild:\n${clean}\n\ntest:\n\tpython -m unittest\n`);
+    const { policy } = recordingPolicy(ws);
+    const part = tasksPart(walkFiles(policy, { kept: [], rootFiles: ['Makefile', 'tox.ini'] }), noSources(), 800, { scale: 1 })!;
+    assert.ok(part.length <= 800, `${part.length}`);
+    assert.match(part, /^## Makefile .*\n- `make build`: rm -rf build\/part-0;.*\n(?:.*\n)*- … \d more targets\n\n## tox\.ini/m, 'the Makefile cut to its share');
+    assert.match(part, /^- envlist: py\{310, 311\}, flake8, docs$/m);
+    assert.match(part, /^- `tox -e flake8`: flake8 calc tests$/m);
+    // a file whose whole block is short is shown whole
+    putFile(ws, 'Makefile', 'lint:\n\tflake8\n');
+    const small = tasksPart(walkFiles(recordingPolicy(ws).policy, { kept: [], rootFiles: ['Makefile'] }), noSources(), 800, { scale: 1 });
+    assert.strictEqual(small, '## Makefile (its targets and the commands they run; named here, not run)\n- `make lint`: flake8');
   });
 
   it('stays within its bound, counting the targets left out, and reads the file once per walk whatever the scale', () => {

@@ -15,7 +15,7 @@
 //     sub-projects' (the folders one and two levels down that hold one, the workspace members the root names first:
 //     initSubprojects.ts), with smaller bounds, and a count of those left;
 //  2. the check commands CAPE detects (initFactsChecks.ts: detect.ts's detectedChecks, as `--check auto`), named,
-//     never run, and the sub-projects they leave out, then the root's task runners (Makefile, justfile, Taskfile.yml)
+//     never run, and the sub-projects they leave out, then the root's task runners (Makefile, justfile, Taskfile.yml, tox.ini)
 //     with their targets' commands (initFactsTasks.ts);
 //  3. the CI configuration files and the commands their steps run, those that check a change first (initFactsCi.ts);
 //  4. the layout: the folders with their source files and tests, a few file names, the sub-folders where the code is

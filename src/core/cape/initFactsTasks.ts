@@ -1,10 +1,14 @@
-// Init's workspace facts (initFacts.ts), the task runners' part: the root's Makefile, justfile or Taskfile.yml
-// (TASK_FILES: the one list of their names, which the layout's root line names too) with each target and the commands
-// it runs — the tool lines, not a recipe's `@echo` or make's `$(if …)` plumbing; a target that runs no command of its
-// own names the targets it runs — the targets that check a change first (initFactsCiRank.ts's order, by the target's
-// name and commands), then in the file's order. An init trial on gorilla/mux got "to run and ship it: Makefile" and
-// no target: `make verify`'s linters and `make test`'s flags were never shown. Read through the read policy and parsed
-// once per walk (ParsedInputs), line by line (a Taskfile as YAML with the safe schema), named and quoted, never run.
+// Init's workspace facts (initFacts.ts), the task runners' part: the root's Makefile, justfile, Taskfile.yml or
+// tox.ini (TASK_FILES: the one list of their names, which the layout's root line names too) with each target and the
+// commands it runs — the tool lines, not a recipe's `@echo` or make's `$(if …)` plumbing; a target that runs no command
+// of its own names the targets it runs — the targets that check a change first (initFactsCiRank.ts's order, by the
+// target's name and commands), then in the file's order. tox.ini's are its test environments (checks/toxIni.ts: its
+// envlist on a line first, then `[testenv]`'s commands, the default of every environment, and each `tox -e name`'s,
+// `{toxinidir}/` dropped). An init trial on gorilla/mux got "to run and ship it: Makefile" and no target: `make
+// verify`'s linters and `make test`'s flags were never shown; one on a Python library saw its Makefile and not its
+// tox.ini, and could not tell which Python versions and linters its CI runs. The files share the part's room fairly
+// (fairShares). Read through the read policy and parsed once per walk (ParsedInputs), line by line (a Taskfile as YAML
+// with the safe schema, tox.ini as INI), named and quoted, never run.
 import { parseYaml } from './frontmatter';
 import { MAKEFILE_NAME } from '../workspace/fileKinds';
 import { joinContinued } from '../text/lines';
@@ -14,12 +18,14 @@ import { chained, ciRank, isPlumbing, splitCommands } from './initFactsCiRank';
 import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type WalkFiles } from './initFactsText';
+import { toxConfig } from '../checks/toxIni';
 
 /** The task runners by their files' names at the root (the first file of a runner is read): the program that runs a target, how a file is parsed. */
-const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task', name: RegExp])[] = [
+const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task' | 'tox', name: RegExp])[] = [
   ['make', MAKEFILE_NAME],
   ['just', /^\.?[Jj]ustfile$/],
   ['task', /^[Tt]askfile(?:\.dist)?\.ya?ml$/],
+  ['tox', /^tox\.ini$/],
 ];
 
 /** Whether a root file's name is a task runner's file (the layout names it among the files that run the project). */
@@ -29,11 +35,18 @@ export const isTaskFile = (name: string): boolean => TASK_FILES.some(([, p]) => 
 const TARGET_COMMANDS_CHARS = 240;
 const MAX_TARGETS = 200;
 
-/** A target: its name, the commands its recipe runs (tool lines), the targets it depends on. */
+/** A target: its name, the commands its recipe runs (tool lines), the targets it depends on, how its line names it when not `` `runner name` ``. */
 interface Target {
   name: string;
   commands: string[];
   deps: string[];
+  call?: string;
+}
+
+/** A task file's targets, and the lines said before them (tox.ini's envlist). */
+interface Tasks {
+  targets: Target[];
+  notes?: string[];
 }
 
 /** A target's name as people run it: a word, no pattern (`%.o`), variable, path or special target (`.PHONY`). */
@@ -149,45 +162,93 @@ function taskfileTargets(text: string): Target[] {
   });
 }
 
-/** A root task file read and parsed: its runner and targets, the checking ones first (initFactsCiRank.ts's ciRank), then in file order. */
+/** tox.ini's test environments as targets (checks/toxIni.ts), each run by `tox -e name`, `[testenv]`'s the default; its envlist as a note. */
+function toxTasks(text: string): Tasks {
+  const { envlist, envs } = toxConfig(text);
+  const targets = envs.map((e): Target => ({
+    name: e.name ?? 'testenv',
+    call: e.name === null ? '`[testenv]` (any environment without its own)' : `\`tox -e ${e.name}\``,
+    commands: e.commands.flatMap((c) => toolLine(c) ?? []),
+    deps: [],
+  }));
+  return { targets, notes: envlist ? [`- envlist: ${shorten(oneLine(envlist), TARGET_COMMANDS_CHARS)}`] : [] };
+}
+
+/** What a file's targets are called in its heading: tox's are environments. */
+const targetsWord = (runner: string): string => (runner === 'tox' ? 'environments' : 'targets');
+
+/**
+ * A root task file read and parsed: its runner, its notes (Tasks) and its targets, the checking ones first
+ * (initFactsCiRank.ts's ciRank), then in file order.
+ */
 interface TaskFile {
   file: string;
   runner: string;
+  notes: string[];
   targets: Target[];
 }
 
 /** The task files among the walk's root files, read with its reader and parsed. */
 function taskFiles({ read, layout: { rootFiles } }: WalkFiles): TaskFile[] {
-  const parse = { make: makeTargets, just: justTargets, task: taskfileTargets };
+  const parse: Record<(typeof TASK_FILES)[number][0], (text: string) => Tasks> = {
+    make: (text) => ({ targets: makeTargets(text) }),
+    just: (text) => ({ targets: justTargets(text) }),
+    task: (text) => ({ targets: taskfileTargets(text) }),
+    tox: toxTasks,
+  };
   return TASK_FILES.flatMap(([runner, name]) => {
     const file = rootFiles.filter((n) => name.test(n)).sort()[0];
     const text = file ? read(file) : null;
     if (!file || text === null) return [];
-    const targets = parse[runner](text).slice(0, MAX_TARGETS).filter((t) => t.commands.length || t.deps.length);
+    const { targets: all, notes = [] } = parse[runner](text);
+    const targets = all.slice(0, MAX_TARGETS).filter((t) => t.commands.length || t.deps.length);
     const ranks = new Map(targets.map((t) => [t, ciRank([t.name], splitCommands(t.commands.length ? t.commands : t.deps).tools, new Map())]));
     const order = (t: Target) => ranks.get(t)!;
     targets.sort((a, b) => order(a).tier - order(b).tier || order(b).score - order(a).score);
-    return targets.length ? [{ file, runner, targets }] : [];
+    return targets.length ? [{ file, runner, notes, targets }] : [];
   });
 }
 
 /**
- * The task runners' part within `max` characters: each root task file (among the walk's root files) with its targets,
- * `- \`make test\`: go test ./...`; null when there is none with a target. The files shown are added to `sources`.
+ * Each of `needs` (in characters) within `total`, shared fairly: the smaller needs whole, those past an equal share of
+ * what the others left cut to it — a Makefile's long `clean` recipe does not push tox.ini's environments out.
+ */
+function fairShares(needs: readonly number[], total: number): number[] {
+  const shares = needs.map(() => 0);
+  let left = total;
+  const order = needs.map((_, i) => i).sort((a, b) => needs[a] - needs[b]);
+  order.forEach((i, k) => {
+    shares[i] = Math.min(needs[i], Math.floor(left / (order.length - k)));
+    left -= shares[i];
+  });
+  return shares;
+}
+
+/**
+ * The task runners' part within `max` characters: each root task file (among the walk's root files) with its notes
+ * and targets, `- \`make test\`: go test ./...`, the files sharing the room (fairShares); null when there is none with
+ * a target. The files shown are added to `sources`.
  */
 export function tasksPart(walk: WalkFiles, sources: FactSources, max: number, bounds: FactBounds): string | null {
   const files = walk.parsed.of(taskFiles);
+  const within = scaled(TARGET_COMMANDS_CHARS, bounds);
+  const whole = files.map(({ file, runner, notes, targets }) => ({
+    file,
+    head: `## ${file} (its ${targetsWord(runner)} and the commands they run; named here, not run)\n`,
+    what: ` ${targetsWord(runner)}`,
+    lines: [
+      ...notes,
+      ...targets.map((t) => `- ${t.call ?? `\`${runner} ${t.name}\``}: ${t.commands.length ? listWithin(t.commands, within) : `runs ${itemsWithin(t.deps, within)}`}`),
+    ],
+  }));
+  const needs = whole.map((w) => w.head.length + w.lines.join('\n').length);
+  const shares = fairShares(needs, max - 2 * Math.max(0, files.length - 1));
   const blocks: string[] = [];
-  let room = max;
-  for (const { file, runner, targets } of files) {
-    const head = `## ${file} (its targets and the commands they run; named here, not run)\n`;
-    if (room - head.length - (blocks.length ? 2 : 0) < 60) break;
-    const within = scaled(TARGET_COMMANDS_CHARS, bounds);
-    const lines = targets.map((t) => `- \`${runner} ${t.name}\`: ${t.commands.length ? listWithin(t.commands, within) : `runs ${itemsWithin(t.deps, within)}`}`);
-    const block = head + linesWithin(lines, room - head.length - (blocks.length ? 2 : 0), ' targets');
-    blocks.push(block);
-    room -= block.length + 2;
+  whole.forEach(({ file, head, what, lines }, i) => {
+    // a file cut to its share needs room for a line or two under its heading; one shown whole has what it needs
+    if (shares[i] < needs[i] && shares[i] - head.length < 60) return;
+    blocks.push(head + linesWithin(lines, shares[i] - head.length, what));
     sources.files.push(file);
-  }
+  });
   return blocks.length ? blocks.join('\n\n') : null;
 }

@@ -2,7 +2,7 @@
 // environment's commands — `[testenv]`'s first (every environment without commands of its own runs them), then each
 // `[testenv:name]`'s in the file's order — one command a line, a line a `\` continues joined, the project's folder
 // (`{toxinidir}`) dropped, for the commands run from it. The one reading of tox.ini: detectPython.ts takes the project's
-// own unittest and flake8 commands from it (pythonUnittest.ts).
+// own unittest and flake8 commands from it, init's facts show its environments (cape/initFactsTasks.ts).
 import { parseIni, valueLines } from '../text/ini';
 import { joinContinued } from '../text/lines';
 
