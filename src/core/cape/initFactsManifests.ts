@@ -1,7 +1,8 @@
 // Init's workspace facts (initFacts.ts), the manifests part: the root's manifests — package.json (initManifests.ts),
 // pyproject.toml and Cargo.toml (initManifestsToml.ts) and go.mod (initManifestsGo.ts) as fact lines, the others and
 // a manifest that does not parse by their head — the lockfile and the package manager it names (checks/detect.ts),
-// and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…); then the
+// and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…) and the Python
+// lint tools' sections of tox.ini, setup.cfg and .flake8 (initFactsLint.ts); then the
 // releases of the workspace's git repository (initFactsRelease.ts: the latest version tags with their dates, how far
 // HEAD is past the latest, the last minor and major release); then the manifests of a few sub-projects
 // (initSubprojects.ts: the members the root declares first, workspace/members.ts), each with smaller bounds, and a
@@ -14,6 +15,7 @@ import { subprojects } from './initSubprojects';
 import { declaredMembers } from '../workspace/members';
 import type { ReleaseTags } from '../workspace/versionTags';
 import { releaseBlock } from './initFactsRelease';
+import { lintSettingsBlock } from './initFactsLint';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
@@ -97,6 +99,8 @@ export function manifestsPart({ layout, read, lock, release }: ManifestSources, 
     if (add(manifestBlock(name, text, facts, scaled(MANIFEST_LINES_CHARS, bounds), scaled(MANIFEST_HEAD_CHARS, bounds), lockLine), name)) lockShown ||= lockLine.length > 0;
   }
   if (lock && !lockShown) add(`## Lockfile\n- ${lock.file} (${lock.manager})`, lock.file);
+  const lint = lintSettingsBlock(read, room - 2, bounds);
+  if (lint && add(lint.block)) files.push(...lint.files);
   if (release && add(releaseBlock(release))) sources.listed.push('the version tags (git)');
   // the sub-projects in the room the root left, some of it kept for the line that counts those left
   const found = subprojects(layout, declaredMembers(read));

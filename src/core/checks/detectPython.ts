@@ -55,9 +55,9 @@ const MYPY_MARKERS: ConfigMarker[] = [
 ];
 /**
  * The INI files a Python project keeps its lint tools' settings in, each tool in a section of its name (`[flake8]`,
- * flake8's own .flake8 too): flake8 is configured by one.
+ * flake8's own .flake8 too): flake8 is configured by one; init's facts show their lint sections (cape/initFactsLint.ts).
  */
-const PYTHON_LINT_INI_FILES: readonly string[] = ['tox.ini', 'setup.cfg', '.flake8'];
+export const PYTHON_LINT_INI_FILES: readonly string[] = ['tox.ini', 'setup.cfg', '.flake8'];
 const FLAKE8_MARKERS: ConfigMarker[] = PYTHON_LINT_INI_FILES.map((file) => ({ file, section: /^\[flake8\]/m, why: `${file} [flake8]` }));
 /** A command that runs flake8 (`flake8 src tests`, `python -m flake8 src`): its arguments, the project's own files to lint. */
 const RUNS_FLAKE8 = /^(?:\S*python[\d.]*\s+-m\s+)?flake8(?=\s|$)(.*)$/;
