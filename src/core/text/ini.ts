@@ -3,7 +3,8 @@
 // and their values — a value goes on over the indented lines after its key, one item a line — comment lines (`#` or
 // `;` first) and blank lines left out; a line before the first section or without a `=` or `:` is no entry. Read line
 // by line, in linear time; a text that is no INI file has no sections, never an error. The one reader of them: the
-// checks' detection (checks/toxIni.ts) and init's facts (cape/initFactsLint.ts).
+// checks' detection (checks/toxIni.ts) and init's facts (cape/initFactsLint.ts). Not the npm `ini` package: it reads
+// each line alone, so configparser's indented continuation lines (tox's multi-line `commands`) would be lost.
 
 /** A section: its name as the file writes it between the brackets, and its entries. */
 export interface IniSection {
