@@ -190,6 +190,19 @@ export function isProductFile(relPath: string): boolean {
   return !NOT_PRODUCT.test(relPath) && !STORY.test(relPath) && !BENCH_NAME.test(relPath) && !isTestFile(relPath);
 }
 
+/** A docs folder (`docs/`, `doc/`) at any depth. */
+const DOCS_FOLDER = /(?:^|\/)docs?\//i;
+
+/**
+ * True for a page of the product's documentation: a Markdown file at the root (README.md), under a docs folder or
+ * beside the product's code; not a changelog (CHANGELOG_FILE), a test's or an example's. DA's map of a workspace
+ * without UI files names the pages nearest its work (pack.ts): two trials' DA on a Python library, writing the docs of
+ * a new option, had to search for the page.
+ */
+export function isDocPage(relPath: string): boolean {
+  return MARKDOWN_FILE.test(relPath) && !CHANGELOG_FILE.test(relPath) && (!relPath.includes('/') || DOCS_FOLDER.test(relPath) || isProductFile(relPath));
+}
+
 /**
  * True for a source file of the product (SOURCE_FILE, isProductFile), not a tool's configuration (TOOL_CONFIG): DA's
  * map in a workspace without UI files (its interface is its code: a trial's DA on a Rust library got an empty UI

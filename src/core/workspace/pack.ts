@@ -14,7 +14,7 @@
 //  - POA and CM: nothing (see CONTEXT_MATRIX).
 // The budget bounds the whole rendered section, headers included. `cape context` prints the same selection.
 // sectionBlocks.ts renders the code and excerpt blocks and the line on what DA saw; mapSection.ts the map lines.
-import { formatterGoverns, isFormatterConfig, isProductSource, isUiFile } from './fileKinds';
+import { formatterGoverns, isDocPage, isFormatterConfig, isProductSource, isUiFile } from './fileKinds';
 import { rankFiles, type RankQuery } from './rank';
 import { ascending } from '../text/ascending';
 import type { ExcerptRange } from './excerpts';
@@ -24,6 +24,12 @@ import { docCalls } from './docCalls';
 import { packMapLines } from './mapSection';
 
 export type ContextStep = 'deva' | 'da';
+
+/**
+ * The documentation pages (fileKinds.ts isDocPage) DA's head names in a workspace without UI files, best ranked first:
+ * two trials' DA on a Python library searched for the docs page of the extension it designed an option for.
+ */
+const DA_DOC_PAGES = 3;
 
 /** Default budgets in characters (setting `cape.context.devBudget` / CLI `--budget` override DevA's). */
 export const DEFAULT_WORKSPACE_BUDGET: Record<ContextStep, number> = { deva: 60_000, da: 6_000 };
@@ -134,9 +140,10 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   // DA: the UI files, or, in a workspace that has none, the code that is its interface
   const daApi = opts.step === 'da' && !anyPath(index.paths(), isUiFile);
   const keep = opts.step === 'da' ? (daApi ? isProductSource : isUiFile) : () => true;
-  const ranked = rankFiles(index, q)
-    .filter((r) => keep(r.path))
-    .map((r) => ({ path: r.path, score: r.score }));
+  const rankedAll = rankFiles(index, q);
+  const ranked = rankedAll.filter((r) => keep(r.path)).map((r) => ({ path: r.path, score: r.score }));
+  // DA of a library writes the docs of what it designs: the pages nearest the work, named in the head
+  const docPages = daApi ? rankedAll.filter((r) => r.score > 0 && isDocPage(r.path)).slice(0, DA_DOC_PAGES).map((r) => r.path) : [];
   // the files ranking left out, by path: listed only when the map gets that far
   const rest = function* () {
     const rankedSet = new Set(ranked.map((r) => r.path));
@@ -158,7 +165,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     opts.step === 'deva'
       ? `${reads}Ranked for this work: ${whole} file(s) whole, ${excerpted ? `${excerpted} larger one(s) in excerpts, ` : ''}${mapped} more as map lines (path — top-level symbols; the first few with their signatures), of ${index.size} in the workspace. Whole files are shown as they are now: change them from what you see here.${excerpted ? " An excerpt shows some of its file's exact lines, each range headed by its line numbers and the work's names and words it holds: a SEARCH may quote them; search_files or read_file (start_line/end_line) find what it leaves out." : ''}${formatted.length ? ` The project's formatter settings (${formatted.join(', ')}) follow the whole files: lay out new and changed lines by them, as its formatter would.` : ''} Read a mapped file's lines before you edit them.`
       : daApi
-        ? `No UI files (components, styles) in the workspace: its interface is its code. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them, with their signatures as room allows, those this work names first: parameters, return type, a type's public fields and their types; no code body).`
+        ? `No UI files (components, styles) in the workspace: its interface is its code${docPages.length ? `, and its documentation: the pages nearest this work are ${docPages.join(', ')}` : ''}. Its source files, ranked for this work: path — top-level symbols (public names first where the language marks them, with their signatures as room allows, those this work names first: parameters, return type, a type's public fields and their types; no code body).`
         : `UI files of the workspace (components, styles), ranked for this work: path — top-level symbols.`;
   // the head's room is kept before the whole files are picked; what it says of excerpts and of the formatter's
   // settings, only once there are some (from the room the whole files leave)
