@@ -9,7 +9,8 @@
 // Figures per repository: recall = share of the modified files given whole; all = share of cases with all of them.
 // And the lines: of the hunks the commit changed in those files (git diff -U0 against the case's commit, found in the
 // bundle as the snapshot's child with the case's subject), the share DevA is shown — by whole files alone, and with
-// the excerpts of large files — since a SEARCH block needs the lines it changes.
+// the excerpts of large files — since a SEARCH block needs the lines it changes; and the share of the modified files
+// DevA is shown whole or in excerpts (an excerpted file is at least located, its changed lines perhaps among them).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -40,6 +41,8 @@ export interface CaseResult {
   repo: string;
   modified: string[];
   ours: string[];
+  /** The files DevA gets in excerpts (not whole). */
+  excerpted: string[];
   baseline: string[];
   /** Per modified file, its position in our ranking and in the baseline's (0-based; -1 when not ranked at all). */
   ranks: number[];
@@ -160,6 +163,7 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
       const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
       const ctx = packWorkspace(index, { objective: c.objective }, { step: 'deva', budget: BUDGET, readText: (rel) => readText(ws, rel) });
       const ours = ctx.files.filter((f) => f.whole).map((f) => f.path);
+      const excerpted = ctx.files.filter((f) => f.excerpts).map((f) => f.path);
       const hunks = own
         ? c.modified.map((m) => {
             const hs = diffHunks(execFileSync('git', ['--git-dir', gitDir!, 'diff', '-U0', c.snapshot, own.commit, '--', m], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
@@ -176,6 +180,7 @@ export async function runLocalization(dir = LOCALIZATION_DIR, only?: RegExp): Pr
         repo: c.repo,
         modified: c.modified,
         ours,
+        excerpted,
         misses: missed.map((m) => {
           const chars = index.get(m)?.chars ?? -1;
           const rank = ranked.indexOf(m);
@@ -218,6 +223,8 @@ export interface RepoFigures {
   /** Share of the changed hunks (of cases whose commit is known) inside a whole file, and inside a whole file or an excerpt. */
   hunksWhole: number;
   hunksShown: number;
+  /** Share of the modified files given whole or in excerpts. */
+  filesShown: number;
   /** Cases whose commit is known (the hunk figures' cases). */
   hunkCases: number;
 }
@@ -230,6 +237,7 @@ export function figures(results: CaseResult[]): RepoFigures[] {
   const row = (repo: string, rs: CaseResult[]): RepoFigures => {
     let n = 0;
     let hit = 0;
+    let shown = 0;
     let baseHit = 0;
     let all = 0;
     let baseAll = 0;
@@ -256,6 +264,7 @@ export function figures(results: CaseResult[]): RepoFigures[] {
       const ours = new Set(r.ours);
       const base = new Set(r.baseline);
       const h = r.modified.filter((m) => ours.has(m)).length;
+      shown += r.modified.filter((m) => ours.has(m) || r.excerpted.includes(m)).length;
       const b = r.modified.filter((m) => base.has(m)).length;
       n += r.modified.length;
       hit += h;
@@ -278,6 +287,7 @@ export function figures(results: CaseResult[]): RepoFigures[] {
       baseTopK: baseTop / Math.max(1, n),
       hunksWhole: hunksWhole / Math.max(1, hunks),
       hunksShown: hunksShown / Math.max(1, hunks),
+      filesShown: shown / Math.max(1, n),
       hunkCases,
     };
   };
@@ -306,15 +316,16 @@ export async function benchLocalization(): Promise<void> {
     return;
   }
   const f = (x: number) => x.toFixed(2).padStart(8);
-  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}${'joint'.padStart(7)}${'j. all'.padStart(8)}${`top ${TOP_K}`.padStart(8)}${`BM25 top ${TOP_K}`.padStart(13)}${'lines'.padStart(7)}${'+exc.'.padStart(7)}`);
+  console.log(`${'repository'.padEnd(12)}${'cases'.padStart(6)}${'files'.padStart(7)}${'recall'.padStart(8)}${'all'.padStart(8)}${'BM25 rec'.padStart(10)}${'BM25 all'.padStart(10)}${'ceiling'.padStart(9)}${'joint'.padStart(7)}${'j. all'.padStart(8)}${`top ${TOP_K}`.padStart(8)}${`BM25 top ${TOP_K}`.padStart(13)}${'lines'.padStart(7)}${'+exc.'.padStart(7)}${'w+exc'.padStart(7)}`);
   for (const r of figures(results)) {
-    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}${f(r.jointCeiling).padStart(7)}${f(r.jointAll)}${f(r.topK)}${f(r.baseTopK).padStart(13)}${(r.hunkCases ? r.hunksWhole.toFixed(2) : '–').padStart(7)}${(r.hunkCases ? r.hunksShown.toFixed(2) : '–').padStart(7)}`);
+    console.log(`${r.repo.padEnd(12)}${String(r.cases).padStart(6)}${String(r.files).padStart(7)}${f(r.recall)}${f(r.all)}${f(r.baseRecall).padStart(10)}${f(r.baseAll).padStart(10)}${f(r.ceiling).padStart(9)}${f(r.jointCeiling).padStart(7)}${f(r.jointAll)}${f(r.topK)}${f(r.baseTopK).padStart(13)}${(r.hunkCases ? r.hunksWhole.toFixed(2) : '–').padStart(7)}${(r.hunkCases ? r.hunksShown.toFixed(2) : '–').padStart(7)}${f(r.filesShown).slice(1)}`);
   }
   console.log('  goal: recall ≥ 0.85 and all files in ≥ 0.80 of cases; ceiling = share of modified files small enough to be sent whole;');
   console.log('  joint = share that fit whole together with the rest of their case (the true ceiling of recall), j. all = the ceiling of all');
   console.log(`  top ${TOP_K} = share of modified files in the first ${TOP_K} of the ranking, whatever their size (the ranking apart from packing)`);
   const total = figures(results).at(-1)!;
   console.log(`  lines = share of the commit's changed hunks inside a file given whole; +exc. = inside a whole file or an excerpt of a large one (${total.hunkCases} of ${results.length} cases: the others' commits are not in their bundles)`);
+  console.log('  w+exc = share of the modified files given whole or in excerpts');
   const why = new Map<string, number>();
   for (const r of results) for (const m of r.misses) why.set(m.why, (why.get(m.why) ?? 0) + 1);
   if (why.size) console.log(`  modified files not given whole: ${[...why].map(([k, n]) => `${n} ${k}`).join(', ')} (crowded out = ranked in the first ${CROWDED_RANK} but the budget went to others)`);

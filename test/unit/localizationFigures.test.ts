@@ -3,8 +3,8 @@
 import { strict as assert } from 'assert';
 import { diffHunks, figures, hunksShown, mostThatFit, sourceOnly, TOP_K, type CaseResult } from '../../bench/localization';
 
-function result(repo: string, modified: string[], ours: string[], ranks: number[], baseRanks: number[], fittingTogether = modified.length): CaseResult {
-  return { id: `${repo}-${modified.join('+')}`, repo, modified, ours, baseline: [], ranks, baseRanks, files: 100, fitting: modified.length, fittingTogether, misses: [] };
+function result(repo: string, modified: string[], ours: string[], ranks: number[], baseRanks: number[], fittingTogether = modified.length, excerpted: string[] = []): CaseResult {
+  return { id: `${repo}-${modified.join('+')}`, repo, modified, ours, excerpted, baseline: [], ranks, baseRanks, files: 100, fitting: modified.length, fittingTogether, misses: [] };
 }
 
 describe('localization figures', () => {
@@ -80,5 +80,16 @@ describe('localization figures', () => {
     assert.strictEqual(a.hunksWhole, 2 / 5);
     assert.strictEqual(a.hunksShown, 3 / 5);
     assert.strictEqual(all.hunksShown, 3 / 5);
+  });
+
+  it('counts the modified files given whole or in excerpts', () => {
+    const [a, b, all] = figures([
+      result('a', ['x.ts', 'y.ts', 'z.ts'], ['x.ts'], [0, 1, 2], [0, 1, 2], 3, ['y.ts', 'other.ts']),
+      result('b', ['w.ts'], [], [0], [0]),
+    ]);
+    assert.strictEqual(a.filesShown, 2 / 3, 'whole or excerpted; an excerpted file not modified does not count');
+    assert.strictEqual(a.recall, 1 / 3, 'recall still counts whole files alone');
+    assert.strictEqual(b.filesShown, 0);
+    assert.strictEqual(all.filesShown, 2 / 4);
   });
 });
