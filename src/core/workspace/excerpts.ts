@@ -89,15 +89,22 @@ const DECLARES = '\u0001';
  * and fences, as the caller renders them), counted on the ranges as they are finally merged. A window whose best line
  * is in one of `opts.favoured` (the lines an upstream role read for this work) is worth FAVOURED times as much;
  * `opts.pinned` (the ranges it read by line numbers) are shown first, after the imports, each where it fits in
- * PINNED_SHARE of the room. null when no line holds any query term and nothing is pinned.
+ * PINNED_SHARE of the room. `opts.lineTerms` reads a line's terms instead of tokens.ts terms (a companion's excerpts
+ * look up names as written: companions.ts); a line then holds no declared-name term of its own. null when no line
+ * holds any query term and nothing is pinned.
  */
 export function selectExcerpt(
   text: string,
   queryTerms: ReadonlyMap<string, number>,
   budget: number,
-  opts: { overhead?: (range: ExcerptRange, about: RangeAbout) => number; favoured?: readonly ExcerptRange[]; pinned?: readonly ExcerptRange[] } = {},
+  opts: {
+    overhead?: (range: ExcerptRange, about: RangeAbout) => number;
+    favoured?: readonly ExcerptRange[];
+    pinned?: readonly ExcerptRange[];
+    lineTerms?: (line: string) => Iterable<string>;
+  } = {},
 ): Excerpt | null {
-  const { overhead } = opts;
+  const { overhead, lineTerms: termsOf = terms } = opts;
   const lines = fileLines(text);
   const pinned = (opts.pinned ?? [])
     .map((r) => ({ start: Math.max(1, r.start), end: Math.min(lines.length, r.end) }))
@@ -116,10 +123,10 @@ export function selectExcerpt(
       (held ??= []).push(t);
       df.set(t, (df.get(t) ?? 0) + 1);
     };
-    for (const t of new Set(terms(lines[i]))) if (queryTerms.has(t)) hold(t);
+    for (const t of new Set(termsOf(lines[i]))) if (queryTerms.has(t)) hold(t);
     // the line that declares a name of the work is a term of its own: the few lines declaring it weigh more than the
     // many using it, and the declaration is where its behaviour lives
-    const declared = held ? declaredName(lines[i]) : null;
+    const declared = held && !opts.lineTerms ? declaredName(lines[i]) : null;
     if (declared) {
       const w = declaredWeight(declared, queryTerms);
       if (w > 0) {

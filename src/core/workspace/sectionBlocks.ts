@@ -51,21 +51,24 @@ export interface PackState {
   calls: NameCalls;
 }
 
+/** What an excerpt looks for: its terms and their weights, and how the ranges' headings spell them. */
+export interface ExcerptQuery {
+  terms: ReadonlyMap<string, number>;
+  spelled: ReadonlyMap<string, string>;
+  /** How a line's terms are read (excerpts.ts selectExcerpt): tokens.ts terms when absent. */
+  lineTerms?: (line: string) => Iterable<string>;
+}
+
 /**
- * Adds excerpts of `candidates` (in rank order) to the blocks and files; returns the characters used, with `saying`
- * (what the head then says of them) once there are some.
+ * The work's terms for excerpts: the objective's words weigh fully; of the upstream work only the code it names
+ * (`_excessArguments`, camelCase, snake_case or in backticks), as in the ranking: its prose words (a trial: "lets",
+ * "actually", "typed") opened ranges of comments unrelated to the change; an identifier the objective writes as code
+ * names what to change (rankSignals.ts codeIdentifiers) and weighs EXCERPT_IDENTIFIER_WEIGHT.
  */
-export function packExcerpts(candidates: readonly { path: string }[], q: RankQuery, st: PackState, saying: number): number {
-  const start = st.used;
-  let used = start + saying;
-  if (!candidates.length) return start;
-  // the objective's words weigh fully; of the upstream work only the code it names (`_excessArguments`, camelCase,
-  // snake_case or in backticks), as in the ranking: its prose words (a trial: "lets", "actually", "typed") opened
-  // ranges of comments unrelated to the change
+export function workExcerptQuery(q: RankQuery): ExcerptQuery {
   const queryTerms = new Map<string, number>();
   for (const id of codeIdentifiers(q.work ?? '')) for (const t of wordTerms(id)) queryTerms.set(t, RANK_WEIGHTS.work);
   for (const t of terms(q.objective)) queryTerms.set(t, 1);
-  // an identifier the objective writes as code names what to change (rankSignals.ts codeIdentifiers)
   for (const id of codeIdentifiers(q.objective)) {
     const own = wordTerms(id);
     if (own.length) queryTerms.set(own[own.length - 1], EXCERPT_IDENTIFIER_WEIGHT);
@@ -73,19 +76,53 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
   // how the work writes its words, for the ranges' headings
   const spelled = termSpellings(q.objective);
   termSpellings(q.work ?? '', spelled);
+  return { terms: queryTerms, spelled };
+}
+
+/** A file to excerpt: by the work's terms, or by a query of its own, with what its heading says it is. */
+export interface ExcerptCandidate {
+  path: string;
+  query?: ExcerptQuery;
+  /** After the heading's line count: "; declares names of lib/option.js". */
+  about?: string;
+  /** Whether its heading names its public names (excerptNames): by default. */
+  declares?: boolean;
+}
+
+/**
+ * Adds excerpts of `candidates` (in rank order) to the blocks and files; returns the characters used, with `saying`
+ * (what the head then says of them) once there are some. `bound`: each file's excerpt in `perFile` characters at most
+ * (EXCERPT_CHARS by default), all of them within `chars`, `files` of them at most, leaving the map `mapMin` (MAP_MIN by
+ * default).
+ */
+export function packExcerpts(
+  candidates: readonly ExcerptCandidate[],
+  q: RankQuery,
+  st: PackState,
+  saying: number,
+  bound: { perFile?: number; chars?: number; files?: number; mapMin?: number } = {},
+): number {
+  const start = st.used;
+  let used = start + saying;
+  if (!candidates.length) return start;
+  const workQuery = workExcerptQuery(q);
   const work = workWords(`${q.objective}\n${q.work ?? ''}`);
+  const end = Math.min(start + (bound.chars ?? Infinity), st.budget - (bound.mapMin ?? MAP_MIN));
+  let left = bound.files ?? Infinity;
   for (const c of candidates) {
-    const room = Math.min(EXCERPT_CHARS, st.budget - MAP_MIN - used);
+    if (left <= 0) break;
+    const room = Math.min(bound.perFile ?? EXCERPT_CHARS, end - used);
     if (room < 500) break;
     const text = st.readText(c.path);
     if (text === null) continue;
+    const query = c.query ?? workQuery;
     const fence = fenceFor(text);
     const lang = langOf(c.path);
     // a changelog's headings are its releases: no names worth a line
     const changelog = CHANGELOG_FILE.test(c.path);
-    const names = changelog ? '' : excerptNames(c.path, text, work, st.calls);
-    const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines)${names}`;
-    const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, spelled)}:\n${fence}${lang}\n`;
+    const names = c.declares === false || changelog ? '' : excerptNames(c.path, text, work, st.calls);
+    const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines${c.about ?? ''})${names}`;
+    const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, query.spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
     const fileLineCount = lineCount(text);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
@@ -97,13 +134,19 @@ export function packExcerpts(candidates: readonly { path: string }[], q: RankQue
     // named the work's words, and wrote its entry without seeing the file's top)
     const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end })), ...(changelog ? [{ start: 1, end: CHANGELOG_HEAD_LINES }] : [])];
     const favoured = seen && [...pinned, ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT }))];
-    const ex = selectExcerpt(text, queryTerms, room - heading(fileLineCount).length - 2, { overhead, ...(favoured ? { favoured } : {}), ...(pinned.length ? { pinned } : {}) });
+    const ex = selectExcerpt(text, query.terms, room - heading(fileLineCount).length - 2, {
+      overhead,
+      ...(favoured ? { favoured } : {}),
+      ...(pinned.length ? { pinned } : {}),
+      ...(query.lineTerms ? { lineTerms: query.lineTerms } : {}),
+    });
     if (!ex) continue;
     const block = [heading(ex.lines), ...ex.ranges.map((r, i) => `${range(r, ex.about[i])}${ex.texts[i]}\n${fence}`)].join('\n');
-    if (used + block.length + 2 > st.budget - MAP_MIN) continue;
+    if (used + block.length + 2 > end) continue;
     st.blocks.push(block);
     st.files.push({ path: c.path, chars: ex.chars, whole: false, excerpts: ex.ranges });
     used += block.length + 2;
+    left--;
   }
   return used === start + saying ? start : used;
 }

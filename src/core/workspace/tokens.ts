@@ -135,8 +135,13 @@ const NOT_WORD = /[^\p{L}\p{N}_$]+/u;
  */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.split(NOT_WORD)) wordTerms(word, out);
+  for (const word of wordsOf(text)) wordTerms(word, out);
   return out;
+}
+
+/** The identifier-like runs of a text (letters, digits, `_` and `$`) as written, as terms() splits it ('' among them). */
+export function wordsOf(text: string): string[] {
+  return text.split(NOT_WORD);
 }
 
 /**
@@ -145,7 +150,7 @@ export function terms(text: string): string[] {
  * excerpt's heading shows of the work's words.
  */
 export function termSpellings(text: string, into: Map<string, string> = new Map()): Map<string, string> {
-  for (const word of text.split(NOT_WORD)) {
+  for (const word of wordsOf(text)) {
     const raw = withoutAffixes(word);
     if (!raw) continue;
     const parts = splitIdentifier(raw);
