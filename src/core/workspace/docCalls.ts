@@ -37,9 +37,9 @@ export function callCounts(text: string, into = new Map<string, number>()): Map<
 
 /**
  * The documentation files whose calls count: the root README, then the Markdown files directly under `docs/` (any
- * case), by path.
+ * case), by path. DevA's companions (companions.ts) take the same files as the documentation of a file's names.
  */
-function docPaths(files: DocFiles): string[] {
+export function docPaths(files: DocFiles): string[] {
   const root: string[] = [];
   const docs: string[] = [];
   for (const p of files.paths()) {

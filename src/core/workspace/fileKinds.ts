@@ -1,6 +1,7 @@
 // What a workspace file is by its path alone: a test (by each language's naming), a UI file a designer works on
 // (components, styles), a style sheet, the project's formatter settings, a source file, a project manifest, a
-// Markdown document, the root's README, a Makefile. The ranking pairs tests with their subjects by these names, fail-first applies
+// Markdown document, the root's README, a Makefile, a type declaration file and a type test (DevA's excerpts of a shown file's
+// companions: companions.ts). The ranking pairs tests with their subjects by these names, fail-first applies
 // the tests alone, DA's map keeps the UI files (or, where there are none, the product's sources), DevA's shows the
 // formatter's settings, init's workspace facts count the source files and tests, say how the tests are named and find
 // the packages, the code map keeps the product's own code (isProductFile, isProductSource), and init's README part and
@@ -44,6 +45,12 @@ export const MARKDOWN_FILE = /\.(?:md|mdx|markdown)$/i;
  * for the files it weighs low, licences and authors among them.
  */
 export const CHANGELOG_FILE = /(^|\/)(changelog|history|changes|news)(\.(md|markdown|rst|txt|adoc))?$/i;
+
+/** A TypeScript declaration file (`index.d.ts`, `index.d.cts`): the ranking damps it, DevA's companions pair it with its JavaScript. */
+export const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
+
+/** A JavaScript source file, by its extension: the one whose public names a declaration file may declare. */
+export const JS_FILE = /\.[cm]?jsx?$/i;
 
 /** A README's name, in any case (README.md preferred: readmeOf). */
 const README_NAME = /^readme(?:\.(?:md|markdown|rst|txt|adoc))?$/i;
@@ -118,16 +125,24 @@ export function isGoTestFile(relPath: string): boolean {
 }
 
 /**
- * True for a test file: under a test folder (`test-d/` for type tests too), or named `*.test.*`, `*.spec.*`,
- * `*.test-d.*`, or by Python's, Go's and Ruby's conventions (TEST_NAME_AFFIX: `test_*.py`, `*_test.py`, `*_test.go`,
- * `*_spec.rb`, `*_test.rb`). The ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts)
- * applies these files alone.
+ * True for a type test, as tsd names them: under a `test-d/` folder, or named `*.test-d.*`, `*.spec-d.*`. It checks the
+ * declared types of the names its stem shares (nameStem: `index.test-d.ts` those of `index.d.ts`).
+ */
+export function isTypeTest(relPath: string): boolean {
+  return /(^|\/)tests?-d\//i.test(relPath) || /\.(test|spec)-d\.[^/]+$/i.test(relPath);
+}
+
+/**
+ * True for a test file: under a test folder, or named `*.test.*`, `*.spec.*`, a type test (isTypeTest), or by Python's,
+ * Go's and Ruby's conventions (TEST_NAME_AFFIX: `test_*.py`, `*_test.py`, `*_test.go`, `*_spec.rb`, `*_test.rb`). The
+ * ranking pairs tests with their sources by it; fail-first (checks/failFirst.ts) applies these files alone.
  */
 export function isTestFile(relPath: string): boolean {
   const base = path.posix.basename(relPath);
   return (
-    /(^|\/)(__tests__|__test__|tests?|specs?|e2e|tests?-d)\//i.test(relPath) ||
-    /\.(test|spec|test-d|spec-d)\.[^/]+$/i.test(relPath) ||
+    /(^|\/)(__tests__|__test__|tests?|specs?|e2e)\//i.test(relPath) ||
+    /\.(test|spec)\.[^/]+$/i.test(relPath) ||
+    isTypeTest(relPath) ||
     !!testAffixOf(base)?.test(base.replace(/\.[^.]+$/, ''))
   );
 }

@@ -6,7 +6,8 @@
 //    files' with signatures: mapSection.ts) for the next ones, then bare paths while room remains, so DevA knows what
 //    exists. The files DA read with its tools in this session rank near
 //    the top (rank.ts), the head names them first, and those DA read in part get excerpts of the lines it saw
-//    (UPSTREAM_EXCERPTS) before the others;
+//    (UPSTREAM_EXCERPTS) before the others; after the excerpts, the companions of the files shown (companions.ts: a
+//    JavaScript file's type declarations, type tests, the docs) get excerpts at the names the work touches;
 //  - DA: map lines of the UI files only (components, styles), in rank order, within a smaller budget; in a workspace
 //    without UI files (a library, a CLI), its interface is its code: map lines of the product's source files instead
 //    (isProductSource), public names first where the language marks them, with their signatures as each line's room
@@ -21,6 +22,7 @@ import type { ExcerptRange } from './excerpts';
 import { packExcerpts, upstreamReadSaying, wholeFileBlock } from './sectionBlocks';
 import type { WorkspaceIndex } from './workspaceIndex';
 import { docCalls } from './docCalls';
+import { COMPANION_FILES, packCompanions } from './companions';
 import { packMapLines } from './mapSection';
 
 export type ContextStep = 'deva' | 'da';
@@ -131,12 +133,18 @@ export interface PackOptions {
 /** Selects and renders the workspace section of a step's prompt. */
 export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOptions): WorkspaceContext {
   const budget = Math.max(0, Math.floor(opts.budget ?? DEFAULT_WORKSPACE_BUDGET[opts.step]));
-  const readText =
+  const read =
     opts.readText ??
     ((rel: string) => {
       const r = index.policy.readSync(rel);
       return r.ok ? r.text : null;
     });
+  // each file read once for the section: the README for its calls and for a companion's excerpts alike
+  const texts = new Map<string, string | null>();
+  const readText = (rel: string): string | null => {
+    if (!texts.has(rel)) texts.set(rel, read(rel));
+    return texts.get(rel)!;
+  };
   // DA: the UI files, or, in a workspace that has none, the code that is its interface
   const daApi = opts.step === 'da' && !anyPath(index.paths(), isUiFile);
   const keep = opts.step === 'da' ? (daApi ? isProductSource : isUiFile) : () => true;
@@ -170,7 +178,7 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
   // the head's room is kept before the whole files are picked; what it says of excerpts and of the formatter's
   // settings, only once there are some (from the room the whole files leave)
   const reserveHead = head(99999, 0, 99999, []).length + 2;
-  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS, 99999, []).length + 2 - reserveHead;
+  const excerptsSaying = head(99999, EXCERPT_RANK + UPSTREAM_EXCERPTS + COMPANION_FILES, 99999, []).length + 2 - reserveHead;
   const mapHeading = '\n\n### Map\n';
   const files: PackedFile[] = [];
   const blocks: string[] = [];
@@ -238,6 +246,8 @@ export function packWorkspace(index: WorkspaceIndex, q: RankQuery, opts: PackOpt
     // DA, a map line)
     const excerptable = [...seen.filter((c) => !picked.has(c.path)).slice(0, UPSTREAM_EXCERPTS), ...group.slice(0, EXCERPT_RANK)].filter((c) => !picked.has(c.path));
     used = packExcerpts([...new Map(excerptable.map((c) => [c.path, c])).values()], q, st, excerptsSaying);
+    // then the companions of the files shown (their declarations, type tests, docs), from the room left
+    used = packCompanions(index, q, { ...st, used }, files.some((f) => f.excerpts) ? 0 : excerptsSaying);
   }
   const { lines, mapChars } = packMapLines(index, candidates(), q, { budget, used, readText, files, calls }, { step: opts.step, daApi });
   if (!files.length) return empty;

@@ -12,6 +12,7 @@
 // tests and pair with the declarations they check. On the localization bench (520 commits of 13 repositories): types
 // 0.558 → 0.564 recall, 0.425 → 0.439 all-files; type tests → 0.567 / 0.440; tests → 0.572 / 0.446 (koa and got lose
 // one case each, h3, execa, express and fastify gain).
+import { DECLARATION_FILE } from './fileKinds';
 
 /**
  * How likely a kind of file is to be what a development step changes, whatever its text says: built and minified
@@ -44,7 +45,7 @@ export function kindPrior(relPath: string, typesAsked = false): number {
   if (/(^|\/)(dist|build|out|coverage|vendor|\.next|\.nuxt|target|generated|__snapshots__)\//.test(p) || /\.min\.(js|css)$|\.map$|\.snap$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json)$/.test(p)) return k.built;
   if (/(^|\/)(changelog|history|changes|license|licence|authors|contributors|code_of_conduct)[^/]*$/.test(p)) return k.changelog;
   if (/\.(md|mdx|markdown|txt|rst|adoc)$/.test(p)) return k.docs;
-  if (/\.d\.[mc]?ts$/.test(p)) return typesAsked ? k.declarationsAsked : k.declarations;
+  if (DECLARATION_FILE.test(p)) return typesAsked ? k.declarationsAsked : k.declarations;
   if (/\.(json|ya?ml|toml|ini|lock|xml|csv|svg)$|(^|\/)\.[^/]+$/.test(p)) return k.config;
   return 1;
 }
