@@ -147,7 +147,8 @@ describe('prompts: loadPromptAssets', () => {
     const text = render(assets, 'cm_retro');
     const env = exampleEnvelope(text);
     assert.strictEqual(env.phase, 'retrospective');
-    assert.deepStrictEqual(Object.keys(env).slice(0, 5), ['agent', 'role', 'phase', 'task_id', 'voice']);
+    // voice right after task_id, as the shared reply format asks; phase after it
+    assert.deepStrictEqual(Object.keys(env).slice(0, 5), ['agent', 'role', 'task_id', 'voice', 'phase']);
     assert.ok(env.conversation.every((t: any) => typeof t.speaker === 'string' && typeof t.text === 'string'));
     assert.deepStrictEqual(
       [...new Set(env.conversation.map((t: any) => t.speaker))].sort(),
