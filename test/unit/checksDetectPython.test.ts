@@ -1,7 +1,7 @@
 // src/core/checks/detectPython.ts, pythonUnittest.ts and toxIni.ts: a Python project's unittest suite where pytest is
 // not configured (the command its tox.ini or Makefile runs, else its tests/ folder's TestCase modules), flake8 where it
 // is configured and installed, tox.ini read as tox runs it; and the detected unittest command run on a small project,
-// its failing case named from unittest's output.
+// its failing case named from unittest's output; text/ini.ts reading a large file in linear time.
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -168,6 +168,18 @@ describe('checks: tox.ini read as tox runs it', () => {
       [['flake8', [['max-line-length', '119'], ['exclude', '\n.git,\nbuild'], ['select', 'E']]]],
       "keys lower-cased as configparser folds them; a section written twice is one; the byte-order mark ignored",
     );
+  });
+});
+
+describe('text/ini: parseIni on a large text', () => {
+  it('reads 100,000 sections in linear time, a section written again merged into its first', function () {
+    this.timeout(5000); // a walk over the sections read before each header took about 25 s here
+    const n = 100_000;
+    const text = Array.from({ length: n }, (_, i) => `[s${i}]\nk = ${i}\n`).join('') + '[s0]\nagain = yes\n';
+    const sections = parseIni(text);
+    assert.strictEqual(sections.length, n);
+    assert.deepStrictEqual([...sections[0].values], [['k', '0'], ['again', 'yes']]);
+    assert.deepStrictEqual([sections[n - 1].name, sections[n - 1].values.get('k')], [`s${n - 1}`, `${n - 1}`]);
   });
 });
 

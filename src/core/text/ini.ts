@@ -19,6 +19,7 @@ const HEADER = /^\[([^\]]+)\]\s*$/;
 /** The sections of an INI text, in order (a section written twice is read as one, its keys from both). */
 export function parseIni(text: string): IniSection[] {
   const sections: IniSection[] = [];
+  const byName = new Map<string, IniSection>(); // a section written again found at once, not by a walk over the others
   let current: IniSection | null = null;
   let key: string | null = null;
   for (const raw of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
@@ -32,8 +33,11 @@ export function parseIni(text: string): IniSection[] {
     const header = HEADER.exec(line);
     if (header) {
       const name = header[1].trim();
-      current = sections.find((s) => s.name === name) ?? null;
-      if (!current) sections.push((current = { name, values: new Map() }));
+      current = byName.get(name) ?? null;
+      if (!current) {
+        sections.push((current = { name, values: new Map() }));
+        byName.set(name, current);
+      }
       key = null;
       continue;
     }
