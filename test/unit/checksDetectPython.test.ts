@@ -82,6 +82,12 @@ describe('checks: a Python project tested with unittest and linted with flake8',
     );
     write(make, 'tox.ini', '[testenv]\ncommands = python -m unittest {posargs:discover -s tests -t .}\n');
     assert.deepStrictEqual(await commandsOf(make), [['python3 -m unittest discover -s tests -t .', 'tox.ini runs unittest']], "tox.ini's first; {posargs} is its default");
+    write(make, 'tox.ini', '[testenv]\ncommands =\n    ! python -m unittest discover -s broken\n    -python -m unittest discover -s tests\n');
+    assert.deepStrictEqual(
+      await commandsOf(make),
+      [['python3 -m unittest discover -s tests', 'tox.ini runs unittest']],
+      'a command tox expects to fail (`!`) is no check; one whose exit it ignores (`-`) is',
+    );
   });
 
   it("else a tests/ or test/ folder whose test module defines unittest's TestCase; pytest, when configured, stays the one test command", async () => {
@@ -118,6 +124,8 @@ describe('checks: a Python project tested with unittest and linted with flake8',
     ]);
     fakeProgram(ws, '.venv/bin/flake8');
     assert.strictEqual((await commandsOf(ws))[0][0], '.venv/bin/flake8 calc tests', "the environment's flake8 first");
+    write(ws, 'tox.ini', TOX_INI.replace('commands = flake8', 'commands = - flake8'));
+    assert.strictEqual((await commandsOf(ws))[0][0], '.venv/bin/flake8 calc tests', 'a command whose exit tox ignores still names the files linted');
     for (const [file, text] of [
       ['.flake8', '[flake8]\nexclude = build\n'],
       ['setup.cfg', '[metadata]\nname = calc\n\n[flake8]\nmax-line-length = 100\n'],
@@ -163,6 +171,7 @@ describe('checks: tox.ini read as tox runs it', () => {
       ],
     });
     assert.deepStrictEqual(toxConfig('not an ini file\n'), { envlist: null, envs: [] });
+    assert.strictEqual(toxConfig('[tox]\nenv_list =\n    py312\n    lint\n').envlist, 'py312, lint', "tox 4's env_list");
     assert.deepStrictEqual(
       parseIni('\uFEFF[flake8]\nMax-Line-Length: 119\nexclude =\n  .git,\n  build\n[flake8]\nselect = E\n').map((s) => [s.name, [...s.values]]),
       [['flake8', [['max-line-length', '119'], ['exclude', '\n.git,\nbuild'], ['select', 'E']]]],

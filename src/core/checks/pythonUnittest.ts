@@ -11,7 +11,7 @@ import { MAKEFILE_NAME } from '../workspace/fileKinds';
 import { joinContinued } from '../text/lines';
 import { commandParts } from '../text/shell';
 import { exists, readText } from './projectProbes';
-import { toxConfig } from './toxIni';
+import { asCheck, toxConfig } from './toxIni';
 
 /** A command of the project's own, found in `file`: the arguments it gives its tool, as the checks can run them. */
 export interface ProjectRun {
@@ -51,11 +51,15 @@ function runnableArgs(args: string): string | null {
   return /[{}$`<>]/.test(a) ? null : a;
 }
 
-/** The commands of the project's tox.ini and of its Makefile's recipes (`\`-continued lines joined, `@`, `-`, `+` off), by file. */
+/**
+ * The commands of the project's tox.ini (a `-` before one off, one led by `!` left out) and of its Makefile's recipes
+ * (`\`-continued lines joined, `@`, `-`, `+` off), by file.
+ */
 export async function projectRuns(dir: string, text: (file: string) => Promise<string>): Promise<ProjectRuns> {
   const sources: { file: string; commands: string[] }[] = [];
   const tox = await text('tox.ini');
-  if (tox) sources.push({ file: 'tox.ini', commands: toxConfig(tox).envs.flatMap((e) => e.commands) });
+  // a command tox runs expecting it to fail is none of the project's checks; one whose exit it ignores runs as any
+  if (tox) sources.push({ file: 'tox.ini', commands: toxConfig(tox).envs.flatMap((e) => e.commands.map(asCheck).filter((c) => c !== null)) });
   const makefile = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => MAKEFILE_NAME.test(n)).sort()[0];
   const make = makefile ? await text(makefile) : '';
   if (make) {
