@@ -9,6 +9,7 @@
 // not checking out, setting up, caching, uploading): named with the commands. Words, not patterns: a command is split
 // into words once.
 import { isPlainObject } from '../model/types';
+import { commandParts } from '../text/shell';
 
 /** Words of a command that name a test runner or tests. */
 const TEST_WORDS = new Set([
@@ -66,13 +67,6 @@ const SYSTEM_SETUP = new Set(['apt-get', 'apt', 'yum', 'dnf', 'apk', 'zypper', '
 /** A write to the files a GitHub Actions step sets the job's environment, PATH or outputs by (`>> $GITHUB_ENV`, pwsh's `$env:GITHUB_ENV`). */
 const JOB_FILE = /\$(?:\{|env:)?GITHUB_(?:ENV|PATH|OUTPUT)\b/;
 
-/** The commands a line chains with `&&`, `||` or `;`, each trimmed, none empty. */
-export const chained = (line: string): string[] =>
-  line
-    .split(/&&|\|\||;/)
-    .map((c) => c.trim())
-    .filter(Boolean);
-
 /** One command that only prepares the job: an install (INSTALLERS, SYSTEM_SETUP; after `sudo`, `python -m`) or a write to a job file. */
 function setsUp(command: string): boolean {
   if (JOB_FILE.test(command)) return true;
@@ -96,7 +90,7 @@ function setsUp(command: string): boolean {
  * model read `npm install semver` and `echo RUSTFLAGS=… >> $GITHUB_ENV` as checks. The one rule of it.
  */
 export function isSetup(command: string): boolean {
-  const parts = chained(command);
+  const parts = commandParts(command, { pipes: false });
   return parts.some(setsUp) && parts.every((c) => setsUp(c) || isPlumbing(c));
 }
 

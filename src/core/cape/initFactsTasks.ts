@@ -12,9 +12,10 @@
 import { parseYaml } from './frontmatter';
 import { MAKEFILE_NAME } from '../workspace/fileKinds';
 import { joinContinued } from '../text/lines';
+import { commandParts } from '../text/shell';
 import { oneLine, shorten } from '../text/cut';
 import { isPlainObject } from '../model/types';
-import { chained, ciRank, isPlumbing, splitCommands } from './initFactsCiRank';
+import { ciRank, isPlumbing, splitCommands } from './initFactsCiRank';
 import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type WalkFiles } from './initFactsText';
@@ -61,7 +62,7 @@ const MAKE_FUNCTION = /^\$[({][a-z-]+\s/;
 function toolLine(raw: string): string | null {
   const line = oneLine(raw.replace(/^[\s@+-]+/, ''));
   if (!line || line.startsWith('#') || MAKE_FUNCTION.test(line)) return null;
-  return chained(line).some((c) => !isPlumbing(c)) ? shorten(line, COMMAND_CHARS) : null;
+  return commandParts(line, { pipes: false }).some((c) => !isPlumbing(c)) ? shorten(line, COMMAND_CHARS) : null;
 }
 
 /** A rule's or recipe header's dependencies: the target names among its words (an order-only `|`, a `(dep "arg")` call aside). */
