@@ -181,8 +181,9 @@ describe('checks: tox.ini read as tox runs it', () => {
 });
 
 describe('text/ini: parseIni on a large text', () => {
-  it('reads 100,000 sections in linear time, a section written again merged into its first', function () {
-    this.timeout(5000); // a walk over the sections read before each header took about 25 s here
+  it('reads 100,000 sections in linear time, a section written again merged into its first', () => {
+    // a walk over the sections read before each header took about 25 s here (the suite's timeout fails it); reading
+    // them by a map, a quarter of a second. No time is asserted here.
     const n = 100_000;
     const text = Array.from({ length: n }, (_, i) => `[s${i}]\nk = ${i}\n`).join('') + '[s0]\nagain = yes\n';
     const sections = parseIni(text);
