@@ -53,8 +53,12 @@ describe("DA's head names the documentation pages nearest its work", () => {
     assert.doesNotMatch(ctx.text, /pages nearest this work/);
   });
 
-  it('isDocPage: Markdown at the root, under a docs folder or beside the code; not a changelog, a test or an example', () => {
-    for (const p of ['README.md', 'docs/index.md', 'doc/api.mdx', 'packages/core/docs/usage.md', 'src/widgets/README.md']) assert.ok(isDocPage(p), p);
+  it('isDocPage: Markdown at the root, under a docs folder or beside the code; not a record, a test or an example', () => {
+    for (const p of ['README.md', 'docs/index.md', 'doc/api.mdx', 'packages/core/docs/usage.md', 'src/widgets/README.md', 'docs/licensing.md', 'docs/contributing-guide/setup.md']) assert.ok(isDocPage(p), p);
     for (const p of ['CHANGELOG.md', 'docs/changelog.md', 'HISTORY.md', 'tests/fixtures/page.md', 'examples/basic/README.md', 'docs/guide.rst', 'src/app.ts']) assert.ok(!isDocPage(p), p);
+    // a test's or an example's page, even under a docs folder
+    for (const p of ['tests/docs/x.md', 'test/fixtures/doc/a.md', 'examples/docs/usage.md', 'docs/examples/basic.md', 'docs/page.test.md']) assert.ok(!isDocPage(p), p);
+    // the project's notices and GitHub's templates
+    for (const p of ['LICENSE.md', 'docs/LICENCE.md', 'CONTRIBUTING.md', 'CODE_OF_CONDUCT.md', 'AUTHORS.md', '.github/PULL_REQUEST_TEMPLATE.md', '.github/ISSUE_TEMPLATE/bug.md']) assert.ok(!isDocPage(p), p);
   });
 });

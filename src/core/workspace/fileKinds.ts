@@ -46,6 +46,21 @@ export const MARKDOWN_FILE = /\.(?:md|mdx|markdown)$/i;
  */
 export const CHANGELOG_FILE = /(^|\/)(changelog|history|changes|news)(\.(md|markdown|rst|txt|adoc))?$/i;
 
+/**
+ * A project's notices by their names, a document or a plain file (LICENSE.md, LICENCE, COPYING, AUTHORS,
+ * CONTRIBUTORS, CONTRIBUTING.md, CODE_OF_CONDUCT.md), any case: they tell who may use and change the project and how,
+ * not how its code is used.
+ */
+const NOTICE_FILE = /(^|\/)(licen[cs]e|copying|authors|contributors|contributing|code_of_conduct)([.-][^/]*)?$/i;
+
+/**
+ * True for a project's record rather than its documentation: a changelog (CHANGELOG_FILE) or a notice (NOTICE_FILE).
+ * No documentation page (isDocPage), no document of a file's names (companions.ts).
+ */
+export function isProjectRecord(relPath: string): boolean {
+  return CHANGELOG_FILE.test(relPath) || NOTICE_FILE.test(relPath);
+}
+
 /** A TypeScript declaration file (`index.d.ts`, `index.d.cts`): the ranking damps it, DevA's companions pair it with its JavaScript. */
 export const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 
@@ -167,13 +182,15 @@ export function testNamePattern(relPath: string): string | null {
 
 /**
  * Folders whose files are not the product's own code or interface, though they may be HTML, components or source:
- * examples, demos, samples, fixtures, documentation, coverage reports, benchmarks (`bench/`, `benches/`,
+ * examples, demos, samples, fixtures, documentation (DOCS_FOLDER), coverage reports, benchmarks (`bench/`, `benches/`,
  * `benchmarks/`), fuzz targets (`fuzz/`), test support (`src/testing/test-utils.tsx`, mock servers), Storybook's
  * configuration. A library's `example/index.html` is no screen of the product (a trial's DA was handed yargs' example
  * page as its "UI files"), and dtolnay/semver's `fuzz/sort_version.rs` no file of the product and its next release
  * (init's code map named it so); tests are set apart by isTestFile.
  */
-const NOT_PRODUCT = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|docs?|coverage|benchmarks?|bench(?:es)?|fuzz|testing|__mocks__|mocks?|\.storybook)\//i;
+const NOT_PRODUCT = /(^|\/)(examples?|demos?|samples?|fixtures?|__fixtures__|coverage|benchmarks?|bench(?:es)?|fuzz|testing|__mocks__|mocks?|\.storybook)\//i;
+/** A docs folder (`docs/`, `doc/`) at any depth: not the product's code (isProductFile), but its documentation's (isDocPage). */
+const DOCS_FOLDER = /(?:^|\/)docs?\//i;
 /**
  * Storybook stories (`button.stories.tsx`) restate a component's variants beside it: in a React app's map they took a
  * map line for every component DA's map already names.
@@ -197,25 +214,31 @@ const TOOL_CONFIG =
 
 /**
  * True for a file of the product itself: not a test, a story, a benchmark or a file of its examples, docs, fuzz targets
- * or test support (NOT_PRODUCT, BENCH_NAME). The one rule of "the product's code": the UI files DA's map keeps, the
+ * or test support (NOT_PRODUCT, DOCS_FOLDER, BENCH_NAME). The one rule of "the product's code": the UI files DA's map keeps, the
  * style part's sources, and init's code map — the files it lists and the importers it counts. Not the ranking's: it
  * tells tests from the rest by isTestFile alone.
  */
 export function isProductFile(relPath: string): boolean {
+  return productOrDocs(relPath) && !DOCS_FOLDER.test(relPath);
+}
+
+/** True for a file of the product or of its docs: not a test, a story or a benchmark, nor under a folder of NOT_PRODUCT. */
+function productOrDocs(relPath: string): boolean {
   return !NOT_PRODUCT.test(relPath) && !STORY.test(relPath) && !BENCH_NAME.test(relPath) && !isTestFile(relPath);
 }
 
-/** A docs folder (`docs/`, `doc/`) at any depth. */
-const DOCS_FOLDER = /(?:^|\/)docs?\//i;
+/** GitHub's own folder: its Markdown files are the repository's templates and policies. */
+const GITHUB_FOLDER = /(^|\/)\.github\//i;
 
 /**
  * True for a page of the product's documentation: a Markdown file at the root (README.md), under a docs folder or
- * beside the product's code; not a changelog (CHANGELOG_FILE), a test's or an example's. DA's map of a workspace
- * without UI files names the pages nearest its work (pack.ts): two trials' DA on a Python library, writing the docs of
- * a new option, had to search for the page.
+ * beside the product's code; not a project's record (isProjectRecord: a changelog, a licence, a contribution guide),
+ * GitHub's (`.github/`), a test's or an example's, even under a docs folder (`tests/docs/`, `examples/docs/`). DA's
+ * map of a workspace without UI files names the pages nearest its work (pack.ts): two trials' DA on a Python library,
+ * writing the docs of a new option, had to search for the page.
  */
 export function isDocPage(relPath: string): boolean {
-  return MARKDOWN_FILE.test(relPath) && !CHANGELOG_FILE.test(relPath) && (!relPath.includes('/') || DOCS_FOLDER.test(relPath) || isProductFile(relPath));
+  return MARKDOWN_FILE.test(relPath) && !isProjectRecord(relPath) && !GITHUB_FOLDER.test(relPath) && productOrDocs(relPath);
 }
 
 /**
