@@ -144,6 +144,31 @@ describe("DevA's excerpts of a shown file's companions", () => {
     assert.deepStrictEqual(companionsOf(bareIndex, shown, read(bare), workExcerptQuery({ objective: OBJECTIVE }).terms, NO_CALLS), []);
   });
 
+  it('pairs a file with the declarations and type tests of its own package, or of its own folder out of any', async () => {
+    const terms = workExcerptQuery({ objective: OBJECTIVE }).terms;
+    const companions = async (root: string, file: string) => {
+      const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+      return companionsOf(index, [{ path: file, chars: 1, whole: true }], read(root), terms, NO_CALLS).map((c) => c.path);
+    };
+    const mono = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-mono-'));
+    write(mono, 'package.json', JSON.stringify({ name: 'mono', private: true }));
+    write(mono, 'packages/a/package.json', JSON.stringify({ name: 'a', main: 'lib/index.js' }));
+    write(mono, 'packages/a/lib/index.js', optionJs());
+    write(mono, 'packages/a/index.d.ts', indexDts());
+    write(mono, 'packages/b/package.json', JSON.stringify({ name: 'b', main: 'index.js' }));
+    write(mono, 'packages/b/index.d.ts', indexDts());
+    write(mono, 'packages/b/test/index.test-d.ts', indexTestDts());
+    write(mono, 'docs/NEWS.md', '# News\n\n- `.hideHelp()` hides an option from the help.\n');
+    write(mono, 'docs/options.md', "# Options\n\n`new Option('-s').hideHelp()` hides it.\n");
+    assert.deepStrictEqual(await companions(mono, 'packages/a/lib/index.js'), ['packages/a/index.d.ts', 'docs/options.md'], 'not b’s, nor the news');
+    // out of any package: the declarations under its own folder, not those of another folder
+    const loose = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-loose-'));
+    write(loose, 'a/index.js', optionJs());
+    write(loose, 'a/types/index.d.ts', indexDts());
+    write(loose, 'b/index.d.ts', indexDts());
+    assert.deepStrictEqual(await companions(loose, 'a/index.js'), ['a/types/index.d.ts']);
+  });
+
   it('takes its room from what the whole files leave, within its bound, never past the budget; a shown file is no companion', async function () {
     this.timeout(60_000); // many budgets, each a full pack
     const root = workspace();

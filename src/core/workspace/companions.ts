@@ -1,11 +1,12 @@
 // The companions of the files DevA is shown whole or in excerpts: the files that keep a source file's public names in
 // step with it, elsewhere in the workspace — a JavaScript file's type declarations (its package's package.json
 // "types" or "typings" entry, a `.d.ts` of its name stem: fileKinds.ts nameStem), the type tests of the file or of
-// those declarations (fileKinds.ts isTypeTest, of the same stems) and the project's documentation (the README and
-// docs/*.md: docCalls.ts docPaths). A change to a public name changes them too, but they are large and the ranking
-// damps them: a trial on commander.js (`lib/option.js` to change, `typings/index.d.ts` 34 KB and
-// `typings/index.test-d.ts` 25 KB beside it, each a map line) saw DevA read them with tool calls or forget them, and
-// a new public method without its declaration breaks the users' type checks.
+// those declarations (fileKinds.ts isTypeTest, of the same stems) — both within its package (the folder of its nearest
+// package.json; without one, its own folder) — and the project's documentation (the README and docs/*.md:
+// docCalls.ts docPaths; not a changelog or a licence: fileKinds.ts isProjectRecord). A change to a public name
+// changes them too, but they are large and the ranking damps them: a trial on commander.js (`lib/option.js` to
+// change, `typings/index.d.ts` 34 KB and `typings/index.test-d.ts` 25 KB beside it, each a map line) saw DevA read
+// them with tool calls or forget them, and a new public method without its declaration breaks the users' type checks.
 //
 // Each companion gets excerpts (sectionBlocks.ts packExcerpts: the same windows, blocks and range headings as the
 // other excerpts, its heading saying whose names it holds) at the lines naming the names the work touches in the files
@@ -20,13 +21,12 @@ import { fileLines } from '../text/lines';
 import { callCounts, docPaths, type NameCalls } from './docCalls';
 import { declaredName, declaredWeight } from './excerptLines';
 import type { ExcerptRange } from './excerpts';
-import { DECLARATION_FILE, filesByStem, isProductSource, isTypeTest, JS_FILE, nameStem } from './fileKinds';
+import { DECLARATION_FILE, filesByStem, isProductSource, isProjectRecord, isTypeTest, JS_FILE, nameStem } from './fileKinds';
 import { fileNames } from './mapLines';
 import { dirOf } from './moduleAliases';
 import { joinWorkspace, parseConfig } from './moduleRules';
 import type { PackedFile } from './pack';
 import type { RankQuery } from './rank';
-import { KIND_PRIOR, kindPrior } from './rankSignals';
 import { packExcerpts, workExcerptQuery, type ExcerptQuery, type PackState } from './sectionBlocks';
 import { symbolOwnName } from './symbolNames';
 import { wordsOf } from './tokens';
@@ -103,29 +103,36 @@ export function touchedNames(
   return out;
 }
 
-/** The declaration file a package.json at or above `file` names ("types", else "typings"), when the index holds it. */
-function packageTypes(index: WorkspaceIndex, file: string, readText: (rel: string) => string | null): string | null {
+/** The folder of the nearest package.json at or above `file` ('' for the root's), or null when there is none. */
+function packageDir(index: WorkspaceIndex, file: string): string | null {
   for (let dir = dirOf(file); ; dir = dirOf(dir)) {
-    const manifest = dir ? `${dir}/package.json` : 'package.json';
-    if (index.get(manifest)) {
-      const pkg = parseConfig(readText(manifest));
-      const entry = [pkg?.types, pkg?.typings].find((t): t is string => typeof t === 'string');
-      const target = entry === undefined ? null : joinWorkspace(dir, entry);
-      return target && DECLARATION_FILE.test(target) && index.get(target) ? target : null;
-    }
+    if (index.get(dir ? `${dir}/package.json` : 'package.json')) return dir;
     if (!dir) return null;
   }
 }
 
+/** The declaration file the package.json in `dir` names ("types", else "typings"), when the index holds it. */
+function packageTypes(index: WorkspaceIndex, dir: string, readText: (rel: string) => string | null): string | null {
+  const pkg = parseConfig(readText(dir ? `${dir}/package.json` : 'package.json'));
+  const entry = [pkg?.types, pkg?.typings].find((t): t is string => typeof t === 'string');
+  const target = entry === undefined ? null : joinWorkspace(dir, entry);
+  return target && DECLARATION_FILE.test(target) && index.get(target) ? target : null;
+}
+
 /** The companions of the `shown` files (whole or in excerpts, in order) not shown themselves, in the order of KINDS. */
 export function companionsOf(index: WorkspaceIndex, shown: readonly PackedFile[], readText: (rel: string) => string | null, workTerms: ReadonlyMap<string, number>, calls: NameCalls): Companion[] {
-  const sources: { path: string; names: Map<string, number>; types: string | null }[] = [];
+  const sources: { path: string; names: Map<string, number>; types: string | null; under: string }[] = [];
   for (const f of shown) {
     if (!(f.whole || f.excerpts) || !isProductSource(f.path)) continue;
     const text = readText(f.path);
     if (text === null) continue;
     const names = touchedNames(f.path, text, index.get(f.path)?.symbols ?? [], f.excerpts, workTerms, calls);
-    if (names.size) sources.push({ path: f.path, names, types: JS_FILE.test(f.path) ? packageTypes(index, f.path, readText) : null });
+    if (!names.size) continue;
+    // its twins are its package's (a monorepo's `packages/b/index.d.ts` declares no name of `packages/a/lib/index.js`),
+    // or, out of any package, its own folder's
+    const pkg = packageDir(index, f.path);
+    const under = pkg ?? dirOf(f.path);
+    sources.push({ path: f.path, names, types: pkg !== null && JS_FILE.test(f.path) ? packageTypes(index, pkg, readText) : null, under: under ? `${under}/` : '' });
   }
   if (!sources.length) return [];
   const stemsOf = (s: (typeof sources)[number]) => [nameStem(s.path), ...(s.types ? [nameStem(s.types)] : [])];
@@ -138,10 +145,10 @@ export function companionsOf(index: WorkspaceIndex, shown: readonly PackedFile[]
     if (!c.of.includes(of.path)) c.of.push(of.path);
     for (const [n, w] of of.names) if (w > (c.names.get(n) ?? 0)) c.names.set(n, w);
   };
-  // a changelog under docs/ tells the names' history, not their use
-  const docs = docPaths(index).filter((p) => kindPrior(p) !== KIND_PRIOR.changelog);
+  // a changelog under docs/ tells the names' history, not their use; a licence or a contribution guide neither
+  const docs = docPaths(index).filter((p) => !isProjectRecord(p));
   for (const s of sources) {
-    const twins = stemsOf(s).flatMap((stem) => byStem.get(stem) ?? []);
+    const twins = stemsOf(s).flatMap((stem) => byStem.get(stem) ?? []).filter((p) => p.startsWith(s.under));
     if (JS_FILE.test(s.path)) for (const d of [...(s.types ? [s.types] : []), ...twins.filter((p) => DECLARATION_FILE.test(p))]) add(d, KIND.declarations, s);
     for (const t of twins.filter(isTypeTest)) add(t, KIND.typeTests, s);
     for (const d of docs) add(d, KIND.documents, s);
