@@ -494,12 +494,15 @@ describe('DevA’s section with excerpts', () => {
 });
 
 describe("DevA's excerpts of a changelog", () => {
-  /** A changelog of `releases` old releases, one of them deep inside naming the work's words. */
-  function changelog(releases: number): string {
+  /**
+   * A changelog of `releases` old releases of `items` items, one of them deep inside naming the work's words; each item
+   * `width` characters at least.
+   */
+  function changelog(releases: number, width = 0, items = 6): string {
     const out = ['# Changelog', '', 'All notable changes are listed here, newest first.', ''];
     for (let i = releases; i > 0; i--) {
       out.push(`## [1.${i}.0] - 2020-01-01`, '', '### Fixed', '');
-      for (let j = 0; j < 6; j++) out.push(`* Item ${j} of release ${i}: ${i === 40 ? 'abbreviation matching keeps its title' : 'a parser detail'} (#${i * 10 + j}).`);
+      for (let j = 0; j < items; j++) out.push(`* Item ${j} of release ${i}: ${i === 40 ? 'abbreviation matching keeps its title' : 'a parser detail'} (#${i * 10 + j}).`.padEnd(width, ' and more'));
       out.push('');
     }
     return out.join('\n');
@@ -525,5 +528,25 @@ describe("DevA's excerpts of a changelog", () => {
     assert.ok(log.excerpts.some((r) => r.start <= deep && r.end >= deep), 'the old entry DA found too');
     assert.match(ctx.text, /### docs\/changelog\.md \(excerpts of \d+ lines\)\nlines? 1–/);
     assert.doesNotMatch(ctx.text, /Declares: .*\[1\.600\.0\]/);
+  });
+
+  it('open with as much of its head as fits, when its first lines are long', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-changelog-'));
+    write(root, 'src/abbr.ts', 'export function matchAbbreviation(text: string, title: string) { return text + title; }\n');
+    write(root, 'CHANGELOG.md', changelog(120, 110, 30));
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const text = read(root)('CHANGELOG.md');
+    const deep = text.split('\n').findIndex((l) => l.includes('abbreviation matching')) + 1;
+    assert.ok(text.split('\n').slice(0, 30).join('\n').length > 2500, 'its first 30 lines are longer than the pinned share of an excerpt');
+    const ctx = packWorkspace(
+      index,
+      { objective: 'abbreviation matching ignores letter case, keeping the title', read: { by: 'DA', files: [{ path: 'CHANGELOG.md', hits: [deep] }] } },
+      { step: 'deva', budget: 60_000, readText: read(root) },
+    );
+    const log = ctx.files.find((f) => f.path === 'CHANGELOG.md');
+    assert.ok(log?.excerpts, JSON.stringify(ctx.files));
+    assert.ok(log.excerpts.some((r) => r.start === 1 && r.end >= 8), JSON.stringify(log.excerpts));
+    assert.ok(log.excerpts.some((r) => r.start <= deep && r.end >= deep), 'the old entry DA found too');
+    assert.ok(ctx.totalChars <= 60_000);
   });
 });

@@ -89,9 +89,9 @@ const DECLARES = '\u0001';
  * and fences, as the caller renders them), counted on the ranges as they are finally merged. A window whose best line
  * is in one of `opts.favoured` (the lines an upstream role read for this work) is worth FAVOURED times as much;
  * `opts.pinned` (the ranges it read by line numbers) are shown first, after the imports, each where it fits in
- * PINNED_SHARE of the room. `opts.lineTerms` reads a line's terms instead of tokens.ts terms (a companion's excerpts
+ * PINNED_SHARE of the room; then the file's first `opts.head` lines, as many of them as fit there. `opts.lineTerms` reads a line's terms instead of tokens.ts terms (a companion's excerpts
  * look up names as written: companions.ts); a line then holds no declared-name term of its own. null when no line
- * holds any query term and nothing is pinned.
+ * holds any query term and nothing is pinned, nor a head asked for.
  */
 export function selectExcerpt(
   text: string,
@@ -101,6 +101,7 @@ export function selectExcerpt(
     overhead?: (range: ExcerptRange, about: RangeAbout) => number;
     favoured?: readonly ExcerptRange[];
     pinned?: readonly ExcerptRange[];
+    head?: number;
     lineTerms?: (line: string) => Iterable<string>;
   } = {},
 ): Excerpt | null {
@@ -109,7 +110,8 @@ export function selectExcerpt(
   const pinned = (opts.pinned ?? [])
     .map((r) => ({ start: Math.max(1, r.start), end: Math.min(lines.length, r.end) }))
     .filter((r) => r.start <= r.end);
-  if (!lines.length || budget <= 0 || (!queryTerms.size && !pinned.length)) return null;
+  const head = Math.min(lines.length, opts.head ?? 0);
+  if (!lines.length || budget <= 0 || (!queryTerms.size && !pinned.length && !head)) return null;
   // the query terms each line holds, and on how many lines each term is
   const lineTerms: (string[] | null)[] = new Array(lines.length).fill(null);
   const df = new Map<string, number>();
@@ -138,7 +140,7 @@ export function selectExcerpt(
     }
     lineTerms[i] = held;
   }
-  if (!df.size && !pinned.length) return null;
+  if (!df.size && !pinned.length && !head) return null;
   /** The query's weight of a held term (a declared name's is its name's). */
   const queryWeight = (t: string) => (t.startsWith(DECLARES) ? declares.get(t)! : queryTerms.get(t)!);
   const weight = (t: string) => Math.log(1 + lines.length / df.get(t)!) * queryWeight(t);
@@ -241,6 +243,13 @@ export function selectExcerpt(
   for (const r of pinned) {
     const size = sizeOf([...taken, r]);
     if (size - used <= budget * PINNED_SHARE && size <= budget) take(r, size);
+  }
+  // the file's first lines, cut at their end to what fits as a pinned range does
+  if (head) {
+    const r = { start: 1, end: head };
+    const size = () => sizeOf([...taken, r]);
+    while (r.end > 1 && (size() - used > budget * PINNED_SHARE || size() > budget)) r.end--;
+    if (size() - used <= budget * PINNED_SHARE && size() <= budget) take(r, size());
   }
   const pool = new Set(candidates);
   while (pool.size) {

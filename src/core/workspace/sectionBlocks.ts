@@ -130,12 +130,14 @@ export function packExcerpts(
     // the lines its reply cites first, with a few lines around them, then the ranges it read by line numbers, are shown
     // as they are (pinned) and favoured, with the lines around its finds
     const cited = (seen?.cited ?? []).map(([start, end]) => ({ start: start - CITED_CONTEXT, end: Math.min(end, start + CITED_MAX_LINES - 1) + CITED_CONTEXT }));
-    // and a changelog's head, where the next entry goes (a Python trial's DevA got three old releases' entries that
-    // named the work's words, and wrote its entry without seeing the file's top)
-    const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end })), ...(changelog ? [{ start: 1, end: CHANGELOG_HEAD_LINES }] : [])];
-    const favoured = seen && [...pinned, ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT }))];
+    // and a changelog's head, where the next entry goes, as much of it as fits (a Python trial's DevA got three old
+    // releases' entries that named the work's words, and wrote its entry without seeing the file's top)
+    const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end }))];
+    const head = changelog ? CHANGELOG_HEAD_LINES : 0;
+    const favoured = seen && [...pinned, ...(head ? [{ start: 1, end: head }] : []), ...(seen.hits ?? []).map((h) => ({ start: h - HIT_CONTEXT, end: h + HIT_CONTEXT }))];
     const ex = selectExcerpt(text, query.terms, room - heading(fileLineCount).length - 2, {
       overhead,
+      head,
       ...(favoured ? { favoured } : {}),
       ...(pinned.length ? { pinned } : {}),
       ...(query.lineTerms ? { lineTerms: query.lineTerms } : {}),
