@@ -161,6 +161,9 @@ describe("DevA's excerpts of a shown file's companions", () => {
     write(mono, 'docs/NEWS.md', '# News\n\n- `.hideHelp()` hides an option from the help.\n');
     write(mono, 'docs/options.md', "# Options\n\n`new Option('-s').hideHelp()` hides it.\n");
     assert.deepStrictEqual(await companions(mono, 'packages/a/lib/index.js'), ['packages/a/index.d.ts', 'docs/options.md'], 'not b’s, nor the news');
+    // a file of the root's package pairs with no file of a package nested in it
+    write(mono, 'index.js', optionJs());
+    assert.deepStrictEqual(await companions(mono, 'index.js'), ['docs/options.md'], 'not packages/*/index.d.ts');
     // out of any package: the declarations under its own folder, not those of another folder
     const loose = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-loose-'));
     write(loose, 'a/index.js', optionJs());

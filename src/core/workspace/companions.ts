@@ -121,7 +121,7 @@ function packageTypes(index: WorkspaceIndex, dir: string, readText: (rel: string
 
 /** The companions of the `shown` files (whole or in excerpts, in order) not shown themselves, in the order of KINDS. */
 export function companionsOf(index: WorkspaceIndex, shown: readonly PackedFile[], readText: (rel: string) => string | null, workTerms: ReadonlyMap<string, number>, calls: NameCalls): Companion[] {
-  const sources: { path: string; names: Map<string, number>; types: string | null; under: string }[] = [];
+  const sources: { path: string; names: Map<string, number>; types: string | null; under: string; pkg: string | null }[] = [];
   for (const f of shown) {
     if (!(f.whole || f.excerpts) || !isProductSource(f.path)) continue;
     const text = readText(f.path);
@@ -132,7 +132,7 @@ export function companionsOf(index: WorkspaceIndex, shown: readonly PackedFile[]
     // or, out of any package, its own folder's
     const pkg = packageDir(index, f.path);
     const under = pkg ?? dirOf(f.path);
-    sources.push({ path: f.path, names, types: pkg !== null && JS_FILE.test(f.path) ? packageTypes(index, pkg, readText) : null, under: under ? `${under}/` : '' });
+    sources.push({ path: f.path, names, types: pkg !== null && JS_FILE.test(f.path) ? packageTypes(index, pkg, readText) : null, under: under ? `${under}/` : '', pkg });
   }
   if (!sources.length) return [];
   const stemsOf = (s: (typeof sources)[number]) => [nameStem(s.path), ...(s.types ? [nameStem(s.types)] : [])];
@@ -148,7 +148,11 @@ export function companionsOf(index: WorkspaceIndex, shown: readonly PackedFile[]
   // a changelog under docs/ tells the names' history, not their use; a licence or a contribution guide neither
   const docs = docPaths(index).filter((p) => !isProjectRecord(p));
   for (const s of sources) {
-    const twins = stemsOf(s).flatMap((stem) => byStem.get(stem) ?? []).filter((p) => p.startsWith(s.under));
+    // under its package's folder and of that package, not of one nested in it (the root's `index.js` pairs with no
+    // `packages/b/index.d.ts`)
+    const twins = stemsOf(s)
+      .flatMap((stem) => byStem.get(stem) ?? [])
+      .filter((p) => p.startsWith(s.under) && (s.pkg === null || packageDir(index, p) === s.pkg));
     if (JS_FILE.test(s.path)) for (const d of [...(s.types ? [s.types] : []), ...twins.filter((p) => DECLARATION_FILE.test(p))]) add(d, KIND.declarations, s);
     for (const t of twins.filter(isTypeTest)) add(t, KIND.typeTests, s);
     for (const d of docs) add(d, KIND.documents, s);
