@@ -10,12 +10,8 @@ import { NO_CALLS } from '../../src/core/workspace/docCalls';
 import { packWorkspace, type WorkspaceContext } from '../../src/core/workspace/pack';
 import { workExcerptQuery } from '../../src/core/workspace/sectionBlocks';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { putFile } from '../helpers/codebase';
 
-function write(root: string, rel: string, content: string): void {
-  const abs = path.join(root, ...rel.split('/'));
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
-  fs.writeFileSync(abs, content);
-}
 const read = (root: string) => (rel: string) => fs.readFileSync(path.join(root, ...rel.split('/')), 'utf8');
 
 /** An option's methods, as the JavaScript class, its declarations and its type tests name them. */
@@ -79,17 +75,17 @@ function commandJs(): string {
 
 function workspace(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-'));
-  write(root, 'package.json', JSON.stringify({ name: 'cmdr', main: 'index.js', types: 'typings/index.d.ts' }, null, 2));
-  write(root, 'index.js', "const { Option } = require('./lib/option.js');\nexports.Option = Option;\n");
-  write(root, 'lib/option.js', optionJs());
-  write(root, 'typings/index.d.ts', indexDts());
-  write(root, 'typings/index.test-d.ts', indexTestDts());
-  write(root, 'README.md', readme());
-  write(root, 'docs/CHANGELOG.md', '# Changes\n\n## 1.2.0\n\n- `.hideHelp()` hides an option from the help.\n');
-  write(root, 'lib/command.js', commandJs());
-  write(root, 'lib/help.js', "// The help of a command: each option with its default value, unless it is hidden.\nclass Help {\n  optionDescription(option) {\n    return option.hidden ? '' : `${option.description} (default: ${option.defaultValue})`;\n  }\n}\nexports.Help = Help;\n");
-  write(root, 'tests/option.hideHelp.test.js', "const { Option } = require('../lib/option.js');\ntest('hideHelp hides the option in the help', () => {\n  expect(new Option('-f').hideHelp().hidden).toBe(true);\n});\n");
-  for (let i = 0; i < 12; i++) write(root, `lib/widget${i}.js`, `exports.draw${i} = function draw${i}(x, y) { return [x, y]; };\n`);
+  putFile(root, 'package.json', JSON.stringify({ name: 'cmdr', main: 'index.js', types: 'typings/index.d.ts' }, null, 2));
+  putFile(root, 'index.js', "const { Option } = require('./lib/option.js');\nexports.Option = Option;\n");
+  putFile(root, 'lib/option.js', optionJs());
+  putFile(root, 'typings/index.d.ts', indexDts());
+  putFile(root, 'typings/index.test-d.ts', indexTestDts());
+  putFile(root, 'README.md', readme());
+  putFile(root, 'docs/CHANGELOG.md', '# Changes\n\n## 1.2.0\n\n- `.hideHelp()` hides an option from the help.\n');
+  putFile(root, 'lib/command.js', commandJs());
+  putFile(root, 'lib/help.js', "// The help of a command: each option with its default value, unless it is hidden.\nclass Help {\n  optionDescription(option) {\n    return option.hidden ? '' : `${option.description} (default: ${option.defaultValue})`;\n  }\n}\nexports.Help = Help;\n");
+  putFile(root, 'tests/option.hideHelp.test.js', "const { Option } = require('../lib/option.js');\ntest('hideHelp hides the option in the help', () => {\n  expect(new Option('-f').hideHelp().hidden).toBe(true);\n});\n");
+  for (let i = 0; i < 12; i++) putFile(root, `lib/widget${i}.js`, `exports.draw${i} = function draw${i}(x, y) { return [x, y]; };\n`);
   return root;
 }
 
@@ -138,7 +134,7 @@ describe("DevA's excerpts of a shown file's companions", () => {
     assert.doesNotMatch(untouched.text, /\n### \S+ \(excerpts of \d+ lines; (declares|type tests|documents) names of /);
     // a JavaScript file of no package and no declarations, no type test, no docs
     const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-bare-'));
-    write(bare, 'lib/option.js', optionJs());
+    putFile(bare, 'lib/option.js', optionJs());
     const { index: bareIndex } = await WorkspaceIndex.open(bare, { cacheFile: null });
     const shown = [{ path: 'lib/option.js', chars: 1, whole: true }];
     assert.deepStrictEqual(companionsOf(bareIndex, shown, read(bare), workExcerptQuery({ objective: OBJECTIVE }).terms, NO_CALLS), []);
@@ -151,24 +147,24 @@ describe("DevA's excerpts of a shown file's companions", () => {
       return companionsOf(index, [{ path: file, chars: 1, whole: true }], read(root), terms, NO_CALLS).map((c) => c.path);
     };
     const mono = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-mono-'));
-    write(mono, 'package.json', JSON.stringify({ name: 'mono', private: true }));
-    write(mono, 'packages/a/package.json', JSON.stringify({ name: 'a', main: 'lib/index.js' }));
-    write(mono, 'packages/a/lib/index.js', optionJs());
-    write(mono, 'packages/a/index.d.ts', indexDts());
-    write(mono, 'packages/b/package.json', JSON.stringify({ name: 'b', main: 'index.js' }));
-    write(mono, 'packages/b/index.d.ts', indexDts());
-    write(mono, 'packages/b/test/index.test-d.ts', indexTestDts());
-    write(mono, 'docs/NEWS.md', '# News\n\n- `.hideHelp()` hides an option from the help.\n');
-    write(mono, 'docs/options.md', "# Options\n\n`new Option('-s').hideHelp()` hides it.\n");
+    putFile(mono, 'package.json', JSON.stringify({ name: 'mono', private: true }));
+    putFile(mono, 'packages/a/package.json', JSON.stringify({ name: 'a', main: 'lib/index.js' }));
+    putFile(mono, 'packages/a/lib/index.js', optionJs());
+    putFile(mono, 'packages/a/index.d.ts', indexDts());
+    putFile(mono, 'packages/b/package.json', JSON.stringify({ name: 'b', main: 'index.js' }));
+    putFile(mono, 'packages/b/index.d.ts', indexDts());
+    putFile(mono, 'packages/b/test/index.test-d.ts', indexTestDts());
+    putFile(mono, 'docs/NEWS.md', '# News\n\n- `.hideHelp()` hides an option from the help.\n');
+    putFile(mono, 'docs/options.md', "# Options\n\n`new Option('-s').hideHelp()` hides it.\n");
     assert.deepStrictEqual(await companions(mono, 'packages/a/lib/index.js'), ['packages/a/index.d.ts', 'docs/options.md'], 'not b’s, nor the news');
     // a file of the root's package pairs with no file of a package nested in it
-    write(mono, 'index.js', optionJs());
+    putFile(mono, 'index.js', optionJs());
     assert.deepStrictEqual(await companions(mono, 'index.js'), ['docs/options.md'], 'not packages/*/index.d.ts');
     // out of any package: the declarations under its own folder, not those of another folder
     const loose = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-companions-loose-'));
-    write(loose, 'a/index.js', optionJs());
-    write(loose, 'a/types/index.d.ts', indexDts());
-    write(loose, 'b/index.d.ts', indexDts());
+    putFile(loose, 'a/index.js', optionJs());
+    putFile(loose, 'a/types/index.d.ts', indexDts());
+    putFile(loose, 'b/index.d.ts', indexDts());
     assert.deepStrictEqual(await companions(loose, 'a/index.js'), ['a/types/index.d.ts']);
   });
 

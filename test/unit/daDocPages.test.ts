@@ -2,29 +2,23 @@
 // fileKinds.ts isDocPage): two trials' DA on a Python library searched for the docs page of the extension it designed
 // an option for.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { isDocPage } from '../../src/core/workspace/fileKinds';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { putFile } from '../helpers/codebase';
 import { tempDir } from '../helpers/cli';
 
-function write(root: string, rel: string, text: string): void {
-  const abs = path.join(root, ...rel.split('/'));
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
-  fs.writeFileSync(abs, text);
-}
 
 function library(): string {
   const root = tempDir('cape-da-docs-');
-  write(root, 'pkg/extensions/wikilinks.py', 'class WikiLinkExtension:\n    def __init__(self, **kwargs):\n        self.config = {"base_url": ["/", "prefix"]}\n\ndef build_url(label, base, end):\n    return base + label.replace(" ", "_") + end\n');
-  write(root, 'pkg/extensions/tables.py', 'class TableExtension:\n    pass\n');
-  write(root, 'pkg/core.py', 'class Markdown:\n    def convert(self, source):\n        return source\n');
-  write(root, 'docs/extensions/wikilinks.md', '# WikiLinks\n\nThe wikilinks extension turns [[Page Name]] into a link.\n\n## Options\n\n* **base_url**: the url prefix of every wikilink.\n');
-  write(root, 'docs/extensions/tables.md', '# Tables\n\nTables in Markdown.\n');
-  write(root, 'docs/changelog.md', '# Changelog\n\n## 1.2\n\n* wikilinks: the base_url of a wikilink page is kept.\n');
-  write(root, 'tests/fixtures/wikilinks.md', '[[Wikilinks Page]] fixture for a wikilinks base_url test\n');
-  write(root, 'README.md', '# Markdown\n\nConverts Markdown to HTML.\n');
+  putFile(root, 'pkg/extensions/wikilinks.py', 'class WikiLinkExtension:\n    def __init__(self, **kwargs):\n        self.config = {"base_url": ["/", "prefix"]}\n\ndef build_url(label, base, end):\n    return base + label.replace(" ", "_") + end\n');
+  putFile(root, 'pkg/extensions/tables.py', 'class TableExtension:\n    pass\n');
+  putFile(root, 'pkg/core.py', 'class Markdown:\n    def convert(self, source):\n        return source\n');
+  putFile(root, 'docs/extensions/wikilinks.md', '# WikiLinks\n\nThe wikilinks extension turns [[Page Name]] into a link.\n\n## Options\n\n* **base_url**: the url prefix of every wikilink.\n');
+  putFile(root, 'docs/extensions/tables.md', '# Tables\n\nTables in Markdown.\n');
+  putFile(root, 'docs/changelog.md', '# Changelog\n\n## 1.2\n\n* wikilinks: the base_url of a wikilink page is kept.\n');
+  putFile(root, 'tests/fixtures/wikilinks.md', '[[Wikilinks Page]] fixture for a wikilinks base_url test\n');
+  putFile(root, 'README.md', '# Markdown\n\nConverts Markdown to HTML.\n');
   return root;
 }
 
@@ -47,7 +41,7 @@ describe("DA's head names the documentation pages nearest its work", () => {
 
   it('not where the workspace has UI files: DA designs its screens', async () => {
     const root = library();
-    write(root, 'web/src/App.tsx', 'export function App() { return null; }\n');
+    putFile(root, 'web/src/App.tsx', 'export function App() { return null; }\n');
     const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
     const ctx = packWorkspace(index, { objective: 'wikilinks: a space_replacement option for the page url of a wikilink' }, { step: 'da' });
     assert.doesNotMatch(ctx.text, /pages nearest this work/);
