@@ -24,6 +24,8 @@ export interface ApplyOptions {
 export interface ApplyContext {
   root: string;
   capeFolder: string;
+  /** Told each step as it starts (reading a file, VS Code applying the edit, saving a file), for progress and logs. */
+  onStage?: (stage: string) => void;
 }
 
 export interface ApplyOutcome {
@@ -124,6 +126,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
     label: relPath,
     ...(description ? { description } : {}),
   });
+  const stage = (what: string) => ctx.onStage?.(what);
   const before = new Map<string, string | null>();
   const planned: { key: string; uri: vscode.Uri; absPath: string; relPath: string; content: string; file: ProposalEntry['file'] }[] = [];
 
@@ -153,6 +156,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       try {
         if (fs.existsSync(p.absPath)) {
           // Existing file (whatever DevA thought): replace the whole text of its document.
+          stage(`reading ${p.relPath}`);
           const doc = await settledDocument(p.uri, p.absPath);
           const text = doc.getText();
           const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
@@ -176,6 +180,11 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
       }
     }
     if (included.length === 0) return { outcomes: [...outcomes, ...failedOpen], editedFiles: 0, applied: false };
+    stage(
+      opts.perHunk
+        ? 'waiting for the refactor preview: tick the changes to keep, then Apply or Discard'
+        : `VS Code is applying the edit to ${included.length} file(s)${attempt > 1 ? ' (second attempt)' : ''}`,
+    );
     try {
       ok = await vscode.workspace.applyEdit(edit, opts.perHunk ? { isRefactoring: true } : undefined);
       if (!ok && opts.perHunk) why = 'the refactor preview was cancelled (or VS Code did not apply the edit)';
@@ -193,6 +202,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
   const untickedReason = 'no change of this file was ticked in the refactor preview';
   for (const f of included) {
     const writable = () => checkProposalWrite(ctx.root, f.file, { capeFolder: ctx.capeFolder });
+    stage(`checking ${f.relPath} again`);
     if (!f.replaced) {
       // VS Code wrote a new file's bytes itself, when the user applied (the refactor preview can stay open for
       // minutes): a folder on the way that became a link out of the workspace meanwhile took them outside.
@@ -216,6 +226,7 @@ export async function applyAcceptedFiles(entries: readonly ProposalEntry[], ctx:
     }
     if (doc && step === 'save') {
       let saved = false;
+      stage(`saving ${f.relPath}`);
       try {
         saved = await doc.save();
       } catch {

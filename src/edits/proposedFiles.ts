@@ -6,9 +6,9 @@ import * as vscode from 'vscode';
 import { reloadProposals, SessionStore, assertTaskId, type ProposedFile, type SessionEvent } from '../core';
 import type { FileDecision, FileView } from '../panel/protocol';
 import type { Services } from '../services';
-import { applyAcceptedFiles, findStaleFiles, type ApplyOptions } from './applyEdits';
+import { applyAcceptedFiles, findStaleFiles, type ApplyContext, type ApplyOptions } from './applyEdits';
 import { openProposedDiff } from './diff';
-import { confirmStale, ProposalSet } from './proposals';
+import { confirmStale, ProposalSet, type ProposalEntry } from './proposals';
 import { warnRestricted } from '../commands/util';
 import { PROPOSED_SCHEME, ProposedContentProvider } from './proposedContent';
 import { showInformation, showWarning } from '../notify';
@@ -20,7 +20,8 @@ export class ProposedFilesService implements vscode.Disposable {
   private readonly proposals = new ProposalSet();
   private readonly content = new ProposedContentProvider();
   private readonly registration: vscode.Disposable;
-  private applying = false;
+  /** What the running Apply is doing (undefined when none runs). */
+  private applying: string | undefined;
 
   constructor(
     private readonly services: Services,
@@ -37,6 +38,11 @@ export class ProposedFilesService implements vscode.Disposable {
   /** True once a session announced a task or files (then the panel is sent the list). */
   get hasProposal(): boolean {
     return this.proposals.taskId !== null || this.proposals.size > 0;
+  }
+
+  /** What the running Apply is doing now ("saving index.html"), or undefined when no Apply runs. */
+  get applyStage(): string | undefined {
+    return this.applying;
   }
 
   /** Files still waiting for a decision or Apply. */
@@ -94,45 +100,61 @@ export class ProposedFilesService implements vscode.Disposable {
       return;
     }
     const root = this.services.workspaceRoot();
-    if (!root || this.applying) return;
+    if (!root) return;
+    if (this.applying !== undefined) {
+      void showInformation(`CAPE is still applying the accepted files (${this.applying}).`);
+      return;
+    }
     const accepted = this.proposals.accepted();
     if (accepted.length === 0) {
       void showInformation('CAPE: accept at least one proposed file before applying.');
       return;
     }
-    this.applying = true;
     const out = this.services.output;
+    this.applying = 'checking the accepted files';
     try {
-      const ctx = { root, capeFolder: this.services.settings().capeFolder };
-      // asked again for a file that changed while the question was open
-      if (!(await confirmStale(() => findStaleFiles(accepted, ctx), ask))) {
-        out.info('apply cancelled: files changed since the proposal');
-        return;
-      }
-      const report = await applyAcceptedFiles(accepted, ctx, opts);
-      // Each outcome goes to the entry that was applied: a session that proposed the same path again while the
-      // refactor preview was open has a new entry, which keeps its own status.
-      const byKey = new Map(accepted.map((e) => [e.key, e]));
-      for (const o of report.outcomes) {
-        const entry = byKey.get(o.key);
-        if (entry && !this.proposals.settle(entry, o.status === 'failed' ? 'accepted' : o.status, o.reason)) {
-          out.info(`${o.key}: proposed again while it was being applied; the new proposal keeps its status`);
-        }
-      }
-      const applied = report.outcomes.filter((o) => o.status === 'applied');
-      const problems = report.outcomes.filter((o) => o.status !== 'applied');
-      out.info(`applied ${applied.length} file(s) in one edit; ${problems.length} not applied`);
-      for (const p of problems) out.warn(`not applied: ${p.key}: ${p.reason ?? p.status}`);
-      if (problems.length > 0) {
-        void showWarning(
-          `CAPE applied ${applied.length} file(s); ${problems.length} could not be applied: ${problems.map((p) => `${p.key} (${p.reason ?? p.status})`).join('; ')}`,
-        );
-      } else {
-        void showInformation(`CAPE applied ${applied.length} file(s). Undo (Ctrl+Z / Cmd+Z in an editor) reverts them in one step.`);
-      }
+      // The stage shows in the status bar while VS Code works (the refactor preview can stay open for minutes).
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "CAPE: applying DevA's files" }, async (progress) => {
+        const onStage = (stage: string) => {
+          this.applying = stage;
+          out.trace(`apply: ${stage}`);
+          progress.report({ message: stage });
+        };
+        await this.applyNow(accepted, { root, capeFolder: this.services.settings().capeFolder, onStage }, ask, opts);
+      });
     } finally {
-      this.applying = false;
+      this.applying = undefined;
       this.onChange('files');
+    }
+  }
+
+  private async applyNow(accepted: ProposalEntry[], ctx: ApplyContext, ask: (lines: string[]) => Thenable<boolean>, opts: ApplyOptions): Promise<void> {
+    const out = this.services.output;
+    // asked again for a file that changed while the question was open
+    if (!(await confirmStale(() => findStaleFiles(accepted, ctx), ask))) {
+      out.info('apply cancelled: files changed since the proposal');
+      return;
+    }
+    const report = await applyAcceptedFiles(accepted, ctx, opts);
+    // Each outcome goes to the entry that was applied: a session that proposed the same path again while the
+    // refactor preview was open has a new entry, which keeps its own status.
+    const byKey = new Map(accepted.map((e) => [e.key, e]));
+    for (const o of report.outcomes) {
+      const entry = byKey.get(o.key);
+      if (entry && !this.proposals.settle(entry, o.status === 'failed' ? 'accepted' : o.status, o.reason)) {
+        out.info(`${o.key}: proposed again while it was being applied; the new proposal keeps its status`);
+      }
+    }
+    const applied = report.outcomes.filter((o) => o.status === 'applied');
+    const problems = report.outcomes.filter((o) => o.status !== 'applied');
+    out.info(`applied ${applied.length} file(s) in one edit; ${problems.length} not applied`);
+    for (const p of problems) out.warn(`not applied: ${p.key}: ${p.reason ?? p.status}`);
+    if (problems.length > 0) {
+      void showWarning(
+        `CAPE applied ${applied.length} file(s); ${problems.length} could not be applied: ${problems.map((p) => `${p.key} (${p.reason ?? p.status})`).join('; ')}`,
+      );
+    } else {
+      void showInformation(`CAPE applied ${applied.length} file(s). Undo (Ctrl+Z / Cmd+Z in an editor) reverts them in one step.`);
     }
   }
 

@@ -29,6 +29,19 @@ function previewCommandUntilSettled(command: string, pending: Promise<unknown>):
   return driveUntilSettled(pending, () => vscode.commands.executeCommand(command), `${command} ending the refactor preview (did the preview open?)`, 2000, 90_000);
 }
 
+/** `pending`, or a failure naming `why()` when it has not settled after `ms` (a hang reports where it stood). */
+async function settleWithin<T>(pending: Promise<T>, ms: number, why: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(why())), ms);
+  });
+  try {
+    return await Promise.race([pending, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function activeDiff(): vscode.TabInputTextDiff | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   return input instanceof vscode.TabInputTextDiff ? input : undefined;
@@ -147,6 +160,10 @@ describe('CAPE proposed files (extension host)', function () {
       // 1. the preview opens with every change unticked; applying it as is writes nothing
       const first = h.controller.files.apply(async () => true, { perHunk: true });
       await waitFor(() => edits.length === 1, 'the per-hunk WorkspaceEdit', 60_000);
+      // while the preview is open, Apply says what it waits for, and a second Apply starts no second edit
+      assert.match(h.controller.files.applyStage ?? '', /refactor preview/);
+      await h.controller.files.apply(async () => true, { perHunk: true });
+      assert.strictEqual(edits.length, 1, 'a second Apply started another edit while the first was open');
       const entries = edits[0].entries();
       const styles = entries.find(([u]) => u.path.endsWith('/src/styles.css'))?.[1] ?? [];
       assert.ok(entries.length > 0, `no text edits in the WorkspaceEdit (size ${edits[0].size})`);
@@ -231,15 +248,23 @@ describe('CAPE proposed files (extension host)', function () {
     const src = path.join(h.root, 'src');
     const ws = vscode.workspace as { applyEdit: typeof vscode.workspace.applyEdit };
     const applyEdit = ws.applyEdit;
+    // VS Code learning of the swap (the rename creates src.moved), as it has when the preview stayed open meanwhile.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(h.root, 'src.moved'));
+    const seen = new Promise<void>((resolve) => {
+      watcher.onDidCreate(() => resolve());
+      setTimeout(resolve, 10_000);
+    });
     // The swap lands between the pre-write check and VS Code's writing the new file, as it could while the refactor
-    // preview is open.
-    ws.applyEdit = (edit, meta) => {
+    // preview is open. Once: the next suites get the real applyEdit whatever becomes of this Apply.
+    ws.applyEdit = async (edit, meta) => {
+      ws.applyEdit = applyEdit;
       fs.renameSync(src, `${src}.moved`);
       fs.symlinkSync(outside, src, 'dir');
+      await seen;
       return applyEdit.call(vscode.workspace, edit, meta);
     };
     try {
-      await h.controller.files.apply(async () => true);
+      await settleWithin(h.controller.files.apply(async () => true), 90_000, () => `Apply did not end; its stage: ${h.controller.files.applyStage ?? 'none'}`);
       assert.deepStrictEqual(fs.readdirSync(outside), [], 'the new file was left outside the workspace');
       const v = Object.fromEntries(h.controller.files.views().map((f) => [f.path, f]));
       assert.strictEqual(v['src/theme.js'].status, 'refused');
@@ -247,8 +272,11 @@ describe('CAPE proposed files (extension host)', function () {
       assert.strictEqual(v['index.html'].status, 'applied', JSON.stringify(v['index.html']));
     } finally {
       ws.applyEdit = applyEdit;
-      fs.rmSync(src, { force: true });
-      fs.renameSync(`${src}.moved`, src);
+      watcher.dispose();
+      if (fs.existsSync(`${src}.moved`)) {
+        fs.rmSync(src, { force: true });
+        fs.renameSync(`${src}.moved`, src);
+      }
       fs.rmSync(outside, { recursive: true, force: true });
     }
   });
