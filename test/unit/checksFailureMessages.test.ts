@@ -180,6 +180,120 @@ FAILED tests/test_a.py::test_cut - AttributeError: 'Foo' object ...
     });
   });
 
+  it("unittest: the exception each failure block's traceback ends with, a chained one's last, a subTest's each", () => {
+    // python3 -m unittest discover -v as Python 3.11 printed it (its own paths shortened)
+    const out = `
+test_assert (tests.test_a.TestAbbr.test_assert) ... FAIL
+test_chained (tests.test_a.TestAbbr.test_chained) ... ERROR
+test_method (tests.test_a.TestAbbr.test_method) ... ERROR
+test_ok (tests.test_a.TestAbbr.test_ok) ... ok
+test_option (tests.test_a.TestAbbr.test_option) ... ERROR
+test_sub (tests.test_a.TestAbbr.test_sub) ... 
+  test_sub (tests.test_a.TestAbbr.test_sub) (i=0) ... ERROR
+  test_sub (tests.test_a.TestAbbr.test_sub) (i=1) ... ERROR
+tests.test_b (unittest.loader._FailedTest.tests.test_b) ... ERROR
+
+======================================================================
+ERROR: test_chained (tests.test_a.TestAbbr.test_chained)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 13, in test_chained
+    {}['k']
+    ~~^^^^^
+KeyError: 'k'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 15, in test_chained
+    Abbr().missing_after
+AttributeError: 'Abbr' object has no attribute 'missing_after'
+
+======================================================================
+ERROR: test_method (tests.test_a.TestAbbr.test_method)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 8, in test_method
+    Abbr().glossary()
+    ^^^^^^^^^^^^^^^
+AttributeError: 'Abbr' object has no attribute 'glossary'
+
+======================================================================
+ERROR: test_option (tests.test_a.TestAbbr.test_option)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 6, in test_option
+    Abbr(title='x', case_sensitive=True)
+TypeError: Abbr.__init__() got an unexpected keyword argument 'case_sensitive'
+
+======================================================================
+ERROR: test_sub (tests.test_a.TestAbbr.test_sub) (i=0)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 19, in test_sub
+    Abbr().sub_name
+AttributeError: 'Abbr' object has no attribute 'sub_name'
+
+======================================================================
+ERROR: test_sub (tests.test_a.TestAbbr.test_sub) (i=1)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 19, in test_sub
+    Abbr().sub_name
+AttributeError: 'Abbr' object has no attribute 'sub_name'
+
+======================================================================
+ERROR: tests.test_b (unittest.loader._FailedTest.tests.test_b)
+----------------------------------------------------------------------
+ImportError: Failed to import test module: tests.test_b
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/unittest/loader.py", line 419, in _find_test_path
+    module = self._get_module_from_name(name)
+             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/usr/lib/python3.11/unittest/loader.py", line 362, in _get_module_from_name
+    __import__(name)
+  File "/tmp/ut/tests/test_b.py", line 1, in <module>
+    from pkg import NotThere
+ImportError: cannot import name 'NotThere' from 'pkg' (/tmp/ut/pkg/__init__.py)
+
+
+======================================================================
+FAIL: test_assert (tests.test_a.TestAbbr.test_assert)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/tmp/ut/tests/test_a.py", line 10, in test_assert
+    self.assertEqual(render('a'), 'b')
+AssertionError: 'a' != 'b'
+- a
++ b
+
+
+----------------------------------------------------------------------
+Ran 7 tests in 0.001s
+
+FAILED (failures=1, errors=6)`.slice(1);
+    const expected = {
+      'test_assert (tests.test_a.TestAbbr.test_assert)': '',
+      // the KeyError was being handled when the AttributeError was raised: the test failed on the missing attribute
+      'test_chained (tests.test_a.TestAbbr.test_chained)': 'missing_after (AttributeError)',
+      'test_method (tests.test_a.TestAbbr.test_method)': 'glossary (AttributeError)',
+      'test_ok (tests.test_a.TestAbbr.test_ok)': 'passed',
+      'test_option (tests.test_a.TestAbbr.test_option)': 'case_sensitive (TypeError)',
+      'test_sub (tests.test_a.TestAbbr.test_sub)': 'sub_name (AttributeError)',
+    };
+    assert.deepStrictEqual(missingOf(out), expected);
+    // without -v: the same blocks under the dots
+    const quiet = out.slice(out.indexOf('\n\n=====') + 2);
+    const { 'test_ok (tests.test_a.TestAbbr.test_ok)': _ok, ...failed } = expected;
+    assert.deepStrictEqual(missingOf(`FEE.EEEE\n${quiet}`), failed);
+    // one subTest failing otherwise: the test did not fail only on the missing name
+    const mixed = quiet.replace(/(\(i=1\)\n-+\n[\s\S]*?)AttributeError: [^\n]*/, "$1AssertionError: 1 != 2");
+    assert.strictEqual(missingOf(mixed)['test_sub (tests.test_a.TestAbbr.test_sub)'], '');
+    // a block cut short (no closing rule) says nothing
+    const cut = quiet.slice(0, quiet.indexOf("AttributeError: 'Abbr' object has no attribute 'glossary'") + 60);
+    assert.strictEqual(missingOf(cut)['test_method (tests.test_a.TestAbbr.test_method)'], '');
+  });
+
   it("RSpec: the error after the failing source, its class on a line of its own, the message under it", () => {
     const out = `
 Failures:

@@ -6,12 +6,15 @@
 //    `FAIL file > name`; RSpec's after its `Failure/Error:` source lines (a class alone on its line, `NoMethodError:`,
 //    has the message on the next). A line naming another case says nothing;
 //  - node:test's TAP: the `error:` and `name:` of the failed point's YAML block;
-//  - pytest's short summary: the message after the case on its line (`FAILED t.py::test_x - AttributeError: …`).
+//  - pytest's short summary: the message after the case on its line (`FAILED t.py::test_x - AttributeError: …`);
+//  - unittest's failure block under its `ERROR: test_x (…)` header: the exception its traceback ends with, the first
+//    line at the margin after the last frame (`  File "…"`), so a chained exception's (`During handling of the above
+//    exception…`) is the one raised last; the block ends at the next header's `====` or the closing `----` rule.
 // A line there that opens an error (`AssertionError: …`) or states an expectation (jest's `expect(received)…`, RSpec's
 // `expected: 2`) says something else; any other line says nothing (a runner that writes no message there). Go and
 // cargo are not read: a test there calling a missing name does not build (./buildFailures.ts).
 import type { MissingName } from '../model/types';
-import { errorLine, missingNameIn } from './missingNames';
+import { errorLine, missingNameIn, type ErrorLine } from './missingNames';
 
 /**
  * What a failed case's message said: the missing name, or null for something else; absent when no message of it was
@@ -59,8 +62,16 @@ function scalar(text: string): string | null {
   return t && !/^[|>]/.test(t) ? t : null;
 }
 
+/** A unittest block's rules: `====…` before each header, `----…` under it and before `Ran N tests`. */
+const UNITTEST_RULE = /^(?:={20,}|-{20,})$/;
+/** A traceback's frame line: `  File "/w/tests/test_a.py", line 8, in test_method`. */
+const TRACEBACK_FRAME = /^\s+File "/;
+/** Lines of a unittest failure block read; past it, its exception is not looked for. */
+const MAX_TRACEBACK_LINES = 2000;
+
 type State =
   | { kind: 'idle' }
+  | { kind: 'traceback'; target: FailureRecord; lines: number; ruled: boolean; raised?: ErrorLine | null }
   | { kind: 'next'; target: FailureRecord; source?: number }
   | { kind: 'class'; target: FailureRecord; error: string }
   | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string };
@@ -69,8 +80,11 @@ type State =
 export interface FailureMessageReader {
   /** Each line, in order, before the test case reader reads it. */
   line: (line: string) => void;
-  /** The test case reader named a failed case whose message may follow its line; `tap`: a TAP point, its YAML block. */
-  failed: (target: FailureRecord, tap?: boolean) => void;
+  /**
+   * The test case reader named a failed case whose message may follow its line; `tap`: a TAP point, its YAML block;
+   * `traceback`: unittest's failure header, its block.
+   */
+  failed: (target: FailureRecord, follows?: 'tap' | 'traceback') => void;
 }
 
 /** A reader of failed cases' messages (see the header). */
@@ -97,10 +111,22 @@ export function failureMessageReader(): FailureMessageReader {
     if (f[2] === 'error' && s.error === undefined) s.error = scalar(f[3]);
     else if (f[2] === 'name' && s.name === undefined) s.name = scalar(f[3]) ?? undefined;
   };
+  const tracebackLine = (s: Extract<State, { kind: 'traceback' }>, line: string) => {
+    if (UNITTEST_RULE.test(line)) {
+      // the rule under the header opens the block; the next one closes it
+      if (!s.ruled) s.ruled = true;
+      else done(s.target, s.raised ? missingNameIn(s.raised) : s.raised);
+      return;
+    }
+    if (++s.lines > MAX_TRACEBACK_LINES) return done(s.target, undefined);
+    if (TRACEBACK_FRAME.test(line)) s.raised = null; // an exception line may follow the frames
+    else if (s.raised === null && !/^\s/.test(line)) s.raised = errorLine(line) ?? null;
+  };
   return {
     line: (line) => {
       const s = state;
       if (s.kind === 'tap') return tapLine(s, line);
+      if (s.kind === 'traceback') return tracebackLine(s, line);
       if (s.kind === 'idle' || !line.trim()) {
         if (s.kind === 'next' && s.source !== undefined) state = { kind: 'next', target: s.target };
         return;
@@ -118,8 +144,13 @@ export function failureMessageReader(): FailureMessageReader {
       if (e && !e.message) state = { kind: 'class', target: s.target, error: e.error };
       else done(s.target, lineSays(line));
     },
-    failed: (target, tap) => {
-      state = tap ? { kind: 'tap', target, lines: 0 } : { kind: 'next', target };
+    failed: (target, follows) => {
+      state =
+        follows === 'tap'
+          ? { kind: 'tap', target, lines: 0 }
+          : follows === 'traceback'
+            ? { kind: 'traceback', target, lines: 0, ruled: false }
+            : { kind: 'next', target };
     },
   };
 }

@@ -137,9 +137,9 @@ export function testCaseReader(): TestCaseReader {
   };
   const found: ({ name: string; passed: boolean; suite?: boolean } & FailureRecord)[] = [];
   // a failed case just named: its message may follow (failureMessages.ts)
-  const failedCase = (f: (typeof found)[number], tap?: boolean) => {
+  const failedCase = (f: (typeof found)[number], follows?: 'tap' | 'traceback') => {
     found.push(f);
-    messages.failed(f, tap);
+    messages.failed(f, follows);
   };
   let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
   let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, then the test (NUMBERED_FAIL)
@@ -206,7 +206,7 @@ export function testCaseReader(): TestCaseReader {
       if (fileUnloaded) return;
       // eslint-disable-next-line regexp/no-super-linear-move -- a TAP line, cut to 2,000 characters (cutLine) before it is read
       lastTap = { name: m[2].replace(/\s+#.*$/, ''), passed: !m[1] };
-      if (m[1]) failedCase(lastTap, true);
+      if (m[1]) failedCase(lastTap, 'tap');
       else found.push(lastTap);
       return;
     }
@@ -227,7 +227,7 @@ export function testCaseReader(): TestCaseReader {
       if (passed) found.push(c);
       // pytest's summary gives the message on the case's line
       else if (f.message && m[f.message]) found.push({ ...c, why: messageSays(m[f.message]) });
-      else failedCase(c);
+      else failedCase(c, f.traceback ? 'traceback' : undefined);
       if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
       return;

@@ -31,6 +31,8 @@ export interface LineFormat {
   message?: number;
   /** The case belongs to the Go package the `ok` / `FAIL` line after it names (GO_PACKAGE). */
   goPackaged?: true;
+  /** The failure's traceback follows the line (unittest's headers: failureMessages.ts reads the exception it ends with). */
+  traceback?: true;
 }
 
 /**
@@ -65,7 +67,7 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   // parameters, `  test_loop (tests.t.T.test_loop) (obj=1) ... FAIL`: it counts for its test
   { re: /^\s*(\w+ \([\w.]+\))(?: \(.*\))? \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$/, name: 1, verdict: 2, failed: /^(FAIL|ERROR|unexpected success)$/, skipped: /^(skipped|expected failure)/, listsPassed: true },
   // unittest's failure headers: `FAIL: test_bad (tests.test_u.TestU.test_bad)`, a subTest's with its parameters
-  { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))(?: \(.*\))?$/, name: 1, listsPassed: false },
+  { re: /^(?:FAIL|ERROR): (\w+ \([\w.]+\))(?: \(.*\))?$/, name: 1, listsPassed: false, traceback: true },
   // go test: `--- FAIL: TestMul (0.00s)`, subtests indented: `    --- PASS: TestTable/two (0.00s)` (-v lists passes)
   { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false, goPackaged: true },
   // cargo test: `test tests::it_muls ... FAILED`; a doc test, by its file and item: `test src/lib.rs - Version::parse (line 40) ... ok`
