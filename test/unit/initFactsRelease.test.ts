@@ -134,12 +134,24 @@ describe('init: the facts give the latest version tags', function () {
     git('2023-04-05T12:00:00Z', 'commit', '-q', '--allow-empty', '-m', 'release');
     git('2023-04-05T12:00:00Z', 'tag', 'v1.12.0');
     git('2023-04-05T12:00:00Z', 'checkout', '-q', '-');
-    assert.strictEqual(await release(), "5 in all; v1.12.0 is not in HEAD's history, HEAD has 1 commit it lacks");
+    // the tags in HEAD's history describe the code; the later one is told apart
+    assert.deepStrictEqual((await releasesOf(ws)).split('\n').slice(1), [
+      `- latest version tags in HEAD's history: v1.11.0 (${shownDay('2023-03-01')}), v1.10.0 (${shownDay('2023-01-10')}), v1.9.0 (${shownDay('2023-03-01')}) — 4 in HEAD's history; HEAD is 3 commits past v1.11.0`,
+      `- the last minor release: v1.11.0 (${shownDay('2023-03-01')}); the last major: v1.9.0 (${shownDay('2023-03-01')})`,
+      `- later version tags not in HEAD's history: v1.12.0 (${shownDay('2023-04-05')}) — 1; v1.12.0 is on another branch, HEAD has 1 commit it lacks`,
+    ]);
+    // an older checkout: HEAD is in the later tags' history
+    git('2023-04-05T12:00:00Z', 'checkout', '-q', '--detach', 'v1.10.0');
+    assert.deepStrictEqual((await releasesOf(ws)).split('\n').slice(1), [
+      `- latest version tag: v1.10.0, tagged ${shownDay('2023-01-10')} (1 version tag in HEAD's history; HEAD is at it)`,
+      `- later version tags not in HEAD's history: v1.12.0 (${shownDay('2023-04-05')}), v1.11.0 (${shownDay('2023-03-01')}), v1.9.0 (${shownDay('2023-03-01')}) — 4; HEAD is older than v1.12.0, which has 4 commits HEAD lacks`,
+    ]);
+    git('2023-04-05T12:00:00Z', 'checkout', '-q', '-');
     // a version tag on a file's blob: git lists it, but counts no commits to it
     const blob = git('2023-04-06T12:00:00Z', 'hash-object', '-w', 'mux.go').trim();
     git('2023-04-06T12:00:00Z', 'tag', 'v9.0.0', blob);
     assert.strictEqual(await release(), '6 in all');
-    assert.deepStrictEqual(headFromCounts('0\t42\n'), { past: 42, apart: false });
+    assert.deepStrictEqual(headFromCounts('0\t42\n'), { past: 42, behind: 0, apart: false });
     assert.strictEqual(headFromCounts('fatal: bad revision\n'), null);
   });
 

@@ -2,7 +2,9 @@
 // workspace's git repository (workspace/versionTags.ts) as fact lines — the latest few with their dates, how many
 // there are and how far HEAD is past the latest, then the first release of the latest's minor and of its major, so
 // the model sees whether the project ships new API in minor releases or in patches. One tag: the one line it needs.
-import type { DatedTag, HeadFromTag, ReleaseTags } from '../workspace/versionTags';
+// When HEAD's history holds only older tags (an older checkout, a maintenance branch), those describe the code, and a
+// last line lists the later ones, with how HEAD stands against them.
+import type { DatedTag, HeadFromTag, LaterTags, ReleaseTags } from '../workspace/versionTags';
 import { formatLocalDate } from '../model/dates';
 
 /** The block's heading: the part's other blocks are headed by their file, this one by where its lines come from. */
@@ -17,7 +19,9 @@ const commits = (n: number): string => `${n} commit${n === 1 ? '' : 's'}`;
  */
 function headSaying(head: HeadFromTag | null, named?: string): string {
   if (!head) return '';
-  if (head.apart) return `; ${named ? `${named} is ` : ''}not in HEAD's history, HEAD has ${commits(head.past)} it lacks`;
+  // HEAD in the tag's history: an older checkout; else the tag is on another branch
+  if (head.apart && !head.past) return `; HEAD is older than ${named ?? 'it'}, which has ${commits(head.behind)} HEAD lacks`;
+  if (head.apart) return `; ${named ?? 'it'} is on another branch, HEAD has ${commits(head.past)} it lacks`;
   const it = named ?? 'it';
   return head.past ? `; HEAD is ${commits(head.past)} past ${it}` : `; HEAD is at ${it}`;
 }
@@ -41,10 +45,16 @@ function lastChangesLine({ lastMinor, lastMajor }: Pick<ReleaseTags, 'lastMinor'
  * tag `- latest version tag: v1.0.0, tagged 2023-10-18 (1 version tag; HEAD is at it)`.
  */
 export function releaseBlock(tags: ReleaseTags): string {
-  const { latest, before, count, head } = tags;
-  if (count === 1) {
-    return `${HEADING}\n- latest version tag: ${latest.tag}${latest.date ? `, tagged ${formatLocalDate(latest.date)}` : ''} (1 version tag${headSaying(head)})`;
-  }
-  const listed = `- latest version tags: ${[latest, ...before].map(datedTag).join(', ')} — ${count} in all${headSaying(head, latest.tag)}`;
-  return [HEADING, listed, lastChangesLine(tags)].filter((line) => line !== null).join('\n');
+  const { latest, before, count, head, later } = tags;
+  const mine = later ? " in HEAD's history" : '';
+  const lines =
+    count === 1
+      ? [`- latest version tag: ${latest.tag}${latest.date ? `, tagged ${formatLocalDate(latest.date)}` : ''} (1 version tag${mine}${headSaying(head)})`]
+      : [`- latest version tags${mine}: ${[latest, ...before].map(datedTag).join(', ')} — ${count}${later ? mine : ' in all'}${headSaying(head, latest.tag)}`, lastChangesLine(tags)];
+  return [HEADING, ...lines, later ? laterLine(later) : null].filter((line) => line !== null).join('\n');
+}
+
+/** The version tags after those in HEAD's history: `- later version tags not in HEAD's history: v15.0.0 (…) — 46; HEAD is older than v15.0.0, …`. */
+function laterLine({ latest, before, count, head }: LaterTags): string {
+  return `- later version tags not in HEAD's history: ${[latest, ...before].map(datedTag).join(', ')} — ${count}${headSaying(head, latest.tag)}`;
 }

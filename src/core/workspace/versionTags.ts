@@ -3,7 +3,10 @@
 // dates and how many there are, and the first release of the latest's minor and of its major — for init's facts, so
 // the milestone names follow the project's versioning and its cadence (a trial on dtolnay/semver, whose patches add
 // API, had the model guess a minor) — and how far HEAD is past the latest, so the facts say whether the code is that
-// release or has moved on (a trial on gorilla/mux, 16 commits past v1.8.1 of 2023, had the model guess). Asked of git
+// release or has moved on (a trial on gorilla/mux, 16 commits past v1.8.1 of 2023, had the model guess). When the
+// latest is not in HEAD's history (an older checkout, a maintenance branch), the tags that are describe the code, and
+// the later ones are told apart (a trial on commander.js checked out at 9.2.0 read "v15.0.0 is not in HEAD's history,
+// HEAD has 0 commits it lacks", and the model planned against 15.x). Asked of git
 // the history's way (history.ts gitOutput); no repository, no git or no version tag: none. A tag is a version when it
 // reads like semver, with or without a `v` (`v1.8`, `1.2.3`, `v2.0.0-beta.1`); `nightly` or `api/v1.2.0` is not one.
 
@@ -106,32 +109,65 @@ export function versionTagsOfRefs(output: string): VersionTags | null {
 }
 
 /**
- * Where HEAD stands against a tag: the commits HEAD has that the tag lacks (`past`: 0 when HEAD is at it), and whether
- * the tag has commits HEAD lacks (`apart`: tagged on another branch, so HEAD is not simply past it).
+ * Where HEAD stands against a tag: the commits HEAD has that the tag lacks (`past`: 0 when HEAD is at it), the commits
+ * the tag has that HEAD lacks (`behind`), and whether there are any (`apart`: HEAD is older than the tag, or the tag is
+ * on another branch, so HEAD is not simply past it).
  */
 export interface HeadFromTag {
   past: number;
+  behind: number;
   apart: boolean;
 }
 
-/** The version tags (VersionTags), and where HEAD stands against the latest; null when git could not tell. */
+/** Version tags not in HEAD's history (ReleaseTags's `later`): the latest few, how many, and HEAD against the latest. */
+export interface LaterTags {
+  latest: DatedTag;
+  before: DatedTag[];
+  count: number;
+  head: HeadFromTag;
+}
+
+/**
+ * The version tags (VersionTags) and where HEAD stands against the latest; null when git could not tell. With `later`,
+ * they are the tags in HEAD's history only (`count` too), and `later` the version tags after them that are not.
+ */
 export interface ReleaseTags extends VersionTags {
   head: HeadFromTag | null;
+  later?: LaterTags;
 }
 
 /** HEAD against `tag` from `git rev-list --left-right --count TAG...HEAD` output (`3␉42`); null for any other. */
 export function headFromCounts(output: string): HeadFromTag | null {
   const m = /^(\d+)\s+(\d+)\s*$/.exec(output);
-  return m ? { past: Number(m[2]), apart: Number(m[1]) > 0 } : null;
+  return m ? { past: Number(m[2]), behind: Number(m[1]), apart: Number(m[1]) > 0 } : null;
 }
 
-/** The workspace's version tags (versionTagsOfRefs) and HEAD against the latest, or null without a repository, git or a version tag. */
+/** The refs git lists for the version tags: `refs/tags/v1.2.0␉1699876543` a line (versionTagsOfRefs reads them). */
+const TAG_REFS = ['for-each-ref', '--format=%(refname)%09%(creatordate:unix)'];
+
+/** HEAD against a tag by its full ref (a branch of the same name is not it); null when git could not tell. */
+async function headFrom(root: string, tag: string): Promise<HeadFromTag | null> {
+  const counts = await gitOutput(root, ['rev-list', '--left-right', '--count', `refs/tags/${tag}...HEAD`, '--']);
+  return counts === null ? null : headFromCounts(counts);
+}
+
+/**
+ * The workspace's version tags (versionTagsOfRefs) and HEAD against the latest, or null without a repository, git or a
+ * version tag. When the latest is not in HEAD's history, those that are (and HEAD against their latest), with the
+ * later ones apart (ReleaseTags's `later`); all of them as before when none is.
+ */
 export async function versionTags(root: string): Promise<ReleaseTags | null> {
   // for-each-ref and rev-list read refs and objects only: no hook, pager or signature program of the repository's config runs
-  const refs = await gitOutput(root, ['for-each-ref', '--format=%(refname)%09%(creatordate:unix)', 'refs/tags']);
+  const refs = await gitOutput(root, [...TAG_REFS, 'refs/tags']);
   const tags = refs === null ? null : versionTagsOfRefs(refs);
   if (!tags) return null;
-  // the tag by its full ref: a branch of the same name is not it
-  const counts = await gitOutput(root, ['rev-list', '--left-right', '--count', `refs/tags/${tags.latest.tag}...HEAD`, '--']);
-  return { ...tags, head: counts === null ? null : headFromCounts(counts) };
+  const head = await headFrom(root, tags.latest.tag);
+  if (!head?.apart) return { ...tags, head };
+  const merged = await gitOutput(root, [...TAG_REFS, '--merged=HEAD', 'refs/tags']);
+  const mine = merged === null ? null : versionTagsOfRefs(merged);
+  if (!mine) return { ...tags, head };
+  const inHistory = new Set(merged!.split('\n').map((line) => line.split('\t')[0]));
+  const others = versionTagsOfRefs(refs!.split('\n').filter((line) => !inHistory.has(line.split('\t')[0])).join('\n'));
+  const later = others && { latest: others.latest, before: others.before, count: others.count, head };
+  return { ...mine, head: await headFrom(root, mine.latest.tag), ...(later ? { later } : {}) };
 }
