@@ -7,7 +7,10 @@
 import { evidenceParts } from './evidence';
 import type { FileRead } from '../tools/reads';
 
-/** Places of one reply taken at most (a reply that cites every line of a file points nowhere in particular). */
+/**
+ * Places of one reply taken at most (a reply that cites every line of a file points nowhere in particular); a place
+ * inside one taken before is not another.
+ */
 export const MAX_CITED_PLACES = 16;
 
 /** `read` with the line ranges `reply` cites added to each file's `cited` (a file cited but not read gets an entry). */
@@ -19,8 +22,8 @@ export function withCitations(read: readonly FileRead[], reply: string): FileRea
     if (!place?.line) continue;
     const path = place.path.replace(/^(?:\.\/)+/, '');
     const range: [number, number] = [place.line, place.endLine ?? place.line];
-    // a place cited again takes no more of the bound
-    if (byPath.get(path)?.cited?.some(([a, b]) => a === range[0] && b === range[1])) continue;
+    // a place cited again, or inside one cited before, takes no more of the bound
+    if (byPath.get(path)?.cited?.some(([a, b]) => a <= range[0] && b >= range[1])) continue;
     if (taken++ >= MAX_CITED_PLACES) break;
     let f = byPath.get(path);
     if (!f) byPath.set(path, (f = { path })), out.push(f);

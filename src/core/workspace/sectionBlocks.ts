@@ -127,9 +127,12 @@ export function packExcerpts(
     const fileLineCount = lineCount(text);
     const overhead = (r: ExcerptRange, about: RangeAbout) => range(r, about).length + 1 + fence.length + 1;
     const seen = q.read?.files.find((f) => f.path === c.path);
-    // the lines its reply cites first, with a few lines around them, then the ranges it read by line numbers, are shown
-    // as they are (pinned) and favoured, with the lines around its finds
-    const cited = (seen?.cited ?? []).map(([start, end]) => ({ start: start - CITED_CONTEXT, end: Math.min(end, start + CITED_MAX_LINES - 1) + CITED_CONTEXT }));
+    // the lines its reply cites first — every place's own lines before any place's lines around it (a commander trial's
+    // DA cited eight places in help.js; their contexts, in the order cited, filled the room before the method it named
+    // as the one to change), then the ranges it read by line numbers — are shown as they are (pinned) and favoured,
+    // with the lines around its finds
+    const places = (seen?.cited ?? []).map(([start, end]) => ({ start, end: Math.min(end, start + CITED_MAX_LINES - 1) }));
+    const cited = [...places, ...places.map(({ start, end }) => ({ start: start - CITED_CONTEXT, end: end + CITED_CONTEXT }))];
     // and a changelog's head, where the next entry goes, as much of it as fits (a Python trial's DevA got three old
     // releases' entries that named the work's words, and wrote its entry without seeing the file's top)
     const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end }))];
