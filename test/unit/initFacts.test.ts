@@ -75,22 +75,25 @@ describe('init: the workspace facts of an existing codebase', function () {
     for (let i = 0; i < 100; i++) put(ws, `web/styles/s${i}.css`, 'a{}\n');
     put(ws, 'tailwind.config.js', 'module.exports = {\n' + '  // an option\n'.repeat(500) + '};\n');
     put(ws, 'Makefile', Array.from({ length: 80 }, (_, i) => `target-${i}:\n\tnode scripts/${'y'.repeat(100)}-${i}.js\n`).join('\n'));
+    for (let i = 0; i < 40; i++) put(ws, `docs/option-${i}.md`, `# Option ${i}\n\nThe option ${i} is deprecated and kept for the configurations of ${'z'.repeat(60)}.\n`);
     const facts = (await readWorkspaceFacts(ws))!;
     assert.ok(facts.text.length <= WORKSPACE_FACTS_MAX_CHARS, `${facts.text.length} characters`);
     assert.ok(facts.text.length > WORKSPACE_FACTS_MAX_CHARS - 1500, 'the room is used');
-    const parts = ['## package.json', '## pyproject.toml', '## Check commands', '## Makefile', '## CI configuration', '## Layout (182 source files', '## Style sources', '## tailwind.config.js', '## README.md', '## CLAUDE.md'];
+    const parts = ['## package.json', '## pyproject.toml', '## Check commands', '## Makefile', '## CI configuration', '## Layout (182 source files', '## Style sources', '## tailwind.config.js', '## README.md', '## Status notes in the docs', '## CLAUDE.md'];
     const at = parts.map((part) => facts.text.indexOf(part));
     assert.ok(at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])), `every part, in this order: ${parts.join(', ')}\n${at.join(', ')}`);
     // the guidance quoted first keeps its whole bound; those that no longer fit are named at the end
     const claude = facts.text.slice(facts.text.indexOf('## CLAUDE.md'), facts.text.indexOf('\n\n## AGENTS.md'));
     assert.ok(claude.length > 2900, `CLAUDE.md: ${claude.length} characters`);
     assert.match(facts.text.slice(-300), /\n\n\[left out for room: \.github\/copilot-instructions\.md, \.cursorrules, CONTRIBUTING\.md\]$/);
-    assert.deepStrictEqual(facts.files.slice(-3), ['README.md', 'CLAUDE.md', 'AGENTS.md']);
+    const readme = facts.files.indexOf('README.md');
+    assert.deepStrictEqual(facts.files.slice(readme), ['README.md', ...facts.files.slice(readme + 1, -2).filter((f) => f.startsWith('docs/option-')), 'CLAUDE.md', 'AGENTS.md']);
     assert.match(facts.text, /^- … \d+ more CI files$/m);
     assert.match(facts.text, /^- style files \(100: 100 \.css\): .*, … \d+ more$/m);
     assert.match(facts.text, /- dependencies \(400\): dependency-number-0 \^0\.0\.0, .*, … \d+ more/);
     assert.match(facts.text, /- … \d+ more folders/);
     assert.match(facts.text, /- … \d+ more targets/);
+    assert.match(facts.text, /- … \d+ more status notes/);
     assert.match(facts.text, /\[… \d+ more characters not shown\]/);
     // the hostile guidance stays inside a longer fence than any backtick run in it
     const quotedClaude = facts.text.slice(facts.text.indexOf('## CLAUDE.md'));
@@ -220,6 +223,11 @@ describe('init: the requests that carry the workspace facts', () => {
     assert.deepStrictEqual(prompts.inputs.filter((s) => s.facts === true).map((s) => s.path), ['3_development/1_architecture.md', '3_development/2_guideline.md', '3_development/3_standards.md']);
     assert.deepStrictEqual(spec('1_product/2_persona.md').facts, ['readme']);
     assert.deepStrictEqual(spec('2_design/2_brand.md').facts, ['style', 'readme']);
+    // the docs' status notes go to the product files that plan the work (the Product Owner reads those alone)
+    for (const file of ['1_product/1_mvv.md', '1_product/3_milestone.md', '1_product/4_backlog.md']) assert.ok((spec(file).facts as FactPart[]).includes('status'), file);
+    const milestone = buildInitRequest(spec('1_product/3_milestone.md'), { ...base, facts, decisions: {} }).system[0].text;
+    assert.match(milestone, /status notes \(what the docs say is in maintenance mode, deprecated, to be removed or experimental\) are\s+the project's policy/);
+    assert.match(buildDecisionsRequest({ ...base, facts }).system[0].text, /status notes give \(maintenance mode, deprecated…\) is the project's policy: `v1_scope`\s+keeps to what it allows/);
   });
 
   it('the architecture and design requests carry the facts as a tagged data block — all of them, or the parts a file is written from; none without facts', () => {

@@ -28,13 +28,15 @@
 //     page's head, the design tokens and fonts of the style files and the root component's style blocks, how the
 //     components style themselves, the style files' names, the theme configuration (initFactsStyle.ts);
 //  7. the opening paragraphs of the README (initFactsReadme.ts);
-//  8. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
+//  8. the status the documentation pages state — maintenance mode, deprecated, to be removed, experimental… — by their
+//     sentences, the same on several pages once (initFactsStatus.ts): the project's policy;
+//  9. the head of the project's guidance for contributors and coding agents (CLAUDE.md, AGENTS.md…).
 // Every file is read through the read policy (workspace/policy.ts): a secret, an ignored, a binary or a linked file is
 // never read. A workspace without code (no source file, no manifest) has no facts: init then works from the answers.
 import { WorkspacePolicy } from '../workspace/policy';
 import { workspaceLayout } from '../workspace/layout';
 import { TreeWalk } from '../workspace/treeWalk';
-import { MANIFEST_NAMES, readmeOf, SOURCE_FILE } from '../workspace/fileKinds';
+import { isDocPage, MANIFEST_NAMES, readmeOf, SOURCE_FILE } from '../workspace/fileKinds';
 import { detectedChecks, lockfileOf } from '../checks/detect';
 import { FACT_PARTS, inPartsOrder, setKey, walkFiles, type FactPart } from './initFactsText';
 import { ciServiceOf } from './initFactsCi';
@@ -108,8 +110,8 @@ export async function readWorkspaceFacts(
   }
 }
 
-/** The paths the walk keeps for the parts that name files it finds anywhere: CI configuration, style sources. */
-const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isStyleSource(rel);
+/** The paths the walk keeps for the parts that name files it finds anywhere: CI configuration, style sources, documentation pages. */
+const keptForParts = (rel: string): boolean => ciServiceOf(rel) !== null || isStyleSource(rel) || isDocPage(rel);
 
 /** readWorkspaceFacts's work, under the policy it made and forgets. */
 async function factsUnder(

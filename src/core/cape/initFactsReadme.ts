@@ -4,12 +4,13 @@
 /**
  * An image: markdown's, inline or by reference (`![alt](src)`, `![alt][ref]`), or HTML's `<img …>` (`<source …>` in a
  * `<picture>`). No bracket inside a bracket: a try stops at the next one, so a block of `![` or `[](` is read in one pass.
+ * The status notes' sentences drop them too (initFactsStatus.ts).
  */
-const IMAGE = /!\[[^[\]]*\](?:\([^()]*\)|\[[^[\]]*\])|<(?:img|source)\b[^<>]*>/gi;
+export const IMAGE = /!\[[^[\]]*\](?:\([^()]*\)|\[[^[\]]*\])|<(?:img|source)\b[^<>]*>/gi;
 /** A link its images left empty: markdown's `[](href)` or `[][ref]`, HTML's `<a …></a>`. */
 const EMPTY_LINK = /\[\s*\](?:\([^()]*\)|\[[^[\]]*\])|<a\b[^<>]*>\s*<\/a>/gi;
-/** An HTML tag, and a character reference (`&nbsp;`, `&#8203;`): no text of the README's. */
-const TAG = /<[^<>]*>|&(?:#\d+|[a-z]+);/gi;
+/** An HTML tag, and a character reference (`&nbsp;`, `&#8203;`): no text of the README's, nor of a status note's. */
+export const TAG = /<[^<>]*>|&(?:#\d+|[a-z]+);/gi;
 /** A link reference definition's line (`[npm-img]: https://…`). */
 const LINK_DEFINITION = /^\s*\[[^\]\n]*\]:/;
 /** A setext heading's underline (`======` under the title). */

@@ -15,22 +15,24 @@ import { stylePart } from './initFactsStyle';
 import { codePart, type CodeLines } from './initFactsCode';
 import { readmeOpening } from './initFactsReadme';
 import { tasksPart } from './initFactsTasks';
+import { statusPart } from './initFactsStatus';
 
 /**
  * All the facts at most: about 3,500 tokens, sent with the decisions request and each file request that takes them —
  * every file of prompts/inputs.json, so ten requests and about 35,000 input tokens in all, which init spends once. An
  * init trial on tinyhttp at 6,000 cut its CLAUDE.md to a sixth and hid its lint and build scripts, so the files
  * assumed what the project states; 12,000 → 13,500 made room for the code map (PART_CHARS.code) with the guidance's share
- * kept, 13,900 for the task runners' targets (PART_CHARS.tasks), only where the workspace has a task file.
+ * kept, 13,900 for the task runners' targets (PART_CHARS.tasks), only where the workspace has a task file, 14,500 for
+ * the docs' status notes (PART_CHARS.status), only where the docs state one.
  */
-export const WORKSPACE_FACTS_MAX_CHARS = 13900;
+export const WORKSPACE_FACTS_MAX_CHARS = 14500;
 
 /**
  * Each part's bound (the guidance's: each guidance file's). Together they leave the guidance files, which come last, at
  * least one file's bound: the one quoted first is whole up to its bound on any workspace, and what the parts leave
  * unused goes to the others.
  */
-const PART_CHARS: Readonly<Record<FactPart, number>> = { manifests: 2800, checks: 500, tasks: 400, ci: 700, layout: 2300, code: 1500, style: 1200, readme: 1200, guidance: 3000 };
+const PART_CHARS: Readonly<Record<FactPart, number>> = { manifests: 2800, checks: 500, tasks: 400, ci: 700, layout: 2300, code: 1500, style: 1200, readme: 1200, status: 600, guidance: 3000 };
 const sumOf = (parts: readonly FactPart[]) => parts.reduce((sum, p) => sum + PART_CHARS[p], 0);
 /**
  * The scale a set of parts is bounded at before ROOMIER_SCALES: the parts a request takes share the room of them all
@@ -95,10 +97,10 @@ export function fittedFacts(found: Found, parts: readonly FactPart[]): RenderedF
  * Facts that fit whole (`facts`, rendered at `bounds`), rendered again with the code map given the room they leave of
  * WORKSPACE_FACTS_MAX_CHARS where its own bound cut it short of what its public names and their signatures need (its
  * internal names counted): the other parts as they were. The map is the part whose lines grow with room, and it comes
- * before the style, the README and the guidance in importance: on unjs/ufo the requests with every part (the
- * decisions, the development files) cut it to 2,988 of its 3,326 characters at twice its bound,
- * `isEqual(a, b, options: CompareURLOptions = {})` a bare name, while the facts came to 5,205 of the 13,900; the
- * requests with fewer parts, at a larger scale, showed it whole.
+ * before the style, the README, the status notes and the guidance in importance: on unjs/ufo the requests with every
+ * part (the decisions, the development files) cut it to 2,988 of its 3,326 characters at twice its bound,
+ * `isEqual(a, b, options: CompareURLOptions = {})` a bare name, while the facts came to 5,205 of the 13,900 (the total
+ * then); the requests with fewer parts, at a larger scale, showed it whole.
  */
 function withCodeRoom(found: Found, parts: readonly FactPart[], bounds: FactBounds, facts: RenderedFacts): RenderedFacts {
   const left = WORKSPACE_FACTS_MAX_CHARS - facts.text.length;
@@ -132,7 +134,8 @@ function renderFacts(found: Found, parts: readonly FactPart[], bounds: FactBound
     }
     texts.push(part);
     room -= part.length + 2;
-    facts.files.push(...from.files);
+    // each file named once: a README the README part quotes may hold a status note too
+    facts.files.push(...from.files.filter((f) => !facts.files.includes(f)));
     facts.listed.push(...from.listed);
   };
   /** A file's head, quoted when it fits (an empty file is not: nothing to quote). */
@@ -159,6 +162,8 @@ function renderFacts(found: Found, parts: readonly FactPart[], bounds: FactBound
   if (takes('style')) add(stylePart(found, from, within(PART_CHARS.style), bounds), 'the style sources', from);
   const { readme } = found;
   if (takes('readme') && readme) addQuoted(readme.file, 'its opening', readmeOpening(readme.text, scaled(PART_CHARS.readme, bounds)), PART_CHARS.readme);
+  from = noSources();
+  if (takes('status')) add(statusPart(found, from, within(PART_CHARS.status)), "the docs' status notes", from);
   for (const { file, text } of takes('guidance') ? found.guidance : []) addQuoted(file, 'its head', text, PART_CHARS.guidance);
   if (leftOut.length) texts.push(`[left out for room: ${itemsWithin(leftOut, LEFT_OUT_CHARS - 30)}]`);
   facts.text = texts.join('\n\n');

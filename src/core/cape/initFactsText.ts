@@ -28,7 +28,7 @@ export function quoted(title: string, text: string, max: number): string | null 
  * The parts of the facts, by id, in their order (initFacts.ts's header describes each): a project file may be written
  * from some of them only (prompts/inputs.json `facts`: true for all, or a list of these).
  */
-export const FACT_PARTS = ['manifests', 'checks', 'tasks', 'ci', 'layout', 'code', 'style', 'readme', 'guidance'] as const;
+export const FACT_PARTS = ['manifests', 'checks', 'tasks', 'ci', 'layout', 'code', 'style', 'readme', 'status', 'guidance'] as const;
 export type FactPart = (typeof FACT_PARTS)[number];
 
 /** A set of parts in FACT_PARTS order, each once. */

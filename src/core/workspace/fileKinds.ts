@@ -5,7 +5,8 @@
 // the tests alone, DA's map keeps the UI files (or, where there are none, the product's sources), DevA's shows the
 // formatter's settings, init's workspace facts count the source files and tests, say how the tests are named and find
 // the packages, the code map keeps the product's own code (isProductFile, isProductSource), and init's README part and
-// the interface lines' member order read the same README (readmeOf); one rule each, here.
+// the interface lines' member order read the same README (readmeOf), and init's status notes read the documentation
+// pages other than a release's notes (isDocPage, isReleaseNotes); one rule each, here.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
 
@@ -45,6 +46,21 @@ export const MARKDOWN_FILE = /\.(?:md|mdx|markdown)$/i;
  * for the files it weighs low, licences and authors among them.
  */
 export const CHANGELOG_FILE = /(^|\/)(changelog|history|changes|news)(\.(md|markdown|rst|txt|adoc))?$/i;
+
+/**
+ * A release's notes kept as a documentation page: a changelog (CHANGELOG_FILE: `HISTORY.md`, `NEWS.md`,
+ * `docs/changelog.md`), a page under a folder of them (`docs/change_log/release-2.4.md`, `docs/releases/v3.md`,
+ * `docs/release-notes/`, `docs/whatsnew/`) or one named for them (`release-2.4.md`, `RELEASE_NOTES.md`,
+ * `whats-new.md`; not `release.md`, a maintainer's how-to). What it says of a feature was true of one release: init's
+ * status notes (initFactsStatus.ts) quote none of it, or a note of 2.0's deprecations would read as today's policy.
+ */
+const RELEASE_NOTES_PAGE =
+  /(?:^|\/)(?:(?:change[-_]?logs?|changes|releases|release[-_]?notes|history|news|whats[-_]?new)\/|(?:release[-_]?notes?|whats[-_]?new|releases?[-_]?v?\d)[^/]*$)/i;
+
+/** True for a release's notes (RELEASE_NOTES_PAGE), a changelog among them. */
+export function isReleaseNotes(relPath: string): boolean {
+  return CHANGELOG_FILE.test(relPath) || RELEASE_NOTES_PAGE.test(relPath);
+}
 
 /**
  * A project's notices by their names, a document or a plain file (LICENSE.md, LICENCE, COPYING, AUTHORS,
