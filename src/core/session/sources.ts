@@ -8,7 +8,7 @@
 import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
 import { checksForRetro, mayRunPerTarget } from '../checks';
 import { filesRead } from '../tools/reads';
-import { withCitations } from './citations';
+import { handoffNames, withCitations } from './citations';
 import { toolBoundsText } from '../tools/specs';
 import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, failFirstRuns, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type StepId, type WorkerAgent } from '../model/types';
@@ -45,7 +45,10 @@ function workspaceQuery(step: StepId, inputs: ContextInputs): RankQuery {
   const work = [compact(inputs.envelopes.poa?.output)];
   if (step === 'deva') work.push(compact(inputs.envelopes.da?.output));
   const read = step === 'deva' ? withCitations(filesRead(inputs.toolCalls?.da), compact(inputs.envelopes.da?.output)) : [];
-  return { objective: inputs.objective, work: work.join('\n'), ...(read.length ? { read: { by: 'DA', files: read } } : {}) };
+  const da = inputs.envelopes.da?.output;
+  const names = step === 'deva' && isObject(da) ? handoffNames(da.handoff_notes_for_deva) : [];
+  const upstream = read.length || names.length ? { read: { by: 'DA', files: read, ...(names.length ? { names } : {}) } } : {};
+  return { objective: inputs.objective, work: work.join('\n'), ...upstream };
 }
 
 // POA's output keys vary between runs (and languages); these patterns pick the acceptance criteria / scope parts.

@@ -96,6 +96,8 @@ export interface RankQuery {
       /** The lines its reply cites (`path:line`): where it points the next role. */
       cited?: readonly (readonly [number, number])[];
     }[];
+    /** The functions and methods its handoff names in code (`Help.subcommandDescription(cmd)` → subcommandDescription). */
+    names?: readonly string[];
   };
 }
 

@@ -5,7 +5,8 @@
 import { RANK_WEIGHTS, type RankQuery } from './rank';
 import { codeIdentifiers } from './rankSignals';
 import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
-import { lineCount } from '../text/lines';
+import { fileLines, lineCount } from '../text/lines';
+import { declaredName } from './excerptLines';
 import { CHANGELOG_FILE } from './fileKinds';
 import { fenceFor } from '../text/markdown';
 import { terms, termSpellings, wordTerms } from './tokens';
@@ -132,7 +133,9 @@ export function packExcerpts(
     // as the one to change), then the ranges it read by line numbers — are shown as they are (pinned) and favoured,
     // with the lines around its finds
     const places = (seen?.cited ?? []).map(([start, end]) => ({ start, end: Math.min(end, start + CITED_MAX_LINES - 1) }));
-    const cited = [...places, ...places.map(({ start, end }) => ({ start: start - CITED_CONTEXT, end: end + CITED_CONTEXT }))];
+    // then the declarations of the functions and methods its handoff names, where this file declares them
+    const named = namedDeclarations(text, q.read?.names ?? []);
+    const cited = [...places, ...named, ...places.map(({ start, end }) => ({ start: start - CITED_CONTEXT, end: end + CITED_CONTEXT }))];
     // and a changelog's head, where the next entry goes, as much of it as fits (a Python trial's DevA got three old
     // releases' entries that named the work's words, and wrote its entry without seeing the file's top)
     const pinned = [...cited, ...(seen?.lines ?? []).map(([start, end]) => ({ start, end }))];
@@ -164,6 +167,24 @@ function excerptNames(p: string, text: string, work: WorkWords, calls: NameCalls
   const line = interfaceLine(p, text, [], EXCERPT_NAMES, p.length + 3 + EXCERPT_NAMES_CHARS, work, calls);
   return line.startsWith(`${p} — `) ? `\nDeclares: ${line.slice(p.length + 3)}` : '';
 }
+
+/** A named declaration's lines shown from its first: its signature and the start of its body. */
+const NAMED_LINES = 8;
+
+/** The lines where `text` declares one of `names` (excerptLines.ts declaredName), NAMED_LINES each, in the file's order. */
+function namedDeclarations(text: string, names: readonly string[]): ExcerptRange[] {
+  if (!names.length) return [];
+  const wanted = new Set(names);
+  const out: ExcerptRange[] = [];
+  fileLines(text).forEach((line, i) => {
+    const name = line.length <= LONG_DECLARATION ? declaredName(line) : null;
+    if (name !== null && wanted.has(name)) out.push({ start: i + 1, end: i + NAMED_LINES });
+  });
+  return out;
+}
+
+/** A line longer than this declares nothing worth pinning (minified code). */
+const LONG_DECLARATION = 400;
 
 /** The lines of a changelog's head its excerpts open with: its title and the latest release's first entries. */
 const CHANGELOG_HEAD_LINES = 30;
