@@ -334,6 +334,9 @@ rspec ./spec/foo_spec.rb:15 # Foo#parse reads nil`.slice(1);
       return m ? `${m.name} (${m.error})` : '';
     };
     assert.strictEqual(said('TypeError: this.opts.parse is not a function'), 'parse (TypeError)');
+    // a call's result in the receiver, as V8 writes a chain
+    assert.strictEqual(said('TypeError: program.command(...).summary is not a function'), 'summary (TypeError)');
+    assert.strictEqual(said('TypeError: make(...).with(...).strict is not a function'), 'strict (TypeError)');
     assert.strictEqual(said('TypeError: Option is not a constructor'), 'Option (TypeError)');
     assert.strictEqual(said("AttributeError: type object 'Foo' has no attribute 'create'"), 'create (AttributeError)');
     assert.strictEqual(said("NameError: name 'make_foo' is not defined"), 'make_foo (NameError)');

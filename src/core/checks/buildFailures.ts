@@ -48,9 +48,19 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   [/\berror CS\d{4}:/, /\bBuild FAILED\b/],
   /\bTest suite failed to run\b/,
   /\bFailed to (?:load url|resolve import)\b/,
-  /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/,
   /^[ \t]*Exception during run: /,
 ];
+
+/**
+ * A Node module that cannot be found (MISSING_MODULE) — unless Node's main-module frame (`run_main_module`) or an empty
+ * `requireStack: []` follows it within MAIN_MODULE_LINES lines (a runner may quote the code between): then it is the
+ * script Node was asked to run, not a module a test or the code requires — a test that spawns
+ * `node examples/summary.js`, an example the change adds, fails there as a test case, its child's error in the output,
+ * and a fail-first trial on commander.js read the whole run as "did not build or load".
+ */
+const MISSING_MODULE = /\bError: Cannot find module\b|\bERR_MODULE_NOT_FOUND\b/;
+const MAIN_MODULE = /^\s*requireStack: \[\]|\bnode:internal\/main\/run_main_module\b/;
+const MAIN_MODULE_LINES = 24;
 
 /** What a run's output says of its build, read line by line (buildFailureReader). */
 export interface BuildFailureReader {
@@ -85,6 +95,8 @@ export function buildFailureReader(): BuildFailureReader {
   // a cargo package's folder by its name; the targets not compiled as `package\ttarget`
   const crates = new Map<string, string>();
   const cargoTests = new Set<string>();
+  // the lines since a missing module not yet known to be a load failure (MISSING_MODULE), -1 for none
+  let sinceModule = -1;
   const keep = (names: Set<string>, name: string | undefined) => {
     if (name !== undefined && names.size < MAX_NAMES) names.add(name);
   };
@@ -97,13 +109,16 @@ export function buildFailureReader(): BuildFailureReader {
       const compiling = CARGO_COMPILING.exec(line);
       if (compiling && crates.size < MAX_NAMES) crates.set(compiling[1], crateFolder(compiling[2]));
       if (failed) return;
+      if (sinceModule >= 0 && MAIN_MODULE.test(line)) sinceModule = -1;
+      else if (sinceModule >= 0 && ++sinceModule > MAIN_MODULE_LINES) failed = true;
+      if (sinceModule < 0 && MISSING_MODULE.test(line)) sinceModule = 0;
       BUILD_FAILURES.forEach((r, i) => {
         const patterns = r instanceof RegExp ? [r] : r;
         patterns.forEach((p, j) => (found[i][j] ||= p.test(line)));
       });
-      failed = found.some((f) => f.every(Boolean));
+      failed ||= found.some((f) => f.every(Boolean));
     },
-    failed: () => failed,
+    failed: () => failed || sinceModule >= 0,
     goPackages: () => [...packages],
     goFolders: () => (packages.size ? [...folders] : []),
     cargoTests: () =>

@@ -26,8 +26,11 @@ export function errorLine(line: string): ErrorLine | null {
   return m ? { error: m[1], message: m[2]?.trimEnd() ?? '' } : null;
 }
 
-/** A receiver's path before a member V8 names: `o.`, `this.opts.`, `(intermediate value).`, `a?.`. */
-const JS_RECEIVER = String.raw`(?:(?:[\w$]+|\(intermediate value\))(?:\??\.[\w$]+)*\??\.)?`;
+/**
+ * A receiver's path before a member V8 names: `o.`, `this.opts.`, `(intermediate value).`, `a?.`, and a call's result
+ * as V8 writes it, `program.command(...).` (a commander trial's chained `.summary()`).
+ */
+const JS_RECEIVER = String.raw`(?:(?:[\w$]+|\(intermediate value\))(?:\(\.\.\.\))?(?:\??\.[\w$]+(?:\(\.\.\.\))?)*\??\.)?`;
 /** Python 3.12's suggestion after a missing name: `. Did you mean: 'bar'?`. */
 const DID_YOU_MEAN = String.raw`(?:\. Did you mean: '\w+'\?)?`;
 /** Ruby quotes a name `like this' before 3.4, 'like this' since. */
