@@ -226,7 +226,7 @@ describe('init: the requests that carry the workspace facts', () => {
     // the docs' status notes go to the product files that plan the work (the Product Owner reads those alone)
     for (const file of ['1_product/1_mvv.md', '1_product/3_milestone.md', '1_product/4_backlog.md']) assert.ok((spec(file).facts as FactPart[]).includes('status'), file);
     const milestone = buildInitRequest(spec('1_product/3_milestone.md'), { ...base, facts, decisions: {} }).system[0].text;
-    assert.match(milestone, /status notes \(what the docs say is in maintenance mode, deprecated, to be removed or experimental\) are\s+the project's policy/);
+    assert.match(milestone, /status notes \(what the docs say is in maintenance mode, deprecated, to be removed or\s+experimental\), they are the project's policy/);
     assert.match(buildDecisionsRequest({ ...base, facts }).system[0].text, /status notes give \(maintenance mode, deprecated…\) is the project's policy: `v1_scope`\s+keeps to what it allows/);
   });
 
