@@ -74,8 +74,8 @@ const PINNED_SHARE = 0.6;
 const MERGE_GAP = 3;
 /** At most this many windows are weighed (the best lines'). */
 const MAX_WINDOWS = 200;
-/** A line longer than this is minified or generated: its terms do not place an edit. */
-const LONG_LINE = 500;
+/** A line longer than this is minified or generated: its terms do not place an edit, nor does it declare a name worth pinning (sectionBlocks.ts). */
+export const LONG_LINE = 500;
 
 /** What share of an excerpt's budget the file's leading imports may take. */
 const HEADER_SHARE = 0.2;

@@ -4,7 +4,7 @@
 // line naming what the upstream role (DA) saw with its tools. pack.ts decides what goes where within the budget.
 import { RANK_WEIGHTS, type RankQuery } from './rank';
 import { codeIdentifiers } from './rankSignals';
-import { selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
+import { LONG_LINE, selectExcerpt, type ExcerptRange, type RangeAbout } from './excerpts';
 import { fileLines, lineCount } from '../text/lines';
 import { declaredName } from './excerptLines';
 import { CHANGELOG_FILE } from './fileKinds';
@@ -106,8 +106,10 @@ export function packExcerpts(
   const start = st.used;
   let used = start + saying;
   if (!candidates.length) return start;
-  const workQuery = workExcerptQuery(q);
-  const work = workWords(`${q.objective}\n${q.work ?? ''}`);
+  // the work's query and words, made once and only for a candidate that takes them (a companion has its own query
+  // and names no public names)
+  let workQuery: ExcerptQuery | undefined;
+  let work: WorkWords | undefined;
   const end = Math.min(start + (bound.chars ?? Infinity), st.budget - (bound.mapMin ?? MAP_MIN));
   let left = bound.files ?? Infinity;
   for (const c of candidates) {
@@ -116,12 +118,12 @@ export function packExcerpts(
     if (room < 500) break;
     const text = st.readText(c.path);
     if (text === null) continue;
-    const query = c.query ?? workQuery;
+    const query = c.query ?? (workQuery ??= workExcerptQuery(q));
     const fence = fenceFor(text);
     const lang = langOf(c.path);
     // a changelog's headings are its releases: no names worth a line
     const changelog = CHANGELOG_FILE.test(c.path);
-    const names = c.declares === false || changelog ? '' : excerptNames(c.path, text, work, st.calls);
+    const names = c.declares === false || changelog ? '' : excerptNames(c.path, text, (work ??= workWords(`${q.objective}\n${q.work ?? ''}`)), st.calls);
     const heading = (lines: number) => `### ${c.path} (excerpts of ${lines} lines${c.about ?? ''})${names}`;
     const range = (r: ExcerptRange, about: RangeAbout) => `${excerptLines([r])}${rangeLabel(about, query.spelled)}:\n${fence}${lang}\n`;
     // the block is the file's heading, then per range its heading, text and closing fence, each on its own line
@@ -177,14 +179,11 @@ function namedDeclarations(text: string, names: readonly string[]): ExcerptRange
   const wanted = new Set(names);
   const out: ExcerptRange[] = [];
   fileLines(text).forEach((line, i) => {
-    const name = line.length <= LONG_DECLARATION ? declaredName(line) : null;
+    const name = line.length <= LONG_LINE ? declaredName(line) : null;
     if (name !== null && wanted.has(name)) out.push({ start: i + 1, end: i + NAMED_LINES });
   });
   return out;
 }
-
-/** A line longer than this declares nothing worth pinning (minified code). */
-const LONG_DECLARATION = 400;
 
 /** The lines of a changelog's head its excerpts open with: its title and the latest release's first entries. */
 const CHANGELOG_HEAD_LINES = 30;
