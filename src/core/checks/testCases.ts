@@ -17,7 +17,7 @@ import { DURATION, ESLINT_SUMMARY, FAIL, JEST_FAILURE, JEST_FILE, JEST_SUITE_FAI
 import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
-import { unloadedFiles } from './unloadedFiles';
+import { failedImports, unloadedFiles } from './unloadedFiles';
 import { failureMessageReader, messageSays, missingNames, recordWhy, type FailureRecord } from './failureMessages';
 import type { MissingName } from '../model/types';
 
@@ -124,6 +124,7 @@ export function testCaseReader(): TestCaseReader {
   const state = new Map<string, boolean>();
   const whys = new Map<string, FailureRecord>(); // what a failed case's messages said (failureMessages.ts), by its name
   const unloaded = unloadedFiles();
+  const imports = failedImports(); // unittest's test modules that did not import: files that did not load
   const messages = failureMessageReader();
   const note = (raw: string, passed: boolean, why?: MissingName | null) => {
     const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
@@ -166,6 +167,7 @@ export function testCaseReader(): TestCaseReader {
     }
     const line = cutLine(whole);
     messages.line(line);
+    imports.line(line);
     let m: RegExpExecArray | null;
     const part = line.trim();
     if (!part) {
@@ -264,7 +266,8 @@ export function testCaseReader(): TestCaseReader {
     };
     const fileLines: [string, MissingName | null][] = []; // what the file line's message said is the spec line's case's
     for (const f of found) {
-      if (f.suite) continue;
+      // unittest's stand-in test for a module it could not import is that file's failure to load, no case
+      if (f.suite || imports.isStandIn(f.name)) continue;
       const spec = specName(f);
       if (spec === undefined) note(f.name, f.passed, f.why);
       else if (f.why !== undefined) fileLines.push([spec, f.why]);
@@ -274,5 +277,5 @@ export function testCaseReader(): TestCaseReader {
     const why = missingNames(order, state, whys);
     return { cases: order.map((name) => ({ name, passed: state.get(name)!, ...(why.has(name) ? { missing: why.get(name) } : {}) })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
   };
-  return { line: read, result, unloadedFiles: unloaded.files };
+  return { line: read, result, unloadedFiles: () => [...new Set([...unloaded.files(), ...imports.files()])] };
 }

@@ -1,8 +1,9 @@
-// The JavaScript test files a run's runner reported failed before any test of theirs ran, so they did not load (a
-// syntax error, a module or export they import that does not exist, a throw at their top level): what the test case
-// reader (./testCases.ts testCaseReader) keeps of them as it reads the output's lines, instead of failing test cases —
-// node:test's rule (its point for a whole file right after Node's crash footer) and the files, within a limit. The
-// reader matches the runners' lines; run.ts passes the files on as CheckRun.unbuiltTestFiles.
+// The test files a run's runner reported failed before any test of theirs ran, so they did not load (a syntax error, a
+// module or export they import that does not exist, a throw at their top level): what the test case reader
+// (./testCases.ts testCaseReader) keeps of them as it reads the output's lines, instead of failing test cases —
+// node:test's rule (its point for a whole file right after Node's crash footer) and the files, within a limit; and
+// unittest's test modules that did not import (failedImports), whose stand-in tests are no cases either. The reader
+// matches the JavaScript runners' lines; run.ts passes the files on as CheckRun.unbuiltTestFiles.
 
 /**
  * The last line Node writes when an uncaught error ends a process (`Node.js v20.20.2`; `# ` before it in node:test's
@@ -57,5 +58,62 @@ export function unloadedFiles(): UnloadedFiles {
     add,
     has: (name) => files.has(name),
     files: () => [...files],
+  };
+}
+
+/**
+ * unittest's report of a test module it could not import (a module or name the module imports that does not exist, a
+ * syntax error): `ImportError: Failed to import test module: tests.test_b` under an `ERROR:` header whose test is
+ * `unittest.loader._FailedTest.tests.test_b`; the other modules' tests still run. The module's file: its traceback's
+ * frame whose path ends with the module's own (`-s tests` names the module `test_b`, its frame `tests/test_b.py` — the
+ * scratch copy's prefix is cut from the lines before they are read), else its dotted name as a path.
+ */
+const FAILED_IMPORT = /^ImportError: Failed to import test module: ([\w.]+)\s*$/;
+/** A traceback frame's file, as Python prints it. */
+const FRAME_FILE = /^\s*File "([^"]+)", line \d+/;
+/** The ruled lines around unittest's failure blocks: one ends what a failed import's traceback may still tell. */
+const BLOCK_RULE = /^(?:={20,}|-{20,})\s*$/;
+/** unittest's stand-in test for a module it could not import: `test_b (unittest.loader._FailedTest.test_b)`. */
+const FAILED_TEST = /\(unittest\.loader\._FailedTest\.([\w.]+)\)$/;
+
+/** The test modules unittest could not import, read line by line (failedImports). */
+export interface FailedImports {
+  line: (line: string) => void;
+  /** Their files, relative to where the run ran, in the order reported. */
+  files: () => string[];
+  /** Whether a case's name is the stand-in test of one of them (FAILED_TEST), no test case of the project. */
+  isStandIn: (name: string) => boolean;
+}
+
+export function failedImports(): FailedImports {
+  const modules = new Map<string, string>(); // module → its file
+  let pending: { module: string; suffix: string } | null = null;
+  return {
+    line: (line) => {
+      let m = FAILED_IMPORT.exec(line);
+      if (m) {
+        if (modules.size >= MAX_FILES) return;
+        const asPath = m[1].replace(/\./g, '/');
+        modules.set(m[1], `${asPath}.py`);
+        pending = { module: m[1], suffix: asPath };
+        return;
+      }
+      if (!pending) return;
+      if (BLOCK_RULE.test(line)) pending = null;
+      else if ((m = FRAME_FILE.exec(line))) {
+        const file = m[1].replace(/\\/g, '/').replace(/^\.\//, '');
+        const own = [`${pending.suffix}.py`, `${pending.suffix}/__init__.py`].find((s) => file === s || file.endsWith(`/${s}`));
+        // a relative path inside the run's folder only: an absolute one is outside the scratch copy
+        if (own && !file.startsWith('/') && !/^[A-Za-z]:/.test(file) && !file.split('/').includes('..')) {
+          modules.set(pending.module, file);
+          pending = null;
+        }
+      }
+    },
+    files: () => [...new Set(modules.values())],
+    isStandIn: (name) => {
+      const m = FAILED_TEST.exec(name);
+      return !!m && modules.has(m[1]);
+    },
   };
 }
