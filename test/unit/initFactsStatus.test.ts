@@ -167,6 +167,19 @@ describe("init: the facts give the status the project's docs state", function ()
     assert.strictEqual(statusPart(walkFiles(policy, { kept: ['docs/none.md'], rootFiles: [] }), noSources(), 600), null);
   });
 
+  it("a runtime's own end of life is not the project's status; the project's end of life, or its deprecating a runtime, is", () => {
+    // commander.js's docs/release-policy.md
+    const policy = 'There are major releases about every six months. We do a major release and bump the minimum required node version when LTS Node.js versions reach end-of-life.';
+    assert.deepStrictEqual(pageNotes(policy), []);
+    assert.deepStrictEqual(pageNotes('Python 2 reached its end of life in 2020, so the tool runs on Python 3 only.'), []);
+    assert.deepStrictEqual(pageNotes('Version 2 of this library reached end of life in 2024.'), [{ sentence: 'Version 2 of this library reached end of life in 2024.', rank: 0 }]);
+    assert.deepStrictEqual(pageNotes('Support for Node.js 16 is deprecated and will go in the next major.'), [{ sentence: 'Support for Node.js 16 is deprecated and will go in the next major.', rank: 1 }]);
+    assert.deepStrictEqual(pageNotes('The builds for .NET 6 stop when it reaches end of support.'), []);
+    assert.deepStrictEqual(pageNotes('Once we go to version 3, version 2 reaches end of life.').map((n) => n.rank), [0]);
+    // another status word in the same sentence still counts
+    assert.deepStrictEqual(pageNotes('When Node.js 18 reaches end of life this package becomes unmaintained.').map((n) => n.rank), [0]);
+  });
+
   it("isReleaseNotes: changelogs and release notes kept as pages, not a maintainer's release how-to", () => {
     for (const p of ['docs/change_log/release-2.4.md', 'docs/change_log/index.md', 'docs/releases/v3.md', 'docs/release-notes/1.0.md', 'RELEASE_NOTES.md', 'docs/whatsnew.md', 'docs/release-2.4.md', 'HISTORY.md', 'NEWS.md', 'docs/changelog.md']) {
       assert.ok(isReleaseNotes(p), p);

@@ -126,10 +126,21 @@ function plain(paragraph: string): string {
  */
 const SENTENCE_END = /(?<=[.!?]["')\]]?)(?<!\b(?:[Ee]\.g|[Ii]\.e|[Cc]f|[Vv]s)\.)\s+(?=["'(`[]?[\p{Lu}\p{N}])/u;
 
+/**
+ * A runtime, language or platform named just before "end of life" or "end of support": that is its own lifecycle, not
+ * the project's status — commander.js's release policy, "We … bump the minimum required node version when LTS Node.js
+ * versions reach end-of-life", read as the project stopping. (The project deprecating a platform it supports, "Support
+ * for Node.js 16 is deprecated", is its own policy, and still a note.)
+ */
+const PLATFORM_BEFORE = /(?:\b(?:node(?:\.js)?|python|ruby|php|java|jdk|golang|go \d|rust|deno|bun|electron|lts|ubuntu|debian|windows|macos|ios|android|chrome|firefox|safari|browsers?)|\.net)\b[^.;:]{0,60}$/i;
+const LIFECYCLE_END = /^end[- ]of[- ]/i;
+
 /** The strongest class (its index in CLASSES) of the status words a sentence holds outside its code, or -1 for none. */
 function rankOf(sentence: string): number {
   let best = -1;
-  for (const m of sentence.replace(CODE_SPAN, '``').matchAll(STATUS_WORDS)) {
+  const text = sentence.replace(CODE_SPAN, '``');
+  for (const m of text.matchAll(STATUS_WORDS)) {
+    if (LIFECYCLE_END.test(m[0]) && PLATFORM_BEFORE.test(text.slice(0, m.index))) continue;
     const rank = CLASSES.findIndex((c) => m.groups?.[c] !== undefined);
     if (best < 0 || rank < best) best = rank;
   }
