@@ -136,10 +136,12 @@ describe('init: the questionnaire worded for a workspace with code', function ()
     const filePrompt = buildInitRequest(prompts.inputs.find((s) => s.path === '1_product/4_backlog.md')!, { ...base, facts, decisions }).system[0].text;
     assert.match(filePrompt, /a section on a first release says\s+so, the `features` answer is the\s+next release, and plans and backlog start there/);
     assert.match(filePrompt, /for a new product, its first release; for one that exists, the next release the developer asked for/);
-    // the milestone's sections are worded for both: v1 of a product that exists is what is built
+    // the milestone's sections are worded for both: the current release of a product that exists is what is built, each
+    // headed by its version, not by a generic "v1"/"v2" a project's own major versions could be mistaken for (an h3
+    // trial, on its v2 branch at 2.0.0-beta.0, had to explain that its "v1" section held 2.0.0-beta.0)
     const milestone = buildInitRequest(prompts.inputs.find((s) => s.path === '1_product/3_milestone.md')!, { ...base, facts, decisions }).system[0].text;
-    assert.match(milestone, /^2\. v1 — the first usable release \(for a product that exists: what is built now, under the version it carries when it has releases\) — features, success criteria$/m);
-    assert.match(milestone, /^3\. v2 — the next release's planned features and goals \(under the version number it will carry, by the project's versioning, when it has releases\)$/m);
+    assert.match(milestone, /^2\. The current release — the first usable release; for a product that exists, what is built now — headed by the version it carries when it has releases \(`## 2\.4\.0 — built now`\), not by a generic "v1" a real version could be mistaken for — features, success criteria$/m);
+    assert.match(milestone, /^3\. The next release — its planned features and goals, headed by the version number it will carry by the project's versioning when it has releases \(`## 2\.5\.0 — next`\), else "Next release"$/m);
   });
 
   it("a missing features answer is told with the question as it is asked: the next release where the workspace holds code", async () => {
