@@ -139,6 +139,8 @@ describe('tools: execution under the read policy', () => {
     assert.strictEqual(under.content, hit.content);
     assert.strictEqual(records[0].hits, 3);
     assert.strictEqual(describeToolCall('DevA', records[0]).text, 'DevA searched GETTHEME · 3 hits');
+    // a search in a folder names it: two searches for one word in two folders read apart
+    assert.strictEqual(describeToolCall('DevA', records[2]).text, 'DevA searched gettheme in src · 3 hits');
     // a focused search's record keeps where it hit (never the text); one with no hit keeps nothing
     assert.deepStrictEqual(records[0].found, [['src/app.ts', 1], ['src/app.ts', 2], ['src/theme.ts', 1]]);
     assert.strictEqual(records[1].found, undefined);

@@ -1,5 +1,5 @@
 // How a tool call reads to a person — one wording for the CLI transcript and the chat panel's chips
-// ("DevA read src/app.ts · 2.1 KB", "DevA searched getTheme · 3 hits"). No Node imports: the webview bundles it.
+// ("DevA read src/app.ts · 2.1 KB", "DevA searched getTheme in src · 3 hits"). No Node imports: the webview bundles it.
 import type { ToolCallRecord } from '../model/types';
 import { formatBytes } from '../text/size';
 
@@ -9,7 +9,8 @@ const VERB: Record<string, string> = { read_file: 'read', search_files: 'searche
 export function describeToolCall(agent: string, c: ToolCallRecord): { text: string; tone: 'ok' | 'warning' } {
   // an own key only: a tool the model named "constructor" is called, not Object's source text
   const verb = Object.hasOwn(VERB, c.tool) ? VERB[c.tool] : `called ${c.tool}`;
-  const target = c.tool === 'read_file' && c.lines ? `${c.target}:${c.lines[0]}–${c.lines[1]}` : c.target;
+  // a search names where it looked: a trial's DA searched maxAge in docs and in test, two chips alike but for their hits
+  const target = c.tool === 'read_file' && c.lines ? `${c.target}:${c.lines[0]}–${c.lines[1]}` : c.tool === 'search_files' && c.path && c.target ? `${c.target} in ${c.path}` : c.target;
   const head = `${agent} ${verb} ${target || '(nothing)'}`;
   if (c.limited) return { text: `${head} — limit reached`, tone: 'warning' };
   if (c.refused) return { text: `${head} — refused: ${c.refused}`, tone: 'warning' };
