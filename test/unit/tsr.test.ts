@@ -7,7 +7,7 @@ import * as path from 'path';
 import { renderSources } from '../../src/core/session/sources';
 import { REVIEW_CHARS, REVIEW_TOTAL_CHARS } from '../../src/core/session/retroReview';
 import type { ContextInputs } from '../../src/core/session/context';
-import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, namedTests, testLabel, testStatus, unreadableJudgements, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
+import { acceptanceCriteria, beforeText, computeTsr, criterionStatus, existsInWorkspace, failFirstOf, failFirstStatus, failFirstSurprise, judgementsOf, lastRuns, namedTests, testLabel, testStatus, unreadableJudgements, type CheckOutcome, type NamedTest } from '../../src/core/metrics/tsr';
 import { isFileTest, type FileTest } from '../../src/core/model/types';
 import { computeMetrics, formatMetricsMarkdown } from '../../src/core/metrics/metrics';
 import { isStaticCheck } from '../../src/core/checks/commands';
@@ -522,6 +522,31 @@ describe('TSR: from the checks', () => {
     assert.match(judged, /- AC-3: .* — DevA's test: node --test \(the whole check\) — in the checks' last run: failed$/);
     const md = formatMetricsMarkdown(computeMetrics({ envelopes: {}, usage: {}, startedAt: 0, retroSavedAt: 1, contextChars: {}, tsr: r }));
     assert.match(md, /\| AC-3 .* \| node --test \(the whole check\) \| passed \|/);
+  });
+
+  it('a criterion proved by a whole check passes when its command failed only as on the unchanged workspace', () => {
+    // an h3 trial: `pnpm run test` failed on three environment-bound tests before any change, and as much after it
+    const out = (extra: string[]) =>
+      [' FAIL  test/utils.test.ts > utils > node > getRequestFingerprint > returns the same hash', ' FAIL  test/bench/bundle.test.ts > benchmark > bundle size', ...extra, ' Test Files  2 failed | 25 passed (27)'].join('\n');
+    const run = (output: string, round = 0) => ({ command: 'pnpm run test', passed: false, output, round, status: 'failed' as const, exitCode: 1, durationMs: 1, outputChars: output.length });
+    const base = run(out([]));
+    const outcome = (last: ReturnType<typeof run>) => ({ commands: ['pnpm run test'], runs: [last], baseline: [base], fixRounds: [], maxFixRounds: 2, passed: false });
+    const check = [{ check: 'pnpm run test' }];
+    const asBefore = lastRuns(outcome(run(out([]))))!;
+    assert.strictEqual(asBefore[0].failedAsBefore, true);
+    assert.strictEqual(criterionStatus(check, () => false, asBefore), 'pass');
+    // a test failing anew, or no run on the unchanged workspace to compare with: failed
+    const worse = lastRuns(outcome(run(out([' FAIL  test/cors.test.ts > cors > sends max-age']))))!;
+    assert.strictEqual(worse[0].failedAsBefore, undefined);
+    assert.strictEqual(criterionStatus(check, () => false, worse), 'fail');
+    assert.strictEqual(criterionStatus(check, () => false, lastRuns({ ...outcome(run(out([]))), baseline: undefined })!), 'fail');
+    // the retrospective hears how it passed
+    const retro = renderSources('cm_retro', ['retro:criteria'], {
+      envelopes: { poa: { output: POA }, deva: { output: { criteria_tests: [{ criterion: 'AC-3', check: 'pnpm run test' }] } } },
+      checks: outcome(run(out([]))),
+      fileExists: () => true,
+    } as unknown as ContextInputs);
+    assert.match(retro, /- AC-3: .* — DevA's test: pnpm run test \(the whole check\) — in the checks' last run: passed \(its command failed only as it did on the unchanged workspace: nothing it ran failed anew\)$/m);
   });
 
   it('a criterion no test proves names a file for review: left to review, its added lines for the retrospective', () => {

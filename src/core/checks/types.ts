@@ -157,6 +157,12 @@ export interface CheckRun {
    * workspace's ran none either (proposalNotReached). Absent otherwise.
    */
   testsNotReached?: true;
+  /**
+   * On the runs TSR reads (metrics/checkRuns.ts lastRuns), never stored: a run on the proposal that failed as the
+   * unchanged workspace's run did (baseline.ts failsAsBefore: every failing test case or problem already there, none
+   * missing) — nothing it ran failed anew. Absent otherwise.
+   */
+  failedAsBefore?: true;
 }
 
 /** One fix round: what DevA was sent and what its reply changed. */

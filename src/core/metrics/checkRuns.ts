@@ -5,6 +5,7 @@
 import type { CheckRun, ChecksOutcome } from '../checks/types';
 import { startedRuns } from '../checks/verdict';
 import { markedFailFirstRuns, markedNotReached, proposalNotReached } from '../checks/notReached';
+import { failsAsBefore } from '../checks/baseline';
 
 /**
  * The last run of each command of a check loop, if it started (one that could not tested nothing): the verdict TSR
@@ -17,7 +18,10 @@ export function lastRuns(outcome: ChecksOutcome): CheckRun[] | null {
     return runs.length ? [runs[runs.length - 1]] : [];
   });
   const base = (r: CheckRun) => outcome.baseline?.find((b) => b.command === r.command);
-  const started = startedRuns(last).map((r) => markedNotReached(r, proposalNotReached(r, base(r))));
+  const started = startedRuns(last).map((r) => {
+    const marked = markedNotReached(r, proposalNotReached(r, base(r)));
+    return !marked.passed && !marked.testsNotReached && failsAsBefore(marked, base(r)) ? { ...marked, failedAsBefore: true as const } : marked;
+  });
   return started.length ? started : null;
 }
 

@@ -16,7 +16,7 @@ import type { CheckTest, FileTest, TestStatus } from '../model/types';
 import type { TestCaseResult } from '../checks/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'byTarget' | 'testsNotReached' | 'unbuilt'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'byTarget' | 'testsNotReached' | 'unbuilt' | 'failedAsBefore'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -145,7 +145,10 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   if (test && 'check' in test) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
     if (runs.length === 0) return 'no_test';
-    return runs.every((c) => c.passed) ? 'pass' : runs.every((c) => c.passed || c.testsNotReached) ? 'not_run' : 'fail';
+    if (runs.every((c) => c.passed)) return 'pass';
+    if (runs.every((c) => c.passed || c.testsNotReached)) return 'not_run';
+    // failing only as on the unchanged workspace: nothing the check ran failed anew, which is what it proves as a whole
+    return runs.every((c) => c.passed || c.failedAsBefore) ? 'pass' : 'fail';
   }
   if (!test || !exists) return 'no_test';
   // whether some run shows the test ran: it named the test (`named`), or a command that runs tests passed or failed

@@ -14,7 +14,10 @@
 //    show the test ran: one that named it, or a command that runs tests — a linter's or type checker's run alone
 //    (checks/detect.ts isStaticCheck) leaves it no test. For a criterion the checks prove as a
 //    whole ("the existing suite still passes"), DevA names the check command instead of a test (`{criterion, check:
-//    "npm test"}`): it passed when that command's last run passed; a command that did not run is no test. For one
+//    "npm test"}`): it passed when that command's last run passed, or failed only as it failed on the unchanged workspace
+//    (every failing test case or problem already there: nothing it ran failed anew — a trial on h3, whose suite failed
+//    on three environment-bound tests before any change, counted "the rest behaves as today" failed); a command that
+//    did not run is no test. For one
 //    no test can prove (a changelog line, documentation), DevA names the file to review (`{criterion, review:
 //    "CHANGES.md"}`): the retrospective reads its changed lines. A criterion DevA named only such files for, each
 //    existing (proposed or in the workspace), is left to review (`review`): out of the computed TSR's count, and said
@@ -248,6 +251,14 @@ export interface TsrInput {
   before?: CheckOutcome[] | null;
   /** Whether a workspace-relative file exists (proposed by DevA, or in the workspace). */
   fileExists: (rel: string) => boolean;
+}
+
+/** What a criterion proved by a whole check passed on, when its command failed only as on the unchanged workspace. */
+export const AS_BEFORE_TEXT = 'its command failed only as it did on the unchanged workspace: nothing it ran failed anew';
+
+/** Whether one of `named` is a whole check whose last run failed only as before (CheckRun.failedAsBefore). */
+export function provedAsBefore(named: readonly NamedTest[], checks: readonly CheckOutcome[]): boolean {
+  return named.some((t) => 'check' in t && checks.some((c) => c.failedAsBefore && commandKey(c.command) === commandKey(t.check)));
 }
 
 /**

@@ -10,7 +10,7 @@ import { checksForRetro, mayRunPerTarget } from '../checks';
 import { filesRead } from '../tools/reads';
 import { handoffNames, withCitations } from './citations';
 import { toolBoundsText } from '../tools/specs';
-import { acceptanceCriteria, beforeText, COMPUTED_TEXT, criterionStatus, failFirstOf, failFirstRuns, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
+import { acceptanceCriteria, AS_BEFORE_TEXT, beforeText, COMPUTED_TEXT, criterionStatus, provedAsBefore, failFirstOf, failFirstRuns, lastRuns, namedTests, testLabel, type Criterion } from '../metrics/tsr';
 import { STEP_AGENT, isPlainObject as isObject, type StepId, type WorkerAgent } from '../model/types';
 import { reviewedChanges } from './retroReview';
 import type { RankQuery } from '../workspace';
@@ -275,7 +275,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         const t = tests.get(c.id) ?? [];
         const status = runs ? criterionStatus(t, inputs.fileExists!, runs) : null;
         // a criterion left to review had no test in the checks: its files' changes follow
-        const verdict = !status ? '' : status === 'review' ? ` — no test proves it: ${COMPUTED_TEXT.review}` : ` — in the checks' last run: ${COMPUTED_TEXT[status]}`;
+        const verdict = !status ? '' : status === 'review' ? ` — no test proves it: ${COMPUTED_TEXT.review}` : ` — in the checks' last run: ${COMPUTED_TEXT[status]}${status === 'pass' && provedAsBefore(t, runs!) ? ` (${AS_BEFORE_TEXT})` : ''}`;
         const first = before ? failFirstOf(t, inputs.fileExists!, before) : null;
         const failFirst = first ? `; with only DevA's tests on the unchanged code: ${beforeText(first)}` : '';
         return `- ${c.id}: ${clip(c.text, RETRO_CRITERION_CHARS)} — DevA's test${t.length > 1 ? 's' : ''}: ${t.length ? t.map(testLabel).join('; ') : '(none named)'}${verdict}${failFirst}`;
