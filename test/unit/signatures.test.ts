@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { signaturesOf } from '../../src/core/workspace/signatures';
 import { SIGNATURE_CHARS, TYPE_SIGNATURE_CHARS } from '../../src/core/workspace/signatureText';
-import { fileNames } from '../../src/core/workspace/mapLines';
+import { fileNames, publicSignatures, workWords } from '../../src/core/workspace/mapLines';
 
 /** The file's signatures as an object, symbol → signature. */
 const sigs = (rel: string, text: string): Record<string, string> => Object.fromEntries(signaturesOf(rel, text));
@@ -271,6 +271,46 @@ describe('signatures: fields with their types', () => {
     const big = sigs('src/big.rs', rs).Big;
     assert.ok(big.length <= TYPE_SIGNATURE_CHARS, big);
     assert.match(big, /^struct Big \{ field0: HashMap<String, Vec<u0>>, .*field\d+: HashMap<String, Vec<u\d+>>, … \}$/);
+  });
+});
+
+describe('signatures: a cut type shows the members the work names first', () => {
+  // an h3 trial: DA's map cut `H3CorsOptions` just before the `maxAge` its work was about
+  const cors = [
+    'export interface H3CorsOptions {',
+    '  origin?: "*" | "null" | (string | RegExp)[] | ((origin: string) => boolean);',
+    '  methods?: "*" | HTTPMethod[];',
+    '  allowHeaders?: "*" | string[];',
+    '  exposeHeaders?: "*" | string[];',
+    '  credentials?: boolean;',
+    '  readonly maxAge?: string | false;',
+    '}',
+    'export interface Small { maxAge?: string; origin?: string }',
+  ].join('\n');
+  const work = workWords('append `access-control-max-age` header to preflight response');
+
+  it("TS: the members holding the work's words first, the most first, where the type is cut; file order where all fit or none holds one", () => {
+    const [opts, small] = publicSignatures('src/types/cors.ts', cors, ['H3CorsOptions', 'Small'], work, []).signatures;
+    assert.ok(opts.length <= TYPE_SIGNATURE_CHARS, opts);
+    assert.match(opts, /^H3CorsOptions \{ readonly maxAge\?: string \| false, allowHeaders\?: "\*" \| string\[\], exposeHeaders\?: "\*" \| string\[\], origin\?: .*… \}$/);
+    assert.strictEqual(small, 'Small { maxAge?: string, origin?: string }', 'whole: in file order');
+    const plain = publicSignatures('src/types/cors.ts', cors, ['H3CorsOptions'], workWords('make credentials optional'), []).signatures[0];
+    assert.match(plain, /^H3CorsOptions \{ credentials\?: boolean, origin\?: /);
+    const none = publicSignatures('src/types/cors.ts', cors, ['H3CorsOptions'], workWords(''), []).signatures[0];
+    assert.strictEqual(none, sigs('src/types/cors.ts', cors).H3CorsOptions, 'no work: as without one');
+    assert.match(none, /^H3CorsOptions \{ origin\?: /);
+  });
+
+  it('Rust and Go structs and Python classes too; an enum keeps its order', () => {
+    const long = (n: string) => `${n}: HashMap<String, Vec<Option<u64>>>`;
+    const rs = `pub struct Config {\n${['alpha', 'beta', 'gamma', 'delta', 'max_age'].map((f) => `    pub ${long(f)},`).join('\n')}\n}\n`;
+    assert.match(publicSignatures('src/config.rs', rs, ['Config'], work, []).signatures[0], /^struct Config \{ max_age: HashMap/);
+    const go = `type Config struct {\n${['Alpha', 'Beta', 'Gamma', 'Delta', 'MaxAge'].map((f) => `\t${f} map[string][]map[string]int64`).join('\n')}\n}\n`;
+    assert.match(publicSignatures('config.go', go, ['Config'], work, []).signatures[0], /^struct Config \{ MaxAge map/);
+    const py = `class Config:\n${['alpha', 'beta', 'gamma', 'delta', 'max_age'].map((f) => `    ${f}: dict[str, list[tuple[int, int, int]]]`).join('\n')}\n`;
+    assert.match(publicSignatures('config.py', py, ['Config'], work, []).signatures[0], /^class Config \{ max_age: dict/);
+    const en = `export enum Header {\n${['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta', 'Eta', 'Theta', 'Iota', 'Kappa', 'Lambda', 'Omicron', 'Sigma', 'Upsilon', 'Omega', 'Psi', 'Chi', 'Phi', 'Tau', 'Rho', 'MaxAge'].map((f) => `  ${f}LongerName,`).join('\n')}\n}\n`;
+    assert.match(publicSignatures('src/h.ts', en, ['Header'], work, []).signatures[0], /^enum Header \{ AlphaLongerName, /);
   });
 });
 

@@ -8,7 +8,7 @@
 // them.
 import { MAX_SYMBOLS, scanFile } from './symbols';
 import { signaturesOf, typeMembers } from './signatures';
-import type { TypeMember } from './signatureDecls';
+import { memberName, type MemberFocus, type TypeMember } from './signatureDecls';
 import { constructorSymbol, methodSymbol, symbolOwnName } from './symbolNames';
 import { NO_CALLS, type NameCalls } from './docCalls';
 import { terms } from './tokens';
@@ -54,6 +54,11 @@ export function signingPlaces(names: readonly string[], work: WorkWords): number
   return places;
 }
 
+/** How many of the work's words a type's member holds in its own name (terms, as signingPlaces reads a name). */
+export function memberFocus(work: WorkWords): MemberFocus {
+  return (member) => new Set(terms(memberName(member)).filter((t) => work.has(t))).size;
+}
+
 /** A map line: the path, then its top-level symbols (`shown` at most, MAP_SYMBOLS by default, counting the rest). */
 export function mapLine(p: string, symbols: readonly string[], shown = MAP_SYMBOLS): string {
   return symbols.length ? `${p} — ${namesWithin(symbols, shown)}` : p;
@@ -72,10 +77,11 @@ export function most(lo: number, hi: number, fits: (n: number) => boolean): numb
 /**
  * The signatures of a file's public names (`publics`, its first symbols), one for each, the name itself where it
  * has none: read from its text (signatures.ts; its types' `members` as fileNames found them), only for those names;
- * given in the order of `work` (signingPlaces).
+ * given in the order of `work` (signingPlaces), a type's members that hold its words first where the type's signature
+ * is cut (memberFocus).
  */
 export function publicSignatures(relPath: string, text: string, publics: readonly string[], work: WorkWords, members: readonly TypeMember[]): Signed {
-  const found = signaturesOf(relPath, text, publics, members);
+  const found = signaturesOf(relPath, text, publics, members, work.size ? memberFocus(work) : undefined);
   return { signatures: publics.map((n) => found.get(n) ?? n), places: signingPlaces(publics, work) };
 }
 

@@ -16,6 +16,21 @@ export interface Site {
   line: number;
   col: number;
   lang: Lang;
+  /** How many of the work's words a member's own name holds (MemberFocus): a type's members that hold some go first where its signature is cut. */
+  focus?: MemberFocus;
+}
+
+/**
+ * How many of the work's words a type's member (`maxAge?: string | false`, `pub name: String`) holds in its own name
+ * (memberName): where a type's signature cannot show all its members, those that hold some go first — in a trial on
+ * h3, DA's map showed `H3CorsOptions { origin?: …, methods?: …, allowHeaders?: …, exposeHeaders?: …, … }`, cut just
+ * before the `maxAge` the work was about.
+ */
+export type MemberFocus = (member: string) => number;
+
+/** A member's own name: `maxAge` of `readonly maxAge?: string`, `name` of `pub(crate) name: String`, `Handler` of `Handler http.Handler`. */
+export function memberName(member: string): string {
+  return /^(?:readonly\s+|pub(?:\([^)]*\))?\s+)?([A-Za-z_$][\w$]*)/.exec(member)?.[1] ?? '';
 }
 
 /**
@@ -82,10 +97,17 @@ export function fnSignature(name: string, at: Site): string | null {
 
 /**
  * `head { a: A, b: B }` of a type's members, `..` last where it has others not shown (Rust's private fields); `head`
- * alone without any. Within TYPE_SIGNATURE_CHARS.
+ * alone without any. Within TYPE_SIGNATURE_CHARS: where they do not all fit, the members `focus` finds words of the
+ * work in go first (the most first, file order among equals), then the others in file order.
  */
-export function membersSignature(head: string, members: readonly string[], others = false): string {
-  const items = [...members, ...(others ? ['..'] : [])];
+export function membersSignature(head: string, members: readonly string[], others = false, focus?: MemberFocus): string {
+  const fits = () => `${head} { ${members.join(', ')}${others ? ', ..' : ''} }`.length <= TYPE_SIGNATURE_CHARS;
+  let ordered = members;
+  if (focus && members.length > 1 && !fits()) {
+    const hits = members.map(focus);
+    if (hits.some((h) => h > 0)) ordered = members.map((_, i) => i).sort((a, b) => hits[b] - hits[a] || a - b).map((i) => members[i]);
+  }
+  const items = [...ordered, ...(others ? ['..'] : [])];
   return items.length ? bracketed(`${head} `, '{ ', items.join(', '), ' }', '', true, TYPE_SIGNATURE_CHARS) : head;
 }
 

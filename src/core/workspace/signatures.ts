@@ -12,7 +12,7 @@
 import { JS_EXT } from './symbols';
 import { GO_FILE, PYTHON_FILE, RUST_FILE } from './fileKinds';
 import type { Lang } from './signatureText';
-import type { Add, TypeMember } from './signatureDecls';
+import type { Add, MemberFocus, TypeMember } from './signatureDecls';
 import { fallbackDeclarations, interfaceMethods, rustDeclarations } from './signaturesOther';
 import { classMembers, tsDeclarations } from './signaturesTs';
 import { classMethods } from './signaturesPy';
@@ -45,11 +45,12 @@ export function typeMembers(relPath: string, text: string): TypeMember[] {
 /**
  * The signatures of a file's declarations and of its types' members (`members`: typeMembers, found again unless given),
  * by symbol (scanFile's names, `Type.member`), for those that have one — a symbol missing here is shown by its name;
- * `only` the symbols given, when given (a map line shows a few: the others are not read). A declaration's first
+ * `only` the symbols given, when given (a map line shows a few: the others are not read); a type's members that hold
+ * words of the work first where its signature is cut (`focus`: signatureDecls.ts MemberFocus). A declaration's first
  * appearance gives it (an overload's first line). Never throws: a file the rules misread keeps the signatures found
  * before it.
  */
-export function signaturesOf(relPath: string, text: string, only?: Iterable<string>, members?: readonly TypeMember[]): Map<string, string> {
+export function signaturesOf(relPath: string, text: string, only?: Iterable<string>, members?: readonly TypeMember[], focus?: MemberFocus): Map<string, string> {
   const out = new Map<string, string>();
   const lang = langOf(relPath);
   const wanted = only && new Set(only);
@@ -62,7 +63,7 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
     if (s && s !== symbol) out.set(symbol, s);
   };
   const lines = text.split('\n');
-  const declarations = () => (lang === 'ts' ? tsDeclarations(lines, add) : lang === 'rust' ? rustDeclarations(lines, add) : fallbackDeclarations(lines, lang, add));
+  const declarations = () => (lang === 'ts' ? tsDeclarations(lines, add, focus) : lang === 'rust' ? rustDeclarations(lines, add, focus) : fallbackDeclarations(lines, lang, add, focus));
   const ofMembers = () => (members ?? typeMembers(relPath, text)).forEach((m) => add(m.symbol, m.signature));
   for (const read of [declarations, ofMembers]) {
     try {

@@ -9,10 +9,10 @@ import { RUST_METHOD, RustImpls } from './symbolsRust';
 import { methodSymbol } from './symbolNames';
 import { bracketed, closing, flatten, skipSpace, topIndex, afterTypeParams, withoutLifetimes } from './signatureText';
 import { pyClass } from './signaturesPy';
-import { bodyItems, codeAfter, declarationSpan, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
+import { bodyItems, codeAfter, declarationSpan, declaredType, fnSignature, keywordOf, membersSignature, typeAlias, typedMember, type Add, type MemberFocus, type Site, type TypeMember } from './signatureDecls';
 
 /** Rust: the top-level items (FALLBACK_DECL, RUST_CONST) and the methods of impl blocks (`Type.method`, symbolsRust.ts). */
-export function rustDeclarations(lines: readonly string[], add: Add): void {
+export function rustDeclarations(lines: readonly string[], add: Add, focus?: MemberFocus): void {
   const impls = new RustImpls(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -31,7 +31,7 @@ export function rustDeclarations(lines: readonly string[], add: Add): void {
       continue;
     }
     const m = FALLBACK_DECL.exec(line);
-    if (m) add(m[1], () => rustItem(keywordOf(m[0], m[1]), m[1], { lines, line: i, col: m[0].length, lang: 'rust' }));
+    if (m) add(m[1], () => rustItem(keywordOf(m[0], m[1]), m[1], { lines, line: i, col: m[0].length, lang: 'rust', focus }));
   }
 }
 
@@ -67,7 +67,7 @@ function rustItem(keyword: string, name: string, at: Site): string | null {
     return f ? [{ pub: !!f[1], text: withoutLifetimes(typedMember(f[2], item, 'rust')) }] : [];
   });
   const shown = fields.filter((f) => f.pub).map((f) => f.text);
-  return membersSignature(head, shown, shown.length < fields.length);
+  return membersSignature(head, shown, shown.length < fields.length, at.focus);
 }
 
 /** Go: exported fields of a struct, methods and embedded interfaces of an interface (`A, B int` names two). */
@@ -76,7 +76,7 @@ const GO_EMBEDDED = /^\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)(?:\[\])?\s*(?:``|"")?
 const GO_METHOD_SPEC = /^([A-Za-z_]\w*)\s*\(/;
 
 /** Go (functions, methods as `Type.Method`, types) and Python (functions, classes): FALLBACK_DECL's lines. */
-export function fallbackDeclarations(lines: readonly string[], lang: 'go' | 'py', add: Add): void {
+export function fallbackDeclarations(lines: readonly string[], lang: 'go' | 'py', add: Add, focus?: MemberFocus): void {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const method = lang === 'go' ? GO_METHOD.exec(line) : null;
@@ -88,7 +88,7 @@ export function fallbackDeclarations(lines: readonly string[], lang: 'go' | 'py'
     }
     const m = FALLBACK_DECL.exec(line);
     if (!m) continue;
-    const at: Site = { lines, line: i, col: m[0].length, lang };
+    const at: Site = { lines, line: i, col: m[0].length, lang, focus };
     const keyword = keywordOf(m[0], m[1]);
     if (keyword === 'func' || keyword === 'def') add(m[1], () => fnSignature(m[1], at));
     else if (keyword === 'type' && lang === 'go') add(m[1], () => goType(m[1], at));
@@ -175,5 +175,5 @@ function goType(name: string, at: Site): string {
     const embedded = GO_EMBEDDED.exec(flat)?.[1];
     return embedded && exported(embedded) ? [embedded] : [];
   });
-  return membersSignature(`${kind} ${name}`, members);
+  return membersSignature(`${kind} ${name}`, members, false, kind === 'struct' ? at.focus : undefined);
 }

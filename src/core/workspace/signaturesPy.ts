@@ -53,7 +53,7 @@ export function pyClass(name: string, at: Site): string {
     const eq = f ? topIndex(code, 0, 'py', (c, k) => c === '=' && code[k + 1] !== '=') : -1;
     if (f) fields.push(typedMember(f[1], eq < 0 ? code : code.slice(0, eq), 'py'));
   });
-  return membersSignature(head, fields);
+  return membersSignature(head, fields, false, at.focus);
 }
 
 /** A decorator that makes a method a property read by its name: `@property`, `@functools.cached_property`, `@abc.abstractproperty`. */

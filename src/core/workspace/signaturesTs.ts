@@ -15,18 +15,18 @@ import { EXPORT_DECL, jsMembers, TOP_DECL } from './symbols';
 import type { MemberLine } from './jsBodies';
 import { constructorSymbol, methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams } from './signatureText';
-import { bodyItems, callOf, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, topItems, typeAlias, typedMember, type Add, type Site, type TypeMember } from './signatureDecls';
+import { bodyItems, callOf, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, topItems, typeAlias, typedMember, type Add, type MemberFocus, type Site, type TypeMember } from './signatureDecls';
 
 /** An interface's or object type's member (code spaced by one: codeOf): `name?: T`, `readonly name: T`, `name(…)`. */
 const TS_MEMBER = /^(?:readonly )?([A-Za-z_$][\w$]*) ?(\?)? ?([:(<])/;
 
 /** TS/JS: the top-level declarations symbols.ts names (EXPORT_DECL, TOP_DECL). */
-export function tsDeclarations(lines: readonly string[], add: Add): void {
+export function tsDeclarations(lines: readonly string[], add: Add, focus?: MemberFocus): void {
   for (let i = 0; i < lines.length; i++) {
     const m = EXPORT_DECL.exec(lines[i]) ?? TOP_DECL.exec(lines[i]);
     if (!m) continue;
     const name = m[1];
-    const at: Site = { lines, line: i, col: m[0].length, lang: 'ts' };
+    const at: Site = { lines, line: i, col: m[0].length, lang: 'ts', focus };
     const keyword = keywordOf(m[0], name);
     if (keyword === 'function') add(name, () => fnSignature(name, at));
     else if (keyword === 'class') add(name, () => tsClass(name, at));
@@ -71,7 +71,7 @@ function tsType(keyword: string, name: string, at: Site): string | null {
     const label = `${item.startsWith('readonly ') ? 'readonly ' : ''}${m[1]}${m[2] ?? ''}`;
     return m[3] === ':' ? typedMember(label, item, 'ts') : `${label}()`;
   });
-  return membersSignature(head, members);
+  return membersSignature(head, members, false, keyword === 'enum' ? undefined : at.focus);
 }
 
 /** A constant holding a function (`f = (a, b) => …`, `f = function (a) {`) as `f(a, b)`; else its declared type, `x: T`. */
