@@ -23,6 +23,8 @@ import {
   tsrSummary,
   AS_BEFORE_BY,
   beforeFailureSaying,
+  failFirstFailing,
+  failFirstFailingSaying,
   takenBy,
   takenSaying,
 } from '../core';
@@ -43,6 +45,9 @@ function failingCases(r: CheckRun): string {
   return n ? ` (${n} test case${n === 1 ? '' : 's'} failing)` : '';
 }
 
+/** " (text)", or '' for no text. */
+const inParens = (text: string) => (text ? ` (${text})` : '');
+
 /** One check event as transcript lines. */
 function printCheck(out: Out, e: CheckEvent): void {
   switch (e.type) {
@@ -61,9 +66,12 @@ function printCheck(out: Out, e: CheckEvent): void {
       if (e.before) {
         // a failure is what a new test should do here: no output, the test cases it reported; one that failed before
         // it ran DevA's tests (checks/notReached.ts: a time-out too) observed nothing, and says why
+        // the cases the unchanged code fails without DevA's tests too are the suite's own, counted apart
+        const { own, already } = failFirstFailing(r);
+        const failed = `failed${inParens(failFirstFailingSaying(r))}${own || !already ? ', as a test of the change should' : ": none of DevA's tests failed here"}`;
         const how = r.passed
           ? "passed: DevA's tests pass without the change too (as a regression guard should; a test of the change should not)"
-          : (beforeFailureSaying(r) ?? (r.status === 'failed' ? `failed${failingCases(r)}, as a test of the change should` : runStatusWord(r.status)));
+          : (beforeFailureSaying(r) ?? (r.status === 'failed' ? failed : runStatusWord(r.status)));
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }

@@ -47,7 +47,10 @@ describe('CLI: checks on a Python project (pytest)', function () {
     // the retrospective hears the failing case by pytest's id, on the proposal and before it
     const retroAsk = JSON.stringify(fake.requests[4].body.messages);
     assert.match(retroAsk, /tests\/test_calc\.py::test_div/);
-    assert.match(retroAsk, /DevA's test files alone \(tests\/test_mul\.py\) on the unchanged code: [^\\]*failed \(failing: \\"tests\/test_calc\.py::test_div\\", \\"tests\/test_mul\.py::test_mul_small\\"\)/);
+    // before the change, the case the unchanged code fails without DevA's tests too is counted apart, not named among
+    // DevA's (a Python-Markdown trial's suite failed 366 such cases beside its 15 new tests)
+    assert.match(retroAsk, /DevA's test files alone \(tests\/test_mul\.py\) on the unchanged code: [^\\]*failed \(failing: \\"tests\/test_mul\.py::test_mul_small\\"\), beside 1 test case failing without DevA's test files too/);
+    assert.match(run.stderr, /· before the change, \S+ -m pytest -q -p no:cacheprovider failed \(1 test case failing, and 1 that fails without DevA's test files too\), as a test of the change should/);
     assert.doesNotMatch(retroAsk, /tests\/test_mul\.py::test_mul_two/, 'a case that passed is not named as failing');
   });
 });

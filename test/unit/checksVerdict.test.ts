@@ -5,7 +5,7 @@
 // cases failing is told in one wording on every surface (beforeFailureSaying).
 import * as assert from 'assert';
 import { PassThrough } from 'stream';
-import { beforeFailureSaying, checksFinished, checksForRetro, fixRequest, notRunReason, notRunSaying, startedRuns, type CheckEvent, type CheckRun, type ChecksOutcome } from '../../src/core';
+import { beforeFailureSaying, checksFinished, failFirstFailingSaying, markedAlready, checksForRetro, fixRequest, notRunReason, notRunSaying, startedRuns, type CheckEvent, type CheckRun, type ChecksOutcome } from '../../src/core';
 import { printer } from '../../src/cli/printer';
 import { computeTsr, lastRuns } from '../../src/core/metrics/tsr';
 import { renderSources, type ContextInputs } from '../../src/core/session/context';
@@ -139,5 +139,21 @@ describe('checks: a fail-first run that failed otherwise than by its test cases 
     const retro = (r: CheckRun): string => checksForRetro({ ...outcomeOf([run('npm test', 'passed', '')]), before: { testFiles: ['test/theme.test.js'], runs: [r], notWritten: [] } });
     assert.ok(retro(failed({ unbuilt: true })).includes(`on the unchanged code: \`npm test\` ${UNBUILT}.`));
     assert.ok(retro(failed({})).includes('on the unchanged code: `npm test` failed.'));
+  });
+});
+
+describe("checks: a fail-first run's failing cases, the suite's own failures counted apart (markedAlready, failFirstFailingSaying)", () => {
+  const run = (tests: { name: string; passed: boolean }[]): CheckRun => ({ command: 'pytest', round: 0, status: 'failed', passed: false, exitCode: 1, durationMs: 1, output: '', outputChars: 0, tests });
+  it('marks the cases the unchanged workspace failed too, and says them apart', () => {
+    const base = run([{ name: 'old_a', passed: false }, { name: 'old_b', passed: false }, { name: 'ok', passed: true }]);
+    const before = markedAlready(run([{ name: 'old_a', passed: false }, { name: 'old_b', passed: false }, { name: 'new_1', passed: false }, { name: 'ok', passed: false }]), base);
+    assert.deepStrictEqual(before.tests!.map((t) => !!t.already), [true, true, false, false], 'a case that passed there is DevA\'s to fail');
+    assert.strictEqual(failFirstFailingSaying(before), "2 test cases failing, and 2 that fail without DevA's test files too");
+    assert.strictEqual(failFirstFailingSaying(markedAlready(run([{ name: 'old_a', passed: false }]), base)), "only 1 test case that fails without DevA's test files too");
+    // no run to compare with, or none failed there: as it was
+    const plain = run([{ name: 'new_1', passed: false }]);
+    assert.strictEqual(markedAlready(plain, undefined), plain);
+    assert.strictEqual(failFirstFailingSaying(plain), '1 test case failing');
+    assert.strictEqual(failFirstFailingSaying(run([])), '');
   });
 });

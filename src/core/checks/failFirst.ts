@@ -20,7 +20,7 @@ import { runReported } from './run';
 import { perTargetRuns } from './cargoTargets';
 import { reachesFile, runFolder, runFolders } from './runFolder';
 import { notWrittenLine } from './verdict';
-import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
+import { failFirstNotReached, markedAlready, markedNotReached, referenceOf } from './notReached';
 import type { CheckEvent, CheckRun, ChecksConfig, FailFirstRuns } from './types';
 
 export interface FailFirstOptions extends ChecksConfig {
@@ -99,7 +99,7 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
     const written = testFiles.filter((f) => !notWritten.some((n) => n.path === f));
     for (let i = 0; i < commands.length; i++) {
       const ref = referenceOf(commands[i], opts.loopRuns);
-      const mark = (r: CheckRun) => markedNotReached(r, failFirstNotReached(r, result.testFiles, ref));
+      const mark = (r: CheckRun) => markedAlready(markedNotReached(r, failFirstNotReached(r, result.testFiles, ref)), ref.base);
       const perTarget = (await perTargetRuns(opts.workspace, commands[i], written)) ?? undefined;
       const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark, perTarget });
       result.runs.push(run);

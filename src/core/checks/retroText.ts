@@ -6,7 +6,7 @@ import { lineWithin } from '../text';
 import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
 import { failFirstLeftOut } from './failFirst';
-import { AS_BEFORE_BY, beforeFailureSaying, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying, unloadedSaying } from './verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, failFirstFailing, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying, unloadedSaying } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -29,11 +29,17 @@ function runSaying(r: CheckRun, max: number): string {
 
 /**
  * A fail-first run's verdict: one that failed before it ran DevA's tests says so with its first error line; one whose
- * output shows DevA's tests did not build or load there says so.
+ * output shows DevA's tests did not build or load there says so; else the cases it failed, those the unchanged
+ * workspace's run failed too (TestCaseResult.already: the suite's own failures, not DevA's tests) counted, not named.
  */
 function beforeRunSaying(r: CheckRun): string {
   const failure = beforeFailureSaying(r);
-  return failure ? `\`${r.command}\` ${failure}` : runSaying(r, FAIL_FIRST_TESTS);
+  if (failure) return `\`${r.command}\` ${failure}`;
+  const { own, already } = failFirstFailing(r);
+  if (!already) return runSaying(r, FAIL_FIRST_TESTS);
+  const ofDevA = runSaying({ ...r, tests: r.tests!.filter((t) => !t.already) }, FAIL_FIRST_TESTS);
+  const beside = `${already} test case${already === 1 ? '' : 's'} failing without DevA's test files too`;
+  return own ? `${ofDevA}, beside ${beside}` : `${ofDevA}: only the ${beside}`;
 }
 
 /**

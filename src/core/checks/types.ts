@@ -78,6 +78,12 @@ export interface TestCaseResult {
   passed: boolean;
   /** A failed case whose own message said only that this name was missing (failureMessages.ts); absent otherwise. */
   missing?: MissingName;
+  /**
+   * On a fail-first run (failFirst.ts): a failed case that failed on the unchanged workspace without DevA's test files
+   * too (the loop's run there, baseline.ts) — a failure already there, not one of DevA's tests failing first. Absent
+   * otherwise, and where the command never failed on the proposal (no such run to compare with).
+   */
+  already?: true;
 }
 
 /** One run of one check command in one round. */

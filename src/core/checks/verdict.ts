@@ -86,6 +86,26 @@ export function notReachedSaying(output: string, status?: string): string {
   return `failed before it ran DevA's tests${line ? ` ("${line}")` : ''}: no fail-first observed`;
 }
 
+/** A fail-first run's failing test cases: DevA's own, and those the unchanged workspace's run failed too (TestCaseResult.already). */
+export function failFirstFailing(r: Pick<CheckRun, 'tests'>): { own: number; already: number } {
+  const failing = (r.tests ?? []).filter((t) => !t.passed);
+  const already = failing.filter((t) => t.already).length;
+  return { own: failing.length - already, already };
+}
+
+/**
+ * A fail-first run's failing test cases in words (failFirstFailing), for the CLI's transcript: "15 test cases failing",
+ * "15 test cases failing, and 366 that fail without DevA's test files too", "only 2 test cases that fail without
+ * DevA's test files too"; '' when none failed.
+ */
+export function failFirstFailingSaying(r: Pick<CheckRun, 'tests'>): string {
+  const { own, already } = failFirstFailing(r);
+  const cases = (n: number) => `${n} test case${n === 1 ? '' : 's'}`;
+  const beside = `${already === 1 ? 'fails' : 'fail'} without DevA's test files too`;
+  if (!already) return own ? `${cases(own)} failing` : '';
+  return own ? `${cases(own)} failing, and ${already} that ${beside}` : `only ${cases(already)} that ${beside}`;
+}
+
 /**
  * How a fail-first run whose tests did not build or load is told (CheckRun.unbuilt): a test that calls what the change
  * adds does not build or load without it, which is its failure there.
