@@ -1046,6 +1046,17 @@ describe('checks: the fix request', () => {
     assert.doesNotMatch(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 2 }], 1, 2), /Test cases the runner reported/, 'none recognised: nothing said');
   });
 
+  it("names first the failing cases the unchanged workspace's run did not fail: DevA's own, on a suite that already fails", () => {
+    const old = Array.from({ length: 12 }, (_, i) => ({ name: `old case ${i + 1}`, passed: false }));
+    const tests = [...old.slice(0, 6), { name: 'new case', passed: false }, ...old.slice(6)];
+    const unchanged = { ...base, status: 'failed' as const, passed: false, exitCode: 1, tests: old };
+    const text = fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2, [], [], () => unchanged);
+    assert.match(text, /Test cases the runner reported: 0 passed, 13 failed:\n- new case\n- old case 1\n/);
+    assert.match(text, /New with your proposal \(fix these\):\n- new case\n/);
+    // without that run, the runner's order
+    assert.match(fixRequest([{ ...base, status: 'failed', passed: false, exitCode: 1, tests }], 1, 2), /13 failed:\n- old case 1\n/);
+  });
+
   it('says how the tests DevA named fared: passed, failed, or not in the output', () => {
     const tests = [
       { name: 'res.body › should keep a vendor json type', passed: true },

@@ -29,14 +29,16 @@ const ENDED_BEFORE_SUMMARY =
 /**
  * What the runner reported of the run's test cases, over the whole output (the output below is trimmed): the test
  * files that did not load (no assertion failed in them), how many cases passed and failed, and which failed — so DevA
- * can tell whether its own tests are among them.
+ * can tell whether its own tests are among them; those the unchanged workspace's run (`base`) did not fail first (on
+ * a suite that already fails, the first ten named were old failures and DevA's own came among "and 354 more").
  */
-function testCasesLine(r: CheckRun, allNamed: readonly NamedTestRef[]): string[] {
+function testCasesLine(r: CheckRun, allNamed: readonly NamedTestRef[], base?: CheckRun): string[] {
   if (!r.tests?.length && !r.unbuiltTestFiles?.length) return [];
   const tests = r.tests ?? [];
   // a run in a sub-project's folder runs none of the tests outside it (runFolder.ts)
   const named = allNamed.filter((n) => typeof n === 'string' || !n.file || reachesFile(r.command, n.file));
-  const failed = tests.filter((t) => !t.passed);
+  const before = new Set((base?.tests ?? []).filter((t) => !t.passed).map((t) => t.name));
+  const failed = tests.filter((t) => !t.passed).sort((a, b) => Number(before.has(a.name)) - Number(before.has(b.name)));
   // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
   const counts = r.onlyFailuresNamed
     ? `Test cases the runner reported: ${failed.length} failed (it names only failing ones)`
@@ -121,7 +123,7 @@ export function fixRequest(
     const how = r.status !== 'failed' ? runStatusWord(r.status) : r.exitCode === null ? 'was ended by a signal' : `exited with code ${r.exitCode}`;
     const base = unchanged(r);
     const ended = endedBeforeSummary(r, base) ? [ENDED_BEFORE_SUMMARY] : [];
-    lines.push(`$ ${r.command}`, `(${how})`, ...folderLine(r), ...ended, ...testCasesLine(r, named), ...baselineLines(r, base), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
+    lines.push(`$ ${r.command}`, `(${how})`, ...folderLine(r), ...ended, ...testCasesLine(r, named, base), ...baselineLines(r, base), '```text', r.output.replace(/```/g, "'''") || '(no output)', '```', '');
   }
   if (problems.length) lines.push('Blocks of your last fix that could not be used:', ...problems.map((p) => `- ${p}`), '');
   lines.push(...takenLines(taken, proposal));
