@@ -403,6 +403,19 @@ describe('checks: output for the model and test cases', () => {
     assert.match(trimForModel(javac, 1500), /^\[lines naming files\]\n\[ERROR\] src\/test\/java\/calc\/SqTest\.java:\[5,52\] cannot find symbol/);
   });
 
+  it("keeps first the lines naming DevA's files, where the old failures' lines would fill the room; shown in the output's order", () => {
+    // a suite that already fails: DevA's new failure among 60 old tracebacks
+    const old = Array.from({ length: 60 }, (_, i) => [`ERROR: test_old${i} (tests.test_apis.T.test_old${i})`, `  File "tests/test_apis.py", line ${i + 10}, in test_old${i}`, "    markdown.Markdown(extensions=['footnotes'])", "ModuleNotFoundError: No module named 'footnotes'"]).flat();
+    const mine = ['FAIL: test_table (tests.test_syntax.extensions.test_spoiler.T.test_table)', '  File "tests/test_syntax/extensions/test_spoiler.py", line 42, in test_table', '    self.assertMarkdownRenders(src, html, extensions=["tables", "spoiler"])'];
+    const text = [...old.slice(0, 120), ...mine, ...old.slice(120), 'Ran 377 tests in 0.5s', 'FAILED (errors=366, failures=1)'].join('\n');
+    const plain = trimForModel(text, 1500);
+    assert.doesNotMatch(plain, /test_spoiler\.py", line 42/, 'without focus: the old frames fill the room');
+    const focused = trimForModel(text, 1500, ['markdown/extensions/spoiler.py', 'tests/test_syntax/extensions/test_spoiler.py']);
+    assert.ok(focused.length <= 1500, String(focused.length));
+    assert.match(focused, /^\[lines naming files\]\n {2}File "tests\/test_apis\.py", line 10, in test_old0\n[\s\S]* {2}File "tests\/test_syntax\/extensions\/test_spoiler\.py", line 42, in test_table\n {4}self\.assertMarkdownRenders/);
+    assert.match(focused, /FAILED \(errors=366, failures=1\)$/);
+  });
+
   it('shows a location line repeated under every failure once, so the other lines naming files still fit', () => {
     const frame = '      at Object.<anonymous> (tests/colour.test.js:360:30)';
     const noise = Array.from({ length: 300 }, (_, i) => `PASS tests/t${i}.test.js ${'.'.repeat(30)}`);

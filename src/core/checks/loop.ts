@@ -174,7 +174,8 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
         // a command that failed once is judged by its run on the unchanged workspace too (testSummary.ts passedWithoutSummary)
         const base = baseline.get(opts.commands[i]);
         const inCopy = await proposedInCopy(scratch.dir, files);
-        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit, base });
+        const focusFiles = files.flatMap((f) => (f.relPath ? [f.relPath] : []));
+        const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit, base, focusFiles });
         runs.push(run);
         outcome.runs.push(run);
         if (stopped) throw new CheckCancelled();

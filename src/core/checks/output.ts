@@ -6,6 +6,7 @@ import { stripVTControlCharacters } from 'util';
 import { shorten, sliceWhole } from '../text/cut';
 import { cutLine } from './testCases';
 import { FILE_LINES_MARK, TRIMMED_MARK } from './trimMarks';
+import { fileNamePattern } from './testNames';
 
 /** Characters of a check's output DevA receives per command (the lines naming files first). */
 export const DEFAULT_OUTPUT_FOR_MODEL = 6000;
@@ -105,10 +106,12 @@ export function lineFeed(onLine: (line: string) => void, scratchDir?: string): L
 
 /**
  * At most `max` characters for the model: first every line that names a file and line (in order, each once, with the
- * line after it, which usually carries the message), then the end of the output (where summaries are), with a
- * note of what was left out (the marks: trimMarks.ts). Short output is returned whole.
+ * line after it, which usually carries the message) — those naming one of `focus` (DevA's proposed files) before the
+ * others — then the end of the output (where summaries are), with a note of what was left out (the marks:
+ * trimMarks.ts). Short output is returned whole. On a suite that already fails, the old failures' frames came first and
+ * filled the room: a Python-Markdown session's fix request showed none of the frames of DevA's two new failures.
  */
-export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): string {
+export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL, focus: readonly string[] = []): string {
   const clean = text.trimEnd(); // not /\s+$/, tried from every blank of a long run inside the text
   if (clean.length <= max) return clean;
   const lines = clean.split('\n');
@@ -117,18 +120,24 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL): stri
   const head: string[] = [];
   let used = 0;
   const half = Math.floor(max * 0.6);
-  for (let i = 0; i < lines.length && used < half; i++) {
-    if (!LOCATION.test(lines[i]) || shown.has(lines[i].trim())) continue;
+  const named = focus.flatMap((f) => fileNamePattern(f) ?? []);
+  const focused = (line: string) => named.some((re) => re.test(line));
+  // the location lines naming DevA's files first (in order), then the others; shown in the output's order
+  const located = lines.map((l, i) => i).filter((i) => LOCATION.test(lines[i]));
+  const order = focus.length ? [...located.filter((i) => focused(lines[i])), ...located.filter((i) => !focused(lines[i]))] : located;
+  for (const i of order) {
+    if (used >= half) break;
+    if (shown.has(lines[i].trim())) continue;
     shown.add(lines[i].trim());
     for (const k of [i, i + 1]) {
       if (k >= lines.length || picked.has(k)) continue;
       const l = shorten(lines[k], 400);
       if (used + l.length + 1 > half) break;
       picked.add(k);
-      head.push(l);
       used += l.length + 1;
     }
   }
+  for (const k of [...picked].sort((a, b) => a - b)) head.push(shorten(lines[k], 400));
   const tail: string[] = [];
   let room = max - used - 120;
   for (let i = lines.length - 1; i >= 0 && room > 0; i--) {

@@ -39,6 +39,8 @@ export interface RunCheckOptions {
   outputCap?: number;
   /** Characters of the trimmed output kept in the result (what DevA receives). */
   outputForModel?: number;
+  /** DevA's proposed files: the output's lines naming them are kept first in the trimmed output (output.ts trimForModel). */
+  focusFiles?: readonly string[];
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   /** The session's API key (ChecksConfig.apiKey): hidden in the output, not in the command's environment. */
@@ -144,7 +146,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         passed: status === 'passed',
         exitCode,
         durationMs: Math.max(0, now() - started),
-        output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : ''}${trimForModel(text, opts.outputForModel)}`,
+        output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : ''}${trimForModel(text, opts.outputForModel, opts.focusFiles)}`,
         outputChars: kept.total,
         ...(tests ? { tests: tests.cases.map((c) => ({ ...c, name: workspaceCaseName(folder, c.name) })), ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         ...read,
@@ -251,6 +253,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   signal?: AbortSignal;
   /** The command's run on the unchanged workspace, when the loop took one (RunCheckOptions.base). */
   base?: CheckRun;
+  /** DevA's proposed files, whose lines the trimmed output keeps first (RunCheckOptions.focusFiles). */
+  focusFiles?: readonly string[];
   /** What the caller adds to the run before it is reported (failFirst.ts: whether it reached DevA's tests). */
   mark?: (run: CheckRun) => CheckRun;
   /** The command run once per cargo test target, as one run (cargoTargets.ts PerTarget; RunCheckOptions.steps). */
@@ -266,7 +270,7 @@ export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRu
   const targets = o.perTarget ? { targets: o.perTarget.targets } : {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...targets, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
-  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps });
+  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps, focusFiles: o.focusFiles });
   // a run per target says which targets it ran, and which of them did not compile (cargoTargets.ts ByTarget)
   const read = o.perTarget ? { ...ran, byTarget: byTargetOf(o.perTarget, ran) } : ran;
   const run = o.mark ? o.mark(read) : read;

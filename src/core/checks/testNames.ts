@@ -62,6 +62,11 @@ function within(whole: string, part: string): boolean {
  * lookarounds: no quantifier, so nothing to backtrack over (the output is up to 1 MB).
  */
 export function namesTestFile(output: string, file: string): boolean {
+  return fileNamePattern(file)?.test(output) ?? false;
+}
+
+/** What namesTestFile looks for: a file's name on a path boundary, case-insensitive; null for a path without a name. */
+export function fileNamePattern(file: string): RegExp | null {
   const base = path.posix.basename(file);
-  return base !== '' && new RegExp(`(?<![\\p{L}\\p{N}_@.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-]|\\.[\\p{L}\\p{N}])`, 'iu').test(output);
+  return base === '' ? null : new RegExp(`(?<![\\p{L}\\p{N}_@.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-]|\\.[\\p{L}\\p{N}])`, 'iu');
 }
