@@ -12,7 +12,7 @@ import { casesOfTest, namesTestFile } from '../checks/testNames';
 import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
 import { escapeRegExp } from '../text/regexp';
-import type { CheckTest, FileTest, TestStatus } from '../model/types';
+import type { CheckTest, FileTest, NamedTest, TestStatus } from '../model/types';
 import type { TestCaseResult } from '../checks/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
@@ -200,4 +200,12 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   }
   // a test no run named, beside a run that reached no test: that run, which had it to run, did not
   return named ? 'pass' : notReached ? 'not_run' : ran ? 'pass' : 'no_test';
+}
+
+/** What a criterion proved by a whole check passed on, when its command failed only as on the unchanged workspace. */
+export const AS_BEFORE_TEXT = 'its command failed only as it did on the unchanged workspace: nothing it ran failed anew';
+
+/** Whether one of `named` is a whole check whose last run failed only as before (CheckRun.failedAsBefore). */
+export function provedAsBefore(named: readonly NamedTest[], checks: readonly CheckOutcome[]): boolean {
+  return named.some((t) => 'check' in t && checks.some((c) => c.failedAsBefore && commandKey(c.command) === commandKey(t.check)));
 }

@@ -54,7 +54,7 @@ import { LINE_BREAK } from '../text/lines';
 import { beforeText, COMPUTED_TEXT, isPlainObject, testLabel, tsrCounts, type ComputedStatus, type CriterionJudgement, type CriterionResult, type NamedTest, type ProposedFile, type ReviewTest } from '../model/types';
 
 export { testLabel, COMPUTED_TEXT, beforeText, type NamedTest };
-export { testStatus, type CheckOutcome } from './testStatus';
+export { AS_BEFORE_TEXT, provedAsBefore, testStatus, type CheckOutcome } from './testStatus';
 export { failFirstOf, failFirstStatus, failFirstSurprise, type FailFirst } from './failFirstVerdict';
 export { failFirstRuns, lastRuns } from './checkRuns';
 
@@ -251,14 +251,6 @@ export interface TsrInput {
   before?: CheckOutcome[] | null;
   /** Whether a workspace-relative file exists (proposed by DevA, or in the workspace). */
   fileExists: (rel: string) => boolean;
-}
-
-/** What a criterion proved by a whole check passed on, when its command failed only as on the unchanged workspace. */
-export const AS_BEFORE_TEXT = 'its command failed only as it did on the unchanged workspace: nothing it ran failed anew';
-
-/** Whether one of `named` is a whole check whose last run failed only as before (CheckRun.failedAsBefore). */
-export function provedAsBefore(named: readonly NamedTest[], checks: readonly CheckOutcome[]): boolean {
-  return named.some((t) => 'check' in t && checks.some((c) => c.failedAsBefore && commandKey(c.command) === commandKey(t.check)));
 }
 
 /**
