@@ -2,7 +2,8 @@
 // same command runs once on a scratch copy of the workspace with nothing applied. A failure whose failing test cases
 // all fail there too was already there — not the proposal's doing (a broken or flaky test, the environment): the loop
 // asks DevA for no fix round for it (loop.ts), the fix request of a mixed failure says which failures were already
-// there and which are new, and the retrospective hears it. A linter's or compiler's run, which names no test case, is
+// there and which are new, and the retrospective hears it; a fail-first run's cases failing there too are marked so
+// (markedAlready), counted apart from DevA's tests. A linter's or compiler's run, which names no test case, is
 // compared by the problems it names (file and message, without line numbers); its fix request still says whether the
 // unchanged workspace passes. A run that names neither (the command failed before any test: a tool missing, a
 // package manager refusing to start) is compared by its whole output and exit code, what differs between two runs
@@ -149,6 +150,17 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
   }
   const c = comparable(run, base);
   return !!c && !c.missing.length && c.now.every((n) => c.before.has(n));
+}
+
+/**
+ * A fail-first run's failed cases marked (TestCaseResult.already) where the unchanged workspace's run of the command,
+ * without DevA's test files, failed them too: a suite that already fails (a test bound to the environment, a package
+ * not installed) fails there as much, and the run's count said "381 test cases failing" of a session's 15 new tests.
+ */
+export function markedAlready(run: CheckRun, base: CheckRun | undefined): CheckRun {
+  const before = new Set((base?.tests ?? []).filter((t) => !t.passed).map((t) => t.name));
+  if (!before.size || !run.tests?.some((t) => !t.passed && before.has(t.name))) return run;
+  return { ...run, tests: run.tests.map((t) => (!t.passed && before.has(t.name) ? { ...t, already: true as const } : t)) };
 }
 
 /** The fix request's lines on how the command fares on the unchanged workspace. */

@@ -20,7 +20,8 @@ import { runReported } from './run';
 import { perTargetRuns } from './cargoTargets';
 import { reachesFile, runFolder, runFolders } from './runFolder';
 import { notWrittenLine } from './verdict';
-import { failFirstNotReached, markedAlready, markedNotReached, referenceOf } from './notReached';
+import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
+import { markedAlready } from './baseline';
 import type { CheckEvent, CheckRun, ChecksConfig, FailFirstRuns } from './types';
 
 export interface FailFirstOptions extends ChecksConfig {

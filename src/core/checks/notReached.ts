@@ -58,17 +58,6 @@ export function referenceOf(command: string, runs: { proposal: readonly CheckRun
   return { base: runs?.unchanged?.find((r) => r.command === command), last: runs?.proposal.filter((r) => r.command === command).at(-1) };
 }
 
-/**
- * A fail-first run's failed cases marked (TestCaseResult.already) where the unchanged workspace's run of the command,
- * without DevA's test files, failed them too: a suite that already fails (a test bound to the environment, a package
- * not installed) fails there as much, and the run's count said "381 test cases failing" of a session's 15 new tests.
- */
-export function markedAlready(run: CheckRun, base: CheckRun | undefined): CheckRun {
-  const before = new Set((base?.tests ?? []).filter((t) => !t.passed).map((t) => t.name));
-  if (!before.size || !run.tests?.some((t) => !t.passed && before.has(t.name))) return run;
-  return { ...run, tests: run.tests.map((t) => (!t.passed && before.has(t.name) ? { ...t, already: true as const } : t)) };
-}
-
 /** `run`, marked when it did not reach its tests (CheckRun.testsNotReached). */
 export function markedNotReached(run: CheckRun, notReached: boolean): CheckRun {
   return notReached ? { ...run, testsNotReached: true } : run;
