@@ -82,7 +82,8 @@ export class Baseline {
   }
 }
 
-const failingNames = (r: CheckRun) => (r.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
+/** A run's failing test cases by name, in the order reported. */
+export const failingNames = (r: Pick<CheckRun, 'tests'>): string[] => (r.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
 
 /**
  * The cases that passed on the unchanged workspace and the run does not name at all, when both runs name their
@@ -158,7 +159,7 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
  * not installed) fails there as much, and the run's count said "381 test cases failing" of a session's 15 new tests.
  */
 export function markedAlready(run: CheckRun, base: CheckRun | undefined): CheckRun {
-  const before = new Set((base?.tests ?? []).filter((t) => !t.passed).map((t) => t.name));
+  const before = new Set(base ? failingNames(base) : []);
   if (!before.size || !run.tests?.some((t) => !t.passed && before.has(t.name))) return run;
   return { ...run, tests: run.tests.map((t) => (!t.passed && before.has(t.name) ? { ...t, already: true as const } : t)) };
 }

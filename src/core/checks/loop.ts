@@ -170,11 +170,12 @@ export async function runCheckLoop(opts: CheckLoopOptions): Promise<{ files: Pro
         if (done.formatted.length) take(done.files, { round, by: formatting.formatter.name, files: done.formatted });
       }
       const runs: CheckRun[] = [];
+      // the proposal's paths, whose lines each run's trimmed output keeps first (a check's fixes change no path)
+      const focusFiles = files.flatMap((f) => (f.relPath ? [f.relPath] : []));
       for (let i = 0; i < opts.commands.length; i++) {
         // a command that failed once is judged by its run on the unchanged workspace too (testSummary.ts passedWithoutSummary)
         const base = baseline.get(opts.commands[i]);
         const inCopy = await proposedInCopy(scratch.dir, files);
-        const focusFiles = files.flatMap((f) => (f.relPath ? [f.relPath] : []));
         const { run, stopped } = await runReported({ ...opts, command: opts.commands[i], scratch, round, index: i, total: opts.commands.length, emit, base, focusFiles });
         runs.push(run);
         outcome.runs.push(run);

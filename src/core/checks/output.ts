@@ -122,19 +122,20 @@ export function trimForModel(text: string, max = DEFAULT_OUTPUT_FOR_MODEL, focus
   const half = Math.floor(max * 0.6);
   const named = focus.flatMap((f) => fileNamePattern(f) ?? []);
   const focused = (line: string) => named.some((re) => re.test(line));
-  // the location lines naming DevA's files first (in order), then the others; shown in the output's order
-  const located = lines.map((l, i) => i).filter((i) => LOCATION.test(lines[i]));
-  const order = focus.length ? [...located.filter((i) => focused(lines[i])), ...located.filter((i) => !focused(lines[i]))] : located;
-  for (const i of order) {
-    if (used >= half) break;
-    if (shown.has(lines[i].trim())) continue;
-    shown.add(lines[i].trim());
-    for (const k of [i, i + 1]) {
-      if (k >= lines.length || picked.has(k)) continue;
-      const l = shorten(lines[k], 400);
-      if (used + l.length + 1 > half) break;
-      picked.add(k);
-      used += l.length + 1;
+  // the location lines naming DevA's files first (in order), then the others, each pass read only until the room is
+  // used; shown in the output's order
+  const passes: ((line: string) => boolean)[] = named.length ? [focused, (line) => !focused(line)] : [() => true];
+  for (const takes of passes) {
+    for (let i = 0; i < lines.length && used < half; i++) {
+      if (!LOCATION.test(lines[i]) || shown.has(lines[i].trim()) || !takes(lines[i])) continue;
+      shown.add(lines[i].trim());
+      for (const k of [i, i + 1]) {
+        if (k >= lines.length || picked.has(k)) continue;
+        const l = shorten(lines[k], 400);
+        if (used + l.length + 1 > half) break;
+        picked.add(k);
+        used += l.length + 1;
+      }
     }
   }
   for (const k of [...picked].sort((a, b) => a - b)) head.push(shorten(lines[k], 400));

@@ -47,16 +47,19 @@ export const workWords = (text: string): WorkWords => new Set(terms(text));
  * name's) match the most of the work's, then the others, each in file order.
  */
 export function signingPlaces(names: readonly string[], work: WorkWords): number[] {
-  const hits = names.map((n) => new Set(terms(symbolOwnName(n)).filter((t) => work.has(t))).size);
+  const hits = names.map((n) => workHits(symbolOwnName(n), work));
   const order = names.map((_, i) => i).sort((a, b) => hits[b] - hits[a] || a - b);
   const places: number[] = [];
   order.forEach((i, place) => (places[i] = place));
   return places;
 }
 
-/** How many of the work's words a type's member holds in its own name (terms, as signingPlaces reads a name). */
+/** How many of the work's words a name holds (terms: split at camelCase and snake_case, normalised and stemmed). */
+const workHits = (name: string, work: WorkWords): number => new Set(terms(name).filter((t) => work.has(t))).size;
+
+/** How many of the work's words a type's member holds in its own name (workHits, as signingPlaces reads a name). */
 export function memberFocus(work: WorkWords): MemberFocus {
-  return (member) => new Set(terms(memberName(member)).filter((t) => work.has(t))).size;
+  return (member) => workHits(memberName(member), work);
 }
 
 /** A map line: the path, then its top-level symbols (`shown` at most, MAP_SYMBOLS by default, counting the rest). */
