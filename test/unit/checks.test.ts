@@ -485,10 +485,11 @@ describe('checks: output for the model and test cases', () => {
       'Tests:       1 failed, 25 passed, 26 total',
     ].join('\n');
     const jestRead = readAllLines(testCaseReader(), jestDefault);
-    assert.deepStrictEqual(jestRead.result(), { cases: [{ name: 'getOutHasColors › when FORCE_COLOR then returns true', passed: false }], listsPassed: false });
+    // each failed case with its own message line (failureMessages.ts): the fix request names it so
+    assert.deepStrictEqual(jestRead.result(), { cases: [{ name: 'getOutHasColors › when FORCE_COLOR then returns true', passed: false, message: 'expect(received).toBe(expected)' }], listsPassed: false });
     assert.deepStrictEqual(jestRead.unloadedFiles(), ['tests/broken.test.js']);
     // vitest's failed tests, and go's package line is no jest file
-    assert.deepStrictEqual(parseTestCases(' FAIL  test/calc.test.ts > calc > multiplies\nAssertionError: expected 2 to be 3\nFAIL\texample.com/calc\t0.01s'), [{ name: 'test/calc.test.ts > calc > multiplies', passed: false }]);
+    assert.deepStrictEqual(parseTestCases(' FAIL  test/calc.test.ts > calc > multiplies\nAssertionError: expected 2 to be 3\nFAIL\texample.com/calc\t0.01s'), [{ name: 'test/calc.test.ts > calc > multiplies', passed: false, message: 'AssertionError: expected 2 to be 3' }]);
     const tap = ['TAP version 13', 'ok 1 - adds', 'not ok 2 - subtracts', 'ok 3 - skipped one # SKIP', '1..3'].join('\n');
     assert.deepStrictEqual(parseTestCases(tap), [
       { name: 'adds', passed: true },
@@ -522,7 +523,7 @@ describe('checks: output for the model and test cases', () => {
       '  ...',
     ].join('\n');
     assert.deepStrictEqual(parseTestCases(nodeTap), [
-      { name: 'should not be writable', passed: false },
+      { name: 'should not be writable', passed: false, message: 'ctx.writable should not be true' },
       { name: 'should stay writable', passed: true },
     ]);
     assert.strictEqual(parseTestCases('compiled fine'), undefined);
@@ -545,8 +546,8 @@ describe('checks: output for the model and test cases', () => {
     assert.deepStrictEqual(readTestCases(pytestV), {
       cases: [
         { name: 'tests/test_calc.py::test_add', passed: true },
-        { name: 'tests/test_calc.py::test_mul', passed: false },
-        { name: 'tests/test_calc.py::test_mul_param[1-1-1]', passed: false },
+        { name: 'tests/test_calc.py::test_mul', passed: false, message: 'assert 5 == 6' },
+        { name: 'tests/test_calc.py::test_mul_param[1-1-1]', passed: false, message: 'assert 2 == 1' },
         { name: 'tests/test_calc.py::test_error', passed: false },
       ],
       listsPassed: true,
@@ -563,8 +564,8 @@ describe('checks: output for the model and test cases', () => {
     ].join('\n');
     assert.deepStrictEqual(readTestCases(pytest), {
       cases: [
-        { name: 'tests/test_calc.py::test_mul', passed: false },
-        { name: 'tests/test_other.py', passed: false },
+        { name: 'tests/test_calc.py::test_mul', passed: false, message: 'assert 5 == 6' },
+        { name: 'tests/test_other.py', passed: false, message: "ModuleNotFoundError: No module named 'calc2'" },
       ],
       listsPassed: false,
     });
@@ -634,7 +635,7 @@ describe('checks: output for the model and test cases', () => {
     ].join('\n');
     assert.deepStrictEqual(readTestCases(surefire2), {
       cases: [
-        { name: 'calc.CalcTest.testMul', passed: false },
+        { name: 'calc.CalcTest.testMul', passed: false, message: 'java.lang.AssertionError: expected:<6> but was:<5>' },
         { name: 'calc.ErrTest.testBoom', passed: false },
       ],
       listsPassed: false,
@@ -644,7 +645,7 @@ describe('checks: output for the model and test cases', () => {
       '[ERROR] calc.CalcTest.testMul -- Time elapsed: 0.005 s <<< FAILURE!',
       'org.opentest4j.AssertionFailedError: expected: <6> but was: <5>',
     ].join('\n');
-    assert.deepStrictEqual(parseTestCases(surefire3), [{ name: 'calc.CalcTest.testMul', passed: false }]);
+    assert.deepStrictEqual(parseTestCases(surefire3), [{ name: 'calc.CalcTest.testMul', passed: false, message: 'org.opentest4j.AssertionFailedError: expected: <6> but was: <5>' }]);
     assert.deepStrictEqual(parseTestCases('testMul(calc.CalcTest)  Time elapsed: 0.415 sec  <<< FAILURE!'), [{ name: 'calc.CalcTest.testMul', passed: false }], 'older Surefire');
     const dotnet = ['  Failed CalcTests.Mul [12 ms]', '  Error Message:', '   Assert.Equal() Failure', '  Passed CalcTests.Add [< 1 ms]', 'Failed!  - Failed:     1, Passed:     1, Skipped:     0, Total:     2'].join('\n');
     assert.deepStrictEqual(parseTestCases(dotnet), [

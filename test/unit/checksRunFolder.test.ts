@@ -44,7 +44,7 @@ describe('checks: what a run in a sub-project\'s folder reports, as the workspac
 
   it("pytest run in backend/ names DevA's test by its workspace path: a failing parametrized case is the named test's", async () => {
     const run = await runIn('backend', ['FAILED tests/api/test_items.py::test_create[x - y] - assert 1 == 2', '1 failed, 3 passed in 0.12s'], 1);
-    assert.deepStrictEqual(run.tests, [{ name: 'backend/tests/api/test_items.py::test_create[x - y]', passed: false }]);
+    assert.deepStrictEqual(run.tests, [{ name: 'backend/tests/api/test_items.py::test_create[x - y]', passed: false, message: 'assert 1 == 2' }]);
     const file = 'backend/tests/api/test_items.py';
     assert.strictEqual(testStatus({ file, name: 'backend/tests/api/test_items.py::test_create' }, true, [run]), 'fail');
     assert.strictEqual(testStatus({ file, name: 'test_create' }, true, [run]), 'fail');

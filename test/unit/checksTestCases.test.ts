@@ -16,7 +16,10 @@ describe('checks: test cases with awkward names', () => {
       '========================= 5 failed, 1 passed, 1 error in 0.20s ==========================',
     ].join('\n');
     const failing = ['test_p.py::test_words[hello world]', 'test_p.py::test_words[a::b]', 'test_p.py::test_words[x - y]', 'tests/test_q.py::TestQ::test_it[]', 'tests/test_q.py::test_bare', 'tests/test_broken.py'];
-    assert.deepStrictEqual(readTestCases(summary), { cases: failing.map((name) => ({ name, passed: false })), listsPassed: false });
+    // each with the message after it on its line, as the fix request names it (failureMessages.ts)
+    const said = ["AssertionError: assert 'hello wor...", "AssertionError: assert 'a::b' == 'nope'", "AssertionError: assert 'x - y' == 'nope'", 'assert 0', undefined, 'ModuleNotFoundError: No module named "nope"'];
+    const failed = failing.map((name, i) => ({ name, passed: false, ...(said[i] ? { message: said[i] } : {}) }));
+    assert.deepStrictEqual(readTestCases(summary), { cases: failed, listsPassed: false });
     // pytest -v: each case on its line, then the same summary
     const verbose = [
       'test_p.py::test_words[hello world] FAILED                                [ 25%]',
@@ -29,7 +32,7 @@ describe('checks: test cases with awkward names', () => {
       "FAILED test_p.py::test_words[x - y] - AssertionError: assert 'x - y' == 'nope'",
     ].join('\n');
     assert.deepStrictEqual(readTestCases(verbose), {
-      cases: [...failing.slice(0, 3).map((name) => ({ name, passed: false })), { name: 'test_p.py::TestK::test_ok', passed: true }],
+      cases: [...failed.slice(0, 3), { name: 'test_p.py::TestK::test_ok', passed: true }],
       listsPassed: true,
     });
   });
@@ -98,9 +101,10 @@ describe('checks: test cases with awkward names', () => {
     assert.deepStrictEqual(readTestCases(out), {
       cases: [
         { name: 'adds › twice', passed: true },
-        { name: 'fails [x]', passed: false },
+        // its message line ends in a colon, and the line below it names the next failure's place: not its words
+        { name: 'fails [x]', passed: false, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:' },
         { name: 'ok one', passed: true },
-        { name: 'top level fails', passed: false },
+        { name: 'top level fails', passed: false, message: 'Error: boom' },
       ],
       listsPassed: true,
     });
@@ -169,16 +173,23 @@ describe('checks: test cases with awkward names', () => {
     const spec = ['', '', '  1) top works', '  Suite A', '    ✔ works', '    ✔ other', '', '  Suite B', '    inner', '      2) works', '', '', ...summary].join('\n');
     assert.deepStrictEqual(readTestCases(spec), {
       cases: [
-        { name: 'top works', passed: false },
+        { name: 'top works', passed: false, message: 'Error: x' },
         { name: 'works', passed: true },
         { name: 'other', passed: true },
-        { name: 'Suite B inner works', passed: false },
+        // Node's assert writes its words under the line that ends in a colon
+        { name: 'Suite B inner works', passed: false, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 1 !== 2' },
       ],
       listsPassed: true,
     });
     // the dot reporter names only the failures, in its failure list
     const dot = ['', '', '  !..!', '', ...summary].join('\n');
-    assert.deepStrictEqual(readTestCases(dot), { cases: [{ name: 'top works', passed: false }, { name: 'Suite B inner works', passed: false }], listsPassed: false });
+    assert.deepStrictEqual(readTestCases(dot), {
+      cases: [
+        { name: 'top works', passed: false, message: 'Error: x' },
+        { name: 'Suite B inner works', passed: false, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 1 !== 2' },
+      ],
+      listsPassed: false,
+    });
   });
 });
 
@@ -202,7 +213,9 @@ describe('checks: a megabyte of output read in linear time', () => {
 
   it("a case named on a line longer than it reads: pytest's summary (CI=1: pytest does not cut the message), a subTest's", () => {
     const long = `FAILED tests/test_a.py::test_big - AssertionError: assert [${'1, '.repeat(MB / 3)}] == []`;
-    assert.deepStrictEqual(readTestCases(long), { cases: [{ name: 'tests/test_a.py::test_big', passed: false }], listsPassed: false });
+    const big = readTestCases(long)!;
+    assert.deepStrictEqual(big.cases.map(({ name, passed }) => ({ name, passed })), [{ name: 'tests/test_a.py::test_big', passed: false }]);
+    assert.ok(big.cases[0].message!.startsWith('AssertionError: assert [1, 1') && big.cases[0].message!.length <= 240, 'its message, cut');
     assert.deepStrictEqual(readTestCases(`test_x (t.T.test_x) (${'a'.repeat(MB)}) ... ok`), { cases: [{ name: 'test_x (t.T.test_x)', passed: true }], listsPassed: true }, "a subTest's parameters");
   });
 

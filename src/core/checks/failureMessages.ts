@@ -12,9 +12,11 @@
 //    exception…`) is the one raised last; the block ends at the next header's `====` or the closing `----` rule.
 // A line there that opens an error (`AssertionError: …`) or states an expectation (jest's `expect(received)…`, RSpec's
 // `expected: 2`) says something else; any other line says nothing (a runner that writes no message there). Go and
-// cargo are not read: a test there calling a missing name does not build (./buildFailures.ts).
+// cargo are not read: a test there calling a missing name does not build (./buildFailures.ts). The message line read
+// is kept too (FailureRecord.said), cut: a fix request names each failed case with it, wherever the output was trimmed.
 import type { MissingName } from '../model/types';
 import { errorLine, missingNameIn, type ErrorLine } from './missingNames';
+import { lineWithin } from '../text';
 
 /**
  * What a failed case's message said: the missing name, or null for something else; absent when no message of it was
@@ -22,11 +24,19 @@ import { errorLine, missingNameIn, type ErrorLine } from './missingNames';
  */
 export interface FailureRecord {
   why?: MissingName | null;
+  /** The message's line as the runner wrote it (`AssertionError: 'a' != 'b'`), cut to MESSAGE_CHARS; with `why`. */
+  said?: string;
 }
 
-/** Records what one message of a failed case said (FailureRecord). */
-export function recordWhy(target: FailureRecord, why: MissingName | null): void {
-  if (why === null || target.why === undefined) target.why = why;
+/** Characters of a failed case's message line kept (FailureRecord.said). */
+export const MESSAGE_CHARS = 240;
+
+/** Records what one message of a failed case said (FailureRecord), and its line when one was read. */
+export function recordWhy(target: FailureRecord, why: MissingName | null, said?: string): void {
+  if (why !== null && target.why !== undefined) return;
+  target.why = why;
+  const line = said?.trim();
+  if (line) target.said = lineWithin(line, MESSAGE_CHARS);
 }
 
 /** A line that states what a test expected, not an error: jest's `expect(received).toBe(expected)`, RSpec's `expected: 2`. */
@@ -39,10 +49,10 @@ function lineSays(line: string): MissingName | null | undefined {
   return EXPECTATION.test(line) ? null : undefined;
 }
 
-/** What a message given whole says (pytest's summary): a missing name, or null — it is the failure's own. */
-export function messageSays(message: string): MissingName | null {
+/** What a message given whole says (pytest's summary): a missing name, or null — it is the failure's own; and the message. */
+export function messageSays(message: string): Required<FailureRecord> {
   const e = errorLine(message);
-  return e ? missingNameIn(e) : null;
+  return { why: e ? missingNameIn(e) : null, said: lineWithin(message.trim(), MESSAGE_CHARS) };
 }
 
 /** RSpec's line before the failing source: its message follows the first blank line after it. */
@@ -71,10 +81,24 @@ const MAX_TRACEBACK_LINES = 2000;
 
 type State =
   | { kind: 'idle' }
-  | { kind: 'traceback'; target: FailureRecord; lines: number; ruled: boolean; raised?: ErrorLine | null }
+  | { kind: 'traceback'; target: FailureRecord; lines: number; ruled: boolean; raised?: (ErrorLine & { line: string }) | null }
   | { kind: 'next'; target: FailureRecord; source?: number }
   | { kind: 'class'; target: FailureRecord; error: string }
-  | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string };
+  | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string; block?: { open: boolean; words: string[] } }
+  | { kind: 'more'; target: FailureRecord; said: string; lines: number; values: boolean; label?: boolean };
+
+/**
+ * A message line that ends in a colon has its words on a line below (Node's assert: `AssertionError [ERR_ASSERTION]:
+ * Expected values to be strictly equal:`, a blank line, `1 !== 2`): the first line within MORE_LINES that is not blank,
+ * unless it names a place (`at f (a.js:3:1)`, node:test's `test at a.test.js:6:1` of the next failure). Under jest's
+ * `expect(received).toBe(expected)` the values are its `Expected: 3` and `Received: 2` lines, when it writes them (an
+ * older jest's `Expected value to be:` and `Received:` each with its value on the line below), and under RSpec's
+ * `expected: 3` its `got: 2`.
+ */
+const MORE_LINES = 3;
+const PLACE = /^\s*at\s|(?<![\w.-])[\w.-]+\.\w+:\d+/;
+/** The lines of the values under an expectation line: jest's `Expected: 3`, `Received: 2`, `Expected substring: "a"`; RSpec's `got: 2`. */
+const VALUE_LINE = /^\s*(?:Expected|Received|got)(?: [a-z]+){0,3}:(?: |$)/;
 
 /** The reader of failed cases' messages (see the header), fed every line of the output before the test case reader reads it. */
 export interface FailureMessageReader {
@@ -90,8 +114,25 @@ export interface FailureMessageReader {
 /** A reader of failed cases' messages (see the header). */
 export function failureMessageReader(): FailureMessageReader {
   let state: State = { kind: 'idle' };
-  const done = (target: FailureRecord, why: MissingName | null | undefined) => {
-    if (why !== undefined) recordWhy(target, why);
+  const done = (target: FailureRecord, why: MissingName | null | undefined, said?: string) => {
+    if (why !== undefined) recordWhy(target, why, said);
+    const more = why !== undefined && !!said && !!target.said && (said.trimEnd().endsWith(':') || EXPECTATION.test(said));
+    state = more ? { kind: 'more', target, said: target.said!, lines: 0, values: !said!.trimEnd().endsWith(':') } : { kind: 'idle' };
+  };
+  const moreLine = (s: Extract<State, { kind: 'more' }>, line: string) => {
+    if (!line.trim() && ++s.lines <= MORE_LINES) return;
+    // the record's line still the one read (not replaced by another failure's since)
+    const own = s.target.said === s.said;
+    if (s.values && own && (s.label || VALUE_LINE.test(line))) {
+      // the value lines, each added (a label's value from the line below it); the first other line ends them
+      const sep = s.label ? '' : s.said.includes(' — ') ? ',' : ' —';
+      s.target.said = s.said = lineWithin(`${s.said}${sep} ${line.trim()}`, MESSAGE_CHARS);
+      s.label = !s.label && line.trimEnd().endsWith(':');
+      s.lines = MORE_LINES; // a blank line after a value ends them
+      return;
+    }
+    if (s.values) state = { kind: 'idle' };
+    else if (line.trim() && !PLACE.test(line) && own) s.target.said = lineWithin(`${s.said} ${line.trim()}`, MESSAGE_CHARS);
     state = { kind: 'idle' };
   };
   const tapLine = (s: Extract<State, { kind: 'tap' }>, line: string) => {
@@ -104,34 +145,51 @@ export function failureMessageReader(): FailureMessageReader {
     if (++s.lines > MAX_YAML_LINES) return done(s.target, undefined);
     if (line.trimEnd() === `${s.indent}...`) {
       const why = s.error === undefined ? undefined : s.error === null || !s.name ? null : missingNameIn({ error: s.name, message: s.error });
-      return done(s.target, why);
+      // an error given as a block (`error: |-`, Node's assert) is read for its words only
+      const words = s.error ?? s.block?.words.join(' ');
+      return done(s.target, why, words ? (s.name ? `${s.name}: ${words}` : words) : undefined);
+    }
+    // the block's lines: blank, or indented past the fields
+    if (s.block?.open) {
+      if (!line.trim() || /^\s*/.exec(line)![0].length > s.indent.length) {
+        if (line.trim() && s.block.words.join(' ').length < MESSAGE_CHARS) s.block.words.push(line.trim());
+        return;
+      }
+      s.block.open = false;
     }
     const f = YAML_FIELD.exec(line);
     if (!f || f[1] !== s.indent) return;
-    if (f[2] === 'error' && s.error === undefined) s.error = scalar(f[3]);
+    if (f[2] === 'error' && s.error === undefined) {
+      s.error = scalar(f[3]);
+      if (s.error === null && /^\s*[|>]/.test(f[3])) s.block = { open: true, words: [] };
+    }
     else if (f[2] === 'name' && s.name === undefined) s.name = scalar(f[3]) ?? undefined;
   };
   const tracebackLine = (s: Extract<State, { kind: 'traceback' }>, line: string) => {
     if (UNITTEST_RULE.test(line)) {
       // the rule under the header opens the block; the next one closes it
       if (!s.ruled) s.ruled = true;
-      else done(s.target, s.raised ? missingNameIn(s.raised) : s.raised);
+      else done(s.target, s.raised ? missingNameIn(s.raised) : s.raised, s.raised?.line);
       return;
     }
     if (++s.lines > MAX_TRACEBACK_LINES) return done(s.target, undefined);
     if (TRACEBACK_FRAME.test(line)) s.raised = null; // an exception line may follow the frames
-    else if (s.raised === null && !/^\s/.test(line)) s.raised = errorLine(line) ?? null;
+    else if (s.raised === null && !/^\s/.test(line)) {
+      const e = errorLine(line);
+      s.raised = e ? { ...e, line } : null;
+    }
   };
   return {
     line: (line) => {
       const s = state;
       if (s.kind === 'tap') return tapLine(s, line);
       if (s.kind === 'traceback') return tracebackLine(s, line);
+      if (s.kind === 'more') return moreLine(s, line);
       if (s.kind === 'idle' || !line.trim()) {
         if (s.kind === 'next' && s.source !== undefined) state = { kind: 'next', target: s.target };
         return;
       }
-      if (s.kind === 'class') return done(s.target, missingNameIn({ error: s.error, message: line.trim() }));
+      if (s.kind === 'class') return done(s.target, missingNameIn({ error: s.error, message: line.trim() }), `${s.error}: ${line.trim()}`);
       if (s.source !== undefined) {
         if (++s.source > MAX_SOURCE_LINES) done(s.target, undefined);
         return;
@@ -142,7 +200,7 @@ export function failureMessageReader(): FailureMessageReader {
       }
       const e = errorLine(line);
       if (e && !e.message) state = { kind: 'class', target: s.target, error: e.error };
-      else done(s.target, lineSays(line));
+      else done(s.target, lineSays(line), line);
     },
     failed: (target, follows) => {
       state =

@@ -48,7 +48,8 @@ function testCasesLine(r: CheckRun, allNamed: readonly NamedTestRef[], base?: Ch
   // a run that reported no case (only test files that did not load) has none to count
   if (tests.length && !failed.length) out.push(`${counts}${r.status === 'timeout' ? ' (the run did not finish: a test that never ends, or a slow suite)' : ''}.`);
   else if (failed.length) {
-    out.push(`${counts}:`, ...failed.slice(0, FIX_FAILING_TESTS).map((t) => `- ${lineWithin(t.name, 160)}`));
+    // each with its own message line, which the trimmed output below may have left out
+    out.push(`${counts}:`, ...failed.slice(0, FIX_FAILING_TESTS).map((t) => `- ${lineWithin(t.name, 160)}${t.message ? ` — ${t.message}` : ''}`));
     if (failed.length > FIX_FAILING_TESTS) out.push(`- and ${failed.length - FIX_FAILING_TESTS} more`);
   }
   if (named.length) {
@@ -106,7 +107,7 @@ function folderLine(r: CheckRun): string[] {
 
 /**
  * The user message of a fix round: each failing command with its exit code, what the runner reported of its test
- * cases (and of the tests DevA named), its trimmed output, and what the formatter or a fixing check changed (takenLines).
+ * cases (each failed one with its message line, and of the tests DevA named), its trimmed output, and what the formatter or a fixing check changed (takenLines).
  */
 export function fixRequest(
   failing: CheckRun[],

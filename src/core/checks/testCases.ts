@@ -126,7 +126,7 @@ export function testCaseReader(): TestCaseReader {
   const unloaded = unloadedFiles();
   const imports = failedImports(); // unittest's test modules that did not import: files that did not load
   const messages = failureMessageReader();
-  const note = (raw: string, passed: boolean, why?: MissingName | null) => {
+  const note = (raw: string, passed: boolean, why?: MissingName | null, said?: string) => {
     const name = raw.replace(DURATION, '').replace(/:$/, '').trim();
     // a failure named by a file that did not load is its point again (node:test's `✖ failing tests:`), no case
     if (!name || name.length > MAX_NAME || (!passed && unloaded.has(name))) return;
@@ -134,7 +134,7 @@ export function testCaseReader(): TestCaseReader {
     state.set(name, passed && state.get(name) !== false);
     if (why === undefined) return;
     if (!whys.has(name)) whys.set(name, {});
-    recordWhy(whys.get(name)!, why);
+    recordWhy(whys.get(name)!, why, said);
   };
   const found: ({ name: string; passed: boolean; suite?: boolean } & FailureRecord)[] = [];
   // a failed case just named: its message may follow (failureMessages.ts)
@@ -228,7 +228,7 @@ export function testCaseReader(): TestCaseReader {
       const c = { name: f.label ? f.label(m) : m[f.name], passed };
       if (passed) found.push(c);
       // pytest's summary gives the message on the case's line
-      else if (f.message && m[f.message]) found.push({ ...c, why: messageSays(m[f.message]) });
+      else if (f.message && m[f.message]) found.push({ ...c, ...messageSays(m[f.message]) });
       else failedCase(c, f.traceback ? 'traceback' : undefined);
       if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
@@ -264,18 +264,23 @@ export function testCaseReader(): TestCaseReader {
       const parts = f.name.replace(VITEST_FILE_PREFIX, '').split(' > ');
       return parts.map((_, i) => parts.slice(i).join(' > ')).find((tail) => failed.has(tail));
     };
-    const fileLines: [string, MissingName | null][] = []; // what the file line's message said is the spec line's case's
+    const fileLines: [string, FailureRecord][] = []; // what the file line's message said is the spec line's case's
     for (const f of found) {
       // unittest's stand-in test for a module it could not import is that file's failure to load, no case
       if (f.suite || imports.isStandIn(f.name)) continue;
       const spec = specName(f);
-      if (spec === undefined) note(f.name, f.passed, f.why);
-      else if (f.why !== undefined) fileLines.push([spec, f.why]);
+      if (spec === undefined) note(f.name, f.passed, f.why, f.said);
+      else if (f.why !== undefined) fileLines.push([spec, f]);
     }
-    for (const [name, why] of fileLines) if (state.has(name)) note(name, false, why);
+    for (const [name, f] of fileLines) if (state.has(name)) note(name, false, f.why, f.said);
     if (!order.length) return undefined;
     const why = missingNames(order, state, whys);
-    return { cases: order.map((name) => ({ name, passed: state.get(name)!, ...(why.has(name) ? { missing: why.get(name) } : {}) })), listsPassed, ...(incomplete ? { incomplete: true as const } : {}) };
+    const said = (name: string) => (state.get(name) === false ? whys.get(name)?.said : undefined);
+    return {
+      cases: order.map((name) => ({ name, passed: state.get(name)!, ...(why.has(name) ? { missing: why.get(name) } : {}), ...(said(name) ? { message: said(name) } : {}) })),
+      listsPassed,
+      ...(incomplete ? { incomplete: true as const } : {}),
+    };
   };
   return { line: read, result, unloadedFiles: () => [...new Set([...unloaded.files(), ...imports.files()])] };
 }

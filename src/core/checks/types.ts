@@ -78,6 +78,8 @@ export interface TestCaseResult {
   passed: boolean;
   /** A failed case whose own message said only that this name was missing (failureMessages.ts); absent otherwise. */
   missing?: MissingName;
+  /** A failed case's own message line as its runner wrote it, cut (failureMessages.ts FailureRecord.said); absent when none was read. */
+  message?: string;
   /**
    * On a fail-first run (failFirst.ts): a failed case that failed on the unchanged workspace without DevA's test files
    * too (the loop's run there, baseline.ts) — a failure already there, not one of DevA's tests failing first. Absent
