@@ -565,10 +565,11 @@ describe('checks: output for the model and test cases', () => {
     assert.deepStrictEqual(readTestCases(pytest), {
       cases: [
         { name: 'tests/test_calc.py::test_mul', passed: false, message: 'assert 5 == 6' },
-        { name: 'tests/test_other.py', passed: false, message: "ModuleNotFoundError: No module named 'calc2'" },
       ],
       listsPassed: false,
     });
+    // a file pytest could not collect did not load: no case
+    assert.deepStrictEqual(readAllLines(testCaseReader(), pytest).unloadedFiles(), ['tests/test_other.py']);
     const unittestV = ['test_bad (tests.test_u.TestU.test_bad) ... FAIL', 'test_ok (tests.test_u.TestU.test_ok) ... ok', "test_later (tests.test_u.TestU.test_later) ... skipped 'later'", '', '======', 'FAIL: test_bad (tests.test_u.TestU.test_bad)'].join('\n');
     assert.deepStrictEqual(parseTestCases(unittestV), [
       { name: 'test_bad (tests.test_u.TestU.test_bad)', passed: false },

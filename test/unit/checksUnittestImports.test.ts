@@ -1,7 +1,7 @@
 // src/core/checks/unloadedFiles.ts failedImports: a test module unittest could not import is a test file that did not
 // load, named by its file (its traceback's frame, else its dotted name), and its stand-in test is no case — the other
 // modules' tests still ran. Fail-first says so ("tests/test_b.py did not load without the change") instead of "DevA's
-// tests did not build or load".
+// tests did not build or load". pytest's collection error (`ERROR tests/test_b.py`) is such a file too.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -11,6 +11,8 @@ import { readAllLines } from '../../src/core/text/lines';
 import { testCaseReader } from '../../src/core/checks/testCases';
 import { runCheck } from '../../src/core/checks/run';
 import { beforeFailureSaying } from '../../src/core/checks/verdict';
+import { fixRequest } from '../../src/core/checks/fixRequest';
+import { pythonWithPytest } from '../helpers/fakeSuite';
 
 /** `python3 -m unittest discover -s tests -t .` as Python 3.11 printed it, the run's folder cut from its paths as the checks cut it. */
 const DISCOVERED = `F.E
@@ -106,6 +108,29 @@ describe('checks: a test module unittest could not import', () => {
       assert.deepStrictEqual(run.unbuiltTestFiles, ['tests/test_b.py']);
       assert.deepStrictEqual(run.tests?.map((c) => [c.name, c.passed]), [['test_bad (test_a.T.test_bad)', false]]);
       assert.strictEqual(beforeFailureSaying(run), 'failed: tests/test_b.py did not load without the change (no test of theirs ran), and 1 test case failed');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('checks: a test file pytest could not collect', () => {
+  it('a real run: the file did not load, no case is named by it, and fail-first and the fix request say so', async function () {
+    const python = pythonWithPytest();
+    if (!python) this.skip();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-pytest-import-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'tests'));
+      fs.mkdirSync(path.join(dir, 'pkg'));
+      fs.writeFileSync(path.join(dir, 'pkg', '__init__.py'), '');
+      fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_ok():\n    assert 1 == 1\n');
+      fs.writeFileSync(path.join(dir, 'tests', 'test_b.py'), 'from pkg.spoiler import Spoiler\ndef test_x():\n    Spoiler()\n');
+      const run = await runCheck({ command: `${python} -m pytest -p no:cacheprovider`, cwd: fs.realpathSync(dir), round: 0 });
+      assert.strictEqual(run.status, 'failed', run.output);
+      assert.deepStrictEqual(run.unbuiltTestFiles, ['tests/test_b.py'], run.output);
+      assert.deepStrictEqual(run.tests ?? [], [], 'the file is no failing case');
+      assert.strictEqual(beforeFailureSaying(run), 'failed: tests/test_b.py did not load without the change (no test of theirs ran)');
+      assert.match(fixRequest([run], 1, 2), /^tests\/test_b\.py did not load: the runner reported it failed before any test of it ran/m);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

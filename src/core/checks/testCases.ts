@@ -17,7 +17,7 @@ import { DURATION, ESLINT_SUMMARY, FAIL, JEST_FAILURE, JEST_FILE, JEST_SUITE_FAI
 import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
-import { failedImports, unloadedFiles } from './unloadedFiles';
+import { failedImports, PYTEST_UNCOLLECTED, unloadedFiles } from './unloadedFiles';
 import { failureMessageReader, messageSays, missingNames, recordWhy, type FailureRecord } from './failureMessages';
 import type { MissingName } from '../model/types';
 
@@ -220,6 +220,8 @@ export function testCaseReader(): TestCaseReader {
       lastTap = null;
       return;
     }
+    // a test file pytest could not collect did not load: no case
+    if ((m = PYTEST_UNCOLLECTED.exec(line))) return unloaded.add(m[1]);
     for (const f of LINE_FORMATS) {
       if (!(m = f.re.exec(line))) continue;
       const verdict = f.verdict ? m[f.verdict] : '';

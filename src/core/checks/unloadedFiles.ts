@@ -2,8 +2,9 @@
 // module or export they import that does not exist, a throw at their top level): what the test case reader
 // (./testCases.ts testCaseReader) keeps of them as it reads the output's lines, instead of failing test cases —
 // node:test's rule (its point for a whole file right after Node's crash footer) and the files, within a limit; and
-// unittest's test modules that did not import (failedImports), whose stand-in tests are no cases either. The reader
-// matches the JavaScript runners' lines; run.ts passes the files on as CheckRun.unbuiltTestFiles.
+// unittest's test modules that did not import (failedImports), whose stand-in tests are no cases either, and pytest's
+// collection errors (PYTEST_UNCOLLECTED). The reader matches the runners' lines; run.ts passes the files on as
+// CheckRun.unbuiltTestFiles.
 
 /**
  * The last line Node writes when an uncaught error ends a process (`Node.js v20.20.2`; `# ` before it in node:test's
@@ -13,6 +14,13 @@
 const NODE_CRASHED = /^(?:#\s*)?Node\.js v\d+\.\d+\.\d+\s*$/;
 /** A JavaScript or TypeScript file, as node:test names its point for a whole file (`test/a.test.mjs`). */
 const SCRIPT_FILE = /^\S+\.[cm]?[jt]sx?$/;
+
+/**
+ * pytest's short summary line for a test file it could not collect (`ERROR tests/test_x.py - ImportError: cannot
+ * import name 'spoil'`): named by the file alone, no `::` case — its module did not import, none of its tests ran. An
+ * error of a case (`ERROR tests/test_x.py::test_db - fixture 'db' not found`) is that case's.
+ */
+export const PYTEST_UNCOLLECTED = /^ERROR (\S+?\.py)(?: - .*)?$/;
 
 /** Files kept: an output of any length is read within it (a run naming more lacks the later ones). */
 const MAX_FILES = 10_000;
