@@ -140,11 +140,12 @@ describe('init: the facts give the latest version tags', function () {
       `- the last minor release: v1.11.0 (${shownDay('2023-03-01')}); the last major: v1.9.0 (${shownDay('2023-03-01')})`,
       `- later version tags not in HEAD's history: v1.12.0 (${shownDay('2023-04-05')}) — 1; v1.12.0 is on another branch, HEAD has 1 commit it lacks`,
     ]);
-    // an older checkout: HEAD is in the later tags' history
+    // an older checkout: HEAD is in the later tags' history; the backport's v1.9.0 and the pre-release before v1.10.0,
+    // tagged after it, are no later versions
     git('2023-04-05T12:00:00Z', 'checkout', '-q', '--detach', 'v1.10.0');
     assert.deepStrictEqual((await releasesOf(ws)).split('\n').slice(1), [
       `- latest version tag: v1.10.0, tagged ${shownDay('2023-01-10')} (1 version tag in HEAD's history; HEAD is at it)`,
-      `- later version tags not in HEAD's history: v1.12.0 (${shownDay('2023-04-05')}), v1.11.0 (${shownDay('2023-03-01')}), v1.9.0 (${shownDay('2023-03-01')}) — 4; HEAD is older than v1.12.0, which has 4 commits HEAD lacks`,
+      `- later version tags not in HEAD's history: v1.12.0 (${shownDay('2023-04-05')}), v1.11.0 (${shownDay('2023-03-01')}) — 2; HEAD is older than v1.12.0, which has 4 commits HEAD lacks`,
     ]);
     git('2023-04-05T12:00:00Z', 'checkout', '-q', '-');
     // a version tag on a file's blob: git lists it, but counts no commits to it
@@ -153,6 +154,30 @@ describe('init: the facts give the latest version tags', function () {
     assert.strictEqual(await release(), '6 in all');
     assert.deepStrictEqual(headFromCounts('0\t42\n'), { past: 42, behind: 0, apart: false });
     assert.strictEqual(headFromCounts('fatal: bad revision\n'), null);
+  });
+
+  it("releases older than HEAD's history (a history rewritten since) are where the line began, not later tags", async () => {
+    // Day.js: v1.0.0 to v1.5.6 tag commits of a history rewritten after them; v1.5.7 on is in HEAD's
+    const { ws, git } = goRepo('cape-facts-rewritten-', '2018-04-11');
+    git('2018-04-11T12:00:00Z', 'tag', 'v1.0.0');
+    git('2018-04-12T12:00:00Z', 'commit', '-q', '--allow-empty', '-m', 'minor');
+    git('2018-04-12T12:00:00Z', 'tag', 'v1.1.0');
+    git('2018-04-20T12:00:00Z', 'checkout', '-q', '--orphan', 'rewritten');
+    git('2018-04-20T12:00:00Z', 'commit', '-q', '-m', 'rewritten');
+    git('2018-04-20T12:00:00Z', 'tag', 'v1.1.7');
+    git('2022-03-14T12:00:00Z', 'commit', '-q', '--allow-empty', '-m', 'minor');
+    git('2022-03-14T12:00:00Z', 'tag', 'v1.2.0');
+    git('2026-08-16T12:00:00Z', 'commit', '-q', '--allow-empty', '-m', 'patch');
+    git('2026-08-16T12:00:00Z', 'tag', 'v1.2.1');
+    // the next release, tagged on a commit HEAD lacks
+    git('2026-08-17T12:00:00Z', 'commit', '-q', '--allow-empty', '-m', 'next');
+    git('2026-08-17T12:00:00Z', 'tag', 'v1.2.2');
+    git('2026-08-17T12:00:00Z', 'checkout', '-q', '--detach', 'v1.2.1');
+    assert.deepStrictEqual((await releasesOf(ws)).split('\n').slice(1), [
+      `- latest version tags in HEAD's history: v1.2.1 (${shownDay('2026-08-16')}), v1.2.0 (${shownDay('2022-03-14')}), v1.1.7 (${shownDay('2018-04-20')}) — 3 in HEAD's history; HEAD is at v1.2.1`,
+      `- the last minor release: v1.2.0 (${shownDay('2022-03-14')}); the last major: v1.0.0 (${shownDay('2018-04-11')})`,
+      `- later version tags not in HEAD's history: v1.2.2 (${shownDay('2026-08-17')}) — 1; HEAD is older than v1.2.2, which has 1 commit HEAD lacks`,
+    ]);
   });
 
   it('orders versions as semver does: numbers by value, a pre-release before its release; a tag that names no version is none', () => {

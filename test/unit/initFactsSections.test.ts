@@ -8,7 +8,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { describeFacts, readWorkspaceFacts } from '../../src/core/cape/initFacts';
-import { packageJsonLines } from '../../src/core/cape/initManifests';
+import { packageJsonLines, scriptCommand } from '../../src/core/cape/initManifests';
+import { shorten } from '../../src/core/text/cut';
 import { tempDir } from '../helpers/cli';
 import { factsPart, HIDDEN, putFile, writeCodebase } from '../helpers/codebase';
 
@@ -169,6 +170,19 @@ describe('init: the workspace facts of the folders, styles and CI', function () 
     ]);
     const line = packageJsonLines({ name: 'web', dependencies: deps }).find((l) => l.startsWith('- dependencies'));
     assert.strictEqual(line, '- dependencies (10): react ^19.2.8, vite ^8.2.0, @tanstack/react-query ^5.0.0, @radix-ui/* ×7');
+  });
+
+  it("a script's long chain keeps its first step and its last, saying how many it left out between them", () => {
+    // Day.js's test: jest in four time zones, then the whole suite with its 100% coverage threshold
+    const zones = ['Pacific/Auckland', 'Europe/London', 'America/Whitehorse'].map((tz) => `cross-env TZ=${tz} npm run test-tz`);
+    const test = [...zones, 'npm run test-tz', 'cross-env TZ=Europe/Paris npm run test-tz-plugin', 'jest --coverage --coverageThreshold="{ \\"global\\": { \\"lines\\": 100} }"'].join(' && ');
+    const line = packageJsonLines({ name: 'dayjs', scripts: { test, lint: 'eslint src/* test/*' } }).find((l) => l.startsWith('- scripts'));
+    assert.strictEqual(line, '- scripts: test: cross-env TZ=Pacific/Auckland npm run test-tz && … 4 more steps … && jest --coverage --coverageThreshold="{ \\"global\\": { \\"lines\\": 100} }", lint: eslint src/* test/*');
+    // as many last steps as fit; a line without a chain is cut at its end, as any field
+    assert.strictEqual(scriptCommand(`tsc && ${'a'.repeat(60)} && vite build && vitest run`), `tsc && ${'a'.repeat(60)} && vite build && vitest run`);
+    assert.strictEqual(scriptCommand(`tsc && ${'a'.repeat(130)} && vite build && vitest run --coverage`), 'tsc && … 1 more step … && vite build && vitest run --coverage');
+    assert.strictEqual(scriptCommand('x'.repeat(200)), shorten('x'.repeat(200), 160));
+    assert.strictEqual(scriptCommand('  '), null);
   });
 
   it("the root's line names the files that run and ship the project, not its other files", async () => {

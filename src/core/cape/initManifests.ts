@@ -62,10 +62,34 @@ export const noneLine = (label: string, why = ''): string => `- ${label}: none${
 export const dependencyLine = (label: string, items: readonly string[], max: number, counted: boolean | number, declared: boolean): string[] =>
   items.length ? listLine(label, items, max, counted) : declared ? [noneLine(label)] : [];
 
-/** `name value` for each string entry of an object field (dependencies, engines). */
-function entries(v: unknown, sep: string): string[] {
+/** `name value` for each string entry of an object field (dependencies, engines), the value by `value`. */
+function entries(v: unknown, sep: string, value: (val: string) => string | null = textField): string[] {
   if (!isPlainObject(v)) return [];
-  return Object.entries(v).flatMap(([k, val]) => (typeof val === 'string' ? [`${nameOf(k)}${sep}${textField(val) ?? '""'}`] : []));
+  return Object.entries(v).flatMap(([k, val]) => (typeof val === 'string' ? [`${nameOf(k)}${sep}${value(val) ?? '""'}`] : []));
+}
+
+/** What parts a script's chain (`a && b && c`) on one line (oneLine: each run of blanks one space) into its steps. */
+const CHAIN = ' && ';
+
+/**
+ * A script's command on one line within FIELD_CHARS; a chain too long for it keeps its first step and as many of its
+ * last as fit, and says how many it left out between them: Day.js's `test` runs jest in four time zones, then the whole
+ * suite with a 100% coverage threshold, and a cut at its end showed only the first runs.
+ */
+export function scriptCommand(command: string): string | null {
+  if (textField(command) === null) return null;
+  const line = oneLine(command);
+  if (line.length <= FIELD_CHARS) return line;
+  const steps = line.split(CHAIN);
+  // the first step, `… N more steps …`, then the last `k` steps
+  const said = (k: number) => {
+    const left = steps.length - 1 - k;
+    return `${steps[0]} && … ${left} more step${left === 1 ? '' : 's'} … && ${steps.slice(-k).join(' && ')}`;
+  };
+  if (steps.length < 3 || said(1).length > FIELD_CHARS) return shorten(line, FIELD_CHARS);
+  let k = 1;
+  while (k + 2 < steps.length && said(k + 1).length <= FIELD_CHARS) k++;
+  return said(k);
 }
 
 /** A scope with at least this many packages in one dependency list is named once, with its count (`@radix-ui/* ×13`). */
@@ -133,7 +157,7 @@ export function packageJsonLines(pkg: unknown, list = LIST_CHARS): string[] {
   if (globs.length) lines.push(`- workspaces: ${itemsWithin(globs, list)}`);
   const engines = entries(pkg.engines, ' ');
   if (engines.length) lines.push(`- engines: ${itemsWithin(engines, list)}`);
-  const scripts = entries(pkg.scripts, ': ');
+  const scripts = entries(pkg.scripts, ': ', scriptCommand);
   if (scripts.length) lines.push(`- scripts: ${itemsWithin(scripts, list)}`);
   // no dependencies said as none, unless the package needs its peers or optional ones (not listed)
   const others = ['peerDependencies', 'optionalDependencies'].some((f) => entries(pkg[f], ' ').length);

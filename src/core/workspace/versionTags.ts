@@ -154,7 +154,9 @@ async function headFrom(root: string, tag: string): Promise<HeadFromTag | null> 
 /**
  * The workspace's version tags (versionTagsOfRefs) and HEAD against the latest, or null without a repository, git or a
  * version tag. When the latest is not in HEAD's history, those that are (and HEAD against their latest), with the
- * later ones apart (ReleaseTags's `later`); all of them as before when none is.
+ * later ones apart (ReleaseTags's `later`: the versions after theirs); all of them as before when none is. A release
+ * older than theirs outside HEAD's history (a history rewritten since: Day.js's v1.0.0 to v1.5.6) is no later tag,
+ * and still where its line began: the last minor and major are read over those too.
  */
 export async function versionTags(root: string): Promise<ReleaseTags | null> {
   // for-each-ref and rev-list read refs and objects only: no hook, pager or signature program of the repository's config runs
@@ -167,7 +169,15 @@ export async function versionTags(root: string): Promise<ReleaseTags | null> {
   const mine = merged === null ? null : versionTagsOfRefs(merged);
   if (!mine) return { ...tags, head };
   const inHistory = new Set(merged!.split('\n').map((line) => line.split('\t')[0]));
-  const others = versionTagsOfRefs(refs!.split('\n').filter((line) => !inHistory.has(line.split('\t')[0])).join('\n'));
+  const top = versionOf(mine.latest.tag)!;
+  const newer = (line: string) => {
+    const v = versionOf(line.split('\t')[0].slice('refs/tags/'.length));
+    return !!v && compareVersions(v, top) > 0;
+  };
+  const outside = refs!.split('\n').filter((line) => line && !inHistory.has(line.split('\t')[0]));
+  const others = versionTagsOfRefs(outside.filter(newer).join('\n'));
   const later = others && { latest: others.latest, before: others.before, count: others.count, head };
-  return { ...mine, head: await headFrom(root, mine.latest.tag), ...(later ? { later } : {}) };
+  // the first releases of the line, over the older releases outside HEAD's history too
+  const lines = versionTagsOfRefs([merged, ...outside.filter((line) => !newer(line))].join('\n'))!;
+  return { ...mine, lastMinor: lines.lastMinor, lastMajor: lines.lastMajor, head: await headFrom(root, mine.latest.tag), ...(later ? { later } : {}) };
 }
