@@ -2,7 +2,7 @@
 // workspace matched to them by id or by their words, what DA and DevA receive, what the retrospective request, the
 // retrospective file and the CLI's --json carry.
 import * as assert from 'assert';
-import { collectOpenQuestions, questionLine, withQuestionIds } from '../../src/core/session/openQuestions';
+import { collectOpenQuestions, questionLine, questionList, withQuestionIds } from '../../src/core/session/openQuestions';
 import { buildStepContext, retroAgentDigest } from '../../src/core/session/context';
 import { contextInputs, contextText } from '../helpers/contextInputs';
 import { renderRetrospective } from '../../src/core/store/retrospectiveMarkdown';
@@ -44,6 +44,26 @@ describe('open questions: collected, numbered and answered', () => {
       'POA-Q1: Is the discussions list paged, or does it show every discussion? — answered by DA: The list is paged: 10 a page, and its page links keep only ?page. (src/features/discussions/discussions-list.tsx:42)',
     );
     assert.strictEqual(questionLine(qs[1]), 'POA-Q2: Should the search also match the body?');
+  });
+
+  it('a list of questions within its room: long answers cut, every question whole while it fits, the ids of those left out named', () => {
+    const long = 'The offset lookup throws on an invalid timestamp, on both of its paths. '.repeat(12);
+    const qs = Array.from({ length: 6 }, (_, i) => ({
+      id: `POA-Q${i + 1}`,
+      from: 'POA' as const,
+      text: `Question ${i + 1}: does the call throw today for the case numbered ${i + 1}?`,
+      ...(i < 3 ? { answer: { by: 'DA' as const, text: long, evidence: `src/plugin/timezone/index.js:${i + 1}` } } : {}),
+    }));
+    const text = questionList(qs, 2500);
+    assert.ok(text.length <= 2500, `${text.length}`);
+    // every question is there, each answer cut at a sentence end
+    for (const q of qs) assert.ok(text.includes(`- ${q.id}: ${q.text}`), q.id);
+    assert.ok(!text.includes(long) && text.includes('— answered by DA: The offset lookup throws'), text);
+    // less room: the ids left out are named, no question is cut to nothing
+    const short = questionList(qs, 1000);
+    assert.ok(short.length <= 1000, `${short.length}`);
+    assert.match(short, /\n\(\d more not shown: (POA-Q\d, )*POA-Q6\)$/);
+    assert.strictEqual(questionList(qs.slice(3), 2500), qs.slice(3).map((q) => `- ${q.id}: ${q.text}`).join('\n'), 'a list that fits is whole');
   });
 
   it("a question that opens with the id it gets reaches the human once named, not as 'DA-Q1: DA-Q1 …'", () => {

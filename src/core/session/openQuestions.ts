@@ -12,6 +12,7 @@ import { isAnsweredKey, isOpenQuestionsKey, listOf, markdownParts } from './outp
 import { isPlaceholderItem } from '../text/placeholder';
 import { answeredBy } from '../model/questionState';
 import { ID_IN_TEXT, IDS_IN_TEXT, idOfMatch, questionId } from '../model/questionIds';
+import { clip } from './clip';
 
 /** The worker steps in session order: a role's answers settle questions of the roles before it. */
 const WORKER_STEPS = ['poa', 'da', 'deva'] as const satisfies readonly StepId[];
@@ -264,4 +265,36 @@ export function questionLine(q: OpenQuestion): string {
   if (!q.answer) return head;
   const answered = `${answeredBy(q)}: ${q.answer.text}${q.answer.evidence ? ` (${q.answer.evidence})` : ''}`;
   return head ? `${head} — ${answered}` : answered;
+}
+
+/** Characters of a question's answer (and of its evidence) in a list a model reads (questionList): the question itself stays whole. */
+const LISTED_ANSWER_CHARS = 400;
+const LISTED_EVIDENCE_CHARS = 160;
+
+/**
+ * Questions as `- ` lines (questionLine) within `max` characters: each answer cut to LISTED_ANSWER_CHARS at a sentence
+ * end, each question whole while it fits (a long one cut), and the ids of those left out named after the last — in a
+ * Day.js trial DA's long answers filled DevA's 2,500 characters, the fourth question ended "[…]" and the fifth and
+ * sixth were gone without a word, though DevA is told not to ask them again.
+ */
+export function questionList(questions: readonly OpenQuestion[], max: number): string {
+  const lines: string[] = [];
+  let used = 0;
+  for (let i = 0; i < questions.length; i++) {
+    const q = questions[i];
+    const answer = q.answer && { ...q.answer, text: clip(q.answer.text, LISTED_ANSWER_CHARS), ...(q.answer.evidence ? { evidence: clip(q.answer.evidence, LISTED_EVIDENCE_CHARS) } : {}) };
+    const left = questions.slice(i + 1);
+    // the note of those left out, should this be the last line: room kept for it
+    const rest = (from: readonly OpenQuestion[]) => (from.length ? `(${from.length} more not shown${from.some((o) => o.id) ? `: ${from.map((o) => o.id).filter(Boolean).join(', ')}` : ''})` : '');
+    const room = max - used - (left.length ? rest(left).length + 1 : 0);
+    let line = `- ${questionLine({ ...q, ...(answer ? { answer } : {}) })}`;
+    if (line.length > room) line = room >= 200 ? clip(line, room) : '';
+    if (!line) {
+      lines.push(rest(questions.slice(i)));
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return lines.join('\n');
 }

@@ -18,7 +18,7 @@ import type { ContextInputs } from './context';
 import { domainFolderReaders, type ContextSource } from './matrix';
 import { answersText } from './dorQuestions';
 import { compact, pickKeys, retroAgentDigest, type Json } from './outputs';
-import { collectOpenQuestions, questionLine, withQuestionIds } from './openQuestions';
+import { collectOpenQuestions, questionLine, questionList, withQuestionIds } from './openQuestions';
 import { watchOutsFor } from './watchOuts';
 import { clip } from './clip';
 import { projectOutline } from './outline';
@@ -163,7 +163,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
       const poa = inputs.envelopes.poa;
       if (!poa) return '';
       const asked = collectOpenQuestions({ poa, da: inputs.envelopes.da }).filter((q) => q.from === 'POA');
-      return asked.length ? section("POA's open questions (already with the human)", clip(asked.map((q) => `- ${questionLine(q)}`).join('\n'), POA_QUESTIONS_CHARS)) : '';
+      return asked.length ? section("POA's open questions (already with the human)", questionList(asked, POA_QUESTIONS_CHARS)) : '';
     }
     case 'da:specs': {
       const out = withQuestionIds(inputs.envelopes.da?.output, 'DA');
