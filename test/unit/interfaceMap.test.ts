@@ -67,6 +67,54 @@ describe('interface map lines: names, then signatures as the room allows', () =>
     assert.strictEqual(interfaceLine('src/lib.rs', null, ['Version', 'parse'], 40, 1000, none), mapLine('src/lib.rs', ['Version', 'parse']));
   });
 
+  it("a plugin whose default export installs its API by assignments: the members it assigns, with their parameters, before its helpers", () => {
+    // as Day.js's timezone and utc plugins are written
+    const plugin = [
+      "import { MS } from '../../constant'",
+      '',
+      'const typeToPos = { year: 0 }',
+      "function offsetFromString(value = '') {",
+      '  return value.length',
+      '}',
+      '',
+      'export default (o, c, d) => {',
+      '  let defaultTimezone',
+      '  const proto = c.prototype',
+      '',
+      '  proto.tz = function (timezone = defaultTimezone, keepLocalTime) {',
+      '    const target = this.toDate()',
+      '    ins.x = 1',
+      '  }',
+      '  proto._internal = () => 0',
+      '  proto.offsetName = function (type) {',
+      '    return type',
+      '  }',
+      '  d.tz = function (input, arg1, arg2) {',
+      '    return input',
+      '  }',
+      '  d.tz.guess = function () {',
+      '    return 0',
+      '  }',
+      '  d.tz.setDefault = (timezone) => {',
+      '    defaultTimezone = timezone',
+      '  }',
+      '  if (proto.tz == null) proto.other = 1',
+      '}',
+      '',
+    ].join('\n');
+    assert.strictEqual(
+      interfaceLine('src/plugin/timezone/index.js', plugin, [], 40, 1000, none),
+      'src/plugin/timezone/index.js — proto.tz(timezone = defaultTimezone, keepLocalTime), proto.offsetName(type), d.tz(input, arg1, arg2), d.tz.guess(), d.tz.setDefault(timezone), offsetFromString(value = \'\')',
+    );
+    // alone: the file named nothing before
+    const bare = plugin.replace(/^function [^]*?\n\}\n/m, '');
+    assert.strictEqual(interfaceLine('src/p.js', bare, [], 2, 1000, none), 'src/p.js — proto.tz(timezone = defaultTimezone, keepLocalTime), proto.offsetName(type), … (+3)');
+    // CommonJS alike; a file whose default export is no function, or another language, names none so
+    assert.strictEqual(interfaceLine('lib/x.js', 'module.exports = function ($) {\n  $.fn.spoiler = function (opts) {}\n}\n', [], 40, 1000, none), 'lib/x.js — $.fn.spoiler(opts)');
+    assert.strictEqual(interfaceLine('lib/y.js', 'export default {\n  a.b = 1\n}\n', [], 40, 1000, none), 'lib/y.js');
+    assert.strictEqual(interfaceLine('lib/z.py', 'export default (o) => {\n  o.x = function (a) {}\n}\n', [], 40, 1000, none), 'lib/z.py');
+  });
+
   it('gives the names whose words the work writes their signatures first (split, normalised and stemmed as the ranking reads it), then the others in file order', () => {
     const names = ['Version', 'Version.new', 'Version.bump_major', 'VersionReq.matches', 'parseURL', 'isEqual'];
     // bump_major: bump, major; Version and VersionReq.matches (matching → match): one word each; a method by its own name (new: none)

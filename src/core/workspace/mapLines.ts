@@ -6,7 +6,8 @@
 // bare, then signatures for them — those whose words match the work's first (the objective and criteria for DA, the
 // answers' product and features for init), then the others in the line's order; a line never names fewer symbols for
 // them.
-import { MAX_SYMBOLS, scanFile } from './symbols';
+import { JS_EXT, MAX_SYMBOLS, scanFile } from './symbols';
+import { defaultFunctionMembers } from './defaultFunction';
 import { signaturesOf, typeMembers } from './signatures';
 import { memberName, type MemberFocus, type TypeMember } from './signatureDecls';
 import { constructorSymbol, methodSymbol, symbolOwnName } from './symbolNames';
@@ -123,14 +124,21 @@ function byCalls(type: string, members: readonly TypeMember[], calls: NameCalls)
  * members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`, `Show.show`) after all
  * its public top-level names, in their types' order, and before its internal ones — so a class of many members does
  * not crowd the file's functions out of a line's few names — or, when it does not read or names none, `symbols` (the
- * index's, none called internal): DA's interface lines and init's code map alike; MAX_SYMBOLS names at most, as a scan
+ * index's, none called internal) — for a JavaScript file with no top-level symbol whose default export is a function
+ * that installs its API, the members it assigns (defaultFunction.ts) —: DA's interface lines and init's code map
+ * alike; MAX_SYMBOLS names at most, as a scan
  * gives (members past them left out). A type's members come in the order of `calls` (byCalls: those the project's
  * documentation calls the most first; without documentation, file order). An internal type's members are no
  * interface: left out too.
  */
 export function fileNames(p: string, text: string | null, symbols: readonly string[], calls: NameCalls = NO_CALLS): FileNames {
   const scan = text === null ? null : scanFile(p, text);
-  if (!scan?.symbols.length) return { names: symbols, internal: 0, read: false, members: [] };
+  // a plugin whose default export installs its API by assignments (defaultFunction.ts): those are its public names
+  const installed = text !== null && JS_EXT.test(p) ? defaultFunctionMembers(text) : [];
+  if (!scan?.symbols.length) {
+    if (installed.length) return { names: installed.map((m) => m.symbol), internal: 0, read: true, members: installed };
+    return { names: symbols, internal: 0, read: false, members: [] };
+  }
   const tops = scan.symbols.slice(0, scan.symbols.length - scan.internal);
   const publicTypes = new Set(tops);
   // each public type's members not named yet (a Rust `impl dyn Show` block's method is a symbol already), in file order
@@ -150,8 +158,10 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
     ordered.set(type, kept);
     room -= kept.length;
   }
-  const names = [...tops, ...tops.flatMap((n) => ordered.get(n) ?? []), ...scan.symbols.slice(tops.length)];
-  return { names, internal: scan.internal, read: true, members };
+  const own = installed.filter((m) => !named.has(m.symbol)).slice(0, Math.max(0, room));
+  // a plugin's installed members first: its top-level functions beside them are mostly its helpers (Day.js's utc)
+  const names = [...own.map((m) => m.symbol), ...tops, ...tops.flatMap((n) => ordered.get(n) ?? []), ...scan.symbols.slice(tops.length)];
+  return { names, internal: scan.internal, read: true, members: [...members, ...own] };
 }
 
 /**

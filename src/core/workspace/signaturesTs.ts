@@ -75,7 +75,7 @@ function tsType(keyword: string, name: string, at: Site): string | null {
 }
 
 /** A constant holding a function (`f = (a, b) => …`, `f = function (a) {`) as `f(a, b)`; else its declared type, `x: T`. */
-function tsConstant(name: string, at: Site): string | null {
+export function tsConstant(name: string, at: Site): string | null {
   const s = codeAfter(at);
   let i = skipSpace(s, 0);
   let declared = '';
