@@ -9,7 +9,7 @@ import type { Site, TypeMember } from './signatureDecls';
 import { tsConstant } from './signaturesTs';
 
 /** An unindented line that opens a default export or `module.exports` of an anonymous function (its body follows). */
-const DEFAULT_FUNCTION = /^(?:export\s+default|module\.exports\s*=)\s*(?:async\s+)?(?:function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*\s*)?\(|\(|[A-Za-z_$][\w$]*\s*=>)/;
+const DEFAULT_FUNCTION = /^(?:export\s+default|module\.exports\s*=)\s*(?:async\s+)?(?:function\b(?:\s*\*)?(?:\s*[A-Za-z_$][\w$]*)?\s*\(|\(|[A-Za-z_$][\w$]*\s*=>)/;
 /** An assignment to a member path at the start of a body line: `proto.tz = `, `d.tz.setDefault = ` (not `==`). */
 const MEMBER_ASSIGNMENT = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*=(?![=>])/;
 /** The type the members are named under (TypeMember.type): the default export. */
