@@ -370,6 +370,12 @@ export function minCacheableTokensFor(model: string): number {
 }
 
 export const CACHE_TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
+/**
+ * How far back from each breakpoint the API looks for a cached prefix: a prefix cached by an earlier request at any
+ * of the 20 block boundaries before it (and at it) is read. A tool loop that marks its last message each turn reads
+ * the prefix the turn before cached there, though that block is no longer marked.
+ */
+export const CACHE_LOOKBACK_BLOCKS = 20;
 /** The API's limit of cache_control breakpoints per request. */
 const MAX_BREAKPOINTS = 4;
 
@@ -420,7 +426,8 @@ export function cacheControlError(body: any): string | null {
 /**
  * The prompt cache: entries keyed by model + prefix, each alive until `expiresAt` (5 minutes or 1 hour after its
  * last write or hit, on the server's clock). Accounting per request:
- *  - read: the longest live prefix ending at one of the request's breakpoints (a hit renews its lifetime);
+ *  - read: the longest live prefix ending at one of the request's breakpoints or at one of the CACHE_LOOKBACK_BLOCKS
+ *    block boundaries before one (a hit renews its lifetime);
  *  - write: from there to the last breakpoint whose prefix reaches the model's minimum, each stretch counted under
  *    the TTL of the breakpoint that ends it (a stretch ending at a breakpoint below the minimum goes to the next one);
  *  - everything else is uncached input.
@@ -432,20 +439,27 @@ class PromptCache {
     const blocks = promptBlocks(body);
     let key = String(body?.model ?? '');
     let chars = 0;
-    const breakpoints: { key: string; chars: number; ttlMs: number }[] = [];
+    const breakpoints: { key: string; chars: number; ttlMs: number; at: number }[] = [];
+    // the prefix ending at each block: a breakpoint's lookback reads those before it
+    const prefixes: { key: string; chars: number }[] = [];
     for (const b of blocks) {
       key += '\u0000' + b.key;
       chars += b.chars;
-      if (b.ttl) breakpoints.push({ key, chars, ttlMs: CACHE_TTL_MS[b.ttl] });
+      prefixes.push({ key, chars });
+      if (b.ttl) breakpoints.push({ key, chars, ttlMs: CACHE_TTL_MS[b.ttl], at: prefixes.length - 1 });
     }
     const totalTokens = Math.max(1, estimateTokens(chars));
     for (const [k, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(k);
     let readChars = 0;
     for (const bp of breakpoints) {
-      const hit = this.entries.get(bp.key);
-      if (!hit) continue;
-      readChars = Math.max(readChars, bp.chars);
-      hit.expiresAt = now + hit.ttlMs;
+      // the longest live prefix at the breakpoint or within the lookback before it
+      for (let i = bp.at; i >= Math.max(0, bp.at - CACHE_LOOKBACK_BLOCKS); i--) {
+        const hit = this.entries.get(prefixes[i].key);
+        if (!hit) continue;
+        readChars = Math.max(readChars, prefixes[i].chars);
+        hit.expiresAt = now + hit.ttlMs;
+        break;
+      }
     }
     const w = { '5m': 0, '1h': 0 };
     let from = readChars;

@@ -155,6 +155,28 @@ describe('fake Anthropic Messages API', () => {
     assert.strictEqual(otherModel.cache_read_input_tokens, 0, 'the cache is per model');
   });
 
+  it("a tool loop that marks its last message each turn reads the prefix the turn before cached there (the API's 20-block lookback)", async () => {
+    fake.setResponder(() => ({ text: 'ok' }));
+    const usage = async (b: unknown) => ((await (await post(fake.url, b)).json()) as any).usage;
+    const marked = (text: string) => ({ role: 'user', content: [{ type: 'text', text, cache_control: { type: 'ephemeral' } }] });
+    const plain = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
+    // the first turn: 4,400 characters of workspace (1,100 tokens), marked
+    const work = 'W'.repeat(4400);
+    const tools = [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const first = await usage(body({ system: 'rules', tools, messages: [marked(work)] }));
+    assert.ok(first.cache_creation_input_tokens >= 1100, `${first.cache_creation_input_tokens}`);
+    // the next turn: the call and its result after it, the mark moved to the result
+    const call = { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'a.js' } }] };
+    const result = (text: string, mark: boolean) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: text, ...(mark ? { cache_control: { type: 'ephemeral' } } : {}) }] });
+    const second = await usage(body({ system: 'rules', tools, messages: [plain(work), call, result('R'.repeat(800), true)] }));
+    assert.strictEqual(second.cache_read_input_tokens, first.cache_creation_input_tokens, 'the prefix the first turn cached, though no longer marked');
+    assert.ok(second.cache_creation_input_tokens > 0 && second.cache_creation_input_tokens < 300, `only the new turn is written: ${second.cache_creation_input_tokens}`);
+    // a cached prefix more than 20 blocks before the mark is not looked up
+    const many = Array.from({ length: 21 }, (_, i) => plain(`block ${i}`));
+    const far = await usage(body({ system: 'rules', tools, messages: [plain(work), ...many, marked('end')] }));
+    assert.strictEqual(far.cache_read_input_tokens, 0);
+  });
+
   it('caches nothing below the model\'s minimum prefix (1,024 tokens for Sonnet 4.x, 4,096 for Haiku 4.5 and Opus 4.5/4.6)', async () => {
     fake.setResponder(() => ({ text: 'ok' }));
     const usage = async (b: unknown) => ((await (await post(fake.url, b)).json()) as any).usage;
