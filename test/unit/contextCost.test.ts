@@ -12,7 +12,7 @@ import { defaultPromptsDir, loadPromptAssets, renderPrompt, templateBodies } fro
 import { parseReply } from '../../src/core/reply/parser';
 import { toPromptParams, toSystemParam } from '../../src/core/llm/anthropic/client';
 import { billedInputTokens, costUsd, minCacheableTokens } from '../../src/core/llm/pricing';
-import { STEP_IDS, type Envelope, type StepId } from '../../src/core/model/types';
+import { STEP_IDS, type ChatMessage, type Envelope, type StepId } from '../../src/core/model/types';
 import { startFakeAnthropic } from '../fake-anthropic';
 import { loadRecordedSessions, originalProjectDir } from '../helpers/fixtures';
 import { replayRecordedSession } from '../helpers/replay';
@@ -167,6 +167,53 @@ describe('context cost: cache marks the API honours', () => {
     assert.strictEqual(typeof p.messages[0].content, 'string');
     const small = toPromptParams({ ...req, system: [{ text: 'tiny', cache: '1h' }] });
     assert.strictEqual(typeof small.messages[2].content, 'string', 'below the minimum: no mark');
+  });
+
+  it("a tool loop's turn of ten calls and their results keeps the mark of the turn before, which the API's lookback no longer reaches", async () => {
+    const fake = await startFakeAnthropic();
+    try {
+      fake.setResponder(() => ({ text: 'ok' }));
+      const usage = async (params: object) => {
+        const res = await fetch(fake.url + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'k' }, body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, ...params }) });
+        return ((await res.json()) as any).usage;
+      };
+      const tools = [{ name: 'read_file', description: 'Read a file', inputSchema: { properties: { path: { type: 'string' } } } }];
+      const system = [{ text: long(5000), cache: '1h' as const }, { text: long(3000), cache: '1h' as const }, { text: long(6000), cache: '1h' as const }];
+      const work = { role: 'user' as const, content: long(8000) };
+      const turn = (n: number, from: number) => [
+        { role: 'assistant' as const, content: Array.from({ length: n }, (_, i) => ({ type: 'tool_use' as const, id: `t${from + i}`, name: 'read_file', input: { path: `f${from + i}.js` } })) },
+        { role: 'user' as const, content: Array.from({ length: n }, (_, i) => ({ type: 'tool_result' as const, toolUseId: `t${from + i}`, content: `text of f${from + i}.js`, isError: false })) },
+      ];
+      const req = (messages: ChatMessage[]) => ({ model: 'claude-sonnet-4-6', maxTokens: 10, system, tools, messages, cacheLastMessage: true });
+      const marked = (p: ReturnType<typeof toPromptParams>) => p.messages.map((m) => (typeof m.content !== 'string' && (m.content as any[]).some((b) => b.cache_control) ? 'm' : '-')).join('');
+      const first = toPromptParams(req([work]));
+      await usage(first);
+      // three calls: the lookback from the new mark reaches the turn before's
+      const narrow = toPromptParams(req([work, ...turn(3, 0)]));
+      assert.strictEqual(marked(narrow), '--m');
+      assert.strictEqual((narrow.system as any[]).filter((b) => b.cache_control).length, 3);
+      const read = (await usage(narrow)).cache_read_input_tokens;
+      // eleven calls and their eleven results: past the lookback, so the message before them keeps its mark, the system one fewer
+      const wide = toPromptParams(req([work, ...turn(3, 0), ...turn(11, 3)]));
+      assert.strictEqual(marked(wide), '--m-m');
+      assert.strictEqual((wide.system as any[]).filter((b) => b.cache_control).length, 2);
+      const u = await usage(wide);
+      assert.ok(u.cache_read_input_tokens > read, `the whole conversation before the wide turn is read: ${u.cache_read_input_tokens} > ${read}`);
+      // without the kept mark the fake (as the API) finds nothing within 20 blocks, and writes it all again
+      const unbridged = { ...wide, messages: wide.messages.map((m, i) => (i === 2 ? { ...m, content: (m.content as any[]).map(({ cache_control: _c, ...b }) => b) } : m)) };
+      const fresh = await startFakeAnthropic();
+      try {
+        fresh.setResponder(() => ({ text: 'ok' }));
+        for (const p of [first, narrow]) await fetch(fresh.url + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'k' }, body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, ...p }) });
+        const res = await fetch(fresh.url + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'k' }, body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, ...unbridged }) });
+        const v = ((await res.json()) as any).usage;
+        assert.ok(v.cache_read_input_tokens < u.cache_read_input_tokens, `unbridged: ${v.cache_read_input_tokens}`);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await fake.close();
+    }
   });
 
   it('bills 1-hour writes at 2×, 5-minute writes at 1.25× and reads at 0.1×', () => {

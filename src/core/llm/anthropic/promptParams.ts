@@ -9,6 +9,8 @@ import { tokensAtLeast } from '../tokens';
 
 /** The API accepts at most this many cache_control breakpoints per request. */
 const MAX_CACHE_BREAKPOINTS = 4;
+/** How many block boundaries before a mark the API looks for a prefix an earlier request cached. */
+const CACHE_LOOKBACK_BLOCKS = 20;
 
 function ttlOf(cache: SystemBlock['cache']): CacheTtl | null {
   return cache ? (cache === '1h' ? '1h' : '5m') : null;
@@ -82,18 +84,32 @@ function messageTokens(m: ChatMessage): number {
   return m.content.reduce((n, b) => n + tokensAtLeast(b.type === 'text' ? b.text : JSON.stringify(b)), 0);
 }
 
+/** How many content blocks a message holds in the API's cache order (text as one). */
+const blocksOf = (m: ChatMessage): number => (typeof m.content === 'string' ? 1 : Math.max(1, m.content.length));
+
 /**
  * The request's prompt with its cache marks: tool definitions, system blocks (marked as asked, within the model's
  * minimum) and messages, the last one marked when `cacheLastMessage` asks and the whole prompt reaches the minimum.
+ * A tool loop's turn marks its last message, and the next turn reads that prefix within the API's lookback of
+ * CACHE_LOOKBACK_BLOCKS blocks before its own mark; a turn that adds more (ten calls and their ten results) would
+ * find nothing there and write the whole conversation again, so the message the turn before marked keeps its mark
+ * too (the system prompt then keeps one mark fewer).
  */
 export function toPromptParams(req: LlmRequest): Pick<Anthropic.MessageCreateParamsNonStreaming, 'system' | 'messages' | 'tools'> {
   const minTokens = minCacheableTokens(req.model) ?? 0;
   const tools = req.tools && req.tools.length > 0 ? req.tools.map(toToolParam) : undefined;
   const toolsTokens = tools ? tools.reduce((n, t) => n + tokensAtLeast(JSON.stringify(t)), 0) : 0;
-  const total = toolsTokens + req.system.reduce((n, b) => n + tokensAtLeast(b.text), 0) + req.messages.reduce((n, m) => n + messageTokens(m), 0);
+  const systemTokens = toolsTokens + req.system.reduce((n, b) => n + tokensAtLeast(b.text), 0);
+  const total = systemTokens + req.messages.reduce((n, m) => n + messageTokens(m), 0);
+  const last = req.messages.length - 1;
   const tail = !!req.cacheLastMessage && req.messages.length > 0 && total >= minTokens;
-  const system = toSystemParam(req.system, { minTokens, prefixTokens: toolsTokens, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) });
-  const messages = req.messages.map((m, i) => toMessageParam(m, tail && i === req.messages.length - 1));
+  // the turn before's last message: before this turn's assistant reply and the results answering it
+  const before = last - 2;
+  const added = req.messages.slice(before + 1).reduce((n, m) => n + blocksOf(m), 0);
+  const bridge =
+    tail && before >= 0 && req.messages[before].role === 'user' && added > CACHE_LOOKBACK_BLOCKS && systemTokens + req.messages.slice(0, before + 1).reduce((n, m) => n + messageTokens(m), 0) >= minTokens;
+  const system = toSystemParam(req.system, { minTokens, prefixTokens: toolsTokens, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) - (bridge ? 1 : 0) });
+  const messages = req.messages.map((m, i) => toMessageParam(m, (tail && i === last) || (bridge && i === before)));
   return { ...(system.length > 0 ? { system } : {}), messages, ...(tools ? { tools } : {}) };
 }
 
