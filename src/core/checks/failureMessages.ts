@@ -84,7 +84,7 @@ type State =
   | { kind: 'traceback'; target: FailureRecord; lines: number; ruled: boolean; raised?: (ErrorLine & { line: string }) | null }
   | { kind: 'next'; target: FailureRecord; source?: number }
   | { kind: 'class'; target: FailureRecord; error: string }
-  | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string; block?: { open: boolean; words: string[] } }
+  | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string; block?: { open: boolean; words: string[]; chars: number } }
   | { kind: 'more'; target: FailureRecord; said: string; lines: number; values: boolean; label?: boolean };
 
 /**
@@ -114,9 +114,11 @@ export interface FailureMessageReader {
 /** A reader of failed cases' messages (see the header). */
 export function failureMessageReader(): FailureMessageReader {
   let state: State = { kind: 'idle' };
-  const done = (target: FailureRecord, why: MissingName | null | undefined, said?: string) => {
+  // `below`: the message line was read in the output's flow (not a TAP block's field nor a summary), so its words may
+  // go on below it (MORE_LINES)
+  const done = (target: FailureRecord, why: MissingName | null | undefined, said?: string, below = false) => {
     if (why !== undefined) recordWhy(target, why, said);
-    const more = why !== undefined && !!said && !!target.said && (said.trimEnd().endsWith(':') || EXPECTATION.test(said));
+    const more = below && why !== undefined && !!said && !!target.said && (said.trimEnd().endsWith(':') || EXPECTATION.test(said));
     state = more ? { kind: 'more', target, said: target.said!, lines: 0, values: !said!.trimEnd().endsWith(':') } : { kind: 'idle' };
   };
   const moreLine = (s: Extract<State, { kind: 'more' }>, line: string) => {
@@ -131,8 +133,7 @@ export function failureMessageReader(): FailureMessageReader {
       s.lines = MORE_LINES; // a blank line after a value ends them
       return;
     }
-    if (s.values) state = { kind: 'idle' };
-    else if (line.trim() && !PLACE.test(line) && own) s.target.said = lineWithin(`${s.said} ${line.trim()}`, MESSAGE_CHARS);
+    if (!s.values && line.trim() && !PLACE.test(line) && own) s.target.said = lineWithin(`${s.said} ${line.trim()}`, MESSAGE_CHARS);
     state = { kind: 'idle' };
   };
   const tapLine = (s: Extract<State, { kind: 'tap' }>, line: string) => {
@@ -152,7 +153,10 @@ export function failureMessageReader(): FailureMessageReader {
     // the block's lines: blank, or indented past the fields
     if (s.block?.open) {
       if (!line.trim() || /^\s*/.exec(line)![0].length > s.indent.length) {
-        if (line.trim() && s.block.words.join(' ').length < MESSAGE_CHARS) s.block.words.push(line.trim());
+        if (line.trim() && s.block.chars < MESSAGE_CHARS) {
+          s.block.words.push(line.trim());
+          s.block.chars += line.trim().length + 1;
+        }
         return;
       }
       s.block.open = false;
@@ -161,7 +165,7 @@ export function failureMessageReader(): FailureMessageReader {
     if (!f || f[1] !== s.indent) return;
     if (f[2] === 'error' && s.error === undefined) {
       s.error = scalar(f[3]);
-      if (s.error === null && /^\s*[|>]/.test(f[3])) s.block = { open: true, words: [] };
+      if (s.error === null && /^\s*[|>]/.test(f[3])) s.block = { open: true, words: [], chars: 0 };
     }
     else if (f[2] === 'name' && s.name === undefined) s.name = scalar(f[3]) ?? undefined;
   };
@@ -200,7 +204,7 @@ export function failureMessageReader(): FailureMessageReader {
       }
       const e = errorLine(line);
       if (e && !e.message) state = { kind: 'class', target: s.target, error: e.error };
-      else done(s.target, lineSays(line), line);
+      else done(s.target, lineSays(line), line, true);
     },
     failed: (target, follows) => {
       state =

@@ -9,7 +9,10 @@ import { tokensAtLeast } from '../tokens';
 
 /** The API accepts at most this many cache_control breakpoints per request. */
 const MAX_CACHE_BREAKPOINTS = 4;
-/** How many block boundaries before a mark the API looks for a prefix an earlier request cached. */
+/**
+ * How many block boundaries before a mark the API looks for a prefix an earlier request cached ("about 20" in its
+ * documentation: a turn a block short of it already keeps the mark before).
+ */
 const CACHE_LOOKBACK_BLOCKS = 20;
 
 function ttlOf(cache: SystemBlock['cache']): CacheTtl | null {
@@ -107,7 +110,7 @@ export function toPromptParams(req: LlmRequest): Pick<Anthropic.MessageCreatePar
   const before = last - 2;
   const added = req.messages.slice(before + 1).reduce((n, m) => n + blocksOf(m), 0);
   const bridge =
-    tail && before >= 0 && req.messages[before].role === 'user' && added > CACHE_LOOKBACK_BLOCKS && systemTokens + req.messages.slice(0, before + 1).reduce((n, m) => n + messageTokens(m), 0) >= minTokens;
+    tail && before >= 0 && req.messages[before].role === 'user' && added >= CACHE_LOOKBACK_BLOCKS - 1 && systemTokens + req.messages.slice(0, before + 1).reduce((n, m) => n + messageTokens(m), 0) >= minTokens;
   const system = toSystemParam(req.system, { minTokens, prefixTokens: toolsTokens, maxMarks: MAX_CACHE_BREAKPOINTS - (tail ? 1 : 0) - (bridge ? 1 : 0) });
   const messages = req.messages.map((m, i) => toMessageParam(m, (tail && i === last) || (bridge && i === before)));
   return { ...(system.length > 0 ? { system } : {}), messages, ...(tools ? { tools } : {}) };
