@@ -13,7 +13,7 @@ const DEFAULT_FUNCTION = /^(?:export\s+default|module\.exports\s*=)\s*(?:async\s
 /** An assignment to a member path at the start of a body line: `proto.tz = `, `d.tz.setDefault = ` (not `==`). */
 const MEMBER_ASSIGNMENT = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*=(?![=>])/;
 /** The type the members are named under (TypeMember.type): the default export. */
-export const DEFAULT_EXPORT = 'default';
+const DEFAULT_EXPORT = 'default';
 /** Members read at most: a generated file's thousands would fill a map line's names. */
 const MAX_MEMBERS = 200;
 

@@ -124,12 +124,11 @@ function byCalls(type: string, members: readonly TypeMember[], calls: NameCalls)
  * members the index does not name (signatures.ts typeMembers: `Command.option`, `new Command`, `Show.show`) after all
  * its public top-level names, in their types' order, and before its internal ones — so a class of many members does
  * not crowd the file's functions out of a line's few names — or, when it does not read or names none, `symbols` (the
- * index's, none called internal) — for a JavaScript file with no top-level symbol whose default export is a function
- * that installs its API, the members it assigns (defaultFunction.ts) —: DA's interface lines and init's code map
- * alike; MAX_SYMBOLS names at most, as a scan
- * gives (members past them left out). A type's members come in the order of `calls` (byCalls: those the project's
- * documentation calls the most first; without documentation, file order). An internal type's members are no
- * interface: left out too.
+ * index's, none called internal): DA's interface lines and init's code map alike. A JavaScript file whose default
+ * export is a function that installs its API names the members it assigns first (defaultFunction.ts), or only them
+ * when it has no top-level symbol. MAX_SYMBOLS names at most, as a scan gives (members past them left out). A type's
+ * members come in the order of `calls` (byCalls: those the project's documentation calls the most first; without
+ * documentation, file order). An internal type's members are no interface: left out too.
  */
 export function fileNames(p: string, text: string | null, symbols: readonly string[], calls: NameCalls = NO_CALLS): FileNames {
   const scan = text === null ? null : scanFile(p, text);
