@@ -50,6 +50,20 @@ function read(out: string) {
   return { cases: r.result()?.cases.map((c) => [c.name, c.passed]), unloaded: r.unloadedFiles() };
 }
 
+/** Runs `command` in a Python project of `files` (with an empty package `pkg/`), removed after. */
+async function runInProject(files: Record<string, string>, command: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-py-import-'));
+  try {
+    for (const [rel, text] of Object.entries({ 'pkg/__init__.py': '', ...files })) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    }
+    return await runCheck({ command, cwd: fs.realpathSync(dir), round: 0 });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('checks: a test module unittest could not import', () => {
   it('is the file that did not load, by its own frame; its stand-in test is no case', () => {
     assert.deepStrictEqual(read(DISCOVERED), { cases: [['test_bad (tests.test_a.T.test_bad)', false]], unloaded: ['tests/test_b.py'] });
@@ -96,21 +110,13 @@ describe('checks: a test module unittest could not import', () => {
     } catch {
       this.skip();
     }
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-ut-import-'));
-    try {
-      fs.mkdirSync(path.join(dir, 'tests'));
-      fs.mkdirSync(path.join(dir, 'pkg'));
-      fs.writeFileSync(path.join(dir, 'pkg', '__init__.py'), '');
-      fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'import unittest\nclass T(unittest.TestCase):\n    def test_ok(self): self.assertEqual(1, 1)\n    def test_bad(self): self.assertEqual(1, 2)\n');
-      fs.writeFileSync(path.join(dir, 'tests', 'test_b.py'), 'import unittest\nfrom pkg.spoiler import Spoiler\nclass T(unittest.TestCase):\n    def test_x(self): Spoiler()\n');
-      const run = await runCheck({ command: 'python3 -m unittest discover -s tests', cwd: fs.realpathSync(dir), round: 0 });
-      assert.strictEqual(run.status, 'failed');
-      assert.deepStrictEqual(run.unbuiltTestFiles, ['tests/test_b.py']);
-      assert.deepStrictEqual(run.tests?.map((c) => [c.name, c.passed]), [['test_bad (test_a.T.test_bad)', false]]);
-      assert.strictEqual(beforeFailureSaying(run), 'failed: tests/test_b.py did not load without the change (no test of theirs ran), and 1 test case failed');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const test_a = 'import unittest\nclass T(unittest.TestCase):\n    def test_ok(self): self.assertEqual(1, 1)\n    def test_bad(self): self.assertEqual(1, 2)\n';
+    const test_b = 'import unittest\nfrom pkg.spoiler import Spoiler\nclass T(unittest.TestCase):\n    def test_x(self): Spoiler()\n';
+    const run = await runInProject({ 'tests/test_a.py': test_a, 'tests/test_b.py': test_b }, 'python3 -m unittest discover -s tests');
+    assert.strictEqual(run.status, 'failed');
+    assert.deepStrictEqual(run.unbuiltTestFiles, ['tests/test_b.py']);
+    assert.deepStrictEqual(run.tests?.map((c) => [c.name, c.passed]), [['test_bad (test_a.T.test_bad)', false]]);
+    assert.strictEqual(beforeFailureSaying(run), 'failed: tests/test_b.py did not load without the change (no test of theirs ran), and 1 test case failed');
   });
 });
 
@@ -118,21 +124,12 @@ describe('checks: a test file pytest could not collect', () => {
   it('a real run: the file did not load, no case is named by it, and fail-first and the fix request say so', async function () {
     const python = pythonWithPytest();
     if (!python) this.skip();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cape-pytest-import-'));
-    try {
-      fs.mkdirSync(path.join(dir, 'tests'));
-      fs.mkdirSync(path.join(dir, 'pkg'));
-      fs.writeFileSync(path.join(dir, 'pkg', '__init__.py'), '');
-      fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_ok():\n    assert 1 == 1\n');
-      fs.writeFileSync(path.join(dir, 'tests', 'test_b.py'), 'from pkg.spoiler import Spoiler\ndef test_x():\n    Spoiler()\n');
-      const run = await runCheck({ command: `${python} -m pytest -p no:cacheprovider`, cwd: fs.realpathSync(dir), round: 0 });
-      assert.strictEqual(run.status, 'failed', run.output);
-      assert.deepStrictEqual(run.unbuiltTestFiles, ['tests/test_b.py'], run.output);
-      assert.deepStrictEqual(run.tests ?? [], [], 'the file is no failing case');
-      assert.strictEqual(beforeFailureSaying(run), 'failed: tests/test_b.py did not load without the change (no test of theirs ran)');
-      assert.match(fixRequest([run], 1, 2), /^tests\/test_b\.py did not load: the runner reported it failed before any test of it ran/m);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const files = { 'tests/test_a.py': 'def test_ok():\n    assert 1 == 1\n', 'tests/test_b.py': 'from pkg.spoiler import Spoiler\ndef test_x():\n    Spoiler()\n' };
+    const run = await runInProject(files, `${python} -m pytest -p no:cacheprovider`);
+    assert.strictEqual(run.status, 'failed', run.output);
+    assert.deepStrictEqual(run.unbuiltTestFiles, ['tests/test_b.py'], run.output);
+    assert.deepStrictEqual(run.tests ?? [], [], 'the file is no failing case');
+    assert.strictEqual(beforeFailureSaying(run), 'failed: tests/test_b.py did not load without the change (no test of theirs ran)');
+    assert.match(fixRequest([run], 1, 2), /^tests\/test_b\.py did not load: the runner reported it failed before any test of it ran/m);
   });
 });
