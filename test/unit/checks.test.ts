@@ -613,6 +613,15 @@ describe('checks: output for the model and test cases', () => {
       { name: 'tests::it_adds', passed: true },
       { name: 'tests::it_muls', passed: false },
     ]);
+    // cargo test -q (cargo 1.9x): a dot per passing test, a failing one on its own line; a doc test named by its file
+    const quiet = ['running 2 tests', '. 1/2', 'tests::it_muls --- FAILED', 'src/lib.rs - Version::parse (line 40) --- FAILED', '', 'failures:', '', '---- tests::it_muls stdout ----', '', 'failures:', '    tests::it_muls', '', 'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.22s'].join('\n');
+    assert.deepStrictEqual(readTestCases(quiet), {
+      cases: [
+        { name: 'tests::it_muls', passed: false },
+        { name: 'src/lib.rs - Version::parse (line 40)', passed: false },
+      ],
+      listsPassed: false,
+    });
     const rspec = ['..F', '', 'Failures:', '', '  1) Calc multiplies', '     Failure/Error: expect(mul(2, 3)).to eq(6)', '', '3 examples, 1 failure', '', 'Failed examples:', '', 'rspec ./spec/calc_spec.rb:8 # Calc multiplies'].join('\n');
     assert.deepStrictEqual(readTestCases(rspec), { cases: [{ name: 'Calc multiplies', passed: false }], listsPassed: false });
     const gradle = ['> Task :test', '', 'CalcTest > testAdd() PASSED', '', 'CalcTest > testMul() FAILED', '    org.opentest4j.AssertionFailedError at CalcTest.java:14', '', 'CalcTest > testLater() SKIPPED'].join('\n');

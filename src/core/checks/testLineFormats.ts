@@ -1,5 +1,5 @@
 // The runners whose lines name one case each, plainly: pytest (-v and its summary), Python's unittest, `go test`,
-// `cargo test`, RSpec's failed examples, Gradle, Maven Surefire 2 and 3, vitest's failed tests and `dotnet test`; and
+// `cargo test` (and its failures under -q), RSpec's failed examples, Gradle, Maven Surefire 2 and 3, vitest's failed tests and `dotnet test`; and
 // go test's package line, which names the package of the cases before it. readTestCases (testCases.ts) tries them on
 // each line after jest's failure headers and TAP, before the spec reporters' marks and mocha's numbered failures.
 
@@ -72,6 +72,8 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   { re: /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/, name: 2, verdict: 1, failed: /^FAIL$/, skipped: /^SKIP$/, listsPassed: false, goPackaged: true },
   // cargo test: `test tests::it_muls ... FAILED`; a doc test, by its file and item: `test src/lib.rs - Version::parse (line 40) ... ok`
   { re: /^test (\S+|\S+\.rs - .+?) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
+  // cargo test -q: dots for the passing ones, and a failing test on a line of its own, `tests::it_muls --- FAILED`
+  { re: /^(\S+|\S+\.rs - .+?) --- FAILED$/, name: 1, listsPassed: false },
   // RSpec's "Failed examples:": `rspec ./spec/calc_spec.rb:8 # Calc multiplies`
   { re: /^rspec \S+?:\d+ # (.+)$/, name: 1, listsPassed: false },
   // Gradle: `CalcTest > testMul() FAILED`
