@@ -614,10 +614,37 @@ describe('checks: output for the model and test cases', () => {
       { name: 'tests::it_muls', passed: false },
     ]);
     // cargo test -q (cargo 1.9x): a dot per passing test, a failing one on its own line; a doc test named by its file
-    const quiet = ['running 2 tests', '. 1/2', 'tests::it_muls --- FAILED', 'src/lib.rs - Version::parse (line 40) --- FAILED', '', 'failures:', '', '---- tests::it_muls stdout ----', '', 'failures:', '    tests::it_muls', '', 'test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.22s'].join('\n');
+    // each failure's captured output: the panic's message (Rust 1.73 on: on the line after `panicked at`), its values
+    const quiet = [
+      'running 3 tests',
+      '. 1/3',
+      'tests::it_muls --- FAILED',
+      'tests::it_boom --- FAILED',
+      'src/lib.rs - Version::parse (line 40) --- FAILED',
+      '',
+      'failures:',
+      '',
+      '---- tests::it_muls stdout ----',
+      '',
+      "thread 'tests::it_muls' (493) panicked at src/lib.rs:8:20:",
+      'assertion `left == right` failed: sum was wrong',
+      '  left: 5',
+      ' right: 6',
+      'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace',
+      '',
+      '---- tests::it_boom stdout ----',
+      "thread 'tests::it_boom' panicked at 'no price for SKU-1', src/lib.rs:12:9",
+      '',
+      'failures:',
+      '    tests::it_muls',
+      '    tests::it_boom',
+      '',
+      'test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.22s',
+    ].join('\n');
     assert.deepStrictEqual(readTestCases(quiet), {
       cases: [
-        { name: 'tests::it_muls', passed: false },
+        { name: 'tests::it_muls', passed: false, message: 'assertion `left == right` failed: sum was wrong — left: 5, right: 6' },
+        { name: 'tests::it_boom', passed: false, message: 'no price for SKU-1' },
         { name: 'src/lib.rs - Version::parse (line 40)', passed: false },
       ],
       listsPassed: false,

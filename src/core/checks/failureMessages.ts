@@ -12,8 +12,9 @@
 //    exception…`) is the one raised last; the block ends at the next header's `====` or the closing `----` rule.
 // A line there that opens an error (`AssertionError: …`) or states an expectation (jest's `expect(received)…`, RSpec's
 // `expected: 2`) says something else; any other line says nothing (a runner that writes no message there). Go and
-// cargo are not read: a test there calling a missing name does not build (./buildFailures.ts). The message line read
-// is kept too (FailureRecord.said), cut: a fix request names each failed case with it, wherever the output was trimmed.
+// cargo are not read for a missing name: a test there calling one does not build (./buildFailures.ts). The message
+// line read is kept too (FailureRecord.said), cut: a fix request names each failed case with it, wherever the output
+// was trimmed — cargo's too, the panic under each `---- name stdout ----` header (its `left:`/`right:` values after).
 import type { MissingName } from '../model/types';
 import { errorLine, missingNameIn, type ErrorLine } from './missingNames';
 import { lineWithin } from '../text';
@@ -85,7 +86,17 @@ type State =
   | { kind: 'next'; target: FailureRecord; source?: number }
   | { kind: 'class'; target: FailureRecord; error: string }
   | { kind: 'tap'; target: FailureRecord; indent?: string; lines: number; error?: string | null; name?: string; block?: { open: boolean; words: string[]; chars: number } }
-  | { kind: 'more'; target: FailureRecord; said: string; lines: number; values: boolean; label?: boolean };
+  | { kind: 'more'; target: FailureRecord; said: string; lines: number; values: boolean; label?: boolean }
+  | { kind: 'panic'; target: FailureRecord; lines: number; message?: boolean };
+
+/** Lines of a cargo test's captured output read for its panic; past them, its message is not looked for. */
+const MAX_PANIC_LINES = 200;
+/** Rust 1.73 on: `thread 'tests::it_muls' (493) panicked at src/lib.rs:8:20:`, the message on the next line. */
+const PANIC_AT = /^thread '[^']*'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/;
+/** Before 1.73: `thread 'tests::it_muls' panicked at 'sum was wrong', src/lib.rs:8:20`. */
+const PANIC_INLINE = /^thread '[^']*' panicked at '(.*)', \S+:\d+:\d+$/;
+/** A Rust assertion's message, whose `left:` and `right:` values follow it. */
+const RUST_ASSERTION = /^assertion .*failed/;
 
 /**
  * A message line that ends in a colon has its words on a line below (Node's assert: `AssertionError [ERR_ASSERTION]:
@@ -97,8 +108,8 @@ type State =
  */
 const MORE_LINES = 3;
 const PLACE = /^\s*at\s|(?<![\w.-])[\w.-]+\.\w+:\d+/;
-/** The lines of the values under an expectation line: jest's `Expected: 3`, `Received: 2`, `Expected substring: "a"`; RSpec's `got: 2`. */
-const VALUE_LINE = /^\s*(?:Expected|Received|got)(?: [a-z]+){0,3}:(?: |$)/;
+/** The lines of the values under an expectation line: jest's `Expected: 3`, `Received: 2`, `Expected substring: "a"`; RSpec's `got: 2`; Rust's `left: 5`, `right: 6`. */
+const VALUE_LINE = /^\s*(?:Expected|Received|got|left|right)(?: [a-z]+){0,3}:(?: |$)/;
 
 /** The reader of failed cases' messages (see the header), fed every line of the output before the test case reader reads it. */
 export interface FailureMessageReader {
@@ -106,10 +117,13 @@ export interface FailureMessageReader {
   line: (line: string) => void;
   /**
    * The test case reader named a failed case whose message may follow its line; `tap`: a TAP point, its YAML block;
-   * `traceback`: unittest's failure header, its block.
+   * `traceback`: unittest's failure header, its block; `panic`: cargo's header of a test's captured output.
    */
-  failed: (target: FailureRecord, follows?: 'tap' | 'traceback') => void;
+  failed: (target: FailureRecord, follows?: Follows) => void;
 }
+
+/** Where a failed case's message is, after the line naming it (FailureMessageReader.failed). */
+export type Follows = 'tap' | 'traceback' | 'panic';
 
 /** A reader of failed cases' messages (see the header). */
 export function failureMessageReader(): FailureMessageReader {
@@ -118,7 +132,7 @@ export function failureMessageReader(): FailureMessageReader {
   // go on below it (MORE_LINES)
   const done = (target: FailureRecord, why: MissingName | null | undefined, said?: string, below = false) => {
     if (why !== undefined) recordWhy(target, why, said);
-    const more = below && why !== undefined && !!said && !!target.said && (said.trimEnd().endsWith(':') || EXPECTATION.test(said));
+    const more = below && why !== undefined && !!said && !!target.said && (said.trimEnd().endsWith(':') || EXPECTATION.test(said) || RUST_ASSERTION.test(said));
     state = more ? { kind: 'more', target, said: target.said!, lines: 0, values: !said!.trimEnd().endsWith(':') } : { kind: 'idle' };
   };
   const moreLine = (s: Extract<State, { kind: 'more' }>, line: string) => {
@@ -169,6 +183,15 @@ export function failureMessageReader(): FailureMessageReader {
     }
     else if (f[2] === 'name' && s.name === undefined) s.name = scalar(f[3]) ?? undefined;
   };
+  // a cargo test's captured output: its panic line, then (from Rust 1.73) the message on the next line that is not blank
+  const panicLine = (s: Extract<State, { kind: 'panic' }>, line: string) => {
+    if (++s.lines > MAX_PANIC_LINES) return done(s.target, undefined);
+    let m: RegExpExecArray | null;
+    if (s.message) {
+      if (line.trim()) done(s.target, null, line, true);
+    } else if (PANIC_AT.test(line.trim())) s.message = true;
+    else if ((m = PANIC_INLINE.exec(line.trim()))) done(s.target, null, m[1]);
+  };
   const tracebackLine = (s: Extract<State, { kind: 'traceback' }>, line: string) => {
     if (UNITTEST_RULE.test(line)) {
       // the rule under the header opens the block; the next one closes it
@@ -189,6 +212,7 @@ export function failureMessageReader(): FailureMessageReader {
       if (s.kind === 'tap') return tapLine(s, line);
       if (s.kind === 'traceback') return tracebackLine(s, line);
       if (s.kind === 'more') return moreLine(s, line);
+      if (s.kind === 'panic') return panicLine(s, line);
       if (s.kind === 'idle' || !line.trim()) {
         if (s.kind === 'next' && s.source !== undefined) state = { kind: 'next', target: s.target };
         return;
@@ -212,7 +236,9 @@ export function failureMessageReader(): FailureMessageReader {
           ? { kind: 'tap', target, lines: 0 }
           : follows === 'traceback'
             ? { kind: 'traceback', target, lines: 0, ruled: false }
-            : { kind: 'next', target };
+            : follows === 'panic'
+              ? { kind: 'panic', target, lines: 0 }
+              : { kind: 'next', target };
     },
   };
 }

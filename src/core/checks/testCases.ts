@@ -18,7 +18,7 @@ import { sliceWhole } from '../text/cut';
 import { readAllLines } from '../text/lines';
 import { runFolder, workspacePath } from './runFolder';
 import { failedImports, PYTEST_UNCOLLECTED, unloadedFiles } from './unloadedFiles';
-import { failureMessageReader, messageSays, missingNames, recordWhy, type FailureRecord } from './failureMessages';
+import { failureMessageReader, messageSays, missingNames, recordWhy, type FailureRecord, type Follows } from './failureMessages';
 import type { MissingName } from '../model/types';
 
 /**
@@ -138,7 +138,7 @@ export function testCaseReader(): TestCaseReader {
   };
   const found: ({ name: string; passed: boolean; suite?: boolean } & FailureRecord)[] = [];
   // a failed case just named: its message may follow (failureMessages.ts)
-  const failedCase = (f: (typeof found)[number], follows?: 'tap' | 'traceback') => {
+  const failedCase = (f: (typeof found)[number], follows?: Follows) => {
     found.push(f);
     messages.failed(f, follows);
   };
@@ -231,7 +231,7 @@ export function testCaseReader(): TestCaseReader {
       if (passed) found.push(c);
       // pytest's summary gives the message on the case's line
       else if (f.message && m[f.message]) found.push({ ...c, ...messageSays(m[f.message]) });
-      else failedCase(c, f.traceback ? 'traceback' : undefined);
+      else failedCase(c, f.traceback ? 'traceback' : f.panic ? 'panic' : undefined);
       if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
       return;

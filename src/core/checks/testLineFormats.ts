@@ -33,6 +33,8 @@ export interface LineFormat {
   goPackaged?: true;
   /** The failure's traceback follows the line (unittest's headers: failureMessages.ts reads the exception it ends with). */
   traceback?: true;
+  /** The test's captured output follows (cargo's `---- name stdout ----`: failureMessages.ts reads its panic's message). */
+  panic?: true;
 }
 
 /**
@@ -74,6 +76,8 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   { re: /^test (\S+|\S+\.rs - .+?) \.\.\. (ok|FAILED|ignored)$/, name: 1, verdict: 2, failed: /^FAILED$/, skipped: /^ignored$/, listsPassed: true },
   // cargo test -q: dots for the passing ones, and a failing test on a line of its own, `tests::it_muls --- FAILED`
   { re: /^(\S+|\S+\.rs - .+?) --- FAILED$/, name: 1, listsPassed: false },
+  // cargo test's failures: `---- tests::it_muls stdout ----`, the test's captured output and its panic under it
+  { re: /^---- (\S+|\S+\.rs - .+?) stdout ----$/, name: 1, listsPassed: false, panic: true },
   // RSpec's "Failed examples:": `rspec ./spec/calc_spec.rb:8 # Calc multiplies`
   { re: /^rspec \S+?:\d+ # (.+)$/, name: 1, listsPassed: false },
   // Gradle: `CalcTest > testMul() FAILED`
