@@ -130,7 +130,14 @@ describe('checks: test cases with awkward names', () => {
       'FAIL',
     ].join('\n');
     assert.deepStrictEqual(readTestCases(out), {
-      cases: ['example.com/calc.TestTable', 'example.com/calc.TestTable/one_word', 'example.com/calc.TestTable/a/b', 'example.com/calc/sub.TestTable', 'example.com/calc/sub.TestTable/x'].map((name) => ({ name, passed: false })),
+      // a subtest's log line is its message; a parent's next line is its subtest's verdict, no message
+      cases: [
+        { name: 'example.com/calc.TestTable', passed: false },
+        { name: 'example.com/calc.TestTable/one_word', passed: false, message: 'calc_test.go:5: bad one word' },
+        { name: 'example.com/calc.TestTable/a/b', passed: false, message: 'calc_test.go:5: bad a/b' },
+        { name: 'example.com/calc/sub.TestTable', passed: false },
+        { name: 'example.com/calc/sub.TestTable/x', passed: false, message: 's_test.go:3: no' },
+      ],
       listsPassed: false,
     });
     // on the unchanged code only sub's TestTable failed: calc's failing now is new, not a failure already there
@@ -148,7 +155,8 @@ describe('checks: test cases with awkward names', () => {
     const broken = ['--- FAIL: TestBroken (0.00s)', '    calc_test.go:6: pre-existing failure', 'FAIL', 'FAIL\texample.com/m/calc\t0.002s'];
     const before = [...broken, 'FAIL'].join('\n');
     const after = [...broken, 'ok  \texample.com/m/util\t0.002s', 'FAIL'].join('\n');
-    assert.deepStrictEqual(readTestCases(before)!.cases, [{ name: 'example.com/m/calc.TestBroken', passed: false }]);
+    // its log line under the verdict is its message
+    assert.deepStrictEqual(readTestCases(before)!.cases, [{ name: 'example.com/m/calc.TestBroken', passed: false, message: 'calc_test.go:6: pre-existing failure' }]);
     assert.strictEqual(failsAsBefore(run(after), run(before)), true, 'the same failure, not a new one');
   });
 

@@ -14,7 +14,8 @@
 // `expected: 2`) says something else; any other line says nothing (a runner that writes no message there). Go and
 // cargo are not read for a missing name: a test there calling one does not build (./buildFailures.ts). The message
 // line read is kept too (FailureRecord.said), cut: a fix request names each failed case with it, wherever the output
-// was trimmed — cargo's too, the panic under each `---- name stdout ----` header (its `left:`/`right:` values after).
+// was trimmed — cargo's too, the panic under each `---- name stdout ----` header (its `left:`/`right:` values after),
+// and Go's, the test's first log line under its `--- FAIL:` line.
 import type { MissingName } from '../model/types';
 import { errorLine, missingNameIn, type ErrorLine } from './missingNames';
 import { lineWithin } from '../text';
@@ -42,12 +43,17 @@ export function recordWhy(target: FailureRecord, why: MissingName | null, said?:
 
 /** A line that states what a test expected, not an error: jest's `expect(received).toBe(expected)`, RSpec's `expected: 2`. */
 const EXPECTATION = /^\s*(?:expect(?:\(|\.)|expected\b)/;
+/**
+ * A Go test's log line under its `--- FAIL:` line (`go test` without -v): `    calc_test.go:7: Add(2, 3) = 5, want 6`.
+ * Under -v a test's log comes before its verdict, and the line after that is another test's: none is read there.
+ */
+const GO_TEST_LOG = /^\s*[\w.-]+_test\.go:\d+: \S/;
 
 /** What a failure's first message line says (see the header); undefined when it is no message. */
 function lineSays(line: string): MissingName | null | undefined {
   const e = errorLine(line);
   if (e) return missingNameIn(e);
-  return EXPECTATION.test(line) ? null : undefined;
+  return EXPECTATION.test(line) || GO_TEST_LOG.test(line) ? null : undefined;
 }
 
 /** What a message given whole says (pytest's summary): a missing name, or null — it is the failure's own; and the message. */
