@@ -23,6 +23,7 @@ import {
   tsrSummary,
   AS_BEFORE_BY,
   beforeFailureSaying,
+  caseCount,
   failFirstFailing,
   failFirstFailingSaying,
   takenBy,
@@ -42,7 +43,7 @@ export function textOnly(stream: NodeJS.WritableStream): Out {
 /** " (3 test cases failing)" for a run on the unchanged workspace, or '' when it reported none failing. */
 function failingCases(r: CheckRun): string {
   const n = (r.tests ?? []).filter((t) => !t.passed).length;
-  return n ? ` (${n} test case${n === 1 ? '' : 's'} failing)` : '';
+  return n ? ` (${caseCount(n)} failing)` : '';
 }
 
 /** " (text)", or '' for no text. */
@@ -67,11 +68,13 @@ function printCheck(out: Out, e: CheckEvent): void {
         // a failure is what a new test should do here: no output, the test cases it reported; one that failed before
         // it ran DevA's tests (checks/notReached.ts: a time-out too) observed nothing, and says why
         // the cases the unchanged code fails without DevA's tests too are the suite's own, counted apart
-        const { own, already } = failFirstFailing(r);
-        const failed = `failed${inParens(failFirstFailingSaying(r))}${own || !already ? ', as a test of the change should' : ": none of DevA's tests failed here"}`;
+        const failed = () => {
+          const { own, already } = failFirstFailing(r);
+          return `failed${inParens(failFirstFailingSaying(r))}${own || !already ? ', as a test of the change should' : ": none of DevA's tests failed here"}`;
+        };
         const how = r.passed
           ? "passed: DevA's tests pass without the change too (as a regression guard should; a test of the change should not)"
-          : (beforeFailureSaying(r) ?? (r.status === 'failed' ? failed : runStatusWord(r.status)));
+          : (beforeFailureSaying(r) ?? (r.status === 'failed' ? failed() : runStatusWord(r.status)));
         out.write(`  · before the change, ${r.command} ${how} · ${formatDuration(r.durationMs)}\n`);
         break;
       }

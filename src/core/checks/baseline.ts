@@ -85,6 +85,9 @@ export class Baseline {
 /** A run's failing test cases by name, in the order reported. */
 export const failingNames = (r: Pick<CheckRun, 'tests'>): string[] => (r.tests ?? []).filter((t) => !t.passed).map((t) => t.name);
 
+/** The names of the cases the unchanged workspace's run failed (none without that run). */
+export const failingBefore = (base: Pick<CheckRun, 'tests'> | undefined): Set<string> => new Set(base ? failingNames(base) : []);
+
 /**
  * The cases that passed on the unchanged workspace and the run does not name at all, when both runs name their
  * passing cases: the run ended before them (a process.exit in the code under test, a crash), or the proposal
@@ -159,7 +162,7 @@ export function failsAsBefore(run: CheckRun, base: CheckRun | undefined): boolea
  * not installed) fails there as much, and the run's count said "381 test cases failing" of a session's 15 new tests.
  */
 export function markedAlready(run: CheckRun, base: CheckRun | undefined): CheckRun {
-  const before = new Set(base ? failingNames(base) : []);
+  const before = failingBefore(base);
   if (!before.size || !run.tests?.some((t) => !t.passed && before.has(t.name))) return run;
   return { ...run, tests: run.tests.map((t) => (!t.passed && before.has(t.name) ? { ...t, already: true as const } : t)) };
 }

@@ -10,7 +10,7 @@ import { wholeFileBlock } from '../workspace/sectionBlocks';
 import { runPassedFiles } from './testCases';
 import { casesOfTest } from './testNames';
 import { reachesFile, runFolder } from './runFolder';
-import { baselineLines, failingNames } from './baseline';
+import { baselineLines, failingBefore } from './baseline';
 import { DID_NOT_LOAD, runStatusWord, takenSaying, unloadedSaying } from './verdict';
 import { endedBeforeSummary } from './testSummary';
 
@@ -37,7 +37,7 @@ function testCasesLine(r: CheckRun, allNamed: readonly NamedTestRef[], base?: Ch
   const tests = r.tests ?? [];
   // a run in a sub-project's folder runs none of the tests outside it (runFolder.ts)
   const named = allNamed.filter((n) => typeof n === 'string' || !n.file || reachesFile(r.command, n.file));
-  const before = new Set(base ? failingNames(base) : []);
+  const before = failingBefore(base);
   const failed = tests.filter((t) => !t.passed).sort((a, b) => Number(before.has(a.name)) - Number(before.has(b.name)));
   // a runner that names only failures (pytest's summary, go test without -v) gives no count of the passing ones
   const counts = r.onlyFailuresNamed

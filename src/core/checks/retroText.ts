@@ -6,7 +6,7 @@ import { lineWithin } from '../text';
 import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
 import { failFirstLeftOut } from './failFirst';
-import { AS_BEFORE_BY, beforeFailureSaying, failFirstFailing, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying, unloadedSaying } from './verdict';
+import { AS_BEFORE_BY, beforeFailureSaying, caseCount, failFirstFailing, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying, unloadedSaying, WITHOUT_DEVA_TESTS } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
@@ -38,7 +38,7 @@ function beforeRunSaying(r: CheckRun): string {
   const { own, already } = failFirstFailing(r);
   if (!already) return runSaying(r, FAIL_FIRST_TESTS);
   const ofDevA = runSaying({ ...r, tests: r.tests!.filter((t) => !t.already) }, FAIL_FIRST_TESTS);
-  const beside = `${already} test case${already === 1 ? '' : 's'} failing without DevA's test files too`;
+  const beside = `${caseCount(already)} failing ${WITHOUT_DEVA_TESTS}`;
   return own ? `${ofDevA}, beside ${beside}` : `${ofDevA}: only the ${beside}`;
 }
 

@@ -93,6 +93,12 @@ export function failFirstFailing(r: Pick<CheckRun, 'tests'>): { own: number; alr
   return { own: failing.length - already, already };
 }
 
+/** `3 test cases`, `1 test case`: a count of test cases in words, for the transcript and the retrospective alike. */
+export const caseCount = (n: number): string => `${n} test case${n === 1 ? '' : 's'}`;
+
+/** What a fail-first run's case the unchanged workspace fails too does (TestCaseResult.already): it fails this way. */
+export const WITHOUT_DEVA_TESTS = "without DevA's test files too";
+
 /**
  * A fail-first run's failing test cases in words (failFirstFailing), for the CLI's transcript: "15 test cases failing",
  * "15 test cases failing, and 366 that fail without DevA's test files too", "only 2 test cases that fail without
@@ -100,10 +106,9 @@ export function failFirstFailing(r: Pick<CheckRun, 'tests'>): { own: number; alr
  */
 export function failFirstFailingSaying(r: Pick<CheckRun, 'tests'>): string {
   const { own, already } = failFirstFailing(r);
-  const cases = (n: number) => `${n} test case${n === 1 ? '' : 's'}`;
-  const beside = `${already === 1 ? 'fails' : 'fail'} without DevA's test files too`;
-  if (!already) return own ? `${cases(own)} failing` : '';
-  return own ? `${cases(own)} failing, and ${already} that ${beside}` : `only ${cases(already)} that ${beside}`;
+  const beside = `${already === 1 ? 'fails' : 'fail'} ${WITHOUT_DEVA_TESTS}`;
+  if (!already) return own ? `${caseCount(own)} failing` : '';
+  return own ? `${caseCount(own)} failing, and ${already} that ${beside}` : `only ${caseCount(already)} that ${beside}`;
 }
 
 /**
@@ -158,7 +163,7 @@ export function beforeFailureSaying(r: {
   const files = r.unbuiltTestFiles ?? [];
   if (!files.length) return UNBUILT_BEFORE;
   const failing = (r.tests ?? []).filter((c) => !c.passed).length;
-  return `failed: ${unloadedSaying(files)} without the change (no test of theirs ran)${failing ? `, and ${failing} test case${failing === 1 ? '' : 's'} failed` : ''}`;
+  return `failed: ${unloadedSaying(files)} without the change (no test of theirs ran)${failing ? `, and ${caseCount(failing)} failed` : ''}`;
 }
 
 /**

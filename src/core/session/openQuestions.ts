@@ -278,14 +278,18 @@ const LISTED_EVIDENCE_CHARS = 160;
  * sixth were gone without a word, though DevA is told not to ask them again.
  */
 export function questionList(questions: readonly OpenQuestion[], max: number): string {
+  // the note of those left out: `(2 more not shown: POA-Q5, POA-Q6)`
+  const rest = (from: readonly OpenQuestion[]) => {
+    const ids = from.flatMap((o) => (o.id ? [o.id] : []));
+    return from.length ? `(${from.length} more not shown${ids.length ? `: ${ids.join(', ')}` : ''})` : '';
+  };
   const lines: string[] = [];
   let used = 0;
   for (let i = 0; i < questions.length; i++) {
     const q = questions[i];
     const answer = q.answer && { ...q.answer, text: clip(q.answer.text, LISTED_ANSWER_CHARS), ...(q.answer.evidence ? { evidence: clip(q.answer.evidence, LISTED_EVIDENCE_CHARS) } : {}) };
+    // room kept for the note of those after it, should this be the last line
     const left = questions.slice(i + 1);
-    // the note of those left out, should this be the last line: room kept for it
-    const rest = (from: readonly OpenQuestion[]) => (from.length ? `(${from.length} more not shown${from.some((o) => o.id) ? `: ${from.map((o) => o.id).filter(Boolean).join(', ')}` : ''})` : '');
     const room = max - used - (left.length ? rest(left).length + 1 : 0);
     let line = `- ${questionLine({ ...q, ...(answer ? { answer } : {}) })}`;
     if (line.length > room) line = room >= 200 ? clip(line, room) : '';

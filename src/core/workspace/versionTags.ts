@@ -174,10 +174,13 @@ export async function versionTags(root: string): Promise<ReleaseTags | null> {
     const v = versionOf(line.split('\t')[0].slice('refs/tags/'.length));
     return !!v && compareVersions(v, top) > 0;
   };
-  const outside = refs!.split('\n').filter((line) => line && !inHistory.has(line.split('\t')[0]));
-  const others = versionTagsOfRefs(outside.filter(newer).join('\n'));
+  // the tags outside HEAD's history: the versions after its latest, and the older ones
+  const after: string[] = [];
+  const older: string[] = [];
+  for (const line of refs!.split('\n')) if (line && !inHistory.has(line.split('\t')[0])) (newer(line) ? after : older).push(line);
+  const others = versionTagsOfRefs(after.join('\n'));
   const later = others && { latest: others.latest, before: others.before, count: others.count, head };
   // the first releases of the line, over the older releases outside HEAD's history too
-  const lines = versionTagsOfRefs([merged, ...outside.filter((line) => !newer(line))].join('\n'))!;
+  const lines = versionTagsOfRefs([merged, ...older].join('\n'))!;
   return { ...mine, lastMinor: lines.lastMinor, lastMajor: lines.lastMajor, head: await headFrom(root, mine.latest.tag), ...(later ? { later } : {}) };
 }
