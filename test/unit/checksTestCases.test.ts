@@ -111,6 +111,53 @@ describe('checks: test cases with awkward names', () => {
     });
   });
 
+  it('go test -v: a failed test\'s message is the first log line it wrote before its verdict, in its package', () => {
+    // `go test -v ./...` (go 1.19): the log comes under `=== RUN` (or `=== CONT` for a parallel test), the verdict after;
+    // TestAdd is in both packages and logs only in the second
+    const out = [
+      '=== RUN   TestAdd',
+      '--- FAIL: TestAdd (0.00s)',
+      '=== RUN   TestTable',
+      '=== RUN   TestTable/one',
+      '    calc_test.go:16: bad one',
+      '=== RUN   TestTable/two',
+      '--- FAIL: TestTable (0.00s)',
+      '    --- FAIL: TestTable/one (0.00s)',
+      '    --- PASS: TestTable/two (0.00s)',
+      '=== RUN   TestPar1',
+      '=== PAUSE TestPar1',
+      '=== RUN   TestPar2',
+      '=== PAUSE TestPar2',
+      '=== CONT  TestPar1',
+      '    calc_test.go:23: par1 log',
+      '    calc_test.go:24: par1 failed',
+      '--- FAIL: TestPar1 (0.00s)',
+      '=== CONT  TestPar2',
+      '    calc_test.go:29: par2 failed',
+      '--- FAIL: TestPar2 (0.00s)',
+      'FAIL',
+      'FAIL\texample.com/calc\t0.008s',
+      '=== RUN   TestAdd',
+      '    add_test.go:7: Add(2, 3) = 6, want 5',
+      '--- FAIL: TestAdd (0.00s)',
+      'FAIL',
+      'FAIL\texample.com/calc/sub\t0.004s',
+      'FAIL',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(out), {
+      cases: [
+        { name: 'example.com/calc.TestAdd', passed: false },
+        { name: 'example.com/calc.TestTable', passed: false },
+        { name: 'example.com/calc.TestTable/one', passed: false, message: 'calc_test.go:16: bad one' },
+        { name: 'example.com/calc.TestTable/two', passed: true },
+        { name: 'example.com/calc.TestPar1', passed: false, message: 'calc_test.go:23: par1 log' },
+        { name: 'example.com/calc.TestPar2', passed: false, message: 'calc_test.go:29: par2 failed' },
+        { name: 'example.com/calc/sub.TestAdd', passed: false, message: 'add_test.go:7: Add(2, 3) = 6, want 5' },
+      ],
+      listsPassed: true,
+    });
+  });
+
   it('go test over several packages: a test name in two packages is two cases, named with their package', () => {
     // `go test ./...` (go 1.22): TestTable fails in both packages
     const out = [

@@ -15,10 +15,11 @@
 // cargo are not read for a missing name: a test there calling one does not build (./buildFailures.ts). The message
 // line read is kept too (FailureRecord.said), cut: a fix request names each failed case with it, wherever the output
 // was trimmed — cargo's too, the panic under each `---- name stdout ----` header (its `left:`/`right:` values after),
-// and Go's, the test's first log line under its `--- FAIL:` line.
+// and Go's, the test's first log line under its `--- FAIL:` line (under -v, before it: ./goVerboseLogs.ts).
 import type { MissingName } from '../model/types';
 import { errorLine, missingNameIn, type ErrorLine } from './missingNames';
 import { lineWithin } from '../text';
+import { GO_TEST_LOG, goVerboseLogs } from './goVerboseLogs';
 
 /**
  * What a failed case's message said: the missing name, or null for something else; absent when no message of it was
@@ -43,11 +44,6 @@ export function recordWhy(target: FailureRecord, why: MissingName | null, said?:
 
 /** A line that states what a test expected, not an error: jest's `expect(received).toBe(expected)`, RSpec's `expected: 2`. */
 const EXPECTATION = /^\s*(?:expect(?:\(|\.)|expected\b)/;
-/**
- * A Go test's log line under its `--- FAIL:` line (`go test` without -v): `    calc_test.go:7: Add(2, 3) = 5, want 6`.
- * Under -v a test's log comes before its verdict, and the line after that is another test's: none is read there.
- */
-const GO_TEST_LOG = /^\s*[\w.-]+_test\.go:\d+: \S/;
 
 /** What a failure's first message line says (see the header); undefined when it is no message. */
 function lineSays(line: string): MissingName | null | undefined {
@@ -134,6 +130,7 @@ export type Follows = 'tap' | 'traceback' | 'panic';
 /** A reader of failed cases' messages (see the header). */
 export function failureMessageReader(): FailureMessageReader {
   let state: State = { kind: 'idle' };
+  const goLogs = goVerboseLogs();
   // `below`: the message line was read in the output's flow (not a TAP block's field nor a summary), so its words may
   // go on below it (MORE_LINES)
   const done = (target: FailureRecord, why: MissingName | null | undefined, said?: string, below = false) => {
@@ -214,6 +211,7 @@ export function failureMessageReader(): FailureMessageReader {
   };
   return {
     line: (line) => {
+      goLogs.line(line);
       const s = state;
       if (s.kind === 'tap') return tapLine(s, line);
       if (s.kind === 'traceback') return tracebackLine(s, line);
@@ -237,6 +235,9 @@ export function failureMessageReader(): FailureMessageReader {
       else done(s.target, lineSays(line), line, true);
     },
     failed: (target, follows) => {
+      // a Go test's log under -v came before its verdict
+      const goLog = follows === undefined ? goLogs.failedLog() : undefined;
+      if (goLog) return done(target, null, goLog);
       state =
         follows === 'tap'
           ? { kind: 'tap', target, lines: 0 }
