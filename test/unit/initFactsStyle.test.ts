@@ -73,6 +73,23 @@ describe('init: the style part reads an app in a sub-folder, its design tokens, 
     assert.ok(!t.includes('"Items"') && !t.includes('Docs'), t);
   });
 
+  it("CSS-in-JS: the colours module of a styles folder is the theme whose head is quoted; a colours module elsewhere is not", async () => {
+    const facts = async (files: Record<string, string>) => {
+      const ws = tempDir('cape-facts-style-js-');
+      putFile(ws, 'package.json', '{"name":"app"}');
+      putFile(ws, 'public/index.html', '<html lang="en"><head><title>Shelf</title></head></html>');
+      for (const [rel, text] of Object.entries(files)) putFile(ws, rel, text);
+      return (await readWorkspaceFacts(ws))!.text;
+    };
+    const colors = "export const base = 'white'\nexport const indigo = '#3f51b5'\nexport const danger = '#ef5350'\n";
+    let t = await facts({ 'src/styles/colors.js': colors, 'src/styles/global.css': 'body { margin: 0; }\n', 'src/app.js': "import * as colors from './styles/colors'\n" });
+    assert.match(t, /^## src\/styles\/colors\.js \(its head\)$/m);
+    assert.ok(t.includes("export const indigo = '#3f51b5'"), t);
+    // a terminal's colours beside the code, or a lexer's tokens, are no theme
+    t = await facts({ 'src/colors.js': colors, 'src/lexer/tokens.ts': 'export const PLUS = 1;\n' });
+    assert.doesNotMatch(t, /\(its head\)/);
+  });
+
   it("a React app in frontend/: its entry page, components.json, its theme's tokens (the most used first) and fonts", async () => {
     const ws = tempDir('cape-facts-style-sub-');
     putFile(ws, 'package.json', JSON.stringify({ name: 'app', workspaces: ['frontend'] }));

@@ -33,10 +33,12 @@ const STYLE_CONFIG = /^(?:tailwind|uno|unocss|windi|panda)\.config\.[cm]?[jt]s$/
 /**
  * A theme or design-token file anywhere in the product: `theme.ts`, `theme/index.ts`, `design-tokens.json`, and
  * tokens or variables as data or style sheets (`tokens.json`, `_variables.scss`) — not a `tokens.ts`, which is as often
- * a lexer's or an auth module.
+ * a lexer's or an auth module; but in a styles, theme or design folder a script module of colours, a palette, tokens,
+ * variables or typography is the theme of CSS-in-JS (emotion, styled-components: `src/styles/colors.js` exporting
+ * `indigo = '#3f51b5'`), which no style sheet declares.
  */
 const THEME_FILE =
-  /(?:^|\/)(?:(?:theme|design-tokens)\.(?:[cm]?[jt]s|json|css|scss|sass|less)|(?:tokens|_?variables)\.(?:json|css|scss|sass|less)|theme\/index\.[cm]?[jt]s)$/i;
+  /(?:^|\/)(?:(?:theme|design-tokens)\.(?:[cm]?[jt]s|json|css|scss|sass|less)|(?:tokens|_?variables)\.(?:json|css|scss|sass|less)|theme\/index\.[cm]?[jt]s|(?:styles?|themes?|design)\/(?:colou?rs|palette|tokens|variables|typography)\.[cm]?[jt]sx?)$/i;
 /**
  * The names (without a leading `_` and the extension) of the style files that hold an app's global styles as often as
  * not (`index.css`, `globals.css`, `_base.scss`): their tokens are read first, with the theme files'.
