@@ -112,6 +112,37 @@ describe('project files outline (CM opening)', () => {
         '## 目標: 日本語の文は続きます。',
       ].join('\n'),
     );
+    // a paragraph ending in a colon introduces the list or table after it (blank lines aside): its items follow it
+    // (a React trial's CM saw "Explicitly deferred (P3 Won't for 1.1.0):" and none of what was deferred)
+    const intro = [
+      '## Later',
+      '',
+      "Explicitly deferred (P3 Won't for 1.1.0):",
+      '',
+      '- Recommendations',
+      '- Native apps',
+      '',
+      'Each needs its own release decision.',
+      '## Deferred stories',
+      'Written when pulled in:',
+      '| Id | Story |',
+      '|---|---|',
+      '| US-012 | Share a book |',
+      '## Not a list',
+      'It goes on:',
+      '',
+      'a second paragraph, not the first one\'s list.',
+      '',
+      '- an item further down',
+    ].join('\n');
+    assert.strictEqual(
+      outlineMarkdown(intro),
+      [
+        "## Later: Explicitly deferred (P3 Won't for 1.1.0): Recommendations; Native apps",
+        '## Deferred stories: Written when pulled in: Id | Story; US-012 | Share a book',
+        '## Not a list: It goes on:',
+      ].join('\n'),
+    );
     // a long opening is clipped at a sentence end (or a space), never past the section's room
     const long = outlineMarkdown(`## Vision\n${'Words that go on. '.repeat(30)}`);
     assert.ok(long.length <= 220 && long.startsWith('## Vision: Words that go on.') && long.endsWith('[…]'), long);
@@ -155,6 +186,13 @@ describe('project files outline (CM opening)', () => {
       lines.slice(1),
       ['## Priority levels', '## Epics', '### Epic 1 — Item search: Search the list by title.', '### Epic 2 — CSV export: Export the items.', '### Epic 3 — Later: Sharing, tags.', '## Story conventions: Each story has an id.'],
     );
+    // a section that puts work off (Later, Won't, out of scope, 対象外 …) gives way last, however long: whether the
+    // objective was put off is CM's to check
+    const putOff = backlog.replace('### Epic 3 — Later\nSharing, tags.', `### Later (Won't this release)\n${Array.from({ length: 6 }, (_, i) => `- Deferred item ${i + 1}`).join('\n')}`);
+    const kept = outlineMarkdown(putOff, 420).split('\n');
+    assert.ok(kept.some((l) => l.startsWith("### Later (Won't this release): Deferred item 1; Deferred item 2")), kept.join('\n'));
+    // the longer openings elsewhere gave way instead
+    assert.ok(kept.includes('# Product backlog') && kept.includes('## Priority levels'), kept.join('\n'));
     // less room: the title's opening goes too, before any section is cut
     assert.strictEqual(outlineMarkdown(backlog, 260).split('\n')[0], '# Product backlog');
     // with room for all, every opening stays

@@ -36,14 +36,23 @@ const rowText = (line: string) => line.replace(/^\||\|$/g, '').trim();
  * The start of a section's text that says something: its first paragraph, with the lines a hard-wrapped paragraph
  * continues on joined — a trial's CM, given the first source line only, read "She builds her own documentation site
  * from the CLI's" as the persona's whole need —, or, for a list, its first items, or for a table, its header and first
- * rows, joined by "; " (`items`: true). List markers, quotes and table pipes at the ends left out; enough text for one
- * outline line (SECTION_CHARS, ITEMS_SECTION_CHARS), the caller clips it.
+ * rows, joined by "; " (`items`: true). A paragraph that ends in a colon introduces the list or table after it, whose
+ * items follow it (a React trial's CM saw "Later: Explicitly deferred (P3 Won't for 1.1.0):" and none of what was
+ * deferred). List markers, quotes and table pipes at the ends left out; enough text for one outline line
+ * (SECTION_CHARS, ITEMS_SECTION_CHARS), the caller clips it.
  */
 function opening(body: string): { text: string; items: boolean } {
   const outside = fenceTracker();
   let text = '';
   let table = false;
   let list = false;
+  // a blank line after a paragraph ending in a colon: only the list or table it introduces may follow
+  let intro = false;
+  const leadIn = (line: string) => {
+    table = line.startsWith('|');
+    list = !table;
+    text += ` ${table ? rowText(line) : line.replace(LIST_ITEM, '').trim()}`;
+  };
   for (const raw of body.split(/\r?\n/)) {
     const inText = outside(raw);
     const line = raw.trim();
@@ -63,7 +72,20 @@ function opening(body: string): { text: string; items: boolean } {
     }
     if (text) {
       // the paragraph goes on until a blank line, a fence, or a line that starts a block of its own
-      if (!inText || !line || /^(```|~~~)/.test(line) || BLOCK_START.test(line)) break;
+      if (intro || !inText || !line || /^(```|~~~)/.test(line) || BLOCK_START.test(line)) {
+        // a paragraph ending in a colon: the list or table it introduces comes next, blank lines aside
+        if (!list && inText && text.endsWith(':')) {
+          if (!line) {
+            intro = true;
+            continue;
+          }
+          if (LIST_ITEM.test(line) || line.startsWith('|')) {
+            leadIn(line);
+            continue;
+          }
+        }
+        break;
+      }
       text += (UNSPACED.test(text.slice(-1)) && UNSPACED.test(line[0]) ? '' : ' ') + line;
       if (text.length > (list ? ITEMS_SECTION_CHARS : SECTION_CHARS)) break;
       continue;
@@ -134,17 +156,29 @@ function sectionLines(markdown: string): SectionLine[] {
 }
 
 /**
+ * A heading of what is put off or left out: a Later or Won't list, out of scope, non-goals, deferred, the future
+ * (Japanese too: 対象外, 将来 …). CM's Definition of Ready fails an objective that takes up such an item, and its items
+ * are short: such a section's opening gives way last (fitLines).
+ */
+const PUT_OFF = /\b(?:later|won'?t|out[- ]of[- ]scope|not (?:in|now|planned)\b|non-?goals?|deferred|excluded|exclusions|future|icebox|parking[- ]lot)\b|対象外|スコープ外|将来|見送り|後回し|やらないこと/i;
+
+/**
  * The section lines that fit in `max`. When they do not all fit but their headings would, the longest openings give
- * way to their bare headings first, until every section is shown: the headings are the file's map — a trial's CM,
- * given a backlog's title, its priority table, "## Epics" and "(+4 more section(s))", could not see the epic the
- * objective was on. Otherwise (too many sections even as headings) the lines are kept whole and the rest counted.
+ * way to their bare headings first (a section that puts work off last: PUT_OFF), until every section is shown: the
+ * headings are the file's map — a trial's CM, given a backlog's title, its priority table, "## Epics" and "(+4 more
+ * section(s))", could not see the epic the objective was on; a React trial's CM saw "### Later (P3 Won't for 1.1.0)"
+ * without its table and could not tell whether the objective was put off. Otherwise (too many sections even as
+ * headings) the lines are kept whole and the rest counted.
  */
 function fitLines(sections: readonly SectionLine[], max: number): string {
   const lines = sections.map((s) => s.line);
   const size = (ls: readonly string[]) => ls.reduce((n, l) => n + l.length + 1, 0);
   let used = size(lines);
   if (used > max && size(sections.map((s) => s.head || s.line)) <= max) {
-    const longest = sections.map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length)] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    // the longest first; a section that puts work off gives way last
+    const longest = sections
+      .map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length), PUT_OFF.test(s.head)] as const)
+      .sort((a, b) => Number(a[2]) - Number(b[2]) || b[1] - a[1] || a[0] - b[0]);
     for (const [i, saved] of longest) {
       if (used <= max || saved <= 0) break;
       lines[i] = sections[i].head;
