@@ -143,6 +143,35 @@ describe('project files outline (CM opening)', () => {
         '## Not a list: It goes on:',
       ].join('\n'),
     );
+    // a line that says what is left out (`Not in 1.1.0: …`, `**Out of scope:** …`) follows the opening, and stays
+    // with the heading when the opening gives way (a React trial's CM passed an objective such a line put off)
+    const next = [
+      '## 1.1.0 — next',
+      '',
+      `**Goal:** ${'every reader can do everything 1.0.0 offers, by keyboard too. '.repeat(4)}`,
+      '',
+      '| Feature | Change |',
+      '|---|---|',
+      '| Rating | settable by keyboard |',
+      '',
+      'Not in 1.1.0: new screens, new data, changes to sign-in.',
+      '',
+      '```md',
+      'Not in a fence: code',
+      '```',
+      '- **Out of scope:** native apps.',
+      '## Other',
+      `${'Long words of another section that go on. '.repeat(6)}`,
+    ].join('\n');
+    const full = outlineMarkdown(next).split('\n');
+    assert.ok(full[0].startsWith('## 1.1.0 — next: Goal: every reader') || full[0].startsWith('## 1.1.0 — next: **Goal:** every reader'), full[0]);
+    assert.ok(full[0].endsWith(' […] · Not in 1.1.0: new screens, new data, changes to sign-in. · Out of scope: native apps.'), full[0]);
+    assert.ok(!full[0].includes('fence'), full[0]);
+    // short of room: the other section's opening gives way first, then this one's, to its heading and what it leaves out
+    assert.deepStrictEqual(outlineMarkdown(next, 300).split('\n'), [
+      '## 1.1.0 — next: Not in 1.1.0: new screens, new data, changes to sign-in. · Out of scope: native apps.',
+      '## Other',
+    ]);
     // a long opening is clipped at a sentence end (or a space), never past the section's room
     const long = outlineMarkdown(`## Vision\n${'Words that go on. '.repeat(30)}`);
     assert.ok(long.length <= 220 && long.startsWith('## Vision: Words that go on.') && long.endsWith('[…]'), long);

@@ -110,10 +110,15 @@ export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): str
   return fitLines(sectionLines(markdown), max);
 }
 
-/** A section's outline line (`## Title: its opening words`, clipped) and its bare heading ('' for text before any). */
+/**
+ * A section's outline line (`## Title: its opening words`, clipped), and what stands for it when its opening gives way
+ * to its heading: the bare heading ('' for text before any), with the lines saying what it leaves out.
+ */
 interface SectionLine {
   line: string;
   head: string;
+  /** It puts work off (PUT_OFF) or says what is left out: its opening gives way last. */
+  putOff: boolean;
 }
 
 /**
@@ -142,15 +147,46 @@ function idLedLabels(body: string): string[] {
   return labels.length >= 2 ? labels : [];
 }
 
-/** A file's section lines, whatever the room: fitLines fits them. */
+/**
+ * A line of a section's text that says what is left out (`Not in 1.1.0: new screens, new data.`, `**Out of scope:**
+ * …`, `- Won't: …`, `対象外: …`), a bold label's markers aside: CM's Definition of Ready fails an objective that takes
+ * it up — a React trial's CM, whose outline of "## 1.1.0 — next" stopped at its goal, passed an objective the
+ * section's last line put off.
+ */
+const LEFT_OUT_LINE = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:not (?:in|now|planned|included)\b|out[- ]of[- ]scope\b|won'?t\b|non-?goals?\b|excluded\b|deferred\b|対象外|スコープ外)/i;
+/** Such lines a section's outline line adds, and the characters of each. */
+const LEFT_OUT_LINES = 2;
+const LEFT_OUT_LINE_CHARS = 200;
+
+/** The lines of a section's text that say what is left out (LEFT_OUT_LINE), outside fenced code, emphasis markers left out. */
+function leftOutLines(body: string): string[] {
+  const outside = fenceTracker();
+  const found: string[] = [];
+  for (const raw of body.split(/\r?\n/)) {
+    if (!outside(raw) || !LEFT_OUT_LINE.test(raw.trim())) continue;
+    found.push(clip(raw.trim().replace(LIST_ITEM, '').replace(/\*\*|__/g, ''), LEFT_OUT_LINE_CHARS));
+    if (found.length === LEFT_OUT_LINES) break;
+  }
+  return found;
+}
+
+/**
+ * A file's section lines, whatever the room: fitLines fits them. A section's lines that say what is left out follow
+ * its opening (` · Not in 1.1.0: …`), and stay when the opening gives way to the heading.
+ */
 function sectionLines(markdown: string): SectionLine[] {
   const lines: SectionLine[] = [];
   for (const s of splitSections(markdown)) {
     const labels = idLedLabels(s.body);
     const { text, items } = labels.length ? { text: labels.join('; '), items: true } : opening(s.body);
-    const head = s.level ? `${'#'.repeat(s.level)} ${s.title}` : '';
-    const line = head && text ? `${head}: ${text}` : head || text;
-    if (line) lines.push({ line: clip(line, items ? ITEMS_SECTION_CHARS : SECTION_CHARS), head: head ? clip(head, SECTION_CHARS) : '' });
+    const title = s.level ? clip(`${'#'.repeat(s.level)} ${s.title}`, SECTION_CHARS) : '';
+    const opened = title && text ? `${title}: ${text}` : title || text;
+    if (!opened) continue;
+    const line = clip(opened, items ? ITEMS_SECTION_CHARS : SECTION_CHARS);
+    // the left-out lines the opening does not already hold
+    const extra = leftOutLines(s.body).filter((l) => !line.includes(l.replace(/ \[…\]$/, '')));
+    const more = extra.map((l) => ` · ${l}`).join('');
+    lines.push({ line: line + more, head: title && more ? `${title}:${more.slice(2)}` : title, putOff: PUT_OFF.test(title) || extra.length > 0 });
   }
   return lines;
 }
@@ -177,7 +213,7 @@ function fitLines(sections: readonly SectionLine[], max: number): string {
   if (used > max && size(sections.map((s) => s.head || s.line)) <= max) {
     // the longest first; a section that puts work off gives way last
     const longest = sections
-      .map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length), PUT_OFF.test(s.head)] as const)
+      .map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length), s.putOff] as const)
       .sort((a, b) => Number(a[2]) - Number(b[2]) || b[1] - a[1] || a[0] - b[0]);
     for (const [i, saved] of longest) {
       if (used <= max || saved <= 0) break;
