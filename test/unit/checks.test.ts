@@ -601,7 +601,8 @@ describe('checks: output for the model and test cases', () => {
     assert.deepStrictEqual(readTestCases(goV), {
       cases: [
         { name: 'example.com/calc.TestAdd', passed: true },
-        { name: 'example.com/calc.TestTable/two', passed: false },
+        // under -v the log line before the verdict is the failed test's message (goVerboseLogs.ts)
+        { name: 'example.com/calc.TestTable/two', passed: false, message: 'calc_test.go:21: got 5, want 4' },
         { name: 'example.com/calc.TestTable', passed: false },
       ],
       listsPassed: true,
