@@ -375,7 +375,7 @@ describe('prompts keep only promises the session can keep (trial findings)', () 
     for (const m of all.matchAll(/`?(?:cape\/)?0_team\/\d_d[oa][rd]\.md/g)) assert.match(m[0], /^`?cape\/0_team\/(3_dor|4_dod)\.md$/, m[0]);
   });
 
-  it("CM's go-ahead is validated, reaches DevA and the retrospective", () => {
+  it("CM's go-ahead is validated, reaches DA, DevA and the retrospective, never POA", () => {
     const v = validateEnvelope('cm_open', {
       agent: 'CM',
       role: 'Cape Master',
@@ -394,9 +394,12 @@ describe('prompts keep only promises the session can keep (trial findings)', () 
     });
     assert.ok(v.ok, v.ok ? '' : v.error);
     const opening = v.ok ? v.envelope : (null as never);
-    const inputs = (step: 'deva' | 'cm_retro') => contextInputs(step, { cm_open: opening }, 'o');
+    const inputs = (step: 'poa' | 'da' | 'deva' | 'cm_retro') => contextInputs(step, { cm_open: opening }, 'o');
     const deva = buildStepContext('deva', inputs('deva')).user;
     assert.match(deva, /## Cape Master's go-ahead\nPre-approved[^\n]*\n- New components for the due date\n[\s\S]*- Changing the stored task shape/);
+    // DA designs within it too (a React trial's DA had to guess whether the shared colours needed approval)
+    assert.match(buildStepContext('da', inputs('da')).user, /## Cape Master's go-ahead\nPre-approved[^\n]*\n- New components for the due date\n[\s\S]*- Changing the stored task shape/);
+    assert.doesNotMatch(buildStepContext('poa', inputs('poa')).user, /go-ahead/);
     assert.match(buildStepContext('cm_retro', inputs('cm_retro')).user, /"go_ahead":\{"pre_approved":\["New components/);
     // An opening without a go-ahead (older sessions) still validates and adds nothing.
     const old = validateEnvelope('cm_open', { ...(opening as any), output: { ...(opening.output as any), go_ahead: undefined } });

@@ -42,7 +42,7 @@ export type ContextSource =
 export const CONTEXT_MATRIX: Record<StepId, readonly ContextSource[]> = {
   cm_open: ['objective', 'user:answers', 'cape:files', 'cape:passages', 'team:dor', 'team:process', 'kptDigest', 'checks:session'],
   poa: ['objective', 'cm:brief', 'cm:coachingNote', 'cm:watchOuts', 'assets:1_product', 'team:dor', 'team:dod'],
-  da: ['objective', 'cm:coachingNote', 'cm:watchOuts', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
+  da: ['objective', 'cm:coachingNote', 'cm:watchOuts', 'cm:goAhead', 'poa:acceptance', 'poa:scope', 'assets:2_design', 'workspace:ui', 'team:dor', 'team:dod'],
   deva: [
     'objective',
     'cm:coachingNote',
