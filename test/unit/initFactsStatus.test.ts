@@ -176,6 +176,10 @@ describe("init: the facts give the status the project's docs state", function ()
     assert.deepStrictEqual(pageNotes('Support for Node.js 16 is deprecated and will go in the next major.'), [{ sentence: 'Support for Node.js 16 is deprecated and will go in the next major.', rank: 1 }]);
     assert.deepStrictEqual(pageNotes('The builds for .NET 6 stop when it reaches end of support.'), []);
     assert.deepStrictEqual(pageNotes('Once we go to version 3, version 2 reaches end of life.').map((n) => n.rank), [0]);
+    // a task list's item is a checklist of what is built or to do (a Vue app's README ticked Vue's experimental
+    // Suspense among the frameworks it uses), not a status; a plain list item still states one
+    assert.deepStrictEqual(pageNotes('- [x] [Vite](https://vitejs.dev)\n- [x] [Suspense](https://v3.vuejs.org) (Experimental)\n- [ ] Drop the deprecated client API'), []);
+    assert.deepStrictEqual(pageNotes('- The `v1` client is deprecated since 2.0.').map((n) => n.rank), [1]);
     // another status word in the same sentence still counts
     assert.deepStrictEqual(pageNotes('When Node.js 18 reaches end of life this package becomes unmaintained.').map((n) => n.rank), [0]);
   });

@@ -26,6 +26,11 @@ const SENTENCE_CHARS = 200;
  * `- [Deprecated](#deprecated)` on commander.js's docs/deprecated.md, a badge's text.
  */
 const MIN_WORDS = 3;
+/**
+ * A task list's item (`- [x] Suspense (Experimental)`, its bullet dropped): a checklist of what is built or to do — a
+ * Vue app's README ticked the frameworks it uses, one of them Vue's own experimental feature —, no statement of status.
+ */
+const TASK_ITEM = /^\[[ xX]\]\s/;
 /** A paragraph's characters read at most: the emphasis and sentence rules never run over a page of one long line. */
 const PARAGRAPH_CHARS = 4000;
 
@@ -157,6 +162,7 @@ interface Note {
 export function pageNotes(page: string): Note[] {
   const notes: Note[] = [];
   for (const paragraph of paragraphsOf(page)) {
+    if (TASK_ITEM.test(paragraph)) continue;
     for (const sentence of plain(paragraph).split(SENTENCE_END)) {
       const rank = rankOf(sentence);
       if (rank >= 0 && sentence.split(' ').length >= MIN_WORDS && !notes.some((n) => n.sentence === sentence)) notes.push({ sentence, rank });
