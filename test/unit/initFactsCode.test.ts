@@ -195,7 +195,7 @@ describe('init: the facts\' code map', function () {
     const ws = tempDir('cape-code-map-ts-');
     const names = ['Item', 'ItemStore', 'listItems', 'saveItem', 'removeItem', 'ITEM_LIMIT', 'ItemEvent', 'onItem'];
     put(ws, 'package.json', '{"name":"tracker"}\n');
-    put(ws, 'src/items.ts', names.map((n) => `export const ${n} = 1;`).join('\n'));
+    put(ws, 'src/items.ts', names.map((n) => `export const ${n} = make();`).join('\n'));
     put(ws, 'src/util.ts', 'export function slugify() {}\nexport function trim() {}\nfunction normalize() {}\n');
     const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
     const lines = codePart(codeLines(index, ''), noSources(), 2000)!.split('\n');

@@ -67,6 +67,31 @@ describe('signatures: TS/JS', () => {
       named: "named(a = ')', b = f(1, 2))",
       one: 'one(x)',
       conf: 'conf: Config',
+      plain: 'plain = 3',
+    });
+  });
+
+  it('quotes a constant\'s short literal value (a page size, a colour), never a secret-looking name\'s nor a long or built one', () => {
+    const js = [
+      "export const indigo = '#3f51b5'",
+      'export const limit = 10 // per page',
+      'export const ratio: number = -1.5e3;',
+      'export const big = 10n, small = 0x1F',
+      'export const flag = true',
+      "export const apiKey = 'abc123'",
+      "export const AUTH_TOKEN = 'x'",
+      `export const long = '${'x'.repeat(41)}'`,
+      'export const tpl = `a${b}`',
+      "export const joined = 'a' + b",
+      'export const typed = 5 as const',
+      "export const escaped = 'it\\'s'",
+    ].join('\n');
+    assert.deepStrictEqual(sigs('src/styles/colors.js', js), {
+      indigo: "indigo = '#3f51b5'",
+      limit: 'limit = 10',
+      ratio: 'ratio: number = -1.5e3',
+      big: 'big = 10n',
+      flag: 'flag = true',
     });
   });
 });

@@ -15,14 +15,9 @@
 // across the kept head and tail of a long output, or encoded otherwise (hex, encrypted), is beyond this.
 import { CREDENTIAL_VARIABLES } from '../llm/credentials';
 import { needleReplacer } from '../text/needles';
+import { SECRET_VARIABLE_NAME } from '../workspace/secretNames';
 
-/**
- * A variable name that looks like a secret's, case-insensitively: one ending in (or with a `_` after) TOKEN, SECRET,
- * KEY, PASSWD or PASSPHRASE (GITHUB_TOKEN, NODE_AUTH_TOKEN, npm's `…:_authToken`, AWS_SECRET_ACCESS_KEY,
- * ANTHROPIC_API_KEY, STRIPE_KEY_LIVE), one holding PASSWORD anywhere (PGPASSWORD), and `_auth` at its end (npm's basic
- * credentials). SSH_AUTH_SOCK, TOKENIZERS_PARALLELISM, KEYBOARD… do not match.
- */
-export const SECRET_VARIABLE_NAME = /(?:TOKEN|SECRET|KEY|PASSWD|PASSPHRASE)(?:_|$)|PASSWORD|_AUTH$/i;
+export { SECRET_VARIABLE_NAME };
 
 /** Values shorter than this are not hidden: too short to be a secret, too common not to blank the output. */
 export const MIN_SECRET_CHARS = 8;

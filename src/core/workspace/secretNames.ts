@@ -1,6 +1,7 @@
 // Secret files, by name: the one list (SECRET_NAME_PATTERNS) and the one test of a path against it (secretPattern),
 // which the read policy (policy.ts), the index, the tools and DevA's edits (edits/propose.ts) all apply. Split from
-// policy.ts, which decides the rest of what may be read.
+// policy.ts, which decides the rest of what may be read. And secret variables, by name (SECRET_VARIABLE_NAME): a check's
+// environment (checks/checkEnv.ts) and a constant whose value the code map would quote (signaturesTs.ts).
 import ignore, { type Ignore } from 'ignore';
 import { escapeRegExp } from '../text/regexp';
 
@@ -144,3 +145,11 @@ export function secretPattern(relPath: string, matcher?: Ignore): string | null 
   const r = matcher.test(p);
   return r.ignored || SECRET_PATH ? (r.rule?.pattern ?? 'secret') : null;
 }
+
+/**
+ * A variable name that looks like a secret's, case-insensitively: one ending in (or with a `_` after) TOKEN, SECRET,
+ * KEY, PASSWD or PASSPHRASE (GITHUB_TOKEN, NODE_AUTH_TOKEN, npm's `…:_authToken`, AWS_SECRET_ACCESS_KEY,
+ * ANTHROPIC_API_KEY, STRIPE_KEY_LIVE, a constant `apiKey`), one holding PASSWORD anywhere (PGPASSWORD), and `_auth` at
+ * its end (npm's basic credentials). SSH_AUTH_SOCK, TOKENIZERS_PARALLELISM, KEYBOARD… do not match.
+ */
+export const SECRET_VARIABLE_NAME = /(?:TOKEN|SECRET|KEY|PASSWD|PASSPHRASE)(?:_|$)|PASSWORD|_AUTH$/i;

@@ -12,6 +12,7 @@
 // convention. The index keeps none of them: a class's hundred methods would crowd the ranking.
 
 import { EXPORT_DECL, jsMembers, TOP_DECL } from './symbols';
+import { SECRET_VARIABLE_NAME } from './secretNames';
 import type { MemberLine } from './jsBodies';
 import { constructorSymbol, methodSymbol } from './symbolNames';
 import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams } from './signatureText';
@@ -75,6 +76,22 @@ function tsType(keyword: string, name: string, at: Site): string | null {
 }
 
 /** A constant holding a function (`f = (a, b) => …`, `f = function (a) {`) as `f(a, b)`; else its declared type, `x: T`. */
+/**
+ * A constant's value when it is a short literal that ends its statement: a number, a boolean, null, or a string of at
+ * most LITERAL_CHARS without escapes or interpolation (`limit = 10`, `indigo = '#3f51b5'`) — the page size or the
+ * colour a map line otherwise names without (an init trial's model guessed both) —; never for a name that looks like a
+ * secret's (SECRET_VARIABLE_NAME: `apiKey`, `AUTH_TOKEN`). Null otherwise.
+ */
+function literalValue(name: string, s: string, at: number): string | null {
+  if (SECRET_VARIABLE_NAME.test(name)) return null;
+  const m = LITERAL.exec(s.slice(at, at + LITERAL_CHARS + 3));
+  return m && /^[ \t]*(?:[;,\n]|\/[/*]|$)/.test(s.slice(at + m[0].length, at + m[0].length + 3)) ? m[0] : null;
+}
+
+/** Characters of a string constant's value a map line quotes at most (literalValue). */
+const LITERAL_CHARS = 40;
+const LITERAL = new RegExp(`^(?:-?(?:0[xXbBoO][\\da-fA-F_]+|\\d[\\d_]*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)n?|true|false|null|'[^'\\\\\\n]{0,${LITERAL_CHARS}}'|"[^"\\\\\\n]{0,${LITERAL_CHARS}}"|\`[^\`\\\\$\\n]{0,${LITERAL_CHARS}}\`)`);
+
 export function tsConstant(name: string, at: Site): string | null {
   const s = codeAfter(at);
   let i = skipSpace(s, 0);
@@ -86,6 +103,8 @@ export function tsConstant(name: string, at: Site): string | null {
   }
   if (s[i] === '=') {
     i = skipSpace(s, i + 1);
+    const literal = literalValue(name, s, i);
+    if (literal !== null) return `${declared ? declaredType(name, declared) : name} = ${literal}`;
     const fn = /^(?:async\s+)?(?:function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*)?/.exec(s.slice(i, i + 40))![0];
     i = afterTypeParams(s, i + fn.length, 'ts');
     const single = /^[A-Za-z_$][\w$]*(?=\s*=>)/.exec(s.slice(i, i + 80));
