@@ -147,13 +147,23 @@ function idLedLabels(body: string): string[] {
   return labels.length >= 2 ? labels : [];
 }
 
+/** The words that say work is left out or put off (not in this release, out of scope, won't, non-goals, 対象外 …), one list for headings and lines. */
+const LEFT_OUT_EN = String.raw`not (?:in|now|planned|included)|out[- ]of[- ]scope|won'?t|non-?goals?|excluded|exclusions|deferred|icebox|parking[- ]lot`;
+const LEFT_OUT_JA = '対象外|スコープ外|見送り|後回し|やらないこと';
+/**
+ * A heading of what is put off or left out: a Later or Won't list, out of scope, non-goals, deferred, the future
+ * (Japanese too: 対象外, 将来 …). CM's Definition of Ready fails an objective that takes up such an item, and its items
+ * are short: such a section's opening gives way last (fitLines).
+ */
+const PUT_OFF = new RegExp(String.raw`\b(?:later|future|${LEFT_OUT_EN})\b|${LEFT_OUT_JA}|将来`, 'i');
+
 /**
  * A line of a section's text that says what is left out (`Not in 1.1.0: new screens, new data.`, `**Out of scope:**
  * …`, `- Won't: …`, `対象外: …`), a bold label's markers aside: CM's Definition of Ready fails an objective that takes
  * it up — a React trial's CM, whose outline of "## 1.1.0 — next" stopped at its goal, passed an objective the
  * section's last line put off.
  */
-const LEFT_OUT_LINE = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:not (?:in|now|planned|included)\b|out[- ]of[- ]scope\b|won'?t\b|non-?goals?\b|excluded\b|deferred\b|対象外|スコープ外)/i;
+const LEFT_OUT_LINE = new RegExp(String.raw`^(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:${LEFT_OUT_EN})\b|${LEFT_OUT_JA})`, 'i');
 /** Such lines a section's outline line adds, and the characters of each. */
 const LEFT_OUT_LINES = 2;
 const LEFT_OUT_LINE_CHARS = 200;
@@ -190,13 +200,6 @@ function sectionLines(markdown: string): SectionLine[] {
   }
   return lines;
 }
-
-/**
- * A heading of what is put off or left out: a Later or Won't list, out of scope, non-goals, deferred, the future
- * (Japanese too: 対象外, 将来 …). CM's Definition of Ready fails an objective that takes up such an item, and its items
- * are short: such a section's opening gives way last (fitLines).
- */
-const PUT_OFF = /\b(?:later|won'?t|out[- ]of[- ]scope|not (?:in|now|planned)\b|non-?goals?|deferred|excluded|exclusions|future|icebox|parking[- ]lot)\b|対象外|スコープ外|将来|見送り|後回し|やらないこと/i;
 
 /**
  * The section lines that fit in `max`. When they do not all fit but their headings would, the longest openings give
