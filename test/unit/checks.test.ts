@@ -805,6 +805,33 @@ describe('checks: what the retrospective hears', () => {
     assert.ok(!text.includes('SECRET OUTPUT') && !text.includes('ok one'));
   });
 
+  it("names a linter's first problems by file and message, never the rest of its output (a Vue trial's retrospective could not say why lint failed)", () => {
+    const eslint = [
+      '> eslint --fix .',
+      '',
+      '/w/src/utils/reading-time.ts',
+      '  14:9   error  Unsafe assignment of an error typed value  ts/no-unsafe-assignment',
+      '  14:16  error  Unsafe call of an `error` type typed value  ts/no-unsafe-call',
+      '  16:25  error  Unsafe call of an `error` type typed value  ts/no-unsafe-call',
+      '  16:30  error  Unsafe member access .matchAll on an `error` typed value  ts/no-unsafe-member-access',
+      '',
+      '✖ 4 problems (4 errors, 0 warnings)',
+    ].join('\n');
+    const lint: CheckRun = { ...run(0, false, 'failed'), command: 'pnpm run lint', exitCode: 1, output: eslint, outputChars: eslint.length };
+    const text = checksForRetro({
+      commands: ['pnpm run lint'],
+      runs: [lint, { ...run(1, true, 'passed'), command: 'pnpm run lint' }],
+      fixRounds: [{ round: 1, request: 'r', reply: '', files: [{ path: 'src/utils/reading-time.ts', content: 'x' }], problems: [] }],
+      maxFixRounds: 2,
+      passed: true,
+    });
+    assert.match(
+      text,
+      /- Fix round 1, after `pnpm run lint` failed \(problems: "\/w\/src\/utils\/reading-time\.ts: error Unsafe assignment of an error typed value ts\/no-unsafe-assignment", "\/w\/src\/utils\/reading-time\.ts: error Unsafe call of an `error` type typed value ts\/no-unsafe-call" and 1 more\): DevA changed src\/utils\/reading-time\.ts\./,
+    );
+    assert.ok(!text.includes('✖ 4 problems') && !text.includes('14:9'), text);
+  });
+
   it('does not call a failure flaky when the rerun fails again or DevA changed a file', () => {
     const text = checksForRetro({
       commands: ['node --test'],

@@ -1,27 +1,36 @@
 // What the retrospective hears of the checks (checksForRetro): per command its last verdict, per fix round what
 // failed and what DevA's answer did, what the formatter or a check that fixes as it runs changed in DevA's files, the
 // runs on the unchanged workspace after a first failure (baseline.ts) and the fail-first runs (failFirst.ts) — results
-// only, never a check's output.
+// only (the failing test cases, a linter's first problems by file and message), never a check's output.
 import { lineWithin } from '../text';
 import { summarizeChecks, type CheckRun, type ChecksOutcome } from './types';
 import { markedFailFirstRuns } from './notReached';
+import { problemKeys } from './output';
 import { failFirstLeftOut } from './failFirst';
 import { AS_BEFORE_BY, beforeFailureSaying, caseCount, failFirstFailing, notCheckedSaying, notRunReason, notRunSaying, runStatusWord, takenBy, takenSaying, unloadedSaying, WITHOUT_DEVA_TESTS } from './verdict';
 
 /** Failing test cases named per fix round line, and the characters of DevA's answer quoted when it changed nothing. */
 const RETRO_FAILING_TESTS = 3;
 const RETRO_ANSWER_CHARS = 240;
+/** A failed linter's or compiler's problems named per run (runSaying), and the characters of each. */
+const RETRO_PROBLEMS = 2;
+const RETRO_PROBLEM_CHARS = 160;
 /** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
 const FAIL_FIRST_TESTS = 8;
 
 /**
  * "`cmd` failed (failing: "a", "b" and 3 more; test/c.test.js did not load)": a run's verdict, the first `max` test
- * cases it reported failing and the test files it reported did not load (unloadedSaying).
+ * cases it reported failing and the test files it reported did not load (unloadedSaying); for a failed run that names
+ * no test case (a linter, a compiler), the first problems it named, by file and message (output.ts problemKeys) — a
+ * Vue trial's retrospective heard only that DevA changed a file after `eslint` failed, and could not say why.
  */
 function runSaying(r: CheckRun, max: number): string {
-  const tests = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
+  const failed = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
+  const problems = failed.length || r.passed ? [] : problemKeys(r.output).map((p) => `"${lineWithin(p, RETRO_PROBLEM_CHARS)}"`);
+  const named = (what: string, items: string[], most: number) => `${what}: ${items.slice(0, most).join(', ')}${items.length > most ? ` and ${items.length - most} more` : ''}`;
   const parts = [
-    ...(tests.length ? [`failing: ${tests.slice(0, max).join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''}`] : []),
+    ...(failed.length ? [named('failing', failed, max)] : []),
+    ...(problems.length ? [named('problems', problems, RETRO_PROBLEMS)] : []),
     ...(r.unbuiltTestFiles?.length ? [unloadedSaying(r.unbuiltTestFiles)] : []),
   ];
   return `\`${r.command}\` ${runStatusWord(r.status)}${parts.length ? ` (${parts.join('; ')})` : ''}`;
@@ -71,7 +80,7 @@ function failFirstSaying(outcome: ChecksOutcome): string | null {
 
 /**
  * The check results for the retrospective: per command, passed or not, exit code and runs; per fix round, what failed
- * (the command, and the first test cases the runner reported failing) and what DevA's answer did (the files it
+ * (the command, and the first test cases the runner reported failing, or a linter's first problems) and what DevA's answer did (the files it
  * changed, or its one line when it changed none) — never the output. A check that passes on a rerun after an answer
  * that changed no file is named as such: the failure did not come from the proposal. Then what the formatter or a
  * check that fixes as it runs changed in DevA's files (taken into the proposal), the runs on the unchanged workspace
