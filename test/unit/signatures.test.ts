@@ -83,6 +83,7 @@ describe('signatures: TS/JS', () => {
       `export const long = '${'x'.repeat(41)}'`,
       'export const tpl = `a${b}`',
       "export const joined = 'a' + b",
+      'export const product = 10    * 60',
       'export const typed = 5 as const',
       "export const escaped = 'it\\'s'",
     ].join('\n');

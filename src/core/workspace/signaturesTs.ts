@@ -32,7 +32,7 @@ export function tsDeclarations(lines: readonly string[], add: Add, focus?: Membe
     if (keyword === 'function') add(name, () => fnSignature(name, at));
     else if (keyword === 'class') add(name, () => tsClass(name, at));
     else if (keyword === 'interface' || keyword === 'type' || keyword === 'enum') add(name, () => tsType(keyword, name, at));
-    else if (keyword === 'const' || keyword === 'let' || keyword === 'var') add(name, () => tsConstant(name, at));
+    else if (keyword === 'const' || keyword === 'let' || keyword === 'var') add(name, () => tsConstant(name, at, true));
   }
 }
 
@@ -85,14 +85,20 @@ function tsType(keyword: string, name: string, at: Site): string | null {
 function literalValue(name: string, s: string, at: number): string | null {
   if (SECRET_VARIABLE_NAME.test(name)) return null;
   const m = LITERAL.exec(s.slice(at, at + LITERAL_CHARS + 3));
-  return m && /^[ \t]*(?:[;,\n]|\/[/*]|$)/.test(s.slice(at + m[0].length, at + m[0].length + 3)) ? m[0] : null;
+  // the statement ends there: `;`, `,` (the next declarator), the line's end or a comment — not `10 * 60`, `'a' + b`
+  return m && /^[ \t]*(?:[;,\n]|\/[/*]|$)/.test(s.slice(at + m[0].length)) ? m[0] : null;
 }
 
 /** Characters of a string constant's value a map line quotes at most (literalValue). */
 const LITERAL_CHARS = 40;
 const LITERAL = new RegExp(`^(?:-?(?:0[xXbBoO][\\da-fA-F_]+|\\d[\\d_]*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)n?|true|false|null|'[^'\\\\\\n]{0,${LITERAL_CHARS}}'|"[^"\\\\\\n]{0,${LITERAL_CHARS}}"|\`[^\`\\\\$\\n]{0,${LITERAL_CHARS}}\`)`);
 
-export function tsConstant(name: string, at: Site): string | null {
+/**
+ * A constant's or a field's signature: an arrow or function expression's parameters, else its declared type; with
+ * `value` (a top-level declaration: not a class's field, whose initial value is state, not configuration), a short
+ * literal value (literalValue).
+ */
+export function tsConstant(name: string, at: Site, value = false): string | null {
   const s = codeAfter(at);
   let i = skipSpace(s, 0);
   let declared = '';
@@ -103,7 +109,7 @@ export function tsConstant(name: string, at: Site): string | null {
   }
   if (s[i] === '=') {
     i = skipSpace(s, i + 1);
-    const literal = literalValue(name, s, i);
+    const literal = value ? literalValue(name, s, i) : null;
     if (literal !== null) return `${declared ? declaredType(name, declared) : name} = ${literal}`;
     const fn = /^(?:async\s+)?(?:function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*)?/.exec(s.slice(i, i + 40))![0];
     i = afterTypeParams(s, i + fn.length, 'ts');
