@@ -119,13 +119,14 @@ export interface FailureMessageReader {
   line: (line: string) => void;
   /**
    * The test case reader named a failed case whose message may follow its line; `tap`: a TAP point, its YAML block;
-   * `traceback`: unittest's failure header, its block; `panic`: cargo's header of a test's captured output.
+   * `traceback`: unittest's failure header, its block; `panic`: cargo's header of a test's captured output; `go`: a
+   * Go verdict (its log came before it under -v, else follows it), `name` the test's as the verdict gives it.
    */
-  failed: (target: FailureRecord, follows?: Follows) => void;
+  failed: (target: FailureRecord, follows?: Follows, name?: string) => void;
 }
 
 /** Where a failed case's message is, after the line naming it (FailureMessageReader.failed). */
-export type Follows = 'tap' | 'traceback' | 'panic';
+export type Follows = 'tap' | 'traceback' | 'panic' | 'go';
 
 /** A reader of failed cases' messages (see the header). */
 export function failureMessageReader(): FailureMessageReader {
@@ -234,9 +235,9 @@ export function failureMessageReader(): FailureMessageReader {
       if (e && !e.message) state = { kind: 'class', target: s.target, error: e.error };
       else done(s.target, lineSays(line), line, true);
     },
-    failed: (target, follows) => {
+    failed: (target, follows, name) => {
       // a Go test's log under -v came before its verdict
-      const goLog = follows === undefined ? goLogs.failedLog() : undefined;
+      const goLog = follows === 'go' && name !== undefined ? goLogs.logOf(name) : undefined;
       if (goLog) return done(target, null, goLog);
       state =
         follows === 'tap'

@@ -140,7 +140,7 @@ export function testCaseReader(): TestCaseReader {
   // a failed case just named: its message may follow (failureMessages.ts)
   const failedCase = (f: (typeof found)[number], follows?: Follows) => {
     found.push(f);
-    messages.failed(f, follows);
+    messages.failed(f, follows, f.name);
   };
   let lastTap: (typeof found)[number] | null = null; // the TAP point whose YAML block the lines may still be in
   let mochaSummary = false; // after mocha's "N failing" the numbered items name suites, then the test (NUMBERED_FAIL)
@@ -231,7 +231,7 @@ export function testCaseReader(): TestCaseReader {
       if (passed) found.push(c);
       // pytest's summary gives the message on the case's line
       else if (f.message && m[f.message]) found.push({ ...c, ...messageSays(m[f.message]) });
-      else failedCase(c, f.traceback ? 'traceback' : f.panic ? 'panic' : undefined);
+      else failedCase(c, f.traceback ? 'traceback' : f.panic ? 'panic' : f.goPackaged ? 'go' : undefined);
       if (f.goPackaged) goPending.push(found[found.length - 1]);
       if (passed || f.listsPassed) listsPassed = true;
       return;
