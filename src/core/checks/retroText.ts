@@ -18,6 +18,9 @@ const RETRO_PROBLEM_CHARS = 160;
 /** Failing test cases the fail-first line names: there the failures are the point (they are the tests of the change). */
 const FAIL_FIRST_TESTS = 8;
 
+/** "a, b and 3 more": the first `most` items, the others counted. */
+const firstOf = (items: readonly string[], most: number): string => `${items.slice(0, most).join(', ')}${items.length > most ? ` and ${items.length - most} more` : ''}`;
+
 /**
  * "`cmd` failed (failing: "a", "b" and 3 more; test/c.test.js did not load)": a run's verdict, the first `max` test
  * cases it reported failing and the test files it reported did not load (unloadedSaying); for a failed run that names
@@ -27,10 +30,9 @@ const FAIL_FIRST_TESTS = 8;
 function runSaying(r: CheckRun, max: number): string {
   const failed = (r.tests ?? []).filter((t) => !t.passed).map((t) => `"${lineWithin(t.name, 120)}"`);
   const problems = failed.length || r.passed ? [] : problemKeys(r.output).map((p) => `"${lineWithin(p, RETRO_PROBLEM_CHARS)}"`);
-  const named = (what: string, items: string[], most: number) => `${what}: ${items.slice(0, most).join(', ')}${items.length > most ? ` and ${items.length - most} more` : ''}`;
   const parts = [
-    ...(failed.length ? [named('failing', failed, max)] : []),
-    ...(problems.length ? [named('problems', problems, RETRO_PROBLEMS)] : []),
+    ...(failed.length ? [`failing: ${firstOf(failed, max)}`] : []),
+    ...(problems.length ? [`problems: ${firstOf(problems, RETRO_PROBLEMS)}`] : []),
     ...(r.unbuiltTestFiles?.length ? [unloadedSaying(r.unbuiltTestFiles)] : []),
   ];
   return `\`${r.command}\` ${runStatusWord(r.status)}${parts.length ? ` (${parts.join('; ')})` : ''}`;
@@ -72,7 +74,7 @@ function failFirstSaying(outcome: ChecksOutcome): string | null {
   const { before } = outcome;
   if (!before) return null;
   if (!before.testFiles.length) return "- Fail-first: DevA's final proposal has no test file, so nothing ran on the unchanged code.";
-  const files = before.testFiles.length > 4 ? `${before.testFiles.slice(0, 4).join(', ')} and ${before.testFiles.length - 4} more` : before.testFiles.join(', ');
+  const files = firstOf(before.testFiles, 4);
   const skipped = before.notWritten.length ? ` (${before.notWritten.length} could not be written)` : '';
   const leftOut = leftOutSaying(before.skipped ?? [], before.testFiles);
   return `- Fail-first, DevA's test files alone (${files})${skipped} on the unchanged code: ${markedFailFirstRuns(outcome).map(beforeRunSaying).join('; ') || 'no run'}${leftOut}. A test of the change should fail here and pass on the proposal; a regression guard passes in both.`;
