@@ -7,11 +7,14 @@ import { openFenceAt, sliceWhole } from '../text';
 
 const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
 
+/** What clip puts where it cut a text, unless told otherwise. */
+export const CLIP_MARK = ' […]';
+
 /**
  * The text cut to at most `max` characters (marker included) at the last line end, or else sentence end, before the
  * limit — never mid-sentence when a boundary exists. Text within the limit is returned unchanged.
  */
-export function clip(text: string, max: number, marker = ' […]'): string {
+export function clip(text: string, max: number, marker = CLIP_MARK): string {
   if (text.length <= max) return text;
   const room = max - marker.length;
   if (room <= 0) return '';

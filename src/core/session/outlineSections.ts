@@ -3,7 +3,7 @@
 // section leaves out, and whether it puts work off (its opening gives way last when a file's outline must shrink).
 import { fenceTracker } from '../text';
 import { splitSections } from './packing';
-import { clip } from './clip';
+import { clip, CLIP_MARK } from './clip';
 
 /** Characters of one section's line (heading and the start of its text). */
 const SECTION_CHARS = 220;
@@ -180,7 +180,7 @@ export function sectionLines(markdown: string): SectionLine[] {
     if (!opened) continue;
     const line = clip(opened, items ? ITEMS_SECTION_CHARS : SECTION_CHARS);
     // the left-out lines the opening does not already hold
-    const extra = leftOutLines(s.body).filter((l) => !line.includes(l.replace(/ \[…\]$/, '')));
+    const extra = leftOutLines(s.body).filter((l) => !line.includes(l.endsWith(CLIP_MARK) ? l.slice(0, -CLIP_MARK.length) : l));
     const more = extra.map((l) => ` · ${l}`).join('');
     lines.push({ line: line + more, head: title && more ? `${title}:${more.slice(2)}` : title, putOff: PUT_OFF.test(title) || extra.length > 0 });
   }
