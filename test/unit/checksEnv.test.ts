@@ -5,7 +5,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runCheck } from '../../src/core';
-import { checkEnv, encodedForms, secretHider, secretValues, SECRET_VARIABLE_NAME } from '../../src/core/checks/checkEnv';
+import { checkEnv, encodedForms, secretHider, secretValues } from '../../src/core/checks/checkEnv';
+import { SECRET_VARIABLE_NAME } from '../../src/core/workspace/secretNames';
 import { needleReplacer } from '../../src/core/text/needles';
 
 describe('checks: the environment a check runs with', () => {

@@ -17,7 +17,6 @@ import { CREDENTIAL_VARIABLES } from '../llm/credentials';
 import { needleReplacer } from '../text/needles';
 import { SECRET_VARIABLE_NAME } from '../workspace/secretNames';
 
-export { SECRET_VARIABLE_NAME };
 
 /** Values shorter than this are not hidden: too short to be a secret, too common not to blank the output. */
 export const MIN_SECRET_CHARS = 8;
