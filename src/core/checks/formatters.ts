@@ -18,7 +18,8 @@
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import { shellWord } from '../text/shell';
-import { GO_FILE, isPrettierConfig, PYTHON_FILE } from '../workspace/fileKinds';
+import { isPrettierConfig } from '../workspace/fileKinds';
+import { GO_FILE, PYTHON_FILE } from '../workspace/languageFiles';
 import { DEFAULT_CAPE_FOLDER } from '../model/types';
 import { foldersUpToRepoRoot } from './scratchAncestors';
 import { exists, levelsUpTo, nodeModulesUp, onPath, pythonTool, readJson, readText } from './projectProbes';

@@ -18,7 +18,7 @@
 import * as z from '../model/schema';
 import type { AgentId, Ass, Blocker, CmOpeningOutput, ConversationTurn, Envelope, KptLists, StepId } from '../model/types';
 import { STEP_AGENT, isPlainObject } from '../model/types';
-import { judgementsOf } from '../metrics/tsr';
+import { judgementsOf } from '../metrics/judgements';
 import { DEFAULT_ROLE, normaliseAgentName } from './agentNames';
 import { sliceWhole } from '../text/cut';
 import { isPlaceholderItem } from '../text/placeholder';

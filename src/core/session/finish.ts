@@ -4,7 +4,8 @@
 // or paused for the Cape Master's blocking questions (paused: state `needs_answers`, resumable with the answers).
 import { computeMetrics } from '../metrics/metrics';
 import { historyFromRetrospectives } from '../metrics/history';
-import { computeTsr, failFirstRuns, lastRuns, proposedOrInWorkspace, unreadableJudgements } from '../metrics/tsr';
+import { computeTsr, failFirstRuns, lastRuns, proposedOrInWorkspace } from '../metrics/tsr';
+import { unreadableJudgements } from '../metrics/judgements';
 import type { KptLists, SessionEvent } from '../model/types';
 import type { SessionState } from '../store';
 import type { SessionResult, StepOutcome } from './options';

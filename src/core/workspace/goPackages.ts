@@ -2,7 +2,8 @@
 // whose module path prefixes it, and reaches every non-test .go file of that folder. Reads each go.mod's `module`
 // line once (again after a go.mod changed) and lists the folders' files once per resolution pass.
 import { dirOf } from './moduleAliases';
-import { GO_FILE, isGoTestFile } from './fileKinds';
+import { GO_FILE } from './languageFiles';
+import { isGoTestFile } from './testNames';
 
 /** A Go module's file. */
 export const GO_MOD = /(^|\/)go\.mod$/;

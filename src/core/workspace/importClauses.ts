@@ -4,7 +4,7 @@
 // it) is one statement, each character read once. Python's `from … import …` and `import …` are symbolsOther.ts's
 // (pythonImportClauses). Specifiers as written: the index resolves them. No parser: a statement inside a string or
 // a comment that starts a line reads as one; `require()` and `import()` take no names and are not read here.
-import { PYTHON_FILE } from './fileKinds';
+import { PYTHON_FILE } from './languageFiles';
 import { JS_EXT } from './symbols';
 import { pythonImportClauses } from './symbolsOther';
 

@@ -8,7 +8,7 @@
 import type { FileEntry } from './indexEntry';
 import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
 import { GO_SPEC, PY_SPEC } from './symbolsOther';
-import { GO_FILE } from './fileKinds';
+import { GO_FILE } from './languageFiles';
 import { GO_MOD, GoPackages } from './goPackages';
 import { aboveRoot, joinRelative } from './specPath';
 

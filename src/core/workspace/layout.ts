@@ -6,7 +6,8 @@
 // only: no file is read. Init's workspace facts render it.
 import { TreeWalk } from './treeWalk';
 import type { WorkspacePolicy } from './policy';
-import { isTestFile, MANIFEST_NAMES, SOURCE_FILE, testNamePattern } from './fileKinds';
+import { MANIFEST_NAMES, SOURCE_FILE } from './fileKinds';
+import { isTestFile, testNamePattern } from './testNames';
 
 /** Source files that are not tests a folder keeps by name (FolderCount.examples). */
 const EXAMPLES = 3;

@@ -74,7 +74,8 @@ import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
 import { symbolOwnName } from './symbolNames';
-import { filesByStem, GO_FILE, isTestFile, nameStem, PYTHON_FILE } from './fileKinds';
+import { GO_FILE, PYTHON_FILE } from './languageFiles';
+import { filesByStem, isTestFile, nameStem } from './testNames';
 import { asksForTests, asksForTypes, codeIdentifiers, KIND_PRIOR, kindPrior } from './rankSignals';
 
 export interface RankQuery {

@@ -19,7 +19,7 @@
 // module through its `__init__` this way), each barrel's and importer's text read once. The DevA ranking (rank.ts)
 // follows the graph's own edges: the rule is not measured on the localization bench.
 import { JS_EXT } from './symbols';
-import { PYTHON_FILE } from './fileKinds';
+import { PYTHON_FILE } from './languageFiles';
 import { pythonAll, PY_SPEC } from './symbolsOther';
 import { importClauses, type ImportClause } from './importClauses';
 import type { IndexedFile } from './indexEntry';

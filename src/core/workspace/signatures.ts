@@ -10,7 +10,7 @@
 // is rendered: the index keeps none.
 
 import { JS_EXT } from './symbols';
-import { GO_FILE, PYTHON_FILE, RUST_FILE } from './fileKinds';
+import { GO_FILE, PYTHON_FILE, RUST_FILE } from './languageFiles';
 import type { Lang } from './signatureText';
 import type { Add, MemberFocus, TypeMember } from './signatureDecls';
 import { fallbackDeclarations, interfaceMethods, rustDeclarations } from './signaturesOther';

@@ -17,7 +17,8 @@
 import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
 import { importSpecifiers } from './importSpecs';
-import { GO_FILE, MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
+import { MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
+import { GO_FILE } from './languageFiles';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 import { JsBodies, nextOf, type MemberLine } from './jsBodies';
 

@@ -5,7 +5,7 @@
 // Python's and Go's import statements (a Python module's `__all__` too). No parser: names, not structure.
 
 import { oneLine } from '../text/cut';
-import { RUST_FILE } from './fileKinds';
+import { RUST_FILE } from './languageFiles';
 import { methodSymbol } from './symbolNames';
 import { RUST_PUB, RustImpls } from './symbolsRust';
 import type { ImportClause, ImportedName } from './importClauses';

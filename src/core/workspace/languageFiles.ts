@@ -1,0 +1,8 @@
+// The source files of the languages whose conventions the workspace code reads beyond plain text (Python's, Go's
+// and Rust's imports, symbols and test names), by extension. fileKinds.ts and testNames.ts build on them.
+/** A Python source or stub file, by its extension. */
+export const PYTHON_FILE = /\.pyi?$/;
+/** A Go source file (a test too), by its extension. */
+export const GO_FILE = /\.go$/;
+/** A Rust source file, by its extension. */
+export const RUST_FILE = /\.rs$/i;
