@@ -64,3 +64,47 @@ describe('checks: configuration files read in linear time', () => {
     assert.strictEqual((await detectFormatter(ws))?.name, 'Black', 'the pre-commit hook names Black');
   });
 });
+
+describe("checks: a Makefile's test target where nothing else runs the tests", function () {
+  before(function () {
+    if (process.platform === 'win32') this.skip(); // the fake make below is a shell script
+  });
+
+  it('`make test` (else `make check`) for a C project; never beside a language’s own test command; none without make', async () => {
+    const bin = tmp();
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin;
+    const commands = async (ws: string) => (await detectedChecks(ws)).commands.map((c) => c.command);
+    try {
+      const c = tmp();
+      write(c, 'Makefile', 'CFLAGS = -O0\n.PHONY: test\ntest: tests.c lib.c\n\t$(CC) $(CFLAGS) -o $@ tests.c lib.c\n\t./$@\n');
+      assert.deepStrictEqual(await commands(c), [], 'make is not on PATH');
+      write(bin, 'make', '#!/bin/sh\nexit 0\n');
+      fs.chmodSync(path.join(bin, 'make'), 0o755);
+      const found = (await detectedChecks(c)).commands;
+      assert.deepStrictEqual(found.map((x) => [x.command, x.reason]), [['make test', 'Makefile target "test"']]);
+
+      const gnu = tmp();
+      write(gnu, 'GNUmakefile', 'all check: lib.a\n\t./run-tests\n');
+      assert.deepStrictEqual(await commands(gnu), ['make check'], "GNU's name, one of a rule's several targets");
+
+      const notRules = tmp();
+      write(notRules, 'Makefile', '.PHONY: test check\ntest := 1\ncheck ::= 2\ntest: CFLAGS += -g\nall:\n\tcc x.c\n');
+      assert.deepStrictEqual(await commands(notRules), [], 'a variable, a target-specific variable and .PHONY define no target');
+
+      const go = tmp();
+      write(go, 'go.mod', 'module example.com/x\n\ngo 1.20\n');
+      write(go, 'Makefile', 'test:\n\tgo test -race ./...\n');
+      write(bin, 'go', '#!/bin/sh\nexit 0\n');
+      fs.chmodSync(path.join(bin, 'go'), 0o755);
+      assert.deepStrictEqual(await commands(go), ['go vet ./...', 'go test ./...'], "the toolchain's own test command, not the Makefile's as well");
+
+      const sub = tmp();
+      write(sub, 'Makefile', 'test:\n\tcd web && npm test\n');
+      write(sub, 'web/package.json', JSON.stringify({ scripts: { test: 'vitest' } }));
+      assert.deepStrictEqual(await commands(sub), ['cd web && npm test'], "a sub-project's test command found: no Makefile target beside it");
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
+});

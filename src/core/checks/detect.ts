@@ -10,7 +10,9 @@
 //  - Python: pytest where the project configures or requires it, else its unittest suite (the command its tox.ini or
 //    Makefile runs, or its tests/ folder's TestCase modules), and ruff, mypy and flake8 where it configures them
 //    (detectPython.ts);
-//  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts).
+//  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts);
+//  - where none of those found a test command, at the root or in a sub-project, the root Makefile's `test` (or `check`) target: a C or C++
+//    project's (detectMake.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
 // counted, for the caller to say: detectedChecks' `leftOut`). Static checks come first (cheap), then the tests.
@@ -22,6 +24,7 @@ import { exists, firstIn, nodeModulesUp, onPath, readJson } from './projectProbe
 import { pythonChecks } from './detectPython';
 import { dotnetChecks, goChecks, jvmChecks, rubyChecks, rustChecks } from './detectToolchains';
 import { subprojectChecks } from './detectSubprojects';
+import { makeTestCheck } from './detectMake';
 
 /** The names a project gives its type check script, the first one present taken. */
 export const TYPECHECK_SCRIPTS = ['typecheck', 'type-check', 'check-types', 'types:check', 'check:types', 'typecheck:all'] as const;
@@ -108,7 +111,7 @@ const FAMILIES: readonly DetectFamily[] = [nodeChecks, pythonChecks, goChecks, r
 
 /** What detectedChecks looks for, in a message that says none was found. */
 export const DETECTED_CHECKS_SAYING =
-  "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff, mypy and flake8 where a Python project configures or requires them, its unittest suite (the command its tox.ini or Makefile runs, or its tests/ folder's TestCase modules), go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects — each when its program is installed; at the workspace's root, and for a language the root has none of, in its sub-projects (folders one level down, members its manifests declare)";
+  "package.json's typecheck (or type-check, check-types …), lint and test (or test:unit) scripts, tsconfig.json with a local TypeScript, pytest, ruff, mypy and flake8 where a Python project configures or requires them, its unittest suite (the command its tox.ini or Makefile runs, or its tests/ folder's TestCase modules), go.mod, Cargo.toml, RSpec, minitest and RuboCop, Maven, Gradle and .NET projects, else a Makefile's test or check target — each when its program is installed; at the workspace's root, and for a language the root has none of, in its sub-projects (folders one level down, members its manifests declare)";
 
 /** What detection found: the commands, and the sub-projects with checks left out past MAX_SUBPROJECTS. */
 export interface DetectedChecks {
@@ -129,5 +132,7 @@ export async function detectedChecks(workspace: string, capeFolder: string = DEF
   // with no language missing, pickSubprojects reads no folder
   const subprojects = await subprojectChecks(workspace, missing, capeFolder);
   found.push(subprojects.found);
+  // the Makefile's target runs the tests only where no language's own rules found a test command, nor in a sub-project
+  if (!found.some(([, tests]) => tests.length)) found.push([[], await makeTestCheck(workspace)]);
   return { commands: [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)], leftOut: subprojects.left };
 }
