@@ -426,6 +426,8 @@ describe('symbol extraction', () => {
       ['lib/parser.rb', 'lib/parser_test.rb'],
       ['src/version.rs', 'tests/test_version.rs'],
       ['src/version.rs', 'src/version_tests.rs'],
+      ['src/parser.c', 'tests/test_parser.c'],
+      ['src/parser.cpp', 'src/parser_test.cpp'],
     ]) {
       assert.strictEqual(nameStem(a), nameStem(b), `${a} ~ ${b}`);
       assert.ok(isTestFile(b) && !isTestFile(a), `${b} is the test of ${a}`);
@@ -435,6 +437,9 @@ describe('symbol extraction', () => {
     assert.strictEqual(nameStem('tests/test_.py'), 'test_');
     assert.strictEqual(nameStem('src/test_utils.ts'), 'test_utils', 'the Python prefix only for Python');
     assert.ok(!isTestFile('src/latest.rs') && !isTestFile('src/contest.rs') && isTestFile('src/parser_test.rs'));
+    // a C suite named for what it is: a test, no subject's twin
+    assert.ok(isTestFile('tests.c') && isTestFile('test.cpp') && !isTestFile('latest.c') && !isTestFile('contest.h'));
+    assert.strictEqual(nameStem('tests.c'), 'tests');
   });
 
   it('finds the files of the stems asked for as a grouping of every file by nameStem does', () => {

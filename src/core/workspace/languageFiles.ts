@@ -1,8 +1,10 @@
 // The source files of the languages whose conventions the workspace code reads beyond plain text (Python's, Go's
-// and Rust's imports, symbols and test names), by extension. fileKinds.ts and testNames.ts build on them.
+// and Rust's imports, symbols and test names; C's and C++'s symbols and test names), by extension. fileKinds.ts and testNames.ts build on them.
 /** A Python source or stub file, by its extension. */
 export const PYTHON_FILE = /\.pyi?$/;
 /** A Go source file (a test too), by its extension. */
 export const GO_FILE = /\.go$/;
 /** A Rust source file, by its extension. */
 export const RUST_FILE = /\.rs$/i;
+/** A C or C++ source or header file, by its extension. */
+export const C_FAMILY_FILE = /\.(?:c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|ipp|inl)$/i;

@@ -20,6 +20,8 @@ import { importSpecifiers } from './importSpecs';
 import { MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
 import { GO_FILE } from './languageFiles';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
+import { scanC } from './symbolsC';
+import { C_FAMILY_FILE } from './languageFiles';
 import { JsBodies, nextOf, type MemberLine } from './jsBodies';
 
 export interface ScanResult {
@@ -96,6 +98,11 @@ export function scanFile(relPath: string, text: string): ScanResult {
       const h = outside(line) ? headingOf(line) : null;
       if (h && h.level <= MD_HEADING_LEVELS && h.title.length >= 2 && h.title.length <= 80) local.push(h.title);
     }
+  } else if (C_FAMILY_FILE.test(relPath)) {
+    scanC(relPath, text, local, exported);
+    // C++'s classes and namespaces' types by the fallback's rules, as the file's own (a header's, its API)
+    scanFallback(relPath, text, local, /\.(?:h|hh|hpp|hxx)$/i.test(relPath) ? exported : local);
+    tells = true;
   } else {
     tells = scanFallback(relPath, text, local, exported);
     if (/\.pyi?$/i.test(relPath)) imports.push(...pythonImports(text));

@@ -4,15 +4,15 @@
 // tests are named; what a file is otherwise by its path is fileKinds.ts.
 import * as path from 'path';
 import { escapeRegExp } from '../text/regexp';
-import { GO_FILE, PYTHON_FILE, RUST_FILE } from './languageFiles';
+import { C_FAMILY_FILE, GO_FILE, PYTHON_FILE, RUST_FILE } from './languageFiles';
 
 /** Go's test files' name stem (`parser_test.go`): `go build` leaves them out of their package. */
 const GO_TEST_AFFIX = /(?<=.)_test$/;
 
 /**
- * How Python, Go, Ruby and Rust name a module's test: per file extension, the affix of the name (without its
+ * How Python, Go, Ruby, Rust, C and C++ name a module's test: per file extension, the affix of the name (without its
  * extension) that marks it (`test_parser.py` or `parser_test.py`, `parser_test.go`, RSpec's `parser_spec.rb` or
- * minitest's `parser_test.rb`, `tests/test_version.rs` or `version_tests.rs`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
+ * minitest's `parser_test.rb`, `tests/test_version.rs` or `version_tests.rs`, `test_parser.c`, a C suite's `tests.c`). isTestFile recognises tests by it, and nameStem strips it so a test pairs with its subject.
  */
 const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
   [PYTHON_FILE, /^test_(?=.)|(?<=.)_test$/],
@@ -20,6 +20,8 @@ const TEST_NAME_AFFIX: readonly (readonly [ext: RegExp, affix: RegExp])[] = [
   [/\.rb$/, /(?<=.)_(spec|test)$/],
   // Rust's integration tests (tests/test_version.rs, tests/version_test.rs or _tests.rs) and test modules
   [RUST_FILE, /^test_(?=.)|(?<=.)_tests?$/],
+  // C's and C++'s (`test_parser.c`, `parser_test.cpp`, `parser_tests.cc`) and a suite named for what it is (`tests.c`)
+  [C_FAMILY_FILE, /^test_(?=.)|(?<=.)_tests?$|^tests?$/],
 ];
 
 /** A file name's test affix by its language (TEST_NAME_AFFIX), or undefined where names mark no tests. */
@@ -33,7 +35,8 @@ export function nameStem(relPath: string): string {
   const base = path.posix.basename(relPath).toLowerCase();
   const stem = base.replace(/\.[^.]+$/, '').replace(/\.(test|spec|d|test-d|spec-d)$/, '');
   const affix = testAffixOf(base);
-  return affix ? stem.replace(affix, '') : stem;
+  // a suite named for what it is (`tests.c`) keeps its name: it is no subject's twin
+  return (affix && stem.replace(affix, '')) || stem;
 }
 
 /** A path of ASCII characters only (lower-casing one changes no length and maps each letter alone). */

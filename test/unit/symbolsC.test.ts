@@ -1,0 +1,92 @@
+// src/core/workspace/symbolsC.ts: C and C++ files' top-level names for the index and the code map.
+import * as assert from 'assert';
+import { scanFile } from '../../src/core/workspace/symbols';
+
+const HEADER = `/* lib.h: a small library */
+#ifndef LIB_H
+#define LIB_H
+#include <stddef.h>
+#define LIB_VERSION "1.2.0"
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct lib_value_t Lib_Value;
+typedef int (*Lib_Compare)(const void *a, const void *b);
+typedef enum {
+    LIB_OK = 0,
+    LIB_ERROR = -1
+} Lib_Status;
+/* Parses text; returns NULL on error. */
+Lib_Value * lib_parse(const char *text);
+LIB_API int lib_count(const Lib_Value *value, size_t *out);
+void lib_free(Lib_Value *value);
+#ifdef __cplusplus
+}
+#endif
+#endif
+`;
+
+const SOURCE = `#include "lib.h"
+#define MAX_DEPTH 64
+struct lib_value_t {
+    int type;
+    char *text; /* { not a brace */
+};
+static int depth_of(const char *s);
+static int helper = 0;
+REGISTER_HOOK(lib_parse);
+Lib_Value * lib_parse(const char *text) {
+    if (text == NULL) {
+        return NULL;
+    }
+    int x = compute('{');
+    return make(x);
+}
+
+static int
+depth_of(const char *s)
+{
+    return s[0] == '}' ? 0 : 1;
+}
+
+int
+lib_count(const Lib_Value *value, size_t *out)
+{
+    *out = 1;
+    return 0;
+}
+`;
+
+describe('symbols: C and C++ files', () => {
+  it("a header's functions, typedefs (a block's, a function pointer's) and macros are its API; no include guard", () => {
+    const r = scanFile('lib.h', HEADER);
+    assert.deepStrictEqual(r.symbols, ['LIB_VERSION', 'Lib_Value', 'Lib_Compare', 'Lib_Status', 'lib_parse', 'lib_count', 'lib_free']);
+    assert.strictEqual(r.internal, 0);
+  });
+
+  it("a source file's functions, on one line or below their type (GNU), public unless static; braces in strings and comments do not count", () => {
+    const r = scanFile('src/lib.c', SOURCE);
+    assert.deepStrictEqual(r.symbols, ['lib_parse', 'lib_count', 'MAX_DEPTH', 'lib_value_t', 'depth_of']);
+    assert.strictEqual(r.internal, 3, "the static function, the macro and the struct are the file's own");
+  });
+
+  it("C++'s out-of-class methods as Type.method, its classes by the fallback's rules; statements and macro calls name nothing", () => {
+    const cpp = [
+      'namespace app {',
+      'class Parser {',
+      ' public:',
+      '  int parse(const std::string &s);',
+      '};',
+      '}',
+      'std::vector<int> Parser::parse_all(const std::string &s) {',
+      '  return {};',
+      '}',
+      'int app_main(int argc, char **argv) { return 0; }',
+      'int counter = compute(3);',
+      'TEST(ParserTest, Parses) {',
+      '}',
+    ].join('\n');
+    const r = scanFile('src/parser.cpp', cpp);
+    assert.deepStrictEqual(r.symbols, ['Parser.parse_all', 'app_main', 'Parser']);
+  });
+});
