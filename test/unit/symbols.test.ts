@@ -133,7 +133,10 @@ describe('symbol extraction: tricky declarations', () => {
     assert.strictEqual(internal('src/b.ts', 'export interface Item {}\nexport class ItemStore {}\n'), 0);
     // a script exports nothing: its top-level names are what it offers
     assert.strictEqual(internal('public/app.js', 'function start() {}\nfunction stop() {}\n'), 0);
-    assert.strictEqual(internal('src/x.c', 'struct b {};\nstruct A {};\n'), 0);
+    assert.strictEqual(internal('src/X.java', 'class b {}\nclass A {}\n'), 0);
+    // C tells: a source file's own types and static functions are internal, a header's names are not (symbolsC.ts)
+    assert.strictEqual(internal('src/x.c', 'struct b {};\nstruct A {};\nstatic int f(void) { return 0; }\nint g(void) { return 1; }\n'), 3);
+    assert.strictEqual(internal('src/x.h', 'struct b {};\nint g(void);\n'), 0);
     assert.strictEqual(internal('src/site.css', '.btn {}\n'), 0);
   });
 });

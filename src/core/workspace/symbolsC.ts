@@ -7,6 +7,7 @@
 // init code map showed parson.c — a JSON library of eighty functions — as `json_value_t, json_object_t, json_array_t`.
 // No parser: names by the line shapes C code is written in; classes and namespaces are left to the fallback's rules.
 import { methodSymbol } from './symbolNames';
+import { withoutCr } from '../text/lines';
 
 
 /** A header, whose declarations are the API its includers see. */
@@ -27,8 +28,8 @@ const TYPE_ONLY = /^[A-Za-z_]\w*(?:<[^;()<>]*>)?(?:[\s*&]+[A-Za-z_]\w*(?:<[^;()<
 /** A typedef whose block opens here (`typedef struct {`, `typedef enum json_type {`): its name comes at `} Name;`. */
 const TYPEDEF_BLOCK = /^typedef\s+(?:struct|enum|union)\b[^;{]*\{[^};]*$/;
 const BLOCK_END_NAME = /^\}\s*(?:\*\s*)?([A-Za-z_]\w*)\s*(?:,[^;]*)?;/;
-/** A tag's definition at the top level: `struct json_value_t {`, `enum json_value_type {`, `union u {`. */
-const TAG_LINE = /^(?:struct|enum|union)\s+([A-Za-z_]\w*)\s*\{/;
+/** A tag's definition at the top level: `struct json_value_t {`, `enum json_value_type {`, `union u {`, C++'s `enum class Color : int {`. */
+const TAG_LINE = /^(?:struct|union|enum(?:\s+(?:class|struct))?)\s+([A-Za-z_]\w*)\s*(?::[^{;]*)?\{/;
 const DEFINE = /^#\s*define\s+([A-Za-z_]\w*)/;
 const IFNDEF = /^#\s*ifndef\s+([A-Za-z_]\w*)/;
 /** Attributes and export macros written before a declaration's type (`PARSON_API`, `__attribute__((…))`, `[[nodiscard]]`). */
@@ -83,7 +84,7 @@ export function scanC(relPath: string, text: string, out: string[], exported: st
   let comment = false;
   let previous = '';
   for (const raw of lines) {
-    let line = raw.replace(/\r$/, '');
+    let line = withoutCr(raw);
     if (comment) {
       const end = line.indexOf('*/');
       if (end < 0) continue;
