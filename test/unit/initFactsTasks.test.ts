@@ -60,6 +60,33 @@ describe("init: the facts give the task runners' targets and the commands they r
     assert.match(facts.text, /to run and ship it: Makefile/, "the layout's root line still names it");
   });
 
+  it("a Makefile's own variables and `$@` in place, as make would run the recipe; make's own, the environment's and $(shell …) values as written", () => {
+    const ws = tempDir('cape-facts-make-vars-');
+    putFile(
+      ws,
+      'Makefile',
+      [
+        'CC = gcc',
+        'CFLAGS = -O0 -g -Wall -std=c89 # strict',
+        'CFLAGS += -DTESTS_MAIN',
+        'CC ?= clang',
+        'LINT := $(shell which cppcheck)',
+        'ALL = $(ALL) x',
+        '.PHONY: test lint',
+        'test: tests.c lib.c',
+        '\t$(CC) $(CFLAGS) -o $@ tests.c lib.c',
+        '\t./$@',
+        'lint:',
+        '\t$(LINT) --enable=all ${SRC} $(ALL)',
+        '\t$(MAKE) -C docs check',
+      ].join('\n'),
+    );
+    const { policy } = recordingPolicy(ws);
+    const part = tasksPart(walkFiles(policy, { kept: [], rootFiles: ['Makefile'] }), noSources(), 4000, { scale: 1 })!;
+    assert.match(part, /^- `make test`: gcc -O0 -g -Wall -std=c89 -DTESTS_MAIN -o test tests\.c lib\.c; \.\/test$/m);
+    assert.match(part, /^- `make lint`: \$\(LINT\) --enable=all \$\{SRC\} \$\(ALL\); \$\(MAKE\) -C docs check$/m);
+  });
+
   it('a justfile and a Taskfile.yml the same way; private recipes, internal tasks, variables and settings are no targets', () => {
     const ws = tempDir('cape-facts-just-');
     putFile(

@@ -20,6 +20,7 @@ import { COMMAND_CHARS, commandLines } from './initFactsCi';
 import { itemsWithin } from './initManifests';
 import { linesWithin, listWithin, scaled, type FactBounds, type FactSources, type WalkFiles } from './initFactsText';
 import { toxConfig } from '../checks/toxIni';
+import { expandVariables, makeRule, recordVariable, TARGET_NAME } from '../text/makefile';
 
 /** The task runners by their files' names at the root (the first file of a runner is read): the program that runs a target, how a file is parsed. */
 const TASK_FILES: readonly (readonly [runner: 'make' | 'just' | 'task' | 'tox', name: RegExp])[] = [
@@ -50,8 +51,6 @@ interface Tasks {
   notes?: string[];
 }
 
-/** A target's name as people run it: a word, no pattern (`%.o`), variable, path or special target (`.PHONY`). */
-const TARGET_NAME = /^[A-Za-z0-9_][\w.-]*$/;
 /** A make function heading a recipe line (`$(if $(X), ,go install …)`, `$(info …)`): make's plumbing, not a tool. */
 const MAKE_FUNCTION = /^\$[({][a-z-]+\s/;
 
@@ -59,10 +58,16 @@ const MAKE_FUNCTION = /^\$[({][a-z-]+\s/;
  * A recipe line as the part shows it, or null when it runs no tool: its echo and prefix characters (`@`, `-`, `+`)
  * off; null for a make function or a line whose every `&&`/`;`-chained command is shell plumbing (isPlumbing).
  */
-function toolLine(raw: string): string | null {
+function toolCommand(raw: string): string | null {
   const line = oneLine(raw.replace(/^[\s@+-]+/, ''));
   if (!line || line.startsWith('#') || MAKE_FUNCTION.test(line)) return null;
-  return commandParts(line, { pipes: false }).some((c) => !isPlumbing(c)) ? shorten(line, COMMAND_CHARS) : null;
+  return commandParts(line, { pipes: false }).some((c) => !isPlumbing(c)) ? line : null;
+}
+
+/** toolCommand's line as the part shows it: at most COMMAND_CHARS. */
+function toolLine(raw: string): string | null {
+  const line = toolCommand(raw);
+  return line === null ? null : shorten(line, COMMAND_CHARS);
 }
 
 /** A rule's or recipe header's dependencies: the target names among its words (an order-only `|`, a `(dep "arg")` call aside). */
@@ -74,6 +79,7 @@ const depsOf = (text: string): string[] => text.split(/\s+/).filter((w) => TARGE
  */
 function makeTargets(text: string): Target[] {
   const targets: Target[] = [];
+  const vars = new Map<string, string>();
   let current: Target[] = [];
   let inDefine = false;
   for (const line of joinContinued(text).split(/\r?\n/)) {
@@ -82,7 +88,7 @@ function makeTargets(text: string): Target[] {
       continue;
     }
     if (line.startsWith('\t')) {
-      const tool = toolLine(line);
+      const tool = toolCommand(line);
       if (tool) for (const t of current) t.commands.push(tool);
       continue;
     }
@@ -91,21 +97,25 @@ function makeTargets(text: string): Target[] {
       current = [];
       continue;
     }
-    const colon = line.indexOf(':');
-    const eq = line.indexOf('=');
-    if (colon <= 0 || line.startsWith('#') || (eq >= 0 && eq <= colon + 1)) {
-      if (line.trim() && !line.startsWith('#')) current = [];
+    if (recordVariable(vars, line)) {
+      current = [];
       continue;
     }
-    const [prereqs, inline = ''] = line.slice(colon + 1).replace(/^:/, '').split(';');
-    if (prereqs.includes('=')) continue; // a target-specific variable
-    current = line.slice(0, colon).trim().split(/\s+/).filter((n) => TARGET_NAME.test(n)).map((name) => ({ name, commands: [], deps: depsOf(prereqs) }));
-    const tool = toolLine(inline);
+    const rule = makeRule(line);
+    if (!rule) {
+      if (line.trim() && !line.startsWith('#') && !line.includes(':')) current = [];
+      continue;
+    }
+    const { targets: names, prereqs, inline } = rule;
+    current = names.map((name) => ({ name, commands: [], deps: depsOf(prereqs) }));
+    const tool = toolCommand(inline);
     for (const t of current) {
       if (tool) t.commands.push(tool);
       if (!targets.some((o) => o.name === t.name)) targets.push(t);
     }
   }
+  // the file's variables in place (a trial on kgabis/parson read `$(CC) $(CFLAGS)` and could not tell its warnings)
+  for (const t of targets) t.commands = t.commands.map((c) => shorten(expandVariables(c, t.name, vars), COMMAND_CHARS));
   return targets;
 }
 

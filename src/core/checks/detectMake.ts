@@ -9,29 +9,18 @@ import * as path from 'path';
 import type { CheckCommand } from './types';
 import { MAKEFILE_NAME } from '../workspace/fileKinds';
 import { onPath, readText } from './projectProbes';
+import { makeRule } from '../text/makefile';
+import { joinContinued } from '../text/lines';
 
 /** The targets that run a project's tests, by the names Makefiles give them, the first one present taken. */
 const TEST_TARGETS = ['test', 'check'] as const;
-
-/**
- * The targets a rule line defines (`test:`, `test check: all`, `test:: build`), not a variable's assignment (`test :=
- * 1`, `test ::= …`), a target-specific variable (`test: CFLAGS += -g`) or a special target (`.PHONY: test`).
- */
-function ruleTargets(line: string): string[] {
-  const m = /^([A-Za-z0-9_][\w.%/-]*(?:[ \t]+[A-Za-z0-9_][\w.%/-]*)*)[ \t]*::?(?![=:])(.*)$/.exec(line);
-  if (!m || TARGET_VARIABLE.test(m[2])) return [];
-  return m[1].split(/[ \t]+/);
-}
-
-/** What follows a rule's colon when it sets a target-specific variable (`CFLAGS += -g`, `X := 1`) rather than naming prerequisites. */
-const TARGET_VARIABLE = /^[ \t]*(?:override[ \t]+|export[ \t]+|private[ \t]+)*[A-Za-z_][\w.-]*[ \t]*(?:::?|[+?!])?=/;
 
 /** The root Makefile's test target (TEST_TARGETS) as a check, when make is on PATH: none without one. */
 export async function makeTestCheck(dir: string): Promise<CheckCommand[]> {
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
   const makefile = names.filter((n) => MAKEFILE_NAME.test(n)).sort()[0];
   if (!makefile) return [];
-  const defined = new Set((await readText(path.join(dir, makefile))).split(/\r?\n/).flatMap(ruleTargets));
+  const defined = new Set(joinContinued(await readText(path.join(dir, makefile))).split(/\r?\n/).flatMap((line) => makeRule(line)?.targets ?? []));
   const target = TEST_TARGETS.find((t) => defined.has(t));
   if (!target || !(await onPath(['make']))) return [];
   return [{ command: `make ${target}`, source: 'detected', reason: `${makefile} target "${target}"` }];
