@@ -1,6 +1,7 @@
 // src/core/workspace/symbolsC.ts: C and C++ files' top-level names for the index and the code map.
 import * as assert from 'assert';
 import { scanFile } from '../../src/core/workspace/symbols';
+import { signaturesOf } from '../../src/core/workspace/signatures';
 
 const HEADER = `/* lib.h: a small library */
 #ifndef LIB_H
@@ -88,5 +89,26 @@ describe('symbols: C and C++ files', () => {
     ].join('\n');
     const r = scanFile('src/parser.cpp', cpp);
     assert.deepStrictEqual(r.symbols, ['Parser.parse_all', 'app_main', 'Parser']);
+  });
+});
+
+describe('signatures: C and C++ files', () => {
+  it("a function's declaration as written (over lines, below its type in GNU's style), a macro's literal value or parameters, a typedef's type", () => {
+    const header = HEADER + '#define LIB_MAX(a,b) ((a) > (b) ? (a) : (b))\n#define LIB_API_KEY "k-123"\n#define LIB_LIMIT (64u)\n#define LIB_NAME lib_name()\nint lib_fold(const Lib_Value *value,\n             Lib_Compare compare);\n';
+    const sigs = signaturesOf('lib.h', header);
+    assert.strictEqual(sigs.get('LIB_VERSION'), 'LIB_VERSION = "1.2.0"');
+    assert.strictEqual(sigs.get('LIB_LIMIT'), 'LIB_LIMIT = 64u');
+    assert.strictEqual(sigs.get('LIB_MAX'), 'LIB_MAX(a, b)');
+    assert.ok(!sigs.has('LIB_API_KEY'), "a secret's value by its name is never quoted");
+    assert.ok(!sigs.has('LIB_NAME'), 'a call is no literal');
+    assert.strictEqual(sigs.get('Lib_Value'), 'Lib_Value = struct lib_value_t');
+    assert.strictEqual(sigs.get('Lib_Compare'), 'Lib_Compare = int (*)(const void *a, const void *b)');
+    assert.strictEqual(sigs.get('lib_parse'), 'Lib_Value * lib_parse(const char *text)');
+    assert.strictEqual(sigs.get('lib_count'), 'LIB_API int lib_count(const Lib_Value *value, size_t *out)', 'as written, its export macro too');
+    assert.strictEqual(sigs.get('lib_fold'), 'int lib_fold(const Lib_Value *value, Lib_Compare compare)');
+    const source = signaturesOf('src/lib.c', SOURCE);
+    assert.strictEqual(source.get('depth_of'), 'int depth_of(const char *s)', 'its prototype, static left out');
+    assert.strictEqual(source.get('lib_count'), 'int lib_count(const Lib_Value *value, size_t *out)', "GNU's style: the type from the line above");
+    assert.strictEqual(source.get('MAX_DEPTH'), 'MAX_DEPTH = 64');
   });
 });

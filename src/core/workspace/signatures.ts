@@ -6,11 +6,13 @@
 // Python, signaturesPy.ts for Python's classes) and read on from there over a few lines (signatureDecls.ts,
 // signatureText.ts); and the members those lines name after their type though the index does not (typeMembers: a
 // TS/JS class's public members, a Rust trait's methods, a Go interface's, a Python class's), keyed `Command.option`.
+// C's and C++'s come from their own walk (symbolsC.ts: a function's declaration as written, a macro's literal value).
 // Other languages have none (their map shows names alone). Only the few files a map lists are read for them, when it
 // is rendered: the index keeps none.
 
 import { JS_EXT } from './symbols';
-import { GO_FILE, PYTHON_FILE, RUST_FILE } from './languageFiles';
+import { C_FAMILY_FILE, GO_FILE, PYTHON_FILE, RUST_FILE } from './languageFiles';
+import { cDeclarations } from './symbolsC';
 import type { Lang } from './signatureText';
 import type { Add, MemberFocus, TypeMember } from './signatureDecls';
 import { fallbackDeclarations, interfaceMethods, rustDeclarations } from './signaturesOther';
@@ -54,7 +56,9 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
   const out = new Map<string, string>();
   const lang = langOf(relPath);
   const wanted = only && new Set(only);
-  if (!lang || wanted?.size === 0) return out;
+  if (wanted?.size === 0) return out;
+  if (C_FAMILY_FILE.test(relPath)) return cSignatures(relPath, text, wanted);
+  if (!lang) return out;
   const tried = new Set<string>();
   const add: Add = (symbol, signature) => {
     if (tried.has(symbol) || (wanted && !wanted.has(symbol))) return;
@@ -71,6 +75,23 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
     } catch {
       // a rule's mistake on a strange file costs the signatures after it, not the map
     }
+  }
+  return out;
+}
+
+/** A C or C++ file's signatures by symbol (symbolsC.ts cDeclarations: a definition's first appearance, its prototype, gives it). Never throws. */
+function cSignatures(relPath: string, text: string, wanted: ReadonlySet<string> | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const tried = new Set<string>();
+  try {
+    cDeclarations(relPath, text, (symbol, _pub, signature) => {
+      if (tried.has(symbol) || (wanted && !wanted.has(symbol))) return;
+      tried.add(symbol);
+      const s = signature();
+      if (s && s !== symbol) out.set(symbol, s);
+    });
+  } catch {
+    // a rule's mistake on a strange file costs the signatures after it, not the map
   }
   return out;
 }

@@ -6,8 +6,13 @@
 // are not `static`; its `static` ones, types and macros are its own. The plain fallback (symbolsOther.ts) saw only the struct tags: a trial's
 // init code map showed parson.c — a JSON library of eighty functions — as `json_value_t, json_object_t, json_array_t`.
 // No parser: names by the line shapes C code is written in; classes and namespaces are left to the fallback's rules.
+// The same walk gives each name its signature for the map lines (cDeclarations; signatures.ts): a function's
+// declaration as written (`JSON_Value * json_parse_string(const char *string)`), a macro's short literal value
+// (`PARSON_VERSION_STRING = "1.5.3"`, never a secret's by its name) or parameters, a typedef's type.
 import { methodSymbol } from './symbolNames';
 import { withoutCr } from '../text/lines';
+import { oneLine, shorten } from '../text/cut';
+import { SECRET_VARIABLE_NAME } from './secretNames';
 
 
 /** A header, whose declarations are the API its includers see. */
@@ -64,27 +69,34 @@ function typedefName(line: string): string | null {
   return words.length > 2 && last && /^[A-Za-z_]/.test(last) ? last : null;
 }
 
+/** A declaration's name, whether it is public, and how to read its signature (cDeclarations). */
+type Visit = (symbol: string, pub: boolean, signature: () => string | null) => void;
+
 /**
  * Scans a C or C++ file's lines for its top-level names (the header comment says which), the public ones to
  * `exported`, the internal ones (`static` functions, a source file's macros) to `out`, each once, in file order.
  */
 export function scanC(relPath: string, text: string, out: string[], exported: string[]): void {
-  const header = HEADER.test(relPath);
   const seen = new Set<string>();
-  const push = (symbol: string, pub: boolean) => {
+  cDeclarations(relPath, text, (symbol, pub) => {
     if (seen.has(symbol)) return;
     seen.add(symbol);
     (pub ? exported : out).push(symbol);
-  };
-  const lines = text.split('\n');
+  });
+}
+
+/** Walks a C or C++ file's top-level declarations in file order (a name may come twice: a prototype, then its definition). */
+export function cDeclarations(relPath: string, text: string, visit: Visit): void {
+  const header = HEADER.test(relPath);
+  const lines = text.split('\n').map(withoutCr);
   let guard: string | null = null;
   let typedefBlock = false;
   let depth = 0; // braces open at a line's start: only depth 0 (or an `extern "C" {` block) is the top level
   let linkage = 0; // the depth of `extern "C" {` blocks around the line
   let comment = false;
   let previous = '';
-  for (const raw of lines) {
-    let line = withoutCr(raw);
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
     if (comment) {
       const end = line.indexOf('*/');
       if (end < 0) continue;
@@ -96,7 +108,7 @@ export function scanC(relPath: string, text: string, out: string[], exported: st
     // a typedef's block closes at the top level's brace: `} JSON_String;` names it
     if (typedefBlock && depth === linkage + 1 && /^\}/.test(plain)) {
       const end = BLOCK_END_NAME.exec(plain);
-      if (end) push(end[1], header);
+      if (end) visit(end[1], header, () => null);
       typedefBlock = false;
     }
     const topLevel = depth === linkage;
@@ -106,9 +118,14 @@ export function scanC(relPath: string, text: string, out: string[], exported: st
       if (ifndef) guard = ifndef[1];
       else if (d) {
         // an include guard (`#ifndef X` then `#define X`) names nothing
-        if (d[1] !== guard) push(d[1], header);
+        if (d[1] !== guard) visit(d[1], header, () => macroSignature(d[1], plain.slice(d[0].length)));
         guard = null;
-      } else if (!plain.startsWith('#')) scanLine(plain.replace(LEADING_ATTRIBUTES, ''), previous, header, push, () => (typedefBlock = true));
+      } else if (!plain.startsWith('#')) {
+        const typeAbove = previous;
+        scanLine(plain.replace(LEADING_ATTRIBUTES, ''), typeAbove, header, (symbol, pub, kind) => {
+          visit(symbol, pub, () => (kind === 'function' ? functionSignature(lines, i, typeAbove) : kind === 'typedef' ? typedefSignature(symbol, plain) : null));
+        }, () => (typedefBlock = true));
+      }
     }
     if (/^\s*extern\s+"C(?:\+\+)?"\s*\{/.test(plain)) linkage++;
     for (const ch of plain.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""')) {
@@ -122,20 +139,77 @@ export function scanC(relPath: string, text: string, out: string[], exported: st
   }
 }
 
+/** Characters of a signature at most: a long parameter list is cut. */
+const SIGNATURE_CHARS = 200;
+/** Characters of a macro's string value a map line quotes at most. */
+const LITERAL_CHARS = 40;
+/** A macro's value that is a literal: a number (with C's suffixes), a short string or a character. */
+const MACRO_LITERAL = new RegExp(`^(?:-?(?:0[xX][\\da-fA-F]+|\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)[uUlLfF]{0,3}|"[^"\\\\\\n]{0,${LITERAL_CHARS}}"|'(?:[^'\\\\]|\\\\.)')$`);
+
+/**
+ * A macro's signature: a function-like macro's parameters (`MAX(a, b)`), an object-like macro's literal value
+ * (`PARSON_VERSION_MAJOR = 1`, `PARSON_VERSION_STRING = "1.5.3"`; a parenthesized one too) unless its name looks like a
+ * secret's (SECRET_VARIABLE_NAME); null otherwise.
+ */
+function macroSignature(name: string, rest: string): string | null {
+  const params = /^\(([^)]*)\)/.exec(rest);
+  if (params) return `${name}(${params[1].split(',').map((p) => p.trim()).join(', ')})`;
+  if (SECRET_VARIABLE_NAME.test(name)) return null;
+  const value = rest.trim().replace(/^\((.*)\)$/, '$1').trim();
+  return MACRO_LITERAL.test(value) ? `${name} = ${value}` : null;
+}
+
+/** A one-line typedef's signature: `JSON_Status = int`, `JSON_Value = struct json_value_t`, `Cmp = int (*)(const void *a, const void *b)`. */
+function typedefSignature(name: string, line: string): string | null {
+  const semi = line.indexOf(';');
+  const body = line.slice(0, semi < 0 ? line.length : semi).replace(/^typedef\s+/, '');
+  const pointer = /\(\s*\*\s*\w+\s*\)/;
+  const type = pointer.test(body) ? body.replace(pointer, '(*)') : body.trimEnd().slice(0, -name.length);
+  const clean = oneLine(type);
+  return clean ? shorten(`${name} = ${clean}`, SIGNATURE_CHARS) : null;
+}
+
+/**
+ * A function's declaration as written, from its type (on its line, or the line above in GNU's style) to its closing
+ * parenthesis, over a few lines, `static`/`extern`/`inline` and comments left out, spaced by one.
+ */
+function functionSignature(lines: readonly string[], at: number, typeAbove: string): string | null {
+  let text = '';
+  let depth = 0;
+  let opened = false;
+  for (let i = at; i < Math.min(lines.length, at + 8); i++) {
+    const [code] = withoutComments(lines[i]);
+    for (let k = 0; k < code.length; k++) {
+      const c = code[k];
+      if (c === '(') {
+        depth++;
+        opened = true;
+      } else if (c === ')') depth--;
+      if (opened && depth === 0) {
+        text += code.slice(0, k + 1);
+        const own = FUNCTION_LINE.test(lines[at].replace(LEADING_ATTRIBUTES, '')) ? '' : `${typeAbove} `;
+        return shorten(oneLine(own + text).replace(/^(?:(?:static|extern|inline)\s+)+/, ''), SIGNATURE_CHARS);
+      }
+    }
+    text += code + ' ';
+  }
+  return null;
+}
+
 /** One unindented top-level line of code: the name it declares, if any (scanC). */
-function scanLine(line: string, previous: string, header: boolean, push: (symbol: string, pub: boolean) => void, openTypedef: () => void): void {
+function scanLine(line: string, previous: string, header: boolean, push: (symbol: string, pub: boolean, kind: 'function' | 'typedef' | 'tag') => void, openTypedef: () => void): void {
   if (TYPEDEF_BLOCK.test(line)) {
     openTypedef();
     return;
   }
   const alias = typedefName(line);
   if (alias) {
-    push(alias, header);
+    push(alias, header, 'typedef');
     return;
   }
   const tag = TAG_LINE.exec(line);
   if (tag) {
-    push(tag[1], header);
+    push(tag[1], header, 'tag');
     return;
   }
   // a statement or initializer at the top level (`int x = f(1);`, `FOO(bar);` a macro's use) declares no function
@@ -144,5 +218,5 @@ function scanLine(line: string, previous: string, header: boolean, push: (symbol
   if (!f || NOT_A_NAME.has(f[2]) || /=/.test(f[0])) return;
   // `static` on the declaration's line, or on the type's line above it
   const isStatic = /^static\b/.test(oneLine ? line : previous);
-  push(f[1] ? methodSymbol(f[1], f[2]) : f[2], header || !isStatic);
+  push(f[1] ? methodSymbol(f[1], f[2]) : f[2], header || !isStatic, 'function');
 }
