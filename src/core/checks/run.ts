@@ -11,6 +11,7 @@ import { passedFileReader, testCaseReader } from './testCases';
 import { buildFailureReader, failedToBuild } from './buildFailures';
 import { runFolder, workspaceCaseName, workspacePath } from './runFolder';
 import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
+import { reportedFailureNote, reportedFailureReader } from './reportedFailures';
 import type { CheckEvent, CheckRun, CheckStatus, ChecksConfig } from './types';
 import type { Scratch } from './scratch';
 import type { PerTarget } from './cargoTargets';
@@ -113,12 +114,14 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     const summary = summaryReader();
     const build = buildFailureReader();
     const passedFiles = passedFileReader();
+    const reported = reportedFailureReader();
     const onLine = (whole: string) => {
       const line = hideSecrets(whole);
       reader.line(line);
       summary.line(line);
       build.line(line);
       passedFiles.line(line);
+      reported.line(line);
     };
     const feeds = [lineFeed(onLine, opts.cwd), lineFeed(onLine, opts.cwd)];
     const finish = (ended: CheckStatus, exitCode: number | null, extra = '') => {
@@ -138,7 +141,9 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       const read = { testSummary: summary.seen(ended === 'passed'), ...(kinds.length ? { summaryKinds: kinds } : {}) };
       // exit 0 without the summary its run on the unchanged workspace wrote: failed, saying why first (testSummary.ts)
       const early = passedWithoutSummary({ exitCode, ...read }, opts.base);
-      const status = early ? 'failed' : ended;
+      // exit 0, yet a line reports failed tests: failed, the line quoted first (reportedFailures.ts)
+      const failures = ended === 'passed' && !early ? reported.first() : null;
+      const status = early || failures ? 'failed' : ended;
       resolve({
         command: opts.command,
         round: opts.round,
@@ -146,7 +151,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         passed: status === 'passed',
         exitCode,
         durationMs: Math.max(0, now() - started),
-        output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : ''}${trimForModel(text, opts.outputForModel, opts.focusFiles)}`,
+        output: `${early ? `${EXITED_BEFORE_SUMMARY}\n` : failures ? `${reportedFailureNote(failures)}\n` : ''}${trimForModel(text, opts.outputForModel, opts.focusFiles)}`,
         outputChars: kept.total,
         ...(tests ? { tests: tests.cases.map((c) => ({ ...c, name: workspaceCaseName(folder, c.name) })), ...(tests.listsPassed ? {} : { onlyFailuresNamed: true }), ...(tests.incomplete ? { testsIncomplete: true as const } : {}) } : {}),
         ...read,
