@@ -347,8 +347,20 @@ describe('checks: one run', () => {
       ' FAIL  test/calc.test.js\n  ● Test suite failed to run',
       'Error: Failed to resolve import "./sq" from "test/sq.test.ts"',
       "Error: Cannot find module '../src/sq'",
+      // a C program a Makefile's test target builds: the compiler's error, or the linker's
+      "gcc -O0 -o test tests.c parson.c\ntests.c:880:5: error: unknown type name 'JSON_Parse_Error'\nmake: *** [Makefile:11: test] Error 1",
+      'src/lib.cpp:3:10: fatal error: lib.h: No such file or directory',
+      "/usr/bin/ld: /tmp/cc1.o: in function `main':\ntests.c:(.text+0x1a): undefined reference to `json_parse_string_with_error'\ncollect2: error: ld returned 1 exit status",
+      'parson.c(12): error C2065: undeclared identifier',
     ]) assert.strictEqual(buildFailed(out), true, out);
-    for (const out of ['--- FAIL: TestSq (0.00s)\nFAIL\texample.com/calc\t0.01s', '1 failed, 2 passed in 0.1s', 'AssertionError: expected 4 to equal 5', 'Tests run: 3, Failures: 1', '0 errors during collection']) {
+    for (const out of [
+      '--- FAIL: TestSq (0.00s)\nFAIL\texample.com/calc\t0.01s',
+      '1 failed, 2 passed in 0.1s',
+      'AssertionError: expected 4 to equal 5',
+      'Tests run: 3, Failures: 1',
+      '0 errors during collection',
+      "tests.c:12:3: warning: unused variable 'x'\n75 json_parse_string(\"[1]\") != NULL - FAILED\nmake: *** [Makefile:11: test] Error 1",
+    ]) {
       assert.strictEqual(buildFailed(out), false, out);
     }
   });

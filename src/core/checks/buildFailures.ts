@@ -31,13 +31,22 @@ const CARGO_COMPILING = /^\s*Compiling (\S+) v\S+ \((.+)\)\s*$/;
 const MAX_NAMES = 10_000;
 
 /**
+ * A C or C++ compiler's error at a line's start, as GCC and Clang write it (`tests.c:880:5: error: unknown type name
+ * 'JSON_Parse_Error'`, `fatal error: x.h: No such file or directory`) or MSVC (`parson.c(12): error C2065: …`): the
+ * program a Makefile's test target builds did not build, so none of its tests ran (a parson trial's fail-first run read
+ * as tests failing).
+ */
+const C_COMPILE_ERROR = /^[\w./\\-]+\.(?:c|cc|cpp|cxx|h|hh|hpp|hxx|m|mm)(?::\d+){1,2}: (?:fatal )?error: |^[\w./\\-]+\.(?:c|cc|cpp|cxx|h|hpp)\(\d+\): (?:fatal )?error C\d{4}:/m;
+
+/**
  * What a run's output says when code or a test did not build or load, so no test of it ran: Go's `FAIL pkg [build
  * failed]`, cargo's `error: could not compile`, pytest's collection errors, unittest's `Failed to import test module`,
  * Maven's `COMPILATION ERROR`, Gradle's failed compile task, .NET's `error CS…` with `Build FAILED` (a list: each found
  * anywhere — one pattern spanning both, `[\s\S]*` between them, took time quadratic in the output from every `error
  * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, mocha's
- * `Exception during run:` (a test file it could not load stops the run before any test), and a Node module that cannot
- * be found. A JavaScript test file that did not load beside others that ran is one too (failedToBuild).
+ * `Exception during run:` (a test file it could not load stops the run before any test), a C or C++ compiler's or
+ * linker's error (C_COMPILE_ERROR; `undefined reference to`, `ld returned 1 exit status`), and a Node module that
+ * cannot be found. A JavaScript test file that did not load beside others that ran is one too (failedToBuild).
  */
 const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   GO_UNBUILT,
@@ -49,6 +58,8 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   /\bTest suite failed to run\b/,
   /\bFailed to (?:load url|resolve import)\b/,
   /^[ \t]*Exception during run: /,
+  C_COMPILE_ERROR,
+  /\bundefined reference to [`']|\bld returned \d+ exit status\b|^Undefined symbols for architecture |\berror: linker command failed\b/m,
 ];
 
 /**
