@@ -65,6 +65,11 @@ describe('symbols: C and C++ files', () => {
     assert.strictEqual(r.internal, 0);
   });
 
+  it('`extern "C"` with its brace on the next line keeps its declarations at the top level', () => {
+    const h = '#ifndef X_H\n#define X_H\n#ifdef __cplusplus\nextern "C"\n{\n#endif\nint x_open(const char *path);\nvoid x_close(int fd);\n#ifdef __cplusplus\n}\n#endif\n#endif\n';
+    assert.deepStrictEqual(scanFile('x.h', h).symbols, ['x_open', 'x_close']);
+  });
+
   it("a source file's functions, on one line or below their type (GNU), public unless static; braces in strings and comments do not count", () => {
     const r = scanFile('src/lib.c', SOURCE);
     assert.deepStrictEqual(r.symbols, ['lib_parse', 'lib_count', 'MAX_DEPTH', 'lib_value_t', 'depth_of']);

@@ -94,6 +94,7 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
   let depth = 0; // braces open at a line's start: only depth 0 (or an `extern "C" {` block) is the top level
   let linkage = 0; // the depth of `extern "C" {` blocks around the line
   let comment = false;
+  let externC = false; // the line before was `extern "C"` alone
   let previous = '';
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
@@ -127,7 +128,9 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
         }, () => (typedefBlock = true));
       }
     }
-    if (/^\s*extern\s+"C(?:\+\+)?"\s*\{/.test(plain)) linkage++;
+    // `extern "C" {`, or `extern "C"` with its brace on the next line (parson.h's way)
+    if (/^\s*extern\s+"C(?:\+\+)?"\s*\{/.test(plain) || (externC && /^\s*\{/.test(plain))) linkage++;
+    if (plain.trim()) externC = /^\s*extern\s+"C(?:\+\+)?"\s*$/.test(plain);
     for (const ch of plain.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""')) {
       if (ch === '{') depth++;
       else if (ch === '}') {
