@@ -1,7 +1,8 @@
 // Init's workspace facts (initFacts.ts), the manifests part: the root's manifests — package.json (initManifests.ts),
 // pyproject.toml and Cargo.toml (initManifestsToml.ts) and go.mod (initManifestsGo.ts) as fact lines, the others and
 // a manifest that does not parse by their head — the lockfile and the package manager it names (checks/detect.ts),
-// and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…) and the Python
+// and the head of the monorepo and toolchain settings (pnpm-workspace.yaml, go.work, tsconfig.json…, a C or C++
+// project's CMakeLists.txt and meson.build) and the Python
 // lint tools' sections of tox.ini, setup.cfg and .flake8 (initFactsLint.ts); then the
 // releases of the workspace's git repository (initFactsRelease.ts: the latest version tags with their dates, how far
 // HEAD is past the latest, the last minor and major release); then the manifests of a few sub-projects
@@ -28,8 +29,12 @@ const SUBPROJECT_LIST_CHARS = 240;
 const MAX_SUBPROJECTS = 4;
 /** Kept for that line: how many sub-projects were left, and their folders within it. */
 const SUBPROJECTS_LEFT_CHARS = 160;
-/** Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings. */
-const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json'];
+/**
+ * Root files besides the manifests that say how the project is built and checked: monorepo and toolchain settings, and
+ * a C or C++ project's build definitions (CMake's, Meson's: its name, languages, version and options — a trial on
+ * kgabis/parson, whose package.json is a clib manifest, showed neither, and its architecture file missed both builds).
+ */
+const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json', 'CMakeLists.txt', 'meson.build'];
 
 /**
  * What the part is made from: the walk (the root's manifests, those of the sub-projects), how their files are read

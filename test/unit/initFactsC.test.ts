@@ -1,0 +1,38 @@
+// Init's workspace facts for a C library (a kgabis/parson-like workspace): the build definitions' heads (CMake's,
+// Meson's), the Makefile's recipes with its variables in place, and the detected `make test` where make is installed.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
+import { tempDir } from '../helpers/cli';
+import { factsPart, putFile } from '../helpers/codebase';
+
+describe("init: a C library's facts", function () {
+  this.timeout(20000);
+
+  it("quote CMakeLists.txt and meson.build, give make test's compiler flags and detect make test", async function () {
+    if (process.platform === 'win32') this.skip(); // the fake make below is a shell script
+    const ws = tempDir('cape-facts-c-');
+    putFile(ws, 'CMakeLists.txt', 'cmake_minimum_required(VERSION 3.5)\nproject(minijson C)\ninclude(GNUInstallDirs)\nset(minijson_VERSION 1.5.3)\nadd_library(minijson minijson.c)\n');
+    putFile(ws, 'meson.build', "project('minijson', 'c',\n  version : '1.5.3',\n  license : 'MIT')\n");
+    putFile(ws, 'Makefile', 'CC = gcc\nCFLAGS = -O0 -Wall -std=c89\n.PHONY: test\ntest: tests.c minijson.c\n\t$(CC) $(CFLAGS) -o $@ tests.c minijson.c\n\t./$@\n');
+    putFile(ws, 'minijson.h', '#define MINIJSON_VERSION "1.5.3"\ntypedef struct mj_value_t MJ_Value;\nMJ_Value * mj_parse(const char *text);\n');
+    putFile(ws, 'minijson.c', '#include "minijson.h"\nMJ_Value * mj_parse(const char *text) {\n    return 0;\n}\n');
+    putFile(ws, 'tests.c', '#include "minijson.h"\nint main(void) { return mj_parse("1") != 0; }\n');
+    const bin = tempDir('cape-facts-c-bin-');
+    fs.writeFileSync(path.join(bin, 'make'), '#!/bin/sh\nexit 0\n');
+    fs.chmodSync(path.join(bin, 'make'), 0o755);
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin;
+    let text: string;
+    try {
+      text = (await readWorkspaceFacts(ws))!.text;
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    assert.match(factsPart(text, 'CMakeLists.txt'), /project\(minijson C\)/);
+    assert.match(factsPart(text, 'meson.build'), /version : '1\.5\.3'/);
+    assert.match(factsPart(text, 'Makefile'), /^- `make test`: gcc -O0 -Wall -std=c89 -o test tests\.c minijson\.c; \.\/test$/m);
+    assert.match(factsPart(text, 'Check commands'), /^- `make test` \(Makefile target "test"\)$/m);
+  });
+});
