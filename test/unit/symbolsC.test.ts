@@ -59,10 +59,16 @@ lib_count(const Lib_Value *value, size_t *out)
 `;
 
 describe('symbols: C and C++ files', () => {
-  it("a header's functions, typedefs (a block's, a function pointer's) and macros are its API; no include guard", () => {
+  it("a header's functions, typedefs (a block's, a function pointer's) and macros are its API, the macros last; no include guard", () => {
     const r = scanFile('lib.h', HEADER);
-    assert.deepStrictEqual(r.symbols, ['LIB_VERSION', 'Lib_Value', 'Lib_Compare', 'Lib_Status', 'lib_parse', 'lib_count', 'lib_free']);
+    assert.deepStrictEqual(r.symbols, ['Lib_Value', 'Lib_Compare', 'Lib_Status', 'lib_parse', 'lib_count', 'lib_free', 'LIB_VERSION']);
     assert.strictEqual(r.internal, 0);
+  });
+
+  it("an export macro wrapping a declaration's type (cJSON's) and an attribute before a struct's tag (sds's)", () => {
+    const h = '#define LIB_PUBLIC(type) extern type\nLIB_PUBLIC(cJSON *) cJSON_Parse(const char *value);\nLIB_PUBLIC(void) cJSON_Delete(cJSON *item);\nstruct __attribute__ ((__packed__)) sdshdr8 {\n    uint8_t len;\n};\n';
+    assert.deepStrictEqual(scanFile('cjson.h', h).symbols, ['cJSON_Parse', 'cJSON_Delete', 'sdshdr8', 'LIB_PUBLIC']);
+    assert.strictEqual(signaturesOf('cjson.h', h).get('cJSON_Parse'), 'cJSON * cJSON_Parse(const char *value)');
   });
 
   it('`extern "C"` with its brace on the next line keeps its declarations at the top level', () => {

@@ -18,11 +18,13 @@ import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
 import { importSpecifiers } from './importSpecs';
 import { MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
-import { GO_FILE } from './languageFiles';
+import { C_FAMILY_FILE, GO_FILE } from './languageFiles';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 import { scanC } from './symbolsC';
-import { C_FAMILY_FILE } from './languageFiles';
 import { JsBodies, nextOf, type MemberLine } from './jsBodies';
+
+/** Words the fallback's `struct x` rule reads as a C type's name that are an attribute or a specifier. */
+const C_NOT_A_TYPE = /^(?:__attribute__|__declspec|alignas|__packed|final)$/;
 
 export interface ScanResult {
   /** Top-level symbol names, exported ones first, each once, MAX_SYMBOLS at most. */
@@ -100,8 +102,12 @@ export function scanFile(relPath: string, text: string): ScanResult {
     }
   } else if (C_FAMILY_FILE.test(relPath)) {
     scanC(relPath, text, local, exported);
-    // C++'s classes and namespaces' types by the fallback's rules, as the file's own (a header's, its API)
-    scanFallback(relPath, text, local, /\.(?:h|hh|hpp|hxx)$/i.test(relPath) ? exported : local);
+    // C++'s classes and namespaces' types by the fallback's rules, as the file's own (a header's, its API); an
+    // attribute where a tag's name goes (`struct __attribute__ ((packed)) x {`) is none
+    const types: string[] = [];
+    scanFallback(relPath, text, types, types);
+    const own = types.filter((n) => !C_NOT_A_TYPE.test(n));
+    (/\.(?:h|hh|hpp|hxx)$/i.test(relPath) ? exported : local).push(...own);
     tells = true;
   } else {
     tells = scanFallback(relPath, text, local, exported);

@@ -33,12 +33,22 @@ const TYPE_ONLY = /^[A-Za-z_]\w*(?:<[^;()<>]*>)?(?:[\s*&]+[A-Za-z_]\w*(?:<[^;()<
 /** A typedef whose block opens here (`typedef struct {`, `typedef enum json_type {`): its name comes at `} Name;`. */
 const TYPEDEF_BLOCK = /^typedef\s+(?:struct|enum|union)\b[^;{]*\{[^};]*$/;
 const BLOCK_END_NAME = /^\}\s*(?:\*\s*)?([A-Za-z_]\w*)\s*(?:,[^;]*)?;/;
-/** A tag's definition at the top level: `struct json_value_t {`, `enum json_value_type {`, `union u {`, C++'s `enum class Color : int {`. */
-const TAG_LINE = /^(?:struct|union|enum(?:\s+(?:class|struct))?)\s+([A-Za-z_]\w*)\s*(?::[^{;]*)?\{/;
+/** A tag's definition at the top level: `struct json_value_t {`, `enum json_value_type {`, `union u {`, C++'s `enum class Color : int {`, `struct __attribute__ ((__packed__)) sdshdr8 {`. */
+const TAG_LINE = /^(?:struct|union|enum(?:\s+(?:class|struct))?)\s+(?:(?:__attribute__\s*\(\([^)]*\)\)|alignas\([^)]*\)|\[\[[^\]]*\]\])\s*)*([A-Za-z_]\w*)\s*(?::[^{;]*)?\{/;
 const DEFINE = /^#\s*define\s+([A-Za-z_]\w*)/;
+/** A macro's name by C's convention: upper case, digits and underscores. */
+const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 const IFNDEF = /^#\s*ifndef\s+([A-Za-z_]\w*)/;
 /** Attributes and export macros written before a declaration's type (`PARSON_API`, `__attribute__((…))`, `[[nodiscard]]`). */
 const LEADING_ATTRIBUTES = /^(?:\[\[[^\]]*\]\]\s*|__attribute__\s*\(\([^)]*\)\)\s*|__declspec\s*\([^)]*\)\s*|extern\s+"C"\s+)+/;
+/**
+ * A library's export macro wrapping a declaration's type (cJSON's `CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)`):
+ * an upper-case macro's call whose argument is the type, a name after it.
+ */
+const EXPORT_WRAPPER = /^[A-Z][A-Z0-9_]*\(([^()]*)\)\s*(?=[A-Za-z_~])/;
+
+/** A top-level line as a declaration reads: attributes before it left out, an export macro's type unwrapped. */
+const declarationText = (line: string): string => line.replace(LEADING_ATTRIBUTES, '').replace(EXPORT_WRAPPER, '$1 ');
 
 /** A line without its comments (`/* … */` as a space, `//` to its end), and whether a `/*` it opens runs on. */
 function withoutComments(line: string): [code: string, opensComment: boolean] {
@@ -69,8 +79,8 @@ function typedefName(line: string): string | null {
   return words.length > 2 && last && /^[A-Za-z_]/.test(last) ? last : null;
 }
 
-/** A declaration's name, whether it is public, and how to read its signature (cDeclarations). */
-type Visit = (symbol: string, pub: boolean, signature: () => string | null) => void;
+/** A declaration's name, whether it is public, how to read its signature and what it declares (cDeclarations). */
+type Visit = (symbol: string, pub: boolean, signature: () => string | null, kind: 'function' | 'typedef' | 'tag' | 'macro') => void;
 
 /**
  * Scans a C or C++ file's lines for its top-level names (the header comment says which), the public ones to
@@ -78,11 +88,15 @@ type Visit = (symbol: string, pub: boolean, signature: () => string | null) => v
  */
 export function scanC(relPath: string, text: string, out: string[], exported: string[]): void {
   const seen = new Set<string>();
-  cDeclarations(relPath, text, (symbol, pub) => {
+  // a header's macros after its functions and types: its first lines are often configuration (cJSON.h's
+  // `__WINDOWS__`, `CJSON_CDECL`, `CJSON_EXPORT_SYMBOLS` before any call)
+  const macros: string[] = [];
+  cDeclarations(relPath, text, (symbol, pub, _signature, kind) => {
     if (seen.has(symbol)) return;
     seen.add(symbol);
-    (pub ? exported : out).push(symbol);
+    (!pub ? out : kind === 'macro' ? macros : exported).push(symbol);
   });
+  exported.push(...macros);
 }
 
 /** Walks a C or C++ file's top-level declarations in file order (a name may come twice: a prototype, then its definition). */
@@ -109,7 +123,7 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
     // a typedef's block closes at the top level's brace: `} JSON_String;` names it
     if (typedefBlock && depth === linkage + 1 && /^\}/.test(plain)) {
       const end = BLOCK_END_NAME.exec(plain);
-      if (end) visit(end[1], header, () => null);
+      if (end) visit(end[1], header, () => null, 'typedef');
       typedefBlock = false;
     }
     const topLevel = depth === linkage;
@@ -119,12 +133,12 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
       if (ifndef) guard = ifndef[1];
       else if (d) {
         // an include guard (`#ifndef X` then `#define X`) names nothing
-        if (d[1] !== guard) visit(d[1], header, () => macroSignature(d[1], plain.slice(d[0].length)));
+        if (d[1] !== guard) visit(d[1], header, () => macroSignature(d[1], plain.slice(d[0].length)), 'macro');
         guard = null;
       } else if (!plain.startsWith('#')) {
         const typeAbove = previous;
-        scanLine(plain.replace(LEADING_ATTRIBUTES, ''), typeAbove, header, (symbol, pub, kind) => {
-          visit(symbol, pub, () => (kind === 'function' ? functionSignature(lines, i, typeAbove) : kind === 'typedef' ? typedefSignature(symbol, plain) : null));
+        scanLine(declarationText(plain), typeAbove, header, (symbol, pub, kind) => {
+          visit(symbol, pub, () => (kind === 'function' ? functionSignature(lines, i, typeAbove) : kind === 'typedef' ? typedefSignature(symbol, plain) : null), kind);
         }, () => (typedefBlock = true));
       }
     }
@@ -174,14 +188,16 @@ function typedefSignature(name: string, line: string): string | null {
 
 /**
  * A function's declaration as written, from its type (on its line, or the line above in GNU's style) to its closing
- * parenthesis, over a few lines, `static`/`extern`/`inline` and comments left out, spaced by one.
+ * parenthesis, over a few lines, `static`/`extern`/`inline`, attributes, an export macro (its type kept) and comments
+ * left out, spaced by one.
  */
 function functionSignature(lines: readonly string[], at: number, typeAbove: string): string | null {
   let text = '';
   let depth = 0;
   let opened = false;
+  const first = declarationText(withoutComments(lines[at])[0]);
   for (let i = at; i < Math.min(lines.length, at + 8); i++) {
-    const [code] = withoutComments(lines[i]);
+    const code = i === at ? first : withoutComments(lines[i])[0];
     for (let k = 0; k < code.length; k++) {
       const c = code[k];
       if (c === '(') {
@@ -190,7 +206,7 @@ function functionSignature(lines: readonly string[], at: number, typeAbove: stri
       } else if (c === ')') depth--;
       if (opened && depth === 0) {
         text += code.slice(0, k + 1);
-        const own = FUNCTION_LINE.test(lines[at].replace(LEADING_ATTRIBUTES, '')) ? '' : `${typeAbove} `;
+        const own = FUNCTION_LINE.test(first) ? '' : `${typeAbove} `;
         return shorten(oneLine(own + text).replace(/^(?:(?:static|extern|inline)\s+)+/, ''), SIGNATURE_CHARS);
       }
     }
@@ -218,7 +234,8 @@ function scanLine(line: string, previous: string, header: boolean, push: (symbol
   // a statement or initializer at the top level (`int x = f(1);`, `FOO(bar);` a macro's use) declares no function
   const oneLine = FUNCTION_LINE.exec(line);
   const f = oneLine ?? (TYPE_ONLY.test(previous) && !NOT_A_NAME.has(previous.split(/\s/)[0]) ? NAME_FIRST.exec(line) : null);
-  if (!f || NOT_A_NAME.has(f[2]) || /=/.test(f[0])) return;
+  // an upper-case name is a macro's use (gtest's `TEST(suite, name) {`, `MODULE_INIT(x);`), not a function
+  if (!f || NOT_A_NAME.has(f[2]) || MACRO_NAME.test(f[2]) || /=/.test(f[0])) return;
   // `static` on the declaration's line, or on the type's line above it
   const isStatic = /^static\b/.test(oneLine ? line : previous);
   push(f[1] ? methodSymbol(f[1], f[2]) : f[2], header || !isStatic, 'function');
