@@ -19,7 +19,7 @@ import MiniSearch from 'minisearch';
 import { WorkspaceIndex } from '../src/core/workspace/workspaceIndex';
 import { packWorkspace } from '../src/core/workspace/pack';
 import { rankFiles } from '../src/core/workspace/rank';
-import { isTestFile } from '../src/core/workspace/testNames';
+import { isTestFile } from '../src/core/workspace/testFiles';
 import type { ExcerptRange } from '../src/core/workspace/excerpts';
 import { objectiveOf } from './makeLocalizationData';
 

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { asksForTests, asksForTypes, codeIdentifiers, kindPrior } from '../../src/core/workspace/rankSignals';
-import { isTestFile } from '../../src/core/workspace/testNames';
+import { isTestFile } from '../../src/core/workspace/testFiles';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { historyFromLog, subjectScores } from '../../src/core/workspace/history';
 import { filesRead } from '../../src/core/tools/reads';

@@ -10,7 +10,7 @@ import * as path from 'path';
 import { splitIdentifier, termSpellings, terms } from '../../src/core/workspace/tokens';
 import { scanFile, scanMembers } from '../../src/core/workspace/symbols';
 import { isUiFile } from '../../src/core/workspace/fileKinds';
-import { filesByStem, isTestFile, nameStem } from '../../src/core/workspace/testNames';
+import { filesByStem, isTestFile, nameStem } from '../../src/core/workspace/testFiles';
 import { defaultCacheFile, WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { rankFiles } from '../../src/core/workspace/rank';
 import { racyRead } from '../../src/core/workspace/fileRead';

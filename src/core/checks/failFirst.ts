@@ -13,7 +13,7 @@
 // elsewhere, runs once per target (`--test <name>`: cargoTargets.ts), as one run whose output is theirs in order: cargo
 // builds every target before it runs any, so a file needing the change would stop a guard beside it from running.
 import type { ProposedFile } from '../model/types';
-import { isTestFile } from '../workspace/testNames';
+import { isTestFile } from '../workspace/testFiles';
 import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';

@@ -7,7 +7,7 @@
 // a test outside the folder is none of the run's (reachesFile: metrics/testStatus.ts, fixRequest.ts).
 import * as path from 'path';
 import { shellWord } from '../text/shell';
-import { isTestFile } from '../workspace/testNames';
+import { isTestFile } from '../workspace/testFiles';
 
 /** `command` run in the workspace's folder `folder` (workspace-relative, `/`-separated): `cd backend && command`. */
 export function inFolder(folder: string, command: string): string {

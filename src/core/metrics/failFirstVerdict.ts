@@ -3,7 +3,7 @@
 // contradiction in words when the two disagree; and whether its tests of the change failed there only because a name
 // they use was missing, which shows they call the change, not yet that they check its behaviour. The rules are
 // ./tsr.ts's header's.
-import { isTestFile } from '../workspace/testNames';
+import { isTestFile } from '../workspace/testFiles';
 import { isFileTest, missingNamesOf, type BeforeStatus, type FileTest, type MissingName, type NamedTest, type TestStatus } from '../model/types';
 import { sliceWhole } from '../text/cut';
 import { failedCasesOf, testStatus, type CheckOutcome } from './testStatus';

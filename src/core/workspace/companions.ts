@@ -22,7 +22,7 @@ import { callCounts, docPaths, type NameCalls } from './docCalls';
 import { declaredName, declaredWeight } from './excerptLines';
 import type { ExcerptRange } from './excerpts';
 import { DECLARATION_FILE, isProductSource, isProjectRecord, JS_FILE } from './fileKinds';
-import { filesByStem, isTypeTest, nameStem } from './testNames';
+import { filesByStem, isTypeTest, nameStem } from './testFiles';
 import { fileNames } from './mapLines';
 import { dirOf } from './moduleAliases';
 import { joinWorkspace, parseConfig } from './moduleRules';

@@ -6,9 +6,9 @@
 // packages, the code map keeps the product's own code (isProductFile, isProductSource), and init's README part and
 // the interface lines' member order read the same README (readmeOf), and init's status notes read the documentation
 // pages other than a release's notes (isDocPage, isReleaseNotes); one rule each, here. A test by its name is
-// testNames.ts; each language's source files by extension languageFiles.ts.
+// testFiles.ts; each language's source files by extension languageFiles.ts.
 import * as path from 'path';
-import { isTestFile } from './testNames';
+import { isTestFile } from './testFiles';
 
 /** Style sheets. */
 export const STYLE_EXT = /\.(css|scss|sass|less|styl)$/i;

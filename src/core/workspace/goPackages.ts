@@ -3,7 +3,7 @@
 // line once (again after a go.mod changed) and lists the folders' files once per resolution pass.
 import { dirOf } from './moduleAliases';
 import { GO_FILE } from './languageFiles';
-import { isGoTestFile } from './testNames';
+import { isGoTestFile } from './testFiles';
 
 /** A Go module's file. */
 export const GO_MOD = /(^|\/)go\.mod$/;

@@ -1,5 +1,5 @@
 // The source files of the languages whose conventions the workspace code reads beyond plain text (Python's, Go's
-// and Rust's imports, symbols and test names; C's and C++'s symbols and test names), by extension. fileKinds.ts and testNames.ts build on them.
+// and Rust's imports, symbols and test names; C's and C++'s symbols and test names), by extension. fileKinds.ts and testFiles.ts build on them.
 /** A Python source or stub file, by its extension. */
 export const PYTHON_FILE = /\.pyi?$/;
 /** A Go source file (a test too), by its extension. */

@@ -7,7 +7,7 @@
 import { TreeWalk } from './treeWalk';
 import type { WorkspacePolicy } from './policy';
 import { MANIFEST_NAMES, SOURCE_FILE } from './fileKinds';
-import { isTestFile, testNamePattern } from './testNames';
+import { isTestFile, testNamePattern } from './testFiles';
 
 /** Source files that are not tests a folder keeps by name (FolderCount.examples). */
 const EXAMPLES = 3;

@@ -75,7 +75,7 @@ import { subjectScores } from './history';
 import { scanMembers } from './symbols';
 import { symbolOwnName } from './symbolNames';
 import { GO_FILE, PYTHON_FILE } from './languageFiles';
-import { filesByStem, isTestFile, nameStem } from './testNames';
+import { filesByStem, isTestFile, nameStem } from './testFiles';
 import { asksForTests, asksForTypes, codeIdentifiers, KIND_PRIOR, kindPrior } from './rankSignals';
 
 export interface RankQuery {
