@@ -730,3 +730,30 @@ describe('TSR: from the checks', () => {
     assert.doesNotMatch(none, /\| Criterion \|/);
   });
 });
+
+describe('fail-first: one test program whose run names no test case (a C project\'s make test)', () => {
+  // tests.c is one program: on the unchanged code its tests of the change fail, and the program's exit code is all
+  // the run says; its regression guards' own results are not known (a parson trial read each as "fails without the change")
+  const output = (extra = '') =>
+    `gcc -O0 -o test tests.c parson.c\n./test\nRunning parson tests\n${extra}Testing failing allocations: OK (tested 536 failing allocations)\nTests failed: 3\nTests passed: 352\nmake: *** [Makefile:11: test] Error 1`;
+  const run = (extra = ''): CheckOutcome => ({ command: 'make test', passed: false, output: output(extra) });
+  const exists = () => true;
+  const change: NamedTest = { file: 'tests.c', name: 'test_dotget_array_index', expect: 'fail' };
+  const guard: NamedTest = { file: 'tests.c', name: 'test_dotget_paths_as_today', expect: 'pass' };
+
+  it('a criterion of guards alone: could not be told, no surprise; a test of the change: observed failing', () => {
+    assert.deepStrictEqual(failFirstOf([guard], exists, [run()]), { before: 'no_test', guard: true });
+    assert.deepStrictEqual(failFirstOf([change], exists, [run()]), { before: 'fail' });
+    assert.deepStrictEqual(failFirstOf([change, guard], exists, [run()]), { before: 'fail' }, 'the guard beside it is not said to fail');
+  });
+
+  it('a guard the output names as failing still fails there, and is named', () => {
+    const named = run('test_dotget_paths_as_today: FAILED\n');
+    assert.deepStrictEqual(failFirstOf([guard], exists, [named]), { before: 'fail', surprise: 'DevA meant it as a regression guard: it fails without the change', guard: true });
+    assert.match(failFirstOf([change, guard], exists, [named])!.surprise ?? '', /DevA meant test_dotget_paths_as_today as a regression guard: it fails without the change/);
+  });
+
+  it('on the proposal a failing run that names nothing still counts against every test', () => {
+    assert.strictEqual(criterionStatus([guard], exists, [run()]), 'fail');
+  });
+});

@@ -35,6 +35,15 @@ export function failFirstSurprise(tests: readonly NamedTest[], before: BeforeSta
 }
 
 /**
+ * How a regression guard fared on the unchanged workspace: a run that stopped before it, a file that did not build and
+ * a run that failed as a whole naming no test case (one program's exit code: testStatus's `caseless`; a parson trial
+ * read every guard beside the tests of the change as "fails without the change") tell nothing of it.
+ */
+function guardStatus(test: FileTest, exists: (rel: string) => boolean, before: CheckOutcome[]): TestStatus {
+  return testStatus(test, exists(test.file), before, 'no_test', 'no_test', 'no_test');
+}
+
+/**
  * The tests that decide a criterion's fail-first verdict, each with how it fared there (failFirstStatus); null when it
  * names no test in a file or nothing ran.
  */
@@ -43,7 +52,10 @@ function decidingTests(tests: readonly NamedTest[], exists: (rel: string) => boo
   if (!inFiles.length || !before.length) return null;
   const change = inFiles.filter((t) => t.expect !== 'pass');
   // a guard whose file did not build there tells nothing; a test of the change did not build without it (testStatus's `unbuilt`)
-  return (change.length ? change : inFiles).map((test) => ({ test, status: testStatus(test, exists(test.file), before, 'no_test', test.expect === 'pass' ? 'no_test' : 'unbuilt') }));
+  return (change.length ? change : inFiles).map((test) => ({
+    test,
+    status: test.expect === 'pass' ? guardStatus(test, exists, before) : testStatus(test, exists(test.file), before, 'no_test', 'unbuilt'),
+  }));
 }
 
 /**
@@ -110,7 +122,7 @@ export function failFirstOf(tests: readonly NamedTest[], exists: (rel: string) =
   if (!status) return null;
   const inFiles = appliedTests(tests);
   const guards = inFiles.filter((t) => t.expect === 'pass');
-  const beside = guards.length < inFiles.length ? guards.map((t) => ({ t, status: testStatus(t, exists(t.file), before, 'no_test', 'no_test') })) : [];
+  const beside = guards.length < inFiles.length ? guards.map((t) => ({ t, status: guardStatus(t, exists, before) })) : [];
   const failed = beside.filter((g) => g.status === 'fail').map((g) => g.t);
   let surprise = failFirstSurprise(tests, status);
   // a guard DevA gave no name for goes by its file

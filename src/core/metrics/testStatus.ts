@@ -52,8 +52,12 @@ function namesAFile(output: string): boolean {
  * more) as whole words (`parse` is not named by `parses csv`). Case-insensitive; the name is an escaped literal
  * between one-character lookarounds: no quantifier, so nothing to backtrack over (the output is up to 1 MB).
  */
-function mentions(output: string, { file, name = '' }: FileTest): boolean {
-  if (namesTestFile(output, file)) return true;
+function mentions(output: string, test: FileTest): boolean {
+  return namesTestFile(output, test.file) || namesTest(output, test);
+}
+
+/** Whether the output names the test itself (a name of 4 characters or more, as a whole word). */
+function namesTest(output: string, { name = '' }: FileTest): boolean {
   return name.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, 'iu').test(output);
 }
 
@@ -133,7 +137,10 @@ function inUnloadedFile(c: CheckOutcome, test: FileTest): boolean {
  * by default; for a regression guard beside a test of the change in that file, fail-first says it could not tell (a
  * Rust trial: tests added to an existing test file stop the whole file building). `'unbuilt'` there says so of a test
  * of the change, which needs what the change adds, where the run's output shows the build failure (CheckRun.unbuilt,
- * as the run is told: checks/verdict.ts beforeFailureSaying); a failure otherwise.
+ * as the run is told: checks/verdict.ts beforeFailureSaying); a failure otherwise. `caseless`: the verdict when a run
+ * failed naming no test case at all, nor this test by its name — one test program's one exit code (a C project's
+ * `make test`): a failure on the proposal, as a failure that names nothing; for fail-first's regression guard it tells
+ * nothing (a parson trial read every guard beside the tests of the change as "fails without the change").
  */
 export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   test: FileTest | CheckTest | null,
@@ -141,6 +148,7 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
   checks: CheckOutcome[],
   notRun: TestStatus = 'fail',
   unbuilt: TestStatus | U = 'fail',
+  caseless: TestStatus = 'fail',
 ): TestStatus | U {
   if (test && 'check' in test) {
     const runs = checks.filter((c) => commandKey(c.command) === test.check);
@@ -187,7 +195,10 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
     }
     if (!c.passed && (!(factsOf(c).namesFile ??= namesAFile(c.output)) || mentions(c.output, test))) {
       const didNotRun = unbuilt !== 'fail' && (inUnbuiltPart(c, test) || (!isStaticCheck(c.command) && !ranTests(c)));
-      return didNotRun && (unbuilt !== 'unbuilt' || c.unbuilt) ? unbuilt : 'fail';
+      if (didNotRun && (unbuilt !== 'unbuilt' || c.unbuilt)) return unbuilt;
+      // a run that named no test case, nor this test: its failure is the whole run's (one test program, one exit code)
+      if (caseless !== 'fail' && !c.tests?.length && !namesTest(c.output, test)) return caseless;
+      return 'fail';
     }
     if (!c.passed && inUnbuiltPart(c, test)) return notRun;
     if (!isStaticCheck(c.command)) {
