@@ -3,8 +3,9 @@
 // way), the types it names (`typedef struct json_value_t JSON_Value;`, `typedef int (*Cmp)(…);`, `} Name;` closing a
 // typedef's block, `struct`/`enum`/`union` tags), a header's macros (`#define PARSON_VERSION_MAJOR 1`, not its include
 // guard) and C++'s out-of-class methods as `Type.method`. Public: a header's names, and a source file's functions that
-// are not `static`; its `static` ones, types and macros are its own. The plain fallback (symbolsOther.ts) saw only the struct tags: a trial's
-// init code map showed parson.c — a JSON library of eighty functions — as `json_value_t, json_object_t, json_array_t`.
+// are not `static`; its `static` ones, types and macros are its own. The plain fallback (symbolsOther.ts) saw only
+// the struct tags: a trial's init code map showed parson.c — a JSON library of eighty functions — as `json_value_t,
+// json_object_t, json_array_t`.
 // No parser: names by the line shapes C code is written in; classes and namespaces are left to the fallback's rules.
 // The same walk gives each name its signature for the map lines (cDeclarations; signatures.ts): a function's
 // declaration as written (`JSON_Value * json_parse_string(const char *string)`), a macro's short literal value
@@ -13,7 +14,6 @@ import { methodSymbol } from './symbolNames';
 import { withoutCr } from '../text/lines';
 import { oneLine, shorten } from '../text/cut';
 import { SECRET_VARIABLE_NAME } from './secretNames';
-
 
 /** A header, whose declarations are the API its includers see. */
 const HEADER = /\.(?:h|hh|hpp|hxx|h\+\+|ipp|inl)$/i;
@@ -39,7 +39,7 @@ const DEFINE = /^#\s*define\s+([A-Za-z_]\w*)/;
 /** A macro's name by C's convention: upper case, digits and underscores. */
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 const IFNDEF = /^#\s*ifndef\s+([A-Za-z_]\w*)/;
-/** Attributes and export macros written before a declaration's type (`PARSON_API`, `__attribute__((…))`, `[[nodiscard]]`). */
+/** Attributes written before a declaration's type (`__attribute__((…))`, `[[nodiscard]]`, `__declspec(…)`, `extern "C"`). */
 const LEADING_ATTRIBUTES = /^(?:\[\[[^\]]*\]\]\s*|__attribute__\s*\(\([^)]*\)\)\s*|__declspec\s*\([^)]*\)\s*|extern\s+"C"\s+)+/;
 /**
  * A library's export macro wrapping a declaration's type (cJSON's `CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)`):
