@@ -11,8 +11,8 @@
 //    Makefile runs, or its tests/ folder's TestCase modules), and ruff, mypy and flake8 where it configures them
 //    (detectPython.ts);
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts);
-//  - where none of those found a test command, at the root or in a sub-project, the root Makefile's `test` (or `check`) target: a C or C++
-//    project's (detectMake.ts).
+//  - where none of those found a test command, at the root or in a sub-project, the root Makefile's `test` (or
+//    `check`) target: a C or C++ project's (detectMake.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
 // counted, for the caller to say: detectedChecks' `leftOut`). Static checks come first (cheap), then the tests.
