@@ -7,6 +7,8 @@
 // "1 tests failed out of 2", "2 test(s) failed" — never a zero, and not a count of other things that failed
 // ("tested 536 failing allocations").
 
+import { sliceWhole } from '../text/cut';
+
 /** A label, then the number of failed tests: `Tests failed: 1`, `Failures: 2`, `Failed = 1`, `# failed: 3`. */
 const FAILED_LABEL = /^[\s#*>|-]*(?:(?:unit |integration )?tests?(?: cases?)?\s+failed|failures|failed)\s*[:=]\s*([1-9]\d*)(?![\d.%])/i;
 /** A number of failed tests: `1 tests failed out of 2` (CTest's words), `2 test(s) failed`, `3 test cases failed`. */
@@ -19,7 +21,7 @@ export function reportedFailureReader(): { line: (line: string) => void; first: 
   let first: string | null = null;
   return {
     line: (line) => {
-      if (first === null && (FAILED_LABEL.test(line) || COUNT_FAILED.test(line))) first = line.trim().slice(0, QUOTED_CHARS);
+      if (first === null && (FAILED_LABEL.test(line) || COUNT_FAILED.test(line))) first = sliceWhole(line.trim(), 0, QUOTED_CHARS);
     },
     first: () => first,
   };

@@ -8,3 +8,5 @@ export const GO_FILE = /\.go$/;
 export const RUST_FILE = /\.rs$/i;
 /** A C or C++ source or header file, by its extension. */
 export const C_FAMILY_FILE = /\.(?:c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|ipp|inl)$/i;
+/** A C or C++ header, whose declarations are the API its includers see. */
+export const C_HEADER_FILE = /\.(?:h|hh|hpp|hxx|h\+\+|ipp|inl)$/i;

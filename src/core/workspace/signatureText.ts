@@ -5,8 +5,8 @@
 
 import { shorten, sliceWhole } from '../text/cut';
 
-/** The languages with signatures: TS/JS, Rust, Go, Python. */
-export type Lang = 'ts' | 'rust' | 'go' | 'py';
+/** The languages with signatures: TS/JS, Rust, Go, Python (C and C++: symbolsC.ts, through the same brackets and cut). */
+export type Lang = 'ts' | 'rust' | 'go' | 'py' | 'c';
 
 /** The most characters a signature takes in a map line; a longer one is cut inside its brackets with `…`. */
 export const SIGNATURE_CHARS = 100;
@@ -15,13 +15,15 @@ export const SIGNATURE_CHARS = 100;
  * `Options { loose?: boolean, … }`): its fields' types make it longer than a function's.
  */
 export const TYPE_SIGNATURE_CHARS = 200;
+/** Characters of a constant's string value a map line quotes at most (TS/JS constants, C macros). */
+export const LITERAL_CHARS = 40;
 /** A declaration's header (its parameters, its return type) is read over this many lines at most … */
 export const HEADER_LINES = 8;
 /** … and this many characters. */
 export const HEADER_CHARS = 1500;
 
 /** The characters that open a string in each language (Rust's `'` is a lifetime's mark, seldom a char in a header). */
-const QUOTES: Record<Lang, string> = { ts: `'"\``, rust: '"', go: '"`', py: `'"` };
+const QUOTES: Record<Lang, string> = { ts: `'"\``, rust: '"', go: '"`', py: `'"`, c: `'"` };
 const OPENERS = '([{';
 const CLOSERS = ')]}';
 
@@ -150,7 +152,7 @@ export function closing(s: string, at: number, lang: Lang, angles = false): numb
 }
 
 /** Whether `<` and `>` bracket type arguments in the language's headers (TS, Rust; Go's are `[ ]`). */
-const ANGLES: Record<Lang, boolean> = { ts: true, rust: true, go: false, py: false };
+const ANGLES: Record<Lang, boolean> = { ts: true, rust: true, go: false, py: false, c: false };
 
 /**
  * The first index at or after `from`, outside brackets (<> where the language has them) and strings, where `stop`
@@ -189,7 +191,7 @@ export function skipSpace(s: string, i: number): number {
 }
 
 /** Where a declaration's type parameters open after its name: `<T>` (TS, Rust), `[T any]` (Go); Python has none. */
-const TYPE_PARAMS: Record<Lang, string> = { ts: '<', rust: '<', go: '[', py: '' };
+const TYPE_PARAMS: Record<Lang, string> = { ts: '<', rust: '<', go: '[', py: '', c: '' };
 
 /** The index after the declaration's own type parameters at `at` (`<T: Ord>`, Go's `[T any]`), or `at` when none. */
 export function afterTypeParams(s: string, at: number, lang: Lang): number {

@@ -24,6 +24,7 @@ function langOf(relPath: string): Lang | null {
   if (JS_EXT.test(relPath)) return 'ts';
   if (RUST_FILE.test(relPath)) return 'rust';
   if (GO_FILE.test(relPath)) return 'go';
+  if (C_FAMILY_FILE.test(relPath)) return 'c';
   return PYTHON_FILE.test(relPath) ? 'py' : null;
 }
 
@@ -56,9 +57,7 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
   const out = new Map<string, string>();
   const lang = langOf(relPath);
   const wanted = only && new Set(only);
-  if (wanted?.size === 0) return out;
-  if (C_FAMILY_FILE.test(relPath)) return cSignatures(relPath, text, wanted);
-  if (!lang) return out;
+  if (!lang || wanted?.size === 0) return out;
   const tried = new Set<string>();
   const add: Add = (symbol, signature) => {
     if (tried.has(symbol) || (wanted && !wanted.has(symbol))) return;
@@ -67,7 +66,13 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
     if (s && s !== symbol) out.set(symbol, s);
   };
   const lines = text.split('\n');
-  const declarations = () => (lang === 'ts' ? tsDeclarations(lines, add, focus) : lang === 'rust' ? rustDeclarations(lines, add, focus) : fallbackDeclarations(lines, lang, add, focus));
+  const declarations = () => {
+    if (lang === 'ts') tsDeclarations(lines, add, focus);
+    else if (lang === 'rust') rustDeclarations(lines, add, focus);
+    // C's and C++'s own walk: a name's first appearance (its prototype, before its definition) gives it
+    else if (lang === 'c') cDeclarations(relPath, text, (symbol, _pub, signature) => add(symbol, signature));
+    else fallbackDeclarations(lines, lang, add, focus);
+  };
   const ofMembers = () => (members ?? typeMembers(relPath, text)).forEach((m) => add(m.symbol, m.signature));
   for (const read of [declarations, ofMembers]) {
     try {
@@ -75,23 +80,6 @@ export function signaturesOf(relPath: string, text: string, only?: Iterable<stri
     } catch {
       // a rule's mistake on a strange file costs the signatures after it, not the map
     }
-  }
-  return out;
-}
-
-/** A C or C++ file's signatures by symbol (symbolsC.ts cDeclarations: a definition's first appearance, its prototype, gives it). Never throws. */
-function cSignatures(relPath: string, text: string, wanted: ReadonlySet<string> | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  const tried = new Set<string>();
-  try {
-    cDeclarations(relPath, text, (symbol, _pub, signature) => {
-      if (tried.has(symbol) || (wanted && !wanted.has(symbol))) return;
-      tried.add(symbol);
-      const s = signature();
-      if (s && s !== symbol) out.set(symbol, s);
-    });
-  } catch {
-    // a rule's mistake on a strange file costs the signatures after it, not the map
   }
   return out;
 }

@@ -15,7 +15,7 @@ import { EXPORT_DECL, jsMembers, TOP_DECL } from './symbols';
 import { SECRET_VARIABLE_NAME } from './secretNames';
 import type { MemberLine } from './jsBodies';
 import { constructorSymbol, methodSymbol } from './symbolNames';
-import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams } from './signatureText';
+import { bracketed, callParts, callText, flatten, skipSpace, topIndex, afterTypeParams, LITERAL_CHARS } from './signatureText';
 import { bodyItems, callOf, codeAfter, declaredType, fnSignature, keywordOf, membersSignature, memberType, topItems, typeAlias, typedMember, type Add, type MemberFocus, type Site, type TypeMember } from './signatureDecls';
 
 /** An interface's or object type's member (code spaced by one: codeOf): `name?: T`, `readonly name: T`, `name(…)`. */
@@ -89,8 +89,6 @@ function literalValue(name: string, s: string, at: number): string | null {
   return m && /^[ \t]*(?:[;,\n]|\/[/*]|$)/.test(s.slice(at + m[0].length)) ? m[0] : null;
 }
 
-/** Characters of a string constant's value a map line quotes at most (literalValue). */
-const LITERAL_CHARS = 40;
 const LITERAL = new RegExp(`^(?:-?(?:0[xXbBoO][\\da-fA-F_]+|\\d[\\d_]*(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)n?|true|false|null|'[^'\\\\\\n]{0,${LITERAL_CHARS}}'|"[^"\\\\\\n]{0,${LITERAL_CHARS}}"|\`[^\`\\\\$\\n]{0,${LITERAL_CHARS}}\`)`);
 
 /**

@@ -18,7 +18,7 @@ import { fenceTracker, headingOf } from '../text/markdown';
 import { oneLine } from '../text/cut';
 import { importSpecifiers } from './importSpecs';
 import { MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
-import { C_FAMILY_FILE, GO_FILE } from './languageFiles';
+import { C_FAMILY_FILE, C_HEADER_FILE, GO_FILE } from './languageFiles';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
 import { scanC } from './symbolsC';
 import { JsBodies, nextOf, type MemberLine } from './jsBodies';
@@ -107,7 +107,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
     const types: string[] = [];
     scanFallback(relPath, text, types, types);
     const own = types.filter((n) => !C_NOT_A_TYPE.test(n));
-    (/\.(?:h|hh|hpp|hxx)$/i.test(relPath) ? exported : local).push(...own);
+    (C_HEADER_FILE.test(relPath) ? exported : local).push(...own);
     tells = true;
   } else {
     tells = scanFallback(relPath, text, local, exported);

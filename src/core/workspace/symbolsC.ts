@@ -13,10 +13,9 @@
 import { methodSymbol } from './symbolNames';
 import { withoutCr } from '../text/lines';
 import { oneLine, shorten } from '../text/cut';
+import { C_HEADER_FILE } from './languageFiles';
+import { bracketed, callParts, codeOf, HEADER_CHARS, HEADER_LINES, linesFrom, LITERAL_CHARS, TYPE_SIGNATURE_CHARS } from './signatureText';
 import { SECRET_VARIABLE_NAME } from './secretNames';
-
-/** A header, whose declarations are the API its includers see. */
-const HEADER = /\.(?:h|hh|hpp|hxx|h\+\+|ipp|inl)$/i;
 
 /** Words that start a line at the top level without declaring a function there, or cannot be a function's name. */
 const NOT_A_NAME = new Set(['if', 'else', 'for', 'while', 'do', 'switch', 'case', 'return', 'sizeof', 'typedef', 'goto', 'break', 'continue', 'default', 'using', 'template', 'namespace', 'operator', 'new', 'delete', 'alignof', 'decltype', 'static_assert', '_Static_assert', 'defined']);
@@ -101,7 +100,7 @@ export function scanC(relPath: string, text: string, out: string[], exported: st
 
 /** Walks a C or C++ file's top-level declarations in file order (a name may come twice: a prototype, then its definition). */
 export function cDeclarations(relPath: string, text: string, visit: Visit): void {
-  const header = HEADER.test(relPath);
+  const header = C_HEADER_FILE.test(relPath);
   const lines = text.split('\n').map(withoutCr);
   let guard: string | null = null;
   let typedefBlock = false;
@@ -136,9 +135,9 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
         if (d[1] !== guard) visit(d[1], header, () => macroSignature(d[1], plain.slice(d[0].length)), 'macro');
         guard = null;
       } else if (!plain.startsWith('#')) {
-        const typeAbove = previous;
-        scanLine(declarationText(plain), typeAbove, header, (symbol, pub, kind) => {
-          visit(symbol, pub, () => (kind === 'function' ? functionSignature(lines, i, typeAbove) : kind === 'typedef' ? typedefSignature(symbol, plain) : null), kind);
+        const declaration = declarationText(plain);
+        scanLine(declaration, previous, header, (symbol, pub, kind, typeAbove) => {
+          visit(symbol, pub, () => (kind === 'function' ? functionSignature(lines, i, declaration, typeAbove ?? null) : kind === 'typedef' ? typedefSignature(symbol, plain) : null), kind);
         }, () => (typedefBlock = true));
       }
     }
@@ -156,10 +155,6 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
   }
 }
 
-/** Characters of a signature at most: a long parameter list is cut. */
-const SIGNATURE_CHARS = 200;
-/** Characters of a macro's string value a map line quotes at most. */
-const LITERAL_CHARS = 40;
 /** A macro's value that is a literal: a number (with C's suffixes), a short string or a character. */
 const MACRO_LITERAL = new RegExp(`^(?:-?(?:0[xX][\\da-fA-F]+|\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)[uUlLfF]{0,3}|"[^"\\\\\\n]{0,${LITERAL_CHARS}}"|'(?:[^'\\\\]|\\\\.)')$`);
 
@@ -183,40 +178,32 @@ function typedefSignature(name: string, line: string): string | null {
   const pointer = /\(\s*\*\s*\w+\s*\)/;
   const type = pointer.test(body) ? body.replace(pointer, '(*)') : body.trimEnd().slice(0, -name.length);
   const clean = oneLine(type);
-  return clean ? shorten(`${name} = ${clean}`, SIGNATURE_CHARS) : null;
+  return clean ? shorten(`${name} = ${clean}`, TYPE_SIGNATURE_CHARS) : null;
 }
 
 /**
- * A function's declaration as written, from its type (on its line, or the line above in GNU's style) to its closing
- * parenthesis, over a few lines, `static`/`extern`/`inline`, attributes, an export macro (its type kept) and comments
- * left out, spaced by one.
+ * A function's declaration as written, from its type (on its line, `first` as the walk read it: comments, attributes
+ * and an export macro left out; or `typeAbove`, the line above in GNU's style) to its closing parenthesis, over a few
+ * lines, `static`/`extern`/`inline` left out, spaced by one and cut inside its parentheses as the other languages'
+ * signatures are (signatureText.ts callParts, bracketed).
  */
-function functionSignature(lines: readonly string[], at: number, typeAbove: string): string | null {
-  let text = '';
-  let depth = 0;
-  let opened = false;
-  const first = declarationText(withoutComments(lines[at])[0]);
-  for (let i = at; i < Math.min(lines.length, at + 8); i++) {
-    const code = i === at ? first : withoutComments(lines[i])[0];
-    for (let k = 0; k < code.length; k++) {
-      const c = code[k];
-      if (c === '(') {
-        depth++;
-        opened = true;
-      } else if (c === ')') depth--;
-      if (opened && depth === 0) {
-        text += code.slice(0, k + 1);
-        const own = FUNCTION_LINE.test(first) ? '' : `${typeAbove} `;
-        return shorten(oneLine(own + text).replace(/^(?:(?:static|extern|inline)\s+)+/, ''), SIGNATURE_CHARS);
-      }
-    }
-    text += code + ' ';
-  }
-  return null;
+function functionSignature(lines: readonly string[], at: number, first: string, typeAbove: string | null): string | null {
+  const code = codeOf(`${typeAbove === null ? '' : `${typeAbove} `}${first}\n${linesFrom(lines, at + 1, 0, HEADER_LINES - 1, HEADER_CHARS)}`, 'c');
+  const open = code.indexOf('(');
+  const parts = open < 0 ? null : callParts(code, open, 'c');
+  if (!parts) return null;
+  const head = code.slice(0, open).replace(/\n/g, ' ').replace(/^(?:(?:static|extern|inline)\s+)+/, '');
+  return bracketed(head, '(', parts.params.replace(/\n/g, ' '), ')', '', parts.closed);
 }
 
 /** One unindented top-level line of code: the name it declares, if any (scanC). */
-function scanLine(line: string, previous: string, header: boolean, push: (symbol: string, pub: boolean, kind: 'function' | 'typedef' | 'tag') => void, openTypedef: () => void): void {
+function scanLine(
+  line: string,
+  previous: string,
+  header: boolean,
+  push: (symbol: string, pub: boolean, kind: 'function' | 'typedef' | 'tag', typeAbove?: string) => void,
+  openTypedef: () => void,
+): void {
   if (TYPEDEF_BLOCK.test(line)) {
     openTypedef();
     return;
@@ -232,11 +219,11 @@ function scanLine(line: string, previous: string, header: boolean, push: (symbol
     return;
   }
   // a statement or initializer at the top level (`int x = f(1);`, `FOO(bar);` a macro's use) declares no function
-  const oneLine = FUNCTION_LINE.exec(line);
-  const f = oneLine ?? (TYPE_ONLY.test(previous) && !NOT_A_NAME.has(previous.split(/\s/)[0]) ? NAME_FIRST.exec(line) : null);
+  const sameLine = FUNCTION_LINE.exec(line);
+  const f = sameLine ?? (TYPE_ONLY.test(previous) && !NOT_A_NAME.has(previous.split(/\s/)[0]) ? NAME_FIRST.exec(line) : null);
   // an upper-case name is a macro's use (gtest's `TEST(suite, name) {`, `MODULE_INIT(x);`), not a function
   if (!f || NOT_A_NAME.has(f[2]) || MACRO_NAME.test(f[2]) || /=/.test(f[0])) return;
   // `static` on the declaration's line, or on the type's line above it
-  const isStatic = /^static\b/.test(oneLine ? line : previous);
-  push(f[1] ? methodSymbol(f[1], f[2]) : f[2], header || !isStatic, 'function');
+  const isStatic = /^static\b/.test(sameLine ? line : previous);
+  push(f[1] ? methodSymbol(f[1], f[2]) : f[2], header || !isStatic, 'function', sameLine ? undefined : previous);
 }
