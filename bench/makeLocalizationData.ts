@@ -1,5 +1,5 @@
 // Builds the localization bench's data from local git repositories with history (run once; the result is committed):
-//   node out/bench/makeLocalizationData.js [--lang js|py|go|rs|rb|java] OUT_DIR NAME=OWNER/REPO=GIT_DIR …
+//   node out/bench/makeLocalizationData.js [--lang js|py|go|rs|rb|java|c] OUT_DIR NAME=OWNER/REPO=GIT_DIR …
 //
 // For each repository: the most recent non-merge commits that modified 1–6 existing source files (TS/JS; with
 // `--lang`, another language's: a case set of one's own for `npm run bench` with CAPE_LOC_DIR), leaving out
@@ -35,6 +35,7 @@ export const SOURCE_FILES = {
   rs: /\.rs$/,
   rb: /\.rb$/,
   java: /\.(java|kt)$/,
+  c: /\.(c|h|cc|cpp|cxx|hh|hpp|hxx)$/,
 } as const;
 export type SourceLanguage = keyof typeof SOURCE_FILES;
 const SKIP_SUBJECT = /^(revert|merge|release|v?\d+\.\d+\.\d+)|^(start|prepare|bump) version\b|chore\(release|chore\(deps|\bbump\b|sponsor|prettier|eslint --fix|\bformat(ting)?\b|\blint(ing)?\b|^chore: (update|release)/i;

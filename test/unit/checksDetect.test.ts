@@ -88,6 +88,12 @@ describe("checks: a Makefile's test target where nothing else runs the tests", f
       write(gnu, 'GNUmakefile', 'all check: lib.a\n\t./run-tests\n');
       assert.deepStrictEqual(await commands(gnu), ['make check'], "GNU's name, one of a rule's several targets");
 
+      const both = tmp();
+      write(both, 'Makefile', 'test:\n\t./run-tests\n');
+      write(both, 'makefile', 'check:\n\t./run-checks\n');
+      const read = (await detectedChecks(both)).commands;
+      assert.deepStrictEqual(read.map((x) => [x.command, x.reason]), [['make check', 'makefile target "check"']], 'the Makefile make reads: `makefile` before `Makefile`');
+
       const notRules = tmp();
       write(notRules, 'Makefile', '.PHONY: test check\ntest := 1\ncheck ::= 2\ntest: CFLAGS += -g\nall:\n\tcc x.c\n');
       assert.deepStrictEqual(await commands(notRules), [], 'a variable, a target-specific variable and .PHONY define no target');

@@ -5,11 +5,9 @@
 // so a Go or Python project's Makefile (`make test` with its own flags, `make verify`'s linters) never doubles its
 // toolchain's checks.
 // Only a Makefile in the repository counts: one that `./configure` writes is not there until it runs.
-import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { CheckCommand } from './types';
-import { MAKEFILE_NAME } from '../workspace/fileKinds';
-import { onPath, readText } from './projectProbes';
+import { makefileIn, onPath, readText } from './projectProbes';
 import { makeRule } from '../text/makefile';
 import { joinContinued } from '../text/lines';
 
@@ -18,8 +16,7 @@ const TEST_TARGETS = ['test', 'check'] as const;
 
 /** The root Makefile's test target (TEST_TARGETS) as a check, when make is on PATH: none without one. */
 export async function makeTestCheck(dir: string): Promise<CheckCommand[]> {
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  const makefile = names.filter((n) => MAKEFILE_NAME.test(n)).sort()[0];
+  const makefile = await makefileIn(dir);
   if (!makefile) return [];
   const defined = new Set(joinContinued(await readText(path.join(dir, makefile))).split(/\r?\n/).flatMap((line) => makeRule(line)?.targets ?? []));
   const target = TEST_TARGETS.find((t) => defined.has(t));

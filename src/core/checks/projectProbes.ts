@@ -30,6 +30,15 @@ export async function readText(p: string): Promise<string> {
   return (await fsp.readFile(p, 'utf8').catch(() => '')).replace(/^\uFEFF/, '');
 }
 
+/** The names make looks for, in the order it reads them (GNU make: the first one present is the Makefile). */
+const MAKEFILE_NAMES: readonly string[] = ['GNUmakefile', 'makefile', 'Makefile'];
+
+/** The Makefile make would read in this folder, as named there, or null when there is none. */
+export async function makefileIn(dir: string): Promise<string | null> {
+  const names = new Set(await fsp.readdir(dir).catch(() => [] as string[]));
+  return MAKEFILE_NAMES.find((n) => names.has(n)) ?? null;
+}
+
 /** A project's JSON file (package.json) parsed, by readText; throws when it is missing or not JSON. */
 export async function readJson(p: string): Promise<unknown> {
   return JSON.parse(await readText(p)) as unknown;

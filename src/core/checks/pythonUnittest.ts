@@ -7,10 +7,9 @@
 // commands, read once, where flake8's arguments come from too.
 import { promises as fsp } from 'fs';
 import * as path from 'path';
-import { MAKEFILE_NAME } from '../workspace/fileKinds';
 import { joinContinued } from '../text/lines';
 import { commandParts } from '../text/shell';
-import { exists, readText } from './projectProbes';
+import { exists, makefileIn, readText } from './projectProbes';
 import { asCheck, toxConfig } from './toxIni';
 
 /** A command of the project's own, found in `file`: the arguments it gives its tool, as the checks can run them. */
@@ -60,11 +59,11 @@ export async function projectRuns(dir: string, text: (file: string) => Promise<s
   const tox = await text('tox.ini');
   // a command tox runs expecting it to fail is none of the project's checks; one whose exit it ignores runs as any
   if (tox) sources.push({ file: 'tox.ini', commands: toxConfig(tox).envs.flatMap((e) => e.commands.map(asCheck).filter((c) => c !== null)) });
-  const makefile = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => MAKEFILE_NAME.test(n)).sort()[0];
+  const makefile = await makefileIn(dir);
   const make = makefile ? await text(makefile) : '';
-  if (make) {
+  if (makefile && make) {
     const recipes = joinContinued(make).split(/\r?\n/).filter((l) => l.startsWith('\t'));
-    sources.push({ file: makefile!, commands: recipes.map((l) => l.replace(/^[\s@+-]+/, '')) });
+    sources.push({ file: makefile, commands: recipes.map((l) => l.replace(/^[\s@+-]+/, '')) });
   }
   return {
     argsOf(runs) {
