@@ -103,6 +103,15 @@ describe('symbols: C and C++ files', () => {
   });
 });
 
+describe('imports: C and C++ includes', () => {
+  it('`#include "…"` (spaced as written, in a C++ file too) as include specifiers; `<…>` and a commented-out line are none', () => {
+    const text = ['#include "lib.h"', '#  include  "util/str.h"', '#include <stdio.h>', '// #include "old.h"', '  #include "inner.hpp"', 'int x;'].join('\n');
+    assert.deepStrictEqual(scanFile('src/a.c', text).imports, ['c:lib.h', 'c:util/str.h', 'c:inner.hpp']);
+    assert.deepStrictEqual(scanFile('src/a.cpp', text).imports, ['c:lib.h', 'c:util/str.h', 'c:inner.hpp']);
+    assert.deepStrictEqual(scanFile('src/a.py', text).imports, [], 'only C and C++ files include');
+  });
+});
+
 describe('signatures: C and C++ files', () => {
   it("a function's declaration as written (over lines, below its type in GNU's style), a macro's literal value or parameters, a typedef's type", () => {
     const header = HEADER + '#define LIB_MAX(a,b) ((a) > (b) ? (a) : (b))\n#define LIB_API_KEY "k-123"\n#define LIB_LIMIT (64u)\n#define LIB_NAME lib_name()\nint lib_fold(const Lib_Value *value,\n             Lib_Compare compare);\n';

@@ -606,6 +606,33 @@ describe('workspace index', () => {
     assert.deepStrictEqual(imports('cmd/app/main.go'), ['tools/gen/gen.go']);
   });
 
+  it('resolves C and C++ `#include "…"`: from the including folder, the root, else the nearest file of that path; `<…>` names none', async () => {
+    const root = tmp('cape-index-c-');
+    const files: Record<string, string> = {
+      'include/app/str.h': '#pragma once\nint str_len(const char *s);\n',
+      'src/str.c': '#include "app/str.h"\n#include <stdio.h>\n',
+      'src/io/file.h': 'int file_open(void);\n',
+      'src/io/file.c': '# include "file.h"\n#include "../str.h"\n',
+      'src/main.c': '#include "io/file.h"\n#include "str.h"\n#include "missing.h"\n#include "util.h"\n',
+      'src/common/util.h': '',
+      'tools/util.h': '/* another util.h, farther from src/ */\n',
+      'tests/test_str.cpp': '#include "str.h"\n',
+    };
+    for (const [rel, body] of Object.entries(files)) write(root, rel, body);
+    const { index } = await WorkspaceIndex.open(root, { cacheFile: null });
+    const imports = (p: string) => index.get(p)!.imports;
+    assert.deepStrictEqual(imports('src/str.c'), ['include/app/str.h'], 'a build\'s include folder; the system header is none');
+    assert.deepStrictEqual(imports('src/io/file.c'), ['src/io/file.h'], 'the including folder first; ../str.h names no file');
+    assert.deepStrictEqual(imports('src/main.c'), ['src/io/file.h', 'include/app/str.h', 'src/common/util.h'], 'the util.h nearest to src/');
+    assert.deepStrictEqual(imports('tests/test_str.cpp'), ['include/app/str.h']);
+    assert.deepStrictEqual(index.importersOf('src/io/file.h').sort(), ['src/io/file.c', 'src/main.c']);
+    // a header added beside the includer is what the compiler finds first
+    write(root, 'src/str.h', 'int str_len(const char *s);\n');
+    await index.refresh();
+    assert.deepStrictEqual(imports('src/main.c'), ['src/io/file.h', 'src/str.h', 'src/common/util.h']);
+    assert.deepStrictEqual(imports('src/io/file.c'), ['src/io/file.h', 'src/str.h']);
+  });
+
   it('indexes no name a workspace-relative path cannot address: every indexed path passes the read check', async function () {
     // names POSIX allows and the path rules refuse (a newline would also break a map line in two)
     if (process.platform === 'win32') this.skip();

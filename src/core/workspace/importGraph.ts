@@ -3,11 +3,13 @@
 // workspace's own module names, moduleAliases.ts: tsconfig `paths` and `baseUrl`, package names and `imports`; else
 // the `@/` and `~/` aliases of `src/`; Python's: a relative import from the file's folder, an absolute one from a folder
 // above the file or `src/`, each as a module `x.py` or a package `x/__init__.py`; Go's: an import path under a go.mod's
-// module path, as every non-test file of that package's folder), kept up to date incrementally as files come and go,
-// and the reverse edges (importersOf).
+// module path, as every non-test file of that package's folder; C's and C++'s `#include "…"`: from the including
+// file's folder, the root, else the nearest file of that path, as a build's `-I` folders would find it), kept up to
+// date incrementally as files come and go, and the reverse edges (importersOf).
 import type { FileEntry } from './indexEntry';
 import { dirOf, isModuleConfig, ModuleAliases } from './moduleAliases';
 import { GO_SPEC, PY_SPEC } from './symbolsOther';
+import { C_SPEC } from './symbolsC';
 import { GO_FILE } from './languageFiles';
 import { GO_MOD, GoPackages } from './goPackages';
 import { aboveRoot, joinRelative } from './specPath';
@@ -39,6 +41,9 @@ export class ImportGraph {
   private resolvedOnce = false;
   /** Every file path without its extension, and every folder (rebuilt by resolveImports). */
   private stems: Set<string> | null = null;
+
+  /** The files by their name (`str.h` → `src/util/str.h`, …), for C's includes; rebuilt when files come or go. */
+  private byName: Map<string, string[]> | null = null;
 
   /** Go's modules and packages (goPackages.ts). */
   private readonly go: GoPackages;
@@ -98,6 +103,7 @@ export class ImportGraph {
       for (const p of [...this.toResolve, ...this.setChanges]) if (aliases.readsConfig(p)) this.configChanged = true;
     }
     if (this.configChanged) this.aliases = null;
+    if (this.setChanges.length) this.byName = null;
     this.go.forget(this.configChanged);
     const aliasesUnknown = this.setChanges.length > 0 && !this.aliasUsers && this.hasAliases();
     if (!this.resolvedOnce || this.configChanged || aliasesUnknown || this.setChanges.length > this.files.size / 4) {
@@ -191,6 +197,7 @@ export class ImportGraph {
    */
   resolve(from: string, spec: string, user?: FileEntry): string | null {
     if (spec.startsWith(PY_SPEC)) return this.resolvePython(from, spec.slice(PY_SPEC.length));
+    if (spec.startsWith(C_SPEC)) return this.resolveInclude(from, spec.slice(C_SPEC.length));
     let base: string;
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
       base = joinRelative(from, spec);
@@ -226,6 +233,41 @@ export class ImportGraph {
       if (!dir) break;
     }
     return this.pythonModule(`src/${spec}`);
+  }
+
+  /**
+   * A C/C++ `#include "…"`: from the including file's folder (the compiler's first look), else from the root, else
+   * the file of that path under any folder (a build's `-I` folders: `include/`, `src/`), the nearest to the includer
+   * (most folders in common, then the first by path) when several are.
+   */
+  private resolveInclude(from: string, spec: string): string | null {
+    const near = joinRelative(from, spec.startsWith('.') ? spec : './' + spec);
+    if (!aboveRoot(near) && this.files.has(near)) return near;
+    const clean = spec.replace(/^(\.\/)+/, '');
+    if (this.files.has(clean)) return clean;
+    if (clean.startsWith('../')) return null;
+    const name = clean.slice(clean.lastIndexOf('/') + 1);
+    let best: string | null = null;
+    let bestShared = -1;
+    for (const p of this.filesNamed(name)) {
+      if (p !== clean && !p.endsWith('/' + clean)) continue;
+      const shared = sharedFolders(from, p);
+      if (shared > bestShared || (shared === bestShared && p < best!)) [best, bestShared] = [p, shared];
+    }
+    return best;
+  }
+
+  private filesNamed(name: string): readonly string[] {
+    if (!this.byName) {
+      this.byName = new Map();
+      for (const p of this.files.keys()) {
+        const n = p.slice(p.lastIndexOf('/') + 1);
+        const list = this.byName.get(n);
+        if (list) list.push(p);
+        else this.byName.set(n, [p]);
+      }
+    }
+    return this.byName.get(name) ?? [];
   }
 
   /** The module file or package of a module path: `a/b.py`, `a/b.pyi`, `a/b/__init__.py`. */
@@ -284,4 +326,13 @@ export class ImportGraph {
     }
     return this.importers.get(relPath) ?? [];
   }
+}
+
+/** How many leading folders two paths share. */
+function sharedFolders(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  let n = 0;
+  while (n < x.length - 1 && n < y.length - 1 && x[n] === y[n]) n++;
+  return n;
 }

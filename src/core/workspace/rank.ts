@@ -23,7 +23,8 @@
 //    alone 0.489 / 0.404 with the top 10 down 0.737 → 0.717): a small package of large modules that all import
 //    one another says little by its imports. So did Python's methods as members (0.487 / 0.400). Measured again on
 //    that set later, a Python seed's links at half weight left every figure level or up (RANK_WEIGHTS.pythonImports),
-//    and Go's likewise (goImports): both are in, at 0.5. Rust's were not (the "tried" paragraph below).
+//    and Go's likewise (goImports): both are in, at 0.5, and so are C's and C++'s `#include "…"` (cIncludes, on 200
+//    commits of 5 C repositories). Rust's were not (the "tried" paragraph below).
 // 3. Names: a file whose name (without extension) is made of words of the objective scores higher (×1.6), and one
 //    whose symbol is an identifier written in the objective gets a bonus — a person who names a function means it.
 //    So does a well-ranked file whose text holds, verbatim, an identifier the objective writes as code (camelCase,
@@ -74,7 +75,7 @@ import { terms } from './tokens';
 import { subjectScores } from './history';
 import { scanMembers } from './symbols';
 import { symbolOwnName } from './symbolNames';
-import { GO_FILE, PYTHON_FILE } from './languageFiles';
+import { C_FAMILY_FILE, GO_FILE, PYTHON_FILE } from './languageFiles';
 import { filesByStem, isTestFile, nameStem } from './testFiles';
 import { asksForTests, asksForTypes, codeIdentifiers, KIND_PRIOR, kindPrior } from './rankSignals';
 
@@ -131,6 +132,15 @@ export const RANK_WEIGHTS = {
    * fzf): recall 0.53 → 0.54 at full weight (gin 0.50 → 0.48), 0.55 at 0.5 with every repository level or up.
    */
   goImports: 0.5,
+  /**
+   * Include links of a C/C++ seed (`#include "…"`, importGraph.ts), × this: a project's few headers are included by
+   * most of its files (tmux.h by all of tmux's), so at full weight a header seed's includers crowd out the file the
+   * change is about. On 200 commits of 5 C repositories (tmux, jq, htop, nginx, libuv; `makeLocalizationData --lang
+   * c`, not committed): recall 0.315 → 0.306 and all files 0.270 → 0.260 at full weight (jq, htop, libuv lost), 0.329
+   * / 0.280 at 0.5 and 0.327 / 0.285 at 0.25, every repository level or up (nginx level: its `<ngx_core.h>` includes
+   * name no file).
+   */
+  cIncludes: 0.5,
   /** A neighbour linked to more files than this (a barrel, a shared helper) gets less per link: × √(hub / links). */
   hub: 4,
   nameHit: 0.6,
@@ -246,7 +256,7 @@ export function rankFiles(index: WorkspaceIndex, q: RankQuery): RankedFile[] {
     const link = (t: string, v: number) => {
       if (t !== p && v > (links.get(t) ?? 0)) links.set(t, v);
     };
-    const lang = PYTHON_FILE.test(p) ? w.pythonImports : GO_FILE.test(p) ? w.goImports : 1;
+    const lang = PYTHON_FILE.test(p) ? w.pythonImports : GO_FILE.test(p) ? w.goImports : C_FAMILY_FILE.test(p) ? w.cIncludes : 1;
     for (const t of f.imports) link(t, lang * w.importedBySeed * damp(index.importersOf(t).length));
     for (const t of index.importersOf(p)) link(t, lang * (isTestFile(t) ? w.testImportsSeed : w.importsSeed) * damp(index.get(t)?.imports.length ?? 1));
     const twins = byStem.get(nameStem(p)) ?? [];

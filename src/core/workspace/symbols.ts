@@ -20,7 +20,7 @@ import { importSpecifiers } from './importSpecs';
 import { MARKDOWN_FILE, STYLE_EXT } from './fileKinds';
 import { C_FAMILY_FILE, C_HEADER_FILE, GO_FILE } from './languageFiles';
 import { goImports, pythonImports, scanFallback } from './symbolsOther';
-import { scanC } from './symbolsC';
+import { cIncludes, scanC } from './symbolsC';
 import { JsBodies, nextOf, type MemberLine } from './jsBodies';
 
 /** Words the fallback's `struct x` rule reads as a C type's name that are an attribute or a specifier. */
@@ -102,6 +102,7 @@ export function scanFile(relPath: string, text: string): ScanResult {
     }
   } else if (C_FAMILY_FILE.test(relPath)) {
     scanC(relPath, text, local, exported);
+    imports.push(...cIncludes(text));
     // C++'s classes and namespaces' types by the fallback's rules, as the file's own (a header's, its API); an
     // attribute where a tag's name goes (`struct __attribute__ ((packed)) x {`) is none
     const types: string[] = [];

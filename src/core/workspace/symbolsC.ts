@@ -17,6 +17,16 @@ import { C_HEADER_FILE } from './languageFiles';
 import { bracketed, callParts, codeOf, HEADER_CHARS, HEADER_LINES, linesFrom, LITERAL_CHARS, TYPE_SIGNATURE_CHARS } from './signatureText';
 import { SECRET_VARIABLE_NAME } from './secretNames';
 
+/** An import specifier of a C/C++ `#include "…"` (the quoted form, the project's own headers): `c:util/str.h`. */
+export const C_SPEC = 'c:';
+/** `#include "x.h"` at a line's start (`# include` too); `<x.h>` names the system's or a library's header. */
+const INCLUDE_QUOTED = /^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"/gm;
+
+/** A C/C++ file's `#include "…"` as specifiers of C_SPEC, in order (resolved by importGraph.ts). */
+export function cIncludes(text: string): string[] {
+  return [...text.matchAll(INCLUDE_QUOTED)].map((m) => C_SPEC + m[1].trim());
+}
+
 /** Words that start a line at the top level without declaring a function there, or cannot be a function's name. */
 const NOT_A_NAME = new Set(['if', 'else', 'for', 'while', 'do', 'switch', 'case', 'return', 'sizeof', 'typedef', 'goto', 'break', 'continue', 'default', 'using', 'template', 'namespace', 'operator', 'new', 'delete', 'alignof', 'decltype', 'static_assert', '_Static_assert', 'defined']);
 
