@@ -6,6 +6,9 @@ import * as path from 'path';
 import { readWorkspaceFacts } from '../../src/core/cape/initFacts';
 import { tempDir } from '../helpers/cli';
 import { factsPart, putFile } from '../helpers/codebase';
+import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
+import { packWorkspace } from '../../src/core/workspace/pack';
+import { headerDeclaring, interfaceLine } from '../../src/core/workspace/mapLines';
 
 describe("init: a C library's facts", function () {
   this.timeout(20000);
@@ -34,5 +37,30 @@ describe("init: a C library's facts", function () {
     assert.match(factsPart(text, 'meson.build'), /version : '1\.5\.3'/);
     assert.match(factsPart(text, 'Makefile'), /^- `make test`: gcc -O0 -Wall -std=c89 -o test tests\.c minijson\.c; \.\/test$/m);
     assert.match(factsPart(text, 'Check commands'), /^- `make test` \(Makefile target "test"\)$/m);
+  });
+
+  it("the code map names a source file's functions its header declares by the header, once; DA's map likewise", async () => {
+    const ws = tempDir('cape-facts-c-map-');
+    putFile(ws, 'minijson.h', 'typedef struct mj_value_t MJ_Value;\nMJ_Value * mj_parse(const char *text);\nvoid mj_free(MJ_Value *value);\n');
+    putFile(ws, 'minijson.c', '#include "minijson.h"\nstatic int skip_space(const char *s) {\n    return 0;\n}\nMJ_Value * mj_parse(const char *text) {\n    return 0;\n}\nvoid mj_free(MJ_Value *value) {\n}\nint mj_extra(void) {\n    return 1;\n}\n');
+    putFile(ws, 'other.c', '#include "minijson.h"\nint other_thing(void) {\n    return mj_parse("1") != 0;\n}\n');
+    const { index } = await WorkspaceIndex.open(ws, { cacheFile: null });
+    const map = factsPart((await readWorkspaceFacts(ws, 'cape', { index, query: 'parse text, free value' }))!.text, 'Code map');
+    assert.match(map, /^minijson\.h — .*MJ_Value \* mj_parse\(const char \*text\)/m, "the header's line keeps the signatures");
+    const line = map.split('\n').find((l) => l.startsWith('minijson.c'));
+    assert.ok(line, map);
+    assert.match(line, /^minijson\.c — defines 2 names of minijson\.h; int mj_extra\(void\)/, 'its own public function after the header\'s');
+    assert.doesNotMatch(line, /mj_parse/, 'not named twice');
+
+    const da = packWorkspace(index, { objective: 'parse numbers' }, { step: 'da' }).text;
+    const daLine = da.split('\n').find((l) => l.startsWith('minijson.c'));
+    assert.match(daLine ?? '', /^minijson\.c — defines 2 names of minijson\.h; int mj_extra\(void\), skip_space/, da);
+    assert.match(da, /^minijson\.h — .*mj_parse/m);
+    // a header not on the map: the source file's line names its functions itself
+    const text = fs.readFileSync(path.join(ws, 'minijson.c'), 'utf8');
+    const alone = headerDeclaring('minijson.c', (h) => (h === 'other.h' ? ['x'] : null));
+    assert.strictEqual(alone, null);
+    assert.match(interfaceLine('minijson.c', text, [], 40, 1500, new Set(), undefined, alone), /^minijson\.c — MJ_Value \* mj_parse\(const char \*text\), void mj_free/);
+    assert.deepStrictEqual(headerDeclaring('minijson.h', () => ['x']), null, "a header is no header's twin");
   });
 });

@@ -21,7 +21,7 @@ import { rankFiles } from '../workspace/rank';
 import { kindPrior } from '../workspace/rankSignals';
 import { isProductFile, isProductSource } from '../workspace/fileKinds';
 import { GO_FILE } from '../workspace/languageFiles';
-import { fileNames, publicSignatures, UNSIGNED, workWords, type WorkWords } from '../workspace/mapLines';
+import { fileNames, headerDeclaring, publicSignatures, UNSIGNED, workWords, type HeaderDeclares, type WorkWords } from '../workspace/mapLines';
 import { readOnce, type FactSources, type ReadText } from './initFactsText';
 import { mapBlocks, type MapFile } from './initFactsCodeLines';
 import { docCalls, type NameCalls } from '../workspace/docCalls';
@@ -64,11 +64,23 @@ interface MapReading {
  * A listed file with its names as it reads now (mapLines.ts fileNames: its public ones first, and how many are internal), or as
  * the index holds them when it does not read (none then called internal); `note` ends its line.
  */
-function mapFile({ index, read, work, calls }: MapReading, rel: string, note = ''): MapFile {
+function mapFile({ index, read, work, calls }: MapReading, rel: string, note = '', header: HeaderDeclares | null = null): MapFile {
   const text = read(rel);
-  const { names, internal, read: fromText, members } = fileNames(rel, text, index.get(rel)!.symbols, calls);
+  const { names, internal, read: fromText, members, declared } = fileNames(rel, text, index.get(rel)!.symbols, calls, header);
   const signed = text !== null && fromText ? publicSignatures(rel, text, names.slice(0, names.length - internal), work, members) : UNSIGNED;
-  return { path: rel, names, internal, note, signed };
+  return { path: rel, names, internal, note, signed, ...(declared ? { declared } : {}) };
+}
+
+/**
+ * The map's files, each C/C++ source file whose header twin the map lists too read again naming the header's
+ * declarations by it (mapLines.ts HeaderDeclares: not twice).
+ */
+function withHeaders(reading: MapReading, files: readonly MapFile[]): MapFile[] {
+  const listed = new Map(files.map((f) => [f.path, f.names] as const));
+  return files.map((f) => {
+    const header = headerDeclaring(f.path, (h) => listed.get(h) ?? null);
+    return header ? mapFile(reading, f.path, f.note, header) : f;
+  });
 }
 
 /**
@@ -130,7 +142,8 @@ export function codeLines(index: WorkspaceIndex, query: string, read: ReadText =
         .slice(0, RELATED_FILES)
         .map((r) => mapFile(reading, r.path))
     : [];
-  return { coreTitle: title, core: files, related };
+  const both = withHeaders(reading, [...files, ...related]);
+  return { coreTitle: title, core: both.slice(0, files.length), related: both.slice(files.length) };
 }
 
 /**

@@ -10,7 +10,7 @@
 // public names' signatures (workspace/signatures.ts: `Version.new(major: u64, …) -> Self`, `struct Version { major:
 // u64, … }`) as the room allows, in each file those whose words the answers' product and features write first
 // (mapLines.ts signingPlaces), then the others in file order: the project files are written from the code's shapes too.
-import { most, namesWithin, type Signed } from '../workspace/mapLines';
+import { declaredByHeader, most, namesWithin, type Signed } from '../workspace/mapLines';
 import { linesWithin } from './initFactsText';
 
 /** A file of the code map: its names, public ones first, how many of them are internal, and what its line ends with. */
@@ -23,6 +23,8 @@ export interface MapFile {
   note: string;
   /** The public names' signatures, one for each in order (the name itself where it has none), and the order they are given in; none when not read. */
   signed: Signed;
+  /** The public names left out of `names` as its header twin on the map declares them (mapLines.ts HeaderDeclares). */
+  declared?: { path: string; count: number };
 }
 
 /** A block of the map: its title and its files. */
@@ -36,7 +38,7 @@ const MIN_BLOCK_ROOM = 60;
 /** A file's line naming `pub` of its public names, the first `sig` by their signatures, and `int` of its internal ones (counting the rest). */
 function lineOf(f: MapFile, pub: number, sig: number, int: number): string {
   const publics = f.names.length - f.internal;
-  const parts: string[] = [];
+  const parts: string[] = f.declared ? [declaredByHeader(f.declared.path, f.declared.count)] : [];
   if (publics) parts.push(namesWithin(f.names.slice(0, publics), pub, f.signed, sig));
   if (f.internal) parts.push(int ? `internal: ${namesWithin(f.names.slice(publics), int)}` : `+${f.internal} internal`);
   return parts.length ? `${f.path} — ${parts.join('; ')}${f.note}` : `${f.path}${f.note}`;

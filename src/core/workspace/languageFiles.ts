@@ -10,3 +10,10 @@ export const RUST_FILE = /\.rs$/i;
 export const C_FAMILY_FILE = /\.(?:c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|ipp|inl)$/i;
 /** A C or C++ header, whose declarations are the API its includers see. */
 export const C_HEADER_FILE = /\.(?:h|hh|hpp|hxx|h\+\+|ipp|inl)$/i;
+
+/** The headers a C/C++ source file's own declarations are in, by its name (`str.c` → `str.h`, `str.hpp`, …); none for a header or another language's file. */
+export function headerTwinPaths(relPath: string): string[] {
+  if (!C_FAMILY_FILE.test(relPath) || C_HEADER_FILE.test(relPath)) return [];
+  const stem = relPath.replace(/\.[^./]+$/, '');
+  return ['.h', '.hpp', '.hh', '.hxx'].map((ext) => stem + ext);
+}

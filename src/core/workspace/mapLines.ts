@@ -13,6 +13,7 @@ import { memberName, type MemberFocus, type TypeMember } from './signatureDecls'
 import { constructorSymbol, methodSymbol, symbolOwnName } from './symbolNames';
 import { NO_CALLS, type NameCalls } from './docCalls';
 import { terms } from './tokens';
+import { headerTwinPaths } from './languageFiles';
 
 /** Map lines list at most this many symbols. */
 export const MAP_SYMBOLS = 12;
@@ -89,6 +90,28 @@ export function publicSignatures(relPath: string, text: string, publics: readonl
   return { signatures: publics.map((n) => found.get(n) ?? n), places: signingPlaces(publics, work) };
 }
 
+/**
+ * A C/C++ source file's header twin on the same map (languageFiles.ts headerTwinPaths) and the names it declares: the
+ * source file's line names those by the header (`defines 84 names of parson.h`) rather than twice — a trial's DA map
+ * gave parson.c's and parson.h's eighty functions with their signatures in full, ~1,450 characters each.
+ */
+export interface HeaderDeclares {
+  path: string;
+  names: ReadonlySet<string>;
+}
+
+/** `p`'s header twin among the files `listed` (their symbols, or null when not listed), with the names it declares. */
+export function headerDeclaring(p: string, listed: (rel: string) => readonly string[] | null): HeaderDeclares | null {
+  for (const h of headerTwinPaths(p)) {
+    const names = listed(h);
+    if (names?.length) return { path: h, names: new Set(names) };
+  }
+  return null;
+}
+
+/** How a line names the public names its header twin declares (HeaderDeclares), `count` of them. */
+export const declaredByHeader = (header: string, count: number): string => `defines ${count} name${count === 1 ? '' : 's'} of ${header.slice(header.lastIndexOf('/') + 1)}`;
+
 /** A file's names for an interface line: as its text gives them, or the index's (fileNames). */
 export interface FileNames {
   names: readonly string[];
@@ -98,6 +121,8 @@ export interface FileNames {
   read: boolean;
   /** The members of the text's types (typeMembers), found once for their names and their signatures (publicSignatures). */
   members: readonly TypeMember[];
+  /** The public names left out as its header twin declares them (fileNames' `header`): the header's path and their count. */
+  declared?: { path: string; count: number };
 }
 
 /**
@@ -128,9 +153,21 @@ function byCalls(type: string, members: readonly TypeMember[], calls: NameCalls)
  * export is a function that installs its API names the members it assigns first (defaultFunction.ts), or only them
  * when it has no top-level symbol. MAX_SYMBOLS names at most, as a scan gives (members past them left out). A type's
  * members come in the order of `calls` (byCalls: those the project's documentation calls the most first; without
- * documentation, file order). An internal type's members are no interface: left out too.
+ * documentation, file order). An internal type's members are no interface: left out too. With `header` (a C/C++ source
+ * file's header twin on the same map), the public names it declares are left out and counted (`declared`).
  */
-export function fileNames(p: string, text: string | null, symbols: readonly string[], calls: NameCalls = NO_CALLS): FileNames {
+export function fileNames(p: string, text: string | null, symbols: readonly string[], calls: NameCalls = NO_CALLS, header: HeaderDeclares | null = null): FileNames {
+  const found = namesOf(p, text, symbols, calls);
+  if (!header) return found;
+  // the public names the header declares: named by the header (declaredByHeader), the file's others kept in order
+  const publics = found.names.length - found.internal;
+  const names = found.names.filter((n, i) => i >= publics || !header.names.has(n));
+  const count = found.names.length - names.length;
+  return count ? { ...found, names, declared: { path: header.path, count } } : found;
+}
+
+/** fileNames without a header twin. */
+function namesOf(p: string, text: string | null, symbols: readonly string[], calls: NameCalls): FileNames {
   const scan = text === null ? null : scanFile(p, text);
   // a plugin whose default export installs its API by assignments (defaultFunction.ts): those are its public names
   const installed = text !== null && JS_EXT.test(p) ? defaultFunctionMembers(text) : [];
@@ -167,12 +204,14 @@ export function fileNames(p: string, text: string | null, symbols: readonly stri
  * A map line of a product's interface within `maxChars`: the path, then the file's names as its text gives them
  * (fileNames: public ones first, the public types' members after them, in the order of `calls`) or, when it does not
  * read, `symbols` (the index's) — as many as fit bare, `shown` at most, counting the rest — then the public ones among
- * them with their signatures, those of `work` first (signingPlaces), as the room left allows.
+ * them with their signatures, those of `work` first (signingPlaces), as the room left allows. A C/C++ source file whose
+ * `header` twin is on the map names the header's declarations by it first (declaredByHeader), then its other names.
  */
-export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords, calls: NameCalls = NO_CALLS): string {
-  const { names, internal, read, members } = fileNames(p, text, symbols, calls);
-  if (!names.length) return p;
-  const line = (n: number, sig: Signed = UNSIGNED, signed = 0) => `${p} — ${namesWithin(names, n, sig, signed)}`;
+export function interfaceLine(p: string, text: string | null, symbols: readonly string[], shown: number, maxChars: number, work: WorkWords, calls: NameCalls = NO_CALLS, header: HeaderDeclares | null = null): string {
+  const { names, internal, read, members, declared } = fileNames(p, text, symbols, calls, header);
+  const lead = declared ? declaredByHeader(declared.path, declared.count) : '';
+  if (!names.length) return lead ? `${p} — ${lead}` : p;
+  const line = (n: number, sig: Signed = UNSIGNED, signed = 0) => `${p} — ${lead ? `${lead}; ` : ''}${namesWithin(names, n, sig, signed)}`;
   const n = most(0, Math.min(shown, names.length), (k) => line(k).length <= maxChars);
   if (text === null || !read) return line(n);
   const sig = publicSignatures(p, text, names.slice(0, Math.min(n, names.length - internal)), work, members);

@@ -6,9 +6,10 @@
 //    read_file; in both DevA's and DA's signed lines a type's members come in the order the project's documentation
 //    calls them (docCalls.ts);
 //  - DA without UI files: every line an interface line (public names with signatures, up to API_MAP_LINE_CHARS);
+//    in either, a C/C++ source file whose header is on the map names the header's declarations by it, not again;
 //  - DA with UI files: path — top-level symbols.
 import { isProductSource } from './fileKinds';
-import { interfaceLine, mapLine, MAP_SYMBOLS, workWords } from './mapLines';
+import { headerDeclaring, interfaceLine, mapLine, MAP_SYMBOLS, workWords } from './mapLines';
 import { NO_CALLS, type NameCalls } from './docCalls';
 import type { RankQuery } from './rank';
 import type { WorkspaceIndex } from './workspaceIndex';
@@ -71,6 +72,9 @@ export function packMapLines(index: WorkspaceIndex, candidates: Iterable<{ path:
   const lines: string[] = [];
   let mapChars = 0;
   let used = st.used;
+  // a C/C++ source file's header twin, shown or to be listed (a product source file, DA's and DevA's map alike): the
+  // source file's interface line names the header's declarations by it (mapLines.ts HeaderDeclares)
+  const listed = (h: string) => (shown.has(h) || isProductSource(h) ? (index.get(h)?.symbols ?? null) : null);
   for (const c of candidates) {
     if (shown.has(c.path)) continue;
     // a map line names a file as it is now: one the file watcher missed going away is dropped, a changed one re-read
@@ -81,14 +85,14 @@ export function packMapLines(index: WorkspaceIndex, candidates: Iterable<{ path:
       // DA's interface lines are cut to the room left, so each one read fits; once no line has room, no file is read
       const room = Math.min(API_MAP_LINE_CHARS, st.budget - used - 1);
       if (room < c.path.length + MIN_API_LINE_NAMES) break;
-      line = interfaceLine(c.path, st.readText(c.path), f.symbols, API_MAP_SYMBOLS, room, work, calls);
+      line = interfaceLine(c.path, st.readText(c.path), f.symbols, API_MAP_SYMBOLS, room, work, calls, headerDeclaring(c.path, listed));
     } else {
       line = mapLine(c.path, f.symbols, MAP_SYMBOLS);
       if (signedLeft > 0 && c.score > 0 && f.symbols.length && isProductSource(c.path)) {
         signedLeft--;
         // within the room the budget has left, too: a signed line that does not fit gives way to the plain one
         const room = Math.min(SIGNED_LINE_CHARS, line.length + signRoom, st.budget - used - 1);
-        const signed = interfaceLine(c.path, st.readText(c.path), f.symbols, MAP_SYMBOLS, room, work, calls);
+        const signed = interfaceLine(c.path, st.readText(c.path), f.symbols, MAP_SYMBOLS, room, work, calls, headerDeclaring(c.path, listed));
         if (signed.length > line.length && signed.length - line.length <= signRoom && signed.length <= room) {
           signRoom -= signed.length - line.length;
           line = signed;
