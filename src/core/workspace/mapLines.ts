@@ -5,7 +5,7 @@
 // byCalls over docCalls.ts) — go with their signatures (signatures.ts) as its room allows: first as many names as fit
 // bare, then signatures for them — those whose words match the work's first (the objective and criteria for DA, the
 // answers' product and features for init), then the others in the line's order; a line never names fewer symbols for
-// them.
+// them. A C/C++ source file whose header is on the same map names the header's declarations by it (HeaderDeclares).
 import { JS_EXT, MAX_SYMBOLS, scanFile } from './symbols';
 import { defaultFunctionMembers } from './defaultFunction';
 import { signaturesOf, typeMembers } from './signatures';
