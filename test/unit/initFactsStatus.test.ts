@@ -48,7 +48,7 @@ describe("init: the facts give the status the project's docs state", function ()
         "## Status notes in the docs (maintenance, deprecation, experimental: the project's stated policy)",
         '- "This extension is kept in maintenance mode only." — docs/extensions/abbreviations.md and 12 more pages under docs/extensions/',
         '- docs/extensions/index.md: "Every extension shipped with the library is in maintenance mode; see the support policy."',
-        '- docs/reference.md: "The `md_globals` argument of `extendMarkdown()` is deprecated."',
+        '- docs/reference.md: "The `md_globals` argument of `extendMarkdown()` is deprecated. Pass the parser alone."',
         '- docs/cli.md: "The command-line interface is experimental, e.g. Its flags may change."',
       ].join('\n'),
     );
@@ -97,7 +97,7 @@ describe("init: the facts give the status the project's docs state", function ()
       [
         "## Status notes in the docs (deprecation: the project's stated policy)",
         '- docs/deprecated.md: "These parts of the API are deprecated: they still work, but a later major version may drop them."',
-        '- docs/deprecated.md: "Passing a regular expression as the default value was deprecated in v7."',
+        '- docs/deprecated.md (section "Regular expressions"): "Passing a regular expression as the default value was deprecated in v7."',
       ].join('\n'),
     );
     assert.ok(facts.files.includes('docs/deprecated.md') && !facts.files.includes('CHANGELOG.md'), facts.files.join());
@@ -134,6 +134,32 @@ describe("init: the facts give the status the project's docs state", function ()
     const line = statusPart(walkFiles(recordingPolicy(walkPage).policy, { kept: ['docs/a.md'], rootFiles: [] }), noSources(), 600)!.split('\n')[1];
     assert.ok(line.startsWith('- docs/a.md: "This feature is experimental and still') && line.endsWith('…"'), line);
     assert.ok(line.length <= '- docs/a.md: ""'.length + 200, `${line.length}`);
+  });
+
+  it("names the section a note is in, and a short note takes the next sentence with it (cJSON's README)", () => {
+    const readme = [
+      '# cJSON',
+      '',
+      '### Building',
+      '',
+      '#### Makefile',
+      '',
+      '**NOTE:** This Method is deprecated. Use CMake if at all possible. Makefile support is limited to fixing bugs.',
+      '',
+      'Setext section',
+      '--------------',
+      '',
+      'The old reader is deprecated and only kept for the tests that still call it.',
+    ].join('\n');
+    assert.deepStrictEqual(pageNotes(readme), [
+      { sentence: 'NOTE: This Method is deprecated. Use CMake if at all possible.', rank: 1, heading: 'Makefile' },
+      { sentence: 'The old reader is deprecated and only kept for the tests that still call it.', rank: 1, heading: 'Setext section' },
+    ]);
+    const ws = tempDir('cape-facts-status-section-');
+    putFile(ws, 'README.md', readme);
+    const part = statusPart(walkFiles(recordingPolicy(ws).policy, { kept: ['README.md'], rootFiles: [] }), noSources(), 600)!;
+    assert.match(part, /^- README\.md \(section "Makefile"\): "NOTE: This Method is deprecated\. Use CMake if at all possible\."$/m);
+    assert.deepStrictEqual(pageNotes('# Title\n\nThis project is unmaintained.\n'), [{ sentence: 'This project is unmaintained.', rank: 0 }], "the page's title is no section");
   });
 
   it('keeps to its bound, counting the notes left out, and reads the first 400 pages by path once per walk', () => {

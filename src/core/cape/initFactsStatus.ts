@@ -21,11 +21,15 @@ const PAGES_CHARS = 4_000_000;
 /** A page's notes at most (its strongest), and a quoted sentence's characters at most, its "…" included. */
 const PAGE_NOTES = 2;
 const SENTENCE_CHARS = 200;
+/** A section title's characters at most in a note's line. */
+const HEADING_CHARS = 60;
 /**
  * A note's words at least: a shorter one is a label, not a statement — a table of contents'
  * `- [Deprecated](#deprecated)` on commander.js's docs/deprecated.md, a badge's text.
  */
 const MIN_WORDS = 3;
+/** A note of fewer words than this takes the paragraph's next sentence with it, when both fit in SENTENCE_CHARS. */
+const SHORT_WORDS = 8;
 /**
  * A task list's item (`- [x] Suspense (Experimental)`, its bullet dropped): a checklist of what is built or to do — a
  * Vue app's README ticked the frameworks it uses, one of them Vue's own experimental feature —, no statement of status.
@@ -54,6 +58,12 @@ const RULE_LINE = /^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|=+)$/;
 const QUOTE_MARK = /^(?:>[ \t]?)+(?:\[![A-Za-z]+\][ \t]*)?/;
 const BULLET = new RegExp(String.raw`^(?:${LIST_BULLET})[ \t]+`);
 
+/** A paragraph as one line, and the title of the section it is in ('' before any heading below the page's title). */
+interface Paragraph {
+  text: string;
+  heading: string;
+}
+
 /** The lines of a page without its YAML front matter (`---` … `---` at the top). */
 function withoutFrontMatter(lines: string[]): string[] {
   if (lines[0]?.trim() !== '---') return lines;
@@ -64,13 +74,15 @@ function withoutFrontMatter(lines: string[]): string[] {
 /**
  * A page's paragraphs, each as one line: its lines joined, outside fenced code (a fence indented in an admonition's
  * body too), headings, HTML comments, tables, rules and admonitions' openings left out, a block quote's and a list
- * item's markers dropped (each item a paragraph of its own), an indented line read as the text it indents.
+ * item's markers dropped (each item a paragraph of its own), an indented line read as the text it indents; each with
+ * the title of the section it is in (`##` and below, or a setext heading underlined with `---`).
  */
-function paragraphsOf(page: string): string[] {
-  const out: string[] = [];
+function paragraphsOf(page: string): Paragraph[] {
+  const out: Paragraph[] = [];
   let current: string[] = [];
+  let heading = '';
   const end = () => {
-    if (current.length) out.push(current.join(' ').slice(0, PARAGRAPH_CHARS));
+    if (current.length) out.push({ text: current.join(' ').slice(0, PARAGRAPH_CHARS), heading });
     current = [];
   };
   const outside = fenceTracker();
@@ -82,13 +94,23 @@ function paragraphsOf(page: string): string[] {
       end();
       continue;
     }
-    if (!outside(line) || !line || headingOf(line) || NO_TEXT_LINE.test(line) || isTableSeparator(line)) {
+    const h = outside(line) && line ? headingOf(line) : null;
+    if (h) {
+      end();
+      // a page's title (its one `#` heading) names the page, not a part of it
+      heading = h.level > 1 ? plain(h.title) : '';
+      continue;
+    }
+    if (!outside(line) || !line || NO_TEXT_LINE.test(line) || isTableSeparator(line)) {
       end();
       continue;
     }
     if (RULE_LINE.test(line)) {
-      // under a single line, its setext heading's underline: the heading is no sentence
-      if (current.length === 1) current = [];
+      // under a single line, its setext heading's underline: the heading is no sentence (`===` a page's title)
+      if (current.length === 1) {
+        heading = line.startsWith('-') ? plain(current[0]) : '';
+        current = [];
+      }
       end();
       continue;
     }
@@ -156,17 +178,25 @@ function rankOf(sentence: string): number {
 interface Note {
   sentence: string;
   rank: number;
+  /** The title of the page's section it is in, when it is under one (not the page's title). */
+  heading?: string;
 }
 
 /** The sentences of a page that state a status: PAGE_NOTES at most, the strongest first, then in the page's order. */
 export function pageNotes(page: string): Note[] {
   const notes: Note[] = [];
-  for (const paragraph of paragraphsOf(page)) {
-    if (TASK_ITEM.test(paragraph)) continue;
-    for (const sentence of plain(paragraph).split(SENTENCE_END)) {
-      const rank = rankOf(sentence);
-      if (rank >= 0 && sentence.split(' ').length >= MIN_WORDS && !notes.some((n) => n.sentence === sentence)) notes.push({ sentence, rank });
-    }
+  for (const { text, heading } of paragraphsOf(page)) {
+    if (TASK_ITEM.test(text)) continue;
+    const sentences = plain(text).split(SENTENCE_END);
+    sentences.forEach((first, i) => {
+      const rank = rankOf(first);
+      if (rank < 0 || first.split(' ').length < MIN_WORDS) return;
+      // a short one is said of what the next goes on about: cJSON's README, under "Makefile", "NOTE: This Method is
+      // deprecated. Use CMake if at all possible." — an init trial's model could not tell which method
+      const next = sentences[i + 1];
+      const sentence = first.split(' ').length < SHORT_WORDS && next && first.length + next.length < SENTENCE_CHARS ? `${first} ${next}` : first;
+      if (!notes.some((n) => n.sentence === sentence)) notes.push({ sentence, rank, ...(heading ? { heading } : {}) });
+    });
   }
   return notes.sort((a, b) => a.rank - b.rank).slice(0, PAGE_NOTES);
 }
@@ -206,12 +236,12 @@ function folderOf(pages: readonly string[]): string {
 }
 
 /**
- * A note's line: `- docs/deprecated.md: "…"`, or for a sentence on several pages `- "…" — docs/extensions/abbr.md and
+ * A note's line: `- docs/deprecated.md: "…"` (`- README.md (section "Makefile"): "…"` under a section), or for a sentence on several pages `- "…" — docs/extensions/abbr.md and
  * 12 more pages under docs/extensions/`.
  */
-function noteLine({ sentence, pages }: StatusNote): string {
+function noteLine({ sentence, pages, heading }: StatusNote): string {
   const quote = `"${lineWithin(sentence, SENTENCE_CHARS)}"`;
-  if (pages.length === 1) return `- ${pages[0]}: ${quote}`;
+  if (pages.length === 1) return `- ${pages[0]}${heading ? ` (section "${lineWithin(heading, HEADING_CHARS)}")` : ''}: ${quote}`;
   const more = pages.length - 1;
   const folder = folderOf(pages);
   return `- ${quote} — ${pages[0]} and ${more} more page${more === 1 ? '' : 's'}${folder ? ` under ${folder}/` : ''}`;
