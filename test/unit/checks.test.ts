@@ -282,6 +282,7 @@ describe('checks: scratch copy', () => {
     assert.ok(isBuildFolder('target', ['pom.xml', 'src', 'target']));
     assert.ok(isBuildFolder('target', ['Cargo.toml']));
     assert.ok(isBuildFolder('build', ['build.gradle.kts']));
+    assert.ok(isBuildFolder('build', ['CMakeLists.txt', 'src']), "a CMake build folder (it names the source folder it was configured for)");
     assert.ok(isBuildFolder('bin', ['App.fsproj']));
     assert.ok(!isBuildFolder('build', ['pom.xml']), 'Maven builds into target/');
     assert.ok(!isBuildFolder('obj', ['App.csproj']), 'the restore record stays');
@@ -352,6 +353,8 @@ describe('checks: one run', () => {
       'src/lib.cpp:3:10: fatal error: lib.h: No such file or directory',
       "/usr/bin/ld: /tmp/cc1.o: in function `main':\ntests.c:(.text+0x1a): undefined reference to `json_parse_string_with_error'\ncollect2: error: ld returned 1 exit status",
       'parson.c(12): error C2065: undeclared identifier',
+      // a CMake build that did not configure
+      'CMake Error at tests/CMakeLists.txt:80 (add_executable):\n  Cannot find source file:\n\n    parse_depth.c',
     ]) assert.strictEqual(buildFailed(out), true, out);
     for (const out of [
       '--- FAIL: TestSq (0.00s)\nFAIL\texample.com/calc\t0.01s',
@@ -359,6 +362,7 @@ describe('checks: one run', () => {
       'AssertionError: expected 4 to equal 5',
       'Tests run: 3, Failures: 1',
       '0 errors during collection',
+      'CMake Warning (dev) at CMakeLists.txt:3 (project):\n  Policy CMP0048 is not set\n50% tests passed, 1 tests failed out of 2',
       "tests.c:12:3: warning: unused variable 'x'\n75 json_parse_string(\"[1]\") != NULL - FAILED\nmake: *** [Makefile:11: test] Error 1",
     ]) {
       assert.strictEqual(buildFailed(out), false, out);
@@ -704,6 +708,41 @@ describe('checks: output for the model and test cases', () => {
     ]);
     // lines that only look alike are no test cases
     assert.strictEqual(parseTestCases(['ERROR: could not compile `rs1` (lib)', 'FAILED (failures=1)', 'test result: ok. 3 passed', '--- FAIL: see log'].join('\n')), undefined);
+  });
+
+  // CTest 3.25 with --output-on-failure over Unity suites (cJSON's, one assertion broken), shortened
+  it('recognises CTest and Unity (C) test cases: the suites CTest ran, the Unity tests inside a failing one', () => {
+    const ctest = [
+      'Test project /tmp/copy/.cape-cmake-build',
+      '      Start  1: cJSON_test',
+      ' 1/4 Test  #1: cJSON_test .......................   Passed    0.01 sec',
+      '      Start  3: parse_number',
+      ' 3/4 Test  #3: parse_number .....................***Failed    0.01 sec',
+      '/tmp/copy/tests/parse_number.c:56:parse_number_should_parse_zero:FAIL: Expected 1 Was 0',
+      '/tmp/copy/tests/parse_number.c:128:parse_number_should_parse_big_numbers:PASS',
+      'tests/parse_number.c:140:parse_number_later:IGNORE',
+      '-----------------------',
+      '3 Tests 1 Failures 1 Ignored ',
+      'FAIL',
+      ' 2/4 Test  #2: crashes ..........................***Exception: SegFault  0.01 sec',
+      ' 4/4 Test  #4: later ............................***Skipped   0.00 sec',
+      '',
+      '50% tests passed, 2 tests failed out of 4',
+      '',
+      'The following tests FAILED:',
+      '\t  3 - parse_number (Failed)',
+      'Errors while running CTest',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(ctest), {
+      cases: [
+        { name: 'cJSON_test', passed: true },
+        { name: 'parse_number', passed: false },
+        { name: 'parse_number_should_parse_zero', passed: false, message: 'Expected 1 Was 0' },
+        { name: 'parse_number_should_parse_big_numbers', passed: true },
+        { name: 'crashes', passed: false },
+      ],
+      listsPassed: true,
+    });
   });
 
   it('tells a run whose tests ran from one that stopped before them, by each runner\'s summary', () => {

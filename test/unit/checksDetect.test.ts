@@ -113,4 +113,37 @@ describe("checks: a Makefile's test target where nothing else runs the tests", f
       process.env.PATH = savedPath;
     }
   });
+
+  it("CTest where the CMake build declares tests (cJSON's), before a Makefile's target; none without cmake and ctest", async () => {
+    const bin = tmp();
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin;
+    const found = async (ws: string) => (await detectedChecks(ws)).commands.map((c) => [c.command.replace(/--parallel \d+/, '--parallel N'), c.reason]);
+    const ctest = 'cmake -S . -B .cape-cmake-build && cmake --build .cape-cmake-build --parallel N && cd .cape-cmake-build && ctest --output-on-failure';
+    try {
+      const lib = tmp();
+      write(lib, 'CMakeLists.txt', 'project(mini C)\nadd_library(mini mini.c)\n# enable_testing() is for later\nadd_subdirectory(tests)\n');
+      write(lib, 'tests/CMakeLists.txt', 'add_executable(parse_number parse_number.c)\nADD_TEST(NAME parse_number COMMAND parse_number)\n');
+      write(lib, 'Makefile', 'test: tests\n\t./demo\n');
+      for (const p of ['make', 'cmake']) {
+        write(bin, p, '#!/bin/sh\nexit 0\n');
+        fs.chmodSync(path.join(bin, p), 0o755);
+      }
+      assert.deepStrictEqual(await found(lib), [['make test', 'Makefile target "test"']], 'no ctest on PATH: the Makefile\'s target');
+      write(bin, 'ctest', '#!/bin/sh\nexit 0\n');
+      fs.chmodSync(path.join(bin, 'ctest'), 0o755);
+      assert.deepStrictEqual(await found(lib), [[ctest, 'tests/CMakeLists.txt declares tests (CTest)']]);
+
+      const root = tmp();
+      write(root, 'CMakeLists.txt', 'project(x CXX)\nif(BUILD_TESTING)\n  include(CTest)\nendif()\n');
+      assert.deepStrictEqual(await found(root), [[ctest, 'CMakeLists.txt declares tests (CTest)']]);
+
+      const noTests = tmp();
+      write(noTests, 'CMakeLists.txt', 'project(parson C)\ninclude(GNUInstallDirs)\nadd_library(parson parson.c)\n');
+      write(noTests, 'Makefile', 'test:\n\t./test\n');
+      assert.deepStrictEqual(await found(noTests), [['make test', 'Makefile target "test"']], "a CMake build that declares no tests (parson's): the Makefile's target");
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
 });

@@ -45,7 +45,8 @@ const C_COMPILE_ERROR = /^[\w./\\-]+\.(?:c|cc|cpp|cxx|h|hh|hpp|hxx|m|mm)(?::\d+)
  * anywhere — one pattern spanning both, `[\s\S]*` between them, took time quadratic in the output from every `error
  * CS`), jest's `Test suite failed to run`, vitest's `Failed to load url` / `Failed to resolve import`, mocha's
  * `Exception during run:` (a test file it could not load stops the run before any test), a C or C++ compiler's or
- * linker's error (C_COMPILE_ERROR; `undefined reference to`, `ld returned 1 exit status`), and a Node module that
+ * linker's error (C_COMPILE_ERROR; `undefined reference to`, `ld returned 1 exit status`), CMake's (`CMake Error at
+ * CMakeLists.txt:12 (add_executable):` — a build that did not configure ran no test), and a Node module that
  * cannot be found. A JavaScript test file that did not load beside others that ran is one too (failedToBuild).
  */
 const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
@@ -60,6 +61,7 @@ const BUILD_FAILURES: readonly (RegExp | readonly RegExp[])[] = [
   /^[ \t]*Exception during run: /,
   C_COMPILE_ERROR,
   /\bundefined reference to [`']|\bld returned \d+ exit status\b|^Undefined symbols for architecture |\berror: linker command failed\b/m,
+  /^CMake Error\b/m,
 ];
 
 /**

@@ -11,8 +11,9 @@
 //    Makefile runs, or its tests/ folder's TestCase modules), and ruff, mypy and flake8 where it configures them
 //    (detectPython.ts);
 //  - Go, Rust, Ruby, Maven, Gradle and .NET (detectToolchains.ts);
-//  - where none of those found a test command, at the root or in a sub-project, the root Makefile's `test` (or
-//    `check`) target: a C or C++ project's (detectMake.ts).
+//  - where none of those found a test command, at the root or in a sub-project, a C or C++ project's: the tests its
+//    CMake build declares, run by CTest (detectCMake.ts), else the root Makefile's `test` (or `check`) target
+//    (detectMake.ts).
 // Each language (FAMILIES) the workspace's root has no check of is looked for in its sub-projects, the folders one
 // level down and the members the root declares (detectSubprojects.ts: `cd backend && …`; those past its limit are
 // counted, for the caller to say: detectedChecks' `leftOut`). Static checks come first (cheap), then the tests.
@@ -25,6 +26,7 @@ import { pythonChecks } from './detectPython';
 import { dotnetChecks, goChecks, jvmChecks, rubyChecks, rustChecks } from './detectToolchains';
 import { subprojectChecks } from './detectSubprojects';
 import { makeTestCheck } from './detectMake';
+import { cmakeTestCheck } from './detectCMake';
 
 /** The names a project gives its type check script, the first one present taken. */
 export const TYPECHECK_SCRIPTS = ['typecheck', 'type-check', 'check-types', 'types:check', 'check:types', 'typecheck:all'] as const;
@@ -132,7 +134,11 @@ export async function detectedChecks(workspace: string, capeFolder: string = DEF
   // with no language missing, pickSubprojects reads no folder
   const subprojects = await subprojectChecks(workspace, missing, capeFolder);
   found.push(subprojects.found);
-  // the Makefile's target runs the tests only where no language's own rules found a test command, nor in a sub-project
-  if (!found.some(([, tests]) => tests.length)) found.push([[], await makeTestCheck(workspace)]);
+  // a C or C++ build's tests only where no language's own rules found a test command, nor in a sub-project: the ones
+  // its CMake build declares, else its Makefile's target
+  if (!found.some(([, tests]) => tests.length)) {
+    const cmake = await cmakeTestCheck(workspace);
+    found.push([[], cmake.length ? cmake : await makeTestCheck(workspace)]);
+  }
   return { commands: [...found.flatMap(([statics]) => statics), ...found.flatMap(([, tests]) => tests)], leftOut: subprojects.left };
 }

@@ -2,6 +2,7 @@
 // test` builds and runs its suite; a trial's init facts listed that target and still said "Check commands CAPE
 // detects: none recognised"): the root Makefile's `test` target, or GNU's `check`, run with make when it is on PATH.
 // Asked for by detect.ts only when no language's own rules found a test command (at the root or in a sub-project),
+// nor does a CMake build declare tests (detectCMake.ts: cJSON's Makefile runs one demo, its CMake build the suites),
 // so a Go or Python project's Makefile (`make test` with its own flags, `make verify`'s linters) never doubles its
 // toolchain's checks.
 // Only a Makefile in the repository counts: one that `./configure` writes is not there until it runs.

@@ -35,12 +35,13 @@ export function workspaceSkip(capeFolder: string): (rel: string, name: string) =
 /**
  * Build output folders, left out of the copy when the build file that writes them is beside them (a `target/` or
  * `build/` without one may be source): what the build writes, often hundreds of MB, which the checks rebuild from the
- * copied sources. .NET's `obj/` is copied: it holds the restore's record, without which `dotnet test` would restore
+ * copied sources (a CMake build folder also names the source folder it was configured for: a copy of it is no
+ * build of the copy's). .NET's `obj/` is copied: it holds the restore's record, without which `dotnet test` would restore
  * again, and that can need the network.
  */
 const BUILD_FOLDERS: readonly { name: string; builtBy: RegExp }[] = [
   { name: 'target', builtBy: /^(Cargo\.toml|pom\.xml)$/ },
-  { name: 'build', builtBy: /^build\.gradle(\.kts)?$/ },
+  { name: 'build', builtBy: /^(build\.gradle(\.kts)?|CMakeLists\.txt)$/ },
   { name: 'bin', builtBy: /\.(cs|fs|vb)proj$/ },
 ];
 

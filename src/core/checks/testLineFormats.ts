@@ -1,5 +1,5 @@
 // The runners whose lines name one case each, plainly: pytest (-v and its summary), Python's unittest, `go test`,
-// `cargo test` (and its failures under -q), RSpec's failed examples, Gradle, Maven Surefire 2 and 3, vitest's failed tests and `dotnet test`; and
+// `cargo test` (and its failures under -q), RSpec's failed examples, Gradle, Maven Surefire 2 and 3, vitest's failed tests, CTest, C's Unity and `dotnet test`; and
 // go test's package line, which names the package of the cases before it. readTestCases (testCases.ts) tries them on
 // each line after jest's failure headers and TAP, before the spec reporters' marks and mocha's numbered failures.
 
@@ -94,6 +94,11 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   },
   // vitest's failed tests: ` FAIL  test/calc.test.ts > calc > multiplies`
   { re: toLineEnd(String.raw`^\s*FAIL\s+(?=\S+\.\w+ > \S)`), name: 1, listsPassed: false },
+  // CTest: ` 3/19 Test  #3: parse_number .....................***Failed    0.01 sec` (`   Passed`, `***Exception: SegFault`,
+  // `***Timeout`, `***Not Run`; a test it skipped, or disabled, `***Skipped` / `***Not Run (Disabled)`)
+  { re: /^\s*\d+\/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed|\*\*\*(?:Failed|Timeout|Skipped|Not Run(?: \(Disabled\))?|Exception: \w+))(?=\s)/, name: 1, verdict: 2, failed: /^\*\*\*(?!Skipped|Not Run \(Disabled\))/, skipped: /^\*\*\*(?:Skipped|Not Run \(Disabled\))/, listsPassed: true },
+  // Unity (C): `tests/parse_number.c:56:parse_number_should_parse_zero:FAIL: Expected 1 Was 0`, `…:PASS`, `…:IGNORE`
+  { re: /^(?:.+?\.\w+):\d+:(\w+):(PASS|FAIL|IGNORE)(?::[ \t]*(\S.*)?)?$/, name: 1, verdict: 2, failed: /^FAIL$/, skipped: /^IGNORE$/, listsPassed: true, message: 3 },
   // dotnet test: `  Failed CalcTests.Mul [12 ms]`
   { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
 ];
