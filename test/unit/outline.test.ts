@@ -165,12 +165,34 @@ describe('project files outline (CM opening)', () => {
     ].join('\n');
     const full = outlineMarkdown(next).split('\n');
     assert.ok(full[0].startsWith('## 1.1.0 — next: Goal: every reader') || full[0].startsWith('## 1.1.0 — next: **Goal:** every reader'), full[0]);
-    assert.ok(full[0].endsWith(' […] · Not in 1.1.0: new screens, new data, changes to sign-in. · Out of scope: native apps.'), full[0]);
+    assert.ok(full[0].endsWith(' […] · Feature: Rating · Not in 1.1.0: new screens, new data, changes to sign-in. · Out of scope: native apps.'), full[0]);
     assert.ok(!full[0].includes('fence'), full[0]);
     // short of room: the other section's opening gives way first, then this one's, to its heading and what it leaves out
     assert.deepStrictEqual(outlineMarkdown(next, 300).split('\n'), [
-      '## 1.1.0 — next: Not in 1.1.0: new screens, new data, changes to sign-in. · Out of scope: native apps.',
+      '## 1.1.0 — next: Feature: Rating · Not in 1.1.0: new screens, new data, changes to sign-in. · Out of scope: native apps.',
       '## Other',
+    ]);
+    // the next release's planned items: its table's first column (a cJSON trial's CM could not tell the objective was
+    // none of them); another section's table is left to its opening
+    const planned = [
+      '## 1.7.20 — next',
+      '**Goal:** stay small; make errors easier to locate.',
+      '',
+      '| Feature | Scope | Priority |',
+      '|---|---|---|',
+      '| Parsing edge-case fixes | each issue pinned by a test | P0 |',
+      '| Error location (`cJSON_ParseWithError`) | offset, line, column | P1 |',
+      '| Docs | README | P1 |',
+      '## Release philosophy',
+      'Small releases.',
+      '',
+      '| Rule | Why |',
+      '|---|---|',
+      '| R1 | safety |',
+    ].join('\n');
+    assert.deepStrictEqual(outlineMarkdown(planned).split('\n'), [
+      '## 1.7.20 — next: **Goal:** stay small; make errors easier to locate. · Feature: Parsing edge-case fixes; Error location (`cJSON_ParseWithError`); Docs',
+      '## Release philosophy: Small releases.',
     ]);
     // a long opening is clipped at a sentence end (or a space), never past the section's room
     const long = outlineMarkdown(`## Vision\n${'Words that go on. '.repeat(30)}`);

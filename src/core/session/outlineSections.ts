@@ -1,6 +1,6 @@
 // One section's line of the Cape Master's outline (./outline.ts): its heading and the start of its text — the first
 // paragraph, list items or table rows, the labels of a backlog's id-led stories —, with the lines that say what the
-// section leaves out, and whether it puts work off (its opening gives way last when a file's outline must shrink).
+// section leaves out (and a next release's planned items), and whether it puts work off (its opening gives way last when a file's outline must shrink).
 import { fenceTracker } from '../text';
 import { splitSections } from './packing';
 import { clip, CLIP_MARK } from './clip';
@@ -167,8 +167,41 @@ function leftOutLines(body: string): string[] {
 }
 
 /**
+ * A heading of the release being planned (`## 1.7.20 — next`, `## Next release`, as init's milestone file heads it):
+ * what the Definition of Ready checks an objective against. A cJSON trial's CM, shown its goal and what it left out,
+ * could not see that its feature table listed nothing like the objective, and POA had to find it.
+ */
+const NEXT_RELEASE = /(?:^|[\s—–:-])next(?: release)?\s*$|^next release\b/i;
+/** Names a next release's line lists from its table (its rows' first cells), and the characters of each. */
+const PLANNED_NAMES = 8;
+const PLANNED_NAME_CHARS = 80;
+
+/**
+ * The first column of a section's first table, outside fenced code, as `Feature: A; B; C` (its header cell, then its
+ * rows' first cells, PLANNED_NAMES at most); '' without a table.
+ */
+function tableNames(body: string): string {
+  const outside = fenceTracker();
+  const cells: string[] = [];
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!outside(raw) || !line.startsWith('|')) {
+      if (cells.length) break;
+      continue;
+    }
+    if (/^\|?[\s:|-]+$/.test(line)) continue;
+    cells.push(clip(rowText(line).split('|')[0].trim(), PLANNED_NAME_CHARS));
+  }
+  if (cells.length < 2) return '';
+  const [head, ...rows] = cells;
+  const more = rows.length - PLANNED_NAMES;
+  return `${head || 'Rows'}: ${rows.slice(0, PLANNED_NAMES).join('; ')}${more > 0 ? `; … (+${more})` : ''}`;
+}
+
+/**
  * A file's section lines, whatever the room: fitLines fits them. A section's lines that say what is left out follow
- * its opening (` · Not in 1.1.0: …`), and stay when the opening gives way to the heading.
+ * its opening (` · Not in 1.1.0: …`), and stay when the opening gives way to the heading; so do a next release's
+ * planned items (` · Feature: A; B; C`: tableNames), where its opening is not its table.
  */
 export function sectionLines(markdown: string): SectionLine[] {
   const lines: SectionLine[] = [];
@@ -179,8 +212,9 @@ export function sectionLines(markdown: string): SectionLine[] {
     const opened = title && text ? `${title}: ${text}` : title || text;
     if (!opened) continue;
     const line = clip(opened, items ? ITEMS_SECTION_CHARS : SECTION_CHARS);
-    // the left-out lines the opening does not already hold
-    const extra = leftOutLines(s.body).filter((l) => !line.includes(l.endsWith(CLIP_MARK) ? l.slice(0, -CLIP_MARK.length) : l));
+    // the left-out lines the opening does not already hold; a next release's planned items when its opening is no table
+    const planned = NEXT_RELEASE.test(s.title) && !items ? tableNames(s.body) : '';
+    const extra = [...(planned ? [planned] : []), ...leftOutLines(s.body)].filter((l) => !line.includes(l.endsWith(CLIP_MARK) ? l.slice(0, -CLIP_MARK.length) : l));
     const more = extra.map((l) => ` · ${l}`).join('');
     lines.push({ line: line + more, head: title && more ? `${title}:${more.slice(2)}` : title, putOff: PUT_OFF.test(title) || extra.length > 0 });
   }
