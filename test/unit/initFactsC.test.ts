@@ -9,6 +9,7 @@ import { factsPart, putFile } from '../helpers/codebase';
 import { WorkspaceIndex } from '../../src/core/workspace/workspaceIndex';
 import { packWorkspace } from '../../src/core/workspace/pack';
 import { headerDeclaring, interfaceLine } from '../../src/core/workspace/mapLines';
+import { joinCMakeArguments } from '../../src/core/text/cmake';
 
 describe("init: a C library's facts", function () {
   this.timeout(20000);
@@ -62,5 +63,40 @@ describe("init: a C library's facts", function () {
     assert.strictEqual(alone, null);
     assert.match(interfaceLine('minijson.c', text, [], 40, 1500, new Set(), undefined, alone), /^minijson\.c — MJ_Value \* mj_parse\(const char \*text\), void mj_free/);
     assert.deepStrictEqual(headerDeclaring('minijson.h', () => ['x']), null, "a header is no header's twin");
+  });
+
+  it("joins a CMake command's one-per-line arguments onto its line, so the quoted head holds more of a flag list", () => {
+    const cmake = [
+      'project(mini',
+      '    VERSION 1.0',
+      '    LANGUAGES C)',
+      'list(APPEND flags',
+      '    -std=c89',
+      '    -Wall',
+      '    # a comment stays',
+      '    "-D X=1"',
+      '    -Wextra',
+      ')',
+      '-Wnot-in-a-command',
+      'set(A "a(b" c)',
+      '    -Wafter-a-closed-command',
+    ].join('\n');
+    assert.strictEqual(
+      joinCMakeArguments(cmake),
+      [
+        'project(mini',
+        '    VERSION 1.0',
+        '    LANGUAGES C)',
+        'list(APPEND flags -std=c89 -Wall',
+        '    # a comment stays',
+        '    "-D X=1" -Wextra',
+        ')',
+        '-Wnot-in-a-command',
+        'set(A "a(b" c)',
+        '    -Wafter-a-closed-command',
+      ].join('\n'),
+    );
+    const long = ['list(APPEND flags', ...Array.from({ length: 60 }, (_, i) => `    -Wflag-number-${i}`), ')'].join('\n');
+    assert.ok(joinCMakeArguments(long).split('\n').every((l) => l.length <= 300), 'a joined line stays within its bound');
   });
 });

@@ -17,6 +17,7 @@ import { declaredMembers } from '../workspace/members';
 import type { ReleaseTags } from '../workspace/versionTags';
 import { releaseBlock } from './initFactsRelease';
 import { lintSettingsBlock } from './initFactsLint';
+import { joinCMakeArguments } from '../text/cmake';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
@@ -93,7 +94,9 @@ export function manifestsPart({ layout, read, lock, release }: ManifestSources, 
   /** A manifest's block: its lines within `chars`, or its head within `head` characters. */
   const manifestBlock = (name: string, text: string, facts: ManifestFacts | Invalid | null, chars: number, head: number, extra: string[] = []): string | null => {
     if (facts && 'lines' in facts) return `## ${name}\n${linesWithin([...facts.lines, ...extra], Math.min(chars, room) - name.length - 4)}`;
-    return quoted(`${name} (${facts ? `its head; not valid ${facts.invalid}` : 'its head'})`, text, Math.min(head, room - 2));
+    // a CMake file's one-per-line arguments (a list of compiler flags) on their command's line: more of it in the head
+    const shown = /(^|\/)CMakeLists\.txt$/.test(name) ? joinCMakeArguments(text) : text;
+    return quoted(`${name} (${facts ? `its head; not valid ${facts.invalid}` : 'its head'})`, shown, Math.min(head, room - 2));
   };
   let lockShown = false;
   for (const name of [...layout.rootManifests, ...SETTINGS_FILES]) {
