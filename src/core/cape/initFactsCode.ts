@@ -72,18 +72,6 @@ function mapFile({ index, read, work, calls }: MapReading, rel: string, note = '
 }
 
 /**
- * The map's files, each C/C++ source file whose header twin the map lists too read again naming the header's
- * declarations by it (mapLines.ts HeaderDeclares: not twice).
- */
-function withHeaders(reading: MapReading, files: readonly MapFile[]): MapFile[] {
-  const listed = new Map(files.map((f) => [f.path, f.names] as const));
-  return files.map((f) => {
-    const header = headerDeclaring(f.path, (h) => listed.get(h) ?? null);
-    return header ? mapFile(reading, f.path, f.note, header) : f;
-  });
-}
-
-/**
  * The core modules: the listable files more of the product's files import than import the least imported listable
  * one, most first, each with its count — none when no file stands out (every file of a Go library's one package is
  * reached by each importer of the package alike). A file's importers are the product's files (a test, an example, a
@@ -110,12 +98,11 @@ function mostImported(index: WorkspaceIndex): [string, number][] {
  * The core modules' block: its title and its files — the most imported (mostImported), or where no file stands out by
  * its importers, those with the most top-level symbols.
  */
-function coreFiles(reading: MapReading): { title: string; files: MapFile[] } {
-  const { index } = reading;
+function coreFiles(index: WorkspaceIndex): { title: string; files: Listed[] } {
   const imported = mostImported(index);
   if (imported.length) {
     // a Go import reaches every file of the package: the count is the package's
-    const files = imported.map(([p, n]) => mapFile(reading, p, ` (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})`));
+    const files = imported.map(([p, n]) => ({ path: p, note: ` (${GO_FILE.test(p) ? 'its package ' : ''}imported by ${n})` }));
     return { title: 'The most imported files (core modules):', files };
   }
   const largest = [...index.paths()]
@@ -123,7 +110,13 @@ function coreFiles(reading: MapReading): { title: string; files: MapFile[] } {
     .map((p) => [p, index.get(p)!.symbols.length] as const)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, CORE_FILES);
-  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p]) => mapFile(reading, p)) };
+  return { title: 'The source files with the most top-level symbols (no file stands out by its importers):', files: largest.map(([p]) => ({ path: p, note: '' })) };
+}
+
+/** A file the code map lists, and what its line ends with (mapFile's `note`). */
+interface Listed {
+  path: string;
+  note: string;
 }
 
 /**
@@ -134,16 +127,19 @@ function coreFiles(reading: MapReading): { title: string; files: MapFile[] } {
  */
 export function codeLines(index: WorkspaceIndex, query: string, read: ReadText = readOnce(index.policy)): CodeLines {
   const reading: MapReading = { index, read, work: workWords(query), calls: docCalls(index, read) };
-  const { title, files } = coreFiles(reading);
+  const { title, files } = coreFiles(index);
   const named = new Set(files.map((f) => f.path));
-  const related = query.trim()
+  const related: Listed[] = query.trim()
     ? rankFiles(index, { objective: query })
         .filter((r) => !named.has(r.path) && listable(index, r.path))
         .slice(0, RELATED_FILES)
-        .map((r) => mapFile(reading, r.path))
+        .map((r) => ({ path: r.path, note: '' }))
     : [];
-  const both = withHeaders(reading, [...files, ...related]);
-  return { coreTitle: title, core: both.slice(0, files.length), related: both.slice(files.length) };
+  // a C/C++ source file whose header twin the map lists too names the header's declarations by it (HeaderDeclares)
+  const listed = new Set([...files, ...related].map((f) => f.path));
+  const header = (p: string) => headerDeclaring(p, (h) => (listed.has(h) ? (index.get(h)?.symbols ?? null) : null));
+  const lines = (list: Listed[]) => list.map((f) => mapFile(reading, f.path, f.note, header(f.path)));
+  return { coreTitle: title, core: lines(files), related: lines(related) };
 }
 
 /**
