@@ -18,6 +18,7 @@ import type { ReleaseTags } from '../workspace/versionTags';
 import { releaseBlock } from './initFactsRelease';
 import { lintSettingsBlock } from './initFactsLint';
 import { joinCMakeArguments } from '../text/cmake';
+import { CMAKE_FILE } from '../checks/detectCMake';
 import { linesWithin, quoted, scaled, type FactBounds, type FactSources, type ReadText } from './initFactsText';
 
 /** A manifest's fact lines at most, and each other manifest's head: a second manifest still finds room. */
@@ -35,7 +36,7 @@ const SUBPROJECTS_LEFT_CHARS = 160;
  * a C or C++ project's build definitions (CMake's, Meson's: its name, languages, version and options — a trial on
  * kgabis/parson, whose package.json is a clib manifest, showed neither, and its architecture file missed both builds).
  */
-const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json', 'CMakeLists.txt', 'meson.build'];
+const SETTINGS_FILES: readonly string[] = ['pnpm-workspace.yaml', 'go.work', 'requirements.txt', 'tsconfig.json', CMAKE_FILE, 'meson.build'];
 
 /**
  * What the part is made from: the walk (the root's manifests, those of the sub-projects), how their files are read
@@ -95,7 +96,7 @@ export function manifestsPart({ layout, read, lock, release }: ManifestSources, 
   const manifestBlock = (name: string, text: string, facts: ManifestFacts | Invalid | null, chars: number, head: number, extra: string[] = []): string | null => {
     if (facts && 'lines' in facts) return `## ${name}\n${linesWithin([...facts.lines, ...extra], Math.min(chars, room) - name.length - 4)}`;
     // a CMake file's one-per-line arguments (a list of compiler flags) on their command's line: more of it in the head
-    const shown = /(^|\/)CMakeLists\.txt$/.test(name) ? joinCMakeArguments(text) : text;
+    const shown = name.slice(name.lastIndexOf('/') + 1) === CMAKE_FILE ? joinCMakeArguments(text) : text;
     return quoted(`${name} (${facts ? `its head; not valid ${facts.invalid}` : 'its head'})`, shown, Math.min(head, room - 2));
   };
   let lockShown = false;

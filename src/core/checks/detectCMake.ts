@@ -13,6 +13,8 @@ import * as path from 'path';
 import type { CheckCommand } from './types';
 import { onPath, readText } from './projectProbes';
 
+/** A CMake build's definition file, in the root and in any folder it adds. */
+export const CMAKE_FILE = 'CMakeLists.txt';
 /** The CMake commands that declare tests for CTest (case-insensitive, as CMake reads its commands). */
 const DECLARES_TESTS = /\b(enable_testing|add_test)\s*\(|\binclude\s*\(\s*CTest\b/i;
 /** The folders whose own CMakeLists.txt may declare the tests the root adds by `add_subdirectory`. */
@@ -39,13 +41,12 @@ function buildJobs(): number {
 
 /** The CTest check of a workspace whose CMake build declares tests, when cmake and ctest are on PATH; none otherwise. */
 export async function cmakeTestCheck(dir: string): Promise<CheckCommand[]> {
-  const root = await readText(path.join(dir, 'CMakeLists.txt'));
+  const root = await readText(path.join(dir, CMAKE_FILE));
   if (!root) return [];
-  let declared = declaredTests(root) ? 'CMakeLists.txt' : null;
+  let declared = declaredTests(root) ? CMAKE_FILE : null;
   for (const folder of TEST_FOLDERS) {
     if (declared) break;
-    const rel = `${folder}/CMakeLists.txt`;
-    if (declaredTests(await readText(path.join(dir, folder, 'CMakeLists.txt')))) declared = rel;
+    if (declaredTests(await readText(path.join(dir, folder, CMAKE_FILE)))) declared = `${folder}/${CMAKE_FILE}`;
   }
   if (!declared || !(await onPath(['cmake'])) || !(await onPath(['ctest']))) return [];
   const b = CMAKE_BUILD_FOLDER;

@@ -1,7 +1,7 @@
 // One section's line of the Cape Master's outline (./outline.ts): its heading and the start of its text — the first
 // paragraph, list items or table rows, the labels of a backlog's id-led stories —, with the lines that say what the
 // section leaves out (and a next release's planned items), and whether it puts work off (its opening gives way last when a file's outline must shrink).
-import { fenceTracker } from '../text';
+import { fenceTracker, isTableSeparator } from '../text';
 import { splitSections } from './packing';
 import { clip, CLIP_MARK } from './clip';
 
@@ -52,7 +52,7 @@ function opening(body: string): { text: string; items: boolean } {
     if (table) {
       // the table goes on while its rows do; the separator row says nothing
       if (!inText || !line.startsWith('|')) break;
-      if (/^\|?[\s:|-]+$/.test(line)) continue;
+      if (isTableSeparator(line)) continue;
       text += `; ${rowText(line)}`;
       if (text.length > ITEMS_SECTION_CHARS) break;
       continue;
@@ -189,7 +189,7 @@ function tableNames(body: string): string {
       if (cells.length) break;
       continue;
     }
-    if (/^\|?[\s:|-]+$/.test(line)) continue;
+    if (isTableSeparator(line)) continue;
     cells.push(clip(rowText(line).split('|')[0].trim(), PLANNED_NAME_CHARS));
   }
   if (cells.length < 2) return '';
