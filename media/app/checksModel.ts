@@ -5,6 +5,7 @@ import { num, str, strList } from './hostValues';
 import type { CheckItemView, StepView } from './viewState';
 import { notWrittenLine } from '../../src/core/checks/verdict';
 import type { ByTarget } from '../../src/core/checks/cargoTargetMatch';
+import type { CTestPrograms } from '../../src/core/checks/ctestPrograms';
 
 const RUN_STATUSES = ['passed', 'failed', 'timeout', 'cancelled', 'error'] as const;
 
@@ -17,6 +18,12 @@ function where(ev: Record<string, unknown>): { before?: true; baseline?: true } 
 function byTargetView(x: unknown): { byTarget?: ByTarget } {
   if (!isObj(x)) return {};
   return { byTarget: { crate: str(x.crate), targets: strList(x.targets), unbuilt: strList(x.unbuilt), passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0 } };
+}
+
+/** What CTest said of a run's programs (checks/types.ts CheckRun.ctestPrograms), coerced; nothing for a value that is not one. */
+function ctestProgramsView(x: unknown): { ctestPrograms?: CTestPrograms } {
+  if (!isObj(x)) return {};
+  return { ctestPrograms: { passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0, notRun: strList(x.notRun) } };
 }
 
 /**
@@ -42,7 +49,7 @@ export function reduceCheck(step: StepView, raw: unknown): StepView {
     case 'check-finished': {
       const run: Record<string, unknown> = isObj(ev.run) ? ev.run : {};
       const status = (RUN_STATUSES as readonly unknown[]).includes(run.status) ? (run.status as (typeof RUN_STATUSES)[number]) : 'error';
-      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}), ...(run.testsNotReached === true ? { testsNotReached: true } : {}), ...byTargetView(run.byTarget), ...unloadedView(run) };
+      const row = { kind: 'run' as const, round: num(run.round) ?? 0, command: str(run.command), status, exitCode: num(run.exitCode), durationMs: num(run.durationMs), output: str(run.output), ...where(ev), ...(run.unbuilt === true ? { unbuilt: true } : {}), ...(run.testsNotReached === true ? { testsNotReached: true } : {}), ...byTargetView(run.byTarget), ...ctestProgramsView(run.ctestPrograms), ...unloadedView(run) };
       const i = items.findIndex(
         (x) => x.kind === 'run' && x.status === 'running' && x.command === row.command && x.round === row.round && !!x.before === !!row.before && !!x.baseline === !!row.baseline,
       );

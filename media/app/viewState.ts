@@ -4,6 +4,7 @@
 import { isPlainObject as isObj, STEP_IDS, type AgentId, type ErrorKind, type KptLists, type OpenQuestion, type SessionMetrics, type StepId, type Usage } from '../../src/core/model/types';
 import type { FileView, PanelCapabilities } from '../../src/panel/protocol';
 import type { ByTarget } from '../../src/core/checks/cargoTargetMatch';
+import type { CTestPrograms } from '../../src/core/checks/ctestPrograms';
 import { openQuestionsOf, str } from './hostValues';
 
 export const VIEW_STATE_VERSION = 1;
@@ -58,6 +59,8 @@ export type CheckItemView =
       testsNotReached?: boolean;
       /** A cargo test run once per test target: which did not build, how the others fared (checks/types.ts CheckRun.byTarget). */
       byTarget?: ByTarget;
+      /** What CTest said of its programs: how many passed and failed, which it could not run (checks/types.ts CheckRun.ctestPrograms). */
+      ctestPrograms?: CTestPrograms;
       /** The test files a JavaScript runner reported did not load (CheckRun.unbuiltTestFiles), with the cases that failed beside them. */
       unbuiltTestFiles?: string[];
       tests?: { passed: false }[];

@@ -79,6 +79,11 @@ describe('webview model: reduce', () => {
     assert.deepStrictEqual((unloaded as { unbuiltTestFiles?: string[] }).unbuiltTestFiles, ['test/mul.test.js']);
     assert.strictEqual(beforeFailureSaying(unloaded as never), 'failed: test/mul.test.js did not load without the change (no test of theirs ran), and 1 test case failed');
     assert.strictEqual(perTarget('bump')?.kind === 'run' && 'byTarget' in perTarget('bump')!, false);
+    // a CTest run that kept going past a program that did not build: told per program, as the CLI does
+    const programs = (ctestPrograms: unknown) => run([chk({ type: 'check-finished', run: { ...runOf(0, false), unbuilt: true, ctestPrograms } as never, before: true })], done).session!.steps.deva.checks!.at(-1)!;
+    assert.strictEqual(beforeFailureSaying(programs({ passed: 19, failed: 0, notRun: ['limit_tests'] }) as never), 'failed: 1 of 20 test programs did not build without the change (limit_tests); the others ran: 19 passed, 0 failed');
+    assert.deepStrictEqual((programs({ passed: '3', notRun: 'x' }) as { ctestPrograms?: unknown }).ctestPrograms, { passed: 0, failed: 0, notRun: [] });
+    assert.strictEqual('ctestPrograms' in programs(null), false);
     // a run on the unchanged code after a failure (baseline) is its own row too; the outcome says the failure was there
     const bl = run(
       [

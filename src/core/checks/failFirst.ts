@@ -12,12 +12,15 @@
 // A `cargo test` whose crate holds two or more of DevA's test files, each an integration-test target, and none of them
 // elsewhere, runs once per target (`--test <name>`: cargoTargets.ts), as one run whose output is theirs in order: cargo
 // builds every target before it runs any, so a file needing the change would stop a guard beside it from running.
+// A CMake build and CTest (`cmake --build b && cd b && ctest`) keeps going past a test program that does not build, and
+// CTest runs whatever built (ctestPrograms.ts keepGoingSteps), for the same reason.
 import type { ProposedFile } from '../model/types';
 import { isTestFile } from '../workspace/testFiles';
 import { isStaticCheck } from './commands';
 import { createScratch, disposeScratch } from './scratch';
 import { runReported } from './run';
 import { perTargetRuns } from './cargoTargets';
+import { keepGoingSteps } from './ctestPrograms';
 import { reachesFile, runFolder, runFolders } from './runFolder';
 import { notWrittenLine } from './verdict';
 import { failFirstNotReached, markedNotReached, referenceOf } from './notReached';
@@ -102,7 +105,8 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
       const ref = referenceOf(commands[i], opts.loopRuns);
       const mark = (r: CheckRun) => markedAlready(markedNotReached(r, failFirstNotReached(r, result.testFiles, ref)), ref.base);
       const perTarget = (await perTargetRuns(opts.workspace, commands[i], written)) ?? undefined;
-      const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark, perTarget });
+      const steps = perTarget ? undefined : (keepGoingSteps(commands[i], process.platform) ?? undefined);
+      const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark, perTarget, steps });
       result.runs.push(run);
       if (stopped) return { ...result, cancelled: true };
     }

@@ -11,7 +11,7 @@
 // process ending by a signal or an exit leaves none of), the output made useful (output.ts: file:line lines first, a linter's problems named; trimMarks.ts: the marks it writes when it cuts; testCases.ts: the
 // test cases of many runners recognised; testSummary.ts: whether a runner's summary line came; buildFailures.ts: code or a test that did not build or load; unloadedFiles.ts: a JavaScript test file that did not load, kept by the test case reader; testNames.ts: which of them a test DevA named is), the loop of fix rounds with DevA (loop.ts), a first failure compared with
 // the unchanged workspace (baseline.ts; sameOutput.ts: by the whole output when it names no test case nor problem), the fix round's request to DevA (fixRequest.ts), DevA's test files alone on the unchanged workspace when asked
-// (failFirst.ts; notReached.ts: a run that failed before it ran them; cargoTargets.ts: a cargo test run once per test target; cargoTargetMatch.ts: which target a file or a result is), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
+// (failFirst.ts; notReached.ts: a run that failed before it ran them; cargoTargets.ts: a cargo test run once per test target; cargoTargetMatch.ts: which target a file or a result is; ctestPrograms.ts: a CMake build that keeps going past a test program that does not build, and what CTest said of each program), the project's formatter laying out DevA's files before the checks (format.ts; which formatter is the
 // project's: formatters.ts), what a check that fixes as it runs changed in DevA's files taken into the proposal (checkFixes.ts), and what the
 // retrospective hears of it all (retroText.ts; how the end of the checks is told, the same everywhere: verdict.ts). Its result types (types.ts: CheckRun per
 // command and round, ChecksOutcome, CheckSummary; storedOutcome.ts: one read back checked) are what the runner persists, the retrospective and --json report
@@ -39,6 +39,7 @@ export * from './format';
 export * from './failFirst';
 export * from './cargoTargets';
 export * from './cargoTargetMatch';
+export * from './ctestPrograms';
 export * from './baseline';
 export * from './sameOutput';
 export * from './notReached';

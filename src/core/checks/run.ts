@@ -4,11 +4,13 @@
 // (its beginning and its end; the test cases are read from all of it as it arrives), and the run ends with the
 // command: neither it nor anything of its group still holding its output (a server a test started and forgot) is
 // running when this returns. A run may be several commands in turn (RunCheckOptions.steps: fail-first's per-target
-// cargo runs, cargoTargets.ts), read as one: their outputs joined in order, the first non-zero exit code its own.
+// cargo runs, cargoTargets.ts; its CTest build that keeps going, ctestPrograms.ts), read as one: their outputs joined
+// in order, the first non-zero exit code its own.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { passedFileReader, testCaseReader } from './testCases';
 import { buildFailureReader, failedToBuild } from './buildFailures';
+import { ctestProgramReader } from './ctestPrograms';
 import { runFolder, workspaceCaseName, workspacePath } from './runFolder';
 import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
 import { reportedFailureNote, reportedFailureReader } from './reportedFailures';
@@ -113,6 +115,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
     const reader = testCaseReader();
     const summary = summaryReader();
     const build = buildFailureReader();
+    const programs = ctestProgramReader();
     const passedFiles = passedFileReader();
     const reported = reportedFailureReader();
     const onLine = (whole: string) => {
@@ -120,6 +123,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       reader.line(line);
       summary.line(line);
       build.line(line);
+      programs.line(line);
       passedFiles.line(line);
       reported.line(line);
     };
@@ -138,6 +142,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
       const tests = reader.result();
       const inWorkspace = (paths: string[]) => paths.map((p) => workspacePath(folder, p));
       const kinds = summary.kinds();
+      const ctest = programs.result();
       const read = { testSummary: summary.seen(ended === 'passed'), ...(kinds.length ? { summaryKinds: kinds } : {}) };
       // exit 0 without the summary its run on the unchanged workspace wrote: failed, saying why first (testSummary.ts)
       const early = passedWithoutSummary({ exitCode, ...read }, opts.base);
@@ -157,6 +162,7 @@ export function runCheck(opts: RunCheckOptions): Promise<CheckRun> {
         ...read,
         ...(status === 'failed' && failedToBuild(build, reader) ? { unbuilt: true as const } : {}),
         ...(status !== 'passed' ? { passedTestFiles: inWorkspace(passedFiles.files()), unbuiltGoPackages: build.goPackages(), unbuiltGoFolders: inWorkspace(build.goFolders()), unbuiltCargoTests: build.cargoTests(), unbuiltTestFiles: inWorkspace(reader.unloadedFiles()) } : {}),
+        ...(status !== 'passed' && ctest ? { ctestPrograms: ctest } : {}),
       });
     };
     let done = false;
@@ -264,6 +270,8 @@ export interface ReportedRunOptions extends Pick<ChecksConfig, 'timeoutMs' | 'ou
   mark?: (run: CheckRun) => CheckRun;
   /** The command run once per cargo test target, as one run (cargoTargets.ts PerTarget; RunCheckOptions.steps). */
   perTarget?: PerTarget;
+  /** The commands run in turn as this run of `command` otherwise (RunCheckOptions.steps: ctestPrograms.ts keepGoingSteps). */
+  steps?: readonly string[];
 }
 
 /**
@@ -275,7 +283,7 @@ export async function runReported(o: ReportedRunOptions): Promise<{ run: CheckRu
   const targets = o.perTarget ? { targets: o.perTarget.targets } : {};
   o.emit({ type: 'check-started', round: o.round, command: o.command, index: o.index, total: o.total, ...targets, ...place });
   const env = Object.keys(o.scratch.env).length ? { ...process.env, ...o.scratch.env } : undefined;
-  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps, focusFiles: o.focusFiles });
+  const ran = await runCheck({ command: o.command, cwd: o.scratch.dir, round: o.round, timeoutMs: o.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, outputCap: o.outputCap, signal: o.signal, env, apiKey: o.apiKey, base: o.base, steps: o.perTarget?.steps ?? o.steps, focusFiles: o.focusFiles });
   // a run per target says which targets it ran, and which of them did not compile (cargoTargets.ts ByTarget)
   const read = o.perTarget ? { ...ran, byTarget: byTargetOf(o.perTarget, ran) } : ran;
   const run = o.mark ? o.mark(read) : read;

@@ -2,6 +2,7 @@
 // cases it named, what did not build or load) and its parts (CheckStatus, TestCaseResult); split from ./types.ts,
 // which re-exports them with the loop's configuration and outcome.
 import type { ByTarget, CargoTarget } from './cargoTargetMatch';
+import type { CTestPrograms } from './ctestPrograms';
 import type { MissingName } from '../model/types';
 
 /**
@@ -96,6 +97,11 @@ export interface CheckRun {
   unbuiltTestFiles?: string[];
   /** A `cargo test` run once per test target (fail-first: cargoTargets.ts): its targets, those not compiled, its cases. */
   byTarget?: ByTarget;
+  /**
+   * What CTest said of its test programs (ctestPrograms.ts), read from the whole output as it arrived: how many passed
+   * and failed, and those it could not run (not built). Set on a run that did not pass and whose output was CTest's.
+   */
+  ctestPrograms?: CTestPrograms;
   /**
    * The run failed before it reached the tests it was to show (notReached.ts): a fail-first run that ran none of
    * DevA's tests (failFirstNotReached; set as it ends, so its event says so), or — on the runs TSR reads

@@ -3,6 +3,8 @@
 // go test's package line, which names the package of the cases before it. readTestCases (testCases.ts) tries them on
 // each line after jest's failure headers and TAP, before the spec reporters' marks and mocha's numbered failures.
 
+import { CTEST_TEST_LINE } from './ctestPrograms';
+
 /**
  * `head`, then the rest of the line up to its trailing blanks as the last group: `(\S(?:.*\S)?)\s*$`, where the
  * obvious `(.+?)\s*$` retried the blanks after each character it took, time quadratic in a long run of blanks inside
@@ -94,9 +96,8 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   },
   // vitest's failed tests: ` FAIL  test/calc.test.ts > calc > multiplies`
   { re: toLineEnd(String.raw`^\s*FAIL\s+(?=\S+\.\w+ > \S)`), name: 1, listsPassed: false },
-  // CTest: ` 3/19 Test  #3: parse_number .....................***Failed    0.01 sec` (`   Passed`, `***Exception: SegFault`,
-  // `***Timeout`, `***Not Run`; a test it skipped, or disabled, `***Skipped` / `***Not Run (Disabled)`)
-  { re: /^\s*\d+\/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed|\*\*\*(?:Failed|Timeout|Skipped|Not Run(?: \(Disabled\))?|Exception: \w+))(?=\s)/, name: 1, verdict: 2, failed: /^\*\*\*(?!Skipped|Not Run \(Disabled\))/, skipped: /^\*\*\*(?:Skipped|Not Run \(Disabled\))/, listsPassed: true },
+  // CTest: ` 3/19 Test  #3: parse_number .....................***Failed    0.01 sec` (ctestPrograms.ts CTEST_TEST_LINE)
+  { re: CTEST_TEST_LINE, name: 1, verdict: 2, failed: /^\*\*\*(?!Skipped|Not Run \(Disabled\))/, skipped: /^\*\*\*(?:Skipped|Not Run \(Disabled\))/, listsPassed: true },
   // Unity (C): `tests/parse_number.c:56:parse_number_should_parse_zero:FAIL: Expected 1 Was 0`, `…:PASS`, `…:IGNORE`
   { re: /^(?:.+?\.\w+):\d+:(\w+):(PASS|FAIL|IGNORE)(?::[ \t]*(\S.*)?)?$/, name: 1, verdict: 2, failed: /^FAIL$/, skipped: /^IGNORE$/, listsPassed: true, message: 3 },
   // dotnet test: `  Failed CalcTests.Mul [12 ms]`

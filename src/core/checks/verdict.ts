@@ -5,7 +5,8 @@
 // (cli/printer.ts) and the retrospective (retroText.ts) say so with notRunSaying, the computed TSR leaves such runs
 // out (startedRuns; metrics/tsr.ts lastRuns). How one run ended, in words (runStatusWord), for the same surfaces
 // and DevA's fix request; a fail-first run that failed otherwise than by its test cases failing (beforeFailureSaying;
-// a cargo test run once per target where some did not build and the others ran, counted per target); test files that
+// a cargo test run once per target where some did not build and the others ran, counted per target, and a CTest run
+// that kept going past programs that did not build, per program: ctestPrograms.ts); test files that
 // did not load (unloadedSaying).
 // And checks that passed without seeing every proposed file (notCheckedSaying): they do not say "every check passes"
 // then; what the formatter or a check that fixes as it runs changed in DevA's files (takenSaying). Pure: the webview
@@ -13,6 +14,7 @@
 import { lineWithin } from '../text/cut';
 import { isTrimMark } from './trimMarks';
 import type { ByTarget } from './cargoTargetMatch';
+import type { CTestPrograms } from './ctestPrograms';
 import { summarizeChecks, type CheckEvent, type CheckRun, type CheckStatus, type ChecksOutcome, type NotWritten, type TakenChange } from './types';
 
 /** Characters of the first run's reason the summary line keeps: its output, in the run's row, has it whole. */
@@ -132,18 +134,19 @@ export const DID_NOT_LOAD = 'did not load';
 /**
  * How a fail-first `cargo test` run once per target is told when some of its targets did not build and the others ran
  * (ByTarget): "failed: 1 of 2 test targets did not build without the change (test_bump); the other ran: 2 passed, 0
- * failed". Said of the whole run, "did not build" hid that a guard beside the new-API file ran (a Rust trial).
+ * failed" — its test cases counted. Said of the whole run, "did not build" hid that a guard beside the new-API file ran
+ * (a Rust trial). A CTest run that kept going (ctestPrograms.ts) is told so by its programs: "1 of 20 test programs".
  */
-function partlyUnbuiltSaying(t: ByTarget): string {
-  const ran = t.targets.length - t.unbuilt.length;
-  return `failed: ${t.unbuilt.length} of ${t.targets.length} test targets did not build without the change (${t.unbuilt.join(', ')}); the other${ran === 1 ? '' : 's'} ran: ${t.passed} passed, ${t.failed} failed`;
+function partlyUnbuiltSaying(t: { kind: string; total: number; unbuilt: readonly string[]; passed: number; failed: number }): string {
+  const ran = t.total - t.unbuilt.length;
+  return `failed: ${t.unbuilt.length} of ${t.total} ${t.kind} did not build without the change (${t.unbuilt.join(', ')}); the other${ran === 1 ? '' : 's'} ran: ${t.passed} passed, ${t.failed} failed`;
 }
 
 /**
  * How a fail-first run is told, after its command, when it failed otherwise than by DevA's test cases failing, the
  * same on every surface (the CLI's transcript, the panel, the retrospective): it failed before it ran them
  * (notReachedSaying), else they did not build or load without the change — counted per target for a run once per
- * cargo test target some of which ran (partlyUnbuiltSaying), the test files that did not load named when the run
+ * cargo test target some of which ran, per program for a CTest run some of whose programs ran (partlyUnbuiltSaying), the test files that did not load named when the run
  * names them (unloadedSaying), with how many test cases failed beside them; undefined for any other run, which each
  * surface tells its own way (with its exit code, or the test cases it reported failing).
  */
@@ -155,11 +158,14 @@ export function beforeFailureSaying(r: {
   readonly unbuiltTestFiles?: readonly string[];
   readonly tests?: readonly { readonly passed: boolean }[];
   readonly byTarget?: ByTarget;
+  readonly ctestPrograms?: CTestPrograms;
 }): string | undefined {
   if (r.testsNotReached) return notReachedSaying(r.output, r.status);
   if (!r.unbuilt) return undefined;
   const t = r.byTarget;
-  if (t && t.unbuilt.length && t.unbuilt.length < t.targets.length) return partlyUnbuiltSaying(t);
+  if (t && t.unbuilt.length && t.unbuilt.length < t.targets.length) return partlyUnbuiltSaying({ kind: 'test targets', total: t.targets.length, ...t });
+  const p = r.ctestPrograms;
+  if (p && p.notRun.length && p.passed + p.failed > 0) return partlyUnbuiltSaying({ kind: 'test programs', total: p.passed + p.failed + p.notRun.length, unbuilt: p.notRun, passed: p.passed, failed: p.failed });
   const files = r.unbuiltTestFiles ?? [];
   if (!files.length) return UNBUILT_BEFORE;
   const failing = (r.tests ?? []).filter((c) => !c.passed).length;

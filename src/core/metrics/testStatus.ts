@@ -9,6 +9,7 @@ import { testsRan } from '../checks/testSummary';
 import { runUnbuiltCargoTests, runUnbuiltGoFolders, runUnbuiltTestFiles } from '../checks/buildFailures';
 import { cargoTargetOf, ranTargetFile, sameCargoTarget, type CargoTarget } from '../checks/cargoTargetMatch';
 import { casesOfTest, namesTestFile } from '../checks/testNames';
+import { programOf } from '../checks/ctestPrograms';
 import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
 import { escapeRegExp } from '../text/regexp';
@@ -16,7 +17,7 @@ import type { CheckTest, FileTest, NamedTest, TestStatus } from '../model/types'
 import type { TestCaseResult } from '../checks/types';
 
 /** One check command's last run (a CheckRun of src/core/checks/; only these fields are read here). */
-export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'byTarget' | 'testsNotReached' | 'unbuilt' | 'failedAsBefore'>;
+export type CheckOutcome = Pick<CheckRun, 'command' | 'passed' | 'output' | 'tests' | 'onlyFailuresNamed' | 'testSummary' | 'passedTestFiles' | 'unbuiltGoFolders' | 'unbuiltCargoTests' | 'unbuiltTestFiles' | 'byTarget' | 'ctestPrograms' | 'testsNotReached' | 'unbuilt' | 'failedAsBefore'>;
 
 /** A check command as compared: trimmed, inner whitespace single, backticks DevA may wrap it in left out. */
 export function commandKey(command: string): string {
@@ -122,6 +123,20 @@ export function failedCasesOf(test: FileTest, checks: readonly CheckOutcome[]): 
   return failed;
 }
 
+/**
+ * What CTest said of the program a C or C++ test file builds (checks/ctestPrograms.ts programOf: named after the
+ * file), in a run that failed: it passed as a whole, failed, or could not run (`***Not Run`: it was not built);
+ * undefined when the run named no program of that name.
+ */
+function programVerdict(c: CheckOutcome, file: string): 'passed' | 'failed' | 'unbuilt' | undefined {
+  const program = c.passed ? null : programOf(file);
+  if (!program) return undefined;
+  if (c.ctestPrograms?.notRun.includes(program)) return 'unbuilt';
+  const named = (c.tests ?? []).filter((t) => t.name === program);
+  if (!named.length) return undefined;
+  return named.every((t) => t.passed) ? 'passed' : 'failed';
+}
+
 /** A test in a JavaScript test file its runner reported did not load (checks/buildFailures.ts): it did not run. */
 function inUnloadedFile(c: CheckOutcome, test: FileTest): boolean {
   return (factsOf(c).unloaded ??= runUnbuiltTestFiles(c)).has(test.file.replace(/^\.\//, ''));
@@ -175,6 +190,16 @@ export function testStatus<U extends TestStatus | 'unbuilt' = TestStatus>(
       named = true;
       continue;
     }
+    // its program, as CTest named it, where no case of it was named (CTest's `--output-on-failure` shows a passing
+    // program's cases to no one): passed as a whole, failed, or not built — a fail-first run that kept going past
+    // another program that did not build (checks/ctestPrograms.ts) ran it
+    const program = programVerdict(c, test.file);
+    if (program === 'passed') {
+      named = true;
+      continue;
+    }
+    if (program === 'unbuilt') return unbuilt !== 'unbuilt' || c.unbuilt ? unbuilt : 'fail';
+    if (program === 'failed') return 'fail';
     // a runner that names only its failing cases (pytest's summary, go test without -v) named others, not this one:
     // it ran and did not fail, though its file is named (pytest's progress line names every test file) — unless its
     // Go package did not build (the failing cases named are another package's)

@@ -6,7 +6,7 @@
 // Which step receives which source is ./context.ts's CONTEXT_MATRIX; the retrospective's digest of each agent is
 // ./outputs.ts's.
 import { DOD_FILE, DOR_FILE, INPUT_CAPE_FILES, PROCESS_FILE } from '../cape/capeLayout';
-import { checksForRetro, mayRunPerTarget } from '../checks';
+import { checksForRetro, mayKeepGoing, mayRunPerTarget } from '../checks';
 import { filesRead } from '../tools/reads';
 import { handoffNames, withCitations } from './citations';
 import { toolBoundsText } from '../tools/specs';
@@ -237,8 +237,13 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
     case 'checks:planned': {
       const commands = codeList(inputs.plannedChecks);
       if (commands.length) {
-        // a cargo test there runs once per test target (checks/cargoTargets.ts): what is observed is per target
-        const perTarget = inputs.plannedChecks?.some(mayRunPerTarget) ? ' A `cargo test` can run there once per test target (`tests/<name>.rs`), so a guard in a file of its own runs even where a file using the new API does not build.' : '';
+        // a cargo test there runs once per test target (checks/cargoTargets.ts), a CMake build keeps going past a
+        // test program that does not compile (checks/ctestPrograms.ts): what is observed is per target, per program
+        const perTarget = inputs.plannedChecks?.some(mayRunPerTarget)
+          ? ' A `cargo test` can run there once per test target (`tests/<name>.rs`), so a guard in a file of its own runs even where a file using the new API does not build.'
+          : inputs.plannedChecks?.some(mayKeepGoing)
+            ? ' Its CMake build there keeps going past a test program that does not compile, and CTest runs the others, so a guard in a test program of its own runs even where one using the new API does not build.'
+            : '';
         const failFirst = inputs.plannedFailFirst
           ? ` Then your test files alone run on the unchanged workspace (fail-first): a test of the change should fail there, a regression guard pass; the retrospective sees both results per criterion.${perTarget}`
           : '';

@@ -1,0 +1,100 @@
+// CTest's test programs in fail-first: a CMake project builds each test program before CTest runs any, and a build
+// stops at its first error, so one of DevA's test files that needs the change (it calls a function the change adds)
+// stopped the whole build, and DevA's other file — a regression guard that uses the existing API — never ran (a cJSON
+// trial). keepGoingSteps runs such a command as two steps (run.ts RunCheckOptions.steps): the build, keeping going past
+// a program that does not compile (make's `-k`, through MAKEFLAGS), then CTest whatever the build did, so every program
+// that built runs and one that did not is CTest's `***Not Run`. ctestProgramReader reads what CTest said of each
+// program (CheckRun.ctestPrograms); programOf names the program a C or C++ test file is, by the convention CMake
+// projects follow (`add_executable(misc_tests misc_tests.c)`, `add_test(NAME misc_tests …)`): its file name without
+// the extension. A test file whose program is named otherwise is read as before (metrics/testStatus.ts). Pure: the
+// webview imports it.
+import { C_FAMILY_FILE, C_HEADER_FILE } from '../workspace/languageFiles';
+
+/**
+ * CTest's line for a test it ran: ` 3/19 Test  #3: parse_number .....................***Failed    0.01 sec`
+ * (`   Passed`, `***Exception: SegFault`, `***Timeout`, `***Not Run`; a test it skipped, or disabled, `***Skipped` /
+ * `***Not Run (Disabled)`): the name, then the verdict.
+ */
+export const CTEST_TEST_LINE = /^\s*\d+\/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed|\*\*\*(?:Failed|Timeout|Skipped|Not Run(?: \(Disabled\))?|Exception: \w+))(?=\s)/;
+
+/** A verdict of CTEST_TEST_LINE for a program it could not run (its executable was not built). */
+const NOT_RUN = '***Not Run';
+
+/** What CTest said of its programs in one run (CheckRun.ctestPrograms): how many passed and failed, and those it could not run. */
+export interface CTestPrograms {
+  passed: number;
+  failed: number;
+  /** The programs CTest could not run (`***Not Run`: no executable, as when its build failed), by name. */
+  notRun: string[];
+}
+
+/** Programs whose names a reader keeps: an output of any length is read within it. */
+const MAX_NOT_RUN = 10_000;
+
+/**
+ * Reads CTest's lines (CTEST_TEST_LINE) as the output arrives (run.ts feeds it the whole stream); `result` is
+ * undefined when no line was CTest's. A skipped or disabled test counts neither way.
+ */
+export function ctestProgramReader(): { line: (line: string) => void; result: () => CTestPrograms | undefined } {
+  let seen = false;
+  let passed = 0;
+  let failed = 0;
+  const notRun = new Set<string>();
+  return {
+    line: (line) => {
+      const m = CTEST_TEST_LINE.exec(line);
+      if (!m) return;
+      seen = true;
+      if (m[2] === 'Passed') passed++;
+      else if (m[2] === NOT_RUN) {
+        if (notRun.size < MAX_NOT_RUN) notRun.add(m[1]);
+      } else if (!/^\*\*\*(?:Skipped|Not Run \(Disabled\))/.test(m[2])) failed++;
+    },
+    result: () => (seen ? { passed, failed, notRun: [...notRun] } : undefined),
+  };
+}
+
+/** The program a C or C++ test source file builds, as CTest names it by the usual convention (see the header); null for another file (a header too). */
+export function programOf(file: string): string | null {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  return C_FAMILY_FILE.test(base) && !C_HEADER_FILE.test(base) ? base.replace(/\.[^.]+$/, '') : null;
+}
+
+/** What a shell gives a meaning beyond a list of commands joined by `&&` (tried with the `&&` taken out). */
+const OTHER_SHELL = /[;|&`<>]|\$\(/;
+
+/** A segment's words, the leading `NAME=value` assignments left out. */
+const commandWords = (segment: string): string[] => {
+  const words = segment.trim().split(/\s+/);
+  let at = 0;
+  while (at < words.length && /^\w+=/.test(words[at])) at++;
+  return words.slice(at);
+};
+
+/**
+ * The two steps fail-first runs a CTest command as (see the header): the commands up to its `cmake --build`, that
+ * build keeping going past a failing program (on Windows, whose CMake builds with Visual Studio's tools, as it is),
+ * then the commands from its `ctest` on — `cmake -S . -B b && cmake --build b && cd b && ctest` runs as `cmake -S .
+ * -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` and `cd b && ctest`. Null for any other command: one without a
+ * `cmake --build` followed by a `ctest`, one joined otherwise than by `&&`, or one whose build sets MAKEFLAGS itself.
+ * `platform`: the machine's (process.platform).
+ */
+export function keepGoingSteps(command: string, platform: string): [string, string] | null {
+  if (OTHER_SHELL.test(command.replace(/&&/g, ''))) return null;
+  const segments = command.split('&&').map((s) => s.trim());
+  if (segments.some((s) => !s)) return null;
+  const build = segments.findIndex((s) => {
+    const w = commandWords(s);
+    return w[0] === 'cmake' && w[1] === '--build';
+  });
+  if (build < 0 || /(^|\s)MAKEFLAGS=/.test(segments[build])) return null;
+  const test = segments.findIndex((s, i) => i > build && commandWords(s)[0] === 'ctest');
+  if (test < 0) return null;
+  const keepGoing = platform === 'win32' ? segments[build] : `MAKEFLAGS="-k $MAKEFLAGS" ${segments[build]}`;
+  return [[...segments.slice(0, build), keepGoing].join(' && '), segments.slice(build + 1).join(' && ')];
+}
+
+/** Whether fail-first runs `command` keeping going past a test program that does not build (keepGoingSteps), as DevA is told. */
+export function mayKeepGoing(command: string): boolean {
+  return keepGoingSteps(command, 'any') !== null;
+}

@@ -1,0 +1,154 @@
+// Fail-first runs a CMake build and CTest keeping going past a test program that does not build (checks/ctestPrograms.ts):
+// a build stops at its first error, so a test file calling the function the change adds stopped the whole build, and
+// the regression guards DevA had put in another test program never ran (a cJSON trial: "the AC-1 guards were never
+// seen passing on the unchanged code"). Which commands run so (keepGoingSteps), what CTest said of each program
+// (ctestProgramReader), a C test's verdict by its program, how the run is told, DevA told up front — and with the real
+// cmake, ctest and a C compiler: the guard's program runs and passes beside the one that did not build.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { beforeFailureSaying, ctestProgramReader, keepGoingSteps, onPath, programOf, runFailFirst, type CheckEvent, type CheckRun } from '../../src/core';
+import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
+import { cmakeTestCheck } from '../../src/core/checks/detectCMake';
+import { printer } from '../../src/cli/printer';
+import { proposedFile } from '../helpers/cargoCrate';
+import { contextInputs } from '../helpers/contextInputs';
+import { renderSources } from '../../src/core/session/context';
+
+const DETECTED = 'cmake -S . -B .cape-cmake-build && cmake --build .cape-cmake-build --parallel 2 && cd .cape-cmake-build && ctest --output-on-failure';
+
+/** CTest's report of three programs: one passed, one failed, one it could not run (not built). */
+const CTEST = [
+  'Test project /tmp/ws/.cape-cmake-build',
+  '    Start 1: misc_tests',
+  '1/4 Test #1: misc_tests .......................   Passed    0.01 sec',
+  '    Start 2: parse_number',
+  '2/4 Test #2: parse_number .....................***Failed    0.01 sec',
+  'tests/parse_number.c:56:parse_number_should_parse_zero:FAIL: Expected 1 Was 0',
+  '    Start 3: nesting_limit_tests',
+  'Could not find executable ./nesting_limit_tests',
+  'Unable to find executable: ./nesting_limit_tests',
+  '3/4 Test #3: nesting_limit_tests ..............***Not Run   0.00 sec',
+  '4/4 Test #4: slow_tests .......................***Not Run (Disabled)   0.00 sec',
+  '',
+  '33% tests passed, 2 tests failed out of 3',
+].join('\n');
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-ctest-'));
+
+describe('fail-first: a CMake build and CTest that keep going past a test program that does not build', () => {
+  it('runs the build keeping going, then CTest whatever it built: only a cmake --build followed by a ctest', () => {
+    assert.deepStrictEqual(keepGoingSteps(DETECTED, 'linux'), [
+      'cmake -S . -B .cape-cmake-build && MAKEFLAGS="-k $MAKEFLAGS" cmake --build .cape-cmake-build --parallel 2',
+      'cd .cape-cmake-build && ctest --output-on-failure',
+    ]);
+    assert.deepStrictEqual(keepGoingSteps('cmake --build build && ctest --test-dir build -j2', 'darwin'), [
+      'MAKEFLAGS="-k $MAKEFLAGS" cmake --build build',
+      'ctest --test-dir build -j2',
+    ]);
+    // Windows builds with Visual Studio's tools (no make): the build as it is, CTest after it whatever it did
+    assert.deepStrictEqual(keepGoingSteps(DETECTED, 'win32')?.[0], 'cmake -S . -B .cape-cmake-build && cmake --build .cape-cmake-build --parallel 2');
+    for (const other of [
+      'make test',
+      'cmake --build build',
+      'ctest --test-dir build && cmake --build build',
+      'cmake --build build; ctest --test-dir build',
+      'cmake --build build || true && ctest --test-dir build',
+      'cmake --build build && ctest --test-dir build | tee log',
+      'MAKEFLAGS=-j4 cmake --build build && ctest --test-dir build',
+      'cmake --build build && ctest --test-dir build &',
+    ]) {
+      assert.strictEqual(keepGoingSteps(other, 'linux'), null, other);
+    }
+  });
+
+  it("reads CTest's programs: passed, failed, not run; a disabled one neither; a C or C++ test file's program is its name", () => {
+    const reader = ctestProgramReader();
+    for (const line of CTEST.split('\n')) reader.line(line);
+    assert.deepStrictEqual(reader.result(), { passed: 1, failed: 1, notRun: ['nesting_limit_tests'] });
+    const none = ctestProgramReader();
+    none.line('ok 1 - adds');
+    assert.strictEqual(none.result(), undefined);
+    assert.deepStrictEqual(['tests/misc_tests.c', 'test/parser_test.cpp', 'tests/unity.h', 'tests/test_calc.py'].map(programOf), ['misc_tests', 'parser_test', null, null]);
+  });
+
+  it("a C test's verdict by its program where no case of it was named, and the run told per program", () => {
+    const reader = ctestProgramReader();
+    for (const line of CTEST.split('\n')) reader.line(line);
+    const run = {
+      command: DETECTED,
+      passed: false,
+      output: CTEST,
+      unbuilt: true,
+      tests: [
+        { name: 'misc_tests', passed: true },
+        { name: 'parse_number', passed: false },
+        { name: 'parse_number_should_parse_zero', passed: false },
+        { name: 'nesting_limit_tests', passed: false },
+      ],
+      ctestPrograms: reader.result(),
+    } as CheckRun;
+    const guard: NamedTest = { file: 'tests/misc_tests.c', name: 'parse_functions_should_parse_input_nested_to_the_limit', expect: 'pass' };
+    const change: NamedTest = { file: 'tests/nesting_limit_tests.c', name: 'parse_with_nesting_limit_should_reject_deeper_input', expect: 'fail' };
+    assert.strictEqual(testStatus(guard, true, [run], 'no_test', 'no_test'), 'pass', 'its program passed as a whole');
+    assert.strictEqual(testStatus(change, true, [run], 'no_test', 'unbuilt'), 'unbuilt', 'its program was not built');
+    assert.strictEqual(testStatus(change, true, [run]), 'fail', 'on the proposal, a test not built fails');
+    assert.strictEqual(testStatus({ file: 'tests/parse_number.c', name: 'parse_number_should_parse_one' }, true, [run]), 'fail', 'its program failed');
+    assert.strictEqual(testStatus({ file: 'tests/parse_number.c', name: 'parse_number_should_parse_zero' }, true, [run]), 'fail');
+    const yes = () => true;
+    assert.deepStrictEqual(failFirstOf([change, guard], yes, [run]), { before: 'unbuilt', guardsRan: 'pass' }, 'the guard ran beside the program that did not build');
+    assert.deepStrictEqual(failFirstOf([guard], yes, [run]), { before: 'pass', guard: true });
+    assert.strictEqual(
+      beforeFailureSaying(run),
+      'failed: 1 of 3 test programs did not build without the change (nesting_limit_tests); the others ran: 1 passed, 1 failed',
+    );
+    // every program not built: the run as a whole did not build
+    assert.strictEqual(beforeFailureSaying({ ...run, ctestPrograms: { passed: 0, failed: 0, notRun: ['a', 'b'] } }), "failed: DevA's tests did not build or load without the change");
+  });
+
+  it('DevA is told, where its checks are announced, that the CMake build keeps going past a test program that does not build', () => {
+    const planned = (plannedChecks: string[], plannedFailFirst = true) => renderSources('deva', ['checks:planned'], { ...contextInputs('deva', {}), plannedChecks, plannedFailFirst });
+    assert.match(planned([DETECTED]), /fail-first\).* Its CMake build there keeps going past a test program that does not compile, and CTest runs the others, so a guard in a test program of its own runs even where one using the new API does not build\.$/);
+    for (const [checks, failFirst] of [[['make test'], true], [[DETECTED], false]] as const) {
+      assert.doesNotMatch(planned([...checks], failFirst), /keeps going/, checks.join());
+    }
+  });
+
+  it('with the real cmake, ctest and a C compiler: the guard runs and passes beside a program that needs the change', async function () {
+    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['cc']))) this.skip();
+    this.timeout(180_000);
+    const ws = tmp();
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      fs.writeFileSync(path.join(ws, rel), text);
+    };
+    write('CMakeLists.txt', 'cmake_minimum_required(VERSION 3.10)\nproject(calc C)\nadd_library(calc calc.c)\nenable_testing()\nadd_subdirectory(tests)\n');
+    write('calc.h', 'int calc_add(int a, int b);\n');
+    write('calc.c', '#include "calc.h"\nint calc_add(int a, int b) { return a + b; }\n');
+    write('tests/CMakeLists.txt', 'foreach(t add_tests)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} calc)\n  target_include_directories(${t} PRIVATE ..)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n');
+    write('tests/add_tests.c', '#include "calc.h"\nint main(void) { return calc_add(1, 2) == 3 ? 0 : 1; }\n');
+    const [check] = await cmakeTestCheck(ws);
+    assert.ok(check, 'the CTest check is detected');
+    // DevA's proposal: a guard program of the existing API, a program using the function the change adds (a type
+    // it adds too: no compiler takes it), both registered
+    const files = [
+      proposedFile('tests/CMakeLists.txt', 'foreach(t add_tests guard_tests limit_tests)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} calc)\n  target_include_directories(${t} PRIVATE ..)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n'),
+      proposedFile('tests/limit_tests.c', '#include "calc.h"\nint main(void) { calc_limit_t l = calc_limit(3); return l.max == 3 ? 0 : 1; }\n'),
+      proposedFile('tests/guard_tests.c', '#include "calc.h"\nint main(void) { return calc_add(2, 2) == 4 ? 0 : 1; }\n'),
+    ];
+    const events: CheckEvent[] = [];
+    const result = await runFailFirst({ commands: [check.command], workspace: ws, capeFolder: 'cape', files, emit: (e) => events.push(e) });
+    const run = result.runs[0];
+    assert.deepStrictEqual([result.runs.length, run.command, run.unbuilt, run.ctestPrograms], [1, check.command, true, { passed: 2, failed: 0, notRun: ['limit_tests'] }], run.output);
+    assert.strictEqual(testStatus({ file: 'tests/guard_tests.c', name: 'adds' }, true, [run], 'no_test', 'no_test'), 'pass');
+    assert.strictEqual(testStatus({ file: 'tests/limit_tests.c', name: 'limits' }, true, [run], 'no_test', 'unbuilt'), 'unbuilt');
+    let said = '';
+    const print = printer({ write: (t: string) => ((said += t), true) } as unknown as NodeJS.WritableStream);
+    for (const e of events) print({ type: 'check', step: 'deva', event: e });
+    assert.match(said, /failed: 1 of 3 test programs did not build without the change \(limit_tests\); the others ran: 2 passed, 0 failed/, said);
+    // the workspace is untouched: the build was the scratch copy's
+    assert.ok(!fs.existsSync(path.join(ws, '.cape-cmake-build')));
+    assert.ok(!fs.existsSync(path.join(ws, 'tests/limit_tests.c')));
+  });
+});
