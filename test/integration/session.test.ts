@@ -150,7 +150,7 @@ describe('CAPE session (extension host)', function () {
       assert.strictEqual(h.controller.files.decide(r.path, 'accept'), false, `${r.path} could be accepted`);
     }
     for (const v of views) if (v.status === 'proposed') h.controller.files.decide(v.path, 'accept');
-    await step('Apply of the safe files', () => h.controller.files.apply(async () => true));
+    await step('Apply of the safe files', () => h.controller.files.apply(async () => true), () => h.controller.files.applyStage);
     assert.ok(!fs.existsSync(outside), 'a file was written outside the workspace');
     assert.ok(!fs.existsSync(path.join(h.root, 'cape/5_sessions/state/forged.json')));
     assert.ok(!fs.existsSync(path.join(path.dirname(h.root), 'evil.js')));

@@ -125,13 +125,18 @@ export function resetWorkspace(root: string): void {
 }
 
 /**
- * Runs one step of a test and says on the console where it waits: every 15 s while it runs, and its time when it
- * took over 5 s. A test that hits mocha's timeout then shows which step it was in (CI keeps the console).
+ * Runs one step of a test and says on the console where it waits: every 15 s while it runs (with what the code under
+ * test says it is doing, `doing`), and its time when it took over 5 s. A test that hits mocha's timeout then shows
+ * which step it was in (CI keeps the console).
  */
-export async function step<T>(label: string, run: () => Thenable<T> | Promise<T>): Promise<T> {
+export async function step<T>(label: string, run: () => Thenable<T> | Promise<T>, doing?: () => string | undefined): Promise<T> {
   const t0 = Date.now();
   const seconds = () => Math.round((Date.now() - t0) / 1000);
-  const timer = setInterval(() => console.warn(`    [still waiting after ${seconds()} s] ${label}`), 15_000);
+  const now = () => {
+    const d = doing?.();
+    return d ? ` (now: ${d})` : '';
+  };
+  const timer = setInterval(() => console.warn(`    [still waiting after ${seconds()} s] ${label}${now()}`), 15_000);
   try {
     return await run();
   } finally {

@@ -426,10 +426,16 @@ export async function editorTabs(page: Page): Promise<string[]> {
   return (await page.locator('.tabs-container .tab .label-name').allInnerTexts()).map(norm);
 }
 
-/** The status bar's cursor and selection of the active editor ("Ln 7, Col 13 (118 selected)"); '' when none shows. */
+/**
+ * The status bar's cursor and selection of the active editor ("Ln 7, Col 13 (118 selected)"); '' when none shows.
+ * The item comes and goes as editors take the focus: one counted a moment ago may be gone when its text is read, and
+ * Playwright would wait its whole default timeout for it (a CI run's wait of 30 s spent in one read, never polled
+ * again); read briefly, '' when it went.
+ */
 export async function editorSelectionStatus(page: Page): Promise<string> {
   const item = page.locator('.statusbar [id="status.editor.selection"]').first();
-  return (await item.count()) ? norm(await item.innerText()) : '';
+  if (!(await item.count())) return '';
+  return norm(await item.innerText({ timeout: 1000 }).catch(() => ''));
 }
 
 /**
