@@ -3,7 +3,8 @@
 // stopped the whole build, and DevA's other file — a regression guard that uses the existing API — never ran (a cJSON
 // trial). keepGoingSteps runs such a command as two steps (run.ts RunCheckOptions.steps): the build, keeping going past
 // a program that does not compile (make's `-k`, through MAKEFLAGS), then CTest whatever the build did, so every program
-// that built runs and one that did not is CTest's `***Not Run`. ctestProgramReader reads what CTest said of each
+// that built runs and one that did not is CTest's `***Not Run` (a build with Ninja, CMAKE_GENERATOR's choice, reads no
+// MAKEFLAGS and stops at its first error as before: the programs it did not reach are not run either). ctestProgramReader reads what CTest said of each
 // program (CheckRun.ctestPrograms); programOf names the program a C or C++ test file is, by the convention CMake
 // projects follow (`add_executable(misc_tests misc_tests.c)`, `add_test(NAME misc_tests …)`): its file name without
 // the extension. A test file whose program is named otherwise is read as before (metrics/testStatus.ts). Pure: the
