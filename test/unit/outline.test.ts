@@ -40,10 +40,16 @@ describe('project files outline (CM opening)', () => {
         '### 受け入れ基準: 日本語の文です。次の文。',
       ].join('\n'),
     );
-    // a table: its header and first rows, each row an item (a backlog), within a longer line than a paragraph's
+    // a table: its header and first rows, each row an item, within a longer line than a paragraph's
+    const table = ['# Plan', '', '| step | item | owner |', '|---|:---:|---|', ...Array.from({ length: 12 }, (_, i) => `| ${i + 1} | Do thing number ${i + 1} with flags | Sam |`), '', 'Ranked by the team.'].join('\n');
+    const rows = outlineMarkdown(table);
+    assert.ok(rows.startsWith('# Plan: step | item | owner; 1 | Do thing number 1 with flags | Sam; 2 | Do thing'), rows);
+    assert.ok(rows.length <= 440 && rows.length > 220, String(rows.length));
+    // a backlog's table of stories, each row led by its id: the rows' ids and what each story wants (the persona and
+    // the reason of an "As a …, I want …, so that …" story left out), the header aside
     const backlog = ['# Backlog', '', '| id | item | priority |', '|---|:---:|---|', ...Array.from({ length: 12 }, (_, i) => `| PF-${i + 1} | As Sam I can do thing number ${i + 1} with flags | P${(i % 3) + 1} |`), '', 'Ranked by the team.'].join('\n');
     const line = outlineMarkdown(backlog);
-    assert.ok(line.startsWith('# Backlog: id | item | priority; PF-1 | As Sam I can do thing number 1 with flags | P1; PF-2 | As Sam'), line);
+    assert.ok(line.startsWith('# Backlog: PF-1 As Sam I can do thing number 1 with flags | P1; PF-2 As Sam'), line);
     assert.ok(line.length <= 440 && line.length > 220, String(line.length));
     assert.ok(!line.includes('---') && !line.includes('Ranked by'), line);
     // a list: its first items, each an item, within the longer line of a table (a milestone's second bullet said
@@ -210,8 +216,8 @@ describe('project files outline (CM opening)', () => {
     assert.ok(twelve.length <= OUTLINE_TOTAL_CHARS, `${twelve.length}`);
     assert.strictEqual(twelve.split('\n\n').length, 12);
     assert.strictEqual(new Set(twelve.split('\n\n').map((p) => p.replace(/^.*\n/, ''))).size, 1);
-    // sixty do not: the first ones get a few headings' room, the rest are named
-    const files: [string, string][] = Array.from({ length: 60 }, (_, i) => [`cape/1_product/f${i}.md`, many]);
+    // ninety do not: the first ones get a few headings' room, the rest are named
+    const files: [string, string][] = Array.from({ length: 90 }, (_, i) => [`cape/1_product/f${i}.md`, many]);
     const all = projectOutline(files);
     assert.ok(all.length <= OUTLINE_TOTAL_CHARS + 400, `${all.length}`);
     assert.match(all, /\(No room to outline: cape\/1_product\/f\d+\.md, .*and \d+ more files\)$/);
@@ -266,6 +272,40 @@ describe('project files outline (CM opening)', () => {
     // a set that fits is outlined as before, each file whole
     const two = projectOutline(files.slice(0, 2));
     assert.strictEqual(two, files.slice(0, 2).map(([rel, text]) => `${rel}\n${outlineMarkdown(text, OUTLINE_FILE_CHARS - rel.length - 2)}`).join('\n\n'));
+  });
+
+  it("a backlog's stories: an epic's rows by id and want, not the ids its criteria repeat; the file gets twice the room, its stories give way last", () => {
+    // a cJSON trial's CM saw "### E1 — Parsing edge cases (1.7.20): US-001; US-002; US-003; US-004" (the bold ids over
+    // each story's criteria) and could not tell whether the objective was on the backlog
+    const epic = (n: number, title: string, wants: string[]) => [
+      `### E${n} — ${title}`,
+      '',
+      'The stories below are linked to their issues before they are taken.',
+      '',
+      '| Id | Story | Priority |',
+      '|---|---|---|',
+      ...wants.map((w, i) => `| US-${n}0${i} | As a C developer, I want ${w}, so that my firmware keeps running. | P1 Should |`),
+      '',
+      ...wants.flatMap((_, i) => [`**US-${n}0${i}**`, `- Given input ${i}, when I parse it, then it returns NULL.`, '']),
+    ].join('\n');
+    const backlog = ['# Backlog', '', 'What is built, and what comes next, in a paragraph long enough to be clipped when the room is small.', '', '## Epics', '', epic(1, 'Parsing', ['malformed numbers rejected', 'lone surrogates rejected']), '', epic(2, 'Errors', ['the error offset, line and column', 'to pass `error` as NULL'])].join('\n');
+    const lines = outlineMarkdown(backlog).split('\n');
+    assert.deepStrictEqual(lines.slice(2), [
+      '### E1 — Parsing: US-100 malformed numbers rejected | P1 Should; US-101 lone surrogates rejected | P1 Should',
+      '### E2 — Errors: US-200 the error offset, line and column | P1 Should; US-201 pass `error` as NULL | P1 Should',
+    ]);
+    // in a small room the title gives way first, the stories last — a bare heading before them (`## Epics`, nothing to
+    // give) does not stop them giving way in turn
+    const small = outlineMarkdown(backlog, 230).split('\n');
+    assert.deepStrictEqual(small.slice(0, 2), ['# Backlog', '## Epics']);
+    assert.ok(small.length === 4 && small.every((l) => l.length < 230), small.join('\n'));
+    // beside files that share a binding total, the backlog gets twice their room
+    const other = (i: number) => [`cape/1_product/o${i}.md`, Array.from({ length: 12 }, (_, j) => `## Section ${j}\n${'Text of this section, said at length. '.repeat(6)}`).join('\n\n')] as [string, string];
+    const many = Array.from({ length: 20 }, (_, j) => `| US-${j} | As a C developer, I want thing number ${j} done well and soon, so that it works. | P2 Could |`);
+    const bigBacklog = `# Backlog\n\n## Stories\n\n| Id | Story | Priority |\n|---|---|---|\n${many.join('\n')}\n\n## Later\n\n${many.map((r) => r.replace(/US-/, 'US-9')).join('\n')}\n`;
+    const parts = projectOutline([other(1), other(2), ['cape/1_product/4_backlog.md', bigBacklog], other(3), other(4), other(5), other(6), other(7), other(8), other(9), other(10)]).split('\n\n');
+    const size = (rel: string) => parts.find((p) => p.startsWith(rel))!.length;
+    assert.ok(size('cape/1_product/4_backlog.md') > 1.5 * size('cape/1_product/o1.md'), parts.map((p) => p.length).join(', '));
   });
 
   it('names the files left out within the budget, however many a project added', () => {

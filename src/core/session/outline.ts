@@ -10,7 +10,7 @@ import { sectionLines, type SectionLine } from './outlineSections';
 /** Characters of one file's outline. */
 export const OUTLINE_FILE_CHARS = 900;
 /** Characters of the whole outline. */
-export const OUTLINE_TOTAL_CHARS = 6000;
+export const OUTLINE_TOTAL_CHARS = 6800;
 
 /**
  * One file's outline: a line per section, `## Title: its opening words`, clipped at a sentence end; the sections that
@@ -22,7 +22,8 @@ export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): str
 
 /**
  * The section lines that fit in `max`. When they do not all fit but their headings would, the longest openings give
- * way to their bare headings first (a section that puts work off last: outlineSections.ts PUT_OFF), until every section is shown: the
+ * way to their bare headings first (a section that puts work off or lists stories last: outlineSections.ts PUT_OFF,
+ * storyItems), until every section is shown: the
  * headings are the file's map — a trial's CM, given a backlog's title, its priority table, "## Epics" and "(+4 more
  * section(s))", could not see the epic the objective was on; a React trial's CM saw "### Later (P3 Won't for 1.1.0)"
  * without its table and could not tell whether the objective was put off. Otherwise (too many sections even as
@@ -33,12 +34,14 @@ function fitLines(sections: readonly SectionLine[], max: number): string {
   const size = (ls: readonly string[]) => ls.reduce((n, l) => n + l.length + 1, 0);
   let used = size(lines);
   if (used > max && size(sections.map((s) => s.head || s.line)) <= max) {
-    // the longest first; a section that puts work off gives way last
+    // the longest first; a section that puts work off or lists stories gives way last
     const longest = sections
-      .map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length), s.putOff] as const)
+      .map((s, i) => [i, s.line.length - (s.head ? s.head.length : s.line.length), s.putOff || s.stories] as const)
       .sort((a, b) => Number(a[2]) - Number(b[2]) || b[1] - a[1] || a[0] - b[0]);
     for (const [i, saved] of longest) {
-      if (used <= max || saved <= 0) break;
+      if (used <= max) break;
+      // a bare heading saves nothing; the sections that give way last come after it
+      if (saved <= 0) continue;
       lines[i] = sections[i].head;
       used -= saved;
     }
@@ -91,10 +94,13 @@ function leftOut(paths: readonly string[]): string {
  * before having taken the budget.
  */
 export function projectOutline(files: readonly [string, string][], total = OUTLINE_TOTAL_CHARS): string {
-  // each file's section lines once; only their fitting depends on the room
-  const lined = files.map(([rel, text]) => [rel, sectionLines(text)] as const);
+  // each file's section lines once, and its share of the room; only their fitting depends on the room
+  const lined = files.map(([rel, text]) => {
+    const lines = sectionLines(text);
+    return [rel, lines, lines.some((l) => l.stories) ? STORIES_ROOM : 1] as const;
+  });
   // the length of every file's outline in `room`, were there no total
-  const need = (room: number) => lined.reduce((n, [rel, lines]) => n + rel.length + 3 + fitLines(lines, room - rel.length - 2).length, 0);
+  const need = (room: number) => lined.reduce((n, [rel, lines, share]) => n + rel.length + 3 + fitLines(lines, room * share - rel.length - 2).length, 0);
   let room = OUTLINE_FILE_CHARS;
   if (need(room) > total) {
     // the largest room per file whose outlines all fit (lines are whole, so the length grows in steps: a search on it)
@@ -116,14 +122,24 @@ const LEFT_OUT_ROOM = 60;
 /** The least room a file's outline is given: its path and a heading line or two. */
 const MIN_FILE_ROOM = 160;
 
-/** The files' outlines (their section lines), each in at most `room` characters, in order while the total has room; the rest named. */
-function outlineWithin(files: readonly (readonly [string, readonly SectionLine[]])[], total: number, room: number): string {
+/**
+ * The share of the room a file gets whose sections list a backlog's stories (outlineSections.ts storyItems): the
+ * Definition of Ready checks the objective against them, and thirteen stories do not fit one file's room — a cJSON
+ * trial's CM saw an epic's ids alone and could not tell whether the objective was on the backlog.
+ */
+const STORIES_ROOM = 2;
+
+/**
+ * The files' outlines (their section lines), each in at most `room` characters (times its share), in order while
+ * the total has room; the rest named.
+ */
+function outlineWithin(files: readonly (readonly [string, readonly SectionLine[], number])[], total: number, room: number): string {
   const parts: string[] = [];
   let used = 0;
   for (let i = 0; i < files.length; i++) {
-    const [rel, lines] = files[i];
+    const [rel, lines, share] = files[i];
     // room kept for the line naming the files left out, while any remain
-    const max = Math.min(room, total - used - (i + 1 < files.length ? LEFT_OUT_ROOM : 0));
+    const max = Math.min(room * share, total - used - (i + 1 < files.length ? LEFT_OUT_ROOM : 0));
     const body = max > 80 ? fitLines(lines, max - rel.length - 2) : '';
     if (!body) {
       parts.push(leftOut(files.slice(i).map(([r]) => r)));

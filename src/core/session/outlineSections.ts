@@ -1,5 +1,5 @@
 // One section's line of the Cape Master's outline (./outline.ts): its heading and the start of its text — the first
-// paragraph, list items or table rows, the labels of a backlog's id-led stories —, with the lines that say what the
+// paragraph, list items or table rows, the labels or rows of a backlog's id-led stories —, with the lines that say what the
 // section leaves out (and a next release's planned items), and whether it puts work off (its opening gives way last when a file's outline must shrink).
 import { fenceTracker, isTableSeparator } from '../text';
 import { splitSections } from './packing';
@@ -105,6 +105,8 @@ export interface SectionLine {
   head: string;
   /** It puts work off (PUT_OFF) or says what is left out: its opening gives way last. */
   putOff: boolean;
+  /** It lists a backlog's stories (storyItems): what the Definition of Ready checks an objective against; it gives way last too. */
+  stories: boolean;
 }
 
 /**
@@ -131,6 +133,49 @@ function idLedLabels(body: string): string[] {
     blank = !line;
   }
   return labels.length >= 2 ? labels : [];
+}
+
+/** A table row's first cell that is an id (`US-003`, `PF-12`): a backlog's story row. */
+const ID_CELL = /^[A-Za-z]{1,8}-\d{1,5}$/;
+/** Characters of one story row in a section's line (its id, what the story wants, its other cells). */
+const ID_ROW_CHARS = 90;
+/**
+ * A user story's want in its own words: `As a firmware developer, I want X, so that Y` → `X` (English's "As a …, I
+ * want …, so (that) …", its persona and reason left out, as the outline's room is small); another story as written.
+ */
+const STORY_WANT = /^As an? [^,]{1,60}, I (?:want|need|would like)(?: to)? (.+?)(?:,? so(?: that)? .*)?$/i;
+const storyWant = (cell: string): string => STORY_WANT.exec(cell)?.[1] ?? cell;
+
+/**
+ * A section's table rows that start with an id (ID_CELL), each as `US-003 malformed numbers rejected | P1 Should` (the
+ * story's want: storyWant; clipped to ID_ROW_CHARS), when it has two or more, outside fenced code: a backlog's stories, when the section
+ * opens with a sentence about them rather than the table, or when bold paragraphs after the table repeat the ids
+ * alone (`**US-003**` over its criteria) — a cJSON trial's CM saw an epic's ids and no story, and could not tell
+ * whether the objective was on the backlog.
+ */
+function idRows(body: string): string[] {
+  const outside = fenceTracker();
+  const rows: string[] = [];
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!outside(raw) || !line.startsWith('|') || isTableSeparator(line)) continue;
+    const [id, ...rest] = rowText(line).split('|').map((c) => c.trim());
+    const [story, ...others] = rest.filter(Boolean);
+    if (ID_CELL.test(id)) rows.push(clip([`${id} ${story ? storyWant(story) : ''}`.trim(), ...others].join(' | '), ID_ROW_CHARS));
+  }
+  return rows.length >= 2 ? rows : [];
+}
+
+/**
+ * What stands for a section's stories, when it has them: the labels of its id-led paragraphs that say more than the
+ * id (idLedLabels), else its id-led table rows (idRows), else the bare ids of its id-led paragraphs.
+ */
+function storyItems(body: string): string[] {
+  const labels = idLedLabels(body);
+  const said = labels.filter((l) => !ID_CELL.test(l));
+  if (said.length >= 2) return labels;
+  const rows = idRows(body);
+  return rows.length ? rows : labels;
 }
 
 /** The words that say work is left out or put off (not in this release, out of scope, won't, non-goals, 対象外 …), one list for headings and lines. */
@@ -206,8 +251,8 @@ function tableNames(body: string): string {
 export function sectionLines(markdown: string): SectionLine[] {
   const lines: SectionLine[] = [];
   for (const s of splitSections(markdown)) {
-    const labels = idLedLabels(s.body);
-    const { text, items } = labels.length ? { text: labels.join('; '), items: true } : opening(s.body);
+    const stories = storyItems(s.body);
+    const { text, items } = stories.length ? { text: stories.join('; '), items: true } : opening(s.body);
     const title = s.level ? clip(`${'#'.repeat(s.level)} ${s.title}`, SECTION_CHARS) : '';
     const opened = title && text ? `${title}: ${text}` : title || text;
     if (!opened) continue;
@@ -216,7 +261,7 @@ export function sectionLines(markdown: string): SectionLine[] {
     const planned = NEXT_RELEASE.test(s.title) && !items ? tableNames(s.body) : '';
     const extra = [...(planned ? [planned] : []), ...leftOutLines(s.body)].filter((l) => !line.includes(l.endsWith(CLIP_MARK) ? l.slice(0, -CLIP_MARK.length) : l));
     const more = extra.map((l) => ` · ${l}`).join('');
-    lines.push({ line: line + more, head: title && more ? `${title}:${more.slice(2)}` : title, putOff: PUT_OFF.test(title) || extra.length > 0 });
+    lines.push({ line: line + more, head: title && more ? `${title}:${more.slice(2)}` : title, putOff: PUT_OFF.test(title) || extra.length > 0, stories: stories.length > 0 });
   }
   return lines;
 }
