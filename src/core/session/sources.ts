@@ -242,7 +242,7 @@ export function renderSource(source: ContextSource, step: StepId, inputs: Contex
         const perTarget = inputs.plannedChecks?.some(mayRunPerTarget)
           ? ' A `cargo test` can run there once per test target (`tests/<name>.rs`), so a guard in a file of its own runs even where a file using the new API does not build.'
           : inputs.plannedChecks?.some(mayKeepGoing)
-            ? ' Its CMake build there keeps going past a test program that does not compile, and CTest runs the others, so a guard in a test program of its own runs even where one using the new API does not build.'
+            ? ' Its CMake build there keeps going past a test program that does not compile, and CTest runs the others, so a guard in a test program apart from the new API\'s tests (an existing one fits) runs even where one using the new API does not build.'
             : '';
         const failFirst = inputs.plannedFailFirst
           ? ` Then your test files alone run on the unchanged workspace (fail-first): a test of the change should fail there, a regression guard pass; the retrospective sees both results per criterion.${perTarget}`
