@@ -745,6 +745,43 @@ describe('checks: output for the model and test cases', () => {
     });
   });
 
+  // GoogleTest 1.12 (a C++ project's CTest program, run with --output-on-failure), shortened
+  it('recognises GoogleTest (C++) test cases: passed, failed, skipped, a parameterised one; not the summary that lists them again', () => {
+    const gtest = [
+      ' 1/1 Test  #1: calc_test ........................***Failed    0.02 sec',
+      '[==========] Running 4 tests from 2 test suites.',
+      '[ RUN      ] CalcTest.Adds',
+      '[       OK ] CalcTest.Adds (0 ms)',
+      '[ RUN      ] CalcTest.Muls',
+      '/tmp/copy/test/calc_test.cc:12: Failure',
+      'Expected equality of these values:',
+      '  mul(2, 3)',
+      '    Which is: 5',
+      '  6',
+      '[  FAILED  ] CalcTest.Muls (1 ms)',
+      '[ RUN      ] CalcTest.Later',
+      '[  SKIPPED ] CalcTest.Later (0 ms)',
+      '[ RUN      ] Sizes/ParamTest.Works/0',
+      '[  FAILED  ] Sizes/ParamTest.Works/0, where GetParam() = 3 (0 ms)',
+      '[==========] 4 tests from 2 test suites ran. (1 ms total)',
+      '[  PASSED  ] 1 test.',
+      '[  FAILED  ] 2 tests, listed below:',
+      '[  FAILED  ] CalcTest.Muls',
+      '[  FAILED  ] Sizes/ParamTest.Works/0, where GetParam() = 3',
+      '',
+      ' 2 FAILED TESTS',
+    ].join('\n');
+    assert.deepStrictEqual(readTestCases(gtest), {
+      cases: [
+        { name: 'calc_test', passed: false },
+        { name: 'CalcTest.Adds', passed: true },
+        { name: 'CalcTest.Muls', passed: false },
+        { name: 'Sizes/ParamTest.Works/0', passed: false },
+      ],
+      listsPassed: true,
+    });
+  });
+
   it('tells a run whose tests ran from one that stopped before them, by each runner\'s summary', () => {
     const ran = [
       '  3 passing (12ms)\n  1 failing', // mocha

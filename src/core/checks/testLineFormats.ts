@@ -1,5 +1,6 @@
 // The runners whose lines name one case each, plainly: pytest (-v and its summary), Python's unittest, `go test`,
-// `cargo test` (and its failures under -q), RSpec's failed examples, Gradle, Maven Surefire 2 and 3, vitest's failed tests, CTest, C's Unity and `dotnet test`; and
+// `cargo test` (and its failures under -q), RSpec's failed examples, Gradle, Maven Surefire 2 and 3, vitest's failed
+// tests, CTest, C's Unity, C++'s GoogleTest and `dotnet test`; and
 // go test's package line, which names the package of the cases before it. readTestCases (testCases.ts) tries them on
 // each line after jest's failure headers and TAP, before the spec reporters' marks and mocha's numbered failures.
 
@@ -100,6 +101,10 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   { re: CTEST_TEST_LINE, name: 1, verdict: 2, failed: /^\*\*\*(?!Skipped|Not Run \(Disabled\))/, skipped: /^\*\*\*(?:Skipped|Not Run \(Disabled\))/, listsPassed: true },
   // Unity (C): `tests/parse_number.c:56:parse_number_should_parse_zero:FAIL: Expected 1 Was 0`, `…:PASS`, `…:IGNORE`
   { re: /^(?:.+?\.\w+):\d+:(\w+):(PASS|FAIL|IGNORE)(?::[ \t]*(\S.*)?)?$/, name: 1, verdict: 2, failed: /^FAIL$/, skipped: /^IGNORE$/, listsPassed: true, message: 3 },
+  // GoogleTest (C++): `[       OK ] CalcTest.Adds (0 ms)`, `[  FAILED  ] CalcTest.Muls (1 ms)`, `[  SKIPPED ] …`; a
+  // parameterised test's `[  FAILED  ] Inst/ParamTest.Works/0, where GetParam() = 3 (0 ms)` (the summary's list after
+  // `listed below:` repeats the names without a time, and is not read)
+  { re: /^\[\s+(OK|FAILED|SKIPPED)\s+\] ([^\s,]+)(?:, where .*)? \(\d+ ms\)$/, name: 2, verdict: 1, failed: /^FAILED$/, skipped: /^SKIPPED$/, listsPassed: true },
   // dotnet test: `  Failed CalcTests.Mul [12 ms]`
   { re: /^\s*(Passed|Failed|Skipped) (\S.*?) \[<? ?[\d.]+ ?m?s\]$/, name: 2, verdict: 1, failed: /^Failed$/, skipped: /^Skipped$/, listsPassed: false },
 ];
