@@ -13,6 +13,7 @@ import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/
 import { cmakeTestCheck } from '../../src/core/checks/detectCMake';
 import { printer } from '../../src/cli/printer';
 import { proposedFile } from '../helpers/cargoCrate';
+import { writeFiles } from '../helpers/cli';
 import { contextInputs } from '../helpers/contextInputs';
 import { renderSources } from '../../src/core/session/context';
 
@@ -119,15 +120,13 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['cc']))) this.skip();
     this.timeout(180_000);
     const ws = tmp();
-    const write = (rel: string, text: string) => {
-      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-      fs.writeFileSync(path.join(ws, rel), text);
-    };
-    write('CMakeLists.txt', 'cmake_minimum_required(VERSION 3.10)\nproject(calc C)\nadd_library(calc calc.c)\nenable_testing()\nadd_subdirectory(tests)\n');
-    write('calc.h', 'int calc_add(int a, int b);\n');
-    write('calc.c', '#include "calc.h"\nint calc_add(int a, int b) { return a + b; }\n');
-    write('tests/CMakeLists.txt', 'foreach(t add_tests)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} calc)\n  target_include_directories(${t} PRIVATE ..)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n');
-    write('tests/add_tests.c', '#include "calc.h"\nint main(void) { return calc_add(1, 2) == 3 ? 0 : 1; }\n');
+    writeFiles(ws, {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\nproject(calc C)\nadd_library(calc calc.c)\nenable_testing()\nadd_subdirectory(tests)\n',
+      'calc.h': 'int calc_add(int a, int b);\n',
+      'calc.c': '#include "calc.h"\nint calc_add(int a, int b) { return a + b; }\n',
+      'tests/CMakeLists.txt': 'foreach(t add_tests)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} calc)\n  target_include_directories(${t} PRIVATE ..)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n',
+      'tests/add_tests.c': '#include "calc.h"\nint main(void) { return calc_add(1, 2) == 3 ? 0 : 1; }\n',
+    });
     const [check] = await cmakeTestCheck(ws);
     assert.ok(check, 'the CTest check is detected');
     // DevA's proposal: a guard program of the existing API, a program using the function the change adds (a type
