@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every test, in order of cost. Installs what the tests need (Debian's pytest and Black, Go, RSpec and Maven with a
-# JDK for the checks on Python, Go, Ruby and Maven projects; for the real-VS-Code tests Debian Chromium and code-server
+# JDK for the checks on Python, Go, Ruby and Maven projects, GoogleTest for a C++ one; for the real-VS-Code tests Debian Chromium and code-server
 # from npm into .vscode-test/; all cached) and ends with one summary line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,7 @@ bash scripts/install-go.sh || { echo "go install failed"; exit 1; }
 bash scripts/install-rust.sh || { echo "rust install failed"; exit 1; }
 bash scripts/install-rspec.sh || { echo "rspec install failed"; exit 1; }
 bash scripts/install-maven.sh || { echo "maven install failed"; exit 1; }
+bash scripts/install-gtest.sh || { echo "googletest install failed"; exit 1; }
 set +e
 run_mocha unit --config .mocharc.json
 bash scripts/install-chromium.sh || { echo "chromium install failed"; exit 1; }

@@ -3,7 +3,8 @@
 // the regression guards DevA had put in another test program never ran (a cJSON trial: "the AC-1 guards were never
 // seen passing on the unchanged code"). Which commands run so (keepGoingSteps), what CTest said of each program
 // (ctestProgramReader), a C test's verdict by its program, how the run is told, DevA told up front — and with the real
-// cmake, ctest and a C compiler: the guard's program runs and passes beside the one that did not build.
+// cmake, ctest and a C compiler: the guard's program runs and passes beside the one that did not build; with a C++
+// compiler and GoogleTest (scripts/install-gtest.sh), a guard is read by its own case.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -149,5 +150,41 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     // the workspace is untouched: the build was the scratch copy's
     assert.ok(!fs.existsSync(path.join(ws, '.cape-cmake-build')));
     assert.ok(!fs.existsSync(path.join(ws, 'tests/limit_tests.c')));
+  });
+
+  it('with the real GoogleTest (C++): a guard case passes in a program that fails, a new-API program is not built, a failing guard is named', async function () {
+    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['c++'])) || !fs.existsSync('/usr/include/gtest/gtest.h')) this.skip();
+    this.timeout(240_000);
+    const ws = tmp();
+    const tests = (names: string) => `foreach(t ${names})\n  add_executable(\${t} \${t}.cpp)\n  target_link_libraries(\${t} calc GTest::gtest_main)\n  add_test(NAME \${t} COMMAND \${t})\nendforeach()\n`;
+    writeFiles(ws, {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.14)\nproject(calc CXX)\nset(CMAKE_CXX_STANDARD 17)\nadd_library(calc calc.cpp)\ntarget_include_directories(calc PUBLIC .)\nenable_testing()\nfind_package(GTest REQUIRED)\nadd_subdirectory(tests)\n',
+      'calc.h': 'int add(int a, int b);\n',
+      'calc.cpp': '#include "calc.h"\nint add(int a, int b) { return a + b; }\n',
+      'tests/CMakeLists.txt': tests('add_test'),
+      'tests/add_test.cpp': '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Add, Adds) { EXPECT_EQ(add(1, 2), 3); }\n',
+    });
+    const [check] = await cmakeTestCheck(ws);
+    const files = [
+      proposedFile('tests/CMakeLists.txt', tests('add_test guard_test mul_test')),
+      proposedFile('tests/guard_test.cpp', '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Guard, AddsZero) { EXPECT_EQ(add(0, 2), 2); }\nTEST(Guard, AddsWrong) { EXPECT_EQ(add(2, 2), 5); }\n'),
+      proposedFile('tests/mul_test.cpp', '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Mul, Muls) { EXPECT_EQ(mul(2, 3), 6); }\n'),
+    ];
+    const result = await runFailFirst({ commands: [check.command], workspace: ws, capeFolder: 'cape', files, emit: () => {} });
+    const run = result.runs[0];
+    assert.deepStrictEqual(run.ctestPrograms, { passed: 1, failed: 1, notRun: ['mul_test'] }, run.output);
+    assert.deepStrictEqual(
+      run.tests?.filter((t) => t.name.startsWith('Guard.')),
+      [
+        { name: 'Guard.AddsZero', passed: true },
+        { name: 'Guard.AddsWrong', passed: false },
+      ],
+      run.output,
+    );
+    const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
+    // the guard's own case decides, though its program failed; the new API's program did not build
+    assert.deepStrictEqual(failFirstOf([t('tests/mul_test.cpp', 'Mul.Muls', 'fail'), t('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
+    assert.strictEqual(failFirstOf([t('tests/guard_test.cpp', 'Guard.AddsWrong', 'pass')], () => true, [run])?.before, 'fail');
+    assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 test programs did not build without the change (mul_test); the others ran: 1 passed, 1 failed');
   });
 });
