@@ -4,11 +4,11 @@
 // trial). keepGoingSteps runs such a command as two steps (run.ts RunCheckOptions.steps): the build, keeping going past
 // a program that does not compile (make's `-k`, through MAKEFLAGS), then CTest whatever the build did, so every program
 // that built runs and one that did not is CTest's `***Not Run` (a build with Ninja, CMAKE_GENERATOR's choice, reads no
-// MAKEFLAGS and stops at its first error as before: the programs it did not reach are not run either). ctestProgramReader reads what CTest said of each
-// program (CheckRun.ctestPrograms); programOf names the program a C or C++ test file is, by the convention CMake
-// projects follow (`add_executable(misc_tests misc_tests.c)`, `add_test(NAME misc_tests …)`): its file name without
-// the extension. A test file whose program is named otherwise is read as before (metrics/testStatus.ts). Pure: the
-// webview imports it.
+// MAKEFLAGS and stops at its first error as before: the programs it did not reach are not run either).
+// ctestProgramReader reads what CTest said of each program (CheckRun.ctestPrograms); programOf names the program a C or
+// C++ test file is, by the convention CMake projects follow (`add_executable(misc_tests misc_tests.c)`, `add_test(NAME
+// misc_tests …)`): its file name without the extension. A test file whose program is named otherwise is read as before
+// (metrics/testStatus.ts). Pure: the webview imports it.
 import { C_FAMILY_FILE, C_HEADER_FILE } from '../workspace/languageFiles';
 
 /**
@@ -20,6 +20,8 @@ export const CTEST_TEST_LINE = /^\s*\d+\/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed|\*
 
 /** A verdict of CTEST_TEST_LINE for a program it could not run (its executable was not built). */
 const NOT_RUN = '***Not Run';
+/** CTEST_TEST_LINE's verdicts of a test it skipped or that is disabled: neither passed nor failed. */
+export const CTEST_SKIPPED = /^\*\*\*(?:Skipped|Not Run \(Disabled\))/;
 
 /** What CTest said of its programs in one run (CheckRun.ctestPrograms): how many passed and failed, and those it could not run. */
 export interface CTestPrograms {
@@ -49,7 +51,7 @@ export function ctestProgramReader(): { line: (line: string) => void; result: ()
       if (m[2] === 'Passed') passed++;
       else if (m[2] === NOT_RUN) {
         if (notRun.size < MAX_NOT_RUN) notRun.add(m[1]);
-      } else if (!/^\*\*\*(?:Skipped|Not Run \(Disabled\))/.test(m[2])) failed++;
+      } else if (!CTEST_SKIPPED.test(m[2])) failed++;
     },
     result: () => (seen ? { passed, failed, notRun: [...notRun] } : undefined),
   };

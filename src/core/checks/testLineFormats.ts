@@ -4,7 +4,7 @@
 // go test's package line, which names the package of the cases before it. readTestCases (testCases.ts) tries them on
 // each line after jest's failure headers and TAP, before the spec reporters' marks and mocha's numbered failures.
 
-import { CTEST_TEST_LINE } from './ctestPrograms';
+import { CTEST_SKIPPED, CTEST_TEST_LINE } from './ctestPrograms';
 
 /**
  * `head`, then the rest of the line up to its trailing blanks as the last group: `(\S(?:.*\S)?)\s*$`, where the
@@ -98,7 +98,7 @@ export const LINE_FORMATS: readonly LineFormat[] = [
   // vitest's failed tests: ` FAIL  test/calc.test.ts > calc > multiplies`
   { re: toLineEnd(String.raw`^\s*FAIL\s+(?=\S+\.\w+ > \S)`), name: 1, listsPassed: false },
   // CTest: ` 3/19 Test  #3: parse_number .....................***Failed    0.01 sec` (ctestPrograms.ts CTEST_TEST_LINE)
-  { re: CTEST_TEST_LINE, name: 1, verdict: 2, failed: /^\*\*\*(?!Skipped|Not Run \(Disabled\))/, skipped: /^\*\*\*(?:Skipped|Not Run \(Disabled\))/, listsPassed: true },
+  { re: CTEST_TEST_LINE, name: 1, verdict: 2, failed: /^\*\*\*/, skipped: CTEST_SKIPPED, listsPassed: true },
   // Unity (C): `tests/parse_number.c:56:parse_number_should_parse_zero:FAIL: Expected 1 Was 0`, `…:PASS`, `…:IGNORE`
   { re: /^(?:.+?\.\w+):\d+:(\w+):(PASS|FAIL|IGNORE)(?::[ \t]*(\S.*)?)?$/, name: 1, verdict: 2, failed: /^FAIL$/, skipped: /^IGNORE$/, listsPassed: true, message: 3 },
   // GoogleTest (C++): `[       OK ] CalcTest.Adds (0 ms)`, `[  FAILED  ] CalcTest.Muls (1 ms)`, `[  SKIPPED ] …`; a

@@ -9,7 +9,7 @@ import { sectionLines, type SectionLine } from './outlineSections';
 
 /** Characters of one file's outline. */
 export const OUTLINE_FILE_CHARS = 900;
-/** Characters of the whole outline. */
+/** Characters of the whole outline (6,000 before a file listing stories got twice a file's room: STORIES_ROOM). */
 export const OUTLINE_TOTAL_CHARS = 6800;
 
 /**
@@ -23,11 +23,10 @@ export function outlineMarkdown(markdown: string, max = OUTLINE_FILE_CHARS): str
 /**
  * The section lines that fit in `max`. When they do not all fit but their headings would, the longest openings give
  * way to their bare headings first (a section that puts work off or lists stories last: outlineSections.ts PUT_OFF,
- * storyItems), until every section is shown: the
- * headings are the file's map — a trial's CM, given a backlog's title, its priority table, "## Epics" and "(+4 more
- * section(s))", could not see the epic the objective was on; a React trial's CM saw "### Later (P3 Won't for 1.1.0)"
- * without its table and could not tell whether the objective was put off. Otherwise (too many sections even as
- * headings) the lines are kept whole and the rest counted.
+ * storyItems), until every section is shown: the headings are the file's map — a trial's CM, given a backlog's title,
+ * its priority table, "## Epics" and "(+4 more section(s))", could not see the epic the objective was on; a React
+ * trial's CM saw "### Later (P3 Won't for 1.1.0)" without its table and could not tell whether the objective was put
+ * off. Otherwise (too many sections even as headings) the lines are kept whole and the rest counted.
  */
 function fitLines(sections: readonly SectionLine[], max: number): string {
   const lines = sections.map((s) => s.line);
