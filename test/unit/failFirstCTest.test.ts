@@ -49,6 +49,11 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
       'MAKEFLAGS="-k $MAKEFLAGS" cmake --build build',
       'ctest --test-dir build -j2',
     ]);
+    // a folder or a variable set before the build holds for CTest too: the second step is a shell of its own
+    assert.deepStrictEqual(keepGoingSteps('cd build && export CTEST_PARALLEL_LEVEL=2 && cmake --build . && ctest', 'linux'), [
+      'cd build && export CTEST_PARALLEL_LEVEL=2 && MAKEFLAGS="-k $MAKEFLAGS" cmake --build .',
+      'cd build && export CTEST_PARALLEL_LEVEL=2 && ctest',
+    ]);
     // Windows builds with Visual Studio's tools (no make): the build as it is, CTest after it whatever it did
     assert.deepStrictEqual(keepGoingSteps(DETECTED, 'win32')?.[0], 'cmake -S . -B .cape-cmake-build && cmake --build .cape-cmake-build --parallel 2');
     for (const other of [

@@ -66,6 +66,9 @@ export function programOf(file: string): string | null {
 /** What a shell gives a meaning beyond a list of commands joined by `&&` (tried with the `&&` taken out). */
 const OTHER_SHELL = /[;|&`<>]|\$\(/;
 
+/** Commands whose effect lasts to the commands after them in one shell: repeated before the second step. */
+const CARRIED = new Set(['cd', 'pushd', 'export']);
+
 /** A segment's words, the leading `NAME=value` assignments left out. */
 const commandWords = (segment: string): string[] => {
   const words = segment.trim().split(/\s+/);
@@ -78,9 +81,10 @@ const commandWords = (segment: string): string[] => {
  * The two steps fail-first runs a CTest command as (see the header): the commands up to its `cmake --build`, that
  * build keeping going past a failing program (on Windows, whose CMake builds with Visual Studio's tools, as it is),
  * then the commands from its `ctest` on — `cmake -S . -B b && cmake --build b && cd b && ctest` runs as `cmake -S .
- * -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` and `cd b && ctest`. Null for any other command: one without a
- * `cmake --build` followed by a `ctest`, one joined otherwise than by `&&`, or one whose build sets MAKEFLAGS itself.
- * `platform`: the machine's (process.platform).
+ * -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` and `cd b && ctest`; a `cd` or `export` before the build is
+ * repeated before the second step (`cd build && cmake --build . && ctest` tests in build/). Null for any other
+ * command: one without a `cmake --build` followed by a `ctest`, one joined otherwise than by `&&`, or one whose build
+ * sets MAKEFLAGS itself. `platform`: the machine's (process.platform).
  */
 export function keepGoingSteps(command: string, platform: string): [string, string] | null {
   if (OTHER_SHELL.test(command.replace(/&&/g, ''))) return null;
@@ -94,7 +98,9 @@ export function keepGoingSteps(command: string, platform: string): [string, stri
   const test = segments.findIndex((s, i) => i > build && commandWords(s)[0] === 'ctest');
   if (test < 0) return null;
   const keepGoing = platform === 'win32' ? segments[build] : `MAKEFLAGS="-k $MAKEFLAGS" ${segments[build]}`;
-  return [[...segments.slice(0, build), keepGoing].join(' && '), segments.slice(build + 1).join(' && ')];
+  // the second step is a shell of its own: the folder and the variables the commands before it set, set again
+  const carried = segments.slice(0, build).filter((s) => CARRIED.has(commandWords(s)[0]));
+  return [[...segments.slice(0, build), keepGoing].join(' && '), [...carried, ...segments.slice(build + 1)].join(' && ')];
 }
 
 /** Whether fail-first runs `command` keeping going past a test program that does not build (keepGoingSteps), as DevA is told. */
