@@ -41,17 +41,19 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-ctest-'));
 
 describe('fail-first: a CMake build and CTest that keep going past a test program that does not build', () => {
   it('runs the build keeping going, then CTest whatever it built: only a cmake --build followed by a ctest', () => {
+    // the build keeps going with make's -k (MAKEFLAGS), or Ninja's -k 0 where the build folder's cache says Ninja
+    const either = (build: string, dir: string) => `{ if grep -qs '^CMAKE_GENERATOR:INTERNAL=Ninja' ${dir}/CMakeCache.txt; then ${build} -- -k 0; else MAKEFLAGS="-k $MAKEFLAGS" ${build}; fi; }`;
     assert.deepStrictEqual(keepGoingSteps(DETECTED, 'linux'), [
-      'cmake -S . -B .cape-cmake-build && MAKEFLAGS="-k $MAKEFLAGS" cmake --build .cape-cmake-build --parallel 2',
+      `cmake -S . -B .cape-cmake-build && ${either('cmake --build .cape-cmake-build --parallel 2', '.cape-cmake-build')}`,
       'cd .cape-cmake-build && ctest --output-on-failure',
     ]);
-    assert.deepStrictEqual(keepGoingSteps('cmake --build build && ctest --test-dir build -j2', 'darwin'), [
-      'MAKEFLAGS="-k $MAKEFLAGS" cmake --build build',
-      'ctest --test-dir build -j2',
-    ]);
+    assert.deepStrictEqual(keepGoingSteps('cmake --build build && ctest --test-dir build -j2', 'darwin'), [either('cmake --build build', 'build'), 'ctest --test-dir build -j2']);
+    // native options already passed: -k 0 joins them; a preset names no folder: MAKEFLAGS alone
+    assert.match(keepGoingSteps('cmake --build b -- -v && ctest --test-dir b', 'linux')![0], /then cmake --build b -- -v -k 0; else/);
+    assert.strictEqual(keepGoingSteps('cmake --build --preset dev && ctest --preset dev', 'linux')![0], 'MAKEFLAGS="-k $MAKEFLAGS" cmake --build --preset dev');
     // a folder or a variable set before the build holds for CTest too: the second step is a shell of its own
     assert.deepStrictEqual(keepGoingSteps('cd build && export CTEST_PARALLEL_LEVEL=2 && cmake --build . && ctest', 'linux'), [
-      'cd build && export CTEST_PARALLEL_LEVEL=2 && MAKEFLAGS="-k $MAKEFLAGS" cmake --build .',
+      `cd build && export CTEST_PARALLEL_LEVEL=2 && ${either('cmake --build .', '.')}`,
       'cd build && export CTEST_PARALLEL_LEVEL=2 && ctest',
     ]);
     // Windows builds with Visual Studio's tools (no make): the build as it is, CTest after it whatever it did
@@ -138,7 +140,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     // DevA's proposal: a guard program of the existing API, a program using the function the change adds (a type
     // it adds too: no compiler takes it), both registered
     const files = [
-      proposedFile('tests/CMakeLists.txt', 'foreach(t add_tests guard_tests limit_tests)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} calc)\n  target_include_directories(${t} PRIVATE ..)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n'),
+      proposedFile('tests/CMakeLists.txt', 'foreach(t limit_tests add_tests guard_tests)\n  add_executable(${t} ${t}.c)\n  target_link_libraries(${t} calc)\n  target_include_directories(${t} PRIVATE ..)\n  add_test(NAME ${t} COMMAND ${t})\nendforeach()\n'),
       proposedFile('tests/limit_tests.c', '#include "calc.h"\nint main(void) { calc_limit_t l = calc_limit(3); return l.max == 3 ? 0 : 1; }\n'),
       proposedFile('tests/guard_tests.c', '#include "calc.h"\nint main(void) { return calc_add(2, 2) == 4 ? 0 : 1; }\n'),
     ];
@@ -152,6 +154,19 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     const print = printer({ write: (t: string) => ((said += t), true) } as unknown as NodeJS.WritableStream);
     for (const e of events) print({ type: 'check', step: 'deva', event: e });
     assert.match(said, /failed: 1 of 3 test programs did not build without the change \(limit_tests\); the others ran: 2 passed, 0 failed/, said);
+    // with Ninja as CMake's generator (it reads no MAKEFLAGS): its own -k 0 keeps it going
+    if (await onPath(['ninja'])) {
+      const before = process.env.CMAKE_GENERATOR;
+      process.env.CMAKE_GENERATOR = 'Ninja';
+      try {
+        const ninja = (await runFailFirst({ commands: [check.command], workspace: ws, capeFolder: 'cape', files, emit: () => {} })).runs[0];
+        assert.match(ninja.output, /ninja/i, ninja.output);
+        assert.deepStrictEqual(ninja.ctestPrograms, { passed: 2, failed: 0, notRun: ['limit_tests'] }, ninja.output);
+      } finally {
+        if (before === undefined) delete process.env.CMAKE_GENERATOR;
+        else process.env.CMAKE_GENERATOR = before;
+      }
+    }
     // the workspace is untouched: the build was the scratch copy's
     assert.ok(!fs.existsSync(path.join(ws, '.cape-cmake-build')));
     assert.ok(!fs.existsSync(path.join(ws, 'tests/limit_tests.c')));

@@ -3,8 +3,8 @@
 // stopped the whole build, and DevA's other file — a regression guard that uses the existing API — never ran (a cJSON
 // trial). keepGoingSteps runs such a command as two steps (run.ts RunCheckOptions.steps): the build, keeping going past
 // a program that does not compile (make's `-k`, through MAKEFLAGS), then CTest whatever the build did, so every program
-// that built runs and one that did not is CTest's `***Not Run` (a build with Ninja, CMAKE_GENERATOR's choice, reads no
-// MAKEFLAGS and stops at its first error as before: the programs it did not reach are not run either).
+// that built runs and one that did not is CTest's `***Not Run` (a build with Ninja, which reads no MAKEFLAGS, keeps going
+// with its own `-k 0`).
 // ctestProgramReader reads what CTest said of each program (CheckRun.ctestPrograms); programOf names the program a C or
 // C++ test file is, by the convention CMake projects follow (`add_executable(misc_tests misc_tests.c)`, `add_test(NAME
 // misc_tests …)`): its file name without the extension. A test file whose program is named otherwise is read as before
@@ -78,10 +78,23 @@ const commandWords = (segment: string): string[] => {
 };
 
 /**
+ * A `cmake --build DIR …` that keeps going past a target that does not build, in a POSIX shell: Ninja's `-k 0` where
+ * DIR's cache says CMake generates for Ninja (CMAKE_GENERATOR, a preset or `-G` may choose it), else make's `-k`
+ * through MAKEFLAGS (which Ninja does not read). Without a DIR (`--preset`), MAKEFLAGS alone.
+ */
+function keepGoingBuild(segment: string): string {
+  const make = `MAKEFLAGS="-k $MAKEFLAGS" ${segment}`;
+  const dir = commandWords(segment)[2];
+  if (!dir || dir.startsWith('-')) return make;
+  const ninja = `${segment}${/\s--(?=\s|$)/.test(segment) ? '' : ' --'} -k 0`;
+  return `{ if grep -qs '^CMAKE_GENERATOR:INTERNAL=Ninja' ${dir}/CMakeCache.txt; then ${ninja}; else ${make}; fi; }`;
+}
+
+/**
  * The two steps fail-first runs a CTest command as (see the header): the commands up to its `cmake --build`, that
- * build keeping going past a failing program (on Windows, whose CMake builds with Visual Studio's tools, as it is),
- * then the commands from its `ctest` on — `cmake -S . -B b && cmake --build b && cd b && ctest` runs as `cmake -S .
- * -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` and `cd b && ctest`; a `cd` or `export` before the build is
+ * build keeping going past a failing program (keepGoingBuild; on Windows, whose CMake builds with Visual Studio's
+ * tools, as it is), then the commands from its `ctest` on — `cmake -S . -B b && cmake --build b && cd b && ctest` runs
+ * as `cmake -S . -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` (for make) and `cd b && ctest`; a `cd` or `export` before the build is
  * repeated before the second step (`cd build && cmake --build . && ctest` tests in build/). Null for any other
  * command: one without a `cmake --build` followed by a `ctest`, one joined otherwise than by `&&`, or one whose build
  * sets MAKEFLAGS itself. `platform`: the machine's (process.platform).
@@ -97,7 +110,7 @@ export function keepGoingSteps(command: string, platform: string): [string, stri
   if (build < 0 || /(^|\s)MAKEFLAGS=/.test(segments[build])) return null;
   const test = segments.findIndex((s, i) => i > build && commandWords(s)[0] === 'ctest');
   if (test < 0) return null;
-  const keepGoing = platform === 'win32' ? segments[build] : `MAKEFLAGS="-k $MAKEFLAGS" ${segments[build]}`;
+  const keepGoing = platform === 'win32' ? segments[build] : keepGoingBuild(segments[build]);
   // the second step is a shell of its own: the folder and the variables the commands before it set, set again
   const carried = segments.slice(0, build).filter((s) => CARRIED.has(commandWords(s)[0]));
   return [[...segments.slice(0, build), keepGoing].join(' && '), [...carried, ...segments.slice(build + 1)].join(' && ')];
