@@ -105,7 +105,8 @@ export async function runFailFirst(opts: FailFirstOptions): Promise<FailFirstRun
       const ref = referenceOf(commands[i], opts.loopRuns);
       const mark = (r: CheckRun) => markedAlready(markedNotReached(r, failFirstNotReached(r, result.testFiles, ref)), ref.base);
       const perTarget = (await perTargetRuns(opts.workspace, commands[i], written)) ?? undefined;
-      const steps = perTarget ? undefined : (keepGoingSteps(commands[i], process.platform) ?? undefined);
+      // a run per target has steps of its own (runReported takes them first)
+      const steps = keepGoingSteps(commands[i], process.platform) ?? undefined;
       const { run, stopped } = await runReported({ ...opts, command: commands[i], scratch, round: 0, index: i, total: commands.length, place: { before: true }, mark, perTarget, steps });
       result.runs.push(run);
       if (stopped) return { ...result, cancelled: true };

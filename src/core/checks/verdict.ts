@@ -146,9 +146,10 @@ function partlyUnbuiltSaying(t: { kind: string; total: number; unbuilt: readonly
  * How a fail-first run is told, after its command, when it failed otherwise than by DevA's test cases failing, the
  * same on every surface (the CLI's transcript, the panel, the retrospective): it failed before it ran them
  * (notReachedSaying), else they did not build or load without the change — counted per target for a run once per
- * cargo test target some of which ran, per program for a CTest run some of whose programs ran (partlyUnbuiltSaying), the test files that did not load named when the run
- * names them (unloadedSaying), with how many test cases failed beside them; undefined for any other run, which each
- * surface tells its own way (with its exit code, or the test cases it reported failing).
+ * cargo test target some of which ran, per program for a CTest run some of whose programs ran (partlyUnbuiltSaying),
+ * the test files that did not load named when the run names them (unloadedSaying), with how many test cases failed
+ * beside them; undefined for any other run, which each surface tells its own way (with its exit code, or the test
+ * cases it reported failing).
  */
 export function beforeFailureSaying(r: {
   readonly testsNotReached?: boolean;

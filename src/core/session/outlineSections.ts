@@ -154,16 +154,29 @@ const storyWant = (cell: string): string => STORY_WANT.exec(cell)?.[1] ?? cell;
  * whether the objective was on the backlog.
  */
 function idRows(body: string): string[] {
-  const outside = fenceTracker();
   const rows: string[] = [];
-  for (const raw of body.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!outside(raw) || !line.startsWith('|') || isTableSeparator(line)) continue;
-    const [id, ...rest] = rowText(line).split('|').map((c) => c.trim());
+  for (const [id, ...rest] of tables(body).flat()) {
     const [story, ...others] = rest.filter(Boolean);
     if (ID_CELL.test(id)) rows.push(clip([`${id} ${story ? storyWant(story) : ''}`.trim(), ...others].join(' | '), ID_ROW_CHARS));
   }
   return rows.length >= 2 ? rows : [];
+}
+
+/** A section's tables outside fenced code, in order, each its rows' cells, trimmed (the separator row left out). */
+function tables(body: string): string[][][] {
+  const outside = fenceTracker();
+  const found: string[][][] = [];
+  let current: string[][] | null = null;
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!outside(raw) || !line.startsWith('|')) {
+      current = null;
+      continue;
+    }
+    if (!current) found.push((current = []));
+    if (!isTableSeparator(line)) current.push(rowText(line).split('|').map((c) => c.trim()));
+  }
+  return found;
 }
 
 /**
@@ -226,17 +239,7 @@ const PLANNED_NAME_CHARS = 80;
  * rows' first cells, PLANNED_NAMES at most); '' without a table.
  */
 function tableNames(body: string): string {
-  const outside = fenceTracker();
-  const cells: string[] = [];
-  for (const raw of body.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!outside(raw) || !line.startsWith('|')) {
-      if (cells.length) break;
-      continue;
-    }
-    if (isTableSeparator(line)) continue;
-    cells.push(clip(rowText(line).split('|')[0].trim(), PLANNED_NAME_CHARS));
-  }
+  const cells = (tables(body)[0] ?? []).map((row) => clip(row[0], PLANNED_NAME_CHARS));
   if (cells.length < 2) return '';
   const [head, ...rows] = cells;
   const more = rows.length - PLANNED_NAMES;
