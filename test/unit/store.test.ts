@@ -8,6 +8,7 @@ import { computeMetrics } from '../../src/core/metrics/metrics';
 import { readKptFile } from '../../src/core/kpt';
 import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';
 import { readFrontmatter } from '../../src/core/cape/frontmatter';
+import type { CheckRun } from '../../src/core/checks/types';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-store-'));
@@ -165,7 +166,7 @@ describe('SessionStore', () => {
       dorAnswers: [{ question: 'Which browsers?', answer: 'Evergreen only' }],
       feedback: [{ round: 1, from: 'DevA', to: 'DA', questions: ['Which colour?'], blockedRaw: '{}', answerRaw: '{}', answerText: 'Blue', usage, model: 'm' }],
       continuations: 1,
-      checks: { commands: ['npm test'], runs: [{ command: 'npm test', passed: true } as never], fixRounds: [], maxFixRounds: 2, passed: true },
+      checks: { commands: ['npm test'], runs: [{ command: 'npm test', round: 0, status: 'passed', passed: true, exitCode: 0, durationMs: 5, output: '1 passing', outputChars: 9, testSummary: true }], fixRounds: [], maxFixRounds: 2, passed: true },
       warnings: ['two envelopes: the first was used'],
     };
     await store.saveStep('task-7', 'deva', full);
@@ -180,7 +181,31 @@ describe('SessionStore', () => {
       toolCalls: [{ id: 't1', tool: 'read_file', target: 'src/a.ts', path: 'src/a.ts', chars: 4 }],
       feedback: [{ round: 1, from: 'DevA', to: 'DA', questions: ['Which colour?'], blockedRaw: '{}', answerRaw: '{}', answerText: 'Blue', usage, model: 'm' }],
     });
+    // a check loop's outcome with the optional parts a run may carry (test cases, a cargo run per target, CTest's programs)
+    const run = (command: string, passed: boolean, more: Partial<CheckRun> = {}): CheckRun => ({
+      command,
+      round: 0,
+      status: passed ? 'passed' : 'failed',
+      passed,
+      exitCode: passed ? 0 : 1,
+      durationMs: 10,
+      output: '',
+      outputChars: 0,
+      ...more,
+    });
+    const ctest = run('cmake --build build && ctest --test-dir build', false, { ctestPrograms: { passed: 19, failed: 0, notRun: ['size_tests'] } });
+    const cargo = run('cargo test', false, { byTarget: { crate: '', targets: ['api'], unbuilt: ['api'], passed: 0, failed: 0 }, tests: [{ name: 'adds', passed: false, already: true }] });
+    good.checks = {
+      commands: [ctest.command],
+      runs: [ctest, run(ctest.command, true, { round: 1 })],
+      fixRounds: [{ round: 1, request: 'fix', reply: '{}', files: [{ path: 'src/a.c', content: 'a' }], problems: [] }],
+      maxFixRounds: 2,
+      passed: true,
+      before: { testFiles: ['tests/size_tests.c'], runs: [ctest, cargo], notWritten: [] },
+      baseline: [ctest],
+    };
     const file = await store.saveStep('task-8', 'deva', good);
+    assert.deepStrictEqual((await store.loadStep('task-8', 'deva'))!.checks, good.checks, 'a whole outcome is read back as written');
     const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
     const cases: [string[], unknown, RegExp][] = [
       [['envelope', 'voice'], 5, /envelope\.voice: Invalid input: expected string, received number/],
@@ -195,7 +220,13 @@ describe('SessionStore', () => {
       [['summary'], ['did it'], /summary: Invalid input: expected string, received array/],
       [['toolCalls', '0', 'chars'], 'four', /toolCalls\[0\]\.chars: Invalid input: expected number/],
       [['feedback', '0', 'questions'], 'Which colour?', /feedback\[0\]\.questions: Invalid input: expected array/],
-      [['checks'], { passed: 'yes' }, /checks: Invalid input: expected the outcome of the checks/],
+      [['checks'], 'passed', /checks: Invalid input: expected object, received string/],
+      [['checks', 'passed'], 'yes', /checks\.passed: Invalid input: expected boolean/],
+      [['checks', 'fixRounds', '0', 'files'], undefined, /checks\.fixRounds\[0\]\.files: Invalid input: expected array \(the field is missing\)/],
+      [['checks', 'runs', '0', 'ctestPrograms', 'notRun'], 'size_tests', /checks\.runs\[0\]\.ctestPrograms\.notRun: Invalid input: expected array/],
+      [['checks', 'before', 'runs', '1', 'byTarget', 'unbuilt'], 3, /checks\.before\.runs\[1\]\.byTarget\.unbuilt: Invalid input: expected array/],
+      [['checks', 'before', 'runs', '1', 'tests', '0', 'passed'], 'no', /checks\.before\.runs\[1\]\.tests\[0\]\.passed: Invalid input: expected boolean/],
+      [['checks', 'baseline', '0', 'status'], 'broken', /checks\.baseline\[0\]\.status: Invalid option/],
       [['context'], { input: '900', passed: 300 }, /context\.input: Invalid input: expected number/],
     ];
     for (const [at, value, expected] of cases) {

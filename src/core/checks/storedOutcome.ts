@@ -1,30 +1,84 @@
-// A check loop's outcome read back from a step record (a resume, a window reload): whether the stored value has the
-// shape of types.ts's ChecksOutcome that the retrospective and --json rely on (its runs, fail-first runs and baseline
-// runs among it), for store/stepRecordSchema.ts and store/stepRecords.ts. Split from types.ts, which declares it.
-import type { CheckRun, ChecksOutcome, FailFirstRuns } from './types';
-import { isPlainObject } from '../model/types';
+// A check loop's outcome read back from a step record (a resume, a window reload): the shape of types.ts's
+// ChecksOutcome that the retrospective, the panel and --json rely on — its runs, fail-first runs and baseline runs, and
+// each run's optional parts (test cases, what did not build, a cargo run per target, CTest's programs…), each read
+// somewhere as the type says (`run.ctestPrograms.notRun.join`). One schema, so a hand-edited or damaged part is a
+// StoreError naming its field (store/stepRecordSchema.ts: `checks.runs[0].ctestPrograms.notRun: …`), never a
+// TypeError later in the session. Split from types.ts, which declares the types; unknown fields are kept (looseObject).
+import * as z from '../model/schema';
+import type { ChecksOutcome } from './types';
 
-const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+const strings = () => z.array(z.string());
+
+const testCaseSchema = () =>
+  z.looseObject({
+    name: z.string(),
+    passed: z.boolean(),
+    missing: z.optional(z.looseObject({ name: z.string(), error: z.string() })),
+    message: z.optional(z.string()),
+    already: z.optional(z.literal(true)),
+  });
+
+const runSchema = () =>
+  z.looseObject({
+    command: z.string(),
+    round: z.number(),
+    status: z.enum(['passed', 'failed', 'timeout', 'cancelled', 'error']),
+    passed: z.boolean(),
+    exitCode: z.nullable(z.number()),
+    durationMs: z.number(),
+    output: z.string(),
+    outputChars: z.number(),
+    tests: z.optional(z.array(testCaseSchema())),
+    onlyFailuresNamed: z.optional(z.boolean()),
+    testsIncomplete: z.optional(z.literal(true)),
+    testSummary: z.optional(z.boolean()),
+    summaryKinds: z.optional(strings()),
+    unbuilt: z.optional(z.literal(true)),
+    passedTestFiles: z.optional(strings()),
+    unbuiltGoPackages: z.optional(strings()),
+    unbuiltGoFolders: z.optional(strings()),
+    unbuiltCargoTests: z.optional(z.array(z.looseObject({ crate: z.optional(z.string()), name: z.string() }))),
+    unbuiltTestFiles: z.optional(strings()),
+    byTarget: z.optional(z.looseObject({ crate: z.string(), targets: strings(), unbuilt: strings(), passed: z.number(), failed: z.number() })),
+    ctestPrograms: z.optional(z.looseObject({ passed: z.number(), failed: z.number(), notRun: strings() })),
+    testsNotReached: z.optional(z.literal(true)),
+  });
+
+const notWrittenSchema = () => z.looseObject({ path: z.string(), reason: z.string() });
+
+let built: ReturnType<typeof buildSchema> | null = null;
+
+function buildSchema() {
+  return z.looseObject({
+    commands: strings(),
+    runs: z.array(runSchema()),
+    fixRounds: z.array(
+      z.looseObject({
+        round: z.number(),
+        request: z.string(),
+        reply: z.string(),
+        files: z.array(z.looseObject({ path: z.string(), content: z.string() })),
+        problems: strings(),
+      }),
+    ),
+    maxFixRounds: z.number(),
+    passed: z.boolean(),
+    before: z.optional(z.looseObject({ testFiles: strings(), runs: z.array(runSchema()), skipped: z.optional(strings()), notWritten: strings() })),
+    baseline: z.optional(z.array(runSchema())),
+    failsAsBefore: z.optional(z.boolean()),
+    fixDeclined: z.optional(z.boolean()),
+    formatted: z.optional(z.array(z.looseObject({ round: z.number(), by: z.string(), files: strings(), check: z.optional(z.literal(true)) }))),
+    notWritten: z.optional(z.array(notWrittenSchema())),
+  });
+}
+
+/** The schema of a stored outcome: store/stepRecordSchema.ts nests it under the record's `checks`. */
+export function checksOutcomeSchema(): ReturnType<typeof buildSchema> {
+  built ??= buildSchema();
+  return built;
+}
 
 /** A stored outcome read back (resume): the shape the retrospective and --json rely on, checked. */
 export function isChecksOutcome(x: unknown): x is ChecksOutcome {
-  if (!isPlainObject(x)) return false;
-  return (
-    isStrings(x.commands) &&
-    isRunList(x.runs) &&
-    Array.isArray(x.fixRounds) &&
-    typeof x.maxFixRounds === 'number' &&
-    typeof x.passed === 'boolean' &&
-    (x.before === undefined || isFailFirstRuns(x.before)) &&
-    (x.baseline === undefined || isRunList(x.baseline)) &&
-    (x.notWritten === undefined || (Array.isArray(x.notWritten) && x.notWritten.every((n) => typeof n?.path === 'string' && typeof n.reason === 'string')))
-  );
-}
-
-function isRunList(x: unknown): x is CheckRun[] {
-  return Array.isArray(x) && x.every((r) => isPlainObject(r) && typeof r.command === 'string' && typeof r.passed === 'boolean');
-}
-
-function isFailFirstRuns(x: unknown): x is FailFirstRuns {
-  return isPlainObject(x) && isStrings(x.testFiles) && isRunList(x.runs) && Array.isArray(x.notWritten) && (x.skipped === undefined || isStrings(x.skipped));
+  return checksOutcomeSchema().safeParse(x).success;
 }

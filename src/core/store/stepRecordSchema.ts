@@ -3,7 +3,7 @@
 // field is a StoreError naming the file and the field, not a TypeError somewhere later in the session. Missing
 // optional fields (older records) and nulls in them are allowed: the reader fills in the defaults.
 import * as z from '../model/schema';
-import { isChecksOutcome } from '../checks/storedOutcome';
+import { checksOutcomeSchema } from '../checks/storedOutcome';
 
 /** An optional field: absent and null are both "not recorded". */
 export function opt<T extends z.ZodMiniType>(schema: T) {
@@ -107,7 +107,7 @@ function buildSchema() {
     startedAt: opt(num()),
     finishedAt: opt(num()),
     continuations: opt(num()),
-    checks: opt(z.custom((v) => isChecksOutcome(v), { error: 'Invalid input: expected the outcome of the checks as CAPE writes it (commands, runs, fixRounds, maxFixRounds, passed)' })),
+    checks: opt(checksOutcomeSchema()),
     warnings: opt(strings()),
   });
 }
