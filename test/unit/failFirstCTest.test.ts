@@ -9,7 +9,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { beforeFailureSaying, ctestProgramReader, keepGoingSteps, onPath, programOf, runFailFirst, type CheckEvent, type CheckRun } from '../../src/core';
+import { beforeFailureSaying, ctestProgramReader, keepGoingSteps, onPath, programOf, programsOf, runFailFirst, testsNamedOtherwise, type CheckEvent, type CheckRun } from '../../src/core';
+import { cmakeCommands, cmakeTestSources } from '../../src/core/checks/cmakeTests';
 import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
 import { cmakeTestCheck } from '../../src/core/checks/detectCMake';
 import { printer } from '../../src/cli/printer';
@@ -116,6 +117,85 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.strictEqual(beforeFailureSaying({ ...run, ctestPrograms: { passed: 0, failed: 0, notRun: ['a', 'b'] } }), "failed: DevA's tests did not build or load without the change");
   });
 
+  it("reads which source files each CTest test runs from the CMake files, where a project names its tests otherwise", () => {
+    const files: Record<string, string> = {
+      'CMakeLists.txt': [
+        'cmake_minimum_required(VERSION 3.14) # a comment (with parens)',
+        'project(calc C)',
+        'set(TEST_DIR ${CMAKE_CURRENT_SOURCE_DIR}/tests)',
+        '#[[ add_test(NAME commented COMMAND commented) ]]',
+        'add_executable(test_parser ${TEST_DIR}/parser_test.c tests/util.h)',
+        'add_test(NAME parser COMMAND $<TARGET_FILE:test_parser> --verbose)',
+        'add_executable(unit_tests WIN32 tests/a_test.c)',
+        'target_sources(unit_tests PRIVATE tests/b_test.cpp)',
+        'add_test(unit ${CMAKE_BINARY_DIR}/unit_tests)',
+        'function(calc_test name)\n  add_executable(${name} ${name}.c)\n  add_test(NAME ${name} COMMAND ${name})\nendfunction()',
+        'if(BUILD_EXTRA)\n  add_subdirectory(extra)\nendif()',
+        'add_executable(outside ../elsewhere/x.c)\nadd_test(NAME outside COMMAND outside)',
+        'add_subdirectory(.)',
+      ].join('\n'),
+      // a folder sees its parent's variables; a foreach over a set() list, and IN LISTS / ITEMS
+      'extra/CMakeLists.txt': [
+        'set(suites "size;limit")',
+        'list(APPEND suites nesting)',
+        'foreach(suite ${suites})',
+        '  add_executable("${suite}_prog" "${suite}_tests.c")',
+        '  add_test(NAME "${PROJECT_NAME}_${suite}" COMMAND "${suite}_prog")',
+        'endforeach()',
+        'foreach(t IN LISTS suites ITEMS misc)',
+        '  add_executable(${t}_tests ${t}_tests.c)',
+        '  add_test(NAME ${t}_tests COMMAND ${t}_tests)',
+        'endforeach()',
+        'add_executable(alias_prog ALIAS size_prog)',
+        'add_test(NAME loose COMMAND not_built_here)',
+        'add_test(NAME no_command)',
+      ].join('\n'),
+    };
+    const sources = cmakeTestSources((rel) => files[rel] ?? null);
+    assert.deepStrictEqual(Object.fromEntries(sources), {
+      parser: ['tests/parser_test.c'],
+      unit: ['tests/a_test.c', 'tests/b_test.cpp'],
+      calc_size: ['extra/size_tests.c'],
+      calc_limit: ['extra/limit_tests.c'],
+      calc_nesting: ['extra/nesting_tests.c'],
+      size_tests: ['extra/size_tests.c'],
+      limit_tests: ['extra/limit_tests.c'],
+      nesting_tests: ['extra/nesting_tests.c'],
+      misc_tests: ['extra/misc_tests.c'],
+    });
+    // only the tests named otherwise than their files are kept on the run; a file's programs are those, or its name
+    const otherwise = testsNamedOtherwise(sources)!;
+    assert.deepStrictEqual(Object.keys(otherwise), ['parser', 'unit', 'calc_size', 'calc_limit', 'calc_nesting']);
+    assert.strictEqual(testsNamedOtherwise(new Map([['misc_tests', ['tests/misc_tests.c']]])), undefined);
+    const programs = { sources: otherwise };
+    assert.deepStrictEqual(programsOf(programs, 'tests/b_test.cpp'), ['unit']);
+    assert.deepStrictEqual(programsOf(programs, './extra/size_tests.c'), ['calc_size']);
+    assert.deepStrictEqual(programsOf(programs, 'extra/misc_tests.c'), ['misc_tests']);
+    assert.deepStrictEqual(programsOf(undefined, 'tests/unity.h'), []);
+    // no CMakeLists.txt, or one that does not parse as this reads it: nothing mapped, nothing thrown
+    assert.strictEqual(cmakeTestSources(() => null).size, 0);
+    assert.strictEqual(cmakeTestSources((rel) => (rel === 'CMakeLists.txt' ? 'add_test(NAME "unterminated COMMAND (x' : null)).size, 0);
+    assert.deepStrictEqual(cmakeCommands('a(b "c d" e) # f(g)\nH (i)'), [
+      { name: 'a', args: [{ text: 'b', quoted: false }, { text: 'c d', quoted: true }, { text: 'e', quoted: false }] },
+      { name: 'h', args: [{ text: 'i', quoted: false }] },
+    ]);
+    // a test's verdict by the program the CMake files say it is
+    const run = {
+      command: DETECTED,
+      passed: false,
+      output: '',
+      unbuilt: true,
+      tests: [
+        { name: 'unit', passed: true },
+        { name: 'calc_size', passed: false },
+      ],
+      ctestPrograms: { passed: 1, failed: 1, notRun: ['parser'], sources: otherwise },
+    } as CheckRun;
+    assert.strictEqual(testStatus({ file: 'tests/a_test.c', name: 'adds', expect: 'pass' }, true, [run], 'no_test', 'no_test'), 'pass', 'its program passed as a whole');
+    assert.strictEqual(testStatus({ file: 'tests/parser_test.c', name: 'parses', expect: 'fail' }, true, [run], 'no_test', 'unbuilt'), 'unbuilt', 'its program was not built');
+    assert.strictEqual(testStatus({ file: 'extra/size_tests.c', name: 'sizes' }, true, [run]), 'fail', 'its program failed');
+  });
+
   it('DevA is told, where its checks are announced, that the CMake build keeps going past a test program that does not build', () => {
     const planned = (plannedChecks: string[], plannedFailFirst = true) => renderSources('deva', ['checks:planned'], { ...contextInputs('deva', {}), plannedChecks, plannedFailFirst });
     assert.match(planned([DETECTED]), /fail-first\).* Its CMake build there keeps going past a test program that does not compile, and CTest runs the others, so a guard in a test program apart from the new API's tests \(an existing one fits\) runs even where one using the new API does not build\.$/);
@@ -170,6 +250,37 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     // the workspace is untouched: the build was the scratch copy's
     assert.ok(!fs.existsSync(path.join(ws, '.cape-cmake-build')));
     assert.ok(!fs.existsSync(path.join(ws, 'tests/limit_tests.c')));
+  });
+
+  it('with the real cmake: a guard in a test program named otherwise than its file is read by the CMake files', async function () {
+    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['cc']))) this.skip();
+    this.timeout(180_000);
+    const ws = tmp();
+    const suites = (names: string) =>
+      `add_executable(test_add add_tests.c)\ntarget_link_libraries(test_add calc)\nadd_test(NAME calc.add COMMAND test_add)\nset(SUITES ${names})\nforeach(s \${SUITES})\n  add_executable(test_\${s} \${s}_tests.c)\n  target_link_libraries(test_\${s} calc)\n  add_test(NAME calc.\${s} COMMAND $<TARGET_FILE:test_\${s}>)\nendforeach()\n`;
+    writeFiles(ws, {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\nproject(calc C)\nadd_library(calc calc.c)\ntarget_include_directories(calc PUBLIC .)\nenable_testing()\nadd_subdirectory(tests)\n',
+      'calc.h': 'int calc_add(int a, int b);\n',
+      'calc.c': '#include "calc.h"\nint calc_add(int a, int b) { return a + b; }\n',
+      'tests/CMakeLists.txt': suites(''),
+      'tests/add_tests.c': '#include "calc.h"\nint main(void) { return calc_add(1, 2) == 3 ? 0 : 1; }\n',
+    });
+    const [check] = await cmakeTestCheck(ws);
+    const files = [
+      proposedFile('tests/CMakeLists.txt', suites('limit guard')),
+      proposedFile('tests/limit_tests.c', '#include "calc.h"\nint main(void) { calc_limit_t l = calc_limit(3); return l.max == 3 ? 0 : 1; }\n'),
+      proposedFile('tests/guard_tests.c', '#include "calc.h"\nint main(void) { return calc_add(2, 2) == 4 ? 0 : 1; }\n'),
+    ];
+    const run = (await runFailFirst({ commands: [check.command], workspace: ws, capeFolder: 'cape', files, emit: () => {} })).runs[0];
+    // the CMake files are the proposal's, as the run saw them: each test's file, the test named otherwise
+    assert.deepStrictEqual(
+      run.ctestPrograms,
+      { passed: 2, failed: 0, notRun: ['calc.limit'], sources: { 'calc.add': ['tests/add_tests.c'], 'calc.limit': ['tests/limit_tests.c'], 'calc.guard': ['tests/guard_tests.c'] } },
+      run.output,
+    );
+    const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
+    assert.deepStrictEqual(failFirstOf([t('tests/limit_tests.c', 'limits', 'fail'), t('tests/guard_tests.c', 'adds', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
+    assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 test programs did not build without the change (calc.limit); the others ran: 2 passed, 0 failed');
   });
 
   it('with the real GoogleTest (C++): a guard case passes in a program that fails, a new-API program is not built, a failing guard is named', async function () {

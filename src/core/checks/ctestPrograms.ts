@@ -7,8 +7,8 @@
 // with its own `-k 0`).
 // ctestProgramReader reads what CTest said of each program (CheckRun.ctestPrograms); programOf names the program a C or
 // C++ test file is, by the convention CMake projects follow (`add_executable(misc_tests misc_tests.c)`, `add_test(NAME
-// misc_tests …)`): its file name without the extension. A test file whose program is named otherwise is read as before
-// (metrics/testStatus.ts). Pure: the webview imports it.
+// misc_tests …)`): its file name without the extension; programsOf, by the project's CMake files where they name a test
+// otherwise (cmakeTests.ts, kept in CTestPrograms.sources). Pure: the webview imports it.
 import { C_FAMILY_FILE, C_HEADER_FILE } from '../workspace/languageFiles';
 
 /**
@@ -29,6 +29,12 @@ export interface CTestPrograms {
   failed: number;
   /** The programs CTest could not run (`***Not Run`: no executable, as when its build failed), by name. */
   notRun: string[];
+  /**
+   * The tests the project's CMake files name otherwise than their source files (checks/cmakeTests.ts): each one's C
+   * and C++ files, workspace-relative (`parser` → `tests/test_parser.c`). Absent when every test is named after its
+   * file, or the files could not be read; a test file not listed here is its program by its name (programOf).
+   */
+  sources?: Record<string, string[]>;
 }
 
 /** Programs whose names a reader keeps: an output of any length is read within it. */
@@ -61,6 +67,24 @@ export function ctestProgramReader(): { line: (line: string) => void; result: ()
 export function programOf(file: string): string | null {
   const base = file.slice(file.lastIndexOf('/') + 1);
   return C_FAMILY_FILE.test(base) && !C_HEADER_FILE.test(base) ? base.replace(/\.[^.]+$/, '') : null;
+}
+
+/** The tests of `sources` (checks/cmakeTests.ts) named otherwise than each of their files (programOf): those a file's program needs; undefined when none. */
+export function testsNamedOtherwise(sources: ReadonlyMap<string, readonly string[]>): Record<string, string[]> | undefined {
+  const out: Record<string, string[]> = {};
+  for (const [test, files] of sources) if (!files.some((f) => programOf(f) === test)) out[test] = [...files];
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** The CTest tests that run a C or C++ test file: those the CMake files say build it, or else the one named after it (programOf); [] for another file. */
+export function programsOf(programs: Pick<CTestPrograms, 'sources'> | undefined, file: string): string[] {
+  const rel = file.replace(/^\.\//, '');
+  const named = Object.entries(programs?.sources ?? {})
+    .filter(([, files]) => files.includes(rel))
+    .map(([test]) => test);
+  if (named.length) return named;
+  const own = programOf(rel);
+  return own ? [own] : [];
 }
 
 /** What a shell gives a meaning beyond a list of commands joined by `&&` (tried with the `&&` taken out). */

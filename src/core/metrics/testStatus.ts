@@ -9,7 +9,7 @@ import { testsRan } from '../checks/testSummary';
 import { runUnbuiltCargoTests, runUnbuiltGoFolders, runUnbuiltTestFiles } from '../checks/buildFailures';
 import { cargoTargetOf, ranTargetFile, sameCargoTarget, type CargoTarget } from '../checks/cargoTargetMatch';
 import { casesOfTest, namesTestFile } from '../checks/testNames';
-import { programOf } from '../checks/ctestPrograms';
+import { programsOf } from '../checks/ctestPrograms';
 import { isStaticCheck } from '../checks/commands';
 import { reachesFile } from '../checks/runFolder';
 import { escapeRegExp } from '../text/regexp';
@@ -124,15 +124,15 @@ export function failedCasesOf(test: FileTest, checks: readonly CheckOutcome[]): 
 }
 
 /**
- * What CTest said of the program a C or C++ test file builds (checks/ctestPrograms.ts programOf: named after the
- * file), in a run that failed: it passed as a whole, failed, or could not run (`***Not Run`: it was not built);
- * undefined when the run named no program of that name.
+ * What CTest said of the program a C or C++ test file builds (checks/ctestPrograms.ts programsOf: named after the
+ * file, or as the project's CMake files say), in a run that failed: it passed as a whole, failed, or could not run
+ * (`***Not Run`: it was not built); undefined when the run named no such program.
  */
 function programVerdict(c: CheckOutcome, file: string): 'passed' | 'failed' | 'unbuilt' | undefined {
-  const program = c.passed ? null : programOf(file);
-  if (!program) return undefined;
-  if (c.ctestPrograms?.notRun.includes(program)) return 'unbuilt';
-  const named = (c.tests ?? []).filter((t) => t.name === program);
+  const programs = c.passed ? [] : programsOf(c.ctestPrograms, file);
+  if (!programs.length) return undefined;
+  if (programs.some((p) => c.ctestPrograms?.notRun.includes(p))) return 'unbuilt';
+  const named = (c.tests ?? []).filter((t) => programs.includes(t.name));
   if (!named.length) return undefined;
   return named.every((t) => t.passed) ? 'passed' : 'failed';
 }

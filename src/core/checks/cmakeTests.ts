@@ -1,0 +1,284 @@
+// Which source files each CTest test runs, read from the project's CMake files: a test is a program CMake builds
+// (`add_test(NAME parser COMMAND test_parser)`, `add_executable(test_parser tests/parser_test.c)`), and most projects
+// name the test after its file, which ctestPrograms.ts programOf assumes. Where a project names it otherwise, a C test
+// file's verdict by its program (metrics/testStatus.ts) needs this map: ctestPrograms.ts keeps the tests it names
+// otherwise (CTestPrograms.sources).
+// Read, never run: the root CMakeLists.txt and the folders it adds (`add_subdirectory`), evaluated as far as naming
+// goes — `set`, `list(APPEND)`, `foreach` over items and lists, `${…}` variables (a folder sees its parent's),
+// `$<TARGET_FILE:…>` — with every branch of an `if` taken and the bodies of functions and macros left out. A source
+// or program whose name this cannot tell (a variable set by a function, a generated file) is not mapped: its test is
+// read by the convention, as before. Pure: files come through `read`.
+import { C_FAMILY_FILE, C_HEADER_FILE } from '../workspace/languageFiles';
+
+/** Reads a workspace-relative file's text; null when it is not there. */
+export type ReadText = (relPath: string) => string | null;
+
+/** A CMake command as written: its name (lower-cased, as CMake reads it) and its arguments, quoted ones marked. */
+interface Command {
+  name: string;
+  args: { text: string; quoted: boolean }[];
+}
+
+/** Folders followed from the root (add_subdirectory): bounds the reading of a large or cyclic tree. */
+const MAX_FILES = 200;
+/** Iterations of all foreach loops of a file together: bounds a loop over a huge or self-growing list. */
+const MAX_ITERATIONS = 10_000;
+/** Tests kept in the map: a project with more names its tests by a generator this does not read. */
+const MAX_TESTS = 500;
+
+/** The commands of a CMakeLists.txt: `name(args)`, comments (`# …`, `#[[ … ]]`) left out. */
+export function cmakeCommands(text: string): Command[] {
+  const out: Command[] = [];
+  const n = text.length;
+  let i = 0;
+  const skipComment = () => {
+    const bracket = /^#\[(=*)\[/.exec(text.slice(i, i + 20));
+    if (bracket) {
+      const end = text.indexOf(`]${bracket[1]}]`, i);
+      i = end < 0 ? n : end + bracket[1].length + 2;
+    } else {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? n : end;
+    }
+  };
+  while (i < n) {
+    const ch = text[i];
+    if (ch === '#') {
+      skipComment();
+      continue;
+    }
+    const m = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 200));
+    if (!m) {
+      i++;
+      continue;
+    }
+    let j = i + m[0].length;
+    while (j < n && (text[j] === ' ' || text[j] === '\t')) j++;
+    if (text[j] !== '(') {
+      i = j;
+      continue;
+    }
+    i = j + 1;
+    const args: Command['args'] = [];
+    let depth = 0;
+    let word = '';
+    let quotedWord = false;
+    const flush = () => {
+      if (word || quotedWord) args.push({ text: word, quoted: quotedWord });
+      word = '';
+      quotedWord = false;
+    };
+    while (i < n) {
+      const c = text[i];
+      if (c === '"') {
+        let k = i + 1;
+        let s = '';
+        while (k < n && text[k] !== '"') {
+          if (text[k] === '\\' && k + 1 < n) {
+            s += text[k + 1] === 'n' ? '\n' : text[k + 1];
+            k += 2;
+          } else s += text[k++];
+        }
+        word += s;
+        quotedWord = true;
+        i = k + 1;
+      } else if (c === '#') {
+        flush();
+        skipComment();
+      } else if (c === '(') {
+        depth++;
+        word += c;
+        i++;
+      } else if (c === ')') {
+        if (depth === 0) {
+          flush();
+          i++;
+          break;
+        }
+        depth--;
+        word += c;
+        i++;
+      } else if (/\s/.test(c)) {
+        flush();
+        i++;
+      } else {
+        word += c;
+        i++;
+      }
+    }
+    out.push({ name: m[0].toLowerCase(), args });
+  }
+  return out;
+}
+
+/** The variables of a folder's scope: a folder added by add_subdirectory starts with a copy of its parent's. */
+type Scope = Map<string, string>;
+
+/** `${NAME}` replaced by its value (innermost first, as CMake does; an unset one is empty), and `$<TARGET_FILE:t>` by t. */
+function expand(text: string, vars: Scope): string {
+  let s = text;
+  for (let round = 0; round < 20 && s.includes('${'); round++) {
+    const next = s.replace(/\$\{([^${}]*)\}/g, (_, name: string) => vars.get(name) ?? '');
+    if (next === s) break;
+    s = next;
+  }
+  return s.replace(/\$<TARGET_FILE(?:_NAME)?:([^>]+)>/g, '$1');
+}
+
+/** An argument's values after expansion: an unquoted one is a list (`a;b` two values, empty none). */
+function values(arg: { text: string; quoted: boolean }, vars: Scope): string[] {
+  const s = expand(arg.text, vars);
+  if (arg.quoted) return [s];
+  return s.split(';').filter((v) => v !== '');
+}
+
+/** The normalised workspace-relative path of `p` written in folder `dir` ('' the root); null for one outside the workspace. */
+function inWorkspace(dir: string, p: string, root: string): string | null {
+  let rel = p;
+  if (rel.startsWith(`${root}/`)) rel = rel.slice(root.length + 1);
+  else if (rel.startsWith('/')) return null;
+  else if (dir) rel = `${dir}/${rel}`;
+  const parts: string[] = [];
+  for (const part of rel.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (!parts.length) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** The root's path as the CMake files see it: a marker no real path starts with, replaced when paths are resolved. */
+const ROOT = '/<cape-workspace-root>';
+
+/** Words of add_executable and target_sources that are not sources. */
+const NOT_SOURCES = new Set(['WIN32', 'MACOSX_BUNDLE', 'EXCLUDE_FROM_ALL', 'PRIVATE', 'PUBLIC', 'INTERFACE', 'FILE_SET', 'TYPE', 'BASE_DIRS', 'FILES', 'HEADERS']);
+
+/**
+ * Each CTest test's C and C++ source files (workspace-relative), by the test's name, read from the CMake files the
+ * root CMakeLists.txt reaches. Empty when there is none or it declares no test this can follow.
+ */
+export function cmakeTestSources(read: ReadText): Map<string, string[]> {
+  const programs = new Map<string, Set<string>>();
+  const tests = new Map<string, string>();
+  const seen = new Set<string>();
+  const folder = (dir: string, parent: Scope) => {
+    if (seen.has(dir) || seen.size >= MAX_FILES) return;
+    seen.add(dir);
+    const text = read(dir ? `${dir}/CMakeLists.txt` : 'CMakeLists.txt');
+    if (text === null) return;
+    const vars: Scope = new Map(parent);
+    const here = dir ? `${ROOT}/${dir}` : ROOT;
+    vars.set('CMAKE_CURRENT_SOURCE_DIR', here);
+    vars.set('CMAKE_CURRENT_LIST_DIR', here);
+    let iterations = 0;
+    const run = (cmds: Command[]) => {
+      for (let k = 0; k < cmds.length; k++) {
+        const c = cmds[k];
+        if (c.name === 'function' || c.name === 'macro' || c.name === 'foreach') {
+          // the body up to the matching end
+          const end = `end${c.name}`;
+          let depth = 1;
+          let e = k + 1;
+          for (; e < cmds.length; e++) {
+            if (cmds[e].name === c.name) depth++;
+            else if (cmds[e].name === end && --depth === 0) break;
+          }
+          const body = cmds.slice(k + 1, e);
+          k = e;
+          if (c.name !== 'foreach' || !c.args.length) continue;
+          const name = c.args[0].text;
+          const items = loopItems(c.args.slice(1), vars);
+          for (const item of items) {
+            if (++iterations > MAX_ITERATIONS) return;
+            vars.set(name, item);
+            run(body);
+          }
+          continue;
+        }
+        command(c);
+      }
+    };
+    const command = (c: Command) => {
+      const vals = () => c.args.flatMap((a) => values(a, vars));
+      switch (c.name) {
+        case 'project': {
+          const [name] = vals();
+          if (name) vars.set('PROJECT_NAME', name);
+          vars.set('PROJECT_SOURCE_DIR', here);
+          break;
+        }
+        case 'set': {
+          const [name, ...rest] = c.args;
+          if (!name) break;
+          const cut = rest.findIndex((a) => !a.quoted && (a.text === 'CACHE' || a.text === 'PARENT_SCOPE'));
+          vars.set(expand(name.text, vars), (cut < 0 ? rest : rest.slice(0, cut)).flatMap((a) => values(a, vars)).join(';'));
+          break;
+        }
+        case 'list': {
+          const [op, name, ...rest] = vals();
+          if (op === 'APPEND' && name) vars.set(name, [...(vars.get(name) ?? '').split(';').filter(Boolean), ...rest].join(';'));
+          break;
+        }
+        case 'add_executable':
+        case 'target_sources': {
+          const [target, ...rest] = vals();
+          if (!target || rest.some((r) => r === 'IMPORTED' || r === 'ALIAS')) break;
+          const files = programs.get(target) ?? new Set<string>();
+          for (const r of rest) {
+            if (NOT_SOURCES.has(r) || r.includes('$<') || !C_FAMILY_FILE.test(r) || C_HEADER_FILE.test(r)) continue;
+            const p = inWorkspace(dir, r, ROOT);
+            if (p) files.add(p);
+          }
+          programs.set(target, files);
+          break;
+        }
+        case 'add_test': {
+          const v = vals();
+          let name: string | undefined;
+          let program: string | undefined;
+          if (v[0] === 'NAME') {
+            name = v[1];
+            program = v[v.indexOf('COMMAND') + 1];
+            if (!v.includes('COMMAND')) program = undefined;
+          } else [name, program] = v;
+          if (name && program && tests.size < MAX_TESTS) tests.set(name, program.slice(program.lastIndexOf('/') + 1));
+          break;
+        }
+        case 'add_subdirectory': {
+          const [sub] = vals();
+          const p = sub ? inWorkspace(dir, sub, ROOT) : null;
+          if (p !== null && p !== dir) folder(p, vars);
+          break;
+        }
+      }
+    };
+    run(cmakeCommands(text));
+  };
+  const root: Scope = new Map([
+    ['CMAKE_SOURCE_DIR', ROOT],
+    ['PROJECT_SOURCE_DIR', ROOT],
+  ]);
+  folder('', root);
+  const out = new Map<string, string[]>();
+  for (const [test, program] of tests) {
+    const files = programs.get(program.replace(/\.exe$/i, ''));
+    if (files?.size) out.set(test, [...files].sort());
+  }
+  return out;
+}
+
+/** A foreach's items: `a b c`, `${list}`, `IN LISTS x y`, `IN ITEMS a b`, `RANGE` (not read: numbers name no test). */
+function loopItems(args: Command['args'], vars: Scope): string[] {
+  if (args[0]?.text === 'RANGE' && !args[0].quoted) return [];
+  if (args[0]?.text !== 'IN' || args[0].quoted) return args.flatMap((a) => values(a, vars));
+  const out: string[] = [];
+  let mode = '';
+  for (const a of args.slice(1)) {
+    if (!a.quoted && (a.text === 'LISTS' || a.text === 'ITEMS' || a.text === 'ZIP_LISTS')) mode = a.text;
+    else if (mode === 'LISTS') out.push(...(vars.get(expand(a.text, vars)) ?? '').split(';').filter(Boolean));
+    else if (mode === 'ITEMS') out.push(...values(a, vars));
+  }
+  return out;
+}
