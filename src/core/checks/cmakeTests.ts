@@ -7,8 +7,12 @@
 // goes — `set`, `list(APPEND)`, `foreach` over items and lists, `${…}` variables (a folder sees its parent's),
 // `$<TARGET_FILE:…>` — with every branch of an `if` taken and the bodies of functions and macros left out. A source
 // or program whose name this cannot tell (a variable set by a function, a generated file) is not mapped: its test is
-// read by the convention, as before. Pure: files come through `read`.
+// read by the convention, as before. cmakeTestSources reads files through `read`; withSources, from the run's copy.
+import * as fs from 'fs';
+import * as path from 'path';
 import { C_FAMILY_FILE, C_HEADER_FILE } from '../workspace/languageFiles';
+import { testsNamedOtherwise, type CTestPrograms } from './ctestPrograms';
+import { workspacePath } from './runFolder';
 
 /** Reads a workspace-relative file's text; null when it is not there. */
 export type ReadText = (relPath: string) => string | null;
@@ -26,13 +30,18 @@ const MAX_ITERATIONS = 10_000;
 /** Tests kept in the map: a project with more names its tests by a generator this does not read. */
 const MAX_TESTS = 500;
 
+/** A bracket comment's start (`#[[`, `#[==[`), and a command's name, each where the reading is (sticky: no copy of the rest). */
+const BRACKET_COMMENT = /#\[(=*)\[/y;
+const IDENTIFIER = /[A-Za-z_]\w*/y;
+
 /** The commands of a CMakeLists.txt: `name(args)`, comments (`# …`, `#[[ … ]]`) left out. */
 export function cmakeCommands(text: string): Command[] {
   const out: Command[] = [];
   const n = text.length;
   let i = 0;
   const skipComment = () => {
-    const bracket = /^#\[(=*)\[/.exec(text.slice(i, i + 20));
+    BRACKET_COMMENT.lastIndex = i;
+    const bracket = BRACKET_COMMENT.exec(text);
     if (bracket) {
       const end = text.indexOf(`]${bracket[1]}]`, i);
       i = end < 0 ? n : end + bracket[1].length + 2;
@@ -47,7 +56,8 @@ export function cmakeCommands(text: string): Command[] {
       skipComment();
       continue;
     }
-    const m = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 200));
+    IDENTIFIER.lastIndex = i;
+    const m = IDENTIFIER.exec(text);
     if (!m) {
       i++;
       continue;
@@ -281,4 +291,26 @@ function loopItems(args: Command['args'], vars: Scope): string[] {
     else if (mode === 'ITEMS') out.push(...values(a, vars));
   }
   return out;
+}
+
+/** Biggest CMake file read for its tests' names (a generated one past it names nothing this reads). */
+const MAX_CMAKE_FILE = 1024 * 1024;
+
+/**
+ * What CTest said of its programs, with the tests the CMake files in the run's folder name otherwise than their
+ * source files (cmakeTestSources), workspace-relative: read as the run ends, in the copy it ran in.
+ */
+export function withSources(ctest: CTestPrograms, cwd: string, folder: string): CTestPrograms {
+  const read = (rel: string): string | null => {
+    try {
+      const file = path.join(cwd, folder, rel);
+      return fs.statSync(file).size <= MAX_CMAKE_FILE ? fs.readFileSync(file, 'utf8') : null;
+    } catch {
+      return null;
+    }
+  };
+  const otherwise = testsNamedOtherwise(cmakeTestSources(read));
+  if (!otherwise) return ctest;
+  const sources = Object.fromEntries(Object.entries(otherwise).map(([test, files]) => [test, files.map((f) => workspacePath(folder, f))]));
+  return { ...ctest, sources };
 }

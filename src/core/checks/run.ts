@@ -7,13 +7,11 @@
 // cargo runs, cargoTargets.ts; its CTest build that keeps going, ctestPrograms.ts), read as one: their outputs joined
 // in order, the first non-zero exit code its own.
 import { spawn, spawnSync, type ChildProcess } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
 import { cleanOutput, KeptOutput, lineFeed, trimForModel } from './output';
 import { passedFileReader, testCaseReader } from './testCases';
 import { buildFailureReader, failedToBuild } from './buildFailures';
-import { ctestProgramReader, testsNamedOtherwise, type CTestPrograms } from './ctestPrograms';
-import { cmakeTestSources } from './cmakeTests';
+import { ctestProgramReader } from './ctestPrograms';
+import { withSources } from './cmakeTests';
 import { runFolder, workspaceCaseName, workspacePath } from './runFolder';
 import { EXITED_BEFORE_SUMMARY, passedWithoutSummary, summaryReader } from './testSummary';
 import { reportedFailureNote, reportedFailureReader } from './reportedFailures';
@@ -97,28 +95,6 @@ function release(child: ChildProcess): void {
   child.stdout?.destroy();
   child.stderr?.destroy();
   child.unref();
-}
-
-/** Biggest CMake file read for its tests' names (a generated one past it names nothing this reads). */
-const MAX_CMAKE_FILE = 1024 * 1024;
-
-/**
- * What CTest said of its programs, with the tests the CMake files in the run's folder name otherwise than their
- * source files (cmakeTests.ts), workspace-relative: read as the run ends, in the copy it ran in.
- */
-function withSources(ctest: CTestPrograms, cwd: string, folder: string): CTestPrograms {
-  const read = (rel: string): string | null => {
-    try {
-      const file = path.join(cwd, folder, rel);
-      return fs.statSync(file).size <= MAX_CMAKE_FILE ? fs.readFileSync(file, 'utf8') : null;
-    } catch {
-      return null;
-    }
-  };
-  const otherwise = testsNamedOtherwise(cmakeTestSources(read));
-  if (!otherwise) return ctest;
-  const sources = Object.fromEntries(Object.entries(otherwise).map(([test, files]) => [test, files.map((f) => workspacePath(folder, f))]));
-  return { ...ctest, sources };
 }
 
 /** Runs the command to its end, its time limit or Stop. Never throws: a command that cannot start is status 'error'. */
