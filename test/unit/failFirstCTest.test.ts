@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { beforeFailureSaying, ctestProgramReader, keepGoingSteps, onPath, programOf, programsOf, runFailFirst, testsNamedOtherwise, type CheckEvent, type CheckRun } from '../../src/core';
-import { cmakeCommands, cmakeTestSources } from '../../src/core/checks/cmakeTests';
+import { cmakeCommands, cmakeTestSources, withSources } from '../../src/core/checks/cmakeTests';
+import { execFileSync } from 'child_process';
 import { failFirstOf, testStatus, type NamedTest } from '../../src/core/metrics/tsr';
 import { cmakeTestCheck } from '../../src/core/checks/detectCMake';
 import { printer } from '../../src/cli/printer';
@@ -196,6 +197,20 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.strictEqual(testStatus({ file: 'extra/size_tests.c', name: 'sizes' }, true, [run]), 'fail', 'its program failed');
   });
 
+  it('reads the CMake files of the run\'s folder, a regular file only: a FIFO in its place is not waited on', function () {
+    if (process.platform === 'win32') this.skip();
+    const ws = tmp();
+    writeFiles(ws, {
+      'sub/CMakeLists.txt': 'add_subdirectory(tests)\nadd_subdirectory(fifo)\n',
+      'sub/tests/CMakeLists.txt': 'add_executable(t_guard guard.c)\nadd_test(NAME calc.guard COMMAND t_guard)\n',
+    });
+    fs.mkdirSync(path.join(ws, 'sub/fifo'));
+    execFileSync('mkfifo', [path.join(ws, 'sub/fifo/CMakeLists.txt')]);
+    const ctest = { passed: 1, failed: 0, notRun: [] };
+    assert.deepStrictEqual(withSources(ctest, ws, 'sub'), { ...ctest, sources: { 'calc.guard': ['sub/tests/guard.c'] } }, 'workspace-relative');
+    assert.strictEqual(withSources(ctest, ws, ''), ctest, 'no CMakeLists.txt in the root: nothing added');
+  });
+
   it('DevA is told, where its checks are announced, that the CMake build keeps going past a test program that does not build', () => {
     const planned = (plannedChecks: string[], plannedFailFirst = true) => renderSources('deva', ['checks:planned'], { ...contextInputs('deva', {}), plannedChecks, plannedFailFirst });
     assert.match(planned([DETECTED]), /fail-first\).* Its CMake build there keeps going past a test program that does not compile, and CTest runs the others, so a guard in a test program apart from the new API's tests \(an existing one fits\) runs even where one using the new API does not build\.$/);
@@ -317,5 +332,34 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.deepStrictEqual(failFirstOf([t('tests/mul_test.cpp', 'Mul.Muls', 'fail'), t('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
     assert.strictEqual(failFirstOf([t('tests/guard_test.cpp', 'Guard.AddsWrong', 'pass')], () => true, [run])?.before, 'fail');
     assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 test programs did not build without the change (mul_test); the others ran: 1 passed, 1 failed');
+  });
+
+  it('with the real GoogleTest and gtest_discover_tests: a program named otherwise than its file, not built, reads "not built"', async function () {
+    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['c++'])) || !fs.existsSync('/usr/include/gtest/gtest.h')) this.skip();
+    this.timeout(240_000);
+    const ws = tmp();
+    // each program's cases become CTest's tests; one not built is CTest's `<program>_NOT_BUILT`
+    const tests = (names: string) =>
+      `include(GoogleTest)\nforeach(t ${names})\n  add_executable(calc_\${t} \${t}_test.cpp)\n  target_link_libraries(calc_\${t} calc GTest::gtest_main)\n  gtest_discover_tests(calc_\${t})\nendforeach()\n`;
+    writeFiles(ws, {
+      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.14)\nproject(calc CXX)\nset(CMAKE_CXX_STANDARD 17)\nadd_library(calc calc.cpp)\ntarget_include_directories(calc PUBLIC .)\nenable_testing()\nfind_package(GTest REQUIRED)\nadd_subdirectory(tests)\n',
+      'calc.h': 'int add(int a, int b);\n',
+      'calc.cpp': '#include "calc.h"\nint add(int a, int b) { return a + b; }\n',
+      'tests/CMakeLists.txt': tests('add'),
+      'tests/add_test.cpp': '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Add, Adds) { EXPECT_EQ(add(1, 2), 3); }\n',
+    });
+    const [check] = await cmakeTestCheck(ws);
+    const files = [
+      proposedFile('tests/CMakeLists.txt', tests('add guard mul')),
+      proposedFile('tests/guard_test.cpp', '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Guard, AddsZero) { EXPECT_EQ(add(0, 2), 2); }\n'),
+      proposedFile('tests/mul_test.cpp', '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Mul, Muls) { EXPECT_EQ(mul(2, 3), 6); }\n'),
+    ];
+    const run = (await runFailFirst({ commands: [check.command], workspace: ws, capeFolder: 'cape', files, emit: () => {} })).runs[0];
+    assert.deepStrictEqual(run.ctestPrograms?.notRun, ['calc_mul'], run.output);
+    assert.deepStrictEqual(run.ctestPrograms?.sources?.calc_mul, ['tests/mul_test.cpp'], run.output);
+    assert.deepStrictEqual(run.tests?.find((t) => t.name === 'Guard.AddsZero'), { name: 'Guard.AddsZero', passed: true }, run.output);
+    const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
+    assert.deepStrictEqual(failFirstOf([t('tests/mul_test.cpp', 'Mul.Muls', 'fail'), t('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
+    assert.match(beforeFailureSaying(run) ?? '', /did not build without the change \(calc_mul\)/);
   });
 });

@@ -5,7 +5,8 @@
 // otherwise (CTestPrograms.sources).
 // Read, never run: the root CMakeLists.txt and the folders it adds (`add_subdirectory`), evaluated as far as naming
 // goes — `set`, `list(APPEND)`, `foreach` over items and lists, `${…}` variables (a folder sees its parent's),
-// `$<TARGET_FILE:…>` — with every branch of an `if` taken and the bodies of functions and macros left out. A source
+// `$<TARGET_FILE:…>`; a program whose cases GoogleTest's, Catch2's or doctest's module makes CTest's tests, by its
+// own name — with every branch of an `if` taken and the bodies of functions and macros left out. A source
 // or program whose name this cannot tell (a variable set by a function, a generated file) is not mapped: its test is
 // read by the convention, as before. cmakeTestSources reads files through `read`; withSources, from the run's copy.
 import * as fs from 'fs';
@@ -256,6 +257,17 @@ export function cmakeTestSources(read: ReadText): Map<string, string[]> {
           if (name && program && tests.size < MAX_TESTS) tests.set(name, program.slice(program.lastIndexOf('/') + 1));
           break;
         }
+        case 'gtest_discover_tests':
+        case 'gtest_add_tests':
+        case 'catch_discover_tests':
+        case 'doctest_discover_tests': {
+          // a program whose cases become CTest's tests (read by their own names); not built, it is one test by its
+          // own name (ctestPrograms.ts NOT_BUILT)
+          const v = vals();
+          const target = v[0] === 'TARGET' ? v[1] : v[0];
+          if (target && tests.size < MAX_TESTS) tests.set(target, target);
+          break;
+        }
         case 'add_subdirectory': {
           const [sub] = vals();
           const p = sub ? inWorkspace(dir, sub, ROOT) : null;
@@ -304,7 +316,9 @@ export function withSources(ctest: CTestPrograms, cwd: string, folder: string): 
   const read = (rel: string): string | null => {
     try {
       const file = path.join(cwd, folder, rel);
-      return fs.statSync(file).size <= MAX_CMAKE_FILE ? fs.readFileSync(file, 'utf8') : null;
+      // a regular file only: a FIFO or a device in its place would block the read
+      const st = fs.statSync(file);
+      return st.isFile() && st.size <= MAX_CMAKE_FILE ? fs.readFileSync(file, 'utf8') : null;
     } catch {
       return null;
     }

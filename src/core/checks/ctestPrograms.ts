@@ -20,6 +20,12 @@ export const CTEST_TEST_LINE = /^\s*\d+\/\d+ Test\s+#\d+: (\S+) \.*\s*(Passed|\*
 
 /** A verdict of CTEST_TEST_LINE for a program it could not run (its executable was not built). */
 const NOT_RUN = '***Not Run';
+/**
+ * The stand-in test CMake's GoogleTest, Catch2 and doctest modules declare for a program whose cases they could not
+ * list because it was not built (`gtest_discover_tests(calc_tests)` → `calc_tests_NOT_BUILT`, Catch2's with a hash):
+ * taken off, the program's own name.
+ */
+const NOT_BUILT = /_NOT_BUILT(?:-[0-9a-f]+)?$/;
 /** CTEST_TEST_LINE's verdicts of a test it skipped or that is disabled: neither passed nor failed. */
 export const CTEST_SKIPPED = /^\*\*\*(?:Skipped|Not Run \(Disabled\))/;
 
@@ -56,7 +62,7 @@ export function ctestProgramReader(): { line: (line: string) => void; result: ()
       seen = true;
       if (m[2] === 'Passed') passed++;
       else if (m[2] === NOT_RUN) {
-        if (notRun.size < MAX_NOT_RUN) notRun.add(m[1]);
+        if (notRun.size < MAX_NOT_RUN) notRun.add(m[1].replace(NOT_BUILT, ''));
       } else if (!CTEST_SKIPPED.test(m[2])) failed++;
     },
     result: () => (seen ? { passed, failed, notRun: [...notRun] } : undefined),
