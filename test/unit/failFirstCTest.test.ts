@@ -152,7 +152,8 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
         'add_test(NAME no_command)',
       ].join('\n'),
     };
-    const sources = cmakeTestSources((rel) => files[rel] ?? null);
+    const { sources, discovered } = cmakeTestSources((rel) => files[rel] ?? null);
+    assert.strictEqual(discovered, false);
     assert.deepStrictEqual(Object.fromEntries(sources), {
       parser: ['tests/parser_test.c'],
       unit: ['tests/a_test.c', 'tests/b_test.cpp'],
@@ -174,8 +175,15 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.deepStrictEqual(programsOf(programs, 'extra/misc_tests.c'), ['misc_tests']);
     assert.deepStrictEqual(programsOf(undefined, 'tests/unity.h'), []);
     // no CMakeLists.txt, or one that does not parse as this reads it: nothing mapped, nothing thrown
-    assert.strictEqual(cmakeTestSources(() => null).size, 0);
-    assert.strictEqual(cmakeTestSources((rel) => (rel === 'CMakeLists.txt' ? 'add_test(NAME "unterminated COMMAND (x' : null)).size, 0);
+    // a program whose cases CTest runs (GoogleTest's, Catch2's modules): its stand-in test, when not built, is its name
+    const discovering = cmakeTestSources((rel) => (rel === 'CMakeLists.txt' ? 'add_executable(calc_x x_test.cpp)\ngtest_discover_tests(calc_x)\nadd_executable(calc_y y_test.cpp)\ngtest_add_tests(TARGET calc_y)\n' : null));
+    assert.deepStrictEqual([Object.fromEntries(discovering.sources), discovering.discovered], [{ calc_x: ['x_test.cpp'], calc_y: ['y_test.cpp'] }, true]);
+    const notBuilt = ctestProgramReader();
+    notBuilt.line('2/3 Test #2: calc_x_NOT_BUILT .....***Not Run   0.00 sec');
+    notBuilt.line('3/3 Test #3: catch_y_NOT_BUILT-b94f1a2c .....***Not Run   0.00 sec');
+    assert.deepStrictEqual(notBuilt.result()?.notRun, ['calc_x', 'catch_y']);
+    assert.strictEqual(cmakeTestSources(() => null).sources.size, 0);
+    assert.strictEqual(cmakeTestSources((rel) => (rel === 'CMakeLists.txt' ? 'add_test(NAME "unterminated COMMAND (x' : null)).sources.size, 0);
     assert.deepStrictEqual(cmakeCommands('a(b "c d" e) # f(g)\nH (i)'), [
       { name: 'a', args: [{ text: 'b', quoted: false }, { text: 'c d', quoted: true }, { text: 'e', quoted: false }] },
       { name: 'h', args: [{ text: 'i', quoted: false }] },
@@ -208,7 +216,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     execFileSync('mkfifo', [path.join(ws, 'sub/fifo/CMakeLists.txt')]);
     const ctest = { passed: 1, failed: 0, notRun: [] };
     assert.deepStrictEqual(withSources(ctest, ws, 'sub'), { ...ctest, sources: { 'calc.guard': ['sub/tests/guard.c'] } }, 'workspace-relative');
-    assert.strictEqual(withSources(ctest, ws, ''), ctest, 'no CMakeLists.txt in the root: nothing added');
+    assert.deepStrictEqual(withSources(ctest, ws, ''), ctest, 'no CMakeLists.txt in the root: nothing added');
   });
 
   it('DevA is told, where its checks are announced, that the CMake build keeps going past a test program that does not build', () => {
@@ -360,6 +368,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.deepStrictEqual(run.tests?.find((t) => t.name === 'Guard.AddsZero'), { name: 'Guard.AddsZero', passed: true }, run.output);
     const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
     assert.deepStrictEqual(failFirstOf([t('tests/mul_test.cpp', 'Mul.Muls', 'fail'), t('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
-    assert.match(beforeFailureSaying(run) ?? '', /did not build without the change \(calc_mul\)/);
+    assert.strictEqual(run.ctestPrograms?.cases, true);
+    assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 CTest tests did not build without the change (calc_mul); the others ran: 2 passed, 0 failed');
   });
 });

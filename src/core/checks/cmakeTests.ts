@@ -168,9 +168,11 @@ const NOT_SOURCES = new Set(['WIN32', 'MACOSX_BUNDLE', 'EXCLUDE_FROM_ALL', 'PRIV
 
 /**
  * Each CTest test's C and C++ source files (workspace-relative), by the test's name, read from the CMake files the
- * root CMakeLists.txt reaches. Empty when there is none or it declares no test this can follow.
+ * root CMakeLists.txt reaches (empty when there is none or it declares no test this can follow); and whether they make
+ * a program's cases CTest's tests (`gtest_discover_tests`…), so CTest counts cases, not programs.
  */
-export function cmakeTestSources(read: ReadText): Map<string, string[]> {
+export function cmakeTestSources(read: ReadText): { sources: Map<string, string[]>; discovered: boolean } {
+  let discovered = false;
   const programs = new Map<string, Set<string>>();
   const tests = new Map<string, string>();
   const seen = new Set<string>();
@@ -265,6 +267,7 @@ export function cmakeTestSources(read: ReadText): Map<string, string[]> {
           // own name (ctestPrograms.ts NOT_BUILT)
           const v = vals();
           const target = v[0] === 'TARGET' ? v[1] : v[0];
+          discovered = true;
           if (target && tests.size < MAX_TESTS) tests.set(target, target);
           break;
         }
@@ -288,7 +291,7 @@ export function cmakeTestSources(read: ReadText): Map<string, string[]> {
     const files = programs.get(program.replace(/\.exe$/i, ''));
     if (files?.size) out.set(test, [...files].sort());
   }
-  return out;
+  return { sources: out, discovered };
 }
 
 /** A foreach's items: `a b c`, `${list}`, `IN LISTS x y`, `IN ITEMS a b`, `RANGE` (not read: numbers name no test). */
@@ -310,7 +313,8 @@ const MAX_CMAKE_FILE = 1024 * 1024;
 
 /**
  * What CTest said of its programs, with the tests the CMake files in the run's folder name otherwise than their
- * source files (cmakeTestSources), workspace-relative: read as the run ends, in the copy it ran in.
+ * source files (cmakeTestSources), workspace-relative, and whether CTest's tests are cases: read as the run ends, in
+ * the copy it ran in.
  */
 export function withSources(ctest: CTestPrograms, cwd: string, folder: string): CTestPrograms {
   const read = (rel: string): string | null => {
@@ -323,8 +327,8 @@ export function withSources(ctest: CTestPrograms, cwd: string, folder: string): 
       return null;
     }
   };
-  const otherwise = testsNamedOtherwise(cmakeTestSources(read));
-  if (!otherwise) return ctest;
-  const sources = Object.fromEntries(Object.entries(otherwise).map(([test, files]) => [test, files.map((f) => workspacePath(folder, f))]));
-  return { ...ctest, sources };
+  const found = cmakeTestSources(read);
+  const otherwise = testsNamedOtherwise(found.sources);
+  const sources = otherwise && Object.fromEntries(Object.entries(otherwise).map(([test, files]) => [test, files.map((f) => workspacePath(folder, f))]));
+  return { ...ctest, ...(sources ? { sources } : {}), ...(found.discovered ? { cases: true as const } : {}) };
 }

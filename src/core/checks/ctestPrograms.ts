@@ -41,6 +41,12 @@ export interface CTestPrograms {
    * file, or the files could not be read; a test file not listed here is its program by its name (programOf).
    */
   sources?: Record<string, string[]>;
+  /**
+   * The CMake files make a program's test cases CTest's tests (`gtest_discover_tests`, Catch2's, doctest's:
+   * cmakeTests.ts), so `passed` and `failed` count cases, and a program not built is one test: the run is told by its
+   * tests, not its programs (checks/verdict.ts).
+   */
+  cases?: true;
 }
 
 /** Programs whose names a reader keeps: an output of any length is read within it. */

@@ -40,7 +40,7 @@ const runSchema = () =>
     unbuiltCargoTests: z.optional(z.array(z.looseObject({ crate: z.optional(z.string()), name: z.string() }))),
     unbuiltTestFiles: z.optional(strings()),
     byTarget: z.optional(z.looseObject({ crate: z.string(), targets: strings(), unbuilt: strings(), passed: z.number(), failed: z.number() })),
-    ctestPrograms: z.optional(z.looseObject({ passed: z.number(), failed: z.number(), notRun: strings(), sources: z.optional(z.record(z.string(), strings())) })),
+    ctestPrograms: z.optional(z.looseObject({ passed: z.number(), failed: z.number(), notRun: strings(), sources: z.optional(z.record(z.string(), strings())), cases: z.optional(z.literal(true)) })),
     testsNotReached: z.optional(z.literal(true)),
   });
 

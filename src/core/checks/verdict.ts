@@ -135,7 +135,8 @@ export const DID_NOT_LOAD = 'did not load';
  * How a fail-first `cargo test` run once per target is told when some of its targets did not build and the others ran
  * (ByTarget): "failed: 1 of 2 test targets did not build without the change (test_bump); the other ran: 2 passed, 0
  * failed" — its test cases counted. Said of the whole run, "did not build" hid that a guard beside the new-API file ran
- * (a Rust trial). A CTest run that kept going (ctestPrograms.ts) is told so by its programs: "1 of 20 test programs".
+ * (a Rust trial). A CTest run that kept going (ctestPrograms.ts) is told so by its programs: "1 of 20 test programs" —
+ * or by its tests where each is a program's case (`gtest_discover_tests`): "1 of 41 CTest tests".
  */
 function partlyUnbuiltSaying(t: { kind: string; total: number; unbuilt: readonly string[]; passed: number; failed: number }): string {
   const ran = t.total - t.unbuilt.length;
@@ -166,7 +167,7 @@ export function beforeFailureSaying(r: {
   const t = r.byTarget;
   if (t && t.unbuilt.length && t.unbuilt.length < t.targets.length) return partlyUnbuiltSaying({ kind: 'test targets', total: t.targets.length, ...t });
   const p = r.ctestPrograms;
-  if (p && p.notRun.length && p.passed + p.failed > 0) return partlyUnbuiltSaying({ kind: 'test programs', total: p.passed + p.failed + p.notRun.length, unbuilt: p.notRun, passed: p.passed, failed: p.failed });
+  if (p && p.notRun.length && p.passed + p.failed > 0) return partlyUnbuiltSaying({ kind: p.cases ? 'CTest tests' : 'test programs', total: p.passed + p.failed + p.notRun.length, unbuilt: p.notRun, passed: p.passed, failed: p.failed });
   const files = r.unbuiltTestFiles ?? [];
   if (!files.length) return UNBUILT_BEFORE;
   const failing = (r.tests ?? []).filter((c) => !c.passed).length;
