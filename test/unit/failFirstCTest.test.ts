@@ -130,7 +130,12 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
         'add_executable(unit_tests WIN32 tests/a_test.c)',
         'target_sources(unit_tests PRIVATE tests/b_test.cpp)',
         'add_test(unit ${CMAKE_BINARY_DIR}/unit_tests)',
-        'function(calc_test name)\n  add_executable(${name} ${name}.c)\n  add_test(NAME ${name} COMMAND ${name})\nendfunction()',
+        // the project's own test function and macro, called; one calling itself stops; a value doubling itself is dropped
+        'function(add_unit_test name)\n  cmake_parse_arguments(T "" "PROGRAM" "SOURCES" ${ARGN})\n  add_executable(${T_PROGRAM} ${T_SOURCES})\n  add_test(NAME unit.${name} COMMAND ${T_PROGRAM})\nendfunction()',
+        'add_unit_test(json PROGRAM t_json SOURCES tests/json_test.c tests/helpers.c)',
+        'macro(simple_test n)\n  add_executable(st_${n} tests/${n}.c)\n  add_test(st.${n} st_${n})\nendmacro()\nsimple_test(io)',
+        'function(forever)\n  forever()\nendfunction()\nforever()',
+        'set(BIG x)\nforeach(i RANGE 40)\n  set(BIG "${BIG}${BIG}")\nendforeach()\nforeach(i a b c d e f g h i j k l m n o p q r s t u v w x y z)\n  set(BIG "${BIG}${BIG}")\nendforeach()',
         'if(BUILD_EXTRA)\n  add_subdirectory(extra)\nendif()',
         'add_executable(outside ../elsewhere/x.c)\nadd_test(NAME outside COMMAND outside)',
         'add_subdirectory(.)',
@@ -157,6 +162,8 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.deepStrictEqual(Object.fromEntries(sources), {
       parser: ['tests/parser_test.c'],
       unit: ['tests/a_test.c', 'tests/b_test.cpp'],
+      'unit.json': ['tests/helpers.c', 'tests/json_test.c'],
+      'st.io': ['tests/io.c'],
       calc_size: ['extra/size_tests.c'],
       calc_limit: ['extra/limit_tests.c'],
       calc_nesting: ['extra/nesting_tests.c'],
@@ -167,7 +174,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     });
     // only the tests named otherwise than their files are kept on the run; a file's programs are those, or its name
     const otherwise = testsNamedOtherwise(sources)!;
-    assert.deepStrictEqual(Object.keys(otherwise), ['parser', 'unit', 'calc_size', 'calc_limit', 'calc_nesting']);
+    assert.deepStrictEqual(Object.keys(otherwise), ['parser', 'unit', 'unit.json', 'st.io', 'calc_size', 'calc_limit', 'calc_nesting']);
     assert.strictEqual(testsNamedOtherwise(new Map([['misc_tests', ['tests/misc_tests.c']]])), undefined);
     const programs = { sources: otherwise };
     assert.deepStrictEqual(programsOf(programs, 'tests/b_test.cpp'), ['unit']);

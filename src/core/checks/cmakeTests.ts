@@ -5,9 +5,9 @@
 // otherwise (CTestPrograms.sources).
 // Read, never run: the root CMakeLists.txt and the folders it adds (`add_subdirectory`), evaluated as far as naming
 // goes — `set`, `list(APPEND)`, `foreach` over items and lists, `${…}` variables (a folder sees its parent's),
-// `$<TARGET_FILE:…>`; a program whose cases GoogleTest's, Catch2's or doctest's module makes CTest's tests, by its
-// own name — with every branch of an `if` taken and the bodies of functions and macros left out. A source
-// or program whose name this cannot tell (a variable set by a function, a generated file) is not mapped: its test is
+// `$<TARGET_FILE:…>`, the project's own functions and macros (`cmake_parse_arguments` too); a program whose cases
+// GoogleTest's, Catch2's or doctest's module makes CTest's tests, by its own name — with every branch of an `if` taken.
+// A source or program whose name this cannot tell (a generated file, a module's function) is not mapped: its test is
 // read by the convention, as before. cmakeTestSources reads files through `read`; withSources, from the run's copy.
 import * as fs from 'fs';
 import * as path from 'path';
@@ -30,6 +30,10 @@ const MAX_FILES = 200;
 const MAX_ITERATIONS = 10_000;
 /** Tests kept in the map: a project with more names its tests by a generator this does not read. */
 const MAX_TESTS = 500;
+/** Calls of the project's functions and macros inside one another (a recursive one stops here). */
+const MAX_CALL_DEPTH = 16;
+/** A variable's longest value: one that doubles itself in a loop is dropped, not grown to the memory's end. */
+const MAX_VALUE = 64 * 1024;
 
 /** A bracket comment's start (`#[[`, `#[==[`), and a command's name, each where the reading is (sticky: no copy of the rest). */
 const BRACKET_COMMENT = /#\[(=*)\[/y;
@@ -125,6 +129,51 @@ export function cmakeCommands(text: string): Command[] {
 /** The variables of a folder's scope: a folder added by add_subdirectory starts with a copy of its parent's. */
 type Scope = Map<string, string>;
 
+/** Sets a variable, its value dropped past MAX_VALUE. */
+function setVar(vars: Scope, name: string, value: string): void {
+  vars.set(name, value.length > MAX_VALUE ? '' : value);
+}
+
+/**
+ * `cmake_parse_arguments(<prefix> <options> <one-value keywords> <multi-value keywords> <args>…)`, and its
+ * `PARSE_ARGV <n>` form: sets `<prefix>_<keyword>` from the arguments, as a project's test function reads them.
+ */
+function parseArguments(raw: Command['args'], vars: Scope): void {
+  const args = raw.flatMap((a) => values(a, vars));
+  let prefix: string | undefined;
+  let lists: string[];
+  let given: string[];
+  if (args[0] === 'PARSE_ARGV') {
+    prefix = args[2];
+    lists = args.slice(3, 6);
+    const from = Number(args[1]) || 0;
+    given = (vars.get('ARGV') ?? '').split(';').filter(Boolean).slice(from);
+  } else {
+    prefix = args[0];
+    lists = args.slice(1, 4);
+    given = args.slice(4);
+  }
+  if (!prefix) return;
+  const kinds = lists.map((l) => new Set((l ?? '').split(';').filter(Boolean)));
+  const [options, one, multi] = kinds;
+  const keyword = (w: string) => options.has(w) || one.has(w) || multi.has(w);
+  for (const o of options) setVar(vars, `${prefix}_${o}`, 'FALSE');
+  for (const k of [...one, ...multi]) vars.delete(`${prefix}_${k}`);
+  const unparsed: string[] = [];
+  for (let i = 0; i < given.length; i++) {
+    const w = given[i];
+    if (options.has(w)) setVar(vars, `${prefix}_${w}`, 'TRUE');
+    else if (one.has(w)) {
+      if (i + 1 < given.length && !keyword(given[i + 1])) setVar(vars, `${prefix}_${w}`, given[++i]);
+    } else if (multi.has(w)) {
+      const items: string[] = [];
+      while (i + 1 < given.length && !keyword(given[i + 1])) items.push(given[++i]);
+      setVar(vars, `${prefix}_${w}`, items.join(';'));
+    } else unparsed.push(w);
+  }
+  setVar(vars, `${prefix}_UNPARSED_ARGUMENTS`, unparsed.join(';'));
+}
+
 /** `${NAME}` replaced by its value (innermost first, as CMake does; an unset one is empty), and `$<TARGET_FILE:t>` by t. */
 function expand(text: string, vars: Scope): string {
   let s = text;
@@ -173,6 +222,8 @@ const NOT_SOURCES = new Set(['WIN32', 'MACOSX_BUNDLE', 'EXCLUDE_FROM_ALL', 'PRIV
  */
 export function cmakeTestSources(read: ReadText): { sources: Map<string, string[]>; discovered: boolean } {
   let discovered = false;
+  let calls = 0;
+  const defs = new Map<string, { params: string[]; body: Command[]; macro: boolean }>();
   const programs = new Map<string, Set<string>>();
   const tests = new Map<string, string>();
   const seen = new Set<string>();
@@ -181,7 +232,7 @@ export function cmakeTestSources(read: ReadText): { sources: Map<string, string[
     seen.add(dir);
     const text = read(dir ? `${dir}/CMakeLists.txt` : 'CMakeLists.txt');
     if (text === null) return;
-    const vars: Scope = new Map(parent);
+    let vars: Scope = new Map(parent);
     const here = dir ? `${ROOT}/${dir}` : ROOT;
     vars.set('CMAKE_CURRENT_SOURCE_DIR', here);
     vars.set('CMAKE_CURRENT_LIST_DIR', here);
@@ -200,12 +251,18 @@ export function cmakeTestSources(read: ReadText): { sources: Map<string, string[
           }
           const body = cmds.slice(k + 1, e);
           k = e;
-          if (c.name !== 'foreach' || !c.args.length) continue;
+          if (c.name !== 'foreach') {
+            // defined for every folder after this one (CMake's are global), called like a command
+            const [name, ...params] = c.args.map((a) => a.text);
+            if (name) defs.set(name.toLowerCase(), { params, body, macro: c.name === 'macro' });
+            continue;
+          }
+          if (!c.args.length) continue;
           const name = c.args[0].text;
           const items = loopItems(c.args.slice(1), vars);
           for (const item of items) {
             if (++iterations > MAX_ITERATIONS) return;
-            vars.set(name, item);
+            setVar(vars, name, item);
             run(body);
           }
           continue;
@@ -226,12 +283,12 @@ export function cmakeTestSources(read: ReadText): { sources: Map<string, string[
           const [name, ...rest] = c.args;
           if (!name) break;
           const cut = rest.findIndex((a) => !a.quoted && (a.text === 'CACHE' || a.text === 'PARENT_SCOPE'));
-          vars.set(expand(name.text, vars), (cut < 0 ? rest : rest.slice(0, cut)).flatMap((a) => values(a, vars)).join(';'));
+          setVar(vars, expand(name.text, vars), (cut < 0 ? rest : rest.slice(0, cut)).flatMap((a) => values(a, vars)).join(';'));
           break;
         }
         case 'list': {
           const [op, name, ...rest] = vals();
-          if (op === 'APPEND' && name) vars.set(name, [...(vars.get(name) ?? '').split(';').filter(Boolean), ...rest].join(';'));
+          if (op === 'APPEND' && name) setVar(vars, name, [...(vars.get(name) ?? '').split(';').filter(Boolean), ...rest].join(';'));
           break;
         }
         case 'add_executable':
@@ -276,6 +333,27 @@ export function cmakeTestSources(read: ReadText): { sources: Map<string, string[
           const p = sub ? inWorkspace(dir, sub, ROOT) : null;
           if (p !== null && p !== dir) folder(p, vars);
           break;
+        }
+        case 'cmake_parse_arguments':
+          parseArguments(c.args, vars);
+          break;
+        default: {
+          // a function or macro of the project's (`add_unit_test(parser SOURCES parser_test.c)`): its body with its
+          // arguments bound; a function's variables are its own, a macro's the caller's
+          const def = defs.get(c.name);
+          if (!def || calls >= MAX_CALL_DEPTH) break;
+          const argv = vals();
+          const caller = vars;
+          if (!def.macro) vars = new Map(caller);
+          def.params.forEach((p, i) => setVar(vars, p, argv[i] ?? ''));
+          setVar(vars, 'ARGN', argv.slice(def.params.length).join(';'));
+          setVar(vars, 'ARGV', argv.join(';'));
+          setVar(vars, 'ARGC', String(argv.length));
+          argv.forEach((a, i) => setVar(vars, `ARGV${i}`, a));
+          calls++;
+          run(def.body);
+          calls--;
+          vars = caller;
         }
       }
     };
