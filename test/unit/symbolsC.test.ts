@@ -101,6 +101,47 @@ describe('symbols: C and C++ files', () => {
     const r = scanFile('src/parser.cpp', cpp);
     assert.deepStrictEqual(r.symbols, ['Parser.parse_all', 'app_main', 'Parser']);
   });
+
+  it("a C++ namespace's block is the top level: its functions by their names, indented or not, nested or inline; an anonymous one's the file's own", () => {
+    const header = [
+      '#pragma once',
+      '#include <string>',
+      'namespace strkit {',
+      '// Splits text at sep.',
+      'std::vector<std::string> split(std::string_view text, char sep);',
+      'inline namespace v2 {',
+      '    std::string trim(std::string_view text);',
+      '}  // namespace v2',
+      'namespace detail',
+      '{',
+      '    [[nodiscard]] bool is_space(char c) noexcept;',
+      '}',
+      'class Joiner final : public Base {',
+      ' public:',
+      '  std::string join(const std::vector<std::string> &parts) const;',
+      '};',
+      '}  // namespace strkit',
+      'namespace a::b { int deep(int x); }',
+      'int after_all(void);',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('include/strkit/strkit.hpp', header).symbols, ['split', 'trim', 'is_space', 'Joiner', 'after_all']);
+    const sigs = signaturesOf('include/strkit/strkit.hpp', header);
+    assert.strictEqual(sigs.get('split'), 'std::vector<std::string> split(std::string_view text, char sep)');
+    assert.strictEqual(sigs.get('trim'), 'std::string trim(std::string_view text)');
+    const source = [
+      '#include "strkit/strkit.hpp"',
+      'namespace strkit {',
+      'namespace {',
+      'bool blank(char c) { return c == 32; }',
+      '}  // namespace',
+      'std::string trim(std::string_view text) {',
+      '  std::string out(text);',
+      '  return out;',
+      '}',
+      '}  // namespace strkit',
+    ].join('\n');
+    assert.deepStrictEqual(scanFile('src/trim.cpp', source).symbols, ['trim', 'blank'], "the anonymous namespace's function after the public one");
+  });
 });
 
 describe('imports: C and C++ includes', () => {

@@ -37,7 +37,7 @@ import { pathTable, validPathTable, type RestoredFiles } from './fileTable';
 import { recordedNames } from './treeWalk';
 
 /** Bump on any change of the layout or of what a section means. */
-export const CACHE_VERSION = 31;
+export const CACHE_VERSION = 32;
 const CACHE_MAGIC = Buffer.from('CAPEIDX\n', 'latin1');
 const HEAD_BYTES = CACHE_MAGIC.length + 8;
 /** Separates files in the string sections: no path (and no text file's symbol or specifier) holds a NUL. */

@@ -6,7 +6,9 @@
 // are not `static`; its `static` ones, types and macros are its own. The plain fallback (symbolsOther.ts) saw only
 // the struct tags: a trial's init code map showed parson.c — a JSON library of eighty functions — as `json_value_t,
 // json_object_t, json_array_t`.
-// No parser: names by the line shapes C code is written in; classes and namespaces are left to the fallback's rules.
+// No parser: names by the line shapes C code is written in. A C++ namespace's block is the top level too (its names by
+// their own, `strkit::split` as `split`; an anonymous namespace's as a `static` function's, the file's own), as an
+// `extern "C" {` block is, its lines indented or not; classes are left to the fallback's rules (symbols.ts).
 // The same walk gives each name its signature for the map lines (cDeclarations; signatures.ts): a function's
 // declaration as written (`JSON_Value * json_parse_string(const char *string)`), a macro's short literal value
 // (`PARSON_VERSION_STRING = "1.5.3"`, never a secret's by its name) or parameters, a typedef's type.
@@ -42,12 +44,20 @@ const TYPE_ONLY = /^[A-Za-z_]\w*(?:<[^;()<>]*>)?(?:[\s*&]+[A-Za-z_]\w*(?:<[^;()<
 /** A typedef whose block opens here (`typedef struct {`, `typedef enum json_type {`): its name comes at `} Name;`. */
 const TYPEDEF_BLOCK = /^typedef\s+(?:struct|enum|union)\b[^;{]*\{[^};]*$/;
 const BLOCK_END_NAME = /^\}\s*(?:\*\s*)?([A-Za-z_]\w*)\s*(?:,[^;]*)?;/;
-/** A tag's definition at the top level: `struct json_value_t {`, `enum json_value_type {`, `union u {`, C++'s `enum class Color : int {`, `struct __attribute__ ((__packed__)) sdshdr8 {`. */
-const TAG_LINE = /^(?:struct|union|enum(?:\s+(?:class|struct))?)\s+(?:(?:__attribute__\s*\(\([^)]*\)\)|alignas\([^)]*\)|\[\[[^\]]*\]\])\s*)*([A-Za-z_]\w*)\s*(?::[^{;]*)?\{/;
+/**
+ * A tag's definition at the top level: `struct json_value_t {`, `enum json_value_type {`, `union u {`, C++'s `enum class
+ * Color : int {`, `class Parser final : public Base {`, `struct __attribute__ ((__packed__)) sdshdr8 {`.
+ */
+const TAG_LINE = /^(?:class|struct|union|enum(?:\s+(?:class|struct))?)\s+(?:(?:__attribute__\s*\(\([^)]*\)\)|alignas\([^)]*\)|\[\[[^\]]*\]\])\s*)*([A-Za-z_]\w*)(?:\s+final)?\s*(?::[^{;]*)?\{/;
 const DEFINE = /^#\s*define\s+([A-Za-z_]\w*)/;
 /** A macro's name by C's convention: upper case, digits and underscores. */
 const MACRO_NAME = /^[A-Z][A-Z0-9_]*$/;
 const IFNDEF = /^#\s*ifndef\s+([A-Za-z_]\w*)/;
+/**
+ * A C++ namespace's opening on a line of its own (`namespace strkit {`, `inline namespace v1 {`, `namespace a::b {`,
+ * `namespace {`, or its brace on the next line): its name (none for an anonymous one), and its brace.
+ */
+const NAMESPACE_LINE = /^(?:inline\s+)?namespace\b(?:\s+([A-Za-z_][\w:]*))?\s*(?:\[\[[^\]]*\]\]\s*)?(\{|$)/;
 /** Attributes written before a declaration's type (`__attribute__((…))`, `[[nodiscard]]`, `__declspec(…)`, `extern "C"`). */
 const LEADING_ATTRIBUTES = /^(?:\[\[[^\]]*\]\]\s*|__attribute__\s*\(\([^)]*\)\)\s*|__declspec\s*\([^)]*\)\s*|extern\s+"C"\s+)+/;
 /**
@@ -114,10 +124,12 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
   const lines = text.split('\n').map(withoutCr);
   let guard: string | null = null;
   let typedefBlock = false;
-  let depth = 0; // braces open at a line's start: only depth 0 (or an `extern "C" {` block) is the top level
-  let linkage = 0; // the depth of `extern "C" {` blocks around the line
+  let depth = 0; // braces open at a line's start: only depth 0 (or an `extern "C" {` or namespace block) is the top level
+  // the blocks around the line that are the top level too (`extern "C" {`, `namespace x {`): whether each is an
+  // anonymous namespace, whose names are the file's own; their count is the depth of the top level
+  const open: boolean[] = [];
   let comment = false;
-  let externC = false; // the line before was `extern "C"` alone
+  let pending: boolean | null = null; // the line before opened such a block without its brace (`extern "C"`, `namespace x`): anonymous?
   let previous = '';
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
@@ -130,34 +142,49 @@ export function cDeclarations(relPath: string, text: string, visit: Visit): void
     const [plain, opens] = withoutComments(line);
     comment = opens;
     // a typedef's block closes at the top level's brace: `} JSON_String;` names it
-    if (typedefBlock && depth === linkage + 1 && /^\}/.test(plain)) {
-      const end = BLOCK_END_NAME.exec(plain);
+    const linkage = open.length;
+    const inner = linkage > 0 ? plain.replace(/^\s+/, '') : plain;
+    if (typedefBlock && depth === linkage + 1 && /^\}/.test(inner)) {
+      const end = BLOCK_END_NAME.exec(inner);
       if (end) visit(end[1], header, () => null, 'typedef');
       typedefBlock = false;
     }
     const topLevel = depth === linkage;
-    if (topLevel && /^\S/.test(plain)) {
-      const d = DEFINE.exec(plain);
-      const ifndef = IFNDEF.exec(plain);
+    const ns = NAMESPACE_LINE.exec(inner);
+    const own = open.includes(true); // inside an anonymous namespace
+    if (topLevel && !ns && /^\S/.test(inner)) {
+      const d = DEFINE.exec(inner);
+      const ifndef = IFNDEF.exec(inner);
       if (ifndef) guard = ifndef[1];
       else if (d) {
         // an include guard (`#ifndef X` then `#define X`) names nothing
-        if (d[1] !== guard) visit(d[1], header, () => macroSignature(d[1], plain.slice(d[0].length)), 'macro');
+        if (d[1] !== guard) visit(d[1], header, () => macroSignature(d[1], inner.slice(d[0].length)), 'macro');
         guard = null;
-      } else if (!plain.startsWith('#')) {
-        const declaration = declarationText(plain);
+      } else if (!inner.startsWith('#')) {
+        const declaration = declarationText(inner);
         scanLine(declaration, previous, header, (symbol, pub, kind, typeAbove) => {
-          visit(symbol, pub, () => (kind === 'function' ? functionSignature(lines, i, declaration, typeAbove ?? null) : kind === 'typedef' ? typedefSignature(symbol, plain) : null), kind);
+          visit(symbol, pub && !own, () => (kind === 'function' ? functionSignature(lines, i, declaration, typeAbove ?? null) : kind === 'typedef' ? typedefSignature(symbol, inner) : null), kind);
         }, () => (typedefBlock = true));
       }
     }
-    // `extern "C" {`, or `extern "C"` with its brace on the next line (parson.h's way)
-    if (/^\s*extern\s+"C(?:\+\+)?"\s*\{/.test(plain) || (externC && /^\s*\{/.test(plain))) linkage++;
-    if (plain.trim()) externC = /^\s*extern\s+"C(?:\+\+)?"\s*$/.test(plain);
+    // a block that is the top level too opens: `extern "C" {`, `namespace x {`, or either with its brace on the next
+    // line (parson.h's `extern "C"`)
+    let block: boolean | null = null;
+    if (topLevel && /^\s*extern\s+"C(?:\+\+)?"\s*\{/.test(plain)) block = false;
+    else if (topLevel && ns?.[2] === '{') block = !ns[1];
+    else if (pending !== null && /^\s*\{/.test(plain)) block = pending;
+    if (plain.trim()) pending = topLevel && /^\s*extern\s+"C(?:\+\+)?"\s*$/.test(plain) ? false : topLevel && ns && !ns[2] ? !ns[1] : null;
+    let first = block !== null;
     for (const ch of plain.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""')) {
-      if (ch === '{') depth++;
-      else if (ch === '}') {
-        if (depth === linkage && linkage > 0) linkage--;
+      if (ch === '{') {
+        depth++;
+        // the block's own brace: the top level goes one deeper
+        if (first) {
+          open.push(block!);
+          first = false;
+        }
+      } else if (ch === '}') {
+        if (depth === open.length && open.length > 0) open.pop();
         depth = Math.max(0, depth - 1);
       }
     }
