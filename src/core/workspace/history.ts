@@ -14,7 +14,11 @@ import { BM25_SHORT_TEXTS, bm25Idf, bm25Tf } from './termScoring';
 import { gitDirOf, gitTopOf } from './gitRules';
 import { stamp } from './disk';
 
-/** Commits looked at. */
+/**
+ * Commits looked at. 1,000 on the localization bench (each case's clone holds a few hundred to a thousand earlier
+ * commits) gave whole 0.573 of the modified files, all of them in 0.444 of cases, against 300's 0.571 / 0.448 — the
+ * same files in the first ten (0.706); with co-change decaying slower over them (0.999 a commit) 0.563 / 0.425.
+ */
 const COMMITS = 300;
 /** Commits that touch more files than this are sweeping changes (formatting, renames, releases): skipped. */
 const MAX_FILES_PER_COMMIT = 12;
