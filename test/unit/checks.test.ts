@@ -34,6 +34,7 @@ import {
   type CheckRun,
   type ProposedFile,
 } from '../../src/core';
+import { recordedRun } from '../helpers/failedRun';
 import { readAllLines } from '../../src/core/text/lines';
 
 /** The test cases a run's output names (readTestCases without its listsPassed). */
@@ -934,17 +935,8 @@ describe('checks: what the retrospective hears', () => {
 });
 
 describe('checks: fail-first', () => {
-  const run = (passed: boolean, tests?: CheckRun['tests']): CheckRun => ({
-    command: 'node --test',
-    round: 0,
-    status: passed ? 'passed' : 'failed',
-    passed,
-    exitCode: passed ? 0 : 1,
-    durationMs: 1,
-    output: 'SECRET OUTPUT',
-    outputChars: 13,
-    ...(tests ? { tests } : {}),
-  });
+  const run = (passed: boolean, tests?: CheckRun['tests']): CheckRun =>
+    recordedRun('node --test', passed, { durationMs: 1, output: 'SECRET OUTPUT', outputChars: 13, ...(tests ? { tests } : {}) });
   const outcome = { commands: ['node --test'], runs: [run(true)], fixRounds: [], maxFixRounds: 2, passed: true };
 
   it('the retrospective hears which test files ran alone on the unchanged code and how each command fared there', () => {

@@ -8,7 +8,7 @@ import { computeMetrics } from '../../src/core/metrics/metrics';
 import { readKptFile } from '../../src/core/kpt';
 import type { Envelope, ProposedFile, StepId } from '../../src/core/model/types';
 import { readFrontmatter } from '../../src/core/cape/frontmatter';
-import type { CheckRun } from '../../src/core/checks/types';
+import { recordedRun } from '../helpers/failedRun';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cape-store-'));
@@ -182,17 +182,7 @@ describe('SessionStore', () => {
       feedback: [{ round: 1, from: 'DevA', to: 'DA', questions: ['Which colour?'], blockedRaw: '{}', answerRaw: '{}', answerText: 'Blue', usage, model: 'm' }],
     });
     // a check loop's outcome with the optional parts a run may carry (test cases, a cargo run per target, CTest's programs)
-    const run = (command: string, passed: boolean, more: Partial<CheckRun> = {}): CheckRun => ({
-      command,
-      round: 0,
-      status: passed ? 'passed' : 'failed',
-      passed,
-      exitCode: passed ? 0 : 1,
-      durationMs: 10,
-      output: '',
-      outputChars: 0,
-      ...more,
-    });
+    const run = recordedRun;
     const ctest = run('cmake --build build && ctest --test-dir build', false, { ctestPrograms: { passed: 19, failed: 0, notRun: ['size_tests'] } });
     const cargo = run('cargo test', false, { byTarget: { crate: '', targets: ['api'], unbuilt: ['api'], passed: 0, failed: 0 }, tests: [{ name: 'adds', passed: false, already: true }] });
     good.checks = {
