@@ -40,6 +40,33 @@ describe("init: a C library's facts", function () {
     assert.match(factsPart(text, 'Check commands'), /^- `make test` \(Makefile target "test"\)$/m);
   });
 
+  it("say that a CMake check's build folder is CAPE's own, and a C++ header's namespaced functions are in the code map", async function () {
+    if (process.platform === 'win32') this.skip(); // the fake cmake and ctest below are shell scripts
+    const ws = tempDir('cape-facts-cpp-');
+    putFile(ws, 'CMakeLists.txt', 'cmake_minimum_required(VERSION 3.14)\nproject(strs CXX)\nadd_library(strs src/split.cpp)\nenable_testing()\nadd_subdirectory(tests)\n');
+    putFile(ws, 'include/strs/strs.hpp', '#pragma once\n#include <string>\nnamespace strs {\nstd::vector<std::string> split(std::string_view text, char sep);\n}  // namespace strs\n');
+    putFile(ws, 'src/split.cpp', '#include "strs/strs.hpp"\nnamespace strs {\nstd::vector<std::string> split(std::string_view text, char sep) { return {}; }\n}\n');
+    putFile(ws, 'tests/CMakeLists.txt', 'add_executable(test_split split_tests.cpp)\nadd_test(NAME split COMMAND test_split)\n');
+    putFile(ws, 'tests/split_tests.cpp', '#include "strs/strs.hpp"\nint main() { return 0; }\n');
+    const bin = tempDir('cape-facts-cpp-bin-');
+    for (const tool of ['cmake', 'ctest']) {
+      fs.writeFileSync(path.join(bin, tool), '#!/bin/sh\nexit 0\n');
+      fs.chmodSync(path.join(bin, tool), 0o755);
+    }
+    const savedPath = process.env.PATH;
+    process.env.PATH = bin;
+    let text: string;
+    try {
+      text = (await readWorkspaceFacts(ws, undefined, async () => ({ index: (await WorkspaceIndex.open(ws, { cacheFile: null })).index, query: 'split' })))!.text;
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    const checks = factsPart(text, 'Check commands');
+    assert.match(checks, /^- `cmake -S \. -B \.cape-cmake-build && .*ctest --output-on-failure`/m, checks);
+    assert.match(checks, /^- \(`\.cape-cmake-build` is the folder CAPE builds in, in its own copy of the workspace, for this check: not the project's build folder\)$/m, checks);
+    assert.match(factsPart(text, 'Code map'), /include\/strs\/strs\.hpp — std::vector<std::string> split\(std::string_view text, char sep\)/);
+  });
+
   it("the code map names a source file's functions its header declares by the header, once; DA's map likewise", async () => {
     const ws = tempDir('cape-facts-c-map-');
     putFile(ws, 'minijson.h', 'typedef struct mj_value_t MJ_Value;\nMJ_Value * mj_parse(const char *text);\nvoid mj_free(MJ_Value *value);\n');

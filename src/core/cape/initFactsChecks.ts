@@ -1,9 +1,10 @@
 // Init's workspace facts (initFacts.ts), the check commands part: the commands CAPE detects (checks/detect.ts's
 // detectedChecks, the ones `--check auto` runs), named, never run; which package manager runs the scripts when the
-// lockfile's is not installed where CAPE runs; and the sub-projects with checks past the four detected, by the checks'
+// lockfile's is not installed where CAPE runs; that a CMake check's build folder is CAPE's own; and the sub-projects with checks past the four detected, by the checks'
 // own saying (leftOutSubprojectsSaying), so the files written from the facts do not take the commands for all of them.
 import type { DetectedChecks } from '../checks/detect';
 import { leftOutSubprojectsSaying } from '../checks/detectSubprojects';
+import { CMAKE_BUILD_FOLDER } from '../checks/detectCMake';
 import { oneLine, shorten } from '../text/cut';
 import type { ManifestSources } from './initFactsManifests';
 import { linesWithin, type FactSources } from './initFactsText';
@@ -31,6 +32,11 @@ export function checksPart({ checks: { commands: checks, leftOut }, lock }: Chec
   // npm for the project's manager (an init trial on a bun project wrote `bun run` and flagged the facts as contradictory)
   if (lock && lock.manager !== 'npm' && checks.some((c) => /^npm (?:test|run)\b/.test(c.command))) {
     lines.push(`- (the project uses ${lock.manager}: ${lock.file}; ${lock.manager} is not installed where CAPE runs, so CAPE runs the scripts with npm)`);
+  }
+  // a CMake check builds in a folder of CAPE's own in its scratch copy: say so, or the model takes it for the project's
+  // build folder (an init trial on a C++ library wrote `.cape-cmake-build` into its guideline, architecture and standards)
+  if (checks.some((c) => c.command.includes(CMAKE_BUILD_FOLDER))) {
+    lines.push(`- (\`${CMAKE_BUILD_FOLDER}\` is the folder CAPE builds in, in its own copy of the workspace, for this check: not the project's build folder)`);
   }
   const head = '## Check commands CAPE detects (named here, not run)\n';
   // the left-out line keeps its room: cut among the commands, it would read as one more of them
