@@ -1,7 +1,8 @@
 // Init's workspace facts (initFacts.ts), the check commands part: the commands CAPE detects (checks/detect.ts's
 // detectedChecks, the ones `--check auto` runs), named, never run; which package manager runs the scripts when the
-// lockfile's is not installed where CAPE runs; that a CMake check's build folder is CAPE's own; and the sub-projects with checks past the four detected, by the checks'
-// own saying (leftOutSubprojectsSaying), so the files written from the facts do not take the commands for all of them.
+// lockfile's is not installed where CAPE runs; that a CMake check's build folder is CAPE's own; and the sub-projects
+// with checks past the four detected, by the checks' own saying (leftOutSubprojectsSaying), so the files written from
+// the facts do not take the commands for all of them.
 import type { DetectedChecks } from '../checks/detect';
 import { leftOutSubprojectsSaying } from '../checks/detectSubprojects';
 import { CMAKE_BUILD_FOLDER } from '../checks/detectCMake';

@@ -8,7 +8,8 @@
 // json_object_t, json_array_t`.
 // No parser: names by the line shapes C code is written in. A C++ namespace's block is the top level too (its names by
 // their own, `strkit::split` as `split`; an anonymous namespace's as a `static` function's, the file's own), as an
-// `extern "C" {` block is, its lines indented or not; classes are left to the fallback's rules (symbols.ts).
+// `extern "C" {` block is, its lines indented or not. A class is named as a struct's tag is (its members are not:
+// symbols.ts's fallback rules add a C++ file's other types).
 // The same walk gives each name its signature for the map lines (cDeclarations; signatures.ts): a function's
 // declaration as written (`JSON_Value * json_parse_string(const char *string)`), a macro's short literal value
 // (`PARSON_VERSION_STRING = "1.5.3"`, never a secret's by its name) or parameters, a typedef's type.
