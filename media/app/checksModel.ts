@@ -20,10 +20,14 @@ function byTargetView(x: unknown): { byTarget?: ByTarget } {
   return { byTarget: { crate: str(x.crate), targets: strList(x.targets), unbuilt: strList(x.unbuilt), passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0 } };
 }
 
-/** What CTest said of a run's programs (checks/types.ts CheckRun.ctestPrograms), coerced; nothing for a value that is not one. */
+/**
+ * What CTest said of a run's programs (checks/types.ts CheckRun.ctestPrograms), coerced, with whether its tests are
+ * cases (the run is told by its tests, as the CLI tells it); nothing for a value that is not one. Which files the CMake
+ * files map to which test (`sources`) is for the verdicts the engine computes, not the panel.
+ */
 function ctestProgramsView(x: unknown): { ctestPrograms?: CTestPrograms } {
   if (!isObj(x)) return {};
-  return { ctestPrograms: { passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0, notRun: strList(x.notRun) } };
+  return { ctestPrograms: { passed: num(x.passed) ?? 0, failed: num(x.failed) ?? 0, notRun: strList(x.notRun), ...(x.cases === true ? { cases: true as const } : {}) } };
 }
 
 /**

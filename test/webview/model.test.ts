@@ -82,7 +82,10 @@ describe('webview model: reduce', () => {
     // a CTest run that kept going past a program that did not build: told per program, as the CLI does
     const programs = (ctestPrograms: unknown) => run([chk({ type: 'check-finished', run: { ...runOf(0, false), unbuilt: true, ctestPrograms } as never, before: true })], done).session!.steps.deva.checks!.at(-1)!;
     assert.strictEqual(beforeFailureSaying(programs({ passed: 19, failed: 0, notRun: ['limit_tests'] }) as never), 'failed: 1 of 20 test programs did not build without the change (limit_tests); the others ran: 19 passed, 0 failed');
-    assert.deepStrictEqual((programs({ passed: '3', notRun: 'x' }) as { ctestPrograms?: unknown }).ctestPrograms, { passed: 0, failed: 0, notRun: [] });
+    // its tests are cases (gtest_discover_tests): told by its tests, as the CLI does
+    const cases = programs({ passed: 12, failed: 0, notRun: ['test_join'], cases: true, sources: { test_join: ['tests/join_tests.cpp'] } });
+    assert.strictEqual(beforeFailureSaying(cases as never), 'failed: 1 of 13 CTest tests did not build without the change (test_join); the others ran: 12 passed, 0 failed');
+    assert.deepStrictEqual((programs({ passed: '3', notRun: 'x', cases: 'yes' }) as { ctestPrograms?: unknown }).ctestPrograms, { passed: 0, failed: 0, notRun: [] });
     assert.strictEqual('ctestPrograms' in programs(null), false);
     // a run on the unchanged code after a failure (baseline) is its own row too; the outcome says the failure was there
     const bl = run(
