@@ -15,6 +15,7 @@ import * as path from 'path';
 import { C_FAMILY_FILE, C_HEADER_FILE } from '../workspace/languageFiles';
 import { testsNamedOtherwise, type CTestPrograms } from './ctestPrograms';
 import { workspacePath } from './runFolder';
+import { joinWorkspace } from '../workspace/moduleRules';
 import { cmakeCommands, expand, loopItems, parseArguments, setVar, values, type Command, type Scope } from './cmakeScript';
 
 /** Reads a workspace-relative file's text; null when it is not there. */
@@ -29,21 +30,10 @@ const MAX_TESTS = 500;
 /** Calls of the project's functions and macros inside one another (a recursive one stops here). */
 const MAX_CALL_DEPTH = 16;
 
-/** The normalised workspace-relative path of `p` written in folder `dir` ('' the root); null for one outside the workspace. */
+/** The workspace-relative path of `p` written in folder `dir` ('' the root), as joinWorkspace reads it; null for one outside the workspace. */
 function inWorkspace(dir: string, p: string, root: string): string | null {
-  let rel = p;
-  if (rel.startsWith(`${root}/`)) rel = rel.slice(root.length + 1);
-  else if (rel.startsWith('/')) return null;
-  else if (dir) rel = `${dir}/${rel}`;
-  const parts: string[] = [];
-  for (const part of rel.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (!parts.length) return null;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
+  if (p.startsWith(`${root}/`)) return joinWorkspace('', p.slice(root.length + 1));
+  return p.startsWith('/') ? null : joinWorkspace(dir, p);
 }
 
 /** The root's path as the CMake files see it: a marker no real path starts with, replaced when paths are resolved. */
