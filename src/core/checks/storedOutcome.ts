@@ -7,8 +7,6 @@
 import * as z from '../model/schema';
 import type { ChecksOutcome } from './types';
 
-const strings = () => z.array(z.string());
-
 const testCaseSchema = () =>
   z.looseObject({
     name: z.string(),
@@ -32,15 +30,15 @@ const runSchema = () =>
     onlyFailuresNamed: z.optional(z.boolean()),
     testsIncomplete: z.optional(z.literal(true)),
     testSummary: z.optional(z.boolean()),
-    summaryKinds: z.optional(strings()),
+    summaryKinds: z.optional(z.strings()),
     unbuilt: z.optional(z.literal(true)),
-    passedTestFiles: z.optional(strings()),
-    unbuiltGoPackages: z.optional(strings()),
-    unbuiltGoFolders: z.optional(strings()),
+    passedTestFiles: z.optional(z.strings()),
+    unbuiltGoPackages: z.optional(z.strings()),
+    unbuiltGoFolders: z.optional(z.strings()),
     unbuiltCargoTests: z.optional(z.array(z.looseObject({ crate: z.optional(z.string()), name: z.string() }))),
-    unbuiltTestFiles: z.optional(strings()),
-    byTarget: z.optional(z.looseObject({ crate: z.string(), targets: strings(), unbuilt: strings(), passed: z.number(), failed: z.number() })),
-    ctestPrograms: z.optional(z.looseObject({ passed: z.number(), failed: z.number(), notRun: strings(), sources: z.optional(z.record(z.string(), strings())), cases: z.optional(z.literal(true)) })),
+    unbuiltTestFiles: z.optional(z.strings()),
+    byTarget: z.optional(z.looseObject({ crate: z.string(), targets: z.strings(), unbuilt: z.strings(), passed: z.number(), failed: z.number() })),
+    ctestPrograms: z.optional(z.looseObject({ passed: z.number(), failed: z.number(), notRun: z.strings(), sources: z.optional(z.record(z.string(), z.strings())), cases: z.optional(z.literal(true)) })),
     testsNotReached: z.optional(z.literal(true)),
   });
 
@@ -50,7 +48,7 @@ let built: ReturnType<typeof buildSchema> | null = null;
 
 function buildSchema() {
   return z.looseObject({
-    commands: strings(),
+    commands: z.strings(),
     runs: z.array(runSchema()),
     fixRounds: z.array(
       z.looseObject({
@@ -58,16 +56,16 @@ function buildSchema() {
         request: z.string(),
         reply: z.string(),
         files: z.array(z.looseObject({ path: z.string(), content: z.string() })),
-        problems: strings(),
+        problems: z.strings(),
       }),
     ),
     maxFixRounds: z.number(),
     passed: z.boolean(),
-    before: z.optional(z.looseObject({ testFiles: strings(), runs: z.array(runSchema()), skipped: z.optional(strings()), notWritten: strings() })),
+    before: z.optional(z.looseObject({ testFiles: z.strings(), runs: z.array(runSchema()), skipped: z.optional(z.strings()), notWritten: z.strings() })),
     baseline: z.optional(z.array(runSchema())),
     failsAsBefore: z.optional(z.boolean()),
     fixDeclined: z.optional(z.boolean()),
-    formatted: z.optional(z.array(z.looseObject({ round: z.number(), by: z.string(), files: strings(), check: z.optional(z.literal(true)) }))),
+    formatted: z.optional(z.array(z.looseObject({ round: z.number(), by: z.string(), files: z.strings(), check: z.optional(z.literal(true)) }))),
     notWritten: z.optional(z.array(notWrittenSchema())),
   });
 }

@@ -3,7 +3,7 @@
 // schemas and checks actually used. Every schema in core does `import * as z from '../model/schema'` (a namespace
 // import, so the bundler keeps only what is used — never re-export zod as one object), which also guarantees the
 // locale below is configured before the first parse.
-import { config, pipe, transform, type ZodMiniPipe, type ZodMiniTransform, type ZodMiniType } from 'zod/mini';
+import { array, config, pipe, string, transform, type ZodMiniArray, type ZodMiniPipe, type ZodMiniString, type ZodMiniTransform, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 
 config(en());
@@ -13,4 +13,9 @@ export * from 'zod/mini';
 /** zod's `preprocess` (which zod/mini lacks): `fn` reshapes the raw value, then `schema` validates the result. */
 export function preprocess<U extends ZodMiniType>(fn: (value: unknown) => unknown, schema: U): ZodMiniPipe<ZodMiniTransform<unknown, unknown>, U> {
   return pipe(transform(fn), schema);
+}
+
+/** A list of strings, as CAPE's stored records keep paths, names and lines (store/stepRecordSchema.ts, checks/storedOutcome.ts). */
+export function strings(): ZodMiniArray<ZodMiniString<string>> {
+  return array(string());
 }

@@ -12,8 +12,6 @@ export function opt<T extends z.ZodMiniType>(schema: T) {
 
 const num = () => z.number();
 const str = () => z.string();
-const strings = () => z.array(z.string());
-
 export const usageSchema = () =>
   z.looseObject({
     inputTokens: opt(num()),
@@ -32,13 +30,13 @@ const envelopeSchema = () =>
     phase: z.optional(z.enum(['opening', 'retrospective'])),
     voice: str(),
     output: z.unknown(),
-    references: strings(),
+    references: z.strings(),
     confidence: z.nullable(num()),
     ass: z.nullable(
       z.looseObject({ score: z.nullable(num()), positive: str(), improvement: str(), context_adequate: z.nullable(z.boolean()) }),
     ),
     conversation: opt(z.array(z.looseObject({ speaker: str(), text: str() }))),
-    kpt: opt(z.looseObject({ keep: strings(), problem: strings(), try: strings() })),
+    kpt: opt(z.looseObject({ keep: z.strings(), problem: z.strings(), try: z.strings() })),
     reportedMetrics: opt(z.record(z.string(), z.unknown())),
     criteria: opt(z.array(z.looseObject({ id: str(), status: z.enum(['met', 'not_met', 'unknown']), reason: str() }))),
     blockers: opt(z.array(z.looseObject({ to: str(), question: str() }))),
@@ -80,7 +78,7 @@ export const feedbackSchema = () =>
     round: num(),
     from: str(),
     to: str(),
-    questions: strings(),
+    questions: z.strings(),
     blockedRaw: str(),
     answerRaw: str(),
     answer: opt(envelopeSchema()),
@@ -108,7 +106,7 @@ function buildSchema() {
     finishedAt: opt(num()),
     continuations: opt(num()),
     checks: opt(checksOutcomeSchema()),
-    warnings: opt(strings()),
+    warnings: opt(z.strings()),
   });
 }
 
