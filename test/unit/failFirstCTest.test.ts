@@ -42,6 +42,27 @@ const CTEST = [
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cape-unit-ctest-'));
 
+/** A criterion's named test: its file, its name, whether it is to fail without the change. */
+const named = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
+
+/** Whether the real cmake, ctest and `compiler` are here. */
+const cmakeHere = async (compiler: 'cc' | 'c++'): Promise<boolean> => !!(await onPath(['cmake'])) && !!(await onPath(['ctest'])) && !!(await onPath([compiler]));
+/** Whether a C++ CMake build with GoogleTest's headers can run here (scripts/install-gtest.sh). */
+const gtestHere = async (): Promise<boolean> => (await cmakeHere('c++')) && fs.existsSync('/usr/include/gtest/gtest.h');
+
+/** A C++ library with one GoogleTest program (`tests/add_test.cpp`), its tests' CMake file `tests`, and its CTest check. */
+async function gtestCalc(ws: string, tests: string): Promise<{ command: string }> {
+  writeFiles(ws, {
+    'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.14)\nproject(calc CXX)\nset(CMAKE_CXX_STANDARD 17)\nadd_library(calc calc.cpp)\ntarget_include_directories(calc PUBLIC .)\nenable_testing()\nfind_package(GTest REQUIRED)\nadd_subdirectory(tests)\n',
+    'calc.h': 'int add(int a, int b);\n',
+    'calc.cpp': '#include "calc.h"\nint add(int a, int b) { return a + b; }\n',
+    'tests/CMakeLists.txt': tests,
+    'tests/add_test.cpp': '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Add, Adds) { EXPECT_EQ(add(1, 2), 3); }\n',
+  });
+  const [check] = await cmakeTestCheck(ws);
+  return check;
+}
+
 describe('fail-first: a CMake build and CTest that keep going past a test program that does not build', () => {
   it('runs the build keeping going, then CTest whatever it built: only a cmake --build followed by a ctest', () => {
     // the build keeps going with make's -k (MAKEFLAGS), or Ninja's -k 0 where the build folder's cache says Ninja
@@ -236,7 +257,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
   });
 
   it('with the real cmake, ctest and a C compiler: the guard runs and passes beside a program that needs the change', async function () {
-    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['cc']))) this.skip();
+    if (!(await cmakeHere('cc'))) this.skip();
     this.timeout(180_000);
     const ws = tmp();
     writeFiles(ws, {
@@ -284,7 +305,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
   });
 
   it('with the real cmake: a guard in a test program named otherwise than its file is read by the CMake files', async function () {
-    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['cc']))) this.skip();
+    if (!(await cmakeHere('cc'))) this.skip();
     this.timeout(180_000);
     const ws = tmp();
     const suites = (names: string) =>
@@ -309,24 +330,16 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
       { passed: 2, failed: 0, notRun: ['calc.limit'], sources: { 'calc.add': ['tests/add_tests.c'], 'calc.limit': ['tests/limit_tests.c'], 'calc.guard': ['tests/guard_tests.c'] } },
       run.output,
     );
-    const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
-    assert.deepStrictEqual(failFirstOf([t('tests/limit_tests.c', 'limits', 'fail'), t('tests/guard_tests.c', 'adds', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
+    assert.deepStrictEqual(failFirstOf([named('tests/limit_tests.c', 'limits', 'fail'), named('tests/guard_tests.c', 'adds', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
     assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 test programs did not build without the change (calc.limit); the others ran: 2 passed, 0 failed');
   });
 
   it('with the real GoogleTest (C++): a guard case passes in a program that fails, a new-API program is not built, a failing guard is named', async function () {
-    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['c++'])) || !fs.existsSync('/usr/include/gtest/gtest.h')) this.skip();
+    if (!(await gtestHere())) this.skip();
     this.timeout(240_000);
     const ws = tmp();
     const tests = (names: string) => `foreach(t ${names})\n  add_executable(\${t} \${t}.cpp)\n  target_link_libraries(\${t} calc GTest::gtest_main)\n  add_test(NAME \${t} COMMAND \${t})\nendforeach()\n`;
-    writeFiles(ws, {
-      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.14)\nproject(calc CXX)\nset(CMAKE_CXX_STANDARD 17)\nadd_library(calc calc.cpp)\ntarget_include_directories(calc PUBLIC .)\nenable_testing()\nfind_package(GTest REQUIRED)\nadd_subdirectory(tests)\n',
-      'calc.h': 'int add(int a, int b);\n',
-      'calc.cpp': '#include "calc.h"\nint add(int a, int b) { return a + b; }\n',
-      'tests/CMakeLists.txt': tests('add_test'),
-      'tests/add_test.cpp': '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Add, Adds) { EXPECT_EQ(add(1, 2), 3); }\n',
-    });
-    const [check] = await cmakeTestCheck(ws);
+    const check = await gtestCalc(ws, tests('add_test'));
     const files = [
       proposedFile('tests/CMakeLists.txt', tests('add_test guard_test mul_test')),
       proposedFile('tests/guard_test.cpp', '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Guard, AddsZero) { EXPECT_EQ(add(0, 2), 2); }\nTEST(Guard, AddsWrong) { EXPECT_EQ(add(2, 2), 5); }\n'),
@@ -343,28 +356,20 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
       ],
       run.output,
     );
-    const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
     // the guard's own case decides, though its program failed; the new API's program did not build
-    assert.deepStrictEqual(failFirstOf([t('tests/mul_test.cpp', 'Mul.Muls', 'fail'), t('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
-    assert.strictEqual(failFirstOf([t('tests/guard_test.cpp', 'Guard.AddsWrong', 'pass')], () => true, [run])?.before, 'fail');
+    assert.deepStrictEqual(failFirstOf([named('tests/mul_test.cpp', 'Mul.Muls', 'fail'), named('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
+    assert.strictEqual(failFirstOf([named('tests/guard_test.cpp', 'Guard.AddsWrong', 'pass')], () => true, [run])?.before, 'fail');
     assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 test programs did not build without the change (mul_test); the others ran: 1 passed, 1 failed');
   });
 
   it('with the real GoogleTest and gtest_discover_tests: a program named otherwise than its file, not built, reads "not built"', async function () {
-    if (!(await onPath(['cmake'])) || !(await onPath(['ctest'])) || !(await onPath(['c++'])) || !fs.existsSync('/usr/include/gtest/gtest.h')) this.skip();
+    if (!(await gtestHere())) this.skip();
     this.timeout(240_000);
     const ws = tmp();
     // each program's cases become CTest's tests; one not built is CTest's `<program>_NOT_BUILT`
     const tests = (names: string) =>
       `include(GoogleTest)\nforeach(t ${names})\n  add_executable(calc_\${t} \${t}_test.cpp)\n  target_link_libraries(calc_\${t} calc GTest::gtest_main)\n  gtest_discover_tests(calc_\${t})\nendforeach()\n`;
-    writeFiles(ws, {
-      'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.14)\nproject(calc CXX)\nset(CMAKE_CXX_STANDARD 17)\nadd_library(calc calc.cpp)\ntarget_include_directories(calc PUBLIC .)\nenable_testing()\nfind_package(GTest REQUIRED)\nadd_subdirectory(tests)\n',
-      'calc.h': 'int add(int a, int b);\n',
-      'calc.cpp': '#include "calc.h"\nint add(int a, int b) { return a + b; }\n',
-      'tests/CMakeLists.txt': tests('add'),
-      'tests/add_test.cpp': '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Add, Adds) { EXPECT_EQ(add(1, 2), 3); }\n',
-    });
-    const [check] = await cmakeTestCheck(ws);
+    const check = await gtestCalc(ws, tests('add'));
     const files = [
       proposedFile('tests/CMakeLists.txt', tests('add guard mul')),
       proposedFile('tests/guard_test.cpp', '#include <gtest/gtest.h>\n#include "calc.h"\nTEST(Guard, AddsZero) { EXPECT_EQ(add(0, 2), 2); }\n'),
@@ -374,8 +379,7 @@ describe('fail-first: a CMake build and CTest that keep going past a test progra
     assert.deepStrictEqual(run.ctestPrograms?.notRun, ['calc_mul'], run.output);
     assert.deepStrictEqual(run.ctestPrograms?.sources?.calc_mul, ['tests/mul_test.cpp'], run.output);
     assert.deepStrictEqual(run.tests?.find((t) => t.name === 'Guard.AddsZero'), { name: 'Guard.AddsZero', passed: true }, run.output);
-    const t = (file: string, name: string, expect: 'pass' | 'fail'): NamedTest => ({ file, name, expect });
-    assert.deepStrictEqual(failFirstOf([t('tests/mul_test.cpp', 'Mul.Muls', 'fail'), t('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
+    assert.deepStrictEqual(failFirstOf([named('tests/mul_test.cpp', 'Mul.Muls', 'fail'), named('tests/guard_test.cpp', 'Guard.AddsZero', 'pass')], () => true, [run]), { before: 'unbuilt', guardsRan: 'pass' });
     assert.strictEqual(run.ctestPrograms?.cases, true);
     assert.strictEqual(beforeFailureSaying(run), 'failed: 1 of 3 CTest tests did not build without the change (calc_mul); the others ran: 2 passed, 0 failed');
   });
