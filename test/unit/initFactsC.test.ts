@@ -11,6 +11,22 @@ import { packWorkspace } from '../../src/core/workspace/pack';
 import { headerDeclaring, interfaceLine } from '../../src/core/workspace/mapLines';
 import { joinCMakeArguments } from '../../src/core/text/cmake';
 
+/** `run`'s result with PATH holding only stand-ins for `names` (shell scripts that exit 0): what init sees on a machine with those tools alone. */
+async function withOnlyPrograms<T>(names: readonly string[], run: () => Promise<T>): Promise<T> {
+  const bin = tempDir('cape-facts-bin-');
+  for (const name of names) {
+    fs.writeFileSync(path.join(bin, name), '#!/bin/sh\nexit 0\n');
+    fs.chmodSync(path.join(bin, name), 0o755);
+  }
+  const savedPath = process.env.PATH;
+  process.env.PATH = bin;
+  try {
+    return await run();
+  } finally {
+    process.env.PATH = savedPath;
+  }
+}
+
 describe("init: a C library's facts", function () {
   this.timeout(20000);
 
@@ -23,17 +39,7 @@ describe("init: a C library's facts", function () {
     putFile(ws, 'minijson.h', '#define MINIJSON_VERSION "1.5.3"\ntypedef struct mj_value_t MJ_Value;\nMJ_Value * mj_parse(const char *text);\n');
     putFile(ws, 'minijson.c', '#include "minijson.h"\nMJ_Value * mj_parse(const char *text) {\n    return 0;\n}\n');
     putFile(ws, 'tests.c', '#include "minijson.h"\nint main(void) { return mj_parse("1") != 0; }\n');
-    const bin = tempDir('cape-facts-c-bin-');
-    fs.writeFileSync(path.join(bin, 'make'), '#!/bin/sh\nexit 0\n');
-    fs.chmodSync(path.join(bin, 'make'), 0o755);
-    const savedPath = process.env.PATH;
-    process.env.PATH = bin;
-    let text: string;
-    try {
-      text = (await readWorkspaceFacts(ws))!.text;
-    } finally {
-      process.env.PATH = savedPath;
-    }
+    const text = await withOnlyPrograms(['make'], async () => (await readWorkspaceFacts(ws))!.text);
     assert.match(factsPart(text, 'CMakeLists.txt'), /project\(minijson C\)/);
     assert.match(factsPart(text, 'meson.build'), /version : '1\.5\.3'/);
     assert.match(factsPart(text, 'Makefile'), /^- `make test`: gcc -O0 -Wall -std=c89 -o test tests\.c minijson\.c; \.\/test$/m);
@@ -48,19 +54,8 @@ describe("init: a C library's facts", function () {
     putFile(ws, 'src/split.cpp', '#include "strs/strs.hpp"\nnamespace strs {\nstd::vector<std::string> split(std::string_view text, char sep) { return {}; }\n}\n');
     putFile(ws, 'tests/CMakeLists.txt', 'add_executable(test_split split_tests.cpp)\nadd_test(NAME split COMMAND test_split)\n');
     putFile(ws, 'tests/split_tests.cpp', '#include "strs/strs.hpp"\nint main() { return 0; }\n');
-    const bin = tempDir('cape-facts-cpp-bin-');
-    for (const tool of ['cmake', 'ctest']) {
-      fs.writeFileSync(path.join(bin, tool), '#!/bin/sh\nexit 0\n');
-      fs.chmodSync(path.join(bin, tool), 0o755);
-    }
-    const savedPath = process.env.PATH;
-    process.env.PATH = bin;
-    let text: string;
-    try {
-      text = (await readWorkspaceFacts(ws, undefined, async () => ({ index: (await WorkspaceIndex.open(ws, { cacheFile: null })).index, query: 'split' })))!.text;
-    } finally {
-      process.env.PATH = savedPath;
-    }
+    const code = async () => ({ index: (await WorkspaceIndex.open(ws, { cacheFile: null })).index, query: 'split' });
+    const text = await withOnlyPrograms(['cmake', 'ctest'], async () => (await readWorkspaceFacts(ws, undefined, code))!.text);
     const checks = factsPart(text, 'Check commands');
     assert.match(checks, /^- `cmake -S \. -B \.cape-cmake-build && .*ctest --output-on-failure`/m, checks);
     assert.match(checks, /^- \(`\.cape-cmake-build` is the folder CAPE builds in, in its own copy of the workspace, for this check: not the project's build folder\)$/m, checks);
