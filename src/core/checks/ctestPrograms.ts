@@ -130,10 +130,10 @@ function keepGoingBuild(segment: string): string {
  * The two steps fail-first runs a CTest command as (see the header): the commands up to its `cmake --build`, that
  * build keeping going past a failing program (keepGoingBuild; on Windows, whose CMake builds with Visual Studio's
  * tools, as it is), then the commands from its `ctest` on — `cmake -S . -B b && cmake --build b && cd b && ctest` runs
- * as `cmake -S . -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` (for make) and `cd b && ctest`; a `cd` or `export` before the build is
- * repeated before the second step (`cd build && cmake --build . && ctest` tests in build/). Null for any other
- * command: one without a `cmake --build` followed by a `ctest`, one joined otherwise than by `&&`, or one whose build
- * sets MAKEFLAGS itself. `platform`: the machine's (process.platform).
+ * as `cmake -S . -B b && MAKEFLAGS="-k $MAKEFLAGS" cmake --build b` (for make) and `cd b && ctest`; a `cd` or `export`
+ * before the build is repeated before the second step (`cd build && cmake --build . && ctest` tests in build/). Null
+ * for any other command: one without a `cmake --build` followed by a `ctest`, one joined otherwise than by `&&`, or
+ * one whose build sets MAKEFLAGS itself. `platform`: the machine's (process.platform).
  */
 export function keepGoingSteps(command: string, platform: string): [string, string] | null {
   if (OTHER_SHELL.test(command.replace(/&&/g, ''))) return null;
